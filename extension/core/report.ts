@@ -1,0 +1,103 @@
+// TypeScript view of report.json. The JSON Schema in native-runner/ is the contract; these types mirror it
+// and validateReport() checks a parsed file against the schema itself, so the two cannot drift silently.
+import Ajv2020 from 'ajv/dist/2020.js';
+import schema from '../../native-runner/compile_lens_runner/report.schema.json';
+
+export type ErrorKind =
+  | 'torch-missing' | 'torch-too-old' | 'triton-missing' | 'bad-target' | 'user-code' | 'compile'
+  | 'out-of-memory' | 'timeout' | 'cancelled' | 'mismatch' | 'internal';
+
+export interface RunError {
+  kind: ErrorKind;
+  message: string;
+  fix: string;
+  traceback?: string | null;
+}
+
+export interface SourceLocation {
+  file: string;
+  line: number;
+  function?: string | null;
+  code?: string | null;
+}
+
+export interface Timing {
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  spreadPct: number;
+  rounds: number[];
+  callsPerRound: number;
+  method: string;
+}
+
+export interface GraphBreak {
+  reason: string;
+  hint?: string | null;
+  gbId?: string | null;
+  docUrl?: string | null;
+  location: SourceLocation | null;
+  userStack: SourceLocation[];
+}
+
+export interface Recompile {
+  reason: string;
+  compileId?: string | null;
+  location: SourceLocation | null;
+  trigger?: string | null;
+  inTimedRegion?: boolean;
+}
+
+export interface CompilerInsight {
+  graphCount: number;
+  graphBreaks: GraphBreak[];
+  recompiles: Recompile[];
+  guardCount?: number | null;
+  compileSeconds?: Record<string, number>;
+  torchTraceLog?: string | null;
+}
+
+export interface ModeResult {
+  mode: string;
+  status: 'ok' | 'error';
+  error: RunError | null;
+  compileSeconds: number | null;
+  timing: Timing | null;
+  speedup: number | null;
+  breakEvenCalls?: number | null;
+  trace: string | null;
+  kernelsPerStep: number | null;
+  compiler: CompilerInsight | null;
+  peakMemoryBytes?: number | null;
+}
+
+export interface Report {
+  schemaVersion: string;
+  runner: { version: string };
+  createdAt: string;
+  status: 'ok' | 'partial' | 'error';
+  error: RunError | null;
+  environment: { python: string; torch: string | null; triton?: string | null; device: 'cpu' | 'cuda'; deviceName: string; platform: string };
+  target: { kind: 'sample' | 'function' | 'script'; name: string; file?: string | null; function?: string | null; line?: number | null };
+  settings: Record<string, unknown>;
+  eager: { timing: Timing | null; trace: string | null; kernelsPerStep: number | null; peakMemoryBytes?: number | null };
+  modes: ModeResult[];
+  recommendation: { mode: string | null; reason: string };
+}
+
+export const SUPPORTED_SCHEMA_MAJOR = 1;
+
+const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+
+export type ReportCheck = { ok: true; report: Report } | { ok: false; problems: string[] };
+
+/** Checks parsed JSON against the report schema; problems name the JSON path of each violation. */
+export function checkReport(value: unknown): ReportCheck {
+  const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (typeof version === 'string' && !version.startsWith(`${SUPPORTED_SCHEMA_MAJOR}.`)) {
+    return { ok: false, problems: [`report schema ${version} is not supported by this version (expects ${SUPPORTED_SCHEMA_MAJOR}.x): update Compile Lens`] };
+  }
+  if (validate(value)) return { ok: true, report: value as unknown as Report };
+  const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+  return { ok: false, problems };
+}

@@ -1,0 +1,48 @@
+// The columnar trace model: what the byte-level scanner produces and the timeline draws.
+// Typed arrays (not one object per event) so multi-GB traces fit in memory and cross postMessage cheaply.
+
+/** How a slice is coloured and counted. Numeric so it fits a Uint8Array column. */
+export const enum SliceKind {
+  CpuOp = 0,        // ATen op / python function / user annotation on a CPU thread
+  RuntimeLaunch = 1, // cudaLaunchKernel, cudaGraphLaunch, cudaMemcpyAsync ... (CPU side of a GPU activity)
+  KernelGenerated = 2, // Triton / Inductor-generated kernel (GPU) or Inductor C++ kernel (CPU)
+  KernelExtern = 3,  // cuBLAS / cuDNN / CUTLASS / other library kernels
+  KernelAten = 4,    // ATen native kernels (at::native::...)
+  Memory = 5,        // memcpy / memset
+  GraphReplay = 6,   // kernels launched by a CUDA-graph replay
+  Step = 7,          // ProfilerStep#N
+  Compile = 8,       // Dynamo / Inductor compile spans found inside the profiled region
+  Other = 9,
+}
+
+export interface TrackInfo {
+  pid: string;
+  tid: string;
+  name: string;
+  /** true for GPU streams (device activity), false for CPU threads */
+  gpu: boolean;
+  maxDepth: number;
+}
+
+export interface TraceModel {
+  /** number of slices (rows of the columns below) */
+  count: number;
+  /** µs relative to originUs */
+  start: Float64Array;
+  dur: Float64Array;
+  track: Uint32Array;
+  /** index into names */
+  name: Uint32Array;
+  kind: Uint8Array;
+  depth: Uint16Array;
+  /** correlation id linking a launch to its kernels; -1 when none */
+  correlation: Float64Array;
+  names: string[];
+  tracks: TrackInfo[];
+  /** absolute trace timestamp (µs) of time 0 */
+  originUs: number;
+  /** ProfilerStep spans, µs relative to originUs */
+  steps: { start: number; end: number; label: string }[];
+  /** problems found while reading: each names the problem and, where known, the byte position */
+  warnings: string[];
+}
