@@ -8,8 +8,13 @@ export interface TimelinePane {
   trace: TraceModel;
 }
 
+/** What a panel shows, kept in the webview's state so the host can reopen it after a restart. */
+export type TimelineSource =
+  | { kind: 'report'; reportPath: string }
+  | { kind: 'traces'; tracePaths: string[] };
+
 export type HostToWebview =
-  | { type: 'load'; title: string; report: Report | null; panes: TimelinePane[] }
+  | { type: 'load'; title: string; source: TimelineSource; report: Report | null; panes: TimelinePane[] }
   | { type: 'error'; message: string };
 
 export type WebviewToHost =

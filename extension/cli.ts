@@ -1,0 +1,244 @@
+// `compile-lens`: the command-line face of the extension. Same core modules, same runner, same report.
+import path from 'node:path';
+import { collectFindings, findingMessage } from './core/findings.ts';
+import { digestReport, formatDigest } from './core/reportDigest.ts';
+import { loadReport, ReportError, type LoadedReport } from './core/reportFile.ts';
+import { profileArgs, runRunner, type ProfileOptions, type RunTarget } from './core/runner.ts';
+import { scanTraceFile } from './core/trace/scanner.ts';
+import { formatTraceSummary, summarizeTrace } from './core/trace/summary.ts';
+
+const USAGE = `Usage:
+  compile-lens profile (--sample NAME | --target FILE:FN | --script FILE [-- ARGS...]) [options] [--json]
+  compile-lens check   (--sample NAME | --target FILE:FN | --script FILE [-- ARGS...]) --max-graph-breaks N --max-recompiles M [options] [--json]
+  compile-lens summarize TRACE.json[.gz] [--json]
+
+Options for profile and check:
+  --device auto|cpu|cuda     where to run (default auto: cuda when available)
+  --out DIR                  report directory (default .compile-lens/runs/<target>-<time>)
+  --modes LIST               comma-separated: default,reduce-overhead,max-autotune,max-autotune-no-cudagraphs
+  --dynamic auto|true|false  torch.compile's dynamic= (default auto)
+  --fullgraph                compile with fullgraph=True
+  --timeout SECONDS          stop the run after this long
+  --quick                    fewer timing rounds (tests, CI)
+  --python PATH              interpreter with torch (default $COMPILE_LENS_PYTHON or python3)
+
+Exit codes: 0 success; 1 run failed (profile) or limits exceeded (check); 2 usage error;
+            3 run failed (check); 130 cancelled.`;
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, checkRunFailed: 3, cancelled: 130 } as const;
+
+class UsageError extends Error {}
+
+interface ParsedArgs {
+  command: string;
+  positional: string[];
+  flags: Map<string, string | true>;
+  /** everything after a bare `--`: the user's script arguments */
+  passthrough: string[];
+}
+
+const VALUE_FLAGS = new Set(['--sample', '--target', '--script', '--device', '--out', '--modes', '--dynamic', '--timeout', '--python', '--max-graph-breaks', '--max-recompiles']);
+const BOOLEAN_FLAGS = new Set(['--json', '--fullgraph', '--quick', '--help']);
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const [command = '', ...rest] = argv;
+  const parsed: ParsedArgs = { command, positional: [], flags: new Map(), passthrough: [] };
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === '--') {
+      parsed.passthrough = rest.slice(i + 1);
+      break;
+    }
+    if (VALUE_FLAGS.has(arg)) {
+      const value = rest[++i];
+      if (value === undefined) throw new UsageError(`${arg} needs a value`);
+      parsed.flags.set(arg, value);
+    } else if (BOOLEAN_FLAGS.has(arg)) {
+      parsed.flags.set(arg, true);
+    } else if (arg.startsWith('--')) {
+      throw new UsageError(`unknown option ${arg}`);
+    } else {
+      parsed.positional.push(arg);
+    }
+  }
+  return parsed;
+}
+
+function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const value = args.flags.get(name);
+  return typeof value === 'string' ? value : undefined;
+}
+
+function integerFlag(args: ParsedArgs, name: string): number | undefined {
+  const value = stringFlag(args, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+function oneOf<T extends string>(args: ParsedArgs, name: string, allowed: readonly T[]): T | undefined {
+  const value = stringFlag(args, name);
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${name} must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+/** FILE:FN, where FILE may itself contain ':' (Windows drives): split at the last one. */
+export function parseTargetSpec(spec: string): { file: string; fn: string } {
+  const at = spec.lastIndexOf(':');
+  if (at <= 0 || at === spec.length - 1) throw new UsageError(`--target must look like path/to/file.py:function_name, got "${spec}"`);
+  return { file: path.resolve(spec.slice(0, at)), fn: spec.slice(at + 1) };
+}
+
+function targetFrom(args: ParsedArgs): RunTarget {
+  const sample = stringFlag(args, '--sample');
+  const target = stringFlag(args, '--target');
+  const script = stringFlag(args, '--script');
+  const given = [sample, target, script].filter((v) => v !== undefined).length;
+  if (given !== 1) throw new UsageError('give exactly one of --sample NAME, --target FILE:FN, --script FILE');
+  if (sample !== undefined) return { kind: 'sample', name: sample };
+  if (target !== undefined) return { kind: 'function', ...parseTargetSpec(target) };
+  return { kind: 'script', file: path.resolve(script!), args: args.passthrough };
+}
+
+function profileOptionsFrom(args: ParsedArgs): ProfileOptions {
+  const options: ProfileOptions = { target: targetFrom(args) };
+  const device = oneOf(args, '--device', ['auto', 'cpu', 'cuda'] as const);
+  if (device) options.device = device;
+  const out = stringFlag(args, '--out');
+  if (out) options.out = path.resolve(out);
+  const modes = stringFlag(args, '--modes');
+  if (modes) options.modes = modes.split(',').map((m) => m.trim()).filter(Boolean);
+  const dynamic = oneOf(args, '--dynamic', ['auto', 'true', 'false'] as const);
+  if (dynamic) options.dynamic = dynamic;
+  if (args.flags.has('--fullgraph')) options.fullgraph = true;
+  const timeout = integerFlag(args, '--timeout');
+  if (timeout) options.timeoutSeconds = timeout;
+  if (args.flags.has('--quick')) options.quick = true;
+  return options;
+}
+
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+type RunOutcome = { loaded: LoadedReport; exitCode: number } | { loaded: null; exitCode: number };
+
+async function runProfile(args: ParsedArgs, options: ProfileOptions, io: CliIo): Promise<RunOutcome> {
+  const json = args.flags.has('--json');
+  const outcome = await runRunner({
+    python: stringFlag(args, '--python') ?? process.env.COMPILE_LENS_PYTHON ?? 'python3',
+    runnerDir: path.resolve(__dirname, '..', 'native-runner'),
+    cwd: process.cwd(),
+    args: profileArgs(options),
+    ...(options.timeoutSeconds ? { killAfterMs: (options.timeoutSeconds + 30) * 1000 } : {}),
+    ...(io.signal ? { signal: io.signal } : {}),
+    onProgress: (p) => io.err(`[${Math.round(p.fraction * 100).toString().padStart(3)}%] ${p.phase}: ${p.message}`),
+    onLog: json ? undefined : (line) => io.err(`  ${line}`),
+  });
+  if (!outcome.reportPath) {
+    io.err(outcome.message ?? 'The runner wrote no report.');
+    return { loaded: null, exitCode: outcome.status === 'cancelled' ? EXIT.cancelled : EXIT.failed };
+  }
+  const loaded = await loadReport(outcome.reportPath);
+  const exitCode = outcome.status === 'cancelled' ? EXIT.cancelled : outcome.status === 'ok' || outcome.status === 'partial' ? EXIT.ok : EXIT.failed;
+  if (outcome.message) io.err(outcome.message);
+  return { loaded, exitCode };
+}
+
+async function profileCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const { loaded, exitCode } = await runProfile(args, profileOptionsFrom(args), io);
+  if (!loaded) return exitCode;
+  const digest = digestReport(loaded.report);
+  if (args.flags.has('--json')) io.out(JSON.stringify({ reportPath: path.join(loaded.dir, 'report.json'), ...digest }, null, 2));
+  else io.out(`${formatDigest(digest)}\n  report: ${path.join(loaded.dir, 'report.json')}`);
+  return exitCode;
+}
+
+async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const maxBreaks = integerFlag(args, '--max-graph-breaks');
+  const maxRecompiles = integerFlag(args, '--max-recompiles');
+  if (maxBreaks === undefined && maxRecompiles === undefined) throw new UsageError('check needs --max-graph-breaks N and/or --max-recompiles M');
+  const options = profileOptionsFrom(args);
+  options.quick ??= true; // check counts breaks and recompiles; precise timing is not its job
+  const { loaded, exitCode } = await runProfile(args, options, io);
+  if (!loaded) return exitCode === EXIT.cancelled ? exitCode : EXIT.checkRunFailed;
+  if (loaded.report.status === 'error') {
+    io.err(`check: the run failed: ${loaded.report.error?.message ?? 'unknown error'}`);
+    return EXIT.checkRunFailed;
+  }
+  const findings = collectFindings(loaded.report);
+  const breaks = findings.filter((f) => f.kind === 'graph-break');
+  const recompiles = findings.filter((f) => f.kind === 'recompile');
+  const over: string[] = [];
+  if (maxBreaks !== undefined && breaks.length > maxBreaks) over.push(`${breaks.length} graph breaks (allowed ${maxBreaks})`);
+  if (maxRecompiles !== undefined && recompiles.length > maxRecompiles) over.push(`${recompiles.length} recompiles (allowed ${maxRecompiles})`);
+  if (args.flags.has('--json')) {
+    io.out(JSON.stringify({
+      passed: over.length === 0,
+      graphBreaks: breaks.length,
+      recompiles: recompiles.length,
+      findings: findings.map((f) => ({ kind: f.kind, file: f.file, line: f.line, reason: f.reason, modes: f.modes })),
+    }, null, 2));
+  } else {
+    for (const f of findings) io.out(`${f.file}:${f.line}  ${findingMessage(f)}`);
+    io.out(over.length ? `check failed: ${over.join(', ')}` : `check passed: ${breaks.length} graph breaks, ${recompiles.length} recompiles`);
+  }
+  return over.length ? EXIT.failed : EXIT.ok;
+}
+
+async function summarizeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const [tracePath] = args.positional;
+  if (!tracePath || args.positional.length > 1) throw new UsageError('summarize takes one trace file');
+  const summary = summarizeTrace(await scanTraceFile(path.resolve(tracePath)));
+  io.out(args.flags.has('--json') ? JSON.stringify(summary, null, 2) : formatTraceSummary(summary));
+  return EXIT.ok;
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  try {
+    const args = parseArgs(argv);
+    if (args.flags.has('--help') || args.command === 'help' || args.command === '') {
+      io.out(USAGE);
+      return args.command === '' ? EXIT.usage : EXIT.ok;
+    }
+    switch (args.command) {
+      case 'profile': return await profileCommand(args, io);
+      case 'check': return await checkCommand(args, io);
+      case 'summarize': return await summarizeCommand(args, io);
+      default: throw new UsageError(`unknown command "${args.command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`compile-lens: ${error.message}\n\n${USAGE}`);
+      return EXIT.usage;
+    }
+    if (error instanceof ReportError || (error instanceof Error && error.name === 'TraceError')) {
+      io.err(`compile-lens: ${error.message}`);
+      return EXIT.failed;
+    }
+    throw error;
+  }
+}
+
+if (require.main === module) {
+  const controller = new AbortController();
+  // First Ctrl-C cancels the run cleanly (the runner writes a partial report); the second exits at once.
+  process.once('SIGINT', () => {
+    controller.abort();
+    process.once('SIGINT', () => process.exit(EXIT.cancelled));
+  });
+  process.once('SIGTERM', () => controller.abort());
+  main(process.argv.slice(2), {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    signal: controller.signal,
+  }).then((code) => {
+    process.exitCode = code;
+  }, (error: unknown) => {
+    process.stderr.write(`compile-lens: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = EXIT.failed;
+  });
+}

@@ -1,0 +1,106 @@
+// The few numbers a user reads first, derived once from a report for the CLI, the CodeLens and the panel.
+import { collectFindings, type Finding } from './findings.ts';
+import type { Report } from './report.ts';
+
+export interface ModeDigest {
+  mode: string;
+  status: 'ok' | 'error';
+  speedup: number | null;
+  spreadPct: number | null;
+  medianMs: number | null;
+  compileSeconds: number | null;
+  breakEvenCalls: number | null;
+  kernelsPerStep: number | null;
+  graphCount: number | null;
+  graphBreaks: number;
+  recompiles: number;
+  error: string | null;
+}
+
+export interface ReportDigest {
+  target: string;
+  device: string;
+  status: Report['status'];
+  error: string | null;
+  eagerMs: number | null;
+  eagerKernelsPerStep: number | null;
+  modes: ModeDigest[];
+  recommendation: Report['recommendation'];
+  findings: { kind: Finding['kind']; file: string; line: number; reason: string; modes: string[] }[];
+}
+
+export function digestReport(report: Report): ReportDigest {
+  return {
+    target: report.target.name,
+    device: `${report.environment.device} (${report.environment.deviceName})`,
+    status: report.status,
+    error: report.error ? `${report.error.message} — ${report.error.fix}` : null,
+    eagerMs: report.eager.timing?.medianMs ?? null,
+    eagerKernelsPerStep: report.eager.kernelsPerStep,
+    modes: report.modes.map((m) => ({
+      mode: m.mode,
+      status: m.status,
+      speedup: m.speedup,
+      spreadPct: m.timing?.spreadPct ?? null,
+      medianMs: m.timing?.medianMs ?? null,
+      compileSeconds: m.compileSeconds,
+      breakEvenCalls: m.breakEvenCalls ?? null,
+      kernelsPerStep: m.kernelsPerStep,
+      graphCount: m.compiler?.graphCount ?? null,
+      graphBreaks: m.compiler?.graphBreaks.length ?? 0,
+      recompiles: m.compiler?.recompiles.length ?? 0,
+      error: m.error ? `${m.error.message} — ${m.error.fix}` : null,
+    })),
+    recommendation: report.recommendation,
+    findings: collectFindings(report).map((f) => ({ kind: f.kind, file: f.file, line: f.line, reason: f.reason, modes: f.modes })),
+  };
+}
+
+const fmt = (value: number | null, digits: number, unit = ''): string => (value === null ? '—' : `${value.toFixed(digits)}${unit}`);
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The best mode that ran, for one-line summaries: the recommended one, else the fastest. */
+export function headlineMode(digest: ReportDigest): ModeDigest | null {
+  const ran = digest.modes.filter((m) => m.status === 'ok' && m.speedup !== null);
+  return ran.find((m) => m.mode === digest.recommendation.mode)
+    ?? ran.sort((a, b) => (b.speedup ?? 0) - (a.speedup ?? 0))[0]
+    ?? null;
+}
+
+/** "3.31× (default) · 1 graph · 0 breaks · compile 9.5 s" — the CodeLens after a run. */
+export function headline(digest: ReportDigest): string {
+  const mode = headlineMode(digest);
+  if (!mode) return digest.error ? `failed: ${digest.error}` : 'no mode finished';
+  return [
+    `${fmt(mode.speedup, 2, '×')} (${mode.mode})`,
+    plural(mode.graphCount ?? 0, 'graph'),
+    plural(mode.graphBreaks, 'break'),
+    ...(mode.recompiles ? [plural(mode.recompiles, 'recompile')] : []),
+    `compile ${fmt(mode.compileSeconds, 1, ' s')}`,
+  ].join(' · ');
+}
+
+export function formatDigest(digest: ReportDigest): string {
+  const out: string[] = [];
+  out.push(`Compile Lens — ${digest.target} on ${digest.device}: ${digest.status}`);
+  if (digest.error) out.push(`  error: ${digest.error}`);
+  out.push(`  eager: ${fmt(digest.eagerMs, 3, ' ms')}/call, ${fmt(digest.eagerKernelsPerStep, 0)} kernels/step`);
+  for (const m of digest.modes) {
+    if (m.status === 'error') {
+      out.push(`  ${m.mode}: failed — ${m.error ?? 'unknown error'}`);
+      continue;
+    }
+    out.push(
+      `  ${m.mode}: ${fmt(m.speedup, 2, '×')} (±${fmt(m.spreadPct, 1, '%')}), ${fmt(m.medianMs, 3, ' ms')}/call, ` +
+        `kernels/step ${fmt(digest.eagerKernelsPerStep, 0)} → ${fmt(m.kernelsPerStep, 0)}, ` +
+        `${plural(m.graphCount ?? 0, 'graph')}, ${plural(m.graphBreaks, 'graph break')}, ${plural(m.recompiles, 'recompile')}, ` +
+        `compile ${fmt(m.compileSeconds, 1, ' s')}` + (m.breakEvenCalls !== null ? `, break-even after ${Math.ceil(m.breakEvenCalls)} calls` : ''),
+    );
+  }
+  if (digest.findings.length) {
+    out.push('  findings:');
+    for (const f of digest.findings) out.push(`    ${f.file}:${f.line}  ${f.kind}: ${f.reason}`);
+  }
+  out.push(`  recommendation: ${digest.recommendation.mode ?? "don't compile"} — ${digest.recommendation.reason}`);
+  return out.join('\n');
+}

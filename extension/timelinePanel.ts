@@ -1,0 +1,113 @@
+// Hosts the timeline webview: as a panel (reports, "Open Trace Timeline"), as the custom editor for trace
+// files, and restored after a restart. Scanning happens here; the webview only draws.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { HostToWebview, TimelinePane, TimelineSource, WebviewToHost } from './core/protocol.ts';
+import { artifactPath, loadReport } from './core/reportFile.ts';
+import { scanTraceFile } from './core/trace/scanner.ts';
+import { renderWebviewHtml } from './core/webviewHtml.ts';
+
+export const TIMELINE_VIEW_TYPE = 'compileLens.timeline';
+export const TRACE_EDITOR_VIEW_TYPE = 'compileLens.traceViewer';
+
+async function loadMessage(source: TimelineSource): Promise<HostToWebview> {
+  if (source.kind === 'traces') {
+    const panes: TimelinePane[] = [];
+    for (const tracePath of source.tracePaths) panes.push({ label: path.basename(tracePath), trace: await scanTraceFile(tracePath) });
+    return { type: 'load', title: panes.map((p) => p.label).join(' vs '), source, report: null, panes };
+  }
+  const loaded = await loadReport(source.reportPath);
+  const panes: TimelinePane[] = [];
+  const eagerTrace = artifactPath(loaded, loaded.report.eager.trace);
+  if (eagerTrace) panes.push({ label: 'eager', trace: await scanTraceFile(eagerTrace) });
+  for (const mode of loaded.report.modes) {
+    const trace = artifactPath(loaded, mode.trace);
+    if (mode.status === 'ok' && trace) panes.push({ label: mode.mode, trace: await scanTraceFile(trace) });
+  }
+  return { type: 'load', title: `Compile Lens — ${loaded.report.target.name}`, source, report: loaded.report, panes };
+}
+
+/** Wires one webview to a source: sets the HTML, loads when the webview says it is ready, answers its requests. */
+function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: TimelineSource, title: string, log: vscode.OutputChannel): vscode.Disposable {
+  const dist = vscode.Uri.joinPath(extensionUri, 'dist');
+  webview.options = { enableScripts: true, localResourceRoots: [dist] };
+  webview.html = renderWebviewHtml({
+    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+    cspSource: webview.cspSource,
+    nonce: randomBytes(16).toString('base64'),
+    title,
+  });
+  return webview.onDidReceiveMessage(async (message: WebviewToHost) => {
+    switch (message.type) {
+      case 'ready':
+        try {
+          await webview.postMessage(await loadMessage(source));
+        } catch (error) {
+          const text = error instanceof Error ? error.message : String(error);
+          log.appendLine(`Timeline: ${text}`);
+          await webview.postMessage({ type: 'error', message: text } satisfies HostToWebview);
+        }
+        break;
+      case 'reveal': {
+        const document = await vscode.workspace.openTextDocument(vscode.Uri.file(message.file));
+        const position = new vscode.Position(Math.max(0, message.line - 1), 0);
+        await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.One });
+        break;
+      }
+      case 'error':
+        log.appendLine(`Timeline webview: ${message.message}`);
+        break;
+    }
+  });
+}
+
+function titleOf(source: TimelineSource): string {
+  return source.kind === 'report'
+    ? `Compile Lens: ${path.basename(path.dirname(source.reportPath))}`
+    : `Timeline: ${source.tracePaths.map((p) => path.basename(p)).join(' vs ')}`;
+}
+
+export function openTimelinePanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): vscode.WebviewPanel {
+  const title = titleOf(source);
+  const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, title, vscode.ViewColumn.Beside, { enableScripts: true, retainContextWhenHidden: false });
+  const listener = attach(panel.webview, extensionUri, source, title, log);
+  panel.onDidDispose(() => listener.dispose());
+  return panel;
+}
+
+function isTimelineSource(value: unknown): value is TimelineSource {
+  const candidate = value as Partial<{ kind: unknown; reportPath: unknown; tracePaths: unknown }> | null;
+  return (candidate?.kind === 'report' && typeof candidate.reportPath === 'string')
+    || (candidate?.kind === 'traces' && Array.isArray(candidate.tracePaths) && candidate.tracePaths.every((p) => typeof p === 'string'));
+}
+
+class TraceDocument implements vscode.CustomDocument {
+  constructor(readonly uri: vscode.Uri) {}
+  dispose(): void {}
+}
+
+export function registerTimeline(context: vscode.ExtensionContext, log: vscode.OutputChannel): void {
+  const extensionUri = context.extensionUri;
+  context.subscriptions.push(
+    vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, {
+      async deserializeWebviewPanel(panel, state: unknown) {
+        const source = (state as { source?: unknown } | null)?.source;
+        if (!isTimelineSource(source)) {
+          panel.dispose();
+          return;
+        }
+        const listener = attach(panel.webview, extensionUri, source, titleOf(source), log);
+        panel.onDidDispose(() => listener.dispose());
+      },
+    }),
+    vscode.window.registerCustomEditorProvider(TRACE_EDITOR_VIEW_TYPE, {
+      openCustomDocument: (uri) => new TraceDocument(uri),
+      resolveCustomEditor(document, panel) {
+        const source: TimelineSource = { kind: 'traces', tracePaths: [document.uri.fsPath] };
+        const listener = attach(panel.webview, extensionUri, source, titleOf(source), log);
+        panel.onDidDispose(() => listener.dispose());
+      },
+    } satisfies vscode.CustomReadonlyEditorProvider<TraceDocument>, { supportsMultipleEditorsPerDocument: true }),
+  );
+}
