@@ -1,6 +1,7 @@
 // VS Code entry point: commands, settings and wiring. Logic lives in core/ (pure) and the two views.
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { CompilerTreeView } from './compilerTreeView.ts';
 import { EditorFindings, OPEN_REPORT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
 import { interpreterProblem, probeInterpreter } from './core/interpreter.ts';
 import { loadReport } from './core/reportFile.ts';
@@ -50,12 +51,14 @@ async function pickTarget(): Promise<RunTarget | undefined> {
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Compile Lens');
   const findings = new EditorFindings();
+  const compilerTree = new CompilerTreeView();
   let running = false;
   const activeRuns = new Set<AbortController>();
 
   const showReport = async (reportPath: string) => {
     const loaded = await loadReport(reportPath);
     findings.show(loaded, reportPath);
+    compilerTree.show(loaded.report);
     openTimelinePanel(context.extensionUri, { kind: 'report', reportPath }, log);
     return loaded;
   };
@@ -145,6 +148,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     log,
     findings,
+    vscode.window.registerTreeDataProvider('compileLens.compiler', compilerTree),
     vscode.languages.registerHoverProvider({ language: 'python' }, findings),
     vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, findings),
     vscode.commands.registerCommand('compileLens.profile', async () => profile(await pickTarget())),

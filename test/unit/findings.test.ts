@@ -4,6 +4,7 @@ import { collectFindings, findingHover, suggestFix } from '../../extension/core/
 import { checkReport, type ModeResult, type Report } from '../../extension/core/report.ts';
 import { digestReport, formatDigest, headline } from '../../extension/core/reportDigest.ts';
 import { findTargetFunctions } from '../../extension/core/targets.ts';
+import { buildCompilerTree } from '../../extension/core/compilerTree.ts';
 
 const MODEL = '/ws/model.py';
 
@@ -98,4 +99,14 @@ test('targets: name prefix or marker comment, decorators allowed, nested defs ig
     'def helper(): pass',
   ].join('\n');
   assert.deepEqual(findTargetFunctions(source), [{ name: 'compile_target', line: 1 }, { name: 'build_gpt', line: 6 }]);
+});
+
+test('compiler tree: per mode, breaks and recompiles linked to source, failed modes marked', () => {
+  const [defaultMode, failed] = buildCompilerTree(report);
+  assert.equal(defaultMode!.description, '3 graphs, 2 breaks, 1 recompiles');
+  const [breaks, recompiles] = defaultMode!.children;
+  assert.deepEqual(breaks!.children.map((c) => [c.label, c.location?.line]), [['model.py:12', 12], ['model.py:14', 14]]);
+  assert.equal(recompiles!.children[0]!.location?.line, 30);
+  assert.match(recompiles!.children[0]!.tooltip ?? '', /batch 64 after warmup at 32/);
+  assert.equal(failed!.description, 'failed');
 });

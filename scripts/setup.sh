@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what Compile Lens needs on a fresh Debian machine: system packages, npm packages, PyTorch.
+# Idempotent: skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+
+need_apt=()
+command -v chromium >/dev/null || need_apt+=(chromium)
+command -v rg >/dev/null || need_apt+=(ripgrep)
+dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
+command -v g++ >/dev/null || need_apt+=(build-essential)
+if [ ${#need_apt[@]} -gt 0 ] && [ "${SKIP_APT:-0}" != 1 ]; then
+  SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# esbuild's binary comes from its platform package; no install script is needed.
+[ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
+
+# The runner needs torch >= 2.4 in the interpreter it runs with; tests also need pytest and jsonschema.
+"$PYTHON" -c 'import torch' 2>/dev/null || "$PYTHON" -m pip install -q torch==2.13.0
+"$PYTHON" -c 'import pytest, jsonschema, numpy' 2>/dev/null || "$PYTHON" -m pip install -q pytest jsonschema numpy
+
+node scripts/build.mjs

@@ -1,0 +1,161 @@
+// Drives a real VS Code (code-server 4.100.3) in headless Chromium: install the packaged .vsix, open a
+// workspace, run palette commands, find webviews. Recipe: ../shared/recipes/code-server.md.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
+
+const REPO = path.resolve(__dirname, '..', '..');
+
+export interface CodeServerEnv {
+  root: string;
+  entry: string;
+  vsix: string;
+}
+
+/** Builds the bundles, packages the .vsix and makes sure code-server is installed (cached outside the repo). */
+export function prepareCodeServer(): CodeServerEnv {
+  const root = execFileSync('bash', [path.join(REPO, 'test/e2e/setup-code-server.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  execFileSync('node', [path.join(REPO, 'scripts/build.mjs')], { cwd: REPO, stdio: 'inherit' });
+  const vsix = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-vsix-')), 'compile-lens.vsix');
+  execFileSync(path.join(REPO, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', '--skip-license', '-o', vsix], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  return { root, entry: path.join(root, 'node_modules/code-server/out/node/entry.js'), vsix };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface Session {
+  page: Page;
+  home: string;
+  close(): Promise<void>;
+}
+
+export async function startSession(env: CodeServerEnv, workspace: string, opts: { trusted: boolean; artifacts: string }): Promise<Session> {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'cl-vscode-'));
+  const exts = path.join(home, 'exts');
+  const userData = path.join(home, 'user-data');
+  mkdirSync(path.join(userData, 'User'), { recursive: true });
+  writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
+    'security.workspace.trust.enabled': !opts.trusted,
+    'security.workspace.trust.startupPrompt': 'never',
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'workbench.enableExperiments': false,
+    'editor.hover.delay': 100,
+  }));
+  const processEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_DATA_HOME: path.join(home, 'data') };
+  execFileSync('node', [env.entry, '--user-data-dir', userData, '--extensions-dir', exts, '--install-extension', env.vsix, '--force'], { env: processEnv, stdio: 'ignore' });
+
+  const port = await freePort();
+  const serverArgs = [env.entry, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+    '--user-data-dir', userData, '--extensions-dir', exts, ...(opts.trusted ? ['--disable-workspace-trust'] : []), workspace];
+  // own process group: the server and its extension host (and any runner it started) end together
+  const server: ChildProcess = spawn('node', serverArgs, { env: processEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  mkdirSync(opts.artifacts, { recursive: true });
+  const serverLog = createWriteStream(path.join(opts.artifacts, `code-server-${port}.log`));
+  server.stdout!.pipe(serverLog);
+  server.stderr!.pipe(serverLog);
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes('HTTP server listening')) resolve();
+    };
+    server.stdout!.on('data', onData);
+    server.stderr!.on('data', onData);
+    server.once('exit', (code) => reject(new Error(`code-server exited ${code}:\n${seen}`)));
+    setTimeout(() => reject(new Error(`code-server did not start:\n${seen}`)), 60_000).unref();
+  });
+
+  const context: BrowserContext = await chromium.launchPersistentContext(path.join(home, 'chromium'), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1500, height: 950 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 90_000 });
+  return {
+    page,
+    home,
+    async close() {
+      await context.close().catch(() => undefined);
+      try {
+        process.kill(-server.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      server.stdout!.destroy();
+      server.stderr!.destroy();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs a command from the palette; the palette lists extension commands a few seconds after start-up. */
+export async function runCommand(page: Page, title: string, tries = 40): Promise<void> {
+  for (let attempt = 0; attempt < tries; attempt++) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await row.waitFor({ timeout: 1000 });
+    } catch {
+      continue;
+    }
+    await page.keyboard.press('Enter');
+    return;
+  }
+  throw new Error(`command not in the palette: ${title}`);
+}
+
+/** Whether the palette offers a command at all (untrusted workspaces hide the ones that run code). */
+export async function paletteHas(page: Page, title: string): Promise<boolean> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input.input').fill(`>${title}`);
+  await page.waitForTimeout(1500);
+  const rows = await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).count();
+  await page.keyboard.press('Escape');
+  return rows > 0;
+}
+
+/** The frame of our webview whose document matches `selector` (webview iframe → active-frame). */
+export async function findWebviewFrame(page: Page, selector: string, timeoutMs: number): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      try {
+        if (await frame.$(selector)) return frame;
+      } catch {
+        // frame navigated away while we looked
+      }
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`no webview frame with ${selector} within ${timeoutMs} ms`);
+}
+
+export async function openFile(page: Page, name: string): Promise<void> {
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first().click({ timeout: 60_000 });
+  await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 30_000 });
+}

@@ -1,0 +1,106 @@
+// The packaged extension in a real VS Code: the whole product path on a target with a known graph break,
+// and the same extension in an untrusted workspace (no code runs, traces still open).
+import assert from 'node:assert/strict';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { before, test } from 'node:test';
+import { findWebviewFrame, openFile, paletteHas, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const ARTIFACTS = path.join(REPO, 'test-results');
+const MODEL_FILE = 'model_with_break.py';
+const BREAK_LINE_TEXT = 'print("hidden layer done")';
+
+let env: CodeServerEnv;
+
+before(() => {
+  env = prepareCodeServer();
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+function makeWorkspace(): string {
+  const workspace = mkdtempSync(path.join(os.tmpdir(), 'cl-ws-'));
+  cpSync(path.join(REPO, 'test/e2e/workspace'), workspace, { recursive: true });
+  copyFileSync(path.join(REPO, 'test/fixtures/traces/mlp-eager.trace.json'), path.join(workspace, 'mlp-eager.trace.json'));
+  mkdirSync(path.join(workspace, '.vscode'));
+  writeFileSync(path.join(workspace, '.vscode/settings.json'), JSON.stringify({
+    'compileLens.pythonPath': process.env.COMPILE_LENS_PYTHON ?? 'python3',
+    'compileLens.device': 'cpu',
+    'compileLens.modes': ['default'],
+    'compileLens.quick': true,
+  }));
+  return workspace;
+}
+
+test('Compile & Profile Model: report webview, hover, Problems and CodeLens on a graph break', { timeout: 600_000 }, async () => {
+  const workspace = makeWorkspace();
+  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+  const { page } = session;
+  try {
+    await openFile(page, MODEL_FILE);
+    await page.locator('.codelens-decoration', { hasText: 'Compile & Profile' }).first().waitFor({ timeout: 60_000 });
+
+    await runCommand(page, 'Compile & Profile Model');
+    const frame = await findWebviewFrame(page, '[data-testid="report-summary"]', 300_000);
+    const summary = await frame.locator('[data-testid="report-summary"]').innerText();
+    assert.match(summary, /\d+\.\d+×/, `speedup shown: ${summary}`);
+    const kernelsPerPane = await frame.evaluate(() => (window as unknown as { __timelineDebug?: { panes: { label: string; kernels: number }[] } }).__timelineDebug?.panes ?? []);
+    assert.deepEqual(kernelsPerPane.map((p) => p.label), ['eager', 'default']);
+    for (const pane of kernelsPerPane) assert.ok(pane.kernels > 0, `${pane.label} timeline has kernels`);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'timeline.png') });
+
+    // Problems panel
+    await runCommand(page, 'View: Focus Problems');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'Graph break' }).first().waitFor({ timeout: 30_000 });
+
+    // Hover over the breaking line
+    await openFile(page, MODEL_FILE);
+    const breakingToken = page.locator('.monaco-editor .view-line', { hasText: BREAK_LINE_TEXT }).locator('span', { hasText: 'print' }).first();
+    let hoverText = '';
+    for (let attempt = 0; attempt < 10 && !hoverText; attempt++) {
+      await page.mouse.move(5, 5);
+      await breakingToken.hover();
+      const hover = page.locator('.monaco-hover', { hasText: 'Graph break' }).first();
+      try {
+        await hover.waitFor({ state: 'visible', timeout: 3000 });
+        hoverText = await hover.innerText();
+      } catch {
+        // hover not up yet
+      }
+    }
+    assert.match(hoverText, /Reason:.*print/is);
+    assert.match(hoverText, /Fix:/);
+
+    // CodeLens after the run: speedup headline
+    await page.locator('.codelens-decoration', { hasText: '×' }).first().waitFor({ timeout: 30_000 });
+  } catch (error) {
+    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-profile.png') }).catch(() => undefined);
+    throw error;
+  } finally {
+    await session.close();
+  }
+});
+
+test('untrusted workspace: profiling is refused, trace files still open in the timeline', { timeout: 300_000 }, async () => {
+  const workspace = makeWorkspace();
+  const session = await startSession(env, workspace, { trusted: false, artifacts: ARTIFACTS });
+  const { page } = session;
+  try {
+    assert.equal(await paletteHas(page, 'Compile & Profile Model'), false, 'profile command offered in an untrusted workspace');
+    await openFile(page, MODEL_FILE);
+    await page.locator('.codelens-decoration a', { hasText: 'Compile & Profile' }).first().click({ timeout: 60_000 });
+    await page.locator('.notifications-toasts', { hasText: 'only profiles in a trusted workspace' }).waitFor({ timeout: 30_000 });
+    assert.equal(existsSync(path.join(workspace, '.compile-lens')), false, 'a run started in an untrusted workspace');
+    await openFile(page, 'mlp-eager.trace.json');
+    const frame = await findWebviewFrame(page, '[data-testid="timeline"]', 60_000);
+    const panes = await frame.evaluate(() => (window as unknown as { __timelineDebug?: { panes: { kernels: number }[] } }).__timelineDebug?.panes ?? []);
+    assert.equal(panes.length, 1);
+    assert.ok(panes[0]!.kernels > 0);
+  } catch (error) {
+    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-untrusted.png') }).catch(() => undefined);
+    throw error;
+  } finally {
+    await session.close();
+  }
+});
