@@ -15,6 +15,19 @@ export const enum SliceKind {
   Other = 9,
 }
 
+/** Number of SliceKind values, for tables indexed by kind. */
+export const SLICE_KIND_COUNT = 10;
+
+export const SLICE_KIND_NAMES: readonly string[] = [
+  'CPU op', 'runtime launch', 'generated kernel', 'library kernel', 'ATen kernel', 'memcpy/memset',
+  'CUDA-graph replay', 'profiler step', 'compile', 'other',
+];
+
+/** True for kinds that are device activities (what torch.profiler counts as kernels). */
+export function isKernelKind(kind: number): boolean {
+  return kind >= SliceKind.KernelGenerated && kind <= SliceKind.GraphReplay;
+}
+
 export interface TrackInfo {
   pid: string;
   tid: string;
@@ -24,8 +37,21 @@ export interface TrackInfo {
   maxDepth: number;
 }
 
+/** Per-kernel launch facts from the trace's args, one row per GPU slice that had any. */
+export const KERNEL_ARG_FIELDS = [
+  'grid x', 'grid y', 'grid z', 'block x', 'block y', 'block z', 'registers per thread', 'shared memory',
+  'blocks per SM', 'warps per SM', 'est. achieved occupancy %', 'stream', 'device', 'External id', 'bytes',
+] as const;
+
+export interface KernelArgsTable {
+  /** slice index of each row, ascending (binary-searchable) */
+  slice: Uint32Array;
+  /** KERNEL_ARG_FIELDS.length values per row; NaN where the trace did not say */
+  values: Float64Array;
+}
+
 export interface TraceModel {
-  /** number of slices (rows of the columns below) */
+  /** number of slices (rows of the columns below); rows are ordered by track, then depth, then start */
   count: number;
   /** µs relative to originUs */
   start: Float64Array;
@@ -41,8 +67,12 @@ export interface TraceModel {
   tracks: TrackInfo[];
   /** absolute trace timestamp (µs) of time 0 */
   originUs: number;
-  /** ProfilerStep spans, µs relative to originUs */
+  /** ProfilerStep spans, µs relative to originUs (inferred from repeating kernel sequences when absent) */
   steps: { start: number; end: number; label: string }[];
+  /** where `steps` came from: ProfilerStep# annotations, a repeating kernel sequence, or nowhere */
+  stepSource: 'profiler' | 'repetition' | 'none';
+  /** kernel launch args (grid, block, registers, ...) for GPU slices */
+  kernelArgs: KernelArgsTable;
   /** problems found while reading: each names the problem and, where known, the byte position */
   warnings: string[];
 }

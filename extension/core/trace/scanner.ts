@@ -1,0 +1,1067 @@
+// Byte-level scanner for torch.profiler Chrome traces. It never builds one string of the file (V8 caps a
+// string near 512 MB): chunks are parsed in place, one event at a time, straight into growable typed columns.
+// An event cut by a chunk boundary is retried once more bytes arrive (retries only when the carried bytes
+// have doubled, so a giant event still costs linear time).
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { isKernelKind, KERNEL_ARG_FIELDS, SliceKind, type TraceModel, type TrackInfo } from './model.ts';
+import { sortRows } from './sort.ts';
+
+/** A trace that cannot be read at all; `byte` is the offset in the (decompressed) JSON where known. */
+export class TraceError extends Error {
+  constructor(message: string, readonly byte?: number) {
+    super(message);
+    this.name = 'TraceError';
+  }
+}
+
+/** Thrown inside the parser when the buffer ends mid-unit; caught by push() which waits for more bytes. */
+const NEED_MORE = Symbol('need more bytes');
+
+/** A syntax error inside the document, at an absolute byte offset. */
+class SyntaxProblem {
+  constructor(readonly what: string, readonly byte: number) {}
+}
+
+const enum Ch {
+  Tab = 9, Lf = 10, Cr = 13, Space = 32, Quote = 34, Comma = 44, Minus = 45, Dot = 46, Zero = 48, Nine = 57,
+  Colon = 58, BracketOpen = 91, Backslash = 92, BracketClose = 93, LowerE = 101, UpperE = 69, Plus = 43,
+  BraceOpen = 123, BraceClose = 125,
+}
+
+const enum Phase { Start, RootObject, Events, Done }
+
+const enum Cat { Unknown, CpuOp, PythonFunction, UserAnnotation, CudaRuntime, CudaDriver, Kernel, GpuMemcpy, GpuMemset, GpuUserAnnotation }
+
+const CAT_NAMES: [string, Cat][] = [
+  ['cpu_op', Cat.CpuOp], ['python_function', Cat.PythonFunction], ['user_annotation', Cat.UserAnnotation],
+  ['cuda_runtime', Cat.CudaRuntime], ['cuda_driver', Cat.CudaDriver], ['kernel', Cat.Kernel],
+  ['gpu_memcpy', Cat.GpuMemcpy], ['gpu_memset', Cat.GpuMemset], ['gpu_user_annotation', Cat.GpuUserAnnotation],
+];
+
+const encoder = new TextEncoder();
+const bytesOf = (text: string): Uint8Array => encoder.encode(text);
+const CAT_KEYS = CAT_NAMES.map(([text, cat]) => ({ bytes: bytesOf(text), cat }));
+const EVENT_KEYS = ['ph', 'cat', 'name', 'pid', 'tid', 'ts', 'dur', 'id', 'args'].map(bytesOf);
+const enum EventKey { Ph, Cat, Name, Pid, Tid, Ts, Dur, Id, Args }
+const TRACE_EVENTS_KEY = bytesOf('traceEvents');
+// args keys read from device events: the KERNEL_ARG_FIELDS (grid and block are 3-element arrays) + correlation
+const ARG_CORRELATION = 0;
+const ARG_KEYS = ['correlation', 'grid', 'block', ...KERNEL_ARG_FIELDS.slice(6)].map(bytesOf);
+const ARGS_FIRST_SCALAR_FIELD = 6; // KERNEL_ARG_FIELDS index of 'registers per thread'
+const META_KEYS = ['name', 'labels', 'sort_index'].map(bytesOf);
+const ARG_FIELD_COUNT = KERNEL_ARG_FIELDS.length;
+
+const MAX_DEPTH = 65_535;
+const NS_PER_US = 1000;
+/** Timestamps beyond this (µs) are treated as garbage: 10^17 µs is ~3000 years after the epoch. */
+const MAX_ABS_TS_US = 1e17;
+
+/** Kernel-name rules, checked in order. Names come from real H100 traces (see test/fixtures/traces/README.md). */
+function classifyDeviceName(name: string, cat: Cat): SliceKind {
+  if (cat === Cat.GpuMemcpy || cat === Cat.GpuMemset || /^(Memcpy|Memset)\b/.test(name)) return SliceKind.Memory;
+  if (cat === Cat.GpuUserAnnotation) return SliceKind.Other;
+  if (/\btriton_|^triton|cpp_fused/.test(name)) return SliceKind.KernelGenerated;
+  if (/\bat::native::|\bat_cuda_detail::|\bat::cuda::/.test(name)) return SliceKind.KernelAten;
+  return SliceKind.KernelExtern; // cuBLAS(Lt) / cuDNN / CUTLASS / xmma / nvjet / fmha and anything else a library shipped
+}
+
+// Dynamo/Inductor compile phases: `dynamo_timed` record_function names, their `_data: compile_id=` annotations,
+// and the python frames that only run when a frame is (re)compiled.
+const COMPILE_NAME = /\(dynamo_timed\)$|compile_id=\d|^(dynamo|entire_frame_compile|backend_compile|compile_attempt_\d+|inductor_compile|compile_fx_inner|aot_compile)$|torch\/_dynamo\/convert_frame\.py\(\d+\): (_compile|compile_inner)$|torch\/_inductor\/compile_fx\.py\(\d+\): (compile_fx|compile_fx_inner|fx_codegen_and_compile)$/;
+
+function classifyHostName(name: string, cat: Cat): SliceKind {
+  if (cat === Cat.CudaRuntime || cat === Cat.CudaDriver) return SliceKind.RuntimeLaunch;
+  if (name.startsWith('ProfilerStep#')) return SliceKind.Step;
+  if (COMPILE_NAME.test(name)) return SliceKind.Compile;
+  if (/^cpp_fused|\bcpp_fused_/.test(name)) return SliceKind.KernelGenerated;
+  return cat === Cat.Unknown ? SliceKind.Other : SliceKind.CpuOp;
+}
+
+const isDeviceCat = (cat: Cat): boolean => cat >= Cat.Kernel;
+
+class Float64Column {
+  data = new Float64Array(1024);
+  push(index: number, value: number): void {
+    if (index >= this.data.length) { const grown = new Float64Array(this.data.length * 2); grown.set(this.data); this.data = grown; }
+    this.data[index] = value;
+  }
+}
+class Uint32Column {
+  data = new Uint32Array(1024);
+  push(index: number, value: number): void {
+    if (index >= this.data.length) { const grown = new Uint32Array(this.data.length * 2); grown.set(this.data); this.data = grown; }
+    this.data[index] = value;
+  }
+}
+class Uint8Column {
+  data = new Uint8Array(1024);
+  push(index: number, value: number): void {
+    if (index >= this.data.length) { const grown = new Uint8Array(this.data.length * 2); grown.set(this.data); this.data = grown; }
+    this.data[index] = value;
+  }
+}
+
+interface RawTrack { pid: string; tid: string; gpu: boolean }
+
+/** Counts one kind of problem; reported once at the end with its first byte position. */
+class ProblemLog {
+  private readonly problems = new Map<string, { count: number; firstByte: number }>();
+  add(what: string, byte: number): void {
+    const seen = this.problems.get(what);
+    if (seen) seen.count++;
+    else this.problems.set(what, { count: 1, firstByte: byte });
+  }
+  messages(): string[] {
+    return [...this.problems].map(([what, { count, firstByte }]) =>
+      `${count} event${count === 1 ? '' : 's'}: ${what} (first at byte ${firstByte})`);
+  }
+}
+
+/** Scratch fields of the event being parsed; reused to avoid one allocation per event. */
+class EventFields {
+  ph = 0; phLength = 0;
+  cat: Cat = Cat.Unknown; hasCat = false;
+  nameStart = -1; nameEnd = -1;
+  pid = ''; pidNum = NaN; tid = ''; tidNum = NaN; hasPid = false; hasTid = false;
+  ts = NaN; tsWrongType = false; dur = NaN; durWrongType = false; hasDur = false;
+  id = NaN; idText = '';
+  argsStart = -1; argsEnd = -1;
+  reset(): void {
+    this.ph = 0; this.phLength = 0; this.cat = Cat.Unknown; this.hasCat = false; this.nameStart = -1; this.nameEnd = -1;
+    this.pid = ''; this.pidNum = NaN; this.tid = ''; this.tidNum = NaN; this.hasPid = false; this.hasTid = false;
+    this.ts = NaN; this.tsWrongType = false; this.dur = NaN; this.durWrongType = false; this.hasDur = false;
+    this.id = NaN; this.idText = ''; this.argsStart = -1; this.argsEnd = -1;
+  }
+}
+
+interface FlowEnd { track: number; ts: number; byte: number }
+
+/**
+ * Incremental scanner: push() byte chunks in order, then finish(). Holds only the columns, the interned
+ * names and the bytes of at most one unfinished event.
+ */
+export class TraceScanner {
+  private buf: Uint8Array = new Uint8Array(0);
+  /** absolute offset of buf[0] in the document */
+  private bufOrigin = 0;
+  private pos = 0;
+  /** after a NEED_MORE, don't retry until buf holds this many bytes (keeps giant events linear) */
+  private retryAt = 0;
+  private phase = Phase.Start;
+  private bareArray = false;
+  private stopped: SyntaxProblem | null = null;
+  private trailingDataByte = -1;
+  private sawTraceEvents = false;
+
+  private count = 0;
+  private readonly start = new Float64Column();
+  private readonly dur = new Float64Column();
+  private readonly track = new Uint32Column();
+  private readonly name = new Uint32Column();
+  private readonly kind = new Uint8Column();
+  private readonly correlation = new Float64Column();
+  private argRows = 0;
+  private readonly argSlice = new Uint32Column();
+  private readonly argValues = new Float64Column();
+
+  private readonly names: string[] = [];
+  private readonly nameByHash = new Map<number, { id: number; raw: Uint8Array }[]>();
+  private readonly nameByText = new Map<string, number>();
+  /** SliceKind per name id for device and host events (-1 = not classified yet) */
+  private deviceKindOfName = new Int8Array(256).fill(-1);
+  private hostKindOfName = new Int8Array(256).fill(-1);
+  private readonly tracks: RawTrack[] = [];
+  private readonly trackByNumericKey = new Map<number, number>();
+  private readonly trackByTextKey = new Map<string, number>();
+  private readonly processMeta = new Map<string, { name?: string; labels?: string; sortIndex?: number }>();
+  private readonly threadMeta = new Map<string, { name?: string; sortIndex?: number }>();
+  private readonly flowStarts = new Map<string, FlowEnd>();
+  /** one flow start may fan out to many ends (a cudaGraphLaunch to each kernel of the replay) */
+  private readonly flowEnds = new Map<string, FlowEnd[]>();
+  private readonly problems = new ProblemLog();
+  private readonly notes: string[] = [];
+  private readonly event = new EventFields();
+  private readonly argScratch = new Float64Array(ARG_FIELD_COUNT);
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
+  private readonly utf8Lenient = new TextDecoder('utf-8');
+
+  /** Feeds the next chunk of the document. */
+  push(chunk: Uint8Array): void {
+    if (this.stopped || chunk.length === 0) return;
+    this.append(chunk);
+    if (this.buf.length < this.retryAt) return;
+    this.run(false);
+  }
+
+  /** Slices read so far. */
+  get eventCount(): number {
+    return this.count;
+  }
+
+  /** Adds a problem found outside the JSON (e.g. by the decompressor). */
+  warn(message: string): void {
+    this.notes.push(message);
+  }
+
+  /** Ends the document and builds the model; throws TraceError when nothing usable was read. */
+  finish(): TraceModel {
+    if (!this.stopped) this.run(true);
+    this.reportEnd();
+    return this.build();
+  }
+
+  private append(chunk: Uint8Array): void {
+    const unread = this.buf.length - this.pos;
+    if (unread === 0) {
+      this.bufOrigin += this.buf.length;
+      this.buf = chunk;
+      this.pos = 0;
+      return;
+    }
+    const joined = new Uint8Array(unread + chunk.length);
+    joined.set(this.buf.subarray(this.pos));
+    joined.set(chunk, unread);
+    this.bufOrigin += this.pos;
+    this.buf = joined;
+    this.pos = 0;
+  }
+
+  private run(atEnd: boolean): void {
+    for (;;) {
+      const unitStart = this.pos;
+      try {
+        if (!this.step()) return;
+        this.retryAt = 0;
+      } catch (thrown) {
+        this.pos = unitStart;
+        if (thrown === NEED_MORE) {
+          if (atEnd) this.stopAt(new SyntaxProblem('truncated JSON', this.bufOrigin + this.buf.length));
+          else this.retryAt = Math.max(this.retryAt, (this.buf.length - unitStart) * 2);
+          return;
+        }
+        if (thrown instanceof SyntaxProblem) { this.stopAt(thrown); return; }
+        throw thrown;
+      }
+    }
+  }
+
+  private stopAt(problem: SyntaxProblem): void {
+    this.stopped = problem;
+    this.buf = new Uint8Array(0);
+    this.pos = 0;
+  }
+
+  /** Parses one unit (a root token, a root key/value, or one event). Returns false when the buffer is spent. */
+  private step(): boolean {
+    const buf = this.buf;
+    let p = this.skipWs(this.pos);
+    if (p >= buf.length) { this.pos = p; return false; }
+    const b = buf[p];
+    switch (this.phase) {
+      case Phase.Start:
+        if (p === 0 && this.bufOrigin === 0 && b === 0xef) { // UTF-8 byte order mark
+          if (buf.length < 3) throw NEED_MORE;
+          this.pos = 3;
+          return true;
+        }
+        if (b === Ch.BraceOpen) { this.phase = Phase.RootObject; this.pos = p + 1; return true; }
+        if (b === Ch.BracketOpen) { this.phase = Phase.Events; this.bareArray = true; this.sawTraceEvents = true; this.pos = p + 1; return true; }
+        throw new TraceError(`not a Chrome trace: expected '{' or '[' at byte ${this.bufOrigin + p}, found ${describeByte(b)}`, this.bufOrigin + p);
+      case Phase.RootObject: {
+        if (b === Ch.BraceClose) { this.phase = Phase.Done; this.pos = p + 1; return true; }
+        if (b === Ch.Comma) { this.pos = p + 1; return true; }
+        if (b !== Ch.Quote) throw this.syntax(`expected a key in the top-level object, found ${describeByte(b)}`, p);
+        const keyEnd = this.stringEnd(p);
+        const isTraceEvents = bytesEqual(buf, p + 1, keyEnd - 1, TRACE_EVENTS_KEY);
+        p = this.expect(this.skipWs(keyEnd), Ch.Colon, "':' after a key");
+        p = this.skipWs(p);
+        if (isTraceEvents) {
+          if (p >= buf.length) throw NEED_MORE;
+          if (buf[p] !== Ch.BracketOpen) {
+            throw new TraceError(`not a Chrome trace: traceEvents is not an array (found ${describeByte(buf[p])} at byte ${this.bufOrigin + p})`, this.bufOrigin + p);
+          }
+          this.sawTraceEvents = true;
+          this.phase = Phase.Events;
+          this.pos = p + 1;
+        } else {
+          this.pos = this.skipValue(p);
+        }
+        return true;
+      }
+      case Phase.Events:
+        if (b === Ch.BracketClose) { this.phase = this.bareArray ? Phase.Done : Phase.RootObject; this.pos = p + 1; return true; }
+        if (b === Ch.Comma) { this.pos = p + 1; return true; }
+        if (b === Ch.BraceOpen) { this.pos = this.parseEvent(p); return true; }
+        this.pos = this.skipValue(p);
+        this.problems.add('entry of traceEvents is not an object, skipped', this.bufOrigin + p);
+        return true;
+      case Phase.Done:
+        if (this.trailingDataByte < 0) this.trailingDataByte = this.bufOrigin + p;
+        this.pos = buf.length;
+        return false;
+    }
+  }
+
+  private syntax(what: string, p: number): SyntaxProblem {
+    return new SyntaxProblem(what, this.bufOrigin + p);
+  }
+
+  private skipWs(p: number): number {
+    const buf = this.buf;
+    while (p < buf.length) {
+      const b = buf[p];
+      if (b !== Ch.Space && b !== Ch.Lf && b !== Ch.Cr && b !== Ch.Tab) break;
+      p++;
+    }
+    return p;
+  }
+
+  private expect(p: number, byte: number, what: string): number {
+    if (p >= this.buf.length) throw NEED_MORE;
+    if (this.buf[p] !== byte) throw this.syntax(`expected ${what}, found ${describeByte(this.buf[p])}`, p);
+    return p + 1;
+  }
+
+  /** p at an opening quote; returns the index just past the closing quote. */
+  private stringEnd(p: number): number {
+    const buf = this.buf;
+    let q = p + 1;
+    for (;;) {
+      q = buf.indexOf(Ch.Quote, q);
+      if (q < 0) throw NEED_MORE;
+      let backslashes = 0;
+      while (buf[q - 1 - backslashes] === Ch.Backslash) backslashes++;
+      if ((backslashes & 1) === 0) return q + 1;
+      q++;
+    }
+  }
+
+  /** Skips any JSON value without recursion (deeply nested args cannot overflow the stack). */
+  private skipValue(p: number): number {
+    const buf = this.buf;
+    if (p >= buf.length) throw NEED_MORE;
+    const first = buf[p];
+    if (first === Ch.Quote) return this.stringEnd(p);
+    if (first !== Ch.BraceOpen && first !== Ch.BracketOpen) return this.scalarEnd(p);
+    let depth = 0;
+    while (p < buf.length) {
+      const b = buf[p];
+      if (b === Ch.Quote) { p = this.stringEnd(p); continue; }
+      if (b === Ch.BraceOpen || b === Ch.BracketOpen) depth++;
+      else if (b === Ch.BraceClose || b === Ch.BracketClose) { if (--depth === 0) return p + 1; }
+      p++;
+    }
+    throw NEED_MORE;
+  }
+
+  private scalarEnd(p: number): number {
+    const buf = this.buf;
+    const start = p;
+    while (p < buf.length) {
+      const b = buf[p];
+      if (b === Ch.Comma || b === Ch.BraceClose || b === Ch.BracketClose || b === Ch.Space || b === Ch.Lf || b === Ch.Cr || b === Ch.Tab) {
+        if (p === start) throw this.syntax(`expected a value, found ${describeByte(b)}`, p);
+        return p;
+      }
+      if (b === Ch.Quote || b === Ch.BraceOpen || b === Ch.BracketOpen || b === Ch.Colon) throw this.syntax(`unexpected ${describeByte(b)}`, p);
+      p++;
+    }
+    throw NEED_MORE;
+  }
+
+  /** Parses a JSON number at p; returns NaN in `numberValue` (and the value's end) when it is not a number. */
+  private numberValue = NaN;
+  private parseNumber(p: number): number {
+    const buf = this.buf;
+    const start = p;
+    let negative = false;
+    if (buf[p] === Ch.Minus) { negative = true; p++; }
+    let intPart = 0;
+    let digits = 0;
+    while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) { intPart = intPart * 10 + (buf[p] - Ch.Zero); p++; digits++; }
+    let value = intPart;
+    if (p < buf.length && buf[p] === Ch.Dot) {
+      p++;
+      let frac = 0;
+      let scale = 1;
+      while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) { if (scale < 1e15) { frac = frac * 10 + (buf[p] - Ch.Zero); scale *= 10; } p++; }
+      value += frac / scale;
+    }
+    if (p < buf.length && (buf[p] === Ch.LowerE || buf[p] === Ch.UpperE)) {
+      p++;
+      if (buf[p] === Ch.Plus || buf[p] === Ch.Minus) p++;
+      while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) p++;
+      value = Number(latin1(buf, start, p)); // rare: let the engine apply the exponent
+    } else if (digits > 15) {
+      value = Number(latin1(buf, start, p));
+    } else if (negative) {
+      value = -value;
+    }
+    const end = this.scalarEnd(start);
+    if (end !== p || digits === 0) { this.numberValue = NaN; return end; }
+    this.numberValue = value;
+    return end;
+  }
+
+  /** Parses one event object at p (a '{'); returns the index after it. */
+  private parseEvent(p: number): number {
+    const buf = this.buf;
+    const ev = this.event;
+    ev.reset();
+    const eventByte = this.bufOrigin + p;
+    p = this.skipWs(p + 1);
+    if (p >= buf.length) throw NEED_MORE;
+    if (buf[p] === Ch.BraceClose) { this.problems.add("event has no 'ph' (phase), skipped", eventByte); return p + 1; }
+    for (;;) {
+      if (p >= buf.length) throw NEED_MORE;
+      if (buf[p] !== Ch.Quote) throw this.syntax(`expected a key in an event, found ${describeByte(buf[p])}`, p);
+      const keyEnd = this.stringEnd(p);
+      const key = matchKey(buf, p + 1, keyEnd - 1, EVENT_KEYS) as EventKey;
+      p = this.skipWs(this.expect(this.skipWs(keyEnd), Ch.Colon, "':' after a key"));
+      if (p >= buf.length) throw NEED_MORE;
+      const isString = buf[p] === Ch.Quote;
+      let end: number;
+      switch (key) {
+        case EventKey.Ph:
+          end = this.skipValue(p);
+          if (isString) { ev.ph = buf[p + 1]; ev.phLength = end - p - 2; }
+          break;
+        case EventKey.Cat:
+          end = this.skipValue(p);
+          if (isString) { ev.hasCat = true; ev.cat = matchCat(buf, p + 1, end - 1); }
+          break;
+        case EventKey.Name:
+          end = this.skipValue(p);
+          if (isString) { ev.nameStart = p + 1; ev.nameEnd = end - 1; }
+          break;
+        case EventKey.Pid:
+        case EventKey.Tid: {
+          let text: string;
+          let num = NaN;
+          if (isString) { end = this.stringEnd(p); text = this.decode(p + 1, end - 1); }
+          else { end = this.parseNumber(p); num = this.numberValue; text = Number.isNaN(num) ? latin1(buf, p, end) : String(num); }
+          if (key === EventKey.Pid) { ev.pid = text; ev.pidNum = num; ev.hasPid = true; } else { ev.tid = text; ev.tidNum = num; ev.hasTid = true; }
+          break;
+        }
+        case EventKey.Ts:
+        case EventKey.Dur:
+          if (isString) { end = this.stringEnd(p); this.numberValue = NaN; } else end = this.parseNumber(p);
+          if (key === EventKey.Ts) { ev.ts = this.numberValue; ev.tsWrongType = Number.isNaN(ev.ts); }
+          else { ev.dur = this.numberValue; ev.hasDur = true; ev.durWrongType = Number.isNaN(ev.dur); }
+          break;
+        case EventKey.Id:
+          if (isString) { end = this.stringEnd(p); ev.idText = this.decode(p + 1, end - 1); }
+          else { end = this.parseNumber(p); ev.id = this.numberValue; ev.idText = Number.isNaN(ev.id) ? '' : String(ev.id); }
+          break;
+        case EventKey.Args:
+          end = this.skipValue(p);
+          if (buf[p] === Ch.BraceOpen) { ev.argsStart = p; ev.argsEnd = end; }
+          break;
+        default:
+          end = this.skipValue(p);
+      }
+      p = this.skipWs(end);
+      if (p >= buf.length) throw NEED_MORE;
+      if (buf[p] === Ch.Comma) { p = this.skipWs(p + 1); continue; }
+      if (buf[p] === Ch.BraceClose) break;
+      throw this.syntax(`expected ',' or '}' in an event, found ${describeByte(buf[p])}`, p);
+    }
+    this.record(eventByte);
+    return p + 1;
+  }
+
+  /** Stores the parsed event (a slice, metadata or a flow end) or logs why it was skipped. */
+  private record(byte: number): void {
+    const ev = this.event;
+    if (ev.phLength !== 1) { this.problems.add(ev.phLength === 0 ? "event has no 'ph' (phase), skipped" : 'unknown phase, skipped', byte); return; }
+    switch (ev.ph) {
+      case PH_COMPLETE: this.recordSlice(byte); return;
+      case PH_METADATA: this.recordMetadata(); return;
+      case PH_FLOW_START: case PH_FLOW_END: this.recordFlow(byte); return;
+      case PH_INSTANT: case PH_INSTANT_OLD: return; // markers such as "Iteration Start"; not drawn
+      default: this.problems.add(`phase '${String.fromCharCode(ev.ph)}' is not shown`, byte);
+    }
+  }
+
+  private recordSlice(byte: number): void {
+    const ev = this.event;
+    if (ev.tsWrongType || !Number.isFinite(ev.ts)) { this.problems.add("'ts' missing or not a number, skipped", byte); return; }
+    if (Math.abs(ev.ts) > MAX_ABS_TS_US) { this.problems.add(`'ts' beyond ±${MAX_ABS_TS_US} µs, skipped`, byte); return; }
+    let dur = ev.dur;
+    if (!ev.hasDur) { this.problems.add("complete event without 'dur', drawn as 0 µs", byte); dur = 0; }
+    else if (ev.durWrongType || !Number.isFinite(dur) || dur > MAX_ABS_TS_US) { this.problems.add("'dur' not a finite number, skipped", byte); return; }
+    else if (dur < 0) { this.problems.add("negative 'dur', drawn as 0 µs", byte); dur = 0; }
+    if (!ev.hasPid || !ev.hasTid) this.problems.add("'pid' or 'tid' missing, put on track '?'", byte);
+    const device = isDeviceCat(ev.cat);
+    const trackIndex = this.trackOf(device);
+    let nameId: number;
+    if (ev.nameStart < 0) { this.problems.add("'name' missing or not a string, shown as '(unnamed)'", byte); nameId = this.internText('(unnamed)'); }
+    else nameId = this.internName(ev.nameStart, ev.nameEnd, byte);
+    const row = this.count++;
+    this.start.push(row, ev.ts);
+    this.dur.push(row, dur);
+    this.track.push(row, trackIndex);
+    this.name.push(row, nameId);
+    this.kind.push(row, this.kindOf(nameId, ev.cat, device));
+    this.correlation.push(row, this.readArgs(row, device));
+  }
+
+  /** Reads correlation (all events) and the kernel args (device events); returns the correlation or -1. */
+  private readArgs(row: number, device: boolean): number {
+    const ev = this.event;
+    if (ev.argsStart < 0) return -1;
+    const buf = this.buf;
+    const values = this.argScratch;
+    values.fill(NaN);
+    let correlation = -1;
+    let p = this.skipWs(ev.argsStart + 1);
+    if (buf[p] === Ch.BraceClose) return -1;
+    for (;;) {
+      if (buf[p] !== Ch.Quote) throw this.syntax(`expected a key in args, found ${describeByte(buf[p])}`, p);
+      const keyEnd = this.stringEnd(p);
+      const key = matchKey(buf, p + 1, keyEnd - 1, ARG_KEYS);
+      p = this.skipWs(this.expect(this.skipWs(keyEnd), Ch.Colon, "':' after a key"));
+      let end: number;
+      if (key === ARG_CORRELATION) {
+        end = this.parseNumberOrSkip(p);
+        if (Number.isFinite(this.numberValue)) correlation = this.numberValue;
+      } else if (device && (key === 1 || key === 2) && buf[p] === Ch.BracketOpen) {
+        end = this.readTriple(p, values, key === 1 ? 0 : 3);
+      } else if (device && key > 2) {
+        end = this.parseNumberOrSkip(p);
+        values[ARGS_FIRST_SCALAR_FIELD + key - 3] = this.numberValue;
+      } else {
+        end = this.skipValue(p);
+      }
+      p = this.skipWs(end);
+      if (buf[p] === Ch.Comma) { p = this.skipWs(p + 1); continue; }
+      break;
+    }
+    if (device && values.some((v) => !Number.isNaN(v))) {
+      const argRow = this.argRows++;
+      this.argSlice.push(argRow, row);
+      for (let f = 0; f < ARG_FIELD_COUNT; f++) this.argValues.push(argRow * ARG_FIELD_COUNT + f, values[f]);
+    }
+    return correlation;
+  }
+
+  private parseNumberOrSkip(p: number): number {
+    const first = this.buf[p];
+    if (first === Ch.Minus || (first >= Ch.Zero && first <= Ch.Nine)) return this.parseNumber(p);
+    this.numberValue = NaN;
+    return this.skipValue(p);
+  }
+
+  /** Reads up to three numbers of a [x, y, z] array into values[at..at+2]. */
+  private readTriple(p: number, values: Float64Array, at: number): number {
+    const end = this.skipValue(p);
+    let q = this.skipWs(p + 1);
+    for (let i = 0; i < 3 && q < end - 1; i++) {
+      q = this.parseNumberOrSkip(q);
+      values[at + i] = this.numberValue;
+      q = this.skipWs(q);
+      if (this.buf[q] !== Ch.Comma) break;
+      q = this.skipWs(q + 1);
+    }
+    return end;
+  }
+
+  private recordMetadata(): void {
+    const ev = this.event;
+    if (ev.nameStart < 0 || ev.argsStart < 0) return;
+    const what = this.decode(ev.nameStart, ev.nameEnd);
+    const isProcess = what.startsWith('process_');
+    if (!isProcess && !what.startsWith('thread_')) return;
+    const args = this.readMetaArgs();
+    if (isProcess) {
+      const meta = this.processMeta.get(ev.pid) ?? {};
+      if (what === 'process_name' && args.name !== undefined) meta.name = args.name;
+      if (what === 'process_labels' && args.labels !== undefined) meta.labels = args.labels;
+      if (what === 'process_sort_index' && args.sortIndex !== undefined) meta.sortIndex = args.sortIndex;
+      this.processMeta.set(ev.pid, meta);
+    } else {
+      const key = `${ev.pid}\u0000${ev.tid}`;
+      const meta = this.threadMeta.get(key) ?? {};
+      if (what === 'thread_name' && args.name !== undefined) meta.name = args.name;
+      if (what === 'thread_sort_index' && args.sortIndex !== undefined) meta.sortIndex = args.sortIndex;
+      this.threadMeta.set(key, meta);
+    }
+  }
+
+  private readMetaArgs(): { name?: string; labels?: string; sortIndex?: number } {
+    const ev = this.event;
+    const buf = this.buf;
+    const out: { name?: string; labels?: string; sortIndex?: number } = {};
+    let p = this.skipWs(ev.argsStart + 1);
+    while (buf[p] === Ch.Quote) {
+      const keyEnd = this.stringEnd(p);
+      const key = matchKey(buf, p + 1, keyEnd - 1, META_KEYS);
+      p = this.skipWs(this.expect(this.skipWs(keyEnd), Ch.Colon, "':' after a key"));
+      let end: number;
+      if (key === 2) {
+        end = this.parseNumberOrSkip(p);
+        if (Number.isFinite(this.numberValue)) out.sortIndex = this.numberValue;
+      } else if (key >= 0 && buf[p] === Ch.Quote) {
+        end = this.stringEnd(p);
+        const text = this.decode(p + 1, end - 1);
+        if (key === 0) out.name = text; else out.labels = text;
+      } else {
+        end = this.skipValue(p);
+      }
+      p = this.skipWs(end);
+      if (buf[p] !== Ch.Comma) break;
+      p = this.skipWs(p + 1);
+    }
+    return out;
+  }
+
+  private recordFlow(byte: number): void {
+    const ev = this.event;
+    if (!ev.idText || !Number.isFinite(ev.ts)) { this.problems.add("flow event without 'id' or 'ts', skipped", byte); return; }
+    const end: FlowEnd = { track: this.trackOf(isDeviceCat(ev.cat)), ts: ev.ts, byte };
+    if (ev.ph === PH_FLOW_END) {
+      const ends = this.flowEnds.get(ev.idText);
+      if (ends) ends.push(end); else this.flowEnds.set(ev.idText, [end]);
+    } else if (this.flowStarts.has(ev.idText)) {
+      this.problems.add('duplicate flow start id, later one ignored', byte);
+    } else {
+      this.flowStarts.set(ev.idText, end);
+    }
+  }
+
+  private trackOf(device: boolean): number {
+    const ev = this.event;
+    const numeric = Number.isInteger(ev.pidNum) && Number.isInteger(ev.tidNum) && ev.pidNum >= 0 && ev.tidNum >= 0 && ev.pidNum < 2 ** 26 && ev.tidNum < 2 ** 26;
+    let index = numeric ? this.trackByNumericKey.get(ev.pidNum * 2 ** 26 + ev.tidNum) : this.trackByTextKey.get(`${ev.pid}\u0000${ev.tid}`);
+    if (index === undefined) {
+      index = this.tracks.length;
+      this.tracks.push({ pid: ev.hasPid ? ev.pid : '?', tid: ev.hasTid ? ev.tid : '?', gpu: device });
+      if (numeric) this.trackByNumericKey.set(ev.pidNum * 2 ** 26 + ev.tidNum, index);
+      else this.trackByTextKey.set(`${ev.pid}\u0000${ev.tid}`, index);
+    } else if (device) {
+      this.tracks[index].gpu = true;
+    }
+    return index;
+  }
+
+  private kindOf(nameId: number, cat: Cat, device: boolean): SliceKind {
+    const cache = device ? this.deviceKindOfName : this.hostKindOfName;
+    if (nameId < cache.length && cache[nameId] >= 0) return cache[nameId];
+    const name = this.names[nameId];
+    const kind = device ? classifyDeviceName(name, cat) : classifyHostName(name, cat);
+    // Cache only when the category cannot change the answer for this name.
+    if (device ? cat === Cat.Kernel : cat === Cat.CpuOp || cat === Cat.PythonFunction || cat === Cat.UserAnnotation) {
+      if (nameId >= cache.length) {
+        const grown = new Int8Array(Math.max(cache.length * 2, nameId + 1)).fill(-1);
+        grown.set(cache);
+        if (device) this.deviceKindOfName = grown; else this.hostKindOfName = grown;
+        grown[nameId] = kind;
+      } else cache[nameId] = kind;
+    }
+    return kind;
+  }
+
+  /** Interns the raw bytes of a name: repeated names are found by hash without decoding them again. */
+  private internName(start: number, end: number, byte: number): number {
+    const buf = this.buf;
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ buf[i], 0x01000193);
+    const seen = this.nameByHash.get(hash);
+    if (seen) {
+      for (const { id, raw } of seen) if (bytesEqual(buf, start, end, raw)) return id;
+    }
+    // Several raw spellings (escapes) can decode to one name: each spelling gets its own hash entry.
+    const id = this.internText(this.decode(start, end, byte));
+    const entry = { id, raw: new Uint8Array(buf.subarray(start, end)) }; // a copy: never pin a whole chunk
+    if (seen) seen.push(entry); else this.nameByHash.set(hash, [entry]);
+    return id;
+  }
+
+  private internText(text: string): number {
+    const existing = this.nameByText.get(text);
+    if (existing !== undefined) return existing;
+    const id = this.names.length;
+    this.names.push(text);
+    this.nameByText.set(text, id);
+    return id;
+  }
+
+  /** Decodes a JSON string body (between the quotes). Invalid UTF-8 becomes U+FFFD with a warning. */
+  private decode(start: number, end: number, byte = this.bufOrigin + start): string {
+    const buf = this.buf;
+    let ascii = true;
+    let escaped = false;
+    for (let i = start; i < end; i++) {
+      const b = buf[i];
+      if (b >= 0x80) ascii = false;
+      else if (b === Ch.Backslash) escaped = true;
+    }
+    let text: string;
+    if (ascii) text = latin1(buf, start, end);
+    else {
+      try {
+        text = this.utf8.decode(buf.subarray(start, end));
+      } catch {
+        this.problems.add('string is not valid UTF-8, shown with U+FFFD', byte);
+        text = this.utf8Lenient.decode(buf.subarray(start, end));
+      }
+    }
+    if (!escaped) return text;
+    try {
+      return JSON.parse(`"${text}"`) as string;
+    } catch {
+      this.problems.add('string has an invalid escape, shown raw', byte);
+      return text;
+    }
+  }
+
+  private reportEnd(): void {
+    const stop = this.stopped;
+    if (this.phase === Phase.Start && !stop) throw new TraceError('empty file: no JSON document', 0);
+    if (stop) {
+      const what = `${stop.what} at byte ${stop.byte}`;
+      if (!this.sawTraceEvents) throw new TraceError(`not a Chrome trace: ${what} before any traceEvents array`, stop.byte);
+      if (this.count === 0) throw new TraceError(`${what} — 0 events read before it`, stop.byte);
+      this.notes.push(`${what} — ${this.count} events read before it; showing those`);
+      return;
+    }
+    if (!this.sawTraceEvents) throw new TraceError('not a Chrome trace: no traceEvents array', this.bufOrigin);
+    const problems = this.problems.messages();
+    if (this.count === 0 && problems.length > 0) throw new TraceError(`no usable events: ${problems.join('; ')}`);
+    if (this.count === 0) this.notes.push('the trace has no events');
+    if (this.phase === Phase.Events || this.phase === Phase.RootObject) {
+      this.notes.push(`truncated JSON at byte ${this.bufOrigin + this.buf.length} — ${this.count} events read before it`);
+    }
+    if (this.trailingDataByte >= 0) this.notes.push(`data after the end of the JSON document at byte ${this.trailingDataByte} was ignored`);
+  }
+
+  private build(): TraceModel {
+    const n = this.count;
+    const absStart = this.start.data;
+    let origin = Infinity;
+    for (let i = 0; i < n; i++) if (absStart[i] < origin) origin = absStart[i];
+    if (n === 0) origin = 0;
+    const warnings = [...this.notes, ...this.problems.messages()];
+
+    const { trackOrder, trackInfos } = this.orderTracks();
+    const trackKey = new Uint32Array(n);
+    const startNs = new Float64Array(n);
+    const longestFirst = new Float64Array(n);
+    const rawDur = this.dur.data;
+    const MAX_KEY = 2 ** 48 - 1;
+    let clamped = false;
+    for (let i = 0; i < n; i++) {
+      trackKey[i] = trackOrder[this.track.data[i]];
+      const ns = Math.round((absStart[i] - origin) * NS_PER_US);
+      if (ns > MAX_KEY) clamped = true;
+      startNs[i] = Math.min(ns, MAX_KEY);
+      longestFirst[i] = MAX_KEY - Math.min(Math.round(rawDur[i] * NS_PER_US), MAX_KEY);
+    }
+    if (clamped) warnings.push('timestamps span more than 78 hours; order of far-away events is approximate');
+    let order: Uint32Array = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    order = sortRows(order, [trackKey, startNs, longestFirst]);
+
+    // Nesting depth per track: a stack of open slices' end times.
+    const depthOf = new Uint16Array(n);
+    const stack: number[] = [];
+    let currentTrack = -1;
+    let depthClamped = false;
+    for (let k = 0; k < n; k++) {
+      const row = order[k];
+      if (trackKey[row] !== currentTrack) { currentTrack = trackKey[row]; stack.length = 0; }
+      const s = absStart[row];
+      while (stack.length > 0 && stack[stack.length - 1] <= s) stack.pop();
+      if (stack.length > MAX_DEPTH) depthClamped = true;
+      const depth = Math.min(stack.length, MAX_DEPTH);
+      depthOf[row] = depth;
+      const info = trackInfos[currentTrack];
+      if (depth > info.maxDepth) info.maxDepth = depth;
+      stack.push(s + rawDur[row]);
+    }
+    if (depthClamped) warnings.push(`slices nested deeper than ${MAX_DEPTH} levels are drawn at level ${MAX_DEPTH}`);
+    order = sortRows(order, [trackKey, depthOf]);
+
+    const model: TraceModel = {
+      count: n,
+      start: new Float64Array(n), dur: new Float64Array(n), track: new Uint32Array(n), name: new Uint32Array(n),
+      kind: new Uint8Array(n), depth: new Uint16Array(n), correlation: new Float64Array(n),
+      names: this.names, tracks: trackInfos, originUs: origin, steps: [], stepSource: 'none',
+      kernelArgs: { slice: new Uint32Array(0), values: new Float64Array(0) },
+      warnings,
+    };
+    const newIndexOf = new Uint32Array(n);
+    for (let k = 0; k < n; k++) {
+      const row = order[k];
+      newIndexOf[row] = k;
+      model.start[k] = absStart[row] - origin;
+      model.dur[k] = rawDur[row];
+      model.track[k] = trackKey[row];
+      model.name[k] = this.name.data[row];
+      model.kind[k] = this.kind.data[row];
+      model.depth[k] = depthOf[row];
+      model.correlation[k] = this.correlation.data[row];
+    }
+    model.kernelArgs = this.remapArgs(newIndexOf);
+    this.linkFlows(model);
+    markGraphReplays(model);
+    findSteps(model);
+    return model;
+  }
+
+  /** Tracks ordered CPU threads first, then GPU streams, each by the trace's sort_index metadata. */
+  private orderTracks(): { trackOrder: Uint32Array; trackInfos: TrackInfo[] } {
+    const sortKeyOf = (t: RawTrack): [number, number, number, string, string] => {
+      const process = this.processMeta.get(t.pid);
+      const thread = this.threadMeta.get(`${t.pid}\u0000${t.tid}`);
+      return [t.gpu ? 1 : 0, process?.sortIndex ?? Number(t.pid), thread?.sortIndex ?? Number(t.tid), t.pid, t.tid];
+    };
+    const keyed = this.tracks.map((t, raw) => ({ raw, key: sortKeyOf(t) }));
+    keyed.sort((a, b) => {
+      for (let i = 0; i < a.key.length; i++) {
+        const x = a.key[i];
+        const y = b.key[i];
+        if (x === y || (Number.isNaN(x) && Number.isNaN(y))) continue;
+        if (typeof x === 'number' && typeof y === 'number') return Number.isNaN(x) ? 1 : Number.isNaN(y) ? -1 : x - y;
+        return String(x) < String(y) ? -1 : 1;
+      }
+      return 0;
+    });
+    const trackOrder = new Uint32Array(this.tracks.length);
+    const trackInfos = keyed.map(({ raw }, index): TrackInfo => {
+      trackOrder[raw] = index;
+      const t = this.tracks[raw];
+      const process = this.processMeta.get(t.pid);
+      const thread = this.threadMeta.get(`${t.pid}\u0000${t.tid}`);
+      const processName = process?.labels ?? process?.name ?? `process ${t.pid}`;
+      const threadName = (thread?.name ?? `${t.gpu ? 'stream' : 'thread'} ${t.tid}`).trim();
+      return { pid: t.pid, tid: t.tid, name: `${processName} · ${threadName}`, gpu: t.gpu, maxDepth: 0 };
+    });
+    return { trackOrder, trackInfos };
+  }
+
+  private remapArgs(newIndexOf: Uint32Array): TraceModel['kernelArgs'] {
+    const rows = this.argRows;
+    let order: Uint32Array = new Uint32Array(rows);
+    const sliceOfRow = new Uint32Array(rows);
+    for (let r = 0; r < rows; r++) { order[r] = r; sliceOfRow[r] = newIndexOf[this.argSlice.data[r]]; }
+    order = sortRows(order, [sliceOfRow]);
+    const slice = new Uint32Array(rows);
+    const values = new Float64Array(rows * ARG_FIELD_COUNT);
+    for (let k = 0; k < rows; k++) {
+      const r = order[k];
+      slice[k] = sliceOfRow[r];
+      values.set(this.argValues.data.subarray(r * ARG_FIELD_COUNT, (r + 1) * ARG_FIELD_COUNT), k * ARG_FIELD_COUNT);
+    }
+    return { slice, values };
+  }
+
+  /**
+   * ac2g flows link a launch to its kernels for events whose args carry no correlation id. A flow end that
+   * is unmatched matters only when its slice has no correlation either: that link is lost, so it is reported.
+   */
+  private linkFlows(model: TraceModel): void {
+    const lost = new ProblemLog();
+    const sliceOf = (end: FlowEnd): number => sliceAt(model, end.track, end.ts - model.originUs);
+    for (const [id, flowStart] of this.flowStarts) {
+      const launch = sliceOf(flowStart);
+      const ends = this.flowEnds.get(id);
+      if (!ends) {
+        if (launch >= 0 && model.correlation[launch] < 0) lost.add('flow start without an end: launch not linked to a kernel', flowStart.byte);
+        continue;
+      }
+      const numericId = Number(id);
+      if (!Number.isFinite(numericId)) continue;
+      if (launch >= 0 && model.correlation[launch] < 0) model.correlation[launch] = numericId;
+      for (const end of ends) {
+        const kernel = sliceOf(end);
+        if (kernel >= 0 && model.correlation[kernel] < 0) model.correlation[kernel] = numericId;
+      }
+    }
+    for (const [id, ends] of this.flowEnds) {
+      if (this.flowStarts.has(id)) continue;
+      for (const end of ends) {
+        const kernel = sliceOf(end);
+        if (kernel >= 0 && model.correlation[kernel] < 0) lost.add('flow end without a start: kernel not linked to a launch', end.byte);
+      }
+    }
+    model.warnings.push(...lost.messages());
+  }
+}
+
+const PH_COMPLETE = 'X'.charCodeAt(0);
+const PH_METADATA = 'M'.charCodeAt(0);
+const PH_FLOW_START = 's'.charCodeAt(0);
+const PH_FLOW_END = 'f'.charCodeAt(0);
+const PH_INSTANT = 'i'.charCodeAt(0);
+const PH_INSTANT_OLD = 'I'.charCodeAt(0);
+
+/** Deepest slice on `track` whose span contains `t` (µs relative to origin), or -1. */
+function sliceAt(model: TraceModel, track: number, t: number): number {
+  // Rows are ordered by (track, depth, start): find the track's rows, then binary-search each depth level.
+  const lo = lowerBound(model.count, (i) => model.track[i] < track);
+  const hi = lowerBound(model.count, (i) => model.track[i] <= track);
+  let found = -1;
+  let rowStart = lo;
+  while (rowStart < hi) {
+    const depth = model.depth[rowStart];
+    let rowEnd = rowStart;
+    while (rowEnd < hi && model.depth[rowEnd] === depth) rowEnd++;
+    // last slice of this level starting at or before t
+    let a = rowStart;
+    let b = rowEnd;
+    while (a < b) { const m = (a + b) >>> 1; if (model.start[m] <= t) a = m + 1; else b = m; }
+    const candidate = a - 1;
+    if (candidate >= rowStart && model.start[candidate] + model.dur[candidate] >= t) found = candidate;
+    rowStart = rowEnd;
+  }
+  return found;
+}
+
+function lowerBound(n: number, before: (i: number) => boolean): number {
+  let a = 0;
+  let b = n;
+  while (a < b) { const m = (a + b) >>> 1; if (before(m)) a = m + 1; else b = m; }
+  return a;
+}
+
+/** Kernels whose launch was a cudaGraphLaunch are CUDA-graph replays, whatever library they came from. */
+function markGraphReplays(model: TraceModel): void {
+  const graphLaunchName = model.names.indexOf('cudaGraphLaunch');
+  if (graphLaunchName < 0) return;
+  const replayCorrelations = new Set<number>();
+  for (let i = 0; i < model.count; i++) {
+    if (model.name[i] === graphLaunchName && model.kind[i] === SliceKind.RuntimeLaunch && model.correlation[i] >= 0) replayCorrelations.add(model.correlation[i]);
+  }
+  for (let i = 0; i < model.count; i++) {
+    const kind = model.kind[i];
+    if (kind >= SliceKind.KernelGenerated && kind <= SliceKind.KernelAten && model.tracks[model.track[i]].gpu && replayCorrelations.has(model.correlation[i])) {
+      model.kind[i] = SliceKind.GraphReplay;
+    }
+  }
+}
+
+/**
+ * ProfilerStep# spans when the trace has them; otherwise, when the device kernels' name sequence repeats
+ * exactly (N profiled calls of the same model), each repetition becomes a step spanning its launches and kernels.
+ */
+function findSteps(model: TraceModel): void {
+  for (let i = 0; i < model.count; i++) {
+    if (model.kind[i] === SliceKind.Step) model.steps.push({ start: model.start[i], end: model.start[i] + model.dur[i], label: model.names[model.name[i]] });
+  }
+  if (model.steps.length > 0) {
+    model.steps.sort((a, b) => a.start - b.start);
+    model.stepSource = 'profiler';
+    return;
+  }
+  const kernelRows: number[] = [];
+  for (let i = 0; i < model.count; i++) {
+    if (isKernelKind(model.kind[i]) && model.tracks[model.track[i]].gpu) kernelRows.push(i);
+  }
+  const startNs = Float64Array.from(model.start, (s) => Math.min(Math.round(s * 1000), 2 ** 48 - 1));
+  const kernels = Array.from(sortRows(Uint32Array.from(kernelRows), [startNs]));
+  const period = repetitionPeriod(kernels.map((i) => model.name[i]));
+  if (period === 0) return;
+  const launchStart = new Map<number, number>();
+  for (let i = 0; i < model.count; i++) {
+    if (model.kind[i] === SliceKind.RuntimeLaunch && model.correlation[i] >= 0) launchStart.set(model.correlation[i], model.start[i]);
+  }
+  for (let first = 0; first < kernels.length; first += period) {
+    let start = Infinity;
+    let end = -Infinity;
+    for (let k = first; k < first + period; k++) {
+      const i = kernels[k];
+      start = Math.min(start, model.start[i], launchStart.get(model.correlation[i]) ?? Infinity);
+      end = Math.max(end, model.start[i] + model.dur[i]);
+    }
+    model.steps.push({ start, end, label: `call ${first / period + 1}` });
+  }
+  model.stepSource = 'repetition';
+}
+
+/** Smallest p such that the sequence is ≥ 2 exact repetitions of its first p items; 0 when none. */
+function repetitionPeriod(sequence: number[]): number {
+  const n = sequence.length;
+  for (let p = 1; p <= n / 2; p++) {
+    if (n % p !== 0) continue;
+    let repeats = true;
+    for (let i = p; i < n && repeats; i++) repeats = sequence[i] === sequence[i - p];
+    if (repeats) return p;
+  }
+  return 0;
+}
+
+function matchKey(buf: Uint8Array, start: number, end: number, keys: Uint8Array[]): number {
+  for (let k = 0; k < keys.length; k++) if (bytesEqual(buf, start, end, keys[k])) return k;
+  return -1;
+}
+
+function matchCat(buf: Uint8Array, start: number, end: number): Cat {
+  for (const { bytes, cat } of CAT_KEYS) if (bytesEqual(buf, start, end, bytes)) return cat;
+  return Cat.Unknown;
+}
+
+function bytesEqual(buf: Uint8Array, start: number, end: number, expected: Uint8Array): boolean {
+  if (end - start !== expected.length) return false;
+  for (let i = 0; i < expected.length; i++) if (buf[start + i] !== expected[i]) return false;
+  return true;
+}
+
+function latin1(buf: Uint8Array, start: number, end: number): string {
+  let text = '';
+  for (let i = start; i < end; i += 8192) text += String.fromCharCode(...buf.subarray(i, Math.min(end, i + 8192)));
+  return text;
+}
+
+function describeByte(b: number): string {
+  return b >= 0x20 && b < 0x7f ? `'${String.fromCharCode(b)}'` : `byte 0x${b.toString(16).padStart(2, '0')}`;
+}
+
+/** Scans a whole trace held in memory. */
+export function scanTraceBytes(bytes: Uint8Array): TraceModel {
+  const scanner = new TraceScanner();
+  scanner.push(bytes);
+  return scanner.finish();
+}
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/** Streams a trace file (plain or gzip, told apart by its magic bytes) through the scanner. */
+export async function scanTraceFile(path: string): Promise<TraceModel> {
+  let gzip: boolean;
+  try {
+    const file = await open(path, 'r');
+    try {
+      const head = new Uint8Array(2);
+      const { bytesRead } = await file.read(head, 0, 2, 0);
+      gzip = bytesRead === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
+    } finally {
+      await file.close();
+    }
+  } catch (error) {
+    throw new TraceError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  const scanner = new TraceScanner();
+  const chunks: AsyncIterable<Uint8Array> = gzip
+    ? pipeline(createReadStream(path, { highWaterMark: CHUNK_BYTES }), createGunzip({ chunkSize: CHUNK_BYTES }), () => {})
+    : createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  let decompressed = 0;
+  try {
+    for await (const chunk of chunks) {
+      decompressed += chunk.length;
+      scanner.push(chunk);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (!gzip || !code.startsWith('Z_')) throw new TraceError(`cannot read ${path}: ${(error as Error).message}`);
+    const what = `corrupt gzip after ${decompressed} decompressed bytes: ${(error as Error).message}`;
+    if (scanner.eventCount === 0) throw new TraceError(what, decompressed);
+    scanner.warn(`${what} — showing the ${scanner.eventCount} events read before it`);
+  }
+  return scanner.finish();
+}
+
+const CHUNK_BYTES = 4 * 1024 * 1024;

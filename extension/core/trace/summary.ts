@@ -1,0 +1,204 @@
+// Per-trace facts for `compile-lens summarize` and the compare view. The JSON shape (TraceSummary) is public:
+// the README documents it, so field names stay plain and stable.
+import { isKernelKind, SliceKind, type TraceModel } from './model.ts';
+
+/** Kernel families as they appear in JSON. */
+export type KernelFamily = 'generated' | 'library' | 'aten' | 'memory' | 'graph-replay';
+
+const FAMILY_OF_KIND: Partial<Record<SliceKind, KernelFamily>> = {
+  [SliceKind.KernelGenerated]: 'generated',
+  [SliceKind.KernelExtern]: 'library',
+  [SliceKind.KernelAten]: 'aten',
+  [SliceKind.Memory]: 'memory',
+  [SliceKind.GraphReplay]: 'graph-replay',
+};
+
+export interface KernelStat {
+  name: string;
+  family: KernelFamily;
+  count: number;
+  totalUs: number;
+  meanUs: number;
+}
+
+export interface CompileSpan {
+  name: string;
+  /** µs from the start of the trace */
+  startUs: number;
+  durUs: number;
+}
+
+export interface TraceSummary {
+  /** slices read (complete events on all tracks) */
+  events: number;
+  cpuThreads: number;
+  gpuStreams: number;
+  /** first slice start to last slice end, µs */
+  spanUs: number;
+  /** profiled steps: ProfilerStep# spans, or repetitions of the kernel sequence (see stepSource) */
+  steps: number;
+  stepSource: 'profiler' | 'repetition' | 'none';
+  /** device activities: kernels plus memcpy/memset */
+  kernels: number;
+  /** null when the trace has no steps */
+  kernelsPerStep: number | null;
+  /** every GPU-track event per step, GPU annotation ranges included: what torch.profiler's device_type == CUDA counts */
+  gpuEventsPerStep: number | null;
+  kernelsByFamily: Record<KernelFamily, number>;
+  /** CPU runtime calls (cudaLaunchKernel, cudaGraphLaunch, cudaMemcpyAsync, ...) linked to at least one device activity */
+  launches: number;
+  launchesPerStep: number | null;
+  /** union of device-activity intervals over all GPU streams, µs */
+  gpuBusyUs: number;
+  /** first device activity start to last end, minus gpuBusyUs, µs */
+  gpuIdleUs: number;
+  gpuBusyPerStepUs: number | null;
+  gpuIdlePerStepUs: number | null;
+  /** by total time, at most TOP_KERNELS */
+  topKernels: KernelStat[];
+  /** Dynamo/Inductor compile spans inside the profiled region (outermost only) */
+  compileSpans: CompileSpan[];
+  compileUs: number;
+  warnings: string[];
+}
+
+export const TOP_KERNELS = 10;
+
+/** Device activities (kernels, memcpy, memset) on GPU tracks. */
+export function isDeviceKernel(model: TraceModel, i: number): boolean {
+  return isKernelKind(model.kind[i]) && model.tracks[model.track[i]].gpu;
+}
+
+/** Every kernel name with its count and time, sorted by total time (largest first). */
+export function kernelStats(model: TraceModel): KernelStat[] {
+  const byName = new Map<number, KernelStat>();
+  for (let i = 0; i < model.count; i++) {
+    if (!isDeviceKernel(model, i)) continue;
+    const nameId = model.name[i];
+    let stat = byName.get(nameId);
+    if (!stat) {
+      stat = { name: model.names[nameId], family: FAMILY_OF_KIND[model.kind[i] as SliceKind] ?? 'library', count: 0, totalUs: 0, meanUs: 0 };
+      byName.set(nameId, stat);
+    }
+    stat.count++;
+    stat.totalUs += model.dur[i];
+  }
+  const stats = [...byName.values()];
+  for (const stat of stats) stat.meanUs = stat.totalUs / stat.count;
+  return stats.sort((a, b) => b.totalUs - a.totalUs || a.name.localeCompare(b.name));
+}
+
+/** Outermost compile slices (a compile phase nested in another compile phase is part of it). */
+export function compileSpans(model: TraceModel): CompileSpan[] {
+  const spans: CompileSpan[] = [];
+  for (let i = 0; i < model.count; i++) {
+    if (model.kind[i] !== SliceKind.Compile) continue;
+    spans.push({ name: model.names[model.name[i]], startUs: model.start[i], durUs: model.dur[i] });
+  }
+  spans.sort((a, b) => a.startUs - b.startUs || b.durUs - a.durUs);
+  const outermost: CompileSpan[] = [];
+  let coveredUntil = -Infinity;
+  for (const span of spans) {
+    if (span.startUs < coveredUntil) continue;
+    outermost.push(span);
+    coveredUntil = span.startUs + span.durUs;
+  }
+  return outermost;
+}
+
+export function summarizeTrace(model: TraceModel): TraceSummary {
+  const kernelsByFamily: Record<KernelFamily, number> = { generated: 0, library: 0, aten: 0, memory: 0, 'graph-replay': 0 };
+  const kernelCorrelations = new Set<number>();
+  const intervals: [number, number][] = [];
+  let gpuEvents = 0;
+  let spanStart = Infinity;
+  let spanEnd = -Infinity;
+  for (let i = 0; i < model.count; i++) {
+    const start = model.start[i];
+    const end = start + model.dur[i];
+    if (start < spanStart) spanStart = start;
+    if (end > spanEnd) spanEnd = end;
+    if (!model.tracks[model.track[i]].gpu) continue;
+    gpuEvents++;
+    if (!isKernelKind(model.kind[i])) continue;
+    kernelsByFamily[FAMILY_OF_KIND[model.kind[i] as SliceKind] ?? 'library']++;
+    intervals.push([start, end]);
+    if (model.correlation[i] >= 0) kernelCorrelations.add(model.correlation[i]);
+  }
+  let launches = 0;
+  for (let i = 0; i < model.count; i++) {
+    if (model.kind[i] === SliceKind.RuntimeLaunch && !model.tracks[model.track[i]].gpu && kernelCorrelations.has(model.correlation[i])) launches++;
+  }
+  const { busyUs, windowUs } = busyTime(intervals);
+  const kernels = intervals.length;
+  const steps = model.steps.length;
+  const perStep = (total: number): number | null => (steps > 0 ? total / steps : null);
+  const spans = compileSpans(model);
+  return {
+    events: model.count,
+    cpuThreads: model.tracks.filter((t) => !t.gpu).length,
+    gpuStreams: model.tracks.filter((t) => t.gpu).length,
+    spanUs: model.count > 0 ? spanEnd - spanStart : 0,
+    steps,
+    stepSource: model.stepSource,
+    kernels,
+    kernelsPerStep: perStep(kernels),
+    gpuEventsPerStep: perStep(gpuEvents),
+    kernelsByFamily,
+    launches,
+    launchesPerStep: perStep(launches),
+    gpuBusyUs: busyUs,
+    gpuIdleUs: windowUs - busyUs,
+    gpuBusyPerStepUs: perStep(busyUs),
+    gpuIdlePerStepUs: perStep(windowUs - busyUs),
+    topKernels: kernelStats(model).slice(0, TOP_KERNELS),
+    compileSpans: spans,
+    compileUs: spans.reduce((sum, span) => sum + span.durUs, 0),
+    warnings: model.warnings,
+  };
+}
+
+/** Length of the union of intervals, and of the window from the first start to the last end. */
+function busyTime(intervals: [number, number][]): { busyUs: number; windowUs: number } {
+  if (intervals.length === 0) return { busyUs: 0, windowUs: 0 };
+  intervals.sort((a, b) => a[0] - b[0]);
+  let busyUs = 0;
+  let [runStart, runEnd] = intervals[0];
+  for (const [start, end] of intervals) {
+    if (start > runEnd) { busyUs += runEnd - runStart; runStart = start; runEnd = end; }
+    else if (end > runEnd) runEnd = end;
+  }
+  busyUs += runEnd - runStart;
+  const windowUs = runEnd - intervals[0][0];
+  return { busyUs, windowUs: Math.max(windowUs, busyUs) };
+}
+
+export function formatMicros(us: number): string {
+  if (us >= 1e6) return `${(us / 1e6).toFixed(2)} s`;
+  if (us >= 1e3) return `${(us / 1e3).toFixed(2)} ms`;
+  return `${us.toFixed(1)} µs`;
+}
+
+const perStepText = (value: number | null, unit = ''): string => (value === null ? 'n/a (no steps found)' : `${Number.isInteger(value) ? value : value.toFixed(1)}${unit}`);
+
+export function formatTraceSummary(s: TraceSummary): string {
+  const stepNote = s.stepSource === 'repetition' ? ' (found as repetitions of the kernel sequence)' : s.stepSource === 'none' ? ' (no ProfilerStep spans and no repeating kernel sequence)' : '';
+  const lines = [
+    `events            ${s.events} on ${s.cpuThreads} CPU thread(s) and ${s.gpuStreams} GPU stream(s), spanning ${formatMicros(s.spanUs)}`,
+    `profiled steps    ${s.steps}${stepNote}`,
+    `kernels           ${s.kernels} (generated ${s.kernelsByFamily.generated}, library ${s.kernelsByFamily.library}, ATen ${s.kernelsByFamily.aten}, memcpy/memset ${s.kernelsByFamily.memory}, CUDA-graph replay ${s.kernelsByFamily['graph-replay']})`,
+    `kernels / step    ${perStepText(s.kernelsPerStep)}   (all GPU events / step: ${perStepText(s.gpuEventsPerStep)})`,
+    `launches / step   ${perStepText(s.launchesPerStep)}`,
+    `GPU busy          ${formatMicros(s.gpuBusyUs)}${s.gpuBusyPerStepUs === null ? '' : ` (${formatMicros(s.gpuBusyPerStepUs)} / step)`}`,
+    `GPU idle          ${formatMicros(s.gpuIdleUs)}${s.gpuIdlePerStepUs === null ? '' : ` (${formatMicros(s.gpuIdlePerStepUs)} / step)`} between the first and last kernel`,
+  ];
+  if (s.compileSpans.length > 0) {
+    lines.push(`compile in region ${formatMicros(s.compileUs)} in ${s.compileSpans.length} span(s): ${s.compileSpans.map((c) => `${c.name} ${formatMicros(c.durUs)}`).join(', ')}`);
+  }
+  if (s.topKernels.length > 0) {
+    lines.push('top kernels by total time:');
+    for (const k of s.topKernels) lines.push(`  ${formatMicros(k.totalUs).padStart(10)}  ×${String(k.count).padEnd(5)} ${k.family.padEnd(12)} ${k.name}`);
+  }
+  for (const warning of s.warnings) lines.push(`warning: ${warning}`);
+  return lines.join('\n');
+}

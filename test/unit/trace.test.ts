@@ -1,0 +1,237 @@
+// Scanner, summary and compare on real H100 torch.profiler traces (test/fixtures/traces/README.md).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import { compareTraces } from '../../extension/core/trace/compare.ts';
+import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/core/trace/model.ts';
+import { scanTraceBytes, scanTraceFile, TraceScanner } from '../../extension/core/trace/scanner.ts';
+import { formatTraceSummary, summarizeTrace } from '../../extension/core/trace/summary.ts';
+
+const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
+const fixture = (name: string): string => join(FIXTURES, name);
+const fixtureBytes = (name: string): Uint8Array => {
+  const raw = readFileSync(fixture(name));
+  return name.endsWith('.gz') ? gunzipSync(raw) : raw;
+};
+
+interface ChromeEvent { ph?: string; cat?: string; name?: string; dur?: number; args?: Record<string, unknown> }
+const parsedEvents = (name: string): ChromeEvent[] =>
+  (JSON.parse(new TextDecoder().decode(fixtureBytes(name))) as { traceEvents: ChromeEvent[] }).traceEvents;
+
+// kernels/iter from ../shared/fixtures/h100/README.md (torch.profiler's CUDA-device event count)
+const KNOWN = [
+  { file: 'mlp-eager.trace.json', gpuEventsPerStep: 7, kernelsPerStep: 7 },
+  { file: 'mlp-default.trace.json', gpuEventsPerStep: 8, kernelsPerStep: 7 },
+  { file: 'mlp-reduce-overhead.trace.json', gpuEventsPerStep: 9, kernelsPerStep: 8 },
+  { file: 'graphbreak-eager.trace.json', gpuEventsPerStep: 22, kernelsPerStep: 22 },
+  { file: 'graphbreak-default.trace.json.gz', gpuEventsPerStep: 26, kernelsPerStep: 22 },
+  { file: 'gpt_small-reduce-overhead.trace.json', gpuEventsPerStep: 94, kernelsPerStep: 93 },
+  { file: 'recompile_batch-default-recompile-in-region.trimmed.trace.json', gpuEventsPerStep: 8, kernelsPerStep: 7 },
+];
+
+describe('scanner on real H100 traces', () => {
+  for (const known of KNOWN) {
+    test(`${known.file}: per-step counts match the profiler's`, async () => {
+      const model = await scanTraceFile(fixture(known.file));
+      const summary = summarizeTrace(model);
+      assert.equal(summary.steps, 3);
+      assert.equal(summary.stepSource, 'repetition');
+      assert.equal(summary.gpuEventsPerStep, known.gpuEventsPerStep);
+      assert.equal(summary.kernelsPerStep, known.kernelsPerStep);
+      assert.deepEqual(model.warnings, []);
+    });
+
+    test(`${known.file}: every complete event becomes a slice, durations intact`, async () => {
+      const model = await scanTraceFile(fixture(known.file));
+      const complete = parsedEvents(known.file).filter((e) => e.ph === 'X');
+      assert.equal(model.count, complete.length);
+      const sum = (values: Iterable<number>): number => { let s = 0; for (const v of values) s += v; return s; };
+      assert.ok(Math.abs(sum(model.dur) - sum(complete.map((e) => e.dur ?? 0))) < 1e-3);
+    });
+  }
+
+  test('rows are ordered by track, depth, start and nest inside their parent', async () => {
+    const model = await scanTraceFile(fixture('mlp-default.trace.json'));
+    for (let i = 1; i < model.count; i++) {
+      const key = (j: number): [number, number, number] => [model.track[j], model.depth[j], model.start[j]];
+      const [t0, d0, s0] = key(i - 1);
+      const [t1, d1, s1] = key(i);
+      assert.ok(t0 < t1 || (t0 === t1 && (d0 < d1 || (d0 === d1 && s0 <= s1))), `row ${i} out of order`);
+    }
+    for (let i = 0; i < model.count; i++) {
+      if (model.depth[i] === 0) continue;
+      let parentFound = false;
+      for (let j = 0; j < model.count && !parentFound; j++) {
+        parentFound = model.track[j] === model.track[i] && model.depth[j] === model.depth[i] - 1
+          && model.start[j] <= model.start[i] && model.start[j] + model.dur[j] >= model.start[i];
+      }
+      assert.ok(parentFound, `slice ${i} (${model.names[model.name[i]]}) has no parent`);
+      assert.ok(model.depth[i] <= model.tracks[model.track[i]].maxDepth);
+    }
+  });
+
+  test('tracks: one CPU thread per tid, GPU streams named from metadata', async () => {
+    const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
+    const gpu = model.tracks.filter((t) => t.gpu);
+    assert.deepEqual(gpu.map((t) => t.name), ['GPU 0 · stream 7']);
+    assert.ok(model.tracks.some((t) => !t.gpu && t.name === 'CPU · thread 1661 (python3)'));
+    assert.ok(model.tracks.findIndex((t) => t.gpu) > model.tracks.findIndex((t) => !t.gpu), 'CPU threads first');
+  });
+
+  test('kernel kinds: eager library + ATen, compiled generated (triton_), memset as memory', async () => {
+    const kinds = (model: TraceModel): Map<string, SliceKind> => {
+      const out = new Map<string, SliceKind>();
+      for (let i = 0; i < model.count; i++) if (model.tracks[model.track[i]].gpu) out.set(model.names[model.name[i]], model.kind[i]);
+      return out;
+    };
+    const eager = kinds(await scanTraceFile(fixture('mlp-eager.trace.json')));
+    const compiled = kinds(await scanTraceFile(fixture('mlp-default.trace.json')));
+    assert.equal(compiled.get('triton_poi_fused_addmm_relu_0'), SliceKind.KernelGenerated);
+    assert.equal(eager.get('Memset (Device)'), SliceKind.Memory);
+    const aten = [...eager].filter(([name]) => name.includes('at::native::'));
+    assert.ok(aten.length > 0 && aten.every(([, kind]) => kind === SliceKind.KernelAten));
+    const cublas = [...eager].filter(([name]) => /cublasLt|sgemm|cutlass/.test(name));
+    assert.ok(cublas.length > 0 && cublas.every(([, kind]) => kind === SliceKind.KernelExtern));
+  });
+
+  test('CUDA-graph replay: kernels correlated to one cudaGraphLaunch each, many per launch', async () => {
+    const model = await scanTraceFile(fixture('gpt_small-reduce-overhead.trace.json'));
+    const graphLaunches = new Map<number, number>();
+    for (let i = 0; i < model.count; i++) {
+      if (model.names[model.name[i]] === 'cudaGraphLaunch') {
+        assert.equal(model.kind[i], SliceKind.RuntimeLaunch);
+        graphLaunches.set(model.correlation[i], 0);
+      }
+    }
+    assert.equal(graphLaunches.size, 3);
+    let replays = 0;
+    for (let i = 0; i < model.count; i++) {
+      if (model.kind[i] !== SliceKind.GraphReplay) continue;
+      replays++;
+      const c = model.correlation[i];
+      assert.ok(graphLaunches.has(c), 'replay kernel correlates to a cudaGraphLaunch');
+      graphLaunches.set(c, (graphLaunches.get(c) ?? 0) + 1);
+    }
+    assert.equal(replays, 258);
+    assert.deepEqual([...graphLaunches.values()], [86, 86, 86]);
+    assert.equal(summarizeTrace(model).kernelsByFamily['graph-replay'], 258);
+  });
+
+  test('kernel args: grid, block, registers, shared memory, occupancy, correlation', async () => {
+    const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
+    const events = parsedEvents('mlp-eager.trace.json').filter((e) => e.cat === 'kernel');
+    const { slice, values } = model.kernelArgs;
+    assert.equal(slice.length, events.length + 3, 'kernels + memsets have args');
+    for (let r = 1; r < slice.length; r++) assert.ok(slice[r - 1] < slice[r], 'rows ascending by slice');
+    const field = (name: (typeof KERNEL_ARG_FIELDS)[number]): number => KERNEL_ARG_FIELDS.indexOf(name);
+    for (const event of events) {
+      const args = event.args as { grid: number[]; block: number[]; correlation: number; 'registers per thread': number; 'shared memory': number; 'est. achieved occupancy %': number };
+      let row = -1;
+      for (let r = 0; r < slice.length && row < 0; r++) if (model.correlation[slice[r]] === args.correlation && model.names[model.name[slice[r]]] === event.name) row = r;
+      assert.ok(row >= 0, `args row for correlation ${args.correlation}`);
+      const at = (f: number): number => values[row * KERNEL_ARG_FIELDS.length + f];
+      assert.deepEqual([at(field('grid x')), at(field('grid y')), at(field('grid z'))], args.grid);
+      assert.deepEqual([at(field('block x')), at(field('block y')), at(field('block z'))], args.block);
+      assert.equal(at(field('registers per thread')), args['registers per thread']);
+      assert.equal(at(field('shared memory')), args['shared memory']);
+      assert.equal(at(field('est. achieved occupancy %')), args['est. achieved occupancy %']);
+    }
+  });
+
+  test('a gzipped trace reads the same as its decompressed bytes', async () => {
+    const fromFile = await scanTraceFile(fixture('graphbreak-default.trace.json.gz'));
+    const fromBytes = scanTraceBytes(fixtureBytes('graphbreak-default.trace.json.gz'));
+    assert.deepEqual(fromFile, fromBytes);
+  });
+
+  test('chunk boundaries anywhere give the same model', () => {
+    const bytes = fixtureBytes('mlp-eager.trace.json');
+    const whole = scanTraceBytes(bytes);
+    for (const chunkSize of [1, 7, 64, 4093]) {
+      const scanner = new TraceScanner();
+      for (let i = 0; i < bytes.length; i += chunkSize) scanner.push(bytes.subarray(i, i + chunkSize));
+      assert.deepEqual(scanner.finish(), whole, `chunk size ${chunkSize}`);
+    }
+  });
+
+  test('ProfilerStep# spans are the steps when present', () => {
+    const events = [
+      { ph: 'X', cat: 'user_annotation', name: 'ProfilerStep#4', pid: 1, tid: 1, ts: 100, dur: 50 },
+      { ph: 'X', cat: 'user_annotation', name: 'ProfilerStep#5', pid: 1, tid: 1, ts: 150, dur: 40 },
+      { ph: 'X', cat: 'cuda_runtime', name: 'cudaLaunchKernel', pid: 1, tid: 1, ts: 110, dur: 5, args: { correlation: 9 } },
+      { ph: 'X', cat: 'kernel', name: 'triton_poi_fused_0', pid: 0, tid: 7, ts: 120, dur: 3, args: { correlation: 9 } },
+    ];
+    const model = scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
+    assert.equal(model.stepSource, 'profiler');
+    assert.deepEqual(model.steps, [{ start: 0, end: 50, label: 'ProfilerStep#4' }, { start: 50, end: 90, label: 'ProfilerStep#5' }]);
+    const summary = summarizeTrace(model);
+    assert.equal(summary.kernelsPerStep, 0.5);
+    assert.equal(summary.launchesPerStep, 0.5);
+  });
+});
+
+describe('summary', () => {
+  test('busy/idle, launches, top kernels on mlp eager', async () => {
+    const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
+    const summary = summarizeTrace(model);
+    assert.equal(summary.kernels, 21);
+    assert.equal(summary.launches, 21, 'each kernel and memset has its own launch');
+    assert.equal(summary.launchesPerStep, 7);
+    const kernelTime = parsedEvents('mlp-eager.trace.json').filter((e) => e.cat === 'kernel' || e.cat === 'gpu_memset').reduce((s, e) => s + (e.dur ?? 0), 0);
+    assert.ok(Math.abs(summary.gpuBusyUs - kernelTime) < 1e-6, 'one stream, no overlap: busy = sum of durations');
+    assert.ok(summary.gpuIdleUs > 0);
+    assert.equal(summary.topKernels.length, 7, 'all 7 distinct kernels (fewer than the top-10 limit)');
+    for (let i = 1; i < summary.topKernels.length; i++) assert.ok(summary.topKernels[i - 1].totalUs >= summary.topKernels[i].totalUs);
+    assert.deepEqual(summary.compileSpans, []);
+    const text = formatTraceSummary(summary);
+    assert.match(text, /kernels \/ step {4}7 /);
+    assert.match(text, /profiled steps {4}3/);
+  });
+
+  test('compile spans inside the profiled region (recompile in region)', async () => {
+    const summary = summarizeTrace(await scanTraceFile(fixture('recompile_batch-default-recompile-in-region.trimmed.trace.json')));
+    assert.equal(summary.compileSpans.length, 1);
+    assert.equal(summary.compileSpans[0].name, 'dynamo');
+    assert.ok(Math.abs(summary.compileSpans[0].durUs - 327446.301) < 1e-3);
+    assert.match(formatTraceSummary(summary), /compile in region 327\.45 ms/);
+  });
+});
+
+describe('compare', () => {
+  test('eager vs default: per-step rows, disappeared ATen kernels, new fused kernel', async () => {
+    const eager = await scanTraceFile(fixture('mlp-eager.trace.json'));
+    const compiled = await scanTraceFile(fixture('mlp-default.trace.json'));
+    const comparison = compareTraces(eager, compiled);
+    assert.equal(comparison.per, 'step');
+    const row = (metric: string): [number, number] => {
+      const found = comparison.rows.find((r) => r.metric === metric);
+      assert.ok(found, metric);
+      return [found.before, found.after];
+    };
+    assert.deepEqual(row('kernels'), [7, 7]);
+    assert.deepEqual(row('launches'), [7, 7]);
+    assert.deepEqual(row('generated kernels'), [0, 1]);
+    assert.deepEqual(row('ATen kernels'), [1, 0]);
+    assert.ok(comparison.disappearedKernels.some((k) => k.family === 'aten' && k.name.includes('launch_clamp_scalar')));
+    assert.ok(comparison.newKernels.some((k) => k.name === 'triton_poi_fused_addmm_relu_0' && k.countPer === 1));
+    assert.equal(row('GPU busy')[0], comparison.before.gpuBusyPerStepUs);
+  });
+
+  test('eager vs reduce-overhead: CUDA-graph replays appear, launches drop', async () => {
+    const comparison = compareTraces(await scanTraceFile(fixture('mlp-eager.trace.json')), await scanTraceFile(fixture('mlp-reduce-overhead.trace.json')));
+    const replay = comparison.rows.find((r) => r.metric === 'CUDA-graph replay kernels');
+    assert.deepEqual([replay?.before, replay?.after], [0, 6]);
+    const launches = comparison.rows.find((r) => r.metric === 'launches');
+    assert.ok(launches && launches.after < launches.before, `launches ${launches?.before} → ${launches?.after}`);
+  });
+
+  test('a recompile in the profiled region is reported on its side', async () => {
+    const comparison = compareTraces(await scanTraceFile(fixture('mlp-default.trace.json')), await scanTraceFile(fixture('recompile_batch-default-recompile-in-region.trimmed.trace.json')));
+    assert.deepEqual(comparison.compileSpans.before, []);
+    assert.equal(comparison.compileSpans.after.length, 1);
+    const row = comparison.rows.find((r) => r.metric.startsWith('compile in profiled region'));
+    assert.ok(row && row.before === 0 && row.after > 300_000);
+  });
+});
