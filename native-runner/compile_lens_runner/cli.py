@@ -1,0 +1,86 @@
+"""Command line: `python -m compile_lens_runner profile ...` (see --help). Exit codes: 0 ok/partial, 1 error,
+2 usage error, 130 cancelled."""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+
+from .samples import NAMES as SAMPLE_NAMES
+from .supervisor import default_out_dir, supervise
+
+KNOWN_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+EXIT_USAGE = 2
+
+
+def _modes(text: str) -> list[str]:
+    modes = [m.strip() for m in text.split(",") if m.strip()]
+    if not modes or any(not re.fullmatch(r"[a-z][a-z0-9-]*", m) for m in modes):
+        raise argparse.ArgumentTypeError(f"expected comma-separated mode names such as {','.join(KNOWN_MODES)}")
+    return list(dict.fromkeys(modes))
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be > 0")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="compile_lens_runner", description="Profile torch.compile against eager.")
+    sub = p.add_subparsers(dest="command", required=True)
+    prof = sub.add_parser("profile", help="compile, time and profile a target; writes a report directory")
+    what = prof.add_mutually_exclusive_group()
+    what.add_argument("--sample", choices=SAMPLE_NAMES, help="a built-in sample model (default: mlp)")
+    what.add_argument("--target", metavar="FILE:FN", help="FN() returns (model, example_inputs) or a dict")
+    what.add_argument("--script", metavar="FILE", help="run an unmodified script and observe its torch.compile calls")
+    prof.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    prof.add_argument("--out", metavar="DIR", help="report directory (default ./.compile-lens/runs/<name>-<time>)")
+    prof.add_argument("--modes", type=_modes, default=["default"], help=f"comma-separated: {','.join(KNOWN_MODES)}")
+    prof.add_argument("--dynamic", choices=("auto", "true", "false"), default="auto")
+    prof.add_argument("--fullgraph", action="store_true")
+    prof.add_argument("--backend", default="inductor")
+    prof.add_argument("--timeout", type=_positive, metavar="SECONDS")
+    prof.add_argument("--rounds", type=int, metavar="N", help="timing rounds per side (default 7, --quick 3)")
+    prof.add_argument("--quick", action="store_true", help="short rounds, for tests and CI")
+    prof.add_argument("--train", action="store_true", help="time a training step (forward, backward, optimizer)")
+    worker = sub.add_parser("_worker", help=argparse.SUPPRESS)
+    worker.add_argument("spec")
+    return p
+
+
+def _target_name(args: argparse.Namespace) -> str:
+    if args.script:
+        return os.path.splitext(os.path.basename(args.script))[0]
+    if args.target:
+        path, _, fn = args.target.rpartition(":")
+        return f"{os.path.splitext(os.path.basename(path))[0]}-{fn}"
+    return args.sample
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    script_args: list[str] = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, script_args = argv[:cut], argv[cut + 1:]
+    args = parser().parse_args(argv)
+    if args.command == "_worker":
+        from .worker import main as worker_main
+
+        return worker_main(args.spec)
+    if script_args and not args.script:
+        parser().error("arguments after -- are only for --script")
+    if args.rounds is not None and args.rounds < 1:
+        parser().error("--rounds must be >= 1")
+    if not (args.sample or args.target or args.script):
+        args.sample = "mlp"
+    target = ({"script": os.path.abspath(args.script), "args": script_args} if args.script
+              else {"target": args.target} if args.target else {"sample": args.sample})
+    spec = {"target": target, "device": args.device, "modes": args.modes, "dynamic": args.dynamic,
+            "fullgraph": args.fullgraph, "backend": args.backend, "timeout": args.timeout, "rounds": args.rounds,
+            "quick": args.quick, "train": args.train, "cwd": os.getcwd()}
+    out_dir = os.path.abspath(args.out) if args.out else default_out_dir(_target_name(args))
+    return supervise(spec, out_dir, args.timeout)

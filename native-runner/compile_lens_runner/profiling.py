@@ -1,0 +1,65 @@
+"""torch.profiler Chrome traces of a few marked steps, kernels per step and peak memory."""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+# Wrapper events that contain real work but are not work themselves (CPU kernel counting skips them).
+_CPU_WRAPPERS = ("ProfilerStep", "Torch-Compiled Region", "## Call CompiledFxGraph", "TorchDynamo Cache Lookup",
+                 "Pregraph bytecode", "AOTDispatcher", "CompiledFunction")
+
+
+def _is_cpu_kernel(name: str) -> bool:
+    """An outermost ATen op (eager work, or an extern kernel Inductor calls) or an Inductor C++ kernel."""
+    if name.startswith(_CPU_WRAPPERS):
+        return False
+    return name.startswith("aten::") or "cpp_fused" in name or name.startswith("graph_")
+
+
+def count_kernels(events: Any, device: str) -> int:
+    """CUDA: device kernels (and memcpy/memset) the profiler saw. CPU: outermost compute ops, see _is_cpu_kernel."""
+    if device == "cuda":
+        return sum(1 for e in events if getattr(e.device_type, "name", "") == "CUDA")
+    count = 0
+    for e in events:
+        if getattr(e.device_type, "name", "") != "CPU" or not _is_cpu_kernel(e.name):
+            continue
+        parent = e.cpu_parent
+        while parent is not None and not _is_cpu_kernel(parent.name):
+            parent = parent.cpu_parent
+        count += parent is None
+    return count
+
+
+def _cpu_peak_bytes(trace_path: str) -> int | None:
+    with open(trace_path, encoding="utf-8") as f:
+        events = json.load(f).get("traceEvents", [])
+    totals = [e["args"]["Total Allocated"] for e in events
+              if e.get("name") == "[memory]" and isinstance(e.get("args", {}).get("Total Allocated"), (int, float))]
+    return int(max(totals)) if totals else None
+
+
+def profile_steps(step: Callable[[], None], device: str, trace_path: str, steps: int) -> dict[str, Any]:
+    """Profiles `steps` calls after one unrecorded warmup step; each call is a ProfilerStep#N in the trace."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile, schedule
+
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device == "cuda" else [])
+    facts: dict[str, Any] = {}
+
+    def on_ready(prof: Any) -> None:
+        prof.export_chrome_trace(trace_path)
+        facts["kernelsPerStep"] = round(count_kernels(prof.events(), device) / steps, 2)
+
+    if device == "cuda":
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+    with profile(activities=activities, schedule=schedule(wait=0, warmup=1, active=steps), on_trace_ready=on_ready,
+                 record_shapes=True, profile_memory=device == "cpu") as prof:
+        for _ in range(steps + 1):
+            step()
+            if device == "cuda":
+                torch.cuda.synchronize()
+            prof.step()
+    facts["peakMemoryBytes"] = int(torch.cuda.max_memory_allocated()) if device == "cuda" else _cpu_peak_bytes(trace_path)
+    return facts

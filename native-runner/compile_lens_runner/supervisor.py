@@ -1,0 +1,178 @@
+"""The `profile` command's parent process: starts the worker, relays its progress, enforces --timeout, handles
+cancellation, finishes the report when the worker cannot, and moves the report directory into place."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from typing import Any
+
+from . import report
+from .progress import channel
+
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPEC_FILE = ".runner-spec.json"
+EXIT_OK, EXIT_ERROR, EXIT_CANCELLED = 0, 1, 130
+
+
+def default_out_dir(name: str) -> str:
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return os.path.abspath(os.path.join(".compile-lens", "runs", f"{name}-{stamp}"))
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILLs the worker and everything it started (Inductor compile workers, the user's subprocesses)."""
+    for _ in range(3):
+        stack, tree = [pid], []
+        while stack:
+            current = stack.pop()
+            tree.append(current)
+            stack.extend(_children(current))
+        for member in tree:
+            try:
+                os.kill(member, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.05)
+
+
+class Relay(threading.Thread):
+    """Forwards the worker's progress lines, keeping the fraction monotonic."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(daemon=True)
+        self.stream = stream
+        self.fraction = 0.0
+
+    def run(self) -> None:
+        for raw in self.stream:
+            try:
+                record = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and record.get("type") == "progress":
+                self.fraction = max(self.fraction, float(record.get("fraction") or 0.0))
+                channel.progress(str(record.get("phase")), min(self.fraction, 0.99), str(record.get("message")))
+
+
+def _place(workdir: str, out_dir: str, failed: bool) -> str:
+    """A successful run replaces out_dir; a failed one never overwrites an existing report, it gets a new dir."""
+    target = out_dir
+    if os.path.exists(out_dir):
+        if failed:
+            stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+            target = f"{out_dir}-failed-{stamp}"
+            n = 1
+            while os.path.exists(target):
+                n += 1
+                target = f"{out_dir}-failed-{stamp}-{n}"
+        else:
+            old = tempfile.mkdtemp(prefix=f".{os.path.basename(out_dir)}.", suffix=".old", dir=os.path.dirname(out_dir))
+            os.rename(out_dir, os.path.join(old, "previous"))
+            os.rename(workdir, out_dir)
+            shutil.rmtree(old, ignore_errors=True)
+            return out_dir
+    os.rename(workdir, target)
+    return target
+
+
+def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None) -> int:
+    channel.claim_stdout()
+    parent = os.path.dirname(out_dir)
+    os.makedirs(parent, exist_ok=True)
+    workdir = tempfile.mkdtemp(prefix=f".{os.path.basename(out_dir)}.", suffix=".tmp", dir=parent)
+    spec = dict(spec, workdir=workdir)
+    spec_path = os.path.join(workdir, SPEC_FILE)
+    with open(spec_path, "w", encoding="utf-8") as f:
+        json.dump(spec, f)
+    env = dict(os.environ, TORCH_TRACE=os.path.join(workdir, "torch_trace"), INDUCTOR_PROVENANCE="1", PYTHONUNBUFFERED="1")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
+    stop = threading.Event()
+    why: list[str] = []
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        why.append("cancelled")
+        stop.set()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, on_signal)
+    channel.progress("start", 0.0, "Starting the runner")
+    worker = subprocess.Popen([sys.executable, "-m", "compile_lens_runner", "_worker", spec_path],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=env, text=True)
+    relay = Relay(worker.stdout)
+    relay.start()
+    deadline = time.monotonic() + timeout if timeout else None
+    while worker.poll() is None:
+        if deadline is not None and time.monotonic() > deadline:
+            why.append("timeout")
+            stop.set()
+        if stop.wait(0.1):
+            kill_tree(worker.pid)
+            break
+    code = worker.wait()
+    relay.join(timeout=2)
+    return finish(spec, workdir, out_dir, why[0] if why else None, code, timeout)
+
+
+def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None, code: int, timeout: float | None) -> int:
+    path = os.path.join(workdir, "report.json")
+    data = report.read(path)
+    if data is None:
+        device = spec["device"] if spec["device"] in ("cpu", "cuda") else "cpu"
+        name = next(iter(spec["target"].values()))
+        data = report.skeleton({"kind": "sample" if "sample" in spec["target"] else "script" if "script" in spec["target"] else "function",
+                                "name": str(name)}, {k: spec[k] for k in ("modes", "dynamic", "fullgraph", "backend", "device", "quick")},
+                               report.environment(device, None))
+    finished = ", ".join(m["mode"] for m in data["modes"] if m["status"] == "ok") or "none"
+    if stopped == "cancelled":
+        data["error"] = {"kind": "cancelled", "message": f"The run was cancelled; finished modes: {finished}.",
+                         "fix": "Run again to measure the remaining modes.", "traceback": None}
+        data["status"] = "partial"
+        exit_code = EXIT_CANCELLED
+    elif stopped == "timeout":
+        data["error"] = {"kind": "timeout", "message": f"The run exceeded --timeout {timeout:g} s; finished modes: {finished}.",
+                         "fix": "Raise --timeout, choose fewer modes, use --quick, or profile a smaller input.", "traceback": None}
+        data["status"] = "error"
+        exit_code = EXIT_ERROR
+    elif code not in (EXIT_OK, EXIT_ERROR) or report.read(path) is None:
+        oom = code == -signal.SIGKILL
+        what = ("was killed (SIGKILL), most likely by the system running out of memory," if oom
+                else f"was killed by signal {-code}" if code < 0 else f"exited with code {code}")
+        data["error"] = {"kind": "out-of-memory" if oom else "internal",
+                         "message": f"The runner's worker process {what} before finishing the report.",
+                         "fix": "If the machine ran out of memory, use a smaller input; otherwise run again and report the stderr log.",
+                         "traceback": None}
+        data["status"] = "error"
+        exit_code = EXIT_ERROR
+    else:
+        exit_code = EXIT_ERROR if data["status"] == "error" else EXIT_OK
+    report.write(path, data)
+    try:
+        os.remove(os.path.join(workdir, SPEC_FILE))
+    except OSError:
+        pass
+    placed = _place(workdir, out_dir, failed=data["status"] == "error" or stopped is not None)
+    channel.progress("done", 1.0, f"Report: {placed}")
+    channel.result(data["status"], os.path.join(placed, "report.json"))
+    return exit_code

@@ -1,0 +1,134 @@
+"""Reads the compiler's structured log (TORCH_TRACE) and writes Compile Lens markers into it.
+
+A log line is a glog prefix, `] `, a JSON object; an optional payload follows on tab-indented lines. Markers
+(artifact `compile_lens_marker`) split the log into modes and phases, so every compile, break and recompile
+is attributed to the call that caused it.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import logging
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+MARKER = "compile_lens_marker"
+_PREFIX = re.compile(r"^[VIWEC]\d{4} [\d:.]+ +\d+ [^\]]*\] (\{.*)$")
+_CONTEXT_KEYS = {"frame_id", "frame_compile_id", "attempt", "has_payload", "rank", "stack", "compiled_autograd_id"}
+
+
+@dataclass
+class Record:
+    kind: str
+    meta: dict[str, Any]
+    payload: str
+    compile_id: str | None
+    mode: str | None = None
+    phase: str | None = None
+    strings: dict[int, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def artifact(self) -> str | None:
+        return self.meta.get("name") if self.kind == "artifact" else None
+
+    def payload_json(self) -> Any:
+        try:
+            return json.loads(self.payload)
+        except ValueError:
+            return None
+
+
+def _kind(entry: dict[str, Any]) -> str:
+    return next((k for k in entry if k not in _CONTEXT_KEYS), "unknown")
+
+
+def parse(text: str) -> list[Record]:
+    """Parses a structured log; lines that are not records are skipped (a log may be truncated mid-write)."""
+    records: list[Record] = []
+    strings: dict[int, str] = {}
+    marker: dict[str, Any] = {}
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        match = _PREFIX.match(lines[i])
+        i += 1
+        if not match:
+            continue
+        try:
+            entry = json.loads(match.group(1))
+        except ValueError:
+            continue
+        payload_lines = []
+        while i < len(lines) and lines[i].startswith("\t"):
+            payload_lines.append(lines[i][1:])
+            i += 1
+        if not isinstance(entry, dict):
+            continue
+        kind = _kind(entry)
+        if kind == "str" and isinstance(entry["str"], list) and len(entry["str"]) == 2:
+            strings[int(entry["str"][1])] = str(entry["str"][0])
+            continue
+        meta = entry.get(kind) if isinstance(entry.get(kind), dict) else {}
+        frame, attempt = entry.get("frame_id"), entry.get("frame_compile_id")
+        compile_id = f"{frame}/{attempt}" if frame is not None and attempt is not None else meta.get("compile_id")
+        record = Record(kind, meta, "\n".join(payload_lines), compile_id, strings=strings)
+        if record.artifact == MARKER:
+            marker = record.payload_json() or {}
+            continue
+        record.mode, record.phase = marker.get("mode"), marker.get("phase")
+        records.append(record)
+    return records
+
+
+def log_files(trace_dir: str) -> list[str]:
+    return sorted(glob.glob(os.path.join(trace_dir, "*.log")), key=os.path.getmtime)
+
+
+def read_all(trace_dir: str) -> list[Record]:
+    records: list[Record] = []
+    for path in log_files(trace_dir):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            records.extend(parse(f.read()))
+    return records
+
+
+def emit(name: str, payload: dict[str, Any]) -> None:
+    from torch._logging import trace_structured
+
+    trace_structured("artifact", metadata_fn=lambda: {"name": name, "encoding": "json"}, payload_fn=lambda: payload,
+                     expect_trace_id=False, record_logging_overhead=False)
+
+
+def mark(mode: str | None, phase: str, **extra: Any) -> None:
+    emit(MARKER, {"mode": mode, "phase": phase, **extra})
+    flush()
+
+
+def flush() -> None:
+    from torch._logging._internal import trace_log
+
+    for handler in trace_log.handlers:
+        handler.flush()
+
+
+class CompileWatcher(logging.Handler):
+    """Counts compiles as they start (dynamo_start records), so a compile inside a timed region is caught live."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.compiles = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        metadata = getattr(record, "metadata", None)
+        if isinstance(metadata, dict) and "dynamo_start" in metadata:
+            self.compiles += 1
+
+
+def install_watcher() -> CompileWatcher:
+    from torch._logging._internal import trace_log
+
+    watcher = CompileWatcher()
+    trace_log.addHandler(watcher)
+    return watcher

@@ -1,0 +1,367 @@
+"""The worker process: imports torch, loads the target, times/profiles eager and each mode, checkpoints report.json.
+
+It runs under the supervisor (supervisor.py) with TORCH_TRACE pointing into the report directory; the supervisor
+enforces the timeout and cancellation and finishes the report if this process is stopped.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import time
+from typing import Any, Callable
+
+from . import advice, correctness, report, timing
+from . import torch_trace as tt
+from .errors import RunnerError, classify
+from .insight import TIMED_PHASES, compiler_insight
+from .profiling import profile_steps
+from .progress import channel
+from .targets import Target, Variant, grad_context, load_function_target, load_sample
+
+MIN_TORCH = (2, 4)
+CUDAGRAPH_MODES = ("reduce-overhead", "max-autotune")
+
+
+def _version_tuple(version: str) -> tuple[int, int]:
+    parts = version.split("+")[0].split(".")
+    try:
+        return int(parts[0]), int(parts[1])
+    except (IndexError, ValueError):
+        return (0, 0)
+
+
+def import_torch() -> Any:
+    try:
+        import torch
+    except ImportError as exc:
+        raise RunnerError("torch-missing", f"PyTorch is not importable from this Python: {exc}",
+                          "Install it into the interpreter Compile Lens uses: pip install torch (or set compileLens.pythonPath).") from None
+    version = str(getattr(torch, "__version__", "0.0"))
+    if _version_tuple(version) < MIN_TORCH:
+        raise RunnerError("torch-too-old", f"PyTorch {version} is too old: torch.compile profiling needs 2.4 or newer.",
+                          "Upgrade: pip install -U 'torch>=2.4'")
+    return torch
+
+
+def describe_inputs(inputs: tuple | None) -> str:
+    import torch
+
+    def one(value: Any) -> str:
+        if isinstance(value, torch.Tensor):
+            return f"{str(value.dtype).removeprefix('torch.')}{list(value.shape)}"
+        if hasattr(value, "shape") and hasattr(value, "dtype"):
+            return f"ndarray {value.dtype}{list(value.shape)}"
+        return type(value).__name__
+    return ", ".join(one(v) for v in inputs or ())
+
+
+def seed_everything() -> None:
+    import numpy as np
+    import torch
+
+    random.seed(0)
+    np.random.seed(0)
+    torch.manual_seed(0)
+
+
+class Run:
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+        self.workdir: str = spec["workdir"]
+        self.report_path = os.path.join(self.workdir, "report.json")
+        self.trace_dir = os.path.join(self.workdir, "torch_trace")
+        self.cfg = timing.TimingConfig.for_run(spec["quick"], spec.get("rounds"))
+        self.profile_steps = 3
+        self.report: dict[str, Any] = report.skeleton(self._target_stub(), self._settings(), report.environment("cpu", None))
+
+    def _target_stub(self) -> dict[str, Any]:
+        t = self.spec["target"]
+        if "sample" in t:
+            return {"kind": "sample", "name": t["sample"], "file": None, "function": None, "line": None}
+        if "script" in t:
+            path = os.path.abspath(t["script"])
+            return {"kind": "script", "name": os.path.splitext(os.path.basename(path))[0], "file": path, "function": None, "line": None}
+        return {"kind": "function", "name": t["target"], "file": None, "function": None, "line": None}
+
+    def _settings(self) -> dict[str, Any]:
+        s = self.spec
+        return {"modes": s["modes"], "dynamic": s["dynamic"], "fullgraph": s["fullgraph"], "backend": s["backend"],
+                "device": s["device"], "quick": s["quick"], "rounds": self.cfg.rounds, "minRoundMs": self.cfg.min_round_ms,
+                "train": s["train"], "timeoutSeconds": s.get("timeout"), "profiledSteps": 3}
+
+    def checkpoint(self) -> None:
+        self.report["status"] = report.overall_status(self.report)
+        report.write(self.report_path, self.report)
+
+    def progress(self, phase: str, fraction: float, message: str) -> None:
+        channel.progress(phase, fraction, message)
+
+    # -- setup ---------------------------------------------------------------------------------------------
+    def setup(self) -> Any:
+        self.progress("import", 0.01, "Importing torch")
+        torch = import_torch()
+        device = self.spec["device"]
+        if device == "auto":
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        elif device == "cuda" and not torch.cuda.is_available():
+            raise RunnerError("bad-target", "--device cuda was requested but torch.cuda.is_available() is False.",
+                              "Use --device cpu (or auto), or install a CUDA build of PyTorch.")
+        self.device = device
+        self.report["environment"] = report.environment(device, torch.__version__)
+        self.report["settings"]["device"] = device
+        if device == "cuda":
+            from torch.utils._triton import has_triton
+
+            if not has_triton():
+                raise RunnerError("triton-missing", "Cannot find a working triton installation: torch.compile on CUDA needs Triton.",
+                                  "pip install triton (the version matching your PyTorch build)")
+        else:
+            torch._inductor.config.cpp.enable_kernel_profile = True  # names each C++ kernel in the profiler trace
+        self.watcher = tt.install_watcher()
+        tt.mark(None, "start")
+        return torch
+
+    def sync(self) -> None:
+        if self.device == "cuda":
+            import torch
+
+            torch.cuda.synchronize()
+
+    # -- helpers -------------------------------------------------------------------------------------------
+    def block(self, variant: Variant, inputs: tuple, grad: str) -> timing.Block:
+        clock = timing.make_clock(self.device)
+
+        def run(n: int) -> float:
+            variant.activate()
+            with grad_context(grad):
+                def body() -> None:
+                    for _ in range(n):
+                        variant.call(inputs)
+                return clock(body) / n
+        return run
+
+    def warm(self, variant: Variant, inputs: tuple, grad: str, stable_calls: int = 3, max_calls: int = 50) -> int:
+        """Calls until `stable_calls` calls in a row compiled nothing; returns calls made."""
+        variant.activate()
+        calls = stable = 0
+        with grad_context(grad):
+            while stable < stable_calls and calls < max_calls:
+                before = self.watcher.compiles
+                variant.call(inputs)
+                self.sync()
+                calls += 1
+                stable = stable + 1 if self.watcher.compiles == before else 0
+        return calls
+
+    def first_call_seconds(self, variant: Variant, inputs: tuple, grad: str) -> float:
+        variant.activate()
+        with grad_context(grad):
+            t0 = time.perf_counter()
+            variant.call(inputs)
+            self.sync()
+        return time.perf_counter() - t0
+
+    def records(self, mode: str | None) -> list[tt.Record]:
+        tt.flush()
+        return [r for r in tt.read_all(self.trace_dir) if r.mode == mode]
+
+    # -- target run ----------------------------------------------------------------------------------------
+    def execute_target(self, torch: Any) -> None:
+        t = self.spec["target"]
+        self.progress("load", 0.03, "Loading the target")
+        target = load_sample(t["sample"], self.device) if "sample" in t else load_function_target(t["target"], self.device)
+        if self.spec["train"] and not target.train:
+            target.train, target.grad_mode = True, "grad"
+        self.target = target
+        self.report["target"] = target.describe()
+        self.warm_inputs = target.warmup_inputs or target.inputs
+        self.warm_grad = target.warmup_grad_mode or target.grad_mode
+        dynamic = {"true": True, "false": False}.get(self.spec["dynamic"], target.overrides.get("dynamic"))
+        self.dynamic = dynamic
+        self.backend = target.overrides.get("backend", self.spec["backend"])
+        self.report["settings"].update({
+            "dynamic": dynamic, "backend": self.backend if isinstance(self.backend, str) else getattr(self.backend, "__name__", "custom"),
+            "inputs": describe_inputs(target.inputs), "warmupInputs": describe_inputs(target.warmup_inputs),
+            "gradMode": target.grad_mode, "warmupGradMode": self.warm_grad, "train": target.train,
+            "compileAttr": target.compile_attr})
+        self.run_eager()
+        modes = self.spec["modes"]
+        for index, mode in enumerate(modes):
+            span = 0.85 / len(modes)
+            self.report["modes"].append(self.run_mode(mode, 0.12 + index * span, span))
+            self.checkpoint()
+        self.report["recommendation"] = advice.recommend(self.report["modes"])
+
+    def run_eager(self) -> None:
+        target = self.target
+        eager = Variant(target, None)
+        tt.mark(None, "eager")
+        self.progress("eager", 0.05, "Running eager (warmup)")
+        try:
+            self.first_call_seconds(eager, self.warm_inputs, self.warm_grad)
+            self.warm(eager, self.warm_inputs, self.warm_grad)
+            self.warm(eager, target.inputs, target.grad_mode)
+            self.progress("eager", 0.08, "Timing eager")
+            method = timing.method_text(self.device, self.cfg, paired=False)
+            self.report["eager"]["timing"] = timing.measure_alone(self.block(eager, target.inputs, target.grad_mode), self.cfg, method)
+            self.progress("eager", 0.1, "Profiling eager")
+            self.report["eager"].update(self.profile(eager, "eager"))
+        except Exception as exc:
+            raise classify(exc, "running the model eagerly") from None
+        self.checkpoint()
+
+    def profile(self, variant: Variant, name: str) -> dict[str, Any]:
+        path = os.path.join(self.workdir, f"{name}.trace.json")
+        variant.activate()
+
+        def step() -> None:
+            with grad_context(self.target.grad_mode):
+                variant.call(self.target.inputs)
+        facts = profile_steps(step, self.device, path, self.profile_steps)
+        return {"trace": os.path.basename(path), **facts}
+
+    def compile(self, mode: str) -> Any:
+        import torch
+
+        kwargs: dict[str, Any] = {"backend": self.backend, "dynamic": self.dynamic, "fullgraph": self.spec["fullgraph"]}
+        if self.backend == "inductor" or mode != "default":
+            kwargs["mode"] = mode
+        obj = self.target.model
+        if self.target.compile_attr:
+            obj = Variant(self.target, None)._original
+        return torch.compile(obj, **kwargs)
+
+    def trigger_text(self, record: tt.Record) -> str | None:
+        dyn = f"dynamic={self.dynamic}"
+        timed = describe_inputs(self.target.inputs)
+        warm = describe_inputs(self.warm_inputs)
+        if record.phase in TIMED_PHASES:
+            region = "the timed region" if record.phase == "timed" else "the re-measured timed region"
+            return f"a call with {timed} ({self.target.grad_mode}) in {region}, after warmup with {warm} ({self.warm_grad}); {dyn}"
+        if record.phase in ("compile", "warmup"):
+            return f"a warmup call with {warm} ({self.warm_grad}); {dyn}"
+        if record.phase == "rewarm":
+            return f"re-warming with the timed inputs {timed}; {dyn}"
+        return f"a call during {record.phase or 'setup'}; {dyn}" if record.phase else None
+
+    def run_mode(self, mode: str, start: float, span: float) -> dict[str, Any]:
+        import torch
+
+        entry: dict[str, Any] = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
+                                 "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
+                                 "compiler": None, "peakMemoryBytes": None}
+        torch._dynamo.reset()
+        target, eager = self.target, Variant(self.target, None)
+        stage = "compiling"
+        try:
+            tt.mark(mode, "compile")
+            self.progress("compile", start, f"Compiling mode {mode} (first call)")
+            compiled = Variant(target, self.compile(mode))
+            entry["compileSeconds"] = round(self.first_call_seconds(compiled, self.warm_inputs, self.warm_grad), 4)
+            stage = "warming up"
+            tt.mark(mode, "warmup")
+            self.progress("warmup", start + span * 0.3, f"Warming up {mode}")
+            self.warm(compiled, self.warm_inputs, self.warm_grad)
+            stage = "timing"
+            self.progress("timing", start + span * 0.4, f"Timing {mode} against eager")
+            self.measure(mode, entry, eager, compiled)
+            stage = "profiling"
+            tt.mark(mode, "profile")
+            self.progress("profile", start + span * 0.7, f"Profiling {mode}")
+            facts = self.profile(compiled, mode)
+            entry.update(facts)
+            stage = "checking outputs"
+            tt.mark(mode, "correctness")
+            entry["correctness"] = self.check(eager, compiled)
+            if not entry["correctness"]["ok"]:
+                entry["error"] = {"kind": "mismatch", "message": f"Compiled outputs differ from eager: {entry['correctness']['message']}",
+                                  "fix": "Check for ops with undefined order or randomness; try another mode or backend, or report it to PyTorch.",
+                                  "traceback": None}
+        except Exception as exc:
+            err = classify(exc, f"{stage} mode {mode}")
+            if stage == "compiling" and err.kind == "user-code":
+                err.kind = "compile"
+            entry.update(status="error", error=err.to_json())
+        finally:
+            tt.mark(mode, "done")
+            try:
+                entry["compiler"] = compiler_insight(self.records(mode), self.trigger_text, self.device == "cuda" and mode in CUDAGRAPH_MODES)
+                entry["compiler"]["torchTraceLog"] = self.trace_log_relpath()
+            except Exception as exc:  # insight is best effort; the measurement stands without it
+                entry["compilerError"] = classify(exc, f"reading the compiler log of mode {mode}").to_json()
+            torch._dynamo.reset()
+        return entry
+
+    def trace_log_relpath(self) -> str | None:
+        files = tt.log_files(self.trace_dir)
+        return os.path.relpath(files[-1], self.workdir) if files else None
+
+    def measure(self, mode: str, entry: dict[str, Any], eager: Variant, compiled: Variant) -> None:
+        target = self.target
+        method = timing.method_text(self.device, self.cfg, paired=True)
+        discarded = []
+        for attempt, phase in enumerate(("timed", "retimed")):
+            tt.mark(mode, phase, inputs=describe_inputs(target.inputs))
+            before = self.watcher.compiles
+            paired = timing.measure_paired(self.block(eager, target.inputs, target.grad_mode),
+                                           self.block(compiled, target.inputs, target.grad_mode), self.cfg, method)
+            compiles = self.watcher.compiles - before
+            entry.update(timing=paired.compiled, speedup=round(paired.speedup, 4), eagerTiming=paired.eager,
+                         speedupSpreadPct=paired.speedup_spread_pct)
+            if compiles == 0:
+                break
+            reasons = [r for r in self.records(mode) if r.phase == phase and r.artifact == "recompile_reasons"]
+            why = "; ".join(str((r.payload_json() or [r.payload])[0]).split("\n", 1)[0] for r in reasons)
+            reason = (f"{compiles} compile(s) ran inside the timed region" + (f" (guard failure: {why})" if why else "")
+                      + f": the timed calls ({describe_inputs(target.inputs)}) did not match warmup ({describe_inputs(self.warm_inputs)}).")
+            invalid = dict(paired.compiled, valid=False, invalidReason=reason, speedup=round(paired.speedup, 4))
+            discarded.append(invalid)
+            entry["timing"] = dict(paired.compiled, valid=False, invalidReason=reason)
+            if attempt == 0:
+                tt.mark(mode, "rewarm")
+                self.progress("timing", 0.0, f"{mode}: a recompile hit the timed region; re-warming and re-measuring")
+                self.warm(compiled, target.inputs, target.grad_mode)
+        if discarded:
+            entry["discardedTimings"] = discarded
+        compiled_ms, eager_ms = entry["timing"]["medianMs"], entry["eagerTiming"]["medianMs"]
+        entry["breakEvenCalls"] = advice.break_even_calls(entry["compileSeconds"], eager_ms, compiled_ms)
+
+    def check(self, eager: Variant, compiled: Variant) -> dict[str, Any]:
+        import torch
+
+        def output(variant: Variant) -> Any:
+            variant.activate()
+            seed_everything()
+            grad = "no_grad" if self.target.train else self.target.grad_mode
+            with grad_context(grad):
+                out = variant._callable()(*self.target.inputs)
+            return torch.utils._pytree.tree_map(lambda v: v.detach().clone() if isinstance(v, torch.Tensor) else v, out)
+        return correctness.compare(output(eager), output(compiled))
+
+
+def main(spec_path: str) -> int:
+    channel.claim_stdout()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor decides what a Ctrl-C means
+    with open(spec_path, encoding="utf-8") as f:
+        spec = json.load(f)
+    run = Run(spec)
+    try:
+        torch = run.setup()
+        if "script" in spec["target"]:
+            from .script_mode import run_script
+
+            run_script(run, spec["target"]["script"], spec["target"].get("args", []))
+        else:
+            run.execute_target(torch)
+    except RunnerError as err:
+        report.fail(run.report, err.to_json())
+    except Exception as exc:
+        report.fail(run.report, classify(exc, "running the target").to_json())
+    run.checkpoint()
+    if run.report.get("error"):
+        run.report["status"] = "error"
+        report.write(run.report_path, run.report)
+    channel.progress("done", 1.0, f"Finished: {run.report['status']}")
+    return 1 if run.report["status"] == "error" else 0
