@@ -29,6 +29,41 @@ export interface Timing {
   rounds: number[];
   callsPerRound: number;
   method: string;
+  repeatedRounds?: number;
+  /** false when a compile ran inside the timed region */
+  valid?: boolean;
+  invalidReason?: string;
+  /** only in discardedTimings */
+  speedup?: number | null;
+}
+
+export interface Correctness {
+  ok: boolean;
+  maxAbsError: number | null;
+  dtype?: string | null;
+  atol?: number | null;
+  rtol?: number | null;
+  message?: string | null;
+}
+
+export interface KernelProvenance {
+  name: string;
+  compileId?: string | null;
+  atenOps: string[];
+  sourceLines: SourceLocation[];
+}
+
+export interface CompiledFrame {
+  compileId: string | null;
+  function?: string | null;
+  location?: SourceLocation | null;
+  seconds: number;
+}
+
+export interface CudaGraphStatus {
+  compileId: string | null;
+  status: 'captured' | 'skipped' | 'not-captured';
+  reason?: string | null;
 }
 
 export interface GraphBreak {
@@ -38,6 +73,7 @@ export interface GraphBreak {
   docUrl?: string | null;
   location: SourceLocation | null;
   userStack: SourceLocation[];
+  compileId?: string | null;
 }
 
 export interface Recompile {
@@ -46,6 +82,7 @@ export interface Recompile {
   location: SourceLocation | null;
   trigger?: string | null;
   inTimedRegion?: boolean;
+  allReasons?: string[];
 }
 
 export interface CompilerInsight {
@@ -55,6 +92,12 @@ export interface CompilerInsight {
   guardCount?: number | null;
   compileSeconds?: Record<string, number>;
   torchTraceLog?: string | null;
+  compiledFrames?: number;
+  frames?: CompiledFrame[];
+  cache?: Record<string, Record<string, number>>;
+  cudaGraphs?: CudaGraphStatus[];
+  kernels?: KernelProvenance[];
+  compileFailures?: Record<string, unknown>[];
 }
 
 export interface ModeResult {
@@ -69,6 +112,12 @@ export interface ModeResult {
   kernelsPerStep: number | null;
   compiler: CompilerInsight | null;
   peakMemoryBytes?: number | null;
+  eagerTiming?: Timing | null;
+  speedupSpreadPct?: number | null;
+  discardedTimings?: Timing[];
+  correctness?: Correctness;
+  compilerError?: RunError | null;
+  scriptExitCode?: number;
 }
 
 export interface Report {

@@ -252,6 +252,10 @@ def compiler_insight(records: list[Record], trigger: Callable[[Record], str | No
         "guardCount": sum(guards) if guards else None,
         "compileSeconds": compile_seconds(metrics, [r for r in records if r.kind == "chromium_event"]),
         "compiledFrames": len(starts),
+        "frames": [{"compileId": m.get("compile_id"), "function": m.get("co_name"),
+                    "location": location(m["co_filename"], int(m.get("co_firstlineno") or 1), m.get("co_name"))
+                    if m.get("co_filename") and is_user_file(m["co_filename"]) else None,
+                    "seconds": round(float(m.get("entire_frame_compile_time_s") or 0.0), 4)} for m in metrics],
         "cache": cache_summary(records),
         "cudaGraphs": cuda_graphs(metrics, runtime) if cudagraphs else [],
         "kernels": kernels(records),
