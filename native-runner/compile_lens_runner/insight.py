@@ -191,11 +191,24 @@ def cuda_graphs(metrics: list[dict[str, Any]], runtime: list[dict[str, Any]]) ->
     return out
 
 
+_FILE_COMMENT = re.compile(r"^\s*# File: (.+):(\d+) in (\S+), code: (.*)$")
+
+
+def _graph_lines(payload: str) -> list[dict[str, Any]]:
+    """User source lines named by a graph dump's `# File: path:line in fn, code: ...` comments."""
+    found = []
+    for line in payload.split("\n"):
+        match = _FILE_COMMENT.match(line)
+        if match and is_user_file(match[1]):
+            found.append(location(match[1], int(match[2]), match[3]))
+    return found
+
+
 def _post_grad_ops(payload: str) -> dict[str, tuple[str, dict[str, Any] | None]]:
     nodes: dict[str, tuple[str, dict[str, Any] | None]] = {}
     current: dict[str, Any] | None = None
     for line in payload.split("\n"):
-        src = re.match(r"^\s*# File: (.+):(\d+) in (\S+), code:", line)
+        src = _FILE_COMMENT.match(line)
         if src:
             current = location(src[1], int(src[2]), src[3]) if is_user_file(src[1]) else None
             continue
@@ -205,14 +218,25 @@ def _post_grad_ops(payload: str) -> dict[str, tuple[str, dict[str, Any] | None]]
     return nodes
 
 
+def _fresh(frame: dict[str, Any], traced: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Inductor's cache stores provenance with the paths of the run that filled it: on a cache hit, a kernel can
+    name another file with the same code. Keep frames Dynamo traced in this run; map others by their code text."""
+    if not traced or any(t["file"] == frame["file"] and t["line"] == frame["line"] for t in traced):
+        return frame
+    return next((t for t in traced if frame["code"] and t["code"] == frame["code"]), None)
+
+
 def kernels(records: list[Record]) -> list[dict[str, Any]]:
     """Per generated kernel: the ATen ops it fused and the user source lines they came from (INDUCTOR_PROVENANCE)."""
     post_grad: dict[str | None, dict[str, tuple[str, dict[str, Any] | None]]] = {}
+    traced: dict[str | None, list[dict[str, Any]]] = {}
     stacks: dict[str | None, dict[str, Any]] = {}
     mappings: list[tuple[str | None, dict[str, Any]]] = []
     for r in records:
         if r.kind == "inductor_post_grad_graph" or r.artifact == "inductor_post_grad_graph":
             post_grad.setdefault(r.compile_id, {}).update(_post_grad_ops(r.payload))
+        elif r.kind == "dynamo_output_graph":
+            traced.setdefault(r.compile_id, []).extend(_graph_lines(r.payload))
         elif r.artifact == "inductor_provenance_tracking_kernel_stack_traces":
             stacks[r.compile_id] = r.payload_json() or {}
         elif r.artifact == "inductor_provenance_tracking_node_mappings":
@@ -222,11 +246,13 @@ def kernels(records: list[Record]) -> list[dict[str, Any]]:
         nodes = post_grad.get(cid, {})
         for handle, post_nodes in (mapping.get("cppCodeToPost") or {}).items():
             ops = sorted({nodes[n][0] for n in post_nodes if n in nodes})
-            lines = {(l["file"], l["line"]): l for n in post_nodes if n in nodes and (l := nodes[n][1])}
-            for text in stacks.get(cid, {}).get(handle, []):
-                for frame in parse_frames(text):
-                    if is_user_file(frame["file"]):
-                        lines.setdefault((frame["file"], frame["line"]), frame)
+            frames = [l for n in post_nodes if n in nodes and (l := nodes[n][1])]
+            frames += [f for text in stacks.get(cid, {}).get(handle, []) for f in parse_frames(text) if is_user_file(f["file"])]
+            lines: dict[tuple[str, int], dict[str, Any]] = {}
+            for frame in frames:
+                fresh = _fresh(frame, traced.get(cid, []))
+                if fresh:
+                    lines.setdefault((fresh["file"], fresh["line"]), fresh)
             out.append({"name": handle.rsplit(":", 1)[0], "compileId": cid, "atenOps": ops,
                         "sourceLines": sorted(lines.values(), key=lambda l: (l["file"], l["line"]))})
     return out[:MAX_KERNELS]

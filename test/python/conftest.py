@@ -1,0 +1,83 @@
+"""Runs the real runner (supervisor + worker, real torch.compile on CPU) and validates what it writes."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+RUNNER_DIR = REPO / "native-runner"
+SCHEMA = json.loads((RUNNER_DIR / "compile_lens_runner" / "report.schema.json").read_text())
+SAMPLES_DIR = RUNNER_DIR / "compile_lens_runner" / "samples"
+
+
+def runner_env(extra_path: str | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (extra_path, str(RUNNER_DIR)) if p)
+    return env
+
+
+def runner_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "compile_lens_runner", "profile", *args]
+
+
+@dataclass
+class Run:
+    code: int
+    lines: list[dict[str, Any]]
+    stderr: str
+    report: dict[str, Any] | None
+    report_dir: Path | None
+
+
+def parse_protocol(stdout: str) -> list[dict[str, Any]]:
+    """Every stdout line must be a protocol JSON line; anything else fails the test."""
+    lines = []
+    for raw in stdout.splitlines():
+        record = json.loads(raw)
+        assert record["type"] in ("progress", "result"), raw
+        lines.append(record)
+    return lines
+
+
+def validate(report: dict[str, Any]) -> None:
+    jsonschema.Draft202012Validator(SCHEMA).validate(report)
+
+
+def finish(code: int, stdout: str, stderr: str) -> Run:
+    lines = parse_protocol(stdout)
+    results = [l for l in lines if l["type"] == "result"]
+    report = report_dir = None
+    if results:
+        assert len(results) == 1 and lines[-1] is results[0]
+        path = Path(results[0]["report"])
+        report = json.loads(path.read_text())
+        validate(report)
+        report_dir = path.parent
+        assert results[0]["status"] == report["status"]
+    return Run(code, lines, stderr, report, report_dir)
+
+
+def run_runner(*args: str, extra_path: str | None = None, timeout: float = 300, cwd: str | None = None) -> Run:
+    proc = subprocess.run(runner_command(*args), env=runner_env(extra_path), capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd)
+    return finish(proc.returncode, proc.stdout, proc.stderr)
+
+
+def marker_line(path: Path, marker: str) -> int:
+    """1-based line of the only line of `path` containing `marker`."""
+    hits = [i for i, line in enumerate(path.read_text().splitlines(), 1) if marker in line]
+    assert len(hits) == 1, (marker, hits)
+    return hits[0]
+
+
+@pytest.fixture(scope="session")
+def outdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("runs")

@@ -1,0 +1,92 @@
+"""The built-in samples end to end: report, traces, compiler logs, graph breaks at their lines, recompiles."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLES_DIR, Run, marker_line, run_runner
+
+
+@pytest.fixture(scope="module")
+def mlp(outdir: Path) -> Run:
+    return run_runner("--sample", "mlp", "--quick", "--device", "cpu", "--modes", "default,reduce-overhead",
+                      "--out", str(outdir / "mlp"))
+
+
+@pytest.fixture(scope="module")
+def graphbreak(outdir: Path) -> Run:
+    return run_runner("--sample", "graphbreak", "--quick", "--device", "cpu", "--out", str(outdir / "graphbreak"))
+
+
+@pytest.fixture(scope="module")
+def recompile(outdir: Path) -> Run:
+    return run_runner("--sample", "recompile", "--quick", "--device", "cpu", "--out", str(outdir / "recompile"))
+
+
+def test_mlp_writes_report_traces_and_compiler_logs(mlp: Run, outdir: Path) -> None:
+    assert mlp.code == 0, mlp.stderr[-3000:]
+    report, root = mlp.report, mlp.report_dir
+    assert root == outdir / "mlp" and report["status"] == "ok"
+    assert [m["mode"] for m in report["modes"]] == ["default", "reduce-overhead"]
+    assert report["environment"]["device"] == "cpu" and report["target"]["kind"] == "sample"
+    assert report["target"]["line"] == marker_line(SAMPLES_DIR / "mlp.py", "class SimpleNet")
+    for name in [report["eager"]["trace"]] + [m["trace"] for m in report["modes"]]:
+        trace = json.loads((root / name).read_text())
+        steps = {e["name"] for e in trace["traceEvents"] if e.get("name", "").startswith("ProfilerStep#")}
+        assert len(steps) == 3, name
+    assert report["eager"]["kernelsPerStep"] == 3  # linear, relu, linear
+    assert report["eager"]["timing"]["medianMs"] > 0 and report["eager"]["peakMemoryBytes"] > 0
+    for mode in report["modes"]:
+        assert mode["status"] == "ok" and mode["error"] is None
+        assert mode["speedup"] > 0 and mode["compileSeconds"] > 0 and mode["kernelsPerStep"] >= 1
+        assert len(mode["timing"]["rounds"]) == 3 and mode["timing"]["callsPerRound"] >= 1
+        assert mode["correctness"]["ok"] and mode["correctness"]["maxAbsError"] < 1e-3
+        compiler = mode["compiler"]
+        assert compiler["graphCount"] == 1 and compiler["graphBreaks"] == [] and compiler["recompiles"] == []
+        assert compiler["guardCount"] > 0 and compiler["compileSeconds"]["total"] > 0
+        assert (root / compiler["torchTraceLog"]).stat().st_size > 0
+        fused = [k for k in compiler["kernels"] if k["name"].startswith("cpp_fused")]
+        assert fused and "aten.relu" in fused[0]["atenOps"]
+        assert fused[0]["sourceLines"][0]["line"] == marker_line(SAMPLES_DIR / "mlp.py", "return self.output(")
+    assert report["recommendation"]["reason"]
+    phases = [l["phase"] for l in mlp.lines if l["type"] == "progress"]
+    fractions = [l["fraction"] for l in mlp.lines if l["type"] == "progress"]
+    assert {"eager", "compile", "timing", "profile"} <= set(phases) and fractions == sorted(fractions)
+
+
+def test_graph_breaks_found_at_their_source_lines(graphbreak: Run) -> None:
+    assert graphbreak.code == 0, graphbreak.stderr[-3000:]
+    source = SAMPLES_DIR / "graphbreak.py"
+    breaks = graphbreak.report["modes"][0]["compiler"]["graphBreaks"]
+    found = {(b["location"]["file"], b["location"]["line"]) for b in breaks}
+    expected = {(str(source), marker_line(source, marker)) for marker in
+                ("graph break: print", "graph break: data-dependent .item()", "graph break: numpy random head choice")}
+    assert found == expected
+    by_line = {b["location"]["line"]: b for b in breaks}
+    printed = by_line[marker_line(source, "graph break: print")]
+    assert printed["gbId"] == "GB0059" and "print" in printed["reason"]
+    assert printed["docUrl"] == "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html"
+    assert printed["hint"] and printed["userStack"][-1]["line"] == printed["location"]["line"]
+    assert all(is_user_frame(f["file"]) for b in breaks for f in b["userStack"])
+    assert graphbreak.report["modes"][0]["compiler"]["graphCount"] >= 4
+
+
+def is_user_frame(path: str) -> bool:
+    return "site-packages" not in path and "/compile_lens_runner/" not in path.replace("/samples/", "/x/") or "/samples/" in path
+
+
+def test_recompile_in_timed_region_is_flagged_and_remeasured(recompile: Run) -> None:
+    assert recompile.code == 0, recompile.stderr[-3000:]
+    mode = recompile.report["modes"][0]
+    assert recompile.report["settings"]["dynamic"] is False
+    [discarded] = mode["discardedTimings"]
+    assert discarded["valid"] is False and "expected 32, actual 64" in discarded["invalidReason"]
+    assert mode["timing"].get("valid", True) is True
+    timed = [r for r in mode["compiler"]["recompiles"] if r["inTimedRegion"]]
+    assert len(timed) == 1
+    assert "size mismatch at index 0. expected 32, actual 64" in timed[0]["reason"]
+    assert "float32[64, 512]" in timed[0]["trigger"] and "float32[32, 512]" in timed[0]["trigger"]
+    assert "dynamic=False" in timed[0]["trigger"]
+    assert timed[0]["location"]["file"] == str(SAMPLES_DIR / "mlp.py")
