@@ -1,0 +1,85 @@
+// Runs the real webview bundle (dist/webview.js, build first) in headless Chromium behind the real CSP from
+// renderWebviewHtml, with an acquireVsCodeApi stub. Models are built by the real scanner.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { HostToWebview, TimelineSource, WebviewToHost } from '../../extension/core/protocol.ts';
+import { renderWebviewHtml } from '../../extension/core/webviewHtml.ts';
+
+const ROOT = join(__dirname, '..', '..');
+export const ORIGIN = 'https://webview.test';
+const NONCE = 'dGVzdC1ub25jZS0xMjM0NTY3OA==';
+
+export const launchBrowser = (): Promise<Browser> => chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+/** What the page recorded: messages posted to the host, CSP violations, state. */
+export interface PageRecord { posted: WebviewToHost[]; cspViolations: string[] }
+
+/** Opens the webview page; state survives reloads in localStorage, like VS Code keeps it across hide/show. */
+export async function openWebview(browser: Browser, size = { width: 1400, height: 1000 }): Promise<Page> {
+  const page = await browser.newPage({ viewport: size });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  pageErrors.set(page, errors);
+  // A string, not a function: tsx would wrap a function's inner closures in a helper the page lacks.
+  await page.addInitScript(`
+    const record = { posted: [], cspViolations: [] };
+    window.__record = record;
+    document.addEventListener('securitypolicyviolation', (event) => record.cspViolations.push(event.violatedDirective + ' ' + event.blockedURI));
+    window.acquireVsCodeApi = () => ({
+      postMessage: (message) => record.posted.push(message),
+      getState: () => JSON.parse(localStorage.getItem('state') || 'null'),
+      setState: (value) => localStorage.setItem('state', JSON.stringify(value)),
+    });
+  `);
+  const html = renderWebviewHtml({ scriptUri: `${ORIGIN}/dist/webview.js`, cspSource: ORIGIN, nonce: NONCE, title: 'Compile Lens test' });
+  await page.route(`${ORIGIN}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path === '/') return route.fulfill({ contentType: 'text/html', body: html });
+    if (path === '/dist/webview.js') return route.fulfill({ contentType: 'text/javascript', body: readFileSync(join(ROOT, 'dist', 'webview.js')) });
+    return route.fulfill({ status: 404, body: '' });
+  });
+  await page.goto(`${ORIGIN}/`);
+  return page;
+}
+
+const pageErrors = new WeakMap<Page, string[]>();
+/** Uncaught exceptions thrown in the page so far. */
+export const errorsOf = (page: Page): string[] => pageErrors.get(page) ?? [];
+
+export const record = (page: Page): Promise<PageRecord> => page.evaluate(() => (window as unknown as { __record: PageRecord }).__record);
+
+/** Posts a host message into the page, as VS Code would, and waits for a first frame. */
+export async function post(page: Page, message: HostToWebview): Promise<void> {
+  await page.evaluate((m) => window.postMessage(m, '*'), message);
+  if (message.type === 'load') await page.waitForFunction(() => ((window as unknown as { __timelineDebug?: { framesDrawn: number } }).__timelineDebug?.framesDrawn ?? 0) > 0);
+}
+
+export const tracesSource = (...paths: string[]): TimelineSource => ({ kind: 'traces', tracePaths: paths });
+
+export interface TimelineDebug {
+  panes: { label: string; events: number; tracks: number; rects: number; slices: number; rows: number; labels: number }[];
+  selected: { pane: number; slice: number; name: string; linked: number } | null;
+  domain: [number, number];
+  frameTimes: number[];
+  comparisons: { before: string; after: string; rows: { metric: string; before: number; after: number }[] }[];
+  framesDrawn: number;
+}
+
+export const debug = (page: Page): Promise<TimelineDebug> => page.evaluate(() => {
+  const d = (window as unknown as { __timelineDebug: TimelineDebug }).__timelineDebug;
+  return { panes: d.panes, selected: d.selected, domain: d.domain, frameTimes: d.frameTimes, comparisons: d.comparisons, framesDrawn: d.framesDrawn };
+});
+
+/** Page coordinates of the nth slice called `name` in pane `pane`. */
+export async function slicePoint(page: Page, pane: number, name: string, nth = 0, onGpu?: boolean): Promise<{ x: number; y: number }> {
+  const local = await page.evaluate(([p, n, k, g]) => (window as unknown as { __timelineDebug: { locate(p: number, n: string, k: number, g?: boolean): { x: number; y: number } | null } }).__timelineDebug.locate(p, n, k, g), [pane, name, nth, onGpu] as const);
+  if (!local) throw new Error(`slice ${name} not visible in pane ${pane}`);
+  const box = await page.locator('canvas').nth(pane).boundingBox();
+  if (!box) throw new Error('canvas not laid out');
+  return { x: box.x + local.x, y: box.y + local.y };
+}

@@ -1,0 +1,211 @@
+// The timeline webview in headless Chromium: tracks drawn, hover and selection, launch ↔ kernel links,
+// compare table equal to compareTraces, state across reloads, report header reveal, and hostile strings.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import type { Report } from '../../extension/core/report.ts';
+import { compareTraces } from '../../extension/core/trace/compare.ts';
+import { scanTraceBytes, scanTraceFile } from '../../extension/core/trace/scanner.ts';
+import { debug, errorsOf, launchBrowser, openWebview, post, record, slicePoint, tracesSource } from './harness.ts';
+
+const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
+let browser: Browser;
+before(async () => { browser = await launchBrowser(); });
+after(async () => { await browser.close(); });
+
+describe('timeline webview', () => {
+  test('says ready, draws every pane\'s tracks, no CSP violation, no page error', async () => {
+    const page = await openWebview(browser);
+    const [eager, compiled] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-default.trace.json'))]);
+    await post(page, { type: 'load', title: 'mlp', source: tracesSource('e', 'd'), report: null, panes: [{ label: 'eager', trace: eager }, { label: 'default', trace: compiled }] });
+    const d = await debug(page);
+    assert.deepEqual(d.panes.map((p) => [p.label, p.events, p.tracks]), [['eager', eager.count, eager.tracks.length], ['default', compiled.count, compiled.tracks.length]]);
+    for (const pane of d.panes) assert.ok(pane.rects > 20 && pane.rows > 10, `${pane.label} drew ${pane.rects} rects in ${pane.rows} rows`);
+    const { posted, cspViolations } = await record(page);
+    assert.deepEqual(posted[0], { type: 'ready' });
+    assert.deepEqual(cspViolations, []);
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  test('hover shows a tooltip; clicking a kernel shows its args and highlights its launch', async () => {
+    const page = await openWebview(browser);
+    const model = await scanTraceFile(fixture('mlp-default.trace.json'));
+    await post(page, { type: 'load', title: 'mlp', source: tracesSource('d'), report: null, panes: [{ label: 'default', trace: model }] });
+    const kernel = 'triton_poi_fused_addmm_relu_0';
+    const point = await slicePoint(page, 0, kernel, 0, true);
+    await page.mouse.move(point.x, point.y);
+    await page.locator('.tooltip').waitFor({ state: 'visible' });
+    assert.match(await page.locator('.tooltip').innerText(), /triton_poi_fused_addmm_relu_0/);
+    await page.mouse.click(point.x, point.y);
+    const details = page.locator('.details');
+    await details.waitFor();
+    const text = await details.innerText();
+    assert.match(text, /generated kernel/);
+    for (const fact of ['grid', 'block', 'registers per thread', 'shared memory', 'est. achieved occupancy %', 'correlation']) assert.ok(text.includes(fact), fact);
+    assert.match(text, /linked by correlation: 1/);
+    assert.match(text, /runtime launch: cuLaunchKernel|runtime launch: cudaLaunchKernel/);
+    const d = await debug(page);
+    assert.equal(d.selected?.name, kernel);
+    assert.equal(d.selected?.linked, 1);
+    await page.close();
+  });
+
+  test('selecting a cudaGraphLaunch highlights every kernel of its replay', async () => {
+    const page = await openWebview(browser);
+    const model = await scanTraceFile(fixture('mlp-reduce-overhead.trace.json'));
+    await post(page, { type: 'load', title: 'ro', source: tracesSource('r'), report: null, panes: [{ label: 'reduce-overhead', trace: model }] });
+    await page.keyboard.press('0'); // fit all: the launch may sit before the aligned step
+    await page.waitForFunction(() => (window as unknown as { __timelineDebug: { framesDrawn: number } }).__timelineDebug.framesDrawn > 1);
+    const point = await slicePoint(page, 0, 'cudaGraphLaunch', 1);
+    await page.mouse.click(point.x, point.y);
+    await page.locator('.details').waitFor();
+    const d = await debug(page);
+    assert.equal(d.selected?.name, 'cudaGraphLaunch');
+    // 18 replayed kernels over 3 launches, plus the memset each replay does
+    assert.equal(d.selected?.linked, 7);
+    assert.match(await page.locator('.details').innerText(), /CUDA-graph replay: /);
+    await page.close();
+  });
+
+  test('compare table numbers equal compareTraces', async () => {
+    const page = await openWebview(browser);
+    const [eager, ro] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-reduce-overhead.trace.json'))]);
+    await post(page, { type: 'load', title: 'cmp', source: tracesSource('e', 'r'), report: null, panes: [{ label: 'eager', trace: eager }, { label: 'reduce-overhead', trace: ro }] });
+    const expected = compareTraces(eager, ro).rows;
+    const cells = await page.locator('.compare-table tr[data-metric]').evaluateAll((rows) => rows.map((row) => ({
+      metric: (row as HTMLElement).dataset.metric ?? '',
+      values: [...row.querySelectorAll('td[data-value]')].map((td) => Number((td as HTMLElement).dataset.value)),
+    })));
+    assert.deepEqual(cells, expected.map((r) => ({ metric: r.metric, values: [r.before, r.after] })));
+    assert.match(await page.locator('.compare').innerText(), /kernels only in eager/);
+    await page.close();
+  });
+
+  test('view state (zoom, search, selection) survives a hide/show reload', async () => {
+    const page = await openWebview(browser);
+    const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
+    const message = { type: 'load' as const, title: 'mlp', source: tracesSource('e'), report: null, panes: [{ label: 'eager', trace: model }] };
+    await post(page, message);
+    const point = await slicePoint(page, 0, 'aten::addmm');
+    await page.mouse.click(point.x, point.y);
+    await page.locator('.panes').focus();
+    await page.keyboard.press('w');
+    await page.keyboard.press('w');
+    await page.waitForFunction(() => (window as unknown as { __timelineDebug: { domain: number[] } }).__timelineDebug.domain[1] - (window as unknown as { __timelineDebug: { domain: number[] } }).__timelineDebug.domain[0] < 300);
+    const beforeReload = await debug(page);
+    await page.reload();
+    await post(page, message);
+    const afterReload = await debug(page);
+    assert.deepEqual(afterReload.domain.map((v) => v.toFixed(3)), beforeReload.domain.map((v) => v.toFixed(3)));
+    assert.equal(afterReload.selected?.name, 'aten::addmm');
+    const state = await page.evaluate(() => JSON.parse(localStorage.getItem('state') ?? 'null') as { source: unknown });
+    assert.deepEqual(state.source, message.source, 'source kept for the serializer');
+    await page.close();
+  });
+
+  test('report header: speedups with spread, kernels/step, graph breaks; a location click posts reveal', async () => {
+    const page = await openWebview(browser);
+    const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
+    await post(page, { type: 'load', title: 'report', source: { kind: 'report', reportPath: '/r/report.json' }, report: sampleReport('/work/demo.py'), panes: [{ label: 'eager', trace: model }] });
+    const header = await page.locator('.report').innerText();
+    assert.match(header, /0\.36×/);
+    assert.match(header, /±4\.2%/);
+    assert.match(header, /7 → 8/);
+    assert.match(header, /1 graph break/);
+    assert.match(header, /Recommendation: stay eager/);
+    await page.locator('.report button.link').click();
+    const { posted } = await record(page);
+    assert.deepEqual(posted.at(-1), { type: 'reveal', file: '/work/demo.py', line: 57 });
+    await page.close();
+  });
+});
+
+describe('webview security', () => {
+  const HOSTILE = [
+    '<script>window.__pwned = "script"</script>',
+    '<img src=x onerror="window.__pwned=\'img\'">',
+    'javascript:window.__pwned="js-url"',
+    '"><svg onload="window.__pwned=\'svg\'">',
+    "<meta http-equiv=\"Content-Security-Policy\" content=\"script-src 'unsafe-inline'\"><script>window.__pwned='meta'</script>",
+    '<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
+    '<style>@import "https://evil.test/x.css";</style>',
+    '<link rel=stylesheet href="https://evil.test/y.css">',
+  ];
+
+  test('hostile names, args and report strings render as text; nothing executes or loads', async () => {
+    const page = await openWebview(browser);
+    const events = HOSTILE.flatMap((name, k) => [
+      { ph: 'X', cat: 'cpu_op', name, pid: 1, tid: name, ts: 100 + k * 10, dur: 8, args: { correlation: k + 1, 'Input Dims': name } },
+      { ph: 'X', cat: 'kernel', name, pid: 0, tid: 7, ts: 102 + k * 10, dur: 5, args: { correlation: k + 1, grid: [1, 1, 1], block: [name, 1, 1] } },
+    ]);
+    const model = scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
+    const report = sampleReport(HOSTILE[2]);
+    report.target.name = HOSTILE[0];
+    report.recommendation.reason = HOSTILE[1];
+    await post(page, { type: 'load', title: HOSTILE[3], source: tracesSource(HOSTILE[4]), report, panes: [{ label: HOSTILE[1], trace: model }, { label: HOSTILE[5], trace: model }] });
+    await page.locator('.panes').focus();
+    await page.keyboard.press('0');
+    for (let k = 0; k < HOSTILE.length; k++) {
+      const point = await slicePoint(page, 0, HOSTILE[k]);
+      await page.mouse.move(point.x, point.y);
+      await page.mouse.click(point.x, point.y);
+      assert.equal(await page.locator('.details h3').innerText(), HOSTILE[k]);
+    }
+    await page.locator('.panes').focus();
+    await page.keyboard.type('script');
+    await page.locator('vscode-textfield').click();
+    await page.keyboard.type(HOSTILE[1]);
+    await page.locator('.report button.link').click();
+    await page.waitForTimeout(300);
+    const dom = await page.evaluate(() => ({
+      pwned: (window as unknown as { __pwned?: unknown }).__pwned,
+      scripts: document.querySelectorAll('script').length,
+      injected: document.querySelectorAll('img, iframe, svg, object, embed, link, a[href]').length + document.querySelectorAll('meta[http-equiv]').length - 1,
+      handlers: [...document.querySelectorAll('*')].filter((node) => [...node.attributes].some((a) => a.name.startsWith('on'))).length,
+      styles: document.querySelectorAll('style').length,
+    }));
+    assert.deepEqual(dom, { pwned: undefined, scripts: 1, injected: 0, handlers: 0, styles: 1 });
+    assert.ok((await page.locator('h1').innerText()).includes('<svg onload'), 'title shown as text');
+    const { cspViolations, posted } = await record(page);
+    assert.deepEqual(cspViolations, []);
+    assert.deepEqual(posted.at(-1), { type: 'reveal', file: HOSTILE[2], line: 57 }, 'a javascript: location is only data to the host');
+    assert.deepEqual(errorsOf(page), []);
+    assert.equal(page.url(), 'https://webview.test/');
+    await page.close();
+  });
+
+  test('the CSP really blocks what a successful injection would do', async () => {
+    const page = await openWebview(browser);
+    await page.evaluate(() => {
+      const inline = document.createElement('script');
+      inline.textContent = 'window.__pwned = "inline"';
+      document.body.append(inline);
+      const img = document.createElement('img');
+      img.src = 'https://evil.test/pixel.png';
+      document.body.append(img);
+    });
+    await page.waitForTimeout(300);
+    const { cspViolations } = await record(page);
+    assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
+    assert.ok(cspViolations.some((v) => v.startsWith('script-src')), cspViolations.join(', '));
+    assert.ok(cspViolations.some((v) => v.startsWith('img-src')), cspViolations.join(', '));
+    await page.close();
+  });
+});
+
+function sampleReport(breakFile: string): Report {
+  const timing = (medianMs: number, spreadPct: number) => ({ medianMs, minMs: medianMs * 0.95, maxMs: medianMs * 1.05, spreadPct, rounds: [medianMs], callsPerRound: 30, method: 'cuda-events' });
+  return {
+    schemaVersion: '1.0', runner: { version: '0.1.0' }, createdAt: '2026-11-22T11:00:00Z', status: 'ok', error: null,
+    environment: { python: '3.12', torch: '2.11.0', device: 'cuda', deviceName: 'NVIDIA H100 80GB HBM3', platform: 'linux' },
+    target: { kind: 'sample', name: 'mlp' }, settings: {},
+    eager: { timing: timing(0.114, 3.1), trace: 'eager.trace.json', kernelsPerStep: 7 },
+    modes: [{
+      mode: 'default', status: 'ok', error: null, compileSeconds: 2.1, timing: timing(0.312, 4.2), speedup: 0.363, trace: 'default.trace.json', kernelsPerStep: 8,
+      compiler: { graphCount: 2, graphBreaks: [{ reason: 'print() call', location: { file: breakFile, line: 57 }, userStack: [] }], recompiles: [] },
+    }],
+    recommendation: { mode: null, reason: 'compiled is slower than eager at this size' },
+  };
+}

@@ -1,0 +1,361 @@
+// The timeline webview: report header, one timeline per pane on a shared per-step time axis, details and
+// compare tables. Speaks only the protocol.ts message unions; draws trace strings only as text.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import { scaleLinear, select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
+import type { HostToWebview, TimelinePane, TimelineSource, WebviewToHost } from '../extension/core/protocol.ts';
+import { compareTraces } from '../extension/core/trace/compare.ts';
+import type { TraceModel } from '../extension/core/trace/model.ts';
+import { compileSpans, formatMicros } from '../extension/core/trace/summary.ts';
+import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
+import { STYLES } from './styles.ts';
+import { KIND_LEGEND, kindSwatchCss, readTheme, type Theme } from './theme.ts';
+import { LABEL_WIDTH, TimelineCanvas, type DrawStats, type TimeScale } from './timeline.ts';
+
+interface VsCodeApi {
+  postMessage(message: WebviewToHost): void;
+  getState(): unknown;
+  setState(state: SavedState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+/** Kept by VS Code across hide/show; `source` is what the host's serializer reopens after a restart. */
+interface SavedState {
+  source: TimelineSource | null;
+  view: { domain: [number, number]; step: number; search: string; selected: { pane: number; slice: number } | null } | null;
+}
+
+interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats }
+
+const vscode = acquireVsCodeApi();
+const post = (message: WebviewToHost): void => vscode.postMessage(message);
+const FRAME_HISTORY = 2000;
+
+const state = {
+  source: null as TimelineSource | null,
+  panes: [] as PaneView[],
+  theme: null as Theme | null,
+  base: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
+  current: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
+  step: 0,
+  search: '',
+  selected: null as { pane: number; slice: number } | null,
+  frameTimes: [] as number[],
+  comparisons: [] as { before: string; after: string; rows: { metric: string; before: number; after: number }[] }[],
+  pendingFrame: 0,
+};
+
+const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
+injectStyles();
+const zoomBehavior: ZoomBehavior<HTMLDivElement, unknown> = d3zoom<HTMLDivElement, unknown>()
+  .scaleExtent([0.5, 1e9])
+  .on('zoom', (event: D3ZoomEvent<HTMLDivElement, unknown>) => {
+    state.current = event.transform.rescaleX(state.base);
+    scheduleDraw();
+    saveState();
+  });
+
+/** Styles go in a <style> carrying the bundle's own nonce: the CSP allows no other inline style. */
+function injectStyles(): void {
+  const style = document.createElement('style');
+  const script = document.currentScript as HTMLScriptElement | null;
+  style.nonce = script?.nonce ?? '';
+  style.textContent = STYLES + kindSwatchCss();
+  document.head.append(style);
+}
+
+function saveState(): void {
+  const [t0, t1] = state.current.domain();
+  vscode.setState({ source: state.source, view: state.panes.length ? { domain: [t0, t1], step: state.step, search: state.search, selected: state.selected } : null });
+}
+
+function savedState(): SavedState | null {
+  const saved = vscode.getState() as SavedState | null | undefined;
+  return saved && typeof saved === 'object' ? saved : null;
+}
+
+window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
+  const message = event.data;
+  if (!message || typeof message !== 'object') return;
+  try {
+    if (message.type === 'load') load(message);
+    else if (message.type === 'error') showError(message.message);
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    showError(text);
+    post({ type: 'error', message: text });
+  }
+});
+
+function showError(text: string): void {
+  app.replaceChildren(el('p', 'error', text));
+}
+
+function load(message: Extract<HostToWebview, { type: 'load' }>): void {
+  const saved = savedState();
+  const sameSource = saved?.view && JSON.stringify(saved.source) === JSON.stringify(message.source);
+  state.source = message.source ?? null;
+  state.theme = readTheme();
+  app.replaceChildren();
+  app.append(el('h1', undefined, message.title));
+  if (message.report) app.append(renderReportHeader(message.report, (file, line) => post({ type: 'reveal', file, line })));
+
+  const models = message.panes.map((pane: TimelinePane) => reviveModel(pane.trace));
+  state.panes = message.panes.map((pane, p) => {
+    const marks = compileSpans(models[p]).map((span) => ({ startUs: span.startUs, durUs: span.durUs, label: `compile: ${span.name} ${formatMicros(span.durUs)}` }));
+    return { label: pane.label, timeline: new TimelineCanvas(models[p], marks), stats: { rects: 0, slices: 0, rows: 0, labels: 0 } };
+  });
+  for (const pane of state.panes) for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));
+
+  app.append(renderToolbar());
+  const panesBox = el('div', 'panes');
+  panesBox.tabIndex = 0;
+  for (const pane of state.panes) {
+    const box = el('div', 'pane');
+    box.append(el('div', 'pane-label', `${pane.label} — ${pane.timeline.model.count} events, ${pane.timeline.model.steps.length} steps`), pane.timeline.canvas);
+    panesBox.append(box);
+  }
+  app.append(panesBox);
+  const details = el('div', 'details-box');
+  details.append(el('p', 'hint', 'Click a slice for details. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all.'));
+  app.append(details);
+  const tooltip = el('div', 'tooltip');
+  tooltip.hidden = true;
+  app.append(tooltip);
+
+  state.comparisons = [];
+  for (let p = 1; p < state.panes.length; p++) {
+    const comparison = compareTraces(models[0], models[p]);
+    state.comparisons.push({ before: state.panes[0].label, after: state.panes[p].label, rows: comparison.rows.map((r) => ({ metric: r.metric, before: r.before, after: r.after })) });
+    app.append(renderComparison(state.panes[0].label, state.panes[p].label, comparison));
+  }
+
+  wireInteraction(panesBox, details, tooltip);
+  state.step = sameSource && saved?.view ? saved.view.step : 0;
+  state.search = sameSource && saved?.view ? saved.view.search : '';
+  alignPanes();
+  if (sameSource && saved?.view) {
+    state.base.domain(saved.view.domain);
+    select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+    if (state.search) applySearch(state.search);
+    const sel = saved.view.selected;
+    if (sel && sel.pane < state.panes.length && sel.slice < state.panes[sel.pane].timeline.model.count) selectSlice(sel.pane, sel.slice, details);
+  } else {
+    fitStep(panesBox);
+  }
+}
+
+/** postMessage may deliver typed arrays as plain arrays or index-keyed objects: restore the columns. */
+function reviveModel(trace: TraceModel): TraceModel {
+  const as = <T>(value: unknown, make: (values: number[]) => T, type: Function): T =>
+    (value instanceof type ? value as T : make(Object.values(value as Record<string, number>)));
+  return {
+    ...trace,
+    start: as(trace.start, (v) => Float64Array.from(v), Float64Array),
+    dur: as(trace.dur, (v) => Float64Array.from(v), Float64Array),
+    track: as(trace.track, (v) => Uint32Array.from(v), Uint32Array),
+    name: as(trace.name, (v) => Uint32Array.from(v), Uint32Array),
+    kind: as(trace.kind, (v) => Uint8Array.from(v), Uint8Array),
+    depth: as(trace.depth, (v) => Uint16Array.from(v), Uint16Array),
+    correlation: as(trace.correlation, (v) => Float64Array.from(v), Float64Array),
+    kernelArgs: {
+      slice: as(trace.kernelArgs?.slice ?? [], (v) => Uint32Array.from(v), Uint32Array),
+      values: as(trace.kernelArgs?.values ?? [], (v) => Float64Array.from(v), Float64Array),
+    },
+  };
+}
+
+function renderToolbar(): HTMLElement {
+  const bar = el('div', 'toolbar');
+  const search = document.createElement('vscode-textfield');
+  search.placeholder = 'Search slice names';
+  search.className = 'search';
+  search.value = state.search;
+  const matches = el('span', 'matches');
+  search.addEventListener('input', () => {
+    applySearch(search.value);
+    matches.textContent = state.search ? `${state.panes.reduce((n, p) => n + p.timeline.matchingSlices().length, 0)} matching slices` : '';
+  });
+  const fit = document.createElement('vscode-button');
+  fit.textContent = 'Fit to step';
+  fit.addEventListener('click', () => fitStep(document.querySelector('.panes') as HTMLDivElement));
+  const fitAll = document.createElement('vscode-button');
+  fitAll.textContent = 'Fit all';
+  fitAll.setAttribute('secondary', '');
+  fitAll.addEventListener('click', () => fitAllTime(document.querySelector('.panes') as HTMLDivElement));
+  const prev = document.createElement('vscode-button');
+  prev.textContent = '◀ step';
+  prev.setAttribute('secondary', '');
+  prev.addEventListener('click', () => changeStep(-1));
+  const next = document.createElement('vscode-button');
+  next.textContent = 'step ▶';
+  next.setAttribute('secondary', '');
+  next.addEventListener('click', () => changeStep(1));
+  const legend = el('span', 'legend');
+  for (const [kind, label] of KIND_LEGEND) {
+    const swatch = el('span', `swatch kind-${kind}`);
+    legend.append(swatch, el('span', 'legend-label', label));
+  }
+  bar.append(search, matches, fit, fitAll, prev, next, legend);
+  return bar;
+}
+
+function applySearch(query: string): void {
+  state.search = query;
+  for (const pane of state.panes) pane.timeline.search(query);
+  scheduleDraw();
+  saveState();
+}
+
+function changeStep(delta: number): void {
+  const steps = Math.max(...state.panes.map((p) => p.timeline.model.steps.length), 1);
+  state.step = Math.min(Math.max(0, state.step + delta), steps - 1);
+  alignPanes();
+  fitStep(document.querySelector('.panes') as HTMLDivElement);
+}
+
+/** Each pane's time 0 is the start of its step number `state.step`, so steps line up vertically. */
+function alignPanes(): void {
+  for (const pane of state.panes) {
+    const steps = pane.timeline.model.steps;
+    pane.timeline.offset = steps.length ? steps[Math.min(state.step, steps.length - 1)].start : 0;
+  }
+}
+
+function fitStep(panesBox: HTMLDivElement): void {
+  let longest = 0;
+  for (const pane of state.panes) {
+    const { model, offset } = pane.timeline;
+    const step = model.steps[Math.min(state.step, model.steps.length - 1)];
+    longest = Math.max(longest, step ? step.end - offset : spanOf(model));
+  }
+  state.base.domain([0, longest || 1]);
+  select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+}
+
+function fitAllTime(panesBox: HTMLDivElement): void {
+  let lo = 0;
+  let hi = 1;
+  for (const pane of state.panes) {
+    lo = Math.min(lo, -pane.timeline.offset);
+    hi = Math.max(hi, spanOf(pane.timeline.model) - pane.timeline.offset);
+  }
+  state.base.domain([lo, hi]);
+  select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+}
+
+function spanOf(model: TraceModel): number {
+  let end = 0;
+  for (let i = 0; i < model.count; i++) end = Math.max(end, model.start[i] + model.dur[i]);
+  return end;
+}
+
+function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip: HTMLElement): void {
+  select(panesBox).call(zoomBehavior).on('dblclick.zoom', null);
+  state.panes.forEach((pane, p) => {
+    const canvas = pane.timeline.canvas;
+    canvas.addEventListener('mousemove', (event) => {
+      const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
+      if (i < 0) { tooltip.hidden = true; return; }
+      const model = pane.timeline.model;
+      tooltip.textContent = `${model.names[model.name[i]]}\n${formatMicros(model.dur[i])} · ${model.tracks[model.track[i]].name}`;
+      tooltip.style.left = `${event.clientX + 12}px`;
+      tooltip.style.top = `${event.clientY + 12}px`;
+      tooltip.hidden = false;
+    });
+    canvas.addEventListener('mouseleave', () => { tooltip.hidden = true; });
+    canvas.addEventListener('click', (event) => {
+      const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
+      selectSlice(p, i, details);
+    });
+  });
+  document.addEventListener('keydown', (event) => {
+    const target = event.target as HTMLElement | null;
+    if (target && (target.tagName === 'INPUT' || target.tagName === 'VSCODE-TEXTFIELD')) return;
+    const box = select(panesBox);
+    const width = panesBox.clientWidth - LABEL_WIDTH;
+    switch (event.key) {
+      case 'w': case 'W': case '+': case '=': zoomBehavior.scaleBy(box, 1.5); break;
+      case 's': case 'S': case '-': zoomBehavior.scaleBy(box, 1 / 1.5); break;
+      case 'a': case 'A': case 'ArrowLeft': zoomBehavior.translateBy(box, width * 0.2 / zoomTransformK(panesBox), 0); break;
+      case 'd': case 'D': case 'ArrowRight': zoomBehavior.translateBy(box, -width * 0.2 / zoomTransformK(panesBox), 0); break;
+      case 'f': case 'F': fitStep(panesBox); break;
+      case '0': fitAllTime(panesBox); break;
+      default: return;
+    }
+    event.preventDefault();
+  });
+  new ResizeObserver(() => scheduleDraw()).observe(panesBox);
+  // VS Code swaps body classes when the theme changes: re-read the colours.
+  new MutationObserver(() => { state.theme = readTheme(); scheduleDraw(); }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+}
+
+function zoomTransformK(node: HTMLDivElement): number {
+  return (node as HTMLDivElement & { __zoom?: { k: number } }).__zoom?.k ?? 1;
+}
+
+/** Selecting a launch highlights its kernels (a cudaGraphLaunch fans out to many), and a kernel its launch. */
+function selectSlice(pane: number, slice: number, details: HTMLElement): void {
+  for (const view of state.panes) { view.timeline.selected = -1; view.timeline.linked = []; }
+  state.selected = slice >= 0 ? { pane, slice } : null;
+  details.replaceChildren();
+  if (slice >= 0) {
+    const timeline = state.panes[pane].timeline;
+    timeline.selected = slice;
+    timeline.linked = timeline.correlated(slice);
+    details.append(renderDetails(timeline.model, slice, timeline.linked, state.panes[pane].label));
+  }
+  scheduleDraw();
+  saveState();
+}
+
+function scheduleDraw(): void {
+  if (state.pendingFrame) return;
+  state.pendingFrame = requestAnimationFrame(() => {
+    state.pendingFrame = 0;
+    drawAll();
+  });
+}
+
+function drawAll(): void {
+  const panesBox = document.querySelector('.panes');
+  if (!panesBox || !state.theme) return;
+  const width = Math.max(LABEL_WIDTH + 100, panesBox.clientWidth);
+  state.base.range([LABEL_WIDTH, width]);
+  state.current.range([LABEL_WIDTH, width]);
+  const began = performance.now();
+  for (const pane of state.panes) pane.stats = pane.timeline.draw(state.current as TimeScale, width, state.theme);
+  state.frameTimes.push(performance.now() - began);
+  if (state.frameTimes.length > FRAME_HISTORY) state.frameTimes.splice(0, state.frameTimes.length - FRAME_HISTORY);
+}
+
+/** Read-only view for tests and benchmarks: what was drawn, what is selected, frame times. */
+Object.defineProperty(window, '__timelineDebug', {
+  get: () => Object.freeze({
+    panes: state.panes.map((p) => ({ label: p.label, events: p.timeline.model.count, tracks: p.timeline.model.tracks.length, ...p.stats })),
+    selected: state.selected && {
+      ...state.selected,
+      name: state.panes[state.selected.pane].timeline.model.names[state.panes[state.selected.pane].timeline.model.name[state.selected.slice]],
+      linked: state.panes[state.selected.pane].timeline.linked.length,
+    },
+    domain: state.current.domain(),
+    frameTimes: [...state.frameTimes],
+    comparisons: state.comparisons,
+    framesDrawn: state.frameTimes.length,
+    /** canvas coordinates of a slice (by pane and name) in the current view, for driving the mouse */
+    locate: (pane: number, name: string, nth = 0, onGpu?: boolean): { x: number; y: number } | null => {
+      const view = state.panes[pane];
+      if (!view) return null;
+      const model = view.timeline.model;
+      const width = view.timeline.canvas.clientWidth;
+      let seen = 0;
+      for (let i = 0; i < model.count; i++) {
+        if (model.names[model.name[i]] !== name || (onGpu !== undefined && model.tracks[model.track[i]].gpu !== onGpu)) continue;
+        if (seen++ === nth) return view.timeline.locate(i, state.current as TimeScale, width);
+      }
+      return null;
+    },
+  }),
+});
+
+post({ type: 'ready' });

@@ -1,0 +1,150 @@
+// DOM parts around the timelines: report header, details of the selected slice, compare tables.
+// Every string from a report or trace goes in through textContent (el()), never as HTML.
+import type { Report } from '../extension/core/report.ts';
+import type { TraceComparison } from '../extension/core/trace/compare.ts';
+import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/core/trace/model.ts';
+import { formatMicros } from '../extension/core/trace/summary.ts';
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const formatCount = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(1));
+
+/** Speedup per mode with spread, kernels/step eager → compiled, graph breaks, recommendation. */
+export function renderReportHeader(report: Report, reveal: (file: string, line: number) => void): HTMLElement {
+  const header = el('section', 'report');
+  header.append(el('h2', undefined, `${report.target.name} — ${report.environment.deviceName}`));
+  const table = el('table', 'modes');
+  const head = el('tr');
+  for (const title of ['mode', 'speedup', 'median', 'spread', 'kernels / step']) head.append(el('th', undefined, title));
+  table.append(head);
+  const eagerRow = el('tr');
+  eagerRow.append(el('td', undefined, 'eager'), el('td', undefined, '1.00×'),
+    el('td', undefined, report.eager.timing ? `${report.eager.timing.medianMs.toFixed(3)} ms` : '—'),
+    el('td', undefined, report.eager.timing ? `±${report.eager.timing.spreadPct.toFixed(1)}%` : '—'),
+    el('td', undefined, report.eager.kernelsPerStep === null ? '—' : formatCount(report.eager.kernelsPerStep)));
+  table.append(eagerRow);
+  for (const mode of report.modes) {
+    const row = el('tr');
+    if (mode.status === 'error') {
+      row.append(el('td', undefined, mode.mode));
+      const error = el('td', 'error', `failed: ${mode.error?.message ?? 'unknown error'}`);
+      error.colSpan = 4;
+      row.append(error);
+    } else {
+      row.append(el('td', undefined, mode.mode),
+        el('td', mode.speedup !== null && mode.speedup < 1 ? 'slower' : 'faster', mode.speedup === null ? '—' : `${mode.speedup.toFixed(2)}×`),
+        el('td', undefined, mode.timing ? `${mode.timing.medianMs.toFixed(3)} ms` : '—'),
+        el('td', undefined, mode.timing ? `±${mode.timing.spreadPct.toFixed(1)}%` : '—'),
+        el('td', undefined, `${report.eager.kernelsPerStep ?? '—'} → ${mode.kernelsPerStep === null ? '—' : formatCount(mode.kernelsPerStep)}`));
+    }
+    table.append(row);
+  }
+  header.append(table);
+
+  const breaks = report.modes.find((m) => m.compiler)?.compiler?.graphBreaks ?? [];
+  const breakSection = el('div', 'breaks');
+  breakSection.append(el('h3', undefined, `${breaks.length} graph break${breaks.length === 1 ? '' : 's'}`));
+  const list = el('ul');
+  for (const graphBreak of breaks) {
+    const item = el('li');
+    item.append(el('span', undefined, graphBreak.reason));
+    const location = graphBreak.location;
+    if (location) {
+      const link = el('button', 'link', `${location.file}:${location.line}`);
+      link.type = 'button';
+      link.addEventListener('click', () => reveal(location.file, location.line));
+      item.append(' ', link);
+    }
+    list.append(item);
+  }
+  breakSection.append(list);
+  header.append(breakSection);
+  header.append(el('p', 'recommendation', `Recommendation: ${report.recommendation.mode ?? 'stay eager'} — ${report.recommendation.reason}`));
+  return header;
+}
+
+/** Name, kind, timing, correlation and kernel args of slice i, plus the slices linked to it. */
+export function renderDetails(model: TraceModel, i: number, linked: number[], paneLabel: string): HTMLElement {
+  const box = el('section', 'details');
+  box.append(el('h3', undefined, model.names[model.name[i]]));
+  const rows: [string, string][] = [
+    ['pane', paneLabel],
+    ['kind', SLICE_KIND_NAMES[model.kind[i]] ?? 'other'],
+    ['track', model.tracks[model.track[i]]?.name ?? '?'],
+    ['start', formatMicros(model.start[i])],
+    ['duration', formatMicros(model.dur[i])],
+    ['depth', String(model.depth[i])],
+  ];
+  if (model.correlation[i] >= 0) rows.push(['correlation', String(model.correlation[i])]);
+  const argRow = findArgsRow(model, i);
+  if (argRow >= 0) {
+    const values = model.kernelArgs.values.subarray(argRow * KERNEL_ARG_FIELDS.length, (argRow + 1) * KERNEL_ARG_FIELDS.length);
+    const triple = (at: number): string => [values[at], values[at + 1], values[at + 2]].map((v) => (Number.isNaN(v) ? '?' : String(v))).join(' × ');
+    if (!Number.isNaN(values[0])) rows.push(['grid', triple(0)]);
+    if (!Number.isNaN(values[3])) rows.push(['block', triple(3)]);
+    for (let f = 6; f < KERNEL_ARG_FIELDS.length; f++) if (!Number.isNaN(values[f])) rows.push([KERNEL_ARG_FIELDS[f], String(values[f])]);
+  }
+  const table = el('table', 'facts');
+  for (const [key, value] of rows) {
+    const row = el('tr');
+    row.append(el('th', undefined, key), el('td', undefined, value));
+    table.append(row);
+  }
+  box.append(table);
+  if (linked.length > 0) {
+    box.append(el('h4', undefined, `linked by correlation: ${linked.length}`));
+    const list = el('ul', 'linked');
+    for (const j of linked.slice(0, 50)) list.append(el('li', undefined, `${SLICE_KIND_NAMES[model.kind[j]]}: ${model.names[model.name[j]]} (${formatMicros(model.dur[j])})`));
+    if (linked.length > 50) list.append(el('li', undefined, `… ${linked.length - 50} more`));
+    box.append(list);
+  }
+  return box;
+}
+
+function findArgsRow(model: TraceModel, i: number): number {
+  const slices = model.kernelArgs.slice;
+  let a = 0;
+  let b = slices.length;
+  while (a < b) { const m = (a + b) >>> 1; if (slices[m] < i) a = m + 1; else b = m; }
+  return a < slices.length && slices[a] === i ? a : -1;
+}
+
+/** One table per compared pair; each number cell carries its raw value in data-value. */
+export function renderComparison(beforeLabel: string, afterLabel: string, comparison: TraceComparison): HTMLElement {
+  const section = el('section', 'compare');
+  section.append(el('h3', undefined, `${beforeLabel} → ${afterLabel} (per ${comparison.per})`));
+  const table = el('table', 'compare-table');
+  const head = el('tr');
+  for (const title of ['', beforeLabel, afterLabel, 'change']) head.append(el('th', undefined, title));
+  table.append(head);
+  for (const row of comparison.rows) {
+    const tr = el('tr');
+    tr.dataset.metric = row.metric;
+    const cell = (value: number): HTMLElement => {
+      const td = el('td', 'num', row.unit === 'us' ? formatMicros(value) : formatCount(value));
+      td.dataset.value = String(value);
+      return td;
+    };
+    const change = row.before === 0 ? (row.after === 0 ? '—' : 'new') : `${((row.after / row.before - 1) * 100).toFixed(0)}%`;
+    tr.append(el('th', undefined, row.metric), cell(row.before), cell(row.after), el('td', 'num', change));
+    table.append(tr);
+  }
+  section.append(table);
+  const kernelList = (title: string, kernels: TraceComparison['newKernels']): void => {
+    if (kernels.length === 0) return;
+    section.append(el('h4', undefined, `${title} (${kernels.length})`));
+    const list = el('ul', 'kernels');
+    for (const k of kernels.slice(0, 15)) list.append(el('li', undefined, `${formatCount(k.countPer)}× ${k.family}: ${k.name} — ${formatMicros(k.totalUs)}`));
+    section.append(list);
+  };
+  kernelList(`kernels only in ${beforeLabel} (fused away or replaced)`, comparison.disappearedKernels);
+  kernelList(`kernels only in ${afterLabel}`, comparison.newKernels);
+  const spans = [...comparison.compileSpans.before.map((s) => [beforeLabel, s] as const), ...comparison.compileSpans.after.map((s) => [afterLabel, s] as const)];
+  for (const [label, span] of spans) section.append(el('p', 'compile-warning', `${label}: compile inside the profiled region — ${span.name}, ${formatMicros(span.durUs)}`));
+  return section;
+}

@@ -1,0 +1,34 @@
+// The webview's stylesheet, injected by main.ts in a <style> carrying the bundle's nonce.
+export const STYLES = `
+body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size, 13px); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 0 12px 24px; }
+h1 { font-size: 1.3em; font-weight: 600; margin: 12px 0 8px; }
+h2 { font-size: 1.15em; margin: 8px 0; }
+h3 { font-size: 1.05em; margin: 10px 0 6px; }
+h4 { font-size: 1em; margin: 8px 0 4px; }
+table { border-collapse: collapse; }
+th, td { text-align: left; padding: 2px 10px 2px 0; vertical-align: top; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.faster { color: var(--vscode-testing-iconPassed, #73c991); }
+.slower, .error { color: var(--vscode-errorForeground, #f48771); }
+.warning, .compile-warning { color: var(--vscode-editorWarning-foreground, #cca700); margin: 4px 0; }
+.hint { color: var(--vscode-descriptionForeground); }
+button.link { background: none; border: none; padding: 0; color: var(--vscode-textLink-foreground); cursor: pointer; font: inherit; text-decoration: underline; }
+button.link:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+.toolbar { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; position: sticky; top: 0; z-index: 2; background: var(--vscode-editor-background); padding: 4px 0; }
+.toolbar .search { width: 260px; }
+.matches { color: var(--vscode-descriptionForeground); min-width: 8em; }
+.legend { display: inline-flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; }
+.swatch { display: inline-block; width: 10px; height: 10px; border: 1px solid var(--vscode-contrastBorder, transparent); }
+.legend-label { margin-right: 6px; color: var(--vscode-descriptionForeground); }
+.panes { outline: none; cursor: grab; user-select: none; }
+.panes:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+.pane { border-top: 1px solid var(--vscode-panel-border, #80808059); margin-bottom: 6px; }
+.pane-label { font-weight: 600; padding: 4px 0; }
+canvas { display: block; }
+.details-box { margin-top: 8px; }
+.details h3 { word-break: break-all; }
+.facts th { color: var(--vscode-descriptionForeground); font-weight: normal; }
+ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all; }
+.tooltip { position: fixed; z-index: 10; pointer-events: none; white-space: pre-wrap; max-width: 480px; word-break: break-all; padding: 4px 6px; background: var(--vscode-editorHoverWidget-background, #252526); color: var(--vscode-editorHoverWidget-foreground, inherit); border: 1px solid var(--vscode-editorHoverWidget-border, #454545); }
+.compare { margin-top: 12px; }
+`;

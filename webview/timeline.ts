@@ -1,0 +1,294 @@
+// One pane's canvas: tracks (CPU threads, GPU streams) with nested slices, drawn with level of detail.
+// Rows of the model are ordered by (track, depth, start), so each (track, depth) row is a contiguous,
+// start-sorted, non-overlapping run: visible slices are found by binary search, and slices narrower than a
+// pixel are merged by jumping straight to the first slice that starts in the next pixel. A frame therefore
+// costs O(rows × pixels × log n), not O(events).
+import { SLICE_KIND_COUNT, SliceKind, type TraceModel } from '../extension/core/trace/model.ts';
+import type { Theme } from './theme.ts';
+
+export const LABEL_WIDTH = 190;
+const ROW_HEIGHT = 15;
+const AXIS_HEIGHT = 20;
+const TRACK_GAP = 6;
+const MIN_LABEL_PX = 40;
+/** dimmed slices (not matching the search) are drawn in a second bucket per kind */
+const DIM_OFFSET = SLICE_KIND_COUNT;
+
+interface Row { track: number; depth: number; first: number; end: number; y: number }
+
+/** Maps pane time (µs since the aligned step's start) to canvas x and back. */
+export interface TimeScale {
+  (t: number): number;
+  invert(x: number): number;
+  ticks(count: number): number[];
+  tickFormat(count: number): (t: number) => string;
+}
+
+export interface DrawStats { rects: number; slices: number; rows: number; labels: number }
+
+export interface CompileMark { startUs: number; durUs: number; label: string }
+
+export class TimelineCanvas {
+  readonly canvas = document.createElement('canvas');
+  private readonly rows: Row[] = [];
+  private readonly trackTop: number[] = [];
+  readonly height: number;
+  /** per name id: 1 when it matches the search (all 1 without a search) */
+  private nameMatches: Uint8Array;
+  private searching = false;
+  /** time of the aligned step's start, µs since the trace origin */
+  offset = 0;
+  selected = -1;
+  linked: number[] = [];
+  private readonly rectBuckets: Float64Array[] = [];
+  private readonly rectCounts = new Uint32Array(SLICE_KIND_COUNT * 2);
+
+  constructor(readonly model: TraceModel, private readonly compileMarks: CompileMark[]) {
+    this.nameMatches = new Uint8Array(model.names.length).fill(1);
+    let y = AXIS_HEIGHT;
+    let i = 0;
+    for (let track = 0; track < model.tracks.length; track++) {
+      this.trackTop.push(y);
+      for (let depth = 0; depth <= model.tracks[track].maxDepth; depth++) {
+        const first = i;
+        while (i < model.count && model.track[i] === track && model.depth[i] === depth) i++;
+        this.rows.push({ track, depth, first, end: i, y: y + depth * ROW_HEIGHT });
+      }
+      y += (model.tracks[track].maxDepth + 1) * ROW_HEIGHT + TRACK_GAP;
+    }
+    this.height = y;
+    for (let k = 0; k < SLICE_KIND_COUNT * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
+  }
+
+  /** Case-insensitive substring search over names; returns the number of matching slices' names. */
+  search(query: string): number {
+    const needle = query.trim().toLowerCase();
+    this.searching = needle.length > 0;
+    let matches = 0;
+    this.model.names.forEach((name, id) => {
+      const hit = !this.searching || name.toLowerCase().includes(needle);
+      this.nameMatches[id] = hit ? 1 : 0;
+      if (hit && this.searching) matches++;
+    });
+    return matches;
+  }
+
+  /** Slices of this pane whose name matches the current search, in time order (for "next match"). */
+  matchingSlices(): number[] {
+    if (!this.searching) return [];
+    const out: number[] = [];
+    for (let i = 0; i < this.model.count; i++) if (this.nameMatches[this.model.name[i]]) out.push(i);
+    return out.sort((a, b) => this.model.start[a] - this.model.start[b]);
+  }
+
+  draw(scale: TimeScale, width: number, theme: Theme): DrawStats {
+    const ratio = window.devicePixelRatio || 1;
+    const canvas = this.canvas;
+    if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(this.height * ratio)) {
+      canvas.width = Math.round(width * ratio);
+      canvas.height = Math.round(this.height * ratio);
+      canvas.style.width = `${width}px`;
+      canvas.style.height = `${this.height}px`;
+    }
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return { rects: 0, slices: 0, rows: 0, labels: 0 };
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, width, this.height);
+    ctx.font = theme.font;
+    ctx.textBaseline = 'middle';
+    const model = this.model;
+    const offset = this.offset;
+    const xOf = (t: number): number => scale(t - offset);
+    const tMin = scale.invert(LABEL_WIDTH) + offset;
+    const tMax = scale.invert(width) + offset;
+    const stats: DrawStats = { rects: 0, slices: 0, rows: 0, labels: 0 };
+    this.rectCounts.fill(0);
+    const labels: number[] = [];
+
+    for (const row of this.rows) {
+      if (row.first === row.end) continue;
+      stats.rows++;
+      let i = this.firstVisible(row, tMin);
+      // run-length state: adjacent rects of one bucket merge into one
+      let runBucket = -1;
+      let runX0 = 0;
+      let runX1 = 0;
+      const flush = (): void => {
+        if (runBucket >= 0) { this.pushRect(runBucket, runX0, row.y, runX1 - runX0); stats.rects++; }
+      };
+      while (i < row.end && model.start[i] <= tMax) {
+        const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]));
+        let x1 = Math.min(width, xOf(model.start[i] + model.dur[i]));
+        let next = i + 1;
+        if (x1 - x0 < 1) {
+          // Sub-pixel: everything that starts inside this pixel becomes one 1-px rect.
+          const pixelEnd = scale.invert(Math.floor(x0) + 1) + offset;
+          next = lowerBoundStart(model, i + 1, row.end, pixelEnd);
+          x1 = Math.max(Math.floor(x0) + 1, Math.min(width, xOf(model.start[next - 1] + model.dur[next - 1])));
+        } else if (x1 - x0 >= MIN_LABEL_PX) {
+          labels.push(i);
+        }
+        stats.slices += next - i;
+        const bucket = model.kind[i] + (this.searching && !this.nameMatches[model.name[i]] ? DIM_OFFSET : 0);
+        const left = x1 - x0 < 1 ? Math.floor(x0) : x0;
+        if (bucket === runBucket && left <= runX1 + 0.5) runX1 = Math.max(runX1, x1);
+        else { flush(); runBucket = bucket; runX0 = left; runX1 = x1; }
+        i = next;
+      }
+      flush();
+    }
+    this.fillBuckets(ctx, theme);
+    this.drawLabels(ctx, labels, xOf, width, theme);
+    stats.labels = labels.length;
+    this.drawOverlays(ctx, scale, xOf, width, theme);
+    this.drawTrackNames(ctx, theme);
+    return stats;
+  }
+
+  private firstVisible(row: Row, tMin: number): number {
+    const model = this.model;
+    let i = lowerBoundStart(model, row.first, row.end, tMin);
+    if (i > row.first && model.start[i - 1] + model.dur[i - 1] >= tMin) i--;
+    return i;
+  }
+
+  private pushRect(bucket: number, x: number, y: number, w: number): void {
+    let buffer = this.rectBuckets[bucket];
+    const at = this.rectCounts[bucket] * 3;
+    if (at + 3 > buffer.length) {
+      const grown = new Float64Array(buffer.length * 2);
+      grown.set(buffer);
+      this.rectBuckets[bucket] = buffer = grown;
+    }
+    buffer[at] = x; buffer[at + 1] = y; buffer[at + 2] = w;
+    this.rectCounts[bucket]++;
+  }
+
+  /** One path and one fill per colour: far cheaper than a fillStyle change per slice. */
+  private fillBuckets(ctx: CanvasRenderingContext2D, theme: Theme): void {
+    for (let bucket = 0; bucket < SLICE_KIND_COUNT * 2; bucket++) {
+      const n = this.rectCounts[bucket];
+      if (n === 0) continue;
+      const buffer = this.rectBuckets[bucket];
+      ctx.globalAlpha = bucket >= DIM_OFFSET ? 0.2 : 1;
+      ctx.fillStyle = theme.kind[bucket % SLICE_KIND_COUNT];
+      ctx.beginPath();
+      for (let r = 0; r < n; r++) ctx.rect(buffer[r * 3], buffer[r * 3 + 1], buffer[r * 3 + 2], ROW_HEIGHT - 1);
+      ctx.fill();
+      if (theme.border) { ctx.strokeStyle = theme.border; ctx.lineWidth = 1; ctx.stroke(); }
+    }
+    ctx.globalAlpha = 1;
+  }
+
+  private drawLabels(ctx: CanvasRenderingContext2D, labels: number[], xOf: (t: number) => number, width: number, theme: Theme): void {
+    const model = this.model;
+    const charWidth = ctx.measureText('m').width || 6;
+    ctx.fillStyle = theme.background;
+    for (const i of labels) {
+      const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]));
+      const x1 = Math.min(width, xOf(model.start[i] + model.dur[i]));
+      const fits = Math.floor((x1 - x0 - 6) / charWidth);
+      if (fits < 3) continue;
+      const name = model.names[model.name[i]];
+      ctx.fillText(name.length > fits ? `${name.slice(0, fits - 1)}…` : name, x0 + 3, this.rowY(i) + ROW_HEIGHT / 2);
+    }
+  }
+
+  private rowY(i: number): number {
+    return this.trackTop[this.model.track[i]] + this.model.depth[i] * ROW_HEIGHT;
+  }
+
+  /** Axis ticks, step boundaries, compile spans, selection and its linked slices. */
+  private drawOverlays(ctx: CanvasRenderingContext2D, scale: TimeScale, xOf: (t: number) => number, width: number, theme: Theme): void {
+    const model = this.model;
+    ctx.fillStyle = theme.muted;
+    ctx.strokeStyle = theme.muted;
+    ctx.lineWidth = 1;
+    const format = scale.tickFormat(8);
+    for (const t of scale.ticks(8)) {
+      const x = scale(t);
+      if (x < LABEL_WIDTH || x > width) continue;
+      ctx.fillRect(x, AXIS_HEIGHT - 5, 1, 5);
+      ctx.fillText(`${format(t)} µs`, x + 2, AXIS_HEIGHT / 2 - 2);
+    }
+    ctx.globalAlpha = 0.6;
+    for (const step of model.steps) {
+      const x = xOf(step.start);
+      if (x < LABEL_WIDTH || x > width) continue;
+      ctx.fillRect(x, 0, 1, this.height);
+      ctx.fillText(step.label, x + 2, AXIS_HEIGHT - 2);
+    }
+    ctx.globalAlpha = 1;
+    for (const mark of this.compileMarks) {
+      const x0 = Math.max(LABEL_WIDTH, xOf(mark.startUs));
+      const x1 = Math.min(width, xOf(mark.startUs + mark.durUs));
+      if (x1 < LABEL_WIDTH || x0 > width) continue;
+      ctx.globalAlpha = 0.15;
+      ctx.fillStyle = theme.kind[SliceKind.Compile];
+      ctx.fillRect(x0, 0, Math.max(1, x1 - x0), this.height);
+      ctx.globalAlpha = 1;
+      ctx.fillText(mark.label, x0 + 2, 8);
+    }
+    ctx.strokeStyle = theme.selection;
+    ctx.lineWidth = 2;
+    for (const i of [...this.linked, this.selected]) {
+      if (i < 0) continue;
+      const x0 = xOf(model.start[i]);
+      const w = Math.max(2, xOf(model.start[i] + model.dur[i]) - x0);
+      if (x0 + w < LABEL_WIDTH || x0 > width) continue;
+      ctx.strokeRect(Math.max(LABEL_WIDTH, x0) - 1, this.rowY(i), w + 2, ROW_HEIGHT - 1);
+    }
+  }
+
+  private drawTrackNames(ctx: CanvasRenderingContext2D, theme: Theme): void {
+    ctx.clearRect(0, AXIS_HEIGHT, LABEL_WIDTH, this.height);
+    ctx.fillStyle = theme.foreground;
+    const charWidth = ctx.measureText('m').width || 6;
+    const fits = Math.floor((LABEL_WIDTH - 8) / charWidth);
+    this.model.tracks.forEach((track, t) => {
+      const name = track.name.length > fits ? `${track.name.slice(0, fits - 1)}…` : track.name;
+      ctx.fillText(name, 4, this.trackTop[t] + ROW_HEIGHT / 2);
+    });
+  }
+
+  /** Canvas point at the middle of slice i's visible part under `scale`, or null when it is off screen. */
+  locate(i: number, scale: TimeScale, width: number): { x: number; y: number } | null {
+    const x0 = Math.max(LABEL_WIDTH, scale(this.model.start[i] - this.offset));
+    const x1 = Math.min(width, scale(this.model.start[i] + this.model.dur[i] - this.offset));
+    if (x1 < x0) return null;
+    return { x: (x0 + x1) / 2, y: this.rowY(i) + ROW_HEIGHT / 2 };
+  }
+
+  /** The slice under canvas point (x, y), allowing 2 px of slack for tiny slices; -1 when none. */
+  hitTest(x: number, y: number, scale: TimeScale): number {
+    if (x < LABEL_WIDTH) return -1;
+    const row = this.rows.find((r) => y >= r.y && y < r.y + ROW_HEIGHT);
+    if (!row || row.first === row.end) return -1;
+    const model = this.model;
+    const t = scale.invert(x) + this.offset;
+    const slack = Math.abs(scale.invert(x + 2) - scale.invert(x));
+    const i = lowerBoundStart(model, row.first, row.end, t + slack) - 1;
+    if (i >= row.first && model.start[i] + model.dur[i] >= t - slack) return i;
+    return -1;
+  }
+
+  /** Slices sharing the correlation id of slice i (a launch and its kernels); includes i. */
+  correlated(i: number): number[] {
+    const c = this.model.correlation[i];
+    if (c < 0) return [];
+    const out: number[] = [];
+    for (let j = 0; j < this.model.count; j++) if (this.model.correlation[j] === c && j !== i) out.push(j);
+    return out;
+  }
+}
+
+/** First index in [from, to) whose start is ≥ t. */
+function lowerBoundStart(model: TraceModel, from: number, to: number, t: number): number {
+  let a = from;
+  let b = to;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (model.start[m] < t) a = m + 1; else b = m;
+  }
+  return a;
+}
