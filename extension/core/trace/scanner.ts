@@ -357,9 +357,14 @@ export class TraceScanner {
     throw NEED_MORE;
   }
 
+  /** End of a number or literal (true/false/null) at p; anything else there is a syntax error. */
   private scalarEnd(p: number): number {
     const buf = this.buf;
     const start = p;
+    const first = buf[p];
+    if (p < buf.length && !(first === Ch.Minus || (first >= Ch.Zero && first <= Ch.Nine) || first === LOWER_T || first === LOWER_F || first === LOWER_N)) {
+      throw this.syntax(`unexpected ${describeByte(first)}`, p);
+    }
     while (p < buf.length) {
       const b = buf[p];
       if (b === Ch.Comma || b === Ch.BraceClose || b === Ch.BracketClose || b === Ch.Space || b === Ch.Lf || b === Ch.Cr || b === Ch.Tab) {
@@ -442,19 +447,19 @@ export class TraceScanner {
           let text: string;
           let num = NaN;
           if (isString) { end = this.stringEnd(p); text = this.decode(p + 1, end - 1); }
-          else { end = this.parseNumber(p); num = this.numberValue; text = Number.isNaN(num) ? latin1(buf, p, end) : String(num); }
+          else { end = this.parseNumberOrSkip(p); num = this.numberValue; text = Number.isNaN(num) ? latin1(buf, p, Math.min(end, p + 32)) : String(num); }
           if (key === EventKey.Pid) { ev.pid = text; ev.pidNum = num; ev.hasPid = true; } else { ev.tid = text; ev.tidNum = num; ev.hasTid = true; }
           break;
         }
         case EventKey.Ts:
         case EventKey.Dur:
-          if (isString) { end = this.stringEnd(p); this.numberValue = NaN; } else end = this.parseNumber(p);
+          end = this.parseNumberOrSkip(p);
           if (key === EventKey.Ts) { ev.ts = this.numberValue; ev.tsWrongType = Number.isNaN(ev.ts); }
           else { ev.dur = this.numberValue; ev.hasDur = true; ev.durWrongType = Number.isNaN(ev.dur); }
           break;
         case EventKey.Id:
           if (isString) { end = this.stringEnd(p); ev.idText = this.decode(p + 1, end - 1); }
-          else { end = this.parseNumber(p); ev.id = this.numberValue; ev.idText = Number.isNaN(ev.id) ? '' : String(ev.id); }
+          else { end = this.parseNumberOrSkip(p); ev.id = this.numberValue; ev.idText = Number.isNaN(ev.id) ? '' : String(ev.id); }
           break;
         case EventKey.Args:
           end = this.skipValue(p);
@@ -489,7 +494,7 @@ export class TraceScanner {
   private recordSlice(byte: number): void {
     const ev = this.event;
     if (ev.tsWrongType || !Number.isFinite(ev.ts)) { this.problems.add("'ts' missing or not a number, skipped", byte); return; }
-    if (Math.abs(ev.ts) > MAX_ABS_TS_US) { this.problems.add(`'ts' beyond ±${MAX_ABS_TS_US} µs, skipped`, byte); return; }
+    if (Math.abs(ev.ts) > MAX_ABS_TS_US) { this.problems.add("'ts' beyond ±1e17 µs, skipped", byte); return; }
     let dur = ev.dur;
     if (!ev.hasDur) { this.problems.add("complete event without 'dur', drawn as 0 µs", byte); dur = 0; }
     else if (ev.durWrongType || !Number.isFinite(dur) || dur > MAX_ABS_TS_US) { this.problems.add("'dur' not a finite number, skipped", byte); return; }
@@ -893,6 +898,9 @@ export class TraceScanner {
 }
 
 const PH_COMPLETE = 'X'.charCodeAt(0);
+const LOWER_T = 't'.charCodeAt(0);
+const LOWER_F = 'f'.charCodeAt(0);
+const LOWER_N = 'n'.charCodeAt(0);
 const PH_METADATA = 'M'.charCodeAt(0);
 const PH_FLOW_START = 's'.charCodeAt(0);
 const PH_FLOW_END = 'f'.charCodeAt(0);
