@@ -18,6 +18,9 @@ SCHEMA = json.loads((RUNNER_DIR / "compile_lens_runner" / "report.schema.json").
 SAMPLES_DIR = RUNNER_DIR / "compile_lens_runner" / "samples"
 
 
+sys.path.insert(0, str(RUNNER_DIR))
+
+
 def runner_env(extra_path: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (extra_path, str(RUNNER_DIR)) if p)

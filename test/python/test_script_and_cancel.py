@@ -1,0 +1,109 @@
+"""Script mode on a script the runner did not write, and cancellation mid-run."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import textwrap
+import time
+from pathlib import Path
+
+from conftest import finish, marker_line, run_runner, runner_command, runner_env
+
+SCRIPT = textwrap.dedent('''
+    import sys
+    import time
+    import torch
+
+
+    def step(x):
+        y = torch.sin(x) + 1
+        print("log from step")  # MARK: print break
+        return torch.cos(y) * float(sys.argv[1])
+
+
+    fast = torch.compile(step)
+    for n in (8, 8, 16):  # MARK: new batch size
+        t0 = time.perf_counter()
+        fast(torch.randn(n))
+        print(f"own timing {time.perf_counter() - t0:.4f}s")
+''')
+
+
+def test_script_mode_reports_breaks_and_recompiles_at_user_lines(tmp_path: Path) -> None:
+    script = tmp_path / "their_script.py"
+    script.write_text(SCRIPT)
+    run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--", "3")
+    assert run.code == 0, run.stderr[-2000:]
+    assert "own timing" in run.stderr and run.report["target"]["kind"] == "script"
+    [mode] = run.report["modes"]
+    compiler = mode["compiler"]
+    [gb] = compiler["graphBreaks"]
+    assert gb["location"] == {"file": str(script), "line": marker_line(script, "MARK: print break"), "function": "step",
+                              "code": 'print("log from step")  # MARK: print break'}
+    assert gb["gbId"] == "GB0059"
+    assert all(f["file"] == str(script) for f in gb["userStack"])
+    assert gb["userStack"][0]["line"] == marker_line(script, "fast(torch.randn(n))")
+    reasons = [r["reason"] for r in compiler["recompiles"]]
+    assert any("expected 8, actual 16" in r for r in reasons)
+    assert mode["compileSeconds"] > 0 and compiler["frames"][0]["location"]["line"] == marker_line(script, "def step(x):")
+    assert run.report["recommendation"]["mode"] is None
+
+
+def test_script_that_fails_still_reports_its_compiles(tmp_path: Path) -> None:
+    script = tmp_path / "broken.py"
+    script.write_text(SCRIPT + "\nraise RuntimeError('script blew up')\n")
+    run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--", "1")
+    assert run.code == 1 and run.report["error"]["kind"] == "user-code" and "script blew up" in run.report["error"]["message"]
+    assert run.report["modes"][0]["compiler"]["graphBreaks"]
+
+
+def _descendants(pid: int) -> set[int]:
+    found: set[int] = set()
+    stack = [pid]
+    while stack:
+        parent = stack.pop()
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == parent and int(entry) not in found:
+                    found.add(int(entry))
+                    stack.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_sigterm_mid_run_keeps_finished_modes(tmp_path: Path) -> None:
+    out = tmp_path / "cancelled"
+    proc = subprocess.Popen(runner_command("--sample", "mlp", "--quick", "--device", "cpu", "--out", str(out),
+                                           "--modes", "default,reduce-overhead"),
+                            env=dict(runner_env(), TORCHINDUCTOR_FORCE_DISABLE_CACHES="1"),  # so compiling takes a while
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = []
+    for raw in proc.stdout:
+        seen.append(raw)
+        record = json.loads(raw)
+        if record.get("message", "").startswith("Compiling mode reduce-overhead"):
+            break
+    children = _descendants(proc.pid)
+    proc.send_signal(signal.SIGTERM)
+    assert children, "the worker should be running"
+    stdout, stderr = proc.communicate(timeout=60)
+    run = finish(proc.returncode, "".join(seen) + stdout, stderr)
+    assert run.code == 130
+    assert run.report["status"] == "partial" and run.report["error"]["kind"] == "cancelled"
+    assert [m["mode"] for m in run.report["modes"]] == ["default"] and run.report["modes"][0]["status"] == "ok"
+    assert (run.report_dir / "eager.trace.json").exists()
+    time.sleep(0.5)
+    assert not [pid for pid in children if _alive(pid)]
