@@ -11,6 +11,10 @@ const ROW_HEIGHT = 15;
 const AXIS_HEIGHT = 20;
 const TRACK_GAP = 6;
 const MIN_LABEL_PX = 40;
+/** slices narrower than this are merged with whatever starts in the same pixel */
+const MERGE_PX = 2;
+/** gaps narrower than this between same-coloured rects are closed (invisible at this zoom anyway) */
+const GAP_PX = 1.5;
 /** dimmed slices (not matching the search) are drawn in a second bucket per kind */
 const DIM_OFFSET = SLICE_KIND_COUNT;
 
@@ -120,8 +124,8 @@ export class TimelineCanvas {
         const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]));
         let x1 = Math.min(width, xOf(model.start[i] + model.dur[i]));
         let next = i + 1;
-        if (x1 - x0 < 1) {
-          // Sub-pixel: everything that starts inside this pixel becomes one 1-px rect.
+        if (x1 - x0 < MERGE_PX) {
+          // Near-sub-pixel: everything that starts inside this pixel becomes one rect.
           const pixelEnd = scale.invert(Math.floor(x0) + 1) + offset;
           next = lowerBoundStart(model, i + 1, row.end, pixelEnd);
           x1 = Math.max(Math.floor(x0) + 1, Math.min(width, xOf(model.start[next - 1] + model.dur[next - 1])));
@@ -130,8 +134,8 @@ export class TimelineCanvas {
         }
         stats.slices += next - i;
         const bucket = model.kind[i] + (this.searching && !this.nameMatches[model.name[i]] ? DIM_OFFSET : 0);
-        const left = x1 - x0 < 1 ? Math.floor(x0) : x0;
-        if (bucket === runBucket && left <= runX1 + 0.5) runX1 = Math.max(runX1, x1);
+        const left = next > i + 1 ? Math.floor(x0) : x0;
+        if (bucket === runBucket && left <= runX1 + GAP_PX) runX1 = Math.max(runX1, x1);
         else { flush(); runBucket = bucket; runX0 = left; runX1 = x1; }
         i = next;
       }

@@ -758,12 +758,15 @@ export class TraceScanner {
     const rawDur = this.dur.data;
     const MAX_KEY = 2 ** 48 - 1;
     let clamped = false;
+    let longestNs = 0;
+    for (let i = 0; i < n; i++) longestNs = Math.max(longestNs, Math.min(Math.round(rawDur[i] * NS_PER_US), MAX_KEY));
     for (let i = 0; i < n; i++) {
       trackKey[i] = trackOrder[this.track.data[i]];
       const ns = Math.round((absStart[i] - origin) * NS_PER_US);
       if (ns > MAX_KEY) clamped = true;
       startNs[i] = Math.min(ns, MAX_KEY);
-      longestFirst[i] = MAX_KEY - Math.min(Math.round(rawDur[i] * NS_PER_US), MAX_KEY);
+      // relative to the longest slice, so the key has as few radix digits as the durations need
+      longestFirst[i] = longestNs - Math.min(Math.round(rawDur[i] * NS_PER_US), MAX_KEY);
     }
     if (clamped) warnings.push('timestamps span more than 78 hours; order of far-away events is approximate');
     let order: Uint32Array = new Uint32Array(n);

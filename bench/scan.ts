@@ -1,0 +1,50 @@
+// Scanner vs JSON.parse on tiled real traces, each measured in its own child process (peak RSS per method).
+//   node --import tsx bench/scan.ts [SIZE_MB ...]      (default 100 500 2048; files are generated in /tmp and deleted)
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { scanTraceFile } from '../extension/core/trace/scanner.ts';
+import { generateTrace } from './gen-trace.ts';
+
+interface Measurement { ok: boolean; seconds: number; peakRssMb: number; events: number; error?: string }
+
+async function child(method: string, path: string): Promise<void> {
+  const started = performance.now();
+  let result: Measurement;
+  try {
+    let events: number;
+    if (method === 'scanner') events = (await scanTraceFile(path)).count;
+    else events = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: unknown[] }).traceEvents.length;
+    result = { ok: true, seconds: (performance.now() - started) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024, events };
+  } catch (error) {
+    result = { ok: false, seconds: (performance.now() - started) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024, events: 0, error: (error as Error).message.slice(0, 120) };
+  }
+  process.stdout.write(JSON.stringify(result));
+}
+
+function measure(method: string, path: string): Measurement {
+  const out = execFileSync(process.execPath, ['--max-old-space-size=20000', '--import', 'tsx', __filename, '--child', method, path], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  return JSON.parse(out) as Measurement;
+}
+
+async function main(): Promise<void> {
+  const sizes = process.argv.slice(2).map(Number);
+  for (const sizeMb of sizes.length ? sizes : [100, 500, 2048]) {
+    const path = join(tmpdir(), `compile-lens-bench-${sizeMb}mb.trace.json`);
+    try {
+      generateTrace(path, sizeMb * 1024 * 1024);
+      const fileMb = statSync(path).size / 1024 / 1024;
+      for (const method of ['scanner', 'JSON.parse']) {
+        const m = measure(method, path);
+        const memory = `peak RSS ${m.peakRssMb.toFixed(0)} MB (${(m.peakRssMb / fileMb).toFixed(2)}× file)`;
+        console.log(`${fileMb.toFixed(0)} MB  ${method.padEnd(10)} ${m.ok ? `${m.seconds.toFixed(2)} s to model, ${m.events} events, ${memory}` : `FAILED after ${m.seconds.toFixed(2)} s: ${m.error}; ${memory}`}`);
+      }
+    } finally {
+      rmSync(path, { force: true });
+    }
+  }
+}
+
+if (process.argv[2] === '--child') void child(process.argv[3], process.argv[4]);
+else void main();
