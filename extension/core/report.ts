@@ -29,7 +29,7 @@ export interface Timing {
   rounds: number[];
   callsPerRound: number;
   method: string;
-  repeatedRounds?: number;
+  extraRounds?: number;
   /** false when a compile ran inside the timed region */
   valid?: boolean;
   invalidReason?: string;
@@ -114,6 +114,7 @@ export interface ModeResult {
   peakMemoryBytes?: number | null;
   eagerTiming?: Timing | null;
   speedupSpreadPct?: number | null;
+  speedupIqrPct?: number | null;
   discardedTimings?: Timing[];
   correctness?: Correctness;
   compilerError?: RunError | null;

@@ -5,6 +5,7 @@ many back-to-back calls and interleaving the two sides cancels launch jitter and
 """
 from __future__ import annotations
 
+import gc
 import statistics
 import time
 from dataclasses import dataclass
@@ -59,6 +60,19 @@ def make_clock(device: str) -> Callable[[Callable[[], None]], float]:
     return cpu_block
 
 
+def quiet(block: Block) -> Block:
+    """Runs each round with the garbage collector paused (collected first), as timeit does: a collection
+    triggered by the other side's allocations must not land inside this side's round."""
+    def run(n: int) -> float:
+        gc.collect()
+        gc.disable()
+        try:
+            return block(n)
+        finally:
+            gc.enable()
+    return run
+
+
 def calibrate(block: Block, cfg: TimingConfig) -> int:
     n = 1
     while n < cfg.max_calls and block(n) * n < cfg.min_round_ms:
@@ -71,11 +85,20 @@ def spread_pct(values: list[float]) -> float:
     return (max(values) - min(values)) / med * 100.0 if med > 0 else 0.0
 
 
-def summarize(rounds_ms: list[float], calls: int, method: str, repeated: int = 0) -> dict:
+def iqr_pct(values: list[float]) -> float:
+    """Interquartile range / median: how much the middle half of the ratios disagree (robust to spikes)."""
+    if len(values) < 4:
+        return spread_pct(values)
+    q1, _, q3 = statistics.quantiles(values, n=4)
+    med = statistics.median(values)
+    return (q3 - q1) / med * 100.0 if med > 0 else 0.0
+
+
+def summarize(rounds_ms: list[float], calls: int, method: str, extra: int = 0) -> dict:
     return {
         "medianMs": statistics.median(rounds_ms), "minMs": min(rounds_ms), "maxMs": max(rounds_ms),
         "spreadPct": round(spread_pct(rounds_ms), 2), "rounds": [round(r, 6) for r in rounds_ms],
-        "callsPerRound": calls, "method": method, "repeatedRounds": repeated,
+        "callsPerRound": calls, "method": method, "extraRounds": extra,
     }
 
 
@@ -85,30 +108,38 @@ class PairedTiming:
     compiled: dict
     speedup: float
     speedup_spread_pct: float
+    speedup_iqr_pct: float
 
 
 def measure_alone(block: Block, cfg: TimingConfig, method: str) -> dict:
+    block = quiet(block)
     n = calibrate(block, cfg)
     return summarize([block(n) for _ in range(cfg.rounds)], n, method)
 
 
 def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str) -> PairedTiming:
-    """Interleaves eager and compiled rounds; re-measures the most deviant pair while the ratios spread too much."""
+    """Interleaves eager and compiled rounds, alternating which goes first (ABBA) so neither side always follows
+    the other. While the per-pair ratios spread more than the limit, adds pairs (up to 3x rounds): launch-bound
+    models on a shared host swing 30-60 % round to round, and a median over more pairs moves less run to run."""
+    eager, compiled = quiet(eager), quiet(compiled)
     n_eager, n_compiled = calibrate(eager, cfg), calibrate(compiled, cfg)
-    pairs = [(eager(n_eager), compiled(n_compiled)) for _ in range(cfg.rounds)]
-    repeated = 0
-    while repeated < cfg.rounds:
-        ratios = [e / c for e, c in pairs]
-        if spread_pct(ratios) <= cfg.spread_limit_pct:
-            break
-        med = statistics.median(ratios)
-        worst = max(range(len(ratios)), key=lambda i: abs(ratios[i] - med))
-        pairs[worst] = (eager(n_eager), compiled(n_compiled))
-        repeated += 1
+
+    def pair(index: int) -> tuple[float, float]:
+        if index % 2:
+            c = compiled(n_compiled)
+            return eager(n_eager), c
+        e = eager(n_eager)
+        return e, compiled(n_compiled)
+
+    pairs = [pair(i) for i in range(cfg.rounds)]
+    while len(pairs) < 3 * cfg.rounds and spread_pct([e / c for e, c in pairs]) > cfg.spread_limit_pct:
+        pairs.append(pair(len(pairs)))
+    extra = len(pairs) - cfg.rounds
     ratios = [e / c for e, c in pairs]
     return PairedTiming(
-        eager=summarize([e for e, _ in pairs], n_eager, method, repeated),
-        compiled=summarize([c for _, c in pairs], n_compiled, method, repeated),
+        eager=summarize([e for e, _ in pairs], n_eager, method, extra),
+        compiled=summarize([c for _, c in pairs], n_compiled, method, extra),
         speedup=statistics.median(ratios),
         speedup_spread_pct=round(spread_pct(ratios), 2),
+        speedup_iqr_pct=round(iqr_pct(ratios), 2),
     )

@@ -309,7 +309,7 @@ class Run:
                                            self.block(compiled, target.inputs, target.grad_mode), self.cfg, method)
             compiles = self.watcher.compiles - before
             entry.update(timing=paired.compiled, speedup=round(paired.speedup, 4), eagerTiming=paired.eager,
-                         speedupSpreadPct=paired.speedup_spread_pct)
+                         speedupSpreadPct=paired.speedup_spread_pct, speedupIqrPct=paired.speedup_iqr_pct)
             if compiles == 0:
                 break
             reasons = [r for r in self.records(mode) if r.phase == phase and r.artifact == "recompile_reasons"]
