@@ -6,7 +6,7 @@ import { scaleLinear, select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, ty
 import type { HostToWebview, TimelinePane, TimelineSource, WebviewToHost } from '../extension/core/protocol.ts';
 import { compareTraces } from '../extension/core/trace/compare.ts';
 import type { TraceModel } from '../extension/core/trace/model.ts';
-import { compileSpans, formatMicros } from '../extension/core/trace/summary.ts';
+import { compileSpans, formatMicros, kernelIndices } from '../extension/core/trace/summary.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
 import { STYLES } from './styles.ts';
 import { KIND_LEGEND, kindSwatchCss, readTheme, type Theme } from './theme.ts';
@@ -25,7 +25,7 @@ interface SavedState {
   view: { domain: [number, number]; step: number; search: string; selected: { pane: number; slice: number } | null } | null;
 }
 
-interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats }
+interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats; kernels: number }
 
 const vscode = acquireVsCodeApi();
 const post = (message: WebviewToHost): void => vscode.postMessage(message);
@@ -103,7 +103,7 @@ function load(message: Extract<HostToWebview, { type: 'load' }>): void {
   const models = message.panes.map((pane: TimelinePane) => reviveModel(pane.trace));
   state.panes = message.panes.map((pane, p) => {
     const marks = compileSpans(models[p]).map((span) => ({ startUs: span.startUs, durUs: span.durUs, label: `compile: ${span.name} ${formatMicros(span.durUs)}` }));
-    return { label: pane.label, timeline: new TimelineCanvas(models[p], marks), stats: { rects: 0, slices: 0, rows: 0, labels: 0 } };
+    return { label: pane.label, timeline: new TimelineCanvas(models[p], marks), stats: { rects: 0, slices: 0, rows: 0, labels: 0 }, kernels: kernelIndices(models[p]).length };
   });
   for (const pane of state.panes) for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));
 
@@ -332,7 +332,7 @@ function drawAll(): void {
 /** Read-only view for tests and benchmarks: what was drawn, what is selected, frame times. */
 Object.defineProperty(window, '__timelineDebug', {
   get: () => Object.freeze({
-    panes: state.panes.map((p) => ({ label: p.label, events: p.timeline.model.count, tracks: p.timeline.model.tracks.length, ...p.stats })),
+    panes: state.panes.map((p) => ({ label: p.label, events: p.timeline.model.count, tracks: p.timeline.model.tracks.length, kernels: p.kernels, ...p.stats })),
     selected: state.selected && {
       ...state.selected,
       name: state.panes[state.selected.pane].timeline.model.names[state.panes[state.selected.pane].timeline.model.name[state.selected.slice]],

@@ -15,7 +15,7 @@ export interface WebviewHtmlOptions {
 
 const NONCE = /^[A-Za-z0-9+/=_-]{16,}$/;
 // A CSP source list must not be able to close the directive or open a new one.
-const CSP_SOURCE = /^[^;,'"\s<>]+( [^;,'"\s<>]+)*$/;
+const CSP_SOURCE = /^(?:'self'|[^;,'"\s<>]+)(?: (?:'self'|[^;,'"\s<>]+))*$/;
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return [

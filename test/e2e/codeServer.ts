@@ -1,7 +1,7 @@
 // Drives a real VS Code (code-server 4.100.3) in headless Chromium: install the packaged .vsix, open a
 // workspace, run palette commands, find webviews. Recipe: ../shared/recipes/code-server.md.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { cpSync, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +20,7 @@ export function prepareCodeServer(): CodeServerEnv {
   const root = execFileSync('bash', [path.join(REPO, 'test/e2e/setup-code-server.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   execFileSync('node', [path.join(REPO, 'scripts/build.mjs')], { cwd: REPO, stdio: 'inherit' });
   const vsix = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-vsix-')), 'compile-lens.vsix');
-  execFileSync(path.join(REPO, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', '--skip-license', '-o', vsix], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(path.join(REPO, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
   return { root, entry: path.join(root, 'node_modules/code-server/out/node/entry.js'), vsix };
 }
 
@@ -103,6 +103,8 @@ export async function startSession(env: CodeServerEnv, workspace: string, opts: 
       }
       server.stdout!.destroy();
       server.stderr!.destroy();
+      // keep VS Code's own logs (extension host, window) next to the screenshots for diagnosis
+      cpSync(path.join(userData, 'logs'), path.join(opts.artifacts, `vscode-logs-${port}`), { recursive: true });
       rmSync(home, { recursive: true, force: true });
     },
   };
@@ -155,7 +157,15 @@ export async function findWebviewFrame(page: Page, selector: string, timeoutMs: 
   throw new Error(`no webview frame with ${selector} within ${timeoutMs} ms`);
 }
 
+/** Opens a workspace file through Quick Open (immune to layout shifts such as the Restricted Mode banner). */
 export async function openFile(page: Page, name: string): Promise<void> {
-  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first().click({ timeout: 60_000 });
-  await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 30_000 });
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 60_000 });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30_000 });
 }

@@ -1,10 +1,12 @@
 // The packaged extension in a real VS Code: the whole product path on a target with a known graph break,
 // and the same extension in an untrusted workspace (no code runs, traces still open).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
+import type { Frame } from 'playwright-core';
 import { findWebviewFrame, openFile, paletteHas, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -12,6 +14,7 @@ const ARTIFACTS = path.join(REPO, 'test-results');
 const MODEL_FILE = 'model_with_break.py';
 const BREAK_LINE_TEXT = 'print("hidden layer done")';
 
+const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 let env: CodeServerEnv;
 
 before(() => {
@@ -19,13 +22,21 @@ before(() => {
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 
+/** The panes the timeline drew (window.__timelineDebug), once `count` of them are there. */
+async function drawnPanes(frame: Frame, count: number): Promise<{ label: string; kernels: number }[]> {
+  type Debug = { __timelineDebug?: { panes: { label: string; kernels: number }[] } };
+  await frame.waitForFunction((n) => ((window as unknown as Debug).__timelineDebug?.panes.length ?? 0) >= n, count, { timeout: 60_000 });
+  return frame.evaluate(() => (window as unknown as Debug).__timelineDebug!.panes.map((p) => ({ label: p.label, kernels: p.kernels })));
+}
+
 function makeWorkspace(): string {
   const workspace = mkdtempSync(path.join(os.tmpdir(), 'cl-ws-'));
   cpSync(path.join(REPO, 'test/e2e/workspace'), workspace, { recursive: true });
   copyFileSync(path.join(REPO, 'test/fixtures/traces/mlp-eager.trace.json'), path.join(workspace, 'mlp-eager.trace.json'));
   mkdirSync(path.join(workspace, '.vscode'));
   writeFileSync(path.join(workspace, '.vscode/settings.json'), JSON.stringify({
-    'compileLens.pythonPath': process.env.COMPILE_LENS_PYTHON ?? 'python3',
+    // absolute: VS Code runs with its own HOME here, which version-manager shims (pyenv) depend on
+    'compileLens.pythonPath': PYTHON,
     'compileLens.device': 'cpu',
     'compileLens.modes': ['default'],
     'compileLens.quick': true,
@@ -42,10 +53,10 @@ test('Compile & Profile Model: report webview, hover, Problems and CodeLens on a
     await page.locator('.codelens-decoration', { hasText: 'Compile & Profile' }).first().waitFor({ timeout: 60_000 });
 
     await runCommand(page, 'Compile & Profile Model');
-    const frame = await findWebviewFrame(page, '[data-testid="report-summary"]', 300_000);
-    const summary = await frame.locator('[data-testid="report-summary"]').innerText();
+    const frame = await findWebviewFrame(page, 'section.report', 300_000);
+    const summary = await frame.locator('section.report').innerText();
     assert.match(summary, /\d+\.\d+×/, `speedup shown: ${summary}`);
-    const kernelsPerPane = await frame.evaluate(() => (window as unknown as { __timelineDebug?: { panes: { label: string; kernels: number }[] } }).__timelineDebug?.panes ?? []);
+    const kernelsPerPane = await drawnPanes(frame, 2);
     assert.deepEqual(kernelsPerPane.map((p) => p.label), ['eager', 'default']);
     for (const pane of kernelsPerPane) assert.ok(pane.kernels > 0, `${pane.label} timeline has kernels`);
     await page.screenshot({ path: path.join(ARTIFACTS, 'timeline.png') });
@@ -93,8 +104,8 @@ test('untrusted workspace: profiling is refused, trace files still open in the t
     await page.locator('.notifications-toasts', { hasText: 'only profiles in a trusted workspace' }).waitFor({ timeout: 30_000 });
     assert.equal(existsSync(path.join(workspace, '.compile-lens')), false, 'a run started in an untrusted workspace');
     await openFile(page, 'mlp-eager.trace.json');
-    const frame = await findWebviewFrame(page, '[data-testid="timeline"]', 60_000);
-    const panes = await frame.evaluate(() => (window as unknown as { __timelineDebug?: { panes: { kernels: number }[] } }).__timelineDebug?.panes ?? []);
+    const frame = await findWebviewFrame(page, '.panes canvas', 60_000);
+    const panes = await drawnPanes(frame, 1);
     assert.equal(panes.length, 1);
     assert.ok(panes[0]!.kernels > 0);
   } catch (error) {

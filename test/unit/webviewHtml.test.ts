@@ -26,6 +26,10 @@ test('title and URIs are escaped, never markup', () => {
   assert.match(html, /<title>&lt;\/title&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;<\/title>/);
 });
 
+test("code-server's cspSource ('self' plus the CDN) is accepted", () => {
+  assert.match(renderWebviewHtml({ ...base, cspSource: "'self' https://*.vscode-cdn.net" }), /style-src &#39;self&#39; https:\/\/\*\.vscode-cdn\.net &#39;nonce-/);
+});
+
 test('a nonce or cspSource that could widen the policy is refused', () => {
   assert.throws(() => renderWebviewHtml({ ...base, nonce: 'short' }), /nonce/);
   assert.throws(() => renderWebviewHtml({ ...base, nonce: "abc' 'unsafe-inline' 'x12345678" }), /nonce/);

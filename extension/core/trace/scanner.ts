@@ -76,7 +76,7 @@ function classifyHostName(name: string, cat: Cat): SliceKind {
   if (cat === Cat.CudaRuntime || cat === Cat.CudaDriver) return SliceKind.RuntimeLaunch;
   if (name.startsWith('ProfilerStep#')) return SliceKind.Step;
   if (COMPILE_NAME.test(name)) return SliceKind.Compile;
-  if (/^cpp_fused|\bcpp_fused_/.test(name)) return SliceKind.KernelGenerated;
+  if (name.includes('cpp_fused')) return SliceKind.KernelGenerated; // graph_0_cpp_fused_... on CPU
   return cat === Cat.Unknown ? SliceKind.Other : SliceKind.CpuOp;
 }
 

@@ -38,7 +38,7 @@ export interface TraceSummary {
   /** profiled steps: ProfilerStep# spans, or repetitions of the kernel sequence (see stepSource) */
   steps: number;
   stepSource: 'profiler' | 'repetition' | 'none';
-  /** device activities: kernels plus memcpy/memset */
+  /** device activities (kernels plus memcpy/memset); in a CPU-only trace, its outermost compute ops (cpuKernelIndices) */
   kernels: number;
   /** null when the trace has no steps */
   kernelsPerStep: number | null;
@@ -48,7 +48,7 @@ export interface TraceSummary {
   /** CPU runtime calls (cudaLaunchKernel, cudaGraphLaunch, cudaMemcpyAsync, ...) linked to at least one device activity */
   launches: number;
   launchesPerStep: number | null;
-  /** union of device-activity intervals over all GPU streams, µs */
+  /** union of kernel intervals over all GPU streams (CPU-only trace: CPU kernels), µs */
   gpuBusyUs: number;
   /** first device activity start to last end, minus gpuBusyUs, µs */
   gpuIdleUs: number;
@@ -69,15 +69,49 @@ export function isDeviceKernel(model: TraceModel, i: number): boolean {
   return isKernelKind(model.kind[i]) && model.tracks[model.track[i]].gpu;
 }
 
+// CPU-only traces (Inductor's C++ backend) have no device activity. Their "kernels" are the outermost compute
+// ops: Inductor's cpp_fused kernels and ATen ops not nested in another one — the runner counts the same way
+// (native-runner/compile_lens_runner/profiling.py), so the report and the timeline agree.
+const CPU_KERNEL_NAME = /^aten::|cpp_fused|^graph_\d+_/;
+
+/** Indices of CPU kernels (see above), each track's outermost candidates only. */
+export function cpuKernelIndices(model: TraceModel): number[] {
+  const candidates: number[] = [];
+  for (let i = 0; i < model.count; i++) {
+    if (!model.tracks[model.track[i]].gpu && CPU_KERNEL_NAME.test(model.names[model.name[i]])) candidates.push(i);
+  }
+  candidates.sort((a, b) => model.track[a] - model.track[b] || model.start[a] - model.start[b] || model.dur[b] - model.dur[a]);
+  const outermost: number[] = [];
+  let track = -1;
+  let coveredUntil = -Infinity;
+  for (const i of candidates) {
+    if (model.track[i] !== track) { track = model.track[i]; coveredUntil = -Infinity; }
+    if (model.start[i] < coveredUntil) continue;
+    outermost.push(i);
+    coveredUntil = model.start[i] + model.dur[i];
+  }
+  return outermost;
+}
+
+/** The slices counted as kernels: device activities, or CPU kernels when the trace has no GPU track. */
+export function kernelIndices(model: TraceModel): number[] {
+  if (!model.tracks.some((t) => t.gpu)) return cpuKernelIndices(model);
+  const indices: number[] = [];
+  for (let i = 0; i < model.count; i++) if (isDeviceKernel(model, i)) indices.push(i);
+  return indices;
+}
+
+const familyOf = (model: TraceModel, i: number): KernelFamily =>
+  FAMILY_OF_KIND[model.kind[i] as SliceKind] ?? (model.tracks[model.track[i]].gpu ? 'library' : 'aten');
+
 /** Every kernel name with its count and time, sorted by total time (largest first). */
 export function kernelStats(model: TraceModel): KernelStat[] {
   const byName = new Map<number, KernelStat>();
-  for (let i = 0; i < model.count; i++) {
-    if (!isDeviceKernel(model, i)) continue;
+  for (const i of kernelIndices(model)) {
     const nameId = model.name[i];
     let stat = byName.get(nameId);
     if (!stat) {
-      stat = { name: model.names[nameId], family: FAMILY_OF_KIND[model.kind[i] as SliceKind] ?? 'library', count: 0, totalUs: 0, meanUs: 0 };
+      stat = { name: model.names[nameId], family: familyOf(model, i), count: 0, totalUs: 0, meanUs: 0 };
       byName.set(nameId, stat);
     }
     stat.count++;
@@ -118,11 +152,11 @@ export function summarizeTrace(model: TraceModel): TraceSummary {
     const end = start + model.dur[i];
     if (start < spanStart) spanStart = start;
     if (end > spanEnd) spanEnd = end;
-    if (!model.tracks[model.track[i]].gpu) continue;
-    gpuEvents++;
-    if (!isKernelKind(model.kind[i])) continue;
-    kernelsByFamily[FAMILY_OF_KIND[model.kind[i] as SliceKind] ?? 'library']++;
-    intervals.push([start, end]);
+    if (model.tracks[model.track[i]].gpu) gpuEvents++;
+  }
+  for (const i of kernelIndices(model)) {
+    kernelsByFamily[familyOf(model, i)]++;
+    intervals.push([model.start[i], model.start[i] + model.dur[i]]);
     if (model.correlation[i] >= 0) kernelCorrelations.add(model.correlation[i]);
   }
   let launches = 0;
@@ -189,8 +223,8 @@ export function formatTraceSummary(s: TraceSummary): string {
     `kernels           ${s.kernels} (generated ${s.kernelsByFamily.generated}, library ${s.kernelsByFamily.library}, ATen ${s.kernelsByFamily.aten}, memcpy/memset ${s.kernelsByFamily.memory}, CUDA-graph replay ${s.kernelsByFamily['graph-replay']})`,
     `kernels / step    ${perStepText(s.kernelsPerStep)}   (all GPU events / step: ${perStepText(s.gpuEventsPerStep)})`,
     `launches / step   ${perStepText(s.launchesPerStep)}`,
-    `GPU busy          ${formatMicros(s.gpuBusyUs)}${s.gpuBusyPerStepUs === null ? '' : ` (${formatMicros(s.gpuBusyPerStepUs)} / step)`}`,
-    `GPU idle          ${formatMicros(s.gpuIdleUs)}${s.gpuIdlePerStepUs === null ? '' : ` (${formatMicros(s.gpuIdlePerStepUs)} / step)`} between the first and last kernel`,
+    `${s.gpuStreams ? 'GPU' : 'CPU kernels'} busy${s.gpuStreams ? '         ' : ' '}${formatMicros(s.gpuBusyUs)}${s.gpuBusyPerStepUs === null ? '' : ` (${formatMicros(s.gpuBusyPerStepUs)} / step)`}`,
+    `${s.gpuStreams ? 'GPU' : 'CPU kernels'} idle${s.gpuStreams ? '         ' : ' '}${formatMicros(s.gpuIdleUs)}${s.gpuIdlePerStepUs === null ? '' : ` (${formatMicros(s.gpuIdlePerStepUs)} / step)`} between the first and last kernel`,
   ];
   if (s.compileSpans.length > 0) {
     lines.push(`compile in region ${formatMicros(s.compileUs)} in ${s.compileSpans.length} span(s): ${s.compileSpans.map((c) => `${c.name} ${formatMicros(c.durUs)}`).join(', ')}`);

@@ -1,0 +1,35 @@
+// The runner's real output, read by the TypeScript side: schema-valid, and the numbers the report states
+// about its traces are the numbers the trace scanner finds in them.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { collectFindings } from '../../extension/core/findings.ts';
+import { loadReport } from '../../extension/core/reportFile.ts';
+import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
+import { summarizeTrace } from '../../extension/core/trace/summary.ts';
+
+const FIXTURE = path.resolve(__dirname, '../fixtures/reports/graphbreak-cpu/report.json');
+const TRACES = path.resolve(__dirname, '../fixtures/traces');
+
+test('a report written by the runner validates against the shared schema', async () => {
+  const { report } = await loadReport(FIXTURE);
+  assert.equal(report.target.name, 'graphbreak');
+  assert.equal(report.environment.device, 'cpu');
+});
+
+test('CPU kernels per step from the scanner equal the runner\'s count for the same traces', async () => {
+  const { report } = await loadReport(FIXTURE);
+  const eager = summarizeTrace(await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-eager.trace.json')));
+  const compiled = summarizeTrace(await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-default.trace.json')));
+  assert.equal(eager.kernelsPerStep, report.eager.kernelsPerStep);
+  assert.equal(compiled.kernelsPerStep, report.modes[0]!.kernelsPerStep);
+  assert.ok(compiled.kernelsByFamily.generated > 0, 'Inductor cpp_fused kernels count as generated');
+});
+
+test('the graphbreak sample\'s breaks map to its print, .item() and numpy lines', async () => {
+  const { report } = await loadReport(FIXTURE);
+  const breaks = collectFindings(report).filter((f) => f.kind === 'graph-break');
+  assert.deepEqual(breaks.map((b) => path.basename(b.file)), ['graphbreak.py', 'graphbreak.py', 'graphbreak.py']);
+  assert.match(breaks[0]!.reason, /print/);
+  assert.match(breaks[1]!.reason, /item/);
+});
