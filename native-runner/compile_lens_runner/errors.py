@@ -20,8 +20,12 @@ class RunnerError(Exception):
 
 
 def _first_line(exc: BaseException) -> str:
+    """The exception's first line, plus Dynamo's `Explanation:` line, which names the cause."""
     text = str(exc).strip()
-    return f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}".rstrip(": ")
+    lines = text.splitlines()
+    summary = f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+    explanation = next((l.split("Explanation:", 1)[1].strip() for l in lines if "Explanation:" in l), None)
+    return f"{summary} ({explanation})" if explanation else summary
 
 
 def _is_oom(exc: BaseException) -> bool:

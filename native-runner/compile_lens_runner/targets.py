@@ -83,7 +83,10 @@ def _from_returned(value: Any, base: dict[str, Any], device: str, moved: bool) -
         inputs = _inputs_to(inputs, device)
         warmup = _inputs_to(warmup, device) if warmup is not None else None
     train = bool(spec.get("train", False))
-    grad_mode = spec.get("grad_mode", "grad" if train else "inference")
+    # numpy code compiled under inference_mode fails Dynamo's own guard check (torch 2.13: "Guard failed on the
+    # same frame it was created"), so numpy targets default to no_grad.
+    takes_numpy = any(type(v).__module__ == "numpy" for v in inputs)
+    grad_mode = spec.get("grad_mode", "grad" if train else "no_grad" if takes_numpy else "inference")
     for key in ("grad_mode", "warmup_grad_mode"):
         if spec.get(key) is not None and spec[key] not in GRAD_MODES:
             raise RunnerError("bad-target", f"{key} is {spec[key]!r}.", f"Use one of: {', '.join(GRAD_MODES)}.")

@@ -193,6 +193,10 @@ class Run:
             self.report["modes"].append(self.run_mode(mode, 0.12 + index * span, span))
             self.checkpoint()
         self.report["recommendation"] = advice.recommend(self.report["modes"])
+        failed = [m for m in self.report["modes"] if m["status"] != "ok"]
+        if failed and len(failed) == len(self.report["modes"]):
+            first = failed[0]["error"]
+            self.report["error"] = dict(first, message=f"Every mode failed; {failed[0]['mode']}: {first['message']}")
 
     def run_eager(self) -> None:
         target = self.target

@@ -41,7 +41,8 @@ def test_mlp_writes_report_traces_and_compiler_logs(mlp: Run, outdir: Path) -> N
     for mode in report["modes"]:
         assert mode["status"] == "ok" and mode["error"] is None
         assert mode["speedup"] > 0 and mode["compileSeconds"] > 0 and mode["kernelsPerStep"] >= 1
-        assert len(mode["timing"]["rounds"]) == 3 and mode["timing"]["callsPerRound"] >= 1
+        assert len(mode["timing"]["rounds"]) == 3 + mode["timing"]["extraRounds"] <= 9
+        assert len(mode["eagerTiming"]["rounds"]) == len(mode["timing"]["rounds"]) and mode["timing"]["callsPerRound"] >= 1
         assert mode["correctness"]["ok"] and mode["correctness"]["maxAbsError"] < 1e-3
         compiler = mode["compiler"]
         assert compiler["graphCount"] == 1 and compiler["graphBreaks"] == [] and compiler["recompiles"] == []
@@ -90,3 +91,11 @@ def test_recompile_in_timed_region_is_flagged_and_remeasured(recompile: Run) -> 
     assert "float32[64, 512]" in timed[0]["trigger"] and "float32[32, 512]" in timed[0]["trigger"]
     assert "dynamic=False" in timed[0]["trigger"]
     assert timed[0]["location"]["file"] == str(SAMPLES_DIR / "mlp.py")
+
+
+def test_fullgraph_turns_graph_breaks_into_a_compile_error(outdir: Path) -> None:
+    run = run_runner("--sample", "graphbreak", "--quick", "--device", "cpu", "--fullgraph", "--out", str(outdir / "fullgraph"))
+    assert run.code == 1 and run.report["status"] == "error"  # its only mode failed
+    [mode] = run.report["modes"]
+    assert mode["status"] == "error" and mode["error"]["kind"] == "compile" and "print" in mode["error"]["message"]
+    assert run.report["eager"]["timing"] is not None  # eager still measured

@@ -48,6 +48,14 @@ TARGETS = textwrap.dedent('''
         return (lambda x, y: torch.sin(x) * torch.cos(y)), (torch.randn(64), torch.randn(64))
 
 
+    def numpy_function():
+        import numpy as np
+
+        def fn(a, b):
+            return np.sum(np.sin(a) * np.cos(b), axis=1)
+        return fn, (np.random.rand(64, 64), np.random.rand(64, 64))
+
+
     class Pipe:
         """A larger object whose submodule is compiled in place (seed 000's pipe.transformer)."""
         def __init__(self):
@@ -121,6 +129,14 @@ def test_failing_mode_is_isolated(targets: Path, outdir: Path) -> None:
     assert bad["status"] == "error" and bad["error"]["kind"] == "compile" and "no-such-mode" in bad["error"]["message"]
     assert bad["error"]["traceback"] and bad["timing"] is None
     assert good["status"] == "ok" and good["speedup"] > 0 and good["correctness"]["ok"]
+
+
+def test_numpy_function_compiles(targets: Path, outdir: Path) -> None:
+    run = target(targets, "numpy_function", outdir)
+    assert run.code == 0, run.stderr[-2000:]
+    [mode] = run.report["modes"]
+    assert mode["status"] == "ok" and mode["correctness"]["ok"] and mode["correctness"]["dtype"] == "float64"
+    assert mode["compiler"]["graphCount"] == 1 and run.report["settings"]["inputs"] == "ndarray float64[64, 64], ndarray float64[64, 64]"
 
 
 def test_submodule_compiled_in_place_with_different_warmup(targets: Path, outdir: Path) -> None:

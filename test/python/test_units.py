@@ -65,3 +65,17 @@ def test_compare_tolerates_float_noise_but_not_errors() -> None:
     bad = compare({"a": x}, {"a": x + 0.1})
     assert not bad["ok"] and bad["maxAbsError"] == pytest.approx(0.1, rel=1e-4)
     assert not compare(x, x[:5])["ok"]
+
+
+def test_errors_name_their_kind_and_fix() -> None:
+    from compile_lens_runner.errors import classify
+
+    class OutOfMemoryError(RuntimeError):
+        pass
+
+    oom = classify(OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB"), "timing mode default")
+    assert oom.kind == "out-of-memory" and "timing mode default" in oom.message and "smaller" in oom.fix
+    triton = classify(RuntimeError("Cannot find a working triton installation. Either the package is not installed"), "compiling")
+    assert triton.kind == "triton-missing" and triton.fix.startswith("Install Triton") and "pip install triton" in triton.fix
+    user = classify(ValueError("bad shape"), "running the model eagerly")
+    assert user.kind == "user-code" and user.message.endswith("ValueError: bad shape") and user.traceback
