@@ -70,7 +70,8 @@ function titleOf(source: TimelineSource): string {
 
 export function openTimelinePanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): vscode.WebviewPanel {
   const title = titleOf(source);
-  const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, title, vscode.ViewColumn.Beside, { enableScripts: true, retainContextWhenHidden: false });
+  // preserveFocus: the editor keeps focus, so its CodeLens refresh (cancelled when it blurs) goes through
+  const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, retainContextWhenHidden: false });
   const listener = attach(panel.webview, extensionUri, source, title, log);
   panel.onDidDispose(() => listener.dispose());
   return panel;
