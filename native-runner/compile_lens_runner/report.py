@@ -15,7 +15,7 @@ SCHEMA_VERSION = "1.1"
 
 def environment(device: str, torch_version: str | None) -> dict[str, Any]:
     env: dict[str, Any] = {"python": platform.python_version(), "torch": torch_version, "triton": None,
-                           "device": device, "deviceName": platform.processor() or platform.machine(),
+                           "device": device, "deviceName": _cpu_name(),
                            "platform": f"{platform.system()} {platform.release()} {platform.machine()}"}
     if torch_version is None:
         return env
@@ -31,6 +31,17 @@ def environment(device: str, torch_version: str | None) -> dict[str, Any]:
     except ImportError:
         pass
     return env
+
+
+def _cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return f"{line.split(':', 1)[1].strip()} ({os.cpu_count()} CPUs)"
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
 def skeleton(target: dict[str, Any], settings: dict[str, Any], env: dict[str, Any]) -> dict[str, Any]:

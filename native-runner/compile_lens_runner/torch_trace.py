@@ -44,54 +44,84 @@ def _kind(entry: dict[str, Any]) -> str:
     return next((k for k in entry if k not in _CONTEXT_KEYS), "unknown")
 
 
-def parse(text: str) -> list[Record]:
-    """Parses a structured log; lines that are not records are skipped (a log may be truncated mid-write)."""
-    records: list[Record] = []
-    strings: dict[int, str] = {}
-    marker: dict[str, Any] = {}
-    lines = text.split("\n")
-    i = 0
-    while i < len(lines):
-        match = _PREFIX.match(lines[i])
-        i += 1
-        if not match:
-            continue
-        try:
-            entry = json.loads(match.group(1))
-        except ValueError:
-            continue
-        payload_lines = []
-        while i < len(lines) and lines[i].startswith("\t"):
-            payload_lines.append(lines[i][1:])
+class Parser:
+    """Parses a structured log incrementally; interned file names and the current marker carry across feeds.
+    Lines that are not records are skipped (a log may be truncated mid-write)."""
+
+    def __init__(self) -> None:
+        self.strings: dict[int, str] = {}
+        self.marker: dict[str, Any] = {}
+
+    def feed(self, text: str) -> list[Record]:
+        records: list[Record] = []
+        lines = text.split("\n")
+        i = 0
+        while i < len(lines):
+            match = _PREFIX.match(lines[i])
             i += 1
-        if not isinstance(entry, dict):
-            continue
-        kind = _kind(entry)
-        if kind == "str" and isinstance(entry["str"], list) and len(entry["str"]) == 2:
-            strings[int(entry["str"][1])] = str(entry["str"][0])
-            continue
-        meta = entry.get(kind) if isinstance(entry.get(kind), dict) else {}
-        frame, attempt = entry.get("frame_id"), entry.get("frame_compile_id")
-        compile_id = f"{frame}/{attempt}" if frame is not None and attempt is not None else meta.get("compile_id")
-        record = Record(kind, meta, "\n".join(payload_lines), compile_id, strings=strings)
-        if record.artifact == MARKER:
-            marker = record.payload_json() or {}
-            continue
-        record.mode, record.phase = marker.get("mode"), marker.get("phase")
-        records.append(record)
-    return records
+            if not match:
+                continue
+            try:
+                entry = json.loads(match.group(1))
+            except ValueError:
+                continue
+            payload_lines = []
+            while i < len(lines) and lines[i].startswith("\t"):
+                payload_lines.append(lines[i][1:])
+                i += 1
+            if not isinstance(entry, dict):
+                continue
+            kind = _kind(entry)
+            if kind == "str" and isinstance(entry["str"], list) and len(entry["str"]) == 2:
+                self.strings[int(entry["str"][1])] = str(entry["str"][0])
+                continue
+            meta = entry.get(kind) if isinstance(entry.get(kind), dict) else {}
+            frame, attempt = entry.get("frame_id"), entry.get("frame_compile_id")
+            compile_id = f"{frame}/{attempt}" if frame is not None and attempt is not None else meta.get("compile_id")
+            record = Record(kind, meta, "\n".join(payload_lines), compile_id, strings=self.strings)
+            if record.artifact == MARKER:
+                self.marker = record.payload_json() or {}
+                continue
+            record.mode, record.phase = self.marker.get("mode"), self.marker.get("phase")
+            records.append(record)
+        return records
 
 
-def log_files(trace_dir: str) -> list[str]:
-    return sorted(glob.glob(os.path.join(trace_dir, "*.log")), key=os.path.getmtime)
+def parse(text: str) -> list[Record]:
+    return Parser().feed(text)
 
 
-def read_all(trace_dir: str) -> list[Record]:
-    records: list[Record] = []
-    for path in log_files(trace_dir):
-        with open(path, encoding="utf-8", errors="replace") as f:
-            records.extend(parse(f.read()))
-    return records
+class LogFollower:
+    """Reads this process's structured log as it grows, so each mode parses only what it added."""
+
+    def __init__(self, trace_dir: str) -> None:
+        self.trace_dir = trace_dir
+        self.parser = Parser()
+        self.offset = 0
+        self.records: list[Record] = []
+        self._path: str | None = None
+
+    def path(self) -> str | None:
+        """The log this process writes: torch names it dedicated_log_torch_trace_*.log; compile subprocesses
+        may add their own (small) ones beside it, so the largest is ours. Chosen once, then followed."""
+        if self._path is None:
+            files = sorted(glob.glob(os.path.join(self.trace_dir, "*.log")), key=os.path.getsize)
+            self._path = files[-1] if files else None
+        return self._path
+
+    def read(self) -> list[Record]:
+        """All records so far; only complete lines are consumed (the rest waits for the next read)."""
+        flush()
+        path = self.path()
+        if path is None or not os.path.exists(path):
+            return self.records
+        with open(path, "rb") as f:
+            f.seek(self.offset)
+            chunk = f.read()
+        end = chunk.rfind(b"\n") + 1
+        self.offset += end
+        self.records.extend(self.parser.feed(chunk[:end].decode("utf-8", errors="replace")))
+        return self.records
 
 
 def emit(name: str, payload: dict[str, Any]) -> None:

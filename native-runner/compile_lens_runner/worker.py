@@ -120,6 +120,7 @@ class Run:
         else:
             torch._inductor.config.cpp.enable_kernel_profile = True  # names each C++ kernel in the profiler trace
         self.watcher = tt.install_watcher()
+        self.log = tt.LogFollower(self.trace_dir)
         tt.mark(None, "start")
         return torch
 
@@ -164,8 +165,7 @@ class Run:
         return time.perf_counter() - t0
 
     def records(self, mode: str | None) -> list[tt.Record]:
-        tt.flush()
-        return [r for r in tt.read_all(self.trace_dir) if r.mode == mode]
+        return [r for r in self.log.read() if r.mode == mode]
 
     # -- target run ----------------------------------------------------------------------------------------
     def execute_target(self, torch: Any) -> None:
@@ -299,8 +299,8 @@ class Run:
         return entry
 
     def trace_log_relpath(self) -> str | None:
-        files = tt.log_files(self.trace_dir)
-        return os.path.relpath(files[-1], self.workdir) if files else None
+        path = self.log.path()
+        return os.path.relpath(path, self.workdir) if path else None
 
     def measure(self, mode: str, entry: dict[str, Any], eager: Variant, compiled: Variant) -> None:
         target = self.target
