@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import runpy
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import torch_trace as tt
 from .errors import classify
@@ -22,7 +22,7 @@ MODE = "script"
 
 def run_script(run: "Run", path: str, args: list[str]) -> None:
     path = os.path.abspath(path)
-    entry = {"mode": MODE, "status": "ok", "error": None, "compileSeconds": None, "timing": None, "speedup": None,
+    entry: dict[str, Any] = {"mode": MODE, "status": "ok", "error": None, "compileSeconds": None, "timing": None, "speedup": None,
              "breakEvenCalls": None, "trace": None, "kernelsPerStep": None, "compiler": None, "peakMemoryBytes": None,
              "scriptExitCode": 0}
     run.report["target"] = {"kind": "script", "name": os.path.splitext(os.path.basename(path))[0], "file": path,

@@ -124,7 +124,7 @@ def load_sample(name: str, device: str) -> Target:
     module = importlib.import_module(f"{__package__}.samples.{name}")
     value = module.build(device)
     cls = type(value["model"])
-    file = inspect.getsourcefile(cls) or module.__file__
+    file = inspect.getsourcefile(cls) or str(module.__file__)
     line = inspect.getsourcelines(cls)[1]
     base = {"kind": "sample", "name": name, "file": os.path.abspath(file), "function": cls.__name__, "line": line}
     return _from_returned(value, base, device, moved=True)

@@ -75,7 +75,8 @@ class Parser:
             if kind == "str" and isinstance(entry["str"], list) and len(entry["str"]) == 2:
                 self.strings[int(entry["str"][1])] = str(entry["str"][0])
                 continue
-            meta = entry.get(kind) if isinstance(entry.get(kind), dict) else {}
+            value = entry.get(kind)
+            meta: dict[str, Any] = value if isinstance(value, dict) else {}
             frame, attempt = entry.get("frame_id"), entry.get("frame_compile_id")
             compile_id = f"{frame}/{attempt}" if frame is not None and attempt is not None else meta.get("compile_id")
             record = Record(kind, meta, "\n".join(payload_lines), compile_id, strings=self.strings)
