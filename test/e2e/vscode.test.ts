@@ -59,7 +59,12 @@ test('Compile & Profile Model: report webview, hover, Problems and CodeLens on a
     const kernelsPerPane = await drawnPanes(frame, 2);
     assert.deepEqual(kernelsPerPane.map((p) => p.label), ['eager', 'default']);
     for (const pane of kernelsPerPane) assert.ok(pane.kernels > 0, `${pane.label} timeline has kernels`);
+    // the README's screenshot: the report panel on its own, as a user reading it would maximise it
+    await page.keyboard.press('Control+2'); // focus the second editor group: the report panel's
+    await runCommand(page, 'View: Toggle Maximize Editor Group');
+    await page.waitForTimeout(1000);
     await page.screenshot({ path: path.join(ARTIFACTS, 'timeline.png') });
+    await runCommand(page, 'View: Toggle Maximize Editor Group');
 
     // Problems panel
     await runCommand(page, 'View: Focus Problems');
