@@ -178,16 +178,30 @@ def cache_summary(records: Iterable[Record]) -> dict[str, dict[str, int]]:
     return {k: {s: v.get(s, 0) for s in ("hit", "miss", "bypass")} for k, v in counts.items()}
 
 
-def cuda_graphs(metrics: list[dict[str, Any]], runtime: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    captured = {m.get("compile_id") for m in runtime if m.get("runtime_cudagraphify_time_us") is not None}
+def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[dict[str, Any]]:
+    """Per compiled graph: captured (a CUDAGraphNode.record span names it), skipped (Inductor said why), or
+    not-captured. A skip decided at replay time carries no compile id; it is given to every graph not captured."""
+    recorded = set()
+    skips: dict[str | None, list[str]] = {}
+    for r in records:
+        if r.kind == "chromium_event":
+            event = r.payload_json()
+            if isinstance(event, dict) and event.get("name") == "CUDAGraphNode.record":
+                recorded.add((event.get("args") or {}).get("compile_id"))
+        elif r.artifact == "compile_lens_cudagraph_skip":
+            skip = r.payload_json() or {}
+            skips.setdefault(skip.get("compileId"), []).append(str(skip.get("message")).strip())
+    for m in metrics:
+        if m.get("cudagraph_skip_reason"):
+            skips.setdefault(m.get("compile_id"), []).append(str(m["cudagraph_skip_reason"]).strip())
     out = []
     for m in metrics:
         cid = m.get("compile_id")
         if not m.get("has_guarded_code", True) or m.get("graph_op_count") in (0, None):
             continue
-        skip = m.get("cudagraph_skip_reason")
-        status = "skipped" if skip else "captured" if cid in captured else "not-captured"
-        out.append({"compileId": cid, "status": status, "reason": skip})
+        reasons = list(dict.fromkeys(skips.get(cid, []) + ([] if cid in recorded else skips.get(None, []))))
+        status = "captured" if cid in recorded else "skipped" if reasons else "not-captured"
+        out.append({"compileId": cid, "status": status, "reason": " | ".join(reasons) or None})
     return out
 
 
@@ -260,7 +274,6 @@ def kernels(records: list[Record]) -> list[dict[str, Any]]:
 
 def compiler_insight(records: list[Record], trigger: Callable[[Record], str | None], cudagraphs: bool) -> dict[str, Any]:
     metrics = [r.meta for r in records if r.kind == "compilation_metrics"]
-    runtime = [r.meta for r in records if r.kind == "compilation_metrics_runtime"]
     starts = {r.compile_id: r for r in records if r.kind == "dynamo_start" and r.compile_id}
     breaks: dict[tuple[Any, ...], dict[str, Any]] = {}
     for r in records:
@@ -283,7 +296,7 @@ def compiler_insight(records: list[Record], trigger: Callable[[Record], str | No
                     if m.get("co_filename") and is_user_file(m["co_filename"]) else None,
                     "seconds": round(float(m.get("entire_frame_compile_time_s") or 0.0), 4)} for m in metrics],
         "cache": cache_summary(records),
-        "cudaGraphs": cuda_graphs(metrics, runtime) if cudagraphs else [],
+        "cudaGraphs": cuda_graphs(metrics, records) if cudagraphs else [],
         "kernels": kernels(records),
         "compileFailures": failures,
     }

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MARKER = "compile_lens_marker"
+CUDAGRAPH_SKIP = "compile_lens_cudagraph_skip"
 _PREFIX = re.compile(r"^[VIWEC]\d{4} [\d:.]+ +\d+ [^\]]*\] (\{.*)$")
 _CONTEXT_KEYS = {"frame_id", "frame_compile_id", "attempt", "has_payload", "rank", "stack", "compiled_autograd_id"}
 
@@ -157,9 +158,27 @@ class CompileWatcher(logging.Handler):
             self.compiles += 1
 
 
+class CudagraphSkipRecorder(logging.Handler):
+    """Copies Inductor's "skipping cudagraphs due to ..." warnings into the structured log. Some are decided at
+    compile time (then a compile id is known), some at the first replay (mutated inputs), where none is."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if "cudagraph" not in message:
+            return
+        from torch._guards import CompileContext
+
+        compile_id = CompileContext.current_compile_id()
+        emit(CUDAGRAPH_SKIP, {"message": message.strip(), "compileId": str(compile_id) if compile_id is not None else None})
+
+
 def install_watcher() -> CompileWatcher:
     from torch._logging._internal import trace_log
 
     watcher = CompileWatcher()
     trace_log.addHandler(watcher)
+    logging.getLogger("torch._inductor.cudagraph_utils.__cudagraphs").addHandler(CudagraphSkipRecorder())
     return watcher

@@ -79,3 +79,25 @@ def test_errors_name_their_kind_and_fix() -> None:
     assert triton.kind == "triton-missing" and triton.fix.startswith("Install Triton") and "pip install triton" in triton.fix
     user = classify(ValueError("bad shape"), "running the model eagerly")
     assert user.kind == "user-code" and user.message.endswith("ValueError: bad shape") and user.traceback
+
+
+def test_cuda_graph_status_per_graph() -> None:
+    from compile_lens_runner.insight import compiler_insight
+
+    def line(entry: str, payload: str | None = None) -> str:
+        return f"V1122 10:27:52.701000 845 torch/_dynamo/utils.py:1] {entry}" + (f"\n\t{payload}" if payload else "")
+
+    text = "\n".join([
+        line('{"compilation_metrics": {"compile_id": "0/0", "graph_op_count": 5, "has_guarded_code": true}}'),
+        line('{"compilation_metrics": {"compile_id": "1/0", "graph_op_count": 3, "has_guarded_code": true}}'),
+        line('{"compilation_metrics": {"compile_id": "2/0", "graph_op_count": 3, "cudagraph_skip_reason": "skipping cudagraphs due to cpu device (x)"}}'),
+        line('{"chromium_event": {}, "has_payload": "a"}', '{"name": "CUDAGraphNode.record", "ph": "B", "args": {"compile_id": "0/0"}}'),
+        line('{"artifact": {"name": "compile_lens_cudagraph_skip", "encoding": "json"}, "has_payload": "b"}',
+             '{"message": "skipping cudagraphs due to mutated inputs (1 instances)", "compileId": null}'),
+    ])
+    graphs = compiler_insight(torch_trace.parse(text), lambda r: None, cudagraphs=True)["cudaGraphs"]
+    assert graphs == [
+        {"compileId": "0/0", "status": "captured", "reason": None},
+        {"compileId": "1/0", "status": "skipped", "reason": "skipping cudagraphs due to mutated inputs (1 instances)"},
+        {"compileId": "2/0", "status": "skipped", "reason": "skipping cudagraphs due to cpu device (x) | skipping cudagraphs due to mutated inputs (1 instances)"},
+    ]
