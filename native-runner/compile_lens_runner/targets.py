@@ -195,13 +195,18 @@ class Variant:
         if self.target.compile_attr:
             setattr(self._parent, self._attr, self.compiled if self.compiled is not None else self._original)
 
-    def _callable(self) -> Callable[..., Any]:
+    def compile_target(self) -> Any:
+        """What torch.compile is applied to: the model, or the original object at compile_attr."""
+        return self._original if self.target.compile_attr else self.target.model
+
+    def forward(self, inputs: tuple) -> Any:
         if self.compiled is not None and not self.target.compile_attr:
-            return self.compiled
-        return self.target.model
+            return self.compiled(*inputs)
+        return self.target.model(*inputs)
 
     def call(self, inputs: tuple) -> Any:
-        out = self._callable()(*inputs)
+        """One timed call: the forward pass, or a whole training step when the target trains."""
+        out = self.forward(inputs)
         if not self.target.train:
             return out
         loss = self.target.loss_fn(out) if self.target.loss_fn else _first_tensor(out).float().mean()

@@ -21,6 +21,7 @@ from .progress import channel
 from .targets import Target, Variant, grad_context, load_function_target, load_sample
 
 MIN_TORCH = (2, 4)
+PROFILED_STEPS = 3
 CUDAGRAPH_MODES = ("reduce-overhead", "max-autotune")
 
 
@@ -73,7 +74,6 @@ class Run:
         self.report_path = os.path.join(self.workdir, "report.json")
         self.trace_dir = os.path.join(self.workdir, "torch_trace")
         self.cfg = timing.TimingConfig.for_run(spec["quick"], spec.get("rounds"))
-        self.profile_steps = 3
         self.report: dict[str, Any] = report.skeleton(self._target_stub(), self._settings(), report.environment("cpu", None))
 
     def _target_stub(self) -> dict[str, Any]:
@@ -89,7 +89,7 @@ class Run:
         s = self.spec
         return {"modes": s["modes"], "dynamic": s["dynamic"], "fullgraph": s["fullgraph"], "backend": s["backend"],
                 "device": s["device"], "quick": s["quick"], "rounds": self.cfg.rounds, "minRoundMs": self.cfg.min_round_ms,
-                "train": s["train"], "timeoutSeconds": s.get("timeout"), "profiledSteps": 3}
+                "train": s["train"], "timeoutSeconds": s.get("timeout"), "profiledSteps": PROFILED_STEPS}
 
     def checkpoint(self) -> None:
         self.report["status"] = report.overall_status(self.report)
@@ -99,7 +99,7 @@ class Run:
         channel.progress(phase, fraction, message)
 
     # -- setup ---------------------------------------------------------------------------------------------
-    def setup(self) -> Any:
+    def setup(self) -> None:
         self.progress("import", 0.01, "Importing torch")
         torch = import_torch()
         device = self.spec["device"]
@@ -122,7 +122,6 @@ class Run:
         self.watcher = tt.install_watcher()
         self.log = tt.LogFollower(self.trace_dir)
         tt.mark(None, "start")
-        return torch
 
     def sync(self) -> None:
         if self.device == "cuda":
@@ -143,8 +142,8 @@ class Run:
                 return clock(body) / n
         return run
 
-    def warm(self, variant: Variant, inputs: tuple, grad: str, stable_calls: int = 3, max_calls: int = 50) -> int:
-        """Calls until `stable_calls` calls in a row compiled nothing; returns calls made."""
+    def warm(self, variant: Variant, inputs: tuple, grad: str, stable_calls: int = 3, max_calls: int = 50) -> None:
+        """Calls until `stable_calls` calls in a row compiled nothing (or `max_calls`)."""
         variant.activate()
         calls = stable = 0
         with grad_context(grad):
@@ -154,7 +153,6 @@ class Run:
                 self.sync()
                 calls += 1
                 stable = stable + 1 if self.watcher.compiles == before else 0
-        return calls
 
     def first_call_seconds(self, variant: Variant, inputs: tuple, grad: str) -> float:
         variant.activate()
@@ -168,7 +166,7 @@ class Run:
         return [r for r in self.log.read() if r.mode == mode]
 
     # -- target run ----------------------------------------------------------------------------------------
-    def execute_target(self, torch: Any) -> None:
+    def execute_target(self) -> None:
         t = self.spec["target"]
         self.progress("load", 0.03, "Loading the target")
         target = load_sample(t["sample"], self.device) if "sample" in t else load_function_target(t["target"], self.device)
@@ -223,7 +221,7 @@ class Run:
         def step() -> None:
             with grad_context(self.target.grad_mode):
                 variant.call(self.target.inputs)
-        facts = profile_steps(step, self.device, path, self.profile_steps)
+        facts = profile_steps(step, self.device, path, PROFILED_STEPS)
         return {"trace": os.path.basename(path), **facts}
 
     def compile(self, mode: str) -> Any:
@@ -232,10 +230,7 @@ class Run:
         kwargs: dict[str, Any] = {"backend": self.backend, "dynamic": self.dynamic, "fullgraph": self.spec["fullgraph"]}
         if self.backend == "inductor" or mode != "default":
             kwargs["mode"] = mode
-        obj = self.target.model
-        if self.target.compile_attr:
-            obj = Variant(self.target, None)._original
-        return torch.compile(obj, **kwargs)
+        return torch.compile(Variant(self.target, None).compile_target(), **kwargs)
 
     def trigger_text(self, record: tt.Record) -> str | None:
         dyn = f"dynamic={self.dynamic}"
@@ -340,7 +335,7 @@ class Run:
             seed_everything()
             grad = "no_grad" if self.target.train else self.target.grad_mode
             with grad_context(grad):
-                out = variant._callable()(*self.target.inputs)
+                out = variant.forward(self.target.inputs)
             return torch.utils._pytree.tree_map(lambda v: v.detach().clone() if isinstance(v, torch.Tensor) else v, out)
         return correctness.compare(output(eager), output(compiled))
 
@@ -352,13 +347,13 @@ def main(spec_path: str) -> int:
         spec = json.load(f)
     run = Run(spec)
     try:
-        torch = run.setup()
+        run.setup()
         if "script" in spec["target"]:
             from .script_mode import run_script
 
             run_script(run, spec["target"]["script"], spec["target"].get("args", []))
         else:
-            run.execute_target(torch)
+            run.execute_target()
     except RunnerError as err:
         report.fail(run.report, err.to_json())
     except Exception as exc:
