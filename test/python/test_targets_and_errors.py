@@ -91,6 +91,11 @@ TARGETS = textwrap.dedent('''
 
     def not_a_target():
         return 42
+
+
+    def killed():
+        import signal
+        os.kill(os.getpid(), signal.SIGKILL)  # what the kernel's OOM killer does
 ''')
 
 
@@ -191,6 +196,12 @@ def test_torch_missing_or_too_old(tmp_path: Path, outdir: Path, init: str, kind:
 def test_timeout_is_enforced(targets: Path, outdir: Path) -> None:
     run = target(targets, "hangs", outdir, "--timeout", "10")
     assert run.code == 1 and run.report["error"]["kind"] == "timeout" and "10 s" in run.report["error"]["message"]
+
+
+def test_worker_killed_by_a_signal(targets: Path, outdir: Path) -> None:
+    run = target(targets, "killed", outdir)
+    assert run.code == 1 and run.report["status"] == "error"
+    assert run.report["error"]["kind"] == "out-of-memory" and "SIGKILL" in run.report["error"]["message"]
 
 
 def test_usage_error_exits_2(outdir: Path) -> None:
