@@ -6,6 +6,7 @@ import { EditorFindings, OPEN_REPORT_COMMAND, PROFILE_TARGET_COMMAND } from './e
 import { interpreterProblem, probeInterpreter } from './core/interpreter.ts';
 import { loadReport } from './core/reportFile.ts';
 import { digestReport, headline } from './core/reportDigest.ts';
+import { RunSlot } from './core/runSlot.ts';
 import { profileArgs, runRunner, type ProfileOptions, type RunTarget } from './core/runner.ts';
 import { findTargetFunctions } from './core/targets.ts';
 import { openTimelinePanel, registerTimeline } from './timelinePanel.ts';
@@ -52,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Compile Lens');
   const findings = new EditorFindings();
   const compilerTree = new CompilerTreeView();
-  let running = false;
+  const runSlot = new RunSlot();
   const activeRuns = new Set<AbortController>();
 
   const showReport = async (reportPath: string) => {
@@ -69,11 +70,11 @@ export function activate(context: vscode.ExtensionContext): void {
       void vscode.window.showWarningMessage('Compile Lens runs your model code, so it only profiles in a trusted workspace. Trace files still open. Use "Manage Workspace Trust" to trust this folder.');
       return;
     }
-    if (running) {
-      void vscode.window.showWarningMessage('A Compile Lens run is already in progress: wait for it or cancel it from its notification.');
+    const slot = runSlot.take(target.kind === 'sample' ? target.name : `${path.basename(target.file)}${target.kind === 'function' ? `:${target.fn}` : ''}`);
+    if (!slot.ok) {
+      void vscode.window.showWarningMessage(slot.message);
       return;
     }
-    running = true;
     try {
       const resource = target.kind === 'sample' ? vscode.workspace.workspaceFolders?.[0]?.uri : vscode.Uri.file(target.file);
       const config = vscode.workspace.getConfiguration('compileLens', resource);
@@ -133,7 +134,7 @@ export function activate(context: vscode.ExtensionContext): void {
       log.appendLine(text);
       void vscode.window.showErrorMessage(text);
     } finally {
-      running = false;
+      slot.release();
     }
   };
 
