@@ -307,7 +307,7 @@ class Run:
             paired = timing.measure_paired(self.block(eager, target.inputs, target.grad_mode),
                                            self.block(compiled, target.inputs, target.grad_mode), self.cfg, method)
             compiles = self.watcher.compiles - before
-            entry.update(timing=paired.compiled, speedup=round(paired.speedup, 4), eagerTiming=paired.eager,
+            entry.update(timing=dict(paired.compiled, valid=True), speedup=round(paired.speedup, 4), eagerTiming=paired.eager,
                          speedupSpreadPct=paired.speedup_spread_pct, speedupIqrPct=paired.speedup_iqr_pct)
             if compiles == 0:
                 break
@@ -315,10 +315,9 @@ class Run:
             why = "; ".join(str((r.payload_json() or [r.payload])[0]).split("\n", 1)[0] for r in reasons)
             reason = (f"{compiles} compile(s) ran inside the timed region" + (f" (guard failure: {why})" if why else "")
                       + f": the timed calls ({describe_inputs(target.inputs)}) did not match warmup ({describe_inputs(self.warm_inputs)}).")
-            invalid = dict(paired.compiled, valid=False, invalidReason=reason, speedup=round(paired.speedup, 4))
-            discarded.append(invalid)
             entry["timing"] = dict(paired.compiled, valid=False, invalidReason=reason)
-            if attempt == 0:
+            if attempt == 0:  # a second invalid measurement stays as the mode's timing, marked invalid
+                discarded.append(dict(entry["timing"], speedup=round(paired.speedup, 4)))
                 tt.mark(mode, "rewarm")
                 self.progress("timing", 0.0, f"{mode}: a recompile hit the timed region; re-warming and re-measuring")
                 self.warm(compiled, target.inputs, target.grad_mode)
