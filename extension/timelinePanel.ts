@@ -10,6 +10,8 @@ import { renderWebviewHtml } from './core/webviewHtml.ts';
 
 export const TIMELINE_VIEW_TYPE = 'compileLens.timeline';
 export const TRACE_EDITOR_VIEW_TYPE = 'compileLens.traceViewer';
+/** The same viewer for any .json via "Open With…" (not the default there: most JSON files are not traces). */
+export const ANY_JSON_EDITOR_VIEW_TYPE = 'compileLens.traceViewerAnyJson';
 
 async function loadMessage(source: TimelineSource): Promise<HostToWebview> {
   if (source.kind === 'traces') {
@@ -62,6 +64,12 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
   });
 }
 
+/** attach() for a panel's lifetime. */
+function attachPanel(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): void {
+  const listener = attach(panel.webview, extensionUri, source, titleOf(source), log);
+  panel.onDidDispose(() => listener.dispose());
+}
+
 function titleOf(source: TimelineSource): string {
   return source.kind === 'report'
     ? `Compile Lens: ${path.basename(path.dirname(source.reportPath))}`
@@ -72,8 +80,7 @@ export function openTimelinePanel(extensionUri: vscode.Uri, source: TimelineSour
   const title = titleOf(source);
   // preserveFocus: the editor keeps focus, so its CodeLens refresh (cancelled when it blurs) goes through
   const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, retainContextWhenHidden: false });
-  const listener = attach(panel.webview, extensionUri, source, title, log);
-  panel.onDidDispose(() => listener.dispose());
+  attachPanel(panel, extensionUri, source, log);
   return panel;
 }
 
@@ -90,6 +97,12 @@ class TraceDocument implements vscode.CustomDocument {
 
 export function registerTimeline(context: vscode.ExtensionContext, log: vscode.OutputChannel): void {
   const extensionUri = context.extensionUri;
+  const traceEditor: vscode.CustomReadonlyEditorProvider<TraceDocument> = {
+    openCustomDocument: (uri) => new TraceDocument(uri),
+    resolveCustomEditor(document, panel) {
+      attachPanel(panel, extensionUri, { kind: 'traces', tracePaths: [document.uri.fsPath] }, log);
+    },
+  };
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, {
       async deserializeWebviewPanel(panel, state: unknown) {
@@ -98,17 +111,9 @@ export function registerTimeline(context: vscode.ExtensionContext, log: vscode.O
           panel.dispose();
           return;
         }
-        const listener = attach(panel.webview, extensionUri, source, titleOf(source), log);
-        panel.onDidDispose(() => listener.dispose());
+        attachPanel(panel, extensionUri, source, log);
       },
     }),
-    vscode.window.registerCustomEditorProvider(TRACE_EDITOR_VIEW_TYPE, {
-      openCustomDocument: (uri) => new TraceDocument(uri),
-      resolveCustomEditor(document, panel) {
-        const source: TimelineSource = { kind: 'traces', tracePaths: [document.uri.fsPath] };
-        const listener = attach(panel.webview, extensionUri, source, titleOf(source), log);
-        panel.onDidDispose(() => listener.dispose());
-      },
-    } satisfies vscode.CustomReadonlyEditorProvider<TraceDocument>, { supportsMultipleEditorsPerDocument: true }),
+    ...[TRACE_EDITOR_VIEW_TYPE, ANY_JSON_EDITOR_VIEW_TYPE].map((viewType) => vscode.window.registerCustomEditorProvider(viewType, traceEditor, { supportsMultipleEditorsPerDocument: true })),
   );
 }
