@@ -313,8 +313,10 @@ class Run:
                 break
             reasons = [r for r in self.records(mode) if r.phase == phase and r.artifact == "recompile_reasons"]
             why = "; ".join(str((r.payload_json() or [r.payload])[0]).split("\n", 1)[0] for r in reasons)
-            reason = (f"{compiles} compile(s) ran inside the timed region" + (f" (guard failure: {why})" if why else "")
-                      + f": the timed calls ({describe_inputs(target.inputs)}) did not match warmup ({describe_inputs(self.warm_inputs)}).")
+            timed, warm = f"{describe_inputs(target.inputs)} ({target.grad_mode})", f"{describe_inputs(self.warm_inputs)} ({self.warm_grad})"
+            cause = (f"the timed calls ({timed}) did not match warmup ({warm})" if timed != warm
+                     else "a timed call took a path warmup had not compiled")
+            reason = f"{compiles} compile(s) ran inside the timed region" + (f" (guard failure: {why})" if why else "") + f": {cause}."
             entry["timing"] = dict(paired.compiled, valid=False, invalidReason=reason)
             if attempt == 0:  # a second invalid measurement stays as the mode's timing, marked invalid
                 discarded.append(dict(entry["timing"], speedup=round(paired.speedup, 4)))
