@@ -7,7 +7,7 @@ import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { isKernelKind, KERNEL_ARG_FIELDS, SliceKind, type TraceModel, type TrackInfo } from './model.ts';
-import { sortRows } from './sort.ts';
+import { countingSortRows, sortRangeNearlySorted } from './sort.ts';
 
 /** A trace that cannot be read at all; `byte` is the offset in the (decompressed) JSON where known. */
 export class TraceError extends Error {
@@ -50,6 +50,10 @@ const TRACE_EVENTS_KEY = bytesOf('traceEvents');
 // args keys read from device events: the KERNEL_ARG_FIELDS (grid and block are 3-element arrays) + correlation
 const ARG_CORRELATION = 0;
 const ARG_KEYS = ['correlation', 'grid', 'block', ...KERNEL_ARG_FIELDS.slice(6)].map(bytesOf);
+const ARG_KEYS_BY_LENGTH = byLength(ARG_KEYS);
+const CAT_BYTES = CAT_KEYS.map(({ bytes }) => bytes);
+const CAT_BYTES_BY_LENGTH = byLength(CAT_BYTES);
+const [KEY_A, KEY_C, KEY_D, KEY_H, KEY_I, KEY_N, KEY_P, KEY_S, KEY_T] = [...'acdhinpst'].map((c) => c.charCodeAt(0));
 const ARGS_FIRST_SCALAR_FIELD = 6; // KERNEL_ARG_FIELDS index of 'registers per thread'
 const META_KEYS = ['name', 'labels', 'sort_index'].map(bytesOf);
 const ARG_FIELD_COUNT = KERNEL_ARG_FIELDS.length;
@@ -124,7 +128,7 @@ class ProblemLog {
 class EventFields {
   ph = 0; phLength = 0;
   cat: Cat = Cat.Unknown; hasCat = false;
-  nameStart = -1; nameEnd = -1;
+  nameStart = -1; nameEnd = -1; nameHash = 0;
   pid = ''; pidNum = NaN; tid = ''; tidNum = NaN; hasPid = false; hasTid = false;
   ts = NaN; tsWrongType = false; dur = NaN; durWrongType = false; hasDur = false;
   id = NaN; idText = '';
@@ -328,15 +332,34 @@ export class TraceScanner {
   /** p at an opening quote; returns the index just past the closing quote. */
   private stringEnd(p: number): number {
     const buf = this.buf;
+    const len = buf.length;
     let q = p + 1;
-    for (;;) {
-      q = buf.indexOf(Ch.Quote, q);
-      if (q < 0) throw NEED_MORE;
-      let backslashes = 0;
-      while (buf[q - 1 - backslashes] === Ch.Backslash) backslashes++;
-      if ((backslashes & 1) === 0) return q + 1;
-      q++;
+    while (q < len) {
+      const b = buf[q];
+      if (b === Ch.Quote) return q + 1;
+      q += b === Ch.Backslash ? 2 : 1;
     }
+    throw NEED_MORE;
+  }
+
+  /** Like stringEnd for a name: also leaves the FNV-1a hash of the raw body bytes in `stringHash`. */
+  private stringHash = 0;
+  private hashedStringEnd(p: number): number {
+    const buf = this.buf;
+    const len = buf.length;
+    let hash = 0x811c9dc5;
+    let q = p + 1;
+    while (q < len) {
+      const b = buf[q];
+      if (b === Ch.Quote) { this.stringHash = hash; return q + 1; }
+      hash = Math.imul(hash ^ b, 0x01000193);
+      if (b === Ch.Backslash) {
+        if (q + 1 >= len) break;
+        hash = Math.imul(hash ^ buf[q + 1], 0x01000193);
+        q += 2;
+      } else q++;
+    }
+    throw NEED_MORE;
   }
 
   /** Skips any JSON value without recursion (deeply nested args cannot overflow the stack). */
@@ -405,6 +428,14 @@ export class TraceScanner {
     } else if (negative) {
       value = -value;
     }
+    if (p < buf.length && digits > 0) {
+      // Common case: the number is followed by a delimiter, so scalarEnd(start) would return p.
+      const b = buf[p];
+      if (b === Ch.Comma || b === Ch.BraceClose || b === Ch.BracketClose || b === Ch.Space || b === Ch.Lf || b === Ch.Cr || b === Ch.Tab) {
+        this.numberValue = value;
+        return p;
+      }
+    }
     const end = this.scalarEnd(start);
     if (end !== p || digits === 0) { this.numberValue = NaN; return end; }
     this.numberValue = value;
@@ -420,12 +451,14 @@ export class TraceScanner {
     p = this.skipWs(p + 1);
     if (p >= buf.length) throw NEED_MORE;
     if (buf[p] === Ch.BraceClose) { this.problems.add("event has no 'ph' (phase), skipped", eventByte); return p + 1; }
+    const len = buf.length;
     for (;;) {
       if (p >= buf.length) throw NEED_MORE;
       if (buf[p] !== Ch.Quote) throw this.syntax(`expected a key in an event, found ${describeByte(buf[p])}`, p);
       const keyEnd = this.stringEnd(p);
-      const key = matchKey(buf, p + 1, keyEnd - 1, EVENT_KEYS) as EventKey;
-      p = this.skipWs(this.expect(this.skipWs(keyEnd), Ch.Colon, "':' after a key"));
+      const key = eventKeyOf(buf, p + 1, keyEnd - 1);
+      p = keyEnd < buf.length && buf[keyEnd] === Ch.Colon ? keyEnd + 1 : this.expect(this.skipWs(keyEnd), Ch.Colon, "':' after a key");
+      if (p < buf.length && buf[p] !== Ch.Quote && buf[p] <= Ch.Space) p = this.skipWs(p);
       if (p >= buf.length) throw NEED_MORE;
       const isString = buf[p] === Ch.Quote;
       let end: number;
@@ -439,15 +472,16 @@ export class TraceScanner {
           if (isString) { ev.hasCat = true; ev.cat = matchCat(buf, p + 1, end - 1); }
           break;
         case EventKey.Name:
-          end = this.skipValue(p);
-          if (isString) { ev.nameStart = p + 1; ev.nameEnd = end - 1; }
+          if (isString) { end = this.hashedStringEnd(p); ev.nameStart = p + 1; ev.nameEnd = end - 1; ev.nameHash = this.stringHash; }
+          else end = this.skipValue(p);
           break;
         case EventKey.Pid:
         case EventKey.Tid: {
-          let text: string;
+          // A numeric id's text (String(num)) is made only when needed: see idTexts().
+          let text = '';
           let num = NaN;
           if (isString) { end = this.stringEnd(p); text = this.decode(p + 1, end - 1); }
-          else { end = this.parseNumberOrSkip(p); num = this.numberValue; text = Number.isNaN(num) ? latin1(buf, p, Math.min(end, p + 32)) : String(num); }
+          else { end = this.parseNumberOrSkip(p); num = this.numberValue; if (Number.isNaN(num)) text = latin1(buf, p, Math.min(end, p + 32)); }
           if (key === EventKey.Pid) { ev.pid = text; ev.pidNum = num; ev.hasPid = true; } else { ev.tid = text; ev.tidNum = num; ev.hasTid = true; }
           break;
         }
@@ -468,9 +502,9 @@ export class TraceScanner {
         default:
           end = this.skipValue(p);
       }
-      p = this.skipWs(end);
-      if (p >= buf.length) throw NEED_MORE;
-      if (buf[p] === Ch.Comma) { p = this.skipWs(p + 1); continue; }
+      p = end < len && buf[end] > Ch.Space ? end : this.skipWs(end);
+      if (p >= len) throw NEED_MORE;
+      if (buf[p] === Ch.Comma) { p++; if (p < len && buf[p] <= Ch.Space) p = this.skipWs(p); continue; }
       if (buf[p] === Ch.BraceClose) break;
       throw this.syntax(`expected ',' or '}' in an event, found ${describeByte(buf[p])}`, p);
     }
@@ -504,7 +538,7 @@ export class TraceScanner {
     const trackIndex = this.trackOf(device);
     let nameId: number;
     if (ev.nameStart < 0) { this.problems.add("'name' missing or not a string, shown as '(unnamed)'", byte); nameId = this.internText('(unnamed)'); }
-    else nameId = this.internName(ev.nameStart, ev.nameEnd, byte);
+    else nameId = this.internName(ev.nameStart, ev.nameEnd, byte, ev.nameHash);
     const row = this.count++;
     this.start.push(row, ev.ts);
     this.dur.push(row, dur);
@@ -527,7 +561,7 @@ export class TraceScanner {
     for (;;) {
       if (buf[p] !== Ch.Quote) throw this.syntax(`expected a key in args, found ${describeByte(buf[p])}`, p);
       const keyEnd = this.stringEnd(p);
-      const key = matchKey(buf, p + 1, keyEnd - 1, ARG_KEYS);
+      const key = matchKeyByLength(buf, p + 1, keyEnd - 1, ARG_KEYS, ARG_KEYS_BY_LENGTH);
       p = this.skipWs(this.expect(this.skipWs(keyEnd), Ch.Colon, "':' after a key"));
       let end: number;
       if (key === ARG_CORRELATION) {
@@ -578,6 +612,7 @@ export class TraceScanner {
     const ev = this.event;
     if (ev.nameStart < 0 || ev.argsStart < 0) return;
     const what = this.decode(ev.nameStart, ev.nameEnd);
+    this.idTexts();
     const isProcess = what.startsWith('process_');
     if (!isProcess && !what.startsWith('thread_')) return;
     const args = this.readMetaArgs();
@@ -637,11 +672,27 @@ export class TraceScanner {
     }
   }
 
+  /** Fills in the text of numeric pid/tid values (String(num)), which parseEvent leaves empty. */
+  private idTexts(): void {
+    const ev = this.event;
+    if (ev.hasPid && ev.pid === '' && !Number.isNaN(ev.pidNum)) ev.pid = String(ev.pidNum);
+    if (ev.hasTid && ev.tid === '' && !Number.isNaN(ev.tidNum)) ev.tid = String(ev.tidNum);
+  }
+
+  private lastTrackKey = -1;
+  private lastTrackIndex = 0;
   private trackOf(device: boolean): number {
     const ev = this.event;
     const numeric = Number.isInteger(ev.pidNum) && Number.isInteger(ev.tidNum) && ev.pidNum >= 0 && ev.tidNum >= 0 && ev.pidNum < 2 ** 26 && ev.tidNum < 2 ** 26;
+    if (numeric && ev.pidNum * 2 ** 26 + ev.tidNum === this.lastTrackKey) {
+      if (device) this.tracks[this.lastTrackIndex].gpu = true;
+      return this.lastTrackIndex;
+    }
+    if (!numeric) this.idTexts();
     let index = numeric ? this.trackByNumericKey.get(ev.pidNum * 2 ** 26 + ev.tidNum) : this.trackByTextKey.get(`${ev.pid}\u0000${ev.tid}`);
+    if (numeric && index !== undefined) { this.lastTrackKey = ev.pidNum * 2 ** 26 + ev.tidNum; this.lastTrackIndex = index; }
     if (index === undefined) {
+      this.idTexts();
       index = this.tracks.length;
       this.tracks.push({ pid: ev.hasPid ? ev.pid : '?', tid: ev.hasTid ? ev.tid : '?', gpu: device });
       if (numeric) this.trackByNumericKey.set(ev.pidNum * 2 ** 26 + ev.tidNum, index);
@@ -670,10 +721,8 @@ export class TraceScanner {
   }
 
   /** Interns the raw bytes of a name: repeated names are found by hash without decoding them again. */
-  private internName(start: number, end: number, byte: number): number {
+  private internName(start: number, end: number, byte: number, hash: number): number {
     const buf = this.buf;
-    let hash = 0x811c9dc5;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ buf[i], 0x01000193);
     const seen = this.nameByHash.get(hash);
     if (seen) {
       for (const { id, raw } of seen) if (bytesEqual(buf, start, end, raw)) return id;
@@ -771,7 +820,14 @@ export class TraceScanner {
     if (clamped) warnings.push('timestamps span more than 78 hours; order of far-away events is approximate');
     let order: Uint32Array = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
-    order = sortRows(order, [trackKey, startNs, longestFirst]);
+    // By track (counting sort), then each track's run by (start, longest first): nearly sorted already.
+    order = countingSortRows(order, trackKey, trackInfos.length);
+    for (let from = 0; from < n;) {
+      let to = from + 1;
+      while (to < n && trackKey[order[to]] === trackKey[order[from]]) to++;
+      sortRangeNearlySorted(order, from, to, startNs, longestFirst);
+      from = to;
+    }
 
     // Nesting depth per track: a stack of open slices' end times.
     const depthOf = new Uint16Array(n);
@@ -791,7 +847,12 @@ export class TraceScanner {
       stack.push(s + rawDur[row]);
     }
     if (depthClamped) warnings.push(`slices nested deeper than ${MAX_DEPTH} levels are drawn at level ${MAX_DEPTH}`);
-    order = sortRows(order, [trackKey, depthOf]);
+    // Stable (track, depth) order: one counting sort over (track, depth) buckets.
+    const bucketBase = new Uint32Array(trackInfos.length + 1);
+    for (let t = 0; t < trackInfos.length; t++) bucketBase[t + 1] = bucketBase[t] + trackInfos[t].maxDepth + 1;
+    const bucketOf = new Uint32Array(n);
+    for (let i = 0; i < n; i++) bucketOf[i] = bucketBase[trackKey[i]] + depthOf[i];
+    order = countingSortRows(order, bucketOf, bucketBase[trackInfos.length]);
 
     const model: TraceModel = {
       count: n,
@@ -853,10 +914,13 @@ export class TraceScanner {
 
   private remapArgs(newIndexOf: Uint32Array): TraceModel['kernelArgs'] {
     const rows = this.argRows;
-    let order: Uint32Array = new Uint32Array(rows);
     const sliceOfRow = new Uint32Array(rows);
-    for (let r = 0; r < rows; r++) { order[r] = r; sliceOfRow[r] = newIndexOf[this.argSlice.data[r]]; }
-    order = sortRows(order, [sliceOfRow]);
+    for (let r = 0; r < rows; r++) sliceOfRow[r] = newIndexOf[this.argSlice.data[r]];
+    // Each slice has at most one args row: order the rows by slice through a slice -> row table.
+    const rowOfSlice = new Int32Array(newIndexOf.length).fill(-1);
+    for (let r = 0; r < rows; r++) rowOfSlice[sliceOfRow[r]] = r;
+    const order = new Uint32Array(rows);
+    for (let k = 0, i = 0; i < rowOfSlice.length; i++) if (rowOfSlice[i] >= 0) order[k++] = rowOfSlice[i];
     const slice = new Uint32Array(rows);
     const values = new Float64Array(rows * ARG_FIELD_COUNT);
     for (let k = 0; k < rows; k++) {
@@ -972,8 +1036,11 @@ function findSteps(model: TraceModel): void {
   for (let i = 0; i < model.count; i++) {
     if (isKernelKind(model.kind[i]) && model.tracks[model.track[i]].gpu) kernelRows.push(i);
   }
-  const startNs = Float64Array.from(model.start, (s) => Math.min(Math.round(s * 1000), 2 ** 48 - 1));
-  const kernels = Array.from(sortRows(Uint32Array.from(kernelRows), [startNs]));
+  const startNs = new Float64Array(model.count);
+  for (let i = 0; i < model.count; i++) startNs[i] = Math.min(Math.round(model.start[i] * 1000), 2 ** 48 - 1);
+  const kernelOrder = Uint32Array.from(kernelRows); // ascending rows: per (track, depth) already by start
+  sortRangeNearlySorted(kernelOrder, 0, kernelOrder.length, startNs, new Float64Array(model.count));
+  const kernels = Array.from(kernelOrder);
   const period = repetitionPeriod(kernels.map((i) => model.name[i]));
   if (period === 0) return;
   const launchStart = new Map<number, number>();
@@ -1005,14 +1072,55 @@ function repetitionPeriod(sequence: number[]): number {
   return 0;
 }
 
+/** EventKey of the key bytes buf[start, end), or -1: dispatch on length and first bytes (hot: every key of every event). */
+function eventKeyOf(buf: Uint8Array, start: number, end: number): number {
+  const a = buf[start];
+  switch (end - start) {
+    case 2: {
+      const b = buf[start + 1];
+      if (a === KEY_P && b === KEY_H) return EventKey.Ph;
+      if (a === KEY_T && b === KEY_S) return EventKey.Ts;
+      if (a === KEY_I && b === KEY_D) return EventKey.Id;
+      return -1;
+    }
+    case 3:
+      if (a === KEY_C) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Cat]) ? EventKey.Cat : -1;
+      if (a === KEY_P) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Pid]) ? EventKey.Pid : -1;
+      if (a === KEY_T) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Tid]) ? EventKey.Tid : -1;
+      if (a === KEY_D) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Dur]) ? EventKey.Dur : -1;
+      return -1;
+    case 4:
+      if (a === KEY_N) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Name]) ? EventKey.Name : -1;
+      if (a === KEY_A) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Args]) ? EventKey.Args : -1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
+/** Key indices grouped by key length, for matchKeyByLength. */
+function byLength(keys: Uint8Array[]): number[][] {
+  const table: number[][] = [];
+  keys.forEach((key, k) => { while (table.length <= key.length) table.push([]); table[key.length].push(k); });
+  return table;
+}
+
+function matchKeyByLength(buf: Uint8Array, start: number, end: number, keys: Uint8Array[], table: number[][]): number {
+  const length = end - start;
+  if (length >= table.length) return -1;
+  const candidates = table[length];
+  for (let c = 0; c < candidates.length; c++) if (bytesEqual(buf, start, end, keys[candidates[c]])) return candidates[c];
+  return -1;
+}
+
 function matchKey(buf: Uint8Array, start: number, end: number, keys: Uint8Array[]): number {
   for (let k = 0; k < keys.length; k++) if (bytesEqual(buf, start, end, keys[k])) return k;
   return -1;
 }
 
 function matchCat(buf: Uint8Array, start: number, end: number): Cat {
-  for (const { bytes, cat } of CAT_KEYS) if (bytesEqual(buf, start, end, bytes)) return cat;
-  return Cat.Unknown;
+  const k = matchKeyByLength(buf, start, end, CAT_BYTES, CAT_BYTES_BY_LENGTH);
+  return k < 0 ? Cat.Unknown : CAT_KEYS[k].cat;
 }
 
 function bytesEqual(buf: Uint8Array, start: number, end: number, expected: Uint8Array): boolean {

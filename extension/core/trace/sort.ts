@@ -51,3 +51,51 @@ function comparatorSort(order: Uint32Array, keys: SortKey[]): Uint32Array {
   });
   return Uint32Array.from(rows);
 }
+
+/**
+ * Stable counting sort of `order` by a small non-negative integer key per row (key[row] < buckets).
+ * O(n + buckets): used for track and (track, depth) orders, which have few distinct values.
+ */
+export function countingSortRows(order: Uint32Array, key: Uint32Array | Uint16Array, buckets: number): Uint32Array {
+  const offsets = new Uint32Array(buckets + 1);
+  for (let i = 0; i < order.length; i++) offsets[key[order[i]] + 1]++;
+  for (let b = 0; b < buckets; b++) offsets[b + 1] += offsets[b];
+  const out = new Uint32Array(order.length);
+  for (let i = 0; i < order.length; i++) { const row = order[i]; out[offsets[key[row]]++] = row; }
+  return out;
+}
+
+/**
+ * Sorts order[from, to) in place by (primary, secondary, row index), all ascending; the range must hold its
+ * rows in ascending row order on entry (then the result equals a stable sort by the two keys). Traces are
+ * nearly sorted per track, so an insertion sort with a bounded amount of moving runs first; input that is
+ * far from sorted falls back to the radix sort.
+ */
+export function sortRangeNearlySorted(order: Uint32Array, from: number, to: number, primary: Float64Array, secondary: Float64Array): void {
+  const budget = 8 * (to - from) + 1024;
+  let moved = 0;
+  for (let i = from + 1; i < to; i++) {
+    const row = order[i];
+    const p = primary[row];
+    const s = secondary[row];
+    const prev = order[i - 1];
+    if (primary[prev] < p || (primary[prev] === p && (secondary[prev] < s || (secondary[prev] === s && prev < row)))) continue;
+    // binary search for the first position in [from, i) whose row sorts after `row`
+    let a = from;
+    let b = i - 1;
+    while (a < b) {
+      const m = (a + b) >>> 1;
+      const r = order[m];
+      if (primary[r] < p || (primary[r] === p && (secondary[r] < s || (secondary[r] === s && r < row)))) a = m + 1; else b = m;
+    }
+    moved += i - a;
+    if (moved > budget) {
+      const range = order.subarray(from, to);
+      range.sort(); // back to row order, so the stable radix sort breaks ties by row
+      range.set(sortRows(Uint32Array.from(range), [primary, secondary]));
+      return;
+    }
+    order.copyWithin(a + 1, a, i);
+    order[a] = row;
+  }
+}
