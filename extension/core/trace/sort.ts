@@ -66,36 +66,75 @@ export function countingSortRows(order: Uint32Array, key: Uint32Array | Uint16Ar
 }
 
 /**
- * Sorts order[from, to) in place by (primary, secondary, row index), all ascending; the range must hold its
- * rows in ascending row order on entry (then the result equals a stable sort by the two keys). Traces are
- * nearly sorted per track, so an insertion sort with a bounded amount of moving runs first; input that is
- * far from sorted falls back to the radix sort.
+ * Sorts order[from, to) in place by (primary, secondary, row index), all ascending: a total order, so the
+ * result equals a stable sort by the two keys of rows given in row order. Traces are nearly sorted per track:
+ * a few ascending runs per region (cpu ops, then the python frames of the same time span, then runtime calls).
+ * The range is cut wherever everything before sorts before everything after (prefix max < suffix min), and
+ * each block's ascending runs are merged pairwise: O(n log runs-per-block). Input with many short runs falls
+ * back to the radix sort.
  */
 export function sortRangeNearlySorted(order: Uint32Array, from: number, to: number, primary: Float64Array, secondary: Float64Array): void {
-  const budget = 8 * (to - from) + 1024;
-  let moved = 0;
-  for (let i = from + 1; i < to; i++) {
-    const row = order[i];
-    const p = primary[row];
-    const s = secondary[row];
-    const prev = order[i - 1];
-    if (primary[prev] < p || (primary[prev] === p && (secondary[prev] < s || (secondary[prev] === s && prev < row)))) continue;
-    // binary search for the first position in [from, i) whose row sorts after `row`
-    let a = from;
-    let b = i - 1;
-    while (a < b) {
-      const m = (a + b) >>> 1;
-      const r = order[m];
-      if (primary[r] < p || (primary[r] === p && (secondary[r] < s || (secondary[r] === s && r < row)))) a = m + 1; else b = m;
-    }
-    moved += i - a;
-    if (moved > budget) {
-      const range = order.subarray(from, to);
-      range.sort(); // back to row order, so the stable radix sort breaks ties by row
-      range.set(sortRows(Uint32Array.from(range), [primary, secondary]));
-      return;
-    }
-    order.copyWithin(a + 1, a, i);
-    order[a] = row;
+  const n = to - from;
+  if (n < 2) return;
+  const rows = order.subarray(from, to);
+  const before = (x: number, y: number): boolean => {
+    const px = primary[x];
+    const py = primary[y];
+    return px < py || (px === py && (secondary[x] < secondary[y] || (secondary[x] === secondary[y] && x < y)));
+  };
+  // run starts; a sorted range has one
+  let runCount = 1;
+  for (let i = 1; i < n; i++) if (!before(rows[i - 1], rows[i])) runCount++;
+  if (runCount === 1) return;
+  if (runCount > n / 16) {
+    const copy = Uint32Array.from(rows).sort(); // row order, so the stable radix sort breaks ties by row
+    rows.set(sortRows(copy, [primary, secondary]));
+    return;
   }
+  // suffix minimum of each position, then cut blocks where the prefix maximum sorts before it
+  const suffixMin = new Uint32Array(n);
+  suffixMin[n - 1] = rows[n - 1];
+  for (let i = n - 2; i >= 0; i--) suffixMin[i] = before(rows[i], suffixMin[i + 1]) ? rows[i] : suffixMin[i + 1];
+  const scratch = new Uint32Array(n);
+  const runStarts: number[] = [];
+  let blockStart = 0;
+  let prefixMax = rows[0];
+  for (let i = 1; i <= n; i++) {
+    if (i === n || before(prefixMax, suffixMin[i])) {
+      if (i - blockStart > 1) mergeRuns(rows, scratch, blockStart, i, runStarts, before);
+      blockStart = i;
+      if (i < n) prefixMax = rows[i];
+    } else if (before(prefixMax, rows[i])) prefixMax = rows[i];
+  }
+}
+
+/** Sorts rows[lo, hi) by merging its ascending runs pairwise (bottom-up), using scratch[lo, hi). */
+function mergeRuns(rows: Uint32Array, scratch: Uint32Array, lo: number, hi: number, runStarts: number[], before: (x: number, y: number) => boolean): void {
+  runStarts.length = 0;
+  runStarts.push(lo);
+  for (let i = lo + 1; i < hi; i++) if (!before(rows[i - 1], rows[i])) runStarts.push(i);
+  if (runStarts.length === 1) return;
+  runStarts.push(hi);
+  let src = rows;
+  let dst = scratch;
+  while (runStarts.length > 2) {
+    const next: number[] = [];
+    for (let r = 0; r + 1 < runStarts.length; r += 2) {
+      const a0 = runStarts[r];
+      const mid = runStarts[r + 1];
+      const b1 = r + 2 < runStarts.length ? runStarts[r + 2] : mid;
+      next.push(a0);
+      let a = a0;
+      let b = mid;
+      let o = a0;
+      while (a < mid && b < b1) { if (before(src[b], src[a])) dst[o++] = src[b++]; else dst[o++] = src[a++]; }
+      while (a < mid) dst[o++] = src[a++];
+      while (b < b1) dst[o++] = src[b++];
+    }
+    next.push(hi);
+    runStarts.length = 0;
+    for (const x of next) runStarts.push(x);
+    [src, dst] = [dst, src];
+  }
+  if (src !== rows) rows.set(src.subarray(lo, hi), lo);
 }
