@@ -51,6 +51,7 @@ const TRACE_EVENTS_KEY = bytesOf('traceEvents');
 const ARG_CORRELATION = 0;
 const ARG_KEYS = ['correlation', 'grid', 'block', ...KERNEL_ARG_FIELDS.slice(6)].map(bytesOf);
 const ARG_KEYS_BY_LENGTH = byLength(ARG_KEYS);
+const CORRELATION_KEY = ARG_KEYS[ARG_CORRELATION];
 const CAT_BYTES = CAT_KEYS.map(({ bytes }) => bytes);
 const CAT_BYTES_BY_LENGTH = byLength(CAT_BYTES);
 const [KEY_A, KEY_C, KEY_D, KEY_H, KEY_I, KEY_N, KEY_P, KEY_S, KEY_T] = [...'acdhinpst'].map((c) => c.charCodeAt(0));
@@ -133,7 +134,10 @@ class EventFields {
   ts = NaN; tsWrongType = false; dur = NaN; durWrongType = false; hasDur = false;
   id = NaN; idText = '';
   argsStart = -1; argsEnd = -1;
+  /** hostArgs() read args in one pass: hostCorrelation is what readArgs would return for a host event */
+  hostCorrelationKnown = false; hostCorrelation = -1;
   reset(): void {
+    this.hostCorrelationKnown = false; this.hostCorrelation = -1;
     this.ph = 0; this.phLength = 0; this.cat = Cat.Unknown; this.hasCat = false; this.nameStart = -1; this.nameEnd = -1;
     this.pid = ''; this.pidNum = NaN; this.tid = ''; this.tidNum = NaN; this.hasPid = false; this.hasTid = false;
     this.ts = NaN; this.tsWrongType = false; this.dur = NaN; this.durWrongType = false; this.hasDur = false;
@@ -496,8 +500,12 @@ export class TraceScanner {
           else { end = this.parseNumberOrSkip(p); ev.id = this.numberValue; ev.idText = Number.isNaN(ev.id) ? '' : String(ev.id); }
           break;
         case EventKey.Args:
-          end = this.skipValue(p);
-          if (buf[p] === Ch.BraceOpen) { ev.argsStart = p; ev.argsEnd = end; }
+          if (buf[p] === Ch.BraceOpen) {
+            end = this.hostArgs(p);
+            ev.hostCorrelationKnown = end >= 0; // per args object: a repeated 'args' key replaces the first
+            if (end < 0) end = this.skipValue(p);
+            ev.argsStart = p; ev.argsEnd = end;
+          } else end = this.skipValue(p);
           break;
         default:
           end = this.skipValue(p);
@@ -552,6 +560,7 @@ export class TraceScanner {
   private readArgs(row: number, device: boolean): number {
     const ev = this.event;
     if (ev.argsStart < 0) return -1;
+    if (!device && ev.hostCorrelationKnown) return ev.hostCorrelation;
     const buf = this.buf;
     const values = this.argScratch;
     values.fill(NaN);
@@ -585,6 +594,68 @@ export class TraceScanner {
       for (let f = 0; f < ARG_FIELD_COUNT; f++) this.argValues.push(argRow * ARG_FIELD_COUNT + f, values[f]);
     }
     return correlation;
+  }
+
+  /**
+   * One-pass read of a well-formed flat args object at p (a '{') for host events, which need only the
+   * correlation: leaves in event.hostCorrelation what readArgs would return and returns the index after the
+   * object. Returns -1 on anything unusual (then skipValue + readArgs handle it, with their errors); throws
+   * only NEED_MORE, where skipValue would too.
+   */
+  private hostArgs(p: number): number {
+    const buf = this.buf;
+    const len = buf.length;
+    let correlation = -1;
+    p++;
+    if (p < len && buf[p] <= Ch.Space) p = this.skipWs(p);
+    if (p >= len) throw NEED_MORE;
+    if (buf[p] === Ch.BraceClose) { this.event.hostCorrelation = -1; return p + 1; }
+    for (;;) {
+      if (buf[p] !== Ch.Quote) return -1;
+      const keyEnd = this.stringEnd(p);
+      const isCorrelation = keyEnd - p - 2 === CORRELATION_KEY.length && bytesEqual(buf, p + 1, keyEnd - 1, CORRELATION_KEY);
+      p = this.skipWs(keyEnd);
+      if (p >= len) throw NEED_MORE;
+      if (buf[p] !== Ch.Colon) return -1;
+      p++;
+      if (p < len && buf[p] <= Ch.Space) p = this.skipWs(p);
+      if (p >= len) throw NEED_MORE;
+      const first = buf[p];
+      let end: number;
+      if (first === Ch.Quote || first === Ch.BraceOpen || first === Ch.BracketOpen) {
+        end = this.skipValue(p); // never a syntax error for these
+      } else if (first === Ch.Minus || (first >= Ch.Zero && first <= Ch.Nine)) {
+        end = this.parseNumberFast(p);
+        if (end < 0) return -1;
+        if (isCorrelation && Number.isFinite(this.numberValue)) correlation = this.numberValue;
+      } else return -1;
+      p = end < len && buf[end] > Ch.Space ? end : this.skipWs(end);
+      if (p >= len) throw NEED_MORE;
+      if (buf[p] === Ch.BraceClose) { this.event.hostCorrelation = correlation; return p + 1; }
+      if (buf[p] !== Ch.Comma) return -1;
+      p++;
+      if (p < len && buf[p] <= Ch.Space) p = this.skipWs(p);
+      if (p >= len) throw NEED_MORE;
+    }
+  }
+
+  /** parseNumber when the number ends at a delimiter (no syntax error possible); -1 otherwise. */
+  private parseNumberFast(p: number): number {
+    const buf = this.buf;
+    let q = p;
+    if (buf[q] === Ch.Minus) q++;
+    let digits = 0;
+    while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) { q++; digits++; }
+    if (q < buf.length && buf[q] === Ch.Dot) { q++; while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) q++; }
+    if (q < buf.length && (buf[q] === Ch.LowerE || buf[q] === Ch.UpperE)) {
+      q++;
+      if (buf[q] === Ch.Plus || buf[q] === Ch.Minus) q++;
+      while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) q++;
+    }
+    if (q >= buf.length) throw NEED_MORE;
+    const b = buf[q];
+    if (digits === 0 || !(b === Ch.Comma || b === Ch.BraceClose || b === Ch.BracketClose || b === Ch.Space || b === Ch.Lf || b === Ch.Cr || b === Ch.Tab)) return -1;
+    return this.parseNumber(p);
   }
 
   private parseNumberOrSkip(p: number): number {
