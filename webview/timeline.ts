@@ -105,6 +105,14 @@ export class TimelineCanvas {
     const xOf = (t: number): number => scale(t - offset);
     const tMin = scale.invert(LABEL_WIDTH) + offset;
     const tMax = scale.invert(width) + offset;
+    // The time scale is affine: x = base + t * k, without a d3 call per slice.
+    const k = (width - LABEL_WIDTH) / (tMax - tMin);
+    const base = LABEL_WIDTH - tMin * k;
+    const affine = Number.isFinite(k) && k > 0;
+    const toX = affine ? (t: number): number => base + t * k : xOf;
+    const toT = affine ? (x: number): number => (x - base) / k : (x: number): number => scale.invert(x) + offset;
+    const start = model.start;
+    const dur = model.dur;
     const stats: DrawStats = { rects: 0, slices: 0, rows: 0, labels: 0 };
     this.rectCounts.fill(0);
     const labels: number[] = [];
@@ -120,15 +128,23 @@ export class TimelineCanvas {
       const flush = (): void => {
         if (runBucket >= 0) { this.pushRect(runBucket, runX0, row.y, runX1 - runX0); stats.rects++; }
       };
-      while (i < row.end && model.start[i] <= tMax) {
-        const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]));
-        let x1 = Math.min(width, xOf(model.start[i] + model.dur[i]));
+      const rowEnd = row.end;
+      while (i < rowEnd && start[i] <= tMax) {
+        const x0 = Math.max(LABEL_WIDTH, toX(start[i]));
+        let x1 = Math.min(width, toX(start[i] + dur[i]));
         let next = i + 1;
         if (x1 - x0 < MERGE_PX) {
-          // Near-sub-pixel: everything that starts inside this pixel becomes one rect.
-          const pixelEnd = scale.invert(Math.floor(x0) + 1) + offset;
-          next = lowerBoundStart(model, i + 1, row.end, pixelEnd);
-          x1 = Math.max(Math.floor(x0) + 1, Math.min(width, xOf(model.start[next - 1] + model.dur[next - 1])));
+          // Near-sub-pixel: everything that starts inside this pixel becomes one rect. Galloping search:
+          // the next pixel's first slice is usually close, so this costs O(log distance), not O(log n).
+          const pixelEnd = toT(Math.floor(x0) + 1);
+          if (next < rowEnd && start[next] < pixelEnd) {
+            let step = 1;
+            let lo = next;
+            let hi = next + 1;
+            while (hi < rowEnd && start[hi] < pixelEnd) { lo = hi; step *= 2; hi = lo + step; }
+            next = lowerBoundStart(model, lo + 1, Math.min(hi, rowEnd), pixelEnd);
+          }
+          x1 = Math.max(Math.floor(x0) + 1, Math.min(width, toX(start[next - 1] + dur[next - 1])));
         } else if (x1 - x0 >= MIN_LABEL_PX) {
           labels.push(i);
         }
@@ -216,12 +232,22 @@ export class TimelineCanvas {
       ctx.fillText(`${format(t)} µs`, x + 2, AXIS_HEIGHT / 2 - 2);
     }
     ctx.globalAlpha = 0.6;
+    // Level of detail: one line per pixel column, and a label only where the previous one has ended
+    // (thousands of steps in a long profile would otherwise cost a fillText each per frame).
+    const charWidth = ctx.measureText('m').width || 6;
+    let lastLineX = -Infinity;
+    let labelFreeFrom = -Infinity;
+    ctx.beginPath();
     for (const step of model.steps) {
       const x = xOf(step.start);
       if (x < LABEL_WIDTH || x > width) continue;
-      ctx.fillRect(x, 0, 1, this.height);
-      ctx.fillText(step.label, x + 2, AXIS_HEIGHT - 2);
+      if (x - lastLineX >= 1) { ctx.rect(x, 0, 1, this.height); lastLineX = x; }
+      if (x >= labelFreeFrom) {
+        ctx.fillText(step.label, x + 2, AXIS_HEIGHT - 2);
+        labelFreeFrom = x + 2 + step.label.length * charWidth + 4;
+      }
     }
+    ctx.fill();
     ctx.globalAlpha = 1;
     for (const mark of this.compileMarks) {
       const x0 = Math.max(LABEL_WIDTH, xOf(mark.startUs));
