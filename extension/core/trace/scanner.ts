@@ -1008,7 +1008,8 @@ export class TraceScanner {
    */
   private linkFlows(model: TraceModel): void {
     const lost = new ProblemLog();
-    const sliceOf = (end: FlowEnd): number => sliceAt(model, end.track, end.ts - model.originUs);
+    const levels = levelIndex(model);
+    const sliceOf = (end: FlowEnd): number => sliceAt(model, levels, end.track, end.ts - model.originUs);
     for (const [id, flowStart] of this.flowStarts) {
       const launch = sliceOf(flowStart);
       const ends = this.flowEnds.get(id);
@@ -1045,33 +1046,39 @@ const PH_FLOW_END = 'f'.charCodeAt(0);
 const PH_INSTANT = 'i'.charCodeAt(0);
 const PH_INSTANT_OLD = 'I'.charCodeAt(0);
 
-/** Deepest slice on `track` whose span contains `t` (µs relative to origin), or -1. */
-function sliceAt(model: TraceModel, track: number, t: number): number {
-  // Rows are ordered by (track, depth, start): find the track's rows, then binary-search each depth level.
-  const lo = lowerBound(model.count, (i) => model.track[i] < track);
-  const hi = lowerBound(model.count, (i) => model.track[i] <= track);
-  let found = -1;
-  let rowStart = lo;
-  while (rowStart < hi) {
-    const depth = model.depth[rowStart];
-    let rowEnd = rowStart;
-    while (rowEnd < hi && model.depth[rowEnd] === depth) rowEnd++;
-    // last slice of this level starting at or before t
-    let a = rowStart;
-    let b = rowEnd;
-    while (a < b) { const m = (a + b) >>> 1; if (model.start[m] <= t) a = m + 1; else b = m; }
-    const candidate = a - 1;
-    if (candidate >= rowStart && model.start[candidate] + model.dur[candidate] >= t) found = candidate;
-    rowStart = rowEnd;
+/** Row ranges of each (track, depth) level: levels of track t are levelStart[trackLevels[t] .. trackLevels[t+1]), each ending where the next starts. */
+interface LevelIndex { trackLevels: Uint32Array; levelStart: Uint32Array }
+
+function levelIndex(model: TraceModel): LevelIndex {
+  const starts: number[] = [];
+  const trackLevels = new Uint32Array(model.tracks.length + 1);
+  for (let i = 0; i < model.count; i++) {
+    if (i === 0 || model.track[i] !== model.track[i - 1] || model.depth[i] !== model.depth[i - 1]) {
+      if (i === 0 || model.track[i] !== model.track[i - 1]) {
+        for (let t = i === 0 ? 0 : model.track[i - 1] + 1; t <= model.track[i]; t++) trackLevels[t] = starts.length;
+      }
+      starts.push(i);
+    }
   }
-  return found;
+  for (let t = model.count === 0 ? 0 : model.track[model.count - 1] + 1; t <= model.tracks.length; t++) trackLevels[t] = starts.length;
+  starts.push(model.count);
+  return { trackLevels, levelStart: Uint32Array.from(starts) };
 }
 
-function lowerBound(n: number, before: (i: number) => boolean): number {
-  let a = 0;
-  let b = n;
-  while (a < b) { const m = (a + b) >>> 1; if (before(m)) a = m + 1; else b = m; }
-  return a;
+/** Deepest slice on `track` whose span contains `t` (µs relative to origin), or -1. */
+function sliceAt(model: TraceModel, levels: LevelIndex, track: number, t: number): number {
+  // Rows are ordered by (track, depth, start): binary-search each depth level, deepest first.
+  if (track >= model.tracks.length) return -1;
+  for (let level = levels.trackLevels[track + 1] - 1; level >= levels.trackLevels[track]; level--) {
+    const rowStart = levels.levelStart[level];
+    // last slice of this level starting at or before t
+    let a = rowStart;
+    let b = levels.levelStart[level + 1];
+    while (a < b) { const m = (a + b) >>> 1; if (model.start[m] <= t) a = m + 1; else b = m; }
+    const candidate = a - 1;
+    if (candidate >= rowStart && model.start[candidate] + model.dur[candidate] >= t) return candidate;
+  }
+  return -1;
 }
 
 /** Kernels whose launch was a cudaGraphLaunch are CUDA-graph replays, whatever library they came from. */
