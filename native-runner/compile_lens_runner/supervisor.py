@@ -168,10 +168,12 @@ def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None
     else:
         exit_code = EXIT_ERROR if data["status"] == "error" else EXIT_OK
     report.write(path, data)
-    try:
-        os.remove(os.path.join(workdir, SPEC_FILE))
-    except OSError:
-        pass
+    # the spec, and a checkpoint the worker was killed while writing, are not part of the report
+    for leftover in [SPEC_FILE, *(n for n in os.listdir(workdir) if n.startswith("report.json.tmp-"))]:
+        try:
+            os.remove(os.path.join(workdir, leftover))
+        except OSError:
+            pass
     placed = _place(workdir, out_dir, failed=data["status"] == "error" or stopped is not None)
     channel.progress("done", 1.0, f"Report: {placed}")
     channel.result(data["status"], os.path.join(placed, "report.json"))
