@@ -66,6 +66,8 @@ export function profileArgs(options: ProfileOptions): string[] {
   if (options.fullgraph) args.push('--fullgraph');
   if (options.timeoutSeconds) args.push('--timeout', String(options.timeoutSeconds));
   if (options.quick) args.push('--quick');
+  // runRunner holds the runner's stdin open: if this process dies (VS Code closes), the run cancels itself
+  args.push('--stop-when-stdin-closes');
   if (target.kind === 'script' && target.args.length) args.push('--', ...target.args);
   return args;
 }
@@ -135,7 +137,7 @@ export function runRunner(launch: RunnerLaunch): Promise<RunnerOutcome> {
     const child = spawn(launch.python, ['-m', 'compile_lens_runner', ...launch.args], {
       cwd: launch.cwd,
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
       // own process group: cancel ends the runner and every compile worker it started
       detached: true,
     });

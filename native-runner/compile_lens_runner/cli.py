@@ -46,6 +46,8 @@ def parser() -> argparse.ArgumentParser:
     prof.add_argument("--rounds", type=int, metavar="N", help="timing rounds per side (default 7, --quick 3)")
     prof.add_argument("--quick", action="store_true", help="short rounds, for tests and CI")
     prof.add_argument("--train", action="store_true", help="time a training step (forward, backward, optimizer)")
+    prof.add_argument("--stop-when-stdin-closes", action="store_true",
+                      help="cancel when standard input reaches EOF: the launching editor went away")
     worker = sub.add_parser("_worker", help=argparse.SUPPRESS)
     worker.add_argument("spec")
     return p
@@ -83,4 +85,4 @@ def main(argv: list[str] | None = None) -> int:
             "fullgraph": args.fullgraph, "backend": args.backend, "timeout": args.timeout, "rounds": args.rounds,
             "quick": args.quick, "train": args.train, "cwd": os.getcwd()}
     out_dir = os.path.abspath(args.out) if args.out else default_out_dir(_target_name(args))
-    return supervise(spec, out_dir, args.timeout)
+    return supervise(spec, out_dir, args.timeout, stop_on_stdin_eof=args.stop_when_stdin_closes)

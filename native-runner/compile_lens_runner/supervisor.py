@@ -98,7 +98,16 @@ def _place(workdir: str, out_dir: str, failed: bool) -> str:
     return target
 
 
-def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None) -> int:
+def _cancel_at_stdin_eof(cancel: Any) -> None:
+    """The extension holds our stdin open; EOF means VS Code (or its extension host) is gone."""
+    def watch() -> None:
+        while sys.stdin.buffer.read(4096):
+            pass
+        cancel()
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on_stdin_eof: bool = False) -> int:
     channel.claim_stdout()
     parent = os.path.dirname(out_dir)
     os.makedirs(parent, exist_ok=True)
@@ -117,6 +126,8 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None) -> int:
         stop.set()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, on_signal)
+    if stop_on_stdin_eof:
+        _cancel_at_stdin_eof(lambda: on_signal(0, None))
     channel.progress("start", 0.0, "Starting the runner")
     worker = subprocess.Popen([sys.executable, "-m", "compile_lens_runner", "_worker", spec_path],
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=env, text=True)

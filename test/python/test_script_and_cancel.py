@@ -107,3 +107,26 @@ def test_sigterm_mid_run_keeps_finished_modes(tmp_path: Path) -> None:
     assert (run.report_dir / "eager.trace.json").exists()
     time.sleep(0.5)
     assert not [pid for pid in children if _alive(pid)]
+
+
+def test_parent_exit_cancels_the_run(tmp_path: Path) -> None:
+    """VS Code closing mid-run: the extension's end of the runner's stdin closes, and the run stops cleanly."""
+    out = tmp_path / "orphaned"
+    proc = subprocess.Popen(runner_command("--sample", "mlp", "--quick", "--device", "cpu", "--out", str(out),
+                                           "--modes", "default,reduce-overhead", "--stop-when-stdin-closes"),
+                            env=dict(runner_env(), TORCHINDUCTOR_FORCE_DISABLE_CACHES="1"),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=(tmp_path / "stderr").open("w"), text=True)
+    assert proc.stdout is not None and proc.stdin is not None
+    seen = []
+    for raw in proc.stdout:
+        seen.append(raw)
+        if json.loads(raw).get("phase") not in (None, "start"):
+            break
+    children = _descendants(proc.pid)
+    proc.stdin.close()
+    stdout = proc.stdout.read()
+    proc.wait(timeout=60)
+    run = finish(proc.returncode, "".join(seen) + stdout, (tmp_path / "stderr").read_text())
+    assert run.code == 130 and run.report["error"]["kind"] == "cancelled"
+    time.sleep(0.5)
+    assert children and not [pid for pid in children if _alive(pid)]

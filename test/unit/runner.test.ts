@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -26,9 +26,9 @@ function alive(pid: number): boolean {
 test('profileArgs puts script arguments after --', () => {
   assert.deepEqual(
     profileArgs({ target: { kind: 'script', file: '/w/train.py', args: ['--epochs', '1'] }, device: 'cpu', modes: ['default', 'reduce-overhead'], quick: true }),
-    ['profile', '--script', '/w/train.py', '--device', 'cpu', '--modes', 'default,reduce-overhead', '--quick', '--', '--epochs', '1'],
+    ['profile', '--script', '/w/train.py', '--device', 'cpu', '--modes', 'default,reduce-overhead', '--quick', '--stop-when-stdin-closes', '--', '--epochs', '1'],
   );
-  assert.deepEqual(profileArgs({ target: { kind: 'function', file: '/w/m.py', fn: 'compile_target' } }), ['profile', '--target', '/w/m.py:compile_target']);
+  assert.deepEqual(profileArgs({ target: { kind: 'function', file: '/w/m.py', fn: 'compile_target' } }), ['profile', '--target', '/w/m.py:compile_target', '--stop-when-stdin-closes']);
 });
 
 test('parseProtocolLine accepts only runner protocol objects', () => {
@@ -96,4 +96,24 @@ test('a hung runner is stopped at the backstop timeout', async () => {
   assert.equal(outcome.status, 'error');
   assert.match(outcome.message ?? '', /did not finish within/);
   assert.ok(Date.now() - started < 15_000);
+});
+
+test('if the launching process dies, the runner sees its stdin close (VS Code closing mid-run)', async () => {
+  const marker = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-eof-')), 'saw-eof');
+  const dir = fakeRunner([
+    'print(json.dumps({"type":"progress","phase":"timing","fraction":0.1,"message":"started"}), flush=True)',
+    'import stat; m = os.fstat(0).st_mode; held = stat.S_ISFIFO(m) or stat.S_ISSOCK(m)  # /dev/null would give EOF at once, proving nothing',
+    'sys.stdin.read()',
+    `open(${JSON.stringify(marker)}, "w").write("eof" if held else "stdin was not a pipe")`,
+  ].join('\n'));
+  const launcher = path.join(dir, 'launcher.ts');
+  writeFileSync(launcher, [
+    `import { runRunner } from ${JSON.stringify(path.resolve(__dirname, '../../extension/core/runner.ts'))};`,
+    `void runRunner({ python: 'python3', runnerDir: ${JSON.stringify(dir)}, cwd: ${JSON.stringify(dir)}, args: [], onProgress: () => process.kill(process.pid, 'SIGKILL') });`,
+  ].join('\n'));
+  const { spawnSync } = await import('node:child_process');
+  const launched = spawnSync(process.execPath, ['--import', 'tsx', launcher], { cwd: path.resolve(__dirname, '../..'), timeout: 30_000 });
+  assert.equal(launched.signal, 'SIGKILL');
+  for (let i = 0; i < 50 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(readFileSync(marker, 'utf8'), 'eof');
 });
