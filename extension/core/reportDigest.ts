@@ -6,6 +6,7 @@ export interface ModeDigest {
   mode: string;
   status: 'ok' | 'error';
   speedup: number | null;
+  /** how much the speedup varied between timing rounds (falls back to the compiled timing's spread) */
   spreadPct: number | null;
   medianMs: number | null;
   compileSeconds: number | null;
@@ -15,6 +16,10 @@ export interface ModeDigest {
   graphBreaks: number;
   recompiles: number;
   error: string | null;
+  /** compiled output differed from eager beyond the dtype's tolerance */
+  mismatch: string | null;
+  /** why a first measurement was thrown away and re-taken (e.g. a recompile inside the timed region) */
+  remeasured: string | null;
 }
 
 export interface ReportDigest {
@@ -41,7 +46,7 @@ export function digestReport(report: Report): ReportDigest {
       mode: m.mode,
       status: m.status,
       speedup: m.speedup,
-      spreadPct: m.timing?.spreadPct ?? null,
+      spreadPct: m.speedupSpreadPct ?? m.timing?.spreadPct ?? null,
       medianMs: m.timing?.medianMs ?? null,
       compileSeconds: m.compileSeconds,
       breakEvenCalls: m.breakEvenCalls ?? null,
@@ -49,7 +54,9 @@ export function digestReport(report: Report): ReportDigest {
       graphCount: m.compiler?.graphCount ?? null,
       graphBreaks: m.compiler?.graphBreaks.length ?? 0,
       recompiles: m.compiler?.recompiles.length ?? 0,
-      error: m.error ? `${m.error.message} — ${m.error.fix}` : null,
+      error: m.status === 'error' && m.error ? `${m.error.message} — ${m.error.fix}` : null,
+      mismatch: m.correctness && !m.correctness.ok ? (m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`) : null,
+      remeasured: m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
     })),
     recommendation: report.recommendation,
     findings: collectFindings(report).map((f) => ({ kind: f.kind, file: f.file, line: f.line, reason: f.reason, modes: f.modes })),
@@ -96,6 +103,8 @@ export function formatDigest(digest: ReportDigest): string {
         `${plural(m.graphCount ?? 0, 'graph')}, ${plural(m.graphBreaks, 'graph break')}, ${plural(m.recompiles, 'recompile')}, ` +
         `compile ${fmt(m.compileSeconds, 1, ' s')}` + (m.breakEvenCalls !== null ? `, break-even after ${Math.ceil(m.breakEvenCalls)} calls` : ''),
     );
+    if (m.mismatch) out.push(`    numeric mismatch vs eager: ${m.mismatch}`);
+    if (m.remeasured) out.push(`    re-measured: ${m.remeasured}`);
   }
   if (digest.findings.length) {
     out.push('  findings:');

@@ -33,7 +33,11 @@ const report: Report = {
   modes: [
     mode('default'),
     mode('max-autotune', { status: 'error', speedup: null, timing: null, compiler: null, trace: null, error: { kind: 'compile', message: 'Inductor failed', fix: 'report it' } }),
-    mode('reduce-overhead', { speedup: 2.0 }),
+    mode('reduce-overhead', {
+      speedup: 2.0,
+      correctness: { ok: false, maxAbsError: 0.5, dtype: 'float32', message: 'max abs error 0.5 > atol 1e-4' },
+      discardedTimings: [{ medianMs: 9, minMs: 9, maxMs: 9, spreadPct: 0, rounds: [9], callsPerRound: 1, method: 'perf_counter', valid: false, invalidReason: 'a recompile ran inside the timed region' }],
+    }),
   ],
   recommendation: { mode: 'default', reason: 'fastest with a low spread' },
 };
@@ -83,6 +87,7 @@ test('digest and headline pick the recommended mode and list failures', () => {
   const text = formatDigest(digest);
   assert.match(text, /max-autotune: failed — Inductor failed — report it/);
   assert.match(text, /kernels\/step 59 → 32/);
+  assert.match(text, /reduce-overhead: [\s\S]*numeric mismatch vs eager: max abs error 0\.5 > atol 1e-4\n    re-measured: a recompile ran inside the timed region/);
   assert.match(text, /\/ws\/model\.py:12  graph-break: Unsupported builtin print/);
 });
 
