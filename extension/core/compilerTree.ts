@@ -1,7 +1,9 @@
-// The "Compiler" tree: per mode, what Dynamo and Inductor did — graphs, breaks, recompiles, guards, compile
-// time — with each site linked to its source line. Pure data; the host turns it into TreeItems.
+// The "Compiler" tree: per mode, what Dynamo and Inductor did — compiled frames, each compile of a frame
+// (the first, then recompiles with their guard failures), the kernels each compile generated with the ATen ops
+// they fused and the source lines those came from, graph breaks, guards, caches, CUDA graphs and compile time.
+// Pure data; the host turns it into TreeItems.
 import path from 'node:path';
-import type { Report, SourceLocation } from './report.ts';
+import type { CompilerInsight, ModeResult, Report, SourceLocation } from './report.ts';
 
 export interface CompilerTreeNode {
   label: string;
@@ -11,45 +13,86 @@ export interface CompilerTreeNode {
   children: CompilerTreeNode[];
 }
 
-const where = (location: SourceLocation | null): string => (location ? `${path.basename(location.file)}:${location.line}` : 'unknown line');
+const where = (location: SourceLocation | null | undefined): string => (location ? `${path.basename(location.file)}:${location.line}` : 'unknown line');
+const leaf = (label: string, description?: string, location?: SourceLocation | null, tooltip?: string): CompilerTreeNode =>
+  ({ label, children: [], ...(description ? { description } : {}), ...(location ? { location } : {}), ...(tooltip ? { tooltip } : {}) });
+const seconds = (s: number): string => `${s.toFixed(2)} s`;
+
+/** Compile ids are "frame/attempt": 0/0 is frame 0's first compile, 0/1 its first recompile. */
+const frameOf = (compileId: string | null | undefined): string => (compileId ?? '?').split('/')[0]!;
+
+function kernelNodes(c: CompilerInsight, compileId: string | null): CompilerTreeNode[] {
+  return (c.kernels ?? []).filter((k) => (k.compileId ?? null) === compileId).map((k) => ({
+    label: k.name,
+    description: k.atenOps.join(', '),
+    tooltip: `fuses ${k.atenOps.join(', ')}`,
+    ...(k.sourceLines[0] ? { location: k.sourceLines[0] } : {}),
+    children: k.sourceLines.map((line) => leaf(where(line), line.code ?? undefined, line)),
+  }));
+}
+
+function framesNode(c: CompilerInsight): CompilerTreeNode | null {
+  const frames = c.frames ?? [];
+  if (!frames.length) return null;
+  const byFrame = new Map<string, typeof frames>();
+  for (const frame of frames) byFrame.set(frameOf(frame.compileId), [...(byFrame.get(frameOf(frame.compileId)) ?? []), frame]);
+  const children = [...byFrame.values()].map((compiles) => {
+    const first = compiles[0]!;
+    return {
+      label: `${first.function ?? 'frame'} (${where(first.location)})`,
+      description: `${compiles.length} compile${compiles.length === 1 ? '' : 's'}, ${seconds(compiles.reduce((sum, f) => sum + f.seconds, 0))}`,
+      ...(first.location ? { location: first.location } : {}),
+      children: compiles.map((compile) => {
+        const recompile = c.recompiles.find((r) => r.compileId === compile.compileId);
+        const graph = c.cudaGraphs?.find((g) => g.compileId === compile.compileId);
+        return {
+          label: `compile ${compile.compileId ?? '?'}`,
+          description: [seconds(compile.seconds), recompile ? `recompile: ${recompile.reason}` : null, graph ? `CUDA graph ${graph.status}` : null].filter(Boolean).join(' · '),
+          tooltip: [recompile?.reason, recompile?.trigger, graph?.reason].filter(Boolean).join('\n') || undefined,
+          ...(recompile?.location ? { location: recompile.location } : {}),
+          children: kernelNodes(c, compile.compileId),
+        } satisfies CompilerTreeNode;
+      }),
+    };
+  });
+  return { label: `Compiled frames (${children.length})`, children };
+}
+
+function modeNode(mode: ModeResult): CompilerTreeNode {
+  if (mode.status === 'error' || !mode.compiler) {
+    return { label: mode.mode, description: 'failed', ...(mode.error ? { tooltip: `${mode.error.message}\n${mode.error.fix}` } : {}), children: [] };
+  }
+  const c = mode.compiler;
+  const children: CompilerTreeNode[] = [];
+  const frames = framesNode(c);
+  if (frames) children.push(frames);
+  children.push({
+    label: `Graph breaks (${c.graphBreaks.length})`,
+    children: c.graphBreaks.map((b) => {
+      const site = b.location ?? b.userStack[b.userStack.length - 1] ?? null;
+      return leaf(where(site), b.reason, site, [b.reason, b.hint].filter(Boolean).join('\n'));
+    }),
+  });
+  children.push({
+    label: `Recompiles (${c.recompiles.length})`,
+    children: c.recompiles.map((r) => leaf(where(r.location), r.reason, r.location,
+      [r.reason, r.trigger, r.inTimedRegion ? 'happened inside the timed region' : null].filter(Boolean).join('\n'))),
+  });
+  if (c.guardCount !== null && c.guardCount !== undefined) children.push(leaf(`Guards: ${c.guardCount}`));
+  const cache = Object.entries(c.cache ?? {}).map(([name, counts]) => `${name} ${counts.hit ?? 0} hit / ${counts.miss ?? 0} miss`);
+  if (cache.length) children.push(leaf('Caches', cache.join(', ')));
+  const phases = Object.entries(c.compileSeconds ?? {});
+  if (phases.length) {
+    children.push({
+      label: 'Compile time',
+      ...(mode.compileSeconds !== null ? { description: `${mode.compileSeconds.toFixed(1)} s first call` } : {}),
+      children: phases.sort((a, b) => b[1] - a[1]).map(([phase, s]) => leaf(phase, seconds(s))),
+    });
+  }
+  const summary = `${c.graphCount} graph${c.graphCount === 1 ? '' : 's'}, ${c.graphBreaks.length} breaks, ${c.recompiles.length} recompiles`;
+  return { label: mode.mode, description: summary, children };
+}
 
 export function buildCompilerTree(report: Report): CompilerTreeNode[] {
-  return report.modes.map((mode) => {
-    if (mode.status === 'error' || !mode.compiler) {
-      return { label: mode.mode, description: 'failed', tooltip: mode.error ? `${mode.error.message}\n${mode.error.fix}` : undefined, children: [] };
-    }
-    const c = mode.compiler;
-    const children: CompilerTreeNode[] = [];
-    children.push({
-      label: `Graph breaks (${c.graphBreaks.length})`,
-      children: c.graphBreaks.map((b) => ({
-        label: where(b.location ?? b.userStack[b.userStack.length - 1] ?? null),
-        description: b.reason,
-        tooltip: [b.reason, b.hint].filter(Boolean).join('\n'),
-        ...(b.location ?? b.userStack[b.userStack.length - 1] ? { location: (b.location ?? b.userStack[b.userStack.length - 1])! } : {}),
-        children: [],
-      })),
-    });
-    children.push({
-      label: `Recompiles (${c.recompiles.length})`,
-      children: c.recompiles.map((r) => ({
-        label: where(r.location),
-        description: r.reason,
-        tooltip: [r.reason, r.trigger, r.inTimedRegion ? 'happened inside the timed region' : null].filter(Boolean).join('\n'),
-        ...(r.location ? { location: r.location } : {}),
-        children: [],
-      })),
-    });
-    if (c.guardCount !== null && c.guardCount !== undefined) children.push({ label: `Guards: ${c.guardCount}`, children: [] });
-    const phases = Object.entries(c.compileSeconds ?? {});
-    if (phases.length) {
-      children.push({
-        label: 'Compile time',
-        description: mode.compileSeconds !== null ? `${mode.compileSeconds.toFixed(1)} s first call` : undefined,
-        children: phases.sort((a, b) => b[1] - a[1]).map(([phase, seconds]) => ({ label: phase, description: `${seconds.toFixed(2)} s`, children: [] })),
-      });
-    }
-    const summary = `${c.graphCount} graph${c.graphCount === 1 ? '' : 's'}, ${c.graphBreaks.length} breaks, ${c.recompiles.length} recompiles`;
-    return { label: mode.mode, description: summary, children };
-  });
+  return report.modes.map(modeNode);
 }

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
+import { buildCompilerTree } from '../../extension/core/compilerTree.ts';
 import { collectFindings } from '../../extension/core/findings.ts';
 import { loadReport } from '../../extension/core/reportFile.ts';
 import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
@@ -32,4 +33,21 @@ test('the graphbreak sample\'s breaks map to its print, .item() and numpy lines'
   assert.deepEqual(breaks.map((b) => path.basename(b.file)), ['graphbreak.py', 'graphbreak.py', 'graphbreak.py']);
   assert.match(breaks[0]!.reason, /print/);
   assert.match(breaks[1]!.reason, /item/);
+});
+
+test('compiler tree of a real run: frame → first compile and recompile with its guard failure; kernels with fused ops', async () => {
+  const { report } = await loadReport(path.resolve(__dirname, '../fixtures/reports/recompile-cpu/report.json'));
+  const [mode] = buildCompilerTree(report);
+  const frames = mode!.children.find((n) => n.label.startsWith('Compiled frames'))!;
+  const [forward] = frames.children;
+  assert.match(forward!.label, /^forward \(mlp\.py:\d+\)$/);
+  const [first, second] = forward!.children;
+  assert.equal(first!.label, 'compile 0/0');
+  assert.match(second!.description ?? '', /recompile: tensor 'x' size mismatch at index 0\. expected 32, actual 64/);
+  assert.ok(first!.children.length > 0, 'the first compile lists the kernels it generated');
+
+  const { report: broken } = await loadReport(FIXTURE);
+  const kernels = buildCompilerTree(broken)[0]!.children[0]!.children.flatMap((f) => f.children.flatMap((c) => c.children));
+  const fused = kernels.find((k) => k.label.startsWith('cpp_fused') && (k.description ?? '').includes('aten.relu'));
+  assert.ok(fused && fused.children.some((line) => line.location?.file.endsWith('graphbreak.py')), 'fused kernel traced back to the sample source');
 });
