@@ -18,6 +18,8 @@ export interface Finding {
   modes: string[];
   /** graphs the compiled frame was split into (graph breaks) */
   graphCount: number | null;
+  /** per call, CPU time outside the compiled graphs in the mode where the break was first seen */
+  outsideGraphsMs: number | null;
   /** the call that triggered a recompile, in words */
   trigger: string | null;
 }
@@ -61,7 +63,7 @@ function graphBreakFinding(item: GraphBreak, mode: ModeResult): Omit<Finding, 'm
   return {
     kind: 'graph-break', file: site.file, line: site.line, reason: item.reason, hint: item.hint ?? null,
     code: item.gbId ?? 'graph-break', docUrl: item.docUrl ?? GRAPH_BREAK_DOCS, fix: suggestFix(item.reason, item.hint),
-    graphCount: mode.compiler?.graphCount ?? null, trigger: null,
+    graphCount: mode.compiler?.graphCount ?? null, outsideGraphsMs: mode.outsideGraphsMsPerStep ?? null, trigger: null,
   };
 }
 
@@ -70,7 +72,7 @@ function recompileFinding(item: Recompile, mode: ModeResult): Omit<Finding, 'mod
   return {
     kind: 'recompile', file: item.location.file, line: item.location.line, reason: item.reason, hint: null,
     code: 'recompile', docUrl: RECOMPILE_DOCS, fix: suggestFix(item.reason), graphCount: mode.compiler?.graphCount ?? null,
-    trigger: item.trigger ?? null,
+    outsideGraphsMs: null, trigger: item.trigger ?? null,
   };
 }
 
@@ -105,7 +107,8 @@ export function findingHover(finding: Finding): string {
   lines.push(`**Reason:** ${esc(finding.reason)}`);
   if (finding.hint) lines.push('', `**Hint:** ${esc(finding.hint)}`);
   if (finding.kind === 'graph-break' && finding.graphCount !== null) {
-    lines.push('', `**Cost:** the compiled code is split into ${finding.graphCount} graph${finding.graphCount === 1 ? '' : 's'}; code between them runs eagerly in Python.`);
+    const outside = finding.outsideGraphsMs === null ? '' : ` (${finding.outsideGraphsMs.toFixed(3)} ms per call is spent outside the graphs: eager code, guards, Python)`;
+    lines.push('', `**Cost:** the compiled code is split into ${finding.graphCount} graph${finding.graphCount === 1 ? '' : 's'}; code between them runs eagerly${outside}.`);
   }
   if (finding.trigger) lines.push('', `**Triggered by:** ${esc(finding.trigger)}`);
   if (finding.fix) lines.push('', `**Fix:** ${finding.fix}`);

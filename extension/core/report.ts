@@ -113,6 +113,8 @@ export interface ModeResult {
   compiler: CompilerInsight | null;
   peakMemoryBytes?: number | null;
   eagerTiming?: Timing | null;
+  /** per profiled call, CPU time outside compiled graphs (schema 1.2) */
+  outsideGraphsMsPerStep?: number | null;
   speedupSpreadPct?: number | null;
   speedupIqrPct?: number | null;
   discardedTimings?: Timing[];

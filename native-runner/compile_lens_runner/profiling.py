@@ -39,6 +39,28 @@ def _cpu_peak_bytes(trace_path: str) -> int | None:
     return int(max(totals)) if totals else None
 
 
+def _union_us(intervals: list[tuple[float, float]]) -> float:
+    total, end = 0.0, float("-inf")
+    for start, stop in sorted(intervals):
+        if stop <= end:
+            continue
+        total += stop - max(start, end)
+        end = stop
+    return total
+
+
+def outside_graphs_ms(events: Any, steps: int) -> float | None:
+    """Per profiled call, CPU time outside compiled graphs: eager code between graphs after a graph break, guard
+    checks and Python glue. None when nothing compiled ran (eager)."""
+    step_spans = [(e.time_range.start, e.time_range.end) for e in events if e.name.startswith("ProfilerStep")]  # "ProfilerStep*" in events()
+    regions = [(e.time_range.start, e.time_range.end) for e in events if e.name.startswith("Torch-Compiled Region")]
+    if not step_spans or not regions:
+        return None
+    inside = sum(_union_us([(max(a, s), min(b, t)) for a, b in regions if a < t and b > s]) for s, t in step_spans)
+    total = sum(t - s for s, t in step_spans)
+    return round((total - inside) / 1000 / steps, 4)
+
+
 def profile_steps(step: Callable[[], None], device: str, trace_path: str, steps: int) -> dict[str, Any]:
     """Profiles `steps` calls after one unrecorded warmup step; each call is a ProfilerStep#N in the trace."""
     import torch
@@ -50,6 +72,9 @@ def profile_steps(step: Callable[[], None], device: str, trace_path: str, steps:
     def on_ready(prof: Any) -> None:
         prof.export_chrome_trace(trace_path)
         facts["kernelsPerStep"] = round(count_kernels(prof.events(), device) / steps, 2)
+        outside = outside_graphs_ms(prof.events(), steps)
+        if outside is not None:
+            facts["outsideGraphsMsPerStep"] = outside
 
     if device == "cuda":
         torch.cuda.synchronize()

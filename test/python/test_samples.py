@@ -73,6 +73,9 @@ def test_graph_breaks_found_at_their_source_lines(graphbreak: Run) -> None:
     # the runner's own frames (worker, targets, runpy) are not the user's: only the sample's forward remains
     assert all([f["file"] for f in b["userStack"]] == [str(source)] for b in breaks)
     assert graphbreak.report["modes"][0]["compiler"]["graphCount"] >= 4
+    # what the breaks cost: time outside the compiled graphs, per call; eager has no graphs to be outside of
+    assert graphbreak.report["modes"][0]["outsideGraphsMsPerStep"] > 0
+    assert "outsideGraphsMsPerStep" not in graphbreak.report["eager"]
 
 
 def test_recompile_in_timed_region_is_flagged_and_remeasured(recompile: Run) -> None:

@@ -31,7 +31,7 @@ const report: Report = {
   settings: {},
   eager: { timing: { medianMs: 14.87, minMs: 14, maxMs: 15, spreadPct: 6, rounds: [14, 14.87, 15], callsPerRound: 4, method: 'perf_counter' }, trace: 'eager.trace.json', kernelsPerStep: 59 },
   modes: [
-    mode('default'),
+    mode('default', { outsideGraphsMsPerStep: 0.242 }),
     mode('max-autotune', { status: 'error', speedup: null, timing: null, compiler: null, trace: null, error: { kind: 'compile', message: 'Inductor failed', fix: 'report it' } }),
     mode('reduce-overhead', {
       speedup: 2.0,
@@ -68,7 +68,7 @@ test('findings: one per site and reason, merged across modes, innermost user fra
 
 test('hover names reason, cost, trigger and fix, and escapes report text', () => {
   const [print, item, recompile] = collectFindings(report);
-  assert.match(findingHover(print!), /Unsupported builtin print[\s\S]*split into 3 graphs[\s\S]*logging/);
+  assert.match(findingHover(print!), /Unsupported builtin print[\s\S]*split into 3 graphs; code between them runs eagerly \(0\.242 ms per call is spent outside the graphs[\s\S]*logging/);
   assert.match(findingHover(item!), /capture\\_scalar\\_outputs/);
   assert.match(findingHover(recompile!), /batch 64 after warmup at 32[\s\S]*mark_dynamic/);
   const hostile = findingHover({ ...print!, reason: '<img src=x onerror=alert(1)> [link](javascript:alert(1))' });
