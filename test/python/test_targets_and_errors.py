@@ -80,6 +80,13 @@ TARGETS = textwrap.dedent('''
         return model, (torch.randn(2, 5),)  # shape error when called: user code raising
 
 
+    def runs_out_of_memory():
+        def allocate(x):
+            # what torch raises when an allocation fails; a real multi-GB allocation would endanger the test machine
+            raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 80.00 GiB")
+        return allocate, (torch.randn(2),)
+
+
     def hangs():
         import time
 
@@ -165,7 +172,8 @@ def test_training_step_is_timed(targets: Path, outdir: Path) -> None:
     assert mode["compiler"]["graphCount"] >= 1
 
 
-@pytest.mark.parametrize("fn, kind", [("raises", "user-code"), ("not_a_target", "bad-target"), ("missing_fn", "bad-target")])
+@pytest.mark.parametrize("fn, kind", [("raises", "user-code"), ("not_a_target", "bad-target"), ("missing_fn", "bad-target"),
+                                      ("runs_out_of_memory", "out-of-memory")])
 def test_structured_errors(targets: Path, outdir: Path, fn: str, kind: str) -> None:
     run = target(targets, fn, outdir)
     assert run.code == 1 and run.report["status"] == "error"
