@@ -85,12 +85,16 @@ export function activate(context: vscode.ExtensionContext): void {
         void vscode.window.showErrorMessage(problem);
         return;
       }
+      // reports go under <cwd>/.compile-lens: the workspace, else (no folder open) the extension's own storage
       const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? (target.kind === 'sample' ? context.globalStorageUri.fsPath : path.dirname(target.file));
+      await vscode.workspace.fs.createDirectory(vscode.Uri.file(cwd));
       const timeoutSeconds = config.get<number>('timeoutSeconds') ?? 900;
       const options: ProfileOptions = {
         target,
         device: config.get<'auto' | 'cpu' | 'cuda'>('device') ?? 'auto',
         modes: config.get<string[]>('modes') ?? ['default'],
+        dynamic: config.get<'auto' | 'true' | 'false'>('dynamic') ?? 'auto',
+        fullgraph: config.get<boolean>('fullgraph') ?? false,
         timeoutSeconds,
         quick: config.get<boolean>('quick') ?? false,
       };
