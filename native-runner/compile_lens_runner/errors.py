@@ -55,5 +55,10 @@ def classify(exc: BaseException, during: str) -> RunnerError:
     if _from_compiler(exc):
         return RunnerError("compile", f"torch.compile failed while {during}: {summary}",
                            "Try another mode or backend, set fullgraph off, or report the traceback to PyTorch; other modes still ran.", trace)
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        import sys
+        return RunnerError("user-code", f"The target's code raised while {during}: {summary}",
+                           f"Install {exc.name.split('.')[0]} in the interpreter Compile Lens runs ({sys.executable} -m pip install "
+                           f"{exc.name.split('.')[0]}), or select the interpreter that has it.", trace)
     return RunnerError("user-code", f"The target's code raised while {during}: {summary}",
                        "Fix the error in your code (see traceback); the runner ran it exactly as written.", trace)

@@ -183,6 +183,16 @@ def test_structured_errors(targets: Path, outdir: Path, fn: str, kind: str) -> N
         assert "mat1 and mat2" in error["message"] and "Traceback" in error["traceback"]
 
 
+def test_target_module_that_fails_to_import(tmp_path: Path, outdir: Path) -> None:
+    broken = tmp_path / "broken_model.py"
+    broken.write_text("import torch\nimport package_that_is_not_installed\n\ndef build():\n    return None\n")
+    run = run_runner("--target", f"{broken}:build", "--quick", "--device", "cpu", "--out", str(outdir / "broken"))
+    assert run.code == 1 and run.report["status"] == "error"
+    error = run.report["error"]
+    assert "package_that_is_not_installed" in error["message"] and "Traceback" in error["traceback"]
+    assert "-m pip install package_that_is_not_installed" in error["fix"]
+
+
 def test_missing_target_file(outdir: Path) -> None:
     run = run_runner("--target", "/nonexistent/model.py:build", "--quick", "--out", str(outdir / "missing"))
     assert run.code == 1 and run.report["error"]["kind"] == "bad-target" and "/nonexistent/model.py" in run.report["error"]["message"]
