@@ -9,6 +9,8 @@ export interface ModeDigest {
   /** how much the speedup varied between timing rounds (falls back to the compiled timing's spread) */
   spreadPct: number | null;
   medianMs: number | null;
+  /** eager measured in the same interleaved rounds: the speedup's other side */
+  pairedEagerMs: number | null;
   compileSeconds: number | null;
   breakEvenCalls: number | null;
   kernelsPerStep: number | null;
@@ -48,6 +50,7 @@ export function digestReport(report: Report): ReportDigest {
       speedup: m.speedup,
       spreadPct: m.speedupSpreadPct ?? m.timing?.spreadPct ?? null,
       medianMs: m.timing?.medianMs ?? null,
+      pairedEagerMs: m.eagerTiming?.medianMs ?? null,
       compileSeconds: m.compileSeconds,
       breakEvenCalls: m.breakEvenCalls ?? null,
       kernelsPerStep: m.kernelsPerStep,
@@ -98,7 +101,8 @@ export function formatDigest(digest: ReportDigest): string {
       continue;
     }
     out.push(
-      `  ${m.mode}: ${fmt(m.speedup, 2, '×')} (±${fmt(m.spreadPct, 1, '%')}), ${fmt(m.medianMs, 3, ' ms')}/call, ` +
+      `  ${m.mode}: ${fmt(m.speedup, 2, '×')} (±${fmt(m.spreadPct, 1, '%')}), ${fmt(m.medianMs, 3, ' ms')}/call` +
+        (m.pairedEagerMs !== null ? ` vs eager ${fmt(m.pairedEagerMs, 3, ' ms')} in the same rounds, ` : ', ') +
         `kernels/step ${fmt(digest.eagerKernelsPerStep, 0)} → ${fmt(m.kernelsPerStep, 0)}, ` +
         `${plural(m.graphCount ?? 0, 'graph')}, ${plural(m.graphBreaks, 'graph break')}, ${plural(m.recompiles, 'recompile')}, ` +
         `compile ${fmt(m.compileSeconds, 1, ' s')}` + (m.breakEvenCalls !== null ? `, break-even after ${Math.ceil(m.breakEvenCalls)} calls` : ''),

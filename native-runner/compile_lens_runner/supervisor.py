@@ -101,7 +101,11 @@ def _place(workdir: str, out_dir: str, failed: bool) -> str:
 def _cancel_at_stdin_eof(cancel: Any) -> None:
     """The extension holds our stdin open; EOF means VS Code (or its extension host) is gone."""
     def watch() -> None:
-        while sys.stdin.buffer.read(4096):
+        # os.read, not sys.stdin: a daemon thread blocked in the buffered reader aborts interpreter shutdown
+        try:
+            while os.read(0, 4096):
+                pass
+        except OSError:
             pass
         cancel()
     threading.Thread(target=watch, daemon=True).start()

@@ -31,7 +31,7 @@ const report: Report = {
   settings: {},
   eager: { timing: { medianMs: 14.87, minMs: 14, maxMs: 15, spreadPct: 6, rounds: [14, 14.87, 15], callsPerRound: 4, method: 'perf_counter' }, trace: 'eager.trace.json', kernelsPerStep: 59 },
   modes: [
-    mode('default', { outsideGraphsMsPerStep: 0.242 }),
+    mode('default', { outsideGraphsMsPerStep: 0.242, eagerTiming: { medianMs: 14.86, minMs: 14, maxMs: 15, spreadPct: 5, rounds: [14.86], callsPerRound: 4, method: 'perf_counter' } }),
     mode('max-autotune', { status: 'error', speedup: null, timing: null, compiler: null, trace: null, error: { kind: 'compile', message: 'Inductor failed', fix: 'report it' } }),
     mode('reduce-overhead', {
       speedup: 2.0,
@@ -87,6 +87,7 @@ test('digest and headline pick the recommended mode and list failures', () => {
   const text = formatDigest(digest);
   assert.match(text, /max-autotune: failed — Inductor failed — report it/);
   assert.match(text, /kernels\/step 59 → 32/);
+  assert.match(text, /default: 3\.31× \(±4\.5%\), 4\.490 ms\/call vs eager 14\.860 ms in the same rounds, /);
   assert.match(text, /reduce-overhead: [\s\S]*numeric mismatch vs eager: max abs error 0\.5 > atol 1e-4\n    re-measured: a recompile ran inside the timed region/);
   assert.match(text, /\/ws\/model\.py:12  graph-break: Unsupported builtin print/);
 });
