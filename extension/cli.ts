@@ -21,6 +21,7 @@ Options for profile and check:
   --timeout SECONDS          stop the run after this long
   --quick                    fewer timing rounds (tests, CI)
   --python PATH              interpreter with torch (default $COMPILE_LENS_PYTHON or python3)
+  --verbose                  also print the model's and the compiler's own output (stderr)
 
 Exit codes: 0 success; 1 run failed (profile) or limits exceeded (check); 2 usage error;
             3 run failed (check); 130 cancelled.`;
@@ -38,7 +39,7 @@ interface ParsedArgs {
 }
 
 const VALUE_FLAGS = new Set(['--sample', '--target', '--script', '--device', '--out', '--modes', '--dynamic', '--timeout', '--python', '--max-graph-breaks', '--max-recompiles']);
-const BOOLEAN_FLAGS = new Set(['--json', '--fullgraph', '--quick', '--help']);
+const BOOLEAN_FLAGS = new Set(['--json', '--fullgraph', '--quick', '--verbose', '--help']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const [command = '', ...rest] = argv;
@@ -127,7 +128,6 @@ export interface CliIo {
 type RunOutcome = { loaded: LoadedReport; exitCode: number } | { loaded: null; exitCode: number };
 
 async function runProfile(args: ParsedArgs, options: ProfileOptions, io: CliIo): Promise<RunOutcome> {
-  const json = args.flags.has('--json');
   const outcome = await runRunner({
     python: stringFlag(args, '--python') ?? process.env.COMPILE_LENS_PYTHON ?? 'python3',
     runnerDir: path.resolve(__dirname, '..', 'native-runner'),
@@ -136,7 +136,8 @@ async function runProfile(args: ParsedArgs, options: ProfileOptions, io: CliIo):
     ...(options.timeoutSeconds ? { killAfterMs: (options.timeoutSeconds + 30) * 1000 } : {}),
     ...(io.signal ? { signal: io.signal } : {}),
     onProgress: (p) => io.err(`[${Math.round(p.fraction * 100).toString().padStart(3)}%] ${p.phase}: ${p.message}`),
-    onLog: json ? undefined : (line) => io.err(`  ${line}`),
+    // the user's and the compiler's own output; a crash's last lines reach the user through outcome.message anyway
+    onLog: args.flags.has('--verbose') ? (line) => io.err(`  ${line}`) : undefined,
   });
   if (!outcome.reportPath) {
     io.err(outcome.message ?? 'The runner wrote no report.');

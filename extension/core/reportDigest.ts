@@ -6,7 +6,8 @@ export interface ModeDigest {
   mode: string;
   status: 'ok' | 'error';
   speedup: number | null;
-  /** how much the speedup varied between timing rounds (falls back to the compiled timing's spread) */
+  /** how much the speedup varied between timing rounds: interquartile range / median of the per-round ratios,
+   *  robust to one disturbed round (falls back to the full spread, then to the compiled timing's spread) */
   spreadPct: number | null;
   medianMs: number | null;
   /** eager measured in the same interleaved rounds: the speedup's other side */
@@ -48,7 +49,7 @@ export function digestReport(report: Report): ReportDigest {
       mode: m.mode,
       status: m.status,
       speedup: m.speedup,
-      spreadPct: m.speedupSpreadPct ?? m.timing?.spreadPct ?? null,
+      spreadPct: m.speedupIqrPct ?? m.speedupSpreadPct ?? m.timing?.spreadPct ?? null,
       medianMs: m.timing?.medianMs ?? null,
       pairedEagerMs: m.eagerTiming?.medianMs ?? null,
       compileSeconds: m.compileSeconds,
