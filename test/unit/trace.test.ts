@@ -156,6 +156,24 @@ describe('scanner on real H100 traces', () => {
     }
   });
 
+  test('flow events alone link a launch to its kernel when the file names the GPU stream before the CPU thread', () => {
+    // the model orders CPU threads before GPU streams; flows must be resolved in the model's track order
+    const events = [
+      { ph: 'X', cat: 'kernel', name: 'triton_poi_fused_0', pid: 0, tid: 7, ts: 120, dur: 3 },
+      { ph: 'X', cat: 'cuda_runtime', name: 'cudaLaunchKernel', pid: 1, tid: 1, ts: 110, dur: 5 },
+      { ph: 'f', bp: 'e', cat: 'ac2g', name: 'ac2g', id: 42, pid: 0, tid: 7, ts: 120 },
+      { ph: 's', cat: 'ac2g', name: 'ac2g', id: 42, pid: 1, tid: 1, ts: 110 },
+    ];
+    const model = scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
+    const byName = (name: string): number => model.names.indexOf(name);
+    const launch = Array.from(model.name).indexOf(byName('cudaLaunchKernel'));
+    const kernel = Array.from(model.name).indexOf(byName('triton_poi_fused_0'));
+    assert.equal(model.tracks[model.track[launch]!]!.gpu, false);
+    assert.equal(model.correlation[launch], 42);
+    assert.equal(model.correlation[kernel], 42);
+    assert.deepEqual(model.warnings, []);
+  });
+
   test('ProfilerStep# spans are the steps when present', () => {
     const events = [
       { ph: 'X', cat: 'user_annotation', name: 'ProfilerStep#4', pid: 1, tid: 1, ts: 100, dur: 50 },

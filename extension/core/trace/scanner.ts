@@ -1029,7 +1029,7 @@ export class TraceScanner {
       model.correlation[k] = this.correlation.data[row];
     }
     model.kernelArgs = this.remapArgs(newIndexOf);
-    this.linkFlows(model);
+    this.linkFlows(model, trackOrder);
     markGraphReplays(model);
     findSteps(model);
     return model;
@@ -1089,10 +1089,11 @@ export class TraceScanner {
    * ac2g flows link a launch to its kernels for events whose args carry no correlation id. A flow end that
    * is unmatched matters only when its slice has no correlation either: that link is lost, so it is reported.
    */
-  private linkFlows(model: TraceModel): void {
+  /** Flow events name tracks in the order the file first mentions them; `trackOrder` maps that to the model's. */
+  private linkFlows(model: TraceModel, trackOrder: Uint32Array): void {
     const lost = new ProblemLog();
     const levels = levelIndex(model);
-    const sliceOf = (end: FlowEnd): number => sliceAt(model, levels, end.track, end.ts - model.originUs);
+    const sliceOf = (end: FlowEnd): number => sliceAt(model, levels, trackOrder[end.track], end.ts - model.originUs);
     for (const [id, flowStart] of this.flowStarts) {
       const launch = sliceOf(flowStart);
       const ends = this.flowEnds.get(id);
