@@ -33,6 +33,7 @@ function makeWorkspace(): string {
   const workspace = mkdtempSync(path.join(os.tmpdir(), 'cl-ws-'));
   cpSync(path.join(REPO, 'test/e2e/workspace'), workspace, { recursive: true });
   copyFileSync(path.join(REPO, 'test/fixtures/traces/mlp-eager.trace.json'), path.join(workspace, 'mlp-eager.trace.json'));
+  writeFileSync(path.join(workspace, 'broken.trace.json'), '{"traceEvents": [{"ph": "X", "name": "<img src=x onerror=alert(1)>", "ts": 1, "dur');
   mkdirSync(path.join(workspace, '.vscode'));
   writeFileSync(path.join(workspace, '.vscode/settings.json'), JSON.stringify({
     // absolute: VS Code runs with its own HOME here, which version-manager shims (pyenv) depend on
@@ -114,6 +115,21 @@ test('untrusted workspace: profiling is refused, trace files still open in the t
     const panes = await drawnPanes(frame, 1);
     assert.equal(panes.length, 1);
     assert.ok(panes[0]!.kernels > 0);
+
+    // a malformed trace: the problem is named in the panel, as text; the extension host and the editor live on
+    await openFile(page, 'broken.trace.json');
+    const broken = await findWebviewFrame(page, 'p.error', 60_000);
+    assert.match(await broken.locator('p.error').innerText(), /truncated JSON at byte \d+/);
+    assert.equal(await broken.locator('img').count(), 0);
+    // the extension host lives on: the same command opens a valid trace afterwards (focus leaves the webview via its tab)
+    await page.locator('.tabs-container .tab', { hasText: 'broken.trace.json' }).click();
+    await runCommand(page, 'View: Close Editor');
+    await runCommand(page, 'Open Trace Timeline');
+    const dialog = page.locator('.quick-input-widget input.input');
+    await dialog.waitFor({ state: 'visible' });
+    await dialog.fill(path.join(workspace, 'mlp-eager.trace.json'));
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: 'Timeline: mlp-eager.trace.json' }).waitFor({ timeout: 30_000 });
   } catch (error) {
     await page.screenshot({ path: path.join(ARTIFACTS, 'failure-untrusted.png') }).catch(() => undefined);
     throw error;
