@@ -62,6 +62,13 @@ test('a runner that dies without a report is a crash with its last stderr lines'
   assert.match(outcome.message ?? '', /exited with code 3[\s\S]*Traceback: boom/);
 });
 
+test('a runner killed by a signal is reported as such, not as a silent failure', async () => {
+  const dir = fakeRunner('import signal; os.kill(os.getpid(), signal.SIGKILL)');
+  const outcome = await runRunner({ python: 'python3', runnerDir: dir, cwd: dir, args: [] });
+  assert.equal(outcome.status, 'crashed');
+  assert.match(outcome.message ?? '', /was killed by SIGKILL before writing a report/);
+});
+
 test('a missing interpreter is named with the fix', async () => {
   const outcome = await runRunner({ python: '/nonexistent/python9', runnerDir: '/tmp', cwd: '/tmp', args: [] });
   assert.equal(outcome.status, 'crashed');
