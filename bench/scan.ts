@@ -1,10 +1,12 @@
 // Scanner vs JSON.parse on tiled real traces, each measured in its own child process (peak RSS per method).
-//   node --import tsx bench/scan.ts [SIZE_MB ...]      (default 100 500 2048; files are generated in /tmp and deleted)
+// "scanner" is scanTraceFile (two halves on two threads from 64 MB); "1 thread" is the one-pass read of the same file.
+//   node --import tsx bench/scan.ts [--rounds N] [SIZE_MB ...]   (default 1 round of 100 500 2048; files are generated
+//   in /tmp, flushed to disk before timing (background writeback slowed whichever method ran first), and deleted)
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scanTraceFile } from '../extension/core/trace/scanner.ts';
+import { scanTraceFile, traceScanInternals } from '../extension/core/trace/scanner.ts';
 import { generateTrace } from './gen-trace.ts';
 
 interface Measurement { ok: boolean; seconds: number; peakRssMb: number; events: number; error?: string }
@@ -15,6 +17,7 @@ async function child(method: string, path: string): Promise<void> {
   try {
     let events: number;
     if (method === 'scanner') events = (await scanTraceFile(path)).count;
+    else if (method === '1 thread') events = (await traceScanInternals.scanOnePass(path)).count;
     else events = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: unknown[] }).traceEvents.length;
     result = { ok: true, seconds: (performance.now() - started) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024, events };
   } catch (error) {
@@ -29,13 +32,19 @@ function measure(method: string, path: string): Measurement {
 }
 
 async function main(): Promise<void> {
-  const sizes = process.argv.slice(2).map(Number);
+  const args = process.argv.slice(2);
+  const roundsAt = args.indexOf('--rounds');
+  const rounds = roundsAt >= 0 ? Number(args.splice(roundsAt, 2)[1]) : 1;
+  const sizes = args.map(Number);
   for (const sizeMb of sizes.length ? sizes : [100, 500, 2048]) {
     const path = join(tmpdir(), `compile-lens-bench-${sizeMb}mb.trace.json`);
     try {
       generateTrace(path, sizeMb * 1024 * 1024);
+      const fd = openSync(path, 'r+');
+      fsyncSync(fd);
+      closeSync(fd);
       const fileMb = statSync(path).size / 1024 / 1024;
-      for (const method of ['scanner', 'JSON.parse']) {
+      for (let round = 0; round < rounds; round++) for (const method of ['scanner', '1 thread', 'JSON.parse']) {
         const m = measure(method, path);
         const memory = `peak RSS ${m.peakRssMb.toFixed(0)} MB (${(m.peakRssMb / fileMb).toFixed(2)}× file)`;
         console.log(`${fileMb.toFixed(0)} MB  ${method.padEnd(10)} ${m.ok ? `${m.seconds.toFixed(2)} s to model, ${m.events} events, ${memory}` : `FAILED after ${m.seconds.toFixed(2)} s: ${m.error}; ${memory}`}`);
