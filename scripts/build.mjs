@@ -6,5 +6,7 @@ const common = { bundle: true, sourcemap: true, minify: !watch, logLevel: 'warni
 await Promise.all([
   build({ ...common, entryPoints: ['extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
   build({ ...common, entryPoints: ['extension/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } }),
+  // the trace scanner's second thread (extension/core/trace/scanner.ts starts it from beside the bundle)
+  build({ ...common, entryPoints: ['extension/core/trace/scanWorker.ts'], outfile: 'dist/scanWorker.js', platform: 'node', format: 'cjs', target: 'node20' }),
   build({ ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120' }),
 ]);

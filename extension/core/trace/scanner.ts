@@ -5,8 +5,9 @@
 import { createReadStream, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
 import { isKernelKind, KERNEL_ARG_FIELDS, SliceKind, type TraceModel, type TrackInfo } from './model.ts';
 import { countingSortRows, sortRangeNearlySorted } from './sort.ts';
@@ -216,7 +217,7 @@ const PROBLEM_ESCAPE = 'string has an invalid escape, shown raw';
 const PROBLEM_DUPLICATE_FLOW = 'duplicate flow start id, later one ignored';
 
 /** What a scanner of the second half of a file hands back (structured-cloneable; typed arrays are transferred). */
-interface HalfState {
+export interface HalfState {
   count: number;
   start: Float64Array; dur: Float64Array; track: Uint32Array; name: Uint32Array; kind: Uint8Array; correlation: Float64Array;
   argRows: number; argSlice: Uint32Array; argValues: Float64Array;
@@ -1506,7 +1507,6 @@ const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
 const SPLIT_AT = 0.5;
 /** How far past SPLIT_AT a split point (the start of an event) is looked for. */
 const SPLIT_SEARCH_BYTES = 4 * 1024 * 1024;
-const WORKER_KEY = 'compileLensTraceHalf';
 
 /**
  * Pushes bytes [from, to) of a plain file through the scanner, read into one reused buffer (no garbage per
@@ -1610,37 +1610,32 @@ async function scanPlainParallel(path: string, size: number): Promise<{ model: T
   return { model: first.finish(), parallel: true };
 }
 
-interface HalfJob { path: string; from: number; to: number; bareArray: boolean }
+export interface HalfJob { path: string; from: number; to: number; bareArray: boolean }
 
 /**
- * A worker running this module: this file from tsx (tests, benches), the bundle from esbuild's dist/cli.js or
- * dist/extension.js. It is required by an eval'd stub, so it is not the main module (the CLI's main() does not
- * run) and require('vscode') (only the extension host has it) gets an inert stand-in.
+ * The second half runs in scanWorker: bundled as dist/scanWorker.js beside dist/cli.js and dist/extension.js,
+ * or scanWorker.ts next to this file when run from sources (tests, benches; tsx's --import hooks do not reach a
+ * worker on Node 20, so its CommonJS hook is registered there).
  */
 function startHalfWorker(job: HalfJob): Worker {
-  // tsx's --import hooks do not reach a worker on Node 20: register its CommonJS hook in the worker instead.
-  const tsx = /\.[cm]?ts$/.test(__filename) ? `require(${JSON.stringify(createRequire(__filename).resolve('tsx/cjs'))});` : '';
-  const boot = `
-const Module = require('node:module');
-const load = Module._load;
-const stub = new Proxy(function () {}, { get: (_t, key) => (key === 'then' || typeof key === 'symbol' ? undefined : stub), apply: () => stub, construct: () => ({}) });
-Module._load = function (request) { return request === 'vscode' ? stub : load.apply(this, arguments); };
-${tsx}
-require(${JSON.stringify(__filename)});`;
-  return new Worker(boot, { eval: true, workerData: { [WORKER_KEY]: job } });
+  const fromSources = /\.[cm]?ts$/.test(__filename);
+  const entry = join(__dirname, fromSources ? 'scanWorker.ts' : 'scanWorker.js');
+  if (!fromSources) return new Worker(entry, { workerData: job });
+  const tsx = createRequire(__filename).resolve('tsx/cjs');
+  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry)});`, { eval: true, workerData: job });
 }
 
 /** The worker's side: scan [from, to) as the second half and post the raw state back (errors: no state). */
-async function runHalfWorker(job: HalfJob): Promise<void> {
+export async function runHalfWorker(job: HalfJob, post: (message: { state?: HalfState }, transfer?: ArrayBuffer[]) => void): Promise<void> {
   try {
     const scanner = new TraceScanner();
     scanner.startInsideEvents(job.from, job.bareArray);
     await readRange(job.path, scanner, job.from, job.to);
     const state = scanner.finishHalf();
     const transfer = [state.start, state.dur, state.track, state.name, state.kind, state.correlation, state.argSlice, state.argValues].map((a) => a.buffer as ArrayBuffer);
-    parentPort?.postMessage({ state }, transfer);
+    post({ state }, transfer);
   } catch {
-    parentPort?.postMessage({});
+    post({});
   }
 }
 
@@ -1655,6 +1650,3 @@ export const traceScanInternals = {
   PARALLEL_MIN_BYTES,
 };
 
-if (!isMainThread && (workerData as Record<string, unknown> | null)?.[WORKER_KEY]) {
-  void runHalfWorker((workerData as Record<string, HalfJob>)[WORKER_KEY]);
-}
