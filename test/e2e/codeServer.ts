@@ -110,14 +110,33 @@ export async function startSession(env: CodeServerEnv, workspace: string, opts: 
   };
 }
 
+/**
+ * Moves keyboard focus to the workbench. Keys typed while a webview's iframe has focus may never reach VS Code's
+ * keybindings, so every palette or Quick Open use starts here. The sidebar's title is inert when clicked.
+ */
+export async function focusWorkbench(page: Page): Promise<void> {
+  await page.locator('.part.sidebar .composite.title').first().click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Escape');
+}
+
+/** Opens a quick input with `key` (F1: commands, Control+P: files) and types `text`; false when it did not open. */
+async function quickInput(page: Page, key: string, text: string): Promise<boolean> {
+  await focusWorkbench(page);
+  await page.keyboard.press(key);
+  const input = page.locator('.quick-input-widget input.input');
+  try {
+    await input.waitFor({ state: 'visible', timeout: 3000 });
+    await input.fill(text, { timeout: 3000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Runs a command from the palette; the palette lists extension commands a few seconds after start-up. */
 export async function runCommand(page: Page, title: string, tries = 40): Promise<void> {
   for (let attempt = 0; attempt < tries; attempt++) {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input.input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`>${title}`);
+    if (!(await quickInput(page, 'F1', `>${title}`))) continue;
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     try {
       await row.waitFor({ timeout: 1000 });
@@ -132,9 +151,7 @@ export async function runCommand(page: Page, title: string, tries = 40): Promise
 
 /** Whether the palette offers a command at all (untrusted workspaces hide the ones that run code). */
 export async function paletteHas(page: Page, title: string): Promise<boolean> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input.input').fill(`>${title}`);
+  if (!(await quickInput(page, 'F1', `>${title}`))) throw new Error('the command palette did not open');
   await page.waitForTimeout(1500);
   const rows = await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).count();
   await page.keyboard.press('Escape');
@@ -160,12 +177,12 @@ export async function findWebviewFrame(page: Page, selector: string, timeoutMs: 
 /** Opens a workspace file through Quick Open (immune to layout shifts such as the Restricted Mode banner). */
 export async function openFile(page: Page, name: string): Promise<void> {
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 60_000 });
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input.input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30_000 });
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (!(await quickInput(page, 'Control+P', name))) continue;
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30_000 });
+    return;
+  }
+  throw new Error(`Quick Open did not open to find ${name}`);
 }

@@ -60,13 +60,11 @@ test('Compile & Profile Model: report webview, hover, Problems and CodeLens on a
     const kernelsPerPane = await drawnPanes(frame, 2);
     assert.deepEqual(kernelsPerPane.map((p) => p.label), ['eager', 'default']);
     for (const pane of kernelsPerPane) assert.ok(pane.kernels > 0, `${pane.label} timeline has kernels`);
-    // the README's screenshot: the report panel on its own, as a user reading it would maximise it
-    // focus the report panel's group through its tab: keys typed inside a webview's iframe may not reach the workbench
-    await page.locator('.tabs-container .tab', { hasText: 'Compile Lens:' }).click();
-    await runCommand(page, 'View: Toggle Maximize Editor Group');
+    // the README's screenshot: the editor with its graph-break squiggle and CodeLens beside the report, on a wide window
+    await page.setViewportSize({ width: 2400, height: 1000 });
     await page.waitForTimeout(1000);
     await page.screenshot({ path: path.join(ARTIFACTS, 'timeline.png') });
-    await runCommand(page, 'View: Toggle Maximize Editor Group');
+    await page.setViewportSize({ width: 1500, height: 950 });
 
     // Problems panel
     await runCommand(page, 'View: Focus Problems');
