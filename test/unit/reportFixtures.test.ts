@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { buildCompilerTree } from '../../extension/core/compilerTree.ts';
 import { collectFindings } from '../../extension/core/findings.ts';
 import { loadReport } from '../../extension/core/reportFile.ts';
+import { compareTraces } from '../../extension/core/trace/compare.ts';
 import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
 import { summarizeTrace } from '../../extension/core/trace/summary.ts';
 
@@ -25,6 +26,8 @@ test('CPU kernels per step from the scanner equal the runner\'s count for the sa
   assert.equal(eager.kernelsPerStep, report.eager.kernelsPerStep);
   assert.equal(compiled.kernelsPerStep, report.modes[0]!.kernelsPerStep);
   assert.ok(compiled.kernelsByFamily.generated > 0, 'Inductor cpp_fused kernels count as generated');
+  const rows = compareTraces(await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-eager.trace.json')), await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-default.trace.json'))).rows;
+  assert.ok(rows.some((r) => r.metric === 'CPU kernels busy') && !rows.some((r) => r.metric.startsWith('GPU')), 'a CPU comparison does not speak of a GPU');
 });
 
 test('the graphbreak sample\'s breaks map to its print, .item() and numpy lines', async () => {

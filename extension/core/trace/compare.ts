@@ -37,6 +37,8 @@ export function compareTraces(before: TraceModel, after: TraceModel): TraceCompa
   const divisor = (s: TraceSummary): number => (per === 'step' ? s.steps : 1);
   const row = (metric: string, unit: ComparisonRow['unit'], value: (s: TraceSummary) => number): ComparisonRow =>
     ({ metric, unit, before: value(b) / divisor(b), after: value(a) / divisor(a) });
+  // CPU-only traces count CPU kernels (summary.ts): their busy time is the CPU's, not a GPU's
+  const device = b.gpuStreams > 0 || a.gpuStreams > 0 ? 'GPU' : 'CPU kernels';
   const beforeStats = kernelStats(before);
   const afterStats = kernelStats(after);
   const only = (stats: KernelStat[], other: KernelStat[], s: TraceSummary): KernelChange[] => {
@@ -56,8 +58,8 @@ export function compareTraces(before: TraceModel, after: TraceModel): TraceCompa
       row('ATen kernels', 'count', (s) => s.kernelsByFamily.aten),
       row('memcpy/memset', 'count', (s) => s.kernelsByFamily.memory),
       row('CUDA-graph replay kernels', 'count', (s) => s.kernelsByFamily['graph-replay']),
-      row('GPU busy', 'us', (s) => s.gpuBusyUs),
-      row('GPU idle', 'us', (s) => s.gpuIdleUs),
+      row(`${device} busy`, 'us', (s) => s.gpuBusyUs),
+      row(`${device} idle`, 'us', (s) => s.gpuIdleUs),
       { metric: 'compile in profiled region (whole trace)', unit: 'us', before: b.compileUs, after: a.compileUs },
     ],
     disappearedKernels: only(beforeStats, afterStats, b),
