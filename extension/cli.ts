@@ -18,6 +18,9 @@ Options for profile and check:
   --modes LIST               comma-separated: default,reduce-overhead,max-autotune,max-autotune-no-cudagraphs
   --dynamic auto|true|false  torch.compile's dynamic= (default auto)
   --fullgraph                compile with fullgraph=True
+  --backend NAME             torch.compile backend (default inductor)
+  --train                    time a training step (forward, backward, optimizer) instead of inference
+  --rounds N                 timing rounds per side (default 7; --quick 3)
   --timeout SECONDS          stop the run after this long
   --quick                    fewer timing rounds (tests, CI)
   --python PATH              interpreter with torch (default $COMPILE_LENS_PYTHON or python3)
@@ -38,8 +41,8 @@ interface ParsedArgs {
   passthrough: string[];
 }
 
-const VALUE_FLAGS = new Set(['--sample', '--target', '--script', '--device', '--out', '--modes', '--dynamic', '--timeout', '--python', '--max-graph-breaks', '--max-recompiles']);
-const BOOLEAN_FLAGS = new Set(['--json', '--fullgraph', '--quick', '--verbose', '--help']);
+const VALUE_FLAGS = new Set(['--sample', '--target', '--script', '--device', '--out', '--modes', '--dynamic', '--backend', '--rounds', '--timeout', '--python', '--max-graph-breaks', '--max-recompiles']);
+const BOOLEAN_FLAGS = new Set(['--json', '--fullgraph', '--train', '--quick', '--verbose', '--help']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const [command = '', ...rest] = argv;
@@ -113,6 +116,11 @@ function profileOptionsFrom(args: ParsedArgs): ProfileOptions {
   const dynamic = oneOf(args, '--dynamic', ['auto', 'true', 'false'] as const);
   if (dynamic) options.dynamic = dynamic;
   if (args.flags.has('--fullgraph')) options.fullgraph = true;
+  const backend = stringFlag(args, '--backend');
+  if (backend) options.backend = backend;
+  if (args.flags.has('--train')) options.train = true;
+  const rounds = integerFlag(args, '--rounds');
+  if (rounds) options.rounds = rounds;
   const timeout = integerFlag(args, '--timeout');
   if (timeout) options.timeoutSeconds = timeout;
   if (args.flags.has('--quick')) options.quick = true;

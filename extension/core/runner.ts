@@ -15,6 +15,10 @@ export interface ProfileOptions {
   modes?: string[];
   dynamic?: 'auto' | 'true' | 'false';
   fullgraph?: boolean;
+  backend?: string;
+  /** time a training step (forward, backward, optimizer) instead of inference */
+  train?: boolean;
+  rounds?: number;
   timeoutSeconds?: number;
   quick?: boolean;
 }
@@ -64,6 +68,9 @@ export function profileArgs(options: ProfileOptions): string[] {
   if (options.modes?.length) args.push('--modes', options.modes.join(','));
   if (options.dynamic) args.push('--dynamic', options.dynamic);
   if (options.fullgraph) args.push('--fullgraph');
+  if (options.backend) args.push('--backend', options.backend);
+  if (options.train) args.push('--train');
+  if (options.rounds) args.push('--rounds', String(options.rounds));
   if (options.timeoutSeconds) args.push('--timeout', String(options.timeoutSeconds));
   if (options.quick) args.push('--quick');
   // runRunner holds the runner's stdin open: if this process dies (VS Code closes), the run cancels itself

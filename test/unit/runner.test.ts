@@ -29,6 +29,8 @@ test('profileArgs puts script arguments after --', () => {
     ['profile', '--script', '/w/train.py', '--device', 'cpu', '--modes', 'default,reduce-overhead', '--quick', '--stop-when-stdin-closes', '--', '--epochs', '1'],
   );
   assert.deepEqual(profileArgs({ target: { kind: 'function', file: '/w/m.py', fn: 'compile_target' } }), ['profile', '--target', '/w/m.py:compile_target', '--stop-when-stdin-closes']);
+  assert.deepEqual(profileArgs({ target: { kind: 'sample', name: 'mlp' }, backend: 'aot_eager', train: true, rounds: 5 }),
+    ['profile', '--sample', 'mlp', '--backend', 'aot_eager', '--train', '--rounds', '5', '--stop-when-stdin-closes']);
 });
 
 test('parseProtocolLine accepts only runner protocol objects', () => {
