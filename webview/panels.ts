@@ -1,6 +1,7 @@
 // DOM parts around the timelines: report header, details of the selected slice, compare tables.
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/core/report.ts';
+import { digestReport } from '../extension/core/reportDigest.ts';
 import type { TraceComparison } from '../extension/core/trace/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/core/trace/model.ts';
 import { formatMicros } from '../extension/core/trace/summary.ts';
@@ -14,8 +15,10 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
 
 const formatCount = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 
-/** Speedup per mode with spread, kernels/step eager → compiled, graph breaks, recommendation. */
+/** Speedup per mode with spread, kernels/step eager → compiled, graph breaks, recommendation: the same digest the
+ *  CLI prints and the CodeLens shows, so the three never disagree. */
 export function renderReportHeader(report: Report, reveal: (file: string, line: number) => void): HTMLElement {
+  const digest = digestReport(report);
   const header = el('section', 'report');
   header.append(el('h2', undefined, `${report.target.name} — ${report.environment.deviceName}`));
   const table = el('table', 'modes');
@@ -24,42 +27,47 @@ export function renderReportHeader(report: Report, reveal: (file: string, line: 
   table.append(head);
   const eagerRow = el('tr');
   eagerRow.append(el('td', undefined, 'eager'), el('td', undefined, '1.00×'),
-    el('td', undefined, report.eager.timing ? `${report.eager.timing.medianMs.toFixed(3)} ms` : '—'),
+    el('td', undefined, digest.eagerMs === null ? '—' : `${digest.eagerMs.toFixed(3)} ms`),
     el('td', undefined, report.eager.timing ? `±${report.eager.timing.spreadPct.toFixed(1)}%` : '—'),
-    el('td', undefined, report.eager.kernelsPerStep === null ? '—' : formatCount(report.eager.kernelsPerStep)));
+    el('td', undefined, digest.eagerKernelsPerStep === null ? '—' : formatCount(digest.eagerKernelsPerStep)));
   table.append(eagerRow);
-  for (const mode of report.modes) {
+  for (const mode of digest.modes) {
     const row = el('tr');
     if (mode.status === 'error') {
       row.append(el('td', undefined, mode.mode));
-      const error = el('td', 'error', `failed: ${mode.error?.message ?? 'unknown error'}`);
+      const error = el('td', 'error', `failed: ${mode.error ?? 'unknown error'}`);
       error.colSpan = 4;
       row.append(error);
     } else {
       row.append(el('td', undefined, mode.mode),
         el('td', mode.speedup !== null && mode.speedup < 1 ? 'slower' : 'faster', mode.speedup === null ? '—' : `${mode.speedup.toFixed(2)}×`),
-        el('td', undefined, mode.timing ? `${mode.timing.medianMs.toFixed(3)} ms` : '—'),
-        el('td', undefined, mode.timing ? `±${mode.timing.spreadPct.toFixed(1)}%` : '—'),
-        el('td', undefined, `${report.eager.kernelsPerStep ?? '—'} → ${mode.kernelsPerStep === null ? '—' : formatCount(mode.kernelsPerStep)}`));
+        el('td', undefined, mode.medianMs === null ? '—' : `${mode.medianMs.toFixed(3)} ms`),
+        el('td', undefined, mode.spreadPct === null ? '—' : `±${mode.spreadPct.toFixed(1)}%`),
+        el('td', undefined, `${digest.eagerKernelsPerStep ?? '—'} → ${mode.kernelsPerStep === null ? '—' : formatCount(mode.kernelsPerStep)}`));
     }
     table.append(row);
+    for (const note of [mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`, mode.remeasured && `re-measured: ${mode.remeasured}`]) {
+      if (!note) continue;
+      const noteRow = el('tr');
+      const cell = el('td', 'note', note);
+      cell.colSpan = 5;
+      noteRow.append(cell);
+      table.append(noteRow);
+    }
   }
   header.append(table);
 
-  const breaks = report.modes.find((m) => m.compiler)?.compiler?.graphBreaks ?? [];
+  const breaks = digest.findings.filter((f) => f.kind === 'graph-break');
   const breakSection = el('div', 'breaks');
   breakSection.append(el('h3', undefined, `${breaks.length} graph break${breaks.length === 1 ? '' : 's'}`));
   const list = el('ul');
   for (const graphBreak of breaks) {
     const item = el('li');
     item.append(el('span', undefined, graphBreak.reason));
-    const location = graphBreak.location;
-    if (location) {
-      const link = el('button', 'link', `${location.file}:${location.line}`);
-      link.type = 'button';
-      link.addEventListener('click', () => reveal(location.file, location.line));
-      item.append(' ', link);
-    }
+    const link = el('button', 'link', `${graphBreak.file}:${graphBreak.line}`);
+    link.type = 'button';
+    link.addEventListener('click', () => reveal(graphBreak.file, graphBreak.line));
+    item.append(' ', link);
     list.append(item);
   }
   breakSection.append(list);
