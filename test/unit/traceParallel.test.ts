@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { generateTrace } from '../../bench/gen-trace.ts';
-import { scanTraceFile, traceScanInternals } from '../../extension/core/trace/scanner.ts';
+import type { TraceModel } from '../../extension/core/trace/model.ts';
+import { readTraceFile, scanTraceFile, traceScanInternals } from '../../extension/core/trace/scanner.ts';
+import { sliceWindow, viewWindow } from '../../extension/core/trace/window.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const dir = mkdtempSync(join(tmpdir(), 'compile-lens-parallel-'));
@@ -35,6 +37,13 @@ test('a tiled ~80 MB trace (over the threshold) goes parallel in scanTraceFile a
   const { parallel } = await traceScanInternals.scanParallel(path);
   assert.ok(parallel);
   assert.ok(onePass.count > 300_000);
+  // the preview of the first view, cut from the merged halves, is that view of the full model
+  const reading = await readTraceFile(path);
+  const preview = reading.preview(null);
+  assert.ok(preview && preview.count > 0 && preview.count < 1000);
+  const expected = sliceWindow(onePass, ...viewWindow(onePass.steps, null)!);
+  const withoutDepths = (m: TraceModel): unknown => ({ ...m, tracks: m.tracks.map(({ maxDepth: _d, ...rest }) => rest) });
+  assert.deepStrictEqual(withoutDepths(preview), withoutDepths(expected));
   rmSync(path);
 });
 

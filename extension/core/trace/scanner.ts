@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
 import { isKernelKind, KERNEL_ARG_FIELDS, SliceKind, type TraceModel, type TrackInfo } from './model.ts';
 import { countingSortRows, sortRangeNearlySorted } from './sort.ts';
+import { overlapsWindow, sliceWindow, viewWindow, type FirstView } from './window.ts';
 
 /** A trace that cannot be read at all; `byte` is the offset in the (decompressed) JSON where known. */
 export class TraceError extends Error {
@@ -306,9 +307,81 @@ export class TraceScanner {
 
   /** Ends the document and builds the model; throws TraceError when nothing usable was read. */
   finish(): TraceModel {
+    this.end();
+    return this.build();
+  }
+
+  /** @internal finish() in two steps: end() throws TraceError when nothing usable was read; model() builds. */
+  end(): void {
     if (!this.stopped) this.run(true);
     this.reportEnd();
+  }
+
+  /** @internal See end(). */
+  model(): TraceModel {
     return this.build();
+  }
+
+  /**
+   * @internal After end(): the model of only the slices around `view` (see window.ts), without building the
+   * whole model first; null when the trace has no steps to say where the view opens. Equals sliceWindow() of
+   * the full model over the same window, except that track depths count only these slices (and steps and
+   * CUDA-graph replays may differ where only flow events, not args, link launches to kernels).
+   */
+  preview(view: FirstView | null): TraceModel | null {
+    const n = this.count;
+    const absStart = this.start.data;
+    const dur = this.dur.data;
+    let origin = Infinity;
+    for (let i = 0; i < n; i++) if (absStart[i] < origin) origin = absStart[i];
+    const start = new Float64Array(n);
+    for (let i = 0; i < n; i++) start[i] = absStart[i] - origin;
+    const tracks = this.tracks;
+    const track = this.track.data;
+    const found = findSteps({
+      count: n, start, dur, kind: this.kind.data, name: this.name.data, correlation: this.correlation.data, names: this.names,
+      onGpu: (row) => tracks[track[row]].gpu,
+    });
+    const window = viewWindow(found.steps, view);
+    if (!window) return null;
+    const [from, to] = window;
+    const rows: number[] = [];
+    for (let i = 0; i < n; i++) if (overlapsWindow(start[i], dur[i], from, to)) rows.push(i);
+    const graphLaunches = graphLaunchCorrelations({ count: n, name: this.name.data, kind: this.kind.data, correlation: this.correlation.data, names: this.names });
+    const part = new TraceScanner();
+    part.adoptRows(this, Uint32Array.from(rows), from + origin, to + origin);
+    return part.build({ origin, graphLaunches, ...found });
+  }
+
+  /** preview()'s scanner: these rows of `whole`, its names, tracks and metadata, and the flows inside [from, to] (absolute µs). */
+  private adoptRows(whole: TraceScanner, rows: Uint32Array, from: number, to: number): void {
+    const n = rows.length;
+    const pick = <T extends Float64Array | Uint32Array | Uint8Array>(column: T): T => {
+      const out = new (column.constructor as new (length: number) => T)(n);
+      for (let k = 0; k < n; k++) out[k] = column[rows[k]];
+      return out;
+    };
+    this.count = n;
+    this.start.data = pick(whole.start.data); this.dur.data = pick(whole.dur.data); this.track.data = pick(whole.track.data);
+    this.name.data = pick(whole.name.data); this.kind.data = pick(whole.kind.data); this.correlation.data = pick(whole.correlation.data);
+    const newRow = new Int32Array(whole.count).fill(-1);
+    for (let k = 0; k < n; k++) newRow[rows[k]] = k;
+    const argRows: number[] = [];
+    for (let r = 0; r < whole.argRows; r++) if (newRow[whole.argSlice.data[r]] >= 0) argRows.push(r);
+    this.argRows = argRows.length;
+    this.argSlice.data = Uint32Array.from(argRows, (r) => newRow[whole.argSlice.data[r]]);
+    this.argValues.data = new Float64Array(argRows.length * ARG_FIELD_COUNT);
+    argRows.forEach((r, k) => this.argValues.data.set(whole.argValues.data.subarray(r * ARG_FIELD_COUNT, (r + 1) * ARG_FIELD_COUNT), k * ARG_FIELD_COUNT));
+    for (const name of whole.names) this.names.push(name);
+    for (const track of whole.tracks) this.tracks.push(track);
+    for (const [pid, meta] of whole.processMeta) this.processMeta.set(pid, meta);
+    for (const [key, meta] of whole.threadMeta) this.threadMeta.set(key, meta);
+    const inside = (flow: FlowEnd): boolean => flow.ts >= from && flow.ts <= to;
+    for (const [id, start] of whole.flowStarts) if (inside(start)) this.flowStarts.set(id, start);
+    for (const [id, ends] of whole.flowEnds) {
+      const kept = ends.filter(inside);
+      if (kept.length) this.flowEnds.set(id, kept);
+    }
   }
 
   /**
@@ -1089,12 +1162,14 @@ export class TraceScanner {
     if (this.trailingDataByte >= 0) this.notes.push(`data after the end of the JSON document at byte ${this.trailingDataByte} was ignored`);
   }
 
-  private build(): TraceModel {
+  /** `part`: a preview's build, with the whole trace's origin, steps and CUDA-graph launches, and no warnings. */
+  private build(part?: Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> }): TraceModel {
     const n = this.count;
     const absStart = this.start.data;
     let origin = Infinity;
     for (let i = 0; i < n; i++) if (absStart[i] < origin) origin = absStart[i];
     if (n === 0) origin = 0;
+    if (part) origin = part.origin;
     const warnings = [...this.notes, ...this.problems.messages()];
 
     const { trackOrder, trackInfos } = this.orderTracks();
@@ -1173,9 +1248,9 @@ export class TraceScanner {
     }
     model.kernelArgs = this.remapArgs(newIndexOf);
     this.linkFlows(model, trackOrder);
-    markGraphReplays(model);
-    findSteps(model);
-    return model;
+    markGraphReplays(model, part?.graphLaunches);
+    if (part) return { ...model, steps: part.steps, stepSource: part.stepSource, warnings: [] };
+    return Object.assign(model, findSteps({ ...model, onGpu: (row) => model.tracks[model.track[row]].gpu }));
   }
 
   /** Tracks ordered CPU threads first, then GPU streams, each by the trace's sort_index metadata. */
@@ -1308,14 +1383,20 @@ function sliceAt(model: TraceModel, levels: LevelIndex, track: number, t: number
   return -1;
 }
 
-/** Kernels whose launch was a cudaGraphLaunch are CUDA-graph replays, whatever library they came from. */
-function markGraphReplays(model: TraceModel): void {
-  const graphLaunchName = model.names.indexOf('cudaGraphLaunch');
-  if (graphLaunchName < 0) return;
-  const replayCorrelations = new Set<number>();
-  for (let i = 0; i < model.count; i++) {
-    if (model.name[i] === graphLaunchName && model.kind[i] === SliceKind.RuntimeLaunch && model.correlation[i] >= 0) replayCorrelations.add(model.correlation[i]);
+/** Correlation ids of the cudaGraphLaunch calls among these slices (a model's, or a scanner's raw ones). */
+function graphLaunchCorrelations(c: Pick<TraceModel, 'count' | 'name' | 'kind' | 'correlation' | 'names'>): Set<number> {
+  const graphLaunchName = c.names.indexOf('cudaGraphLaunch');
+  const launches = new Set<number>();
+  if (graphLaunchName < 0) return launches;
+  for (let i = 0; i < c.count; i++) {
+    if (c.name[i] === graphLaunchName && c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0) launches.add(c.correlation[i]);
   }
+  return launches;
+}
+
+/** Kernels whose launch was a cudaGraphLaunch are CUDA-graph replays, whatever library they came from. */
+function markGraphReplays(model: TraceModel, replayCorrelations = graphLaunchCorrelations(model)): void {
+  if (replayCorrelations.size === 0) return;
   for (let i = 0; i < model.count; i++) {
     const kind = model.kind[i];
     if (kind >= SliceKind.KernelGenerated && kind <= SliceKind.KernelAten && model.tracks[model.track[i]].gpu && replayCorrelations.has(model.correlation[i])) {
@@ -1324,45 +1405,48 @@ function markGraphReplays(model: TraceModel): void {
   }
 }
 
+/** What findSteps reads: a model's columns, or a scanner's raw ones with start made relative to the origin. */
+interface StepColumns {
+  count: number;
+  start: Float64Array; dur: Float64Array; kind: Uint8Array; name: Uint32Array; correlation: Float64Array;
+  names: string[];
+  onGpu(row: number): boolean;
+}
+
 /**
  * ProfilerStep# spans when the trace has them; otherwise, when the device kernels' name sequence repeats
  * exactly (N profiled calls of the same model), each repetition becomes a step spanning its launches and kernels.
  */
-function findSteps(model: TraceModel): void {
-  for (let i = 0; i < model.count; i++) {
-    if (model.kind[i] === SliceKind.Step) model.steps.push({ start: model.start[i], end: model.start[i] + model.dur[i], label: model.names[model.name[i]] });
+function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSource'> {
+  const steps: TraceModel['steps'] = [];
+  for (let i = 0; i < c.count; i++) {
+    if (c.kind[i] === SliceKind.Step) steps.push({ start: c.start[i], end: c.start[i] + c.dur[i], label: c.names[c.name[i]] });
   }
-  if (model.steps.length > 0) {
-    model.steps.sort((a, b) => a.start - b.start);
-    model.stepSource = 'profiler';
-    return;
-  }
+  if (steps.length > 0) return { steps: steps.sort((a, b) => a.start - b.start), stepSource: 'profiler' };
   const kernelRows: number[] = [];
-  for (let i = 0; i < model.count; i++) {
-    if (isKernelKind(model.kind[i]) && model.tracks[model.track[i]].gpu) kernelRows.push(i);
-  }
-  const startNs = new Float64Array(model.count);
-  for (let i = 0; i < model.count; i++) startNs[i] = Math.min(Math.round(model.start[i] * 1000), 2 ** 48 - 1);
-  const kernelOrder = Uint32Array.from(kernelRows); // ascending rows: per (track, depth) already by start
-  sortRangeNearlySorted(kernelOrder, 0, kernelOrder.length, startNs, new Float64Array(model.count));
+  for (let i = 0; i < c.count; i++) if (isKernelKind(c.kind[i]) && c.onGpu(i)) kernelRows.push(i);
+  const startNs = new Float64Array(c.count);
+  for (let i = 0; i < c.count; i++) startNs[i] = Math.min(Math.round(c.start[i] * 1000), 2 ** 48 - 1);
+  const kernelOrder = Uint32Array.from(kernelRows); // ascending rows: nearly sorted by start already
+  sortRangeNearlySorted(kernelOrder, 0, kernelOrder.length, startNs, new Float64Array(c.count));
   const kernels = Array.from(kernelOrder);
-  const period = repetitionPeriod(kernels.map((i) => model.name[i]));
-  if (period === 0) return;
+  const period = repetitionPeriod(kernels.map((i) => c.name[i]));
+  if (period === 0) return { steps, stepSource: 'none' };
   const launchStart = new Map<number, number>();
-  for (let i = 0; i < model.count; i++) {
-    if (model.kind[i] === SliceKind.RuntimeLaunch && model.correlation[i] >= 0) launchStart.set(model.correlation[i], model.start[i]);
+  for (let i = 0; i < c.count; i++) {
+    if (c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0) launchStart.set(c.correlation[i], c.start[i]);
   }
   for (let first = 0; first < kernels.length; first += period) {
     let start = Infinity;
     let end = -Infinity;
     for (let k = first; k < first + period; k++) {
       const i = kernels[k];
-      start = Math.min(start, model.start[i], launchStart.get(model.correlation[i]) ?? Infinity);
-      end = Math.max(end, model.start[i] + model.dur[i]);
+      start = Math.min(start, c.start[i], launchStart.get(c.correlation[i]) ?? Infinity);
+      end = Math.max(end, c.start[i] + c.dur[i]);
     }
-    model.steps.push({ start, end, label: `call ${first / period + 1}` });
+    steps.push({ start, end, label: `call ${first / period + 1}` });
   }
-  model.stepSource = 'repetition';
+  return { steps, stepSource: 'repetition' };
 }
 
 /** Smallest p such that the sequence is ≥ 2 exact repetitions of its first p items; 0 when none. */
@@ -1453,8 +1537,53 @@ export function scanTraceBytes(bytes: Uint8Array): TraceModel {
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
-/** Streams a trace file (plain or gzip, told apart by its magic bytes) through the scanner. */
+/**
+ * A trace file read into raw columns, not yet built into its model: a big trace's first view can be shown
+ * from preview() (~0.1 s) before model() sorts and nests every slice (~0.7 s at 500 MB) and it is sent.
+ */
+export class TraceReading {
+  private scanner: TraceScanner | null;
+  private built: TraceModel | null = null;
+
+  constructor(scanner: TraceScanner) {
+    this.scanner = scanner;
+  }
+
+  /** Slices in the trace. */
+  get events(): number {
+    return this.built?.count ?? this.scanner!.eventCount;
+  }
+
+  /** The slices around `view` (window.ts), or null when the trace has no steps to say where the view opens. */
+  preview(view: FirstView | null): TraceModel | null {
+    if (!this.built) return this.scanner!.preview(view);
+    const window = viewWindow(this.built.steps, view);
+    return window && sliceWindow(this.built, ...window);
+  }
+
+  /** The full model, built once; the raw columns are released after. */
+  model(): TraceModel {
+    if (!this.built) {
+      this.built = this.scanner!.model();
+      this.scanner = null;
+    }
+    return this.built;
+  }
+}
+
+/** Reads a whole trace file; throws TraceError when nothing usable is in it. */
 export async function scanTraceFile(path: string): Promise<TraceModel> {
+  return (await readTraceFile(path)).model();
+}
+
+/** Streams a trace file (plain or gzip, told apart by its magic bytes) through the scanner. */
+export async function readTraceFile(path: string): Promise<TraceReading> {
+  const scanner = await readWhole(path);
+  scanner.end();
+  return new TraceReading(scanner);
+}
+
+async function readWhole(path: string): Promise<TraceScanner> {
   let gzip: boolean;
   try {
     const file = await open(path, 'r');
@@ -1471,15 +1600,13 @@ export async function scanTraceFile(path: string): Promise<TraceModel> {
   if (!gzip) {
     let size = 0;
     try { size = statSync(path).size; } catch { /* readRange reports it */ }
-    if (size >= PARALLEL_MIN_BYTES) return (await scanPlainParallel(path, size)).model;
+    if (size >= PARALLEL_MIN_BYTES) return (await scanPlainParallel(path, size)).scanner;
     const scanner = new TraceScanner();
     await readRange(path, scanner, 0, Infinity);
-    return scanner.finish();
+    return scanner;
   }
   const scanner = new TraceScanner();
-  const chunks: AsyncIterable<Uint8Array> = gzip
-    ? pipeline(createReadStream(path, { highWaterMark: CHUNK_BYTES }), createGunzip({ chunkSize: CHUNK_BYTES }), () => {})
-    : createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  const chunks: AsyncIterable<Uint8Array> = pipeline(createReadStream(path, { highWaterMark: CHUNK_BYTES }), createGunzip({ chunkSize: CHUNK_BYTES }), () => {});
   let decompressed = 0;
   try {
     for await (const chunk of chunks) {
@@ -1488,12 +1615,12 @@ export async function scanTraceFile(path: string): Promise<TraceModel> {
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (!gzip || !code.startsWith('Z_')) throw new TraceError(`cannot read ${path}: ${(error as Error).message}`);
+    if (!code.startsWith('Z_')) throw new TraceError(`cannot read ${path}: ${(error as Error).message}`);
     const what = `corrupt gzip after ${decompressed} decompressed bytes: ${(error as Error).message}`;
     if (scanner.eventCount === 0) throw new TraceError(what, decompressed);
     scanner.warn(`${what} — showing the ${scanner.eventCount} events read before it`);
   }
-  return scanner.finish();
+  return scanner;
 }
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -1569,16 +1696,16 @@ async function findSplit(path: string, size: number): Promise<{ split: number; b
 
 /**
  * Reads a plain trace with both cores: this thread parses the first half while a worker parses the second
- * (from an event start near the middle), then the worker's columns, names, tracks and flows are merged in and
- * the model is built once. The model equals a one-pass read's (deepStrictEqual); where that cannot be
+ * (from an event start near the middle), then the worker's columns, names, tracks and flows are merged in, for
+ * the model to be built once. The model equals a one-pass read's (deepStrictEqual); where that cannot be
  * guaranteed (no split point, the first half does not end between events, errors, rare warnings) the file is
  * read in one pass instead. `parallel` says which happened.
  */
-async function scanPlainParallel(path: string, size: number): Promise<{ model: TraceModel; parallel: boolean }> {
-  const onePass = async (): Promise<{ model: TraceModel; parallel: boolean }> => {
+async function scanPlainParallel(path: string, size: number): Promise<{ scanner: TraceScanner; parallel: boolean }> {
+  const onePass = async (): Promise<{ scanner: TraceScanner; parallel: boolean }> => {
     const scanner = new TraceScanner();
     await readRange(path, scanner, 0, Infinity);
-    return { model: scanner.finish(), parallel: false };
+    return { scanner, parallel: false };
   };
   let found: Awaited<ReturnType<typeof findSplit>>;
   try { found = await findSplit(path, size); } catch { found = null; }
@@ -1607,7 +1734,7 @@ async function scanPlainParallel(path: string, size: number): Promise<{ model: T
   const state = await second;
   void worker.terminate();
   if (!state || !first.mergeHalf(state)) return onePass();
-  return { model: first.finish(), parallel: true };
+  return { scanner: first, parallel: true };
 }
 
 export interface HalfJob { path: string; from: number; to: number; bareArray: boolean }
@@ -1646,7 +1773,10 @@ export const traceScanInternals = {
     await readRange(path, scanner, 0, Infinity);
     return scanner.finish();
   },
-  scanParallel: (path: string): Promise<{ model: TraceModel; parallel: boolean }> => scanPlainParallel(path, statSync(path).size),
+  async scanParallel(path: string): Promise<{ model: TraceModel; parallel: boolean }> {
+    const { scanner, parallel } = await scanPlainParallel(path, statSync(path).size);
+    return { model: scanner.finish(), parallel };
+  },
   PARALLEL_MIN_BYTES,
 };
 

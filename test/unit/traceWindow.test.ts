@@ -1,0 +1,129 @@
+// A big trace's first frame is drawn from a preview: the slices around the view it opens at, cut from the raw
+// columns before the full model is built. It must show exactly what the full model shows there.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { loadMessage, previewMessage, readTimelineSource } from '../../extension/core/timelineContent.ts';
+import type { TraceModel } from '../../extension/core/trace/model.ts';
+import { readTraceFile, scanTraceFile } from '../../extension/core/trace/scanner.ts';
+import { overlapsWindow, sameSlice, sliceWindow, viewWindow, type FirstView } from '../../extension/core/trace/window.ts';
+
+const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
+const TRACES = readdirSync(FIXTURES).filter((f) => /\.json(\.gz)?$/.test(f));
+const VIEWS: (FirstView | null)[] = [null, { step: 1, domain: null }, { step: 2, domain: [20, 90] }, { step: 99, domain: null }];
+
+/** The model without its tracks' depths (a preview counts only its own slices' nesting). */
+function withoutDepths(model: TraceModel): unknown {
+  return { ...model, tracks: model.tracks.map(({ maxDepth: _depth, ...rest }) => rest) };
+}
+
+describe('preview of a trace', () => {
+  for (const file of TRACES) {
+    test(`${file}: the raw preview equals the full model's window, for several views`, async () => {
+      const full = await scanTraceFile(join(FIXTURES, file));
+      assert.ok(full.steps.length >= 3, 'fixture has steps (ProfilerStep or repeated kernels)');
+      for (const view of VIEWS) {
+        const preview = (await readTraceFile(join(FIXTURES, file))).preview(view);
+        assert.ok(preview, `preview for ${JSON.stringify(view)}`);
+        const window = viewWindow(full.steps, view)!;
+        const expected = sliceWindow(full, ...window);
+        assert.ok(preview.count > 0 && (view?.domain ? preview.count < full.count : preview.count <= full.count), `a part: ${preview.count} of ${full.count}`);
+        assert.deepStrictEqual(withoutDepths(preview), withoutDepths(expected));
+        preview.tracks.forEach((t, i) => assert.ok(t.maxDepth <= full.tracks[i].maxDepth));
+      }
+    });
+  }
+
+  test('after model() the preview is cut from the built model and keeps its track depths', async () => {
+    const reading = await readTraceFile(join(FIXTURES, 'graphbreak-eager.trace.json'));
+    const raw = reading.preview(null)!;
+    const full = reading.model();
+    const fromModel = reading.preview(null)!;
+    assert.deepStrictEqual(withoutDepths(fromModel), withoutDepths(raw));
+    assert.deepStrictEqual(fromModel.tracks, full.tracks);
+    assert.equal(reading.events, full.count);
+  });
+
+  test('sliceWindow keeps exactly the slices overlapping the window, with their kernel args', async () => {
+    const full = await scanTraceFile(join(FIXTURES, 'mlp-reduce-overhead.trace.json'));
+    const [from, to] = viewWindow(full.steps, { step: 1, domain: null })!;
+    const part = sliceWindow(full, from, to);
+    let overlapping = 0;
+    for (let i = 0; i < full.count; i++) if (overlapsWindow(full.start[i], full.dur[i], from, to)) overlapping++;
+    assert.equal(part.count, overlapping);
+    for (let i = 0; i < part.count; i++) assert.ok(overlapsWindow(part.start[i], part.dur[i], from, to));
+    assert.ok(part.kernelArgs.slice.length > 0);
+    const fields = full.kernelArgs.values.length / full.kernelArgs.slice.length;
+    part.kernelArgs.slice.forEach((slice, r) => {
+      const inFull = full.kernelArgs.slice.indexOf(sameSlice(part, slice, full));
+      assert.ok(inFull >= 0);
+      assert.deepStrictEqual(part.kernelArgs.values.subarray(r * fields, (r + 1) * fields), full.kernelArgs.values.subarray(inFull * fields, (inFull + 1) * fields));
+    });
+    assert.deepStrictEqual(part.warnings, []);
+  });
+
+  test('sameSlice finds every window slice in the full model, and -1 for a slice it does not have', async () => {
+    const full = await scanTraceFile(join(FIXTURES, 'gpt_small-reduce-overhead.trace.json'));
+    const part = sliceWindow(full, ...viewWindow(full.steps, { step: 2, domain: null })!);
+    for (let i = 0; i < part.count; i++) {
+      const k = sameSlice(part, i, full);
+      assert.ok(k >= 0);
+      assert.deepStrictEqual([full.names[full.name[k]], full.start[k], full.dur[k], full.track[k], full.depth[k]], [part.names[part.name[i]], part.start[i], part.dur[i], part.track[i], part.depth[i]]);
+    }
+    const moved = { ...part, start: part.start.map((s) => s + 0.5) };
+    assert.equal(sameSlice(moved, 0, full), -1);
+  });
+
+  test('viewWindow: the step (clamped) or the domain from its start, one width of margin each side; null without steps', () => {
+    const steps = [{ start: 0, end: 100, label: 'a' }, { start: 200, end: 260, label: 'b' }];
+    assert.deepStrictEqual(viewWindow(steps, null), [-100, 200]);
+    assert.deepStrictEqual(viewWindow(steps, { step: 5, domain: null }), [140, 320]);
+    assert.deepStrictEqual(viewWindow(steps, { step: 1, domain: [10, 20] }), [200, 230]);
+    assert.equal(viewWindow([], null), null);
+  });
+});
+
+describe('messages of a timeline', () => {
+  test('small traces are sent as one load; past the threshold a preview with the full counts comes first', async () => {
+    const source = { kind: 'traces' as const, tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'mlp-default.trace.json')] };
+    const content = await readTimelineSource(source);
+    assert.equal(previewMessage(content, null), null);
+    const preview = previewMessage(content, null, 0);
+    assert.ok(preview && preview.type === 'preview');
+    const load = loadMessage(content);
+    assert.ok(load.type === 'load');
+    assert.equal(preview.title, 'mlp-eager.trace.json vs mlp-default.trace.json');
+    preview.panes.forEach((pane, p) => {
+      assert.equal(pane.events, load.panes[p].trace.count);
+      assert.ok(pane.trace.count < pane.events);
+    });
+  });
+
+  test('a big trace beside a small one: the small one is previewed whole', async () => {
+    const source = { kind: 'traces' as const, tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'graphbreak-eager.trace.json')] };
+    const content = await readTimelineSource(source);
+    const threshold = content.panes[1].reading.events;
+    assert.ok(content.panes[0].reading.events < threshold);
+    const preview = previewMessage(content, null, threshold);
+    assert.ok(preview && preview.type === 'preview');
+    assert.equal(preview.panes[0].trace.count, preview.panes[0].events);
+    assert.ok(preview.panes[1].trace.count < preview.panes[1].events);
+  });
+
+  test('a report: its eager and compiled traces, previewed and loaded in the same order', async () => {
+    // the report with the CPU traces it was written with (kept in fixtures/traces) beside it
+    const dir = mkdtempSync(join(tmpdir(), 'compile-lens-window-'));
+    copyFileSync(join(__dirname, '..', 'fixtures', 'reports', 'graphbreak-cpu', 'report.json'), join(dir, 'report.json'));
+    for (const mode of ['eager', 'default']) copyFileSync(join(FIXTURES, `cpu-graphbreak-${mode}.trace.json`), join(dir, `${mode}.trace.json`));
+    const content = await readTimelineSource({ kind: 'report', reportPath: join(dir, 'report.json') });
+    rmSync(dir, { recursive: true });
+    const preview = previewMessage(content, { step: 1, domain: null }, 0);
+    const load = loadMessage(content);
+    assert.ok(preview?.type === 'preview' && load.type === 'load');
+    assert.deepStrictEqual(preview.panes.map((p) => p.label), ['eager', 'default']);
+    assert.deepStrictEqual(load.panes.map((p) => p.label), ['eager', 'default']);
+    assert.ok(load.report && preview.report === load.report);
+  });
+});
