@@ -3,9 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostToWebview, TimelinePane, TimelineSource, WebviewToHost } from './core/protocol.ts';
-import { artifactPath, loadReport } from './core/reportFile.ts';
-import { scanTraceFile } from './core/trace/scanner.ts';
+import type { HostToWebview, TimelineSource, WebviewToHost } from './core/protocol.ts';
+import { loadMessage, previewMessage, readTimelineSource, type TimelineContent } from './core/timelineContent.ts';
 import { renderWebviewHtml } from './core/webviewHtml.ts';
 
 export const TIMELINE_VIEW_TYPE = 'compileLens.timeline';
@@ -13,25 +12,14 @@ export const TRACE_EDITOR_VIEW_TYPE = 'compileLens.traceViewer';
 /** The same viewer for any .json via "Open With…" (not the default there: most JSON files are not traces). */
 export const ANY_JSON_EDITOR_VIEW_TYPE = 'compileLens.traceViewerAnyJson';
 
-async function loadMessage(source: TimelineSource): Promise<HostToWebview> {
-  if (source.kind === 'traces') {
-    const panes: TimelinePane[] = [];
-    for (const tracePath of source.tracePaths) panes.push({ label: path.basename(tracePath), trace: await scanTraceFile(tracePath) });
-    return { type: 'load', title: panes.map((p) => p.label).join(' vs '), source, report: null, panes };
-  }
-  const loaded = await loadReport(source.reportPath);
-  const panes: TimelinePane[] = [];
-  const eagerTrace = artifactPath(loaded, loaded.report.eager.trace);
-  if (eagerTrace) panes.push({ label: 'eager', trace: await scanTraceFile(eagerTrace) });
-  for (const mode of loaded.report.modes) {
-    const trace = artifactPath(loaded, mode.trace);
-    if (mode.status === 'ok' && trace) panes.push({ label: mode.mode, trace: await scanTraceFile(trace) });
-  }
-  return { type: 'load', title: `Compile Lens — ${loaded.report.target.name}`, source, report: loaded.report, panes };
-}
-
-/** Wires one webview to a source: sets the HTML, loads when the webview says it is ready, answers its requests. */
+/**
+ * Wires one webview to a source: sets the HTML, sends the source when the webview says it is ready, answers its
+ * requests. The traces are read at once, while the webview starts, and kept while it lives: a webview that is
+ * hidden and shown again (it is rebuilt then) gets them without a second read.
+ */
 function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: TimelineSource, title: string, log: vscode.OutputChannel): vscode.Disposable {
+  const content: Promise<TimelineContent> = readTimelineSource(source);
+  content.catch(() => {}); // reported when the webview asks for it
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   webview.options = { enableScripts: true, localResourceRoots: [dist] };
   webview.html = renderWebviewHtml({
@@ -44,7 +32,11 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
     switch (message.type) {
       case 'ready':
         try {
-          await webview.postMessage(await loadMessage(source));
+          const read = await content;
+          const preview = previewMessage(read, message.view);
+          // awaited: the preview is on its way before the full models are built (which blocks this thread)
+          if (preview) await webview.postMessage(preview);
+          await webview.postMessage(loadMessage(read));
         } catch (error) {
           const text = error instanceof Error ? error.message : String(error);
           log.appendLine(`Timeline: ${text}`);

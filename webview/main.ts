@@ -3,10 +3,11 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { scaleLinear, select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
-import type { HostToWebview, TimelinePane, TimelineSource, WebviewToHost } from '../extension/core/protocol.ts';
+import type { HostToWebview, PreviewPane, TimelinePane, TimelineSource, WebviewToHost } from '../extension/core/protocol.ts';
 import { compareTraces } from '../extension/core/trace/compare.ts';
 import type { TraceModel } from '../extension/core/trace/model.ts';
 import { compileSpans, formatMicros, kernelIndices } from '../extension/core/trace/summary.ts';
+import { sameSlice } from '../extension/core/trace/window.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
 import { STYLES } from './styles.ts';
 import { KIND_LEGEND, kindSwatchCss, readTheme, type Theme } from './theme.ts';
@@ -22,8 +23,14 @@ declare function acquireVsCodeApi(): VsCodeApi;
 /** Kept by VS Code across hide/show; `source` is what the host's serializer reopens after a restart. */
 interface SavedState {
   source: TimelineSource | null;
-  view: { domain: [number, number]; step: number; search: string; selected: { pane: number; slice: number } | null } | null;
+  view: { domain: [number, number]; step: number; search: string; selected: SavedSelection | null } | null;
 }
+
+/** `partial`: the slice indexes a preview's model (only that preview, while it is in memory, can map it). */
+interface SavedSelection { pane: number; slice: number; partial?: boolean }
+
+/** A message that brings models: a big trace's preview (the slices around the first view), or every slice. */
+type ModelMessage = Extract<HostToWebview, { type: 'preview' | 'load' }>;
 
 interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats; kernels: number }
 
@@ -43,6 +50,17 @@ const state = {
   frameTimes: [] as number[],
   comparisons: [] as { before: string; after: string; rows: { metric: string; before: number; after: number }[] }[],
   pendingFrame: 0,
+  /** showing a preview: the panes hold only the slices around the first view; the full 'load' follows */
+  partial: false,
+  /** a saved selection of a full model, kept while a preview shows (which cannot hold it) until the full load */
+  carried: null as { pane: number; slice: number } | null,
+  /** preview and load messages shown so far */
+  shown: 0,
+  /**
+   * wall-clock ms (epoch) of the opening's milestones, for the first-frame benchmark's breakdown: the first
+   * message (preview or load), when it was built, its first frame, and when the full load was built.
+   */
+  timings: { scriptStart: performance.timeOrigin + performance.now(), message: 0, built: 0, firstDraw: 0, complete: 0 },
 };
 
 const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
@@ -54,6 +72,10 @@ const zoomBehavior: ZoomBehavior<HTMLDivElement, unknown> = d3zoom<HTMLDivElemen
     scheduleDraw();
     saveState();
   });
+const resizeObserver = new ResizeObserver(() => scheduleDraw());
+document.addEventListener('keydown', onKey);
+// VS Code swaps body classes when the theme changes: re-read the colours.
+new MutationObserver(() => { state.theme = readTheme(); scheduleDraw(); }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 /** Styles go in a <style> carrying the bundle's own nonce: the CSP allows no other inline style. */
 function injectStyles(): void {
@@ -66,7 +88,8 @@ function injectStyles(): void {
 
 function saveState(): void {
   const [t0, t1] = state.current.domain();
-  vscode.setState({ source: state.source, view: state.panes.length ? { domain: [t0, t1], step: state.step, search: state.search, selected: state.selected } : null });
+  const selected = state.selected ? { ...state.selected, partial: state.partial } : state.carried;
+  vscode.setState({ source: state.source, view: state.panes.length ? { domain: [t0, t1], step: state.step, search: state.search, selected } : null });
 }
 
 function savedState(): SavedState | null {
@@ -78,8 +101,14 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   const message = event.data;
   if (!message || typeof message !== 'object') return;
   try {
-    if (message.type === 'load') load(message);
-    else if (message.type === 'error') showError(message.message);
+    if (message.type === 'preview' || message.type === 'load') {
+      const timings = state.timings;
+      if (!timings.message) timings.message = performance.timeOrigin + performance.now();
+      load(message);
+      const built = performance.timeOrigin + performance.now();
+      if (!timings.built) timings.built = built;
+      if (message.type === 'load' && !timings.complete) timings.complete = built;
+    } else if (message.type === 'error') showError(message.message);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     showError(text);
@@ -91,30 +120,50 @@ function showError(text: string): void {
   app.replaceChildren(el('p', 'error', text));
 }
 
-function load(message: Extract<HostToWebview, { type: 'load' }>): void {
+/**
+ * Shows a preview or a full load. A load that replaces the preview of the same source keeps the view the user
+ * has now (domain, step, search: saved on every change) and carries the selection over to the full model; a
+ * reload (hide/show, restart) restores the saved view the same way.
+ */
+function load(message: ModelMessage): void {
+  const partial = message.type === 'preview';
   const saved = savedState();
-  const sameSource = saved?.view && JSON.stringify(saved.source) === JSON.stringify(message.source);
+  const view = saved?.view && JSON.stringify(saved.source) === JSON.stringify(message.source) ? saved.view : null;
+  // the preview this message replaces: a selection made on it is found again in the new models
+  const replaced = state.partial && JSON.stringify(state.source) === JSON.stringify(message.source) ? state.panes.map((p) => p.timeline.model) : null;
+  const searchFocused = document.activeElement instanceof HTMLElement && document.activeElement.classList.contains('search');
+  const scrollY = window.scrollY;
   state.source = message.source ?? null;
+  state.partial = partial;
+  state.selected = null;
+  state.carried = null;
+  state.step = view ? view.step : 0;
+  state.search = view ? view.search : '';
   state.theme = readTheme();
   app.replaceChildren();
   app.append(el('h1', undefined, message.title));
   if (message.report) app.append(renderReportHeader(message.report, (file, line) => post({ type: 'reveal', file, line })));
 
-  const models = message.panes.map((pane: TimelinePane) => reviveModel(pane.trace));
-  state.panes = message.panes.map((pane, p) => {
+  const panes: (TimelinePane & Partial<Pick<PreviewPane, 'events'>>)[] = message.panes;
+  const models = panes.map((pane) => reviveModel(pane.trace));
+  state.panes = panes.map((pane, p) => {
     const marks = compileSpans(models[p]).map((span) => ({ startUs: span.startUs, durUs: span.durUs, label: `compile: ${span.name} ${formatMicros(span.durUs)}` }));
     return { label: pane.label, timeline: new TimelineCanvas(models[p], marks), stats: { rects: 0, slices: 0, rows: 0, labels: 0 }, kernels: kernelIndices(models[p]).length };
   });
-  for (const pane of state.panes) for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));
+  // a preview has none: the full load brings them
+  if (!partial) for (const pane of state.panes) for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));
 
   app.append(renderToolbar());
   const panesBox = el('div', 'panes');
   panesBox.tabIndex = 0;
-  for (const pane of state.panes) {
+  state.panes.forEach((pane, p) => {
     const box = el('div', 'pane');
-    box.append(el('div', 'pane-label', `${pane.label} — ${pane.timeline.model.count} events, ${pane.timeline.model.steps.length} steps`), pane.timeline.canvas);
+    const { count, steps } = pane.timeline.model;
+    const events = partial ? panes[p].events ?? count : count;
+    const loading = events > count ? ' — loading all slices…' : '';
+    box.append(el('div', 'pane-label', `${pane.label} — ${events.toLocaleString('en-US')} events, ${steps.length} steps${loading}`), pane.timeline.canvas);
     panesBox.append(box);
-  }
+  });
   app.append(panesBox);
   const details = el('div', 'details-box');
   details.append(el('p', 'hint', 'Click a slice for details. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all.'));
@@ -124,25 +173,52 @@ function load(message: Extract<HostToWebview, { type: 'load' }>): void {
   app.append(tooltip);
 
   state.comparisons = [];
-  for (let p = 1; p < state.panes.length; p++) {
-    const comparison = compareTraces(models[0], models[p]);
-    state.comparisons.push({ before: state.panes[0].label, after: state.panes[p].label, rows: comparison.rows.map((r) => ({ metric: r.metric, before: r.before, after: r.after })) });
-    app.append(renderComparison(state.panes[0].label, state.panes[p].label, comparison));
+  if (partial && state.panes.length > 1) {
+    app.append(el('p', 'hint compare-pending', 'The comparison of the traces appears when they have fully loaded.'));
+  } else {
+    for (let p = 1; p < state.panes.length; p++) {
+      const comparison = compareTraces(models[0], models[p]);
+      state.comparisons.push({ before: state.panes[0].label, after: state.panes[p].label, rows: comparison.rows.map((r) => ({ metric: r.metric, before: r.before, after: r.after })) });
+      app.append(renderComparison(state.panes[0].label, state.panes[p].label, comparison));
+    }
   }
 
   wireInteraction(panesBox, details, tooltip);
-  state.step = sameSource && saved?.view ? saved.view.step : 0;
-  state.search = sameSource && saved?.view ? saved.view.search : '';
   alignPanes();
-  if (sameSource && saved?.view) {
-    state.base.domain(saved.view.domain);
+  if (view) {
+    // before the zoom below saves the state, so a carried selection is saved with it
+    const selection = restoredSelection(view.selected, partial, replaced, models);
+    state.base.domain(view.domain);
     select(panesBox).call(zoomBehavior.transform, zoomIdentity);
     if (state.search) applySearch(state.search);
-    const sel = saved.view.selected;
-    if (sel && sel.pane < state.panes.length && sel.slice < state.panes[sel.pane].timeline.model.count) selectSlice(sel.pane, sel.slice, details);
+    if (selection) selectSlice(selection.pane, selection.slice, details);
   } else {
     fitStep(panesBox);
   }
+  if (searchFocused) (document.querySelector('.search') as HTMLElement | null)?.focus();
+  if (replaced) window.scrollTo(window.scrollX, scrollY);
+  state.shown++;
+}
+
+/**
+ * The slice of the new models that the saved selection is, or null. One made on the preview being replaced is
+ * found by sameSlice (-1 when it is not in the new models); one of a full model applies to a full load as is and
+ * waits (state.carried) while a preview shows; one of a preview that is gone (the webview was rebuilt) is dropped.
+ */
+function restoredSelection(saved: SavedSelection | null, partial: boolean, replaced: TraceModel[] | null, models: TraceModel[]): { pane: number; slice: number } | null {
+  if (!saved || saved.pane < 0 || saved.pane >= models.length || saved.slice < 0) return null;
+  const { pane } = saved;
+  if (saved.partial) {
+    const from = replaced?.[pane];
+    if (!from || saved.slice >= from.count) return null;
+    const slice = sameSlice(from, saved.slice, models[pane]);
+    return slice >= 0 ? { pane, slice } : null;
+  }
+  if (partial) {
+    state.carried = { pane, slice: saved.slice };
+    return null;
+  }
+  return saved.slice < models[pane].count ? { pane, slice: saved.slice } : null;
 }
 
 /** postMessage may deliver typed arrays as plain arrays or index-keyed objects: restore the columns. */
@@ -172,10 +248,7 @@ function renderToolbar(): HTMLElement {
   search.className = 'search';
   search.value = state.search;
   const matches = el('span', 'matches');
-  search.addEventListener('input', () => {
-    applySearch(search.value);
-    matches.textContent = state.search ? `${state.panes.reduce((n, p) => n + p.timeline.matchingSlices().length, 0)} matching slices` : '';
-  });
+  search.addEventListener('input', () => applySearch(search.value));
   const fit = document.createElement('vscode-button');
   fit.textContent = 'Fit to step';
   fit.addEventListener('click', () => fitStep(document.querySelector('.panes') as HTMLDivElement));
@@ -203,6 +276,8 @@ function renderToolbar(): HTMLElement {
 function applySearch(query: string): void {
   state.search = query;
   for (const pane of state.panes) pane.timeline.search(query);
+  const matches = document.querySelector('.matches');
+  if (matches) matches.textContent = state.search ? `${state.panes.reduce((n, p) => n + p.timeline.matchingSlices().length, 0)} matching slices` : '';
   scheduleDraw();
   saveState();
 }
@@ -269,25 +344,28 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
       selectSlice(p, i, details);
     });
   });
-  document.addEventListener('keydown', (event) => {
-    const target = event.target as HTMLElement | null;
-    if (target && (target.tagName === 'INPUT' || target.tagName === 'VSCODE-TEXTFIELD')) return;
-    const box = select(panesBox);
-    const width = panesBox.clientWidth - LABEL_WIDTH;
-    switch (event.key) {
-      case 'w': case 'W': case '+': case '=': zoomBehavior.scaleBy(box, 1.5); break;
-      case 's': case 'S': case '-': zoomBehavior.scaleBy(box, 1 / 1.5); break;
-      case 'a': case 'A': case 'ArrowLeft': zoomBehavior.translateBy(box, width * 0.2 / zoomTransformK(panesBox), 0); break;
-      case 'd': case 'D': case 'ArrowRight': zoomBehavior.translateBy(box, -width * 0.2 / zoomTransformK(panesBox), 0); break;
-      case 'f': case 'F': fitStep(panesBox); break;
-      case '0': fitAllTime(panesBox); break;
-      default: return;
-    }
-    event.preventDefault();
-  });
-  new ResizeObserver(() => scheduleDraw()).observe(panesBox);
-  // VS Code swaps body classes when the theme changes: re-read the colours.
-  new MutationObserver(() => { state.theme = readTheme(); scheduleDraw(); }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  resizeObserver.disconnect();
+  resizeObserver.observe(panesBox);
+}
+
+/** Keyboard zoom and pan, on whichever panes are shown (registered once: every load replaces the panes). */
+function onKey(event: KeyboardEvent): void {
+  const target = event.target as HTMLElement | null;
+  if (target && (target.tagName === 'INPUT' || target.tagName === 'VSCODE-TEXTFIELD')) return;
+  const panesBox = document.querySelector<HTMLDivElement>('.panes');
+  if (!panesBox) return;
+  const box = select(panesBox);
+  const width = panesBox.clientWidth - LABEL_WIDTH;
+  switch (event.key) {
+    case 'w': case 'W': case '+': case '=': zoomBehavior.scaleBy(box, 1.5); break;
+    case 's': case 'S': case '-': zoomBehavior.scaleBy(box, 1 / 1.5); break;
+    case 'a': case 'A': case 'ArrowLeft': zoomBehavior.translateBy(box, width * 0.2 / zoomTransformK(panesBox), 0); break;
+    case 'd': case 'D': case 'ArrowRight': zoomBehavior.translateBy(box, -width * 0.2 / zoomTransformK(panesBox), 0); break;
+    case 'f': case 'F': fitStep(panesBox); break;
+    case '0': fitAllTime(panesBox); break;
+    default: return;
+  }
+  event.preventDefault();
 }
 
 function zoomTransformK(node: HTMLDivElement): number {
@@ -298,6 +376,7 @@ function zoomTransformK(node: HTMLDivElement): number {
 function selectSlice(pane: number, slice: number, details: HTMLElement): void {
   for (const view of state.panes) { view.timeline.selected = -1; view.timeline.linked = []; }
   state.selected = slice >= 0 ? { pane, slice } : null;
+  state.carried = null;
   details.replaceChildren();
   if (slice >= 0) {
     const timeline = state.panes[pane].timeline;
@@ -326,6 +405,7 @@ function drawAll(): void {
   const began = performance.now();
   for (const pane of state.panes) pane.stats = pane.timeline.draw(state.current as TimeScale, width, state.theme);
   state.frameTimes.push(performance.now() - began);
+  if (!state.timings.firstDraw) state.timings.firstDraw = performance.timeOrigin + performance.now();
   if (state.frameTimes.length > FRAME_HISTORY) state.frameTimes.splice(0, state.frameTimes.length - FRAME_HISTORY);
 }
 
@@ -342,6 +422,11 @@ Object.defineProperty(window, '__timelineDebug', {
     frameTimes: [...state.frameTimes],
     comparisons: state.comparisons,
     framesDrawn: state.frameTimes.length,
+    /** true while a preview shows (only the slices around the first view); false once the full load is in */
+    partial: state.partial,
+    /** preview and load messages shown so far */
+    shown: state.shown,
+    timings: { ...state.timings },
     /** canvas coordinates of a slice (by pane and name) in the current view, for driving the mouse */
     locate: (pane: number, name: string, nth = 0, onGpu?: boolean): { x: number; y: number } | null => {
       const view = state.panes[pane];
@@ -358,4 +443,6 @@ Object.defineProperty(window, '__timelineDebug', {
   }),
 });
 
-post({ type: 'ready' });
+// Where the view will open, so the host's preview of a big trace covers it.
+const opening = savedState()?.view;
+post({ type: 'ready', view: opening ? { step: opening.step, domain: opening.domain } : null });

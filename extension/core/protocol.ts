@@ -1,6 +1,7 @@
 // Every message between the extension host and the timeline webview: one discriminated union per direction.
 import type { Report } from './report.ts';
 import type { TraceModel } from './trace/model.ts';
+import type { FirstView } from './trace/window.ts';
 
 export interface TimelinePane {
   /** e.g. "eager", "default", or a file name */
@@ -8,16 +9,27 @@ export interface TimelinePane {
   trace: TraceModel;
 }
 
+/** A pane of a preview: only the slices around the first view, and how many the whole trace has. */
+export interface PreviewPane extends TimelinePane {
+  events: number;
+}
+
 /** What a panel shows, kept in the webview's state so the host can reopen it after a restart. */
 export type TimelineSource =
   | { kind: 'report'; reportPath: string }
   | { kind: 'traces'; tracePaths: string[] };
 
+/**
+ * A big trace arrives twice: first a 'preview' (the slices around the view it opens at, drawn at once), then
+ * the 'load' with every slice, which replaces it and keeps the view. Small traces come as one 'load'.
+ */
 export type HostToWebview =
+  | { type: 'preview'; title: string; source: TimelineSource; report: Report | null; panes: PreviewPane[] }
   | { type: 'load'; title: string; source: TimelineSource; report: Report | null; panes: TimelinePane[] }
   | { type: 'error'; message: string };
 
 export type WebviewToHost =
-  | { type: 'ready' }
+  /** `view`: where the webview will open (its saved view), so a preview covers it; null opens at the first step */
+  | { type: 'ready'; view: FirstView | null }
   | { type: 'reveal'; file: string; line: number }
   | { type: 'error'; message: string };

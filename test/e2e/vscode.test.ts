@@ -7,12 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
+import { generateTrace } from '../../bench/gen-trace.ts';
+import { PREVIEW_MIN_EVENTS } from '../../extension/core/timelineContent.ts';
 import { findWebviewFrame, openFile, paletteHas, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
 const MODEL_FILE = 'model_with_break.py';
 const BREAK_LINE_TEXT = 'print("hidden layer done")';
+const BIG_TRACE = 'big.trace.json';
 
 const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 let env: CodeServerEnv;
@@ -98,8 +101,9 @@ test('Compile & Profile Model: report webview, hover, Problems and CodeLens on a
   }
 });
 
-test('untrusted workspace: profiling is refused, trace files still open in the timeline', { timeout: 300_000 }, async () => {
+test('untrusted workspace: profiling is refused, trace files (small, big, broken) still open in the timeline', { timeout: 300_000 }, async () => {
   const workspace = makeWorkspace();
+  generateTrace(path.join(workspace, BIG_TRACE), 60 * 1024 * 1024);
   const session = await startSession(env, workspace, { trusted: false, artifacts: ARTIFACTS });
   const { page } = session;
   try {
@@ -113,6 +117,16 @@ test('untrusted workspace: profiling is refused, trace files still open in the t
     const panes = await drawnPanes(frame, 1);
     assert.equal(panes.length, 1);
     assert.ok(panes[0]!.kernels > 0);
+
+    // a big trace (past the preview threshold): its first frame is drawn from the preview, then the full load replaces it
+    await openFile(page, BIG_TRACE);
+    const big = await findWebviewFrame(page, '.pane-label', 120_000);
+    type Debug = { __timelineDebug?: { shown: number; partial: boolean; panes: { events: number }[]; timings: { firstDraw: number; complete: number } } };
+    await big.waitForFunction(() => ((window as unknown as Debug).__timelineDebug?.timings.complete ?? 0) > 0, undefined, { timeout: 120_000 });
+    const loaded = await big.evaluate(() => (window as unknown as Debug).__timelineDebug!);
+    assert.deepStrictEqual({ shown: loaded.shown, partial: loaded.partial }, { shown: 2, partial: false });
+    assert.ok(loaded.timings.firstDraw > 0 && loaded.timings.firstDraw < loaded.timings.complete, 'first frame before the full load');
+    assert.ok(loaded.panes[0]!.events >= PREVIEW_MIN_EVENTS);
 
     // a malformed trace: the host's scanner names the problem, the panel shows it as text
     await openFile(page, 'broken.trace.json');

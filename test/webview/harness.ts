@@ -53,10 +53,14 @@ export const errorsOf = (page: Page): string[] => pageErrors.get(page) ?? [];
 
 export const record = (page: Page): Promise<PageRecord> => page.evaluate(() => (window as unknown as { __record: PageRecord }).__record);
 
-/** Posts a host message into the page, as VS Code would, and waits for a first frame. */
+/** Posts a host message into the page, as VS Code would; a preview or load: waits until it is shown and drawn. */
 export async function post(page: Page, message: HostToWebview): Promise<void> {
+  const shown = await page.evaluate(() => (window as unknown as { __timelineDebug?: { shown: number } }).__timelineDebug?.shown ?? 0);
   await page.evaluate((m) => window.postMessage(m, '*'), message);
-  if (message.type === 'load') await page.waitForFunction(() => ((window as unknown as { __timelineDebug?: { framesDrawn: number } }).__timelineDebug?.framesDrawn ?? 0) > 0);
+  if (message.type !== 'load' && message.type !== 'preview') return;
+  await page.waitForFunction((before) => ((window as unknown as { __timelineDebug?: { shown: number } }).__timelineDebug?.shown ?? 0) > before, shown);
+  // the frame the message scheduled runs before an animation-frame callback asked for after it
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
 }
 
 export const tracesSource = (...paths: string[]): TimelineSource => ({ kind: 'traces', tracePaths: paths });
@@ -68,11 +72,16 @@ export interface TimelineDebug {
   frameTimes: number[];
   comparisons: { before: string; after: string; rows: { metric: string; before: number; after: number }[] }[];
   framesDrawn: number;
+  /** a preview is shown (the full load has not come yet) */
+  partial: boolean;
+  /** preview and load messages shown so far */
+  shown: number;
+  timings: { scriptStart: number; message: number; built: number; firstDraw: number; complete: number };
 }
 
 export const debug = (page: Page): Promise<TimelineDebug> => page.evaluate(() => {
   const d = (window as unknown as { __timelineDebug: TimelineDebug }).__timelineDebug;
-  return { panes: d.panes, selected: d.selected, domain: d.domain, frameTimes: d.frameTimes, comparisons: d.comparisons, framesDrawn: d.framesDrawn };
+  return { panes: d.panes, selected: d.selected, domain: d.domain, frameTimes: d.frameTimes, comparisons: d.comparisons, framesDrawn: d.framesDrawn, partial: d.partial, shown: d.shown, timings: d.timings };
 });
 
 /** Page coordinates of the nth slice called `name` in pane `pane`. */

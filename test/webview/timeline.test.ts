@@ -1,13 +1,17 @@
 // The timeline webview in headless Chromium: tracks drawn, hover and selection, launch ↔ kernel links,
-// compare table equal to compareTraces, state across reloads, report header reveal, and hostile strings.
+// compare table equal to compareTraces, state across reloads, report header reveal, a big trace's preview
+// replaced by its full load (view and selection kept), and hostile strings.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import type { HostToWebview, TimelineSource } from '../../extension/core/protocol.ts';
 import type { Report } from '../../extension/core/report.ts';
 import { compareTraces } from '../../extension/core/trace/compare.ts';
+import type { TraceModel } from '../../extension/core/trace/model.ts';
 import { scanTraceBytes, scanTraceFile } from '../../extension/core/trace/scanner.ts';
-import { debug, errorsOf, launchBrowser, openWebview, post, record, slicePoint, tracesSource } from './harness.ts';
+import { sliceWindow, viewWindow, type FirstView } from '../../extension/core/trace/window.ts';
+import { debug, errorsOf, launchBrowser, openWebview, post, record, slicePoint, tracesSource, type TimelineDebug } from './harness.ts';
 
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
 let browser: Browser;
@@ -23,7 +27,7 @@ describe('timeline webview', () => {
     assert.deepEqual(d.panes.map((p) => [p.label, p.events, p.tracks]), [['eager', eager.count, eager.tracks.length], ['default', compiled.count, compiled.tracks.length]]);
     for (const pane of d.panes) assert.ok(pane.rects > 20 && pane.rows > 10, `${pane.label} drew ${pane.rects} rects in ${pane.rows} rows`);
     const { posted, cspViolations } = await record(page);
-    assert.deepEqual(posted[0], { type: 'ready' });
+    assert.deepEqual(posted[0], { type: 'ready', view: null });
     assert.deepEqual(cspViolations, []);
     assert.deepEqual(errorsOf(page), []);
     await page.close();
@@ -118,6 +122,178 @@ describe('timeline webview', () => {
     await page.locator('.report button.link').click();
     const { posted } = await record(page);
     assert.deepEqual(posted.at(-1), { type: 'reveal', file: '/work/demo.py', line: 57 });
+    await page.close();
+  });
+});
+
+/** What the host sends first for big traces: each pane cut to the slices around `view`, with its full count. */
+function previewMessage(source: TimelineSource, panes: { label: string; model: TraceModel }[], view: FirstView | null): HostToWebview {
+  return {
+    type: 'preview', title: 'big', source, report: null,
+    panes: panes.map(({ label, model }) => {
+      const [from, to] = viewWindow(model.steps, view)!;
+      return { label, trace: sliceWindow(model, from, to), events: model.count };
+    }),
+  };
+}
+
+const loadMessage = (source: TimelineSource, panes: { label: string; model: TraceModel }[]): HostToWebview =>
+  ({ type: 'load', title: 'big', source, report: null, panes: panes.map(({ label, model }) => ({ label, trace: model })) });
+
+const domainWidth = (d: TimelineDebug): number => d.domain[1] - d.domain[0];
+
+async function zoomIn(page: Page, presses: number): Promise<TimelineDebug> {
+  const before = await debug(page);
+  await page.locator('.panes').focus();
+  for (let k = 0; k < presses; k++) await page.keyboard.press('w');
+  await page.waitForFunction((width) => {
+    const d = (window as unknown as { __timelineDebug: { domain: number[] } }).__timelineDebug.domain;
+    return d[1] - d[0] < width * 0.99;
+  }, domainWidth(before));
+  return debug(page);
+}
+
+describe('a big trace: preview first, then the full load', () => {
+  test('the preview draws at once: full event count, loading note, no comparison yet, zoom and search work', async () => {
+    const page = await openWebview(browser);
+    const [eager, compiled] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-default.trace.json'))]);
+    const panes = [{ label: 'eager', model: eager }, { label: 'default', model: compiled }];
+    const preview = previewMessage(tracesSource('e', 'd'), panes, null);
+    await post(page, preview);
+    const d = await debug(page);
+    assert.equal(d.partial, true);
+    assert.ok(d.framesDrawn > 0);
+    assert.ok(d.timings.message > 0 && d.timings.firstDraw >= d.timings.message, JSON.stringify(d.timings));
+    assert.equal(d.timings.complete, 0, 'not complete before the full load');
+    d.panes.forEach((pane, p) => {
+      assert.ok(pane.events > 0 && pane.events < panes[p].model.count, `${pane.label}: the preview holds ${pane.events} of ${panes[p].model.count} slices`);
+      assert.ok(pane.rects > 10, `${pane.label} drew ${pane.rects} rects`);
+    });
+    const labels = await page.locator('.pane-label').allInnerTexts();
+    assert.deepEqual(labels, [
+      `eager — ${eager.count.toLocaleString('en-US')} events, ${eager.steps.length} steps — loading all slices…`,
+      `default — ${compiled.count.toLocaleString('en-US')} events, ${compiled.steps.length} steps — loading all slices…`,
+    ]);
+    assert.equal(await page.locator('.compare-table').count(), 0);
+    assert.deepEqual(d.comparisons, []);
+    assert.match(await page.locator('.compare-pending').innerText(), /comparison .* appears when they have fully loaded/);
+    assert.equal(await page.locator('.warning').count(), 0);
+
+    const zoomed = await zoomIn(page, 1);
+    assert.ok(Math.abs(domainWidth(zoomed) - domainWidth(d) / 1.5) < 1e-6 * domainWidth(d), 'one press zooms once');
+    await page.locator('vscode-textfield').click();
+    await page.keyboard.type('addmm');
+    await page.waitForFunction(() => /\d+ matching slices/.test(document.querySelector('.matches')?.textContent ?? ''));
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  test('the full load replaces the preview: same view, same search, the selected slice still selected, comparison shown', async () => {
+    const page = await openWebview(browser);
+    const [eager, compiled] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-default.trace.json'))]);
+    const panes = [{ label: 'eager', model: eager }, { label: 'default', model: compiled }];
+    const source = tracesSource('e', 'd');
+    await post(page, previewMessage(source, panes, null));
+
+    const kernel = 'triton_poi_fused_addmm_relu_0';
+    await page.locator('canvas').nth(1).scrollIntoViewIfNeeded();
+    const point = await slicePoint(page, 1, kernel, 0, true);
+    await page.mouse.click(point.x, point.y);
+    await page.locator('.details').waitFor();
+    const detailsBefore = await page.locator('.details').innerText();
+    await page.locator('vscode-textfield').click();
+    await page.keyboard.type('relu');
+    await page.waitForFunction(() => /\d+ matching slices/.test(document.querySelector('.matches')?.textContent ?? ''));
+    const before = await zoomIn(page, 2);
+    assert.equal(before.selected?.name, kernel);
+
+    // every frame from here on must show the zoomed view: no "fit step" in between
+    await page.evaluate(`(() => {
+      const seen = window.__domains = [];
+      const tick = () => { seen.push(window.__timelineDebug.domain.slice()); if (!window.__stopDomains) requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    })()`);
+    await post(page, loadMessage(source, panes));
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    const domains = await page.evaluate(`(() => { window.__stopDomains = true; return window.__domains; })()`) as number[][];
+    const after = await debug(page);
+
+    assert.equal(after.partial, false);
+    assert.deepEqual(after.panes.map((p) => p.events), [eager.count, compiled.count]);
+    assert.deepEqual(after.domain, before.domain);
+    assert.ok(domains.length >= 2, `${domains.length} frames sampled`);
+    for (const domain of domains) assert.deepEqual(domain, before.domain);
+    assert.equal(after.selected?.name, kernel);
+    assert.equal(after.selected?.pane, 1);
+    assert.notEqual(after.selected?.slice, before.selected?.slice, 'the index moved from the preview to the full model (mapped, not reused)');
+    assert.equal(compiled.names[compiled.name[after.selected!.slice]], kernel);
+    assert.equal(await page.locator('.details').innerText(), detailsBefore, 'same slice: same start, duration, track, links');
+    assert.equal(await page.locator('vscode-textfield').evaluate((field) => (field as HTMLInputElement).value), 'relu');
+    assert.match(await page.locator('.matches').innerText(), /\d+ matching slices/);
+
+    const labels = await page.locator('.pane-label').allInnerTexts();
+    assert.ok(labels.every((label) => !label.includes('loading')), labels.join(' | '));
+    assert.equal(await page.locator('.compare-pending').count(), 0);
+    const expected = compareTraces(eager, compiled).rows;
+    const cells = await page.locator('.compare-table tr[data-metric]').evaluateAll((rows) => rows.map((row) => ({
+      metric: (row as HTMLElement).dataset.metric ?? '',
+      values: [...row.querySelectorAll('td[data-value]')].map((td) => Number((td as HTMLElement).dataset.value)),
+    })));
+    assert.deepEqual(cells, expected.map((r) => ({ metric: r.metric, values: [r.before, r.after] })));
+    assert.deepEqual(after.comparisons[0].rows, expected.map((r) => ({ metric: r.metric, before: r.before, after: r.after })));
+
+    const { timings } = after;
+    assert.ok(timings.complete >= timings.built && timings.built >= timings.message && timings.firstDraw <= timings.complete, JSON.stringify(timings));
+    // the keyboard drives the full panes: one press zooms by 1.5 from the kept view
+    const zoomed = await zoomIn(page, 1);
+    assert.ok(Math.abs(domainWidth(zoomed) - domainWidth(after) / 1.5) < 1e-6 * domainWidth(after), `${domainWidth(after)} -> ${domainWidth(zoomed)}`);
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  test('a single load: complete equals built, never partial', async () => {
+    const page = await openWebview(browser);
+    const model = await scanTraceFile(fixture('mlp-default.trace.json'));
+    await post(page, loadMessage(tracesSource('d'), [{ label: 'default', model }]));
+    const d = await debug(page);
+    assert.equal(d.partial, false);
+    assert.ok(d.timings.built > 0);
+    assert.equal(d.timings.complete, d.timings.built);
+    assert.equal(await page.locator('.pane-label').innerText(), `default — ${model.count.toLocaleString('en-US')} events, ${model.steps.length} steps`);
+    await page.close();
+  });
+
+  test('ready carries the saved view; after a reload the preview opens there and the saved selection returns with the full load', async () => {
+    const page = await openWebview(browser);
+    const model = await scanTraceFile(fixture('mlp-default.trace.json'));
+    const source = tracesSource('d');
+    const panes = [{ label: 'default', model }];
+    assert.deepEqual((await record(page)).posted[0], { type: 'ready', view: null });
+    await post(page, loadMessage(source, panes));
+    const point = await slicePoint(page, 0, 'aten::addmm');
+    await page.mouse.click(point.x, point.y);
+    const before = await zoomIn(page, 3);
+    assert.equal(before.selected?.name, 'aten::addmm');
+
+    await page.reload();
+    const ready = (await record(page)).posted[0];
+    assert.deepEqual(ready, { type: 'ready', view: { step: 0, domain: before.domain } });
+    assert.ok(ready.type === 'ready' && ready.view);
+    await post(page, previewMessage(source, panes, ready.view));
+    const preview = await debug(page);
+    assert.equal(preview.partial, true);
+    assert.ok(preview.panes[0].events < model.count);
+    assert.deepEqual(preview.domain, before.domain);
+    assert.ok(preview.panes[0].rects > 0, 'the preview covers the saved view');
+    assert.equal(preview.selected, null, 'a full model\'s slice index means nothing in the preview');
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('state') ?? 'null') as { view: { selected: { pane: number; slice: number } | null } });
+    assert.equal(saved.view.selected?.slice, before.selected?.slice, 'the selection is kept while the preview shows');
+
+    await post(page, loadMessage(source, panes));
+    const after = await debug(page);
+    assert.equal(after.partial, false);
+    assert.deepEqual(after.domain, before.domain);
+    assert.deepEqual(after.selected, before.selected);
     await page.close();
   });
 });
