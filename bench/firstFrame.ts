@@ -1,44 +1,73 @@
 // First frame in real VS Code: a generated trace opened with the custom editor in code-server, timed from the
-// Quick Open Enter to the timeline's first drawn frame — host scan, postMessage, webview build and draw.
+// Quick Open Enter to the timeline's first drawn frame — host read, postMessage, webview build and draw — and
+// to the complete load (a big trace's first frame is drawn from a preview; the full model follows). Against
+// JSON.parse of the same file in the same run: what a viewer built on it spends before it can draw anything.
 // Usage: node --import tsx bench/firstFrame.ts SIZE_MB [SIZE_MB ...]   (prints one line per size)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Frame } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { findWebviewFrame, focusWorkbench, prepareCodeServer, startSession } from '../test/e2e/codeServer.ts';
 import { generateTrace } from './gen-trace.ts';
+import { measure } from './scan.ts';
 
-type Debug = { __timelineDebug?: { framesDrawn: number; panes: { events: number }[] } };
+interface Timings { scriptStart: number; message: number; built: number; firstDraw: number; complete: number }
+type Debug = { __timelineDebug?: { framesDrawn: number; panes: { events: number }[]; timings: Timings } };
 
-async function firstFrameSeconds(sizeMb: number): Promise<{ seconds: number; events: number; fileMb: number }> {
+/** Opens `file` with Quick Open; returns the full event count and the webview's timestamps, and when Enter was pressed. */
+async function openAndTime(page: Page, file: string): Promise<{ started: number; events: number; timings: Timings }> {
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 60_000 });
+  await focusWorkbench(page);
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input.input').fill(file);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor();
+  const started = Date.now();
+  await page.keyboard.press('Enter');
+  const frame: Frame = await findWebviewFrame(page, '.panes canvas', 600_000);
+  // the full load (the only one for a small trace; after the preview for a big one)
+  await frame.waitForFunction(() => ((window as unknown as Debug).__timelineDebug?.timings.complete ?? 0) > 0, undefined, { timeout: 600_000, polling: 50 });
+  const { events, timings } = await frame.evaluate(() => {
+    const debug = (window as unknown as Debug).__timelineDebug!;
+    return { events: debug.panes[0]!.events, timings: debug.timings };
+  });
+  return { started, events, timings };
+}
+
+async function benchOne(sizeMb: number): Promise<string> {
   const workspace = mkdtempSync(path.join(os.tmpdir(), 'cl-first-frame-'));
   const file = `big-${sizeMb}.trace.json`;
-  const { bytes } = generateTrace(path.join(workspace, file), sizeMb * 1024 * 1024);
-  const session = await startSession(env, workspace, { trusted: true, artifacts: path.join(os.tmpdir(), 'cl-first-frame-logs') });
+  const filePath = path.join(workspace, file);
   try {
-    const { page } = session;
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 60_000 });
-    await focusWorkbench(page);
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input.input').fill(file);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor();
-    const started = Date.now();
-    await page.keyboard.press('Enter');
-    const frame: Frame = await findWebviewFrame(page, '.panes canvas', 600_000);
-    await frame.waitForFunction(() => ((window as unknown as Debug).__timelineDebug?.framesDrawn ?? 0) > 0, undefined, { timeout: 600_000, polling: 20 });
-    const seconds = (Date.now() - started) / 1000;
-    const events = await frame.evaluate(() => (window as unknown as Debug).__timelineDebug!.panes[0]!.events);
-    return { seconds, events, fileMb: bytes / 1024 / 1024 };
+    const { bytes } = generateTrace(filePath, sizeMb * 1024 * 1024);
+    // flushed before timing: background writeback of the fresh file would slow the read
+    const fd = openSync(filePath, 'r+');
+    fsyncSync(fd);
+    closeSync(fd);
+    const session = await startSession(env, workspace, { trusted: true, artifacts: path.join(os.tmpdir(), 'cl-first-frame-logs') });
+    let opened: Awaited<ReturnType<typeof openAndTime>>;
+    try {
+      opened = await openAndTime(session.page, file);
+    } finally {
+      await session.close();
+    }
+    const { started, events, timings } = opened;
+    const baseline = measure('JSON.parse', filePath);
+    // Timed by the webview's own clock readings (same machine clock as Enter's), not by when polling noticed.
+    const seconds = (timings.firstDraw - started) / 1000;
+    const span = (from: number, to: number): string => ((to - from) / 1000).toFixed(2);
+    const preview = timings.complete > timings.firstDraw ? ' (preview)' : '';
+    const jsonParse = baseline.ok
+      ? `JSON.parse alone ${baseline.seconds.toFixed(2)} s (${(seconds / baseline.seconds).toFixed(2)}×)`
+      : `JSON.parse fails after ${baseline.seconds.toFixed(2)} s: ${baseline.error}`;
+    return `${(bytes / 1024 / 1024).toFixed(0)} MB, ${events} events: first frame ${seconds.toFixed(2)} s${preview}, complete load ${span(started, timings.complete)} s; ${jsonParse}\n`
+      + `  webview start ${span(started, timings.scriptStart)} s, then host read + transfer ${span(timings.scriptStart, timings.message)} s, `
+      + `webview build ${span(timings.message, timings.built)} s, first draw ${span(timings.built, timings.firstDraw)} s`;
   } finally {
-    await session.close();
     rmSync(workspace, { recursive: true, force: true });
   }
 }
 
 const env = prepareCodeServer();
 void (async () => {
-  for (const size of process.argv.slice(2).map(Number)) {
-    const { seconds, events, fileMb } = await firstFrameSeconds(size);
-    console.log(`${fileMb.toFixed(0)} MB, ${events} events: first frame ${seconds.toFixed(2)} s after opening`);
-  }
+  for (const size of process.argv.slice(2).map(Number)) console.log(await benchOne(size));
 })();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { scanTraceFile, traceScanInternals } from '../extension/core/trace/scanner.ts';
 import { generateTrace } from './gen-trace.ts';
 
-interface Measurement { ok: boolean; seconds: number; peakRssMb: number; events: number; error?: string }
+export interface Measurement { ok: boolean; seconds: number; peakRssMb: number; events: number; error?: string }
 
 async function child(method: string, path: string): Promise<void> {
   const started = performance.now();
@@ -26,7 +26,8 @@ async function child(method: string, path: string): Promise<void> {
   process.stdout.write(JSON.stringify(result));
 }
 
-function measure(method: string, path: string): Measurement {
+/** Runs one method on `path` in a child process of its own (peak RSS per method): 'scanner', '1 thread' or 'JSON.parse'. */
+export function measure(method: string, path: string): Measurement {
   const out = execFileSync(process.execPath, ['--max-old-space-size=20000', '--import', 'tsx', __filename, '--child', method, path], { encoding: 'utf8', maxBuffer: 1 << 20 });
   return JSON.parse(out) as Measurement;
 }
@@ -56,4 +57,4 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === '--child') void child(process.argv[3], process.argv[4]);
-else void main();
+else if (require.main === module) void main();
