@@ -156,6 +156,16 @@ describe('scanner on real H100 traces', () => {
     }
   });
 
+  test('names that a sampled hash cannot tell apart stay distinct; escaped quotes and backslashes end names right', () => {
+    // 300 names of one length differing only in one middle byte (the name hash samples 32 of 200 bytes)
+    const names = Array.from({ length: 300 }, (_, i) => `k${'x'.repeat(100)}${String(i).padStart(3, '0')}${'y'.repeat(96)}`);
+    const tricky = ['ends with \\', 'quote " inside', '\\', 'plain']; // in the JSON: "ends with \\", "quote \" inside", "\\"
+    const events = [...names, ...tricky, ...names].map((name, i) => ({ ph: 'X', name, pid: 1, tid: 1, ts: i * 10, dur: 5 }));
+    const model = scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
+    assert.deepEqual(model.names, [...names, ...tricky]);
+    assert.deepEqual(Array.from(model.name), events.map((e) => model.names.indexOf(e.name)));
+  });
+
   test('flow events alone link a launch to its kernel when the file names the GPU stream before the CPU thread', () => {
     // the model orders CPU threads before GPU streams; flows must be resolved in the model's track order
     const events = [

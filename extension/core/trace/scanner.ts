@@ -64,6 +64,8 @@ const META_KEYS = ['name', 'labels', 'sort_index'].map(bytesOf);
 const ARG_FIELD_COUNT = KERNEL_ARG_FIELDS.length;
 
 const MAX_DEPTH = 65_535;
+/** Bytes of a name that its hash samples (see hashedStringEnd). */
+const NAME_HASH_SAMPLES = 32;
 const NS_PER_US = 1000;
 /** Timestamps beyond this (µs) are treated as garbage: 10^17 µs is ~3000 years after the epoch. */
 const MAX_ABS_TS_US = 1e17;
@@ -535,9 +537,29 @@ export class TraceScanner {
     throw NEED_MORE;
   }
 
-  /** Like stringEnd for a name: also leaves the FNV-1a hash of the raw body bytes in `stringHash`. */
+  /**
+   * Like stringEnd for a name: also leaves a hash of the raw body bytes in `stringHash`. The end is found by the
+   * engine's indexOf; the hash takes the length, up to 32 evenly spaced bytes and the last one, not every byte
+   * of a 200-byte kernel name (the name table compares whole names, so a collision costs only a probe).
+   */
   private stringHash = 0;
   private hashedStringEnd(p: number): number {
+    const buf = this.buf;
+    const body = p + 1;
+    const quote = buf.indexOf(Ch.Quote, body);
+    if (quote < 0) throw NEED_MORE;
+    if (buf[quote - 1] === Ch.Backslash) return this.hashedEscapedStringEnd(p); // that quote may be escaped
+    const length = quote - body;
+    const samples = Math.min(length, NAME_HASH_SAMPLES);
+    const spacing = length / samples;
+    let hash = Math.imul(0x811c9dc5 ^ length, 0x01000193);
+    for (let k = 0; k < samples; k++) hash = Math.imul(hash ^ buf[body + Math.floor(k * spacing)], 0x01000193);
+    this.stringHash = Math.imul(hash ^ buf[quote - 1], 0x01000193);
+    return quote + 1;
+  }
+
+  /** hashedStringEnd where a backslash precedes the first quote: walks the escapes, hashing every byte (FNV-1a). */
+  private hashedEscapedStringEnd(p: number): number {
     const buf = this.buf;
     const len = buf.length;
     let hash = 0x811c9dc5;
