@@ -1598,13 +1598,14 @@ export async function scanTraceFile(path: string): Promise<TraceModel> {
   return (await readTraceFile(path)).model();
 }
 
-/** Streams a trace file (plain or gzip, told apart by its magic bytes) through the scanner. */
+/** Reads a trace file into raw columns; throws TraceError when nothing usable is in it. */
 export async function readTraceFile(path: string): Promise<TraceReading> {
   const scanner = await readWhole(path);
   scanner.end();
   return new TraceReading(scanner);
 }
 
+/** Streams a trace file (plain or gzip, told apart by its magic bytes) through a scanner, not yet ended. */
 async function readWhole(path: string): Promise<TraceScanner> {
   let gzip: boolean;
   try {
