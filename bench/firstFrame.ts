@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { findWebviewFrame, focusWorkbench, prepareCodeServer, startSession } from '../test/e2e/codeServer.ts';
 import { generateTrace } from './gen-trace.ts';
-import { measure } from './scan.ts';
+import { measure } from './measure.ts';
 
 interface Timings { scriptStart: number; message: number; built: number; firstDraw: number; complete: number }
 type Debug = { __timelineDebug?: { framesDrawn: number; panes: { events: number }[]; timings: Timings } };

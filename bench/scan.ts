@@ -2,44 +2,13 @@
 // "scanner" is what the timeline does (two halves on two threads from 64 MB, the first view's preview cut from the
 // raw columns, then the model built); "1 thread" is the one-pass read of the same file to its model.
 //   node --import tsx bench/scan.ts [--rounds N] [SIZE_MB ...]   (default 1 round of 100 500 2048; files are generated
-//   in /tmp, flushed to disk before timing (background writeback slowed whichever method ran first), and deleted)
-import { execFileSync } from 'node:child_process';
-import { closeSync, fsyncSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+//   in /tmp, flushed to disk before timing (background writeback slowed whichever method ran first), and deleted).
+// Each child runs what ships (bench/measure.ts).
+import { closeSync, fsyncSync, openSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTraceFile, traceScanInternals } from '../extension/core/trace/scanner.ts';
 import { generateTrace } from './gen-trace.ts';
-
-/** `firstViewSeconds`: for the scanner, when the preview of the first view was cut (before the model was built). */
-export interface Measurement { ok: boolean; seconds: number; firstViewSeconds?: number; peakRssMb: number; events: number; error?: string }
-
-async function child(method: string, path: string): Promise<void> {
-  const started = performance.now();
-  let result: Measurement;
-  try {
-    let events: number;
-    let firstViewSeconds: number | undefined;
-    if (method === 'scanner') {
-      // what the timeline does: read, cut the preview of the first view, build the model
-      const reading = await readTraceFile(path);
-      reading.preview(null);
-      firstViewSeconds = (performance.now() - started) / 1000;
-      events = reading.model().count;
-    }
-    else if (method === '1 thread') events = (await traceScanInternals.scanOnePass(path)).count;
-    else events = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: unknown[] }).traceEvents.length;
-    result = { ok: true, seconds: (performance.now() - started) / 1000, firstViewSeconds, peakRssMb: process.resourceUsage().maxRSS / 1024, events };
-  } catch (error) {
-    result = { ok: false, seconds: (performance.now() - started) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024, events: 0, error: (error as Error).message.slice(0, 120) };
-  }
-  process.stdout.write(JSON.stringify(result));
-}
-
-/** Runs one method on `path` in a child process of its own (peak RSS per method): 'scanner', '1 thread' or 'JSON.parse'. */
-export function measure(method: string, path: string): Measurement {
-  const out = execFileSync(process.execPath, ['--max-old-space-size=20000', '--import', 'tsx', __filename, '--child', method, path], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(out) as Measurement;
-}
+import { measure } from './measure.ts';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -66,5 +35,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === '--child') void child(process.argv[3], process.argv[4]);
-else if (require.main === module) void main();
+void main();
