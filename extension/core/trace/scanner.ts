@@ -1450,7 +1450,7 @@ function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSource'> {
   const startNs = new Float64Array(c.count);
   for (let i = 0; i < c.count; i++) startNs[i] = Math.min(Math.round(c.start[i] * 1000), 2 ** 48 - 1);
   const kernelOrder = Uint32Array.from(kernelRows); // ascending rows: nearly sorted by start already
-  sortRangeNearlySorted(kernelOrder, 0, kernelOrder.length, startNs, new Float64Array(c.count));
+  sortRangeNearlySorted(kernelOrder, 0, kernelOrder.length, startNs, startNs); // equal starts: row order
   const kernels = Array.from(kernelOrder);
   const period = repetitionPeriod(kernels.map((i) => c.name[i]));
   if (period === 0) return { steps, stepSource: 'none' };
