@@ -10,7 +10,8 @@ import { pipeline } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
 import { isKernelKind, KERNEL_ARG_FIELDS, SliceKind, type TraceModel, type TrackInfo } from './model.ts';
-import { countingSortRows, sortRangeNearlySorted } from './sort.ts';
+import { Column, release, scratchArray } from './memory.ts';
+import { countingSortRows, orderByTrackAndStart, sortKeys, sortRangeNearlySorted } from './sort.ts';
 import { overlapsWindow, sliceWindow, viewWindow, type FirstView } from './window.ts';
 
 /** A trace that cannot be read at all; `byte` is the offset in the (decompressed) JSON where known. */
@@ -66,7 +67,6 @@ const ARG_FIELD_COUNT = KERNEL_ARG_FIELDS.length;
 const MAX_DEPTH = 65_535;
 /** Bytes of a name that its hash samples (see hashedStringEnd). */
 const NAME_HASH_SAMPLES = 32;
-const NS_PER_US = 1000;
 /** Timestamps beyond this (µs) are treated as garbage: 10^17 µs is ~3000 years after the epoch. */
 const MAX_ABS_TS_US = 1e17;
 
@@ -92,28 +92,6 @@ function classifyHostName(name: string, cat: Cat): SliceKind {
 }
 
 const isDeviceCat = (cat: Cat): boolean => cat >= Cat.Kernel;
-
-class Float64Column {
-  data = new Float64Array(1024);
-  push(index: number, value: number): void {
-    if (index >= this.data.length) { const grown = new Float64Array(this.data.length * 2); grown.set(this.data); this.data = grown; }
-    this.data[index] = value;
-  }
-}
-class Uint32Column {
-  data = new Uint32Array(1024);
-  push(index: number, value: number): void {
-    if (index >= this.data.length) { const grown = new Uint32Array(this.data.length * 2); grown.set(this.data); this.data = grown; }
-    this.data[index] = value;
-  }
-}
-class Uint8Column {
-  data = new Uint8Array(1024);
-  push(index: number, value: number): void {
-    if (index >= this.data.length) { const grown = new Uint8Array(this.data.length * 2); grown.set(this.data); this.data = grown; }
-    this.data[index] = value;
-  }
-}
 
 /** numKey: the numeric (pid, tid) map key, or -1 when the track is keyed by textKey (kept for merging halves) */
 interface RawTrack { pid: string; tid: string; gpu: boolean; numKey: number; textKey: string }
@@ -232,14 +210,6 @@ export interface HalfState {
   phase: Phase; stopped: { what: string; byte: number } | null; trailingDataByte: number; endByte: number; notes: string[];
 }
 
-function growTo(column: { data: Float64Array | Uint32Array | Uint8Array }, length: number): void {
-  if (column.data.length >= length) return;
-  const Ctor = column.data.constructor as new (n: number) => Float64Array | Uint32Array | Uint8Array;
-  const grown = new Ctor(length);
-  grown.set(column.data as never);
-  column.data = grown;
-}
-
 /**
  * Incremental scanner: push() byte chunks in order, then finish(). Holds only the columns, the interned
  * names and the bytes of at most one unfinished event.
@@ -258,15 +228,15 @@ export class TraceScanner {
   private sawTraceEvents = false;
 
   private count = 0;
-  private readonly start = new Float64Column();
-  private readonly dur = new Float64Column();
-  private readonly track = new Uint32Column();
-  private readonly name = new Uint32Column();
-  private readonly kind = new Uint8Column();
-  private readonly correlation = new Float64Column();
+  private readonly start = new Column(Float64Array);
+  private readonly dur = new Column(Float64Array);
+  private readonly track = new Column(Uint32Array);
+  private readonly name = new Column(Uint32Array);
+  private readonly kind = new Column(Uint8Array);
+  private readonly correlation = new Column(Float64Array);
   private argRows = 0;
-  private readonly argSlice = new Uint32Column();
-  private readonly argValues = new Float64Column();
+  private readonly argSlice = new Column(Uint32Array);
+  private readonly argValues = new Column(Float64Array);
 
   private readonly names: string[] = [];
   private readonly rawNames = new RawNameTable();
@@ -334,9 +304,8 @@ export class TraceScanner {
     const n = this.count;
     const absStart = this.start.data;
     const dur = this.dur.data;
-    let origin = Infinity;
-    for (let i = 0; i < n; i++) if (absStart[i] < origin) origin = absStart[i];
-    const start = new Float64Array(n);
+    const origin = minimum(absStart, n);
+    const start = scratchArray(Float64Array, n);
     for (let i = 0; i < n; i++) start[i] = absStart[i] - origin;
     const tracks = this.tracks;
     const track = this.track.data;
@@ -345,10 +314,11 @@ export class TraceScanner {
       onGpu: (row) => tracks[track[row]].gpu,
     });
     const window = viewWindow(found.steps, view);
+    const rows: number[] = [];
+    if (window) for (let i = 0; i < n; i++) if (overlapsWindow(start[i], dur[i], window[0], window[1])) rows.push(i);
+    release(start);
     if (!window) return null;
     const [from, to] = window;
-    const rows: number[] = [];
-    for (let i = 0; i < n; i++) if (overlapsWindow(start[i], dur[i], from, to)) rows.push(i);
     const graphLaunches = graphLaunchCorrelations({ count: n, name: this.name.data, kind: this.kind.data, correlation: this.correlation.data, names: this.names });
     const part = new TraceScanner();
     part.adoptRows(this, Uint32Array.from(rows), from + origin, to + origin);
@@ -366,12 +336,13 @@ export class TraceScanner {
     this.count = n;
     this.start.data = pick(whole.start.data); this.dur.data = pick(whole.dur.data); this.track.data = pick(whole.track.data);
     this.name.data = pick(whole.name.data); this.kind.data = pick(whole.kind.data); this.correlation.data = pick(whole.correlation.data);
-    const newRow = new Int32Array(whole.count).fill(-1);
+    const newRow = scratchArray(Int32Array, whole.count).fill(-1);
     for (let k = 0; k < n; k++) newRow[rows[k]] = k;
     const argRows: number[] = [];
     for (let r = 0; r < whole.argRows; r++) if (newRow[whole.argSlice.data[r]] >= 0) argRows.push(r);
     this.argRows = argRows.length;
     this.argSlice.data = Uint32Array.from(argRows, (r) => newRow[whole.argSlice.data[r]]);
+    release(newRow);
     this.argValues.data = new Float64Array(argRows.length * ARG_FIELD_COUNT);
     argRows.forEach((r, k) => this.argValues.data.set(whole.argValues.data.subarray(r * ARG_FIELD_COUNT, (r + 1) * ARG_FIELD_COUNT), k * ARG_FIELD_COUNT));
     for (const name of whole.names) this.names.push(name);
@@ -1112,8 +1083,7 @@ export class TraceScanner {
     this.lastTrackKey = -1;
     const base = this.count;
     const total = base + b.count;
-    growTo(this.start, total); growTo(this.dur, total); growTo(this.track, total);
-    growTo(this.name, total); growTo(this.kind, total); growTo(this.correlation, total);
+    for (const column of [this.start, this.dur, this.track, this.name, this.kind, this.correlation]) column.reserve(total);
     this.start.data.set(b.start, base);
     this.dur.data.set(b.dur, base);
     this.correlation.data.set(b.correlation, base);
@@ -1123,8 +1093,8 @@ export class TraceScanner {
     for (let r = 0; r < b.count; r++) { track[base + r] = trackMap[b.track[r]]; name[base + r] = nameMap[b.name[r]]; }
     this.count = total;
     const argBase = this.argRows;
-    growTo(this.argSlice, argBase + b.argRows);
-    growTo(this.argValues, (argBase + b.argRows) * ARG_FIELD_COUNT);
+    this.argSlice.reserve(argBase + b.argRows);
+    this.argValues.reserve((argBase + b.argRows) * ARG_FIELD_COUNT);
     for (let r = 0; r < b.argRows; r++) this.argSlice.data[argBase + r] = b.argSlice[r] + base;
     this.argValues.data.set(b.argValues, argBase * ARG_FIELD_COUNT);
     this.argRows = argBase + b.argRows;
@@ -1184,62 +1154,26 @@ export class TraceScanner {
     if (this.trailingDataByte >= 0) this.notes.push(`data after the end of the JSON document at byte ${this.trailingDataByte} was ignored`);
   }
 
-  /** `part`: a preview's build, with the whole trace's origin, steps and CUDA-graph launches, and no warnings. */
+  /**
+   * `part`: a preview's build, with the whole trace's origin, steps and CUDA-graph launches, and no warnings.
+   * Consumes the raw columns: each is given back (memory.ts) as soon as its model column is made, so raw and
+   * model columns are never all held at once. The sort's own arrays are plain ones (left to the GC): on Node
+   * 20 a resizable buffer's elements are read several times slower, and the sort is where the build spends.
+   */
   private build(part?: Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> }): TraceModel {
     const n = this.count;
     const absStart = this.start.data;
-    let origin = Infinity;
-    for (let i = 0; i < n; i++) if (absStart[i] < origin) origin = absStart[i];
-    if (n === 0) origin = 0;
-    if (part) origin = part.origin;
+    const origin = part ? part.origin : n === 0 ? 0 : minimum(absStart, n);
     const warnings = [...this.notes, ...this.problems.messages()];
 
     const { trackOrder, trackInfos } = this.orderTracks();
-    const trackKey = new Uint32Array(n);
-    const startNs = new Float64Array(n);
-    const longestFirst = new Float64Array(n);
+    const trackKey = this.track.data; // file-order track ids become the model's, in place
+    for (let i = 0; i < n; i++) trackKey[i] = trackOrder[trackKey[i]];
     const rawDur = this.dur.data;
-    const MAX_KEY = 2 ** 48 - 1;
-    let clamped = false;
-    let longestNs = 0;
-    for (let i = 0; i < n; i++) longestNs = Math.max(longestNs, Math.min(Math.round(rawDur[i] * NS_PER_US), MAX_KEY));
-    for (let i = 0; i < n; i++) {
-      trackKey[i] = trackOrder[this.track.data[i]];
-      const ns = Math.round((absStart[i] - origin) * NS_PER_US);
-      if (ns > MAX_KEY) clamped = true;
-      startNs[i] = Math.min(ns, MAX_KEY);
-      // relative to the longest slice, so the key has as few radix digits as the durations need
-      longestFirst[i] = longestNs - Math.min(Math.round(rawDur[i] * NS_PER_US), MAX_KEY);
-    }
+    const { startNs, longestFirst, clamped } = sortKeys(absStart, rawDur, n, origin);
     if (clamped) warnings.push('timestamps span more than 78 hours; order of far-away events is approximate');
-    let order: Uint32Array = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    // By track (counting sort), then each track's run by (start, longest first): nearly sorted already.
-    order = countingSortRows(order, trackKey, trackInfos.length);
-    for (let from = 0; from < n;) {
-      let to = from + 1;
-      while (to < n && trackKey[order[to]] === trackKey[order[from]]) to++;
-      sortRangeNearlySorted(order, from, to, startNs, longestFirst);
-      from = to;
-    }
-
-    // Nesting depth per track: a stack of open slices' end times.
-    const depthOf = new Uint16Array(n);
-    const stack: number[] = [];
-    let currentTrack = -1;
-    let depthClamped = false;
-    for (let k = 0; k < n; k++) {
-      const row = order[k];
-      if (trackKey[row] !== currentTrack) { currentTrack = trackKey[row]; stack.length = 0; }
-      const s = absStart[row];
-      while (stack.length > 0 && stack[stack.length - 1] <= s) stack.pop();
-      if (stack.length > MAX_DEPTH) depthClamped = true;
-      const depth = Math.min(stack.length, MAX_DEPTH);
-      depthOf[row] = depth;
-      const info = trackInfos[currentTrack];
-      if (depth > info.maxDepth) info.maxDepth = depth;
-      stack.push(s + rawDur[row]);
-    }
+    let order = orderByTrackAndStart(trackKey, trackInfos.length, startNs, longestFirst);
+    const { depthOf, depthClamped } = nestingDepths(order, trackKey, absStart, rawDur, trackInfos);
     if (depthClamped) warnings.push(`slices nested deeper than ${MAX_DEPTH} levels are drawn at level ${MAX_DEPTH}`);
     // Stable (track, depth) order: one counting sort over (track, depth) buckets.
     const bucketBase = new Uint32Array(trackInfos.length + 1);
@@ -1248,27 +1182,31 @@ export class TraceScanner {
     for (let i = 0; i < n; i++) bucketOf[i] = bucketBase[trackKey[i]] + depthOf[i];
     order = countingSortRows(order, bucketOf, bucketBase[trackInfos.length]);
 
+    // Each model column in the new order; its raw column is given back before the next is made.
+    const start = gatherFloat64(absStart, order, origin);
+    this.start.release();
+    const dur = gatherFloat64(rawDur, order, 0);
+    this.dur.release();
+    const correlation = gatherFloat64(this.correlation.data, order, 0);
+    this.correlation.release();
+    const track = gatherUint32(trackKey, order);
+    this.track.release();
+    const name = gatherUint32(this.name.data, order);
+    this.name.release();
+    const kind = new Uint8Array(n);
+    const rawKind = this.kind.data;
+    for (let k = 0; k < n; k++) kind[k] = rawKind[order[k]];
+    this.kind.release();
+    const depth = new Uint16Array(n);
+    for (let k = 0; k < n; k++) depth[k] = depthOf[order[k]];
+    const newIndexOf = new Uint32Array(n);
+    for (let k = 0; k < n; k++) newIndexOf[order[k]] = k;
     const model: TraceModel = {
-      count: n,
-      start: new Float64Array(n), dur: new Float64Array(n), track: new Uint32Array(n), name: new Uint32Array(n),
-      kind: new Uint8Array(n), depth: new Uint16Array(n), correlation: new Float64Array(n),
+      count: n, start, dur, track, name, kind, depth, correlation,
       names: this.names, tracks: trackInfos, originUs: origin, steps: [], stepSource: 'none',
-      kernelArgs: { slice: new Uint32Array(0), values: new Float64Array(0) },
+      kernelArgs: this.remapArgs(newIndexOf),
       warnings,
     };
-    const newIndexOf = new Uint32Array(n);
-    for (let k = 0; k < n; k++) {
-      const row = order[k];
-      newIndexOf[row] = k;
-      model.start[k] = absStart[row] - origin;
-      model.dur[k] = rawDur[row];
-      model.track[k] = trackKey[row];
-      model.name[k] = this.name.data[row];
-      model.kind[k] = this.kind.data[row];
-      model.depth[k] = depthOf[row];
-      model.correlation[k] = this.correlation.data[row];
-    }
-    model.kernelArgs = this.remapArgs(newIndexOf);
     this.linkFlows(model, trackOrder);
     markGraphReplays(model, part?.graphLaunches);
     if (part) return { ...model, steps: part.steps, stepSource: part.stepSource, warnings: [] };
@@ -1306,22 +1244,29 @@ export class TraceScanner {
     return { trackOrder, trackInfos };
   }
 
+  /** The kernel args table in the model's slice order; gives back the raw args columns. */
   private remapArgs(newIndexOf: Uint32Array): TraceModel['kernelArgs'] {
     const rows = this.argRows;
-    const sliceOfRow = new Uint32Array(rows);
-    for (let r = 0; r < rows; r++) sliceOfRow[r] = newIndexOf[this.argSlice.data[r]];
+    const rawSlice = this.argSlice.data;
+    const rawValues = this.argValues.data;
+    const sliceOfRow = scratchArray(Uint32Array, rows);
+    for (let r = 0; r < rows; r++) sliceOfRow[r] = newIndexOf[rawSlice[r]];
+    this.argSlice.release();
     // Each slice has at most one args row: order the rows by slice through a slice -> row table.
-    const rowOfSlice = new Int32Array(newIndexOf.length).fill(-1);
+    const rowOfSlice = scratchArray(Int32Array, newIndexOf.length).fill(-1);
     for (let r = 0; r < rows; r++) rowOfSlice[sliceOfRow[r]] = r;
-    const order = new Uint32Array(rows);
+    const order = scratchArray(Uint32Array, rows);
     for (let k = 0, i = 0; i < rowOfSlice.length; i++) if (rowOfSlice[i] >= 0) order[k++] = rowOfSlice[i];
+    release(rowOfSlice);
     const slice = new Uint32Array(rows);
     const values = new Float64Array(rows * ARG_FIELD_COUNT);
     for (let k = 0; k < rows; k++) {
       const r = order[k];
       slice[k] = sliceOfRow[r];
-      values.set(this.argValues.data.subarray(r * ARG_FIELD_COUNT, (r + 1) * ARG_FIELD_COUNT), k * ARG_FIELD_COUNT);
+      values.set(rawValues.subarray(r * ARG_FIELD_COUNT, (r + 1) * ARG_FIELD_COUNT), k * ARG_FIELD_COUNT);
     }
+    release(sliceOfRow, order);
+    this.argValues.release();
     return { slice, values };
   }
 
@@ -1405,6 +1350,52 @@ function sliceAt(model: TraceModel, levels: LevelIndex, track: number, t: number
   return -1;
 }
 
+// The build's passes over every row, each in a function of its own: V8 optimises a small function's loop
+// within a few thousand iterations, while a loop in build() itself ran unoptimised to the end, boxing every
+// float it read (~16 scavenges and a doubled young generation on a 100 MB trace).
+
+/** The smallest of values[0, n). */
+function minimum(values: Float64Array, n: number): number {
+  let least = Infinity;
+  for (let i = 0; i < n; i++) if (values[i] < least) least = values[i];
+  return least;
+}
+
+/** Nesting depth of each row, from a stack of open slices' end times per track; raises the tracks' maxDepth. */
+function nestingDepths(order: Uint32Array, trackKey: Uint32Array, absStart: Float64Array, dur: Float64Array, tracks: TrackInfo[]): { depthOf: Uint16Array; depthClamped: boolean } {
+  const depthOf = new Uint16Array(order.length);
+  const stack: number[] = [];
+  let currentTrack = -1;
+  let depthClamped = false;
+  for (let k = 0; k < order.length; k++) {
+    const row = order[k];
+    if (trackKey[row] !== currentTrack) { currentTrack = trackKey[row]; stack.length = 0; }
+    const s = absStart[row];
+    while (stack.length > 0 && stack[stack.length - 1] <= s) stack.pop();
+    if (stack.length > MAX_DEPTH) depthClamped = true;
+    const depth = Math.min(stack.length, MAX_DEPTH);
+    depthOf[row] = depth;
+    const info = tracks[currentTrack];
+    if (depth > info.maxDepth) info.maxDepth = depth;
+    stack.push(s + dur[row]);
+  }
+  return { depthOf, depthClamped };
+}
+
+/** column[order[k]] - offset for every k. One function per array type, so V8 copies floats without boxing them. */
+function gatherFloat64(column: Float64Array, order: Uint32Array, offset: number): Float64Array {
+  const out = new Float64Array(order.length);
+  for (let k = 0; k < order.length; k++) out[k] = column[order[k]] - offset;
+  return out;
+}
+
+/** column[order[k]] for every k. */
+function gatherUint32(column: Uint32Array, order: Uint32Array): Uint32Array {
+  const out = new Uint32Array(order.length);
+  for (let k = 0; k < order.length; k++) out[k] = column[order[k]];
+  return out;
+}
+
 /** Correlation ids of the cudaGraphLaunch calls among these slices (a model's, or a scanner's raw ones). */
 function graphLaunchCorrelations(c: Pick<TraceModel, 'count' | 'name' | 'kind' | 'correlation' | 'names'>): Set<number> {
   const graphLaunchName = c.names.indexOf('cudaGraphLaunch');
@@ -1445,34 +1436,88 @@ function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSource'> {
     if (c.kind[i] === SliceKind.Step) steps.push({ start: c.start[i], end: c.start[i] + c.dur[i], label: c.names[c.name[i]] });
   }
   if (steps.length > 0) return { steps: steps.sort((a, b) => a.start - b.start), stepSource: 'profiler' };
-  const kernelRows: number[] = [];
-  for (let i = 0; i < c.count; i++) if (isKernelKind(c.kind[i]) && c.onGpu(i)) kernelRows.push(i);
-  const startNs = new Float64Array(c.count);
-  for (let i = 0; i < c.count; i++) startNs[i] = Math.min(Math.round(c.start[i] * 1000), 2 ** 48 - 1);
-  const kernelOrder = Uint32Array.from(kernelRows); // ascending rows: nearly sorted by start already
-  sortRangeNearlySorted(kernelOrder, 0, kernelOrder.length, startNs, startNs); // equal starts: row order
-  const kernels = Array.from(kernelOrder);
-  const period = repetitionPeriod(kernels.map((i) => c.name[i]));
-  if (period === 0) return { steps, stepSource: 'none' };
-  const launchStart = new Map<number, number>();
-  for (let i = 0; i < c.count; i++) {
-    if (c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0) launchStart.set(c.correlation[i], c.start[i]);
-  }
-  for (let first = 0; first < kernels.length; first += period) {
+  // Device kernels in start order (equal starts: row order), in typed arrays given back as soon as done: a
+  // profile without ProfilerStep has about one kernel per three slices, too many for JS arrays and Maps.
+  const isDeviceKernel = (i: number): boolean => isKernelKind(c.kind[i]) && c.onGpu(i);
+  let kernelCount = 0;
+  for (let i = 0; i < c.count; i++) if (isDeviceKernel(i)) kernelCount++;
+  const kernels = scratchArray(Uint32Array, kernelCount);
+  for (let i = 0, k = 0; i < c.count; i++) if (isDeviceKernel(i)) kernels[k++] = i;
+  const startNs = scratchArray(Float64Array, kernelCount);
+  for (let k = 0; k < kernelCount; k++) startNs[k] = Math.min(Math.round(c.start[kernels[k]] * 1000), 2 ** 48 - 1);
+  const byStart = scratchArray(Uint32Array, kernelCount);
+  for (let k = 0; k < kernelCount; k++) byStart[k] = k;
+  sortRangeNearlySorted(byStart, 0, kernelCount, startNs, startNs); // ascending rows: nearly sorted already
+  for (let k = 0; k < kernelCount; k++) byStart[k] = kernels[byStart[k]];
+  release(startNs, kernels);
+  const kernelNames = scratchArray(Uint32Array, kernelCount);
+  for (let k = 0; k < kernelCount; k++) kernelNames[k] = c.name[byStart[k]];
+  const period = repetitionPeriod(kernelNames);
+  release(kernelNames);
+  if (period === 0) { release(byStart); return { steps, stepSource: 'none' }; }
+  const launchStart = new LaunchStarts(c);
+  for (let first = 0; first < kernelCount; first += period) {
     let start = Infinity;
     let end = -Infinity;
     for (let k = first; k < first + period; k++) {
-      const i = kernels[k];
-      start = Math.min(start, c.start[i], launchStart.get(c.correlation[i]) ?? Infinity);
+      const i = byStart[k];
+      start = Math.min(start, c.start[i], launchStart.get(c.correlation[i]));
       end = Math.max(end, c.start[i] + c.dur[i]);
     }
     steps.push({ start, end, label: `call ${first / period + 1}` });
   }
+  release(byStart);
+  launchStart.release();
   return { steps, stepSource: 'repetition' };
 }
 
+/**
+ * The start of the last launch (in row order) of each correlation id: open addressing over typed arrays,
+ * given back by release() (a Map of 100 k+ launches grew V8's heap by more than the arrays cost).
+ */
+class LaunchStarts {
+  private readonly ids: Float64Array;
+  private readonly starts: Float64Array;
+  private readonly mask: number;
+
+  constructor(c: StepColumns) {
+    const isLaunch = (i: number): boolean => c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0;
+    let launches = 0;
+    for (let i = 0; i < c.count; i++) if (isLaunch(i)) launches++;
+    const slots = 2 ** Math.ceil(Math.log2(launches * 1.5 + 2)); // load ≤ 2/3
+    this.ids = scratchArray(Float64Array, slots).fill(NaN); // NaN: empty
+    this.starts = scratchArray(Float64Array, slots);
+    this.mask = slots - 1;
+    for (let i = 0; i < c.count; i++) {
+      if (!isLaunch(i)) continue;
+      const slot = this.slotOf(c.correlation[i]);
+      this.ids[slot] = c.correlation[i];
+      this.starts[slot] = c.start[i];
+    }
+  }
+
+  /** The launch's start, or Infinity when no launch has this id. */
+  get(id: number): number {
+    const slot = this.slotOf(id);
+    return this.ids[slot] === id ? this.starts[slot] : Infinity;
+  }
+
+  release(): void {
+    release(this.ids, this.starts);
+  }
+
+  /** The slot holding `id`, or the empty one where it would go. */
+  private slotOf(id: number): number {
+    const hash = Math.imul(id | 0, 0x9e3779b1) ^ Math.imul((id / 4294967296) | 0, 0x85ebca6b);
+    for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
+      const held = this.ids[slot];
+      if (held === id || held !== held) return slot;
+    }
+  }
+}
+
 /** Smallest p such that the sequence is ≥ 2 exact repetitions of its first p items; 0 when none. */
-function repetitionPeriod(sequence: number[]): number {
+function repetitionPeriod(sequence: Uint32Array): number {
   const n = sequence.length;
   for (let p = 1; p <= n / 2; p++) {
     if (n % p !== 0) continue;
