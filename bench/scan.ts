@@ -1,5 +1,5 @@
 // Scanner vs JSON.parse on tiled real traces, each measured in its own child process (peak RSS per method).
-// "scanner" is what the timeline does (two halves on two threads from 64 MB, the first view's preview cut from the
+// "scanner" is what the timeline does (two halves on two threads from 160 MB, the first view's preview cut from the
 // raw columns, then the model built); "1 thread" is the one-pass read of the same file to its model.
 //   node --import tsx bench/scan.ts [--rounds N] [SIZE_MB ...]   (default 1 round of 100 500 2048; files are generated
 //   in /tmp, flushed to disk before timing (background writeback slowed whichever method ran first), and deleted).

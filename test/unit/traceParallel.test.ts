@@ -1,4 +1,4 @@
-// Plain traces over 64 MB are read in two halves at once (a worker thread takes the second half) and merged:
+// Plain traces from PARALLEL_MIN_BYTES (160 MB) on are read in two halves at once (a worker thread takes the second half) and merged:
 // the model must equal a one-pass read exactly, warnings and their byte positions included.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -28,9 +28,9 @@ test('every plain fixture read in two halves equals the one-pass read', async ()
   for (const file of files) await assertSameModel(join(FIXTURES, file));
 });
 
-test('a tiled ~80 MB trace (over the threshold) goes parallel in scanTraceFile and equals the one-pass read', async () => {
-  const path = join(dir, 'tiled-80mb.trace.json');
-  generateTrace(path, 80 * 1024 * 1024);
+test('a tiled trace over the threshold goes parallel in scanTraceFile and equals the one-pass read', async () => {
+  const path = join(dir, 'tiled-over-threshold.trace.json');
+  generateTrace(path, traceScanInternals.PARALLEL_MIN_BYTES + 8 * 1024 * 1024);
   assert.ok(statSync(path).size >= traceScanInternals.PARALLEL_MIN_BYTES);
   const onePass = await traceScanInternals.scanOnePass(path);
   assert.deepStrictEqual(await scanTraceFile(path), onePass);

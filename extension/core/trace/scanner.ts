@@ -1693,8 +1693,12 @@ async function readWhole(path: string): Promise<TraceScanner> {
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
-/** Plain files from this size are read in two halves at once (a worker thread takes the second half). */
-const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
+/**
+ * Plain files from this size are read in two halves at once (a worker thread takes the second half). Not
+ * smaller ones: the worker's own V8 isolate and copied-back columns add ~30–50 MB of resident memory, which
+ * took a 100 MB file to 1.35× its size (one thread: 1.06×) and a 150 MB one to 1.1× (bench/scan.ts).
+ */
+const PARALLEL_MIN_BYTES = 160 * 1024 * 1024;
 /**
  * Where the second half starts, as a fraction of the file. The worker starts later (thread + module load) and
  * its state is copied back, but 0.55 measured slower than 0.5 in bench/scan.ts (500 MB: 2.91 vs 2.84 s).
