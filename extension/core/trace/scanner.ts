@@ -10,7 +10,10 @@ import { pipeline } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
 import { isKernelKind, KERNEL_ARG_FIELDS, SliceKind, type TraceModel, type TrackInfo } from './model.ts';
+import { FlowTable, type FlowColumns } from './flows.ts';
 import { Column, release, scratchArray } from './memory.ts';
+import { ProblemLog } from './problems.ts';
+import { RowsByKey } from './rowsByKey.ts';
 import { countingSortRows, orderByTrackAndStart, sortKeys, sortRangeNearlySorted } from './sort.ts';
 import { overlapsWindow, sliceWindow, viewWindow, type FirstView } from './window.ts';
 
@@ -157,20 +160,6 @@ class RawNameTable {
   }
 }
 
-/** Counts one kind of problem; reported once at the end with its first byte position. */
-class ProblemLog {
-  readonly problems = new Map<string, { count: number; firstByte: number }>();
-  add(what: string, byte: number): void {
-    const seen = this.problems.get(what);
-    if (seen) seen.count++;
-    else this.problems.set(what, { count: 1, firstByte: byte });
-  }
-  messages(): string[] {
-    return [...this.problems].map(([what, { count, firstByte }]) =>
-      `${count} event${count === 1 ? '' : 's'}: ${what} (first at byte ${firstByte})`);
-  }
-}
-
 /** Scratch fields of the event being parsed; reused to avoid one allocation per event. */
 class EventFields {
   ph = 0; phLength = 0;
@@ -191,8 +180,6 @@ class EventFields {
   }
 }
 
-interface FlowEnd { track: number; ts: number; byte: number }
-
 const PROBLEM_UTF8 = 'string is not valid UTF-8, shown with U+FFFD';
 const PROBLEM_ESCAPE = 'string has an invalid escape, shown raw';
 const PROBLEM_DUPLICATE_FLOW = 'duplicate flow start id, later one ignored';
@@ -205,7 +192,7 @@ export interface HalfState {
   names: string[]; tracks: RawTrack[];
   processMeta: Map<string, { name?: string; labels?: string; sortIndex?: number }>;
   threadMeta: Map<string, { name?: string; sortIndex?: number }>;
-  flowStarts: Map<string, FlowEnd>; flowEnds: Map<string, FlowEnd[]>;
+  flows: FlowColumns;
   problems: Map<string, { count: number; firstByte: number }>;
   phase: Phase; stopped: { what: string; byte: number } | null; trailingDataByte: number; endByte: number; notes: string[];
 }
@@ -249,9 +236,8 @@ export class TraceScanner {
   private readonly trackByTextKey = new Map<string, number>();
   private readonly processMeta = new Map<string, { name?: string; labels?: string; sortIndex?: number }>();
   private readonly threadMeta = new Map<string, { name?: string; sortIndex?: number }>();
-  private readonly flowStarts = new Map<string, FlowEnd>();
   /** one flow start may fan out to many ends (a cudaGraphLaunch to each kernel of the replay) */
-  private readonly flowEnds = new Map<string, FlowEnd[]>();
+  private flows = new FlowTable();
   private readonly problems = new ProblemLog();
   private readonly notes: string[] = [];
   private readonly event = new EventFields();
@@ -349,12 +335,7 @@ export class TraceScanner {
     for (const track of whole.tracks) this.tracks.push(track);
     for (const [pid, meta] of whole.processMeta) this.processMeta.set(pid, meta);
     for (const [key, meta] of whole.threadMeta) this.threadMeta.set(key, meta);
-    const inside = (flow: FlowEnd): boolean => flow.ts >= from && flow.ts <= to;
-    for (const [id, start] of whole.flowStarts) if (inside(start)) this.flowStarts.set(id, start);
-    for (const [id, ends] of whole.flowEnds) {
-      const kept = ends.filter(inside);
-      if (kept.length) this.flowEnds.set(id, kept);
-    }
+    this.flows = whole.flows.within(from, to);
   }
 
   /**
@@ -678,8 +659,8 @@ export class TraceScanner {
           else { ev.dur = this.numberValue; ev.hasDur = true; ev.durWrongType = Number.isNaN(ev.dur); }
           break;
         case EventKey.Id:
-          if (isString) { end = this.stringEnd(p); ev.idText = this.decode(p + 1, end - 1); }
-          else { end = this.parseNumberOrSkip(p); ev.id = this.numberValue; ev.idText = Number.isNaN(ev.id) ? '' : String(ev.id); }
+          if (isString) { end = this.stringEnd(p); ev.idText = this.decode(p + 1, end - 1); ev.id = NaN; }
+          else { end = this.parseNumberOrSkip(p); ev.id = this.numberValue; ev.idText = ''; }
           break;
         case EventKey.Args:
           if (buf[p] === Ch.BraceOpen) {
@@ -913,16 +894,9 @@ export class TraceScanner {
 
   private recordFlow(byte: number): void {
     const ev = this.event;
-    if (!ev.idText || !Number.isFinite(ev.ts)) { this.problems.add("flow event without 'id' or 'ts', skipped", byte); return; }
-    const end: FlowEnd = { track: this.trackOf(isDeviceCat(ev.cat)), ts: ev.ts, byte };
-    if (ev.ph === PH_FLOW_END) {
-      const ends = this.flowEnds.get(ev.idText);
-      if (ends) ends.push(end); else this.flowEnds.set(ev.idText, [end]);
-    } else if (this.flowStarts.has(ev.idText)) {
-      this.problems.add(PROBLEM_DUPLICATE_FLOW, byte);
-    } else {
-      this.flowStarts.set(ev.idText, end);
-    }
+    if ((Number.isNaN(ev.id) && !ev.idText) || !Number.isFinite(ev.ts)) { this.problems.add("flow event without 'id' or 'ts', skipped", byte); return; }
+    const track = this.trackOf(isDeviceCat(ev.cat));
+    if (!this.flows.add(ev.id, ev.idText, ev.ph === PH_FLOW_END, track, ev.ts, byte)) this.problems.add(PROBLEM_DUPLICATE_FLOW, byte);
   }
 
   /** Fills in the text of numeric pid/tid values (String(num)), which parseEvent leaves empty. */
@@ -1050,7 +1024,7 @@ export class TraceScanner {
       argRows: this.argRows, argSlice: this.argSlice.data.slice(0, this.argRows),
       argValues: this.argValues.data.slice(0, this.argRows * ARG_FIELD_COUNT),
       names: this.names, tracks: this.tracks, processMeta: this.processMeta, threadMeta: this.threadMeta,
-      flowStarts: this.flowStarts, flowEnds: this.flowEnds, problems: this.problems.problems,
+      flows: this.flows.columns(), problems: this.problems.problems,
       phase: this.phase, stopped: this.stopped ? { what: this.stopped.what, byte: this.stopped.byte } : null,
       trailingDataByte: this.trailingDataByte, endByte: this.bufOrigin + this.buf.length, notes: this.notes,
     };
@@ -1065,7 +1039,7 @@ export class TraceScanner {
   mergeHalf(b: HalfState): boolean {
     if (b.problems.has(PROBLEM_UTF8) || b.problems.has(PROBLEM_ESCAPE)) return false; // names decoded once per file, not per half
     let crossDuplicates = false;
-    for (const id of b.flowStarts.keys()) if (this.flowStarts.has(id)) { crossDuplicates = true; break; }
+    for (let r = 0; r < b.flows.count && !crossDuplicates; r++) crossDuplicates = !b.flows.isEnd[r] && this.flows.hasStartOf(b.flows, r);
     if (crossDuplicates && !this.problems.problems.has(PROBLEM_DUPLICATE_FLOW)) return false; // its place in the warning order
     const nameMap = new Uint32Array(b.names.length);
     for (let i = 0; i < b.names.length; i++) nameMap[i] = this.internText(b.names[i]);
@@ -1111,15 +1085,7 @@ export class TraceScanner {
       if (meta.sortIndex !== undefined) into.sortIndex = meta.sortIndex;
       this.threadMeta.set(key, into);
     }
-    for (const [id, start] of b.flowStarts) {
-      if (this.flowStarts.has(id)) this.problems.add(PROBLEM_DUPLICATE_FLOW, start.byte);
-      else this.flowStarts.set(id, { track: trackMap[start.track], ts: start.ts, byte: start.byte });
-    }
-    for (const [id, ends] of b.flowEnds) {
-      const remapped = ends.map((end) => ({ track: trackMap[end.track], ts: end.ts, byte: end.byte }));
-      const into = this.flowEnds.get(id);
-      if (into) into.push(...remapped); else this.flowEnds.set(id, remapped);
-    }
+    this.flows.append(b.flows, trackMap, (byte) => this.problems.add(PROBLEM_DUPLICATE_FLOW, byte));
     for (const [what, seen] of b.problems) {
       const into = this.problems.problems.get(what);
       if (into) into.count += seen.count; else this.problems.problems.set(what, { count: seen.count, firstByte: seen.firstByte });
@@ -1207,7 +1173,7 @@ export class TraceScanner {
       kernelArgs: this.remapArgs(newIndexOf),
       warnings,
     };
-    this.linkFlows(model, trackOrder);
+    this.flows.link(model, trackOrder);
     markGraphReplays(model, part?.graphLaunches);
     if (part) return { ...model, steps: part.steps, stepSource: part.stepSource, warnings: [] };
     return Object.assign(model, findSteps({ ...model, onGpu: (row) => model.tracks[model.track[row]].gpu }));
@@ -1269,40 +1235,6 @@ export class TraceScanner {
     this.argValues.release();
     return { slice, values };
   }
-
-  /**
-   * ac2g flows link a launch to its kernels for events whose args carry no correlation id. A flow end that
-   * is unmatched matters only when its slice has no correlation either: that link is lost, so it is reported.
-   */
-  /** Flow events name tracks in the order the file first mentions them; `trackOrder` maps that to the model's. */
-  private linkFlows(model: TraceModel, trackOrder: Uint32Array): void {
-    const lost = new ProblemLog();
-    const levels = levelIndex(model);
-    const sliceOf = (end: FlowEnd): number => sliceAt(model, levels, trackOrder[end.track], end.ts - model.originUs);
-    for (const [id, flowStart] of this.flowStarts) {
-      const launch = sliceOf(flowStart);
-      const ends = this.flowEnds.get(id);
-      if (!ends) {
-        if (launch >= 0 && model.correlation[launch] < 0) lost.add('flow start without an end: launch not linked to a kernel', flowStart.byte);
-        continue;
-      }
-      const numericId = Number(id);
-      if (!Number.isFinite(numericId)) continue;
-      if (launch >= 0 && model.correlation[launch] < 0) model.correlation[launch] = numericId;
-      for (const end of ends) {
-        const kernel = sliceOf(end);
-        if (kernel >= 0 && model.correlation[kernel] < 0) model.correlation[kernel] = numericId;
-      }
-    }
-    for (const [id, ends] of this.flowEnds) {
-      if (this.flowStarts.has(id)) continue;
-      for (const end of ends) {
-        const kernel = sliceOf(end);
-        if (kernel >= 0 && model.correlation[kernel] < 0) lost.add('flow end without a start: kernel not linked to a launch', end.byte);
-      }
-    }
-    model.warnings.push(...lost.messages());
-  }
 }
 
 const PH_COMPLETE = 'X'.charCodeAt(0);
@@ -1314,41 +1246,6 @@ const PH_FLOW_START = 's'.charCodeAt(0);
 const PH_FLOW_END = 'f'.charCodeAt(0);
 const PH_INSTANT = 'i'.charCodeAt(0);
 const PH_INSTANT_OLD = 'I'.charCodeAt(0);
-
-/** Row ranges of each (track, depth) level: levels of track t are levelStart[trackLevels[t] .. trackLevels[t+1]), each ending where the next starts. */
-interface LevelIndex { trackLevels: Uint32Array; levelStart: Uint32Array }
-
-function levelIndex(model: TraceModel): LevelIndex {
-  const starts: number[] = [];
-  const trackLevels = new Uint32Array(model.tracks.length + 1);
-  for (let i = 0; i < model.count; i++) {
-    if (i === 0 || model.track[i] !== model.track[i - 1] || model.depth[i] !== model.depth[i - 1]) {
-      if (i === 0 || model.track[i] !== model.track[i - 1]) {
-        for (let t = i === 0 ? 0 : model.track[i - 1] + 1; t <= model.track[i]; t++) trackLevels[t] = starts.length;
-      }
-      starts.push(i);
-    }
-  }
-  for (let t = model.count === 0 ? 0 : model.track[model.count - 1] + 1; t <= model.tracks.length; t++) trackLevels[t] = starts.length;
-  starts.push(model.count);
-  return { trackLevels, levelStart: Uint32Array.from(starts) };
-}
-
-/** Deepest slice on `track` whose span contains `t` (µs relative to origin), or -1. */
-function sliceAt(model: TraceModel, levels: LevelIndex, track: number, t: number): number {
-  // Rows are ordered by (track, depth, start): binary-search each depth level, deepest first.
-  if (track >= model.tracks.length) return -1;
-  for (let level = levels.trackLevels[track + 1] - 1; level >= levels.trackLevels[track]; level--) {
-    const rowStart = levels.levelStart[level];
-    // last slice of this level starting at or before t
-    let a = rowStart;
-    let b = levels.levelStart[level + 1];
-    while (a < b) { const m = (a + b) >>> 1; if (model.start[m] <= t) a = m + 1; else b = m; }
-    const candidate = a - 1;
-    if (candidate >= rowStart && model.start[candidate] + model.dur[candidate] >= t) return candidate;
-  }
-  return -1;
-}
 
 // The build's passes over every row, each in a function of its own: V8 optimises a small function's loop
 // within a few thousand iterations, while a loop in build() itself ran unoptimised to the end, boxing every
@@ -1455,65 +1352,23 @@ function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSource'> {
   const period = repetitionPeriod(kernelNames);
   release(kernelNames);
   if (period === 0) { release(byStart); return { steps, stepSource: 'none' }; }
-  const launchStart = new LaunchStarts(c);
+  // the last launch (in row order) of each correlation id
+  const launchOf = new RowsByKey();
+  for (let i = 0; i < c.count; i++) if (c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0) launchOf.set(c.correlation[i], i);
   for (let first = 0; first < kernelCount; first += period) {
     let start = Infinity;
     let end = -Infinity;
     for (let k = first; k < first + period; k++) {
       const i = byStart[k];
-      start = Math.min(start, c.start[i], launchStart.get(c.correlation[i]));
+      const launch = launchOf.get(c.correlation[i]);
+      start = Math.min(start, c.start[i], launch >= 0 ? c.start[launch] : Infinity);
       end = Math.max(end, c.start[i] + c.dur[i]);
     }
     steps.push({ start, end, label: `call ${first / period + 1}` });
   }
   release(byStart);
-  launchStart.release();
+  launchOf.release();
   return { steps, stepSource: 'repetition' };
-}
-
-/**
- * The start of the last launch (in row order) of each correlation id: open addressing over typed arrays,
- * given back by release() (a Map of 100 k+ launches grew V8's heap by more than the arrays cost).
- */
-class LaunchStarts {
-  private readonly ids: Float64Array;
-  private readonly starts: Float64Array;
-  private readonly mask: number;
-
-  constructor(c: StepColumns) {
-    const isLaunch = (i: number): boolean => c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0;
-    let launches = 0;
-    for (let i = 0; i < c.count; i++) if (isLaunch(i)) launches++;
-    const slots = 2 ** Math.ceil(Math.log2(launches * 1.5 + 2)); // load ≤ 2/3
-    this.ids = scratchArray(Float64Array, slots).fill(NaN); // NaN: empty
-    this.starts = scratchArray(Float64Array, slots);
-    this.mask = slots - 1;
-    for (let i = 0; i < c.count; i++) {
-      if (!isLaunch(i)) continue;
-      const slot = this.slotOf(c.correlation[i]);
-      this.ids[slot] = c.correlation[i];
-      this.starts[slot] = c.start[i];
-    }
-  }
-
-  /** The launch's start, or Infinity when no launch has this id. */
-  get(id: number): number {
-    const slot = this.slotOf(id);
-    return this.ids[slot] === id ? this.starts[slot] : Infinity;
-  }
-
-  release(): void {
-    release(this.ids, this.starts);
-  }
-
-  /** The slot holding `id`, or the empty one where it would go. */
-  private slotOf(id: number): number {
-    const hash = Math.imul(id | 0, 0x9e3779b1) ^ Math.imul((id / 4294967296) | 0, 0x85ebca6b);
-    for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
-      const held = this.ids[slot];
-      if (held === id || held !== held) return slot;
-    }
-  }
 }
 
 /** Smallest p such that the sequence is ≥ 2 exact repetitions of its first p items; 0 when none. */
@@ -1831,7 +1686,9 @@ export async function runHalfWorker(job: HalfJob, post: (message: { state?: Half
     scanner.startInsideEvents(job.from, job.bareArray);
     await readRange(job.path, scanner, job.from, job.to);
     const state = scanner.finishHalf();
-    const transfer = [state.start, state.dur, state.track, state.name, state.kind, state.correlation, state.argSlice, state.argValues].map((a) => a.buffer as ArrayBuffer);
+    const { flows } = state;
+    const transfer = [state.start, state.dur, state.track, state.name, state.kind, state.correlation, state.argSlice, state.argValues,
+      flows.id, flows.textId, flows.isEnd, flows.track, flows.ts, flows.byte].map((a) => a.buffer as ArrayBuffer);
     post({ state }, transfer);
   } catch {
     post({});
