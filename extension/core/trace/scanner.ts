@@ -1550,8 +1550,8 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /**
  * Plain files from this size are read in two halves at once (a worker thread takes the second half). Not
- * smaller ones: the worker's own V8 isolate and copied-back columns add ~30–50 MB of resident memory, which
- * took a 100 MB file to 1.35× its size (one thread: 1.06×) and a 150 MB one to 1.1× (bench/scan.ts).
+ * smaller ones: the worker's own V8 isolate and copied-back columns add ~25–35 MB of resident memory, which
+ * took a 100 MB file to 1.25× its size (one thread: 1.0–1.08×); a 150 MB one peaks at ~0.98× (bench/scan.ts).
  */
 const PARALLEL_MIN_BYTES = 160 * 1024 * 1024;
 /**
