@@ -2,6 +2,8 @@
 // Quick Open Enter to the timeline's first drawn frame — host read, postMessage, webview build and draw — and
 // to the complete load (a big trace's first frame is drawn from a preview; the full model follows). Against
 // JSON.parse of the same file in the same run: what a viewer built on it spends before it can draw anything.
+// Also what opening it cost in resident memory: the extension host's peak over its RSS before, and the browser
+// processes' RSS at the complete load over theirs before (Linux /proc; see processMemory.ts).
 // Usage: node --import tsx bench/firstFrame.ts SIZE_MB [SIZE_MB ...]   (prints one line per size)
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -10,13 +12,18 @@ import type { Frame, Page } from 'playwright-core';
 import { findWebviewFrame, focusWorkbench, prepareCodeServer, startSession } from '../test/e2e/codeServer.ts';
 import { generateTrace } from './gen-trace.ts';
 import { measure } from './measure.ts';
+import { sessionMemory, type SessionMemory } from './processMemory.ts';
 
 interface Timings { scriptStart: number; message: number; built: number; firstDraw: number; complete: number }
 type Debug = { __timelineDebug?: { framesDrawn: number; panes: { events: number }[]; timings: Timings } };
 
-/** Opens `file` with Quick Open; returns the full event count and the webview's timestamps, and when Enter was pressed. */
-async function openAndTime(page: Page, file: string): Promise<{ started: number; events: number; timings: Timings }> {
+interface Opened { started: number; events: number; timings: Timings; before: SessionMemory; after: SessionMemory }
+
+/** Opens `file` with Quick Open; returns the full event count, the webview's timestamps, when Enter was pressed, and the session's memory before and after. */
+async function openAndTime(page: Page, home: string, file: string): Promise<Opened> {
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 60_000 });
+  await new Promise((settle) => setTimeout(settle, 3000)); // the workbench's own start-up work, not the trace's
+  const before = sessionMemory(home);
   await focusWorkbench(page);
   await page.keyboard.press('Control+P');
   await page.locator('.quick-input-widget input.input').fill(file);
@@ -26,11 +33,12 @@ async function openAndTime(page: Page, file: string): Promise<{ started: number;
   const frame: Frame = await findWebviewFrame(page, '.panes canvas', 600_000);
   // the full load (the only one for a small trace; after the preview for a big one)
   await frame.waitForFunction(() => ((window as unknown as Debug).__timelineDebug?.timings.complete ?? 0) > 0, undefined, { timeout: 600_000, polling: 50 });
+  const after = sessionMemory(home);
   const { events, timings } = await frame.evaluate(() => {
     const debug = (window as unknown as Debug).__timelineDebug!;
     return { events: debug.panes[0]!.events, timings: debug.timings };
   });
-  return { started, events, timings };
+  return { started, events, timings, before, after };
 }
 
 async function benchOne(sizeMb: number): Promise<string> {
@@ -44,13 +52,13 @@ async function benchOne(sizeMb: number): Promise<string> {
     fsyncSync(fd);
     closeSync(fd);
     const session = await startSession(env, workspace, { trusted: true, artifacts: path.join(os.tmpdir(), 'cl-first-frame-logs') });
-    let opened: Awaited<ReturnType<typeof openAndTime>>;
+    let opened: Opened;
     try {
-      opened = await openAndTime(session.page, file);
+      opened = await openAndTime(session.page, session.home, file);
     } finally {
       await session.close();
     }
-    const { started, events, timings } = opened;
+    const { started, events, timings, before, after } = opened;
     const baseline = measure('JSON.parse', filePath);
     // Timed by the webview's own clock readings (same machine clock as Enter's), not by when polling noticed.
     const seconds = (timings.firstDraw - started) / 1000;
@@ -61,7 +69,10 @@ async function benchOne(sizeMb: number): Promise<string> {
       : `JSON.parse fails after ${baseline.seconds.toFixed(2)} s: ${baseline.error}`;
     return `${(bytes / 1024 / 1024).toFixed(0)} MB, ${events} events: first frame ${seconds.toFixed(2)} s${preview}, complete load ${span(started, timings.complete)} s; ${jsonParse}\n`
       + `  webview start ${span(started, timings.scriptStart)} s, then host read + transfer ${span(timings.scriptStart, timings.message)} s, `
-      + `webview build ${span(timings.message, timings.built)} s, first draw ${span(timings.built, timings.firstDraw)} s`;
+      + `webview build ${span(timings.message, timings.built)} s, first draw ${span(timings.built, timings.firstDraw)} s\n`
+      + `  memory: extension host +${(after.extensionHost.peakMb - before.extensionHost.residentMb).toFixed(0)} MB at its peak `
+      + `(${((after.extensionHost.peakMb - before.extensionHost.residentMb) / (bytes / 1024 / 1024)).toFixed(2)}× file), `
+      + `browser +${(after.browserMb - before.browserMb).toFixed(0)} MB at the complete load; JSON.parse alone peaks at ${baseline.peakRssMb.toFixed(0)} MB`;
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }
