@@ -19,6 +19,8 @@ export interface SourceLocation {
   line: number;
   function?: string | null;
   code?: string | null;
+  /** notebooks: index of the cell whose code this is; `line` is then 1-based within that cell */
+  cell?: number | null;
 }
 
 export interface Timing {
@@ -123,6 +125,67 @@ export interface ModeResult {
   scriptExitCode?: number;
 }
 
+export type GradMode = 'inference' | 'no_grad' | 'grad';
+
+/** One call of a script-mode region, as the script made it. */
+export interface RegionCall {
+  index: number;
+  ms: number | null;
+  clock?: 'cuda-events' | 'perf-counter';
+  signature: string;
+  gradMode?: GradMode;
+  event: 'compiled' | 'recompiled' | 'cached';
+  compileIds?: string[];
+  compileSeconds?: number | null;
+  recompileReason?: string | null;
+  /** false: Dynamo fell back to eager for this call */
+  ranCompiled?: boolean | null;
+  fallbackReason?: string | null;
+}
+
+export interface RegionSignature {
+  signature: string;
+  calls: number;
+  firstCall?: number;
+  lastCall?: number;
+  measured?: boolean;
+}
+
+/** A replayed measurement of a region: 'as-written' (the script's compiled callable) or a what-if mode. */
+export interface RegionMeasurement extends ModeResult {
+  signature?: string;
+  why?: 'most-frequent' | 'last';
+  eagerTrace?: string | null;
+  eagerKernelsPerStep?: number | null;
+}
+
+export interface Recommendation {
+  /** null means: don't compile (verdict stay-eager) or no verdict (verdict none) */
+  mode: string | null;
+  reason: string;
+  verdict?: 'compile' | 'stay-eager' | 'none';
+}
+
+/** Script mode: a callable torch.compile (or nn.Module.compile) returned while the script ran. */
+export interface Region {
+  id: string;
+  name: string;
+  kind: 'module' | 'function' | 'module-compile';
+  /** the user line that called torch.compile */
+  location: SourceLocation | null;
+  options?: Record<string, unknown>;
+  callCount: number;
+  calls: RegionCall[];
+  callsTruncated?: boolean;
+  signatures?: RegionSignature[];
+  compiler?: CompilerInsight | null;
+  steadyState?: { fromCall: number; medianMs: number; spreadPct?: number | null } | null;
+  replay: { replayable: boolean; reason: string | null };
+  measurements: RegionMeasurement[];
+  recommendation?: Recommendation | null;
+  stoppedAfterCalls?: number | null;
+}
+
 export interface Report {
   schemaVersion: string;
   runner: { version: string };
@@ -134,7 +197,9 @@ export interface Report {
   settings: Record<string, unknown>;
   eager: { timing: Timing | null; trace: string | null; kernelsPerStep: number | null; peakMemoryBytes?: number | null };
   modes: ModeResult[];
-  recommendation: { mode: string | null; reason: string };
+  /** script mode (schema 1.3) */
+  regions?: Region[];
+  recommendation: Recommendation;
 }
 
 export const SUPPORTED_SCHEMA_MAJOR = 1;
