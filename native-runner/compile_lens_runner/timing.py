@@ -143,3 +143,9 @@ def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str
         speedup_spread_pct=round(spread_pct(ratios), 2),
         speedup_iqr_pct=round(iqr_pct(ratios), 2),
     )
+
+
+def paired_fields(paired: PairedTiming) -> dict:
+    """The report fields of one paired measurement, shared by a mode entry and a script region's measurement."""
+    return {"timing": dict(paired.compiled, valid=True), "speedup": round(paired.speedup, 4), "eagerTiming": paired.eager,
+            "speedupSpreadPct": paired.speedup_spread_pct, "speedupIqrPct": paired.speedup_iqr_pct}

@@ -146,16 +146,25 @@ def flush() -> None:
 
 
 class CompileWatcher(logging.Handler):
-    """Counts compiles as they start (dynamo_start records), so a compile inside a timed region is caught live."""
+    """Counts compiles as they start (dynamo_start records), so a compile inside a timed region is caught live.
+    `recompiles` counts those of a frame that already had compiled code (frame_compile_id > 0): each answers a
+    guard miss of that frame (compiled_runs.py); `started` lists every compile id in order."""
 
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
         self.compiles = 0
+        self.recompiles = 0
+        self.started: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         metadata = getattr(record, "metadata", None)
-        if isinstance(metadata, dict) and "dynamo_start" in metadata:
-            self.compiles += 1
+        if not isinstance(metadata, dict) or "dynamo_start" not in metadata or metadata.get("attempt", 0):
+            return  # an attempt > 0 restarts the analysis of a compile already counted
+        self.compiles += 1
+        frame, attempt = metadata.get("frame_id"), metadata.get("frame_compile_id")
+        if isinstance(attempt, int) and attempt > 0:
+            self.recompiles += 1
+        self.started.append(f"{frame}/{attempt}")
 
 
 class CudagraphSkipRecorder(logging.Handler):

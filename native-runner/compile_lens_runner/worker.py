@@ -307,8 +307,7 @@ class Run:
             paired = timing.measure_paired(self.block(eager, target.inputs, target.grad_mode),
                                            self.block(compiled, target.inputs, target.grad_mode), self.cfg, method)
             compiles = self.watcher.compiles - before
-            entry.update(timing=dict(paired.compiled, valid=True), speedup=round(paired.speedup, 4), eagerTiming=paired.eager,
-                         speedupSpreadPct=paired.speedup_spread_pct, speedupIqrPct=paired.speedup_iqr_pct)
+            entry.update(timing.paired_fields(paired))
             if compiles == 0:
                 break
             reasons = [r for r in self.records(mode) if r.phase == phase and r.artifact == "recompile_reasons"]
