@@ -21,6 +21,6 @@ fi
 
 # The runner needs torch >= 2.4 in the interpreter it runs with; tests also need pytest and jsonschema.
 "$PYTHON" -c 'import torch' 2>/dev/null || "$PYTHON" -m pip install -q torch==2.13.0
-"$PYTHON" -c 'import pytest, jsonschema, numpy' 2>/dev/null || "$PYTHON" -m pip install -q pytest jsonschema numpy
+"$PYTHON" -c 'import pytest, jsonschema, numpy, mypy' 2>/dev/null || "$PYTHON" -m pip install -q pytest jsonschema numpy mypy
 
 node scripts/build.mjs
