@@ -1,5 +1,6 @@
 // `compile-lens`: the command-line face of the extension. Same core modules, same runner, same report.
 import path from 'node:path';
+import { parseArgs as parseArgsOf, type ParseArgsConfig } from 'node:util';
 import { collectFindings, findingMessage } from './core/findings.ts';
 import { digestReport, formatDigest } from './core/reportDigest.ts';
 import { loadReport, ReportError, type LoadedReport } from './core/reportFile.ts';
@@ -33,57 +34,80 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, checkRunFailed: 3, cancelled: 
 
 class UsageError extends Error {}
 
-interface ParsedArgs {
+/** Every flag of profile, check and summarize; util.parseArgs tokenizes, parseArgs() below words the errors. */
+const OPTIONS = {
+  sample: { type: 'string' },
+  target: { type: 'string' },
+  script: { type: 'string' },
+  device: { type: 'string' },
+  out: { type: 'string' },
+  modes: { type: 'string' },
+  dynamic: { type: 'string' },
+  backend: { type: 'string' },
+  rounds: { type: 'string' },
+  timeout: { type: 'string' },
+  python: { type: 'string' },
+  'max-graph-breaks': { type: 'string' },
+  'max-recompiles': { type: 'string' },
+  json: { type: 'boolean' },
+  fullgraph: { type: 'boolean' },
+  train: { type: 'boolean' },
+  quick: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+type OptionName = keyof typeof OPTIONS;
+type StringOption = { [K in OptionName]: (typeof OPTIONS)[K]['type'] extends 'string' ? K : never }[OptionName];
+type BooleanOption = Exclude<OptionName, StringOption>;
+
+export interface ParsedArgs {
   command: string;
   positional: string[];
-  flags: Map<string, string | true>;
+  values: { [K in StringOption]?: string } & { [K in BooleanOption]?: boolean };
   /** everything after a bare `--`: the user's script arguments */
   passthrough: string[];
 }
 
-const VALUE_FLAGS = new Set(['--sample', '--target', '--script', '--device', '--out', '--modes', '--dynamic', '--backend', '--rounds', '--timeout', '--python', '--max-graph-breaks', '--max-recompiles']);
-const BOOLEAN_FLAGS = new Set(['--json', '--fullgraph', '--train', '--quick', '--verbose', '--help']);
+const isOption = (name: string): name is OptionName => Object.hasOwn(OPTIONS, name);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const [command = '', ...rest] = argv;
-  const parsed: ParsedArgs = { command, positional: [], flags: new Map(), passthrough: [] };
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    if (arg === '--') {
-      parsed.passthrough = rest.slice(i + 1);
+  // strict: false so that the checks below, not parseArgs' own wording, say what is wrong (stable messages)
+  const { tokens } = parseArgsOf({ args: rest, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  const parsed: ParsedArgs = { command, positional: [], values: {}, passthrough: [] };
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') {
+      parsed.passthrough = rest.slice(token.index + 1);
       break;
     }
-    if (VALUE_FLAGS.has(arg)) {
-      const value = rest[++i];
-      if (value === undefined) throw new UsageError(`${arg} needs a value`);
-      parsed.flags.set(arg, value);
-    } else if (BOOLEAN_FLAGS.has(arg)) {
-      parsed.flags.set(arg, true);
-    } else if (arg.startsWith('--')) {
-      throw new UsageError(`unknown option ${arg}`);
+    if (token.kind === 'positional') {
+      parsed.positional.push(token.value);
+      continue;
+    }
+    if (!isOption(token.name)) throw new UsageError(`unknown option ${token.rawName}`);
+    if (OPTIONS[token.name].type === 'string') {
+      if (token.value === undefined) throw new UsageError(`${token.rawName} needs a value`);
+      (parsed.values as Record<string, string>)[token.name] = token.value;
     } else {
-      parsed.positional.push(arg);
+      if (token.inlineValue) throw new UsageError(`${token.rawName} takes no value`);
+      (parsed.values as Record<string, boolean>)[token.name] = true;
     }
   }
   return parsed;
 }
 
-function stringFlag(args: ParsedArgs, name: string): string | undefined {
-  const value = args.flags.get(name);
-  return typeof value === 'string' ? value : undefined;
-}
-
-function integerFlag(args: ParsedArgs, name: string): number | undefined {
-  const value = stringFlag(args, name);
+function integerFlag(args: ParsedArgs, name: StringOption): number | undefined {
+  const value = args.values[name];
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number, got "${value}"`);
   return Number(value);
 }
 
-function oneOf<T extends string>(args: ParsedArgs, name: string, allowed: readonly T[]): T | undefined {
-  const value = stringFlag(args, name);
+function oneOf<T extends string>(args: ParsedArgs, name: StringOption, allowed: readonly T[]): T | undefined {
+  const value = args.values[name];
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${name} must be one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
@@ -95,9 +119,7 @@ export function parseTargetSpec(spec: string): { file: string; fn: string } {
 }
 
 function targetFrom(args: ParsedArgs): RunTarget {
-  const sample = stringFlag(args, '--sample');
-  const target = stringFlag(args, '--target');
-  const script = stringFlag(args, '--script');
+  const { sample, target, script } = args.values;
   const given = [sample, target, script].filter((v) => v !== undefined).length;
   if (given !== 1) throw new UsageError('give exactly one of --sample NAME, --target FILE:FN, --script FILE');
   if (sample !== undefined) return { kind: 'sample', name: sample };
@@ -107,23 +129,21 @@ function targetFrom(args: ParsedArgs): RunTarget {
 
 function profileOptionsFrom(args: ParsedArgs): ProfileOptions {
   const options: ProfileOptions = { target: targetFrom(args) };
-  const device = oneOf(args, '--device', ['auto', 'cpu', 'cuda'] as const);
+  const { out, modes, backend, fullgraph, train, quick } = args.values;
+  const device = oneOf(args, 'device', ['auto', 'cpu', 'cuda'] as const);
   if (device) options.device = device;
-  const out = stringFlag(args, '--out');
   if (out) options.out = path.resolve(out);
-  const modes = stringFlag(args, '--modes');
   if (modes) options.modes = modes.split(',').map((m) => m.trim()).filter(Boolean);
-  const dynamic = oneOf(args, '--dynamic', ['auto', 'true', 'false'] as const);
+  const dynamic = oneOf(args, 'dynamic', ['auto', 'true', 'false'] as const);
   if (dynamic) options.dynamic = dynamic;
-  if (args.flags.has('--fullgraph')) options.fullgraph = true;
-  const backend = stringFlag(args, '--backend');
+  if (fullgraph) options.fullgraph = true;
   if (backend) options.backend = backend;
-  if (args.flags.has('--train')) options.train = true;
-  const rounds = integerFlag(args, '--rounds');
+  if (train) options.train = true;
+  const rounds = integerFlag(args, 'rounds');
   if (rounds) options.rounds = rounds;
-  const timeout = integerFlag(args, '--timeout');
+  const timeout = integerFlag(args, 'timeout');
   if (timeout) options.timeoutSeconds = timeout;
-  if (args.flags.has('--quick')) options.quick = true;
+  if (quick) options.quick = true;
   return options;
 }
 
@@ -137,7 +157,7 @@ type RunOutcome = { loaded: LoadedReport; exitCode: number } | { loaded: null; e
 
 async function runProfile(args: ParsedArgs, options: ProfileOptions, io: CliIo): Promise<RunOutcome> {
   const outcome = await runRunner({
-    python: stringFlag(args, '--python') ?? process.env.COMPILE_LENS_PYTHON ?? 'python3',
+    python: args.values.python ?? process.env.COMPILE_LENS_PYTHON ?? 'python3',
     runnerDir: path.resolve(__dirname, '..', 'native-runner'),
     cwd: process.cwd(),
     args: profileArgs(options),
@@ -145,7 +165,7 @@ async function runProfile(args: ParsedArgs, options: ProfileOptions, io: CliIo):
     ...(io.signal ? { signal: io.signal } : {}),
     onProgress: (p) => io.err(`[${Math.round(p.fraction * 100).toString().padStart(3)}%] ${p.phase}: ${p.message}`),
     // the user's and the compiler's own output; a crash's last lines reach the user through outcome.message anyway
-    onLog: args.flags.has('--verbose') ? (line) => io.err(`  ${line}`) : undefined,
+    onLog: args.values.verbose ? (line) => io.err(`  ${line}`) : undefined,
   });
   if (!outcome.reportPath) {
     io.err(outcome.message ?? 'The runner wrote no report.');
@@ -161,14 +181,14 @@ async function profileCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const { loaded, exitCode } = await runProfile(args, profileOptionsFrom(args), io);
   if (!loaded) return exitCode;
   const digest = digestReport(loaded.report);
-  if (args.flags.has('--json')) io.out(JSON.stringify({ reportPath: path.join(loaded.dir, 'report.json'), ...digest }, null, 2));
+  if (args.values.json) io.out(JSON.stringify({ reportPath: path.join(loaded.dir, 'report.json'), ...digest }, null, 2));
   else io.out(`${formatDigest(digest)}\n  report: ${path.join(loaded.dir, 'report.json')}`);
   return exitCode;
 }
 
 async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  const maxBreaks = integerFlag(args, '--max-graph-breaks');
-  const maxRecompiles = integerFlag(args, '--max-recompiles');
+  const maxBreaks = integerFlag(args, 'max-graph-breaks');
+  const maxRecompiles = integerFlag(args, 'max-recompiles');
   if (maxBreaks === undefined && maxRecompiles === undefined) throw new UsageError('check needs --max-graph-breaks N and/or --max-recompiles M');
   const options = profileOptionsFrom(args);
   options.quick ??= true; // check counts breaks and recompiles; precise timing is not its job
@@ -184,7 +204,7 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const over: string[] = [];
   if (maxBreaks !== undefined && breaks.length > maxBreaks) over.push(`${breaks.length} graph breaks (allowed ${maxBreaks})`);
   if (maxRecompiles !== undefined && recompiles.length > maxRecompiles) over.push(`${recompiles.length} recompiles (allowed ${maxRecompiles})`);
-  if (args.flags.has('--json')) {
+  if (args.values.json) {
     io.out(JSON.stringify({
       passed: over.length === 0,
       graphBreaks: breaks.length,
@@ -202,14 +222,14 @@ async function summarizeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const [tracePath] = args.positional;
   if (!tracePath || args.positional.length > 1) throw new UsageError('summarize takes one trace file');
   const summary = summarizeTrace(await scanTraceFile(path.resolve(tracePath)));
-  io.out(args.flags.has('--json') ? JSON.stringify(summary, null, 2) : formatTraceSummary(summary));
+  io.out(args.values.json ? JSON.stringify(summary, null, 2) : formatTraceSummary(summary));
   return EXIT.ok;
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     const args = parseArgs(argv);
-    if (args.flags.has('--help') || args.command === 'help' || args.command === '') {
+    if (args.values.help || args.command === 'help' || args.command === '') {
       io.out(USAGE);
       return args.command === '' ? EXIT.usage : EXIT.ok;
     }

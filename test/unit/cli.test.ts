@@ -12,7 +12,8 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
 test('script arguments after -- are passed through untouched', () => {
   const args = parseArgs(['profile', '--script', 'train.py', '--quick', '--', '--lr', '0.1', '--json']);
   assert.deepEqual(args.passthrough, ['--lr', '0.1', '--json']);
-  assert.equal(args.flags.has('--json'), false);
+  assert.equal(args.values.json, undefined);
+  assert.equal(args.values.quick, true);
 });
 
 test('target spec splits at the last colon', () => {
@@ -26,6 +27,40 @@ test('usage errors exit 2 with the reason and the usage text', async () => {
     assert.equal(code, 2, argv.join(' '));
     assert.match(err, /compile-lens: .+\n\nUsage:/);
   }
+});
+
+test('usage errors keep their wording: missing value, unknown option, bad number, bad choice, value on a switch', async () => {
+  const cases: [string[], RegExp][] = [
+    [['profile', '--sample'], /^compile-lens: --sample needs a value\n/],
+    [['profile', '--sample', 'mlp', '--nope'], /^compile-lens: unknown option --nope\n/],
+    [['profile', '--sample', 'mlp', '-x'], /^compile-lens: unknown option -x\n/],
+    [['profile', '--sample', 'mlp', '--rounds', 'many'], /^compile-lens: --rounds must be a whole number, got "many"\n/],
+    [['profile', '--sample', 'mlp', '--rounds', '-3'], /^compile-lens: --rounds must be a whole number, got "-3"\n/],
+    [['profile', '--sample', 'mlp', '--dynamic', 'maybe'], /^compile-lens: --dynamic must be one of auto, true, false\n/],
+    [['profile', '--sample', 'mlp', '--json=yes'], /^compile-lens: --json takes no value\n/],
+    [['check', '--sample', 'mlp'], /^compile-lens: check needs --max-graph-breaks N and\/or --max-recompiles M\n/],
+    [['profile', '--sample', 'mlp', '--script', 'a.py'], /^compile-lens: give exactly one of --sample NAME, --target FILE:FN, --script FILE\n/],
+  ];
+  for (const [argv, message] of cases) {
+    const { code, err } = await run(argv);
+    assert.equal(code, 2, argv.join(' '));
+    assert.match(err, message, argv.join(' '));
+  }
+});
+
+test('a value may follow its flag after "=", and a later flag wins', () => {
+  const args = parseArgs(['profile', '--sample=mlp', '--modes', 'default', '--modes=max-autotune']);
+  assert.equal(args.values.sample, 'mlp');
+  assert.equal(args.values.modes, 'max-autotune');
+});
+
+test('--help prints the usage and exits 0; no command prints it and exits 2', async () => {
+  const help = await run(['profile', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.out, /^Usage:\n {2}compile-lens profile/);
+  const none = await run([]);
+  assert.equal(none.code, 2);
+  assert.match(none.out, /^Usage:/);
 });
 
 test('summarize of a missing file fails with a readable message, not a stack', async () => {
