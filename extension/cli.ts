@@ -2,9 +2,11 @@
 import path from 'node:path';
 import { parseArgs as parseArgsOf, type ParseArgsConfig } from 'node:util';
 import { collectFindings, findingMessage } from './core/findings.ts';
-import { digestReport, formatDigest } from './core/reportDigest.ts';
+import { digestRegion, formatScriptDigest } from './core/regionDigest.ts';
+import { digestFinding, digestReport, formatDigest } from './core/reportDigest.ts';
 import { loadReport, ReportError, type LoadedReport } from './core/reportFile.ts';
 import { profileArgs, runRunner, type ProfileOptions, type RunTarget } from './core/runner.ts';
+import { placeLabel } from './core/sourcePlace.ts';
 import { scanTraceFile } from './core/trace/scanner.ts';
 import { formatTraceSummary, summarizeTrace } from './core/trace/summary.ts';
 
@@ -24,6 +26,7 @@ Options for profile and check:
   --rounds N                 timing rounds per side (default 7; --quick 3)
   --timeout SECONDS          stop the run after this long
   --quick                    fewer timing rounds (tests, CI)
+  --calls N                  --script: stop the script after a region's Nth call, then measure (servers, long loops)
   --python PATH              interpreter with torch (default $COMPILE_LENS_PYTHON or python3)
   --verbose                  also print the model's and the compiler's own output (stderr)
 
@@ -47,6 +50,7 @@ const OPTIONS = {
   rounds: { type: 'string' },
   timeout: { type: 'string' },
   python: { type: 'string' },
+  calls: { type: 'string' },
   'max-graph-breaks': { type: 'string' },
   'max-recompiles': { type: 'string' },
   json: { type: 'boolean' },
@@ -144,6 +148,12 @@ function profileOptionsFrom(args: ParsedArgs): ProfileOptions {
   const timeout = integerFlag(args, 'timeout');
   if (timeout) options.timeoutSeconds = timeout;
   if (quick) options.quick = true;
+  const calls = integerFlag(args, 'calls');
+  if (calls !== undefined) {
+    if (options.target.kind !== 'script') throw new UsageError('--calls applies to --script only');
+    if (calls < 1) throw new UsageError('--calls must be at least 1');
+    options.calls = calls;
+  }
   return options;
 }
 
@@ -180,9 +190,15 @@ async function runProfile(args: ParsedArgs, options: ProfileOptions, io: CliIo):
 async function profileCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const { loaded, exitCode } = await runProfile(args, profileOptionsFrom(args), io);
   if (!loaded) return exitCode;
-  const digest = digestReport(loaded.report);
-  if (args.values.json) io.out(JSON.stringify({ reportPath: path.join(loaded.dir, 'report.json'), ...digest }, null, 2));
-  else io.out(`${formatDigest(digest)}\n  report: ${path.join(loaded.dir, 'report.json')}`);
+  const { report } = loaded;
+  const script = report.target.kind === 'script';
+  const reportPath = path.join(loaded.dir, 'report.json');
+  if (args.values.json) {
+    const regions = script ? { regions: (report.regions ?? []).map(digestRegion) } : {};
+    io.out(JSON.stringify({ reportPath, ...digestReport(report), ...regions }, null, 2));
+  } else {
+    io.out(`${script ? formatScriptDigest(report) : formatDigest(digestReport(report))}\n  report: ${reportPath}`);
+  }
   return exitCode;
 }
 
@@ -209,10 +225,10 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
       passed: over.length === 0,
       graphBreaks: breaks.length,
       recompiles: recompiles.length,
-      findings: findings.map((f) => ({ kind: f.kind, file: f.file, line: f.line, reason: f.reason, modes: f.modes })),
+      findings: findings.map(digestFinding),
     }, null, 2));
   } else {
-    for (const f of findings) io.out(`${f.file}:${f.line}  ${findingMessage(f)}`);
+    for (const f of findings) io.out(`${placeLabel(f, true)}  ${findingMessage(f)}`);
     io.out(over.length ? `check failed: ${over.join(', ')}` : `check passed: ${breaks.length} graph breaks, ${recompiles.length} recompiles`);
   }
   return over.length ? EXIT.failed : EXIT.ok;

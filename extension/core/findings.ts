@@ -8,6 +8,8 @@ export interface Finding {
   kind: FindingKind;
   file: string;
   line: number;
+  /** notebooks: index of the cell; `line` is then within that cell */
+  cell: number | null;
   reason: string;
   hint: string | null;
   /** PyTorch's graph-break id (e.g. GB0059) or the finding kind */
@@ -48,7 +50,7 @@ function siteOf(location: SourceLocation | null, stack: SourceLocation[]): Sourc
 }
 
 function addFinding(into: Map<string, Finding>, finding: Omit<Finding, 'modes'>, mode: string): void {
-  const key = `${finding.kind}\0${finding.file}\0${finding.line}\0${finding.reason}`;
+  const key = `${finding.kind}\0${finding.file}\0${finding.cell}\0${finding.line}\0${finding.reason}`;
   const existing = into.get(key);
   if (existing) {
     if (!existing.modes.includes(mode)) existing.modes.push(mode);
@@ -57,39 +59,46 @@ function addFinding(into: Map<string, Finding>, finding: Omit<Finding, 'modes'>,
   into.set(key, { ...finding, modes: [mode] });
 }
 
-function graphBreakFinding(item: GraphBreak, mode: ModeResult): Omit<Finding, 'modes'> | null {
+function graphBreakFinding(item: GraphBreak, mode: Pick<ModeResult, 'compiler' | 'outsideGraphsMsPerStep'>): Omit<Finding, 'modes'> | null {
   const site = siteOf(item.location, item.userStack);
   if (!site) return null;
   return {
-    kind: 'graph-break', file: site.file, line: site.line, reason: item.reason, hint: item.hint ?? null,
+    kind: 'graph-break', file: site.file, line: site.line, cell: site.cell ?? null, reason: item.reason, hint: item.hint ?? null,
     code: item.gbId ?? 'graph-break', docUrl: item.docUrl ?? GRAPH_BREAK_DOCS, fix: suggestFix(item.reason, item.hint),
     graphCount: mode.compiler?.graphCount ?? null, outsideGraphsMs: mode.outsideGraphsMsPerStep ?? null, trigger: null,
   };
 }
 
-function recompileFinding(item: Recompile, mode: ModeResult): Omit<Finding, 'modes'> | null {
+function recompileFinding(item: Recompile, mode: Pick<ModeResult, 'compiler'>): Omit<Finding, 'modes'> | null {
   if (!item.location) return null;
   return {
-    kind: 'recompile', file: item.location.file, line: item.location.line, reason: item.reason, hint: null,
+    kind: 'recompile', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason: item.reason, hint: null,
     code: 'recompile', docUrl: RECOMPILE_DOCS, fix: suggestFix(item.reason), graphCount: mode.compiler?.graphCount ?? null,
     outsideGraphsMs: null, trigger: item.trigger ?? null,
   };
 }
 
-/** Every graph break and recompile of the report, one per source site and reason, with the modes it hit. */
+/**
+ * Every graph break and recompile of the report, one per source site and reason, with the modes it hit. A script
+ * report's regions add theirs (labelled "r0 Model"), merged with the script entry's where they are the same site.
+ */
 export function collectFindings(report: Report): Finding[] {
   const found = new Map<string, Finding>();
-  for (const mode of report.modes) {
+  const sources = [
+    ...report.modes.map((mode) => ({ label: mode.mode, mode })),
+    ...(report.regions ?? []).map((region) => ({ label: `${region.id} ${region.name}`, mode: { compiler: region.compiler ?? null } })),
+  ];
+  for (const { label, mode } of sources) {
     for (const item of mode.compiler?.graphBreaks ?? []) {
       const finding = graphBreakFinding(item, mode);
-      if (finding) addFinding(found, finding, mode.mode);
+      if (finding) addFinding(found, finding, label);
     }
     for (const item of mode.compiler?.recompiles ?? []) {
       const finding = recompileFinding(item, mode);
-      if (finding) addFinding(found, finding, mode.mode);
+      if (finding) addFinding(found, finding, label);
     }
   }
-  return [...found.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+  return [...found.values()].sort((a, b) => a.file.localeCompare(b.file) || (a.cell ?? -1) - (b.cell ?? -1) || a.line - b.line);
 }
 
 /** One line for the Problems panel and `compile-lens check`. */

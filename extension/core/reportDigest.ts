@@ -1,6 +1,6 @@
 // The few numbers a user reads first, derived once from a report for the CLI, the CodeLens and the panel.
 import { collectFindings, type Finding } from './findings.ts';
-import type { Report } from './report.ts';
+import type { ModeResult, Report } from './report.ts';
 
 export interface ModeDigest {
   mode: string;
@@ -34,7 +34,34 @@ export interface ReportDigest {
   eagerKernelsPerStep: number | null;
   modes: ModeDigest[];
   recommendation: Report['recommendation'];
-  findings: { kind: Finding['kind']; file: string; line: number; reason: string; modes: string[] }[];
+  /** `cell`: notebooks only, the cell's index (`line` is then within the cell) */
+  findings: { kind: Finding['kind']; file: string; line: number; cell?: number; reason: string; modes: string[] }[];
+}
+
+/** One mode's (or one replayed region measurement's) numbers. */
+export function digestMode(m: ModeResult): ModeDigest {
+  return {
+    mode: m.mode,
+    status: m.status,
+    speedup: m.speedup,
+    spreadPct: m.speedupIqrPct ?? m.speedupSpreadPct ?? m.timing?.spreadPct ?? null,
+    medianMs: m.timing?.medianMs ?? null,
+    pairedEagerMs: m.eagerTiming?.medianMs ?? null,
+    compileSeconds: m.compileSeconds,
+    breakEvenCalls: m.breakEvenCalls ?? null,
+    kernelsPerStep: m.kernelsPerStep,
+    graphCount: m.compiler?.graphCount ?? null,
+    graphBreaks: m.compiler?.graphBreaks.length ?? 0,
+    recompiles: m.compiler?.recompiles.length ?? 0,
+    error: m.status === 'error' && m.error ? `${m.error.message} — ${m.error.fix}` : null,
+    mismatch: m.correctness && !m.correctness.ok ? (m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`) : null,
+    remeasured: m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
+  };
+}
+
+/** A finding as the CLI prints it in --json (also `check --json`). */
+export function digestFinding(f: Finding): ReportDigest['findings'][number] {
+  return { kind: f.kind, file: f.file, line: f.line, ...(f.cell !== null ? { cell: f.cell } : {}), reason: f.reason, modes: f.modes };
 }
 
 export function digestReport(report: Report): ReportDigest {
@@ -45,25 +72,9 @@ export function digestReport(report: Report): ReportDigest {
     error: report.error ? `${report.error.message} — ${report.error.fix}` : null,
     eagerMs: report.eager.timing?.medianMs ?? null,
     eagerKernelsPerStep: report.eager.kernelsPerStep,
-    modes: report.modes.map((m) => ({
-      mode: m.mode,
-      status: m.status,
-      speedup: m.speedup,
-      spreadPct: m.speedupIqrPct ?? m.speedupSpreadPct ?? m.timing?.spreadPct ?? null,
-      medianMs: m.timing?.medianMs ?? null,
-      pairedEagerMs: m.eagerTiming?.medianMs ?? null,
-      compileSeconds: m.compileSeconds,
-      breakEvenCalls: m.breakEvenCalls ?? null,
-      kernelsPerStep: m.kernelsPerStep,
-      graphCount: m.compiler?.graphCount ?? null,
-      graphBreaks: m.compiler?.graphBreaks.length ?? 0,
-      recompiles: m.compiler?.recompiles.length ?? 0,
-      error: m.status === 'error' && m.error ? `${m.error.message} — ${m.error.fix}` : null,
-      mismatch: m.correctness && !m.correctness.ok ? (m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`) : null,
-      remeasured: m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
-    })),
+    modes: report.modes.map(digestMode),
     recommendation: report.recommendation,
-    findings: collectFindings(report).map((f) => ({ kind: f.kind, file: f.file, line: f.line, reason: f.reason, modes: f.modes })),
+    findings: collectFindings(report).map(digestFinding),
   };
 }
 

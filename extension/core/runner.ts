@@ -21,6 +21,8 @@ export interface ProfileOptions {
   rounds?: number;
   timeoutSeconds?: number;
   quick?: boolean;
+  /** script mode: stop the script after a region's Nth call, then measure */
+  calls?: number;
 }
 
 export interface RunnerProgress {
@@ -73,6 +75,7 @@ export function profileArgs(options: ProfileOptions): string[] {
   if (options.rounds) args.push('--rounds', String(options.rounds));
   if (options.timeoutSeconds) args.push('--timeout', String(options.timeoutSeconds));
   if (options.quick) args.push('--quick');
+  if (options.calls) args.push('--calls', String(options.calls));
   // runRunner holds the runner's stdin open: if this process dies (VS Code closes), the run cancels itself
   args.push('--stop-when-stdin-closes');
   if (target.kind === 'script' && target.args.length) args.push('--', ...target.args);

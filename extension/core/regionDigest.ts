@@ -1,0 +1,191 @@
+// Script mode's numbers per region (each callable torch.compile returned while the script ran), derived once for
+// the CLI lines, `--json`, the CodeLens on the torch.compile line and the report panel. Nothing unmeasured is
+// printed as a number: what was not measured says why, in words, and carries no verdict.
+import { regionStory } from './regionStory.ts';
+import { digestMode, digestReport, type ModeDigest } from './reportDigest.ts';
+import type { Recommendation, Region, RegionMeasurement, Report } from './report.ts';
+import { placeLabel } from './sourcePlace.ts';
+import { formatCount, formatMs, formatSeconds, formatSpeedup, plural } from './units.ts';
+
+export interface RegionMeasurementDigest extends ModeDigest {
+  /** 'default (as written)' for the script's own compiled callable, else the what-if mode */
+  label: string;
+  /** the captured inputs it was measured on */
+  signature: string | null;
+  why: 'most-frequent' | 'last' | null;
+  /** how many of the script's calls had these inputs */
+  signatureCalls: number | null;
+  eagerKernelsPerStep: number | null;
+}
+
+export interface RegionDigest {
+  id: string;
+  name: string;
+  kind: Region['kind'];
+  file: string | null;
+  line: number | null;
+  /** notebooks: index of the cell holding the torch.compile line */
+  cell: number | null;
+  /** the mode the script compiled with: its own torch.compile(mode=...), 'default' when it gave none */
+  mode: string;
+  calls: number;
+  /** calls in which the region compiled or recompiled */
+  compiles: number;
+  recompiles: number;
+  graphs: number | null;
+  graphBreaks: number;
+  /** calls in which Dynamo ran the original code eagerly (recompile limit, skipped frame, suppressed error) */
+  eagerCalls: number;
+  /** compile time inside the script's own calls (those that reported it) */
+  compileSeconds: number | null;
+  steadyFromCall: number | null;
+  steadyMs: number | null;
+  /** why the region has no measurement ("not replayable: mutates self.calls", "not measured: 2 calls (needs 3)") */
+  notMeasured: string | null;
+  measurements: RegionMeasurementDigest[];
+  /** the region's verdict; null where nothing was measured or the runner gave none */
+  recommendation: Recommendation | null;
+  story: string | null;
+  /** the one line on the torch.compile line: "1.84× (default) · 2 graphs · 1 recompile" */
+  headline: string;
+}
+
+/** The mode the script itself asked for, as written in its torch.compile call. */
+function scriptMode(region: Region): string {
+  const options = region.options ?? {};
+  const mode = typeof options.mode === 'string' ? options.mode : 'default';
+  const backend = typeof options.backend === 'string' && options.backend !== 'inductor' ? `, backend ${options.backend}` : '';
+  return `${mode}${backend}`;
+}
+
+function digestMeasurement(region: Region, m: RegionMeasurement): RegionMeasurementDigest {
+  const signature = m.signature ?? null;
+  return {
+    ...digestMode(m),
+    label: m.mode === 'as-written' ? `${scriptMode(region)} (as written)` : m.mode,
+    signature,
+    why: m.why ?? null,
+    signatureCalls: signature === null ? null : region.signatures?.find((s) => s.signature === signature)?.calls ?? null,
+    eagerKernelsPerStep: m.eagerKernelsPerStep ?? null,
+  };
+}
+
+function notMeasured(region: Region): string | null {
+  if (region.callCount === 0) return 'never called';
+  if (!region.replay.replayable) return `not replayable: ${region.replay.reason ?? 'its inputs cannot be replayed safely'}`;
+  if (!region.measurements.length) return `not measured: ${region.replay.reason ?? 'no measurement was recorded'}`;
+  return null;
+}
+
+/** The measurement the CodeLens shows: the script's own compiled callable on its most frequent inputs. */
+export function headlineMeasurement(digest: Pick<RegionDigest, 'measurements'>): RegionMeasurementDigest | null {
+  const asWritten = digest.measurements.filter((m) => m.label.endsWith('(as written)'));
+  return asWritten.find((m) => m.why === 'most-frequent') ?? asWritten[0] ?? digest.measurements[0] ?? null;
+}
+
+function headlineOf(d: Omit<RegionDigest, 'headline'>): string {
+  const parts: string[] = [];
+  const main = headlineMeasurement(d);
+  if (d.notMeasured) parts.push(d.notMeasured);
+  else if (main?.status === 'error') parts.push(`measurement failed: ${main.error ?? 'unknown error'}`);
+  else if (main?.speedup != null) parts.push(`${formatSpeedup(main.speedup)} (${main.label.replace(' (as written)', '')})`);
+  if (d.graphs !== null) parts.push(plural(d.graphs, 'graph'));
+  if (d.graphBreaks) parts.push(plural(d.graphBreaks, 'break'));
+  if (d.recompiles) parts.push(plural(d.recompiles, 'recompile'));
+  if (d.eagerCalls) parts.push(`${plural(d.eagerCalls, 'call')} ran eagerly`);
+  return parts.join(' · ') || plural(d.calls, 'call');
+}
+
+export function digestRegion(region: Region): RegionDigest {
+  const compileCalls = region.calls.filter((c) => c.event !== 'cached');
+  const reported = compileCalls.filter((c) => c.compileSeconds != null);
+  const measurements = region.measurements.map((m) => digestMeasurement(region, m));
+  const measured = measurements.some((m) => m.status === 'ok' && m.speedup !== null);
+  const recommendation = measured && region.recommendation && region.recommendation.verdict !== 'none' ? region.recommendation : null;
+  const digest: Omit<RegionDigest, 'headline'> = {
+    id: region.id,
+    name: region.name,
+    kind: region.kind,
+    file: region.location?.file ?? null,
+    line: region.location?.line ?? null,
+    cell: region.location?.cell ?? null,
+    mode: scriptMode(region),
+    calls: region.callCount,
+    compiles: compileCalls.length,
+    // the compiler's own list counts past the recorded calls' cut-off; the calls say it when there is no such list
+    recompiles: region.compiler ? region.compiler.recompiles.length : compileCalls.filter((c) => c.event === 'recompiled').length,
+    graphs: region.compiler?.graphCount ?? null,
+    graphBreaks: region.compiler?.graphBreaks.length ?? 0,
+    eagerCalls: region.calls.filter((c) => c.ranCompiled === false).length,
+    compileSeconds: reported.length ? reported.reduce((sum, c) => sum + c.compileSeconds!, 0) : null,
+    steadyFromCall: region.steadyState?.fromCall ?? null,
+    steadyMs: region.steadyState?.medianMs ?? null,
+    notMeasured: notMeasured(region),
+    measurements,
+    recommendation,
+    story: regionStory(region),
+  };
+  return { ...digest, headline: headlineOf(digest) };
+}
+
+const KIND_TEXT: Record<Region['kind'], string> = {
+  module: 'torch.compile(module)',
+  function: 'torch.compile(function)',
+  'module-compile': 'Module.compile()',
+};
+
+/** "recommendation: compile (default) — …" / "recommendation: stay eager — …" */
+function recommendationLine(recommendation: Recommendation): string {
+  const verdict = recommendation.verdict === 'stay-eager' || recommendation.mode === null ? 'stay eager' : `compile (${recommendation.mode})`;
+  return `recommendation: ${verdict} — ${recommendation.reason}`;
+}
+
+function measurementLine(m: RegionMeasurementDigest): string {
+  const inputs = m.signature ? ` on ${m.why === 'last' ? 'the last' : m.why === 'most-frequent' ? 'the most frequent' : 'captured'} inputs ${m.signature}${m.signatureCalls !== null ? ` (${plural(m.signatureCalls, 'call')})` : ''}` : '';
+  if (m.status === 'error') return `${m.label}${inputs}: failed — ${m.error ?? 'unknown error'}`;
+  const facts: string[] = [];
+  if (m.speedup !== null) facts.push(`${formatSpeedup(m.speedup)}${m.spreadPct !== null ? ` (±${m.spreadPct.toFixed(1)}%)` : ''}`);
+  if (m.medianMs !== null) facts.push(`${formatMs(m.medianMs)}/call${m.pairedEagerMs !== null ? ` vs eager ${formatMs(m.pairedEagerMs)} in the same rounds` : ''}`);
+  if (m.eagerKernelsPerStep !== null && m.kernelsPerStep !== null) facts.push(`kernels/call ${formatCount(m.eagerKernelsPerStep)} → ${formatCount(m.kernelsPerStep)}`);
+  if (m.compileSeconds !== null) facts.push(`compile ${formatSeconds(m.compileSeconds)}`);
+  if (m.breakEvenCalls !== null) facts.push(`break-even after ${Math.ceil(m.breakEvenCalls)} calls`);
+  return `${m.label}${inputs}: ${facts.join(', ') || 'no timing recorded'}`;
+}
+
+/** The CLI's lines for one region: what the script did with it, each measurement, its story and its verdict. */
+export function formatRegion(d: RegionDigest): string[] {
+  const where = d.file !== null && d.line !== null ? ` — ${placeLabel({ file: d.file, line: d.line, cell: d.cell })}` : '';
+  const facts = [plural(d.calls, 'call')];
+  if (d.graphs !== null) facts.push(plural(d.graphs, 'graph'));
+  if (d.graphBreaks) facts.push(plural(d.graphBreaks, 'graph break'));
+  if (d.recompiles) facts.push(plural(d.recompiles, 'recompile'));
+  if (d.eagerCalls) facts.push(`${plural(d.eagerCalls, 'call')} ran eagerly`);
+  if (d.compileSeconds !== null) facts.push(`${formatSeconds(d.compileSeconds)} compiling in the script`);
+  const lines = [`  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${facts.join(', ')}${d.notMeasured ? ` — ${d.notMeasured}` : ''}`];
+  for (const m of d.measurements) {
+    lines.push(`    ${measurementLine(m)}`);
+    if (m.mismatch) lines.push(`      numeric mismatch vs eager: ${m.mismatch}`);
+    if (m.remeasured) lines.push(`      re-measured: ${m.remeasured}`);
+  }
+  if (d.story) lines.push(`    ${d.story}`);
+  if (d.recommendation) lines.push(`    ${recommendationLine(d.recommendation)}`);
+  return lines;
+}
+
+/** `profile --script`: one block per region instead of a target's eager and mode rows; a verdict only where one was measured. */
+export function formatScriptDigest(report: Report): string {
+  const digest = digestReport(report);
+  const regions = (report.regions ?? []).map(digestRegion);
+  const out = [`Compile Lens — ${digest.target} on ${digest.device}: ${digest.status}`];
+  if (digest.error) out.push(`  error: ${digest.error}`);
+  if (!regions.length && report.status !== 'error') out.push('  no region: torch.compile returned no callable while the script ran');
+  for (const region of regions) out.push(...formatRegion(region));
+  if (digest.findings.length) {
+    out.push('  findings:');
+    for (const f of digest.findings) out.push(`    ${placeLabel(f, true)}  ${f.kind}: ${f.reason}`);
+  }
+  const { recommendation } = report;
+  const measured = regions.some((r) => r.recommendation !== null);
+  if (measured && (recommendation.verdict === 'compile' || recommendation.verdict === 'stay-eager')) out.push(`  ${recommendationLine(recommendation)}`);
+  return out.join('\n');
+}

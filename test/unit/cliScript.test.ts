@@ -1,0 +1,103 @@
+// `profile --script` and `check --script` as users script them, with a stub in place of the interpreter that
+// answers with a fixture report (test/fixtures/stub-runner/python): what the CLI passes and prints.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { main } from '../../extension/cli.ts';
+
+const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
+const STUB = path.join(FIXTURES, 'stub-runner', 'python');
+let dir: string;
+let script: string;
+const saved = { report: process.env.COMPILE_LENS_STUB_REPORT, args: process.env.COMPILE_LENS_STUB_ARGS };
+
+before(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'cl-cli-script-'));
+  script = path.join(dir, 'train_small.py');
+  writeFileSync(script, 'import torch\n\nmodel = torch.compile(TinyTransformer())\n');
+  process.env.COMPILE_LENS_STUB_ARGS = path.join(dir, 'args.jsonl');
+});
+after(() => {
+  process.env.COMPILE_LENS_STUB_REPORT = saved.report;
+  process.env.COMPILE_LENS_STUB_ARGS = saved.args;
+  if (saved.report === undefined) delete process.env.COMPILE_LENS_STUB_REPORT;
+  if (saved.args === undefined) delete process.env.COMPILE_LENS_STUB_ARGS;
+});
+
+async function run(fixture: string, ...argv: string[]): Promise<{ code: number; out: string; err: string; launched: string[] }> {
+  process.env.COMPILE_LENS_STUB_REPORT = path.join(FIXTURES, 'reports', fixture, 'report.json');
+  writeFileSync(process.env.COMPILE_LENS_STUB_ARGS!, '');
+  let out = '';
+  let err = '';
+  const [command, ...rest] = argv;
+  const code = await main([command!, '--python', STUB, '--out', path.join(dir, 'run'), ...rest], { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
+  const launched = readFileSync(process.env.COMPILE_LENS_STUB_ARGS!, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string[]);
+  return { code, out, err, launched: launched[0] ?? [] };
+}
+
+test('profile --script prints one block per region with real numbers, no placeholder dashes, and passes --calls', async () => {
+  const { code, out, err, launched } = await run('script-regions-cpu', 'profile', '--script', script, '--calls', '40', '--', '--epochs', '1');
+  assert.equal(code, 0, err);
+  assert.deepEqual(launched.slice(0, 2), ['profile', '--script']);
+  assert.equal(launched[launched.indexOf('--calls') + 1], '40');
+  assert.deepEqual(launched.slice(launched.indexOf('--') + 1), ['--epochs', '1']);
+  assert.doesNotMatch(out, /—\/call|\(±—\)|: — /, 'no placeholder numbers');
+  assert.doesNotMatch(out, /eager: /, 'no target-style eager row');
+  assert.match(out, /^ {2}r0 TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode default\): 12 calls, 2 graphs, 1 recompile, 3\.5 s compiling in the script$/m);
+  assert.match(out, /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× \(±2\.3%\), 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, compile 2\.4 s, break-even after 3173 calls$/m);
+  assert.match(out, /^ {2}r2 Counter .*: 4 calls, 2 graphs, 1 graph break, 0\.88 s compiling in the script — not replayable: mutates self\.calls$/m);
+  assert.match(out, /^ {2}r3 normalize .* — not measured: 2 calls \(needs 3\)$/m);
+  // the script-level verdict is 'none': no recommendation line for the script; regions that were measured have theirs
+  assert.equal(out.match(/recommendation:/g)?.length, 2);
+  assert.doesNotMatch(out, /^ {2}recommendation:/m);
+  assert.match(out, /report: .*report\.json$/m);
+});
+
+test('profile --script --json lists the regions with the documented fields', async () => {
+  const { code, out } = await run('script-regions-cpu', 'profile', '--script', script, '--json');
+  assert.equal(code, 0);
+  const json = JSON.parse(out) as { target: string; regions: Record<string, unknown>[] };
+  assert.equal(json.target, 'train_small');
+  assert.deepEqual(json.regions.map((r) => r.id), ['r0', 'r1', 'r2', 'r3']);
+  const documented = ['id', 'name', 'kind', 'file', 'line', 'cell', 'mode', 'calls', 'compiles', 'recompiles', 'graphs', 'graphBreaks', 'eagerCalls',
+    'compileSeconds', 'steadyFromCall', 'steadyMs', 'notMeasured', 'measurements', 'recommendation', 'story', 'headline'];
+  assert.deepEqual(Object.keys(json.regions[0]!).sort(), [...documented].sort());
+  const [r0, , r2] = json.regions as { file: string; line: number; headline: string; notMeasured: string | null; recommendation: unknown; measurements: { speedup: number; signature: string; why: string }[] }[];
+  assert.equal(r0!.file, script);
+  assert.equal(r0!.line, 3);
+  assert.equal(r0!.headline, '1.84× (default) · 2 graphs · 1 recompile');
+  assert.deepEqual(r0!.measurements.map((m) => [m.speedup, m.why]), [[1.84, 'most-frequent'], [1.62, 'last']]);
+  assert.equal(r2!.notMeasured, 'not replayable: mutates self.calls');
+  assert.equal(r2!.recommendation, null);
+});
+
+test('check --script counts the script\'s graph breaks and recompiles at its lines', async () => {
+  const over = await run('script-regions-cpu', 'check', '--script', script, '--max-graph-breaks', '0', '--max-recompiles', '10');
+  assert.equal(over.code, 1);
+  assert.ok(over.launched.includes('--quick'), 'check runs quick');
+  assert.match(over.out, /train_small\.py:49 {2}Graph break: Unsupported: builtin print$/m);
+  assert.match(over.out, /^check failed: 1 graph breaks \(allowed 0\)$/m);
+  const within = await run('script-regions-cpu', 'check', '--script', script, '--max-graph-breaks', '1', '--max-recompiles', '8', '--json');
+  assert.equal(within.code, 0);
+  assert.deepEqual(JSON.parse(within.out).passed, true);
+});
+
+test('a notebook\'s findings name their cell (counted from 1) in text, and its index in --json', async () => {
+  const notebook = path.join(dir, 'explore.ipynb');
+  writeFileSync(notebook, '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}');
+  const text = await run('script-notebook-cpu', 'check', '--script', notebook, '--max-graph-breaks', '0');
+  assert.match(text.out, /explore\.ipynb cell 3, line 6 {2}Graph break: Unsupported Tensor\.item\(\)/);
+  const json = await run('script-notebook-cpu', 'check', '--script', notebook, '--max-graph-breaks', '0', '--json');
+  assert.deepEqual((JSON.parse(json.out) as { findings: { cell: number; line: number }[] }).findings.map((f) => [f.cell, f.line]), [[2, 6]]);
+});
+
+test('--calls is for scripts only, and at least 1', async () => {
+  for (const [argv, message] of [[['profile', '--sample', 'mlp', '--calls', '3'], /--calls applies to --script only/], [['profile', '--script', 'a.py', '--calls', '0'], /--calls must be at least 1/]] as const) {
+    let err = '';
+    const code = await main([...argv], { out: () => undefined, err: (t) => (err += t) });
+    assert.equal(code, 2);
+    assert.match(err, message);
+  }
+});

@@ -1,0 +1,121 @@
+// Script-mode regions in words: the first-call story, the one-line result on the torch.compile line, the CLI
+// block, and where notebook locations land. Fixture reports are hand-made and valid against the schema.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { collectFindings } from '../../extension/core/findings.ts';
+import { digestRegion, formatRegion, formatScriptDigest } from '../../extension/core/regionDigest.ts';
+import { parseSignature, regionStory, signatureChange } from '../../extension/core/regionStory.ts';
+import type { Region, RegionCall, Report } from '../../extension/core/report.ts';
+import { loadReport } from '../../extension/core/reportFile.ts';
+import { cellPosition, placeLabel } from '../../extension/core/sourcePlace.ts';
+
+const fixture = async (name: string): Promise<Report> => (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;
+const region = async (name: string, id: string): Promise<Region> => (await fixture(name)).regions!.find((r) => r.id === id)!;
+
+test('signatures: tensors and grad mode parsed; a batch change named as such, other changes by the tensor that changed', () => {
+  assert.deepEqual(parseSignature('float32[5, 4096, 64], int64[5]; inference'), { tensors: [{ dtype: 'float32', shape: [5, 4096, 64] }, { dtype: 'int64', shape: [5] }], grad: 'inference' });
+  assert.deepEqual(parseSignature('float32[]; grad').tensors, [{ dtype: 'float32', shape: [] }]);
+  assert.deepEqual(signatureChange('bfloat16[1, 77, 64], float32[1]; inference', 'bfloat16[5, 77, 64], float32[5]; inference'), { from: 'batch 1', to: 'batch 5' });
+  assert.deepEqual(signatureChange('float32[8, 128]; grad', 'float32[8, 256]; grad'), { from: 'float32[8, 128]', to: 'float32[8, 256]' });
+  // a 1-D tensor alone is not a batch
+  assert.deepEqual(signatureChange('int64[3]; grad', 'int64[4]; grad'), { from: 'int64[3]', to: 'int64[4]' });
+  assert.deepEqual(signatureChange('float32[2, 3]; no_grad', 'float32[2, 3]; grad'), { from: 'no_grad', to: 'grad' });
+  assert.deepEqual(signatureChange('x=3', 'x=4'), { from: 'x=3', to: 'x=4' });
+});
+
+test('story of seed 000: the warmup at batch 1 compiled a graph the batch-5 calls never used, and the first of them paid the recompile', async () => {
+  assert.equal(regionStory(await region('script-warmup-gpu', 'r0')),
+    'Call 0 (batch 1) compiled a graph that none of the 29 later calls used (all at batch 5); call 1, the first at batch 5, paid 8.2 s ' +
+    "recompiling (tensor 'hidden_states' size mismatch at index 0. expected 1, actual 5). From call 2 on, calls took 412 ms (median) without compiling.");
+});
+
+test('story of a region that recompiles every call: how many, each for new inputs, the compile time, and the calls Dynamo ran eagerly', async () => {
+  assert.equal(regionStory(await region('script-regions-cpu', 'r1')),
+    '7 of 10 calls recompiled, each for inputs not seen before (float32[4, 32], float32[4, 48], float32[4, 64], …, float32[4, 128]); 3.1 s went to compiling. ' +
+    'Calls 8–9 ran eagerly: recompile_limit (8) reached for step: Dynamo runs this frame eagerly from now on.');
+});
+
+test('story of one compile and one recompile that later calls reuse: no "never used" claim', async () => {
+  const story = regionStory(await region('script-regions-cpu', 'r0'))!;
+  assert.equal(story, "Call 0 compiled (2.4 s); call 6 recompiled for float32[8, 256, 64] (1.1 s; tensor 'x' size mismatch at index 1. expected 128, actual 256). From call 7 on, calls took 0.91 ms (median) without compiling.");
+});
+
+test('story says only what the calls show: unknown compile time and duration, a region never called, truncated calls', async () => {
+  const base = await region('script-warmup-gpu', 'r0');
+  const calls: RegionCall[] = base.calls.map((c) => ({ ...c, compileSeconds: null, ms: c.index === 1 ? null : c.ms }));
+  assert.match(regionStory({ ...base, calls, steadyState: null })!, /; call 1, the first at batch 5, recompiled \(tensor 'hidden_states'/);
+  const withDuration = base.calls.map((c) => ({ ...c, compileSeconds: null }));
+  assert.match(regionStory({ ...base, calls: withDuration, steadyState: null })!, /recompiled \(the call took 8\.6 s\) \(tensor/);
+  assert.equal(regionStory({ ...base, callCount: 0, calls: [], steadyState: null }), 'torch.compile returned FluxTransformer2DModel, but the script never called it.');
+  assert.match(regionStory({ ...base, callCount: 5000, callsTruncated: true })!, /\(The first 30 of 5000 calls were recorded\.\)$/);
+});
+
+test('region headline: speedup of the script\'s own compiled callable with its mode, graphs, recompiles — never a placeholder', async () => {
+  const report = await fixture('script-regions-cpu');
+  assert.deepEqual(report.regions!.map((r) => digestRegion(r).headline), [
+    '1.84× (default) · 2 graphs · 1 recompile',
+    '0.97× (default) · 8 graphs · 7 recompiles · 2 calls ran eagerly',
+    'not replayable: mutates self.calls · 2 graphs · 1 break',
+    'not measured: 2 calls (needs 3) · 1 graph',
+  ]);
+  const r0 = report.regions![0]!;
+  assert.equal(digestRegion({ ...r0, options: { mode: 'max-autotune', backend: 'inductor' } }).headline, '1.84× (max-autotune) · 2 graphs · 1 recompile');
+  assert.equal(digestRegion({ ...r0, callCount: 0, calls: [], compiler: null, measurements: [] }).headline, 'never called');
+  const failed = { ...r0.measurements[0]!, status: 'error' as const, speedup: null, error: { kind: 'out-of-memory' as const, message: 'CUDA out of memory', fix: 'Use a smaller batch.' } };
+  assert.equal(digestRegion({ ...r0, measurements: [failed] }).headline, 'measurement failed: CUDA out of memory — Use a smaller batch. · 2 graphs · 1 recompile');
+});
+
+test('no verdict where nothing was measured: a region\'s recommendation is dropped without a measurement, or when the runner gave none', async () => {
+  const r0 = await region('script-regions-cpu', 'r0');
+  assert.equal(digestRegion(r0).recommendation?.verdict, 'compile');
+  assert.equal(digestRegion({ ...r0, measurements: [] }).recommendation, null);
+  assert.equal(digestRegion({ ...r0, recommendation: { mode: null, reason: 'nothing measured', verdict: 'none' } }).recommendation, null);
+});
+
+test('CLI block: what-if modes by name, a failed measurement in words, numbers omitted when unknown (no dashes)', async () => {
+  const r0 = await region('script-regions-cpu', 'r0');
+  const whatIf = { ...r0.measurements[0]!, mode: 'max-autotune', speedupIqrPct: null, speedupSpreadPct: null, timing: null, eagerTiming: null, kernelsPerStep: null, breakEvenCalls: null };
+  const failed = { ...r0.measurements[0]!, mode: 'reduce-overhead', status: 'error' as const, error: { kind: 'compile' as const, message: 'CUDA graphs need a GPU', fix: 'Run on CUDA.' } };
+  const lines = formatRegion(digestRegion({ ...r0, measurements: [whatIf, failed] }));
+  assert.equal(lines[1], '    max-autotune on the most frequent inputs float32[8, 128, 64]; inference (9 calls): 1.84×, compile 2.4 s');
+  assert.equal(lines[2], '    reduce-overhead on the most frequent inputs float32[8, 128, 64]; inference (9 calls): failed — CUDA graphs need a GPU — Run on CUDA.');
+  for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
+});
+
+test('script digest: error and the regions seen before it; no script-level verdict unless measured', async () => {
+  const report = await fixture('script-regions-cpu');
+  const failed: Report = { ...report, status: 'error', error: { kind: 'user-code', message: 'ValueError: bad batch (train_small.py:70)', fix: 'Fix the script.' }, regions: report.regions!.slice(0, 1) };
+  const text = formatScriptDigest(failed);
+  assert.match(text, /^Compile Lens — train_small on cpu \(.*\): error\n {2}error: ValueError: bad batch \(train_small\.py:70\) — Fix the script\.\n {2}r0 TinyTransformer/);
+  assert.doesNotMatch(text, /no region/);
+  const none = formatScriptDigest({ ...report, regions: [], modes: [] });
+  assert.match(none, /no region: torch\.compile returned no callable while the script ran/);
+  assert.doesNotMatch(none, /recommendation/);
+  const verdict = formatScriptDigest({ ...report, recommendation: { mode: 'default', reason: 'r0 pays off.', verdict: 'compile' } });
+  assert.match(verdict, /^ {2}recommendation: compile \(default\) — r0 pays off\.$/m);
+});
+
+test('findings: the regions\' compiler findings merge with the script entry\'s at the same site; notebook findings keep their cell', async () => {
+  const report = await fixture('script-regions-cpu');
+  const findings = collectFindings(report);
+  const printBreak = findings.filter((f) => f.kind === 'graph-break');
+  assert.equal(printBreak.length, 1);
+  assert.deepEqual(printBreak[0]!.modes, ['script', 'r2 Counter']);
+  const fromRegionsOnly = collectFindings({ ...report, modes: [] });
+  assert.deepEqual(fromRegionsOnly.map((f) => `${f.kind}:${f.line}`), findings.map((f) => `${f.kind}:${f.line}`));
+  const [notebookBreak] = collectFindings(await fixture('script-notebook-cpu'));
+  assert.deepEqual([notebookBreak!.cell, notebookBreak!.line], [2, 6]);
+});
+
+test('notebook places: labels count cells from 1; a location lands on its cell unless the notebook changed under it', () => {
+  assert.equal(placeLabel({ file: '/p/explore.ipynb', line: 2, cell: 3 }), 'explore.ipynb cell 4, line 2');
+  assert.equal(placeLabel({ file: '/p/train.py', line: 24 }), 'train.py:24');
+  assert.equal(placeLabel({ file: '/p/train.py', line: 24, cell: null }, true), '/p/train.py:24');
+  const cells = [{ kind: 'markup' as const, lineCount: 3 }, { kind: 'code' as const, lineCount: 4 }, { kind: 'code' as const, lineCount: 8 }];
+  assert.deepEqual(cellPosition({ line: 6, cell: 2 }, cells), { cell: 2, line: 5 });
+  assert.equal(cellPosition({ line: 9, cell: 2 }, cells), null, 'the cell is shorter now');
+  assert.equal(cellPosition({ line: 1, cell: 0 }, cells), null, 'a markdown cell holds no code');
+  assert.equal(cellPosition({ line: 1, cell: 5 }, cells), null, 'the cell is gone');
+  assert.equal(cellPosition({ line: 1, cell: null }, cells), null, 'not a notebook location');
+});
