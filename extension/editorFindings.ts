@@ -1,15 +1,20 @@
-// The last run's findings where the code is: Problems entries, hovers, and CodeLens above compile targets.
+// The last run's findings where the code is: Problems entries, hovers, and CodeLens above compile targets and
+// torch.compile lines (a script's regions), in Python files and in notebook cells.
 import * as vscode from 'vscode';
+import { findCompileSites, findCompileSitesInCells } from './core/compileSites.ts';
 import { collectFindings, findingHover, findingMessage, type Finding } from './core/findings.ts';
+import { digestRegion, type RegionDigest } from './core/regionDigest.ts';
 import type { LoadedReport } from './core/reportFile.ts';
 import { digestReport, headline } from './core/reportDigest.ts';
+import { placeOf, samePlace, type SourcePlace } from './core/sourcePlace.ts';
 import { findTargetFunctions } from './core/targets.ts';
+import { cellLocation, notebookCellTexts, placeOfDocument } from './notebooks.ts';
 
 export const PROFILE_TARGET_COMMAND = 'compileLens.profileTarget';
+export const PROFILE_SCRIPT_COMMAND = 'compileLens.profileScript';
 export const OPEN_REPORT_COMMAND = 'compileLens.openReport';
 
-function toDiagnostic(finding: Finding): vscode.Diagnostic {
-  const line = Math.max(0, finding.line - 1);
+function toDiagnostic(finding: Finding, line: number): vscode.Diagnostic {
   const diagnostic = new vscode.Diagnostic(
     new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
     findingMessage(finding),
@@ -20,32 +25,58 @@ function toDiagnostic(finding: Finding): vscode.Diagnostic {
   return diagnostic;
 }
 
-/** Holds the findings of the latest report per target and shows them in every editor surface. */
+interface RegionResult {
+  region: RegionDigest;
+  place: SourcePlace;
+  reportPath: string;
+}
+
+/** Holds the findings of the latest report, the latest report per target and per script, and shows them in every editor surface. */
 export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProvider, vscode.Disposable {
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('compile-lens');
   private findings: Finding[] = [];
   /** latest report per target function, keyed "file\0function" */
   private readonly reportsByTarget = new Map<string, LoadedReport & { reportPath: string }>();
+  /** latest script run's regions, keyed by the script (a region's torch.compile line may be in another file) */
+  private readonly regionsByScript = new Map<string, RegionResult[]>();
   private readonly lensesChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
+  // a notebook opened after the run: its cells' findings can be placed now
+  private readonly notebookOpened = vscode.workspace.onDidOpenNotebookDocument(() => {
+    this.placeDiagnostics();
+    this.lensesChanged.fire();
+  });
 
   show(loaded: LoadedReport, reportPath: string): void {
     const target = loaded.report.target;
     if (target.file && target.function) this.reportsByTarget.set(`${target.file}\0${target.function}`, { ...loaded, reportPath });
-    this.findings = collectFindings(loaded.report);
-    this.diagnostics.clear();
-    const byFile = new Map<string, vscode.Diagnostic[]>();
-    for (const finding of this.findings) {
-      const list = byFile.get(finding.file) ?? [];
-      list.push(toDiagnostic(finding));
-      byFile.set(finding.file, list);
+    if (target.kind === 'script' && target.file) {
+      const regions = (loaded.report.regions ?? []).filter((r) => r.location).map((r) => ({ region: digestRegion(r), place: placeOf(r.location!), reportPath }));
+      this.regionsByScript.set(target.file, regions);
     }
-    for (const [file, list] of byFile) this.diagnostics.set(vscode.Uri.file(file), list);
+    this.findings = collectFindings(loaded.report);
+    this.placeDiagnostics();
     this.lensesChanged.fire();
   }
 
+  /** Problems entries: on the file's line, or on the notebook cell's line while that notebook is open. */
+  private placeDiagnostics(): void {
+    this.diagnostics.clear();
+    const byUri = new Map<string, { uri: vscode.Uri; list: vscode.Diagnostic[] }>();
+    for (const finding of this.findings) {
+      const at = finding.cell === null ? { uri: vscode.Uri.file(finding.file), line: Math.max(0, finding.line - 1) } : cellLocation(finding.file, finding.cell, finding.line);
+      if (!at) continue;
+      const entry = byUri.get(at.uri.toString()) ?? { uri: at.uri, list: [] };
+      entry.list.push(toDiagnostic(finding, at.line));
+      byUri.set(at.uri.toString(), entry);
+    }
+    for (const { uri, list } of byUri.values()) this.diagnostics.set(uri, list);
+  }
+
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
-    const here = this.findings.filter((f) => f.file === document.uri.fsPath && f.line - 1 === position.line);
+    const place = placeOfDocument(document);
+    if (!place) return undefined;
+    const here = this.findings.filter((f) => samePlace(placeOf(f), place) && f.line - 1 === position.line);
     if (!here.length) return undefined;
     const markdown = new vscode.MarkdownString(here.map(findingHover).join('\n\n---\n\n'));
     markdown.isTrusted = false; // report text is data: no command links
@@ -53,20 +84,44 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const place = placeOfDocument(document);
+    if (!place) return [];
     const lenses: vscode.CodeLens[] = [];
-    for (const target of findTargetFunctions(document.getText())) {
-      const range = new vscode.Range(target.line, 0, target.line, 0);
-      lenses.push(new vscode.CodeLens(range, { title: '▶ Compile & Profile', command: PROFILE_TARGET_COMMAND, arguments: [document.uri.fsPath, target.name] }));
-      const last = this.reportsByTarget.get(`${document.uri.fsPath}\0${target.name}`);
-      if (last) {
-        lenses.push(new vscode.CodeLens(range, { title: headline(digestReport(last.report)), command: OPEN_REPORT_COMMAND, arguments: [last.reportPath] }));
+    if (place.cell === null) {
+      for (const target of findTargetFunctions(document.getText())) {
+        const range = new vscode.Range(target.line, 0, target.line, 0);
+        lenses.push(new vscode.CodeLens(range, { title: '▶ Compile & Profile', command: PROFILE_TARGET_COMMAND, arguments: [document.uri.fsPath, target.name] }));
+        const last = this.reportsByTarget.get(`${document.uri.fsPath}\0${target.name}`);
+        if (last) lenses.push(new vscode.CodeLens(range, { title: headline(digestReport(last.report)), command: OPEN_REPORT_COMMAND, arguments: [last.reportPath] }));
+      }
+    }
+    const firstSite = this.firstCompileLine(document, place);
+    if (firstSite !== null) {
+      const range = new vscode.Range(firstSite, 0, firstSite, 0);
+      lenses.push(new vscode.CodeLens(range, { title: '▶ Compile & Profile Script', command: PROFILE_SCRIPT_COMMAND, arguments: [vscode.Uri.file(place.file)] }));
+    }
+    for (const results of this.regionsByScript.values()) {
+      for (const { region, place: at, reportPath } of results) {
+        const line = (region.line ?? 0) - 1;
+        if (!samePlace(at, place) || line < 0 || line >= document.lineCount) continue;
+        const range = new vscode.Range(line, 0, line, 0);
+        lenses.push(new vscode.CodeLens(range, { title: `${region.id} ${region.name}: ${region.headline}`, command: OPEN_REPORT_COMMAND, arguments: [reportPath] }));
       }
     }
     return lenses;
   }
 
+  /** The 0-based line of the first torch.compile of the file (or notebook: if it is in this cell), else null. */
+  private firstCompileLine(document: vscode.TextDocument, place: SourcePlace): number | null {
+    if (place.cell === null) return findCompileSites(document.getText())[0]?.line ?? null;
+    const notebook = vscode.workspace.notebookDocuments.find((n) => n.uri.fsPath === place.file);
+    const first = notebook ? findCompileSitesInCells(notebookCellTexts(notebook))[0] : undefined;
+    return first?.cell === place.cell ? first.line : null;
+  }
+
   dispose(): void {
     this.diagnostics.dispose();
     this.lensesChanged.dispose();
+    this.notebookOpened.dispose();
   }
 }

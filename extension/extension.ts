@@ -2,13 +2,14 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { CompilerTreeView } from './compilerTreeView.ts';
-import { EditorFindings, OPEN_REPORT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
+import { EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
 import { interpreterProblem, probeInterpreter } from './core/interpreter.ts';
 import { loadReport } from './core/reportFile.ts';
-import { digestReport, headline } from './core/reportDigest.ts';
 import { RunSlot } from './core/runSlot.ts';
 import { profileArgs, runRunner, type ProfileOptions, type RunTarget } from './core/runner.ts';
-import { findTargetFunctions } from './core/targets.ts';
+import { chooseProfile, type ActiveSource } from './core/profileChoice.ts';
+import { runSummary } from './core/regionDigest.ts';
+import { notebookCellTexts } from './notebooks.ts';
 import { openTimelinePanel, registerTimeline } from './timelinePanel.ts';
 
 interface PythonExtensionApi {
@@ -34,19 +35,37 @@ async function choosePython(resource: vscode.Uri | undefined): Promise<string> {
   return 'python3';
 }
 
-async function pickTarget(): Promise<RunTarget | undefined> {
+/** The active Python file (saved to disk) or .ipynb notebook, as the pure chooser sees it. */
+function activeSource(): ActiveSource | null {
   const editor = vscode.window.activeTextEditor;
-  if (editor?.document.languageId === 'python' && editor.document.uri.scheme === 'file') {
-    const file = editor.document.uri.fsPath;
-    const targets = findTargetFunctions(editor.document.getText());
-    if (targets.length === 1) return { kind: 'function', file, fn: targets[0]!.name };
-    if (targets.length > 1) {
-      const choice = await vscode.window.showQuickPick(targets.map((t) => ({ label: t.name, description: `line ${t.line + 1}` })), { placeHolder: 'Which target should Compile Lens profile?' });
-      return choice ? { kind: 'function', file, fn: choice.label } : undefined;
+  if (editor?.document.languageId === 'python' && editor.document.uri.scheme === 'file') return { kind: 'python', file: editor.document.uri.fsPath, text: editor.document.getText() };
+  const notebook = vscode.window.activeNotebookEditor?.notebook;
+  if (notebook?.uri.scheme === 'file' && notebook.uri.fsPath.endsWith('.ipynb')) return { kind: 'notebook', file: notebook.uri.fsPath, cells: notebookCellTexts(notebook) };
+  return null;
+}
+
+/** What "Compile & Profile Model" runs: decided by core/profileChoice.ts, asked here when there is a choice. */
+async function pickTarget(): Promise<RunTarget | undefined> {
+  const preferred = vscode.workspace.getConfiguration('compileLens').get<string>('defaultSample') ?? 'mlp';
+  const choice = chooseProfile(activeSource(), SAMPLES, SAMPLES.includes(preferred) ? preferred : 'mlp');
+  switch (choice.kind) {
+    case 'run':
+      return choice.target;
+    case 'pick':
+      return (await vscode.window.showQuickPick(choice.options, { placeHolder: choice.placeHolder }))?.target;
+    case 'explain': {
+      const picked = await vscode.window.showInformationMessage(choice.message, { modal: true, detail: choice.detail }, ...choice.options.map((o) => o.label));
+      return choice.options.find((o) => o.label === picked)?.target;
     }
   }
-  const sample = vscode.workspace.getConfiguration('compileLens').get<string>('defaultSample') ?? 'mlp';
-  return { kind: 'sample', name: SAMPLES.includes(sample) ? sample : 'mlp' };
+}
+
+/** The runner reads the file from disk: unsaved edits of the profiled file or notebook are saved first. */
+async function saveIfDirty(target: RunTarget): Promise<void> {
+  if (target.kind === 'sample') return;
+  const same = (uri: vscode.Uri) => uri.scheme === 'file' && uri.fsPath === target.file;
+  await vscode.workspace.textDocuments.find((d) => same(d.uri) && d.isDirty)?.save();
+  await vscode.workspace.notebookDocuments.find((n) => same(n.uri) && n.isDirty)?.save();
 }
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -98,6 +117,9 @@ export function activate(context: vscode.ExtensionContext): void {
         timeoutSeconds,
         quick: config.get<boolean>('quick') ?? false,
       };
+      const calls = config.get<number>('scriptCalls') ?? 0;
+      if (target.kind === 'script' && calls > 0) options.calls = calls;
+      await saveIfDirty(target);
       const args = profileArgs(options);
       log.appendLine(`$ ${python} -m compile_lens_runner ${args.join(' ')}`);
       const outcome = await vscode.window.withProgress(
@@ -131,7 +153,7 @@ export function activate(context: vscode.ExtensionContext): void {
         return;
       }
       const loaded = await showReport(outcome.reportPath);
-      log.appendLine(`Report: ${outcome.reportPath}\n${headline(digestReport(loaded.report))}`);
+      log.appendLine(`Report: ${outcome.reportPath}\n${runSummary(loaded.report)}`);
       if (loaded.report.error) void vscode.window.showErrorMessage(`${loaded.report.error.message} ${loaded.report.error.fix}`, 'Show Output').then((a) => a && log.show());
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
@@ -155,12 +177,14 @@ export function activate(context: vscode.ExtensionContext): void {
     findings,
     vscode.window.registerTreeDataProvider('compileLens.compiler', compilerTree),
     vscode.languages.registerHoverProvider({ language: 'python' }, findings),
-    vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, findings),
+    vscode.languages.registerCodeLensProvider([{ language: 'python', scheme: 'file' }, { language: 'python', scheme: 'vscode-notebook-cell' }], findings),
     vscode.commands.registerCommand('compileLens.profile', async () => profile(await pickTarget())),
     vscode.commands.registerCommand(PROFILE_TARGET_COMMAND, (file: string, fn: string) => profile({ kind: 'function', file, fn })),
-    vscode.commands.registerCommand('compileLens.profileScript', (uri?: vscode.Uri) => {
-      const file = uri?.fsPath ?? vscode.window.activeTextEditor?.document.uri.fsPath;
-      return file ? profile({ kind: 'script', file, args: [] }) : undefined;
+    vscode.commands.registerCommand(PROFILE_SCRIPT_COMMAND, (uri?: vscode.Uri) => {
+      const file = uri?.scheme === 'file' ? uri.fsPath : activeSource()?.file;
+      if (file) return profile({ kind: 'script', file, args: [] });
+      void vscode.window.showWarningMessage('Open a Python script or notebook to profile it as a script.');
+      return undefined;
     }),
     vscode.commands.registerCommand('compileLens.openTrace', openTraces),
     vscode.commands.registerCommand(OPEN_REPORT_COMMAND, async (reportPath?: string) => {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { HostToWebview, TimelineSource, WebviewToHost } from './core/protocol.ts';
 import { loadMessage, previewMessage, readTimelineSource, type TimelineContent } from './core/timelineContent.ts';
 import { renderWebviewHtml } from './core/webviewHtml.ts';
+import { revealLocation } from './notebooks.ts';
 
 export const TIMELINE_VIEW_TYPE = 'compileLens.timeline';
 export const TRACE_EDITOR_VIEW_TYPE = 'compileLens.traceViewer';
@@ -43,12 +44,9 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
           await webview.postMessage({ type: 'error', message: text } satisfies HostToWebview);
         }
         break;
-      case 'reveal': {
-        const document = await vscode.workspace.openTextDocument(vscode.Uri.file(message.file));
-        const position = new vscode.Position(Math.max(0, message.line - 1), 0);
-        await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.One });
+      case 'reveal':
+        await revealLocation(message.file, message.line, message.cell ?? null);
         break;
-      }
       case 'error':
         log.appendLine(`Timeline webview: ${message.message}`);
         break;

@@ -9,6 +9,7 @@ import type { TraceModel } from '../extension/core/trace/model.ts';
 import { compileSpans, formatMicros, kernelIndices } from '../extension/core/trace/summary.ts';
 import { sameSlice } from '../extension/core/trace/window.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
+import { renderRegions } from './regions.ts';
 import { STYLES } from './styles.ts';
 import { KIND_LEGEND, kindSwatchCss, readTheme, type Theme } from './theme.ts';
 import { LABEL_WIDTH, TimelineCanvas, type DrawStats, type TimeScale } from './timeline.ts';
@@ -143,6 +144,8 @@ function load(message: ModelMessage): void {
   app.replaceChildren();
   app.append(el('h1', undefined, message.title));
   if (message.report) app.append(renderReportHeader(message.report, (file, line) => post({ type: 'reveal', file, line })));
+  const regions = message.report && renderRegions(message.report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
+  if (regions) app.append(regions);
 
   const panes: (TimelinePane & Partial<Pick<PreviewPane, 'events'>>)[] = message.panes;
   const models = panes.map((pane) => reviveModel(pane.trace));
@@ -177,9 +180,12 @@ function load(message: ModelMessage): void {
     app.append(el('p', 'hint compare-pending', 'The comparison of the traces appears when they have fully loaded.'));
   } else {
     for (let p = 1; p < state.panes.length; p++) {
-      const comparison = compareTraces(models[0], models[p]);
-      state.comparisons.push({ before: state.panes[0].label, after: state.panes[p].label, rows: comparison.rows.map((r) => ({ metric: r.metric, before: r.before, after: r.after })) });
-      app.append(renderComparison(state.panes[0].label, state.panes[p].label, comparison));
+      const { compareTo } = panes[p];
+      const base = compareTo ?? 0;
+      if (compareTo === null || base < 0 || base >= p) continue;
+      const comparison = compareTraces(models[base], models[p]);
+      state.comparisons.push({ before: state.panes[base].label, after: state.panes[p].label, rows: comparison.rows.map((r) => ({ metric: r.metric, before: r.before, after: r.after })) });
+      app.append(renderComparison(state.panes[base].label, state.panes[p].label, comparison));
     }
   }
 

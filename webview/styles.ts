@@ -31,4 +31,26 @@ canvas { display: block; }
 ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all; }
 .tooltip { position: fixed; z-index: 10; pointer-events: none; white-space: pre-wrap; max-width: 480px; word-break: break-all; padding: 4px 6px; background: var(--vscode-editorHoverWidget-background, #252526); color: var(--vscode-editorHoverWidget-foreground, inherit); border: 1px solid var(--vscode-editorHoverWidget-border, #454545); }
 .compare { margin-top: 12px; }
+.regions { margin: 8px 0 16px; }
+.region { border-top: 1px solid var(--vscode-panel-border, #80808059); padding: 6px 0 10px; }
+.region-facts, .not-measured { color: var(--vscode-descriptionForeground); margin: 4px 0; }
+.story { margin: 6px 0; max-width: 960px; }
+.region-chart { max-width: 760px; }
+.region-chart svg { display: block; width: 100%; height: auto; color: var(--vscode-descriptionForeground); }
+.region-chart .axis-label { fill: currentColor; font-size: 11px; }
+.region-chart .steady { fill: var(--vscode-charts-green, #89d185); fill-opacity: 0.12; }
+.region-chart .steady-median { stroke: var(--vscode-charts-green, #89d185); stroke-dasharray: 4 3; }
+.region-chart .steady-label { fill: var(--vscode-charts-green, #89d185); font-size: 11px; }
+.mark.cached { fill: var(--vscode-charts-blue, #75beff); }
+.mark.compiled { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
+.mark.recompiled { fill: var(--vscode-charts-red, #f14c4c); stroke: var(--vscode-editor-background); }
+.mark.eager { fill: none; stroke: var(--vscode-charts-purple, #b180d7); stroke-width: 2; }
+.chart-legend { margin-bottom: 8px; display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; font-size: 0.9em; }
+.legend-mark { display: inline-block; width: 10px; height: 10px; border-radius: 50%; }
+.legend-mark.cached { background: var(--vscode-charts-blue, #75beff); }
+.legend-mark.compiled { background: var(--vscode-charts-orange, #d18616); }
+.legend-mark.recompiled { background: var(--vscode-charts-red, #f14c4c); border-radius: 0; transform: rotate(45deg) scale(0.8); }
+.legend-mark.eager { background: var(--vscode-charts-purple, #b180d7); border-radius: 0; }
+.legend-mark.steady { background: var(--vscode-charts-green, #89d185); opacity: 0.35; border-radius: 0; }
+.region-measurements td.inputs { max-width: 420px; word-break: break-word; }
 `;

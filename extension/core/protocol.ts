@@ -4,9 +4,11 @@ import type { TraceModel } from './trace/model.ts';
 import type { FirstView } from './trace/window.ts';
 
 export interface TimelinePane {
-  /** e.g. "eager", "default", or a file name */
+  /** e.g. "eager", "default", "r0 Model default", or a file name */
   label: string;
   trace: TraceModel;
+  /** index of the pane this one is compared with (a region's eager side); null: not compared; absent: pane 0 */
+  compareTo?: number | null;
 }
 
 /** A pane of a preview: only the slices around the first view, and how many the whole trace has. */
@@ -31,5 +33,6 @@ export type HostToWebview =
 export type WebviewToHost =
   /** `view`: where the webview will open (its saved view), so a preview covers it; null opens at the first step */
   | { type: 'ready'; view: FirstView | null }
-  | { type: 'reveal'; file: string; line: number }
+  /** `cell`: notebooks, the cell's index (`line` is then within the cell) */
+  | { type: 'reveal'; file: string; line: number; cell?: number | null }
   | { type: 'error'; message: string };

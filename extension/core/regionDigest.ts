@@ -2,7 +2,7 @@
 // the CLI lines, `--json`, the CodeLens on the torch.compile line and the report panel. Nothing unmeasured is
 // printed as a number: what was not measured says why, in words, and carries no verdict.
 import { regionStory } from './regionStory.ts';
-import { digestMode, digestReport, type ModeDigest } from './reportDigest.ts';
+import { digestMode, digestReport, headline, type ModeDigest } from './reportDigest.ts';
 import type { Recommendation, Region, RegionMeasurement, Report } from './report.ts';
 import { placeLabel } from './sourcePlace.ts';
 import { formatCount, formatMs, formatSeconds, formatSpeedup, plural } from './units.ts';
@@ -51,7 +51,7 @@ export interface RegionDigest {
 }
 
 /** The mode the script itself asked for, as written in its torch.compile call. */
-function scriptMode(region: Region): string {
+export function scriptMode(region: Region): string {
   const options = region.options ?? {};
   const mode = typeof options.mode === 'string' ? options.mode : 'default';
   const backend = typeof options.backend === 'string' && options.backend !== 'inductor' ? `, backend ${options.backend}` : '';
@@ -135,7 +135,7 @@ const KIND_TEXT: Record<Region['kind'], string> = {
 };
 
 /** "recommendation: compile (default) — …" / "recommendation: stay eager — …" */
-function recommendationLine(recommendation: Recommendation): string {
+export function recommendationLine(recommendation: Recommendation): string {
   const verdict = recommendation.verdict === 'stay-eager' || recommendation.mode === null ? 'stay eager' : `compile (${recommendation.mode})`;
   return `recommendation: ${verdict} — ${recommendation.reason}`;
 }
@@ -152,16 +152,21 @@ function measurementLine(m: RegionMeasurementDigest): string {
   return `${m.label}${inputs}: ${facts.join(', ') || 'no timing recorded'}`;
 }
 
-/** The CLI's lines for one region: what the script did with it, each measurement, its story and its verdict. */
-export function formatRegion(d: RegionDigest): string[] {
-  const where = d.file !== null && d.line !== null ? ` — ${placeLabel({ file: d.file, line: d.line, cell: d.cell })}` : '';
+/** What the script did with a region, counted: "12 calls", "2 graphs", "1 recompile", "3.5 s compiling in the script". */
+export function regionFacts(d: RegionDigest): string[] {
   const facts = [plural(d.calls, 'call')];
   if (d.graphs !== null) facts.push(plural(d.graphs, 'graph'));
   if (d.graphBreaks) facts.push(plural(d.graphBreaks, 'graph break'));
   if (d.recompiles) facts.push(plural(d.recompiles, 'recompile'));
   if (d.eagerCalls) facts.push(`${plural(d.eagerCalls, 'call')} ran eagerly`);
   if (d.compileSeconds !== null) facts.push(`${formatSeconds(d.compileSeconds)} compiling in the script`);
-  const lines = [`  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${facts.join(', ')}${d.notMeasured ? ` — ${d.notMeasured}` : ''}`];
+  return facts;
+}
+
+/** The CLI's lines for one region: what the script did with it, each measurement, its story and its verdict. */
+export function formatRegion(d: RegionDigest): string[] {
+  const where = d.file !== null && d.line !== null ? ` — ${placeLabel({ file: d.file, line: d.line, cell: d.cell })}` : '';
+  const lines = [`  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${regionFacts(d).join(', ')}${d.notMeasured ? ` — ${d.notMeasured}` : ''}`];
   for (const m of d.measurements) {
     lines.push(`    ${measurementLine(m)}`);
     if (m.mismatch) lines.push(`      numeric mismatch vs eager: ${m.mismatch}`);
@@ -188,4 +193,12 @@ export function formatScriptDigest(report: Report): string {
   const measured = regions.some((r) => r.recommendation !== null);
   if (measured && (recommendation.verdict === 'compile' || recommendation.verdict === 'stay-eager')) out.push(`  ${recommendationLine(recommendation)}`);
   return out.join('\n');
+}
+
+/** A finished run in a few lines (the extension's log): a target's headline, or one line per region of a script. */
+export function runSummary(report: Report): string {
+  if (report.target.kind !== 'script') return headline(digestReport(report));
+  const regions = (report.regions ?? []).map(digestRegion);
+  if (!regions.length) return report.status === 'error' ? 'The script failed before torch.compile returned a callable.' : 'torch.compile returned no callable while the script ran.';
+  return regions.map((r) => `${r.id} ${r.name}${r.file !== null && r.line !== null ? ` (${placeLabel({ file: r.file, line: r.line, cell: r.cell })})` : ''}: ${r.headline}`).join('\n');
 }

@@ -1,0 +1,143 @@
+// A script report in the webview (headless Chromium, real CSP): each region's first-call chart (marks for compile,
+// recompile and eager calls with their reasons in the mark's title, the steady state shaded, a log scale when the
+// compile call dwarfs the rest), its story, measurements and not-measured reason, a location click, the region
+// timelines compared pairwise, and report strings drawn as text.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { Report } from '../../extension/core/report.ts';
+import { loadReport } from '../../extension/core/reportFile.ts';
+import { loadMessage, readTimelineSource } from '../../extension/core/timelineContent.ts';
+import { debug, errorsOf, launchBrowser, openWebview, post, record } from './harness.ts';
+
+const ROOT = join(__dirname, '..', '..');
+const reportPath = (name: string): string => join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json');
+let browser: Browser;
+before(async () => { browser = await launchBrowser(); });
+after(async () => { await browser.close(); });
+
+/** The report as the host sends it: with the region traces read by the real scanner. */
+async function openReport(name: string, edit?: (report: Report) => Report): Promise<Page> {
+  const page = await openWebview(browser);
+  const source = { kind: 'report' as const, reportPath: reportPath(name) };
+  const message = loadMessage(await readTimelineSource(source));
+  if (message.type === 'load' && edit) message.report = edit(message.report!);
+  await post(page, message);
+  return page;
+}
+
+interface Mark { call: number; mark: string; title: string; x: number; y: number }
+
+const marks = (page: Page, region: string): Promise<Mark[]> => page.locator(`section.region[data-region="${region}"] .mark`).evaluateAll((nodes) => nodes.map((node) => {
+  const box = (node as SVGGraphicsElement).getBoundingClientRect();
+  return { call: Number((node as SVGElement).dataset.call), mark: (node as SVGElement).dataset.mark ?? '', title: node.querySelector('title')?.textContent ?? '', x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}).sort((a, b) => a.call - b.call));
+
+describe('script regions in the report panel', () => {
+  test('each region: chart marks for every call, the compile and recompile marked with their reasons, measurements, no CSP violation', async () => {
+    const page = await openReport('script-regions-cpu');
+    assert.equal(await page.locator('section.regions > h2').innerText(), '4 compiled regions in train_small');
+    assert.equal(await page.locator('section.region').count(), 4);
+
+    const r0 = await marks(page, 'r0');
+    assert.equal(r0.length, 12);
+    assert.deepEqual(r0.filter((m) => m.mark !== 'cached').map((m) => [m.call, m.mark]), [[0, 'compiled'], [6, 'recompiled']]);
+    assert.match(r0[6]!.title, /^call 6: 1\.1 s — recompiled\ncompiling took 1\.1 s\nrecompiled because: tensor 'x' size mismatch at index 1\. expected 128, actual 256\ninputs: float32\[8, 256, 64\]; inference$/);
+    assert.match(r0[3]!.title, /^call 3: 0\.\d+ ms — ran the compiled code\ninputs: float32\[8, 128, 64\]; inference$/);
+    assert.ok(r0.every((m, i) => i === 0 || m.x > r0[i - 1]!.x), 'calls run left to right in order');
+    assert.ok(r0[0]!.y < r0[6]!.y && r0[6]!.y < r0[3]!.y, 'the 2.5 s compile call is highest, the 1.1 s recompile next, cached calls low');
+    assert.equal(await page.locator('section.region[data-region="r0"] svg').getAttribute('data-scale'), 'log', 'a compile call 2700× the steady calls: log scale');
+
+    const r0Box = page.locator('section.region[data-region="r0"]');
+    const row = await r0Box.locator('table.region-measurements tr').nth(1).innerText();
+    assert.match(row, /float32\[8, 128, 64\]; inference \(most frequent, 9 calls\)\s+default \(as written\)\s+1\.84×\s+±2\.3%\s+0\.90 ms\s+1\.66 ms\s+41 → 12\s+2\.4 s\s+3173 calls/);
+    assert.match(await r0Box.locator('p.recommendation').innerText(), /^recommendation: compile \(default\) — /);
+
+    const r1 = await marks(page, 'r1');
+    assert.deepEqual(r1.filter((m) => m.mark === 'eager').map((m) => m.call), [8, 9]);
+    assert.match(r1[8]!.title, /ran eagerly \(Dynamo fell back to the original code\)\neager because: recompile_limit \(8\) reached/);
+    assert.deepEqual(r1.filter((m) => m.mark === 'recompiled').map((m) => m.call), [1, 2, 3, 4, 5, 6, 7]);
+
+    assert.equal(await page.locator('section.region[data-region="r2"] p.not-measured').innerText(), 'not replayable: mutates self.calls');
+    assert.equal(await page.locator('section.region[data-region="r2"] table').count(), 0, 'no measurement table without a measurement');
+    assert.equal(await page.locator('section.region[data-region="r3"] p.not-measured').innerText(), 'not measured: 2 calls (needs 3)');
+    assert.equal(await page.locator('section.region[data-region="r3"] p.recommendation').count(), 0, 'no verdict where nothing was measured');
+
+    // the region timelines: each compiled trace compared with its own region's eager trace
+    const d = await debug(page);
+    assert.deepEqual(d.panes.map((p) => p.label), ['r0 TinyTransformer eager', 'r0 TinyTransformer default', 'r1 step eager', 'r1 step default']);
+    assert.deepEqual(d.comparisons.map((c) => [c.before, c.after]), [['r0 TinyTransformer eager', 'r0 TinyTransformer default'], ['r1 step eager', 'r1 step default']]);
+
+    const { cspViolations } = await record(page);
+    assert.deepEqual(cspViolations, []);
+    assert.deepEqual(errorsOf(page), []);
+    await screenshot(page, 'region-charts.png');
+    await page.close();
+  });
+
+  test('seed 000: the story above the chart, the steady state shaded from the first call after the recompile', async () => {
+    const page = await openReport('script-warmup-gpu');
+    const box = page.locator('section.region[data-region="r0"]');
+    assert.match(await box.locator('p.story').innerText(), /^Call 0 \(batch 1\) compiled a graph that none of the 29 later calls used \(all at batch 5\); call 1, the first at batch 5, paid 8\.2 s recompiling/);
+    const storyBelowChart = await page.evaluate(() => {
+      const story = document.querySelector('section.region p.story')!;
+      const chart = document.querySelector('section.region .region-chart')!;
+      return Boolean(story.compareDocumentPosition(chart) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    assert.ok(storyBelowChart, 'the sentence comes first, the chart after it');
+    const shade = box.locator('rect.steady');
+    assert.equal(await shade.locator('title').textContent(), 'steady state from call 2: 412 ms per call, median (±2.3%)');
+    const rect = (await shade.boundingBox())!;
+    const all = await marks(page, 'r0');
+    assert.ok(all[1]!.x < rect.x && rect.x < all[2]!.x, 'the shading starts between the recompile (call 1) and call 2');
+    assert.ok(rect.x + rect.width >= all[29]!.x, 'and runs to the last call');
+    assert.equal(await box.locator('.chart-legend').innerText().then((t) => t.replace(/\s+/g, ' ').trim()), 'compiled recompiled compiled code reused steady state');
+    assert.equal(await box.locator('text.steady-label').textContent(), 'steady state: 412 ms median');
+    await screenshot(page, 'region-chart-warmup.png');
+    await page.close();
+  });
+
+  test('a notebook region\'s location link names its cell and posts reveal with the cell', async () => {
+    const page = await openReport('script-notebook-cpu');
+    const link = page.locator('section.region[data-region="r0"] h3 button.link');
+    assert.equal(await link.innerText(), 'explore.ipynb cell 4, line 2');
+    await link.click();
+    const { posted } = await record(page);
+    assert.deepEqual(posted.at(-1), { type: 'reveal', file: '/home/dev/proj/explore.ipynb', line: 2, cell: 3 });
+    await page.close();
+  });
+
+  test('a linear scale when no call dwarfs the others; report strings are text, not HTML', async () => {
+    const hostile = '<img src=x onerror="document.title=1">';
+    const page = await openReport('script-regions-cpu', (report) => {
+      const { regions } = (JSON.parse(JSON.stringify(report)) as Report);
+      const r3 = regions![3]!;
+      r3.name = hostile;
+      r3.calls = r3.calls.map((c) => ({ ...c, ms: 1 + c.index, signature: hostile }));
+      return { ...report, regions: [r3] };
+    });
+    const box = page.locator('section.region[data-region="r3"]');
+    assert.equal(await box.locator('svg').getAttribute('data-scale'), 'linear');
+    assert.match(await box.locator('h3').innerText(), /<img src=x/);
+    assert.equal(await page.locator('img').count(), 0);
+    assert.deepEqual((await record(page)).cspViolations, []);
+    await page.close();
+  });
+
+  test('a target report has no regions section', async () => {
+    const page = await openWebview(browser);
+    const { report } = await loadReport(join(ROOT, 'test', 'fixtures', 'reports', 'graphbreak-cpu', 'report.json'));
+    await post(page, { type: 'load', title: 't', source: { kind: 'report', reportPath: '/r.json' }, report, panes: [] });
+    assert.equal(await page.locator('section.regions').count(), 0);
+    assert.equal(await page.locator('section.report').count(), 1);
+    await page.close();
+  });
+});
+
+/** For a person to look at (test-results/ is kept as the run's artifacts). */
+async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+  await page.screenshot({ path: join(ROOT, 'test-results', name), fullPage: true });
+}

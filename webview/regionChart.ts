@@ -1,0 +1,159 @@
+// The first-call chart of a script-mode region (SVG, d3 scales and axes): call index → duration, the calls that
+// compiled, recompiled or ran eagerly marked (each mark's <title> says what happened, the recompile's guard
+// failure included), the steady state shaded. A log scale when compile calls dwarf the rest.
+import { axisBottom, axisLeft, scaleLinear, scaleLog, select, symbol, symbolDiamond, symbolX, type ScaleContinuousNumeric } from 'd3';
+import type { Region, RegionCall } from '../extension/core/report.ts';
+import { formatMs, formatSeconds } from '../extension/core/units.ts';
+import { el } from './panels.ts';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const WIDTH = 720;
+const HEIGHT = 220;
+const MARGIN = { top: 10, right: 16, bottom: 36, left: 70 };
+/** max / min duration beyond which the y axis is logarithmic: a 60 s compile call next to 0.4 s calls */
+const LOG_RATIO = 20;
+
+export type CallMark = 'compiled' | 'recompiled' | 'eager' | 'cached';
+
+/** How a call is drawn: Dynamo running it eagerly outranks the compile event (its compile, if any, is in the title). */
+export function markOf(call: RegionCall): CallMark {
+  if (call.ranCompiled === false) return 'eager';
+  return call.event === 'cached' ? 'cached' : call.event;
+}
+
+const EVENT_TEXT: Record<CallMark, string> = {
+  compiled: 'compiled',
+  recompiled: 'recompiled',
+  eager: 'ran eagerly (Dynamo fell back to the original code)',
+  cached: 'ran the compiled code',
+};
+
+/** The mark's tooltip: call, duration, what happened and why, inputs. */
+export function callTitle(call: RegionCall): string {
+  const lines = [`call ${call.index}: ${call.ms === null ? 'duration not recorded' : formatMs(call.ms)} — ${EVENT_TEXT[markOf(call)]}`];
+  if (call.event !== 'cached' && call.compileSeconds != null) lines.push(`compiling took ${formatSeconds(call.compileSeconds)}`);
+  if (call.event === 'recompiled' && call.recompileReason) lines.push(`recompiled because: ${call.recompileReason}`);
+  if (call.ranCompiled === false && call.fallbackReason) lines.push(`eager because: ${call.fallbackReason}`);
+  lines.push(`inputs: ${call.signature}`);
+  return lines.join('\n');
+}
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, className?: string): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(SVG_NS, tag);
+  if (className) node.setAttribute('class', className);
+  return node;
+}
+
+function withTitle<T extends SVGElement>(node: T, text: string): T {
+  const title = svg('title');
+  title.textContent = text;
+  node.append(title);
+  return node;
+}
+
+const SYMBOLS = { recompiled: symbol(symbolDiamond, 90)(), eager: symbol(symbolX, 70)() };
+
+/** The chart with its legend, or a note when no call has a duration. */
+export function renderRegionChart(region: Region): HTMLElement {
+  const box = el('div', 'region-chart');
+  const timed = region.calls.filter((c): c is RegionCall & { ms: number } => c.ms !== null && c.ms > 0);
+  if (!timed.length) {
+    box.append(el('p', 'hint', 'No call duration was recorded for this region.'));
+    return box;
+  }
+  const last = region.calls[region.calls.length - 1]!.index;
+  const x = scaleLinear().domain([-0.5, last + 0.5]).range([MARGIN.left, WIDTH - MARGIN.right]);
+  const lo = Math.min(...timed.map((c) => c.ms));
+  const hi = Math.max(...timed.map((c) => c.ms));
+  const logScale = hi / lo > LOG_RATIO;
+  const y: ScaleContinuousNumeric<number, number> = logScale
+    ? scaleLog().domain([lo / 1.5, hi * 1.5]).range([HEIGHT - MARGIN.bottom, MARGIN.top])
+    : scaleLinear().domain([0, hi * 1.1]).nice().range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+
+  const chart = svg('svg', 'first-calls');
+  chart.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
+  chart.setAttribute('role', 'img');
+  chart.setAttribute('aria-label', `${region.id} ${region.name}: duration of each call`);
+  chart.dataset.scale = logScale ? 'log' : 'linear';
+
+  const steady = region.steadyState;
+  if (steady && steady.fromCall <= last) {
+    const shade = svg('rect', 'steady');
+    shade.setAttribute('x', String(x(steady.fromCall - 0.5)));
+    shade.setAttribute('y', String(MARGIN.top));
+    shade.setAttribute('width', String(x(last + 0.5) - x(steady.fromCall - 0.5)));
+    shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
+    const spread = steady.spreadPct != null ? ` (±${steady.spreadPct.toFixed(1)}%)` : '';
+    chart.append(withTitle(shade, `steady state from call ${steady.fromCall}: ${formatMs(steady.medianMs)} per call, median${spread}`));
+    const median = svg('line', 'steady-median');
+    median.setAttribute('x1', shade.getAttribute('x')!);
+    median.setAttribute('x2', String(x(last + 0.5)));
+    median.setAttribute('y1', String(y(steady.medianMs)));
+    median.setAttribute('y2', String(y(steady.medianMs)));
+    const label = svg('text', 'steady-label');
+    // in the shading's top corner, clear of the marks that sit on the median line
+    label.setAttribute('x', String(x(last + 0.5) - 4));
+    label.setAttribute('y', String(MARGIN.top + 12));
+    label.setAttribute('text-anchor', 'end');
+    label.textContent = `steady state: ${formatMs(steady.medianMs)} median`;
+    chart.append(median, label);
+  }
+
+  const xAxis = svg('g', 'axis x-axis');
+  xAxis.setAttribute('transform', `translate(0,${HEIGHT - MARGIN.bottom})`);
+  const xTicks = x.ticks(Math.min(10, last + 1)).filter(Number.isInteger);
+  select(xAxis).call(axisBottom(x).tickValues(xTicks).tickFormat((v) => String(v)));
+  const yAxis = svg('g', 'axis y-axis');
+  yAxis.setAttribute('transform', `translate(${MARGIN.left},0)`);
+  const decades = logScale ? y.ticks(6).filter((v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9) : [];
+  const yTicks = decades.length >= 2 ? decades : y.ticks(5);
+  select(yAxis).call(axisLeft(y).tickValues(yTicks).tickFormat((v) => formatMs(Number(v))));
+  chart.append(xAxis, yAxis);
+  const xLabel = svg('text', 'axis-label');
+  xLabel.setAttribute('x', String((MARGIN.left + WIDTH - MARGIN.right) / 2));
+  xLabel.setAttribute('y', String(HEIGHT - 4));
+  xLabel.setAttribute('text-anchor', 'middle');
+  xLabel.textContent = 'call';
+  const yLabel = svg('text', 'axis-label');
+  yLabel.setAttribute('transform', `translate(12,${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2}) rotate(-90)`);
+  yLabel.setAttribute('text-anchor', 'middle');
+  yLabel.textContent = logScale ? 'duration (log scale)' : 'duration';
+  chart.append(xLabel, yLabel);
+
+  // cached calls first, so the few marked calls are drawn on top
+  const order: CallMark[] = ['cached', 'eager', 'recompiled', 'compiled'];
+  for (const call of [...timed].sort((a, b) => order.indexOf(markOf(a)) - order.indexOf(markOf(b)))) {
+    const kind = markOf(call);
+    const [cx, cy] = [x(call.index), y(call.ms)];
+    let mark: SVGElement;
+    if (kind === 'recompiled' || kind === 'eager') {
+      mark = svg('path', `mark ${kind}`);
+      mark.setAttribute('d', SYMBOLS[kind] ?? '');
+      mark.setAttribute('transform', `translate(${cx},${cy})`);
+    } else {
+      mark = svg('circle', `mark ${kind}`);
+      mark.setAttribute('cx', String(cx));
+      mark.setAttribute('cy', String(cy));
+      mark.setAttribute('r', kind === 'compiled' ? '5' : '2.5');
+    }
+    mark.dataset.call = String(call.index);
+    mark.dataset.mark = kind;
+    chart.append(withTitle(mark, callTitle(call)));
+  }
+  box.append(chart, renderLegend(region, timed.length, steady != null));
+  return box;
+}
+
+function renderLegend(region: Region, timed: number, steady: boolean): HTMLElement {
+  const legend = el('div', 'chart-legend');
+  const present = new Set(region.calls.map(markOf));
+  for (const kind of ['compiled', 'recompiled', 'eager', 'cached'] as const) {
+    if (!present.has(kind)) continue;
+    legend.append(el('span', `legend-mark ${kind}`), el('span', 'legend-label', kind === 'eager' ? 'ran eagerly' : kind === 'cached' ? 'compiled code reused' : kind));
+  }
+  if (steady) legend.append(el('span', 'legend-mark steady'), el('span', 'legend-label', 'steady state'));
+  const untimed = region.calls.length - timed;
+  if (untimed) legend.append(el('span', 'legend-label', `· ${untimed} call${untimed === 1 ? '' : 's'} without a recorded duration (not drawn)`));
+  if (region.callsTruncated) legend.append(el('span', 'legend-label', `· first ${region.calls.length} of ${region.callCount} calls`));
+  return legend;
+}

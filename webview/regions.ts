@@ -1,0 +1,85 @@
+// A script report's regions in the report panel: per compiled callable, where it was compiled, what the script
+// did with it, its first-call story and chart, and its replayed measurements (speedup ± spread per mode and inputs).
+// Report strings go in as text only (el()).
+import { digestRegion, recommendationLine, regionFacts, type RegionDigest } from '../extension/core/regionDigest.ts';
+import type { Report } from '../extension/core/report.ts';
+import { placeLabel } from '../extension/core/sourcePlace.ts';
+import { formatCount, formatMs, formatSeconds, formatSpeedup } from '../extension/core/units.ts';
+import { el } from './panels.ts';
+import { renderRegionChart } from './regionChart.ts';
+
+export type Reveal = (file: string, line: number, cell: number | null) => void;
+
+const COLUMNS = ['inputs', 'mode', 'speedup', 'spread', 'compiled', 'eager', 'kernels / call', 'compile', 'break-even'];
+
+function measurementTable(digest: RegionDigest): HTMLTableElement {
+  const table = el('table', 'region-measurements');
+  const head = el('tr');
+  for (const title of COLUMNS) head.append(el('th', undefined, title));
+  table.append(head);
+  for (const m of digest.measurements) {
+    const row = el('tr');
+    const inputs = el('td', 'inputs', m.signature ?? '');
+    if (m.why) inputs.append(el('span', 'hint', ` (${m.why === 'last' ? 'last' : 'most frequent'}${m.signatureCalls !== null ? `, ${m.signatureCalls} call${m.signatureCalls === 1 ? '' : 's'}` : ''})`));
+    row.append(inputs, el('td', undefined, m.label));
+    if (m.status === 'error') {
+      const error = el('td', 'error', `failed: ${m.error ?? 'unknown error'}`);
+      error.colSpan = COLUMNS.length - 2;
+      row.append(error);
+    } else {
+      // an unmeasured cell stays empty: no placeholder number
+      const cell = (text: string | null, className?: string) => el('td', className, text ?? '');
+      row.append(
+        cell(m.speedup === null ? null : formatSpeedup(m.speedup), m.speedup === null ? undefined : m.speedup < 1 ? 'slower' : 'faster'),
+        cell(m.spreadPct === null ? null : `±${m.spreadPct.toFixed(1)}%`),
+        cell(m.medianMs === null ? null : formatMs(m.medianMs)),
+        cell(m.pairedEagerMs === null ? null : formatMs(m.pairedEagerMs)),
+        cell(m.kernelsPerStep === null ? null : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`),
+        cell(m.compileSeconds === null ? null : formatSeconds(m.compileSeconds)),
+        cell(m.breakEvenCalls === null ? null : `${Math.ceil(m.breakEvenCalls)} calls`),
+      );
+    }
+    table.append(row);
+    for (const note of [m.mismatch && `numeric mismatch vs eager: ${m.mismatch}`, m.remeasured && `re-measured: ${m.remeasured}`]) {
+      if (!note) continue;
+      const noteRow = el('tr');
+      const text = el('td', 'note', note);
+      text.colSpan = COLUMNS.length;
+      noteRow.append(text);
+      table.append(noteRow);
+    }
+  }
+  return table;
+}
+
+/** The regions section of a script report; null for other reports. */
+export function renderRegions(report: Report, reveal: Reveal): HTMLElement | null {
+  if (report.target.kind !== 'script' || !report.regions) return null;
+  const section = el('section', 'regions');
+  const count = report.regions.length;
+  section.append(el('h2', undefined, `${count} compiled region${count === 1 ? '' : 's'} in ${report.target.name}`));
+  if (!count) section.append(el('p', 'hint', 'torch.compile returned no callable while the script ran.'));
+  for (const region of report.regions) {
+    const digest = digestRegion(region);
+    const box = el('section', 'region');
+    box.dataset.region = region.id;
+    const title = el('h3', undefined, `${region.id} ${region.name}`);
+    if (region.location) {
+      const { file, line, cell } = region.location;
+      const link = el('button', 'link', placeLabel(region.location));
+      link.type = 'button';
+      link.title = `${file}:${line}`;
+      link.addEventListener('click', () => reveal(file, line, cell ?? null));
+      title.append(' — ', link);
+    }
+    box.append(title);
+    box.append(el('p', 'region-facts', `${regionFacts(digest).join(' · ')} · compiled with mode ${digest.mode}`));
+    if (digest.story) box.append(el('p', 'story', digest.story));
+    box.append(renderRegionChart(region));
+    if (digest.notMeasured) box.append(el('p', 'not-measured', digest.notMeasured));
+    if (digest.measurements.length) box.append(measurementTable(digest));
+    if (digest.recommendation) box.append(el('p', 'recommendation', recommendationLine(digest.recommendation)));
+    section.append(box);
+  }
+  return section;
+}
