@@ -77,7 +77,12 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
     if (digest.story) box.append(el('p', 'story', digest.story));
     box.append(renderRegionChart(region));
     if (digest.notMeasured) box.append(el('p', 'not-measured', digest.notMeasured));
-    if (digest.measurements.length) box.append(measurementTable(digest));
+    if (digest.measurements.length) {
+      // a narrow panel scrolls the table sideways rather than breaking its numbers over lines
+      const scroller = el('div', 'table-scroll');
+      scroller.append(measurementTable(digest));
+      box.append(scroller);
+    }
     if (digest.recommendation) box.append(el('p', 'recommendation', recommendationLine(digest.recommendation)));
     section.append(box);
   }

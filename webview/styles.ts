@@ -52,5 +52,7 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .legend-mark.recompiled { background: var(--vscode-charts-red, #f14c4c); border-radius: 0; transform: rotate(45deg) scale(0.8); }
 .legend-mark.eager { background: var(--vscode-charts-purple, #b180d7); border-radius: 0; }
 .legend-mark.steady { background: var(--vscode-charts-green, #89d185); opacity: 0.35; border-radius: 0; }
-.region-measurements td.inputs { max-width: 420px; word-break: break-word; }
+.table-scroll { overflow-x: auto; }
+.region-measurements td, .region-measurements th { white-space: nowrap; }
+.region-measurements td.inputs { white-space: normal; min-width: 14em; max-width: 420px; }
 `;
