@@ -15,6 +15,23 @@ export interface CodeServerEnv {
   vsix: string;
 }
 
+/**
+ * A fresh copy of test/e2e/workspace whose settings profile quickly on the CPU with `pythonPath` (absolute: VS Code
+ * runs with its own HOME here, which version-manager shims such as pyenv depend on).
+ */
+export function makeTestWorkspace(pythonPath: string): string {
+  const workspace = mkdtempSync(path.join(os.tmpdir(), 'cl-ws-'));
+  cpSync(path.join(REPO, 'test/e2e/workspace'), workspace, { recursive: true });
+  mkdirSync(path.join(workspace, '.vscode'));
+  writeFileSync(path.join(workspace, '.vscode/settings.json'), JSON.stringify({
+    'compileLens.pythonPath': pythonPath,
+    'compileLens.device': 'cpu',
+    'compileLens.modes': ['default'],
+    'compileLens.quick': true,
+  }));
+  return workspace;
+}
+
 /** Builds the bundles, packages the .vsix and makes sure code-server is installed (cached outside the repo). */
 export function prepareCodeServer(): CodeServerEnv {
   const root = execFileSync('bash', [path.join(REPO, 'test/e2e/setup-code-server.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();

@@ -2,14 +2,13 @@
 // and the same extension in an untrusted workspace (no code runs, traces still open).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { generateTrace } from '../../bench/gen-trace.ts';
 import { PREVIEW_MIN_EVENTS } from '../../extension/core/timelineContent.ts';
-import { findWebviewFrame, openFile, paletteHas, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
+import { findWebviewFrame, makeTestWorkspace, openFile, paletteHas, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
@@ -33,18 +32,9 @@ async function drawnPanes(frame: Frame, count: number): Promise<{ label: string;
 }
 
 function makeWorkspace(): string {
-  const workspace = mkdtempSync(path.join(os.tmpdir(), 'cl-ws-'));
-  cpSync(path.join(REPO, 'test/e2e/workspace'), workspace, { recursive: true });
+  const workspace = makeTestWorkspace(PYTHON);
   copyFileSync(path.join(REPO, 'test/fixtures/traces/mlp-eager.trace.json'), path.join(workspace, 'mlp-eager.trace.json'));
   writeFileSync(path.join(workspace, 'broken.trace.json'), '{"traceEvents": [{"ph": "X", "name": "<img src=x onerror=alert(1)>", "ts": 1, "dur');
-  mkdirSync(path.join(workspace, '.vscode'));
-  writeFileSync(path.join(workspace, '.vscode/settings.json'), JSON.stringify({
-    // absolute: VS Code runs with its own HOME here, which version-manager shims (pyenv) depend on
-    'compileLens.pythonPath': PYTHON,
-    'compileLens.device': 'cpu',
-    'compileLens.modes': ['default'],
-    'compileLens.quick': true,
-  }));
   return workspace;
 }
 
