@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { collectFindings } from '../../extension/core/findings.ts';
-import { digestRegion, formatRegion, formatScriptDigest } from '../../extension/core/regionDigest.ts';
+import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/core/regionDigest.ts';
 import { parseSignature, regionStory, signatureChange } from '../../extension/core/regionStory.ts';
 import type { Region, RegionCall, Report } from '../../extension/core/report.ts';
 import { loadReport } from '../../extension/core/reportFile.ts';
@@ -118,4 +118,12 @@ test('notebook places: labels count cells from 1; a location lands on its cell u
   assert.equal(cellPosition({ line: 1, cell: 0 }, cells), null, 'a markdown cell holds no code');
   assert.equal(cellPosition({ line: 1, cell: 5 }, cells), null, 'the cell is gone');
   assert.equal(cellPosition({ line: 1, cell: null }, cells), null, 'not a notebook location');
+});
+
+test('the extension log\'s summary of a run: one line per region of a script, the headline of a target', async () => {
+  assert.equal(runSummary(await fixture('script-warmup-gpu')), 'r0 FluxTransformer2DModel (serve.py:21): 1.41× (default) · 2 graphs · 1 recompile');
+  const script = await fixture('script-regions-cpu');
+  assert.equal(runSummary({ ...script, regions: [] }), 'torch.compile returned no callable while the script ran.');
+  assert.equal(runSummary({ ...script, regions: [], status: 'error' }), 'The script failed before torch.compile returned a callable.');
+  assert.match(runSummary(await fixture('graphbreak-cpu')), /^\d+\.\d+× \(default\) · /);
 });
