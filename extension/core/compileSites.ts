@@ -81,24 +81,23 @@ interface TorchNames {
 const IMPORT = /^\s*import\s+(.+)$/;
 const FROM_TORCH = /^\s*from\s+torch\s+import\s+\(?([^)]*)\)?\s*$/;
 const IDENT = '[A-Za-z_][A-Za-z0-9_]*';
+const NAMES_TORCH = /(?<![\w.])torch\b/;
+const TORCH_AS = new RegExp(`^\\s*torch\\s+as\\s+(${IDENT})\\s*$`);
+const COMPILE_AS = new RegExp(`^\\s*compile(?:\\s+as\\s+(${IDENT}))?\\s*$`);
 
 function torchNames(lines: string[]): TorchNames {
   const names: TorchNames = { modules: new Set(['torch']), functions: new Set(), usesTorch: false };
   for (const line of lines) {
-    if (new RegExp(`(?<![\\w.])torch\\b`).test(line)) names.usesTorch = true;
+    if (NAMES_TORCH.test(line)) names.usesTorch = true;
     const imported = IMPORT.exec(line);
-    if (imported) {
-      for (const part of imported[1]!.split(',')) {
-        const alias = new RegExp(`^\\s*torch\\s+as\\s+(${IDENT})\\s*$`).exec(part);
-        if (alias) names.modules.add(alias[1]!);
-      }
+    for (const part of imported ? imported[1]!.split(',') : []) {
+      const alias = TORCH_AS.exec(part);
+      if (alias) names.modules.add(alias[1]!);
     }
     const from = FROM_TORCH.exec(line);
-    if (from) {
-      for (const part of from[1]!.split(',')) {
-        const named = new RegExp(`^\\s*compile(?:\\s+as\\s+(${IDENT}))?\\s*$`).exec(part);
-        if (named) names.functions.add(named[1] ?? 'compile');
-      }
+    for (const part of from ? from[1]!.split(',') : []) {
+      const named = COMPILE_AS.exec(part);
+      if (named) names.functions.add(named[1] ?? 'compile');
     }
   }
   return names;
@@ -110,21 +109,40 @@ const escape = (name: string): string => name.replace(/[.*+?^${}()|[\]\\]/g, '\\
 const NOT_MODULES = new Set(['re', 'regex', 'builtins', 'ast']);
 /** Keyword arguments that mark another library's compile (Keras: model.compile(optimizer=..., loss=...)). */
 const FOREIGN_COMPILE_ARGS = /\(\s*(?:optimizer|loss|metrics)\s*=/;
+/** `<receiver>.compile(`: a dotted name or a call's closing parenthesis */
+const METHOD_CALL = new RegExp(`((?<![\\w.])${IDENT}(?:\\s*\\.\\s*${IDENT})*|\\))\\s*\\.\\s*compile\\s*\\(`, 'g');
 
-function siteOnLine(code: string, names: TorchNames): { column: number; kind: CompileSiteKind } | null {
+interface SitePatterns {
+  decorator: RegExp;
+  call: RegExp;
+  /** a call of a name bound to torch.compile itself */
+  bare: RegExp | null;
+  /** nn.Module.compile() is considered only in code that uses torch */
+  methods: boolean;
+}
+
+function sitePatterns(names: TorchNames): SitePatterns {
   const modules = [...names.modules].map(escape).join('|');
-  const decorator = new RegExp(`^(\\s*)@\\s*(?:(?:${modules})\\s*\\.\\s*compile|${[...names.functions].map(escape).join('|') || '(?!)'})\\b`).exec(code);
+  const functions = [...names.functions].map(escape).join('|');
+  return {
+    decorator: new RegExp(`^(\\s*)@\\s*(?:(?:${modules})\\s*\\.\\s*compile${functions ? `|${functions}` : ''})\\b`),
+    call: new RegExp(`(?<![\\w.])(?:${modules})\\s*\\.\\s*compile\\s*\\(`),
+    bare: functions ? new RegExp(`(?<![\\w.])(?:${functions})\\s*\\(`) : null,
+    methods: names.usesTorch,
+  };
+}
+
+function siteOnLine(code: string, patterns: SitePatterns): { column: number; kind: CompileSiteKind } | null {
+  const decorator = patterns.decorator.exec(code);
   if (decorator) return { column: decorator[1]!.length, kind: 'decorator' };
-  const call = new RegExp(`(?<![\\w.])(?:${modules})\\s*\\.\\s*compile\\s*\\(`).exec(code);
+  const call = patterns.call.exec(code);
   if (call) return { column: call.index, kind: 'call' };
-  if (names.functions.size) {
-    const bare = new RegExp(`(?<![\\w.])(?:${[...names.functions].map(escape).join('|')})\\s*\\(`).exec(code);
-    // `def compile(` defines a function; it does not call torch.compile
-    if (bare && !/\bdef\s*$/.test(code.slice(0, bare.index))) return { column: bare.index, kind: 'call' };
-  }
-  if (!names.usesTorch) return null;
-  const method = new RegExp(`((?<![\\w.])${IDENT}(?:\\s*\\.\\s*${IDENT})*|\\))\\s*\\.\\s*compile\\s*\\(`, 'g');
-  for (let match = method.exec(code); match; match = method.exec(code)) {
+  const bare = patterns.bare?.exec(code);
+  // `def compile(` defines a function; it does not call torch.compile
+  if (bare && !/\bdef\s*$/.test(code.slice(0, bare.index))) return { column: bare.index, kind: 'call' };
+  if (!patterns.methods) return null;
+  METHOD_CALL.lastIndex = 0;
+  for (let match = METHOD_CALL.exec(code); match; match = METHOD_CALL.exec(code)) {
     const receiver = match[1]!.replace(/\s+/g, '');
     const rest = code.slice(match.index + match[0].length - 1);
     if (NOT_MODULES.has(receiver) || /^\(\s*['"]/.test(rest) || FOREIGN_COMPILE_ARGS.test(rest)) continue;
@@ -140,9 +158,10 @@ export function findCompileSites(source: string, options: ScanOptions = {}): Com
 }
 
 function sitesIn(lines: string[], names: TorchNames): CompileSite[] {
+  const patterns = sitePatterns(names);
   const sites: CompileSite[] = [];
   lines.forEach((code, line) => {
-    const site = siteOnLine(code, names);
+    const site = siteOnLine(code, patterns);
     if (site) sites.push({ line, ...site });
   });
   return sites;
