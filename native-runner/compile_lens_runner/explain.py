@@ -30,12 +30,12 @@ def pytorch_hint(text: str) -> str | None:
 
 
 def _user_name(name: str) -> str:
-    """`L['x']` -> `'x'`; `args[0]` -> `input 0 (args[0])`: a positional argument Dynamo knows no name for."""
+    """`x` or `L['x']` -> `input 'x'`; `args[0]` -> `input 0 (args[0])`: a positional argument Dynamo knows no name for."""
     match = re.fullmatch(r"L\['([^']+)'\]", name)
     if match:
-        return f"'{match[1]}'"
+        return f"input '{match[1]}'"
     match = re.fullmatch(r"args\[(\d+)\]", name)
-    return f"input {match[1]} ({name})" if match else f"'{name}'"
+    return f"input {match[1]} ({name})" if match else f"input '{name}'"
 
 
 def _code_name(name: str) -> str:
@@ -107,7 +107,7 @@ def _explain(reason: str, raw: str) -> dict[str, str] | None:
     if value:
         expr = value["expr"].replace("L['self']", "self")
         if hint and "nn.Module" in hint:
-            return {"what": (f"{expr} is an integer attribute of the module that changes between calls; torch.compile treats "
+            return {"what": (f"The integer attribute {expr} of the module changes between calls; torch.compile treats "
                              "integer attributes of an nn.Module as constants, so every new value compiles a new graph."),
                     "fix": ("Set torch._dynamo.config.allow_unspec_int_on_nn_module = True (PyTorch's hint), keep the value in "
                             "a tensor (e.g. a registered buffer), or move the bookkeeping out of forward.")}
