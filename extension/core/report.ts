@@ -166,7 +166,11 @@ export interface ModeResult {
   /** 'fastest-rounds' (schema 1.4) */
   speedupEstimator?: string;
   /** where the next run's speedup may land (schema 1.4) */
-  speedupInterval?: { low: number; high: number; floorPct?: number; noisySides?: ('eager' | 'compiled')[] };
+  speedupInterval?: {
+    low: number; high: number; floorPct?: number; noisySides?: ('eager' | 'compiled')[];
+    /** eager ran faster elsewhere in the run: the host stayed slower while this mode was timed */
+    hostShift?: { eagerMs: number; bestEagerMs: number };
+  };
   speedupMedianRatio?: number | null;
   /** false: Dynamo ran timed compiled calls eagerly; null: not known */
   ranCompiled?: boolean | null;

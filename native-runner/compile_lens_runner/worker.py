@@ -11,7 +11,7 @@ import signal
 import time
 from typing import Any, Callable
 
-from . import advice, compiled_runs, correctness, explain, report, timing
+from . import advice, compiled_runs, correctness, estimator, explain, report, timing
 from . import torch_trace as tt
 from .errors import RunnerError, classify
 from .insight import TIMED_PHASES, compiler_insight
@@ -181,11 +181,26 @@ class Run:
             span = 0.85 / len(modes)
             self.report["modes"].append(self.run_mode(mode, 0.12 + index * span, span))
             self.checkpoint()
+        self.widen_for_host_shift()
         self.report["recommendation"] = advice.recommend(self.report["modes"])
         failed = [m for m in self.report["modes"] if m["status"] != "ok"]
         if failed and len(failed) == len(self.report["modes"]):
             first = failed[0]["error"]
             self.report["error"] = dict(first, message=f"Every mode failed; {failed[0]['mode']}: {first['message']}")
+
+    def widen_for_host_shift(self) -> None:
+        """Eager is timed before the modes and in every mode's pairs: a mode whose pairs met a host that stayed slow
+        throughout gets an interval reaching down to the fastest eager of the run (estimator.host_shift)."""
+        eager_times = [t["estimateMs"] for t in [self.report["eager"]["timing"]] + [m.get("eagerTiming") for m in self.report["modes"]]
+                       if t and "estimateMs" in t]
+        for mode in self.report["modes"]:
+            interval, timing_ = mode.get("speedupInterval"), mode.get("timing") or {}
+            if not interval or not eager_times or not mode.get("eagerTiming"):
+                continue
+            shift = estimator.host_shift(interval["low"], mode["eagerTiming"]["estimateMs"], timing_["estimateMs"], min(eager_times))
+            if shift:
+                interval["low"] = round(shift["low"], 4)
+                interval["hostShift"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": shift["bestEagerMs"]}
 
     def run_eager(self) -> None:
         target = self.target

@@ -110,3 +110,14 @@ def test_one_sided_noise_moves_the_estimate_little_and_the_median_a_lot(side: in
     assert len(new_moves) > 200
     assert max(new_moves) <= estimator.CONFIRM_PCT / 100 + 1e-9
     assert statistics.mean(old_moves) > 0.10
+
+
+def test_a_host_that_stayed_slow_for_a_whole_mode_widens_that_modes_interval() -> None:
+    """GPT-2 run 1: eager 12.0 ms in every default-mode round, 6.27 ms in reduce-overhead's. No round of the default
+    pairs shows it; eager's best time elsewhere in the run does."""
+    default, reduce_overhead = estimator.estimate(pairs_of("gpt2_1", "default")), estimator.estimate(pairs_of("gpt2_1", "reduce-overhead"))
+    best = min(default.eager_ms, reduce_overhead.eager_ms)
+    shift = estimator.host_shift(default.low, default.eager_ms, default.compiled_ms, best)
+    assert shift and shift["low"] == pytest.approx(best / default.compiled_ms) and shift["low"] < 0.6 * default.speedup
+    assert shift["eagerMs"] == default.eager_ms and shift["bestEagerMs"] == best
+    assert estimator.host_shift(reduce_overhead.low, reduce_overhead.eager_ms, reduce_overhead.compiled_ms, best) is None

@@ -56,6 +56,15 @@ test('CLI: interval, what was compared, launch-bound eager, correctness referenc
   assert.equal(headline(digestReport(cudaReport())), '2.94× (reduce-overhead, next run 2.76–3.79×) · 1 graph · 0 breaks · compile 7.5 s');
 });
 
+test('a host that stayed slow through one mode is named, with how far the interval reaches', () => {
+  const report = cudaReport();
+  report.modes[0]!.speedupInterval = { low: 1.24, high: 2.42, floorPct: 2, noisySides: [], hostShift: { eagerMs: 12.0, bestEagerMs: 6.27 } };
+  assert.ok(checkReport(report).ok);
+  const text = formatDigest(digestReport(report));
+  assert.match(text, /\(next run 1\.24–2\.42×\)/);
+  assert.match(text, /eager took 12\.000 ms per call in these pairs but 6\.270 ms elsewhere in this run: the host was slower while this mode was timed, so the interval reaches down to 1\.24×/);
+});
+
 test('CLI: what was not measured is said in words, never a placeholder dash', () => {
   const report = cudaReport();
   report.eager = { timing: null, trace: null, kernelsPerStep: null };
