@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 MIN_USEFUL_SPEEDUP = 1.05
+DECISIVE_SPAN = 2.0
 
 
 def break_even_calls(compile_s: float | None, eager_ms: float | None, compiled_ms: float | None) -> float | None:
@@ -54,10 +55,23 @@ def _no_measurement(modes: list[dict[str, Any]]) -> dict[str, Any]:
     return {"mode": None, "verdict": "none", "reason": "No verdict: no mode was measured."}
 
 
+def _decisive(mode: dict[str, Any]) -> bool:
+    """The interval spans less than 2x: a measurement that can support a verdict."""
+    low, high = _interval(mode)
+    return high <= DECISIVE_SPAN * low
+
+
 def recommend(modes: list[dict[str, Any]]) -> dict[str, Any]:
-    usable = [m for m in modes if _measured(m) and _correct(m)]
-    if not usable:
+    measured = [m for m in modes if _measured(m) and _correct(m)]
+    if not measured:
         return _no_measurement(modes)
+    usable = [m for m in measured if _decisive(m)]
+    if not usable:
+        noisy = max(measured, key=lambda m: m["speedup"])
+        low, high = _interval(noisy)
+        return {"mode": None, "verdict": "none", "reason": (
+            f"No verdict: the rounds varied too much to decide (best: {noisy['mode']} {noisy['speedup']:.2f}x; a next run "
+            f"may give {low:.2f}-{high:.2f}x): the host was busy. Profile again when it is quieter, or with more --rounds.")}
     best = max(usable, key=lambda m: m["speedup"])
     low, high = _interval(best)
     compile_s = best.get("compileSeconds") or 0.0

@@ -21,10 +21,10 @@ Block = Callable[[int], float]  # runs n back-to-back calls, returns ms per call
 
 @dataclass(frozen=True)
 class TimingConfig:
-    rounds: int
+    rounds: int  # pairs at least
     min_round_ms: float
-    max_pairs: int
-    max_seconds: float
+    max_pairs: int = 60  # pairs added until each side's fastest round is confirmed, up to this many ...
+    max_seconds: float = 10.0  # ... or this long
     max_calls: int = 1 << 16
 
     @staticmethod
@@ -33,7 +33,7 @@ class TimingConfig:
             planned = rounds or 3
             return TimingConfig(rounds=planned, min_round_ms=5.0, max_pairs=3 * planned, max_seconds=3.0)
         planned = rounds or 7
-        return TimingConfig(rounds=planned, min_round_ms=30.0, max_pairs=max(60, 3 * planned), max_seconds=10.0)
+        return TimingConfig(rounds=planned, min_round_ms=30.0, max_pairs=max(60, 3 * planned))
 
 
 def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
@@ -94,8 +94,10 @@ def gc_paused() -> Iterator[Callable[[], None]]:
 
 
 def calibrate(block: Block, cfg: TimingConfig) -> int:
+    """Doubles n until n calls last min_round_ms; each n is timed twice and the faster kept, so one call slowed by
+    the host does not leave every round a single call long."""
     n = 1
-    while n < cfg.max_calls and block(n) * n < cfg.min_round_ms:
+    while n < cfg.max_calls and min(block(n), block(n)) * n < cfg.min_round_ms:
         n *= 2
     return n
 

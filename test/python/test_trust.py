@@ -155,3 +155,27 @@ def test_grad_mode_mismatch_between_warmup_and_timed_calls_is_explained(targets:
     [discarded] = mode["discardedTimings"]
     assert "Warm up under the same grad mode you serve with" in discarded["invalidReason"]
     assert mode["ranCompiled"] is True and mode["timing"]["valid"] is True  # re-measured after re-warming
+
+
+def test_reference_falls_back_to_eager_with_tf32_off_and_says_why() -> None:
+    """A model that fixes its own dtype cannot give an fp64 reference: eager with TF32 off is used, and the report
+    says why; a plain function that runs in fp64 gives one without a module copy."""
+    import torch
+
+    from compile_lens_runner.correctness import judge
+
+    class FixedDtype(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return (x.float() + 1e4).sum(-1) - 1e4 * x.shape[-1]
+
+    x = torch.randn(4, 4096)
+    eager = FixedDtype()(x)
+    verdict = judge(FixedDtype(), (x,), "inference", eager, eager + 1.0, "cpu")
+    assert verdict["reference"] == "eager-tf32-off" and "lower-precision outputs" in verdict["referenceNote"]
+    assert verdict["ok"] is False  # on CPU that reference is eager itself: any real difference is compiled's
+    function = judge(lambda t: t * 3, (x,), "no_grad", x * 3, x * 3 + 1e-3, "cpu")
+    assert function["reference"] == "fp64" and function["ok"] is False
+    ids = torch.randint(0, 100, (2, 8))
+    embed = torch.nn.Embedding(100, 16)
+    out = embed(ids)
+    assert judge(embed, (ids,), "inference", out, out + 1e-2, "cpu")["reference"] == "fp64"  # integer ids stay integers

@@ -28,8 +28,8 @@ def test_trace_parser_skips_garbage_and_truncation() -> None:
 
 
 def test_paired_timing_adds_pairs_until_the_fastest_round_is_confirmed() -> None:
-    # calibration (n=1 ends at once), then a host that lets eager run fast in one round out of four
-    eager_times = iter([2.0] + [4.0, 4.5, 5.0, 2.0] * 100)
+    # calibration (n=1, timed twice, ends at once), then a host that lets eager run fast in one round out of four
+    eager_times = iter([2.0, 2.0] + [4.0, 4.5, 5.0, 2.0] * 100)
     cfg = timing.TimingConfig(rounds=3, min_round_ms=0.5, max_pairs=30, max_seconds=60.0)
     result = timing.measure_paired(lambda n: next(eager_times), lambda n: 1.0, cfg, "test")
     assert result.eager["rounds"].count(2.0) == 3 and result.stop == "converged"  # the third fast round ends it
@@ -46,7 +46,9 @@ def test_paired_timing_adds_pairs_until_the_fastest_round_is_confirmed() -> None
 def test_calibration_doubles_until_round_is_long_enough() -> None:
     calls = []
     cfg = timing.TimingConfig(rounds=3, min_round_ms=10.0, max_pairs=9, max_seconds=1.0)
-    assert timing.calibrate(lambda n: calls.append(n) or 1.0, cfg) == 16 and calls == [1, 2, 4, 8, 16]
+    assert timing.calibrate(lambda n: calls.append(n) or 1.0, cfg) == 16 and calls == [1, 1, 2, 2, 4, 4, 8, 8, 16, 16]
+    slow_once = iter([50.0, 1.0] + [1.0] * 20)  # one call slowed by the host does not stop the doubling
+    assert timing.calibrate(lambda n: next(slow_once), cfg) == 16
 
 
 @pytest.mark.parametrize("speedup, low, high, expected, verdict", [
@@ -70,6 +72,9 @@ def test_no_verdict_without_a_measurement() -> None:
     failed = {"mode": "default", "status": "error", "speedup": None, "timing": None,
               "error": {"kind": "compile", "message": "Inductor failed.", "fix": "report it"}}
     assert advice.recommend([failed])["verdict"] == "none" and advice.recommend([])["verdict"] == "none"
+    noisy = {"mode": "default", "status": "ok", "speedup": 0.76, "timing": {"valid": True}, "speedupInterval": {"low": 0.71, "high": 60.9}}
+    rec = advice.recommend([noisy])
+    assert rec["verdict"] == "none" and "varied too much" in rec["reason"] and "0.71-60.90x" in rec["reason"]
     wrong = {"mode": "default", "status": "ok", "speedup": 2.0, "timing": {"valid": True}, "correctness": {"ok": False}}
     assert advice.recommend([wrong])["verdict"] == "stay-eager"  # a correctness judgement is a measurement
 
