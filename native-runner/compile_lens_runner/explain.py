@@ -158,9 +158,18 @@ def group_sites(recompiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+_LIMIT = re.compile(r"(?:recompile_limit|cache_size_limit)(?: cache size limit)? \((?:currently set to )?(\d+)\)")
+
+
 def recompile_limit(text: str) -> int | None:
-    match = re.search(r"recompile_limit cache size limit \(currently set to (\d+)\)|recompile_limit \((\d+)\)", text)
-    return int(match[1] or match[2]) if match else None
+    """The limit a frame hit, from Dynamo's message (torch 2.6+: `recompile_limit cache size limit (currently set
+    to 8)`; older: `cache_size_limit (8)`), or None when the text is not about it."""
+    match = _LIMIT.search(text)
+    return int(match[1]) if match else None
+
+
+def _is_limit(text: str) -> bool:
+    return recompile_limit(text) is not None or bool(re.search(r"recompile limit|cache_size_limit|recompile_limit", text, re.I))
 
 
 def _frame_name(insight: dict[str, Any], compile_id: str | None) -> str:
@@ -178,9 +187,9 @@ def fallback_cause(insight: dict[str, Any] | None, ran_compiled: bool | None, ea
     sites = insight.get("recompileSites") or []
     for failure in failures:
         reason = str(failure.get("reason") or "")
-        limit = recompile_limit(reason)
-        if limit is None and "recompile limit" not in reason.lower():
+        if not _is_limit(reason):
             continue
+        limit = recompile_limit(reason)
         frame = str(failure.get("compileId") or "").split("/")[0]
         name = _frame_name(insight, failure.get("compileId"))
         mine = [s for s in sites if any(str(c or "").split("/")[0] == frame for c in s.get("compileIds", []))]

@@ -194,10 +194,10 @@ class Run:
         eager_times = [t["estimateMs"] for t in [self.report["eager"]["timing"]] + [m.get("eagerTiming") for m in self.report["modes"]]
                        if t and "estimateMs" in t]
         for mode in self.report["modes"]:
-            interval, timing_ = mode.get("speedupInterval"), mode.get("timing") or {}
-            if not interval or not eager_times or not mode.get("eagerTiming"):
+            interval = mode.get("speedupInterval")
+            if not interval or not eager_times or not mode.get("eagerTiming") or not mode.get("timing"):
                 continue
-            shift = estimator.host_shift(interval["low"], mode["eagerTiming"]["estimateMs"], timing_["estimateMs"], min(eager_times))
+            shift = estimator.host_shift(interval["low"], mode["eagerTiming"]["estimateMs"], mode["timing"]["estimateMs"], min(eager_times))
             if shift:
                 interval["low"] = round(shift["low"], 4)
                 interval["hostShift"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": shift["bestEagerMs"]}

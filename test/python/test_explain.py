@@ -108,3 +108,10 @@ def test_gpu_idle_share_between_kernels() -> None:
     busy = [step, kernel(10, 40), kernel(40, 70), kernel(65, 80)]  # overlapping kernels counted once
     assert gpu_idle_pct(busy) == 0.0
     assert gpu_idle_pct([step]) is None  # CPU runs: no kernels, nothing to say
+
+
+def test_recompile_limit_is_read_in_old_and_new_wording() -> None:
+    assert explain.recompile_limit("exceeding the recompile_limit cache size limit (currently set to 8). Excessive") == 8
+    assert explain.recompile_limit("exceeding the accumulated_recompile_limit cache size limit (currently set to 256)") == 256
+    assert explain.recompile_limit("torch._dynamo hit config.cache_size_limit (8)") == 8
+    assert explain.recompile_limit("tensor 'x' size mismatch at index 0. expected 32, actual 64") is None
