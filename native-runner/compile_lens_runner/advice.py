@@ -35,9 +35,9 @@ def _no_measurement(modes: list[dict[str, Any]]) -> dict[str, Any]:
     fell_back = [m for m in modes if m.get("fallback")]
     if fell_back:
         m = fell_back[0]
-        cause, fix = m["fallback"].get("cause") or "Dynamo ran the timed calls eagerly", m["fallback"].get("fix")
+        cause, fix = m["fallback"].get("cause") or "Dynamo ran the compiled calls eagerly", m["fallback"].get("fix")
         return {"mode": None, "verdict": "none", "reason": (
-            f"No verdict: the timed calls of {m['mode']} ran eagerly, so nothing compiled was measured ({cause}). "
+            f"No verdict: the compiled calls of {m['mode']} ran eagerly, so nothing compiled was measured ({cause}). "
             + (f"Fix: {fix} Then profile again." if fix else "Fix that, then profile again."))}
     wrong = [m for m in modes if m["status"] == "ok" and not _correct(m)]
     if wrong:

@@ -278,8 +278,12 @@ class Run:
             stage = "profiling"
             tt.mark(mode, "profile")
             self.progress("profile", start + span * 0.7, f"Profiling {mode}")
+            before = self.runs.snapshot()
             facts = self.profile(compiled, mode)
             entry.update(facts)
+            profiled = self.runs.snapshot() - before
+            if self.runs.available and profiled.ran_compiled() is False and not entry.get("fallback"):
+                self.mark_fallback(entry, profiled)  # the profiled calls ran eagerly: its trace and kernels too
             stage = "checking outputs"
             tt.mark(mode, "correctness")
             entry["correctness"] = self.check(eager, compiled)
@@ -343,16 +347,21 @@ class Run:
             entry["discardedTimings"] = discarded
         entry["ranCompiled"] = counts.ran_compiled() if self.runs.available else None
         if self.runs.available and entry["ranCompiled"] is not True:
-            # eager code timed as "compiled": not a measurement of compiled code (explain_fallback says why)
-            entry["fallback"] = {"eagerFrames": counts.eager_frames, "frameEntries": counts.hits + counts.misses,
-                                 "cause": None, "fix": None}
-            entry["timing"] = dict(entry["timing"], valid=False, invalidReason="Dynamo ran the timed calls eagerly.")
-            entry["speedup"] = None
-            for key in ("speedupInterval", "speedupMedianRatio"):
-                entry.pop(key, None)
+            self.mark_fallback(entry, counts)
             return
         compiled_ms, eager_ms = entry["timing"]["estimateMs"], entry["eagerTiming"]["estimateMs"]
         entry["breakEvenCalls"] = advice.break_even_calls(entry["compileSeconds"], eager_ms, compiled_ms)
+
+    @staticmethod
+    def mark_fallback(entry: dict[str, Any], counts: compiled_runs.RunCounts) -> None:
+        """Eager code timed as "compiled" is no measurement of compiled code: the timing becomes invalid and the
+        speedup null (explain_fallback adds the cause once the mode's compiler log is read)."""
+        entry["ranCompiled"] = counts.ran_compiled()
+        entry["fallback"] = {"eagerFrames": counts.eager_frames, "frameEntries": counts.hits + counts.misses, "cause": None, "fix": None}
+        entry["timing"] = dict(entry["timing"], valid=False, invalidReason="Dynamo ran the compiled calls eagerly.")
+        entry["speedup"] = entry["breakEvenCalls"] = None
+        for key in ("speedupInterval", "speedupMedianRatio"):
+            entry.pop(key, None)
 
     def explain_fallback(self, entry: dict[str, Any]) -> None:
         """Names why the timed compiled calls ran eagerly, from the mode's compiler log (read after the mode)."""
@@ -360,8 +369,8 @@ class Run:
         fallback.update(explain.fallback_cause(entry.get("compiler"), entry.get("ranCompiled"), fallback["eagerFrames"]))
         entries = (f" ({fallback['eagerFrames']} of {fallback['frameEntries']} entries into compiled frames)"
                    if fallback["frameEntries"] else "")
-        entry["timing"]["invalidReason"] = (f"Dynamo ran the timed calls eagerly{entries}, so the timing measured eager "
-                                            f"code, not compiled code: {fallback['cause']}.")
+        entry["timing"]["invalidReason"] = (f"Dynamo ran the compiled calls eagerly{entries}, so what was timed as compiled "
+                                            f"is eager code: {fallback['cause']}.")
 
     def check(self, eager: Variant, compiled: Variant) -> dict[str, Any]:
         import torch

@@ -83,14 +83,14 @@ test('counter model (real runner report): eager timed as "compiled" is no measur
   assert.equal(mode!.speedup, null);
   assert.match(mode!.notMeasured ?? '', /forward hit the recompile limit \(8\) after recompiling on every call: guard self\.calls == N/);
   const text = formatDigest(digest);
-  assert.match(text, /default: not measured: Dynamo ran the timed calls eagerly/);
+  assert.match(text, /default: not measured: Dynamo ran the compiled calls eagerly/);
   assert.match(text, /\n {4}fix: Set torch\._dynamo\.config\.allow_unspec_int_on_nn_module = True/);
   assert.match(text, /recompile ×8: self\.calls == N \(guard from: self\.calls \+= 1\)/);
   assert.match(headline(digest), /^default: not measured: /);
   // no verdict without a measurement, and the verdict is said once
   assert.ok(!/don't compile/i.test(text), text);
   const recommendation = text.split('\n').find((l) => l.includes('recommendation:'))!;
-  assert.match(recommendation, /^ {2}recommendation: No verdict: the timed calls of default ran eagerly/);
+  assert.match(recommendation, /^ {2}recommendation: No verdict: the compiled calls of default ran eagerly/);
 });
 
 test('counter model: eight recompiles at one line are one finding with a count, PyTorch\'s hint and the fix', async () => {
