@@ -1,7 +1,7 @@
 // DOM parts around the timelines: report header, details of the selected slice, compare tables.
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/core/report.ts';
-import { digestReport } from '../extension/core/reportDigest.ts';
+import { digestReport, launchBoundText } from '../extension/core/reportDigest.ts';
 import type { TraceComparison } from '../extension/core/trace/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/core/trace/model.ts';
 import { formatMicros } from '../extension/core/trace/summary.ts';
@@ -15,47 +15,60 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
 
 const formatCount = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 
-/** Speedup per mode with spread, kernels/step eager → compiled, graph breaks, recommendation: the same digest the
- *  CLI prints and the CodeLens shows, so the three never disagree. */
+/** Speedup per mode with where the next run may land, kernels/step eager → compiled, what the numbers rest on
+ *  (launch-bound eager, correctness reference, TF32 settings), graph breaks, recommendation: the same digest the CLI
+ *  prints and the CodeLens shows, so the three never disagree. What was not measured is said in words. */
 export function renderReportHeader(report: Report, reveal: (file: string, line: number) => void): HTMLElement {
   const digest = digestReport(report);
   const header = el('section', 'report');
   header.append(el('h2', undefined, `${report.target.name} — ${report.environment.deviceName}`));
   const table = el('table', 'modes');
   const head = el('tr');
-  for (const title of ['mode', 'speedup', 'median', 'spread', 'kernels / step']) head.append(el('th', undefined, title));
+  for (const title of ['mode', 'speedup', 'next run', 'per call', 'kernels / step']) head.append(el('th', undefined, title));
   table.append(head);
   const eagerRow = el('tr');
-  eagerRow.append(el('td', undefined, 'eager'), el('td', undefined, '1.00×'),
-    el('td', undefined, digest.eagerMs === null ? '—' : `${digest.eagerMs.toFixed(3)} ms`),
-    el('td', undefined, report.eager.timing ? `±${report.eager.timing.spreadPct.toFixed(1)}%` : '—'),
-    el('td', undefined, digest.eagerKernelsPerStep === null ? '—' : formatCount(digest.eagerKernelsPerStep)));
+  eagerRow.append(el('td', undefined, 'eager'), el('td', undefined, '1.00×'), el('td'),
+    el('td', undefined, digest.eagerMs === null ? 'not timed' : `${digest.eagerMs.toFixed(3)} ms`),
+    el('td', undefined, digest.eagerKernelsPerStep === null ? '' : formatCount(digest.eagerKernelsPerStep)));
   table.append(eagerRow);
+  const note = (text: string): void => {
+    const noteRow = el('tr');
+    const cell = el('td', 'note', text);
+    cell.colSpan = 5;
+    noteRow.append(cell);
+    table.append(noteRow);
+  };
   for (const mode of digest.modes) {
     const row = el('tr');
-    if (mode.status === 'error') {
-      row.append(el('td', undefined, mode.mode));
-      const error = el('td', 'error', `failed: ${mode.error ?? 'unknown error'}`);
-      error.colSpan = 4;
-      row.append(error);
+    row.append(el('td', undefined, mode.mode));
+    const whole = mode.status === 'error' ? `failed: ${mode.error ?? 'unknown error'}` : mode.notMeasured ? `not measured: ${mode.notMeasured}` : null;
+    if (whole !== null) {
+      const cell = el('td', 'error', whole);
+      cell.colSpan = 4;
+      row.append(cell);
     } else {
-      row.append(el('td', undefined, mode.mode),
-        el('td', mode.speedup !== null && mode.speedup < 1 ? 'slower' : 'faster', mode.speedup === null ? '—' : `${mode.speedup.toFixed(2)}×`),
-        el('td', undefined, mode.medianMs === null ? '—' : `${mode.medianMs.toFixed(3)} ms`),
-        el('td', undefined, mode.spreadPct === null ? '—' : `±${mode.spreadPct.toFixed(1)}%`),
-        el('td', undefined, `${digest.eagerKernelsPerStep ?? '—'} → ${mode.kernelsPerStep === null ? '—' : formatCount(mode.kernelsPerStep)}`));
+      const interval = mode.interval ? `${mode.interval.low.toFixed(2)}–${mode.interval.high.toFixed(2)}×` : mode.spreadPct !== null ? `±${mode.spreadPct.toFixed(1)}%` : '';
+      row.append(
+        el('td', mode.speedup !== null && mode.speedup < 1 ? 'slower' : 'faster', mode.speedup === null ? '' : `${mode.speedup.toFixed(2)}×`),
+        el('td', undefined, interval),
+        el('td', undefined, mode.medianMs === null ? '' : `${mode.medianMs.toFixed(3)} ms`),
+        el('td', undefined, digest.eagerKernelsPerStep === null || mode.kernelsPerStep === null ? '' : `${formatCount(digest.eagerKernelsPerStep)} → ${formatCount(mode.kernelsPerStep)}`));
     }
     table.append(row);
-    for (const note of [mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`, mode.remeasured && `re-measured: ${mode.remeasured}`]) {
-      if (!note) continue;
-      const noteRow = el('tr');
-      const cell = el('td', 'note', note);
-      cell.colSpan = 5;
-      noteRow.append(cell);
-      table.append(noteRow);
+    for (const text of [mode.fix && `fix: ${mode.fix}`, mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`, mode.accuracy,
+      mode.hostShift, mode.remeasured && `re-measured: ${mode.remeasured}`]) {
+      if (text) note(text);
     }
   }
   header.append(table);
+  const measured = digest.modes.find((m) => m.interval && m.pairs);
+  if (measured) {
+    header.append(el('p', 'note', `Speedup = eager's fastest round / compiled's fastest round, over ${measured.pairs} interleaved pairs ` +
+      "(host noise only adds time); 'next run' is where another run may land."));
+  }
+  const launch = launchBoundText(digest);
+  if (launch) header.append(el('p', 'note', launch.charAt(0).toUpperCase() + launch.slice(1) + '.'));
+  if (digest.precision) header.append(el('p', 'note', `Outputs compared under ${digest.precision}.`));
 
   const breaks = digest.findings.filter((f) => f.kind === 'graph-break');
   const breakSection = el('div', 'breaks');
@@ -72,7 +85,7 @@ export function renderReportHeader(report: Report, reveal: (file: string, line: 
   }
   breakSection.append(list);
   header.append(breakSection);
-  header.append(el('p', 'recommendation', `Recommendation: ${report.recommendation.mode ?? 'stay eager'} — ${report.recommendation.reason}`));
+  header.append(el('p', 'recommendation', `Recommendation: ${digest.recommendation.reason}`));
   return header;
 }
 

@@ -1,6 +1,6 @@
 // Turns a report into what the editor shows: one finding per graph break / recompile site, with the reason,
 // what it cost and a fix. Pure, so diagnostics, hovers, the CLI's `check` and tests share one reading.
-import type { GraphBreak, ModeResult, Recompile, Report, SourceLocation } from './report.ts';
+import type { GraphBreak, ModeResult, Recompile, RecompileSite, Report, SourceLocation } from './report.ts';
 
 export type FindingKind = 'graph-break' | 'recompile';
 
@@ -24,6 +24,10 @@ export interface Finding {
   outsideGraphsMs: number | null;
   /** the call that triggered a recompile, in words */
   trigger: string | null;
+  /** what the user's code or calls did, in their terms (the runner's explanation of a guard failure) */
+  what: string | null;
+  /** recompiles at this site with this guard pattern (the most in any one mode); 1 for graph breaks */
+  count: number;
 }
 
 const GRAPH_BREAK_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_troubleshooting.html#graph-breaks';
@@ -54,6 +58,7 @@ function addFinding(into: Map<string, Finding>, finding: Omit<Finding, 'modes'>,
   const existing = into.get(key);
   if (existing) {
     if (!existing.modes.includes(mode)) existing.modes.push(mode);
+    existing.count = Math.max(existing.count, finding.count);
     return;
   }
   into.set(key, { ...finding, modes: [mode] });
@@ -66,21 +71,26 @@ function graphBreakFinding(item: GraphBreak, mode: Pick<ModeResult, 'compiler' |
     kind: 'graph-break', file: site.file, line: site.line, cell: site.cell ?? null, reason: item.reason, hint: item.hint ?? null,
     code: item.gbId ?? 'graph-break', docUrl: item.docUrl ?? GRAPH_BREAK_DOCS, fix: suggestFix(item.reason, item.hint),
     graphCount: mode.compiler?.graphCount ?? null, outsideGraphsMs: mode.outsideGraphsMsPerStep ?? null, trigger: null,
+    what: null, count: 1,
   };
 }
 
-function recompileFinding(item: Recompile, mode: Pick<ModeResult, 'compiler'>): Omit<Finding, 'modes'> | null {
+function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult, 'compiler'>): Omit<Finding, 'modes'> | null {
   if (!item.location) return null;
+  const count = 'count' in item ? item.count : 1;
+  // a recurring site reads as its pattern (self.calls == N), a single recompile as its own reason
+  const reason = count > 1 && item.pattern ? item.pattern : item.reason;
   return {
-    kind: 'recompile', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason: item.reason, hint: null,
-    code: 'recompile', docUrl: RECOMPILE_DOCS, fix: suggestFix(item.reason), graphCount: mode.compiler?.graphCount ?? null,
-    outsideGraphsMs: null, trigger: item.trigger ?? null,
+    kind: 'recompile', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason, hint: item.hint ?? null,
+    code: 'recompile', docUrl: RECOMPILE_DOCS, fix: item.explanation?.fix ?? suggestFix(item.reason, item.hint),
+    graphCount: mode.compiler?.graphCount ?? null, outsideGraphsMs: null, trigger: item.trigger ?? null,
+    what: item.explanation?.what ?? null, count,
   };
 }
 
 /**
- * Every graph break and recompile of the report, one per source site and reason, with the modes it hit. A script
- * report's regions add theirs (labelled "r0 Model"), merged with the script entry's where they are the same site.
+ * Every graph break and recompile site of the report, one per source line and reason, with the modes it hit. A
+ * script report's regions add theirs (labelled "r0 Model"), merged with the script entry's where they are the same site.
  */
 export function collectFindings(report: Report): Finding[] {
   const found = new Map<string, Finding>();
@@ -93,7 +103,8 @@ export function collectFindings(report: Report): Finding[] {
       const finding = graphBreakFinding(item, mode);
       if (finding) addFinding(found, finding, label);
     }
-    for (const item of mode.compiler?.recompiles ?? []) {
+    // schema 1.4 groups recompiles that recur at one site; older reports list each one
+    for (const item of mode.compiler?.recompileSites ?? mode.compiler?.recompiles ?? []) {
       const finding = recompileFinding(item, mode);
       if (finding) addFinding(found, finding, label);
     }
@@ -103,24 +114,25 @@ export function collectFindings(report: Report): Finding[] {
 
 /** One line for the Problems panel and `compile-lens check`. */
 export function findingMessage(finding: Finding): string {
-  const what = finding.kind === 'graph-break' ? 'Graph break' : 'Recompile';
-  return `${what}: ${finding.reason}`;
+  const kind = finding.kind === 'graph-break' ? 'Graph break' : finding.count > 1 ? `Recompile ×${finding.count}` : 'Recompile';
+  return `${kind}: ${finding.reason}`;
 }
 
 /** Markdown for the hover over the finding's line. Strings from the report are escaped: they are data. */
 export function findingHover(finding: Finding): string {
   const esc = escapeMarkdown;
   const lines: string[] = [];
-  const title = finding.kind === 'graph-break' ? 'Graph break' : 'Recompile';
+  const title = finding.kind === 'graph-break' ? 'Graph break' : finding.count > 1 ? `${finding.count} recompiles at this line` : 'Recompile';
   lines.push(`**Compile Lens — ${title}** (${finding.modes.map(esc).join(', ')})`, '');
   lines.push(`**Reason:** ${esc(finding.reason)}`);
-  if (finding.hint) lines.push('', `**Hint:** ${esc(finding.hint)}`);
+  if (finding.what) lines.push('', `**What happened:** ${esc(finding.what)}`);
+  if (finding.hint) lines.push('', `**PyTorch's hint:** ${esc(finding.hint)}`);
   if (finding.kind === 'graph-break' && finding.graphCount !== null) {
     const outside = finding.outsideGraphsMs === null ? '' : ` (${finding.outsideGraphsMs.toFixed(3)} ms per call is spent outside the graphs: eager code, guards, Python)`;
     lines.push('', `**Cost:** the compiled code is split into ${finding.graphCount} graph${finding.graphCount === 1 ? '' : 's'}; code between them runs eagerly${outside}.`);
   }
   if (finding.trigger) lines.push('', `**Triggered by:** ${esc(finding.trigger)}`);
-  if (finding.fix) lines.push('', `**Fix:** ${finding.fix}`);
+  if (finding.fix) lines.push('', `**Fix:** ${finding.what ? esc(finding.fix) : finding.fix}`);
   if (finding.docUrl) lines.push('', `[${esc(finding.code)} — PyTorch docs](${finding.docUrl})`);
   return lines.join('\n');
 }

@@ -25,6 +25,10 @@ export interface SourceLocation {
 
 export interface Timing {
   medianMs: number;
+  /** the per-call time the speedup uses: the fastest round (schema 1.4) */
+  estimateMs?: number;
+  /** why no more pairs were added (schema 1.4) */
+  stopReason?: 'planned' | 'converged' | 'pair-cap' | 'time-cap';
   minMs: number;
   maxMs: number;
   spreadPct: number;
@@ -32,20 +36,40 @@ export interface Timing {
   callsPerRound: number;
   method: string;
   extraRounds?: number;
-  /** false when a compile ran inside the timed region */
+  /** false when a compile ran inside the timed region, or when Dynamo ran the timed compiled calls eagerly */
   valid?: boolean;
   invalidReason?: string;
   /** only in discardedTimings */
   speedup?: number | null;
 }
 
+export interface PrecisionSettings {
+  cudaMatmulAllowTf32?: boolean | null;
+  cudnnAllowTf32?: boolean | null;
+  float32MatmulPrecision?: string | null;
+}
+
 export interface Correctness {
   ok: boolean;
+  /** largest |compiled - eager| */
   maxAbsError: number | null;
   dtype?: string | null;
   atol?: number | null;
   rtol?: number | null;
   message?: string | null;
+  /** what both sides were compared with when they differed beyond tolerance (schema 1.4) */
+  reference?: 'none' | 'fp64' | 'eager-tf32-off' | 'unavailable';
+  referenceNote?: string | null;
+  eagerRmse?: number | null;
+  compiledRmse?: number | null;
+  multiplier?: number | null;
+  precision?: PrecisionSettings;
+}
+
+/** A guard failure in the user's terms (schema 1.4). */
+export interface Explanation {
+  what: string;
+  fix: string;
 }
 
 export interface KernelProvenance {
@@ -85,12 +109,32 @@ export interface Recompile {
   trigger?: string | null;
   inTimedRegion?: boolean;
   allReasons?: string[];
+  /** the reason with compared numbers abstracted: self.calls == N (schema 1.4) */
+  pattern?: string;
+  /** PyTorch's own hint from the guard failure text */
+  hint?: string | null;
+  explanation?: Explanation | null;
+}
+
+/** Recompiles at one source line with one guard pattern (schema 1.4). */
+export interface RecompileSite {
+  pattern: string;
+  reason: string;
+  count: number;
+  compileIds?: (string | null)[];
+  values?: string[];
+  location: SourceLocation | null;
+  trigger?: string | null;
+  inTimedRegion?: boolean;
+  hint?: string | null;
+  explanation?: Explanation | null;
 }
 
 export interface CompilerInsight {
   graphCount: number;
   graphBreaks: GraphBreak[];
   recompiles: Recompile[];
+  recompileSites?: RecompileSite[];
   guardCount?: number | null;
   compileSeconds?: Record<string, number>;
   torchTraceLog?: string | null;
@@ -119,6 +163,21 @@ export interface ModeResult {
   outsideGraphsMsPerStep?: number | null;
   speedupSpreadPct?: number | null;
   speedupIqrPct?: number | null;
+  /** 'fastest-rounds' (schema 1.4) */
+  speedupEstimator?: string;
+  /** where the next run's speedup may land (schema 1.4) */
+  speedupInterval?: {
+    low: number; high: number; floorPct?: number; noisySides?: ('eager' | 'compiled')[];
+    /** eager ran faster elsewhere in the run: the host stayed slower while this mode was timed */
+    hostShift?: { eagerMs: number; bestEagerMs: number };
+  };
+  speedupMedianRatio?: number | null;
+  /** false: Dynamo ran timed compiled calls eagerly; null: not known */
+  ranCompiled?: boolean | null;
+  /** the timed compiled calls ran eagerly: timing invalid, speedup null */
+  fallback?: { eagerFrames?: number; frameEntries?: number; cause: string | null; fix: string | null };
+  /** CUDA: share of a profiled step the GPU sat idle between kernels */
+  gpuIdlePct?: number | null;
   discardedTimings?: Timing[];
   correctness?: Correctness;
   compilerError?: RunError | null;
@@ -195,7 +254,11 @@ export interface Report {
   environment: { python: string; torch: string | null; triton?: string | null; device: 'cpu' | 'cuda'; deviceName: string; platform: string };
   target: { kind: 'sample' | 'function' | 'script'; name: string; file?: string | null; function?: string | null; line?: number | null };
   settings: Record<string, unknown>;
-  eager: { timing: Timing | null; trace: string | null; kernelsPerStep: number | null; peakMemoryBytes?: number | null };
+  eager: {
+    timing: Timing | null; trace: string | null; kernelsPerStep: number | null; peakMemoryBytes?: number | null;
+    /** CUDA (schema 1.4): share of a profiled step the GPU sat idle between kernels, and whether that makes eager launch-bound */
+    gpuIdlePct?: number | null; launchBound?: boolean | null;
+  };
   modes: ModeResult[];
   /** script mode (schema 1.3) */
   regions?: Region[];

@@ -1,17 +1,24 @@
 // The few numbers a user reads first, derived once from a report for the CLI, the CodeLens and the panel.
+// Every number carries what it rests on; what was not measured is left out or said in words, never a placeholder.
 import { collectFindings, type Finding } from './findings.ts';
-import type { ModeResult, Report } from './report.ts';
+import type { Correctness, ModeResult, PrecisionSettings, Report } from './report.ts';
 
 export interface ModeDigest {
   mode: string;
   status: 'ok' | 'error';
+  /** null when nothing compiled was validly measured (see notMeasured) */
   speedup: number | null;
-  /** how much the speedup varied between timing rounds: interquartile range / median of the per-round ratios,
-   *  robust to one disturbed round (falls back to the full spread, then to the compiled timing's spread) */
+  /** where the next run's speedup may land (schema 1.4); null for older reports */
+  interval: { low: number; high: number } | null;
+  /** how much the per-pair ratios varied between rounds: interquartile range / median of the per-round ratios
+   *  (falls back to the full spread, then to the compiled timing's spread) */
   spreadPct: number | null;
+  /** compiled per-call time the speedup uses (the fastest round; the median in reports before 1.4) */
   medianMs: number | null;
   /** eager measured in the same interleaved rounds: the speedup's other side */
   pairedEagerMs: number | null;
+  /** interleaved eager/compiled pairs the speedup rests on */
+  pairs: number | null;
   compileSeconds: number | null;
   breakEvenCalls: number | null;
   kernelsPerStep: number | null;
@@ -19,10 +26,18 @@ export interface ModeDigest {
   graphBreaks: number;
   recompiles: number;
   error: string | null;
-  /** compiled output differed from eager beyond the dtype's tolerance */
+  /** compiled output is less accurate than eager (against a higher-precision reference when one was needed) */
   mismatch: string | null;
+  /** outputs differed from eager beyond tolerance, but no more than eager differs from the reference */
+  accuracy: string | null;
   /** why a first measurement was thrown away and re-taken (e.g. a recompile inside the timed region) */
   remeasured: string | null;
+  /** eager ran faster elsewhere in the run than in this mode's pairs: why the interval reaches lower */
+  hostShift: string | null;
+  /** why there is no valid measurement of compiled code (e.g. Dynamo ran the timed calls eagerly) */
+  notMeasured: string | null;
+  /** the fix for what made the measurement invalid */
+  fix: string | null;
 }
 
 export interface ReportDigest {
@@ -32,21 +47,61 @@ export interface ReportDigest {
   error: string | null;
   eagerMs: number | null;
   eagerKernelsPerStep: number | null;
+  /** CUDA: share of eager's profiled step the GPU sat idle between kernels */
+  eagerGpuIdlePct: number | null;
+  /** eager is limited by the host CPU issuing kernels: the speedup depends on this host's CPU */
+  launchBound: boolean;
+  /** CUDA: the float32 precision settings the outputs were compared under, in words */
+  precision: string | null;
   modes: ModeDigest[];
   recommendation: Report['recommendation'];
   /** `cell`: notebooks only, the cell's index (`line` is then within the cell) */
-  findings: { kind: Finding['kind']; file: string; line: number; cell?: number; reason: string; modes: string[] }[];
+  findings: { kind: Finding['kind']; file: string; line: number; cell?: number; reason: string; modes: string[]; count: number }[];
+}
+
+const num = (value: number, digits: number): string => value.toFixed(digits);
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function notMeasured(m: ModeResult): string | null {
+  if (m.status !== 'ok') return null;
+  if (m.fallback || m.timing?.valid === false) return m.timing?.invalidReason ?? m.fallback?.cause ?? 'the timing is not valid';
+  if (m.speedup === null) return 'no timing was taken';
+  return null;
+}
+
+function accuracy(c: Correctness | undefined): string | null {
+  if (!c?.ok || !c.reference || c.reference === 'none' || c.reference === 'unavailable') return null;
+  const ref = c.reference === 'fp64' ? 'an fp64 copy of the model' : 'eager with TF32 off';
+  const rmse = c.eagerRmse != null && c.compiledRmse != null ? ` (RMSE ${c.compiledRmse.toPrecision(2)} vs eager's ${c.eagerRmse.toPrecision(2)})` : '';
+  return `outputs differ from eager by up to ${(c.maxAbsError ?? 0).toPrecision(3)}, no more than eager itself differs from ${ref}${rmse}: not a compiler error`;
+}
+
+/** "TF32: matmul off, cuDNN on; float32 matmul precision highest" (CUDA only: TF32 does not apply on CPU). */
+export function precisionText(p: PrecisionSettings | undefined): string | null {
+  if (!p) return null;
+  const onOff = (v: boolean | null | undefined): string => (v == null ? 'unknown' : v ? 'on' : 'off');
+  return `TF32 matmul ${onOff(p.cudaMatmulAllowTf32)}, cuDNN TF32 ${onOff(p.cudnnAllowTf32)}; float32 matmul precision ${p.float32MatmulPrecision ?? 'unknown'}`;
+}
+
+function hostShiftText(m: ModeResult): string | null {
+  const shift = m.speedupInterval?.hostShift;
+  if (!shift) return null;
+  return `eager took ${num(shift.eagerMs, 3)} ms per call in these pairs but ${num(shift.bestEagerMs, 3)} ms elsewhere in this run: ` +
+    `the host was slower while this mode was timed, so the interval reaches down to ${num(m.speedupInterval!.low, 2)}×`;
 }
 
 /** One mode's (or one replayed region measurement's) numbers. */
 export function digestMode(m: ModeResult): ModeDigest {
+  const invalid = notMeasured(m);
   return {
     mode: m.mode,
     status: m.status,
-    speedup: m.speedup,
+    speedup: invalid ? null : m.speedup,
+    interval: invalid || !m.speedupInterval ? null : { low: m.speedupInterval.low, high: m.speedupInterval.high },
     spreadPct: m.speedupIqrPct ?? m.speedupSpreadPct ?? m.timing?.spreadPct ?? null,
-    medianMs: m.timing?.medianMs ?? null,
-    pairedEagerMs: m.eagerTiming?.medianMs ?? null,
+    medianMs: m.timing ? m.timing.estimateMs ?? m.timing.medianMs : null,
+    pairedEagerMs: m.eagerTiming ? m.eagerTiming.estimateMs ?? m.eagerTiming.medianMs : null,
+    pairs: m.eagerTiming?.rounds.length ?? null,
     compileSeconds: m.compileSeconds,
     breakEvenCalls: m.breakEvenCalls ?? null,
     kernelsPerStep: m.kernelsPerStep,
@@ -55,33 +110,39 @@ export function digestMode(m: ModeResult): ModeDigest {
     recompiles: m.compiler?.recompiles.length ?? 0,
     error: m.status === 'error' && m.error ? `${m.error.message} — ${m.error.fix}` : null,
     mismatch: m.correctness && !m.correctness.ok ? (m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`) : null,
+    accuracy: accuracy(m.correctness),
     remeasured: m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
+    hostShift: invalid ? null : hostShiftText(m),
+    notMeasured: invalid,
+    fix: invalid ? m.fallback?.fix ?? null : null,
   };
 }
 
 /** A finding as the CLI prints it in --json (also `check --json`). */
 export function digestFinding(f: Finding): ReportDigest['findings'][number] {
-  return { kind: f.kind, file: f.file, line: f.line, ...(f.cell !== null ? { cell: f.cell } : {}), reason: f.reason, modes: f.modes };
+  return { kind: f.kind, file: f.file, line: f.line, ...(f.cell !== null ? { cell: f.cell } : {}), reason: f.reason, modes: f.modes, count: f.count };
 }
 
 export function digestReport(report: Report): ReportDigest {
+  const eager = report.eager;
+  const precision = report.environment.device === 'cuda' ? report.modes.find((m) => m.correctness?.precision)?.correctness?.precision : undefined;
   return {
     target: report.target.name,
     device: `${report.environment.device} (${report.environment.deviceName})`,
     status: report.status,
     error: report.error ? `${report.error.message} — ${report.error.fix}` : null,
-    eagerMs: report.eager.timing?.medianMs ?? null,
-    eagerKernelsPerStep: report.eager.kernelsPerStep,
+    eagerMs: eager.timing ? eager.timing.estimateMs ?? eager.timing.medianMs : null,
+    eagerKernelsPerStep: eager.kernelsPerStep,
+    eagerGpuIdlePct: eager.gpuIdlePct ?? null,
+    launchBound: eager.launchBound === true,
+    precision: precisionText(precision),
     modes: report.modes.map(digestMode),
     recommendation: report.recommendation,
     findings: collectFindings(report).map(digestFinding),
   };
 }
 
-const fmt = (value: number | null, digits: number, unit = ''): string => (value === null ? '—' : `${value.toFixed(digits)}${unit}`);
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** The best mode that ran, for one-line summaries: the recommended one, else the fastest. */
+/** The best mode that was measured, for one-line summaries: the recommended one, else the fastest. */
 export function headlineMode(digest: ReportDigest): ModeDigest | null {
   const ran = digest.modes.filter((m) => m.status === 'ok' && m.speedup !== null);
   return ran.find((m) => m.mode === digest.recommendation.mode)
@@ -89,43 +150,91 @@ export function headlineMode(digest: ReportDigest): ModeDigest | null {
     ?? null;
 }
 
+/** "2.94× (default, next run 2.77–3.79×)", or "3.31× (default)" for reports without an interval. */
+function speedupText(m: ModeDigest, withMode: boolean): string {
+  const speedup = `${num(m.speedup ?? 0, 2)}×`;
+  const interval = m.interval ? `next run ${num(m.interval.low, 2)}–${num(m.interval.high, 2)}×` : null;
+  const inside = [withMode ? m.mode : null, interval].filter(Boolean).join(', ');
+  return inside ? `${speedup} (${inside})` : speedup;
+}
+
 /** "3.31× (default) · 1 graph · 0 breaks · compile 9.5 s" — the CodeLens after a run. */
 export function headline(digest: ReportDigest): string {
   const mode = headlineMode(digest);
-  if (!mode) return digest.error ? `failed: ${digest.error}` : 'no mode finished';
+  if (!mode) {
+    if (digest.error) return `failed: ${digest.error}`;
+    const invalid = digest.modes.find((m) => m.notMeasured);
+    return invalid ? `${invalid.mode}: not measured: ${invalid.notMeasured}` : 'no mode finished';
+  }
   return [
-    `${fmt(mode.speedup, 2, '×')} (${mode.mode})`,
+    speedupText(mode, true),
     plural(mode.graphCount ?? 0, 'graph'),
     plural(mode.graphBreaks, 'break'),
     ...(mode.recompiles ? [plural(mode.recompiles, 'recompile')] : []),
-    `compile ${fmt(mode.compileSeconds, 1, ' s')}`,
+    ...(mode.compileSeconds !== null ? [`compile ${num(mode.compileSeconds, 1)} s`] : []),
   ].join(' · ');
+}
+
+/** Eager's launch-bound note: why this speedup belongs to this host. */
+export function launchBoundText(digest: ReportDigest): string | null {
+  if (!digest.launchBound || digest.eagerGpuIdlePct === null) return null;
+  return `eager is launch-bound: the GPU sat idle ${num(digest.eagerGpuIdlePct, 0)}% of each step between kernels, waiting for the ` +
+    "host CPU to issue them, so eager's speed and the speedup depend on this host's CPU; the same model on another host will differ";
+}
+
+function eagerLine(digest: ReportDigest): string {
+  const parts = [digest.eagerMs !== null ? `${num(digest.eagerMs, 3)} ms/call` : 'not timed'];
+  if (digest.eagerKernelsPerStep !== null) parts.push(`${num(digest.eagerKernelsPerStep, 0)} kernels/step`);
+  if (digest.eagerGpuIdlePct !== null && !digest.launchBound) parts.push(`GPU idle ${num(digest.eagerGpuIdlePct, 0)}% between kernels`);
+  return `  eager: ${parts.join(', ')}`;
+}
+
+function measuredLine(m: ModeDigest, digest: ReportDigest): string {
+  const spread = m.interval ? '' : m.spreadPct !== null ? ` (±${num(m.spreadPct, 1)}%)` : '';
+  const parts = [`${speedupText(m, false)}${spread}`];
+  if (m.medianMs !== null) {
+    const against = m.pairedEagerMs === null ? '' : m.interval && m.pairs
+      ? ` vs eager ${num(m.pairedEagerMs, 3)} ms, fastest rounds of ${m.pairs} interleaved pairs`
+      : ` vs eager ${num(m.pairedEagerMs, 3)} ms in the same rounds`;
+    parts.push(`${num(m.medianMs, 3)} ms/call${against}`);
+  }
+  if (digest.eagerKernelsPerStep !== null && m.kernelsPerStep !== null) {
+    parts.push(`kernels/step ${num(digest.eagerKernelsPerStep, 0)} → ${num(m.kernelsPerStep, 0)}`);
+  }
+  parts.push(`${plural(m.graphCount ?? 0, 'graph')}, ${plural(m.graphBreaks, 'graph break')}, ${plural(m.recompiles, 'recompile')}`);
+  if (m.compileSeconds !== null) parts.push(`compile ${num(m.compileSeconds, 1)} s`);
+  if (m.breakEvenCalls !== null) parts.push(`break-even after ${Math.ceil(m.breakEvenCalls)} calls`);
+  return `  ${m.mode}: ${parts.join(', ')}`;
 }
 
 export function formatDigest(digest: ReportDigest): string {
   const out: string[] = [];
   out.push(`Compile Lens — ${digest.target} on ${digest.device}: ${digest.status}`);
   if (digest.error) out.push(`  error: ${digest.error}`);
-  out.push(`  eager: ${fmt(digest.eagerMs, 3, ' ms')}/call, ${fmt(digest.eagerKernelsPerStep, 0)} kernels/step`);
+  out.push(eagerLine(digest));
+  const launch = launchBoundText(digest);
+  if (launch) out.push(`  ${launch}`);
   for (const m of digest.modes) {
     if (m.status === 'error') {
       out.push(`  ${m.mode}: failed — ${m.error ?? 'unknown error'}`);
       continue;
     }
-    out.push(
-      `  ${m.mode}: ${fmt(m.speedup, 2, '×')} (±${fmt(m.spreadPct, 1, '%')}), ${fmt(m.medianMs, 3, ' ms')}/call` +
-        (m.pairedEagerMs !== null ? ` vs eager ${fmt(m.pairedEagerMs, 3, ' ms')} in the same rounds, ` : ', ') +
-        `kernels/step ${fmt(digest.eagerKernelsPerStep, 0)} → ${fmt(m.kernelsPerStep, 0)}, ` +
-        `${plural(m.graphCount ?? 0, 'graph')}, ${plural(m.graphBreaks, 'graph break')}, ${plural(m.recompiles, 'recompile')}, ` +
-        `compile ${fmt(m.compileSeconds, 1, ' s')}` + (m.breakEvenCalls !== null ? `, break-even after ${Math.ceil(m.breakEvenCalls)} calls` : ''),
-    );
+    if (m.notMeasured) {
+      out.push(`  ${m.mode}: not measured: ${m.notMeasured}`);
+      if (m.fix) out.push(`    fix: ${m.fix}`);
+    } else {
+      out.push(measuredLine(m, digest));
+    }
     if (m.mismatch) out.push(`    numeric mismatch vs eager: ${m.mismatch}`);
+    if (m.accuracy) out.push(`    ${m.accuracy}`);
+    if (m.hostShift) out.push(`    ${m.hostShift}`);
     if (m.remeasured) out.push(`    re-measured: ${m.remeasured}`);
   }
+  if (digest.precision) out.push(`  precision: ${digest.precision}`);
   if (digest.findings.length) {
     out.push('  findings:');
-    for (const f of digest.findings) out.push(`    ${f.file}:${f.line}  ${f.kind}: ${f.reason}`);
+    for (const f of digest.findings) out.push(`    ${f.file}:${f.line}  ${f.kind}${f.count > 1 ? ` ×${f.count}` : ''}: ${f.reason}`);
   }
-  out.push(`  recommendation: ${digest.recommendation.mode ?? "don't compile"} — ${digest.recommendation.reason}`);
+  out.push(`  recommendation: ${digest.recommendation.reason}`);
   return out.join('\n');
 }

@@ -9,6 +9,7 @@ import sysconfig
 from collections import Counter
 from typing import Any, Callable, Iterable
 
+from . import explain
 from .torch_trace import Record
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -122,7 +123,8 @@ def recompile(record: Record, starts: dict[str, Record], trigger: Callable[[Reco
         loc = _start_location(starts[record.compile_id])
     return {"reason": reason, "allReasons": [re.sub(r"\s+", " ", str(r).split("\n", 1)[0]) for r in reasons],
             "compileId": record.compile_id, "location": loc, "trigger": trigger(record),
-            "inTimedRegion": record.phase in TIMED_PHASES}
+            "inTimedRegion": record.phase in TIMED_PHASES, "pattern": explain.pattern(reason),
+            "hint": explain.pytorch_hint(first), "explanation": explain.explain(reason, first)}
 
 
 def _us(meta: dict[str, Any], key: str) -> float:
@@ -284,10 +286,12 @@ def compiler_insight(records: list[Record], trigger: Callable[[Record], str | No
     guards = [m["guard_count"] for m in metrics if isinstance(m.get("guard_count"), int)]
     failures = [{"compileId": m.get("compile_id"), "failType": m.get("fail_type"), "reason": m.get("fail_reason")}
                 for m in metrics if m.get("fail_type")]
+    recompiles = [recompile(r, starts, trigger) for r in records if r.artifact == "recompile_reasons"]
     return {
         "graphCount": sum(1 for r in records if r.kind == "dynamo_output_graph"),
         "graphBreaks": list(breaks.values()),
-        "recompiles": [recompile(r, starts, trigger) for r in records if r.artifact == "recompile_reasons"],
+        "recompiles": recompiles,
+        "recompileSites": explain.group_sites(recompiles),
         "guardCount": sum(guards) if guards else None,
         "compileSeconds": compile_seconds(metrics, [r for r in records if r.kind == "chromium_event"]),
         "compiledFrames": len(starts),

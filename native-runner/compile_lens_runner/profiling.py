@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
+LAUNCH_BOUND_IDLE_PCT = 30.0  # eager leaving the GPU idle this share of a step or more is launch-bound
+
 # Wrapper events that contain real work but are not work themselves (CPU kernel counting skips them).
 _CPU_WRAPPERS = ("ProfilerStep", "Torch-Compiled Region", "## Call CompiledFxGraph", "TorchDynamo Cache Lookup",
                  "Pregraph bytecode", "AOTDispatcher", "CompiledFunction")
@@ -61,6 +63,21 @@ def outside_graphs_ms(events: Any, steps: int) -> float | None:
     return round((total - inside) / 1000 / steps, 4)
 
 
+def gpu_idle_pct(events: Any) -> float | None:
+    """Share of time the GPU sat idle between a step's first kernel start and its last kernel end, over the
+    profiled steps. A launch-bound model leaves the GPU waiting for the host CPU to issue the next kernel, so its
+    speed depends on that CPU. None without device kernels (CPU runs, or a profiler that saw none)."""
+    steps = [(e.time_range.start, e.time_range.end) for e in events if e.name.startswith("ProfilerStep")]
+    kernels = [(e.time_range.start, e.time_range.end) for e in events if getattr(e.device_type, "name", "") == "CUDA"]
+    busy = span = 0.0
+    for start, end in steps:
+        inside = [(a, b) for a, b in kernels if start <= a < end]
+        if inside:
+            span += max(b for _, b in inside) - min(a for a, _ in inside)
+            busy += _union_us(inside)
+    return round(max(0.0, 100.0 * (1.0 - busy / span)), 1) if span > 0 else None
+
+
 def profile_steps(step: Callable[[], None], device: str, trace_path: str, steps: int) -> dict[str, Any]:
     """Profiles `steps` calls after one unrecorded warmup step; each call is a ProfilerStep#N in the trace."""
     import torch
@@ -75,6 +92,8 @@ def profile_steps(step: Callable[[], None], device: str, trace_path: str, steps:
         outside = outside_graphs_ms(prof.events(), steps)
         if outside is not None:
             facts["outsideGraphsMsPerStep"] = outside
+        if device == "cuda":
+            facts["gpuIdlePct"] = gpu_idle_pct(prof.events())
 
     if device == "cuda":
         torch.cuda.synchronize()

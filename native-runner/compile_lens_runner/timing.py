@@ -1,38 +1,52 @@
-"""Steady-state timing: back-to-back calls per round, rounds interleaved eager/compiled, median of per-pair ratios.
+"""Steady-state timing: rounds of back-to-back calls, eager and compiled rounds interleaved in pairs, and pairs
+added until each side's fastest round has been seen several times; estimator.py turns the pairs into the speedup
+and its interval.
 
 Single-call timing swung 1.12x -> 0.77x between two runs of the same H100 script (docs/BENCHMARKS.md); timing
-many back-to-back calls and interleaving the two sides cancels launch jitter and slow drift.
+many back-to-back calls and interleaving the two sides lets both meet the same host.
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import statistics
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
+
+from . import estimator
 
 Block = Callable[[int], float]  # runs n back-to-back calls, returns ms per call
 
 
 @dataclass(frozen=True)
 class TimingConfig:
-    rounds: int
+    rounds: int  # pairs at least
     min_round_ms: float
-    spread_limit_pct: float = 10.0
+    max_pairs: int = 60  # pairs added until each side's fastest round is confirmed, up to this many ...
+    max_seconds: float = 10.0  # ... or this long
     max_calls: int = 1 << 16
 
     @staticmethod
     def for_run(quick: bool, rounds: int | None) -> "TimingConfig":
         if quick:
-            return TimingConfig(rounds=rounds or 3, min_round_ms=5.0)
-        return TimingConfig(rounds=rounds or 7, min_round_ms=30.0)
+            planned = rounds or 3
+            return TimingConfig(rounds=planned, min_round_ms=5.0, max_pairs=3 * planned, max_seconds=3.0)
+        planned = rounds or 7
+        return TimingConfig(rounds=planned, min_round_ms=30.0, max_pairs=max(60, 3 * planned))
 
 
 def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
     clock = "CUDA events around" if device == "cuda" else "time.perf_counter around"
-    rounds = (f"{cfg.rounds} rounds interleaved eager/compiled; speedup = median of per-pair ratios" if paired
-              else f"{cfg.rounds} rounds of eager alone")
-    return f"{clock} n back-to-back calls (n doubled until a round lasts >= {cfg.min_round_ms:g} ms), {rounds}"
+    calls = f"{clock} n back-to-back calls (n doubled until a round lasts >= {cfg.min_round_ms:g} ms)"
+    if not paired:
+        return f"{calls}, {cfg.rounds} rounds of eager alone"
+    return (f"{calls}; eager and compiled rounds interleaved in pairs, at least {cfg.rounds}, more (up to {cfg.max_pairs} "
+            f"or {cfg.max_seconds:g} s) until each side's fastest round was seen {estimator.CONFIRM_ROUNDS} times within "
+            f"{estimator.CONFIRM_PCT:g} %; speedup = eager's fastest round / compiled's fastest round (host noise only "
+            "adds time, so the fastest rounds are what each side costs on a quiet host); interval: resampled pairs, "
+            f"the two halves of the rounds, and a floor of {estimator.FLOOR_STEADY_PCT:g} % "
+            f"({estimator.FLOOR_NOISY_PCT:g} % when a side met host noise)")
 
 
 def make_clock(device: str) -> Callable[[Callable[[], None]], float]:
@@ -60,22 +74,30 @@ def make_clock(device: str) -> Callable[[Callable[[], None]], float]:
     return cpu_block
 
 
-def quiet(block: Block) -> Block:
-    """Runs each round with the garbage collector paused (collected first), as timeit does: a collection
-    triggered by the other side's allocations must not land inside this side's round."""
-    def run(n: int) -> float:
-        gc.collect()
-        gc.disable()
-        try:
-            return block(n)
-        finally:
+@contextlib.contextmanager
+def gc_paused() -> Iterator[Callable[[], None]]:
+    """The garbage collector off for the whole measurement (collected once first), as timeit does: a collection
+    triggered by one side's allocations must not land inside the other side's round. The yielded `tidy` collects
+    the young generations between rounds (milliseconds, where a full collection of a process that imported
+    transformers takes 50-200 ms)."""
+    def tidy() -> None:
+        gc.collect(1)
+
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield tidy
+    finally:
+        if was_enabled:
             gc.enable()
-    return run
 
 
 def calibrate(block: Block, cfg: TimingConfig) -> int:
+    """Doubles n until n calls last min_round_ms; each n is timed twice and the faster kept, so one call slowed by
+    the host does not leave every round a single call long."""
     n = 1
-    while n < cfg.max_calls and block(n) * n < cfg.min_round_ms:
+    while n < cfg.max_calls and min(block(n), block(n)) * n < cfg.min_round_ms:
         n *= 2
     return n
 
@@ -94,11 +116,12 @@ def iqr_pct(values: list[float]) -> float:
     return (q3 - q1) / med * 100.0 if med > 0 else 0.0
 
 
-def summarize(rounds_ms: list[float], calls: int, method: str, extra: int = 0) -> dict:
+def summarize(rounds_ms: list[float], calls: int, method: str, extra: int = 0, stop: str = "planned") -> dict:
     return {
         "medianMs": statistics.median(rounds_ms), "minMs": min(rounds_ms), "maxMs": max(rounds_ms),
-        "spreadPct": round(spread_pct(rounds_ms), 2), "rounds": [round(r, 6) for r in rounds_ms],
-        "callsPerRound": calls, "method": method, "extraRounds": extra,
+        "estimateMs": min(rounds_ms), "spreadPct": round(spread_pct(rounds_ms), 2),
+        "rounds": [round(r, 6) for r in rounds_ms], "callsPerRound": calls, "method": method, "extraRounds": extra,
+        "stopReason": stop,
     }
 
 
@@ -109,43 +132,75 @@ class PairedTiming:
     speedup: float
     speedup_spread_pct: float
     speedup_iqr_pct: float
+    estimate: estimator.Estimate
+    stop: str
 
 
 def measure_alone(block: Block, cfg: TimingConfig, method: str) -> dict:
-    block = quiet(block)
-    n = calibrate(block, cfg)
-    return summarize([block(n) for _ in range(cfg.rounds)], n, method)
+    with gc_paused() as tidy:
+        n = calibrate(block, cfg)
+        rounds = []
+        for _ in range(cfg.rounds):
+            tidy()
+            rounds.append(block(n))
+    return summarize(rounds, n, method)
+
+
+def stop_reason(pairs: list[estimator.Pair], cfg: TimingConfig, elapsed_s: float) -> str | None:
+    """Why to stop adding pairs now, or None to add another."""
+    if len(pairs) < cfg.rounds:
+        return None
+    if estimator.confirmed([e for e, _ in pairs]) and estimator.confirmed([c for _, c in pairs]):
+        return "converged"
+    if len(pairs) >= cfg.max_pairs:
+        return "pair-cap"
+    if elapsed_s >= cfg.max_seconds:
+        return "time-cap"
+    return None
 
 
 def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str) -> PairedTiming:
     """Interleaves eager and compiled rounds, alternating which goes first (ABBA) so neither side always follows
-    the other. While the per-pair ratios spread more than the limit, adds pairs (up to 3x rounds): launch-bound
-    models on a shared host swing 30-60 % round to round, and a median over more pairs moves less run to run."""
-    eager, compiled = quiet(eager), quiet(compiled)
-    n_eager, n_compiled = calibrate(eager, cfg), calibrate(compiled, cfg)
+    the other, and adds pairs until each side's fastest round is confirmed (or a cap is reached): a launch-bound
+    side on a busy host may be fast in only a few rounds out of twenty (estimator.py)."""
+    with gc_paused() as tidy:
+        n_eager, n_compiled = calibrate(eager, cfg), calibrate(compiled, cfg)
 
-    def pair(index: int) -> tuple[float, float]:
-        if index % 2:
-            c = compiled(n_compiled)
-            return eager(n_eager), c
-        e = eager(n_eager)
-        return e, compiled(n_compiled)
+        def pair(index: int) -> estimator.Pair:
+            tidy()
+            if index % 2:
+                c = compiled(n_compiled)
+                tidy()
+                return eager(n_eager), c
+            e = eager(n_eager)
+            tidy()
+            return e, compiled(n_compiled)
 
-    pairs = [pair(i) for i in range(cfg.rounds)]
-    while len(pairs) < 3 * cfg.rounds and spread_pct([e / c for e, c in pairs]) > cfg.spread_limit_pct:
-        pairs.append(pair(len(pairs)))
+        pairs: list[estimator.Pair] = []
+        started = time.monotonic()
+        stop = None
+        while stop is None:
+            pairs.append(pair(len(pairs)))
+            stop = stop_reason(pairs, cfg, time.monotonic() - started)
     extra = len(pairs) - cfg.rounds
     ratios = [e / c for e, c in pairs]
     return PairedTiming(
-        eager=summarize([e for e, _ in pairs], n_eager, method, extra),
-        compiled=summarize([c for _, c in pairs], n_compiled, method, extra),
-        speedup=statistics.median(ratios),
+        eager=summarize([e for e, _ in pairs], n_eager, method, extra, stop),
+        compiled=summarize([c for _, c in pairs], n_compiled, method, extra, stop),
+        speedup=estimator.fastest_ratio(pairs),
         speedup_spread_pct=round(spread_pct(ratios), 2),
         speedup_iqr_pct=round(iqr_pct(ratios), 2),
+        estimate=estimator.estimate(pairs),
+        stop=stop,
     )
 
 
 def paired_fields(paired: PairedTiming) -> dict:
     """The report fields of one paired measurement, shared by a mode entry and a script region's measurement."""
+    est = paired.estimate
     return {"timing": dict(paired.compiled, valid=True), "speedup": round(paired.speedup, 4), "eagerTiming": paired.eager,
-            "speedupSpreadPct": paired.speedup_spread_pct, "speedupIqrPct": paired.speedup_iqr_pct}
+            "speedupSpreadPct": paired.speedup_spread_pct, "speedupIqrPct": paired.speedup_iqr_pct,
+            "speedupEstimator": estimator.ESTIMATOR,
+            "speedupInterval": {"low": round(est.low, 4), "high": round(est.high, 4), "floorPct": est.floor_pct,
+                                "noisySides": list(est.noisy_sides)},
+            "speedupMedianRatio": round(est.median_ratio, 4)}

@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import time
 from typing import Any, Callable
 
-from . import advice, correctness, report, timing
+from . import advice, compiled_runs, correctness, estimator, explain, report, timing
 from . import torch_trace as tt
 from .errors import RunnerError, classify
 from .insight import TIMED_PHASES, compiler_insight
-from .profiling import profile_steps
+from .profiling import LAUNCH_BOUND_IDLE_PCT, profile_steps
 from .progress import channel
 from .targets import Target, Variant, grad_context, load_function_target, load_sample
 
@@ -56,15 +55,6 @@ def describe_inputs(inputs: tuple | None) -> str:
             return f"ndarray {value.dtype}{list(value.shape)}"
         return type(value).__name__
     return ", ".join(one(v) for v in inputs or ())
-
-
-def seed_everything() -> None:
-    import numpy as np
-    import torch
-
-    random.seed(0)
-    np.random.seed(0)
-    torch.manual_seed(0)
 
 
 class Run:
@@ -120,6 +110,7 @@ class Run:
         else:
             torch._inductor.config.cpp.enable_kernel_profile = True  # names each C++ kernel in the profiler trace
         self.watcher = tt.install_watcher()
+        self.runs = compiled_runs.install(self.watcher)
         self.log = tt.LogFollower(self.trace_dir)
         tt.mark(None, "start")
 
@@ -190,11 +181,26 @@ class Run:
             span = 0.85 / len(modes)
             self.report["modes"].append(self.run_mode(mode, 0.12 + index * span, span))
             self.checkpoint()
+        self.widen_for_host_shift()
         self.report["recommendation"] = advice.recommend(self.report["modes"])
         failed = [m for m in self.report["modes"] if m["status"] != "ok"]
         if failed and len(failed) == len(self.report["modes"]):
             first = failed[0]["error"]
             self.report["error"] = dict(first, message=f"Every mode failed; {failed[0]['mode']}: {first['message']}")
+
+    def widen_for_host_shift(self) -> None:
+        """Eager is timed before the modes and in every mode's pairs: a mode whose pairs met a host that stayed slow
+        throughout gets an interval reaching down to the fastest eager of the run (estimator.host_shift)."""
+        eager_times = [t["estimateMs"] for t in [self.report["eager"]["timing"]] + [m.get("eagerTiming") for m in self.report["modes"]]
+                       if t and "estimateMs" in t]
+        for mode in self.report["modes"]:
+            interval = mode.get("speedupInterval")
+            if not interval or not eager_times or not mode.get("eagerTiming") or not mode.get("timing"):
+                continue
+            shift = estimator.host_shift(interval["low"], mode["eagerTiming"]["estimateMs"], mode["timing"]["estimateMs"], min(eager_times))
+            if shift:
+                interval["low"] = round(shift["low"], 4)
+                interval["hostShift"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": shift["bestEagerMs"]}
 
     def run_eager(self) -> None:
         target = self.target
@@ -210,6 +216,9 @@ class Run:
             self.report["eager"]["timing"] = timing.measure_alone(self.block(eager, target.inputs, target.grad_mode), self.cfg, method)
             self.progress("eager", 0.1, "Profiling eager")
             self.report["eager"].update(self.profile(eager, "eager"))
+            idle = self.report["eager"].get("gpuIdlePct")
+            if idle is not None:
+                self.report["eager"]["launchBound"] = idle >= LAUNCH_BOUND_IDLE_PCT
         except Exception as exc:
             raise classify(exc, "running the model eagerly") from None
         self.checkpoint()
@@ -269,13 +278,17 @@ class Run:
             stage = "profiling"
             tt.mark(mode, "profile")
             self.progress("profile", start + span * 0.7, f"Profiling {mode}")
+            before = self.runs.snapshot()
             facts = self.profile(compiled, mode)
             entry.update(facts)
+            profiled = self.runs.snapshot() - before
+            if self.runs.available and profiled.ran_compiled() is False and not entry.get("fallback"):
+                self.mark_fallback(entry, profiled)  # the profiled calls ran eagerly: its trace and kernels too
             stage = "checking outputs"
             tt.mark(mode, "correctness")
             entry["correctness"] = self.check(eager, compiled)
             if not entry["correctness"]["ok"]:
-                entry["error"] = {"kind": "mismatch", "message": f"Compiled outputs differ from eager: {entry['correctness']['message']}",
+                entry["error"] = {"kind": "mismatch", "message": f"Compiled outputs are less accurate than eager: {entry['correctness']['message']}",
                                   "fix": "Check for ops with undefined order or randomness; try another mode or backend, or report it to PyTorch.",
                                   "traceback": None}
         except Exception as exc:
@@ -290,6 +303,8 @@ class Run:
                 entry["compiler"]["torchTraceLog"] = self.trace_log_relpath()
             except Exception as exc:  # insight is best effort; the measurement stands without it
                 entry["compilerError"] = classify(exc, f"reading the compiler log of mode {mode}").to_json()
+            if entry.get("fallback"):
+                self.explain_fallback(entry)
             torch._dynamo.reset()
         return entry
 
@@ -303,19 +318,25 @@ class Run:
         discarded = []
         for attempt, phase in enumerate(("timed", "retimed")):
             tt.mark(mode, phase, inputs=describe_inputs(target.inputs))
-            before = self.watcher.compiles
+            before, runs_before = self.watcher.compiles, self.runs.snapshot()
             paired = timing.measure_paired(self.block(eager, target.inputs, target.grad_mode),
                                            self.block(compiled, target.inputs, target.grad_mode), self.cfg, method)
+            counts = self.runs.snapshot() - runs_before
             compiles = self.watcher.compiles - before
             entry.update(timing.paired_fields(paired))
             if compiles == 0:
                 break
-            reasons = [r for r in self.records(mode) if r.phase == phase and r.artifact == "recompile_reasons"]
-            why = "; ".join(str((r.payload_json() or [r.payload])[0]).split("\n", 1)[0] for r in reasons)
+            reasons = [str((r.payload_json() or [r.payload])[0]) for r in self.records(mode)
+                       if r.phase == phase and r.artifact == "recompile_reasons"]
+            why = "; ".join(r.split("\n", 1)[0] for r in reasons)
             timed, warm = f"{describe_inputs(target.inputs)} ({target.grad_mode})", f"{describe_inputs(self.warm_inputs)} ({self.warm_grad})"
             cause = (f"the timed calls ({timed}) did not match warmup ({warm})" if timed != warm
                      else "a timed call took a path warmup had not compiled")
-            reason = f"{compiles} compile(s) ran inside the timed region" + (f" (guard failure: {why})" if why else "") + f": {cause}."
+            explained = explain.explain(reasons[0].split("\n", 1)[0], reasons[0]) if reasons else None
+            if explained:
+                cause += f". {explained['what']} {explained['fix']}"
+            reason = f"{compiles} compile(s) ran inside the timed region" + (f" (guard failure: {why})" if why else "") + f": {cause}"
+            reason = reason if reason.endswith(".") else reason + "."
             entry["timing"] = dict(paired.compiled, valid=False, invalidReason=reason)
             if attempt == 0:  # a second invalid measurement stays as the mode's timing, marked invalid
                 discarded.append(dict(entry["timing"], speedup=round(paired.speedup, 4)))
@@ -324,20 +345,47 @@ class Run:
                 self.warm(compiled, target.inputs, target.grad_mode)
         if discarded:
             entry["discardedTimings"] = discarded
-        compiled_ms, eager_ms = entry["timing"]["medianMs"], entry["eagerTiming"]["medianMs"]
+        entry["ranCompiled"] = counts.ran_compiled() if self.runs.available else None
+        if self.runs.available and entry["ranCompiled"] is not True:
+            self.mark_fallback(entry, counts)
+            return
+        compiled_ms, eager_ms = entry["timing"]["estimateMs"], entry["eagerTiming"]["estimateMs"]
         entry["breakEvenCalls"] = advice.break_even_calls(entry["compileSeconds"], eager_ms, compiled_ms)
+
+    @staticmethod
+    def mark_fallback(entry: dict[str, Any], counts: compiled_runs.RunCounts) -> None:
+        """Eager code timed as "compiled" is no measurement of compiled code: the timing becomes invalid and the
+        speedup null (explain_fallback adds the cause once the mode's compiler log is read)."""
+        entry["ranCompiled"] = counts.ran_compiled()
+        entry["fallback"] = {"eagerFrames": counts.eager_frames, "frameEntries": counts.hits + counts.misses, "cause": None, "fix": None}
+        entry["timing"] = dict(entry["timing"], valid=False, invalidReason="Dynamo ran the compiled calls eagerly.")
+        entry["speedup"] = entry["breakEvenCalls"] = None
+        for key in ("speedupInterval", "speedupMedianRatio"):
+            entry.pop(key, None)
+
+    def explain_fallback(self, entry: dict[str, Any]) -> None:
+        """Names why the timed compiled calls ran eagerly, from the mode's compiler log (read after the mode)."""
+        fallback = entry["fallback"]
+        fallback.update(explain.fallback_cause(entry.get("compiler"), entry.get("ranCompiled"), fallback["eagerFrames"]))
+        entries = (f" ({fallback['eagerFrames']} of {fallback['frameEntries']} entries into compiled frames)"
+                   if fallback["frameEntries"] else "")
+        entry["timing"]["invalidReason"] = (f"Dynamo ran the compiled calls eagerly{entries}, so what was timed as compiled "
+                                            f"is eager code: {fallback['cause']}.")
 
     def check(self, eager: Variant, compiled: Variant) -> dict[str, Any]:
         import torch
 
+        grad = "no_grad" if self.target.train else self.target.grad_mode
+
         def output(variant: Variant) -> Any:
             variant.activate()
-            seed_everything()
-            grad = "no_grad" if self.target.train else self.target.grad_mode
+            correctness.seed_everything()
             with grad_context(grad):
                 out = variant.forward(self.target.inputs)
             return torch.utils._pytree.tree_map(lambda v: v.detach().clone() if isinstance(v, torch.Tensor) else v, out)
-        return correctness.compare(output(eager), output(compiled))
+        eager_out, compiled_out = output(eager), output(compiled)
+        eager.activate()  # the reference runs the uncompiled model
+        return correctness.judge(self.target.model, self.target.inputs, grad, eager_out, compiled_out, self.device)
 
 
 def main(spec_path: str) -> int:

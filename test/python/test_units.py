@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from compile_lens_runner import advice, timing, torch_trace
-from compile_lens_runner.correctness import compare
+from compile_lens_runner.correctness import judge
 
 FIXTURE_LINE = 'V1122 10:26:57.380000 729 torch/_dynamo/convert_frame.py:276] {"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}'
 
@@ -27,29 +27,56 @@ def test_trace_parser_skips_garbage_and_truncation() -> None:
     assert "expected 32, actual 64" in records[1].payload_json()[0]
 
 
-def test_paired_timing_adds_pairs_while_ratios_spread() -> None:
-    eager_times = iter([2.0, 2.0, 9.0] + [2.0] * 100)  # calibration (n=1 ends at once), then a spiked pair
-    cfg = timing.TimingConfig(rounds=3, min_round_ms=0.5)
+def test_paired_timing_adds_pairs_until_the_fastest_round_is_confirmed() -> None:
+    # calibration (n=1, timed twice, ends at once), then a host that lets eager run fast in one round out of four
+    eager_times = iter([2.0, 2.0] + [4.0, 4.5, 5.0, 2.0] * 100)
+    cfg = timing.TimingConfig(rounds=3, min_round_ms=0.5, max_pairs=30, max_seconds=60.0)
     result = timing.measure_paired(lambda n: next(eager_times), lambda n: 1.0, cfg, "test")
-    assert result.speedup == 2.0 and result.eager["extraRounds"] == 6 and len(result.eager["rounds"]) == 9
-    assert result.speedup_iqr_pct == 0.0  # one spike among nine pairs does not move the middle half
+    assert result.eager["rounds"].count(2.0) == 3 and result.stop == "converged"  # the third fast round ends it
+    assert len(result.eager["rounds"]) == 12 and result.eager["extraRounds"] == 9
+    assert result.speedup == 2.0 and result.estimate.median_ratio == 4.25  # the median of ratios follows the slow rounds
     steady = timing.measure_paired(lambda n: 2.0, lambda n: 1.0, cfg, "test")
-    assert steady.eager["extraRounds"] == 0 and steady.speedup_spread_pct == 0.0
+    assert steady.eager["extraRounds"] == 0 and steady.speedup_spread_pct == 0.0 and steady.stop == "converged"
+    drifting = iter([10.0 * 0.9 ** i for i in range(100)])  # every round 10 % faster: never confirmed
+    capped = timing.measure_paired(lambda n: next(drifting), lambda n: 1.0,
+                                   timing.TimingConfig(rounds=3, min_round_ms=0.5, max_pairs=5, max_seconds=60.0), "test")
+    assert capped.stop == "pair-cap" and len(capped.eager["rounds"]) == 5 and capped.eager["stopReason"] == "pair-cap"
 
 
 def test_calibration_doubles_until_round_is_long_enough() -> None:
     calls = []
-    cfg = timing.TimingConfig(rounds=3, min_round_ms=10.0)
-    assert timing.calibrate(lambda n: calls.append(n) or 1.0, cfg) == 16 and calls == [1, 2, 4, 8, 16]
+    cfg = timing.TimingConfig(rounds=3, min_round_ms=10.0, max_pairs=9, max_seconds=1.0)
+    assert timing.calibrate(lambda n: calls.append(n) or 1.0, cfg) == 16 and calls == [1, 1, 2, 2, 4, 4, 8, 8, 16, 16]
+    slow_once = iter([50.0, 1.0] + [1.0] * 20)  # one call slowed by the host does not stop the doubling
+    assert timing.calibrate(lambda n: next(slow_once), cfg) == 16
 
 
-@pytest.mark.parametrize("speedup, iqr, expected", [(1.0, 1.0, None), (1.5, 2.0, "reduce-overhead"), (1.08, 20.0, None),
-                                                  (1.25, 8.0, "reduce-overhead")])
-def test_recommendation(speedup: float, iqr: float, expected: str | None) -> None:
-    modes = [{"mode": "reduce-overhead", "status": "ok", "speedup": speedup, "speedupSpreadPct": 90.0, "speedupIqrPct": iqr,
-              "compileSeconds": 4.0, "breakEvenCalls": 100.0, "correctness": {"ok": True}}]
+@pytest.mark.parametrize("speedup, low, high, expected, verdict", [
+    (1.0, 0.98, 1.02, None, "stay-eager"), (1.5, 1.47, 1.53, "reduce-overhead", "compile"),
+    (1.08, 0.95, 1.2, None, "stay-eager"), (1.25, 1.17, 1.33, "reduce-overhead", "compile"), (0.6, 0.55, 0.65, None, "stay-eager")])
+def test_recommendation(speedup: float, low: float, high: float, expected: str | None, verdict: str) -> None:
+    modes = [{"mode": "reduce-overhead", "status": "ok", "speedup": speedup, "speedupInterval": {"low": low, "high": high},
+              "compileSeconds": 4.0, "breakEvenCalls": 100.0, "correctness": {"ok": True}, "timing": {"valid": True}}]
     rec = advice.recommend(modes)
-    assert rec["mode"] == expected and rec["reason"].endswith(".")
+    assert rec["mode"] == expected and rec["verdict"] == verdict and rec["reason"].endswith(".")
+    assert f"{low:.2f}-{high:.2f}x" in rec["reason"]  # the verdict names the interval it rests on
+
+
+def test_no_verdict_without_a_measurement() -> None:
+    fell_back = {"mode": "default", "status": "ok", "speedup": None, "timing": {"valid": False},
+                 "fallback": {"cause": "forward hit the recompile limit (8)", "fix": "Set allow_unspec_int_on_nn_module."}}
+    rec = advice.recommend([fell_back])
+    assert rec["verdict"] == "none" and rec["mode"] is None
+    assert "recompile limit (8)" in rec["reason"] and "allow_unspec_int_on_nn_module" in rec["reason"]
+    assert "don't compile" not in rec["reason"].lower() and "stay eager" not in rec["reason"].lower()
+    failed = {"mode": "default", "status": "error", "speedup": None, "timing": None,
+              "error": {"kind": "compile", "message": "Inductor failed.", "fix": "report it"}}
+    assert advice.recommend([failed])["verdict"] == "none" and advice.recommend([])["verdict"] == "none"
+    noisy = {"mode": "default", "status": "ok", "speedup": 0.76, "timing": {"valid": True}, "speedupInterval": {"low": 0.71, "high": 60.9}}
+    rec = advice.recommend([noisy])
+    assert rec["verdict"] == "none" and "varied too much" in rec["reason"] and "0.71-60.90x" in rec["reason"]
+    wrong = {"mode": "default", "status": "ok", "speedup": 2.0, "timing": {"valid": True}, "correctness": {"ok": False}}
+    assert advice.recommend([wrong])["verdict"] == "stay-eager"  # a correctness judgement is a measurement
 
 
 def test_break_even() -> None:
@@ -57,14 +84,15 @@ def test_break_even() -> None:
     assert advice.break_even_calls(2.0, 1.0, 1.5) is None
 
 
-def test_compare_tolerates_float_noise_but_not_errors() -> None:
+def test_judge_tolerates_float_noise_but_not_errors() -> None:
     import torch
 
     x = torch.randn(100)
-    assert compare((x,), (x + 1e-6,))["ok"]
-    bad = compare({"a": x}, {"a": x + 0.1})
-    assert not bad["ok"] and bad["maxAbsError"] == pytest.approx(0.1, rel=1e-4)
-    assert not compare(x, x[:5])["ok"]
+    same = judge(torch.nn.Identity(), (x,), "inference", (x,), (x + 1e-6,), "cpu")
+    assert same["ok"] and same["reference"] == "none"  # within tolerance: no reference needed
+    bad = judge(torch.nn.Identity(), (x,), "inference", {"a": x}, {"a": x + 0.1}, "cpu")
+    assert not bad["ok"] and bad["maxAbsError"] == pytest.approx(0.1, rel=1e-4) and bad["reference"] == "fp64"
+    assert not judge(torch.nn.Identity(), (x,), "inference", x, x[:5], "cpu")["ok"]
 
 
 def test_errors_name_their_kind_and_fix() -> None:

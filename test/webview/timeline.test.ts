@@ -118,7 +118,7 @@ describe('timeline webview', () => {
     assert.match(header, /±4\.2%/);
     assert.match(header, /7 → 8/);
     assert.match(header, /1 graph break/);
-    assert.match(header, /Recommendation: stay eager/);
+    assert.match(header, /Recommendation: Stay eager: compiled is slower than eager at this size\./);
     await page.locator('.report button.link').click();
     const { posted } = await record(page);
     assert.deepEqual(posted.at(-1), { type: 'reveal', file: '/work/demo.py', line: 57 });
@@ -382,6 +382,6 @@ function sampleReport(breakFile: string): Report {
       mode: 'default', status: 'ok', error: null, compileSeconds: 2.1, timing: timing(0.312, 4.2), speedup: 0.363, trace: 'default.trace.json', kernelsPerStep: 8,
       compiler: { graphCount: 2, graphBreaks: [{ reason: 'print() call', location: { file: breakFile, line: 57 }, userStack: [] }], recompiles: [] },
     }],
-    recommendation: { mode: null, reason: 'compiled is slower than eager at this size' },
+    recommendation: { mode: null, verdict: 'stay-eager', reason: 'Stay eager: compiled is slower than eager at this size.' },
   };
 }

@@ -1,0 +1,220 @@
+"""Guard failures in the user's terms: what the user's code or calls did, and the fix. Also groups recompiles that
+recur at one site, and names why Dynamo ran a compiled frame eagerly (recompile limit, failed compile)."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_NUMBER_AFTER = re.compile(r"(==|!=|<=|>=|<|>|expected|actual)(\s*)-?\d+(?:\.\d+)?")
+_HINT = re.compile(r"\(HINT: (.+?)\)\s*(?:$|\n)", re.S)
+_KEYS = re.compile(r"tensor '([^']+)' dispatch key set mismatch\. expected DispatchKeySet\(([^)]*)\), actual DispatchKeySet\(([^)]*)\)")
+_SIZE = re.compile(r"tensor '([^']+)' (size|stride) mismatch at index (\d+)\. expected (\d+), actual (\d+)")
+_DTYPE = re.compile(r"tensor '([^']+)' dtype mismatch\. expected (\w+), actual (\w+)")
+_REQUIRES_GRAD = re.compile(r"tensor '([^']+)' requires_grad mismatch")
+_VALUE = re.compile(r"^(?P<expr>[\w.\[\]'\"]+) == (?P<value>-?\d+)\b")
+_LEN = re.compile(r"len\((?P<expr>[^)]+)\) == (?P<value>\d+)")
+_AUTOGRAD_ONLY = re.compile(r"^(Autograd\w*|ADInplaceOrView)$")
+WARMUP_FIX = ("Warm up under the same grad mode you serve with: make the warmup calls and the real calls inside the same "
+              "torch.inference_mode() (or torch.no_grad()) context, and create their inputs the same way.")
+
+
+def pattern(reason: str) -> str:
+    """The guard with its numbers abstracted, so `self.calls == 90` and `self.calls == 91` are one pattern."""
+    return _NUMBER_AFTER.sub(lambda m: f"{m[1]}{m[2]}N", reason)
+
+
+def pytorch_hint(text: str) -> str | None:
+    """PyTorch's own hint, when the guard failure carries one: `... (HINT: torch.compile considers ...)`."""
+    match = _HINT.search(text)
+    return re.sub(r"\s+", " ", match[1]).strip() if match else None
+
+
+def _user_name(name: str) -> str:
+    """`x` or `L['x']` -> `input 'x'`; `args[0]` -> `input 0 (args[0])`: a positional argument Dynamo knows no name for."""
+    match = re.fullmatch(r"L\['([^']+)'\]", name)
+    if match:
+        return f"input '{match[1]}'"
+    match = re.fullmatch(r"args\[(\d+)\]", name)
+    return f"input {match[1]} ({name})" if match else f"input '{name}'"
+
+
+def _code_name(name: str) -> str:
+    """A name to put in a code suggestion: the argument's own name, else `x`."""
+    match = re.fullmatch(r"L\['([^']+)'\]", name)
+    return match[1] if match and match[1].isidentifier() else name if name.isidentifier() else "x"
+
+
+def _keys(text: str) -> set[str]:
+    return {k.strip() for k in text.split(",") if k.strip()}
+
+
+def explain(reason: str, raw: str = "") -> dict[str, str] | None:
+    """{what, fix} for a guard failure, or None when it is not one Compile Lens knows how to put in words."""
+    found = _explain(reason, raw)
+    if found:
+        found["what"] = found["what"][:1].upper() + found["what"][1:]
+    return found
+
+
+def _explain(reason: str, raw: str) -> dict[str, str] | None:
+    reason = re.sub(r"^\d+/\d+: ", "", reason.strip())  # the cache entry's compile id, as recompile_reasons prefix it
+    text = f"{reason}\n{raw}"
+    hint = pytorch_hint(text)
+    keys = _KEYS.search(text)
+    if keys:
+        expected, actual = _keys(keys[2]), _keys(keys[3])
+        diff = expected ^ actual
+        name = _user_name(keys[1])
+        if diff and all(_AUTOGRAD_ONLY.match(k) for k in diff):
+            if expected > actual:
+                what = (f"The compiled code was made for calls outside torch.inference_mode() (warmup with normal tensors, "
+                        f"under torch.no_grad() or with grad), and {name} then arrived under torch.inference_mode() (or was "
+                        "created there): only the autograd dispatch key differs, so the warmup and the real calls differ in grad mode.")
+            else:
+                what = (f"The compiled code was made under torch.inference_mode(), and {name} then arrived outside it (under "
+                        "torch.no_grad() or with grad): only the autograd dispatch key differs, so the warmup and the real calls "
+                        "differ in grad mode.")
+            return {"what": what, "fix": WARMUP_FIX}
+        return {"what": f"{name} arrived with different dispatch keys ({', '.join(sorted(diff))}): another device, "
+                        "a tensor subclass or a different autograd state than the compiled call.",
+                "fix": "Call the compiled code with the same kind of tensors you warmed it up with."}
+    if "GLOBAL_STATE changed" in text and "grad_mode" in text:
+        return {"what": "Grad mode differed from the compiled call: one ran with gradients enabled, the other under "
+                        "torch.no_grad() or torch.inference_mode().", "fix": WARMUP_FIX}
+    size = _SIZE.search(text)
+    if size:
+        name, code, kind, dim, was, now = _user_name(size[1]), _code_name(size[1]), size[2], int(size[3]), size[4], size[5]
+        if kind == "stride":
+            return {"what": f"{name} arrived with a different memory layout (stride of dimension {dim}: {was} -> {now}), "
+                            "e.g. a transposed or sliced tensor.",
+                    "fix": f"Pass a contiguous tensor ({code}.contiguous()), or warm up with the layout you will use."}
+        return {"what": f"{name} changed size in dimension {dim} ({was} -> {now}); the compiled code was specialised to {was}.",
+                "fix": (f"If that dimension varies in use, mark it dynamic before the first call: torch._dynamo.mark_dynamic({code}, "
+                        f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost (shape "
+                        "arithmetic, kernels not tuned to one size; CUDA graphs still record one graph per size). If only a "
+                        "few sizes occur, warm up with each of them instead.")}
+    dtype = _DTYPE.search(text)
+    if dtype:
+        name = _user_name(dtype[1])
+        return {"what": f"{name} arrived as {dtype[3]} after the code was compiled for {dtype[2]}.",
+                "fix": f"Cast {name} to one dtype before the call, or warm up with each dtype you use."}
+    grad = _REQUIRES_GRAD.search(text)
+    if grad:
+        name = _user_name(grad[1])
+        return {"what": f"The requires_grad of {name} differed from the compiled call.",
+                "fix": "Warm up with inputs whose requires_grad matches the real calls (and the same grad mode)."}
+    value = _VALUE.search(reason)
+    if value:
+        expr = value["expr"].replace("L['self']", "self")
+        if hint and "nn.Module" in hint:
+            return {"what": (f"The integer attribute {expr} of the module changes between calls; torch.compile treats "
+                             "integer attributes of an nn.Module as constants, so every new value compiles a new graph."),
+                    "fix": ("Set torch._dynamo.config.allow_unspec_int_on_nn_module = True (PyTorch's hint), keep the value in "
+                            "a tensor (e.g. a registered buffer), or move the bookkeeping out of forward.")}
+        return {"what": f"The Python value {expr} changed; Dynamo specialises on Python numbers, so each new value compiles a new graph.",
+                "fix": f"Keep {expr} constant across calls, or pass it as a tensor."}
+    length = _LEN.search(reason)
+    if length:
+        return {"what": f"{length['expr']} changed length; Dynamo specialises on the length of lists and tuples.",
+                "fix": "Pass a fixed number of items, or stack them into one tensor."}
+    if re.search(r"___check_obj_id|ID_MATCH|id\(", text):
+        return {"what": "A different Python object (a new module, function or constant) reached the compiled code.",
+                "fix": "Compile once per object and reuse it, or pass the changing value as a tensor argument."}
+    if re.search(r"___check_type_id|TYPE_MATCH", text):
+        return {"what": "An argument changed type between calls.", "fix": "Pass arguments of one type each call."}
+    return None
+
+
+def _values(reasons: list[str]) -> list[str]:
+    seen: list[str] = []
+    for reason in reasons:
+        match = _VALUE.search(reason)
+        if match and match["value"] not in seen:
+            seen.append(match["value"])
+    return seen
+
+
+def group_sites(recompiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One entry per (source line, guard pattern): recompiles that recur at one site are one finding with a count."""
+    sites: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for r in recompiles:
+        loc = r.get("location") or {}
+        key = (loc.get("file"), loc.get("line"), pattern(r["reason"]))
+        site = sites.get(key)
+        if site is None:
+            sites[key] = {"pattern": key[2], "reason": r["reason"], "count": 1, "compileIds": [r.get("compileId")],
+                          "location": r.get("location"), "trigger": r.get("trigger"), "inTimedRegion": bool(r.get("inTimedRegion")),
+                          "hint": r.get("hint"), "explanation": r.get("explanation"), "reasons": [r["reason"]]}
+            continue
+        site["count"] += 1
+        site["compileIds"].append(r.get("compileId"))
+        site["inTimedRegion"] = site["inTimedRegion"] or bool(r.get("inTimedRegion"))
+        site["reasons"].append(r["reason"])
+    out = []
+    for site in sites.values():
+        values = _values(site.pop("reasons"))
+        site["values"] = values if len(values) > 1 else []
+        out.append(site)
+    return out
+
+
+_LIMIT = re.compile(r"(?:recompile_limit|cache_size_limit)(?: cache size limit)? \((?:currently set to )?(\d+)\)")
+
+
+def recompile_limit(text: str) -> int | None:
+    """The limit a frame hit, from Dynamo's message (torch 2.6+: `recompile_limit cache size limit (currently set
+    to 8)`; older: `cache_size_limit (8)`), or None when the text is not about it."""
+    match = _LIMIT.search(text)
+    return int(match[1]) if match else None
+
+
+def _is_limit(text: str) -> bool:
+    return recompile_limit(text) is not None or bool(re.search(r"recompile limit|cache_size_limit|recompile_limit", text, re.I))
+
+
+def _frame_name(insight: dict[str, Any], compile_id: str | None) -> str:
+    frame = (compile_id or "").split("/")[0]
+    for f in insight.get("frames", []):
+        if str(f.get("compileId") or "").split("/")[0] == frame and f.get("function"):
+            return str(f["function"])
+    return "a compiled frame"
+
+
+def fallback_cause(insight: dict[str, Any] | None, ran_compiled: bool | None, eager_frames: int) -> dict[str, str | None]:
+    """{cause, fix} for compiled calls that Dynamo ran eagerly, from what the compiler log says happened."""
+    insight = insight or {}
+    failures = insight.get("compileFailures") or []
+    sites = insight.get("recompileSites") or []
+    for failure in failures:
+        reason = str(failure.get("reason") or "")
+        if not _is_limit(reason):
+            continue
+        limit = recompile_limit(reason)
+        frame = str(failure.get("compileId") or "").split("/")[0]
+        name = _frame_name(insight, failure.get("compileId"))
+        mine = [s for s in sites if any(str(c or "").split("/")[0] == frame for c in s.get("compileIds", []))]
+        site = max(mine, key=lambda s: s["count"], default=None)
+        every = site is not None and len(mine) == 1
+        guard = site["pattern"].split(" (guard from:", 1)[0] if site else ""
+        limit_text = f" ({limit})" if limit is not None else ""
+        cause = f"{name} hit the recompile limit{limit_text}" + (
+            f" after recompiling on every call: guard {guard}" if every and site else
+            f" after {site['count']} recompiles at one site: guard {guard}" if site else "")
+        explanation = (site or {}).get("explanation") or {}
+        fix = explanation.get("fix") or ("Remove what changes between calls (see the recompiles), or raise "
+                                          "torch._dynamo.config.recompile_limit if the variants are expected.")
+        return {"cause": cause, "fix": fix}
+    if failures:
+        failure = failures[0]
+        lines = [line.strip() for line in str(failure.get("reason") or "").splitlines() if line.strip()] or ["no reason given"]
+        first = " ".join(lines[:2]) if lines[0].endswith(":") else lines[0]
+        name = _frame_name(insight, failure.get("compileId"))
+        return {"cause": f"Dynamo could not compile {name} ({failure.get('failType') or 'error'}: {first}) and ran it eagerly",
+                "fix": ("Make it compile: set torch._dynamo.config.suppress_errors = False to see the error where it "
+                        "happens, then fix or report it.")}
+    if ran_compiled is None:
+        return {"cause": "no compiled frame was entered during the timed calls: Dynamo skipped the code (torch._dynamo.disable, "
+                         "a suppressed compile error, or a frame it does not trace)",
+                "fix": "Check that the compiled callable is the one being called and that its frames compile (TORCH_LOGS=graph_breaks)."}
+    return {"cause": f"{eager_frames} frame entries found no compiled code that matched and did not recompile",
+            "fix": "See the recompiles and guard failures of this mode (TORCH_LOGS=recompiles)."}

@@ -1,0 +1,123 @@
+"""The speedup estimator on round data recorded on an H100 (two runs per model, separate processes, 2026-11-22):
+the runs agree where the data allows, each run's interval covers the other run, and one-sided host noise barely
+moves the estimate while it moves the old median-of-ratios a lot."""
+from __future__ import annotations
+
+import json
+import random
+import statistics
+from pathlib import Path
+
+import pytest
+
+from compile_lens_runner import estimator
+
+ROUNDS = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "timing" / "h100-rounds-2026-11-22.json").read_text())["runs"]
+
+
+def pairs_of(run: str, mode: str) -> list[estimator.Pair]:
+    m = ROUNDS[run]["modes"][mode]
+    return list(zip(m["eagerRoundsMs"], m["compiledRoundsMs"]))
+
+
+def run_pairs() -> list[tuple[str, str, list[estimator.Pair], list[estimator.Pair]]]:
+    """(model, mode, run 1 pairs, run 2 pairs) for every model and mode recorded twice."""
+    out = []
+    for run in sorted(ROUNDS):
+        model, index = run.rstrip("12").rstrip("_"), run[-1]
+        other = next((r for r in ROUNDS if r != run and r.rstrip("12").rstrip("_") == model), None)
+        if index != "1" or other is None:
+            continue
+        for mode in ROUNDS[run]["modes"]:
+            if mode in ROUNDS[other]["modes"]:
+                out.append((model, mode, pairs_of(run, mode), pairs_of(other, mode)))
+    return out
+
+
+def difference(a: float, b: float) -> float:
+    """As the issue's table measures it: |a - b| / mean."""
+    return abs(a - b) / ((a + b) / 2)
+
+
+def both_confirmed(pairs: list[estimator.Pair]) -> bool:
+    return estimator.confirmed([e for e, _ in pairs]) and estimator.confirmed([c for _, c in pairs])
+
+
+def test_runs_agree_within_5_percent_where_both_saw_their_fastest_rounds() -> None:
+    checked = []
+    for model, mode, one, two in run_pairs():
+        if both_confirmed(one) and both_confirmed(two):
+            a, b = estimator.fastest_ratio(one), estimator.fastest_ratio(two)
+            assert difference(a, b) <= 0.05, (model, mode, a, b)
+            checked.append((model, mode))
+    # BERT reduce-overhead: the median of ratios gave 4.31x then 6.40x (39 %); the samples were already stable
+    assert ("bert", "reduce-overhead") in checked and ("localopt", "default") in checked and len(checked) >= 5
+
+
+def test_the_median_of_ratios_did_not_agree_on_launch_bound_models() -> None:
+    found = {(model, mode): (one, two) for model, mode, one, two in run_pairs()}
+    for key in (("bert", "reduce-overhead"), ("resnet18", "reduce-overhead")):
+        one, two = found[key]
+        assert difference(estimator.median_ratio(one), estimator.median_ratio(two)) > 0.2
+        assert difference(estimator.fastest_ratio(one), estimator.fastest_ratio(two)) < 0.06
+
+
+def test_each_runs_interval_covers_the_other_run() -> None:
+    for model, mode, one, two in run_pairs():
+        if (model, mode) == ("graphbreak", "reduce-overhead"):
+            continue  # the sample picks one of its heads at random on every call: the work itself varies
+        first, second = estimator.estimate(one), estimator.estimate(two)
+        assert first.low <= second.speedup <= first.high, (model, mode, first, second.speedup)
+        assert second.low <= first.speedup <= second.high, (model, mode, second, first.speedup)
+
+
+def test_interval_is_wider_when_a_side_met_host_noise() -> None:
+    steady = estimator.estimate(pairs_of("localopt1", "default"))
+    noisy = estimator.estimate(pairs_of("bert_1", "reduce-overhead"))
+    assert steady.noisy_sides == () and steady.floor_pct == estimator.FLOOR_STEADY_PCT
+    assert noisy.noisy_sides == ("eager",) and noisy.floor_pct == estimator.FLOOR_NOISY_PCT
+    assert steady.low <= steady.speedup <= steady.high and (steady.high - steady.low) / steady.speedup < 0.05
+    # resnet18 run 1 saw eager's fast state in 2 of 21 rounds: its halves disagree and the interval says so
+    rare = estimator.estimate(pairs_of("resnet18_1", "reduce-overhead"))
+    assert rare.high / rare.speedup > 1.2
+
+
+def test_estimate_is_deterministic() -> None:
+    pairs = pairs_of("resnet18_2", "reduce-overhead")
+    assert estimator.estimate(pairs) == estimator.estimate(list(pairs))
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_one_sided_noise_moves_the_estimate_little_and_the_median_a_lot(side: int) -> None:
+    """Host noise (x1.2-2.0) on a random half of one side's rounds: while any round of that side's confirmed
+    fastest state escapes it, the estimate moves at most CONFIRM_PCT; the median of ratios moves 10 % on average."""
+    new_moves, old_moves = [], []
+    for run in ROUNDS:
+        for mode in ROUNDS[run]["modes"]:
+            pairs = pairs_of(run, mode)
+            hit_side = [p[side] for p in pairs]
+            if not estimator.confirmed(hit_side):
+                continue
+            speedup, median, best = estimator.fastest_ratio(pairs), estimator.median_ratio(pairs), min(hit_side)
+            for seed in range(20):
+                rng = random.Random(seed)
+                hit = set(rng.sample(range(len(pairs)), len(pairs) // 2))
+                noisy = [tuple(v * rng.uniform(1.2, 2.0) if i in hit and s == side else v for s, v in enumerate(p))
+                         for i, p in enumerate(pairs)]
+                old_moves.append(abs(estimator.median_ratio(noisy) / median - 1))  # type: ignore[arg-type]
+                if any(v <= best * (1 + estimator.CONFIRM_PCT / 100) for i, v in enumerate(hit_side) if i not in hit):
+                    new_moves.append(abs(estimator.fastest_ratio(noisy) / speedup - 1))  # type: ignore[arg-type]
+    assert len(new_moves) > 200
+    assert max(new_moves) <= estimator.CONFIRM_PCT / 100 + 1e-9
+    assert statistics.mean(old_moves) > 0.10
+
+
+def test_a_host_that_stayed_slow_for_a_whole_mode_widens_that_modes_interval() -> None:
+    """GPT-2 run 1: eager 12.0 ms in every default-mode round, 6.27 ms in reduce-overhead's. No round of the default
+    pairs shows it; eager's best time elsewhere in the run does."""
+    default, reduce_overhead = estimator.estimate(pairs_of("gpt2_1", "default")), estimator.estimate(pairs_of("gpt2_1", "reduce-overhead"))
+    best = min(default.eager_ms, reduce_overhead.eager_ms)
+    shift = estimator.host_shift(default.low, default.eager_ms, default.compiled_ms, best)
+    assert shift and shift["low"] == pytest.approx(best / default.compiled_ms) and shift["low"] < 0.6 * default.speedup
+    assert shift["eagerMs"] == default.eager_ms and shift["bestEagerMs"] == best
+    assert estimator.host_shift(reduce_overhead.low, reduce_overhead.eager_ms, reduce_overhead.compiled_ms, best) is None

@@ -1,0 +1,117 @@
+"""Guard failures in the user's terms, recompiles grouped per site, and the GPU idle share (pure, no compile)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compile_lens_runner import explain
+from compile_lens_runner.profiling import gpu_idle_pct
+
+COUNTER_REASON = ("0/0: self.calls == 90                                         # self.calls += 1  # counter.py:10 in forward "
+                  "(HINT: torch.compile considers integer attributes of the nn.Module to be static. If you are observing "
+                  "recompilation, you might want to make this integer dynamic using "
+                  "torch._dynamo.config.allow_unspec_int_on_nn_module = True, or convert this integer into a tensor.)\n"
+                  "User stack trace:\n  File \"counter.py\", line 10, in forward")
+
+
+def test_pattern_abstracts_compared_numbers_only() -> None:
+    assert explain.pattern("self.calls == 90 (guard from: self.calls += 1)") == "self.calls == N (guard from: self.calls += 1)"
+    assert (explain.pattern("tensor 'args[0]' size mismatch at index 0. expected 32, actual 64")
+            == "tensor 'args[0]' size mismatch at index 0. expected N, actual N")
+
+
+def test_pytorch_hint_is_read_from_the_reason() -> None:
+    hint = explain.pytorch_hint(COUNTER_REASON)
+    assert hint and hint.startswith("torch.compile considers integer attributes") and hint.endswith("into a tensor.")
+    assert explain.pytorch_hint("tensor 'x' size mismatch at index 0. expected 32, actual 64") is None
+
+
+def test_integer_module_attribute() -> None:
+    found = explain.explain("self.calls == 90 (guard from: self.calls += 1)", COUNTER_REASON)
+    assert found and found["what"].startswith("The integer attribute self.calls of the module changes between calls")
+    assert "allow_unspec_int_on_nn_module = True" in found["fix"]
+
+
+def test_autograd_only_dispatch_key_difference_is_a_grad_mode_mismatch() -> None:
+    reason = ("tensor 'args[0]' dispatch key set mismatch. expected DispatchKeySet(CUDA, BackendSelect, ADInplaceOrView, "
+              "AutogradCUDA), actual DispatchKeySet(CUDA, BackendSelect)")
+    found = explain.explain(reason)
+    assert found and "differ in grad mode" in found["what"] and "input 0 (args[0])" in found["what"]
+    assert "then arrived under torch.inference_mode()" in found["what"]
+    assert found["fix"].startswith("Warm up under the same grad mode you serve with")
+    reverse = explain.explain("tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, BackendSelect), "
+                              "actual DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU)")
+    assert reverse and "made under torch.inference_mode()" in reverse["what"]
+    other = explain.explain("tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU), actual DispatchKeySet(CUDA)")
+    assert other and "grad mode" not in other["what"]
+
+
+def test_size_mismatch_names_the_dimension_and_mark_dynamic_with_its_cost() -> None:
+    found = explain.explain("tensor 'x' size mismatch at index 1. expected 128, actual 256")
+    assert found and found["what"] == "Input 'x' changed size in dimension 1 (128 -> 256); the compiled code was specialised to 128."
+    assert "torch._dynamo.mark_dynamic(x, 1)" in found["fix"] and "dynamic=True" in found["fix"] and "cost" in found["fix"]
+    assert explain.explain("something no one has seen before") is None
+
+
+def test_recurring_recompiles_are_one_site() -> None:
+    loc = {"file": "/ws/m.py", "line": 10, "function": "forward", "code": "self.calls += 1"}
+    recompiles = [{"reason": f"self.calls == {n} (guard from: self.calls += 1)", "compileId": f"0/{n - 89}", "location": loc,
+                   "trigger": "a warmup call", "inTimedRegion": n == 97, "hint": "h", "explanation": {"what": "w", "fix": "f"}}
+                  for n in range(90, 98)]
+    other = {"reason": "tensor 'x' size mismatch at index 0. expected 32, actual 64", "compileId": "1/1",
+             "location": {**loc, "line": 20}, "inTimedRegion": False}
+    sites = explain.group_sites(recompiles + [other])
+    assert [(s["location"]["line"], s["count"]) for s in sites] == [(10, 8), (20, 1)]
+    assert sites[0]["values"] == [str(n) for n in range(90, 98)] and sites[0]["inTimedRegion"] is True
+    assert sites[0]["compileIds"][0] == "0/1" and sites[1]["values"] == []
+
+
+def test_fallback_cause_names_the_frame_the_limit_and_the_guard() -> None:
+    insight = {
+        "frames": [{"compileId": "0/0", "function": "forward"}],
+        "recompileSites": [{"pattern": "self.calls == N (guard from: self.calls += 1)", "count": 8,
+                            "compileIds": [f"0/{i}" for i in range(1, 9)], "explanation": {"what": "w", "fix": "use a tensor"}}],
+        "compileFailures": [{"compileId": "0/8", "failType": "Unsupported", "reason": (
+            "Dynamo recompile limit exceeded\n  Explanation: ... exceeding the recompile_limit cache size limit (currently set to 8).")}],
+    }
+    assert explain.fallback_cause(insight, False, 40) == {
+        "cause": "forward hit the recompile limit (8) after recompiling on every call: guard self.calls == N",
+        "fix": "use a tensor"}
+    nothing = explain.fallback_cause({}, None, 0)
+    assert "no compiled frame was entered" in str(nothing["cause"])
+
+
+@dataclass
+class Range:
+    start: float
+    end: float
+
+
+@dataclass
+class Device:
+    name: str
+
+
+@dataclass
+class Event:
+    name: str
+    time_range: Range
+    device_type: Device
+
+
+def test_gpu_idle_share_between_kernels() -> None:
+    def kernel(a: float, b: float) -> Event:
+        return Event("k", Range(a, b), Device("CUDA"))
+
+    step = Event("ProfilerStep#1", Range(0, 100), Device("CPU"))
+    launch_bound = [step, kernel(10, 15), kernel(30, 35), kernel(50, 60)]  # busy 20 of 50 us between first and last
+    assert gpu_idle_pct(launch_bound) == 60.0
+    busy = [step, kernel(10, 40), kernel(40, 70), kernel(65, 80)]  # overlapping kernels counted once
+    assert gpu_idle_pct(busy) == 0.0
+    assert gpu_idle_pct([step]) is None  # CPU runs: no kernels, nothing to say
+
+
+def test_recompile_limit_is_read_in_old_and_new_wording() -> None:
+    assert explain.recompile_limit("exceeding the recompile_limit cache size limit (currently set to 8). Excessive") == 8
+    assert explain.recompile_limit("exceeding the accumulated_recompile_limit cache size limit (currently set to 256)") == 256
+    assert explain.recompile_limit("torch._dynamo hit config.cache_size_limit (8)") == 8
+    assert explain.recompile_limit("tensor 'x' size mismatch at index 0. expected 32, actual 64") is None

@@ -1,0 +1,117 @@
+// What the CLI, CodeLens and hover say about numbers a user bets on: the interval, launch-bound eager, the
+// correctness reference, eager timed as "compiled", recurring recompiles as one finding; never a doubled verdict,
+// a verdict without a measurement, or a placeholder dash.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { collectFindings, findingHover, findingMessage } from '../../extension/core/findings.ts';
+import { checkReport, type ModeResult, type Report, type Timing } from '../../extension/core/report.ts';
+import { digestReport, formatDigest, headline } from '../../extension/core/reportDigest.ts';
+import { loadReport } from '../../extension/core/reportFile.ts';
+
+const COUNTER = path.resolve(__dirname, '../fixtures/reports/counter-cpu/report.json');
+
+function timing(estimateMs: number, pairs: number): Timing {
+  const rounds = Array.from({ length: pairs }, (_, i) => estimateMs * (1 + (i % 3) * 0.4));
+  return { medianMs: estimateMs * 1.4, minMs: estimateMs, maxMs: estimateMs * 1.8, estimateMs, spreadPct: 80, rounds, callsPerRound: 16,
+    method: 'cuda events', extraRounds: pairs - 7, stopReason: 'converged' };
+}
+
+function cudaReport(): Report {
+  const reduceOverhead: ModeResult = {
+    mode: 'reduce-overhead', status: 'ok', error: null, compileSeconds: 7.5, speedup: 2.935, breakEvenCalls: 5800,
+    trace: 'reduce-overhead.trace.json', kernelsPerStep: 60, timing: timing(0.702, 45), eagerTiming: timing(2.06, 45),
+    speedupEstimator: 'fastest-rounds', speedupInterval: { low: 2.759, high: 3.785, floorPct: 6, noisySides: ['eager'] },
+    speedupMedianRatio: 5.42, speedupIqrPct: 19, ranCompiled: true, gpuIdlePct: 3,
+    correctness: {
+      ok: true, maxAbsError: 0.00115, dtype: 'float32', atol: 1e-4, rtol: 1e-3, message: null, reference: 'fp64', referenceNote: null,
+      eagerRmse: 3.1e-4, compiledRmse: 2.9e-4, multiplier: 2,
+      precision: { cudaMatmulAllowTf32: false, cudnnAllowTf32: true, float32MatmulPrecision: 'highest' },
+    },
+    compiler: { graphCount: 1, graphBreaks: [], recompiles: [], recompileSites: [] },
+  };
+  return {
+    schemaVersion: '1.4', runner: { version: '0.1.0' }, createdAt: '2026-11-22T12:00:00Z', status: 'ok', error: null,
+    environment: { python: '3.12', torch: '2.11.0', triton: '3.6.0', device: 'cuda', deviceName: 'NVIDIA H100 80GB HBM3', platform: 'linux' },
+    target: { kind: 'function', name: 'real_models-resnet18', file: '/ws/real_models.py', function: 'resnet18', line: 10 },
+    settings: {},
+    eager: { timing: timing(2.06, 7), trace: 'eager.trace.json', kernelsPerStep: 60, gpuIdlePct: 62.4, launchBound: true },
+    modes: [reduceOverhead],
+    recommendation: { mode: 'reduce-overhead', verdict: 'compile', reason: 'Use reduce-overhead: faster than eager (2.94x; a next run may give 2.76-3.79x), and its 7.5 s compile pays back after 5,800 calls.' },
+  };
+}
+
+test('the hand-built CUDA report is valid against the schema', () => {
+  const checked = checkReport(cudaReport());
+  assert.ok(checked.ok, JSON.stringify(checked));
+});
+
+test('CLI: interval, what was compared, launch-bound eager, correctness reference and TF32 settings', () => {
+  const text = formatDigest(digestReport(cudaReport()));
+  assert.match(text, /reduce-overhead: 2\.94× \(next run 2\.76–3\.79×\), 0\.702 ms\/call vs eager 2\.060 ms, fastest rounds of 45 interleaved pairs, kernels\/step 60 → 60/);
+  assert.match(text, /eager is launch-bound: the GPU sat idle 62% of each step between kernels.*depend on this host's CPU; the same model on another host will differ/);
+  assert.match(text, /outputs differ from eager by up to 0\.00115, no more than eager itself differs from an fp64 copy of the model \(RMSE 0\.00029 vs eager's 0\.00031\): not a compiler error/);
+  assert.match(text, /precision: TF32 matmul off, cuDNN TF32 on; float32 matmul precision highest/);
+  assert.match(text, /\n {2}recommendation: Use reduce-overhead: faster than eager/);
+  assert.equal(headline(digestReport(cudaReport())), '2.94× (reduce-overhead, next run 2.76–3.79×) · 1 graph · 0 breaks · compile 7.5 s');
+});
+
+test('a host that stayed slow through one mode is named, with how far the interval reaches', () => {
+  const report = cudaReport();
+  report.modes[0]!.speedupInterval = { low: 1.24, high: 2.42, floorPct: 2, noisySides: [], hostShift: { eagerMs: 12.0, bestEagerMs: 6.27 } };
+  assert.ok(checkReport(report).ok);
+  const text = formatDigest(digestReport(report));
+  assert.match(text, /\(next run 1\.24–2\.42×\)/);
+  assert.match(text, /eager took 12\.000 ms per call in these pairs but 6\.270 ms elsewhere in this run: the host was slower while this mode was timed, so the interval reaches down to 1\.24×/);
+});
+
+test('CLI: what was not measured is said in words, never a placeholder dash', () => {
+  const report = cudaReport();
+  report.eager = { timing: null, trace: null, kernelsPerStep: null };
+  const mode = report.modes[0]!;
+  Object.assign(mode, { kernelsPerStep: null, compileSeconds: null, breakEvenCalls: null });
+  const text = formatDigest(digestReport(report));
+  assert.match(text, /eager: not timed\n/);
+  assert.ok(!/—\s*(,|\/|$)|: —|—\/|→ —|— →/m.test(text), text);
+  assert.ok(!text.includes('kernels/step') && !/, compile \d/.test(text) && !text.includes('break-even'), text);
+});
+
+test('counter model (real runner report): eager timed as "compiled" is no measurement, with the cause and the fix', async () => {
+  const { report } = await loadReport(COUNTER);
+  const digest = digestReport(report);
+  const [mode] = digest.modes;
+  assert.equal(mode!.speedup, null);
+  assert.match(mode!.notMeasured ?? '', /forward hit the recompile limit \(8\) after recompiling on every call: guard self\.calls == N/);
+  const text = formatDigest(digest);
+  assert.match(text, /default: not measured: Dynamo ran the compiled calls eagerly/);
+  assert.match(text, /\n {4}fix: Set torch\._dynamo\.config\.allow_unspec_int_on_nn_module = True/);
+  assert.match(text, /recompile ×8: self\.calls == N \(guard from: self\.calls \+= 1\)/);
+  assert.match(headline(digest), /^default: not measured: /);
+  // no verdict without a measurement, and the verdict is said once
+  assert.ok(!/don't compile/i.test(text), text);
+  const recommendation = text.split('\n').find((l) => l.includes('recommendation:'))!;
+  assert.match(recommendation, /^ {2}recommendation: No verdict: the compiled calls of default ran eagerly/);
+});
+
+test('counter model: eight recompiles at one line are one finding with a count, PyTorch\'s hint and the fix', async () => {
+  const { report } = await loadReport(COUNTER);
+  const recompiles = collectFindings(report).filter((f) => f.kind === 'recompile');
+  assert.equal(recompiles.length, 1);
+  const [site] = recompiles;
+  assert.equal(site!.count, 8);
+  assert.equal(findingMessage(site!), 'Recompile ×8: self.calls == N (guard from: self.calls += 1)');
+  const hover = findingHover(site!);
+  assert.match(hover, /8 recompiles at this line/);
+  assert.match(hover, /\*\*What happened:\*\* The integer attribute self\.calls of the module changes between calls/);
+  assert.match(hover, /\*\*PyTorch's hint:\*\* torch\.compile considers integer attributes of the nn\.Module to be static/);
+  assert.match(hover, /\*\*Fix:\*\* Set torch\.\\_dynamo\.config\.allow\\_unspec\\_int\\_on\\_nn\\_module = True/);
+});
+
+test('no verdict where nothing was measured: a script-mode recommendation is printed as the runner wrote it', () => {
+  const report = cudaReport();
+  report.modes = [];
+  report.recommendation = { mode: null, verdict: 'none', reason: 'Script mode reports what torch.compile did in the script as written; it does not time eager against compiled.' };
+  const text = formatDigest(digestReport(report));
+  assert.match(text, /recommendation: Script mode reports what torch\.compile did/);
+  assert.ok(!/don't compile/i.test(text));
+});
