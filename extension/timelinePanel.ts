@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { HostToWebview, TimelineSource, WebviewToHost } from './core/protocol.ts';
 import { loadMessage, previewMessage, readTimelineSource, type TimelineContent } from './core/timelineContent.ts';
 import { renderWebviewHtml } from './core/webviewHtml.ts';
+import { OPEN_GENERATED_CODE_COMMAND, type OpenGeneratedCodeArgs } from './generatedCode.ts';
 
 export const TIMELINE_VIEW_TYPE = 'compileLens.timeline';
 export const TRACE_EDITOR_VIEW_TYPE = 'compileLens.traceViewer';
@@ -49,6 +50,12 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
         await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.One });
         break;
       }
+      case 'openGeneratedCode':
+        if (source.kind === 'report') {
+          const args: OpenGeneratedCodeArgs = { reportPath: source.reportPath, mode: message.mode, compileId: message.compileId, codeLine: message.codeLine };
+          await vscode.commands.executeCommand(OPEN_GENERATED_CODE_COMMAND, args);
+        }
+        break;
       case 'error':
         log.appendLine(`Timeline webview: ${message.message}`);
         break;

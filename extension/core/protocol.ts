@@ -32,4 +32,6 @@ export type WebviewToHost =
   /** `view`: where the webview will open (its saved view), so a preview covers it; null opens at the first step */
   | { type: 'ready'; view: FirstView | null }
   | { type: 'reveal'; file: string; line: number }
+  /** a generated kernel's code (its compile's output code, at the kernel's line) of the report a panel shows */
+  | { type: 'openGeneratedCode'; mode: string; compileId: string | null; codeLine: number | null }
   | { type: 'error'; message: string };
