@@ -54,7 +54,8 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
       vscode.workspace.registerTextDocumentContentProvider(ARTIFACT_SCHEME, this),
       vscode.languages.registerCodeLensProvider({ scheme: ARTIFACT_SCHEME }, this),
       vscode.commands.registerCommand(OPEN_ARTIFACT_COMMAND, (args: OpenArtifactArgs) => this.open(args)),
-      vscode.commands.registerCommand(OPEN_GENERATED_CODE_COMMAND, (args: OpenGeneratedCodeArgs) => this.openGeneratedCode(args)),
+      vscode.commands.registerCommand(OPEN_GENERATED_CODE_COMMAND, (args: OpenGeneratedCodeArgs) =>
+        this.openGeneratedCode(args).catch((error: Error) => void vscode.window.showErrorMessage(error.message))),
       vscode.commands.registerCommand(REVEAL_LINES_COMMAND, (lines: SourceLocation[]) => this.revealLines(lines)),
       vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.decorate(e))),
     );

@@ -1,6 +1,6 @@
 // The source side of a selected slice, under its details: for a generated kernel (matched to the report's kernels)
 // the ATen ops it fused, the user lines they came from (links) and "Open generated code"; for an eager kernel the
-// ATen op that launched it and, where the trace has Python stacks, the user's line. Strings go in as text only.
+// ATen op that launched it and, where the trace has Python stacks, the user's function. Strings go in as text only.
 import { formatUsPerStep, kernelForSlice, linesText } from '../extension/core/kernelLinks.ts';
 import type { Report, SourceLocation } from '../extension/core/report.ts';
 import type { TraceModel } from '../extension/core/trace/model.ts';
@@ -108,8 +108,9 @@ export function renderKernelSource(model: TraceModel, i: number, linked: number[
     box.append(el('p', 'aten-op', `ATen op: ${[...aten].reverse().join(' › ')}`));
   }
   if (frames.length) {
+    // the profiler names a Python frame by its function's first line, not the line that was running
     const p = el('p', 'py-line');
-    p.append('Your line: ', lineButton(frames[0]!, reveal), ` in ${frames[0]!.function ?? '?'}`);
+    p.append(`In your function ${frames[0]!.function ?? '?'}: `, lineButton(frames[0]!, reveal));
     box.append(p);
   }
   return box;

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from .profiling import kernel_us_per_step
@@ -190,74 +191,90 @@ class _Writer:
         return relative.replace(os.sep, "/")
 
 
-def attach(compiler: dict[str, Any], records: list[Record], workdir: str, label: str, trace: str | None, steps: int) -> None:
-    """Writes the mode's artifacts under <workdir>/compiler/<label>/<compile id>/ and adds to `compiler`:
-    `compiles` (paths per compile id), `phases`, and per kernel `codeLine` and `usPerStep`."""
-    modules: dict[str, list[tuple[str, str | None]]] = {}  # compile id -> [(code, original path)]
+@dataclass
+class _Compiles:
+    """What the log says per compile id, in the order the compiles started."""
+    order: list[str] = field(default_factory=list)
+    modules: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)  # [(output code, its original path)]
+    code_lines: dict[tuple[str | None, str, int], int] = field(default_factory=dict)  # (id, kernel, nth) -> saved line
+    guards: dict[str, str] = field(default_factory=dict)
+    graphs: dict[str, list[str]] = field(default_factory=dict)
+    reasons: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _collect(records: list[Record]) -> _Compiles:
+    found = _Compiles()
     kernel_at: Counter[tuple[str | None, str]] = Counter()
-    code_lines: dict[tuple[str | None, str, int], int] = {}  # (compile id, kernel name, nth) -> line in the saved file
-    guards: dict[str, str] = {}
-    graphs: dict[str, list[str]] = {}
-    reasons: dict[str, list[str]] = {}
-    order: list[str] = []
     for r in records:
         cid = r.compile_id
         if cid is None:
             continue
-        if cid not in order and r.kind in ("dynamo_start", "inductor_output_code", "dynamo_cpp_guards_str", "dynamo_guards", "dynamo_output_graph"):
-            order.append(cid)
+        if cid not in found.order and r.kind in ("dynamo_start", "inductor_output_code", "dynamo_cpp_guards_str", "dynamo_guards", "dynamo_output_graph"):
+            found.order.append(cid)
+        modules = found.modules.get(cid)
         if r.kind == "inductor_output_code":
-            modules.setdefault(cid, []).append((r.payload, r.meta.get("filename")))
-        elif r.artifact == "inductor_provenance_tracking_node_mappings" and modules.get(cid):
-            # the mapping follows the output code of the graph it describes: lines are in that (latest) module
-            offset = sum(code.count("\n") + 2 for code, _ in modules[cid][:-1]) + 1
-            lines = kernel_lines(modules[cid][-1][0])
+            found.modules.setdefault(cid, []).append((r.payload, r.meta.get("filename")))
+        elif r.artifact == "inductor_provenance_tracking_node_mappings" and modules:
+            # the mapping follows the output code of the graph it describes: lines are in that (latest) module, which
+            # the saved file has after the earlier modules and a header line each
+            offset = sum(code.count("\n") + 2 for code, _ in modules[:-1]) + 1
+            lines = kernel_lines(modules[-1][0])
             for handle in ((r.payload_json() or {}).get("cppCodeToPost") or {}):
                 name = handle.rsplit(":", 1)[0]
                 nth = kernel_at[(cid, name)]
                 kernel_at[(cid, name)] += 1
                 line = lines.get(handle) or lines.get(name)
                 if line:
-                    code_lines[(cid, name, nth)] = line + offset
+                    found.code_lines[(cid, name, nth)] = line + offset
         elif (text := _guard_text(r)) is not None:
-            guards[cid] = text
+            found.guards[cid] = text
         elif r.kind == "dynamo_output_graph":
-            graphs.setdefault(cid, []).append(r.payload)
+            found.graphs.setdefault(cid, []).append(r.payload)
         elif r.artifact == "recompile_reasons":
-            reasons[cid] = [str(x) for x in (r.payload_json() or [r.payload])]
+            found.reasons[cid] = [str(x) for x in (r.payload_json() or [r.payload])]
+    return found
 
-    writer = _Writer(workdir, label)
+
+def _write_compiles(found: _Compiles, writer: _Writer) -> list[dict[str, Any]]:
     guard_paths = {cid: writer.write(cid, "guards.txt", f"# Guards of compile {cid}: Dynamo checks these before each call; "
-                                     f"when one fails it compiles again (a recompile).\n{text}") for cid, text in guards.items()}
+                                     f"when one fails it compiles again (a recompile).\n{text}") for cid, text in found.guards.items()}
     compiles = []
-    for cid in order:
+    for cid in found.order:
         entry: dict[str, Any] = {"compileId": cid, "outputCode": None, "guards": guard_paths.get(cid), "guardCount": None,
                                  "fxGraph": None, "failedGuards": []}
-        if cid in modules:
-            parts = modules[cid]
+        if cid in found.modules:
+            parts = found.modules[cid]
             text = "\n".join(f"{_module_header(i, len(parts), src)}\n{code}" for i, (code, src) in enumerate(parts, 1))
             entry["outputCode"] = writer.write(cid, "output_code.py", text)
-        if cid in guards:
-            entry["guardCount"] = len(guard_lines(guards[cid]))
-        if cid in graphs:
-            entry["fxGraph"] = writer.write(cid, "fx_graph.py", f"# The FX graph Dynamo captured for compile {cid}\n" + "\n\n".join(graphs[cid]))
-        for reason in reasons.get(cid, []):
-            failed_cid = (m["cid"] if (m := _REASON_PREFIX.match(reason)) else None)
-            hit = failed_guard(reason, guards[failed_cid]) if failed_cid in guards else None
-            entry["failedGuards"].append({"compileId": failed_cid, "reason": _REASON_PREFIX.sub("", reason.split("\n", 1)[0]).strip(),
-                                          "guards": guard_paths.get(failed_cid) if failed_cid else None,
+        if cid in found.guards:
+            entry["guardCount"] = len(guard_lines(found.guards[cid]))
+        if cid in found.graphs:
+            entry["fxGraph"] = writer.write(cid, "fx_graph.py", f"# The FX graph Dynamo captured for compile {cid}\n" + "\n\n".join(found.graphs[cid]))
+        for reason in found.reasons.get(cid, []):
+            failed = m["cid"] if (m := _REASON_PREFIX.match(reason)) else None
+            hit = failed_guard(reason, found.guards[failed]) if failed in found.guards else None
+            entry["failedGuards"].append({"compileId": failed, "reason": _REASON_PREFIX.sub("", reason.split("\n", 1)[0]).strip(),
+                                          "guards": guard_paths.get(failed) if failed else None,
+                                          # +1: the file starts with a header line
                                           "line": hit[0] + 1 if hit else None, "guard": hit[1] if hit else None})
         compiles.append(entry)
-    compiler["compiles"] = compiles
-    compiler["phases"] = phases(records)
+    return compiles
 
+
+def attach(compiler: dict[str, Any], records: list[Record], workdir: str, label: str, trace: str | None, steps: int) -> None:
+    """Writes the mode's artifacts under <workdir>/compiler/<label>/<compile id>/ and adds to `compiler`:
+    `compiles` (paths per compile id), `phases`, and per kernel `codeLine` and `usPerStep` (from the profile `trace`,
+    relative to workdir, of `steps` steps)."""
+    found = _collect(records)
+    compiler["compiles"] = _write_compiles(found, _Writer(workdir, label))
+    compiler["phases"] = phases(records)
     times = kernel_us_per_step(os.path.join(workdir, trace), steps) if trace and os.path.exists(os.path.join(workdir, trace)) else {}
     kernels = compiler.get("kernels") or []
     names = Counter(k["name"] for k in kernels)
     seen: Counter[tuple[str | None, str]] = Counter()
     for k in kernels:
         key = (k.get("compileId"), k["name"])
-        k["codeLine"] = code_lines.get((key[0], key[1], seen[key]))
+        k["codeLine"] = found.code_lines.get((key[0], key[1], seen[key]))
         seen[key] += 1
         k["usPerStep"] = _time_of(k, times, unique=names[k["name"]] == 1)
 
