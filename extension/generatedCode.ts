@@ -110,7 +110,7 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
     this.reports.set(key, loaded);
     const compile = compileOf(loaded.report, args.mode, args.compileId);
     if (!compile?.outputCode) {
-      void vscode.window.showInformationMessage(`No generated code was saved for compile ${args.compileId ?? '?'} of mode ${args.mode} (the compile failed, or the report predates Compile Lens 1.4 reports).`);
+      void vscode.window.showInformationMessage(`No generated code was saved for compile ${args.compileId ?? '?'} of mode ${args.mode} (the compile failed, or the report was written before schema 1.5).`);
       return;
     }
     await this.open({ file: path.resolve(loaded.dir, compile.outputCode), line: args.codeLine ?? 1 });

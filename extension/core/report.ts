@@ -53,13 +53,13 @@ export interface KernelProvenance {
   compileId?: string | null;
   atenOps: string[];
   sourceLines: SourceLocation[];
-  /** 1-based line in its compile's outputCode: the definition, or an extern kernel's call (schema 1.4) */
+  /** 1-based line in its compile's outputCode: the definition, or an extern kernel's call (schema 1.5) */
   codeLine?: number | null;
-  /** µs per profiled step in this mode's profile; null when unknown or ambiguous (schema 1.4) */
+  /** µs per profiled step in this mode's profile; null when unknown or ambiguous (schema 1.5) */
   usPerStep?: number | null;
 }
 
-/** A guard of an earlier compile that failed, which made Dynamo compile again (schema 1.4). */
+/** A guard of an earlier compile that failed, which made Dynamo compile again (schema 1.5). */
 export interface FailedGuard {
   /** the compile whose guard failed */
   compileId: string | null;
@@ -71,7 +71,7 @@ export interface FailedGuard {
   guard: string | null;
 }
 
-/** What the compiler made for one compile id, as files in the report directory (schema 1.4). */
+/** What the compiler made for one compile id, as files in the report directory (schema 1.5). */
 export interface CompileArtifacts {
   compileId: string;
   outputCode: string | null;
@@ -81,7 +81,7 @@ export interface CompileArtifacts {
   failedGuards: FailedGuard[];
 }
 
-/** A compile phase (or, with `cache`, a cache lookup) of one compile id, ms from the mode's first (schema 1.4). */
+/** A compile phase (or, with `cache`, a cache lookup) of one compile id, ms from the mode's first (schema 1.5). */
 export interface CompilePhase {
   compileId: string;
   name: string;
