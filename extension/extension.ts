@@ -1,8 +1,10 @@
 // VS Code entry point: commands, settings and wiring. Logic lives in core/ (pure) and the two views.
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { CompiledLineHover } from './compiledLineHover.ts';
 import { CompilerTreeView } from './compilerTreeView.ts';
 import { EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
+import { GeneratedCode } from './generatedCode.ts';
 import { interpreterProblem, probeInterpreter } from './core/interpreter.ts';
 import { loadReport } from './core/reportFile.ts';
 import { RunSlot } from './core/runSlot.ts';
@@ -72,13 +74,15 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Compile Lens');
   const findings = new EditorFindings();
   const compilerTree = new CompilerTreeView();
+  const generatedCode = new GeneratedCode();
   const runSlot = new RunSlot();
   const activeRuns = new Set<AbortController>();
 
   const showReport = async (reportPath: string) => {
     const loaded = await loadReport(reportPath);
     findings.show(loaded, reportPath);
-    compilerTree.show(loaded.report);
+    compilerTree.show(loaded);
+    generatedCode.show(loaded, reportPath);
     openTimelinePanel(context.extensionUri, { kind: 'report', reportPath }, log);
     return loaded;
   };
@@ -178,6 +182,8 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerTreeDataProvider('compileLens.compiler', compilerTree),
     vscode.languages.registerHoverProvider({ language: 'python' }, findings),
     vscode.languages.registerCodeLensProvider([{ language: 'python', scheme: 'file' }, { language: 'python', scheme: 'vscode-notebook-cell' }], findings),
+    generatedCode.register(),
+    vscode.languages.registerHoverProvider({ language: 'python', scheme: 'file' }, new CompiledLineHover(generatedCode)),
     vscode.commands.registerCommand('compileLens.profile', async () => profile(await pickTarget())),
     vscode.commands.registerCommand(PROFILE_TARGET_COMMAND, (file: string, fn: string) => profile({ kind: 'function', file, fn })),
     vscode.commands.registerCommand(PROFILE_SCRIPT_COMMAND, (uri?: vscode.Uri) => {

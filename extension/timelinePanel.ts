@@ -7,6 +7,7 @@ import type { HostToWebview, TimelineSource, WebviewToHost } from './core/protoc
 import { loadMessage, previewMessage, readTimelineSource, type TimelineContent } from './core/timelineContent.ts';
 import { renderWebviewHtml } from './core/webviewHtml.ts';
 import { revealLocation } from './notebooks.ts';
+import { OPEN_GENERATED_CODE_COMMAND, type OpenGeneratedCodeArgs } from './generatedCode.ts';
 
 export const TIMELINE_VIEW_TYPE = 'compileLens.timeline';
 export const TRACE_EDITOR_VIEW_TYPE = 'compileLens.traceViewer';
@@ -46,6 +47,12 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
         break;
       case 'reveal':
         await revealLocation(message.file, message.line, message.cell ?? null);
+        break;
+      case 'openGeneratedCode':
+        if (source.kind === 'report') {
+          const args: OpenGeneratedCodeArgs = { reportPath: source.reportPath, mode: message.mode, compileId: message.compileId, codeLine: message.codeLine };
+          await vscode.commands.executeCommand(OPEN_GENERATED_CODE_COMMAND, args);
+        }
         break;
       case 'error':
         log.appendLine(`Timeline webview: ${message.message}`);

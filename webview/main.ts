@@ -4,10 +4,13 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { scaleLinear, select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
 import type { HostToWebview, PreviewPane, TimelinePane, TimelineSource, WebviewToHost } from '../extension/core/protocol.ts';
+import type { Report } from '../extension/core/report.ts';
 import { compareTraces } from '../extension/core/trace/compare.ts';
 import type { TraceModel } from '../extension/core/trace/model.ts';
 import { compileSpans, formatMicros, kernelIndices } from '../extension/core/trace/summary.ts';
 import { sameSlice } from '../extension/core/trace/window.ts';
+import { renderCompilePhases } from './compilePhases.ts';
+import { renderKernelSource } from './kernelDetails.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
 import { renderRegions } from './regions.ts';
 import { STYLES } from './styles.ts';
@@ -41,6 +44,7 @@ const FRAME_HISTORY = 2000;
 
 const state = {
   source: null as TimelineSource | null,
+  report: null as Report | null,
   panes: [] as PaneView[],
   theme: null as Theme | null,
   base: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
@@ -146,6 +150,9 @@ function load(message: ModelMessage): void {
   if (message.report) app.append(renderReportHeader(message.report, (file, line) => post({ type: 'reveal', file, line })));
   const regions = message.report && renderRegions(message.report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
   if (regions) app.append(regions);
+  state.report = message.report;
+  const phases = renderCompilePhases(message.report);
+  if (phases) app.append(phases);
 
   const panes: (TimelinePane & Partial<Pick<PreviewPane, 'events'>>)[] = message.panes;
   const models = panes.map((pane) => reviveModel(pane.trace));
@@ -389,6 +396,9 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
     timeline.selected = slice;
     timeline.linked = timeline.correlated(slice);
     details.append(renderDetails(timeline.model, slice, timeline.linked, state.panes[pane].label));
+    const source = renderKernelSource(timeline.model, slice, timeline.linked, state.report, state.panes[pane].label,
+      (file, line, cell) => post({ type: 'reveal', file, line, cell }), (mode, compileId, codeLine) => post({ type: 'openGeneratedCode', mode, compileId, codeLine }));
+    if (source) details.append(source);
   }
   scheduleDraw();
   saveState();

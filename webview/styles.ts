@@ -55,4 +55,26 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .table-scroll { overflow-x: auto; }
 .region-measurements td, .region-measurements th { white-space: nowrap; }
 .region-measurements td.inputs { white-space: normal; min-width: 14em; max-width: 420px; }
+.kernel-source { margin-top: 6px; }
+.kernel-source pre.source-line { margin: 2px 0; font-family: var(--vscode-editor-font-family, monospace); color: var(--vscode-descriptionForeground); white-space: pre-wrap; }
+.kernel-source .open-code { margin-top: 6px; }
+.compile-timeline { margin: 8px 0; }
+.compile-phases summary { cursor: pointer; font-weight: 600; margin: 4px 0; }
+.phase-row { display: grid; grid-template-columns: 220px 1fr; align-items: start; border-top: 1px solid var(--vscode-panel-border, #80808033); }
+.phase-label { padding: 1px 6px 1px 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; color: var(--vscode-descriptionForeground); }
+.phase-track { display: block; overflow: visible; }
+.phase-track text { font-size: 10px; fill: var(--vscode-editor-foreground, #ccc); pointer-events: none; }
+.phase-axis .phase-track text { fill: var(--vscode-descriptionForeground); }
+.phase rect { stroke: var(--vscode-editor-background); stroke-width: 0.5; }
+.phase-dynamo rect { fill: var(--vscode-charts-blue, #3794ff); }
+.phase-backend rect { fill: var(--vscode-charts-lines, #8b8b8b); }
+.phase-aot rect { fill: var(--vscode-charts-purple, #b180d7); }
+.phase-inductor rect { fill: var(--vscode-charts-orange, #d18616); }
+.phase-codegen rect { fill: var(--vscode-charts-yellow, #cca700); }
+.phase-kernel rect { fill: var(--vscode-charts-green, #388a34); }
+.phase-autotune rect { fill: var(--vscode-charts-red, #f14c4c); }
+.phase-cache rect { fill: var(--vscode-terminal-ansiCyan, #11a8cd); }
+.cache-marker path { stroke: var(--vscode-terminal-ansiCyan, #11a8cd); stroke-width: 1.5; }
+.cache-hit path { fill: var(--vscode-terminal-ansiCyan, #11a8cd); }
+.cache-miss path { fill: var(--vscode-editor-background, #1e1e1e); }
 `;

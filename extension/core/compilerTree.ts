@@ -1,15 +1,30 @@
 // The "Compiler" tree: per mode, what Dynamo and Inductor did — compiled frames, each compile of a frame
-// (the first, then recompiles with their guard failures), the kernels each compile generated with the ATen ops
-// they fused and the source lines those came from, graph breaks, guards, caches, CUDA graphs and compile time.
+// (the first, then recompiles with their guard failures), each compile's generated code, guards and FX graph (the
+// guard that failed before a recompile), the kernels each compile generated with the ATen ops they fused and the
+// source lines those came from, graph breaks, guards, caches, CUDA graphs and compile time.
 // Pure data; the host turns it into TreeItems.
 import path from 'node:path';
-import type { CompilerInsight, ModeResult, Report, SourceLocation } from './report.ts';
+import { formatUsPerStep, kernelLensTitle } from './kernelLinks.ts';
+import type { CompileArtifacts, CompilerInsight, ModeResult, Report, SourceLocation } from './report.ts';
+
+/** A file of the report directory that a node opens read-only: generated code, guards, FX graph. */
+export interface ArtifactTarget {
+  kind: 'code' | 'guards' | 'fxGraph';
+  /** relative to the report directory */
+  path: string;
+  /** 1-based line to open at */
+  line?: number;
+  /** the line is a guard that failed: highlight it, saying this */
+  highlight?: string;
+}
 
 export interface CompilerTreeNode {
   label: string;
   description?: string;
   tooltip?: string;
   location?: SourceLocation;
+  /** opened instead of `location` when both are set */
+  artifact?: ArtifactTarget;
   children: CompilerTreeNode[];
 }
 
@@ -22,13 +37,36 @@ const seconds = (s: number): string => `${s.toFixed(2)} s`;
 const frameOf = (compileId: string | null | undefined): string => (compileId ?? '?').split('/')[0]!;
 
 function kernelNodes(c: CompilerInsight, compileId: string | null): CompilerTreeNode[] {
+  const outputCode = c.compiles?.find((a) => a.compileId === compileId)?.outputCode;
   return (c.kernels ?? []).filter((k) => (k.compileId ?? null) === compileId).map((k) => ({
     label: k.name,
-    description: k.atenOps.join(', '),
-    tooltip: `fuses ${k.atenOps.join(', ')}`,
+    description: [k.atenOps.join(', '), k.usPerStep !== null && k.usPerStep !== undefined ? formatUsPerStep(k.usPerStep) : null].filter(Boolean).join(' · '),
+    tooltip: kernelLensTitle(k),
     ...(k.sourceLines[0] ? { location: k.sourceLines[0] } : {}),
-    children: k.sourceLines.map((line) => leaf(where(line), line.code ?? undefined, line)),
+    children: [
+      ...(outputCode && k.codeLine ? [{ label: 'Generated code', description: `line ${k.codeLine}`, artifact: { kind: 'code', path: outputCode, line: k.codeLine }, children: [] } satisfies CompilerTreeNode] : []),
+      ...k.sourceLines.map((line) => leaf(where(line), line.code ?? undefined, line)),
+    ],
   }));
+}
+
+/** "Generated code", "Guards (N)", "FX graph" of one compile and, for a recompile, the guard of each earlier compile that failed. */
+function artifactNodes(a: CompileArtifacts | undefined): CompilerTreeNode[] {
+  if (!a) return [];
+  const nodes: CompilerTreeNode[] = [];
+  if (a.outputCode) nodes.push({ label: 'Generated code', description: 'Inductor output code', artifact: { kind: 'code', path: a.outputCode }, children: [] });
+  if (a.guards) nodes.push({ label: `Guards (${a.guardCount ?? '?'})`, description: 'checked before each call', artifact: { kind: 'guards', path: a.guards }, children: [] });
+  if (a.fxGraph) nodes.push({ label: 'FX graph', description: 'captured by Dynamo', artifact: { kind: 'fxGraph', path: a.fxGraph }, children: [] });
+  for (const failed of a.failedGuards) {
+    nodes.push({
+      label: `Failed guard of compile ${failed.compileId ?? '?'}`,
+      description: failed.guard ?? failed.reason,
+      tooltip: `${failed.reason}${failed.guard ? `\n${failed.guard}` : '\n(the guard was not found in its guard list)'}`,
+      ...(failed.guards ? { artifact: { kind: 'guards', path: failed.guards, ...(failed.line ? { line: failed.line, highlight: failed.reason } : {}) } } : {}),
+      children: [],
+    });
+  }
+  return nodes;
 }
 
 function framesNode(c: CompilerInsight): CompilerTreeNode | null {
@@ -50,7 +88,7 @@ function framesNode(c: CompilerInsight): CompilerTreeNode | null {
           description: [seconds(compile.seconds), recompile ? `recompile: ${recompile.reason}` : null, graph ? `CUDA graph ${graph.status}` : null].filter(Boolean).join(' · '),
           tooltip: [recompile?.reason, recompile?.trigger, graph?.reason].filter(Boolean).join('\n') || undefined,
           ...(recompile?.location ? { location: recompile.location } : {}),
-          children: kernelNodes(c, compile.compileId),
+          children: [...artifactNodes(c.compiles?.find((a) => a.compileId === compile.compileId)), ...kernelNodes(c, compile.compileId)],
         } satisfies CompilerTreeNode;
       }),
     };

@@ -137,6 +137,6 @@ export function findingHover(finding: Finding): string {
   return lines.join('\n');
 }
 
-function escapeMarkdown(text: string): string {
+export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-!<>|~]/g, (c) => `\\${c}`);
 }

@@ -35,4 +35,6 @@ export type WebviewToHost =
   | { type: 'ready'; view: FirstView | null }
   /** `cell`: notebooks, the cell's index (`line` is then within the cell) */
   | { type: 'reveal'; file: string; line: number; cell?: number | null }
+  /** a generated kernel's code (its compile's output code, at the kernel's line) of the report a panel shows */
+  | { type: 'openGeneratedCode'; mode: string; compileId: string | null; codeLine: number | null }
   | { type: 'error'; message: string };

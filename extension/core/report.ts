@@ -77,6 +77,43 @@ export interface KernelProvenance {
   compileId?: string | null;
   atenOps: string[];
   sourceLines: SourceLocation[];
+  /** 1-based line in its compile's outputCode: the definition, or an extern kernel's call (schema 1.5) */
+  codeLine?: number | null;
+  /** µs per profiled step in this mode's profile; null when unknown or ambiguous (schema 1.5) */
+  usPerStep?: number | null;
+}
+
+/** A guard of an earlier compile that failed, which made Dynamo compile again (schema 1.5). */
+export interface FailedGuard {
+  /** the compile whose guard failed */
+  compileId: string | null;
+  reason: string;
+  /** that compile's guard file */
+  guards: string | null;
+  /** 1-based line of the guard in that file; null when not found there */
+  line: number | null;
+  guard: string | null;
+}
+
+/** What the compiler made for one compile id, as files in the report directory (schema 1.5). */
+export interface CompileArtifacts {
+  compileId: string;
+  outputCode: string | null;
+  guards: string | null;
+  guardCount?: number | null;
+  fxGraph: string | null;
+  failedGuards: FailedGuard[];
+}
+
+/** A compile phase (or, with `cache`, a cache lookup) of one compile id, ms from the mode's first (schema 1.5). */
+export interface CompilePhase {
+  compileId: string;
+  name: string;
+  startMs: number;
+  durMs: number;
+  depth: number;
+  cache?: 'hit' | 'miss' | 'bypass';
+  cacheHit?: boolean;
 }
 
 export interface CompiledFrame {
@@ -144,6 +181,8 @@ export interface CompilerInsight {
   cudaGraphs?: CudaGraphStatus[];
   kernels?: KernelProvenance[];
   compileFailures?: Record<string, unknown>[];
+  compiles?: CompileArtifacts[];
+  phases?: CompilePhase[];
 }
 
 export interface ModeResult {

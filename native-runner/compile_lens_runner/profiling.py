@@ -1,6 +1,7 @@
 """torch.profiler Chrome traces of a few marked steps, kernels per step and peak memory."""
 from __future__ import annotations
 
+import bisect
 import json
 from typing import Any, Callable
 
@@ -107,3 +108,42 @@ def profile_steps(step: Callable[[], None], device: str, trace_path: str, steps:
             prof.step()
     facts["peakMemoryBytes"] = int(torch.cuda.max_memory_allocated()) if device == "cuda" else _cpu_peak_bytes(trace_path)
     return facts
+
+
+
+def kernel_us_per_step(trace_path: str, steps: int) -> dict[tuple[str | None, str], float]:
+    """µs per profiled step of device kernels (CPU: of CPU ops; Inductor's C++ kernels are CPU ops) by (compile id, name),
+    from a Chrome trace that holds only the profiled steps. The compile id is that of the "Torch-Compiled Region: <id>"
+    the op ran in (a kernel: where its launch ran), so equal kernel names of two compiles stay apart; None outside
+    any region, or where torch does not name the id."""
+    with open(trace_path, encoding="utf-8") as f:
+        events = [e for e in json.load(f).get("traceEvents", []) if e.get("ph") == "X" and isinstance(e.get("ts"), (int, float))]
+    regions: dict[tuple[Any, Any], list[tuple[float, float, str]]] = {}
+    launches: dict[Any, tuple[Any, Any, float]] = {}
+    for e in events:
+        if e.get("name", "").startswith("Torch-Compiled Region: "):
+            regions.setdefault((e.get("pid"), e.get("tid")), []).append((e["ts"], e["ts"] + e.get("dur", 0), e["name"].split(": ", 1)[1]))
+        elif e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in (e.get("args") or {}):
+            launches[e["args"]["correlation"]] = (e.get("pid"), e.get("tid"), e["ts"])
+    for spans in regions.values():
+        spans.sort()
+
+    def region_at(thread: tuple[Any, Any], ts: float) -> str | None:
+        spans = regions.get(thread, [])
+        at = bisect.bisect_right(spans, (ts, float("inf"), "")) - 1
+        return spans[at][2] if at >= 0 and spans[at][1] >= ts else None
+
+    # on a GPU the time is the device kernel's (a Triton kernel's launch is also a CPU op of the same name)
+    timed = "kernel" if any(e.get("cat") == "kernel" for e in events) else "cpu_op"
+    totals: dict[tuple[str | None, str], float] = {}
+    for e in events:
+        if e.get("cat") != timed:
+            continue
+        if timed == "kernel":
+            launch = launches.get((e.get("args") or {}).get("correlation"))
+            where = region_at((launch[0], launch[1]), launch[2]) if launch else None
+        else:
+            where = region_at((e.get("pid"), e.get("tid")), e["ts"])
+        key = (where, e["name"])
+        totals[key] = totals.get(key, 0.0) + float(e.get("dur", 0))
+    return {key: us / max(steps, 1) for key, us in totals.items()}

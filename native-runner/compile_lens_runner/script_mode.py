@@ -10,6 +10,7 @@ import runpy
 import sys
 from typing import TYPE_CHECKING, Any
 
+from . import compiler_artifacts
 from . import torch_trace as tt
 from .errors import classify
 from .insight import compiler_insight
@@ -53,6 +54,7 @@ def run_script(run: "Run", path: str, args: list[str]) -> None:
     run.progress("insight", 0.9, "Reading the compiler's log")
     insight = compiler_insight(run.records(MODE), lambda record: "a call made by the script", cudagraphs=run.device == "cuda")
     insight["torchTraceLog"] = run.trace_log_relpath()
+    compiler_artifacts.attach(insight, run.records(MODE), run.workdir, MODE, None, 0)
     entry["compiler"] = insight
     entry["compileSeconds"] = insight["compileSeconds"]["total"]
     run.report["modes"].append(entry)

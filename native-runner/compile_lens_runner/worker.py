@@ -11,7 +11,7 @@ import signal
 import time
 from typing import Any, Callable
 
-from . import advice, compiled_runs, correctness, estimator, explain, report, timing
+from . import advice, compiled_runs, compiler_artifacts, correctness, estimator, explain, report, timing
 from . import torch_trace as tt
 from .errors import RunnerError, classify
 from .insight import TIMED_PHASES, compiler_insight
@@ -301,6 +301,7 @@ class Run:
             try:
                 entry["compiler"] = compiler_insight(self.records(mode), self.trigger_text, self.device == "cuda" and mode in CUDAGRAPH_MODES)
                 entry["compiler"]["torchTraceLog"] = self.trace_log_relpath()
+                compiler_artifacts.attach(entry["compiler"], self.records(mode), self.workdir, mode, entry["trace"], PROFILED_STEPS)
             except Exception as exc:  # insight is best effort; the measurement stands without it
                 entry["compilerError"] = classify(exc, f"reading the compiler log of mode {mode}").to_json()
             if entry.get("fallback"):

@@ -99,3 +99,23 @@ def test_fullgraph_turns_graph_breaks_into_a_compile_error(outdir: Path) -> None
     [mode] = run.report["modes"]
     assert mode["status"] == "error" and mode["error"]["kind"] == "compile" and "print" in mode["error"]["message"]
     assert run.report["eager"]["timing"] is not None  # eager still measured
+
+
+def test_compiler_artifacts_are_saved_and_linked(recompile: Run) -> None:
+    """Output code, guards and FX graph per compile are files in the report directory; kernels point into the code;
+    the recompile points at the guard of the first compile that failed."""
+    compiler, root = recompile.report["modes"][0]["compiler"], recompile.report_dir
+    first, second = compiler["compiles"][:2]
+    for entry in (first, second):
+        for key in ("outputCode", "guards", "fxGraph"):
+            assert (root / entry[key]).is_file(), (entry["compileId"], key)
+    fused = [k for k in compiler["kernels"] if k["name"].startswith("cpp_fused")]
+    for k in fused:
+        code = next(c for c in compiler["compiles"] if c["compileId"] == k["compileId"])["outputCode"]
+        assert (root / code).read_text().split("\n")[k["codeLine"] - 1].startswith(f"{k['name']} = async_compile.")
+    # the profile runs the timed inputs: the recompiled graph's kernel ran, so it has a time per step
+    assert next(k for k in fused if k["compileId"] == second["compileId"])["usPerStep"] > 0
+    [failed] = second["failedGuards"]
+    guard = (root / failed["guards"]).read_text().split("\n")[failed["line"] - 1]
+    assert failed["compileId"] == first["compileId"] and "TENSOR_MATCH" in guard and "size=[32, 512]" in guard
+    assert {"Dynamo: whole frame", "backend compile"} <= {p["name"] for p in compiler["phases"] if p["compileId"] == first["compileId"]}

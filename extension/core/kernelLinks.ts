@@ -1,0 +1,116 @@
+// Links between generated kernels and the user's lines, both ways: the CodeLens on a kernel in Inductor's output
+// code ("fuses lines 12, 13 (aten.add, aten.relu)"), the hover on a compiled user line (which kernels it ended up
+// in, with what, how long per step), and which kernel of the report a timeline slice is. Pure, no Node or VS Code
+// imports: the host and the webview share it.
+import { escapeMarkdown } from './findings.ts';
+import type { CompileArtifacts, KernelProvenance, Report, SourceLocation } from './report.ts';
+import { formatMicros } from './trace/summary.ts';
+
+const baseName = (file: string): string => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+
+export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
+
+/** "1.9 µs/step", "24.44 ms/step" */
+export const formatUsPerStep = (us: number): string => `${formatMicros(us)}/step`;
+
+/** The user lines of a kernel, said briefly: "lines 12, 13" in one file, "fused.py:12, model.py:3" across files. */
+export function linesText(lines: SourceLocation[]): string {
+  if (!lines.length) return 'no user line known';
+  const files = new Set(lines.map((l) => l.file));
+  if (files.size === 1) return `line${lines.length === 1 ? '' : 's'} ${lines.map((l) => l.line).join(', ')}`;
+  return lines.map((l) => `${baseName(l.file)}:${l.line}`).join(', ');
+}
+
+/** The CodeLens title over a kernel in the generated code. */
+export function kernelLensTitle(kernel: KernelProvenance): string {
+  const ops = kernel.atenOps.length ? ` (${kernel.atenOps.join(', ')})` : '';
+  const verb = isExternKernel(kernel) ? 'library call for' : 'fuses';
+  return `${verb} ${linesText(kernel.sourceLines)}${ops}`;
+}
+
+export interface KernelLens {
+  /** 1-based line in the output code */
+  line: number;
+  title: string;
+  kernel: KernelProvenance;
+}
+
+/** One lens per kernel of `compile` that has a line in its output code, in line order. */
+export function kernelLenses(kernels: KernelProvenance[], compileId: string): KernelLens[] {
+  return kernels
+    .filter((k) => (k.compileId ?? null) === compileId && k.codeLine)
+    .map((k) => ({ line: k.codeLine!, title: kernelLensTitle(k), kernel: k }))
+    .sort((a, b) => a.line - b.line);
+}
+
+/** Where a kernel's generated code is: its compile's output code file (report-relative) and the kernel's line. */
+export interface CodeTarget { mode: string; compileId: string; outputCode: string; line: number | null }
+
+export function codeTarget(report: Report, mode: string, kernel: Pick<KernelProvenance, 'compileId' | 'codeLine'>): CodeTarget | null {
+  const compile = compileOf(report, mode, kernel.compileId ?? null);
+  return compile?.outputCode ? { mode, compileId: compile.compileId, outputCode: compile.outputCode, line: kernel.codeLine ?? null } : null;
+}
+
+export function compileOf(report: Report, mode: string, compileId: string | null): CompileArtifacts | undefined {
+  return report.modes.find((m) => m.mode === mode)?.compiler?.compiles?.find((c) => c.compileId === compileId);
+}
+
+/** A kernel a user line ended up in. */
+export interface LineUse {
+  mode: string;
+  kernel: KernelProvenance;
+  /** the kernel's other user lines */
+  others: SourceLocation[];
+  target: CodeTarget | null;
+}
+
+/** Per file, per 1-based line: the kernels of every mode that the line's ops were fused into. */
+export function compiledLineIndex(report: Report): Map<string, Map<number, LineUse[]>> {
+  const index = new Map<string, Map<number, LineUse[]>>();
+  for (const mode of report.modes) {
+    for (const kernel of mode.compiler?.kernels ?? []) {
+      for (const line of kernel.sourceLines) {
+        const byLine = index.get(line.file) ?? new Map<number, LineUse[]>();
+        index.set(line.file, byLine);
+        const uses = byLine.get(line.line) ?? [];
+        byLine.set(line.line, uses);
+        const others = kernel.sourceLines.filter((l) => l.file !== line.file || l.line !== line.line);
+        uses.push({ mode: mode.mode, kernel, others, target: codeTarget(report, mode.mode, kernel) });
+      }
+    }
+  }
+  return index;
+}
+
+/**
+ * The hover over a compiled user line: per mode, each kernel it ended up in, what else that kernel fused and its
+ * time per step; `openLink` makes the command link that opens the kernel's generated code (the host's command URI).
+ */
+export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => string | null, maxKernels = 8): string {
+  const out = ['**Compile Lens — compiled into**', ''];
+  for (const use of uses.slice(0, maxKernels)) {
+    const k = use.kernel;
+    const others = use.others.length ? `with ${escapeMarkdown(linesText(use.others))}` : 'alone';
+    const time = k.usPerStep === null || k.usPerStep === undefined ? null : formatUsPerStep(k.usPerStep);
+    const what = isExternKernel(k) ? 'library call' : 'kernel';
+    const link = openLink(use);
+    const parts = [`${escapeMarkdown(use.mode)}: ${what} \`${k.name.replace(/`/g, "'")}\` ${others}`, time, k.atenOps.length ? escapeMarkdown(k.atenOps.join(', ')) : null]
+      .filter(Boolean).join(' · ');
+    out.push(`- ${parts}${link ? ` — [Open generated code](${link})` : ''}`);
+  }
+  if (uses.length > maxKernels) out.push(`- … ${uses.length - maxKernels} more`);
+  return out.join('\n');
+}
+
+/**
+ * The report kernel a timeline slice is: the same name (Triton kernels on the GPU), or `graph_<n>_<name>` (Inductor's
+ * C++ kernels record themselves so on the CPU, n telling graphs apart). Among kernels of that name, the one of
+ * `compileId` (the compiled region the slice ran in) when known; null when several match and none is told apart.
+ */
+export function kernelForSlice(sliceName: string, kernels: KernelProvenance[], compileId?: string | null): KernelProvenance | null {
+  const bare = sliceName.replace(/^graph_\d+_/, '');
+  const named = kernels.filter((k) => k.name === sliceName || k.name === bare);
+  if (named.length <= 1) return named[0] ?? null;
+  const inRegion = compileId ? named.filter((k) => k.compileId === compileId) : [];
+  return inRegion.length === 1 ? inRegion[0]! : null;
+}

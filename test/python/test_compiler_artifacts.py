@@ -1,0 +1,131 @@
+"""Generated code, guards, FX graphs and compile phases from real compiler logs (test/fixtures/logs: a CPU run with
+C++ kernels and a recompile, and an H100 run with Triton kernels), linked to kernels and the user's lines."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from compile_lens_runner import compiler_artifacts, torch_trace
+from compile_lens_runner.insight import compiler_insight
+from conftest import SCHEMA
+
+LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
+TRACES = Path(__file__).resolve().parents[1] / "fixtures" / "traces"
+
+
+def artifacts(log: str, mode: str | None, workdir: Path, trace: Path | None = None) -> dict[str, Any]:
+    """The mode's compiler block as the worker builds it, with the profile trace (if any) beside the report."""
+    records = [r for r in torch_trace.parse((LOGS / log).read_text()) if r.mode == mode]
+    compiler = compiler_insight(records, lambda record: None, cudagraphs=False)
+    if trace:
+        (workdir / trace.name).write_bytes(trace.read_bytes())
+    compiler_artifacts.attach(compiler, records, str(workdir), mode or "default", trace.name if trace else None, 3)
+    validator = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": "#/$defs/compiler"})
+    validator.validate(json.loads(json.dumps(compiler)))
+    return compiler
+
+
+def line_of(workdir: Path, relative: str, line: int) -> str:
+    return (workdir / relative).read_text().split("\n")[line - 1]
+
+
+def kernel(compiler: dict[str, Any], name: str, compile_id: str) -> dict[str, Any]:
+    return next(k for k in compiler["kernels"] if k["name"] == name and k["compileId"] == compile_id)
+
+
+def test_cpu_log_links_cpp_kernels_to_their_code_and_lines(tmp_path: Path) -> None:
+    compiler = artifacts("cpu-fused-recompile.log", "default", tmp_path, LOGS / "cpu-fused-default.trace.json")
+    by_id = {c["compileId"]: c for c in compiler["compiles"]}
+    assert list(by_id) == ["0/0", "0/1"]
+    for compile_id, entry in by_id.items():
+        fused = kernel(compiler, "cpp_fused_add_mul_relu_0", compile_id)
+        assert line_of(tmp_path, entry["outputCode"], fused["codeLine"]).startswith("cpp_fused_add_mul_relu_0 = async_compile.cpp_pybinding(")
+        assert [l["line"] for l in fused["sourceLines"]] == [12, 13] and fused["atenOps"] == ["aten.add", "aten.mul", "aten.relu"]
+        extern = kernel(compiler, "extern_kernels.addmm", compile_id)
+        assert line_of(tmp_path, entry["outputCode"], extern["codeLine"]).strip().startswith("extern_kernels.addmm(")
+        assert "class GraphModule" in (tmp_path / entry["fxGraph"]).read_text()
+        assert entry["guardCount"] > 10 and (tmp_path / entry["guards"]).read_text().count("TENSOR_MATCH") >= 1
+    # the profile ran the timed inputs (batch 16): compile 0/1 ran, its kernel has a time; 0/0's did not run
+    assert kernel(compiler, "cpp_fused_add_mul_relu_0", "0/1")["usPerStep"] > 0
+    assert kernel(compiler, "cpp_fused_add_mul_relu_0", "0/0")["usPerStep"] is None
+
+
+def test_recompile_names_the_failed_guard_in_the_earlier_compile(tmp_path: Path) -> None:
+    compiler = artifacts("cpu-fused-recompile.log", "default", tmp_path)
+    first, recompile = compiler["compiles"]
+    assert first["failedGuards"] == []
+    [failed] = recompile["failedGuards"]
+    assert failed["compileId"] == "0/0" and failed["guards"] == first["guards"]
+    assert failed["reason"] == "tensor 'x' size mismatch at index 0. expected 8, actual 16"
+    text = line_of(tmp_path, failed["guards"], failed["line"])
+    assert "TENSOR_MATCH: check_tensor(L['x']" in text and "size=[8, 64]" in text and failed["guard"] in text
+
+
+def test_h100_log_links_triton_kernels(tmp_path: Path) -> None:
+    # mlp-default.trace.json is the same model profiled on the same H100 (compile 0/0 ran in it)
+    compiler = artifacts("h100-recompile-cold.log", None, tmp_path, TRACES / "mlp-default.trace.json")
+    by_id = {c["compileId"]: c for c in compiler["compiles"]}
+    triton = kernel(compiler, "triton_poi_fused_addmm_relu_0", "0/0")
+    code = by_id["0/0"]["outputCode"]
+    assert line_of(tmp_path, code, triton["codeLine"]) == "triton_poi_fused_addmm_relu_0 = async_compile.triton('triton_poi_fused_addmm_relu_0', '''"
+    assert line_of(tmp_path, code, kernel(compiler, "extern_kernels.mm", "0/0")["codeLine"]).strip().startswith("extern_kernels.mm(")
+    assert [l["line"] for l in triton["sourceLines"]] == [19] and triton["atenOps"] == ["aten.add", "aten.relu"]
+    assert triton["usPerStep"] == pytest.approx(1.131, abs=0.01)
+    assert kernel(compiler, "triton_poi_fused_addmm_relu_0", "0/1")["usPerStep"] is None
+    [failed] = by_id["0/1"]["failedGuards"]
+    assert "size=[32, 512]" in line_of(tmp_path, failed["guards"], failed["line"])
+
+
+def test_phases_nest_per_compile_and_mark_cache_lookups(tmp_path: Path) -> None:
+    phases = artifacts("h100-recompile-cold.log", None, tmp_path)["phases"]
+    first = [p for p in phases if p["compileId"] == "0/0"]
+    names = [p["name"] for p in first]
+    for name in ("Dynamo: whole frame", "Dynamo: trace bytecode", "AOT Autograd", "Inductor", "Inductor: codegen", "kernel compile"):
+        assert name in names
+    whole = next(p for p in first if p["name"] == "Dynamo: whole frame")
+    codegen = next(p for p in first if p["name"] == "Inductor: codegen")
+    assert whole["depth"] == 0 and codegen["depth"] > whole["depth"]
+    assert whole["startMs"] <= codegen["startMs"] and codegen["startMs"] + codegen["durMs"] <= whole["startMs"] + whole["durMs"]
+    assert {(p["name"], p["cache"]) for p in first if "cache" in p} == {("FX graph cache", "miss"), ("AOT autograd cache", "miss")}
+    assert all(p["durMs"] > 0 for p in phases if "cache" not in p)
+
+
+def test_cache_hit_and_unattributed_work_in_phases() -> None:
+    def event(name: str, ph: str, ts: float, compile_id: str | None, **args: Any) -> str:
+        payload = json.dumps({"name": name, "ts": ts, "ph": ph, "args": {"compile_id": compile_id, **args}})
+        return f'V1123 05:33:40.852000 1 x.py:1] {{"chromium_event": {{}}, "has_payload": "x"}}\n\t{payload}'
+    log = "\n".join([event("entire_frame_compile", "B", 1000, "0/0"), event("AOTAutogradCache.inductor_load", "B", 2000, "0/0"),
+                     event("compile_file", "B", 2500, "None"), event("compile_file", "E", 3500, "None"),
+                     event("AOTAutogradCache.inductor_load", "E", 4000, "0/0"), event("autograd_cache_hit", "i", 4100, "0/0", cache_state="hit"),
+                     event("entire_frame_compile", "E", 5000, "0/0"), event("bytecode_tracing", "B", 6000, "1/0")])
+    phases = compiler_artifacts.phases(torch_trace.parse(log))
+    assert [(p["compileId"], p["name"], p["startMs"], p["durMs"], p["depth"]) for p in phases] == [
+        ("0/0", "Dynamo: whole frame", 0.0, 4.0, 0), ("0/0", "load from cache", 1.0, 2.0, 1), ("0/0", "C++ compile", 1.5, 1.0, 2),
+        ("0/0", "AOT autograd cache", 3.1, 0.0, 1)]  # the span the log never closed is not shown
+    assert phases[-1]["cacheHit"] is True and phases[-1]["cache"] == "hit"
+
+
+@pytest.mark.parametrize("reason, expected", [
+    ("3/0: ___stack1 == 1  # head = self.heads[...]  # anchors.py:61 in forward", "EQUALS_MATCH: L['___stack1'] == 1"),
+    ("0/0: tensor 'x' size mismatch at index 0. expected 32, actual 64", "TENSOR_MATCH: check_tensor(L['x'], Tensor, size=[32, 512])"),
+    ("0/0: L['self'].training == True", "ID_MATCH: ___check_obj_id(L['self'].training, 7)"),
+    ("0/0: something torch said about a global we do not guard", None),
+])
+def test_failed_guard_matches_dynamos_reasons(reason: str, expected: str | None) -> None:
+    guards = compiler_artifacts.readable_guards("\n".join([
+        "TREE_GUARD_MANAGER:", "+- RootGuardManager",
+        "| +- GuardManager: source=L['x'], accessed_by=FrameLocalsGuardAccessor(key='x', framelocals_idx=1), type=<class 'torch.Tensor'>, tag_safe=(True, False)",
+        "| | +- TENSOR_MATCH: check_tensor(L['x'], Tensor, size=[32, 512])",
+        "| +- GuardManager: source=L['___stack1'], accessed_by=FrameLocalsGuardAccessor(key='___stack1', framelocals_idx=3), type=<class 'int'>, tag_safe=(True, False)",
+        "| | +- EQUALS_MATCH: L['___stack1'] == 1",
+        "| +- ID_MATCH: ___check_obj_id(L['self'].training, 7)",
+    ]))
+    assert "| +- L['x']  (torch.Tensor)" in guards.split("\n")
+    found = compiler_artifacts.failed_guard(reason, guards)
+    assert (found[1] if found else None) == expected
+    if found:
+        assert guards.split("\n")[found[0] - 1].endswith(expected or "")

@@ -1,0 +1,89 @@
+// Compile time on a timeline: per mode, one row per compile (Dynamo compile id), its phases as nested bars (Dynamo,
+// AOT Autograd, Inductor, codegen, kernel compile, autotune) and its cache lookups as markers (filled: a hit), so a
+// slow compile shows which graph and which phase it was. Bars are SVG placed by a d3 scale in % of the row.
+import { scaleLinear, select } from 'd3';
+import type { CompilePhase, ModeResult, Report } from '../extension/core/report.ts';
+import { el } from './panels.ts';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const ROW = 16;
+const MAX_COMPILES = 40;
+const MIN_LABEL_PCT = 12;
+
+const seconds = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms >= 10 ? 0 : 1)} ms`);
+
+/** CSS class of a phase's bar, by what part of the compiler it is. */
+function phaseClass(phase: CompilePhase): string {
+  if (phase.cache) return phase.cache === 'hit' ? 'cache-hit' : 'cache-miss';
+  const name = phase.name.toLowerCase();
+  for (const [needle, cls] of [['autotune', 'autotune'], ['kernel compile', 'kernel'], ['c++ compile', 'kernel'], ['codegen', 'codegen'],
+    ['inductor', 'inductor'], ['aot', 'aot'], ['backward', 'aot'], ['cache', 'cache'], ['backend', 'backend']] as const) {
+    if (name.includes(needle)) return `phase-${cls}`;
+  }
+  return 'phase-dynamo';
+}
+
+function compileRow(phases: CompilePhase[], x: (ms: number) => number, label: string, title: string): HTMLElement {
+  const row = el('div', 'phase-row');
+  const name = el('div', 'phase-label', label);
+  name.title = title;
+  const depth = Math.max(0, ...phases.map((p) => p.depth)) + 1;
+  const svg = select(document.createElementNS(SVG, 'svg')).attr('class', 'phase-track').attr('width', '100%').attr('height', depth * ROW);
+  for (const phase of phases) {
+    const y = phase.depth * ROW;
+    const tip = `${phase.name}${phase.cache ? `: ${phase.cache}` : `: ${seconds(phase.durMs)}`} (compile ${phase.compileId}, at ${seconds(phase.startMs)})`;
+    if (phase.cache) {
+      const marker = svg.append('svg').attr('x', `${x(phase.startMs)}%`).attr('y', y).attr('width', 10).attr('height', ROW).attr('overflow', 'visible')
+        .attr('class', `cache-marker ${phaseClass(phase)}`);
+      marker.append('path').attr('d', `M0,2 L5,${ROW / 2} L0,${ROW - 2} L-5,${ROW / 2} Z`);
+      marker.append('title').text(tip);
+      continue;
+    }
+    const bar = svg.append('g').attr('class', `phase ${phaseClass(phase)}`);
+    const width = x(phase.startMs + phase.durMs) - x(phase.startMs);
+    bar.append('rect').attr('x', `${x(phase.startMs)}%`).attr('y', y + 1).attr('width', `${Math.max(0.15, width)}%`).attr('height', ROW - 2);
+    // a label only where the bar is wide enough to hold it (the title says it for every bar)
+    if (width >= MIN_LABEL_PCT) bar.append('text').attr('x', `${x(phase.startMs)}%`).attr('dx', 3).attr('y', y + ROW - 4).text(`${phase.name} ${seconds(phase.durMs)}`);
+    bar.append('title').text(tip);
+  }
+  row.append(name, svg.node()!);
+  return row;
+}
+
+function modeSection(mode: ModeResult): HTMLElement | null {
+  const phases = mode.compiler?.phases ?? [];
+  if (!phases.length) return null;
+  const order = [...new Set(phases.map((p) => p.compileId))];
+  const end = Math.max(...phases.map((p) => p.startMs + p.durMs));
+  const outermost = (id: string): number => phases.filter((p) => p.compileId === id && p.depth === 0 && !p.cache).reduce((sum, p) => sum + p.durMs, 0);
+  const total = order.reduce((sum, id) => sum + outermost(id), 0);
+  const details = el('details', 'compile-phases');
+  details.open = true;
+  details.dataset.mode = mode.mode;
+  const hits = phases.filter((p) => p.cacheHit).length;
+  details.append(el('summary', undefined, `Compile phases — ${mode.mode}: ${order.length} compile${order.length === 1 ? '' : 's'}, ${seconds(total)}${hits ? `, ${hits} cache hit${hits === 1 ? '' : 's'}` : ''}`));
+  const x = scaleLinear().domain([0, end || 1]).range([0, 100]);
+  const axis = el('div', 'phase-row phase-axis');
+  const ticks = select(document.createElementNS(SVG, 'svg')).attr('class', 'phase-track').attr('width', '100%').attr('height', ROW);
+  for (const tick of x.ticks(6)) {
+    ticks.append('text').attr('x', `${x(tick)}%`).attr('y', ROW - 4).attr('text-anchor', x(tick) > 95 ? 'end' : 'start').text(seconds(tick));
+  }
+  axis.append(el('div', 'phase-label', 'time since the first compile'), ticks.node()!);
+  details.append(axis);
+  for (const id of order.slice(0, MAX_COMPILES)) {
+    const failed = mode.compiler?.compiles?.find((c) => c.compileId === id)?.failedGuards ?? [];
+    const label = `${id} · ${seconds(outermost(id))}${failed.length ? ' · recompile' : ''}`;
+    details.append(compileRow(phases.filter((p) => p.compileId === id), x, label, failed.map((f) => f.reason).join('\n') || `compile ${id}`));
+  }
+  if (order.length > MAX_COMPILES) details.append(el('p', 'hint', `… ${order.length - MAX_COMPILES} more compiles not drawn.`));
+  return details;
+}
+
+/** The compile timelines of every mode with compile phases in the report, or null when none has any. */
+export function renderCompilePhases(report: Report | null): HTMLElement | null {
+  const sections = (report?.modes ?? []).map(modeSection).filter((s): s is HTMLElement => s !== null);
+  if (!sections.length) return null;
+  const box = el('section', 'compile-timeline');
+  box.append(el('h3', undefined, 'Where compile time went'), ...sections);
+  return box;
+}
