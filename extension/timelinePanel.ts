@@ -77,8 +77,6 @@ export function openTimelinePanel(extensionUri: vscode.Uri, source: TimelineSour
   return panel;
 }
 
-
-
 /**
  * "Open Trace Timeline": the explorer's selection (files, or a folder of rank traces), else what the user picks:
  * trace files, or a folder (the platform's dialogs cannot offer both at once on Windows and Linux).

@@ -62,7 +62,7 @@ export function renderRankSteps(table: RankStepTable, labels: readonly string[])
     : 'GPU collective kernels where a rank has them, else its CPU collective ops';
   section.append(el('p', 'hint', `Communication: the union of ${measured}; overlapped: the part during which the same rank computed. `
     + 'Work is the step less its exposed (not overlapped) communication: in a synchronous job the rank with the most work is the one the others waited for.'));
-  if (table.wholeTrace) section.append(el('p', 'hint', 'No ProfilerStep spans in these traces: one row per rank covers its whole trace.'));
+  if (table.wholeTrace) section.append(el('p', 'hint', 'No ProfilerStep spans in these traces: one row per rank covers its whole trace, and no slowest rank is named (whole traces differ by when each profiler started). Profile with a schedule and prof.step() for steps.'));
   const grid = el('table', 'rank-steps-table');
   const head = el('tr');
   for (const title of ['step', 'rank', 'step time', 'communication', 'overlapped', 'work', 'slowest rank']) head.append(el('th', undefined, title));

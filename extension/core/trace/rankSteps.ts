@@ -33,7 +33,7 @@ export interface StepRow {
   ranks: (RankStepStat | null)[];
   /**
    * the pane with the most work in the step, and its lead over the pane with the least (about how long the
-   * others waited for it); null with fewer than two ranks in the row. `even`: the lead is under EVEN_SHARE of
+   * others waited for it); null with fewer than two ranks in the row, or for whole traces. `even`: the lead is under EVEN_SHARE of
    * the slowest rank's step: no straggler worth naming.
    */
   slowest: { pane: number; leadUs: number; even: boolean } | null;
@@ -60,7 +60,8 @@ export function rankStepTable(models: readonly TraceModel[]): RankStepTable {
   for (let s = 0; s < rowCount; s++) {
     const ranks = perRank.map((stats) => stats.steps[s] ?? null);
     const label = wholeTrace ? 'whole trace' : models.map((m) => m.steps[s]?.label).find((l) => l !== undefined) ?? `step ${s}`;
-    rows.push({ label, ranks, slowest: slowestOf(ranks) });
+    // whole traces are not steps: their lengths differ by when each rank's profiler started, so no straggler is named
+    rows.push({ label, ranks, slowest: wholeTrace ? null : slowestOf(ranks) });
   }
   return { sides: perRank.map((r) => r.side), rows, wholeTrace };
 }
