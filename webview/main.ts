@@ -179,7 +179,7 @@ function load(message: ModelMessage): void {
     panesBox.append(box);
   });
   app.append(panesBox);
-  if (state.ranks?.table) app.append(renderRankSteps(state.ranks.table, state.panes.map((p) => p.label)));
+  if (state.ranks?.table) app.append(renderRankSteps(state.ranks.table, state.panes.map((p) => p.label), (step) => changeStep(step - state.step)));
   else if (state.ranks) app.append(el('p', 'hint compare-pending', 'The per-step communication table appears when the traces have fully loaded.'));
   const details = el('div', 'details-box');
   details.append(el('p', 'hint', 'Click a slice for details. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all.'));

@@ -53,7 +53,7 @@ const percent = (part: number, whole: number): string => (whole > 0 ? `${Math.ro
  * One row per step and rank: step time, communication, the part overlapped with computation, work (the step
  * less its exposed communication); per step the slowest rank and its lead. Number cells carry data-value (µs).
  */
-export function renderRankSteps(table: RankStepTable, labels: readonly string[]): HTMLElement {
+export function renderRankSteps(table: RankStepTable, labels: readonly string[], showStep: (step: number) => void): HTMLElement {
   const section = el('section', 'rank-steps');
   section.append(el('h3', undefined, 'Communication per step'));
   const sides = new Set(table.sides);
@@ -67,14 +67,22 @@ export function renderRankSteps(table: RankStepTable, labels: readonly string[])
   const head = el('tr');
   for (const title of ['step', 'rank', 'step time', 'communication', 'overlapped', 'work', 'slowest rank']) head.append(el('th', undefined, title));
   grid.append(head);
-  for (const row of table.rows) {
+  table.rows.forEach((row, index) => {
     row.ranks.forEach((stat, p) => {
       const tr = el('tr', row.slowest?.pane === p && !row.slowest.even ? 'slowest' : undefined);
       tr.dataset.step = row.label;
       tr.dataset.pane = String(p);
       if (p === 0) {
-        const step = el('th', 'step', row.label);
+        const step = el('th', 'step');
         step.rowSpan = row.ranks.length;
+        if (table.wholeTrace) step.textContent = row.label;
+        else {
+          const link = el('button', 'link', row.label);
+          link.type = 'button';
+          link.title = 'Show this step in the timeline';
+          link.addEventListener('click', () => showStep(index));
+          step.append(link);
+        }
         tr.append(step);
       }
       tr.append(el('td', undefined, labels[p]));
@@ -87,7 +95,7 @@ export function renderRankSteps(table: RankStepTable, labels: readonly string[])
       }
       grid.append(tr);
     });
-  }
+  });
   const scroll = el('div', 'table-scroll');
   scroll.append(grid);
   section.append(scroll);

@@ -101,6 +101,12 @@ describe('rank timeline', () => {
     assert.equal(slowest.length, 3);
     for (const text of slowest) assert.match(text, /^rank 1, \+\d+\.\d\d ms of work over the fastest$/);
     assert.match(await page.locator('.rank-steps').innerText(), /CPU collective ops \(gloo/);
+
+    // a step's name shows that step, on the same common axis
+    await page.locator('.rank-steps-table th.step button', { hasText: 'ProfilerStep#3' }).click();
+    const models = message.panes.map((p) => p.trace);
+    const alignment = rankAlignment(message.panes.map((p) => ({ trace: p.trace, rank: p.rank! })));
+    await page.waitForFunction((want) => JSON.stringify((window as unknown as { __timelineDebug: { ranks: { offsets: number[] } } }).__timelineDebug.ranks.offsets) === want, JSON.stringify(paneOffsets(models, alignment, 1)));
     await page.close();
   });
 
