@@ -199,7 +199,7 @@ export interface Report {
   modes: ModeResult[];
   /** script mode (schema 1.3) */
   regions?: Region[];
-  /** a torchrun job (schema 1.4): one entry per rank; the runner adds it, the timeline shows `trace`s as a rank set */
+  /** a torchrun job (schema 1.5): one entry per rank; the runner adds it, the timeline shows `trace`s as a rank set */
   ranks?: RankEntry[];
   recommendation: Recommendation;
 }

@@ -26,7 +26,7 @@ describe('Open Trace Timeline selection', () => {
     writeTrace(path.join(dir, 'host_b.123.pt.trace.json'), 1);
     writeTrace(path.join(dir, 'host_a.456.pt.trace.json'), 0);
     writeTrace(path.join(dir, 'rank2.json'), null);
-    writeFileSync(path.join(dir, 'report.json'), '{"schemaVersion": "1.4"}');
+    writeFileSync(path.join(dir, 'report.json'), '{"schemaVersion": "1.5"}');
     writeFileSync(path.join(dir, 'rank5.json'), '{"not": "a trace"}');
     writeFileSync(path.join(dir, 'notes.txt'), 'rank0');
     mkdirSync(path.join(dir, 'rank9.json')); // a folder named like a trace
@@ -96,7 +96,7 @@ describe('rank sources', () => {
     writeTrace(path.join(dir, 'plain.json'), null);
     // extra per-rank fields are the runner's; the rank list, not the trace, says which rank a trace without a header is
     report.ranks = [{ rank: 1, trace: 'r1.json', graphs: 2 }, { rank: 0, trace: 'r0.json' }, { rank: 2, trace: 'plain.json' }, { rank: 3, trace: null }];
-    report.schemaVersion = '1.4';
+    report.schemaVersion = '1.5';
     const reportPath = path.join(dir, 'report.json');
     writeFileSync(reportPath, JSON.stringify(report));
     const content = await readTimelineSource({ kind: 'report', reportPath });
