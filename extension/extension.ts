@@ -12,7 +12,7 @@ import { profileArgs, runRunner, type ProfileOptions, type RunTarget } from './c
 import { chooseProfile, type ActiveSource } from './core/profileChoice.ts';
 import { runSummary } from './core/regionDigest.ts';
 import { notebookCellTexts } from './notebooks.ts';
-import { openTimelinePanel, registerTimeline } from './timelinePanel.ts';
+import { openTimelinePanel, openTraceTimeline, registerTimeline } from './timelinePanel.ts';
 
 interface PythonExtensionApi {
   environments?: { getActiveEnvironmentPath(resource?: vscode.Uri): { path: string } };
@@ -168,13 +168,6 @@ export function activate(context: vscode.ExtensionContext): void {
     }
   };
 
-  const openTraces = async (uri?: vscode.Uri, uris?: vscode.Uri[]) => {
-    let chosen = uris?.length ? uris : uri ? [uri] : undefined;
-    chosen ??= await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Open Timeline (pick two to compare)', filters: { 'Chrome traces': ['json', 'gz'] } });
-    if (!chosen?.length) return;
-    openTimelinePanel(context.extensionUri, { kind: 'traces', tracePaths: chosen.slice(0, 4).map((u) => u.fsPath) }, log);
-  };
-
   registerTimeline(context, log);
   context.subscriptions.push(
     log,
@@ -192,7 +185,7 @@ export function activate(context: vscode.ExtensionContext): void {
       void vscode.window.showWarningMessage('Open a Python script or notebook to profile it as a script.');
       return undefined;
     }),
-    vscode.commands.registerCommand('compileLens.openTrace', openTraces),
+    vscode.commands.registerCommand('compileLens.openTrace', (uri?: vscode.Uri, uris?: vscode.Uri[]) => openTraceTimeline(context.extensionUri, log, uri, uris)),
     vscode.commands.registerCommand(OPEN_REPORT_COMMAND, async (reportPath?: string) => {
       const chosen = reportPath ?? (await vscode.window.showOpenDialog({ filters: { 'Compile Lens report': ['json'] } }))?.[0]?.fsPath;
       if (chosen) await showReport(chosen).catch((e: Error) => vscode.window.showErrorMessage(e.message));

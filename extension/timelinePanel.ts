@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostToWebview, TimelineSource, WebviewToHost } from './core/protocol.ts';
-import { loadMessage, previewMessage, readTimelineSource, type TimelineContent } from './core/timelineContent.ts';
+import { commonFolder, isTimelineSource, loadMessage, previewMessage, readTimelineSource, type TimelineContent } from './core/timelineContent.ts';
+import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from './core/timelineSelection.ts';
 import { renderWebviewHtml } from './core/webviewHtml.ts';
 import { revealLocation } from './notebooks.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type OpenGeneratedCodeArgs } from './generatedCode.ts';
@@ -68,9 +69,11 @@ function attachPanel(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, sourc
 }
 
 function titleOf(source: TimelineSource): string {
-  return source.kind === 'report'
-    ? `Compile Lens: ${path.basename(path.dirname(source.reportPath))}`
-    : `Timeline: ${source.tracePaths.map((p) => path.basename(p)).join(' vs ')}`;
+  switch (source.kind) {
+    case 'report': return `Compile Lens: ${path.basename(path.dirname(source.reportPath))}`;
+    case 'traces': return `Timeline: ${source.tracePaths.map((p) => path.basename(p)).join(' vs ')}`;
+    case 'ranks': return `Timeline: ${source.tracePaths.length} ranks — ${path.basename(commonFolder(source.tracePaths))}`;
+  }
 }
 
 export function openTimelinePanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): vscode.WebviewPanel {
@@ -81,10 +84,32 @@ export function openTimelinePanel(extensionUri: vscode.Uri, source: TimelineSour
   return panel;
 }
 
-function isTimelineSource(value: unknown): value is TimelineSource {
-  const candidate = value as Partial<{ kind: unknown; reportPath: unknown; tracePaths: unknown }> | null;
-  return (candidate?.kind === 'report' && typeof candidate.reportPath === 'string')
-    || (candidate?.kind === 'traces' && Array.isArray(candidate.tracePaths) && candidate.tracePaths.every((p) => typeof p === 'string'));
+/**
+ * "Open Trace Timeline": the explorer's selection (files, or a folder of rank traces), else what the user picks:
+ * trace files, or a folder (the platform's dialogs cannot offer both at once on Windows and Linux).
+ */
+export async function openTraceTimeline(extensionUri: vscode.Uri, log: vscode.OutputChannel, uri?: vscode.Uri, uris?: vscode.Uri[]): Promise<void> {
+  let chosen = uris?.length ? uris : uri ? [uri] : undefined;
+  if (!chosen) {
+    const files = { label: '$(file) Trace files…', detail: `One trace, two to ${MAX_COMPARE_PANES} to compare, or a distributed job's rank traces (up to ${MAX_RANK_PANES})` };
+    const folder = { label: '$(folder) A folder of rank traces…', detail: 'Each rank\'s torch.profiler trace (distributedInfo, or rank<N> in the name), on one time axis' };
+    const pick = await vscode.window.showQuickPick([files, folder], { placeHolder: 'Open a trace timeline from' });
+    if (!pick) return;
+    chosen = await vscode.window.showOpenDialog(pick === folder
+      ? { canSelectFiles: false, canSelectFolders: true, openLabel: 'Open Rank Traces' }
+      : { canSelectMany: true, openLabel: 'Open Timeline', filters: { 'Chrome traces': ['json', 'gz'] } });
+  }
+  if (!chosen?.length) return;
+  try {
+    const { source, notes } = await resolveTimelineSelection(chosen.map((u) => u.fsPath));
+    for (const note of notes) log.appendLine(`Timeline: ${note}`);
+    if (notes.length) void vscode.window.showWarningMessage(notes.length === 1 ? notes[0] : `${notes[0]} (${notes.length - 1} more in the Compile Lens output)`);
+    openTimelinePanel(extensionUri, source, log);
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    log.appendLine(`Timeline: ${text}`);
+    void vscode.window.showErrorMessage(text);
+  }
 }
 
 class TraceDocument implements vscode.CustomDocument {

@@ -5,13 +5,16 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { scaleLinear, select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
 import type { HostToWebview, PreviewPane, TimelinePane, TimelineSource, WebviewToHost } from '../extension/core/protocol.ts';
 import type { Report } from '../extension/core/report.ts';
+import { communicationNames, hasCommunication } from '../extension/core/trace/communication.ts';
 import { compareTraces } from '../extension/core/trace/compare.ts';
 import type { TraceModel } from '../extension/core/trace/model.ts';
 import { compileSpans, formatMicros, kernelIndices } from '../extension/core/trace/summary.ts';
+import { paneOffsets } from '../extension/core/trace/ranks.ts';
 import { sameSlice } from '../extension/core/trace/window.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { renderKernelSource } from './kernelDetails.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
+import { communicationLegend, rankViewOf, renderRankNote, renderRankSteps, type RankView } from './ranks.ts';
 import { renderRegions } from './regions.ts';
 import { STYLES } from './styles.ts';
 import { KIND_LEGEND, kindSwatchCss, readTheme, type Theme } from './theme.ts';
@@ -36,7 +39,7 @@ interface SavedSelection { pane: number; slice: number; partial?: boolean }
 /** A message that brings models: a big trace's preview (the slices around the first view), or every slice. */
 type ModelMessage = Extract<HostToWebview, { type: 'preview' | 'load' }>;
 
-interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats; kernels: number }
+interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats; kernels: number; communication: boolean }
 
 const vscode = acquireVsCodeApi();
 const post = (message: WebviewToHost): void => vscode.postMessage(message);
@@ -46,6 +49,8 @@ const state = {
   source: null as TimelineSource | null,
   report: null as Report | null,
   panes: [] as PaneView[],
+  /** the panes are a distributed job's ranks: their alignment and per-step table */
+  ranks: null as RankView | null,
   theme: null as Theme | null,
   base: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
   current: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
@@ -158,11 +163,17 @@ function load(message: ModelMessage): void {
   const models = panes.map((pane) => reviveModel(pane.trace));
   state.panes = panes.map((pane, p) => {
     const marks = compileSpans(models[p]).map((span) => ({ startUs: span.startUs, durUs: span.durUs, label: `compile: ${span.name} ${formatMicros(span.durUs)}` }));
-    return { label: pane.label, timeline: new TimelineCanvas(models[p], marks), stats: { rects: 0, slices: 0, rows: 0, labels: 0 }, kernels: kernelIndices(models[p]).length };
+    const communication = communicationNames(models[p].names);
+    return {
+      label: pane.label, timeline: new TimelineCanvas(models[p], marks, communication), stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
+      kernels: kernelIndices(models[p]).length, communication: hasCommunication(models[p], communication),
+    };
   });
+  state.ranks = rankViewOf(panes, models, partial);
   // a preview has none: the full load brings them
   if (!partial) for (const pane of state.panes) for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));
 
+  if (state.ranks) app.append(renderRankNote(state.ranks));
   app.append(renderToolbar());
   const panesBox = el('div', 'panes');
   panesBox.tabIndex = 0;
@@ -175,6 +186,8 @@ function load(message: ModelMessage): void {
     panesBox.append(box);
   });
   app.append(panesBox);
+  if (state.ranks?.table) app.append(renderRankSteps(state.ranks.table, state.panes.map((p) => p.label), (step) => changeStep(step - state.step)));
+  else if (state.ranks) app.append(el('p', 'hint compare-pending', 'The per-step communication table appears when the traces have fully loaded.'));
   const details = el('div', 'details-box');
   details.append(el('p', 'hint', 'Click a slice for details. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all.'));
   app.append(details);
@@ -183,7 +196,7 @@ function load(message: ModelMessage): void {
   app.append(tooltip);
 
   state.comparisons = [];
-  if (partial && state.panes.length > 1) {
+  if (partial && state.panes.length > 1 && !state.ranks) {
     app.append(el('p', 'hint compare-pending', 'The comparison of the traces appears when they have fully loaded.'));
   } else {
     for (let p = 1; p < state.panes.length; p++) {
@@ -282,6 +295,7 @@ function renderToolbar(): HTMLElement {
     const swatch = el('span', `swatch kind-${kind}`);
     legend.append(swatch, el('span', 'legend-label', label));
   }
+  if (state.panes.some((p) => p.communication)) legend.append(...communicationLegend());
   bar.append(search, matches, fit, fitAll, prev, next, legend);
   return bar;
 }
@@ -302,12 +316,13 @@ function changeStep(delta: number): void {
   fitStep(document.querySelector('.panes') as HTMLDivElement);
 }
 
-/** Each pane's time 0 is the start of its step number `state.step`, so steps line up vertically. */
+/**
+ * Each pane's time 0 is the start of its step number `state.step`, so steps line up vertically; ranks of one
+ * host are drawn on their common clock instead (time 0: the earliest rank's start of that step).
+ */
 function alignPanes(): void {
-  for (const pane of state.panes) {
-    const steps = pane.timeline.model.steps;
-    pane.timeline.offset = steps.length ? steps[Math.min(state.step, steps.length - 1)].start : 0;
-  }
+  const offsets = paneOffsets(state.panes.map((p) => p.timeline.model), state.ranks?.alignment ?? null, state.step);
+  state.panes.forEach((pane, p) => { pane.timeline.offset = offsets[p]; });
 }
 
 function fitStep(panesBox: HTMLDivElement): void {
@@ -437,6 +452,12 @@ Object.defineProperty(window, '__timelineDebug', {
     domain: state.current.domain(),
     frameTimes: [...state.frameTimes],
     comparisons: state.comparisons,
+    /** a rank set: how it is aligned, each pane's offset, the per-step table */
+    ranks: state.ranks && {
+      alignment: state.ranks.alignment.mode,
+      offsets: state.panes.map((p) => p.timeline.offset),
+      table: state.ranks.table,
+    },
     framesDrawn: state.frameTimes.length,
     /** true while a preview shows (only the slices around the first view); false once the full load is in */
     partial: state.partial,

@@ -53,6 +53,12 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .legend-mark.eager { background: var(--vscode-charts-purple, #b180d7); border-radius: 0; }
 .legend-mark.steady { background: var(--vscode-charts-green, #89d185); opacity: 0.35; border-radius: 0; }
 .table-scroll { overflow-x: auto; }
+.rank-note p { margin: 2px 0; }
+.rank-steps { margin-top: 10px; }
+.rank-steps .hint { max-width: 960px; }
+.rank-steps-table td, .rank-steps-table th { white-space: nowrap; }
+.rank-steps-table tr[data-pane="0"] > * { border-top: 1px solid var(--vscode-panel-border, #80808059); }
+.rank-steps-table tr.slowest td { font-weight: 600; color: var(--vscode-editorWarning-foreground, #cca700); }
 .region-measurements td, .region-measurements th { white-space: nowrap; }
 .region-measurements td.inputs { white-space: normal; min-width: 14em; max-width: 420px; }
 .kernel-source { margin-top: 6px; }

@@ -15,8 +15,12 @@ const KIND_VARIABLES: [string, string][] = [
   ['--vscode-disabledForeground', '#6f6f6f'],   // Other
 ];
 
+/** Collective communication (NCCL/gloo), coloured by name over its kind (communication.ts). */
+const COMMUNICATION_VARIABLE: [string, string] = ['--vscode-terminal-ansiMagenta', '#d670d6'];
+
 export interface Theme {
   kind: string[];
+  communication: string;
   foreground: string;
   background: string;
   muted: string;
@@ -37,6 +41,7 @@ export function readTheme(): Theme {
   const highContrast = document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light');
   return {
     kind,
+    communication: cssVariable(style, ...COMMUNICATION_VARIABLE),
     foreground: cssVariable(style, '--vscode-editor-foreground', '#cccccc'),
     background: cssVariable(style, '--vscode-editor-background', '#1e1e1e'),
     muted: cssVariable(style, '--vscode-descriptionForeground', '#8b8b8b'),
@@ -59,5 +64,6 @@ export const KIND_LEGEND: [SliceKind, string][] = [
 
 /** Legend swatch colours: the same variables as the canvas. */
 export function kindSwatchCss(): string {
-  return KIND_VARIABLES.map(([name, fallback], kind) => `.kind-${kind} { background: var(${name}, ${fallback}); }`).join('\n');
+  return [...KIND_VARIABLES.map(([name, fallback], kind) => `.kind-${kind} { background: var(${name}, ${fallback}); }`),
+    `.kind-communication { background: var(${COMMUNICATION_VARIABLE[0]}, ${COMMUNICATION_VARIABLE[1]}); }`].join('\n');
 }

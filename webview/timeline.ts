@@ -15,8 +15,11 @@ const MIN_LABEL_PX = 40;
 const MERGE_PX = 2;
 /** gaps narrower than this between same-coloured rects are closed (invisible at this zoom anyway) */
 const GAP_PX = 1.5;
-/** dimmed slices (not matching the search) are drawn in a second bucket per kind */
-const DIM_OFFSET = SLICE_KIND_COUNT;
+/** colour buckets: one per SliceKind, then collective communication (told by name, over the slice's kind) */
+const COMMUNICATION_BUCKET = SLICE_KIND_COUNT;
+const COLOURS = SLICE_KIND_COUNT + 1;
+/** dimmed slices (not matching the search) are drawn in a second bucket per colour */
+const DIM_OFFSET = COLOURS;
 
 interface Row { track: number; depth: number; first: number; end: number; y: number }
 
@@ -45,9 +48,10 @@ export class TimelineCanvas {
   selected = -1;
   linked: number[] = [];
   private readonly rectBuckets: Float64Array[] = [];
-  private readonly rectCounts = new Uint32Array(SLICE_KIND_COUNT * 2);
+  private readonly rectCounts = new Uint32Array(COLOURS * 2);
 
-  constructor(readonly model: TraceModel, private readonly compileMarks: CompileMark[]) {
+  /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
+  constructor(readonly model: TraceModel, private readonly compileMarks: CompileMark[], private readonly communication: Uint8Array = new Uint8Array(model.names.length)) {
     this.nameMatches = new Uint8Array(model.names.length).fill(1);
     let y = AXIS_HEIGHT;
     let i = 0;
@@ -61,7 +65,7 @@ export class TimelineCanvas {
       y += (model.tracks[track].maxDepth + 1) * ROW_HEIGHT + TRACK_GAP;
     }
     this.height = y;
-    for (let k = 0; k < SLICE_KIND_COUNT * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
+    for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
   }
 
   /** Case-insensitive substring search over names; returns the number of matching slices' names. */
@@ -149,7 +153,7 @@ export class TimelineCanvas {
           labels.push(i);
         }
         stats.slices += next - i;
-        const bucket = model.kind[i] + (this.searching && !this.nameMatches[model.name[i]] ? DIM_OFFSET : 0);
+        const bucket = (this.communication[model.name[i]] ? COMMUNICATION_BUCKET : model.kind[i]) + (this.searching && !this.nameMatches[model.name[i]] ? DIM_OFFSET : 0);
         const left = next > i + 1 ? Math.floor(x0) : x0;
         if (bucket === runBucket && left <= runX1 + GAP_PX) runX1 = Math.max(runX1, x1);
         else { flush(); runBucket = bucket; runX0 = left; runX1 = x1; }
@@ -186,12 +190,13 @@ export class TimelineCanvas {
 
   /** One path and one fill per colour: far cheaper than a fillStyle change per slice. */
   private fillBuckets(ctx: CanvasRenderingContext2D, theme: Theme): void {
-    for (let bucket = 0; bucket < SLICE_KIND_COUNT * 2; bucket++) {
+    for (let bucket = 0; bucket < COLOURS * 2; bucket++) {
       const n = this.rectCounts[bucket];
       if (n === 0) continue;
       const buffer = this.rectBuckets[bucket];
       ctx.globalAlpha = bucket >= DIM_OFFSET ? 0.2 : 1;
-      ctx.fillStyle = theme.kind[bucket % SLICE_KIND_COUNT];
+      const colour = bucket % COLOURS;
+      ctx.fillStyle = colour === COMMUNICATION_BUCKET ? theme.communication : theme.kind[colour];
       ctx.beginPath();
       for (let r = 0; r < n; r++) ctx.rect(buffer[r * 3], buffer[r * 3 + 1], buffer[r * 3 + 2], ROW_HEIGHT - 1);
       ctx.fill();

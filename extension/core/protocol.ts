@@ -1,6 +1,7 @@
 // Every message between the extension host and the timeline webview: one discriminated union per direction.
 import type { Report } from './report.ts';
 import type { TraceModel } from './trace/model.ts';
+import type { TraceHead } from './trace/traceHead.ts';
 import type { FirstView } from './trace/window.ts';
 
 export interface TimelinePane {
@@ -9,6 +10,8 @@ export interface TimelinePane {
   trace: TraceModel;
   /** index of the pane this one is compared with (a region's eager side); null: not compared; absent: pane 0 */
   compareTo?: number | null;
+  /** set when the pane is one rank of a distributed job (every pane then is: the panes are a rank set, in rank order) */
+  rank?: TraceHead;
 }
 
 /** A pane of a preview: only the slices around the first view, and how many the whole trace has. */
@@ -19,7 +22,9 @@ export interface PreviewPane extends TimelinePane {
 /** What a panel shows, kept in the webview's state so the host can reopen it after a restart. */
 export type TimelineSource =
   | { kind: 'report'; reportPath: string }
-  | { kind: 'traces'; tracePaths: string[] };
+  | { kind: 'traces'; tracePaths: string[] }
+  /** a distributed job's per-rank traces, in rank order, drawn on one time axis */
+  | { kind: 'ranks'; tracePaths: string[] };
 
 /**
  * A big trace arrives twice: first a 'preview' (the slices around the view it opens at, drawn at once), then

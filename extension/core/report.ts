@@ -301,7 +301,16 @@ export interface Report {
   modes: ModeResult[];
   /** script mode (schema 1.3) */
   regions?: Region[];
+  /** a torchrun job (schema 1.5): one entry per rank; the runner adds it, the timeline shows `trace`s as a rank set */
+  ranks?: RankEntry[];
   recommendation: Recommendation;
+}
+
+/** One rank of a torchrun job. The runner fills in more per-rank fields (graphs, breaks, divergence). */
+export interface RankEntry {
+  rank: number;
+  /** the rank's torch.profiler trace, relative to the report directory */
+  trace?: string | null;
 }
 
 export const SUPPORTED_SCHEMA_MAJOR = 1;

@@ -1,0 +1,31 @@
+// The rank timeline's numbers for a folder of rank traces, as the panel shows them: which traces, how they are
+// aligned, and per step and rank the step time, communication, overlap, work and the slowest rank.
+//   node --import tsx bench/rankSteps.ts DIR      (e.g. the output of bench/rank_traces.py)
+import { loadMessage, readTimelineSource } from '../extension/core/timelineContent.ts';
+import { resolveTimelineSelection } from '../extension/core/timelineSelection.ts';
+import { rankStepTable } from '../extension/core/trace/rankSteps.ts';
+import { rankAlignment } from '../extension/core/trace/ranks.ts';
+import { formatMicros } from '../extension/core/trace/summary.ts';
+
+async function main(): Promise<void> {
+  const { source, notes } = await resolveTimelineSelection(process.argv.slice(2));
+  for (const note of notes) console.log(`note: ${note}`);
+  const message = loadMessage(await readTimelineSource(source));
+  if (message.type !== 'load') throw new Error('no load message');
+  const alignment = rankAlignment(message.panes.map((p) => ({ trace: p.trace, rank: p.rank! })));
+  console.log(alignment.mode === 'absolute' ? `one time axis; shifts ${alignment.shiftUs.map((s) => formatMicros(s)).join(', ')}` : alignment.reason);
+  const table = rankStepTable(message.panes.map((p) => p.trace));
+  const labels = message.panes.map((p) => p.label);
+  console.log(`communication measured on: ${table.sides.join(', ')}`);
+  for (const row of table.rows) {
+    row.ranks.forEach((stat, p) => {
+      const cells = stat ? [stat.stepUs, stat.commUs, stat.overlappedUs, stat.workUs].map((us) => formatMicros(us).padStart(10)).join(' ') : '—';
+      console.log(`${(p === 0 ? row.label : '').padEnd(16)} ${labels[p].padEnd(8)} ${cells}`);
+    });
+    const slowest = row.slowest;
+    console.log(`${''.padEnd(16)} slowest: ${slowest ? `${labels[slowest.pane]} +${formatMicros(slowest.leadUs)} of work${slowest.even ? ' (even)' : ''}` : '—'}`);
+  }
+  console.log('columns: step time, communication, overlapped, work');
+}
+
+void main();
