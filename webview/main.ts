@@ -412,7 +412,7 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
     timeline.linked = timeline.correlated(slice);
     details.append(renderDetails(timeline.model, slice, timeline.linked, state.panes[pane].label));
     const source = renderKernelSource(timeline.model, slice, timeline.linked, state.report, state.panes[pane].label,
-      (file, line, cell) => post({ type: 'reveal', file, line, cell }), (mode, compileId, codeLine) => post({ type: 'openGeneratedCode', mode, compileId, codeLine }));
+      (file, line, cell) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) }), (mode, compileId, codeLine) => post({ type: 'openGeneratedCode', mode, compileId, codeLine }));
     if (source) details.append(source);
   }
   scheduleDraw();
