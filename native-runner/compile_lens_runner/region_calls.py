@@ -1,0 +1,116 @@
+"""One call of a region as the script made it: input signature, grad mode, duration, compiles it started.
+
+Nothing here synchronises the device: on CUDA two events are recorded on the current stream around the call and
+read after the script ends (`resolve`); on CPU the call is bracketed by perf_counter.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+# Per-call events and records are kept for the first calls only; later calls are counted.
+MAX_RECORDED_CALLS = 2000
+_MAX_SCALAR_CHARS = 24
+
+
+def grad_mode() -> str:
+    import torch
+
+    if torch.is_inference_mode_enabled():
+        return "inference"
+    return "grad" if torch.is_grad_enabled() else "no_grad"
+
+
+def _leaf_text(value: Any) -> str:
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return f"{str(value.dtype).removeprefix('torch.')}{list(value.shape)}"
+    if value is None or isinstance(value, (bool, int, float, complex, str, torch.dtype, torch.device)):
+        text = repr(value)
+        return text if len(text) <= _MAX_SCALAR_CHARS else f"{type(value).__name__}(…)"
+    return type(value).__name__
+
+
+def flatten(args: tuple, kwargs: dict[str, Any]) -> list[tuple[str | None, Any]]:
+    """The inputs' leaves, each with its keyword name (None for positional inputs)."""
+    from torch.utils._pytree import tree_leaves
+
+    named: list[tuple[str | None, Any]] = [(None, leaf) for leaf in tree_leaves(args)]
+    for key in kwargs:
+        named.extend((key, leaf) for leaf in tree_leaves(kwargs[key]))
+    return named
+
+
+def describe(leaves: list[tuple[str | None, Any]], grad: str) -> str:
+    """e.g. 'float32[5, 4096, 64], int64[5]; inference' (keyword inputs as name=...)."""
+    parts = [f"{name}={_leaf_text(v)}" if name else _leaf_text(v) for name, v in leaves]
+    return f"{', '.join(parts)}; {grad}"
+
+
+def cuda_stream(leaves: list[tuple[str | None, Any]], module: Any) -> Any | None:
+    """The current stream of the device the call runs on, or None for a CPU call (CUDA is then never touched, so
+    a CPU script on a GPU machine does not initialise CUDA because it was observed)."""
+    import torch
+
+    if not torch.cuda.is_initialized():
+        return None
+    device = next((v.device for _, v in leaves if isinstance(v, torch.Tensor) and v.is_cuda), None)
+    if device is None and isinstance(module, torch.nn.Module):
+        first = next(module.parameters(), None)
+        device = first.device if first is not None and first.is_cuda else None
+    return torch.cuda.current_stream(device) if device is not None else None
+
+
+class CallClock:
+    """Brackets one call: CUDA events on the call's stream (no synchronisation) or perf_counter."""
+
+    def __init__(self, stream: Any | None) -> None:
+        self.stream = stream
+        self.events: tuple[Any, Any] | None = None
+        self.t0 = 0.0
+        self.cpu_ms: float | None = None
+
+    def start(self) -> None:
+        if self.stream is not None:
+            import torch
+
+            self.events = (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+            self.events[0].record(self.stream)
+        else:
+            self.t0 = time.perf_counter()
+
+    def stop(self) -> None:
+        if self.events is not None:
+            self.events[1].record(self.stream)
+        else:
+            self.cpu_ms = (time.perf_counter() - self.t0) * 1000.0
+
+    @property
+    def name(self) -> str:
+        return "cuda-events" if self.stream is not None else "perf-counter"
+
+
+@dataclass
+class CallRecord:
+    index: int
+    signature: str
+    grad_mode: str
+    clock: CallClock
+    compile_ids: list[str] = field(default_factory=list)
+    ran_compiled: bool | None = None
+    ms: float | None = None
+
+    def resolve(self) -> None:
+        """Reads the call's duration; on CUDA waits for its end event (called after the script, never during)."""
+        if self.clock.events is None:
+            self.ms = self.clock.cpu_ms
+            return
+        start, end = self.clock.events
+        try:
+            end.synchronize()
+            self.ms = float(start.elapsed_time(end))
+        except RuntimeError:  # an event never recorded (the call raised before it) or a failed device
+            self.ms = None
+        self.clock.events = None
