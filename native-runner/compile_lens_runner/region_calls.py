@@ -49,18 +49,25 @@ def describe(leaves: list[tuple[str | None, Any]], grad: str) -> str:
     return f"{', '.join(parts)}; {grad}"
 
 
-def cuda_stream(leaves: list[tuple[str | None, Any]], module: Any) -> Any | None:
-    """The current stream of the device the call runs on, or None for a CPU call (CUDA is then never touched, so
-    a CPU script on a GPU machine does not initialise CUDA because it was observed)."""
+def call_device(leaves: list[tuple[str | None, Any]], owner: Any) -> Any | None:
+    """Where a call runs: the device of its first input tensor, else of its module's first parameter."""
     import torch
 
-    if not torch.cuda.is_initialized():
+    device = next((v.device for _, v in leaves if isinstance(v, torch.Tensor)), None)
+    if device is None and isinstance(owner, torch.nn.Module):
+        first = next(owner.parameters(), None)
+        device = first.device if first is not None else None
+    return device
+
+
+def cuda_stream(device: Any | None) -> Any | None:
+    """The current stream of a CUDA call's device, or None (then perf_counter times it). CUDA is never touched
+    for a call on another device, so a CPU script on a GPU machine is not made to initialise CUDA."""
+    import torch
+
+    if device is None or device.type != "cuda" or not torch.cuda.is_initialized():
         return None
-    device = next((v.device for _, v in leaves if isinstance(v, torch.Tensor) and v.is_cuda), None)
-    if device is None and isinstance(module, torch.nn.Module):
-        first = next(module.parameters(), None)
-        device = first.device if first is not None and first.is_cuda else None
-    return torch.cuda.current_stream(device) if device is not None else None
+    return torch.cuda.current_stream(device)
 
 
 class CallClock:

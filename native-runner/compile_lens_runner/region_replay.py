@@ -68,17 +68,8 @@ def not_replayable(region: "Region", fallback: str | None) -> str | None:
     return None
 
 
-def _device(capture: Capture, region: "Region") -> str:
-    import torch
-    from torch.utils._pytree import tree_leaves
-
-    if any(isinstance(v, torch.Tensor) and v.is_cuda for v in tree_leaves(capture.inputs)):
-        return "cuda"
-    if isinstance(region.owner, torch.nn.Module):
-        first = next(region.owner.parameters(), None)
-        if first is not None and first.is_cuda:
-            return "cuda"
-    return "cpu"
+def _device(region: "Region") -> str:
+    return "cuda" if region.device == "cuda" else "cpu"
 
 
 def _sync(device: str) -> None:
@@ -155,7 +146,7 @@ class RegionReplay:
         entry: dict[str, Any] = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
                                  "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
                                  "compiler": None, "peakMemoryBytes": None, "signature": capture.signature, "why": why}
-        device = _device(capture, region)
+        device = _device(region)
         stage = "compiling" if compiled is None else "warming up"
         ctx.progress(f"Measuring {region.id} ({region.name}) {mode} on {capture.signature}")
         try:

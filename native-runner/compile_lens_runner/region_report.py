@@ -10,6 +10,7 @@ from . import torch_trace as tt
 from .insight import compile_seconds, compiler_insight, recompile
 
 if TYPE_CHECKING:
+    from .region_calls import CallRecord
     from .regions import Region
 
 
@@ -33,10 +34,13 @@ class RegionRecords:
         known = [self.metrics[cid] for cid in ids if cid in self.metrics]
         return compile_seconds(known, [])["total"] if known else None
 
-    def failure(self) -> str | None:
+    def failure(self, ids: list[str] | None = None) -> str | None:
+        """Why a compile (of `ids`, else of any of the region's) failed: Dynamo then ran the frame eagerly."""
         for cid, m in self.metrics.items():
-            if m.get("fail_type"):
-                reason = str(m.get("fail_reason") or "").strip().split("\n", 1)[0]
+            if m.get("fail_type") and (ids is None or cid in ids):
+                lines = [line.strip() for line in str(m.get("fail_reason") or "").split("\n") if line.strip()]
+                # "backend='x' raised:" is followed by the exception that says what happened
+                reason = " ".join(lines[:2]) if lines and lines[0].endswith(":") else (lines[0] if lines else "")
                 return f"compiling {cid} failed: {m['fail_type']}" + (f" ({reason})" if reason else "")
         return None
 
@@ -61,18 +65,25 @@ def fallback_reason(records: RegionRecords) -> str:
             or "Dynamo found no compiled graph whose guards matched and compiled none (a skipped or run-only frame)")
 
 
-def all_calls_eager(region: "Region", records: RegionRecords) -> str | None:
+def all_calls_eager(calls: list[dict[str, Any]], records: RegionRecords, compiled_anything: bool) -> str | None:
     """Why no call of the region ran compiled code; None when some did (or it cannot be told)."""
-    ran = [c.ran_compiled for c in region.calls]
-    if any(r is True for r in ran) or not region.calls:
+    if not calls or any(c["ranCompiled"] is True for c in calls):
         return None
-    if records.failure():
-        return records.failure()
-    if any(r is False for r in ran):
-        return fallback_reason(records)
-    if not region.compile_ids:
-        return "nothing was compiled: Dynamo skipped every frame of it"
-    return None
+    fallback = next((c["fallbackReason"] for c in calls if c["ranCompiled"] is False), None)
+    if fallback:
+        return fallback
+    return None if compiled_anything else "nothing was compiled: Dynamo skipped every frame of it"
+
+
+def _outcome(call: "CallRecord", records: RegionRecords) -> tuple[bool | None, str | None]:
+    """Did the call run compiled code, and if not, why. A compile that failed (suppress_errors) ran eagerly even
+    though Dynamo counts it as a compile."""
+    failed = records.failure(call.compile_ids)
+    if failed:
+        return False, failed
+    if call.ran_compiled is False:
+        return False, fallback_reason(records)
+    return call.ran_compiled, None
 
 
 def _event(ids: list[str], compiled_before: bool) -> str:
@@ -92,19 +103,17 @@ def _recompile_reason(ids: list[str], records: RegionRecords) -> str | None:
 
 def calls_json(region: "Region", records: RegionRecords) -> list[dict[str, Any]]:
     out = []
-    fallback: str | None = None
     compiled_before = False
     for call in region.calls:
-        if call.ran_compiled is False and fallback is None:
-            fallback = fallback_reason(records)
+        ran, fallback = _outcome(call, records)
         event = _event(call.compile_ids, compiled_before)
         compiled_before = compiled_before or bool(call.compile_ids)
         out.append({
             "index": call.index, "ms": None if call.ms is None else round(call.ms, 4), "clock": call.clock.name,
             "signature": call.signature, "gradMode": call.grad_mode, "event": event,
             "compileIds": call.compile_ids, "compileSeconds": records.seconds(call.compile_ids),
-            "recompileReason": _recompile_reason(call.compile_ids, records), "ranCompiled": call.ran_compiled,
-            "fallbackReason": fallback if call.ran_compiled is False else None})
+            "recompileReason": _recompile_reason(call.compile_ids, records), "ranCompiled": ran,
+            "fallbackReason": fallback})
     return out
 
 
@@ -137,7 +146,7 @@ def region_json(region: "Region", records: RegionRecords, cudagraphs: bool) -> d
     calls = calls_json(region, records)
     insight = compiler_insight(records.records, trigger_text(region), cudagraphs) if records.records else None
     return {
-        "id": region.id, "name": region.name, "kind": region.kind, "location": region.location,
+        "id": region.id, "name": region.name, "kind": region.kind, "location": region.location, "device": region.device,
         "options": region.options, "callCount": region.call_count, "calls": calls,
         "callsTruncated": region.call_count > len(calls), "signatures": signatures_json(region, set()),
         "compiler": insight, "steadyState": steady_state(calls),

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from . import region_calls, region_capture
 from .insight import innermost_user, location
-from .region_calls import MAX_RECORDED_CALLS, CallClock, CallRecord, cuda_stream, describe, flatten, grad_mode
+from .region_calls import MAX_RECORDED_CALLS, CallClock, CallRecord, call_device, cuda_stream, describe, flatten, grad_mode
 
 if TYPE_CHECKING:
     from .compiled_runs import CompiledRuns
@@ -53,6 +53,7 @@ class Region:
     replay: region_capture.ReplayInputs = field(default_factory=region_capture.ReplayInputs)
     stopped_after: int | None = None
     method: bool = False  # a function whose first parameter is `self` (@torch.compile on a method)
+    device: str | None = None  # where its first call ran ("cpu", "cuda", ...)
 
     @property
     def last_signature(self) -> str | None:
@@ -189,7 +190,10 @@ class RegionRecorder:
         index = region.call_count
         check = region.replay.check(owner, leaves)
         held = region_capture.capture(signature, grad, args, kwargs) if region.replay.unsafe is None else None
-        clock = CallClock(cuda_stream(leaves, owner))
+        device = call_device(leaves, owner)
+        if region.device is None and device is not None:
+            region.device = device.type
+        clock = CallClock(cuda_stream(device))
         started, before = len(self.watcher.started), self.runs.snapshot()
         claimed: set[str] = set()
         self._thread.claimed.append(claimed)

@@ -69,7 +69,8 @@ class RegionMeasurements:
         records = region_report.RegionRecords(region, script_records)
         cudagraphs = self.run.device == "cuda" and region.options["mode"] in CUDAGRAPH_MODES
         entry = region_report.region_json(region, records, cudagraphs)
-        return entry, region, not_replayable(region, region_report.all_calls_eager(region, records))
+        eager = region_report.all_calls_eager(entry["calls"], records, bool(region.compile_ids))
+        return entry, region, not_replayable(region, eager)
 
 
 def _profiled_steps() -> int:

@@ -69,6 +69,7 @@ def test_a_region_that_speeds_up_is_measured_on_the_scripts_inputs(two_regions: 
     assert run.code == 0, run.stderr[-3000:]
     fast = _regions(run.report)["activation"]
     assert fast["kind"] == "function" and fast["location"]["line"] == marker_line(script, "MARK: fast")
+    assert fast["device"] == "cpu"
     assert fast["callCount"] == 5 and [c["event"] for c in fast["calls"]] == ["compiled"] + ["cached"] * 4
     assert all(c["ranCompiled"] is True and c["ms"] > 0 and c["clock"] == "perf-counter" for c in fast["calls"])
     assert fast["calls"][0]["compileSeconds"] > 0 and fast["steadyState"]["fromCall"] == 1
@@ -137,10 +138,18 @@ def test_script_that_raises_midway_still_reports_its_regions(tmp_path: Path) -> 
     script.write_text(textwrap.dedent('''
         import torch
 
+
+        def exploding_backend(gm, example_inputs):
+            raise RuntimeError("backend exploded")
+
+
+        torch._dynamo.config.suppress_errors = True  # a failed compile then runs the code eagerly, silently
         step = torch.compile(lambda x: torch.sin(x) * 2)
         once = torch.compile(lambda x: x + 1)
+        never = torch.compile(lambda x: torch.cos(x) - 1, backend=exploding_backend)
         for _ in range(3):
             step(torch.randn(16))
+            never(torch.randn(16))
         once(torch.randn(4))
         raise RuntimeError("the script blew up")
         step(torch.randn(16))
@@ -148,10 +157,15 @@ def test_script_that_raises_midway_still_reports_its_regions(tmp_path: Path) -> 
     run = run_runner("--script", str(script), "--quick", "--out", str(tmp_path / "out"))
     assert run.code == 1 and run.report["status"] == "error"
     assert "the script blew up" in run.report["error"]["message"]
-    step, once = run.report["regions"]
+    step, once, never = run.report["regions"]
     assert step["callCount"] == 3 and step["measurements"][0]["status"] == "ok"
     assert once["callCount"] == 1 and once["measurements"] == []
     assert once["replay"]["reason"].startswith("called once: at least 3 calls are needed")
+    assert never["callCount"] == 3 and never["measurements"] == [] and never["calls"][0]["ranCompiled"] is False
+    assert "backend exploded" in never["calls"][0]["fallbackReason"]
+    assert never["replay"]["reason"].startswith("every call ran eagerly (compiling ")
+    assert "failed: BackendCompilerFailed" in never["replay"]["reason"]
+    assert never["recommendation"]["verdict"] == "none"
 
 
 def test_calls_limit_stops_an_endless_loop_and_measures(tmp_path: Path) -> None:
