@@ -10,6 +10,8 @@ from typing import Any
 from . import advice
 from .region_replay import AS_WRITTEN
 
+_NO_VERDICT = "No verdict: "
+
 
 def _where(region: dict[str, Any]) -> str:
     line = (region.get("location") or {}).get("line")
@@ -30,7 +32,7 @@ def region_recommendation(region: dict[str, Any]) -> dict[str, Any]:
     if not measured:
         failed = next((m["error"]["message"] for m in _primary(region) if m.get("error")), None)
         why = region["replay"]["reason"] or failed or "it was not measured"
-        return {"mode": None, "verdict": "none", "reason": f"No verdict: {why}."}
+        return {"mode": None, "verdict": "none", "reason": f"{_NO_VERDICT}{why}."}
     rec = advice.recommend([dict(m, mode=_label(region, m["mode"])) for m in _primary(region)])
     if rec["mode"] is None:
         return {"mode": None, "verdict": "stay-eager", "reason": rec["reason"]}
@@ -48,7 +50,7 @@ def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
     """One line for the whole script from its regions' verdicts."""
     if not regions:
         return {"mode": None, "verdict": "none", "reason": (
-            "No verdict: the script made no torch.compile region (no torch.compile or nn.Module.compile call ran).")}
+            f"{_NO_VERDICT}the script made no torch.compile region (no torch.compile or nn.Module.compile call ran).")}
     parts, compiling = [], []
     for region in regions:
         rec, best = region["recommendation"], _best_speedup(region)
@@ -58,8 +60,8 @@ def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
         elif rec["verdict"] == "stay-eager":
             parts.append(f"{_where(region)}: stay eager" + (f" (best {best:.2f}x)" if best is not None else ""))
         else:
-            parts.append(f"{_where(region)}: not measured, {region['replay']['reason'] or 'see the region'}")
+            parts.append(f"{_where(region)}: not measured, {rec['reason'].removeprefix(_NO_VERDICT).rstrip('.')}")
     if compiling:
         return {"mode": max(compiling)[1], "verdict": "compile", "reason": "; ".join(parts) + "."}
     verdict = "stay-eager" if any(r["recommendation"]["verdict"] == "stay-eager" for r in regions) else "none"
-    return {"mode": None, "verdict": verdict, "reason": ("" if verdict == "stay-eager" else "No verdict: ") + "; ".join(parts) + "."}
+    return {"mode": None, "verdict": verdict, "reason": ("" if verdict == "stay-eager" else _NO_VERDICT) + "; ".join(parts) + "."}

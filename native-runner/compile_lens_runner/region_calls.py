@@ -12,6 +12,7 @@ from typing import Any
 # Per-call events and records are kept for the first calls only; later calls are counted.
 MAX_RECORDED_CALLS = 2000
 _MAX_SCALAR_CHARS = 24
+_MAX_SIGNATURE_LEAVES = 24
 
 
 def grad_mode() -> str:
@@ -45,7 +46,12 @@ def flatten(args: tuple, kwargs: dict[str, Any]) -> list[tuple[str | None, Any]]
 
 def describe(leaves: list[tuple[str | None, Any]], grad: str) -> str:
     """e.g. 'float32[5, 4096, 64], int64[5]; inference' (keyword inputs as name=...)."""
-    parts = [f"{name}={_leaf_text(v)}" if name else _leaf_text(v) for name, v in leaves]
+    parts: list[str] = []
+    for index, (name, value) in enumerate(leaves):
+        if index == _MAX_SIGNATURE_LEAVES:
+            parts.append(f"… {len(leaves) - index} more")
+            break
+        parts.append(f"{name}={_leaf_text(value)}" if name else _leaf_text(value))
     return f"{', '.join(parts)}; {grad}"
 
 

@@ -21,10 +21,11 @@ _optimizers: "weakref.WeakSet[Any]" = weakref.WeakSet()
 
 
 def _reusable(value: Any) -> bool:
+    import numpy as np
     import torch
 
-    return value is None or isinstance(value, (torch.Tensor, bool, int, float, complex, str, bytes, torch.dtype,
-                                               torch.device, torch.layout, torch.memory_format))
+    return value is None or isinstance(value, (torch.Tensor, np.ndarray, np.generic, bool, int, float, complex, str, bytes,
+                                               torch.dtype, torch.device, torch.layout, torch.memory_format))
 
 
 @dataclass

@@ -7,10 +7,11 @@ once a region reached `--calls N`), eager against compiled timed on the script's
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import runpy
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from . import compiled_runs, region_advice, region_report
 from . import torch_trace as tt
@@ -79,12 +80,25 @@ def _profiled_steps() -> int:
     return PROFILED_STEPS
 
 
-def _execute(path: str, argv0: str, args: list[str], recorder: RegionRecorder) -> dict[str, Any]:
+@contextlib.contextmanager
+def _script_environment(argv: list[str], folder: str, chdir: bool) -> Iterator[None]:
+    """The script's sys.argv, its folder first on sys.path (and, for a notebook, as the working directory):
+    kept while its regions are measured too, since their code may read them on every call."""
+    saved_argv, saved_path, cwd = sys.argv, list(sys.path), os.getcwd()
+    sys.argv = argv
+    sys.path.insert(0, folder)
+    if chdir:
+        os.chdir(folder)
+    try:
+        yield
+    finally:
+        sys.argv, sys.path[:] = saved_argv, saved_path
+        os.chdir(cwd)
+
+
+def _execute(path: str, name: str, recorder: RegionRecorder) -> dict[str, Any]:
     """Runs the script; returns what the mode entry says about how it ended."""
     outcome: dict[str, Any] = {"status": "ok", "error": None, "scriptExitCode": 0}
-    saved_argv, saved_path = sys.argv, list(sys.path)
-    sys.argv = [argv0, *args]
-    sys.path.insert(0, os.path.dirname(argv0))
     try:
         with recorder.installed():
             runpy.run_path(path, run_name="__main__")
@@ -97,9 +111,7 @@ def _execute(path: str, argv0: str, args: list[str], recorder: RegionRecorder) -
             outcome.update(status="error", error={"kind": "user-code", "message": f"The script exited with status {code}.",
                                                   "fix": "See the script's own output in the log.", "traceback": None})
     except BaseException as exc:  # the script's own failure is a finding; its compiles are still reported
-        outcome.update(status="error", error=classify(exc, f"running {os.path.basename(argv0)}").to_json(), scriptExitCode=1)
-    finally:
-        sys.argv, sys.path[:] = saved_argv, saved_path
+        outcome.update(status="error", error=classify(exc, f"running {name}").to_json(), scriptExitCode=1)
     return outcome
 
 
@@ -126,23 +138,18 @@ def run_script(run: "Run", path: str, args: list[str]) -> None:
     measurements.recorder = recorder
     run.progress("script", 0.05, f"Running {os.path.basename(path)}")
     tt.mark(MODE, "script")
-    cwd = os.getcwd()
-    if notebook is not None:
-        os.chdir(os.path.dirname(path))  # a notebook runs in its own folder, as Jupyter runs it
-    try:
-        entry.update(_execute(runnable, path, args, recorder))
-    finally:
-        os.chdir(cwd)
-    tt.mark(MODE, "done")
-    run.progress("insight", 0.5, "Reading the compiler's log")
-    insight = compiler_insight(run.records(MODE), lambda record: "a call made by the script", cudagraphs=run.device == "cuda")
-    insight["torchTraceLog"] = run.trace_log_relpath()
-    entry["compiler"] = insight
-    entry["compileSeconds"] = insight["compileSeconds"]["total"]
-    run.report["modes"].append(entry)
-    if entry["error"]:
-        run.report["error"] = entry["error"]
-    measurements.measure(recorder.regions)
+    with _script_environment([path, *args], os.path.dirname(path), chdir=notebook is not None):
+        entry.update(_execute(runnable, os.path.basename(path), recorder))
+        tt.mark(MODE, "done")
+        run.progress("insight", 0.5, "Reading the compiler's log")
+        insight = compiler_insight(run.records(MODE), lambda record: "a call made by the script", cudagraphs=run.device == "cuda")
+        insight["torchTraceLog"] = run.trace_log_relpath()
+        entry["compiler"] = insight
+        entry["compileSeconds"] = insight["compileSeconds"]["total"]
+        run.report["modes"].append(entry)
+        if entry["error"]:
+            run.report["error"] = entry["error"]
+        measurements.measure(recorder.regions)
     run.report["recommendation"] = region_advice.script_recommendation(run.report["regions"])
     if notebook is not None:
         map_locations(run.report["modes"], notebook)
