@@ -23,6 +23,20 @@ def grad_mode() -> str:
     return "grad" if torch.is_grad_enabled() else "no_grad"
 
 
+def autocast() -> str | None:
+    """The autocast in force, e.g. 'cuda float16': it changes what a call computes, so it is part of the signature
+    and replays run under it."""
+    import torch
+
+    for device_type in ("cuda", "cpu"):
+        try:
+            if torch.is_autocast_enabled(device_type):
+                return f"{device_type} {str(torch.get_autocast_dtype(device_type)).removeprefix('torch.')}"
+        except (TypeError, AttributeError, RuntimeError):  # torch < 2.4 names these per device
+            return None
+    return None
+
+
 def _leaf_text(value: Any) -> str:
     import torch
 
@@ -44,15 +58,15 @@ def flatten(args: tuple, kwargs: dict[str, Any]) -> list[tuple[str | None, Any]]
     return named
 
 
-def describe(leaves: list[tuple[str | None, Any]], grad: str) -> str:
-    """e.g. 'float32[5, 4096, 64], int64[5]; inference' (keyword inputs as name=...)."""
+def describe(leaves: list[tuple[str | None, Any]], grad: str, amp: str | None = None) -> str:
+    """e.g. 'float32[5, 4096, 64], int64[5]; inference' (keyword inputs as name=...; '; autocast cuda float16')."""
     parts: list[str] = []
     for index, (name, value) in enumerate(leaves):
         if index == _MAX_SIGNATURE_LEAVES:
             parts.append(f"… {len(leaves) - index} more")
             break
         parts.append(f"{name}={_leaf_text(value)}" if name else _leaf_text(value))
-    return f"{', '.join(parts)}; {grad}"
+    return f"{', '.join(parts)}; {grad}" + (f"; autocast {amp}" if amp else "")
 
 
 def call_device(leaves: list[tuple[str | None, Any]], owner: Any) -> Any | None:
@@ -72,6 +86,8 @@ def cuda_stream(device: Any | None) -> Any | None:
     import torch
 
     if device is None or device.type != "cuda" or not torch.cuda.is_initialized():
+        return None
+    if torch.cuda.is_current_stream_capturing():  # inside the script's own CUDA graph capture: no timing events
         return None
     return torch.cuda.current_stream(device)
 

@@ -9,9 +9,12 @@ that mutates state does so from its first calls.
 """
 from __future__ import annotations
 
+import contextlib
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
+
+from .targets import grad_context
 
 CHECKED_CALLS = 16
 # Inputs are held for at most this many signatures per region: the two most frequent so far and the last.
@@ -35,8 +38,20 @@ class Capture:
 
     signature: str
     grad_mode: str
+    autocast: str | None  # e.g. "cuda float16"
     inputs: tuple[tuple, dict[str, Any]]
     requires_grad: list[bool]
+
+    @contextlib.contextmanager
+    def context(self) -> Iterator[None]:
+        """The grad mode and autocast the script's call ran under."""
+        import torch
+
+        with grad_context(self.grad_mode), contextlib.ExitStack() as stack:
+            if self.autocast:
+                device_type, dtype = self.autocast.split(" ")
+                stack.enter_context(torch.autocast(device_type, dtype=getattr(torch, dtype)))
+            yield
 
     def arguments(self) -> tuple[tuple, dict[str, Any]]:
         import torch
@@ -54,7 +69,7 @@ class Capture:
         return args, kwargs
 
 
-def capture(signature: str, grad: str, args: tuple, kwargs: dict[str, Any]) -> Capture:
+def capture(signature: str, grad: str, amp: str | None, args: tuple, kwargs: dict[str, Any]) -> Capture:
     import torch
     from torch.utils._pytree import tree_map
 
@@ -65,7 +80,7 @@ def capture(signature: str, grad: str, args: tuple, kwargs: dict[str, Any]) -> C
             flags.append(value.requires_grad)
             return value.detach()
         return value
-    return Capture(signature, grad, tree_map(alias, (args, kwargs)), flags)
+    return Capture(signature, grad, amp, tree_map(alias, (args, kwargs)), flags)
 
 
 def _named_state(owner: Any) -> Iterator[tuple[str, Any]]:
@@ -152,6 +167,7 @@ class ReplayInputs:
 
     def __init__(self) -> None:
         self.captures: dict[str, Capture] = {}
+        self.frequent: list[str] = []  # the MAX_CAPTURES - 1 most frequent signatures so far
         self.unsafe: str | None = None
         self.checked = 0
 
@@ -170,14 +186,18 @@ class ReplayInputs:
         if check is not None and self.unsafe is None:
             self.unsafe = check.changes()
 
-    def keep(self, counts: dict[str, int], new: Capture) -> None:
-        """Holds `new` (the last call's inputs) and drops captures no longer among the candidates."""
+    def keep(self, counts: Mapping[str, int], new: Capture) -> None:
+        """Holds `new` (the last call's inputs) and drops captures no longer among the candidates. Only the current
+        signature's count changed since the last call, so the most frequent ones are kept up to date in O(1)."""
         if self.unsafe is not None:
             self.captures.clear()
             return
+        if new.signature not in self.frequent:
+            self.frequent.append(new.signature)
+            if len(self.frequent) > MAX_CAPTURES - 1:
+                self.frequent.remove(min(self.frequent, key=lambda s: counts[s]))
         self.captures[new.signature] = new
-        ranked = sorted(counts, key=lambda s: -counts[s])[:MAX_CAPTURES - 1]
-        for signature in [s for s in self.captures if s not in ranked and s != new.signature]:
+        for signature in [s for s in self.captures if s not in self.frequent and s != new.signature]:
             del self.captures[signature]
 
     def only(self, signatures: list[str]) -> None:

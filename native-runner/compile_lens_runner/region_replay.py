@@ -17,7 +17,6 @@ from .errors import classify
 from .insight import compiler_insight
 from .profiling import profile_steps
 from .region_capture import Capture
-from .targets import grad_context
 
 if TYPE_CHECKING:
     from .regions import Region
@@ -46,7 +45,8 @@ def chosen_signatures(region: "Region") -> list[tuple[str, str]]:
     """(signature, why): the most frequent signature, then the last one when it differs."""
     if not region.signatures:
         return []
-    frequent = max(region.signatures, key=lambda s: (region.signatures[s], region.last_call[s]))
+    captured = region.replay.captures
+    frequent = max(region.signatures, key=lambda s: (region.signatures[s], s in captured, region.last_call[s]))
     last = region.last_signature
     return [(frequent, "most-frequent")] + ([(last, "last")] if last and last != frequent else [])
 
@@ -81,7 +81,7 @@ def _sync(device: str) -> None:
 
 def _call(fn: Any, capture: Capture) -> Any:
     args, kwargs = capture.arguments()
-    with grad_context(capture.grad_mode):
+    with capture.context():
         return fn(*args, **kwargs)
 
 
@@ -90,7 +90,7 @@ def _block(fn: Any, capture: Capture, device: str) -> timing.Block:
     args, kwargs = capture.arguments()
 
     def run(n: int) -> float:
-        with grad_context(capture.grad_mode):
+        with capture.context():
             def body() -> None:
                 for _ in range(n):
                     fn(*args, **kwargs)

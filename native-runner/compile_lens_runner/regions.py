@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from . import region_calls, region_capture
 from .insight import innermost_user, location
-from .region_calls import MAX_RECORDED_CALLS, CallClock, CallRecord, call_device, cuda_stream, describe, flatten, grad_mode
+from .region_calls import (MAX_RECORDED_CALLS, CallClock, CallRecord, autocast, call_device, cuda_stream, describe, flatten,
+                           grad_mode)
 
 if TYPE_CHECKING:
     from .compiled_runs import CompiledRuns
@@ -185,11 +186,11 @@ class RegionRecorder:
         is_method = region.method and bool(args)
         owner = args[0] if is_method else region.owner
         leaves = flatten(args[1:] if is_method else args, kwargs)
-        grad = grad_mode()
-        signature = describe(leaves, grad)
+        grad, amp = grad_mode(), autocast()
+        signature = describe(leaves, grad, amp)
         index = region.call_count
         check = region.replay.check(owner, leaves)
-        held = region_capture.capture(signature, grad, args, kwargs) if region.replay.unsafe is None else None
+        held = region_capture.capture(signature, grad, amp, args, kwargs) if region.replay.unsafe is None else None
         device = call_device(leaves, owner)
         if region.device is None and device is not None:
             region.device = device.type
@@ -216,7 +217,7 @@ class RegionRecorder:
                 region.calls.append(CallRecord(index, signature, grad, clock, ids, counts.ran_compiled()))
             region.replay.after(check)
             if held is not None:
-                region.replay.keep(dict(region.signatures), held)
+                region.replay.keep(region.signatures, held)
             self._maybe_stop(region)
 
     def _maybe_stop(self, region: Region) -> None:

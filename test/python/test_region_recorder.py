@@ -180,3 +180,16 @@ def test_calls_limit_measures_then_stops_the_script() -> None:
             fn(torch.zeros(2))
     [region] = rec.regions
     assert seen == [3] and region.stopped_after == 3 and region.call_count == 3
+
+
+def test_autocast_is_part_of_the_signature_and_of_the_replay(recorder: RegionRecorder) -> None:
+    matmul = torch.compile(lambda a, b: a @ b, backend="eager")
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        assert matmul(torch.randn(4, 4), torch.randn(4, 4)).dtype == torch.bfloat16
+    region = recorder.regions[-1]
+    [capture] = region.replay.captures.values()
+    assert capture.signature == "float32[4, 4], float32[4, 4]; grad; autocast cpu bfloat16"
+    args, kwargs = capture.arguments()
+    assert region.eager(*args, **kwargs).dtype == torch.float32
+    with capture.context():
+        assert region.eager(*args, **kwargs).dtype == torch.bfloat16  # replays compute what the script computed
