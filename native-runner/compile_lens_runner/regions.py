@@ -83,19 +83,21 @@ def _is_method(fn: Any) -> bool:
 
 
 def _options(kwargs: dict[str, Any]) -> dict[str, Any]:
-    backend = kwargs.get("backend")
+    backend = kwargs.get("backend") or "inductor"
     return {"mode": kwargs.get("mode") or "default",
-            "backend": backend if isinstance(backend, str) or backend is None else getattr(backend, "__name__", type(backend).__name__),
+            "backend": backend if isinstance(backend, str) else getattr(backend, "__name__", type(backend).__name__),
             "dynamic": kwargs.get("dynamic"), "fullgraph": bool(kwargs.get("fullgraph", False))}
 
 
 def _hide_from_dynamo() -> None:
     """Dynamo must never compile the observer's own frames: when an enclosing compiled region runs a region's
     call eagerly (after a graph break), its frame would otherwise be traced as if it were the script's code."""
-    from torch._dynamo import trace_rules
-
+    try:
+        from torch._dynamo.trace_rules import add
+    except ImportError:  # an older torch without it: such calls are rare (a region called eagerly inside another)
+        return
     for name in (__name__, region_calls.__name__, region_capture.__name__):
-        trace_rules.add(name)
+        add(name)
 
 
 class _ThreadState(threading.local):
