@@ -147,6 +147,10 @@ class StateCheck:
 
     def changes(self) -> str | None:
         """Why replaying is unsafe, from what this call changed; None when it changed nothing."""
+        change = self._change()
+        return f"{change}, so running it again would change the script's state" if change else None
+
+    def _change(self) -> str | None:
         for name, tensor, version in self.state:
             if tensor._version != version:
                 if name.startswith("optimizer:"):

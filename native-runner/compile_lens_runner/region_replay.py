@@ -59,7 +59,7 @@ def not_replayable(region: "Region", fallback: str | None) -> str | None:
                 if region.call_count else
                 "no call of its own (a call from inside another compiled region is compiled into that region)")
     if region.replay.unsafe:
-        return f"not replayed: {region.replay.unsafe}, so running it again would change the script's state"
+        return f"not replayed: {region.replay.unsafe}"
     if fallback:
         return f"every call ran eagerly ({fallback}): there is no compiled code to measure"
     missing = [s for s, _ in chosen_signatures(region) if s not in region.replay.captures]
@@ -159,7 +159,7 @@ class RegionReplay:
             self._warm(compiled, capture, device)
             stage = "timing"
             tt.mark(marker, "timed", inputs=capture.signature)
-            self._time(entry, region.eager, compiled, capture, device, marker)
+            self._time(entry, region.eager, compiled, capture, device)
             stage = "profiling"
             tt.mark(marker, "profile")
             entry.update(self._profiles(mode, tag, compiled, capture, device))
@@ -207,7 +207,7 @@ class RegionReplay:
             calls += 1
             stable = stable + 1 if self.ctx.compiles() == before else 0
 
-    def _time(self, entry: dict[str, Any], eager: Any, compiled: Any, capture: Capture, device: str, marker: str) -> None:
+    def _time(self, entry: dict[str, Any], eager: Any, compiled: Any, capture: Capture, device: str) -> None:
         method = timing.method_text(device, self.ctx.cfg, paired=True)
         discarded = []
         for attempt in range(2):
