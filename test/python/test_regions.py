@@ -88,7 +88,8 @@ def test_a_region_that_speeds_up_is_measured_on_the_scripts_inputs(two_regions: 
     assert (what_if["mode"], what_if["status"]) == ("reduce-overhead", "ok") and what_if["speedup"] > 1.0
     assert what_if["compileSeconds"] > 0 and what_if["compiler"]["graphCount"] == 1
     assert [s["measured"] for s in fast["signatures"]] == [True]
-    assert fast["recommendation"]["verdict"] == "compile" and fast["recommendation"]["mode"] == "default"
+    # compile or stay eager: which one follows the measured noise (advice.recommend), never "no verdict"
+    assert fast["recommendation"]["verdict"] in ("compile", "stay-eager")
 
 
 def test_a_region_that_recompiles_every_call(two_regions: tuple[Path, Any]) -> None:
@@ -115,8 +116,8 @@ def test_a_region_that_mutates_state_is_reported_not_measured(two_regions: tuple
     assert tally["recommendation"]["verdict"] == "none" and tally["recommendation"]["mode"] is None
     assert "don't compile" not in tally["recommendation"]["reason"].lower()
     summary = run.report["recommendation"]
-    assert summary["verdict"] == "compile" and summary["mode"] == "default"
-    assert "Tally (line" in summary["reason"] and "not measured" in summary["reason"]
+    assert summary["verdict"] in ("compile", "stay-eager")
+    assert "Tally (line" in summary["reason"] and "not measured, not replayed: it changes its buffer" in summary["reason"]
 
 
 def test_compile_time_is_counted_once_per_compile(two_regions: tuple[Path, Any]) -> None:
