@@ -51,7 +51,7 @@ def chosen_signatures(region: "Region") -> list[tuple[str, str]]:
     return [(frequent, "most-frequent")] + ([(last, "last")] if last and last != frequent else [])
 
 
-def not_replayable(region: "Region", fallback: str | None) -> str | None:
+def not_measured_reason(region: "Region", fallback: str | None) -> str | None:
     """Why this region is not measured, in words; None when it can be."""
     if region.call_count < MIN_CALLS:
         times = "once" if region.call_count == 1 else f"{region.call_count} times"
@@ -59,7 +59,7 @@ def not_replayable(region: "Region", fallback: str | None) -> str | None:
                 if region.call_count else
                 "no call of its own (a call from inside another compiled region is compiled into that region)")
     if region.replay.unsafe:
-        return f"not replayed: {region.replay.unsafe}"
+        return region.replay.unsafe
     if fallback:
         return f"every call ran eagerly ({fallback}): there is no compiled code to measure"
     missing = [s for s, _ in chosen_signatures(region) if s not in region.replay.captures]

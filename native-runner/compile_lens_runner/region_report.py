@@ -150,7 +150,8 @@ def region_json(region: "Region", records: RegionRecords, cudagraphs: bool) -> d
         "options": region.options, "callCount": region.call_count, "calls": calls,
         "callsTruncated": region.call_count > len(calls), "signatures": signatures_json(region, set()),
         "compiler": insight, "steadyState": steady_state(calls),
-        "replay": {"replayable": False, "reason": None}, "measurements": [], "recommendation": None,
+        "replay": {"replayable": region.replay.unsafe is None, "reason": region.replay.unsafe}, "measurements": [],
+        "recommendation": None,
         "stoppedAfterCalls": region.stopped_after,
     }
 

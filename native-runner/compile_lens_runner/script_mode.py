@@ -18,7 +18,7 @@ from . import torch_trace as tt
 from .errors import RunnerError, classify
 from .insight import compiler_insight
 from .notebook import NotebookScript, convert, map_locations
-from .region_replay import CUDAGRAPH_MODES, RegionReplay, ReplayContext, chosen_signatures, not_replayable
+from .region_replay import CUDAGRAPH_MODES, RegionReplay, ReplayContext, chosen_signatures, not_measured_reason
 from .regions import Region, RegionRecorder, ScriptStopped
 
 if TYPE_CHECKING:
@@ -62,7 +62,8 @@ class RegionMeasurements:
                 entry["measurements"] = replay.measure([m for m in self.what_if if m != own])
                 entry["signatures"] = region_report.signatures_json(region, set(chosen))
             region.replay.captures.clear()
-            entry["replay"] = {"replayable": reason is None, "reason": reason}
+            # replayable: its calls can be run again safely; reason: why it was not measured, either way
+            entry["replay"] = {"replayable": region.replay.unsafe is None, "reason": reason}
             entry["recommendation"] = region_advice.region_recommendation(entry)
             run.checkpoint()
 
@@ -71,7 +72,7 @@ class RegionMeasurements:
         cudagraphs = self.run.device == "cuda" and region.options["mode"] in CUDAGRAPH_MODES
         entry = region_report.region_json(region, records, cudagraphs)
         eager = region_report.all_calls_eager(entry["calls"], records, bool(region.compile_ids))
-        return entry, region, not_replayable(region, eager)
+        return entry, region, not_measured_reason(region, eager)
 
 
 def _profiled_steps() -> int:
