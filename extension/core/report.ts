@@ -272,6 +272,8 @@ export interface Region {
   /** the user line that called torch.compile */
   location: SourceLocation | null;
   options?: Record<string, unknown>;
+  /** where its first call ran: 'cpu', 'cuda', ... (schema 1.5) */
+  device?: string | null;
   callCount: number;
   calls: RegionCall[];
   callsTruncated?: boolean;

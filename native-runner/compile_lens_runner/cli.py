@@ -38,7 +38,8 @@ def parser() -> argparse.ArgumentParser:
     what.add_argument("--script", metavar="FILE", help="run an unmodified script and observe its torch.compile calls")
     prof.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     prof.add_argument("--out", metavar="DIR", help="report directory (default ./.compile-lens/runs/<name>-<time>)")
-    prof.add_argument("--modes", type=_modes, default=["default"], help=f"comma-separated: {','.join(KNOWN_MODES)}")
+    prof.add_argument("--modes", type=_modes, help=f"comma-separated: {','.join(KNOWN_MODES)} (default: default); "
+                      "with --script: what-if modes measured on each region's captured inputs")
     prof.add_argument("--dynamic", choices=("auto", "true", "false"), default="auto")
     prof.add_argument("--fullgraph", action="store_true")
     prof.add_argument("--backend", default="inductor")
@@ -46,6 +47,8 @@ def parser() -> argparse.ArgumentParser:
     prof.add_argument("--rounds", type=int, metavar="N", help="timing rounds per side (default 7, --quick 3)")
     prof.add_argument("--quick", action="store_true", help="short rounds, for tests and CI")
     prof.add_argument("--train", action="store_true", help="time a training step (forward, backward, optimizer)")
+    prof.add_argument("--calls", type=int, metavar="N",
+                      help="with --script: once a region has been called N times, measure the regions so far and stop the script")
     prof.add_argument("--stop-when-stdin-closes", action="store_true",
                       help="cancel when standard input reaches EOF: the launching editor went away")
     worker = sub.add_parser("_worker", help=argparse.SUPPRESS)
@@ -77,12 +80,15 @@ def main(argv: list[str] | None = None) -> int:
         parser().error("arguments after -- are only for --script")
     if args.rounds is not None and args.rounds < 1:
         parser().error("--rounds must be >= 1")
+    if args.calls is not None and (args.calls < 1 or not args.script):
+        parser().error("--calls N needs --script and N >= 1")
     if not (args.sample or args.target or args.script):
         args.sample = "mlp"
     target = ({"script": os.path.abspath(args.script), "args": script_args} if args.script
               else {"target": args.target} if args.target else {"sample": args.sample})
-    spec = {"target": target, "device": args.device, "modes": args.modes, "dynamic": args.dynamic,
+    spec = {"target": target, "device": args.device, "modes": args.modes or ["default"], "dynamic": args.dynamic,
             "fullgraph": args.fullgraph, "backend": args.backend, "timeout": args.timeout, "rounds": args.rounds,
-            "quick": args.quick, "train": args.train, "cwd": os.getcwd()}
+            "quick": args.quick, "train": args.train, "cwd": os.getcwd(), "calls": args.calls,
+            "whatIfModes": args.modes if args.script else None}
     out_dir = os.path.abspath(args.out) if args.out else default_out_dir(_target_name(args))
     return supervise(spec, out_dir, args.timeout, stop_on_stdin_eof=args.stop_when_stdin_closes)

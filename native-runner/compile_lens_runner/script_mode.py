@@ -1,19 +1,25 @@
-"""--script: runs an unmodified user script and reports every torch.compile in it, at the user's source lines.
+"""--script: runs an unmodified user script (or a notebook's code cells) and reports every torch.compile in it.
 
-Nothing in the script is patched: TORCH_TRACE (set by the supervisor before torch is imported) records every
-compile, break and recompile; they are read back after the script ends, however it ends.
+The "script" mode entry carries the compiler's insight for the whole script (TORCH_TRACE, set by the supervisor
+before torch is imported: every compile, break and recompile at the user's lines). `report["regions"]` adds each
+callable torch.compile returned (regions.py): its calls as the script made them, then, after the script ends (or
+once a region reached `--calls N`), eager against compiled timed on the script's own inputs (region_replay.py).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import runpy
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
-from . import compiler_artifacts
+from . import compiled_runs, compiler_artifacts, region_advice, region_report
 from . import torch_trace as tt
-from .errors import classify
+from .errors import RunnerError, classify
 from .insight import compiler_insight
+from .notebook import NotebookScript, convert, map_locations
+from .region_replay import CUDAGRAPH_MODES, RegionReplay, ReplayContext, chosen_signatures, not_measured_reason
+from .regions import Region, RegionRecorder, ScriptStopped
 
 if TYPE_CHECKING:
     from .worker import Run
@@ -21,45 +27,132 @@ if TYPE_CHECKING:
 MODE = "script"
 
 
+class RegionMeasurements:
+    """Builds and measures the report's regions, once: after the script, or at --calls N inside it."""
+
+    def __init__(self, run: "Run", runs: compiled_runs.CompiledRuns, what_if: list[str]) -> None:
+        self.run = run
+        self.runs = runs
+        self.what_if = what_if
+        self.done = False
+        self.recorder: RegionRecorder | None = None
+
+    def measure(self, regions: list[Region]) -> None:
+        if self.done:
+            return
+        self.done = True
+        run = self.run
+        script_records = run.records(MODE)
+        for region in regions:
+            for call in region.calls:
+                call.resolve()
+        entries = [self._entry(region, script_records) for region in regions]
+        run.report["regions"] = [entry for entry, _, _ in entries]
+        run.checkpoint()  # the calls are reported even if measuring is cut short
+        assert self.recorder is not None and self.recorder.original_compile is not None
+        ctx = ReplayContext(run.cfg, run.workdir, _profiled_steps(), lambda: run.watcher.compiles, self.runs.snapshot,
+                            run.records, lambda message: run.progress("replay", 0.6, message),
+                            self.recorder.original_compile)
+        for entry, region, reason in entries:
+            if reason is None:
+                chosen = [s for s, _ in chosen_signatures(region)]
+                region.replay.only(chosen)
+                own = region.options["mode"]
+                replay = RegionReplay(ctx, region, entry["compiler"]["compileSeconds"]["total"] if entry["compiler"] else None)
+                entry["measurements"] = replay.measure([m for m in self.what_if if m != own])
+                entry["signatures"] = region_report.signatures_json(region, set(chosen))
+            region.replay.captures.clear()
+            # replayable: its calls can be run again safely; reason: why it was not measured, either way
+            entry["replay"] = {"replayable": region.replay.unsafe is None, "reason": reason}
+            entry["recommendation"] = region_advice.region_recommendation(entry)
+            run.checkpoint()
+
+    def _entry(self, region: Region, script_records: list[tt.Record]) -> tuple[dict[str, Any], Region, str | None]:
+        records = region_report.RegionRecords(region, script_records)
+        cudagraphs = self.run.device == "cuda" and region.options["mode"] in CUDAGRAPH_MODES
+        entry = region_report.region_json(region, records, cudagraphs)
+        eager = region_report.all_calls_eager(entry["calls"], records, bool(region.compile_ids))
+        return entry, region, not_measured_reason(region, eager)
+
+
+def _profiled_steps() -> int:
+    from .worker import PROFILED_STEPS
+
+    return PROFILED_STEPS
+
+
+@contextlib.contextmanager
+def _script_environment(argv: list[str], folder: str, chdir: bool) -> Iterator[None]:
+    """The script's sys.argv, its folder first on sys.path (and, for a notebook, as the working directory):
+    kept while its regions are measured too, since their code may read them on every call."""
+    saved_argv, saved_path, cwd = sys.argv, list(sys.path), os.getcwd()
+    sys.argv = argv
+    sys.path.insert(0, folder)
+    if chdir:
+        os.chdir(folder)
+    try:
+        yield
+    finally:
+        sys.argv, sys.path[:] = saved_argv, saved_path
+        os.chdir(cwd)
+
+
+def _execute(path: str, name: str, recorder: RegionRecorder) -> dict[str, Any]:
+    """Runs the script; returns what the mode entry says about how it ended."""
+    outcome: dict[str, Any] = {"status": "ok", "error": None, "scriptExitCode": 0}
+    try:
+        with recorder.installed():
+            runpy.run_path(path, run_name="__main__")
+    except ScriptStopped:
+        pass  # --calls N: the runner stopped the script on purpose
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        outcome["scriptExitCode"] = code
+        if code != 0:
+            outcome.update(status="error", error={"kind": "user-code", "message": f"The script exited with status {code}.",
+                                                  "fix": "See the script's own output in the log.", "traceback": None})
+    except BaseException as exc:  # the script's own failure is a finding; its compiles are still reported
+        outcome.update(status="error", error=classify(exc, f"running {name}").to_json(), scriptExitCode=1)
+    return outcome
+
+
 def run_script(run: "Run", path: str, args: list[str]) -> None:
     path = os.path.abspath(path)
     entry: dict[str, Any] = {"mode": MODE, "status": "ok", "error": None, "compileSeconds": None, "timing": None, "speedup": None,
-             "breakEvenCalls": None, "trace": None, "kernelsPerStep": None, "compiler": None, "peakMemoryBytes": None,
-             "scriptExitCode": 0}
+                             "breakEvenCalls": None, "trace": None, "kernelsPerStep": None, "compiler": None, "peakMemoryBytes": None,
+                             "scriptExitCode": 0}
     run.report["target"] = {"kind": "script", "name": os.path.splitext(os.path.basename(path))[0], "file": path,
                             "function": None, "line": None}
-    run.report["settings"]["scriptArgs"] = args
+    calls = run.spec.get("calls")
+    run.report["settings"].update(scriptArgs=args, calls=calls)
     if not os.path.isfile(path):
-        from .errors import RunnerError
-
         raise RunnerError("bad-target", f"Script not found: {path}", "Check the path passed to --script.")
+    notebook: NotebookScript | None = None
+    runnable = path
+    if path.endswith(".ipynb"):
+        notebook = convert(path, os.path.join(run.workdir, "notebook"))
+        runnable = notebook.script
+        run.report["settings"]["notebook"] = notebook.summary()
+    runs = run.runs
+    measurements = RegionMeasurements(run, runs, run.spec.get("whatIfModes") or [])
+    recorder = RegionRecorder(run.watcher, runs, calls, lambda region: measurements.measure(recorder.regions))
+    measurements.recorder = recorder
     run.progress("script", 0.05, f"Running {os.path.basename(path)}")
     tt.mark(MODE, "script")
-    saved_argv, saved_path = sys.argv, list(sys.path)
-    sys.argv = [path, *args]
-    sys.path.insert(0, os.path.dirname(path))
-    try:
-        runpy.run_path(path, run_name="__main__")
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        entry["scriptExitCode"] = code
-        if code != 0:
-            entry.update(status="error", error={"kind": "user-code", "message": f"The script exited with status {code}.",
-                                                "fix": "See the script's own output in the log.", "traceback": None})
-    except BaseException as exc:  # the script's own failure is a finding; its compiles are still reported
-        entry.update(status="error", error=classify(exc, f"running {os.path.basename(path)}").to_json(), scriptExitCode=1)
-    finally:
-        sys.argv, sys.path[:] = saved_argv, saved_path
-    tt.mark(MODE, "done")
-    run.progress("insight", 0.9, "Reading the compiler's log")
-    insight = compiler_insight(run.records(MODE), lambda record: "a call made by the script", cudagraphs=run.device == "cuda")
-    insight["torchTraceLog"] = run.trace_log_relpath()
-    compiler_artifacts.attach(insight, run.records(MODE), run.workdir, MODE, None, 0)
-    entry["compiler"] = insight
-    entry["compileSeconds"] = insight["compileSeconds"]["total"]
-    run.report["modes"].append(entry)
-    if entry["error"]:
-        run.report["error"] = entry["error"]
-    run.report["recommendation"] = {"mode": None, "reason": (
-        "Script mode reports what torch.compile did in the script as written; it does not time eager against "
-        "compiled, so profile a --target to get a mode recommendation.")}
+    with _script_environment([path, *args], os.path.dirname(path), chdir=notebook is not None):
+        entry.update(_execute(runnable, os.path.basename(path), recorder))
+        tt.mark(MODE, "done")
+        run.progress("insight", 0.5, "Reading the compiler's log")
+        insight = compiler_insight(run.records(MODE), lambda record: "a call made by the script", cudagraphs=run.device == "cuda")
+        insight["torchTraceLog"] = run.trace_log_relpath()
+        compiler_artifacts.attach(insight, run.records(MODE), run.workdir, MODE, None, 0)
+        entry["compiler"] = insight
+        entry["compileSeconds"] = insight["compileSeconds"]["total"]
+        run.report["modes"].append(entry)
+        if entry["error"]:
+            run.report["error"] = entry["error"]
+        measurements.measure(recorder.regions)
+    run.report["recommendation"] = region_advice.script_recommendation(run.report["regions"])
+    if notebook is not None:
+        map_locations(run.report["modes"], notebook)
+        map_locations(run.report["regions"], notebook)

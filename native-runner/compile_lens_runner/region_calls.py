@@ -1,0 +1,145 @@
+"""One call of a region as the script made it: input signature, grad mode, duration, compiles it started.
+
+Nothing here synchronises the device: on CUDA two events are recorded on the current stream around the call and
+read after the script ends (`resolve`); on CPU the call is bracketed by perf_counter.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+# Per-call events and records are kept for the first calls only; later calls are counted.
+MAX_RECORDED_CALLS = 2000
+_MAX_SCALAR_CHARS = 24
+_MAX_SIGNATURE_LEAVES = 24
+
+
+def grad_mode() -> str:
+    import torch
+
+    if torch.is_inference_mode_enabled():
+        return "inference"
+    return "grad" if torch.is_grad_enabled() else "no_grad"
+
+
+def autocast() -> str | None:
+    """The autocast in force, e.g. 'cuda float16': it changes what a call computes, so it is part of the signature
+    and replays run under it."""
+    import torch
+
+    for device_type in ("cuda", "cpu"):
+        try:
+            if torch.is_autocast_enabled(device_type):
+                return f"{device_type} {str(torch.get_autocast_dtype(device_type)).removeprefix('torch.')}"
+        except (TypeError, AttributeError, RuntimeError):  # torch < 2.4 names these per device
+            return None
+    return None
+
+
+def _leaf_text(value: Any) -> str:
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return f"{str(value.dtype).removeprefix('torch.')}{list(value.shape)}"
+    if value is None or isinstance(value, (bool, int, float, complex, str, torch.dtype, torch.device)):
+        text = repr(value)
+        return text if len(text) <= _MAX_SCALAR_CHARS else f"{type(value).__name__}(…)"
+    return type(value).__name__
+
+
+def flatten(args: tuple, kwargs: dict[str, Any]) -> list[tuple[str | None, Any]]:
+    """The inputs' leaves, each with its keyword name (None for positional inputs)."""
+    from torch.utils._pytree import tree_leaves
+
+    named: list[tuple[str | None, Any]] = [(None, leaf) for leaf in tree_leaves(args)]
+    for key in kwargs:
+        named.extend((key, leaf) for leaf in tree_leaves(kwargs[key]))
+    return named
+
+
+def describe(leaves: list[tuple[str | None, Any]], grad: str, amp: str | None = None) -> str:
+    """e.g. 'float32[5, 4096, 64], int64[5]; inference' (keyword inputs as name=...; '; autocast cuda float16')."""
+    parts: list[str] = []
+    for index, (name, value) in enumerate(leaves):
+        if index == _MAX_SIGNATURE_LEAVES:
+            parts.append(f"… {len(leaves) - index} more")
+            break
+        parts.append(f"{name}={_leaf_text(value)}" if name else _leaf_text(value))
+    return f"{', '.join(parts)}; {grad}" + (f"; autocast {amp}" if amp else "")
+
+
+def call_device(leaves: list[tuple[str | None, Any]], owner: Any) -> Any | None:
+    """Where a call runs: the device of its first input tensor, else of its module's first parameter."""
+    import torch
+
+    device = next((v.device for _, v in leaves if isinstance(v, torch.Tensor)), None)
+    if device is None and isinstance(owner, torch.nn.Module):
+        first = next(owner.parameters(), None)
+        device = first.device if first is not None else None
+    return device
+
+
+def cuda_stream(device: Any | None) -> Any | None:
+    """The current stream of a CUDA call's device, or None (then perf_counter times it). CUDA is never touched
+    for a call on another device, so a CPU script on a GPU machine is not made to initialise CUDA."""
+    import torch
+
+    if device is None or device.type != "cuda" or not torch.cuda.is_initialized():
+        return None
+    if torch.cuda.is_current_stream_capturing():  # inside the script's own CUDA graph capture: no timing events
+        return None
+    return torch.cuda.current_stream(device)
+
+
+class CallClock:
+    """Brackets one call: CUDA events on the call's stream (no synchronisation) or perf_counter."""
+
+    def __init__(self, stream: Any | None) -> None:
+        self.stream = stream
+        self.events: tuple[Any, Any] | None = None
+        self.t0 = 0.0
+        self.cpu_ms: float | None = None
+
+    def start(self) -> None:
+        if self.stream is not None:
+            import torch
+
+            self.events = (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+            self.events[0].record(self.stream)
+        else:
+            self.t0 = time.perf_counter()
+
+    def stop(self) -> None:
+        if self.events is not None:
+            self.events[1].record(self.stream)
+        else:
+            self.cpu_ms = (time.perf_counter() - self.t0) * 1000.0
+
+    @property
+    def name(self) -> str:
+        return "cuda-events" if self.stream is not None else "perf-counter"
+
+
+@dataclass
+class CallRecord:
+    index: int
+    signature: str
+    grad_mode: str
+    clock: CallClock
+    compile_ids: list[str] = field(default_factory=list)
+    ran_compiled: bool | None = None
+    ms: float | None = None
+
+    def resolve(self) -> None:
+        """Reads the call's duration; on CUDA waits for its end event (called after the script, never during)."""
+        if self.clock.events is None:
+            self.ms = self.clock.cpu_ms
+            return
+        start, end = self.clock.events
+        try:
+            end.synchronize()
+            self.ms = float(start.elapsed_time(end))
+        except RuntimeError:  # an event never recorded (the call raised before it) or a failed device
+            self.ms = None
+        self.clock.events = None

@@ -1,0 +1,43 @@
+"""Region verdicts, pure: compile / stay eager where measured, 'none' with the reason where nothing was."""
+from __future__ import annotations
+
+from typing import Any
+
+from compile_lens_runner.region_advice import region_recommendation, script_recommendation
+
+
+def _measurement(mode: str, speedup: float, why: str = "most-frequent") -> dict[str, Any]:
+    return {"mode": mode, "status": "ok", "error": None, "speedup": speedup, "speedupIqrPct": 2.0, "compileSeconds": 4.0,
+            "breakEvenCalls": 1200.0, "why": why, "correctness": {"ok": True, "maxAbsError": 0.0}}
+
+
+def _region(name: str, line: int, measurements: list[dict[str, Any]], reason: str | None = None) -> dict[str, Any]:
+    region = {"name": name, "location": {"file": "/s.py", "line": line}, "options": {"mode": "default"},
+              "measurements": measurements, "replay": {"replayable": reason is None, "reason": reason}}
+    region["recommendation"] = region_recommendation(region)
+    return region
+
+
+def test_a_measured_speedup_recommends_the_mode_it_was_measured_in() -> None:
+    as_written = _region("Block", 12, [_measurement("as-written", 1.8), _measurement("as-written", 0.9, why="last")])
+    assert as_written["recommendation"]["verdict"] == "compile" and as_written["recommendation"]["mode"] == "default"
+    assert "default as written" in as_written["recommendation"]["reason"]  # the wording around it is advice.recommend's
+    what_if = _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])
+    assert what_if["recommendation"]["mode"] == "reduce-overhead"
+
+
+def test_slower_regions_stay_eager_and_unmeasured_ones_get_no_verdict() -> None:
+    slow = _region("step", 30, [_measurement("as-written", 0.6)])
+    assert slow["recommendation"]["verdict"] == "stay-eager" and slow["recommendation"]["mode"] is None
+    once = _region("helper", 40, [], reason="called once: at least 3 calls are needed to measure it (the first compiles)")
+    assert once["recommendation"] == {"mode": None, "verdict": "none", "reason": (
+        "No verdict: called once: at least 3 calls are needed to measure it (the first compiles).")}
+    fast = _region("Block", 12, [_measurement("as-written", 1.8)])
+    summary = script_recommendation([fast, slow, once])
+    assert summary["verdict"] == "compile" and summary["mode"] == "default"
+    assert summary["reason"] == ("Block (line 12): compile (default, 1.80x); step (line 30): stay eager (best 0.60x); "
+                                 "helper (line 40): not measured, called once: at least 3 calls are needed to measure it "
+                                 "(the first compiles).")
+    nothing = script_recommendation([once])
+    assert nothing["verdict"] == "none" and nothing["reason"].startswith("No verdict: helper (line 40): not measured")
+    assert script_recommendation([])["verdict"] == "none"
