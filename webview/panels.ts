@@ -56,7 +56,7 @@ export function renderReportHeader(report: Report, reveal: (file: string, line: 
     }
     table.append(row);
     for (const text of [mode.fix && `fix: ${mode.fix}`, mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`, mode.accuracy,
-      mode.hostShift, mode.remeasured && `re-measured: ${mode.remeasured}`]) {
+      mode.runEager, mode.remeasured && `re-measured: ${mode.remeasured}`]) {
       if (text) note(text);
     }
   }

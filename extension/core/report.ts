@@ -208,7 +208,7 @@ export interface ModeResult {
   speedupInterval?: {
     low: number; high: number; floorPct?: number; noisySides?: ('eager' | 'compiled')[];
     /** eager ran faster elsewhere in the run: the host stayed slower while this mode was timed */
-    hostShift?: { eagerMs: number; bestEagerMs: number };
+    runEager?: { eagerMs: number; bestEagerMs: number };
   };
   speedupMedianRatio?: number | null;
   /** false: Dynamo ran timed compiled calls eagerly; null: not known */

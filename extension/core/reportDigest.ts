@@ -32,8 +32,8 @@ export interface ModeDigest {
   accuracy: string | null;
   /** why a first measurement was thrown away and re-taken (e.g. a recompile inside the timed region) */
   remeasured: string | null;
-  /** eager ran faster elsewhere in the run than in this mode's pairs: why the interval reaches lower */
-  hostShift: string | null;
+  /** the speedup took eager's fastest round of the whole run, faster than in this mode's pairs: why, in words */
+  runEager: string | null;
   /** why there is no valid measurement of compiled code (e.g. Dynamo ran the timed calls eagerly) */
   notMeasured: string | null;
   /** the fix for what made the measurement invalid */
@@ -83,11 +83,11 @@ export function precisionText(p: PrecisionSettings | undefined): string | null {
   return `TF32 matmul ${onOff(p.cudaMatmulAllowTf32)}, cuDNN TF32 ${onOff(p.cudnnAllowTf32)}; float32 matmul precision ${p.float32MatmulPrecision ?? 'unknown'}`;
 }
 
-function hostShiftText(m: ModeResult): string | null {
-  const shift = m.speedupInterval?.hostShift;
+function runEagerText(m: ModeResult): string | null {
+  const shift = m.speedupInterval?.runEager;
   if (!shift) return null;
-  return `eager took ${num(shift.eagerMs, 3)} ms per call in these pairs but ${num(shift.bestEagerMs, 3)} ms elsewhere in this run: ` +
-    `the host was slower while this mode was timed, so the interval reaches down to ${num(m.speedupInterval!.low, 2)}×`;
+  return `eager took ${num(shift.eagerMs, 3)} ms per call at best in these pairs but ${num(shift.bestEagerMs, 3)} ms elsewhere in this run; ` +
+    `compiled keeps the GPU busy, so the host CPU does not limit it: the speedup uses eager's ${num(shift.bestEagerMs, 3)} ms (a host as slow as during these pairs gives up to ${num(m.speedupInterval!.high, 2)}×)`;
 }
 
 /** One mode's (or one replayed region measurement's) numbers. */
@@ -112,7 +112,7 @@ export function digestMode(m: ModeResult): ModeDigest {
     mismatch: m.correctness && !m.correctness.ok ? (m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`) : null,
     accuracy: accuracy(m.correctness),
     remeasured: m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
-    hostShift: invalid ? null : hostShiftText(m),
+    runEager: invalid ? null : runEagerText(m),
     notMeasured: invalid,
     fix: invalid ? m.fallback?.fix ?? null : null,
   };
@@ -227,7 +227,7 @@ export function formatDigest(digest: ReportDigest): string {
     }
     if (m.mismatch) out.push(`    numeric mismatch vs eager: ${m.mismatch}`);
     if (m.accuracy) out.push(`    ${m.accuracy}`);
-    if (m.hostShift) out.push(`    ${m.hostShift}`);
+    if (m.runEager) out.push(`    ${m.runEager}`);
     if (m.remeasured) out.push(`    re-measured: ${m.remeasured}`);
   }
   if (digest.precision) out.push(`  precision: ${digest.precision}`);

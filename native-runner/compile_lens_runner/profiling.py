@@ -64,15 +64,23 @@ def outside_graphs_ms(events: Any, steps: int) -> float | None:
     return round((total - inside) / 1000 / steps, 4)
 
 
-def gpu_idle_pct(events: Any) -> float | None:
-    """Share of time the GPU sat idle between a step's first kernel start and its last kernel end, over the
-    profiled steps. A launch-bound model leaves the GPU waiting for the host CPU to issue the next kernel, so its
-    speed depends on that CPU. None without device kernels (CPU runs, or a profiler that saw none)."""
-    steps = [(e.time_range.start, e.time_range.end) for e in events if e.name.startswith("ProfilerStep")]
-    kernels = [(e.time_range.start, e.time_range.end) for e in events if getattr(e.device_type, "name", "") == "CUDA"]
+_DEVICE_CATEGORIES = ("kernel", "gpu_memcpy", "gpu_memset")
+
+
+def gpu_idle_pct(trace_events: list[dict[str, Any]]) -> float | None:
+    """Share of time the GPU sat idle between a step's first kernel start and its last kernel end, over the profiled
+    steps (the whole trace when it has no ProfilerStep spans), from the exported trace's events: device activities
+    are what the GPU ran, on its own clock as the trace aligns it. A launch-bound model leaves the GPU waiting for the
+    host CPU to issue the next kernel, so its speed depends on that CPU. None without device activity (CPU runs)."""
+    spans = [(float(e["ts"]), float(e["ts"]) + float(e.get("dur") or 0)) for e in trace_events
+             if e.get("ph") == "X" and e.get("cat") in _DEVICE_CATEGORIES and "ts" in e]
+    if not spans:
+        return None
+    steps = [(float(e["ts"]), float(e["ts"]) + float(e.get("dur") or 0)) for e in trace_events
+             if e.get("ph") == "X" and e.get("cat") == "user_annotation" and str(e.get("name", "")).startswith("ProfilerStep")]
     busy = span = 0.0
-    for start, end in steps:
-        inside = [(a, b) for a, b in kernels if start <= a < end]
+    for start, end in steps or [(min(a for a, _ in spans), max(b for _, b in spans) + 1)]:
+        inside = [(a, b) for a, b in spans if start <= a < end]
         if inside:
             span += max(b for _, b in inside) - min(a for a, _ in inside)
             busy += _union_us(inside)
@@ -94,7 +102,8 @@ def profile_steps(step: Callable[[], None], device: str, trace_path: str, steps:
         if outside is not None:
             facts["outsideGraphsMsPerStep"] = outside
         if device == "cuda":
-            facts["gpuIdlePct"] = gpu_idle_pct(prof.events())
+            with open(trace_path, encoding="utf-8") as f:
+                facts["gpuIdlePct"] = gpu_idle_pct(json.load(f).get("traceEvents", []))
 
     if device == "cuda":
         torch.cuda.synchronize()

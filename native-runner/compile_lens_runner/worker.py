@@ -181,26 +181,31 @@ class Run:
             span = 0.85 / len(modes)
             self.report["modes"].append(self.run_mode(mode, 0.12 + index * span, span))
             self.checkpoint()
-        self.widen_for_host_shift()
+        self.use_run_eager()
         self.report["recommendation"] = advice.recommend(self.report["modes"])
         failed = [m for m in self.report["modes"] if m["status"] != "ok"]
         if failed and len(failed) == len(self.report["modes"]):
             first = failed[0]["error"]
             self.report["error"] = dict(first, message=f"Every mode failed; {failed[0]['mode']}: {first['message']}")
 
-    def widen_for_host_shift(self) -> None:
-        """Eager is timed before the modes and in every mode's pairs: a mode whose pairs met a host that stayed slow
-        throughout gets an interval reaching down to the fastest eager of the run (estimator.host_shift)."""
+    def use_run_eager(self) -> None:
+        """Eager is timed alone before the modes and again in every mode's pairs: a mode whose compiled side is GPU-bound
+        takes eager's fastest round of the whole run (estimator.run_eager)."""
         eager_times = [t["estimateMs"] for t in [self.report["eager"]["timing"]] + [m.get("eagerTiming") for m in self.report["modes"]]
                        if t and "estimateMs" in t]
         for mode in self.report["modes"]:
             interval = mode.get("speedupInterval")
-            if not interval or not eager_times or not mode.get("eagerTiming") or not mode.get("timing"):
+            if not interval or not eager_times or not mode.get("eagerTiming") or not mode.get("timing") or mode.get("speedup") is None:
                 continue
-            shift = estimator.host_shift(interval["low"], mode["eagerTiming"]["estimateMs"], mode["timing"]["estimateMs"], min(eager_times))
+            est = estimator.Estimate(speedup=mode["speedup"], eager_ms=mode["eagerTiming"]["estimateMs"], compiled_ms=mode["timing"]["estimateMs"],
+                                     low=interval["low"], high=interval["high"], floor_pct=interval["floorPct"],
+                                     noisy_sides=tuple(interval["noisySides"]), median_ratio=mode.get("speedupMedianRatio") or 0.0)
+            shift = estimator.run_eager(est, min(eager_times), mode.get("gpuIdlePct"))
             if shift:
-                interval["low"] = round(shift["low"], 4)
-                interval["hostShift"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": shift["bestEagerMs"]}
+                mode["speedup"] = round(shift["speedup"], 4)
+                interval.update(low=round(shift["low"], 4), high=round(shift["high"], 4))
+                interval["runEager"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": shift["bestEagerMs"]}
+                mode["breakEvenCalls"] = advice.break_even_calls(mode["compileSeconds"], shift["bestEagerMs"], est.compiled_ms)
 
     def run_eager(self) -> None:
         target = self.target

@@ -112,12 +112,20 @@ def test_one_sided_noise_moves_the_estimate_little_and_the_median_a_lot(side: in
     assert statistics.mean(old_moves) > 0.10
 
 
-def test_a_host_that_stayed_slow_for_a_whole_mode_widens_that_modes_interval() -> None:
-    """GPT-2 run 1: eager 12.0 ms in every default-mode round, 6.27 ms in reduce-overhead's. No round of the default
-    pairs shows it; eager's best time elsewhere in the run does."""
-    default, reduce_overhead = estimator.estimate(pairs_of("gpt2_1", "default")), estimator.estimate(pairs_of("gpt2_1", "reduce-overhead"))
-    best = min(default.eager_ms, reduce_overhead.eager_ms)
-    shift = estimator.host_shift(default.low, default.eager_ms, default.compiled_ms, best)
-    assert shift and shift["low"] == pytest.approx(best / default.compiled_ms) and shift["low"] < 0.6 * default.speedup
-    assert shift["eagerMs"] == default.eager_ms and shift["bestEagerMs"] == best
-    assert estimator.host_shift(reduce_overhead.low, reduce_overhead.eager_ms, reduce_overhead.compiled_ms, best) is None
+def test_a_gpu_bound_compiled_side_takes_eagers_fastest_round_of_the_run() -> None:
+    """resnet18 run 1: eager's fastest round was 2.06 ms in the reduce-overhead pairs but 1.93 ms in the default ones;
+    the CUDA-graph replay keeps the GPU busy, so the host's state does not move it: the speedup takes 1.93 ms, and run
+    1 then lands within 1 % of run 2 (2.77x), where paired it was 6 % off."""
+    ro, default = estimator.estimate(pairs_of("resnet18_1", "reduce-overhead")), estimator.estimate(pairs_of("resnet18_1", "default"))
+    best = min(ro.eager_ms, default.eager_ms)
+    shift = estimator.run_eager(ro, best, compiled_gpu_idle_pct=3.0)
+    run2 = estimator.estimate(pairs_of("resnet18_2", "reduce-overhead")).speedup
+    assert shift and shift["speedup"] == pytest.approx(best / ro.compiled_ms) and shift["bestEagerMs"] == best
+    assert abs(shift["speedup"] / run2 - 1) < 0.01 < abs(ro.speedup / run2 - 1)
+    assert shift["high"] >= ro.speedup and shift["low"] <= shift["speedup"]  # the pairs' own estimate stays inside
+    # GPT-2 run 1's default mode: the host was slow on both sides (eager 12.0 ms, compiled 5.1 ms); a compiled side
+    # the CPU limits stays paired, and so does one whose GPU idle share is unknown (CPU runs)
+    gpt2 = estimator.estimate(pairs_of("gpt2_1", "default"))
+    assert estimator.run_eager(gpt2, 6.27, compiled_gpu_idle_pct=45.0) is None
+    assert estimator.run_eager(gpt2, 6.27, compiled_gpu_idle_pct=None) is None
+    assert estimator.run_eager(ro, ro.eager_ms * 0.99, compiled_gpu_idle_pct=3.0) is None  # within 3 %: nothing to take

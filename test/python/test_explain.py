@@ -1,10 +1,13 @@
 """Guard failures in the user's terms, recompiles grouped per site, and the GPU idle share (pure, no compile)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from pathlib import Path
 
 from compile_lens_runner import explain
 from compile_lens_runner.profiling import gpu_idle_pct
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 COUNTER_REASON = ("0/0: self.calls == 90                                         # self.calls += 1  # counter.py:10 in forward "
                   "(HINT: torch.compile considers integer attributes of the nn.Module to be static. If you are observing "
@@ -80,34 +83,22 @@ def test_fallback_cause_names_the_frame_the_limit_and_the_guard() -> None:
     assert "no compiled frame was entered" in str(nothing["cause"])
 
 
-@dataclass
-class Range:
-    start: float
-    end: float
-
-
-@dataclass
-class Device:
-    name: str
-
-
-@dataclass
-class Event:
-    name: str
-    time_range: Range
-    device_type: Device
-
-
 def test_gpu_idle_share_between_kernels() -> None:
-    def kernel(a: float, b: float) -> Event:
-        return Event("k", Range(a, b), Device("CUDA"))
+    def kernel(a: float, b: float) -> dict[str, object]:
+        return {"ph": "X", "cat": "kernel", "name": "k", "ts": a, "dur": b - a}
 
-    step = Event("ProfilerStep#1", Range(0, 100), Device("CPU"))
+    step = {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "ts": 0, "dur": 100}
     launch_bound = [step, kernel(10, 15), kernel(30, 35), kernel(50, 60)]  # busy 20 of 50 us between first and last
     assert gpu_idle_pct(launch_bound) == 60.0
     busy = [step, kernel(10, 40), kernel(40, 70), kernel(65, 80)]  # overlapping kernels counted once
     assert gpu_idle_pct(busy) == 0.0
     assert gpu_idle_pct([step]) is None  # CPU runs: no kernels, nothing to say
+
+
+def test_gpu_idle_share_of_a_real_h100_eager_trace() -> None:
+    # the H100 mlp sample's eager trace: 7 small kernels per call, the GPU waits for the host most of the time
+    trace = json.loads((FIXTURES / "traces" / "mlp-eager.trace.json").read_text())
+    assert gpu_idle_pct(trace["traceEvents"]) == 92.6
 
 
 def test_recompile_limit_is_read_in_old_and_new_wording() -> None:

@@ -129,3 +129,25 @@ def test_cuda_graph_status_per_graph() -> None:
         {"compileId": "1/0", "status": "skipped", "reason": "skipping cudagraphs due to mutated inputs (1 instances)"},
         {"compileId": "2/0", "status": "skipped", "reason": "skipping cudagraphs due to cpu device (x) | skipping cudagraphs due to mutated inputs (1 instances)"},
     ]
+
+
+def test_a_noisy_side_keeps_pairs_coming_for_the_minimum_time() -> None:
+    cfg = timing.TimingConfig(rounds=3, min_round_ms=1.0, max_pairs=100, max_seconds=20.0, min_noisy_seconds=8.0)
+    noisy = [(2.0, 1.0)] * 3 + [(3.5, 1.0)] * 5  # eager's fastest seen 3 times, but its median is 75 % above it
+    assert timing.stop_reason(noisy, cfg, elapsed_s=2.0) is None  # its fast state may not have come yet
+    assert timing.stop_reason(noisy, cfg, elapsed_s=8.5) == "converged"
+    assert timing.stop_reason([(2.0, 1.0)] * 3, cfg, elapsed_s=0.1) == "converged"  # steady sides stop at once
+    unconfirmed = [(2.0, 1.0)] + [(3.5, 1.0)] * 7  # the fast round seen once: luck, not yet a state
+    assert timing.stop_reason(unconfirmed, cfg, elapsed_s=12.0) is None
+    assert timing.stop_reason(unconfirmed, cfg, elapsed_s=21.0) == "time-cap"
+
+
+def test_each_timed_round_follows_untimed_calls() -> None:
+    calls: list[int] = []
+    block = timing.warmed(lambda n: calls.append(n) or 1.0, timing.TimingConfig(rounds=3, min_round_ms=1.0, warm_fraction=0.125))
+    assert block(64) == 1.0 and calls == [8, 64]
+    block(4)
+    assert calls[2:] == [1, 4]  # at least one untimed call
+    plain = timing.warmed(lambda n: calls.append(n) or 1.0, timing.TimingConfig(rounds=3, min_round_ms=1.0))
+    plain(16)
+    assert calls[4:] == [16]
