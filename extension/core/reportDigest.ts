@@ -87,7 +87,7 @@ function runEagerText(m: ModeResult): string | null {
   const shift = m.speedupInterval?.runEager;
   if (!shift) return null;
   return `eager took ${num(shift.eagerMs, 3)} ms per call at best in these pairs but ${num(shift.bestEagerMs, 3)} ms elsewhere in this run; ` +
-    `compiled keeps the GPU busy, so the host CPU does not limit it: the speedup uses eager's ${num(shift.bestEagerMs, 3)} ms (a host as slow as during these pairs gives up to ${num(m.speedupInterval!.high, 2)}×)`;
+    `the host CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's ${num(shift.bestEagerMs, 3)} ms (a host as slow as during these pairs gives up to ${num(m.speedupInterval!.high, 2)}×)`;
 }
 
 /** One mode's (or one replayed region measurement's) numbers. */

@@ -18,8 +18,8 @@ processes and that no single run shows: 2 %, or 6 % when a side met host noise (
 A host can also stay slow for a whole measurement, for seconds at a time (H100 host, 2026-11-23: eager BERT held
 ~6.5 ms per call for 10 s, then ~3.5 ms; GPT-2 eager 12.0 ms in every round of one mode, 6.3 ms in the next's). No
 round of that mode shows the fast state, but eager is the same code in every pairing and is timed several times in a
-run. So when the compiled side is GPU-bound (its GPU idle under GPU_BOUND_IDLE_PCT % between kernels, as a CUDA-graph
-replay is: the host CPU's state does not move it), the speedup uses eager's fastest round anywhere in the run
+run. So when the host CPU does not limit the compiled side (a CUDA-graph replay: one launch per graph; or a GPU idle
+under GPU_BOUND_IDLE_PCT % between its kernels), the speedup uses eager's fastest round anywhere in the run
 (`run_eager`), and the interval keeps this mode's own pairs' estimate as its upper end: what a host as slow as during
 these pairs would give. A compiled side the CPU limits too stays paired with the eager rounds beside it (GPT-2 run 1's
 default mode was slow on both sides: 12.0 and 5.1 ms, where eager's 6.3 ms from the other mode would halve it).
@@ -103,13 +103,19 @@ def estimate(pairs: list[Pair]) -> Estimate:
                     floor_pct=floor, noisy_sides=sides, median_ratio=median_ratio(pairs))
 
 
-def run_eager(est: Estimate, best_eager_ms: float, compiled_gpu_idle_pct: float | None) -> dict[str, float] | None:
-    """When eager ran faster elsewhere in the run than in these pairs (by more than HOST_SHIFT_PCT %) and the compiled
-    side is GPU-bound, the speedup from the run's fastest eager round and the interval widened to keep this mode's own
-    estimate: {speedup, low, high, eagerMs (these pairs'), bestEagerMs}; else None. A compiled side the host CPU limits
-    (or whose GPU idle share is unknown: CPU runs) stays paired: both sides met the same host in each pair."""
-    gpu_bound = compiled_gpu_idle_pct is not None and compiled_gpu_idle_pct < GPU_BOUND_IDLE_PCT
-    if not gpu_bound or best_eager_ms <= 0 or est.eager_ms <= best_eager_ms * (1 + HOST_SHIFT_PCT / 100):
+def host_free(gpu_idle_pct: float | None, cuda_graphs: list[str]) -> bool:
+    """The host CPU does not limit the compiled side: every graph replays as a CUDA graph (one launch each), or the GPU
+    sat idle under GPU_BOUND_IDLE_PCT % between its kernels. Unknown (CPU runs: no GPU idle share) counts as limited."""
+    return bool(cuda_graphs) and all(status == "captured" for status in cuda_graphs) or (
+        gpu_idle_pct is not None and gpu_idle_pct < GPU_BOUND_IDLE_PCT)
+
+
+def run_eager(est: Estimate, best_eager_ms: float, compiled_host_free: bool) -> dict[str, float] | None:
+    """When eager ran faster elsewhere in the run than in these pairs (by more than HOST_SHIFT_PCT %) and the host CPU
+    does not limit the compiled side (host_free), the speedup from the run's fastest eager round and the interval
+    widened to keep this mode's own estimate: {speedup, low, high, eagerMs (these pairs'), bestEagerMs}; else None. A
+    compiled side the host CPU limits stays paired: both sides met the same host in each pair."""
+    if not compiled_host_free or best_eager_ms <= 0 or est.eager_ms <= best_eager_ms * (1 + HOST_SHIFT_PCT / 100):
         return None
     speedup = best_eager_ms / est.compiled_ms
     return {"speedup": speedup, "low": min(est.low, speedup * (1 - est.floor_pct / 100)), "high": max(est.high, est.speedup),

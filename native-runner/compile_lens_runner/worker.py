@@ -189,8 +189,8 @@ class Run:
             self.report["error"] = dict(first, message=f"Every mode failed; {failed[0]['mode']}: {first['message']}")
 
     def use_run_eager(self) -> None:
-        """Eager is timed alone before the modes and again in every mode's pairs: a mode whose compiled side is GPU-bound
-        takes eager's fastest round of the whole run (estimator.run_eager)."""
+        """Eager is timed alone before the modes and again in every mode's pairs: a mode whose compiled side the host CPU
+        does not limit takes eager's fastest round of the whole run (estimator.run_eager)."""
         eager_times = [t["estimateMs"] for t in [self.report["eager"]["timing"]] + [m.get("eagerTiming") for m in self.report["modes"]]
                        if t and "estimateMs" in t]
         for mode in self.report["modes"]:
@@ -200,7 +200,8 @@ class Run:
             est = estimator.Estimate(speedup=mode["speedup"], eager_ms=mode["eagerTiming"]["estimateMs"], compiled_ms=mode["timing"]["estimateMs"],
                                      low=interval["low"], high=interval["high"], floor_pct=interval["floorPct"],
                                      noisy_sides=tuple(interval["noisySides"]), median_ratio=mode.get("speedupMedianRatio") or 0.0)
-            shift = estimator.run_eager(est, min(eager_times), mode.get("gpuIdlePct"))
+            graphs = [g["status"] for g in (mode.get("compiler") or {}).get("cudaGraphs") or []]
+            shift = estimator.run_eager(est, min(eager_times), estimator.host_free(mode.get("gpuIdlePct"), graphs))
             if shift:
                 mode["speedup"] = round(shift["speedup"], 4)
                 interval.update(low=round(shift["low"], 4), high=round(shift["high"], 4))

@@ -118,14 +118,15 @@ def test_a_gpu_bound_compiled_side_takes_eagers_fastest_round_of_the_run() -> No
     1 then lands within 1 % of run 2 (2.77x), where paired it was 6 % off."""
     ro, default = estimator.estimate(pairs_of("resnet18_1", "reduce-overhead")), estimator.estimate(pairs_of("resnet18_1", "default"))
     best = min(ro.eager_ms, default.eager_ms)
-    shift = estimator.run_eager(ro, best, compiled_gpu_idle_pct=3.0)
+    shift = estimator.run_eager(ro, best, compiled_host_free=True)
     run2 = estimator.estimate(pairs_of("resnet18_2", "reduce-overhead")).speedup
     assert shift and shift["speedup"] == pytest.approx(best / ro.compiled_ms) and shift["bestEagerMs"] == best
     assert abs(shift["speedup"] / run2 - 1) < 0.01 < abs(ro.speedup / run2 - 1)
     assert shift["high"] >= ro.speedup and shift["low"] <= shift["speedup"]  # the pairs' own estimate stays inside
     # GPT-2 run 1's default mode: the host was slow on both sides (eager 12.0 ms, compiled 5.1 ms); a compiled side
-    # the CPU limits stays paired, and so does one whose GPU idle share is unknown (CPU runs)
+    # the CPU limits stays paired (no CUDA graphs and a GPU idle share over 15 %, or unknown: CPU runs)
     gpt2 = estimator.estimate(pairs_of("gpt2_1", "default"))
-    assert estimator.run_eager(gpt2, 6.27, compiled_gpu_idle_pct=45.0) is None
-    assert estimator.run_eager(gpt2, 6.27, compiled_gpu_idle_pct=None) is None
-    assert estimator.run_eager(ro, ro.eager_ms * 0.99, compiled_gpu_idle_pct=3.0) is None  # within 3 %: nothing to take
+    assert estimator.run_eager(gpt2, 6.27, compiled_host_free=False) is None
+    assert estimator.run_eager(ro, ro.eager_ms * 0.99, compiled_host_free=True) is None  # within 3 %: nothing to take
+    assert estimator.host_free(27.4, ["captured"]) and estimator.host_free(8.0, [])  # BERT (1, 8) replays: idle 27 %
+    assert not estimator.host_free(45.0, []) and not estimator.host_free(None, []) and not estimator.host_free(5.0 + 40, ["captured", "skipped"])
