@@ -29,6 +29,8 @@ export interface Timing {
   estimateMs?: number;
   /** why no more pairs were added (schema 1.4) */
   stopReason?: 'planned' | 'converged' | 'pair-cap' | 'time-cap';
+  /** eager rounds: the CPU probe (ms of fixed pure-Python work) taken just before each round */
+  cpuProbeMs?: number[];
   minMs: number;
   maxMs: number;
   spreadPct: number;
@@ -208,7 +210,7 @@ export interface ModeResult {
   speedupInterval?: {
     low: number; high: number; floorPct?: number; noisySides?: ('eager' | 'compiled')[];
     /** eager ran faster elsewhere in the run: the host stayed slower while this mode was timed */
-    runEager?: { eagerMs: number; bestEagerMs: number };
+    runEager?: { eagerMs: number; bestEagerMs: number; basis?: 'fastest-round' | 'cpu-normalized'; cpuProbeMinMs?: number };
   };
   speedupMedianRatio?: number | null;
   /** false: Dynamo ran timed compiled calls eagerly; null: not known */

@@ -130,13 +130,17 @@ def iqr_pct(values: list[float]) -> float:
     return (q3 - q1) / med * 100.0 if med > 0 else 0.0
 
 
-def summarize(rounds_ms: list[float], calls: int, method: str, extra: int = 0, stop: str = "planned") -> dict:
-    return {
+def summarize(rounds_ms: list[float], calls: int, method: str, extra: int = 0, stop: str = "planned",
+              probes_ms: list[float] | None = None) -> dict:
+    summary = {
         "medianMs": statistics.median(rounds_ms), "minMs": min(rounds_ms), "maxMs": max(rounds_ms),
         "estimateMs": min(rounds_ms), "spreadPct": round(spread_pct(rounds_ms), 2),
         "rounds": [round(r, 6) for r in rounds_ms], "callsPerRound": calls, "method": method, "extraRounds": extra,
         "stopReason": stop,
     }
+    if probes_ms:
+        summary["cpuProbeMs"] = [round(p, 4) for p in probes_ms]
+    return summary
 
 
 @dataclass
@@ -148,6 +152,17 @@ class PairedTiming:
     speedup_iqr_pct: float
     estimate: estimator.Estimate
     stop: str
+
+
+def cpu_probe() -> float:
+    """ms of a fixed piece of pure-Python work: how fast the host CPU runs this process right now. Its fastest value
+    is the same in every process on a host (H100 host, 2026-11-23: 0.882-0.897 ms in separate runs) while its median
+    moved 1.06-1.65 ms, and a launch-bound eager round slows with it (correlation 0.73-0.79)."""
+    started = time.perf_counter()
+    total = 0
+    for i in range(20000):
+        total += i * i
+    return (time.perf_counter() - started) * 1000.0
 
 
 def warmed(block: Block, cfg: TimingConfig) -> Block:
@@ -167,13 +182,15 @@ def measure_alone(block: Block, cfg: TimingConfig, method: str) -> dict:
         n = calibrate(block, cfg)
         timed = warmed(block, cfg)
         rounds: list[float] = []
+        probes: list[float] = []
         started = time.monotonic()
         stop = None
         while stop is None:
             tidy()
+            probes.append(cpu_probe())
             rounds.append(timed(n))
             stop = stop_reason([(r, r) for r in rounds], cfg, time.monotonic() - started)
-    return summarize(rounds, n, method, len(rounds) - cfg.rounds, stop)
+    return summarize(rounds, n, method, len(rounds) - cfg.rounds, stop, probes)
 
 
 def stop_reason(pairs: list[estimator.Pair], cfg: TimingConfig, elapsed_s: float) -> str | None:
@@ -200,12 +217,16 @@ def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str
         n_eager, n_compiled = calibrate(eager, cfg), calibrate(compiled, cfg)
         eager, compiled = warmed(eager, cfg), warmed(compiled, cfg)
 
+        probes: list[float] = []
+
         def pair(index: int) -> estimator.Pair:
             tidy()
             if index % 2:
                 c = compiled(n_compiled)
                 tidy()
+                probes.append(cpu_probe())
                 return eager(n_eager), c
+            probes.append(cpu_probe())
             e = eager(n_eager)
             tidy()
             return e, compiled(n_compiled)
@@ -219,7 +240,7 @@ def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str
     extra = len(pairs) - cfg.rounds
     ratios = [e / c for e, c in pairs]
     return PairedTiming(
-        eager=summarize([e for e, _ in pairs], n_eager, method, extra, stop),
+        eager=summarize([e for e, _ in pairs], n_eager, method, extra, stop, probes),
         compiled=summarize([c for _, c in pairs], n_compiled, method, extra, stop),
         speedup=estimator.fastest_ratio(pairs),
         speedup_spread_pct=round(spread_pct(ratios), 2),

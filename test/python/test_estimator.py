@@ -130,3 +130,15 @@ def test_a_gpu_bound_compiled_side_takes_eagers_fastest_round_of_the_run() -> No
     assert estimator.run_eager(ro, ro.eager_ms * 0.99, compiled_host_free=True) is None  # within 3 %: nothing to take
     assert estimator.host_free(27.4, ["captured"]) and estimator.host_free(8.0, [])  # BERT (1, 8) replays: idle 27 %
     assert not estimator.host_free(45.0, []) and not estimator.host_free(None, []) and not estimator.host_free(5.0 + 40, ["captured", "skipped"])
+
+def test_cpu_normalized_eager_is_the_same_whatever_share_of_time_the_host_spent_slow() -> None:
+    """A launch-bound eager round takes its CPU-bound work at the host CPU's current speed, which the probe before
+    it measures: scaled by the probe, rounds from a mostly-slow and a mostly-fast run give one eager time."""
+    fast_probe, cost = 0.9, 1.5  # eager takes 1.5 probe-units of work
+    mostly_slow = [0.9] * 5 + [1.7] * 95
+    mostly_fast = [0.9] * 70 + [1.4] * 30
+    for probes in (mostly_slow, mostly_fast):
+        rounds = [cost * p * random.Random(i).uniform(1.0, 1.03) for i, p in enumerate(probes)]  # a little jitter
+        assert estimator.cpu_normalized(rounds, probes) == pytest.approx(cost * fast_probe, rel=0.03)
+    # the fastest rounds alone disagree by the share of fast rounds each run happened to get
+    assert min(cost * p for p in mostly_slow[5:]) > 1.8 * cost * fast_probe
