@@ -210,7 +210,7 @@ export interface ModeResult {
   speedupInterval?: {
     low: number; high: number; floorPct?: number; noisySides?: ('eager' | 'compiled')[];
     /** eager ran faster elsewhere in the run: the host stayed slower while this mode was timed */
-    runEager?: { eagerMs: number; bestEagerMs: number; basis?: 'fastest-round' | 'cpu-normalized'; cpuProbeMinMs?: number };
+    runEager?: { eagerMs: number; bestEagerMs: number; compiledMs?: number; basis?: 'fastest-round' | 'cpu-normalized'; cpuProbeMinMs?: number };
   };
   speedupMedianRatio?: number | null;
   /** false: Dynamo ran timed compiled calls eagerly; null: not known */

@@ -11,7 +11,7 @@ import signal
 import time
 from typing import Any, Callable
 
-from . import advice, compiled_runs, compiler_artifacts, correctness, estimator, explain, report, timing
+from . import advice, compiled_runs, compiler_artifacts, correctness, explain, report, run_speedups, timing
 from . import torch_trace as tt
 from .errors import RunnerError, classify
 from .insight import TIMED_PHASES, compiler_insight
@@ -181,41 +181,12 @@ class Run:
             span = 0.85 / len(modes)
             self.report["modes"].append(self.run_mode(mode, 0.12 + index * span, span))
             self.checkpoint()
-        self.use_run_eager()
+        run_speedups.adjust(self.report)
         self.report["recommendation"] = advice.recommend(self.report["modes"])
         failed = [m for m in self.report["modes"] if m["status"] != "ok"]
         if failed and len(failed) == len(self.report["modes"]):
             first = failed[0]["error"]
             self.report["error"] = dict(first, message=f"Every mode failed; {failed[0]['mode']}: {first['message']}")
-
-    def use_run_eager(self) -> None:
-        """Eager is timed alone before the modes and again in every mode's pairs: a mode whose compiled side the host CPU
-        does not limit takes eager's fastest round of the whole run (estimator.run_eager)."""
-        timings = [t for t in [self.report["eager"]["timing"]] + [m.get("eagerTiming") for m in self.report["modes"]] if t and "estimateMs" in t]
-        eager_times = [t["estimateMs"] for t in timings]
-        rounds = [(r, p) for t in timings for r, p in zip(t["rounds"], t.get("cpuProbeMs") or [])]
-        # launch-bound eager runs at the host CPU's speed: its time at the CPU's fastest state (estimator.cpu_normalized)
-        normalized = (estimator.cpu_normalized([r for r, _ in rounds], [p for _, p in rounds])
-                      if self.report["eager"].get("launchBound") is True and rounds else None)
-        for mode in self.report["modes"]:
-            interval = mode.get("speedupInterval")
-            if not interval or not eager_times or not mode.get("eagerTiming") or not mode.get("timing") or mode.get("speedup") is None:
-                continue
-            est = estimator.Estimate(speedup=mode["speedup"], eager_ms=mode["eagerTiming"]["estimateMs"], compiled_ms=mode["timing"]["estimateMs"],
-                                     low=interval["low"], high=interval["high"], floor_pct=interval["floorPct"],
-                                     noisy_sides=tuple(interval["noisySides"]), median_ratio=mode.get("speedupMedianRatio") or 0.0)
-            graphs = [g["status"] for g in (mode.get("compiler") or {}).get("cudaGraphs") or []]
-            free = estimator.host_free(mode.get("gpuIdlePct"), graphs)
-            shift = (estimator.run_eager(est, normalized, free, margin_pct=None) if normalized is not None
-                     else estimator.run_eager(est, min(eager_times), free))
-            if shift:
-                mode["speedup"] = round(shift["speedup"], 4)
-                interval.update(low=round(shift["low"], 4), high=round(shift["high"], 4))
-                interval["runEager"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": shift["bestEagerMs"],
-                                        "basis": "cpu-normalized" if normalized is not None else "fastest-round"}
-                if normalized is not None:
-                    interval["runEager"]["cpuProbeMinMs"] = round(min(p for _, p in rounds), 4)
-                mode["breakEvenCalls"] = advice.break_even_calls(mode["compileSeconds"], shift["bestEagerMs"], est.compiled_ms)
 
     def run_eager(self) -> None:
         target = self.target
