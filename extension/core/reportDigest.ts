@@ -88,10 +88,9 @@ function runEagerText(m: ModeResult): string | null {
   if (!shift) return null;
   const upTo = `a host as slow as during these pairs gives up to ${num(m.speedupInterval!.high, 2)}×`;
   if (shift.basis === 'cpu-normalized') {
-    const compiled = shift.compiledMs === undefined ? '' : ` and compiled ${num(shift.compiledMs, 3)} ms`;
-    return `eager is launch-bound, so its time follows the host CPU's speed, which varied during the run: the speedup reads ` +
-      `eager (${num(shift.bestEagerMs, 3)} ms per call)${compiled} at the CPU's fastest state, from every round against a CPU probe ` +
-      `taken with it; ${upTo}`;
+    return `eager is launch-bound, so its time follows the host CPU's speed, which varied during the run; compiled is not ` +
+      `(CUDA graphs, or a busy GPU): the speedup takes eager at the CPU's fastest state, ${num(shift.bestEagerMs, 3)} ms per call ` +
+      `(every eager round scaled by a CPU probe taken with it); ${upTo}`;
   }
   return `eager took ${num(shift.eagerMs, 3)} ms per call at best in these pairs but ${num(shift.bestEagerMs, 3)} ms elsewhere in this run; ` +
     `the host CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's ${num(shift.bestEagerMs, 3)} ms (${upTo})`;

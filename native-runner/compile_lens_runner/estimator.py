@@ -20,8 +20,9 @@ A host can also stay slow for a whole measurement, for seconds at a time (H100 h
 round of that mode shows the fast state, but eager is the same code in every pairing and is timed several times in a
 run. So when the host CPU does not limit the compiled side (a CUDA-graph replay: one launch per graph; or a GPU idle
 under GPU_BOUND_IDLE_PCT % between its kernels), the speedup uses eager's fastest round anywhere in the run
-(`run_eager`), and the interval keeps this mode's own pairs' estimate as its upper end: what a host as slow as during
-these pairs would give. A compiled side the CPU limits too stays paired with the eager rounds beside it (GPT-2 run 1's
+(`run_eager`) or, for an eager that is nearly all CPU work, eager at the host CPU's fastest state of the run
+(`cpu_normalized`), and the interval keeps this mode's own pairs' estimate as its upper end: what a host as slow as
+during these pairs would give. A compiled side the CPU limits too stays paired with the eager rounds beside it (GPT-2 run 1's
 default mode was slow on both sides: 12.0 and 5.1 ms, where eager's 6.3 ms from the other mode would halve it).
 """
 from __future__ import annotations
@@ -103,23 +104,17 @@ def estimate(pairs: list[Pair]) -> Estimate:
                     floor_pct=floor, noisy_sides=sides, median_ratio=median_ratio(pairs))
 
 
-THEIL_SEN_SAMPLE = 300
+CPU_BOUND_IDLE_PCT = 60.0
 
 
-def at_cpu(rounds_ms: list[float], probes_ms: list[float], probe_ms: float) -> float:
-    """A round's time at a given host CPU speed: the rounds against the CPU probe taken with each (cpu_probe: fixed
-    pure-Python work), fitted as a line by Theil-Sen (the median of pairwise slopes: robust to the rounds a hiccup
-    hit) and read at `probe_ms`. Launch-bound work slows with the CPU, GPU work does not: the line's slope is the one,
-    its intercept the other (GPT-2 eager: 2.9 ms + 3.3 x probe). Read at the run's fastest probe, which is the same
-    in every process on a host (0.85-0.90 ms) while the share of time the host spends slow is not, it gives the
-    same time in every run (resnet18 eager's fastest rounds: 1.40-2.11 ms across runs; read this way 1.71-1.73 ms)."""
-    points = [(p, r) for r, p in zip(rounds_ms, probes_ms) if p > 0]
-    if len(points) > THEIL_SEN_SAMPLE:
-        points = random.Random(0).sample(points, THEIL_SEN_SAMPLE)
-    slopes = [(r2 - r1) / (p2 - p1) for i, (p1, r1) in enumerate(points) for p2, r2 in points[i + 1:] if abs(p2 - p1) > 1e-3]
-    slope = max(0.0, statistics.median(slopes)) if slopes else 0.0  # a CPU that got faster cannot make work slower
-    intercept = statistics.median(r - slope * p for p, r in points)
-    return intercept + slope * probe_ms
+def cpu_normalized(rounds_ms: list[float], probes_ms: list[float]) -> float:
+    """A launch-bound eager round's time at the host CPU's fastest state of the run: each round in units of the CPU
+    probe taken just before it (cpu_probe: fixed pure-Python work), the median of those, times the fastest probe. For
+    an eager that leaves the GPU idle most of the time (GPU idle >= CPU_BOUND_IDLE_PCT %), nearly all of a round is
+    CPU work, which runs at the probe's speed (H100, 2026-11-23: resnet18 eager's fastest rounds 1.40-2.11 ms in
+    separate runs, normalised 1.71 and 1.73 ms). Where the GPU takes a larger share (GPT-2 (4, 128), ViT-S B8: 36-49 %
+    idle) that share does not scale, and the paired fastest rounds stay the estimate."""
+    return statistics.median(r / p for r, p in zip(rounds_ms, probes_ms) if p > 0) * min(probes_ms)
 
 
 def host_free(gpu_idle_pct: float | None, cuda_graphs: list[str]) -> bool:
