@@ -12,18 +12,10 @@ import { createGunzip } from 'node:zlib';
 import { isKernelKind, KERNEL_ARG_FIELDS, SliceKind, type TraceModel, type TrackInfo } from './model.ts';
 import { FlowTable, type FlowColumns } from './flows.ts';
 import { Column, release, scratchArray } from './memory.ts';
-import { ProblemLog } from './problems.ts';
+import { ProblemLog, TraceError } from './problems.ts';
 import { RowsByKey } from './rowsByKey.ts';
 import { countingSortRows, orderByTrackAndStart, sortKeys, sortRangeNearlySorted } from './sort.ts';
 import { overlapsWindow, sliceWindow, viewWindow, type FirstView } from './window.ts';
-
-/** A trace that cannot be read at all; `byte` is the offset in the (decompressed) JSON where known. */
-export class TraceError extends Error {
-  constructor(message: string, readonly byte?: number) {
-    super(message);
-    this.name = 'TraceError';
-  }
-}
 
 /** Thrown inside the parser when the buffer ends mid-unit; caught by push() which waits for more bytes. */
 const NEED_MORE = Symbol('need more bytes');
