@@ -13,7 +13,9 @@ import { isKernelKind, KERNEL_ARG_FIELDS, SliceKind, type TraceModel, type Track
 import { FlowTable, type FlowColumns } from './flows.ts';
 import { Column, release, scratchArray } from './memory.ts';
 import { ProblemLog, TraceError } from './problems.ts';
+import { RawNameTable } from './rawNames.ts';
 import { RowsByKey } from './rowsByKey.ts';
+import { Cat, CAT_NAMES, classifyDeviceName, classifyHostName, isDeviceCat } from './sliceKinds.ts';
 import { countingSortRows, orderByTrackAndStart, sortKeys, sortRangeNearlySorted } from './sort.ts';
 import { overlapsWindow, sliceWindow, viewWindow, type FirstView } from './window.ts';
 
@@ -32,14 +34,6 @@ const enum Ch {
 }
 
 const enum Phase { Start, RootObject, Events, Done }
-
-const enum Cat { Unknown, CpuOp, PythonFunction, UserAnnotation, CudaRuntime, CudaDriver, Kernel, GpuMemcpy, GpuMemset, GpuUserAnnotation }
-
-const CAT_NAMES: [string, Cat][] = [
-  ['cpu_op', Cat.CpuOp], ['python_function', Cat.PythonFunction], ['user_annotation', Cat.UserAnnotation],
-  ['cuda_runtime', Cat.CudaRuntime], ['cuda_driver', Cat.CudaDriver], ['kernel', Cat.Kernel],
-  ['gpu_memcpy', Cat.GpuMemcpy], ['gpu_memset', Cat.GpuMemset], ['gpu_user_annotation', Cat.GpuUserAnnotation],
-];
 
 const encoder = new TextEncoder();
 const bytesOf = (text: string): Uint8Array => encoder.encode(text);
@@ -65,92 +59,8 @@ const NAME_HASH_SAMPLES = 32;
 /** Timestamps beyond this (µs) are treated as garbage: 10^17 µs is ~3000 years after the epoch. */
 const MAX_ABS_TS_US = 1e17;
 
-/** Kernel-name rules, checked in order. Names come from real H100 traces (see test/fixtures/traces/README.md). */
-function classifyDeviceName(name: string, cat: Cat): SliceKind {
-  if (cat === Cat.GpuMemcpy || cat === Cat.GpuMemset || /^(Memcpy|Memset)\b/.test(name)) return SliceKind.Memory;
-  if (cat === Cat.GpuUserAnnotation) return SliceKind.Other;
-  if (/\btriton_|^triton|cpp_fused/.test(name)) return SliceKind.KernelGenerated;
-  if (/\bat::native::|\bat_cuda_detail::|\bat::cuda::/.test(name)) return SliceKind.KernelAten;
-  return SliceKind.KernelExtern; // cuBLAS(Lt) / cuDNN / CUTLASS / xmma / nvjet / fmha and anything else a library shipped
-}
-
-// Dynamo/Inductor compile phases: `dynamo_timed` record_function names, their `_data: compile_id=` annotations,
-// and the python frames that only run when a frame is (re)compiled.
-const COMPILE_NAME = /\(dynamo_timed\)$|compile_id=\d|^(dynamo|entire_frame_compile|backend_compile|compile_attempt_\d+|inductor_compile|compile_fx_inner|aot_compile)$|torch\/_dynamo\/convert_frame\.py\(\d+\): (_compile|compile_inner)$|torch\/_inductor\/compile_fx\.py\(\d+\): (compile_fx|compile_fx_inner|fx_codegen_and_compile)$/;
-
-function classifyHostName(name: string, cat: Cat): SliceKind {
-  if (cat === Cat.CudaRuntime || cat === Cat.CudaDriver) return SliceKind.RuntimeLaunch;
-  if (name.startsWith('ProfilerStep#')) return SliceKind.Step;
-  if (COMPILE_NAME.test(name)) return SliceKind.Compile;
-  if (name.includes('cpp_fused')) return SliceKind.KernelGenerated; // graph_0_cpp_fused_... on CPU
-  return cat === Cat.Unknown ? SliceKind.Other : SliceKind.CpuOp;
-}
-
-const isDeviceCat = (cat: Cat): boolean => cat >= Cat.Kernel;
-
 /** numKey: the numeric (pid, tid) map key, or -1 when the track is keyed by textKey (kept for merging halves) */
 interface RawTrack { pid: string; tid: string; gpu: boolean; numKey: number; textKey: string }
-
-/**
- * Name ids by the raw bytes of the name (between the quotes): open addressing over typed arrays, the bytes
- * copied into one arena (never pinning a chunk). A Map keyed by the 32-bit hash boxed most keys as heap numbers.
- */
-class RawNameTable {
-  private slots = new Int32Array(1024).fill(-1);
-  private mask = 1023;
-  private count = 0;
-  private hashOf = new Int32Array(512);
-  private idOf = new Uint32Array(512);
-  private startOf = new Uint32Array(512);
-  private lengthOf = new Uint32Array(512);
-  private arena = new Uint8Array(64 * 1024);
-  private arenaUsed = 0;
-
-  /** The id stored for these bytes, or -1. */
-  find(buf: Uint8Array, start: number, end: number, hash: number): number {
-    const length = end - start;
-    const arena = this.arena;
-    for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
-      const e = this.slots[slot];
-      if (e < 0) return -1;
-      if (this.hashOf[e] !== hash || this.lengthOf[e] !== length) continue;
-      const at = this.startOf[e];
-      let i = 0;
-      while (i < length && arena[at + i] === buf[start + i]) i++;
-      if (i === length) return this.idOf[e];
-    }
-  }
-
-  add(buf: Uint8Array, start: number, end: number, hash: number, id: number): void {
-    const length = end - start;
-    if (this.count === this.hashOf.length) {
-      const grow = <T extends Int32Array | Uint32Array>(a: T): T => { const g = new (a.constructor as new (n: number) => T)(a.length * 2); g.set(a); return g; };
-      this.hashOf = grow(this.hashOf); this.idOf = grow(this.idOf); this.startOf = grow(this.startOf); this.lengthOf = grow(this.lengthOf);
-    }
-    if (this.arenaUsed + length > this.arena.length) {
-      const g = new Uint8Array(Math.max(this.arena.length * 2, this.arenaUsed + length));
-      g.set(this.arena.subarray(0, this.arenaUsed));
-      this.arena = g;
-    }
-    const e = this.count++;
-    this.arena.set(buf.subarray(start, end), this.arenaUsed);
-    this.hashOf[e] = hash; this.idOf[e] = id; this.startOf[e] = this.arenaUsed; this.lengthOf[e] = length;
-    this.arenaUsed += length;
-    if (this.count * 2 > this.slots.length) this.rehash(); else this.place(e);
-  }
-
-  private place(e: number): void {
-    let slot = this.hashOf[e] & this.mask;
-    while (this.slots[slot] >= 0) slot = (slot + 1) & this.mask;
-    this.slots[slot] = e;
-  }
-
-  private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
-    this.mask = this.slots.length - 1;
-    for (let e = 0; e < this.count; e++) this.place(e);
-  }
-}
 
 /** Scratch fields of the event being parsed; reused to avoid one allocation per event. */
 class EventFields {
