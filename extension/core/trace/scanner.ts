@@ -12,26 +12,13 @@ import { createGunzip } from 'node:zlib';
 import { isKernelKind, KERNEL_ARG_FIELDS, SliceKind, type TraceModel, type TrackInfo } from './model.ts';
 import { FlowTable, type FlowColumns } from './flows.ts';
 import { Column, release, scratchArray } from './memory.ts';
+import { byLength, bytesEqual, Ch, describeByte, JsonCursor, latin1, matchKey, matchKeyByLength, NEED_MORE, PROBLEM_ESCAPE, PROBLEM_UTF8, SyntaxProblem } from './jsonCursor.ts';
 import { ProblemLog, TraceError } from './problems.ts';
 import { RawNameTable } from './rawNames.ts';
 import { RowsByKey } from './rowsByKey.ts';
 import { Cat, CAT_NAMES, classifyDeviceName, classifyHostName, isDeviceCat } from './sliceKinds.ts';
 import { countingSortRows, orderByTrackAndStart, sortKeys, sortRangeNearlySorted } from './sort.ts';
 import { overlapsWindow, sliceWindow, viewWindow, type FirstView } from './window.ts';
-
-/** Thrown inside the parser when the buffer ends mid-unit; caught by push() which waits for more bytes. */
-const NEED_MORE = Symbol('need more bytes');
-
-/** A syntax error inside the document, at an absolute byte offset. */
-class SyntaxProblem {
-  constructor(readonly what: string, readonly byte: number) {}
-}
-
-const enum Ch {
-  Tab = 9, Lf = 10, Cr = 13, Space = 32, Quote = 34, Comma = 44, Minus = 45, Dot = 46, Zero = 48, Nine = 57,
-  Colon = 58, BracketOpen = 91, Backslash = 92, BracketClose = 93, LowerE = 101, UpperE = 69, Plus = 43,
-  BraceOpen = 123, BraceClose = 125,
-}
 
 const enum Phase { Start, RootObject, Events, Done }
 
@@ -54,8 +41,6 @@ const META_KEYS = ['name', 'labels', 'sort_index'].map(bytesOf);
 const ARG_FIELD_COUNT = KERNEL_ARG_FIELDS.length;
 
 const MAX_DEPTH = 65_535;
-/** Bytes of a name that its hash samples (see hashedStringEnd). */
-const NAME_HASH_SAMPLES = 32;
 /** Timestamps beyond this (µs) are treated as garbage: 10^17 µs is ~3000 years after the epoch. */
 const MAX_ABS_TS_US = 1e17;
 
@@ -82,8 +67,6 @@ class EventFields {
   }
 }
 
-const PROBLEM_UTF8 = 'string is not valid UTF-8, shown with U+FFFD';
-const PROBLEM_ESCAPE = 'string has an invalid escape, shown raw';
 const PROBLEM_DUPLICATE_FLOW = 'duplicate flow start id, later one ignored';
 
 /** What a scanner of the second half of a file hands back (structured-cloneable; typed arrays are transferred). */
@@ -103,11 +86,7 @@ export interface HalfState {
  * Incremental scanner: push() byte chunks in order, then finish(). Holds only the columns, the interned
  * names and the bytes of at most one unfinished event.
  */
-export class TraceScanner {
-  private buf: Uint8Array = new Uint8Array(0);
-  /** absolute offset of buf[0] in the document */
-  private bufOrigin = 0;
-  private pos = 0;
+export class TraceScanner extends JsonCursor {
   /** after a NEED_MORE, don't retry until buf holds this many bytes (keeps giant events linear) */
   private retryAt = 0;
   private phase = Phase.Start;
@@ -140,12 +119,13 @@ export class TraceScanner {
   private readonly threadMeta = new Map<string, { name?: string; sortIndex?: number }>();
   /** one flow start may fan out to many ends (a cudaGraphLaunch to each kernel of the replay) */
   private flows = new FlowTable();
-  private readonly problems = new ProblemLog();
   private readonly notes: string[] = [];
   private readonly event = new EventFields();
   private readonly argScratch = new Float64Array(ARG_FIELD_COUNT);
-  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
-  private readonly utf8Lenient = new TextDecoder('utf-8');
+
+  constructor() {
+    super(new ProblemLog());
+  }
 
   /** Feeds the next chunk of the document. */
   push(chunk: Uint8Array): void {
@@ -246,40 +226,7 @@ export class TraceScanner {
    */
   pushReusable(chunk: Uint8Array): void {
     this.push(chunk);
-    if (this.buf.buffer !== chunk.buffer) return;
-    const unread = this.buf.length - this.pos;
-    if (unread > this.scratch.length) this.scratch = new Uint8Array(Math.max(unread, this.scratch.length * 2));
-    this.scratch.set(this.buf.subarray(this.pos));
-    this.bufOrigin += this.pos;
-    this.buf = this.scratch.subarray(0, unread);
-    this.pos = 0;
-  }
-
-  /** Holds the unread tail joined with the next chunk; reused, so a chunk boundary allocates nothing. */
-  private scratch = new Uint8Array(0);
-
-  private append(chunk: Uint8Array): void {
-    const unread = this.buf.length - this.pos;
-    if (unread === 0) {
-      this.bufOrigin += this.buf.length;
-      this.buf = chunk;
-      this.pos = 0;
-      return;
-    }
-    const need = unread + chunk.length;
-    if (this.scratch.length < need) {
-      const grown = new Uint8Array(Math.max(need, this.scratch.length * 2));
-      grown.set(this.buf.subarray(this.pos));
-      this.scratch = grown;
-    } else if (this.buf.buffer === this.scratch.buffer) {
-      this.scratch.copyWithin(0, this.buf.byteOffset + this.pos - this.scratch.byteOffset, this.buf.byteOffset + this.buf.length - this.scratch.byteOffset);
-    } else {
-      this.scratch.set(this.buf.subarray(this.pos));
-    }
-    this.scratch.set(chunk, unread);
-    this.bufOrigin += this.pos;
-    this.buf = this.scratch.subarray(0, need);
-    this.pos = 0;
+    this.detachFrom(chunk);
   }
 
   private run(atEnd: boolean): void {
@@ -356,159 +303,6 @@ export class TraceScanner {
         this.pos = buf.length;
         return false;
     }
-  }
-
-  private syntax(what: string, p: number): SyntaxProblem {
-    return new SyntaxProblem(what, this.bufOrigin + p);
-  }
-
-  private skipWs(p: number): number {
-    const buf = this.buf;
-    while (p < buf.length) {
-      const b = buf[p];
-      if (b !== Ch.Space && b !== Ch.Lf && b !== Ch.Cr && b !== Ch.Tab) break;
-      p++;
-    }
-    return p;
-  }
-
-  private expect(p: number, byte: number, what: string): number {
-    if (p >= this.buf.length) throw NEED_MORE;
-    if (this.buf[p] !== byte) throw this.syntax(`expected ${what}, found ${describeByte(this.buf[p])}`, p);
-    return p + 1;
-  }
-
-  /** p at an opening quote; returns the index just past the closing quote. */
-  private stringEnd(p: number): number {
-    const buf = this.buf;
-    const len = buf.length;
-    let q = p + 1;
-    while (q < len) {
-      const b = buf[q];
-      if (b === Ch.Quote) return q + 1;
-      q += b === Ch.Backslash ? 2 : 1;
-    }
-    throw NEED_MORE;
-  }
-
-  /**
-   * Like stringEnd for a name: also leaves a hash of the raw body bytes in `stringHash`. The end is found by the
-   * engine's indexOf; the hash takes the length, up to 32 evenly spaced bytes and the last one, not every byte
-   * of a 200-byte kernel name (the name table compares whole names, so a collision costs only a probe).
-   */
-  private stringHash = 0;
-  private hashedStringEnd(p: number): number {
-    const buf = this.buf;
-    const body = p + 1;
-    const quote = buf.indexOf(Ch.Quote, body);
-    if (quote < 0) throw NEED_MORE;
-    if (buf[quote - 1] === Ch.Backslash) return this.hashedEscapedStringEnd(p); // that quote may be escaped
-    const length = quote - body;
-    const samples = Math.min(length, NAME_HASH_SAMPLES);
-    const spacing = length / samples;
-    let hash = Math.imul(0x811c9dc5 ^ length, 0x01000193);
-    for (let k = 0; k < samples; k++) hash = Math.imul(hash ^ buf[body + Math.floor(k * spacing)], 0x01000193);
-    this.stringHash = Math.imul(hash ^ buf[quote - 1], 0x01000193);
-    return quote + 1;
-  }
-
-  /** hashedStringEnd where a backslash precedes the first quote: walks the escapes, hashing every byte (FNV-1a). */
-  private hashedEscapedStringEnd(p: number): number {
-    const buf = this.buf;
-    const len = buf.length;
-    let hash = 0x811c9dc5;
-    let q = p + 1;
-    while (q < len) {
-      const b = buf[q];
-      if (b === Ch.Quote) { this.stringHash = hash; return q + 1; }
-      hash = Math.imul(hash ^ b, 0x01000193);
-      if (b === Ch.Backslash) {
-        if (q + 1 >= len) break;
-        hash = Math.imul(hash ^ buf[q + 1], 0x01000193);
-        q += 2;
-      } else q++;
-    }
-    throw NEED_MORE;
-  }
-
-  /** Skips any JSON value without recursion (deeply nested args cannot overflow the stack). */
-  private skipValue(p: number): number {
-    const buf = this.buf;
-    if (p >= buf.length) throw NEED_MORE;
-    const first = buf[p];
-    if (first === Ch.Quote) return this.stringEnd(p);
-    if (first !== Ch.BraceOpen && first !== Ch.BracketOpen) return this.scalarEnd(p);
-    let depth = 0;
-    while (p < buf.length) {
-      const b = buf[p];
-      if (b === Ch.Quote) { p = this.stringEnd(p); continue; }
-      if (b === Ch.BraceOpen || b === Ch.BracketOpen) depth++;
-      else if (b === Ch.BraceClose || b === Ch.BracketClose) { if (--depth === 0) return p + 1; }
-      p++;
-    }
-    throw NEED_MORE;
-  }
-
-  /** End of a number or literal (true/false/null) at p; anything else there is a syntax error. */
-  private scalarEnd(p: number): number {
-    const buf = this.buf;
-    const start = p;
-    const first = buf[p];
-    if (p < buf.length && !(first === Ch.Minus || (first >= Ch.Zero && first <= Ch.Nine) || first === LOWER_T || first === LOWER_F || first === LOWER_N)) {
-      throw this.syntax(`unexpected ${describeByte(first)}`, p);
-    }
-    while (p < buf.length) {
-      const b = buf[p];
-      if (b === Ch.Comma || b === Ch.BraceClose || b === Ch.BracketClose || b === Ch.Space || b === Ch.Lf || b === Ch.Cr || b === Ch.Tab) {
-        if (p === start) throw this.syntax(`expected a value, found ${describeByte(b)}`, p);
-        return p;
-      }
-      if (b === Ch.Quote || b === Ch.BraceOpen || b === Ch.BracketOpen || b === Ch.Colon) throw this.syntax(`unexpected ${describeByte(b)}`, p);
-      p++;
-    }
-    throw NEED_MORE;
-  }
-
-  /** Parses a JSON number at p; returns NaN in `numberValue` (and the value's end) when it is not a number. */
-  private numberValue = NaN;
-  private parseNumber(p: number): number {
-    const buf = this.buf;
-    const start = p;
-    let negative = false;
-    if (buf[p] === Ch.Minus) { negative = true; p++; }
-    let intPart = 0;
-    let digits = 0;
-    while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) { intPart = intPart * 10 + (buf[p] - Ch.Zero); p++; digits++; }
-    let value = intPart;
-    if (p < buf.length && buf[p] === Ch.Dot) {
-      p++;
-      let frac = 0;
-      let scale = 1;
-      while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) { if (scale < 1e15) { frac = frac * 10 + (buf[p] - Ch.Zero); scale *= 10; } p++; }
-      value += frac / scale;
-    }
-    if (p < buf.length && (buf[p] === Ch.LowerE || buf[p] === Ch.UpperE)) {
-      p++;
-      if (buf[p] === Ch.Plus || buf[p] === Ch.Minus) p++;
-      while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) p++;
-      value = Number(latin1(buf, start, p)); // rare: let the engine apply the exponent
-    } else if (digits > 15) {
-      value = Number(latin1(buf, start, p));
-    } else if (negative) {
-      value = -value;
-    }
-    if (p < buf.length && digits > 0) {
-      // Common case: the number is followed by a delimiter, so scalarEnd(start) would return p.
-      const b = buf[p];
-      if (b === Ch.Comma || b === Ch.BraceClose || b === Ch.BracketClose || b === Ch.Space || b === Ch.Lf || b === Ch.Cr || b === Ch.Tab) {
-        this.numberValue = value;
-        return p;
-      }
-    }
-    const end = this.scalarEnd(start);
-    if (end !== p || digits === 0) { this.numberValue = NaN; return end; }
-    this.numberValue = value;
-    return end;
   }
 
   /** Parses one event object at p (a '{'); returns the index after it. */
@@ -704,46 +498,6 @@ export class TraceScanner {
     }
   }
 
-  /** parseNumber when the number ends at a delimiter (no syntax error possible); -1 otherwise. */
-  private parseNumberFast(p: number): number {
-    const buf = this.buf;
-    let q = p;
-    if (buf[q] === Ch.Minus) q++;
-    let digits = 0;
-    while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) { q++; digits++; }
-    if (q < buf.length && buf[q] === Ch.Dot) { q++; while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) q++; }
-    if (q < buf.length && (buf[q] === Ch.LowerE || buf[q] === Ch.UpperE)) {
-      q++;
-      if (buf[q] === Ch.Plus || buf[q] === Ch.Minus) q++;
-      while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) q++;
-    }
-    if (q >= buf.length) throw NEED_MORE;
-    const b = buf[q];
-    if (digits === 0 || !(b === Ch.Comma || b === Ch.BraceClose || b === Ch.BracketClose || b === Ch.Space || b === Ch.Lf || b === Ch.Cr || b === Ch.Tab)) return -1;
-    return this.parseNumber(p);
-  }
-
-  private parseNumberOrSkip(p: number): number {
-    const first = this.buf[p];
-    if (first === Ch.Minus || (first >= Ch.Zero && first <= Ch.Nine)) return this.parseNumber(p);
-    this.numberValue = NaN;
-    return this.skipValue(p);
-  }
-
-  /** Reads up to three numbers of a [x, y, z] array into values[at..at+2]. */
-  private readTriple(p: number, values: Float64Array, at: number): number {
-    const end = this.skipValue(p);
-    let q = this.skipWs(p + 1);
-    for (let i = 0; i < 3 && q < end - 1; i++) {
-      q = this.parseNumberOrSkip(q);
-      values[at + i] = this.numberValue;
-      q = this.skipWs(q);
-      if (this.buf[q] !== Ch.Comma) break;
-      q = this.skipWs(q + 1);
-    }
-    return end;
-  }
-
   private recordMetadata(): void {
     const ev = this.event;
     if (ev.nameStart < 0 || ev.argsStart < 0) return;
@@ -868,35 +622,6 @@ export class TraceScanner {
     this.names.push(text);
     this.nameByText.set(text, id);
     return id;
-  }
-
-  /** Decodes a JSON string body (between the quotes). Invalid UTF-8 becomes U+FFFD with a warning. */
-  private decode(start: number, end: number, byte = this.bufOrigin + start): string {
-    const buf = this.buf;
-    let ascii = true;
-    let escaped = false;
-    for (let i = start; i < end; i++) {
-      const b = buf[i];
-      if (b >= 0x80) ascii = false;
-      else if (b === Ch.Backslash) escaped = true;
-    }
-    let text: string;
-    if (ascii) text = latin1(buf, start, end);
-    else {
-      try {
-        text = this.utf8.decode(buf.subarray(start, end));
-      } catch {
-        this.problems.add(PROBLEM_UTF8, byte);
-        text = this.utf8Lenient.decode(buf.subarray(start, end));
-      }
-    }
-    if (!escaped) return text;
-    try {
-      return JSON.parse(`"${text}"`) as string;
-    } catch {
-      this.problems.add(PROBLEM_ESCAPE, byte);
-      return text;
-    }
   }
 
   // ---- Parsing a file in two halves (see scanPlainParallel): the second half starts inside traceEvents. ----
@@ -1140,9 +865,6 @@ export class TraceScanner {
 }
 
 const PH_COMPLETE = 'X'.charCodeAt(0);
-const LOWER_T = 't'.charCodeAt(0);
-const LOWER_F = 'f'.charCodeAt(0);
-const LOWER_N = 'n'.charCodeAt(0);
 const PH_METADATA = 'M'.charCodeAt(0);
 const PH_FLOW_START = 's'.charCodeAt(0);
 const PH_FLOW_END = 'f'.charCodeAt(0);
@@ -1311,45 +1033,9 @@ function eventKeyOf(buf: Uint8Array, start: number, end: number): number {
   }
 }
 
-/** Key indices grouped by key length, for matchKeyByLength. */
-function byLength(keys: Uint8Array[]): number[][] {
-  const table: number[][] = [];
-  keys.forEach((key, k) => { while (table.length <= key.length) table.push([]); table[key.length].push(k); });
-  return table;
-}
-
-function matchKeyByLength(buf: Uint8Array, start: number, end: number, keys: Uint8Array[], table: number[][]): number {
-  const length = end - start;
-  if (length >= table.length) return -1;
-  const candidates = table[length];
-  for (let c = 0; c < candidates.length; c++) if (bytesEqual(buf, start, end, keys[candidates[c]])) return candidates[c];
-  return -1;
-}
-
-function matchKey(buf: Uint8Array, start: number, end: number, keys: Uint8Array[]): number {
-  for (let k = 0; k < keys.length; k++) if (bytesEqual(buf, start, end, keys[k])) return k;
-  return -1;
-}
-
 function matchCat(buf: Uint8Array, start: number, end: number): Cat {
   const k = matchKeyByLength(buf, start, end, CAT_BYTES, CAT_BYTES_BY_LENGTH);
   return k < 0 ? Cat.Unknown : CAT_KEYS[k].cat;
-}
-
-function bytesEqual(buf: Uint8Array, start: number, end: number, expected: Uint8Array): boolean {
-  if (end - start !== expected.length) return false;
-  for (let i = 0; i < expected.length; i++) if (buf[start + i] !== expected[i]) return false;
-  return true;
-}
-
-function latin1(buf: Uint8Array, start: number, end: number): string {
-  let text = '';
-  for (let i = start; i < end; i += 8192) text += String.fromCharCode(...buf.subarray(i, Math.min(end, i + 8192)));
-  return text;
-}
-
-function describeByte(b: number): string {
-  return b >= 0x20 && b < 0x7f ? `'${String.fromCharCode(b)}'` : `byte 0x${b.toString(16).padStart(2, '0')}`;
 }
 
 /** Scans a whole trace held in memory. */
