@@ -1,5 +1,5 @@
 // The bytes of a JSON document that arrives in chunks, and its tokens read in place at a byte position: the
-// lexing layer of the byte-level trace scanner (TraceScanner extends JsonCursor). Reading
+// lexing layer of the byte-level trace scanner (eventParser.ts and byteScanner.ts build on JsonCursor). Reading
 // past the bytes held throws NEED_MORE: the caller rewinds to the start of its unit and retries with more bytes.
 import type { ProblemLog } from './problems.ts';
 
