@@ -4,9 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
+import { scanTraceBytes, TraceScanner } from '../../extension/core/trace/byteScanner.ts';
 import { compareTraces } from '../../extension/core/trace/compare.ts';
 import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/core/trace/model.ts';
-import { scanTraceBytes, scanTraceFile, TraceScanner } from '../../extension/core/trace/scanner.ts';
+import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
 import { formatTraceSummary, summarizeTrace } from '../../extension/core/trace/summary.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');

@@ -7,8 +7,10 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import { scanTraceBytes, TraceScanner } from '../../extension/core/trace/byteScanner.ts';
 import type { TraceModel } from '../../extension/core/trace/model.ts';
-import { scanTraceBytes, scanTraceFile, TraceError, TraceScanner } from '../../extension/core/trace/scanner.ts';
+import { TraceError } from '../../extension/core/trace/problems.ts';
+import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
 import { summarizeTrace } from '../../extension/core/trace/summary.ts';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);

@@ -7,9 +7,10 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { HostToWebview, TimelineSource } from '../../extension/core/protocol.ts';
 import type { Report } from '../../extension/core/report.ts';
+import { scanTraceBytes } from '../../extension/core/trace/byteScanner.ts';
 import { compareTraces } from '../../extension/core/trace/compare.ts';
 import type { TraceModel } from '../../extension/core/trace/model.ts';
-import { scanTraceBytes, scanTraceFile } from '../../extension/core/trace/scanner.ts';
+import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
 import { sliceWindow, viewWindow, type FirstView } from '../../extension/core/trace/window.ts';
 import { debug, errorsOf, launchBrowser, openWebview, post, record, slicePoint, tracesSource, type TimelineDebug } from './harness.ts';
 

@@ -1,0 +1,295 @@
+// A raw trace (rawTrace.ts, slices in file order) built into the model the timeline draws (model.ts): tracks
+// ordered, slices sorted by (track, depth, start) and nested, kernel args and flows linked, CUDA-graph replays
+// marked, steps found. Also the preview: the same build over only the slices around the first view.
+import { isKernelKind, SliceKind, type TraceModel, type TrackInfo } from './model.ts';
+import { release, scratchArray } from './memory.ts';
+import { ARG_FIELD_COUNT, type RawTrace, type RawTrack } from './rawTrace.ts';
+import { RowsByKey } from './rowsByKey.ts';
+import { countingSortRows, orderByTrackAndStart, sortKeys, sortRangeNearlySorted } from './sort.ts';
+import { overlapsWindow, viewWindow, type FirstView } from './window.ts';
+
+const MAX_DEPTH = 65_535;
+
+/** What a preview's build takes from the whole trace: its origin, steps and CUDA-graph launches. */
+type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> };
+
+/**
+ * The model of `raw`. `part`: a preview's build, with the whole trace's origin, steps and CUDA-graph launches,
+ * and no warnings. Consumes the raw columns: each is given back (memory.ts) as soon as its model column is made,
+ * so raw and model columns are never all held at once. The sort's own arrays are plain ones (left to the GC):
+ * on Node 20 a resizable buffer's elements are read 1.5–2.5× slower, and the sort is where the build spends.
+ */
+export function buildModel(raw: RawTrace, part?: WholeTrace): TraceModel {
+  const n = raw.count;
+  const absStart = raw.start.data;
+  const origin = part ? part.origin : n === 0 ? 0 : minimum(absStart, n);
+  const warnings = [...raw.notes, ...raw.problems.messages()];
+
+  const { trackOrder, trackInfos } = orderTracks(raw);
+  const trackKey = raw.track.data; // file-order track ids become the model's, in place
+  for (let i = 0; i < n; i++) trackKey[i] = trackOrder[trackKey[i]];
+  const rawDur = raw.dur.data;
+  const { startNs, longestFirst, clamped } = sortKeys(absStart, rawDur, n, origin);
+  if (clamped) warnings.push('timestamps span more than 78 hours; order of far-away events is approximate');
+  let order = orderByTrackAndStart(trackKey, trackInfos.length, startNs, longestFirst);
+  const { depthOf, depthClamped } = nestingDepths(order, trackKey, absStart, rawDur, trackInfos);
+  if (depthClamped) warnings.push(`slices nested deeper than ${MAX_DEPTH} levels are drawn at level ${MAX_DEPTH}`);
+  // Stable (track, depth) order: one counting sort over (track, depth) buckets.
+  const bucketBase = new Uint32Array(trackInfos.length + 1);
+  for (let t = 0; t < trackInfos.length; t++) bucketBase[t + 1] = bucketBase[t] + trackInfos[t].maxDepth + 1;
+  const bucketOf = new Uint32Array(n);
+  for (let i = 0; i < n; i++) bucketOf[i] = bucketBase[trackKey[i]] + depthOf[i];
+  order = countingSortRows(order, bucketOf, bucketBase[trackInfos.length]);
+
+  // Each model column in the new order; its raw column is given back before the next is made.
+  const start = gatherFloat64(absStart, order, origin);
+  raw.start.release();
+  const dur = gatherFloat64(rawDur, order, 0);
+  raw.dur.release();
+  const correlation = gatherFloat64(raw.correlation.data, order, 0);
+  raw.correlation.release();
+  const track = gatherUint32(trackKey, order);
+  raw.track.release();
+  const name = gatherUint32(raw.name.data, order);
+  raw.name.release();
+  const kind = new Uint8Array(n);
+  const rawKind = raw.kind.data;
+  for (let k = 0; k < n; k++) kind[k] = rawKind[order[k]];
+  raw.kind.release();
+  const depth = new Uint16Array(n);
+  for (let k = 0; k < n; k++) depth[k] = depthOf[order[k]];
+  const newIndexOf = new Uint32Array(n);
+  for (let k = 0; k < n; k++) newIndexOf[order[k]] = k;
+  const model: TraceModel = {
+    count: n, start, dur, track, name, kind, depth, correlation,
+    names: raw.names, tracks: trackInfos, originUs: origin, steps: [], stepSource: 'none',
+    kernelArgs: remapArgs(raw, newIndexOf),
+    warnings,
+  };
+  raw.flows.link(model, trackOrder);
+  markGraphReplays(model, part?.graphLaunches);
+  if (part) return { ...model, steps: part.steps, stepSource: part.stepSource, warnings: [] };
+  return Object.assign(model, findSteps({ ...model, onGpu: (row) => model.tracks[model.track[row]].gpu }));
+}
+
+/**
+ * The model of only the slices around `view` (see window.ts), without building the whole model first; null when
+ * the trace has no steps to say where the view opens. Equals sliceWindow() of the full model over the same
+ * window, except that track depths count only these slices (and steps and CUDA-graph replays may differ where
+ * only flow events, not args, link launches to kernels). Leaves `raw` as it was.
+ */
+export function previewModel(raw: RawTrace, view: FirstView | null): TraceModel | null {
+  const n = raw.count;
+  const absStart = raw.start.data;
+  const dur = raw.dur.data;
+  const origin = minimum(absStart, n);
+  const start = scratchArray(Float64Array, n);
+  for (let i = 0; i < n; i++) start[i] = absStart[i] - origin;
+  const tracks = raw.tracks;
+  const track = raw.track.data;
+  const found = findSteps({
+    count: n, start, dur, kind: raw.kind.data, name: raw.name.data, correlation: raw.correlation.data, names: raw.names,
+    onGpu: (row) => tracks[track[row]].gpu,
+  });
+  const window = viewWindow(found.steps, view);
+  const rows: number[] = [];
+  if (window) for (let i = 0; i < n; i++) if (overlapsWindow(start[i], dur[i], window[0], window[1])) rows.push(i);
+  release(start);
+  if (!window) return null;
+  const [from, to] = window;
+  const graphLaunches = graphLaunchCorrelations({ count: n, name: raw.name.data, kind: raw.kind.data, correlation: raw.correlation.data, names: raw.names });
+  return buildModel(raw.rows(Uint32Array.from(rows), from + origin, to + origin), { origin, graphLaunches, ...found });
+}
+
+/** Tracks ordered CPU threads first, then GPU streams, each by the trace's sort_index metadata. */
+function orderTracks(raw: RawTrace): { trackOrder: Uint32Array; trackInfos: TrackInfo[] } {
+  const sortKeyOf = (t: RawTrack): [number, number, number, string, string] => {
+    const process = raw.processMeta.get(t.pid);
+    const thread = raw.threadMeta.get(`${t.pid}\u0000${t.tid}`);
+    return [t.gpu ? 1 : 0, process?.sortIndex ?? Number(t.pid), thread?.sortIndex ?? Number(t.tid), t.pid, t.tid];
+  };
+  const keyed = raw.tracks.map((t, index) => ({ raw: index, key: sortKeyOf(t) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < a.key.length; i++) {
+      const x = a.key[i];
+      const y = b.key[i];
+      if (x === y || (Number.isNaN(x) && Number.isNaN(y))) continue;
+      if (typeof x === 'number' && typeof y === 'number') return Number.isNaN(x) ? 1 : Number.isNaN(y) ? -1 : x - y;
+      return String(x) < String(y) ? -1 : 1;
+    }
+    return 0;
+  });
+  const trackOrder = new Uint32Array(raw.tracks.length);
+  const trackInfos = keyed.map(({ raw: rawIndex }, index): TrackInfo => {
+    trackOrder[rawIndex] = index;
+    const t = raw.tracks[rawIndex];
+    const process = raw.processMeta.get(t.pid);
+    const thread = raw.threadMeta.get(`${t.pid}\u0000${t.tid}`);
+    const processName = process?.labels ?? process?.name ?? `process ${t.pid}`;
+    const threadName = (thread?.name ?? `${t.gpu ? 'stream' : 'thread'} ${t.tid}`).trim();
+    return { pid: t.pid, tid: t.tid, name: `${processName} · ${threadName}`, gpu: t.gpu, maxDepth: 0 };
+  });
+  return { trackOrder, trackInfos };
+}
+
+/** The kernel args table in the model's slice order; gives back the raw args columns. */
+function remapArgs(raw: RawTrace, newIndexOf: Uint32Array): TraceModel['kernelArgs'] {
+  const rows = raw.argRows;
+  const rawSlice = raw.argSlice.data;
+  const rawValues = raw.argValues.data;
+  const sliceOfRow = scratchArray(Uint32Array, rows);
+  for (let r = 0; r < rows; r++) sliceOfRow[r] = newIndexOf[rawSlice[r]];
+  raw.argSlice.release();
+  // Each slice has at most one args row: order the rows by slice through a slice -> row table.
+  const rowOfSlice = scratchArray(Int32Array, newIndexOf.length).fill(-1);
+  for (let r = 0; r < rows; r++) rowOfSlice[sliceOfRow[r]] = r;
+  const order = scratchArray(Uint32Array, rows);
+  for (let k = 0, i = 0; i < rowOfSlice.length; i++) if (rowOfSlice[i] >= 0) order[k++] = rowOfSlice[i];
+  release(rowOfSlice);
+  const slice = new Uint32Array(rows);
+  const values = new Float64Array(rows * ARG_FIELD_COUNT);
+  for (let k = 0; k < rows; k++) {
+    const r = order[k];
+    slice[k] = sliceOfRow[r];
+    values.set(rawValues.subarray(r * ARG_FIELD_COUNT, (r + 1) * ARG_FIELD_COUNT), k * ARG_FIELD_COUNT);
+  }
+  release(sliceOfRow, order);
+  raw.argValues.release();
+  return { slice, values };
+}
+
+// The build's passes over every row, each in a function of its own: V8 optimises a small function's loop
+// within a few thousand iterations, while a loop in the build itself ran unoptimised to the end, boxing every
+// float it read (~16 scavenges and a doubled young generation on a 100 MB trace).
+
+/** The smallest of values[0, n). */
+function minimum(values: Float64Array, n: number): number {
+  let least = Infinity;
+  for (let i = 0; i < n; i++) if (values[i] < least) least = values[i];
+  return least;
+}
+
+/** Nesting depth of each row, from a stack of open slices' end times per track; raises the tracks' maxDepth. */
+function nestingDepths(order: Uint32Array, trackKey: Uint32Array, absStart: Float64Array, dur: Float64Array, tracks: TrackInfo[]): { depthOf: Uint16Array; depthClamped: boolean } {
+  const depthOf = new Uint16Array(order.length);
+  const stack: number[] = [];
+  let currentTrack = -1;
+  let depthClamped = false;
+  for (let k = 0; k < order.length; k++) {
+    const row = order[k];
+    if (trackKey[row] !== currentTrack) { currentTrack = trackKey[row]; stack.length = 0; }
+    const s = absStart[row];
+    while (stack.length > 0 && stack[stack.length - 1] <= s) stack.pop();
+    if (stack.length > MAX_DEPTH) depthClamped = true;
+    const depth = Math.min(stack.length, MAX_DEPTH);
+    depthOf[row] = depth;
+    const info = tracks[currentTrack];
+    if (depth > info.maxDepth) info.maxDepth = depth;
+    stack.push(s + dur[row]);
+  }
+  return { depthOf, depthClamped };
+}
+
+/** column[order[k]] - offset for every k. One function per array type, so V8 copies floats without boxing them. */
+function gatherFloat64(column: Float64Array, order: Uint32Array, offset: number): Float64Array {
+  const out = new Float64Array(order.length);
+  for (let k = 0; k < order.length; k++) out[k] = column[order[k]] - offset;
+  return out;
+}
+
+/** column[order[k]] for every k. */
+function gatherUint32(column: Uint32Array, order: Uint32Array): Uint32Array {
+  const out = new Uint32Array(order.length);
+  for (let k = 0; k < order.length; k++) out[k] = column[order[k]];
+  return out;
+}
+
+/** Correlation ids of the cudaGraphLaunch calls among these slices (a model's, or a raw trace's). */
+function graphLaunchCorrelations(c: Pick<TraceModel, 'count' | 'name' | 'kind' | 'correlation' | 'names'>): Set<number> {
+  const graphLaunchName = c.names.indexOf('cudaGraphLaunch');
+  const launches = new Set<number>();
+  if (graphLaunchName < 0) return launches;
+  for (let i = 0; i < c.count; i++) {
+    if (c.name[i] === graphLaunchName && c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0) launches.add(c.correlation[i]);
+  }
+  return launches;
+}
+
+/** Kernels whose launch was a cudaGraphLaunch are CUDA-graph replays, whatever library they came from. */
+function markGraphReplays(model: TraceModel, replayCorrelations = graphLaunchCorrelations(model)): void {
+  if (replayCorrelations.size === 0) return;
+  for (let i = 0; i < model.count; i++) {
+    const kind = model.kind[i];
+    if (kind >= SliceKind.KernelGenerated && kind <= SliceKind.KernelAten && model.tracks[model.track[i]].gpu && replayCorrelations.has(model.correlation[i])) {
+      model.kind[i] = SliceKind.GraphReplay;
+    }
+  }
+}
+
+/** What findSteps reads: a model's columns, or a raw trace's with start made relative to the origin. */
+interface StepColumns {
+  count: number;
+  start: Float64Array; dur: Float64Array; kind: Uint8Array; name: Uint32Array; correlation: Float64Array;
+  names: string[];
+  onGpu(row: number): boolean;
+}
+
+/**
+ * ProfilerStep# spans when the trace has them; otherwise, when the device kernels' name sequence repeats
+ * exactly (N profiled calls of the same model), each repetition becomes a step spanning its launches and kernels.
+ */
+function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSource'> {
+  const steps: TraceModel['steps'] = [];
+  for (let i = 0; i < c.count; i++) {
+    if (c.kind[i] === SliceKind.Step) steps.push({ start: c.start[i], end: c.start[i] + c.dur[i], label: c.names[c.name[i]] });
+  }
+  if (steps.length > 0) return { steps: steps.sort((a, b) => a.start - b.start), stepSource: 'profiler' };
+  // Device kernels in start order (equal starts: row order), in typed arrays given back as soon as done: a
+  // profile without ProfilerStep has about one kernel per three slices, too many for JS arrays and Maps.
+  const isDeviceKernel = (i: number): boolean => isKernelKind(c.kind[i]) && c.onGpu(i);
+  let kernelCount = 0;
+  for (let i = 0; i < c.count; i++) if (isDeviceKernel(i)) kernelCount++;
+  const kernels = scratchArray(Uint32Array, kernelCount);
+  for (let i = 0, k = 0; i < c.count; i++) if (isDeviceKernel(i)) kernels[k++] = i;
+  const startNs = scratchArray(Float64Array, kernelCount);
+  for (let k = 0; k < kernelCount; k++) startNs[k] = Math.min(Math.round(c.start[kernels[k]] * 1000), 2 ** 48 - 1);
+  const byStart = scratchArray(Uint32Array, kernelCount);
+  for (let k = 0; k < kernelCount; k++) byStart[k] = k;
+  sortRangeNearlySorted(byStart, 0, kernelCount, startNs, startNs); // nearly sorted already; ties by position, i.e. row
+  for (let k = 0; k < kernelCount; k++) byStart[k] = kernels[byStart[k]];
+  release(startNs, kernels);
+  const kernelNames = scratchArray(Uint32Array, kernelCount);
+  for (let k = 0; k < kernelCount; k++) kernelNames[k] = c.name[byStart[k]];
+  const period = repetitionPeriod(kernelNames);
+  release(kernelNames);
+  if (period === 0) { release(byStart); return { steps, stepSource: 'none' }; }
+  // the last launch (in row order) of each correlation id
+  const launchOf = new RowsByKey();
+  for (let i = 0; i < c.count; i++) if (c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0) launchOf.set(c.correlation[i], i);
+  for (let first = 0; first < kernelCount; first += period) {
+    let start = Infinity;
+    let end = -Infinity;
+    for (let k = first; k < first + period; k++) {
+      const i = byStart[k];
+      const launch = launchOf.get(c.correlation[i]);
+      start = Math.min(start, c.start[i], launch >= 0 ? c.start[launch] : Infinity);
+      end = Math.max(end, c.start[i] + c.dur[i]);
+    }
+    steps.push({ start, end, label: `call ${first / period + 1}` });
+  }
+  release(byStart);
+  launchOf.release();
+  return { steps, stepSource: 'repetition' };
+}
+
+/** Smallest p such that the sequence is ≥ 2 exact repetitions of its first p items; 0 when none. */
+function repetitionPeriod(sequence: Uint32Array): number {
+  const n = sequence.length;
+  for (let p = 1; p <= n / 2; p++) {
+    if (n % p !== 0) continue;
+    let repeats = true;
+    for (let i = p; i < n && repeats; i++) repeats = sequence[i] === sequence[i - p];
+    if (repeats) return p;
+  }
+  return 0;
+}
