@@ -11,7 +11,7 @@ import { intersectionOf, lengthWithin, unionOf } from '../../extension/core/trac
 import type { TraceModel } from '../../extension/core/trace/model.ts';
 import { EVEN_SHARE, rankStepStats, rankStepTable } from '../../extension/core/trace/rankSteps.ts';
 import { orderByRank, paneOffsets, rankAlignment, rankLabel } from '../../extension/core/trace/ranks.ts';
-import { scanTraceBytes } from '../../extension/core/trace/scanner.ts';
+import { scanTraceBytes } from '../../extension/core/trace/byteScanner.ts';
 import { parseTraceHead, rankFromFileName, readTraceHead, type TraceHead } from '../../extension/core/trace/traceHead.ts';
 
 const RANKS = path.resolve(__dirname, '../fixtures/traces/ranks');
