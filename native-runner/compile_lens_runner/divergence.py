@@ -73,7 +73,9 @@ def _recompile_key(facts: dict[str, Any], item: dict[str, Any]) -> tuple[Any, ..
 
 def _recompiles(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Recompiles keyed by site, guard pattern and (where a region call holds it) region and call: a key that some
-    ranks have more often than others is a divergence, said for the first such recompile."""
+    ranks have more often than others is a divergence. Frames recompiled in the same call on the same ranks (a
+    wrapper's frame and the model's own, e.g. DDP's forward and the module's) are one divergence, said for the
+    first of them: the line that made the call."""
     per_rank: dict[int, Counter[tuple[Any, ...]]] = {}
     example: dict[tuple[Any, ...], tuple[dict[str, Any], dict[str, Any]]] = {}
     for facts in ranks:
@@ -83,32 +85,40 @@ def _recompiles(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
             seen[key] += 1
             example.setdefault(key, (facts, item))
         per_rank[facts["rank"]] = seen
-    out = []
+    grouped: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for key, (facts, item) in example.items():
         counts = {rank: per_rank[rank][key] for rank in per_rank}
         if len(set(counts.values())) == 1:
             continue
         most = max(counts.values())
-        did = [r for r, n in counts.items() if n == most]
-        others = [r for r, n in counts.items() if n < most]
-        found = _region_call(facts, item.get("compileId"))
-        function = _frame_name(facts["compiler"], item.get("compileId"))
-        what = function or "the compiled code"
-        if found:
-            region, index = found
-            name = str(region.get("name"))
-            what = f"{function} of {name}" if function and function != name else name
-            what += f" at call {index}"
-        times = "" if most == 1 else f" {most}×"
-        fewer = "did not" if all(counts[r] == 0 for r in others) else "; ".join(
-            f"{rank_list([r])} {counts[r]}×" for r in others)
-        message = (f"{rank_list(did)} recompiled {what}{times} — {_readable(str(item.get('reason', '')))} — "
-                   f"{rank_list(others)} {fewer}: {DIFFERENT_GRAPHS}")
-        location = item.get("location") or (found[0].get("location") if found else None)
-        out.append(_entry("recompile", message, did, location,
-                          {"reason": item.get("reason"), "counts": {str(r): n for r, n in counts.items()},
-                           "region": found[0].get("id") if found else None, "call": found[1] if found else None}))
-    return out
+        did = tuple(r for r, n in counts.items() if n == most)
+        where = key[-2:] if key[-1] is not None else key
+        grouped.setdefault((where, did), []).append({"facts": facts, "item": item, "counts": counts, "most": most})
+    return [_recompile_divergence(group) for group in grouped.values()]
+
+
+def _recompile_divergence(group: list[dict[str, Any]]) -> dict[str, Any]:
+    first = group[0]
+    facts, item, counts, most = first["facts"], first["item"], first["counts"], first["most"]
+    did = [r for r, n in counts.items() if n == most]
+    others = [r for r, n in counts.items() if n < most]
+    found = _region_call(facts, item.get("compileId"))
+    function = _frame_name(facts["compiler"], item.get("compileId"))
+    what = function or "the compiled code"
+    if found:
+        region, index = found
+        name = str(region.get("name"))
+        what = f"{function} of {name}" if function and function != name else name
+        what += f" at call {index}"
+    times = "" if most == 1 else f" {most}×"
+    fewer = "did not" if all(counts[r] == 0 for r in others) else "; ".join(f"{rank_list([r])} {counts[r]}×" for r in others)
+    more = f" (and {len(group) - 1} more frame{'' if len(group) == 2 else 's'} in that call)" if len(group) > 1 else ""
+    message = (f"{rank_list(did)} recompiled {what}{times} — {_readable(str(item.get('reason', '')))}{more} — "
+               f"{rank_list(others)} {fewer}: {DIFFERENT_GRAPHS}")
+    location = item.get("location") or (found[0].get("location") if found else None)
+    return _entry("recompile", message, did, location,
+                  {"reasons": [g["item"].get("reason") for g in group], "counts": {str(r): n for r, n in counts.items()},
+                   "region": found[0].get("id") if found else None, "call": found[1] if found else None})
 
 
 def _graph_breaks(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -150,24 +160,31 @@ def _cache_outcomes(insight: dict[str, Any]) -> dict[tuple[str, str], str]:
 
 
 def _caches(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per compile id every rank ran: its cache lookups (FX graph, AOT autograd) whose outcome differs between ranks."""
     outcomes = {facts["rank"]: _cache_outcomes(facts["compiler"]) for facts in ranks}
     shared = set.intersection(*(set(o) for o in outcomes.values())) if outcomes else set()
-    out = []
+    differing: dict[str, dict[str, dict[int, str]]] = {}
     for compile_id, cache in sorted(shared):
         seen = {rank: o[(compile_id, cache)] for rank, o in outcomes.items()}
-        if len(set(seen.values())) == 1:
-            continue
-        hit = [r for r, s in seen.items() if s == "hit"]
-        missed = [r for r, s in seen.items() if s != "hit"]
+        if len(set(seen.values())) > 1:
+            differing.setdefault(compile_id, {})[cache] = seen
+    out = []
+    for compile_id, caches in differing.items():
         function = _frame_name(ranks[0]["compiler"], compile_id)
         what = f"compile {compile_id}" + (f" ({function})" if function else "")
-        if hit:
-            message = (f"{what} was loaded from the {cache} on {rank_list(hit)} and compiled afresh on {rank_list(missed)} "
-                       f"({', '.join(sorted({seen[r] for r in missed}))}): the same graph, more compile time on {rank_list(missed)}")
+        names = " and the ".join(sorted(caches))
+        seen = next(iter(caches.values()))
+        hit = [r for r, s in seen.items() if s == "hit"]
+        missed = sorted({r for outcome in caches.values() for r, s in outcome.items() if s != "hit"})
+        if hit and not set(hit) & set(missed):
+            how = ", ".join(sorted({outcome[r] for outcome in caches.values() for r in missed if outcome[r] != "hit"}))
+            message = (f"{what} was loaded from the {names} on {rank_list(hit)} and compiled afresh on {rank_list(missed)} "
+                       f"({how}): the same graph, more compile time on {rank_list(missed)}")
         else:
-            message = f"{what}: the {cache} " + "; ".join(f"{s} on {rank_list([r])}" for r, s in sorted(seen.items()))
-        out.append(_entry("cache", message, missed, None, {"compileId": compile_id, "cache": cache,
-                                                            "outcomes": {str(r): s for r, s in seen.items()}},
+            message = f"{what}: " + "; ".join(f"the {cache} {', '.join(f'{s} on {rank_list([r])}' for r, s in sorted(o.items()))}"
+                                              for cache, o in sorted(caches.items()))
+        out.append(_entry("cache", message, missed, None,
+                          {"compileId": compile_id, "outcomes": {cache: {str(r): s for r, s in o.items()} for cache, o in caches.items()}},
                           severity="warning"))
     return out
 
