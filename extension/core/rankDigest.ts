@@ -74,7 +74,8 @@ export function digestDivergence(d: Divergence): DivergenceDigest {
 /** Divergences that mean the ranks ran different code: what `check` fails on (cache warnings are compile time only). */
 export const failingDivergence = (report: Report): Divergence[] => (report.divergence ?? []).filter((d) => (d.severity ?? 'error') === 'error');
 
-function rankLine(d: RankDigest): string {
+/** "rank 1: ok · 2 graphs, 2 graph breaks, … · r0 Model: 6 calls, 0.94 ms/call from call 4" */
+export function rankLine(d: RankDigest): string {
   const facts: string[] = [];
   if (d.graphs !== null) facts.push(plural(d.graphs, 'graph'));
   if (d.graphBreaks !== null) facts.push(plural(d.graphBreaks, 'graph break'));

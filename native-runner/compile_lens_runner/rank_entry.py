@@ -53,8 +53,9 @@ def main(spec_path: str) -> int:
     os.environ["TORCH_TRACE"] = os.path.join(info.worker_dir, "torch_trace")
     with open(os.path.join(info.dir, PID_FILE), "w", encoding="utf-8") as f:
         f.write(str(os.getpid()))
-    stacks = open(os.path.join(info.dir, STACKS_FILE), "w", encoding="utf-8")  # stays open: faulthandler writes to it
-    faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
+    if hasattr(signal, "SIGUSR1"):  # POSIX
+        stacks = open(os.path.join(info.dir, STACKS_FILE), "w", encoding="utf-8")  # stays open: faulthandler writes to it
+        faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
     if info.rank != 0:
         channel.mute()
     rank_stop.install(os.path.join(info.dir, SNAPSHOT_FILE))

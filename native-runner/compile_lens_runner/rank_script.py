@@ -22,8 +22,8 @@ class RankScript:
         self.info = info
         self.trace_path = os.path.join(info.dir, trace_name(info.rank))
         self.window = ProfileWindow(self.trace_path)
-        self.no_replay = (f"one of {info.world_size} ranks of a torchrun job: replayed on one rank alone, its collectives "
-                          "would wait for ranks that do not run them; the script's own calls are reported and profiled instead")
+        self.no_replay = ("a rank of a torchrun job: replayed alone, its collectives would wait for the other ranks "
+                          "(the script's own calls are profiled instead)")
         self.script_ended = False
 
     def facts(self) -> dict[str, Any]:
