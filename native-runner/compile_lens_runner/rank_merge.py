@@ -32,6 +32,7 @@ class RankRun:
     how: str  # final | snapshot | checkpoint | none
     exit: dict[str, Any] | None
     stacks: str | None  # the faulthandler dump, when one was asked for
+    started: bool = True  # torchrun started it (its rank entry made its directory)
 
     @property
     def script(self) -> dict[str, Any] | None:
@@ -63,6 +64,7 @@ def load(job_dir: str, rank: int) -> RankRun:
     """The rank's report — final (its worker returned), else the snapshot it wrote when stopped, else its last
     checkpoint — placed as its report.json; the bookkeeping files are removed."""
     folder, work = rank_dir(job_dir, rank), worker_dir(job_dir, rank)
+    started = os.path.isdir(folder)
     exit_record = _read_json(os.path.join(folder, EXIT_FILE))
     final = _read_json(os.path.join(work, "report.json"))
     snapshot = _read_json(os.path.join(folder, SNAPSHOT_FILE))
@@ -84,7 +86,7 @@ def load(job_dir: str, rank: int) -> RankRun:
         _remove(stacks_path)
     for name in (EXIT_FILE, PID_FILE, SPEC_FILE, SNAPSHOT_FILE):
         _remove(os.path.join(folder, name))
-    return RankRun(rank, chosen, how, exit_record, stacks)
+    return RankRun(rank, chosen, how, exit_record, stacks, started)
 
 
 def _log_insight(job_dir: str, rank: int) -> dict[str, Any] | None:
@@ -218,7 +220,7 @@ def merge(job_dir: str, world: int, fallback: Callable[[], dict[str, Any]], stac
     """Writes the job's report.json; returns, when stacks were asked for (a timeout), the sentence naming where the
     ranks were."""
     runs = [load(job_dir, rank) for rank in range(world)]
-    insights = {r.rank: ((r.script or {}).get("compiler") or (_log_insight(job_dir, r.rank) if r.how in ("none", "checkpoint") else None))
+    insights = {r.rank: ((r.script or {}).get("compiler") or (_log_insight(job_dir, r.rank) if r.how in ("none", "checkpoint") and r.started else None))
                 for r in runs}
     sequences = {r.rank: _sequence(job_dir, r) for r in runs}
     states = {r.rank: state(main_thread(r.stacks)) if r.stacks else None for r in runs} if stacks_requested else {}
@@ -240,7 +242,11 @@ def merge(job_dir: str, world: int, fallback: Callable[[], dict[str, Any]], stac
         {"rank": r.rank, "compiler": insights[r.rank], "regions": (r.report or {}).get("regions") or [],
          "collectives": sequences[r.rank]} for r in runs])
     root = _root_cause(runs)
-    if root is not None:
+    if not any(r.started for r in runs):
+        headline["error"] = {"kind": "internal", "message": "torchrun (python -m torch.distributed.run) started no rank; its own "
+                             "output in the log says why.", "fix": "Check that this PyTorch has torch.distributed "
+                             "(torch.distributed.is_available()) and that the script runs under torchrun.", "traceback": None}
+    elif root is not None:
         headline["error"] = _job_error(root, runs)
     headline["status"] = report.overall_status(headline)
     report.write(os.path.join(job_dir, "report.json"), headline)

@@ -4,6 +4,8 @@ The "script" mode entry carries the compiler's insight for the whole script (TOR
 before torch is imported: every compile, break and recompile at the user's lines). `report["regions"]` adds each
 callable torch.compile returned (regions.py): its calls as the script made them, then, after the script ends (or
 once a region reached `--calls N`), eager against compiled timed on the script's own inputs (region_replay.py).
+On a rank of a torchrun job (`--nproc-per-node N`, rank_script.py) nothing is replayed: the rank profiles a window
+of the script's own calls instead, and writes what it has if it is stopped mid-script.
 """
 from __future__ import annotations
 

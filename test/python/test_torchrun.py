@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from conftest import REPO, marker_line, run_runner
+from conftest import REPO, marker_line, run_runner, validate
 
 DDP_TRAIN = REPO / "bench" / "scripts" / "ddp_train.py"
 HANG = REPO / "test" / "fixtures" / "ranks-hang" / "hang.py"
@@ -121,3 +121,17 @@ def test_a_rank_that_never_reaches_a_collective_is_named_on_timeout(tmp_path: Pa
     assert rank0["status"] == rank1["status"] == "stopped" and rank1["graphCount"] == 1  # each wrote what it had
     assert (run.report_dir / rank0["stacks"]).read_text().count("all_reduce") >= 1
     assert _left_over(tmp_path) == []
+
+
+def test_torchrun_that_starts_no_rank_is_said_so(tmp_path: Path) -> None:
+    """torchrun itself failed (no torch.distributed, a bad command): no rank directory, no made-up rank failure."""
+    from compile_lens_runner import rank_merge
+    from compile_lens_runner.supervisor import fallback_report
+
+    spec = {"target": {"script": "train.py"}, "modes": ["default"], "dynamic": "auto", "fullgraph": False,
+            "backend": "inductor", "device": "cpu", "quick": False}
+    assert rank_merge.merge(str(tmp_path), 2, lambda: fallback_report(spec), stacks_requested=False) is None
+    report = json.loads((tmp_path / "report.json").read_text())
+    validate(report)
+    assert report["status"] == "error" and report["error"]["message"].startswith("torchrun (python -m torch.distributed.run) started no rank")
+    assert [r["status"] for r in report["ranks"]] == ["killed", "killed"] and report["divergence"] == []
