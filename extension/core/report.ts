@@ -137,7 +137,7 @@ export interface GraphBreak {
   location: SourceLocation | null;
   userStack: SourceLocation[];
   compileId?: string | null;
-  /** a torchrun job (schema 1.8): the ranks it happened on */
+  /** a torchrun job (schema 1.9): the ranks it happened on */
   ranks?: number[];
 }
 
@@ -153,7 +153,7 @@ export interface Recompile {
   /** PyTorch's own hint from the guard failure text */
   hint?: string | null;
   explanation?: Explanation | null;
-  /** a torchrun job (schema 1.8): the ranks it happened on */
+  /** a torchrun job (schema 1.9): the ranks it happened on */
   ranks?: number[];
 }
 
@@ -169,7 +169,7 @@ export interface RecompileSite {
   inTimedRegion?: boolean;
   hint?: string | null;
   explanation?: Explanation | null;
-  /** a torchrun job (schema 1.8): the ranks it happened on */
+  /** a torchrun job (schema 1.9): the ranks it happened on */
   ranks?: number[];
 }
 
@@ -245,7 +245,7 @@ export interface RegionCall {
   /** false: Dynamo fell back to eager for this call */
   ranCompiled?: boolean | null;
   fallbackReason?: string | null;
-  /** a torchrun rank's call inside its profile window: the profiler's overhead is in its duration (schema 1.8) */
+  /** a torchrun rank's call inside its profile window: the profiler's overhead is in its duration (schema 1.9) */
   profiled?: boolean;
 }
 
@@ -313,7 +313,7 @@ export interface Report {
   regions?: Region[];
   /** a torchrun job (schema 1.5): one entry per rank; the runner adds it, the timeline shows `trace`s as a rank set */
   ranks?: RankEntry[];
-  /** a torchrun job (schema 1.8): where its ranks ran differently (empty: they did not) */
+  /** a torchrun job (schema 1.9): where its ranks ran differently (empty: they did not) */
   divergence?: Divergence[];
   recommendation: Recommendation;
 }
@@ -327,7 +327,7 @@ export interface ProfileWindow {
   skipped: string | null;
 }
 
-/** One rank of a torchrun job: how it ended, what it compiled and ran (schema 1.8; `rank` and `trace` since 1.5). */
+/** One rank of a torchrun job: how it ended, what it compiled and ran (schema 1.9; `rank` and `trace` since 1.5). */
 export interface RankEntry {
   rank: number;
   /** the rank's torch.profiler trace, relative to the report directory */
@@ -356,7 +356,7 @@ export interface RankEntry {
   stacks?: string | null;
 }
 
-/** Where the ranks of a torchrun job ran differently, in one sentence (schema 1.8). */
+/** Where the ranks of a torchrun job ran differently, in one sentence (schema 1.9). */
 export interface Divergence {
   kind: 'recompile' | 'graph-break' | 'graph-count' | 'cache' | 'collectives';
   /** warning: cache (the same graphs, compiled on one rank and loaded on another); `check` fails on errors */

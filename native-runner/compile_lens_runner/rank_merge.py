@@ -112,7 +112,7 @@ def _relative(job_dir: str, rank: int, path: str | None) -> str | None:
 
 def _error_of(run: RankRun) -> dict[str, Any] | None:
     error = (run.script or {}).get("error") or (run.report or {}).get("error")
-    if error or run.status not in ("killed",):
+    if error is not None or run.status != "killed":
         return error
     return {"kind": "internal", "message": f"Rank {run.rank} ended without writing its report (killed outright).",
             "fix": "See the rank's output in the log; its compiler log was read instead.", "traceback": None}
