@@ -5,14 +5,15 @@ import { collectFindings, findingMessage } from './core/findings.ts';
 import { digestRegion, formatScriptDigest } from './core/regionDigest.ts';
 import { digestFinding, digestReport, formatDigest } from './core/reportDigest.ts';
 import { loadReport, ReportError, type LoadedReport } from './core/reportFile.ts';
+import { digestDivergence, digestRank, divergenceLine, failingDivergence } from './core/rankDigest.ts';
 import { profileArgs, runRunner, type ProfileOptions, type RunTarget } from './core/runner.ts';
 import { placeLabel } from './core/sourcePlace.ts';
 import { scanTraceFile } from './core/trace/scanner.ts';
 import { formatTraceSummary, summarizeTrace } from './core/trace/summary.ts';
 
 const USAGE = `Usage:
-  compile-lens profile (--sample NAME | --target FILE:FN | --script FILE [-- ARGS...]) [options] [--json]
-  compile-lens check   (--sample NAME | --target FILE:FN | --script FILE [-- ARGS...]) --max-graph-breaks N --max-recompiles M [options] [--json]
+  compile-lens profile (--sample NAME | --target FILE:FN | --script FILE [--nproc-per-node N] [-- ARGS...]) [options] [--json]
+  compile-lens check   (--sample NAME | --target FILE:FN | --script FILE [--nproc-per-node N] [-- ARGS...]) --max-graph-breaks N --max-recompiles M [options] [--json]
   compile-lens summarize TRACE.json[.gz] [--json]
 
 Options for profile and check:
@@ -27,6 +28,8 @@ Options for profile and check:
   --timeout SECONDS          stop the run after this long
   --quick                    fewer timing rounds (tests, CI)
   --calls N                  --script: stop the script after a region's Nth call, then measure (servers, long loops)
+  --nproc-per-node N         --script: run it under torchrun with N processes (DDP, FSDP): every rank's compiles,
+                             breaks and recompiles, their traces, and where the ranks diverged (check fails on it)
   --python PATH              interpreter with torch (default $COMPILE_LENS_PYTHON or python3)
   --verbose                  also print the model's and the compiler's own output (stderr)
 
@@ -51,6 +54,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   python: { type: 'string' },
   calls: { type: 'string' },
+  'nproc-per-node': { type: 'string' },
   'max-graph-breaks': { type: 'string' },
   'max-recompiles': { type: 'string' },
   json: { type: 'boolean' },
@@ -154,6 +158,12 @@ function profileOptionsFrom(args: ParsedArgs): ProfileOptions {
     if (calls < 1) throw new UsageError('--calls must be at least 1');
     options.calls = calls;
   }
+  const nproc = integerFlag(args, 'nproc-per-node');
+  if (nproc !== undefined) {
+    if (nproc < 1) throw new UsageError('--nproc-per-node must be at least 1');
+    if (nproc > 1 && options.target.kind !== 'script') throw new UsageError('--nproc-per-node applies to --script only');
+    if (nproc > 1) options.nprocPerNode = nproc;
+  }
   return options;
 }
 
@@ -195,7 +205,9 @@ async function profileCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const reportPath = path.join(loaded.dir, 'report.json');
   if (args.values.json) {
     const regions = script ? { regions: (report.regions ?? []).map(digestRegion) } : {};
-    io.out(JSON.stringify({ reportPath, ...digestReport(report), ...regions }, null, 2));
+    const ranks = report.ranks?.length
+      ? { ranks: report.ranks.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) } : {};
+    io.out(JSON.stringify({ reportPath, ...digestReport(report), ...regions, ...ranks }, null, 2));
   } else {
     io.out(`${script ? formatScriptDigest(report) : formatDigest(digestReport(report))}\n  report: ${reportPath}`);
   }
@@ -214,23 +226,30 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     io.err(`check: the run failed: ${loaded.report.error?.message ?? 'unknown error'}`);
     return EXIT.checkRunFailed;
   }
-  const findings = collectFindings(loaded.report);
+  // divergences are listed on their own (with those that have no source line), not among the findings
+  const findings = collectFindings(loaded.report).filter((f) => f.kind !== 'divergence');
   const breaks = findings.filter((f) => f.kind === 'graph-break');
   // a recompile site counts each of its recompiles (schema 1.4 groups them into one finding)
   const recompiles = findings.filter((f) => f.kind === 'recompile').reduce((n, f) => n + f.count, 0);
+  const ranked = Boolean(loaded.report.ranks?.length);
+  const diverged = failingDivergence(loaded.report);
   const over: string[] = [];
   if (maxBreaks !== undefined && breaks.length > maxBreaks) over.push(`${breaks.length} graph breaks (allowed ${maxBreaks})`);
   if (maxRecompiles !== undefined && recompiles > maxRecompiles) over.push(`${recompiles} recompiles (allowed ${maxRecompiles})`);
+  if (diverged.length) over.push(`the ranks diverged (${diverged.length === 1 ? '1 divergence' : `${diverged.length} divergences`})`);
   if (args.values.json) {
     io.out(JSON.stringify({
       passed: over.length === 0,
       graphBreaks: breaks.length,
       recompiles,
       findings: findings.map(digestFinding),
+      ...(ranked ? { divergence: (loaded.report.divergence ?? []).map(digestDivergence) } : {}),
     }, null, 2));
   } else {
     for (const f of findings) io.out(`${placeLabel(f, true)}  ${findingMessage(f)}`);
-    io.out(over.length ? `check failed: ${over.join(', ')}` : `check passed: ${breaks.length} graph breaks, ${recompiles} recompiles`);
+    for (const d of (loaded.report.divergence ?? []).map(digestDivergence)) io.out(divergenceLine(d, true));
+    const ranks = ranked ? `, no divergence between ${loaded.report.ranks!.length} ranks` : '';
+    io.out(over.length ? `check failed: ${over.join(', ')}` : `check passed: ${breaks.length} graph breaks, ${recompiles} recompiles${ranks}`);
   }
   return over.length ? EXIT.failed : EXIT.ok;
 }

@@ -18,7 +18,7 @@ function toDiagnostic(finding: Finding, line: number): vscode.Diagnostic {
   const diagnostic = new vscode.Diagnostic(
     new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
     findingMessage(finding),
-    finding.kind === 'graph-break' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information,
+    finding.kind === 'recompile' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning,
   );
   diagnostic.source = 'Compile Lens';
   diagnostic.code = finding.docUrl ? { value: finding.code, target: vscode.Uri.parse(finding.docUrl) } : finding.code;

@@ -123,6 +123,8 @@ export function activate(context: vscode.ExtensionContext): void {
       };
       const calls = config.get<number>('scriptCalls') ?? 0;
       if (target.kind === 'script' && calls > 0) options.calls = calls;
+      const nproc = config.get<number>('nprocPerNode') ?? 1;
+      if (target.kind === 'script' && nproc > 1) options.nprocPerNode = Math.floor(nproc);
       await saveIfDirty(target);
       const args = profileArgs(options);
       log.appendLine(`$ ${python} -m compile_lens_runner ${args.join(' ')}`);

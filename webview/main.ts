@@ -15,6 +15,7 @@ import { renderCompilePhases } from './compilePhases.ts';
 import { renderKernelSource } from './kernelDetails.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
 import { communicationLegend, rankViewOf, renderRankNote, renderRankSteps, type RankView } from './ranks.ts';
+import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
 import { STYLES } from './styles.ts';
 import { KIND_LEGEND, kindSwatchCss, readTheme, type Theme } from './theme.ts';
@@ -155,6 +156,8 @@ function load(message: ModelMessage): void {
   if (message.report) app.append(renderReportHeader(message.report, (file, line) => post({ type: 'reveal', file, line })));
   const regions = message.report && renderRegions(message.report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
   if (regions) app.append(regions);
+  const ranks = message.report && renderRankReport(message.report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
+  if (ranks) app.append(ranks);
   state.report = message.report;
   const phases = renderCompilePhases(message.report);
   if (phases) app.append(phases);

@@ -1,8 +1,9 @@
 // Turns a report into what the editor shows: one finding per graph break / recompile site, with the reason,
-// what it cost and a fix. Pure, so diagnostics, hovers, the CLI's `check` and tests share one reading.
-import type { GraphBreak, ModeResult, Recompile, RecompileSite, Report, SourceLocation } from './report.ts';
+// what it cost and a fix — and, for a torchrun job, the ranks it happened on and where the ranks diverged. Pure,
+// so diagnostics, hovers, the CLI's `check` and tests share one reading.
+import type { Divergence, GraphBreak, ModeResult, Recompile, RecompileSite, Report, SourceLocation } from './report.ts';
 
-export type FindingKind = 'graph-break' | 'recompile';
+export type FindingKind = 'graph-break' | 'recompile' | 'divergence';
 
 export interface Finding {
   kind: FindingKind;
@@ -28,6 +29,10 @@ export interface Finding {
   what: string | null;
   /** recompiles at this site with this guard pattern (the most in any one mode); 1 for graph breaks */
   count: number;
+  /** a torchrun job: the ranks it happened on (a divergence: the ranks that did what the others did not); null for one process */
+  ranks: number[] | null;
+  /** a torchrun job: how many ranks it had; null for one process */
+  worldSize: number | null;
 }
 
 const GRAPH_BREAK_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_troubleshooting.html#graph-breaks';
@@ -53,29 +58,32 @@ function siteOf(location: SourceLocation | null, stack: SourceLocation[]): Sourc
   return location ?? stack[stack.length - 1] ?? null;
 }
 
-function addFinding(into: Map<string, Finding>, finding: Omit<Finding, 'modes'>, mode: string): void {
+type FindingOf = Omit<Finding, 'modes' | 'worldSize'>;
+
+function addFinding(into: Map<string, Finding>, finding: FindingOf, mode: string, worldSize: number | null): void {
   const key = `${finding.kind}\0${finding.file}\0${finding.cell}\0${finding.line}\0${finding.reason}`;
   const existing = into.get(key);
   if (existing) {
     if (!existing.modes.includes(mode)) existing.modes.push(mode);
     existing.count = Math.max(existing.count, finding.count);
+    if (existing.ranks && finding.ranks) existing.ranks = [...new Set([...existing.ranks, ...finding.ranks])].sort((a, b) => a - b);
     return;
   }
-  into.set(key, { ...finding, modes: [mode] });
+  into.set(key, { ...finding, modes: [mode], worldSize });
 }
 
-function graphBreakFinding(item: GraphBreak, mode: Pick<ModeResult, 'compiler' | 'outsideGraphsMsPerStep'>): Omit<Finding, 'modes'> | null {
+function graphBreakFinding(item: GraphBreak, mode: Pick<ModeResult, 'compiler' | 'outsideGraphsMsPerStep'>): FindingOf | null {
   const site = siteOf(item.location, item.userStack);
   if (!site) return null;
   return {
     kind: 'graph-break', file: site.file, line: site.line, cell: site.cell ?? null, reason: item.reason, hint: item.hint ?? null,
     code: item.gbId ?? 'graph-break', docUrl: item.docUrl ?? GRAPH_BREAK_DOCS, fix: suggestFix(item.reason, item.hint),
     graphCount: mode.compiler?.graphCount ?? null, outsideGraphsMs: mode.outsideGraphsMsPerStep ?? null, trigger: null,
-    what: null, count: 1,
+    what: null, count: 1, ranks: item.ranks ?? null,
   };
 }
 
-function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult, 'compiler'>): Omit<Finding, 'modes'> | null {
+function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult, 'compiler'>): FindingOf | null {
   if (!item.location) return null;
   const count = 'count' in item ? item.count : 1;
   // a recurring site reads as its pattern (self.calls == N), a single recompile as its own reason
@@ -84,7 +92,19 @@ function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult
     kind: 'recompile', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason, hint: item.hint ?? null,
     code: 'recompile', docUrl: RECOMPILE_DOCS, fix: item.explanation?.fix ?? suggestFix(item.reason, item.hint),
     graphCount: mode.compiler?.graphCount ?? null, outsideGraphsMs: null, trigger: item.trigger ?? null,
-    what: item.explanation?.what ?? null, count,
+    what: item.explanation?.what ?? null, count, ranks: item.ranks ?? null,
+  };
+}
+
+/** A divergence between ranks, at the user's line it names (those without a line are in the report and CLI only). */
+function divergenceFinding(item: Divergence): FindingOf | null {
+  if (!item.location) return null;
+  const reasons = item.details?.reasons;
+  const reason = Array.isArray(reasons) && typeof reasons[0] === 'string' ? reasons[0] : typeof item.details?.reason === 'string' ? item.details.reason : item.message;
+  return {
+    kind: 'divergence', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason: item.message,
+    hint: null, code: `rank-${item.kind}`, docUrl: null, fix: suggestFix(reason), graphCount: null, outsideGraphsMs: null, trigger: null,
+    what: null, count: 1, ranks: item.ranks,
   };
 }
 
@@ -94,6 +114,7 @@ function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult
  */
 export function collectFindings(report: Report): Finding[] {
   const found = new Map<string, Finding>();
+  const worldSize = report.ranks?.length || null;
   const sources = [
     ...report.modes.map((mode) => ({ label: mode.mode, mode })),
     ...(report.regions ?? []).map((region) => ({ label: `${region.id} ${region.name}`, mode: { compiler: region.compiler ?? null } })),
@@ -101,30 +122,47 @@ export function collectFindings(report: Report): Finding[] {
   for (const { label, mode } of sources) {
     for (const item of mode.compiler?.graphBreaks ?? []) {
       const finding = graphBreakFinding(item, mode);
-      if (finding) addFinding(found, finding, label);
+      if (finding) addFinding(found, finding, label, worldSize);
     }
     // schema 1.4 groups recompiles that recur at one site; older reports list each one
     for (const item of mode.compiler?.recompileSites ?? mode.compiler?.recompiles ?? []) {
       const finding = recompileFinding(item, mode);
-      if (finding) addFinding(found, finding, label);
+      if (finding) addFinding(found, finding, label, worldSize);
     }
+  }
+  for (const item of report.divergence ?? []) {
+    const finding = divergenceFinding(item);
+    if (finding) addFinding(found, finding, 'ranks', worldSize);
   }
   return [...found.values()].sort((a, b) => a.file.localeCompare(b.file) || (a.cell ?? -1) - (b.cell ?? -1) || a.line - b.line);
 }
 
+/** "on ranks 0, 1", "on rank 1 only"; null for one process. */
+export function rankText(finding: Pick<Finding, 'ranks' | 'worldSize'>): string | null {
+  const { ranks, worldSize } = finding;
+  if (!ranks?.length || !worldSize || worldSize < 2) return null;
+  if (ranks.length === 1) return `on rank ${ranks[0]} only`;
+  return `on ranks ${ranks.join(', ')}`;
+}
+
+const KIND_TITLE = { 'graph-break': 'Graph break', recompile: 'Recompile', divergence: 'Ranks diverged' } as const;
+
 /** One line for the Problems panel and `compile-lens check`. */
 export function findingMessage(finding: Finding): string {
-  const kind = finding.kind === 'graph-break' ? 'Graph break' : finding.count > 1 ? `Recompile ×${finding.count}` : 'Recompile';
-  return `${kind}: ${finding.reason}`;
+  const kind = finding.kind === 'recompile' && finding.count > 1 ? `Recompile ×${finding.count}` : KIND_TITLE[finding.kind];
+  const ranks = finding.kind === 'divergence' ? null : rankText(finding);
+  return `${kind}: ${finding.reason}${ranks ? ` (${ranks})` : ''}`;
 }
 
 /** Markdown for the hover over the finding's line. Strings from the report are escaped: they are data. */
 export function findingHover(finding: Finding): string {
   const esc = escapeMarkdown;
   const lines: string[] = [];
-  const title = finding.kind === 'graph-break' ? 'Graph break' : finding.count > 1 ? `${finding.count} recompiles at this line` : 'Recompile';
-  lines.push(`**Compile Lens — ${title}** (${finding.modes.map(esc).join(', ')})`, '');
-  lines.push(`**Reason:** ${esc(finding.reason)}`);
+  const title = finding.kind === 'recompile' && finding.count > 1 ? `${finding.count} recompiles at this line` : KIND_TITLE[finding.kind];
+  // a divergence's sentence names its ranks itself
+  const tags = finding.kind === 'divergence' ? [] : [...finding.modes, rankText(finding)].filter((t): t is string => t !== null);
+  lines.push(`**Compile Lens — ${title}**${tags.length ? ` (${tags.map(esc).join(', ')})` : ''}`, '');
+  lines.push(`**${finding.kind === 'divergence' ? 'What differed' : 'Reason'}:** ${esc(finding.reason)}`);
   if (finding.what) lines.push('', `**What happened:** ${esc(finding.what)}`);
   if (finding.hint) lines.push('', `**PyTorch's hint:** ${esc(finding.hint)}`);
   if (finding.kind === 'graph-break' && finding.graphCount !== null) {

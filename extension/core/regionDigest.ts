@@ -1,6 +1,8 @@
 // Script mode's numbers per region (each callable torch.compile returned while the script ran), derived once for
 // the CLI lines, `--json`, the CodeLens on the torch.compile line and the report panel. Nothing unmeasured is
 // printed as a number: what was not measured says why, in words, and carries no verdict.
+import { rankText } from './findings.ts';
+import { formatRanks } from './rankDigest.ts';
 import { regionStory } from './regionStory.ts';
 import { digestMode, digestReport, headline, type ModeDigest } from './reportDigest.ts';
 import type { Recommendation, Region, RegionMeasurement, Report } from './report.ts';
@@ -185,9 +187,15 @@ export function formatScriptDigest(report: Report): string {
   if (digest.error) out.push(`  error: ${digest.error}`);
   if (!regions.length && report.status !== 'error') out.push('  no region: torch.compile returned no callable while the script ran');
   for (const region of regions) out.push(...formatRegion(region));
-  if (digest.findings.length) {
+  out.push(...formatRanks(report));
+  // divergences are in the ranks' block; a torchrun job's findings say which ranks they happened on
+  const findings = digest.findings.filter((f) => f.kind !== 'divergence');
+  if (findings.length) {
     out.push('  findings:');
-    for (const f of digest.findings) out.push(`    ${placeLabel(f, true)}  ${f.kind}: ${f.reason}`);
+    for (const f of findings) {
+      const ranks = rankText({ ranks: f.ranks ?? null, worldSize: report.ranks?.length ?? null });
+      out.push(`    ${placeLabel(f, true)}  ${f.kind}: ${f.reason}${ranks ? ` (${ranks})` : ''}`);
+    }
   }
   const { recommendation } = report;
   const measured = regions.some((r) => r.recommendation !== null);

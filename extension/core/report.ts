@@ -139,6 +139,8 @@ export interface GraphBreak {
   location: SourceLocation | null;
   userStack: SourceLocation[];
   compileId?: string | null;
+  /** a torchrun job (schema 1.9): the ranks it happened on */
+  ranks?: number[];
 }
 
 export interface Recompile {
@@ -153,6 +155,8 @@ export interface Recompile {
   /** PyTorch's own hint from the guard failure text */
   hint?: string | null;
   explanation?: Explanation | null;
+  /** a torchrun job (schema 1.9): the ranks it happened on */
+  ranks?: number[];
 }
 
 /** Recompiles at one source line with one guard pattern (schema 1.4). */
@@ -167,6 +171,8 @@ export interface RecompileSite {
   inTimedRegion?: boolean;
   hint?: string | null;
   explanation?: Explanation | null;
+  /** a torchrun job (schema 1.9): the ranks it happened on */
+  ranks?: number[];
 }
 
 export interface CompilerInsight {
@@ -241,6 +247,8 @@ export interface RegionCall {
   /** false: Dynamo fell back to eager for this call */
   ranCompiled?: boolean | null;
   fallbackReason?: string | null;
+  /** a torchrun rank's call inside its profile window: the profiler's overhead is in its duration (schema 1.9) */
+  profiled?: boolean;
 }
 
 export interface RegionSignature {
@@ -307,14 +315,59 @@ export interface Report {
   regions?: Region[];
   /** a torchrun job (schema 1.5): one entry per rank; the runner adds it, the timeline shows `trace`s as a rank set */
   ranks?: RankEntry[];
+  /** a torchrun job (schema 1.9): where its ranks ran differently (empty: they did not) */
+  divergence?: Divergence[];
   recommendation: Recommendation;
 }
 
-/** One rank of a torchrun job. The runner fills in more per-rank fields (graphs, breaks, divergence). */
+/** The script's own calls a rank profiled: from call `fromCall` of region `region`, one ProfilerStep per later call. */
+export interface ProfileWindow {
+  region: string | null;
+  fromCall: number | null;
+  steps: number;
+  /** why there is no trace */
+  skipped: string | null;
+}
+
+/** One rank of a torchrun job: how it ended, what it compiled and ran (schema 1.9; `rank` and `trace` since 1.5). */
 export interface RankEntry {
   rank: number;
   /** the rank's torch.profiler trace, relative to the report directory */
   trace?: string | null;
+  /** stopped: SIGTERM (another rank failed, cancel, timeout) before its script ended; killed: it wrote no report */
+  status?: 'ok' | 'error' | 'stopped' | 'killed';
+  exitCode?: number | null;
+  error?: RunError | null;
+  /** status error: the innermost user line of its traceback */
+  failedAt?: SourceLocation | null;
+  /** the rank's own report.json */
+  report?: string | null;
+  window?: ProfileWindow | null;
+  torchTraceLog?: string | null;
+  graphCount?: number | null;
+  graphBreaks?: number | null;
+  recompiles?: number | null;
+  compileSeconds?: number | null;
+  cache?: Record<string, Record<string, number>> | null;
+  regions?: { id: string; name: string; callCount: number; steadyState?: { fromCall: number; medianMs: number; spreadPct?: number | null } | null }[];
+  /** the collectives of its profiled steps, in the order issued; null without a trace */
+  collectives?: string[] | null;
+  /** after a timeout: where its main thread was */
+  stack?: { waitingIn: string | null; location: SourceLocation | null } | null;
+  /** after a timeout: its Python stacks */
+  stacks?: string | null;
+}
+
+/** Where the ranks of a torchrun job ran differently, in one sentence (schema 1.9). */
+export interface Divergence {
+  kind: 'recompile' | 'graph-break' | 'graph-count' | 'cache' | 'collectives';
+  /** warning: cache (the same graphs, compiled on one rank and loaded on another); `check` fails on errors */
+  severity?: 'error' | 'warning';
+  message: string;
+  location?: SourceLocation | null;
+  /** the ranks that did what the others did not */
+  ranks: number[];
+  details?: Record<string, unknown>;
 }
 
 export const SUPPORTED_SCHEMA_MAJOR = 1;

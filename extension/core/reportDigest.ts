@@ -56,7 +56,8 @@ export interface ReportDigest {
   modes: ModeDigest[];
   recommendation: Report['recommendation'];
   /** `cell`: notebooks only, the cell's index (`line` is then within the cell) */
-  findings: { kind: Finding['kind']; file: string; line: number; cell?: number; reason: string; modes: string[]; count: number }[];
+  /** `ranks`: a torchrun job only, the ranks it happened on */
+  findings: { kind: Finding['kind']; file: string; line: number; cell?: number; reason: string; modes: string[]; count: number; ranks?: number[] }[];
 }
 
 const num = (value: number, digits: number): string => value.toFixed(digits);
@@ -126,7 +127,10 @@ export function digestMode(m: ModeResult): ModeDigest {
 
 /** A finding as the CLI prints it in --json (also `check --json`). */
 export function digestFinding(f: Finding): ReportDigest['findings'][number] {
-  return { kind: f.kind, file: f.file, line: f.line, ...(f.cell !== null ? { cell: f.cell } : {}), reason: f.reason, modes: f.modes, count: f.count };
+  return {
+    kind: f.kind, file: f.file, line: f.line, ...(f.cell !== null ? { cell: f.cell } : {}), reason: f.reason, modes: f.modes, count: f.count,
+    ...(f.ranks ? { ranks: f.ranks } : {}),
+  };
 }
 
 export function digestReport(report: Report): ReportDigest {

@@ -23,6 +23,8 @@ export interface ProfileOptions {
   quick?: boolean;
   /** script mode: stop the script after a region's Nth call, then measure */
   calls?: number;
+  /** script mode: run the script under torchrun with this many processes (> 1) */
+  nprocPerNode?: number;
 }
 
 export interface RunnerProgress {
@@ -76,6 +78,7 @@ export function profileArgs(options: ProfileOptions): string[] {
   if (options.timeoutSeconds) args.push('--timeout', String(options.timeoutSeconds));
   if (options.quick) args.push('--quick');
   if (options.calls) args.push('--calls', String(options.calls));
+  if (options.nprocPerNode && options.nprocPerNode > 1) args.push('--nproc-per-node', String(options.nprocPerNode));
   // runRunner holds the runner's stdin open: if this process dies (VS Code closes), the run cancels itself
   args.push('--stop-when-stdin-closes');
   if (target.kind === 'script' && target.args.length) args.push('--', ...target.args);

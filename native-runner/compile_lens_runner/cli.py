@@ -51,8 +51,12 @@ def parser() -> argparse.ArgumentParser:
                       help="with --script: once a region has been called N times, measure the regions so far and stop the script")
     prof.add_argument("--stop-when-stdin-closes", action="store_true",
                       help="cancel when standard input reaches EOF: the launching editor went away")
+    prof.add_argument("--nproc-per-node", type=int, metavar="N", default=1,
+                      help="with --script: run it under torchrun (torch.distributed.run) with N processes, one report for every rank")
     worker = sub.add_parser("_worker", help=argparse.SUPPRESS)
     worker.add_argument("spec")
+    rank = sub.add_parser("_rank", help=argparse.SUPPRESS)
+    rank.add_argument("spec")
     return p
 
 
@@ -76,12 +80,18 @@ def main(argv: list[str] | None = None) -> int:
         from .worker import main as worker_main
 
         return worker_main(args.spec)
+    if args.command == "_rank":
+        from .rank_entry import main as rank_main
+
+        return rank_main(args.spec)
     if script_args and not args.script:
         parser().error("arguments after -- are only for --script")
     if args.rounds is not None and args.rounds < 1:
         parser().error("--rounds must be >= 1")
     if args.calls is not None and (args.calls < 1 or not args.script):
         parser().error("--calls N needs --script and N >= 1")
+    if args.nproc_per_node < 1 or (args.nproc_per_node > 1 and not args.script):
+        parser().error("--nproc-per-node N needs --script and N >= 1")
     if not (args.sample or args.target or args.script):
         args.sample = "mlp"
     target = ({"script": os.path.abspath(args.script), "args": script_args} if args.script
@@ -89,6 +99,6 @@ def main(argv: list[str] | None = None) -> int:
     spec = {"target": target, "device": args.device, "modes": args.modes or ["default"], "dynamic": args.dynamic,
             "fullgraph": args.fullgraph, "backend": args.backend, "timeout": args.timeout, "rounds": args.rounds,
             "quick": args.quick, "train": args.train, "cwd": os.getcwd(), "calls": args.calls,
-            "whatIfModes": args.modes if args.script else None}
+            "whatIfModes": args.modes if args.script else None, "nprocPerNode": args.nproc_per_node}
     out_dir = os.path.abspath(args.out) if args.out else default_out_dir(_target_name(args))
     return supervise(spec, out_dir, args.timeout, stop_on_stdin_eof=args.stop_when_stdin_closes)

@@ -2,74 +2,19 @@
 compile-time phases, caches, CUDA graphs, and which ATen ops and user lines each generated kernel covers."""
 from __future__ import annotations
 
-import linecache
-import os
 import re
-import sysconfig
 from collections import Counter
 from typing import Any, Callable, Iterable
 
 from . import explain
 from .torch_trace import Record
+from .user_code import innermost_user, is_user_file, location, parse_frames
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-_SAMPLES_DIR = os.path.join(_PACKAGE_DIR, "samples")
-_STDLIB_DIRS = tuple({os.path.realpath(sysconfig.get_paths()[k]) for k in ("stdlib", "platstdlib")})
-_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)')
 _GB_ID = re.compile(r"/gb/(gb\d+)\.html", re.I)
 _URL = re.compile(r"https?://\S+?\.html")
 _POST_GRAD_NODE = re.compile(r"^\s*(\w+): \"[^\"]*\" = torch\.ops\.([\w.]+?)(?:\.default|\.Tensor|\.Scalar|\.int|\.dim|\.self)?\(")
 MAX_KERNELS = 200
 TIMED_PHASES = ("timed", "retimed")
-
-
-def _torch_dir() -> str | None:
-    try:
-        import torch
-
-        return os.path.dirname(os.path.realpath(torch.__file__))
-    except ImportError:
-        return None
-
-
-_TORCH_DIR = _torch_dir()
-
-
-def is_user_file(path: str) -> bool:
-    """False for torch's own frames, the runner's machinery, the standard library and synthetic files."""
-    if not path or path.startswith("<"):
-        return False
-    real = os.path.realpath(path)
-    if real.startswith(_SAMPLES_DIR + os.sep):
-        return True
-    if real.startswith(_PACKAGE_DIR + os.sep):
-        return False
-    if _TORCH_DIR and real.startswith(_TORCH_DIR + os.sep):
-        return False
-    if "site-packages" in real.split(os.sep):
-        return False
-    return not real.startswith(_STDLIB_DIRS)
-
-
-def location(file: str, line: int, function: str | None) -> dict[str, Any]:
-    code = linecache.getline(file, line).strip() or None
-    return {"file": file if file.startswith("<") else os.path.abspath(file), "line": int(line), "function": function, "code": code}
-
-
-def parse_frames(text: str) -> list[dict[str, Any]]:
-    frames = []
-    for raw in text.split("\n"):
-        match = _FRAME.match(raw)
-        if match:
-            frames.append(location(match["file"], int(match["line"]), match["fn"]))
-    return frames
-
-
-def innermost_user(frames: list[dict[str, Any]]) -> dict[str, Any] | None:
-    for frame in reversed(frames):
-        if is_user_file(frame["file"]):
-            return frame
-    return None
 
 
 def _section(text: str, start: str) -> str:

@@ -18,6 +18,11 @@ class Channel:
     def __init__(self) -> None:
         self._fd: int | None = None
         self._lock = threading.Lock()
+        self._muted = False
+
+    def mute(self) -> None:
+        """Drops every protocol line: ranks other than 0 of a torchrun job share rank 0's stdout."""
+        self._muted = True
 
     def claim_stdout(self) -> None:
         sys.stdout.flush()
@@ -26,6 +31,8 @@ class Channel:
         os.dup2(2, 1)
 
     def send(self, record: dict[str, Any]) -> None:
+        if self._muted:
+            return
         data = (json.dumps(record) + "\n").encode()
         with self._lock:
             fd = self._fd if self._fd is not None else 1

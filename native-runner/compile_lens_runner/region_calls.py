@@ -130,14 +130,18 @@ class CallRecord:
     compile_ids: list[str] = field(default_factory=list)
     ran_compiled: bool | None = None
     ms: float | None = None
+    profiled: bool = False  # ran inside the profile window (profile_window.py): its duration includes the profiler's
 
-    def resolve(self) -> None:
-        """Reads the call's duration; on CUDA waits for its end event (called after the script, never during)."""
+    def resolve(self, wait: bool = True) -> None:
+        """Reads the call's duration; on CUDA waits for its end event (called after the script, never during).
+        wait=False leaves a CUDA call whose end event has not completed unresolved (a rank stopped mid-collective)."""
         if self.clock.events is None:
             self.ms = self.clock.cpu_ms
             return
         start, end = self.clock.events
         try:
+            if not wait and not end.query():
+                return
             end.synchronize()
             self.ms = float(start.elapsed_time(end))
         except RuntimeError:  # an event never recorded (the call raised before it) or a failed device

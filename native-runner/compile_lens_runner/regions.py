@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from . import region_calls, region_capture
-from .insight import innermost_user, location
+from .user_code import innermost_user, location
 from .region_calls import (MAX_RECORDED_CALLS, CallClock, CallRecord, autocast, call_device, cuda_stream, describe, flatten,
                            grad_mode)
 
 if TYPE_CHECKING:
     from .compiled_runs import CompiledRuns
+    from .profile_window import ProfileWindow
     from .torch_trace import CompileWatcher
 
 
@@ -109,8 +110,13 @@ class RegionRecorder:
     """Patches torch.compile while the script runs and records every call of every region."""
 
     def __init__(self, watcher: "CompileWatcher", runs: "CompiledRuns", stop_after_calls: int | None = None,
-                 on_stop: Callable[[Region], None] | None = None) -> None:
+                 on_stop: Callable[[Region], None] | None = None, window: "ProfileWindow | None" = None,
+                 no_replay: str | None = None) -> None:
+        """window: profiles a window of the script's own calls (torchrun ranks); no_replay: why no region may be
+        replayed (then no inputs are kept)."""
         self.watcher = watcher
+        self.window = window
+        self.no_replay = no_replay
         self.runs = runs
         self.regions: list[Region] = []
         self.recording = False
@@ -159,6 +165,7 @@ class RegionRecorder:
         region_id = f"r{len(self.regions)}"
         if isinstance(model, torch.nn.Module):
             region = Region(region_id, type(model).__name__, "module", where, _options(kwargs), compiled, model, model, kwargs)
+            region.replay.unsafe = self.no_replay
             self.regions.append(region)
             original_forward = compiled.forward
             compiled.forward = self._observer(region, original_forward)
@@ -170,6 +177,7 @@ class RegionRecorder:
             name = getattr(model, "__qualname__", None) or getattr(model, "__name__", None) or type(model).__name__
             region = Region(region_id, str(name), "function", where, _options(kwargs), compiled, model, model, kwargs,
                             method=_is_method(model))
+        region.replay.unsafe = self.no_replay
         self.regions.append(region)
         return functools.wraps(compiled)(self._observer(region, compiled))
 
@@ -196,6 +204,9 @@ class RegionRecorder:
         device = call_device(leaves, owner)
         if region.device is None and device is not None:
             region.device = device.type
+        profiled = False
+        if self.window is not None:  # the window opens and steps only at the script's own (top-level) calls
+            profiled = self.window.before_call(region) if not self._thread.claimed else self.window.active
         clock = CallClock(cuda_stream(device))
         started, before = len(self.watcher.started), self.runs.snapshot()
         claimed: set[str] = set()
@@ -216,7 +227,7 @@ class RegionRecorder:
             region.first_call.setdefault(signature, index)
             region.last_call[signature] = index
             if index < MAX_RECORDED_CALLS:
-                region.calls.append(CallRecord(index, signature, grad, clock, ids, counts.ran_compiled()))
+                region.calls.append(CallRecord(index, signature, grad, clock, ids, counts.ran_compiled(), profiled=profiled))
             region.replay.after(check)
             if held is not None:
                 region.replay.keep(region.signatures, held)

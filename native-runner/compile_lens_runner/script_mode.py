@@ -4,6 +4,8 @@ The "script" mode entry carries the compiler's insight for the whole script (TOR
 before torch is imported: every compile, break and recompile at the user's lines). `report["regions"]` adds each
 callable torch.compile returned (regions.py): its calls as the script made them, then, after the script ends (or
 once a region reached `--calls N`), eager against compiled timed on the script's own inputs (region_replay.py).
+On a rank of a torchrun job (`--nproc-per-node N`, rank_script.py) nothing is replayed: the rank profiles a window
+of the script's own calls instead, and writes what it has if it is stopped mid-script.
 """
 from __future__ import annotations
 
@@ -13,11 +15,13 @@ import runpy
 import sys
 from typing import TYPE_CHECKING, Any, Iterator
 
-from . import compiled_runs, compiler_artifacts, region_advice, region_report
+from . import compiled_runs, compiler_artifacts, rank_stop, region_advice, region_report
 from . import torch_trace as tt
 from .errors import RunnerError, classify
 from .insight import compiler_insight
 from .notebook import NotebookScript, convert, map_locations
+from .rank_paths import RankInfo
+from .rank_script import RankScript
 from .region_replay import CUDAGRAPH_MODES, RegionReplay, ReplayContext, chosen_signatures, not_measured_reason
 from .regions import Region, RegionRecorder, ScriptStopped
 
@@ -134,13 +138,23 @@ def run_script(run: "Run", path: str, args: list[str]) -> None:
         runnable = notebook.script
         run.report["settings"]["notebook"] = notebook.summary()
     runs = run.runs
+    info = RankInfo.from_spec(run.spec)
+    ranked = RankScript(info) if info is not None and info.world_size > 1 else None
     measurements = RegionMeasurements(run, runs, run.spec.get("whatIfModes") or [])
-    recorder = RegionRecorder(run.watcher, runs, calls, lambda region: measurements.measure(recorder.regions))
+    recorder = RegionRecorder(run.watcher, runs, calls, lambda region: measurements.measure(recorder.regions),
+                              window=ranked.window if ranked else None, no_replay=ranked.no_replay if ranked else None)
     measurements.recorder = recorder
+    if ranked is not None:
+        run.report["settings"]["nprocPerNode"] = ranked.info.world_size
+        rank_stop.set_snapshot(lambda: ranked.stopped_report(run, entry, recorder, MODE))
     run.progress("script", 0.05, f"Running {os.path.basename(path)}")
     tt.mark(MODE, "script")
     with _script_environment([path, *args], os.path.dirname(path), chdir=notebook is not None):
         entry.update(_execute(runnable, os.path.basename(path), recorder))
+        if ranked is not None:
+            ranked.window.finish()
+            ranked.script_ended = True
+            run.report["rank"] = ranked.facts()
         tt.mark(MODE, "done")
         run.progress("insight", 0.5, "Reading the compiler's log")
         insight = compiler_insight(run.records(MODE), lambda record: "a call made by the script", cudagraphs=run.device == "cuda")

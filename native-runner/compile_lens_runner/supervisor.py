@@ -1,5 +1,6 @@
-"""The `profile` command's parent process: starts the worker, relays its progress, enforces --timeout, handles
-cancellation, finishes the report when the worker cannot, and moves the report directory into place."""
+"""The `profile` command's parent process: starts the worker (or, for `--nproc-per-node N`, torchrun with N ranks),
+relays its progress, enforces --timeout, handles cancellation, finishes the report when the worker cannot (and
+merges the ranks' reports into one), and moves the report directory into place."""
 from __future__ import annotations
 
 import datetime as dt
@@ -14,7 +15,7 @@ import threading
 import time
 from typing import Any
 
-from . import report
+from . import rank_launch, rank_merge, report
 from .progress import channel
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -132,9 +133,14 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
         signal.signal(signum, on_signal)
     if stop_on_stdin_eof:
         _cancel_at_stdin_eof(lambda: on_signal(0, None))
-    channel.progress("start", 0.0, "Starting the runner")
-    worker = subprocess.Popen([sys.executable, "-m", "compile_lens_runner", "_worker", spec_path],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=env, text=True)
+    nproc = int(spec.get("nprocPerNode") or 1)
+    if nproc > 1:
+        channel.progress("start", 0.0, f"Starting torchrun with {nproc} processes")
+        command = rank_launch.command(spec_path, nproc)
+    else:
+        channel.progress("start", 0.0, "Starting the runner")
+        command = [sys.executable, "-m", "compile_lens_runner", "_worker", spec_path]
+    worker = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=env, text=True)
     relay = Relay(worker.stdout)
     relay.start()
     deadline = time.monotonic() + timeout if timeout else None
@@ -143,22 +149,37 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
             why.append("timeout")
             stop.set()
         if stop.wait(0.1):
+            if nproc > 1:  # each rank says where it is (a timeout), then writes what it has
+                if why[0] == "timeout":
+                    rank_launch.request_stacks(workdir, nproc)
+                rank_launch.stop_ranks(workdir, nproc)
             kill_tree(worker.pid)
             break
     code = worker.wait()
     relay.join(timeout=2)
-    return finish(spec, workdir, out_dir, why[0] if why else None, code, timeout)
+    stopped = why[0] if why else None
+    hang = None
+    if nproc > 1:
+        hang = rank_merge.merge(workdir, nproc, lambda: fallback_report(spec), stacks_requested=stopped == "timeout")
+    return finish(spec, workdir, out_dir, stopped, code, timeout, hang)
 
 
-def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None, code: int, timeout: float | None) -> int:
+def fallback_report(spec: dict[str, Any]) -> dict[str, Any]:
+    """The report of a run whose worker wrote none."""
+    device = spec["device"] if spec["device"] in ("cpu", "cuda") else "cpu"
+    name = next(iter(spec["target"].values()))
+    return report.skeleton({"kind": "sample" if "sample" in spec["target"] else "script" if "script" in spec["target"] else "function",
+                            "name": str(name)}, {k: spec[k] for k in ("modes", "dynamic", "fullgraph", "backend", "device", "quick")},
+                           report.environment(device, None))
+
+
+def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None, code: int, timeout: float | None,
+           hang: str | None = None) -> int:
+    """hang: for a torchrun job stopped by --timeout, where its ranks were (rank_stacks.hang_sentence)."""
     path = os.path.join(workdir, "report.json")
     data = report.read(path)
     if data is None:
-        device = spec["device"] if spec["device"] in ("cpu", "cuda") else "cpu"
-        name = next(iter(spec["target"].values()))
-        data = report.skeleton({"kind": "sample" if "sample" in spec["target"] else "script" if "script" in spec["target"] else "function",
-                                "name": str(name)}, {k: spec[k] for k in ("modes", "dynamic", "fullgraph", "backend", "device", "quick")},
-                               report.environment(device, None))
+        data = fallback_report(spec)
     finished = ", ".join(m["mode"] for m in data["modes"] if m["status"] == "ok") or "none"
     if stopped == "cancelled":
         data["error"] = {"kind": "cancelled", "message": f"The run was cancelled; finished modes: {finished}.",
@@ -166,8 +187,13 @@ def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None
         data["status"] = "partial"
         exit_code = EXIT_CANCELLED
     elif stopped == "timeout":
-        data["error"] = {"kind": "timeout", "message": f"The run exceeded --timeout {timeout:g} s; finished modes: {finished}.",
-                         "fix": "Raise --timeout, choose fewer modes, use --quick, or profile a smaller input.", "traceback": None}
+        fix = "Raise --timeout, choose fewer modes, use --quick, or profile a smaller input."
+        if hang:  # a torchrun job: where its ranks were
+            fix = ("Every rank must run the same collectives in the same order: look for a rank-dependent branch, early "
+                   "exit or exception before the line named; if the job was only slow, raise --timeout.")
+        where = f" Where the ranks were: {hang}" if hang else ""
+        data["error"] = {"kind": "timeout", "message": f"The run exceeded --timeout {timeout:g} s; finished modes: {finished}.{where}",
+                         "fix": fix, "traceback": None}
         data["status"] = "error"
         exit_code = EXIT_ERROR
     elif code not in (EXIT_OK, EXIT_ERROR) or report.read(path) is None:

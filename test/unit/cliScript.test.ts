@@ -101,3 +101,51 @@ test('--calls is for scripts only, and at least 1', async () => {
     assert.match(err, message);
   }
 });
+
+test('profile --script --nproc-per-node 2 runs under torchrun and prints every rank and the divergence', async () => {
+  const { code, out, err, launched } = await run('ddp-ranks-cpu', 'profile', '--script', script, '--nproc-per-node', '2', '--', '--diverge-step', '3');
+  assert.equal(code, 0, err);
+  assert.equal(launched[launched.indexOf('--nproc-per-node') + 1], '2');
+  assert.deepEqual(launched.slice(launched.indexOf('--') + 1), ['--diverge-step', '3']);
+  assert.match(out, /^ {2}ranks \(torchrun, 2 processes\):$/m);
+  assert.match(out, /^ {4}rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, /m);
+  assert.match(out, /^ {4}train_small\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — .* — rank 0 did not: the ranks ran different graphs$/m);
+  assert.match(out, /^ {4}\S+ {2}recompile: .* \(on rank 1 only\)$/m);
+  assert.doesNotMatch(out, /divergence: rank/, 'the divergence is in the ranks block, not repeated among the findings');
+  const json = JSON.parse((await run('ddp-ranks-cpu', 'profile', '--script', script, '--nproc-per-node', '2', '--json')).out) as {
+    ranks: { rank: number; status: string; recompiles: number; regions: { calls: number }[]; trace: string }[];
+    divergence: { kind: string; severity: string; message: string; file: string; line: number; ranks: number[] }[];
+    findings: { kind: string; ranks?: number[] }[];
+  };
+  assert.deepEqual(json.ranks.map((r) => [r.rank, r.status, r.recompiles, r.regions[0]!.calls]), [[0, 'ok', 0, 6], [1, 'ok', 2, 6]]);
+  assert.deepEqual(json.divergence.map((d) => [d.kind, d.severity, d.file, d.ranks]), [['recompile', 'error', script, [1]]]);
+  assert.ok(json.findings.filter((f) => f.kind === 'recompile').every((f) => f.ranks?.join() === '1'));
+});
+
+test('check --nproc-per-node fails on a divergence between ranks, within the break and recompile limits', async () => {
+  const diverged = await run('ddp-ranks-cpu', 'check', '--script', script, '--nproc-per-node', '2', '--max-graph-breaks', '10', '--max-recompiles', '10');
+  assert.equal(diverged.code, 1);
+  assert.match(diverged.out, /^.*train_small\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — .*$/m);
+  assert.match(diverged.out, /^check failed: the ranks diverged \(1 divergence\)$/m);
+  const agreeing = path.join(dir, 'agreeing.json');
+  const report = JSON.parse(readFileSync(path.join(FIXTURES, 'reports', 'ddp-ranks-cpu', 'report.json'), 'utf8')) as { divergence: unknown[] };
+  writeFileSync(agreeing, JSON.stringify({ ...report, divergence: [{ kind: 'cache', severity: 'warning', message: 'compile 0/0 was loaded from the FX graph cache on rank 0 and compiled afresh on rank 1 (miss)', location: null, ranks: [1] }] }));
+  process.env.COMPILE_LENS_STUB_REPORT = agreeing;
+  let out = '';
+  const code = await main(['check', '--python', STUB, '--out', path.join(dir, 'run'), '--script', script, '--nproc-per-node', '2', '--max-graph-breaks', '10', '--json'],
+    { out: (t) => (out += t), err: () => undefined });
+  assert.equal(code, 0, 'a cache warning is compile time, not a divergence of behaviour');
+  const json = JSON.parse(out) as { passed: boolean; divergence: { severity: string }[] };
+  assert.equal(json.passed, true);
+  assert.deepEqual(json.divergence.map((d) => d.severity), ['warning']);
+});
+
+test('--nproc-per-node is for scripts, and at least 1', async () => {
+  for (const [argv, message] of [[['profile', '--sample', 'mlp', '--nproc-per-node', '2'], /--nproc-per-node applies to --script only/],
+    [['check', '--script', 'a.py', '--nproc-per-node', '0', '--max-graph-breaks', '0'], /--nproc-per-node must be at least 1/]] as const) {
+    let err = '';
+    const code = await main([...argv], { out: () => undefined, err: (t) => (err += t) });
+    assert.equal(code, 2);
+    assert.match(err, message);
+  }
+});

@@ -1,0 +1,115 @@
+// A torchrun job's ranks (`--nproc-per-node N`) in a few lines, derived once for the CLI's text and `--json`: how
+// each rank ended, what it compiled and how long its calls took, and where the ranks diverged.
+import type { Divergence, RankEntry, Report } from './report.ts';
+import { placeLabel } from './sourcePlace.ts';
+import { formatMs, formatSeconds, plural } from './units.ts';
+
+export interface RankDigest {
+  rank: number;
+  status: NonNullable<RankEntry['status']> | 'unknown';
+  exitCode: number | null;
+  /** its error, with the line it failed at, when it failed */
+  error: string | null;
+  graphs: number | null;
+  graphBreaks: number | null;
+  recompiles: number | null;
+  compileSeconds: number | null;
+  fxGraphCacheHits: number | null;
+  fxGraphCacheMisses: number | null;
+  /** per region: the script's calls on this rank and their steady state */
+  regions: { id: string; name: string; calls: number; steadyMs: number | null; steadyFromCall: number | null }[];
+  collectives: number | null;
+  trace: string | null;
+  /** after a timeout: the collective it was waiting in and where, in words */
+  waiting: string | null;
+}
+
+export interface DivergenceDigest {
+  kind: Divergence['kind'];
+  severity: 'error' | 'warning';
+  message: string;
+  file: string | null;
+  line: number | null;
+  cell: number | null;
+  ranks: number[];
+}
+
+function waiting(entry: RankEntry): string | null {
+  const stack = entry.stack;
+  if (!stack) return null;
+  const at = stack.location ? ` at ${placeLabel(stack.location)}` : '';
+  return stack.waitingIn ? `waiting in ${stack.waitingIn}${at}` : `running${at}`;
+}
+
+export function digestRank(entry: RankEntry): RankDigest {
+  const fx = entry.cache?.fxGraph;
+  const failedAt = entry.failedAt ? ` (at ${placeLabel(entry.failedAt)})` : '';
+  return {
+    rank: entry.rank,
+    status: entry.status ?? 'unknown',
+    exitCode: entry.exitCode ?? null,
+    error: entry.error ? `${entry.error.message}${failedAt}` : null,
+    graphs: entry.graphCount ?? null,
+    graphBreaks: entry.graphBreaks ?? null,
+    recompiles: entry.recompiles ?? null,
+    compileSeconds: entry.compileSeconds ?? null,
+    fxGraphCacheHits: fx?.hit ?? null,
+    fxGraphCacheMisses: fx?.miss ?? null,
+    regions: (entry.regions ?? []).map((r) => ({
+      id: r.id, name: r.name, calls: r.callCount, steadyMs: r.steadyState?.medianMs ?? null, steadyFromCall: r.steadyState?.fromCall ?? null,
+    })),
+    collectives: entry.collectives?.length ?? null,
+    trace: entry.trace ?? null,
+    waiting: waiting(entry),
+  };
+}
+
+export function digestDivergence(d: Divergence): DivergenceDigest {
+  return {
+    kind: d.kind, severity: d.severity ?? 'error', message: d.message, file: d.location?.file ?? null, line: d.location?.line ?? null,
+    cell: d.location?.cell ?? null, ranks: d.ranks,
+  };
+}
+
+/** Divergences that mean the ranks ran different code: what `check` fails on (cache warnings are compile time only). */
+export const failingDivergence = (report: Report): Divergence[] => (report.divergence ?? []).filter((d) => (d.severity ?? 'error') === 'error');
+
+/** "rank 1: ok · 2 graphs, 2 graph breaks, … · r0 Model: 6 calls, 0.94 ms/call from call 4" */
+export function rankLine(d: RankDigest): string {
+  const facts: string[] = [];
+  if (d.graphs !== null) facts.push(plural(d.graphs, 'graph'));
+  if (d.graphBreaks !== null) facts.push(plural(d.graphBreaks, 'graph break'));
+  if (d.recompiles !== null) facts.push(plural(d.recompiles, 'recompile'));
+  if (d.compileSeconds !== null) facts.push(`${formatSeconds(d.compileSeconds)} compiling`);
+  if (d.fxGraphCacheHits !== null && d.fxGraphCacheMisses !== null && d.fxGraphCacheHits + d.fxGraphCacheMisses > 0) {
+    facts.push(`FX graph cache ${plural(d.fxGraphCacheHits, 'hit')}, ${plural(d.fxGraphCacheMisses, 'miss', 'misses')}`);
+  }
+  if (d.collectives !== null) facts.push(`${plural(d.collectives, 'collective')} in the profiled steps`);
+  const regions = d.regions.map((r) => `${r.id} ${r.name}: ${plural(r.calls, 'call')}${r.steadyMs !== null ? `, ${formatMs(r.steadyMs)}/call from call ${r.steadyFromCall}` : ''}`);
+  const status = d.status === 'ok' ? 'ok' : `${d.status}${d.error ? ` — ${d.error}` : ''}`;
+  const parts = [`rank ${d.rank}: ${status}`];
+  if (facts.length) parts.push(facts.join(', '));
+  if (regions.length) parts.push(regions.join('; '));
+  if (d.waiting) parts.push(d.waiting);
+  return parts.join(' · ');
+}
+
+/** A placed sentence: "train.py:42  rank 1 recompiled …"; a warning says so. */
+export function divergenceLine(d: DivergenceDigest, fullPath = false): string {
+  const where = d.file !== null && d.line !== null ? `${placeLabel({ file: d.file, line: d.line, cell: d.cell }, fullPath)}  ` : '';
+  return `${where}${d.severity === 'warning' ? '(warning) ' : ''}${d.message}`;
+}
+
+/** The CLI's block for a torchrun job: one line per rank, then the divergences (or that there were none). */
+export function formatRanks(report: Report): string[] {
+  if (!report.ranks?.length) return [];
+  const lines = [`  ranks (torchrun, ${plural(report.ranks.length, 'process', 'processes')}):`];
+  for (const entry of report.ranks) lines.push(`    ${rankLine(digestRank(entry))}`);
+  const divergence = (report.divergence ?? []).map(digestDivergence);
+  if (!divergence.length) lines.push('  divergence: none — the ranks compiled and ran the same graphs');
+  else {
+    lines.push('  divergence:');
+    for (const d of divergence) lines.push(`    ${divergenceLine(d)}`);
+  }
+  return lines;
+}

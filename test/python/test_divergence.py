@@ -1,0 +1,139 @@
+"""Ranks compared on recorded logs (pure, no torchrun): divergence sentences, the merged insight's ranks, and the
+hang sentence from recorded stack dumps."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import REPO
+
+from compile_lens_runner import compiler_artifacts, divergence
+from compile_lens_runner import torch_trace as tt
+from compile_lens_runner.collectives import sequence
+from compile_lens_runner.insight import compiler_insight
+from compile_lens_runner.rank_merge import merge_insights
+from compile_lens_runner.rank_stacks import hang_sentence, main_thread, state
+
+LOGS = REPO / "test" / "fixtures" / "logs"
+HANG = REPO / "test" / "fixtures" / "ranks-hang"
+STRAGGLER = REPO / "test" / "fixtures" / "traces" / "ranks" / "straggler"
+TRAIN_LINE = 75  # bench/scripts/ddp_train.py when the logs were recorded: loss = train_model(x).square().mean()
+
+
+def _insight(rank: int) -> dict[str, Any]:
+    """A rank's script-mode insight from its recorded log (bench/scripts/ddp_train.py --diverge-step 3, 2 ranks, gloo):
+    rank 1 trained step 3 on 8 rows instead of 16."""
+    records = [r for r in tt.parse((LOGS / f"ddp-diverge-rank{rank}.log").read_text()) if r.mode == "script"]
+    insight = compiler_insight(records, lambda record: None, cudagraphs=False)
+    insight["phases"] = compiler_artifacts.phases(records)
+    return insight
+
+
+def _ranks(*, regions: bool = True) -> list[dict[str, Any]]:
+    recorded = json.loads((LOGS / "ddp-diverge-regions.json").read_text())
+    return [{"rank": rank, "compiler": _insight(rank), "regions": recorded[str(rank)] if regions else [], "collectives": None}
+            for rank in (0, 1)]
+
+
+def test_the_planted_recompile_is_one_sentence_at_the_users_line() -> None:
+    found = divergence.find(_ranks())
+    [recompile] = [d for d in found if d["severity"] == "error"]
+    assert recompile["kind"] == "recompile" and recompile["ranks"] == [1]
+    assert recompile["location"]["line"] == TRAIN_LINE and recompile["location"]["file"].endswith("ddp_train.py")
+    assert recompile["message"] == (
+        "rank 1 recompiled DistributedDataParallel at call 3 — tensor 'args[0]' size mismatch at index 0 (expected 16, "
+        "actual 8) (and 1 more frame in that call) — rank 0 did not: the ranks ran different graphs")
+    assert recompile["details"]["call"] == 3 and recompile["details"]["counts"] == {"0": 0, "1": 1}
+    # rank 1 also compiled one graph more: the recompile says why, so no second sentence says it again
+    assert not any(d["kind"] == "graph-count" for d in found)
+
+
+def test_without_region_calls_each_recompiled_frame_is_named_at_its_line() -> None:
+    found = [d for d in divergence.find(_ranks(regions=False)) if d["kind"] == "recompile"]
+    assert sorted(d["location"]["line"] for d in found) == [42, TRAIN_LINE]
+    assert all(d["ranks"] == [1] and "rank 0 did not" in d["message"] and "at call" not in d["message"] for d in found)
+
+
+def test_the_same_logs_on_every_rank_do_not_diverge() -> None:
+    same = [{"rank": rank, "compiler": _insight(0), "regions": [], "collectives": None} for rank in (0, 1, 2)]
+    assert divergence.find(same) == []
+
+
+def test_a_graph_break_on_one_rank_only() -> None:
+    ranks = _ranks()
+    ranks[0]["compiler"] = dict(ranks[0]["compiler"], graphBreaks=ranks[0]["compiler"]["graphBreaks"][:1])
+    [gap] = [d for d in divergence.find(ranks) if d["kind"] == "graph-break"]
+    assert gap["ranks"] == [1] and gap["message"].startswith(f"rank 1 broke the graph at ddp_train.py:{TRAIN_LINE} — ")
+    assert gap["message"].endswith("— rank 0 did not: the ranks ran different graphs")
+
+
+def test_graph_counts_are_compared_when_nothing_else_explains_them() -> None:
+    insight = _insight(0)
+    ranks = [{"rank": r, "compiler": dict(insight, graphCount=n), "regions": [], "collectives": None} for r, n in ((0, 1), (1, 1), (2, 3))]
+    [count] = divergence.find(ranks)
+    assert count["kind"] == "graph-count" and count["ranks"] == [2]
+    assert count["message"] == "ranks 0, 1 compiled 1 graph; rank 2 compiled 3 graphs: the ranks ran different graphs"
+
+
+def test_a_cache_hit_on_one_rank_and_a_miss_on_another_is_a_warning() -> None:
+    insight = _insight(0)
+    hit = [p for p in insight["phases"] if p.get("cache") == "hit"]
+    assert hit, "the recorded rank 0 loaded its graphs from the FX graph cache"
+    missed = dict(insight, phases=[dict(p, cache="miss", cacheHit=False) if p.get("cache") else p for p in insight["phases"]])
+    found = divergence.find([{"rank": 0, "compiler": insight, "regions": [], "collectives": None},
+                             {"rank": 1, "compiler": missed, "regions": [], "collectives": None}])
+    assert all(d["kind"] == "cache" and d["severity"] == "warning" and d["ranks"] == [1] for d in found) and len(found) == len(
+        {p["compileId"] for p in hit})
+    assert found[0]["message"] == ("compile 4/0 (forward) was loaded from the AOT autograd cache on rank 0 and compiled afresh "
+                                   "on rank 1 (miss): the same graph, more compile time on rank 1")
+
+
+def test_collective_sequences_from_rank_traces() -> None:
+    rank0 = sequence(str(STRAGGLER / "rank0.trace.json"))
+    rank1 = sequence(str(STRAGGLER / "rank1.trace.json"))
+    assert [c["name"] for c in rank0] == ["c10d::allreduce_"] * 3 and [c["step"] for c in rank0] == [0, 1, 2]
+    assert [c["name"] for c in rank1] == [c["name"] for c in rank0]
+    agree = [{"rank": r, "compiler": None, "regions": [], "collectives": s} for r, s in ((0, rank0), (1, rank1))]
+    assert divergence.find(agree) == []
+    skipped = [{"rank": 0, "compiler": None, "regions": [], "collectives": rank0},
+               {"rank": 1, "compiler": None, "regions": [], "collectives": rank1[:1] + [{"name": "c10d::broadcast_", "step": 1}]},
+               {"rank": 2, "compiler": None, "regions": [], "collectives": rank0}]
+    [differ] = divergence.find(skipped)
+    assert differ["kind"] == "collectives" and differ["ranks"] == [1]
+    assert differ["message"] == (
+        "the ranks' collectives differ in the profiled steps (rank 0 issued 3; rank 1 issued 2; rank 2 issued 3); the first "
+        "difference is collective #2: rank 0 c10d::allreduce_, rank 1 c10d::broadcast_, rank 2 c10d::allreduce_ — a "
+        "collective not matched on every rank hangs the job or mixes up its data")
+
+
+def test_merged_insight_names_the_ranks_of_each_finding() -> None:
+    merged = merge_insights([(1, _insight(1)), (0, _insight(0))])
+    assert merged["graphCount"] == 1  # rank 0's numbers head the merged insight
+    assert [b["ranks"] for b in merged["graphBreaks"]] == [[0, 1], [0, 1]]
+    assert [r["ranks"] for r in merged["recompiles"]] == [[1], [1]]
+    # compile ids are each rank's own numbering: rank 1's, seen on no other rank, are not passed off as rank 0's
+    assert [r["compileId"] for r in merged["recompiles"]] == [None, None]
+    assert [s["ranks"] for s in merged["recompileSites"]] == [[1], [1]]
+
+
+def _states() -> dict[int, dict[str, Any] | None]:
+    return {rank: state(main_thread((HANG / f"rank{rank}.stacks.txt").read_text())) for rank in (0, 1)}
+
+
+def test_a_hang_is_named_from_the_ranks_stacks() -> None:
+    """Recorded from fixtures/ranks-hang/hang.py: rank 1 sleeps before the all_reduce rank 0 waits in."""
+    states = _states()
+    assert states[0]["waitingIn"] == "all_reduce" and states[0]["location"]["line"] == 10
+    assert states[1]["waitingIn"] is None and states[1]["location"]["line"] == 9
+    assert hang_sentence(states) == "rank 0 is waiting in all_reduce at hang.py:10; rank 1 never reached it (it is at hang.py:9)."
+    assert hang_sentence({0: states[0], 1: None}) == (
+        "rank 0 is waiting in all_reduce at hang.py:10; rank 1 did not answer the request for its Python stack.")
+
+
+def test_ranks_waiting_in_different_collectives() -> None:
+    waiting = _states()[0]
+    other = dict(waiting, waitingIn="barrier", location=dict(waiting["location"], line=12))
+    assert hang_sentence({0: waiting, 1: other}) == (
+        "rank 0 is waiting in all_reduce at hang.py:10; rank 1 is waiting in barrier at hang.py:12: the ranks wait in "
+        "different collectives.")

@@ -1,0 +1,62 @@
+// A torchrun job's report (test/fixtures/reports/ddp-ranks-cpu: bench/scripts/ddp_train.py --diverge-step 3, 2 ranks,
+// gloo): findings that name their ranks, the divergence at the user's line, and the ranks block of the CLI.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { collectFindings, findingHover, findingMessage, rankText } from '../../extension/core/findings.ts';
+import { digestRank, failingDivergence, formatRanks } from '../../extension/core/rankDigest.ts';
+import { loadReport } from '../../extension/core/reportFile.ts';
+import { readTimelineSource } from '../../extension/core/timelineContent.ts';
+
+const FIXTURE = path.resolve(__dirname, '../fixtures/reports/ddp-ranks-cpu/report.json');
+
+test('the runner\'s torchrun report validates, with every rank\'s facts', async () => {
+  const { report } = await loadReport(FIXTURE);
+  assert.deepEqual(report.ranks?.map((r) => [r.rank, r.status, r.recompiles]), [[0, 'ok', 0], [1, 'ok', 2]]);
+  const [rank0, rank1] = report.ranks!.map(digestRank);
+  assert.deepEqual(rank0!.regions.map((r) => [r.id, r.calls]), [['r0', 6]]);
+  assert.equal(rank1!.graphs, 2);
+  assert.equal(rank0!.collectives, rank1!.collectives);
+});
+
+test('graph breaks on every rank and recompiles on one rank say which ranks they happened on', async () => {
+  const { report } = await loadReport(FIXTURE);
+  const findings = collectFindings(report);
+  const breaks = findings.filter((f) => f.kind === 'graph-break');
+  assert.ok(breaks.length >= 1 && breaks.every((f) => rankText(f) === 'on ranks 0, 1'));
+  const recompiles = findings.filter((f) => f.kind === 'recompile');
+  assert.ok(recompiles.length >= 1 && recompiles.every((f) => rankText(f) === 'on rank 1 only'));
+  assert.match(findingMessage(recompiles[0]!), /^Recompile: .*size mismatch.* \(on rank 1 only\)$/);
+  assert.match(findingHover(recompiles[0]!), /^\*\*Compile Lens — Recompile\*\* \(.*on rank 1 only\)$/m);
+});
+
+test('the divergence is a finding at the line that made the call, in one sentence', async () => {
+  const { report } = await loadReport(FIXTURE);
+  const [divergence] = collectFindings(report).filter((f) => f.kind === 'divergence');
+  assert.equal(path.basename(divergence!.file), 'ddp_train.py');
+  assert.equal(divergence!.line, report.divergence![0]!.location!.line);
+  assert.deepEqual(divergence!.ranks, [1]);
+  assert.match(findingMessage(divergence!), /^Ranks diverged: rank 1 recompiled DistributedDataParallel at call 3 — tensor 'args\[0\]' size mismatch at index 0 \(expected 16, actual 8\).* — rank 0 did not: the ranks ran different graphs$/);
+  const hover = findingHover(divergence!);
+  assert.match(hover, /^\*\*Compile Lens — Ranks diverged\*\*$/m);
+  assert.match(hover, /\*\*Fix:\*\* Mark the changing dimension dynamic/);
+  assert.equal(failingDivergence(report).length, 1);
+});
+
+test('the CLI\'s ranks block: one line per rank, then the divergence', async () => {
+  const { report } = await loadReport(FIXTURE);
+  const lines = formatRanks(report);
+  assert.equal(lines[0], '  ranks (torchrun, 2 processes):');
+  assert.match(lines[1]!, /^ {4}rank 0: ok · 1 graph, 2 graph breaks, 0 recompiles, [\d.]+ s compiling, .*\d+ collectives in the profiled steps · r0 DistributedDataParallel: 6 calls, [\d.]+ ms\/call from call 1$/);
+  assert.match(lines[2]!, /^ {4}rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, /);
+  assert.equal(lines[3], '  divergence:');
+  assert.match(lines[4]!, /^ {4}ddp_train\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — /);
+  const agreeing = formatRanks({ ...report, divergence: [] });
+  assert.equal(agreeing.at(-1), '  divergence: none — the ranks compiled and ran the same graphs');
+});
+
+test('a report\'s rank traces open as one rank set on the timeline', async () => {
+  const content = await readTimelineSource({ kind: 'report', reportPath: FIXTURE });
+  assert.equal(content.title, 'Compile Lens — ddp_train — 2 ranks');
+  assert.deepEqual(content.panes.map((p) => p.label), ['rank 0', 'rank 1']);
+});

@@ -1,0 +1,35 @@
+// A torchrun job's report in the panel (headless Chromium): every rank's line and the divergence sentence, linked to
+// its line; its rank traces on one axis below.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { loadMessage, readTimelineSource } from '../../extension/core/timelineContent.ts';
+import { errorsOf, launchBrowser, openWebview, post, record } from './harness.ts';
+
+const REPORT = path.resolve(__dirname, '../fixtures/reports/ddp-ranks-cpu/report.json');
+let browser: Browser;
+before(async () => { browser = await launchBrowser(); });
+after(async () => { await browser.close(); });
+
+test('the report panel lists every rank and where the ranks diverged, each sentence linked to its line', async () => {
+  const page = await openWebview(browser);
+  const message = loadMessage(await readTimelineSource({ kind: 'report', reportPath: REPORT }));
+  assert.ok(message.type === 'load');
+  await post(page, message);
+  const section = page.locator('.rank-report');
+  assert.equal(await section.locator('h2').innerText(), '2 ranks (torchrun)');
+  const ranks = await section.locator('ul').first().locator('li').allInnerTexts();
+  assert.equal(ranks.length, 2);
+  assert.match(ranks[1]!, /^rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, /);
+  const [sentence] = await section.locator('ul.divergence li').allInnerTexts();
+  assert.match(sentence!, /^rank 1 recompiled DistributedDataParallel at call 3 — .* — rank 0 did not: the ranks ran different graphs ddp_train\.py:\d+$/);
+  await section.locator('ul.divergence button.link').click();
+  const reveal = (await record(page)).posted.find((m) => m.type === 'reveal');
+  const { location } = message.report!.divergence![0]!;
+  assert.deepEqual(reveal, { type: 'reveal', file: location!.file, line: location!.line, cell: null });
+  assert.deepEqual(await page.locator('.pane-label').evaluateAll((labels) => labels.map((l) => l.textContent?.split(' — ')[0])), ['rank 0', 'rank 1']);
+  assert.deepEqual(errorsOf(page), []);
+  assert.deepEqual((await record(page)).cspViolations, []);
+  await page.close();
+});
