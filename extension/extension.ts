@@ -62,6 +62,11 @@ async function pickTarget(): Promise<RunTarget | undefined> {
   }
 }
 
+/** A setting's value only where the user set one (folder, workspace or user settings), else undefined. */
+function explicitSetting<T>(inspected: { globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined): T | undefined {
+  return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+}
+
 /** The runner reads the file from disk: unsaved edits of the profiled file or notebook are saved first. */
 async function saveIfDirty(target: RunTarget): Promise<void> {
   if (target.kind === 'sample') return;
@@ -115,7 +120,9 @@ export function activate(context: vscode.ExtensionContext): void {
       const options: ProfileOptions = {
         target,
         device: config.get<'auto' | 'cpu' | 'cuda'>('device') ?? 'auto',
-        modes: config.get<string[]>('modes') ?? ['default'],
+        // a script's regions are measured in the mode the script compiles them with; compileLens.modes adds what-if
+        // modes only when the user set it (each is another compile of every region)
+        modes: target.kind === 'script' ? explicitSetting(config.inspect<string[]>('modes')) : config.get<string[]>('modes') ?? ['default'],
         dynamic: config.get<'auto' | 'true' | 'false'>('dynamic') ?? 'auto',
         fullgraph: config.get<boolean>('fullgraph') ?? false,
         timeoutSeconds,
