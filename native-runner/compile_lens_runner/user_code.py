@@ -9,8 +9,7 @@ import re
 import sysconfig
 from typing import Any
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-_SAMPLES_DIR = os.path.join(_PACKAGE_DIR, "samples")
+_PACKAGE_NAME = os.path.basename(os.path.dirname(os.path.abspath(__file__)))  # compile_lens_runner
 _STDLIB_DIRS = tuple({os.path.realpath(sysconfig.get_paths()[k]) for k in ("stdlib", "platstdlib")})
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)')
 
@@ -31,10 +30,11 @@ def is_user_file(path: str) -> bool:
     if not path or path.startswith("<"):
         return False
     real = os.path.realpath(path)
-    if real.startswith(_SAMPLES_DIR + os.sep):
-        return True
-    if real.startswith(_PACKAGE_DIR + os.sep):
-        return False
+    # the runner's own frames, wherever its copy lives (logs recorded from another checkout say another path)
+    parts = real.split(os.sep)
+    if _PACKAGE_NAME in parts[:-1]:
+        below = parts[len(parts) - parts[::-1].index(_PACKAGE_NAME):]  # the path under the last compile_lens_runner/
+        return below[0] == "samples"  # the built-in samples are user code, the rest is the runner
     if _TORCH_DIR and real.startswith(_TORCH_DIR + os.sep):
         return False
     if "site-packages" in real.split(os.sep):
