@@ -1,7 +1,7 @@
 // DOM parts around the timelines: report header, details of the selected slice, compare tables.
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/core/report.ts';
-import { digestReport, launchBoundText } from '../extension/core/reportDigest.ts';
+import { digestReport, launchBoundText, type ReportDigest } from '../extension/core/reportDigest.ts';
 import type { TraceComparison } from '../extension/core/trace/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/core/trace/model.ts';
 import { formatMicros } from '../extension/core/trace/summary.ts';
@@ -22,6 +22,39 @@ export function renderReportHeader(report: Report, reveal: (file: string, line: 
   const digest = digestReport(report);
   const header = el('section', 'report');
   header.append(el('h2', undefined, `${report.target.name} — ${report.environment.deviceName}`));
+  // a script's numbers are its regions' (rendered below the header): its single 'script' entry times nothing
+  if (report.target.kind !== 'script') header.append(modesTable(digest));
+
+  const measured = digest.modes.find((m) => m.interval && m.pairs);
+  if (measured) {
+    header.append(el('p', 'note', `Speedup = eager's fastest round / compiled's fastest round, over ${measured.pairs} interleaved pairs ` +
+      "(host noise only adds time); 'next run' is where another run may land."));
+  }
+  const launch = launchBoundText(digest);
+  if (launch) header.append(el('p', 'note', launch.charAt(0).toUpperCase() + launch.slice(1) + '.'));
+  if (digest.precision) header.append(el('p', 'note', `Outputs compared under ${digest.precision}.`));
+
+  const breaks = digest.findings.filter((f) => f.kind === 'graph-break');
+  const breakSection = el('div', 'breaks');
+  breakSection.append(el('h3', undefined, `${breaks.length} graph break${breaks.length === 1 ? '' : 's'}`));
+  const list = el('ul');
+  for (const graphBreak of breaks) {
+    const item = el('li');
+    item.append(el('span', undefined, graphBreak.reason));
+    const link = el('button', 'link', `${graphBreak.file}:${graphBreak.line}`);
+    link.type = 'button';
+    link.addEventListener('click', () => reveal(graphBreak.file, graphBreak.line));
+    item.append(' ', link);
+    list.append(item);
+  }
+  breakSection.append(list);
+  header.append(breakSection);
+  header.append(el('p', 'recommendation', `Recommendation: ${digest.recommendation.reason}`));
+  return header;
+}
+
+/** Eager and each mode: speedup, where the next run may land, per-call time, kernels per step, and notes. */
+function modesTable(digest: ReportDigest): HTMLElement {
   const table = el('table', 'modes');
   const head = el('tr');
   for (const title of ['mode', 'speedup', 'next run', 'per call', 'kernels / step']) head.append(el('th', undefined, title));
@@ -60,33 +93,7 @@ export function renderReportHeader(report: Report, reveal: (file: string, line: 
       if (text) note(text);
     }
   }
-  header.append(table);
-  const measured = digest.modes.find((m) => m.interval && m.pairs);
-  if (measured) {
-    header.append(el('p', 'note', `Speedup = eager's fastest round / compiled's fastest round, over ${measured.pairs} interleaved pairs ` +
-      "(host noise only adds time); 'next run' is where another run may land."));
-  }
-  const launch = launchBoundText(digest);
-  if (launch) header.append(el('p', 'note', launch.charAt(0).toUpperCase() + launch.slice(1) + '.'));
-  if (digest.precision) header.append(el('p', 'note', `Outputs compared under ${digest.precision}.`));
-
-  const breaks = digest.findings.filter((f) => f.kind === 'graph-break');
-  const breakSection = el('div', 'breaks');
-  breakSection.append(el('h3', undefined, `${breaks.length} graph break${breaks.length === 1 ? '' : 's'}`));
-  const list = el('ul');
-  for (const graphBreak of breaks) {
-    const item = el('li');
-    item.append(el('span', undefined, graphBreak.reason));
-    const link = el('button', 'link', `${graphBreak.file}:${graphBreak.line}`);
-    link.type = 'button';
-    link.addEventListener('click', () => reveal(graphBreak.file, graphBreak.line));
-    item.append(' ', link);
-    list.append(item);
-  }
-  breakSection.append(list);
-  header.append(breakSection);
-  header.append(el('p', 'recommendation', `Recommendation: ${digest.recommendation.reason}`));
-  return header;
+  return table;
 }
 
 /** Name, kind, timing, correlation and kernel args of slice i, plus the slices linked to it. */

@@ -40,6 +40,8 @@ describe('script regions in the report panel', () => {
     const page = await openReport('script-regions-cpu');
     assert.equal(await page.locator('section.regions > h2').innerText(), '4 compiled regions in train_small');
     assert.equal(await page.locator('section.region').count(), 4);
+    // the script's own entry times nothing: no eager/mode table with "not measured" rows above the regions
+    assert.equal(await page.locator('section.report table.modes').count(), 0);
 
     const r0 = await marks(page, 'r0');
     assert.equal(r0.length, 12);
@@ -132,6 +134,7 @@ describe('script regions in the report panel', () => {
     await post(page, { type: 'load', title: 't', source: { kind: 'report', reportPath: '/r.json' }, report, panes: [] });
     assert.equal(await page.locator('section.regions').count(), 0);
     assert.equal(await page.locator('section.report').count(), 1);
+    assert.equal(await page.locator('section.report table.modes').count(), 1);
     await page.close();
   });
 });
