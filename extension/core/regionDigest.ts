@@ -136,17 +136,19 @@ const KIND_TEXT: Record<Region['kind'], string> = {
   'module-compile': 'Module.compile()',
 };
 
-/** "recommendation: compile (default) — …" / "recommendation: stay eager — …" */
+/** "recommendation: Use default: …" — the runner's reason already says the verdict: it is printed once. */
 export function recommendationLine(recommendation: Recommendation): string {
-  const verdict = recommendation.verdict === 'stay-eager' || recommendation.mode === null ? 'stay eager' : `compile (${recommendation.mode})`;
-  return `recommendation: ${verdict} — ${recommendation.reason}`;
+  return `recommendation: ${recommendation.reason}`;
 }
 
 function measurementLine(m: RegionMeasurementDigest): string {
   const inputs = m.signature ? ` on ${m.why === 'last' ? 'the last' : m.why === 'most-frequent' ? 'the most frequent' : 'captured'} inputs ${m.signature}${m.signatureCalls !== null ? ` (${plural(m.signatureCalls, 'call')})` : ''}` : '';
   if (m.status === 'error') return `${m.label}${inputs}: failed — ${m.error ?? 'unknown error'}`;
   const facts: string[] = [];
-  if (m.speedup !== null) facts.push(`${formatSpeedup(m.speedup)}${m.spreadPct !== null ? ` (±${m.spreadPct.toFixed(1)}%)` : ''}`);
+  if (m.speedup !== null) {
+    const where = m.interval ? ` (next run ${m.interval.low.toFixed(2)}–${m.interval.high.toFixed(2)}×)` : m.spreadPct !== null ? ` (±${m.spreadPct.toFixed(1)}%)` : '';
+    facts.push(`${formatSpeedup(m.speedup)}${where}`);
+  }
   if (m.medianMs !== null) facts.push(`${formatMs(m.medianMs)}/call${m.pairedEagerMs !== null ? ` vs eager ${formatMs(m.pairedEagerMs)} in the same rounds` : ''}`);
   if (m.eagerKernelsPerStep !== null && m.kernelsPerStep !== null) facts.push(`kernels/call ${formatCount(m.eagerKernelsPerStep)} → ${formatCount(m.kernelsPerStep)}`);
   if (m.compileSeconds !== null) facts.push(`compile ${formatSeconds(m.compileSeconds)}`);
