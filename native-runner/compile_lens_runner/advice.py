@@ -5,6 +5,7 @@ timed compiled calls ran eagerly (Dynamo fell back), the advice is the fix, not 
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 MIN_USEFUL_SPEEDUP = 1.05
@@ -84,6 +85,6 @@ def recommend(modes: list[dict[str, Any]]) -> dict[str, Any]:
             f"Stay eager: the best mode ({best['mode']}) may be no faster than eager ({span}), not enough to repay "
             f"{compile_s:.1f} s of compilation.")}
     calls = best.get("breakEvenCalls")
-    payback = f"its {compile_s:.1f} s compile pays back after {calls:,.0f} calls" if calls is not None else "it compiles once"
+    payback = f"its {compile_s:.1f} s compile pays back after {math.ceil(calls):,} calls" if calls is not None else "it compiles once"
     return {"mode": best["mode"], "verdict": "compile",
             "reason": f"Use {best['mode']}: faster than eager ({span}), and {payback}."}
