@@ -65,7 +65,7 @@ function modeSection(mode: ModeResult): HTMLElement | null {
   const x = scaleLinear().domain([0, end || 1]).range([0, 100]);
   const axis = el('div', 'phase-row phase-axis');
   const ticks = select(document.createElementNS(SVG, 'svg')).attr('class', 'phase-track').attr('width', '100%').attr('height', ROW);
-  for (const tick of x.ticks(6)) {
+  for (const tick of x.ticks(4)) { // few: the panel is often narrow, and a label takes ~60 px
     ticks.append('text').attr('x', `${x(tick)}%`).attr('y', ROW - 4).attr('text-anchor', x(tick) > 95 ? 'end' : 'start').text(seconds(tick));
   }
   axis.append(el('div', 'phase-label', 'time since the first compile'), ticks.node()!);

@@ -1,5 +1,6 @@
 // A script report's regions in the report panel: per compiled callable, where it was compiled, what the script
-// did with it, its first-call story and chart, and its replayed measurements (speedup ± spread per mode and inputs).
+// did with it, its first-call story and chart, and its replayed measurements (speedup and where the next run may land,
+// per mode and inputs).
 // Report strings go in as text only (el()).
 import { digestRegion, recommendationLine, regionFacts, type RegionDigest } from '../extension/core/regionDigest.ts';
 import type { Report } from '../extension/core/report.ts';
@@ -10,7 +11,7 @@ import { renderRegionChart } from './regionChart.ts';
 
 export type Reveal = (file: string, line: number, cell: number | null) => void;
 
-const COLUMNS = ['inputs', 'mode', 'speedup', 'spread', 'compiled', 'eager', 'kernels / call', 'compile', 'break-even'];
+const COLUMNS = ['inputs', 'mode', 'speedup', 'next run', 'compiled', 'eager', 'kernels / call', 'compile', 'break-even'];
 
 function measurementTable(digest: RegionDigest): HTMLTableElement {
   const table = el('table', 'region-measurements');
@@ -31,7 +32,8 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
       const cell = (text: string | null, className?: string) => el('td', className, text ?? '');
       row.append(
         cell(m.speedup === null ? null : formatSpeedup(m.speedup), m.speedup === null ? undefined : m.speedup < 1 ? 'slower' : 'faster'),
-        cell(m.spreadPct === null ? null : `±${m.spreadPct.toFixed(1)}%`),
+        // where another run may land (the interval); reports before it have the rounds' spread
+        cell(m.interval ? `${m.interval.low.toFixed(2)}–${m.interval.high.toFixed(2)}×` : m.spreadPct === null ? null : `±${m.spreadPct.toFixed(1)}%`),
         cell(m.medianMs === null ? null : formatMs(m.medianMs)),
         cell(m.pairedEagerMs === null ? null : formatMs(m.pairedEagerMs)),
         cell(m.kernelsPerStep === null ? null : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`),
