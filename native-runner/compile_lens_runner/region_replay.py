@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 MIN_CALLS = 3
 CUDAGRAPH_MODES = ("reduce-overhead", "max-autotune")
 AS_WRITTEN = "as-written"
-_WARM_CALLS, _WARM_MAX = 3, 20
+_WARM_MAX = 20  # calls at most while warming a replay
 # What-if modes recompile the script's own code objects; Dynamo's per-code limit must not turn them eager.
 _REPLAY_RECOMPILE_LIMIT = 64
 
@@ -194,21 +194,10 @@ class RegionReplay:
         return self.ctx.compile(self.region.eager, mode=mode, **opts)
 
     def _first_call_seconds(self, fn: Any, capture: Capture, device: str) -> float:
-        import time
-
-        t0 = time.perf_counter()
-        _call(fn, capture)
-        _sync(device)
-        return time.perf_counter() - t0
+        return timing.first_call_seconds(lambda: _call(fn, capture), lambda: _sync(device))
 
     def _warm(self, fn: Any, capture: Capture, device: str) -> None:
-        calls = stable = 0
-        while stable < _WARM_CALLS and calls < _WARM_MAX:
-            before = self.ctx.compiles()
-            _call(fn, capture)
-            _sync(device)
-            calls += 1
-            stable = stable + 1 if self.ctx.compiles() == before else 0
+        timing.warm_until_stable(lambda: _call(fn, capture), lambda: _sync(device), self.ctx.compiles, max_calls=_WARM_MAX)
 
     def _time(self, entry: dict[str, Any], eager: Any, compiled: Any, capture: Capture, device: str) -> None:
         method = timing.method_text(device, self.ctx.cfg, paired=True)

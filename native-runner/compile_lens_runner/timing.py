@@ -63,6 +63,26 @@ def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
             "host noise)")
 
 
+def first_call_seconds(call: Callable[[], object], sync: Callable[[], None]) -> float:
+    """Wall time of one call to its end on the device: the compiling call's cost, as the user waits for it."""
+    started = time.perf_counter()
+    call()
+    sync()
+    return time.perf_counter() - started
+
+
+def warm_until_stable(call: Callable[[], object], sync: Callable[[], None], compiles: Callable[[], int],
+                      stable_calls: int = 3, max_calls: int = 50) -> None:
+    """Calls until `stable_calls` calls in a row compiled nothing (or `max_calls`): what is timed next is steady."""
+    calls = stable = 0
+    while stable < stable_calls and calls < max_calls:
+        before = compiles()
+        call()
+        sync()
+        calls += 1
+        stable = stable + 1 if compiles() == before else 0
+
+
 def make_clock(device: str) -> Callable[[Callable[[], None]], float]:
     """Returns time_block(body) -> elapsed ms of body, measured on the device's own clock."""
     if device == "cuda":

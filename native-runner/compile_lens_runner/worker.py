@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 from typing import Any, Callable
 
 from . import advice, compiled_runs, compiler_artifacts, correctness, explain, report, run_speedups, timing
@@ -133,25 +132,15 @@ class Run:
                 return clock(body) / n
         return run
 
-    def warm(self, variant: Variant, inputs: tuple, grad: str, stable_calls: int = 3, max_calls: int = 50) -> None:
-        """Calls until `stable_calls` calls in a row compiled nothing (or `max_calls`)."""
+    def warm(self, variant: Variant, inputs: tuple, grad: str) -> None:
         variant.activate()
-        calls = stable = 0
         with grad_context(grad):
-            while stable < stable_calls and calls < max_calls:
-                before = self.watcher.compiles
-                variant.call(inputs)
-                self.sync()
-                calls += 1
-                stable = stable + 1 if self.watcher.compiles == before else 0
+            timing.warm_until_stable(lambda: variant.call(inputs), self.sync, lambda: self.watcher.compiles)
 
     def first_call_seconds(self, variant: Variant, inputs: tuple, grad: str) -> float:
         variant.activate()
         with grad_context(grad):
-            t0 = time.perf_counter()
-            variant.call(inputs)
-            self.sync()
-        return time.perf_counter() - t0
+            return timing.first_call_seconds(lambda: variant.call(inputs), self.sync)
 
     def records(self, mode: str | None) -> list[tt.Record]:
         return [r for r in self.log.read() if r.mode == mode]

@@ -151,3 +151,18 @@ def test_each_timed_round_follows_untimed_calls() -> None:
     plain = timing.warmed(lambda n: calls.append(n) or 1.0, timing.TimingConfig(rounds=3, min_round_ms=1.0))
     plain(16)
     assert calls[4:] == [16]
+
+
+def test_warming_stops_after_three_calls_in_a_row_compiled_nothing() -> None:
+    compiles = iter([0, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2])  # before/after each call: the first two calls compile
+    counter = {"now": 0}
+
+    def read() -> int:
+        counter["now"] = next(compiles)
+        return counter["now"]
+    calls: list[int] = []
+    timing.warm_until_stable(lambda: calls.append(1), lambda: None, read)
+    assert len(calls) == 5  # 2 compiling calls, then 3 that compiled nothing
+    capped: list[int] = []
+    timing.warm_until_stable(lambda: capped.append(1), lambda: None, iter(range(100)).__next__, max_calls=4)
+    assert len(capped) == 4  # every call compiles: stop at the cap
