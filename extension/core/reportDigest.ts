@@ -93,7 +93,7 @@ function runEagerText(m: ModeResult): string | null {
       `(CUDA graphs, or a busy GPU): the speedup takes eager at the CPU's fastest state, ${num(shift.bestEagerMs, 3)} ms per call ` +
       `(every eager round scaled by a CPU probe taken with it); ${upTo}`;
   }
-  return `eager took ${num(shift.eagerMs, 3)} ms per call at best in these pairs but ${num(shift.bestEagerMs, 3)} ms elsewhere in this run; ` +
+  return `eager took ${num(shift.eagerMs, 3)} ms per call at best in these pairs but ${num(shift.bestEagerMs, 3)} ms in another mode's pairs of this run; ` +
     `the host CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's ${num(shift.bestEagerMs, 3)} ms (${upTo})`;
 }
 

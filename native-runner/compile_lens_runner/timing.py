@@ -9,14 +9,42 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import math
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from . import estimator
 
 Block = Callable[[int], float]  # runs n back-to-back calls, returns ms per call
+
+
+def cpu_probe() -> float:
+    """ms of a fixed piece of pure-Python work: how fast the host CPU runs this process right now. Its fastest value
+    is the same in every process on a host (H100 host, 2026-11-23: 0.85-0.99 ms in separate runs) while its median
+    moved 0.92-1.9 ms, and a launch-bound eager round slows with it."""
+    started = time.perf_counter()
+    total = 0
+    for i in range(20000):
+        total += i * i
+    return (time.perf_counter() - started) * 1000.0
+
+
+@dataclass
+class HostSpeed:
+    """The fastest CPU probe of the run so far: the host's fastest state, which every measurement of the run waits
+    to have seen (a host may stay slow for 10-20 s at a time; H100 host, 2026-11-23)."""
+    fastest_ms: float = math.inf
+    measure: Callable[[], float] = cpu_probe
+
+    def probe(self) -> float:
+        ms = self.measure()
+        self.fastest_ms = min(self.fastest_ms, ms)
+        return ms
+
+    def fast_rounds(self, probes_ms: list[float]) -> int:
+        return sum(estimator.at_fast_state(p, self.fastest_ms) for p in probes_ms)
 
 
 @dataclass(frozen=True)
@@ -32,6 +60,8 @@ class TimingConfig:
     # Each timed round is preceded by this share of its calls, untimed: after the other side's GPU-bound round the
     # host CPU has idled and its first launches run slow (eager rounds after CUDA-graph replays: max 28 ms -> 3.7 ms).
     warm_fraction: float = 0.0
+    # One per run, shared by its measurements (eager alone, every mode, every replayed region).
+    host: HostSpeed = field(default_factory=HostSpeed, compare=False)
 
     @staticmethod
     def for_run(quick: bool, rounds: int | None) -> "TimingConfig":
@@ -40,8 +70,9 @@ class TimingConfig:
             return TimingConfig(rounds=planned, min_round_ms=5.0, max_pairs=3 * planned, max_seconds=3.0, warm_fraction=0.125)
         # Short rounds: the host's fastest state comes in bursts of a few ms (a 1 ms pure-Python probe saw its fastest
         # time within 2 % in every process; 30 ms rounds of the same eager model spanned states and varied 10 %).
+        # 30 s at most: a slow host state held 18 s in one recording (H100, 2026-11-23), and the pairs wait it out.
         planned = rounds or 7
-        return TimingConfig(rounds=planned, min_round_ms=5.0, max_pairs=max(400, 3 * planned), max_seconds=20.0,
+        return TimingConfig(rounds=planned, min_round_ms=5.0, max_pairs=max(5000, 3 * planned), max_seconds=30.0,
                             min_noisy_seconds=8.0, warm_fraction=0.125)
 
 
@@ -50,7 +81,9 @@ def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
     calls = f"{clock} n back-to-back calls (n doubled until a round lasts >= {cfg.min_round_ms:g} ms)"
     if cfg.warm_fraction > 0:
         calls += f", each round after {cfg.warm_fraction:.0%} as many untimed calls"
-    until = (f"until the fastest round was seen {estimator.CONFIRM_ROUNDS} times within {estimator.CONFIRM_PCT:g} %"
+    until = (f"until the fastest round was seen {estimator.CONFIRM_ROUNDS} times within {estimator.CONFIRM_PCT:g} % and "
+             f"{estimator.CONFIRM_ROUNDS} rounds ran while a CPU probe read the host at its fastest state of the run "
+             f"(within {estimator.FAST_STATE_PCT:g} %)"
              + (f" and, while a side met host noise, for at least {cfg.min_noisy_seconds:g} s" if cfg.min_noisy_seconds else "")
              + f" (up to {cfg.max_pairs} rounds or {cfg.max_seconds:g} s)")
     if not paired:
@@ -58,7 +91,7 @@ def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
     return (f"{calls}; eager and compiled rounds interleaved in pairs, at least {cfg.rounds}, {until}; "
             "speedup = eager's fastest round / compiled's fastest round (host noise only adds time, so the fastest rounds "
             "are what each side costs on a quiet host); when only eager met host noise (a steady compiled side, e.g. a "
-            "CUDA-graph replay), eager's fastest round anywhere in the run; interval: resampled pairs, the two halves of "
+            "CUDA-graph replay), eager's fastest round in any mode's pairs of the run; interval: resampled pairs, the two halves of "
             f"the rounds, and a floor of {estimator.FLOOR_STEADY_PCT:g} % ({estimator.FLOOR_NOISY_PCT:g} % when a side met "
             "host noise)")
 
@@ -174,17 +207,6 @@ class PairedTiming:
     stop: str
 
 
-def cpu_probe() -> float:
-    """ms of a fixed piece of pure-Python work: how fast the host CPU runs this process right now. Its fastest value
-    is the same in every process on a host (H100 host, 2026-11-23: 0.882-0.897 ms in separate runs) while its median
-    moved 1.06-1.65 ms, and a launch-bound eager round slows with it (correlation 0.73-0.79)."""
-    started = time.perf_counter()
-    total = 0
-    for i in range(20000):
-        total += i * i
-    return (time.perf_counter() - started) * 1000.0
-
-
 def warmed(block: Block, cfg: TimingConfig) -> Block:
     """A block whose timed calls follow cfg.warm_fraction of as many untimed ones (at least one)."""
     if cfg.warm_fraction <= 0:
@@ -207,20 +229,24 @@ def measure_alone(block: Block, cfg: TimingConfig, method: str) -> dict:
         stop = None
         while stop is None:
             tidy()
-            probes.append(cpu_probe())
+            probes.append(cfg.host.probe())
             rounds.append(timed(n))
-            stop = stop_reason([(r, r) for r in rounds], cfg, time.monotonic() - started)
+            stop = stop_reason([(r, r) for r in rounds], cfg, time.monotonic() - started, (probes, probes))
     return summarize(rounds, n, method, len(rounds) - cfg.rounds, stop, probes)
 
 
-def stop_reason(pairs: list[estimator.Pair], cfg: TimingConfig, elapsed_s: float) -> str | None:
-    """Why to stop adding pairs now, or None to add another. A side that met host noise keeps pairs coming for
-    cfg.min_noisy_seconds even once its fastest round repeats: its fastest state may simply not have come yet."""
+def stop_reason(pairs: list[estimator.Pair], cfg: TimingConfig, elapsed_s: float,
+                probes: tuple[list[float], list[float]] | None = None) -> str | None:
+    """Why to stop adding pairs now, or None to add another. Each side's fastest round must repeat, and (with probes:
+    the CPU probe taken before each side's rounds) enough of its rounds must have run while the host was at its
+    fastest state of the run. A side that met host noise keeps pairs coming for cfg.min_noisy_seconds even then:
+    its fastest state may simply not have come yet."""
     if len(pairs) < cfg.rounds:
         return None
     eager, compiled = [e for e, _ in pairs], [c for _, c in pairs]
     settled = elapsed_s >= cfg.min_noisy_seconds or not (estimator.noisy(eager) or estimator.noisy(compiled))
-    if settled and estimator.confirmed(eager) and estimator.confirmed(compiled):
+    at_fast_state = probes is None or all(cfg.host.fast_rounds(side) >= estimator.CONFIRM_ROUNDS for side in probes)
+    if settled and at_fast_state and estimator.confirmed(eager) and estimator.confirmed(compiled):
         return "converged"
     if len(pairs) >= cfg.max_pairs:
         return "pair-cap"
@@ -231,37 +257,42 @@ def stop_reason(pairs: list[estimator.Pair], cfg: TimingConfig, elapsed_s: float
 
 def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str) -> PairedTiming:
     """Interleaves eager and compiled rounds, alternating which goes first (ABBA) so neither side always follows
-    the other, and adds pairs until each side's fastest round is confirmed (or a cap is reached): a launch-bound
-    side on a busy host may be fast in only a few rounds out of twenty (estimator.py)."""
+    the other, and adds pairs until each side's fastest round is confirmed at the host's fastest state (or a cap is
+    reached): a launch-bound side on a busy host may be fast in only a few rounds out of twenty (estimator.py)."""
     with gc_paused() as tidy:
         n_eager, n_compiled = calibrate(eager, cfg), calibrate(compiled, cfg)
         eager, compiled = warmed(eager, cfg), warmed(compiled, cfg)
+        eager_probes: list[float] = []
+        compiled_probes: list[float] = []
 
-        probes: list[float] = []
+        def eager_round() -> float:
+            tidy()
+            eager_probes.append(cfg.host.probe())
+            return eager(n_eager)
+
+        def compiled_round() -> float:
+            tidy()
+            compiled_probes.append(cfg.host.probe())
+            return compiled(n_compiled)
 
         def pair(index: int) -> estimator.Pair:
-            tidy()
             if index % 2:
-                c = compiled(n_compiled)
-                tidy()
-                probes.append(cpu_probe())
-                return eager(n_eager), c
-            probes.append(cpu_probe())
-            e = eager(n_eager)
-            tidy()
-            return e, compiled(n_compiled)
+                c = compiled_round()
+                return eager_round(), c
+            e = eager_round()
+            return e, compiled_round()
 
         pairs: list[estimator.Pair] = []
         started = time.monotonic()
         stop = None
         while stop is None:
             pairs.append(pair(len(pairs)))
-            stop = stop_reason(pairs, cfg, time.monotonic() - started)
+            stop = stop_reason(pairs, cfg, time.monotonic() - started, (eager_probes, compiled_probes))
     extra = len(pairs) - cfg.rounds
     ratios = [e / c for e, c in pairs]
     return PairedTiming(
-        eager=summarize([e for e, _ in pairs], n_eager, method, extra, stop, probes),
-        compiled=summarize([c for _, c in pairs], n_compiled, method, extra, stop),
+        eager=summarize([e for e, _ in pairs], n_eager, method, extra, stop, eager_probes),
+        compiled=summarize([c for _, c in pairs], n_compiled, method, extra, stop, compiled_probes),
         speedup=estimator.fastest_ratio(pairs),
         speedup_spread_pct=round(spread_pct(ratios), 2),
         speedup_iqr_pct=round(iqr_pct(ratios), 2),

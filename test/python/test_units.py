@@ -30,7 +30,8 @@ def test_trace_parser_skips_garbage_and_truncation() -> None:
 def test_paired_timing_adds_pairs_until_the_fastest_round_is_confirmed() -> None:
     # calibration (n=1, timed twice, ends at once), then a host that lets eager run fast in one round out of four
     eager_times = iter([2.0, 2.0] + [4.0, 4.5, 5.0, 2.0] * 100)
-    cfg = timing.TimingConfig(rounds=3, min_round_ms=0.5, max_pairs=30, max_seconds=60.0)
+    steady_host = timing.HostSpeed(measure=lambda: 1.0)  # the host's CPU speed never moves: every round is at its fastest
+    cfg = timing.TimingConfig(rounds=3, min_round_ms=0.5, max_pairs=30, max_seconds=60.0, host=steady_host)
     result = timing.measure_paired(lambda n: next(eager_times), lambda n: 1.0, cfg, "test")
     assert result.eager["rounds"].count(2.0) == 3 and result.stop == "converged"  # the third fast round ends it
     assert len(result.eager["rounds"]) == 12 and result.eager["extraRounds"] == 9
@@ -140,6 +141,28 @@ def test_a_noisy_side_keeps_pairs_coming_for_the_minimum_time() -> None:
     unconfirmed = [(2.0, 1.0)] + [(3.5, 1.0)] * 7  # the fast round seen once: luck, not yet a state
     assert timing.stop_reason(unconfirmed, cfg, elapsed_s=12.0) is None
     assert timing.stop_reason(unconfirmed, cfg, elapsed_s=21.0) == "time-cap"
+
+
+def test_pairs_go_on_until_each_side_ran_at_the_hosts_fastest_state() -> None:
+    cfg = timing.TimingConfig(rounds=3, min_round_ms=1.0, max_pairs=100, max_seconds=30.0)
+    cfg.host.fastest_ms = 0.9  # eager alone saw the host at 0.9 ms per probe
+    pairs = [(5.0, 4.0)] * 5  # steady and confirmed, but every round ran while the probe read 1.6 ms
+    slow = [1.6] * 5
+    assert timing.stop_reason(pairs, cfg, 9.0, (slow, slow)) is None
+    assert timing.stop_reason(pairs, cfg, 9.0, (slow[:2] + [0.95] * 3, slow)) is None  # eager has, compiled not yet
+    assert timing.stop_reason(pairs, cfg, 9.0, ([0.95] * 3 + slow[:2], [0.9] * 5)) == "converged"
+    assert timing.stop_reason(pairs, cfg, 31.0, (slow, slow)) == "time-cap"
+    assert timing.stop_reason(pairs, cfg, 9.0) == "converged"  # without probes (older callers): as before
+
+
+def test_the_worker_tears_cupti_down_after_each_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kineto otherwise leaves CUPTI attached after torch.profiler, and every later kernel launch pays for it."""
+    from compile_lens_runner.supervisor import worker_env
+
+    monkeypatch.delenv("TEARDOWN_CUPTI", raising=False)
+    assert worker_env("/tmp/w")["TEARDOWN_CUPTI"] == "1"
+    monkeypatch.setenv("TEARDOWN_CUPTI", "0")  # the user's own choice stands
+    assert worker_env("/tmp/w")["TEARDOWN_CUPTI"] == "0"
 
 
 def test_each_timed_round_follows_untimed_calls() -> None:
