@@ -215,8 +215,10 @@ export interface ModeResult {
   /** where the next run's speedup may land (schema 1.4) */
   speedupInterval?: {
     low: number; high: number; floorPct?: number; noisySides?: ('eager' | 'compiled')[];
-    /** eager ran faster elsewhere in the run: the host stayed slower while this mode was timed */
+    /** eager ran faster in another mode's pairs: the host stayed slower while this mode was timed */
     runEager?: { eagerMs: number; bestEagerMs: number; compiledMs?: number; basis?: 'fastest-round' | 'cpu-normalized'; cpuProbeMinMs?: number };
+    /** sides that never ran at the host's fastest CPU state of the run: how much slower its probe read (schema 1.10) */
+    slowHost?: { eager?: number; compiled?: number };
   };
   speedupMedianRatio?: number | null;
   /** false: Dynamo ran timed compiled calls eagerly; null: not known */

@@ -34,6 +34,8 @@ export interface ModeDigest {
   remeasured: string | null;
   /** the speedup took eager's fastest round of the whole run, faster than in this mode's pairs: why, in words */
   runEager: string | null;
+  /** a side never ran at the host CPU's fastest state: what that means for the number, in words */
+  slowHost: string | null;
   /** why there is no valid measurement of compiled code (e.g. Dynamo ran the timed calls eagerly) */
   notMeasured: string | null;
   /** the fix for what made the measurement invalid */
@@ -97,6 +99,15 @@ function runEagerText(m: ModeResult): string | null {
     `the host CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's ${num(shift.bestEagerMs, 3)} ms (${upTo})`;
 }
 
+function slowHostText(m: ModeResult): string | null {
+  const slow = m.speedupInterval?.slowHost;
+  if (!slow || (slow.eager === undefined && slow.compiled === undefined)) return null;
+  const sides = [slow.eager !== undefined && `eager (${num(slow.eager, 2)}×)`, slow.compiled !== undefined && `compiled (${num(slow.compiled, 2)}×)`]
+    .filter((s): s is string => Boolean(s)).join(' and ');
+  return `the host CPU was busy through these pairs: ${sides} never ran at its fastest state of this run (the CPU probe read ` +
+    `that much slower), so a quieter host may give ${num(m.speedupInterval!.low, 2)}–${num(m.speedupInterval!.high, 2)}×; rerun on a quieter machine for a firmer number`;
+}
+
 /** One mode's (or one replayed region measurement's) numbers. */
 export function digestMode(m: ModeResult): ModeDigest {
   const invalid = notMeasured(m);
@@ -120,6 +131,7 @@ export function digestMode(m: ModeResult): ModeDigest {
     accuracy: accuracy(m.correctness),
     remeasured: m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
     runEager: invalid ? null : runEagerText(m),
+    slowHost: invalid ? null : slowHostText(m),
     notMeasured: invalid,
     fix: invalid ? m.fallback?.fix ?? null : null,
   };
@@ -238,6 +250,7 @@ export function formatDigest(digest: ReportDigest): string {
     if (m.mismatch) out.push(`    numeric mismatch vs eager: ${m.mismatch}`);
     if (m.accuracy) out.push(`    ${m.accuracy}`);
     if (m.runEager) out.push(`    ${m.runEager}`);
+    if (m.slowHost) out.push(`    ${m.slowHost}`);
     if (m.remeasured) out.push(`    re-measured: ${m.remeasured}`);
   }
   if (digest.precision) out.push(`  precision: ${digest.precision}`);

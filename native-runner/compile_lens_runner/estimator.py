@@ -128,6 +128,27 @@ def adjusted(est: Estimate, eager_ms: float, compiled_ms: float) -> dict[str, fl
             "eagerMs": est.eager_ms, "bestEagerMs": eager_ms, "compiledMs": compiled_ms}
 
 
+def slow_host_ratio(probes_ms: list[float], fastest_probe_ms: float) -> float:
+    """How much slower than the run's fastest state the host CPU was in a side's best rounds: its CONFIRM_ROUNDS-th
+    fastest probe over the run's fastest probe (1.0 for rounds without probes: older reports)."""
+    if len(probes_ms) < CONFIRM_ROUNDS or not 0 < fastest_probe_ms < float("inf"):
+        return 1.0
+    return max(1.0, sorted(probes_ms)[CONFIRM_ROUNDS - 1] / fastest_probe_ms)
+
+
+def widened_for_slow_host(speedup: float, low: float, high: float, eager_ratio: float, compiled_ratio: float) -> tuple[float, float]:
+    """(low, high) reaching what a host at its fastest state could give when a side never ran there (ratio above
+    1 + FAST_STATE_PCT %): at most ratio x faster on that side (all of it CPU work). A slow eager makes the speedup
+    read high, a slow compiled side low. A host slow through most of a run (H100, 2026-11-23: probe median 1.8x its
+    fastest) gave GPT-2 default 1.53x where quieter runs gave 1.34-1.41x."""
+    limit = 1 + FAST_STATE_PCT / 100
+    if eager_ratio > limit:
+        low = min(low, speedup / eager_ratio)
+    if compiled_ratio > limit:
+        high = max(high, speedup * compiled_ratio)
+    return low, high
+
+
 def run_eager(est: Estimate, best_eager_ms: float) -> dict[str, float] | None:
     """For a compiled side the host CPU does not limit (host_free): when eager ran more than HOST_SHIFT_PCT % faster
     elsewhere in the run than in these pairs, `adjusted` with that eager time; else None. (A compiled side the host

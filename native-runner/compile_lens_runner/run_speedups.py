@@ -4,7 +4,8 @@ speedup can use what the whole run saw of the host (estimator.py says why).
 On CUDA, an eager that leaves the GPU idle most of the time runs at the speed the host CPU has at that moment, and a
 host may spend seconds at a time slow. Against a compiled side the host CPU does not limit (CUDA graphs, a busy GPU)
 eager is taken at its fastest round of the run (estimator.run_eager); a compiled side the host CPU limits stays paired
-with the eager rounds beside it.
+with the eager rounds beside it. A side that never ran while the host was at its fastest state of the run widens the
+interval towards what that state could give (estimator.widened_for_slow_host).
 """
 from __future__ import annotations
 
@@ -25,24 +26,33 @@ def _measured(mode: dict[str, Any]) -> bool:
 
 
 def adjust(report: dict[str, Any]) -> None:
-    """Rewrites each measured mode's speedup, interval (runEager says how) and break-even calls in place."""
+    """Rewrites each measured mode's speedup, interval (runEager and slowHost say how) and break-even calls in place."""
     # Eager from the modes' pairs only: eager alone ran before anything was compiled or profiled, and a process that has
     # not loaded the compiler yet ran BERT's eager up to 5 % faster (H100, 2026-11-23: 3.10 ms alone, 3.21-3.35 ms in
     # the pairs of the same processes), so taking it would mix two process states into one speedup.
     timings = [t for t in (m.get("eagerTiming") for m in report["modes"]) if t and "estimateMs" in t]
     if not timings:
         return
+    every_probe = [p for t in [report["eager"].get("timing")] + timings + [m.get("timing") for m in report["modes"]]
+                   if t for p in t.get("cpuProbeMs") or []]
+    fastest_probe = min(every_probe, default=0.0)
+    pooled_probes = [p for t in timings for p in t.get("cpuProbeMs") or []]
     for mode in filter(_measured, report["modes"]):
         est = _estimate(mode)
         graphs = [g["status"] for g in (mode.get("compiler") or {}).get("cudaGraphs") or []]
-        if not estimator.host_free(mode.get("gpuIdlePct"), graphs):
-            continue
-        shift = estimator.run_eager(est, min(t["estimateMs"] for t in timings))
-        if not shift:
-            continue
+        compiled_host_free = estimator.host_free(mode.get("gpuIdlePct"), graphs)
+        shift = estimator.run_eager(est, min(t["estimateMs"] for t in timings)) if compiled_host_free else None
         interval = mode["speedupInterval"]
-        mode["speedup"] = round(shift["speedup"], 4)
-        interval.update(low=round(shift["low"], 4), high=round(shift["high"], 4))
-        interval["runEager"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": round(shift["bestEagerMs"], 6),
-                                "compiledMs": round(shift["compiledMs"], 6), "basis": "fastest-round"}
-        mode["breakEvenCalls"] = advice.break_even_calls(mode["compileSeconds"], shift["bestEagerMs"], shift["compiledMs"])
+        if shift:
+            mode["speedup"] = round(shift["speedup"], 4)
+            interval.update(low=round(shift["low"], 4), high=round(shift["high"], 4))
+            interval["runEager"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": round(shift["bestEagerMs"], 6),
+                                    "compiledMs": round(shift["compiledMs"], 6), "basis": "fastest-round"}
+            mode["breakEvenCalls"] = advice.break_even_calls(mode["compileSeconds"], shift["bestEagerMs"], shift["compiledMs"])
+        eager_ratio = estimator.slow_host_ratio(pooled_probes if shift else mode["eagerTiming"].get("cpuProbeMs") or [], fastest_probe)
+        compiled_ratio = 1.0 if compiled_host_free else estimator.slow_host_ratio(mode["timing"].get("cpuProbeMs") or [], fastest_probe)
+        low, high = estimator.widened_for_slow_host(mode["speedup"], interval["low"], interval["high"], eager_ratio, compiled_ratio)
+        if (low, high) != (interval["low"], interval["high"]):
+            interval.update(low=round(low, 4), high=round(high, 4))
+            interval["slowHost"] = {side: round(ratio, 3) for side, ratio in (("eager", eager_ratio), ("compiled", compiled_ratio))
+                                    if ratio > 1 + estimator.FAST_STATE_PCT / 100}

@@ -162,3 +162,24 @@ def test_a_cuda_graph_mode_takes_eagers_fastest_round_of_the_run() -> None:
     assert interval["high"] >= eager_at(1.7) / 0.70  # what these pairs' own host gave stays inside
     assert "runEager" not in default["speedupInterval"]  # paired: both sides met the same host in each pair
     assert ro["breakEvenCalls"] == pytest.approx(5000 / (eager_at(0.9) - 0.70), rel=1e-2)
+
+
+def test_a_side_that_never_ran_at_the_hosts_fastest_state_widens_the_interval() -> None:
+    """A host busy through a whole run (H100, 2026-11-23: GPT-2 default 1.53x with the CPU probe at 1.19x / 1.26x its
+    fastest in each side's best rounds, where quieter runs gave 1.34-1.41x): the interval reaches what the fastest state
+    could give, and says which side was slow; a mode whose sides ran at that state keeps its interval."""
+    from compile_lens_runner import run_speedups
+
+    eager, compiled = [6.16, 6.3, 6.2, 6.4], [4.03, 4.1, 4.05, 4.2]
+    slow = _mode("default", eager, compiled, [1.05, 1.06, 1.08, 1.2], [], 40.0)
+    slow["timing"]["cpuProbeMs"] = [1.12, 1.1, 1.15, 1.3]
+    steady = _mode("max-autotune-no-cudagraphs", eager, compiled, [0.9, 0.91, 0.92, 1.2], [], 40.0)
+    steady["timing"]["cpuProbeMs"] = [0.9, 0.92, 0.93, 1.0]
+    report = {"eager": {"timing": {"estimateMs": 5.9, "rounds": [5.9] * 3, "cpuProbeMs": [0.88, 1.0, 1.0]}}, "modes": [slow, steady]}
+    before = dict(slow["speedupInterval"])
+    run_speedups.adjust(report)
+    interval = slow["speedupInterval"]
+    assert interval["slowHost"] == {"eager": pytest.approx(1.08 / 0.88, abs=1e-3), "compiled": pytest.approx(1.15 / 0.88, abs=1e-3)}  # their third-fastest probes
+    assert interval["low"] == pytest.approx(slow["speedup"] * 0.88 / 1.08, abs=1e-3) and interval["low"] < before["low"]
+    assert interval["high"] == pytest.approx(slow["speedup"] * 1.15 / 0.88, abs=1e-3) and interval["high"] > before["high"]
+    assert "slowHost" not in steady["speedupInterval"]

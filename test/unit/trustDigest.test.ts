@@ -65,6 +65,16 @@ test('a speedup that took eager from elsewhere in the run says so, and what thes
   assert.match(text, /eager took 12\.000 ms per call at best in these pairs but 6\.270 ms in another mode's pairs of this run; the host CPU does not limit compiled \(CUDA graphs, or a busy GPU\): the speedup uses eager's 6\.270 ms \(a host as slow as during these pairs gives up to 2\.42×\)/);
 });
 
+test('a side that never ran at the host CPU\'s fastest state says so, with the wider interval', () => {
+  const report = cudaReport();
+  report.modes[0]!.speedupInterval = { low: 1.28, high: 1.93, floorPct: 6, noisySides: ['eager', 'compiled'], slowHost: { eager: 1.19, compiled: 1.26 } };
+  assert.ok(checkReport(report).ok);
+  const text = formatDigest(digestReport(report));
+  assert.match(text, /the host CPU was busy through these pairs: eager \(1\.19×\) and compiled \(1\.26×\) never ran at its fastest state of this run \(the CPU probe read that much slower\), so a quieter host may give 1\.28–1\.93×; rerun on a quieter machine for a firmer number/);
+  report.modes[0]!.speedupInterval = { low: 1.28, high: 1.93, slowHost: {} };
+  assert.ok(!/host CPU was busy/.test(formatDigest(digestReport(report))));
+});
+
 test('CLI: what was not measured is said in words, never a placeholder dash', () => {
   const report = cudaReport();
   report.eager = { timing: null, trace: null, kernelsPerStep: null };
