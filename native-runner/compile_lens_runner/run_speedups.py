@@ -39,9 +39,8 @@ def adjust(report: dict[str, Any]) -> None:
     pooled_probes = [p for t in timings for p in t.get("cpuProbeMs") or []]
     for mode in filter(_measured, report["modes"]):
         est = _estimate(mode)
-        graphs = [g["status"] for g in (mode.get("compiler") or {}).get("cudaGraphs") or []]
-        compiled_host_free = estimator.host_free(mode.get("gpuIdlePct"), graphs)
-        shift = estimator.run_eager(est, min(t["estimateMs"] for t in timings)) if compiled_host_free else None
+        free = compiled_host_free(mode)
+        shift = estimator.run_eager(est, min(t["estimateMs"] for t in timings)) if free else None
         interval = mode["speedupInterval"]
         if shift:
             mode["speedup"] = round(shift["speedup"], 4)
@@ -49,10 +48,26 @@ def adjust(report: dict[str, Any]) -> None:
             interval["runEager"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": round(shift["bestEagerMs"], 6),
                                     "compiledMs": round(shift["compiledMs"], 6), "basis": "fastest-round"}
             mode["breakEvenCalls"] = advice.break_even_calls(mode["compileSeconds"], shift["bestEagerMs"], shift["compiledMs"])
-        eager_ratio = estimator.slow_host_ratio(pooled_probes if shift else mode["eagerTiming"].get("cpuProbeMs") or [], fastest_probe)
-        compiled_ratio = 1.0 if compiled_host_free else estimator.slow_host_ratio(mode["timing"].get("cpuProbeMs") or [], fastest_probe)
-        low, high = estimator.widened_for_slow_host(mode["speedup"], interval["low"], interval["high"], eager_ratio, compiled_ratio)
-        if (low, high) != (interval["low"], interval["high"]):
-            interval.update(low=round(low, 4), high=round(high, 4))
-            interval["slowHost"] = {side: round(ratio, 3) for side, ratio in (("eager", eager_ratio), ("compiled", compiled_ratio))
-                                    if ratio > 1 + estimator.FAST_STATE_PCT / 100}
+        widen_for_slow_host(mode, fastest_probe, pooled_probes if shift else None, free)
+
+
+def compiled_host_free(entry: dict[str, Any]) -> bool:
+    graphs = [g["status"] for g in (entry.get("compiler") or {}).get("cudaGraphs") or []]
+    return estimator.host_free(entry.get("gpuIdlePct"), graphs)
+
+
+def widen_for_slow_host(entry: dict[str, Any], fastest_probe: float, eager_probes: list[float] | None = None,
+                        host_free: bool | None = None) -> None:
+    """Widens a measured entry's interval in place (and says so in slowHost) where a side never ran at the host's
+    fastest state of the run; eager_probes: the probes of the eager rounds the speedup took (default: its pairs')."""
+    if not _measured(entry):
+        return
+    interval = entry["speedupInterval"]
+    free = compiled_host_free(entry) if host_free is None else host_free
+    eager_ratio = estimator.slow_host_ratio(entry["eagerTiming"].get("cpuProbeMs") or [] if eager_probes is None else eager_probes, fastest_probe)
+    compiled_ratio = 1.0 if free else estimator.slow_host_ratio(entry["timing"].get("cpuProbeMs") or [], fastest_probe)
+    low, high = estimator.widened_for_slow_host(entry["speedup"], interval["low"], interval["high"], eager_ratio, compiled_ratio)
+    if (low, high) != (interval["low"], interval["high"]):
+        interval.update(low=round(low, 4), high=round(high, 4))
+        interval["slowHost"] = {side: round(ratio, 3) for side, ratio in (("eager", eager_ratio), ("compiled", compiled_ratio))
+                                if ratio > 1 + estimator.FAST_STATE_PCT / 100}

@@ -183,3 +183,19 @@ def test_a_side_that_never_ran_at_the_hosts_fastest_state_widens_the_interval() 
     assert interval["low"] == pytest.approx(slow["speedup"] * 0.88 / 1.08, abs=1e-3) and interval["low"] < before["low"]
     assert interval["high"] == pytest.approx(slow["speedup"] * 1.15 / 0.88, abs=1e-3) and interval["high"] > before["high"]
     assert "slowHost" not in steady["speedupInterval"]
+
+
+def test_a_replayed_region_measurement_is_widened_the_same_way() -> None:
+    """Script mode: once every region is timed, each measurement is checked against the run's fastest probe."""
+    from compile_lens_runner import run_speedups
+
+    eager, compiled = [2.0, 2.1, 2.05], [1.0, 1.02, 1.01]
+    entry = _mode("as-written", eager, compiled, [1.3, 1.3, 1.4], [], 40.0)
+    entry["timing"]["cpuProbeMs"] = [0.9, 0.9, 0.95]
+    del entry["compiler"], entry["gpuIdlePct"]  # a CPU region: no GPU idle share, so the host limits compiled too
+    run_speedups.widen_for_slow_host(entry, 0.9)
+    assert entry["speedupInterval"]["slowHost"] == {"eager": pytest.approx(1.4 / 0.9, abs=1e-3)}
+    assert entry["speedupInterval"]["low"] == pytest.approx(2.0 * 0.9 / 1.4, abs=1e-3)
+    unmeasured = {"mode": "default", "status": "error", "speedup": None}
+    run_speedups.widen_for_slow_host(unmeasured, 0.9)
+    assert unmeasured == {"mode": "default", "status": "error", "speedup": None}
