@@ -104,7 +104,7 @@ function slowHostText(m: ModeResult): string | null {
   if (!slow || (slow.eager === undefined && slow.compiled === undefined)) return null;
   const sides = [slow.eager !== undefined && `eager (${num(slow.eager, 2)}×)`, slow.compiled !== undefined && `compiled (${num(slow.compiled, 2)}×)`]
     .filter((s): s is string => Boolean(s)).join(' and ');
-  return `the host CPU was busy through these pairs: ${sides} never ran at its fastest state of this run (the CPU probe read ` +
+  return `the host CPU was busy through these pairs: ${sides} never ran at the host's fastest state of this run (a CPU probe read ` +
     `that much slower), so a quieter host may give ${num(m.speedupInterval!.low, 2)}–${num(m.speedupInterval!.high, 2)}×; rerun on a quieter machine for a firmer number`;
 }
 

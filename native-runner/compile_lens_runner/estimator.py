@@ -36,6 +36,10 @@ from dataclasses import dataclass
 ESTIMATOR = "fastest-rounds"
 FLOOR_STEADY_PCT = 2.0
 FLOOR_NOISY_PCT = 6.0
+# A launch-bound eager runs at the speed of the host CPU's fastest state, which moved a few % between processes of
+# one host (H100, 2026-11-23: BERT (1, 8) eager alone 3.02-3.16 ms in six processes; two runs of one model differed
+# by up to 3.2 % with both sides at that state): the least half-width then.
+FLOOR_LAUNCH_BOUND_PCT = 5.0
 NOISY_SIDE_PCT = 5.0
 CONFIRM_PCT = 3.0
 CONFIRM_ROUNDS = 3

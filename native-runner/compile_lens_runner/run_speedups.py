@@ -48,7 +48,18 @@ def adjust(report: dict[str, Any]) -> None:
             interval["runEager"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": round(shift["bestEagerMs"], 6),
                                     "compiledMs": round(shift["compiledMs"], 6), "basis": "fastest-round"}
             mode["breakEvenCalls"] = advice.break_even_calls(mode["compileSeconds"], shift["bestEagerMs"], shift["compiledMs"])
+        if report["eager"].get("launchBound"):
+            widen_to_floor(mode, estimator.FLOOR_LAUNCH_BOUND_PCT)
         widen_for_slow_host(mode, fastest_probe, pooled_probes if shift else None, free)
+
+
+def widen_to_floor(entry: dict[str, Any], floor_pct: float) -> None:
+    interval = entry["speedupInterval"]
+    if interval["floorPct"] >= floor_pct:
+        return
+    speedup = entry["speedup"]
+    interval.update(low=round(min(interval["low"], speedup * (1 - floor_pct / 100)), 4),
+                    high=round(max(interval["high"], speedup * (1 + floor_pct / 100)), 4), floorPct=floor_pct)
 
 
 def compiled_host_free(entry: dict[str, Any]) -> bool:

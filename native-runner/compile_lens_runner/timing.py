@@ -22,8 +22,8 @@ Block = Callable[[int], float]  # runs n back-to-back calls, returns ms per call
 
 def cpu_probe() -> float:
     """ms of a fixed piece of pure-Python work: how fast the host CPU runs this process right now. Its fastest value
-    is the same in every process on a host (H100 host, 2026-11-23: 0.85-0.99 ms in separate runs) while its median
-    moved 0.92-1.9 ms, and a launch-bound eager round slows with it."""
+    stays within a few % in a process (H100 host, 2026-11-23: 0.85-0.99 ms between processes) while its median moved
+    0.92-1.9 ms, and a launch-bound eager round slows with it."""
     started = time.perf_counter()
     total = 0
     for i in range(20000):

@@ -70,7 +70,7 @@ test('a side that never ran at the host CPU\'s fastest state says so, with the w
   report.modes[0]!.speedupInterval = { low: 1.28, high: 1.93, floorPct: 6, noisySides: ['eager', 'compiled'], slowHost: { eager: 1.19, compiled: 1.26 } };
   assert.ok(checkReport(report).ok);
   const text = formatDigest(digestReport(report));
-  assert.match(text, /the host CPU was busy through these pairs: eager \(1\.19×\) and compiled \(1\.26×\) never ran at its fastest state of this run \(the CPU probe read that much slower\), so a quieter host may give 1\.28–1\.93×; rerun on a quieter machine for a firmer number/);
+  assert.match(text, /the host CPU was busy through these pairs: eager \(1\.19×\) and compiled \(1\.26×\) never ran at the host's fastest state of this run \(a CPU probe read that much slower\), so a quieter host may give 1\.28–1\.93×; rerun on a quieter machine for a firmer number/);
   report.modes[0]!.speedupInterval = { low: 1.28, high: 1.93, slowHost: {} };
   assert.ok(!/host CPU was busy/.test(formatDigest(digestReport(report))));
 });
