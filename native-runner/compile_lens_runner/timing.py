@@ -92,8 +92,9 @@ def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
             "speedup = eager's fastest round / compiled's fastest round (host noise only adds time, so the fastest rounds "
             "are what each side costs on a quiet host); when only eager met host noise (a steady compiled side, e.g. a "
             "CUDA-graph replay), eager's fastest round in any mode's pairs of the run; interval: resampled pairs, the two halves of "
-            f"the rounds, and a floor of {estimator.FLOOR_STEADY_PCT:g} % ({estimator.FLOOR_NOISY_PCT:g} % when a side met "
-            "host noise)")
+            f"the rounds, and a floor of {estimator.FLOOR_STEADY_PCT:g} % ({estimator.FLOOR_LAUNCH_BOUND_PCT:g} % when eager is "
+            f"launch-bound, {estimator.FLOOR_NOISY_PCT:g} % when a side met host noise), widened where a side never ran at the "
+            "host's fastest state")
 
 
 def first_call_seconds(call: Callable[[], object], sync: Callable[[], None]) -> float:
