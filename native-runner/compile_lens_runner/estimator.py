@@ -37,8 +37,8 @@ ESTIMATOR = "fastest-rounds"
 FLOOR_STEADY_PCT = 2.0
 FLOOR_NOISY_PCT = 6.0
 # A launch-bound eager runs at the speed of the host CPU's fastest state, which moved a few % between processes of
-# one host (H100, 2026-11-23: BERT (1, 8) eager alone 3.02-3.16 ms in six processes; two runs of one model differed
-# by up to 3.2 % with both sides at that state): the least half-width then.
+# one host (H100, 2026-11-23: BERT (1, 8) eager alone 3.02-3.16 ms in six processes): the least half-width then
+# (launch_bound_floor_pct).
 FLOOR_LAUNCH_BOUND_PCT = 5.0
 NOISY_SIDE_PCT = 5.0
 CONFIRM_PCT = 3.0
@@ -66,6 +66,14 @@ class Estimate:
 
 def at_fast_state(probe_ms: float, fastest_probe_ms: float) -> bool:
     return probe_ms <= fastest_probe_ms * (1 + FAST_STATE_PCT / 100)
+
+
+def launch_bound_floor_pct(eager_gpu_idle_pct: float) -> float:
+    """The least half-width when eager is launch-bound. Rounds count as at the host's fastest state up to
+    FAST_STATE_PCT % slower than the run's fastest probe, and the share of eager the host CPU sets (its GPU idle share)
+    follows the host: two runs may differ by that much (H100, 2026-11-23: BERT (1, 8) reduce-overhead 3.24x / 3.02x in
+    two processes, 86-91 % idle, eager's best rounds with the probe at 1.01 / 0.93 ms)."""
+    return round(max(FLOOR_LAUNCH_BOUND_PCT, FAST_STATE_PCT * eager_gpu_idle_pct / 100), 1)
 
 
 def fastest_ratio(pairs: list[Pair]) -> float:

@@ -49,7 +49,7 @@ def adjust(report: dict[str, Any]) -> None:
                                     "compiledMs": round(shift["compiledMs"], 6), "basis": "fastest-round"}
             mode["breakEvenCalls"] = advice.break_even_calls(mode["compileSeconds"], shift["bestEagerMs"], shift["compiledMs"])
         if report["eager"].get("launchBound"):
-            widen_to_floor(mode, estimator.FLOOR_LAUNCH_BOUND_PCT)
+            widen_to_floor(mode, estimator.launch_bound_floor_pct(report["eager"].get("gpuIdlePct") or 0.0))
         widen_for_slow_host(mode, fastest_probe, pooled_probes if shift else None, free)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import math
+import os
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -31,17 +32,55 @@ def cpu_probe() -> float:
     return (time.perf_counter() - started) * 1000.0
 
 
+def movable_cpus(device: str) -> tuple[int, ...]:
+    """The CPUs the timing thread may move between: those it may run on, for a CUDA run that is the only process of
+    its job on this host. (A CPU run's own threads inherit the mask and would share one CPU; ranks of a torchrun
+    job would crowd onto the same fast CPU.)"""
+    if device != "cuda" or not hasattr(os, "sched_setaffinity") or int(os.environ.get("LOCAL_WORLD_SIZE", "1")) > 1:
+        return ()
+    cpus = tuple(sorted(os.sched_getaffinity(0)))
+    return cpus if len(cpus) > 1 else ()
+
+
+def _pin_thread(cpus: set[int]) -> None:
+    os.sched_setaffinity(0, cpus)  # 0: the calling thread only
+
+
 @dataclass
 class HostSpeed:
     """The fastest CPU probe of the run so far: the host's fastest state, which every measurement of the run waits
-    to have seen (a host may stay slow for 10-20 s at a time; H100 host, 2026-11-23)."""
+    to have seen. On a VM a CPU may run at half speed for seconds to minutes while another runs at full speed (H100
+    host, 2026-11-23: each of 16 vCPUs slowed 2x on its own; all 16 at once in 29 % of sweeps), so when the probe
+    reads slow and there are CPUs to choose from, the timing thread moves to the one that probes fastest."""
     fastest_ms: float = math.inf
     measure: Callable[[], float] = cpu_probe
+    cpus: tuple[int, ...] = ()  # movable_cpus(); () keeps the thread where the OS puts it
+    pin: Callable[[set[int]], None] = _pin_thread
 
     def probe(self) -> float:
         ms = self.measure()
+        if self.cpus and (self.fastest_ms == math.inf or not estimator.at_fast_state(ms, self.fastest_ms)):
+            ms = self._move_to_fastest_cpu()
         self.fastest_ms = min(self.fastest_ms, ms)
         return ms
+
+    def _move_to_fastest_cpu(self) -> float:
+        readings = {}
+        for cpu in self.cpus:
+            self.pin({cpu})
+            readings[cpu] = self.measure()
+        self.pin({min(readings, key=readings.__getitem__)})
+        return self.measure()  # not the sweep's reading: the fastest of many noisy readings reads faster than the CPU runs
+
+    @contextlib.contextmanager
+    def measuring(self) -> Iterator[None]:
+        """Around one measurement: the thread gets back every CPU it had, so nothing the user's code starts later
+        inherits a single-CPU mask."""
+        try:
+            yield
+        finally:
+            if self.cpus:
+                self.pin(set(self.cpus))
 
     def fast_rounds(self, probes_ms: list[float]) -> int:
         return sum(estimator.at_fast_state(p, self.fastest_ms) for p in probes_ms)
@@ -85,15 +124,18 @@ def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
              f"{estimator.CONFIRM_ROUNDS} rounds ran while a CPU probe read the host at its fastest state of the run "
              f"(within {estimator.FAST_STATE_PCT:g} %)"
              + (f" and, while a side met host noise, for at least {cfg.min_noisy_seconds:g} s" if cfg.min_noisy_seconds else "")
-             + f" (up to {cfg.max_pairs} rounds or {cfg.max_seconds:g} s)")
+             + f" (up to {cfg.max_pairs} rounds or {cfg.max_seconds:g} s)"
+             + (f"; whenever the probe read slow, the timing thread moved to the one of its {len(cfg.host.cpus)} CPUs "
+                "that probed fastest" if cfg.host.cpus else ""))
     if not paired:
         return f"{calls}; eager alone, at least {cfg.rounds} rounds, {until}"
     return (f"{calls}; eager and compiled rounds interleaved in pairs, at least {cfg.rounds}, {until}; "
             "speedup = eager's fastest round / compiled's fastest round (host noise only adds time, so the fastest rounds "
             "are what each side costs on a quiet host); when only eager met host noise (a steady compiled side, e.g. a "
             "CUDA-graph replay), eager's fastest round in any mode's pairs of the run; interval: resampled pairs, the two halves of "
-            f"the rounds, and a floor of {estimator.FLOOR_STEADY_PCT:g} % ({estimator.FLOOR_LAUNCH_BOUND_PCT:g} % when eager is "
-            f"launch-bound, {estimator.FLOOR_NOISY_PCT:g} % when a side met host noise), widened where a side never ran at the "
+            f"the rounds, and a floor of {estimator.FLOOR_STEADY_PCT:g} % ({estimator.FLOOR_NOISY_PCT:g} % when a side met host "
+            f"noise; when eager is launch-bound, {estimator.FAST_STATE_PCT:g} % of eager's GPU idle share, at least "
+            f"{estimator.FLOOR_LAUNCH_BOUND_PCT:g} %: the host's fastest state moves that much between runs), widened where a side never ran at the "
             "host's fastest state")
 
 
@@ -221,7 +263,7 @@ def warmed(block: Block, cfg: TimingConfig) -> Block:
 
 def measure_alone(block: Block, cfg: TimingConfig, method: str) -> dict:
     """Eager alone, before anything is compiled: rounds until its fastest round is confirmed (as for pairs)."""
-    with gc_paused() as tidy:
+    with gc_paused() as tidy, cfg.host.measuring():
         n = calibrate(block, cfg)
         timed = warmed(block, cfg)
         rounds: list[float] = []
@@ -260,7 +302,7 @@ def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str
     """Interleaves eager and compiled rounds, alternating which goes first (ABBA) so neither side always follows
     the other, and adds pairs until each side's fastest round is confirmed at the host's fastest state (or a cap is
     reached): a launch-bound side on a busy host may be fast in only a few rounds out of twenty (estimator.py)."""
-    with gc_paused() as tidy:
+    with gc_paused() as tidy, cfg.host.measuring():
         n_eager, n_compiled = calibrate(eager, cfg), calibrate(compiled, cfg)
         eager, compiled = warmed(eager, cfg), warmed(compiled, cfg)
         eager_probes: list[float] = []

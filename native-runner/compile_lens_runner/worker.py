@@ -5,6 +5,7 @@ enforces the timeout and cancellation and finishes the report if this process is
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -98,6 +99,7 @@ class Run:
             raise RunnerError("bad-target", "--device cuda was requested but torch.cuda.is_available() is False.",
                               "Use --device cpu (or auto), or install a CUDA build of PyTorch.")
         self.device = device
+        self.cfg = dataclasses.replace(self.cfg, host=timing.HostSpeed(cpus=timing.movable_cpus(device)))
         self.report["environment"] = report.environment(device, torch.__version__)
         self.report["settings"]["device"] = device
         if device == "cuda":

@@ -1,6 +1,7 @@
 """Pure parts of the runner, without starting torch.compile."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -153,6 +154,37 @@ def test_pairs_go_on_until_each_side_ran_at_the_hosts_fastest_state() -> None:
     assert timing.stop_reason(pairs, cfg, 9.0, ([0.95] * 3 + slow[:2], [0.9] * 5)) == "converged"
     assert timing.stop_reason(pairs, cfg, 31.0, (slow, slow)) == "time-cap"
     assert timing.stop_reason(pairs, cfg, 9.0) == "converged"  # without probes (older callers): as before
+
+
+def test_the_timing_thread_moves_to_the_cpu_that_probes_fastest() -> None:
+    """A VM's CPUs slow down 2x one at a time (H100 host, 2026-11-23): a slow probe sends the thread to the fastest."""
+    speed = {0: 2.0, 1: 1.0, 2: 1.9}  # probe ms on each CPU; the thread starts on CPU 0, at half speed
+    on = [0]
+    pins: list[set[int]] = []
+
+    def pin(cpus: set[int]) -> None:
+        pins.append(set(cpus))
+        on[0] = min(cpus) if len(cpus) == 1 else on[0]
+
+    host = timing.HostSpeed(measure=lambda: speed[on[0]], cpus=(0, 1, 2), pin=pin)
+    with host.measuring():
+        assert host.probe() == 1.0 and on == [1] and host.fastest_ms == 1.0  # the first probe looks at every CPU
+        speed[1] = 1.05
+        assert host.probe() == 1.05 and len(pins) == 4  # within 10 % of the fastest: it stays
+        speed[1], speed[2] = 2.0, 1.02
+        assert host.probe() == 1.02 and on == [2]
+    assert pins[-1] == {0, 1, 2}  # the thread gets every CPU back after the measurement
+    still = timing.HostSpeed(measure=lambda: 2.0, cpus=(), pin=pin)
+    assert still.probe() == 2.0 and len(pins) == 9  # no CPUs to choose from: it never moves
+
+
+def test_only_a_single_cuda_process_moves_its_timing_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LOCAL_WORLD_SIZE", raising=False)
+    assert timing.movable_cpus("cpu") == ()  # a CPU run's own threads would inherit a one-CPU mask
+    allowed = tuple(sorted(os.sched_getaffinity(0)))
+    assert timing.movable_cpus("cuda") == (allowed if len(allowed) > 1 else ())
+    monkeypatch.setenv("LOCAL_WORLD_SIZE", "2")  # torchrun ranks would crowd onto one fast CPU
+    assert timing.movable_cpus("cuda") == ()
 
 
 def test_the_worker_tears_cupti_down_after_each_profile(monkeypatch: pytest.MonkeyPatch) -> None:
