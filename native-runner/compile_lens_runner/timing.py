@@ -60,15 +60,20 @@ class HostSpeed:
     def probe(self) -> float:
         ms = self.measure()
         if self.cpus and (self.fastest_ms == math.inf or not estimator.at_fast_state(ms, self.fastest_ms)):
-            ms = self._move_to_fastest_cpu()
+            ms = self._move_to_fastest_cpu(ms)
         self.fastest_ms = min(self.fastest_ms, ms)
         return ms
 
-    def _move_to_fastest_cpu(self) -> float:
+    def _move_to_fastest_cpu(self, here_ms: float) -> float:
         readings = {}
         for cpu in self.cpus:
-            self.pin({cpu})
+            try:
+                self.pin({cpu})
+            except OSError:  # the CPU left this process's cpuset since the run began
+                continue
             readings[cpu] = self.measure()
+        if not readings:
+            return here_ms
         self.pin({min(readings, key=readings.__getitem__)})
         return self.measure()  # not the sweep's reading: the fastest of many noisy readings reads faster than the CPU runs
 

@@ -177,6 +177,15 @@ def test_the_timing_thread_moves_to_the_cpu_that_probes_fastest() -> None:
     still = timing.HostSpeed(measure=lambda: 2.0, cpus=(), pin=pin)
     assert still.probe() == 2.0 and len(pins) == 9  # no CPUs to choose from: it never moves
 
+    def cpuset_shrank(cpus: set[int]) -> None:
+        if cpus == {1}:
+            raise OSError(22, "Invalid argument")  # CPU 1 was taken from the process's cpuset mid-run
+        pin(cpus)
+
+    speed.update({0: 2.0, 1: 1.0, 2: 1.5})
+    shrunk = timing.HostSpeed(measure=lambda: speed[on[0]], cpus=(0, 1, 2), pin=cpuset_shrank)
+    assert shrunk.probe() == 1.5 and on == [2]  # the fastest CPU it may still use
+
 
 def test_only_a_single_cuda_process_moves_its_timing_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LOCAL_WORLD_SIZE", raising=False)
