@@ -89,12 +89,13 @@ def _block(fn: Any, capture: Capture, device: str) -> timing.Block:
     clock = timing.make_clock(device)
     args, kwargs = capture.arguments()
 
-    def run(n: int) -> float:
+    def calls(k: int) -> None:
+        for _ in range(k):
+            fn(*args, **kwargs)
+
+    def run(n: int, warm: int) -> float:
         with capture.context():
-            def body() -> None:
-                for _ in range(n):
-                    fn(*args, **kwargs)
-            return clock(body) / n
+            return clock(calls, n, warm)
     return run
 
 

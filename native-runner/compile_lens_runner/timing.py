@@ -18,7 +18,8 @@ from typing import Callable, Iterator
 
 from . import estimator
 
-Block = Callable[[int], float]  # runs n back-to-back calls, returns ms per call
+Block = Callable[[int, int], float]  # (n timed calls, untimed calls just before them) -> ms per timed call
+Calls = Callable[[int], None]  # makes k back-to-back calls
 
 
 def cpu_probe() -> float:
@@ -125,6 +126,8 @@ def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
     calls = f"{clock} n back-to-back calls (n doubled until a round lasts >= {cfg.min_round_ms:g} ms)"
     if cfg.warm_fraction > 0:
         calls += f", each round after {cfg.warm_fraction:.0%} as many untimed calls"
+        if device == "cuda":
+            calls += " whose GPU work is still queued when the first event is recorded (no synchronize between)"
     until = (f"until the fastest round was seen {estimator.CONFIRM_ROUNDS} times within {estimator.CONFIRM_PCT:g} % and "
              f"{estimator.CONFIRM_ROUNDS} rounds ran while a CPU probe read the host at its fastest state of the run "
              f"(within {estimator.FAST_STATE_PCT:g} %)"
@@ -139,8 +142,8 @@ def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
             "are what each side costs on a quiet host); when only eager met host noise (a steady compiled side, e.g. a "
             "CUDA-graph replay), eager's fastest round in any mode's pairs of the run; interval: resampled pairs, the two halves of "
             f"the rounds, and a floor of {estimator.FLOOR_STEADY_PCT:g} % ({estimator.FLOOR_NOISY_PCT:g} % when a side met host "
-            f"noise; when eager is launch-bound, {estimator.FAST_STATE_PCT:g} % of eager's GPU idle share, at least "
-            f"{estimator.FLOOR_LAUNCH_BOUND_PCT:g} %: the host's fastest state moves that much between runs), widened where a side never ran at the "
+            f"noise; when eager is launch-bound, {estimator.HOST_MOVE_PCT:g} % of eager's GPU idle share, at least "
+            f"{estimator.FLOOR_LAUNCH_BOUND_PCT:g} %: the host CPU's speed moves that much between runs), widened where a side never ran at the "
             "host's fastest state")
 
 
@@ -164,29 +167,35 @@ def warm_until_stable(call: Callable[[], object], sync: Callable[[], None], comp
         stable = stable + 1 if compiles() == before else 0
 
 
-def make_clock(device: str) -> Callable[[Callable[[], None]], float]:
-    """Returns time_block(body) -> elapsed ms of body, measured on the device's own clock."""
+def make_clock(device: str) -> Callable[[Calls, int, int], float]:
+    """Returns clock(calls, n, warm) -> ms per call of n timed calls that follow `warm` untimed ones, on the device's
+    own clock. On CUDA nothing waits between the untimed calls and the clock's start: the first timed call's host work
+    (guards, a CUDA-graph replay's input copies) overlaps the GPU work still queued, as in a serving loop. After a
+    synchronize it was timed with the GPU idle (H100, 2026-11-23: GPT-2 (4, 128) reduce-overhead 4.10 ms per call in
+    one-call rounds, 3.77 ms in two-call rounds of another run; which n a run picked followed the host's speed)."""
     if device == "cuda":
         import torch
 
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 
-        def cuda_block(body: Callable[[], None]) -> float:
+        def cuda_clock(calls: Calls, n: int, warm: int) -> float:
             torch.cuda.synchronize()
+            calls(warm)
             start.record()
-            body()
+            calls(n)
             end.record()
             end.synchronize()
-            return float(start.elapsed_time(end))
+            return float(start.elapsed_time(end)) / n
 
-        return cuda_block
+        return cuda_clock
 
-    def cpu_block(body: Callable[[], None]) -> float:
+    def cpu_clock(calls: Calls, n: int, warm: int) -> float:
+        calls(warm)
         t0 = time.perf_counter()
-        body()
-        return (time.perf_counter() - t0) * 1000.0
+        calls(n)
+        return (time.perf_counter() - t0) * 1000.0 / n
 
-    return cpu_block
+    return cpu_clock
 
 
 @contextlib.contextmanager
@@ -212,7 +221,7 @@ def calibrate(block: Block, cfg: TimingConfig) -> int:
     """Doubles n until n calls last min_round_ms; each n is timed twice and the faster kept, so one call slowed by
     the host does not leave every round a single call long."""
     n = 1
-    while n < cfg.max_calls and min(block(n), block(n)) * n < cfg.min_round_ms:
+    while n < cfg.max_calls and min(block(n, 1), block(n, 1)) * n < cfg.min_round_ms:
         n *= 2
     return n
 
@@ -255,14 +264,10 @@ class PairedTiming:
     stop: str
 
 
-def warmed(block: Block, cfg: TimingConfig) -> Block:
-    """A block whose timed calls follow cfg.warm_fraction of as many untimed ones (at least one)."""
-    if cfg.warm_fraction <= 0:
-        return block
-
+def warmed(block: Block, cfg: TimingConfig) -> Callable[[int], float]:
+    """n -> ms per call of n timed calls after cfg.warm_fraction of as many untimed ones (at least one)."""
     def run(n: int) -> float:
-        block(max(1, int(n * cfg.warm_fraction)))
-        return block(n)
+        return block(n, max(1, int(n * cfg.warm_fraction)) if cfg.warm_fraction > 0 else 0)
     return run
 
 
@@ -309,19 +314,19 @@ def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str
     reached): a launch-bound side on a busy host may be fast in only a few rounds out of twenty (estimator.py)."""
     with gc_paused() as tidy, cfg.host.measuring():
         n_eager, n_compiled = calibrate(eager, cfg), calibrate(compiled, cfg)
-        eager, compiled = warmed(eager, cfg), warmed(compiled, cfg)
+        eager_timed, compiled_timed = warmed(eager, cfg), warmed(compiled, cfg)
         eager_probes: list[float] = []
         compiled_probes: list[float] = []
 
         def eager_round() -> float:
             tidy()
             eager_probes.append(cfg.host.probe())
-            return eager(n_eager)
+            return eager_timed(n_eager)
 
         def compiled_round() -> float:
             tidy()
             compiled_probes.append(cfg.host.probe())
-            return compiled(n_compiled)
+            return compiled_timed(n_compiled)
 
         def pair(index: int) -> estimator.Pair:
             if index % 2:

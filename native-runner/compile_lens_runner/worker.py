@@ -125,13 +125,14 @@ class Run:
     def block(self, variant: Variant, inputs: tuple, grad: str) -> timing.Block:
         clock = timing.make_clock(self.device)
 
-        def run(n: int) -> float:
+        def calls(k: int) -> None:
+            for _ in range(k):
+                variant.call(inputs)
+
+        def run(n: int, warm: int) -> float:
             variant.activate()
             with grad_context(grad):
-                def body() -> None:
-                    for _ in range(n):
-                        variant.call(inputs)
-                return clock(body) / n
+                return clock(calls, n, warm)
         return run
 
     def warm(self, variant: Variant, inputs: tuple, grad: str) -> None:

@@ -33,14 +33,14 @@ def test_paired_timing_adds_pairs_until_the_fastest_round_is_confirmed() -> None
     eager_times = iter([2.0, 2.0] + [4.0, 4.5, 5.0, 2.0] * 100)
     steady_host = timing.HostSpeed(measure=lambda: 1.0)  # the host's CPU speed never moves: every round is at its fastest
     cfg = timing.TimingConfig(rounds=3, min_round_ms=0.5, max_pairs=30, max_seconds=60.0, host=steady_host)
-    result = timing.measure_paired(lambda n: next(eager_times), lambda n: 1.0, cfg, "test")
+    result = timing.measure_paired(lambda n, warm: next(eager_times), lambda n, warm: 1.0, cfg, "test")
     assert result.eager["rounds"].count(2.0) == 3 and result.stop == "converged"  # the third fast round ends it
     assert len(result.eager["rounds"]) == 12 and result.eager["extraRounds"] == 9
     assert result.speedup == 2.0 and result.estimate.median_ratio == 4.25  # the median of ratios follows the slow rounds
-    steady = timing.measure_paired(lambda n: 2.0, lambda n: 1.0, cfg, "test")
+    steady = timing.measure_paired(lambda n, warm: 2.0, lambda n, warm: 1.0, cfg, "test")
     assert steady.eager["extraRounds"] == 0 and steady.speedup_spread_pct == 0.0 and steady.stop == "converged"
     drifting = iter([10.0 * 0.9 ** i for i in range(100)])  # every round 10 % faster: never confirmed
-    capped = timing.measure_paired(lambda n: next(drifting), lambda n: 1.0,
+    capped = timing.measure_paired(lambda n, warm: next(drifting), lambda n, warm: 1.0,
                                    timing.TimingConfig(rounds=3, min_round_ms=0.5, max_pairs=5, max_seconds=60.0), "test")
     assert capped.stop == "pair-cap" and len(capped.eager["rounds"]) == 5 and capped.eager["stopReason"] == "pair-cap"
 
@@ -48,9 +48,9 @@ def test_paired_timing_adds_pairs_until_the_fastest_round_is_confirmed() -> None
 def test_calibration_doubles_until_round_is_long_enough() -> None:
     calls = []
     cfg = timing.TimingConfig(rounds=3, min_round_ms=10.0, max_pairs=9, max_seconds=1.0)
-    assert timing.calibrate(lambda n: calls.append(n) or 1.0, cfg) == 16 and calls == [1, 1, 2, 2, 4, 4, 8, 8, 16, 16]
+    assert timing.calibrate(lambda n, warm: calls.append(n) or 1.0, cfg) == 16 and calls == [1, 1, 2, 2, 4, 4, 8, 8, 16, 16]
     slow_once = iter([50.0, 1.0] + [1.0] * 20)  # one call slowed by the host does not stop the doubling
-    assert timing.calibrate(lambda n: next(slow_once), cfg) == 16
+    assert timing.calibrate(lambda n, warm: next(slow_once), cfg) == 16
 
 
 @pytest.mark.parametrize("speedup, low, high, expected, verdict", [
@@ -207,14 +207,42 @@ def test_the_worker_tears_cupti_down_after_each_profile(monkeypatch: pytest.Monk
 
 
 def test_each_timed_round_follows_untimed_calls() -> None:
-    calls: list[int] = []
-    block = timing.warmed(lambda n: calls.append(n) or 1.0, timing.TimingConfig(rounds=3, min_round_ms=1.0, warm_fraction=0.125))
-    assert block(64) == 1.0 and calls == [8, 64]
+    calls: list[tuple[int, int]] = []
+    block = timing.warmed(lambda n, warm: calls.append((n, warm)) or 1.0,
+                          timing.TimingConfig(rounds=3, min_round_ms=1.0, warm_fraction=0.125))
+    assert block(64) == 1.0 and calls == [(64, 8)]
     block(4)
-    assert calls[2:] == [1, 4]  # at least one untimed call
-    plain = timing.warmed(lambda n: calls.append(n) or 1.0, timing.TimingConfig(rounds=3, min_round_ms=1.0))
+    assert calls[1:] == [(4, 1)]  # at least one untimed call
+    plain = timing.warmed(lambda n, warm: calls.append((n, warm)) or 1.0, timing.TimingConfig(rounds=3, min_round_ms=1.0))
     plain(16)
-    assert calls[4:] == [16]
+    assert calls[2:] == [(16, 0)]
+
+
+def test_on_cuda_the_clock_starts_while_the_untimed_calls_still_run_on_the_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A synchronize between them would time the first call's host work (guards, input copies) with the GPU idle."""
+    import torch
+
+    log: list[str] = []
+    names = iter(["start", "end"])
+
+    class Event:
+        def __init__(self, enable_timing: bool) -> None:
+            self.name = next(names)
+
+        def record(self) -> None:
+            log.append(f"record {self.name}")
+
+        def synchronize(self) -> None:
+            log.append(f"wait {self.name}")
+
+        def elapsed_time(self, other: "Event") -> float:
+            return 12.0
+
+    monkeypatch.setattr(torch.cuda, "Event", Event)
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda: log.append("synchronize"))
+    clock = timing.make_clock("cuda")
+    assert clock(lambda k: log.append(f"{k} calls"), 4, 1) == 3.0
+    assert log == ["synchronize", "1 calls", "record start", "4 calls", "record end", "wait end"]
 
 
 def test_warming_stops_after_three_calls_in_a_row_compiled_nothing() -> None:
