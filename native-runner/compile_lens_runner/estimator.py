@@ -41,10 +41,11 @@ FLOOR_NOISY_PCT = 6.0
 # one host (H100, 2026-11-23: BERT (1, 8) eager alone 3.02-3.16 ms in six processes): the least half-width then
 # (launch_bound_floor_pct).
 FLOOR_LAUNCH_BOUND_PCT = 5.0
-# How far the host CPU's speed moved between runs, as seen by a launch-bound eager's fastest round (H100, 2026-11-23:
-# six processes taking 2.5 s turns for 3 minutes, BERT eager's fastest round over two turns differed by up to 16 % at
-# the 90th percentile between processes and times; resnet18 B16's by 6.6 %; two runner processes 1.499 / 1.352 ms at
-# 78 % idle). The CPU-bound share of eager (its GPU idle share) moves by this much (launch_bound_floor_pct).
+# How far the host CPU's speed moved between runs, as seen by a launch-bound eager's fastest round (H100, 2026-11-23,
+# bench/host_drift.py twice: six processes taking 2.5 s turns for 3 minutes; the fastest rounds of two turns differed
+# between processes and times by 12.7-16.3 % for BERT (1, 8) and 6.6-13.6 % for resnet18 B16 at the 90th percentile;
+# two runner processes 1.499 / 1.352 ms at 78 % idle). The CPU-bound share of eager (its GPU idle share) moves by this
+# much (launch_bound_floor_pct).
 HOST_MOVE_PCT = 15.0
 NOISY_SIDE_PCT = 5.0
 CONFIRM_PCT = 3.0
