@@ -218,8 +218,8 @@ def gc_paused() -> Iterator[Callable[[], None]]:
 
 
 def calibrate(block: Block, cfg: TimingConfig) -> int:
-    """Doubles n until n calls last min_round_ms; each n is timed twice and the faster kept, so one call slowed by
-    the host does not leave every round a single call long."""
+    """Doubles n until n calls last min_round_ms; each n is timed twice (after one untimed call, as rounds are) and
+    the faster kept, so one call slowed by the host does not leave every round a single call long."""
     n = 1
     while n < cfg.max_calls and min(block(n, 1), block(n, 1)) * n < cfg.min_round_ms:
         n *= 2
