@@ -32,10 +32,11 @@ def child(model_name: str) -> None:
     import targets
     import torch
 
-    from compile_lens_runner import timing
+    from compile_lens_runner.measure import host as host_speed
+    from compile_lens_runner.measure import timing
 
     model, inputs = getattr(targets, model_name)("cuda")
-    host = timing.HostSpeed(cpus=timing.movable_cpus("cuda"))
+    host = host_speed.HostSpeed(cpus=host_speed.movable_cpus("cuda"))
     clock = timing.make_clock("cuda")
 
     def calls(k: int) -> None:

@@ -1,7 +1,7 @@
 // TypeScript view of report.json. The JSON Schema in native-runner/ is the contract; these types mirror it
 // and validateReport() checks a parsed file against the schema itself, so the two cannot drift silently.
 import Ajv2020 from 'ajv/dist/2020.js';
-import schema from '../../native-runner/compile_lens_runner/report.schema.json';
+import schema from '../../native-runner/compile_lens_runner/report/report.schema.json';
 
 export type ErrorKind =
   | 'torch-missing' | 'torch-too-old' | 'triton-missing' | 'bad-target' | 'user-code' | 'compile'

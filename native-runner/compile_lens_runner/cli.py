@@ -7,8 +7,9 @@ import os
 import re
 import sys
 
-from .samples import NAMES as SAMPLE_NAMES
-from .supervisor import default_out_dir, supervise
+from .target.samples import NAMES as SAMPLE_NAMES
+from .process.placement import default_out_dir
+from .process.supervisor import supervise
 
 KNOWN_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 EXIT_USAGE = 2
@@ -81,9 +82,10 @@ def main(argv: list[str] | None = None) -> int:
 
         return worker_main(args.spec)
     if args.command == "_rank":
-        from .rank_entry import main as rank_main
+        from .ranks.entry import main as rank_main
+        from .worker import main as worker_main
 
-        return rank_main(args.spec)
+        return rank_main(args.spec, worker_main)
     if script_args and not args.script:
         parser().error("arguments after -- are only for --script")
     if args.rounds is not None and args.rounds < 1:

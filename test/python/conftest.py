@@ -14,8 +14,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 RUNNER_DIR = REPO / "native-runner"
-SCHEMA = json.loads((RUNNER_DIR / "compile_lens_runner" / "report.schema.json").read_text())
-SAMPLES_DIR = RUNNER_DIR / "compile_lens_runner" / "samples"
+SCHEMA = json.loads((RUNNER_DIR / "compile_lens_runner" / "report" / "report.schema.json").read_text())
+SAMPLES_DIR = RUNNER_DIR / "compile_lens_runner" / "target" / "samples"
 
 
 sys.path.insert(0, str(RUNNER_DIR))

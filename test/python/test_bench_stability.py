@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import REPO
 
-from compile_lens_runner import estimator
+from compile_lens_runner.measure import estimator
 
 
 def test_stability_driver_on_cpu(tmp_path: Path) -> None:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import torch
 
-from compile_lens_runner import compiled_runs
-from compile_lens_runner import torch_trace as tt
+from compile_lens_runner.compiler import compiled_runs
+from compile_lens_runner.compiler import torch_trace as tt
 
 
 class CountingModule(torch.nn.Module):

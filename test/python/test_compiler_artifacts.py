@@ -9,8 +9,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from compile_lens_runner import compiler_artifacts, torch_trace
-from compile_lens_runner.insight import compiler_insight
+from compile_lens_runner.compiler import artifacts as compiler_artifacts
+from compile_lens_runner.compiler import torch_trace
+from compile_lens_runner.compiler.insight import compiler_insight
 from conftest import SCHEMA
 
 LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"

@@ -8,12 +8,13 @@ from typing import Any
 
 from conftest import REPO
 
-from compile_lens_runner import compiler_artifacts, divergence
-from compile_lens_runner import torch_trace as tt
-from compile_lens_runner.collectives import sequence
-from compile_lens_runner.insight import compiler_insight
-from compile_lens_runner.rank_merge import merge_insights
-from compile_lens_runner.rank_stacks import hang_sentence, main_thread, state
+from compile_lens_runner.compiler import artifacts as compiler_artifacts
+from compile_lens_runner.ranks import divergence
+from compile_lens_runner.compiler import torch_trace as tt
+from compile_lens_runner.ranks.collectives import sequence
+from compile_lens_runner.compiler.insight import compiler_insight
+from compile_lens_runner.ranks.merge import merge_insights
+from compile_lens_runner.ranks.stacks import hang_sentence, main_thread, state
 
 LOGS = REPO / "test" / "fixtures" / "logs"
 HANG = REPO / "test" / "fixtures" / "ranks-hang"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from compile_lens_runner import estimator
+from compile_lens_runner.measure import estimator
 
 ROUNDS = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "timing" / "h100-rounds-2026-11-22.json").read_text())["runs"]
 
@@ -140,7 +140,7 @@ def test_a_cuda_graph_mode_takes_eagers_fastest_round_of_the_run() -> None:
     """A host slow through the whole reduce-overhead pairing no longer inflates its speedup: the default mode's pairs saw
     eager at 1.35 ms. Eager alone (1.2 ms, before anything compiled: another process state) is not taken; a compiled
     side the host CPU limits (default, no CUDA graphs, GPU idle 40 %) stays paired."""
-    from compile_lens_runner import run_speedups
+    from compile_lens_runner.measure import speedups as run_speedups
 
     def eager_at(p: float) -> float:
         return 1.5 * p
@@ -154,7 +154,7 @@ def test_a_cuda_graph_mode_takes_eagers_fastest_round_of_the_run() -> None:
             _mode("reduce-overhead", [eager_at(1.7)] * 4, [0.70, 0.71, 0.70, 0.70], [1.7] * 4, ["captured"], 30.0),
         ],
     }
-    run_speedups.adjust(report)
+    run_speedups.adjust(report["modes"], report["eager"])
     default, ro = report["modes"]
     assert ro["speedup"] == pytest.approx(eager_at(0.9) / 0.70, rel=1e-3)  # not eager_at(1.7) / 0.70, nor eager alone's
     interval = ro["speedupInterval"]
@@ -168,7 +168,7 @@ def test_a_side_that_never_ran_at_the_hosts_fastest_state_widens_the_interval() 
     """A host busy through a whole run (H100, 2026-11-23: GPT-2 default 1.53x with the CPU probe at 1.19x / 1.26x its
     fastest in each side's best rounds, where quieter runs gave 1.34-1.41x): the interval reaches what the fastest state
     could give, and says which side was slow; a mode whose sides ran at that state keeps its interval."""
-    from compile_lens_runner import run_speedups
+    from compile_lens_runner.measure import speedups as run_speedups
 
     eager, compiled = [6.16, 6.3, 6.2, 6.4], [4.03, 4.1, 4.05, 4.2]
     slow = _mode("default", eager, compiled, [1.05, 1.06, 1.08, 1.2], [], 40.0)
@@ -177,7 +177,7 @@ def test_a_side_that_never_ran_at_the_hosts_fastest_state_widens_the_interval() 
     steady["timing"]["cpuProbeMs"] = [0.9, 0.92, 0.93, 1.0]
     report = {"eager": {"timing": {"estimateMs": 5.9, "rounds": [5.9] * 3, "cpuProbeMs": [0.88, 1.0, 1.0]}}, "modes": [slow, steady]}
     before = dict(slow["speedupInterval"])
-    run_speedups.adjust(report)
+    run_speedups.adjust(report["modes"], report["eager"])
     interval = slow["speedupInterval"]
     assert interval["slowHost"] == {"eager": pytest.approx(1.08 / 0.88, abs=1e-3), "compiled": pytest.approx(1.15 / 0.88, abs=1e-3)}  # their third-fastest probes
     assert interval["low"] == pytest.approx(slow["speedup"] * 0.88 / 1.08, abs=1e-3) and interval["low"] < before["low"]
@@ -185,17 +185,34 @@ def test_a_side_that_never_ran_at_the_hosts_fastest_state_widens_the_interval() 
     assert "slowHost" not in steady["speedupInterval"]
 
 
-def test_a_replayed_region_measurement_is_widened_the_same_way() -> None:
-    """Script mode: once every region is timed, each measurement is checked against the run's fastest probe."""
-    from compile_lens_runner import run_speedups
+def test_a_region_gets_the_interval_a_target_gets_on_the_same_rounds() -> None:
+    """One measurement path: a script region's measurements (as written and a what-if mode on one signature) go through
+    the adjustments a target's modes get (run eager, the launch-bound floor, the slow host), to the same numbers."""
+    import copy
 
-    eager, compiled = [2.0, 2.1, 2.05], [1.0, 1.02, 1.01]
-    entry = _mode("as-written", eager, compiled, [1.3, 1.3, 1.4], [], 40.0)
-    entry["timing"]["cpuProbeMs"] = [0.9, 0.9, 0.95]
-    del entry["compiler"], entry["gpuIdlePct"]  # a CPU region: no GPU idle share, so the host limits compiled too
-    run_speedups.widen_for_slow_host(entry, 0.9)
-    assert entry["speedupInterval"]["slowHost"] == {"eager": pytest.approx(1.4 / 0.9, abs=1e-3)}
-    assert entry["speedupInterval"]["low"] == pytest.approx(2.0 * 0.9 / 1.4, abs=1e-3)
+    from compile_lens_runner.measure import speedups
+    from compile_lens_runner.script.mode import adjust_speedups
+
+    def eager_at(p: float) -> float:
+        return 1.5 * p
+
+    modes = [_mode("default", [eager_at(p) for p in [0.9, 1.2, 1.7]], [0.5 + 1.0 * p for p in [0.9, 1.2, 1.7]], [0.9, 1.2, 1.7], [], 40.0),
+             _mode("reduce-overhead", [eager_at(1.7)] * 4, [0.70, 0.71, 0.70, 0.70], [1.7] * 4, ["captured"], 30.0)]
+    for mode in modes:
+        mode["timing"]["cpuProbeMs"] = [1.0, 1.1, 1.2]
+    regions = [dict(copy.deepcopy(m), mode=name, signature="float32[8, 64] (no_grad)", eagerGpuIdlePct=80.0)
+               for m, name in zip(modes, ["as-written", "reduce-overhead"])]
+    speedups.adjust(modes, {"launchBound": True, "gpuIdlePct": 80.0, "timing": None}, 0.9)
+    adjust_speedups(regions, 0.9)
+    fields = ("speedup", "speedupInterval", "breakEvenCalls")
+    assert [{k: m.get(k) for k in fields} for m in regions] == [{k: m.get(k) for k in fields} for m in modes]
+    assert modes[1]["speedupInterval"]["runEager"] and modes[0]["speedupInterval"]["floorPct"] == 12.0  # all three applied
+    assert modes[0]["speedupInterval"].get("slowHost")
+
+
+def test_a_measurement_that_was_not_taken_is_left_alone() -> None:
+    from compile_lens_runner.measure import speedups as run_speedups
+
     unmeasured = {"mode": "default", "status": "error", "speedup": None}
     run_speedups.widen_for_slow_host(unmeasured, 0.9)
     assert unmeasured == {"mode": "default", "status": "error", "speedup": None}
@@ -206,13 +223,13 @@ def test_a_launch_bound_eager_widens_the_interval_by_its_share_of_the_hosts_spee
     reduce-overhead gave 2.15x then 1.94x in two processes (H100, 2026-11-23, eager 78 % and 73 % GPU-idle). 15 % of
     eager's idle share either way holds the other run (10 %, the fast-state window, did not); a less launch-bound eager
     keeps 5 %."""
-    from compile_lens_runner import run_speedups
+    from compile_lens_runner.measure import speedups as run_speedups
 
     def run(eager_ms: float, compiled_ms: float, idle_pct: float) -> dict:
         ro = _mode("reduce-overhead", [eager_ms] * 9, [compiled_ms] * 9, [0.9] * 9, ["captured"], 24.0)
         ro["timing"]["cpuProbeMs"] = [0.9] * 9
         assert ro["speedupInterval"]["floorPct"] == estimator.FLOOR_STEADY_PCT
-        run_speedups.adjust({"eager": {"launchBound": True, "gpuIdlePct": idle_pct, "timing": None}, "modes": [ro]})
+        run_speedups.adjust([ro], {"launchBound": True, "gpuIdlePct": idle_pct, "timing": None})
         return ro
 
     first, second = run(1.499, 0.696, 78.1), run(1.352, 0.695, 72.7)
@@ -220,5 +237,5 @@ def test_a_launch_bound_eager_widens_the_interval_by_its_share_of_the_hosts_spee
     assert first["speedupInterval"]["low"] <= second["speedup"] and first["speedup"] <= second["speedupInterval"]["high"]
     assert run(1.5061, 0.7065, 30.0)["speedupInterval"]["floorPct"] == estimator.FLOOR_LAUNCH_BOUND_PCT
     gpu_bound = _mode("default", [14.7] * 9, [4.2] * 9, [0.9] * 9, [], 1.0)
-    run_speedups.adjust({"eager": {"launchBound": False, "timing": None}, "modes": [gpu_bound]})
+    run_speedups.adjust([gpu_bound], {"launchBound": False, "timing": None})
     assert gpu_bound["speedupInterval"]["floorPct"] == estimator.FLOOR_STEADY_PCT  # localopt: 0.2-0.8 % apart

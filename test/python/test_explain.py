@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from compile_lens_runner import explain
-from compile_lens_runner.profiling import gpu_idle_pct
+from compile_lens_runner.compiler import explain
+from compile_lens_runner.measure.profiling import gpu_idle_pct
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from compile_lens_runner import estimator, timing
+from compile_lens_runner.measure import estimator
+from compile_lens_runner.measure import timing
+from compile_lens_runner.measure.host import HostSpeed
 
 RECORDED = json.loads(gzip.decompress((Path(__file__).resolve().parents[1] / "fixtures" / "timing" /
                                        "h100-probed-rounds-2026-11-23.json.gz").read_bytes()))["models"]
@@ -78,9 +80,9 @@ def test_a_run_that_has_not_seen_the_fast_state_cannot_tell_it_is_slow() -> None
 
 
 def test_host_speed_keeps_the_runs_fastest_probe() -> None:
-    host = timing.HostSpeed()
+    host = HostSpeed()
     probes = [host.probe() for _ in range(5)]
     assert host.fastest_ms == min(probes) and host.fast_rounds(probes) >= 1
     host.fastest_ms = 1.0
     assert host.fast_rounds([1.0, 1.1, 1.11, 2.0]) == 2
-    assert timing.HostSpeed(measure=lambda: 1.5).probe() == 1.5
+    assert HostSpeed(measure=lambda: 1.5).probe() == 1.5

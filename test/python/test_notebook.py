@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from compile_lens_runner.notebook import convert, map_locations
+from compile_lens_runner.script.notebook import convert, map_locations
 from conftest import run_runner
 
 

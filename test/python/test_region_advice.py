@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compile_lens_runner.region_advice import region_recommendation, script_recommendation
+from compile_lens_runner.script.advice import region_recommendation, script_recommendation
 
 
 def _measurement(mode: str, speedup: float, why: str = "most-frequent") -> dict[str, Any]:

@@ -8,10 +8,10 @@ import pytest
 import torch
 from torch._dynamo.eval_frame import OptimizedModule
 
-from compile_lens_runner import compiled_runs
-from compile_lens_runner import torch_trace as tt
-from compile_lens_runner.region_report import RegionRecords, calls_json
-from compile_lens_runner.regions import RegionRecorder, ScriptStopped
+from compile_lens_runner.compiler import compiled_runs
+from compile_lens_runner.compiler import torch_trace as tt
+from compile_lens_runner.script.region_entry import RegionRecords, calls_json
+from compile_lens_runner.script.regions import RegionRecorder, ScriptStopped
 
 WATCHER = tt.install_watcher()
 RUNS = compiled_runs.install(WATCHER)

@@ -125,8 +125,8 @@ def test_a_rank_that_never_reaches_a_collective_is_named_on_timeout(tmp_path: Pa
 
 def test_torchrun_that_starts_no_rank_is_said_so(tmp_path: Path) -> None:
     """torchrun itself failed (no torch.distributed, a bad command): no rank directory, no made-up rank failure."""
-    from compile_lens_runner import rank_merge
-    from compile_lens_runner.supervisor import fallback_report
+    from compile_lens_runner.ranks import merge as rank_merge
+    from compile_lens_runner.process.finish import fallback_report
 
     spec = {"target": {"script": "train.py"}, "modes": ["default"], "dynamic": "auto", "fullgraph": False,
             "backend": "inductor", "device": "cpu", "quick": False}

@@ -162,7 +162,7 @@ def test_reference_falls_back_to_eager_with_tf32_off_and_says_why() -> None:
     says why; a plain function that runs in fp64 gives one without a module copy."""
     import torch
 
-    from compile_lens_runner.correctness import judge
+    from compile_lens_runner.measure.correctness import judge
 
     class FixedDtype(torch.nn.Module):
         def forward(self, x: torch.Tensor) -> torch.Tensor:

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from compile_lens_runner import advice, timing, torch_trace
-from compile_lens_runner.correctness import judge
+from compile_lens_runner.report import advice
+from compile_lens_runner.measure import host, speedups, timing
+from compile_lens_runner.measure.host import HostSpeed
+from compile_lens_runner.compiler import torch_trace
+from compile_lens_runner.measure.correctness import judge
 
 FIXTURE_LINE = 'V1122 10:26:57.380000 729 torch/_dynamo/convert_frame.py:276] {"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}'
 
@@ -31,7 +34,7 @@ def test_trace_parser_skips_garbage_and_truncation() -> None:
 def test_paired_timing_adds_pairs_until_the_fastest_round_is_confirmed() -> None:
     # calibration (n=1, timed twice, ends at once), then a host that lets eager run fast in one round out of four
     eager_times = iter([2.0, 2.0] + [4.0, 4.5, 5.0, 2.0] * 100)
-    steady_host = timing.HostSpeed(measure=lambda: 1.0)  # the host's CPU speed never moves: every round is at its fastest
+    steady_host = HostSpeed(measure=lambda: 1.0)  # the host's CPU speed never moves: every round is at its fastest
     cfg = timing.TimingConfig(rounds=3, min_round_ms=0.5, max_pairs=30, max_seconds=60.0, host=steady_host)
     result = timing.measure_paired(lambda n, warm: next(eager_times), lambda n, warm: 1.0, cfg, "test")
     assert result.eager["rounds"].count(2.0) == 3 and result.stop == "converged"  # the third fast round ends it
@@ -82,8 +85,8 @@ def test_no_verdict_without_a_measurement() -> None:
 
 
 def test_break_even() -> None:
-    assert advice.break_even_calls(2.0, 1.0, 0.5) == 4000.0
-    assert advice.break_even_calls(2.0, 1.0, 1.5) is None
+    assert speedups.break_even_calls(2.0, 1.0, 0.5) == 4000.0
+    assert speedups.break_even_calls(2.0, 1.0, 1.5) is None
 
 
 def test_judge_tolerates_float_noise_but_not_errors() -> None:
@@ -112,7 +115,7 @@ def test_errors_name_their_kind_and_fix() -> None:
 
 
 def test_cuda_graph_status_per_graph() -> None:
-    from compile_lens_runner.insight import compiler_insight
+    from compile_lens_runner.compiler.insight import compiler_insight
 
     def line(entry: str, payload: str | None = None) -> str:
         return f"V1122 10:27:52.701000 845 torch/_dynamo/utils.py:1] {entry}" + (f"\n\t{payload}" if payload else "")
@@ -166,7 +169,7 @@ def test_the_timing_thread_moves_to_the_cpu_that_probes_fastest() -> None:
         pins.append(set(cpus))
         on[0] = min(cpus) if len(cpus) == 1 else on[0]
 
-    host = timing.HostSpeed(measure=lambda: speed[on[0]], cpus=(0, 1, 2), pin=pin)
+    host = HostSpeed(measure=lambda: speed[on[0]], cpus=(0, 1, 2), pin=pin)
     with host.measuring():
         assert host.probe() == 1.0 and on == [1] and host.fastest_ms == 1.0  # the first probe looks at every CPU
         speed[1] = 1.05
@@ -174,7 +177,7 @@ def test_the_timing_thread_moves_to_the_cpu_that_probes_fastest() -> None:
         speed[1], speed[2] = 2.0, 1.02
         assert host.probe() == 1.02 and on == [2]
     assert pins[-1] == {0, 1, 2}  # the thread gets every CPU back after the measurement
-    still = timing.HostSpeed(measure=lambda: 2.0, cpus=(), pin=pin)
+    still = HostSpeed(measure=lambda: 2.0, cpus=(), pin=pin)
     assert still.probe() == 2.0 and len(pins) == 9  # no CPUs to choose from: it never moves
 
     def cpuset_shrank(cpus: set[int]) -> None:
@@ -183,22 +186,22 @@ def test_the_timing_thread_moves_to_the_cpu_that_probes_fastest() -> None:
         pin(cpus)
 
     speed.update({0: 2.0, 1: 1.0, 2: 1.5})
-    shrunk = timing.HostSpeed(measure=lambda: speed[on[0]], cpus=(0, 1, 2), pin=cpuset_shrank)
+    shrunk = HostSpeed(measure=lambda: speed[on[0]], cpus=(0, 1, 2), pin=cpuset_shrank)
     assert shrunk.probe() == 1.5 and on == [2]  # the fastest CPU it may still use
 
 
 def test_only_a_single_cuda_process_moves_its_timing_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LOCAL_WORLD_SIZE", raising=False)
-    assert timing.movable_cpus("cpu") == ()  # a CPU run's own threads would inherit a one-CPU mask
+    assert host.movable_cpus("cpu") == ()  # a CPU run's own threads would inherit a one-CPU mask
     allowed = tuple(sorted(os.sched_getaffinity(0)))
-    assert timing.movable_cpus("cuda") == (allowed if len(allowed) > 1 else ())
+    assert host.movable_cpus("cuda") == (allowed if len(allowed) > 1 else ())
     monkeypatch.setenv("LOCAL_WORLD_SIZE", "2")  # torchrun ranks would crowd onto one fast CPU
-    assert timing.movable_cpus("cuda") == ()
+    assert host.movable_cpus("cuda") == ()
 
 
 def test_the_worker_tears_cupti_down_after_each_profile(monkeypatch: pytest.MonkeyPatch) -> None:
     """Kineto otherwise leaves CUPTI attached after torch.profiler, and every later kernel launch pays for it."""
-    from compile_lens_runner.supervisor import worker_env
+    from compile_lens_runner.process.supervisor import worker_env
 
     monkeypatch.delenv("TEARDOWN_CUPTI", raising=False)
     assert worker_env("/tmp/w")["TEARDOWN_CUPTI"] == "1"

@@ -1,0 +1,290 @@
+"""What the compiler made, saved where the editor can open it: per compile id, the code Inductor generated, Dynamo's
+guards (and which one failed before a recompile) and the FX graph Dynamo captured, written into the report directory
+and referenced from the mode's `compiler` block; every generated kernel gains its line in that code and its time
+per profiled step; and the compile phases of every graph (chromium_event spans of the structured log) become spans
+of a compile timeline."""
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..measure.profiling import kernel_us_per_step
+from .torch_trace import Record
+
+ARTIFACT_DIR = "compiler"
+MAX_PHASES = 2000
+# `name = async_compile.triton('name', '''` (Triton), `name = async_compile.cpp_pybinding([...], r'''` (C++), ...
+_KERNEL_DEF = re.compile(r"^(\w+) = async_compile\.\w+\(", re.M)
+_HANDLE = re.compile(r"^\s*# \[Provenance debug handles\] (\S+)\s*$")
+_GUARD = re.compile(r"^[\s|]*\+- ([A-Z][A-Z_]+): (.*)$")
+_GUARD_MANAGER = re.compile(r"^(?P<indent>[\s|]*\+- )\w*GuardManager: source=(?P<source>.+?), accessed_by=.*?, type=<class '(?P<type>[^']+)'>.*$")
+_TENSOR_REASON = re.compile(r"^tensor '(?P<name>.+?)' \w+ mismatch")
+_SOURCE_EXPR = re.compile(r"[LG]\['[^']+'\](?:\.\w+|\[[^\]]+\])*")
+_REASON_PREFIX = re.compile(r"^(?P<cid>\d+/\d+): ")
+
+# chromium_event span name -> phase label; a span not named here is not shown (Inductor has hundreds of passes)
+PHASE_LABELS = {
+    "entire_frame_compile": "Dynamo: whole frame",
+    "bytecode_tracing": "Dynamo: trace bytecode",
+    "build_guards": "Dynamo: build guards",
+    "backend_compile": "backend compile",
+    "create_aot_dispatcher_function": "AOT Autograd",
+    "AOTAutogradCache.inductor_load": "load from cache",
+    "compile_fx.<locals>.bw_compiler": "backward compile",
+    "inductor_compile": "Inductor",
+    "GraphLowering.run": "Inductor: lowering",
+    "code_gen": "Inductor: codegen",
+    "async_compile.precompile": "kernel compile",
+    "compile_file": "C++ compile",
+}
+_AUTOTUNE = re.compile(r"autotun|benchmark_all_configs", re.I)
+_CACHE_EVENT = re.compile(r"^(fx_graph|aotautograd|autograd)_cache_(hit|miss|bypass)$")
+
+
+def safe_name(compile_id: str | None) -> str:
+    return re.sub(r"[^\w.-]", "_", compile_id or "unknown")
+
+
+# -- generated code ----------------------------------------------------------------------------------------------
+
+def kernel_lines(code: str) -> dict[str, int]:
+    """1-based line of each provenance handle ("name:N") and kernel name in one output-code module: a generated
+    kernel's definition (`name = async_compile...`), else the call after its `[Provenance debug handles]` comment
+    (extern kernels such as extern_kernels.mm have no definition)."""
+    lines = code.split("\n")
+    found: dict[str, int] = {m[1]: code.count("\n", 0, m.start()) + 1 for m in _KERNEL_DEF.finditer(code)}
+    for i, line in enumerate(lines):
+        handle = _HANDLE.match(line)
+        if handle:
+            name = handle[1].rsplit(":", 1)[0]
+            call = next((j for j in range(i + 1, len(lines)) if not lines[j].lstrip().startswith("#")), i)
+            found[handle[1]] = found.get(name, call + 1)
+    return found
+
+
+def _module_header(index: int, count: int, source: str | None) -> str:
+    return f"# ---- Compile Lens: Inductor output code {index} of {count}" + (f" ({source})" if source else "") + " ----"
+
+
+# -- guards ------------------------------------------------------------------------------------------------------
+
+def readable_guards(tree: str) -> str:
+    """Dynamo's guard tree with each GuardManager line shortened to what it guards ("L['x']  (torch.Tensor)")."""
+    out = []
+    for line in tree.strip("\n").split("\n"):
+        manager = _GUARD_MANAGER.match(line)
+        out.append(f"{manager['indent']}{manager['source']}  ({manager['type']})" if manager else line.rstrip())
+    return "\n".join(out)
+
+
+def guard_lines(text: str) -> list[tuple[int, str]]:
+    """(1-based line, "KIND: check") of every guard in a readable guard text."""
+    return [(i, f"{m[1]}: {m[2]}") for i, line in enumerate(text.split("\n"), 1) if (m := _GUARD.match(line))]
+
+
+def failed_guard(reason: str, guards_text: str) -> tuple[int, str] | None:
+    """The guard line a recompile reason names: Dynamo reports a failed guard's own check, or for a tensor the
+    mismatch ("tensor 'x' size mismatch at index 0...") of a TENSOR_MATCH guard on that tensor."""
+    guards = guard_lines(guards_text)
+    text = _REASON_PREFIX.sub("", reason.strip().split("\n", 1)[0]).split("  #", 1)[0].strip()
+    if not text or not guards:
+        return None
+    # the reason may name a frame local bare ("n == 3") where the guard says L['n']
+    for check in (text, re.sub(r"^([A-Za-z_]\w*)\b(?!\[)", r"L['\1']", text)):
+        exact = next((g for g in guards if check in g[1]), None)
+        if exact:
+            return exact
+    tensor = _TENSOR_REASON.match(text)
+    if tensor:
+        name = tensor["name"]
+        source = name if "[" in name else f"L['{name}']"
+        hit = next((g for g in guards if g[1].startswith("TENSOR_MATCH:") and f"({source}," in g[1]), None)
+        if hit:
+            return hit
+    for source in sorted(_SOURCE_EXPR.findall(text), key=len, reverse=True):
+        hit = next((g for g in guards if source in g[1]), None)
+        if hit:
+            return hit
+    return None
+
+
+def _guard_text(record: Record) -> str | None:
+    if record.kind == "dynamo_cpp_guards_str":
+        return readable_guards(record.payload)
+    if record.kind == "dynamo_guards":  # older torch: a JSON list of {"code": ...}
+        guards = record.payload_json() or []
+        return "\n".join(f"+- GUARD: {g.get('code')}" for g in guards if isinstance(g, dict) and g.get("code"))
+    return None
+
+
+# -- compile phases ----------------------------------------------------------------------------------------------
+
+def _phase_name(name: str) -> str | None:
+    if name in PHASE_LABELS:
+        return PHASE_LABELS[name]
+    return "autotune" if _AUTOTUNE.search(name) else None
+
+
+def phases(records: Iterable[Record]) -> list[dict[str, Any]]:
+    """Compile-phase spans per compile id, ms from the mode's first span; `depth` nests them (0: outermost shown).
+    Cache lookups are zero-length entries with `cache` hit/miss/bypass; `cacheHit` marks a hit."""
+    events: list[tuple[dict[str, Any], str]] = []
+    for r in records:
+        if r.kind != "chromium_event":
+            continue
+        event = r.payload_json()
+        if not isinstance(event, dict) or not isinstance(event.get("ts"), (int, float)):
+            continue
+        cid = (event.get("args") or {}).get("compile_id") or r.compile_id
+        # work done off the compile's thread (C++ compiles in a pool) is logged without an id: it belongs to the
+        # compile that is running
+        cid = str(cid) if cid and cid != "None" else (events[-1][1] if events else None)
+        if cid:
+            events.append((event, cid))
+    if not events:
+        return []
+    origin = min(float(e["ts"]) for e, _ in events)
+    out: list[dict[str, Any]] = []
+    open_spans: dict[str, list[tuple[str, float, int | None]]] = {}  # per compile id: (name, ts, index in out)
+    for event, cid in events:
+        name, ph, ts = str(event.get("name", "")), event.get("ph"), float(event["ts"])
+        stack = open_spans.setdefault(cid, [])
+        if ph == "B":
+            label = _phase_name(name)
+            depth = sum(1 for _, _, index in stack if index is not None)
+            stack.append((name, ts, len(out) if label else None))
+            if label:
+                out.append({"compileId": cid, "name": label, "startMs": round((ts - origin) / 1000, 3), "durMs": 0.0, "depth": depth})
+        elif ph == "E":
+            at = next((k for k in range(len(stack) - 1, -1, -1) if stack[k][0] == name), None)
+            if at is None:
+                continue
+            _, began, index = stack[at]
+            del stack[at:]
+            if index is not None:
+                out[index]["durMs"] = round((ts - began) / 1000, 3)
+        elif ph == "i" and (cache := _CACHE_EVENT.match(name)):
+            depth = sum(1 for _, _, index in stack if index is not None)
+            label = "FX graph cache" if cache[1] == "fx_graph" else "AOT autograd cache"
+            out.append({"compileId": cid, "name": label, "startMs": round((ts - origin) / 1000, 3), "durMs": 0.0,
+                        "depth": depth, "cache": cache[2], "cacheHit": cache[2] == "hit"})
+    # spans still open (the log ended mid-compile) keep durMs 0: they are not measured, so they are dropped
+    return [p for p in out if p["durMs"] > 0 or "cache" in p][:MAX_PHASES]
+
+
+# -- the whole mode ----------------------------------------------------------------------------------------------
+
+class _Writer:
+    def __init__(self, workdir: str, label: str) -> None:
+        self.workdir = workdir
+        self.base = os.path.join(ARTIFACT_DIR, safe_name(label))
+
+    def write(self, compile_id: str, filename: str, text: str) -> str:
+        relative = os.path.join(self.base, safe_name(compile_id), filename)
+        path = os.path.join(self.workdir, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text if text.endswith("\n") else text + "\n")
+        return relative.replace(os.sep, "/")
+
+
+@dataclass
+class _Compiles:
+    """What the log says per compile id, in the order the compiles started."""
+    order: list[str] = field(default_factory=list)
+    modules: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)  # [(output code, its original path)]
+    code_lines: dict[tuple[str | None, str, int], int] = field(default_factory=dict)  # (id, kernel, nth) -> saved line
+    guards: dict[str, str] = field(default_factory=dict)
+    graphs: dict[str, list[str]] = field(default_factory=dict)
+    reasons: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _collect(records: list[Record]) -> _Compiles:
+    found = _Compiles()
+    kernel_at: Counter[tuple[str | None, str]] = Counter()
+    for r in records:
+        cid = r.compile_id
+        if cid is None:
+            continue
+        if cid not in found.order and r.kind in ("dynamo_start", "inductor_output_code", "dynamo_cpp_guards_str", "dynamo_guards", "dynamo_output_graph"):
+            found.order.append(cid)
+        modules = found.modules.get(cid)
+        if r.kind == "inductor_output_code":
+            found.modules.setdefault(cid, []).append((r.payload, r.meta.get("filename")))
+        elif r.artifact == "inductor_provenance_tracking_node_mappings" and modules:
+            # the mapping follows the output code of the graph it describes: lines are in that (latest) module, which
+            # the saved file has after the earlier modules and a header line each
+            offset = sum(code.count("\n") + 2 for code, _ in modules[:-1]) + 1
+            lines = kernel_lines(modules[-1][0])
+            for handle in ((r.payload_json() or {}).get("cppCodeToPost") or {}):
+                name = handle.rsplit(":", 1)[0]
+                nth = kernel_at[(cid, name)]
+                kernel_at[(cid, name)] += 1
+                line = lines.get(handle) or lines.get(name)
+                if line:
+                    found.code_lines[(cid, name, nth)] = line + offset
+        elif (text := _guard_text(r)) is not None:
+            found.guards[cid] = text
+        elif r.kind == "dynamo_output_graph":
+            found.graphs.setdefault(cid, []).append(r.payload)
+        elif r.artifact == "recompile_reasons":
+            found.reasons[cid] = [str(x) for x in (r.payload_json() or [r.payload])]
+    return found
+
+
+def _write_compiles(found: _Compiles, writer: _Writer) -> list[dict[str, Any]]:
+    guard_paths = {cid: writer.write(cid, "guards.txt", f"# Guards of compile {cid}: Dynamo checks these before each call; "
+                                     f"when one fails it compiles again (a recompile).\n{text}") for cid, text in found.guards.items()}
+    compiles = []
+    for cid in found.order:
+        entry: dict[str, Any] = {"compileId": cid, "outputCode": None, "guards": guard_paths.get(cid), "guardCount": None,
+                                 "fxGraph": None, "failedGuards": []}
+        if cid in found.modules:
+            parts = found.modules[cid]
+            text = "\n".join(f"{_module_header(i, len(parts), src)}\n{code}" for i, (code, src) in enumerate(parts, 1))
+            entry["outputCode"] = writer.write(cid, "output_code.py", text)
+        if cid in found.guards:
+            entry["guardCount"] = len(guard_lines(found.guards[cid]))
+        if cid in found.graphs:
+            entry["fxGraph"] = writer.write(cid, "fx_graph.py", f"# The FX graph Dynamo captured for compile {cid}\n" + "\n\n".join(found.graphs[cid]))
+        for reason in found.reasons.get(cid, []):
+            failed = m["cid"] if (m := _REASON_PREFIX.match(reason)) else None
+            hit = failed_guard(reason, found.guards[failed]) if failed in found.guards else None
+            entry["failedGuards"].append({"compileId": failed, "reason": _REASON_PREFIX.sub("", reason.split("\n", 1)[0]).strip(),
+                                          "guards": guard_paths.get(failed) if failed else None,
+                                          # +1: the file starts with a header line
+                                          "line": hit[0] + 1 if hit else None, "guard": hit[1] if hit else None})
+        compiles.append(entry)
+    return compiles
+
+
+def attach(compiler: dict[str, Any], records: list[Record], workdir: str, label: str, trace: str | None, steps: int) -> None:
+    """Writes the mode's artifacts under <workdir>/compiler/<label>/<compile id>/ and adds to `compiler`:
+    `compiles` (paths per compile id), `phases`, and per kernel `codeLine` and `usPerStep` (from the profile `trace`,
+    relative to workdir, of `steps` steps)."""
+    found = _collect(records)
+    compiler["compiles"] = _write_compiles(found, _Writer(workdir, label))
+    compiler["phases"] = phases(records)
+    times = kernel_us_per_step(os.path.join(workdir, trace), steps) if trace and os.path.exists(os.path.join(workdir, trace)) else {}
+    kernels = compiler.get("kernels") or []
+    names = Counter(k["name"] for k in kernels)
+    seen: Counter[tuple[str | None, str]] = Counter()
+    for k in kernels:
+        key = (k.get("compileId"), k["name"])
+        k["codeLine"] = found.code_lines.get((key[0], key[1], seen[key]))
+        seen[key] += 1
+        k["usPerStep"] = _time_of(k, times, unique=names[k["name"]] == 1)
+
+
+def _time_of(kernel: dict[str, Any], times: dict[tuple[str | None, str], float], unique: bool) -> float | None:
+    """A kernel's µs per step: profiler events named as the kernel (or `graph_<n>_<kernel>`: Inductor's C++ kernels
+    on CPU) that ran in its compile's region. Events outside a known region count only for a name no other kernel
+    of the mode has. None: the kernel did not run in the profile (or cannot be told apart)."""
+    name = kernel["name"]
+    total = [us for (cid, event), us in times.items()
+             if (event == name or re.fullmatch(rf"graph_\d+_{re.escape(name)}", event))
+             and (cid == kernel.get("compileId") or (cid is None and unique))]
+    return round(sum(total), 3) if total else None

@@ -1,0 +1,253 @@
+"""What the compiler did in one mode, from its structured-log records: graphs, breaks, recompiles, guards,
+compile-time phases, caches, CUDA graphs, and which ATen ops and user lines each generated kernel covers."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any, Callable, Iterable
+
+from . import explain
+from .torch_trace import Record
+from .user_code import innermost_user, is_user_file, location, parse_frames
+
+CUDAGRAPH_MODES = ("reduce-overhead", "max-autotune")  # torch.compile modes that capture CUDA graphs
+
+_GB_ID = re.compile(r"/gb/(gb\d+)\.html", re.I)
+_URL = re.compile(r"https?://\S+?\.html")
+_POST_GRAD_NODE = re.compile(r"^\s*(\w+): \"[^\"]*\" = torch\.ops\.([\w.]+?)(?:\.default|\.Tensor|\.Scalar|\.int|\.dim|\.self)?\(")
+MAX_KERNELS = 200
+TIMED_PHASES = ("timed", "retimed")
+
+
+def _section(text: str, start: str) -> str:
+    """The block after a heading line, up to the first blank line or the compiler's own traceback."""
+    if start not in text:
+        return ""
+    body = text.split(start, 1)[1]
+    return re.split(r"\n\s*\n|\nTraceback \(most recent call last\)", body, maxsplit=1)[0]
+
+
+def graph_break(record: Record) -> dict[str, Any]:
+    text = record.payload
+    message = text.split("User code traceback:", 1)[0]
+    lines = [line.rstrip() for line in message.split("\n")]
+    where = re.search(r"Graph break in user code at (.+):(\d+)", text)
+    headline = next((l.strip() for l in lines[2:] if l.strip() and not l.startswith(" ")), None)
+    explanation = next((l.split("Explanation:", 1)[1].strip() for l in lines if "Explanation:" in l), None)
+    reason = ": ".join(p for p in (headline, explanation) if p) or (lines[1] if len(lines) > 1 else text[:200])
+    hints = list(dict.fromkeys(l.split("Hint:", 1)[1].strip() for l in lines if "Hint:" in l and "Please report an issue" not in l))
+    url = _URL.search(text)
+    gb = _GB_ID.search(text)
+    stack = [f for f in parse_frames(_section(text, "User code traceback:")) if is_user_file(f["file"])]
+    loc = innermost_user(stack)
+    if loc is None and where and is_user_file(where[1]):
+        loc = location(where[1], int(where[2]), None)
+    return {
+        "reason": reason, "hint": " ".join(hints) or None, "gbId": gb[1].upper() if gb else None,
+        "docUrl": url[0] if url else None, "location": loc, "userStack": stack, "compileId": record.compile_id,
+    }
+
+
+def _start_location(record: Record) -> dict[str, Any] | None:
+    frames = []
+    for frame in record.meta.get("stack", []) or []:
+        file = record.strings.get(frame.get("filename"), str(frame.get("filename")))
+        frames.append(location(file, int(frame.get("line") or 1), frame.get("name")))
+    return innermost_user(frames)
+
+
+def recompile(record: Record, starts: dict[str, Record], trigger: Callable[[Record], str | None]) -> dict[str, Any]:
+    reasons = record.payload_json() or [record.payload]
+    first = str(reasons[0]) if reasons else ""
+    head = re.sub(r"^\d+/\d+: ", "", first.split("\n", 1)[0])
+    guard, _, comment = head.partition("  #")
+    reason = re.sub(r"\s+", " ", guard).strip()
+    code = comment.split("  #", 1)[0].strip()
+    if code and not reason.startswith(("tensor ", "size ")):
+        reason = f"{reason} (guard from: {code})"
+    loc = innermost_user(parse_frames(first))
+    if loc is None and record.compile_id in starts:
+        loc = _start_location(starts[record.compile_id])
+    return {"reason": reason, "allReasons": [re.sub(r"\s+", " ", str(r).split("\n", 1)[0]) for r in reasons],
+            "compileId": record.compile_id, "location": loc, "trigger": trigger(record),
+            "inTimedRegion": record.phase in TIMED_PHASES, "pattern": explain.pattern(reason),
+            "hint": explain.pytorch_hint(first), "explanation": explain.explain(reason, first)}
+
+
+def _us(meta: dict[str, Any], key: str) -> float:
+    value = meta.get(key)
+    return float(value) / 1e6 if isinstance(value, (int, float)) else 0.0
+
+
+def compile_seconds(metrics: list[dict[str, Any]], chromium: list[Record]) -> dict[str, float]:
+    """Phases are nested in torch's counters (dynamo ⊃ aot ⊃ inductor ⊃ codegen); report each one's own share."""
+    total = dynamo = aot = inductor = codegen = 0.0
+    for m in metrics:
+        if "dynamo_cumulative_compile_time_us" in m:
+            d, a = _us(m, "dynamo_cumulative_compile_time_us"), _us(m, "aot_autograd_cumulative_compile_time_us")
+            i, c = _us(m, "inductor_cumulative_compile_time_us"), _us(m, "inductor_code_gen_cumulative_compile_time_us")
+        else:
+            d, a = float(m.get("entire_frame_compile_time_s") or 0), float(m.get("backend_compile_time_s") or 0)
+            i, c = float(m.get("inductor_compile_time_s") or 0), float(m.get("code_gen_time_s") or 0)
+        total += d
+        dynamo += max(d - a, 0.0)
+        aot += max(a - i, 0.0)
+        inductor += max(i - c, 0.0)
+        codegen += c
+    out = {"total": total, "dynamo": dynamo, "aot": aot, "inductor": inductor, "codegen": codegen,
+           "autotune": _span_seconds(chromium, re.compile(r"autotun|benchmark_all_configs", re.I))}
+    return {k: round(v, 4) for k, v in out.items()}
+
+
+def _span_seconds(chromium: list[Record], pattern: re.Pattern[str]) -> float:
+    """Sums outermost B/E spans whose name matches (nested matches are not counted twice)."""
+    total, depth, began = 0.0, 0, 0.0
+    for record in chromium:
+        event = record.payload_json()
+        if not isinstance(event, dict) or not pattern.search(str(event.get("name", ""))):
+            continue
+        ts = float(event.get("ts") or 0)
+        if event.get("ph") == "B":
+            if depth == 0:
+                began = ts
+            depth += 1
+        elif event.get("ph") == "E" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                total += (ts - began) / 1e6
+    return total
+
+
+def cache_summary(records: Iterable[Record]) -> dict[str, dict[str, int]]:
+    counts: dict[str, Counter[str]] = {"fxGraph": Counter(), "aotAutograd": Counter()}
+    for r in records:
+        match = re.match(r"(fx_graph|aotautograd)_cache_(hit|miss|bypass)", r.artifact or "")
+        if match:
+            counts["fxGraph" if match[1] == "fx_graph" else "aotAutograd"][match[2]] += 1
+    return {k: {s: v.get(s, 0) for s in ("hit", "miss", "bypass")} for k, v in counts.items()}
+
+
+def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[dict[str, Any]]:
+    """Per compiled graph: captured (a CUDAGraphNode.record span names it), skipped (Inductor said why), or
+    not-captured. A skip decided at replay time carries no compile id; it is given to every graph not captured."""
+    recorded = set()
+    skips: dict[str | None, list[str]] = {}
+    for r in records:
+        if r.kind == "chromium_event":
+            event = r.payload_json()
+            if isinstance(event, dict) and event.get("name") == "CUDAGraphNode.record":
+                recorded.add((event.get("args") or {}).get("compile_id"))
+        elif r.artifact == "compile_lens_cudagraph_skip":
+            skip = r.payload_json() or {}
+            skips.setdefault(skip.get("compileId"), []).append(str(skip.get("message")).strip())
+    for m in metrics:
+        if m.get("cudagraph_skip_reason"):
+            skips.setdefault(m.get("compile_id"), []).append(str(m["cudagraph_skip_reason"]).strip())
+    out = []
+    for m in metrics:
+        cid = m.get("compile_id")
+        if not m.get("has_guarded_code", True) or m.get("graph_op_count") in (0, None):
+            continue
+        reasons = list(dict.fromkeys(skips.get(cid, []) + ([] if cid in recorded else skips.get(None, []))))
+        status = "captured" if cid in recorded else "skipped" if reasons else "not-captured"
+        out.append({"compileId": cid, "status": status, "reason": " | ".join(reasons) or None})
+    return out
+
+
+_FILE_COMMENT = re.compile(r"^\s*# File: (.+):(\d+) in (\S+), code: (.*)$")
+
+
+def _graph_lines(payload: str) -> list[dict[str, Any]]:
+    """User source lines named by a graph dump's `# File: path:line in fn, code: ...` comments."""
+    found = []
+    for line in payload.split("\n"):
+        match = _FILE_COMMENT.match(line)
+        if match and is_user_file(match[1]):
+            found.append(location(match[1], int(match[2]), match[3]))
+    return found
+
+
+def _post_grad_ops(payload: str) -> dict[str, tuple[str, dict[str, Any] | None]]:
+    nodes: dict[str, tuple[str, dict[str, Any] | None]] = {}
+    current: dict[str, Any] | None = None
+    for line in payload.split("\n"):
+        src = _FILE_COMMENT.match(line)
+        if src:
+            current = location(src[1], int(src[2]), src[3]) if is_user_file(src[1]) else None
+            continue
+        match = _POST_GRAD_NODE.match(line)
+        if match:
+            nodes[match[1]] = (match[2], current)
+    return nodes
+
+
+def _fresh(frame: dict[str, Any], traced: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Inductor's cache stores provenance with the paths of the run that filled it: on a cache hit, a kernel can
+    name another file with the same code. Keep frames Dynamo traced in this run; map others by their code text."""
+    if not traced or any(t["file"] == frame["file"] and t["line"] == frame["line"] for t in traced):
+        return frame
+    return next((t for t in traced if frame["code"] and t["code"] == frame["code"]), None)
+
+
+def kernels(records: list[Record]) -> list[dict[str, Any]]:
+    """Per generated kernel: the ATen ops it fused and the user source lines they came from (INDUCTOR_PROVENANCE)."""
+    post_grad: dict[str | None, dict[str, tuple[str, dict[str, Any] | None]]] = {}
+    traced: dict[str | None, list[dict[str, Any]]] = {}
+    stacks: dict[str | None, dict[str, Any]] = {}
+    mappings: list[tuple[str | None, dict[str, Any]]] = []
+    for r in records:
+        if r.kind == "inductor_post_grad_graph" or r.artifact == "inductor_post_grad_graph":
+            post_grad.setdefault(r.compile_id, {}).update(_post_grad_ops(r.payload))
+        elif r.kind == "dynamo_output_graph":
+            traced.setdefault(r.compile_id, []).extend(_graph_lines(r.payload))
+        elif r.artifact == "inductor_provenance_tracking_kernel_stack_traces":
+            stacks[r.compile_id] = r.payload_json() or {}
+        elif r.artifact == "inductor_provenance_tracking_node_mappings":
+            mappings.append((r.compile_id, r.payload_json() or {}))
+    out: list[dict[str, Any]] = []
+    for cid, mapping in mappings:
+        nodes = post_grad.get(cid, {})
+        for handle, post_nodes in (mapping.get("cppCodeToPost") or {}).items():
+            ops = sorted({nodes[n][0] for n in post_nodes if n in nodes})
+            frames = [l for n in post_nodes if n in nodes and (l := nodes[n][1])]
+            frames += [f for text in stacks.get(cid, {}).get(handle, []) for f in parse_frames(text) if is_user_file(f["file"])]
+            lines: dict[tuple[str, int], dict[str, Any]] = {}
+            for frame in frames:
+                fresh = _fresh(frame, traced.get(cid, []))
+                if fresh:
+                    lines.setdefault((fresh["file"], fresh["line"]), fresh)
+            out.append({"name": handle.rsplit(":", 1)[0], "compileId": cid, "atenOps": ops,
+                        "sourceLines": sorted(lines.values(), key=lambda l: (l["file"], l["line"]))})
+    return out[:MAX_KERNELS]
+
+
+def compiler_insight(records: list[Record], trigger: Callable[[Record], str | None], cudagraphs: bool) -> dict[str, Any]:
+    metrics = [r.meta for r in records if r.kind == "compilation_metrics"]
+    starts = {r.compile_id: r for r in records if r.kind == "dynamo_start" and r.compile_id}
+    breaks: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for r in records:
+        if r.artifact == "dynamo_graph_break_reason":
+            gb = graph_break(r)
+            loc = gb["location"] or {}
+            breaks.setdefault((loc.get("file"), loc.get("line"), gb["reason"]), gb)
+    guards = [m["guard_count"] for m in metrics if isinstance(m.get("guard_count"), int)]
+    failures = [{"compileId": m.get("compile_id"), "failType": m.get("fail_type"), "reason": m.get("fail_reason")}
+                for m in metrics if m.get("fail_type")]
+    recompiles = [recompile(r, starts, trigger) for r in records if r.artifact == "recompile_reasons"]
+    return {
+        "graphCount": sum(1 for r in records if r.kind == "dynamo_output_graph"),
+        "graphBreaks": list(breaks.values()),
+        "recompiles": recompiles,
+        "recompileSites": explain.group_sites(recompiles),
+        "guardCount": sum(guards) if guards else None,
+        "compileSeconds": compile_seconds(metrics, [r for r in records if r.kind == "chromium_event"]),
+        "compiledFrames": len(starts),
+        "frames": [{"compileId": m.get("compile_id"), "function": m.get("co_name"),
+                    "location": location(m["co_filename"], int(m.get("co_firstlineno") or 1), m.get("co_name"))
+                    if m.get("co_filename") and is_user_file(m["co_filename"]) else None,
+                    "seconds": round(float(m.get("entire_frame_compile_time_s") or 0.0), 4)} for m in metrics],
+        "cache": cache_summary(records),
+        "cudaGraphs": cuda_graphs(metrics, records) if cudagraphs else [],
+        "kernels": kernels(records),
+        "compileFailures": failures,
+    }

@@ -1,0 +1,172 @@
+"""The speedup and the interval printed with it, from paired eager/compiled rounds (pure; tested on recorded rounds).
+
+Host noise only ever adds time, and it lands on whichever side the host CPU limits: a launch-bound eager model
+picks up every hiccup of the CPU, while a CUDA-graph replay does not. The median of per-pair ratios then follows
+the share of slow rounds, which changes from run to run (docs/BENCHMARKS.md §constants: one-sided noise). The fastest round of each side is what
+the code costs when the host leaves it alone, and one-sided noise cannot push it down: the estimate is eager's
+fastest round / compiled's fastest round, taken once each side's fastest time has been seen several times
+(timing.py adds pairs until then). It is the quiet-host speedup: a busier host makes a launch-bound eager slower
+and the speedup larger.
+
+The interval covers what the next run may show, not only the spread inside this one: the 5th-95th percentiles
+of the estimate over resampled pairs (how much it depends on which rounds happened to be fast), the estimates of
+the two halves of the rounds (whether the fastest state was still improving), and a floor for what differs between
+processes and that no single run shows: 2 %, or 6 % when a side met host noise (its median round is more than
+5 % above its fastest), or for a launch-bound eager HOST_MOVE_PCT % of its GPU idle share (launch_bound_floor_pct).
+Recorded runs differed by up to 5.5 % in a noisy side's fastest round (docs/BENCHMARKS.md §constants).
+
+Which rounds are fast is known, not guessed: a CPU probe (host.cpu_probe, 1 ms of fixed pure-Python work) runs
+before every round of either side, and the pairs go on until each side has rounds taken while the probe read the host
+at its fastest state of the run (within FAST_STATE_PCT %). A host can stay slow for 10-20 s at a time
+(docs/BENCHMARKS.md §constants: slow stretches), and a run that stopped inside one printed its speedup as the answer.
+
+Eager is the same code in every pairing and is timed in each mode's pairs. So when the host CPU does not limit
+the compiled side (a CUDA-graph replay: one launch per graph; or a GPU idle under GPU_BOUND_IDLE_PCT % between its
+kernels), the speedup uses eager's fastest round in any mode's pairs (`run_eager`), and the interval keeps this
+mode's own pairs' estimate as its upper end: what a host as slow as during these pairs would give. A compiled side
+the CPU limits too stays paired with the eager rounds beside it: both met the same host in each pair.
+"""
+from __future__ import annotations
+
+import random
+import statistics
+from dataclasses import dataclass
+
+ESTIMATOR = "fastest-rounds"
+FLOOR_STEADY_PCT = 2.0
+FLOOR_NOISY_PCT = 6.0
+# A launch-bound eager runs at the speed of the host CPU's fastest state, which moved a few % between processes of
+# one host (docs/BENCHMARKS.md §constants: launch-bound floor): the least half-width then (launch_bound_floor_pct).
+FLOOR_LAUNCH_BOUND_PCT = 5.0
+# How far the host CPU's speed moved between runs, as seen by a launch-bound eager's fastest round (bench/host_drift.py;
+# docs/BENCHMARKS.md §constants: host drift). The CPU-bound share of eager (its GPU idle share) moves by this much
+# (launch_bound_floor_pct).
+HOST_MOVE_PCT = 15.0
+NOISY_SIDE_PCT = 5.0
+CONFIRM_PCT = 3.0
+CONFIRM_ROUNDS = 3
+RESAMPLES = 1000
+HOST_SHIFT_PCT = 3.0
+GPU_BOUND_IDLE_PCT = 15.0
+# The probe within this of its fastest: the host's fast state (its slow states read 1.5-2.2x; BENCHMARKS.md §constants).
+FAST_STATE_PCT = 10.0
+
+Pair = tuple[float, float]  # (eager ms per call, compiled ms per call) of one interleaved pair of rounds
+
+
+@dataclass(frozen=True)
+class Estimate:
+    speedup: float
+    eager_ms: float
+    compiled_ms: float
+    low: float
+    high: float
+    floor_pct: float
+    noisy_sides: tuple[str, ...]
+    median_ratio: float
+
+
+def at_fast_state(probe_ms: float, fastest_probe_ms: float) -> bool:
+    return probe_ms <= fastest_probe_ms * (1 + FAST_STATE_PCT / 100)
+
+
+def launch_bound_floor_pct(eager_gpu_idle_pct: float) -> float:
+    """The least half-width when eager is launch-bound: HOST_MOVE_PCT % of the share of eager the host CPU sets (its GPU
+    idle share), at least FLOOR_LAUNCH_BOUND_PCT. The fast-state rule does not remove that move: rounds count as at the
+    host's fastest state up to FAST_STATE_PCT % above the run's fastest probe, and a launch-bound eager moved more than
+    its probe (resnet18 B16 reduce-overhead 2.15x / 1.94x in two processes, eager's best rounds with the probe at
+    0.963 / 0.908 ms)."""
+    return round(max(FLOOR_LAUNCH_BOUND_PCT, HOST_MOVE_PCT * eager_gpu_idle_pct / 100), 1)
+
+
+def fastest_ratio(pairs: list[Pair]) -> float:
+    return min(e for e, _ in pairs) / min(c for _, c in pairs)
+
+
+def median_ratio(pairs: list[Pair]) -> float:
+    """The previous estimator (median of per-pair ratios): kept in the report to show what a typical host gives."""
+    return statistics.median(e / c for e, c in pairs)
+
+
+def confirmed(values: list[float], pct: float = CONFIRM_PCT, rounds: int = CONFIRM_ROUNDS) -> bool:
+    """The fastest time was seen at least `rounds` times (within `pct` % of it), not once by luck."""
+    best = min(values)
+    return sum(v <= best * (1 + pct / 100) for v in values) >= rounds
+
+
+def noisy(values: list[float]) -> bool:
+    return statistics.median(values) > min(values) * (1 + NOISY_SIDE_PCT / 100)
+
+
+def _percentile(sorted_values: list[float], q: float) -> float:
+    pos = q * (len(sorted_values) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def resampled(pairs: list[Pair], resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float]:
+    """5th and 95th percentiles of the estimate over pairs drawn with replacement (seeded: a report is repeatable)."""
+    rng = random.Random(seed)
+    values = sorted(fastest_ratio(rng.choices(pairs, k=len(pairs))) for _ in range(resamples))
+    return _percentile(values, 0.05), _percentile(values, 0.95)
+
+
+def estimate(pairs: list[Pair]) -> Estimate:
+    if not pairs:
+        raise ValueError("no pairs to estimate from")
+    speedup = fastest_ratio(pairs)
+    eager, compiled = [e for e, _ in pairs], [c for _, c in pairs]
+    sides = tuple(name for name, values in (("eager", eager), ("compiled", compiled)) if noisy(values))
+    floor = FLOOR_NOISY_PCT if sides else FLOOR_STEADY_PCT
+    bounds = [speedup * (1 - floor / 100), speedup * (1 + floor / 100)]
+    if len(pairs) >= 4:
+        half = len(pairs) // 2
+        bounds += [fastest_ratio(pairs[:half]), fastest_ratio(pairs[half:]), *resampled(pairs)]
+    return Estimate(speedup=speedup, eager_ms=min(eager), compiled_ms=min(compiled), low=min(bounds), high=max(bounds),
+                    floor_pct=floor, noisy_sides=sides, median_ratio=median_ratio(pairs))
+
+
+def host_free(gpu_idle_pct: float | None, cuda_graphs: list[str]) -> bool:
+    """The host CPU does not limit the compiled side: every graph replays as a CUDA graph (one launch each), or the GPU
+    sat idle under GPU_BOUND_IDLE_PCT % between its kernels. Unknown (CPU runs: no GPU idle share) counts as limited."""
+    return bool(cuda_graphs) and all(status == "captured" for status in cuda_graphs) or (
+        gpu_idle_pct is not None and gpu_idle_pct < GPU_BOUND_IDLE_PCT)
+
+
+def adjusted(est: Estimate, eager_ms: float, compiled_ms: float) -> dict[str, float]:
+    """This mode's speedup from run-wide times of each side, its interval widened to hold it (with the floor) and
+    this mode's own paired estimate: {speedup, low, high, eagerMs (these pairs' fastest), bestEagerMs, compiledMs}."""
+    speedup = eager_ms / compiled_ms
+    return {"speedup": speedup, "low": min(est.low, speedup * (1 - est.floor_pct / 100)),
+            "high": max(est.high, est.speedup, speedup * (1 + est.floor_pct / 100)),
+            "eagerMs": est.eager_ms, "bestEagerMs": eager_ms, "compiledMs": compiled_ms}
+
+
+def slow_host_ratio(probes_ms: list[float], fastest_probe_ms: float) -> float:
+    """How much slower than the run's fastest state the host CPU was in a side's best rounds: its CONFIRM_ROUNDS-th
+    fastest probe over the run's fastest probe (1.0 for rounds without probes: older reports)."""
+    if len(probes_ms) < CONFIRM_ROUNDS or not 0 < fastest_probe_ms < float("inf"):
+        return 1.0
+    return max(1.0, sorted(probes_ms)[CONFIRM_ROUNDS - 1] / fastest_probe_ms)
+
+
+def widened_for_slow_host(speedup: float, low: float, high: float, eager_ratio: float, compiled_ratio: float) -> tuple[float, float]:
+    """(low, high) reaching what a host at its fastest state could give when a side never ran there (ratio above
+    1 + FAST_STATE_PCT %): at most ratio x faster on that side (all of it CPU work). A slow eager makes the speedup
+    read high, a slow compiled side low. (docs/BENCHMARKS.md §constants: slow host)."""
+    limit = 1 + FAST_STATE_PCT / 100
+    if eager_ratio > limit:
+        low = min(low, speedup / eager_ratio)
+    if compiled_ratio > limit:
+        high = max(high, speedup * compiled_ratio)
+    return low, high
+
+
+def run_eager(est: Estimate, best_eager_ms: float) -> dict[str, float] | None:
+    """For a compiled side the host CPU does not limit (host_free): when eager ran more than HOST_SHIFT_PCT % faster
+    elsewhere in the run than in these pairs, `adjusted` with that eager time; else None. (A compiled side the host
+    CPU limits stays paired: both sides met the same host in each pair.)"""
+    if best_eager_ms <= 0 or est.eager_ms <= best_eager_ms * (1 + HOST_SHIFT_PCT / 100):
+        return None
+    return adjusted(est, best_eager_ms, est.compiled_ms)

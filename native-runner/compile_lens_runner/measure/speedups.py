@@ -1,0 +1,95 @@
+"""The speedups once every measurement that shares one eager is timed (a target's modes; a script region's
+measurements on one signature): eager is timed again in each one's pairs, so each speedup can use what the whole
+run saw of the host (estimator.py says why). Targets and regions go through the same adjustments.
+
+On CUDA, an eager that leaves the GPU idle most of the time runs at the speed the host CPU has at that moment, and a
+host may spend seconds at a time slow. Against a compiled side the host CPU does not limit (CUDA graphs, a busy GPU)
+eager is taken at its fastest round of the run (estimator.run_eager); a compiled side the host CPU limits stays paired
+with the eager rounds beside it. A side that never ran while the host was at its fastest state of the run widens the
+interval towards what that state could give (estimator.widened_for_slow_host).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import estimator
+
+
+def break_even_calls(compile_s: float | None, eager_ms: float | None, compiled_ms: float | None) -> float | None:
+    """Calls after which the compile time is paid back; None when compiled is not faster."""
+    if compile_s is None or eager_ms is None or compiled_ms is None or compiled_ms >= eager_ms:
+        return None
+    return round(compile_s * 1000.0 / (eager_ms - compiled_ms), 1)
+
+
+def _estimate(mode: dict[str, Any]) -> estimator.Estimate:
+    interval = mode["speedupInterval"]
+    return estimator.Estimate(speedup=mode["speedup"], eager_ms=mode["eagerTiming"]["estimateMs"], compiled_ms=mode["timing"]["estimateMs"],
+                              low=interval["low"], high=interval["high"], floor_pct=interval["floorPct"],
+                              noisy_sides=tuple(interval["noisySides"]), median_ratio=mode.get("speedupMedianRatio") or 0.0)
+
+
+def _measured(mode: dict[str, Any]) -> bool:
+    return bool(mode.get("speedupInterval") and mode.get("eagerTiming") and mode.get("timing") and mode.get("speedup") is not None)
+
+
+def adjust(entries: list[dict[str, Any]], eager: dict[str, Any], fastest_probe: float | None = None) -> None:
+    """Rewrites each measured entry's speedup, interval (runEager and slowHost say how) and break-even calls in place.
+
+    entries: measurements that share one eager: a target's modes, or a script region's measurements on one signature;
+    eager: what is known of that eager alone ("timing" when it was timed alone, "launchBound", "gpuIdlePct");
+    fastest_probe: the host's fastest state of the run (default: the fastest CPU probe among these timings)."""
+    # Eager from the entries' pairs only: eager alone ran before anything was compiled or profiled, and a process that has
+    # not loaded the compiler yet ran eager faster (docs/BENCHMARKS.md), so taking it would mix two process states.
+    timings = [t for t in (m.get("eagerTiming") for m in entries) if t and "estimateMs" in t]
+    if not timings:
+        return
+    if fastest_probe is None:
+        fastest_probe = min((p for t in [eager.get("timing")] + timings + [m.get("timing") for m in entries]
+                             if t for p in t.get("cpuProbeMs") or []), default=0.0)
+    pooled_probes = [p for t in timings for p in t.get("cpuProbeMs") or []]
+    for entry in filter(_measured, entries):
+        est = _estimate(entry)
+        free = compiled_host_free(entry)
+        shift = estimator.run_eager(est, min(t["estimateMs"] for t in timings)) if free else None
+        interval = entry["speedupInterval"]
+        if shift:
+            entry["speedup"] = round(shift["speedup"], 4)
+            interval.update(low=round(shift["low"], 4), high=round(shift["high"], 4))
+            interval["runEager"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": round(shift["bestEagerMs"], 6),
+                                    "compiledMs": round(shift["compiledMs"], 6), "basis": "fastest-round"}
+            entry["breakEvenCalls"] = break_even_calls(entry["compileSeconds"], shift["bestEagerMs"], shift["compiledMs"])
+        if eager.get("launchBound"):
+            widen_to_floor(entry, estimator.launch_bound_floor_pct(eager.get("gpuIdlePct") or 0.0))
+        widen_for_slow_host(entry, fastest_probe, pooled_probes if shift else None, free)
+
+
+def widen_to_floor(entry: dict[str, Any], floor_pct: float) -> None:
+    interval = entry["speedupInterval"]
+    if interval["floorPct"] >= floor_pct:
+        return
+    speedup = entry["speedup"]
+    interval.update(low=round(min(interval["low"], speedup * (1 - floor_pct / 100)), 4),
+                    high=round(max(interval["high"], speedup * (1 + floor_pct / 100)), 4), floorPct=floor_pct)
+
+
+def compiled_host_free(entry: dict[str, Any]) -> bool:
+    graphs = [g["status"] for g in (entry.get("compiler") or {}).get("cudaGraphs") or []]
+    return estimator.host_free(entry.get("gpuIdlePct"), graphs)
+
+
+def widen_for_slow_host(entry: dict[str, Any], fastest_probe: float, eager_probes: list[float] | None = None,
+                        host_free: bool | None = None) -> None:
+    """Widens a measured entry's interval in place (and says so in slowHost) where a side never ran at the host's
+    fastest state of the run; eager_probes: the probes of the eager rounds the speedup took (default: its pairs')."""
+    if not _measured(entry):
+        return
+    interval = entry["speedupInterval"]
+    free = compiled_host_free(entry) if host_free is None else host_free
+    eager_ratio = estimator.slow_host_ratio(entry["eagerTiming"].get("cpuProbeMs") or [] if eager_probes is None else eager_probes, fastest_probe)
+    compiled_ratio = 1.0 if free else estimator.slow_host_ratio(entry["timing"].get("cpuProbeMs") or [], fastest_probe)
+    low, high = estimator.widened_for_slow_host(entry["speedup"], interval["low"], interval["high"], eager_ratio, compiled_ratio)
+    if (low, high) != (interval["low"], interval["high"]):
+        interval.update(low=round(low, 4), high=round(high, 4))
+        interval["slowHost"] = {side: round(ratio, 3) for side, ratio in (("eager", eager_ratio), ("compiled", compiled_ratio))
+                                if ratio > 1 + estimator.FAST_STATE_PCT / 100}

@@ -1,0 +1,71 @@
+"""The report after the worker (or torchrun) has ended: what a cancel, a timeout, a crash or an out-of-memory kill
+left, said in the report; then the folder is placed (placement.py) and the result line sent."""
+from __future__ import annotations
+
+import os
+import signal
+from typing import Any
+
+from ..progress import channel
+from ..report import document as report
+from .placement import place
+
+SPEC_FILE = ".runner-spec.json"
+EXIT_OK, EXIT_ERROR, EXIT_CANCELLED = 0, 1, 130
+
+
+def fallback_report(spec: dict[str, Any]) -> dict[str, Any]:
+    """The report of a run whose worker wrote none."""
+    device = spec["device"] if spec["device"] in ("cpu", "cuda") else "cpu"
+    name = next(iter(spec["target"].values()))
+    return report.skeleton({"kind": "sample" if "sample" in spec["target"] else "script" if "script" in spec["target"] else "function",
+                            "name": str(name)}, {k: spec[k] for k in ("modes", "dynamic", "fullgraph", "backend", "device", "quick")},
+                           report.environment(device, None))
+
+
+def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None, code: int, timeout: float | None,
+           hang: str | None = None) -> int:
+    """hang: for a torchrun job stopped by --timeout, where its ranks were (rank_stacks.hang_sentence)."""
+    path = os.path.join(workdir, "report.json")
+    data = report.read(path)
+    if data is None:
+        data = fallback_report(spec)
+    finished = ", ".join(m["mode"] for m in data["modes"] if m["status"] == "ok") or "none"
+    if stopped == "cancelled":
+        data["error"] = {"kind": "cancelled", "message": f"The run was cancelled; finished modes: {finished}.",
+                         "fix": "Run again to measure the remaining modes.", "traceback": None}
+        data["status"] = "partial"
+        exit_code = EXIT_CANCELLED
+    elif stopped == "timeout":
+        fix = "Raise --timeout, choose fewer modes, use --quick, or profile a smaller input."
+        if hang:  # a torchrun job: where its ranks were
+            fix = ("Every rank must run the same collectives in the same order: look for a rank-dependent branch, early "
+                   "exit or exception before the line named; if the job was only slow, raise --timeout.")
+        where = f" Where the ranks were: {hang}" if hang else ""
+        data["error"] = {"kind": "timeout", "message": f"The run exceeded --timeout {timeout:g} s; finished modes: {finished}.{where}",
+                         "fix": fix, "traceback": None}
+        data["status"] = "error"
+        exit_code = EXIT_ERROR
+    elif code not in (EXIT_OK, EXIT_ERROR) or report.read(path) is None:
+        oom = code == -signal.SIGKILL
+        what = ("was killed (SIGKILL), most likely by the system running out of memory," if oom
+                else f"was killed by signal {-code}" if code < 0 else f"exited with code {code}")
+        data["error"] = {"kind": "out-of-memory" if oom else "internal",
+                         "message": f"The runner's worker process {what} before finishing the report.",
+                         "fix": "If the machine ran out of memory, use a smaller input; otherwise run again and report the stderr log.",
+                         "traceback": None}
+        data["status"] = "error"
+        exit_code = EXIT_ERROR
+    else:
+        exit_code = EXIT_ERROR if data["status"] == "error" else EXIT_OK
+    report.write(path, data)
+    # the spec, and a checkpoint the worker was killed while writing, are not part of the report
+    for leftover in [SPEC_FILE, *(n for n in os.listdir(workdir) if n.startswith("report.json.tmp-"))]:
+        try:
+            os.remove(os.path.join(workdir, leftover))
+        except OSError:
+            pass
+    placed = place(workdir, out_dir, failed=data["status"] == "error" or stopped is not None)
+    channel.progress("done", 1.0, f"Report: {placed}")
+    channel.result(data["status"], os.path.join(placed, "report.json"))
+    return exit_code

@@ -1,0 +1,219 @@
+"""Where the ranks of a torchrun job ran differently: each divergence in one sentence, at the user's line.
+
+Input per rank: its script-mode compiler insight (graphs, breaks, recompiles, cache lookups per compile), its
+regions (which call compiled or recompiled) and the collectives of its profiled steps (collectives.py). Pure: the
+supervisor compares the ranks' reports after torchrun ends; tests compare recorded logs.
+
+Kinds, and why each matters:
+- recompile: a rank recompiled where another did not (or at another call): from then on they run different graphs;
+- graph-break: a rank broke the graph where another did not;
+- graph-count: the ranks compiled different numbers of graphs (said only when no recompile or break explains it);
+- collectives: the collectives of the profiled steps differ in order or number: a collective that is not matched
+  on every rank hangs the job or mixes up data;
+- cache: a compile loaded from the FX graph / AOT autograd cache on one rank was compiled afresh on another —
+  the same graph, more compile time on that rank (severity "warning": ranks sharing a cache race to fill it, so
+  this may differ from run to run; it never means the ranks ran different code).
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from typing import Any, Iterable
+
+from ..compiler.explain import pattern
+
+DIFFERENT_GRAPHS = "the ranks ran different graphs"
+
+
+def rank_list(ranks: Iterable[int]) -> str:
+    ranks = sorted(ranks)
+    return f"rank {ranks[0]}" if len(ranks) == 1 else f"ranks {', '.join(map(str, ranks))}"
+
+
+def _place(loc: dict[str, Any] | None) -> str | None:
+    if not loc or not loc.get("file"):
+        return None
+    cell = f" cell {loc['cell'] + 1}," if isinstance(loc.get("cell"), int) else ""
+    return f"{os.path.basename(loc['file'])}{cell}:{loc['line']}"
+
+
+def _readable(reason: str) -> str:
+    """torch's "tensor 'x' size mismatch at index 0. expected 16, actual 12" reads as "... at index 0 (expected 16, actual 12)"."""
+    return re.sub(r"\. (expected [^,]+, actual \S+)$", r" (\1)", reason.strip())
+
+
+def _entry(kind: str, message: str, ranks: Iterable[int], location: dict[str, Any] | None, details: dict[str, Any],
+           severity: str = "error") -> dict[str, Any]:
+    return {"kind": kind, "severity": severity, "message": message, "location": location, "ranks": sorted(set(ranks)),
+            "details": details}
+
+
+def _region_call(facts: dict[str, Any], compile_id: str | None) -> tuple[dict[str, Any], int] | None:
+    """The region and the script's call (its index) in which the compile `compile_id` ran."""
+    for region in facts.get("regions") or []:
+        for call in region.get("calls") or []:
+            if compile_id and compile_id in (call.get("compileIds") or []):
+                return region, int(call["index"])
+    return None
+
+
+def _frame_name(insight: dict[str, Any], compile_id: str | None) -> str | None:
+    """The user's function the compile traced (None for torch's own frames, e.g. DDP's forward wrappers)."""
+    return next((f.get("function") for f in insight.get("frames") or []
+                 if f.get("compileId") == compile_id and f.get("location")), None)
+
+
+def _recompile_key(facts: dict[str, Any], item: dict[str, Any]) -> tuple[Any, ...]:
+    loc = item.get("location") or {}
+    found = _region_call(facts, item.get("compileId"))
+    where = (found[0].get("id"), found[1]) if found else (None, None)
+    return (loc.get("file"), loc.get("line"), pattern(str(item.get("reason", "")))) + where
+
+
+def _recompiles(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Recompiles keyed by site, guard pattern and (where a region call holds it) region and call: a key that some
+    ranks have more often than others is a divergence. Frames recompiled in the same call on the same ranks (a
+    wrapper's frame and the model's own, e.g. DDP's forward and the module's) are one divergence, said for the
+    first of them: the line that made the call."""
+    per_rank: dict[int, Counter[tuple[Any, ...]]] = {}
+    example: dict[tuple[Any, ...], tuple[dict[str, Any], dict[str, Any]]] = {}
+    for facts in ranks:
+        seen: Counter[tuple[Any, ...]] = Counter()
+        for item in facts["compiler"].get("recompiles") or []:
+            key = _recompile_key(facts, item)
+            seen[key] += 1
+            example.setdefault(key, (facts, item))
+        per_rank[facts["rank"]] = seen
+    grouped: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for key, (facts, item) in example.items():
+        counts = {rank: per_rank[rank][key] for rank in per_rank}
+        if len(set(counts.values())) == 1:
+            continue
+        most = max(counts.values())
+        did = tuple(r for r, n in counts.items() if n == most)
+        where = key[-2:] if key[-1] is not None else key
+        grouped.setdefault((where, did), []).append({"facts": facts, "item": item, "counts": counts, "most": most})
+    return [_recompile_divergence(group) for group in grouped.values()]
+
+
+def _recompile_divergence(group: list[dict[str, Any]]) -> dict[str, Any]:
+    first = group[0]
+    facts, item, counts, most = first["facts"], first["item"], first["counts"], first["most"]
+    did = [r for r, n in counts.items() if n == most]
+    others = [r for r, n in counts.items() if n < most]
+    found = _region_call(facts, item.get("compileId"))
+    function = _frame_name(facts["compiler"], item.get("compileId"))
+    what = function or "the compiled code"
+    if found:
+        region, index = found
+        name = str(region.get("name"))
+        what = f"{function} of {name}" if function and function != name else name
+        what += f" at call {index}"
+    times = "" if most == 1 else f" {most}×"
+    fewer = "did not" if all(counts[r] == 0 for r in others) else "; ".join(f"{rank_list([r])} {counts[r]}×" for r in others)
+    more = f" (and {len(group) - 1} more frame{'' if len(group) == 2 else 's'} in that call)" if len(group) > 1 else ""
+    message = (f"{rank_list(did)} recompiled {what}{times} — {_readable(str(item.get('reason', '')))}{more} — "
+               f"{rank_list(others)} {fewer}: {DIFFERENT_GRAPHS}")
+    location = item.get("location") or (found[0].get("location") if found else None)
+    return _entry("recompile", message, did, location,
+                  {"reasons": [g["item"].get("reason") for g in group], "counts": {str(r): n for r, n in counts.items()},
+                   "region": found[0].get("id") if found else None, "call": found[1] if found else None})
+
+
+def _graph_breaks(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    sites: dict[tuple[Any, ...], tuple[dict[str, Any], set[int]]] = {}
+    for facts in ranks:
+        for item in facts["compiler"].get("graphBreaks") or []:
+            loc = item.get("location") or {}
+            key = (loc.get("file"), loc.get("line"), item.get("reason"))
+            sites.setdefault(key, (item, set()))[1].add(facts["rank"])
+    everyone = {facts["rank"] for facts in ranks}
+    out = []
+    for item, broke in sites.values():
+        if broke == everyone:
+            continue
+        at = _place(item.get("location"))
+        message = (f"{rank_list(broke)} broke the graph{f' at {at}' if at else ''} — {item.get('reason')} — "
+                   f"{rank_list(everyone - broke)} did not: {DIFFERENT_GRAPHS}")
+        out.append(_entry("graph-break", message, broke, item.get("location"), {"reason": item.get("reason")}))
+    return out
+
+
+def _graph_counts(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    counts = {facts["rank"]: int(facts["compiler"].get("graphCount") or 0) for facts in ranks}
+    if len(set(counts.values())) == 1:
+        return []
+    groups: dict[int, list[int]] = {}
+    for rank, n in counts.items():
+        groups.setdefault(n, []).append(rank)
+    parts = [f"{rank_list(members)} compiled {n} graph{'' if n == 1 else 's'}" for n, members in sorted(groups.items(), key=lambda g: min(g[1]))]
+    common = max(groups.items(), key=lambda g: (len(g[1]), -min(g[1])))[0]
+    odd = [r for r, n in counts.items() if n != common]
+    return [_entry("graph-count", f"{'; '.join(parts)}: {DIFFERENT_GRAPHS}", odd, None,
+                   {"graphCount": {str(r): n for r, n in counts.items()}})]
+
+
+def _cache_outcomes(insight: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """(compile id, cache name) -> hit | miss | bypass, from the compile phases' cache lookups."""
+    return {(str(p["compileId"]), str(p["name"])): str(p["cache"]) for p in insight.get("phases") or [] if p.get("cache")}
+
+
+def _caches(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per compile id every rank ran: its cache lookups (FX graph, AOT autograd) whose outcome differs between ranks."""
+    outcomes = {facts["rank"]: _cache_outcomes(facts["compiler"]) for facts in ranks}
+    shared = set.intersection(*(set(o) for o in outcomes.values())) if outcomes else set()
+    differing: dict[str, dict[str, dict[int, str]]] = {}
+    for compile_id, cache in sorted(shared):
+        seen = {rank: o[(compile_id, cache)] for rank, o in outcomes.items()}
+        if len(set(seen.values())) > 1:
+            differing.setdefault(compile_id, {})[cache] = seen
+    out = []
+    for compile_id, caches in differing.items():
+        function = _frame_name(ranks[0]["compiler"], compile_id)
+        what = f"compile {compile_id}" + (f" ({function})" if function else "")
+        names = " and the ".join(sorted(caches))
+        seen = next(iter(caches.values()))
+        hit = [r for r, s in seen.items() if s == "hit"]
+        missed = sorted({r for outcome in caches.values() for r, s in outcome.items() if s != "hit"})
+        if hit and not set(hit) & set(missed):
+            how = ", ".join(sorted({outcome[r] for outcome in caches.values() for r in missed if outcome[r] != "hit"}))
+            message = (f"{what} was loaded from the {names} on {rank_list(hit)} and compiled afresh on {rank_list(missed)} "
+                       f"({how}): the same graph, more compile time on {rank_list(missed)}")
+        else:
+            message = f"{what}: " + "; ".join(f"the {cache} {', '.join(f'{s} on {rank_list([r])}' for r, s in sorted(o.items()))}"
+                                              for cache, o in sorted(caches.items()))
+        out.append(_entry("cache", message, missed, None,
+                          {"compileId": compile_id, "outcomes": {cache: {str(r): s for r, s in o.items()} for cache, o in caches.items()}},
+                          severity="warning"))
+    return out
+
+
+def _collectives(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seqs = {facts["rank"]: [c["name"] for c in facts["collectives"]] for facts in ranks if facts.get("collectives") is not None}
+    if len(seqs) < 2 or len({tuple(s) for s in seqs.values()}) == 1:
+        return []
+    first = next(i for i in range(max(map(len, seqs.values())) + 1)
+                 if len({s[i] if i < len(s) else None for s in seqs.values()}) > 1)
+    lengths = {rank: len(s) for rank, s in seqs.items()}
+    issued = ("; ".join(f"{rank_list([r])} issued {n}" for r, n in sorted(lengths.items()))
+              if len(set(lengths.values())) > 1 else f"each rank issued {next(iter(lengths.values()))}")
+    at = ", ".join(f"{rank_list([r])} {s[first] if first < len(s) else 'none'}" for r, s in sorted(seqs.items()))
+    common = Counter(tuple(s) for s in seqs.values()).most_common(1)[0][0]
+    odd = [r for r, s in seqs.items() if tuple(s) != common]
+    message = (f"the ranks' collectives differ in the profiled steps ({issued}); the first difference is collective "
+               f"#{first + 1}: {at} — a collective not matched on every rank hangs the job or mixes up its data")
+    return [_entry("collectives", message, odd, None, {"firstDifference": first, "counts": {str(r): n for r, n in lengths.items()}})]
+
+
+def find(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """ranks: [{rank, compiler (script-mode insight or None), regions, collectives (list or None)}]."""
+    known = [facts for facts in ranks if facts.get("compiler")]
+    out: list[dict[str, Any]] = []
+    if len(known) >= 2:
+        out += _recompiles(known) + _graph_breaks(known)
+        if not out:  # a recompile or break on some ranks explains a different graph count
+            out += _graph_counts(known)
+        out += _caches(known)
+    out += _collectives(ranks)
+    return out

@@ -1,0 +1,76 @@
+"""The supervisor's side of a torchrun job: the launch command, and stopping its ranks so that each writes what it
+has (SIGTERM, rank_stop.py) and, on a timeout, says where it was (SIGUSR1: faulthandler dumps its Python stacks)."""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+
+from .paths import PID_FILE, STACKS_FILE, rank_dir
+
+STACKS_WAIT_S = 3.0
+STOP_GRACE_S = 5.0  # under the extension's 10 s between its SIGTERM and SIGKILL
+
+
+def command(spec_path: str, nproc: int) -> list[str]:
+    """torchrun itself (torch.distributed.run): one rendezvous on this host, no restarts (a failure is a finding,
+    not something to retry), each rank running the runner's rank entry."""
+    return [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", str(nproc), "--standalone",
+            "--max-restarts", "0", "-m", "compile_lens_runner", "_rank", spec_path]
+
+
+def _pids(job_dir: str, world: int) -> dict[int, int]:
+    pids = {}
+    for rank in range(world):
+        try:
+            with open(os.path.join(rank_dir(job_dir, rank), PID_FILE), encoding="utf-8") as f:
+                pids[rank] = int(f.read().strip())
+        except (OSError, ValueError):
+            continue
+    return pids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return False
+        return True
+
+
+def _signal(pids: dict[int, int], signum: int) -> dict[int, int]:
+    sent = {}
+    for rank, pid in pids.items():
+        try:
+            os.kill(pid, signum)
+            sent[rank] = pid
+        except OSError:
+            continue
+    return sent
+
+
+def request_stacks(job_dir: str, world: int) -> None:
+    """Asks every live rank for its Python stacks and waits until each dump has been written (or STACKS_WAIT_S)."""
+    sent = _signal({r: p for r, p in _pids(job_dir, world).items() if _alive(p)}, signal.SIGUSR1)
+    paths = [os.path.join(rank_dir(job_dir, rank), STACKS_FILE) for rank in sent]
+    deadline = time.monotonic() + STACKS_WAIT_S
+    sizes: list[int] = []
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        now = [os.path.getsize(p) if os.path.exists(p) else 0 for p in paths]
+        if all(now) and now == sizes:  # every dump is there and stopped growing
+            return
+        sizes = now
+
+
+def stop_ranks(job_dir: str, world: int) -> None:
+    """SIGTERM to every rank (each writes its report or a snapshot, then exits); waits up to STOP_GRACE_S."""
+    sent = _signal({r: p for r, p in _pids(job_dir, world).items() if _alive(p)}, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_GRACE_S
+    while time.monotonic() < deadline and any(_alive(pid) for pid in sent.values()):
+        time.sleep(0.1)

@@ -1,0 +1,255 @@
+"""After torchrun ends: the ranks' reports become one. Rank 0's report is the headline (its script entry and
+regions); `ranks[]` gives every rank's facts, `divergence[]` where they ran differently (divergence.py), and each
+graph break and recompile in the headline's compiler insight names the ranks it happened on (`ranks`), with those
+seen on other ranks only added. A rank that failed is named with its error and the user line it failed at; one
+stopped mid-script keeps the snapshot it wrote (rank_stop.py); one killed outright is read from its compiler log.
+Imports no torch (the supervisor runs it)."""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from . import collectives
+from . import divergence
+from ..compiler import explain
+from ..report import document as report
+from ..compiler import torch_trace as tt
+from ..compiler.insight import compiler_insight
+from .paths import EXIT_FILE, PID_FILE, SNAPSHOT_FILE, SPEC_FILE, STACKS_FILE, rank_dir, worker_dir
+from .stacks import hang_sentence, main_thread, state
+from ..compiler.user_code import innermost_user, parse_frames
+
+SCRIPT = "script"
+# a rank's error that follows from another rank's failure: its peer went away under a collective
+_SECONDARY = re.compile(r"Connection closed by peer|Connection reset|Broken pipe|DistBackendError|DistNetworkError|"
+                        r"NCCL (?:error|communicator)|ProcessGroup\w* .*(?:abort|timed out)|Socket Timeout", re.I)
+
+
+@dataclass
+class RankRun:
+    rank: int
+    report: dict[str, Any] | None
+    how: str  # final | snapshot | checkpoint | none
+    exit: dict[str, Any] | None
+    stacks: str | None  # the faulthandler dump, when one was asked for
+    started: bool = True  # torchrun started it (its rank entry made its directory)
+
+    @property
+    def script(self) -> dict[str, Any] | None:
+        return next((m for m in (self.report or {}).get("modes", []) if m.get("mode") == SCRIPT), None)
+
+    @property
+    def status(self) -> str:
+        if self.how == "final":
+            return "ok" if (self.exit or {}).get("code") == 0 else "error"
+        if self.how == "snapshot":
+            error = (self.report or {}).get("error") or {}
+            return "stopped" if error.get("kind") == "cancelled" else "error"
+        return "killed"
+
+
+def _read_json(path: str) -> dict[str, Any] | None:
+    data = report.read(path)
+    return data if isinstance(data, dict) else None
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def load(job_dir: str, rank: int) -> RankRun:
+    """The rank's report — final (its worker returned), else the snapshot it wrote when stopped, else its last
+    checkpoint — placed as its report.json; the bookkeeping files are removed."""
+    folder, work = rank_dir(job_dir, rank), worker_dir(job_dir, rank)
+    started = os.path.isdir(folder)
+    exit_record = _read_json(os.path.join(folder, EXIT_FILE))
+    final = _read_json(os.path.join(work, "report.json"))
+    snapshot = _read_json(os.path.join(folder, SNAPSHOT_FILE))
+    chosen: dict[str, Any] | None
+    if exit_record and final:
+        how, chosen = "final", final
+    elif snapshot:
+        how, chosen = "snapshot", snapshot
+        report.write(os.path.join(work, "report.json"), snapshot)
+    else:
+        how, chosen = ("checkpoint" if final else "none"), final
+    stacks_path = os.path.join(folder, STACKS_FILE)
+    try:
+        with open(stacks_path, encoding="utf-8", errors="replace") as f:
+            stacks = f.read() or None
+    except OSError:
+        stacks = None
+    if stacks is None:
+        _remove(stacks_path)
+    for name in (EXIT_FILE, PID_FILE, SPEC_FILE, SNAPSHOT_FILE):
+        _remove(os.path.join(folder, name))
+    return RankRun(rank, chosen, how, exit_record, stacks, started)
+
+
+def _log_insight(job_dir: str, rank: int) -> dict[str, Any] | None:
+    """A rank with no report: the script part of its compiler log, read as the rank itself would have."""
+    trace_dir = os.path.join(worker_dir(job_dir, rank), "torch_trace")
+    logs = sorted((os.path.join(trace_dir, n) for n in os.listdir(trace_dir) if n.endswith(".log")), key=os.path.getsize) \
+        if os.path.isdir(trace_dir) else []
+    if not logs:
+        return None
+    with open(logs[-1], encoding="utf-8", errors="replace") as f:
+        records = [r for r in tt.parse(f.read()) if r.mode == SCRIPT]
+    insight = compiler_insight(records, lambda record: None, cudagraphs=False)
+    insight["torchTraceLog"] = os.path.relpath(logs[-1], worker_dir(job_dir, rank))
+    return insight
+
+
+def _relative(job_dir: str, rank: int, path: str | None) -> str | None:
+    """A path relative to the rank's worker directory, made relative to the job's report directory."""
+    if not path:
+        return None
+    return os.path.normpath(os.path.join(os.path.relpath(worker_dir(job_dir, rank), job_dir), path))
+
+
+def _error_of(run: RankRun) -> dict[str, Any] | None:
+    error = (run.script or {}).get("error") or (run.report or {}).get("error")
+    if error is not None or run.status != "killed":
+        return error
+    return {"kind": "internal", "message": f"Rank {run.rank} ended without writing its report (killed outright).",
+            "fix": "See the rank's output in the log; its compiler log was read instead.", "traceback": None}
+
+
+def _failed_at(error: dict[str, Any] | None) -> dict[str, Any] | None:
+    return innermost_user(parse_frames(error.get("traceback") or "")) if error else None
+
+
+def _regions(run: RankRun) -> list[dict[str, Any]]:
+    return [{"id": r["id"], "name": r["name"], "callCount": r["callCount"], "steadyState": r.get("steadyState")}
+            for r in (run.report or {}).get("regions") or []]
+
+
+def rank_entry(job_dir: str, run: RankRun, insight: dict[str, Any] | None, sequence: list[dict[str, Any]] | None,
+               stack: dict[str, Any] | None) -> dict[str, Any]:
+    facts = (run.report or {}).get("rank") or {}
+    error = _error_of(run)
+    folder = os.path.relpath(rank_dir(job_dir, run.rank), job_dir)
+    return {
+        "rank": run.rank, "status": run.status, "exitCode": (run.exit or {}).get("code"),
+        "error": error if run.status != "ok" else None, "failedAt": _failed_at(error) if run.status == "error" else None,
+        "report": _relative(job_dir, run.rank, "report.json") if run.report else None,
+        "trace": _relative(job_dir, run.rank, facts.get("trace")), "window": facts.get("window"),
+        "torchTraceLog": _relative(job_dir, run.rank, (insight or {}).get("torchTraceLog")),
+        "graphCount": insight["graphCount"] if insight else None,
+        "graphBreaks": len(insight["graphBreaks"]) if insight else None,
+        "recompiles": len(insight["recompiles"]) if insight else None,
+        "compileSeconds": insight["compileSeconds"]["total"] if insight else None,
+        "cache": insight["cache"] if insight else None,
+        "regions": _regions(run),
+        "collectives": [c["name"] for c in sequence] if sequence is not None else None,
+        "stack": stack, "stacks": os.path.join(folder, STACKS_FILE) if run.stacks else None,
+    }
+
+
+def _tag(items_by_rank: list[tuple[int, list[dict[str, Any]]]], key: Callable[[dict[str, Any]], Any],
+         headline_rank: int) -> list[dict[str, Any]]:
+    """The union of the ranks' items (graph breaks, recompiles), one per key, each with the ranks it happened on.
+    A compile id is a rank's own numbering: items not seen on the headline rank carry none."""
+    merged: dict[Any, dict[str, Any]] = {}
+    for rank, items in items_by_rank:
+        for item in items:
+            found = merged.get(key(item))
+            if found is None:
+                found = merged[key(item)] = dict(item, ranks=[])
+                if rank != headline_rank:
+                    found["compileId"] = None
+            if rank not in found["ranks"]:
+                found["ranks"].append(rank)
+    return list(merged.values())
+
+
+def _site(item: dict[str, Any]) -> tuple[Any, ...]:
+    loc = item.get("location") or {}
+    return (loc.get("file"), loc.get("line"), item.get("reason"))
+
+
+def merge_insights(insights: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """The lowest rank's insight (rank 0's: the headline), its graph breaks, recompiles and recompile sites the
+    union over the ranks."""
+    insights = sorted(insights, key=lambda pair: pair[0])
+    merged = dict(insights[0][1])
+    merged["graphBreaks"] = _tag([(r, i.get("graphBreaks") or []) for r, i in insights], _site, 0)
+    merged["recompiles"] = _tag([(r, i.get("recompiles") or []) for r, i in insights], _site, 0)
+    sites = explain.group_sites(merged["recompiles"])
+    for site in sites:
+        ranks = {r for item in merged["recompiles"] if (item.get("location"), explain.pattern(item["reason"])) ==
+                 (site.get("location"), site.get("pattern")) for r in item["ranks"]}
+        site["ranks"] = sorted(ranks)
+    merged["recompileSites"] = sites
+    return merged
+
+
+def _root_cause(runs: list[RankRun]) -> RankRun | None:
+    """The rank whose failure ended the job: an error of its own (not a peer vanishing under a collective, not a
+    stop), the earliest to exit; else the earliest failed rank."""
+    failed = [r for r in runs if r.status in ("error", "killed")]
+    own = [r for r in failed if r.status == "error" and not _SECONDARY.search((_error_of(r) or {}).get("message", ""))]
+    pool = own or failed
+    return min(pool, key=lambda r: ((r.exit or {}).get("time") or float("inf"), r.rank)) if pool else None
+
+
+def _job_error(root: RankRun, runs: list[RankRun]) -> dict[str, Any]:
+    error = _error_of(root) or {}
+    at = _failed_at(error)
+    where = f" at {os.path.basename(at['file'])}:{at['line']}" if at else ""
+    others = [r.rank for r in runs if r is not root and r.status != "ok"]
+    then = f"; {divergence.rank_list(others)} stopped with it" if others else ""
+    return {"kind": error.get("kind", "internal"), "message": f"Rank {root.rank} failed{where}: {error.get('message', 'no report')}{then}.",
+            "fix": error.get("fix") or "See the failing rank's output in the log.", "traceback": error.get("traceback")}
+
+
+def _sequence(job_dir: str, run: RankRun) -> list[dict[str, Any]] | None:
+    trace = ((run.report or {}).get("rank") or {}).get("trace")
+    if not trace:
+        return None
+    try:
+        return collectives.sequence(os.path.join(worker_dir(job_dir, run.rank), trace))
+    except (OSError, ValueError):
+        return None
+
+
+def merge(job_dir: str, world: int, fallback: Callable[[], dict[str, Any]], stacks_requested: bool) -> str | None:
+    """Writes the job's report.json; returns, when stacks were asked for (a timeout), the sentence naming where the
+    ranks were."""
+    runs = [load(job_dir, rank) for rank in range(world)]
+    insights = {r.rank: ((r.script or {}).get("compiler") or (_log_insight(job_dir, r.rank) if r.how in ("none", "checkpoint") and r.started else None))
+                for r in runs}
+    sequences = {r.rank: _sequence(job_dir, r) for r in runs}
+    states = {r.rank: state(main_thread(r.stacks)) if r.stacks else None for r in runs} if stacks_requested else {}
+    entries = [rank_entry(job_dir, r, insights[r.rank], sequences[r.rank], states.get(r.rank)) for r in runs]
+    headline = dict(runs[0].report) if runs[0].report else fallback()
+    headline.pop("rank", None)
+    headline.setdefault("settings", {})["nprocPerNode"] = world
+    headline["ranks"] = entries
+    known = [(r, i) for r, i in insights.items() if i]
+    script = next((m for m in headline["modes"] if m.get("mode") == SCRIPT), None)
+    if script is not None and known:
+        script["compiler"] = merge_insights(known)
+    for region in headline.get("regions") or []:
+        same = [(r.rank, other["compiler"]) for r in runs for other in (r.report or {}).get("regions") or []
+                if other.get("id") == region["id"] and other.get("compiler")]
+        if same:
+            region["compiler"] = merge_insights(same)
+    headline["divergence"] = divergence.find([
+        {"rank": r.rank, "compiler": insights[r.rank], "regions": (r.report or {}).get("regions") or [],
+         "collectives": sequences[r.rank]} for r in runs])
+    root = _root_cause(runs)
+    if not any(r.started for r in runs):
+        headline["error"] = {"kind": "internal", "message": "torchrun (python -m torch.distributed.run) started no rank; its own "
+                             "output in the log says why.", "fix": "Check that this PyTorch has torch.distributed "
+                             "(torch.distributed.is_available()) and that the script runs under torchrun.", "traceback": None}
+    elif root is not None:
+        headline["error"] = _job_error(root, runs)
+    headline["status"] = report.overall_status(headline)
+    report.write(os.path.join(job_dir, "report.json"), headline)
+    return hang_sentence(states) if stacks_requested else None

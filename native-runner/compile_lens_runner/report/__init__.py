@@ -1,0 +1,1 @@
+"""report.json: the document and its writes, its JSON Schema (the contract with TypeScript), and the verdicts."""

@@ -1,0 +1,84 @@
+"""Which mode to use, or none, from what was measured: speedup and its interval, correctness, compile time.
+
+A verdict needs a measurement: "stay eager" only when a valid timing or a correctness judgement says so; when the
+timed compiled calls ran eagerly (Dynamo fell back), the advice is the fix, not a verdict.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+MIN_USEFUL_SPEEDUP = 1.05
+DECISIVE_SPAN = 2.0
+
+
+def _measured(mode: dict[str, Any]) -> bool:
+    return (mode["status"] == "ok" and mode.get("speedup") is not None and (mode.get("timing") or {}).get("valid", True)
+            and not mode.get("fallback"))
+
+
+def _correct(mode: dict[str, Any]) -> bool:
+    return (mode.get("correctness") or {}).get("ok", True)
+
+
+def _interval(mode: dict[str, Any]) -> tuple[float, float]:
+    interval = mode.get("speedupInterval") or {}
+    return float(interval.get("low", mode["speedup"])), float(interval.get("high", mode["speedup"]))
+
+
+def _no_measurement(modes: list[dict[str, Any]]) -> dict[str, Any]:
+    fell_back = [m for m in modes if m.get("fallback")]
+    if fell_back:
+        m = fell_back[0]
+        cause, fix = m["fallback"].get("cause") or "Dynamo ran the compiled calls eagerly", m["fallback"].get("fix")
+        return {"mode": None, "verdict": "none", "reason": (
+            f"No verdict: the compiled calls of {m['mode']} ran eagerly, so nothing compiled was measured ({cause}). "
+            + (f"Fix: {fix} Then profile again." if fix else "Fix that, then profile again."))}
+    wrong = [m for m in modes if m["status"] == "ok" and not _correct(m)]
+    if wrong:
+        names = ", ".join(m["mode"] for m in wrong)
+        return {"mode": None, "verdict": "stay-eager", "reason": (
+            f"Don't compile this yet: {names} gave wrong results (less accurate than eager against a higher-precision "
+            "reference); see the mismatch.")}
+    failed = [m for m in modes if m["status"] != "ok"]
+    if failed:
+        first = failed[0]
+        what = (first.get("error") or {}).get("message", "it failed")
+        return {"mode": None, "verdict": "none", "reason": (
+            f"No verdict: no mode was measured ({', '.join(m['mode'] for m in failed)} failed; {first['mode']}: {what})")
+            .rstrip(".") + "."}
+    return {"mode": None, "verdict": "none", "reason": "No verdict: no mode was measured."}
+
+
+def _decisive(mode: dict[str, Any]) -> bool:
+    """The interval spans less than 2x: a measurement that can support a verdict."""
+    low, high = _interval(mode)
+    return high <= DECISIVE_SPAN * low
+
+
+def recommend(modes: list[dict[str, Any]]) -> dict[str, Any]:
+    measured = [m for m in modes if _measured(m) and _correct(m)]
+    if not measured:
+        return _no_measurement(modes)
+    usable = [m for m in measured if _decisive(m)]
+    if not usable:
+        noisy = max(measured, key=lambda m: m["speedup"])
+        low, high = _interval(noisy)
+        return {"mode": None, "verdict": "none", "reason": (
+            f"No verdict: the rounds varied too much to decide (best: {noisy['mode']} {noisy['speedup']:.2f}x; a next run "
+            f"may give {low:.2f}-{high:.2f}x): the host was busy. Profile again when it is quieter, or with more --rounds.")}
+    best = max(usable, key=lambda m: m["speedup"])
+    low, high = _interval(best)
+    compile_s = best.get("compileSeconds") or 0.0
+    span = f"{best['speedup']:.2f}x; a next run may give {low:.2f}-{high:.2f}x"
+    if high < 1.0:
+        return {"mode": None, "verdict": "stay-eager", "reason": (
+            f"Stay eager: even the best mode ({best['mode']}) is slower than eager ({span}).")}
+    if low < MIN_USEFUL_SPEEDUP:
+        return {"mode": None, "verdict": "stay-eager", "reason": (
+            f"Stay eager: the best mode ({best['mode']}) may be no faster than eager ({span}), not enough to repay "
+            f"{compile_s:.1f} s of compilation.")}
+    calls = best.get("breakEvenCalls")
+    payback = f"its {compile_s:.1f} s compile pays back after {math.ceil(calls):,} calls" if calls is not None else "it compiles once"
+    return {"mode": best["mode"], "verdict": "compile",
+            "reason": f"Use {best['mode']}: faster than eager ({span}), and {payback}."}

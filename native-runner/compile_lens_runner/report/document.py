@@ -1,0 +1,105 @@
+"""report.json: its skeleton, the environment block, and atomic writes."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import os
+import platform
+from typing import Any
+
+from .. import __version__
+
+SCHEMA_VERSION = "1.13"
+
+
+def environment(device: str, torch_version: str | None) -> dict[str, Any]:
+    env: dict[str, Any] = {"python": platform.python_version(), "torch": torch_version, "triton": None,
+                           "device": device, "deviceName": _cpu_name(),
+                           "platform": f"{platform.system()} {platform.release()} {platform.machine()}"}
+    if torch_version is None:
+        return env
+    import torch
+
+    if device == "cuda":
+        env["deviceName"] = torch.cuda.get_device_name()
+        env["cudaVersion"] = torch.version.cuda
+    try:
+        import triton
+
+        env["triton"] = triton.__version__
+    except ImportError:
+        pass
+    return env
+
+
+def _cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return f"{line.split(':', 1)[1].strip()} ({os.cpu_count()} CPUs)"
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def skeleton(target: dict[str, Any], settings: dict[str, Any], env: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "schemaVersion": SCHEMA_VERSION, "runner": {"version": __version__}, "createdAt": now(), "status": "ok",
+        "error": None, "environment": env, "target": target, "settings": settings,
+        "eager": {"timing": None, "trace": None, "kernelsPerStep": None, "peakMemoryBytes": None},
+        "modes": [], "recommendation": {"mode": None, "reason": "The run did not get as far as a recommendation."},
+    }
+
+
+def now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def overall_status(report: dict[str, Any]) -> str:
+    if report.get("error"):
+        return "error" if not any(m["status"] == "ok" for m in report["modes"]) else "partial"
+    return "partial" if any(m["status"] != "ok" for m in report["modes"]) else "ok"
+
+
+def write(path: str, report: dict[str, Any]) -> None:
+    """Writes via a temp file and rename, so a reader (or a kill) never sees half a report."""
+    report["createdAt"] = now()
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(_finite(report), f, indent=1, default=_json_default, allow_nan=False)
+    os.replace(tmp, path)
+
+
+def _finite(value: Any) -> Any:
+    """JSON has no NaN/Infinity; a non-finite number becomes null."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "item"):
+        return value.item()
+    return str(value)
+
+
+def read(path: str) -> dict[str, Any] | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def fail(report: dict[str, Any], error: dict[str, Any]) -> dict[str, Any]:
+    report["error"] = error
+    report["status"] = overall_status(report)
+    return report
+
+

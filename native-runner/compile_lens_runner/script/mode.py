@@ -1,0 +1,195 @@
+"""--script: runs an unmodified user script (or a notebook's code cells) and reports every torch.compile in it.
+
+The "script" mode entry carries the compiler's insight for the whole script (TORCH_TRACE, set by the supervisor
+before torch is imported: every compile, break and recompile at the user's lines). `report["regions"]` adds each
+callable torch.compile returned (regions.py): its calls as the script made them, then, after the script ends (or
+once a region reached `--calls N`), eager against compiled timed on the script's own inputs (region_replay.py).
+On a rank of a torchrun job (`--nproc-per-node N`) a RankObserver (ranks/script.py) takes over: nothing is
+replayed, the rank profiles a window of the script's own calls instead, and writes what it has if it is stopped.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import runpy
+import sys
+from typing import Any, Iterator, Protocol
+
+from ..compiler import artifacts, compiled_runs
+from ..compiler import torch_trace as tt
+from ..compiler.insight import CUDAGRAPH_MODES, compiler_insight
+from ..errors import RunnerError, classify
+from ..measure import paired, speedups
+from ..measure.profiling import LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS
+from ..run import Run
+from . import advice, region_entry
+from .notebook import NotebookScript, convert, map_locations
+from .regions import Region, RegionRecorder, ScriptStopped
+from .replay import RegionReplay, ReplayContext, chosen_signatures, not_measured_reason
+from .window import ProfileWindow
+
+MODE = "script"
+
+
+class RankObserver(Protocol):
+    """A rank of a torchrun job watching its script (ranks/script.py): no replay, a profiler window instead."""
+
+    window: ProfileWindow
+    no_replay: str  # why no region may be replayed
+
+    @property
+    def world_size(self) -> int: ...
+
+    def arm(self, run: Run, entry: dict[str, Any], recorder: RegionRecorder, mode: str) -> None:
+        """From now on a stop (SIGTERM) writes the rank's report so far."""
+
+    def ended(self, run: Run) -> None:
+        """The script ended: close the window, put the rank's facts in the report."""
+
+
+class RegionMeasurements:
+    """Builds and measures the report's regions, once: after the script, or at --calls N inside it."""
+
+    def __init__(self, run: Run, runs: compiled_runs.CompiledRuns, what_if: list[str]) -> None:
+        self.run = run
+        self.runs = runs
+        self.what_if = what_if
+        self.done = False
+        self.recorder: RegionRecorder | None = None
+
+    def measure(self, regions: list[Region]) -> None:
+        if self.done:
+            return
+        self.done = True
+        run = self.run
+        script_records = run.records(MODE)
+        for region in regions:
+            for call in region.calls:
+                call.resolve()
+        entries = [self._entry(region, script_records) for region in regions]
+        run.report["regions"] = [entry for entry, _, _ in entries]
+        run.checkpoint()  # the calls are reported even if measuring is cut short
+        assert self.recorder is not None and self.recorder.original_compile is not None
+        watch = paired.Watch(lambda: run.watcher.compiles, self.runs.snapshot, self.runs.available)
+        ctx = ReplayContext(run.cfg, run.workdir, PROFILED_STEPS, watch, run.records, lambda message: run.progress("replay", 0.6, message),
+                            self.recorder.original_compile)
+        for entry, region, reason in entries:
+            if reason is None:
+                chosen = [s for s, _ in chosen_signatures(region)]
+                region.replay.only(chosen)
+                own = region.options["mode"]
+                replay = RegionReplay(ctx, region, entry["compiler"]["compileSeconds"]["total"] if entry["compiler"] else None)
+                entry["measurements"] = replay.measure([m for m in self.what_if if m != own])
+                entry["signatures"] = region_entry.signatures_json(region, set(chosen))
+            region.replay.captures.clear()
+            # replayable: its calls can be run again safely; reason: why it was not measured, either way
+            entry["replay"] = {"replayable": region.replay.unsafe is None, "reason": reason}
+            entry["recommendation"] = advice.region_recommendation(entry)
+            run.checkpoint()
+        # once every region is timed, the run knows the host's fastest state: the adjustments targets get, per signature
+        for entry, _, _ in entries:
+            adjust_speedups(entry.get("measurements") or [], run.cfg.host.fastest_ms)
+            entry["recommendation"] = advice.region_recommendation(entry)
+        run.checkpoint()
+
+    def _entry(self, region: Region, script_records: list[tt.Record]) -> tuple[dict[str, Any], Region, str | None]:
+        records = region_entry.RegionRecords(region, script_records)
+        cudagraphs = self.run.device == "cuda" and region.options["mode"] in CUDAGRAPH_MODES
+        entry = region_entry.region_json(region, records, cudagraphs)
+        eager = region_entry.all_calls_eager(entry["calls"], records, bool(region.compile_ids))
+        return entry, region, not_measured_reason(region, eager)
+
+
+def adjust_speedups(measurements: list[dict[str, Any]], fastest_probe: float) -> None:
+    """A region's speedups get the adjustments a target's modes get (measure/speedups.py), per group of measurements
+    that share one eager: those on one captured signature (as written and what-if modes)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for measurement in measurements:
+        groups.setdefault(measurement["signature"], []).append(measurement)
+    for group in groups.values():
+        idle = group[0].get("eagerGpuIdlePct")
+        eager = {"timing": None, "gpuIdlePct": idle, "launchBound": idle is not None and idle >= LAUNCH_BOUND_IDLE_PCT}
+        speedups.adjust(group, eager, fastest_probe)
+
+
+@contextlib.contextmanager
+def _script_environment(argv: list[str], folder: str, chdir: bool) -> Iterator[None]:
+    """The script's sys.argv, its folder first on sys.path (and, for a notebook, as the working directory):
+    kept while its regions are measured too, since their code may read them on every call."""
+    saved_argv, saved_path, cwd = sys.argv, list(sys.path), os.getcwd()
+    sys.argv = argv
+    sys.path.insert(0, folder)
+    if chdir:
+        os.chdir(folder)
+    try:
+        yield
+    finally:
+        sys.argv, sys.path[:] = saved_argv, saved_path
+        os.chdir(cwd)
+
+
+def _execute(path: str, name: str, recorder: RegionRecorder) -> dict[str, Any]:
+    """Runs the script; returns what the mode entry says about how it ended."""
+    outcome: dict[str, Any] = {"status": "ok", "error": None, "scriptExitCode": 0}
+    try:
+        with recorder.installed():
+            runpy.run_path(path, run_name="__main__")
+    except ScriptStopped:
+        pass  # --calls N: the runner stopped the script on purpose
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        outcome["scriptExitCode"] = code
+        if code != 0:
+            outcome.update(status="error", error={"kind": "user-code", "message": f"The script exited with status {code}.",
+                                                  "fix": "See the script's own output in the log.", "traceback": None})
+    except BaseException as exc:  # the script's own failure is a finding; its compiles are still reported
+        outcome.update(status="error", error=classify(exc, f"running {name}").to_json(), scriptExitCode=1)
+    return outcome
+
+
+def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None = None) -> None:
+    path = os.path.abspath(path)
+    entry: dict[str, Any] = {"mode": MODE, "status": "ok", "error": None, "compileSeconds": None, "timing": None, "speedup": None,
+                             "breakEvenCalls": None, "trace": None, "kernelsPerStep": None, "compiler": None, "peakMemoryBytes": None,
+                             "scriptExitCode": 0}
+    run.report["target"] = {"kind": "script", "name": os.path.splitext(os.path.basename(path))[0], "file": path,
+                            "function": None, "line": None}
+    calls = run.spec.get("calls")
+    run.report["settings"].update(scriptArgs=args, calls=calls)
+    if not os.path.isfile(path):
+        raise RunnerError("bad-target", f"Script not found: {path}", "Check the path passed to --script.")
+    notebook: NotebookScript | None = None
+    runnable = path
+    if path.endswith(".ipynb"):
+        notebook = convert(path, os.path.join(run.workdir, "notebook"))
+        runnable = notebook.script
+        run.report["settings"]["notebook"] = notebook.summary()
+    runs = run.runs
+    measurements = RegionMeasurements(run, runs, run.spec.get("whatIfModes") or [])
+    recorder = RegionRecorder(run.watcher, runs, calls, lambda region: measurements.measure(recorder.regions),
+                              window=ranked.window if ranked else None, no_replay=ranked.no_replay if ranked else None)
+    measurements.recorder = recorder
+    if ranked is not None:
+        run.report["settings"]["nprocPerNode"] = ranked.world_size
+        ranked.arm(run, entry, recorder, MODE)
+    run.progress("script", 0.05, f"Running {os.path.basename(path)}")
+    tt.mark(MODE, "script")
+    with _script_environment([path, *args], os.path.dirname(path), chdir=notebook is not None):
+        entry.update(_execute(runnable, os.path.basename(path), recorder))
+        if ranked is not None:
+            ranked.ended(run)
+        tt.mark(MODE, "done")
+        run.progress("insight", 0.5, "Reading the compiler's log")
+        insight = compiler_insight(run.records(MODE), lambda record: "a call made by the script", cudagraphs=run.device == "cuda")
+        insight["torchTraceLog"] = run.trace_log_relpath()
+        artifacts.attach(insight, run.records(MODE), run.workdir, MODE, None, 0)
+        entry["compiler"] = insight
+        entry["compileSeconds"] = insight["compileSeconds"]["total"]
+        run.report["modes"].append(entry)
+        if entry["error"]:
+            run.report["error"] = entry["error"]
+        measurements.measure(recorder.regions)
+    run.report["recommendation"] = advice.script_recommendation(run.report["regions"])
+    if notebook is not None:
+        map_locations(run.report["modes"], notebook)
+        map_locations(run.report["regions"], notebook)

@@ -1,0 +1,158 @@
+"""A region's report entry (schema `$defs/region`): its calls with what each compiled, its signatures, the
+compiler's insight for its own compile ids, and the steady state of the script's own calls."""
+from __future__ import annotations
+
+import statistics
+from typing import TYPE_CHECKING, Any
+
+from ..measure import timing
+from ..compiler import torch_trace as tt
+from ..compiler.insight import compile_seconds, compiler_insight, recompile
+
+if TYPE_CHECKING:
+    from .calls import CallRecord
+    from .regions import Region
+
+
+def _frame(compile_id: str) -> tuple[str, int]:
+    frame, _, attempt = compile_id.partition("/")
+    return frame, int(attempt) if attempt.isdigit() else 0
+
+
+class RegionRecords:
+    """The structured-log records of one region's compiles (the script's phase only: replays and what-if
+    compiles are marked apart, and compile ids restart after torch._dynamo.reset())."""
+
+    def __init__(self, region: "Region", script_records: list[tt.Record]) -> None:
+        ids = set(region.compile_ids)
+        self.records = [r for r in script_records if r.compile_id in ids]
+        self.metrics = {r.compile_id: r.meta for r in self.records if r.compile_id and r.kind == "compilation_metrics"}
+        self.starts = {r.compile_id: r for r in self.records if r.compile_id and r.kind == "dynamo_start"}
+        self.recompiles = {r.compile_id: r for r in self.records if r.compile_id and r.artifact == "recompile_reasons"}
+
+    def seconds(self, ids: list[str]) -> float | None:
+        known = [self.metrics[cid] for cid in ids if cid in self.metrics]
+        return compile_seconds(known, [])["total"] if known else None
+
+    def failure(self, ids: list[str] | None = None) -> str | None:
+        """Why a compile (of `ids`, else of any of the region's) failed: Dynamo then ran the frame eagerly."""
+        for cid, m in self.metrics.items():
+            if m.get("fail_type") and (ids is None or cid in ids):
+                lines = [line.strip() for line in str(m.get("fail_reason") or "").split("\n") if line.strip()]
+                # "backend='x' raised:" is followed by the exception that says what happened
+                reason = " ".join(lines[:2]) if lines and lines[0].endswith(":") else (lines[0] if lines else "")
+                return f"compiling {cid} failed: {m['fail_type']}" + (f" ({reason})" if reason else "")
+        return None
+
+    def limit_hit(self) -> str | None:
+        import torch
+
+        limit = int(torch._dynamo.config.cache_size_limit)
+        per_frame: dict[str, int] = {}
+        for cid in self.starts:
+            frame, attempt = _frame(cid)
+            per_frame[frame] = max(per_frame.get(frame, 0), attempt + 1)
+        for frame, count in per_frame.items():
+            if count >= limit:
+                name = next((m.get("co_name") for cid, m in self.metrics.items() if _frame(cid)[0] == frame), None)
+                return (f"{name or 'a frame'} hit torch._dynamo.config.recompile_limit ({limit} compiles); "
+                        "Dynamo runs it eagerly from then on")
+        return None
+
+
+def fallback_reason(records: RegionRecords) -> str:
+    return (records.failure() or records.limit_hit()
+            or "Dynamo found no compiled graph whose guards matched and compiled none (a skipped or run-only frame)")
+
+
+def all_calls_eager(calls: list[dict[str, Any]], records: RegionRecords, compiled_anything: bool) -> str | None:
+    """Why no call of the region ran compiled code; None when some did (or it cannot be told)."""
+    if not calls or any(c["ranCompiled"] is True for c in calls):
+        return None
+    fallback = next((c["fallbackReason"] for c in calls if c["ranCompiled"] is False), None)
+    if fallback:
+        return fallback
+    return None if compiled_anything else "nothing was compiled: Dynamo skipped every frame of it"
+
+
+def _outcome(call: "CallRecord", records: RegionRecords) -> tuple[bool | None, str | None]:
+    """Did the call run compiled code, and if not, why. A compile that failed (suppress_errors) ran eagerly even
+    though Dynamo counts it as a compile."""
+    failed = records.failure(call.compile_ids)
+    if failed:
+        return False, failed
+    if call.ran_compiled is False:
+        return False, fallback_reason(records)
+    return call.ran_compiled, None
+
+
+def _event(ids: list[str], compiled_before: bool) -> str:
+    """The region's first compile is `compiled` (even when Dynamo numbers it as a recompile of a shared code object
+    such as nn.Module._call_impl); later a compile of a frame that had code is `recompiled`."""
+    if not ids:
+        return "cached"
+    return "recompiled" if compiled_before and any(_frame(cid)[1] > 0 for cid in ids) else "compiled"
+
+
+def _recompile_reason(ids: list[str], records: RegionRecords) -> str | None:
+    for cid in ids:
+        if cid in records.recompiles:
+            return str(recompile(records.recompiles[cid], records.starts, lambda r: None)["reason"])
+    return None
+
+
+def calls_json(region: "Region", records: RegionRecords) -> list[dict[str, Any]]:
+    out = []
+    compiled_before = False
+    for call in region.calls:
+        ran, fallback = _outcome(call, records)
+        event = _event(call.compile_ids, compiled_before)
+        compiled_before = compiled_before or bool(call.compile_ids)
+        out.append({
+            "index": call.index, "ms": None if call.ms is None else round(call.ms, 4), "clock": call.clock.name,
+            "signature": call.signature, "gradMode": call.grad_mode, "event": event,
+            "compileIds": call.compile_ids, "compileSeconds": records.seconds(call.compile_ids),
+            "recompileReason": _recompile_reason(call.compile_ids, records), "ranCompiled": ran,
+            "fallbackReason": fallback, **({"profiled": True} if call.profiled else {})})
+    return out
+
+
+def steady_state(calls: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The script's own calls after the region's last compile: from which call, their median duration (calls timed
+    under the profile window are left out: the profiler's overhead is in them)."""
+    last_compile = max((c["index"] for c in calls if c["compileIds"]), default=-1)
+    after = [c["ms"] for c in calls if c["index"] > last_compile and c["ms"] is not None and not c.get("profiled")]
+    if not after:
+        return None
+    return {"fromCall": last_compile + 1, "medianMs": round(statistics.median(after), 4),
+            "spreadPct": round(timing.iqr_pct(after), 2) if len(after) > 1 else None}
+
+
+def signatures_json(region: "Region", measured: set[str]) -> list[dict[str, Any]]:
+    return [{"signature": s, "calls": n, "firstCall": region.first_call[s], "lastCall": region.last_call[s],
+             "measured": s in measured} for s, n in region.signatures.most_common()]
+
+
+def trigger_text(region: "Region") -> Any:
+    """For the region's recompiles: which of the script's calls set them off."""
+    by_id = {cid: call for call in region.calls for cid in call.compile_ids}
+
+    def trigger(record: tt.Record) -> str | None:
+        call = by_id.get(record.compile_id or "")
+        return f"call {call.index} of {region.name} with {call.signature}" if call else None
+    return trigger
+
+
+def region_json(region: "Region", records: RegionRecords, cudagraphs: bool) -> dict[str, Any]:
+    calls = calls_json(region, records)
+    insight = compiler_insight(records.records, trigger_text(region), cudagraphs) if records.records else None
+    return {
+        "id": region.id, "name": region.name, "kind": region.kind, "location": region.location, "device": region.device,
+        "options": region.options, "callCount": region.call_count, "calls": calls,
+        "callsTruncated": region.call_count > len(calls), "signatures": signatures_json(region, set()),
+        "compiler": insight, "steadyState": steady_state(calls),
+        "replay": {"replayable": region.replay.unsafe is None, "reason": region.replay.unsafe}, "measurements": [],
+        "recommendation": None,
+        "stoppedAfterCalls": region.stopped_after,
+    }
+

@@ -1,0 +1,245 @@
+"""Observes every callable that torch.compile (or nn.Module.compile) returns while a script runs: a *region*.
+
+`RegionRecorder.installed()` replaces `torch.compile` for the duration of the script only. What the script gets
+back behaves as torch's own result would:
+- torch.compile(module) returns torch's OptimizedModule itself (same class, attributes, state_dict); only its
+  instance `forward` (torch sets one per instance) is wrapped, so calls are seen;
+- torch.compile(function), `@torch.compile` and `@torch.compile(mode=...)` return a function wrapping torch's, with
+  torch's attributes copied (`_torchdynamo_inline`: an enclosing compiled region still inlines the original);
+- nn.Module.compile() calls torch.compile(self._call_impl), so it is seen as a region of kind module-compile.
+Each call is recorded by `region_calls` (duration without synchronisation, signature, compiles it started) and its
+inputs kept for replay by `region_capture`; nothing else runs inside the script's calls.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import sys
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from . import calls as region_calls
+from . import capture as region_capture
+from ..compiler.user_code import innermost_user, location
+from .calls import (MAX_RECORDED_CALLS, CallClock, CallRecord, autocast, call_device, cuda_stream, describe, flatten,
+                           grad_mode)
+
+if TYPE_CHECKING:
+    from ..compiler.compiled_runs import CompiledRuns
+    from .window import ProfileWindow
+    from ..compiler.torch_trace import CompileWatcher
+
+
+class ScriptStopped(BaseException):
+    """Raised into the script once `--calls N` is reached (BaseException: `except Exception` does not stop it)."""
+
+
+@dataclass
+class Region:
+    id: str
+    name: str
+    kind: str  # module | function | module-compile
+    location: dict[str, Any] | None
+    options: dict[str, Any]
+    compiled: Any  # what torch.compile returned (called for replay, never recorded)
+    eager: Any  # the original callable: the module, the function, or the module's _call_impl
+    owner: Any  # what holds the region's state: the module, or the function
+    compile_kwargs: dict[str, Any] = field(default_factory=dict)
+    calls: list[CallRecord] = field(default_factory=list)
+    call_count: int = 0
+    compile_ids: list[str] = field(default_factory=list)
+    signatures: Counter[str] = field(default_factory=Counter)
+    first_call: dict[str, int] = field(default_factory=dict)
+    last_call: dict[str, int] = field(default_factory=dict)
+    replay: region_capture.ReplayInputs = field(default_factory=region_capture.ReplayInputs)
+    stopped_after: int | None = None
+    method: bool = False  # a function whose first parameter is `self` (@torch.compile on a method)
+    device: str | None = None  # where its first call ran ("cpu", "cuda", ...)
+
+    @property
+    def last_signature(self) -> str | None:
+        return max(self.last_call, key=lambda s: self.last_call[s]) if self.last_call else None
+
+
+def _user_location() -> dict[str, Any] | None:
+    """The innermost user frame of the current stack: the line that called torch.compile (or `.compile()`, or
+    the `@torch.compile` decorator line)."""
+    frames = []
+    frame = sys._getframe(1)
+    while frame is not None:
+        frames.append(location(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name))
+        frame = frame.f_back  # type: ignore[assignment]
+    return innermost_user(frames[::-1])
+
+
+def _is_method(fn: Any) -> bool:
+    import inspect
+
+    try:
+        first = next(iter(inspect.signature(fn).parameters), None)
+    except (TypeError, ValueError):
+        return False
+    return first == "self" and not inspect.ismethod(fn)
+
+
+def _options(kwargs: dict[str, Any]) -> dict[str, Any]:
+    backend = kwargs.get("backend") or "inductor"
+    return {"mode": kwargs.get("mode") or "default",
+            "backend": backend if isinstance(backend, str) else getattr(backend, "__name__", type(backend).__name__),
+            "dynamic": kwargs.get("dynamic"), "fullgraph": bool(kwargs.get("fullgraph", False))}
+
+
+def _hide_from_dynamo() -> None:
+    """Dynamo must never compile the observer's own frames: when an enclosing compiled region runs a region's
+    call eagerly (after a graph break), its frame would otherwise be traced as if it were the script's code."""
+    try:
+        from torch._dynamo.trace_rules import add
+    except ImportError:  # an older torch without it: such calls are rare (a region called eagerly inside another)
+        return
+    for name in (__name__, region_calls.__name__, region_capture.__name__):
+        add(name)
+
+
+class _ThreadState(threading.local):
+    def __init__(self) -> None:
+        self.claimed: list[set[str]] = []  # per active region call: compile ids its nested region calls took
+
+
+class RegionRecorder:
+    """Patches torch.compile while the script runs and records every call of every region."""
+
+    def __init__(self, watcher: "CompileWatcher", runs: "CompiledRuns", stop_after_calls: int | None = None,
+                 on_stop: Callable[[Region], None] | None = None, window: "ProfileWindow | None" = None,
+                 no_replay: str | None = None) -> None:
+        """window: profiles a window of the script's own calls (torchrun ranks); no_replay: why no region may be
+        replayed (then no inputs are kept)."""
+        self.watcher = watcher
+        self.window = window
+        self.no_replay = no_replay
+        self.runs = runs
+        self.regions: list[Region] = []
+        self.recording = False
+        self.stop_after_calls = stop_after_calls
+        self.on_stop = on_stop
+        self.stopped_by: Region | None = None
+        self.original_compile: Callable[..., Any] | None = None
+        self._thread = _ThreadState()
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        import torch
+
+        _hide_from_dynamo()
+        self.original_compile = torch.compile
+        undo_optimizers = region_capture.track_optimizers()
+        torch.compile = self._compile
+        self.recording = True
+        try:
+            yield
+        finally:
+            self.recording = False
+            torch.compile = self.original_compile
+            undo_optimizers()
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """Calls made by the runner itself (replays while the script is stopped) are not the script's calls."""
+        was, self.recording = self.recording, False
+        try:
+            yield
+        finally:
+            self.recording = was
+
+    # -- torch.compile, as the script sees it ---------------------------------------------------------------
+    def _compile(self, model: Any = None, **kwargs: Any) -> Any:
+        if model is None:  # @torch.compile(mode=...): the decorator is applied later
+            return lambda fn: self._compile(fn, **kwargs)
+        assert self.original_compile is not None
+        compiled = self.original_compile(model, **kwargs)
+        if kwargs.get("disable") or not self.recording:
+            return compiled
+        import torch
+
+        where = _user_location()
+        region_id = f"r{len(self.regions)}"
+        if isinstance(model, torch.nn.Module):
+            region = Region(region_id, type(model).__name__, "module", where, _options(kwargs), compiled, model, model, kwargs)
+            region.replay.unsafe = self.no_replay
+            self.regions.append(region)
+            original_forward = compiled.forward
+            compiled.forward = self._observer(region, original_forward)
+            return compiled
+        owner = getattr(model, "__self__", None)
+        if isinstance(owner, torch.nn.Module) and getattr(model, "__name__", "") == "_call_impl":
+            region = Region(region_id, type(owner).__name__, "module-compile", where, _options(kwargs), compiled, model, owner, kwargs)
+        else:
+            name = getattr(model, "__qualname__", None) or getattr(model, "__name__", None) or type(model).__name__
+            region = Region(region_id, str(name), "function", where, _options(kwargs), compiled, model, model, kwargs,
+                            method=_is_method(model))
+        region.replay.unsafe = self.no_replay
+        self.regions.append(region)
+        return functools.wraps(compiled)(self._observer(region, compiled))
+
+    # -- one call -------------------------------------------------------------------------------------------
+    def _observer(self, region: Region, call: Callable[..., Any]) -> Callable[..., Any]:
+        def observed(*args: Any, **kwargs: Any) -> Any:
+            if not self.recording:
+                return call(*args, **kwargs)
+            if self.stopped_by is not None:
+                raise ScriptStopped()
+            return self._record(region, call, args, kwargs)
+        return observed
+
+    def _record(self, region: Region, call: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> Any:
+        # a method's `self` is the state it runs on, not an input: it is checked as state and left out of the signature
+        is_method = region.method and bool(args)
+        owner = args[0] if is_method else region.owner
+        leaves = flatten(args[1:] if is_method else args, kwargs)
+        grad, amp = grad_mode(), autocast()
+        signature = describe(leaves, grad, amp)
+        index = region.call_count
+        check = region.replay.check(owner, leaves)
+        held = region_capture.capture(signature, grad, amp, args, kwargs) if region.replay.unsafe is None else None
+        device = call_device(leaves, owner)
+        if region.device is None and device is not None:
+            region.device = device.type
+        profiled = False
+        if self.window is not None:  # the window opens and steps only at the script's own (top-level) calls
+            profiled = self.window.before_call(region) if not self._thread.claimed else self.window.active
+        clock = CallClock(cuda_stream(device))
+        started, before = len(self.watcher.started), self.runs.snapshot()
+        claimed: set[str] = set()
+        self._thread.claimed.append(claimed)
+        clock.start()
+        try:
+            return call(*args, **kwargs)
+        finally:
+            clock.stop()
+            counts = self.runs.snapshot() - before
+            self._thread.claimed.pop()
+            ids = [cid for cid in self.watcher.started[started:] if cid not in claimed]
+            for outer in self._thread.claimed:
+                outer.update(ids)
+            region.call_count += 1
+            region.compile_ids.extend(ids)
+            region.signatures[signature] += 1
+            region.first_call.setdefault(signature, index)
+            region.last_call[signature] = index
+            if index < MAX_RECORDED_CALLS:
+                region.calls.append(CallRecord(index, signature, grad, clock, ids, counts.ran_compiled(), profiled=profiled))
+            region.replay.after(check)
+            if held is not None:
+                region.replay.keep(region.signatures, held)
+            self._maybe_stop(region)
+
+    def _maybe_stop(self, region: Region) -> None:
+        if self.stop_after_calls is None or self.stopped_by is not None or region.call_count < self.stop_after_calls:
+            return
+        self.stopped_by = region
+        region.stopped_after = region.call_count
+        if self.on_stop is not None:
+            with self.paused():
+                self.on_stop(region)
+        raise ScriptStopped()

@@ -1,0 +1,214 @@
+"""Measures a region on the inputs the script really gave it: eager (the original callable) against compiled (what
+the script's torch.compile returned, and what-if modes compiled afresh), with the paired-rounds engine of targets.
+
+Signatures measured: the most frequent one, and the last one when it differs. Only regions that were called at
+least MIN_CALLS times, ran compiled code and passed region_capture's state checks are replayed; the others say why.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from ..compiler import torch_trace as tt
+from ..compiler.insight import CUDAGRAPH_MODES, compiler_insight
+from ..errors import classify
+from ..measure import correctness, paired, timing
+from ..measure.profiling import profile_steps
+from .capture import Capture
+
+if TYPE_CHECKING:
+    from .regions import Region
+
+MIN_CALLS = 3
+AS_WRITTEN = "as-written"
+_WARM_MAX = 20  # calls at most while warming a replay
+# What-if modes recompile the script's own code objects; Dynamo's per-code limit must not turn them eager.
+_REPLAY_RECOMPILE_LIMIT = 64
+
+
+@dataclass
+class ReplayContext:
+    cfg: timing.TimingConfig
+    workdir: str
+    profiled_steps: int
+    watch: paired.Watch  # compiles and compiled-frame counts
+    records: Callable[[str], list[tt.Record]]  # structured-log records under a marker mode
+    progress: Callable[[str], None]
+    compile: Callable[..., Any]  # torch's own torch.compile (not the script-mode observer)
+
+
+def chosen_signatures(region: "Region") -> list[tuple[str, str]]:
+    """(signature, why): the most frequent signature, then the last one when it differs."""
+    if not region.signatures:
+        return []
+    captured = region.replay.captures
+    frequent = max(region.signatures, key=lambda s: (region.signatures[s], s in captured, region.last_call[s]))
+    last = region.last_signature
+    return [(frequent, "most-frequent")] + ([(last, "last")] if last and last != frequent else [])
+
+
+def not_measured_reason(region: "Region", fallback: str | None) -> str | None:
+    """Why this region is not measured, in words; None when it can be."""
+    if region.call_count < MIN_CALLS:
+        times = "once" if region.call_count == 1 else f"{region.call_count} times"
+        return (f"called {times}: at least {MIN_CALLS} calls are needed to measure it (the first compiles)"
+                if region.call_count else
+                "no call of its own (a call from inside another compiled region is compiled into that region)")
+    if region.replay.unsafe:
+        return region.replay.unsafe
+    if fallback:
+        return f"every call ran eagerly ({fallback}): there is no compiled code to measure"
+    missing = [s for s, _ in chosen_signatures(region) if s not in region.replay.captures]
+    if missing:
+        return f"the inputs of {missing[0]} were not kept"
+    return None
+
+
+def _device(region: "Region") -> str:
+    return "cuda" if region.device == "cuda" else "cpu"
+
+
+def _side(fn: Any, capture: Capture) -> paired.Side:
+    args, kwargs = capture.arguments()
+    return paired.Side(lambda: fn(*args, **kwargs), capture.context)
+
+
+def _call(fn: Any, capture: Capture) -> Any:
+    side = _side(fn, capture)
+    with side.context():
+        return side.call()
+
+
+def check_outputs(eager: Any, compiled: Any, capture: Capture, device: str) -> dict[str, Any]:
+    """Compiled against eager outputs on the captured inputs, judged against a higher-precision run of the original
+    callable when they differ (correctness.judge); keyword inputs are bound to it."""
+    import functools
+
+    import torch
+
+    def output(fn: Any) -> Any:
+        correctness.seed_everything()
+        out = _call(fn, capture)
+        return torch.utils._pytree.tree_map(lambda v: v.detach().clone() if isinstance(v, torch.Tensor) else v, out)
+    args, kwargs = capture.arguments()
+    original = functools.partial(eager, **kwargs) if kwargs else eager
+    return correctness.judge(original, args, capture.grad_mode, output(eager), output(compiled), device)
+
+
+@contextlib.contextmanager
+def _replay_limits() -> Iterator[None]:
+    import torch
+
+    limit = max(int(torch._dynamo.config.cache_size_limit), _REPLAY_RECOMPILE_LIMIT)
+    with torch._dynamo.config.patch(cache_size_limit=limit):
+        yield
+
+
+class RegionReplay:
+    """Measures one region: every chosen signature as written, then each what-if mode."""
+
+    def __init__(self, ctx: ReplayContext, region: "Region", compile_seconds: float | None) -> None:
+        self.ctx = ctx
+        self.region = region
+        self.compile_seconds = compile_seconds
+        self.eager_profiles: dict[str, dict[str, Any]] = {}
+
+    def measure(self, what_if: list[str]) -> list[dict[str, Any]]:
+        out = []
+        with _replay_limits():
+            for index, (signature, why) in enumerate(chosen_signatures(self.region)):
+                capture = self.region.replay.captures[signature]
+                tag = "" if index == 0 else "last-"
+                out.append(self._one(AS_WRITTEN, self.region.compiled, capture, why, tag))
+                for mode in what_if:
+                    out.append(self._one(mode, None, capture, why, tag))
+        return out
+
+    def _one(self, mode: str, compiled: Any, capture: Capture, why: str, tag: str) -> dict[str, Any]:
+        region, ctx = self.region, self.ctx
+        marker = f"{region.id}:{mode}"
+        entry: dict[str, Any] = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
+                                 "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
+                                 "compiler": None, "peakMemoryBytes": None, "signature": capture.signature, "why": why}
+        device = _device(region)
+        stage = "compiling" if compiled is None else "warming up"
+        ctx.progress(f"Measuring {region.id} ({region.name}) {mode} on {capture.signature}")
+        try:
+            tt.mark(marker, "compile" if compiled is None else "warmup")
+            if compiled is None:
+                compiled = self._compile_fresh(mode)
+                entry["compileSeconds"] = round(self._first_call_seconds(compiled, capture, device), 4)
+            else:
+                entry["compileSeconds"] = self.compile_seconds
+            self._warm(compiled, capture, device)
+            stage = "timing"
+            self._time(entry, region.eager, compiled, capture, device, marker)
+            stage = "profiling"
+            tt.mark(marker, "profile")
+            entry.update(self._profiles(mode, tag, compiled, capture, device))
+            stage = "checking outputs"
+            tt.mark(marker, "correctness")
+            entry["correctness"] = check_outputs(region.eager, compiled, capture, device)
+            if not entry["correctness"]["ok"]:
+                entry["error"] = {"kind": "mismatch", "message": f"Compiled outputs differ from eager: {entry['correctness']['message']}",
+                                  "fix": "Check for ops with undefined order or randomness; try another mode or backend.",
+                                  "traceback": None}
+        except _RanEagerly as exc:
+            entry.update(status="error", error={
+                "kind": "compile", "message": str(exc), "traceback": None,
+                "fix": "See the region's fallback reason: raise torch._dynamo.config.recompile_limit or remove what recompiles."})
+        except Exception as exc:
+            err = classify(exc, f"{stage} {region.name} ({mode}) on the script's inputs")
+            if stage == "compiling" and err.kind == "user-code":
+                err.kind = "compile"
+            entry.update(status="error", error=err.to_json(), speedup=None)
+        finally:
+            tt.mark(marker, "done")
+        if mode != AS_WRITTEN:
+            entry["compiler"] = compiler_insight(ctx.records(marker), lambda r: f"a replay with {capture.signature}",
+                                                 device == "cuda" and mode in CUDAGRAPH_MODES)
+        return entry
+
+    def _compile_fresh(self, mode: str) -> Any:
+        opts = {k: v for k, v in self.region.compile_kwargs.items() if k in ("dynamic", "fullgraph")}
+        return self.ctx.compile(self.region.eager, mode=mode, **opts)
+
+    def _first_call_seconds(self, fn: Any, capture: Capture, device: str) -> float:
+        return paired.first_call_seconds(_side(fn, capture), device)
+
+    def _warm(self, fn: Any, capture: Capture, device: str) -> None:
+        paired.warm(_side(fn, capture), device, self.ctx.watch.compiles, max_calls=_WARM_MAX)
+
+    def _time(self, entry: dict[str, Any], eager: Any, compiled: Any, capture: Capture, device: str, marker: str) -> None:
+        def why_recompiled(_phase: str, compiles: int) -> str:
+            return f"{compiles} compile(s) ran inside the timed region: a replayed call took a path warmup had not compiled."
+
+        outcome = paired.measure(_side(eager, capture), _side(compiled, capture), device, self.ctx.cfg, self.ctx.watch,
+                                 entry["compileSeconds"], lambda phase: tt.mark(marker, phase, inputs=capture.signature),
+                                 why_recompiled, lambda: self._warm(compiled, capture, device))
+        entry.update(outcome.fields)
+        if entry.get("fallback"):
+            raise _RanEagerly(entry["fallback"]["eagerFrames"])
+
+    def _profiles(self, mode: str, tag: str, compiled: Any, capture: Capture, device: str) -> dict[str, Any]:
+        region, ctx = self.region, self.ctx
+        os.makedirs(os.path.join(ctx.workdir, "regions"), exist_ok=True)
+
+        def profile(fn: Any, name: str) -> dict[str, Any]:
+            rel = os.path.join("regions", f"{region.id}-{tag}{name}.trace.json")
+            facts = profile_steps(lambda: _call(fn, capture), device, os.path.join(ctx.workdir, rel), ctx.profiled_steps)
+            return {"trace": rel, **facts}
+        if capture.signature not in self.eager_profiles:
+            self.eager_profiles[capture.signature] = profile(region.eager, "eager")
+        eager = self.eager_profiles[capture.signature]
+        facts = profile(compiled, mode)
+        return dict(facts, eagerTrace=eager["trace"], eagerKernelsPerStep=eager.get("kernelsPerStep"),
+                    eagerGpuIdlePct=eager.get("gpuIdlePct"))
+
+
+class _RanEagerly(Exception):
+    def __init__(self, frames: int) -> None:
+        super().__init__(f"Dynamo ran {frames} frame(s) of the compiled region eagerly during the replay (no compiled "
+                         "graph matched and none was compiled: recompile limit or a skipped frame), so its timing is eager code")

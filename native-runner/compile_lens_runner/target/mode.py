@@ -1,0 +1,239 @@
+"""A compile target (a built-in sample or the user's FILE:FN): eager timed and profiled alone, then each mode compiled,
+warmed, measured against eager (measure/paired.py), profiled and checked for correctness."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..compiler import artifacts, explain
+from ..compiler import torch_trace as tt
+from ..compiler.insight import CUDAGRAPH_MODES, TIMED_PHASES, compiler_insight
+from ..errors import classify
+from ..measure import correctness, paired, speedups, timing
+from ..measure.grad_mode import grad_context
+from ..measure.profiling import LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS, profile_steps
+from ..report import advice
+from ..run import Run
+from .load import Variant, describe_inputs, load_function_target, load_sample
+
+
+class TargetRun:
+    """Measures one target in every mode the spec asks for, writing the run's report as it goes."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        self.spec = run.spec
+        self.report = run.report
+        self.device: str = run.device
+        self.workdir = run.workdir
+
+    def progress(self, phase: str, fraction: float, message: str) -> None:
+        self.run.progress(phase, fraction, message)
+
+    def checkpoint(self) -> None:
+        self.run.checkpoint()
+
+    # -- one side --------------------------------------------------------------------------------------------
+    def side(self, variant: Variant, inputs: tuple, grad: str) -> paired.Side:
+        def context() -> Any:
+            variant.activate()
+            return grad_context(grad)
+        return paired.Side(lambda: variant.call(inputs), context)
+
+    def warm(self, variant: Variant, inputs: tuple, grad: str) -> None:
+        paired.warm(self.side(variant, inputs, grad), self.device, lambda: self.run.watcher.compiles)
+
+    def first_call_seconds(self, variant: Variant, inputs: tuple, grad: str) -> float:
+        return paired.first_call_seconds(self.side(variant, inputs, grad), self.device)
+
+    # -- the run ---------------------------------------------------------------------------------------------
+    def execute(self) -> None:
+        t = self.spec["target"]
+        self.progress("load", 0.03, "Loading the target")
+        target = load_sample(t["sample"], self.device) if "sample" in t else load_function_target(t["target"], self.device)
+        if self.spec["train"] and not target.train:
+            target.train, target.grad_mode = True, "grad"
+        self.target = target
+        self.report["target"] = target.describe()
+        self.warm_inputs = target.warmup_inputs or target.inputs
+        self.warm_grad = target.warmup_grad_mode or target.grad_mode
+        dynamic = {"true": True, "false": False}.get(self.spec["dynamic"], target.overrides.get("dynamic"))
+        self.dynamic = dynamic
+        self.backend = target.overrides.get("backend", self.spec["backend"])
+        self.report["settings"].update({
+            "dynamic": dynamic, "backend": self.backend if isinstance(self.backend, str) else getattr(self.backend, "__name__", "custom"),
+            "inputs": describe_inputs(target.inputs), "warmupInputs": describe_inputs(target.warmup_inputs),
+            "gradMode": target.grad_mode, "warmupGradMode": self.warm_grad, "train": target.train,
+            "compileAttr": target.compile_attr})
+        self.run_eager()
+        modes = self.spec["modes"]
+        for index, mode in enumerate(modes):
+            span = 0.85 / len(modes)
+            self.report["modes"].append(self.run_mode(mode, 0.12 + index * span, span))
+            self.checkpoint()
+        speedups.adjust(self.report["modes"], self.report["eager"])
+        self.report["recommendation"] = advice.recommend(self.report["modes"])
+        failed = [m for m in self.report["modes"] if m["status"] != "ok"]
+        if failed and len(failed) == len(self.report["modes"]):
+            first = failed[0]["error"]
+            self.report["error"] = dict(first, message=f"Every mode failed; {failed[0]['mode']}: {first['message']}")
+
+    def run_eager(self) -> None:
+        target = self.target
+        eager = Variant(target, None)
+        tt.mark(None, "eager")
+        self.progress("eager", 0.05, "Running eager (warmup)")
+        try:
+            self.first_call_seconds(eager, self.warm_inputs, self.warm_grad)
+            self.warm(eager, self.warm_inputs, self.warm_grad)
+            self.warm(eager, target.inputs, target.grad_mode)
+            self.progress("eager", 0.08, "Timing eager")
+            method = timing.method_text(self.device, self.run.cfg, paired=False)
+            self.report["eager"]["timing"] = timing.measure_alone(paired.block(self.side(eager, target.inputs, target.grad_mode), self.device), self.run.cfg, method)
+            self.progress("eager", 0.1, "Profiling eager")
+            self.report["eager"].update(self.profile(eager, "eager"))
+            idle = self.report["eager"].get("gpuIdlePct")
+            if idle is not None:
+                self.report["eager"]["launchBound"] = idle >= LAUNCH_BOUND_IDLE_PCT
+        except Exception as exc:
+            raise classify(exc, "running the model eagerly") from None
+        self.checkpoint()
+
+    def profile(self, variant: Variant, name: str) -> dict[str, Any]:
+        path = os.path.join(self.workdir, f"{name}.trace.json")
+        variant.activate()
+
+        def step() -> None:
+            with grad_context(self.target.grad_mode):
+                variant.call(self.target.inputs)
+        facts = profile_steps(step, self.device, path, PROFILED_STEPS)
+        return {"trace": os.path.basename(path), **facts}
+
+    def compile(self, mode: str) -> Any:
+        import torch
+
+        kwargs: dict[str, Any] = {"backend": self.backend, "dynamic": self.dynamic, "fullgraph": self.spec["fullgraph"]}
+        if self.backend == "inductor" or mode != "default":
+            kwargs["mode"] = mode
+        return torch.compile(Variant(self.target, None).compile_target(), **kwargs)
+
+    def trigger_text(self, record: tt.Record) -> str | None:
+        dyn = f"dynamic={self.dynamic}"
+        timed = describe_inputs(self.target.inputs)
+        warm = describe_inputs(self.warm_inputs)
+        if record.phase in TIMED_PHASES:
+            region = "the timed region" if record.phase == "timed" else "the re-measured timed region"
+            return f"a call with {timed} ({self.target.grad_mode}) in {region}, after warmup with {warm} ({self.warm_grad}); {dyn}"
+        if record.phase in ("compile", "warmup"):
+            return f"a warmup call with {warm} ({self.warm_grad}); {dyn}"
+        if record.phase == "rewarm":
+            return f"re-warming with the timed inputs {timed}; {dyn}"
+        return f"a call during {record.phase or 'setup'}; {dyn}" if record.phase else None
+
+    def run_mode(self, mode: str, start: float, span: float) -> dict[str, Any]:
+        import torch
+
+        entry: dict[str, Any] = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
+                                 "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
+                                 "compiler": None, "peakMemoryBytes": None}
+        torch._dynamo.reset()
+        target, eager = self.target, Variant(self.target, None)
+        stage = "compiling"
+        try:
+            tt.mark(mode, "compile")
+            self.progress("compile", start, f"Compiling mode {mode} (first call)")
+            compiled = Variant(target, self.compile(mode))
+            entry["compileSeconds"] = round(self.first_call_seconds(compiled, self.warm_inputs, self.warm_grad), 4)
+            stage = "warming up"
+            tt.mark(mode, "warmup")
+            self.progress("warmup", start + span * 0.3, f"Warming up {mode}")
+            self.warm(compiled, self.warm_inputs, self.warm_grad)
+            stage = "timing"
+            self.progress("timing", start + span * 0.4, f"Timing {mode} against eager")
+            self.measure(mode, entry, eager, compiled)
+            stage = "profiling"
+            tt.mark(mode, "profile")
+            self.progress("profile", start + span * 0.7, f"Profiling {mode}")
+            before = self.run.runs.snapshot()
+            facts = self.profile(compiled, mode)
+            entry.update(facts)
+            profiled = self.run.runs.snapshot() - before
+            if self.run.runs.available and profiled.ran_compiled() is False and not entry.get("fallback"):
+                paired.mark_fallback(entry, profiled)  # the profiled calls ran eagerly: its trace and kernels too
+            stage = "checking outputs"
+            tt.mark(mode, "correctness")
+            entry["correctness"] = self.check(eager, compiled)
+            if not entry["correctness"]["ok"]:
+                entry["error"] = {"kind": "mismatch", "message": f"Compiled outputs are less accurate than eager: {entry['correctness']['message']}",
+                                  "fix": "Check for ops with undefined order or randomness; try another mode or backend, or report it to PyTorch.",
+                                  "traceback": None}
+        except Exception as exc:
+            err = classify(exc, f"{stage} mode {mode}")
+            if stage == "compiling" and err.kind == "user-code":
+                err.kind = "compile"
+            entry.update(status="error", error=err.to_json())
+        finally:
+            tt.mark(mode, "done")
+            try:
+                entry["compiler"] = compiler_insight(self.run.records(mode), self.trigger_text, self.device == "cuda" and mode in CUDAGRAPH_MODES)
+                entry["compiler"]["torchTraceLog"] = self.run.trace_log_relpath()
+                artifacts.attach(entry["compiler"], self.run.records(mode), self.workdir, mode, entry["trace"], PROFILED_STEPS)
+            except Exception as exc:  # insight is best effort; the measurement stands without it
+                entry["compilerError"] = classify(exc, f"reading the compiler log of mode {mode}").to_json()
+            if entry.get("fallback"):
+                self.explain_fallback(entry)
+            torch._dynamo.reset()
+        return entry
+
+    def measure(self, mode: str, entry: dict[str, Any], eager: Variant, compiled: Variant) -> None:
+        target, run = self.target, self.run
+        watch = paired.Watch(lambda: run.watcher.compiles, run.runs.snapshot, run.runs.available)
+
+        def why_recompiled(phase: str, compiles: int) -> str:
+            reasons = [str((r.payload_json() or [r.payload])[0]) for r in run.records(mode)
+                       if r.phase == phase and r.artifact == "recompile_reasons"]
+            why = "; ".join(r.split("\n", 1)[0] for r in reasons)
+            timed, warm = f"{describe_inputs(target.inputs)} ({target.grad_mode})", f"{describe_inputs(self.warm_inputs)} ({self.warm_grad})"
+            cause = (f"the timed calls ({timed}) did not match warmup ({warm})" if timed != warm
+                     else "a timed call took a path warmup had not compiled")
+            explained = explain.explain(reasons[0].split("\n", 1)[0], reasons[0]) if reasons else None
+            if explained:
+                cause += f". {explained['what']} {explained['fix']}"
+            reason = f"{compiles} compile(s) ran inside the timed region" + (f" (guard failure: {why})" if why else "") + f": {cause}"
+            return reason if reason.endswith(".") else reason + "."
+
+        def rewarm() -> None:
+            tt.mark(mode, "rewarm")
+            self.progress("timing", 0.0, f"{mode}: a recompile hit the timed region; re-warming and re-measuring")
+            self.warm(compiled, target.inputs, target.grad_mode)
+
+        outcome = paired.measure(self.side(eager, target.inputs, target.grad_mode), self.side(compiled, target.inputs, target.grad_mode),
+                                 self.device, run.cfg, watch, entry["compileSeconds"],
+                                 lambda phase: tt.mark(mode, phase, inputs=describe_inputs(target.inputs)), why_recompiled, rewarm)
+        entry.update(outcome.fields)
+
+    def explain_fallback(self, entry: dict[str, Any]) -> None:
+        """Names why the timed compiled calls ran eagerly, from the mode's compiler log (read after the mode)."""
+        fallback = entry["fallback"]
+        fallback.update(explain.fallback_cause(entry.get("compiler"), entry.get("ranCompiled"), fallback["eagerFrames"]))
+        entries = (f" ({fallback['eagerFrames']} of {fallback['frameEntries']} entries into compiled frames)"
+                   if fallback["frameEntries"] else "")
+        entry["timing"]["invalidReason"] = (f"Dynamo ran the compiled calls eagerly{entries}, so what was timed as compiled "
+                                            f"is eager code: {fallback['cause']}.")
+
+    def check(self, eager: Variant, compiled: Variant) -> dict[str, Any]:
+        import torch
+
+        grad = "no_grad" if self.target.train else self.target.grad_mode
+
+        def output(variant: Variant) -> Any:
+            variant.activate()
+            correctness.seed_everything()
+            with grad_context(grad):
+                out = variant.forward(self.target.inputs)
+            return torch.utils._pytree.tree_map(lambda v: v.detach().clone() if isinstance(v, torch.Tensor) else v, out)
+        eager_out, compiled_out = output(eager), output(compiled)
+        eager.activate()  # the reference runs the uncompiled model
+        return correctness.judge(self.target.model, self.target.inputs, grad, eager_out, compiled_out, self.device)
+
+
