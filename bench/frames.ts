@@ -2,7 +2,7 @@
 // The model is a real fixture scanned and tiled in memory; it is handed to the page as base64 buffers
 // (Playwright's argument serialization is too slow for 70 MB of typed arrays) and posted as a load message.
 //   node scripts/build.mjs && node --import tsx bench/frames.ts [EVENTS]
-import { scanTraceFile } from '../extension/core/trace/scanner.ts';
+import { scanTraceFile } from '../extension/node/trace/scanner.ts';
 import { debug, launchBrowser, openWebview } from '../test/webview/harness.ts';
 import { DEFAULT_FIXTURE, tileModel } from './gen-trace.ts';
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { readTraceFile, traceScanInternals } from '../extension/core/trace/scanner.ts';
+import { readTraceFile, traceScanInternals } from '../extension/node/trace/scanner.ts';
 
 /** `firstViewSeconds`: for the scanner, when the preview of the first view was cut (before the model was built). */
 export interface Measurement { ok: boolean; seconds: number; firstViewSeconds?: number; peakRssMb: number; events: number; error?: string }

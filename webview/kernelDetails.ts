@@ -1,6 +1,7 @@
 // The source side of a selected slice, under its details: for a generated kernel (matched to the report's kernels)
 // the ATen ops it fused, the user lines they came from (links) and "Open generated code"; for an eager kernel the
 // ATen op that launched it and, where the trace has Python stacks, the user's function. Strings go in as text only.
+import { baseName } from '../extension/core/fileName.ts';
 import { formatUsPerStep, kernelForSlice, linesText } from '../extension/core/kernelLinks.ts';
 import type { Report, SourceLocation } from '../extension/core/report.ts';
 import type { TraceModel } from '../extension/core/trace/model.ts';
@@ -51,8 +52,7 @@ function resolvePyFrame(name: string, files: string[]): SourceLocation | null {
 }
 
 function lineButton(location: SourceLocation, reveal: Reveal): HTMLElement {
-  const base = location.file.slice(Math.max(location.file.lastIndexOf('/'), location.file.lastIndexOf('\\')) + 1);
-  const button = el('button', 'link', `${base}:${location.line}`);
+  const button = el('button', 'link', `${baseName(location.file)}:${location.line}`);
   button.type = 'button';
   button.title = location.file;
   button.addEventListener('click', () => reveal(location.file, location.line, location.cell ?? null));

@@ -2,11 +2,10 @@
 // code ("fuses lines 12, 13 (aten.add, aten.relu)"), the hover on a compiled user line (which kernels it ended up
 // in, with what, how long per step), and which kernel of the report a timeline slice is. Pure, no Node or VS Code
 // imports: the host and the webview share it.
+import { baseName } from './fileName.ts';
 import { escapeMarkdown } from './findings.ts';
 import type { CompileArtifacts, KernelProvenance, Report, SourceLocation } from './report.ts';
 import { formatMicros } from './trace/summary.ts';
-
-const baseName = (file: string): string => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
 

@@ -1,9 +1,9 @@
 // What "Compile & Profile Model" profiles, decided from the active file alone: its compile target, the file run as
 // a script (it calls torch.compile), a choice between them, or, when it has neither, an explanation of what the
 // command needs with the samples offered by name. It never profiles something else silently.
-import path from 'node:path';
 import { findCompileSites, findCompileSitesInCells } from './compileSites.ts';
-import type { RunTarget } from './runner.ts';
+import { baseName } from './fileName.ts';
+import type { RunTarget } from './runnerProtocol.ts';
 import { findTargetFunctions } from './targets.ts';
 
 /** The active editor's content: a saved Python file, or a notebook's cells in order (markdown cells as ''). */
@@ -45,19 +45,19 @@ const EXPLANATION = [
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function scriptOption(file: string, sites: number, label = 'Run the whole script'): ChoiceOption {
-  return { label, description: `${path.basename(file)}: ${plural(sites, 'torch.compile call')}`, target: { kind: 'script', file, args: [] } };
+  return { label, description: `${baseName(file)}: ${plural(sites, 'torch.compile call')}`, target: { kind: 'script', file, args: [] } };
 }
 
 function explain(message: string, file: string | null, samples: readonly string[], preferredSample: string): ProfileChoice {
   const ordered = [...samples].sort((a, b) => Number(b === preferredSample) - Number(a === preferredSample));
   const options: ChoiceOption[] = ordered.map((name) => ({ label: `Profile sample '${name}'`, target: { kind: 'sample', name } }));
-  if (file) options.push({ label: `Run ${path.basename(file)} as a script`, target: { kind: 'script', file, args: [] } });
+  if (file) options.push({ label: `Run ${baseName(file)} as a script`, target: { kind: 'script', file, args: [] } });
   return { kind: 'explain', message, detail: EXPLANATION, options };
 }
 
 export function chooseProfile(active: ActiveSource | null, samples: readonly string[], preferredSample: string): ProfileChoice {
   if (!active) return explain('Open a Python file or notebook to profile: none is active.', null, samples, preferredSample);
-  const name = path.basename(active.file);
+  const name = baseName(active.file);
   if (active.kind === 'notebook') {
     // a notebook runs as a script (its code cells in order); it has no importable compile target
     if (findCompileSitesInCells(active.cells).length) return { kind: 'run', target: { kind: 'script', file: active.file, args: [] } };

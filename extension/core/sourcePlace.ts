@@ -1,6 +1,7 @@
 // Where a report location is in the editor: a line of a file, or (notebooks: `location.cell`) a line of one cell.
 // Pure (and free of Node modules: the webview uses it too), so the host's notebook lookup, CodeLens and Problems
 // share one mapping with the tests.
+import { baseName } from './fileName.ts';
 import type { SourceLocation } from './report.ts';
 
 /** A file, or one cell of a notebook file (cell: index in the notebook's cell list). */
@@ -18,7 +19,7 @@ export const samePlace = (a: SourcePlace, b: SourcePlace): boolean => a.file ===
  * fullPath: the file as given (CLI lines that editors and CI logs link), else its base name.
  */
 export function placeLabel(location: Pick<SourceLocation, 'file' | 'line' | 'cell'>, fullPath = false): string {
-  const name = fullPath ? location.file : location.file.split(/[\\/]/).pop() ?? location.file;
+  const name = fullPath ? location.file : baseName(location.file);
   return location.cell == null ? `${name}:${location.line}` : `${name} cell ${location.cell + 1}, line ${location.line}`;
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { main, parseArgs, parseTargetSpec } from '../../extension/cli.ts';
+import { main, parseArgs, parseTargetSpec } from '../../extension/cli/main.ts';
 
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

@@ -11,7 +11,7 @@ const TARGET = `${path.join(REPO, 'test/e2e/workspace/model_with_break.py')}:com
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-cli-')), 'run');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'extension/cli.ts'), ...args, '--device', 'cpu', '--modes', 'default', '--quick', '--out', out], { encoding: 'utf8', cwd: REPO });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'extension/cli/main.ts'), ...args, '--device', 'cpu', '--modes', 'default', '--quick', '--out', out], { encoding: 'utf8', cwd: REPO });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { main } from '../../extension/cli.ts';
+import { main } from '../../extension/cli/main.ts';
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 const STUB = path.join(FIXTURES, 'stub-runner', 'python');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { buildCompilerTree, type CompilerTreeNode } from '../../extension/core/compilerTree.ts';
 import { codeTarget, compiledLineHover, compiledLineIndex, kernelForSlice, kernelLenses, kernelLensTitle, linesText } from '../../extension/core/kernelLinks.ts';
-import { loadReport } from '../../extension/core/reportFile.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
 
 const REPORTS = path.resolve(__dirname, '../fixtures/reports');
 const cpu = () => loadReport(path.join(REPORTS, 'fused-cpu/report.json'));

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { collectFindings, findingHover, findingMessage, rankText } from '../../extension/core/findings.ts';
 import { digestRank, failingDivergence, formatRanks } from '../../extension/core/rankDigest.ts';
-import { loadReport } from '../../extension/core/reportFile.ts';
-import { readTimelineSource } from '../../extension/core/timelineContent.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
+import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/reports/ddp-ranks-cpu/report.json');
 

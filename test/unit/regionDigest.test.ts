@@ -7,8 +7,8 @@ import { collectFindings } from '../../extension/core/findings.ts';
 import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/core/regionDigest.ts';
 import { parseSignature, regionStory, signatureChange } from '../../extension/core/regionStory.ts';
 import type { Region, RegionCall, Report } from '../../extension/core/report.ts';
-import { loadReport } from '../../extension/core/reportFile.ts';
 import { cellPosition, placeLabel } from '../../extension/core/sourcePlace.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
 
 const fixture = async (name: string): Promise<Report> => (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;
 const region = async (name: string, id: string): Promise<Region> => (await fixture(name)).regions!.find((r) => r.id === id)!;

@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadMessage, readTimelineSource, regionTraces } from '../../extension/core/timelineContent.ts';
-import { loadReport } from '../../extension/core/reportFile.ts';
+import { loadMessage, regionTraces } from '../../extension/core/timelineContent.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
+import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 
 const REPORT = path.resolve(__dirname, '../fixtures/reports/script-regions-cpu/report.json');
 

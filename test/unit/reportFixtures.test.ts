@@ -5,10 +5,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { buildCompilerTree } from '../../extension/core/compilerTree.ts';
 import { collectFindings } from '../../extension/core/findings.ts';
-import { loadReport } from '../../extension/core/reportFile.ts';
 import { compareTraces } from '../../extension/core/trace/compare.ts';
-import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
 import { summarizeTrace } from '../../extension/core/trace/summary.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/reports/graphbreak-cpu/report.json');
 const TRACES = path.resolve(__dirname, '../fixtures/traces');

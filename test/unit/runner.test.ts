@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseProtocolLine, profileArgs, runRunner } from '../../extension/core/runner.ts';
+import { parseProtocolLine, profileArgs } from '../../extension/core/runnerProtocol.ts';
+import { runRunner } from '../../extension/node/runner.ts';
 
 /** A stand-in runner package: real python, scripted behaviour, so process handling is tested for real. */
 function fakeRunner(body: string): string {
@@ -117,7 +118,7 @@ test('if the launching process dies, the runner sees its stdin close (VS Code cl
   ].join('\n'));
   const launcher = path.join(dir, 'launcher.ts');
   writeFileSync(launcher, [
-    `import { runRunner } from ${JSON.stringify(path.resolve(__dirname, '../../extension/core/runner.ts'))};`,
+    `import { runRunner } from ${JSON.stringify(path.resolve(__dirname, '../../extension/node/runner.ts'))};`,
     `void runRunner({ python: 'python3', runnerDir: ${JSON.stringify(dir)}, cwd: ${JSON.stringify(dir)}, args: [], onProgress: () => process.kill(process.pid, 'SIGKILL') });`,
   ].join('\n'));
   const { spawnSync } = await import('node:child_process');

@@ -5,8 +5,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { isTimelineSource, loadMessage, readTimelineSource } from '../../extension/core/timelineContent.ts';
-import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../../extension/core/timelineSelection.ts';
+import { isTimelineSource, loadMessage } from '../../extension/core/timelineContent.ts';
+import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../../extension/node/timelineSelection.ts';
+import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const STRAGGLER = path.join(FIXTURES, 'traces/ranks/straggler');

@@ -7,8 +7,8 @@ import { gunzipSync } from 'node:zlib';
 import { scanTraceBytes, TraceScanner } from '../../extension/core/trace/byteScanner.ts';
 import { compareTraces } from '../../extension/core/trace/compare.ts';
 import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/core/trace/model.ts';
-import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
 import { formatTraceSummary, summarizeTrace } from '../../extension/core/trace/summary.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const fixture = (name: string): string => join(FIXTURES, name);

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
 import { summarizeTrace } from '../../extension/core/trace/summary.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const TRACES = path.resolve(__dirname, '../fixtures/traces');
 const FILES = ['mlp-eager.trace.json', 'mlp-default.trace.json', 'mlp-reduce-overhead.trace.json', 'graphbreak-eager.trace.json', 'graphbreak-default.trace.json.gz'];

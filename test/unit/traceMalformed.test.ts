@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { scanTraceBytes, TraceScanner } from '../../extension/core/trace/byteScanner.ts';
 import type { TraceModel } from '../../extension/core/trace/model.ts';
 import { TraceError } from '../../extension/core/trace/problems.ts';
-import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
 import { summarizeTrace } from '../../extension/core/trace/summary.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const trace = (events: unknown[]): Uint8Array => bytes(JSON.stringify({ traceEvents: events }));

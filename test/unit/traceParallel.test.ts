@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { generateTrace } from '../../bench/gen-trace.ts';
 import type { TraceModel } from '../../extension/core/trace/model.ts';
-import { readTraceFile, scanTraceFile, traceScanInternals } from '../../extension/core/trace/scanner.ts';
 import { sliceWindow, viewWindow } from '../../extension/core/trace/window.ts';
+import { readTraceFile, scanTraceFile, traceScanInternals } from '../../extension/node/trace/scanner.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const dir = mkdtempSync(join(tmpdir(), 'compile-lens-parallel-'));

@@ -5,10 +5,11 @@ import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { loadMessage, previewMessage, readTimelineSource } from '../../extension/core/timelineContent.ts';
+import { loadMessage, previewMessage } from '../../extension/core/timelineContent.ts';
 import type { TraceModel } from '../../extension/core/trace/model.ts';
-import { readTraceFile, scanTraceFile } from '../../extension/core/trace/scanner.ts';
 import { overlapsWindow, sameSlice, sliceWindow, viewWindow, type FirstView } from '../../extension/core/trace/window.ts';
+import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import { readTraceFile, scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const TRACES = readdirSync(FIXTURES).filter((f) => /\.json(\.gz)?$/.test(f));

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { collectFindings, findingHover, findingMessage } from '../../extension/core/findings.ts';
 import { checkReport, type ModeResult, type Report, type Timing } from '../../extension/core/report.ts';
 import { digestReport, formatDigest, headline } from '../../extension/core/reportDigest.ts';
-import { loadReport } from '../../extension/core/reportFile.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
 
 const COUNTER = path.resolve(__dirname, '../fixtures/reports/counter-cpu/report.json');
 

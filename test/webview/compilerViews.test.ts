@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TimelinePane } from '../../extension/core/protocol.ts';
-import { loadReport } from '../../extension/core/reportFile.ts';
-import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { errorsOf, launchBrowser, openWebview, post, record, slicePoint } from './harness.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');

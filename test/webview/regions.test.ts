@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Report } from '../../extension/core/report.ts';
-import { loadReport } from '../../extension/core/reportFile.ts';
-import { loadMessage, readTimelineSource } from '../../extension/core/timelineContent.ts';
+import { loadMessage } from '../../extension/core/timelineContent.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
+import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { debug, errorsOf, launchBrowser, openWebview, post, record } from './harness.ts';
 
 const ROOT = join(__dirname, '..', '..');

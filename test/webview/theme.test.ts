@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { launchBrowser, openWebview, post, tracesSource } from './harness.ts';
 
 let browser: Browser;

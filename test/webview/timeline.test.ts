@@ -10,8 +10,8 @@ import type { Report } from '../../extension/core/report.ts';
 import { scanTraceBytes } from '../../extension/core/trace/byteScanner.ts';
 import { compareTraces } from '../../extension/core/trace/compare.ts';
 import type { TraceModel } from '../../extension/core/trace/model.ts';
-import { scanTraceFile } from '../../extension/core/trace/scanner.ts';
 import { sliceWindow, viewWindow, type FirstView } from '../../extension/core/trace/window.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { debug, errorsOf, launchBrowser, openWebview, post, record, slicePoint, tracesSource, type TimelineDebug } from './harness.ts';
 
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);

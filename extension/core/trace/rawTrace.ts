@@ -1,6 +1,6 @@
 // What the byte scanner (byteScanner.ts) reads a trace into, before its model is built (buildModel.ts): slices
 // in file order in growable columns, kernel args, names, tracks, process and thread metadata, flows and the
-// problems met. A file read in two halves on two threads (scanner.ts) gives two of these, merged here.
+// problems met. A file read in two halves on two threads (node/trace/scanner.ts) gives two of these, merged here.
 import { FlowTable, type FlowColumns } from './flows.ts';
 import { Column, release, scratchArray } from './memory.ts';
 import { KERNEL_ARG_FIELDS } from './model.ts';

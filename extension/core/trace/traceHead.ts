@@ -1,14 +1,8 @@
-// Which rank of a distributed job a trace file is, read from the file's head alone (plain or gzip): torch.profiler
+// Which rank of a distributed job a trace file is, from the first characters of the file alone: torch.profiler
 // (kineto) writes "distributedInfo", "host_name" and "baseTimeNanoseconds" before "traceEvents", so a folder of
 // rank traces is sorted without scanning any of them. The file name (rank3.json, rank_3.pt.trace.json) is the
-// fallback for traces written without a process group.
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import path from 'node:path';
-import { createGunzip } from 'node:zlib';
-
-/** Bytes of (decompressed) text read from the start of a file: kineto's header is well under 4 KiB. */
-export const HEAD_BYTES = 64 * 1024;
+// fallback for traces written without a process group. node/trace/readTraceHead.ts reads a file's head (gzip too).
+import { baseName } from '../fileName.ts';
 
 export interface TraceHead {
   /** distributedInfo.rank, else the file name's rank number, else null (a report's rank list overrides both) */
@@ -30,7 +24,7 @@ const FILE_NAME_RANK = /rank[_-]?(\d+)/i;
 
 /** The rank a file name gives (rank0.trace.json, trace_rank_12.json.gz), or null. */
 export function rankFromFileName(file: string): number | null {
-  const match = FILE_NAME_RANK.exec(path.basename(file));
+  const match = FILE_NAME_RANK.exec(baseName(file));
   return match ? Number(match[1]) : null;
 }
 
@@ -53,50 +47,6 @@ export function parseTraceHead(text: string, file: string): TraceHead {
     baseTimeNs: baseTime ? baseTime[1] : null,
     looksLikeTrace: eventsAt >= 0 || /^\s*\[/.test(text),
   };
-}
-
-/** Reads a trace file's head (gunzipped when it is gzip) and parses it. */
-export async function readTraceHead(file: string): Promise<TraceHead> {
-  return parseTraceHead(await headText(file), file);
-}
-
-async function headText(file: string): Promise<string> {
-  const handle = await open(file, 'r');
-  let bytes: Buffer;
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    bytes = buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes.toString('utf8');
-  return gunzipHead(file);
-}
-
-/** The first HEAD_BYTES of a gzip file's content, decompressing no further. */
-function gunzipHead(file: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const input = createReadStream(file);
-    const gunzip = createGunzip();
-    const done = (): void => {
-      input.destroy();
-      gunzip.destroy();
-      resolve(Buffer.concat(chunks).subarray(0, HEAD_BYTES).toString('utf8'));
-    };
-    gunzip.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      length += chunk.length;
-      if (length >= HEAD_BYTES) done();
-    });
-    gunzip.on('end', done);
-    // a truncated gzip still gives its head
-    gunzip.on('error', (error) => (length > 0 ? done() : reject(error)));
-    input.on('error', reject);
-    input.pipe(gunzip);
-  });
 }
 
 /** The JSON object value of `"key": {...}` in text, or null (braces inside strings are skipped). */

@@ -2,8 +2,8 @@
 // compiler artifact (generated code, guards, FX graph) opens that read-only.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { buildCompilerTree, type ArtifactTarget, type CompilerTreeNode } from './core/compilerTree.ts';
-import type { LoadedReport } from './core/reportFile.ts';
+import { buildCompilerTree, type ArtifactTarget, type CompilerTreeNode } from '../core/compilerTree.ts';
+import type { LoadedReport } from '../node/reportFile.ts';
 import { OPEN_ARTIFACT_COMMAND, type OpenArtifactArgs } from './generatedCode.ts';
 
 const ARTIFACT_ICONS: Record<ArtifactTarget['kind'], string> = { code: 'file-code', guards: 'shield', fxGraph: 'type-hierarchy' };

@@ -1,4 +1,4 @@
-// Reading a torch.profiler Chrome trace file (plain or gzip) into raw columns, and from them its model. Plain files
+// Reading a torch.profiler Chrome trace file (plain or gzip) into raw columns (a TraceReading), and from them its model. Plain files
 // from PARALLEL_MIN_BYTES are parsed in two halves on two threads (the second in scanWorker.ts) and merged. The
 // bytes are parsed by byteScanner.ts and the model built by buildModel.ts.
 import { createReadStream, statSync } from 'node:fs';
@@ -8,49 +8,13 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
-import { buildModel, previewModel } from './buildModel.ts';
-import { TraceScanner, type HalfState } from './byteScanner.ts';
-import { Ch } from './jsonCursor.ts';
-import type { TraceModel } from './model.ts';
-import { TraceError } from './problems.ts';
-import type { RawTrace } from './rawTrace.ts';
-import { sliceWindow, viewWindow, type FirstView } from './window.ts';
+import { TraceScanner, type HalfState } from '../../core/trace/byteScanner.ts';
+import { Ch } from '../../core/trace/jsonCursor.ts';
+import type { TraceModel } from '../../core/trace/model.ts';
+import { TraceError } from '../../core/trace/problems.ts';
+import { TraceReading } from '../../core/trace/traceReading.ts';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
-
-/**
- * A trace file read into raw columns, not yet built into its model: a big trace's first view can be shown
- * from preview() (~0.1 s) before model() sorts and nests every slice (~0.7 s at 500 MB) and it is sent.
- */
-export class TraceReading {
-  private raw: RawTrace | null;
-  private built: TraceModel | null = null;
-
-  constructor(raw: RawTrace) {
-    this.raw = raw;
-  }
-
-  /** Slices in the trace. */
-  get events(): number {
-    return this.built?.count ?? this.raw!.count;
-  }
-
-  /** The slices around `view` (window.ts), or null when the trace has no steps to say where the view opens. */
-  preview(view: FirstView | null): TraceModel | null {
-    if (!this.built) return previewModel(this.raw!, view);
-    const window = viewWindow(this.built.steps, view);
-    return window && sliceWindow(this.built, ...window);
-  }
-
-  /** The full model, built once; the raw columns are released after. */
-  model(): TraceModel {
-    if (!this.built) {
-      this.built = buildModel(this.raw!);
-      this.raw = null;
-    }
-    return this.built;
-  }
-}
 
 /** Reads a whole trace file; throws TraceError when nothing usable is in it. */
 export async function scanTraceFile(path: string): Promise<TraceModel> {

@@ -3,12 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostToWebview, TimelineSource, WebviewToHost } from './core/protocol.ts';
-import { commonFolder, isTimelineSource, loadMessage, previewMessage, readTimelineSource, type TimelineContent } from './core/timelineContent.ts';
-import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from './core/timelineSelection.ts';
-import { renderWebviewHtml } from './core/webviewHtml.ts';
-import { revealLocation } from './notebooks.ts';
+import type { HostToWebview, TimelineSource, WebviewToHost } from '../core/protocol.ts';
+import { isTimelineSource, loadMessage, previewMessage, type TimelineContent } from '../core/timelineContent.ts';
+import { renderWebviewHtml } from '../core/webviewHtml.ts';
+import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../node/timelineSelection.ts';
+import { commonFolder, readTimelineSource } from '../node/timelineSource.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type OpenGeneratedCodeArgs } from './generatedCode.ts';
+import { revealLocation } from './notebooks.ts';
 
 export const TIMELINE_VIEW_TYPE = 'compileLens.timeline';
 export const TRACE_EDITOR_VIEW_TYPE = 'compileLens.traceViewer';

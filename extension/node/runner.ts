@@ -2,30 +2,7 @@
 // stderr as log lines, cancel and timeout by ending its whole process group so no compiler worker survives.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-
-export type RunTarget =
-  | { kind: 'sample'; name: string }
-  | { kind: 'function'; file: string; fn: string }
-  | { kind: 'script'; file: string; args: string[] };
-
-export interface ProfileOptions {
-  target: RunTarget;
-  device?: 'auto' | 'cpu' | 'cuda';
-  out?: string;
-  modes?: string[];
-  dynamic?: 'auto' | 'true' | 'false';
-  fullgraph?: boolean;
-  backend?: string;
-  /** time a training step (forward, backward, optimizer) instead of inference */
-  train?: boolean;
-  rounds?: number;
-  timeoutSeconds?: number;
-  quick?: boolean;
-  /** script mode: stop the script after a region's Nth call, then measure */
-  calls?: number;
-  /** script mode: run the script under torchrun with this many processes (> 1) */
-  nprocPerNode?: number;
-}
+import { parseProtocolLine, type ProtocolLine } from '../core/runnerProtocol.ts';
 
 export interface RunnerProgress {
   phase: string;
@@ -60,58 +37,6 @@ export interface RunnerLaunch {
 
 /** Seconds the runner gets to write its partial report after SIGTERM before the group is killed. */
 const TERMINATE_GRACE_MS = 10_000;
-
-export function profileArgs(options: ProfileOptions): string[] {
-  const args = ['profile'];
-  const target = options.target;
-  if (target.kind === 'sample') args.push('--sample', target.name);
-  else if (target.kind === 'function') args.push('--target', `${target.file}:${target.fn}`);
-  else args.push('--script', target.file);
-  if (options.device) args.push('--device', options.device);
-  if (options.out) args.push('--out', options.out);
-  if (options.modes?.length) args.push('--modes', options.modes.join(','));
-  if (options.dynamic) args.push('--dynamic', options.dynamic);
-  if (options.fullgraph) args.push('--fullgraph');
-  if (options.backend) args.push('--backend', options.backend);
-  if (options.train) args.push('--train');
-  if (options.rounds) args.push('--rounds', String(options.rounds));
-  if (options.timeoutSeconds) args.push('--timeout', String(options.timeoutSeconds));
-  if (options.quick) args.push('--quick');
-  if (options.calls) args.push('--calls', String(options.calls));
-  if (options.nprocPerNode && options.nprocPerNode > 1) args.push('--nproc-per-node', String(options.nprocPerNode));
-  // runRunner holds the runner's stdin open: if this process dies (VS Code closes), the run cancels itself
-  args.push('--stop-when-stdin-closes');
-  if (target.kind === 'script' && target.args.length) args.push('--', ...target.args);
-  return args;
-}
-
-type ProtocolLine =
-  | { type: 'progress'; phase: string; fraction: number; message: string }
-  | { type: 'result'; status: 'ok' | 'partial' | 'error'; report: string | null };
-
-export function parseProtocolLine(line: string): ProtocolLine | null {
-  if (!line.startsWith('{')) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const record = value as Record<string, unknown>;
-  if (record.type === 'progress') {
-    return {
-      type: 'progress',
-      phase: String(record.phase ?? ''),
-      fraction: typeof record.fraction === 'number' ? Math.min(1, Math.max(0, record.fraction)) : 0,
-      message: String(record.message ?? ''),
-    };
-  }
-  if (record.type === 'result' && (record.status === 'ok' || record.status === 'partial' || record.status === 'error')) {
-    return { type: 'result', status: record.status, report: typeof record.report === 'string' ? record.report : null };
-  }
-  return null;
-}
 
 /** Splits a byte stream into lines, keeping the unterminated tail for the next chunk. */
 function lineSplitter(onLine: (line: string) => void): { push(chunk: Buffer): void; end(): void } {

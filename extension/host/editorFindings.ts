@@ -1,13 +1,13 @@
 // The last run's findings where the code is: Problems entries, hovers, and CodeLens above compile targets and
 // torch.compile lines (a script's regions), in Python files and in notebook cells.
 import * as vscode from 'vscode';
-import { findCompileSites, findCompileSitesInCells } from './core/compileSites.ts';
-import { collectFindings, findingHover, findingMessage, type Finding } from './core/findings.ts';
-import { digestRegion, type RegionDigest } from './core/regionDigest.ts';
-import type { LoadedReport } from './core/reportFile.ts';
-import { digestReport, headline } from './core/reportDigest.ts';
-import { placeOf, samePlace, type SourcePlace } from './core/sourcePlace.ts';
-import { findTargetFunctions } from './core/targets.ts';
+import { findCompileSites, findCompileSitesInCells } from '../core/compileSites.ts';
+import { collectFindings, findingHover, findingMessage, type Finding } from '../core/findings.ts';
+import { digestRegion, type RegionDigest } from '../core/regionDigest.ts';
+import { digestReport, headline } from '../core/reportDigest.ts';
+import { placeOf, samePlace, type SourcePlace } from '../core/sourcePlace.ts';
+import { findTargetFunctions } from '../core/targets.ts';
+import type { LoadedReport } from '../node/reportFile.ts';
 import { cellLocation, notebookCellTexts, placeOfDocument } from './notebooks.ts';
 
 export const PROFILE_TARGET_COMMAND = 'compileLens.profileTarget';

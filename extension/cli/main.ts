@@ -1,15 +1,16 @@
 // `compile-lens`: the command-line face of the extension. Same core modules, same runner, same report.
 import path from 'node:path';
 import { parseArgs as parseArgsOf, type ParseArgsConfig } from 'node:util';
-import { collectFindings, findingMessage } from './core/findings.ts';
-import { digestRegion, formatScriptDigest } from './core/regionDigest.ts';
-import { digestFinding, digestReport, formatDigest } from './core/reportDigest.ts';
-import { loadReport, ReportError, type LoadedReport } from './core/reportFile.ts';
-import { digestDivergence, digestRank, divergenceLine, failingDivergence } from './core/rankDigest.ts';
-import { profileArgs, runRunner, type ProfileOptions, type RunTarget } from './core/runner.ts';
-import { placeLabel } from './core/sourcePlace.ts';
-import { scanTraceFile } from './core/trace/scanner.ts';
-import { formatTraceSummary, summarizeTrace } from './core/trace/summary.ts';
+import { collectFindings, findingMessage } from '../core/findings.ts';
+import { digestDivergence, digestRank, divergenceLine, failingDivergence } from '../core/rankDigest.ts';
+import { digestRegion, formatScriptDigest } from '../core/regionDigest.ts';
+import { digestFinding, digestReport, formatDigest } from '../core/reportDigest.ts';
+import { profileArgs, type ProfileOptions, type RunTarget } from '../core/runnerProtocol.ts';
+import { placeLabel } from '../core/sourcePlace.ts';
+import { formatTraceSummary, summarizeTrace } from '../core/trace/summary.ts';
+import { loadReport, ReportError, type LoadedReport } from '../node/reportFile.ts';
+import { runRunner } from '../node/runner.ts';
+import { scanTraceFile } from '../node/trace/scanner.ts';
 
 const USAGE = `Usage:
   compile-lens profile (--sample NAME | --target FILE:FN | --script FILE [--nproc-per-node N] [-- ARGS...]) [options] [--json]
@@ -173,12 +174,15 @@ export interface CliIo {
   signal?: AbortSignal;
 }
 
+/** native-runner/ beside dist/ (this file bundled as dist/cli.js), or at the repository root when run from sources. */
+const RUNNER_DIR = path.resolve(__dirname, /\.[cm]?ts$/.test(__filename) ? '../..' : '..', 'native-runner');
+
 type RunOutcome = { loaded: LoadedReport; exitCode: number } | { loaded: null; exitCode: number };
 
 async function runProfile(args: ParsedArgs, options: ProfileOptions, io: CliIo): Promise<RunOutcome> {
   const outcome = await runRunner({
     python: args.values.python ?? process.env.COMPILE_LENS_PYTHON ?? 'python3',
-    runnerDir: path.resolve(__dirname, '..', 'native-runner'),
+    runnerDir: RUNNER_DIR,
     cwd: process.cwd(),
     args: profileArgs(options),
     ...(options.timeoutSeconds ? { killAfterMs: (options.timeoutSeconds + 30) * 1000 } : {}),

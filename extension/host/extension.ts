@@ -1,16 +1,17 @@
-// VS Code entry point: commands, settings and wiring. Logic lives in core/ (pure) and the two views.
+// VS Code entry point: commands, settings and wiring. Logic lives in core/ (pure), node/ (files, processes) and the views.
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { chooseProfile, type ActiveSource } from '../core/profileChoice.ts';
+import { runSummary } from '../core/regionDigest.ts';
+import { profileArgs, type ProfileOptions, type RunTarget } from '../core/runnerProtocol.ts';
+import { RunSlot } from '../core/runSlot.ts';
+import { interpreterProblem, probeInterpreter } from '../node/interpreter.ts';
+import { loadReport } from '../node/reportFile.ts';
+import { runRunner } from '../node/runner.ts';
 import { CompiledLineHover } from './compiledLineHover.ts';
 import { CompilerTreeView } from './compilerTreeView.ts';
 import { EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
 import { GeneratedCode } from './generatedCode.ts';
-import { interpreterProblem, probeInterpreter } from './core/interpreter.ts';
-import { loadReport } from './core/reportFile.ts';
-import { RunSlot } from './core/runSlot.ts';
-import { profileArgs, runRunner, type ProfileOptions, type RunTarget } from './core/runner.ts';
-import { chooseProfile, type ActiveSource } from './core/profileChoice.ts';
-import { runSummary } from './core/regionDigest.ts';
 import { notebookCellTexts } from './notebooks.ts';
 import { openTimelinePanel, openTraceTimeline, registerTimeline } from './timelinePanel.ts';
 

@@ -2,9 +2,10 @@
 // distributed job's rank traces on one time axis (a folder of them, or several files that are distinct ranks).
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { TimelineSource } from './protocol.ts';
-import { orderByRank } from './trace/ranks.ts';
-import { readTraceHead, type TraceHead } from './trace/traceHead.ts';
+import type { TimelineSource } from '../core/protocol.ts';
+import { orderByRank } from '../core/trace/ranks.ts';
+import { type TraceHead } from '../core/trace/traceHead.ts';
+import { readTraceHead } from './trace/readTraceHead.ts';
 
 /** Rank traces shown at once (each rank's tracks are drawn: more would not fit a panel). */
 export const MAX_RANK_PANES = 16;

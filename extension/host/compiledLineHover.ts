@@ -1,8 +1,8 @@
 // The hover over a user line that was compiled: which generated kernels its ops ended up in, what else each fused,
 // its time per step, and a link that opens the kernel in the generated code. Reads the report shown last.
 import * as vscode from 'vscode';
-import { compiledLineHover, compiledLineIndex, type LineUse } from './core/kernelLinks.ts';
-import type { Report } from './core/report.ts';
+import { compiledLineHover, compiledLineIndex, type LineUse } from '../core/kernelLinks.ts';
+import type { Report } from '../core/report.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type GeneratedCode, type OpenGeneratedCodeArgs } from './generatedCode.ts';
 
 export class CompiledLineHover implements vscode.HoverProvider {

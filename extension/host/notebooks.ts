@@ -1,7 +1,7 @@
 // Notebooks in the editor: which file and cell a document is, and which cell document a report location (with
 // `cell`) lands on. The mapping itself is core/sourcePlace.ts; this only asks VS Code for the open notebooks.
 import * as vscode from 'vscode';
-import { cellPosition, type NotebookCellInfo, type SourcePlace } from './core/sourcePlace.ts';
+import { cellPosition, type NotebookCellInfo, type SourcePlace } from '../core/sourcePlace.ts';
 
 const cellInfo = (notebook: vscode.NotebookDocument): NotebookCellInfo[] =>
   notebook.getCells().map((cell) => ({ kind: cell.kind === vscode.NotebookCellKind.Code ? 'code' : 'markup', lineCount: cell.document.lineCount }));

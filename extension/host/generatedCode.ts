@@ -4,9 +4,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { compileOf, kernelLenses } from './core/kernelLinks.ts';
-import type { KernelProvenance, SourceLocation } from './core/report.ts';
-import { loadReport, type LoadedReport } from './core/reportFile.ts';
+import { compileOf, kernelLenses } from '../core/kernelLinks.ts';
+import type { KernelProvenance, SourceLocation } from '../core/report.ts';
+import { loadReport, type LoadedReport } from '../node/reportFile.ts';
 import { revealLocation } from './notebooks.ts';
 
 export const ARTIFACT_SCHEME = 'compile-lens-artifact';

@@ -1,0 +1,78 @@
+// What the native runner is told (its command line, from ProfileOptions) and what it says back (the JSON lines of
+// its stdout). Pure: the CLI, the host's run and the tests share it; node/runner.ts starts the process.
+
+export type RunTarget =
+  | { kind: 'sample'; name: string }
+  | { kind: 'function'; file: string; fn: string }
+  | { kind: 'script'; file: string; args: string[] };
+
+export interface ProfileOptions {
+  target: RunTarget;
+  device?: 'auto' | 'cpu' | 'cuda';
+  out?: string;
+  modes?: string[];
+  dynamic?: 'auto' | 'true' | 'false';
+  fullgraph?: boolean;
+  backend?: string;
+  /** time a training step (forward, backward, optimizer) instead of inference */
+  train?: boolean;
+  rounds?: number;
+  timeoutSeconds?: number;
+  quick?: boolean;
+  /** script mode: stop the script after a region's Nth call, then measure */
+  calls?: number;
+  /** script mode: run the script under torchrun with this many processes (> 1) */
+  nprocPerNode?: number;
+}
+
+export function profileArgs(options: ProfileOptions): string[] {
+  const args = ['profile'];
+  const target = options.target;
+  if (target.kind === 'sample') args.push('--sample', target.name);
+  else if (target.kind === 'function') args.push('--target', `${target.file}:${target.fn}`);
+  else args.push('--script', target.file);
+  if (options.device) args.push('--device', options.device);
+  if (options.out) args.push('--out', options.out);
+  if (options.modes?.length) args.push('--modes', options.modes.join(','));
+  if (options.dynamic) args.push('--dynamic', options.dynamic);
+  if (options.fullgraph) args.push('--fullgraph');
+  if (options.backend) args.push('--backend', options.backend);
+  if (options.train) args.push('--train');
+  if (options.rounds) args.push('--rounds', String(options.rounds));
+  if (options.timeoutSeconds) args.push('--timeout', String(options.timeoutSeconds));
+  if (options.quick) args.push('--quick');
+  if (options.calls) args.push('--calls', String(options.calls));
+  if (options.nprocPerNode && options.nprocPerNode > 1) args.push('--nproc-per-node', String(options.nprocPerNode));
+  // runRunner holds the runner's stdin open: if this process dies (VS Code closes), the run cancels itself
+  args.push('--stop-when-stdin-closes');
+  if (target.kind === 'script' && target.args.length) args.push('--', ...target.args);
+  return args;
+}
+
+export type ProtocolLine =
+  | { type: 'progress'; phase: string; fraction: number; message: string }
+  | { type: 'result'; status: 'ok' | 'partial' | 'error'; report: string | null };
+
+export function parseProtocolLine(line: string): ProtocolLine | null {
+  if (!line.startsWith('{')) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const record = value as Record<string, unknown>;
+  if (record.type === 'progress') {
+    return {
+      type: 'progress',
+      phase: String(record.phase ?? ''),
+      fraction: typeof record.fraction === 'number' ? Math.min(1, Math.max(0, record.fraction)) : 0,
+      message: String(record.message ?? ''),
+    };
+  }
+  if (record.type === 'result' && (record.status === 'ok' || record.status === 'partial' || record.status === 'error')) {
+    return { type: 'result', status: record.status, report: typeof record.report === 'string' ? record.report : null };
+  }
+  return null;
+}
