@@ -40,7 +40,8 @@ def parser() -> argparse.ArgumentParser:
     prof.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     prof.add_argument("--out", metavar="DIR", help="report directory (default ./.compile-lens/runs/<name>-<time>)")
     prof.add_argument("--modes", type=_modes, help=f"comma-separated: {','.join(KNOWN_MODES)} (default: default); "
-                      "with --script: what-if modes measured on each region's captured inputs")
+                      "with --script: what-if modes, each run in situ (the script with its torch.compile calls set to the mode) "
+                      "and replayed on each region's captured inputs")
     prof.add_argument("--dynamic", choices=("auto", "true", "false"), default="auto")
     prof.add_argument("--fullgraph", action="store_true")
     prof.add_argument("--backend", default="inductor")
@@ -50,6 +51,9 @@ def parser() -> argparse.ArgumentParser:
     prof.add_argument("--train", action="store_true", help="time a training step (forward, backward, optimizer)")
     prof.add_argument("--calls", type=int, metavar="N",
                       help="with --script: once a region has been called N times, measure the regions so far and stop the script")
+    prof.add_argument("--no-in-situ", action="store_true",
+                      help="with --script: skip running the script as written and with compiling off (in-situ speedups); "
+                      "only the observed run and its replays")
     prof.add_argument("--stop-when-stdin-closes", action="store_true",
                       help="cancel when standard input reaches EOF: the launching editor went away")
     prof.add_argument("--nproc-per-node", type=int, metavar="N", default=1,
@@ -101,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     spec = {"target": target, "device": args.device, "modes": args.modes or ["default"], "dynamic": args.dynamic,
             "fullgraph": args.fullgraph, "backend": args.backend, "timeout": args.timeout, "rounds": args.rounds,
             "quick": args.quick, "train": args.train, "cwd": os.getcwd(), "calls": args.calls,
-            "whatIfModes": args.modes if args.script else None, "nprocPerNode": args.nproc_per_node}
+            "whatIfModes": args.modes if args.script else None, "nprocPerNode": args.nproc_per_node,
+            "inSituRuns": not args.no_in_situ}
     out_dir = os.path.abspath(args.out) if args.out else default_out_dir(_target_name(args))
     return supervise(spec, out_dir, args.timeout, stop_on_stdin_eof=args.stop_when_stdin_closes)

@@ -15,6 +15,7 @@ from .ranks.paths import RankInfo
 from .ranks.script import RankScript
 from .report import document
 from .run import Run
+from .script import in_situ_run
 from .script.mode import run_script
 from .target.mode import TargetRun
 
@@ -24,6 +25,8 @@ def main(spec_path: str) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor decides what a Ctrl-C means
     with open(spec_path, encoding="utf-8") as f:
         spec = json.load(f)
+    if "inSitu" in spec:  # one in-situ run of a script: nothing but the script and its regions' timings
+        return in_situ_run.main(spec)
     run = Run(spec)
     try:
         run.setup()

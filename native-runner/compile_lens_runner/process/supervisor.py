@@ -15,6 +15,7 @@ from typing import Any
 from ..ranks import launch as rank_launch
 from ..ranks import merge as rank_merge
 from ..progress import channel
+from . import in_situ
 from .finish import SPEC_FILE, fallback_report, finish
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # native-runner/
@@ -54,10 +55,12 @@ def kill_tree(pid: int) -> None:
 class Relay(threading.Thread):
     """Forwards the worker's progress lines, keeping the fraction monotonic."""
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: Any, start: float = 0.0, cap: float = 0.99) -> None:
+        """start: the fraction reached before this process; cap: the most this process may report."""
         super().__init__(daemon=True)
         self.stream = stream
-        self.fraction = 0.0
+        self.fraction = start
+        self.cap = cap
 
     def run(self) -> None:
         for raw in self.stream:
@@ -67,7 +70,7 @@ class Relay(threading.Thread):
                 continue
             if isinstance(record, dict) and record.get("type") == "progress":
                 self.fraction = max(self.fraction, float(record.get("fraction") or 0.0))
-                channel.progress(str(record.get("phase")), min(self.fraction, 0.99), str(record.get("message")))
+                channel.progress(str(record.get("phase")), min(self.fraction, self.cap), str(record.get("message")))
 
 
 def _cancel_at_stdin_eof(cancel: Any) -> None:
@@ -81,6 +84,17 @@ def _cancel_at_stdin_eof(cancel: Any) -> None:
             pass
         cancel()
     threading.Thread(target=watch, daemon=True).start()
+
+
+def _wait(child: subprocess.Popen, deadline: float | None, stop: threading.Event, why: list[str]) -> bool:
+    """Waits for the child; True when the job was stopped (cancel, --timeout) first."""
+    while child.poll() is None:
+        if deadline is not None and time.monotonic() > deadline:
+            why.append("timeout")
+            stop.set()
+        if stop.wait(0.1):
+            return True
+    return stop.is_set()
 
 
 def worker_env(workdir: str) -> dict[str, str]:
@@ -116,29 +130,48 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
     if stop_on_stdin_eof:
         _cancel_at_stdin_eof(lambda: on_signal(0, None))
     nproc = int(spec.get("nprocPerNode") or 1)
+    deadline = time.monotonic() + timeout if timeout else None
+    fraction = [0.0]
+
+    def spawn(command: list[str], child_env: dict[str, str], label: str) -> int | None:
+        """Runs one in-situ worker to its end; None when the job is stopped meanwhile (then it is killed)."""
+        child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=child_env, text=True)
+        child_relay = Relay(child.stdout, fraction[0], cap=0.3)
+        child_relay.start()
+        stopped_child = _wait(child, deadline, stop, why)
+        if stopped_child:
+            kill_tree(child.pid)
+        code = child.wait()
+        child_relay.join(timeout=2)
+        fraction[0] = child_relay.fraction
+        return None if stopped_child else code
+    if "script" in spec["target"] and nproc == 1 and spec.get("inSituRuns", True):
+        channel.progress("start", 0.0, "Running the script as written, then with compiling off (in situ)")
+        in_situ.run(spec, workdir, lambda path: [sys.executable, "-m", "compile_lens_runner", "_worker", path], env, spawn)
+        spec["inSituDir"] = os.path.join(workdir, in_situ.FOLDER)
+        with open(spec_path, "w", encoding="utf-8") as f:
+            json.dump(spec, f)
     if nproc > 1:
-        channel.progress("start", 0.0, f"Starting torchrun with {nproc} processes")
+        channel.progress("start", fraction[0], f"Starting torchrun with {nproc} processes")
         command = rank_launch.command(spec_path, nproc)
     else:
-        channel.progress("start", 0.0, "Starting the runner")
+        channel.progress("start", fraction[0], "Starting the runner")
         command = [sys.executable, "-m", "compile_lens_runner", "_worker", spec_path]
-    worker = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=env, text=True)
-    relay = Relay(worker.stdout)
-    relay.start()
-    deadline = time.monotonic() + timeout if timeout else None
-    while worker.poll() is None:
-        if deadline is not None and time.monotonic() > deadline:
-            why.append("timeout")
-            stop.set()
-        if stop.wait(0.1):
+    worker = None
+    if not stop.is_set():
+        worker = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=env, text=True)
+        relay = Relay(worker.stdout, fraction[0])
+        relay.start()
+        if _wait(worker, deadline, stop, why):
             if nproc > 1:  # each rank says where it is (a timeout), then writes what it has
                 if why[0] == "timeout":
                     rank_launch.request_stacks(workdir, nproc)
                 rank_launch.stop_ranks(workdir, nproc)
             kill_tree(worker.pid)
-            break
-    code = worker.wait()
-    relay.join(timeout=2)
+    code = 1
+    if worker is not None:
+        code = worker.wait()
+        relay.join(timeout=2)
     stopped = why[0] if why else None
     hang = None
     if nproc > 1:

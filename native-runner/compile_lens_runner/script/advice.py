@@ -1,16 +1,22 @@
 """What a script's regions say: per region compile / stay eager / no verdict, and one summary for the script.
 
-Measured regions go through advice.recommend, the rule targets use. Where nothing was measured the verdict is
-'none' and the reason says why, never "don't compile".
+The in-situ step speedup (the script's own steps, compiled against eager) decides first, weighed by the script's own
+length: a compile that pays back after more steps than the script made is not a "compile" for this script. Without
+an in-situ number, replayed measurements go through advice.recommend, the rule targets use, and their break-even is
+weighed against the calls the script made. A compiled call that failed is a "fix first", never a "compile". Where
+nothing was measured the verdict is 'none' and the reason says why, never "don't compile".
 """
 from __future__ import annotations
 
 from typing import Any
 
+from ..compiler.failure import headline
 from ..report import advice
 from .replay import AS_WRITTEN
 
 _NO_VERDICT = "No verdict: "
+# Without a steady step, the region's calls in situ (compiles included) must be this much slower for "stay eager".
+_CLEARLY_SLOWER = 1.1
 
 
 def _where(region: dict[str, Any]) -> str:
@@ -27,7 +33,63 @@ def _label(region: dict[str, Any], mode: str) -> str:
     return f"{region['options']['mode']} as written" if mode == AS_WRITTEN else mode
 
 
+def _failed(region: dict[str, Any]) -> dict[str, Any] | None:
+    return (region.get("inSitu") or {}).get("failure")
+
+
+def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
+    """The verdict from the script's own steps, or None when there is no in-situ number to rest one on."""
+    s = region.get("inSitu") or {}
+    failure = s.get("failure")
+    if failure:
+        return {"mode": None, "verdict": "none", "reason": f"Fix first: a compiled call failed at {headline(failure)}. {failure['fix']}"}
+    stopped = region.get("stoppedAfterCalls") is not None
+    step = s.get("step")
+    if step is None:
+        spent = s.get("regionSeconds")
+        if spent and not stopped and spent["compiled"] > spent["eager"] * _CLEARLY_SLOWER:
+            return {"mode": None, "verdict": "stay-eager", "reason": (
+                f"Stay eager for a run like this one: {s['reason']}; in situ its calls took {spent['compiled']:.3g} s "
+                f"compiled against {spent['eager']:.3g} s eager.")}
+        return None
+    speedup, low, high = step["speedup"], step["low"], step["high"]
+    span = f"{speedup:.3g}x per step in situ ({s['pairs']} pair(s) of runs); a next run may give {low:.3g}-{high:.3g}x"
+    if high < 1.0:  # even the interval's upper end: no spread makes this a speedup
+        return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled steps are slower ({span})."}
+    if high > advice.DECISIVE_SPAN * low:
+        return {"mode": None, "verdict": "none", "reason": f"No verdict: the script's steps varied too much to decide ({span})."}
+    if low < advice.MIN_USEFUL_SPEEDUP:
+        return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled steps may be no faster ({span})."}
+    cost, made, after = s.get("compileSeconds") or 0.0, s["stepsMade"], s.get("breakEvenSteps")
+    if after is not None and after > made and not stopped:
+        return {"mode": None, "verdict": "stay-eager", "reason": (
+            f"Stay eager for runs this short: steps are faster compiled ({span}), but the {cost:.1f} s compile inside the "
+            f"script pays back after {after:,} steps and this run made {made:,}; compile when it runs more than {after:,} steps.")}
+    payback = (f"its {cost:.1f} s compile inside the script pays back after {after:,} steps; this run made {made:,}"
+               if after is not None else "it compiled nothing the steps did not repay")
+    return {"mode": region["options"]["mode"], "verdict": "compile", "reason": f"Compile ({region['options']['mode']} as written): {span}, and {payback}."}
+
+
+def _weighed(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
+    """A replay's "compile" against the calls the script made: a break-even beyond them does not pay back here."""
+    best = next((m for m in _primary(region) if _label(region, m["mode"]) == rec["mode"] or m["mode"] == rec["mode"]), None)
+    after = (best or {}).get("breakEvenCalls")
+    made = region["callCount"]
+    if rec["verdict"] != "compile" or after is None or after <= made or region.get("stoppedAfterCalls") is not None:
+        return rec
+    return {"mode": None, "verdict": "stay-eager", "reason": (
+        f"Stay eager for runs this short: {rec['reason'].removeprefix('Use ').rstrip('.')}, but this script made {made:,} "
+        f"calls (replayed forward only: no in-situ number).")}
+
+
 def region_recommendation(region: dict[str, Any]) -> dict[str, Any]:
+    situ = _in_situ(region)
+    if situ is not None:
+        return situ
+    return _weighed(region, _replayed(region))
+
+
+def _replayed(region: dict[str, Any]) -> dict[str, Any]:
     measured = [m for m in _primary(region) if m["status"] == "ok" and m.get("speedup") is not None]
     if not measured:
         failed = next((m["error"]["message"] for m in _primary(region) if m.get("error")), None)
@@ -42,12 +104,31 @@ def region_recommendation(region: dict[str, Any]) -> dict[str, Any]:
 
 
 def _best_speedup(region: dict[str, Any]) -> float | None:
+    step = (region.get("inSitu") or {}).get("step")
+    if step is not None:
+        return float(step["speedup"])
     speedups = [m["speedup"] for m in _primary(region) if m["status"] == "ok" and m.get("speedup") is not None]
     return max(speedups) if speedups else None
 
 
-def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
-    """One line for the whole script from its regions' verdicts."""
+def _wall(in_situ: dict[str, Any] | None) -> str:
+    wall = (in_situ or {}).get("wallSeconds")
+    if not wall or not wall.get("compiled") or not wall.get("eager"):
+        return ""
+    c, e = min(wall["compiled"]), min(wall["eager"])
+    return f" The whole script took {c:.2f} s as written and {e:.2f} s with compiling off."
+
+
+def script_recommendation(regions: list[dict[str, Any]], in_situ: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One line for the whole script from its regions' verdicts (and its wall time both ways, in situ)."""
+    failed = next((r for r in regions if _failed(r)), None)
+    if failed is not None:
+        return {"mode": None, "verdict": "none", "reason": failed["recommendation"]["reason"] + _wall(in_situ)}
+    rec = _script_recommendation(regions)
+    return dict(rec, reason=rec["reason"] + _wall(in_situ))
+
+
+def _script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
     if not regions:
         return {"mode": None, "verdict": "none", "reason": (
             f"{_NO_VERDICT}the script made no torch.compile region (no torch.compile or nn.Module.compile call ran).")}

@@ -16,13 +16,14 @@ import sys
 from typing import Any, Iterator, Protocol
 
 from ..compiler import artifacts, compiled_runs
+from ..compiler.failure import compile_failure, headline
 from ..compiler import torch_trace as tt
 from ..compiler.insight import CUDAGRAPH_MODES, compiler_insight
 from ..errors import RunnerError, classify
 from ..measure import paired, speedups
 from ..measure.profiling import LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS
 from ..run import Run
-from . import advice, region_entry
+from . import advice, in_situ_report, region_entry
 from .notebook import NotebookScript, convert, map_locations
 from .regions import Region, RegionRecorder, ScriptStopped
 from .replay import RegionReplay, ReplayContext, chosen_signatures, not_measured_reason
@@ -113,7 +114,7 @@ def adjust_speedups(measurements: list[dict[str, Any]], fastest_probe: float) ->
 
 
 @contextlib.contextmanager
-def _script_environment(argv: list[str], folder: str, chdir: bool) -> Iterator[None]:
+def script_environment(argv: list[str], folder: str, chdir: bool) -> Iterator[None]:
     """The script's sys.argv, its folder first on sys.path (and, for a notebook, as the working directory):
     kept while its regions are measured too, since their code may read them on every call."""
     saved_argv, saved_path, cwd = sys.argv, list(sys.path), os.getcwd()
@@ -128,7 +129,13 @@ def _script_environment(argv: list[str], folder: str, chdir: bool) -> Iterator[N
         os.chdir(cwd)
 
 
-def _execute(path: str, name: str, recorder: RegionRecorder) -> dict[str, Any]:
+class Observer(Protocol):
+    """What watches the script's torch.compile calls while it runs: RegionRecorder, or in situ a LightRecorder."""
+
+    def installed(self) -> contextlib.AbstractContextManager[None]: ...
+
+
+def execute(path: str, name: str, recorder: Observer) -> dict[str, Any]:
     """Runs the script; returns what the mode entry says about how it ended."""
     outcome: dict[str, Any] = {"status": "ok", "error": None, "scriptExitCode": 0}
     try:
@@ -143,7 +150,11 @@ def _execute(path: str, name: str, recorder: RegionRecorder) -> dict[str, Any]:
             outcome.update(status="error", error={"kind": "user-code", "message": f"The script exited with status {code}.",
                                                   "fix": "See the script's own output in the log.", "traceback": None})
     except BaseException as exc:  # the script's own failure is a finding; its compiles are still reported
-        outcome.update(status="error", error=classify(exc, f"running {name}").to_json(), scriptExitCode=1)
+        error = classify(exc, f"running {name}")
+        if error.kind == "compile":  # at the user's line, in their terms (no other modes ran: it is their script)
+            failure = compile_failure(exc)
+            error = RunnerError("compile", f"A compiled call failed: {headline(failure)}.", failure["fix"], error.traceback)
+        outcome.update(status="error", error=error.to_json(), scriptExitCode=1)
     return outcome
 
 
@@ -174,8 +185,8 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         ranked.arm(run, entry, recorder, MODE)
     run.progress("script", 0.05, f"Running {os.path.basename(path)}")
     tt.mark(MODE, "script")
-    with _script_environment([path, *args], os.path.dirname(path), chdir=notebook is not None):
-        entry.update(_execute(runnable, os.path.basename(path), recorder))
+    with script_environment([path, *args], os.path.dirname(path), chdir=notebook is not None):
+        entry.update(execute(runnable, os.path.basename(path), recorder))
         if ranked is not None:
             ranked.ended(run)
         tt.mark(MODE, "done")
@@ -189,7 +200,10 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         if entry["error"]:
             run.report["error"] = entry["error"]
         measurements.measure(recorder.regions)
-    run.report["recommendation"] = advice.script_recommendation(run.report["regions"])
+    in_situ_report.attach(run.report, run.spec.get("inSituDir"))
+    for region_entry_json in run.report["regions"]:
+        region_entry_json["recommendation"] = advice.region_recommendation(region_entry_json)
+    run.report["recommendation"] = advice.script_recommendation(run.report["regions"], run.report["inSitu"])
     if notebook is not None:
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)

@@ -153,7 +153,7 @@ class RegionReplay:
             entry["correctness"] = check_outputs(region.eager, compiled, capture, device)
             if not entry["correctness"]["ok"]:
                 entry["error"] = {"kind": "mismatch", "message": f"Compiled outputs differ from eager: {entry['correctness']['message']}",
-                                  "fix": "Check for ops with undefined order or randomness; try another mode or backend.",
+                                  "fix": "Check for ops with undefined order or randomness; compile with backend='aot_eager' to see whether Inductor is the cause.",
                                   "traceback": None}
         except _RanEagerly as exc:
             entry.update(status="error", error={
@@ -163,6 +163,9 @@ class RegionReplay:
             err = classify(exc, f"{stage} {region.name} ({mode}) on the script's inputs")
             if stage == "compiling" and err.kind == "user-code":
                 err.kind = "compile"
+            if err.kind == "compile":  # no "other modes": only the modes this run measured exist for the user
+                err.fix = ("Compile without fullgraph=True, or with backend='aot_eager' to see whether Inductor is the cause; "
+                           "report the traceback to PyTorch if it is.")
             entry.update(status="error", error=err.to_json(), speedup=None)
         finally:
             tt.mark(marker, "done")

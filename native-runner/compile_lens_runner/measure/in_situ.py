@@ -1,0 +1,289 @@
+"""The script's own calls, compiled against eager, from whole runs of the script (pure; tested on recorded runs).
+
+A *pair* is two runs of the unmodified script: one as written, one with compiling turned off by PyTorch's switch.
+Per region, calls are matched by index and signature (up to the first call where the two runs differ: after it,
+the same index may be different work). A *step* is the time from one call of a region to its next call: what a
+training step, a decode step or a request really costs (backward, optimizer, data, cache updates included).
+
+Steady state: from the first call (not the script's first) whose call and step compiled nothing in the compiled
+run; its steps that compiled nothing are the steady steps. A later step that compiled at a signature the region had
+already been called with is a recurring recompile: its time over a steady step is counted in the compiled step cost,
+shared over the steps from steady on. The warm-up before steady state, and later steps that compiled a signature seen
+for the first time (a short last batch), are the compile cost inside the script (their time over eager's, resp. over
+a steady compiled step), which break-even pays back in steps.
+
+The estimate is eager's median steady step over compiled's, pooled over the pairs. Steps within one run are a
+distribution, not repeated rounds of one thing, so the interval holds: the 5th-95th percentiles of the estimate over
+steady steps resampled by index within each pair (which steps were slow), the estimate of every eager run against
+every compiled run (run-to-run variation, once there are two pairs), and a floor for what differs between
+processes and one pair cannot show (estimator.FLOOR_*: 2 %, 6 % when a run's steady steps met noise).
+"""
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from . import estimator
+
+RESAMPLES = 1000
+# A region whose steady steps are fewer than this, or noisy, or whose interval straddles a verdict's boundary, gets
+# another pair of runs (needs_another_pair).
+ENOUGH_STEPS = 8
+WIDE_PCT = 20.0
+BOUNDARIES = (1.0, 1.05)
+MAX_SERIES = 2000
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of a region in one run: its duration, the step it begins (to the region's next call; None for the
+    last), and how many compiles started during the call and during the step (the call included)."""
+
+    index: int
+    signature: str
+    ms: float | None
+    step_ms: float | None
+    compiles: int = 0
+    step_compiles: int = 0
+
+    @property
+    def span_ms(self) -> float | None:
+        """What the call cost the script: its step, or (the last call) the call itself."""
+        return self.step_ms if self.step_ms is not None else self.ms
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "Call":
+        return Call(int(data["index"]), str(data["signature"]), data.get("ms"), data.get("stepMs"),
+                    int(data.get("compiles") or 0), int(data.get("stepCompiles") or 0))
+
+
+@dataclass
+class PairView:
+    """One pair's matched calls of one region, split into warm-up, steady steps, steady calls and late compiles."""
+
+    compiled: list[Call]
+    eager: list[Call]
+    matched: int
+    divergence: int | None  # first index where the runs' signatures differ (None: none in the shorter run)
+    steady_from: int | None
+    steady_steps: list[int]
+    steady_calls: list[int]
+    late_steps: list[int]  # compiled again at a signature already seen: recurring
+    new_steps: list[int]  # compiled at a signature seen for the first time, after steady state began
+
+    @property
+    def warmup(self) -> range:
+        return range(self.steady_from if self.steady_from is not None else self.matched)
+
+
+def view(compiled: list[Call], eager: list[Call]) -> PairView:
+    shorter = min(len(compiled), len(eager))
+    divergence = next((i for i in range(shorter) if compiled[i].signature != eager[i].signature), None)
+    matched = shorter if divergence is None else divergence
+    steady_from = next((i for i in range(1, matched) if compiled[i].compiles == 0 and compiled[i].step_compiles == 0
+                        and compiled[i].step_ms is not None), None)
+    steps: list[int] = []
+    calls: list[int] = []
+    late: list[int] = []
+    new: list[int] = []
+    seen = {c.signature for c in compiled[:steady_from or 0]}
+    if steady_from is not None:
+        for i in range(steady_from, matched):
+            c, e = compiled[i], eager[i]
+            if c.compiles == 0 and c.ms is not None and e.ms is not None:
+                calls.append(i)
+            first_time = c.signature not in seen
+            seen.add(c.signature)
+            if c.step_ms is None or e.step_ms is None or i + 1 >= matched:
+                continue  # a step is matched when both of its ends are
+            (steps if c.step_compiles == 0 else new if first_time else late).append(i)
+    return PairView(compiled, eager, matched, divergence, steady_from, steps, calls, late, new)
+
+
+def _ratio_of_medians(eager: Sequence[float], compiled: Sequence[float]) -> float:
+    return statistics.median(eager) / statistics.median(compiled)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    pos = q * (len(values) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (pos - lo)
+
+
+def resampled(eager: list[float], compiled: list[float], seed: int = 0) -> tuple[float, float]:
+    """5th and 95th percentiles of the ratio of medians over matched steps drawn with replacement (by index: the
+    same steps of both runs, seeded so that a report is repeatable)."""
+    rng = random.Random(seed)
+    n = len(eager)
+    values = []
+    for _ in range(RESAMPLES):
+        picks = [rng.randrange(n) for _ in range(n)]
+        values.append(_ratio_of_medians([eager[i] for i in picks], [compiled[i] for i in picks]))
+    return _percentile(values, 0.05), _percentile(values, 0.95)
+
+
+def _noisy(values: list[float]) -> bool:
+    return len(values) >= 2 and estimator.noisy(values)
+
+
+def estimate(eager_runs: list[list[float]], compiled_runs: list[list[float]], extra_ms: list[float] | None = None) -> dict[str, Any] | None:
+    """Speedup from the steady durations of each pair (eager_runs[k] and compiled_runs[k] matched by index), with its
+    interval. extra_ms[k]: what late compiles add to each compiled step of pair k (their share)."""
+    pairs = [(e, c) for e, c in zip(eager_runs, compiled_runs) if e and c]
+    if not pairs:
+        return None
+    extra = extra_ms or [0.0] * len(eager_runs)
+    shares = [x for (e, c), x in zip(zip(eager_runs, compiled_runs), extra) if e and c]
+    share = statistics.mean(shares)
+    eager_ms = statistics.median([v for e, _ in pairs for v in e])
+    compiled_ms = statistics.median([v for _, c in pairs for v in c]) + share
+    speedup = eager_ms / compiled_ms
+    noisy_runs = any(_noisy(e) or _noisy(c) for e, c in pairs)
+    floor = estimator.FLOOR_NOISY_PCT if noisy_runs or len(pairs[0][0]) < 3 else estimator.FLOOR_STEADY_PCT
+    bounds = [speedup * (1 - floor / 100), speedup * (1 + floor / 100)]
+    per_run = []
+    for (e, c), x in zip(pairs, shares):
+        own = statistics.median(e) / (statistics.median(c) + x)
+        per_run.append({"eagerMs": round(statistics.median(e), 4), "compiledMs": round(statistics.median(c) + x, 4),
+                        "speedup": round(own, 4), "steps": len(e)})
+        bounds.append(own)
+        if len(e) >= 4:
+            low, high = resampled(e, [v + x for v in c])
+            bounds += [low, high]
+    for e, _ in pairs:  # every eager run against every compiled run: what the next pair may give
+        for (_, c), x in zip(pairs, shares):
+            bounds.append(statistics.median(e) / (statistics.median(c) + x))
+    return {"eagerMs": round(eager_ms, 4), "compiledMs": round(compiled_ms, 4), "speedup": round(speedup, 4),
+            "low": round(min(bounds), 4), "high": round(max(bounds), 4), "floorPct": floor, "noisy": noisy_runs,
+            "samples": sum(len(e) for e, _ in pairs), "perRun": per_run}
+
+
+def _late_share(v: PairView) -> tuple[float, float]:
+    """(total ms late compiles added over a steady compiled step, that total shared over the steps from steady on)."""
+    if not v.late_steps or not v.steady_steps:
+        return 0.0, 0.0
+    steady = statistics.median(v.compiled[i].step_ms or 0.0 for i in v.steady_steps)
+    total = sum(max(0.0, (v.compiled[i].step_ms or 0.0) - steady) for i in v.late_steps)
+    return total, total / (len(v.steady_steps) + len(v.late_steps))
+
+
+def _compile_cost_ms(v: PairView) -> float | None:
+    """How much longer the compiled run's warm-up calls (to steady state, their steps included) took than eager's,
+    plus what later first-time compiles took over a steady compiled step."""
+    spans = [(v.compiled[i].span_ms, v.eager[i].span_ms) for i in v.warmup]
+    if not spans or any(c is None or e is None for c, e in spans):
+        return None
+    cost = sum(c or 0.0 for c, _ in spans) - sum(e or 0.0 for _, e in spans)
+    if v.new_steps and v.steady_steps:
+        steady = statistics.median(v.compiled[i].step_ms or 0.0 for i in v.steady_steps)
+        cost += sum(max(0.0, (v.compiled[i].step_ms or 0.0) - steady) for i in v.new_steps)
+    return cost
+
+
+def _region_seconds(v: PairView) -> dict[str, float] | None:
+    spans = [(v.compiled[i].span_ms, v.eager[i].span_ms) for i in range(v.matched)]
+    if not spans or any(c is None or e is None for c, e in spans):
+        return None
+    return {"compiled": round(sum(c or 0.0 for c, _ in spans) / 1000, 6), "eager": round(sum(e or 0.0 for _, e in spans) / 1000, 6)}
+
+
+def series(calls: list[Call]) -> list[list[float | int | None]]:
+    """[ms, stepMs, compiles] per call, for the report panel's overlay."""
+    return [[None if c.ms is None else round(c.ms, 4), None if c.step_ms is None else round(c.step_ms, 4),
+             c.step_compiles] for c in calls[:MAX_SERIES]]
+
+
+def _why_no_steps(first: PairView, calls: int) -> str:
+    if first.matched == 0:
+        return "no call ran in both runs"
+    if first.steady_from is None:
+        return (f"every one of the script's {calls} call(s) compiled or began a step that compiled: the script never "
+                "reached a step without compiling")
+    return "no step of the steady state was matched in both runs (the region's last call has no step)"
+
+
+def compare(compiled_runs: list[list[Call]], eager_runs: list[list[Call]]) -> dict[str, Any]:
+    """A region's in-situ result (schema `$defs/inSitu`) from the calls of each pair's two runs (pair k:
+    compiled_runs[k], eager_runs[k]); pair 0 is the first, whose compiled run compiled from cold."""
+    views = [view(c, e) for c, e in zip(compiled_runs, eager_runs)]
+    first = views[0]
+    late = [_late_share(v) for v in views]
+    step = estimate([[v.eager[i].step_ms or 0.0 for i in v.steady_steps] for v in views],
+                    [[v.compiled[i].step_ms or 0.0 for i in v.steady_steps] for v in views], [s for _, s in late])
+    call = estimate([[v.eager[i].ms or 0.0 for i in v.steady_calls] for v in views],
+                    [[v.compiled[i].ms or 0.0 for i in v.steady_calls] for v in views])
+    costs = [_compile_cost_ms(v) for v in views]
+    cost_ms = costs[0]
+    steps_made = len(compiled_runs[0])
+    break_even = None
+    if step is not None and cost_ms is not None and step["eagerMs"] > step["compiledMs"]:
+        break_even = math.ceil(len(first.warmup) + max(0.0, cost_ms) / (step["eagerMs"] - step["compiledMs"]))
+    unmatched = None
+    if first.divergence is not None:
+        unmatched = (f"the runs' calls differ from call {first.divergence} on (compiled: {first.compiled[first.divergence].signature}; "
+                     f"eager: {first.eager[first.divergence].signature}): calls {first.divergence}+ are not compared")
+    elif len(first.compiled) != len(first.eager):
+        unmatched = (f"the compiled run made {len(first.compiled)} call(s), the eager run {len(first.eager)}: the first "
+                     f"{first.matched} are compared")
+    return {
+        "pairs": len(views), "compiledCalls": len(first.compiled), "eagerCalls": len(first.eager),
+        "matchedCalls": first.matched, "unmatched": unmatched, "steadyFromCall": first.steady_from,
+        "warmupCalls": len(first.warmup), "step": step, "call": call,
+        "lateCompiles": len(first.late_steps), "lateCompileMs": round(late[0][0], 4), "laterFirstCompiles": len(first.new_steps),
+        "compileSeconds": None if cost_ms is None else round(max(0.0, cost_ms) / 1000, 4),
+        "compileSecondsPerRun": [None if c is None else round(max(0.0, c) / 1000, 4) for c in costs],
+        "breakEvenSteps": break_even, "stepsMade": steps_made,
+        "paysBack": None if break_even is None else break_even <= steps_made,
+        "regionSeconds": _region_seconds(first),
+        "stepsPerSecond": None if step is None else {"eager": round(1000 / step["eagerMs"], 3), "compiled": round(1000 / step["compiledMs"], 3)},
+        "reason": None if step is not None else _why_no_steps(first, steps_made),
+        "series": {"compiled": series(first.compiled), "eager": series(first.eager)},
+    }
+
+
+def needs_another_pair(result: dict[str, Any]) -> str | None:
+    """Why one more pair of runs is needed for this region's step speedup to support a verdict; None if not."""
+    step = result.get("step")
+    if step is None:
+        return None  # no steady step: another pair would not make one
+    if step["samples"] < ENOUGH_STEPS * result["pairs"]:
+        return f"{step['samples']} steady steps"
+    if step["high"] > step["low"] * (1 + WIDE_PCT / 100):
+        return f"interval {step['low']:.3g}-{step['high']:.3g}x"
+    for boundary in BOUNDARIES:
+        if step["low"] < boundary < step["high"]:
+            return f"interval {step['low']:.3g}-{step['high']:.3g}x straddles {boundary:.2f}x"
+    if result["pairs"] == 1 and step["noisy"]:
+        return "noisy steps"
+    return None
+
+
+def calls_of(region: dict[str, Any]) -> list[Call]:
+    return [Call.from_json(c) for c in region.get("calls") or []]
+
+
+def same_region(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Regions of two runs are one when the script made them in the same order at the same line with the same name."""
+    where_a, where_b = a.get("location") or {}, b.get("location") or {}
+    return (a.get("id"), a.get("name"), where_a.get("file"), where_a.get("line")) == (
+        b.get("id"), b.get("name"), where_b.get("file"), where_b.get("line"))
+
+
+def region_in(run: dict[str, Any], region: dict[str, Any]) -> dict[str, Any] | None:
+    return next((r for r in run.get("regions") or [] if same_region(r, region)), None)
+
+
+def compare_runs(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per region id of the first compiled run: compare() over the pairs in which both runs made that region."""
+    out: dict[str, dict[str, Any]] = {}
+    for region in compiled[0].get("regions") or [] if compiled else []:
+        pairs = [(c, e) for c, e in ((region_in(c, region), region_in(e, region)) for c, e in zip(compiled, eager))
+                 if c is not None and e is not None]
+        if pairs:
+            out[region["id"]] = compare([calls_of(c) for c, _ in pairs], [calls_of(e) for _, e in pairs])
+    return out

@@ -1,0 +1,94 @@
+"""The supervisor's in-situ runs of a script (`profile --script`): before the observed run, the unmodified script
+runs as separate worker processes, once as written ("compiled") and once with compiling turned off ("eager"), with
+the same argv, environment and seeds (script/in_situ_run.py). When a region's step speedup from that pair cannot
+support a verdict yet (measure/in_situ.needs_another_pair), the pair runs again in the other order (eager first).
+Each --modes mode other than the script's own runs once more as a compiled run with every torch.compile set to it.
+
+The runs write `in_situ/<side>-<pair>[-<mode>].json` in the report directory; the observed worker reads them
+(script/in_situ_report.py). Imports no torch.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Callable
+
+from ..measure import in_situ
+from ..report import document
+
+FOLDER = "in_situ"
+MAX_PAIRS = 2
+# Run with the same hash seed both ways (the script's own seeds are its own): set iff the user did not set one.
+HASH_SEED = "0"
+
+Spawn = Callable[[list[str], dict[str, str], str], "int | None"]  # (command, env, label) -> exit code, None if stopped
+
+
+def run_file(folder: str, side: str, pair: int, mode: str | None = None) -> str:
+    return os.path.join(folder, f"{side}-{pair}" + (f"-{mode}" if mode else "") + ".json")
+
+
+def env_for(env: dict[str, str]) -> dict[str, str]:
+    """The worker's environment without the compiler's log (it slows compiling and is read from the observed run)."""
+    out = {k: v for k, v in env.items() if k not in ("TORCH_TRACE", "INDUCTOR_PROVENANCE")}
+    out.setdefault("PYTHONHASHSEED", HASH_SEED)
+    return out
+
+
+def _spawn_one(spec: dict[str, Any], folder: str, side: str, pair: int, mode: str | None, label: str,
+               command: Callable[[str], list[str]], env: dict[str, str], spawn: Spawn) -> int | None:
+    out = run_file(folder, side, pair, mode)
+    spec_path = out.replace(".json", ".spec.json")
+    with open(spec_path, "w", encoding="utf-8") as f:
+        json.dump(dict(spec, inSitu={"side": side, "pair": pair, "mode": mode, "out": out, "label": label}), f)
+    try:
+        return spawn(command(spec_path), env, label)
+    finally:
+        os.remove(spec_path)
+
+
+def _read(folder: str, side: str, pair: int, mode: str | None = None) -> dict[str, Any] | None:
+    data = document.read(run_file(folder, side, pair, mode))
+    return data if isinstance(data, dict) else None
+
+
+def another_pair(folder: str, pairs: int) -> str | None:
+    """Why another pair is needed (the first region that needs one), from the pairs run so far; None if none is."""
+    compiled = [_read(folder, "compiled", k) for k in range(1, pairs + 1)]
+    eager = [_read(folder, "eager", k) for k in range(1, pairs + 1)]
+    if any(r is None for r in compiled + eager):
+        return None  # a run wrote nothing (it was killed): the report says so, repeating would not help
+    for region_id, result in in_situ.compare_runs([c for c in compiled if c], [e for e in eager if e]).items():
+        why = in_situ.needs_another_pair(result)
+        if why:
+            return f"{region_id}: {why}"
+    return None
+
+
+def run(spec: dict[str, Any], workdir: str, command: Callable[[str], list[str]], env: dict[str, str], spawn: Spawn) -> bool:
+    """Runs the in-situ runs; False when the job was stopped (cancel, timeout) meanwhile."""
+    folder = os.path.join(workdir, FOLDER)
+    os.makedirs(folder, exist_ok=True)
+    light_env = env_for(env)
+    order = [("compiled", 1), ("eager", 1)]
+    repeat_why = None
+    done = 0
+    while done < len(order):
+        side, pair = order[done]
+        label = f"{side}, pair {pair}" + (" (compiling off)" if side == "eager" else " (as written)")
+        if _spawn_one(spec, folder, side, pair, None, label, command, light_env, spawn) is None:
+            return False
+        done += 1
+        if done == len(order) and pair < MAX_PAIRS:
+            repeat_why = another_pair(folder, pair)
+            if repeat_why:  # alternate the order: eager first this time
+                order += [("eager", pair + 1), ("compiled", pair + 1)]
+    own = {m for r in (_read(folder, "compiled", 1) or {}).get("regions") or [] for m in [r["options"]["mode"]]}
+    for mode in spec.get("whatIfModes") or []:
+        if mode in own and len(own) == 1:
+            continue  # the script's own mode: the pair measured it
+        if _spawn_one(spec, folder, "compiled", 1, mode, f"compiled with mode={mode}", command, light_env, spawn) is None:
+            return False
+    with open(os.path.join(folder, "plan.json"), "w", encoding="utf-8") as f:
+        json.dump({"order": [f"{s}-{p}" for s, p in order], "repeatedBecause": repeat_why}, f)
+    return True

@@ -1,0 +1,75 @@
+"""The in-situ runs (process/in_situ.py, in_situ_run.py) in the observed run's report: per region `inSitu` (the
+script's own calls and steps compiled against eager, measure/in_situ.py), and for the script `report["inSitu"]`
+(the runs, their order, the whole script's wall time both ways, what-if modes run in situ)."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..measure import in_situ
+from ..report import document
+
+FOLDER = "in_situ"
+
+
+def _read(folder: str, name: str) -> dict[str, Any] | None:
+    data = document.read(os.path.join(folder, name))
+    return data if isinstance(data, dict) else None
+
+
+def _run_json(name: str, data: dict[str, Any] | None, folder: str) -> dict[str, Any]:
+    side, _, rest = name.removesuffix(".json").partition("-")
+    pair, _, mode = rest.partition("-")
+    if data is None:
+        return {"file": None, "side": side, "pair": int(pair), "mode": mode or None, "status": "error", "wallSeconds": None,
+                "error": {"kind": "internal", "message": "The run ended without writing its timings (killed or crashed).",
+                          "fix": "See the runner's stderr log.", "traceback": None}, "switch": None}
+    outcome = data.get("outcome") or {}
+    return {"file": os.path.join(FOLDER, name), "side": side, "pair": int(pair), "mode": mode or None,
+            "status": outcome.get("status", "error"), "wallSeconds": data.get("wallSeconds"), "error": outcome.get("error"),
+            "switch": data.get("switch"), "scriptExitCode": outcome.get("scriptExitCode")}
+
+
+def _what_if(region: dict[str, Any], mode_runs: dict[str, dict[str, Any]], eager: dict[str, Any] | None) -> list[dict[str, Any]]:
+    out = []
+    for mode, run in mode_runs.items():
+        mine, base = in_situ.region_in(run, region), in_situ.region_in(eager or {}, region)
+        if mine is None or base is None:
+            continue
+        result = in_situ.compare([in_situ.calls_of(mine)], [in_situ.calls_of(base)])
+        out.append({"mode": mode, "step": result["step"], "call": result["call"], "compileSeconds": result["compileSeconds"],
+                    "breakEvenSteps": result["breakEvenSteps"], "reason": result["reason"], "failure": mine.get("failure")})
+    return out
+
+
+def attach(report: dict[str, Any], folder: str | None) -> None:
+    """Puts what the in-situ runs in `folder` measured into the report (its regions already built)."""
+    if folder is None or not os.path.isdir(folder):
+        report["inSitu"] = {"pairs": 0, "runs": [], "order": [], "repeatedBecause": None, "wallSeconds": None,
+                            "skipped": "the in-situ runs were not made (--no-in-situ, or a torchrun job)"}
+        return
+    plan = _read(folder, "plan.json") or {}
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".json") and n != "plan.json" and not n.endswith(".spec.json"))
+    expected = [f"{label}.json" for label in plan.get("order") or []]
+    runs = {n: _read(folder, n) for n in dict.fromkeys(expected + names)}
+    pairs = sorted({int(n.split("-")[1].removesuffix(".json")) for n in runs if n.count("-") == 1})
+    complete = [k for k in pairs if runs.get(f"compiled-{k}.json") and runs.get(f"eager-{k}.json")]
+    compiled = [runs[f"compiled-{k}.json"] or {} for k in complete]
+    eager = [runs[f"eager-{k}.json"] or {} for k in complete]
+    modes = {n.removesuffix(".json").split("-", 2)[2]: data for n, data in runs.items() if n.count("-") >= 2 and data}
+    results = in_situ.compare_runs(compiled, eager)
+    for entry in report.get("regions") or []:
+        source = in_situ.region_in(compiled[0], entry) if compiled else None
+        if source is None:
+            entry["inSitu"] = None
+            continue
+        result = results.get(source["id"])
+        failure = source.get("failure")
+        entry["inSitu"] = dict(result or {"pairs": 0, "reason": "the eager run made no call of it"}, failure=failure,
+                               whatIf=_what_if(entry, modes, eager[0] if eager else None))
+    wall = {side: [r["wallSeconds"] for r in (runs[f"{side}-{k}.json"] for k in complete) if r and r.get("wallSeconds") is not None]
+            for side in ("compiled", "eager")}
+    report["inSitu"] = {"pairs": len(complete), "order": plan.get("order") or [], "repeatedBecause": plan.get("repeatedBecause"),
+                        "runs": [_run_json(n, data, folder) for n, data in runs.items()],
+                        "wallSeconds": wall if complete else None, "skipped": None}
+
