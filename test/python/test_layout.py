@@ -22,7 +22,7 @@ ALLOWED: dict[str, set[str]] = {
     "script": {"compiler", "errors", "measure", "report", "run"},
     "ranks": {"compiler", "errors", "measure", "progress", "report", "run", "script"},
     "worker": {"errors", "progress", "ranks", "report", "run", "script", "target"},
-    "process": {"compiler", "errors", "progress", "ranks", "report"},
+    "process": {"compiler", "errors", "measure", "progress", "ranks", "report"},
     "cli": {"process", "ranks", "target", "worker"},
     "__main__": {"cli"},
 }

@@ -57,7 +57,8 @@ def _explained(exc: BaseException, code: str | None) -> tuple[str, str]:
 def compile_failure(exc: BaseException) -> dict[str, Any]:
     """{what, fix, location (the user's line, or None), message (the exception's first line), exception}."""
     where = _user_frame(exc)
-    what, fix = _explained(exc, (where or {}).get("code"))
+    code = ((where or {}).get("code") or "").split(" #", 1)[0].strip() or None  # the statement, not its comment
+    what, fix = _explained(exc, code)
     first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
     return {"what": what, "fix": fix[:1].upper() + fix[1:] + ".", "location": where,
             "message": re.sub(r"\s+", " ", f"{type(exc).__name__}: {first}")[:300], "exception": type(exc).__name__}

@@ -15,7 +15,6 @@ import time
 from typing import Any
 
 from ..compiler.failure import headline
-from ..progress import channel
 from ..run import import_torch
 from .in_situ_recorder import LightRecorder
 from .mode import execute, script_environment
@@ -33,7 +32,6 @@ def _turn_compiling_off(torch: Any) -> str:
 
 
 def main(spec: dict[str, Any]) -> int:
-    channel.claim_stdout()
     job = spec["inSitu"]
     side, out = job["side"], job["out"]
     path = os.path.abspath(spec["target"]["script"])
@@ -47,7 +45,6 @@ def main(spec: dict[str, Any]) -> int:
     if path.endswith(".ipynb"):
         runnable = convert(path, os.path.join(os.path.dirname(out), f"notebook-{side}-{job['pair']}")).script
     recorder = LightRecorder(spec.get("calls"), job.get("mode"))
-    channel.progress("in-situ", 0.02, f"In situ: running {os.path.basename(path)} {job['label']}")
     with script_environment([path, *args], os.path.dirname(path), chdir=runnable != path):
         started = time.perf_counter()
         outcome = execute(runnable, os.path.basename(path), recorder)
