@@ -38,13 +38,13 @@ export function callTitle(call: RegionCall): string {
   return lines.join('\n');
 }
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, className?: string): SVGElementTagNameMap[K] {
+export function svg<K extends keyof SVGElementTagNameMap>(tag: K, className?: string): SVGElementTagNameMap[K] {
   const node = document.createElementNS(SVG_NS, tag);
   if (className) node.setAttribute('class', className);
   return node;
 }
 
-function withTitle<T extends SVGElement>(node: T, text: string): T {
+export function withTitle<T extends SVGElement>(node: T, text: string): T {
   const title = svg('title');
   title.textContent = text;
   node.append(title);

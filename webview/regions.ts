@@ -7,6 +7,8 @@ import type { Report } from '../extension/core/report.ts';
 import { placeLabel } from '../extension/core/sourcePlace.ts';
 import { formatCount, formatMs, formatSeconds, formatSpeedup } from '../extension/core/units.ts';
 import { el } from './panels.ts';
+import { inSituLines } from '../extension/core/inSituDigest.ts';
+import { renderInSituChart } from './inSituChart.ts';
 import { renderRegionChart } from './regionChart.ts';
 
 export type Reveal = (file: string, line: number, cell: number | null) => void;
@@ -77,8 +79,13 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
     box.append(title);
     box.append(el('p', 'region-facts', `${regionFacts(digest).join(' · ')} · compiled with mode ${digest.mode}`));
     if (digest.story) box.append(el('p', 'story', digest.story));
+    if (digest.inSitu) {  // the script's own steps both ways first; the observed run's calls and the replay below
+      box.append(el('p', 'in-situ-lines', inSituLines(digest.inSitu).join('\n')));
+      const overlay = renderInSituChart(region);
+      if (overlay) box.append(overlay);
+    }
     box.append(renderRegionChart(region));
-    if (digest.notMeasured) box.append(el('p', 'not-measured', digest.notMeasured));
+    if (digest.notMeasured) box.append(el('p', 'not-measured', `${digest.inSitu ? 'replay: ' : ''}${digest.notMeasured}`));
     if (digest.measurements.length) {
       // a narrow panel scrolls the table sideways rather than breaking its numbers over lines
       const scroller = el('div', 'table-scroll');

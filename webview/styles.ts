@@ -41,6 +41,12 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .region-chart .steady { fill: var(--vscode-charts-green, #89d185); fill-opacity: 0.12; }
 .region-chart .steady-median { stroke: var(--vscode-charts-green, #89d185); stroke-dasharray: 4 3; }
 .region-chart .steady-label { fill: var(--vscode-charts-green, #89d185); font-size: 11px; }
+.in-situ .run { fill: none; stroke-width: 1.5; }
+.in-situ .run.compiled, .in-situ .steady-median.compiled { stroke: var(--vscode-charts-orange, #d18616); }
+.in-situ .run.eager, .in-situ .steady-median.eager { stroke: var(--vscode-charts-blue, #75beff); }
+.legend-mark.run-compiled { background: var(--vscode-charts-orange, #d18616); border-radius: 0; height: 3px; }
+.legend-mark.run-eager { background: var(--vscode-charts-blue, #75beff); border-radius: 0; height: 3px; }
+.in-situ-lines { margin: 4px 0; white-space: pre-wrap; }
 .mark.cached { fill: var(--vscode-charts-blue, #75beff); }
 .mark.compiled { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
 .mark.recompiled { fill: var(--vscode-charts-red, #f14c4c); stroke: var(--vscode-editor-background); }

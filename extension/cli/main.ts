@@ -29,6 +29,7 @@ Options for profile and check:
   --timeout SECONDS          stop the run after this long
   --quick                    fewer timing rounds (tests, CI)
   --calls N                  --script: stop the script after a region's Nth call, then measure (servers, long loops)
+  --no-in-situ               --script: skip running the script as written and with compiling off (in-situ steps)
   --nproc-per-node N         --script: run it under torchrun with N processes (DDP, FSDP): every rank's compiles,
                              breaks and recompiles, their traces, and where the ranks diverged (check fails on it)
   --python PATH              interpreter with torch (default $COMPILE_LENS_PYTHON or python3)
@@ -62,6 +63,7 @@ const OPTIONS = {
   fullgraph: { type: 'boolean' },
   train: { type: 'boolean' },
   quick: { type: 'boolean' },
+  'no-in-situ': { type: 'boolean' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
@@ -153,6 +155,10 @@ function profileOptionsFrom(args: ParsedArgs): ProfileOptions {
   const timeout = integerFlag(args, 'timeout');
   if (timeout) options.timeoutSeconds = timeout;
   if (quick) options.quick = true;
+  if (args.values['no-in-situ']) {
+    if (options.target.kind !== 'script') throw new UsageError('--no-in-situ applies to --script only');
+    options.inSitu = false;
+  }
   const calls = integerFlag(args, 'calls');
   if (calls !== undefined) {
     if (options.target.kind !== 'script') throw new UsageError('--calls applies to --script only');
@@ -208,7 +214,7 @@ async function profileCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const script = report.target.kind === 'script';
   const reportPath = path.join(loaded.dir, 'report.json');
   if (args.values.json) {
-    const regions = script ? { regions: (report.regions ?? []).map(digestRegion) } : {};
+    const regions = script ? { regions: (report.regions ?? []).map(digestRegion), inSitu: report.inSitu ?? null } : {};
     const ranks = report.ranks?.length
       ? { ranks: report.ranks.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) } : {};
     io.out(JSON.stringify({ reportPath, ...digestReport(report), ...regions, ...ranks }, null, 2));

@@ -2,6 +2,7 @@
 // the CLI lines, `--json`, the CodeLens on the torch.compile line and the report panel. Nothing unmeasured is
 // printed as a number: what was not measured says why, in words, and carries no verdict.
 import { rankText } from './findings.ts';
+import { digestInSitu, inSituLens, inSituLines, wallLine, type InSituDigest } from './inSituDigest.ts';
 import { formatRanks } from './rankDigest.ts';
 import { regionStory } from './regionStory.ts';
 import { digestMode, digestReport, headline, type ModeDigest } from './reportDigest.ts';
@@ -48,6 +49,8 @@ export interface RegionDigest {
   /** the region's verdict; null where nothing was measured or the runner gave none */
   recommendation: Recommendation | null;
   story: string | null;
+  /** schema 1.14: the script's own steps and calls, as written against compiling off (null: no in-situ runs) */
+  inSitu: InSituDigest | null;
   /** the one line on the torch.compile line: "1.84× (default) · 2 graphs · 1 recompile" */
   headline: string;
 }
@@ -86,6 +89,7 @@ export function headlineMeasurement(digest: Pick<RegionDigest, 'measurements'>):
 }
 
 function headlineOf(d: Omit<RegionDigest, 'headline'>): string {
+  if (d.inSitu) return inSituLens(d.inSitu);  // the script's own steps: what the user asked
   const parts: string[] = [];
   const main = headlineMeasurement(d);
   if (d.notMeasured) parts.push(d.notMeasured);
@@ -102,7 +106,8 @@ export function digestRegion(region: Region): RegionDigest {
   const compileCalls = region.calls.filter((c) => c.event !== 'cached');
   const reported = compileCalls.filter((c) => c.compileSeconds != null);
   const measurements = region.measurements.map((m) => digestMeasurement(region, m));
-  const measured = measurements.some((m) => m.status === 'ok' && m.speedup !== null);
+  const inSitu = digestInSitu(region);
+  const measured = measurements.some((m) => m.status === 'ok' && m.speedup !== null) || inSitu !== null;
   const recommendation = measured && region.recommendation && region.recommendation.verdict !== 'none' ? region.recommendation : null;
   const digest: Omit<RegionDigest, 'headline'> = {
     id: region.id,
@@ -126,6 +131,7 @@ export function digestRegion(region: Region): RegionDigest {
     measurements,
     recommendation,
     story: regionStory(region),
+    inSitu,
   };
   return { ...digest, headline: headlineOf(digest) };
 }
@@ -163,16 +169,20 @@ export function regionFacts(d: RegionDigest): string[] {
   if (d.graphBreaks) facts.push(plural(d.graphBreaks, 'graph break'));
   if (d.recompiles) facts.push(plural(d.recompiles, 'recompile'));
   if (d.eagerCalls) facts.push(`${plural(d.eagerCalls, 'call')} ran eagerly`);
-  if (d.compileSeconds !== null) facts.push(`${formatSeconds(d.compileSeconds)} compiling in the script`);
+  // with in-situ numbers, their compile cost is the script's; this one is the observed run's (compiler log on)
+  if (d.compileSeconds !== null) facts.push(`${formatSeconds(d.compileSeconds)} compiling in the ${d.inSitu ? 'observed run' : 'script'}`);
   return facts;
 }
 
 /** The CLI's lines for one region: what the script did with it, each measurement, its story and its verdict. */
 export function formatRegion(d: RegionDigest): string[] {
   const where = d.file !== null && d.line !== null ? ` — ${placeLabel({ file: d.file, line: d.line, cell: d.cell })}` : '';
-  const lines = [`  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${regionFacts(d).join(', ')}${d.notMeasured ? ` — ${d.notMeasured}` : ''}`];
+  // in situ first (the script's own steps); the replay's numbers after it, labelled as what they measured
+  const replay = d.inSitu ? 'replay: ' : '';
+  const lines = [`  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${regionFacts(d).join(', ')}${d.notMeasured ? ` — ${replay}${d.notMeasured}` : ''}`];
+  if (d.inSitu) lines.push(...inSituLines(d.inSitu).map((line) => `    ${line}`));
   for (const m of d.measurements) {
-    lines.push(`    ${measurementLine(m)}`);
+    lines.push(`    ${replay}${measurementLine(m)}`);
     if (m.mismatch) lines.push(`      numeric mismatch vs eager: ${m.mismatch}`);
     if (m.remeasured) lines.push(`      re-measured: ${m.remeasured}`);
   }
@@ -189,6 +199,8 @@ export function formatScriptDigest(report: Report): string {
   if (digest.error) out.push(`  error: ${digest.error}`);
   if (!regions.length && report.status !== 'error') out.push('  no region: torch.compile returned no callable while the script ran');
   for (const region of regions) out.push(...formatRegion(region));
+  const wall = wallLine(report);
+  if (wall) out.push(`  ${wall}`);
   out.push(...formatRanks(report));
   // divergences are in the ranks' block; a torchrun job's findings say which ranks they happened on
   const findings = digest.findings.filter((f) => f.kind !== 'divergence');

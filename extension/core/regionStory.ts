@@ -152,7 +152,12 @@ export function regionStory(region: Region): string | null {
   const main = unusedFirstGraph(calls) ?? (recompiles.length >= 2 ? recompileChurn(calls, recompiles) : compiles.length ? compileEvents(compiles, calls) : null);
   if (main) sentences.push(capitalize(main));
   const steady = region.steadyState;
-  if (steady && compiles.length && steady.fromCall < region.callCount) {
+  const situ = region.inSitu;
+  if (situ?.call && situ.steadyFromCall != null) {
+    // the in-situ runs' calls carried none of the observer's work: the durations the story tells
+    sentences.push(`From call ${situ.steadyFromCall} on, the script's own calls took ${formatMs(situ.call.compiledMs)} compiled ` +
+      `(median, in situ) against ${formatMs(situ.call.eagerMs)} with compiling off.`);
+  } else if (steady && compiles.length && steady.fromCall < region.callCount) {
     sentences.push(`From call ${steady.fromCall} on, calls took ${formatMs(steady.medianMs)} (median) without compiling.`);
   }
   const eager = fallbacks(calls);

@@ -277,6 +277,68 @@ export interface Recommendation {
 }
 
 /** Script mode: a callable torch.compile (or nn.Module.compile) returned while the script ran. */
+/** schema 1.14: a speedup from the script's own steps or calls in the in-situ runs (README: in situ) */
+export interface InSituSpeedup {
+  eagerMs: number;
+  compiledMs: number;
+  speedup: number;
+  low: number;
+  high: number;
+  floorPct?: number;
+  noisy?: boolean;
+  samples?: number;
+  perRun?: { eagerMs: number; compiledMs: number; speedup: number; steps: number }[];
+}
+
+/** schema 1.14: a compiled call that failed, at the user's line */
+export interface CompileFailure {
+  what: string;
+  fix: string;
+  location: SourceLocation | null;
+  message?: string;
+  index?: number;
+}
+
+/** [ms, stepMs, compiles in the step] per call */
+export type InSituPoint = [number | null, number | null, number];
+
+/** schema 1.14: a region's calls and steps in the in-situ runs, compiled against eager */
+export interface RegionInSitu {
+  pairs: number;
+  compiledCalls?: number;
+  eagerCalls?: number;
+  matchedCalls?: number;
+  unmatched?: string | null;
+  steadyFromCall?: number | null;
+  warmupCalls?: number;
+  step?: InSituSpeedup | null;
+  call?: InSituSpeedup | null;
+  lateCompiles?: number;
+  lateCompileMs?: number;
+  laterFirstCompiles?: number;
+  compileSeconds?: number | null;
+  compileSecondsPerRun?: (number | null)[];
+  breakEvenSteps?: number | null;
+  stepsMade?: number;
+  paysBack?: boolean | null;
+  regionSeconds?: { compiled: number; eager: number } | null;
+  stepsPerSecond?: { compiled: number; eager: number } | null;
+  reason?: string | null;
+  series?: { compiled: InSituPoint[]; eager: InSituPoint[] };
+  failure?: CompileFailure | null;
+  whatIf?: { mode: string; step: InSituSpeedup | null; compileSeconds: number | null; breakEvenSteps: number | null; reason: string | null; failure: CompileFailure | null }[];
+}
+
+/** schema 1.14: the script's in-situ runs */
+export interface ReportInSitu {
+  pairs: number;
+  order: string[];
+  repeatedBecause?: string | null;
+  runs: { file?: string | null; side: 'compiled' | 'eager'; pair: number; mode?: string | null; status: string; wallSeconds?: number | null; error?: RunError | null; switch?: string | null }[];
+  wallSeconds: { compiled: number[]; eager: number[] } | null;
+  skipped: string | null;
+}
+
 export interface Region {
   id: string;
   name: string;
@@ -296,6 +358,8 @@ export interface Region {
   measurements: RegionMeasurement[];
   recommendation?: Recommendation | null;
   stoppedAfterCalls?: number | null;
+  /** schema 1.14 */
+  inSitu?: RegionInSitu | null;
 }
 
 export interface Report {
@@ -315,6 +379,8 @@ export interface Report {
   modes: ModeResult[];
   /** script mode (schema 1.3) */
   regions?: Region[];
+  /** script mode (schema 1.14): the in-situ runs */
+  inSitu?: ReportInSitu;
   /** a torchrun job (schema 1.5): one entry per rank; the runner adds it, the timeline shows `trace`s as a rank set */
   ranks?: RankEntry[];
   /** a torchrun job (schema 1.9): where its ranks ran differently (empty: they did not) */

@@ -21,6 +21,8 @@ export interface ProfileOptions {
   quick?: boolean;
   /** script mode: stop the script after a region's Nth call, then measure */
   calls?: number;
+  /** script mode: false skips the in-situ runs (the script as written and with compiling off) */
+  inSitu?: boolean;
   /** script mode: run the script under torchrun with this many processes (> 1) */
   nprocPerNode?: number;
 }
@@ -42,6 +44,7 @@ export function profileArgs(options: ProfileOptions): string[] {
   if (options.timeoutSeconds) args.push('--timeout', String(options.timeoutSeconds));
   if (options.quick) args.push('--quick');
   if (options.calls) args.push('--calls', String(options.calls));
+  if (options.inSitu === false) args.push('--no-in-situ');
   if (options.nprocPerNode && options.nprocPerNode > 1) args.push('--nproc-per-node', String(options.nprocPerNode));
   // runRunner holds the runner's stdin open: if this process dies (VS Code closes), the run cancels itself
   args.push('--stop-when-stdin-closes');

@@ -62,7 +62,7 @@ test('profile --script --json lists the regions with the documented fields', asy
   assert.equal(json.target, 'train_small');
   assert.deepEqual(json.regions.map((r) => r.id), ['r0', 'r1', 'r2', 'r3']);
   const documented = ['id', 'name', 'kind', 'file', 'line', 'cell', 'mode', 'calls', 'compiles', 'recompiles', 'graphs', 'graphBreaks', 'eagerCalls',
-    'compileSeconds', 'steadyFromCall', 'steadyMs', 'notMeasured', 'measurements', 'recommendation', 'story', 'headline'];
+    'compileSeconds', 'steadyFromCall', 'steadyMs', 'notMeasured', 'measurements', 'recommendation', 'story', 'inSitu', 'headline'];
   assert.deepEqual(Object.keys(json.regions[0]!).sort(), [...documented].sort());
   const [r0, , r2] = json.regions as { file: string; line: number; headline: string; notMeasured: string | null; recommendation: unknown; measurements: { speedup: number; signature: string; why: string }[] }[];
   assert.equal(r0!.file, script);
@@ -71,6 +71,18 @@ test('profile --script --json lists the regions with the documented fields', asy
   assert.deepEqual(r0!.measurements.map((m) => [m.speedup, m.why]), [[1.84, 'most-frequent'], [1.62, 'last']]);
   assert.equal(r2!.notMeasured, 'not replayable: mutates self.calls');
   assert.equal(r2!.recommendation, null);
+});
+
+test('profile --script --json carries the in-situ numbers per region and the runs; --no-in-situ reaches the runner', async () => {
+  const { code, out, launched } = await run('script-in-situ-cpu', 'profile', '--script', script, '--json', '--no-in-situ');
+  assert.equal(code, 0);
+  assert.ok(launched.includes('--no-in-situ'));
+  const json = JSON.parse(out) as { inSitu: { pairs: number; wallSeconds: { compiled: number[] } }; regions: { inSitu: { pairs: number; step: { speedup: number; low: number; high: number }; breakEvenSteps: number; stepsMade: number } }[] };
+  assert.equal(json.inSitu.pairs, 2);
+  assert.equal(json.inSitu.wallSeconds.compiled.length, 2);
+  const [r0] = json.regions;
+  assert.deepEqual([r0!.inSitu.step.speedup, r0!.inSitu.step.low, r0!.inSitu.step.high], [1.2242, 0.8728, 1.3184]);
+  assert.deepEqual([r0!.inSitu.breakEvenSteps, r0!.inSitu.stepsMade], [19467, 40]);
 });
 
 test('check --script counts the script\'s graph breaks and recompiles at its lines', async () => {

@@ -111,24 +111,11 @@ def _best_speedup(region: dict[str, Any]) -> float | None:
     return max(speedups) if speedups else None
 
 
-def _wall(in_situ: dict[str, Any] | None) -> str:
-    wall = (in_situ or {}).get("wallSeconds")
-    if not wall or not wall.get("compiled") or not wall.get("eager"):
-        return ""
-    c, e = min(wall["compiled"]), min(wall["eager"])
-    return f" The whole script took {c:.2f} s as written and {e:.2f} s with compiling off."
-
-
-def script_recommendation(regions: list[dict[str, Any]], in_situ: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One line for the whole script from its regions' verdicts (and its wall time both ways, in situ)."""
+def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
+    """One line for the whole script from its regions' verdicts; a failed compiled call comes first."""
     failed = next((r for r in regions if _failed(r)), None)
     if failed is not None:
-        return {"mode": None, "verdict": "none", "reason": failed["recommendation"]["reason"] + _wall(in_situ)}
-    rec = _script_recommendation(regions)
-    return dict(rec, reason=rec["reason"] + _wall(in_situ))
-
-
-def _script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"mode": None, "verdict": "none", "reason": failed["recommendation"]["reason"]}
     if not regions:
         return {"mode": None, "verdict": "none", "reason": (
             f"{_NO_VERDICT}the script made no torch.compile region (no torch.compile or nn.Module.compile call ran).")}

@@ -203,7 +203,7 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     in_situ_report.attach(run.report, run.spec.get("inSituDir"))
     for region_entry_json in run.report["regions"]:
         region_entry_json["recommendation"] = advice.region_recommendation(region_entry_json)
-    run.report["recommendation"] = advice.script_recommendation(run.report["regions"], run.report["inSitu"])
+    run.report["recommendation"] = advice.script_recommendation(run.report["regions"])
     if notebook is not None:
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)

@@ -1,0 +1,126 @@
+// A script region's in-situ numbers (schema 1.14): its own steps and calls, the script run as written against the
+// script run with compiling turned off. What the CLI block leads with, what --json carries, the CodeLens line, and
+// the report panel's overlay title. A failed compiled call is said at the user's line; no number is made up.
+import type { Region, Report } from './report.ts';
+import { formatMs, formatSeconds, formatSpeedup, plural } from './units.ts';
+
+export interface InSituNumber {
+  speedup: number;
+  low: number;
+  high: number;
+  eagerMs: number;
+  compiledMs: number;
+}
+
+export interface InSituDigest {
+  /** pairs of runs (one as written, one with compiling off) the numbers pool */
+  pairs: number;
+  step: InSituNumber | null;
+  call: InSituNumber | null;
+  /** the compile cost inside the script: its warm-up's time over eager's */
+  compileSeconds: number | null;
+  breakEvenSteps: number | null;
+  stepsMade: number | null;
+  paysBack: boolean | null;
+  steadyFromCall: number | null;
+  /** recompiles inside the steady state, counted in the compiled step */
+  lateCompiles: number;
+  stepsPerSecond: { compiled: number; eager: number } | null;
+  /** without a steady step: the region's calls with their steps, compiles included, both ways */
+  regionSeconds: { compiled: number; eager: number } | null;
+  /** why there is no step speedup */
+  reason: string | null;
+  /** where the runs' calls differ */
+  unmatched: string | null;
+  /** a compiled call that failed: "file.py:14: a branch on a tensor's value (...)" and its fix */
+  failure: { text: string; fix: string; line: number | null; call: number | null } | null;
+  whatIf: { mode: string; step: InSituNumber | null; compileSeconds: number | null; breakEvenSteps: number | null; failure: string | null }[];
+}
+
+const number = (s: { speedup: number; low: number; high: number; eagerMs: number; compiledMs: number } | null | undefined): InSituNumber | null =>
+  s ? { speedup: s.speedup, low: s.low, high: s.high, eagerMs: s.eagerMs, compiledMs: s.compiledMs } : null;
+
+function failureText(f: NonNullable<NonNullable<Region['inSitu']>['failure']>): string {
+  const where = f.location ? `${f.location.file.split(/[\\/]/).pop()}:${f.location.line}: ` : '';
+  return `${where}${f.what}`;
+}
+
+export function digestInSitu(region: Region): InSituDigest | null {
+  const s = region.inSitu;
+  if (!s || !s.pairs && !s.failure) return null;
+  const f = s.failure ?? null;
+  return {
+    pairs: s.pairs,
+    step: number(s.step),
+    call: number(s.call),
+    compileSeconds: s.compileSeconds ?? null,
+    breakEvenSteps: s.breakEvenSteps ?? null,
+    stepsMade: s.stepsMade ?? null,
+    paysBack: s.paysBack ?? null,
+    steadyFromCall: s.steadyFromCall ?? null,
+    lateCompiles: s.lateCompiles ?? 0,
+    stepsPerSecond: s.stepsPerSecond ?? null,
+    regionSeconds: s.regionSeconds ?? null,
+    reason: s.reason ?? null,
+    unmatched: s.unmatched ?? null,
+    failure: f ? { text: failureText(f), fix: f.fix, line: f.location?.line ?? null, call: f.index ?? null } : null,
+    whatIf: (s.whatIf ?? []).map((w) => ({ mode: w.mode, step: number(w.step), compileSeconds: w.compileSeconds, breakEvenSteps: w.breakEvenSteps,
+      failure: w.failure ? failureText(w.failure) : null })),
+  };
+}
+
+const range = (n: InSituNumber): string => `${n.low.toFixed(2)}–${n.high.toFixed(2)}×`;
+
+/** The CodeLens part (≤ 60 characters): "1.31×/step in situ · compile 11.7 s · pays back at step 212". */
+export function inSituLens(d: InSituDigest): string {
+  if (d.failure) {
+    const which = d.failure.call !== null ? `compiled call ${d.failure.call}` : 'a compiled call';
+    return `${which} fails${d.failure.line !== null ? ` at line ${d.failure.line}` : ''} (in situ)`;
+  }
+  if (d.step) {
+    const parts = [`${formatSpeedup(d.step.speedup)}/step in situ`];
+    if (d.compileSeconds !== null) parts.push(`compile ${formatSeconds(d.compileSeconds)}`);
+    if (d.breakEvenSteps !== null) {
+      parts.push(d.paysBack === false && d.stepsMade !== null ? `needs ${d.breakEvenSteps} steps, ran ${d.stepsMade}` : `pays back at step ${d.breakEvenSteps}`);
+    }
+    return parts.join(' · ');
+  }
+  if (d.regionSeconds) return `${formatMs(d.regionSeconds.compiled * 1000)} compiled vs ${formatMs(d.regionSeconds.eager * 1000)} eager in situ`;
+  return 'in situ: no call ran both ways';
+}
+
+/** The CLI's in-situ lines for a region (indented by the caller): the numbers first, then what they rest on. */
+export function inSituLines(d: InSituDigest): string[] {
+  const runs = `${plural(d.pairs, 'pair')} of runs: the script as written vs with compiling off`;
+  const lines: string[] = [];
+  if (d.failure) lines.push(`in situ: compiled call ${d.failure.call ?? '?'} failed at ${d.failure.text}. Fix: ${d.failure.fix}`);
+  if (d.step) {
+    const call = d.call ? `; per call ${formatSpeedup(d.call.speedup)} (${formatMs(d.call.eagerMs)} → ${formatMs(d.call.compiledMs)})` : '';
+    lines.push(`in situ (${runs}): per step ${formatSpeedup(d.step.speedup)} (next run ${range(d.step)}), ` +
+      `${formatMs(d.step.eagerMs)} → ${formatMs(d.step.compiledMs)} per step${call}`);
+    const payback = d.breakEvenSteps === null ? 'compiled steps are not faster: it never pays back'
+      : `pays back after ${d.breakEvenSteps.toLocaleString('en-US')} steps${d.stepsMade !== null ? `; this run made ${d.stepsMade.toLocaleString('en-US')}` : ''}`;
+    lines.push(`  compile inside the script ${d.compileSeconds === null ? 'unknown' : formatSeconds(d.compileSeconds)}; ${payback}` +
+      (d.stepsPerSecond ? `; ${d.stepsPerSecond.eager.toFixed(1)} → ${d.stepsPerSecond.compiled.toFixed(1)} steps/s` : ''));
+    if (d.lateCompiles) lines.push(`  ${plural(d.lateCompiles, 'recompile')} in the steady state, counted in the compiled step`);
+  } else if (d.pairs) {
+    const spent = d.regionSeconds ? `: its calls took ${formatMs(d.regionSeconds.compiled * 1000)} compiled vs ${formatMs(d.regionSeconds.eager * 1000)} eager` : '';
+    lines.push(`in situ (${runs}): no steady step — ${d.reason ?? 'none was matched'}${spent}`);
+  }
+  if (d.unmatched) lines.push(`  not compared: ${d.unmatched}`);
+  for (const w of d.whatIf) {
+    const text = w.failure ? `failed at ${w.failure}` : w.step ? `per step ${formatSpeedup(w.step.speedup)} (next run ${range(w.step)})` : 'no steady step';
+    lines.push(`  in situ with mode=${w.mode}: ${text}${w.compileSeconds !== null ? `, compile ${formatSeconds(w.compileSeconds)}` : ''}` +
+      (w.breakEvenSteps !== null ? `, pays back after ${w.breakEvenSteps} steps` : ''));
+  }
+  return lines;
+}
+
+/** "the whole script: 5.12 s as written, 0.69 s with compiling off (in situ, fastest of 2 runs each)", or null. */
+export function wallLine(report: Report): string | null {
+  const wall = report.inSitu?.wallSeconds;
+  if (!wall || !wall.compiled.length || !wall.eager.length) return null;
+  const n = Math.min(wall.compiled.length, wall.eager.length);
+  return `the whole script: ${formatSeconds(Math.min(...wall.compiled))} as written, ${formatSeconds(Math.min(...wall.eager))} with compiling off` +
+    ` (in situ${n > 1 ? `, fastest of ${n} runs each` : ''})`;
+}

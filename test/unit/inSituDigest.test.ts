@@ -1,0 +1,56 @@
+// In situ in words (schema 1.14): the CLI block leads with the script's own steps both ways, the CodeLens says the
+// step speedup, the compile cost inside the script and the break-even against the steps this run made, and a failed
+// compiled call is said at the user's line. Fixtures are real CPU runs (paths rewritten).
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { digestInSitu, inSituLens, inSituLines, wallLine } from '../../extension/core/inSituDigest.ts';
+import { digestRegion, formatScriptDigest } from '../../extension/core/regionDigest.ts';
+import { regionStory } from '../../extension/core/regionStory.ts';
+import type { Region, Report } from '../../extension/core/report.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
+
+const fixture = async (name: string): Promise<Report> => (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;
+
+test('a 40-call script: the lens says the step speedup, its compile inside the script and that 40 steps do not pay it back', async () => {
+  const report = await fixture('script-in-situ-cpu');
+  const region = report.regions![0]!;
+  const digest = digestRegion(region);
+  assert.equal(digest.headline, '1.22×/step in situ · compile 3.1 s · needs 19467 steps, ran 40');
+  assert.ok(digest.headline.length <= 62);
+  const paid: Region = { ...region, inSitu: { ...region.inSitu!, breakEvenSteps: 12, paysBack: true } };
+  assert.equal(digestRegion(paid).headline, '1.22×/step in situ · compile 3.1 s · pays back at step 12');
+});
+
+test('the CLI block leads with in situ; the replay is labelled; the whole script both ways; the story uses the in-situ calls', async () => {
+  const report = await fixture('script-in-situ-cpu');
+  const lines = formatScriptDigest(report).split('\n');
+  const first = lines.findIndex((l) => l.includes('in situ (2 pairs of runs: the script as written vs with compiling off): per step 1.22× (next run 0.87–1.32×)'));
+  const replay = lines.findIndex((l) => l.trimStart().startsWith('replay: default (as written)'));
+  assert.ok(first > 0 && replay > first, lines.join('\n'));
+  assert.ok(lines.some((l) => l.includes('compile inside the script 3.1 s; pays back after 19,467 steps; this run made 40')));
+  assert.ok(lines.some((l) => l.includes('6.5 s compiling in the observed run')));
+  assert.equal(wallLine(report), 'the whole script: 5.5 s as written, 0.69 s with compiling off (in situ, fastest of 2 runs each)');
+  assert.match(regionStory(report.regions![0]!)!, /From call 1 on, the script's own calls took 0\.70 ms compiled \(median, in situ\) against 0\.86 ms with compiling off\./);
+});
+
+test('a compiled call that failed: at its line with the fix, in the lens, the CLI and the verdict; no other modes', async () => {
+  const report = await fixture('script-in-situ-failure-cpu');
+  const region = report.regions![0]!;
+  const digest = digestInSitu(region)!;
+  assert.equal(digest.failure!.text, "fails_at_serving.py:8: a branch on a tensor's value (`if y.sum() > 0:`): which way it goes is known only when the call runs");
+  assert.equal(inSituLens(digest), 'compiled call 3 fails at line 8 (in situ)');
+  assert.match(inSituLines(digest)[0]!, /^in situ: compiled call 3 failed at fails_at_serving\.py:8: .* Fix: Make it branchless with torch\.where/);
+  assert.notEqual(report.recommendation.verdict, 'compile');
+  assert.match(report.recommendation.reason, /^Fix first: a compiled call failed at fails_at_serving\.py:8/);
+  assert.doesNotMatch(formatScriptDigest(report), /other modes|another mode/i);
+});
+
+test('no steady step: the region\'s time both ways, never a made-up speedup', async () => {
+  const region = (await fixture('script-in-situ-cpu')).regions![0]!;
+  const twoCalls: Region = { ...region, inSitu: { pairs: 1, step: null, call: null, reason: 'every one of the script\'s 2 call(s) compiled', regionSeconds: { compiled: 3.9, eager: 0.0016 }, stepsMade: 2 } };
+  const digest = digestInSitu(twoCalls)!;
+  assert.equal(inSituLens(digest), '3.9 s compiled vs 1.60 ms eager in situ');
+  assert.match(inSituLines(digest)[0]!, /no steady step — every one of the script's 2 call\(s\) compiled: its calls took 3\.9 s compiled vs 1\.60 ms eager/);
+  assert.equal(digestInSitu({ ...region, inSitu: null }), null);
+});
