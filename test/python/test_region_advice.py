@@ -41,3 +41,41 @@ def test_slower_regions_stay_eager_and_unmeasured_ones_get_no_verdict() -> None:
     nothing = script_recommendation([once])
     assert nothing["verdict"] == "none" and nothing["reason"].startswith("No verdict: helper (line 40): not measured")
     assert script_recommendation([])["verdict"] == "none"
+
+
+def _in_situ(speedup: float, low: float, high: float, break_even: int | None, made: int, failure: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"pairs": 2, "step": {"speedup": speedup, "low": low, "high": high, "eagerMs": 10.0, "compiledMs": 10.0 / speedup},
+            "compileSeconds": 11.7, "breakEvenSteps": break_even, "stepsMade": made, "failure": failure, "regionSeconds": None,
+            "reason": None}
+
+
+def test_the_in_situ_step_decides_weighed_by_the_steps_the_script_made() -> None:
+    region = _region("Net", 5, [], reason="it changes its buffer bn.running_mean in place, so running it again would change the script's state")
+    region["inSitu"] = _in_situ(1.31, 1.2, 1.4, 212, 1000)
+    rec = region_recommendation(region)
+    assert rec["verdict"] == "compile" and rec["mode"] == "default"
+    assert "1.31x per step in situ" in rec["reason"] and "pays back after 212 steps; this run made 1,000" in rec["reason"]
+    region["inSitu"] = _in_situ(1.31, 1.2, 1.4, 212, 32)
+    rec = region_recommendation(region)
+    assert rec["verdict"] == "stay-eager" and "pays back after 212 steps and this run made 32" in rec["reason"]
+    region["stoppedAfterCalls"] = 32  # --calls N cut the script short: its own length is not known
+    assert region_recommendation(region)["verdict"] == "compile"
+
+
+def test_a_replayed_break_even_beyond_the_scripts_calls_is_not_a_compile() -> None:
+    region = _region("act", 3, [_measurement("as-written", 1.8)])
+    region["callCount"] = 40
+    rec = region_recommendation(region)
+    assert rec["verdict"] == "stay-eager" and "this script made 40 calls" in rec["reason"]
+
+
+def test_a_failed_compiled_call_is_never_a_compile() -> None:
+    failure = {"what": "a branch on a tensor's value (`if y.sum() > 0:`)", "fix": "Use torch.where.",
+               "location": {"file": "/srv/fails_at_serving.py", "line": 14}, "index": 3}
+    region = _region("serve", 4, [_measurement("as-written", 1.8)])
+    region["inSitu"] = _in_situ(1.8, 1.7, 1.9, 10, 100, failure)
+    region["recommendation"] = region_recommendation(region)
+    assert region["recommendation"]["verdict"] == "none"
+    summary = script_recommendation([region, _region("Block", 12, [_measurement("as-written", 1.8)])])
+    assert summary["verdict"] == "none" and summary["reason"].startswith(
+        "Fix first: a compiled call failed at fails_at_serving.py:14: a branch on a tensor's value")

@@ -72,10 +72,12 @@ def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
 
 def _weighed(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
     """A replay's "compile" against the calls the script made: a break-even beyond them does not pay back here."""
-    best = next((m for m in _primary(region) if _label(region, m["mode"]) == rec["mode"] or m["mode"] == rec["mode"]), None)
-    after = (best or {}).get("breakEvenCalls")
-    made = region["callCount"]
-    if rec["verdict"] != "compile" or after is None or after <= made or region.get("stoppedAfterCalls") is not None:
+    if rec["verdict"] != "compile" or region.get("stoppedAfterCalls") is not None:
+        return rec
+    measured = AS_WRITTEN if rec["mode"] == region["options"]["mode"] else rec["mode"]
+    after = next((m.get("breakEvenCalls") for m in _primary(region) if m["mode"] == measured), None)
+    made = region.get("callCount")
+    if after is None or made is None or after <= made:
         return rec
     return {"mode": None, "verdict": "stay-eager", "reason": (
         f"Stay eager for runs this short: {rec['reason'].removeprefix('Use ').rstrip('.')}, but this script made {made:,} "
