@@ -79,7 +79,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     trace.dataset.steps = String(sides[side].length);
     chart.append(withTitle(trace, SIDE_TEXT[side]));
     for (const p of sides[side].filter((s) => s.compiles > 0)) {
-      const mark = svg('circle', `mark compiled-step ${side}`);
+      const mark = svg('circle', `situ-mark ${side}`);
       mark.setAttribute('cx', String(x(p.index)));
       mark.setAttribute('cy', String(y(p.ms)));
       mark.setAttribute('r', '4');

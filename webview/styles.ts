@@ -47,6 +47,7 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .legend-mark.run-compiled { background: var(--vscode-charts-orange, #d18616); border-radius: 0; height: 3px; }
 .legend-mark.run-eager { background: var(--vscode-charts-blue, #75beff); border-radius: 0; height: 3px; }
 .in-situ-lines { margin: 4px 0; white-space: pre-wrap; }
+.in-situ .situ-mark { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
 .mark.cached { fill: var(--vscode-charts-blue, #75beff); }
 .mark.compiled { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
 .mark.recompiled { fill: var(--vscode-charts-red, #f14c4c); stroke: var(--vscode-editor-background); }

@@ -145,3 +145,20 @@ async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(join(ROOT, 'test-results'), { recursive: true });
   await page.screenshot({ path: join(ROOT, 'test-results', name), fullPage: true });
 }
+
+describe('in situ in the report panel', () => {
+  test('both runs\' steps overlaid per region, the steady state shaded with both medians, the numbers above it', async () => {
+    const page = await openReport('script-in-situ-cpu');
+    const box = page.locator('section.region[data-region="r0"]');
+    assert.match(await box.locator('p.in-situ-lines').innerText(), /^in situ \(2 pairs of runs: the script as written vs with compiling off\): per step 1\.22× \(next run 0\.87–1\.32×\)/);
+    const overlay = box.locator('svg.in-situ');
+    const runs = await overlay.locator('path.run').evaluateAll((nodes) => nodes.map((n) => [(n as SVGElement).dataset.side, Number((n as SVGElement).dataset.steps), (n.getAttribute('d') ?? '').length > 0]));
+    assert.deepEqual(runs, [['eager', 39, true], ['compiled', 39, true]]);
+    assert.match(await overlay.locator('rect.steady > title').textContent() ?? '', /^steady state from call 1: 0\.86 ms → 0\.70 ms per step \(median\), 1\.22×$/);
+    assert.equal(await overlay.locator('line.steady-median').count(), 2);
+    // the compile step: the compiled run's step 0 marked, far above the rest (log scale)
+    assert.equal(await overlay.locator('circle.situ-mark.compiled').count(), 1);
+    assert.equal(await overlay.getAttribute('data-scale'), 'log');
+    assert.deepEqual(errorsOf(page), []);
+  });
+});
