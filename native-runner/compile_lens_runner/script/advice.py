@@ -43,6 +43,11 @@ def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
     failure = s.get("failure")
     if failure:
         return {"mode": None, "verdict": "none", "reason": f"Fix first: a compiled call failed at {headline(failure)}. {failure['fix']}"}
+    calls = region.get("calls") or []
+    if calls and all(c.get("ranCompiled") is False for c in calls):  # the compiled run timed eager code
+        why = next((c["fallbackReason"] for c in calls if c.get("fallbackReason")), "Dynamo ran the original code")
+        return {"mode": None, "verdict": "none", "reason": (
+            f"{_NO_VERDICT}every call ran eagerly ({why}), so the script as written compiled nothing to compare.")}
     stopped = region.get("stoppedAfterCalls") is not None
     step = s.get("step")
     if step is None:

@@ -66,6 +66,13 @@ def not_measured_reason(region: "Region", fallback: str | None) -> str | None:
     return None
 
 
+def _measures(capture: Capture) -> str:
+    """What a replay times, in words: a training region's replay is its forward alone."""
+    if capture.grad_mode == "grad":
+        return "replay: the region's forward on captured inputs, autograd recording (no backward, no optimizer step)"
+    return f"replay: the region's calls on captured inputs ({capture.grad_mode})"
+
+
 def _device(region: "Region") -> str:
     return "cuda" if region.device == "cuda" else "cpu"
 
@@ -131,7 +138,8 @@ class RegionReplay:
         marker = f"{region.id}:{mode}"
         entry: dict[str, Any] = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
                                  "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
-                                 "compiler": None, "peakMemoryBytes": None, "signature": capture.signature, "why": why}
+                                 "compiler": None, "peakMemoryBytes": None, "signature": capture.signature, "why": why,
+                                 "measures": _measures(capture)}
         device = _device(region)
         stage = "compiling" if compiled is None else "warming up"
         ctx.progress(f"Measuring {region.id} ({region.name}) {mode} on {capture.signature}")
