@@ -73,6 +73,11 @@ def test_a_region_that_speeds_up_is_measured_on_the_scripts_inputs(two_regions: 
     assert fast["callCount"] == 5 and [c["event"] for c in fast["calls"]] == ["compiled"] + ["cached"] * 4
     assert all(c["ranCompiled"] is True and c["ms"] > 0 and c["clock"] == "perf-counter" for c in fast["calls"])
     assert fast["calls"][0]["compileSeconds"] > 0 and fast["steadyState"]["fromCall"] == 1
+    # --modes in situ too: the script once more with its torch.compile calls set to reduce-overhead
+    [what_if_situ] = fast["inSitu"]["whatIf"]
+    assert what_if_situ["mode"] == "reduce-overhead" and what_if_situ["step"]["speedup"] > 0
+    assert what_if_situ["compileSeconds"] is not None and what_if_situ["failure"] is None
+    assert [r["mode"] for r in run.report["inSitu"]["runs"] if r["mode"]] == ["reduce-overhead"]
     assert fast["replay"] == {"replayable": True, "reason": None}
     written, what_if = fast["measurements"]
     assert (written["mode"], written["why"], written["signature"]) == ("as-written", "most-frequent", "float32[32, 64, 64]; no_grad")

@@ -135,3 +135,22 @@ def test_torchrun_that_starts_no_rank_is_said_so(tmp_path: Path) -> None:
     validate(report)
     assert report["status"] == "error" and report["error"]["message"].startswith("torchrun (python -m torch.distributed.run) started no rank")
     assert [r["status"] for r in report["ranks"]] == ["killed", "killed"] and report["divergence"] == []
+
+
+def test_in_situ_under_torchrun_compares_every_ranks_steps_and_takes_the_slowest(tmp_path: Path) -> None:
+    """Both in-situ runs go through torchrun (gloo, CPU): a DDP training step per rank, compiled against eager."""
+    run = run_runner("--script", str(DDP_TRAIN), "--nproc-per-node", "2", "--out", str(tmp_path / "out"), "--quick",
+                     "--", "--steps", "12")
+    assert run.code == 0, run.stderr[-3000:]
+    situ_runs = run.report["inSitu"]["runs"]
+    assert {r["side"] for r in situ_runs} == {"compiled", "eager"} and all(r["status"] == "ok" for r in situ_runs)
+    [region] = run.report["regions"]
+    situ = region["inSitu"]
+    assert situ["matchedCalls"] == 12 and situ["step"]["speedup"] > 0 and situ["step"]["low"] <= situ["step"]["speedup"]
+    ranks = situ["ranks"]
+    assert [r["rank"] for r in ranks] == [0, 1] and all(r["step"]["speedup"] > 0 for r in ranks)
+    # the job's step is its slowest rank's: never shorter than either rank's own, both ways
+    for side in ("eagerMs", "compiledMs"):
+        assert situ["step"][side] >= max(r["step"][side] for r in ranks) * 0.999 - 1e-3, (side, situ["step"], ranks)
+    assert not list((run.report_dir / "in_situ").glob("*.job")) and not list((run.report_dir / "in_situ").glob("*.rank*.json"))
+    assert _left_over(tmp_path) == []

@@ -287,3 +287,29 @@ def compare_runs(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) ->
         if pairs:
             out[region["id"]] = compare([calls_of(c) for c, _ in pairs], [calls_of(e) for _, e in pairs])
     return out
+
+
+def _slowest(values: list[Any]) -> Any:
+    return None if any(v is None for v in values) else max(values)
+
+
+def slowest_rank(ranks: list[dict[str, Any]]) -> dict[str, Any]:
+    """One run of a torchrun job from its ranks' runs: per call of each region (matched by index across ranks), the
+    slowest rank's call and step, since the job's step is as long as its slowest rank's. The ranks' own runs are kept
+    under `ranks` (each compared on its own by the report)."""
+    first = ranks[0]
+    regions = []
+    for region in first.get("regions") or []:
+        mine = [r for r in (region_in(rank, region) for rank in ranks) if r is not None]
+        count = min(len(r.get("calls") or []) for r in mine)
+        calls = []
+        for i in range(count):
+            each = [r["calls"][i] for r in mine]
+            calls.append(dict(each[0], ms=_slowest([c.get("ms") for c in each]), stepMs=_slowest([c.get("stepMs") for c in each]),
+                              compiles=max(int(c.get("compiles") or 0) for c in each),
+                              stepCompiles=max(int(c.get("stepCompiles") or 0) for c in each)))
+        failure = next((r["failure"] for r in mine if r.get("failure")), None)
+        regions.append(dict(region, calls=calls, failure=failure, callCount=min(int(r.get("callCount") or 0) for r in mine)))
+    errors = [r.get("outcome") for r in ranks if (r.get("outcome") or {}).get("status") == "error"]
+    return dict(first, regions=regions, outcome=errors[0] if errors else first.get("outcome"),
+                wallSeconds=_slowest([r.get("wallSeconds") for r in ranks]), ranks=ranks)

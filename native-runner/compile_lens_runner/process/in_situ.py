@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from typing import Any, Callable
 
 from ..measure import in_situ
@@ -39,12 +40,36 @@ def _spawn_one(spec: dict[str, Any], folder: str, side: str, pair: int, mode: st
                command: Callable[[str], list[str]], env: dict[str, str], spawn: Spawn) -> int | None:
     out = run_file(folder, side, pair, mode)
     spec_path = out.replace(".json", ".spec.json")
+    nproc = int(spec.get("nprocPerNode") or 1)
+    job = out.replace(".json", ".job")  # a torchrun job's rank folders, for this run only
+    light = dict(spec, inSitu={"side": side, "pair": pair, "mode": mode, "out": out, "label": label})
+    if nproc > 1:
+        light["workdir"] = job
+        os.makedirs(job, exist_ok=True)
     with open(spec_path, "w", encoding="utf-8") as f:
-        json.dump(dict(spec, inSitu={"side": side, "pair": pair, "mode": mode, "out": out, "label": label}), f)
+        json.dump(light, f)
     try:
         return spawn(command(spec_path), env, label)
     finally:
         os.remove(spec_path)
+        if nproc > 1:
+            _merge_ranks(out, nproc)
+            shutil.rmtree(job, ignore_errors=True)
+
+
+def rank_file(out: str, rank: int) -> str:
+    return out.replace(".json", f".rank{rank}.json")
+
+
+def _merge_ranks(out: str, nproc: int) -> None:
+    """A torchrun run's ranks wrote one file each: the run is their slowest rank, call by call."""
+    ranks = [document.read(rank_file(out, k)) for k in range(nproc)]
+    if any(not isinstance(r, dict) for r in ranks):
+        return  # a rank wrote nothing: the run counts as not completed
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(in_situ.slowest_rank([r for r in ranks if isinstance(r, dict)]), f)
+    for k in range(nproc):
+        os.remove(rank_file(out, k))
 
 
 def _read(folder: str, side: str, pair: int, mode: str | None = None) -> dict[str, Any] | None:

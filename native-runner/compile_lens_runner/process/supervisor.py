@@ -145,9 +145,11 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
         child_relay.join(timeout=2)
         fraction[0] = child_relay.fraction
         return None if stopped_child else code
-    if "script" in spec["target"] and nproc == 1 and spec.get("inSituRuns", True):
+    if "script" in spec["target"] and spec.get("inSituRuns", True):
         channel.progress("start", 0.0, "Running the script as written, then with compiling off (in situ)")
-        in_situ.run(spec, workdir, lambda path: [sys.executable, "-m", "compile_lens_runner", "_worker", path], env, spawn)
+        light = ((lambda path: rank_launch.command(path, nproc)) if nproc > 1
+                 else (lambda path: [sys.executable, "-m", "compile_lens_runner", "_worker", path]))
+        in_situ.run(spec, workdir, light, env, spawn)
         spec["inSituDir"] = os.path.join(workdir, in_situ.FOLDER)
         with open(spec_path, "w", encoding="utf-8") as f:
             json.dump(spec, f)

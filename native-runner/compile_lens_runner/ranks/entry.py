@@ -52,7 +52,8 @@ def main(spec_path: str, run_worker: Callable[[str], int]) -> int:
     os.makedirs(info.worker_dir, exist_ok=True)
     # read by torch when it is imported: each rank follows its own log (torch names a rank's log after the rank
     # only once the process group exists, after the runner's first records)
-    os.environ["TORCH_TRACE"] = os.path.join(info.worker_dir, "torch_trace")
+    if "inSitu" not in spec:  # an in-situ run keeps no compiler log (script/in_situ_run.py)
+        os.environ["TORCH_TRACE"] = os.path.join(info.worker_dir, "torch_trace")
     with open(os.path.join(info.dir, PID_FILE), "w", encoding="utf-8") as f:
         f.write(str(os.getpid()))
     if hasattr(signal, "SIGUSR1"):  # POSIX

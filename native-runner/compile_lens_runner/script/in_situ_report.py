@@ -42,11 +42,19 @@ def _what_if(region: dict[str, Any], mode_runs: dict[str, dict[str, Any]], eager
     return out
 
 
+def _per_rank(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) -> list[dict[str, dict[str, Any]]]:
+    """For a torchrun job's runs (each holds its ranks' own runs): compare_runs per rank."""
+    if not compiled or not all(doc.get("ranks") for doc in compiled + eager):
+        return []
+    world = min(len(doc["ranks"]) for doc in compiled + eager)
+    return [in_situ.compare_runs([doc["ranks"][k] for doc in compiled], [doc["ranks"][k] for doc in eager]) for k in range(world)]
+
+
 def attach(report: dict[str, Any], folder: str | None) -> None:
     """Puts what the in-situ runs in `folder` measured into the report (its regions already built)."""
     if folder is None or not os.path.isdir(folder):
         report["inSitu"] = {"pairs": 0, "runs": [], "order": [], "repeatedBecause": None, "wallSeconds": None,
-                            "skipped": "the in-situ runs were not made (--no-in-situ, or a torchrun job)"}
+                            "skipped": "the in-situ runs were not made (--no-in-situ)"}
         return
     plan = _read(folder, "plan.json") or {}
     names = sorted(n for n in os.listdir(folder) if n.endswith(".json") and n != "plan.json" and not n.endswith(".spec.json"))
@@ -58,6 +66,7 @@ def attach(report: dict[str, Any], folder: str | None) -> None:
     eager = [runs[f"eager-{k}.json"] or {} for k in complete]
     modes = {n.removesuffix(".json").split("-", 2)[2]: data for n, data in runs.items() if n.count("-") >= 2 and data}
     results = in_situ.compare_runs(compiled, eager)
+    per_rank = _per_rank(compiled, eager)
     for entry in report.get("regions") or []:
         source = in_situ.region_in(compiled[0], entry) if compiled else None
         if source is None:
@@ -67,6 +76,9 @@ def attach(report: dict[str, Any], folder: str | None) -> None:
         failure = source.get("failure")
         entry["inSitu"] = dict(result or {"pairs": 0, "reason": "the eager run made no call of it"}, failure=failure,
                                whatIf=_what_if(entry, modes, eager[0] if eager else None))
+        if per_rank:  # a torchrun job: its step is its slowest rank's (above); each rank's own, compared on its own
+            entry["inSitu"]["ranks"] = [{"rank": k, "step": (results_k.get(source["id"]) or {}).get("step")}
+                                        for k, results_k in enumerate(per_rank)]
     wall = {side: [r["wallSeconds"] for r in (runs[f"{side}-{k}.json"] for k in complete) if r and r.get("wallSeconds") is not None]
             for side in ("compiled", "eager")}
     report["inSitu"] = {"pairs": len(complete), "order": plan.get("order") or [], "repeatedBecause": plan.get("repeatedBecause"),

@@ -34,6 +34,9 @@ def _turn_compiling_off(torch: Any) -> str:
 def main(spec: dict[str, Any]) -> int:
     job = spec["inSitu"]
     side, out = job["side"], job["out"]
+    rank = (spec.get("rank") or {}).get("rank")
+    if rank is not None:  # a rank of a torchrun job: one file per rank, merged by the supervisor
+        out = out.replace(".json", f".rank{rank}.json")
     path = os.path.abspath(spec["target"]["script"])
     args = spec["target"].get("args", [])
     result: dict[str, Any] = {"side": side, "pair": job["pair"], "mode": job.get("mode"), "switch": None,
@@ -43,7 +46,7 @@ def main(spec: dict[str, Any]) -> int:
         result["switch"] = _turn_compiling_off(torch)
     runnable = path
     if path.endswith(".ipynb"):
-        runnable = convert(path, os.path.join(os.path.dirname(out), f"notebook-{side}-{job['pair']}")).script
+        runnable = convert(path, os.path.join(os.path.dirname(out), f"notebook-{side}-{job['pair']}-{rank or 0}")).script
     recorder = LightRecorder(spec.get("calls"), job.get("mode"))
     with script_environment([path, *args], os.path.dirname(path), chdir=runnable != path):
         started = time.perf_counter()
