@@ -5,13 +5,14 @@
 #
 #   bash bench/in_situ_gpu.sh /tmp/in-situ            # on the GPU machine
 #   IN_SITU_SMALL=1 bash bench/in_situ_gpu.sh /tmp/x  # small sizes (the scripts also go small without CUDA)
+#   IN_SITU_SCRIPTS=train_loop PYTHON=... bash ...     # one script; another interpreter
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?usage: bash bench/in_situ_gpu.sh OUT_DIR}
 PYTHON=${PYTHON:-python3}
 mkdir -p "$OUT"
 export PYTHONPATH="$PWD/native-runner${PYTHONPATH:+:$PYTHONPATH}"
-for name in gpt2_generate train_loop; do
+for name in ${IN_SITU_SCRIPTS:-gpt2_generate train_loop}; do
   if [ "$name" = gpt2_generate ] && ! "$PYTHON" -c 'import transformers' 2>/dev/null; then
     echo "$name: skipped, transformers is not installed (pip install transformers)"
     continue
@@ -57,7 +58,7 @@ for name in ("gpt2_generate", "train_loop"):
         for a, b in ((0, 1), (1, 0)):
             for ra in reports[a]["regions"]:
                 rb = next((r for r in reports[b]["regions"] if r["id"] == ra["id"]), None)
-                sa, sb = ((r or {}).get("inSitu") or {}) , ((rb or {}).get("inSitu") or {})
+                sa, sb = ra.get("inSitu") or {}, (rb or {}).get("inSitu") or {}
                 if sa.get("step") and sb.get("step"):
                     inside = sb["step"]["low"] <= sa["step"]["speedup"] <= sb["step"]["high"]
                     print(f"  {ra['id']}: profile {a + 1}'s {sa['step']['speedup']:.3f}x inside profile {b + 1}'s interval "

@@ -1,16 +1,15 @@
 // Both in-situ runs of a script region overlaid (SVG, d3): per call index, the step from that call to the next as
 // the script made it as written (compiled) and with compiling off (eager), the steps that compiled marked, the
 // steady state shaded with both medians. A log scale when compile steps dwarf the rest.
-import { axisBottom, axisLeft, line, scaleLinear, scaleLog, select, type ScaleContinuousNumeric } from 'd3';
+import { axisBottom, axisLeft, line, scaleLinear, select } from 'd3';
 import type { InSituPoint, Region } from '../extension/core/report.ts';
 import { formatMs, formatSpeedup } from '../extension/core/units.ts';
 import { el } from './panels.ts';
-import { svg, withTitle } from './regionChart.ts';
+import { durationScale, svg, withTitle } from './regionChart.ts';
 
 const WIDTH = 720;
 const HEIGHT = 220;
 const MARGIN = { top: 10, right: 16, bottom: 36, left: 70 };
-const LOG_RATIO = 20;
 
 type Side = 'compiled' | 'eager';
 const SIDE_TEXT: Record<Side, string> = { compiled: 'as written (compiled)', eager: 'compiling off (eager)' };
@@ -29,12 +28,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
   const box = el('div', 'region-chart in-situ-chart');
   const last = Math.max(...all.map((p) => p.index));
   const x = scaleLinear().domain([-0.5, last + 0.5]).range([MARGIN.left, WIDTH - MARGIN.right]);
-  const lo = Math.min(...all.map((p) => p.ms));
-  const hi = Math.max(...all.map((p) => p.ms));
-  const logScale = hi / lo > LOG_RATIO;
-  const y: ScaleContinuousNumeric<number, number> = logScale
-    ? scaleLog().domain([lo / 1.5, hi * 1.5]).range([HEIGHT - MARGIN.bottom, MARGIN.top])
-    : scaleLinear().domain([0, hi * 1.1]).nice().range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const { y, logScale } = durationScale(all.map((p) => p.ms), [HEIGHT - MARGIN.bottom, MARGIN.top]);
   const chart = svg('svg', 'in-situ');
   chart.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
   chart.setAttribute('role', 'img');

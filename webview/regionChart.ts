@@ -51,6 +51,17 @@ export function withTitle<T extends SVGElement>(node: T, text: string): T {
   return node;
 }
 
+/** The y scale of durations: logarithmic when the longest is over LOG_RATIO times the shortest. */
+export function durationScale(values: number[], range: [number, number]): { y: ScaleContinuousNumeric<number, number>; logScale: boolean } {
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const logScale = hi / lo > LOG_RATIO;
+  const y: ScaleContinuousNumeric<number, number> = logScale
+    ? scaleLog().domain([lo / 1.5, hi * 1.5]).range(range)
+    : scaleLinear().domain([0, hi * 1.1]).nice().range(range);
+  return { y, logScale };
+}
+
 const SYMBOLS = { recompiled: symbol(symbolDiamond, 90)(), eager: symbol(symbolX, 70)() };
 
 /** The chart with its legend, or a note when no call has a duration. */
@@ -63,12 +74,7 @@ export function renderRegionChart(region: Region): HTMLElement {
   }
   const last = region.calls[region.calls.length - 1]!.index;
   const x = scaleLinear().domain([-0.5, last + 0.5]).range([MARGIN.left, WIDTH - MARGIN.right]);
-  const lo = Math.min(...timed.map((c) => c.ms));
-  const hi = Math.max(...timed.map((c) => c.ms));
-  const logScale = hi / lo > LOG_RATIO;
-  const y: ScaleContinuousNumeric<number, number> = logScale
-    ? scaleLog().domain([lo / 1.5, hi * 1.5]).range([HEIGHT - MARGIN.bottom, MARGIN.top])
-    : scaleLinear().domain([0, hi * 1.1]).nice().range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const { y, logScale } = durationScale(timed.map((c) => c.ms), [HEIGHT - MARGIN.bottom, MARGIN.top]);
 
   const chart = svg('svg', 'first-calls');
   chart.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);

@@ -65,6 +65,15 @@ def _region(report: dict[str, Any]) -> dict[str, Any]:
     return region
 
 
+def _profiled(tmp_path: Path, name: str, source: str) -> dict[str, Any]:
+    """The region of a one-region script profiled (in situ included) that ran to its end."""
+    script = tmp_path / name
+    script.write_text(source)
+    run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--quick")
+    assert run.code == 0, run.stderr[-3000:]
+    return _region(run.report)
+
+
 @pytest.fixture(scope="module")
 def training(tmp_path_factory: pytest.TempPathFactory, threads: None) -> tuple[Path, Any]:
     folder = tmp_path_factory.mktemp("train")
@@ -146,11 +155,7 @@ DECODE = textwrap.dedent('''
 
 
 def test_a_generate_loop_passing_its_cache_gets_a_per_step_number(tmp_path: Path, threads: None) -> None:
-    script = tmp_path / "decode.py"
-    script.write_text(DECODE)
-    run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--quick")
-    assert run.code == 0, run.stderr[-3000:]
-    region = _region(run.report)
+    region = _profiled(tmp_path, "decode.py", DECODE)
     situ = region["inSitu"]
     assert situ["matchedCalls"] == 24 and situ["step"]["samples"] >= 10
     assert situ["step"]["speedup"] > 0 and situ["stepsPerSecond"]["eager"] > 0 and situ["stepsPerSecond"]["compiled"] > 0
@@ -170,11 +175,7 @@ WARMUP = textwrap.dedent('''
 
 
 def test_a_two_call_warmup_script_gets_a_number(tmp_path: Path, threads: None) -> None:
-    script = tmp_path / "warmup.py"
-    script.write_text(WARMUP)
-    run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--quick")
-    assert run.code == 0, run.stderr[-3000:]
-    region = _region(run.report)
+    region = _profiled(tmp_path, "warmup.py", WARMUP)
     situ = region["inSitu"]
     assert situ["matchedCalls"] == 2 and situ["step"] is None and "never reached a step without compiling" in situ["reason"]
     assert situ["regionSeconds"]["compiled"] > situ["regionSeconds"]["eager"] > 0

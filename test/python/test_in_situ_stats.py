@@ -95,3 +95,14 @@ def test_regions_are_matched_by_order_line_and_name() -> None:
     moved = dict(region, location={"file": "/t.py", "line": 4})
     assert in_situ.region_in({"regions": [region]}, dict(region)) is not None
     assert in_situ.region_in({"regions": [moved]}, region) is None
+
+
+def test_a_torchrun_jobs_step_is_its_slowest_ranks_call_by_call() -> None:
+    def rank_run(steps: list[float], wall: float) -> dict:
+        calls = [{"index": c.index, "signature": c.signature, "ms": c.ms, "stepMs": c.step_ms, "compiles": c.compiles,
+                  "stepCompiles": c.step_compiles} for c in run(steps, {0: 1})]
+        return {"regions": [{"id": "r0", "name": "DDP", "location": {"file": "/t.py", "line": 9}, "calls": calls,
+                             "callCount": len(calls), "failure": None}], "wallSeconds": wall, "outcome": {"status": "ok"}}
+    job = in_situ.slowest_rank([rank_run([100.0, 5.0, 9.0, 5.0], 3.0), rank_run([90.0, 8.0, 6.0, 5.0], 4.0)])
+    assert [c["stepMs"] for c in job["regions"][0]["calls"]] == [100.0, 8.0, 9.0, None]
+    assert job["wallSeconds"] == 4.0 and len(job["ranks"]) == 2
