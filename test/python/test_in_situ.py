@@ -254,3 +254,23 @@ def test_two_profiles_of_one_script_land_inside_each_others_interval_and_weigh_i
     for report in reports:  # a break-even is said against the 40 calls this script makes
         reason = _region(report)["recommendation"]["reason"]
         assert "pays back after" not in reason or "this run made 40" in reason, reason
+
+
+SERVICE = textwrap.dedent('''
+    import torch
+
+    handle = torch.compile(lambda x: torch.relu(x @ x.T).sum(1))  # MARK: service
+    while True:  # a service: it never ends on its own
+        handle(torch.randn(64, 64))
+''')
+
+
+def test_a_service_stopped_with_calls_n_stops_at_n_in_both_runs(tmp_path: Path, threads: None) -> None:
+    script = tmp_path / "service.py"
+    script.write_text(SERVICE)
+    run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--quick", "--calls", "12")
+    assert run.code == 0, run.stderr[-3000:]
+    situ = _region(run.report)["inSitu"]
+    assert situ["compiledCalls"] == situ["eagerCalls"] == situ["matchedCalls"] == 12
+    assert situ["step"]["speedup"] > 0 and situ["stepsMade"] == 12
+    assert all(r["status"] == "ok" for r in run.report["inSitu"]["runs"])
