@@ -26,7 +26,6 @@ def main(spec_path: str) -> int:
     with open(spec_path, encoding="utf-8") as f:
         spec = json.load(f)
     if "inSitu" in spec:  # one in-situ run of a script: nothing but the script and its regions' timings
-        channel.progress("in-situ", 0.02, f"In situ: running the script, {spec['inSitu']['label']}")
         return in_situ_run.main(spec)
     run = Run(spec)
     try:

@@ -274,3 +274,25 @@ def test_a_service_stopped_with_calls_n_stops_at_n_in_both_runs(tmp_path: Path, 
     assert situ["compiledCalls"] == situ["eagerCalls"] == situ["matchedCalls"] == 12
     assert situ["step"]["speedup"] > 0 and situ["stepsMade"] == 12
     assert all(r["status"] == "ok" for r in run.report["inSitu"]["runs"])
+
+
+HANGS = textwrap.dedent('''
+    import time
+    import torch
+
+    step = torch.compile(lambda x: x * 2)
+    step(torch.ones(4))
+    time.sleep(3600)  # MARK: stuck
+''')
+
+
+def test_a_script_that_hangs_leaves_the_observed_run_half_of_the_timeout(tmp_path: Path, threads: None) -> None:
+    script = tmp_path / "stuck.py"
+    script.write_text(HANGS)
+    run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--quick", "--timeout", "30")
+    report = run.report
+    assert run.code == 1 and report["error"]["kind"] == "timeout"
+    assert "finished modes: none. Before the observed run, the in-situ runs used their share of --timeout (15 s)." in report["error"]["message"]
+    # the observed run got the other half: it ran the script and compiled its region
+    logs = list((run.report_dir / "torch_trace").glob("*.log"))
+    assert logs and "dynamo_start" in logs[0].read_text()

@@ -18,9 +18,16 @@ from ..measure import in_situ
 from ..report import document
 
 FOLDER = "in_situ"
+# With --timeout T, the in-situ runs stop once they have used this share of T: a script that hangs must leave the
+# observed run the time to say where (its ranks' stacks under torchrun).
+TIMEOUT_SHARE = 0.5
 MAX_PAIRS = 2
 # Run with the same hash seed both ways (the script's own seeds are its own): set iff the user did not set one.
 HASH_SEED = "0"
+
+class OutOfTime(Exception):
+    """The in-situ runs used their share of --timeout: the run in progress was ended, no more are started."""
+
 
 Spawn = Callable[[list[str], dict[str, str], str], "int | None"]  # (command, env, label) -> exit code, None if stopped
 
@@ -94,6 +101,19 @@ def run(spec: dict[str, Any], workdir: str, command: Callable[[str], list[str]],
     """Runs the in-situ runs; False when the job was stopped (cancel, timeout) meanwhile."""
     folder = os.path.join(workdir, FOLDER)
     os.makedirs(folder, exist_ok=True)
+    try:
+        return _run(spec, folder, command, env, spawn)
+    except OutOfTime as out:
+        _write_plan(folder, [], None, str(out))
+        return True
+
+
+def _write_plan(folder: str, order: list[tuple[str, int]], repeat_why: str | None, stopped: str | None = None) -> None:
+    with open(os.path.join(folder, "plan.json"), "w", encoding="utf-8") as f:
+        json.dump({"order": [f"{s}-{p}" for s, p in order], "repeatedBecause": repeat_why, "stoppedBecause": stopped}, f)
+
+
+def _run(spec: dict[str, Any], folder: str, command: Callable[[str], list[str]], env: dict[str, str], spawn: Spawn) -> bool:
     light_env = env_for(env)
     order = [("compiled", 1), ("eager", 1)]
     repeat_why = None
@@ -108,12 +128,11 @@ def run(spec: dict[str, Any], workdir: str, command: Callable[[str], list[str]],
             repeat_why = another_pair(folder, pair)
             if repeat_why:  # alternate the order: eager first this time
                 order += [("eager", pair + 1), ("compiled", pair + 1)]
-    own = {m for r in (_read(folder, "compiled", 1) or {}).get("regions") or [] for m in [r["options"]["mode"]]}
+    own = {r["options"]["mode"] for r in (_read(folder, "compiled", 1) or {}).get("regions") or []}
     for mode in spec.get("whatIfModes") or []:
-        if mode in own and len(own) == 1:
-            continue  # the script's own mode: the pair measured it
+        if own == {mode}:
+            continue  # every region's own mode: the pair measured it
         if _spawn_one(spec, folder, "compiled", 1, mode, f"compiled with mode={mode}", command, light_env, spawn) is None:
             return False
-    with open(os.path.join(folder, "plan.json"), "w", encoding="utf-8") as f:
-        json.dump({"order": [f"{s}-{p}" for s, p in order], "repeatedBecause": repeat_why}, f)
+    _write_plan(folder, order, repeat_why)
     return True

@@ -18,6 +18,7 @@ from ..progress import channel
 from . import in_situ
 from .finish import SPEC_FILE, fallback_report, finish
 
+IN_SITU_SHARE = 0.3  # of the progress bar, for the in-situ runs before the observed run
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # native-runner/
 
 
@@ -86,14 +87,18 @@ def _cancel_at_stdin_eof(cancel: Any) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _wait(child: subprocess.Popen, deadline: float | None, stop: threading.Event, why: list[str]) -> bool:
-    """Waits for the child; True when the job was stopped (cancel, --timeout) first."""
+def _wait(child: subprocess.Popen, deadline: float | None, stop: threading.Event, why: list[str],
+          own_deadline: float | None = None) -> bool:
+    """Waits for the child, or until own_deadline (then it returns with the child still running); True when the
+    job was stopped (cancel, --timeout) first."""
     while child.poll() is None:
         if deadline is not None and time.monotonic() > deadline:
             why.append("timeout")
             stop.set()
         if stop.wait(0.1):
             return True
+        if own_deadline is not None and time.monotonic() > own_deadline:
+            return False
     return stop.is_set()
 
 
@@ -133,17 +138,25 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
     deadline = time.monotonic() + timeout if timeout else None
     fraction = [0.0]
 
+    # the in-situ runs may use part of --timeout: a script that hangs must leave the observed run time to say where
+    in_situ_deadline = time.monotonic() + timeout * in_situ.TIMEOUT_SHARE if timeout else None
+
     def spawn(command: list[str], child_env: dict[str, str], label: str) -> int | None:
-        """Runs one in-situ worker to its end; None when the job is stopped meanwhile (then it is killed)."""
+        """Runs one in-situ worker to its end; None when the job is stopped meanwhile (then it is killed); raises
+        in_situ.OutOfTime when the in-situ runs used their share of --timeout."""
+        fraction[0] = min(fraction[0] + 0.05, IN_SITU_SHARE)  # each run a step of the bar; the observed run gets the rest
+        channel.progress("in-situ", fraction[0], f"In situ: running the script, {label}")
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=child_env, text=True)
-        child_relay = Relay(child.stdout, fraction[0], cap=0.3)
+        child_relay = Relay(child.stdout, fraction[0], cap=IN_SITU_SHARE)
         child_relay.start()
-        stopped_child = _wait(child, deadline, stop, why)
-        if stopped_child:
+        stopped_child = _wait(child, deadline, stop, why, in_situ_deadline)
+        if stopped_child or child.poll() is None:
             kill_tree(child.pid)
         code = child.wait()
         child_relay.join(timeout=2)
         fraction[0] = child_relay.fraction
+        if not stopped_child and timeout and in_situ_deadline is not None and time.monotonic() > in_situ_deadline:
+            raise in_situ.OutOfTime(f"the in-situ runs used their share of --timeout ({timeout * in_situ.TIMEOUT_SHARE:g} s)")
         return None if stopped_child else code
     if "script" in spec["target"] and spec.get("inSituRuns", True):
         channel.progress("start", 0.0, "Running the script as written, then with compiling off (in situ)")

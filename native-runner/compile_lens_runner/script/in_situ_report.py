@@ -82,6 +82,7 @@ def attach(report: dict[str, Any], folder: str | None) -> None:
     wall = {side: [r["wallSeconds"] for r in (runs[f"{side}-{k}.json"] for k in complete) if r and r.get("wallSeconds") is not None]
             for side in ("compiled", "eager")}
     report["inSitu"] = {"pairs": len(complete), "order": plan.get("order") or [], "repeatedBecause": plan.get("repeatedBecause"),
+                        "stoppedBecause": plan.get("stoppedBecause"),
                         "runs": [_run_json(n, data, folder) for n, data in runs.items()],
                         "wallSeconds": wall if complete else None, "skipped": None}
 
