@@ -8,7 +8,7 @@ import re
 import sys
 
 from .target.samples import NAMES as SAMPLE_NAMES
-from .process.placement import default_out_dir
+from .process.placement import default_out_dir, refusal
 from .process.supervisor import supervise
 
 KNOWN_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
@@ -103,4 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             "quick": args.quick, "train": args.train, "cwd": os.getcwd(), "calls": args.calls,
             "whatIfModes": args.modes if args.script else None, "nprocPerNode": args.nproc_per_node}
     out_dir = os.path.abspath(args.out) if args.out else default_out_dir(_target_name(args))
+    refused = refusal(out_dir)
+    if refused:  # before anything runs: a run would replace the folder
+        parser().error(refused)
     return supervise(spec, out_dir, args.timeout, stop_on_stdin_eof=args.stop_when_stdin_closes)
