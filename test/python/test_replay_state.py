@@ -84,21 +84,6 @@ def test_batchnorm_in_train_mode_is_not_replayed_and_in_eval_mode_is(recorder: R
     assert _reason(recorder) is None
 
 
-def test_an_optimizer_step_is_caught(recorder: RegionRecorder) -> None:
-    model = torch.nn.Linear(2, 2)
-    opt = torch.optim.AdamW(model.parameters(), lr=0.1)
-
-    def train_step(x: torch.Tensor) -> torch.Tensor:
-        loss = model(x).sum()
-        loss.backward()
-        opt.step()
-        opt.zero_grad()
-        return loss
-    _calls(torch.compile(train_step, backend="eager"), torch.randn(4, 2))
-    reason = _reason(recorder)
-    assert reason is not None and reason.startswith("it runs an optimizer step (AdamW")
-
-
 class Modal(torch.nn.Module):
     """Computes differently in train and eval mode, at the top and in a submodule (as dropout and BatchNorm do)."""
 
