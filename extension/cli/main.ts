@@ -5,7 +5,7 @@ import { collectFindings, findingMessage } from '../core/findings.ts';
 import { digestDivergence, digestRank, divergenceLine, failingDivergence } from '../core/rankDigest.ts';
 import { digestRegion, formatScriptDigest } from '../core/regionDigest.ts';
 import { digestFinding, digestReport, formatDigest } from '../core/reportDigest.ts';
-import { profileArgs, type ProfileOptions, type RunTarget } from '../core/runnerProtocol.ts';
+import { inapplicableFlags, profileArgs, type ProfileOptions, type RunTarget } from '../core/runnerProtocol.ts';
 import { placeLabel } from '../core/sourcePlace.ts';
 import { formatTraceSummary, summarizeTrace } from '../core/trace/summary.ts';
 import { loadReport, ReportError, type LoadedReport } from '../node/reportFile.ts';
@@ -21,10 +21,10 @@ Options for profile and check:
   --device auto|cpu|cuda     where to run (default auto: cuda when available)
   --out DIR                  report directory (default .compile-lens/runs/<target>-<time>)
   --modes LIST               comma-separated: default,reduce-overhead,max-autotune,max-autotune-no-cudagraphs
-  --dynamic auto|true|false  torch.compile's dynamic= (default auto)
-  --fullgraph                compile with fullgraph=True
-  --backend NAME             torch.compile backend (default inductor)
-  --train                    time a training step (forward, backward, optimizer) instead of inference
+  --dynamic auto|true|false  torch.compile's dynamic= (default auto; not with --script)
+  --fullgraph                compile with fullgraph=True (not with --script)
+  --backend NAME             torch.compile backend (default inductor; not with --script)
+  --train                    time a training step (forward, backward, optimizer) instead of inference (not with --script)
   --rounds N                 timing rounds per side (default 7; --quick 3)
   --timeout SECONDS          stop the run after this long
   --quick                    fewer timing rounds (tests, CI)
@@ -164,6 +164,10 @@ function profileOptionsFrom(args: ParsedArgs): ProfileOptions {
     if (nproc < 1) throw new UsageError('--nproc-per-node must be at least 1');
     if (nproc > 1 && options.target.kind !== 'script') throw new UsageError('--nproc-per-node applies to --script only');
     if (nproc > 1) options.nprocPerNode = nproc;
+  }
+  const inapplicable = inapplicableFlags(options);
+  if (inapplicable.length) {
+    throw new UsageError(`${inapplicable.join(', ')} ${inapplicable.length === 1 ? 'does' : 'do'} not apply to --script: the script's own torch.compile calls choose how each region is compiled (and its code whether it trains); remove ${inapplicable.length === 1 ? 'it' : 'them'}, or use --modes for what-if modes`);
   }
   return options;
 }

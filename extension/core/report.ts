@@ -251,6 +251,8 @@ export interface RegionCall {
   fallbackReason?: string | null;
   /** a torchrun rank's call inside its profile window: the profiler's overhead is in its duration (schema 1.9) */
   profiled?: boolean;
+  /** the call carried Compile Lens's state check or input capture: left out of the steady state (schema 1.14) */
+  observer?: boolean;
 }
 
 export interface RegionSignature {

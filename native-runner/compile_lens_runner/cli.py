@@ -8,7 +8,7 @@ import re
 import sys
 
 from .target.samples import NAMES as SAMPLE_NAMES
-from .process.placement import default_out_dir
+from .process.placement import default_out_dir, refusal
 from .process.supervisor import supervise
 
 KNOWN_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
@@ -41,9 +41,9 @@ def parser() -> argparse.ArgumentParser:
     prof.add_argument("--out", metavar="DIR", help="report directory (default ./.compile-lens/runs/<name>-<time>)")
     prof.add_argument("--modes", type=_modes, help=f"comma-separated: {','.join(KNOWN_MODES)} (default: default); "
                       "with --script: what-if modes measured on each region's captured inputs")
-    prof.add_argument("--dynamic", choices=("auto", "true", "false"), default="auto")
+    prof.add_argument("--dynamic", choices=("auto", "true", "false"), help="torch.compile's dynamic= (default auto)")
     prof.add_argument("--fullgraph", action="store_true")
-    prof.add_argument("--backend", default="inductor")
+    prof.add_argument("--backend", help="torch.compile's backend= (default inductor)")
     prof.add_argument("--timeout", type=_positive, metavar="SECONDS")
     prof.add_argument("--rounds", type=int, metavar="N", help="timing rounds per side (default 7, --quick 3)")
     prof.add_argument("--quick", action="store_true", help="short rounds, for tests and CI")
@@ -59,6 +59,13 @@ def parser() -> argparse.ArgumentParser:
     rank = sub.add_parser("_rank", help=argparse.SUPPRESS)
     rank.add_argument("spec")
     return p
+
+
+def _not_for_scripts(args: argparse.Namespace) -> list[str]:
+    """Options that choose how the runner compiles a target: a script's own torch.compile calls choose them."""
+    given = {"--backend": args.backend is not None, "--dynamic": args.dynamic is not None, "--fullgraph": args.fullgraph,
+             "--train": args.train}
+    return [flag for flag, set_ in given.items() if set_]
 
 
 def _target_name(args: argparse.Namespace) -> str:
@@ -94,13 +101,21 @@ def main(argv: list[str] | None = None) -> int:
         parser().error("--calls N needs --script and N >= 1")
     if args.nproc_per_node < 1 or (args.nproc_per_node > 1 and not args.script):
         parser().error("--nproc-per-node N needs --script and N >= 1")
+    inapplicable = _not_for_scripts(args) if args.script else []
+    if inapplicable:
+        parser().error(f"{', '.join(inapplicable)} {'does' if len(inapplicable) == 1 else 'do'} not apply to --script: the "
+                       "script's own torch.compile calls choose how each region is compiled (and its code whether it "
+                       f"trains); remove {'it' if len(inapplicable) == 1 else 'them'}, or use --modes for what-if modes")
     if not (args.sample or args.target or args.script):
         args.sample = "mlp"
     target = ({"script": os.path.abspath(args.script), "args": script_args} if args.script
               else {"target": args.target} if args.target else {"sample": args.sample})
-    spec = {"target": target, "device": args.device, "modes": args.modes or ["default"], "dynamic": args.dynamic,
-            "fullgraph": args.fullgraph, "backend": args.backend, "timeout": args.timeout, "rounds": args.rounds,
+    spec = {"target": target, "device": args.device, "modes": args.modes or ["default"], "dynamic": args.dynamic or "auto",
+            "fullgraph": args.fullgraph, "backend": args.backend or "inductor", "timeout": args.timeout, "rounds": args.rounds,
             "quick": args.quick, "train": args.train, "cwd": os.getcwd(), "calls": args.calls,
             "whatIfModes": args.modes if args.script else None, "nprocPerNode": args.nproc_per_node}
     out_dir = os.path.abspath(args.out) if args.out else default_out_dir(_target_name(args))
+    refused = refusal(out_dir)
+    if refused:  # before anything runs: a run would replace the folder
+        parser().error(refused)
     return supervise(spec, out_dir, args.timeout, stop_on_stdin_eof=args.stop_when_stdin_closes)
