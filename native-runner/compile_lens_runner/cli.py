@@ -9,6 +9,8 @@ import sys
 
 from .target.samples import NAMES as SAMPLE_NAMES
 from .process.placement import default_out_dir
+from .errors import RunnerError
+from .process.inspect import inspect_logs
 from .process.supervisor import supervise
 
 KNOWN_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
@@ -54,11 +56,39 @@ def parser() -> argparse.ArgumentParser:
                       help="cancel when standard input reaches EOF: the launching editor went away")
     prof.add_argument("--nproc-per-node", type=int, metavar="N", default=1,
                       help="with --script: run it under torchrun (torch.distributed.run) with N processes, one report for every rank")
+    inspect = sub.add_parser("inspect", help="read compiler logs (TORCH_TRACE) made elsewhere into a report; needs no torch")
+    inspect.add_argument("paths", nargs="+", metavar="PATH",
+                         help="a log (.log, .log.gz), a folder of them (one per rank), or a folder written by attach")
+    inspect.add_argument("--out", metavar="DIR", help="report directory (default ./.compile-lens/runs/logs-<name>-<time>)")
+    attach = sub.add_parser("attach", help="run as the program of your own launcher (torchrun, srun): one process per rank")
+    attach.add_argument("--out", metavar="DIR", required=True,
+                        help="where every rank writes its folder (ranks/rank<k>/): shared by the nodes, or copied back")
+    attach.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    attach.add_argument("--calls", type=int, metavar="N", help="stop the script after a region's Nth call")
+    attach.add_argument("script", metavar="SCRIPT")
+    attach.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
     worker = sub.add_parser("_worker", help=argparse.SUPPRESS)
     worker.add_argument("spec")
     rank = sub.add_parser("_rank", help=argparse.SUPPRESS)
     rank.add_argument("spec")
     return p
+
+
+def _attach(args: argparse.Namespace) -> int:
+    from .ranks.attach import main as attach_main
+    from .worker import main as worker_main
+
+    if args.calls is not None and args.calls < 1:
+        parser().error("--calls must be >= 1")
+    try:
+        return attach_main(args.out, args.script, list(args.args), args.device, args.calls, worker_main)
+    except RunnerError as err:
+        print(f"compile_lens_runner attach: {err.message} {err.fix}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _logs_name(paths: list[str]) -> str:
+    return re.sub(r"\.log(\.gz)?$", "", os.path.basename(os.path.abspath(paths[0]))) or "logs"
 
 
 def _target_name(args: argparse.Namespace) -> str:
@@ -73,6 +103,8 @@ def _target_name(args: argparse.Namespace) -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     script_args: list[str] = []
+    if argv[:1] == ["attach"]:  # everything after SCRIPT is the script's, "--" included
+        return _attach(parser().parse_args(argv))
     if "--" in argv:
         cut = argv.index("--")
         argv, script_args = argv[:cut], argv[cut + 1:]
@@ -86,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         from .worker import main as worker_main
 
         return rank_main(args.spec, worker_main)
+    if args.command == "inspect":
+        return inspect_logs(args.paths, os.path.abspath(args.out) if args.out else default_out_dir(f"logs-{_logs_name(args.paths)}"))
     if script_args and not args.script:
         parser().error("arguments after -- are only for --script")
     if args.rounds is not None and args.rounds < 1:

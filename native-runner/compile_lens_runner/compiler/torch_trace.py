@@ -47,31 +47,52 @@ def _kind(entry: dict[str, Any]) -> str:
 
 class Parser:
     """Parses a structured log incrementally; interned file names and the current marker carry across feeds.
-    Lines that are not records are skipped (a log may be truncated mid-write)."""
+    Lines that are not records are skipped (a log may be truncated mid-write) and counted: `unreadable` lines, the
+    first of them at 1-based line `first_unreadable`; `ranks` are the ranks records named; `marked` says whether
+    Compile Lens wrote markers into the log (a log written elsewhere has none)."""
 
     def __init__(self) -> None:
         self.strings: dict[int, str] = {}
         self.marker: dict[str, Any] = {}
+        self.marked = False
+        self.lines = 0
+        self.unreadable = 0
+        self.first_unreadable: int | None = None
+        self.ranks: set[int] = set()
+
+    def _skip(self, at: int) -> None:
+        self.unreadable += 1
+        if self.first_unreadable is None:
+            self.first_unreadable = self.lines + at + 1
 
     def feed(self, text: str) -> list[Record]:
         records: list[Record] = []
         lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
         i = 0
         while i < len(lines):
             match = _PREFIX.match(lines[i])
             i += 1
             if not match:
+                if lines[i - 1].strip():
+                    self._skip(i - 1)
                 continue
             try:
                 entry = json.loads(match.group(1))
             except ValueError:
+                self._skip(i - 1)
                 continue
             payload_lines = []
-            while i < len(lines) and lines[i].startswith("\t"):
+            # a payload's own blank lines (export's printed programs) lose their tab: still the payload
+            while i < len(lines) and (lines[i].startswith("\t") or (not lines[i] and i + 1 < len(lines) and lines[i + 1].startswith("\t"))):
                 payload_lines.append(lines[i][1:])
                 i += 1
             if not isinstance(entry, dict):
+                self._skip(i - 1)
                 continue
+            if isinstance(entry.get("rank"), int):
+                self.ranks.add(entry["rank"])
             kind = _kind(entry)
             if kind == "str" and isinstance(entry["str"], list) and len(entry["str"]) == 2:
                 self.strings[int(entry["str"][1])] = str(entry["str"][0])
@@ -83,9 +104,11 @@ class Parser:
             record = Record(kind, meta, "\n".join(payload_lines), compile_id, strings=self.strings)
             if record.artifact == MARKER:
                 self.marker = record.payload_json() or {}
+                self.marked = True
                 continue
             record.mode, record.phase = self.marker.get("mode"), self.marker.get("phase")
             records.append(record)
+        self.lines += len(lines)
         return records
 
 
