@@ -17,6 +17,7 @@ from typing import Any
 MARKER = "compile_lens_marker"
 CUDAGRAPH_SKIP = "compile_lens_cudagraph_skip"
 _PREFIX = re.compile(r"^[VIWEC]\d{4} [\d:.]+ +\d+ [^\]]*\] (\{.*)$")
+_UNPARSED = object()
 _CONTEXT_KEYS = {"frame_id", "frame_compile_id", "attempt", "has_payload", "rank", "stack", "compiled_autograd_id"}
 
 
@@ -29,16 +30,23 @@ class Record:
     mode: str | None = None
     phase: str | None = None
     strings: dict[int, str] = field(default_factory=dict, repr=False)
+    _json: Any = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._json = _UNPARSED
 
     @property
     def artifact(self) -> str | None:
         return self.meta.get("name") if self.kind == "artifact" else None
 
     def payload_json(self) -> Any:
-        try:
-            return json.loads(self.payload)
-        except ValueError:
-            return None
+        """The payload parsed as JSON (None when it is not), parsed once: several readers ask for it."""
+        if self._json is _UNPARSED:
+            try:
+                self._json = json.loads(self.payload)
+            except ValueError:
+                self._json = None
+        return self._json
 
 
 def _kind(entry: dict[str, Any]) -> str:

@@ -2,6 +2,7 @@
 to read ranks' stacks and tracebacks): torch's folder is found without importing it."""
 from __future__ import annotations
 
+import functools
 import importlib.util
 import linecache
 import os
@@ -25,9 +26,17 @@ def _torch_dir() -> str | None:
 _TORCH_DIR = _torch_dir()
 
 
+# torch, libraries and the standard library as another machine's paths name them (a log made elsewhere; a checkout
+# of torch used in place)
+_LIBRARY_ELSEWHERE = re.compile(r"[\\/](?:site-packages|dist-packages)[\\/]|[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/]"
+                                r"|[\\/]torch[\\/](?:_[a-z]\w*|nn|fx|utils|distributed|autograd|optim|cuda|export|testing)[\\/]"
+                                r"|[\\/]torch[\\/]\w+\.py$")
+
+
+@functools.lru_cache(maxsize=65536)
 def is_user_file(path: str) -> bool:
     """False for torch's own frames, the runner's machinery, the standard library and synthetic files."""
-    if not path or path.startswith("<"):
+    if not path or path.startswith("<") or _LIBRARY_ELSEWHERE.search(path):
         return False
     real = os.path.realpath(path)
     # the runner's own frames, wherever its copy lives (logs recorded from another checkout say another path)

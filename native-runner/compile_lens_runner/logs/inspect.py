@@ -38,9 +38,9 @@ def _environment(records: list[tt.Record]) -> dict[str, Any]:
 
 
 def _corrupt_payloads(records: list[tt.Record]) -> int:
-    """JSON payloads that do not parse (a log cut or damaged mid-record)."""
-    return sum(1 for r in records if (r.kind == "chromium_event" or r.meta.get("encoding") == "json")
-               and r.payload.strip() and r.payload_json() is None)
+    """Compile-phase events whose JSON payload does not parse (a log cut or damaged mid-record). Artifacts marked
+    JSON are not counted: torch writes some (recompile_reasons) as plain text."""
+    return sum(1 for r in records if r.kind == "chromium_event" and r.payload.strip() and r.payload_json() is None)
 
 
 def _insight(records: list[tt.Record], log: str, workdir: str, label: str | None) -> dict[str, Any]:
