@@ -8,12 +8,16 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest import REPO, finish, runner_env, validate
+
+sys.path.insert(0, str(REPO / "bench"))
+from ranks64 import build, unmarked  # noqa: E402  (the 64-rank bench's folder, built from the recorded logs)
 
 TLPARSE = REPO / "test" / "fixtures" / "tlparse"
 LOGS = REPO / "test" / "fixtures" / "logs"
@@ -97,16 +101,10 @@ def _rank_folder(tmp_path: Path) -> Path:
     folder = tmp_path / "torch_trace"
     folder.mkdir()
     for rank in (0, 1):
-        lines = (LOGS / f"ddp-diverge-rank{rank}.log").read_text().split("\n")
-        kept, skip = [], False
-        for line in lines:
-            if not line.startswith("\t"):
-                skip = "compile_lens_marker" in line
-            if not skip:
-                kept.append(line)
-        data = "\n".join(kept).encode()
+        data = unmarked(LOGS / f"ddp-diverge-rank{rank}.log").encode()
         (folder / f"dedicated_log_torch_trace_rank_{rank}_ab{rank}cd.log.gz").write_bytes(gzip.compress(data))
-    (folder / "dedicated_log_torch_trace_rank_1_small.log").write_text(lines[0] + "\n")  # a compile subprocess's own log
+    first = (LOGS / "ddp-diverge-rank1.log").read_text().split("\n")[0]
+    (folder / "dedicated_log_torch_trace_rank_1_small.log").write_text(first + "\n")  # a compile subprocess's own log
     return folder
 
 
@@ -157,3 +155,16 @@ def test_a_copy_of_the_report_folder_keeps_working(tmp_path: Path) -> None:
     guards = [c["guards"] for c in report["modes"][0]["compiler"]["compiles"] if c["guards"]]
     assert guards and (tmp_path / "moved" / guards[0]).is_file()
     assert json.loads((tmp_path / "moved" / "report.json").read_text())["target"]["name"] == "comp_metrics"
+
+
+def test_64_ranks_read_in_seconds_with_the_divergence_grouped(tmp_path: Path) -> None:
+    build(tmp_path / "torch_trace", 64, {3, 17, 41})
+    start = time.perf_counter()
+    report = inspect(tmp_path / "torch_trace", out=tmp_path / "out")
+    assert time.perf_counter() - start < 30  # docs/BENCHMARKS.md: about 1 s here
+    assert [r["rank"] for r in report["ranks"]] == list(range(64))
+    assert [r["rank"] for r in report["ranks"] if r["recompiles"]] == [3, 17, 41]
+    recompiles = [d for d in report["divergence"] if d["kind"] == "recompile"]
+    assert [d["location"]["line"] for d in recompiles] == [TRAIN_LINE, FORWARD_LINE]
+    assert recompiles[1]["message"] == ("ranks 3, 17, 41 recompiled forward — tensor 'x' size mismatch at index 0 (expected 16, "
+                                        "actual 8) — ranks 0-2, 4-16, 18-40, 42-63 did not: the ranks ran different graphs")

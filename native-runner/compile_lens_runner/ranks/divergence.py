@@ -27,8 +27,18 @@ DIFFERENT_GRAPHS = "the ranks ran different graphs"
 
 
 def rank_list(ranks: Iterable[int]) -> str:
-    ranks = sorted(ranks)
-    return f"rank {ranks[0]}" if len(ranks) == 1 else f"ranks {', '.join(map(str, ranks))}"
+    """"rank 3", "ranks 3, 17, 41"; three or more consecutive ranks as a range ("ranks 0-2, 4-16, 18")."""
+    ranks = sorted(set(ranks))
+    if len(ranks) == 1:
+        return f"rank {ranks[0]}"
+    runs: list[list[int]] = []
+    for rank in ranks:
+        if runs and rank == runs[-1][-1] + 1:
+            runs[-1].append(rank)
+        else:
+            runs.append([rank])
+    parts = [f"{run[0]}-{run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)) for run in runs]
+    return f"ranks {', '.join(parts)}"
 
 
 def _place(loc: dict[str, Any] | None) -> str | None:
