@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
-import { findWebviewFrame, makeTestWorkspace, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
+import { explorerMenu, findWebviewFrame, makeTestWorkspace, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
@@ -48,22 +48,11 @@ test('Open Compile Logs on a folder from the explorer: Problems entries on the w
   const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
   const { page } = session;
   try {
-    const folder = page.locator('.explorer-folders-view .monaco-list-row', { hasText: FOLDER }).first();
-    await folder.waitFor({ timeout: 60_000 });
-    const item = page.locator('.context-view .monaco-menu .action-item', { hasText: 'Open Compile Logs' }).first();
-    for (let attempt = 0; attempt < 20; attempt++) {
-      await folder.click({ button: 'right' });
-      try {
-        await item.waitFor({ timeout: 3000 });
-        break;
-      } catch {
-        await page.keyboard.press('Escape');
-      }
-    }
-    await page.waitForTimeout(500);
-    await item.click();
-    // the report panel opens as after a profile run
-    await findWebviewFrame(page, 'section.report', 120_000);
+    await explorerMenu(page, FOLDER, 'Open Compile Logs');
+    // the report panel opens as after a profile run, without a timing table: nothing was timed
+    const report = await findWebviewFrame(page, 'section.report', 120_000);
+    assert.match(await report.locator('section.report h2').first().innerText(), /compiler logs/);
+    assert.equal(await report.locator('table.modes').count(), 0);
 
     await runCommand(page, 'View: Focus Problems');
     const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'Graph break' }).first();
@@ -79,9 +68,6 @@ test('Open Compile Logs on a folder from the explorer: Problems entries on the w
     await row.dblclick();
     await page.locator('.tabs-container .tab.active', { hasText: SCRIPT_NAME }).waitFor({ timeout: 30_000 });
     await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
-    const report = await findWebviewFrame(page, 'section.report', 10_000);
-    assert.match(await report.locator('section.report h2').first().innerText(), /compiler logs/);
-    assert.equal(await report.locator('table.modes').count(), 0, 'no timing table for logs: nothing was timed');
     await page.screenshot({ path: path.join(ARTIFACTS, 'compile-logs.png') });
   } catch (error) {
     await page.screenshot({ path: path.join(ARTIFACTS, 'failure-compile-logs.png') }).catch(() => undefined);
