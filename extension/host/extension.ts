@@ -9,6 +9,7 @@ import { interpreterProblem, probeInterpreter } from '../node/interpreter.ts';
 import { loadReport } from '../node/reportFile.ts';
 import { runRunner } from '../node/runner.ts';
 import { CompiledLineHover } from './compiledLineHover.ts';
+import { OPEN_COMPILE_LOGS_COMMAND, openCompileLogs } from './compileLogs.ts';
 import { CompilerTreeView } from './compilerTreeView.ts';
 import { EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
 import { GeneratedCode } from './generatedCode.ts';
@@ -192,6 +193,8 @@ export function activate(context: vscode.ExtensionContext): void {
       void vscode.window.showWarningMessage('Open a Python script or notebook to profile it as a script.');
       return undefined;
     }),
+    vscode.commands.registerCommand(OPEN_COMPILE_LOGS_COMMAND, (uri?: vscode.Uri, uris?: vscode.Uri[]) =>
+      openCompileLogs({ extensionUri: context.extensionUri, log, choosePython, showReport }, uri, uris)),
     vscode.commands.registerCommand('compileLens.openTrace', (uri?: vscode.Uri, uris?: vscode.Uri[]) => openTraceTimeline(context.extensionUri, log, uri, uris)),
     vscode.commands.registerCommand(OPEN_REPORT_COMMAND, async (reportPath?: string) => {
       const chosen = reportPath ?? (await vscode.window.showOpenDialog({ filters: { 'Compile Lens report': ['json'] } }))?.[0]?.fsPath;

@@ -8,6 +8,8 @@ import re
 import sys
 
 from .target.samples import NAMES as SAMPLE_NAMES
+from .errors import RunnerError
+from .process.inspect import inspect_logs
 from .process.placement import default_out_dir, refusal
 from .process.supervisor import supervise
 
@@ -54,6 +56,17 @@ def parser() -> argparse.ArgumentParser:
                       help="cancel when standard input reaches EOF: the launching editor went away")
     prof.add_argument("--nproc-per-node", type=int, metavar="N", default=1,
                       help="with --script: run it under torchrun (torch.distributed.run) with N processes, one report for every rank")
+    inspect = sub.add_parser("inspect", help="read compiler logs (TORCH_TRACE) made elsewhere into a report; needs no torch")
+    inspect.add_argument("paths", nargs="+", metavar="PATH",
+                         help="a log (.log, .log.gz), a folder of them (one per rank), or a folder written by attach")
+    inspect.add_argument("--out", metavar="DIR", help="report directory (default ./.compile-lens/runs/logs-<name>-<time>)")
+    attach = sub.add_parser("attach", help="run as the program of your own launcher (torchrun, srun): one process per rank")
+    attach.add_argument("--out", metavar="DIR", required=True,
+                        help="where every rank writes its folder (ranks/rank<k>/): shared by the nodes, or copied back")
+    attach.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    attach.add_argument("--calls", type=int, metavar="N", help="stop the script after a region's Nth call")
+    attach.add_argument("script", metavar="SCRIPT")
+    attach.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
     worker = sub.add_parser("_worker", help=argparse.SUPPRESS)
     worker.add_argument("spec")
     rank = sub.add_parser("_rank", help=argparse.SUPPRESS)
@@ -68,6 +81,23 @@ def _not_for_scripts(args: argparse.Namespace) -> list[str]:
     return [flag for flag, set_ in given.items() if set_]
 
 
+def _attach(args: argparse.Namespace) -> int:
+    from .ranks.attach import main as attach_main
+    from .worker import main as worker_main
+
+    if args.calls is not None and args.calls < 1:
+        parser().error("--calls must be >= 1")
+    try:
+        return attach_main(args.out, args.script, list(args.args), args.device, args.calls, worker_main)
+    except RunnerError as err:
+        print(f"compile_lens_runner attach: {err.message} {err.fix}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _logs_name(paths: list[str]) -> str:
+    return re.sub(r"\.log(\.gz)?$", "", os.path.basename(os.path.abspath(paths[0]))) or "logs"
+
+
 def _target_name(args: argparse.Namespace) -> str:
     if args.script:
         return os.path.splitext(os.path.basename(args.script))[0]
@@ -80,6 +110,8 @@ def _target_name(args: argparse.Namespace) -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     script_args: list[str] = []
+    if argv[:1] == ["attach"]:  # everything after SCRIPT is the script's, "--" included
+        return _attach(parser().parse_args(argv))
     if "--" in argv:
         cut = argv.index("--")
         argv, script_args = argv[:cut], argv[cut + 1:]
@@ -93,6 +125,12 @@ def main(argv: list[str] | None = None) -> int:
         from .worker import main as worker_main
 
         return rank_main(args.spec, worker_main)
+    if args.command == "inspect":
+        logs_out = os.path.abspath(args.out) if args.out else default_out_dir(f"logs-{_logs_name(args.paths)}")
+        refused = refusal(logs_out)
+        if refused:
+            parser().error(refused)
+        return inspect_logs(args.paths, logs_out)
     if script_args and not args.script:
         parser().error("arguments after -- are only for --script")
     if args.rounds is not None and args.rounds < 1:

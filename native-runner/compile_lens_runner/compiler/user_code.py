@@ -2,6 +2,7 @@
 to read ranks' stacks and tracebacks): torch's folder is found without importing it."""
 from __future__ import annotations
 
+import functools
 import importlib.util
 import linecache
 import os
@@ -31,6 +32,13 @@ def _torch_dir() -> str | None:
 _TORCH_DIR = _torch_dir()
 
 
+# torch and installed libraries as another machine's paths name them (a log made elsewhere, maybe on Windows; a
+# checkout of torch used in place)
+_LIBRARY_ELSEWHERE = re.compile(r"[\\/](?:site-packages|dist-packages)[\\/]|[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/]"
+                                r"|[\\/]torch[\\/](?:_[a-z]\w*|nn|fx|utils|distributed|autograd|optim|cuda|export|testing)[\\/]"
+                                r"|[\\/]torch[\\/]\w+\.py$")
+
+
 def _is_library(real: str) -> bool:
     """An installed package or a standard library, of this interpreter or another one."""
     if real.startswith(_LIBRARY_DIRS):
@@ -41,10 +49,11 @@ def _is_library(real: str) -> bool:
     return any(lib in ("lib", "lib64") and _STDLIB_PART.fullmatch(name) is not None for lib, name in zip(folders, folders[1:]))
 
 
+@functools.lru_cache(maxsize=65536)
 def is_user_file(path: str) -> bool:
     """False for torch's own frames, the runner's machinery, installed packages (site-packages, dist-packages, in a
     virtualenv, conda or the system), any standard library, and synthetic files."""
-    if not path or path.startswith("<"):
+    if not path or path.startswith("<") or _LIBRARY_ELSEWHERE.search(path):
         return False
     real = os.path.realpath(path)
     # the runner's own frames, wherever its copy lives (logs recorded from another checkout say another path)
