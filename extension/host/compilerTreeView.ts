@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { buildCompilerTree, type ArtifactTarget, type CompilerTreeNode } from '../core/compilerTree.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
-import { OPEN_ARTIFACT_COMMAND, type OpenArtifactArgs } from './generatedCode.ts';
+import { OPEN_ARTIFACT_COMMAND, REVEAL_LINES_COMMAND, type OpenArtifactArgs } from './generatedCode.ts';
 
 const ARTIFACT_ICONS: Record<ArtifactTarget['kind'], string> = { code: 'file-code', guards: 'shield', fxGraph: 'type-hierarchy' };
 
@@ -34,12 +34,8 @@ export class CompilerTreeView implements vscode.TreeDataProvider<CompilerTreeNod
       item.iconPath = new vscode.ThemeIcon(highlight ? 'error' : ARTIFACT_ICONS[kind]);
       item.command = { command: OPEN_ARTIFACT_COMMAND, title: 'Open', arguments: [args] };
     } else if (node.location) {
-      const line = Math.max(0, node.location.line - 1);
-      item.command = {
-        command: 'vscode.open',
-        title: 'Go to source',
-        arguments: [vscode.Uri.file(node.location.file), { selection: new vscode.Range(line, 0, line, 0) } satisfies vscode.TextDocumentShowOptions],
-      };
+      // through the kernel-lines command: a report's source link opens only inside the workspace (reportPaths.ts)
+      item.command = { command: REVEAL_LINES_COMMAND, title: 'Go to source', arguments: [[node.location]] };
     }
     return item;
   }

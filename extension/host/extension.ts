@@ -3,12 +3,13 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { chooseProfile, type ActiveSource } from '../core/profileChoice.ts';
 import { runSummary } from '../core/regionDigest.ts';
-import { profileArgs, type ProfileOptions, type RunTarget } from '../core/runnerProtocol.ts';
+import { optionsFromSettings, profileArgs, type RunTarget } from '../core/runnerProtocol.ts';
 import { RunSlot } from '../core/runSlot.ts';
 import { interpreterProblem, probeInterpreter } from '../node/interpreter.ts';
 import { loadReport } from '../node/reportFile.ts';
 import { runRunner } from '../node/runner.ts';
 import { CompiledLineHover } from './compiledLineHover.ts';
+import { OPEN_COMPILE_LOGS_COMMAND, openCompileLogs } from './compileLogs.ts';
 import { CompilerTreeView } from './compilerTreeView.ts';
 import { EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
 import { GeneratedCode } from './generatedCode.ts';
@@ -118,21 +119,18 @@ export function activate(context: vscode.ExtensionContext): void {
       const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? (target.kind === 'sample' ? context.globalStorageUri.fsPath : path.dirname(target.file));
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(cwd));
       const timeoutSeconds = config.get<number>('timeoutSeconds') ?? 900;
-      const options: ProfileOptions = {
-        target,
+      const options = optionsFromSettings(target, {
         device: config.get<'auto' | 'cpu' | 'cuda'>('device') ?? 'auto',
         // a script's regions are measured in the mode the script compiles them with; compileLens.modes adds what-if
-        // modes only when the user set it (each is another compile of every region)
+        // modes only when the user set it
         modes: target.kind === 'script' ? explicitSetting(config.inspect<string[]>('modes')) : config.get<string[]>('modes') ?? ['default'],
         dynamic: config.get<'auto' | 'true' | 'false'>('dynamic') ?? 'auto',
         fullgraph: config.get<boolean>('fullgraph') ?? false,
         timeoutSeconds,
         quick: config.get<boolean>('quick') ?? false,
-      };
-      const calls = config.get<number>('scriptCalls') ?? 0;
-      if (target.kind === 'script' && calls > 0) options.calls = calls;
-      const nproc = config.get<number>('nprocPerNode') ?? 1;
-      if (target.kind === 'script' && nproc > 1) options.nprocPerNode = Math.floor(nproc);
+        scriptCalls: config.get<number>('scriptCalls') ?? 0,
+        nprocPerNode: config.get<number>('nprocPerNode') ?? 1,
+      });
       await saveIfDirty(target);
       const args = profileArgs(options);
       log.appendLine(`$ ${python} -m compile_lens_runner ${args.join(' ')}`);
@@ -195,6 +193,8 @@ export function activate(context: vscode.ExtensionContext): void {
       void vscode.window.showWarningMessage('Open a Python script or notebook to profile it as a script.');
       return undefined;
     }),
+    vscode.commands.registerCommand(OPEN_COMPILE_LOGS_COMMAND, (uri?: vscode.Uri, uris?: vscode.Uri[]) =>
+      openCompileLogs({ extensionUri: context.extensionUri, log, choosePython, showReport }, uri, uris)),
     vscode.commands.registerCommand('compileLens.openTrace', (uri?: vscode.Uri, uris?: vscode.Uri[]) => openTraceTimeline(context.extensionUri, log, uri, uris)),
     vscode.commands.registerCommand(OPEN_REPORT_COMMAND, async (reportPath?: string) => {
       const chosen = reportPath ?? (await vscode.window.showOpenDialog({ filters: { 'Compile Lens report': ['json'] } }))?.[0]?.fsPath;
