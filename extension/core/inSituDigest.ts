@@ -77,6 +77,7 @@ export function inSituLens(d: InSituDigest): string {
     const which = d.failure.call !== null ? `compiled call ${d.failure.call}` : 'a compiled call';
     return `${which} fails${d.failure.line !== null ? ` at line ${d.failure.line}` : ''} (in situ)`;
   }
+  if (!d.step && d.call) return `${formatSpeedup(d.call.speedup)}/call in situ${d.compileSeconds !== null ? ` · compile ${formatSeconds(d.compileSeconds)}` : ''}`;
   if (d.step) {
     const parts = [`${formatSpeedup(d.step.speedup)}/step in situ`];
     if (d.compileSeconds !== null) parts.push(`compile ${formatSeconds(d.compileSeconds)}`);
@@ -103,6 +104,9 @@ export function inSituLines(d: InSituDigest): string[] {
     lines.push(`  compile inside the script ${d.compileSeconds === null ? 'unknown' : formatSeconds(d.compileSeconds)}; ${payback}` +
       (d.stepsPerSecond ? `; ${d.stepsPerSecond.eager.toFixed(1)} → ${d.stepsPerSecond.compiled.toFixed(1)} steps/s` : ''));
     if (d.lateCompiles) lines.push(`  ${plural(d.lateCompiles, 'recompile')} in the steady state, counted in the compiled step`);
+  } else if (d.call) {  // steady calls, but every step held a compile (another region's)
+    lines.push(`in situ (${runs}): per call ${formatSpeedup(d.call.speedup)} (next run ${range(d.call)}), ` +
+      `${formatMs(d.call.eagerMs)} → ${formatMs(d.call.compiledMs)} per call; no step speedup — ${d.reason ?? 'no steady step'}`);
   } else if (d.pairs) {
     const spent = d.regionSeconds ? `: its calls took ${formatMs(d.regionSeconds.compiled * 1000)} compiled vs ${formatMs(d.regionSeconds.eager * 1000)} eager` : '';
     lines.push(`in situ (${runs}): no steady step — ${d.reason ?? 'none was matched'}${spent}`);

@@ -177,7 +177,7 @@ WARMUP = textwrap.dedent('''
 def test_a_two_call_warmup_script_gets_a_number(tmp_path: Path, threads: None) -> None:
     region = _profiled(tmp_path, "warmup.py", WARMUP)
     situ = region["inSitu"]
-    assert situ["matchedCalls"] == 2 and situ["step"] is None and "never reached a step without compiling" in situ["reason"]
+    assert situ["matchedCalls"] == 2 and situ["step"] is None and "never reached a call without compiling" in situ["reason"]
     assert situ["regionSeconds"]["compiled"] > situ["regionSeconds"]["eager"] > 0
     assert region["recommendation"]["verdict"] == "stay-eager"
     assert "at least 3 calls are needed" not in region["recommendation"]["reason"]

@@ -57,7 +57,7 @@ def test_two_calls_that_both_compile_still_get_a_number() -> None:
     compiled = run([900.0, 800.0], {0: 1, 1: 1}, {1: "float32[5, 8]; grad"})
     eager = run([3.0, 2.0], sigs={1: "float32[5, 8]; grad"})
     result = in_situ.compare([compiled], [eager])
-    assert result["step"] is None and "never reached a step without compiling" in result["reason"]
+    assert result["step"] is None and "never reached a call without compiling" in result["reason"]
     assert result["regionSeconds"] == {"compiled": round((900 + 400) / 1000, 6), "eager": round((3 + 1) / 1000, 6)}
 
 
@@ -106,3 +106,13 @@ def test_a_torchrun_jobs_step_is_its_slowest_ranks_call_by_call() -> None:
     job = in_situ.slowest_rank([rank_run([100.0, 5.0, 9.0, 5.0], 3.0), rank_run([90.0, 8.0, 6.0, 5.0], 4.0)])
     assert [c["stepMs"] for c in job["regions"][0]["calls"]] == [100.0, 8.0, 9.0, None]
     assert job["wallSeconds"] == 4.0 and len(job["ranks"]) == 2
+
+
+def test_another_regions_compiles_in_every_step_leave_the_calls_steady_and_no_step() -> None:
+    # the region's own calls compile only at call 0, but another region recompiles inside every step
+    compiled = [Call(i, SIG, 5.0 if i else 900.0, 50.0, 1 if i == 0 else 0, 1) for i in range(6)]
+    eager = [Call(i, SIG, 10.0, 12.0) for i in range(6)]
+    result = in_situ.compare([compiled], [eager])
+    assert result["steadyFromCall"] == 1 and result["call"]["speedup"] == 2.0
+    assert result["step"] is None and "another region's compiles" in result["reason"]
+    assert result["lateCompiles"] == 0 and result["laterFirstCompiles"] == 0

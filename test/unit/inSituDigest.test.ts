@@ -54,3 +54,11 @@ test('no steady step: the region\'s time both ways, never a made-up speedup', as
   assert.match(inSituLines(digest)[0]!, /no steady step — every one of the script's 2 call\(s\) compiled: its calls took 3\.9 s compiled vs 1\.60 ms eager/);
   assert.equal(digestInSitu({ ...region, inSitu: null }), null);
 });
+
+test('steady calls but no steady step (another region compiles in every step): the per-call number, and why there is no step', async () => {
+  const region = (await fixture('script-in-situ-cpu')).regions![0]!;
+  const callOnly: Region = { ...region, inSitu: { ...region.inSitu!, step: null, reason: "something compiled in every step after the region's warm-up (another region's compiles): no step without compiling" } };
+  const digest = digestInSitu(callOnly)!;
+  assert.equal(inSituLens(digest), '1.22×/call in situ · compile 3.1 s');
+  assert.match(inSituLines(digest)[0]!, /per call 1\.22× \(next run 0\.88–1\.33×\), 0\.86 ms → 0\.70 ms per call; no step speedup — something compiled in every step/);
+});

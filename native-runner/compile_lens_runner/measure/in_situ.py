@@ -87,8 +87,8 @@ def view(compiled: list[Call], eager: list[Call]) -> PairView:
     shorter = min(len(compiled), len(eager))
     divergence = next((i for i in range(shorter) if compiled[i].signature != eager[i].signature), None)
     matched = shorter if divergence is None else divergence
-    steady_from = next((i for i in range(1, matched) if compiled[i].compiles == 0 and compiled[i].step_compiles == 0
-                        and compiled[i].step_ms is not None), None)
+    # the region's own calls decide where its steady state begins: another region may compile in every step
+    steady_from = next((i for i in range(1, matched) if compiled[i].compiles == 0), None)
     steps: list[int] = []
     calls: list[int] = []
     late: list[int] = []
@@ -103,7 +103,11 @@ def view(compiled: list[Call], eager: list[Call]) -> PairView:
             seen.add(c.signature)
             if c.step_ms is None or e.step_ms is None or i + 1 >= matched:
                 continue  # a step is matched when both of its ends are
-            (steps if c.step_compiles == 0 else new if first_time else late).append(i)
+            if c.step_compiles == 0:
+                steps.append(i)
+            elif c.compiles:  # the region's own call compiled: its cost
+                (new if first_time else late).append(i)
+            # else something else compiled during the step (another region): its cost, in no steady step
     return PairView(compiled, eager, matched, divergence, steady_from, steps, calls, late, new)
 
 
@@ -206,8 +210,10 @@ def _why_no_steps(first: PairView, calls: int) -> str:
     if first.matched == 0:
         return "no call ran in both runs"
     if first.steady_from is None:
-        return (f"every one of the script's {calls} call(s) compiled or began a step that compiled: the script never "
-                "reached a step without compiling")
+        return (f"every one of the script's {calls} call(s) after its first compiled: the script never reached a call "
+                "without compiling")
+    if any(first.compiled[i].step_compiles for i in range(first.steady_from, first.matched - 1)):
+        return "something compiled in every step after the region's warm-up (another region's compiles): no step without compiling"
     return "no step of the steady state was matched in both runs (the region's last call has no step)"
 
 

@@ -8,13 +8,17 @@ nothing was measured the verdict is 'none' and the reason says why, never "don't
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..compiler.failure import headline
+from ..measure import speedups
 from ..report import advice
 from .replay import AS_WRITTEN
 
 _NO_VERDICT = "No verdict: "
+# In-situ verdicts rest on at least this many steady steps (over all pairs); fewer: the replay's rounds decide.
+MIN_STEADY_STEPS = 3
 # Without a steady step, the region's calls in situ (compiles included) must be this much slower for "stay eager".
 _CLEARLY_SLOWER = 1.1
 
@@ -44,34 +48,40 @@ def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
     if failure:
         return {"mode": None, "verdict": "none", "reason": f"Fix first: a compiled call failed at {headline(failure)}. {failure['fix']}"}
     calls = region.get("calls") or []
-    if calls and all(c.get("ranCompiled") is False for c in calls):  # the compiled run timed eager code
+    if not any(c.get("ranCompiled") is True for c in calls) and any(c.get("ranCompiled") is False for c in calls):
+        # no call ran compiled code and one fell back: the compiled run timed eager code
         why = next((c["fallbackReason"] for c in calls if c.get("fallbackReason")), "Dynamo ran the original code")
         return {"mode": None, "verdict": "none", "reason": (
             f"{_NO_VERDICT}every call ran eagerly ({why}), so the script as written compiled nothing to compare.")}
     stopped = region.get("stoppedAfterCalls") is not None
-    step = s.get("step")
+    # per step (what the script's loop costs); per call where every step held another region's compile
+    step, unit = (s.get("step"), "step") if s.get("step") is not None else (s.get("call"), "call")
     if step is None:
         spent = s.get("regionSeconds")
-        if spent and not stopped and spent["compiled"] > spent["eager"] * _CLEARLY_SLOWER:
+        if spent and not stopped and s.get("steadyFromCall") is None and spent["compiled"] > spent["eager"] * _CLEARLY_SLOWER:
             return {"mode": None, "verdict": "stay-eager", "reason": (
                 f"Stay eager for a run like this one: {s['reason']}; in situ its calls took {spent['compiled']:.3g} s "
                 f"compiled against {spent['eager']:.3g} s eager.")}
         return None
+    if step.get("samples", MIN_STEADY_STEPS) < MIN_STEADY_STEPS:
+        return None  # too few of the script's own steps to rest a verdict on: the replay decides
     speedup, low, high = step["speedup"], step["low"], step["high"]
-    span = f"{speedup:.3g}x per step in situ ({s['pairs']} pair(s) of runs); a next run may give {low:.3g}-{high:.3g}x"
+    span = f"{speedup:.3g}x per {unit} in situ ({s['pairs']} pair(s) of runs); a next run may give {low:.3g}-{high:.3g}x"
     if high < 1.0:  # even the interval's upper end: no spread makes this a speedup
-        return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled steps are slower ({span})."}
+        return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled {unit}s are slower ({span})."}
     if high > advice.DECISIVE_SPAN * low:
-        return {"mode": None, "verdict": "none", "reason": f"No verdict: the script's steps varied too much to decide ({span})."}
+        return {"mode": None, "verdict": "none", "reason": f"No verdict: the script's {unit}s varied too much to decide ({span})."}
     if low < advice.MIN_USEFUL_SPEEDUP:
-        return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled steps may be no faster ({span})."}
-    cost, made, after = s.get("compileSeconds") or 0.0, s["stepsMade"], s.get("breakEvenSteps")
+        return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled {unit}s may be no faster ({span})."}
+    cost, made = s.get("compileSeconds") or 0.0, s["stepsMade"]
+    after = s.get("breakEvenSteps") if unit == "step" else speedups.break_even_calls(cost, step["eagerMs"], step["compiledMs"])
+    after = None if after is None else math.ceil(after)
     if after is not None and after > made and not stopped:
         return {"mode": None, "verdict": "stay-eager", "reason": (
-            f"Stay eager for runs this short: steps are faster compiled ({span}), but the {cost:.1f} s compile inside the "
-            f"script pays back after {after:,} steps and this run made {made:,}; compile when it runs more than {after:,} steps.")}
-    payback = (f"its {cost:.1f} s compile inside the script pays back after {after:,} steps; this run made {made:,}"
-               if after is not None else "it compiled nothing the steps did not repay")
+            f"Stay eager for runs this short: {unit}s are faster compiled ({span}), but the {cost:.1f} s compile inside the "
+            f"script pays back after {after:,} {unit}s and this run made {made:,}; compile when it runs more than {after:,}.")}
+    payback = (f"its {cost:.1f} s compile inside the script pays back after {after:,} {unit}s; this run made {made:,}"
+               if after is not None else f"it compiled nothing the {unit}s did not repay")
     return {"mode": region["options"]["mode"], "verdict": "compile", "reason": f"Compile ({region['options']['mode']} as written): {span}, and {payback}."}
 
 
@@ -135,7 +145,9 @@ def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
         elif rec["verdict"] == "stay-eager":
             parts.append(f"{_where(region)}: stay eager" + (f" (best {best:.2f}x)" if best is not None else ""))
         else:
-            parts.append(f"{_where(region)}: not measured, {rec['reason'].removeprefix(_NO_VERDICT).rstrip('.')}")
+            situ = region.get("inSitu") or {}
+            what = "no verdict" if situ.get("step") or situ.get("call") else "not measured"
+            parts.append(f"{_where(region)}: {what}, {rec['reason'].removeprefix(_NO_VERDICT).rstrip('.')}")
     if compiling:
         return {"mode": max(compiling)[1], "verdict": "compile", "reason": "; ".join(parts) + "."}
     verdict = "stay-eager" if any(r["recommendation"]["verdict"] == "stay-eager" for r in regions) else "none"
