@@ -79,3 +79,13 @@ def test_a_failed_compiled_call_is_never_a_compile() -> None:
     summary = script_recommendation([region, _region("Block", 12, [_measurement("as-written", 1.8)])])
     assert summary["verdict"] == "none" and summary["reason"].startswith(
         "Fix first: a compiled call failed at fails_at_serving.py:14: a branch on a tensor's value")
+
+
+def test_in_situ_steps_too_noisy_to_decide_leave_the_verdict_to_the_replay() -> None:
+    region = _region("Block", 12, [_measurement("as-written", 1.8)])
+    region["inSitu"] = _in_situ(1.3, 0.6, 2.0, None, 40)
+    rec = region_recommendation(region)
+    assert rec["verdict"] == "compile" and "(In situ: the script's steps varied too much to decide (1.3x per step" in rec["reason"]
+    not_replayable = _region("Net", 5, [], reason="it runs an optimizer step")
+    not_replayable["inSitu"] = _in_situ(1.3, 0.6, 2.0, None, 40)
+    assert region_recommendation(not_replayable)["reason"].startswith("No verdict: the script's steps varied too much")

@@ -70,7 +70,8 @@ def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
     if high < 1.0:  # even the interval's upper end: no spread makes this a speedup
         return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled {unit}s are slower ({span})."}
     if high > advice.DECISIVE_SPAN * low:
-        return {"mode": None, "verdict": "none", "reason": f"No verdict: the script's {unit}s varied too much to decide ({span})."}
+        return {"mode": None, "verdict": "none", "undecided": True,
+                "reason": f"No verdict: the script's {unit}s varied too much to decide ({span})."}
     if low < advice.MIN_USEFUL_SPEEDUP:
         return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled {unit}s may be no faster ({span})."}
     cost, made = s.get("compileSeconds") or 0.0, s["stepsMade"]
@@ -101,9 +102,13 @@ def _weighed(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
 
 def region_recommendation(region: dict[str, Any]) -> dict[str, Any]:
     situ = _in_situ(region)
-    if situ is not None:
+    if situ is not None and not situ.pop("undecided", False):
         return situ
-    return _weighed(region, _replayed(region))
+    replayed = _weighed(region, _replayed(region))
+    # the script's own steps too noisy to decide: a replay's verdict, where there is one, with the in-situ spread said
+    if situ is None or replayed["verdict"] != "none":
+        return replayed if situ is None else dict(replayed, reason=f"{replayed['reason']} (In situ: {situ['reason'].removeprefix(_NO_VERDICT)})")
+    return situ
 
 
 def _replayed(region: dict[str, Any]) -> dict[str, Any]:
