@@ -76,3 +76,9 @@ export function parseProtocolLine(line: string): ProtocolLine | null {
   }
   return null;
 }
+
+/**
+ * A line the profiler's native side prints on its own (USDT probe notices around profiler_start / profiler_stop):
+ * not the tool's log nor the user's output, so the log leaves it out.
+ */
+export const isProfilerNoise = (line: string): boolean => /\bUSDT\b/.test(line) && /\bprofiler_(start|stop)\b/.test(line);

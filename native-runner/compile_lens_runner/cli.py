@@ -8,7 +8,7 @@ import re
 import sys
 
 from .target.samples import NAMES as SAMPLE_NAMES
-from .process.placement import default_out_dir
+from .process.placement import default_out_dir, make_tool_folder
 from .process.supervisor import supervise
 
 KNOWN_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
@@ -103,4 +103,6 @@ def main(argv: list[str] | None = None) -> int:
             "quick": args.quick, "train": args.train, "cwd": os.getcwd(), "calls": args.calls,
             "whatIfModes": args.modes if args.script else None, "nprocPerNode": args.nproc_per_node}
     out_dir = os.path.abspath(args.out) if args.out else default_out_dir(_target_name(args))
+    if not args.out:
+        make_tool_folder(out_dir)
     return supervise(spec, out_dir, args.timeout, stop_on_stdin_eof=args.stop_when_stdin_closes)

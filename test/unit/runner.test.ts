@@ -47,6 +47,8 @@ test('progress, logs and the result line are separated', async () => {
     'print(json.dumps({"type":"progress","phase":"warmup","fraction":0.5,"message":"half"}), flush=True)',
     'print("stray line", flush=True)',
     'print("to stderr", file=sys.stderr, flush=True)',
+    'print("STAGE:2026-01-01 USDT probe fired: profiler_start", file=sys.stderr, flush=True)',
+    'print("USDT profiler_stop: 0 events", file=sys.stderr, flush=True)',
     'print(json.dumps({"type":"result","status":"ok","report":"/tmp/r/report.json"}), flush=True)',
   ].join('\n'));
   const progress: string[] = [];
@@ -54,7 +56,7 @@ test('progress, logs and the result line are separated', async () => {
   const outcome = await runRunner({ python: 'python3', runnerDir: dir, cwd: dir, args: [], onProgress: (p) => progress.push(p.message), onLog: (l) => logs.push(l) });
   assert.deepEqual(outcome, { status: 'ok', reportPath: '/tmp/r/report.json', exitCode: 0, message: null });
   assert.deepEqual(progress, ['half']);
-  assert.deepEqual(logs.sort(), ['stray line', 'to stderr']);
+  assert.deepEqual(logs.sort(), ['stray line', 'to stderr'], "the profiler's USDT notices are not the tool's log");
 });
 
 test('a runner that dies without a report is a crash with its last stderr lines', async () => {

@@ -13,6 +13,20 @@ def default_out_dir(name: str) -> str:
     return os.path.abspath(os.path.join(".compile-lens", "runs", f"{name}-{stamp}"))
 
 
+TOOL_FOLDER = ".compile-lens"
+
+
+def make_tool_folder(out_dir: str) -> None:
+    """Creates the .compile-lens folder holding out_dir, git-ignored by a `.gitignore` of `*` inside it, when it does
+    not exist yet; one that exists (the user's, maybe committed on purpose) is left as it is."""
+    folder = os.path.dirname(os.path.dirname(out_dir))
+    if os.path.basename(folder) != TOOL_FOLDER or os.path.exists(folder):
+        return
+    os.makedirs(folder)
+    with open(os.path.join(folder, ".gitignore"), "w", encoding="utf-8") as f:
+        f.write("# Compile Lens reports (written by the tool); delete this file to commit them.\n*\n")
+
+
 def place(workdir: str, out_dir: str, failed: bool) -> str:
     """A successful run replaces out_dir; a failed one never overwrites an existing report, it gets a new dir."""
     target = out_dir
