@@ -5,6 +5,7 @@
 import { baseName } from './fileName.ts';
 import { escapeMarkdown } from './findings.ts';
 import type { CompileArtifacts, KernelProvenance, Report, SourceLocation } from './report.ts';
+import { regionTraces } from './timelineContent.ts';
 import { formatMicros } from './trace/summary.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
@@ -102,9 +103,10 @@ export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => s
 }
 
 /**
- * The report kernel a timeline slice is: the same name (Triton kernels on the GPU), or `graph_<n>_<name>` (Inductor's
- * C++ kernels record themselves so on the CPU, n telling graphs apart). Among kernels of that name, the one of
- * `compileId` (the compiled region the slice ran in) when known; null when several match and none is told apart.
+ * The report kernel a timeline slice is: the same name (Triton kernels on the GPU), or the name with what Inductor
+ * puts before it in the profile: `graph_<n>_` (its C++ kernels record themselves so on the CPU, n telling graphs
+ * apart, from any graph of any region). Among kernels of that name, the one of `compileId` (the compiled region the
+ * slice ran in) when known; null when several match and none is told apart.
  */
 export function kernelForSlice(sliceName: string, kernels: KernelProvenance[], compileId?: string | null): KernelProvenance | null {
   const bare = sliceName.replace(/^graph_\d+_/, '');
@@ -112,4 +114,26 @@ export function kernelForSlice(sliceName: string, kernels: KernelProvenance[], c
   if (named.length <= 1) return named[0] ?? null;
   const inRegion = compileId ? named.filter((k) => k.compileId === compileId) : [];
   return inRegion.length === 1 ? inRegion[0]! : null;
+}
+
+/** The kernels a timeline pane's compiled code may run, and the report mode whose compiles hold their generated code. */
+export interface PaneKernels { mode: string; kernels: KernelProvenance[] }
+
+/**
+ * The kernels of the pane labelled `paneLabel`: a target's mode pane has its mode's; a script region's pane "r0 Net
+ * default" (the script's own compiled callable, replayed) has the kernels the script's compiles made for that region
+ * (the "script" entry holds them, with their generated code); a what-if mode's pane, those its replay compiled.
+ * Null for eager panes and traces without a report.
+ */
+export function paneKernels(report: Report, paneLabel: string): PaneKernels | null {
+  const mode = report.modes.find((m) => m.mode === paneLabel);
+  if (mode) return { mode: mode.mode, kernels: mode.compiler?.kernels ?? [] };
+  const traced = regionTraces(report).find((t) => t.label === paneLabel && t.measurement);
+  if (!traced?.measurement) return null;
+  if (traced.measurement.mode !== 'as-written') return { mode: traced.measurement.mode, kernels: traced.measurement.compiler?.kernels ?? [] };
+  const script = report.modes.find((m) => m.mode === 'script');
+  // the region's own compile ids: a kernel name other regions' compiles also made is not this region's
+  const ids = new Set((traced.region.compiler?.frames ?? []).map((f) => f.compileId));
+  const kernels = (script?.compiler?.kernels ?? []).filter((k) => !ids.size || ids.has(k.compileId ?? ''));
+  return script ? { mode: script.mode, kernels } : null;
 }

@@ -41,3 +41,13 @@ def test_slower_regions_stay_eager_and_unmeasured_ones_get_no_verdict() -> None:
     nothing = script_recommendation([once])
     assert nothing["verdict"] == "none" and nothing["reason"].startswith("No verdict: helper (line 40): not measured")
     assert script_recommendation([])["verdict"] == "none"
+
+
+def test_a_measurement_too_noisy_for_a_verdict_is_no_verdict_in_the_region_and_the_summary() -> None:
+    noisy = dict(_measurement("as-written", 1.07), speedupInterval={"low": 1.01, "high": 128.11})
+    region = _region("TinyMLP", 22, [noisy])
+    assert region["recommendation"]["verdict"] == "none" and region["recommendation"]["reason"].startswith("No verdict:")
+    summary = script_recommendation([region])
+    assert summary["verdict"] == "none"
+    assert summary["reason"] == "No verdict: TinyMLP (line 22): no verdict, the rounds varied too much to decide."
+    assert "stay eager" not in summary["reason"]

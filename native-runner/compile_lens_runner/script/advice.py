@@ -35,7 +35,8 @@ def region_recommendation(region: dict[str, Any]) -> dict[str, Any]:
         return {"mode": None, "verdict": "none", "reason": f"{_NO_VERDICT}{why}."}
     rec = advice.recommend([dict(m, mode=_label(region, m["mode"])) for m in _primary(region)])
     if rec["mode"] is None:
-        return {"mode": None, "verdict": "stay-eager", "reason": rec["reason"]}
+        # "no verdict" (rounds too noisy, compiled calls ran eagerly) stays no verdict: never "stay eager" without a measurement that says so
+        return {"mode": None, "verdict": rec.get("verdict") or "stay-eager", "reason": rec["reason"]}
     own = region["options"]["mode"]
     return {"mode": own if rec["mode"] == _label(region, AS_WRITTEN) else rec["mode"], "verdict": "compile",
             "reason": rec["reason"]}
@@ -59,6 +60,8 @@ def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
             parts.append(f"{_where(region)}: compile ({rec['mode']}, {best:.2f}x)")
         elif rec["verdict"] == "stay-eager":
             parts.append(f"{_where(region)}: stay eager" + (f" (best {best:.2f}x)" if best is not None else ""))
+        elif best is not None:  # measured, but the measurement supports no verdict (e.g. too noisy)
+            parts.append(f"{_where(region)}: no verdict, {rec['reason'].removeprefix(_NO_VERDICT).split(' (')[0].rstrip('.')}")
         else:
             parts.append(f"{_where(region)}: not measured, {rec['reason'].removeprefix(_NO_VERDICT).rstrip('.')}")
     if compiling:
