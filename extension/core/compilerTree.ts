@@ -77,7 +77,9 @@ function framesNode(c: CompilerInsight): CompilerTreeNode | null {
   const children = [...byFrame.values()].map((compiles) => {
     const first = compiles[0]!;
     return {
-      label: `${first.function ?? 'frame'} (${where(first.location)})`,
+      // a frame with no user line is library or PyTorch code the call reached: its name (`inner`, `_fn`) is not the user's
+      label: first.location ? `${first.function ?? 'frame'} (${where(first.location)})` : 'a frame outside your code',
+      ...(first.location ? {} : { tooltip: `Dynamo compiled a function that is not in your files (${first.function ?? 'unnamed'}): library or PyTorch code your call reached.` }),
       description: `${compiles.length} compile${compiles.length === 1 ? '' : 's'}, ${seconds(compiles.reduce((sum, f) => sum + f.seconds, 0))}`,
       ...(first.location ? { location: first.location } : {}),
       children: compiles.map((compile) => {

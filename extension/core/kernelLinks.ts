@@ -83,22 +83,34 @@ export function compiledLineIndex(report: Report): Map<string, Map<number, LineU
 }
 
 /**
- * The hover over a compiled user line: per mode, each kernel it ended up in, what else that kernel fused and its
- * time per step; `openLink` makes the command link that opens the kernel's generated code (the host's command URI).
+ * The hover over a compiled user line: each kernel it ended up in, once (a kernel of the same name that a recompile
+ * made again is one entry naming its compiles), what else that kernel fused and its time per step; the mode only where
+ * the line was compiled in several. `openLink` makes the command link that opens the kernel's generated code (the
+ * host's command URI).
  */
 export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => string | null, maxKernels = 8): string {
+  const groups = new Map<string, LineUse[]>();
+  for (const use of uses) {
+    const key = `${use.mode}\0${use.kernel.name}\0${linesText(use.others)}`;
+    groups.set(key, [...(groups.get(key) ?? []), use]);
+  }
+  const manyModes = new Set(uses.map((u) => u.mode)).size > 1;
   const out = ['**Compile Lens — compiled into**', ''];
-  for (const use of uses.slice(0, maxKernels)) {
+  const entries = [...groups.values()];
+  for (const same of entries.slice(0, maxKernels)) {
+    // the one that ran in the profile speaks for the group (its time, its code), else the latest compile
+    const use = same.find((u) => u.kernel.usPerStep !== null && u.kernel.usPerStep !== undefined) ?? same[same.length - 1]!;
     const k = use.kernel;
     const others = use.others.length ? `with ${escapeMarkdown(linesText(use.others))}` : 'alone';
     const time = k.usPerStep === null || k.usPerStep === undefined ? null : formatUsPerStep(k.usPerStep);
     const what = isExternKernel(k) ? 'library call' : 'kernel';
+    const compiles = same.length > 1 ? `compiles ${escapeMarkdown(same.map((u) => u.kernel.compileId ?? '?').join(', '))}` : null;
     const link = openLink(use);
-    const parts = [`${escapeMarkdown(use.mode)}: ${what} \`${k.name.replace(/`/g, "'")}\` ${others}`, time, k.atenOps.length ? escapeMarkdown(k.atenOps.join(', ')) : null]
-      .filter(Boolean).join(' · ');
+    const parts = [`${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${what} \`${k.name.replace(/`/g, "'")}\` ${others}`, time, compiles,
+      k.atenOps.length ? escapeMarkdown(k.atenOps.join(', ')) : null].filter(Boolean).join(' · ');
     out.push(`- ${parts}${link ? ` — [Open generated code](${link})` : ''}`);
   }
-  if (uses.length > maxKernels) out.push(`- … ${uses.length - maxKernels} more`);
+  if (entries.length > maxKernels) out.push(`- … ${entries.length - maxKernels} more`);
   return out.join('\n');
 }
 
