@@ -18,7 +18,7 @@ import { communicationLegend, rankViewOf, renderRankNote, renderRankSteps, type 
 import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
 import { STYLES } from './styles.ts';
-import { KIND_LEGEND, kindSwatchCss, readTheme, type Theme } from './theme.ts';
+import { kindLegend, kindSwatchCss, readTheme, type Theme } from './theme.ts';
 import { LABEL_WIDTH, TimelineCanvas, type DrawStats, type TimeScale } from './timeline.ts';
 
 interface VsCodeApi {
@@ -294,7 +294,7 @@ function renderToolbar(): HTMLElement {
   next.setAttribute('secondary', '');
   next.addEventListener('click', () => changeStep(1));
   const legend = el('span', 'legend');
-  for (const [kind, label] of KIND_LEGEND) {
+  for (const [kind, label] of kindLegend(state.panes.map((p) => p.timeline.model))) {
     const swatch = el('span', `swatch kind-${kind}`);
     legend.append(swatch, el('span', 'legend-label', label));
   }

@@ -150,7 +150,8 @@ export function renderComparison(beforeLabel: string, afterLabel: string, compar
   const head = el('tr');
   for (const title of ['', beforeLabel, afterLabel, 'change']) head.append(el('th', undefined, title));
   table.append(head);
-  for (const row of comparison.rows) {
+  // a metric both sides have none of (GPU metrics on a CPU run) says nothing
+  for (const row of comparison.rows.filter((r) => r.before !== 0 || r.after !== 0)) {
     const tr = el('tr');
     tr.dataset.metric = row.metric;
     const cell = (value: number): HTMLElement => {
@@ -163,6 +164,8 @@ export function renderComparison(beforeLabel: string, afterLabel: string, compar
     table.append(tr);
   }
   section.append(table);
+  // these are profiled steps, the profiler's own cost in them: they say what changed, not how fast (the speedup does)
+  section.append(el('p', 'hint', 'Per profiled step, under the profiler (its overhead is in every time here): what changed, not how fast — the speedup above is timed without the profiler.'));
   const kernelList = (title: string, kernels: TraceComparison['newKernels']): void => {
     if (kernels.length === 0) return;
     section.append(el('h4', undefined, `${title} (${kernels.length})`));

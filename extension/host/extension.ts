@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { chooseProfile, type ActiveSource } from '../core/profileChoice.ts';
 import { runKey } from '../core/findingStore.ts';
 import { runSummary } from '../core/regionDigest.ts';
-import { profileArgs, type ProfileOptions, type RunTarget } from '../core/runnerProtocol.ts';
+import { profileArgs, targetModes, type ProfileOptions, type RunTarget } from '../core/runnerProtocol.ts';
 import { RunSlot } from '../core/runSlot.ts';
 import { interpreterProblem, probeInterpreter } from '../node/interpreter.ts';
 import { loadReport } from '../node/reportFile.ts';
@@ -135,7 +135,8 @@ export function activate(context: vscode.ExtensionContext): void {
       const resource = target.kind === 'sample' ? vscode.workspace.workspaceFolders?.[0]?.uri : vscode.Uri.file(target.file);
       const config = vscode.workspace.getConfiguration('compileLens', resource);
       const python = await choosePython(resource);
-      const problem = interpreterProblem(await probeInterpreter(python));
+      const interpreter = await probeInterpreter(python);
+      const problem = interpreterProblem(interpreter);
       if (problem) {
         log.appendLine(problem);
         void vscode.window.showErrorMessage(problem);
@@ -145,12 +146,16 @@ export function activate(context: vscode.ExtensionContext): void {
       const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? (target.kind === 'sample' ? context.globalStorageUri.fsPath : path.dirname(target.file));
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(cwd));
       const timeoutSeconds = config.get<number>('timeoutSeconds') ?? 900;
+      const device = config.get<'auto' | 'cpu' | 'cuda'>('device') ?? 'auto';
+      const modesSet = explicitSetting(config.inspect<string[]>('modes'));
+      const targetRun = targetModes(modesSet, config.get<string[]>('modes') ?? ['default'], device, interpreter.cuda);
+      if (target.kind !== 'script' && targetRun.note) log.appendLine(targetRun.note);
       const options: ProfileOptions = {
         target,
-        device: config.get<'auto' | 'cpu' | 'cuda'>('device') ?? 'auto',
+        device,
         // a script's regions are measured in the mode the script compiles them with; compileLens.modes adds what-if
         // modes only when the user set it (each is another compile of every region)
-        modes: target.kind === 'script' ? explicitSetting(config.inspect<string[]>('modes')) : config.get<string[]>('modes') ?? ['default'],
+        modes: target.kind === 'script' ? modesSet : targetRun.modes,
         dynamic: config.get<'auto' | 'true' | 'false'>('dynamic') ?? 'auto',
         fullgraph: config.get<boolean>('fullgraph') ?? false,
         timeoutSeconds,

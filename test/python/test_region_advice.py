@@ -51,3 +51,12 @@ def test_a_measurement_too_noisy_for_a_verdict_is_no_verdict_in_the_region_and_t
     assert summary["verdict"] == "none"
     assert summary["reason"] == "No verdict: TinyMLP (line 22): no verdict, the rounds varied too much to decide."
     assert "stay eager" not in summary["reason"]
+
+
+def test_a_cuda_graph_mode_recommended_on_cpu_says_its_cuda_graphs_did_nothing() -> None:
+    region = _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])
+    assert "CUDA graphs" not in region["recommendation"]["reason"], "no device known: nothing said"
+    on_cpu = _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])
+    on_cpu["device"] = "cpu"
+    reason = region_recommendation(on_cpu)["reason"]
+    assert reason.startswith("Use reduce-overhead") and "On CPU, reduce-overhead's CUDA graphs do nothing" in reason

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseProtocolLine, profileArgs } from '../../extension/core/runnerProtocol.ts';
+import { parseProtocolLine, profileArgs, targetModes } from '../../extension/core/runnerProtocol.ts';
 import { runRunner } from '../../extension/node/runner.ts';
 
 /** A stand-in runner package: real python, scripted behaviour, so process handling is tested for real. */
@@ -128,4 +128,14 @@ test('if the launching process dies, the runner sees its stdin close (VS Code cl
   assert.equal(launched.signal, 'SIGKILL');
   for (let i = 0; i < 50 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 100));
   assert.equal(readFileSync(marker, 'utf8'), 'eof');
+});
+
+test('on CPU the default modes leave out reduce-overhead (CUDA graphs do nothing there) and say why; modes the user set run as set', () => {
+  const defaults = ['default', 'reduce-overhead'];
+  const cpu = targetModes(undefined, defaults, 'cpu', false);
+  assert.deepEqual(cpu.modes, ['default']);
+  assert.match(cpu.note ?? '', /^reduce-overhead not run on CPU: .*CUDA graphs, which do nothing there\. Set compileLens\.modes/);
+  assert.deepEqual(targetModes(undefined, defaults, 'auto', false).modes, ['default'], 'auto without CUDA runs on CPU');
+  assert.deepEqual(targetModes(undefined, defaults, 'auto', true), { modes: defaults, note: null });
+  assert.deepEqual(targetModes(['default', 'reduce-overhead'], defaults, 'cpu', false), { modes: defaults, note: null }, 'asked: run');
 });

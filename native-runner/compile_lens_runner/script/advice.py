@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..compiler.insight import CUDAGRAPH_MODES
 from ..report import advice
 from .replay import AS_WRITTEN
 
@@ -33,7 +34,8 @@ def region_recommendation(region: dict[str, Any]) -> dict[str, Any]:
         failed = next((m["error"]["message"] for m in _primary(region) if m.get("error")), None)
         why = region["replay"]["reason"] or failed or "it was not measured"
         return {"mode": None, "verdict": "none", "reason": f"{_NO_VERDICT}{why}."}
-    rec = advice.recommend([dict(m, mode=_label(region, m["mode"])) for m in _primary(region)])
+    rec = advice.recommend([dict(m, mode=_label(region, m["mode"])) for m in _primary(region)],
+                          CUDAGRAPH_MODES if region.get("device") == "cpu" else ())
     if rec["mode"] is None:
         # "no verdict" (rounds too noisy, compiled calls ran eagerly) stays no verdict: never "stay eager" without a measurement that says so
         return {"mode": None, "verdict": rec.get("verdict") or "stay-eager", "reason": rec["reason"]}
