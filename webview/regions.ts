@@ -42,7 +42,7 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
       );
     }
     // each cell names its column: a narrow panel stacks the rows (styles.ts) instead of scrolling sideways
-    [...row.children].forEach((td, k) => { if (td.tagName === 'TD' && (td as HTMLElement).colSpan === 1) (td as HTMLElement).dataset.label = COLUMNS[k]!; });
+    row.querySelectorAll('td').forEach((td, k) => { if (td.colSpan === 1) td.dataset.label = COLUMNS[k]!; });
     table.append(row);
     for (const note of [m.mismatch && `numeric mismatch vs eager: ${m.mismatch}`, m.remeasured && `re-measured: ${m.remeasured}`]) {
       if (!note) continue;
