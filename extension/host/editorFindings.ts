@@ -9,6 +9,7 @@ import { digestRegion, type RegionDigest } from '../core/regionDigest.ts';
 import { digestReport, headline } from '../core/reportDigest.ts';
 import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../core/sourcePlace.ts';
 import { findTargetFunctions } from '../core/targets.ts';
+import { shortLine } from '../core/units.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { cellLocation, notebookCellTexts, placeOfDocument } from './notebooks.ts';
 
@@ -118,7 +119,10 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         const range = new vscode.Range(target.line, 0, target.line, 0);
         lenses.push(new vscode.CodeLens(range, { title: '▶ Compile & Profile', command: PROFILE_TARGET_COMMAND, arguments: [document.uri.fsPath, target.name] }));
         const last = this.reportsByTarget.get(`${document.uri.fsPath}\0${target.name}`);
-        if (last) lenses.push(new vscode.CodeLens(range, { title: headline(digestReport(last.report)), command: OPEN_REPORT_COMMAND, arguments: [last.reportPath] }));
+        if (last) {
+          const full = headline(digestReport(last.report));
+          lenses.push(new vscode.CodeLens(range, { title: shortLine(full), tooltip: full, command: OPEN_REPORT_COMMAND, arguments: [last.reportPath] }));
+        }
       }
     }
     const firstSite = this.firstCompileLine(document, place);
@@ -131,7 +135,9 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         const line = (region.line ?? 0) - 1;
         if (!samePlace(at, place) || line < 0 || line >= document.lineCount) continue;
         const range = new vscode.Range(line, 0, line, 0);
-        lenses.push(new vscode.CodeLens(range, { title: `${region.id} ${region.name}: ${region.headline}`, command: OPEN_REPORT_COMMAND, arguments: [reportPath] }));
+        // short on the line; the whole headline in the lens's tooltip
+        const full = `${region.id} ${region.name}: ${region.headline}`;
+        lenses.push(new vscode.CodeLens(range, { title: shortLine(full), tooltip: full, command: OPEN_REPORT_COMMAND, arguments: [reportPath] }));
       }
     }
     return lenses;

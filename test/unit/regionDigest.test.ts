@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { collectFindings } from '../../extension/core/findings.ts';
 import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/core/regionDigest.ts';
 import { parseSignature, regionStory, signatureChange } from '../../extension/core/regionStory.ts';
+import { shortLine } from '../../extension/core/units.ts';
 import type { Region, RegionCall, Report } from '../../extension/core/report.ts';
 import { cellPosition, placeLabel } from '../../extension/core/sourcePlace.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
@@ -142,4 +143,13 @@ test('numbers side by side agree or say why: recompile counts, and in-script cal
   };
   assert.match(digestRegion(churn).headline, /3 recompiles/);
   assert.match(regionStory(churn) ?? '', /\(3 recompiles in all in 2 calls: one call recompiles each of its graphs whose guard failed/);
+});
+
+test('a CodeLens line stays short (≤ 60 characters), whole parts first; the full text is for the tooltip', () => {
+  const long = "r0 Net: not replayable: it changes its buffer bn.running_mean in place, so running it again would change the script's state · 2 graphs · 1 recompile";
+  const short = shortLine(long);
+  assert.ok(short.length <= 60, short);
+  assert.equal(short, 'r0 Net: not replayable · 2 graphs · 1 recompile');
+  assert.equal(shortLine('3.31× (default, next run 2.77–3.79×) · 3 graphs · 2 breaks · 1 recompile · compile 9.5 s'), '3.31× (default, next run 2.77–3.79×) · 3 graphs · 2 breaks');
+  assert.equal(shortLine('r0 Net: 1.84× (default)'), 'r0 Net: 1.84× (default)');
 });
