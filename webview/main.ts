@@ -153,7 +153,7 @@ function load(message: ModelMessage): void {
   state.theme = readTheme();
   app.replaceChildren();
   app.append(el('h1', undefined, message.title));
-  if (message.report) app.append(renderReportHeader(message.report, (file, line) => post({ type: 'reveal', file, line })));
+  if (message.report) app.append(renderReportHeader(message.report, (file, line, cell) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) })));
   const regions = message.report && renderRegions(message.report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
   if (regions) app.append(regions);
   const ranks = message.report && renderRankReport(message.report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));

@@ -6,6 +6,9 @@ import { buildCompilerTree, type ArtifactTarget, type CompilerTreeNode } from '.
 import type { LoadedReport } from '../node/reportFile.ts';
 import { OPEN_ARTIFACT_COMMAND, type OpenArtifactArgs } from './generatedCode.ts';
 
+/** Opens a report location: a file's line, or a notebook cell's line in the notebook editor. */
+export const REVEAL_SOURCE_COMMAND = 'compileLens.revealSource';
+
 const ARTIFACT_ICONS: Record<ArtifactTarget['kind'], string> = { code: 'file-code', guards: 'shield', fxGraph: 'type-hierarchy' };
 
 export class CompilerTreeView implements vscode.TreeDataProvider<CompilerTreeNode> {
@@ -34,12 +37,8 @@ export class CompilerTreeView implements vscode.TreeDataProvider<CompilerTreeNod
       item.iconPath = new vscode.ThemeIcon(highlight ? 'error' : ARTIFACT_ICONS[kind]);
       item.command = { command: OPEN_ARTIFACT_COMMAND, title: 'Open', arguments: [args] };
     } else if (node.location) {
-      const line = Math.max(0, node.location.line - 1);
-      item.command = {
-        command: 'vscode.open',
-        title: 'Go to source',
-        arguments: [vscode.Uri.file(node.location.file), { selection: new vscode.Range(line, 0, line, 0) } satisfies vscode.TextDocumentShowOptions],
-      };
+      // a notebook location opens its cell in the notebook editor, not the .ipynb text
+      item.command = { command: REVEAL_SOURCE_COMMAND, title: 'Go to source', arguments: [node.location.file, node.location.line, node.location.cell ?? null] };
     }
     return item;
   }

@@ -11,10 +11,10 @@ import { loadReport } from '../node/reportFile.ts';
 import { listRuns } from '../node/runList.ts';
 import { runRunner } from '../node/runner.ts';
 import { CompiledLineHover } from './compiledLineHover.ts';
-import { CompilerTreeView } from './compilerTreeView.ts';
+import { CompilerTreeView, REVEAL_SOURCE_COMMAND } from './compilerTreeView.ts';
 import { CLEAR_FINDINGS_COMMAND, EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
 import { GeneratedCode } from './generatedCode.ts';
-import { notebookCellTexts } from './notebooks.ts';
+import { notebookCellTexts, revealLocation } from './notebooks.ts';
 import { RunsView } from './runsView.ts';
 import { openTraceTimeline, registerTimeline, ReportTabs } from './timelinePanel.ts';
 
@@ -230,6 +230,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerTreeDataProvider('compileLens.runs', runsView),
     vscode.commands.registerCommand(CLEAR_FINDINGS_COMMAND, () => findings.clear()),
     vscode.commands.registerCommand('compileLens.refreshRuns', () => runsView.refresh()),
+    vscode.commands.registerCommand(REVEAL_SOURCE_COMMAND, (file: string, line: number, cell: number | null) => revealLocation(file, line, cell)),
     // one provider: a line's findings come first, then what it was compiled into
     vscode.languages.registerHoverProvider({ language: 'python' }, findings),
     vscode.languages.registerCodeLensProvider([{ language: 'python', scheme: 'file' }, { language: 'python', scheme: 'vscode-notebook-cell' }], findings),

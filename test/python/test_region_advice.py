@@ -60,3 +60,9 @@ def test_a_cuda_graph_mode_recommended_on_cpu_says_its_cuda_graphs_did_nothing()
     on_cpu["device"] = "cpu"
     reason = region_recommendation(on_cpu)["reason"]
     assert reason.startswith("Use reduce-overhead") and "On CPU, reduce-overhead's CUDA graphs do nothing" in reason
+
+
+def test_a_notebook_region_is_named_by_its_cell_and_cell_line() -> None:
+    region = _region("Net", 17, [_measurement("as-written", 0.6)])
+    region["location"] = {"file": "/nb.ipynb", "line": 2, "cell": 2}
+    assert script_recommendation([region])["reason"] == "Net (cell 3, line 2): stay eager (best 0.60x)."

@@ -15,8 +15,12 @@ _NO_VERDICT = "No verdict: "
 
 
 def _where(region: dict[str, Any]) -> str:
-    line = (region.get("location") or {}).get("line")
-    return f"{region['name']} (line {line})" if line else str(region["name"])
+    """"Net (line 17)"; in a notebook "Net (cell 3, line 2)", cells counted from 1 as the editor shows them."""
+    location = region.get("location") or {}
+    line, cell = location.get("line"), location.get("cell")
+    if not line:
+        return str(region["name"])
+    return f"{region['name']} (cell {cell + 1}, line {line})" if isinstance(cell, int) else f"{region['name']} (line {line})"
 
 
 def _primary(region: dict[str, Any]) -> list[dict[str, Any]]:

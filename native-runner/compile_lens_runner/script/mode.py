@@ -189,7 +189,8 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         if entry["error"]:
             run.report["error"] = entry["error"]
         measurements.measure(recorder.regions)
-    run.report["recommendation"] = advice.script_recommendation(run.report["regions"])
     if notebook is not None:
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)
+    # after the mapping: a notebook's lines are said as its cells' ("cell 3, line 2")
+    run.report["recommendation"] = advice.script_recommendation(run.report["regions"])
