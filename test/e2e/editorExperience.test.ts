@@ -1,0 +1,200 @@
+// The editor across runs, in a real VS Code with the real runner on CPU: two scripts profiled one after another keep
+// both files' findings (Problems), a second run of a script reuses its report tab, a script's kernel in the timeline
+// opens its generated code, a notebook's finding opens its cell in the notebook editor (from Problems and from the
+// report), the Runs view lists the runs with their headlines, and Clear Findings clears them. Every step leaves a
+// screenshot in test-results/; a failure names its screenshot in the error.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { before, test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import type { Report } from '../../extension/core/report.ts';
+import { findWebviewFrame, focusWorkbench, makeTestWorkspace, openFile, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const ARTIFACTS = path.join(REPO, 'test-results');
+const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+let env: CodeServerEnv;
+
+before(() => {
+  env = prepareCodeServer();
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+const SCRIPT_A = `import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = nn.Linear(32, 32)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.relu(self.lin(x))
+        print("between the layers")
+        return torch.nn.functional.gelu(x)
+
+
+model = torch.compile(Net())
+with torch.inference_mode():
+    for _ in range(6):
+        model(torch.randn(4, 32))
+`;
+
+const SCRIPT_B = `import torch
+
+
+@torch.compile
+def scale(x: torch.Tensor) -> torch.Tensor:
+    y = torch.nn.functional.gelu(x) * 2 + 1
+    if y.sum().item() > 0:
+        return y
+    return -y
+
+
+for _ in range(6):
+    scale(torch.randn(8, 32))
+`;
+
+function makeWorkspace(): string {
+  const workspace = makeTestWorkspace(PYTHON);
+  writeFileSync(path.join(workspace, 'a_print.py'), SCRIPT_A);
+  writeFileSync(path.join(workspace, 'b_item.py'), SCRIPT_B);
+  // scripts are measured in the mode they compile with: no what-if modes (the shared settings set modes)
+  writeFileSync(path.join(workspace, '.vscode/settings.json'), JSON.stringify({ 'compileLens.pythonPath': PYTHON, 'compileLens.device': 'cpu', 'compileLens.quick': true }));
+  return workspace;
+}
+
+/** The newest report of `script` under the workspace's runs. */
+function reportOf(workspace: string, script: string): Report {
+  const runs = path.join(workspace, '.compile-lens', 'runs');
+  const reports = readdirSync(runs).map((d) => path.join(runs, d, 'report.json')).filter(existsSync)
+    .map((p) => JSON.parse(readFileSync(p, 'utf8')) as Report).filter((r) => r.target.file?.endsWith(script));
+  return reports.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]!;
+}
+
+async function shot(page: Page, name: string): Promise<string> {
+  const file = path.join(ARTIFACTS, name);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+async function problems(page: Page): Promise<string[]> {
+  await runCommand(page, 'View: Focus Problems');
+  await page.locator('.markers-panel').waitFor({ timeout: 30_000 });
+  return page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+}
+
+async function waitForProblem(page: Page, text: RegExp, timeout = 60_000): Promise<void> {
+  await runCommand(page, 'View: Focus Problems');
+  await page.locator('.markers-panel .monaco-list-row', { hasText: text }).first().waitFor({ timeout });
+}
+
+/** Profiles the open script and waits for its report panel; the report frame. */
+async function profileScript(page: Page, file: string): Promise<Frame> {
+  await openFile(page, file);
+  await runCommand(page, 'Compile & Profile Script');
+  // the report panel of this script (the title names its run folder)
+  await page.locator('.tabs-container .tab', { hasText: `Compile Lens: ${path.basename(file, path.extname(file))}` }).first().waitFor({ timeout: 300_000 });
+  return findWebviewFrame(page, 'section.regions', 120_000);
+}
+
+test('findings of two scripts stay; a rerun reuses its tab; a script kernel opens its code; a notebook finding opens its cell; the Runs view', { timeout: 900_000 }, async () => {
+  const workspace = makeWorkspace();
+  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+  const { page } = session;
+  let step = 'start';
+  try {
+    step = 'profile a_print.py';
+    await profileScript(page, 'a_print.py');
+    await waitForProblem(page, /Graph break/);
+    step = 'profile b_item.py';
+    const frame = await profileScript(page, 'b_item.py');
+    await waitForProblem(page, /Tensor\.item\(\)/);
+    // point 1: b's run did not clear a's findings
+    const rows = await problems(page);
+    await shot(page, 'two-files-problems.png');
+    assert.ok(rows.some((r) => /a_print\.py/.test(r)) && rows.some((r) => /b_item\.py/.test(r)), `both files in Problems: ${rows.join(' | ')}`);
+    assert.ok(rows.some((r) => /builtin.*print|print/.test(r)), 'a_print.py\'s print break is still listed');
+
+    // point 2: a kernel of the script's region, selected in the timeline, opens its generated code
+    step = 'script kernel → generated code';
+    const kernels = reportOf(workspace, 'b_item.py').modes.find((m) => m.mode === 'script')!.compiler!.kernels!.filter((k) => k.name.startsWith('cpp_fused'));
+    assert.ok(kernels.length > 0, 'the script report lists its generated kernels');
+    const paneLabels = await frame.locator('.pane-label').allInnerTexts();
+    const pane = paneLabels.findIndex((l) => /^r0 scale default/.test(l));
+    assert.ok(pane >= 0, `a compiled pane of r0: ${paneLabels.join(' | ')}`);
+    const canvas = frame.locator('.pane canvas').nth(pane);
+    await canvas.scrollIntoViewIfNeeded();
+    type Locate = { __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } | null } };
+    const names = kernels.flatMap((k) => [0, 1, 2, 3].map((g) => `graph_${g}_${k.name}`));
+    const point = await frame.evaluate(([p, all]) => all.map((n) => (window as unknown as Locate).__timelineDebug.locate(p, n, 0)).find(Boolean) ?? null, [pane, names] as const);
+    assert.ok(point, `a generated kernel is drawn in pane ${pane}`);
+    await canvas.click({ position: point });
+    const source = frame.locator('.kernel-source', { hasText: 'Generated by Inductor' });
+    await source.waitFor({ timeout: 10_000 });
+    assert.match(await source.innerText(), /your lines\s+b_item\.py:\d+/);
+    await shot(page, 'script-kernel-source.png');
+    await frame.locator('.kernel-source vscode-button.open-code').click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'output_code.py' }).waitFor({ timeout: 30_000 });
+    await page.locator('.codelens-decoration', { hasText: /fuses line/ }).first().waitFor({ timeout: 30_000 });
+    await shot(page, 'script-kernel-generated-code.png');
+
+    // point 8: a second run of b_item.py shows in its own tab again, not a third one
+    step = 'rerun b_item.py';
+    await profileScript(page, 'b_item.py');
+    await page.waitForTimeout(1000);
+    const reportTabs = await page.locator('.tabs-container .tab', { hasText: 'Compile Lens:' }).count();
+    assert.equal(reportTabs, 2, 'one report tab per script');
+
+    // point 4: a notebook's finding is in Problems with its cell, and opens the cell in the notebook editor
+    step = 'notebook';
+    await openFile(page, 'explore.ipynb');
+    await page.locator('.notebook-editor .monaco-editor .view-line', { hasText: 'model = torch.compile(MLP())' }).first().waitFor({ timeout: 60_000 });
+    await runCommand(page, 'Compile & Profile Script');
+    await waitForProblem(page, /\(cell 3, line 7\)/, 300_000);
+    const notebookRow = page.locator('.markers-panel .monaco-list-row', { hasText: /\(cell 3, line 7\)/ }).first();
+    await shot(page, 'notebook-problems.png');
+    await openFile(page, 'a_print.py'); // away from the notebook, so opening the finding must bring it back
+    await runCommand(page, 'View: Focus Problems');
+    await notebookRow.dblclick();
+    await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => /Ln 7, Col/.test(document.querySelector('.statusbar')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    assert.equal(await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).count(), 1, 'the notebook editor, not the .ipynb text');
+    await shot(page, 'notebook-finding-opens-cell.png');
+    // the report's graph-break link, likewise
+    const notebookReport = await findWebviewFrame(page, 'section.report .breaks', 60_000);
+    const breakLink = notebookReport.locator('section.report .breaks button.link', { hasText: 'explore.ipynb cell 3, line 7' }).first();
+    await openFile(page, 'a_print.py');
+    await breakLink.click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => /Ln 7, Col/.test(document.querySelector('.statusbar')?.textContent ?? ''), undefined, { timeout: 10_000 });
+
+    // point 8: the Runs view lists the runs with their headlines
+    step = 'Runs view';
+    await focusWorkbench(page);
+    await runCommand(page, 'Explorer: Focus on Compile Lens: Runs View');
+    const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Compile Lens: Runs' }) });
+    await runsPane.locator('.monaco-list-row', { hasText: 'explore.ipynb' }).first().waitFor({ timeout: 30_000 });
+    const runs = await runsPane.locator('.monaco-list-row').allInnerTexts();
+    await shot(page, 'runs-view.png');
+    assert.equal(runs.filter((r) => /b_item\.py/.test(r)).length, 2, `both runs of b_item.py: ${runs.join(' | ')}`);
+    assert.ok(runs.some((r) => /a_print\.py/.test(r) && /r0 Net: /.test(r)), 'a run with its headline');
+    assert.ok(existsSync(path.join(workspace, '.compile-lens', '.gitignore')), '.compile-lens is git-ignored');
+    assert.equal(await page.locator('.explorer-folders-view .monaco-list-row', { hasText: '.compile-lens' }).count(), 0, '.compile-lens is not in the Explorer');
+
+    // Clear Findings
+    step = 'Clear Findings';
+    await runCommand(page, 'Compile Lens: Clear Findings');
+    await runCommand(page, 'View: Focus Problems');
+    await page.waitForFunction(() => !document.querySelector('.markers-panel .monaco-list-row'), undefined, { timeout: 10_000 });
+  } catch (error) {
+    const file = await shot(page, 'failure-editor-experience.png').catch(() => 'none');
+    if (error instanceof Error) error.message = `${step}: ${error.message}\n  screenshot: ${file}`;
+    throw error;
+  } finally {
+    await session.close();
+  }
+});
