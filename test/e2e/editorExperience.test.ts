@@ -106,12 +106,26 @@ async function showFile(page: Page, name: string): Promise<void> {
   await openFile(page, name);
 }
 
-/** Profiles the script and waits for its report panel; the report frame. */
-async function profileScript(page: Page, file: string): Promise<Frame> {
+/** The reports of `script` the workspace's runs folder holds. */
+function reportCount(workspace: string, script: string): number {
+  const runs = path.join(workspace, '.compile-lens', 'runs');
+  if (!existsSync(runs)) return 0;
+  return readdirSync(runs).filter((d) => d.startsWith(`${script.replace(/\.\w+$/, '')}-`) && existsSync(path.join(runs, d, 'report.json'))).length;
+}
+
+/** Profiles the script, waits for its new report and its report panel; the report frame. */
+async function profileScript(page: Page, workspace: string, file: string, command = 'Compile & Profile Script'): Promise<Frame> {
+  const before = reportCount(workspace, file);
   await showFile(page, file);
-  await runCommand(page, 'Compile & Profile Script');
-  // the report panel of this script (the title names its run folder)
-  await page.locator('.tabs-container .tab', { hasText: `Compile Lens: ${path.basename(file, path.extname(file))}` }).first().waitFor({ timeout: 300_000 });
+  await runCommand(page, command);
+  // the run is over when its report is in place (a rerun's tab is already there)
+  const deadline = Date.now() + 300_000;
+  while (reportCount(workspace, file) === before) {
+    if (Date.now() > deadline) throw new Error(`no new report of ${file} within 300 s`);
+    await page.waitForTimeout(500);
+  }
+  await page.locator('.tabs-container .tab', { hasText: `Compile Lens: ${path.basename(file, path.extname(file))}` }).first().waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1000); // the panel reloads with the new report
   return findWebviewFrame(page, 'section.regions', 120_000);
 }
 
@@ -122,10 +136,10 @@ test('findings of two scripts stay; a rerun reuses its tab; a script kernel open
   let step = 'start';
   try {
     step = 'profile a_print.py';
-    await profileScript(page, 'a_print.py');
+    await profileScript(page, workspace, 'a_print.py');
     await waitForProblem(page, /Graph break/);
     step = 'profile b_item.py';
-    const frame = await profileScript(page, 'b_item.py');
+    const frame = await profileScript(page, workspace, 'b_item.py');
     await waitForProblem(page, /Tensor\.item\(\)/);
     // point 1: b's run did not clear a's findings
     const rows = await problems(page);
@@ -168,24 +182,36 @@ test('findings of two scripts stay; a rerun reuses its tab; a script kernel open
 
     // point 8: a second run of b_item.py shows in its own tab again, not a third one
     step = 'rerun b_item.py';
-    await profileScript(page, 'b_item.py');
-    await page.waitForTimeout(1000);
+    await profileScript(page, workspace, 'b_item.py');
     const reportTabs = await page.locator('.tabs-container .tab', { hasText: 'Compile Lens:' }).count();
     assert.equal(reportTabs, 2, 'one report tab per script');
+
+    // point 8: the Compiler view follows the report tab that becomes active
+    step = 'Compiler view follows the active report';
+    await page.locator('.tabs-container .tab', { hasText: 'Compile Lens: a_print' }).first().click();
+    await focusWorkbench(page);
+    const compilerHeader = page.locator('.pane-header', { hasText: 'Compile Lens: Compiler' });
+    if ((await compilerHeader.getAttribute('aria-expanded')) !== 'true') await compilerHeader.click();
+    const compilerPane = page.locator('.pane', { has: compilerHeader });
+    await compilerPane.locator('.monaco-list-row', { hasText: 'a_print.py' }).first().waitFor({ timeout: 30_000 });
+    assert.equal(await compilerPane.locator('.monaco-list-row', { hasText: 'b_item.py' }).count(), 0, 'b_item\'s compiles are gone from the view');
+    await shot(page, 'compiler-view-follows-report.png');
 
     // point 4: a notebook's finding is in Problems with its cell, and opens the cell in the notebook editor
     step = 'notebook';
     await openFile(page, 'explore.ipynb');
     await page.locator('.notebook-editor .monaco-editor .view-line', { hasText: 'model = torch.compile(MLP())' }).first().waitFor({ timeout: 60_000 });
-    await runCommand(page, 'Compile & Profile Script');
-    await waitForProblem(page, /\(cell 3, line 7\)/, 300_000);
+    await profileScript(page, workspace, 'explore.ipynb', 'Compile & Profile Model');
+    await waitForProblem(page, /\(cell 3, line 7\)/);
     const notebookRow = page.locator('.markers-panel .monaco-list-row', { hasText: /\(cell 3, line 7\)/ }).first();
     await shot(page, 'notebook-problems.png');
     await showFile(page, 'a_print.py'); // away from the notebook, so opening the finding must bring it back
     await runCommand(page, 'View: Focus Problems');
     await notebookRow.dblclick();
     await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).waitFor({ timeout: 30_000 });
-    await page.waitForFunction(() => /Ln 7, Col/.test(document.querySelector('.statusbar')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    // the notebook editor, at the cell (the status bar counts cells from 1) and its line, selected
+    await page.waitForFunction(() => /Cell 3 of 4/.test(document.querySelector('.statusbar')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    await page.locator('.notebook-editor .monaco-editor.focused .view-line', { hasText: 'if h.mean().item() > 0:' }).first().waitFor({ timeout: 10_000 });
     assert.equal(await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).count(), 1, 'the notebook editor, not the .ipynb text');
     await shot(page, 'notebook-finding-opens-cell.png');
     // the report's graph-break link, likewise
@@ -194,7 +220,7 @@ test('findings of two scripts stay; a rerun reuses its tab; a script kernel open
     await showFile(page, 'a_print.py');
     await breakLink.click();
     await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).waitFor({ timeout: 30_000 });
-    await page.waitForFunction(() => /Ln 7, Col/.test(document.querySelector('.statusbar')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => /Cell 3 of 4/.test(document.querySelector('.statusbar')?.textContent ?? ''), undefined, { timeout: 10_000 });
 
     // point 8: the Runs view lists the runs with their headlines
     step = 'Runs view';
