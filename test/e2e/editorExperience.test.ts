@@ -208,18 +208,18 @@ test('findings of two scripts stay; a rerun reuses its tab; a script kernel open
     await showFile(page, 'a_print.py'); // away from the notebook, so opening the finding must bring it back
     await runCommand(page, 'View: Focus Problems');
     await notebookRow.dblclick();
-    await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).waitFor({ timeout: 30_000 });
+    await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).first().waitFor({ timeout: 30_000 });
     // the notebook editor, at the cell (the status bar counts cells from 1) and its line, selected
     await page.waitForFunction(() => /Cell 3 of 4/.test(document.querySelector('.statusbar')?.textContent ?? ''), undefined, { timeout: 10_000 });
     await page.locator('.notebook-editor .monaco-editor.focused .view-line', { hasText: 'if h.mean().item() > 0:' }).first().waitFor({ timeout: 10_000 });
-    assert.equal(await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).count(), 1, 'the notebook editor, not the .ipynb text');
+    assert.equal(await page.locator('.monaco-editor .view-line', { hasText: '"cell_type"' }).count(), 0, 'the notebook editor, not the .ipynb text');
     await shot(page, 'notebook-finding-opens-cell.png');
     // the report's graph-break link, likewise
     const notebookReport = await findWebviewFrame(page, 'section.report .breaks', 60_000);
     const breakLink = notebookReport.locator('section.report .breaks button.link', { hasText: 'explore.ipynb cell 3, line 7' }).first();
     await showFile(page, 'a_print.py');
     await breakLink.click();
-    await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).waitFor({ timeout: 30_000 });
+    await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).first().waitFor({ timeout: 30_000 });
     await page.waitForFunction(() => /Cell 3 of 4/.test(document.querySelector('.statusbar')?.textContent ?? ''), undefined, { timeout: 10_000 });
 
     // point 8: the Runs view lists the runs with their headlines
