@@ -22,9 +22,11 @@ const formatCount = (value: number): string => (Number.isInteger(value) ? String
 export function renderReportHeader(report: Report, reveal: (file: string, line: number, cell: number | null) => void): HTMLElement {
   const digest = digestReport(report);
   const header = el('section', 'report');
-  header.append(el('h2', undefined, `${report.target.name} — ${report.environment.deviceName}`));
+  // compiler logs (inspect): nothing was run here, the log does not say on which machine; no timing table
+  const fromLogs = report.target.kind === 'logs';
+  header.append(el('h2', undefined, fromLogs ? `${report.target.name} — compiler logs` : `${report.target.name} — ${report.environment.deviceName}`));
   // a script's numbers are its regions' (rendered below the header): its single 'script' entry times nothing
-  if (report.target.kind !== 'script') header.append(modesTable(digest));
+  if (report.target.kind !== 'script' && !fromLogs) header.append(modesTable(digest));
 
   const measured = digest.modes.find((m) => m.interval && m.pairs);
   if (measured) {

@@ -12,7 +12,7 @@ export function renderRankReport(report: Report, reveal: Reveal): HTMLElement | 
   const section = el('section', 'rank-report');
   section.append(el('h2', undefined, `${report.ranks.length} ranks (torchrun)`));
   const ranks = el('ul');
-  for (const entry of report.ranks) ranks.append(el('li', entry.status === 'ok' ? undefined : 'error', rankLine(digestRank(entry))));
+  for (const entry of report.ranks) ranks.append(el('li', entry.status === 'ok' || entry.status === undefined ? undefined : 'error', rankLine(digestRank(entry))));
   section.append(ranks);
   const divergence = (report.divergence ?? []).map(digestDivergence);
   if (!divergence.length) {

@@ -4,10 +4,13 @@ import { parseArgs as parseArgsOf, type ParseArgsConfig } from 'node:util';
 import { collectFindings, findingMessage } from '../core/findings.ts';
 import { digestDivergence, digestRank, divergenceLine, failingDivergence } from '../core/rankDigest.ts';
 import { digestRegion, formatScriptDigest } from '../core/regionDigest.ts';
+import { digestLogs, formatLogNotes, formatLogsDigest } from '../core/logsDigest.ts';
 import { digestFinding, digestReport, formatDigest } from '../core/reportDigest.ts';
-import { profileArgs, type ProfileOptions, type RunTarget } from '../core/runnerProtocol.ts';
+import { inapplicableFlags, profileArgs, type ProfileOptions, type RunTarget } from '../core/runnerProtocol.ts';
+import { parseSourceMapRule, type SourceMapRule } from '../core/sourceMap.ts';
 import { placeLabel } from '../core/sourcePlace.ts';
 import { formatTraceSummary, summarizeTrace } from '../core/trace/summary.ts';
+import { inspectLogs } from '../node/inspectLogs.ts';
 import { loadReport, ReportError, type LoadedReport } from '../node/reportFile.ts';
 import { runRunner } from '../node/runner.ts';
 import { scanTraceFile } from '../node/trace/scanner.ts';
@@ -15,23 +18,32 @@ import { scanTraceFile } from '../node/trace/scanner.ts';
 const USAGE = `Usage:
   compile-lens profile (--sample NAME | --target FILE:FN | --script FILE [--nproc-per-node N] [-- ARGS...]) [options] [--json]
   compile-lens check   (--sample NAME | --target FILE:FN | --script FILE [--nproc-per-node N] [-- ARGS...]) --max-graph-breaks N --max-recompiles M [options] [--json]
+  compile-lens check   --logs PATH... --max-graph-breaks N --max-recompiles M [--source-map FROM=TO]... [--json]
+  compile-lens inspect PATH... [--source-map FROM=TO]... [--out DIR] [--json]
   compile-lens summarize TRACE.json[.gz] [--json]
+
+inspect reads compiler logs made anywhere (TORCH_TRACE=DIR python train.py, any launcher, any host): a log
+(.log, .log.gz), the folder TORCH_TRACE wrote (one log per rank), or a folder written by
+\`python -m compile_lens_runner attach --out DIR SCRIPT\`. Nothing is run; torch is not needed. Each file the logs
+name is mapped onto the working directory's copy by the longest matching path suffix, or by --source-map
+FROM=TO (a path prefix on the machine that wrote the log = where it is here); a file with no copy or two equally
+good ones is said, never guessed. check --logs applies check's limits to such logs (CI on existing jobs).
 
 Options for profile and check:
   --device auto|cpu|cuda     where to run (default auto: cuda when available)
   --out DIR                  report directory (default .compile-lens/runs/<target>-<time>)
   --modes LIST               comma-separated: default,reduce-overhead,max-autotune,max-autotune-no-cudagraphs
-  --dynamic auto|true|false  torch.compile's dynamic= (default auto)
-  --fullgraph                compile with fullgraph=True
-  --backend NAME             torch.compile backend (default inductor)
-  --train                    time a training step (forward, backward, optimizer) instead of inference
+  --dynamic auto|true|false  torch.compile's dynamic= (default auto; not with --script)
+  --fullgraph                compile with fullgraph=True (not with --script)
+  --backend NAME             torch.compile backend (default inductor; not with --script)
+  --train                    time a training step (forward, backward, optimizer) instead of inference (not with --script)
   --rounds N                 timing rounds per side (default 7; --quick 3)
   --timeout SECONDS          stop the run after this long
   --quick                    fewer timing rounds (tests, CI)
   --calls N                  --script: stop the script after a region's Nth call, then measure (servers, long loops)
   --nproc-per-node N         --script: run it under torchrun with N processes (DDP, FSDP): every rank's compiles,
                              breaks and recompiles, their traces, and where the ranks diverged (check fails on it)
-  --python PATH              interpreter with torch (default $COMPILE_LENS_PYTHON or python3)
+  --python PATH              interpreter with torch (default $COMPILE_LENS_PYTHON or python3; inspect needs no torch)
   --verbose                  also print the model's and the compiler's own output (stderr)
 
 Exit codes: 0 success; 1 run failed (profile) or limits exceeded (check); 2 usage error;
@@ -58,6 +70,8 @@ const OPTIONS = {
   'nproc-per-node': { type: 'string' },
   'max-graph-breaks': { type: 'string' },
   'max-recompiles': { type: 'string' },
+  'source-map': { type: 'string', multiple: true },
+  logs: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   fullgraph: { type: 'boolean' },
   train: { type: 'boolean' },
@@ -76,6 +90,8 @@ export interface ParsedArgs {
   values: { [K in StringOption]?: string } & { [K in BooleanOption]?: boolean };
   /** everything after a bare `--`: the user's script arguments */
   passthrough: string[];
+  /** every value of an option that may repeat (--source-map, --logs), in order */
+  repeated: { [K in StringOption]?: string[] };
 }
 
 const isOption = (name: string): name is OptionName => Object.hasOwn(OPTIONS, name);
@@ -86,7 +102,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
   const command = first === '--help' || first === '-h' ? 'help' : first;
   // strict: false so that the checks below, not parseArgs' own wording, say what is wrong (stable messages)
   const { tokens } = parseArgsOf({ args: rest, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
-  const parsed: ParsedArgs = { command, positional: [], values: {}, passthrough: [] };
+  const parsed: ParsedArgs = { command, positional: [], values: {}, passthrough: [], repeated: {} };
   for (const token of tokens) {
     if (token.kind === 'option-terminator') {
       parsed.passthrough = rest.slice(token.index + 1);
@@ -100,6 +116,8 @@ export function parseArgs(argv: string[]): ParsedArgs {
     if (OPTIONS[token.name].type === 'string') {
       if (token.value === undefined) throw new UsageError(`${token.rawName} needs a value`);
       (parsed.values as Record<string, string>)[token.name] = token.value;
+      const all = parsed.repeated as Record<string, string[]>;
+      all[token.name] = [...(all[token.name] ?? []), token.value];
     } else {
       if (token.inlineValue) throw new UsageError(`${token.rawName} takes no value`);
       (parsed.values as Record<string, boolean>)[token.name] = true;
@@ -167,6 +185,10 @@ function profileOptionsFrom(args: ParsedArgs): ProfileOptions {
     if (nproc > 1 && options.target.kind !== 'script') throw new UsageError('--nproc-per-node applies to --script only');
     if (nproc > 1) options.nprocPerNode = nproc;
   }
+  const inapplicable = inapplicableFlags(options);
+  if (inapplicable.length) {
+    throw new UsageError(`${inapplicable.join(', ')} ${inapplicable.length === 1 ? 'does' : 'do'} not apply to --script: the script's own torch.compile calls choose how each region is compiled (and its code whether it trains); remove ${inapplicable.length === 1 ? 'it' : 'them'}, or use --modes for what-if modes`);
+  }
   return options;
 }
 
@@ -224,12 +246,21 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const maxBreaks = integerFlag(args, 'max-graph-breaks');
   const maxRecompiles = integerFlag(args, 'max-recompiles');
   if (maxBreaks === undefined && maxRecompiles === undefined) throw new UsageError('check needs --max-graph-breaks N and/or --max-recompiles M');
-  const options = profileOptionsFrom(args);
-  options.quick ??= true; // check counts breaks and recompiles; precise timing is not its job
-  const { loaded, exitCode } = await runProfile(args, options, io);
-  if (!loaded) return exitCode === EXIT.cancelled ? exitCode : EXIT.checkRunFailed;
+  let loaded: LoadedReport;
+  if (args.repeated.logs) {
+    // CI on jobs that already run with TORCH_TRACE: the limits apply to their logs, nothing is run
+    const read = await readLogs(args, [...args.repeated.logs, ...args.positional], io);
+    if (!read.loaded) return read.exitCode === EXIT.cancelled ? read.exitCode : EXIT.checkRunFailed;
+    loaded = read.loaded;
+  } else {
+    const options = profileOptionsFrom(args);
+    options.quick ??= true; // check counts breaks and recompiles; precise timing is not its job
+    const run = await runProfile(args, options, io);
+    if (!run.loaded) return run.exitCode === EXIT.cancelled ? run.exitCode : EXIT.checkRunFailed;
+    loaded = run.loaded;
+  }
   if (loaded.report.status === 'error') {
-    io.err(`check: the run failed: ${loaded.report.error?.message ?? 'unknown error'}`);
+    io.err(`check: the ${args.repeated.logs ? 'logs could not be read' : 'run failed'}: ${loaded.report.error?.message ?? 'unknown error'}`);
     return EXIT.checkRunFailed;
   }
   // divergences are listed on their own (with those that have no source line), not among the findings
@@ -260,6 +291,45 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   return over.length ? EXIT.failed : EXIT.ok;
 }
 
+/** The runner's `inspect` on log paths, mapped onto the working directory (or by --source-map rules). */
+async function readLogs(args: ParsedArgs, paths: string[], io: CliIo): Promise<RunOutcome> {
+  if (!paths.length) throw new UsageError('give one or more compiler logs (.log, .log.gz) or folders of them');
+  let rules: SourceMapRule[];
+  try {
+    rules = (args.repeated['source-map'] ?? []).map(parseSourceMapRule);
+  } catch (error) {
+    throw new UsageError(`--source-map: ${(error as Error).message}`);
+  }
+  const outcome = await inspectLogs({
+    python: args.values.python ?? process.env.COMPILE_LENS_PYTHON ?? 'python3',
+    runnerDir: RUNNER_DIR,
+    cwd: process.cwd(),
+    workspace: process.cwd(),
+    paths,
+    rules,
+    ...(args.values.out ? { out: args.values.out } : {}),
+    ...(io.signal ? { signal: io.signal } : {}),
+    onLog: args.values.verbose ? (line) => io.err(`  ${line}`) : undefined,
+  });
+  if (!outcome.loaded) {
+    io.err(outcome.message);
+    return { loaded: null, exitCode: outcome.cancelled ? EXIT.cancelled : EXIT.failed };
+  }
+  return { loaded: outcome.loaded, exitCode: outcome.loaded.report.status === 'error' ? EXIT.failed : EXIT.ok };
+}
+
+async function inspectCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const { loaded, exitCode } = await readLogs(args, args.positional, io);
+  if (!loaded) return exitCode;
+  const { report } = loaded;
+  const reportPath = path.join(loaded.dir, 'report.json');
+  const digest = digestLogs(report);
+  if (args.values.json) io.out(JSON.stringify({ reportPath, ...digest }, null, 2));
+  else if (report.target.kind === 'logs') io.out(`${formatLogsDigest(report)}\n  report: ${reportPath}`);
+  else io.out([formatScriptDigest(report), ...formatLogNotes(digest), `  report: ${reportPath}`].join('\n')); // a job run under attach
+  return exitCode;
+}
+
 async function summarizeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const [tracePath] = args.positional;
   if (!tracePath || args.positional.length > 1) throw new UsageError('summarize takes one trace file');
@@ -278,6 +348,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     switch (args.command) {
       case 'profile': return await profileCommand(args, io);
       case 'check': return await checkCommand(args, io);
+      case 'inspect': return await inspectCommand(args, io);
       case 'summarize': return await summarizeCommand(args, io);
       default: throw new UsageError(`unknown command "${args.command}"`);
     }

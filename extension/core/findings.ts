@@ -27,7 +27,8 @@ export interface Finding {
   trigger: string | null;
   /** what the user's code or calls did, in their terms (the runner's explanation of a guard failure) */
   what: string | null;
-  /** recompiles at this site with this guard pattern (the most in any one mode); 1 for graph breaks */
+  /** recompiles at this site with this guard pattern, or graph breaks at this site with this reason (schema 1.14; 1
+   * before), the most in any one mode */
   count: number;
   /** a torchrun job: the ranks it happened on (a divergence: the ranks that did what the others did not); null for one process */
   ranks: number[] | null;
@@ -87,7 +88,7 @@ function graphBreakFinding(item: GraphBreak, mode: Pick<ModeResult, 'compiler' |
     kind: 'graph-break', file: site.file, line: site.line, cell: site.cell ?? null, reason: item.reason, hint: item.hint ?? null,
     code: item.gbId ?? 'graph-break', docUrl: item.docUrl ?? GRAPH_BREAK_DOCS, fix: suggestFix(item.reason, item.hint),
     graphCount: mode.compiler?.graphCount ?? null, outsideGraphsMs: mode.outsideGraphsMsPerStep ?? null, trigger: null,
-    what: null, count: 1, ranks: item.ranks ?? null,
+    what: null, count: item.count ?? 1, ranks: item.ranks ?? null,
   };
 }
 
@@ -157,7 +158,7 @@ const KIND_TITLE = { 'graph-break': 'Graph break', recompile: 'Recompile', diver
 
 /** One line for the Problems panel and `compile-lens check`. */
 export function findingMessage(finding: Finding): string {
-  const kind = finding.kind === 'recompile' && finding.count > 1 ? `Recompile ×${finding.count}` : KIND_TITLE[finding.kind];
+  const kind = finding.kind !== 'divergence' && finding.count > 1 ? `${KIND_TITLE[finding.kind]} ×${finding.count}` : KIND_TITLE[finding.kind];
   const ranks = finding.kind === 'divergence' ? null : rankText(finding);
   return `${kind}: ${finding.reason}${ranks ? ` (${ranks})` : ''}`;
 }
@@ -166,7 +167,8 @@ export function findingMessage(finding: Finding): string {
 export function findingHover(finding: Finding): string {
   const esc = escapeMarkdown;
   const lines: string[] = [];
-  const title = finding.kind === 'recompile' && finding.count > 1 ? `${finding.count} recompiles at this line` : KIND_TITLE[finding.kind];
+  const title = finding.kind !== 'divergence' && finding.count > 1
+    ? `${finding.count} ${finding.kind === 'recompile' ? 'recompiles' : 'graph breaks'} at this line` : KIND_TITLE[finding.kind];
   // a divergence's sentence names its ranks itself
   const tags = finding.kind === 'divergence' ? [] : [...finding.modes, rankText(finding)].filter((t): t is string => t !== null);
   lines.push(`**Compile Lens — ${title}**${tags.length ? ` (${tags.map(esc).join(', ')})` : ''}`, '');

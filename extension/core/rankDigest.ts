@@ -6,6 +6,9 @@ import { formatMs, formatSeconds, plural } from './units.ts';
 
 export interface RankDigest {
   rank: number;
+  /** attach: the host and launcher node it ran on */
+  host: string | null;
+  nodeRank: number | null;
   status: NonNullable<RankEntry['status']> | 'unknown';
   exitCode: number | null;
   /** its error, with the line it failed at, when it failed */
@@ -46,6 +49,8 @@ export function digestRank(entry: RankEntry): RankDigest {
   const failedAt = entry.failedAt ? ` (at ${placeLabel(entry.failedAt)})` : '';
   return {
     rank: entry.rank,
+    host: entry.host ?? null,
+    nodeRank: entry.nodeRank ?? null,
     status: entry.status ?? 'unknown',
     exitCode: entry.exitCode ?? null,
     error: entry.error ? `${entry.error.message}${failedAt}` : null,
@@ -86,8 +91,10 @@ export function rankLine(d: RankDigest): string {
   }
   if (d.collectives !== null) facts.push(`${plural(d.collectives, 'collective')} in the profiled steps`);
   const regions = d.regions.map((r) => `${r.id} ${r.name}: ${plural(r.calls, 'call')}${r.steadyMs !== null ? `, ${formatMs(r.steadyMs)}/call from call ${r.steadyFromCall}` : ''}`);
-  const status = d.status === 'ok' ? 'ok' : `${d.status}${d.error ? ` — ${d.error}` : ''}`;
-  const parts = [`rank ${d.rank}: ${status}`];
+  // a rank read from its log alone: how it ended is not in the log
+  const status = d.status === 'ok' ? 'ok' : d.status === 'unknown' ? null : `${d.status}${d.error ? ` — ${d.error}` : ''}`;
+  const where = [d.host, d.nodeRank !== null ? `node ${d.nodeRank}` : null].filter((w) => w !== null).join(', ');
+  const parts = [`rank ${d.rank}${where ? ` (${where})` : ''}${status ? `: ${status}` : ''}`];
   if (facts.length) parts.push(facts.join(', '));
   if (regions.length) parts.push(regions.join('; '));
   if (d.waiting) parts.push(d.waiting);
@@ -103,7 +110,7 @@ export function divergenceLine(d: DivergenceDigest, fullPath = false): string {
 /** The CLI's block for a torchrun job: one line per rank, then the divergences (or that there were none). */
 export function formatRanks(report: Report): string[] {
   if (!report.ranks?.length) return [];
-  const lines = [`  ranks (torchrun, ${plural(report.ranks.length, 'process', 'processes')}):`];
+  const lines = [report.target.kind === 'logs' ? `  ranks (${plural(report.ranks.length, 'log')}):` : `  ranks (torchrun, ${plural(report.ranks.length, 'process', 'processes')}):`];
   for (const entry of report.ranks) lines.push(`    ${rankLine(digestRank(entry))}`);
   const divergence = (report.divergence ?? []).map(digestDivergence);
   if (!divergence.length) lines.push('  divergence: none — the ranks compiled and ran the same graphs');

@@ -2,6 +2,7 @@
 // and validateReport() checks a parsed file against the schema itself, so the two cannot drift silently.
 import Ajv2020 from 'ajv/dist/2020.js';
 import schema from '../../native-runner/compile_lens_runner/report/report.schema.json';
+import type { SourceMapping } from './sourceMap.ts';
 
 export type ErrorKind =
   | 'torch-missing' | 'torch-too-old' | 'triton-missing' | 'bad-target' | 'user-code' | 'compile'
@@ -141,6 +142,8 @@ export interface GraphBreak {
   compileId?: string | null;
   /** a torchrun job (schema 1.9): the ranks it happened on */
   ranks?: number[];
+  /** graph-break records at this site with this reason (schema 1.14) */
+  count?: number;
 }
 
 export interface Recompile {
@@ -189,6 +192,8 @@ export interface CompilerInsight {
   cudaGraphs?: CudaGraphStatus[];
   kernels?: KernelProvenance[];
   compileFailures?: Record<string, unknown>[];
+  /** each time Dynamo restarted a frame's analysis (schema 1.14) */
+  restarts?: { compileId?: string | null; reason: string }[];
   compiles?: CompileArtifacts[];
   phases?: CompilePhase[];
 }
@@ -251,6 +256,8 @@ export interface RegionCall {
   fallbackReason?: string | null;
   /** a torchrun rank's call inside its profile window: the profiler's overhead is in its duration (schema 1.9) */
   profiled?: boolean;
+  /** the call carried Compile Lens's state check or input capture: left out of the steady state (schema 1.14) */
+  observer?: boolean;
 }
 
 export interface RegionSignature {
@@ -305,7 +312,8 @@ export interface Report {
   status: 'ok' | 'partial' | 'error';
   error: RunError | null;
   environment: { python: string; torch: string | null; triton?: string | null; device: 'cpu' | 'cuda'; deviceName: string; platform: string };
-  target: { kind: 'sample' | 'function' | 'script'; name: string; file?: string | null; function?: string | null; line?: number | null };
+  /** logs: read from compiler logs by `inspect` (schema 1.14): nothing was run or timed */
+  target: { kind: 'sample' | 'function' | 'script' | 'logs'; name: string; file?: string | null; function?: string | null; line?: number | null };
   settings: Record<string, unknown>;
   eager: {
     timing: Timing | null; trace: string | null; kernelsPerStep: number | null; peakMemoryBytes?: number | null;
@@ -320,6 +328,18 @@ export interface Report {
   /** a torchrun job (schema 1.9): where its ranks ran differently (empty: they did not) */
   divergence?: Divergence[];
   recommendation: Recommendation;
+  /** a report `inspect` read from compiler logs (schema 1.14) */
+  logs?: LogsRead;
+}
+
+/** The logs `inspect` read and what it could not use (schema 1.14). */
+export interface LogsRead {
+  files: { path: string; rank: number | null; records: number; unreadableLines?: number; damagedPayloads?: number; marked?: boolean }[];
+  warnings: string[];
+  /** the job folder written by `attach` that was merged */
+  attached?: string | null;
+  /** how each user file was mapped onto the workspace (written after the runner, by the extension or CLI) */
+  sourceMap?: SourceMapping[];
 }
 
 /** The script's own calls a rank profiled: from call `fromCall` of region `region`, one ProfilerStep per later call. */
@@ -337,7 +357,14 @@ export interface RankEntry {
   /** the rank's torch.profiler trace, relative to the report directory */
   trace?: string | null;
   /** stopped: SIGTERM (another rank failed, cancel, timeout) before its script ended; killed: it wrote no report */
-  status?: 'ok' | 'error' | 'stopped' | 'killed';
+  status?: 'ok' | 'error' | 'stopped' | 'killed' | 'missing';
+  /** attach (schema 1.14): where it ran */
+  host?: string;
+  nodeRank?: number;
+  localRank?: number;
+  /** inspect (schema 1.14): failed compiles and restarted analyses in its log */
+  compileFailures?: number;
+  restarts?: number;
   exitCode?: number | null;
   error?: RunError | null;
   /** status error: the innermost user line of its traceback */

@@ -25,6 +25,42 @@ export interface ProfileOptions {
   nprocPerNode?: number;
 }
 
+/** Options that choose how the runner compiles a target: a script compiles its own regions (its torch.compile calls
+ * choose mode, dynamic, fullgraph and backend; its own code decides training), so they do not apply to it. */
+export const NOT_FOR_SCRIPTS = ['backend', 'dynamic', 'fullgraph', 'train'] as const;
+
+/** The --flags of `options` that do not apply to its target (a script): the CLI refuses them, the runner too. */
+export function inapplicableFlags(options: ProfileOptions): string[] {
+  if (options.target.kind !== 'script') return [];
+  return NOT_FOR_SCRIPTS.filter((name) => options[name] !== undefined && options[name] !== false).map((name) => `--${name}`);
+}
+
+/** The editor's settings as profile options: compileLens.dynamic and .fullgraph go to targets and samples only. */
+export interface ProfileSettings {
+  device: 'auto' | 'cpu' | 'cuda';
+  /** compileLens.modes; for a script only when the user set it (each what-if mode is another compile of every region) */
+  modes: string[] | undefined;
+  dynamic: 'auto' | 'true' | 'false';
+  fullgraph: boolean;
+  timeoutSeconds: number;
+  quick: boolean;
+  scriptCalls: number;
+  nprocPerNode: number;
+}
+
+export function optionsFromSettings(target: RunTarget, settings: ProfileSettings): ProfileOptions {
+  const options: ProfileOptions = { target, device: settings.device, timeoutSeconds: settings.timeoutSeconds, quick: settings.quick };
+  if (settings.modes) options.modes = settings.modes;
+  if (target.kind !== 'script') {
+    options.dynamic = settings.dynamic;
+    options.fullgraph = settings.fullgraph;
+    return options;
+  }
+  if (settings.scriptCalls > 0) options.calls = settings.scriptCalls;
+  if (settings.nprocPerNode > 1) options.nprocPerNode = Math.floor(settings.nprocPerNode);
+  return options;
+}
+
 export function profileArgs(options: ProfileOptions): string[] {
   const args = ['profile'];
   const target = options.target;

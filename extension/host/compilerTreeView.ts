@@ -4,10 +4,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { buildCompilerTree, type ArtifactTarget, type CompilerTreeNode } from '../core/compilerTree.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
-import { OPEN_ARTIFACT_COMMAND, type OpenArtifactArgs } from './generatedCode.ts';
-
-/** Opens a report location: a file's line, or a notebook cell's line in the notebook editor. */
-export const REVEAL_SOURCE_COMMAND = 'compileLens.revealSource';
+import { OPEN_ARTIFACT_COMMAND, REVEAL_LINES_COMMAND, type OpenArtifactArgs } from './generatedCode.ts';
 
 const ARTIFACT_ICONS: Record<ArtifactTarget['kind'], string> = { code: 'file-code', guards: 'shield', fxGraph: 'type-hierarchy' };
 
@@ -37,8 +34,9 @@ export class CompilerTreeView implements vscode.TreeDataProvider<CompilerTreeNod
       item.iconPath = new vscode.ThemeIcon(highlight ? 'error' : ARTIFACT_ICONS[kind]);
       item.command = { command: OPEN_ARTIFACT_COMMAND, title: 'Open', arguments: [args] };
     } else if (node.location) {
-      // a notebook location opens its cell in the notebook editor, not the .ipynb text
-      item.command = { command: REVEAL_SOURCE_COMMAND, title: 'Go to source', arguments: [node.location.file, node.location.line, node.location.cell ?? null] };
+      // through the kernel-lines command: a report's source link opens only inside the workspace (reportPaths.ts),
+      // a notebook's in its cell in the notebook editor
+      item.command = { command: REVEAL_LINES_COMMAND, title: 'Go to source', arguments: [[node.location]] };
     }
     return item;
   }

@@ -4,17 +4,18 @@ import * as vscode from 'vscode';
 import { chooseProfile, type ActiveSource } from '../core/profileChoice.ts';
 import { runKey } from '../core/findingStore.ts';
 import { runSummary } from '../core/regionDigest.ts';
-import { profileArgs, targetModes, type ProfileOptions, type RunTarget } from '../core/runnerProtocol.ts';
+import { optionsFromSettings, profileArgs, targetModes, type RunTarget } from '../core/runnerProtocol.ts';
 import { RunSlot } from '../core/runSlot.ts';
 import { interpreterProblem, probeInterpreter } from '../node/interpreter.ts';
 import { loadReport } from '../node/reportFile.ts';
 import { listRuns } from '../node/runList.ts';
 import { runRunner } from '../node/runner.ts';
 import { CompiledLineHover } from './compiledLineHover.ts';
-import { CompilerTreeView, REVEAL_SOURCE_COMMAND } from './compilerTreeView.ts';
+import { OPEN_COMPILE_LOGS_COMMAND, openCompileLogs } from './compileLogs.ts';
+import { CompilerTreeView } from './compilerTreeView.ts';
 import { CLEAR_FINDINGS_COMMAND, EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
 import { GeneratedCode } from './generatedCode.ts';
-import { notebookCellTexts, revealLocation } from './notebooks.ts';
+import { notebookCellTexts } from './notebooks.ts';
 import { RunsView } from './runsView.ts';
 import { openTraceTimeline, registerTimeline, ReportTabs } from './timelinePanel.ts';
 
@@ -150,21 +151,18 @@ export function activate(context: vscode.ExtensionContext): void {
       const modesSet = explicitSetting(config.inspect<string[]>('modes'));
       const targetRun = targetModes(modesSet, config.get<string[]>('modes') ?? ['default'], device, interpreter.cuda);
       if (target.kind !== 'script' && targetRun.note) log.appendLine(targetRun.note);
-      const options: ProfileOptions = {
-        target,
+      const options = optionsFromSettings(target, {
         device,
         // a script's regions are measured in the mode the script compiles them with; compileLens.modes adds what-if
-        // modes only when the user set it (each is another compile of every region)
+        // modes only when the user set it; a target on CPU leaves out the modes whose only difference is CUDA graphs
         modes: target.kind === 'script' ? modesSet : targetRun.modes,
         dynamic: config.get<'auto' | 'true' | 'false'>('dynamic') ?? 'auto',
         fullgraph: config.get<boolean>('fullgraph') ?? false,
         timeoutSeconds,
         quick: config.get<boolean>('quick') ?? false,
-      };
-      const calls = config.get<number>('scriptCalls') ?? 0;
-      if (target.kind === 'script' && calls > 0) options.calls = calls;
-      const nproc = config.get<number>('nprocPerNode') ?? 1;
-      if (target.kind === 'script' && nproc > 1) options.nprocPerNode = Math.floor(nproc);
+        scriptCalls: config.get<number>('scriptCalls') ?? 0,
+        nprocPerNode: config.get<number>('nprocPerNode') ?? 1,
+      });
       await saveIfDirty(target);
       const args = profileArgs(options);
       log.appendLine(`$ ${python} -m compile_lens_runner ${args.join(' ')}`);
@@ -230,7 +228,6 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerTreeDataProvider('compileLens.runs', runsView),
     vscode.commands.registerCommand(CLEAR_FINDINGS_COMMAND, () => findings.clear()),
     vscode.commands.registerCommand('compileLens.refreshRuns', () => runsView.refresh()),
-    vscode.commands.registerCommand(REVEAL_SOURCE_COMMAND, (file: string, line: number, cell: number | null) => revealLocation(file, line, cell)),
     // one provider: a line's findings come first, then what it was compiled into
     vscode.languages.registerHoverProvider({ language: 'python' }, findings),
     vscode.languages.registerCodeLensProvider([{ language: 'python', scheme: 'file' }, { language: 'python', scheme: 'vscode-notebook-cell' }], findings),
@@ -243,6 +240,8 @@ export function activate(context: vscode.ExtensionContext): void {
       void vscode.window.showWarningMessage('Open a Python script or notebook to profile it as a script.');
       return undefined;
     }),
+    vscode.commands.registerCommand(OPEN_COMPILE_LOGS_COMMAND, (uri?: vscode.Uri, uris?: vscode.Uri[]) =>
+      openCompileLogs({ extensionUri: context.extensionUri, log, choosePython, showReport }, uri, uris)),
     vscode.commands.registerCommand('compileLens.openTrace', (uri?: vscode.Uri, uris?: vscode.Uri[]) => openTraceTimeline(context.extensionUri, log, uri, uris)),
     vscode.commands.registerCommand(OPEN_REPORT_COMMAND, async (reportPath?: string) => {
       const chosen = reportPath ?? await chooseReport();

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { compileOf, kernelLenses } from '../core/kernelLinks.ts';
 import type { KernelProvenance, SourceLocation } from '../core/report.ts';
 import { loadReport, type LoadedReport } from '../node/reportFile.ts';
-import { revealLocation } from './notebooks.ts';
+import { PathRefused, reportFilePath, sourceFilePath } from '../node/reportPaths.ts';
+import { revealLocation, workspaceFolderPaths } from './notebooks.ts';
 
 export const ARTIFACT_SCHEME = 'compile-lens-artifact';
 export const OPEN_GENERATED_CODE_COMMAND = 'compileLens.openGeneratedCode';
@@ -19,6 +20,8 @@ export interface OpenArtifactArgs { file: string; line?: number | null; highligh
 
 /** A kernel's (or a compile's) generated code, found in a report; the hover links and the timeline send this. */
 export interface OpenGeneratedCodeArgs { reportPath: string; mode: string; compileId: string | null; codeLine?: number | null }
+
+const showError = (error: Error): void => void vscode.window.showErrorMessage(error.message);
 
 export const artifactUri = (file: string): vscode.Uri => vscode.Uri.from({ scheme: ARTIFACT_SCHEME, path: file });
 
@@ -54,19 +57,26 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
     this.subscriptions.push(
       vscode.workspace.registerTextDocumentContentProvider(ARTIFACT_SCHEME, this),
       vscode.languages.registerCodeLensProvider({ scheme: ARTIFACT_SCHEME }, this),
-      vscode.commands.registerCommand(OPEN_ARTIFACT_COMMAND, (args: OpenArtifactArgs) => this.open(args)),
-      vscode.commands.registerCommand(OPEN_GENERATED_CODE_COMMAND, (args: OpenGeneratedCodeArgs) =>
-        this.openGeneratedCode(args).catch((error: Error) => void vscode.window.showErrorMessage(error.message))),
-      vscode.commands.registerCommand(REVEAL_LINES_COMMAND, (lines: SourceLocation[]) => this.revealLines(lines)),
+      vscode.commands.registerCommand(OPEN_ARTIFACT_COMMAND, (args: OpenArtifactArgs) => this.open(args).catch(showError)),
+      vscode.commands.registerCommand(OPEN_GENERATED_CODE_COMMAND, (args: OpenGeneratedCodeArgs) => this.openGeneratedCode(args).catch(showError)),
+      vscode.commands.registerCommand(REVEAL_LINES_COMMAND, (lines: SourceLocation[]) => this.revealLines(lines).catch(showError)),
       vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.decorate(e))),
     );
     return this;
   }
 
+  /** The real path of `file` when it is a file of a report shown this session (reportPaths.ts); else PathRefused. */
+  private async artifactFile(file: string): Promise<string> {
+    const dir = [...this.reports.values()].map((r) => r.dir).find((d) => !path.relative(d, file).startsWith('..'));
+    if (dir === undefined) throw new PathRefused(`Compile Lens opens only files of the reports it shows: ${file} is not in one.`);
+    return reportFilePath(dir, path.relative(dir, file), 'compiler artifact');
+  }
+
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     try {
-      return await readFile(uri.fsPath, 'utf8');
+      return await readFile(await this.artifactFile(uri.fsPath), 'utf8');
     } catch (error) {
+      if (error instanceof PathRefused) return error.message;
       return `Compile Lens could not read ${uri.fsPath}: ${(error as Error).message}\nThe report directory may have been moved or deleted; profile again.`;
     }
   }
@@ -94,6 +104,7 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
   }
 
   async open(args: OpenArtifactArgs): Promise<vscode.TextEditor> {
+    await this.artifactFile(args.file); // refused before an editor opens
     const uri = artifactUri(args.file);
     const document = await vscode.workspace.openTextDocument(uri);
     const line = Math.min(Math.max(0, (args.line ?? 1) - 1), Math.max(0, document.lineCount - 1));
@@ -126,6 +137,7 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
     if (!file) return;
     const inCell = lines.find((l) => l.file === file && l.cell !== null && l.cell !== undefined);
     if (inCell) return revealLocation(inCell.file, inCell.line, inCell.cell ?? null); // a notebook: its cell, not the .ipynb text
+    await sourceFilePath(file, workspaceFolderPaths());
     const here = lines.filter((l) => l.file === file).map((l) => l.line - 1);
     const position = new vscode.Position(Math.max(0, Math.min(...here)), 0);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));

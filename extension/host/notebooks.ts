@@ -2,6 +2,7 @@
 // `cell`) lands on. The mapping itself is core/sourcePlace.ts; this only asks VS Code for the open notebooks.
 import * as vscode from 'vscode';
 import { cellPosition, type NotebookCellInfo, type SourcePlace } from '../core/sourcePlace.ts';
+import { sourceFilePath } from '../node/reportPaths.ts';
 
 const cellInfo = (notebook: vscode.NotebookDocument): NotebookCellInfo[] =>
   notebook.getCells().map((cell) => ({ kind: cell.kind === vscode.NotebookCellKind.Code ? 'code' : 'markup', lineCount: cell.document.lineCount }));
@@ -31,8 +32,14 @@ export function cellLocation(file: string, cell: number, line: number): { uri: v
 export const notebookCellTexts = (notebook: vscode.NotebookDocument): string[] =>
   notebook.getCells().map((cell) => (cell.kind === vscode.NotebookCellKind.Code ? cell.document.getText() : ''));
 
-/** Opens a location: a line of a file, or (cell given) a line of a notebook cell. */
+/** The workspace folders on disk: where a report's source links may lead (node/reportPaths.ts). */
+export const workspaceFolderPaths = (): string[] =>
+  (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+
+/** Opens a location: a line of a file, or (cell given) a line of a notebook cell; only inside the workspace (the
+ * location comes from a report or a trace: PathRefused otherwise). */
 export async function revealLocation(file: string, line: number, cell: number | null = null): Promise<void> {
+  await sourceFilePath(file, workspaceFolderPaths());
   if (cell !== null) {
     const notebook = openNotebook(file) ?? await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
     const position = cellPosition({ cell, line }, cellInfo(notebook));

@@ -48,7 +48,8 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
         }
         break;
       case 'reveal':
-        await revealLocation(message.file, message.line, message.cell ?? null);
+        // the location comes from a trace or a report: outside the workspace it is refused, with the reason
+        await revealLocation(message.file, message.line, message.cell ?? null).catch((error: Error) => void vscode.window.showErrorMessage(error.message));
         break;
       case 'openGeneratedCode':
         if (source.kind === 'report') {

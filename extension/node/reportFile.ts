@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkReport, type Report } from '../core/report.ts';
+import { reportFilePath } from './reportPaths.ts';
 
 export class ReportError extends Error {}
 
@@ -31,7 +32,8 @@ export async function loadReport(reportPath: string): Promise<LoadedReport> {
   return { report: checked.report, dir: path.dirname(reportPath) };
 }
 
-/** Absolute path of a report-relative artifact (trace, log), or null when the report has none. */
-export function artifactPath(loaded: LoadedReport, relative: string | null | undefined): string | null {
-  return relative ? path.resolve(loaded.dir, relative) : null;
+/** The path of a report-relative artifact (trace, log), or null when the report has none; a path that leads out of
+ * the report's folder is refused (PathRefused, reportPaths.ts). */
+export async function artifactPath(loaded: LoadedReport, relative: string | null | undefined, what: string): Promise<string | null> {
+  return relative ? reportFilePath(loaded.dir, relative, what) : null;
 }

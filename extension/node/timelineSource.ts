@@ -21,20 +21,21 @@ export async function readTimelineSource(source: TimelineSource): Promise<Timeli
     return { title: `${ranks.length} rank${ranks.length === 1 ? '' : 's'} — ${path.basename(commonFolder(source.tracePaths))}`, source, report: null, panes: ranks };
   }
   const loaded = await loadReport(source.reportPath);
-  const rankTraces = (loaded.report.ranks ?? []).filter((r) => r.trace).map((r) => ({ trace: artifactPath(loaded, r.trace)!, rank: r.rank }));
+  const rankTraces = await Promise.all((loaded.report.ranks ?? []).filter((r) => r.trace)
+    .map(async (r) => ({ trace: (await artifactPath(loaded, r.trace, `rank ${r.rank}'s trace`))!, rank: r.rank })));
   if (rankTraces.length > 0) {
     // a torchrun job: its ranks are the timeline (the per-rank compare is the per-step table, not eager vs compiled)
     return { title: `Compile Lens — ${loaded.report.target.name} — ${rankTraces.length} ranks`, source, report: loaded.report, panes: await readRankPanes(rankTraces) };
   }
-  const eagerTrace = artifactPath(loaded, loaded.report.eager.trace);
+  const eagerTrace = await artifactPath(loaded, loaded.report.eager.trace, 'eager trace');
   if (eagerTrace) panes.push({ label: 'eager', reading: await readTraceFile(eagerTrace) });
   for (const mode of loaded.report.modes) {
-    const trace = artifactPath(loaded, mode.trace);
+    const trace = await artifactPath(loaded, mode.trace, `${mode.mode} trace`);
     if (mode.status === 'ok' && trace) panes.push({ label: mode.mode, reading: await readTraceFile(trace) });
   }
   for (const { label, trace, compareWith } of regionTraces(loaded.report)) {
     const compareTo = compareWith === null ? null : panes.findIndex((p) => p.label === compareWith);
-    panes.push({ label, reading: await readTraceFile(artifactPath(loaded, trace)!), compareTo });
+    panes.push({ label, reading: await readTraceFile((await artifactPath(loaded, trace, `${label} trace`))!), compareTo });
   }
   return { title: `Compile Lens — ${loaded.report.target.name}`, source, report: loaded.report, panes };
 }

@@ -8,7 +8,9 @@ import re
 import sys
 
 from .target.samples import NAMES as SAMPLE_NAMES
-from .process.placement import default_out_dir, make_tool_folder
+from .errors import RunnerError
+from .process.inspect import inspect_logs
+from .process.placement import default_out_dir, make_tool_folder, refusal
 from .process.supervisor import supervise
 
 KNOWN_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
@@ -41,9 +43,9 @@ def parser() -> argparse.ArgumentParser:
     prof.add_argument("--out", metavar="DIR", help="report directory (default ./.compile-lens/runs/<name>-<time>)")
     prof.add_argument("--modes", type=_modes, help=f"comma-separated: {','.join(KNOWN_MODES)} (default: default); "
                       "with --script: what-if modes measured on each region's captured inputs")
-    prof.add_argument("--dynamic", choices=("auto", "true", "false"), default="auto")
+    prof.add_argument("--dynamic", choices=("auto", "true", "false"), help="torch.compile's dynamic= (default auto)")
     prof.add_argument("--fullgraph", action="store_true")
-    prof.add_argument("--backend", default="inductor")
+    prof.add_argument("--backend", help="torch.compile's backend= (default inductor)")
     prof.add_argument("--timeout", type=_positive, metavar="SECONDS")
     prof.add_argument("--rounds", type=int, metavar="N", help="timing rounds per side (default 7, --quick 3)")
     prof.add_argument("--quick", action="store_true", help="short rounds, for tests and CI")
@@ -54,11 +56,46 @@ def parser() -> argparse.ArgumentParser:
                       help="cancel when standard input reaches EOF: the launching editor went away")
     prof.add_argument("--nproc-per-node", type=int, metavar="N", default=1,
                       help="with --script: run it under torchrun (torch.distributed.run) with N processes, one report for every rank")
+    inspect = sub.add_parser("inspect", help="read compiler logs (TORCH_TRACE) made elsewhere into a report; needs no torch")
+    inspect.add_argument("paths", nargs="+", metavar="PATH",
+                         help="a log (.log, .log.gz), a folder of them (one per rank), or a folder written by attach")
+    inspect.add_argument("--out", metavar="DIR", help="report directory (default ./.compile-lens/runs/logs-<name>-<time>)")
+    attach = sub.add_parser("attach", help="run as the program of your own launcher (torchrun, srun): one process per rank")
+    attach.add_argument("--out", metavar="DIR", required=True,
+                        help="where every rank writes its folder (ranks/rank<k>/): shared by the nodes, or copied back")
+    attach.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    attach.add_argument("--calls", type=int, metavar="N", help="stop the script after a region's Nth call")
+    attach.add_argument("script", metavar="SCRIPT")
+    attach.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
     worker = sub.add_parser("_worker", help=argparse.SUPPRESS)
     worker.add_argument("spec")
     rank = sub.add_parser("_rank", help=argparse.SUPPRESS)
     rank.add_argument("spec")
     return p
+
+
+def _not_for_scripts(args: argparse.Namespace) -> list[str]:
+    """Options that choose how the runner compiles a target: a script's own torch.compile calls choose them."""
+    given = {"--backend": args.backend is not None, "--dynamic": args.dynamic is not None, "--fullgraph": args.fullgraph,
+             "--train": args.train}
+    return [flag for flag, set_ in given.items() if set_]
+
+
+def _attach(args: argparse.Namespace) -> int:
+    from .ranks.attach import main as attach_main
+    from .worker import main as worker_main
+
+    if args.calls is not None and args.calls < 1:
+        parser().error("--calls must be >= 1")
+    try:
+        return attach_main(args.out, args.script, list(args.args), args.device, args.calls, worker_main)
+    except RunnerError as err:
+        print(f"compile_lens_runner attach: {err.message} {err.fix}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _logs_name(paths: list[str]) -> str:
+    return re.sub(r"\.log(\.gz)?$", "", os.path.basename(os.path.abspath(paths[0]))) or "logs"
 
 
 def _target_name(args: argparse.Namespace) -> str:
@@ -73,6 +110,8 @@ def _target_name(args: argparse.Namespace) -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     script_args: list[str] = []
+    if argv[:1] == ["attach"]:  # everything after SCRIPT is the script's, "--" included
+        return _attach(parser().parse_args(argv))
     if "--" in argv:
         cut = argv.index("--")
         argv, script_args = argv[:cut], argv[cut + 1:]
@@ -86,6 +125,12 @@ def main(argv: list[str] | None = None) -> int:
         from .worker import main as worker_main
 
         return rank_main(args.spec, worker_main)
+    if args.command == "inspect":
+        logs_out = os.path.abspath(args.out) if args.out else default_out_dir(f"logs-{_logs_name(args.paths)}")
+        refused = refusal(logs_out)
+        if refused:
+            parser().error(refused)
+        return inspect_logs(args.paths, logs_out)
     if script_args and not args.script:
         parser().error("arguments after -- are only for --script")
     if args.rounds is not None and args.rounds < 1:
@@ -94,15 +139,23 @@ def main(argv: list[str] | None = None) -> int:
         parser().error("--calls N needs --script and N >= 1")
     if args.nproc_per_node < 1 or (args.nproc_per_node > 1 and not args.script):
         parser().error("--nproc-per-node N needs --script and N >= 1")
+    inapplicable = _not_for_scripts(args) if args.script else []
+    if inapplicable:
+        parser().error(f"{', '.join(inapplicable)} {'does' if len(inapplicable) == 1 else 'do'} not apply to --script: the "
+                       "script's own torch.compile calls choose how each region is compiled (and its code whether it "
+                       f"trains); remove {'it' if len(inapplicable) == 1 else 'them'}, or use --modes for what-if modes")
     if not (args.sample or args.target or args.script):
         args.sample = "mlp"
     target = ({"script": os.path.abspath(args.script), "args": script_args} if args.script
               else {"target": args.target} if args.target else {"sample": args.sample})
-    spec = {"target": target, "device": args.device, "modes": args.modes or ["default"], "dynamic": args.dynamic,
-            "fullgraph": args.fullgraph, "backend": args.backend, "timeout": args.timeout, "rounds": args.rounds,
+    spec = {"target": target, "device": args.device, "modes": args.modes or ["default"], "dynamic": args.dynamic or "auto",
+            "fullgraph": args.fullgraph, "backend": args.backend or "inductor", "timeout": args.timeout, "rounds": args.rounds,
             "quick": args.quick, "train": args.train, "cwd": os.getcwd(), "calls": args.calls,
             "whatIfModes": args.modes if args.script else None, "nprocPerNode": args.nproc_per_node}
     out_dir = os.path.abspath(args.out) if args.out else default_out_dir(_target_name(args))
+    refused = refusal(out_dir)
+    if refused:  # before anything runs: a run would replace the folder
+        parser().error(refused)
     if not args.out:
         make_tool_folder(out_dir)
     return supervise(spec, out_dir, args.timeout, stop_on_stdin_eof=args.stop_when_stdin_closes)

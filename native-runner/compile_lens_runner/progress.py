@@ -19,12 +19,20 @@ class Channel:
         self._fd: int | None = None
         self._lock = threading.Lock()
         self._muted = False
+        self._stdout_is_users = False
 
     def mute(self) -> None:
         """Drops every protocol line: ranks other than 0 of a torchrun job share rank 0's stdout."""
         self._muted = True
 
+    def leave_stdout(self) -> None:
+        """No protocol at all, and stdout stays the program's: a rank run under the user's own launcher (attach),
+        whose output the user reads as always."""
+        self._muted = self._stdout_is_users = True
+
     def claim_stdout(self) -> None:
+        if self._stdout_is_users:
+            return
         sys.stdout.flush()
         self._fd = os.dup(1)
         os.set_inheritable(self._fd, False)

@@ -203,3 +203,23 @@ export async function openFile(page: Page, name: string): Promise<void> {
   }
   throw new Error(`Quick Open did not open to find ${name}`);
 }
+
+/** Runs the explorer's context-menu entry `item` on the row named `name` (a file or folder at the workspace's top). */
+export async function explorerMenu(page: Page, name: string, item: string): Promise<void> {
+  const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first();
+  await row.waitFor({ timeout: 60_000 });
+  const entry = page.locator('.context-view .monaco-menu .action-item', { hasText: item }).first();
+  // the workbench may still be settling: a right-click then opens no menu, or one without our entry
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await row.click({ button: 'right' });
+    try {
+      await entry.waitFor({ timeout: 3000 });
+      break;
+    } catch {
+      await page.keyboard.press('Escape');
+    }
+  }
+  // a menu ignores the mouse for a moment after it opens (so the right-click's own release picks nothing)
+  await page.waitForTimeout(500);
+  await entry.click();
+}

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
-import { findWebviewFrame, makeTestWorkspace, prepareCodeServer, startSession, type CodeServerEnv } from './codeServer.ts';
+import { explorerMenu, findWebviewFrame, makeTestWorkspace, prepareCodeServer, startSession, type CodeServerEnv } from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
@@ -26,22 +26,7 @@ test('Open Trace Timeline on a folder of rank traces: both ranks on one axis, th
   const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
   const { page } = session;
   try {
-    const folder = page.locator('.explorer-folders-view .monaco-list-row', { hasText: FOLDER }).first();
-    await folder.waitFor({ timeout: 60_000 });
-    const item = page.locator('.context-view .monaco-menu .action-item', { hasText: 'Open Trace Timeline' }).first();
-    // the workbench may still be settling: a right-click then opens no menu, or one without our entry
-    for (let attempt = 0; attempt < 20; attempt++) {
-      await folder.click({ button: 'right' });
-      try {
-        await item.waitFor({ timeout: 3000 });
-        break;
-      } catch {
-        await page.keyboard.press('Escape');
-      }
-    }
-    // a menu ignores the mouse for a moment after it opens (so the right-click's own release picks nothing)
-    await page.waitForTimeout(500);
-    await item.click();
+    await explorerMenu(page, FOLDER, 'Open Trace Timeline');
     const frame = await findWebviewFrame(page, '.rank-steps-table', 90_000);
     await page.locator('.tab', { hasText: `2 ranks — ${FOLDER}` }).first().waitFor({ timeout: 30_000 });
     assert.deepEqual(await frame.locator('.pane-label').allInnerTexts(), ['rank 0 — 463 events, 3 steps', 'rank 1 — 463 events, 3 steps']);

@@ -193,3 +193,23 @@ def test_autocast_is_part_of_the_signature_and_of_the_replay(recorder: RegionRec
     assert region.eager(*args, **kwargs).dtype == torch.float32
     with capture.context():
         assert region.eager(*args, **kwargs).dtype == torch.bfloat16  # replays compute what the script computed
+
+
+def test_inputs_over_the_capture_budget_are_dropped_and_the_region_says_so(recorder: RegionRecorder) -> None:
+    from compile_lens_runner.script.replay import not_measured_reason
+
+    recorder.budget.limit = 3 * 1024 * 1024  # a 4 MB input does not fit, a 1 MB one does
+    big = torch.compile(lambda x: x * 2, backend="eager")
+    small = torch.compile(lambda x: x * 3, backend="eager")
+    for _ in range(3):
+        big(torch.zeros(1024, 1024))
+        small(torch.zeros(256, 1024))
+    big_region, small_region = recorder.regions[-2:]
+    assert big_region.replay.captures == {} and list(small_region.replay.captures) == ["float32[256, 1024]; grad"]
+    assert recorder.budget.used == 1024 * 1024
+    assert not_measured_reason(big_region, None) == (
+        "the inputs of float32[1024, 1024]; grad (4 MB) were not kept: Compile Lens holds at most 3 MB of the "
+        "script's tensors for replays")
+    assert not_measured_reason(small_region, None) is None
+    small_region.replay.release()
+    assert recorder.budget.used == 0

@@ -227,6 +227,15 @@ def test_usage_error_exits_2(outdir: Path) -> None:
     assert run.code == 2 and run.report is None
 
 
+@pytest.mark.parametrize("flags", [["--backend", "inductor"], ["--dynamic", "auto"], ["--fullgraph"], ["--train"]])
+def test_options_that_do_not_apply_to_a_script_are_refused_by_name(flags: list[str], tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text("print('ran')\n")
+    run = run_runner("--script", str(script), *flags, "--out", str(tmp_path / "out"))
+    assert run.code == 2 and run.report is None and not (tmp_path / "out").exists()
+    assert f"{flags[0]} does not apply to --script" in run.stderr
+
+
 def test_failed_run_never_overwrites_a_report(targets: Path, tmp_path: Path) -> None:
     out = tmp_path / "report-dir"
     first = run_runner("--target", f"{targets}:plain_function", "--quick", "--out", str(out))

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { main } from '../../extension/cli/main.ts';
+import { optionsFromSettings, profileArgs } from '../../extension/core/runnerProtocol.ts';
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 const STUB = path.join(FIXTURES, 'stub-runner', 'python');
@@ -148,4 +149,24 @@ test('--nproc-per-node is for scripts, and at least 1', async () => {
     assert.equal(code, 2);
     assert.match(err, message);
   }
+});
+
+test('options that choose how the runner compiles are refused with --script, each named', async () => {
+  for (const [flags, message] of [[['--backend', 'eager'], /^compile-lens: --backend does not apply to --script/], [['--dynamic', 'true'], /--dynamic does not apply/],
+    [['--fullgraph'], /--fullgraph does not apply/], [['--train'], /--train does not apply/], [['--fullgraph', '--train'], /--fullgraph, --train do not apply to --script.*remove them/]] as const) {
+    let err = '';
+    const code = await main(['profile', '--script', 'a.py', ...flags], { out: () => undefined, err: (t) => (err += t) });
+    assert.equal(code, 2, flags.join(' '));
+    assert.match(err, message);
+  }
+});
+
+test('the editor\'s dynamic and fullgraph settings reach targets, never scripts', () => {
+  const settings = { device: 'cpu', modes: undefined, dynamic: 'true', fullgraph: true, timeoutSeconds: 60, quick: true, scriptCalls: 4, nprocPerNode: 2 } as const;
+  const scriptArgs = profileArgs(optionsFromSettings({ kind: 'script', file: '/w/train.py', args: [] }, settings));
+  for (const flag of ['--dynamic', '--fullgraph', '--backend', '--train']) assert.ok(!scriptArgs.includes(flag), flag);
+  assert.deepEqual(scriptArgs.slice(scriptArgs.indexOf('--calls'), scriptArgs.indexOf('--calls') + 4), ['--calls', '4', '--nproc-per-node', '2']);
+  const targetArgs = profileArgs(optionsFromSettings({ kind: 'function', file: '/w/m.py', fn: 'build' }, settings));
+  assert.deepEqual(targetArgs.slice(targetArgs.indexOf('--dynamic'), targetArgs.indexOf('--dynamic') + 3), ['--dynamic', 'true', '--fullgraph']);
+  assert.ok(!targetArgs.includes('--calls') && !targetArgs.includes('--nproc-per-node'));
 });

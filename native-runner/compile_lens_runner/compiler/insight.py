@@ -247,10 +247,14 @@ def compiler_insight(records: list[Record], trigger: Callable[[Record], str | No
         if r.artifact == "dynamo_graph_break_reason":
             gb = graph_break(r)
             loc = gb["location"] or {}
-            breaks.setdefault((loc.get("file"), loc.get("line"), gb["reason"]), gb)
+            site = breaks.setdefault((loc.get("file"), loc.get("line"), gb["reason"]), dict(gb, count=0))
+            site["count"] += 1
     guards = [m["guard_count"] for m in metrics if isinstance(m.get("guard_count"), int)]
-    failures = [{"compileId": m.get("compile_id"), "failType": m.get("fail_type"), "reason": m.get("fail_reason")}
-                for m in metrics if m.get("fail_type")]
+    failures = [{"compileId": r.meta.get("compile_id") or r.compile_id, "failType": r.meta.get("fail_type"),
+                 "reason": r.meta.get("fail_reason")} for r in records if r.kind == "compilation_metrics" and r.meta.get("fail_type")]
+    # Dynamo restarted the analysis of a frame (a graph break found mid-trace): the frame is traced again up to it
+    restarts = [{"compileId": r.meta.get("compile_id") or r.compile_id, "reason": str(reason)}
+                for r in records if r.kind == "compilation_metrics" for reason in r.meta.get("restart_reasons") or []]
     recompiles = [recompile(r, starts, trigger) for r in records if r.artifact == "recompile_reasons"]
     return {
         "graphCount": sum(1 for r in records if r.kind == "dynamo_output_graph"),
@@ -268,4 +272,5 @@ def compiler_insight(records: list[Record], trigger: Callable[[Record], str | No
         "cudaGraphs": cuda_graphs(metrics, records) if cudagraphs else [],
         "kernels": kernels(records),
         "compileFailures": failures,
+        "restarts": restarts,
     }

@@ -17,6 +17,7 @@ from typing import Any
 MARKER = "compile_lens_marker"
 CUDAGRAPH_SKIP = "compile_lens_cudagraph_skip"
 _PREFIX = re.compile(r"^[VIWEC]\d{4} [\d:.]+ +\d+ [^\]]*\] (\{.*)$")
+_UNPARSED = object()
 _CONTEXT_KEYS = {"frame_id", "frame_compile_id", "attempt", "has_payload", "rank", "stack", "compiled_autograd_id"}
 
 
@@ -29,16 +30,23 @@ class Record:
     mode: str | None = None
     phase: str | None = None
     strings: dict[int, str] = field(default_factory=dict, repr=False)
+    _json: Any = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._json = _UNPARSED
 
     @property
     def artifact(self) -> str | None:
         return self.meta.get("name") if self.kind == "artifact" else None
 
     def payload_json(self) -> Any:
-        try:
-            return json.loads(self.payload)
-        except ValueError:
-            return None
+        """The payload parsed as JSON (None when it is not), parsed once: several readers ask for it."""
+        if self._json is _UNPARSED:
+            try:
+                self._json = json.loads(self.payload)
+            except ValueError:
+                self._json = None
+        return self._json
 
 
 def _kind(entry: dict[str, Any]) -> str:
@@ -47,31 +55,52 @@ def _kind(entry: dict[str, Any]) -> str:
 
 class Parser:
     """Parses a structured log incrementally; interned file names and the current marker carry across feeds.
-    Lines that are not records are skipped (a log may be truncated mid-write)."""
+    Lines that are not records are skipped (a log may be truncated mid-write) and counted: `unreadable` lines, the
+    first of them at 1-based line `first_unreadable`; `ranks` are the ranks records named; `marked` says whether
+    Compile Lens wrote markers into the log (a log written elsewhere has none)."""
 
     def __init__(self) -> None:
         self.strings: dict[int, str] = {}
         self.marker: dict[str, Any] = {}
+        self.marked = False
+        self.lines = 0
+        self.unreadable = 0
+        self.first_unreadable: int | None = None
+        self.ranks: set[int] = set()
+
+    def _skip(self, at: int) -> None:
+        self.unreadable += 1
+        if self.first_unreadable is None:
+            self.first_unreadable = self.lines + at + 1
 
     def feed(self, text: str) -> list[Record]:
         records: list[Record] = []
         lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
         i = 0
         while i < len(lines):
             match = _PREFIX.match(lines[i])
             i += 1
             if not match:
+                if lines[i - 1].strip():
+                    self._skip(i - 1)
                 continue
             try:
                 entry = json.loads(match.group(1))
             except ValueError:
+                self._skip(i - 1)
                 continue
             payload_lines = []
-            while i < len(lines) and lines[i].startswith("\t"):
+            # a payload's own blank lines (export's printed programs) lose their tab: still the payload
+            while i < len(lines) and (lines[i].startswith("\t") or (not lines[i] and i + 1 < len(lines) and lines[i + 1].startswith("\t"))):
                 payload_lines.append(lines[i][1:])
                 i += 1
             if not isinstance(entry, dict):
+                self._skip(i - 1)
                 continue
+            if isinstance(entry.get("rank"), int):
+                self.ranks.add(entry["rank"])
             kind = _kind(entry)
             if kind == "str" and isinstance(entry["str"], list) and len(entry["str"]) == 2:
                 self.strings[int(entry["str"][1])] = str(entry["str"][0])
@@ -83,9 +112,11 @@ class Parser:
             record = Record(kind, meta, "\n".join(payload_lines), compile_id, strings=self.strings)
             if record.artifact == MARKER:
                 self.marker = record.payload_json() or {}
+                self.marked = True
                 continue
             record.mode, record.phase = self.marker.get("mode"), self.marker.get("phase")
             records.append(record)
+        self.lines += len(lines)
         return records
 
 

@@ -2,6 +2,7 @@
 to read ranks' stacks and tracebacks): torch's folder is found without importing it."""
 from __future__ import annotations
 
+import functools
 import importlib.util
 import linecache
 import os
@@ -10,7 +11,13 @@ import sysconfig
 from typing import Any
 
 _PACKAGE_NAME = __name__.split(".")[0]  # compile_lens_runner
-_STDLIB_DIRS = tuple({os.path.realpath(sysconfig.get_paths()[k]) for k in ("stdlib", "platstdlib")})
+# this interpreter's standard library and install folders (wherever they are: a venv, conda, a Debian Python)
+_LIBRARY_DIRS = tuple(sorted({os.path.join(os.path.realpath(path), "") for key, path in sysconfig.get_paths().items()
+                              if key in ("stdlib", "platstdlib", "purelib", "platlib") and path}))
+# folders pip, conda and Debian install packages into, in any interpreter's paths (logs may come from another one)
+_PACKAGE_FOLDERS = frozenset({"site-packages", "dist-packages", "__pypackages__"})
+# another interpreter's standard library: .../lib/python3.11/, .../lib64/python3.13t/
+_STDLIB_PART = re.compile(r"python\d+\.\d+t?")
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)')
 
 
@@ -25,9 +32,28 @@ def _torch_dir() -> str | None:
 _TORCH_DIR = _torch_dir()
 
 
+# torch and installed libraries as another machine's paths name them (a log made elsewhere, maybe on Windows; a
+# checkout of torch used in place)
+_LIBRARY_ELSEWHERE = re.compile(r"[\\/](?:site-packages|dist-packages)[\\/]|[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/]"
+                                r"|[\\/]torch[\\/](?:_[a-z]\w*|nn|fx|utils|distributed|autograd|optim|cuda|export|testing)[\\/]"
+                                r"|[\\/]torch[\\/]\w+\.py$")
+
+
+def _is_library(real: str) -> bool:
+    """An installed package or a standard library, of this interpreter or another one."""
+    if real.startswith(_LIBRARY_DIRS):
+        return True
+    folders = real.split(os.sep)[:-1]
+    if _PACKAGE_FOLDERS.intersection(folders):
+        return True
+    return any(lib in ("lib", "lib64") and _STDLIB_PART.fullmatch(name) is not None for lib, name in zip(folders, folders[1:]))
+
+
+@functools.lru_cache(maxsize=65536)
 def is_user_file(path: str) -> bool:
-    """False for torch's own frames, the runner's machinery, the standard library and synthetic files."""
-    if not path or path.startswith("<"):
+    """False for torch's own frames, the runner's machinery, installed packages (site-packages, dist-packages, in a
+    virtualenv, conda or the system), any standard library, and synthetic files."""
+    if not path or path.startswith("<") or _LIBRARY_ELSEWHERE.search(path):
         return False
     real = os.path.realpath(path)
     # the runner's own frames, wherever its copy lives (logs recorded from another checkout say another path)
@@ -38,9 +64,7 @@ def is_user_file(path: str) -> bool:
         return below[0] == "samples" or below[:2] == ["target", "samples"]
     if _TORCH_DIR and real.startswith(_TORCH_DIR + os.sep):
         return False
-    if "site-packages" in real.split(os.sep):
-        return False
-    return not real.startswith(_STDLIB_DIRS)
+    return not _is_library(real)
 
 
 def location(file: str, line: int, function: str | None) -> dict[str, Any]:

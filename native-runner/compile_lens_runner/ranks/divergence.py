@@ -27,8 +27,18 @@ DIFFERENT_GRAPHS = "the ranks ran different graphs"
 
 
 def rank_list(ranks: Iterable[int]) -> str:
-    ranks = sorted(ranks)
-    return f"rank {ranks[0]}" if len(ranks) == 1 else f"ranks {', '.join(map(str, ranks))}"
+    """"rank 3", "ranks 3, 17, 41"; three or more consecutive ranks as a range ("ranks 0-2, 4-16, 18")."""
+    ranks = sorted(set(ranks))
+    if len(ranks) == 1:
+        return f"rank {ranks[0]}"
+    runs: list[list[int]] = []
+    for rank in ranks:
+        if runs and rank == runs[-1][-1] + 1:
+            runs[-1].append(rank)
+        else:
+            runs.append([rank])
+    parts = [f"{run[0]}-{run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)) for run in runs]
+    return f"ranks {', '.join(parts)}"
 
 
 def _place(loc: dict[str, Any] | None) -> str | None:
@@ -111,10 +121,13 @@ def _recompile_divergence(group: list[dict[str, Any]]) -> dict[str, Any]:
         what = f"{function} of {name}" if function and function != name else name
         what += f" at call {index}"
     times = "" if most == 1 else f" {most}×"
-    fewer = "did not" if all(counts[r] == 0 for r in others) else "; ".join(f"{rank_list([r])} {counts[r]}×" for r in others)
+    by_count: dict[int, list[int]] = {}
+    for r in others:
+        by_count.setdefault(counts[r], []).append(r)
+    fewer = "; ".join(f"{rank_list(ranks)} {'did not' if n == 0 else f'{n}×'}" for n, ranks in sorted(by_count.items()))
     more = f" (and {len(group) - 1} more frame{'' if len(group) == 2 else 's'} in that call)" if len(group) > 1 else ""
     message = (f"{rank_list(did)} recompiled {what}{times} — {_readable(str(item.get('reason', '')))}{more} — "
-               f"{rank_list(others)} {fewer}: {DIFFERENT_GRAPHS}")
+               f"{fewer}: {DIFFERENT_GRAPHS}")
     location = item.get("location") or (found[0].get("location") if found else None)
     return _entry("recompile", message, did, location,
                   {"reasons": [g["item"].get("reason") for g in group], "counts": {str(r): n for r, n in counts.items()},

@@ -10,7 +10,7 @@ import json
 import os
 import signal
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from . import stop as rank_stop
 from ..progress import channel
@@ -47,7 +47,12 @@ def main(spec_path: str, run_worker: Callable[[str], int]) -> int:
     """run_worker: the worker's main (the CLI passes it, so that ranks/ never imports the worker above it)."""
     with open(spec_path, encoding="utf-8") as f:
         spec = json.load(f)
-    info = _rank_from_env(spec["workdir"])
+    return run_rank(spec, _rank_from_env(spec["workdir"]), run_worker, stacks_on_signal=True)
+
+
+def run_rank(spec: dict[str, Any], info: RankInfo, run_worker: Callable[[str], int], stacks_on_signal: bool) -> int:
+    """Runs the worker as this rank. stacks_on_signal: SIGUSR1 dumps the Python stacks (the supervisor asks on a
+    timeout); an attached rank leaves SIGUSR1 to the user's program (Slurm sends it before preempting a job)."""
     os.makedirs(info.dir, exist_ok=True)
     os.makedirs(info.worker_dir, exist_ok=True)
     # read by torch when it is imported: each rank follows its own log (torch names a rank's log after the rank
@@ -55,7 +60,7 @@ def main(spec_path: str, run_worker: Callable[[str], int]) -> int:
     os.environ["TORCH_TRACE"] = os.path.join(info.worker_dir, "torch_trace")
     with open(os.path.join(info.dir, PID_FILE), "w", encoding="utf-8") as f:
         f.write(str(os.getpid()))
-    if hasattr(signal, "SIGUSR1"):  # POSIX
+    if stacks_on_signal and hasattr(signal, "SIGUSR1"):  # POSIX
         stacks = open(os.path.join(info.dir, STACKS_FILE), "w", encoding="utf-8")  # stays open: faulthandler writes to it
         faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
     if info.rank != 0:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from . import collectives
@@ -17,7 +17,7 @@ from ..compiler import explain
 from ..report import document as report
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
-from .paths import EXIT_FILE, PID_FILE, SNAPSHOT_FILE, SPEC_FILE, STACKS_FILE, rank_dir, worker_dir
+from .paths import ATTACH_FILE, EXIT_FILE, PID_FILE, SNAPSHOT_FILE, SPEC_FILE, STACKS_FILE, rank_dir, worker_dir
 from .stacks import hang_sentence, main_thread, state
 from ..compiler.user_code import innermost_user, parse_frames
 
@@ -25,6 +25,22 @@ SCRIPT = "script"
 # a rank's error that follows from another rank's failure: its peer went away under a collective
 _SECONDARY = re.compile(r"Connection closed by peer|Connection reset|Broken pipe|DistBackendError|DistNetworkError|"
                         r"NCCL (?:error|communicator)|ProcessGroup\w* .*(?:abort|timed out)|Socket Timeout", re.I)
+
+
+@dataclass(frozen=True)
+class Job:
+    """Where a job's ranks wrote (`dir`) and where the merged report goes (`out`: its paths are relative to it).
+    attached: ranks run under the user's launcher (attach.py): each in its own folder, read as they are (inspect
+    may read them again; nothing there is removed or written)."""
+    dir: str
+    out: str
+    attached: bool = False
+
+    def rank_dir(self, rank: int) -> str:
+        return rank_dir(self.dir, rank)
+
+    def worker_dir(self, rank: int) -> str:
+        return worker_dir(self.dir, rank, self.attached)
 
 
 @dataclass
@@ -35,6 +51,7 @@ class RankRun:
     exit: dict[str, Any] | None
     stacks: str | None  # the faulthandler dump, when one was asked for
     started: bool = True  # torchrun started it (its rank entry made its directory)
+    where: dict[str, Any] = field(default_factory=dict)  # an attached rank: its host, node rank, local rank
 
     @property
     def script(self) -> dict[str, Any] | None:
@@ -42,6 +59,8 @@ class RankRun:
 
     @property
     def status(self) -> str:
+        if not self.started and self.where.get("missing"):
+            return "missing"
         if self.how == "final":
             return "ok" if (self.exit or {}).get("code") == 0 else "error"
         if self.how == "snapshot":
@@ -62,10 +81,10 @@ def _remove(path: str) -> None:
         pass
 
 
-def load(job_dir: str, rank: int) -> RankRun:
+def load(job: Job, rank: int) -> RankRun:
     """The rank's report — final (its worker returned), else the snapshot it wrote when stopped, else its last
-    checkpoint — placed as its report.json; the bookkeeping files are removed."""
-    folder, work = rank_dir(job_dir, rank), worker_dir(job_dir, rank)
+    checkpoint — placed as its report.json; the bookkeeping files are removed (not in an attached job's folders)."""
+    folder, work = job.rank_dir(rank), job.worker_dir(rank)
     started = os.path.isdir(folder)
     exit_record = _read_json(os.path.join(folder, EXIT_FILE))
     final = _read_json(os.path.join(work, "report.json"))
@@ -75,7 +94,8 @@ def load(job_dir: str, rank: int) -> RankRun:
         how, chosen = "final", final
     elif snapshot:
         how, chosen = "snapshot", snapshot
-        report.write(os.path.join(work, "report.json"), snapshot)
+        if not job.attached:
+            report.write(os.path.join(work, "report.json"), snapshot)
     else:
         how, chosen = ("checkpoint" if final else "none"), final
     stacks_path = os.path.join(folder, STACKS_FILE)
@@ -84,6 +104,11 @@ def load(job_dir: str, rank: int) -> RankRun:
             stacks = f.read() or None
     except OSError:
         stacks = None
+    if job.attached:
+        attached = _read_json(os.path.join(folder, ATTACH_FILE)) or {}
+        where = {"host": attached.get("host"), "nodeRank": attached.get("nodeRank"), "localRank": attached.get("localRank"),
+                 "missing": not started}
+        return RankRun(rank, chosen, how, exit_record, stacks, started, where)
     if stacks is None:
         _remove(stacks_path)
     for name in (EXIT_FILE, PID_FILE, SPEC_FILE, SNAPSHOT_FILE):
@@ -91,9 +116,9 @@ def load(job_dir: str, rank: int) -> RankRun:
     return RankRun(rank, chosen, how, exit_record, stacks, started)
 
 
-def _log_insight(job_dir: str, rank: int) -> dict[str, Any] | None:
+def _log_insight(job: Job, rank: int) -> dict[str, Any] | None:
     """A rank with no report: the script part of its compiler log, read as the rank itself would have."""
-    trace_dir = os.path.join(worker_dir(job_dir, rank), "torch_trace")
+    trace_dir = os.path.join(job.worker_dir(rank), "torch_trace")
     logs = sorted((os.path.join(trace_dir, n) for n in os.listdir(trace_dir) if n.endswith(".log")), key=os.path.getsize) \
         if os.path.isdir(trace_dir) else []
     if not logs:
@@ -101,19 +126,23 @@ def _log_insight(job_dir: str, rank: int) -> dict[str, Any] | None:
     with open(logs[-1], encoding="utf-8", errors="replace") as f:
         records = [r for r in tt.parse(f.read()) if r.mode == SCRIPT]
     insight = compiler_insight(records, lambda record: None, cudagraphs=False)
-    insight["torchTraceLog"] = os.path.relpath(logs[-1], worker_dir(job_dir, rank))
+    insight["torchTraceLog"] = os.path.relpath(logs[-1], job.worker_dir(rank))
     return insight
 
 
-def _relative(job_dir: str, rank: int, path: str | None) -> str | None:
-    """A path relative to the rank's worker directory, made relative to the job's report directory."""
+def _relative(job: Job, rank: int, path: str | None) -> str | None:
+    """A path relative to the rank's worker directory, made relative to the merged report's directory."""
     if not path:
         return None
-    return os.path.normpath(os.path.join(os.path.relpath(worker_dir(job_dir, rank), job_dir), path))
+    return os.path.normpath(os.path.join(os.path.relpath(job.worker_dir(rank), job.out), path))
 
 
 def _error_of(run: RankRun) -> dict[str, Any] | None:
     error = (run.script or {}).get("error") or (run.report or {}).get("error")
+    if run.status == "missing":
+        return {"kind": "internal", "message": f"Rank {run.rank} wrote nothing (no folder ranks/rank{run.rank}): its node never "
+                "started it, or its folder was not copied back.", "fix": "Check that launcher's output on that node, "
+                "and copy every node's ranks/ folders into one directory.", "traceback": None}
     if error is not None or run.status != "killed":
         return error
     return {"kind": "internal", "message": f"Rank {run.rank} ended without writing its report (killed outright).",
@@ -129,17 +158,18 @@ def _regions(run: RankRun) -> list[dict[str, Any]]:
             for r in (run.report or {}).get("regions") or []]
 
 
-def rank_entry(job_dir: str, run: RankRun, insight: dict[str, Any] | None, sequence: list[dict[str, Any]] | None,
+def rank_entry(job: Job, run: RankRun, insight: dict[str, Any] | None, sequence: list[dict[str, Any]] | None,
                stack: dict[str, Any] | None) -> dict[str, Any]:
     facts = (run.report or {}).get("rank") or {}
     error = _error_of(run)
-    folder = os.path.relpath(rank_dir(job_dir, run.rank), job_dir)
+    folder = os.path.relpath(job.rank_dir(run.rank), job.out)
+    where = {k: v for k, v in run.where.items() if k != "missing" and v is not None}
     return {
-        "rank": run.rank, "status": run.status, "exitCode": (run.exit or {}).get("code"),
+        "rank": run.rank, **where, "status": run.status, "exitCode": (run.exit or {}).get("code"),
         "error": error if run.status != "ok" else None, "failedAt": _failed_at(error) if run.status == "error" else None,
-        "report": _relative(job_dir, run.rank, "report.json") if run.report else None,
-        "trace": _relative(job_dir, run.rank, facts.get("trace")), "window": facts.get("window"),
-        "torchTraceLog": _relative(job_dir, run.rank, (insight or {}).get("torchTraceLog")),
+        "report": _relative(job, run.rank, "report.json") if run.report else None,
+        "trace": _relative(job, run.rank, facts.get("trace")), "window": facts.get("window"),
+        "torchTraceLog": _relative(job, run.rank, (insight or {}).get("torchTraceLog")),
         "graphCount": insight["graphCount"] if insight else None,
         "graphBreaks": len(insight["graphBreaks"]) if insight else None,
         "recompiles": len(insight["recompiles"]) if insight else None,
@@ -191,14 +221,20 @@ def merge_insights(insights: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]
 
 def _root_cause(runs: list[RankRun]) -> RankRun | None:
     """The rank whose failure ended the job: an error of its own (not a peer vanishing under a collective, not a
-    stop), the earliest to exit; else the earliest failed rank."""
-    failed = [r for r in runs if r.status in ("error", "killed")]
+    stop), the earliest to exit; else the earliest failed rank; else one that wrote nothing."""
+    failed = [r for r in runs if r.status in ("error", "killed")] or [r for r in runs if r.status == "missing"]
     own = [r for r in failed if r.status == "error" and not _SECONDARY.search((_error_of(r) or {}).get("message", ""))]
     pool = own or failed
     return min(pool, key=lambda r: ((r.exit or {}).get("time") or float("inf"), r.rank)) if pool else None
 
 
 def _job_error(root: RankRun, runs: list[RankRun]) -> dict[str, Any]:
+    if root.status == "missing":
+        missing = [r.rank for r in runs if r.status == "missing"]
+        wrote = [r.rank for r in runs if r.status != "missing"]
+        return {"kind": "internal", "message": f"{divergence.rank_list(missing).capitalize()} wrote nothing (no folder under "
+                f"ranks/): their node never started them, or their folders were not copied back; this report has what "
+                f"{divergence.rank_list(wrote)} wrote.", "fix": (_error_of(root) or {}).get("fix", ""), "traceback": None}
     error = _error_of(root) or {}
     at = _failed_at(error)
     where = f" at {os.path.basename(at['file'])}:{at['line']}" if at else ""
@@ -208,12 +244,12 @@ def _job_error(root: RankRun, runs: list[RankRun]) -> dict[str, Any]:
             "fix": error.get("fix") or "See the failing rank's output in the log.", "traceback": error.get("traceback")}
 
 
-def _sequence(job_dir: str, run: RankRun) -> list[dict[str, Any]] | None:
+def _sequence(job: Job, run: RankRun) -> list[dict[str, Any]] | None:
     trace = ((run.report or {}).get("rank") or {}).get("trace")
     if not trace:
         return None
     try:
-        return collectives.sequence(os.path.join(worker_dir(job_dir, run.rank), trace))
+        return collectives.sequence(os.path.join(job.worker_dir(run.rank), trace))
     except (OSError, ValueError):
         return None
 
@@ -221,13 +257,23 @@ def _sequence(job_dir: str, run: RankRun) -> list[dict[str, Any]] | None:
 def merge(job_dir: str, world: int, fallback: Callable[[], dict[str, Any]], stacks_requested: bool) -> str | None:
     """Writes the job's report.json; returns, when stacks were asked for (a timeout), the sentence naming where the
     ranks were."""
-    runs = [load(job_dir, rank) for rank in range(world)]
-    insights = {r.rank: ((r.script or {}).get("compiler") or (_log_insight(job_dir, r.rank) if r.how in ("none", "checkpoint") and r.started else None))
+    headline, hang = merged_report(Job(job_dir, job_dir), world, fallback, stacks_requested)
+    report.write(os.path.join(job_dir, "report.json"), headline)
+    return hang
+
+
+def merged_report(job: Job, world: int, fallback: Callable[[], dict[str, Any]],
+                  stacks_requested: bool) -> tuple[dict[str, Any], str | None]:
+    """The job's report from its ranks' folders, and (stacks_requested) where the ranks were."""
+    runs = [load(job, rank) for rank in range(world)]
+    insights = {r.rank: ((r.script or {}).get("compiler") or (_log_insight(job, r.rank) if r.how in ("none", "checkpoint") and r.started else None))
                 for r in runs}
-    sequences = {r.rank: _sequence(job_dir, r) for r in runs}
+    sequences = {r.rank: _sequence(job, r) for r in runs}
     states = {r.rank: state(main_thread(r.stacks)) if r.stacks else None for r in runs} if stacks_requested else {}
-    entries = [rank_entry(job_dir, r, insights[r.rank], sequences[r.rank], states.get(r.rank)) for r in runs]
-    headline = dict(runs[0].report) if runs[0].report else fallback()
+    entries = [rank_entry(job, r, insights[r.rank], sequences[r.rank], states.get(r.rank)) for r in runs]
+    first = next((r for r in runs if r.report), None)
+    headline = dict(first.report) if first and first.report else fallback()
+    _relocate(headline, job, first.rank if first else 0)
     headline.pop("rank", None)
     headline.setdefault("settings", {})["nprocPerNode"] = world
     headline["ranks"] = entries
@@ -251,5 +297,22 @@ def merge(job_dir: str, world: int, fallback: Callable[[], dict[str, Any]], stac
     elif root is not None:
         headline["error"] = _job_error(root, runs)
     headline["status"] = report.overall_status(headline)
-    report.write(os.path.join(job_dir, "report.json"), headline)
-    return hang_sentence(states) if stacks_requested else None
+    return headline, hang_sentence(states) if stacks_requested else None
+
+
+_ARTIFACT_KEYS = ("trace", "outputCode", "guards", "fxGraph", "torchTraceLog", "eagerTrace")
+
+
+def _relocate(value: Any, job: Job, rank: int) -> None:
+    """The headline rank's report-relative paths, made relative to the merged report (a no-op where they coincide)."""
+    if job.worker_dir(rank) == job.out:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in _ARTIFACT_KEYS and isinstance(item, str):
+                value[key] = _relative(job, rank, item)
+            elif key != "rank":
+                _relocate(item, job, rank)
+    elif isinstance(value, list):
+        for item in value:
+            _relocate(item, job, rank)

@@ -4,6 +4,10 @@ Rank 0's report is the job's headline: its worker writes into the job directory 
 compiler/), so the merged report keeps rank 0's relative paths. Every rank, rank 0 included, also has
 `ranks/rank<k>/`: the worker directory of ranks > 0, and for all ranks their profiler trace, the Python stacks
 dumped on request, and the bookkeeping the supervisor reads when the job ends.
+
+A job run under the user's own launcher (`attach`, attach.py) is "attached": there is no supervisor and no headline
+report in the job directory, so every rank, rank 0 included, works in its own `ranks/rank<k>/` (each node writes only
+its ranks' folders, which may be copied back from several hosts), with ATTACH_FILE saying who it was and where.
 """
 from __future__ import annotations
 
@@ -16,14 +20,15 @@ EXIT_FILE = "exit.json"  # written when the rank's worker returned: the report n
 SPEC_FILE = "spec.json"
 SNAPSHOT_FILE = "report.snapshot.json"  # written when the rank was stopped (SIGTERM) before finishing
 STACKS_FILE = "stacks.txt"
+ATTACH_FILE = "attach.json"  # an attached rank: {rank, localRank, worldSize, nodeRank, host, pid, started}
 
 
 def rank_dir(job_dir: str, rank: int) -> str:
     return os.path.join(job_dir, "ranks", f"rank{rank}")
 
 
-def worker_dir(job_dir: str, rank: int) -> str:
-    return job_dir if rank == 0 else rank_dir(job_dir, rank)
+def worker_dir(job_dir: str, rank: int, attached: bool = False) -> str:
+    return job_dir if rank == 0 and not attached else rank_dir(job_dir, rank)
 
 
 def trace_name(rank: int) -> str:
@@ -36,6 +41,9 @@ class RankInfo:
     local_rank: int
     world_size: int
     job_dir: str
+    attached: bool = False
+    node_rank: int | None = None
+    host: str | None = None
 
     @property
     def dir(self) -> str:
@@ -43,14 +51,17 @@ class RankInfo:
 
     @property
     def worker_dir(self) -> str:
-        return worker_dir(self.job_dir, self.rank)
+        return worker_dir(self.job_dir, self.rank, self.attached)
 
     def to_json(self) -> dict[str, Any]:
-        return {"rank": self.rank, "localRank": self.local_rank, "worldSize": self.world_size, "jobDir": self.job_dir}
+        return {"rank": self.rank, "localRank": self.local_rank, "worldSize": self.world_size, "jobDir": self.job_dir,
+                "attached": self.attached, "nodeRank": self.node_rank, "host": self.host}
 
     @staticmethod
     def from_spec(spec: dict[str, Any]) -> "RankInfo | None":
         info = spec.get("rank")
         if not isinstance(info, dict):
             return None
-        return RankInfo(int(info["rank"]), int(info["localRank"]), int(info["worldSize"]), str(info["jobDir"]))
+        node = info.get("nodeRank")
+        return RankInfo(int(info["rank"]), int(info["localRank"]), int(info["worldSize"]), str(info["jobDir"]),
+                        bool(info.get("attached")), int(node) if node is not None else None, info.get("host"))

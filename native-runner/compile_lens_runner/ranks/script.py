@@ -40,8 +40,9 @@ class RankScript:
     def facts(self) -> dict[str, Any]:
         """report["rank"]: who this rank was and its profiler trace (relative to this report's directory)."""
         trace = os.path.relpath(self.trace_path, self.info.worker_dir) if os.path.exists(self.trace_path) else None
+        where = {"host": self.info.host, "nodeRank": self.info.node_rank} if self.info.attached else {}
         return {"rank": self.info.rank, "localRank": self.info.local_rank, "worldSize": self.info.world_size,
-                "trace": trace, "window": self.window.describe()}
+                "trace": trace, "window": self.window.describe(), **where}
 
     def stopped_report(self, run: Run, entry: dict[str, Any], recorder: RegionRecorder, mode: str) -> dict[str, Any]:
         """The rank's report when SIGTERM stops it before the worker finished: the compiler's log so far, the calls

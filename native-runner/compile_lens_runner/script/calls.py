@@ -131,6 +131,7 @@ class CallRecord:
     ran_compiled: bool | None = None
     ms: float | None = None
     profiled: bool = False  # ran inside the profile window (profile_window.py): its duration includes the profiler's
+    observer: bool = False  # carried the observer's state check or capture (or enclosed a nested region's): not plain
 
     def resolve(self, wait: bool = True) -> None:
         """Reads the call's duration; on CUDA waits for its end event (called after the script, never during).

@@ -81,7 +81,8 @@ class RegionMeasurements:
                 replay = RegionReplay(ctx, region, entry["compiler"]["compileSeconds"]["total"] if entry["compiler"] else None)
                 entry["measurements"] = replay.measure([m for m in self.what_if if m != own])
                 entry["signatures"] = region_entry.signatures_json(region, set(chosen))
-            region.replay.captures.clear()
+            region.replay.release()
+            region.held.release()  # measured (or not measurable): the script's objects are its own again
             # replayable: its calls can be run again safely; reason: why it was not measured, either way
             entry["replay"] = {"replayable": region.replay.unsafe is None, "reason": reason}
             entry["recommendation"] = advice.region_recommendation(entry)

@@ -113,15 +113,18 @@ def calls_json(region: "Region", records: RegionRecords) -> list[dict[str, Any]]
             "signature": call.signature, "gradMode": call.grad_mode, "event": event,
             "compileIds": call.compile_ids, "compileSeconds": records.seconds(call.compile_ids),
             "recompileReason": _recompile_reason(call.compile_ids, records), "ranCompiled": ran,
-            "fallbackReason": fallback, **({"profiled": True} if call.profiled else {})})
+            "fallbackReason": fallback, **({"profiled": True} if call.profiled else {}),
+            **({"observer": True} if call.observer else {})})
     return out
 
 
 def steady_state(calls: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The script's own calls after the region's last compile: from which call, their median duration (calls timed
-    under the profile window are left out: the profiler's overhead is in them)."""
+    under the profile window, and calls that carried the observer's state check or capture, are left out: the
+    profiler's or the observer's work is in them or around them)."""
     last_compile = max((c["index"] for c in calls if c["compileIds"]), default=-1)
-    after = [c["ms"] for c in calls if c["index"] > last_compile and c["ms"] is not None and not c.get("profiled")]
+    after = [c["ms"] for c in calls if c["index"] > last_compile and c["ms"] is not None
+             and not c.get("profiled") and not c.get("observer")]
     if not after:
         return None
     return {"fromCall": last_compile + 1, "medianMs": round(statistics.median(after), 4),

@@ -8,7 +8,10 @@ back behaves as torch's own result would:
   torch's attributes copied (`_torchdynamo_inline`: an enclosing compiled region still inlines the original);
 - nn.Module.compile() calls torch.compile(self._call_impl), so it is seen as a region of kind module-compile.
 Each call is recorded by `region_calls` (duration without synchronisation, signature, compiles it started) and its
-inputs kept for replay by `region_capture`; nothing else runs inside the script's calls.
+inputs kept for replay by `region_capture`; nothing else runs inside the script's calls. The state check and the
+capture run on few calls only (capture.py), outside the call's clock, and those calls (and any call that encloses
+observer work of a nested region) are marked `observer` so the steady state leaves them out. A region holds the
+script's objects only while the script does (held.py): each torch.compile call releases what the script dropped.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from . import calls as region_calls
 from . import capture as region_capture
+from . import held as region_held
 from ..compiler.user_code import innermost_user, location
 from .calls import (MAX_RECORDED_CALLS, CallClock, CallRecord, autocast, call_device, cuda_stream, describe, flatten,
                            grad_mode)
@@ -43,9 +47,10 @@ class Region:
     kind: str  # module | function | module-compile
     location: dict[str, Any] | None
     options: dict[str, Any]
-    compiled: Any  # what torch.compile returned (called for replay, never recorded)
-    eager: Any  # the original callable: the module, the function, or the module's _call_impl
-    owner: Any  # what holds the region's state: the module, or the function
+    # compiled: what torch.compile returned (called for replay, never recorded); eager: the original callable (the
+    # module, the function, or the module's _call_impl); owner: what holds the region's state (the module, or the
+    # function). Held only while the script holds them (held.py).
+    held: region_held.Held
     compile_kwargs: dict[str, Any] = field(default_factory=dict)
     calls: list[CallRecord] = field(default_factory=list)
     call_count: int = 0
@@ -57,6 +62,18 @@ class Region:
     stopped_after: int | None = None
     method: bool = False  # a function whose first parameter is `self` (@torch.compile on a method)
     device: str | None = None  # where its first call ran ("cpu", "cuda", ...)
+
+    @property
+    def compiled(self) -> Any:
+        return self.held.get("compiled")
+
+    @property
+    def eager(self) -> Any:
+        return self.held.get("eager")
+
+    @property
+    def owner(self) -> Any:
+        return self.held.get("owner")
 
     @property
     def last_signature(self) -> str | None:
@@ -105,6 +122,7 @@ def _hide_from_dynamo() -> None:
 class _ThreadState(threading.local):
     def __init__(self) -> None:
         self.claimed: list[set[str]] = []  # per active region call: compile ids its nested region calls took
+        self.observer_work = 0  # counts state checks, captures and releases: a call that saw it move was not plain
 
 
 class RegionRecorder:
@@ -126,6 +144,7 @@ class RegionRecorder:
         self.stopped_by: Region | None = None
         self.original_compile: Callable[..., Any] | None = None
         self._thread = _ThreadState()
+        self.budget = region_capture.CaptureBudget()
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
@@ -162,25 +181,39 @@ class RegionRecorder:
             return compiled
         import torch
 
+        self._release_dropped()
         where = _user_location()
         region_id = f"r{len(self.regions)}"
         if isinstance(model, torch.nn.Module):
-            region = Region(region_id, type(model).__name__, "module", where, _options(kwargs), compiled, model, model, kwargs)
-            region.replay.unsafe = self.no_replay
-            self.regions.append(region)
+            region = Region(region_id, type(model).__name__, "module", where, _options(kwargs),
+                            region_held.Held(compiled=compiled, eager=model, owner=model), kwargs)
+            self._add(region)
             original_forward = compiled.forward
             compiled.forward = self._observer(region, original_forward)
             return compiled
         owner = getattr(model, "__self__", None)
         if isinstance(owner, torch.nn.Module) and getattr(model, "__name__", "") == "_call_impl":
-            region = Region(region_id, type(owner).__name__, "module-compile", where, _options(kwargs), compiled, model, owner, kwargs)
+            region = Region(region_id, type(owner).__name__, "module-compile", where, _options(kwargs),
+                            region_held.Held(compiled=compiled, eager=model, owner=owner), kwargs)
         else:
             name = getattr(model, "__qualname__", None) or getattr(model, "__name__", None) or type(model).__name__
-            region = Region(region_id, str(name), "function", where, _options(kwargs), compiled, model, model, kwargs,
-                            method=_is_method(model))
+            region = Region(region_id, str(name), "function", where, _options(kwargs),
+                            region_held.Held(compiled=compiled, eager=model, owner=model), kwargs, method=_is_method(model))
+        self._add(region)
+        return functools.wraps(compiled)(self._observer(region, compiled))
+
+    def _add(self, region: Region) -> None:
+        region.replay = region_capture.ReplayInputs(self.budget)
         region.replay.unsafe = self.no_replay
         self.regions.append(region)
-        return functools.wraps(compiled)(self._observer(region, compiled))
+
+    def _release_dropped(self) -> None:
+        """A release point (held.py): the regions whose objects the script dropped let them go, with their inputs."""
+        self._thread.observer_work += 1
+        freed = {id(h) for h in region_held.release_dropped([r.held for r in self.regions])}
+        for region in self.regions:
+            if id(region.held) in freed:
+                region.replay.release()
 
     # -- one call -------------------------------------------------------------------------------------------
     def _observer(self, region: Region, call: Callable[..., Any]) -> Callable[..., Any]:
@@ -200,8 +233,12 @@ class RegionRecorder:
         grad, amp = grad_mode(), autocast()
         signature = describe(leaves, grad, amp)
         index = region.call_count
-        check = region.replay.check(owner, leaves)
-        held = region_capture.capture(signature, grad, amp, args, kwargs) if region.replay.unsafe is None else None
+        check = region.replay.check(owner, leaves, index)
+        held = (region_capture.capture(signature, grad, amp, args, kwargs, owner, is_method)
+                if region.replay.wants(signature) else None)
+        observer = check is not None or held is not None
+        if observer:
+            self._thread.observer_work += 1
         device = call_device(leaves, owner)
         if region.device is None and device is not None:
             region.device = device.type
@@ -210,6 +247,7 @@ class RegionRecorder:
             profiled = self.window.before_call(region) if not self._thread.claimed else self.window.active
         clock = CallClock(cuda_stream(device))
         started, before = len(self.watcher.started), self.runs.snapshot()
+        work = self._thread.observer_work
         claimed: set[str] = set()
         self._thread.claimed.append(claimed)
         clock.start()
@@ -217,6 +255,7 @@ class RegionRecorder:
             return call(*args, **kwargs)
         finally:
             clock.stop()
+            observer = observer or self._thread.observer_work != work  # a nested region's observer work ran inside
             counts = self.runs.snapshot() - before
             self._thread.claimed.pop()
             ids = [cid for cid in self.watcher.started[started:] if cid not in claimed]
@@ -228,10 +267,12 @@ class RegionRecorder:
             region.first_call.setdefault(signature, index)
             region.last_call[signature] = index
             if index < MAX_RECORDED_CALLS:
-                region.calls.append(CallRecord(index, signature, grad, clock, ids, counts.ran_compiled(), profiled=profiled))
+                region.calls.append(CallRecord(index, signature, grad, clock, ids, counts.ran_compiled(), profiled=profiled,
+                                               observer=observer))
             region.replay.after(check)
+            region.replay.note(region.signatures, signature)
             if held is not None:
-                region.replay.keep(region.signatures, held)
+                region.replay.keep(held)
             self._maybe_stop(region)
 
     def _maybe_stop(self, region: Region) -> None:

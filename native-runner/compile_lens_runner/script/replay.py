@@ -17,6 +17,7 @@ from ..errors import classify
 from ..measure import correctness, paired, timing
 from ..measure.profiling import profile_steps
 from .capture import Capture
+from .held import FREED
 
 if TYPE_CHECKING:
     from .regions import Region
@@ -60,10 +61,13 @@ def not_measured_reason(region: "Region", fallback: str | None) -> str | None:
         return region.replay.unsafe
     if fallback:
         return f"every call ran eagerly ({fallback}): there is no compiled code to measure"
+    if region.held.released:
+        return FREED
     missing = [s for s, _ in chosen_signatures(region) if s not in region.replay.captures]
     if missing:
-        return f"the inputs of {missing[0]} were not kept"
-    return None
+        return region.replay.missing(missing[0])
+    gone = next((why for s, _ in chosen_signatures(region) if (why := region.replay.captures[s].gone())), None)
+    return gone
 
 
 def _device(region: "Region") -> str:

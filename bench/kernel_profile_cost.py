@@ -1,0 +1,66 @@
+"""What Inductor's per-kernel profiling (`torch._inductor.config.cpp.enable_kernel_profile`, which the runner turns on
+for every CPU compile so the profiler trace names each C++ kernel) costs a compiled call when no profiler is
+running: each model is compiled twice in fresh processes' caches, with it on and off, and the two are timed in
+interleaved rounds (the fastest round of each side; the median of per-round ratios).
+
+    python3 bench/kernel_profile_cost.py                 # an MLP, a launch-bound chain of small ops, a transformer block
+
+Prints per model: ms per call with it off and on, and on/off as a ratio of fastest rounds and median per-round ratio.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import statistics
+import time
+from typing import Any, Callable
+
+import torch
+
+
+def models() -> dict[str, tuple[torch.nn.Module, torch.Tensor]]:
+    small_ops = torch.nn.Sequential(*[torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.ReLU(), torch.nn.LayerNorm(16))
+                                      for _ in range(24)])
+    block = torch.nn.TransformerEncoderLayer(256, 4, 1024, batch_first=True)
+    mlp = torch.nn.Sequential(torch.nn.Linear(512, 2048), torch.nn.GELU(), torch.nn.Linear(2048, 512))
+    return {"mlp B64": (mlp, torch.randn(64, 512)), "small ops B4 (launch-bound)": (small_ops, torch.randn(4, 16)),
+            "transformer layer B8x64": (block, torch.randn(8, 64, 256))}
+
+
+def compiled(model: torch.nn.Module, x: torch.Tensor, profile: bool) -> Callable[..., Any]:
+    """A copy of the model compiled (at its first call) with kernel profiling on or off; no cache shared."""
+    with torch._inductor.config.patch({"cpp.enable_kernel_profile": profile, "fx_graph_cache": False}):
+        fn = torch.compile(copy.deepcopy(model))
+        fn(x)
+    return fn
+
+
+def per_call_ms(fn: Callable[..., Any], x: torch.Tensor, calls: int) -> float:
+    started = time.perf_counter()
+    for _ in range(calls):
+        fn(x)
+    return (time.perf_counter() - started) * 1000.0 / calls
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--round-ms", type=float, default=100.0)
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
+    with torch.no_grad():
+        for name, (model, example) in models().items():
+            model.eval()
+            off, on = compiled(model, example, False), compiled(model, example, True)
+            for fn in (off, on):
+                for _ in range(20):
+                    fn(example)
+            calls = max(1, int(args.round_ms / per_call_ms(off, example, 20)))
+            offs, ons = [], []
+            for _ in range(args.rounds):
+                offs.append(per_call_ms(off, example, calls))
+                ons.append(per_call_ms(on, example, calls))
+            ratio = statistics.median(b / a for a, b in zip(offs, ons))
+            print(f"{name}: off {min(offs):.4f} ms, on {min(ons):.4f} ms; on/off fastest {min(ons) / min(offs):.3f}, "
+                  f"median per-round {ratio:.3f}")

@@ -1,0 +1,112 @@
+// A report read from compiler logs (`inspect`) in a few lines, for the CLI's text and `--json`: what the compiler
+// did (compiles, graphs, breaks and recompiles grouped by site with their counts, failures, restarts, caches, compile
+// time), the findings at the user's lines, the ranks and where they diverged, and what could not be read or placed.
+import { collectFindings, findingMessage } from './findings.ts';
+import { digestDivergence, digestRank, formatRanks, type DivergenceDigest, type RankDigest } from './rankDigest.ts';
+import type { CompilerInsight, Report } from './report.ts';
+import { digestFinding, type ReportDigest } from './reportDigest.ts';
+import { mappingNote } from './sourceMap.ts';
+import { placeLabel } from './sourcePlace.ts';
+import { formatSeconds, plural } from './units.ts';
+
+export interface LogsCounts {
+  /** compiles Dynamo started (dynamo_start records: one per compile id) */
+  compiles: number;
+  graphs: number;
+  /** graph-break records, and the sites (line and reason) they group into */
+  graphBreaks: number;
+  graphBreakSites: number;
+  recompiles: number;
+  recompileSites: number;
+  compileFailures: number;
+  restarts: number;
+  cache: { fxGraph: Record<string, number>; aotAutograd: Record<string, number> };
+  compileSeconds: number;
+}
+
+export interface LogsDigest {
+  logs: { path: string; rank: number | null; records: number }[];
+  counts: LogsCounts;
+  findings: ReportDigest['findings'];
+  compileFailures: { compileId: string | null; failType: string | null; reason: string | null }[];
+  ranks?: RankDigest[];
+  divergence?: DivergenceDigest[];
+  /** files the logs name that are not placed on a workspace file, and why */
+  unmapped: string[];
+  warnings: string[];
+}
+
+const cacheOf = (insight: CompilerInsight | null | undefined, name: string): Record<string, number> => ({ hit: 0, miss: 0, bypass: 0, ...insight?.cache?.[name] });
+
+export function logsCounts(insight: CompilerInsight | null | undefined): LogsCounts {
+  return {
+    compiles: insight?.compiledFrames ?? 0,
+    graphs: insight?.graphCount ?? 0,
+    graphBreaks: (insight?.graphBreaks ?? []).reduce((n, b) => n + (b.count ?? 1), 0),
+    graphBreakSites: insight?.graphBreaks.length ?? 0,
+    recompiles: insight?.recompiles.length ?? 0,
+    recompileSites: insight?.recompileSites?.length ?? insight?.recompiles.length ?? 0,
+    compileFailures: insight?.compileFailures?.length ?? 0,
+    restarts: insight?.restarts?.length ?? 0,
+    cache: { fxGraph: cacheOf(insight, 'fxGraph'), aotAutograd: cacheOf(insight, 'aotAutograd') },
+    compileSeconds: insight?.compileSeconds?.total ?? 0,
+  };
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+export function digestLogs(report: Report): LogsDigest {
+  const insight = report.modes[0]?.compiler;
+  const ranked = Boolean(report.ranks?.length);
+  return {
+    logs: (report.logs?.files ?? []).map(({ path, rank, records }) => ({ path, rank, records })),
+    counts: logsCounts(insight),
+    findings: collectFindings(report).filter((f) => f.kind !== 'divergence').map(digestFinding),
+    compileFailures: (insight?.compileFailures ?? []).map((f) => ({ compileId: text(f.compileId), failType: text(f.failType), reason: text(f.reason) })),
+    ...(ranked ? { ranks: report.ranks!.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) } : {}),
+    unmapped: (report.logs?.sourceMap ?? []).map(mappingNote).filter((n): n is string => n !== null),
+    warnings: report.logs?.warnings ?? [],
+  };
+}
+
+function cacheText(name: string, c: Record<string, number>): string | null {
+  const parts = [c.hit ? plural(c.hit, 'hit') : null, c.miss ? plural(c.miss, 'miss', 'misses') : null, c.bypass ? plural(c.bypass, 'bypass', 'bypasses') : null];
+  const said = parts.filter((p) => p !== null);
+  return said.length ? `${name} ${said.join(', ')}` : null;
+}
+
+/** The CLI's text for a report read from logs. */
+export function formatLogsDigest(report: Report): string {
+  const digest = digestLogs(report);
+  const c = digest.counts;
+  const ranks = digest.ranks ? ` (${plural(digest.ranks.length, 'rank')})` : '';
+  const out = [`Compile Lens — compiler logs ${report.target.name}${ranks}: ${plural(digest.logs.length, 'log')} read, nothing timed`];
+  if (report.error) out.push(`  error: ${report.error.message} — ${report.error.fix}`);
+  const breaks = c.graphBreaks === c.graphBreakSites ? plural(c.graphBreaks, 'graph break') : `${plural(c.graphBreaks, 'graph break')} at ${plural(c.graphBreakSites, 'site')}`;
+  const recompiles = c.recompiles === c.recompileSites ? plural(c.recompiles, 'recompile') : `${plural(c.recompiles, 'recompile')} at ${plural(c.recompileSites, 'site')}`;
+  const head = ranks ? '  compiler (the lowest rank; breaks and recompiles of every rank)' : '  compiler';
+  out.push(`${head}: ${plural(c.compiles, 'compile')}, ${plural(c.graphs, 'graph')}, ${breaks}, ${recompiles}, ${plural(c.compileFailures, 'failed compile')}, ${plural(c.restarts, 'restart')}`);
+  const phases = report.modes[0]?.compiler?.compileSeconds;
+  if (phases?.total) {
+    const shares = ['dynamo', 'aot', 'inductor', 'codegen'].filter((k) => phases[k]).map((k) => `${k} ${formatSeconds(phases[k]!)}`);
+    out.push(`  compile time: ${formatSeconds(phases.total)}${shares.length ? ` (${shares.join(', ')})` : ''}`);
+  }
+  const caches = [cacheText('FX graph', c.cache.fxGraph), cacheText('AOT autograd', c.cache.aotAutograd)].filter((t) => t !== null);
+  if (caches.length) out.push(`  cache: ${caches.join('; ')}`);
+  const findings = collectFindings(report).filter((f) => f.kind !== 'divergence');
+  if (findings.length) {
+    out.push('  findings:');
+    for (const f of findings) out.push(`    ${placeLabel(f, true)}  ${findingMessage(f)}`);
+  }
+  for (const f of digest.compileFailures) out.push(`  failed compile ${f.compileId ?? '(no compile id)'}: ${f.failType ?? 'error'}: ${(f.reason ?? '').split('\n')[0]}`);
+  out.push(...formatRanks(report), ...formatLogNotes(digest));
+  return out.join('\n');
+}
+
+/** What could not be placed on a workspace file or read at all: after any digest of a report from logs. */
+export function formatLogNotes(digest: Pick<LogsDigest, 'unmapped' | 'warnings'>): string[] {
+  const out: string[] = [];
+  if (digest.unmapped.length) out.push('  not placed in the workspace:', ...digest.unmapped.map((note) => `    ${note}`));
+  if (digest.warnings.length) out.push('  warnings:', ...digest.warnings.map((warning) => `    ${warning}`));
+  return out;
+}

@@ -1,0 +1,94 @@
+"""Which logs the paths given to `inspect` hold: a log (`.log`, `.log.gz`, any text file named directly), a folder as
+TORCH_TRACE leaves it (one `dedicated_log_torch_trace_rank_N_*.log` per rank, perhaps in per-node subfolders), or a
+folder written by `attach` (ranks/rank<k>/attach.json). What cannot be used is said in `warnings`, never fatal."""
+from __future__ import annotations
+
+import gzip
+import os
+import re
+from dataclasses import dataclass, field
+
+from ..compiler import torch_trace as tt
+from ..ranks.paths import ATTACH_FILE
+
+_RANK = re.compile(r"rank_(\d+)")
+_LOG = re.compile(r"\.log(\.gz)?$")
+MAX_DEPTH = 3  # folders below a given one that are searched (per-node copies, torch_trace/)
+
+
+@dataclass
+class LogFile:
+    path: str
+    rank: int | None  # from its name (rank_N); else the ranks its records name
+
+
+@dataclass
+class Found:
+    logs: list[LogFile] = field(default_factory=list)
+    jobs: list[str] = field(default_factory=list)  # folders written by `attach`
+    warnings: list[str] = field(default_factory=list)
+
+
+def _rank_of(path: str) -> int | None:
+    match = _RANK.search(os.path.basename(path))
+    return int(match[1]) if match else None
+
+
+def _walk(folder: str, found: Found) -> None:
+    for root, dirs, files in os.walk(folder):
+        depth = 0 if root == folder else os.path.relpath(root, folder).count(os.sep) + 1
+        if any(os.path.isfile(os.path.join(root, "ranks", d, ATTACH_FILE)) for d in
+               (os.listdir(os.path.join(root, "ranks")) if os.path.isdir(os.path.join(root, "ranks")) else [])):
+            found.jobs.append(root)
+            dirs[:] = []
+            continue
+        if depth >= MAX_DEPTH:
+            dirs[:] = []
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            if not _LOG.search(name):
+                if root == folder:
+                    found.warnings.append(f"{path}: not a TORCH_TRACE log (.log or .log.gz), skipped")
+                continue
+            found.logs.append(LogFile(path, _rank_of(path)))
+
+
+def find(paths: list[str]) -> Found:
+    found = Found()
+    for given in paths:
+        path = os.path.abspath(given)
+        if os.path.isdir(path):
+            _walk(path, found)
+        elif os.path.isfile(path):
+            found.logs.append(LogFile(path, _rank_of(path)))
+        else:
+            found.warnings.append(f"{given}: no such file or folder")
+    empty = [log for log in found.logs if os.path.getsize(log.path) == 0]
+    found.warnings += [f"{log.path}: empty, skipped" for log in empty]
+    found.logs = [log for log in found.logs if log not in empty]
+    return found
+
+
+def read(path: str) -> tuple[list[tt.Record], tt.Parser]:
+    """A log's records (gzip or plain); unreadable bytes become U+FFFD, unreadable lines are counted by the parser."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        data = f.read()
+    parser = tt.Parser()
+    return parser.feed(data.decode("utf-8", errors="replace")), parser
+
+
+def one_per_rank(logs: list[LogFile], warnings: list[str]) -> dict[int, LogFile]:
+    """Rank -> its log. Several logs of one rank (compile subprocesses write small ones beside the rank's own): the
+    largest, the others said."""
+    by_rank: dict[int, list[LogFile]] = {}
+    for log in logs:
+        if log.rank is not None:
+            by_rank.setdefault(log.rank, []).append(log)
+    chosen = {}
+    for rank, same in sorted(by_rank.items()):
+        same.sort(key=lambda log: os.path.getsize(log.path), reverse=True)
+        chosen[rank] = same[0]
+        warnings += [f"{log.path}: another log of rank {rank}, smaller than {same[0].path}; skipped" for log in same[1:]]
+    return chosen

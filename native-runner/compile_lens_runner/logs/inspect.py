@@ -1,0 +1,181 @@
+"""`inspect PATH...`: a report from compiler logs alone (no torch, nothing run, nothing timed). One log gives one mode
+(`logs`; a Compile Lens log, split by its markers, one per mode it ran); one log per rank gives `ranks[]` and
+`divergence[]` as a torchrun job does; folders written by `attach` are merged as `--nproc-per-node`'s ranks are."""
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from ..compiler import artifacts
+from ..compiler import torch_trace as tt
+from ..compiler.insight import compiler_insight
+from ..errors import RunnerError
+from ..ranks import divergence
+from ..ranks.merge import Job, merge_insights, merged_report
+from ..ranks.paths import ATTACH_FILE
+from ..report import document
+from . import files
+
+LOGS_MODE = "logs"
+_UNKNOWN = "not in the compiler log"
+_NO_VERDICT = "Read from compiler logs: nothing was run or timed here, so there is no verdict on compiling."
+
+
+def _cudagraphs(records: list[tt.Record]) -> bool:
+    """Whether the run used CUDA graphs (otherwise every graph would read "not captured")."""
+    return any(r.kind == "compilation_metrics" and r.meta.get("cudagraph_skip_reason") for r in records) or any(
+        r.kind == "chromium_event" and '"CUDAGraphNode.record"' in r.payload for r in records)
+
+
+def _environment(records: list[tt.Record]) -> dict[str, Any]:
+    """What the log says of the machine that wrote it."""
+    metrics = next((r.meta for r in records if r.kind == "compilation_metrics" and r.meta.get("python_version")), {})
+    cuda = any(r.kind == "inductor_output_code" and "triton" in r.payload for r in records)
+    python = str(metrics.get("python_version") or "").split(" ", 1)[0] or _UNKNOWN
+    return {"python": python, "torch": None, "triton": metrics.get("triton_version") or None,
+            "device": "cuda" if cuda else "cpu", "deviceName": _UNKNOWN, "platform": _UNKNOWN}
+
+
+def _corrupt_payloads(records: list[tt.Record]) -> int:
+    """Compile-phase events whose JSON payload does not parse (a log cut or damaged mid-record). Artifacts marked
+    JSON are not counted: torch writes some (recompile_reasons) as plain text."""
+    return sum(1 for r in records if r.kind == "chromium_event" and r.payload.strip() and r.payload_json() is None)
+
+
+def _insight(records: list[tt.Record], log: str, workdir: str, label: str | None) -> dict[str, Any]:
+    """One mode's (or rank's) compiler insight; label: write its generated code, guards and FX graphs under
+    compiler/<label>/ (else only its compile phases are read)."""
+    insight = compiler_insight(records, lambda record: None, cudagraphs=_cudagraphs(records))
+    insight["torchTraceLog"] = os.path.relpath(log, workdir)
+    if label is None:
+        insight["phases"] = artifacts.phases(records)
+    else:
+        artifacts.attach(insight, records, workdir, label, trace=None, steps=0)
+    return insight
+
+
+def _mode(name: str, insight: dict[str, Any]) -> dict[str, Any]:
+    return {"mode": name, "status": "ok", "error": None, "compileSeconds": insight["compileSeconds"]["total"],
+            "timing": None, "speedup": None, "trace": None, "kernelsPerStep": None, "compiler": insight}
+
+
+def _file_facts(log: files.LogFile, parser: tt.Parser, records: list[tt.Record], rank: int | None,
+                warnings: list[str]) -> dict[str, Any]:
+    corrupt = _corrupt_payloads(records)
+    if parser.unreadable:
+        warnings.append(f"{log.path}: {parser.unreadable} unreadable line{'s' if parser.unreadable > 1 else ''} skipped "
+                        f"(the first at line {parser.first_unreadable}): the log may be cut or damaged")
+    if corrupt:
+        warnings.append(f"{log.path}: {corrupt} record{'s' if corrupt > 1 else ''} with a damaged JSON payload skipped")
+    return {"path": log.path, "rank": rank, "records": len(records), "unreadableLines": parser.unreadable,
+            "damagedPayloads": corrupt, "marked": parser.marked}
+
+
+def _target(paths: list[str]) -> dict[str, Any]:
+    name = re.sub(r"\.log(\.gz)?$", "", os.path.basename(os.path.abspath(paths[0]).rstrip(os.sep))) or "logs"
+    return {"kind": "logs", "name": name, "file": None, "function": None, "line": None}
+
+
+def _skeleton(paths: list[str], env: dict[str, Any]) -> dict[str, Any]:
+    report = document.skeleton(_target(paths), {"logs": [os.path.abspath(p) for p in paths]}, env)
+    report["recommendation"] = {"mode": None, "reason": _NO_VERDICT, "verdict": "none"}
+    return report
+
+
+def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[str]) -> dict[str, Any]:
+    records, parser = files.read(log.path)
+    report = _skeleton(paths, _environment(records))
+    # a Compile Lens log: its markers say which records each mode made; a log made elsewhere is one mode
+    names = list(dict.fromkeys(r.mode for r in records if r.mode)) if parser.marked else [None]
+    for name in names:
+        mode_records = [r for r in records if r.mode == name] if name else records
+        label = name or LOGS_MODE
+        report["modes"].append(_mode(label, _insight(mode_records, log.path, workdir, label)))
+    report["logs"] = {"files": [_file_facts(log, parser, records, log.rank, warnings)], "warnings": warnings}
+    return report
+
+
+def _rank_entry(rank: int, insight: dict[str, Any]) -> dict[str, Any]:
+    return {"rank": rank, "report": None, "trace": None, "torchTraceLog": insight["torchTraceLog"],
+            "graphCount": insight["graphCount"], "graphBreaks": len(insight["graphBreaks"]),
+            "recompiles": len(insight["recompiles"]), "compileSeconds": insight["compileSeconds"]["total"],
+            "cache": insight["cache"], "regions": [], "collectives": None,
+            "compileFailures": len(insight["compileFailures"]), "restarts": len(insight["restarts"])}
+
+
+def _rank_logs(by_rank: dict[int, files.LogFile], workdir: str, paths: list[str], warnings: list[str]) -> dict[str, Any]:
+    insights: list[tuple[int, dict[str, Any]]] = []
+    facts, env = [], None
+    for rank, log in sorted(by_rank.items()):
+        records, parser = files.read(log.path)
+        env = env or _environment(records)
+        # the lowest rank is the headline: its generated code, guards and graphs are written; the others' are compared
+        insights.append((rank, _insight(records, log.path, workdir, LOGS_MODE if not insights else None)))
+        facts.append(_file_facts(log, parser, records, rank, warnings))
+    report = _skeleton(paths, env or _environment([]))
+    report["modes"].append(_mode(LOGS_MODE, merge_insights(insights)))
+    report["settings"]["nprocPerNode"] = len(insights)
+    report["ranks"] = [_rank_entry(rank, insight) for rank, insight in insights]
+    report["divergence"] = divergence.find([{"rank": rank, "compiler": insight, "regions": [], "collectives": None}
+                                            for rank, insight in insights])
+    report["logs"] = {"files": facts, "warnings": warnings}
+    return report
+
+
+def _without_rank(logs: list[files.LogFile], warnings: list[str]) -> dict[int, files.LogFile] | files.LogFile:
+    """Logs whose names carry no rank: ranks from their records when each names its own, else the largest log."""
+    if len(logs) == 1:
+        return logs[0]
+    named: dict[int, files.LogFile] = {}
+    for log in logs:
+        _, parser = files.read(log.path)
+        if len(parser.ranks) == 1 and next(iter(parser.ranks)) not in named:
+            named[next(iter(parser.ranks))] = log
+    if len(named) == len(logs):
+        return named
+    largest = max(logs, key=lambda log: os.path.getsize(log.path))
+    warnings += [f"{log.path}: a second log with no rank (neither in its name nor in its records); read {largest.path}, "
+                 f"the largest, and skipped this one" for log in logs if log is not largest]
+    return largest
+
+
+def _attached(job_dir: str, workdir: str, paths: list[str], warnings: list[str]) -> dict[str, Any]:
+    """A job run under `attach`: the ranks' folders merged as the supervisor merges `--nproc-per-node`'s."""
+    ranks_dir = os.path.join(job_dir, "ranks")
+    known = [document.read(os.path.join(ranks_dir, d, ATTACH_FILE)) or {} for d in sorted(os.listdir(ranks_dir))]
+    world = max([int(k.get("worldSize") or 0) for k in known] + [int(k.get("rank", -1)) + 1 for k in known])
+    report, _ = merged_report(Job(job_dir, workdir, attached=True), world, lambda: _skeleton(paths, _environment([])),
+                              stacks_requested=False)
+    report["settings"]["logs"] = [os.path.abspath(p) for p in paths]
+    report["logs"] = {"files": [], "warnings": warnings, "attached": os.path.relpath(job_dir, workdir)}
+    return report
+
+
+def inspect(paths: list[str], workdir: str) -> dict[str, Any]:
+    """The report of the logs under `paths`; its artifacts are written into workdir (the report's directory)."""
+    found = files.find(paths)
+    warnings = found.warnings
+    if found.jobs:
+        if len(found.jobs) > 1 or found.logs:
+            warnings.append(f"read the job written by attach in {found.jobs[0]}; skipped "
+                            + ", ".join(found.jobs[1:] + [log.path for log in found.logs]))
+        return _attached(found.jobs[0], workdir, paths, warnings)
+    if not found.logs:
+        said = f" ({'; '.join(warnings)})" if warnings else ""
+        raise RunnerError("bad-target", f"No compiler log found in {', '.join(paths)}{said}.",
+                          "Give a TORCH_TRACE log (.log or .log.gz) or the folder TORCH_TRACE pointed at: run the job "
+                          "with TORCH_TRACE=/some/dir, then inspect /some/dir.")
+    by_rank = files.one_per_rank(found.logs, warnings)
+    rankless = [log for log in found.logs if log.rank is None]
+    if by_rank:
+        warnings += [f"{log.path}: no rank in its name beside logs that have one; skipped" for log in rankless]
+    else:
+        chosen = _without_rank(rankless, warnings)
+        if isinstance(chosen, files.LogFile):
+            return _one_log(chosen, workdir, paths, warnings)
+        by_rank = chosen
+    if len(by_rank) == 1:
+        return _one_log(next(iter(by_rank.values())), workdir, paths, warnings)
+    return _rank_logs(by_rank, workdir, paths, warnings)
+

@@ -1,0 +1,46 @@
+"""Library frames are never taken for the user's code, wherever pip, conda or a distribution put them."""
+from __future__ import annotations
+
+import os
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from compile_lens_runner.compiler.user_code import innermost_user, is_user_file
+
+
+@pytest.mark.parametrize("path", [
+    "/usr/lib/python3/dist-packages/transformers/modeling_utils.py",  # Debian/Ubuntu's pip and apt
+    "/usr/local/lib/python3.11/dist-packages/timm/models/vit.py",
+    "/home/me/proj/.venv/lib/python3.12/site-packages/einops/einops.py",  # a virtualenv
+    "/opt/conda/envs/train/lib/python3.10/site-packages/accelerate/hooks.py",  # conda
+    "/opt/conda/lib/python3.10/functools.py",  # conda's standard library
+    "/usr/lib/python3.11/contextlib.py",  # another interpreter's standard library
+    "/home/me/.pyenv/versions/3.12.1/lib/python3.12/threading.py",
+    "/usr/lib64/python3.13t/functools.py",
+    "/home/me/.local/lib/python3.12/site-packages/lightning/trainer.py",  # pip install --user
+    "/home/me/proj/__pypackages__/3.12/lib/rich/console.py",
+    os.path.join(sysconfig.get_paths()["stdlib"], "functools.py"),  # this interpreter's own
+    os.path.join(sysconfig.get_paths()["purelib"], "somepkg", "mod.py"),
+    "<frozen runpy>",
+    "",
+])
+def test_library_and_synthetic_frames_are_not_the_users(path: str) -> None:
+    assert not is_user_file(path)
+
+
+@pytest.mark.parametrize("path", [
+    "/home/me/proj/train.py",
+    "/home/me/proj/lib/models.py",  # a project's own lib/ folder
+    "/home/me/python3.12-experiments/lib/model.py",
+    "/home/me/site/packages/model.py",
+])
+def test_the_users_files_are_the_users(path: str) -> None:
+    assert is_user_file(path)
+
+
+def test_innermost_user_frame_skips_a_dist_packages_frame(tmp_path: Path) -> None:
+    user = str(tmp_path / "train.py")
+    frames = [{"file": user, "line": 3}, {"file": "/usr/lib/python3/dist-packages/timm/layers.py", "line": 9}]
+    assert innermost_user(frames) == frames[0]
