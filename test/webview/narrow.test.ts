@@ -48,13 +48,13 @@ async function openNarrow(name: string, ready = 'section.regions'): Promise<Page
 }
 
 describe('the report panel at 40 % of the window, on a CPU script run', () => {
-  test('nothing scrolls sideways: every table fits the panel', async () => {
-    const p = await openNarrow('script-kernels-cpu');
+  for (const [name, ready] of [['script-kernels-cpu', 'section.regions'], ['fused-cpu', 'section.compile-timeline']] as const) test(`nothing scrolls sideways: every table fits the panel (${name})`, async () => {
+    const p = await openNarrow(name, ready);
     const wide = await p.evaluate(() => [...document.querySelectorAll('table')].filter((t) => t.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
       .map((t) => `${t.className}: ${Math.round(t.getBoundingClientRect().right)}px`));
     assert.deepEqual(wide, []);
     assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1), 'no sideways scroll');
-    await p.screenshot({ path: join(ARTIFACTS, 'narrow-report.png'), fullPage: true });
+    await p.screenshot({ path: join(ARTIFACTS, `narrow-${name}.png`), fullPage: true });
     assert.deepEqual(errorsOf(p), []);
   });
 
