@@ -42,12 +42,25 @@ function compileRow(phases: CompilePhase[], x: (ms: number) => number, label: st
     const bar = svg.append('g').attr('class', `phase ${phaseClass(phase)}`);
     const width = x(phase.startMs + phase.durMs) - x(phase.startMs);
     bar.append('rect').attr('x', `${x(phase.startMs)}%`).attr('y', y + 1).attr('width', `${Math.max(0.15, width)}%`).attr('height', ROW - 2);
-    // a label only where the bar is wide enough to hold it (the title says it for every bar)
+    // a label only where the bar is wide enough to hold it (the title says it for every bar): fitLabels() hides
+    // those that do not fit at the panel's width, so a label never runs over the next bar's
     if (width >= MIN_LABEL_PCT) bar.append('text').attr('x', `${x(phase.startMs)}%`).attr('dx', 3).attr('y', y + ROW - 4).text(`${phase.name} ${seconds(phase.durMs)}`);
     bar.append('title').text(tip);
   }
   row.append(name, svg.node()!);
+  new ResizeObserver(() => fitLabels(svg.node()!)).observe(svg.node()!);
   return row;
+}
+
+/** Shows a bar's label only where it fits inside the bar at the drawn width. */
+function fitLabels(track: SVGSVGElement): void {
+  for (const bar of track.querySelectorAll<SVGGElement>('g.phase')) {
+    const text = bar.querySelector('text');
+    const rect = bar.querySelector('rect');
+    if (!text || !rect) continue;
+    text.style.display = '';
+    text.style.display = text.getComputedTextLength() + 6 <= rect.getBBox().width ? '' : 'none';
+  }
 }
 
 function modeSection(mode: ModeResult): HTMLElement | null {

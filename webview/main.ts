@@ -18,7 +18,7 @@ import { communicationLegend, rankViewOf, renderRankNote, renderRankSteps, type 
 import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
 import { STYLES } from './styles.ts';
-import { KIND_LEGEND, kindSwatchCss, readTheme, type Theme } from './theme.ts';
+import { kindLegend, kindSwatchCss, readTheme, type Theme } from './theme.ts';
 import { LABEL_WIDTH, TimelineCanvas, type DrawStats, type TimeScale } from './timeline.ts';
 
 interface VsCodeApi {
@@ -153,7 +153,7 @@ function load(message: ModelMessage): void {
   state.theme = readTheme();
   app.replaceChildren();
   app.append(el('h1', undefined, message.title));
-  if (message.report) app.append(renderReportHeader(message.report, (file, line) => post({ type: 'reveal', file, line })));
+  if (message.report) app.append(renderReportHeader(message.report, (file, line, cell) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) })));
   const regions = message.report && renderRegions(message.report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
   if (regions) app.append(regions);
   const ranks = message.report && renderRankReport(message.report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
@@ -294,7 +294,7 @@ function renderToolbar(): HTMLElement {
   next.setAttribute('secondary', '');
   next.addEventListener('click', () => changeStep(1));
   const legend = el('span', 'legend');
-  for (const [kind, label] of KIND_LEGEND) {
+  for (const [kind, label] of kindLegend(state.panes.map((p) => p.timeline.model))) {
     const swatch = el('span', `swatch kind-${kind}`);
     legend.append(swatch, el('span', 'legend-label', label));
   }

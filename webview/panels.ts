@@ -4,6 +4,7 @@ import type { Report } from '../extension/core/report.ts';
 import { digestReport, launchBoundText, type ReportDigest } from '../extension/core/reportDigest.ts';
 import type { TraceComparison } from '../extension/core/trace/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/core/trace/model.ts';
+import { placeLabel } from '../extension/core/sourcePlace.ts';
 import { formatMicros } from '../extension/core/trace/summary.ts';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
@@ -18,7 +19,7 @@ const formatCount = (value: number): string => (Number.isInteger(value) ? String
 /** Speedup per mode with where the next run may land, kernels/step eager → compiled, what the numbers rest on
  *  (launch-bound eager, correctness reference, TF32 settings), graph breaks, recommendation: the same digest the CLI
  *  prints and the CodeLens shows, so the three never disagree. What was not measured is said in words. */
-export function renderReportHeader(report: Report, reveal: (file: string, line: number) => void): HTMLElement {
+export function renderReportHeader(report: Report, reveal: (file: string, line: number, cell: number | null) => void): HTMLElement {
   const digest = digestReport(report);
   const header = el('section', 'report');
   // compiler logs (inspect): nothing was run here, the log does not say on which machine; no timing table
@@ -43,9 +44,11 @@ export function renderReportHeader(report: Report, reveal: (file: string, line: 
   for (const graphBreak of breaks) {
     const item = el('li');
     item.append(el('span', undefined, graphBreak.reason));
-    const link = el('button', 'link', `${graphBreak.file}:${graphBreak.line}`);
+    // a notebook's break opens its cell in the notebook editor, named "explore.ipynb cell 3, line 2"
+    const link = el('button', 'link', placeLabel({ file: graphBreak.file, line: graphBreak.line, cell: graphBreak.cell ?? null }, graphBreak.cell == null));
     link.type = 'button';
-    link.addEventListener('click', () => reveal(graphBreak.file, graphBreak.line));
+    link.title = graphBreak.file;
+    link.addEventListener('click', () => reveal(graphBreak.file, graphBreak.line, graphBreak.cell ?? null));
     item.append(' ', link);
     list.append(item);
   }
@@ -152,7 +155,8 @@ export function renderComparison(beforeLabel: string, afterLabel: string, compar
   const head = el('tr');
   for (const title of ['', beforeLabel, afterLabel, 'change']) head.append(el('th', undefined, title));
   table.append(head);
-  for (const row of comparison.rows) {
+  // a metric both sides have none of (GPU metrics on a CPU run) says nothing
+  for (const row of comparison.rows.filter((r) => r.before !== 0 || r.after !== 0)) {
     const tr = el('tr');
     tr.dataset.metric = row.metric;
     const cell = (value: number): HTMLElement => {
@@ -165,6 +169,8 @@ export function renderComparison(beforeLabel: string, afterLabel: string, compar
     table.append(tr);
   }
   section.append(table);
+  // these are profiled steps, the profiler's own cost in them: they say what changed, not how fast (the speedup does)
+  section.append(el('p', 'hint', 'Per profiled step, under the profiler (its overhead is in every time here): what changed, not how fast — the speedup above is timed without the profiler.'));
   const kernelList = (title: string, kernels: TraceComparison['newKernels']): void => {
     if (kernels.length === 0) return;
     section.append(el('h4', undefined, `${title} (${kernels.length})`));

@@ -16,7 +16,7 @@ export type Reveal = (file: string, line: number, cell: number | null) => void;
 const COLUMNS = ['inputs', 'mode', 'speedup', 'next run', 'compiled', 'eager', 'kernels / call', 'compile', 'break-even'];
 
 function measurementTable(digest: RegionDigest): HTMLTableElement {
-  const table = el('table', 'region-measurements');
+  const table = el('table', 'region-measurements stacks');
   const head = el('tr');
   for (const title of COLUMNS) head.append(el('th', undefined, title));
   table.append(head);
@@ -43,6 +43,8 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
         cell(m.breakEvenCalls === null ? null : `${Math.ceil(m.breakEvenCalls)} calls`),
       );
     }
+    // each cell names its column: a narrow panel stacks the rows (styles.ts) instead of scrolling sideways
+    row.querySelectorAll('td').forEach((td, k) => { if (td.colSpan === 1) td.dataset.label = COLUMNS[k]!; });
     table.append(row);
     for (const note of [m.mismatch && `numeric mismatch vs eager: ${m.mismatch}`, m.remeasured && `re-measured: ${m.remeasured}`]) {
       if (!note) continue;

@@ -68,15 +68,27 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .rank-steps-table tr.slowest td { font-weight: 600; color: var(--vscode-editorWarning-foreground, #cca700); }
 .region-measurements td, .region-measurements th { white-space: nowrap; }
 .region-measurements td.inputs { white-space: normal; min-width: 14em; max-width: 420px; }
+/* a narrow panel (beside the editor): each row becomes a block, its cells wrap with their column's name */
+@media (max-width: 760px) {
+  table.stacks, table.stacks tbody, table.stacks tr { display: block; }
+  table.stacks tr:first-child { display: none; }
+  table.stacks tr { border-top: 1px solid var(--vscode-panel-border, #80808059); padding: 4px 0; }
+  table.stacks td { display: inline-block; white-space: nowrap; margin-right: 1.2em; padding: 1px 0; }
+  table.stacks td.inputs { display: block; min-width: 0; max-width: none; white-space: normal; }
+  table.stacks td[data-label]::before { content: attr(data-label) " "; color: var(--vscode-descriptionForeground); }
+  table.stacks td:empty { display: none; }
+}
 .kernel-source { margin-top: 6px; }
 .kernel-source pre.source-line { margin: 2px 0; font-family: var(--vscode-editor-font-family, monospace); color: var(--vscode-descriptionForeground); white-space: pre-wrap; }
 .kernel-source .open-code { margin-top: 6px; }
 .compile-timeline { margin: 8px 0; }
 .compile-phases summary { cursor: pointer; font-weight: 600; margin: 4px 0; }
-.phase-row { display: grid; grid-template-columns: 220px 1fr; align-items: start; border-top: 1px solid var(--vscode-panel-border, #80808033); }
+.phase-row { display: grid; grid-template-columns: minmax(80px, 28%) 1fr; align-items: start; border-top: 1px solid var(--vscode-panel-border, #80808033); }
 .phase-label { padding: 1px 6px 1px 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; color: var(--vscode-descriptionForeground); }
 .phase-track { display: block; overflow: visible; }
 .phase-track text { font-size: 10px; fill: var(--vscode-editor-foreground, #ccc); pointer-events: none; }
+/* on a bar: dark text, readable on every chart colour in light and dark themes (the theme's foreground is not) */
+.phase text { fill: #111; }
 .phase-axis .phase-track text { fill: var(--vscode-descriptionForeground); }
 .phase rect { stroke: var(--vscode-editor-background); stroke-width: 0.5; }
 .phase-dynamo rect { fill: var(--vscode-charts-blue, #3794ff); }

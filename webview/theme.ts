@@ -1,5 +1,5 @@
 // Slice colours from the VS Code theme (--vscode-* variables), re-read when the theme changes.
-import { SLICE_KIND_COUNT, SliceKind } from '../extension/core/trace/model.ts';
+import { SLICE_KIND_COUNT, SliceKind, type TraceModel } from '../extension/core/trace/model.ts';
 
 /** CSS variable and a fallback (for a page outside VS Code) per SliceKind. */
 const KIND_VARIABLES: [string, string][] = [
@@ -51,16 +51,25 @@ export function readTheme(): Theme {
   };
 }
 
-export const KIND_LEGEND: [SliceKind, string][] = [
-  [SliceKind.KernelGenerated, 'generated (Triton/Inductor)'],
-  [SliceKind.KernelExtern, 'library (cuBLAS/cuDNN/CUTLASS)'],
-  [SliceKind.KernelAten, 'ATen native'],
-  [SliceKind.Memory, 'memcpy/memset'],
-  [SliceKind.GraphReplay, 'CUDA-graph replay'],
-  [SliceKind.RuntimeLaunch, 'runtime launch'],
-  [SliceKind.CpuOp, 'CPU op'],
-  [SliceKind.Compile, 'compile'],
+/** Legend entries: kind, label on a GPU run, label on a CPU-only run. */
+const KIND_LEGEND: [SliceKind, string, string][] = [
+  [SliceKind.KernelGenerated, 'generated (Triton/Inductor)', 'generated (Inductor C++)'],
+  [SliceKind.KernelExtern, 'library (cuBLAS/cuDNN/CUTLASS)', 'library (oneDNN/MKL)'],
+  [SliceKind.KernelAten, 'ATen native', 'ATen native'],
+  [SliceKind.Memory, 'memcpy/memset', 'memcpy/memset'],
+  [SliceKind.GraphReplay, 'CUDA-graph replay', 'CUDA-graph replay'],
+  [SliceKind.RuntimeLaunch, 'runtime launch', 'runtime launch'],
+  [SliceKind.CpuOp, 'CPU op', 'CPU op'],
+  [SliceKind.Compile, 'compile', 'compile'],
 ];
+
+/** The legend of these traces: only the kinds they hold, in CPU words when none has a GPU track. */
+export function kindLegend(models: readonly TraceModel[]): [SliceKind, string][] {
+  const present = new Set<number>();
+  for (const model of models) for (let i = 0; i < model.count; i++) present.add(model.kind[i]!);
+  const gpu = models.some((m) => m.tracks.some((t) => t.gpu));
+  return KIND_LEGEND.filter(([kind]) => present.has(kind)).map(([kind, onGpu, onCpu]) => [kind, gpu ? onGpu : onCpu]);
+}
 
 /** Legend swatch colours: the same variables as the canvas. */
 export function kindSwatchCss(): string {

@@ -8,7 +8,9 @@ import type { Theme } from './theme.ts';
 
 export const LABEL_WIDTH = 190;
 const ROW_HEIGHT = 15;
-const AXIS_HEIGHT = 20;
+const AXIS_HEIGHT = 24;
+/** tick labels on the axis's first line, step labels on its second: they never overlap */
+const TICK_BASELINE = 10;
 const TRACK_GAP = 6;
 const MIN_LABEL_PX = 40;
 /** slices narrower than this are merged with whatever starts in the same pixel */
@@ -229,12 +231,18 @@ export class TimelineCanvas {
     ctx.fillStyle = theme.muted;
     ctx.strokeStyle = theme.muted;
     ctx.lineWidth = 1;
-    const format = scale.tickFormat(8);
-    for (const t of scale.ticks(8)) {
+    // as many ticks as labels fit the drawn width (a narrow panel gets fewer), and a label only where the last ended
+    const count = Math.max(2, Math.min(8, Math.floor((width - LABEL_WIDTH) / 90)));
+    const format = scale.tickFormat(count);
+    let tickFreeFrom = -Infinity;
+    for (const t of scale.ticks(count)) {
       const x = scale(t);
       if (x < LABEL_WIDTH || x > width) continue;
       ctx.fillRect(x, AXIS_HEIGHT - 5, 1, 5);
-      ctx.fillText(`${format(t)} µs`, x + 2, AXIS_HEIGHT / 2 - 2);
+      const label = `${format(t)} µs`;
+      if (x < tickFreeFrom) continue;
+      ctx.fillText(label, x + 2, TICK_BASELINE);
+      tickFreeFrom = x + 2 + ctx.measureText(label).width + 6;
     }
     ctx.globalAlpha = 0.6;
     // Level of detail: one line per pixel column, and a label only where the previous one has ended
@@ -248,7 +256,7 @@ export class TimelineCanvas {
       if (x < LABEL_WIDTH || x > width) continue;
       if (x - lastLineX >= 1) { ctx.rect(x, 0, 1, this.height); lastLineX = x; }
       if (x >= labelFreeFrom) {
-        ctx.fillText(step.label, x + 2, AXIS_HEIGHT - 2);
+        ctx.fillText(step.label, x + 2, AXIS_HEIGHT - 3);
         labelFreeFrom = x + 2 + step.label.length * charWidth + 4;
       }
     }

@@ -99,7 +99,9 @@ export interface ParsedArgs {
 const isOption = (name: string): name is OptionName => Object.hasOwn(OPTIONS, name);
 
 export function parseArgs(argv: string[]): ParsedArgs {
-  const [command = '', ...rest] = argv;
+  const [first = '', ...rest] = argv;
+  // `compile-lens --help` / `-h` before any command asks for the usage, as `compile-lens help` does
+  const command = first === '--help' || first === '-h' ? 'help' : first;
   // strict: false so that the checks below, not parseArgs' own wording, say what is wrong (stable messages)
   const { tokens } = parseArgsOf({ args: rest, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
   const parsed: ParsedArgs = { command, positional: [], values: {}, passthrough: [], repeated: {} };

@@ -3,7 +3,7 @@
 // guard that failed before a recompile), the kernels each compile generated with the ATen ops they fused and the
 // source lines those came from, graph breaks, guards, caches, CUDA graphs and compile time.
 // Pure data; the host turns it into TreeItems.
-import { baseName } from './fileName.ts';
+import { placeLabel } from './sourcePlace.ts';
 import { formatUsPerStep, kernelLensTitle } from './kernelLinks.ts';
 import type { CompileArtifacts, CompilerInsight, ModeResult, Report, SourceLocation } from './report.ts';
 
@@ -28,7 +28,8 @@ export interface CompilerTreeNode {
   children: CompilerTreeNode[];
 }
 
-const where = (location: SourceLocation | null | undefined): string => (location ? `${baseName(location.file)}:${location.line}` : 'unknown line');
+// "model.py:12"; a notebook's "explore.ipynb cell 3, line 5"
+const where = (location: SourceLocation | null | undefined): string => (location ? placeLabel(location) : 'unknown line');
 const leaf = (label: string, description?: string, location?: SourceLocation | null, tooltip?: string): CompilerTreeNode =>
   ({ label, children: [], ...(description ? { description } : {}), ...(location ? { location } : {}), ...(tooltip ? { tooltip } : {}) });
 const seconds = (s: number): string => `${s.toFixed(2)} s`;
@@ -77,7 +78,9 @@ function framesNode(c: CompilerInsight): CompilerTreeNode | null {
   const children = [...byFrame.values()].map((compiles) => {
     const first = compiles[0]!;
     return {
-      label: `${first.function ?? 'frame'} (${where(first.location)})`,
+      // a frame with no user line is library or PyTorch code the call reached: its name (`inner`, `_fn`) is not the user's
+      label: first.location ? `${first.function ?? 'frame'} (${where(first.location)})` : 'a frame outside your code',
+      ...(first.location ? {} : { tooltip: `Dynamo compiled a function that is not in your files (${first.function ?? 'unnamed'}): library or PyTorch code your call reached.` }),
       description: `${compiles.length} compile${compiles.length === 1 ? '' : 's'}, ${seconds(compiles.reduce((sum, f) => sum + f.seconds, 0))}`,
       ...(first.location ? { location: first.location } : {}),
       children: compiles.map((compile) => {

@@ -45,13 +45,21 @@ const FIXES: { pattern: RegExp; fix: string }[] = [
   { pattern: /\.item\(\)|Tensor\.item|capture_scalar_outputs|tolist/i, fix: 'Keep the value a tensor (e.g. `torch.where(x.sum() > 0, x * 2, x)`), or set `torch._dynamo.config.capture_scalar_outputs = True`.' },
   { pattern: /numpy|np\.random|random\./i, fix: 'Replace the numpy/`random` call with a torch op (`torch.randint`), or make the choice outside the compiled function and pass it in.' },
   { pattern: /data[- ]dependent|control flow|generic_jump|jump/i, fix: 'Replace Python `if` on tensor values with `torch.where` or `torch.cond`.' },
-  { pattern: /size mismatch|stride mismatch|dim mismatch|shape|dynamic/i, fix: 'Mark the changing dimension dynamic (`torch._dynamo.mark_dynamic(x, 0)`) or compile with `dynamic=True`; or warm up with the shapes you will run.' },
+  { pattern: /stride mismatch|dim mismatch|shape|dynamic/i, fix: 'Mark the changing dimension dynamic (`torch._dynamo.mark_dynamic(tensor, dim)`) or compile with `dynamic=True`; or warm up with the shapes you will run.' },
   { pattern: /dtype mismatch|requires_grad|grad_mode|inference/i, fix: 'Warm up with the same dtype and grad mode (`torch.no_grad` / `inference_mode`) as the real call.' },
   { pattern: /id_match|___check_obj_id|ID_MATCH/i, fix: 'A different object reached the compiled code: compile once per object, or pass the changing value as a tensor argument.' },
 ];
 
+const SIZE_MISMATCH = /tensor '([^']+)' size mismatch at index (\d+)/;
+
 export function suggestFix(reason: string, hint?: string | null): string | null {
   const text = `${reason} ${hint ?? ''}`;
+  // the dimension that changed, of the tensor named: never a generic index 0
+  const size = SIZE_MISMATCH.exec(text);
+  if (size) {
+    const name = /^[A-Za-z_]\w*$/.test(size[1]!) ? size[1]! : 'x';
+    return `Mark dimension ${size[2]} dynamic (\`torch._dynamo.mark_dynamic(${name}, ${size[2]})\` before the first call) or compile with \`dynamic=True\`; or warm up with the shapes you will run.`;
+  }
   return FIXES.find((f) => f.pattern.test(text))?.fix ?? null;
 }
 
@@ -165,14 +173,15 @@ export function findingHover(finding: Finding): string {
   const tags = finding.kind === 'divergence' ? [] : [...finding.modes, rankText(finding)].filter((t): t is string => t !== null);
   lines.push(`**Compile Lens — ${title}**${tags.length ? ` (${tags.map(esc).join(', ')})` : ''}`, '');
   lines.push(`**${finding.kind === 'divergence' ? 'What differed' : 'Reason'}:** ${esc(finding.reason)}`);
+  // the answer first: what to do, then why and what it cost
+  if (finding.fix) lines.push('', `**Fix:** ${finding.what ? esc(finding.fix) : finding.fix}`);
   if (finding.what) lines.push('', `**What happened:** ${esc(finding.what)}`);
+  if (finding.trigger) lines.push('', `**Triggered by:** ${esc(finding.trigger)}`);
   if (finding.hint) lines.push('', `**PyTorch's hint:** ${esc(finding.hint)}`);
   if (finding.kind === 'graph-break' && finding.graphCount !== null) {
     const outside = finding.outsideGraphsMs === null ? '' : ` (${finding.outsideGraphsMs.toFixed(3)} ms per call is spent outside the graphs: eager code, guards, Python)`;
     lines.push('', `**Cost:** the compiled code is split into ${finding.graphCount} graph${finding.graphCount === 1 ? '' : 's'}; code between them runs eagerly${outside}.`);
   }
-  if (finding.trigger) lines.push('', `**Triggered by:** ${esc(finding.trigger)}`);
-  if (finding.fix) lines.push('', `**Fix:** ${finding.what ? esc(finding.fix) : finding.fix}`);
   if (finding.docUrl) lines.push('', `[${esc(finding.code)} — PyTorch docs](${finding.docUrl})`);
   return lines.join('\n');
 }

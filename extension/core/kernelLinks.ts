@@ -5,6 +5,7 @@
 import { baseName } from './fileName.ts';
 import { escapeMarkdown } from './findings.ts';
 import type { CompileArtifacts, KernelProvenance, Report, SourceLocation } from './report.ts';
+import { regionTraces } from './timelineContent.ts';
 import { formatMicros } from './trace/summary.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
@@ -82,29 +83,42 @@ export function compiledLineIndex(report: Report): Map<string, Map<number, LineU
 }
 
 /**
- * The hover over a compiled user line: per mode, each kernel it ended up in, what else that kernel fused and its
- * time per step; `openLink` makes the command link that opens the kernel's generated code (the host's command URI).
+ * The hover over a compiled user line: each kernel it ended up in, once (a kernel of the same name that a recompile
+ * made again is one entry naming its compiles), what else that kernel fused and its time per step; the mode only where
+ * the line was compiled in several. `openLink` makes the command link that opens the kernel's generated code (the
+ * host's command URI).
  */
 export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => string | null, maxKernels = 8): string {
+  const groups = new Map<string, LineUse[]>();
+  for (const use of uses) {
+    const key = `${use.mode}\0${use.kernel.name}\0${linesText(use.others)}`;
+    groups.set(key, [...(groups.get(key) ?? []), use]);
+  }
+  const manyModes = new Set(uses.map((u) => u.mode)).size > 1;
   const out = ['**Compile Lens — compiled into**', ''];
-  for (const use of uses.slice(0, maxKernels)) {
+  const entries = [...groups.values()];
+  for (const same of entries.slice(0, maxKernels)) {
+    // the one that ran in the profile speaks for the group (its time, its code), else the latest compile
+    const use = same.find((u) => u.kernel.usPerStep !== null && u.kernel.usPerStep !== undefined) ?? same[same.length - 1]!;
     const k = use.kernel;
     const others = use.others.length ? `with ${escapeMarkdown(linesText(use.others))}` : 'alone';
     const time = k.usPerStep === null || k.usPerStep === undefined ? null : formatUsPerStep(k.usPerStep);
     const what = isExternKernel(k) ? 'library call' : 'kernel';
+    const compiles = same.length > 1 ? `compiles ${escapeMarkdown(same.map((u) => u.kernel.compileId ?? '?').join(', '))}` : null;
     const link = openLink(use);
-    const parts = [`${escapeMarkdown(use.mode)}: ${what} \`${k.name.replace(/`/g, "'")}\` ${others}`, time, k.atenOps.length ? escapeMarkdown(k.atenOps.join(', ')) : null]
-      .filter(Boolean).join(' · ');
+    const parts = [`${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${what} \`${k.name.replace(/`/g, "'")}\` ${others}`, time, compiles,
+      k.atenOps.length ? escapeMarkdown(k.atenOps.join(', ')) : null].filter(Boolean).join(' · ');
     out.push(`- ${parts}${link ? ` — [Open generated code](${link})` : ''}`);
   }
-  if (uses.length > maxKernels) out.push(`- … ${uses.length - maxKernels} more`);
+  if (entries.length > maxKernels) out.push(`- … ${entries.length - maxKernels} more`);
   return out.join('\n');
 }
 
 /**
- * The report kernel a timeline slice is: the same name (Triton kernels on the GPU), or `graph_<n>_<name>` (Inductor's
- * C++ kernels record themselves so on the CPU, n telling graphs apart). Among kernels of that name, the one of
- * `compileId` (the compiled region the slice ran in) when known; null when several match and none is told apart.
+ * The report kernel a timeline slice is: the same name (Triton kernels on the GPU), or the name with what Inductor
+ * puts before it in the profile: `graph_<n>_` (its C++ kernels record themselves so on the CPU, n telling graphs
+ * apart, from any graph of any region). Among kernels of that name, the one of `compileId` (the compiled region the
+ * slice ran in) when known; null when several match and none is told apart.
  */
 export function kernelForSlice(sliceName: string, kernels: KernelProvenance[], compileId?: string | null): KernelProvenance | null {
   const bare = sliceName.replace(/^graph_\d+_/, '');
@@ -112,4 +126,26 @@ export function kernelForSlice(sliceName: string, kernels: KernelProvenance[], c
   if (named.length <= 1) return named[0] ?? null;
   const inRegion = compileId ? named.filter((k) => k.compileId === compileId) : [];
   return inRegion.length === 1 ? inRegion[0]! : null;
+}
+
+/** The kernels a timeline pane's compiled code may run, and the report mode whose compiles hold their generated code. */
+export interface PaneKernels { mode: string; kernels: KernelProvenance[] }
+
+/**
+ * The kernels of the pane labelled `paneLabel`: a target's mode pane has its mode's; a script region's pane "r0 Net
+ * default" (the script's own compiled callable, replayed) has the kernels the script's compiles made for that region
+ * (the "script" entry holds them, with their generated code); a what-if mode's pane, those its replay compiled.
+ * Null for eager panes and traces without a report.
+ */
+export function paneKernels(report: Report, paneLabel: string): PaneKernels | null {
+  const mode = report.modes.find((m) => m.mode === paneLabel);
+  if (mode) return { mode: mode.mode, kernels: mode.compiler?.kernels ?? [] };
+  const traced = regionTraces(report).find((t) => t.label === paneLabel && t.measurement);
+  if (!traced?.measurement) return null;
+  if (traced.measurement.mode !== 'as-written') return { mode: traced.measurement.mode, kernels: traced.measurement.compiler?.kernels ?? [] };
+  const script = report.modes.find((m) => m.mode === 'script');
+  // the region's own compile ids: a kernel name other regions' compiles also made is not this region's
+  const ids = new Set((traced.region.compiler?.frames ?? []).map((f) => f.compileId));
+  const kernels = (script?.compiler?.kernels ?? []).filter((k) => !ids.size || ids.has(k.compileId ?? ''));
+  return script ? { mode: script.mode, kernels } : null;
 }

@@ -142,6 +142,17 @@ function fallbacks(calls: RegionCall[]): string | null {
 }
 
 /** The story as one to three sentences, or null when there are no calls to tell it from. */
+/**
+ * The one line that reconciles the script's own call times with the measured time beside them, when they differ by
+ * more than half: the script's calls were timed one at a time as it ran them; the measurement times back-to-back calls.
+ */
+function steadyVersusTimed(region: Region, steadyMs: number): string | null {
+  const measured = region.measurements.find((m) => m.mode === 'as-written' && m.status === 'ok' && m.timing?.medianMs);
+  const timedMs = measured?.timing?.medianMs;
+  if (!timedMs || (steadyMs <= timedMs * 1.5 && steadyMs >= timedMs / 1.5)) return null;
+  return `(The script's calls are timed one at a time as it ran them, with its own work between them; the measurement times back-to-back calls on one input: hence ${formatMs(steadyMs)} here and ${formatMs(timedMs)} measured.)`;
+}
+
 export function regionStory(region: Region): string | null {
   if (region.callCount === 0) return `torch.compile returned ${region.name}, but the script never called it.`;
   const calls = region.calls;
@@ -151,6 +162,11 @@ export function regionStory(region: Region): string | null {
   const recompiles = compiles.filter((c) => c.event === 'recompiled');
   const main = unusedFirstGraph(calls) ?? (recompiles.length >= 2 ? recompileChurn(calls, recompiles) : compiles.length ? compileEvents(compiles, calls) : null);
   if (main) sentences.push(capitalize(main));
+  // the headline counts the compiler's recompiles; a call that recompiled several graphs is one call here
+  const recompileCount = region.compiler?.recompiles.length ?? recompiles.length;
+  if (main && recompiles.length && recompileCount !== recompiles.length) {
+    sentences.push(`(${plural(recompileCount, 'recompile')} in all in ${plural(recompiles.length, 'call')}: one call recompiles each of its graphs whose guard failed, e.g. the parts around a graph break.)`);
+  }
   const steady = region.steadyState;
   const situ = region.inSitu;
   if (situ?.call && situ.steadyFromCall != null) {
@@ -159,6 +175,8 @@ export function regionStory(region: Region): string | null {
       `(median, in situ) against ${formatMs(situ.call.eagerMs)} with compiling off.`);
   } else if (steady && compiles.length && steady.fromCall < region.callCount) {
     sentences.push(`From call ${steady.fromCall} on, calls took ${formatMs(steady.medianMs)} (median) without compiling.`);
+    const timed = steadyVersusTimed(region, steady.medianMs);
+    if (timed) sentences.push(timed);
   }
   const eager = fallbacks(calls);
   if (eager) sentences.push(eager);

@@ -115,3 +115,27 @@ export function parseProtocolLine(line: string): ProtocolLine | null {
   }
   return null;
 }
+
+/**
+ * A line the profiler's native side prints on its own (USDT probe notices around profiler_start / profiler_stop):
+ * not the tool's log nor the user's output, so the log leaves it out.
+ */
+export const isProfilerNoise = (line: string): boolean => /\bUSDT\b/.test(line) && /\bprofiler_(start|stop)\b/.test(line);
+
+/** torch.compile modes whose only difference from default is CUDA graphs: nothing on CPU (max-autotune still tunes). */
+export const CUDA_GRAPH_ONLY_MODES: readonly string[] = ['reduce-overhead'];
+
+/**
+ * The modes a target run compares: those the user set (asked: run as set); else the defaults, less the modes that
+ * only add CUDA graphs when the run is on CPU (`compileLens.device` cpu, or auto without CUDA), with a note saying why.
+ */
+export function targetModes(explicit: string[] | undefined, defaults: string[], device: 'auto' | 'cpu' | 'cuda', cudaAvailable: boolean): { modes: string[]; note: string | null } {
+  const onCpu = device === 'cpu' || (device === 'auto' && !cudaAvailable);
+  const left = explicit || !onCpu ? [] : defaults.filter((m) => CUDA_GRAPH_ONLY_MODES.includes(m));
+  if (explicit || !left.length) return { modes: explicit ?? defaults, note: null };
+  const modes = defaults.filter((m) => !left.includes(m));
+  return {
+    modes: modes.length ? modes : ['default'],
+    note: `${left.join(', ')} not run on CPU: its only difference from default is CUDA graphs, which do nothing there. Set compileLens.modes to run it anyway.`,
+  };
+}

@@ -20,8 +20,11 @@ export const samePlace = (a: SourcePlace, b: SourcePlace): boolean => a.file ===
  */
 export function placeLabel(location: Pick<SourceLocation, 'file' | 'line' | 'cell'>, fullPath = false): string {
   const name = fullPath ? location.file : baseName(location.file);
-  return location.cell == null ? `${name}:${location.line}` : `${name} cell ${location.cell + 1}, line ${location.line}`;
+  return location.cell == null ? `${name}:${location.line}` : `${name} ${cellLineLabel({ cell: location.cell, line: location.line })}`;
 }
+
+/** "cell 4, line 2" (cells counted from 1, as VS Code shows them). */
+export const cellLineLabel = (location: { cell: number; line: number }): string => `cell ${location.cell + 1}, line ${location.line}`;
 
 export interface NotebookCellInfo {
   kind: 'code' | 'markup';

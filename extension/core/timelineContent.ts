@@ -2,7 +2,7 @@
 // Pure (node/timelineSource.ts reads the files), so the preview-then-load sequence is tested without VS Code.
 import type { HostToWebview, TimelineSource } from './protocol.ts';
 import { scriptMode } from './regionDigest.ts';
-import type { Report, RegionMeasurement } from './report.ts';
+import type { Region, Report, RegionMeasurement } from './report.ts';
 import type { TraceHead } from './trace/traceHead.ts';
 import type { TraceReading } from './trace/traceReading.ts';
 import type { FirstView } from './trace/window.ts';
@@ -21,8 +21,17 @@ export interface TimelineContent {
  * A script report's traces: per measured region its eager trace (once per file) and each measurement's compiled
  * trace, compared with the eager trace of the same inputs. Labels name the region: "r0 Model eager", "r0 Model default".
  */
-export function regionTraces(report: Report): { label: string; trace: string; compareWith: string | null }[] {
-  const out: { label: string; trace: string; compareWith: string | null }[] = [];
+export interface RegionTrace {
+  label: string;
+  trace: string;
+  compareWith: string | null;
+  region: Region;
+  /** the compiled side's measurement; null for an eager trace */
+  measurement: RegionMeasurement | null;
+}
+
+export function regionTraces(report: Report): RegionTrace[] {
+  const out: RegionTrace[] = [];
   for (const region of report.regions ?? []) {
     const traced = region.measurements.filter((m) => m.status === 'ok' && m.trace);
     // inputs are named only where a region was traced on more than one signature
@@ -35,11 +44,11 @@ export function regionTraces(report: Report): { label: string; trace: string; co
         compareWith = eagerLabels.get(m.eagerTrace) ?? `${region.id} ${region.name} eager${inputs(m)}`;
         if (!eagerLabels.has(m.eagerTrace)) {
           eagerLabels.set(m.eagerTrace, compareWith);
-          out.push({ label: compareWith, trace: m.eagerTrace, compareWith: null });
+          out.push({ label: compareWith, trace: m.eagerTrace, compareWith: null, region, measurement: null });
         }
       }
       const mode = m.mode === 'as-written' ? scriptMode(region) : m.mode;
-      out.push({ label: `${region.id} ${region.name} ${mode}${inputs(m)}`, trace: m.trace!, compareWith });
+      out.push({ label: `${region.id} ${region.name} ${mode}${inputs(m)}`, trace: m.trace!, compareWith, region, measurement: m });
     }
   }
   return out;

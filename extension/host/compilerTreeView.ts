@@ -34,7 +34,8 @@ export class CompilerTreeView implements vscode.TreeDataProvider<CompilerTreeNod
       item.iconPath = new vscode.ThemeIcon(highlight ? 'error' : ARTIFACT_ICONS[kind]);
       item.command = { command: OPEN_ARTIFACT_COMMAND, title: 'Open', arguments: [args] };
     } else if (node.location) {
-      // through the kernel-lines command: a report's source link opens only inside the workspace (reportPaths.ts)
+      // through the kernel-lines command: a report's source link opens only inside the workspace (reportPaths.ts),
+      // a notebook's in its cell in the notebook editor
       item.command = { command: REVEAL_LINES_COMMAND, title: 'Go to source', arguments: [[node.location]] };
     }
     return item;

@@ -1,23 +1,31 @@
-// The last run's findings where the code is: Problems entries, hovers, and CodeLens above compile targets and
-// torch.compile lines (a script's regions), in Python files and in notebook cells.
+// The findings where the code is, kept per file across runs (core/findingStore.ts): Problems entries, hovers
+// (the finding first, then what the line was compiled into), and CodeLens above compile targets and torch.compile
+// lines (a script's regions), in Python files and in notebook cells.
 import * as vscode from 'vscode';
 import { findCompileSites, findCompileSitesInCells } from '../core/compileSites.ts';
-import { collectFindings, findingHover, findingMessage, type Finding } from '../core/findings.ts';
+import { FindingStore } from '../core/findingStore.ts';
+import { findingHover, findingMessage, type Finding } from '../core/findings.ts';
 import { digestRegion, type RegionDigest } from '../core/regionDigest.ts';
 import { digestReport, headline } from '../core/reportDigest.ts';
-import { placeOf, samePlace, type SourcePlace } from '../core/sourcePlace.ts';
+import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../core/sourcePlace.ts';
 import { findTargetFunctions } from '../core/targets.ts';
+import { shortLine } from '../core/units.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { cellLocation, notebookCellTexts, placeOfDocument } from './notebooks.ts';
 
 export const PROFILE_TARGET_COMMAND = 'compileLens.profileTarget';
 export const PROFILE_SCRIPT_COMMAND = 'compileLens.profileScript';
 export const OPEN_REPORT_COMMAND = 'compileLens.openReport';
+export const CLEAR_FINDINGS_COMMAND = 'compileLens.clearFindings';
+
+/** What a hover adds under the findings of a line (the kernels it was compiled into). */
+export type LineHoverPart = (document: vscode.TextDocument, position: vscode.Position) => vscode.MarkdownString | undefined;
 
 function toDiagnostic(finding: Finding, line: number): vscode.Diagnostic {
   const diagnostic = new vscode.Diagnostic(
     new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
-    findingMessage(finding),
+    // a notebook cell's document shows as the notebook in Problems: the message names the cell
+    finding.cell === null ? findingMessage(finding) : `${findingMessage(finding)} (${cellLineLabel({ cell: finding.cell, line: finding.line })})`,
     finding.kind === 'recompile' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning,
   );
   diagnostic.source = 'Compile Lens';
@@ -31,9 +39,10 @@ interface RegionResult {
   reportPath: string;
 }
 
-/** Holds the findings of the latest report, the latest report per target and per script, and shows them in every editor surface. */
+/** Holds the findings per file, the latest report per target and per script, and shows them in every editor surface. */
 export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProvider, vscode.Disposable {
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('compile-lens');
+  private readonly store = new FindingStore();
   private findings: Finding[] = [];
   /** latest report per target function, keyed "file\0function" */
   private readonly reportsByTarget = new Map<string, LoadedReport & { reportPath: string }>();
@@ -47,6 +56,8 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
     this.lensesChanged.fire();
   });
 
+  constructor(private readonly lineHover: LineHoverPart = () => undefined) {}
+
   show(loaded: LoadedReport, reportPath: string): void {
     const target = loaded.report.target;
     if (target.file && target.function) this.reportsByTarget.set(`${target.file}\0${target.function}`, { ...loaded, reportPath });
@@ -54,7 +65,18 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
       const regions = (loaded.report.regions ?? []).filter((r) => r.location).map((r) => ({ region: digestRegion(r), place: placeOf(r.location!), reportPath }));
       this.regionsByScript.set(target.file, regions);
     }
-    this.findings = collectFindings(loaded.report);
+    this.store.add(loaded.report);
+    this.findings = this.store.all();
+    this.placeDiagnostics();
+    this.lensesChanged.fire();
+  }
+
+  /** "Clear Findings": every Problems entry, hover and result lens of every run. */
+  clear(): void {
+    this.store.clear();
+    this.findings = [];
+    this.reportsByTarget.clear();
+    this.regionsByScript.clear();
     this.placeDiagnostics();
     this.lensesChanged.fire();
   }
@@ -77,10 +99,15 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
     const place = placeOfDocument(document);
     if (!place) return undefined;
     const here = this.findings.filter((f) => samePlace(placeOf(f), place) && f.line - 1 === position.line);
-    if (!here.length) return undefined;
-    const markdown = new vscode.MarkdownString(here.map(findingHover).join('\n\n---\n\n'));
-    markdown.isTrusted = false; // report text is data: no command links
-    return new vscode.Hover(markdown, document.lineAt(position.line).range);
+    const parts: vscode.MarkdownString[] = [];
+    if (here.length) {
+      const markdown = new vscode.MarkdownString(here.map(findingHover).join('\n\n---\n\n'));
+      markdown.isTrusted = false; // report text is data: no command links
+      parts.push(markdown);
+    }
+    const compiled = this.lineHover(document, position);
+    if (compiled) parts.push(compiled);
+    return parts.length ? new vscode.Hover(parts, document.lineAt(position.line).range) : undefined;
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
@@ -92,7 +119,10 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         const range = new vscode.Range(target.line, 0, target.line, 0);
         lenses.push(new vscode.CodeLens(range, { title: '▶ Compile & Profile', command: PROFILE_TARGET_COMMAND, arguments: [document.uri.fsPath, target.name] }));
         const last = this.reportsByTarget.get(`${document.uri.fsPath}\0${target.name}`);
-        if (last) lenses.push(new vscode.CodeLens(range, { title: headline(digestReport(last.report)), command: OPEN_REPORT_COMMAND, arguments: [last.reportPath] }));
+        if (last) {
+          const full = headline(digestReport(last.report));
+          lenses.push(new vscode.CodeLens(range, { title: shortLine(full), tooltip: full, command: OPEN_REPORT_COMMAND, arguments: [last.reportPath] }));
+        }
       }
     }
     const firstSite = this.firstCompileLine(document, place);
@@ -105,7 +135,9 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         const line = (region.line ?? 0) - 1;
         if (!samePlace(at, place) || line < 0 || line >= document.lineCount) continue;
         const range = new vscode.Range(line, 0, line, 0);
-        lenses.push(new vscode.CodeLens(range, { title: `${region.id} ${region.name}: ${region.headline}`, command: OPEN_REPORT_COMMAND, arguments: [reportPath] }));
+        // short on the line; the whole headline in the lens's tooltip
+        const full = `${region.id} ${region.name}: ${region.headline}`;
+        lenses.push(new vscode.CodeLens(range, { title: shortLine(full), tooltip: full, command: OPEN_REPORT_COMMAND, arguments: [reportPath] }));
       }
     }
     return lenses;

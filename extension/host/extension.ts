@@ -2,19 +2,22 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { chooseProfile, type ActiveSource } from '../core/profileChoice.ts';
+import { runKey } from '../core/findingStore.ts';
 import { runSummary } from '../core/regionDigest.ts';
-import { optionsFromSettings, profileArgs, type RunTarget } from '../core/runnerProtocol.ts';
+import { optionsFromSettings, profileArgs, targetModes, type RunTarget } from '../core/runnerProtocol.ts';
 import { RunSlot } from '../core/runSlot.ts';
 import { interpreterProblem, probeInterpreter } from '../node/interpreter.ts';
 import { loadReport } from '../node/reportFile.ts';
+import { listRuns } from '../node/runList.ts';
 import { runRunner } from '../node/runner.ts';
 import { CompiledLineHover } from './compiledLineHover.ts';
 import { OPEN_COMPILE_LOGS_COMMAND, openCompileLogs } from './compileLogs.ts';
 import { CompilerTreeView } from './compilerTreeView.ts';
-import { EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
+import { CLEAR_FINDINGS_COMMAND, EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
 import { GeneratedCode } from './generatedCode.ts';
 import { notebookCellTexts } from './notebooks.ts';
-import { openTimelinePanel, openTraceTimeline, registerTimeline } from './timelinePanel.ts';
+import { RunsView } from './runsView.ts';
+import { openTraceTimeline, registerTimeline, ReportTabs } from './timelinePanel.ts';
 
 interface PythonExtensionApi {
   environments?: { getActiveEnvironmentPath(resource?: vscode.Uri): { path: string } };
@@ -77,20 +80,44 @@ async function saveIfDirty(target: RunTarget): Promise<void> {
   await vscode.workspace.notebookDocuments.find((n) => same(n.uri) && n.isDirty)?.save();
 }
 
+/** "Open Report": the workspace's recent runs first, then a file dialog for any report.json. */
+async function chooseReport(): Promise<string | undefined> {
+  const runs = (await Promise.all((vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => listRuns(f.uri.fsPath, 20)))).flat();
+  const browse = { label: '$(folder-opened) Browse for a report.json…', reportPath: '' };
+  const picked = runs.length
+    ? await vscode.window.showQuickPick([...runs.map((r) => ({ label: r.label, description: r.description, detail: r.reportPath, reportPath: r.reportPath })), browse], { placeHolder: 'Open the report of a recent run', matchOnDescription: true })
+    : browse;
+  if (!picked) return undefined;
+  if (picked.reportPath) return picked.reportPath;
+  return (await vscode.window.showOpenDialog({ filters: { 'Compile Lens report': ['json'] } }))?.[0]?.fsPath;
+}
+
+/** The cancel toast: what the stopped run left, in the words of its kind of run (the runner's report says it). */
+async function cancelledText(reportPath: string | null): Promise<string> {
+  const error = reportPath ? await loadReport(reportPath).then((l) => l.report.error, () => null) : null;
+  return error?.kind === 'cancelled' ? `${error.message} ${error.fix}` : 'Cancelled: the runner and its compile workers were stopped. The findings and report of the last run stay.';
+}
+
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Compile Lens');
-  const findings = new EditorFindings();
-  const compilerTree = new CompilerTreeView();
   const generatedCode = new GeneratedCode();
+  const compiledLines = new CompiledLineHover(generatedCode);
+  const findings = new EditorFindings((document, position) => compiledLines.markdownAt(document, position));
+  const compilerTree = new CompilerTreeView();
+  const runsView = new RunsView();
   const runSlot = new RunSlot();
   const activeRuns = new Set<AbortController>();
+  // the Compiler view follows the report tab that becomes active
+  const followReport = (reportPath: string) => void loadReport(reportPath).then((loaded) => compilerTree.show(loaded), (e: Error) => log.appendLine(e.message));
+  const reportTabs = new ReportTabs(context.extensionUri, log, followReport);
 
   const showReport = async (reportPath: string) => {
     const loaded = await loadReport(reportPath);
     findings.show(loaded, reportPath);
     compilerTree.show(loaded);
     generatedCode.show(loaded, reportPath);
-    openTimelinePanel(context.extensionUri, { kind: 'report', reportPath }, log);
+    reportTabs.open(runKey(loaded.report.target), reportPath);
+    runsView.refresh();
     return loaded;
   };
 
@@ -109,7 +136,8 @@ export function activate(context: vscode.ExtensionContext): void {
       const resource = target.kind === 'sample' ? vscode.workspace.workspaceFolders?.[0]?.uri : vscode.Uri.file(target.file);
       const config = vscode.workspace.getConfiguration('compileLens', resource);
       const python = await choosePython(resource);
-      const problem = interpreterProblem(await probeInterpreter(python));
+      const interpreter = await probeInterpreter(python);
+      const problem = interpreterProblem(interpreter);
       if (problem) {
         log.appendLine(problem);
         void vscode.window.showErrorMessage(problem);
@@ -119,11 +147,15 @@ export function activate(context: vscode.ExtensionContext): void {
       const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? (target.kind === 'sample' ? context.globalStorageUri.fsPath : path.dirname(target.file));
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(cwd));
       const timeoutSeconds = config.get<number>('timeoutSeconds') ?? 900;
+      const device = config.get<'auto' | 'cpu' | 'cuda'>('device') ?? 'auto';
+      const modesSet = explicitSetting(config.inspect<string[]>('modes'));
+      const targetRun = targetModes(modesSet, config.get<string[]>('modes') ?? ['default'], device, interpreter.cuda);
+      if (target.kind !== 'script' && targetRun.note) log.appendLine(targetRun.note);
       const options = optionsFromSettings(target, {
-        device: config.get<'auto' | 'cpu' | 'cuda'>('device') ?? 'auto',
+        device,
         // a script's regions are measured in the mode the script compiles them with; compileLens.modes adds what-if
-        // modes only when the user set it
-        modes: target.kind === 'script' ? explicitSetting(config.inspect<string[]>('modes')) : config.get<string[]>('modes') ?? ['default'],
+        // modes only when the user set it; a target on CPU leaves out the modes whose only difference is CUDA graphs
+        modes: target.kind === 'script' ? modesSet : targetRun.modes,
         dynamic: config.get<'auto' | 'true' | 'false'>('dynamic') ?? 'auto',
         fullgraph: config.get<boolean>('fullgraph') ?? false,
         timeoutSeconds,
@@ -159,9 +191,18 @@ export function activate(context: vscode.ExtensionContext): void {
         },
       );
       if (outcome.message) log.appendLine(outcome.message);
+      if (outcome.status === 'cancelled') {
+        // the last good findings, Compiler view and report stay as they were; what the run left is one click away
+        runsView.refresh();
+        const partial = outcome.reportPath;
+        const open = partial ? 'Open What Was Measured' : undefined;
+        void vscode.window.showInformationMessage(await cancelledText(partial), ...(open ? [open] : [])).then((a) => {
+          if (a && partial) void showReport(partial);
+        });
+        return;
+      }
       if (!outcome.reportPath) {
-        if (outcome.status !== 'cancelled') void vscode.window.showErrorMessage(outcome.message ?? 'The Compile Lens runner failed.', 'Show Output').then((a) => a && log.show());
-        else void vscode.window.showInformationMessage(outcome.message ?? 'Cancelled.');
+        void vscode.window.showErrorMessage(outcome.message ?? 'The Compile Lens runner failed.', 'Show Output').then((a) => a && log.show());
         return;
       }
       const loaded = await showReport(outcome.reportPath);
@@ -176,15 +217,21 @@ export function activate(context: vscode.ExtensionContext): void {
     }
   };
 
-  registerTimeline(context, log);
+  registerTimeline(context, log, (panel, reportPath, attached) => void loadReport(reportPath)
+    .then((loaded) => reportTabs.track(runKey(loaded.report.target), panel, reportPath, attached), () => {}));
   context.subscriptions.push(
     log,
     findings,
+    runsView,
+    reportTabs,
     vscode.window.registerTreeDataProvider('compileLens.compiler', compilerTree),
+    vscode.window.registerTreeDataProvider('compileLens.runs', runsView),
+    vscode.commands.registerCommand(CLEAR_FINDINGS_COMMAND, () => findings.clear()),
+    vscode.commands.registerCommand('compileLens.refreshRuns', () => runsView.refresh()),
+    // one provider: a line's findings come first, then what it was compiled into
     vscode.languages.registerHoverProvider({ language: 'python' }, findings),
     vscode.languages.registerCodeLensProvider([{ language: 'python', scheme: 'file' }, { language: 'python', scheme: 'vscode-notebook-cell' }], findings),
     generatedCode.register(),
-    vscode.languages.registerHoverProvider({ language: 'python', scheme: 'file' }, new CompiledLineHover(generatedCode)),
     vscode.commands.registerCommand('compileLens.profile', async () => profile(await pickTarget())),
     vscode.commands.registerCommand(PROFILE_TARGET_COMMAND, (file: string, fn: string) => profile({ kind: 'function', file, fn })),
     vscode.commands.registerCommand(PROFILE_SCRIPT_COMMAND, (uri?: vscode.Uri) => {
@@ -197,7 +244,7 @@ export function activate(context: vscode.ExtensionContext): void {
       openCompileLogs({ extensionUri: context.extensionUri, log, choosePython, showReport }, uri, uris)),
     vscode.commands.registerCommand('compileLens.openTrace', (uri?: vscode.Uri, uris?: vscode.Uri[]) => openTraceTimeline(context.extensionUri, log, uri, uris)),
     vscode.commands.registerCommand(OPEN_REPORT_COMMAND, async (reportPath?: string) => {
-      const chosen = reportPath ?? (await vscode.window.showOpenDialog({ filters: { 'Compile Lens report': ['json'] } }))?.[0]?.fsPath;
+      const chosen = reportPath ?? await chooseReport();
       if (chosen) await showReport(chosen).catch((e: Error) => vscode.window.showErrorMessage(e.message));
     }),
     { dispose: () => activeRuns.forEach((c) => c.abort()) },

@@ -28,7 +28,6 @@ export const artifactUri = (file: string): vscode.Uri => vscode.Uri.from({ schem
 /** Holds the reports shown this session and serves their compiler artifacts to the editor. */
 export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode.CodeLensProvider, vscode.Disposable {
   private readonly reports = new Map<string, LoadedReport & { reportPath: string }>();
-  private last: (LoadedReport & { reportPath: string }) | null = null;
   /** failed-guard line (0-based) and reason per artifact URI */
   private readonly highlights = new Map<string, { line: number; message: string }>();
   private readonly failedGuard = vscode.window.createTextEditorDecorationType({
@@ -43,14 +42,15 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
   private readonly subscriptions: vscode.Disposable[] = [];
 
   show(loaded: LoadedReport, reportPath: string): void {
-    this.last = { ...loaded, reportPath };
-    this.reports.set(path.resolve(reportPath), this.last);
+    const key = path.resolve(reportPath);
+    this.reports.delete(key); // re-inserted: the map's order is the order shown
+    this.reports.set(key, { ...loaded, reportPath });
     this.lensesChanged.fire();
   }
 
-  /** The report shown last (the one the editor's hovers describe). */
-  latest(): (LoadedReport & { reportPath: string }) | null {
-    return this.last;
+  /** The reports shown this session, the newest first (the hovers describe the newest that compiled a file). */
+  newestFirst(): (LoadedReport & { reportPath: string })[] {
+    return [...this.reports.values()].reverse();
   }
 
   register(): vscode.Disposable {

@@ -64,10 +64,11 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
   });
 }
 
-/** attach() for a panel's lifetime. */
-function attachPanel(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): void {
+/** attach() for a panel's lifetime, or until the panel is attached to another source (`detach`). */
+function attachPanel(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): vscode.Disposable {
   const listener = attach(panel.webview, extensionUri, source, titleOf(source), log);
-  panel.onDidDispose(() => listener.dispose());
+  const disposed = panel.onDidDispose(() => listener.dispose());
+  return { dispose: () => { listener.dispose(); disposed.dispose(); } };
 }
 
 function titleOf(source: TimelineSource): string {
@@ -78,12 +79,53 @@ function titleOf(source: TimelineSource): string {
   }
 }
 
-export function openTimelinePanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): vscode.WebviewPanel {
-  const title = titleOf(source);
+function createPanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): { panel: vscode.WebviewPanel; attached: vscode.Disposable } {
   // preserveFocus: the editor keeps focus, so its CodeLens refresh (cancelled when it blurs) goes through
-  const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, retainContextWhenHidden: false });
-  attachPanel(panel, extensionUri, source, log);
-  return panel;
+  const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, titleOf(source), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, retainContextWhenHidden: false });
+  return { panel, attached: attachPanel(panel, extensionUri, source, log) };
+}
+
+export function openTimelinePanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): vscode.WebviewPanel {
+  return createPanel(extensionUri, source, log).panel;
+}
+
+/**
+ * Report tabs, one per target or script (`key`): a new run of it shows in its tab, which keeps its place; the
+ * report of the tab that becomes active is told to `onActive` (the Compiler view follows it).
+ */
+export class ReportTabs implements vscode.Disposable {
+  private readonly tabs = new Map<string, { panel: vscode.WebviewPanel; reportPath: string; attached: vscode.Disposable }>();
+
+  constructor(private readonly extensionUri: vscode.Uri, private readonly log: vscode.OutputChannel, private readonly onActive: (reportPath: string) => void) {}
+
+  /** Shows the report in the tab of `key` (made when there is none), without taking the focus from the editor. */
+  open(key: string, reportPath: string): vscode.WebviewPanel {
+    const source: TimelineSource = { kind: 'report', reportPath };
+    const tab = this.tabs.get(key);
+    if (!tab) {
+      const { panel, attached } = createPanel(this.extensionUri, source, this.log);
+      this.track(key, panel, reportPath, attached);
+      return panel;
+    }
+    tab.attached.dispose();
+    tab.attached = attachPanel(tab.panel, this.extensionUri, source, this.log);
+    tab.reportPath = reportPath;
+    tab.panel.title = titleOf(source);
+    tab.panel.reveal(tab.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+    return tab.panel;
+  }
+
+  /** A report panel restored after a restart: the tab of its target from now on. */
+  track(key: string, panel: vscode.WebviewPanel, reportPath: string, attached: vscode.Disposable): void {
+    const tab = { panel, reportPath, attached };
+    this.tabs.set(key, tab);
+    panel.onDidChangeViewState((event) => event.webviewPanel.active && this.onActive(tab.reportPath));
+    panel.onDidDispose(() => this.tabs.get(key) === tab && this.tabs.delete(key));
+  }
+
+  dispose(): void {
+    this.tabs.clear();
+  }
 }
 
 /**
@@ -119,7 +161,8 @@ class TraceDocument implements vscode.CustomDocument {
   dispose(): void {}
 }
 
-export function registerTimeline(context: vscode.ExtensionContext, log: vscode.OutputChannel): void {
+/** restored: a report panel brought back after a restart, for its ReportTabs. */
+export function registerTimeline(context: vscode.ExtensionContext, log: vscode.OutputChannel, restored: (panel: vscode.WebviewPanel, reportPath: string, attached: vscode.Disposable) => void): void {
   const extensionUri = context.extensionUri;
   const traceEditor: vscode.CustomReadonlyEditorProvider<TraceDocument> = {
     openCustomDocument: (uri) => new TraceDocument(uri),
@@ -135,7 +178,8 @@ export function registerTimeline(context: vscode.ExtensionContext, log: vscode.O
           panel.dispose();
           return;
         }
-        attachPanel(panel, extensionUri, source, log);
+        const attached = attachPanel(panel, extensionUri, source, log);
+        if (source.kind === 'report') restored(panel, source.reportPath, attached);
       },
     }),
     ...[TRACE_EDITOR_VIEW_TYPE, ANY_JSON_EDITOR_VIEW_TYPE].map((viewType) => vscode.window.registerCustomEditorProvider(viewType, traceEditor, { supportsMultipleEditorsPerDocument: true })),

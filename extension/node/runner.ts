@@ -2,7 +2,7 @@
 // stderr as log lines, cancel and timeout by ending its whole process group so no compiler worker survives.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { parseProtocolLine, type ProtocolLine } from '../core/runnerProtocol.ts';
+import { isProfilerNoise, parseProtocolLine, type ProtocolLine } from '../core/runnerProtocol.ts';
 
 export interface RunnerProgress {
   phase: string;
@@ -87,6 +87,7 @@ export function runRunner(launch: RunnerLaunch): Promise<RunnerOutcome> {
       else if (line.trim()) launch.onLog?.(line);
     });
     const stderr = lineSplitter((line) => {
+      if (isProfilerNoise(line)) return;
       stderrTail.push(line);
       if (stderrTail.length > 40) stderrTail.shift();
       launch.onLog?.(line);

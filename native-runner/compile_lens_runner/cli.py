@@ -10,7 +10,7 @@ import sys
 from .target.samples import NAMES as SAMPLE_NAMES
 from .errors import RunnerError
 from .process.inspect import inspect_logs
-from .process.placement import default_out_dir, refusal
+from .process.placement import default_out_dir, make_tool_folder, refusal
 from .process.supervisor import supervise
 
 KNOWN_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
@@ -161,4 +161,6 @@ def main(argv: list[str] | None = None) -> int:
     refused = refusal(out_dir)
     if refused:  # before anything runs: a run would replace the folder
         parser().error(refused)
+    if not args.out:
+        make_tool_folder(out_dir)
     return supervise(spec, out_dir, args.timeout, stop_on_stdin_eof=args.stop_when_stdin_closes)

@@ -106,3 +106,34 @@ def test_recompile_limit_is_read_in_old_and_new_wording() -> None:
     assert explain.recompile_limit("exceeding the accumulated_recompile_limit cache size limit (currently set to 256)") == 256
     assert explain.recompile_limit("torch._dynamo hit config.cache_size_limit (8)") == 8
     assert explain.recompile_limit("tensor 'x' size mismatch at index 0. expected 32, actual 64") is None
+
+
+def test_a_number_on_dynamos_stack_is_named_by_the_users_line_not_by___stack0() -> None:
+    found = explain.explain("___stack1 == 2 (guard from: head = self.heads[np.random.randint(0, len(self.heads))])")
+    assert found and "___" not in found["what"] + found["fix"]
+    assert "`head = self.heads[np.random.randint(0, len(self.heads))]`" in found["what"]
+    assert "torch.randint" in found["fix"]
+
+
+def test_a_size_change_inside_a_library_call_gets_a_fix_at_the_users_level() -> None:
+    reason = "tensor 'input_ids' size mismatch at index 1. expected 7, actual 8"
+    found = explain.explain(reason, library_frame="forward in modeling_llama.py")
+    assert found and "dimension 1 (7 -> 8)" in found["what"] and "forward in modeling_llama.py" in found["what"]
+    assert "mark_dynamic" not in found["fix"] and "static" in found["fix"] and "dynamic=True" in found["fix"] and "pad" in found["fix"]
+    own = explain.explain(reason)
+    assert own and "torch._dynamo.mark_dynamic(input_ids, 1)" in own["fix"]
+
+
+def test_library_frame_names_the_compiled_library_function_only_when_user_code_called_it() -> None:
+    from compile_lens_runner.compiler.insight import library_frame
+    from compile_lens_runner.compiler.torch_trace import Record
+
+    def start(*files: tuple[str, str]) -> Record:
+        strings = {n: f for n, (f, _) in enumerate(files)}
+        return Record(kind="dynamo_start", compile_id="0/0", meta={"stack": [{"line": 1, "name": name, "filename": n} for n, (_, name) in enumerate(files)]},
+                      payload="", strings=strings)
+
+    user, lib = ("/ws/gen.py", "<module>"), ("/venv/site-packages/transformers/models/llama/modeling_llama.py", "forward")
+    assert library_frame(start(user, lib)) == "forward in modeling_llama.py"
+    assert library_frame(start(user, ("/ws/model.py", "forward"))) is None
+    assert library_frame(start(user, ("/venv/site-packages/torch/_dynamo/eval_frame.py", "inner"))) == "PyTorch code"

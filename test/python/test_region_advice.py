@@ -89,3 +89,28 @@ def test_in_situ_steps_too_noisy_to_decide_leave_the_verdict_to_the_replay() -> 
     not_replayable = _region("Net", 5, [], reason="it runs an optimizer step")
     not_replayable["inSitu"] = _in_situ(1.3, 0.6, 2.0, None, 40)
     assert region_recommendation(not_replayable)["reason"].startswith("No verdict: the script's steps varied too much")
+
+
+def test_a_measurement_too_noisy_for_a_verdict_is_no_verdict_in_the_region_and_the_summary() -> None:
+    noisy = dict(_measurement("as-written", 1.07), speedupInterval={"low": 1.01, "high": 128.11})
+    region = _region("TinyMLP", 22, [noisy])
+    assert region["recommendation"]["verdict"] == "none" and region["recommendation"]["reason"].startswith("No verdict:")
+    summary = script_recommendation([region])
+    assert summary["verdict"] == "none"
+    assert summary["reason"] == "No verdict: TinyMLP (line 22): no verdict, the rounds varied too much to decide."
+    assert "stay eager" not in summary["reason"]
+
+
+def test_a_cuda_graph_mode_recommended_on_cpu_says_its_cuda_graphs_did_nothing() -> None:
+    region = _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])
+    assert "CUDA graphs" not in region["recommendation"]["reason"], "no device known: nothing said"
+    on_cpu = _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])
+    on_cpu["device"] = "cpu"
+    reason = region_recommendation(on_cpu)["reason"]
+    assert reason.startswith("Use reduce-overhead") and "On CPU, reduce-overhead's CUDA graphs do nothing" in reason
+
+
+def test_a_notebook_region_is_named_by_its_cell_and_cell_line() -> None:
+    region = _region("Net", 17, [_measurement("as-written", 0.6)])
+    region["location"] = {"file": "/nb.ipynb", "line": 2, "cell": 2}
+    assert script_recommendation([region])["reason"] == "Net (cell 3, line 2): stay eager (best 0.60x)."

@@ -55,9 +55,12 @@ test('a value may follow its flag after "=", and a later flag wins', () => {
 });
 
 test('--help prints the usage and exits 0; no command prints it and exits 2', async () => {
-  const help = await run(['profile', '--help']);
-  assert.equal(help.code, 0);
-  assert.match(help.out, /^Usage:\n {2}compile-lens profile/);
+  for (const argv of [['profile', '--help'], ['--help'], ['-h'], ['help']]) {
+    const help = await run(argv);
+    assert.equal(help.code, 0, argv.join(' '));
+    assert.match(help.out, /^Usage:\n {2}compile-lens profile/, argv.join(' '));
+    assert.equal(help.err, '', argv.join(' '));
+  }
   const none = await run([]);
   assert.equal(none.code, 2);
   assert.match(none.out, /^Usage:/);

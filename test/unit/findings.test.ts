@@ -66,11 +66,11 @@ test('findings: one per site and reason, merged across modes, innermost user fra
   assert.equal(findings[0]!.docUrl, 'https://example.invalid/gb0059');
 });
 
-test('hover names reason, cost, trigger and fix, and escapes report text', () => {
+test('hover leads with the answer (reason, then fix), then cost and trigger, and escapes report text', () => {
   const [print, item, recompile] = collectFindings(report);
-  assert.match(findingHover(print!), /Unsupported builtin print[\s\S]*split into 3 graphs; code between them runs eagerly \(0\.242 ms per call is spent outside the graphs[\s\S]*logging/);
+  assert.match(findingHover(print!), /Unsupported builtin print[\s\S]*\*\*Fix:\*\*[^\n]*logging[\s\S]*split into 3 graphs; code between them runs eagerly \(0\.242 ms per call is spent outside the graphs/);
   assert.match(findingHover(item!), /capture\\_scalar\\_outputs/);
-  assert.match(findingHover(recompile!), /batch 64 after warmup at 32[\s\S]*mark_dynamic/);
+  assert.match(findingHover(recompile!), /\*\*Fix:\*\*[^\n]*mark_dynamic[\s\S]*Triggered by:\*\* batch 64 after warmup at 32/);
   const hostile = findingHover({ ...print!, reason: '<img src=x onerror=alert(1)> [link](javascript:alert(1))' });
   assert.ok(!/(?<!\\)<img/.test(hostile) && !/(?<!\\)\]\(javascript/.test(hostile), hostile);
 });
@@ -79,6 +79,9 @@ test('suggestFix covers the seed write-ups\' causes and stays silent on unknown 
   assert.match(suggestFix('generic_jump TensorVariable()') ?? '', /torch\.where|torch\.cond/);
   assert.match(suggestFix('call to np.random.randint') ?? '', /torch\.randint/);
   assert.equal(suggestFix('something entirely new'), null);
+  // the dimension that changed, never a generic index 0
+  assert.match(suggestFix("tensor 'x' size mismatch at index 2. expected 7, actual 8") ?? '', /mark_dynamic\(x, 2\)/);
+  assert.doesNotMatch(suggestFix("tensor 'x' size mismatch at index 1. expected 7, actual 8") ?? '', /, 0\)/);
 });
 
 test('digest and headline pick the recommended mode and list failures', () => {

@@ -45,9 +45,12 @@ test('a compiled user line\'s hover: its kernels, the other lines they fused, ti
   const hover = compiledLineHover(uses, (u) => `command:open?${u.target!.compileId}`);
   const lines = hover.split('\n');
   assert.equal(lines[0], '**Compile Lens — compiled into**');
-  assert.match(lines[2]!, /^- default: kernel `cpp_fused_add_mul_relu_0` with line 13 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/0\)$/);
-  // only compile 0/1 ran in the profile (the timed inputs recompiled it): only it has a time
-  assert.match(lines[3]!, /with line 13 · [\d.]+ (µs|ms)\/step · /);
+  // one entry for the kernel both compiles made (listed once), spoken for by compile 0/1, the one that ran in the
+  // profile (the timed inputs recompiled it); no mode prefix where the line was compiled in one mode
+  assert.equal(lines.length, 3);
+  assert.match(lines[2]!, /^- kernel `cpp_fused_add_mul_relu_0` with line 13 · [\d.]+ (µs|ms)\/step · compiles 0\/0, 0\/1 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/1\)$/);
+  const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
+  assert.match(twoModes, /^- default: kernel .*\n- max\\-autotune: kernel /m, 'the mode is named where the line was compiled in several');
   assert.equal(compiledLineIndex(report).get(file)!.get(11)!.length, 2, 'line 11 went into the addmm library call of each compile');
 });
 

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { collectFindings } from '../../extension/core/findings.ts';
 import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/core/regionDigest.ts';
 import { parseSignature, regionStory, signatureChange } from '../../extension/core/regionStory.ts';
+import { shortLine } from '../../extension/core/units.ts';
 import type { Region, RegionCall, Report } from '../../extension/core/report.ts';
 import { cellPosition, placeLabel } from '../../extension/core/sourcePlace.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
@@ -127,4 +128,28 @@ test('the extension log\'s summary of a run: one line per region of a script, th
   assert.equal(runSummary({ ...script, regions: [] }), 'torch.compile returned no callable while the script ran.');
   assert.equal(runSummary({ ...script, regions: [], status: 'error' }), 'The script failed before torch.compile returned a callable.');
   assert.match(runSummary(await fixture('graphbreak-cpu')), /^\d+\.\d+× \(default\) · /);
+});
+
+test('numbers side by side agree or say why: recompile counts, and in-script call times beside the measured time', async () => {
+  const { report } = await loadReport(path.join(__dirname, '../fixtures/reports/script-kernels-cpu/report.json'));
+  const r0 = report.regions![0]!;
+  // the script's calls took 0.032 ms (median), the measurement 0.014 ms: one line says why
+  assert.match(regionStory(r0) ?? '', /calls took 0\.032 ms \(median\) without compiling\. \(The script's calls are timed one at a time .* hence 0\.032 ms here and 0\.014 ms measured\.\)$/);
+  // three compiler recompiles in two calls: the headline's count and the story's agree, with the reason
+  const churn: Region = {
+    ...r0,
+    calls: r0.calls.map((c, i) => (i === 2 || i === 4 ? { ...c, event: 'recompiled' as const, signature: `float32[${i}, 32]` } : c)),
+    compiler: { ...r0.compiler!, recompiles: [1, 2, 3].map((n) => ({ reason: `r${n}`, compileId: `0/${n}`, location: null })) },
+  };
+  assert.match(digestRegion(churn).headline, /3 recompiles/);
+  assert.match(regionStory(churn) ?? '', /\(3 recompiles in all in 2 calls: one call recompiles each of its graphs whose guard failed/);
+});
+
+test('a CodeLens line stays short (≤ 60 characters), whole parts first; the full text is for the tooltip', () => {
+  const long = "r0 Net: not replayable: it changes its buffer bn.running_mean in place, so running it again would change the script's state · 2 graphs · 1 recompile";
+  const short = shortLine(long);
+  assert.ok(short.length <= 60, short);
+  assert.equal(short, 'r0 Net: not replayable · 2 graphs · 1 recompile');
+  assert.equal(shortLine('3.31× (default, next run 2.77–3.79×) · 3 graphs · 2 breaks · 1 recompile · compile 9.5 s'), '3.31× (default, next run 2.77–3.79×) · 3 graphs · 2 breaks');
+  assert.equal(shortLine('r0 Net: 1.84× (default)'), 'r0 Net: 1.84× (default)');
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseProtocolLine, profileArgs } from '../../extension/core/runnerProtocol.ts';
+import { parseProtocolLine, profileArgs, targetModes } from '../../extension/core/runnerProtocol.ts';
 import { runRunner } from '../../extension/node/runner.ts';
 
 /** A stand-in runner package: real python, scripted behaviour, so process handling is tested for real. */
@@ -47,6 +47,8 @@ test('progress, logs and the result line are separated', async () => {
     'print(json.dumps({"type":"progress","phase":"warmup","fraction":0.5,"message":"half"}), flush=True)',
     'print("stray line", flush=True)',
     'print("to stderr", file=sys.stderr, flush=True)',
+    'print("STAGE:2026-01-01 USDT probe fired: profiler_start", file=sys.stderr, flush=True)',
+    'print("USDT profiler_stop: 0 events", file=sys.stderr, flush=True)',
     'print(json.dumps({"type":"result","status":"ok","report":"/tmp/r/report.json"}), flush=True)',
   ].join('\n'));
   const progress: string[] = [];
@@ -54,7 +56,7 @@ test('progress, logs and the result line are separated', async () => {
   const outcome = await runRunner({ python: 'python3', runnerDir: dir, cwd: dir, args: [], onProgress: (p) => progress.push(p.message), onLog: (l) => logs.push(l) });
   assert.deepEqual(outcome, { status: 'ok', reportPath: '/tmp/r/report.json', exitCode: 0, message: null });
   assert.deepEqual(progress, ['half']);
-  assert.deepEqual(logs.sort(), ['stray line', 'to stderr']);
+  assert.deepEqual(logs.sort(), ['stray line', 'to stderr'], "the profiler's USDT notices are not the tool's log");
 });
 
 test('a runner that dies without a report is a crash with its last stderr lines', async () => {
@@ -126,4 +128,14 @@ test('if the launching process dies, the runner sees its stdin close (VS Code cl
   assert.equal(launched.signal, 'SIGKILL');
   for (let i = 0; i < 50 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 100));
   assert.equal(readFileSync(marker, 'utf8'), 'eof');
+});
+
+test('on CPU the default modes leave out reduce-overhead (CUDA graphs do nothing there) and say why; modes the user set run as set', () => {
+  const defaults = ['default', 'reduce-overhead'];
+  const cpu = targetModes(undefined, defaults, 'cpu', false);
+  assert.deepEqual(cpu.modes, ['default']);
+  assert.match(cpu.note ?? '', /^reduce-overhead not run on CPU: .*CUDA graphs, which do nothing there\. Set compileLens\.modes/);
+  assert.deepEqual(targetModes(undefined, defaults, 'auto', false).modes, ['default'], 'auto without CUDA runs on CPU');
+  assert.deepEqual(targetModes(undefined, defaults, 'auto', true), { modes: defaults, note: null });
+  assert.deepEqual(targetModes(['default', 'reduce-overhead'], defaults, 'cpu', false), { modes: defaults, note: null }, 'asked: run');
 });

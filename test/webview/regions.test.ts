@@ -129,6 +129,16 @@ describe('script regions in the report panel', () => {
     await page.close();
   });
 
+  test('a notebook\'s graph break in the report names its cell and opens the cell, not the .ipynb text', async () => {
+    const page = await openReport('script-notebook-cpu');
+    const link = page.locator('section.report .breaks button.link').first();
+    assert.equal(await link.innerText(), 'explore.ipynb cell 3, line 6');
+    const before = (await record(page)).posted.length;
+    await link.click();
+    assert.deepEqual((await record(page)).posted.slice(before), [{ type: 'reveal', file: '/home/dev/proj/explore.ipynb', line: 6, cell: 2 }]);
+    await page.close();
+  });
+
   test('a target report has no regions section', async () => {
     const page = await openWebview(browser);
     const { report } = await loadReport(join(ROOT, 'test', 'fixtures', 'reports', 'graphbreak-cpu', 'report.json'));

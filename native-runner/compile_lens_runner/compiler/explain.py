@@ -12,6 +12,8 @@ _SIZE = re.compile(r"tensor '([^']+)' (size|stride) mismatch at index (\d+)\. ex
 _DTYPE = re.compile(r"tensor '([^']+)' dtype mismatch\. expected (\w+), actual (\w+)")
 _REQUIRES_GRAD = re.compile(r"tensor '([^']+)' requires_grad mismatch")
 _VALUE = re.compile(r"^(?P<expr>[\w.\[\]'\"]+) == (?P<value>-?\d+)\b")
+_GUARD_FROM = re.compile(r"\(guard from: (?P<code>.+)\)\s*$")
+_INTERNAL = re.compile(r"___\w+")  # names Dynamo makes up for values on its stack (___stack0): not the user's
 _LEN = re.compile(r"len\((?P<expr>[^)]+)\) == (?P<value>\d+)")
 _AUTOGRAD_ONLY = re.compile(r"^(Autograd\w*|ADInplaceOrView)$")
 WARMUP_FIX = ("Warm up under the same grad mode you serve with: make the warmup calls and the real calls inside the same "
@@ -48,15 +50,17 @@ def _keys(text: str) -> set[str]:
     return {k.strip() for k in text.split(",") if k.strip()}
 
 
-def explain(reason: str, raw: str = "") -> dict[str, str] | None:
-    """{what, fix} for a guard failure, or None when it is not one Compile Lens knows how to put in words."""
-    found = _explain(reason, raw)
+def explain(reason: str, raw: str = "", library_frame: str | None = None) -> dict[str, str] | None:
+    """{what, fix} for a guard failure, or None when it is not one Compile Lens knows how to put in words.
+    library_frame: the compiled frame is library code the user called (e.g. "forward in modeling_llama.py", reached
+    from the user's `model.generate(...)`), so its tensors are not ones the user holds: the fix is at the user's level."""
+    found = _explain(reason, raw, library_frame)
     if found:
         found["what"] = found["what"][:1].upper() + found["what"][1:]
     return found
 
 
-def _explain(reason: str, raw: str) -> dict[str, str] | None:
+def _explain(reason: str, raw: str, library_frame: str | None) -> dict[str, str] | None:
     reason = re.sub(r"^\d+/\d+: ", "", reason.strip())  # the cache entry's compile id, as recompile_reasons prefix it
     text = f"{reason}\n{raw}"
     hint = pytorch_hint(text)
@@ -82,6 +86,13 @@ def _explain(reason: str, raw: str) -> dict[str, str] | None:
         return {"what": "Grad mode differed from the compiled call: one ran with gradients enabled, the other under "
                         "torch.no_grad() or torch.inference_mode().", "fix": WARMUP_FIX}
     size = _SIZE.search(text)
+    if size and library_frame and size[2] == "size":
+        return {"what": (f"A tensor made inside library code you called ({library_frame}) changed size in dimension "
+                         f"{size[3]} ({size[4]} -> {size[5]}); the compiled code was specialised to {size[4]}. You do not hold "
+                         "this tensor, so marking it dynamic is not yours to do."),
+                "fix": ("Keep that size fixed from your side: pad your inputs to one length (or a few bucket lengths), use "
+                        "the library's static option where it has one (e.g. a static KV cache: cache_implementation=\"static\" "
+                        "in Hugging Face generate()), or compile with dynamic=True so one graph serves every size.")}
     if size:
         name, code, kind, dim, was, now = _user_name(size[1]), _code_name(size[1]), size[2], int(size[3]), size[4], size[5]
         if kind == "stride":
@@ -104,6 +115,13 @@ def _explain(reason: str, raw: str) -> dict[str, str] | None:
         return {"what": f"The requires_grad of {name} differed from the compiled call.",
                 "fix": "Warm up with inputs whose requires_grad matches the real calls (and the same grad mode)."}
     value = _VALUE.search(reason)
+    if value and _INTERNAL.fullmatch(value["expr"]):
+        source = _GUARD_FROM.search(reason)
+        where = f"`{source['code'].strip()}`" if source else "a line of the compiled code"
+        return {"what": (f"A Python number computed at {where} changed ({value['value']} when compiled); Dynamo "
+                         "specialises on Python numbers, so each new value compiles a new graph."),
+                "fix": ("Compute that number as a tensor (e.g. torch.randint instead of random / numpy, x.size() kept as a "
+                        "tensor), or compute it outside the compiled code and pass it in as a tensor.")}
     if value:
         expr = value["expr"].replace("L['self']", "self")
         if hint and "nn.Module" in hint:

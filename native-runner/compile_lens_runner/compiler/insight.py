@@ -2,6 +2,7 @@
 compile-time phases, caches, CUDA graphs, and which ATen ops and user lines each generated kernel covers."""
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from typing import Any, Callable, Iterable
@@ -48,12 +49,28 @@ def graph_break(record: Record) -> dict[str, Any]:
     }
 
 
-def _start_location(record: Record) -> dict[str, Any] | None:
+def _start_frames(record: Record) -> list[dict[str, Any]]:
     frames = []
     for frame in record.meta.get("stack", []) or []:
         file = record.strings.get(frame.get("filename"), str(frame.get("filename")))
         frames.append(location(file, int(frame.get("line") or 1), frame.get("name")))
-    return innermost_user(frames)
+    return frames
+
+
+def _start_location(record: Record) -> dict[str, Any] | None:
+    return innermost_user(_start_frames(record))
+
+
+def library_frame(start: Record | None) -> str | None:
+    """"forward in modeling_llama.py" when the compiled frame is library code the user's code called (its innermost
+    frame is not a user file, and a user frame called it); None for the user's own code or when unknown."""
+    frames = _start_frames(start) if start is not None else []
+    if not frames or is_user_file(frames[-1]["file"]) or innermost_user(frames) is None:
+        return None
+    file = frames[-1]["file"].replace("\\", "/")
+    if "/torch/" in file:  # PyTorch's own wrappers (`inner`, `_fn`): their names mean nothing to the user
+        return "PyTorch code"
+    return f"{frames[-1].get('function') or 'a function'} in {os.path.basename(file)}"
 
 
 def recompile(record: Record, starts: dict[str, Record], trigger: Callable[[Record], str | None]) -> dict[str, Any]:
@@ -71,7 +88,8 @@ def recompile(record: Record, starts: dict[str, Record], trigger: Callable[[Reco
     return {"reason": reason, "allReasons": [re.sub(r"\s+", " ", str(r).split("\n", 1)[0]) for r in reasons],
             "compileId": record.compile_id, "location": loc, "trigger": trigger(record),
             "inTimedRegion": record.phase in TIMED_PHASES, "pattern": explain.pattern(reason),
-            "hint": explain.pytorch_hint(first), "explanation": explain.explain(reason, first)}
+            "hint": explain.pytorch_hint(first),
+            "explanation": explain.explain(reason, first, library_frame(starts.get(record.compile_id or "")))}
 
 
 def _us(meta: dict[str, Any], key: str) -> float:

@@ -23,6 +23,23 @@ def fallback_report(spec: dict[str, Any]) -> dict[str, Any]:
                            report.environment(device, None))
 
 
+def stopped_text(data: dict[str, Any]) -> tuple[str, str]:
+    """What a stopped run had finished, and how to get the rest, in the words of its kind of run: a target's modes,
+    a script's run and its regions."""
+    if data["target"].get("kind") != "script":
+        finished = ", ".join(m["mode"] for m in data["modes"] if m["status"] == "ok")
+        if not finished:
+            return "no mode was measured.", "Run again; --quick or fewer modes make a run shorter."
+        return f"finished modes: {finished}.", "Run again to measure the remaining modes."
+    if not any(m["mode"] == "script" for m in data["modes"]):
+        return ("it stopped while the script was running; nothing was measured.",
+                "Run again; to stop a long script early and measure what it did so far, set compileLens.scriptCalls (the CLI's --calls).")
+    measured = [f"{r['id']} {r['name']}" for r in data.get("regions") or [] if any(m["status"] == "ok" for m in r.get("measurements") or [])]
+    if not measured:
+        return "the script had run; no region was measured yet.", "Run again to measure its regions."
+    return f"the script had run; measured regions: {', '.join(measured)}.", "Run again to measure the remaining regions."
+
+
 def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None, code: int, timeout: float | None,
            hang: str | None = None) -> int:
     """hang: for a torchrun job stopped by --timeout, where its ranks were (rank_stacks.hang_sentence)."""
@@ -30,14 +47,14 @@ def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None
     data = report.read(path)
     if data is None:
         data = fallback_report(spec)
-    finished = ", ".join(m["mode"] for m in data["modes"] if m["status"] == "ok") or "none"
+    finished, rest = stopped_text(data)
     if stopped == "cancelled":
-        data["error"] = {"kind": "cancelled", "message": f"The run was cancelled; finished modes: {finished}.",
-                         "fix": "Run again to measure the remaining modes.", "traceback": None}
+        data["error"] = {"kind": "cancelled", "message": f"The run was cancelled; {finished}", "fix": rest, "traceback": None}
         data["status"] = "partial"
         exit_code = EXIT_CANCELLED
     elif stopped == "timeout":
-        fix = "Raise --timeout, choose fewer modes, use --quick, or profile a smaller input."
+        fix = ("Raise --timeout, or set --calls to stop the script after a region's Nth call." if data["target"].get("kind") == "script"
+               else "Raise --timeout, choose fewer modes, use --quick, or profile a smaller input.")
         if hang:  # a torchrun job: where its ranks were
             fix = ("Every rank must run the same collectives in the same order: look for a rank-dependent branch, early "
                    "exit or exception before the line named; if the job was only slow, raise --timeout.")
@@ -45,7 +62,7 @@ def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None
         plan = report.read(os.path.join(workdir, "in_situ", "plan.json")) or {}
         if plan.get("stoppedBecause"):  # the script's in-situ runs came first (process/in_situ.py)
             where = f" Before the observed run, {plan['stoppedBecause']}.{where}"
-        data["error"] = {"kind": "timeout", "message": f"The run exceeded --timeout {timeout:g} s; finished modes: {finished}.{where}",
+        data["error"] = {"kind": "timeout", "message": f"The run exceeded --timeout {timeout:g} s; {finished}{where}",
                          "fix": fix, "traceback": None}
         data["status"] = "error"
         exit_code = EXIT_ERROR

@@ -72,6 +72,20 @@ def _mark(workdir: str) -> None:
         json.dump({"kind": _MARKER_KIND, "entries": entries}, f)
 
 
+TOOL_FOLDER = ".compile-lens"
+
+
+def make_tool_folder(out_dir: str) -> None:
+    """Creates the .compile-lens folder holding out_dir, git-ignored by a `.gitignore` of `*` inside it, when it does
+    not exist yet; one that exists (the user's, maybe committed on purpose) is left as it is."""
+    folder = os.path.dirname(os.path.dirname(out_dir))
+    if os.path.basename(folder) != TOOL_FOLDER or os.path.exists(folder):
+        return
+    os.makedirs(folder)
+    with open(os.path.join(folder, ".gitignore"), "w", encoding="utf-8") as f:
+        f.write("# Compile Lens reports (written by the tool); delete this file to commit them.\n*\n")
+
+
 def place(workdir: str, out_dir: str, failed: bool) -> str:
     """A successful run replaces out_dir when that is allowed (refusal); a failed one never replaces an existing
     report, and neither replaces a folder that is not one: they get a new sibling folder."""

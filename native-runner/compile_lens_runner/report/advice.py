@@ -56,7 +56,17 @@ def _decisive(mode: dict[str, Any]) -> bool:
     return high <= DECISIVE_SPAN * low
 
 
-def recommend(modes: list[dict[str, Any]]) -> dict[str, Any]:
+def _cpu_note(mode: str, idle_cuda_graph_modes: tuple[str, ...]) -> str:
+    """On CPU a CUDA-graph mode's CUDA graphs do nothing: say so wherever such a mode is recommended."""
+    base = mode.split(" ")[0]  # a script's "reduce-overhead as written"
+    if base not in idle_cuda_graph_modes:
+        return ""
+    return (f" On CPU, {base}'s CUDA graphs do nothing: its difference from default here is Inductor's code, not CUDA "
+            "graphs; on a GPU it would differ.")
+
+
+def recommend(modes: list[dict[str, Any]], idle_cuda_graph_modes: tuple[str, ...] = ()) -> dict[str, Any]:
+    """idle_cuda_graph_modes: modes whose CUDA graphs did nothing (a CPU run): their verdict says so."""
     measured = [m for m in modes if _measured(m) and _correct(m)]
     if not measured:
         return _no_measurement(modes)
@@ -81,4 +91,4 @@ def recommend(modes: list[dict[str, Any]]) -> dict[str, Any]:
     calls = best.get("breakEvenCalls")
     payback = f"its {compile_s:.1f} s compile pays back after {math.ceil(calls):,} calls" if calls is not None else "it compiles once"
     return {"mode": best["mode"], "verdict": "compile",
-            "reason": f"Use {best['mode']}: faster than eager ({span}), and {payback}."}
+            "reason": f"Use {best['mode']}: faster than eager ({span}), and {payback}.{_cpu_note(best['mode'], idle_cuda_graph_modes)}"}

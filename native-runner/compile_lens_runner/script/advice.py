@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from ..compiler.failure import headline
+from ..compiler.insight import CUDAGRAPH_MODES
 from ..measure import speedups
 from ..report import advice
 from .replay import AS_WRITTEN
@@ -24,8 +25,12 @@ _CLEARLY_SLOWER = 1.1
 
 
 def _where(region: dict[str, Any]) -> str:
-    line = (region.get("location") or {}).get("line")
-    return f"{region['name']} (line {line})" if line else str(region["name"])
+    """"Net (line 17)"; in a notebook "Net (cell 3, line 2)", cells counted from 1 as the editor shows them."""
+    location = region.get("location") or {}
+    line, cell = location.get("line"), location.get("cell")
+    if not line:
+        return str(region["name"])
+    return f"{region['name']} (cell {cell + 1}, line {line})" if isinstance(cell, int) else f"{region['name']} (line {line})"
 
 
 def _primary(region: dict[str, Any]) -> list[dict[str, Any]]:
@@ -117,9 +122,11 @@ def _replayed(region: dict[str, Any]) -> dict[str, Any]:
         failed = next((m["error"]["message"] for m in _primary(region) if m.get("error")), None)
         why = region["replay"]["reason"] or failed or "it was not measured"
         return {"mode": None, "verdict": "none", "reason": f"{_NO_VERDICT}{why}."}
-    rec = advice.recommend([dict(m, mode=_label(region, m["mode"])) for m in _primary(region)])
+    rec = advice.recommend([dict(m, mode=_label(region, m["mode"])) for m in _primary(region)],
+                          CUDAGRAPH_MODES if region.get("device") == "cpu" else ())
     if rec["mode"] is None:
-        return {"mode": None, "verdict": "stay-eager", "reason": rec["reason"]}
+        # "no verdict" (rounds too noisy, compiled calls ran eagerly) stays no verdict: never "stay eager" without a measurement that says so
+        return {"mode": None, "verdict": rec.get("verdict") or "stay-eager", "reason": rec["reason"]}
     own = region["options"]["mode"]
     return {"mode": own if rec["mode"] == _label(region, AS_WRITTEN) else rec["mode"], "verdict": "compile",
             "reason": rec["reason"]}
@@ -149,6 +156,8 @@ def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
             parts.append(f"{_where(region)}: compile ({rec['mode']}, {best:.2f}x)")
         elif rec["verdict"] == "stay-eager":
             parts.append(f"{_where(region)}: stay eager" + (f" (best {best:.2f}x)" if best is not None else ""))
+        elif best is not None:  # measured, but the measurement supports no verdict (e.g. too noisy)
+            parts.append(f"{_where(region)}: no verdict, {rec['reason'].removeprefix(_NO_VERDICT).split(' (')[0].rstrip('.')}")
         else:
             situ = region.get("inSitu") or {}
             what = "no verdict" if situ.get("step") or situ.get("call") else "not measured"

@@ -202,9 +202,10 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
             run.report["error"] = entry["error"]
         measurements.measure(recorder.regions)
     in_situ_report.attach(run.report, run.spec.get("inSituDir"))
-    for region_entry_json in run.report["regions"]:
-        region_entry_json["recommendation"] = advice.region_recommendation(region_entry_json)
-    run.report["recommendation"] = advice.script_recommendation(run.report["regions"])
     if notebook is not None:
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)
+    # after the mapping: a notebook's lines are said as its cells' ("cell 3, line 2")
+    for region_entry_json in run.report["regions"]:
+        region_entry_json["recommendation"] = advice.region_recommendation(region_entry_json)
+    run.report["recommendation"] = advice.script_recommendation(run.report["regions"])

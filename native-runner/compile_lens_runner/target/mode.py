@@ -72,7 +72,7 @@ class TargetRun:
             self.report["modes"].append(self.run_mode(mode, 0.12 + index * span, span))
             self.checkpoint()
         speedups.adjust(self.report["modes"], self.report["eager"])
-        self.report["recommendation"] = advice.recommend(self.report["modes"])
+        self.report["recommendation"] = advice.recommend(self.report["modes"], CUDAGRAPH_MODES if self.device == "cpu" else ())
         failed = [m for m in self.report["modes"] if m["status"] != "ok"]
         if failed and len(failed) == len(self.report["modes"]):
             first = failed[0]["error"]

@@ -1,0 +1,250 @@
+// The editor across runs, in a real VS Code with the real runner on CPU: two scripts profiled one after another keep
+// both files' findings (Problems), a second run of a script reuses its report tab, a script's kernel in the timeline
+// opens its generated code, a notebook's finding opens its cell in the notebook editor (from Problems and from the
+// report), the Runs view lists the runs with their headlines, and Clear Findings clears them. Every step leaves a
+// screenshot in test-results/; a failure names its screenshot in the error.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { before, test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import type { Report } from '../../extension/core/report.ts';
+import { findWebviewFrame, focusWorkbench, makeTestWorkspace, openFile, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const ARTIFACTS = path.join(REPO, 'test-results');
+const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+let env: CodeServerEnv;
+
+before(() => {
+  env = prepareCodeServer();
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+const SCRIPT_A = `import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = nn.Linear(32, 32)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.relu(self.lin(x))
+        print("between the layers")
+        return torch.nn.functional.gelu(x)
+
+
+model = torch.compile(Net())
+with torch.inference_mode():
+    for _ in range(6):
+        model(torch.randn(4, 32))
+`;
+
+const SCRIPT_B = `import torch
+
+
+@torch.compile
+def scale(x: torch.Tensor) -> torch.Tensor:
+    y = torch.nn.functional.gelu(x) * 2 + 1
+    if y.sum().item() > 0:
+        return y
+    return -y
+
+
+for _ in range(6):
+    scale(torch.randn(8, 32))
+`;
+
+function makeWorkspace(): string {
+  const workspace = makeTestWorkspace(PYTHON);
+  writeFileSync(path.join(workspace, 'a_print.py'), SCRIPT_A);
+  writeFileSync(path.join(workspace, 'b_item.py'), SCRIPT_B);
+  // scripts are measured in the mode they compile with: no what-if modes (the shared settings set modes)
+  writeFileSync(path.join(workspace, '.vscode/settings.json'), JSON.stringify({ 'compileLens.pythonPath': PYTHON, 'compileLens.device': 'cpu', 'compileLens.quick': true }));
+  return workspace;
+}
+
+/** The newest report of `script` under the workspace's runs. */
+function reportOf(workspace: string, script: string): Report {
+  const runs = path.join(workspace, '.compile-lens', 'runs');
+  const reports = readdirSync(runs).map((d) => path.join(runs, d, 'report.json')).filter(existsSync)
+    .map((p) => JSON.parse(readFileSync(p, 'utf8')) as Report).filter((r) => r.target.file?.endsWith(script));
+  return reports.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]!;
+}
+
+async function shot(page: Page, name: string): Promise<string> {
+  const file = path.join(ARTIFACTS, name);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+async function problems(page: Page): Promise<string[]> {
+  await runCommand(page, 'View: Focus Problems');
+  await page.locator('.markers-panel').waitFor({ timeout: 30_000 });
+  return page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+}
+
+async function waitForProblem(page: Page, text: RegExp, timeout = 60_000): Promise<void> {
+  await runCommand(page, 'View: Focus Problems');
+  await page.locator('.markers-panel .monaco-list-row', { hasText: text }).first().waitFor({ timeout });
+}
+
+/**
+ * Brings a file to the front: its tab when it has one (Quick Open would also match the generated code of its run,
+ * whose path names the script, and rank it first as recently opened), else Quick Open.
+ */
+async function showFile(page: Page, name: string): Promise<void> {
+  const tab = page.locator('.tabs-container .tab', { has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }) }).first();
+  if (await tab.count()) {
+    await tab.click();
+    await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 30_000 });
+    return;
+  }
+  await openFile(page, name);
+}
+
+/** The reports of `script` the workspace's runs folder holds. */
+function reportCount(workspace: string, script: string): number {
+  const runs = path.join(workspace, '.compile-lens', 'runs');
+  if (!existsSync(runs)) return 0;
+  return readdirSync(runs).filter((d) => d.startsWith(`${script.replace(/\.\w+$/, '')}-`) && existsSync(path.join(runs, d, 'report.json'))).length;
+}
+
+/** Profiles the script, waits for its new report and its report panel; the report frame. */
+async function profileScript(page: Page, workspace: string, file: string, command = 'Compile & Profile Script'): Promise<Frame> {
+  const before = reportCount(workspace, file);
+  await showFile(page, file);
+  await runCommand(page, command);
+  // the run is over when its report is in place (a rerun's tab is already there)
+  const deadline = Date.now() + 300_000;
+  while (reportCount(workspace, file) === before) {
+    if (Date.now() > deadline) throw new Error(`no new report of ${file} within 300 s`);
+    await page.waitForTimeout(500);
+  }
+  await page.locator('.tabs-container .tab', { hasText: `Compile Lens: ${path.basename(file, path.extname(file))}` }).first().waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1000); // the panel reloads with the new report
+  return findWebviewFrame(page, 'section.regions', 120_000);
+}
+
+test('findings of two scripts stay; a rerun reuses its tab; a script kernel opens its code; a notebook finding opens its cell; the Runs view', { timeout: 900_000 }, async () => {
+  const workspace = makeWorkspace();
+  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+  const { page } = session;
+  let step = 'start';
+  try {
+    step = 'profile a_print.py';
+    await profileScript(page, workspace, 'a_print.py');
+    await waitForProblem(page, /Graph break/);
+    step = 'profile b_item.py';
+    const frame = await profileScript(page, workspace, 'b_item.py');
+    await waitForProblem(page, /Tensor\.item\(\)/);
+    // point 1: b's run did not clear a's findings
+    const rows = await problems(page);
+    await shot(page, 'two-files-problems.png');
+    assert.ok(rows.some((r) => /a_print\.py/.test(r)) && rows.some((r) => /b_item\.py/.test(r)), `both files in Problems: ${rows.join(' | ')}`);
+    assert.ok(rows.some((r) => /builtin.*print|print/.test(r)), 'a_print.py\'s print break is still listed');
+
+    // point 2: a kernel of the script's region, selected in the timeline, opens its generated code
+    step = 'script kernel → generated code';
+    const kernels = reportOf(workspace, 'b_item.py').modes.find((m) => m.mode === 'script')!.compiler!.kernels!.filter((k) => k.name.startsWith('cpp_fused'));
+    assert.ok(kernels.length > 0, 'the script report lists its generated kernels');
+    const paneLabels = await frame.locator('.pane-label').allInnerTexts();
+    const pane = paneLabels.findIndex((l) => /^r0 scale default/.test(l));
+    assert.ok(pane >= 0, `a compiled pane of r0: ${paneLabels.join(' | ')}`);
+    const canvas = frame.locator('.pane canvas').nth(pane);
+    await canvas.scrollIntoViewIfNeeded();
+    type Locate = { __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } | null } };
+    const names = kernels.flatMap((k) => [0, 1, 2, 3].map((g) => `graph_${g}_${k.name}`));
+    const locate = () => frame.evaluate(([p, all]) => all.map((n) => (window as unknown as Locate).__timelineDebug.locate(p, n, 0)).find(Boolean) ?? null, [pane, names] as const);
+    // the kernel is a sliver of the step: zoom in on it with the wheel, as a user would, then click it
+    for (let zoom = 0; zoom < 8; zoom++) {
+      const at = await locate();
+      const box = await canvas.boundingBox();
+      assert.ok(at && box, `a generated kernel is drawn in pane ${pane}`);
+      await page.mouse.move(box.x + at.x, box.y + at.y);
+      await page.mouse.wheel(0, -300);
+      await page.waitForTimeout(100);
+    }
+    const point = await locate();
+    assert.ok(point, `a generated kernel is drawn in pane ${pane} after zooming in`);
+    await canvas.click({ position: point });
+    const source = frame.locator('.kernel-source', { hasText: 'Generated by Inductor' });
+    await source.waitFor({ timeout: 10_000 });
+    assert.match(await source.innerText(), /your lines\s+b_item\.py:\d+/);
+    await shot(page, 'script-kernel-source.png');
+    await frame.locator('.kernel-source vscode-button.open-code').click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'output_code.py' }).waitFor({ timeout: 30_000 });
+    await page.locator('.codelens-decoration', { hasText: /fuses line/ }).first().waitFor({ timeout: 30_000 });
+    await shot(page, 'script-kernel-generated-code.png');
+
+    // point 8: a second run of b_item.py shows in its own tab again, not a third one
+    step = 'rerun b_item.py';
+    await profileScript(page, workspace, 'b_item.py');
+    const reportTabs = await page.locator('.tabs-container .tab', { hasText: 'Compile Lens:' }).count();
+    assert.equal(reportTabs, 2, 'one report tab per script');
+
+    // point 8: the Compiler view follows the report tab that becomes active
+    step = 'Compiler view follows the active report';
+    await page.locator('.tabs-container .tab', { hasText: 'Compile Lens: a_print' }).first().click();
+    await focusWorkbench(page);
+    const compilerHeader = page.locator('.pane-header', { hasText: 'Compile Lens: Compiler' });
+    if ((await compilerHeader.getAttribute('aria-expanded')) !== 'true') await compilerHeader.click();
+    const compilerPane = page.locator('.pane', { has: compilerHeader });
+    await compilerPane.locator('.monaco-list-row', { hasText: 'a_print.py' }).first().waitFor({ timeout: 30_000 });
+    assert.equal(await compilerPane.locator('.monaco-list-row', { hasText: 'b_item.py' }).count(), 0, 'b_item\'s compiles are gone from the view');
+    await shot(page, 'compiler-view-follows-report.png');
+
+    // point 4: a notebook's finding is in Problems with its cell, and opens the cell in the notebook editor
+    step = 'notebook';
+    await openFile(page, 'explore.ipynb');
+    await page.locator('.notebook-editor .monaco-editor .view-line', { hasText: 'model = torch.compile(MLP())' }).first().waitFor({ timeout: 60_000 });
+    await profileScript(page, workspace, 'explore.ipynb', 'Compile & Profile Model');
+    await waitForProblem(page, /\(cell 3, line 7\)/);
+    const notebookRow = page.locator('.markers-panel .monaco-list-row', { hasText: /\(cell 3, line 7\)/ }).first();
+    await shot(page, 'notebook-problems.png');
+    await showFile(page, 'a_print.py'); // away from the notebook, so opening the finding must bring it back
+    await runCommand(page, 'View: Focus Problems');
+    await notebookRow.dblclick();
+    await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).first().waitFor({ timeout: 30_000 });
+    // the notebook editor, at the cell (the status bar counts cells from 1) and its line, selected
+    await page.waitForFunction(() => /Cell 3 of 4/.test(document.querySelector('.statusbar')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    await page.locator('.notebook-editor .monaco-editor.focused .view-line', { hasText: 'if h.mean().item() > 0:' }).first().waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator('.monaco-editor .view-line', { hasText: '"cell_type"' }).count(), 0, 'the notebook editor, not the .ipynb text');
+    await shot(page, 'notebook-finding-opens-cell.png');
+    // the report's graph-break link, likewise
+    const notebookReport = await findWebviewFrame(page, 'section.report .breaks', 60_000);
+    const breakLink = notebookReport.locator('section.report .breaks button.link', { hasText: 'explore.ipynb cell 3, line 7' }).first();
+    await showFile(page, 'a_print.py');
+    await breakLink.click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' }).first().waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => /Cell 3 of 4/.test(document.querySelector('.statusbar')?.textContent ?? ''), undefined, { timeout: 10_000 });
+
+    // point 8: the Runs view lists the runs with their headlines
+    step = 'Runs view';
+    await focusWorkbench(page);
+    await runCommand(page, 'Explorer: Focus on Compile Lens: Runs View');
+    const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Compile Lens: Runs' }) });
+    await runsPane.locator('.monaco-list-row', { hasText: 'explore.ipynb' }).first().waitFor({ timeout: 30_000 });
+    const runs = await runsPane.locator('.monaco-list-row').allInnerTexts();
+    await shot(page, 'runs-view.png');
+    assert.equal(runs.filter((r) => /b_item\.py/.test(r)).length, 2, `both runs of b_item.py: ${runs.join(' | ')}`);
+    assert.ok(runs.some((r) => /a_print\.py/.test(r) && /r0 Net: /.test(r)), 'a run with its headline');
+    assert.ok(existsSync(path.join(workspace, '.compile-lens', '.gitignore')), '.compile-lens is git-ignored');
+    assert.equal(await page.locator('.explorer-folders-view .monaco-list-row', { hasText: '.compile-lens' }).count(), 0, '.compile-lens is not in the Explorer');
+
+    // Clear Findings
+    step = 'Clear Findings';
+    await runCommand(page, 'Compile Lens: Clear Findings');
+    await runCommand(page, 'View: Focus Problems');
+    await page.waitForFunction(() => !document.querySelector('.markers-panel .monaco-list-row'), undefined, { timeout: 10_000 });
+  } catch (error) {
+    const file = await shot(page, 'failure-editor-experience.png').catch(() => 'none');
+    if (error instanceof Error) error.message = `${step}: ${error.message}\n  screenshot: ${file}`;
+    throw error;
+  } finally {
+    await session.close();
+  }
+});

@@ -1,0 +1,98 @@
+// The report panel at the width it opens in (beside the editor: about 40 % of a 1400 px window), on a real CPU
+// script report: tables wrap or stack instead of scrolling sideways, labels never overlap, the legend and the
+// compare tables speak of what a CPU run has (no Triton, cuBLAS or CUDA-graph entries, no rows of zeros), and every
+// phase label is readable on its colour.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { loadMessage } from '../../extension/core/timelineContent.ts';
+import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import { errorsOf, launchBrowser, openWebview, post } from './harness.ts';
+
+const ROOT = join(__dirname, '..', '..');
+const ARTIFACTS = join(ROOT, 'test-results');
+const WIDTH = 560;
+let browser: Browser;
+let page: Page | null = null;
+before(async () => { browser = await launchBrowser(); mkdirSync(ARTIFACTS, { recursive: true }); });
+after(async () => { await browser.close(); });
+// a failing test leaves its screenshot in test-results/ to look at
+afterEach(async (t) => {
+  if (page && (t as unknown as { passed?: boolean }).passed === false) await page.screenshot({ path: join(ARTIFACTS, 'narrow-failed.png'), fullPage: true });
+  await page?.close();
+  page = null;
+});
+
+/** WCAG contrast ratio of two CSS rgb() colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (color: string): number => {
+    const [r, g, bl] = (color.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [x, y] = [luminance(a), luminance(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+
+async function openNarrow(name: string, ready = 'section.regions'): Promise<Page> {
+  const opened = await openWebview(browser, { width: WIDTH, height: 900 });
+  const source = { kind: 'report' as const, reportPath: join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json') };
+  await post(opened, loadMessage(await readTimelineSource(source)));
+  await opened.locator(ready).waitFor();
+  page = opened;
+  return opened;
+}
+
+describe('the report panel at 40 % of the window, on a CPU script run', () => {
+  for (const [name, ready] of [['script-kernels-cpu', 'section.regions'], ['fused-cpu', 'section.compile-timeline']] as const) test(`nothing scrolls sideways: every table fits the panel (${name})`, async () => {
+    const p = await openNarrow(name, ready);
+    const wide = await p.evaluate(() => [...document.querySelectorAll('table')].filter((t) => t.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .map((t) => `${t.className}: ${Math.round(t.getBoundingClientRect().right)}px`));
+    assert.deepEqual(wide, []);
+    assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1), 'no sideways scroll');
+    await p.screenshot({ path: join(ARTIFACTS, `narrow-${name}.png`), fullPage: true });
+    assert.deepEqual(errorsOf(p), []);
+  });
+
+  test('CPU words only: the legend lists what the traces hold, the compare tables have no rows of zeros', async () => {
+    const p = await openNarrow('script-kernels-cpu');
+    const legend = await p.locator('.legend').innerText();
+    assert.doesNotMatch(legend, /Triton|cuBLAS|CUDA|runtime launch/);
+    assert.match(legend, /generated \(Inductor C\+\+\)/);
+    const zeros = await p.locator('table.compare-table tr[data-metric]').evaluateAll((rows) => rows.filter((r) => {
+      const cells = [...r.querySelectorAll('td[data-value]')];
+      return cells.length > 0 && cells.every((c) => Number((c as HTMLElement).dataset.value) === 0);
+    }).map((r) => (r as HTMLElement).dataset.metric));
+    assert.deepEqual(zeros, []);
+  });
+
+  test('compile-phase labels do not overlap each other, and each is readable on its colour', async () => {
+    const p = await openNarrow('fused-cpu', 'section.compile-timeline');
+    await p.waitForTimeout(100); // the labels are fitted after layout
+    const boxes = await p.locator('.compile-phases text').evaluateAll((nodes) => nodes.filter((n) => (n as SVGElement).style.display !== 'none').map((n) => {
+      const b = (n as SVGGraphicsElement).getBoundingClientRect();
+      return { text: n.textContent ?? '', x: b.x, y: b.y, w: b.width, h: b.height };
+    }));
+    const overlaps: string[] = [];
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!, boxes[j]!];
+        if (a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1) overlaps.push(`${a.text} × ${b.text}`);
+      }
+    }
+    assert.deepEqual(overlaps, []);
+    assert.ok(boxes.some((b) => /^Dynamo/.test(b.text)), 'a label that fits is shown');
+    // contrast of each shown bar label against its bar (WCAG: 4.5 for small text)
+    const fills = await p.locator('.compile-phases g.phase').evaluateAll((bars) => bars
+      .filter((g) => g.querySelector('text') !== null && (g.querySelector('text') as SVGElement).style.display !== 'none')
+      .map((g) => ({ text: g.querySelector('text')!.textContent, bar: getComputedStyle(g.querySelector('rect')!).fill, label: getComputedStyle(g.querySelector('text')!).fill })));
+    const contrasts = fills.map((f) => ({ text: f.text, ratio: contrast(f.bar, f.label) }));
+    assert.ok(contrasts.length > 0);
+    assert.deepEqual(contrasts.filter((c) => c.ratio < 4.5), []);
+    await p.locator('section.compile-timeline').screenshot({ path: join(ARTIFACTS, 'narrow-phases.png') });
+  });
+});
