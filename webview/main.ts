@@ -14,7 +14,7 @@ import { sameSlice } from '../extension/core/trace/window.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { renderKernelSource } from './kernelDetails.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
-import { communicationLegend, rankViewOf, renderRankNote, renderRankSteps, type RankView } from './ranks.ts';
+import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps, type RankView } from './ranks.ts';
 import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
 import { STYLES } from './styles.ts';
@@ -52,6 +52,10 @@ const state = {
   panes: [] as PaneView[],
   /** the panes are a distributed job's ranks: their alignment and per-step table */
   ranks: null as RankView | null,
+  /** a large rank set: the user asked for every rank (kept for this source until another one loads) */
+  showAllRanks: false,
+  /** the message shown last, drawn again when the user asks for all ranks */
+  message: null as ModelMessage | null,
   theme: null as Theme | null,
   base: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
   current: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
@@ -144,6 +148,8 @@ function load(message: ModelMessage): void {
   const replaced = state.partial && JSON.stringify(state.source) === JSON.stringify(message.source) ? state.panes.map((p) => p.timeline.model) : null;
   const searchFocused = document.activeElement instanceof HTMLElement && document.activeElement.classList.contains('search');
   const scrollY = window.scrollY;
+  if (JSON.stringify(state.source) !== JSON.stringify(message.source ?? null)) state.showAllRanks = false;
+  state.message = message;
   state.source = message.source ?? null;
   state.partial = partial;
   state.selected = null;
@@ -162,8 +168,8 @@ function load(message: ModelMessage): void {
   const phases = renderCompilePhases(message.report);
   if (phases) app.append(phases);
 
-  const panes: (TimelinePane & Partial<Pick<PreviewPane, 'events'>>)[] = message.panes;
-  const models = panes.map((pane) => reviveModel(pane.trace));
+  const sent: (TimelinePane & Partial<Pick<PreviewPane, 'events'>>)[] = message.panes;
+  const { panes, models, view: rankView } = rankPanesShown(sent, sent.map((pane) => reviveModel(pane.trace)), partial, state.showAllRanks);
   state.panes = panes.map((pane, p) => {
     const marks = compileSpans(models[p]).map((span) => ({ startUs: span.startUs, durUs: span.durUs, label: `compile: ${span.name} ${formatMicros(span.durUs)}` }));
     const communication = communicationNames(models[p].names);
@@ -172,11 +178,11 @@ function load(message: ModelMessage): void {
       kernels: kernelIndices(models[p]).length, communication: hasCommunication(models[p], communication),
     };
   });
-  state.ranks = rankViewOf(panes, models, partial);
+  state.ranks = rankView;
   // a preview has none: the full load brings them
   if (!partial) for (const pane of state.panes) for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));
 
-  if (state.ranks) app.append(renderRankNote(state.ranks));
+  if (state.ranks) app.append(renderRankNote(state.ranks, () => { state.showAllRanks = true; if (state.message) load(state.message); }));
   app.append(renderToolbar());
   const panesBox = el('div', 'panes');
   panesBox.tabIndex = 0;

@@ -1,8 +1,11 @@
-// A torchrun job in the report panel: one line per rank (how it ended, what it compiled, its calls) and where the
-// ranks diverged, each sentence linked to its line. The same digest as the CLI's ranks block. Text only (el()).
-import { digestDivergence, digestRank, rankLine } from '../extension/core/rankDigest.ts';
+// A torchrun job in the report panel: a table of the ranks (how each ended, what it compiled, its steady step time;
+// slowest first, the ranks that diverged marked) and where the ranks diverged, each sentence linked to its line.
+// The same digest as the CLI's ranks block. Text only (el()).
+import { digestDivergence, type RankDigest } from '../extension/core/rankDigest.ts';
+import { rankTable, type RankTableRow } from '../extension/core/rankTable.ts';
 import type { Report } from '../extension/core/report.ts';
 import { placeLabel } from '../extension/core/sourcePlace.ts';
+import { formatMs, formatSeconds, plural } from '../extension/core/units.ts';
 import { el } from './panels.ts';
 import type { Reveal } from './regions.ts';
 
@@ -11,9 +14,7 @@ export function renderRankReport(report: Report, reveal: Reveal): HTMLElement | 
   if (!report.ranks?.length) return null;
   const section = el('section', 'rank-report');
   section.append(el('h2', undefined, `${report.ranks.length} ranks (torchrun)`));
-  const ranks = el('ul');
-  for (const entry of report.ranks) ranks.append(el('li', entry.status === 'ok' || entry.status === undefined ? undefined : 'error', rankLine(digestRank(entry))));
-  section.append(ranks);
+  section.append(renderRankTable(report));
   const divergence = (report.divergence ?? []).map(digestDivergence);
   if (!divergence.length) {
     section.append(el('p', 'region-facts', 'No divergence: the ranks compiled and ran the same graphs.'));
@@ -34,4 +35,58 @@ export function renderRankReport(report: Report, reveal: Reveal): HTMLElement | 
   }
   section.append(list);
   return section;
+}
+
+const COLUMNS = ['rank', 'host', 'status', 'graphs', 'graph breaks', 'recompiles', 'compiling', 'steady step', 'vs fastest', 'notes'];
+
+/** One row per rank; number cells carry data-value; in a narrow panel the rows stack (table.stacks). */
+function renderRankTable(report: Report): HTMLElement {
+  const { rows, bySteps } = rankTable(report);
+  const box = el('div', 'rank-table-box');
+  const diverged = rows.filter((r) => r.diverged).length;
+  const order = bySteps ? 'Slowest first, by the steady step (the sum of its regions\' steady-state time per call).' : 'In rank order (no steady step time measured on every rank).';
+  box.append(el('p', 'hint', `${order}${diverged ? ` ${plural(diverged, 'rank')} that diverged marked.` : ''}`));
+  const table = el('table', 'rank-table stacks');
+  const head = el('tr');
+  for (const title of COLUMNS) head.append(el('th', undefined, title));
+  table.append(head);
+  for (const row of rows) table.append(rankRow(row));
+  box.append(table);
+  return box;
+}
+
+function rankRow({ digest: d, stepMs, overFastest, diverged }: RankTableRow): HTMLElement {
+  const failed = d.status !== 'ok' && d.status !== 'unknown';
+  const tr = el('tr', [diverged ? 'diverged' : '', failed ? 'error' : ''].filter(Boolean).join(' ') || undefined);
+  tr.dataset.rank = String(d.rank);
+  const count = (n: number | null): HTMLElement => number(n, n === null ? '' : String(n));
+  const where = [d.host, d.nodeRank !== null ? `node ${d.nodeRank}` : null].filter((w) => w !== null).join(', ');
+  tr.append(
+    el('td', 'rank', `rank ${d.rank}`),
+    el('td', undefined, where),
+    el('td', undefined, d.status === 'unknown' ? '' : d.status),
+    count(d.graphs), count(d.graphBreaks), count(d.recompiles),
+    number(d.compileSeconds, d.compileSeconds === null ? '' : formatSeconds(d.compileSeconds)),
+    number(stepMs, stepMs === null ? '' : formatMs(stepMs)),
+    number(overFastest, overFastest === null ? '' : overFastest < 0.005 ? 'fastest' : `+${Math.round(overFastest * 100)}%`),
+    el('td', 'inputs', notes(d, diverged)),
+  );
+  tr.querySelectorAll('td').forEach((td, k) => { td.dataset.label = COLUMNS[k]!; });
+  return tr;
+}
+
+function number(value: number | null, text: string): HTMLElement {
+  const td = el('td', 'num', text);
+  if (value !== null) td.dataset.value = String(value);
+  return td;
+}
+
+/** The rank's error or where it waited, its regions' calls, and that it diverged. */
+function notes(d: RankDigest, diverged: boolean): string {
+  const parts: string[] = [];
+  if (diverged) parts.push('diverged (see below)');
+  if (d.error) parts.push(d.error);
+  if (d.waiting) parts.push(d.waiting);
+  for (const r of d.regions) parts.push(`${r.id} ${r.name}: ${plural(r.calls, 'call')}${r.steadyMs !== null ? `, ${formatMs(r.steadyMs)}/call from call ${r.steadyFromCall}` : ''}`);
+  return parts.join(' · ');
 }

@@ -2,6 +2,7 @@
 // legend entry, and the per-step table under the panes (communication, overlap, step time, slowest rank).
 import type { TimelinePane } from '../extension/core/protocol.ts';
 import type { TraceModel } from '../extension/core/trace/model.ts';
+import { meanWorkUs, RANKS_SHOWN_FIRST, slowestAndFastest } from '../extension/core/trace/rankOrder.ts';
 import { rankStepTable, type RankStepStat, type RankStepTable } from '../extension/core/trace/rankSteps.ts';
 import { hostsOf, rankAlignment, type RankAlignment } from '../extension/core/trace/ranks.ts';
 import { formatMicros } from '../extension/core/trace/summary.ts';
@@ -13,6 +14,25 @@ export interface RankView {
   alignment: RankAlignment;
   /** null while a preview shows (its panes hold only the slices around the first view) */
   table: RankStepTable | null;
+  /** more ranks than RANKS_SHOWN_FIRST: how the panes are ordered and how many wait behind "Show all" */
+  order: { by: 'work' | 'rank'; total: number; hidden: number } | null;
+}
+
+/**
+ * The panes to draw of a message's panes and their rank view. Up to RANKS_SHOWN_FIRST ranks: all, as sent (rank
+ * order). More: slowest first by mean work per step (rank order while a preview shows: its steps are partial), the
+ * slowest and fastest only unless `showAll`; the others are neither built into a timeline nor drawn.
+ */
+export function rankPanesShown<P extends TimelinePane>(panes: readonly P[], models: readonly TraceModel[], partial: boolean, showAll: boolean): { panes: P[]; models: TraceModel[]; view: RankView | null } {
+  const all = { panes: [...panes], models: [...models] };
+  if (panes.length <= RANKS_SHOWN_FIRST || !panes.every((p) => p.rank)) return { ...all, view: rankViewOf(panes, models, partial) };
+  const by = partial ? 'rank' : 'work';
+  const order = partial ? { shown: panes.map((_, p) => p).slice(0, RANKS_SHOWN_FIRST), rest: panes.map((_, p) => p).slice(RANKS_SHOWN_FIRST) }
+    : slowestAndFastest(meanWorkUs(rankStepTable(models)));
+  const chosen = showAll ? [...order.shown, ...order.rest] : order.shown;
+  const shown = { panes: chosen.map((p) => panes[p]), models: chosen.map((p) => models[p]) };
+  const view = rankViewOf(shown.panes, shown.models, partial)!;
+  return { ...shown, view: { ...view, order: { by, total: panes.length, hidden: panes.length - chosen.length } } };
 }
 
 /** The rank view of a message's panes, or null when they are not a rank set (every pane carries its rank). */
@@ -23,19 +43,21 @@ export function rankViewOf(panes: readonly TimelinePane[], models: readonly Trac
     heads,
     alignment: rankAlignment(models.map((trace, p) => ({ trace, rank: heads[p] }))),
     table: partial ? null : rankStepTable(models),
+    order: null,
   };
 }
 
-/** What the panes are and how their times line up, in words. */
-export function renderRankNote(view: RankView): HTMLElement {
+/** What the panes are, in which order, and how their times line up, in words; `showAll` draws the hidden ranks. */
+export function renderRankNote(view: RankView, showAll: () => void): HTMLElement {
   const box = el('div', 'rank-note');
-  const { heads, alignment } = view;
+  const { heads, alignment, order } = view;
   const worldSize = Math.max(0, ...heads.map((h) => h.worldSize ?? 0));
   const backend = heads.find((h) => h.backend)?.backend;
   const ranks = heads.map((h) => h.rank).filter((r): r is number => r !== null);
   const of = worldSize > 0 ? ` of world size ${worldSize}` : '';
   const missing = worldSize > heads.length ? ` — ${worldSize - heads.length} rank${worldSize - heads.length === 1 ? '' : 's'} not shown` : '';
   box.append(el('p', 'rank-set', `Ranks ${ranks.join(', ')}${of}${backend ? ` (${backend})` : ''}${missing}.`));
+  if (order) box.append(renderRankOrder(order, heads.length, showAll));
   if (alignment.mode === 'absolute') {
     const hosts = hostsOf(heads);
     const host = hosts.length === 1 ? ` of one host (${hosts[0]})` : '';
@@ -45,6 +67,23 @@ export function renderRankNote(view: RankView): HTMLElement {
     box.append(el('p', 'rank-alignment warning', alignment.reason));
   }
   return box;
+}
+
+function renderRankOrder(order: NonNullable<RankView['order']>, shown: number, showAll: () => void): HTMLElement {
+  const line = el('p', 'rank-order');
+  const by = order.by === 'work' ? 'slowest first, by mean work per step (the step less its exposed communication)'
+    : 'in rank order until the traces have fully loaded (then slowest first)';
+  if (order.hidden === 0) {
+    line.textContent = `All ${order.total} ranks, ${by}.`;
+    return line;
+  }
+  const which = order.by === 'work' ? `the ${Math.ceil(shown / 2)} slowest and the ${shown - Math.ceil(shown / 2)} fastest` : `the first ${shown}`;
+  line.textContent = `Showing ${which} of ${order.total} ranks, ${by}; ${order.hidden} more not drawn. The per-step table covers the ranks shown. `;
+  const button = el('button', 'show-all-ranks', `Show all ${order.total} ranks`);
+  button.type = 'button';
+  button.addEventListener('click', showAll);
+  line.append(button);
+  return line;
 }
 
 const percent = (part: number, whole: number): string => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '—');

@@ -61,6 +61,11 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .legend-mark.steady { background: var(--vscode-charts-green, #89d185); opacity: 0.35; border-radius: 0; }
 .table-scroll { overflow-x: auto; }
 .rank-note p { margin: 2px 0; }
+.rank-table td, .rank-table th { white-space: nowrap; }
+.rank-table td.inputs { white-space: normal; min-width: 14em; max-width: 420px; }
+.rank-table tr.diverged td { background: var(--vscode-inputValidation-warningBackground, #cca70026); }
+.rank-table tr.diverged td.rank { font-weight: 600; color: var(--vscode-editorWarning-foreground, #cca700); }
+.rank-table tr.error td.rank { color: var(--vscode-errorForeground, #f48771); }
 .rank-steps { margin-top: 10px; }
 .rank-steps .hint { max-width: 960px; }
 .rank-steps-table td, .rank-steps-table th { white-space: nowrap; }

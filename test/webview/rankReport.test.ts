@@ -1,4 +1,4 @@
-// A torchrun job's report in the panel (headless Chromium): every rank's line and the divergence sentence, linked to
+// A torchrun job's report in the panel (headless Chromium): every rank's row and the divergence sentence, linked to
 // its line; its rank traces on one axis below.
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -13,16 +13,18 @@ let browser: Browser;
 before(async () => { browser = await launchBrowser(); });
 after(async () => { await browser.close(); });
 
-test('the report panel lists every rank and where the ranks diverged, each sentence linked to its line', async () => {
+test('the report panel lists every rank in a table and where the ranks diverged, each sentence linked to its line', async () => {
   const page = await openWebview(browser);
   const message = loadMessage(await readTimelineSource({ kind: 'report', reportPath: REPORT }));
   assert.ok(message.type === 'load');
   await post(page, message);
   const section = page.locator('.rank-report');
   assert.equal(await section.locator('h2').innerText(), '2 ranks (torchrun)');
-  const ranks = await section.locator('ul').first().locator('li').allInnerTexts();
-  assert.equal(ranks.length, 2);
-  assert.match(ranks[1]!, /^rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, /);
+  const ranks = section.locator('table.rank-table tr[data-rank]');
+  assert.equal(await ranks.count(), 2);
+  const rank1 = ranks.locator('xpath=self::*[@data-rank="1"]');
+  assert.deepEqual(await rank1.locator('td').evaluateAll((tds) => tds.slice(2, 6).map((td) => td.textContent)), ['ok', '2', '2', '2']);
+  assert.equal(await rank1.getAttribute('class'), 'diverged');
   const [sentence] = await section.locator('ul.divergence li').allInnerTexts();
   assert.match(sentence!, /^rank 1 recompiled DistributedDataParallel at call 3 — .* — rank 0 did not: the ranks ran different graphs ddp_train\.py:\d+$/);
   await section.locator('ul.divergence button.link').click();
