@@ -7,8 +7,11 @@ import { orderByRank } from '../core/trace/ranks.ts';
 import { type TraceHead } from '../core/trace/traceHead.ts';
 import { readTraceHead } from './trace/readTraceHead.ts';
 
-/** Rank traces shown at once (each rank's tracks are drawn: more would not fit a panel). */
-export const MAX_RANK_PANES = 16;
+/**
+ * Rank traces read at once: all of them are read to find the slowest and fastest ranks, which are drawn first
+ * (webview/ranks.ts: past RANKS_SHOWN_FIRST the others only on demand).
+ */
+export const MAX_RANK_PANES = 64;
 /** Traces compared side by side. */
 export const MAX_COMPARE_PANES = 4;
 

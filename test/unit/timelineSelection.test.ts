@@ -45,7 +45,7 @@ describe('Open Trace Timeline selection', () => {
     assert.equal(source.kind === 'ranks' && source.tracePaths.length, MAX_RANK_PANES);
     assert.deepEqual(notes, [
       'trace_zz_again.json is rank 3 too (as trace_03.json): not shown.',
-      `Showing ranks 0–15 of the 20 rank traces: a timeline shows at most ${MAX_RANK_PANES} ranks. To see others, select their files and open those.`,
+      `Showing ranks 0–${MAX_RANK_PANES - 1} of the ${MAX_RANK_PANES + 4} rank traces: a timeline shows at most ${MAX_RANK_PANES} ranks. To see others, select their files and open those.`,
     ]);
   });
 
