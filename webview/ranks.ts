@@ -36,7 +36,7 @@ export function rankPanesShown<P extends TimelinePane>(panes: readonly P[], mode
 }
 
 /** The rank view of a message's panes, or null when they are not a rank set (every pane carries its rank). */
-export function rankViewOf(panes: readonly TimelinePane[], models: readonly TraceModel[], partial: boolean): RankView | null {
+function rankViewOf(panes: readonly TimelinePane[], models: readonly TraceModel[], partial: boolean): RankView | null {
   if (panes.length === 0 || !panes.every((p) => p.rank)) return null;
   const heads = panes.map((p) => p.rank!);
   return {
