@@ -21,7 +21,6 @@ FOLDER = "in_situ"
 # With --timeout T, the in-situ runs stop once they have used this share of T: a script that hangs must leave the
 # observed run the time to say where (its ranks' stacks under torchrun).
 TIMEOUT_SHARE = 0.5
-MAX_PAIRS = 2
 # Run with the same hash seed both ways (the script's own seeds are its own): set iff the user did not set one.
 HASH_SEED = "0"
 
@@ -124,7 +123,7 @@ def _run(spec: dict[str, Any], folder: str, command: Callable[[str], list[str]],
         if _spawn_one(spec, folder, side, pair, None, label, command, light_env, spawn) is None:
             return False
         done += 1
-        if done == len(order) and pair < MAX_PAIRS:
+        if done == len(order) and pair < in_situ.MAX_PAIRS:
             repeat_why = another_pair(folder, pair)
             if repeat_why:  # alternate the order: eager first this time
                 order += [("eager", pair + 1), ("compiled", pair + 1)]
