@@ -199,3 +199,15 @@ def test_the_steps_beside_a_probe_are_not_steady() -> None:
     assert not {15, 16, 31, 32} & set(view.steady_steps) and 17 in view.steady_steps
     assert not {16, 32} & set(view.steady_calls) and 15 in view.steady_calls
     assert in_situ.compare([compiled], [eager])["step"]["speedup"] == 2.0
+
+
+def test_a_pair_whose_sides_kept_different_steps_is_resampled_side_by_side() -> None:
+    # the probe before call 64 reads slow in the compiled run only: its steps near it leave the compiled side
+    rng = random.Random(4)
+    compiled = probed([900.0] + noisy_steps(rng, 5.0, 100), 1.0, {0: 1})
+    compiled = [Call(c.index, c.signature, c.ms, c.step_ms, c.compiles, c.step_compiles, 1.9 if c.index == 64 else c.probe_ms,
+                     c.observer) for c in compiled]
+    eager = probed(noisy_steps(rng, 10.0, 101), 1.0)
+    step = in_situ.compare([compiled], [eager])["step"]
+    assert step["fastStateSteps"] == [{"eager": 87, "compiled": 87 - 14}]  # steps 57-72 but 63 and 64 (beside it)
+    assert step["low"] < 2.0 < step["high"] and "slowHost" not in step

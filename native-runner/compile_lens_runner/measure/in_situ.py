@@ -144,13 +144,15 @@ def _percentile(values: list[float], q: float) -> float:
 
 def resampled(eager: list[float], compiled: list[float], seed: int = 0) -> tuple[float, float]:
     """5th and 95th percentiles of the ratio of medians over matched steps drawn with replacement (by index: the
-    same steps of both runs, seeded so that a report is repeatable)."""
+    same steps of both runs, seeded so that a report is repeatable). When the host filter kept different steps of
+    each side, each side's are drawn on their own."""
     rng = random.Random(seed)
-    n = len(eager)
+    n, m = len(eager), len(compiled)
     values = []
     for _ in range(RESAMPLES):
         picks = [rng.randrange(n) for _ in range(n)]
-        values.append(_ratio_of_medians([eager[i] for i in picks], [compiled[i] for i in picks]))
+        others = picks if n == m else [rng.randrange(m) for _ in range(m)]
+        values.append(_ratio_of_medians([eager[i] for i in picks], [compiled[i] for i in others]))
     return _percentile(values, 0.05), _percentile(values, 0.95)
 
 

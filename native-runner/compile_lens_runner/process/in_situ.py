@@ -1,7 +1,8 @@
 """The supervisor's in-situ runs of a script (`profile --script`): before the observed run, the unmodified script
 runs as separate worker processes, once as written ("compiled") and once with compiling turned off ("eager"), with
 the same argv, environment and seeds (script/in_situ_run.py). When a region's step speedup from that pair cannot
-support a verdict yet (measure/in_situ.needs_another_pair), the pair runs again in the other order (eager first).
+support a verdict yet (measure/in_situ.needs_another_pair), the pair runs again in the other order (eager first); a
+third time only while a side never ran at the host CPU's fastest state.
 Each --modes mode other than the script's own runs once more as a compiled run with every torch.compile set to it.
 
 The runs write `in_situ/<side>-<pair>[-<mode>].json` in the report directory; the observed worker reads them
