@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterator
 
 from ..compiler.failure import compile_failure
 from ..errors import _from_compiler
-from ..measure.host import HostSpeed, movable_cpus
+from ..measure.host import HostSpeed
 from .calls import MAX_RECORDED_CALLS, autocast, call_device, cuda_stream, describe, flatten, grad_mode
 from .regions import ScriptStopped, _is_method, _options, _user_location
 
@@ -117,7 +117,8 @@ class LightRecorder:
         self.stopped = False
         self._depth = _Depth()
         self._original: Callable[..., Any] | None = None
-        self.host = HostSpeed()  # its CPUs to move between are set at the first probe, when the device is known
+        # Probes only: the script's thread is never moved to another CPU (what it starts would inherit a one-CPU mask)
+        self.host = HostSpeed()
 
     def _on_compile_start(self, _args: Any = None) -> None:
         self.compiles += 1
@@ -137,8 +138,7 @@ class LightRecorder:
         callback_handler.register_start_callback(self._on_compile_start)
         torch.compile = self._compile
         try:
-            with self.host.measuring():  # at the end the script's thread gets back every CPU it had
-                yield
+            yield
         finally:
             torch.compile = self._original
             callback_handler.remove_start_callback(self._on_compile_start)
@@ -192,7 +192,7 @@ class LightRecorder:
         region.call_count += 1
         self._depth.depth += 1
         if keep and record.index % PROBE_EVERY == 0:
-            record.probe_ms = self._probe("cuda" if stream is not None else "cpu")
+            record.probe_ms = self.host.probe()
         if stream is not None:
             import torch
 
@@ -221,11 +221,6 @@ class LightRecorder:
             record.own_after_s = time.perf_counter() - left
             if not keep:
                 record.start = record.end = None
-
-    def _probe(self, device: str) -> float:
-        if device == "cuda" and not self.host.cpus:  # the first CUDA call: the thread may now move
-            self.host.cpus = movable_cpus(device)
-        return self.host.probe()
 
     def to_json(self) -> list[dict[str, Any]]:
         return [region.to_json() for region in self.regions]
