@@ -20,6 +20,15 @@ processes and the pairs of one profile cannot show: estimator.FLOOR_STEADY_PCT (
 FLOOR_NOISY_PCT (10 %) when a run's steady steps met noise. Runs of a script are whole processes minutes apart, and
 a Python-bound eager step follows the host CPU's speed: on a shared host it moved 10 % between two profiles while
 each profile's own pairs agreed within 3 % (docs/BENCHMARKS.md §in situ).
+
+The host's speed is known, not guessed: the recorder probes the host CPU before a region's first call and every
+PROBE_EVERY-th call after it (calls marked `observer`, whose step and the step ending at them are left out). Each
+steady step takes the host state of its nearest probe; the fastest probe of all runs of the profile is the host's
+fast state (estimator.FAST_STATE_PCT). A launch-bound step follows the CPU's speed, and a vCPU can run at half speed
+for a whole run's steady state (docs/BENCHMARKS.md §constants: vCPUs slow one at a time): per side, only the steps
+at the fast state count, a run with fewer than ENOUGH_STEPS of them is a slow-host run left out of its side, and
+while a side has no other run another pair runs (up to MAX_PAIRS). A side that never met the fast state widens the
+interval as the replay's does (estimator.widened_for_slow_host; `slowHost`).
 """
 from __future__ import annotations
 
@@ -27,7 +36,8 @@ import math
 import random
 import statistics
 from dataclasses import dataclass
-from typing import Any, Sequence
+from bisect import bisect_left
+from typing import Any, Callable, Sequence
 
 from . import estimator
 
@@ -37,6 +47,10 @@ RESAMPLES = 1000
 ENOUGH_STEPS = 8
 WIDE_PCT = 20.0
 BOUNDARIES = (1.0, 1.05)
+# Pairs of runs at most: a second for a noisy, short or boundary-straddling interval, a third only while a side has
+# never run at the host's fastest state.
+MAX_PAIRS = 3
+MAX_PAIRS_NOISY = 2
 MAX_SERIES = 2000
 FLOOR_NOISY_PCT = 10.0
 
@@ -52,6 +66,8 @@ class Call:
     step_ms: float | None
     compiles: int = 0
     step_compiles: int = 0
+    probe_ms: float | None = None  # the host CPU probe taken before the call (host.cpu_probe)
+    observer: bool = False  # the recorder's own work (the probe) ran before this call: its adjacent steps are not steady
 
     @property
     def span_ms(self) -> float | None:
@@ -61,7 +77,8 @@ class Call:
     @staticmethod
     def from_json(data: dict[str, Any]) -> "Call":
         return Call(int(data["index"]), str(data["signature"]), data.get("ms"), data.get("stepMs"),
-                    int(data.get("compiles") or 0), int(data.get("stepCompiles") or 0))
+                    int(data.get("compiles") or 0), int(data.get("stepCompiles") or 0), data.get("probeMs"),
+                    bool(data.get("observer")))
 
 
 @dataclass
@@ -97,14 +114,16 @@ def view(compiled: list[Call], eager: list[Call]) -> PairView:
     if steady_from is not None:
         for i in range(steady_from, matched):
             c, e = compiled[i], eager[i]
-            if c.compiles == 0 and c.ms is not None and e.ms is not None:
+            observed = c.observer or e.observer
+            if c.compiles == 0 and c.ms is not None and e.ms is not None and not observed:
                 calls.append(i)
             first_time = c.signature not in seen
             seen.add(c.signature)
             if c.step_ms is None or e.step_ms is None or i + 1 >= matched:
                 continue  # a step is matched when both of its ends are
             if c.step_compiles == 0:
-                steps.append(i)
+                if not (observed or compiled[i + 1].observer or eager[i + 1].observer):  # no probe in the step
+                    steps.append(i)
             elif c.compiles:  # the region's own call compiled: its cost
                 (new if first_time else late).append(i)
             # else something else compiled during the step (another region): its cost, in no steady step
@@ -125,13 +144,15 @@ def _percentile(values: list[float], q: float) -> float:
 
 def resampled(eager: list[float], compiled: list[float], seed: int = 0) -> tuple[float, float]:
     """5th and 95th percentiles of the ratio of medians over matched steps drawn with replacement (by index: the
-    same steps of both runs, seeded so that a report is repeatable)."""
+    same steps of both runs, seeded so that a report is repeatable). When the host filter kept different steps of
+    each side, each side's are drawn on their own."""
     rng = random.Random(seed)
-    n = len(eager)
+    n, m = len(eager), len(compiled)
     values = []
     for _ in range(RESAMPLES):
         picks = [rng.randrange(n) for _ in range(n)]
-        values.append(_ratio_of_medians([eager[i] for i in picks], [compiled[i] for i in picks]))
+        others = picks if n == m else [rng.randrange(m) for _ in range(m)]
+        values.append(_ratio_of_medians([eager[i] for i in picks], [compiled[i] for i in others]))
     return _percentile(values, 0.05), _percentile(values, 0.95)
 
 
@@ -140,35 +161,108 @@ def _noisy(values: list[float]) -> bool:
 
 
 def estimate(eager_runs: list[list[float]], compiled_runs: list[list[float]], extra_ms: list[float] | None = None) -> dict[str, Any] | None:
-    """Speedup from the steady durations of each pair (eager_runs[k] and compiled_runs[k] matched by index), with its
-    interval. extra_ms[k]: what late compiles add to each compiled step of pair k (their share)."""
-    pairs = [(e, c) for e, c in zip(eager_runs, compiled_runs) if e and c]
-    if not pairs:
-        return None
+    """Speedup from the steady durations of each pair (eager_runs[k] and compiled_runs[k] matched by index, unless
+    the host filter left one side's run out: []), with its interval. extra_ms[k]: what late compiles add to each
+    compiled step of pair k (their share)."""
     extra = extra_ms or [0.0] * len(eager_runs)
-    shares = [x for (e, c), x in zip(zip(eager_runs, compiled_runs), extra) if e and c]
-    share = statistics.mean(shares)
-    eager_ms = statistics.median([v for e, _ in pairs for v in e])
-    compiled_ms = statistics.median([v for _, c in pairs for v in c]) + share
+    eagers = [e for e in eager_runs if e]
+    compileds = [(c, x) for c, x in zip(compiled_runs, extra) if c]
+    if not eagers or not compileds:
+        return None
+    share = statistics.mean(x for _, x in compileds)
+    eager_ms = statistics.median([v for e in eagers for v in e])
+    compiled_ms = statistics.median([v for c, _ in compileds for v in c]) + share
     speedup = eager_ms / compiled_ms
-    noisy_runs = any(_noisy(e) or _noisy(c) for e, c in pairs)
-    floor = FLOOR_NOISY_PCT if noisy_runs or len(pairs[0][0]) < 3 else estimator.FLOOR_STEADY_PCT
+    noisy_runs = any(_noisy(e) for e in eagers) or any(_noisy(c) for c, _ in compileds)
+    fewest = min(len(v) for v in eagers + [c for c, _ in compileds])
+    floor = FLOOR_NOISY_PCT if noisy_runs or fewest < 3 else estimator.FLOOR_STEADY_PCT
     bounds = [speedup * (1 - floor / 100), speedup * (1 + floor / 100)]
     per_run = []
-    for (e, c), x in zip(pairs, shares):
+    for e, c, x in zip(eager_runs, compiled_runs, extra):
+        if not (e and c):
+            continue
         own = statistics.median(e) / (statistics.median(c) + x)
         per_run.append({"eagerMs": round(statistics.median(e), 4), "compiledMs": round(statistics.median(c) + x, 4),
                         "speedup": round(own, 4), "steps": len(e)})
         bounds.append(own)
-        if len(e) >= 4:
+        if len(e) >= 4 and len(c) >= 4:
             low, high = resampled(e, [v + x for v in c])
             bounds += [low, high]
-    for e, _ in pairs:  # every eager run against every compiled run: what the next pair may give
-        for (_, c), x in zip(pairs, shares):
+    for e in eagers:  # every eager run against every compiled run: what the next pair may give
+        for c, x in compileds:
             bounds.append(statistics.median(e) / (statistics.median(c) + x))
     return {"eagerMs": round(eager_ms, 4), "compiledMs": round(compiled_ms, 4), "speedup": round(speedup, 4),
             "low": round(min(bounds), 4), "high": round(max(bounds), 4), "floorPct": floor, "noisy": noisy_runs,
-            "samples": sum(len(e) for e, _ in pairs), "perRun": per_run}
+            "samples": min(sum(len(e) for e in eagers), sum(len(c) for c, _ in compileds)), "perRun": per_run}
+
+
+def _nearest_probes(calls: list[Call], indices: list[int]) -> list[float | None]:
+    """Per index, the probe of the call nearest to it (by index) in this run; None where the run has none."""
+    probed = [(c.index, c.probe_ms) for c in calls if c.probe_ms is not None]
+    at = [i for i, _ in probed]
+    out: list[float | None] = []
+    for i in indices:
+        k = bisect_left(at, i)
+        near = [j for j in (k - 1, k) if 0 <= j < len(probed)]
+        out.append(min((probed[j] for j in near), key=lambda p: abs(p[0] - i))[1] if near else None)
+    return out
+
+
+def fastest_probe(runs: list[list[Call]]) -> float | None:
+    """The host's fastest state over all runs of a profile (both sides): their fastest probe; None without probes."""
+    return min((c.probe_ms for run in runs for c in run if c.probe_ms is not None), default=None)
+
+
+@dataclass
+class HostFiltered:
+    """Each side's steady values per pair, only those at the host's fast state (a slow-host run: []), how many of each
+    run's were at it (None without probes), and per side that never ran at it, estimator.slow_host_ratio."""
+
+    eager: list[list[float]]
+    compiled: list[list[float]]
+    fast_steps: list[dict[str, int]] | None
+    slow_host: dict[str, float]
+
+
+def host_filtered(views: list[PairView], picks: list[list[int]], duration: Callable[[Call], float], fastest: float | None) -> HostFiltered:
+    """picks[k]: pair k's steady indices; duration(call) -> ms. A run whose side has fewer than ENOUGH_STEPS (or
+    all of its) values at the fast state is left out of that side, unless every run of the side is: then they all
+    stay and the side is a slow host."""
+    values = {"eager": [[duration(v.eager[i]) for i in p] for v, p in zip(views, picks)],
+              "compiled": [[duration(v.compiled[i]) for i in p] for v, p in zip(views, picks)]}
+    if fastest is None:
+        return HostFiltered(values["eager"], values["compiled"], None, {})
+    counts: list[dict[str, int]] = [{} for _ in views]
+    slow: dict[str, float] = {}
+    for side, runs in values.items():
+        kept: list[list[float]] = []
+        probes: list[float] = []
+        for k, (v, p) in enumerate(zip(views, picks)):
+            nearest = _nearest_probes(v.eager if side == "eager" else v.compiled, p)
+            fast = [x for x, probe in zip(runs[k], nearest) if probe is None or estimator.at_fast_state(probe, fastest)]
+            counts[k][side] = len(fast)
+            probes += [probe for probe in nearest if probe is not None]
+            kept.append(fast if len(fast) >= min(ENOUGH_STEPS, len(p)) else [])
+        if any(kept):
+            values[side] = kept
+        elif probes:
+            slow[side] = estimator.slow_host_ratio(probes, fastest)
+    return HostFiltered(values["eager"], values["compiled"], counts, slow)
+
+
+def _host_estimate(filtered: HostFiltered, extra_ms: list[float] | None = None) -> dict[str, Any] | None:
+    """estimate() of the fast-state values, with fastStateSteps and, for a side that never ran at the fast state,
+    slowHost and the interval widened towards what that state could give."""
+    est = estimate(filtered.eager, filtered.compiled, extra_ms)
+    if est is None or filtered.fast_steps is None:
+        return est
+    est["fastStateSteps"] = filtered.fast_steps
+    if filtered.slow_host:
+        est["slowHost"] = {side: round(ratio, 3) for side, ratio in filtered.slow_host.items()}
+        low, high = estimator.widened_for_slow_host(est["speedup"], est["low"], est["high"],
+                                                    filtered.slow_host.get("eager", 1.0), filtered.slow_host.get("compiled", 1.0))
+        est.update(low=round(low, 4), high=round(high, 4))
+    return est
 
 
 def _late_share(v: PairView) -> tuple[float, float]:
@@ -223,10 +317,10 @@ def compare(compiled_runs: list[list[Call]], eager_runs: list[list[Call]]) -> di
     views = [view(c, e) for c, e in zip(compiled_runs, eager_runs)]
     first = views[0]
     late = [_late_share(v) for v in views]
-    step = estimate([[v.eager[i].step_ms or 0.0 for i in v.steady_steps] for v in views],
-                    [[v.compiled[i].step_ms or 0.0 for i in v.steady_steps] for v in views], [s for _, s in late])
-    call = estimate([[v.eager[i].ms or 0.0 for i in v.steady_calls] for v in views],
-                    [[v.compiled[i].ms or 0.0 for i in v.steady_calls] for v in views])
+    fastest = fastest_probe(compiled_runs + eager_runs)
+    step = _host_estimate(host_filtered(views, [v.steady_steps for v in views], lambda c: c.step_ms or 0.0, fastest),
+                          [s for _, s in late])
+    call = _host_estimate(host_filtered(views, [v.steady_calls for v in views], lambda c: c.ms or 0.0, fastest))
     costs = [_compile_cost_ms(v) for v in views]
     cost_ms = costs[0]
     steps_made = len(compiled_runs[0])
@@ -257,10 +351,17 @@ def compare(compiled_runs: list[list[Call]], eager_runs: list[list[Call]]) -> di
 
 
 def needs_another_pair(result: dict[str, Any]) -> str | None:
-    """Why one more pair of runs is needed for this region's step speedup to support a verdict; None if not."""
+    """Why one more pair of runs is needed for this region's step speedup to support a verdict; None if not. A side
+    that never ran at the host's fastest state gets pairs up to MAX_PAIRS, the other reasons up to MAX_PAIRS_NOISY."""
     step = result.get("step")
-    if step is None:
-        return None  # no steady step: another pair would not make one
+    pairs = result["pairs"]
+    if step is None or pairs >= MAX_PAIRS:
+        return None  # no steady step: another pair would not make one; or the pairs are all run
+    for side, ratio in (step.get("slowHost") or {}).items():
+        runs = "run" if pairs == 1 else "runs"
+        return f"the {side} {runs} never ran at the host's fastest state (CPU probe {ratio:.3g}x its fastest)"
+    if pairs >= MAX_PAIRS_NOISY:
+        return None
     if step["samples"] < ENOUGH_STEPS * result["pairs"]:
         return f"{step['samples']} steady steps"
     if step["high"] > step["low"] * (1 + WIDE_PCT / 100):
@@ -315,7 +416,9 @@ def slowest_rank(ranks: list[dict[str, Any]]) -> dict[str, Any]:
         calls = []
         for i in range(count):
             each = [r["calls"][i] for r in mine]
+            probes = [c["probeMs"] for c in each if c.get("probeMs") is not None]
             calls.append(dict(each[0], ms=_slowest([c.get("ms") for c in each]), stepMs=_slowest([c.get("stepMs") for c in each]),
+                              probeMs=max(probes) if probes else None, observer=any(c.get("observer") for c in each),
                               compiles=max(int(c.get("compiles") or 0) for c in each),
                               stepCompiles=max(int(c.get("stepCompiles") or 0) for c in each)))
         failure = next((r["failure"] for r in mine if r.get("failure")), None)

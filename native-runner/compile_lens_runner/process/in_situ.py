@@ -1,7 +1,8 @@
 """The supervisor's in-situ runs of a script (`profile --script`): before the observed run, the unmodified script
 runs as separate worker processes, once as written ("compiled") and once with compiling turned off ("eager"), with
 the same argv, environment and seeds (script/in_situ_run.py). When a region's step speedup from that pair cannot
-support a verdict yet (measure/in_situ.needs_another_pair), the pair runs again in the other order (eager first).
+support a verdict yet (measure/in_situ.needs_another_pair), the pair runs again in the other order (eager first); a
+third time only while a side never ran at the host CPU's fastest state.
 Each --modes mode other than the script's own runs once more as a compiled run with every torch.compile set to it.
 
 The runs write `in_situ/<side>-<pair>[-<mode>].json` in the report directory; the observed worker reads them
@@ -21,7 +22,6 @@ FOLDER = "in_situ"
 # With --timeout T, the in-situ runs stop once they have used this share of T: a script that hangs must leave the
 # observed run the time to say where (its ranks' stacks under torchrun).
 TIMEOUT_SHARE = 0.5
-MAX_PAIRS = 2
 # Run with the same hash seed both ways (the script's own seeds are its own): set iff the user did not set one.
 HASH_SEED = "0"
 
@@ -124,7 +124,7 @@ def _run(spec: dict[str, Any], folder: str, command: Callable[[str], list[str]],
         if _spawn_one(spec, folder, side, pair, None, label, command, light_env, spawn) is None:
             return False
         done += 1
-        if done == len(order) and pair < MAX_PAIRS:
+        if done == len(order) and pair < in_situ.MAX_PAIRS:
             repeat_why = another_pair(folder, pair)
             if repeat_why:  # alternate the order: eager first this time
                 order += [("eager", pair + 1), ("compiled", pair + 1)]

@@ -9,6 +9,12 @@ A step is from one call of a region to its next call. On the CPU clock, the obse
 (signature, bookkeeping) is measured and taken out of the step, so no duration carries the tool's work; the calls
 themselves are bracketed as tightly as Python allows. Calls made inside another region's call are not counted: in
 the compiled run Dynamo inlines them, in the eager run they would run as separate calls.
+
+The host CPU's speed is probed (measure/host.py) before the clock of a region's first call and of every PROBE_EVERY-th
+call after it: a launch-bound step follows the CPU's speed, and on a VM a vCPU can run at half speed for seconds, a
+whole run's steady state. On a CUDA run that is its job's only process the probe also moves the script's thread to the
+CPU that probes fastest, as the replay does; the thread gets its CPUs back when the script ends. A probed call is marked
+`observer`: its step and the step that ends at it carry the probe's time (and the move), and are no steady steps.
 """
 from __future__ import annotations
 
@@ -21,6 +27,7 @@ from typing import Any, Callable, Iterator
 
 from ..compiler.failure import compile_failure
 from ..errors import _from_compiler
+from ..measure.host import HostSpeed
 from .calls import MAX_RECORDED_CALLS, autocast, call_device, cuda_stream, describe, flatten, grad_mode
 from .regions import ScriptStopped, _is_method, _options, _user_location
 
@@ -35,6 +42,7 @@ class _Call:
     end: Any = None
     own_before_s: float = 0.0  # the observer's own time before the call started, and after it ended
     own_after_s: float = 0.0
+    probe_ms: float | None = None  # the host CPU probe taken before this call's clock started
 
 
 @dataclass
@@ -61,6 +69,8 @@ class LightRegion:
             calls.append({"index": call.index, "signature": call.signature, "ms": _round(ms), "stepMs": _round(step),
                           "compiles": call.compiles_after - call.compiles_before,
                           "stepCompiles": (following.compiles_before if following else call.compiles_after) - call.compiles_before})
+            if call.probe_ms is not None:
+                calls[-1].update(probeMs=_round(call.probe_ms), observer=True)
         return {"id": self.id, "name": self.name, "kind": self.kind, "location": self.location, "options": self.options,
                 "callCount": self.call_count, "calls": calls, "failure": self.failure,
                 "clock": "cuda-events" if self.calls and _is_event(self.calls[0].start) else "perf-counter"}
@@ -91,6 +101,10 @@ class _Depth(threading.local):
         self.depth = 0
 
 
+# A probe costs ~1 ms (a move to another CPU ~1 ms per CPU) and takes two steps out of the steady ones.
+PROBE_EVERY = 16
+
+
 class LightRecorder:
     """Patches torch.compile for one in-situ run. mode: the what-if mode every torch.compile of the script gets
     (None: as written)."""
@@ -103,6 +117,8 @@ class LightRecorder:
         self.stopped = False
         self._depth = _Depth()
         self._original: Callable[..., Any] | None = None
+        # Probes only: the script's thread is never moved to another CPU (what it starts would inherit a one-CPU mask)
+        self.host = HostSpeed()
 
     def _on_compile_start(self, _args: Any = None) -> None:
         self.compiles += 1
@@ -175,6 +191,8 @@ class LightRecorder:
             region.calls.append(record)
         region.call_count += 1
         self._depth.depth += 1
+        if keep and record.index % PROBE_EVERY == 0:
+            record.probe_ms = self.host.probe()
         if stream is not None:
             import torch
 
