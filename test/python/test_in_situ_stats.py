@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from compile_lens_runner.measure import in_situ
 from compile_lens_runner.measure.in_situ import Call
 
@@ -211,3 +213,13 @@ def test_a_pair_whose_sides_kept_different_steps_is_resampled_side_by_side() -> 
     step = in_situ.compare([compiled], [eager])["step"]
     assert step["fastStateSteps"] == [{"eager": 87, "compiled": 87 - 14}]  # steps 57-72 but 63 and 64 (beside it)
     assert step["low"] < 2.0 < step["high"] and "slowHost" not in step
+
+
+def test_eagers_own_slow_first_calls_are_warm_up_not_steady_state() -> None:
+    """With compiling off a run's first calls can be slow too (lazy initialisation, the allocator; code-server CI: 100 ms
+    against 0.3 ms): the steady state begins once both runs settled, else eager's warm-up inflates the speedup."""
+    compiled = run([3000.0] + [0.8] * 11, {0: 1})
+    eager = run([5.0, 200.0, 200.0, 200.0] + [1.6] * 8)
+    result = in_situ.compare([compiled], [eager])
+    assert result["steadyFromCall"] == 4
+    assert result["step"]["speedup"] == pytest.approx(2.0)

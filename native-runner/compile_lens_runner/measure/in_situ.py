@@ -6,7 +6,7 @@ the same index may be different work). A *step* is the time from one call of a r
 training step, a decode step or a request really costs (backward, optimizer, data, cache updates included).
 
 Steady state: from the first call (not the script's first) whose call and step compiled nothing in the compiled
-run; its steps that compiled nothing are the steady steps. A later step that compiled at a signature the region had
+run, once both runs' first slow calls are over (lazy initialisation and the like slow eager's first calls too); its steps that compiled nothing are the steady steps. A later step that compiled at a signature the region had
 already been called with is a recurring recompile: its time over a steady step is counted in the compiled step cost,
 shared over the steps from steady on. The warm-up before steady state, and later steps that compiled a signature seen
 for the first time (a short last batch), are the compile cost inside the script (their time over eager's, resp. over
@@ -53,6 +53,7 @@ MAX_PAIRS = 3
 MAX_PAIRS_NOISY = 2
 MAX_SERIES = 2000
 FLOOR_NOISY_PCT = 10.0
+SETTLED_FACTOR = 2.0  # a call slower than this times the later calls' median is still warming up (_settled)
 
 
 @dataclass(frozen=True)
@@ -100,12 +101,25 @@ class PairView:
         return range(self.steady_from if self.steady_from is not None else self.matched)
 
 
+def _settled(calls: list[Call], matched: int) -> int:
+    """The first call (from 1 on) after a run's warm-up that is no compile: lazy initialisation, the allocator, a
+    library's autotuning make a run's first calls slow with compiling off too. It is the first call within
+    SETTLED_FACTOR of the median call of the later half of the matched calls."""
+    later = [c.ms for c in calls[matched // 2:matched] if c.ms is not None]
+    if len(later) < 2:
+        return 1
+    settled_ms = SETTLED_FACTOR * statistics.median(later)
+    return next((i for i in range(1, matched) if calls[i].ms is not None and calls[i].ms <= settled_ms), 1)
+
+
 def view(compiled: list[Call], eager: list[Call]) -> PairView:
     shorter = min(len(compiled), len(eager))
     divergence = next((i for i in range(shorter) if compiled[i].signature != eager[i].signature), None)
     matched = shorter if divergence is None else divergence
-    # the region's own calls decide where its steady state begins: another region may compile in every step
-    steady_from = next((i for i in range(1, matched) if compiled[i].compiles == 0), None)
+    # the region's own calls decide where its steady state begins (another region may compile in every step), in both
+    # runs: a call that compiled nothing, once each run's own warm-up is over
+    settled = max(_settled(compiled, matched), _settled(eager, matched))
+    steady_from = next((i for i in range(settled, matched) if compiled[i].compiles == 0), None)
     steps: list[int] = []
     calls: list[int] = []
     late: list[int] = []
