@@ -109,7 +109,7 @@ def _settled(calls: list[Call], matched: int) -> int:
     if len(later) < 2:
         return 1
     settled_ms = SETTLED_FACTOR * statistics.median(later)
-    return next((i for i in range(1, matched) if calls[i].ms is not None and calls[i].ms <= settled_ms), 1)
+    return next((i for i in range(1, matched) if (math.inf if calls[i].ms is None else calls[i].ms) <= settled_ms), 1)
 
 
 def view(compiled: list[Call], eager: list[Call]) -> PairView:
