@@ -109,7 +109,11 @@ def _settled(calls: list[Call], matched: int) -> int:
     if len(later) < 2:
         return 1
     settled_ms = SETTLED_FACTOR * statistics.median(later)
-    return next((i for i in range(1, matched) if (math.inf if calls[i].ms is None else calls[i].ms) <= settled_ms), 1)
+    for i in range(1, matched):
+        ms = calls[i].ms
+        if ms is not None and ms <= settled_ms:
+            return i
+    return 1
 
 
 def view(compiled: list[Call], eager: list[Call]) -> PairView:
