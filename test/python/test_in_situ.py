@@ -292,7 +292,7 @@ def test_a_script_that_hangs_leaves_the_observed_run_half_of_the_timeout(tmp_pat
     run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--quick", "--timeout", "30")
     report = run.report
     assert run.code == 1 and report["error"]["kind"] == "timeout"
-    assert "finished modes: none. Before the observed run, the in-situ runs used their share of --timeout (15 s)." in report["error"]["message"]
+    assert report["error"]["message"].endswith("Before the observed run, the in-situ runs used their share of --timeout (15 s).")
     # the observed run got the other half: it ran the script and compiled its region
     logs = list((run.report_dir / "torch_trace").glob("*.log"))
     assert logs and "dynamo_start" in logs[0].read_text()
