@@ -1,9 +1,10 @@
-"""What Inductor's per-kernel profiling (`torch._inductor.config.cpp.enable_kernel_profile`, which the runner turns on
-for every CPU compile so the profiler trace names each C++ kernel) costs a compiled call when no profiler is
-running: each model is compiled twice in fresh processes' caches, with it on and off, and the two are timed in
-interleaved rounds (the fastest round of each side; the median of per-round ratios).
+"""What Inductor's per-kernel profiling (`torch._inductor.config.cpp.enable_kernel_profile`: each C++ kernel names
+itself in a profiler trace) costs a compiled call when no profiler is running. The runner compiles the timed code
+without it and profiles a copy compiled with it (measure/profiling.kernel_profiled); this bench is why. Each model is
+compiled twice, with it on and off, and the two are timed in interleaved rounds (the fastest round of each side; the
+median of per-round ratios); a one-kernel function gives the cost of one kernel call in nanoseconds.
 
-    python3 bench/kernel_profile_cost.py                 # an MLP, a launch-bound chain of small ops, a transformer block
+    python3 bench/kernel_profile_cost.py                 # one kernel, an MLP, a launch-bound chain, a transformer block
 
 Prints per model: ms per call with it off and on, and on/off as a ratio of fastest rounds and median per-round ratio.
 """
@@ -42,6 +43,24 @@ def per_call_ms(fn: Callable[..., Any], x: torch.Tensor, calls: int) -> float:
     return (time.perf_counter() - started) * 1000.0 / calls
 
 
+def one_kernel_ns(rounds: int) -> tuple[float, float]:
+    """ns per call of a one-kernel function compiled with kernel profiling off and on (fastest rounds)."""
+    x = torch.zeros(1)
+    fns = []
+    for profile in (False, True):
+        scope: dict[str, Any] = {}
+        exec("def one_kernel(x):\n    return x + 1\n", scope)  # a code object of its own: no shared Dynamo cache
+        with torch._inductor.config.patch({"cpp.enable_kernel_profile": profile, "fx_graph_cache": False}):
+            fn = torch.compile(scope["one_kernel"])
+            fn(x)
+        fns.append(fn)
+    times: list[list[float]] = [[], []]
+    for _ in range(rounds):
+        for side, fn in enumerate(fns):
+            times[side].append(per_call_ms(fn, x, 20000) * 1e6)
+    return min(times[0]), min(times[1])
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=30)
@@ -50,6 +69,8 @@ if __name__ == "__main__":
     torch.manual_seed(0)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
     with torch.no_grad():
+        off_ns, on_ns = one_kernel_ns(args.rounds)
+        print(f"one kernel: off {off_ns:.0f} ns, on {on_ns:.0f} ns per call: {on_ns - off_ns:.0f} ns per kernel call")
         for name, (model, example) in models().items():
             model.eval()
             off, on = compiled(model, example, False), compiled(model, example, True)

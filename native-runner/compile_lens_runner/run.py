@@ -91,8 +91,6 @@ class Run:
             if not has_triton():
                 raise RunnerError("triton-missing", "Cannot find a working triton installation: torch.compile on CUDA needs Triton.",
                                   "pip install triton (the version matching your PyTorch build)")
-        else:
-            torch._inductor.config.cpp.enable_kernel_profile = True  # names each C++ kernel in the profiler trace
         self.watcher = tt.install_watcher()
         self.runs = compiled_runs.install(self.watcher)
         self.log = tt.LogFollower(self.trace_dir)

@@ -57,6 +57,20 @@ def test_mlp_writes_report_traces_and_compiler_logs(mlp: Run, outdir: Path) -> N
     assert {"eager", "compile", "timing", "profile"} <= set(phases) and fractions == sorted(fractions)
 
 
+def test_the_timed_code_is_compiled_without_kernel_profiling(mlp: Run) -> None:
+    """On CPU the profile names each C++ kernel only when compiled to record itself: the timed code (its output code
+    in the report) carries no such recording, while the profile's copy did, so every fused kernel still has a time."""
+    root = mlp.report_dir
+    for mode in mlp.report["modes"]:
+        compiler = mode["compiler"]
+        [compiled] = compiler["compiles"]
+        code = (root / compiled["outputCode"]).read_text()
+        assert "cpp_fused" in code and "RecordFunction" not in code, mode["mode"]
+        fused = [k for k in compiler["kernels"] if k["name"].startswith("cpp_fused")]
+        assert fused and all(k["usPerStep"] and k["usPerStep"] > 0 for k in fused), fused
+        assert compiler["graphCount"] == 1 and compiler["recompiles"] == []  # the copy's compile is not the mode's
+
+
 def test_graph_breaks_found_at_their_source_lines(graphbreak: Run) -> None:
     assert graphbreak.code == 0, graphbreak.stderr[-3000:]
     source = SAMPLES_DIR / "graphbreak.py"

@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MARKER = "compile_lens_marker"
+# The marker suffix of a copy compiled only to be profiled (on CPU, kernels that name themselves in the trace): the
+# tool's own work, kept out of its mode's insight and out of `inspect`.
+PROFILED_COPY = ":kernel-profile"
 CUDAGRAPH_SKIP = "compile_lens_cudagraph_skip"
 _PREFIX = re.compile(r"^[VIWEC]\d{4} [\d:.]+ +\d+ [^\]]*\] (\{.*)$")
 _UNPARSED = object()

@@ -86,8 +86,10 @@ def _skeleton(paths: list[str], env: dict[str, Any]) -> dict[str, Any]:
 def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[str]) -> dict[str, Any]:
     records, parser = files.read(log.path)
     report = _skeleton(paths, _environment(records))
-    # a Compile Lens log: its markers say which records each mode made; a log made elsewhere is one mode
-    names = list(dict.fromkeys(r.mode for r in records if r.mode)) if parser.marked else [None]
+    # a Compile Lens log: its markers say which records each mode made (a copy compiled only to be profiled is the
+    # tool's own work); a log made elsewhere is one mode
+    names = (list(dict.fromkeys(r.mode for r in records if r.mode and not r.mode.endswith(tt.PROFILED_COPY)))
+             if parser.marked else [None])
     for name in names:
         mode_records = [r for r in records if r.mode == name] if name else records
         label = name or LOGS_MODE

@@ -6,6 +6,9 @@ import json
 from typing import Any, Callable
 
 PROFILED_STEPS = 3  # steps each profile records, after one unrecorded warmup step
+# On CPU Inductor names its C++ kernels in a profiler trace only when they are compiled to record themselves, which
+# adds a record-function handle to every kernel call: only a copy compiled for the profile gets it (kernel_profiled).
+KERNEL_PROFILE_OPTION = "cpp.enable_kernel_profile"
 LAUNCH_BOUND_IDLE_PCT = 30.0  # eager leaving the GPU idle this share of a step or more is launch-bound
 
 # Wrapper events that contain real work but are not work themselves (CPU kernel counting skips them).
@@ -18,6 +21,19 @@ def _is_cpu_kernel(name: str) -> bool:
     if name.startswith(_CPU_WRAPPERS):
         return False
     return name.startswith("aten::") or "cpp_fused" in name or name.startswith("graph_")
+
+
+def kernel_profiled(device: str, backend: Any) -> bool:
+    """Whether a profile needs its own compile to name each kernel: Inductor's C++ kernels on CPU."""
+    return device == "cpu" and backend == "inductor"
+
+
+def profiled_options(mode: str | None, dynamic: bool | None) -> dict[str, Any]:
+    """torch.compile options for the profile's copy: the mode's own Inductor options, each kernel recording itself
+    (torch.compile takes a mode or options, not both)."""
+    from torch._inductor import list_mode_options
+
+    return {**list_mode_options(mode, dynamic), KERNEL_PROFILE_OPTION: True}
 
 
 def count_kernels(events: Any, device: str) -> int:

@@ -1,5 +1,6 @@
 """A compile target (a built-in sample or the user's FILE:FN): eager timed and profiled alone, then each mode compiled,
-warmed, measured against eager (measure/paired.py), profiled and checked for correctness."""
+warmed, measured against eager (measure/paired.py), checked for correctness and profiled (on CPU, a copy compiled for
+the profile: see TargetRun.profiled_copy)."""
 from __future__ import annotations
 
 import os
@@ -11,7 +12,7 @@ from ..compiler.insight import CUDAGRAPH_MODES, TIMED_PHASES, compiler_insight
 from ..errors import classify
 from ..measure import correctness, paired, speedups, timing
 from ..measure.grad_mode import grad_context
-from ..measure.profiling import LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS, profile_steps
+from ..measure.profiling import LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS, kernel_profiled, profile_steps, profiled_options
 from ..report import advice
 from ..run import Run
 from .load import Variant, describe_inputs, load_function_target, load_sample
@@ -117,6 +118,25 @@ class TargetRun:
             kwargs["mode"] = mode
         return torch.compile(Variant(self.target, None).compile_target(), **kwargs)
 
+    def profiled_copy(self, mode: str, compiled: Variant) -> Variant:
+        """What the profile runs. On CPU with Inductor (measure/profiling.kernel_profiled) the timed code was compiled
+        as the user's would be, without per-kernel recording, so the profile runs a copy compiled with it, by the calls
+        that compiled the timed code (warmup inputs, then the timed ones): its compile ids are the timed code's, so
+        its kernels' times land on the timed code's kernels. Its records are under their own marker, out of the
+        mode's compiler insight. Elsewhere the profile runs the timed code itself."""
+        if not kernel_profiled(self.device, self.backend):
+            return compiled
+        import torch
+
+        torch._dynamo.reset()
+        tt.mark(f"{mode}{tt.PROFILED_COPY}", "compile")
+        copy = Variant(self.target, torch.compile(Variant(self.target, None).compile_target(), backend="inductor", dynamic=self.dynamic,
+                                                  fullgraph=self.spec["fullgraph"], options=profiled_options(mode, self.dynamic)))
+        self.first_call_seconds(copy, self.warm_inputs, self.warm_grad)
+        self.warm(copy, self.warm_inputs, self.warm_grad)
+        self.warm(copy, self.target.inputs, self.target.grad_mode)
+        return copy
+
     def trigger_text(self, record: tt.Record) -> str | None:
         dyn = f"dynamic={self.dynamic}"
         timed = describe_inputs(self.target.inputs)
@@ -151,15 +171,6 @@ class TargetRun:
             stage = "timing"
             self.progress("timing", start + span * 0.4, f"Timing {mode} against eager")
             self.measure(mode, entry, eager, compiled)
-            stage = "profiling"
-            tt.mark(mode, "profile")
-            self.progress("profile", start + span * 0.7, f"Profiling {mode}")
-            before = self.run.runs.snapshot()
-            facts = self.profile(compiled, mode)
-            entry.update(facts)
-            profiled = self.run.runs.snapshot() - before
-            if self.run.runs.available and profiled.ran_compiled() is False and not entry.get("fallback"):
-                paired.mark_fallback(entry, profiled)  # the profiled calls ran eagerly: its trace and kernels too
             stage = "checking outputs"
             tt.mark(mode, "correctness")
             entry["correctness"] = self.check(eager, compiled)
@@ -167,6 +178,15 @@ class TargetRun:
                 entry["error"] = {"kind": "mismatch", "message": f"Compiled outputs are less accurate than eager: {entry['correctness']['message']}",
                                   "fix": "Check for ops with undefined order or randomness; try another mode or backend, or report it to PyTorch.",
                                   "traceback": None}
+            stage = "profiling"
+            self.progress("profile", start + span * 0.7, f"Profiling {mode}")
+            profiled = self.profiled_copy(mode, compiled)
+            tt.mark(mode, "profile")
+            before = self.run.runs.snapshot()
+            entry.update(self.profile(profiled, mode))
+            ran = self.run.runs.snapshot() - before
+            if self.run.runs.available and ran.ran_compiled() is False and not entry.get("fallback"):
+                paired.mark_fallback(entry, ran)  # the profiled calls ran eagerly: its trace and kernels too
         except Exception as exc:
             err = classify(exc, f"{stage} mode {mode}")
             if stage == "compiling" and err.kind == "user-code":
