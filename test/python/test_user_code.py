@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -44,3 +45,20 @@ def test_innermost_user_frame_skips_a_dist_packages_frame(tmp_path: Path) -> Non
     user = str(tmp_path / "train.py")
     frames = [{"file": user, "line": 3}, {"file": "/usr/lib/python3/dist-packages/timm/layers.py", "line": 9}]
     assert innermost_user(frames) == frames[0]
+
+
+def test_a_package_pip_installed_into_a_folder_on_the_path_is_a_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pip install --target DIR` and PYTHONPATH=DIR: no site-packages in the path, but pip's RECORD lists the file."""
+    target = tmp_path / "deps"
+    (target / "transformers" / "utils").mkdir(parents=True)
+    (target / "transformers" / "utils" / "generic.py").write_text("")
+    (target / "transformers-5.0.dist-info").mkdir()
+    (target / "transformers-5.0.dist-info" / "RECORD").write_text("transformers/utils/generic.py,sha256=x,1\n")
+    project = tmp_path / "proj"
+    (project / "proj.egg-info").mkdir(parents=True)  # `setup.py develop` lists the project's own sources: not pip's
+    (project / "proj.egg-info" / "SOURCES.txt").write_text("gen.py\n")
+    (project / "gen.py").write_text("")
+    monkeypatch.setattr(sys, "path", [str(project), str(target), *sys.path])
+    assert not is_user_file(str(target / "transformers" / "utils" / "generic.py"))
+    assert is_user_file(str(project / "gen.py"))
+    assert is_user_file(str(target / "mine.py"))  # a file of the folder that pip did not install

@@ -2,11 +2,14 @@
 to read ranks' stacks and tracebacks): torch's folder is found without importing it."""
 from __future__ import annotations
 
+import csv
 import functools
+import glob
 import importlib.util
 import linecache
 import os
 import re
+import sys
 import sysconfig
 from typing import Any
 
@@ -39,9 +42,32 @@ _LIBRARY_ELSEWHERE = re.compile(r"[\\/](?:site-packages|dist-packages)[\\/]|[\\/
                                 r"|[\\/]torch[\\/]\w+\.py$")
 
 
+@functools.lru_cache(maxsize=256)
+def _recorded_files(folder: str) -> frozenset[str]:
+    """The files pip recorded (each *.dist-info/RECORD) as installed into `folder`, as real paths. An editable install
+    records only its hook, and a project's *.egg-info is not a RECORD: the user's own sources are never listed."""
+    files: set[str] = set()
+    for record in glob.glob(os.path.join(glob.escape(folder), "*.dist-info", "RECORD")):
+        try:
+            with open(record, newline="", encoding="utf-8") as f:
+                files.update(os.path.realpath(os.path.join(folder, row[0])) for row in csv.reader(f) if row)
+        except (OSError, UnicodeDecodeError, csv.Error):
+            continue
+    return frozenset(files)
+
+
+def _installed_on_path(real: str) -> bool:
+    """A file pip installed into a folder the interpreter imports from (`pip install --target DIR` on PYTHONPATH)."""
+    for entry in sys.path:
+        folder = os.path.realpath(entry or os.curdir)
+        if real.startswith(os.path.join(folder, "")) and real in _recorded_files(folder):
+            return True
+    return False
+
+
 def _is_library(real: str) -> bool:
     """An installed package or a standard library, of this interpreter or another one."""
-    if real.startswith(_LIBRARY_DIRS):
+    if real.startswith(_LIBRARY_DIRS) or _installed_on_path(real):
         return True
     folders = real.split(os.sep)[:-1]
     if _PACKAGE_FOLDERS.intersection(folders):
@@ -52,7 +78,8 @@ def _is_library(real: str) -> bool:
 @functools.lru_cache(maxsize=65536)
 def is_user_file(path: str) -> bool:
     """False for torch's own frames, the runner's machinery, installed packages (site-packages, dist-packages, in a
-    virtualenv, conda or the system), any standard library, and synthetic files."""
+    virtualenv, conda or the system, or a folder pip installed into on the import path), any standard library, and
+    synthetic files."""
     if not path or path.startswith("<") or _LIBRARY_ELSEWHERE.search(path):
         return False
     real = os.path.realpath(path)
