@@ -1,5 +1,6 @@
-"""Measures a region on the inputs the script really gave it: eager (the original callable) against compiled (what
-the script's torch.compile returned, and what-if modes compiled afresh), with the paired-rounds engine of targets.
+"""Measures a region on the inputs the script really gave it: eager (the original callable) against compiled (torch's
+compiled callable that the script's calls ran, and what-if modes compiled afresh), with the paired-rounds engine of
+targets: when the script drops the region (between its lines, its random state kept: rng_kept), or after it ends.
 
 Signatures measured: the most frequent one, and the last one when it differs. Only regions that were called at
 least MIN_CALLS times, ran compiled code and passed region_capture's state checks are replayed; the others say why.
@@ -106,6 +107,25 @@ def check_outputs(eager: Any, compiled: Any, capture: Capture, device: str) -> d
     args, kwargs = capture.arguments()
     original = functools.partial(eager, **kwargs) if kwargs else eager
     return correctness.judge(original, args, capture.grad_mode, output(eager), output(compiled), device)
+
+
+@contextlib.contextmanager
+def rng_kept() -> Iterator[None]:
+    """The script's random state (Python's, NumPy's, torch's on the CPU and every initialised GPU) as it was before:
+    a replay between the script's lines seeds (check_outputs) and draws (dropout)."""
+    import random
+
+    import numpy as np
+    import torch
+
+    saved = random.getstate(), np.random.get_state()
+    devices = list(range(torch.cuda.device_count())) if torch.cuda.is_initialized() else []  # CUDA is never started here
+    try:
+        with torch.random.fork_rng(devices=devices):
+            yield
+    finally:
+        random.setstate(saved[0])
+        np.random.set_state(saved[1])
 
 
 @contextlib.contextmanager
