@@ -282,3 +282,20 @@ def test_module_compile_is_released_at_the_next_torch_compile() -> None:
         identity = torch.compile(lambda x: x, backend="eager")  # a release point
         assert kept() is None and rec.regions[0].held.released and seen == []
         assert identity(torch.ones(1)).item() == 1.0
+
+
+def test_a_drop_under_a_mode_of_the_scripts_waits_until_the_mode_ends() -> None:
+    torch._dynamo.reset()
+    seen: list[str] = []
+    rec = RegionRecorder(WATCHER, RUNS, on_drop=lambda region: seen.append(region.id))
+    with rec.installed():
+        fast = torch.compile(Mlp(), backend="eager")
+        other = torch.compile(lambda x: x + 1, backend="eager")
+        fast(torch.zeros(2, 4))
+        with torch.autocast("cpu", dtype=torch.bfloat16):  # a replay here would run under the script's autocast
+            del fast
+            assert seen == []
+            other(torch.zeros(2))  # not a safe point either
+            assert seen == []
+        other(torch.zeros(2))  # the next top-level call outside it is
+        assert seen == ["r0"] and rec.regions[0].held.released

@@ -255,11 +255,11 @@ class RegionRecorder:
 
     def _release_dropped(self) -> None:
         """A release point (held.py): the regions whose objects the script dropped let them go, with their inputs (a
-        region whose dropped handle waits for a safe point is kept for it)."""
+        dropped region still waiting for a safe point too: the script's memory is not held past it)."""
         self._thread.observer_work += 1
         self.safe.busy = True
         try:
-            freed = {id(h) for h in region_held.release_dropped([r.held for r in self.regions if not r.held.dropped])}
+            freed = {id(h) for h in region_held.release_dropped([r.held for r in self.regions])}
         finally:
             self.safe.busy = False
         for region in self.regions:
