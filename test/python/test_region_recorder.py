@@ -236,10 +236,15 @@ def test_a_dropped_handle_is_measured_at_once_then_released() -> None:
         assert seen == [("r0", True), ("r1", True)]
 
 
-def test_a_drop_during_a_garbage_collection_waits_for_the_next_safe_point() -> None:
+def _dropping() -> tuple[RegionRecorder, list[str]]:
+    """A recorder whose on_drop notes the regions it is given to measure, and that list."""
     torch._dynamo.reset()
     seen: list[str] = []
-    rec = RegionRecorder(WATCHER, RUNS, on_drop=lambda region: seen.append(region.id))
+    return RegionRecorder(WATCHER, RUNS, on_drop=lambda region: seen.append(region.id)), seen
+
+
+def test_a_drop_during_a_garbage_collection_waits_for_the_next_safe_point() -> None:
+    rec, seen = _dropping()
     with rec.installed():
         fast = torch.compile(Mlp(), backend="eager")
         fast(torch.zeros(2, 4))
@@ -269,9 +274,7 @@ def test_a_failure_while_measuring_a_dropped_region_stays_out_of_the_script() ->
 
 
 def test_module_compile_is_released_at_the_next_torch_compile() -> None:
-    torch._dynamo.reset()
-    seen: list[str] = []
-    rec = RegionRecorder(WATCHER, RUNS, on_drop=lambda region: seen.append(region.id))
+    rec, seen = _dropping()
     with rec.installed():
         model = torch.nn.Linear(4, 4)
         model.compile(backend="eager")  # the module holds the compiled callable: its drop cannot be told
@@ -285,9 +288,7 @@ def test_module_compile_is_released_at_the_next_torch_compile() -> None:
 
 
 def test_a_drop_under_a_mode_of_the_scripts_waits_until_the_mode_ends() -> None:
-    torch._dynamo.reset()
-    seen: list[str] = []
-    rec = RegionRecorder(WATCHER, RUNS, on_drop=lambda region: seen.append(region.id))
+    rec, seen = _dropping()
     with rec.installed():
         fast = torch.compile(Mlp(), backend="eager")
         other = torch.compile(lambda x: x + 1, backend="eager")
