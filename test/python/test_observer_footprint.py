@@ -160,6 +160,32 @@ def test_a_replay_that_fails_when_the_script_drops_the_region_leaves_the_script_
     assert written["status"] == "error" and "replayed after the script broke it" in written["error"]["message"], written
 
 
+def test_a_replay_between_the_scripts_lines_leaves_its_recompile_limit_alone(tmp_path: Path) -> None:
+    """A what-if mode compiled when the script drops a region keeps its cache entries apart (isolate_recompiles): the
+    script's later compiles of the same code stay within its own recompile limit, as they would without Compile Lens."""
+    script = tmp_path / "limit.py"
+    script.write_text(textwrap.dedent('''
+        import torch
+
+        torch._dynamo.config.recompile_limit = 2  # the script's two compiles of `scale` fit, a third would not
+
+        def scale(x):
+            return torch.sin(x) * 2
+
+        for n in (3, 4):
+            fast = torch.compile(scale, backend="eager", dynamic=False)
+            for _ in range(3):
+                fast(torch.zeros(n))
+            del fast
+    '''))
+    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--modes", "reduce-overhead", "--out",
+                     str(tmp_path / "out"))
+    assert run.code == 0, run.stderr[-2000:]
+    first, second = run.report["regions"]
+    assert [m["mode"] for m in first["measurements"]] == ["as-written", "reduce-overhead"]  # at the drop, what-if too
+    assert [c["ranCompiled"] for c in second["calls"]] == [True, True, True], second["calls"]
+
+
 TIMED = textwrap.dedent('''
     import json, sys, time
     import torch

@@ -14,7 +14,7 @@ import contextlib
 import os
 import runpy
 import sys
-from typing import Any, Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol
 
 from ..compiler import artifacts, compiled_runs
 from ..compiler.failure import compile_failure, headline
@@ -27,7 +27,8 @@ from ..run import Run
 from . import advice, in_situ_report, region_entry
 from .notebook import NotebookScript, convert, map_locations
 from .regions import Region, RegionRecorder, ScriptStopped
-from .replay import MIN_CALLS, RegionReplay, ReplayContext, chosen_signatures, not_measured_reason, rng_kept
+from .replay import (MIN_CALLS, RegionReplay, ReplayContext, chosen_signatures, compiles_in_replay, isolating,
+                     not_measured_reason, rng_kept)
 from .window import ProfileWindow
 
 MODE = "script"
@@ -64,9 +65,12 @@ class RegionMeasurements:
     def dropped(self, region: Region) -> None:
         """The script dropped the region's handle: measured now, from its calls and the compiler's records so far (a
         region that cannot be measured is only released: its entry is built after the script, saying why). The
-        script's RNG is left as it was, and the compiler's records from here on are the script's again."""
+        script's RNG is left as it was, the replay's own compiles are kept apart from the script's (isolating), and
+        the compiler's records from here on are the script's again."""
         if self.done or region.replay.unsafe is not None or region.call_count < MIN_CALLS:
             return
+        if self._isolated() is None and compiles_in_replay(region, self._what_if(region)):
+            return  # its compiles would count against the script's recompile limit: released unmeasured, as the script let go
         entry, reason = self._entry(region, self.run.records(MODE))
         self.entries[region.id] = entry
         self._publish()
@@ -100,20 +104,27 @@ class RegionMeasurements:
             entry["recommendation"] = advice.region_recommendation(entry)
         run.checkpoint()
 
+    def _what_if(self, region: Region) -> list[str]:
+        return [mode for mode in self.what_if if mode != region.options["mode"]]
+
+    def _isolated(self) -> Callable[..., Any] | None:
+        assert self.recorder is not None and self.recorder.original_compile is not None
+        return isolating(self.recorder.original_compile)
+
     def _context(self, phase: str, fraction: float) -> ReplayContext:
         run = self.run
         assert self.recorder is not None and self.recorder.original_compile is not None
         watch = paired.Watch(lambda: run.watcher.compiles, self.runs.snapshot, self.runs.available)
         return ReplayContext(run.cfg, run.workdir, PROFILED_STEPS, watch, run.records,
-                             lambda message: run.progress(phase, fraction, message), self.recorder.original_compile)
+                             lambda message: run.progress(phase, fraction, message),
+                             self._isolated() or self.recorder.original_compile)
 
     def _measure(self, entry: dict[str, Any], region: Region, reason: str | None, ctx: ReplayContext) -> None:
         if reason is None:
             chosen = [s for s, _ in chosen_signatures(region)]
             region.replay.only(chosen)
-            own = region.options["mode"]
             replay = RegionReplay(ctx, region, entry["compiler"]["compileSeconds"]["total"] if entry["compiler"] else None)
-            entry["measurements"] = replay.measure([m for m in self.what_if if m != own])
+            entry["measurements"] = replay.measure(self._what_if(region))
             entry["signatures"] = region_entry.signatures_json(region, set(chosen))
         region.replay.release()
         region.held.release()  # measured (or not measurable): the script's objects are its own again

@@ -38,7 +38,26 @@ class ReplayContext:
     watch: paired.Watch  # compiles and compiled-frame counts
     records: Callable[[str], list[tt.Record]]  # structured-log records under a marker mode
     progress: Callable[[str], None]
-    compile: Callable[..., Any]  # torch's own torch.compile (not the script-mode observer)
+    compile: Callable[..., Any]  # torch's own torch.compile (not the script-mode observer), isolated where it can be
+
+
+def isolating(compile: Callable[..., Any]) -> Callable[..., Any] | None:
+    """torch.compile with isolate_recompiles=True (torch 2.13): a replay's own compiles (what-if modes, the profile's
+    copy) then keep their cache entries apart and never count against the script's recompile limit, which matters
+    when the script goes on after one of its regions was measured; None on a torch without it."""
+    import functools
+    import inspect
+
+    try:
+        parameters = inspect.signature(compile).parameters
+    except (TypeError, ValueError):
+        return None
+    return functools.partial(compile, isolate_recompiles=True) if "isolate_recompiles" in parameters else None
+
+
+def compiles_in_replay(region: "Region", what_if: list[str]) -> bool:
+    """Whether measuring the region compiles anything of its own: a what-if mode, or the profile's copy."""
+    return bool(what_if) or kernel_profiled(_device(region), region.options["backend"])
 
 
 def chosen_signatures(region: "Region") -> list[tuple[str, str]]:
