@@ -184,6 +184,8 @@ def test_a_replay_between_the_scripts_lines_leaves_its_recompile_limit_alone(tmp
     first, second = run.report["regions"]
     assert [m["mode"] for m in first["measurements"]] == ["as-written", "reduce-overhead"]  # at the drop, what-if too
     assert [c["ranCompiled"] for c in second["calls"]] == [True, True, True], second["calls"]
+    # the log is the script's again after the replay: its second compile is the script's, the what-if's is not
+    assert run.report["modes"][0]["compiler"]["graphCount"] == 2 and second["compiler"]["graphCount"] == 1
 
 
 TIMED = textwrap.dedent('''
