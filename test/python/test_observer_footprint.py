@@ -1,6 +1,6 @@
 """Observing a script costs it neither memory nor speed: a sweep that builds models one after another and drops each
-ends near the plain run's memory, and the call durations the report shows are the script's own (held.py,
-capture.py, regions.py)."""
+ends near the plain run's memory with every model measured as the script dropped it, and the call durations the
+report shows are the script's own (held.py, safe_point.py, capture.py, regions.py)."""
 from __future__ import annotations
 
 import json
@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 from conftest import run_runner, runner_env
 
@@ -22,17 +23,19 @@ SWEEP = textwrap.dedent('''
             fields = dict(line.split(":", 1) for line in f)
         return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
-    x = torch.randn(8, 2048)
-    for size in range(4):  # four 64 MB models, each dropped before the next is built
-        model = torch.nn.Sequential(*[torch.nn.Linear(2048, 2048) for _ in range(4)])
+    x = torch.randn(8, 4096)
+    after_drop = []
+    for size in range(4):  # four 256 MB models, each dropped before the next is built
+        model = torch.nn.Sequential(*[torch.nn.Linear(4096, 4096) for _ in range(4)])
         fast = torch.compile(model, backend="eager")
         with torch.no_grad():
             for _ in range(3):
                 fast(x)
         del model, fast
+        after_drop.append(rss_mb()[0])
     end, peak = rss_mb()
     with open(sys.argv[1], "w") as f:
-        json.dump({"endMb": end, "peakMb": peak}, f)
+        json.dump({"endMb": end, "peakMb": peak, "afterDropMb": after_drop}, f)
 ''')
 
 
@@ -41,15 +44,148 @@ def test_a_sweep_of_dropped_models_ends_near_the_plain_runs_memory(tmp_path: Pat
     script.write_text(SWEEP)
     plain_out, observed_out = tmp_path / "plain.json", tmp_path / "observed.json"
     subprocess.run([sys.executable, str(script), str(plain_out)], check=True, env=runner_env(), timeout=300)
-    run = run_runner("--script", str(script), "--quick", "--out", str(tmp_path / "out"), "--", str(observed_out))
+    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"), "--",
+                     str(observed_out))
     assert run.code == 0, run.stderr[-2000:]
     plain, observed = json.loads(plain_out.read_text()), json.loads(observed_out.read_text())
     print(f"plain {plain}, observed {observed}")
     assert observed["endMb"] <= 1.5 * plain["endMb"] and observed["peakMb"] <= 1.5 * plain["peakMb"], (plain, observed)
+    # each model was freed by the script's `del`, as in the plain run: none is held until the next one is built
+    assert all(o <= 1.5 * p for o, p in zip(observed["afterDropMb"], plain["afterDropMb"])), (plain, observed)
     regions = run.report["regions"]
     assert len(regions) == 4
-    for region in regions[:3]:  # dropped by the script, freed at the next torch.compile: not replayed, and said why
-        assert region["measurements"] == [] and region["replay"]["reason"].startswith("the script let go of it")
+    for region in regions:  # each replayed when the script dropped it, before it was freed
+        assert region["replay"] == {"replayable": True, "reason": None}, region["replay"]
+        [written] = region["measurements"]
+        interval = written["speedupInterval"]
+        assert written["status"] == "ok" and interval["low"] <= written["speedup"] <= interval["high"], written
+
+
+def _plain_and_observed(tmp_path: Path, source: str) -> tuple[dict[str, Any], dict[str, Any], Any]:
+    """The script's own output run plain, then under the runner (no in-situ runs), and the run."""
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent(source))
+    plain_out, observed_out = tmp_path / "plain.json", tmp_path / "observed.json"
+    subprocess.run([sys.executable, str(script), str(plain_out)], check=True, env=runner_env(), timeout=300)
+    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"), "--",
+                     str(observed_out))
+    assert run.code == 0, run.stderr[-2000:]
+    return json.loads(plain_out.read_text()), json.loads(observed_out.read_text()), run
+
+
+def _measured(region: dict[str, Any]) -> dict[str, Any]:
+    assert region["replay"] == {"replayable": True, "reason": None}, region["replay"]
+    written = region["measurements"][0]
+    interval = written["speedupInterval"]
+    assert written["status"] == "ok" and interval["low"] <= written["speedup"] <= interval["high"], written
+    return written
+
+
+def test_a_model_in_mains_locals_is_measured_when_main_returns(tmp_path: Path) -> None:
+    plain, observed, run = _plain_and_observed(tmp_path, '''
+        import json, sys, weakref
+        import torch
+
+        def main():
+            model = torch.nn.Sequential(torch.nn.Linear(256, 256), torch.nn.ReLU(), torch.nn.Linear(256, 256))
+            fast = torch.compile(model, backend="eager")
+            with torch.no_grad():
+                for _ in range(5):
+                    fast(torch.randn(16, 256))
+            return weakref.ref(model)
+
+        model = main()
+        with open(sys.argv[1], "w") as f:
+            json.dump({"freed": model() is None}, f)
+    ''')
+    assert plain == observed == {"freed": True}  # freed as main() returned, after it was measured
+    [region] = run.report["regions"]
+    _measured(region)
+
+
+def test_a_script_that_keeps_its_model_and_drops_the_compiled_handle(tmp_path: Path) -> None:
+    plain, observed, run = _plain_and_observed(tmp_path, '''
+        import json, random, sys, weakref
+        import torch
+
+        torch.manual_seed(3)
+        random.seed(3)
+        model = torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.Dropout(0.5), torch.nn.Linear(64, 64))
+        fast = torch.compile(model, backend="eager")
+        for _ in range(5):
+            fast(torch.randn(8, 64))
+        del fast  # measured here: the model stays the script's, as it was
+        state = {"training": model.training, "grad": torch.is_grad_enabled(), "eager": model(torch.ones(2, 64)).sum().item(),
+                 "draws": torch.rand(3).tolist() + [random.random()]}
+        ref = weakref.ref(model)
+        del model
+        state["freed"] = ref() is None  # nothing of the observer's holds it once the script lets go
+        with open(sys.argv[1], "w") as f:
+            json.dump(state, f)
+    ''')
+    # the replay ran between the script's lines: its random state, grad mode and train mode are the plain run's
+    assert observed == plain and observed["freed"] and observed["training"], (plain, observed)
+    [region] = run.report["regions"]
+    _measured(region)
+
+
+def test_a_replay_that_fails_when_the_script_drops_the_region_leaves_the_script_running(tmp_path: Path) -> None:
+    plain, observed, run = _plain_and_observed(tmp_path, '''
+        import json, sys
+        import torch
+
+        BROKEN = False
+
+        class Fragile(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(8, 8)
+
+            def forward(self, x):
+                if BROKEN:
+                    raise RuntimeError("replayed after the script broke it")
+                return self.lin(x)
+
+        fast = torch.compile(Fragile(), backend="eager")
+        for _ in range(4):
+            fast(torch.randn(2, 8))
+        BROKEN = True
+        del fast
+        with open(sys.argv[1], "w") as f:
+            json.dump({"wentOn": True}, f)
+    ''')
+    assert plain == observed == {"wentOn": True}
+    [region] = run.report["regions"]
+    [written] = region["measurements"]
+    assert written["status"] == "error" and "replayed after the script broke it" in written["error"]["message"], written
+
+
+def test_a_replay_between_the_scripts_lines_leaves_its_recompile_limit_alone(tmp_path: Path) -> None:
+    """A what-if mode compiled when the script drops a region keeps its cache entries apart (isolate_recompiles): the
+    script's later compiles of the same code stay within its own recompile limit, as they would without Compile Lens."""
+    script = tmp_path / "limit.py"
+    script.write_text(textwrap.dedent('''
+        import torch
+
+        torch._dynamo.config.recompile_limit = 2  # the script's two compiles of `scale` fit, a third would not
+
+        def scale(x):
+            return torch.sin(x) * 2
+
+        for n in (3, 4):
+            fast = torch.compile(scale, backend="eager", dynamic=False)
+            for _ in range(3):
+                fast(torch.zeros(n))
+            del fast
+    '''))
+    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--modes", "reduce-overhead", "--out",
+                     str(tmp_path / "out"))
+    assert run.code == 0, run.stderr[-2000:]
+    first, second = run.report["regions"]
+    assert [m["mode"] for m in first["measurements"]] == ["as-written", "reduce-overhead"]  # at the drop, what-if too
+    assert [c["ranCompiled"] for c in second["calls"]] == [True, True, True], second["calls"]
+    # the log is the script's again after the replay: its second compile is the script's, the what-if's is not
+    assert run.report["modes"][0]["compiler"]["graphCount"] == 2 and second["compiler"]["graphCount"] == 1
 
 
 TIMED = textwrap.dedent('''

@@ -2,6 +2,8 @@
 back from the patched torch.compile behaves as torch's own result, and every call is recorded."""
 from __future__ import annotations
 
+import gc
+import weakref
 from typing import Any, Iterator
 
 import pytest
@@ -213,3 +215,88 @@ def test_inputs_over_the_capture_budget_are_dropped_and_the_region_says_so(recor
     assert not_measured_reason(small_region, None) is None
     small_region.replay.release()
     assert recorder.budget.used == 0
+
+
+def test_a_dropped_handle_is_measured_at_once_then_released() -> None:
+    torch._dynamo.reset()
+    seen: list[tuple[str, bool]] = []
+    rec = RegionRecorder(WATCHER, RUNS, on_drop=lambda region: seen.append((region.id, region.eager is not None)))
+    with rec.installed():
+        model = torch.nn.Linear(4, 4)
+        fast = torch.compile(model, backend="eager")
+        fast(torch.zeros(2, 4))
+        kept = weakref.ref(model)
+        del fast  # measured here, with the model still there to replay
+        assert seen == [("r0", True)] and rec.regions[0].held.released
+        del model
+        assert kept() is None  # released: nothing of the observer's holds it
+        double = torch.compile(lambda x: x * 2, backend="eager")
+        double(torch.zeros(2))
+        del double
+        assert seen == [("r0", True), ("r1", True)]
+
+
+def _dropping() -> tuple[RegionRecorder, list[str]]:
+    """A recorder whose on_drop notes the regions it is given to measure, and that list."""
+    torch._dynamo.reset()
+    seen: list[str] = []
+    return RegionRecorder(WATCHER, RUNS, on_drop=lambda region: seen.append(region.id)), seen
+
+
+def test_a_drop_during_a_garbage_collection_waits_for_the_next_safe_point() -> None:
+    rec, seen = _dropping()
+    with rec.installed():
+        fast = torch.compile(Mlp(), backend="eager")
+        fast(torch.zeros(2, 4))
+        cycle: list[Any] = [fast]
+        cycle.append(cycle)
+        del fast, cycle
+        gc.collect()  # frees the handle inside the collection: no replay there
+        assert seen == [] and rec.regions[0].held.dropped and rec.regions[0].eager is not None
+        other = torch.compile(lambda x: x + 1, backend="eager")  # the next safe point
+        assert seen == ["r0"] and rec.regions[0].held.released
+        other(torch.zeros(2))
+
+
+def test_a_failure_while_measuring_a_dropped_region_stays_out_of_the_script() -> None:
+    torch._dynamo.reset()
+
+    def broken(region: Any) -> None:
+        raise RuntimeError("the observer's own defect")
+    rec = RegionRecorder(WATCHER, RUNS, on_drop=broken)
+    with rec.installed():
+        model = torch.nn.Linear(4, 4)
+        fast = torch.compile(model, backend="eager")
+        fast(torch.zeros(2, 4))
+        kept = weakref.ref(model)
+        del fast, model  # the script's line goes on
+        assert kept() is None and rec.regions[0].held.released
+
+
+def test_module_compile_is_released_at_the_next_torch_compile() -> None:
+    rec, seen = _dropping()
+    with rec.installed():
+        model = torch.nn.Linear(4, 4)
+        model.compile(backend="eager")  # the module holds the compiled callable: its drop cannot be told
+        model(torch.zeros(2, 4))
+        kept = weakref.ref(model)
+        del model
+        assert kept() is not None and not rec.regions[0].held.released
+        identity = torch.compile(lambda x: x, backend="eager")  # a release point
+        assert kept() is None and rec.regions[0].held.released and seen == []
+        assert identity(torch.ones(1)).item() == 1.0
+
+
+def test_a_drop_under_a_mode_of_the_scripts_waits_until_the_mode_ends() -> None:
+    rec, seen = _dropping()
+    with rec.installed():
+        fast = torch.compile(Mlp(), backend="eager")
+        other = torch.compile(lambda x: x + 1, backend="eager")
+        fast(torch.zeros(2, 4))
+        with torch.autocast("cpu", dtype=torch.bfloat16):  # a replay here would run under the script's autocast
+            del fast
+            assert seen == []
+            other(torch.zeros(2))  # not a safe point either
+            assert seen == []
+        other(torch.zeros(2))  # the next top-level call outside it is
+        assert seen == ["r0"] and rec.regions[0].held.released

@@ -1,13 +1,19 @@
-"""What a region holds of the script's objects (the callable torch.compile returned, the original, its module), and
-for how long: only while the script holds them too.
+"""What a region holds of the script's objects, and for how long: only while the script holds them too.
 
-A region needs its callable and module after the script ends, to replay them; but a sweep or a notebook that builds
-models one after another and drops each must get their memory back as it would without Compile Lens. So the
-references are strong (a model built in `main()` is still there to measure when the script returns) until a release
-point: each time the script calls torch.compile (the sweep's next model) every region's strong references are let
-go, a garbage collection runs, and what survived (the script still holds it) is held again. What the script dropped
-is freed then, with its captured inputs; such a region says why it was not replayed. After a region is measured,
-mode.py releases it for good.
+A region holds strongly only what replaying it needs: torch's compiled callable (for torch.compile(module), the
+instance `forward` torch set on its OptimizedModule: exactly what the module's calls ran; for a function, torch's
+compiled function), the original callable and its owner (the module or function whose state it runs on). The
+*handle* (what torch.compile returned to the script: the OptimizedModule, or regions.py's wrapper of a function) is
+held weakly, with a callback: when the script drops it (`del model, fast`, a sweep's next model, `main()` returning),
+regions.py measures the region at once, at a safe point (or at the next one), then releases all of it, so the
+script gets its memory back as it would without Compile Lens and the region is still measured.
+
+A region whose handle the script cannot drop on its own is not told so: nn.Module.compile() stores the compiled
+callable in the module itself, and a lazy module's OptimizedModule holds its own `forward`. Those, and any region
+whose objects sit in a reference cycle with its handle, keep the release points: each time the script calls
+torch.compile every region's strong references are let go, a garbage collection runs, and what survived (the script
+still holds it) is held again; what the script dropped is freed then, with its captured inputs, and such a region
+says why it was not replayed. After a region is measured it is released for good.
 """
 from __future__ import annotations
 
@@ -28,12 +34,22 @@ def _weak(value: Any) -> Callable[[], Any]:
 
 
 class Held:
-    """A region's references to the script's objects by name (compiled, eager, owner), strong until released."""
+    """A region's references to the script's objects by name (compiled, eager, owner), strong until released, and
+    (`watch`) the script's handle, weakly."""
 
     def __init__(self, **values: Any) -> None:
         self._strong: dict[str, Any] | None = dict(values)
         self._weak = {name: _weak(value) for name, value in values.items()}
         self.released = False
+        self.dropped = False  # the script dropped its handle
+        self._handle: weakref.ref[Any] | None = None
+
+    def watch(self, handle: Any, on_drop: Callable[[], None]) -> None:
+        """Runs on_drop when the script drops `handle` (what torch.compile returned to it), wherever that happens."""
+        def dropped(_: Any) -> None:
+            self.dropped = True
+            on_drop()
+        self._handle = weakref.ref(handle, dropped)
 
     def get(self, name: str) -> Any:
         return self._strong[name] if self._strong is not None else self._weak[name]()
@@ -56,8 +72,8 @@ class Held:
 
 
 def release_dropped(held: list[Held]) -> list[Held]:
-    """Lets go of every strong reference, collects garbage (models in reference cycles too), and holds again what
-    the script still holds; returns those that were freed."""
+    """A release point: lets go of every strong reference, collects garbage (models in reference cycles too), and
+    holds again what the script still holds; returns those that were freed."""
     live = [h for h in held if not h.released]
     if not live:
         return []

@@ -2,8 +2,9 @@
 
 The "script" mode entry carries the compiler's insight for the whole script (TORCH_TRACE, set by the supervisor
 before torch is imported: every compile, break and recompile at the user's lines). `report["regions"]` adds each
-callable torch.compile returned (regions.py): its calls as the script made them, then, after the script ends (or
-once a region reached `--calls N`), eager against compiled timed on the script's own inputs (region_replay.py).
+callable torch.compile returned (regions.py): its calls as the script made them, then, once the script drops it
+(between the script's lines), after the script ends, or once a region reached `--calls N`, eager against compiled
+timed on the script's own inputs (replay.py).
 On a rank of a torchrun job (`--nproc-per-node N`) a RankObserver (ranks/script.py) takes over: nothing is
 replayed, the rank profiles a window of the script's own calls instead, and writes what it has if it is stopped.
 """
@@ -13,7 +14,7 @@ import contextlib
 import os
 import runpy
 import sys
-from typing import Any, Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol
 
 from ..compiler import artifacts, compiled_runs
 from ..compiler.failure import compile_failure, headline
@@ -26,7 +27,8 @@ from ..run import Run
 from . import advice, in_situ_report, region_entry
 from .notebook import NotebookScript, convert, map_locations
 from .regions import Region, RegionRecorder, ScriptStopped
-from .replay import RegionReplay, ReplayContext, chosen_signatures, not_measured_reason
+from .replay import (MIN_CALLS, RegionReplay, ReplayContext, chosen_signatures, compiles_in_replay, isolating,
+                     not_measured_reason, rng_kept)
 from .window import ProfileWindow
 
 MODE = "script"
@@ -49,7 +51,8 @@ class RankObserver(Protocol):
 
 
 class RegionMeasurements:
-    """Builds and measures the report's regions, once: after the script, or at --calls N inside it."""
+    """Builds and measures the report's regions: one region when the script drops it (`dropped`, mid-script), the
+    rest after the script, or at --calls N inside it (`measure`, once), with the steps that need every region."""
 
     def __init__(self, run: Run, runs: compiled_runs.CompiledRuns, what_if: list[str]) -> None:
         self.run = run
@@ -57,6 +60,31 @@ class RegionMeasurements:
         self.what_if = what_if
         self.done = False
         self.recorder: RegionRecorder | None = None
+        self.entries: dict[str, dict[str, Any]] = {}  # by region id: built (and measured when it could be)
+
+    def dropped(self, region: Region) -> None:
+        """The script dropped the region's handle: measured now, from its calls and the compiler's records so far (a
+        region that cannot be measured is only released: its entry is built after the script, saying why). The
+        script's RNG is left as it was, the replay's own compiles are kept apart from the script's (isolating), and
+        the compiler's records from here on are the script's again."""
+        if self.done or region.replay.unsafe is not None or region.call_count < MIN_CALLS:
+            return
+        if self._isolated() is None and compiles_in_replay(region, self._what_if(region)):
+            return  # its compiles would count against the script's recompile limit: released unmeasured, as the script let go
+        entry, reason = self._entry(region, self.run.records(MODE))
+        self.entries[region.id] = entry
+        self._publish()
+        try:
+            with rng_kept():
+                self._measure(entry, region, reason, self._context("script", 0.05))
+        except Exception as exc:  # the script goes on; the region says what failed
+            entry["measurements"] = []
+            entry["replay"] = {"replayable": region.replay.unsafe is None,
+                               "reason": f"measuring it failed: {classify(exc, 'measuring it').message}"}
+            entry["recommendation"] = advice.region_recommendation(entry)
+            self.run.checkpoint()
+        finally:
+            tt.mark(MODE, "script")
 
     def measure(self, regions: list[Region]) -> None:
         if self.done:
@@ -64,42 +92,61 @@ class RegionMeasurements:
         self.done = True
         run = self.run
         script_records = run.records(MODE)
-        for region in regions:
-            for call in region.calls:
-                call.resolve()
-        entries = [self._entry(region, script_records) for region in regions]
-        run.report["regions"] = [entry for entry, _, _ in entries]
-        run.checkpoint()  # the calls are reported even if measuring is cut short
-        assert self.recorder is not None and self.recorder.original_compile is not None
-        watch = paired.Watch(lambda: run.watcher.compiles, self.runs.snapshot, self.runs.available)
-        ctx = ReplayContext(run.cfg, run.workdir, PROFILED_STEPS, watch, run.records, lambda message: run.progress("replay", 0.6, message),
-                            self.recorder.original_compile)
-        for entry, region, reason in entries:
-            if reason is None:
-                chosen = [s for s, _ in chosen_signatures(region)]
-                region.replay.only(chosen)
-                own = region.options["mode"]
-                replay = RegionReplay(ctx, region, entry["compiler"]["compileSeconds"]["total"] if entry["compiler"] else None)
-                entry["measurements"] = replay.measure([m for m in self.what_if if m != own])
-                entry["signatures"] = region_entry.signatures_json(region, set(chosen))
-            region.replay.release()
-            region.held.release()  # measured (or not measurable): the script's objects are its own again
-            # replayable: its calls can be run again safely; reason: why it was not measured, either way
-            entry["replay"] = {"replayable": region.replay.unsafe is None, "reason": reason}
-            entry["recommendation"] = advice.region_recommendation(entry)
-            run.checkpoint()
+        fresh = [(self._entry(region, script_records), region) for region in regions if region.id not in self.entries]
+        self.entries.update((region.id, entry) for (entry, _), region in fresh)
+        self._publish(regions)  # the calls are reported even if measuring is cut short
+        ctx = self._context("replay", 0.6)
+        for (entry, reason), region in fresh:
+            self._measure(entry, region, reason, ctx)
         # once every region is timed, the run knows the host's fastest state: the adjustments targets get, per signature
-        for entry, _, _ in entries:
+        for entry in run.report["regions"]:
             adjust_speedups(entry.get("measurements") or [], run.cfg.host.fastest_ms)
             entry["recommendation"] = advice.region_recommendation(entry)
         run.checkpoint()
 
-    def _entry(self, region: Region, script_records: list[tt.Record]) -> tuple[dict[str, Any], Region, str | None]:
+    def _what_if(self, region: Region) -> list[str]:
+        return [mode for mode in self.what_if if mode != region.options["mode"]]
+
+    def _isolated(self) -> Callable[..., Any] | None:
+        assert self.recorder is not None and self.recorder.original_compile is not None
+        return isolating(self.recorder.original_compile)
+
+    def _context(self, phase: str, fraction: float) -> ReplayContext:
+        run = self.run
+        assert self.recorder is not None and self.recorder.original_compile is not None
+        watch = paired.Watch(lambda: run.watcher.compiles, self.runs.snapshot, self.runs.available)
+        return ReplayContext(run.cfg, run.workdir, PROFILED_STEPS, watch, run.records,
+                             lambda message: run.progress(phase, fraction, message),
+                             self._isolated() or self.recorder.original_compile)
+
+    def _measure(self, entry: dict[str, Any], region: Region, reason: str | None, ctx: ReplayContext) -> None:
+        if reason is None:
+            chosen = [s for s, _ in chosen_signatures(region)]
+            region.replay.only(chosen)
+            replay = RegionReplay(ctx, region, entry["compiler"]["compileSeconds"]["total"] if entry["compiler"] else None)
+            entry["measurements"] = replay.measure(self._what_if(region))
+            entry["signatures"] = region_entry.signatures_json(region, set(chosen))
+        region.replay.release()
+        region.held.release()  # measured (or not measurable): the script's objects are its own again
+        # replayable: its calls can be run again safely; reason: why it was not measured, either way
+        entry["replay"] = {"replayable": region.replay.unsafe is None, "reason": reason}
+        entry["recommendation"] = advice.region_recommendation(entry)
+        self.run.checkpoint()
+
+    def _publish(self, regions: list[Region] | None = None) -> None:
+        """report["regions"]: every region's entry built so far, in the order the script compiled them."""
+        order = [r.id for r in regions] if regions is not None else sorted(self.entries, key=lambda rid: int(rid[1:]))
+        self.run.report["regions"] = [self.entries[rid] for rid in order]
+        self.run.checkpoint()
+
+    def _entry(self, region: Region, script_records: list[tt.Record]) -> tuple[dict[str, Any], str | None]:
+        for call in region.calls:
+            call.resolve()
         records = region_entry.RegionRecords(region, script_records)
         cudagraphs = self.run.device == "cuda" and region.options["mode"] in CUDAGRAPH_MODES
         entry = region_entry.region_json(region, records, cudagraphs)
         eager = region_entry.all_calls_eager(entry["calls"], records, bool(region.compile_ids))
-        return entry, region, not_measured_reason(region, eager)
+        return entry, not_measured_reason(region, eager)
 
 
 def adjust_speedups(measurements: list[dict[str, Any]], fastest_probe: float) -> None:
@@ -179,7 +226,8 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     runs = run.runs
     measurements = RegionMeasurements(run, runs, run.spec.get("whatIfModes") or [])
     recorder = RegionRecorder(run.watcher, runs, calls, lambda region: measurements.measure(recorder.regions),
-                              window=ranked.window if ranked else None, no_replay=ranked.no_replay if ranked else None)
+                              window=ranked.window if ranked else None, no_replay=ranked.no_replay if ranked else None,
+                              on_drop=measurements.dropped)
     measurements.recorder = recorder
     if ranked is not None:
         run.report["settings"]["nprocPerNode"] = ranked.world_size

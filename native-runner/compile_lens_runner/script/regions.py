@@ -11,7 +11,10 @@ Each call is recorded by `region_calls` (duration without synchronisation, signa
 inputs kept for replay by `region_capture`; nothing else runs inside the script's calls. The state check and the
 capture run on few calls only (capture.py), outside the call's clock, and those calls (and any call that encloses
 observer work of a nested region) are marked `observer` so the steady state leaves them out. A region holds the
-script's objects only while the script does (held.py): each torch.compile call releases what the script dropped.
+script's objects only while the script does (held.py): when the script drops what torch.compile returned to it, the
+region is measured (`on_drop`: then, when that is a safe point (safe_point.py), else at the next one: the next
+torch.compile, the next top-level region call, the script's end) and released; each torch.compile call also releases
+what the script dropped of regions that cannot be told so (nn.Module.compile, lazy modules, reference cycles).
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from . import calls as region_calls
 from . import capture as region_capture
 from . import held as region_held
+from .safe_point import SafePoints
 from ..compiler.user_code import innermost_user, location
 from .calls import (MAX_RECORDED_CALLS, CallClock, CallRecord, autocast, call_device, cuda_stream, describe, flatten,
                            grad_mode)
@@ -47,7 +51,8 @@ class Region:
     kind: str  # module | function | module-compile
     location: dict[str, Any] | None
     options: dict[str, Any]
-    # compiled: what torch.compile returned (called for replay, never recorded); eager: the original callable (the
+    # compiled: torch's compiled callable the script's calls ran (called for replay, never recorded: the instance
+    # `forward` torch set on an OptimizedModule, or torch's compiled function); eager: the original callable (the
     # module, the function, or the module's _call_impl); owner: what holds the region's state (the module, or the
     # function). Held only while the script holds them (held.py).
     held: region_held.Held
@@ -130,9 +135,10 @@ class RegionRecorder:
 
     def __init__(self, watcher: "CompileWatcher", runs: "CompiledRuns", stop_after_calls: int | None = None,
                  on_stop: Callable[[Region], None] | None = None, window: "ProfileWindow | None" = None,
-                 no_replay: str | None = None) -> None:
+                 no_replay: str | None = None, on_drop: Callable[[Region], None] | None = None) -> None:
         """window: profiles a window of the script's own calls (torchrun ranks); no_replay: why no region may be
-        replayed (then no inputs are kept)."""
+        replayed (then no inputs are kept); on_drop: measures a region whose handle the script dropped, at a safe
+        point; the region is released after it."""
         self.watcher = watcher
         self.window = window
         self.no_replay = no_replay
@@ -145,6 +151,9 @@ class RegionRecorder:
         self.original_compile: Callable[..., Any] | None = None
         self._thread = _ThreadState()
         self.budget = region_capture.CaptureBudget()
+        self.on_drop = on_drop
+        self.safe = SafePoints()
+        self._dropped: list[Region] = []  # regions whose handle the script dropped, waiting for a safe point
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
@@ -155,10 +164,12 @@ class RegionRecorder:
         undo_optimizers = region_capture.track_optimizers()
         torch.compile = self._compile
         self.recording = True
+        self.safe.start()
         try:
             yield
         finally:
             self.recording = False
+            self.safe.stop()
             torch.compile = self.original_compile
             undo_optimizers()
 
@@ -181,15 +192,18 @@ class RegionRecorder:
             return compiled
         import torch
 
+        self.settle()
         self._release_dropped()
         where = _user_location()
         region_id = f"r{len(self.regions)}"
         if isinstance(model, torch.nn.Module):
-            region = Region(region_id, type(model).__name__, "module", where, _options(kwargs),
-                            region_held.Held(compiled=compiled, eager=model, owner=model), kwargs)
-            self._add(region)
             original_forward = compiled.forward
+            region = Region(region_id, type(model).__name__, "module", where, _options(kwargs),
+                            region_held.Held(compiled=original_forward, eager=model, owner=model), kwargs)
+            self._add(region)
             compiled.forward = self._observer(region, original_forward)
+            if getattr(original_forward, "__self__", None) is not compiled:  # a lazy module's runs a method of the handle
+                self._watch(region, compiled)
             return compiled
         owner = getattr(model, "__self__", None)
         if isinstance(owner, torch.nn.Module) and getattr(model, "__name__", "") == "_call_impl":
@@ -200,17 +214,54 @@ class RegionRecorder:
             region = Region(region_id, str(name), "function", where, _options(kwargs),
                             region_held.Held(compiled=compiled, eager=model, owner=model), kwargs, method=_is_method(model))
         self._add(region)
-        return functools.wraps(compiled)(self._observer(region, compiled))
+        handle = functools.wraps(compiled)(self._observer(region, compiled))
+        if region.kind == "function":  # nn.Module.compile() keeps the handle in the module: it lives as long as the module
+            self._watch(region, handle)
+        return handle
 
     def _add(self, region: Region) -> None:
         region.replay = region_capture.ReplayInputs(self.budget)
         region.replay.unsafe = self.no_replay
         self.regions.append(region)
 
+    # -- what the script drops --------------------------------------------------------------------------------
+    def _watch(self, region: Region, handle: Any) -> None:
+        def dropped() -> None:
+            self._dropped.append(region)
+            self.settle()
+        region.held.watch(handle, dropped)
+
+    def settle(self) -> None:
+        """At a safe point, measures (on_drop) and releases every region whose handle the script dropped; elsewhere
+        they wait for the next one. Nothing it does reaches the script: a failure is the region's own."""
+        if not self._dropped or not self.recording or not self.safe.now(bool(self._thread.claimed)):
+            return
+        self.safe.busy = True
+        try:
+            while self._dropped:
+                region = self._dropped.pop(0)
+                if region.held.released:  # measured already (--calls N) or freed at a release point
+                    continue
+                try:
+                    if self.on_drop is not None:
+                        with self.paused():
+                            self.on_drop(region)
+                except Exception as exc:  # a defect of the observer's own: said, never raised into the script's line
+                    print(f"Compile Lens: measuring {region.id} ({region.name}) failed: {exc!r}", file=sys.stderr)
+                region.replay.release()
+                region.held.release()
+        finally:
+            self.safe.busy = False
+
     def _release_dropped(self) -> None:
-        """A release point (held.py): the regions whose objects the script dropped let them go, with their inputs."""
+        """A release point (held.py): the regions whose objects the script dropped let them go, with their inputs (a
+        dropped region still waiting for a safe point too: the script's memory is not held past it)."""
         self._thread.observer_work += 1
-        freed = {id(h) for h in region_held.release_dropped([r.held for r in self.regions])}
+        self.safe.busy = True
+        try:
+            freed = {id(h) for h in region_held.release_dropped([r.held for r in self.regions])}
+        finally:
+            self.safe.busy = False
         for region in self.regions:
             if id(region.held) in freed:
                 region.replay.release()
@@ -226,6 +277,8 @@ class RegionRecorder:
         return observed
 
     def _record(self, region: Region, call: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> Any:
+        if self._dropped:  # a top-level call is a safe point for a drop that came at an unsafe one
+            self.settle()
         # a method's `self` is the state it runs on, not an input: it is checked as state and left out of the signature
         is_method = region.method and bool(args)
         owner = args[0] if is_method else region.owner

@@ -1,5 +1,6 @@
-"""Measures a region on the inputs the script really gave it: eager (the original callable) against compiled (what
-the script's torch.compile returned, and what-if modes compiled afresh), with the paired-rounds engine of targets.
+"""Measures a region on the inputs the script really gave it: eager (the original callable) against compiled (torch's
+compiled callable that the script's calls ran, and what-if modes compiled afresh), with the paired-rounds engine of
+targets: when the script drops the region (between its lines, its random state kept: rng_kept), or after it ends.
 
 Signatures measured: the most frequent one, and the last one when it differs. Only regions that were called at
 least MIN_CALLS times, ran compiled code and passed region_capture's state checks are replayed; the others say why.
@@ -37,7 +38,26 @@ class ReplayContext:
     watch: paired.Watch  # compiles and compiled-frame counts
     records: Callable[[str], list[tt.Record]]  # structured-log records under a marker mode
     progress: Callable[[str], None]
-    compile: Callable[..., Any]  # torch's own torch.compile (not the script-mode observer)
+    compile: Callable[..., Any]  # torch's own torch.compile (not the script-mode observer), isolated where it can be
+
+
+def isolating(compile: Callable[..., Any]) -> Callable[..., Any] | None:
+    """torch.compile with isolate_recompiles=True (torch 2.13): a replay's own compiles (what-if modes, the profile's
+    copy) then keep their cache entries apart and never count against the script's recompile limit, which matters
+    when the script goes on after one of its regions was measured; None on a torch without it."""
+    import functools
+    import inspect
+
+    try:
+        parameters = inspect.signature(compile).parameters
+    except (TypeError, ValueError):
+        return None
+    return functools.partial(compile, isolate_recompiles=True) if "isolate_recompiles" in parameters else None
+
+
+def compiles_in_replay(region: "Region", what_if: list[str]) -> bool:
+    """Whether measuring the region compiles anything of its own: a what-if mode, or the profile's copy."""
+    return bool(what_if) or kernel_profiled(_device(region), region.options["backend"])
 
 
 def chosen_signatures(region: "Region") -> list[tuple[str, str]]:
@@ -106,6 +126,25 @@ def check_outputs(eager: Any, compiled: Any, capture: Capture, device: str) -> d
     args, kwargs = capture.arguments()
     original = functools.partial(eager, **kwargs) if kwargs else eager
     return correctness.judge(original, args, capture.grad_mode, output(eager), output(compiled), device)
+
+
+@contextlib.contextmanager
+def rng_kept() -> Iterator[None]:
+    """The script's random state (Python's, NumPy's, torch's on the CPU and every initialised GPU) as it was before:
+    a replay between the script's lines seeds (check_outputs) and draws (dropout)."""
+    import random
+
+    import numpy as np
+    import torch
+
+    saved = random.getstate(), np.random.get_state()
+    devices = list(range(torch.cuda.device_count())) if torch.cuda.is_initialized() else []  # CUDA is never started here
+    try:
+        with torch.random.fork_rng(devices=devices):
+            yield
+    finally:
+        random.setstate(saved[0])
+        np.random.set_state(saved[1])
 
 
 @contextlib.contextmanager
