@@ -162,6 +162,29 @@ def test_state_changes_make_a_region_unsafe_to_replay(recorder: RegionRecorder) 
     assert list(recorder.regions[-1].replay.captures) == ["float32[2]; grad"]
 
 
+def test_a_lazy_module_runs_and_is_checked_once_its_parameters_exist(recorder: RegionRecorder) -> None:
+    """A LazyLinear's parameters are uninitialized before its first call: the state check must not touch them."""
+    model = torch.nn.Sequential(torch.nn.LazyLinear(8), torch.nn.ReLU())
+    compiled = torch.compile(model, backend="eager")
+    for _ in range(4):
+        out = compiled(torch.randn(2, 3))
+    [region] = recorder.regions
+    assert out.shape == (2, 8) and region.call_count == 4 and region.replay.unsafe is None
+
+
+def test_an_observer_failure_never_reaches_the_scripts_call(recorder: RegionRecorder, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: Any) -> None:
+        raise ValueError("cannot read this state\nmore")
+    monkeypatch.setattr("compile_lens_runner.script.capture.StateCheck.__init__", broken)
+    compiled = torch.compile(Mlp(), backend="eager")
+    x = torch.randn(3, 4)
+    torch.testing.assert_close(compiled(x), compiled._orig_mod(x))
+    [region] = recorder.regions
+    assert region.call_count == 1 and region.replay.captures == {}
+    assert region.replay.unsafe == ("Compile Lens could not check its calls' state (ValueError: cannot read this state), "
+                                    "so it does not replay them")
+
+
 def test_inputs_are_held_for_few_signatures_only(recorder: RegionRecorder) -> None:
     fn = torch.compile(lambda x: x + 1, backend="eager", dynamic=True)
     for n in (2, 2, 2, 3, 3, 4, 5, 6):

@@ -256,6 +256,14 @@ def _same(before: Any, after: Any) -> bool:
                                                     ((values == values2) | (values.isnan() & values2.isnan())).all())
 
 
+def _initializing(owner: Any) -> bool:
+    """A lazy module before its first call: its parameters are not there yet (reading them raises), and the call that
+    creates them changes its state once, as no later call does."""
+    from torch.nn.parameter import is_lazy
+
+    return any(is_lazy(t) for _, t in _named_state(owner))
+
+
 class StateCheck:
     """Versions of everything a call could change, taken before the call and compared after it."""
 
@@ -326,7 +334,7 @@ class ReplayInputs:
                 where = f"input {name}" if name else "an input"
                 self.unsafe = f"{where} is a {type(value).__name__}, which cannot be safely passed again"
                 self.release()
-        if self.unsafe is not None or not sampled(index):
+        if self.unsafe is not None or not sampled(index) or _initializing(owner):
             return None
         return StateCheck(owner, leaves)
 
@@ -379,6 +387,13 @@ class ReplayInputs:
     def release(self) -> None:
         """Drops every capture: the region was measured, cannot be, or the script let it go."""
         self.only([])
+
+    def give_up(self, exc: Exception) -> None:
+        """The observer could not check or capture a call (an input or state it cannot read): not replayed, said why."""
+        if self.unsafe is None:
+            first = str(exc).split("\n", 1)[0][:200]
+            self.unsafe = f"Compile Lens could not check its calls' state ({type(exc).__name__}: {first}), so it does not replay them"
+        self.release()
 
 
 def track_optimizers() -> Callable[[], None]:

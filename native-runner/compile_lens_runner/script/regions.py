@@ -286,9 +286,13 @@ class RegionRecorder:
         grad, amp = grad_mode(), autocast()
         signature = describe(leaves, grad, amp)
         index = region.call_count
-        check = region.replay.check(owner, leaves, index)
-        held = (region_capture.capture(signature, grad, amp, args, kwargs, owner, is_method)
-                if region.replay.wants(signature) else None)
+        try:
+            check = region.replay.check(owner, leaves, index)
+            held = (region_capture.capture(signature, grad, amp, args, kwargs, owner, is_method)
+                    if region.replay.wants(signature) else None)
+        except Exception as exc:  # the observer's own work never fails the script's call: the region is not replayed
+            region.replay.give_up(exc)
+            check, held = None, None
         observer = check is not None or held is not None
         if observer:
             self._thread.observer_work += 1
@@ -322,7 +326,10 @@ class RegionRecorder:
             if index < MAX_RECORDED_CALLS:
                 region.calls.append(CallRecord(index, signature, grad, clock, ids, counts.ran_compiled(), profiled=profiled,
                                                observer=observer))
-            region.replay.after(check)
+            try:
+                region.replay.after(check)
+            except Exception as exc:
+                region.replay.give_up(exc)
             region.replay.note(region.signatures, signature)
             if held is not None:
                 region.replay.keep(held)
