@@ -12,8 +12,8 @@ from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
 from ..errors import RunnerError
 from ..ranks import divergence
-from ..ranks.merge import Job, merge_insights, merged_report
-from ..ranks.paths import ATTACH_FILE
+from ..ranks.merge import Job, load, merge_insights, merged_report, root_cause
+from ..ranks import attempts
 from ..report import document
 from . import files
 
@@ -140,15 +140,33 @@ def _without_rank(logs: list[files.LogFile], warnings: list[str]) -> dict[int, f
     return largest
 
 
+def _world(job_dir: str) -> int:
+    known = attempts.attached_ranks(job_dir)
+    return max([int(k.get("worldSize") or 0) for k in known] + [int(k.get("rank", -1)) + 1 for k in known])
+
+
+def _earlier_attempt(attempt: int, job_dir: str, workdir: str, paths: list[str]) -> dict[str, Any]:
+    """An attempt torchrun restarted the job after: which rank failed, where, with what (read in place, as the run)."""
+    job, world = Job(job_dir, workdir, attached=True), _world(job_dir)
+    report, _ = merged_report(job, world, lambda: _skeleton(paths, _environment([])), stacks_requested=False)
+    root = root_cause([load(job, rank) for rank in range(world)])
+    failed = next((r for r in report["ranks"] if root and r["rank"] == root.rank), None)
+    error = report.get("error") or {}
+    return {"attempt": attempt, "folder": os.path.relpath(job_dir, workdir), "status": report["status"],
+            "failedRank": failed["rank"] if failed else None, "failedAt": failed.get("failedAt") if failed else None,
+            "message": error.get("message")}
+
+
 def _attached(job_dir: str, workdir: str, paths: list[str], warnings: list[str]) -> dict[str, Any]:
-    """A job run under `attach`: the ranks' folders merged as the supervisor merges `--nproc-per-node`'s."""
-    ranks_dir = os.path.join(job_dir, "ranks")
-    known = [document.read(os.path.join(ranks_dir, d, ATTACH_FILE)) or {} for d in sorted(os.listdir(ranks_dir))]
-    world = max([int(k.get("worldSize") or 0) for k in known] + [int(k.get("rank", -1)) + 1 for k in known])
-    report, _ = merged_report(Job(job_dir, workdir, attached=True), world, lambda: _skeleton(paths, _environment([])),
+    """A job run under `attach`: the ranks' folders merged as the supervisor merges `--nproc-per-node`'s. Restarted by
+    torchrun: the newest attempt is the run, the earlier ones are said (which rank failed, where)."""
+    *earlier, (_, newest) = attempts.attempts(job_dir)
+    report, _ = merged_report(Job(newest, workdir, attached=True), _world(newest), lambda: _skeleton(paths, _environment([])),
                               stacks_requested=False)
     report["settings"]["logs"] = [os.path.abspath(p) for p in paths]
-    report["logs"] = {"files": [], "warnings": warnings, "attached": os.path.relpath(job_dir, workdir)}
+    report["logs"] = {"files": [], "warnings": warnings, "attached": os.path.relpath(newest, workdir)}
+    if earlier:
+        report["logs"]["attempts"] = [_earlier_attempt(n, folder, workdir, paths) for n, folder in earlier]
     return report
 
 
