@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from typing import Any
 
 from ..compiler import artifacts
@@ -140,6 +141,29 @@ def _without_rank(logs: list[files.LogFile], warnings: list[str]) -> dict[int, f
     return largest
 
 
+_READ_BY_THE_EDITOR = ("trace", "eagerTrace", "outputCode", "guards", "fxGraph")
+
+
+def _own_copies(value: Any, job_dir: str, workdir: str) -> None:
+    """The attach folder's files the editor opens (traces, generated code, guards, FX graphs) copied into the report's
+    folder, their paths made the copies': the extension reads only a report's own files. The attach folder is left as
+    it is; the compiler logs (read by nothing after this) are not copied."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in _READ_BY_THE_EDITOR and isinstance(item, str) and item.startswith(".."):
+                source = os.path.normpath(os.path.join(workdir, item))
+                if os.path.isfile(source):
+                    copy = os.path.join(workdir, "attached", os.path.relpath(source, job_dir))
+                    os.makedirs(os.path.dirname(copy), exist_ok=True)
+                    shutil.copyfile(source, copy)
+                    value[key] = os.path.relpath(copy, workdir)
+            else:
+                _own_copies(item, job_dir, workdir)
+    elif isinstance(value, list):
+        for item in value:
+            _own_copies(item, job_dir, workdir)
+
+
 def _world(job_dir: str) -> int:
     known = attempts.attached_ranks(job_dir)
     return max([int(k.get("worldSize") or 0) for k in known] + [int(k.get("rank", -1)) + 1 for k in known])
@@ -167,6 +191,7 @@ def _attached(job_dir: str, workdir: str, paths: list[str], warnings: list[str])
     report["logs"] = {"files": [], "warnings": warnings, "attached": os.path.relpath(newest, workdir)}
     if earlier:
         report["logs"]["attempts"] = [_earlier_attempt(n, folder, workdir, paths) for n, folder in earlier]
+    _own_copies(report, job_dir, workdir)
     return report
 
 
