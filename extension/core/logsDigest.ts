@@ -32,7 +32,7 @@ export interface LogsDigest {
   ranks?: RankDigest[];
   divergence?: DivergenceDigest[];
   /** an attached job torchrun restarted: "restarted once: attempt 0 failed on rank 1 at train.py:88" (else null) */
-  restarts: string | null;
+  jobRestarts: string | null;
   /** files the logs name that are not placed on a workspace file, and why */
   unmapped: string[];
   warnings: string[];
@@ -81,7 +81,7 @@ export function digestLogs(report: Report): LogsDigest {
     findings: collectFindings(report).filter((f) => f.kind !== 'divergence').map(digestFinding),
     compileFailures: (insight?.compileFailures ?? []).map((f) => ({ compileId: text(f.compileId), failType: text(f.failType), reason: text(f.reason) })),
     ...(ranked ? { ranks: report.ranks!.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) } : {}),
-    restarts: restartsText(report.logs?.attempts),
+    jobRestarts: restartsText(report.logs?.attempts),
     unmapped: (report.logs?.sourceMap ?? []).map(mappingNote).filter((n): n is string => n !== null),
     warnings: report.logs?.warnings ?? [],
   };
@@ -123,8 +123,8 @@ export function formatLogsDigest(report: Report): string {
 
 /** A restarted job's earlier attempts, and what could not be placed on a workspace file or read at all: after any
  * digest of a report from logs. */
-export function formatLogNotes(digest: Pick<LogsDigest, 'restarts' | 'unmapped' | 'warnings'>): string[] {
-  const out: string[] = digest.restarts ? [`  ${digest.restarts}`] : [];
+export function formatLogNotes(digest: Pick<LogsDigest, 'jobRestarts' | 'unmapped' | 'warnings'>): string[] {
+  const out: string[] = digest.jobRestarts ? [`  ${digest.jobRestarts}`] : [];
   if (digest.unmapped.length) out.push('  not placed in the workspace:', ...digest.unmapped.map((note) => `    ${note}`));
   if (digest.warnings.length) out.push('  warnings:', ...digest.warnings.map((warning) => `    ${warning}`));
   return out;

@@ -78,7 +78,7 @@ export async function openCompileLogs(host: CompileLogsHost, uri?: vscode.Uri, u
     } else if (digest.unmapped.length || digest.warnings.length) {
       void vscode.window.showWarningMessage('Compile Lens: some files the logs name are not in this workspace, or some lines could not be read.', 'Show Output').then((a) => a && host.log.show());
     }
-    if (digest.restarts) void vscode.window.showInformationMessage(`Compile Lens: the job ${digest.restarts}.`);
+    if (digest.jobRestarts) void vscode.window.showInformationMessage(`Compile Lens: the job ${digest.jobRestarts}.`);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     host.log.appendLine(text);

@@ -23,6 +23,6 @@ test('several restarts say each attempt; an attempt with no failed rank or line 
 test('no restart: nothing said, and the notes start with what could not be placed', () => {
   assert.equal(restartsText(undefined), null);
   assert.equal(restartsText([]), null);
-  assert.deepEqual(formatLogNotes({ restarts: null, unmapped: [], warnings: ['x.log: empty, skipped'] }), ['  warnings:', '    x.log: empty, skipped']);
-  assert.deepEqual(formatLogNotes({ restarts: 'restarted once: attempt 0 failed', unmapped: [], warnings: [] }), ['  restarted once: attempt 0 failed']);
+  assert.deepEqual(formatLogNotes({ jobRestarts: null, unmapped: [], warnings: ['x.log: empty, skipped'] }), ['  warnings:', '    x.log: empty, skipped']);
+  assert.deepEqual(formatLogNotes({ jobRestarts: 'restarted once: attempt 0 failed', unmapped: [], warnings: [] }), ['  restarted once: attempt 0 failed']);
 });
