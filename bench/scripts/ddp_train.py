@@ -1,6 +1,7 @@
 """DDP training, compiled after wrapping (torch.compile(DDP(model))), for Compile Lens's torchrun mode: a small
-transformer on GPUs (NCCL, one GPU per rank), a small MLP on CPU (gloo). With --diverge-step S the last rank
-trains step S on a smaller batch: that rank alone recompiles — the divergence Compile Lens names at the line.
+transformer on GPUs (NCCL, one GPU per rank), a small MLP on CPU (gloo). With --diverge-step S the last rank (or
+the ranks of --diverge-ranks) trains step S on a smaller batch: those ranks alone recompile — the divergence Compile
+Lens names at the line.
 
     torchrun --nproc-per-node 2 bench/scripts/ddp_train.py [--steps 8] [--diverge-step 3]
     node dist/cli.js profile --script bench/scripts/ddp_train.py --nproc-per-node 2 --device cuda -- --diverge-step 3
@@ -19,6 +20,7 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 parser = argparse.ArgumentParser()
 parser.add_argument("--steps", type=int, default=8)
 parser.add_argument("--diverge-step", type=int, default=-1, help="the last rank trains this step on a smaller batch")
+parser.add_argument("--diverge-ranks", help="comma-separated ranks that diverge (default: the last rank)")
 parser.add_argument("--model", choices=("mlp", "transformer"))
 parser.add_argument("--compile", choices=("outer", "inner"), default="outer")
 args = parser.parse_args()
@@ -31,6 +33,7 @@ dist.init_process_group("nccl" if on_gpu else "gloo")
 rank, world = dist.get_rank(), dist.get_world_size()
 device = torch.device("cuda", local_rank) if on_gpu else torch.device("cpu")
 torch.manual_seed(0)
+diverging = {int(r) for r in args.diverge_ranks.split(",")} if args.diverge_ranks else {world - 1}
 
 
 
@@ -69,7 +72,7 @@ else:
 opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
 
 for step in range(args.steps):
-    rows = batch // 2 if rank == world - 1 and step == args.diverge_step else batch
+    rows = batch // 2 if rank in diverging and step == args.diverge_step else batch
     x = torch.randn(rows, seq, width, device=device) if seq else torch.randn(rows, width, device=device)
     t0 = time.perf_counter()
     loss = train_model(x).square().mean()

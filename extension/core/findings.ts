@@ -146,12 +146,26 @@ export function collectFindings(report: Report): Finding[] {
   return [...found.values()].sort((a, b) => a.file.localeCompare(b.file) || (a.cell ?? -1) - (b.cell ?? -1) || a.line - b.line);
 }
 
-/** "on ranks 0, 1", "on rank 1 only"; null for one process. */
+/** "0, 1", "0-2, 4, 6-9": three or more consecutive ranks as a range (a job of 64 ranks stays one line). */
+export function rankRanges(ranks: readonly number[]): string {
+  const sorted = [...new Set(ranks)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    parts.push(j - i >= 2 ? `${sorted[i]}-${sorted[j]}` : sorted.slice(i, j + 1).join(', '));
+    i = j + 1;
+  }
+  return parts.join(', ');
+}
+
+/** "on ranks 0, 1", "on rank 1 only", "on all 64 ranks"; null for one process. */
 export function rankText(finding: Pick<Finding, 'ranks' | 'worldSize'>): string | null {
   const { ranks, worldSize } = finding;
   if (!ranks?.length || !worldSize || worldSize < 2) return null;
   if (ranks.length === 1) return `on rank ${ranks[0]} only`;
-  return `on ranks ${ranks.join(', ')}`;
+  if (worldSize > 2 && new Set(ranks).size === worldSize) return `on all ${worldSize} ranks`;
+  return `on ranks ${rankRanges(ranks)}`;
 }
 
 const KIND_TITLE = { 'graph-break': 'Graph break', recompile: 'Recompile', divergence: 'Ranks diverged' } as const;

@@ -3,7 +3,7 @@
 // time), the findings at the user's lines, the ranks and where they diverged, and what could not be read or placed.
 import { collectFindings, findingMessage } from './findings.ts';
 import { digestDivergence, digestRank, formatRanks, type DivergenceDigest, type RankDigest } from './rankDigest.ts';
-import type { CompilerInsight, Report } from './report.ts';
+import type { CompilerInsight, EarlierAttempt, Report } from './report.ts';
 import { digestFinding, type ReportDigest } from './reportDigest.ts';
 import { mappingNote } from './sourceMap.ts';
 import { placeLabel } from './sourcePlace.ts';
@@ -31,6 +31,8 @@ export interface LogsDigest {
   compileFailures: { compileId: string | null; failType: string | null; reason: string | null }[];
   ranks?: RankDigest[];
   divergence?: DivergenceDigest[];
+  /** an attached job torchrun restarted: "restarted once: attempt 0 failed on rank 1 at train.py:88" (else null) */
+  jobRestarts: string | null;
   /** files the logs name that are not placed on a workspace file, and why */
   unmapped: string[];
   warnings: string[];
@@ -55,6 +57,21 @@ export function logsCounts(insight: CompilerInsight | null | undefined): LogsCou
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
+const TIMES = ['once', 'twice'];
+
+function attemptText(a: EarlierAttempt): string {
+  const rank = a.failedRank !== null ? ` on rank ${a.failedRank}` : '';
+  const at = a.failedAt ? ` at ${placeLabel(a.failedAt)}` : '';
+  return a.status === 'ok' ? `attempt ${a.attempt} ended` : `attempt ${a.attempt} failed${rank}${at}`;
+}
+
+/** The restarts of an attached job, in one sentence; its newest attempt is the run the report shows. */
+export function restartsText(attempts: readonly EarlierAttempt[] | undefined): string | null {
+  if (!attempts?.length) return null;
+  const times = TIMES[attempts.length - 1] ?? `${attempts.length} times`;
+  return `restarted ${times}: ${attempts.map(attemptText).join('; ')} (this report is attempt ${attempts.length}'s; the earlier attempts' folders are kept)`;
+}
+
 export function digestLogs(report: Report): LogsDigest {
   const insight = report.modes[0]?.compiler;
   const ranked = Boolean(report.ranks?.length);
@@ -64,6 +81,7 @@ export function digestLogs(report: Report): LogsDigest {
     findings: collectFindings(report).filter((f) => f.kind !== 'divergence').map(digestFinding),
     compileFailures: (insight?.compileFailures ?? []).map((f) => ({ compileId: text(f.compileId), failType: text(f.failType), reason: text(f.reason) })),
     ...(ranked ? { ranks: report.ranks!.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) } : {}),
+    jobRestarts: restartsText(report.logs?.attempts),
     unmapped: (report.logs?.sourceMap ?? []).map(mappingNote).filter((n): n is string => n !== null),
     warnings: report.logs?.warnings ?? [],
   };
@@ -103,9 +121,10 @@ export function formatLogsDigest(report: Report): string {
   return out.join('\n');
 }
 
-/** What could not be placed on a workspace file or read at all: after any digest of a report from logs. */
-export function formatLogNotes(digest: Pick<LogsDigest, 'unmapped' | 'warnings'>): string[] {
-  const out: string[] = [];
+/** A restarted job's earlier attempts, and what could not be placed on a workspace file or read at all: after any
+ * digest of a report from logs. */
+export function formatLogNotes(digest: Pick<LogsDigest, 'jobRestarts' | 'unmapped' | 'warnings'>): string[] {
+  const out: string[] = digest.jobRestarts ? [`  ${digest.jobRestarts}`] : [];
   if (digest.unmapped.length) out.push('  not placed in the workspace:', ...digest.unmapped.map((note) => `    ${note}`));
   if (digest.warnings.length) out.push('  warnings:', ...digest.warnings.map((warning) => `    ${warning}`));
   return out;

@@ -402,10 +402,23 @@ export interface Report {
 export interface LogsRead {
   files: { path: string; rank: number | null; records: number; unreadableLines?: number; damagedPayloads?: number; marked?: boolean }[];
   warnings: string[];
-  /** the job folder written by `attach` that was merged */
+  /** the job folder written by `attach` that was merged (restarted by torchrun: the newest attempt's) */
   attached?: string | null;
+  /** schema 1.15: the attempts of an attached job that torchrun restarted after, oldest first */
+  attempts?: EarlierAttempt[];
   /** how each user file was mapped onto the workspace (written after the runner, by the extension or CLI) */
   sourceMap?: SourceMapping[];
+}
+
+/** An attempt of an attached job that torchrun restarted after: the rank whose failure ended it, and where. */
+export interface EarlierAttempt {
+  attempt: number;
+  /** its job folder, relative to the report */
+  folder: string;
+  status: 'ok' | 'error' | 'partial';
+  failedRank: number | null;
+  failedAt: SourceLocation | null;
+  message: string | null;
 }
 
 /** The script's own calls a rank profiled: from call `fromCall` of region `region`, one ProfilerStep per later call. */

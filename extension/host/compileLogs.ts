@@ -70,14 +70,15 @@ export async function openCompileLogs(host: CompileLogsHost, uri?: vscode.Uri, u
       return;
     }
     const loaded = await host.showReport(outcome.reportPath);
-    const notes = formatLogNotes(digestLogs(loaded.report));
+    const digest = digestLogs(loaded.report);
     host.log.appendLine(`Report: ${outcome.reportPath}`);
-    for (const note of notes) host.log.appendLine(note);
+    for (const note of formatLogNotes(digest)) host.log.appendLine(note);
     if (loaded.report.error) {
       void vscode.window.showErrorMessage(`${loaded.report.error.message} ${loaded.report.error.fix}`);
-    } else if (notes.length) {
+    } else if (digest.unmapped.length || digest.warnings.length) {
       void vscode.window.showWarningMessage('Compile Lens: some files the logs name are not in this workspace, or some lines could not be read.', 'Show Output').then((a) => a && host.log.show());
     }
+    if (digest.jobRestarts) void vscode.window.showInformationMessage(`Compile Lens: the job ${digest.jobRestarts}.`);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     host.log.appendLine(text);

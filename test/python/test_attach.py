@@ -63,6 +63,11 @@ def test_two_launchers_under_attach_give_the_ranks_and_the_divergence_at_its_lin
     for entry in ranks:  # every path is relative to the report, and there
         for key in ("trace", "report", "torchTraceLog"):
             assert (tmp_path / "out" / entry[key]).is_file(), (key, entry[key])
+        # what the editor opens is a copy in the report's own folder (it reads no other); the attach folder is kept
+        assert entry["trace"] == f"attached/ranks/rank{entry['rank']}/rank{entry['rank']}.trace.json"
+        assert (folder / "ranks" / f"rank{entry['rank']}" / f"rank{entry['rank']}.trace.json").is_file()
+    guards = [c["guards"] for c in report["modes"][0]["compiler"]["compiles"] if c["guards"]]
+    assert guards and all(g.startswith("attached/ranks/rank0/compiler/") and (tmp_path / "out" / g).is_file() for g in guards)
     assert ranks[0]["collectives"] and ranks[0]["collectives"] == ranks[1]["collectives"]
     assert ranks[0]["recompiles"] == 0 and ranks[1]["recompiles"] >= 1
     [recompile] = [d for d in report["divergence"] if d["severity"] == "error"]

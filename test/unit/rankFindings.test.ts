@@ -60,3 +60,10 @@ test('a report\'s rank traces open as one rank set on the timeline', async () =>
   assert.equal(content.title, 'Compile Lens — ddp_train — 2 ranks');
   assert.deepEqual(content.panes.map((p) => p.label), ['rank 0', 'rank 1']);
 });
+
+test('many ranks stay one line: ranges of consecutive ranks, every rank said as such', () => {
+  assert.equal(rankText({ ranks: [3, 17, 41], worldSize: 64 }), 'on ranks 3, 17, 41');
+  assert.equal(rankText({ ranks: [0, 1, 2, 4, 6, 7, 8, 9], worldSize: 64 }), 'on ranks 0-2, 4, 6-9');
+  assert.equal(rankText({ ranks: Array.from({ length: 64 }, (_, k) => 63 - k), worldSize: 64 }), 'on all 64 ranks');
+  assert.equal(rankText({ ranks: [1, 0], worldSize: 2 }), 'on ranks 0, 1');
+});

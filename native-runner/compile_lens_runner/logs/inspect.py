@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from typing import Any
 
 from ..compiler import artifacts
@@ -12,8 +13,8 @@ from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
 from ..errors import RunnerError
 from ..ranks import divergence
-from ..ranks.merge import Job, merge_insights, merged_report
-from ..ranks.paths import ATTACH_FILE
+from ..ranks.merge import Job, load, merge_insights, merged_report, root_cause
+from ..ranks import attempts
 from ..report import document
 from . import files
 
@@ -142,15 +143,57 @@ def _without_rank(logs: list[files.LogFile], warnings: list[str]) -> dict[int, f
     return largest
 
 
+_READ_BY_THE_EDITOR = ("trace", "eagerTrace", "outputCode", "guards", "fxGraph")
+
+
+def _own_copies(value: Any, job_dir: str, workdir: str) -> None:
+    """The attach folder's files the editor opens (traces, generated code, guards, FX graphs) copied into the report's
+    folder, their paths made the copies': the extension reads only a report's own files. The attach folder is left as
+    it is; the compiler logs (read by nothing after this) are not copied."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in _READ_BY_THE_EDITOR and isinstance(item, str) and item.startswith(".."):
+                source = os.path.normpath(os.path.join(workdir, item))
+                if os.path.isfile(source):
+                    copy = os.path.join(workdir, "attached", os.path.relpath(source, job_dir))
+                    os.makedirs(os.path.dirname(copy), exist_ok=True)
+                    shutil.copyfile(source, copy)
+                    value[key] = os.path.relpath(copy, workdir)
+            else:
+                _own_copies(item, job_dir, workdir)
+    elif isinstance(value, list):
+        for item in value:
+            _own_copies(item, job_dir, workdir)
+
+
+def _world(job_dir: str) -> int:
+    known = attempts.attached_ranks(job_dir)
+    return max([int(k.get("worldSize") or 0) for k in known] + [int(k.get("rank", -1)) + 1 for k in known])
+
+
+def _earlier_attempt(attempt: int, job_dir: str, workdir: str, paths: list[str]) -> dict[str, Any]:
+    """An attempt torchrun restarted the job after: which rank failed, where, with what (read in place, as the run)."""
+    job, world = Job(job_dir, workdir, attached=True), _world(job_dir)
+    report, _ = merged_report(job, world, lambda: _skeleton(paths, _environment([])), stacks_requested=False)
+    root = root_cause([load(job, rank) for rank in range(world)])
+    failed = next((r for r in report["ranks"] if root and r["rank"] == root.rank), None)
+    error = report.get("error") or {}
+    return {"attempt": attempt, "folder": os.path.relpath(job_dir, workdir), "status": report["status"],
+            "failedRank": failed["rank"] if failed else None, "failedAt": failed.get("failedAt") if failed else None,
+            "message": error.get("message")}
+
+
 def _attached(job_dir: str, workdir: str, paths: list[str], warnings: list[str]) -> dict[str, Any]:
-    """A job run under `attach`: the ranks' folders merged as the supervisor merges `--nproc-per-node`'s."""
-    ranks_dir = os.path.join(job_dir, "ranks")
-    known = [document.read(os.path.join(ranks_dir, d, ATTACH_FILE)) or {} for d in sorted(os.listdir(ranks_dir))]
-    world = max([int(k.get("worldSize") or 0) for k in known] + [int(k.get("rank", -1)) + 1 for k in known])
-    report, _ = merged_report(Job(job_dir, workdir, attached=True), world, lambda: _skeleton(paths, _environment([])),
+    """A job run under `attach`: the ranks' folders merged as the supervisor merges `--nproc-per-node`'s. Restarted by
+    torchrun: the newest attempt is the run, the earlier ones are said (which rank failed, where)."""
+    *earlier, (_, newest) = attempts.attempts(job_dir)
+    report, _ = merged_report(Job(newest, workdir, attached=True), _world(newest), lambda: _skeleton(paths, _environment([])),
                               stacks_requested=False)
     report["settings"]["logs"] = [os.path.abspath(p) for p in paths]
-    report["logs"] = {"files": [], "warnings": warnings, "attached": os.path.relpath(job_dir, workdir)}
+    report["logs"] = {"files": [], "warnings": warnings, "attached": os.path.relpath(newest, workdir)}
+    if earlier:
+        report["logs"]["attempts"] = [_earlier_attempt(n, folder, workdir, paths) for n, folder in earlier]
+    _own_copies(report, job_dir, workdir)
     return report
 
 

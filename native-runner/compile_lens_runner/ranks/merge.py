@@ -219,7 +219,7 @@ def merge_insights(insights: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]
     return merged
 
 
-def _root_cause(runs: list[RankRun]) -> RankRun | None:
+def root_cause(runs: list[RankRun]) -> RankRun | None:
     """The rank whose failure ended the job: an error of its own (not a peer vanishing under a collective, not a
     stop), the earliest to exit; else the earliest failed rank; else one that wrote nothing."""
     failed = [r for r in runs if r.status in ("error", "killed")] or [r for r in runs if r.status == "missing"]
@@ -289,7 +289,7 @@ def merged_report(job: Job, world: int, fallback: Callable[[], dict[str, Any]],
     headline["divergence"] = divergence.find([
         {"rank": r.rank, "compiler": insights[r.rank], "regions": (r.report or {}).get("regions") or [],
          "collectives": sequences[r.rank]} for r in runs])
-    root = _root_cause(runs)
+    root = root_cause(runs)
     if not any(r.started for r in runs):
         headline["error"] = {"kind": "internal", "message": "torchrun (python -m torch.distributed.run) started no rank; its own "
                              "output in the log says why.", "fix": "Check that this PyTorch has torch.distributed "

@@ -20,7 +20,8 @@ EXIT_FILE = "exit.json"  # written when the rank's worker returned: the report n
 SPEC_FILE = "spec.json"
 SNAPSHOT_FILE = "report.snapshot.json"  # written when the rank was stopped (SIGTERM) before finishing
 STACKS_FILE = "stacks.txt"
-ATTACH_FILE = "attach.json"  # an attached rank: {rank, localRank, worldSize, nodeRank, host, pid, started}
+# an attached rank: {rank, localRank, worldSize, nodeRank, host, pid, started, attempt, launcher} (attempts.py)
+ATTACH_FILE = "attach.json"
 
 
 def rank_dir(job_dir: str, rank: int) -> str:
