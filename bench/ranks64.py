@@ -4,10 +4,11 @@
     python bench/ranks64.py open DIR [--repeat 3]       (needs the build: node scripts/build.mjs)
 
 generate: LAUNCHERS torchrun launchers on this host, as LAUNCHERS nodes (--nnodes, c10d rendezvous on localhost), each
-starting PER-LAUNCHER gloo ranks of bench/scripts/ddp_train.py (a 64-wide MLP, compiled with inductor, on CPU) under
+starting PER-LAUNCHER gloo ranks of bench/scripts/ddp_train.py (a 64-wide MLP, compiled with --backend, on CPU) under
 `python -m compile_lens_runner attach --out DIR`; the ranks of --diverging train step 3 on half the batch, so they
 alone recompile at the training line. Prints the wall time and the peak memory of all ranks together (sampled).
-One rank needs about 0.4 GB and 18 s of CPU for its compiles: 64 want a machine of 16 cores and 32 GB or more.
+With inductor one rank needs about 0.4 GB and 18 s of CPU for its compiles; `--backend aot_eager` (no C++ compiles,
+the same Dynamo recompile at the divergence) runs 64 ranks on 2 cores and 23 GB in about 3 minutes.
 
 open: `compile-lens inspect DIR` timed end to end (node dist/cli.js: the runner merging the 64 rank folders read-only,
 then the report mapped and printed; best of --repeat), asserting that the divergence is grouped on the diverging
@@ -55,7 +56,7 @@ def _ranks_rss(stop: threading.Event, peak: list[int]) -> None:
         peak[0] = max(peak[0], total)
 
 
-def generate(out: Path, launchers: int, per_launcher: int, diverging: str) -> None:
+def generate(out: Path, launchers: int, per_launcher: int, diverging: str, backend: str) -> None:
     if out.exists():
         raise SystemExit(f"{out} exists: give a new folder (attach never writes over a run)")
     env = dict(os.environ, PYTHONPATH=str(REPO / "native-runner"), CUDA_VISIBLE_DEVICES="", OMP_NUM_THREADS="1",
@@ -64,7 +65,7 @@ def generate(out: Path, launchers: int, per_launcher: int, diverging: str) -> No
     launcher = [sys.executable, "-m", "torch.distributed.run", "--nnodes", str(launchers), "--nproc-per-node",
                 str(per_launcher), "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{port}", "--max-restarts", "0"]
     program = ["-m", "compile_lens_runner", "attach", "--out", str(out), "--device", "cpu", str(DDP_TRAIN),
-               "--steps", "6", "--diverge-step", str(DIVERGE_STEP), "--diverge-ranks", diverging]
+               "--steps", "6", "--diverge-step", str(DIVERGE_STEP), "--diverge-ranks", diverging, "--backend", backend]
     stop, peak = threading.Event(), [0]
     sampler = threading.Thread(target=_ranks_rss, args=(stop, peak), daemon=True)
     sampler.start()
@@ -120,6 +121,8 @@ def main() -> int:
     gen.add_argument("--out", type=Path, required=True)
     gen.add_argument("--launchers", type=int, default=8)
     gen.add_argument("--per-launcher", type=int, default=8)
+    gen.add_argument("--backend", default="inductor", help="aot_eager: Dynamo's graphs, breaks and recompiles without "
+                     "Inductor's C++ compiles (64 inductor ranks on 16 cores did not finish in 8 minutes)")
     opened = sub.add_parser("open")
     opened.add_argument("folder", type=Path)
     opened.add_argument("--repeat", type=int, default=3)
@@ -127,7 +130,7 @@ def main() -> int:
         p.add_argument("--diverging", default="3,17,41")
     args = parser.parse_args()
     if args.command == "generate":
-        generate(args.out.resolve(), args.launchers, args.per_launcher, args.diverging)
+        generate(args.out.resolve(), args.launchers, args.per_launcher, args.diverging, args.backend)
     else:
         open_job(args.folder.resolve(), args.repeat, args.diverging)
     return 0

@@ -23,6 +23,7 @@ parser.add_argument("--diverge-step", type=int, default=-1, help="the last rank 
 parser.add_argument("--diverge-ranks", help="comma-separated ranks that diverge (default: the last rank)")
 parser.add_argument("--model", choices=("mlp", "transformer"))
 parser.add_argument("--compile", choices=("outer", "inner"), default="outer")
+parser.add_argument("--backend", default="inductor", help="torch.compile's backend (aot_eager: no C++ compile, for many ranks on one host)")
 args = parser.parse_args()
 
 local_rank = int(os.environ.get("LOCAL_RANK", "0"))
@@ -66,9 +67,9 @@ width, seq, batch = (512, 256, 16) if kind == "transformer" else (64, 0, 16)
 model: torch.nn.Module = Transformer(width, 4) if kind == "transformer" else MLP(width)
 model = model.to(device)
 if args.compile == "inner":
-    train_model = DDP(torch.compile(model), device_ids=[local_rank] if on_gpu else None)
+    train_model = DDP(torch.compile(model, backend=args.backend), device_ids=[local_rank] if on_gpu else None)
 else:
-    train_model = torch.compile(DDP(model, device_ids=[local_rank] if on_gpu else None))
+    train_model = torch.compile(DDP(model, device_ids=[local_rank] if on_gpu else None), backend=args.backend)
 opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
 
 for step in range(args.steps):
