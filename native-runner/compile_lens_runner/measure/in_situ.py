@@ -298,7 +298,9 @@ def host_filtered(views: list[PairView], picks: list[list[int]], duration: Calla
         if why is None:
             used.append(k + 1)
         else:
-            not_used.append({"pair": k + 1, "why": why})
+            e, c = values["eager"][k], values["compiled"][k]
+            own = statistics.median(e) / (statistics.median(c) + extra[k]) if e and c else None
+            not_used.append({"pair": k + 1, "why": why, "speedup": None if own is None else round(own, 4)})
     if used:
         keep = [k - 1 for k in used]
         return HostFiltered([fast_values["eager"][k] for k in keep], [fast_values["compiled"][k] for k in keep],
@@ -318,7 +320,8 @@ def _fast_state(probes: list[float]) -> dict[str, Any]:
 
 
 def _host_estimate(filtered: HostFiltered, probes: list[float]) -> dict[str, Any] | None:
-    """estimate() of the used pairs' fast-state values, with the pairs used and why others were not, fastStateSteps,
+    """estimate() of the used pairs' fast-state values, with the pairs used and why others were not (and their own
+    speedup over all their steps, which the interval reaches while fewer than ENOUGH_PAIRS pairs are used), fastStateSteps,
     the host's fast state (fastStateProbeMs) and the profile's fastest probe (below it: the host ran faster at a few
     probes than in any state its steps could be counted in) and, when no pair met the fast state on both sides,
     slowHost and the interval widened towards what that state could give."""
@@ -331,6 +334,11 @@ def _host_estimate(filtered: HostFiltered, probes: list[float]) -> dict[str, Any
         return est
     est.update(fastStateSteps=filtered.fast_steps, pairsUsed=filtered.used, pairsNotUsed=filtered.not_used,
                **_fast_state(probes))
+    others = [n["speedup"] for n in filtered.not_used if n["speedup"] is not None]
+    if filtered.used and len(filtered.used) < ENOUGH_PAIRS and others:
+        # one pair shows no run-to-run variation: the other pairs' own speedups (at whatever state the host was in
+        # during them) bound what a next run may give
+        est.update(low=round(min(est["low"], *others), 4), high=round(max(est["high"], *others), 4))
     if filtered.slow_host:
         est["slowHost"] = {side: round(ratio, 3) for side, ratio in filtered.slow_host.items()}
         low, high = estimator.widened_for_slow_host(est["speedup"], est["low"], est["high"],
