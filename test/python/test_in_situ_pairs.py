@@ -1,7 +1,8 @@
 """measure/in_situ.py's pairs on the H100's training loop (bench/scripts/train_loop.py): a profile's step speedup comes
 only from pairs whose two runs both met the host CPU's fast state, never from one pair's eager against another's
-compiled run. Recorded runs: test/fixtures/timing/h100-in-situ-train-loop-2026-11-24.json.gz (two leases, two
-profiles each; per run the region's calls with their CPU probes; docs/BENCHMARKS.md §in-situ)."""
+compiled run. Recorded runs: test/fixtures/timing/h100-in-situ-{train-loop,gpt2}-2026-11-24.json.gz (the train loop on
+two leases, GPT-2 generate() on a third, two profiles each; per run the region's calls with their CPU probes;
+docs/BENCHMARKS.md §in-situ)."""
 from __future__ import annotations
 
 import gzip
@@ -14,8 +15,9 @@ import pytest
 from compile_lens_runner.measure import estimator, in_situ
 from compile_lens_runner.measure.in_situ import Call
 
-RECORDED = json.loads(gzip.decompress((Path(__file__).resolve().parents[1] / "fixtures" / "timing" /
-                                       "h100-in-situ-train-loop-2026-11-24.json.gz").read_bytes()))
+TIMING = Path(__file__).resolve().parents[1] / "fixtures" / "timing"
+RECORDED = {name: runs for file in ("h100-in-situ-train-loop-2026-11-24.json.gz", "h100-in-situ-gpt2-2026-11-24.json.gz")
+            for name, runs in json.loads(gzip.decompress((TIMING / file).read_bytes())).items()}
 FAST, SLOW = 1.0, 1.9  # probe ms at the host's fast state and in a slow vCPU state (docs/BENCHMARKS.md §constants)
 
 
@@ -120,3 +122,12 @@ def test_h100_a_profile_with_one_comparable_pair_reaches_the_other_pairs_own_spe
     own = [n["speedup"] for n in step["pairsNotUsed"]]
     assert step["low"] <= min(own) and step["high"] >= max(own)
     assert step["fasterProbesMs"] == [] and step["fastStateProbeMs"] < 1.05
+
+
+def test_h100_gpt2_profiles_cover_eagers_move_between_runs_at_the_same_probe() -> None:
+    a, b = recorded_profile("lease-c/gpt2_generate-1")["step"], recorded_profile("lease-c/gpt2_generate-2")["step"]
+    assert a["pairsUsed"] == [3] and b["pairsUsed"] == [1, 3]
+    # eager's fast-state step moved 6.4-10.0 ms between runs with the probe at the fast state, compiled's 3.95-4.19 ms:
+    # each profile's interval reaches every fast-state eager run against every fast-state compiled run
+    assert a["high"] > 2.3 and b["low"] < 1.55
+    assert b["low"] <= a["speedup"] <= b["high"] and a["low"] <= b["speedup"] <= a["high"], (a, b)

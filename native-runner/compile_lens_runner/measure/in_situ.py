@@ -23,12 +23,14 @@ each profile's own pairs agreed within 3 % (docs/BENCHMARKS.md §in situ).
 
 The host's speed is known, not guessed: the recorder probes the host CPU before a region's first call and every
 PROBE_EVERY-th call after it (calls marked `observer`, whose step and the step ending at them are left out). Each
-steady step takes the host state of its nearest probe; the fastest probe of all runs of the profile is the host's
-fast state (estimator.FAST_STATE_PCT). A launch-bound step follows the CPU's speed, and a vCPU can run at half speed
-for a whole run's steady state (docs/BENCHMARKS.md §constants: vCPUs slow one at a time): per side, only the steps
-at the fast state count, a run with fewer than ENOUGH_STEPS of them is a slow-host run left out of its side, and
-while a side has no other run another pair runs (up to MAX_PAIRS). A side that never met the fast state widens the
-interval as the replay's does (estimator.widened_for_slow_host; `slowHost`).
+steady step takes the host state of its nearest probe; the host's fast state is the CONFIRM_ROUNDS-th fastest probe
+of all runs of the profile (one lucky probe is no state steps ran in; faster probes are reported). A launch-bound step
+follows the CPU's speed, and a vCPU can run at half speed for a whole run (docs/BENCHMARKS.md §constants), so the
+estimate compares like with like: only pairs whose two runs both have ENOUGH_STEPS steps at the fast state count,
+with those steps (never one pair's eager against another's compiled run), and pairs run (up to MAX_PAIRS) until
+ENOUGH_PAIRS do. The interval also reaches every run that met the fast state against every other side's (eager's
+fast-state step moved 1.5x between runs on the H100), and, with one such pair, the other pairs' own speedups. When no
+pair met it, all pairs count and the interval widens by how slow each side's steps typically ran (`slowHost`).
 """
 from __future__ import annotations
 
@@ -252,6 +254,7 @@ class HostFiltered:
     pairs: list[int]  # the pairs whose values these are (numbers from 1)
     used: list[int]  # the pairs that met the host's fast state on both sides ([] when none did: then pairs is all)
     not_used: list[dict[str, Any]]
+    fast_runs: list[tuple[list[float], list[float], float]]  # every (eager, compiled, extra) of runs that met the fast state
     fast_steps: list[dict[str, int]] | None
     slow_host: dict[str, float]
 
@@ -280,7 +283,7 @@ def host_filtered(views: list[PairView], picks: list[list[int]], duration: Calla
               "compiled": [[duration(v.compiled[i]) for i in p] for v, p in zip(views, picks)]}
     every = list(range(1, len(views) + 1))
     if fastest is None:
-        return HostFiltered(values["eager"], values["compiled"], extra, every, every, [], None, {})
+        return HostFiltered(values["eager"], values["compiled"], extra, every, every, [], [], None, {})
     counts: list[dict[str, int]] = [{} for _ in views]
     fast_values: dict[str, list[list[float]]] = {"eager": [], "compiled": []}
     probes: dict[str, list[float]] = {"eager": [], "compiled": []}
@@ -301,13 +304,17 @@ def host_filtered(views: list[PairView], picks: list[list[int]], duration: Calla
             e, c = values["eager"][k], values["compiled"][k]
             own = statistics.median(e) / (statistics.median(c) + extra[k]) if e and c else None
             not_used.append({"pair": k + 1, "why": why, "speedup": None if own is None else round(own, 4)})
+    # each side's runs with enough values at the fast state, in any pair: every one against every other side's
+    met = {side: [k for k, (v, p) in enumerate(zip(fast_values[side], picks)) if v and len(v) >= min(ENOUGH_STEPS, len(p))]
+           for side in ("eager", "compiled")}
+    fast_runs = [(fast_values["eager"][i], fast_values["compiled"][j], extra[j]) for i in met["eager"] for j in met["compiled"]]
     if used:
         keep = [k - 1 for k in used]
         return HostFiltered([fast_values["eager"][k] for k in keep], [fast_values["compiled"][k] for k in keep],
-                            [extra[k] for k in keep], used, used, not_used, counts, {})
+                            [extra[k] for k in keep], used, used, not_used, fast_runs, counts, {})
     # the state each side's steps typically ran in: how far from the fast state the pairs' steps were
     slow = {side: statistics.median(probes[side]) / fastest for side in ("eager", "compiled") if probes[side]}
-    return HostFiltered(values["eager"], values["compiled"], extra, every, [], not_used, counts,
+    return HostFiltered(values["eager"], values["compiled"], extra, every, [], not_used, fast_runs, counts,
                         {side: ratio for side, ratio in slow.items() if ratio > 1 + estimator.FAST_STATE_PCT / 100})
 
 
@@ -334,6 +341,11 @@ def _host_estimate(filtered: HostFiltered, probes: list[float]) -> dict[str, Any
         return est
     est.update(fastStateSteps=filtered.fast_steps, pairsUsed=filtered.used, pairsNotUsed=filtered.not_used,
                **_fast_state(probes))
+    # what the next run may give at the fast state: every run that met it against every other side's, whichever pair
+    # (a launch-bound eager step moved 1.5x between runs at the same probe: docs/BENCHMARKS.md §in-situ)
+    crossed = [statistics.median(e) / (statistics.median(c) + x) for e, c, x in filtered.fast_runs]
+    if crossed:
+        est.update(low=round(min(est["low"], *crossed), 4), high=round(max(est["high"], *crossed), 4))
     others = [n["speedup"] for n in filtered.not_used if n["speedup"] is not None]
     if filtered.used and len(filtered.used) < ENOUGH_PAIRS and others:
         # one pair shows no run-to-run variation: the other pairs' own speedups (at whatever state the host was in
