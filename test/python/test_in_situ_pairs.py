@@ -1,7 +1,7 @@
 """measure/in_situ.py's pairs on the H100's training loop (bench/scripts/train_loop.py): a profile's step speedup comes
 only from pairs whose two runs both met the host CPU's fast state, never from one pair's eager against another's
 compiled run. Recorded runs: test/fixtures/timing/h100-in-situ-{train-loop,gpt2}-2026-11-24.json.gz (the train loop on
-two leases, GPT-2 generate() on a third, two profiles each; per run the region's calls with their CPU probes;
+three leases, GPT-2 generate() on a fourth, two profiles each; per run the region's calls with their CPU probes;
 docs/BENCHMARKS.md §in-situ)."""
 from __future__ import annotations
 
@@ -103,13 +103,14 @@ def recorded_profile(name: str) -> dict:
 
 
 def test_h100_train_loop_profiles_land_inside_each_others_intervals() -> None:
-    for lease in ("lease-a", "lease-b"):
+    for lease in ("lease-a", "lease-b", "lease-d"):
         a, b = recorded_profile(f"{lease}/train_loop-1")["step"], recorded_profile(f"{lease}/train_loop-2")["step"]
         assert b["low"] <= a["speedup"] <= b["high"] and a["low"] <= b["speedup"] <= a["high"], (lease, a, b)
         for step in (a, b):
             assert step["pairsUsed"] and not set(step["pairsUsed"]) & {n["pair"] for n in step["pairsNotUsed"]}
             assert [r["pair"] for r in step["perRun"]] == step["pairsUsed"]
-    # lease a: a quiet GPU-bound host, 3.6 % apart; lease b: a host whose runs moved 20 % at the fast state
+    # lease a: a whole session at a slow host state, 3.6 % apart; leases b and d: eager moved 1.6x between runs at the
+    # fast state, 12 % and 14 % apart
     a, b = recorded_profile("lease-a/train_loop-1")["step"], recorded_profile("lease-a/train_loop-2")["step"]
     assert abs(a["speedup"] / b["speedup"] - 1) < 0.05
 
@@ -131,3 +132,24 @@ def test_h100_gpt2_profiles_cover_eagers_move_between_runs_at_the_same_probe() -
     # each profile's interval reaches every fast-state eager run against every fast-state compiled run
     assert a["high"] > 2.3 and b["low"] < 1.55
     assert b["low"] <= a["speedup"] <= b["high"] and a["low"] <= b["speedup"] <= a["high"], (a, b)
+
+
+def test_the_supervisor_runs_pairs_in_alternating_order_until_two_met_the_fast_state(tmp_path: Path) -> None:
+    """process/in_situ.run over lease d's first train_loop profile, each run replayed from its recording: pairs 1-3
+    had one comparable pair at most, so a fourth ran; even pairs ran eager first."""
+    from compile_lens_runner.process import in_situ as runs
+
+    recorded = RECORDED["lease-d/train_loop-1"]
+    labels = []
+
+    def spawn(command: list[str], env: dict[str, str], label: str) -> int:
+        spec = json.loads(Path(command[0]).read_text())["inSitu"]
+        run = recorded[f"{spec['side']}-{spec['pair']}"]
+        Path(spec["out"]).write_text(json.dumps({"regions": [dict(r, options={"mode": None}) for r in run["regions"]]}))
+        labels.append(f"{spec['side']}-{spec['pair']}")
+        return 0
+
+    assert runs.run({"argv": []}, str(tmp_path), lambda spec: [spec], {}, spawn)
+    plan = json.loads((tmp_path / runs.FOLDER / "plan.json").read_text())
+    assert labels == plan["order"] == ["compiled-1", "eager-1", "eager-2", "compiled-2", "compiled-3", "eager-3", "eager-4", "compiled-4"]
+    assert plan["repeatedBecause"].startswith("r0: 1 of 3 pair(s) ran both sides at the host's fast state")
