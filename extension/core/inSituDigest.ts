@@ -1,7 +1,7 @@
-// A script region's in-situ numbers (schema 1.14): its own steps and calls, the script run as written against the
+// A script region's in-situ numbers (schema 1.14; pairs used, 1.15): its own steps and calls, the script run as written against the
 // script run with compiling turned off. What the CLI block leads with, what --json carries, the CodeLens line, and
 // the report panel's overlay title. A failed compiled call is said at the user's line; no number is made up.
-import type { Region, Report } from './report.ts';
+import type { InSituSpeedup, Region, Report } from './report.ts';
 import { formatMs, formatSeconds, formatSpeedup, plural } from './units.ts';
 
 export interface InSituNumber {
@@ -32,6 +32,8 @@ export interface InSituDigest {
   reason: string | null;
   /** where the runs' calls differ */
   unmatched: string | null;
+  /** which pairs the speedup rests on and why others were not used (the host CPU's state): "4 pairs ran, 2 used (…)" */
+  pairsNote: string | null;
   /** a compiled call that failed: "file.py:14: a branch on a tensor's value (...)" and its fix */
   failure: { text: string; fix: string; line: number | null; call: number | null } | null;
   whatIf: { mode: string; step: InSituNumber | null; compileSeconds: number | null; breakEvenSteps: number | null; failure: string | null }[];
@@ -43,6 +45,30 @@ const number = (s: { speedup: number; low: number; high: number; eagerMs: number
 function failureText(f: NonNullable<NonNullable<Region['inSitu']>['failure']>): string {
   const where = f.location ? `${f.location.file.split(/[\\/]/).pop()}:${f.location.line}: ` : '';
   return `${where}${f.what}`;
+}
+
+/** What the speedup rests on, from the host CPU's probes: pairs used, why the others were not, steps at the host's
+ * fast state per pair, a widened interval, probes that read the host faster than any state the steps could count in. */
+export function pairsNote(pairs: number, s: InSituSpeedup | null): string | null {
+  if (!s || !s.fastStateSteps) return null;  // runs without probes
+  const parts: string[] = [];
+  const used = s.pairsUsed;
+  const notUsed = (s.pairsNotUsed ?? []).map((n) => `pair ${n.pair}: ${n.why}${n.speedup !== null ? `, ${formatSpeedup(n.speedup)} on its own` : ''}`);
+  if (used && used.length) {
+    parts.push(`${plural(pairs, 'pair')} ran, ${used.length} used${notUsed.length ? ` (${notUsed.join('; ')})` : ''}`);
+  } else if (used) {
+    parts.push(`${plural(pairs, 'pair')} ran, none with both runs at the host CPU's fast state: all count${notUsed.length ? ` (${notUsed.join('; ')})` : ''}`);
+  }
+  const slow = (['eager', 'compiled'] as const).filter((side) => s.slowHost?.[side] !== undefined).map((side) => `${side} ${s.slowHost![side]!.toFixed(2)}×`);
+  if (slow.length) parts.push(`interval widened: the CPU probe beside the steps read ${slow.join(', ')} the fast state's`);
+  const per = (side: 'eager' | 'compiled'): string => s.fastStateSteps!.map((f) => f[side]).join('/');
+  parts.push(`steps at the host's fast state per pair: eager ${per('eager')}, compiled ${per('compiled')}`);
+  const faster = s.fasterProbesMs ?? [];
+  if (faster.length && s.fastStateProbeMs !== undefined) {
+    parts.push(`the host ran faster at ${plural(faster.length, 'probe')} (${formatMs(Math.min(...faster))} against ${formatMs(s.fastStateProbeMs)}): ` +
+      'the whole profile may have run slow');
+  }
+  return parts.join('; ');
 }
 
 export function digestInSitu(region: Region): InSituDigest | null {
@@ -63,6 +89,7 @@ export function digestInSitu(region: Region): InSituDigest | null {
     regionSeconds: s.regionSeconds ?? null,
     reason: s.reason ?? null,
     unmatched: s.unmatched ?? null,
+    pairsNote: pairsNote(s.pairs, s.step ?? s.call ?? null),
     failure: f ? { text: failureText(f), fix: f.fix, line: f.location?.line ?? null, call: f.index ?? null } : null,
     whatIf: (s.whatIf ?? []).map((w) => ({ mode: w.mode, step: number(w.step), compileSeconds: w.compileSeconds, breakEvenSteps: w.breakEvenSteps,
       failure: w.failure ? failureText(w.failure) : null })),
@@ -111,6 +138,7 @@ export function inSituLines(d: InSituDigest): string[] {
     const spent = d.regionSeconds ? `: its calls took ${formatMs(d.regionSeconds.compiled * 1000)} compiled vs ${formatMs(d.regionSeconds.eager * 1000)} eager` : '';
     lines.push(`in situ (${runs}): no steady step — ${d.reason ?? 'none was matched'}${spent}`);
   }
+  if (d.pairsNote && (d.step || d.call)) lines.push(`  ${d.pairsNote}`);
   if (d.unmatched) lines.push(`  not compared: ${d.unmatched}`);
   for (const w of d.whatIf) {
     const text = w.failure ? `failed at ${w.failure}` : w.step ? `per step ${formatSpeedup(w.step.speedup)} (next run ${range(w.step)})` : 'no steady step';

@@ -294,7 +294,18 @@ export interface InSituSpeedup {
   floorPct?: number;
   noisy?: boolean;
   samples?: number;
-  perRun?: { eagerMs: number; compiledMs: number; speedup: number; steps: number }[];
+  perRun?: { eagerMs: number; compiledMs: number; speedup: number; steps: number; pair?: number }[];
+  /** per pair: its runs' steady steps at the host CPU's fast state */
+  fastStateSteps?: { eager: number; compiled: number }[];
+  /** sides whose steps ran slower than the host's fast state (their probe over its probe): the interval was widened */
+  slowHost?: { eager?: number; compiled?: number };
+  /** schema 1.15: the pairs (from 1) whose two runs both met the host's fast state: only they count ([]: none did, all count) */
+  pairsUsed?: number[];
+  /** schema 1.15: the other pairs, why, and their own speedup over all their steps */
+  pairsNotUsed?: { pair: number; why: string; speedup: number | null }[];
+  /** schema 1.15: the CPU probe (ms) of the host's fast state, and probes that read it faster still */
+  fastStateProbeMs?: number;
+  fasterProbesMs?: number[];
 }
 
 /** schema 1.14: a compiled call that failed, at the user's line */

@@ -150,12 +150,14 @@ def test_a_compiled_run_at_half_speed_host_asks_another_pair_and_two_profiles_th
     # step; a run in a slow vCPU state (probe 1.8x the fastest) reads eager 8.55, compiled 5.36 / 6.03. (The fast
     # eager runs recorded 5.57 and 5.81: modelled here within the 2 % floor, at 5.65-5.75.)
     rng = random.Random(7)
-    first, why_first = profile(rng, [(5.7, 1.0, 5.36, 1.8), (5.65, 1.02, 6.03, 1.8), (5.7, 1.0, 3.95, 1.01)])
+    first, why_first = profile(rng, [(5.7, 1.0, 5.36, 1.8), (5.65, 1.02, 6.03, 1.8), (5.7, 1.0, 3.95, 1.01), (5.7, 1.0, 3.96, 1.0)])
     second, why_second = profile(rng, [(8.55, 1.8, 3.93, 1.0), (5.75, 1.0, 3.97, 1.03), (5.7, 1.0, 3.95, 1.0)])
-    assert len(why_first) == 2 and all("the compiled run" in w and "never ran at the host's fastest state" in w for w in why_first)
-    assert why_second and "the eager run never ran at the host's fastest state" in why_second[0]
-    assert first["pairs"] == 3 and first["step"]["fastStateSteps"][0] == {"eager": 175, "compiled": 0}
+    assert len(why_first) == 3 and all("pair 1: compiled never ran at the host's fast state" in w for w in why_first)
+    assert why_second and "pair 1: eager never ran at the host's fast state" in why_second[0]
+    assert first["pairs"] == 4 and first["step"]["fastStateSteps"][0] == {"eager": 175, "compiled": 0}
     a, b = first["step"], second["step"]
+    assert a["pairsUsed"] == [3, 4] and [n["pair"] for n in a["pairsNotUsed"]] == [1, 2]
+    assert b["pairsUsed"] == [2, 3] and [(n["pair"], n["why"]) for n in b["pairsNotUsed"]] == [(1, "eager never ran at the host's fast state")]
     assert "slowHost" not in a and "slowHost" not in b
     assert a["low"] <= b["speedup"] <= a["high"] and b["low"] <= a["speedup"] <= b["high"], (a, b)
     assert 1.35 < a["speedup"] < 1.55 and 1.35 < b["speedup"] < 1.55
@@ -174,10 +176,15 @@ def test_a_side_that_never_met_the_fast_state_widens_the_interval_and_says_so() 
     eager = [probed(noisy_steps(rng, 5.7, 201), 1.0) for _ in range(3)]
     result = in_situ.compare(compiled, eager)
     step = result["step"]
-    assert step["slowHost"] == {"compiled": 1.8} and in_situ.needs_another_pair(result) is None  # 3 pairs: no more
+    assert "compiled never ran at the host's fast state" in (in_situ.needs_another_pair(result) or "")  # 3 of 4 pairs
+    compiled.append(probed([900.0] + noisy_steps(rng, 5.4), 1.8, {0: 1}))
+    eager.append(probed(noisy_steps(rng, 5.7, 201), 1.0))
+    result = in_situ.compare(compiled, eager)
+    step = result["step"]
+    assert step["slowHost"] == {"compiled": 1.8} and in_situ.needs_another_pair(result) is None  # 4 pairs: no more
+    assert step["pairsUsed"] == [] and len(step["pairsNotUsed"]) == 4  # no pair at the fast state: all pairs count
+    assert [r["pair"] for r in step["perRun"]] == [1, 2, 3, 4]
     assert step["high"] >= step["speedup"] * 1.8 - 1e-3  # a fast host could make the compiled step up to 1.8x faster
-    unwidened = in_situ.compare(compiled[:1], eager[:1])
-    assert "never ran at the host's fastest state" in (in_situ.needs_another_pair(unwidened) or "")
 
 
 def test_probes_all_at_the_fast_state_change_no_number() -> None:
@@ -187,9 +194,12 @@ def test_probes_all_at_the_fast_state_change_no_number() -> None:
     unprobed = [[Call(c.index, c.signature, c.ms, c.step_ms, c.compiles, c.step_compiles, None, c.observer) for c in r]
                 for r in (compiled, eager)]
     with_probes, without = in_situ.compare([compiled], [eager]), in_situ.compare(*([r] for r in unprobed))
-    assert with_probes["step"].pop("fastStateSteps") == [{"eager": 87, "compiled": 87}]
+    host_fields = ("fastStateSteps", "pairsUsed", "pairsNotUsed", "fastStateProbeMs", "fasterProbesMs")
+    step_host = {k: with_probes["step"].pop(k) for k in host_fields}
+    assert step_host == {"fastStateSteps": [{"eager": 87, "compiled": 87}], "pairsUsed": [1], "pairsNotUsed": [],
+                         "fastStateProbeMs": 1.0, "fasterProbesMs": []}
     assert "fastStateSteps" not in without["step"] and with_probes["step"] == without["step"]
-    assert with_probes["call"].pop("fastStateSteps") and with_probes["call"] == without["call"]
+    assert all(with_probes["call"].pop(k) is not None for k in host_fields) and with_probes["call"] == without["call"]
 
 
 def test_the_steps_beside_a_probe_are_not_steady() -> None:

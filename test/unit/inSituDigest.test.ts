@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { digestInSitu, inSituLens, inSituLines, wallLine } from '../../extension/core/inSituDigest.ts';
+import { digestInSitu, inSituLens, inSituLines, pairsNote, wallLine } from '../../extension/core/inSituDigest.ts';
 import { digestRegion, formatScriptDigest } from '../../extension/core/regionDigest.ts';
 import { regionStory } from '../../extension/core/regionStory.ts';
-import type { Region, Report } from '../../extension/core/report.ts';
+import type { InSituSpeedup, Region, Report } from '../../extension/core/report.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
 const fixture = async (name: string): Promise<Report> => (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;
@@ -61,4 +61,38 @@ test('steady calls but no steady step (another region compiles in every step): t
   const digest = digestInSitu(callOnly)!;
   assert.equal(inSituLens(digest), '1.22×/call in situ · compile 3.1 s');
   assert.match(inSituLines(digest)[0]!, /per call 1\.22× \(next run 0\.88–1\.33×\), 0\.86 ms → 0\.70 ms per call; no step speedup — something compiled in every step/);
+});
+
+/** GPT-2 generate() on the H100 (docs/BENCHMARKS.md §in-situ, profile 1): 4 pairs ran, only pair 3's two runs both met
+ * the host CPU's fast state. */
+const H100_STEP: InSituSpeedup = {
+  eagerMs: 6.8153, compiledMs: 4.194, speedup: 1.625, low: 1.4495, high: 2.3821, floorPct: 10, noisy: true, samples: 28,
+  fastStateSteps: [{ eager: 42, compiled: 0 }, { eager: 0, compiled: 0 }, { eager: 174, compiled: 28 }, { eager: 56, compiled: 0 }],
+  pairsUsed: [3],
+  pairsNotUsed: [{ pair: 1, why: "compiled never ran at the host's fast state", speedup: 1.4495 },
+    { pair: 2, why: "neither run ran at the host's fast state", speedup: 1.546 }, { pair: 4, why: "compiled never ran at the host's fast state", speedup: 1.5778 }],
+  fastStateProbeMs: 0.9753, fasterProbesMs: [],
+};
+
+test('the CLI says which pairs the step speedup rests on and why the others were not used', async () => {
+  const report = await fixture('script-in-situ-cpu');
+  const region = report.regions![0]!;
+  const h100: Region = { ...region, inSitu: { ...region.inSitu!, pairs: 4, step: H100_STEP } };
+  const lines = formatScriptDigest({ ...report, regions: [h100] }).split('\n');
+  const at = lines.findIndex((l) => l.includes('per step 1.63× (next run 1.45–2.38×)'));
+  assert.ok(at > 0, lines.join('\n'));
+  assert.ok(lines.slice(at).some((l) => l.trim() === "4 pairs ran, 1 used (pair 1: compiled never ran at the host's fast state, 1.45× on its own; " +
+    "pair 2: neither run ran at the host's fast state, 1.55× on its own; pair 4: compiled never ran at the host's fast state, 1.58× on its own); " +
+    "steps at the host's fast state per pair: eager 42/0/174/56, compiled 0/0/28/0"), lines.join('\n'));
+});
+
+test('no pair with both runs at the fast state: all count, the widened interval and a host that ran faster at a few probes are said', () => {
+  const note = pairsNote(3, {
+    ...H100_STEP, pairsUsed: [], pairsNotUsed: [{ pair: 1, why: "eager never ran at the host's fast state", speedup: 1.2 }],
+    slowHost: { eager: 1.9 }, fastStateSteps: [{ eager: 0, compiled: 14 }], fastStateProbeMs: 1.84, fasterProbesMs: [1.23, 1.38],
+  });
+  assert.equal(note, "3 pairs ran, none with both runs at the host CPU's fast state: all count (pair 1: eager never ran at the host's fast state, 1.20× on its own); " +
+    "interval widened: the CPU probe beside the steps read eager 1.90× the fast state's; steps at the host's fast state per pair: eager 0, compiled 14; " +
+    'the host ran faster at 2 probes (1.23 ms against 1.84 ms): the whole profile may have run slow');
+  assert.equal(pairsNote(1, { ...H100_STEP, fastStateSteps: undefined }), null);  // runs without probes: nothing to say
 });

@@ -171,4 +171,17 @@ describe('in situ in the report panel', () => {
     assert.equal(await overlay.getAttribute('data-scale'), 'log');
     assert.deepEqual(errorsOf(page), []);
   });
+
+  test('which pairs the step speedup rests on, under the numbers: pairs ran, used, why others were not, steps at the fast state', async () => {
+    // GPT-2 generate() on the H100 (docs/BENCHMARKS.md §in-situ): 2 pairs ran, pair 2's eager never met the fast state
+    const page = await openReport('script-in-situ-cpu', (report) => ({ ...report, regions: report.regions!.map((r) => ({ ...r, inSitu: { ...r.inSitu!, pairs: 2,
+      step: { ...r.inSitu!.step!, fastStateSteps: [{ eager: 134, compiled: 160 }, { eager: 0, compiled: 42 }], pairsUsed: [1],
+        pairsNotUsed: [{ pair: 2, why: "eager never ran at the host's fast state", speedup: 1.4458 }], fastStateProbeMs: 0.9549, fasterProbesMs: [] } } })) }));
+    const text = await page.locator('section.region[data-region="r0"] p.in-situ-lines').innerText();
+    const lines = text.split('\n');
+    assert.match(lines[0]!, /^in situ \(2 pairs of runs/);
+    assert.ok(lines.includes("  2 pairs ran, 1 used (pair 2: eager never ran at the host's fast state, 1.45× on its own); " +
+      "steps at the host's fast state per pair: eager 134/0, compiled 160/42"), text);
+    assert.deepEqual(errorsOf(page), []);
+  });
 });

@@ -23,12 +23,14 @@ each profile's own pairs agreed within 3 % (docs/BENCHMARKS.md §in situ).
 
 The host's speed is known, not guessed: the recorder probes the host CPU before a region's first call and every
 PROBE_EVERY-th call after it (calls marked `observer`, whose step and the step ending at them are left out). Each
-steady step takes the host state of its nearest probe; the fastest probe of all runs of the profile is the host's
-fast state (estimator.FAST_STATE_PCT). A launch-bound step follows the CPU's speed, and a vCPU can run at half speed
-for a whole run's steady state (docs/BENCHMARKS.md §constants: vCPUs slow one at a time): per side, only the steps
-at the fast state count, a run with fewer than ENOUGH_STEPS of them is a slow-host run left out of its side, and
-while a side has no other run another pair runs (up to MAX_PAIRS). A side that never met the fast state widens the
-interval as the replay's does (estimator.widened_for_slow_host; `slowHost`).
+steady step takes the host state of its nearest probe; the host's fast state is the CONFIRM_ROUNDS-th fastest probe
+of all runs of the profile (one lucky probe is no state steps ran in; faster probes are reported). A launch-bound step
+follows the CPU's speed, and a vCPU can run at half speed for a whole run (docs/BENCHMARKS.md §constants), so the
+estimate compares like with like: only pairs whose two runs both have ENOUGH_STEPS steps at the fast state count,
+with those steps (never one pair's eager against another's compiled run), and pairs run (up to MAX_PAIRS) until
+ENOUGH_PAIRS do. The interval also reaches every run that met the fast state against every other side's (eager's
+fast-state step moved 1.5x between runs on the H100), and, with one such pair, the other pairs' own speedups. When no
+pair met it, all pairs count and the interval widens by how slow each side's steps typically ran (`slowHost`).
 """
 from __future__ import annotations
 
@@ -47,9 +49,10 @@ RESAMPLES = 1000
 ENOUGH_STEPS = 8
 WIDE_PCT = 20.0
 BOUNDARIES = (1.0, 1.05)
-# Pairs of runs at most: a second for a noisy, short or boundary-straddling interval, a third only while a side has
-# never run at the host's fastest state.
-MAX_PAIRS = 3
+# Pairs of runs at most: a second for a noisy, short or boundary-straddling interval, more (up to MAX_PAIRS) while
+# fewer than ENOUGH_PAIRS pairs ran both of their runs at the host's fast state.
+MAX_PAIRS = 4
+ENOUGH_PAIRS = 2
 MAX_PAIRS_NOISY = 2
 MAX_SERIES = 2000
 FLOOR_NOISY_PCT = 10.0
@@ -226,55 +229,128 @@ def _nearest_probes(calls: list[Call], indices: list[int]) -> list[float | None]
     return out
 
 
-def fastest_probe(runs: list[list[Call]]) -> float | None:
-    """The host's fastest state over all runs of a profile (both sides): their fastest probe; None without probes."""
-    return min((c.probe_ms for run in runs for c in run if c.probe_ms is not None), default=None)
+def probes_of(runs: list[list[Call]]) -> list[float]:
+    return sorted(c.probe_ms for run in runs for c in run if c.probe_ms is not None)
+
+
+def fast_state_probe(probes: list[float]) -> float | None:
+    """The host's fast state over all runs of a profile (both sides): the CONFIRM_ROUNDS-th fastest probe, a state the
+    host held at that many probes (one lucky probe is no state its steps ran in); None without probes."""
+    if not probes:
+        return None
+    return probes[min(estimator.CONFIRM_ROUNDS, len(probes)) - 1]
 
 
 @dataclass
 class HostFiltered:
-    """Each side's steady values per pair, only those at the host's fast state (a slow-host run: []), how many of each
-    run's were at it (None without probes), and per side that never ran at it, estimator.slow_host_ratio."""
+    """The pairs whose two runs both met the host's fast state, each side's steady values in them (only those at it),
+    and what the report says about the pairs: which were used, why the others were not, how many steps of each run
+    were at the fast state (None without probes) and, when no pair met it on both sides, per side how much slower than
+    the fast state its steps' median probe read the host (the values are then all of every pair's)."""
 
     eager: list[list[float]]
     compiled: list[list[float]]
+    extra_ms: list[float]
+    pairs: list[int]  # the pairs whose values these are (numbers from 1)
+    used: list[int]  # the pairs that met the host's fast state on both sides ([] when none did: then pairs is all)
+    not_used: list[dict[str, Any]]
+    fast_runs: list[tuple[list[float], list[float], float]]  # every (eager, compiled, extra) of runs that met the fast state
     fast_steps: list[dict[str, int]] | None
     slow_host: dict[str, float]
 
 
-def host_filtered(views: list[PairView], picks: list[list[int]], duration: Callable[[Call], float], fastest: float | None) -> HostFiltered:
-    """picks[k]: pair k's steady indices; duration(call) -> ms. A run whose side has fewer than ENOUGH_STEPS (or
-    all of its) values at the fast state is left out of that side, unless every run of the side is: then they all
-    stay and the side is a slow host."""
+def _pair_left_out(fast: dict[str, int], need: int) -> str | None:
+    """Why a pair's runs are not comparable at the host's fast state; None if they are."""
+    never = [side for side in ("eager", "compiled") if fast[side] == 0]
+    if len(never) == 2:
+        return "neither run ran at the host's fast state"
+    if never:
+        return f"{never[0]} never ran at the host's fast state"
+    few = [f"{side} {fast[side]}" for side in ("eager", "compiled") if fast[side] < need]
+    if few:
+        return f"steps at the host's fast state: {', '.join(few)} (fewer than {need})"
+    return None
+
+
+def host_filtered(views: list[PairView], picks: list[list[int]], duration: Callable[[Call], float], fastest: float | None,
+                  extra_ms: list[float] | None = None) -> HostFiltered:
+    """picks[k]: pair k's steady indices; duration(call) -> ms; extra_ms[k]: what late compiles add to pair k's
+    compiled steps. A pair counts only when both its runs have at least ENOUGH_STEPS (or all) of their values at the
+    fast state: a launch-bound step follows the host CPU, and sides taken from different pairs met different hosts.
+    When no pair does, every pair counts with all its values and each side's slow state widens the interval."""
+    extra = extra_ms or [0.0] * len(views)
     values = {"eager": [[duration(v.eager[i]) for i in p] for v, p in zip(views, picks)],
               "compiled": [[duration(v.compiled[i]) for i in p] for v, p in zip(views, picks)]}
+    every = list(range(1, len(views) + 1))
     if fastest is None:
-        return HostFiltered(values["eager"], values["compiled"], None, {})
+        return HostFiltered(values["eager"], values["compiled"], extra, every, every, [], [], None, {})
     counts: list[dict[str, int]] = [{} for _ in views]
-    slow: dict[str, float] = {}
-    for side, runs in values.items():
-        kept: list[list[float]] = []
-        probes: list[float] = []
+    fast_values: dict[str, list[list[float]]] = {"eager": [], "compiled": []}
+    probes: dict[str, list[float]] = {"eager": [], "compiled": []}
+    for side in ("eager", "compiled"):
         for k, (v, p) in enumerate(zip(views, picks)):
             nearest = _nearest_probes(v.eager if side == "eager" else v.compiled, p)
-            fast = [x for x, probe in zip(runs[k], nearest) if probe is None or estimator.at_fast_state(probe, fastest)]
+            fast = [x for x, probe in zip(values[side][k], nearest) if probe is None or estimator.at_fast_state(probe, fastest)]
             counts[k][side] = len(fast)
-            probes += [probe for probe in nearest if probe is not None]
-            kept.append(fast if len(fast) >= min(ENOUGH_STEPS, len(p)) else [])
-        if any(kept):
-            values[side] = kept
-        elif probes:
-            slow[side] = estimator.slow_host_ratio(probes, fastest)
-    return HostFiltered(values["eager"], values["compiled"], counts, slow)
+            fast_values[side].append(fast)
+            probes[side] += [probe for probe in nearest if probe is not None]
+    used: list[int] = []
+    not_used: list[dict[str, Any]] = []
+    for k, p in enumerate(picks):
+        why = _pair_left_out(counts[k], min(ENOUGH_STEPS, len(p))) if p else "no steady value"
+        if why is None:
+            used.append(k + 1)
+        else:
+            e, c = values["eager"][k], values["compiled"][k]
+            own = statistics.median(e) / (statistics.median(c) + extra[k]) if e and c else None
+            not_used.append({"pair": k + 1, "why": why, "speedup": None if own is None else round(own, 4)})
+    # each side's runs with enough values at the fast state, in any pair: every one against every other side's
+    met = {side: [k for k, (v, p) in enumerate(zip(fast_values[side], picks)) if v and len(v) >= min(ENOUGH_STEPS, len(p))]
+           for side in ("eager", "compiled")}
+    fast_runs = [(fast_values["eager"][i], fast_values["compiled"][j], extra[j]) for i in met["eager"] for j in met["compiled"]]
+    if used:
+        keep = [k - 1 for k in used]
+        return HostFiltered([fast_values["eager"][k] for k in keep], [fast_values["compiled"][k] for k in keep],
+                            [extra[k] for k in keep], used, used, not_used, fast_runs, counts, {})
+    # the state each side's steps typically ran in: how far from the fast state the pairs' steps were
+    slow = {side: statistics.median(probes[side]) / fastest for side in ("eager", "compiled") if probes[side]}
+    return HostFiltered(values["eager"], values["compiled"], extra, every, [], not_used, fast_runs, counts,
+                        {side: ratio for side, ratio in slow.items() if ratio > 1 + estimator.FAST_STATE_PCT / 100})
 
 
-def _host_estimate(filtered: HostFiltered, extra_ms: list[float] | None = None) -> dict[str, Any] | None:
-    """estimate() of the fast-state values, with fastStateSteps and, for a side that never ran at the fast state,
+def _fast_state(probes: list[float]) -> dict[str, Any]:
+    """The host's fast state as the report gives it: its probe, and the probes that read the host faster still (more
+    than FAST_STATE_PCT % below it: too few to be a state steps ran in, they say the whole profile may have run slow)."""
+    level = fast_state_probe(probes) or 0.0
+    faster = [p for p in probes if not estimator.at_fast_state(level, p)]
+    return {"fastStateProbeMs": round(level, 4), "fasterProbesMs": [round(p, 4) for p in faster]}
+
+
+def _host_estimate(filtered: HostFiltered, probes: list[float]) -> dict[str, Any] | None:
+    """estimate() of the used pairs' fast-state values, with the pairs used and why others were not (and their own
+    speedup over all their steps, which the interval reaches while fewer than ENOUGH_PAIRS pairs are used), fastStateSteps,
+    the host's fast state (fastStateProbeMs) and the profile's fastest probe (below it: the host ran faster at a few
+    probes than in any state its steps could be counted in) and, when no pair met the fast state on both sides,
     slowHost and the interval widened towards what that state could give."""
-    est = estimate(filtered.eager, filtered.compiled, extra_ms)
-    if est is None or filtered.fast_steps is None:
+    est = estimate(filtered.eager, filtered.compiled, filtered.extra_ms)
+    if est is None:
         return est
-    est["fastStateSteps"] = filtered.fast_steps
+    for run, pair in zip(est["perRun"], [k for k, e, c in zip(filtered.pairs, filtered.eager, filtered.compiled) if e and c]):
+        run["pair"] = pair
+    if filtered.fast_steps is None:
+        return est
+    est.update(fastStateSteps=filtered.fast_steps, pairsUsed=filtered.used, pairsNotUsed=filtered.not_used,
+               **_fast_state(probes))
+    # what the next run may give at the fast state: every run that met it against every other side's, whichever pair
+    # (a launch-bound eager step moved 1.5x between runs at the same probe: docs/BENCHMARKS.md §in-situ)
+    crossed = [statistics.median(e) / (statistics.median(c) + x) for e, c, x in filtered.fast_runs]
+    if crossed:
+        est.update(low=round(min(est["low"], *crossed), 4), high=round(max(est["high"], *crossed), 4))
+    others = [n["speedup"] for n in filtered.not_used if n["speedup"] is not None]
+    if filtered.used and len(filtered.used) < ENOUGH_PAIRS and others:
+        # one pair shows no run-to-run variation: the other pairs' own speedups (at whatever state the host was in
+        # during them) bound what a next run may give
+        est.update(low=round(min(est["low"], *others), 4), high=round(max(est["high"], *others), 4))
     if filtered.slow_host:
         est["slowHost"] = {side: round(ratio, 3) for side, ratio in filtered.slow_host.items()}
         low, high = estimator.widened_for_slow_host(est["speedup"], est["low"], est["high"],
@@ -335,10 +411,11 @@ def compare(compiled_runs: list[list[Call]], eager_runs: list[list[Call]]) -> di
     views = [view(c, e) for c, e in zip(compiled_runs, eager_runs)]
     first = views[0]
     late = [_late_share(v) for v in views]
-    fastest = fastest_probe(compiled_runs + eager_runs)
-    step = _host_estimate(host_filtered(views, [v.steady_steps for v in views], lambda c: c.step_ms or 0.0, fastest),
-                          [s for _, s in late])
-    call = _host_estimate(host_filtered(views, [v.steady_calls for v in views], lambda c: c.ms or 0.0, fastest))
+    probes = probes_of(compiled_runs + eager_runs)
+    fastest = fast_state_probe(probes)
+    step = _host_estimate(host_filtered(views, [v.steady_steps for v in views], lambda c: c.step_ms or 0.0, fastest,
+                                        [s for _, s in late]), probes)
+    call = _host_estimate(host_filtered(views, [v.steady_calls for v in views], lambda c: c.ms or 0.0, fastest), probes)
     costs = [_compile_cost_ms(v) for v in views]
     cost_ms = costs[0]
     steps_made = len(compiled_runs[0])
@@ -369,15 +446,18 @@ def compare(compiled_runs: list[list[Call]], eager_runs: list[list[Call]]) -> di
 
 
 def needs_another_pair(result: dict[str, Any]) -> str | None:
-    """Why one more pair of runs is needed for this region's step speedup to support a verdict; None if not. A side
-    that never ran at the host's fastest state gets pairs up to MAX_PAIRS, the other reasons up to MAX_PAIRS_NOISY."""
+    """Why one more pair of runs is needed for this region's step speedup to support a verdict; None if not. Fewer
+    than ENOUGH_PAIRS pairs whose two runs both met the host's fast state get pairs up to MAX_PAIRS, the other reasons
+    up to MAX_PAIRS_NOISY."""
     step = result.get("step")
     pairs = result["pairs"]
     if step is None or pairs >= MAX_PAIRS:
         return None  # no steady step: another pair would not make one; or the pairs are all run
-    for side, ratio in (step.get("slowHost") or {}).items():
-        runs = "run" if pairs == 1 else "runs"
-        return f"the {side} {runs} never ran at the host's fastest state (CPU probe {ratio:.3g}x its fastest)"
+    used = step.get("pairsUsed")
+    if used is not None and len(used) < ENOUGH_PAIRS and step.get("pairsNotUsed"):
+        first = step["pairsNotUsed"][0]
+        return (f"{len(used)} of {pairs} pair(s) ran both sides at the host's fast state (pair {first['pair']}: "
+                f"{first['why']})")
     if pairs >= MAX_PAIRS_NOISY:
         return None
     if step["samples"] < ENOUGH_STEPS * result["pairs"]:

@@ -1,8 +1,8 @@
 """The supervisor's in-situ runs of a script (`profile --script`): before the observed run, the unmodified script
 runs as separate worker processes, once as written ("compiled") and once with compiling turned off ("eager"), with
 the same argv, environment and seeds (script/in_situ_run.py). When a region's step speedup from that pair cannot
-support a verdict yet (measure/in_situ.needs_another_pair), the pair runs again in the other order (eager first); a
-third time only while a side never ran at the host CPU's fastest state.
+support a verdict yet (measure/in_situ.needs_another_pair), the pair runs again, the order alternating (eager first in
+even pairs); up to in_situ.MAX_PAIRS while too few pairs ran both of their runs at the host CPU's fastest state.
 Each --modes mode other than the script's own runs once more as a compiled run with every torch.compile set to it.
 
 The runs write `in_situ/<side>-<pair>[-<mode>].json` in the report directory; the observed worker reads them
@@ -126,8 +126,9 @@ def _run(spec: dict[str, Any], folder: str, command: Callable[[str], list[str]],
         done += 1
         if done == len(order) and pair < in_situ.MAX_PAIRS:
             repeat_why = another_pair(folder, pair)
-            if repeat_why:  # alternate the order: eager first this time
-                order += [("eager", pair + 1), ("compiled", pair + 1)]
+            if repeat_why:  # alternate the order: eager first in even pairs
+                sides = ["eager", "compiled"] if pair % 2 else ["compiled", "eager"]
+                order += [(s, pair + 1) for s in sides]
     own = {r["options"]["mode"] for r in (_read(folder, "compiled", 1) or {}).get("regions") or []}
     for mode in spec.get("whatIfModes") or []:
         if own == {mode}:
