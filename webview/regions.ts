@@ -88,6 +88,7 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
     }
     box.append(renderRegionChart(region));
     if (digest.notMeasured) box.append(el('p', 'not-measured', `${digest.inSitu ? 'replay: ' : ''}${digest.notMeasured}`));
+    if (digest.replayLeftOut) box.append(el('p', 'not-measured', `${digest.inSitu ? 'replay ' : ''}left out: ${digest.replayLeftOut}`));
     if (digest.measurements.length) {
       // a narrow panel scrolls the table sideways rather than breaking its numbers over lines
       const scroller = el('div', 'table-scroll');

@@ -45,6 +45,8 @@ export interface RegionDigest {
   steadyMs: number | null;
   /** why the region has no measurement ("not replayable: mutates self.calls", "not measured: 2 calls (needs 3)") */
   notMeasured: string | null;
+  /** what the replay left out and why (measured as the script let go of it, its own compiles not allowed) */
+  replayLeftOut: string | null;
   measurements: RegionMeasurementDigest[];
   /** the region's verdict; null where nothing was measured or the runner gave none */
   recommendation: Recommendation | null;
@@ -128,6 +130,7 @@ export function digestRegion(region: Region): RegionDigest {
     steadyFromCall: region.steadyState?.fromCall ?? null,
     steadyMs: region.steadyState?.medianMs ?? null,
     notMeasured: notMeasured(region),
+    replayLeftOut: region.replay.leftOut ?? null,
     measurements,
     recommendation,
     story: regionStory(region),
@@ -186,6 +189,7 @@ export function formatRegion(d: RegionDigest): string[] {
     if (m.mismatch) lines.push(`      numeric mismatch vs eager: ${m.mismatch}`);
     if (m.remeasured) lines.push(`      re-measured: ${m.remeasured}`);
   }
+  if (d.replayLeftOut) lines.push(`    ${replay}left out: ${d.replayLeftOut}`);
   if (d.story) lines.push(`    ${d.story}`);
   if (d.recommendation) lines.push(`    ${recommendationLine(d.recommendation)}`);
   return lines;

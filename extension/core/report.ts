@@ -372,7 +372,8 @@ export interface Region {
   signatures?: RegionSignature[];
   compiler?: CompilerInsight | null;
   steadyState?: { fromCall: number; medianMs: number; spreadPct?: number | null } | null;
-  replay: { replayable: boolean; reason: string | null };
+  /** leftOut (1.15): what a replay made when the script let go of the region left out, and why */
+  replay: { replayable: boolean; reason: string | null; leftOut?: string | null };
   measurements: RegionMeasurement[];
   recommendation?: Recommendation | null;
   stoppedAfterCalls?: number | null;

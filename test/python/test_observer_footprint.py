@@ -10,6 +10,8 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+import pytest
 from typing import Any
 
 from conftest import run_runner, runner_env
@@ -160,9 +162,24 @@ def test_a_replay_that_fails_when_the_script_drops_the_region_leaves_the_script_
     assert written["status"] == "error" and "replayed after the script broke it" in written["error"]["message"], written
 
 
-def test_a_replay_between_the_scripts_lines_leaves_its_recompile_limit_alone(tmp_path: Path) -> None:
+# torch.compile as a torch before 2.13 has it: no isolate_recompiles (a sitecustomize on the runner's path)
+OLDER_TORCH = textwrap.dedent('''
+    import torch
+
+    _compile = torch.compile
+
+    def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None, disable=False):
+        return _compile(model, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode, options=options, disable=disable)
+
+    torch.compile = compile
+''')
+
+
+@pytest.mark.parametrize("isolated", [True, False], ids=["isolate_recompiles", "older-torch"])
+def test_a_replay_between_the_scripts_lines_leaves_its_recompile_limit_alone(tmp_path: Path, isolated: bool) -> None:
     """A what-if mode compiled when the script drops a region keeps its cache entries apart (isolate_recompiles): the
-    script's later compiles of the same code stay within its own recompile limit, as they would without Compile Lens."""
+    script's later compiles of the same code stay within its own recompile limit, as they would without Compile Lens.
+    A torch without isolate_recompiles gets the replay as written only, and the region says what was left out."""
     script = tmp_path / "limit.py"
     script.write_text(textwrap.dedent('''
         import torch
@@ -178,11 +195,21 @@ def test_a_replay_between_the_scripts_lines_leaves_its_recompile_limit_alone(tmp
                 fast(torch.zeros(n))
             del fast
     '''))
+    shim = None
+    if not isolated:
+        shim = tmp_path / "older_torch"
+        shim.mkdir()
+        (shim / "sitecustomize.py").write_text(OLDER_TORCH)
     run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--modes", "reduce-overhead", "--out",
-                     str(tmp_path / "out"))
+                     str(tmp_path / "out"), extra_path=str(shim) if shim else None)
     assert run.code == 0, run.stderr[-2000:]
     first, second = run.report["regions"]
-    assert [m["mode"] for m in first["measurements"]] == ["as-written", "reduce-overhead"]  # at the drop, what-if too
+    if isolated:
+        assert [m["mode"] for m in first["measurements"]] == ["as-written", "reduce-overhead"]  # at the drop, what-if too
+        assert first["replay"].get("leftOut") is None
+    else:
+        assert [m["mode"] for m in first["measurements"]] == ["as-written"] and first["measurements"][0]["status"] == "ok"
+        assert "the what-if mode reduce-overhead would have compiled into the script's own recompile limit" in first["replay"]["leftOut"]
     assert [c["ranCompiled"] for c in second["calls"]] == [True, True, True], second["calls"]
     # the log is the script's again after the replay: its second compile is the script's, the what-if's is not
     assert run.report["modes"][0]["compiler"]["graphCount"] == 2 and second["compiler"]["graphCount"] == 1

@@ -84,6 +84,15 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
 });
 
+test('CLI block: what a replay made as the script let go of the region left out is said, after its measurements', async () => {
+  const r0 = await region('script-regions-cpu', 'r0');
+  const leftOut = 'measured when the script let go of it, on a torch without torch.compile(isolate_recompiles=...) (2.13+): the what-if mode reduce-overhead would have compiled into the script\'s own recompile limit, so they were left out';
+  const lines = formatRegion(digestRegion({ ...r0, replay: { ...r0.replay, leftOut } }));
+  const at = lines.indexOf(`    left out: ${leftOut}`);
+  assert.ok(at > lines.findIndex((line) => line.includes('(as written) on the most frequent inputs')), lines.join('\n'));
+  assert.equal(formatRegion(digestRegion(r0)).some((line) => line.includes('left out')), false);
+});
+
 test('script digest: error and the regions seen before it; no script-level verdict unless measured', async () => {
   const report = await fixture('script-regions-cpu');
   const failed: Report = { ...report, status: 'error', error: { kind: 'user-code', message: 'ValueError: bad batch (train_small.py:70)', fix: 'Fix the script.' }, regions: report.regions!.slice(0, 1) };

@@ -27,7 +27,7 @@ from ..run import Run
 from . import advice, in_situ_report, region_entry
 from .notebook import NotebookScript, convert, map_locations
 from .regions import Region, RegionRecorder, ScriptStopped
-from .replay import (MIN_CALLS, RegionReplay, ReplayContext, chosen_signatures, compiles_in_replay, isolating,
+from .replay import (MIN_CALLS, RegionReplay, ReplayContext, chosen_signatures, isolating, left_out_unisolated,
                      not_measured_reason, rng_kept)
 from .window import ProfileWindow
 
@@ -69,14 +69,17 @@ class RegionMeasurements:
         the compiler's records from here on are the script's again."""
         if self.done or region.replay.unsafe is not None or region.call_count < MIN_CALLS:
             return
-        if self._isolated() is None and compiles_in_replay(region, self._what_if(region)):
-            return  # its compiles would count against the script's recompile limit: released unmeasured, as the script let go
+        isolated = self._isolated() is not None
+        left_out = None if isolated else left_out_unisolated(region, self._what_if(region))
         entry, reason = self._entry(region, self.run.records(MODE))
         self.entries[region.id] = entry
         self._publish()
         try:
             with rng_kept():
-                self._measure(entry, region, reason, self._context("script", 0.05))
+                self._measure(entry, region, reason, self._context("script", 0.05, compiles=isolated),
+                              self._what_if(region) if isolated else [])
+            if left_out is not None:
+                entry["replay"]["leftOut"] = left_out
         except Exception as exc:  # the script goes on; the region says what failed
             entry["measurements"] = []
             entry["replay"] = {"replayable": region.replay.unsafe is None,
@@ -97,7 +100,7 @@ class RegionMeasurements:
         self._publish(regions)  # the calls are reported even if measuring is cut short
         ctx = self._context("replay", 0.6)
         for (entry, reason), region in fresh:
-            self._measure(entry, region, reason, ctx)
+            self._measure(entry, region, reason, ctx, self._what_if(region))
         # once every region is timed, the run knows the host's fastest state: the adjustments targets get, per signature
         for entry in run.report["regions"]:
             adjust_speedups(entry.get("measurements") or [], run.cfg.host.fastest_ms)
@@ -111,20 +114,20 @@ class RegionMeasurements:
         assert self.recorder is not None and self.recorder.original_compile is not None
         return isolating(self.recorder.original_compile)
 
-    def _context(self, phase: str, fraction: float) -> ReplayContext:
+    def _context(self, phase: str, fraction: float, compiles: bool = True) -> ReplayContext:
         run = self.run
         assert self.recorder is not None and self.recorder.original_compile is not None
         watch = paired.Watch(lambda: run.watcher.compiles, self.runs.snapshot, self.runs.available)
         return ReplayContext(run.cfg, run.workdir, PROFILED_STEPS, watch, run.records,
                              lambda message: run.progress(phase, fraction, message),
-                             self._isolated() or self.recorder.original_compile)
+                             self._isolated() or self.recorder.original_compile, compiles)
 
-    def _measure(self, entry: dict[str, Any], region: Region, reason: str | None, ctx: ReplayContext) -> None:
+    def _measure(self, entry: dict[str, Any], region: Region, reason: str | None, ctx: ReplayContext, what_if: list[str]) -> None:
         if reason is None:
             chosen = [s for s, _ in chosen_signatures(region)]
             region.replay.only(chosen)
             replay = RegionReplay(ctx, region, entry["compiler"]["compileSeconds"]["total"] if entry["compiler"] else None)
-            entry["measurements"] = replay.measure(self._what_if(region))
+            entry["measurements"] = replay.measure(what_if)
             entry["signatures"] = region_entry.signatures_json(region, set(chosen))
         region.replay.release()
         region.held.release()  # measured (or not measurable): the script's objects are its own again

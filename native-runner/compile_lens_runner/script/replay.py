@@ -39,6 +39,7 @@ class ReplayContext:
     records: Callable[[str], list[tt.Record]]  # structured-log records under a marker mode
     progress: Callable[[str], None]
     compile: Callable[..., Any]  # torch's own torch.compile (not the script-mode observer), isolated where it can be
+    compiles: bool = True  # may compile code of its own (what-if modes, the profile's copy): not mid-script unisolated
 
 
 def isolating(compile: Callable[..., Any]) -> Callable[..., Any] | None:
@@ -55,9 +56,16 @@ def isolating(compile: Callable[..., Any]) -> Callable[..., Any] | None:
     return functools.partial(compile, isolate_recompiles=True) if "isolate_recompiles" in parameters else None
 
 
-def compiles_in_replay(region: "Region", what_if: list[str]) -> bool:
-    """Whether measuring the region compiles anything of its own: a what-if mode, or the profile's copy."""
-    return bool(what_if) or kernel_profiled(_device(region), region.options["backend"])
+def left_out_unisolated(region: "Region", what_if: list[str]) -> str | None:
+    """What measuring the region mid-script leaves out on a torch without isolate_recompiles, and why: its own
+    compiles (what-if modes, the profile's copy) would add to the script's recompile limit. None: nothing."""
+    parts = [f"the what-if mode{'s' if len(what_if) > 1 else ''} {', '.join(what_if)}"] if what_if else []
+    if kernel_profiled(_device(region), region.options["backend"]):
+        parts.append("per-kernel names in its CPU profile (a copy compiled to record them)")
+    if not parts:
+        return None
+    return (f"measured when the script let go of it, on a torch without torch.compile(isolate_recompiles=...) (2.13+): "
+            f"{' and '.join(parts)} would have compiled into the script's own recompile limit, so they were left out")
 
 
 def chosen_signatures(region: "Region") -> list[tuple[str, str]]:
@@ -266,7 +274,7 @@ class RegionReplay:
         """What the profile runs: on CPU with Inductor (measure/profiling.kernel_profiled) a copy compiled for the
         profile, so that the timed code stays as the script compiled it; its compile is under its own log marker."""
         options = self.region.options
-        if not kernel_profiled(device, options["backend"]):
+        if not self.ctx.compiles or not kernel_profiled(device, options["backend"]):
             return compiled
         own = options["mode"] if mode == AS_WRITTEN else mode
         tt.mark(f"{self.region.id}:{mode}{tt.PROFILED_COPY}", "compile")
