@@ -1,4 +1,5 @@
 // `compile-lens`: the command-line face of the extension. Same core modules, same runner, same report.
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs as parseArgsOf, type ParseArgsConfig } from 'node:util';
 import { collectFindings, findingMessage } from '../core/findings.ts';
@@ -20,7 +21,7 @@ const USAGE = `Usage:
   compile-lens check   (--sample NAME | --target FILE:FN | --script FILE [--nproc-per-node N] [-- ARGS...]) --max-graph-breaks N --max-recompiles M [options] [--json]
   compile-lens check   --logs PATH... --max-graph-breaks N --max-recompiles M [--source-map FROM=TO]... [--json]
   compile-lens inspect PATH... [--source-map FROM=TO]... [--out DIR] [--json]
-  compile-lens summarize TRACE.json[.gz] [--json]
+  compile-lens summarize (TRACE.json[.gz] | REPORT_DIR | report.json) [--json]
 
 inspect reads compiler logs made anywhere (TORCH_TRACE=DIR python train.py, any launcher, any host): a log
 (.log, .log.gz), the folder TORCH_TRACE wrote (one log per rank), or a folder written by
@@ -234,6 +235,12 @@ async function runProfile(args: ParsedArgs, options: ProfileOptions, io: CliIo):
 async function profileCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const { loaded, exitCode } = await runProfile(args, profileOptionsFrom(args), io);
   if (!loaded) return exitCode;
+  printReport(loaded, args, io);
+  return exitCode;
+}
+
+/** What `profile` prints of its report (text or --json); `summarize` prints the same for a report read again. */
+function printReport(loaded: LoadedReport, args: ParsedArgs, io: CliIo): void {
   const { report } = loaded;
   const script = report.target.kind === 'script';
   const reportPath = path.join(loaded.dir, 'report.json');
@@ -245,7 +252,6 @@ async function profileCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   } else {
     io.out(`${script ? formatScriptDigest(report) : formatDigest(digestReport(report))}\n  report: ${reportPath}`);
   }
-  return exitCode;
 }
 
 async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -336,10 +342,22 @@ async function inspectCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   return exitCode;
 }
 
+/** The report.json that `summarize PATH` names: a report's folder (as `profile` prints it) or the file itself. */
+async function reportPathOf(target: string): Promise<string | null> {
+  const info = await stat(target).catch(() => null);
+  if (info?.isDirectory()) return path.join(target, 'report.json');
+  return path.basename(target) === 'report.json' ? target : null;
+}
+
 async function summarizeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  const [tracePath] = args.positional;
-  if (!tracePath || args.positional.length > 1) throw new UsageError('summarize takes one trace file');
-  const summary = summarizeTrace(await scanTraceFile(path.resolve(tracePath)));
+  const [given] = args.positional;
+  if (!given || args.positional.length > 1) throw new UsageError('summarize takes one trace file or one report (its folder or report.json)');
+  const reportPath = await reportPathOf(path.resolve(given));
+  if (reportPath) {
+    printReport(await loadReport(reportPath), args, io);
+    return EXIT.ok;
+  }
+  const summary = summarizeTrace(await scanTraceFile(path.resolve(given)));
   io.out(args.values.json ? JSON.stringify(summary, null, 2) : formatTraceSummary(summary));
   return EXIT.ok;
 }

@@ -72,3 +72,19 @@ test('summarize of a missing file fails with a readable message, not a stack', a
   assert.match(err, /nonexistent\/trace\.json/);
   assert.doesNotMatch(err, /    at /);
 });
+
+test('summarize of a report (its folder, as profile prints it, or report.json) prints what profile printed', async () => {
+  const folder = new URL('../fixtures/reports/script-regions-cpu', import.meta.url).pathname;
+  const byFolder = await run(['summarize', folder]);
+  assert.equal(byFolder.code, 0, byFolder.err);
+  assert.match(byFolder.out, /^Compile Lens — train_small on cpu .*\n {2}r0 TinyTransformer/);
+  assert.match(byFolder.out, new RegExp(`report: ${folder}/report\\.json\\n$`));
+  const byFile = await run(['summarize', `${folder}/report.json`]);
+  assert.equal(byFile.out, byFolder.out);
+  const json = JSON.parse((await run(['summarize', folder, '--json'])).out) as { regions: { id: string }[] };
+  assert.deepEqual(json.regions.map((r) => r.id), ['r0', 'r1', 'r2', 'r3']);
+  const empty = await run(['summarize', new URL('../fixtures', import.meta.url).pathname]);
+  assert.equal(empty.code, 1);
+  assert.match(empty.err, /report\.json/);
+  assert.doesNotMatch(empty.err, /    at /);
+});
