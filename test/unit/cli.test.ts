@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { test } from 'node:test';
 import { main, parseArgs, parseTargetSpec } from '../../extension/cli/main.ts';
 
@@ -74,7 +75,7 @@ test('summarize of a missing file fails with a readable message, not a stack', a
 });
 
 test('summarize of a report (its folder, as profile prints it, or report.json) prints what profile printed', async () => {
-  const folder = new URL('../fixtures/reports/script-regions-cpu', import.meta.url).pathname;
+  const folder = path.resolve(__dirname, '..', 'fixtures', 'reports', 'script-regions-cpu');
   const byFolder = await run(['summarize', folder]);
   assert.equal(byFolder.code, 0, byFolder.err);
   assert.match(byFolder.out, /^Compile Lens — train_small on cpu .*\n {2}r0 TinyTransformer/);
@@ -83,7 +84,7 @@ test('summarize of a report (its folder, as profile prints it, or report.json) p
   assert.equal(byFile.out, byFolder.out);
   const json = JSON.parse((await run(['summarize', folder, '--json'])).out) as { regions: { id: string }[] };
   assert.deepEqual(json.regions.map((r) => r.id), ['r0', 'r1', 'r2', 'r3']);
-  const empty = await run(['summarize', new URL('../fixtures', import.meta.url).pathname]);
+  const empty = await run(['summarize', path.resolve(__dirname, '..', 'fixtures')]);
   assert.equal(empty.code, 1);
   assert.match(empty.err, /report\.json/);
   assert.doesNotMatch(empty.err, /    at /);
