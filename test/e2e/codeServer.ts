@@ -1,7 +1,7 @@
 // Drives a real VS Code (code-server 4.100.3) in headless Chromium: install the packaged .vsix, open a
 // workspace, run palette commands, find webviews. Recipe: ../shared/recipes/code-server.md.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -222,4 +222,17 @@ export async function explorerMenu(page: Page, name: string, item: string): Prom
   // a menu ignores the mouse for a moment after it opens (so the right-click's own release picks nothing)
   await page.waitForTimeout(500);
   await entry.click();
+}
+
+/**
+ * The names the traces under `runDir` give `kernels` (Inductor's kernel names): a trace prefixes a kernel with its graph's
+ * number (`graph_3_cpp_fused_…`), which depends on what compiled before in the process, so tests read it from the run.
+ */
+export function tracedKernelNames(runDir: string, kernels: string[]): string[] {
+  const names = new Set<string>();
+  for (const file of readdirSync(runDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.trace.json'))) {
+    const trace = JSON.parse(readFileSync(path.join(runDir, file), 'utf8')) as { traceEvents: { name?: string }[] };
+    for (const { name = '' } of trace.traceEvents) if (kernels.some((k) => name === k || name.endsWith(`_${k}`))) names.add(name);
+  }
+  return [...names];
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import type { Report } from '../../extension/core/report.ts';
-import { findWebviewFrame, focusWorkbench, makeTestWorkspace, openFile, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
+import { findWebviewFrame, focusWorkbench, makeTestWorkspace, openFile, prepareCodeServer, runCommand, startSession, tracedKernelNames, type CodeServerEnv } from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
@@ -67,12 +67,18 @@ function makeWorkspace(): string {
   return workspace;
 }
 
+/** The folder of the newest report of `script` under the workspace's runs. */
+function runDirOf(workspace: string, script: string): string {
+  const runs = path.join(workspace, '.compile-lens', 'runs');
+  const reports = readdirSync(runs).map((d) => path.join(runs, d)).filter((d) => existsSync(path.join(d, 'report.json')))
+    .map((dir) => ({ dir, report: JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as Report }))
+    .filter(({ report }) => report.target.file?.endsWith(script));
+  return reports.sort((a, b) => b.report.createdAt.localeCompare(a.report.createdAt))[0]!.dir;
+}
+
 /** The newest report of `script` under the workspace's runs. */
 function reportOf(workspace: string, script: string): Report {
-  const runs = path.join(workspace, '.compile-lens', 'runs');
-  const reports = readdirSync(runs).map((d) => path.join(runs, d, 'report.json')).filter(existsSync)
-    .map((p) => JSON.parse(readFileSync(p, 'utf8')) as Report).filter((r) => r.target.file?.endsWith(script));
-  return reports.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]!;
+  return JSON.parse(readFileSync(path.join(runDirOf(workspace, script), 'report.json'), 'utf8')) as Report;
 }
 
 async function shot(page: Page, name: string): Promise<string> {
@@ -157,7 +163,7 @@ test('findings of two scripts stay; a rerun reuses its tab; a script kernel open
     const canvas = frame.locator('.pane canvas').nth(pane);
     await canvas.scrollIntoViewIfNeeded();
     type Locate = { __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } | null } };
-    const names = kernels.flatMap((k) => [0, 1, 2, 3].map((g) => `graph_${g}_${k.name}`));
+    const names = tracedKernelNames(runDirOf(workspace, 'b_item.py'), kernels.map((k) => k.name));
     const locate = () => frame.evaluate(([p, all]) => all.map((n) => (window as unknown as Locate).__timelineDebug.locate(p, n, 0)).find(Boolean) ?? null, [pane, names] as const);
     // the kernel is a sliver of the step: zoom in on it with the wheel, as a user would, then click it
     for (let zoom = 0; zoom < 8; zoom++) {
