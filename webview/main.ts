@@ -8,7 +8,10 @@ import type { Report } from '../extension/core/report.ts';
 import { communicationNames, hasCommunication } from '../extension/core/trace/communication.ts';
 import { compareTraces } from '../extension/core/trace/compare.ts';
 import type { TraceModel } from '../extension/core/trace/model.ts';
-import { compileSpans, formatMicros, kernelIndices } from '../extension/core/trace/summary.ts';
+import { flowLinks, linkedSlices } from '../extension/core/trace/flowLinks.ts';
+import { summarizeRange } from '../extension/core/trace/rangeSummary.ts';
+import { formatMicros, kernelIndices } from '../extension/core/trace/summary.ts';
+import { targetSpans, timelineMarks, type TimelineTarget } from '../extension/core/trace/timelineMarks.ts';
 import { paneOffsets } from '../extension/core/trace/ranks.ts';
 import { sameSlice } from '../extension/core/trace/window.ts';
 import { renderCompilePhases } from './compilePhases.ts';
@@ -18,6 +21,7 @@ import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps, t
 import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
 import { STYLES } from './styles.ts';
+import { renderRangePair, renderRangeSummary } from './rangeTable.ts';
 import { kindLegend, kindSwatchCss, readTheme, type Theme } from './theme.ts';
 import { LABEL_WIDTH, TimelineCanvas, type DrawStats, type TimeScale } from './timeline.ts';
 
@@ -40,7 +44,7 @@ interface SavedSelection { pane: number; slice: number; partial?: boolean }
 /** A message that brings models: a big trace's preview (the slices around the first view), or every slice. */
 type ModelMessage = Extract<HostToWebview, { type: 'preview' | 'load' }>;
 
-interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats; kernels: number; communication: boolean }
+interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats; kernels: number; communication: boolean; compareTo: number | null }
 
 const vscode = acquireVsCodeApi();
 const post = (message: WebviewToHost): void => vscode.postMessage(message);
@@ -62,6 +66,12 @@ const state = {
   step: 0,
   search: '',
   selected: null as { pane: number; slice: number } | null,
+  /** the range selection: the pane dragged across, and the range in pane time (µs since the aligned step) */
+  range: null as { pane: number; from: number; to: number } | null,
+  /** a finding to show ("Show in timeline"): applied once the full load is in */
+  focus: null as TimelineTarget | null,
+  /** what the last focus found: the pane and its places, or none */
+  focusFound: null as { pane: number; places: number } | null,
   frameTimes: [] as number[],
   comparisons: [] as { before: string; after: string; rows: { metric: string; before: number; after: number }[] }[],
   pendingFrame: 0,
@@ -123,6 +133,9 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       const built = performance.timeOrigin + performance.now();
       if (!timings.built) timings.built = built;
       if (message.type === 'load' && !timings.complete) timings.complete = built;
+    } else if (message.type === 'focus') {
+      state.focus = message.target;
+      if (state.shown && !state.partial) applyFocus();
     } else if (message.type === 'error') showError(message.message);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
@@ -153,6 +166,7 @@ function load(message: ModelMessage): void {
   state.source = message.source ?? null;
   state.partial = partial;
   state.selected = null;
+  state.range = null;
   state.carried = null;
   state.step = view ? view.step : 0;
   state.search = view ? view.search : '';
@@ -171,11 +185,11 @@ function load(message: ModelMessage): void {
   const sent: (TimelinePane & Partial<Pick<PreviewPane, 'events'>>)[] = message.panes;
   const { panes, models, view: rankView } = rankPanesShown(sent, sent.map((pane) => reviveModel(pane.trace)), partial, state.showAllRanks);
   state.panes = panes.map((pane, p) => {
-    const marks = compileSpans(models[p]).map((span) => ({ startUs: span.startUs, durUs: span.durUs, label: `compile: ${span.name} ${formatMicros(span.durUs)}` }));
     const communication = communicationNames(models[p].names);
+    const compareTo = pane.compareTo === undefined ? (p > 0 && !rankView ? 0 : null) : pane.compareTo;
     return {
-      label: pane.label, timeline: new TimelineCanvas(models[p], marks, communication), stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
-      kernels: kernelIndices(models[p]).length, communication: hasCommunication(models[p], communication),
+      label: pane.label, timeline: new TimelineCanvas(models[p], timelineMarks(models[p]), communication), stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
+      kernels: kernelIndices(models[p]).length, communication: hasCommunication(models[p], communication), compareTo: compareTo !== null && compareTo >= 0 && compareTo < p ? compareTo : null,
     };
   });
   state.ranks = rankView;
@@ -198,8 +212,10 @@ function load(message: ModelMessage): void {
   if (state.ranks?.table) app.append(renderRankSteps(state.ranks.table, state.panes.map((p) => p.label), (step) => changeStep(step - state.step)));
   else if (state.ranks) app.append(el('p', 'hint compare-pending', 'The per-step communication table appears when the traces have fully loaded.'));
   const details = el('div', 'details-box');
-  details.append(el('p', 'hint', 'Click a slice for details. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all.'));
+  details.append(el('p', 'hint', 'Click a slice for details and its launch → kernel arrows. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all. Shift+drag (or Shift+←/→) selects a range: a table of what ran in it; Esc clears.'));
   app.append(details);
+  const rangeBox = el('div', 'range-box');
+  app.append(rangeBox);
   const tooltip = el('div', 'tooltip');
   tooltip.hidden = true;
   app.append(tooltip);
@@ -233,6 +249,7 @@ function load(message: ModelMessage): void {
   if (searchFocused) (document.querySelector('.search') as HTMLElement | null)?.focus();
   if (replaced) window.scrollTo(window.scrollX, scrollY);
   state.shown++;
+  if (state.focus && !partial) applyFocus();
 }
 
 /**
@@ -363,20 +380,46 @@ function spanOf(model: TraceModel): number {
 }
 
 function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip: HTMLElement): void {
+  // Shift+drag selects a range (the zoom leaves it alone); a plain drag pans, as before
+  zoomBehavior.filter((event: MouseEvent | WheelEvent) => !event.shiftKey && (!event.ctrlKey || event.type === 'wheel') && !event.button);
   select(panesBox).call(zoomBehavior).on('dblclick.zoom', null);
+  let dragging: { pane: number; from: number } | null = null;
+  let dragged = false;
   state.panes.forEach((pane, p) => {
     const canvas = pane.timeline.canvas;
+    const timeAt = (x: number): number => (state.current as TimeScale).invert(Math.max(LABEL_WIDTH, x));
+    canvas.addEventListener('mousedown', (event) => {
+      if (!event.shiftKey || event.button !== 0) return;
+      dragging = { pane: p, from: timeAt(event.offsetX) };
+      dragged = false;
+      event.preventDefault();
+    });
     canvas.addEventListener('mousemove', (event) => {
-      const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
-      if (i < 0) { tooltip.hidden = true; return; }
+      if (dragging?.pane === p && event.buttons & 1) {
+        dragged = true;
+        setRange(p, dragging.from, timeAt(event.offsetX), false);
+        return;
+      }
+      // the label column: the track's whole name (the column cuts long ones)
+      const i = event.offsetX < LABEL_WIDTH ? -1 : pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
       const model = pane.timeline.model;
-      tooltip.textContent = `${model.names[model.name[i]]}\n${formatMicros(model.dur[i])} · ${model.tracks[model.track[i]].name}`;
+      const text = i >= 0 ? `${model.names[model.name[i]]}\n${formatMicros(model.dur[i])} · ${model.tracks[model.track[i]].name}`
+        : event.offsetX < LABEL_WIDTH ? pane.timeline.trackNameAt(event.offsetY) : null;
+      if (!text) { tooltip.hidden = true; return; }
+      tooltip.textContent = text;
       tooltip.style.left = `${event.clientX + 12}px`;
       tooltip.style.top = `${event.clientY + 12}px`;
       tooltip.hidden = false;
     });
+    canvas.addEventListener('mouseup', (event) => {
+      if (dragging?.pane !== p) return;
+      if (dragged) setRange(p, dragging.from, timeAt(event.offsetX), true);
+      dragging = null;
+    });
     canvas.addEventListener('mouseleave', () => { tooltip.hidden = true; });
     canvas.addEventListener('click', (event) => {
+      if (dragged) { dragged = false; return; }
+      if (event.shiftKey) return;
       const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
       selectSlice(p, i, details);
     });
@@ -385,12 +428,79 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
   resizeObserver.observe(panesBox);
 }
 
+/**
+ * The range selection of pane `pane`, [from, to] in pane time; `done` renders its table (while dragging only
+ * the overlay moves). Each pane of a compared pair shows the same range of its own time axis.
+ */
+function setRange(pane: number, from: number, to: number, done: boolean): void {
+  state.range = { pane, from: Math.min(from, to), to: Math.max(from, to) };
+  const pair = pairOf(pane);
+  state.panes.forEach((view, p) => {
+    const shown = p === pane || pair?.includes(p);
+    view.timeline.range = shown ? [state.range!.from + view.timeline.offset, state.range!.to + view.timeline.offset] : null;
+  });
+  scheduleDraw();
+  if (done) renderRange();
+}
+
+function clearRange(): void {
+  state.range = null;
+  for (const view of state.panes) view.timeline.range = null;
+  document.querySelector('.range-box')?.replaceChildren();
+  scheduleDraw();
+}
+
+/** The compared pair a pane belongs to: [eager side, compiled side], or null. */
+function pairOf(pane: number): [number, number] | null {
+  const base = state.panes[pane]?.compareTo;
+  if (base !== null && base !== undefined) return [base, pane];
+  const other = state.panes.findIndex((view) => view.compareTo === pane);
+  return other >= 0 ? [pane, other] : null;
+}
+
+function renderRange(): void {
+  const box = document.querySelector('.range-box');
+  if (!box || !state.range) return;
+  const { pane, from, to } = state.range;
+  const summaryOf = (p: number) => {
+    const view = state.panes[p]!;
+    return { label: view.label, summary: summarizeRange(view.timeline.model, from + view.timeline.offset, to + view.timeline.offset) };
+  };
+  const own = summaryOf(pane);
+  const parts = [renderRangeSummary(own.summary, own.label)];
+  const pair = pairOf(pane);
+  if (pair) parts.push(renderRangePair(summaryOf(pair[0]), summaryOf(pair[1])));
+  box.replaceChildren(...parts);
+}
+
+/** Shift+←/→: a range from the selected slice (or the view's middle), then its end moved by a twentieth of the view. */
+function extendRange(direction: number): void {
+  const [t0, t1] = state.current.domain();
+  const stepUs = (t1 - t0) / 20;
+  if (!state.range) {
+    const selected = state.selected;
+    const view = selected && state.panes[selected.pane];
+    const at = view ? view.timeline.model.start[selected.slice] - view.timeline.offset : (t0 + t1) / 2;
+    const end = view ? at + view.timeline.model.dur[selected.slice] : at;
+    setRange(selected?.pane ?? 0, at, Math.max(end, at + stepUs), true);
+    return;
+  }
+  const { pane, from, to } = state.range;
+  setRange(pane, from, Math.max(from + stepUs / 4, to + direction * stepUs), true);
+}
+
 /** Keyboard zoom and pan, on whichever panes are shown (registered once: every load replaces the panes). */
 function onKey(event: KeyboardEvent): void {
   const target = event.target as HTMLElement | null;
-  if (target && (target.tagName === 'INPUT' || target.tagName === 'VSCODE-TEXTFIELD')) return;
+  if (target && (target.tagName === 'INPUT' || target.tagName === 'VSCODE-TEXTFIELD' || target.closest('.range-box'))) return;
   const panesBox = document.querySelector<HTMLDivElement>('.panes');
   if (!panesBox) return;
+  if (event.shiftKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+    extendRange(event.key === 'ArrowRight' ? 1 : -1);
+    event.preventDefault();
+    return;
+  }
+  if (event.key === 'Escape' && state.range) { clearRange(); event.preventDefault(); return; }
   const box = select(panesBox);
   const width = panesBox.clientWidth - LABEL_WIDTH;
   switch (event.key) {
@@ -409,23 +519,83 @@ function zoomTransformK(node: HTMLDivElement): number {
   return (node as HTMLDivElement & { __zoom?: { k: number } }).__zoom?.k ?? 1;
 }
 
-/** Selecting a launch highlights its kernels (a cudaGraphLaunch fans out to many), and a kernel its launch. */
+/**
+ * Selecting a launch draws arrows to its kernels (a cudaGraphLaunch fans out to many), a kernel from its launch,
+ * a CPU op through the launches in it; the details list them, each a link that follows the arrow.
+ */
 function selectSlice(pane: number, slice: number, details: HTMLElement): void {
-  for (const view of state.panes) { view.timeline.selected = -1; view.timeline.linked = []; }
+  for (const view of state.panes) { view.timeline.selected = -1; view.timeline.linked = []; view.timeline.arrows = []; }
   state.selected = slice >= 0 ? { pane, slice } : null;
   state.carried = null;
   details.replaceChildren();
   if (slice >= 0) {
     const timeline = state.panes[pane].timeline;
     timeline.selected = slice;
-    timeline.linked = timeline.correlated(slice);
-    details.append(renderDetails(timeline.model, slice, timeline.linked, state.panes[pane].label));
+    const links = flowLinks(timeline.model, slice);
+    timeline.arrows = links.arrows;
+    timeline.linked = linkedSlices(links, slice);
+    details.append(renderDetails(timeline.model, slice, timeline.linked, links.more, state.panes[pane].label, (j) => followFlow(pane, j, details)));
     const source = renderKernelSource(timeline.model, slice, timeline.linked, state.report, state.panes[pane].label,
       (file, line, cell) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) }), (mode, compileId, codeLine) => post({ type: 'openGeneratedCode', mode, compileId, codeLine }));
     if (source) details.append(source);
   }
   scheduleDraw();
   saveState();
+}
+
+/** Follows an arrow: selects the slice at its other end and brings it into view (zoom kept, unless it is off screen). */
+function followFlow(pane: number, slice: number, details: HTMLElement): void {
+  const timeline = state.panes[pane]!.timeline;
+  const start = timeline.model.start[slice] - timeline.offset;
+  const end = start + timeline.model.dur[slice];
+  const [t0, t1] = state.current.domain();
+  if (start < t0 || end > t1) {
+    const half = Math.max((t1 - t0) / 2, (end - start) * 0.6);
+    zoomTo((start + end) / 2 - half, (start + end) / 2 + half);
+  }
+  selectSlice(pane, slice, details);
+  timeline.canvas.scrollIntoView({ block: 'nearest' });
+}
+
+/** Shows [from, to] (pane time) across the panes' width. */
+function zoomTo(from: number, to: number): void {
+  const panesBox = document.querySelector<HTMLDivElement>('.panes');
+  if (!panesBox) return;
+  state.base.domain([from, to]);
+  select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+}
+
+/**
+ * "Show in timeline": the finding's places in the first pane that has them (panes of the modes it was seen in
+ * first), zoomed to the first, outlined, and said in a line above the panes; where the traces hold none, that is said.
+ */
+function applyFocus(): void {
+  const target = state.focus;
+  if (!target) return;
+  state.focus = null;
+  const order = state.panes.map((_, p) => p).sort((a, b) => rank(a) - rank(b));
+  function rank(p: number): number { return target!.modes.some((m) => state.panes[p]!.label.startsWith(m)) ? 0 : 1; }
+  for (const view of state.panes) view.timeline.focused = [];
+  state.focusFound = null;
+  const note = document.querySelector('.focus-note') ?? el('p', 'focus-note');
+  document.querySelector('.panes')?.before(note);
+  for (const p of order) {
+    const timeline = state.panes[p]!.timeline;
+    const spans = targetSpans(timeline.model, timeline.marks, target);
+    if (!spans.length) continue;
+    timeline.focused = spans;
+    state.focusFound = { pane: p, places: spans.length };
+    const first = spans[0]!;
+    const start = first.startUs - timeline.offset;
+    const pad = Math.max(first.durUs * 1.5, 20);
+    zoomTo(start - pad, start + first.durUs + pad);
+    note.textContent = `${target.label} — in ${state.panes[p]!.label} at ${formatMicros(start)}${spans.length > 1 ? ` (the first of ${spans.length} places, all outlined)` : ''}.`;
+    timeline.canvas.scrollIntoView({ block: 'center' });
+    scheduleDraw();
+    return;
+  }
+  note.textContent = `${target.label} — not in these traces: the profiled calls never ran ${target.compileIds.length ? `compile ${target.compileIds.join(', ')}` : 'this code'}.`;
+  scheduleDraw();
 }
 
 function scheduleDraw(): void {
@@ -457,7 +627,12 @@ Object.defineProperty(window, '__timelineDebug', {
       ...state.selected,
       name: state.panes[state.selected.pane].timeline.model.names[state.panes[state.selected.pane].timeline.model.name[state.selected.slice]],
       linked: state.panes[state.selected.pane].timeline.linked.length,
+      arrows: state.panes[state.selected.pane].timeline.arrows.length,
     },
+    /** the range selection (pane time) and each pane's marks by kind */
+    range: state.range && { ...state.range },
+    marks: state.panes.map((p) => p.timeline.marks.map((m) => ({ kind: m.kind, label: m.label, compileId: m.compileId }))),
+    focus: state.focusFound && { ...state.focusFound },
     domain: state.current.domain(),
     frameTimes: [...state.frameTimes],
     comparisons: state.comparisons,
