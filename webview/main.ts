@@ -467,7 +467,7 @@ function renderRange(): void {
     return { label: view.label, summary: summarizeRange(view.timeline.model, from + view.timeline.offset, to + view.timeline.offset) };
   };
   const own = summaryOf(pane);
-  const parts = [renderRangeSummary(own.summary, own.label)];
+  const parts = [renderRangeSummary(own.summary, own.label, state.panes[pane]!.timeline.offset)];
   const pair = pairOf(pane);
   if (pair) parts.push(renderRangePair(summaryOf(pair[0]), summaryOf(pair[1])));
   box.replaceChildren(...parts);

@@ -85,10 +85,10 @@ const ROW_COLUMNS: Column<RangeRow>[] = [
 
 const initialKey: RangeSortKey = 'totalUs';
 
-/** One pane's range: its kernels, then its CPU ops. */
-export function renderRangeSummary(summary: RangeSummary, paneLabel: string): HTMLElement {
+/** One pane's range: its kernels, then its CPU ops. `offset`: the pane's time 0 (the axis shows summary times minus it). */
+export function renderRangeSummary(summary: RangeSummary, paneLabel: string, offset: number): HTMLElement {
   const section = el('section', 'range-summary');
-  section.append(el('h3', undefined, `${paneLabel}: ${formatMicros(summary.fromUs)} – ${formatMicros(summary.toUs)} (${formatMicros(summary.toUs - summary.fromUs)})`));
+  section.append(el('h3', undefined, `${paneLabel}: ${formatMicros(summary.fromUs - offset)} – ${formatMicros(summary.toUs - offset)} on its axis (${formatMicros(summary.toUs - summary.fromUs)})`));
   section.append(el('p', 'hint', 'Times inside the range (slices cut by its edges count their inside part); self = not in a nested slice. Per profiled step under the profiler: what ran, not how fast.'));
   const initial = { key: initialKey, direction: 'descending' as const };
   section.append(sortableTable('range-kernels', `Kernels (${summary.kernels.length} names)`, sortRangeRows(summary.kernels, initialKey, 'descending'), ROW_COLUMNS, initial));
