@@ -128,6 +128,13 @@ describe('timeline depth', () => {
     await page.keyboard.press('0');
     await page.waitForFunction(() => (window as unknown as { __timelineDebug: { framesDrawn: number } }).__timelineDebug.framesDrawn > 1);
     const point = await slicePoint(page, 0, 'cudaGraphLaunch', 1);
+    // the label column cuts a long track name; hovering it shows all of it
+    const box = (await page.locator('canvas').first().boundingBox())!;
+    const launchTrack = model.tracks[model.track[[...model.name].findIndex((n) => model.names[n] === 'cudaGraphLaunch')]!]!.name;
+    assert.ok(launchTrack.length > 20, `a long track name: ${launchTrack}`);
+    await page.mouse.move(box.x + 10, point.y);
+    await page.locator('.tooltip').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('.tooltip').innerText(), launchTrack);
     await page.mouse.click(point.x, point.y);
     await page.locator('.details').waitFor();
     let d = await debug(page);

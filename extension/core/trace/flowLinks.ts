@@ -14,44 +14,30 @@ export interface FlowLinks {
   more: number;
 }
 
-/** Slices with a correlation id, ordered by it: each id's slices are one contiguous run. */
-interface CorrelationIndex { rows: Uint32Array; ids: Float64Array }
-
-const indexes = new WeakMap<TraceModel, CorrelationIndex>();
-
-function correlationIndex(model: TraceModel): CorrelationIndex {
-  let index = indexes.get(model);
-  if (index) return index;
-  let n = 0;
-  for (let i = 0; i < model.count; i++) if (model.correlation[i] >= 0) n++;
-  const rows = new Uint32Array(n);
-  n = 0;
-  for (let i = 0; i < model.count; i++) if (model.correlation[i] >= 0) rows[n++] = i;
-  rows.sort((a, b) => model.correlation[a] - model.correlation[b] || a - b);
-  const ids = new Float64Array(n);
-  for (let r = 0; r < n; r++) ids[r] = model.correlation[rows[r]];
-  index = { rows, ids };
-  indexes.set(model, index);
-  return index;
-}
-
-/** The slices whose correlation id is `id`, in row order. */
-export function slicesOfCorrelation(model: TraceModel, id: number): number[] {
-  const { rows, ids } = correlationIndex(model);
-  let a = 0;
-  let b = ids.length;
-  while (a < b) { const m = (a + b) >>> 1; if (ids[m] < id) a = m + 1; else b = m; }
-  const out: number[] = [];
-  for (let r = a; r < ids.length && ids[r] === id; r++) out.push(rows[r]);
+/**
+ * The slices on GPU (`gpu`) or CPU tracks whose correlation id is one of `ids`, by id, in row order. One pass
+ * over those tracks' rows, no index kept: a selection costs a scan (milliseconds on a multi-GB trace) rather
+ * than a sorted copy of the column held for the model's life.
+ */
+export function slicesByCorrelation(model: TraceModel, ids: ReadonlySet<number>, gpu: boolean): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  if (!ids.size) return out;
+  const levels = levelsOf(model);
+  for (let track = 0; track < model.tracks.length; track++) {
+    if (model.tracks[track].gpu !== gpu) continue;
+    const end = levels.levelStart[levels.trackLevels[track + 1]];
+    for (let j = levels.levelStart[levels.trackLevels[track]]; j < end; j++) {
+      const id = model.correlation[j];
+      if (id < 0 || !ids.has(id)) continue;
+      const list = out.get(id);
+      if (list) list.push(j); else out.set(id, [j]);
+    }
+  }
+  for (const list of out.values()) list.sort((a, b) => a - b);
   return out;
 }
 
 const onGpu = (model: TraceModel, i: number): boolean => model.tracks[model.track[i]]?.gpu ?? false;
-
-/** A launch's arrows to its device slices (none when it launched nothing the trace holds). */
-function launchArrows(model: TraceModel, launch: number, into: FlowArrow[]): void {
-  for (const j of slicesOfCorrelation(model, model.correlation[launch])) if (onGpu(model, j)) into.push({ from: launch, to: j });
-}
 
 /** Launches (runtime calls with a correlation id) nested in CPU slice i on its track, in time order. */
 function nestedLaunches(model: TraceModel, i: number): number[] {
@@ -76,11 +62,12 @@ export function flowLinks(model: TraceModel, i: number, limit = 500): FlowLinks 
   const arrows: FlowArrow[] = [];
   if (i < 0 || i >= model.count) return { arrows, more: 0 };
   if (onGpu(model, i)) {
-    if (model.correlation[i] >= 0) for (const j of slicesOfCorrelation(model, model.correlation[i])) if (!onGpu(model, j)) arrows.push({ from: j, to: i });
-  } else if (model.correlation[i] >= 0 && model.kind[i] === SliceKind.RuntimeLaunch) {
-    launchArrows(model, i, arrows);
+    const id = model.correlation[i];
+    for (const j of slicesByCorrelation(model, new Set(id >= 0 ? [id] : []), false).get(id) ?? []) arrows.push({ from: j, to: i });
   } else {
-    for (const launch of nestedLaunches(model, i)) launchArrows(model, launch, arrows);
+    const launches = model.correlation[i] >= 0 && model.kind[i] === SliceKind.RuntimeLaunch ? [i] : nestedLaunches(model, i);
+    const kernels = slicesByCorrelation(model, new Set(launches.map((l) => model.correlation[l])), true);
+    for (const launch of launches) for (const j of kernels.get(model.correlation[launch]) ?? []) arrows.push({ from: launch, to: j });
   }
   return { arrows: arrows.slice(0, limit), more: Math.max(0, arrows.length - limit) };
 }

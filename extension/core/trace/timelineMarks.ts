@@ -3,7 +3,7 @@
 // the break was entered: "Torch-Compiled Region" nested in another), and CUDA-graph replays (cudaGraphLaunch to
 // its last replayed kernel). Read from the trace's own events; and a finding (a report's graph break or
 // recompile, by compile id) matched to its marks, for "Show in timeline".
-import { slicesOfCorrelation } from './flowLinks.ts';
+import { slicesByCorrelation } from './flowLinks.ts';
 import { forEachOverlapping, levelsOf } from './levels.ts';
 import { SliceKind, type TraceModel } from './model.ts';
 
@@ -93,14 +93,14 @@ function graphBreakMarks(model: TraceModel): TimelineMark[] {
 function replayMarks(model: TraceModel): TimelineMark[] {
   const launch = model.names.indexOf('cudaGraphLaunch');
   if (launch < 0) return [];
-  const marks: TimelineMark[] = [];
-  for (let i = 0; i < model.count; i++) {
-    if (model.name[i] !== launch || model.kind[i] !== SliceKind.RuntimeLaunch) continue;
+  const launches: number[] = [];
+  for (let i = 0; i < model.count; i++) if (model.name[i] === launch && model.kind[i] === SliceKind.RuntimeLaunch) launches.push(i);
+  const replayed = slicesByCorrelation(model, new Set(launches.map((i) => model.correlation[i]).filter((id) => id >= 0)), true);
+  return launches.map((i) => {
     let end = model.start[i] + model.dur[i];
-    if (model.correlation[i] >= 0) for (const j of slicesOfCorrelation(model, model.correlation[i])) end = Math.max(end, model.start[j] + model.dur[j]);
-    marks.push({ kind: 'cudagraph-replay', startUs: model.start[i], durUs: end - model.start[i], label: 'CUDA-graph replay', compileId: null, track: model.track[i] });
-  }
-  return marks;
+    for (const j of replayed.get(model.correlation[i]) ?? []) end = Math.max(end, model.start[j] + model.dur[j]);
+    return { kind: 'cudagraph-replay', startUs: model.start[i], durUs: end - model.start[i], label: 'CUDA-graph replay', compileId: null, track: model.track[i] };
+  });
 }
 
 /** A report's finding as the timeline looks for it: a graph break or recompile of these compile ids. */
