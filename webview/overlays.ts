@@ -7,7 +7,7 @@ import type { MarkKind, TimelineMark } from '../extension/core/trace/timelineMar
 import type { Theme } from './theme.ts';
 
 /** Height of the marks' lane under the axis (only a pane with marks has it). */
-export const MARK_LANE = 18;
+export const MARK_LANE = 20;
 
 export function markColour(kind: MarkKind, theme: Theme): string {
   switch (kind) {
@@ -37,7 +37,8 @@ export function drawMarks(ctx: CanvasRenderingContext2D, marks: readonly Timelin
     ctx.fillRect(x0, laneTop + MARK_LANE - 5, x1 - x0, 4);
     if (x0 >= labelFreeFrom) {
       ctx.fillStyle = theme.foreground;
-      ctx.fillText(mark.label, x0 + 1, laneTop + 6);
+      // its middle 8 px under the axis: clear of the step labels above (middle 3 px over the axis line), 11 px font
+      ctx.fillText(mark.label, x0 + 1, laneTop + 8);
       labelFreeFrom = x0 + 1 + ctx.measureText(mark.label).width + 8;
     }
   }
