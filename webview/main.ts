@@ -594,7 +594,8 @@ function applyFocus(): void {
     scheduleDraw();
     return;
   }
-  note.textContent = `${target.label} — not in these traces: the profiled calls never ran ${target.compileIds.length ? `compile ${target.compileIds.join(', ')}` : 'this code'}.`;
+  note.textContent = target.compileIds.length ? `${target.label} — not in these traces: the profiled calls never ran compile ${target.compileIds.join(', ')}.`
+    : `${target.label} — the report does not say which compile it happened in, so it cannot be placed on the timeline.`;
   scheduleDraw();
 }
 

@@ -91,7 +91,8 @@ export function renderRangeSummary(summary: RangeSummary, paneLabel: string, off
   section.append(el('h3', undefined, `${paneLabel}: ${formatMicros(summary.fromUs - offset)} – ${formatMicros(summary.toUs - offset)} on its axis (${formatMicros(summary.toUs - summary.fromUs)})`));
   section.append(el('p', 'hint', 'Times inside the range (slices cut by its edges count their inside part); self = not in a nested slice. Per profiled step under the profiler: what ran, not how fast.'));
   const initial = { key: initialKey, direction: 'descending' as const };
-  section.append(sortableTable('range-kernels', `Kernels (${summary.kernels.length} names)`, sortRangeRows(summary.kernels, initialKey, 'descending'), ROW_COLUMNS, initial));
+  const kernels = summary.kernelsOnCpu ? 'CPU kernels: outermost ATen ops and Inductor C++ kernels, as the report counts them' : 'Kernels';
+  section.append(sortableTable('range-kernels', `${kernels} (${summary.kernels.length} names)`, sortRangeRows(summary.kernels, initialKey, 'descending'), ROW_COLUMNS, initial));
   section.append(sortableTable('range-cpu', `CPU ops (${summary.cpuOps.length} names)`, sortRangeRows(summary.cpuOps, initialKey, 'descending'), ROW_COLUMNS, initial));
   return section;
 }

@@ -55,7 +55,8 @@ export class ShowInTimeline implements vscode.CodeActionProvider, vscode.HoverPr
       for (const finding of collectFindings(report)) {
         if (finding.line - 1 !== line || !samePlace(placeOf(finding), place)) continue;
         const target = timelineTarget(report, { ...finding, message: findingMessage(finding) });
-        if (target) out.push({ reportPath, key, target });
+        // without a compile id the timeline cannot place it: no link that could only say so
+        if (target?.compileIds.length) out.push({ reportPath, key, target });
       }
     }
     return out;

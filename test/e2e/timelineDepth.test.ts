@@ -80,7 +80,7 @@ test('range table, Show in timeline from a graph break\'s hover, and launch → 
     assert.match(summary, /Kernels \(\d+ names\)/);
     assert.match(summary, /CPU ops \(\d+ names\)/);
     // the outermost ATen ops are this CPU run's kernels
-    assert.match(await frame.locator('.range-summary .range-kernels').innerText(), /aten::/);
+    assert.match(await frame.locator('.range-summary .range-kernels').innerText(), /CPU kernels: outermost ATen ops.*\n(.|\n)*aten::/);
     const pair = await frame.locator('.range-pair').innerText();
     assert.match(pair, /eager → default/);
     assert.match(pair, /gone \(fused away or replaced\)|new/);

@@ -81,6 +81,8 @@ describe('range summary on real traces', () => {
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
     const summary = summarizeRange(model, -1000, -500);
     assert.deepEqual([summary.kernels, summary.cpuOps], [[], []]);
+    assert.equal(summary.kernelsOnCpu, false);
+    assert.equal(summarizeRange(await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json')), 0, 1).kernelsOnCpu, true);
   });
 
   test('sorting: by each column, both directions, ties by name', async () => {

@@ -24,6 +24,8 @@ export interface RangeSummary {
   toUs: number;
   /** device kernels (CPU kernels on a CPU-only trace: the slices the report counts as kernels) */
   kernels: RangeRow[];
+  /** the trace has no GPU track: `kernels` are CPU kernels (outermost ATen ops, Inductor C++ kernels), also among `cpuOps` */
+  kernelsOnCpu: boolean;
   /** slices on CPU threads (ops, Python functions, runtime calls, annotations) */
   cpuOps: RangeRow[];
 }
@@ -84,7 +86,7 @@ export function summarizeRange(model: TraceModel, fromUs: number, toUs: number):
     for (const row of out) row.avgUs = row.totalUs / row.count;
     return sortRangeRows(out, 'totalUs', 'descending');
   };
-  return { fromUs: from, toUs: to, kernels: sorted(kernelRows), cpuOps: sorted(cpuRows) };
+  return { fromUs: from, toUs: to, kernels: sorted(kernelRows), cpuOps: sorted(cpuRows), kernelsOnCpu: !model.tracks.some((t) => t.gpu) };
 }
 
 /** The slice of the level [from, to) containing the start of slice i (its parent: the level above), or -1. */
