@@ -467,10 +467,23 @@ function renderRange(): void {
     return { label: view.label, summary: summarizeRange(view.timeline.model, from + view.timeline.offset, to + view.timeline.offset) };
   };
   const own = summaryOf(pane);
-  const parts = [renderRangeSummary(own.summary, own.label, state.panes[pane]!.timeline.offset)];
+  const parts = [renderRangeSummary(own.summary, own.label, state.panes[pane]!.timeline.offset, (name) => revealLongest(pane, name, from, to))];
   const pair = pairOf(pane);
   if (pair) parts.push(renderRangePair(summaryOf(pair[0]), summaryOf(pair[1])));
   box.replaceChildren(...parts);
+}
+
+/** Selects the longest slice called `name` of the pane that overlaps [from, to] (pane time), bringing it into view. */
+function revealLongest(pane: number, name: string, from: number, to: number): void {
+  const { model, offset } = state.panes[pane]!.timeline;
+  const id = model.names.indexOf(name);
+  let best = -1;
+  for (let i = 0; i < model.count; i++) {
+    if (model.name[i] !== id || model.start[i] > to + offset || model.start[i] + model.dur[i] < from + offset) continue;
+    if (best < 0 || model.dur[i] > model.dur[best]) best = i;
+  }
+  const details = document.querySelector<HTMLElement>('.details-box');
+  if (best >= 0 && details) revealSlice(pane, best, details);
 }
 
 /** Shift+←/→: a range from the selected slice (or the view's middle), then its end moved by a twentieth of the view. */
@@ -534,7 +547,7 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
     const links = flowLinks(timeline.model, slice);
     timeline.arrows = links.arrows;
     timeline.linked = linkedSlices(links, slice);
-    details.append(renderDetails(timeline.model, slice, timeline.linked, links.more, state.panes[pane].label, (j) => followFlow(pane, j, details)));
+    details.append(renderDetails(timeline.model, slice, timeline.linked, links.more, state.panes[pane].label, (j) => revealSlice(pane, j, details)));
     const source = renderKernelSource(timeline.model, slice, timeline.linked, state.report, state.panes[pane].label,
       (file, line, cell) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) }), (mode, compileId, codeLine) => post({ type: 'openGeneratedCode', mode, compileId, codeLine }));
     if (source) details.append(source);
@@ -543,8 +556,8 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
   saveState();
 }
 
-/** Follows an arrow: selects the slice at its other end and brings it into view (zoom kept, unless it is off screen). */
-function followFlow(pane: number, slice: number, details: HTMLElement): void {
+/** Selects a slice and brings it into view (an arrow followed, a range row chosen): the zoom is kept unless it is off screen. */
+function revealSlice(pane: number, slice: number, details: HTMLElement): void {
   const timeline = state.panes[pane]!.timeline;
   const start = timeline.model.start[slice] - timeline.offset;
   const end = start + timeline.model.dur[slice];

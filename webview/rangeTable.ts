@@ -10,7 +10,7 @@ interface Column<T> { title: string; key: string; value: (row: T) => number | st
 const ROW_LIMIT = 200;
 
 /** A sortable table; `initial` is its first order. Clicking (or Enter/Space on) a header sorts by it, again reverses. */
-function sortableTable<T>(className: string, caption: string, rows: readonly T[], columns: Column<T>[], initial: { key: string; direction: SortDirection }): HTMLElement {
+function sortableTable<T>(className: string, caption: string, rows: readonly T[], columns: Column<T>[], initial: { key: string; direction: SortDirection }, activate?: (row: T) => void): HTMLElement {
   const table = el('table', `range-table ${className}`);
   table.append(el('caption', undefined, caption));
   const head = el('tr');
@@ -29,6 +29,11 @@ function sortableTable<T>(className: string, caption: string, rows: readonly T[]
     for (const row of sorted.slice(0, ROW_LIMIT)) {
       const tr = el('tr');
       tr.tabIndex = 0;
+      if (activate) {
+        tr.title = 'Enter or double-click: select its longest slice in the range';
+        tr.addEventListener('dblclick', () => activate(row));
+        tr.addEventListener('keydown', (event) => { if (event.key === 'Enter') activate(row); });
+      }
       for (const c of columns) {
         const td = el('td', c.numeric ? 'num' : 'name', c.text(row));
         td.dataset.col = c.key;
@@ -85,15 +90,18 @@ const ROW_COLUMNS: Column<RangeRow>[] = [
 
 const initialKey: RangeSortKey = 'totalUs';
 
-/** One pane's range: its kernels, then its CPU ops. `offset`: the pane's time 0 (the axis shows summary times minus it). */
-export function renderRangeSummary(summary: RangeSummary, paneLabel: string, offset: number): HTMLElement {
+/**
+ * One pane's range: its kernels, then its CPU ops. `offset`: the pane's time 0 (the axis shows summary times minus
+ * it); `reveal`: a row's name, to select its longest slice in the range.
+ */
+export function renderRangeSummary(summary: RangeSummary, paneLabel: string, offset: number, reveal: (name: string) => void): HTMLElement {
   const section = el('section', 'range-summary');
   section.append(el('h3', undefined, `${paneLabel}: ${formatMicros(summary.fromUs - offset)} – ${formatMicros(summary.toUs - offset)} on its axis (${formatMicros(summary.toUs - summary.fromUs)})`));
   section.append(el('p', 'hint', 'Times inside the range (slices cut by its edges count their inside part); self = not in a nested slice. Per profiled step under the profiler: what ran, not how fast.'));
   const initial = { key: initialKey, direction: 'descending' as const };
   const kernels = summary.kernelsOnCpu ? 'CPU kernels: outermost ATen ops and Inductor C++ kernels, as the report counts them' : 'Kernels';
-  section.append(sortableTable('range-kernels', `${kernels} (${summary.kernels.length} names)`, sortRangeRows(summary.kernels, initialKey, 'descending'), ROW_COLUMNS, initial));
-  section.append(sortableTable('range-cpu', `CPU ops (${summary.cpuOps.length} names)`, sortRangeRows(summary.cpuOps, initialKey, 'descending'), ROW_COLUMNS, initial));
+  section.append(sortableTable('range-kernels', `${kernels} (${summary.kernels.length} names)`, sortRangeRows(summary.kernels, initialKey, 'descending'), ROW_COLUMNS, initial, (row) => reveal(row.name)));
+  section.append(sortableTable('range-cpu', `CPU ops (${summary.cpuOps.length} names)`, sortRangeRows(summary.cpuOps, initialKey, 'descending'), ROW_COLUMNS, initial, (row) => reveal(row.name)));
   return section;
 }
 

@@ -8,6 +8,7 @@ import type { HostToWebview } from '../core/protocol.ts';
 import type { Report } from '../core/report.ts';
 import { placeOf, samePlace } from '../core/sourcePlace.ts';
 import { timelineTarget } from '../core/timelineTargets.ts';
+import { shortLine } from '../core/units.ts';
 import type { TimelineTarget } from '../core/trace/timelineMarks.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { placeOfDocument } from './notebooks.ts';
@@ -66,8 +67,11 @@ export class ShowInTimeline implements vscode.CodeActionProvider, vscode.HoverPr
     const actions: vscode.CodeAction[] = [];
     const ours = context.diagnostics.filter((d) => d.source === 'Compile Lens');
     for (const line of new Set([range.start.line, ...ours.map((d) => d.range.start.line)])) {
-      for (const args of this.targetsAt(document, line)) {
-        const action = new vscode.CodeAction(`Show in timeline: ${args.target.label}`, vscode.CodeActionKind.QuickFix);
+      const targets = this.targetsAt(document, line);
+      for (const args of targets) {
+        // short, as the light bulb's menu shows it; the finding named only where the line has several
+        const title = `Show this ${args.target.kind === 'graph-break' ? 'graph break' : 'recompile'} in the timeline${targets.length > 1 ? ` (${shortLine(args.target.label)})` : ''}`;
+        const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
         action.command = { command: SHOW_IN_TIMELINE_COMMAND, title: 'Show in timeline', arguments: [args] };
         action.diagnostics = ours.filter((d) => d.range.start.line === line);
         actions.push(action);

@@ -1,7 +1,7 @@
 // Depth in the timeline, in a real VS Code with the packaged extension (no run: a CPU run's report and traces
 // are placed in the workspace's runs, test/fixtures/reports/graphbreak-cpu): a range dragged across the eager
-// pane gives its table and the eager vs compiled one; a graph break's hover offers "Show in timeline", which
-// zooms the report's timeline to it; an H100 trace's cudaGraphLaunch draws its arrows, and one is followed.
+// pane gives its table and the eager vs compiled one; a graph break's Quick Fix and hover offer "Show in timeline",
+// whose link zooms the report's timeline to it; an H100 trace's cudaGraphLaunch draws its arrows, and one is followed.
 // Screenshots in test-results/ (timeline-depth-*.png).
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -77,7 +77,7 @@ test('range table, Show in timeline from a graph break\'s hover, and launch → 
     await frame.locator('.range-summary').waitFor({ timeout: 10_000 });
     const summary = await frame.locator('.range-summary').innerText();
     assert.match(summary, /^eager: .* on its axis/);
-    assert.match(summary, /Kernels \(\d+ names\)/);
+    assert.match(summary, /CPU kernels: .* \(\d+ names\)/);
     assert.match(summary, /CPU ops \(\d+ names\)/);
     // the outermost ATen ops are this CPU run's kernels
     assert.match(await frame.locator('.range-summary .range-kernels').innerText(), /CPU kernels: outermost ATen ops.*\n(.|\n)*aten::/);
@@ -91,6 +91,17 @@ test('range table, Show in timeline from a graph break\'s hover, and launch → 
     await openFile(page, 'graphbreak.py');
     await page.locator('.markers-panel .monaco-list-row, .squiggly-warning').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
     const token = page.locator('.monaco-editor .view-line', { hasText: 'x.sum().item()' }).locator('span', { hasText: 'item' }).first();
+    // the Quick Fix of its Problems entry (Ctrl+. on the line)
+    await token.click();
+    const quickFix = page.locator('.action-widget', { hasText: 'Show this graph break in the timeline' }).first();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await page.keyboard.press('Control+.');
+      try { await quickFix.waitFor({ state: 'visible', timeout: 5000 }); break; } catch { await page.keyboard.press('Escape'); }
+    }
+    // one finding on the line: the action need not name it
+    assert.match(await quickFix.innerText(), /^Show this graph break in the timeline$/m);
+    await shot(page, 'quickfix');
+    await page.keyboard.press('Escape');
     const link = page.locator('.monaco-hover a', { hasText: 'Show this graph break in the timeline' }).first();
     for (let attempt = 0; attempt < 10; attempt++) {
       await page.mouse.move(5, 5);

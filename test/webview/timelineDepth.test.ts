@@ -103,6 +103,11 @@ describe('timeline depth', () => {
     await page.locator('.range-summary .range-kernels tbody tr').first().focus();
     await page.keyboard.press('ArrowDown');
     assert.equal(await page.evaluate(() => [...document.activeElement!.parentElement!.children].indexOf(document.activeElement!)), 1);
+    // Enter on a row selects that name's longest slice in the range
+    const row = page.locator('.range-summary .range-cpu tbody tr', { hasText: 'aten::addmm' }).first();
+    await row.focus();
+    await page.keyboard.press('Enter');
+    assert.equal((await debug(page)).selected?.name, 'aten::addmm');
     await screenshot(page, 'range');
     // Esc clears the range (from the panes)
     await page.locator('.panes').focus();
