@@ -11,7 +11,7 @@ import type { TraceModel } from '../extension/core/trace/model.ts';
 import { flowLinks, linkedSlices } from '../extension/core/trace/flowLinks.ts';
 import { summarizeRange } from '../extension/core/trace/rangeSummary.ts';
 import { formatMicros, kernelIndices } from '../extension/core/trace/summary.ts';
-import { targetSpans, timelineMarks, type TimelineTarget } from '../extension/core/trace/timelineMarks.ts';
+import { targetSpans, type TimelineTarget } from '../extension/core/trace/timelineMarks.ts';
 import { paneOffsets } from '../extension/core/trace/ranks.ts';
 import { sameSlice } from '../extension/core/trace/window.ts';
 import { renderCompilePhases } from './compilePhases.ts';
@@ -75,6 +75,8 @@ const state = {
   frameTimes: [] as number[],
   comparisons: [] as { before: string; after: string; rows: { metric: string; before: number; after: number }[] }[],
   pendingFrame: 0,
+  /** the marks are being found (after a first frame) */
+  findingMarks: false,
   /** showing a preview: the panes hold only the slices around the first view; the full 'load' follows */
   partial: false,
   /** a saved selection of a full model, kept while a preview shows (which cannot hold it) until the full load */
@@ -188,7 +190,7 @@ function load(message: ModelMessage): void {
     const communication = communicationNames(models[p].names);
     const compareTo = pane.compareTo === undefined ? (p > 0 && !rankView ? 0 : null) : pane.compareTo;
     return {
-      label: pane.label, timeline: new TimelineCanvas(models[p], timelineMarks(models[p]), communication), stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
+      label: pane.label, timeline: new TimelineCanvas(models[p], communication), stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
       kernels: kernelIndices(models[p]).length, communication: hasCommunication(models[p], communication), compareTo: compareTo !== null && compareTo >= 0 && compareTo < p ? compareTo : null,
     };
   });
@@ -631,6 +633,15 @@ function drawAll(): void {
   state.frameTimes.push(performance.now() - began);
   if (!state.timings.firstDraw) state.timings.firstDraw = performance.timeOrigin + performance.now();
   if (state.frameTimes.length > FRAME_HISTORY) state.frameTimes.splice(0, state.frameTimes.length - FRAME_HISTORY);
+  // the compiler's marks after the first frame (they cost a pass over the slices), then a frame with them
+  if (!state.findingMarks && state.panes.some((p) => !p.timeline.marksFound)) {
+    state.findingMarks = true;
+    setTimeout(() => {
+      state.findingMarks = false;
+      for (const pane of state.panes) void pane.timeline.marks;
+      scheduleDraw();
+    }, 0);
+  }
 }
 
 /** Read-only view for tests and benchmarks: what was drawn, what is selected, frame times. */
@@ -645,7 +656,8 @@ Object.defineProperty(window, '__timelineDebug', {
     },
     /** the range selection (pane time) and each pane's marks by kind */
     range: state.range && { ...state.range },
-    marks: state.panes.map((p) => p.timeline.marks.map((m) => ({ kind: m.kind, label: m.label, compileId: m.compileId }))),
+    /** null until found (after the first frame) */
+    marks: state.panes.every((p) => p.timeline.marksFound) ? state.panes.map((p) => p.timeline.marks.map((m) => ({ kind: m.kind, label: m.label, compileId: m.compileId }))) : null,
     focus: state.focusFound && { ...state.focusFound },
     domain: state.current.domain(),
     frameTimes: [...state.frameTimes],

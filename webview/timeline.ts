@@ -5,7 +5,7 @@
 // costs O(rows × pixels × log n), not O(events).
 import type { FlowArrow } from '../extension/core/trace/flowLinks.ts';
 import { SLICE_KIND_COUNT, type TraceModel } from '../extension/core/trace/model.ts';
-import type { TimelineMark } from '../extension/core/trace/timelineMarks.ts';
+import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/core/trace/timelineMarks.ts';
 import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE } from './overlays.ts';
 import type { Theme } from './theme.ts';
 
@@ -56,15 +56,16 @@ export class TimelineCanvas {
   range: [number, number] | null = null;
   /** a finding's places ("Show in timeline"), µs of the model's time */
   focused: { startUs: number; durUs: number }[] = [];
-  /** where the tracks begin: under the axis, and under the marks' lane when there are marks */
+  /** where the tracks begin: under the axis, and under the marks' lane when there may be marks */
   private readonly top: number;
+  private foundMarks: TimelineMark[] | null = null;
   private readonly rectBuckets: Float64Array[] = [];
   private readonly rectCounts = new Uint32Array(COLOURS * 2);
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
-  constructor(readonly model: TraceModel, readonly marks: readonly TimelineMark[], private readonly communication: Uint8Array = new Uint8Array(model.names.length)) {
+  constructor(readonly model: TraceModel, private readonly communication: Uint8Array = new Uint8Array(model.names.length)) {
     this.nameMatches = new Uint8Array(model.names.length).fill(1);
-    this.top = AXIS_HEIGHT + (marks.length ? MARK_LANE : 0);
+    this.top = AXIS_HEIGHT + (mayHaveMarks(model) ? MARK_LANE : 0);
     let y = this.top;
     let i = 0;
     for (let track = 0; track < model.tracks.length; track++) {
@@ -78,6 +79,18 @@ export class TimelineCanvas {
     }
     this.height = y;
     for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
+  }
+
+  /**
+   * The compiler's marks (compiles, graph breaks, replays), found on first use: a pass over the slices that
+   * main.ts runs after the first frame, so it never delays it. Until then none are drawn.
+   */
+  get marks(): readonly TimelineMark[] {
+    return this.foundMarks ??= timelineMarks(this.model);
+  }
+
+  get marksFound(): boolean {
+    return this.foundMarks !== null;
   }
 
   /** Case-insensitive substring search over names; returns the number of matching slices' names. */
@@ -272,7 +285,7 @@ export class TimelineCanvas {
     }
     ctx.fill();
     ctx.globalAlpha = 1;
-    if (this.marks.length) drawMarks(ctx, this.marks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme);
+    if (this.foundMarks?.length) drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme);
     if (this.focused.length) drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
     ctx.strokeStyle = theme.selection;
     ctx.lineWidth = 2;

@@ -1,14 +1,14 @@
 // Compiles, recompiles, graph breaks and CUDA-graph replays on the timeline (core/trace/timelineMarks.ts), and a
 // report's finding matched to them (core/timelineTargets.ts), on real traces and the report they came with.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { collectFindings, findingMessage } from '../../extension/core/findings.ts';
 import type { Report } from '../../extension/core/report.ts';
 import { timelineTarget } from '../../extension/core/timelineTargets.ts';
 import type { TraceModel } from '../../extension/core/trace/model.ts';
-import { targetSpans, timelineMarks } from '../../extension/core/trace/timelineMarks.ts';
+import { mayHaveMarks, targetSpans, timelineMarks } from '../../extension/core/trace/timelineMarks.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const fixtures = join(__dirname, '..', 'fixtures');
@@ -66,6 +66,15 @@ describe('timeline marks on real traces', () => {
       assert.ok(end > model.start[launch] + model.dur[launch], 'the replay outlasts its launch');
     }
   });
+});
+
+test('the lane is kept wherever marks are found (from names alone), and not on eager traces', async () => {
+  for (const file of readdirSync(join(fixtures, 'traces')).filter((f) => f.includes('.trace.json'))) {
+    const model = await trace(file);
+    const found = timelineMarks(model).length > 0;
+    if (found) assert.ok(mayHaveMarks(model), file);
+    if (file.includes('eager')) assert.deepEqual([found, mayHaveMarks(model)], [false, false], file);
+  }
 });
 
 describe('a finding in the timeline', () => {

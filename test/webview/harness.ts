@@ -69,7 +69,8 @@ export interface TimelineDebug {
   panes: { label: string; events: number; tracks: number; rects: number; slices: number; rows: number; labels: number }[];
   selected: { pane: number; slice: number; name: string; linked: number; arrows: number } | null;
   range: { pane: number; from: number; to: number } | null;
-  marks: { kind: string; label: string; compileId: string | null }[][];
+  /** null until found (after the first frame) */
+  marks: { kind: string; label: string; compileId: string | null }[][] | null;
   focus: { pane: number; places: number } | null;
   domain: [number, number];
   frameTimes: number[];

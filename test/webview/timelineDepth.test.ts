@@ -147,7 +147,7 @@ describe('timeline depth', () => {
     assert.equal(d.selected?.arrows, 7);
     assert.match(await page.locator('.details').innerText(), /launches \(arrows on the timeline\): 7/);
     // the replay is marked on the timeline
-    assert.ok(d.marks[0]!.some((m) => m.kind === 'cudagraph-replay'));
+    assert.ok(d.marks![0]!.some((m) => m.kind === 'cudagraph-replay'));
     // zoomed in around the launch (the wheel zooms at the pointer), to look at the arrows
     await page.mouse.move(point.x, point.y);
     for (let n = 0; n < 6; n++) await page.mouse.wheel(0, -300);
@@ -169,8 +169,10 @@ describe('timeline depth', () => {
     const report = JSON.parse(readFileSync(join(fixtures, 'reports', 'graphbreak-cpu', 'report.json'), 'utf8')) as Report;
     const model = await scanTraceFile(fixture('cpu-graphbreak-default.trace.json'));
     await post(page, { type: 'load', title: 'graphbreak', source: tracesSource('g'), report, panes: [{ label: 'default', trace: model }] });
+    // found after the first frame
+    await page.waitForFunction(() => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks !== null);
     const d0 = await debug(page);
-    assert.deepEqual(d0.marks[0]!.filter((m) => m.kind === 'graph-break').map((m) => m.compileId).sort(), ['0/0', '0/0', '0/0', '1/0', '1/0', '1/0', '2/0', '2/0', '2/0']);
+    assert.deepEqual(d0.marks![0]!.filter((m) => m.kind === 'graph-break').map((m) => m.compileId).sort(), ['0/0', '0/0', '0/0', '1/0', '1/0', '1/0', '2/0', '2/0', '2/0']);
     await page.evaluate((m) => window.postMessage(m, '*'), { type: 'focus', target: { kind: 'graph-break', compileIds: ['1/0'], label: 'Graph break: Unsupported Tensor.item() call', modes: ['default'] } });
     await page.locator('.focus-note').waitFor();
     const d = await debug(page);

@@ -6,6 +6,7 @@
 import { slicesByCorrelation } from './flowLinks.ts';
 import { forEachOverlapping, levelsOf } from './levels.ts';
 import { SliceKind, type TraceModel } from './model.ts';
+import { Cat, classifyHostName } from './sliceKinds.ts';
 
 export type MarkKind = 'compile' | 'recompile' | 'graph-break' | 'cudagraph-replay';
 
@@ -27,6 +28,24 @@ const CACHE_LOOKUP = 'TorchDynamo Cache Lookup';
 const GRAPH_CALL = /^## Call CompiledFxGraph /;
 
 const isRecompile = (compileId: string | null): boolean => compileId !== null && !compileId.endsWith('/0');
+
+/** The compile id of each "Torch-Compiled Region: 0/1" name, by name id: slices are then matched by id, not by a regex each. */
+function regionNames(model: TraceModel): Map<number, string> {
+  const ids = new Map<number, string>();
+  model.names.forEach((name, id) => {
+    const compileId = REGION.exec(name)?.[1];
+    if (compileId) ids.set(id, compileId);
+  });
+  return ids;
+}
+
+/**
+ * Whether the model may have marks, from its names alone (a pass over the names, not the slices): where it may,
+ * the timeline keeps a lane for them, so finding them after the first frame moves nothing.
+ */
+export function mayHaveMarks(model: TraceModel): boolean {
+  return model.names.some((name) => name === 'cudaGraphLaunch' || REGION.test(name) || classifyHostName(name, Cat.Unknown) === SliceKind.Compile);
+}
 
 /** Every mark of the model, by start. */
 export function timelineMarks(model: TraceModel): TimelineMark[] {
@@ -63,28 +82,31 @@ function compileMarks(model: TraceModel): TimelineMark[] {
  * lookup to the lookup.
  */
 function graphBreakMarks(model: TraceModel): TimelineMark[] {
+  const regionIds = regionNames(model);
+  if (!regionIds.size) return [];
   const levels = levelsOf(model);
+  const lookup = model.names.indexOf(CACHE_LOOKUP);
+  const graphCall = new Uint8Array(model.names.length);
+  model.names.forEach((name, id) => { if (GRAPH_CALL.test(name)) graphCall[id] = 1; });
   const marks: TimelineMark[] = [];
   for (let i = 0; i < model.count; i++) {
-    const compileId = REGION.exec(model.names[model.name[i]])?.[1];
+    const compileId = regionIds.get(model.name[i]);
     if (!compileId) continue;
     const track = model.track[i];
     const from = model.start[i];
     const to = from + model.dur[i];
-    let resume = -1;
+    const nested = (visit: (j: number) => void): void => {
+      for (let level = levels.trackLevels[track] + model.depth[i] + 1; level < levels.trackLevels[track + 1]; level++) {
+        forEachOverlapping(model, levels, level, from, to, (j) => { if (model.start[j] >= from) visit(j); });
+      }
+    };
+    // the first lookup (or region) of a frame resuming inside this one, then this frame's last graph call before it
+    let resumeAt = Infinity;
+    nested((j) => { if ((model.name[j] === lookup || regionIds.has(model.name[j])) && model.start[j] < resumeAt) resumeAt = model.start[j]; });
+    if (resumeAt === Infinity) continue;
     let lastGraphEnd = from;
-    const nested: number[] = [];
-    for (let level = levels.trackLevels[track] + model.depth[i] + 1; level < levels.trackLevels[track + 1]; level++) {
-      forEachOverlapping(model, levels, level, from, to, (j) => { if (model.start[j] >= from) nested.push(j); });
-    }
-    nested.sort((a, b) => model.start[a] - model.start[b]);
-    for (const j of nested) {
-      const name = model.names[model.name[j]];
-      if (name === CACHE_LOOKUP || REGION.test(name)) { resume = j; break; }
-      if (GRAPH_CALL.test(name)) lastGraphEnd = Math.max(lastGraphEnd, model.start[j] + model.dur[j]);
-    }
-    if (resume < 0) continue;
-    marks.push({ kind: 'graph-break', startUs: lastGraphEnd, durUs: Math.max(0, model.start[resume] - lastGraphEnd), label: `graph break in ${compileId}`, compileId, track });
+    nested((j) => { if (graphCall[model.name[j]] && model.start[j] < resumeAt) lastGraphEnd = Math.max(lastGraphEnd, model.start[j] + model.dur[j]); });
+    marks.push({ kind: 'graph-break', startUs: lastGraphEnd, durUs: Math.max(0, resumeAt - lastGraphEnd), label: `graph break in ${compileId}`, compileId, track });
   }
   return marks;
 }
@@ -123,8 +145,9 @@ export function targetSpans(model: TraceModel, marks: readonly TimelineMark[], t
   const found = marks.filter((m) => m.kind === target.kind && m.compileId !== null && ids.has(m.compileId));
   if (found.length || target.kind !== 'recompile') return found.map(({ startUs, durUs }) => ({ startUs, durUs }));
   const firstRuns = new Map<string, { startUs: number; durUs: number }>();
+  const regionIds = regionNames(model);
   for (let i = 0; i < model.count; i++) {
-    const id = REGION.exec(model.names[model.name[i]])?.[1];
+    const id = regionIds.get(model.name[i]);
     if (!id || !ids.has(id)) continue;
     const seen = firstRuns.get(id);
     if (!seen || model.start[i] < seen.startUs) firstRuns.set(id, { startUs: model.start[i], durUs: model.dur[i] });
