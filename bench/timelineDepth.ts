@@ -1,5 +1,6 @@
-// What the timeline's depth costs on a big trace: the marks lane (computed at load, so it adds to the first
-// frame), a range's table (one step, the whole trace), and a selection's arrows (a launch, a CPU op).
+// What the timeline's depth costs on a big trace: the marks lane (found after the first frame, in the same
+// thread: the next frames wait for it), a range's table (one step, the whole trace), and a selection's arrows
+// (a launch, a CPU op).
 //   node --import tsx bench/timelineDepth.ts SIZE_MB [FIXTURE]   (tiles FIXTURE, default mlp-reduce-overhead)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
     const { bytes, tiles } = generateTrace(path, sizeMb * 1e6, fixture);
     const model = await scanTraceFile(path);
     console.log(`${(bytes / 1e6).toFixed(0)} MB, ${tiles} tiles of ${fixture.split('/').pop()}, ${model.count.toLocaleString('en-US')} slices, ${model.steps.length} steps`);
-    const marks = time('marks (at load)', () => timelineMarks(model));
+    const marks = time('marks (found after the first frame)', () => timelineMarks(model));
     console.log(`  ${marks.length} marks: ${[...new Set(marks.map((m) => m.kind))].join(', ')}`);
     const step = model.steps[Math.floor(model.steps.length / 2)] ?? { start: 0, end: 1 };
     time('range: first (kernel flags, levels)', () => summarizeRange(model, step.start, step.end));
