@@ -161,6 +161,8 @@ function load(message: ModelMessage): void {
   const view = saved?.view && JSON.stringify(saved.source) === JSON.stringify(message.source) ? saved.view : null;
   // the preview this message replaces: a selection made on it is found again in the new models
   const replaced = state.partial && JSON.stringify(state.source) === JSON.stringify(message.source) ? state.panes.map((p) => p.timeline.model) : null;
+  // a range drawn on the preview is summed again over every slice
+  const keptRange = replaced ? state.range : null;
   const searchFocused = document.activeElement instanceof HTMLElement && document.activeElement.classList.contains('search');
   const scrollY = window.scrollY;
   if (JSON.stringify(state.source) !== JSON.stringify(message.source ?? null)) state.showAllRanks = false;
@@ -249,6 +251,7 @@ function load(message: ModelMessage): void {
     fitStep(panesBox);
   }
   if (searchFocused) (document.querySelector('.search') as HTMLElement | null)?.focus();
+  if (keptRange && keptRange.pane < state.panes.length) setRange(keptRange.pane, keptRange.from, keptRange.to, true);
   if (replaced) window.scrollTo(window.scrollX, scrollY);
   state.shown++;
   if (state.focus && !partial) applyFocus();
@@ -472,6 +475,7 @@ function renderRange(): void {
   const parts = [renderRangeSummary(own.summary, own.label, state.panes[pane]!.timeline.offset, (name) => revealLongest(pane, name, from, to))];
   const pair = pairOf(pane);
   if (pair) parts.push(renderRangePair(summaryOf(pair[0]), summaryOf(pair[1])));
+  if (state.partial) parts.unshift(el('p', 'hint', 'Only the slices around the first view are loaded yet: the table is summed again over every slice when they are in.'));
   box.replaceChildren(...parts);
 }
 

@@ -9,7 +9,7 @@ import type { Theme } from './theme.ts';
 /** Height of the marks' lane under the axis (only a pane with marks has it). */
 export const MARK_LANE = 20;
 
-export function markColour(kind: MarkKind, theme: Theme): string {
+function markColour(kind: MarkKind, theme: Theme): string {
   switch (kind) {
     case 'compile': case 'recompile': return theme.kind[SliceKind.Compile];
     case 'graph-break': return theme.warning;

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Report } from '../../extension/core/report.ts';
+import type { TraceModel } from '../../extension/core/trace/model.ts';
 import { summarizeRange } from '../../extension/core/trace/rangeSummary.ts';
+import { sliceWindow, viewWindow } from '../../extension/core/trace/window.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { debug, errorsOf, launchBrowser, openWebview, post, record, slicePoint, tracesSource } from './harness.ts';
 
@@ -53,22 +55,27 @@ const tableRows = (page: Page, selector: string): Promise<{ name: string; values
     values: Object.fromEntries([...row.querySelectorAll('td[data-value]')].map((td) => [(td as HTMLElement).dataset.col!, Number((td as HTMLElement).dataset.value)])),
   })));
 
+/** Shift+drag across pane `pane` from `from` to `to` (fractions of its width). */
+async function dragRange(page: Page, pane: number, from: number, to: number): Promise<void> {
+  const box = (await page.locator('canvas').nth(pane).boundingBox())!;
+  const y = box.y + 40;
+  await page.keyboard.down('Shift');
+  await page.mouse.move(box.x + box.width * from, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * (from + to) / 2, y, { steps: 5 });
+  await page.mouse.move(box.x + box.width * to, y, { steps: 5 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await page.locator('.range-summary').waitFor();
+}
+
 describe('timeline depth', () => {
   test('shift+drag across the eager pane: its table is rangeSummary\'s, and eager vs compiled side by side; sortable by keyboard', async () => {
     const page = await openWebview(browser);
     const [eager, compiled] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-default.trace.json'))]);
     await post(page, { type: 'load', title: 'mlp', source: tracesSource('e', 'd'), report: null, panes: [{ label: 'eager', trace: eager }, { label: 'default', trace: compiled }] });
-    const box = (await page.locator('canvas').nth(0).boundingBox())!;
     // across most of the step the view opens at
-    const y = box.y + 40;
-    await page.keyboard.down('Shift');
-    await page.mouse.move(box.x + 200, y);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.6, y, { steps: 5 });
-    await page.mouse.move(box.x + box.width - 20, y, { steps: 5 });
-    await page.mouse.up();
-    await page.keyboard.up('Shift');
-    await page.locator('.range-summary').waitFor();
+    await dragRange(page, 0, 0.16, 0.98);
     const d = await debug(page);
     assert.ok(d.range && d.range.pane === 0 && d.range.to > d.range.from, 'a range on the eager pane');
     const offsets = await page.evaluate(() => (window as unknown as { __timelineDebug: { ranks: unknown } }).__timelineDebug.ranks);
@@ -123,6 +130,25 @@ describe('timeline depth', () => {
     assert.match(await page.locator('.range-summary').innerText(), /aten::addmm/);
     assert.deepEqual((await record(page)).cspViolations, []);
     assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  test('a range drawn on a big trace\'s preview is summed again over every slice when the full load comes', async () => {
+    const page = await openWebview(browser);
+    const eager = await scanTraceFile(fixture('mlp-eager.trace.json'));
+    const cut = (model: TraceModel): TraceModel => { const [from, to] = viewWindow(model.steps, null)!; return sliceWindow(model, from, to); };
+    const source = tracesSource('e');
+    await post(page, { type: 'preview', title: 'big', source, report: null, panes: [{ label: 'eager', trace: cut(eager), events: eager.count }] });
+    await dragRange(page, 0, 0.2, 0.95);
+    assert.match(await page.locator('.range-box').innerText(), /Only the slices around the first view are loaded yet/);
+    const range = (await debug(page)).range!;
+    await post(page, { type: 'load', title: 'big', source, report: null, panes: [{ label: 'eager', trace: eager }] });
+    const d = await debug(page);
+    assert.deepEqual(d.range, range);
+    assert.doesNotMatch(await page.locator('.range-box').innerText(), /Only the slices/);
+    const offset = eager.steps[0]!.start;
+    const expected = summarizeRange(eager, range.from + offset, range.to + offset);
+    assert.deepEqual((await tableRows(page, '.range-summary .range-cpu')).map((r) => [r.name, r.values.count]), expected.cpuOps.map((r) => [r.name, r.count]));
     await page.close();
   });
 
