@@ -9,19 +9,19 @@ import { communicationNames, hasCommunication } from '../extension/core/trace/co
 import { compareTraces } from '../extension/core/trace/compare.ts';
 import type { TraceModel } from '../extension/core/trace/model.ts';
 import { flowLinks, linkedSlices } from '../extension/core/trace/flowLinks.ts';
-import { summarizeRange } from '../extension/core/trace/rangeSummary.ts';
 import { formatMicros, kernelIndices } from '../extension/core/trace/summary.ts';
-import { targetSpans, type TimelineTarget } from '../extension/core/trace/timelineMarks.ts';
+import type { TimelineTarget } from '../extension/core/trace/timelineMarks.ts';
 import { paneOffsets } from '../extension/core/trace/ranks.ts';
 import { sameSlice } from '../extension/core/trace/window.ts';
 import { renderCompilePhases } from './compilePhases.ts';
+import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
 import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps, type RankView } from './ranks.ts';
+import { RangeSelection } from './rangeSelection.ts';
 import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
 import { STYLES } from './styles.ts';
-import { renderRangePair, renderRangeSummary } from './rangeTable.ts';
 import { kindLegend, kindSwatchCss, readTheme, type Theme } from './theme.ts';
 import { LABEL_WIDTH, TimelineCanvas, type DrawStats, type TimeScale } from './timeline.ts';
 
@@ -66,8 +66,6 @@ const state = {
   step: 0,
   search: '',
   selected: null as { pane: number; slice: number } | null,
-  /** the range selection: the pane dragged across, and the range in pane time (µs since the aligned step) */
-  range: null as { pane: number; from: number; to: number } | null,
   /** a finding to show ("Show in timeline"): applied once the full load is in */
   focus: null as TimelineTarget | null,
   /** what the last focus found: the pane and its places, or none */
@@ -91,6 +89,17 @@ const state = {
 };
 
 const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
+const ranges = new RangeSelection({
+  panes: () => state.panes,
+  partial: () => state.partial,
+  view: () => state.current.domain() as [number, number],
+  selected: () => state.selected,
+  redraw: () => scheduleDraw(),
+  reveal: (pane, slice) => {
+    const details = document.querySelector<HTMLElement>('.details-box');
+    if (details) revealSlice(pane, slice, details);
+  },
+});
 injectStyles();
 const zoomBehavior: ZoomBehavior<HTMLDivElement, unknown> = d3zoom<HTMLDivElement, unknown>()
   .scaleExtent([0.5, 1e9])
@@ -137,7 +146,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       if (message.type === 'load' && !timings.complete) timings.complete = built;
     } else if (message.type === 'focus') {
       state.focus = message.target;
-      if (state.shown && !state.partial) applyFocus();
+      if (state.shown && !state.partial) applyFocus(message.target);
     } else if (message.type === 'error') showError(message.message);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
@@ -162,7 +171,7 @@ function load(message: ModelMessage): void {
   // the preview this message replaces: a selection made on it is found again in the new models
   const replaced = state.partial && JSON.stringify(state.source) === JSON.stringify(message.source) ? state.panes.map((p) => p.timeline.model) : null;
   // a range drawn on the preview is summed again over every slice
-  const keptRange = replaced ? state.range : null;
+  const keptRange = replaced ? ranges.range : null;
   const searchFocused = document.activeElement instanceof HTMLElement && document.activeElement.classList.contains('search');
   const scrollY = window.scrollY;
   if (JSON.stringify(state.source) !== JSON.stringify(message.source ?? null)) state.showAllRanks = false;
@@ -170,7 +179,7 @@ function load(message: ModelMessage): void {
   state.source = message.source ?? null;
   state.partial = partial;
   state.selected = null;
-  state.range = null;
+  ranges.range = null;
   state.carried = null;
   state.step = view ? view.step : 0;
   state.search = view ? view.search : '';
@@ -251,10 +260,10 @@ function load(message: ModelMessage): void {
     fitStep(panesBox);
   }
   if (searchFocused) (document.querySelector('.search') as HTMLElement | null)?.focus();
-  if (keptRange && keptRange.pane < state.panes.length) setRange(keptRange.pane, keptRange.from, keptRange.to, true);
+  if (keptRange && keptRange.pane < state.panes.length) ranges.set(keptRange.pane, keptRange.from, keptRange.to, true);
   if (replaced) window.scrollTo(window.scrollX, scrollY);
   state.shown++;
-  if (state.focus && !partial) applyFocus();
+  if (state.focus && !partial) applyFocus(state.focus);
 }
 
 /**
@@ -402,7 +411,7 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
     canvas.addEventListener('mousemove', (event) => {
       if (dragging?.pane === p && event.buttons & 1) {
         dragged = true;
-        setRange(p, dragging.from, timeAt(event.offsetX), false);
+        ranges.set(p, dragging.from, timeAt(event.offsetX), false);
         return;
       }
       // the label column: the track's whole name (the column cuts long ones)
@@ -418,7 +427,7 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
     });
     canvas.addEventListener('mouseup', (event) => {
       if (dragging?.pane !== p) return;
-      if (dragged) setRange(p, dragging.from, timeAt(event.offsetX), true);
+      if (dragged) ranges.set(p, dragging.from, timeAt(event.offsetX), true);
       dragging = null;
     });
     canvas.addEventListener('mouseleave', () => { tooltip.hidden = true; });
@@ -433,81 +442,6 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
   resizeObserver.observe(panesBox);
 }
 
-/**
- * The range selection of pane `pane`, [from, to] in pane time; `done` renders its table (while dragging only
- * the overlay moves). Each pane of a compared pair shows the same range of its own time axis.
- */
-function setRange(pane: number, from: number, to: number, done: boolean): void {
-  state.range = { pane, from: Math.min(from, to), to: Math.max(from, to) };
-  const pair = pairOf(pane);
-  state.panes.forEach((view, p) => {
-    const shown = p === pane || pair?.includes(p);
-    view.timeline.range = shown ? [state.range!.from + view.timeline.offset, state.range!.to + view.timeline.offset] : null;
-  });
-  scheduleDraw();
-  if (done) renderRange();
-}
-
-function clearRange(): void {
-  state.range = null;
-  for (const view of state.panes) view.timeline.range = null;
-  document.querySelector('.range-box')?.replaceChildren();
-  scheduleDraw();
-}
-
-/** The compared pair a pane belongs to: [eager side, compiled side], or null. */
-function pairOf(pane: number): [number, number] | null {
-  const base = state.panes[pane]?.compareTo;
-  if (base !== null && base !== undefined) return [base, pane];
-  const other = state.panes.findIndex((view) => view.compareTo === pane);
-  return other >= 0 ? [pane, other] : null;
-}
-
-function renderRange(): void {
-  const box = document.querySelector('.range-box');
-  if (!box || !state.range) return;
-  const { pane, from, to } = state.range;
-  const summaryOf = (p: number) => {
-    const view = state.panes[p]!;
-    return { label: view.label, summary: summarizeRange(view.timeline.model, from + view.timeline.offset, to + view.timeline.offset) };
-  };
-  const own = summaryOf(pane);
-  const parts = [renderRangeSummary(own.summary, own.label, state.panes[pane]!.timeline.offset, (name) => revealLongest(pane, name, from, to))];
-  const pair = pairOf(pane);
-  if (pair) parts.push(renderRangePair(summaryOf(pair[0]), summaryOf(pair[1])));
-  if (state.partial) parts.unshift(el('p', 'hint', 'Only the slices around the first view are loaded yet: the table is summed again over every slice when they are in.'));
-  box.replaceChildren(...parts);
-}
-
-/** Selects the longest slice called `name` of the pane that overlaps [from, to] (pane time), bringing it into view. */
-function revealLongest(pane: number, name: string, from: number, to: number): void {
-  const { model, offset } = state.panes[pane]!.timeline;
-  const id = model.names.indexOf(name);
-  let best = -1;
-  for (let i = 0; i < model.count; i++) {
-    if (model.name[i] !== id || model.start[i] > to + offset || model.start[i] + model.dur[i] < from + offset) continue;
-    if (best < 0 || model.dur[i] > model.dur[best]) best = i;
-  }
-  const details = document.querySelector<HTMLElement>('.details-box');
-  if (best >= 0 && details) revealSlice(pane, best, details);
-}
-
-/** Shift+←/→: a range from the selected slice (or the view's middle), then its end moved by a twentieth of the view. */
-function extendRange(direction: number): void {
-  const [t0, t1] = state.current.domain();
-  const stepUs = (t1 - t0) / 20;
-  if (!state.range) {
-    const selected = state.selected;
-    const view = selected && state.panes[selected.pane];
-    const at = view ? view.timeline.model.start[selected.slice] - view.timeline.offset : (t0 + t1) / 2;
-    const end = view ? at + view.timeline.model.dur[selected.slice] : at;
-    setRange(selected?.pane ?? 0, at, Math.max(end, at + stepUs), true);
-    return;
-  }
-  const { pane, from, to } = state.range;
-  setRange(pane, from, Math.max(from + stepUs / 4, to + direction * stepUs), true);
-}
-
 /** Keyboard zoom and pan, on whichever panes are shown (registered once: every load replaces the panes). */
 function onKey(event: KeyboardEvent): void {
   const target = event.target as HTMLElement | null;
@@ -515,11 +449,11 @@ function onKey(event: KeyboardEvent): void {
   const panesBox = document.querySelector<HTMLDivElement>('.panes');
   if (!panesBox) return;
   if (event.shiftKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
-    extendRange(event.key === 'ArrowRight' ? 1 : -1);
+    ranges.extend(event.key === 'ArrowRight' ? 1 : -1);
     event.preventDefault();
     return;
   }
-  if (event.key === 'Escape' && state.range) { clearRange(); event.preventDefault(); return; }
+  if (event.key === 'Escape' && ranges.range) { ranges.clear(); event.preventDefault(); return; }
   const box = select(panesBox);
   const width = panesBox.clientWidth - LABEL_WIDTH;
   switch (event.key) {
@@ -584,37 +518,10 @@ function zoomTo(from: number, to: number): void {
   select(panesBox).call(zoomBehavior.transform, zoomIdentity);
 }
 
-/**
- * "Show in timeline": the finding's places in the first pane that has them (panes of the modes it was seen in
- * first), zoomed to the first, outlined, and said in a line above the panes; where the traces hold none, that is said.
- */
-function applyFocus(): void {
-  const target = state.focus;
-  if (!target) return;
+/** "Show in timeline" of a finding, once the full load is in (focus.ts). */
+function applyFocus(target: TimelineTarget): void {
   state.focus = null;
-  const order = state.panes.map((_, p) => p).sort((a, b) => rank(a) - rank(b));
-  function rank(p: number): number { return target!.modes.some((m) => state.panes[p]!.label.startsWith(m)) ? 0 : 1; }
-  for (const view of state.panes) view.timeline.focused = [];
-  state.focusFound = null;
-  const note = document.querySelector('.focus-note') ?? el('p', 'focus-note');
-  document.querySelector('.panes')?.before(note);
-  for (const p of order) {
-    const timeline = state.panes[p]!.timeline;
-    const spans = targetSpans(timeline.model, timeline.marks, target);
-    if (!spans.length) continue;
-    timeline.focused = spans;
-    state.focusFound = { pane: p, places: spans.length };
-    const first = spans[0]!;
-    const start = first.startUs - timeline.offset;
-    const pad = Math.max(first.durUs * 1.5, 20);
-    zoomTo(start - pad, start + first.durUs + pad);
-    note.textContent = `${target.label} — in ${state.panes[p]!.label} at ${formatMicros(start)}${spans.length > 1 ? ` (the first of ${spans.length} places, all outlined)` : ''}.`;
-    timeline.canvas.scrollIntoView({ block: 'center' });
-    scheduleDraw();
-    return;
-  }
-  note.textContent = target.compileIds.length ? `${target.label} — not in these traces: the profiled calls never ran compile ${target.compileIds.join(', ')}.`
-    : `${target.label} — the report does not say which compile it happened in, so it cannot be placed on the timeline.`;
+  state.focusFound = showTarget(target, state.panes, zoomTo);
   scheduleDraw();
 }
 
@@ -659,7 +566,7 @@ Object.defineProperty(window, '__timelineDebug', {
       arrows: state.panes[state.selected.pane].timeline.arrows.length,
     },
     /** the range selection (pane time) and each pane's marks by kind */
-    range: state.range && { ...state.range },
+    range: ranges.range && { ...ranges.range },
     /** null until found (after the first frame) */
     marks: state.panes.every((p) => p.timeline.marksFound) ? state.panes.map((p) => p.timeline.marks.map((m) => ({ kind: m.kind, label: m.label, compileId: m.compileId }))) : null,
     focus: state.focusFound && { ...state.focusFound },
