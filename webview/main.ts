@@ -8,13 +8,17 @@ import type { Report } from '../extension/core/report.ts';
 import { communicationNames, hasCommunication } from '../extension/core/trace/communication.ts';
 import { compareTraces } from '../extension/core/trace/compare.ts';
 import type { TraceModel } from '../extension/core/trace/model.ts';
-import { compileSpans, formatMicros, kernelIndices } from '../extension/core/trace/summary.ts';
+import { flowLinks, linkedSlices } from '../extension/core/trace/flowLinks.ts';
+import { formatMicros, kernelIndices } from '../extension/core/trace/summary.ts';
+import type { TimelineTarget } from '../extension/core/trace/timelineMarks.ts';
 import { paneOffsets } from '../extension/core/trace/ranks.ts';
 import { sameSlice } from '../extension/core/trace/window.ts';
 import { renderCompilePhases } from './compilePhases.ts';
+import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
 import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps, type RankView } from './ranks.ts';
+import { RangeSelection } from './rangeSelection.ts';
 import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
 import { STYLES } from './styles.ts';
@@ -40,7 +44,7 @@ interface SavedSelection { pane: number; slice: number; partial?: boolean }
 /** A message that brings models: a big trace's preview (the slices around the first view), or every slice. */
 type ModelMessage = Extract<HostToWebview, { type: 'preview' | 'load' }>;
 
-interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats; kernels: number; communication: boolean }
+interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats; kernels: number; communication: boolean; compareTo: number | null }
 
 const vscode = acquireVsCodeApi();
 const post = (message: WebviewToHost): void => vscode.postMessage(message);
@@ -62,9 +66,15 @@ const state = {
   step: 0,
   search: '',
   selected: null as { pane: number; slice: number } | null,
+  /** a finding to show ("Show in timeline"): applied once the full load is in */
+  focus: null as TimelineTarget | null,
+  /** what the last focus found: the pane and its places, or none */
+  focusFound: null as { pane: number; places: number } | null,
   frameTimes: [] as number[],
   comparisons: [] as { before: string; after: string; rows: { metric: string; before: number; after: number }[] }[],
   pendingFrame: 0,
+  /** the marks are being found (after a first frame) */
+  findingMarks: false,
   /** showing a preview: the panes hold only the slices around the first view; the full 'load' follows */
   partial: false,
   /** a saved selection of a full model, kept while a preview shows (which cannot hold it) until the full load */
@@ -79,6 +89,17 @@ const state = {
 };
 
 const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
+const ranges = new RangeSelection({
+  panes: () => state.panes,
+  partial: () => state.partial,
+  view: () => state.current.domain() as [number, number],
+  selected: () => state.selected,
+  redraw: () => scheduleDraw(),
+  reveal: (pane, slice) => {
+    const details = document.querySelector<HTMLElement>('.details-box');
+    if (details) revealSlice(pane, slice, details);
+  },
+});
 injectStyles();
 const zoomBehavior: ZoomBehavior<HTMLDivElement, unknown> = d3zoom<HTMLDivElement, unknown>()
   .scaleExtent([0.5, 1e9])
@@ -123,6 +144,9 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       const built = performance.timeOrigin + performance.now();
       if (!timings.built) timings.built = built;
       if (message.type === 'load' && !timings.complete) timings.complete = built;
+    } else if (message.type === 'focus') {
+      state.focus = message.target;
+      if (state.shown && !state.partial) applyFocus(message.target);
     } else if (message.type === 'error') showError(message.message);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
@@ -146,6 +170,8 @@ function load(message: ModelMessage): void {
   const view = saved?.view && JSON.stringify(saved.source) === JSON.stringify(message.source) ? saved.view : null;
   // the preview this message replaces: a selection made on it is found again in the new models
   const replaced = state.partial && JSON.stringify(state.source) === JSON.stringify(message.source) ? state.panes.map((p) => p.timeline.model) : null;
+  // a range drawn on the preview is summed again over every slice
+  const keptRange = replaced ? ranges.range : null;
   const searchFocused = document.activeElement instanceof HTMLElement && document.activeElement.classList.contains('search');
   const scrollY = window.scrollY;
   if (JSON.stringify(state.source) !== JSON.stringify(message.source ?? null)) state.showAllRanks = false;
@@ -153,6 +179,7 @@ function load(message: ModelMessage): void {
   state.source = message.source ?? null;
   state.partial = partial;
   state.selected = null;
+  ranges.range = null;
   state.carried = null;
   state.step = view ? view.step : 0;
   state.search = view ? view.search : '';
@@ -171,11 +198,11 @@ function load(message: ModelMessage): void {
   const sent: (TimelinePane & Partial<Pick<PreviewPane, 'events'>>)[] = message.panes;
   const { panes, models, view: rankView } = rankPanesShown(sent, sent.map((pane) => reviveModel(pane.trace)), partial, state.showAllRanks);
   state.panes = panes.map((pane, p) => {
-    const marks = compileSpans(models[p]).map((span) => ({ startUs: span.startUs, durUs: span.durUs, label: `compile: ${span.name} ${formatMicros(span.durUs)}` }));
     const communication = communicationNames(models[p].names);
+    const compareTo = pane.compareTo === undefined ? (p > 0 && !rankView ? 0 : null) : pane.compareTo;
     return {
-      label: pane.label, timeline: new TimelineCanvas(models[p], marks, communication), stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
-      kernels: kernelIndices(models[p]).length, communication: hasCommunication(models[p], communication),
+      label: pane.label, timeline: new TimelineCanvas(models[p], communication), stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
+      kernels: kernelIndices(models[p]).length, communication: hasCommunication(models[p], communication), compareTo: compareTo !== null && compareTo >= 0 && compareTo < p ? compareTo : null,
     };
   });
   state.ranks = rankView;
@@ -198,8 +225,10 @@ function load(message: ModelMessage): void {
   if (state.ranks?.table) app.append(renderRankSteps(state.ranks.table, state.panes.map((p) => p.label), (step) => changeStep(step - state.step)));
   else if (state.ranks) app.append(el('p', 'hint compare-pending', 'The per-step communication table appears when the traces have fully loaded.'));
   const details = el('div', 'details-box');
-  details.append(el('p', 'hint', 'Click a slice for details. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all.'));
+  details.append(el('p', 'hint', 'Click a slice for details and its launch → kernel arrows. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all. Shift+drag (or Shift+←/→) selects a range: a table of what ran in it; Esc clears.'));
   app.append(details);
+  const rangeBox = el('div', 'range-box');
+  app.append(rangeBox);
   const tooltip = el('div', 'tooltip');
   tooltip.hidden = true;
   app.append(tooltip);
@@ -231,8 +260,10 @@ function load(message: ModelMessage): void {
     fitStep(panesBox);
   }
   if (searchFocused) (document.querySelector('.search') as HTMLElement | null)?.focus();
+  if (keptRange && keptRange.pane < state.panes.length) ranges.set(keptRange.pane, keptRange.from, keptRange.to, true);
   if (replaced) window.scrollTo(window.scrollX, scrollY);
   state.shown++;
+  if (state.focus && !partial) applyFocus(state.focus);
 }
 
 /**
@@ -363,20 +394,46 @@ function spanOf(model: TraceModel): number {
 }
 
 function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip: HTMLElement): void {
+  // Shift+drag selects a range (the zoom leaves it alone); a plain drag pans, as before
+  zoomBehavior.filter((event: MouseEvent | WheelEvent) => !event.shiftKey && (!event.ctrlKey || event.type === 'wheel') && !event.button);
   select(panesBox).call(zoomBehavior).on('dblclick.zoom', null);
+  let dragging: { pane: number; from: number } | null = null;
+  let dragged = false;
   state.panes.forEach((pane, p) => {
     const canvas = pane.timeline.canvas;
+    const timeAt = (x: number): number => (state.current as TimeScale).invert(Math.max(LABEL_WIDTH, x));
+    canvas.addEventListener('mousedown', (event) => {
+      if (!event.shiftKey || event.button !== 0) return;
+      dragging = { pane: p, from: timeAt(event.offsetX) };
+      dragged = false;
+      event.preventDefault();
+    });
     canvas.addEventListener('mousemove', (event) => {
-      const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
-      if (i < 0) { tooltip.hidden = true; return; }
+      if (dragging?.pane === p && event.buttons & 1) {
+        dragged = true;
+        ranges.set(p, dragging.from, timeAt(event.offsetX), false);
+        return;
+      }
+      // the label column: the track's whole name (the column cuts long ones)
+      const i = event.offsetX < LABEL_WIDTH ? -1 : pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
       const model = pane.timeline.model;
-      tooltip.textContent = `${model.names[model.name[i]]}\n${formatMicros(model.dur[i])} · ${model.tracks[model.track[i]].name}`;
+      const text = i >= 0 ? `${model.names[model.name[i]]}\n${formatMicros(model.dur[i])} · ${model.tracks[model.track[i]].name}`
+        : event.offsetX < LABEL_WIDTH ? pane.timeline.trackNameAt(event.offsetY) : null;
+      if (!text) { tooltip.hidden = true; return; }
+      tooltip.textContent = text;
       tooltip.style.left = `${event.clientX + 12}px`;
       tooltip.style.top = `${event.clientY + 12}px`;
       tooltip.hidden = false;
     });
+    canvas.addEventListener('mouseup', (event) => {
+      if (dragging?.pane !== p) return;
+      if (dragged) ranges.set(p, dragging.from, timeAt(event.offsetX), true);
+      dragging = null;
+    });
     canvas.addEventListener('mouseleave', () => { tooltip.hidden = true; });
     canvas.addEventListener('click', (event) => {
+      if (dragged) { dragged = false; return; }
+      if (event.shiftKey) return;
       const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
       selectSlice(p, i, details);
     });
@@ -388,9 +445,15 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
 /** Keyboard zoom and pan, on whichever panes are shown (registered once: every load replaces the panes). */
 function onKey(event: KeyboardEvent): void {
   const target = event.target as HTMLElement | null;
-  if (target && (target.tagName === 'INPUT' || target.tagName === 'VSCODE-TEXTFIELD')) return;
+  if (target && (target.tagName === 'INPUT' || target.tagName === 'VSCODE-TEXTFIELD' || target.closest('.range-box'))) return;
   const panesBox = document.querySelector<HTMLDivElement>('.panes');
   if (!panesBox) return;
+  if (event.shiftKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+    ranges.extend(event.key === 'ArrowRight' ? 1 : -1);
+    event.preventDefault();
+    return;
+  }
+  if (event.key === 'Escape' && ranges.range) { ranges.clear(); event.preventDefault(); return; }
   const box = select(panesBox);
   const width = panesBox.clientWidth - LABEL_WIDTH;
   switch (event.key) {
@@ -409,23 +472,57 @@ function zoomTransformK(node: HTMLDivElement): number {
   return (node as HTMLDivElement & { __zoom?: { k: number } }).__zoom?.k ?? 1;
 }
 
-/** Selecting a launch highlights its kernels (a cudaGraphLaunch fans out to many), and a kernel its launch. */
+/**
+ * Selecting a launch draws arrows to its kernels (a cudaGraphLaunch fans out to many), a kernel from its launch,
+ * a CPU op through the launches in it; the details list them, each a link that follows the arrow.
+ */
 function selectSlice(pane: number, slice: number, details: HTMLElement): void {
-  for (const view of state.panes) { view.timeline.selected = -1; view.timeline.linked = []; }
+  for (const view of state.panes) { view.timeline.selected = -1; view.timeline.linked = []; view.timeline.arrows = []; }
   state.selected = slice >= 0 ? { pane, slice } : null;
   state.carried = null;
   details.replaceChildren();
   if (slice >= 0) {
     const timeline = state.panes[pane].timeline;
     timeline.selected = slice;
-    timeline.linked = timeline.correlated(slice);
-    details.append(renderDetails(timeline.model, slice, timeline.linked, state.panes[pane].label));
+    const links = flowLinks(timeline.model, slice);
+    timeline.arrows = links.arrows;
+    timeline.linked = linkedSlices(links, slice);
+    details.append(renderDetails(timeline.model, slice, timeline.linked, links.more, state.panes[pane].label, (j) => revealSlice(pane, j, details)));
     const source = renderKernelSource(timeline.model, slice, timeline.linked, state.report, state.panes[pane].label,
       (file, line, cell) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) }), (mode, compileId, codeLine) => post({ type: 'openGeneratedCode', mode, compileId, codeLine }));
     if (source) details.append(source);
   }
   scheduleDraw();
   saveState();
+}
+
+/** Selects a slice and brings it into view (an arrow followed, a range row chosen): the zoom is kept unless it is off screen. */
+function revealSlice(pane: number, slice: number, details: HTMLElement): void {
+  const timeline = state.panes[pane]!.timeline;
+  const start = timeline.model.start[slice] - timeline.offset;
+  const end = start + timeline.model.dur[slice];
+  const [t0, t1] = state.current.domain();
+  if (start < t0 || end > t1) {
+    const half = Math.max((t1 - t0) / 2, (end - start) * 0.6);
+    zoomTo((start + end) / 2 - half, (start + end) / 2 + half);
+  }
+  selectSlice(pane, slice, details);
+  timeline.canvas.scrollIntoView({ block: 'nearest' });
+}
+
+/** Shows [from, to] (pane time) across the panes' width. */
+function zoomTo(from: number, to: number): void {
+  const panesBox = document.querySelector<HTMLDivElement>('.panes');
+  if (!panesBox) return;
+  state.base.domain([from, to]);
+  select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+}
+
+/** "Show in timeline" of a finding, once the full load is in (focus.ts). */
+function applyFocus(target: TimelineTarget): void {
+  state.focus = null;
+  state.focusFound = showTarget(target, state.panes, zoomTo);
+  scheduleDraw();
 }
 
 function scheduleDraw(): void {
@@ -447,6 +544,15 @@ function drawAll(): void {
   state.frameTimes.push(performance.now() - began);
   if (!state.timings.firstDraw) state.timings.firstDraw = performance.timeOrigin + performance.now();
   if (state.frameTimes.length > FRAME_HISTORY) state.frameTimes.splice(0, state.frameTimes.length - FRAME_HISTORY);
+  // the compiler's marks after the first frame (they cost a pass over the slices), then a frame with them
+  if (!state.findingMarks && state.panes.some((p) => !p.timeline.marksFound)) {
+    state.findingMarks = true;
+    setTimeout(() => {
+      state.findingMarks = false;
+      for (const pane of state.panes) void pane.timeline.marks;
+      scheduleDraw();
+    }, 0);
+  }
 }
 
 /** Read-only view for tests and benchmarks: what was drawn, what is selected, frame times. */
@@ -457,7 +563,13 @@ Object.defineProperty(window, '__timelineDebug', {
       ...state.selected,
       name: state.panes[state.selected.pane].timeline.model.names[state.panes[state.selected.pane].timeline.model.name[state.selected.slice]],
       linked: state.panes[state.selected.pane].timeline.linked.length,
+      arrows: state.panes[state.selected.pane].timeline.arrows.length,
     },
+    /** the range selection (pane time) and each pane's marks by kind */
+    range: ranges.range && { ...ranges.range },
+    /** null until found (after the first frame) */
+    marks: state.panes.every((p) => p.timeline.marksFound) ? state.panes.map((p) => p.timeline.marks.map((m) => ({ kind: m.kind, label: m.label, compileId: m.compileId }))) : null,
+    focus: state.focusFound && { ...state.focusFound },
     domain: state.current.domain(),
     frameTimes: [...state.frameTimes],
     comparisons: state.comparisons,

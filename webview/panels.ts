@@ -101,8 +101,11 @@ function modesTable(digest: ReportDigest): HTMLElement {
   return table;
 }
 
-/** Name, kind, timing, correlation and kernel args of slice i, plus the slices linked to it. */
-export function renderDetails(model: TraceModel, i: number, linked: number[], paneLabel: string): HTMLElement {
+/**
+ * Name, kind, timing, correlation and kernel args of slice i, plus the slices its arrows link it to (`more`:
+ * arrows past the drawn limit), each a link that follows the arrow.
+ */
+export function renderDetails(model: TraceModel, i: number, linked: number[], more: number, paneLabel: string, follow: (slice: number) => void): HTMLElement {
   const box = el('section', 'details');
   box.append(el('h3', undefined, model.names[model.name[i]]));
   const rows: [string, string][] = [
@@ -130,9 +133,18 @@ export function renderDetails(model: TraceModel, i: number, linked: number[], pa
   }
   box.append(table);
   if (linked.length > 0) {
-    box.append(el('h4', undefined, `linked by correlation: ${linked.length}`));
+    const onGpu = model.tracks[model.track[i]]?.gpu ?? false;
+    box.append(el('h4', undefined, `${onGpu ? 'launched by' : 'launches'} (arrows on the timeline): ${linked.length}${more ? ` (+${more} more arrows not drawn)` : ''}`));
     const list = el('ul', 'linked');
-    for (const j of linked.slice(0, 50)) list.append(el('li', undefined, `${SLICE_KIND_NAMES[model.kind[j]]}: ${model.names[model.name[j]]} (${formatMicros(model.dur[j])})`));
+    for (const j of linked.slice(0, 50)) {
+      const item = el('li');
+      const link = el('button', 'link follow', `${SLICE_KIND_NAMES[model.kind[j]]}: ${model.names[model.name[j]]}`);
+      link.type = 'button';
+      link.title = 'Select it and bring it into view';
+      link.addEventListener('click', () => follow(j));
+      item.append(link, ` (${formatMicros(model.dur[j])})`);
+      list.append(item);
+    }
     if (linked.length > 50) list.append(el('li', undefined, `… ${linked.length - 50} more`));
     box.append(list);
   }

@@ -28,6 +28,19 @@ canvas { display: block; }
 .details-box { margin-top: 8px; }
 .details h3 { word-break: break-all; }
 .facts th { color: var(--vscode-descriptionForeground); font-weight: normal; }
+.range-box section { margin-top: 12px; }
+/* scrolled to: below the sticky toolbar */
+.range-box section, .focus-note { scroll-margin-top: 56px; }
+.range-table { margin: 6px 0 12px; }
+.range-table caption { text-align: left; font-weight: 600; padding: 2px 0; }
+.range-table td.name { word-break: break-all; max-width: 640px; }
+.range-table tbody tr:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
+.range-table tbody tr:hover { background: var(--vscode-list-hoverBackground, #80808020); }
+button.sort { background: none; border: none; padding: 0; color: var(--vscode-foreground); font: inherit; font-weight: 600; cursor: pointer; }
+button.sort:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+th[aria-sort="ascending"] button.sort::after { content: " ▲"; }
+th[aria-sort="descending"] button.sort::after { content: " ▼"; }
+.focus-note { margin: 6px 0; padding: 4px 8px; border-left: 3px solid var(--vscode-editorWarning-foreground, #cca700); background: var(--vscode-textBlockQuote-background, #80808014); }
 ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all; }
 .tooltip { position: fixed; z-index: 10; pointer-events: none; white-space: pre-wrap; max-width: 480px; word-break: break-all; padding: 4px 6px; background: var(--vscode-editorHoverWidget-background, #252526); color: var(--vscode-editorHoverWidget-foreground, inherit); border: 1px solid var(--vscode-editorHoverWidget-border, #454545); }
 .compare { margin-top: 12px; }

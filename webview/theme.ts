@@ -25,6 +25,8 @@ export interface Theme {
   background: string;
   muted: string;
   selection: string;
+  /** graph breaks on the timeline and a finding's places */
+  warning: string;
   /** high-contrast themes outline every slice */
   border: string | null;
   font: string;
@@ -46,6 +48,7 @@ export function readTheme(): Theme {
     background: cssVariable(style, '--vscode-editor-background', '#1e1e1e'),
     muted: cssVariable(style, '--vscode-descriptionForeground', '#8b8b8b'),
     selection: cssVariable(style, '--vscode-focusBorder', '#007fd4'),
+    warning: cssVariable(style, '--vscode-editorWarning-foreground', '#cca700'),
     border: highContrast ? cssVariable(style, '--vscode-contrastBorder', '#6fc3df') : null,
     font: `11px ${cssVariable(style, '--vscode-font-family', 'system-ui, sans-serif')}`,
   };

@@ -3,7 +3,10 @@
 // start-sorted, non-overlapping run: visible slices are found by binary search, and slices narrower than a
 // pixel are merged by jumping straight to the first slice that starts in the next pixel. A frame therefore
 // costs O(rows × pixels × log n), not O(events).
-import { SLICE_KIND_COUNT, SliceKind, type TraceModel } from '../extension/core/trace/model.ts';
+import type { FlowArrow } from '../extension/core/trace/flowLinks.ts';
+import { SLICE_KIND_COUNT, type TraceModel } from '../extension/core/trace/model.ts';
+import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/core/trace/timelineMarks.ts';
+import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE } from './overlays.ts';
 import type { Theme } from './theme.ts';
 
 export const LABEL_WIDTH = 190;
@@ -35,8 +38,6 @@ export interface TimeScale {
 
 export interface DrawStats { rects: number; slices: number; rows: number; labels: number }
 
-export interface CompileMark { startUs: number; durUs: number; label: string }
-
 export class TimelineCanvas {
   readonly canvas = document.createElement('canvas');
   private readonly rows: Row[] = [];
@@ -49,13 +50,23 @@ export class TimelineCanvas {
   offset = 0;
   selected = -1;
   linked: number[] = [];
+  /** launch → kernel arrows of the selection */
+  arrows: FlowArrow[] = [];
+  /** the range selection, µs of the model's time */
+  range: [number, number] | null = null;
+  /** a finding's places ("Show in timeline"), µs of the model's time */
+  focused: { startUs: number; durUs: number }[] = [];
+  /** where the tracks begin: under the axis, and under the marks' lane when there may be marks */
+  private readonly top: number;
+  private foundMarks: TimelineMark[] | null = null;
   private readonly rectBuckets: Float64Array[] = [];
   private readonly rectCounts = new Uint32Array(COLOURS * 2);
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
-  constructor(readonly model: TraceModel, private readonly compileMarks: CompileMark[], private readonly communication: Uint8Array = new Uint8Array(model.names.length)) {
+  constructor(readonly model: TraceModel, private readonly communication: Uint8Array = new Uint8Array(model.names.length)) {
     this.nameMatches = new Uint8Array(model.names.length).fill(1);
-    let y = AXIS_HEIGHT;
+    this.top = AXIS_HEIGHT + (mayHaveMarks(model) ? MARK_LANE : 0);
+    let y = this.top;
     let i = 0;
     for (let track = 0; track < model.tracks.length; track++) {
       this.trackTop.push(y);
@@ -68,6 +79,18 @@ export class TimelineCanvas {
     }
     this.height = y;
     for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
+  }
+
+  /**
+   * The compiler's marks (compiles, graph breaks, replays), found on first use: a pass over the slices that
+   * main.ts runs after the first frame, so it never delays it. Until then none are drawn.
+   */
+  get marks(): readonly TimelineMark[] {
+    return this.foundMarks ??= timelineMarks(this.model);
+  }
+
+  get marksFound(): boolean {
+    return this.foundMarks !== null;
   }
 
   /** Case-insensitive substring search over names; returns the number of matching slices' names. */
@@ -262,16 +285,8 @@ export class TimelineCanvas {
     }
     ctx.fill();
     ctx.globalAlpha = 1;
-    for (const mark of this.compileMarks) {
-      const x0 = Math.max(LABEL_WIDTH, xOf(mark.startUs));
-      const x1 = Math.min(width, xOf(mark.startUs + mark.durUs));
-      if (x1 < LABEL_WIDTH || x0 > width) continue;
-      ctx.globalAlpha = 0.15;
-      ctx.fillStyle = theme.kind[SliceKind.Compile];
-      ctx.fillRect(x0, 0, Math.max(1, x1 - x0), this.height);
-      ctx.globalAlpha = 1;
-      ctx.fillText(mark.label, x0 + 2, 8);
-    }
+    if (this.foundMarks?.length) drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme);
+    if (this.focused.length) drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
     ctx.strokeStyle = theme.selection;
     ctx.lineWidth = 2;
     for (const i of [...this.linked, this.selected]) {
@@ -280,6 +295,15 @@ export class TimelineCanvas {
       const w = Math.max(2, xOf(model.start[i] + model.dur[i]) - x0);
       if (x0 + w < LABEL_WIDTH || x0 > width) continue;
       ctx.strokeRect(Math.max(LABEL_WIDTH, x0) - 1, this.rowY(i), w + 2, ROW_HEIGHT - 1);
+    }
+    if (this.range) drawRange(ctx, this.range, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
+    if (this.arrows.length) {
+      drawArrows(ctx, this.arrows, (i, end) => {
+        const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]));
+        const x1 = Math.min(width, xOf(model.start[i] + model.dur[i]));
+        if (x1 < LABEL_WIDTH || x0 > width) return null;
+        return { x: Math.min(x0 + 2, (x0 + x1) / 2), y: this.rowY(i) + (end === 'from' ? ROW_HEIGHT - 1 : 0) };
+      }, theme);
     }
   }
 
@@ -292,6 +316,12 @@ export class TimelineCanvas {
       const name = track.name.length > fits ? `${track.name.slice(0, fits - 1)}…` : track.name;
       ctx.fillText(name, 4, this.trackTop[t] + ROW_HEIGHT / 2);
     });
+  }
+
+  /** The whole name of the track at canvas height y (the label column cuts long ones), or null. */
+  trackNameAt(y: number): string | null {
+    for (let t = this.model.tracks.length - 1; t >= 0; t--) if (y >= this.trackTop[t]) return this.model.tracks[t].name;
+    return null;
   }
 
   /** Canvas point at the middle of slice i's visible part under `scale`, or null when it is off screen. */
@@ -313,15 +343,6 @@ export class TimelineCanvas {
     const i = lowerBoundStart(model, row.first, row.end, t + slack) - 1;
     if (i >= row.first && model.start[i] + model.dur[i] >= t - slack) return i;
     return -1;
-  }
-
-  /** Slices sharing the correlation id of slice i (a launch and its kernels); includes i. */
-  correlated(i: number): number[] {
-    const c = this.model.correlation[i];
-    if (c < 0) return [];
-    const out: number[] = [];
-    for (let j = 0; j < this.model.count; j++) if (this.model.correlation[j] === c && j !== i) out.push(j);
-    return out;
   }
 }
 

@@ -1,6 +1,7 @@
 // Every message between the extension host and the timeline webview: one discriminated union per direction.
 import type { Report } from './report.ts';
 import type { TraceModel } from './trace/model.ts';
+import type { TimelineTarget } from './trace/timelineMarks.ts';
 import type { TraceHead } from './trace/traceHead.ts';
 import type { FirstView } from './trace/window.ts';
 
@@ -33,6 +34,8 @@ export type TimelineSource =
 export type HostToWebview =
   | { type: 'preview'; title: string; source: TimelineSource; report: Report | null; panes: PreviewPane[] }
   | { type: 'load'; title: string; source: TimelineSource; report: Report | null; panes: TimelinePane[] }
+  /** "Show in timeline" of a graph break or recompile: zoom to where it happened (applied once the full load is in) */
+  | { type: 'focus'; target: TimelineTarget }
   | { type: 'error'; message: string };
 
 export type WebviewToHost =

@@ -13,6 +13,7 @@ import { runRunner } from '../node/runner.ts';
 import { CompiledLineHover } from './compiledLineHover.ts';
 import { OPEN_COMPILE_LOGS_COMMAND, openCompileLogs } from './compileLogs.ts';
 import { CompilerTreeView } from './compilerTreeView.ts';
+import { ShowInTimeline } from './showInTimeline.ts';
 import { CLEAR_FINDINGS_COMMAND, EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
 import { GeneratedCode } from './generatedCode.ts';
 import { notebookCellTexts } from './notebooks.ts';
@@ -110,10 +111,12 @@ export function activate(context: vscode.ExtensionContext): void {
   // the Compiler view follows the report tab that becomes active
   const followReport = (reportPath: string) => void loadReport(reportPath).then((loaded) => compilerTree.show(loaded), (e: Error) => log.appendLine(e.message));
   const reportTabs = new ReportTabs(context.extensionUri, log, followReport);
+  const showInTimeline = new ShowInTimeline((key, reportPath, then) => reportTabs.open(key, reportPath, then));
 
   const showReport = async (reportPath: string) => {
     const loaded = await loadReport(reportPath);
     findings.show(loaded, reportPath);
+    showInTimeline.show(loaded, reportPath);
     compilerTree.show(loaded);
     generatedCode.show(loaded, reportPath);
     reportTabs.open(runKey(loaded.report.target), reportPath);
@@ -226,10 +229,13 @@ export function activate(context: vscode.ExtensionContext): void {
     reportTabs,
     vscode.window.registerTreeDataProvider('compileLens.compiler', compilerTree),
     vscode.window.registerTreeDataProvider('compileLens.runs', runsView),
-    vscode.commands.registerCommand(CLEAR_FINDINGS_COMMAND, () => findings.clear()),
+    vscode.commands.registerCommand(CLEAR_FINDINGS_COMMAND, () => { findings.clear(); showInTimeline.clear(); }),
     vscode.commands.registerCommand('compileLens.refreshRuns', () => runsView.refresh()),
     // one provider: a line's findings come first, then what it was compiled into
     vscode.languages.registerHoverProvider({ language: 'python' }, findings),
+    showInTimeline,
+    vscode.languages.registerHoverProvider({ language: 'python' }, showInTimeline),
+    vscode.languages.registerCodeActionsProvider({ language: 'python' }, showInTimeline, { providedCodeActionKinds: ShowInTimeline.providedCodeActionKinds }),
     vscode.languages.registerCodeLensProvider([{ language: 'python', scheme: 'file' }, { language: 'python', scheme: 'vscode-notebook-cell' }], findings),
     generatedCode.register(),
     vscode.commands.registerCommand('compileLens.profile', async () => profile(await pickTarget())),

@@ -21,7 +21,7 @@ export const ANY_JSON_EDITOR_VIEW_TYPE = 'compileLens.traceViewerAnyJson';
  * requests. The traces are read at once, while the webview starts, and kept while it lives: a webview that is
  * hidden and shown again (it is rebuilt then) gets them without a second read.
  */
-function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: TimelineSource, title: string, log: vscode.OutputChannel): vscode.Disposable {
+function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: TimelineSource, title: string, log: vscode.OutputChannel, then?: HostToWebview): vscode.Disposable {
   const content: Promise<TimelineContent> = readTimelineSource(source);
   content.catch(() => {}); // reported when the webview asks for it
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
@@ -41,6 +41,8 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
           // awaited: the preview is on its way before the full models are built (which blocks this thread)
           if (preview) await webview.postMessage(preview);
           await webview.postMessage(loadMessage(read));
+          // e.g. "Show in timeline": after the models, which it looks in
+          if (then) await webview.postMessage(then);
         } catch (error) {
           const text = error instanceof Error ? error.message : String(error);
           log.appendLine(`Timeline: ${text}`);
@@ -65,8 +67,8 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
 }
 
 /** attach() for a panel's lifetime, or until the panel is attached to another source (`detach`). */
-function attachPanel(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): vscode.Disposable {
-  const listener = attach(panel.webview, extensionUri, source, titleOf(source), log);
+function attachPanel(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel, then?: HostToWebview): vscode.Disposable {
+  const listener = attach(panel.webview, extensionUri, source, titleOf(source), log, then);
   const disposed = panel.onDidDispose(() => listener.dispose());
   return { dispose: () => { listener.dispose(); disposed.dispose(); } };
 }
@@ -79,10 +81,10 @@ function titleOf(source: TimelineSource): string {
   }
 }
 
-function createPanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): { panel: vscode.WebviewPanel; attached: vscode.Disposable } {
+function createPanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel, then?: HostToWebview): { panel: vscode.WebviewPanel; attached: vscode.Disposable } {
   // preserveFocus: the editor keeps focus, so its CodeLens refresh (cancelled when it blurs) goes through
   const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, titleOf(source), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, retainContextWhenHidden: false });
-  return { panel, attached: attachPanel(panel, extensionUri, source, log) };
+  return { panel, attached: attachPanel(panel, extensionUri, source, log, then) };
 }
 
 export function openTimelinePanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): vscode.WebviewPanel {
@@ -98,17 +100,20 @@ export class ReportTabs implements vscode.Disposable {
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly log: vscode.OutputChannel, private readonly onActive: (reportPath: string) => void) {}
 
-  /** Shows the report in the tab of `key` (made when there is none), without taking the focus from the editor. */
-  open(key: string, reportPath: string): vscode.WebviewPanel {
+  /**
+   * Shows the report in the tab of `key` (made when there is none), without taking the focus from the editor;
+   * `then` is sent once the traces are in (a finding to show).
+   */
+  open(key: string, reportPath: string, then?: HostToWebview): vscode.WebviewPanel {
     const source: TimelineSource = { kind: 'report', reportPath };
     const tab = this.tabs.get(key);
     if (!tab) {
-      const { panel, attached } = createPanel(this.extensionUri, source, this.log);
+      const { panel, attached } = createPanel(this.extensionUri, source, this.log, then);
       this.track(key, panel, reportPath, attached);
       return panel;
     }
     tab.attached.dispose();
-    tab.attached = attachPanel(tab.panel, this.extensionUri, source, this.log);
+    tab.attached = attachPanel(tab.panel, this.extensionUri, source, this.log, then);
     tab.reportPath = reportPath;
     tab.panel.title = titleOf(source);
     tab.panel.reveal(tab.panel.viewColumn ?? vscode.ViewColumn.Beside, true);

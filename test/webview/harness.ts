@@ -67,7 +67,11 @@ export const tracesSource = (...paths: string[]): TimelineSource => ({ kind: 'tr
 
 export interface TimelineDebug {
   panes: { label: string; events: number; tracks: number; rects: number; slices: number; rows: number; labels: number }[];
-  selected: { pane: number; slice: number; name: string; linked: number } | null;
+  selected: { pane: number; slice: number; name: string; linked: number; arrows: number } | null;
+  range: { pane: number; from: number; to: number } | null;
+  /** null until found (after the first frame) */
+  marks: { kind: string; label: string; compileId: string | null }[][] | null;
+  focus: { pane: number; places: number } | null;
   domain: [number, number];
   frameTimes: number[];
   comparisons: { before: string; after: string; rows: { metric: string; before: number; after: number }[] }[];
@@ -81,7 +85,7 @@ export interface TimelineDebug {
 
 export const debug = (page: Page): Promise<TimelineDebug> => page.evaluate(() => {
   const d = (window as unknown as { __timelineDebug: TimelineDebug }).__timelineDebug;
-  return { panes: d.panes, selected: d.selected, domain: d.domain, frameTimes: d.frameTimes, comparisons: d.comparisons, framesDrawn: d.framesDrawn, partial: d.partial, shown: d.shown, timings: d.timings };
+  return { panes: d.panes, selected: d.selected, range: d.range, marks: d.marks, focus: d.focus, domain: d.domain, frameTimes: d.frameTimes, comparisons: d.comparisons, framesDrawn: d.framesDrawn, partial: d.partial, shown: d.shown, timings: d.timings };
 });
 
 /** Page coordinates of the nth slice called `name` in pane `pane`. */

@@ -49,11 +49,12 @@ describe('timeline webview', () => {
     const text = await details.innerText();
     assert.match(text, /generated kernel/);
     for (const fact of ['grid', 'block', 'registers per thread', 'shared memory', 'est. achieved occupancy %', 'correlation']) assert.ok(text.includes(fact), fact);
-    assert.match(text, /linked by correlation: 1/);
+    assert.match(text, /launched by \(arrows on the timeline\): 1/);
     assert.match(text, /runtime launch: cuLaunchKernel|runtime launch: cudaLaunchKernel/);
     const d = await debug(page);
     assert.equal(d.selected?.name, kernel);
     assert.equal(d.selected?.linked, 1);
+    assert.equal(d.selected?.arrows, 1);
     await page.close();
   });
 

@@ -3,6 +3,7 @@
 // objects (with their id strings and Map entries) they were most of what survived V8's young generation while a
 // trace was read, which then doubled in size (~10 MB of a 100 MB trace's peak).
 import { Column, release, scratchArray } from './memory.ts';
+import { levelIndex, sliceAt } from './levels.ts';
 import type { TraceModel } from './model.ts';
 import { ProblemLog } from './problems.ts';
 import { RowsByKey } from './rowsByKey.ts';
@@ -160,39 +161,4 @@ export class FlowTable {
     for (const column of [this.id, this.textId, this.isEnd, this.track, this.ts, this.byte]) column.release();
     this.startByNumber.release();
   }
-}
-
-/** Row ranges of each (track, depth) level: levels of track t are levelStart[trackLevels[t] .. trackLevels[t+1]), each ending where the next starts. */
-interface LevelIndex { trackLevels: Uint32Array; levelStart: Uint32Array }
-
-function levelIndex(model: TraceModel): LevelIndex {
-  const starts: number[] = [];
-  const trackLevels = new Uint32Array(model.tracks.length + 1);
-  for (let i = 0; i < model.count; i++) {
-    if (i === 0 || model.track[i] !== model.track[i - 1] || model.depth[i] !== model.depth[i - 1]) {
-      if (i === 0 || model.track[i] !== model.track[i - 1]) {
-        for (let t = i === 0 ? 0 : model.track[i - 1] + 1; t <= model.track[i]; t++) trackLevels[t] = starts.length;
-      }
-      starts.push(i);
-    }
-  }
-  for (let t = model.count === 0 ? 0 : model.track[model.count - 1] + 1; t <= model.tracks.length; t++) trackLevels[t] = starts.length;
-  starts.push(model.count);
-  return { trackLevels, levelStart: Uint32Array.from(starts) };
-}
-
-/** Deepest slice on `track` whose span contains `t` (µs relative to origin), or -1. */
-function sliceAt(model: TraceModel, levels: LevelIndex, track: number, t: number): number {
-  // Rows are ordered by (track, depth, start): binary-search each depth level, deepest first.
-  if (track >= model.tracks.length) return -1;
-  for (let level = levels.trackLevels[track + 1] - 1; level >= levels.trackLevels[track]; level--) {
-    const rowStart = levels.levelStart[level];
-    // last slice of this level starting at or before t
-    let a = rowStart;
-    let b = levels.levelStart[level + 1];
-    while (a < b) { const m = (a + b) >>> 1; if (model.start[m] <= t) a = m + 1; else b = m; }
-    const candidate = a - 1;
-    if (candidate >= rowStart && model.start[candidate] + model.dur[candidate] >= t) return candidate;
-  }
-  return -1;
 }

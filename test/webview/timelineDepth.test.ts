@@ -1,0 +1,217 @@
+// Depth where a user looks, in headless Chromium on the real bundle: a range dragged across a pane gives the
+// table of what ran in it (equal to core/trace/rangeSummary.ts), the same range eager vs compiled side by side,
+// sorted by mouse and keyboard; launch → kernel arrows followed by their links; a graph break shown in the
+// timeline ("focus"). Screenshots in light and dark themes under $SCREENSHOTS (when set) to look at.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { Report } from '../../extension/core/report.ts';
+import type { TraceModel } from '../../extension/core/trace/model.ts';
+import { summarizeRange } from '../../extension/core/trace/rangeSummary.ts';
+import { sliceWindow, viewWindow } from '../../extension/core/trace/window.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { debug, errorsOf, launchBrowser, openWebview, post, record, slicePoint, tracesSource } from './harness.ts';
+
+const fixtures = join(__dirname, '..', 'fixtures');
+const fixture = (name: string): string => join(fixtures, 'traces', name);
+let browser: Browser;
+before(async () => { browser = await launchBrowser(); });
+after(async () => { await browser.close(); });
+
+const LIGHT = { '--vscode-editorHoverWidget-background': '#f8f8f8', '--vscode-editorHoverWidget-foreground': '#3b3b3b', '--vscode-editor-background': '#ffffff', '--vscode-foreground': '#3b3b3b', '--vscode-editor-foreground': '#3b3b3b', '--vscode-descriptionForeground': '#717171', '--vscode-focusBorder': '#005fb8' };
+const DARK = { '--vscode-editorHoverWidget-background': '#202020', '--vscode-editorHoverWidget-foreground': '#cccccc', '--vscode-editor-background': '#1f1f1f', '--vscode-foreground': '#cccccc', '--vscode-editor-foreground': '#cccccc', '--vscode-descriptionForeground': '#9d9d9d', '--vscode-focusBorder': '#0078d4' };
+
+async function setTheme(page: Page, light: boolean): Promise<void> {
+  await page.evaluate(([vars, cls]) => {
+    for (const [k, v] of Object.entries(vars)) document.body.style.setProperty(k, v);
+    document.body.className = cls;
+  }, [light ? LIGHT : DARK, light ? 'vscode-light' : 'vscode-dark'] as const);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  const folder = process.env.SCREENSHOTS;
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true });
+  for (const light of [false, true]) {
+    await setTheme(page, light);
+    await page.screenshot({ path: join(folder, `${name}-${light ? 'light' : 'dark'}.png`), fullPage: true });
+    // the top of the range's tables, at full size
+    const tables = await page.locator('.range-box').boundingBox();
+    if (tables && tables.height > 0) {
+      const top = tables.y + (await page.evaluate(() => window.scrollY));
+      await page.screenshot({ path: join(folder, `${name}-tables-${light ? 'light' : 'dark'}.png`), fullPage: true, clip: { x: 0, y: top, width: tables.width + 20, height: Math.min(900, tables.height) } });
+    }
+  }
+  await setTheme(page, false);
+}
+
+/** Rows of a range table as [name, numbers by column]. */
+const tableRows = (page: Page, selector: string): Promise<{ name: string; values: Record<string, number> }[]> =>
+  page.locator(`${selector} tbody tr:not(.more)`).evaluateAll((rows) => rows.map((row) => ({
+    name: row.querySelector('td.name')?.textContent ?? '',
+    values: Object.fromEntries([...row.querySelectorAll('td[data-value]')].map((td) => [(td as HTMLElement).dataset.col!, Number((td as HTMLElement).dataset.value)])),
+  })));
+
+/** Shift+drag across pane `pane` from `from` to `to` (fractions of its width). */
+async function dragRange(page: Page, pane: number, from: number, to: number): Promise<void> {
+  const box = (await page.locator('canvas').nth(pane).boundingBox())!;
+  const y = box.y + 40;
+  await page.keyboard.down('Shift');
+  await page.mouse.move(box.x + box.width * from, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * (from + to) / 2, y, { steps: 5 });
+  await page.mouse.move(box.x + box.width * to, y, { steps: 5 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await page.locator('.range-summary').waitFor();
+}
+
+describe('timeline depth', () => {
+  test('shift+drag across the eager pane: its table is rangeSummary\'s, and eager vs compiled side by side; sortable by keyboard', async () => {
+    const page = await openWebview(browser);
+    const [eager, compiled] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-default.trace.json'))]);
+    await post(page, { type: 'load', title: 'mlp', source: tracesSource('e', 'd'), report: null, panes: [{ label: 'eager', trace: eager }, { label: 'default', trace: compiled }] });
+    // across most of the step the view opens at
+    await dragRange(page, 0, 0.16, 0.98);
+    const d = await debug(page);
+    assert.ok(d.range && d.range.pane === 0 && d.range.to > d.range.from, 'a range on the eager pane');
+    const offsets = await page.evaluate(() => (window as unknown as { __timelineDebug: { ranks: unknown } }).__timelineDebug.ranks);
+    assert.equal(offsets, null);
+    // the same numbers as the pure summary of that range of the eager model (its offset: the aligned step's start)
+    const offset = eager.steps[0]!.start;
+    const expected = summarizeRange(eager, d.range.from + offset, d.range.to + offset);
+    assert.ok(expected.kernels.length >= 3, 'kernels in the range');
+    const kernels = await tableRows(page, '.range-summary .range-kernels');
+    assert.deepEqual(kernels.map((r) => [r.name, r.values.count]), expected.kernels.map((r) => [r.name, r.count]));
+    for (const [n, row] of kernels.entries()) assert.ok(Math.abs(row.values.totalUs! - expected.kernels[n]!.totalUs) < 1e-6);
+    const cpu = await tableRows(page, '.range-summary .range-cpu');
+    assert.deepEqual(cpu.map((r) => r.name), expected.cpuOps.map((r) => r.name));
+    // eager vs compiled: the compiled step's generated kernels are new, eager's GEMM epilogue kernels gone
+    const pair = page.locator('.range-pair');
+    await pair.waitFor();
+    const pairText = await pair.innerText();
+    assert.match(pairText, /eager → default/);
+    assert.match(pairText, /new/);
+    assert.match(pairText, /gone \(fused away or replaced\)/);
+    // sort the kernels by count with the keyboard: focus the header button, Enter; again reverses
+    const countButton = page.locator('.range-summary .range-kernels button.sort[data-key="count"]');
+    await countButton.focus();
+    await page.keyboard.press('Enter');
+    let counts = (await tableRows(page, '.range-summary .range-kernels')).map((r) => r.values.count!);
+    assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
+    assert.equal(await page.locator('.range-summary .range-kernels th[aria-sort="descending"] button').getAttribute('data-key'), 'count');
+    await page.keyboard.press('Enter');
+    counts = (await tableRows(page, '.range-summary .range-kernels')).map((r) => r.values.count!);
+    assert.deepEqual(counts, [...counts].sort((a, b) => a - b));
+    // rows are focusable and walked with the arrow keys
+    await page.locator('.range-summary .range-kernels tbody tr').first().focus();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => [...document.activeElement!.parentElement!.children].indexOf(document.activeElement!)), 1);
+    // Enter on a row selects that name's longest slice in the range
+    const row = page.locator('.range-summary .range-cpu tbody tr', { hasText: 'aten::addmm' }).first();
+    await row.focus();
+    await page.keyboard.press('Enter');
+    assert.equal((await debug(page)).selected?.name, 'aten::addmm');
+    await screenshot(page, 'range');
+    // Esc clears the range (from the panes)
+    await page.locator('.panes').focus();
+    await page.keyboard.press('Escape');
+    assert.equal((await debug(page)).range, null);
+    assert.equal(await page.locator('.range-summary').count(), 0);
+    // Shift+→ from a selected slice makes a range of the keyboard alone
+    const point = await slicePoint(page, 0, 'aten::addmm');
+    await page.mouse.click(point.x, point.y);
+    await page.locator('.panes').focus();
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.locator('.range-summary').waitFor();
+    assert.match(await page.locator('.range-summary').innerText(), /aten::addmm/);
+    assert.deepEqual((await record(page)).cspViolations, []);
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  test('a range drawn on a big trace\'s preview is summed again over every slice when the full load comes', async () => {
+    const page = await openWebview(browser);
+    const eager = await scanTraceFile(fixture('mlp-eager.trace.json'));
+    const cut = (model: TraceModel): TraceModel => { const [from, to] = viewWindow(model.steps, null)!; return sliceWindow(model, from, to); };
+    const source = tracesSource('e');
+    await post(page, { type: 'preview', title: 'big', source, report: null, panes: [{ label: 'eager', trace: cut(eager), events: eager.count }] });
+    await dragRange(page, 0, 0.2, 0.95);
+    assert.match(await page.locator('.range-box').innerText(), /Only the slices around the first view are loaded yet/);
+    const range = (await debug(page)).range!;
+    await post(page, { type: 'load', title: 'big', source, report: null, panes: [{ label: 'eager', trace: eager }] });
+    const d = await debug(page);
+    assert.deepEqual(d.range, range);
+    assert.doesNotMatch(await page.locator('.range-box').innerText(), /Only the slices/);
+    const offset = eager.steps[0]!.start;
+    const expected = summarizeRange(eager, range.from + offset, range.to + offset);
+    assert.deepEqual((await tableRows(page, '.range-summary .range-cpu')).map((r) => [r.name, r.values.count]), expected.cpuOps.map((r) => [r.name, r.count]));
+    await page.close();
+  });
+
+  test('a cudaGraphLaunch draws arrows to its replay; following one selects the kernel, whose arrow comes back', async () => {
+    const page = await openWebview(browser);
+    const model = await scanTraceFile(fixture('mlp-reduce-overhead.trace.json'));
+    await post(page, { type: 'load', title: 'ro', source: tracesSource('r'), report: null, panes: [{ label: 'reduce-overhead', trace: model }] });
+    await page.keyboard.press('0');
+    await page.waitForFunction(() => (window as unknown as { __timelineDebug: { framesDrawn: number } }).__timelineDebug.framesDrawn > 1);
+    const point = await slicePoint(page, 0, 'cudaGraphLaunch', 1);
+    // the label column cuts a long track name; hovering it shows all of it
+    const box = (await page.locator('canvas').first().boundingBox())!;
+    const launchTrack = model.tracks[model.track[[...model.name].findIndex((n) => model.names[n] === 'cudaGraphLaunch')]!]!.name;
+    assert.ok(launchTrack.length > 20, `a long track name: ${launchTrack}`);
+    await page.mouse.move(box.x + 10, point.y);
+    await page.locator('.tooltip').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('.tooltip').innerText(), launchTrack);
+    await page.mouse.click(point.x, point.y);
+    await page.locator('.details').waitFor();
+    let d = await debug(page);
+    assert.equal(d.selected?.name, 'cudaGraphLaunch');
+    assert.equal(d.selected?.arrows, 7);
+    assert.match(await page.locator('.details').innerText(), /launches \(arrows on the timeline\): 7/);
+    // the replay is marked on the timeline
+    assert.ok(d.marks![0]!.some((m) => m.kind === 'cudagraph-replay'));
+    // zoomed in around the launch (the wheel zooms at the pointer), to look at the arrows
+    await page.mouse.move(point.x, point.y);
+    for (let n = 0; n < 6; n++) await page.mouse.wheel(0, -300);
+    await page.mouse.move(point.x, 5);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await screenshot(page, 'flow');
+    const follow = page.locator('.details button.follow').filter({ hasText: 'CUDA-graph replay' }).first();
+    const followed = (await follow.innerText()).replace(/^CUDA-graph replay: /, '');
+    await follow.click();
+    d = await debug(page);
+    assert.equal(d.selected?.name, followed);
+    assert.equal(d.selected?.arrows, 1);
+    assert.match(await page.locator('.details').innerText(), /launched by \(arrows on the timeline\): 1/);
+    await page.close();
+  });
+
+  test('a graph break shown in the timeline: zoomed to its place in the run\'s trace, outlined, said', async () => {
+    const page = await openWebview(browser);
+    const report = JSON.parse(readFileSync(join(fixtures, 'reports', 'graphbreak-cpu', 'report.json'), 'utf8')) as Report;
+    const model = await scanTraceFile(fixture('cpu-graphbreak-default.trace.json'));
+    await post(page, { type: 'load', title: 'graphbreak', source: tracesSource('g'), report, panes: [{ label: 'default', trace: model }] });
+    // found after the first frame
+    await page.waitForFunction(() => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks !== null);
+    const d0 = await debug(page);
+    assert.deepEqual(d0.marks![0]!.filter((m) => m.kind === 'graph-break').map((m) => m.compileId).sort(), ['0/0', '0/0', '0/0', '1/0', '1/0', '1/0', '2/0', '2/0', '2/0']);
+    await page.evaluate((m) => window.postMessage(m, '*'), { type: 'focus', target: { kind: 'graph-break', compileIds: ['1/0'], label: 'Graph break: Unsupported Tensor.item() call', modes: ['default'] } });
+    await page.locator('.focus-note').waitFor();
+    const d = await debug(page);
+    assert.deepEqual(d.focus, { pane: 0, places: 3 });
+    assert.match(await page.locator('.focus-note').innerText(), /Graph break: Unsupported Tensor\.item\(\) call — in default at .* \(the first of 3 places/);
+    // the view is around the break: narrower than the step it is in
+    const step = model.steps[0]!;
+    assert.ok(d.domain[1] - d.domain[0] < (step.end - step.start) / 2, `zoomed in: ${d.domain}`);
+    await screenshot(page, 'focus');
+    // a compile id the trace never ran: said, nothing zoomed
+    await page.evaluate((m) => window.postMessage(m, '*'), { type: 'focus', target: { kind: 'recompile', compileIds: ['9/3'], label: 'Recompile: x', modes: ['default'] } });
+    await page.waitForFunction(() => /not in these traces/.test(document.querySelector('.focus-note')?.textContent ?? ''));
+    assert.equal((await debug(page)).focus, null);
+    await page.close();
+  });
+});

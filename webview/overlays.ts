@@ -1,0 +1,100 @@
+// What the timeline draws over a pane's slices: the compiler's marks in their lane under the axis (compiles,
+// recompiles, graph breaks, CUDA-graph replays), a finding's places, the range selection, and launch → kernel
+// arrows. Canvas only; every string is drawn as text.
+import type { FlowArrow } from '../extension/core/trace/flowLinks.ts';
+import { SliceKind } from '../extension/core/trace/model.ts';
+import type { MarkKind, TimelineMark } from '../extension/core/trace/timelineMarks.ts';
+import type { Theme } from './theme.ts';
+
+/** Height of the marks' lane under the axis (only a pane with marks has it). */
+export const MARK_LANE = 20;
+
+function markColour(kind: MarkKind, theme: Theme): string {
+  switch (kind) {
+    case 'compile': case 'recompile': return theme.kind[SliceKind.Compile];
+    case 'graph-break': return theme.warning;
+    case 'cudagraph-replay': return theme.kind[SliceKind.GraphReplay];
+  }
+}
+
+/**
+ * The marks in their lane (a bar, and its label where the previous one has ended), and a faint band down the
+ * pane for compiles and breaks (replays are one per step: bands would cover the pane).
+ */
+export function drawMarks(ctx: CanvasRenderingContext2D, marks: readonly TimelineMark[], laneTop: number, left: number, width: number, height: number,
+  xOf: (t: number) => number, theme: Theme): void {
+  let labelFreeFrom = -Infinity;
+  for (const mark of marks) {
+    const x0 = Math.max(left, xOf(mark.startUs));
+    const x1 = Math.min(width, Math.max(xOf(mark.startUs + mark.durUs), x0 + 3));
+    if (x1 < left || x0 > width) continue;
+    ctx.fillStyle = markColour(mark.kind, theme);
+    if (mark.kind !== 'cudagraph-replay') {
+      ctx.globalAlpha = 0.12;
+      ctx.fillRect(x0, laneTop + MARK_LANE, x1 - x0, height - laneTop - MARK_LANE);
+    }
+    ctx.globalAlpha = 1;
+    ctx.fillRect(x0, laneTop + MARK_LANE - 5, x1 - x0, 4);
+    if (x0 >= labelFreeFrom) {
+      ctx.fillStyle = theme.foreground;
+      // its middle 8 px under the axis: clear of the step labels above (middle 3 px over the axis line), 11 px font
+      ctx.fillText(mark.label, x0 + 1, laneTop + 8);
+      labelFreeFrom = x0 + 1 + ctx.measureText(mark.label).width + 8;
+    }
+  }
+}
+
+/** A finding's places: outlined down the whole pane, so the eye finds them after the zoom. */
+export function drawFocus(ctx: CanvasRenderingContext2D, spans: readonly { startUs: number; durUs: number }[], top: number, left: number, width: number, height: number,
+  xOf: (t: number) => number, theme: Theme): void {
+  ctx.strokeStyle = theme.warning;
+  ctx.lineWidth = 2;
+  ctx.setLineDash([4, 3]);
+  for (const span of spans) {
+    const x0 = Math.max(left, xOf(span.startUs));
+    const x1 = Math.min(width, Math.max(xOf(span.startUs + span.durUs), x0 + 2));
+    if (x1 < left || x0 > width) continue;
+    ctx.strokeRect(x0 - 1, top + 1, x1 - x0 + 2, height - top - 2);
+  }
+  ctx.setLineDash([]);
+}
+
+/** The range selection: the rest of the pane dimmed, its edges drawn. */
+export function drawRange(ctx: CanvasRenderingContext2D, range: readonly [number, number], top: number, left: number, width: number, height: number,
+  xOf: (t: number) => number, theme: Theme): void {
+  const x0 = Math.max(left, Math.min(width, xOf(Math.min(range[0], range[1]))));
+  const x1 = Math.max(left, Math.min(width, xOf(Math.max(range[0], range[1]))));
+  ctx.globalAlpha = 0.35;
+  ctx.fillStyle = theme.background;
+  ctx.fillRect(left, top, x0 - left, height - top);
+  ctx.fillRect(x1, top, width - x1, height - top);
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = theme.selection;
+  ctx.fillRect(x0 - 1, top, 2, height - top);
+  ctx.fillRect(x1 - 1, top, 2, height - top);
+}
+
+/** Arrows from each launch (bottom of its slice) to its kernel (top of its slice), with a head at the kernel. */
+export function drawArrows(ctx: CanvasRenderingContext2D, arrows: readonly FlowArrow[], point: (slice: number, end: 'from' | 'to') => { x: number; y: number } | null, theme: Theme): void {
+  ctx.strokeStyle = theme.selection;
+  ctx.fillStyle = theme.selection;
+  ctx.lineWidth = 1.5;
+  for (const arrow of arrows) {
+    const a = point(arrow.from, 'from');
+    const b = point(arrow.to, 'to');
+    if (!a || !b) continue;
+    ctx.beginPath();
+    ctx.moveTo(a.x, a.y);
+    // a gentle curve, as Perfetto draws flows: readable where many leave one launch
+    const bend = (b.y - a.y) / 2;
+    ctx.bezierCurveTo(a.x, a.y + bend, b.x, b.y - bend, b.x, b.y);
+    ctx.stroke();
+    const angle = Math.atan2(b.y - (b.y - bend), 0);
+    ctx.beginPath();
+    ctx.moveTo(b.x, b.y);
+    ctx.lineTo(b.x - 4 * Math.cos(angle - 0.5), b.y - 4 * Math.sin(angle - 0.5));
+    ctx.lineTo(b.x - 4 * Math.cos(angle + 0.5), b.y - 4 * Math.sin(angle + 0.5));
+    ctx.closePath();
+    ctx.fill();
+  }
+}
