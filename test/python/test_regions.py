@@ -171,7 +171,7 @@ def test_script_that_raises_midway_still_reports_its_regions(tmp_path: Path) -> 
         raise RuntimeError("the script blew up")
         step(torch.randn(16))
     '''))
-    run = run_runner("--script", str(script), "--quick", "--out", str(tmp_path / "out"))
+    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"))
     assert run.code == 1 and run.report["status"] == "error"
     assert "the script blew up" in run.report["error"]["message"]
     step, once, never = run.report["regions"]
@@ -198,7 +198,7 @@ def test_calls_limit_stops_an_endless_loop_and_measures(tmp_path: Path) -> None:
             except Exception:
                 pass
     '''))
-    run = run_runner("--script", str(script), "--quick", "--calls", "4", "--out", str(tmp_path / "out"), timeout=240)
+    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--calls", "4", "--out", str(tmp_path / "out"), timeout=240)
     assert run.code == 0, run.stderr[-2000:]
     [region] = run.report["regions"]
     assert region["stoppedAfterCalls"] == 4 and region["callCount"] == 4

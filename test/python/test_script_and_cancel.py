@@ -34,7 +34,7 @@ SCRIPT = textwrap.dedent('''
 def test_script_mode_reports_breaks_and_recompiles_at_user_lines(tmp_path: Path) -> None:
     script = tmp_path / "their_script.py"
     script.write_text(SCRIPT)
-    run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--", "3")
+    run = run_runner("--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", "3")
     assert run.code == 0, run.stderr[-2000:]
     assert "own timing" in run.stderr and run.report["target"]["kind"] == "script"
     [mode] = run.report["modes"]
@@ -56,7 +56,7 @@ def test_script_mode_reports_breaks_and_recompiles_at_user_lines(tmp_path: Path)
 def test_script_that_fails_still_reports_its_compiles(tmp_path: Path) -> None:
     script = tmp_path / "broken.py"
     script.write_text(SCRIPT + "\nraise RuntimeError('script blew up')\n")
-    run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--", "1")
+    run = run_runner("--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", "1")
     assert run.code == 1 and run.report["error"]["kind"] == "user-code" and "script blew up" in run.report["error"]["message"]
     assert run.report["modes"][0]["compiler"]["graphBreaks"]
 

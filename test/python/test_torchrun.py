@@ -36,7 +36,7 @@ def _trace_events(report_dir: Path, entry: dict[str, Any]) -> list[dict[str, Any
 
 
 def test_a_rank_that_recompiles_alone_is_named_at_the_users_line(tmp_path: Path) -> None:
-    run = run_runner("--script", str(DDP_TRAIN), "--nproc-per-node", "2", "--out", str(tmp_path / "out"),
+    run = run_runner("--script", str(DDP_TRAIN), "--nproc-per-node", "2", "--no-in-situ", "--out", str(tmp_path / "out"),
                      "--", "--steps", "6", "--diverge-step", "3")
     assert run.code == 0, run.stderr[-3000:]
     report, report_dir = run.report, run.report_dir
@@ -69,7 +69,8 @@ def test_a_rank_that_recompiles_alone_is_named_at_the_users_line(tmp_path: Path)
 
 
 def test_ranks_that_ran_the_same_graphs_do_not_diverge(tmp_path: Path) -> None:
-    run = run_runner("--script", str(DDP_TRAIN), "--nproc-per-node", "2", "--out", str(tmp_path / "out"), "--", "--steps", "5")
+    run = run_runner("--script", str(DDP_TRAIN), "--nproc-per-node", "2", "--no-in-situ", "--out", str(tmp_path / "out"),
+                     "--", "--steps", "5")
     assert run.code == 0, run.stderr[-3000:]
     # ranks sharing one Inductor cache may race to fill it (a cache warning); they never run different graphs here
     assert [d for d in run.report["divergence"] if d["severity"] == "error"] == []
@@ -95,7 +96,7 @@ CRASH = textwrap.dedent('''
 def test_a_crashing_rank_is_named_and_the_others_keep_what_they_had(tmp_path: Path) -> None:
     script = tmp_path / "crash.py"
     script.write_text(CRASH)
-    run = run_runner("--script", str(script), "--nproc-per-node", "2", "--out", str(tmp_path / "out"))
+    run = run_runner("--script", str(script), "--nproc-per-node", "2", "--no-in-situ", "--out", str(tmp_path / "out"))
     assert run.code == 1 and run.report["status"] == "error"
     line = marker_line(script, "MARK: raise")
     error = run.report["error"]
@@ -110,7 +111,7 @@ def test_a_crashing_rank_is_named_and_the_others_keep_what_they_had(tmp_path: Pa
 
 
 def test_a_rank_that_never_reaches_a_collective_is_named_on_timeout(tmp_path: Path) -> None:
-    run = run_runner("--script", str(HANG), "--nproc-per-node", "2", "--timeout", "40", "--out", str(tmp_path / "out"))
+    run = run_runner("--script", str(HANG), "--nproc-per-node", "2", "--no-in-situ", "--timeout", "40", "--out", str(tmp_path / "out"))
     assert run.code == 1 and run.report["error"]["kind"] == "timeout"
     waits, sleeps = marker_line(HANG, "MARK: all_reduce"), marker_line(HANG, "MARK: rank 1 stalls")
     assert run.report["error"]["message"].endswith(
