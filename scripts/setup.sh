@@ -19,8 +19,9 @@ fi
 # esbuild's binary comes from its platform package; no install script is needed.
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 
-# The runner needs torch >= 2.4 in the interpreter it runs with; tests also need pytest and jsonschema.
+# The runner needs torch >= 2.4 in the interpreter it runs with; tests also need pytest (xdist runs its files two at a
+# time), jsonschema, numpy and mypy.
 "$PYTHON" -c 'import torch' 2>/dev/null || "$PYTHON" -m pip install -q torch==2.13.0
-"$PYTHON" -c 'import pytest, jsonschema, numpy, mypy' 2>/dev/null || "$PYTHON" -m pip install -q pytest jsonschema numpy mypy
+"$PYTHON" -c 'import pytest, xdist, jsonschema, numpy, mypy' 2>/dev/null || "$PYTHON" -m pip install -q pytest pytest-xdist jsonschema numpy mypy
 
 node scripts/build.mjs
