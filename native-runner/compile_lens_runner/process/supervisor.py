@@ -158,14 +158,16 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
         if not stopped_child and timeout and in_situ_deadline is not None and time.monotonic() > in_situ_deadline:
             raise in_situ.OutOfTime(f"the in-situ runs used their share of --timeout ({timeout * in_situ.TIMEOUT_SHARE:g} s)")
         return None if stopped_child else code
-    if "script" in spec["target"] and spec.get("inSituRuns", True):
+    method = in_situ.method(spec)
+    spec["inSituMethod"] = method
+    if method == "separate-runs":
         channel.progress("start", 0.0, "Running the script as written, then with compiling off (in situ)")
         light = ((lambda path: rank_launch.command(path, nproc)) if nproc > 1
                  else (lambda path: [sys.executable, "-m", "compile_lens_runner", "_worker", path]))
         in_situ.run(spec, workdir, light, env, spawn)
         spec["inSituDir"] = os.path.join(workdir, in_situ.FOLDER)
-        with open(spec_path, "w", encoding="utf-8") as f:
-            json.dump(spec, f)
+    with open(spec_path, "w", encoding="utf-8") as f:
+        json.dump(spec, f)
     if nproc > 1:
         channel.progress("start", fraction[0], f"Starting torchrun with {nproc} processes")
         command = rank_launch.command(spec_path, nproc)

@@ -22,6 +22,7 @@ import contextlib
 import functools
 import sys
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator
@@ -35,6 +36,7 @@ from .calls import (MAX_RECORDED_CALLS, CallClock, CallRecord, autocast, call_de
                            grad_mode)
 
 if TYPE_CHECKING:
+    from .interleave import Interleaver
     from ..compiler.compiled_runs import CompiledRuns
     from .window import ProfileWindow
     from ..compiler.torch_trace import CompileWatcher
@@ -135,10 +137,13 @@ class RegionRecorder:
 
     def __init__(self, watcher: "CompileWatcher", runs: "CompiledRuns", stop_after_calls: int | None = None,
                  on_stop: Callable[[Region], None] | None = None, window: "ProfileWindow | None" = None,
-                 no_replay: str | None = None, on_drop: Callable[[Region], None] | None = None) -> None:
+                 no_replay: str | None = None, on_drop: Callable[[Region], None] | None = None,
+                 interleaver: "Interleaver | None" = None) -> None:
         """window: profiles a window of the script's own calls (torchrun ranks); no_replay: why no region may be
         replayed (then no inputs are kept); on_drop: measures a region whose handle the script dropped, at a safe
-        point; the region is released after it."""
+        point; the region is released after it; interleaver: switches the stance between blocks of the script's
+        calls (in situ, interleaved: script/interleave.py)."""
+        self.interleaver = interleaver
         self.watcher = watcher
         self.window = window
         self.no_replay = no_replay
@@ -169,6 +174,8 @@ class RegionRecorder:
             yield
         finally:
             self.recording = False
+            if self.interleaver is not None:
+                self.interleaver.restore()
             self.safe.stop()
             torch.compile = self.original_compile
             undo_optimizers()
@@ -178,7 +185,8 @@ class RegionRecorder:
         """Calls made by the runner itself (replays while the script is stopped) are not the script's calls."""
         was, self.recording = self.recording, False
         try:
-            yield
+            with self.interleaver.suspended() if self.interleaver is not None else contextlib.nullcontext():
+                yield
         finally:
             self.recording = was
 
@@ -277,7 +285,9 @@ class RegionRecorder:
         return observed
 
     def _record(self, region: Region, call: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> Any:
-        if self._dropped:  # a top-level call is a safe point for a drop that came at an unsafe one
+        entered = time.perf_counter()
+        settled = bool(self._dropped)  # a replay ran before this call: its step is the runner's work too
+        if settled:  # a top-level call is a safe point for a drop that came at an unsafe one
             self.settle()
         # a method's `self` is the state it runs on, not an input: it is checked as state and left out of the signature
         is_method = region.method and bool(args)
@@ -293,7 +303,7 @@ class RegionRecorder:
         except Exception as exc:  # the observer's own work never fails the script's call: the region is not replayed
             region.replay.give_up(exc)
             check, held = None, None
-        observer = check is not None or held is not None
+        observer = check is not None or held is not None or settled
         if observer:
             self._thread.observer_work += 1
         device = call_device(leaves, owner)
@@ -302,16 +312,22 @@ class RegionRecorder:
         profiled = False
         if self.window is not None:  # the window opens and steps only at the script's own (top-level) calls
             profiled = self.window.before_call(region) if not self._thread.claimed else self.window.active
+        top_level = not self._thread.claimed
+        side, block = None, None
+        if self.interleaver is not None:  # a top-level call may switch the stance; a nested one is part of its caller
+            side, block = self.interleaver.before_call() if top_level else self.interleaver.current()
         clock = CallClock(cuda_stream(device))
         started, before = len(self.watcher.started), self.runs.snapshot()
         work = self._thread.observer_work
         claimed: set[str] = set()
         self._thread.claimed.append(claimed)
         clock.start()
+        own_before = (clock.t0 - entered) if clock.events is None else 0.0
         try:
             return call(*args, **kwargs)
         finally:
             clock.stop()
+            left = time.perf_counter()
             observer = observer or self._thread.observer_work != work  # a nested region's observer work ran inside
             counts = self.runs.snapshot() - before
             self._thread.claimed.pop()
@@ -323,9 +339,15 @@ class RegionRecorder:
             region.signatures[signature] += 1
             region.first_call.setdefault(signature, index)
             region.last_call[signature] = index
+            if top_level and self.interleaver is not None:
+                self.interleaver.after_call(len(self.watcher.started) > started)
+            record = None
             if index < MAX_RECORDED_CALLS:
-                region.calls.append(CallRecord(index, signature, grad, clock, ids, counts.ran_compiled(), profiled=profiled,
-                                               observer=observer))
+                # at the eager stance Dynamo runs the original code without a guard check: no compiled code ran
+                ran = None if side == "eager" else counts.ran_compiled()
+                record = CallRecord(index, signature, grad, clock, ids, ran, profiled=profiled, observer=observer,
+                                    side=side, block=block, compiles_at_start=started, own_before_s=own_before)
+                region.calls.append(record)
             try:
                 region.replay.after(check)
             except Exception as exc:
@@ -333,6 +355,8 @@ class RegionRecorder:
             region.replay.note(region.signatures, signature)
             if held is not None:
                 region.replay.keep(held)
+            if record is not None and clock.events is None:
+                record.own_after_s = time.perf_counter() - left
             self._maybe_stop(region)
 
     def _maybe_stop(self, region: Region) -> None:
