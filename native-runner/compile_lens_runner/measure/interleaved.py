@@ -24,13 +24,17 @@ compiled code gets no speedup and says why.
 
 Per signature: a region called with several signatures (a server's lengths) is compared signature by signature;
 the speedup is over the matched mix (each compared signature weighed by how often the script called it:
-comparedBy "signature" with one, "matched-mix" with several). Pairs: blocks 2j-1 and 2j (one eager, one compiled,
+comparedBy "signature" with one, "matched-mix" with several). A region whose signature changes nearly every call (a
+decode loop passing its growing cache: more than half its calls have a signature of their own) has no signature to
+match: its steps are pooled (comparedBy "pooled"), only each side's first step is its first-call cost, and the ABBA
+order of the blocks cancels a work that grows linearly with the call. Pairs: blocks 2j-1 and 2j (one eager, one compiled,
 adjacent); the interval is the 5th-95th percentiles of the estimate over pairs resampled with replacement
 (estimator.bootstrap), with a floor of estimator.FLOOR_STEADY_PCT, and with fewer than MIN_PAIRS_RESAMPLED pairs it
 reaches every pair's own ratio.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 from dataclasses import dataclass
@@ -132,6 +136,18 @@ class Split:
 
 def _plain(c: Call) -> bool:
     return not (c.observer or c.profiled or c.ms is None)
+
+
+POOLED = "*"
+
+
+def changing(calls: list[Call]) -> bool:
+    """The signature changes nearly every call: more than half of the calls have a signature of their own."""
+    return len({c.signature for c in calls}) > len(calls) / 2 >= 1
+
+
+def pooled(calls: list[Call]) -> list[Call]:
+    return [dataclasses.replace(c, signature=POOLED) for c in calls]
 
 
 def split(calls: list[Call]) -> Split:
@@ -263,6 +279,9 @@ def _compile_cost_ms(calls: list[Call], steady_eager: float) -> float:
 
 
 def _why_no_speedup(s: Split, calls: list[Call], fallback: str | None) -> str:
+    if calls and all(c.side == "eager" for c in calls):
+        return ("it was called only at the eager stance: at the compiled stance its calls ran inside another region's "
+                "compiled code (inlined there), so they are measured as part of that region")
     if not s.compiled_ran:
         why = f" ({fallback})" if fallback else ""
         return f"no call of it ran compiled code{why}: every call ran eagerly, so there is nothing compiled to compare"
@@ -291,12 +310,18 @@ def series(calls: list[Call]) -> dict[str, list[list[float | int | None]]]:
 def compare(calls_json: list[dict[str, Any]], calls_made: int, fallback: str | None = None) -> dict[str, Any]:
     """A region's in-situ result (schema `$defs/inSitu`) from its calls in the observed run."""
     calls = [Call.from_json(c) for c in calls_json]
+    by = None
+    if changing(calls):
+        calls, by = pooled(calls), "pooled"
     s = split(calls)
     weights: dict[str, int] = {}
     for c in calls:
         weights[c.signature] = weights.get(c.signature, 0) + 1
     step = estimate(calls, s.steps, lambda c: c.step_ms, weights) if s.compiled_ran else None
     call = estimate(calls, s.calls, lambda c: c.ms, weights) if s.compiled_ran else None
+    for result in (step, call):
+        if result is not None and by is not None:
+            result.update(comparedBy=by, signatures=[], notCompared=[])
     cost_ms = _compile_cost_ms(calls, step["eagerMs"]) if step is not None else None
     break_even = None
     if step is not None and cost_ms is not None and step["eagerMs"] > step["compiledMs"]:

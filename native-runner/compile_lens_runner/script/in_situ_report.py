@@ -54,13 +54,14 @@ def _per_rank(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) -> li
     return [in_situ.compare_runs([doc["ranks"][k] for doc in compiled], [doc["ranks"][k] for doc in eager]) for k in range(world)]
 
 
-def attach_interleaved(report: dict[str, Any], schedule: dict[str, Any]) -> None:
-    """Each region's in-situ result from its own calls in this run (interleaved), and the schedule they ran in."""
+def attach_interleaved(report: dict[str, Any], schedule: dict[str, Any], failures: dict[str, dict[str, Any] | None]) -> None:
+    """Each region's in-situ result from its own calls in this run (interleaved), and the schedule they ran in.
+    failures: per region id, its compiled call that failed (or None)."""
     for entry in report.get("regions") or []:
         calls = entry.get("calls") or []
         fallback = next((c["fallbackReason"] for c in calls if c.get("side") == "compiled" and c.get("fallbackReason")), None)
         entry["inSitu"] = dict(interleaved.compare(calls, int(entry.get("callCount") or len(calls)), fallback),
-                               failure=None, whatIf=[])
+                               failure=failures.get(entry["id"]), whatIf=[])
     report["inSitu"] = {"method": interleaved.METHOD, "pairs": 0, "runs": [], "order": [], "repeatedBecause": None,
                         "stoppedBecause": schedule.get("stoppedBecause"), "wallSeconds": None, "skipped": None,
                         "schedule": schedule}

@@ -38,23 +38,34 @@ class Interleaver:
         self.side = "compiled"
         self.block = 0
         self.stopped: str | None = None  # why the switching stopped (the script set a stance of its own)
+        self._compiled_seen: set[str] = set()
+        self._call_block = 0  # the block of the current top-level call (0 for one that ran compiled out of turn)
 
-    def before_call(self) -> tuple[str, int]:
-        """The (side, block) of the top-level call about to start, the stance set for it."""
+    def before_call(self, signature: str, changing: bool = False) -> tuple[str, int]:
+        """The (side, block) of the top-level call about to start, the stance set for it. A signature (the region's
+        id and its inputs') the compiled side has not run yet runs compiled whatever the block (in block 0: it is no
+        steady call): its compile, and a compile that fails, happen as they would in the script as written. Not for a
+        region whose signature changes nearly every call (changing: a growing cache), which would never run eagerly."""
         if self.stopped is not None:
             return self.side, 0  # no longer interleaved: no steady step (block 0 is warm-up)
         side, self.block = self.schedule.next_call(time.perf_counter())
+        block = self.block
+        if side == "eager" and signature not in self._compiled_seen and not changing:
+            side, block = "compiled", 0
+        if side == "compiled":
+            self._compiled_seen.add(signature)
         if side != self.side:
             if _current_stance() != STANCES[self.side]:  # the script changed the stance itself: it is left alone
                 self.stopped = f"the script set torch.compiler.set_stance({_current_stance()!r}) itself"
                 return self.side, 0
             self._set(STANCES[side])
             self.side = side
-        return self.side, self.block
+        self._call_block = block
+        return self.side, block
 
     def current(self) -> tuple[str, int]:
         """(side, block) for a call made inside a top-level call: its caller's."""
-        return self.side, 0 if self.stopped is not None else self.block
+        return self.side, 0 if self.stopped is not None else self._call_block
 
     def after_call(self, compiled: bool) -> None:
         self.schedule.call_ended(compiled)

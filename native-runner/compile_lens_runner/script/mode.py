@@ -255,7 +255,7 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
             run.report["error"] = entry["error"]
         measurements.measure(recorder.regions)
     if interleaver is not None:
-        in_situ_report.attach_interleaved(run.report, interleaver.to_json())
+        in_situ_report.attach_interleaved(run.report, interleaver.to_json(), {r.id: r.failure for r in recorder.regions})
     elif run.spec.get("inSituMethod") == interleaved.METHOD:
         in_situ_report.attach(run.report, None, "this torch has no torch.compiler.set_stance to switch compiling off with")
     else:

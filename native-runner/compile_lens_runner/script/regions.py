@@ -31,7 +31,9 @@ from . import calls as region_calls
 from . import capture as region_capture
 from . import held as region_held
 from .safe_point import SafePoints
+from ..compiler.failure import compile_failure
 from ..compiler.user_code import innermost_user, location
+from ..errors import _from_compiler
 from .calls import (MAX_RECORDED_CALLS, CallClock, CallRecord, autocast, call_device, cuda_stream, describe, flatten,
                            grad_mode)
 
@@ -69,6 +71,7 @@ class Region:
     stopped_after: int | None = None
     method: bool = False  # a function whose first parameter is `self` (@torch.compile on a method)
     device: str | None = None  # where its first call ran ("cpu", "cuda", ...)
+    failure: dict[str, Any] | None = None  # its first compiled call that failed, at the user's line (compiler/failure.py)
 
     @property
     def compiled(self) -> Any:
@@ -124,6 +127,11 @@ def _hide_from_dynamo() -> None:
         return
     for name in (__name__, region_calls.__name__, region_capture.__name__):
         add(name)
+
+
+def _changing(region: Region) -> bool:
+    """Its signature changed nearly every call so far (measure/interleaved.changing)."""
+    return region.call_count >= 4 and len(region.signatures) > region.call_count / 2
 
 
 class _ThreadState(threading.local):
@@ -299,7 +307,7 @@ class RegionRecorder:
         try:
             check = region.replay.check(owner, leaves, index)
             held = (region_capture.capture(signature, grad, amp, args, kwargs, owner, is_method)
-                    if region.replay.wants(signature) else None)
+                    if region.replay.wants(signature) and not self._capture_later(region, signature) else None)
         except Exception as exc:  # the observer's own work never fails the script's call: the region is not replayed
             region.replay.give_up(exc)
             check, held = None, None
@@ -315,7 +323,8 @@ class RegionRecorder:
         top_level = not self._thread.claimed
         side, block = None, None
         if self.interleaver is not None:  # a top-level call may switch the stance; a nested one is part of its caller
-            side, block = self.interleaver.before_call() if top_level else self.interleaver.current()
+            side, block = (self.interleaver.before_call(f"{region.id}: {signature}", _changing(region)) if top_level
+                           else self.interleaver.current())
         clock = CallClock(cuda_stream(device))
         started, before = len(self.watcher.started), self.runs.snapshot()
         work = self._thread.observer_work
@@ -325,6 +334,10 @@ class RegionRecorder:
         own_before = (clock.t0 - entered) if clock.events is None else 0.0
         try:
             return call(*args, **kwargs)
+        except Exception as exc:
+            if region.failure is None and (len(self.watcher.started) > started or _from_compiler(exc)):
+                region.failure = dict(compile_failure(exc), index=index)
+            raise
         finally:
             clock.stop()
             left = time.perf_counter()
@@ -358,6 +371,13 @@ class RegionRecorder:
             if record is not None and clock.events is None:
                 record.own_after_s = time.perf_counter() - left
             self._maybe_stop(region)
+
+    def _capture_later(self, region: Region, signature: str) -> bool:
+        """Once the interleaving began, a region that already met MAX_CAPTURES signatures captures a new one at its
+        second call, not its first: a signature that changes every call (a growing cache) would otherwise put the
+        capture's copy into every step the in-situ measurement has (observer steps are no steady steps)."""
+        return (self.interleaver is not None and self.interleaver.block > 0 and region.signatures[signature] == 0
+                and len(region.signatures) >= region_capture.MAX_CAPTURES)
 
     def _maybe_stop(self, region: Region) -> None:
         if self.stop_after_calls is None or self.stopped_by is not None or region.call_count < self.stop_after_calls:
