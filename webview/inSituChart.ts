@@ -15,7 +15,8 @@ type Side = 'compiled' | 'eager';
 const SIDE_TEXT: Record<Side, string> = { compiled: 'as written (compiled)', eager: 'compiling off (eager)' };
 
 function steps(points: InSituPoint[]): { index: number; ms: number; compiles: number }[] {
-  return points.flatMap(([, step, compiles], index) => (step !== null && step > 0 ? [{ index, ms: step, compiles }] : []));
+  // interleaved runs (schema 1.16) carry each call's index: the two sides take turns in one run
+  return points.flatMap((p, position) => (p[1] !== null && p[1] > 0 ? [{ index: p[3] ?? position, ms: p[1], compiles: p[2] }] : []));
 }
 
 /** The overlay with its legend, or null when the region has no in-situ series with a step. */

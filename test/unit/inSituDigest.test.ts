@@ -16,9 +16,14 @@ test('a 40-call script: the lens says the step speedup, its compile inside the s
   const report = await fixture('script-in-situ-cpu');
   const region = report.regions![0]!;
   const digest = digestRegion(region);
-  assert.equal(digest.headline, '1.22×/step in situ · compile 3.1 s · needs 19467 steps, ran 40');
+  // the recorded verdict is stay-eager (0.87–1.32×): the lens says it with the interval, never "needs N steps"
+  assert.equal(digest.headline, '1.22×/step in situ (0.87–1.32×) · stay eager');
   assert.ok(digest.headline.length <= 62);
-  const paid: Region = { ...region, inSitu: { ...region.inSitu!, breakEvenSteps: 12, paysBack: true } };
+  const longer: Region = { ...region, recommendation: { mode: 'default', verdict: 'compile-for-longer-runs', reason: 'Compile for runs longer than 19,467 steps (this run made 40): …' } };
+  assert.equal(digestRegion(longer).headline, '1.22×/step in situ · compile for runs > 19,467 steps (ran 40)');
+  assert.ok(digestRegion(longer).headline.length <= 62);
+  const paid: Region = { ...region, recommendation: { mode: 'default', verdict: 'compile', reason: 'Compile …' },
+    inSitu: { ...region.inSitu!, breakEvenSteps: 12, paysBack: true } };
   assert.equal(digestRegion(paid).headline, '1.22×/step in situ · compile 3.1 s · pays back at step 12');
 });
 

@@ -299,11 +299,11 @@ def _dropped_text(dropped: dict[str, int]) -> str:
 
 
 def series(calls: list[Call]) -> dict[str, list[list[float | int | None]]]:
-    """[index, ms, stepMs, compiles in the step] per call of each side, for the report panel's overlay."""
+    """[ms, stepMs, compiles in the step, call index] per call of each side, for the report panel's overlay."""
     out: dict[str, list[list[float | int | None]]] = {"compiled": [], "eager": []}
     for c in calls[:MAX_SERIES]:
         if c.side in out:
-            out[c.side].append([c.index, c.ms, c.step_ms, c.step_compiles])
+            out[c.side].append([c.ms, c.step_ms, c.step_compiles, c.index])
     return out
 
 
@@ -332,6 +332,7 @@ def compare(calls_json: list[dict[str, Any]], calls_made: int, fallback: str | N
         "method": METHOD, "pairs": (step or call or {}).get("pairs", 0),
         "compiledCalls": len(per_side["compiled"]), "eagerCalls": len(per_side["eager"]),
         "warmupCalls": sum(1 for c in calls if c.side == "compiled" and not c.block),
+        "steadyFromCall": next((c.index for c in calls if c.block), None),
         "steadySteps": {side: len(v) for side, v in s.steps.items()}, "dropped": s.dropped,
         "step": step, "call": call,
         "compileSeconds": None if cost_ms is None else round(cost_ms / 1000, 4),
