@@ -12,6 +12,8 @@ OUT=${1:?usage: bash bench/in_situ_interleaved.sh OUT_DIR [script ...]}
 shift
 PYTHON=${PYTHON:-python3}
 PROFILES=${PROFILES:-3}
+PROFILE_ARGS=${PROFILE_ARGS:-}  # e.g. --quick: shorter replay rounds after the script (the in-situ measurement is the same)
+LIMIT=${LIMIT:-300}  # seconds a run may take before it is stopped (a hang must not eat the device budget)
 mkdir -p "$OUT"
 elapsed() { "$PYTHON" -c 'import sys, time; print(round(time.time() - float(sys.argv[1]), 2))' "$1"; }
 export PYTHONPATH="$PWD/native-runner${PYTHONPATH:+:$PYTHONPATH}"
@@ -20,15 +22,16 @@ for name in "${@:-amp_train decode_static_kv resnet_infer varlen_server}"; do
     for run in compiled-cold:"" eager:--eager compiled:""; do
       label=${run%%:*}; flag=${run#*:}
       start=$(date +%s.%N)
-      "$PYTHON" "bench/scripts/$name.py" --own-clock $flag >"$OUT/$name.plain-$label.out" 2>&1 || echo "$name plain $label failed" >&2
+      timeout "$LIMIT" "$PYTHON" "bench/scripts/$name.py" --own-clock $flag >"$OUT/$name.plain-$label.out" 2>&1 || echo "$name plain $label failed" >&2
       elapsed "$start" >"$OUT/$name.plain-$label.wall"
     done
     for k in $(seq 1 "$PROFILES"); do
       start=$(date +%s.%N)
-      "$PYTHON" -m compile_lens_runner profile --script "bench/scripts/$name.py" --out "$OUT/$name-$k" \
-        >"$OUT/$name-$k.stdout" 2>"$OUT/$name-$k.stderr" || echo "$name profile $k exited $?" >&2
+      timeout "$LIMIT" "$PYTHON" -m compile_lens_runner profile --script "bench/scripts/$name.py" --out "$OUT/$name-$k" \
+        $PROFILE_ARGS >"$OUT/$name-$k.stdout" 2>"$OUT/$name-$k.stderr" || echo "$name profile $k exited $?" >&2
       elapsed "$start" >"$OUT/$name-$k.wall"
     done
+    "$PYTHON" bench/in_situ_summary.py "$OUT" >"$OUT/summary.txt" || true  # after each script: a cut-short run keeps what it had
   done
 done
-"$PYTHON" bench/in_situ_summary.py "$OUT"
+cat "$OUT/summary.txt"
