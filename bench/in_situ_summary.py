@@ -9,7 +9,7 @@ import re
 import sys
 from typing import Any
 
-SCRIPTS = ("amp_train", "decode_static_kv", "resnet_infer", "varlen_server")
+SCRIPTS = ("amp_train", "decode_static_kv", "resnet_infer", "varlen_server", "pointwise_train")
 
 
 def _read(path: str) -> str | None:

@@ -74,7 +74,10 @@ def test_a_region_that_speeds_up_is_measured_on_the_scripts_inputs(two_regions: 
     assert all(c["ms"] > 0 and c["clock"] == "perf-counter" for c in fast["calls"])
     # interleaved in situ: calls at the compiled stance ran compiled code; those at the eager stance say nothing of it
     assert all(c["ranCompiled"] is (True if c["side"] == "compiled" else None) for c in fast["calls"])
-    assert fast["calls"][0]["compileSeconds"] > 0 and fast["steadyState"]["fromCall"] == 1
+    assert fast["calls"][0]["compileSeconds"] > 0
+    # the steady state after its compile: its plain compiled calls (the observer's and eager-stance calls left out)
+    plain = [c for c in fast["calls"][1:] if c["side"] == "compiled" and not c.get("observer")]
+    assert (fast["steadyState"] or {}).get("fromCall") == (1 if plain else None)
     # in situ, interleaved: 5 calls, the first compiled: too few to have steady steps both ways; the report says why
     # (what-if modes are the replay's: no extra runs of the script)
     assert run.report["inSitu"]["method"] == "interleaved" and run.report["inSitu"]["runs"] == []
@@ -105,8 +108,10 @@ def test_a_region_that_speeds_up_is_measured_on_the_scripts_inputs(two_regions: 
     assert what_if["speedupInterval"]["low"] <= what_if["speedup"] <= what_if["speedupInterval"]["high"]
     assert what_if["compileSeconds"] > 0 and what_if["compiler"]["graphCount"] == 1
     assert [s["measured"] for s in fast["signatures"]] == [True]
-    # compile or stay eager: which one follows the measured noise (advice.recommend), never "no verdict"
-    assert fast["recommendation"]["verdict"] in ("compile", "compile-for-longer-runs", "stay-eager")
+    # the verdict follows the rules from the measured numbers (which one depends on how busy the host was: a
+    # benchmark's business): recomputed from the report, it is the same
+    from compile_lens_runner.script.advice import region_recommendation
+    assert region_recommendation(fast) == fast["recommendation"] and fast["recommendation"]["verdict"] is not None
 
 
 def test_a_region_that_recompiles_every_call(two_regions: tuple[Path, Any]) -> None:
