@@ -88,12 +88,16 @@ def _cancel_at_stdin_eof(cancel: Any) -> None:
 
 
 def _wait(child: subprocess.Popen, deadline: float | None, stop: threading.Event, why: list[str],
-          own_deadline: float | None = None) -> bool:
+          own_deadline: float | None = None, stragglers: rank_launch.Stragglers | None = None) -> bool:
     """Waits for the child, or until own_deadline (then it returns with the child still running); True when the
-    job was stopped (cancel, --timeout) first."""
+    job was stopped (cancel, --timeout, a torchrun rank long after the others: straggler) first."""
     while child.poll() is None:
         if deadline is not None and time.monotonic() > deadline:
             why.append("timeout")
+            stop.set()
+        late = stragglers.check() if stragglers is not None and not stop.is_set() else []
+        if late and stragglers is not None:
+            why += ["straggler", stragglers.text(late)]
             stop.set()
         if stop.wait(0.1):
             return True
@@ -179,9 +183,9 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
         worker = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=env, text=True)
         relay = Relay(worker.stdout, fraction[0])
         relay.start()
-        if _wait(worker, deadline, stop, why):
-            if nproc > 1:  # each rank says where it is (a timeout), then writes what it has
-                if why[0] == "timeout":
+        if _wait(worker, deadline, stop, why, stragglers=rank_launch.Stragglers(workdir, nproc) if nproc > 1 else None):
+            if nproc > 1:  # each rank says where it is (a timeout, a straggler), then writes what it has
+                if why[0] in ("timeout", "straggler"):
                     rank_launch.request_stacks(workdir, nproc)
                 rank_launch.stop_ranks(workdir, nproc)
             kill_tree(worker.pid)
@@ -192,7 +196,9 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
     stopped = why[0] if why else None
     hang = None
     if nproc > 1:
-        hang = rank_merge.merge(workdir, nproc, lambda: fallback_report(spec), stacks_requested=stopped == "timeout")
+        hang = rank_merge.merge(workdir, nproc, lambda: fallback_report(spec), stacks_requested=stopped in ("timeout", "straggler"))
+    if stopped == "straggler":  # the profile goes on with what the ranks measured
+        return finish(spec, workdir, out_dir, None, 0, timeout, hang, straggler=why[1])
     return finish(spec, workdir, out_dir, stopped, code, timeout, hang)
 
 
