@@ -193,3 +193,15 @@ def test_a_signature_that_changes_every_call_is_pooled_and_its_steps_still_count
     step = result["step"]
     assert step["comparedBy"] == "pooled" and step["pairs"] == 8 and 1.9 < step["speedup"] < 2.1
     assert result["dropped"]["first on its signature"] == 1  # eager's first step only: no signature recurs
+
+
+def test_torch_without_set_stance_falls_back_to_separate_runs_labelled(monkeypatch: Any) -> None:
+    from compile_lens_runner.process import in_situ as process_in_situ
+
+    spec = {"target": {"script": "train.py"}}
+    monkeypatch.setattr(process_in_situ, "_torch_version", lambda: (2, 5))
+    assert process_in_situ.method(spec) == "separate-runs"
+    monkeypatch.setattr(process_in_situ, "_torch_version", lambda: (2, 6))
+    assert process_in_situ.method(spec) == "interleaved"
+    assert process_in_situ.method(dict(spec, inSituRuns=False)) is None
+    assert process_in_situ.method({"target": {"sample": "mlp"}}) is None

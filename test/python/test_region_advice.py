@@ -177,3 +177,13 @@ def test_in_situ_and_replay_apart_beyond_their_intervals_are_said() -> None:
     assert rec["verdict"] == "compile" and "disagree beyond their intervals: the verdict rests on the in-situ steps" in rec["reason"]
     region["inSitu"]["call"].update(speedup=1.85, low=1.75, high=1.95)
     assert "disagree" not in region_recommendation(region)["reason"]
+
+
+def test_one_pair_of_interleaved_blocks_is_no_in_situ_verdict() -> None:
+    region = _region("Net", 5, [], reason="it runs an optimizer step")
+    region["inSitu"] = dict(_in_situ(1.8, 1.7, 1.9, 10, 1000), method="interleaved", call=None)
+    region["inSitu"]["step"].update(pairs=1, comparedBy="signature")
+    rec = region_recommendation(region)
+    assert rec["verdict"] == "none" and "1.8x" not in rec["reason"]
+    region["inSitu"]["step"]["pairs"] = 2
+    assert region_recommendation(region)["verdict"] == "compile"
