@@ -1,4 +1,5 @@
-// Both in-situ runs of a script region overlaid (SVG, d3): per call index, the step from that call to the next as
+// A script region's in-situ steps overlaid (SVG, d3; both separate runs, or both sides of the interleaved run, 1.16):
+// per call index, the step from that call to the next as
 // the script made it as written (compiled) and with compiling off (eager), the steps that compiled marked, the
 // steady state shaded with both medians. A log scale when compile steps dwarf the rest.
 import { axisBottom, axisLeft, line, scaleLinear, select } from 'd3';

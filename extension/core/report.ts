@@ -366,7 +366,7 @@ export interface RegionInSitu {
   whatIf?: { mode: string; step: InSituSpeedup | null; compileSeconds: number | null; breakEvenSteps: number | null; reason: string | null; failure: CompileFailure | null }[];
 }
 
-/** schema 1.14: the script's in-situ runs */
+/** schema 1.14: how the script was measured in situ (1.16: interleaved in the observed run, or separate runs) */
 export interface ReportInSitu {
   pairs: number;
   /** schema 1.16 */
