@@ -12,7 +12,8 @@ inputs kept for replay by `region_capture`; nothing else runs inside the script'
 capture run on few calls only (capture.py), outside the call's clock, and those calls (and any call that encloses
 observer work of a nested region) are marked `observer` so the steady state leaves them out. While the in-situ
 interleaving runs (interleave.py), inputs are captured only on calls that are no steady step anyway (block 0: the
-warm-up, a signature's first compiled call; a signature's first call): a capture's copy in the steps the measurement rests on would drop them
+warm-up, a signature's first compiled call; a signature's first call, unless the signature changes every call): a
+capture's copy in the steps the measurement rests on would drop them
 (a server's signatures churning through the capture slots put one into half its steps). A region holds the
 script's objects only while the script does (held.py): when the script drops what torch.compile returned to it, the
 region is measured (`on_drop`: then, when that is a safe point (safe_point.py), else at the next one: the next
@@ -320,7 +321,8 @@ class RegionRecorder:
         try:
             check = region.replay.check(owner, leaves, index)
             held = (region_capture.capture(signature, grad, amp, args, kwargs, owner, is_method)
-                    if region.replay.wants(signature) and (not block or not region.signatures[signature]) else None)
+                    if region.replay.wants(signature) and (not block or not (region.signatures[signature] or _changing(region)))
+                    else None)
         except Exception as exc:  # the observer's own work never fails the script's call: the region is not replayed
             region.replay.give_up(exc)
             check, held = None, None
