@@ -1,4 +1,5 @@
-// Both in-situ runs of a script region overlaid (SVG, d3): per call index, the step from that call to the next as
+// A script region's in-situ steps overlaid (SVG, d3; both separate runs, or both sides of the interleaved run, 1.16):
+// per call index, the step from that call to the next as
 // the script made it as written (compiled) and with compiling off (eager), the steps that compiled marked, the
 // steady state shaded with both medians. A log scale when compile steps dwarf the rest.
 import { axisBottom, axisLeft, line, scaleLinear, select } from 'd3';
@@ -15,7 +16,8 @@ type Side = 'compiled' | 'eager';
 const SIDE_TEXT: Record<Side, string> = { compiled: 'as written (compiled)', eager: 'compiling off (eager)' };
 
 function steps(points: InSituPoint[]): { index: number; ms: number; compiles: number }[] {
-  return points.flatMap(([, step, compiles], index) => (step !== null && step > 0 ? [{ index, ms: step, compiles }] : []));
+  // interleaved runs (schema 1.16) carry each call's index: the two sides take turns in one run
+  return points.flatMap((p, position) => (p[1] !== null && p[1] > 0 ? [{ index: p[3] ?? position, ms: p[1], compiles: p[2] }] : []));
 }
 
 /** The overlay with its legend, or null when the region has no in-situ series with a step. */

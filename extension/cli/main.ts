@@ -42,7 +42,7 @@ Options for profile and check:
   --timeout SECONDS          stop the run after this long
   --quick                    fewer timing rounds (tests, CI)
   --calls N                  --script: stop the script after a region's Nth call, then measure (servers, long loops)
-  --no-in-situ               --script: skip running the script as written and with compiling off (in-situ steps)
+  --no-in-situ               --script: no in-situ measurement (the observed run switching compiling off and on)
   --nproc-per-node N         --script: run it under torchrun with N processes (DDP, FSDP): every rank's compiles,
                              breaks and recompiles, their traces, and where the ranks diverged (check fails on it)
   --python PATH              interpreter with torch (default $COMPILE_LENS_PYTHON or python3; inspect needs no torch)

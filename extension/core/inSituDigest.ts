@@ -1,7 +1,8 @@
-// A script region's in-situ numbers (schema 1.14; pairs used, 1.15): its own steps and calls, the script run as written against the
-// script run with compiling turned off. What the CLI block leads with, what --json carries, the CodeLens line, and
+// A script region's in-situ numbers (schema 1.14; pairs used, 1.15; interleaved, 1.16): its own steps and calls,
+// compiled against eager — interleaved blocks of the observed run itself (torch >= 2.6), or separate runs as written
+// and with compiling off (torch < 2.6). What the CLI block leads with, what --json carries, the CodeLens line, and
 // the report panel's overlay title. A failed compiled call is said at the user's line; no number is made up.
-import type { InSituSpeedup, Region, Report } from './report.ts';
+import type { InSituSpeedup, Recommendation, Region, Report } from './report.ts';
 import { formatMs, formatSeconds, formatSpeedup, plural } from './units.ts';
 
 export interface InSituNumber {
@@ -13,8 +14,16 @@ export interface InSituNumber {
 }
 
 export interface InSituDigest {
-  /** pairs of runs (one as written, one with compiling off) the numbers pool */
+  /** pairs of runs (one as written, one with compiling off) the numbers pool; interleaved: pairs of adjacent blocks */
   pairs: number;
+  /** what the numbers rest on: "6 pairs of adjacent eager/compiled blocks in this run, one signature" */
+  basis: string;
+  /** interleaved: steady steps each way and the steps left out ("left out: 9 spanning a switch, …"), or null */
+  steadyNote: string | null;
+  /** interleaved, several signatures: one line per compared signature */
+  signatureLines: string[];
+  /** the region's verdict, for the CodeLens (null: none) */
+  verdict: Recommendation['verdict'] | null;
   step: InSituNumber | null;
   call: InSituNumber | null;
   /** the compile cost inside the script: its warm-up's time over eager's */
@@ -71,12 +80,40 @@ export function pairsNote(pairs: number, s: InSituSpeedup | null): string | null
   return parts.join('; ');
 }
 
+const DROPPED: Record<string, string> = {
+  'warm-up': 'in the compiled warm-up', switch: 'spanning a switch', 'first on its signature': "a side's first on its signature",
+  compiled: 'compiling', observer: "with Compile Lens's own work", 'ran eagerly': 'on the compiled side with no compiled code run',
+};
+
+const COMPARED: Record<string, string> = {
+  signature: 'one signature', 'matched-mix': "per signature, over the script's mix", pooled: 'signatures pooled (a new one almost every call)',
+};
+
+function basisOf(s: NonNullable<Region['inSitu']>): string {
+  if (s.method !== 'interleaved') return `${plural(s.pairs, 'pair')} of runs: the script as written vs with compiling off`;
+  const number = s.step ?? s.call;
+  const by = number?.comparedBy ? `, ${COMPARED[number.comparedBy]}` : '';
+  return `${plural(number?.pairs ?? 0, 'pair')} of adjacent eager/compiled blocks in this run${by}`;
+}
+
+function steadyNoteOf(s: NonNullable<Region['inSitu']>): string | null {
+  if (s.method !== 'interleaved' || !s.steadySteps) return null;
+  const left = Object.entries(s.dropped ?? {}).map(([why, n]) => `${n} ${DROPPED[why] ?? why}`);
+  return `steady steps: eager ${s.steadySteps.eager}, compiled ${s.steadySteps.compiled}${left.length ? `; left out: ${left.join(', ')}` : ''}`;
+}
+
 export function digestInSitu(region: Region): InSituDigest | null {
   const s = region.inSitu;
-  if (!s || !s.pairs && !s.failure) return null;
+  if (!s || !s.pairs && !s.failure && !(s.method === 'interleaved' && s.reason)) return null;
   const f = s.failure ?? null;
+  const step = s.step ?? null;
   return {
     pairs: s.pairs,
+    basis: basisOf(s),
+    steadyNote: steadyNoteOf(s),
+    signatureLines: step?.comparedBy === 'matched-mix' ? (step.signatures ?? []).map((g) =>
+      `${g.signature}: ${formatSpeedup(g.speedup)}, ${formatMs(g.eagerMs)} → ${formatMs(g.compiledMs)} (${plural(g.calls, 'call')})`) : [],
+    verdict: region.recommendation?.verdict ?? null,
     step: number(s.step),
     call: number(s.call),
     compileSeconds: s.compileSeconds ?? null,
@@ -107,19 +144,24 @@ export function inSituLens(d: InSituDigest): string {
   if (!d.step && d.call) return `${formatSpeedup(d.call.speedup)}/call in situ${d.compileSeconds !== null ? ` · compile ${formatSeconds(d.compileSeconds)}` : ''}`;
   if (d.step) {
     const parts = [`${formatSpeedup(d.step.speedup)}/step in situ`];
+    if (d.verdict === 'stay-eager') return `${parts[0]} (${range(d.step)}) · stay eager`;
+    if (d.verdict === 'compile-for-longer-runs' && d.breakEvenSteps !== null) {
+      return `${parts[0]} · compile for runs > ${d.breakEvenSteps.toLocaleString('en-US')} steps (ran ${d.stepsMade ?? '?'})`;
+    }
     if (d.compileSeconds !== null) parts.push(`compile ${formatSeconds(d.compileSeconds)}`);
     if (d.breakEvenSteps !== null) {
       parts.push(d.paysBack === false && d.stepsMade !== null ? `needs ${d.breakEvenSteps} steps, ran ${d.stepsMade}` : `pays back at step ${d.breakEvenSteps}`);
     }
     return parts.join(' · ');
   }
+  if (d.reason && !d.regionSeconds) return d.reason.includes('ran compiled code') ? 'in situ: no compiled code ran' : 'in situ: no number';
   if (d.regionSeconds) return `${formatMs(d.regionSeconds.compiled * 1000)} compiled vs ${formatMs(d.regionSeconds.eager * 1000)} eager in situ`;
   return 'in situ: no call ran both ways';
 }
 
 /** The CLI's in-situ lines for a region (indented by the caller): the numbers first, then what they rest on. */
 export function inSituLines(d: InSituDigest): string[] {
-  const runs = `${plural(d.pairs, 'pair')} of runs: the script as written vs with compiling off`;
+  const runs = d.basis;
   const lines: string[] = [];
   if (d.failure) lines.push(`in situ: compiled call ${d.failure.call ?? '?'} failed at ${d.failure.text}. Fix: ${d.failure.fix}`);
   if (d.step) {
@@ -134,11 +176,13 @@ export function inSituLines(d: InSituDigest): string[] {
   } else if (d.call) {  // steady calls, but every step held a compile (another region's)
     lines.push(`in situ (${runs}): per call ${formatSpeedup(d.call.speedup)} (next run ${range(d.call)}), ` +
       `${formatMs(d.call.eagerMs)} → ${formatMs(d.call.compiledMs)} per call; no step speedup — ${d.reason ?? 'no steady step'}`);
-  } else if (d.pairs) {
+  } else if (d.pairs || d.reason) {
     const spent = d.regionSeconds ? `: its calls took ${formatMs(d.regionSeconds.compiled * 1000)} compiled vs ${formatMs(d.regionSeconds.eager * 1000)} eager` : '';
     lines.push(`in situ (${runs}): no steady step — ${d.reason ?? 'none was matched'}${spent}`);
   }
   if (d.pairsNote && (d.step || d.call)) lines.push(`  ${d.pairsNote}`);
+  if (d.steadyNote && (d.step || d.call)) lines.push(`  ${d.steadyNote}`);
+  lines.push(...d.signatureLines.map((line) => `  ${line}`));
   if (d.unmatched) lines.push(`  not compared: ${d.unmatched}`);
   for (const w of d.whatIf) {
     const text = w.failure ? `failed at ${w.failure}` : w.step ? `per step ${formatSpeedup(w.step.speedup)} (next run ${range(w.step)})` : 'no steady step';

@@ -217,7 +217,7 @@ export function formatScriptDigest(report: Report): string {
   }
   const { recommendation } = report;
   const measured = regions.some((r) => r.recommendation !== null);
-  if (measured && (recommendation.verdict === 'compile' || recommendation.verdict === 'stay-eager')) out.push(`  ${recommendationLine(recommendation)}`);
+  if (measured && recommendation.verdict !== undefined && recommendation.verdict !== 'none') out.push(`  ${recommendationLine(recommendation)}`);
   return out.join('\n');
 }
 

@@ -258,6 +258,12 @@ export interface RegionCall {
   profiled?: boolean;
   /** the call carried Compile Lens's state check or input capture: left out of the steady state (schema 1.14) */
   observer?: boolean;
+  /** schema 1.16, interleaved in situ: the stance it ran at (eager on purpose: its ranCompiled is null) and its block (0: warm-up) */
+  side?: 'compiled' | 'eager';
+  block?: number;
+  /** schema 1.16: from this call's start to the region's next call's start, and the compiles that started in it */
+  stepMs?: number | null;
+  stepCompiles?: number | null;
 }
 
 export interface RegionSignature {
@@ -280,7 +286,8 @@ export interface Recommendation {
   /** null means: don't compile (verdict stay-eager) or no verdict (verdict none) */
   mode: string | null;
   reason: string;
-  verdict?: 'compile' | 'stay-eager' | 'none';
+  /** compile-for-longer-runs (schema 1.16): faster per step, but the compile pays back only after more steps than this run made */
+  verdict?: 'compile' | 'compile-for-longer-runs' | 'stay-eager' | 'none';
 }
 
 /** Script mode: a callable torch.compile (or nn.Module.compile) returned while the script ran. */
@@ -306,6 +313,13 @@ export interface InSituSpeedup {
   /** schema 1.15: the CPU probe (ms) of the host's fast state, and probes that read it faster still */
   fastStateProbeMs?: number;
   fasterProbesMs?: number[];
+  /** schema 1.16, interleaved: pairs of adjacent eager/compiled blocks the interval rests on, and each pair's ratio */
+  pairs?: number;
+  pairRatios?: number[];
+  /** schema 1.16: one signature, per signature over the script's mix, or pooled (the signature changed every call) */
+  comparedBy?: 'signature' | 'matched-mix' | 'pooled';
+  signatures?: { signature: string; eagerMs: number; compiledMs: number; speedup: number; steps: { eager: number; compiled: number }; calls: number }[];
+  notCompared?: string[];
 }
 
 /** schema 1.14: a compiled call that failed, at the user's line */
@@ -317,12 +331,17 @@ export interface CompileFailure {
   index?: number;
 }
 
-/** [ms, stepMs, compiles in the step] per call */
-export type InSituPoint = [number | null, number | null, number];
+/** [ms, stepMs, compiles in the step] per call; interleaved (schema 1.16): [ms, stepMs, compiles in the step, call index] */
+export type InSituPoint = [number | null, number | null, number] | [number | null, number | null, number, number];
 
 /** schema 1.14: a region's calls and steps in the in-situ runs, compiled against eager */
 export interface RegionInSitu {
   pairs: number;
+  /** schema 1.16: interleaved (the observed run itself) or separate-runs (torch < 2.6) */
+  method?: 'interleaved' | 'separate-runs';
+  /** schema 1.16, interleaved: steady steps each way, and the steps left out by why */
+  steadySteps?: { eager: number; compiled: number };
+  dropped?: Record<string, number>;
   compiledCalls?: number;
   eagerCalls?: number;
   matchedCalls?: number;
@@ -347,9 +366,12 @@ export interface RegionInSitu {
   whatIf?: { mode: string; step: InSituSpeedup | null; compileSeconds: number | null; breakEvenSteps: number | null; reason: string | null; failure: CompileFailure | null }[];
 }
 
-/** schema 1.14: the script's in-situ runs */
+/** schema 1.14: how the script was measured in situ (1.16: interleaved in the observed run, or separate runs) */
 export interface ReportInSitu {
   pairs: number;
+  /** schema 1.16 */
+  method?: 'interleaved' | 'separate-runs';
+  schedule?: { startCall: number | null; blockCalls: number; order: string; fixedForRanks: boolean; topLevelCalls: number; stoppedBecause: string | null };
   order: string[];
   repeatedBecause?: string | null;
   runs: { file?: string | null; side: 'compiled' | 'eager'; pair: number; mode?: string | null; status: string; wallSeconds?: number | null; error?: RunError | null; switch?: string | null }[];

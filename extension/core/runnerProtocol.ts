@@ -21,7 +21,7 @@ export interface ProfileOptions {
   quick?: boolean;
   /** script mode: stop the script after a region's Nth call, then measure */
   calls?: number;
-  /** script mode: false skips the in-situ runs (the script as written and with compiling off) */
+  /** script mode: false skips the in-situ measurement (the observed run switching compiling off and on; torch < 2.6: separate runs) */
   inSitu?: boolean;
   /** script mode: run the script under torchrun with this many processes (> 1) */
   nprocPerNode?: number;

@@ -42,8 +42,8 @@ def parser() -> argparse.ArgumentParser:
     prof.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     prof.add_argument("--out", metavar="DIR", help="report directory (default ./.compile-lens/runs/<name>-<time>)")
     prof.add_argument("--modes", type=_modes, help=f"comma-separated: {','.join(KNOWN_MODES)} (default: default); "
-                      "with --script: what-if modes, each run in situ (the script with its torch.compile calls set to the mode) "
-                      "and replayed on each region's captured inputs")
+                      "with --script: what-if modes, replayed on each region's captured inputs (with torch < 2.6 also run in situ: "
+                      "the script with its torch.compile calls set to the mode)")
     prof.add_argument("--dynamic", choices=("auto", "true", "false"), help="torch.compile's dynamic= (default auto)")
     prof.add_argument("--fullgraph", action="store_true")
     prof.add_argument("--backend", help="torch.compile's backend= (default inductor)")
@@ -54,8 +54,8 @@ def parser() -> argparse.ArgumentParser:
     prof.add_argument("--calls", type=int, metavar="N",
                       help="with --script: once a region has been called N times, measure the regions so far and stop the script")
     prof.add_argument("--no-in-situ", action="store_true",
-                      help="with --script: skip running the script as written and with compiling off (in-situ speedups); "
-                      "only the observed run and its replays")
+                      help="with --script: no in-situ measurement (the observed run switching compiling off and on between "
+                      "blocks of its calls); only the observed run and its replays")
     prof.add_argument("--stop-when-stdin-closes", action="store_true",
                       help="cancel when standard input reaches EOF: the launching editor went away")
     prof.add_argument("--nproc-per-node", type=int, metavar="N", default=1,

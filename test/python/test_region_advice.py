@@ -35,7 +35,8 @@ def test_slower_regions_stay_eager_and_unmeasured_ones_get_no_verdict() -> None:
     fast = _region("Block", 12, [_measurement("as-written", 1.8)])
     summary = script_recommendation([fast, slow, once])
     assert summary["verdict"] == "compile" and summary["mode"] == "default"
-    assert summary["reason"] == ("Block (line 12): compile (default, 1.80x); step (line 30): stay eager (best 0.60x); "
+    assert summary["reason"] == ("Block (line 12): compile (default, 1.80x per call, replayed); step (line 30): stay eager "
+                                 "(0.60x per call, replayed); "
                                  "helper (line 40): not measured, called once: at least 3 calls are needed to measure it "
                                  "(the first compiles).")
     nothing = script_recommendation([once])
@@ -57,7 +58,8 @@ def test_the_in_situ_step_decides_weighed_by_the_steps_the_script_made() -> None
     assert "1.31x per step in situ" in rec["reason"] and "pays back after 212 steps; this run made 1,000" in rec["reason"]
     region["inSitu"] = _in_situ(1.31, 1.2, 1.4, 212, 32)
     rec = region_recommendation(region)
-    assert rec["verdict"] == "stay-eager" and "pays back after 212 steps and this run made 32" in rec["reason"]
+    assert rec["verdict"] == "compile-for-longer-runs" and rec["mode"] == "default"
+    assert rec["reason"].startswith("Compile for runs longer than 212 steps (this run made 32): steps are faster compiled")
     region["stoppedAfterCalls"] = 32  # --calls N cut the script short: its own length is not known
     assert region_recommendation(region)["verdict"] == "compile"
 
@@ -66,7 +68,8 @@ def test_a_replayed_break_even_beyond_the_scripts_calls_is_not_a_compile() -> No
     region = _region("act", 3, [_measurement("as-written", 1.8)])
     region["callCount"] = 40
     rec = region_recommendation(region)
-    assert rec["verdict"] == "stay-eager" and "this script made 40 calls" in rec["reason"]
+    assert rec["verdict"] == "compile-for-longer-runs" and rec["reason"].startswith(
+        "Compile for runs longer than 1,200 calls (this run made 40): ")
 
 
 def test_a_failed_compiled_call_is_never_a_compile() -> None:
@@ -113,4 +116,74 @@ def test_a_cuda_graph_mode_recommended_on_cpu_says_its_cuda_graphs_did_nothing()
 def test_a_notebook_region_is_named_by_its_cell_and_cell_line() -> None:
     region = _region("Net", 17, [_measurement("as-written", 0.6)])
     region["location"] = {"file": "/nb.ipynb", "line": 2, "cell": 2}
-    assert script_recommendation([region])["reason"] == "Net (cell 3, line 2): stay eager (best 0.60x)."
+    assert script_recommendation([region])["reason"] == "Net (cell 3, line 2): stay eager (0.60x per call, replayed)."
+
+
+# The verdict rules, one row per case: (speedup, low, high, break-even steps, steps made) -> verdict, words in the
+# region's reason, and words in the script's headline. A verdict never contradicts its number.
+VERDICTS = [
+    # faster (interval clears 1.05x), pays back within the run
+    ((1.43, 1.34, 1.51, 212, 1000), "compile", "pays back after 212 steps; this run made 1,000", "compile (default, 1.43x per step in situ (1.34-1.51x))"),
+    # faster, pays back only after more steps than the run made: its own verdict, never "stay eager"
+    ((1.76, 1.27, 1.96, 2358, 60), "compile-for-longer-runs", "Compile for runs longer than 2,358 steps (this run made 60)",
+     "compile for runs longer than 2,358 steps (default, 1.76x per step in situ (1.27-1.96x); this run made 60)"),
+    # not faster: the interval stays under 1.05x
+    ((1.02, 0.98, 1.04, None, 60), "stay-eager", "compiled steps are not faster", "stay eager (1.02x per step in situ (0.98-1.04x))"),
+    ((0.87, 0.78, 0.95, None, 60), "stay-eager", "compiled steps are slower", "stay eager (0.87x per step in situ (0.78-0.95x))"),
+    # the estimate under 1.05x, its interval reaching over it: may be no faster
+    ((1.01, 0.97, 1.09, None, 60), "stay-eager", "may be no faster", "stay eager (1.01x per step in situ (0.97-1.09x))"),
+    # faster by the estimate, not by the interval: no verdict (and the headline says no "stay eager")
+    ((1.31, 1.02, 1.44, 500, 160), "none", "may be faster compiled, but not clearly", "no verdict"),
+    # too wide to decide
+    ((1.09, 0.98, 1.97, None, 60), "none", "varied too much to decide", "no verdict"),
+]
+
+
+def test_the_verdict_rules_table() -> None:
+    for (speedup, low, high, after, made), verdict, reason, headline in VERDICTS:
+        region = _region("Net", 5, [], reason="it runs an optimizer step")
+        region["inSitu"] = dict(_in_situ(speedup, low, high, after, made), method="interleaved",
+                                call=None)
+        region["inSitu"]["step"].update(pairs=6, comparedBy="signature")
+        region["recommendation"] = rec = region_recommendation(region)
+        assert rec["verdict"] == verdict, (speedup, low, high, rec)
+        assert reason in rec["reason"], rec["reason"]
+        summary = script_recommendation([region])
+        assert headline in summary["reason"], summary["reason"]
+        assert "best" not in summary["reason"]
+        if verdict in ("compile", "compile-for-longer-runs"):
+            assert rec["mode"] == "default" and summary["verdict"] == verdict
+        else:
+            assert rec["mode"] is None and "stay eager" not in summary["reason"] or verdict == "stay-eager"
+
+
+def test_a_region_none_of_whose_calls_ran_compiled_code_gets_no_number() -> None:
+    region = _region("TransformerEncoder", 9, [], reason="every call ran eagerly")
+    region["inSitu"] = {"method": "interleaved", "pairs": 0, "step": None, "call": None, "failure": None,
+                        "regionSeconds": {"compiled": 1.0, "eager": 0.03}, "stepsMade": 60,
+                        "reason": "no call of it ran compiled code (a graph break): every call ran eagerly, so there is nothing compiled to compare"}
+    rec = region_recommendation(region)
+    assert rec["verdict"] == "none" and "torch.compile made no graph of TransformerEncoder that ran" in rec["reason"]
+    assert "x" not in rec["reason"].split("ran:")[0].replace("TransformerEncoder", "")
+    assert "no verdict" in script_recommendation([dict(region, recommendation=rec)])["reason"].lower()
+
+
+def test_in_situ_and_replay_apart_beyond_their_intervals_are_said() -> None:
+    region = _region("Block", 12, [dict(_measurement("as-written", 1.9), speedupInterval={"low": 1.8, "high": 2.0, "floorPct": 2.0})])
+    region["inSitu"] = dict(_in_situ(1.43, 1.34, 1.51, 10, 1000), method="interleaved",
+                            call={"speedup": 1.2, "low": 1.1, "high": 1.3, "eagerMs": 1.2, "compiledMs": 1.0})
+    region["inSitu"]["step"].update(pairs=6, comparedBy="signature")
+    rec = region_recommendation(region)
+    assert rec["verdict"] == "compile" and "disagree beyond their intervals: the verdict rests on the in-situ steps" in rec["reason"]
+    region["inSitu"]["call"].update(speedup=1.85, low=1.75, high=1.95)
+    assert "disagree" not in region_recommendation(region)["reason"]
+
+
+def test_one_pair_of_interleaved_blocks_is_no_in_situ_verdict() -> None:
+    region = _region("Net", 5, [], reason="it runs an optimizer step")
+    region["inSitu"] = dict(_in_situ(1.8, 1.7, 1.9, 10, 1000), method="interleaved", call=None)
+    region["inSitu"]["step"].update(pairs=1, comparedBy="signature")
+    rec = region_recommendation(region)
+    assert rec["verdict"] == "none" and "1.8x" not in rec["reason"]
+    region["inSitu"]["step"]["pairs"] = 2
+    assert region_recommendation(region)["verdict"] == "compile"

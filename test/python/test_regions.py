@@ -71,15 +71,20 @@ def test_a_region_that_speeds_up_is_measured_on_the_scripts_inputs(two_regions: 
     assert fast["kind"] == "function" and fast["location"]["line"] == marker_line(script, "MARK: fast")
     assert fast["device"] == "cpu"
     assert fast["callCount"] == 5 and [c["event"] for c in fast["calls"]] == ["compiled"] + ["cached"] * 4
-    assert all(c["ranCompiled"] is True and c["ms"] > 0 and c["clock"] == "perf-counter" for c in fast["calls"])
-    assert fast["calls"][0]["compileSeconds"] > 0 and fast["steadyState"]["fromCall"] == 1
-    # --modes in situ too: the script once more with its torch.compile calls set to reduce-overhead
-    [what_if_situ] = fast["inSitu"]["whatIf"]
-    # grows recompiles in every iteration: activation's steps all hold a compile, its calls are steady
-    assert what_if_situ["mode"] == "reduce-overhead" and what_if_situ["call"]["speedup"] > 0
-    assert fast["inSitu"]["step"] is None and "another region's compiles" in fast["inSitu"]["reason"]
-    assert what_if_situ["compileSeconds"] is not None and what_if_situ["failure"] is None
-    assert [r["mode"] for r in run.report["inSitu"]["runs"] if r["mode"]] == ["reduce-overhead"]
+    assert all(c["ms"] > 0 and c["clock"] == "perf-counter" for c in fast["calls"])
+    # interleaved in situ: calls at the compiled stance ran compiled code; those at the eager stance say nothing of it
+    assert all(c["ranCompiled"] is (True if c["side"] == "compiled" else None) for c in fast["calls"])
+    assert fast["calls"][0]["compileSeconds"] > 0
+    # the steady state after its compile: its plain compiled calls (the observer's and eager-stance calls left out)
+    plain = [c for c in fast["calls"][1:] if c["side"] == "compiled" and not c.get("observer")]
+    assert (fast["steadyState"] or {}).get("fromCall") == (1 if plain else None)
+    # in situ, interleaved: 5 calls, the first compiled: too few to have steady steps both ways; the report says why
+    # (what-if modes are the replay's: no extra runs of the script)
+    assert run.report["inSitu"]["method"] == "interleaved" and run.report["inSitu"]["runs"] == []
+    assert fast["inSitu"]["step"] is None and fast["inSitu"]["reason"] and fast["inSitu"]["whatIf"] == []
+    # grows compiles a new shape at every call: each runs at the compiled stance, whatever the block (as written)
+    grows = _regions(run.report)["grows"]
+    assert all(c["side"] == "compiled" and c["ranCompiled"] is True for c in grows["calls"])
     assert fast["replay"] == {"replayable": True, "reason": None}
     written, what_if = fast["measurements"]
     assert (written["mode"], written["why"], written["signature"]) == ("as-written", "most-frequent", "float32[32, 64, 64]; no_grad")
@@ -103,8 +108,10 @@ def test_a_region_that_speeds_up_is_measured_on_the_scripts_inputs(two_regions: 
     assert what_if["speedupInterval"]["low"] <= what_if["speedup"] <= what_if["speedupInterval"]["high"]
     assert what_if["compileSeconds"] > 0 and what_if["compiler"]["graphCount"] == 1
     assert [s["measured"] for s in fast["signatures"]] == [True]
-    # compile or stay eager: which one follows the measured noise (advice.recommend), never "no verdict"
-    assert fast["recommendation"]["verdict"] in ("compile", "stay-eager")
+    # the verdict follows the rules from the measured numbers (which one depends on how busy the host was: a
+    # benchmark's business): recomputed from the report, it is the same
+    from compile_lens_runner.script.advice import region_recommendation
+    assert region_recommendation(fast) == fast["recommendation"] and fast["recommendation"]["verdict"] is not None
 
 
 def test_a_region_that_recompiles_every_call(two_regions: tuple[Path, Any]) -> None:
@@ -128,12 +135,14 @@ def test_a_region_that_mutates_state_is_not_replayed_but_measured_in_situ(two_re
     tally = _regions(run.report)["Tally"]
     assert tally["kind"] == "module" and tally["callCount"] == 5 and tally["measurements"] == []
     assert tally["replay"]["replayable"] is False and "changes its buffer seen in place" in tally["replay"]["reason"]
-    # a replay cannot answer for it; the script's own calls, run as written and with compiling off, do
-    assert tally["inSitu"]["matchedCalls"] == 5 and "in situ" in tally["recommendation"]["reason"]
+    # a replay cannot answer for it, and in situ its 5 calls are too few for steady steps both ways: no number
+    # either way, and the region and the summary say both reasons, with no verdict
+    assert tally["inSitu"]["step"] is None and tally["inSitu"]["reason"]
+    assert tally["recommendation"]["verdict"] == "none" and "; in situ: " in tally["recommendation"]["reason"]
     assert "don't compile" not in tally["recommendation"]["reason"].lower()
     summary = run.report["recommendation"]
-    assert summary["verdict"] in ("compile", "stay-eager", "none")
-    assert "Tally (line" in summary["reason"] and "not measured, it changes its buffer" not in summary["reason"]
+    assert summary["verdict"] in ("compile", "compile-for-longer-runs", "stay-eager", "none")
+    assert "Tally (line" in summary["reason"] and tally["inSitu"]["reason"] in summary["reason"]
 
 
 def test_compile_time_is_counted_once_per_compile(two_regions: tuple[Path, Any]) -> None:

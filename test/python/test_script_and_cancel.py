@@ -50,7 +50,7 @@ def test_script_mode_reports_breaks_and_recompiles_at_user_lines(tmp_path: Path)
     assert mode["compileSeconds"] > 0 and compiler["frames"][0]["location"]["line"] == marker_line(script, "def step(x):")
     [region] = run.report["regions"]  # `fast`, measured on the inputs of its most frequent signature
     assert region["calls"][2]["event"] == "recompiled" and region["measurements"][0]["signature"] == "float32[8]; grad"
-    assert run.report["recommendation"]["verdict"] in ("compile", "stay-eager")
+    assert run.report["recommendation"]["verdict"] in ("compile", "compile-for-longer-runs", "stay-eager")
 
 
 def test_script_that_fails_still_reports_its_compiles(tmp_path: Path) -> None:

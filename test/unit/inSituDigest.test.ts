@@ -16,9 +16,14 @@ test('a 40-call script: the lens says the step speedup, its compile inside the s
   const report = await fixture('script-in-situ-cpu');
   const region = report.regions![0]!;
   const digest = digestRegion(region);
-  assert.equal(digest.headline, '1.22×/step in situ · compile 3.1 s · needs 19467 steps, ran 40');
+  // the recorded verdict is stay-eager (0.87–1.32×): the lens says it with the interval, never "needs N steps"
+  assert.equal(digest.headline, '1.22×/step in situ (0.87–1.32×) · stay eager');
   assert.ok(digest.headline.length <= 62);
-  const paid: Region = { ...region, inSitu: { ...region.inSitu!, breakEvenSteps: 12, paysBack: true } };
+  const longer: Region = { ...region, recommendation: { mode: 'default', verdict: 'compile-for-longer-runs', reason: 'Compile for runs longer than 19,467 steps (this run made 40): …' } };
+  assert.equal(digestRegion(longer).headline, '1.22×/step in situ · compile for runs > 19,467 steps (ran 40)');
+  assert.ok(digestRegion(longer).headline.length <= 62);
+  const paid: Region = { ...region, recommendation: { mode: 'default', verdict: 'compile', reason: 'Compile …' },
+    inSitu: { ...region.inSitu!, breakEvenSteps: 12, paysBack: true } };
   assert.equal(digestRegion(paid).headline, '1.22×/step in situ · compile 3.1 s · pays back at step 12');
 });
 
@@ -95,4 +100,36 @@ test('no pair with both runs at the fast state: all count, the widened interval 
     "interval widened: the CPU probe beside the steps read eager 1.90× the fast state's; steps at the host's fast state per pair: eager 0, compiled 14; " +
     'the host ran faster at 2 probes (1.23 ms against 1.84 ms): the whole profile may have run slow');
   assert.equal(pairsNote(1, { ...H100_STEP, fastStateSteps: undefined }), null);  // runs without probes: nothing to say
+});
+
+test('interleaved in situ (schema 1.16): what the number rests on, the steps left out, per signature; the lens says the verdict', async () => {
+  const report = await fixture('script-in-situ-cpu');
+  const base = report.regions![0]!;
+  const step = (speedup: number, low: number, high: number): InSituSpeedup => ({
+    speedup, low, high, eagerMs: 2.0 * speedup, compiledMs: 2.0, pairs: 14, pairRatios: [speedup], comparedBy: 'matched-mix',
+    signatures: [
+      { signature: 'float32[1, 37, 512]; inference', eagerMs: 0.8, compiledMs: 0.9, speedup: 0.889, steps: { eager: 40, compiled: 38 }, calls: 41 },
+      { signature: 'float32[1, 512, 512]; inference', eagerMs: 1.2, compiledMs: 1.3, speedup: 0.923, steps: { eager: 30, compiled: 31 }, calls: 40 },
+    ],
+  });
+  const region: Region = {
+    ...base,
+    inSitu: { pairs: 14, method: 'interleaved', step: step(0.91, 0.88, 0.96), call: null, steadySteps: { eager: 70, compiled: 69 },
+      dropped: { 'warm-up': 3, switch: 29, 'first on its signature': 12, observer: 4 }, compileSeconds: 2.0, breakEvenSteps: null,
+      stepsMade: 240, paysBack: null, reason: null, failure: null, whatIf: [] },
+    recommendation: { mode: null, verdict: 'stay-eager', reason: 'Stay eager: compiled steps are slower (…).' },
+  };
+  const d = digestInSitu(region)!;
+  assert.equal(d.basis, "14 pairs of adjacent eager/compiled blocks in this run, per signature, over the script's mix");
+  const lines = inSituLines(d);
+  assert.ok(lines[0]!.startsWith("in situ (14 pairs of adjacent eager/compiled blocks in this run, per signature, over the script's mix): per step 0.91×"), lines[0]);
+  assert.ok(lines.includes("  steady steps: eager 70, compiled 69; left out: 3 in the compiled warm-up, 29 spanning a switch, 12 a side's first on its signature, 4 with Compile Lens's own work"), lines.join('\n'));
+  assert.ok(lines.some((l) => l.includes('float32[1, 512, 512]; inference: 0.92×')), lines.join('\n'));
+  assert.equal(inSituLens(d), '0.91×/step in situ (0.88–0.96×) · stay eager');
+  // a region no compiled code ran for: no number anywhere, and the lens says why
+  const none: Region = { ...region, recommendation: { mode: null, verdict: 'none', reason: 'No verdict: …' },
+    inSitu: { ...region.inSitu!, pairs: 0, step: null, call: null, reason: 'no call of it ran compiled code (a graph break): every call ran eagerly, so there is nothing compiled to compare', regionSeconds: null } };
+  const nd = digestInSitu(none)!;
+  assert.equal(inSituLens(nd), 'in situ: no compiled code ran');
+  assert.ok(inSituLines(nd).every((l) => !/\d×/.test(l)), inSituLines(nd).join('\n'));
 });

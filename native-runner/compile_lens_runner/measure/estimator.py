@@ -31,10 +31,14 @@ from __future__ import annotations
 import random
 import statistics
 from dataclasses import dataclass
+from typing import Callable, Sequence, TypeVar
 
 ESTIMATOR = "fastest-rounds"
 FLOOR_STEADY_PCT = 2.0
 FLOOR_NOISY_PCT = 6.0
+# The legacy in-situ runs (torch < 2.6: no set_stance, measure/in_situ.py) compare whole processes minutes apart:
+# a noisy or short run's floor (docs/BENCHMARKS.md §in situ). Interleaved in-situ steps use FLOOR_STEADY_PCT.
+FLOOR_SEPARATE_RUNS_PCT = 10.0
 # A launch-bound eager runs at the speed of the host CPU's fastest state, which moved a few % between processes of
 # one host (docs/BENCHMARKS.md §constants: launch-bound floor): the least half-width then (launch_bound_floor_pct).
 FLOOR_LAUNCH_BOUND_PCT = 5.0
@@ -98,18 +102,29 @@ def noisy(values: list[float]) -> bool:
     return statistics.median(values) > min(values) * (1 + NOISY_SIDE_PCT / 100)
 
 
-def _percentile(sorted_values: list[float], q: float) -> float:
-    pos = q * (len(sorted_values) - 1)
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-quantile (0..1) of values, linearly interpolated: the one percentile of targets and scripts alike."""
+    ordered = sorted(values)
+    pos = q * (len(ordered) - 1)
     lo = int(pos)
-    hi = min(lo + 1, len(sorted_values) - 1)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+T = TypeVar("T")
+
+
+def bootstrap(items: Sequence[T], statistic: Callable[[list[T]], float], resamples: int = RESAMPLES,
+              seed: int = 0) -> tuple[float, float]:
+    """5th and 95th percentiles of statistic() over items drawn with replacement (seeded: a report is repeatable)."""
+    rng = random.Random(seed)
+    values = [statistic(rng.choices(list(items), k=len(items))) for _ in range(resamples)]
+    return percentile(values, 0.05), percentile(values, 0.95)
 
 
 def resampled(pairs: list[Pair], resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float]:
-    """5th and 95th percentiles of the estimate over pairs drawn with replacement (seeded: a report is repeatable)."""
-    rng = random.Random(seed)
-    values = sorted(fastest_ratio(rng.choices(pairs, k=len(pairs))) for _ in range(resamples))
-    return _percentile(values, 0.05), _percentile(values, 0.95)
+    """5th and 95th percentiles of the estimate over pairs drawn with replacement."""
+    return bootstrap(pairs, fastest_ratio, resamples, seed)
 
 
 def estimate(pairs: list[Pair]) -> Estimate:

@@ -17,7 +17,7 @@ distribution, not repeated rounds of one thing, so the interval holds: the 5th-9
 steady steps resampled by index within each pair (which steps were slow), the estimate of every eager run against
 every compiled run (run-to-run variation, once there are two pairs), and a floor for what differs between
 processes and the pairs of one profile cannot show: estimator.FLOOR_STEADY_PCT (2 %) for steady steps, and
-FLOOR_NOISY_PCT (10 %) when a run's steady steps met noise. Runs of a script are whole processes minutes apart, and
+estimator.FLOOR_SEPARATE_RUNS_PCT (10 %) when a run's steady steps met noise. Runs of a script are whole processes minutes apart, and
 a Python-bound eager step follows the host CPU's speed: on a shared host it moved 10 % between two profiles while
 each profile's own pairs agreed within 3 % (docs/BENCHMARKS.md §in situ).
 
@@ -55,7 +55,6 @@ MAX_PAIRS = 4
 ENOUGH_PAIRS = 2
 MAX_PAIRS_NOISY = 2
 MAX_SERIES = 2000
-FLOOR_NOISY_PCT = 10.0
 SETTLED_FACTOR = 2.0  # a call slower than this times the later calls' median is still warming up (_settled)
 
 
@@ -155,14 +154,6 @@ def _ratio_of_medians(eager: Sequence[float], compiled: Sequence[float]) -> floa
     return statistics.median(eager) / statistics.median(compiled)
 
 
-def _percentile(values: list[float], q: float) -> float:
-    values = sorted(values)
-    pos = q * (len(values) - 1)
-    lo = int(pos)
-    hi = min(lo + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (pos - lo)
-
-
 def resampled(eager: list[float], compiled: list[float], seed: int = 0) -> tuple[float, float]:
     """5th and 95th percentiles of the ratio of medians over matched steps drawn with replacement (by index: the
     same steps of both runs, seeded so that a report is repeatable). When the host filter kept different steps of
@@ -174,7 +165,7 @@ def resampled(eager: list[float], compiled: list[float], seed: int = 0) -> tuple
         picks = [rng.randrange(n) for _ in range(n)]
         others = picks if n == m else [rng.randrange(m) for _ in range(m)]
         values.append(_ratio_of_medians([eager[i] for i in picks], [compiled[i] for i in others]))
-    return _percentile(values, 0.05), _percentile(values, 0.95)
+    return estimator.percentile(values, 0.05), estimator.percentile(values, 0.95)
 
 
 def _noisy(values: list[float]) -> bool:
@@ -196,7 +187,7 @@ def estimate(eager_runs: list[list[float]], compiled_runs: list[list[float]], ex
     speedup = eager_ms / compiled_ms
     noisy_runs = any(_noisy(e) for e in eagers) or any(_noisy(c) for c, _ in compileds)
     fewest = min(len(v) for v in eagers + [c for c, _ in compileds])
-    floor = FLOOR_NOISY_PCT if noisy_runs or fewest < 3 else estimator.FLOOR_STEADY_PCT
+    floor = estimator.FLOOR_SEPARATE_RUNS_PCT if noisy_runs or fewest < 3 else estimator.FLOOR_STEADY_PCT
     bounds = [speedup * (1 - floor / 100), speedup * (1 + floor / 100)]
     per_run = []
     for e, c, x in zip(eager_runs, compiled_runs, extra):

@@ -41,13 +41,22 @@ def stopped_text(data: dict[str, Any]) -> tuple[str, str]:
 
 
 def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None, code: int, timeout: float | None,
-           hang: str | None = None) -> int:
-    """hang: for a torchrun job stopped by --timeout, where its ranks were (rank_stacks.hang_sentence)."""
+           hang: str | None = None, straggler: str | None = None) -> int:
+    """hang: for a torchrun job stopped by --timeout or for a straggler, where its ranks were
+    (rank_stacks.hang_sentence); straggler: which rank ran on long after the others finished (launch.Stragglers)."""
     path = os.path.join(workdir, "report.json")
     data = report.read(path)
     if data is None:
         data = fallback_report(spec)
     finished, rest = stopped_text(data)
+    if straggler is not None:  # the job's report is what its ranks wrote: partial, with where the straggler waited
+        where = f" Where the ranks were: {hang}" if hang else ""
+        data["error"] = {"kind": "timeout", "message": f"A rank ran on long after the others: {straggler}.{where}",
+                         "fix": ("Every rank must run the same collectives in the same order: look for a rank-dependent "
+                                 "branch, early exit or exception before the line named."), "traceback": None}
+        data["status"] = "partial"
+        report.write(path, data)
+        code = EXIT_OK
     if stopped == "cancelled":
         data["error"] = {"kind": "cancelled", "message": f"The run was cancelled; {finished}", "fix": rest, "traceback": None}
         data["status"] = "partial"

@@ -1,4 +1,7 @@
-"""The supervisor's in-situ runs of a script (`profile --script`): before the observed run, the unmodified script
+"""How a script is measured in situ, and the separate in-situ runs for a torch without `torch.compiler.set_stance`.
+
+With torch >= 2.6 the observed run is the measurement (`interleaved`: measure/interleaved.py), and nothing runs here.
+On an older torch (`separate-runs`, labelled so in the report): before the observed run, the unmodified script
 runs as separate worker processes, once as written ("compiled") and once with compiling turned off ("eager"), with
 the same argv, environment and seeds (script/in_situ_run.py). When a region's step speedup from that pair cannot
 support a verdict yet (measure/in_situ.needs_another_pair), the pair runs again, the order alternating (eager first in
@@ -24,6 +27,29 @@ FOLDER = "in_situ"
 TIMEOUT_SHARE = 0.5
 # Run with the same hash seed both ways (the script's own seeds are its own): set iff the user did not set one.
 HASH_SEED = "0"
+
+# torch.compiler.set_stance came with torch 2.6
+STANCE_TORCH = (2, 6)
+
+
+def _torch_version() -> tuple[int, int] | None:
+    """The installed torch's (major, minor), read from its package metadata (the supervisor imports no torch)."""
+    from importlib import metadata
+
+    try:
+        major, minor = metadata.version("torch").split(".")[:2]
+        return int(major), int(minor)
+    except (metadata.PackageNotFoundError, ValueError):
+        return None
+
+
+def method(spec: dict[str, Any]) -> str | None:
+    """"interleaved", "separate-runs", or None (not a script, or --no-in-situ)."""
+    if "script" not in spec["target"] or not spec.get("inSituRuns", True):
+        return None
+    version = _torch_version()
+    return "separate-runs" if version is not None and version < STANCE_TORCH else "interleaved"
+
 
 class OutOfTime(Exception):
     """The in-situ runs used their share of --timeout: the run in progress was ended, no more are started."""

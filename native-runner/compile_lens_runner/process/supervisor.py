@@ -88,12 +88,16 @@ def _cancel_at_stdin_eof(cancel: Any) -> None:
 
 
 def _wait(child: subprocess.Popen, deadline: float | None, stop: threading.Event, why: list[str],
-          own_deadline: float | None = None) -> bool:
+          own_deadline: float | None = None, stragglers: rank_launch.Stragglers | None = None) -> bool:
     """Waits for the child, or until own_deadline (then it returns with the child still running); True when the
-    job was stopped (cancel, --timeout) first."""
+    job was stopped (cancel, --timeout, a torchrun rank long after the others: straggler) first."""
     while child.poll() is None:
         if deadline is not None and time.monotonic() > deadline:
             why.append("timeout")
+            stop.set()
+        late = stragglers.check() if stragglers is not None and not stop.is_set() else []
+        if late and stragglers is not None:
+            why += ["straggler", stragglers.text(late)]
             stop.set()
         if stop.wait(0.1):
             return True
@@ -158,14 +162,16 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
         if not stopped_child and timeout and in_situ_deadline is not None and time.monotonic() > in_situ_deadline:
             raise in_situ.OutOfTime(f"the in-situ runs used their share of --timeout ({timeout * in_situ.TIMEOUT_SHARE:g} s)")
         return None if stopped_child else code
-    if "script" in spec["target"] and spec.get("inSituRuns", True):
+    method = in_situ.method(spec)
+    spec["inSituMethod"] = method
+    if method == "separate-runs":
         channel.progress("start", 0.0, "Running the script as written, then with compiling off (in situ)")
         light = ((lambda path: rank_launch.command(path, nproc)) if nproc > 1
                  else (lambda path: [sys.executable, "-m", "compile_lens_runner", "_worker", path]))
         in_situ.run(spec, workdir, light, env, spawn)
         spec["inSituDir"] = os.path.join(workdir, in_situ.FOLDER)
-        with open(spec_path, "w", encoding="utf-8") as f:
-            json.dump(spec, f)
+    with open(spec_path, "w", encoding="utf-8") as f:
+        json.dump(spec, f)
     if nproc > 1:
         channel.progress("start", fraction[0], f"Starting torchrun with {nproc} processes")
         command = rank_launch.command(spec_path, nproc)
@@ -177,9 +183,9 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
         worker = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=env, text=True)
         relay = Relay(worker.stdout, fraction[0])
         relay.start()
-        if _wait(worker, deadline, stop, why):
-            if nproc > 1:  # each rank says where it is (a timeout), then writes what it has
-                if why[0] == "timeout":
+        if _wait(worker, deadline, stop, why, stragglers=rank_launch.Stragglers(workdir, nproc) if nproc > 1 else None):
+            if nproc > 1:  # each rank says where it is (a timeout, a straggler), then writes what it has
+                if why[0] in ("timeout", "straggler"):
                     rank_launch.request_stacks(workdir, nproc)
                 rank_launch.stop_ranks(workdir, nproc)
             kill_tree(worker.pid)
@@ -190,7 +196,9 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
     stopped = why[0] if why else None
     hang = None
     if nproc > 1:
-        hang = rank_merge.merge(workdir, nproc, lambda: fallback_report(spec), stacks_requested=stopped == "timeout")
+        hang = rank_merge.merge(workdir, nproc, lambda: fallback_report(spec), stacks_requested=stopped in ("timeout", "straggler"))
+    if stopped == "straggler":  # the profile goes on with what the ranks measured
+        return finish(spec, workdir, out_dir, None, 0, timeout, hang, straggler=why[1])
     return finish(spec, workdir, out_dir, stopped, code, timeout, hang)
 
 

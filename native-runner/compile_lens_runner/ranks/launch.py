@@ -7,10 +7,42 @@ import signal
 import sys
 import time
 
-from .paths import PID_FILE, STACKS_FILE, rank_dir
+from .paths import EXIT_FILE, PID_FILE, STACKS_FILE, rank_dir
 
 STACKS_WAIT_S = 3.0
 STOP_GRACE_S = 5.0  # under the extension's 10 s between its SIGTERM and SIGKILL
+# A rank still running this many times as long as the first rank to finish took (and at least STRAGGLER_MIN_S after
+# it) is a straggler: stopped with its stack, and the job's report made from what the ranks wrote (issue 29: a DDP
+# job's profile once waited 14 minutes on a rank that never wrote its file).
+STRAGGLER_FACTOR = 3.0
+STRAGGLER_MIN_S = 30.0
+
+
+class Stragglers:
+    """Watches a torchrun job's ranks: `check()` returns the ranks still running long after the first one finished
+    (its worker wrote exit.json), else []."""
+
+    def __init__(self, job_dir: str, world: int) -> None:
+        self.job_dir, self.world = job_dir, world
+        self.started = time.monotonic()
+        self.first_done: float | None = None
+
+    def check(self) -> list[int]:
+        done = [r for r in range(self.world) if os.path.exists(os.path.join(rank_dir(self.job_dir, r), EXIT_FILE))]
+        if not done or len(done) == self.world:
+            return []
+        now = time.monotonic()
+        if self.first_done is None:
+            self.first_done = now
+        took = self.first_done - self.started
+        if now < self.first_done + max(STRAGGLER_MIN_S, (STRAGGLER_FACTOR - 1) * took):
+            return []
+        return [r for r in range(self.world) if r not in done]
+
+    def text(self, ranks: list[int]) -> str:
+        assert self.first_done is not None
+        return (f"rank {', '.join(map(str, ranks))} still ran {time.monotonic() - self.first_done:.0f} s after rank(s) "
+                f"that finished in {self.first_done - self.started:.0f} s, and was stopped")
 
 
 def command(spec_path: str, nproc: int) -> list[str]:

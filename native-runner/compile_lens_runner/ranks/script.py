@@ -10,6 +10,7 @@ from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
 from ..run import Run
 from ..script import region_entry
+from ..script.calls import resolve_all
 from ..script.regions import RegionRecorder
 from ..script.window import ProfileWindow
 from . import stop
@@ -59,8 +60,7 @@ class RankScript:
                 "traceback": None})
         regions = []
         for region in list(recorder.regions):
-            for call in list(region.calls):
-                call.resolve(wait=False)
+            resolve_all(list(region.calls), wait=False)
             entry_json = region_entry.region_json(region, region_entry.RegionRecords(region, records), cudagraphs)
             entry_json["replay"] = {"replayable": False, "reason": self.no_replay}
             regions.append(entry_json)

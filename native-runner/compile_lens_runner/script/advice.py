@@ -1,10 +1,20 @@
-"""What a script's regions say: per region compile / stay eager / no verdict, and one summary for the script.
+"""What a script's regions say: per region compile / compile for longer runs / stay eager / no verdict, and one
+summary for the script.
 
-The in-situ step speedup (the script's own steps, compiled against eager) decides first, weighed by the script's own
-length: a compile that pays back after more steps than the script made is not a "compile" for this script. Without
-an in-situ number, replayed measurements go through advice.recommend, the rule targets use, and their break-even is
-weighed against the calls the script made. A compiled call that failed is a "fix first", never a "compile". Where
-nothing was measured the verdict is 'none' and the reason says why, never "don't compile".
+The in-situ step speedup (the script's own steps, compiled against eager) decides first:
+- its interval clears MIN_USEFUL_SPEEDUP (1.05x): faster per step. Then the script's own length weighs it: a compile
+  that pays back within the steps the script made is "compile"; one that pays back only after more steps is
+  "compile-for-longer-runs" ("compile for runs longer than N steps (this run made M)"), never "stay eager";
+- its interval reaches no higher than 1.05x: not faster, "stay-eager";
+- its interval straddles 1.05x: "stay-eager" (may be no faster) when the estimate itself is under 1.05x and the
+  interval narrow; no verdict when the estimate is 1.05x or more, or the interval is wider than advice.DECISIVE_SPAN
+  (the replay's verdict then, where there is one).
+Without an in-situ number, replayed measurements go through advice.recommend, the rule targets use, and their
+break-even is weighed against the calls the script made the same way. Where the in-situ per-call speedup and the
+replay's disagree beyond both intervals, the reason says so and that the verdict rests on the in-situ steps. A compiled
+call that failed is a "fix first", never a "compile"; a region none of whose calls ran compiled code gets no number.
+Where nothing was measured the verdict is 'none' and the reason says why, never "don't compile". The script's
+headline quotes each region's verdict with the number it rests on, never a "best" that contradicts it.
 """
 from __future__ import annotations
 
@@ -20,6 +30,8 @@ from .replay import AS_WRITTEN
 _NO_VERDICT = "No verdict: "
 # In-situ verdicts rest on at least this many steady steps (over all pairs); fewer: the replay's rounds decide.
 MIN_STEADY_STEPS = 3
+# Interleaved: at least this many pairs of adjacent eager/compiled blocks (one pair is no spread between blocks).
+MIN_PAIRS = 2
 # Without a steady step, the region's calls in situ (compiles included) must be this much slower for "stay eager".
 _CLEARLY_SLOWER = 1.1
 
@@ -52,7 +64,12 @@ def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
     failure = s.get("failure")
     if failure:
         return {"mode": None, "verdict": "none", "reason": f"Fix first: a compiled call failed at {headline(failure)}. {failure['fix']}"}
-    calls = region.get("calls") or []
+    calls = [c for c in region.get("calls") or [] if c.get("side") != "eager"]
+    if s.get("method") == "interleaved" and s.get("step") is None and s.get("call") is None:
+        if s.get("reason") and "ran compiled code" in s["reason"]:
+            return {"mode": None, "verdict": "none", "reason": (
+                f"{_NO_VERDICT}torch.compile made no graph of {region['name']} that ran: {s['reason']}.")}
+        return None  # too few calls both ways in the interleaving: the replay decides, or nothing was measured
     if not any(c.get("ranCompiled") is True for c in calls) and any(c.get("ranCompiled") is False for c in calls):
         # no call ran compiled code and one fell back: the compiled run timed eager code
         why = next((c["fallbackReason"] for c in calls if c.get("fallbackReason")), "Dynamo ran the original code")
@@ -68,27 +85,61 @@ def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
                 f"Stay eager for a run like this one: {s['reason']}; in situ its calls took {spent['compiled']:.3g} s "
                 f"compiled against {spent['eager']:.3g} s eager.")}
         return None
-    if step.get("samples", MIN_STEADY_STEPS) < MIN_STEADY_STEPS:
-        return None  # too few of the script's own steps to rest a verdict on: the replay decides
+    if step.get("samples", MIN_STEADY_STEPS) < MIN_STEADY_STEPS or step.get("pairs", MIN_PAIRS) < MIN_PAIRS:
+        return None  # too few of the script's own steps (or interleaved blocks) to rest a verdict on: the replay decides
     speedup, low, high = step["speedup"], step["low"], step["high"]
-    span = f"{speedup:.3g}x per {unit} in situ ({s['pairs']} pair(s) of runs); a next run may give {low:.3g}-{high:.3g}x"
-    if high < 1.0:  # even the interval's upper end: no spread makes this a speedup
-        return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled {unit}s are slower ({span})."}
+    span = f"{speedup:.3g}x per {unit} in situ ({_basis(s, step)}); a next run may give {low:.3g}-{high:.3g}x"
     if high > advice.DECISIVE_SPAN * low:
         return {"mode": None, "verdict": "none", "undecided": True,
                 "reason": f"No verdict: the script's {unit}s varied too much to decide ({span})."}
+    if high < advice.MIN_USEFUL_SPEEDUP:  # even the interval's upper end does not make this a useful speedup
+        slower = "slower" if high < 1.0 else "not faster"
+        return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled {unit}s are {slower} ({span})."}
+    if low < advice.MIN_USEFUL_SPEEDUP <= speedup:  # faster by its estimate, not by its interval: no verdict either way
+        return {"mode": None, "verdict": "none", "undecided": True, "reason": (
+            f"No verdict: {unit}s may be faster compiled, but not clearly ({span}: the interval does not clear "
+            f"{advice.MIN_USEFUL_SPEEDUP:.2f}x).")}
     if low < advice.MIN_USEFUL_SPEEDUP:
-        return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled {unit}s may be no faster ({span})."}
+        return {"mode": None, "verdict": "stay-eager", "reason": (
+            f"Stay eager: compiled {unit}s may be no faster ({span}: the interval does not clear "
+            f"{advice.MIN_USEFUL_SPEEDUP:.2f}x).")}
     cost, made = s.get("compileSeconds") or 0.0, s["stepsMade"]
     after = s.get("breakEvenSteps") if unit == "step" else speedups.break_even_calls(cost, step["eagerMs"], step["compiledMs"])
     after = None if after is None else math.ceil(after)
+    mode = region["options"]["mode"]
     if after is not None and after > made and not stopped:
-        return {"mode": None, "verdict": "stay-eager", "reason": (
-            f"Stay eager for runs this short: {unit}s are faster compiled ({span}), but the {cost:.1f} s compile inside the "
-            f"script pays back after {after:,} {unit}s and this run made {made:,}; compile when it runs more than {after:,}.")}
+        return {"mode": mode, "verdict": "compile-for-longer-runs", "reason": (
+            f"Compile for runs longer than {after:,} {unit}s (this run made {made:,}): {unit}s are faster compiled "
+            f"({span}), and the {cost:.1f} s compile inside the script pays back after {after:,} {unit}s.")}
     payback = (f"its {cost:.1f} s compile inside the script pays back after {after:,} {unit}s; this run made {made:,}"
                if after is not None else f"it compiled nothing the {unit}s did not repay")
-    return {"mode": region["options"]["mode"], "verdict": "compile", "reason": f"Compile ({region['options']['mode']} as written): {span}, and {payback}."}
+    return {"mode": mode, "verdict": "compile", "reason": f"Compile ({mode} as written): {span}, and {payback}."}
+
+
+def _basis(s: dict[str, Any], step: dict[str, Any]) -> str:
+    """What the in-situ number rests on: "5 pairs of adjacent blocks, per signature" or "2 pair(s) of runs"."""
+    if s.get("method") != "interleaved":
+        return f"{s['pairs']} pair(s) of runs"
+    by = {"signature": "one signature", "matched-mix": "per signature, over the script's mix",
+          "pooled": "signatures pooled"}.get(step.get("comparedBy") or "", "")
+    return f"{step.get('pairs', 0)} pair(s) of adjacent eager/compiled blocks, {by}".rstrip(", ")
+
+
+def _disagreement(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
+    """The in-situ per-call speedup and the replay's (as written, most frequent signature) apart beyond both intervals:
+    said, with which one the verdict rests on (the in-situ steps: the script's own calls, in its own state)."""
+    call = (region.get("inSitu") or {}).get("call")
+    replayed = next((m for m in _primary(region) if m["mode"] == AS_WRITTEN and m["status"] == "ok"
+                     and m.get("speedup") is not None), None)
+    if call is None or replayed is None:
+        return rec
+    interval = replayed.get("speedupInterval") or {}
+    r_low, r_high = interval.get("low", replayed["speedup"]), interval.get("high", replayed["speedup"])
+    if call["low"] <= r_high and r_low <= call["high"]:
+        return rec
+    return dict(rec, reason=(f"{rec['reason']} In situ per call {call['speedup']:.3g}x ({call['low']:.3g}-{call['high']:.3g}x) "
+                             f"and the replay's {replayed['speedup']:.3g}x ({r_low:.3g}-{r_high:.3g}x) disagree beyond their "
+                             "intervals: the verdict rests on the in-situ steps (the script's own calls, in its own state)."))
 
 
 def _weighed(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
@@ -100,16 +151,21 @@ def _weighed(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
     made = region.get("callCount")
     if after is None or made is None or after <= made:
         return rec
-    return {"mode": None, "verdict": "stay-eager", "reason": (
-        f"Stay eager for runs this short: {rec['reason'].removeprefix('Use ').rstrip('.')}, but this script made {made:,} "
-        f"calls (replayed forward only: no in-situ number).")}
+    after = math.ceil(after)
+    return {"mode": rec["mode"], "verdict": "compile-for-longer-runs", "reason": (
+        f"Compile for runs longer than {after:,} calls (this run made {made:,}): "
+        f"{rec['reason'].removeprefix('Use ').rstrip('.')} (replayed forward only: no in-situ number).")}
 
 
 def region_recommendation(region: dict[str, Any]) -> dict[str, Any]:
     situ = _in_situ(region)
     if situ is not None and not situ.pop("undecided", False):
-        return situ
+        return _disagreement(region, situ)
     replayed = _weighed(region, _replayed(region))
+    why_not = (region.get("inSitu") or {}).get("reason")
+    if situ is None and replayed["verdict"] == "none" and why_not and "in situ" not in replayed["reason"]:
+        # neither way measured it: both reasons, so the label and the in-situ lines say one thing
+        replayed = dict(replayed, reason=f"{replayed['reason'].rstrip('.')}; in situ: {why_not}.")
     # the script's own steps too noisy to decide: a replay's verdict, where there is one, with the in-situ spread said
     if situ is None or replayed["verdict"] != "none":
         return replayed if situ is None else dict(replayed, reason=f"{replayed['reason']} (In situ: {situ['reason'].removeprefix(_NO_VERDICT)})")
@@ -132,12 +188,33 @@ def _replayed(region: dict[str, Any]) -> dict[str, Any]:
             "reason": rec["reason"]}
 
 
-def _best_speedup(region: dict[str, Any]) -> float | None:
-    step = (region.get("inSitu") or {}).get("step")
+def _number(region: dict[str, Any]) -> str | None:
+    """The number a region's verdict rests on, for the headline: "1.43x per step in situ (1.34-1.51x)", or the
+    replay's speedup of the verdict's mode ("1.80x per call, replayed"); None when nothing was measured."""
+    value = _speedup(region)
+    if value is None:
+        return None
+    speedup, step, unit = value
     if step is not None:
-        return float(step["speedup"])
-    speedups = [m["speedup"] for m in _primary(region) if m["status"] == "ok" and m.get("speedup") is not None]
-    return max(speedups) if speedups else None
+        return f"{speedup:.2f}x per {unit} in situ ({step['low']:.2f}-{step['high']:.2f}x)"
+    return f"{speedup:.2f}x per call, replayed"
+
+
+def _speedup(region: dict[str, Any]) -> tuple[float, dict[str, Any] | None, str] | None:
+    """(speedup, the in-situ number or None, its unit) the region's verdict rests on: the in-situ step (or call) when
+    it decided, else the replay's measurement of the verdict's mode."""
+    situ = region.get("inSitu") or {}
+    step, unit = (situ.get("step"), "step") if situ.get("step") else (situ.get("call"), "call")
+    decided = _in_situ(region)
+    if step is not None and decided is not None and not decided.get("undecided"):
+        return float(step["speedup"]), step, unit
+    measured = [m for m in _primary(region) if m["status"] == "ok" and m.get("speedup") is not None]
+    if not measured:
+        return None
+    rec = region["recommendation"]
+    own = AS_WRITTEN if rec["mode"] in (None, region["options"]["mode"]) else rec["mode"]
+    chosen = next((m for m in measured if m["mode"] == own), measured[0])
+    return float(chosen["speedup"]), None, "call"
 
 
 def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
@@ -148,15 +225,19 @@ def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
     if not regions:
         return {"mode": None, "verdict": "none", "reason": (
             f"{_NO_VERDICT}the script made no torch.compile region (no torch.compile or nn.Module.compile call ran).")}
-    parts, compiling = [], []
+    parts, compiling, longer = [], [], []
     for region in regions:
-        rec, best = region["recommendation"], _best_speedup(region)
+        rec, number = region["recommendation"], _number(region)
         if rec["verdict"] == "compile":
-            compiling.append((best or 0.0, rec["mode"]))
-            parts.append(f"{_where(region)}: compile ({rec['mode']}, {best:.2f}x)")
+            compiling.append(((_speedup(region) or (0.0,))[0], rec["mode"]))
+            parts.append(f"{_where(region)}: compile ({rec['mode']}, {number})")
+        elif rec["verdict"] == "compile-for-longer-runs":
+            longer.append(rec["mode"])
+            runs, _, made = rec["reason"].split(":", 1)[0].removeprefix("Compile ").partition(" (")
+            parts.append(f"{_where(region)}: compile {runs} ({rec['mode']}, {number}; {made}")
         elif rec["verdict"] == "stay-eager":
-            parts.append(f"{_where(region)}: stay eager" + (f" (best {best:.2f}x)" if best is not None else ""))
-        elif best is not None:  # measured, but the measurement supports no verdict (e.g. too noisy)
+            parts.append(f"{_where(region)}: stay eager" + (f" ({number})" if number is not None else ""))
+        elif number is not None:  # measured, but the measurement supports no verdict (e.g. too noisy)
             parts.append(f"{_where(region)}: no verdict, {rec['reason'].removeprefix(_NO_VERDICT).split(' (')[0].rstrip('.')}")
         else:
             situ = region.get("inSitu") or {}
@@ -164,5 +245,7 @@ def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
             parts.append(f"{_where(region)}: {what}, {rec['reason'].removeprefix(_NO_VERDICT).rstrip('.')}")
     if compiling:
         return {"mode": max(compiling)[1], "verdict": "compile", "reason": "; ".join(parts) + "."}
+    if longer:
+        return {"mode": longer[0], "verdict": "compile-for-longer-runs", "reason": "; ".join(parts) + "."}
     verdict = "stay-eager" if any(r["recommendation"]["verdict"] == "stay-eager" for r in regions) else "none"
     return {"mode": None, "verdict": verdict, "reason": ("" if verdict == "stay-eager" else _NO_VERDICT) + "; ".join(parts) + "."}

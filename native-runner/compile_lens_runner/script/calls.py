@@ -132,6 +132,31 @@ class CallRecord:
     ms: float | None = None
     profiled: bool = False  # ran inside the profile window (profile_window.py): its duration includes the profiler's
     observer: bool = False  # carried the observer's state check or capture (or enclosed a nested region's): not plain
+    side: str | None = None  # interleaved in situ (script/interleave.py): "compiled" or "eager" (the stance it ran at)
+    block: int | None = None  # its block of the interleaving (0: the compiled warm-up)
+    compiles_at_start: int = 0  # compiles started in the process before the call: a step's compiles are the difference
+    own_before_s: float = 0.0  # the observer's own time before the clock started and after it stopped (CPU clock:
+    own_after_s: float = 0.0  # taken out of the step, which runs from this call's start to the next call's start)
+    step_ms: float | None = None
+    step_compiles: int | None = None
+
+    def resolve_step(self, following: "CallRecord | None", wait: bool = True) -> None:
+        """The step from this call's start to the region's next call's start (before either is resolved)."""
+        if following is None:
+            return
+        self.step_compiles = following.compiles_at_start - self.compiles_at_start
+        mine, theirs = self.clock.events, following.clock.events
+        if mine is not None and theirs is not None:
+            try:
+                if not wait and not theirs[0].query():
+                    return
+                theirs[0].synchronize()
+                self.step_ms = float(mine[0].elapsed_time(theirs[0]))
+            except RuntimeError:
+                self.step_ms = None
+        elif mine is None and theirs is None and self.clock.cpu_ms is not None and following.clock.cpu_ms is not None:
+            own = self.own_after_s + following.own_before_s
+            self.step_ms = max(0.0, (following.clock.t0 - self.clock.t0 - own) * 1000.0)
 
     def resolve(self, wait: bool = True) -> None:
         """Reads the call's duration; on CUDA waits for its end event (called after the script, never during).
@@ -148,3 +173,10 @@ class CallRecord:
         except RuntimeError:  # an event never recorded (the call raised before it) or a failed device
             self.ms = None
         self.clock.events = None
+
+
+def resolve_all(calls: list[CallRecord], wait: bool = True) -> None:
+    """Resolves a region's recorded calls, each step first (it needs the next call's start event)."""
+    for i, call in enumerate(calls):
+        call.resolve_step(calls[i + 1] if i + 1 < len(calls) else None, wait)
+        call.resolve(wait)

@@ -1,12 +1,16 @@
-"""The in-situ runs (process/in_situ.py, in_situ_run.py) in the observed run's report: per region `inSitu` (the
-script's own calls and steps compiled against eager, measure/in_situ.py), and for the script `report["inSitu"]`
-(the runs, their order, the whole script's wall time both ways, what-if modes run in situ)."""
+"""The in-situ measurement in the observed run's report: per region `inSitu` (the script's own calls and steps compiled
+against eager), and for the script `report["inSitu"]`.
+
+Interleaved (torch >= 2.6, measure/interleaved.py): the observed run itself switched the stance between blocks of
+its calls; each region's result is made once, here, from the calls the report already carries. Separate runs
+(torch < 2.6: no set_stance; process/in_situ.py, in_situ_run.py): the runs, their order, the whole script's wall
+time both ways, what-if modes run in situ (measure/in_situ.py)."""
 from __future__ import annotations
 
 import os
 from typing import Any
 
-from ..measure import in_situ
+from ..measure import in_situ, interleaved
 from ..report import document
 
 FOLDER = "in_situ"
@@ -50,11 +54,24 @@ def _per_rank(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) -> li
     return [in_situ.compare_runs([doc["ranks"][k] for doc in compiled], [doc["ranks"][k] for doc in eager]) for k in range(world)]
 
 
-def attach(report: dict[str, Any], folder: str | None) -> None:
-    """Puts what the in-situ runs in `folder` measured into the report (its regions already built)."""
+def attach_interleaved(report: dict[str, Any], schedule: dict[str, Any], failures: dict[str, dict[str, Any] | None]) -> None:
+    """Each region's in-situ result from its own calls in this run (interleaved), and the schedule they ran in.
+    failures: per region id, its compiled call that failed (or None)."""
+    for entry in report.get("regions") or []:
+        calls = entry.get("calls") or []
+        fallback = next((c["fallbackReason"] for c in calls if c.get("side") == "compiled" and c.get("fallbackReason")), None)
+        entry["inSitu"] = dict(interleaved.compare(calls, int(entry.get("callCount") or len(calls)), fallback),
+                               failure=failures.get(entry["id"]), whatIf=[])
+    report["inSitu"] = {"method": interleaved.METHOD, "pairs": 0, "runs": [], "order": [], "repeatedBecause": None,
+                        "stoppedBecause": schedule.get("stoppedBecause"), "wallSeconds": None, "skipped": None,
+                        "schedule": schedule}
+
+
+def attach(report: dict[str, Any], folder: str | None, skipped: str = "the in-situ runs were not made (--no-in-situ)") -> None:
+    """Puts what the separate in-situ runs in `folder` measured into the report (its regions already built)."""
     if folder is None or not os.path.isdir(folder):
         report["inSitu"] = {"pairs": 0, "runs": [], "order": [], "repeatedBecause": None, "wallSeconds": None,
-                            "skipped": "the in-situ runs were not made (--no-in-situ)"}
+                            "skipped": skipped}
         return
     plan = _read(folder, "plan.json") or {}
     names = sorted(n for n in os.listdir(folder) if n.endswith(".json") and n != "plan.json" and not n.endswith(".spec.json"))
@@ -74,14 +91,15 @@ def attach(report: dict[str, Any], folder: str | None) -> None:
             continue
         result = results.get(source["id"])
         failure = source.get("failure")
-        entry["inSitu"] = dict(result or {"pairs": 0, "reason": "the eager run made no call of it"}, failure=failure,
+        entry["inSitu"] = dict(result or {"pairs": 0, "reason": "the eager run made no call of it"}, method="separate-runs",
+                               failure=failure,
                                whatIf=_what_if(entry, modes, eager[0] if eager else None))
         if per_rank:  # a torchrun job: its step is its slowest rank's (above); each rank's own, compared on its own
             entry["inSitu"]["ranks"] = [{"rank": k, "step": (results_k.get(source["id"]) or {}).get("step")}
                                         for k, results_k in enumerate(per_rank)]
     wall = {side: [r["wallSeconds"] for r in (runs[f"{side}-{k}.json"] for k in complete) if r and r.get("wallSeconds") is not None]
             for side in ("compiled", "eager")}
-    report["inSitu"] = {"pairs": len(complete), "order": plan.get("order") or [], "repeatedBecause": plan.get("repeatedBecause"),
+    report["inSitu"] = {"method": "separate-runs", "pairs": len(complete), "order": plan.get("order") or [], "repeatedBecause": plan.get("repeatedBecause"),
                         "stoppedBecause": plan.get("stoppedBecause"),
                         "runs": [_run_json(n, data, folder) for n, data in runs.items()],
                         "wallSeconds": wall if complete else None, "skipped": None}

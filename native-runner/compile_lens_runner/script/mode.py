@@ -21,10 +21,11 @@ from ..compiler.failure import compile_failure, headline
 from ..compiler import torch_trace as tt
 from ..compiler.insight import CUDAGRAPH_MODES, compiler_insight
 from ..errors import RunnerError, classify
-from ..measure import paired, speedups
+from ..measure import interleaved, paired, speedups
 from ..measure.profiling import LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS
 from ..run import Run
-from . import advice, in_situ_report, region_entry
+from . import advice, in_situ_report, interleave, region_entry
+from .calls import resolve_all
 from .notebook import NotebookScript, convert, map_locations
 from .regions import Region, RegionRecorder, ScriptStopped
 from .replay import (MIN_CALLS, RegionReplay, ReplayContext, chosen_signatures, isolating, left_out_unisolated,
@@ -143,8 +144,7 @@ class RegionMeasurements:
         self.run.checkpoint()
 
     def _entry(self, region: Region, script_records: list[tt.Record]) -> tuple[dict[str, Any], str | None]:
-        for call in region.calls:
-            call.resolve()
+        resolve_all(region.calls)
         records = region_entry.RegionRecords(region, script_records)
         cudagraphs = self.run.device == "cuda" and region.options["mode"] in CUDAGRAPH_MODES
         entry = region_entry.region_json(region, records, cudagraphs)
@@ -228,9 +228,11 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         run.report["settings"]["notebook"] = notebook.summary()
     runs = run.runs
     measurements = RegionMeasurements(run, runs, run.spec.get("whatIfModes") or [])
+    switch = interleave.available() if run.spec.get("inSituMethod") == interleaved.METHOD else None
+    interleaver = interleave.Interleaver(switch, ranks=ranked is not None) if switch is not None else None
     recorder = RegionRecorder(run.watcher, runs, calls, lambda region: measurements.measure(recorder.regions),
                               window=ranked.window if ranked else None, no_replay=ranked.no_replay if ranked else None,
-                              on_drop=measurements.dropped)
+                              on_drop=measurements.dropped, interleaver=interleaver)
     measurements.recorder = recorder
     if ranked is not None:
         run.report["settings"]["nprocPerNode"] = ranked.world_size
@@ -252,7 +254,12 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         if entry["error"]:
             run.report["error"] = entry["error"]
         measurements.measure(recorder.regions)
-    in_situ_report.attach(run.report, run.spec.get("inSituDir"))
+    if interleaver is not None:
+        in_situ_report.attach_interleaved(run.report, interleaver.to_json(), {r.id: r.failure for r in recorder.regions})
+    elif run.spec.get("inSituMethod") == interleaved.METHOD:
+        in_situ_report.attach(run.report, None, "this torch has no torch.compiler.set_stance to switch compiling off with")
+    else:
+        in_situ_report.attach(run.report, run.spec.get("inSituDir"))
     if notebook is not None:
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)

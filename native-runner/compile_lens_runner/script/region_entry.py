@@ -66,7 +66,9 @@ def fallback_reason(records: RegionRecords) -> str:
 
 
 def all_calls_eager(calls: list[dict[str, Any]], records: RegionRecords, compiled_anything: bool) -> str | None:
-    """Why no call of the region ran compiled code; None when some did (or it cannot be told)."""
+    """Why no call of the region ran compiled code; None when some did (or it cannot be told). Calls made at the
+    eager stance (interleaved in situ) ran eagerly on purpose and say nothing about it."""
+    calls = [c for c in calls if c.get("side") != "eager"]
     if not calls or any(c["ranCompiled"] is True for c in calls):
         return None
     fallback = next((c["fallbackReason"] for c in calls if c["ranCompiled"] is False), None)
@@ -114,14 +116,17 @@ def calls_json(region: "Region", records: RegionRecords) -> list[dict[str, Any]]
             "compileIds": call.compile_ids, "compileSeconds": records.seconds(call.compile_ids),
             "recompileReason": _recompile_reason(call.compile_ids, records), "ranCompiled": ran,
             "fallbackReason": fallback, **({"profiled": True} if call.profiled else {}),
-            **({"observer": True} if call.observer else {})})
+            **({"observer": True} if call.observer else {}),
+            **({"side": call.side, "block": call.block} if call.side is not None else {}),
+            "stepMs": None if call.step_ms is None else round(call.step_ms, 4), "stepCompiles": call.step_compiles})
     return out
 
 
 def steady_state(calls: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The script's own calls after the region's last compile: from which call, their median duration (calls timed
     under the profile window, and calls that carried the observer's state check or capture, are left out: the
-    profiler's or the observer's work is in them or around them)."""
+    profiler's or the observer's work is in them or around them; and calls made at the eager stance in situ)."""
+    calls = [c for c in calls if c.get("side") != "eager"]
     last_compile = max((c["index"] for c in calls if c["compileIds"]), default=-1)
     after = [c["ms"] for c in calls if c["index"] > last_compile and c["ms"] is not None
              and not c.get("profiled") and not c.get("observer")]

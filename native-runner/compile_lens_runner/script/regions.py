@@ -10,7 +10,11 @@ back behaves as torch's own result would:
 Each call is recorded by `region_calls` (duration without synchronisation, signature, compiles it started) and its
 inputs kept for replay by `region_capture`; nothing else runs inside the script's calls. The state check and the
 capture run on few calls only (capture.py), outside the call's clock, and those calls (and any call that encloses
-observer work of a nested region) are marked `observer` so the steady state leaves them out. A region holds the
+observer work of a nested region) are marked `observer` so the steady state leaves them out. While the in-situ
+interleaving runs (interleave.py), inputs are captured only on calls that are no steady step anyway (block 0: the
+warm-up, a signature's first compiled call; a signature's first call, unless the signature changes every call): a
+capture's copy in the steps the measurement rests on would drop them
+(a server's signatures churning through the capture slots put one into half its steps). A region holds the
 script's objects only while the script does (held.py): when the script drops what torch.compile returned to it, the
 region is measured (`on_drop`: then, when that is a safe point (safe_point.py), else at the next one: the next
 torch.compile, the next top-level region call, the script's end) and released; each torch.compile call also releases
@@ -22,6 +26,7 @@ import contextlib
 import functools
 import sys
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator
@@ -30,11 +35,14 @@ from . import calls as region_calls
 from . import capture as region_capture
 from . import held as region_held
 from .safe_point import SafePoints
+from ..compiler.failure import compile_failure
 from ..compiler.user_code import innermost_user, location
+from ..errors import _from_compiler
 from .calls import (MAX_RECORDED_CALLS, CallClock, CallRecord, autocast, call_device, cuda_stream, describe, flatten,
                            grad_mode)
 
 if TYPE_CHECKING:
+    from .interleave import Interleaver
     from ..compiler.compiled_runs import CompiledRuns
     from .window import ProfileWindow
     from ..compiler.torch_trace import CompileWatcher
@@ -67,6 +75,7 @@ class Region:
     stopped_after: int | None = None
     method: bool = False  # a function whose first parameter is `self` (@torch.compile on a method)
     device: str | None = None  # where its first call ran ("cpu", "cuda", ...)
+    failure: dict[str, Any] | None = None  # its first compiled call that failed, at the user's line (compiler/failure.py)
 
     @property
     def compiled(self) -> Any:
@@ -124,6 +133,16 @@ def _hide_from_dynamo() -> None:
         add(name)
 
 
+# A region is judged "changing" (a new signature almost every call) only after this many calls: before, each new
+# signature runs compiled as written (a short script's replay needs the graphs the script compiled).
+CHANGING_AFTER_CALLS = 10
+
+
+def _changing(region: Region) -> bool:
+    """Its signature changed nearly every call so far (measure/interleaved.changing)."""
+    return region.call_count >= CHANGING_AFTER_CALLS and len(region.signatures) > region.call_count / 2
+
+
 class _ThreadState(threading.local):
     def __init__(self) -> None:
         self.claimed: list[set[str]] = []  # per active region call: compile ids its nested region calls took
@@ -135,10 +154,13 @@ class RegionRecorder:
 
     def __init__(self, watcher: "CompileWatcher", runs: "CompiledRuns", stop_after_calls: int | None = None,
                  on_stop: Callable[[Region], None] | None = None, window: "ProfileWindow | None" = None,
-                 no_replay: str | None = None, on_drop: Callable[[Region], None] | None = None) -> None:
+                 no_replay: str | None = None, on_drop: Callable[[Region], None] | None = None,
+                 interleaver: "Interleaver | None" = None) -> None:
         """window: profiles a window of the script's own calls (torchrun ranks); no_replay: why no region may be
         replayed (then no inputs are kept); on_drop: measures a region whose handle the script dropped, at a safe
-        point; the region is released after it."""
+        point; the region is released after it; interleaver: switches the stance between blocks of the script's
+        calls (in situ, interleaved: script/interleave.py)."""
+        self.interleaver = interleaver
         self.watcher = watcher
         self.window = window
         self.no_replay = no_replay
@@ -169,6 +191,8 @@ class RegionRecorder:
             yield
         finally:
             self.recording = False
+            if self.interleaver is not None:
+                self.interleaver.restore()
             self.safe.stop()
             torch.compile = self.original_compile
             undo_optimizers()
@@ -178,7 +202,8 @@ class RegionRecorder:
         """Calls made by the runner itself (replays while the script is stopped) are not the script's calls."""
         was, self.recording = self.recording, False
         try:
-            yield
+            with self.interleaver.suspended() if self.interleaver is not None else contextlib.nullcontext():
+                yield
         finally:
             self.recording = was
 
@@ -277,7 +302,9 @@ class RegionRecorder:
         return observed
 
     def _record(self, region: Region, call: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> Any:
-        if self._dropped:  # a top-level call is a safe point for a drop that came at an unsafe one
+        entered = time.perf_counter()
+        settled = bool(self._dropped)  # a replay ran before this call: its step is the runner's work too
+        if settled:  # a top-level call is a safe point for a drop that came at an unsafe one
             self.settle()
         # a method's `self` is the state it runs on, not an input: it is checked as state and left out of the signature
         is_method = region.method and bool(args)
@@ -286,14 +313,20 @@ class RegionRecorder:
         grad, amp = grad_mode(), autocast()
         signature = describe(leaves, grad, amp)
         index = region.call_count
+        top_level = not self._thread.claimed
+        side, block = None, None
+        if self.interleaver is not None:  # a top-level call may switch the stance; a nested one is part of its caller
+            side, block = (self.interleaver.before_call(f"{region.id}: {signature}", _changing(region)) if top_level
+                           else self.interleaver.current())
         try:
             check = region.replay.check(owner, leaves, index)
             held = (region_capture.capture(signature, grad, amp, args, kwargs, owner, is_method)
-                    if region.replay.wants(signature) else None)
+                    if region.replay.wants(signature) and (not block or not (region.signatures[signature] or _changing(region)))
+                    else None)
         except Exception as exc:  # the observer's own work never fails the script's call: the region is not replayed
             region.replay.give_up(exc)
             check, held = None, None
-        observer = check is not None or held is not None
+        observer = check is not None or held is not None or settled
         if observer:
             self._thread.observer_work += 1
         device = call_device(leaves, owner)
@@ -308,10 +341,16 @@ class RegionRecorder:
         claimed: set[str] = set()
         self._thread.claimed.append(claimed)
         clock.start()
+        own_before = (clock.t0 - entered) if clock.events is None else 0.0
         try:
             return call(*args, **kwargs)
+        except Exception as exc:
+            if region.failure is None and (len(self.watcher.started) > started or _from_compiler(exc)):
+                region.failure = dict(compile_failure(exc), index=index)
+            raise
         finally:
             clock.stop()
+            left = time.perf_counter()
             observer = observer or self._thread.observer_work != work  # a nested region's observer work ran inside
             counts = self.runs.snapshot() - before
             self._thread.claimed.pop()
@@ -323,9 +362,15 @@ class RegionRecorder:
             region.signatures[signature] += 1
             region.first_call.setdefault(signature, index)
             region.last_call[signature] = index
+            if top_level and self.interleaver is not None:
+                self.interleaver.after_call(len(self.watcher.started) > started)
+            record = None
             if index < MAX_RECORDED_CALLS:
-                region.calls.append(CallRecord(index, signature, grad, clock, ids, counts.ran_compiled(), profiled=profiled,
-                                               observer=observer))
+                # at the eager stance Dynamo runs the original code without a guard check: no compiled code ran
+                ran = None if side == "eager" else counts.ran_compiled()
+                record = CallRecord(index, signature, grad, clock, ids, ran, profiled=profiled, observer=observer,
+                                    side=side, block=block, compiles_at_start=started, own_before_s=own_before)
+                region.calls.append(record)
             try:
                 region.replay.after(check)
             except Exception as exc:
@@ -333,6 +378,8 @@ class RegionRecorder:
             region.replay.note(region.signatures, signature)
             if held is not None:
                 region.replay.keep(held)
+            if record is not None and clock.events is None:
+                record.own_after_s = time.perf_counter() - left
             self._maybe_stop(region)
 
     def _maybe_stop(self, region: Region) -> None:

@@ -1,0 +1,346 @@
+"""In situ, interleaved: the observed run of the script is its own measurement (pure; tested on recorded calls).
+
+After the compiled side's warm-up (its compiles), the observed run switches PyTorch's own stance
+(`torch.compiler.set_stance("force_eager")` / `"default"`) between blocks of the script's top-level region calls, in
+the order eager, compiled, compiled, eager, … (ABBA: a drift of the host's speed that is linear over four blocks
+cancels). Both sides meet the same process, the same host state minutes apart never enters: on the H100 the same
+eager decode step took 2.45 ms in one process and 4.07 ms in the next while the ratio inside each held within 5 %
+(docs/BENCHMARKS.md §in situ). set_stance leaves compiled code as it is: reduce-overhead keeps its CUDA graphs.
+
+Blocks (Schedule): the stance is global, so blocks count the script's *top-level* region calls, every region's
+together (a call made inside another region's call is part of that call and takes its block). Switching starts once
+WARM_QUIET_CALLS top-level calls in a row compiled nothing (at least MIN_WARM_CALLS calls in); a block is as many
+calls as take about BLOCK_TARGET_MS by the warm-up's own steps (MIN_BLOCK..MAX_BLOCK). Ranks of a torchrun job
+switch together on the same call: their schedule is fixed by call count (RANKS_START_CALL, RANKS_BLOCK), never by
+timing or compiles, which differ between ranks.
+
+A *step* of a region is from the start of one of its calls to the start of its next call (backward, optimizer, data
+included). A step is steady when: both its calls are in the same block (no switch inside it); no compile started in
+it; neither call carried the observer's own work (observer) nor ran under the profiler (profiled); it is not the
+first step of that side on its input signature (eager has first-call costs too: cuBLAS/cuDNN heuristics, autotuning;
+the compiled side's first calls are its warm-up); and, on the compiled side, compiled code ran in its call
+(ranCompiled true: a call Dynamo ran eagerly is no compiled step). A region none of whose compiled-side calls ran
+compiled code gets no speedup and says why.
+
+Per signature: a region called with several signatures (a server's lengths) is compared signature by signature;
+the speedup is over the matched mix (each compared signature weighed by how often the script called it:
+comparedBy "signature" with one, "matched-mix" with several). A region whose signature changes nearly every call (a
+decode loop passing its growing cache: more than half its calls have a signature of their own) has no signature to
+match: its steps are pooled (comparedBy "pooled"), only each side's first step is its first-call cost, and the ABBA
+order of the blocks cancels a work that grows linearly with the call. Pairs: blocks 2j-1 and 2j (one eager, one compiled,
+adjacent); the interval is the 5th-95th percentiles of the estimate over pairs resampled with replacement
+(estimator.bootstrap), with a floor of estimator.FLOOR_STEADY_PCT, and with fewer than MIN_PAIRS_RESAMPLED pairs it
+reaches every pair's own ratio.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import statistics
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from . import estimator
+
+METHOD = "interleaved"
+ORDER = ("eager", "compiled", "compiled", "eager")  # ABBA, repeated
+WARM_QUIET_CALLS = 2
+MIN_WARM_CALLS = 3
+BLOCK_TARGET_MS = 20.0
+MIN_BLOCK = 4
+MAX_BLOCK = 12
+RANKS_START_CALL = 8
+RANKS_BLOCK = 6
+MIN_PAIRS_RESAMPLED = 4
+MAX_SERIES = 2000
+
+
+class Schedule:
+    """Which side the next top-level call runs on. fixed: a torchrun rank (start and block size by call count only)."""
+
+    def __init__(self, fixed: bool = False) -> None:
+        self.fixed = fixed
+        self.calls = 0
+        self.start: int | None = None
+        self.block_calls = RANKS_BLOCK if fixed else MIN_BLOCK
+        self._quiet = 0
+        self._quiet_starts: list[float] = []
+
+    def next_call(self, now_s: float) -> tuple[str, int]:
+        """(side, block) of the call about to start at perf_counter `now_s`; block 0 is the compiled warm-up."""
+        n = self.calls
+        self.calls += 1
+        if self.start is None:
+            ready = n >= RANKS_START_CALL if self.fixed else n >= MIN_WARM_CALLS and self._quiet >= WARM_QUIET_CALLS
+            if not ready:
+                self._quiet_starts.append(now_s)
+                return "compiled", 0
+            self.start = n
+            if not self.fixed:
+                self.block_calls = block_size(self._quiet_starts[-WARM_QUIET_CALLS:] + [now_s])
+        k = (n - self.start) // self.block_calls
+        return ORDER[k % len(ORDER)], k + 1
+
+    def call_ended(self, compiled: bool) -> None:
+        """After a top-level call of the warm-up: whether any compile started during it."""
+        if self.start is None:
+            self._quiet = 0 if compiled else self._quiet + 1
+            if compiled:
+                self._quiet_starts.clear()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"startCall": self.start, "blockCalls": self.block_calls, "order": "ABBA (eager first)",
+                "fixedForRanks": self.fixed, "topLevelCalls": self.calls}
+
+
+def block_size(starts: Sequence[float]) -> int:
+    """Calls per block from the warm-up's last steps (start to start, seconds): about BLOCK_TARGET_MS of them."""
+    steps = [(b - a) * 1000.0 for a, b in zip(starts, starts[1:]) if b > a]
+    if not steps:
+        return MIN_BLOCK
+    return max(MIN_BLOCK, min(MAX_BLOCK, math.ceil(BLOCK_TARGET_MS / statistics.median(steps))))
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of a region as the report's `calls` carry it (region_entry.calls_json)."""
+
+    index: int
+    signature: str
+    side: str | None  # "compiled" | "eager"; None: made before interleaving existed (no stance recorded)
+    block: int | None
+    ms: float | None
+    step_ms: float | None
+    compiles: int
+    step_compiles: int
+    ran_compiled: bool | None
+    observer: bool = False
+    profiled: bool = False
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "Call":
+        return Call(int(data["index"]), str(data["signature"]), data.get("side"), data.get("block"), data.get("ms"),
+                    data.get("stepMs"), len(data.get("compileIds") or []), int(data.get("stepCompiles") or 0),
+                    data.get("ranCompiled"), bool(data.get("observer")), bool(data.get("profiled")))
+
+
+@dataclass
+class Split:
+    """A region's calls sorted by what they may count for. steps/calls: side -> indices of steady steps / calls."""
+
+    steps: dict[str, list[int]]
+    calls: dict[str, list[int]]
+    dropped: dict[str, int]  # why steps were not steady -> how many
+    compiled_ran: bool  # some compiled-side call ran compiled code
+
+
+def _plain(c: Call) -> bool:
+    return not (c.observer or c.profiled or c.ms is None)
+
+
+POOLED = "*"
+
+
+def changing(calls: list[Call]) -> bool:
+    """The signature changes nearly every call: more than half of the calls have a signature of their own."""
+    return len({c.signature for c in calls}) > len(calls) / 2 >= 1
+
+
+def pooled(calls: list[Call]) -> list[Call]:
+    return [dataclasses.replace(c, signature=POOLED) for c in calls]
+
+
+def split(calls: list[Call]) -> Split:
+    """Applies the steady-step rules (module doc) to one region's calls, in order."""
+    steps: dict[str, list[int]] = {"eager": [], "compiled": []}
+    plain_calls: dict[str, list[int]] = {"eager": [], "compiled": []}
+    dropped = {"warm-up": 0, "switch": 0, "first on its signature": 0, "compiled": 0, "observer": 0,
+               "ran eagerly": 0}
+    seen: dict[str, set[str]] = {"eager": set(), "compiled": set()}
+    for i, c in enumerate(calls):
+        if c.side is None:
+            continue
+        nxt = calls[i + 1] if i + 1 < len(calls) else None
+        first = c.signature not in seen[c.side]
+        seen[c.side].add(c.signature)
+        if c.side == "compiled" and c.ran_compiled is not True:
+            dropped["ran eagerly"] += 1
+            continue
+        if not c.block:
+            dropped["warm-up"] += 1
+            continue
+        if first:
+            dropped["first on its signature"] += 1
+            continue
+        if c.compiles:
+            dropped["compiled"] += 1
+            continue
+        if _plain(c):
+            plain_calls[c.side].append(i)
+        if nxt is None or c.step_ms is None:
+            continue
+        if nxt.block != c.block:
+            dropped["switch"] += 1
+        elif c.step_compiles:
+            dropped["compiled"] += 1
+        elif not (_plain(c) and _plain(nxt)):
+            dropped["observer"] += 1
+        else:
+            steps[c.side].append(i)
+    compiled_ran = any(c.ran_compiled is True for c in calls if c.side == "compiled")
+    return Split(steps, plain_calls, {k: v for k, v in dropped.items() if v}, compiled_ran)
+
+
+def _pairs(blocks: set[int]) -> list[tuple[int, int]]:
+    """Adjacent blocks (1, 2), (3, 4), …: one eager and one compiled each (ORDER)."""
+    return [(b, b + 1) for b in sorted(blocks) if b % 2 == 1 and b + 1 in blocks]
+
+
+Sample = dict[str, dict[str, list[float]]]  # side -> signature -> durations
+
+
+def _mix(sample: Sample, weights: dict[str, int]) -> tuple[float, float, list[str]] | None:
+    """(eager ms, compiled ms) over the signatures both sides have, each weighed by the script's calls of it."""
+    both = [s for s in weights if sample["eager"].get(s) and sample["compiled"].get(s)]
+    if not both:
+        return None
+    total = sum(weights[s] for s in both)
+    eager = sum(weights[s] * statistics.median(sample["eager"][s]) for s in both) / total
+    compiled = sum(weights[s] * statistics.median(sample["compiled"][s]) for s in both) / total
+    return eager, compiled, both
+
+
+def _sample(calls: list[Call], picks: dict[str, list[int]], duration: Callable[[Call], float | None],
+            blocks: set[int] | None = None) -> Sample:
+    out: Sample = {"eager": {}, "compiled": {}}
+    for side, indices in picks.items():
+        for i in indices:
+            c = calls[i]
+            value = duration(c)
+            if value is not None and (blocks is None or c.block in blocks):
+                out[side].setdefault(c.signature, []).append(value)
+    return out
+
+
+def estimate(calls: list[Call], picks: dict[str, list[int]], duration: Callable[[Call], float | None],
+             weights: dict[str, int]) -> dict[str, Any] | None:
+    """The speedup over the matched mix of signatures, its interval from the pairs of adjacent blocks, and what it
+    rests on (schema `$defs/inSituSpeedup`); None when no signature has steady values on both sides."""
+    whole = _sample(calls, picks, duration)
+    mixed = _mix(whole, weights)
+    if mixed is None:
+        return None
+    eager_ms, compiled_ms, both = mixed
+    speedup = eager_ms / compiled_ms
+    blocks = {calls[i].block for indices in picks.values() for i in indices if calls[i].block}
+    pair_ratios: list[float] = []
+    pair_samples: list[Sample] = []
+    for a, b in _pairs({x for x in blocks if x is not None}):
+        sample = _sample(calls, picks, duration, {a, b})
+        own = _mix(sample, weights)
+        if own is not None:
+            pair_ratios.append(own[0] / own[1])
+            pair_samples.append(sample)
+    floor = estimator.FLOOR_STEADY_PCT
+    bounds = [speedup * (1 - floor / 100), speedup * (1 + floor / 100)]
+    if len(pair_samples) >= MIN_PAIRS_RESAMPLED:
+        def of(chosen: list[Sample]) -> float:
+            merged: Sample = {"eager": {}, "compiled": {}}
+            for sample in chosen:
+                for side in merged:
+                    for sig, values in sample[side].items():
+                        merged[side].setdefault(sig, []).extend(values)
+            got = _mix(merged, weights)
+            return speedup if got is None else got[0] / got[1]
+        bounds += list(estimator.bootstrap(pair_samples, of))
+    else:  # too few pairs to resample: every pair's own ratio bounds what a next run may give
+        bounds += pair_ratios
+    per_signature = [{"signature": s, "eagerMs": round(statistics.median(whole["eager"][s]), 4),
+                      "compiledMs": round(statistics.median(whole["compiled"][s]), 4),
+                      "speedup": round(statistics.median(whole["eager"][s]) / statistics.median(whole["compiled"][s]), 4),
+                      "steps": {"eager": len(whole["eager"][s]), "compiled": len(whole["compiled"][s])},
+                      "calls": weights[s]} for s in both]
+    left = sorted(s for side in whole.values() for s in side if s not in both)
+    return {"eagerMs": round(eager_ms, 4), "compiledMs": round(compiled_ms, 4), "speedup": round(speedup, 4),
+            "low": round(min(bounds), 4), "high": round(max(bounds), 4), "floorPct": floor,
+            "samples": min(sum(len(v) for v in whole["eager"].values()), sum(len(v) for v in whole["compiled"].values())),
+            "pairs": len(pair_ratios), "pairRatios": [round(r, 4) for r in pair_ratios],
+            "comparedBy": "signature" if len(both) == 1 else "matched-mix", "signatures": per_signature,
+            "notCompared": sorted(set(left))}
+
+
+def _compile_cost_ms(calls: list[Call], steady_eager: float) -> float:
+    """The compiled side's warm-up and compiling steps over a steady eager step: the compile inside the script."""
+    cost = 0.0
+    for i, c in enumerate(calls[:-1]):
+        if c.side == "compiled" and (not c.block or c.compiles or c.step_compiles) and calls[i + 1].block == c.block:
+            cost += max(0.0, (c.step_ms or c.ms or 0.0) - steady_eager)
+    return cost
+
+
+def _why_no_speedup(s: Split, calls: list[Call], fallback: str | None) -> str:
+    if calls and all(c.side == "eager" for c in calls):
+        return ("it was called only at the eager stance: at the compiled stance its calls ran inside another region's "
+                "compiled code (inlined there), so they are measured as part of that region")
+    if not s.compiled_ran:
+        why = f" ({fallback})" if fallback else ""
+        return f"no call of it ran compiled code{why}: every call ran eagerly, so there is nothing compiled to compare"
+    if not any(c.block for c in calls):
+        return (f"the script's {len(calls)} call(s) of it all came before the interleaving began (it starts after "
+                f"{WARM_QUIET_CALLS} top-level calls that compile nothing): no eager call to compare")
+    if not s.steps["eager"] or not s.steps["compiled"]:
+        missing = "eager" if not s.steps["eager"] else "compiled"
+        return f"no steady {missing} step (dropped: {_dropped_text(s.dropped)})"
+    return "no input signature had steady steps both ways"
+
+
+def _dropped_text(dropped: dict[str, int]) -> str:
+    return ", ".join(f"{n} {why}" for why, n in dropped.items()) or "none"
+
+
+def series(calls: list[Call]) -> dict[str, list[list[float | int | None]]]:
+    """[ms, stepMs, compiles in the step, call index] per call of each side, for the report panel's overlay."""
+    out: dict[str, list[list[float | int | None]]] = {"compiled": [], "eager": []}
+    for c in calls[:MAX_SERIES]:
+        if c.side in out:
+            out[c.side].append([c.ms, c.step_ms, c.step_compiles, c.index])
+    return out
+
+
+def compare(calls_json: list[dict[str, Any]], calls_made: int, fallback: str | None = None) -> dict[str, Any]:
+    """A region's in-situ result (schema `$defs/inSitu`) from its calls in the observed run."""
+    calls = [Call.from_json(c) for c in calls_json]
+    by = None
+    if changing(calls):
+        calls, by = pooled(calls), "pooled"
+    s = split(calls)
+    weights: dict[str, int] = {}
+    for c in calls:
+        weights[c.signature] = weights.get(c.signature, 0) + 1
+    step = estimate(calls, s.steps, lambda c: c.step_ms, weights) if s.compiled_ran else None
+    call = estimate(calls, s.calls, lambda c: c.ms, weights) if s.compiled_ran else None
+    for result in (step, call):
+        if result is not None and by is not None:
+            result.update(comparedBy=by, signatures=[], notCompared=[])
+    cost_ms = _compile_cost_ms(calls, step["eagerMs"]) if step is not None else None
+    break_even = None
+    if step is not None and cost_ms is not None and step["eagerMs"] > step["compiledMs"]:
+        break_even = math.ceil(cost_ms / (step["eagerMs"] - step["compiledMs"]))
+    per_side = {side: [c for c in calls if c.side == side] for side in ("compiled", "eager")}
+    spent = {side: round(sum((c.step_ms or c.ms or 0.0) for c in group) / 1000, 6) for side, group in per_side.items()}
+    return {
+        "method": METHOD, "pairs": (step or call or {}).get("pairs", 0),
+        "compiledCalls": len(per_side["compiled"]), "eagerCalls": len(per_side["eager"]),
+        "warmupCalls": sum(1 for c in calls if c.side == "compiled" and not c.block),
+        "steadyFromCall": next((c.index for c in calls if c.block), None),
+        "steadySteps": {side: len(v) for side, v in s.steps.items()}, "dropped": s.dropped,
+        "step": step, "call": call,
+        "compileSeconds": None if cost_ms is None else round(cost_ms / 1000, 4),
+        "breakEvenSteps": break_even, "stepsMade": calls_made,
+        "paysBack": None if break_even is None else break_even <= calls_made,
+        "regionSeconds": spent if per_side["eager"] and per_side["compiled"] else None,
+        "stepsPerSecond": None if step is None else {"eager": round(1000 / step["eagerMs"], 3),
+                                                      "compiled": round(1000 / step["compiledMs"], 3)},
+        "reason": None if step is not None else _why_no_speedup(s, calls, fallback),
+        "series": series(calls),
+    }

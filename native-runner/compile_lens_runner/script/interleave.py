@@ -1,0 +1,91 @@
+"""The stance switch of the observed run (measure/interleaved.py says why and when): before each top-level region
+call, PyTorch's own `torch.compiler.set_stance` is set to the side the schedule gives ("force_eager" for eager,
+"default" for compiled). The runner's own work (replays at a drop, --calls N) runs at the default stance, and the
+script ends at the stance it began with."""
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any, Callable, Iterator
+
+from ..measure.interleaved import Schedule
+
+STANCES = {"compiled": "default", "eager": "force_eager"}
+
+
+def available() -> Callable[..., Any] | None:
+    """torch.compiler.set_stance (torch >= 2.6), or None."""
+    import torch
+
+    return getattr(getattr(torch, "compiler", None), "set_stance", None)
+
+
+def _current_stance() -> str | None:
+    try:
+        from torch._dynamo.eval_frame import _stance
+    except ImportError:
+        return None
+    return str(getattr(_stance, "stance", None))
+
+
+class Interleaver:
+    """Switches the stance between blocks of the script's top-level region calls. ranks: a torchrun rank (a schedule
+    fixed by call count, so all ranks switch on the same call)."""
+
+    def __init__(self, set_stance: Callable[..., Any], ranks: bool = False) -> None:
+        self.schedule = Schedule(fixed=ranks)
+        self._set = set_stance
+        self.side = "compiled"
+        self.block = 0
+        self.stopped: str | None = None  # why the switching stopped (the script set a stance of its own)
+        self._compiled_seen: set[str] = set()
+        self._call_block = 0  # the block of the current top-level call (0 for one that ran compiled out of turn)
+
+    def before_call(self, signature: str, changing: bool = False) -> tuple[str, int]:
+        """The (side, block) of the top-level call about to start, the stance set for it. A signature (the region's
+        id and its inputs') the compiled side has not run yet runs compiled whatever the block (in block 0: it is no
+        steady call): its compile, and a compile that fails, happen as they would in the script as written. Not for a
+        region whose signature changes nearly every call (changing: a growing cache), which would never run eagerly."""
+        if self.stopped is not None:
+            return self.side, 0  # no longer interleaved: no steady step (block 0 is warm-up)
+        side, self.block = self.schedule.next_call(time.perf_counter())
+        block = self.block
+        if side == "eager" and signature not in self._compiled_seen and not changing:
+            side, block = "compiled", 0
+        if side == "compiled":
+            self._compiled_seen.add(signature)
+        if side != self.side:
+            if _current_stance() != STANCES[self.side]:  # the script changed the stance itself: it is left alone
+                self.stopped = f"the script set torch.compiler.set_stance({_current_stance()!r}) itself"
+                return self.side, 0
+            self._set(STANCES[side])
+            self.side = side
+        self._call_block = block
+        return self.side, block
+
+    def current(self) -> tuple[str, int]:
+        """(side, block) for a call made inside a top-level call: its caller's."""
+        return self.side, 0 if self.stopped is not None else self._call_block
+
+    def after_call(self, compiled: bool) -> None:
+        self.schedule.call_ended(compiled)
+
+    @contextlib.contextmanager
+    def suspended(self) -> Iterator[None]:
+        """The runner's own calls (replays) run compiled code as written: at the default stance."""
+        was = self.side
+        self.restore()
+        try:
+            yield
+        finally:
+            if was != self.side and self.stopped is None:
+                self._set(STANCES[was])
+                self.side = was
+
+    def restore(self) -> None:
+        if self.side != "compiled":
+            self._set(STANCES["compiled"])
+            self.side = "compiled"
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.schedule.to_json(), stoppedBecause=self.stopped)

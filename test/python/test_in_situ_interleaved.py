@@ -1,0 +1,207 @@
+"""In situ, interleaved (measure/interleaved.py, script/interleave.py): the schedule's switch points and the
+steady-step rules, on recorded call sequences (no torch, no timing of this host)."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from compile_lens_runner.measure import interleaved
+from compile_lens_runner.measure.interleaved import ORDER, Schedule
+from compile_lens_runner.script.interleave import STANCES, Interleaver
+
+SIG = "float32[16, 64]; grad"
+
+
+def schedule_run(compiles: list[bool], step_s: float = 0.004, fixed: bool = False) -> list[tuple[str, int]]:
+    """(side, block) of each top-level call; compiles[i]: whether call i compiled something."""
+    s = Schedule(fixed=fixed)
+    out = []
+    for i, compiled in enumerate(compiles):
+        out.append(s.next_call(i * step_s))
+        s.call_ended(compiled)
+    return out
+
+
+def test_switching_starts_after_the_compiled_warm_up_and_runs_abba_blocks() -> None:
+    compiles = [True, False, True] + [False] * 60  # a recompile at call 2 restarts the quiet count
+    sides = schedule_run(compiles)
+    start = next(i for i, (_, block) in enumerate(sides) if block)
+    assert start == 2 + interleaved.WARM_QUIET_CALLS + 1
+    assert all(side == "compiled" and block == 0 for side, block in sides[:start])
+    size = sum(1 for _, block in sides if block == 1)
+    assert interleaved.MIN_BLOCK <= size <= interleaved.MAX_BLOCK
+    blocks = [(side, block) for side, block in sides[start:]]
+    for k in range(1, 5):  # each block one side, in the order eager, compiled, compiled, eager
+        assert {side for side, block in blocks if block == k} == {ORDER[(k - 1) % 4]}
+
+
+def test_the_block_size_follows_the_run_s_own_steps() -> None:
+    quiet = [True] + [False] * 40
+    size = lambda step_s: sum(1 for _, block in schedule_run(quiet, step_s) if block == 1)  # noqa: E731
+    assert size(0.004) == 5  # about BLOCK_TARGET_MS (20 ms) of 4 ms steps
+    assert size(0.0005) == interleaved.MAX_BLOCK and size(0.050) == interleaved.MIN_BLOCK
+
+
+def test_ranks_switch_on_the_same_call_whatever_they_compiled_or_how_fast_they_ran() -> None:
+    a = schedule_run([True] + [False] * 50, step_s=0.001, fixed=True)
+    b = schedule_run([True, True, True, False, True] + [False] * 46, step_s=0.030, fixed=True)
+    assert a == b
+    assert a[interleaved.RANKS_START_CALL - 1][1] == 0 and a[interleaved.RANKS_START_CALL] == ("eager", 1)
+
+
+def test_the_interleaver_sets_the_stance_at_switches_only_and_replays_run_at_the_default_stance(monkeypatch: Any) -> None:
+    import compile_lens_runner.script.interleave as module
+
+    stances: list[str] = []
+    current = ["default"]
+
+    def set_stance(name: str) -> None:
+        stances.append(name)
+        current[0] = name
+    monkeypatch.setattr(module, "_current_stance", lambda: current[0])
+    il = Interleaver(set_stance)
+    seen = []
+    for i in range(40):
+        seen.append(il.before_call(SIG))
+        if i == 20:
+            nested = il.current()  # a call made inside this one: the caller's side and block
+            assert nested == seen[-1]
+            with il.suspended():  # a replay at a drop: compiled code as written
+                assert current[0] == "default"
+            assert current[0] == STANCES[seen[-1][0]]
+        il.after_call(i == 0)
+    switches = sum(1 for a, b in zip(seen, seen[1:]) if a[0] != b[0])
+    replay = 2 if seen[20][0] == "eager" else 0
+    assert len(stances) == switches + replay
+    il.restore()
+    assert current[0] == "default"
+
+
+def test_a_signature_new_to_the_compiled_side_runs_compiled_even_in_an_eager_block(monkeypatch: Any) -> None:
+    """Its compile (and a compile that fails, as written) happens in the observed run; the call is no steady call."""
+    import compile_lens_runner.script.interleave as module
+
+    current = ["default"]
+    monkeypatch.setattr(module, "_current_stance", lambda: current[0])
+    il = Interleaver(lambda name: current.__setitem__(0, name))
+    seen = []
+    for i in range(12):
+        seen.append(il.before_call("float32[4, 8]; no_grad" if i == 8 else SIG))
+        il.after_call(i == 0)
+    assert seen[7][0] == "eager" and seen[9][0] == "eager" and seen[8] == ("compiled", 0)
+
+
+def test_a_script_that_sets_its_own_stance_stops_the_switching(monkeypatch: Any) -> None:
+    import compile_lens_runner.script.interleave as module
+
+    monkeypatch.setattr(module, "_current_stance", lambda: "eager_on_recompile")
+    il = Interleaver(lambda name: None)
+    sides = []
+    for _ in range(30):
+        sides.append(il.before_call(SIG))
+        il.after_call(False)
+    assert il.stopped and "eager_on_recompile" in il.stopped
+    assert {side for side, _ in sides} == {"compiled"} and all(block == 0 for _, block in sides[-5:])
+
+
+def calls(spec: list[tuple[str, int]], step: dict[str, float], sig: Any = SIG,
+          overrides: dict[int, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Report calls from (side, block) per call; step[side] ms (with a little noise); sig: a signature or index -> signature."""
+    rng = random.Random(1)
+    out = []
+    for i, (side, block) in enumerate(spec):
+        ms = step[side] * rng.uniform(0.98, 1.02)
+        out.append({"index": i, "signature": sig(i) if callable(sig) else sig, "side": side, "block": block,
+                    "ms": ms / 2, "stepMs": ms if i + 1 < len(spec) else None, "stepCompiles": 1 if i == 0 else 0,
+                    "compileIds": ["0/0"] if i == 0 else [], "ranCompiled": None if side == "eager" else True,
+                    **(overrides or {}).get(i, {})})
+    out[0]["stepMs"] = 5000.0  # the compile
+    return out
+
+
+def layout(warm: int = 3, block: int = 6, blocks: int = 16) -> list[tuple[str, int]]:
+    return [("compiled", 0)] * warm + [(ORDER[k % 4], k + 1) for k in range(blocks) for _ in range(block)]
+
+
+def test_steps_spanning_a_switch_and_each_side_s_first_call_of_a_signature_are_not_steady() -> None:
+    spec = layout()
+    result = interleaved.split([interleaved.Call.from_json(c) for c in calls(spec, {"eager": 2.0, "compiled": 1.0})])
+    switches = sum(1 for a, b in zip(spec, spec[1:]) if a[1] != b[1] and a[1] > 0)
+    assert result.dropped["switch"] == switches
+    assert result.dropped["first on its signature"] == 1  # eager's first call: compiled met it in the warm-up
+    assert result.dropped["warm-up"] == 3
+    for side, indices in result.steps.items():
+        assert all(spec[i][0] == side and spec[i + 1][1] == spec[i][1] for i in indices)
+    first_eager = next(i for i, (side, _) in enumerate(spec) if side == "eager")
+    assert first_eager not in result.steps["eager"] and first_eager + 1 in result.steps["eager"]
+
+
+def test_the_speedup_and_its_interval_come_from_the_paired_adjacent_blocks() -> None:
+    spec = layout()
+    result = interleaved.compare(calls(spec, {"eager": 2.0, "compiled": 1.0}), len(spec))
+    step = result["step"]
+    assert result["method"] == "interleaved" and step["pairs"] == 8 and result["pairs"] == 8
+    assert step["low"] <= step["speedup"] <= step["high"] and 1.9 < step["speedup"] < 2.1
+    assert len(step["pairRatios"]) == 8 and step["comparedBy"] == "signature"
+    assert result["breakEvenSteps"] is not None and result["paysBack"] is (result["breakEvenSteps"] <= len(spec))
+
+
+def test_observer_work_and_calls_that_ran_no_compiled_code_are_left_out() -> None:
+    spec = layout()
+    compiled_at = [i for i, (side, block) in enumerate(spec) if side == "compiled" and block]
+    slow = {compiled_at[5]: {"observer": True, "stepMs": 100.0},
+            compiled_at[9]: {"ranCompiled": False, "fallbackReason": "a graph break", "stepMs": 100.0}}
+    result = interleaved.compare(calls(spec, {"eager": 2.0, "compiled": 1.0}, overrides=slow), len(spec))
+    assert result["dropped"]["observer"] >= 1 and result["dropped"]["ran eagerly"] == 1
+    assert result["step"]["compiledMs"] < 1.1  # neither slow step counted
+
+
+def test_a_region_where_no_compiled_code_ran_gets_no_speedup_and_says_why() -> None:
+    spec = layout()
+    never = {i: {"ranCompiled": None} for i, (side, _) in enumerate(spec) if side == "compiled"}
+    result = interleaved.compare(calls(spec, {"eager": 1.0, "compiled": 1.0}, overrides=never), len(spec), "Dynamo skipped the frame")
+    assert result["step"] is None and result["call"] is None and result["breakEvenSteps"] is None
+    assert "no call of it ran compiled code" in result["reason"] and "Dynamo skipped the frame" in result["reason"]
+
+
+def test_several_signatures_are_compared_one_by_one_over_the_script_s_mix() -> None:
+    spec = layout(blocks=24)
+    sig = lambda i: "float32[1, 37]; no_grad" if i % 3 else "float32[1, 512]; no_grad"  # noqa: E731
+    step = {"eager": 2.0, "compiled": 1.0}
+    data = calls(spec, step, sig)
+    for c in data:  # the long requests gain less: eager 4, compiled 3
+        if "512" in c["signature"] and c["stepMs"] is not None and c["index"]:
+            c["stepMs"] = 4.0 if c["side"] == "eager" else 3.0
+    result = interleaved.compare(data, len(spec))["step"]
+    assert result["comparedBy"] == "matched-mix"
+    by = {s["signature"]: s for s in result["signatures"]}
+    assert abs(by["float32[1, 512]; no_grad"]["speedup"] - 4 / 3) < 0.01
+    assert 1.9 < by["float32[1, 37]; no_grad"]["speedup"] < 2.1
+    # weighed by the script's calls: 2 of 3 short, 1 of 3 long
+    assert abs(result["speedup"] - (2 / 3 * 2 + 1 / 3 * 4) / (2 / 3 * 1 + 1 / 3 * 3)) < 0.05
+
+
+def test_a_region_called_before_the_interleaving_began_has_no_eager_side_and_says_so() -> None:
+    result = interleaved.compare(calls([("compiled", 0)] * 2, {"eager": 1.0, "compiled": 1.0}), 2)
+    assert result["step"] is None and result["regionSeconds"] is None and "before the interleaving began" in result["reason"]
+
+
+def test_a_signature_that_changes_every_call_is_pooled_and_its_steps_still_count() -> None:
+    spec = layout()
+    data = calls(spec, {"eager": 2.0, "compiled": 1.0}, sig=lambda i: f"float32[2, {i}, 64]; inference")
+    result = interleaved.compare(data, len(spec))
+    step = result["step"]
+    assert step["comparedBy"] == "pooled" and step["pairs"] == 8 and 1.9 < step["speedup"] < 2.1
+    assert result["dropped"]["first on its signature"] == 1  # eager's first step only: no signature recurs
+
+
+def test_torch_without_set_stance_falls_back_to_separate_runs_labelled(monkeypatch: Any) -> None:
+    from compile_lens_runner.process import in_situ as process_in_situ
+
+    spec = {"target": {"script": "train.py"}}
+    monkeypatch.setattr(process_in_situ, "_torch_version", lambda: (2, 5))
+    assert process_in_situ.method(spec) == "separate-runs"
+    monkeypatch.setattr(process_in_situ, "_torch_version", lambda: (2, 6))
+    assert process_in_situ.method(spec) == "interleaved"
+    assert process_in_situ.method(dict(spec, inSituRuns=False)) is None
+    assert process_in_situ.method({"target": {"sample": "mlp"}}) is None
