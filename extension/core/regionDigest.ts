@@ -53,6 +53,8 @@ export interface RegionDigest {
   story: string | null;
   /** schema 1.14: the script's own steps and calls, as written against compiling off (null: no in-situ runs) */
   inSitu: InSituDigest | null;
+  /** schema 1.16: the region ran no compiled code (the runner's sentence, said first; no speedup is shown) */
+  noCompiledCode: string | null;
   /** the one line on the torch.compile line: "1.84× (default) · 2 graphs · 1 recompile" */
   headline: string;
 }
@@ -91,6 +93,7 @@ export function headlineMeasurement(digest: Pick<RegionDigest, 'measurements'>):
 }
 
 function headlineOf(d: Omit<RegionDigest, 'headline'>): string {
+  if (d.noCompiledCode) return d.noCompiledCode;  // eager code timed against itself: no speedup to show
   if (d.inSitu) return inSituLens(d.inSitu);  // the script's own steps: what the user asked
   const parts: string[] = [];
   const main = headlineMeasurement(d);
@@ -135,6 +138,7 @@ export function digestRegion(region: Region): RegionDigest {
     recommendation,
     story: regionStory(region),
     inSitu,
+    noCompiledCode: region.noCompiledCode?.headline ?? null,
   };
   return { ...digest, headline: headlineOf(digest) };
 }
@@ -183,6 +187,11 @@ export function formatRegion(d: RegionDigest): string[] {
   // in situ first (the script's own steps); the replay's numbers after it, labelled as what they measured
   const replay = d.inSitu ? 'replay: ' : '';
   const lines = [`  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${regionFacts(d).join(', ')}${d.notMeasured ? ` — ${replay}${d.notMeasured}` : ''}`];
+  if (d.noCompiledCode) {
+    lines.push(`    ${d.noCompiledCode}`);  // in place of its timings: they compare eager code with itself
+    if (d.recommendation) lines.push(`    ${recommendationLine(d.recommendation)}`);
+    return lines;
+  }
   if (d.inSitu) lines.push(...inSituLines(d.inSitu).map((line) => `    ${line}`));
   for (const m of d.measurements) {
     lines.push(`    ${replay}${measurementLine(m)}`);

@@ -128,8 +128,44 @@ export interface CompiledFrame {
 
 export interface CudaGraphStatus {
   compileId: string | null;
-  status: 'captured' | 'skipped' | 'not-captured';
+  /** unknown (schema 1.16): set up for CUDA graphs, and the log (made elsewhere) cannot say what happened; reason says why */
+  status: 'captured' | 'skipped' | 'not-captured' | 'unknown';
   reason?: string | null;
+  /** schema 1.16: a skip in the user's terms */
+  explanation?: CudaGraphSkip;
+}
+
+/** Why PyTorch skipped CUDA graphs for a graph, in the user's terms (schema 1.16; the runner's compiler/cudagraphs.py). */
+export interface CudaGraphSkip {
+  kind: string;
+  what: string;
+  fix?: string | null;
+  cost: string;
+  /** the line PyTorch names: the mutating op, the CPU tensor's use */
+  location?: SourceLocation | null;
+  tensors?: string[];
+}
+
+/** A graph break in the user's terms (schema 1.16; the runner's pattern table, docs/GRAPH-BREAKS.md). */
+export interface BreakExplanation {
+  pattern: string;
+  title?: string;
+  what: string;
+  /** the operator, function or method that broke */
+  broke?: string | null;
+  fix: string;
+  /** a mechanical edit the editor offers as a Quick Fix: 'fastpath-off', 'move-print' */
+  quickFix?: string | null;
+}
+
+/** schema 1.16: a region called whose frames held no graph: every call ran eagerly */
+export interface NoCompiledCode {
+  headline: string;
+  cause: string;
+  location?: SourceLocation | null;
+  fix?: string | null;
+  gbId?: string | null;
+  pattern?: string | null;
 }
 
 export interface GraphBreak {
@@ -144,6 +180,10 @@ export interface GraphBreak {
   ranks?: number[];
   /** graph-break records at this site with this reason (schema 1.14) */
   count?: number;
+  /** schema 1.16: the frame Dynamo stopped in, a library's too */
+  brokeAt?: (SourceLocation & { library?: boolean }) | null;
+  /** schema 1.16 */
+  explanation?: BreakExplanation | null;
 }
 
 export interface Recompile {
@@ -377,6 +417,8 @@ export interface Region {
   measurements: RegionMeasurement[];
   recommendation?: Recommendation | null;
   stoppedAfterCalls?: number | null;
+  /** schema 1.16 */
+  noCompiledCode?: NoCompiledCode | null;
   /** schema 1.14 */
   inSitu?: RegionInSitu | null;
 }

@@ -52,6 +52,8 @@ def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
     failure = s.get("failure")
     if failure:
         return {"mode": None, "verdict": "none", "reason": f"Fix first: a compiled call failed at {headline(failure)}. {failure['fix']}"}
+    if region.get("noCompiledCode"):
+        return {"mode": None, "verdict": "none", "reason": region["noCompiledCode"]["headline"]}
     calls = region.get("calls") or []
     if not any(c.get("ranCompiled") is True for c in calls) and any(c.get("ranCompiled") is False for c in calls):
         # no call ran compiled code and one fell back: the compiled run timed eager code
