@@ -192,7 +192,9 @@ export function findingMessage(finding: Finding): string {
   if (finding.kind === 'no-compiled-code') return finding.reason;  // the runner's sentence begins "No compiled code ran:"
   const kind = finding.kind !== 'divergence' && finding.count > 1 ? `${KIND_TITLE[finding.kind]} ×${finding.count}` : KIND_TITLE[finding.kind];
   const ranks = finding.kind === 'divergence' ? null : rankText(finding);
-  return `${kind}: ${finding.reason}${ranks ? ` (${ranks})` : ''}`;
+  // a break the runner explained reads in the user's terms (what broke, why); PyTorch's own words stay in the hover
+  const reason = finding.kind === 'graph-break' && finding.what ? finding.what : finding.reason;
+  return `${kind}: ${reason}${ranks ? ` (${ranks})` : ''}`;
 }
 
 /** Markdown for the hover over the finding's line. Strings from the report are escaped: they are data. */

@@ -40,7 +40,7 @@ PATTERNS: tuple[Pattern, ...] = (
             "torch.compile; the layer then runs its ordinary ops, which Inductor compiles and fuses.",
             "fastpath-off"),
     Pattern("print", ("GB0059",), _re(r"`print`|builtin print"), "print() in compiled code",
-            "print() needs the real values while the graph is traced, so {_eager}",
+            "a print() call needs the real values while the graph is traced, so {_eager}",
             "Move the print out of the compiled function (print what it returns), or let Dynamo defer it: "
             "torch._dynamo.config.reorderable_logging_functions.add(print) prints after the graph runs.",
             "move-print"),
@@ -99,7 +99,7 @@ PATTERNS: tuple[Pattern, ...] = (
             "{broke} is wrapped in torch.compiler.disable, so Dynamo runs it eagerly between two graphs",
             "Remove torch.compiler.disable from it if it can compile now, or call it outside the compiled function."),
     Pattern("explicit-break", ("GB0025",), None, "torch._dynamo.graph_break()",
-            "torch._dynamo.graph_break() in the code splits the graph on purpose",
+            "a torch._dynamo.graph_break() call in the code splits the graph on purpose",
             "Remove the torch._dynamo.graph_break() call if it is left over from debugging."),
     Pattern("no-fake-kernel", ("GB0090", "GB0087", "GB4315"), None, "operator without a fake (meta) kernel",
             "{broke} has no fake-tensor (meta) implementation, so Dynamo cannot know its output's shape while tracing; "
@@ -114,11 +114,11 @@ PATTERNS: tuple[Pattern, ...] = (
             "(keep other values as ctx attributes), keep forward/backward plain staticmethods; or, for an in-place "
             "Function, write it out-of-place."),
     Pattern("backward-inside", ("GB0123",), None, "loss.backward() inside compiled code",
-            "loss.backward() inside the compiled function cannot be traced, so {_eager}",
+            "a loss.backward() call inside the compiled function cannot be traced, so {_eager}",
             "Compile the forward (and loss) only and call backward() outside it: compiled_loss = torch.compile(loss_fn); "
             "compiled_loss(x).backward(). Compiled autograd (torch._dynamo.config.compiled_autograd) compiles the backward too."),
     Pattern("deepcopy-tensor", ("GB4198",), None, "copy.deepcopy of a tensor",
-            "copy.deepcopy of a tensor inside compiled code cannot be traced, so {_eager}",
+            "a copy.deepcopy of a tensor inside compiled code cannot be traced, so {_eager}",
             "Use x.clone() (x.detach().clone() for a copy outside autograd) instead of copy.deepcopy."),
 )
 
