@@ -95,10 +95,15 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
     for (const { uri, list } of byUri.values()) this.diagnostics.set(uri, list);
   }
 
-  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+  /** The findings on a document's 0-based line (a file's, or a notebook cell's). */
+  findingsAt(document: vscode.TextDocument, line: number): Finding[] {
     const place = placeOfDocument(document);
-    if (!place) return undefined;
-    const here = this.findings.filter((f) => samePlace(placeOf(f), place) && f.line - 1 === position.line);
+    return place ? this.findings.filter((f) => samePlace(placeOf(f), place) && f.line - 1 === line) : [];
+  }
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    if (!placeOfDocument(document)) return undefined;
+    const here = this.findingsAt(document, position.line);
     const parts: vscode.MarkdownString[] = [];
     if (here.length) {
       const markdown = new vscode.MarkdownString(here.map(findingHover).join('\n\n---\n\n'));
