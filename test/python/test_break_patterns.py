@@ -36,6 +36,7 @@ EXPECTED = {
     "numpy_random": ("numpy-random", None),
     "numpy_roundtrip": ("numpy-roundtrip", "interp"),
     "print_call": ("print", "print"),
+    "print_reordered": ("print-not-reorderable", None),
     "timing_call": ("host-timing", "time.perf_counter"),
     "tolist_call": ("tolist", "Tensor.tolist"),
 }

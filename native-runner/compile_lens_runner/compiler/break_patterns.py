@@ -44,6 +44,12 @@ PATTERNS: tuple[Pattern, ...] = (
             "Move the print out of the compiled function (print what it returns), or let Dynamo defer it: "
             "torch._dynamo.config.reorderable_logging_functions.add(print) prints after the graph runs.",
             "move-print"),
+    Pattern("print-not-reorderable", ("GB0296",), None, "print() set to run after the graph, with arguments it cannot keep",
+            "print() is in torch._dynamo.config.reorderable_logging_functions, so Dynamo tries to run it after the graph, "
+            "but its arguments are not only tensors, constants and format strings (a torch.Size, a list, an object), "
+            "so {_eager}",
+            "Print only tensors, constants and f-strings of them from compiled code (print(y) rather than print(y.shape)), "
+            "or print what the compiled function returns, outside it."),
     Pattern("logging", ("GB0291",), None, "logging call in compiled code",
             "the logging call {broke} cannot be traced, so {_eager}",
             "Log outside the compiled function (log what it returns), or add the method to "
