@@ -25,6 +25,9 @@ export function cudaGraphLines(statuses: readonly CudaGraphStatus[] | null | und
   }
   const unknown = statuses.filter((s) => s.status === 'unknown');
   if (unknown.length) lines.push(`  ${plural(unknown.length, 'graph')} unknown: ${unknown[0]!.reason ?? 'the log cannot say'}`);
+  const hints = new Map<string, string[]>();
+  for (const hint of statuses.flatMap((s) => s.hints ?? [])) hints.set(hint.kind, [hint.what, ...(hint.fix ? [`    fix: ${hint.fix}`] : [])]);
+  for (const [what, ...fix] of hints.values()) lines.push(`  hint: ${what}`, ...fix);
   const silent = statuses.filter((s) => s.status === 'not-captured').length;
   if (silent) lines.push(`  ${plural(silent, 'graph')} not captured, no reason recorded (never run after compiling, or captured outside the log)`);
   return lines;

@@ -133,6 +133,8 @@ export interface CudaGraphStatus {
   reason?: string | null;
   /** schema 1.16: a skip in the user's terms */
   explanation?: CudaGraphSkip;
+  /** schema 1.16: PyTorch's other CUDA-graph warnings about this graph (many-sizes), in the same form */
+  hints?: CudaGraphSkip[];
 }
 
 /** Why PyTorch skipped CUDA graphs for a graph, in the user's terms (schema 1.16; the runner's compiler/cudagraphs.py). */

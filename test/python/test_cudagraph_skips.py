@@ -93,6 +93,11 @@ def test_pytorchs_other_skip_messages_in_the_users_terms() -> None:
         "skipping cudagraphs due to index_put_ fallback with boolean indexing is not compatible with CUDA graphs": "boolean-index-put",
         "skipping cudagraphs due to something new": "other",
     }
+    many = ("CUDAGraph supports dynamic shapes by recording a new graph for each distinct input size. Recording too many "
+            "CUDAGraphs may lead to extra overhead. We have observed 9 distinct sizes. Please consider the following options "
+            "for better performance: a) padding inputs to a few fixed number of shapes; or b) set "
+            "torch._inductor.config.triton.cudagraph_skip_dynamic_graphs=True.")
+    cases[many] = "many-sizes"
     for message, kind in cases.items():
         skip = cudagraphs.explain(message)
         assert skip["kind"] == kind, message
@@ -102,3 +107,16 @@ def test_pytorchs_other_skip_messages_in_the_users_terms() -> None:
     assert cpu["location"]["line"] == 9 and "arg1_1" in cpu["what"] and "serve.py:9" in cpu["what"]
     assert "aten._local_scalar_dense.default" in cudagraphs.explain(
         "disabling cudagraphs due to incompatible op aten._local_scalar_dense.default")["what"]
+
+
+def test_a_warning_that_is_not_a_skip_is_a_hint_on_its_graph() -> None:
+    """The runner copies every cudagraphs warning: "observed N distinct sizes" is advice about a captured graph, not a skip."""
+    records = _records("decode_static.runner.log.gz")
+    for r in records:
+        if r.artifact == tt.CUDAGRAPH_SKIP:
+            r.payload = r.payload.replace("skipping cudagraphs due to mutated inputs (4 instances)",
+                                          "CUDAGraph supports dynamic shapes. We have observed 9 distinct sizes")
+            r._json = tt._UNPARSED
+    statuses = compiler_insight(records, lambda record: None, cudagraphs=True)["cudaGraphs"]
+    assert {s["status"] for s in statuses} == {"not-captured"}
+    assert statuses[0]["hints"][0]["kind"] == "many-sizes" and "9 sizes" in statuses[0]["hints"][0]["what"]

@@ -23,8 +23,15 @@ _SETITEM = re.compile(r"\b([A-Za-z_][\w.]*)\s*\[[^\]]*\]\s*=(?!=)")
 _COST = ("Every call of this graph launches its kernels one by one, as mode=\"default\" does: the launch overhead "
          "CUDA graphs remove (what reduce-overhead is for) stays")
 
+_MANY_SIZES_COST = "Each new size stops to record a graph (a warm-up run and a capture) and keeps GPU memory for it."
 # (kind, PyTorch's text, what happened, fix): first match wins
 _REASONS: tuple[tuple[str, re.Pattern[str], str, str], ...] = (
+    ("many-sizes", re.compile(r"observed (\d+) distinct sizes", re.I),
+     "CUDA graphs record one graph per input size, and {count} sizes have been seen: each new size records another "
+     "graph (a pause, and GPU memory kept for it)",
+     "Pad inputs to a few fixed sizes (buckets), or keep the size fixed from your side; or set "
+     "torch._inductor.config.triton.cudagraph_skip_dynamic_graphs = True to run graphs compiled for dynamic shapes "
+     "without CUDA graphs."),
     ("mutated-inputs", re.compile(r"mutated inputs \((\d+) instances?\)|mutated inputs", re.I),
      "The compiled graph writes in place into {count} of its inputs{at}{tensors}. A CUDA graph replays fixed memory "
      "addresses, so a tensor it writes into must keep its address across calls (a parameter or buffer of the compiled "
@@ -93,7 +100,8 @@ def explain(message: str) -> dict[str, Any]:
             first = match.group(1) if match.groups() else None
             text = what.format(count=first or "some", tensors=f", `{'`, `'.join(tensors)}` among them" if tensors else "", at=at, node=first or "a node",
                                op=f"`{first}`" if first else "an op")
-            return {"kind": kind, "what": text + ".", "fix": fix, "cost": _COST + ".", "location": where, "tensors": tensors}
+            cost = _MANY_SIZES_COST if kind == "many-sizes" else _COST + "."
+            return {"kind": kind, "what": text + ".", "fix": fix, "cost": cost, "location": where, "tensors": tensors}
     head = message.split("Found from", 1)[0].strip().rstrip(".")
     return {"kind": "other", "what": f"PyTorch skipped CUDA graphs: {head}{at}.", "fix": None, "cost": _COST + ".",
             "location": where, "tensors": tensors}
@@ -127,13 +135,17 @@ def attribute(records: list[Record]) -> list[Record]:
     return records
 
 
+_SKIP = re.compile(r"^\s*(?:skipping|disabling) cudagraph", re.I)
+
+
 def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[dict[str, Any]]:
     """Per compiled graph: captured (a CUDAGraphNode.record span names it), skipped (with PyTorch's reason and its
     explanation), unknown (set up for CUDA graphs, and the log holds no skip warnings to say what happened), or
-    not-captured."""
+    not-captured; `hints`: PyTorch's other CUDA-graph warnings about it (too many sizes recorded)."""
     attribute(records)
     recorded = set()
     skips: dict[str | None, list[str]] = {}
+    hints: dict[str | None, list[str]] = {}
     cudagraphified = set()
     for r in records:
         if r.kind == "chromium_event":
@@ -141,7 +153,8 @@ def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[di
             if isinstance(event, dict) and event.get("name") == "CUDAGraphNode.record":
                 recorded.add((event.get("args") or {}).get("compile_id"))
         elif r.artifact == CUDAGRAPH_SKIP:
-            skips.setdefault(r.compile_id, []).append(str((r.payload_json() or {}).get("message")).strip())
+            message = str((r.payload_json() or {}).get("message")).strip()
+            (skips if _SKIP.match(message) else hints).setdefault(r.compile_id, []).append(message)
         elif r.kind == "compilation_metrics_runtime" and r.meta.get("runtime_cudagraphify_time_us") is not None:
             cudagraphified.add(r.meta.get("compile_id"))
     for m in metrics:
@@ -167,4 +180,6 @@ def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[di
                 "TORCH_LOGS=cudagraphs to see them.")})
         else:
             out.append({"compileId": cid, "status": "not-captured", "reason": None})
+        if hints.get(cid):
+            out[-1]["hints"] = [explain(h) for h in dict.fromkeys(hints[cid])]
     return out
