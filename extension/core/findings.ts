@@ -81,7 +81,7 @@ function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult
     kind: 'recompile', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason, hint: item.hint ?? null,
     code: 'recompile', docUrl: RECOMPILE_DOCS, fix: item.explanation?.fix ?? null,
     graphCount: mode.compiler?.graphCount ?? null, outsideGraphsMs: null, trigger: item.trigger ?? null,
-    what: item.explanation?.what ?? null, count, ranks: item.ranks ?? null, quickFix: null,
+    what: item.explanation?.what ?? null, count, ranks: item.ranks ?? null, quickFix: item.explanation?.quickFix ?? null,
   };
 }
 

@@ -2,17 +2,20 @@
 // `quickFix` on a graph break's explanation) becomes text inserted into the user's file. Pure (source text in, lines
 // to insert out), so the edits are unit-tested; host/quickFixes.ts turns them into VS Code code actions.
 
-export type QuickFixKind = 'fastpath-off' | 'move-print';
+export type QuickFixKind = 'fastpath-off' | 'move-print' | 'compile-dynamic';
 
-/** Insert `text` (whole lines, ending in a newline) before 0-based line `line`. */
-export interface TextInsertion {
+/** Replace the text from (line, column) to (endLine, endColumn), 0-based, with `text`: an insertion where they meet. */
+export interface TextEdit {
   line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
   text: string;
 }
 
 export interface QuickFixEdit {
   title: string;
-  insertions: TextInsertion[];
+  edits: TextEdit[];
 }
 
 interface Setting {
@@ -22,7 +25,7 @@ interface Setting {
   why: string;
 }
 
-const SETTINGS: Record<QuickFixKind, Setting> = {
+const SETTINGS: Record<Exclude<QuickFixKind, 'compile-dynamic'>, Setting> = {
   'fastpath-off': {
     title: 'Turn the transformer fast path off before compiling',
     statement: 'torch.backends.mha.set_fastpath_enabled(False)',
@@ -38,7 +41,7 @@ const SETTINGS: Record<QuickFixKind, Setting> = {
 const IMPORT = /^(?:import|from)\s/;
 const IMPORTS_TORCH = /^import\s+torch\s*(?:#.*)?$|^import\s+torch\s*,|^import\s+[\w\s,]*\btorch\b(?!\s+as)/m;
 
-function isKind(kind: string): kind is QuickFixKind {
+function isSetting(kind: string): kind is keyof typeof SETTINGS {
   return Object.prototype.hasOwnProperty.call(SETTINGS, kind);
 }
 
@@ -78,14 +81,53 @@ export function afterImports(lines: readonly string[]): number {
 
 /** The edit for a finding's quick fix in this source, or null when the kind is unknown or the file already has it. */
 export function quickFixEdit(kind: string, source: string): QuickFixEdit | null {
-  if (!isKind(kind)) return null;
+  if (kind === 'compile-dynamic') return compileDynamic(source);
+  if (!isSetting(kind)) return null;
   const setting = SETTINGS[kind];
   if (source.includes(setting.statement)) return null;
-  const lines = source.split('\n');
-  const at = afterImports(lines);
+  const at = afterImports(source.split('\n'));
   const importTorch = IMPORTS_TORCH.test(source) ? '' : 'import torch\n';
-  return {
-    title: `Compile Lens: ${setting.title}`,
-    insertions: [{ line: at, text: `${importTorch}${setting.statement}  # Compile Lens quick fix: ${setting.why}\n` }],
+  const text = `${importTorch}${setting.statement}  # Compile Lens quick fix: ${setting.why}\n`;
+  return { title: `Compile Lens: ${setting.title}`, edits: [{ line: at, column: 0, endLine: at, endColumn: 0, text }] };
+}
+
+const COMPILE_CALL = /\btorch\.compile\b(\s*\()?/g;
+
+/** `torch.compile(model)` -> `torch.compile(model, dynamic=True)`; `@torch.compile` -> `@torch.compile(dynamic=True)`.
+ * Only where the file has one torch.compile (with several, which one recompiled is not known here) and it does not
+ * say dynamic= already. */
+function compileDynamic(source: string): QuickFixEdit | null {
+  const calls = [...source.matchAll(COMPILE_CALL)];
+  if (calls.length !== 1) return null;
+  const call = calls[0]!;
+  const title = 'Compile Lens: Compile with dynamic=True (one graph for every size)';
+  const place = (offset: number): { line: number; column: number } => {
+    const before = source.slice(0, offset).split('\n');
+    return { line: before.length - 1, column: before.at(-1)!.length };
   };
+  const end = call.index + call[0].length;
+  if (!call[1]) {
+    const at = place(end);
+    return { title, edits: [{ ...at, endLine: at.line, endColumn: at.column, text: '(dynamic=True)' }] };
+  }
+  // the call's closing parenthesis (strings in its arguments may hold parentheses: skipped)
+  let depth = 1;
+  let i = end;
+  let quote: string | null = null;
+  for (; i < source.length && depth > 0; i++) {
+    const c = source[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+  }
+  if (depth > 0) return null;
+  const args = source.slice(end, i - 1);
+  if (/\bdynamic\s*=/.test(args)) return null;
+  const at = place(i - 1);
+  const text = args.trim() === '' ? 'dynamic=True' : `${args.trimEnd().endsWith(',') ? ' ' : ', '}dynamic=True`;
+  const from = args.trim() === '' ? at : place(end + args.trimEnd().length);
+  return { title, edits: [{ ...from, endLine: from.line, endColumn: from.column, text }] };
 }

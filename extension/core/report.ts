@@ -73,6 +73,8 @@ export interface Correctness {
 export interface Explanation {
   what: string;
   fix: string;
+  /** schema 1.16: a mechanical edit the editor offers as a Quick Fix ('compile-dynamic') */
+  quickFix?: string | null;
 }
 
 export interface KernelProvenance {

@@ -24,7 +24,7 @@ export class QuickFixes implements vscode.CodeActionProvider {
         seen.add(finding.quickFix);
         const action = new vscode.CodeAction(edit.title, vscode.CodeActionKind.QuickFix);
         action.edit = new vscode.WorkspaceEdit();
-        for (const insertion of edit.insertions) action.edit.insert(document.uri, new vscode.Position(insertion.line, 0), insertion.text);
+        for (const e of edit.edits) action.edit.replace(document.uri, new vscode.Range(e.line, e.column, e.endLine, e.endColumn), e.text);
         action.diagnostics = context.diagnostics.filter((d) => d.source === 'Compile Lens' && d.range.start.line === line);
         action.isPreferred = true;
         actions.push(action);

@@ -4,11 +4,15 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { afterImports, quickFixEdit, type QuickFixEdit } from '../../extension/core/quickFixes.ts';
 
-/** What the editor's WorkspaceEdit does with the insertions. */
+/** What the editor's WorkspaceEdit does with the edits (they never overlap). */
 function apply(source: string, edit: QuickFixEdit): string {
   const lines = source.split('\n');
-  for (const insertion of [...edit.insertions].sort((a, b) => b.line - a.line)) lines.splice(insertion.line, 0, ...insertion.text.replace(/\n$/, '').split('\n'));
-  return lines.join('\n');
+  const offset = (line: number, column: number): number => lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0) + column;
+  let out = source;
+  for (const e of [...edit.edits].sort((a, b) => offset(b.line, b.column) - offset(a.line, a.column))) {
+    out = out.slice(0, offset(e.line, e.column)) + e.text + out.slice(offset(e.endLine, e.endColumn));
+  }
+  return out;
 }
 
 const ENCODER = readFileSync(path.resolve(__dirname, '../fixtures/why/encoder_fastpath.py'), 'utf8');
@@ -46,4 +50,18 @@ test('a file that does not import torch gets the import with the fix', () => {
 
 test('no edit for a kind the editor does not know', () => {
   assert.equal(quickFixEdit('rewrite-everything', ENCODER), null);
+});
+
+test('compile-dynamic: dynamic=True added to the file\'s one torch.compile call, whatever its form', () => {
+  const fix = (source: string): string | null => {
+    const edit = quickFixEdit('compile-dynamic', source);
+    return edit ? apply(source, edit) : null;
+  };
+  assert.equal(fix('model = torch.compile(Net())\n'), 'model = torch.compile(Net(), dynamic=True)\n');
+  assert.equal(fix('model = torch.compile(\n    Net(),\n    mode="max-autotune",\n)\n'), 'model = torch.compile(\n    Net(),\n    mode="max-autotune", dynamic=True\n)\n');
+  assert.equal(fix('@torch.compile\ndef step(x):\n'), '@torch.compile(dynamic=True)\ndef step(x):\n');
+  assert.equal(fix('@torch.compile()\ndef step(x):\n'), '@torch.compile(dynamic=True)\ndef step(x):\n');
+  assert.equal(fix('f = torch.compile(g, backend="a(b")\n'), 'f = torch.compile(g, backend="a(b", dynamic=True)\n');
+  assert.equal(fix('f = torch.compile(g, dynamic=False)\n'), null);  // the user chose: not overridden
+  assert.equal(fix('a = torch.compile(f)\nb = torch.compile(g)\n'), null);  // which one recompiled is not known here
 });
