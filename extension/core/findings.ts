@@ -2,9 +2,9 @@
 // the reason, what it cost and a fix — a region that ran no compiled code first — and, for a torchrun job, the ranks
 // it happened on and where the ranks diverged. Reasons and fixes are the runner's (it owns their texts): this only
 // displays them. Pure, so diagnostics, hovers, the CLI's `check` and tests share one reading.
-import type { CudaGraphStatus, Divergence, GraphBreak, ModeResult, NoCompiledCode, Recompile, RecompileSite, Region, Report, SourceLocation } from './report.ts';
+import type { CudaGraphStatus, Divergence, GraphBreak, ModeResult, NoCompiledCode, PerfHint, Recompile, RecompileSite, Region, Report, SourceLocation } from './report.ts';
 
-export type FindingKind = 'no-compiled-code' | 'graph-break' | 'cuda-graphs' | 'recompile' | 'divergence';
+export type FindingKind = 'no-compiled-code' | 'graph-break' | 'cuda-graphs' | 'recompile' | 'perf-hint' | 'divergence';
 
 export interface Finding {
   kind: FindingKind;
@@ -119,7 +119,17 @@ function noCompiledFinding(region: Region, nothing: NoCompiledCode): FindingOf |
   };
 }
 
-const KIND_ORDER: Record<FindingKind, number> = { 'no-compiled-code': 0, 'graph-break': 1, 'cuda-graphs': 2, recompile: 3, divergence: 4 };
+/** One of PyTorch's performance hints at the user's line it concerns (those without a line are in the report only). */
+function perfHintFinding(item: PerfHint): FindingOf | null {
+  if (!item.location) return null;
+  return {
+    kind: 'perf-hint', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason: item.what,
+    hint: item.message, code: `perf-hint-${item.kind}`, docUrl: null, fix: item.fix ?? null, graphCount: null, outsideGraphsMs: null,
+    trigger: null, what: null, count: 1, ranks: null, quickFix: null,
+  };
+}
+
+const KIND_ORDER: Record<FindingKind, number> = { 'no-compiled-code': 0, 'graph-break': 1, 'cuda-graphs': 2, recompile: 3, 'perf-hint': 4, divergence: 5 };
 
 /**
  * Every graph break and recompile site of the report, one per source line and reason, with the modes it hit. A
@@ -139,6 +149,10 @@ export function collectFindings(report: Report): Finding[] {
   for (const { label, mode } of sources) {
     for (const item of mode.compiler?.cudaGraphs ?? []) {
       const finding = cudaGraphFinding(item);
+      if (finding) addFinding(found, finding, label, worldSize);
+    }
+    for (const item of mode.compiler?.perfHints ?? []) {
+      const finding = perfHintFinding(item);
       if (finding) addFinding(found, finding, label, worldSize);
     }
     for (const item of mode.compiler?.graphBreaks ?? []) {
@@ -184,7 +198,7 @@ export function rankText(finding: Pick<Finding, 'ranks' | 'worldSize'>): string 
 
 const KIND_TITLE = {
   'no-compiled-code': 'No compiled code ran', 'graph-break': 'Graph break', 'cuda-graphs': 'CUDA graphs skipped', recompile: 'Recompile',
-  divergence: 'Ranks diverged',
+  'perf-hint': "PyTorch's performance hint", divergence: 'Ranks diverged',
 } as const;
 
 /** One line for the Problems panel and `compile-lens check`. */
@@ -212,7 +226,7 @@ export function findingHover(finding: Finding): string {
   // a CUDA-graph skip's `what` is its cost; PyTorch's own message is its hint
   if (finding.what) lines.push('', `**${finding.kind === 'cuda-graphs' ? 'Cost' : 'What happened'}:** ${esc(finding.what)}`);
   if (finding.trigger) lines.push('', `**Triggered by:** ${esc(finding.trigger)}`);
-  if (finding.hint) lines.push('', `**${finding.kind === 'cuda-graphs' ? "PyTorch's message" : "PyTorch's hint"}:** ${esc(finding.hint)}`);
+  if (finding.hint) lines.push('', `**${finding.kind === 'cuda-graphs' || finding.kind === 'perf-hint' ? "PyTorch's message" : "PyTorch's hint"}:** ${esc(finding.hint)}`);
   if (finding.kind === 'graph-break' && finding.graphCount !== null) {
     const outside = finding.outsideGraphsMs === null ? '' : ` (${finding.outsideGraphsMs.toFixed(3)} ms per call is spent outside the graphs: eager code, guards, Python)`;
     lines.push('', finding.graphCount === 0

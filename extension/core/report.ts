@@ -150,6 +150,17 @@ export interface CudaGraphSkip {
   tensors?: string[];
 }
 
+/** One of PyTorch's performance hints, at the user's line where Inductor was lowering one of its ops (schema 1.16). */
+export interface PerfHint {
+  kind: string;
+  op?: string | null;
+  what: string;
+  fix?: string | null;
+  message: string;
+  compileIds?: (string | null)[];
+  location: SourceLocation | null;
+}
+
 /** A graph break in the user's terms (schema 1.16; the runner's pattern table, docs/GRAPH-BREAKS.md). */
 export interface BreakExplanation {
   pattern: string;
@@ -234,6 +245,8 @@ export interface CompilerInsight {
   frames?: CompiledFrame[];
   cache?: Record<string, Record<string, number>>;
   cudaGraphs?: CudaGraphStatus[];
+  /** schema 1.16: PyTorch's performance hints the runner recorded (its perf_hints channel) */
+  perfHints?: PerfHint[];
   kernels?: KernelProvenance[];
   compileFailures?: Record<string, unknown>[];
   /** each time Dynamo restarted a frame's analysis (schema 1.14) */

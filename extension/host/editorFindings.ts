@@ -26,7 +26,7 @@ function toDiagnostic(finding: Finding, line: number): vscode.Diagnostic {
     new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
     // a notebook cell's document shows as the notebook in Problems: the message names the cell
     finding.cell === null ? findingMessage(finding) : `${findingMessage(finding)} (${cellLineLabel({ cell: finding.cell, line: finding.line })})`,
-    finding.kind === 'recompile' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning,
+    finding.kind === 'recompile' || finding.kind === 'perf-hint' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning,
   );
   diagnostic.source = 'Compile Lens';
   diagnostic.code = finding.docUrl ? { value: finding.code, target: vscode.Uri.parse(finding.docUrl) } : finding.code;

@@ -164,3 +164,15 @@ test('compiler tree: per mode, breaks and recompiles linked to source, failed mo
   assert.match(recompiles!.children[0]!.tooltip ?? '', /batch 64 after warmup at 32/);
   assert.equal(failed!.description, 'failed');
 });
+
+test('a performance hint with a user line is an information finding there; one without a line is not placed', () => {
+  const hinted: Report = structuredClone(report);
+  hinted.modes[0]!.compiler!.perfHints = [
+    { kind: 'fallback-kernel', op: 'aten.sort', what: 'Inductor calls ATen\'s own kernel for `aten.sort`.', fix: 'Nothing to do for a library kernel.', message: 'Using FallbackKernel: torch.ops.aten.sort.stable', location: { file: MODEL, line: 6 } },
+    { kind: 'other', op: null, what: 'PyTorch\'s performance hint: something', fix: null, message: 'something', location: null },
+  ];
+  const found = collectFindings(hinted).filter((f) => f.kind === 'perf-hint');
+  assert.deepEqual(found.map((f) => [f.line, f.code, f.fix]), [[6, 'perf-hint-fallback-kernel', 'Nothing to do for a library kernel.']]);
+  assert.match(findingMessage(found[0]!), /^PyTorch's performance hint: Inductor calls ATen's own kernel for `aten\.sort`/);
+  assert.match(findingHover(found[0]!), /PyTorch's message:\*\* Using FallbackKernel/);
+});

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from typing import Any, Callable, Iterable
 
-from . import break_patterns, explain
+from . import break_patterns, explain, perf_hints
 from .cudagraphs import cuda_graphs
 from .torch_trace import Record
 from .user_code import innermost_user, is_user_file, location, parse_frames
@@ -269,4 +269,5 @@ def compiler_insight(records: list[Record], trigger: Callable[[Record], str | No
         "kernels": kernels(records),
         "compileFailures": failures,
         "restarts": restarts,
+        "perfHints": perf_hints.hints(records),
     }
