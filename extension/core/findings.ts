@@ -226,7 +226,9 @@ export function findingHover(finding: Finding): string {
   // a CUDA-graph skip's `what` is its cost; PyTorch's own message is its hint
   if (finding.what) lines.push('', `**${finding.kind === 'cuda-graphs' ? 'Cost' : 'What happened'}:** ${esc(finding.what)}`);
   if (finding.trigger) lines.push('', `**Triggered by:** ${esc(finding.trigger)}`);
-  if (finding.hint) lines.push('', `**${finding.kind === 'cuda-graphs' || finding.kind === 'perf-hint' ? "PyTorch's message" : "PyTorch's hint"}:** ${esc(finding.hint)}`);
+  // a break the runner explained needs no hint into PyTorch's internals (a Google doc, a config flag): its fix is above
+  const explained = finding.kind === 'graph-break' && finding.what !== null;
+  if (finding.hint && !explained) lines.push('', `**${finding.kind === 'cuda-graphs' || finding.kind === 'perf-hint' ? "PyTorch's message" : "PyTorch's hint"}:** ${esc(finding.hint)}`);
   if (finding.kind === 'graph-break' && finding.graphCount !== null) {
     const outside = finding.outsideGraphsMs === null ? '' : ` (${finding.outsideGraphsMs.toFixed(3)} ms per call is spent outside the graphs: eager code, guards, Python)`;
     lines.push('', finding.graphCount === 0

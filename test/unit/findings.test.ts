@@ -90,6 +90,10 @@ test('fixes are the runner\'s: displayed as given, and none where the runner gav
   assert.equal(item!.fix, null);
   assert.equal(recompile!.fix, 'torch._dynamo.mark_dynamic(x, 0) before the first call');
   assert.doesNotMatch(findingHover(item!), /\*\*Fix:\*\*/);
+  // an explained break shows the runner's fix, not PyTorch's hint into its internals; an unexplained one keeps the hint
+  const hinted = { ...print!, hint: 'see https://docs.google.com/document/d/x for how to fix' };
+  assert.doesNotMatch(findingHover(hinted), /PyTorch's hint/);
+  assert.match(findingHover({ ...item!, hint: 'Set capture_scalar_outputs' }), /PyTorch's hint:\*\* Set capture/);
 });
 
 test('a CUDA-graph skip is a finding at the line PyTorch names, with its fix, cost and PyTorch\'s message', () => {
