@@ -32,6 +32,8 @@ def test_a_region_that_ran_no_compiled_code_says_so_first(tmp_path: Path) -> Non
     assert all(call["ranCompiled"] is False for call in region["calls"])
     assert region["recommendation"] == {"mode": None, "verdict": "none", "reason": nothing["headline"]}
     assert not [m for m in region["measurements"] if m.get("speedup") is not None]
+    assert run.report["recommendation"]["reason"].startswith("No verdict: Scale (line ")
+    assert ": no compiled code ran: `compile_lens_why.scale` broke the graph" in run.report["recommendation"]["reason"]
 
 
 def test_the_fast_path_recorded_on_the_h100_says_the_same() -> None:

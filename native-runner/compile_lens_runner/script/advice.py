@@ -153,7 +153,9 @@ def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
     parts, compiling = [], []
     for region in regions:
         rec, best = region["recommendation"], _best_speedup(region)
-        if rec["verdict"] == "compile":
+        if region.get("noCompiledCode"):  # its timings compare eager code with itself: no number, the reason
+            parts.append(f"{_where(region)}: n{region['noCompiledCode']['headline'][1:].rstrip('.')}")
+        elif rec["verdict"] == "compile":
             compiling.append((best or 0.0, rec["mode"]))
             parts.append(f"{_where(region)}: compile ({rec['mode']}, {best:.2f}x)")
         elif rec["verdict"] == "stay-eager":
