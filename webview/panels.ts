@@ -43,13 +43,15 @@ export function renderReportHeader(report: Report, reveal: (file: string, line: 
   const list = el('ul');
   for (const graphBreak of breaks) {
     const item = el('li');
-    item.append(el('span', undefined, graphBreak.reason));
+    // the runner's words for it where it has them, PyTorch's otherwise; then the runner's fix
+    item.append(el('span', undefined, graphBreak.what ?? graphBreak.reason));
     // a notebook's break opens its cell in the notebook editor, named "explore.ipynb cell 3, line 2"
     const link = el('button', 'link', placeLabel({ file: graphBreak.file, line: graphBreak.line, cell: graphBreak.cell ?? null }, graphBreak.cell == null));
     link.type = 'button';
     link.title = graphBreak.file;
     link.addEventListener('click', () => reveal(graphBreak.file, graphBreak.line, graphBreak.cell ?? null));
     item.append(' ', link);
+    if (graphBreak.fix) item.append(el('div', 'fix', `Fix: ${graphBreak.fix}`));
     list.append(item);
   }
   breakSection.append(list);

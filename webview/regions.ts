@@ -80,7 +80,15 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
     }
     box.append(title);
     box.append(el('p', 'region-facts', `${regionFacts(digest).join(' · ')} · compiled with mode ${digest.mode}`));
+    if (digest.noCompiledCode) box.append(el('p', 'no-compiled-code', digest.noCompiledCode));
     if (digest.story) box.append(el('p', 'story', digest.story));
+    if (digest.cudaGraphs.length) box.append(el('p', 'cuda-graphs', digest.cudaGraphs.join('\n')));
+    // a region that ran no compiled code has no speedup to show: its timings compare eager code with itself
+    if (digest.noCompiledCode) {
+      if (digest.recommendation) box.append(el('p', 'recommendation', recommendationLine(digest.recommendation)));
+      section.append(box);
+      continue;
+    }
     if (digest.inSitu) {  // the script's own steps both ways first; the observed run's calls and the replay below
       box.append(el('p', 'in-situ-lines', inSituLines(digest.inSitu).join('\n')));
       const overlay = renderInSituChart(region);

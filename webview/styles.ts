@@ -59,7 +59,8 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .in-situ .run.eager, .in-situ .steady-median.eager { stroke: var(--vscode-charts-blue, #75beff); }
 .legend-mark.run-compiled { background: var(--vscode-charts-orange, #d18616); border-radius: 0; height: 3px; }
 .legend-mark.run-eager { background: var(--vscode-charts-blue, #75beff); border-radius: 0; height: 3px; }
-.in-situ-lines { margin: 4px 0; white-space: pre-wrap; }
+.in-situ-lines, .cuda-graphs { margin: 4px 0; white-space: pre-wrap; }
+.no-compiled-code { margin: 4px 0; font-weight: 600; }
 .in-situ .situ-mark { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
 .mark.cached { fill: var(--vscode-charts-blue, #75beff); }
 .mark.compiled { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }

@@ -1,9 +1,10 @@
-// Turns a report into what the editor shows: one finding per graph break / recompile site, with the reason,
-// what it cost and a fix — and, for a torchrun job, the ranks it happened on and where the ranks diverged. Pure,
-// so diagnostics, hovers, the CLI's `check` and tests share one reading.
-import type { Divergence, GraphBreak, ModeResult, Recompile, RecompileSite, Report, SourceLocation } from './report.ts';
+// Turns a report into what the editor shows: one finding per graph break / recompile site / CUDA-graph skip, with
+// the reason, what it cost and a fix — a region that ran no compiled code first — and, for a torchrun job, the ranks
+// it happened on and where the ranks diverged. Reasons and fixes are the runner's (it owns their texts): this only
+// displays them. Pure, so diagnostics, hovers, the CLI's `check` and tests share one reading.
+import type { CudaGraphStatus, Divergence, GraphBreak, ModeResult, NoCompiledCode, PerfHint, Recompile, RecompileSite, Region, Report, SourceLocation } from './report.ts';
 
-export type FindingKind = 'graph-break' | 'recompile' | 'divergence';
+export type FindingKind = 'no-compiled-code' | 'graph-break' | 'cuda-graphs' | 'recompile' | 'perf-hint' | 'divergence';
 
 export interface Finding {
   kind: FindingKind;
@@ -34,34 +35,13 @@ export interface Finding {
   ranks: number[] | null;
   /** a torchrun job: how many ranks it had; null for one process */
   worldSize: number | null;
+  /** the mechanical edit the editor offers as a Quick Fix (the runner's pattern table: 'fastpath-off', 'move-print') */
+  quickFix: string | null;
 }
 
 const GRAPH_BREAK_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_troubleshooting.html#graph-breaks';
 const RECOMPILE_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_troubleshooting.html#recompilations';
-
-/** Fixes known to work for the commonest causes, matched on the compiler's own reason text. */
-const FIXES: { pattern: RegExp; fix: string }[] = [
-  { pattern: /\bprint\b/i, fix: 'Move the print out of the compiled code, or log with `logging` (Dynamo reorders logging calls to the end of the graph).' },
-  { pattern: /\.item\(\)|Tensor\.item|capture_scalar_outputs|tolist/i, fix: 'Keep the value a tensor (e.g. `torch.where(x.sum() > 0, x * 2, x)`), or set `torch._dynamo.config.capture_scalar_outputs = True`.' },
-  { pattern: /numpy|np\.random|random\./i, fix: 'Replace the numpy/`random` call with a torch op (`torch.randint`), or make the choice outside the compiled function and pass it in.' },
-  { pattern: /data[- ]dependent|control flow|generic_jump|jump/i, fix: 'Replace Python `if` on tensor values with `torch.where` or `torch.cond`.' },
-  { pattern: /stride mismatch|dim mismatch|shape|dynamic/i, fix: 'Mark the changing dimension dynamic (`torch._dynamo.mark_dynamic(tensor, dim)`) or compile with `dynamic=True`; or warm up with the shapes you will run.' },
-  { pattern: /dtype mismatch|requires_grad|grad_mode|inference/i, fix: 'Warm up with the same dtype and grad mode (`torch.no_grad` / `inference_mode`) as the real call.' },
-  { pattern: /id_match|___check_obj_id|ID_MATCH/i, fix: 'A different object reached the compiled code: compile once per object, or pass the changing value as a tensor argument.' },
-];
-
-const SIZE_MISMATCH = /tensor '([^']+)' size mismatch at index (\d+)/;
-
-export function suggestFix(reason: string, hint?: string | null): string | null {
-  const text = `${reason} ${hint ?? ''}`;
-  // the dimension that changed, of the tensor named: never a generic index 0
-  const size = SIZE_MISMATCH.exec(text);
-  if (size) {
-    const name = /^[A-Za-z_]\w*$/.test(size[1]!) ? size[1]! : 'x';
-    return `Mark dimension ${size[2]} dynamic (\`torch._dynamo.mark_dynamic(${name}, ${size[2]})\` before the first call) or compile with \`dynamic=True\`; or warm up with the shapes you will run.`;
-  }
-  return FIXES.find((f) => f.pattern.test(text))?.fix ?? null;
-}
+const CUDA_GRAPH_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_cudagraph_trees.html';
 
 function siteOf(location: SourceLocation | null, stack: SourceLocation[]): SourceLocation | null {
   return location ?? stack[stack.length - 1] ?? null;
@@ -86,9 +66,9 @@ function graphBreakFinding(item: GraphBreak, mode: Pick<ModeResult, 'compiler' |
   if (!site) return null;
   return {
     kind: 'graph-break', file: site.file, line: site.line, cell: site.cell ?? null, reason: item.reason, hint: item.hint ?? null,
-    code: item.gbId ?? 'graph-break', docUrl: item.docUrl ?? GRAPH_BREAK_DOCS, fix: suggestFix(item.reason, item.hint),
+    code: item.gbId ?? 'graph-break', docUrl: item.docUrl ?? GRAPH_BREAK_DOCS, fix: item.explanation?.fix ?? null,
     graphCount: mode.compiler?.graphCount ?? null, outsideGraphsMs: mode.outsideGraphsMsPerStep ?? null, trigger: null,
-    what: null, count: item.count ?? 1, ranks: item.ranks ?? null,
+    what: item.explanation?.what ?? null, count: item.count ?? 1, ranks: item.ranks ?? null, quickFix: item.explanation?.quickFix ?? null,
   };
 }
 
@@ -99,23 +79,57 @@ function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult
   const reason = count > 1 && item.pattern ? item.pattern : item.reason;
   return {
     kind: 'recompile', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason, hint: item.hint ?? null,
-    code: 'recompile', docUrl: RECOMPILE_DOCS, fix: item.explanation?.fix ?? suggestFix(item.reason, item.hint),
+    code: 'recompile', docUrl: RECOMPILE_DOCS, fix: item.explanation?.fix ?? null,
     graphCount: mode.compiler?.graphCount ?? null, outsideGraphsMs: null, trigger: item.trigger ?? null,
-    what: item.explanation?.what ?? null, count, ranks: item.ranks ?? null,
+    what: item.explanation?.what ?? null, count, ranks: item.ranks ?? null, quickFix: item.explanation?.quickFix ?? null,
   };
 }
 
 /** A divergence between ranks, at the user's line it names (those without a line are in the report and CLI only). */
 function divergenceFinding(item: Divergence): FindingOf | null {
   if (!item.location) return null;
-  const reasons = item.details?.reasons;
-  const reason = Array.isArray(reasons) && typeof reasons[0] === 'string' ? reasons[0] : typeof item.details?.reason === 'string' ? item.details.reason : item.message;
+  const fix = item.details?.fix;
   return {
     kind: 'divergence', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason: item.message,
-    hint: null, code: `rank-${item.kind}`, docUrl: null, fix: suggestFix(reason), graphCount: null, outsideGraphsMs: null, trigger: null,
-    what: null, count: 1, ranks: item.ranks,
+    hint: null, code: `rank-${item.kind}`, docUrl: null, fix: typeof fix === 'string' ? fix : null, graphCount: null, outsideGraphsMs: null,
+    trigger: null, what: null, count: 1, ranks: item.ranks, quickFix: null,
   };
 }
+
+/** A CUDA-graph skip at the line PyTorch names (the mutating op, the CPU tensor's use): those without a line are in
+ * the report, the CLI and the compiler tree. */
+function cudaGraphFinding(item: CudaGraphStatus): FindingOf | null {
+  const skip = item.explanation;
+  if (item.status !== 'skipped' || !skip?.location) return null;
+  return {
+    kind: 'cuda-graphs', file: skip.location.file, line: skip.location.line, cell: skip.location.cell ?? null,
+    reason: skip.what, hint: item.reason ?? null, code: `cudagraphs-${skip.kind}`, docUrl: CUDA_GRAPH_DOCS, fix: skip.fix ?? null,
+    graphCount: null, outsideGraphsMs: null, trigger: null, what: skip.cost, count: 1, ranks: null, quickFix: null,
+  };
+}
+
+/** A region that ran no compiled code, at the line that stopped it (else its torch.compile line): the region's first finding. */
+function noCompiledFinding(region: Region, nothing: NoCompiledCode): FindingOf | null {
+  const site = nothing.location ?? region.location;
+  if (!site) return null;
+  return {
+    kind: 'no-compiled-code', file: site.file, line: site.line, cell: site.cell ?? null, reason: nothing.headline, hint: null,
+    code: nothing.gbId ?? 'no-compiled-code', docUrl: GRAPH_BREAK_DOCS, fix: nothing.fix ?? null, graphCount: 0, outsideGraphsMs: null,
+    trigger: null, what: null, count: 1, ranks: null, quickFix: null,
+  };
+}
+
+/** One of PyTorch's performance hints at the user's line it concerns (those without a line are in the report only). */
+function perfHintFinding(item: PerfHint): FindingOf | null {
+  if (!item.location) return null;
+  return {
+    kind: 'perf-hint', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason: item.what,
+    hint: item.message, code: `perf-hint-${item.kind}`, docUrl: null, fix: item.fix ?? null, graphCount: null, outsideGraphsMs: null,
+    trigger: null, what: null, count: 1, ranks: null, quickFix: null,
+  };
+}
+
+const KIND_ORDER: Record<FindingKind, number> = { 'no-compiled-code': 0, 'graph-break': 1, 'cuda-graphs': 2, recompile: 3, 'perf-hint': 4, divergence: 5 };
 
 /**
  * Every graph break and recompile site of the report, one per source line and reason, with the modes it hit. A
@@ -128,7 +142,19 @@ export function collectFindings(report: Report): Finding[] {
     ...report.modes.map((mode) => ({ label: mode.mode, mode })),
     ...(report.regions ?? []).map((region) => ({ label: `${region.id} ${region.name}`, mode: { compiler: region.compiler ?? null } })),
   ];
+  for (const region of report.regions ?? []) {
+    const finding = region.noCompiledCode ? noCompiledFinding(region, region.noCompiledCode) : null;
+    if (finding) addFinding(found, finding, `${region.id} ${region.name}`, worldSize);
+  }
   for (const { label, mode } of sources) {
+    for (const item of mode.compiler?.cudaGraphs ?? []) {
+      const finding = cudaGraphFinding(item);
+      if (finding) addFinding(found, finding, label, worldSize);
+    }
+    for (const item of mode.compiler?.perfHints ?? []) {
+      const finding = perfHintFinding(item);
+      if (finding) addFinding(found, finding, label, worldSize);
+    }
     for (const item of mode.compiler?.graphBreaks ?? []) {
       const finding = graphBreakFinding(item, mode);
       if (finding) addFinding(found, finding, label, worldSize);
@@ -143,7 +169,9 @@ export function collectFindings(report: Report): Finding[] {
     const finding = divergenceFinding(item);
     if (finding) addFinding(found, finding, 'ranks', worldSize);
   }
-  return [...found.values()].sort((a, b) => a.file.localeCompare(b.file) || (a.cell ?? -1) - (b.cell ?? -1) || a.line - b.line);
+  // a region that ran no compiled code is said first; then by place
+  return [...found.values()].sort((a, b) => Number(b.kind === 'no-compiled-code') - Number(a.kind === 'no-compiled-code')
+    || a.file.localeCompare(b.file) || (a.cell ?? -1) - (b.cell ?? -1) || a.line - b.line || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
 }
 
 /** "0, 1", "0-2, 4, 6-9": three or more consecutive ranks as a range (a job of 64 ranks stays one line). */
@@ -168,13 +196,19 @@ export function rankText(finding: Pick<Finding, 'ranks' | 'worldSize'>): string 
   return `on ranks ${rankRanges(ranks)}`;
 }
 
-const KIND_TITLE = { 'graph-break': 'Graph break', recompile: 'Recompile', divergence: 'Ranks diverged' } as const;
+const KIND_TITLE = {
+  'no-compiled-code': 'No compiled code ran', 'graph-break': 'Graph break', 'cuda-graphs': 'CUDA graphs skipped', recompile: 'Recompile',
+  'perf-hint': "PyTorch's performance hint", divergence: 'Ranks diverged',
+} as const;
 
 /** One line for the Problems panel and `compile-lens check`. */
 export function findingMessage(finding: Finding): string {
+  if (finding.kind === 'no-compiled-code') return finding.reason;  // the runner's sentence begins "No compiled code ran:"
   const kind = finding.kind !== 'divergence' && finding.count > 1 ? `${KIND_TITLE[finding.kind]} ×${finding.count}` : KIND_TITLE[finding.kind];
   const ranks = finding.kind === 'divergence' ? null : rankText(finding);
-  return `${kind}: ${finding.reason}${ranks ? ` (${ranks})` : ''}`;
+  // a break the runner explained reads in the user's terms (what broke, why); PyTorch's own words stay in the hover
+  const reason = finding.kind === 'graph-break' && finding.what ? finding.what : finding.reason;
+  return `${kind}: ${reason}${ranks ? ` (${ranks})` : ''}`;
 }
 
 /** Markdown for the hover over the finding's line. Strings from the report are escaped: they are data. */
@@ -188,13 +222,18 @@ export function findingHover(finding: Finding): string {
   lines.push(`**Compile Lens — ${title}**${tags.length ? ` (${tags.map(esc).join(', ')})` : ''}`, '');
   lines.push(`**${finding.kind === 'divergence' ? 'What differed' : 'Reason'}:** ${esc(finding.reason)}`);
   // the answer first: what to do, then why and what it cost
-  if (finding.fix) lines.push('', `**Fix:** ${finding.what ? esc(finding.fix) : finding.fix}`);
-  if (finding.what) lines.push('', `**What happened:** ${esc(finding.what)}`);
+  if (finding.fix) lines.push('', `**Fix:** ${esc(finding.fix)}`);
+  // a CUDA-graph skip's `what` is its cost; PyTorch's own message is its hint
+  if (finding.what) lines.push('', `**${finding.kind === 'cuda-graphs' ? 'Cost' : 'What happened'}:** ${esc(finding.what)}`);
   if (finding.trigger) lines.push('', `**Triggered by:** ${esc(finding.trigger)}`);
-  if (finding.hint) lines.push('', `**PyTorch's hint:** ${esc(finding.hint)}`);
+  // a break the runner explained needs no hint into PyTorch's internals (a Google doc, a config flag): its fix is above
+  const explained = finding.kind === 'graph-break' && finding.what !== null;
+  if (finding.hint && !explained) lines.push('', `**${finding.kind === 'cuda-graphs' || finding.kind === 'perf-hint' ? "PyTorch's message" : "PyTorch's hint"}:** ${esc(finding.hint)}`);
   if (finding.kind === 'graph-break' && finding.graphCount !== null) {
     const outside = finding.outsideGraphsMs === null ? '' : ` (${finding.outsideGraphsMs.toFixed(3)} ms per call is spent outside the graphs: eager code, guards, Python)`;
-    lines.push('', `**Cost:** the compiled code is split into ${finding.graphCount} graph${finding.graphCount === 1 ? '' : 's'}; code between them runs eagerly${outside}.`);
+    lines.push('', finding.graphCount === 0
+      ? '**Cost:** nothing of it was compiled: every call ran eagerly.'
+      : `**Cost:** the compiled code is split into ${finding.graphCount} graph${finding.graphCount === 1 ? '' : 's'}; code between them runs eagerly${outside}.`);
   }
   if (finding.docUrl) lines.push('', `[${esc(finding.code)} — PyTorch docs](${finding.docUrl})`);
   return lines.join('\n');

@@ -1,6 +1,7 @@
 // A report read from compiler logs (`inspect`) in a few lines, for the CLI's text and `--json`: what the compiler
 // did (compiles, graphs, breaks and recompiles grouped by site with their counts, failures, restarts, caches, compile
 // time), the findings at the user's lines, the ranks and where they diverged, and what could not be read or placed.
+import { cudaGraphLines } from './cudaGraphsText.ts';
 import { collectFindings, findingMessage } from './findings.ts';
 import { digestDivergence, digestRank, formatRanks, type DivergenceDigest, type RankDigest } from './rankDigest.ts';
 import type { CompilerInsight, EarlierAttempt, Report } from './report.ts';
@@ -28,6 +29,8 @@ export interface LogsDigest {
   logs: { path: string; rank: number | null; records: number }[];
   counts: LogsCounts;
   findings: ReportDigest['findings'];
+  /** schema 1.16: the CUDA-graph outcome in lines ([] where CUDA graphs were not in use) */
+  cudaGraphs: string[];
   compileFailures: { compileId: string | null; failType: string | null; reason: string | null }[];
   ranks?: RankDigest[];
   divergence?: DivergenceDigest[];
@@ -79,6 +82,7 @@ export function digestLogs(report: Report): LogsDigest {
     logs: (report.logs?.files ?? []).map(({ path, rank, records }) => ({ path, rank, records })),
     counts: logsCounts(insight),
     findings: collectFindings(report).filter((f) => f.kind !== 'divergence').map(digestFinding),
+    cudaGraphs: cudaGraphLines(insight?.cudaGraphs),
     compileFailures: (insight?.compileFailures ?? []).map((f) => ({ compileId: text(f.compileId), failType: text(f.failType), reason: text(f.reason) })),
     ...(ranked ? { ranks: report.ranks!.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) } : {}),
     jobRestarts: restartsText(report.logs?.attempts),
@@ -111,10 +115,16 @@ export function formatLogsDigest(report: Report): string {
   }
   const caches = [cacheText('FX graph', c.cache.fxGraph), cacheText('AOT autograd', c.cache.aotAutograd)].filter((t) => t !== null);
   if (caches.length) out.push(`  cache: ${caches.join('; ')}`);
+  // frames compiled and no graph made: whatever called them ran eagerly (the first break says why)
+  if (c.compiles > 0 && c.graphs === 0 && c.graphBreaks > 0) out.push(`  No compiled code ran: Dynamo made no graph of the ${plural(c.compiles, 'frame')} it compiled; every call of them ran eagerly (see the first graph break)`);
+  out.push(...digest.cudaGraphs.map((line) => `  ${line}`));
   const findings = collectFindings(report).filter((f) => f.kind !== 'divergence');
   if (findings.length) {
     out.push('  findings:');
-    for (const f of findings) out.push(`    ${placeLabel(f, true)}  ${findingMessage(f)}`);
+    for (const f of findings) {
+      out.push(`    ${placeLabel(f, true)}  ${findingMessage(f)}`);
+      if (f.fix) out.push(`      fix: ${f.fix}`);
+    }
   }
   for (const f of digest.compileFailures) out.push(`  failed compile ${f.compileId ?? '(no compile id)'}: ${f.failType ?? 'error'}: ${(f.reason ?? '').split('\n')[0]}`);
   out.push(...formatRanks(report), ...formatLogNotes(digest));

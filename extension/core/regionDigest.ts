@@ -1,6 +1,7 @@
 // Script mode's numbers per region (each callable torch.compile returned while the script ran), derived once for
 // the CLI lines, `--json`, the CodeLens on the torch.compile line and the report panel. Nothing unmeasured is
 // printed as a number: what was not measured says why, in words, and carries no verdict.
+import { cudaGraphLines } from './cudaGraphsText.ts';
 import { rankText } from './findings.ts';
 import { digestInSitu, inSituLens, inSituLines, wallLine, type InSituDigest } from './inSituDigest.ts';
 import { formatRanks } from './rankDigest.ts';
@@ -53,6 +54,10 @@ export interface RegionDigest {
   story: string | null;
   /** schema 1.14: the script's own steps and calls, as written against compiling off (null: no in-situ runs) */
   inSitu: InSituDigest | null;
+  /** schema 1.16: the CUDA-graph outcome in lines ([] where CUDA graphs were not in use) */
+  cudaGraphs: string[];
+  /** schema 1.16: the region ran no compiled code (the runner's sentence, said first; no speedup is shown) */
+  noCompiledCode: string | null;
   /** the one line on the torch.compile line: "1.84× (default) · 2 graphs · 1 recompile" */
   headline: string;
 }
@@ -91,6 +96,7 @@ export function headlineMeasurement(digest: Pick<RegionDigest, 'measurements'>):
 }
 
 function headlineOf(d: Omit<RegionDigest, 'headline'>): string {
+  if (d.noCompiledCode) return d.noCompiledCode;  // eager code timed against itself: no speedup to show
   if (d.inSitu) return inSituLens(d.inSitu);  // the script's own steps: what the user asked
   const parts: string[] = [];
   const main = headlineMeasurement(d);
@@ -135,6 +141,8 @@ export function digestRegion(region: Region): RegionDigest {
     recommendation,
     story: regionStory(region),
     inSitu,
+    noCompiledCode: region.noCompiledCode?.headline ?? null,
+    cudaGraphs: cudaGraphLines(region.compiler?.cudaGraphs),
   };
   return { ...digest, headline: headlineOf(digest) };
 }
@@ -183,6 +191,12 @@ export function formatRegion(d: RegionDigest): string[] {
   // in situ first (the script's own steps); the replay's numbers after it, labelled as what they measured
   const replay = d.inSitu ? 'replay: ' : '';
   const lines = [`  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${regionFacts(d).join(', ')}${d.notMeasured ? ` — ${replay}${d.notMeasured}` : ''}`];
+  lines.push(...d.cudaGraphs.map((line) => `    ${line}`));
+  if (d.noCompiledCode) {
+    lines.push(`    ${d.noCompiledCode}`);  // in place of its timings: they compare eager code with itself
+    if (d.recommendation) lines.push(`    ${recommendationLine(d.recommendation)}`);
+    return lines;
+  }
   if (d.inSitu) lines.push(...inSituLines(d.inSitu).map((line) => `    ${line}`));
   for (const m of d.measurements) {
     lines.push(`    ${replay}${measurementLine(m)}`);
@@ -212,7 +226,8 @@ export function formatScriptDigest(report: Report): string {
     out.push('  findings:');
     for (const f of findings) {
       const ranks = rankText({ ranks: f.ranks ?? null, worldSize: report.ranks?.length ?? null });
-      out.push(`    ${placeLabel(f, true)}  ${f.kind}: ${f.reason}${ranks ? ` (${ranks})` : ''}`);
+      out.push(`    ${placeLabel(f, true)}  ${f.kind}: ${f.kind === 'graph-break' && f.what ? f.what : f.reason}${ranks ? ` (${ranks})` : ''}`);
+      if (f.fix) out.push(`      fix: ${f.fix}`);
     }
   }
   const { recommendation } = report;

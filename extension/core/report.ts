@@ -73,6 +73,8 @@ export interface Correctness {
 export interface Explanation {
   what: string;
   fix: string;
+  /** schema 1.16: a mechanical edit the editor offers as a Quick Fix ('compile-dynamic') */
+  quickFix?: string | null;
 }
 
 export interface KernelProvenance {
@@ -128,8 +130,57 @@ export interface CompiledFrame {
 
 export interface CudaGraphStatus {
   compileId: string | null;
-  status: 'captured' | 'skipped' | 'not-captured';
+  /** unknown (schema 1.16): set up for CUDA graphs, and the log (made elsewhere) cannot say what happened; reason says why */
+  status: 'captured' | 'skipped' | 'not-captured' | 'unknown';
   reason?: string | null;
+  /** schema 1.16: a skip in the user's terms */
+  explanation?: CudaGraphSkip;
+  /** schema 1.16: PyTorch's other CUDA-graph warnings about this graph (many-sizes), in the same form */
+  hints?: CudaGraphSkip[];
+}
+
+/** Why PyTorch skipped CUDA graphs for a graph, in the user's terms (schema 1.16; the runner's compiler/cudagraphs.py). */
+export interface CudaGraphSkip {
+  kind: string;
+  what: string;
+  fix?: string | null;
+  cost: string;
+  /** the line PyTorch names: the mutating op, the CPU tensor's use */
+  location?: SourceLocation | null;
+  tensors?: string[];
+}
+
+/** One of PyTorch's performance hints, at the user's line where Inductor was lowering one of its ops (schema 1.16). */
+export interface PerfHint {
+  kind: string;
+  op?: string | null;
+  what: string;
+  fix?: string | null;
+  message: string;
+  compileIds?: (string | null)[];
+  location: SourceLocation | null;
+}
+
+/** A graph break in the user's terms (schema 1.16; the runner's pattern table, docs/GRAPH-BREAKS.md). */
+export interface BreakExplanation {
+  pattern: string;
+  title?: string;
+  what: string;
+  /** the operator, function or method that broke */
+  broke?: string | null;
+  fix: string;
+  /** a mechanical edit the editor offers as a Quick Fix: 'fastpath-off', 'move-print' */
+  quickFix?: string | null;
+}
+
+/** schema 1.16: a region called whose frames held no graph: every call ran eagerly */
+export interface NoCompiledCode {
+  headline: string;
+  cause: string;
+  location?: SourceLocation | null;
+  fix?: string | null;
+  gbId?: string | null;
+  pattern?: string | null;
 }
 
 export interface GraphBreak {
@@ -144,6 +195,10 @@ export interface GraphBreak {
   ranks?: number[];
   /** graph-break records at this site with this reason (schema 1.14) */
   count?: number;
+  /** schema 1.16: the frame Dynamo stopped in, a library's too */
+  brokeAt?: (SourceLocation & { library?: boolean }) | null;
+  /** schema 1.16 */
+  explanation?: BreakExplanation | null;
 }
 
 export interface Recompile {
@@ -190,6 +245,8 @@ export interface CompilerInsight {
   frames?: CompiledFrame[];
   cache?: Record<string, Record<string, number>>;
   cudaGraphs?: CudaGraphStatus[];
+  /** schema 1.16: PyTorch's performance hints the runner recorded (its perf_hints channel) */
+  perfHints?: PerfHint[];
   kernels?: KernelProvenance[];
   compileFailures?: Record<string, unknown>[];
   /** each time Dynamo restarted a frame's analysis (schema 1.14) */
@@ -399,6 +456,8 @@ export interface Region {
   measurements: RegionMeasurement[];
   recommendation?: Recommendation | null;
   stoppedAfterCalls?: number | null;
+  /** schema 1.16 */
+  noCompiledCode?: NoCompiledCode | null;
   /** schema 1.14 */
   inSitu?: RegionInSitu | null;
 }

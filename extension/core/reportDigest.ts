@@ -59,7 +59,11 @@ export interface ReportDigest {
   recommendation: Report['recommendation'];
   /** `cell`: notebooks only, the cell's index (`line` is then within the cell) */
   /** `ranks`: a torchrun job only, the ranks it happened on */
-  findings: { kind: Finding['kind']; file: string; line: number; cell?: number; reason: string; modes: string[]; count: number; ranks?: number[] }[];
+  findings: {
+    kind: Finding['kind']; file: string; line: number; cell?: number; reason: string; modes: string[]; count: number; ranks?: number[];
+    /** schema 1.16: the runner's words for it and its fix, where it has them */
+    what?: string; fix?: string;
+  }[];
 }
 
 const num = (value: number, digits: number): string => value.toFixed(digits);
@@ -141,6 +145,7 @@ export function digestMode(m: ModeResult): ModeDigest {
 export function digestFinding(f: Finding): ReportDigest['findings'][number] {
   return {
     kind: f.kind, file: f.file, line: f.line, ...(f.cell !== null ? { cell: f.cell } : {}), reason: f.reason, modes: f.modes, count: f.count,
+    ...(f.what !== null ? { what: f.what } : {}), ...(f.fix !== null ? { fix: f.fix } : {}),
     ...(f.ranks ? { ranks: f.ranks } : {}),
   };
 }

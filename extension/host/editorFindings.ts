@@ -26,7 +26,7 @@ function toDiagnostic(finding: Finding, line: number): vscode.Diagnostic {
     new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
     // a notebook cell's document shows as the notebook in Problems: the message names the cell
     finding.cell === null ? findingMessage(finding) : `${findingMessage(finding)} (${cellLineLabel({ cell: finding.cell, line: finding.line })})`,
-    finding.kind === 'recompile' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning,
+    finding.kind === 'recompile' || finding.kind === 'perf-hint' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning,
   );
   diagnostic.source = 'Compile Lens';
   diagnostic.code = finding.docUrl ? { value: finding.code, target: vscode.Uri.parse(finding.docUrl) } : finding.code;
@@ -95,10 +95,15 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
     for (const { uri, list } of byUri.values()) this.diagnostics.set(uri, list);
   }
 
-  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+  /** The findings on a document's 0-based line (a file's, or a notebook cell's). */
+  findingsAt(document: vscode.TextDocument, line: number): Finding[] {
     const place = placeOfDocument(document);
-    if (!place) return undefined;
-    const here = this.findings.filter((f) => samePlace(placeOf(f), place) && f.line - 1 === position.line);
+    return place ? this.findings.filter((f) => samePlace(placeOf(f), place) && f.line - 1 === line) : [];
+  }
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    if (!placeOfDocument(document)) return undefined;
+    const here = this.findingsAt(document, position.line);
     const parts: vscode.MarkdownString[] = [];
     if (here.length) {
       const markdown = new vscode.MarkdownString(here.map(findingHover).join('\n\n---\n\n'));

@@ -14,6 +14,7 @@ import { CompiledLineHover } from './compiledLineHover.ts';
 import { OPEN_COMPILE_LOGS_COMMAND, openCompileLogs } from './compileLogs.ts';
 import { CompilerTreeView } from './compilerTreeView.ts';
 import { ShowInTimeline } from './showInTimeline.ts';
+import { QuickFixes } from './quickFixes.ts';
 import { CLEAR_FINDINGS_COMMAND, EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
 import { GeneratedCode } from './generatedCode.ts';
 import { notebookCellTexts } from './notebooks.ts';
@@ -236,6 +237,8 @@ export function activate(context: vscode.ExtensionContext): void {
     showInTimeline,
     vscode.languages.registerHoverProvider({ language: 'python' }, showInTimeline),
     vscode.languages.registerCodeActionsProvider({ language: 'python' }, showInTimeline, { providedCodeActionKinds: ShowInTimeline.providedCodeActionKinds }),
+    vscode.languages.registerCodeActionsProvider({ language: 'python' }, new QuickFixes((document, line) => findings.findingsAt(document, line)),
+      { providedCodeActionKinds: QuickFixes.kinds }),
     vscode.languages.registerCodeLensProvider([{ language: 'python', scheme: 'file' }, { language: 'python', scheme: 'vscode-notebook-cell' }], findings),
     generatedCode.register(),
     vscode.commands.registerCommand('compileLens.profile', async () => profile(await pickTarget())),

@@ -6,7 +6,7 @@ import dataclasses
 import os
 from typing import Any
 
-from .compiler import compiled_runs
+from .compiler import compiled_runs, perf_hints
 from .compiler import torch_trace as tt
 from .errors import RunnerError
 from .measure import host, timing
@@ -92,6 +92,7 @@ class Run:
                 raise RunnerError("triton-missing", "Cannot find a working triton installation: torch.compile on CUDA needs Triton.",
                                   "pip install triton (the version matching your PyTorch build)")
         self.watcher = tt.install_watcher()
+        perf_hints.install()  # PyTorch's performance hints into the log, the user's console unchanged
         self.runs = compiled_runs.install(self.watcher)
         self.log = tt.LogFollower(self.trace_dir)
         tt.mark(None, "start")

@@ -52,6 +52,7 @@ def test_size_mismatch_names_the_dimension_and_mark_dynamic_with_its_cost() -> N
     found = explain.explain("tensor 'x' size mismatch at index 1. expected 128, actual 256")
     assert found and found["what"] == "Input 'x' changed size in dimension 1 (128 -> 256); the compiled code was specialised to 128."
     assert "torch._dynamo.mark_dynamic(x, 1)" in found["fix"] and "dynamic=True" in found["fix"] and "cost" in found["fix"]
+    assert found["quickFix"] == "compile-dynamic"  # the editor offers dynamic=True on the torch.compile call
     assert explain.explain("something no one has seen before") is None
 
 
@@ -120,6 +121,7 @@ def test_a_size_change_inside_a_library_call_gets_a_fix_at_the_users_level() -> 
     found = explain.explain(reason, library_frame="forward in modeling_llama.py")
     assert found and "dimension 1 (7 -> 8)" in found["what"] and "forward in modeling_llama.py" in found["what"]
     assert "mark_dynamic" not in found["fix"] and "static" in found["fix"] and "dynamic=True" in found["fix"] and "pad" in found["fix"]
+    assert "quickFix" not in found  # not the user's tensor: no one-click edit
     own = explain.explain(reason)
     assert own and "torch._dynamo.mark_dynamic(input_ids, 1)" in own["fix"]
 

@@ -63,7 +63,7 @@ test('profile --script --json lists the regions with the documented fields', asy
   assert.equal(json.target, 'train_small');
   assert.deepEqual(json.regions.map((r) => r.id), ['r0', 'r1', 'r2', 'r3']);
   const documented = ['id', 'name', 'kind', 'file', 'line', 'cell', 'mode', 'calls', 'compiles', 'recompiles', 'graphs', 'graphBreaks', 'eagerCalls',
-    'compileSeconds', 'steadyFromCall', 'steadyMs', 'notMeasured', 'replayLeftOut', 'measurements', 'recommendation', 'story', 'inSitu', 'headline'];
+    'compileSeconds', 'steadyFromCall', 'steadyMs', 'notMeasured', 'replayLeftOut', 'measurements', 'recommendation', 'story', 'inSitu', 'headline', 'noCompiledCode', 'cudaGraphs'];
   assert.deepEqual(Object.keys(json.regions[0]!).sort(), [...documented].sort());
   const [r0, , r2] = json.regions as { file: string; line: number; headline: string; notMeasured: string | null; recommendation: unknown; measurements: { speedup: number; signature: string; why: string }[] }[];
   assert.equal(r0!.file, script);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { collectFindings, findingHover, suggestFix } from '../../extension/core/findings.ts';
+import { collectFindings, findingHover, findingMessage } from '../../extension/core/findings.ts';
 import { checkReport, type ModeResult, type Report } from '../../extension/core/report.ts';
 import { digestReport, formatDigest, headline } from '../../extension/core/reportDigest.ts';
 import { findTargetFunctions } from '../../extension/core/targets.ts';
@@ -15,10 +15,16 @@ function mode(name: string, overrides: Partial<ModeResult> = {}): ModeResult {
     compiler: {
       graphCount: 3,
       graphBreaks: [
-        { reason: 'Unsupported builtin print', gbId: 'GB0059', docUrl: 'https://example.invalid/gb0059', hint: null, location: { file: MODEL, line: 12, function: 'forward' }, userStack: [] },
+        {
+          reason: 'Unsupported builtin print', gbId: 'GB0059', docUrl: 'https://example.invalid/gb0059', hint: null, location: { file: MODEL, line: 12, function: 'forward' }, userStack: [],
+          explanation: { pattern: 'print', what: 'print() needs the real values while the graph is traced.', broke: 'print', fix: 'Move the print out of the compiled function (print what it returns), or use logging.', quickFix: 'move-print' },
+        },
         { reason: 'Tensor.item() call with capture_scalar_outputs=False', location: null, userStack: [{ file: MODEL, line: 14, function: 'forward' }] },
       ],
-      recompiles: [{ reason: "tensor 'x' size mismatch at index 0. expected 32, actual 64", location: { file: MODEL, line: 30, function: 'compile_target' }, trigger: 'batch 64 after warmup at 32, dynamic=False' }],
+      recompiles: [{
+        reason: "tensor 'x' size mismatch at index 0. expected 32, actual 64", location: { file: MODEL, line: 30, function: 'compile_target' }, trigger: 'batch 64 after warmup at 32, dynamic=False',
+        explanation: { what: "Input 'x' changed size in dimension 0 (32 -> 64).", fix: 'torch._dynamo.mark_dynamic(x, 0) before the first call' },
+      }],
     },
     ...overrides,
   };
@@ -70,18 +76,61 @@ test('hover leads with the answer (reason, then fix), then cost and trigger, and
   const [print, item, recompile] = collectFindings(report);
   assert.match(findingHover(print!), /Unsupported builtin print[\s\S]*\*\*Fix:\*\*[^\n]*logging[\s\S]*split into 3 graphs; code between them runs eagerly \(0\.242 ms per call is spent outside the graphs/);
   assert.match(findingHover(item!), /capture\\_scalar\\_outputs/);
-  assert.match(findingHover(recompile!), /\*\*Fix:\*\*[^\n]*mark_dynamic[\s\S]*Triggered by:\*\* batch 64 after warmup at 32/);
+  assert.match(findingHover(recompile!), /\*\*Fix:\*\*[^\n]*mark\\_dynamic[\s\S]*Triggered by:\*\* batch 64 after warmup at 32/);
   const hostile = findingHover({ ...print!, reason: '<img src=x onerror=alert(1)> [link](javascript:alert(1))' });
   assert.ok(!/(?<!\\)<img/.test(hostile) && !/(?<!\\)\]\(javascript/.test(hostile), hostile);
 });
 
-test('suggestFix covers the seed write-ups\' causes and stays silent on unknown ones', () => {
-  assert.match(suggestFix('generic_jump TensorVariable()') ?? '', /torch\.where|torch\.cond/);
-  assert.match(suggestFix('call to np.random.randint') ?? '', /torch\.randint/);
-  assert.equal(suggestFix('something entirely new'), null);
-  // the dimension that changed, never a generic index 0
-  assert.match(suggestFix("tensor 'x' size mismatch at index 2. expected 7, actual 8") ?? '', /mark_dynamic\(x, 2\)/);
-  assert.doesNotMatch(suggestFix("tensor 'x' size mismatch at index 1. expected 7, actual 8") ?? '', /, 0\)/);
+test('fixes are the runner\'s: displayed as given, and none where the runner gave none (no advice of its own)', () => {
+  const [print, item, recompile] = collectFindings(report);
+  assert.equal(print!.fix, 'Move the print out of the compiled function (print what it returns), or use logging.');
+  assert.equal(print!.what, 'print() needs the real values while the graph is traced.');
+  assert.equal(print!.quickFix, 'move-print');
+  // this break has no explanation from the runner: the editor says no fix rather than guess one from the text
+  assert.equal(item!.fix, null);
+  assert.equal(recompile!.fix, 'torch._dynamo.mark_dynamic(x, 0) before the first call');
+  assert.doesNotMatch(findingHover(item!), /\*\*Fix:\*\*/);
+  // an explained break shows the runner's fix, not PyTorch's hint into its internals; an unexplained one keeps the hint
+  const hinted = { ...print!, hint: 'see https://docs.google.com/document/d/x for how to fix' };
+  assert.doesNotMatch(findingHover(hinted), /PyTorch's hint/);
+  assert.match(findingHover({ ...item!, hint: 'Set capture_scalar_outputs' }), /PyTorch's hint:\*\* Set capture/);
+});
+
+test('a CUDA-graph skip is a finding at the line PyTorch names, with its fix, cost and PyTorch\'s message', () => {
+  const skipped: Report = structuredClone(report);
+  skipped.modes[0]!.compiler!.cudaGraphs = [
+    { compileId: '0/0', status: 'captured', reason: null },
+    {
+      compileId: '0/1', status: 'skipped', reason: 'skipping cudagraphs due to mutated inputs (4 instances).',
+      explanation: {
+        kind: 'mutated-inputs', what: 'The compiled graph writes in place into 4 of its inputs at decode.py:21.', fix: 'torch._dynamo.mark_static_address(t)',
+        cost: 'Every call launches its kernels one by one.', location: { file: MODEL, line: 21, function: 'decode', code: 'kc.index_copy_(2, pos, k)' }, tensors: ['kc'],
+      },
+    },
+    { compileId: '0/2', status: 'unknown', reason: 'This log cannot say whether CUDA graphs ran.' },
+  ];
+  const found = collectFindings(skipped).filter((f) => f.kind === 'cuda-graphs');
+  assert.deepEqual(found.map((f) => [f.line, f.code, f.fix]), [[21, 'cudagraphs-mutated-inputs', 'torch._dynamo.mark_static_address(t)']]);
+  assert.match(findingMessage(found[0]!), /^CUDA graphs skipped: The compiled graph writes in place into 4 of its inputs/);
+  assert.match(findingHover(found[0]!), /\*\*Cost:\*\* Every call launches[\s\S]*PyTorch's message:\*\* skipping cudagraphs due to mutated inputs/);
+});
+
+test('a region that ran no compiled code is the first finding, at the line that stopped it', () => {
+  const script: Report = structuredClone(report);
+  script.regions = [{
+    id: 'r0', name: 'TransformerEncoder', kind: 'module', location: { file: MODEL, line: 40 }, device: 'cuda', options: { mode: 'default' },
+    callCount: 6, calls: [], signatures: [], compiler: null, steadyState: null, replay: { replayable: true, reason: null }, measurements: [],
+    noCompiledCode: {
+      headline: 'No compiled code ran: `aten._transformer_encoder_layer_fwd` broke the graph at model.py:44 before any op was compiled, so every call ran eagerly.',
+      cause: '`aten._transformer_encoder_layer_fwd` broke the graph', location: { file: MODEL, line: 44 }, fix: 'torch.backends.mha.set_fastpath_enabled(False)', gbId: 'GB0090', pattern: 'transformer-fast-path',
+    },
+  }];
+  const findings = collectFindings(script);
+  assert.equal(findings[0]!.kind, 'no-compiled-code');
+  assert.equal(findings[0]!.line, 44);
+  assert.equal(findings[0]!.fix, 'torch.backends.mha.set_fastpath_enabled(False)');
+  assert.match(findingMessage(findings[0]!), /^No compiled code ran: `aten\._transformer_encoder_layer_fwd` broke the graph/);
+  assert.doesNotMatch(findingMessage(findings[0]!), /ran: No compiled/);
 });
 
 test('digest and headline pick the recommended mode and list failures', () => {
@@ -118,4 +167,16 @@ test('compiler tree: per mode, breaks and recompiles linked to source, failed mo
   assert.equal(recompiles!.children[0]!.location?.line, 30);
   assert.match(recompiles!.children[0]!.tooltip ?? '', /batch 64 after warmup at 32/);
   assert.equal(failed!.description, 'failed');
+});
+
+test('a performance hint with a user line is an information finding there; one without a line is not placed', () => {
+  const hinted: Report = structuredClone(report);
+  hinted.modes[0]!.compiler!.perfHints = [
+    { kind: 'fallback-kernel', op: 'aten.sort', what: 'Inductor calls ATen\'s own kernel for `aten.sort`.', fix: 'Nothing to do for a library kernel.', message: 'Using FallbackKernel: torch.ops.aten.sort.stable', location: { file: MODEL, line: 6 } },
+    { kind: 'other', op: null, what: 'PyTorch\'s performance hint: something', fix: null, message: 'something', location: null },
+  ];
+  const found = collectFindings(hinted).filter((f) => f.kind === 'perf-hint');
+  assert.deepEqual(found.map((f) => [f.line, f.code, f.fix]), [[6, 'perf-hint-fallback-kernel', 'Nothing to do for a library kernel.']]);
+  assert.match(findingMessage(found[0]!), /^PyTorch's performance hint: Inductor calls ATen's own kernel for `aten\.sort`/);
+  assert.match(findingHover(found[0]!), /PyTorch's message:\*\* Using FallbackKernel/);
 });

@@ -129,6 +129,24 @@ describe('script regions in the report panel', () => {
     await page.close();
   });
 
+  test('a region that ran no compiled code: its sentence first, its CUDA-graph lines, no speedup table or chart', async () => {
+    const headline = 'No compiled code ran: `aten._transformer_encoder_layer_fwd` broke the graph at model.py:13 before any op was compiled, so every call ran eagerly — the compiled and eager runs executed the same code, and there is no speedup to show.';
+    const page = await openReport('script-regions-cpu', (report) => {
+      const { regions } = (JSON.parse(JSON.stringify(report)) as Report);
+      const r0 = regions![0]!;
+      r0.noCompiledCode = { headline, cause: 'fast path', location: null, fix: 'torch.backends.mha.set_fastpath_enabled(False)', gbId: 'GB0090', pattern: 'transformer-fast-path' };
+      r0.compiler!.cudaGraphs = [{ compileId: '0/0', status: 'unknown', reason: 'This log cannot say whether CUDA graphs ran.' }];
+      return { ...report, regions: [r0] };
+    });
+    const box = page.locator('section.region[data-region="r0"]');
+    assert.equal(await box.locator('p.no-compiled-code').innerText(), headline);
+    assert.match(await box.locator('p.cuda-graphs').innerText(), /^CUDA graphs: 0 of 1 graph captured\n  1 graph unknown: This log cannot say/);
+    assert.equal(await box.locator('table').count(), 0);
+    assert.equal(await box.locator('svg').count(), 0);
+    assert.equal(await box.locator('p.in-situ-lines').count(), 0);
+    await page.close();
+  });
+
   test('a notebook\'s graph break in the report names its cell and opens the cell, not the .ipynb text', async () => {
     const page = await openReport('script-notebook-cpu');
     const link = page.locator('section.report .breaks button.link').first();

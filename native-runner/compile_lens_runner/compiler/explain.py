@@ -103,7 +103,8 @@ def _explain(reason: str, raw: str, library_frame: str | None) -> dict[str, str]
                 "fix": (f"If that dimension varies in use, mark it dynamic before the first call: torch._dynamo.mark_dynamic({code}, "
                         f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost (shape "
                         "arithmetic, kernels not tuned to one size; CUDA graphs still record one graph per size). If only a "
-                        "few sizes occur, warm up with each of them instead.")}
+                        "few sizes occur, warm up with each of them instead."),
+                "quickFix": "compile-dynamic"}
     dtype = _DTYPE.search(text)
     if dtype:
         name = _user_name(dtype[1])

@@ -7,7 +7,8 @@ import re
 from collections import Counter
 from typing import Any, Callable, Iterable
 
-from . import explain
+from . import break_patterns, explain, perf_hints
+from .cudagraphs import cuda_graphs
 from .torch_trace import Record
 from .user_code import innermost_user, is_user_file, location, parse_frames
 
@@ -39,14 +40,36 @@ def graph_break(record: Record) -> dict[str, Any]:
     hints = list(dict.fromkeys(l.split("Hint:", 1)[1].strip() for l in lines if "Hint:" in l and "Please report an issue" not in l))
     url = _URL.search(text)
     gb = _GB_ID.search(text)
-    stack = [f for f in parse_frames(_section(text, "User code traceback:")) if is_user_file(f["file"])]
+    frames = parse_frames(_section(text, "User code traceback:"))
+    stack = [f for f in frames if is_user_file(f["file"])]
     loc = innermost_user(stack)
     if loc is None and where and is_user_file(where[1]):
         loc = location(where[1], int(where[2]), None)
+    broke_at = _broke_at(where, frames, text)
+    gb_id = gb[1].upper() if gb else None
+    # the user's line and the line that broke are part of the text a pattern is matched on (np.random at the user's line)
+    code = "\n".join(str(f.get("code") or "") for f in (loc, broke_at) if f)
     return {
-        "reason": reason, "hint": " ".join(hints) or None, "gbId": gb[1].upper() if gb else None,
+        "reason": reason, "hint": " ".join(hints) or None, "gbId": gb_id,
         "docUrl": url[0] if url else None, "location": loc, "userStack": stack, "compileId": record.compile_id,
+        "brokeAt": broke_at, "explanation": break_patterns.explain(gb_id, f"{message}\n{code}"),
     }
+
+
+def _broke_at(where: re.Match[str] | None, frames: list[dict[str, Any]], text: str) -> dict[str, Any] | None:
+    """The frame Dynamo stopped in (`Graph break in user code at FILE:LINE`), a library's as well as the user's, with
+    its code line from the log's traceback when the file is not on this machine."""
+    if where is None:
+        return None
+    file, line = where[1], int(where[2])
+    found = next((f for f in reversed(frames) if f["file"] == location(file, line, None)["file"] and f["line"] == line), None)
+    frame = dict(found) if found else location(file, line, None)
+    if not frame.get("code"):
+        quoted = re.search(rf'File "{re.escape(file)}", line {line}, in (\S+)\n\s*(.+)', text)
+        if quoted:
+            frame["function"], frame["code"] = frame.get("function") or quoted[1], quoted[2].strip()
+    frame["library"] = not is_user_file(file)
+    return frame
 
 
 def _start_frames(record: Record) -> list[dict[str, Any]]:
@@ -143,33 +166,6 @@ def cache_summary(records: Iterable[Record]) -> dict[str, dict[str, int]]:
         if match:
             counts["fxGraph" if match[1] == "fx_graph" else "aotAutograd"][match[2]] += 1
     return {k: {s: v.get(s, 0) for s in ("hit", "miss", "bypass")} for k, v in counts.items()}
-
-
-def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[dict[str, Any]]:
-    """Per compiled graph: captured (a CUDAGraphNode.record span names it), skipped (Inductor said why), or
-    not-captured. A skip decided at replay time carries no compile id; it is given to every graph not captured."""
-    recorded = set()
-    skips: dict[str | None, list[str]] = {}
-    for r in records:
-        if r.kind == "chromium_event":
-            event = r.payload_json()
-            if isinstance(event, dict) and event.get("name") == "CUDAGraphNode.record":
-                recorded.add((event.get("args") or {}).get("compile_id"))
-        elif r.artifact == "compile_lens_cudagraph_skip":
-            skip = r.payload_json() or {}
-            skips.setdefault(skip.get("compileId"), []).append(str(skip.get("message")).strip())
-    for m in metrics:
-        if m.get("cudagraph_skip_reason"):
-            skips.setdefault(m.get("compile_id"), []).append(str(m["cudagraph_skip_reason"]).strip())
-    out = []
-    for m in metrics:
-        cid = m.get("compile_id")
-        if not m.get("has_guarded_code", True) or m.get("graph_op_count") in (0, None):
-            continue
-        reasons = list(dict.fromkeys(skips.get(cid, []) + ([] if cid in recorded else skips.get(None, []))))
-        status = "captured" if cid in recorded else "skipped" if reasons else "not-captured"
-        out.append({"compileId": cid, "status": status, "reason": " | ".join(reasons) or None})
-    return out
 
 
 _FILE_COMMENT = re.compile(r"^\s*# File: (.+):(\d+) in (\S+), code: (.*)$")
@@ -273,4 +269,5 @@ def compiler_insight(records: list[Record], trigger: Callable[[Record], str | No
         "kernels": kernels(records),
         "compileFailures": failures,
         "restarts": restarts,
+        "perfHints": perf_hints.hints(records),
     }

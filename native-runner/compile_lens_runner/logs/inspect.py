@@ -24,9 +24,12 @@ _NO_VERDICT = "Read from compiler logs: nothing was run or timed here, so there 
 
 
 def _cudagraphs(records: list[tt.Record]) -> bool:
-    """Whether the run used CUDA graphs (otherwise every graph would read "not captured")."""
+    """Whether the run used CUDA graphs (otherwise every graph would read "not captured"): a skip reason, a capture, a
+    skip the runner recorded, or a graph PyTorch set up for CUDA graphs at its first run."""
     return any(r.kind == "compilation_metrics" and r.meta.get("cudagraph_skip_reason") for r in records) or any(
-        r.kind == "chromium_event" and '"CUDAGraphNode.record"' in r.payload for r in records)
+        r.kind == "chromium_event" and '"CUDAGraphNode.record"' in r.payload for r in records) or any(
+        r.artifact == tt.CUDAGRAPH_SKIP or (r.kind == "compilation_metrics_runtime" and r.meta.get("runtime_cudagraphify_time_us")
+                                            is not None) for r in records)
 
 
 def _environment(records: list[tt.Record]) -> dict[str, Any]:

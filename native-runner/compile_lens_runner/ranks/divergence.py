@@ -131,7 +131,8 @@ def _recompile_divergence(group: list[dict[str, Any]]) -> dict[str, Any]:
     location = item.get("location") or (found[0].get("location") if found else None)
     return _entry("recompile", message, did, location,
                   {"reasons": [g["item"].get("reason") for g in group], "counts": {str(r): n for r, n in counts.items()},
-                   "region": found[0].get("id") if found else None, "call": found[1] if found else None})
+                   "region": found[0].get("id") if found else None, "call": found[1] if found else None,
+                   "fix": (item.get("explanation") or {}).get("fix")})
 
 
 def _graph_breaks(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -149,7 +150,8 @@ def _graph_breaks(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
         at = _place(item.get("location"))
         message = (f"{rank_list(broke)} broke the graph{f' at {at}' if at else ''} — {item.get('reason')} — "
                    f"{rank_list(everyone - broke)} did not: {DIFFERENT_GRAPHS}")
-        out.append(_entry("graph-break", message, broke, item.get("location"), {"reason": item.get("reason")}))
+        out.append(_entry("graph-break", message, broke, item.get("location"), {"reason": item.get("reason"),
+                                                                           "fix": (item.get("explanation") or {}).get("fix")}))
     return out
 
 

@@ -64,6 +64,8 @@ def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
     failure = s.get("failure")
     if failure:
         return {"mode": None, "verdict": "none", "reason": f"Fix first: a compiled call failed at {headline(failure)}. {failure['fix']}"}
+    if region.get("noCompiledCode"):
+        return {"mode": None, "verdict": "none", "reason": region["noCompiledCode"]["headline"]}
     calls = [c for c in region.get("calls") or [] if c.get("side") != "eager"]
     if s.get("method") == "interleaved" and s.get("step") is None and s.get("call") is None:
         if s.get("reason") and "ran compiled code" in s["reason"]:
@@ -228,7 +230,9 @@ def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
     parts, compiling, longer = [], [], []
     for region in regions:
         rec, number = region["recommendation"], _number(region)
-        if rec["verdict"] == "compile":
+        if region.get("noCompiledCode"):  # its timings compare eager code with itself: no number, the reason
+            parts.append(f"{_where(region)}: n{region['noCompiledCode']['headline'][1:].rstrip('.')}")
+        elif rec["verdict"] == "compile":
             compiling.append(((_speedup(region) or (0.0,))[0], rec["mode"]))
             parts.append(f"{_where(region)}: compile ({rec['mode']}, {number})")
         elif rec["verdict"] == "compile-for-longer-runs":

@@ -6,8 +6,9 @@ import statistics
 from typing import TYPE_CHECKING, Any
 
 from ..measure import timing
-from ..compiler import torch_trace as tt
+from ..compiler import cudagraphs, torch_trace as tt
 from ..compiler.insight import compile_seconds, compiler_insight, recompile
+from ..compiler.no_compiled import no_compiled_code
 
 if TYPE_CHECKING:
     from .calls import CallRecord
@@ -25,7 +26,8 @@ class RegionRecords:
 
     def __init__(self, region: "Region", script_records: list[tt.Record]) -> None:
         ids = set(region.compile_ids)
-        self.records = [r for r in script_records if r.compile_id in ids]
+        # CUDA-graph skips decided at a graph's first run carry no compile id until attributed
+        self.records = [r for r in cudagraphs.attribute(script_records) if r.compile_id in ids]
         self.metrics = {r.compile_id: r.meta for r in self.records if r.compile_id and r.kind == "compilation_metrics"}
         self.starts = {r.compile_id: r for r in self.records if r.compile_id and r.kind == "dynamo_start"}
         self.recompiles = {r.compile_id: r for r in self.records if r.compile_id and r.artifact == "recompile_reasons"}
@@ -154,6 +156,10 @@ def trigger_text(region: "Region") -> Any:
 def region_json(region: "Region", records: RegionRecords, cudagraphs: bool) -> dict[str, Any]:
     calls = calls_json(region, records)
     insight = compiler_insight(records.records, trigger_text(region), cudagraphs) if records.records else None
+    nothing = no_compiled_code(insight, region.call_count)
+    if nothing is not None:  # Dynamo's guards matched frames that hold no graph: every call ran the original code
+        for call in calls:
+            call["ranCompiled"], call["fallbackReason"] = False, nothing["cause"]
     return {
         "id": region.id, "name": region.name, "kind": region.kind, "location": region.location, "device": region.device,
         "options": region.options, "callCount": region.call_count, "calls": calls,
@@ -161,6 +167,6 @@ def region_json(region: "Region", records: RegionRecords, cudagraphs: bool) -> d
         "compiler": insight, "steadyState": steady_state(calls),
         "replay": {"replayable": region.replay.unsafe is None, "reason": region.replay.unsafe}, "measurements": [],
         "recommendation": None,
-        "stoppedAfterCalls": region.stopped_after,
+        "stoppedAfterCalls": region.stopped_after, "noCompiledCode": nothing,
     }
 

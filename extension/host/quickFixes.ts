@@ -1,0 +1,35 @@
+// Quick Fixes (code actions) for findings whose fix is a mechanical edit: on the Problems entry and in the hover of
+// the finding's line, one click inserts the fix into the user's file (the edit is core/quickFixes.ts's). The next run
+// shows whether the finding is gone.
+import * as vscode from 'vscode';
+import type { Finding } from '../core/findings.ts';
+import { quickFixEdit } from '../core/quickFixes.ts';
+
+/** The findings on a document's 0-based line (EditorFindings.findingsAt). */
+export type FindingsAt = (document: vscode.TextDocument, line: number) => Finding[];
+
+export class QuickFixes implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  constructor(private readonly findingsAt: FindingsAt) {}
+
+  provideCodeActions(document: vscode.TextDocument, range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const actions: vscode.CodeAction[] = [];
+    const seen = new Set<string>();
+    for (let line = range.start.line; line <= range.end.line; line++) {
+      for (const finding of this.findingsAt(document, line)) {
+        if (!finding.quickFix || seen.has(finding.quickFix)) continue;
+        const edit = quickFixEdit(finding.quickFix, document.getText());
+        if (!edit) continue;
+        seen.add(finding.quickFix);
+        const action = new vscode.CodeAction(edit.title, vscode.CodeActionKind.QuickFix);
+        action.edit = new vscode.WorkspaceEdit();
+        for (const e of edit.edits) action.edit.replace(document.uri, new vscode.Range(e.line, e.column, e.endLine, e.endColumn), e.text);
+        action.diagnostics = context.diagnostics.filter((d) => d.source === 'Compile Lens' && d.range.start.line === line);
+        action.isPreferred = true;
+        actions.push(action);
+      }
+    }
+    return actions;
+  }
+}

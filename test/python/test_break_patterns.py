@@ -1,0 +1,142 @@
+"""The graph-break pattern table against real breaks: every script in test/fixtures/break_patterns/ is run on this CPU
+in one process under TORCH_TRACE (backend="eager": the breaks are Dynamo's, no kernels need compiling), and each
+break the log holds must be explained by the pattern the script is about, naming what broke, with the runner's fix.
+The transformer fast path breaks only on CUDA (torch 2.11, fp16, dynamic=True): its H100 log is read instead."""
+from __future__ import annotations
+
+import glob
+import gzip
+import importlib.util
+import os
+import subprocess
+import sys
+
+import pytest
+
+from compile_lens_runner.compiler import break_patterns, torch_trace as tt
+from compile_lens_runner.compiler.insight import compiler_insight, graph_break
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPTS = os.path.join(ROOT, "test", "fixtures", "break_patterns")
+H100 = os.path.join(ROOT, "test", "fixtures", "why")
+# script -> (pattern of its first break, what PyTorch's text must name as what broke; None: the pattern needs no name)
+EXPECTED = {
+    "autograd_function": ("autograd-function", "ctx.mark_dirty"),
+    "backward_inside": ("backward-inside", "Tensor.backward"),
+    "c_extension": ("c-extension", "zlib.crc32"),
+    "compiler_disable": ("compiler-disable", "helper"),
+    "data_branch": ("data-dependent-branch", None),
+    "ddp_forward": ("ddp-internals", "Logger.set_runtime_stats_and_log"),
+    "deepcopy_tensor": ("deepcopy-tensor", "copy.deepcopy"),
+    "explicit_break": ("explicit-break", None),
+    "item_call": ("item", "Tensor.item"),
+    "logging_call": ("logging", "Logger.warning"),
+    "no_fake_op": ("no-fake-kernel", "compile_lens_patterns.scale"),
+    "nonzero_shape": ("dynamic-output-shape", "aten.nonzero"),
+    "numpy_random": ("numpy-random", None),
+    "numpy_roundtrip": ("numpy-roundtrip", "interp"),
+    "print_call": ("print", "print"),
+    "print_reordered": ("print-not-reorderable", None),
+    "timing_call": ("host-timing", "time.perf_counter"),
+    "tolist_call": ("tolist", "Tensor.tolist"),
+}
+_DRIVER = """
+import glob, importlib.util, os, sys
+import torch
+from compile_lens_runner.compiler import torch_trace as tt
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.py"))):
+    name = os.path.basename(path)[:-3]
+    tt.mark(name, "pattern")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main()
+    torch._dynamo.reset()
+"""
+
+
+@pytest.fixture(scope="module")
+def breaks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict]]:
+    pytest.importorskip("torch")
+    trace = tmp_path_factory.mktemp("trace")
+    env = dict(os.environ, TORCH_TRACE=str(trace), PYTHONPATH=os.path.join(ROOT, "native-runner"))
+    subprocess.run([sys.executable, "-c", _DRIVER, SCRIPTS], env=env, check=True, capture_output=True, timeout=300)
+    (log,) = glob.glob(str(trace / "*.log"))
+    with open(log) as f:
+        records = tt.parse(f.read())
+    found: dict[str, list[dict]] = {}
+    for record in records:
+        if record.artifact == "dynamo_graph_break_reason":
+            found.setdefault(str(record.mode), []).append(graph_break(record))
+    return found
+
+
+def test_the_table_has_every_script_and_more_than_fifteen_patterns() -> None:
+    scripts = {os.path.basename(p)[:-3] for p in glob.glob(os.path.join(SCRIPTS, "*.py"))}
+    assert scripts == set(EXPECTED)
+    assert len(break_patterns.PATTERNS) >= 15
+    assert len({p.id for p in break_patterns.PATTERNS}) == len(break_patterns.PATTERNS)
+
+
+@pytest.mark.parametrize("script", sorted(EXPECTED))
+def test_each_real_break_is_explained_by_its_pattern(breaks: dict[str, list[dict]], script: str) -> None:
+    pattern, broke = EXPECTED[script]
+    first = breaks[script][0]
+    explanation = first["explanation"]
+    assert explanation is not None, first["reason"]
+    assert explanation["pattern"] == pattern
+    assert explanation["fix"] == break_patterns.get(pattern).fix
+    if broke is not None:
+        assert explanation["broke"] == broke
+        assert broke.rsplit(".", 1)[-1].lower() in explanation["what"].lower()  # the sentence names it too
+    # the user's line in the script is where the finding goes (DDP and deepcopy break inside a library's frame)
+    assert first["location"] is not None and first["location"]["file"].endswith(f"{script}.py")
+    assert first["brokeAt"] is not None
+
+
+def test_a_break_inside_a_library_names_the_library_frame(breaks: dict[str, list[dict]]) -> None:
+    ddp = breaks["ddp_forward"][0]
+    assert ddp["brokeAt"]["library"] is True and ddp["brokeAt"]["file"].endswith("distributed.py")
+    assert "set_runtime_stats_and_log" in (ddp["brokeAt"]["code"] or "")
+    assert breaks["print_call"][0]["brokeAt"]["library"] is False
+
+
+def test_a_break_outside_the_table_has_no_explanation_rather_than_a_guess() -> None:
+    assert break_patterns.explain("GB0092", "Reconstruction failure: Dynamo has no bytecode reconstruction") is None
+    assert break_patterns.explain(None, "something entirely new") is None
+
+
+def _h100(name: str) -> list[tt.Record]:
+    with gzip.open(os.path.join(H100, name), "rt") as f:
+        return tt.parse(f.read())
+
+
+def test_the_transformer_fast_path_break_recorded_on_the_h100() -> None:
+    insight = compiler_insight(_h100("encoder_fastpath.plain.log.gz"), lambda record: None, cudagraphs=False)
+    (gb,) = insight["graphBreaks"]
+    assert gb["gbId"] == "GB0090"
+    assert gb["explanation"]["pattern"] == "transformer-fast-path"
+    assert gb["explanation"]["broke"] == "aten._transformer_encoder_layer_fwd"
+    assert gb["explanation"]["quickFix"] == "fastpath-off"
+    assert "torch.backends.mha.set_fastpath_enabled(False)" in gb["explanation"]["fix"]
+    # the frame that broke is torch's own TransformerEncoderLayer.forward; the user's line is the call
+    assert gb["brokeAt"]["library"] is True and gb["brokeAt"]["code"].startswith("return torch._transformer_encoder_layer_fwd(")
+    assert gb["location"]["file"].endswith("encoder_fastpath.py")
+    assert insight["graphCount"] == 0
+
+
+def test_the_docs_page_is_the_runners_table() -> None:
+    """docs/GRAPH-BREAKS.md's table is written from break_patterns.py (scripts/graph_breaks_doc.py): the page and the
+    texts in reports cannot drift apart, and every pattern names the script that makes it."""
+    spec = importlib.util.spec_from_file_location("graph_breaks_doc", os.path.join(ROOT, "scripts", "graph_breaks_doc.py"))
+    assert spec is not None and spec.loader is not None
+    doc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(doc)
+    with open(os.path.join(ROOT, "docs", "GRAPH-BREAKS.md"), encoding="utf-8") as f:
+        page = f.read()
+    table = doc.table()
+    assert table in page, "run python3 scripts/graph_breaks_doc.py"
+    assert table.count("\n| `") == len(break_patterns.PATTERNS)
+    scripted = {EXPECTED[name][0] for name in EXPECTED}
+    assert all(f"break_patterns/{name}.py" in table for name in EXPECTED)
+    assert {p.id for p in break_patterns.PATTERNS} - scripted == {"transformer-fast-path", "data-dependent-scalar", "skipped-function"}

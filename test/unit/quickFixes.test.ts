@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { afterImports, quickFixEdit, type QuickFixEdit } from '../../extension/core/quickFixes.ts';
+
+/** What the editor's WorkspaceEdit does with the edits (they never overlap). */
+function apply(source: string, edit: QuickFixEdit): string {
+  const lines = source.split('\n');
+  const offset = (line: number, column: number): number => lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0) + column;
+  let out = source;
+  for (const e of [...edit.edits].sort((a, b) => offset(b.line, b.column) - offset(a.line, a.column))) {
+    out = out.slice(0, offset(e.line, e.column)) + e.text + out.slice(offset(e.endLine, e.endColumn));
+  }
+  return out;
+}
+
+const ENCODER = readFileSync(path.resolve(__dirname, '../fixtures/why/encoder_fastpath.py'), 'utf8');
+
+test('the fast-path fix goes after the imports, before the model is built and compiled', () => {
+  const edit = quickFixEdit('fastpath-off', ENCODER)!;
+  assert.match(edit.title, /fast path off/);
+  const fixed = apply(ENCODER, edit).split('\n');
+  const at = fixed.findIndex((l) => l.startsWith('torch.backends.mha.set_fastpath_enabled(False)'));
+  assert.ok(at > fixed.indexOf('from torch import nn'), fixed.join('\n'));
+  assert.ok(at < fixed.findIndex((l) => l.includes('torch.compile(')));
+  assert.equal(fixed.filter((l) => l === 'import torch').length, 1);  // torch was imported already
+  // applied once: the file then has it, and no second edit is offered
+  assert.equal(quickFixEdit('fastpath-off', apply(ENCODER, edit)), null);
+});
+
+test('imports: a docstring, comments, parenthesised and continued imports are kept whole', () => {
+  const source = ['#!/usr/bin/env python', '"""Serve.', '', 'More text."""', '# a comment', 'from typing import (', '    Any,', ')', 'import os, \\', '    sys', '', 'x = 1'].join('\n');
+  assert.equal(afterImports(source.split('\n')), 10);
+  assert.equal(afterImports(['"""One line."""', 'x = 1']), 1);
+  assert.equal(afterImports(['x = 1', 'import torch']), 0);  // code before any import: the top of the module
+});
+
+test('a file that does not import torch gets the import with the fix', () => {
+  const source = ['import numpy as np', '', 'def step(x):', '    print(x)', '    return x'].join('\n');
+  const fixed = apply(source, quickFixEdit('move-print', source)!);
+  assert.deepEqual(fixed.split('\n').slice(0, 3), [
+    'import numpy as np',
+    'import torch',
+    'torch._dynamo.config.reorderable_logging_functions.add(print)  # Compile Lens quick fix: print() is deferred to after the compiled graph instead of breaking it',
+  ]);
+  // `import torch as th` does not bind `torch`
+  assert.match(apply('import torch as th\n', quickFixEdit('fastpath-off', 'import torch as th\n')!), /^import torch as th\nimport torch\ntorch\.backends/);
+});
+
+test('no edit for a kind the editor does not know', () => {
+  assert.equal(quickFixEdit('rewrite-everything', ENCODER), null);
+});
+
+test('compile-dynamic: dynamic=True added to the file\'s one torch.compile call, whatever its form', () => {
+  const fix = (source: string): string | null => {
+    const edit = quickFixEdit('compile-dynamic', source);
+    return edit ? apply(source, edit) : null;
+  };
+  assert.equal(fix('model = torch.compile(Net())\n'), 'model = torch.compile(Net(), dynamic=True)\n');
+  assert.equal(fix('model = torch.compile(\n    Net(),\n    mode="max-autotune",\n)\n'), 'model = torch.compile(\n    Net(),\n    mode="max-autotune", dynamic=True\n)\n');
+  assert.equal(fix('@torch.compile\ndef step(x):\n'), '@torch.compile(dynamic=True)\ndef step(x):\n');
+  assert.equal(fix('@torch.compile()\ndef step(x):\n'), '@torch.compile(dynamic=True)\ndef step(x):\n');
+  assert.equal(fix('f = torch.compile(g, backend="a(b")\n'), 'f = torch.compile(g, backend="a(b", dynamic=True)\n');
+  assert.equal(fix('f = torch.compile(g, dynamic=False)\n'), null);  // the user chose: not overridden
+  assert.equal(fix('a = torch.compile(f)\nb = torch.compile(g)\n'), null);  // which one recompiled is not known here
+});
