@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..measure.profiling import kernel_us_per_step
-from .torch_trace import Record
+from .torch_trace import ChromiumEvent, Record
 
 ARTIFACT_DIR = "compiler"
 MAX_PHASES = 2000
@@ -131,14 +131,14 @@ def _phase_name(name: str) -> str | None:
 def phases(records: Iterable[Record]) -> list[dict[str, Any]]:
     """Compile-phase spans per compile id, ms from the mode's first span; `depth` nests them (0: outermost shown).
     Cache lookups are zero-length entries with `cache` hit/miss/bypass; `cacheHit` marks a hit."""
-    events: list[tuple[dict[str, Any], str]] = []
+    events: list[tuple[ChromiumEvent, str]] = []
     for r in records:
         if r.kind != "chromium_event":
             continue
-        event = r.payload_json()
-        if not isinstance(event, dict) or not isinstance(event.get("ts"), (int, float)):
+        event = r.event()
+        if event is None or event.ts is None:
             continue
-        cid = (event.get("args") or {}).get("compile_id") or r.compile_id
+        cid = event.compile_id or r.compile_id
         # work done off the compile's thread (C++ compiles in a pool) is logged without an id: it belongs to the
         # compile that is running
         cid = str(cid) if cid and cid != "None" else (events[-1][1] if events else None)
@@ -146,11 +146,11 @@ def phases(records: Iterable[Record]) -> list[dict[str, Any]]:
             events.append((event, cid))
     if not events:
         return []
-    origin = min(float(e["ts"]) for e, _ in events)
+    origin = min(e.ts or 0.0 for e, _ in events)
     out: list[dict[str, Any]] = []
     open_spans: dict[str, list[tuple[str, float, int | None]]] = {}  # per compile id: (name, ts, index in out)
     for event, cid in events:
-        name, ph, ts = str(event.get("name", "")), event.get("ph"), float(event["ts"])
+        name, ph, ts = event.name, event.ph, event.ts or 0.0
         stack = open_spans.setdefault(cid, [])
         if ph == "B":
             label = _phase_name(name)

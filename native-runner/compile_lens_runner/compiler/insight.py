@@ -121,15 +121,15 @@ def _span_seconds(chromium: list[Record], pattern: re.Pattern[str]) -> float:
     """Sums outermost B/E spans whose name matches (nested matches are not counted twice)."""
     total, depth, began = 0.0, 0, 0.0
     for record in chromium:
-        event = record.payload_json()
-        if not isinstance(event, dict) or not pattern.search(str(event.get("name", ""))):
+        event = record.event()
+        if event is None or not pattern.search(event.name):
             continue
-        ts = float(event.get("ts") or 0)
-        if event.get("ph") == "B":
+        ts = event.ts or 0.0
+        if event.ph == "B":
             if depth == 0:
                 began = ts
             depth += 1
-        elif event.get("ph") == "E" and depth > 0:
+        elif event.ph == "E" and depth > 0:
             depth -= 1
             if depth == 0:
                 total += (ts - began) / 1e6
@@ -152,9 +152,9 @@ def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[di
     skips: dict[str | None, list[str]] = {}
     for r in records:
         if r.kind == "chromium_event":
-            event = r.payload_json()
-            if isinstance(event, dict) and event.get("name") == "CUDAGraphNode.record":
-                recorded.add((event.get("args") or {}).get("compile_id"))
+            event = r.event()
+            if event is not None and event.name == "CUDAGraphNode.record":
+                recorded.add(event.compile_id)
         elif r.artifact == "compile_lens_cudagraph_skip":
             skip = r.payload_json() or {}
             skips.setdefault(skip.get("compileId"), []).append(str(skip.get("message")).strip())

@@ -9,34 +9,74 @@ from __future__ import annotations
 import glob
 import json
 import logging
+import itertools
 import os
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+
+from . import trace_scan
+from .trace_scan import ChromiumEvent
 
 MARKER = "compile_lens_marker"
 # The marker suffix of a copy compiled only to be profiled (on CPU, kernels that name themselves in the trace): the
 # tool's own work, kept out of its mode's insight and out of `inspect`.
 PROFILED_COPY = ":kernel-profile"
 CUDAGRAPH_SKIP = "compile_lens_cudagraph_skip"
-_PREFIX = re.compile(r"^[VIWEC]\d{4} [\d:.]+ +\d+ [^\]]*\] (\{.*)$")
-_UNPARSED = object()
-_CONTEXT_KEYS = {"frame_id", "frame_compile_id", "attempt", "has_payload", "rank", "stack", "compiled_autograd_id"}
+_UNPARSED: Any = object()
 
 
-@dataclass
+class Source(Protocol):
+    def raw(self, start: int, end: int) -> bytes: ...
+
+
+class InMemory:
+    """Payloads read from bytes held here (a fed chunk)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def raw(self, start: int, end: int) -> bytes:
+        return self.data[start:end]
+
+
+class InFile:
+    """Payloads read back from the log when a reader asks: a large log is not held in memory. `offset`: where the
+    fed bytes began in the file."""
+
+    def __init__(self, path: str, offset: int) -> None:
+        self.path, self.offset = path, offset
+
+    def raw(self, start: int, end: int) -> bytes:
+        with open(self.path, "rb") as f:
+            f.seek(self.offset + start)
+            return f.read(end - start)
+
+
 class Record:
-    kind: str
-    meta: dict[str, Any]
-    payload: str
-    compile_id: str | None
-    mode: str | None = None
-    phase: str | None = None
-    strings: dict[int, str] = field(default_factory=dict, repr=False)
-    _json: Any = field(default=None, repr=False, compare=False)
+    """One record: its kind, metadata (its envelope's value of the kind), payload text, compile id ("frame/attempt")
+    and the mode and phase Compile Lens marked it under. A payload is decoded when first read."""
 
-    def __post_init__(self) -> None:
-        self._json = _UNPARSED
+    __slots__ = ("kind", "meta", "compile_id", "mode", "phase", "strings", "_payload", "_source", "_span", "_json", "_event")
+
+    def __init__(self, kind: str, meta: dict[str, Any], payload: str | None, compile_id: str | None, mode: str | None = None,
+                 phase: str | None = None, strings: dict[int, str] | None = None) -> None:
+        self.kind, self.meta, self.compile_id, self.mode, self.phase = kind, meta, compile_id, mode, phase
+        self.strings = strings if strings is not None else {}
+        self._payload = payload
+        self._source: Source | None = None
+        self._span = (0, 0)
+        self._json: Any = _UNPARSED
+        self._event: Any = _UNPARSED
+
+    def __repr__(self) -> str:
+        return f"Record({self.kind!r}, compile_id={self.compile_id!r}, mode={self.mode!r}, phase={self.phase!r})"
+
+    @property
+    def payload(self) -> str:
+        if self._payload is None:
+            assert self._source is not None
+            self._payload = trace_scan.payload_text(self._source.raw(*self._span)) if self._span[1] > self._span[0] else ""
+        return self._payload
 
     @property
     def artifact(self) -> str | None:
@@ -51,16 +91,22 @@ class Record:
                 self._json = None
         return self._json
 
-
-def _kind(entry: dict[str, Any]) -> str:
-    return next((k for k in entry if k not in _CONTEXT_KEYS), "unknown")
+    def event(self) -> ChromiumEvent | None:
+        """A chromium_event's name, phase, time and args.compile_id (None: another kind, or a payload that is not a
+        JSON object)."""
+        if self._event is _UNPARSED:
+            self._event = None
+            if self.kind == "chromium_event":
+                self._event = trace_scan.event_from_json(self.payload_json())
+        return self._event
 
 
 class Parser:
     """Parses a structured log incrementally; interned file names and the current marker carry across feeds.
     Lines that are not records are skipped (a log may be truncated mid-write) and counted: `unreadable` lines, the
     first of them at 1-based line `first_unreadable`; `ranks` are the ranks records named; `marked` says whether
-    Compile Lens wrote markers into the log (a log written elsewhere has none)."""
+    Compile Lens wrote markers into the log (a log written elsewhere has none). Each feed must end at a line's end
+    and at a record's: a payload is not continued across feeds."""
 
     def __init__(self) -> None:
         self.strings: dict[int, str] = {}
@@ -71,56 +117,93 @@ class Parser:
         self.first_unreadable: int | None = None
         self.ranks: set[int] = set()
 
-    def _skip(self, at: int) -> None:
+    def _skip(self, data: bytes, at: int) -> None:
+        """The line starting at byte `at` of the fed data is not a record."""
         self.unreadable += 1
         if self.first_unreadable is None:
-            self.first_unreadable = self.lines + at + 1
+            self.first_unreadable = self.lines + data.count(b"\n", 0, at) + 1
+
+    def _stray(self, data: bytes, start: int, end: int) -> None:
+        """Lines outside any record (blank ones are not counted)."""
+        if start >= end or not data[start:end].strip():
+            return
+        at = start
+        for line in data[start:end].split(b"\n"):
+            if line.decode("utf-8", errors="replace").strip():
+                self._skip(data, at)
+            at += len(line) + 1
 
     def feed(self, text: str) -> list[Record]:
+        return self.feed_bytes(text.encode("utf-8"))
+
+    def feed_bytes(self, data: bytes, source: Source | None = None) -> list[Record]:
+        """The records in `data`; `source` reads their payloads back (default: from `data`, which they keep)."""
+        source = source or InMemory(data)
         records: list[Record] = []
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        i = 0
-        while i < len(lines):
-            match = _PREFIX.match(lines[i])
-            i += 1
-            if not match:
-                if lines[i - 1].strip():
-                    self._skip(i - 1)
-                continue
-            try:
-                entry = json.loads(match.group(1))
-            except ValueError:
-                self._skip(i - 1)
-                continue
-            payload_lines = []
-            # a payload's own blank lines (export's printed programs) lose their tab: still the payload
-            while i < len(lines) and (lines[i].startswith("\t") or (not lines[i] and i + 1 < len(lines) and lines[i + 1].startswith("\t"))):
-                payload_lines.append(lines[i][1:])
-                i += 1
-            if not isinstance(entry, dict):
-                self._skip(i - 1)
-                continue
-            if isinstance(entry.get("rank"), int):
-                self.ranks.add(entry["rank"])
-            kind = _kind(entry)
-            if kind == "str" and isinstance(entry["str"], list) and len(entry["str"]) == 2:
-                self.strings[int(entry["str"][1])] = str(entry["str"][0])
-                continue
-            value = entry.get(kind)
-            meta: dict[str, Any] = value if isinstance(value, dict) else {}
-            frame, attempt = entry.get("frame_id"), entry.get("frame_compile_id")
-            compile_id = f"{frame}/{attempt}" if frame is not None and attempt is not None else meta.get("compile_id")
-            record = Record(kind, meta, "\n".join(payload_lines), compile_id, strings=self.strings)
-            if record.artifact == MARKER:
-                self.marker = record.payload_json() or {}
-                self.marked = True
-                continue
-            record.mode, record.phase = self.marker.get("mode"), self.marker.get("phase")
-            records.append(record)
-        self.lines += len(lines)
+        pending = None  # a record whose payload's end is known at the next one's start
+        first = trace_scan.FIRST.match(data)
+        for match in itertools.chain((first,) if first else (), trace_scan.HEADER.finditer(data)):
+            if pending is None:
+                self._stray(data, 0, match.start(1))
+            else:
+                self._record(data, pending, match.start(1), source, records)
+            pending = match
+        if pending is None:
+            self._stray(data, 0, len(data))
+        else:
+            self._record(data, pending, len(data), source, records)
+        self.lines += data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
         return records
+
+    def _payload_end(self, data: bytes, start: int, end: int) -> int:
+        """Where the payload after a header (from `start`) ends: it is its tab-indented lines, and its own blank lines
+        (export's printed programs lose their tab on those); lines after it up to `end` are strays."""
+        last = end - 1 if end > start and data[end - 1] == 10 else end  # without the line break before the next header
+        if start < last and data[start] == 9 and data.count(b"\n\t", start, last) == data.count(b"\n", start, last):
+            return last
+        at = start
+        lines = data[start:last].split(b"\n") if start < last else []
+        for i, line in enumerate(lines):
+            if not (line.startswith(b"\t") or (not line and i + 1 < len(lines) and lines[i + 1].startswith(b"\t"))):
+                break
+            at += len(line) + 1
+        payload_end = at - 1 if at > start else start
+        self._stray(data, min(at, end), end)
+        return payload_end
+
+    def _record(self, data: bytes, header: re.Match[bytes], end: int, source: Source, records: list[Record]) -> None:
+        """The record of a HEADER match whose lines end at `end` (the next record's start, or the data's end)."""
+        start = header.start(7) + 1  # the payload's first byte
+        try:
+            entry = trace_scan.envelope(header)
+        except ValueError:
+            self._skip(data, header.start(1))
+            self._stray(data, start, end)
+            return
+        payload_end = header.end()
+        if payload_end != end and not (payload_end == end - 1 and data[payload_end] == 10):
+            payload_end = self._payload_end(data, start, end)  # blank or stray lines after the header
+        if entry is None:
+            self._skip(data, header.start(1))
+            return
+        kind, value, frame, attempt, rank = entry
+        if isinstance(rank, int):
+            self.ranks.add(rank)
+        if kind == "str" and isinstance(value, list) and len(value) == 2:
+            self.strings[int(value[1])] = str(value[0])
+            return
+        meta: dict[str, Any] = value if isinstance(value, dict) else {}
+        compile_id = f"{frame}/{attempt}" if frame is not None and attempt is not None else meta.get("compile_id")
+        record = Record(kind, meta, None, compile_id, strings=self.strings)
+        record._source, record._span = source, (start, payload_end)
+        if kind == "chromium_event":
+            record._event = trace_scan.event_of(data[start:payload_end]) or _UNPARSED
+        if kind == "artifact" and meta.get("name") == MARKER:
+            self.marker = record.payload_json() or {}
+            self.marked = True
+            return
+        record.mode, record.phase = self.marker.get("mode"), self.marker.get("phase")
+        records.append(record)
 
 
 def parse(text: str) -> list[Record]:
@@ -156,7 +239,7 @@ class LogFollower:
             chunk = f.read()
         end = chunk.rfind(b"\n") + 1
         self.offset += end
-        self.records.extend(self.parser.feed(chunk[:end].decode("utf-8", errors="replace")))
+        self.records.extend(self.parser.feed_bytes(chunk[:end]))
         return self.records
 
 

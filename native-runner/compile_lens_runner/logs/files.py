@@ -70,13 +70,41 @@ def find(paths: list[str]) -> Found:
     return found
 
 
-def read(path: str) -> tuple[list[tt.Record], tt.Parser]:
-    """A log's records (gzip or plain); unreadable bytes become U+FFFD, unreadable lines are counted by the parser."""
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rb") as f:
-        data = f.read()
+BLOCK = 32 << 20  # bytes read at a time: a log is read in blocks, never whole
+
+
+def _record_start(data: bytes) -> int:
+    """Where the last line of `data` that can begin a record starts (0: none): a block is parsed up to there, so no
+    payload is split between blocks (payload lines start with a tab; a blank one may be followed by more payload)."""
+    at = len(data)
+    while at > 0:
+        at = data.rfind(b"\n", 0, at - 1) + 1
+        if at > 0 and data[at:at + 1] not in (b"\t", b"\n", b""):
+            return at
+        at -= 1
+    return 0
+
+
+def read(path: str, block: int = BLOCK) -> tuple[list[tt.Record], tt.Parser]:
+    """A log's records (gzip or plain), read in blocks; unreadable bytes become U+FFFD, unreadable lines are counted
+    by the parser. A plain log's payloads are read back from the file when asked, a gzipped one's are kept."""
+    gz = path.endswith(".gz")
     parser = tt.Parser()
-    return parser.feed(data.decode("utf-8", errors="replace")), parser
+    records: list[tt.Record] = []
+    offset, carry = 0, b""
+    with (gzip.open(path, "rb") if gz else open(path, "rb")) as f:
+        while True:
+            more = f.read(block)
+            data = carry + more if carry else more
+            cut = _record_start(data) if more else len(data)
+            if cut == 0 and more:
+                carry = data  # one record longer than a block
+                continue
+            chunk = data[:cut] if cut < len(data) else data
+            records += parser.feed_bytes(chunk, tt.InMemory(chunk) if gz else tt.InFile(path, offset))
+            offset, carry = offset + cut, data[cut:]
+            if not more:
+                return records, parser
 
 
 def one_per_rank(logs: list[LogFile], warnings: list[str]) -> dict[int, LogFile]:

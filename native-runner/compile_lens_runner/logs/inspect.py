@@ -26,7 +26,7 @@ _NO_VERDICT = "Read from compiler logs: nothing was run or timed here, so there 
 def _cudagraphs(records: list[tt.Record]) -> bool:
     """Whether the run used CUDA graphs (otherwise every graph would read "not captured")."""
     return any(r.kind == "compilation_metrics" and r.meta.get("cudagraph_skip_reason") for r in records) or any(
-        r.kind == "chromium_event" and '"CUDAGraphNode.record"' in r.payload for r in records)
+        (event := r.event()) is not None and event.name == "CUDAGraphNode.record" for r in records)
 
 
 def _environment(records: list[tt.Record]) -> dict[str, Any]:
@@ -41,7 +41,8 @@ def _environment(records: list[tt.Record]) -> dict[str, Any]:
 def _corrupt_payloads(records: list[tt.Record]) -> int:
     """Compile-phase events whose JSON payload does not parse (a log cut or damaged mid-record). Artifacts marked
     JSON are not counted: torch writes some (recompile_reasons) as plain text."""
-    return sum(1 for r in records if r.kind == "chromium_event" and r.payload.strip() and r.payload_json() is None)
+    return sum(1 for r in records if r.kind == "chromium_event" and r.event() is None and r.payload.strip()
+               and r.payload_json() is None)
 
 
 def _insight(records: list[tt.Record], log: str, workdir: str, label: str | None) -> dict[str, Any]:

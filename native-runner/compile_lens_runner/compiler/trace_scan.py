@@ -1,0 +1,127 @@
+"""Finds a structured log's (TORCH_TRACE) records in its bytes without decoding what no reader asks for.
+
+A record is a glog prefix, `] `, a JSON object on one line; its payload follows on tab-indented lines. Most of a big
+log is compile-phase events (`chromium_event`) and artifacts whose envelope has one of a few fixed shapes: those are
+read with one regular expression each, checked whole (every other envelope is parsed as JSON), and their payloads are
+located, not copied: a reader decodes one when it asks. A chromium event's name, phase, time and compile id are read
+from its payload's fixed layout when the payload is a flat one (else from its JSON, when asked).
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+_STR = rb'"[^"\\\n]*"'  # a JSON string without escapes: anything else goes to the JSON parser
+_VALUE = rb'(?:-?\d+|' + _STR + rb'|null|true|false)'
+# A record: its line, then its payload's tab-indented lines. The envelopes of most records have one of two shapes, read
+# here whole: a kind with no metadata ({"chromium_event": {}, "frame_id": 0, ...}) and an artifact's name and encoding.
+# Groups: 1 (empty) where the line starts, 2 the kind, 3 and 4 an artifact's name and encoding, 5 the keys after the
+# kind's value; else 6 the envelope (parsed as JSON); 7 the payload's lines (each after its line break).
+_RECORD = (rb'()[VIWEC]\d{4} [\d:.]+ +\d+ [^\]\n]*\] (?:\{"(\w+)": (?:\{\}|\{"name": (' + _STR + rb'), "encoding": (' + _STR
+           + rb')\})((?:, "\w+": ' + _VALUE + rb')*)\}[ \t\r]*|(\{[^\n]*))$((?:\n\t[^\n]*)*)')
+FIRST = re.compile(_RECORD, re.M)  # at the start of the data
+HEADER = re.compile(rb"\n" + _RECORD, re.M)  # after a line break: a literal first character is found much faster
+_LITERALS: dict[bytes, Any] = {b"null": None, b"true": True, b"false": False}
+CONTEXT_KEYS = {"frame_id", "frame_compile_id", "attempt", "has_payload", "rank", "stack", "compiled_autograd_id"}
+_CONTEXT_BYTES = {key.encode() for key in CONTEXT_KEYS}
+_KINDS: dict[bytes, str] = {}  # kinds decoded once
+
+_EVENT_HEAD = re.compile(rb'\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?),\n\t"args": ')
+_EVENT_TAIL = re.compile(rb'\n\t"ph": "(\w+)",\n\t"cat": "[^"\\\n]*",\n\t"tid": -?\d+,\n\t"pid": -?\d+\n\t\}\n?\Z')
+_TAIL_WINDOW = 160  # bytes: the fixed layout after args is ~60
+_EVENT_ID = re.compile(rb'\n\t"compile_id": (' + _VALUE + rb')[,\n]')
+
+
+class ChromiumEvent(NamedTuple):
+    """What readers use of a compile-phase event: name, phase (B, E, i...), time in µs (None: not a number) and
+    args.compile_id (None: absent)."""
+    name: str
+    ph: Any
+    ts: float | None
+    compile_id: Any
+
+
+def _value(raw: bytes) -> Any:
+    if raw[:1] == b'"':
+        return raw[1:-1].decode("utf-8", errors="replace")
+    return _LITERALS[raw] if raw in _LITERALS else int(raw)
+
+
+# What a record's envelope says: its kind, the kind's value, the frame and attempt of its compile id, its rank
+Envelope = tuple[str, Any, Any, Any, Any]
+_IDS = re.compile(rb'"(frame_id|frame_compile_id|rank)": (' + _VALUE + rb')')
+_STRING = re.compile(rb'\{"str": \[(' + _STR + rb'), (\d+)\]\}[ \t\r]*')  # a file name interned
+
+
+def _envelope(entry: dict[str, Any]) -> Envelope:
+    kind = next((k for k in entry if k not in CONTEXT_KEYS), "unknown")
+    return kind, entry.get(kind), entry.get("frame_id"), entry.get("frame_compile_id"), entry.get("rank")
+
+
+def data_of(header: re.Match[bytes]) -> bytes:
+    """The envelope's JSON text (from the line's `] {`)."""
+    line = header[0][header.start(1) - header.start():header.start(7) - header.start()]
+    return line[line.index(b"] {") + 2:]
+
+
+def envelope(header: re.Match[bytes]) -> Envelope | None:
+    """The envelope of a HEADER match: read by shape when it has one of the common ones, else parsed (ValueError when
+    it does not parse, None when it is JSON but not an object)."""
+    kind = header[2]
+    if kind is None:
+        string = _STRING.fullmatch(header[6])
+        if string:
+            return "str", [_value(string[1]), int(string[2])], None, None, None
+        entry = json.loads(header[6].decode("utf-8", errors="replace"))
+        return _envelope(entry) if isinstance(entry, dict) else None
+    ids = {"frame_id": None, "frame_compile_id": None, "rank": None}
+    if header[5]:
+        if kind in _CONTEXT_BYTES or b'"' + kind + b'"' in header[5]:  # a context key first, a key twice: JSON decides
+            return _envelope(json.loads(data_of(header).decode("utf-8", errors="replace")))
+        for key, value in _IDS.findall(header[5]):
+            ids[key.decode()] = _value(value)
+    value = {"name": _value(header[3]), "encoding": _value(header[4])} if header[3] is not None else {}
+    return (_KINDS.get(kind) or _KINDS.setdefault(kind, kind.decode()), value, ids["frame_id"], ids["frame_compile_id"],
+            ids["rank"])
+
+
+def payload_text(raw: bytes) -> str:
+    """A payload's text from its lines as logged (each but a blank one starts with a tab)."""
+    return raw[1:].replace(b"\n\t", b"\n").decode("utf-8", errors="replace")
+
+
+def event_of(raw: bytes) -> ChromiumEvent | None:
+    """A chromium event read from its payload's fixed layout (name, ts, flat args, ph, cat, tid, pid, one per line);
+    None when the payload is laid out otherwise (nested args, escapes, damage): then its JSON decides."""
+    head = _EVENT_HEAD.match(raw)
+    if not head:
+        return None
+    window = max(head.end(), len(raw) - _TAIL_WINDOW)
+    tail = _EVENT_TAIL.search(raw, window)
+    if not tail:
+        return None
+    args = raw[head.end():tail.start()]
+    if args not in (b"{},", b"null,"):
+        # flat args: `{`, one `"key": value` line each (commas between), `},`; a nested value has a closing line
+        keys = args.count(b'\n\t"')
+        if (not args.startswith(b"{\n\t\"") or not args.endswith(b"\n\t},") or args.count(b"\n") != keys + 1
+                or args.count(b',\n\t"') != keys - 1 or args.endswith(b",\n\t},")):
+            return None
+    compile_id = None
+    if b'"compile_id"' in args:
+        found = _EVENT_ID.findall(args)
+        if not found:
+            return None
+        compile_id = _value(found[-1])  # JSON keeps a repeated key's last value
+    return ChromiumEvent(head[1].decode("utf-8", errors="replace"), tail[1].decode(), float(head[2]), compile_id)
+
+
+def event_from_json(event: Any) -> ChromiumEvent | None:
+    if not isinstance(event, dict):
+        return None
+    ts = event.get("ts")
+    args = event.get("args")
+    return ChromiumEvent(str(event.get("name", "")), event.get("ph"),
+                         float(ts) if isinstance(ts, (int, float)) else None,
+                         args.get("compile_id") if isinstance(args, dict) else None)
