@@ -196,6 +196,7 @@ class _Compiles:
     """What the log says per compile id, in the order the compiles started."""
     order: list[str] = field(default_factory=list)
     modules: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)  # [(output code, its original path)]
+    before: dict[str, int] = field(default_factory=dict)  # lines of the saved file before the latest module's code
     code_lines: dict[tuple[str | None, str, int], int] = field(default_factory=dict)  # (id, kernel, nth) -> saved line
     guards: dict[str, str] = field(default_factory=dict)
     graphs: dict[str, list[str]] = field(default_factory=dict)
@@ -213,11 +214,12 @@ def _collect(records: list[Record]) -> _Compiles:
             found.order.append(cid)
         modules = found.modules.get(cid)
         if r.kind == "inductor_output_code":
+            # the saved file has the modules one after another, a header line each
+            found.before[cid] = found.before.get(cid, 0) + (modules[-1][0].count("\n") + 2 if modules else 1)
             found.modules.setdefault(cid, []).append((r.payload, r.meta.get("filename")))
         elif r.artifact == "inductor_provenance_tracking_node_mappings" and modules:
-            # the mapping follows the output code of the graph it describes: lines are in that (latest) module, which
-            # the saved file has after the earlier modules and a header line each
-            offset = sum(code.count("\n") + 2 for code, _ in modules[:-1]) + 1
+            # the mapping follows the output code of the graph it describes: lines are in that (latest) module
+            offset = found.before[cid]
             lines = kernel_lines(modules[-1][0])
             for handle in ((r.payload_json() or {}).get("cppCodeToPost") or {}):
                 name = handle.rsplit(":", 1)[0]

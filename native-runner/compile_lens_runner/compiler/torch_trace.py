@@ -12,7 +12,7 @@ import logging
 import itertools
 import os
 import re
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
 from . import trace_scan
 from .trace_scan import ChromiumEvent
@@ -39,17 +39,33 @@ class InMemory:
         return self.data[start:end]
 
 
-class InFile:
-    """Payloads read back from the log when a reader asks: a large log is not held in memory. `offset`: where the
-    fed bytes began in the file."""
+class LogFile:
+    """A log read back when a reader asks for a payload: a large log is not held in memory. Opened at the first read
+    and kept open (a report reads a few thousand payloads)."""
 
-    def __init__(self, path: str, offset: int) -> None:
-        self.path, self.offset = path, offset
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._file: BinaryIO | None = None
+
+    def read(self, start: int, end: int) -> bytes:
+        if self._file is None:
+            self._file = open(self.path, "rb")
+        self._file.seek(start)
+        return self._file.read(end - start)
+
+    def __del__(self) -> None:
+        if self._file is not None:
+            self._file.close()
+
+
+class InFile:
+    """Payloads of bytes fed from a log file, read back from it; `offset`: where the fed bytes began in the file."""
+
+    def __init__(self, log: LogFile, offset: int) -> None:
+        self.log, self.offset = log, offset
 
     def raw(self, start: int, end: int) -> bytes:
-        with open(self.path, "rb") as f:
-            f.seek(self.offset + start)
-            return f.read(end - start)
+        return self.log.read(self.offset + start, self.offset + end)
 
 
 class Record:

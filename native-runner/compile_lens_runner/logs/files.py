@@ -91,7 +91,7 @@ def read(path: str, block: int = BLOCK) -> tuple[list[tt.Record], tt.Parser]:
     gz = path.endswith(".gz")
     parser = tt.Parser()
     records: list[tt.Record] = []
-    offset, carry = 0, b""
+    offset, carry, log = 0, b"", tt.LogFile(path)
     with (gzip.open(path, "rb") if gz else open(path, "rb")) as f:
         while True:
             more = f.read(block)
@@ -101,7 +101,7 @@ def read(path: str, block: int = BLOCK) -> tuple[list[tt.Record], tt.Parser]:
                 carry = data  # one record longer than a block
                 continue
             chunk = data[:cut] if cut < len(data) else data
-            records += parser.feed_bytes(chunk, tt.InMemory(chunk) if gz else tt.InFile(path, offset))
+            records += parser.feed_bytes(chunk, tt.InMemory(chunk) if gz else tt.InFile(log, offset))
             offset, carry = offset + cut, data[cut:]
             if not more:
                 return records, parser
