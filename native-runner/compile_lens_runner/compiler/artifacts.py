@@ -5,6 +5,7 @@ per profiled step; and the compile phases of every graph (chromium_event spans o
 of a compile timeline."""
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections import Counter
@@ -122,6 +123,7 @@ def _guard_text(record: Record) -> str | None:
 
 # -- compile phases ----------------------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=4096)
 def _phase_name(name: str) -> str | None:
     if name in PHASE_LABELS:
         return PHASE_LABELS[name]
@@ -148,26 +150,28 @@ def phases(records: Iterable[Record]) -> list[dict[str, Any]]:
         return []
     origin = min(e.ts or 0.0 for e, _ in events)
     out: list[dict[str, Any]] = []
-    open_spans: dict[str, list[tuple[str, float, int | None]]] = {}  # per compile id: (name, ts, index in out)
+    # per compile id: (name, ts, index in out, how many shown spans are open up to it)
+    open_spans: dict[str, list[tuple[str, float, int | None, int]]] = {}
     for event, cid in events:
         name, ph, ts = event.name, event.ph, event.ts or 0.0
         stack = open_spans.setdefault(cid, [])
+        depth = stack[-1][3] if stack else 0
         if ph == "B":
             label = _phase_name(name)
-            depth = sum(1 for _, _, index in stack if index is not None)
-            stack.append((name, ts, len(out) if label else None))
+            stack.append((name, ts, len(out) if label else None, depth + 1 if label else depth))
             if label:
                 out.append({"compileId": cid, "name": label, "startMs": round((ts - origin) / 1000, 3), "durMs": 0.0, "depth": depth})
         elif ph == "E":
-            at = next((k for k in range(len(stack) - 1, -1, -1) if stack[k][0] == name), None)
-            if at is None:
+            at = len(stack) - 1
+            while at >= 0 and stack[at][0] != name:
+                at -= 1
+            if at < 0:
                 continue
-            _, began, index = stack[at]
+            _, began, index, _ = stack[at]
             del stack[at:]
             if index is not None:
                 out[index]["durMs"] = round((ts - began) / 1000, 3)
         elif ph == "i" and (cache := _CACHE_EVENT.match(name)):
-            depth = sum(1 for _, _, index in stack if index is not None)
             label = "FX graph cache" if cache[1] == "fx_graph" else "AOT autograd cache"
             out.append({"compileId": cid, "name": label, "startMs": round((ts - origin) / 1000, 3), "durMs": 0.0,
                         "depth": depth, "cache": cache[2], "cacheHit": cache[2] == "hit"})

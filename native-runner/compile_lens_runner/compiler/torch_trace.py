@@ -102,10 +102,20 @@ class Record:
         """The payload parsed as JSON (None when it is not), parsed once: several readers ask for it."""
         if self._json is _UNPARSED:
             try:
-                self._json = json.loads(self.payload)
+                # JSON allows the tab that starts each logged line (it is never inside a string): no need to decode
+                self._json = json.loads(self._source.raw(*self._span) if self._payload is None and self._source else self.payload)
+            except UnicodeDecodeError:  # then as the payload's text reads (bad bytes replaced)
+                self._json = self._parse(self.payload)
             except ValueError:
                 self._json = None
         return self._json
+
+    @staticmethod
+    def _parse(text: str) -> Any:
+        try:
+            return json.loads(text)
+        except ValueError:
+            return None
 
     def event(self) -> ChromiumEvent | None:
         """A chromium_event's name, phase, time and args.compile_id (None: another kind, or a payload that is not a
@@ -189,7 +199,7 @@ class Parser:
 
     def _record(self, data: bytes, header: re.Match[bytes], end: int, source: Source, records: list[Record]) -> None:
         """The record of a HEADER match whose lines end at `end` (the next record's start, or the data's end)."""
-        start = header.start(7) + 1  # the payload's first byte
+        start = header.start(9) + 1  # the payload's first byte
         try:
             entry = trace_scan.envelope(header)
         except ValueError:
@@ -202,14 +212,13 @@ class Parser:
         if entry is None:
             self._skip(data, header.start(1))
             return
-        kind, value, frame, attempt, rank = entry
+        kind, value, compile_id, rank = entry
         if isinstance(rank, int):
             self.ranks.add(rank)
         if kind == "str" and isinstance(value, list) and len(value) == 2:
             self.strings[int(value[1])] = str(value[0])
             return
         meta: dict[str, Any] = value if isinstance(value, dict) else {}
-        compile_id = f"{frame}/{attempt}" if frame is not None and attempt is not None else meta.get("compile_id")
         record = Record(kind, meta, None, compile_id, strings=self.strings)
         record._source, record._span = source, (start, payload_end)
         if kind == "chromium_event":

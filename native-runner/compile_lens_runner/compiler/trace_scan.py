@@ -14,18 +14,21 @@ from typing import Any, NamedTuple
 
 _STR = rb'"[^"\\\n]*"'  # a JSON string without escapes: anything else goes to the JSON parser
 _VALUE = rb'(?:-?\d+|' + _STR + rb'|null|true|false)'
+CONTEXT_KEYS = ("frame_id", "frame_compile_id", "attempt", "has_payload", "rank", "stack", "compiled_autograd_id")
 # A record: its line, then its payload's tab-indented lines. The envelopes of most records have one of two shapes, read
-# here whole: a kind with no metadata ({"chromium_event": {}, "frame_id": 0, ...}) and an artifact's name and encoding.
-# Groups: 1 (empty) where the line starts, 2 the kind, 3 and 4 an artifact's name and encoding, 5 the keys after the
-# kind's value; else 6 the envelope (parsed as JSON); 7 the payload's lines (each after its line break).
-_RECORD = (rb'()[VIWEC]\d{4} [\d:.]+ +\d+ [^\]\n]*\] (?:\{"(\w+)": (?:\{\}|\{"name": (' + _STR + rb'), "encoding": (' + _STR
-           + rb')\})((?:, "\w+": ' + _VALUE + rb')*)\}[ \t\r]*|(\{[^\n]*))$((?:\n\t[^\n]*)*)')
+# here whole: a kind with no metadata ({"chromium_event": {}, "frame_id": 0, ...}) or an artifact's name and encoding,
+# then context keys as torch writes them (rank, frame_id, frame_compile_id in that order, others after, none twice).
+# Groups: 1 (empty) where the line starts, 2 the kind, 3 and 4 an artifact's name and encoding, 5 the rank, 6 and 7
+# the frame and attempt of the compile id; else 8 the envelope (parsed as JSON); 9 the payload's lines (each after its
+# line break).
+_RECORD = (rb'()[VIWEC]\d{4} [\d:.]+ +\d+ [^\]\n]*\] (?:\{"(?!(?:' + "|".join(CONTEXT_KEYS).encode() + rb')")(\w+)": '
+           rb'(?:\{\}|\{"name": (' + _STR + rb'), "encoding": (' + _STR + rb')\})(?:, "rank": (\d+))?'
+           rb'(?:, "frame_id": (\d+), "frame_compile_id": (\d+))?'
+           rb'(?:, "(?!(?:rank|frame_id|frame_compile_id|\2)")\w+": ' + _VALUE + rb')*\}[ \t\r]*|(\{[^\n]*))$'
+           rb'((?:\n\t[^\n]*)*)')
 FIRST = re.compile(_RECORD, re.M)  # at the start of the data
 HEADER = re.compile(rb"\n" + _RECORD, re.M)  # after a line break: a literal first character is found much faster
 _LITERALS: dict[bytes, Any] = {b"null": None, b"true": True, b"false": False}
-CONTEXT_KEYS = {"frame_id", "frame_compile_id", "attempt", "has_payload", "rank", "stack", "compiled_autograd_id"}
-_CONTEXT_BYTES = {key.encode() for key in CONTEXT_KEYS}
-_KINDS: dict[bytes, str] = {}  # kinds decoded once
 
 _EVENT_HEAD = re.compile(rb'\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?),\n\t"args": ')
 _EVENT_TAIL = re.compile(rb'\n\t"ph": "(\w+)",\n\t"cat": "[^"\\\n]*",\n\t"tid": -?\d+,\n\t"pid": -?\d+\n\t\}\n?\Z')
@@ -48,21 +51,20 @@ def _value(raw: bytes) -> Any:
     return _LITERALS[raw] if raw in _LITERALS else int(raw)
 
 
-# What a record's envelope says: its kind, the kind's value, the frame and attempt of its compile id, its rank
-Envelope = tuple[str, Any, Any, Any, Any]
-_IDS = re.compile(rb'"(frame_id|frame_compile_id|rank)": (' + _VALUE + rb')')
+# What a record's envelope says: its kind, the kind's value, its compile id ("frame/attempt", else the value's
+# compile_id), its rank
+Envelope = tuple[str, Any, Any, Any]
 _STRING = re.compile(rb'\{"str": \[(' + _STR + rb'), (\d+)\]\}[ \t\r]*')  # a file name interned
+_KINDS: dict[bytes, str] = {}  # kinds and compile ids decoded once
+_IDS: dict[bytes, str] = {}
 
 
 def _envelope(entry: dict[str, Any]) -> Envelope:
     kind = next((k for k in entry if k not in CONTEXT_KEYS), "unknown")
-    return kind, entry.get(kind), entry.get("frame_id"), entry.get("frame_compile_id"), entry.get("rank")
-
-
-def data_of(header: re.Match[bytes]) -> bytes:
-    """The envelope's JSON text (from the line's `] {`)."""
-    line = header[0][header.start(1) - header.start():header.start(7) - header.start()]
-    return line[line.index(b"] {") + 2:]
+    value, frame, attempt = entry.get(kind), entry.get("frame_id"), entry.get("frame_compile_id")
+    compile_id = (f"{frame}/{attempt}" if frame is not None and attempt is not None
+                  else value.get("compile_id") if isinstance(value, dict) else None)
+    return kind, value, compile_id, entry.get("rank")
 
 
 def envelope(header: re.Match[bytes]) -> Envelope | None:
@@ -70,20 +72,18 @@ def envelope(header: re.Match[bytes]) -> Envelope | None:
     it does not parse, None when it is JSON but not an object)."""
     kind = header[2]
     if kind is None:
-        string = _STRING.fullmatch(header[6])
+        string = _STRING.fullmatch(header[8])
         if string:
-            return "str", [_value(string[1]), int(string[2])], None, None, None
-        entry = json.loads(header[6].decode("utf-8", errors="replace"))
+            return "str", [_value(string[1]), int(string[2])], None, None
+        entry = json.loads(header[8].decode("utf-8", errors="replace"))
         return _envelope(entry) if isinstance(entry, dict) else None
-    ids = {"frame_id": None, "frame_compile_id": None, "rank": None}
-    if header[5]:
-        if kind in _CONTEXT_BYTES or b'"' + kind + b'"' in header[5]:  # a context key first, a key twice: JSON decides
-            return _envelope(json.loads(data_of(header).decode("utf-8", errors="replace")))
-        for key, value in _IDS.findall(header[5]):
-            ids[key.decode()] = _value(value)
+    compile_id = None
+    if header[6] is not None:
+        key = header[6] + b"/" + header[7]
+        compile_id = _IDS.get(key) or _IDS.setdefault(key, key.decode())
     value = {"name": _value(header[3]), "encoding": _value(header[4])} if header[3] is not None else {}
-    return (_KINDS.get(kind) or _KINDS.setdefault(kind, kind.decode()), value, ids["frame_id"], ids["frame_compile_id"],
-            ids["rank"])
+    return (_KINDS.get(kind) or _KINDS.setdefault(kind, kind.decode()), value, compile_id,
+            None if header[5] is None else int(header[5]))
 
 
 def payload_text(raw: bytes) -> str:
