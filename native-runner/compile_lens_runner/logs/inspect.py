@@ -3,6 +3,8 @@
 `divergence[]` as a torchrun job does; folders written by `attach` are merged as `--nproc-per-node`'s ranks are."""
 from __future__ import annotations
 
+import concurrent.futures
+import multiprocessing
 import os
 import re
 import shutil
@@ -20,6 +22,7 @@ from . import files
 
 LOGS_MODE = "logs"
 _UNKNOWN = "not in the compiler log"
+PARALLEL_BYTES = 64 << 20  # rank logs totalling less are read in this process (starting workers costs more)
 _NO_VERDICT = "Read from compiler logs: nothing was run or timed here, so there is no verdict on compiling."
 
 
@@ -108,16 +111,37 @@ def _rank_entry(rank: int, insight: dict[str, Any]) -> dict[str, Any]:
             "compileFailures": len(insight["compileFailures"]), "restarts": len(insight["restarts"])}
 
 
+def _read_rank(rank: int, log: files.LogFile, workdir: str, headline: bool) -> tuple[dict[str, Any], dict[str, Any],
+                                                                                  dict[str, Any], list[str]]:
+    """One rank's insight, file facts, environment and warnings (run in a worker process for large folders)."""
+    records, parser = files.read(log.path)
+    warnings: list[str] = []
+    # the lowest rank is the headline: its generated code, guards and graphs are written; the others' are compared
+    insight = _insight(records, log.path, workdir, LOGS_MODE if headline else None)
+    return insight, _file_facts(log, parser, records, rank, warnings), _environment(records), warnings
+
+
+def _read_ranks(by_rank: dict[int, files.LogFile], workdir: str) -> list[tuple[dict[str, Any], dict[str, Any],
+                                                                                 dict[str, Any], list[str]]]:
+    """Every rank's reading, in rank order; ranks are read in parallel processes when there is much to read and more
+    than one core to read it (each rank's log is independent)."""
+    ranks = sorted(by_rank)
+    jobs = [(rank, by_rank[rank], workdir, rank == ranks[0]) for rank in ranks]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if cores < 2 or sum(os.path.getsize(log.path) for log in by_rank.values()) < PARALLEL_BYTES:
+        return [_read_rank(*job) for job in jobs]
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with concurrent.futures.ProcessPoolExecutor(min(cores, len(jobs)), mp_context=context) as pool:
+        return list(pool.map(_read_rank, *zip(*jobs)))
+
+
 def _rank_logs(by_rank: dict[int, files.LogFile], workdir: str, paths: list[str], warnings: list[str]) -> dict[str, Any]:
-    insights: list[tuple[int, dict[str, Any]]] = []
-    facts, env = [], None
-    for rank, log in sorted(by_rank.items()):
-        records, parser = files.read(log.path)
-        env = env or _environment(records)
-        # the lowest rank is the headline: its generated code, guards and graphs are written; the others' are compared
-        insights.append((rank, _insight(records, log.path, workdir, LOGS_MODE if not insights else None)))
-        facts.append(_file_facts(log, parser, records, rank, warnings))
-    report = _skeleton(paths, env or _environment([]))
+    read = _read_ranks(by_rank, workdir)
+    insights = [(rank, insight) for rank, (insight, _, _, _) in zip(sorted(by_rank), read)]
+    facts = [fact for _, fact, _, _ in read]
+    for *_, said in read:
+        warnings += said
+    report = _skeleton(paths, read[0][2] if read else _environment([]))
     report["modes"].append(_mode(LOGS_MODE, merge_insights(insights)))
     report["settings"]["nprocPerNode"] = len(insights)
     report["ranks"] = [_rank_entry(rank, insight) for rank, insight in insights]
