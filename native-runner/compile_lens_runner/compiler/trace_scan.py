@@ -30,10 +30,14 @@ FIRST = re.compile(_RECORD, re.M)  # at the start of the data
 HEADER = re.compile(rb"\n" + _RECORD, re.M)  # after a line break: a literal first character is found much faster
 _LITERALS: dict[bytes, Any] = {b"null": None, b"true": True, b"false": False}
 
-_EVENT_HEAD = re.compile(rb'\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?),\n\t"args": ')
-_EVENT_TAIL = re.compile(rb'\n\t"ph": "(\w+)",\n\t"cat": "[^"\\\n]*",\n\t"tid": -?\d+,\n\t"pid": -?\d+\n\t\}\n?\Z')
-_TAIL_WINDOW = 160  # bytes: the fixed layout after args is ~60
-_EVENT_ID = re.compile(rb'\n\t"compile_id": (' + _VALUE + rb')[,\n]')
+_NUMBER = rb'-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?'
+_SCALAR = rb'(?:' + _NUMBER + rb'|' + _STR + rb'|null|true|false)'
+# a chromium event as torch logs it, one key per line, with flat args (a nested value goes to the JSON parser).
+# Groups: 1 name, 2 ts, 3 the args' lines, 4 ph
+_EVENT = re.compile(rb'\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (' + _NUMBER + rb'),\n\t"args": (?:\{\}|null|\{\n((?:\t' + _STR
+                    + rb': ' + _SCALAR + rb',\n)*\t' + _STR + rb': ' + _SCALAR + rb')\n\t\}),\n\t"ph": "(\w+)",\n\t"cat": ' + _STR
+                    + rb',\n\t"tid": -?\d+,\n\t"pid": -?\d+\n\t\}')
+_EVENT_ID = re.compile(rb'(?:^|\n)\t"compile_id": (' + _VALUE + rb')(?:,|$)')
 
 
 class ChromiumEvent(NamedTuple):
@@ -94,27 +98,16 @@ def payload_text(raw: bytes) -> str:
 def event_of(raw: bytes) -> ChromiumEvent | None:
     """A chromium event read from its payload's fixed layout (name, ts, flat args, ph, cat, tid, pid, one per line);
     None when the payload is laid out otherwise (nested args, escapes, damage): then its JSON decides."""
-    head = _EVENT_HEAD.match(raw)
-    if not head:
+    event = _EVENT.fullmatch(raw)
+    if not event:
         return None
-    window = max(head.end(), len(raw) - _TAIL_WINDOW)
-    tail = _EVENT_TAIL.search(raw, window)
-    if not tail:
-        return None
-    args = raw[head.end():tail.start()]
-    if args not in (b"{},", b"null,"):
-        # flat args: `{`, one `"key": value` line each (commas between), `},`; a nested value has a closing line
-        keys = args.count(b'\n\t"')
-        if (not args.startswith(b"{\n\t\"") or not args.endswith(b"\n\t},") or args.count(b"\n") != keys + 1
-                or args.count(b',\n\t"') != keys - 1 or args.endswith(b",\n\t},")):
-            return None
     compile_id = None
-    if b'"compile_id"' in args:
-        found = _EVENT_ID.findall(args)
+    if event[3] and b'"compile_id"' in event[3]:
+        found = _EVENT_ID.findall(event[3])
         if not found:
             return None
         compile_id = _value(found[-1])  # JSON keeps a repeated key's last value
-    return ChromiumEvent(head[1].decode("utf-8", errors="replace"), tail[1].decode(), float(head[2]), compile_id)
+    return ChromiumEvent(event[1].decode("utf-8", errors="replace"), event[4].decode(), float(event[2]), compile_id)
 
 
 def event_from_json(event: Any) -> ChromiumEvent | None:

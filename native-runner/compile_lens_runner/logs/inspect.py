@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import gc
 import multiprocessing
 import os
 import re
@@ -224,6 +225,18 @@ def _attached(job_dir: str, workdir: str, paths: list[str], warnings: list[str])
 
 def inspect(paths: list[str], workdir: str) -> dict[str, Any]:
     """The report of the logs under `paths`; its artifacts are written into workdir (the report's directory)."""
+    # a log is read into many small objects and none refers back to another: the cycle collector, run every few
+    # hundred allocations, finds nothing and took a quarter of the time
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _inspect(paths, workdir)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _inspect(paths: list[str], workdir: str) -> dict[str, Any]:
     found = files.find(paths)
     warnings = found.warnings
     if found.jobs:
