@@ -72,17 +72,20 @@ class Record:
     """One record: its kind, metadata (its envelope's value of the kind), payload text, compile id ("frame/attempt")
     and the mode and phase Compile Lens marked it under. A payload is decoded when first read."""
 
-    __slots__ = ("kind", "meta", "compile_id", "mode", "phase", "strings", "_payload", "_source", "_span", "_json", "_event")
+    __slots__ = ("kind", "meta", "compile_id", "mode", "phase", "strings", "artifact", "_payload", "_source", "_span", "_json",
+                 "_event")
 
     def __init__(self, kind: str, meta: dict[str, Any], payload: str | None, compile_id: str | None, mode: str | None = None,
-                 phase: str | None = None, strings: dict[int, str] | None = None) -> None:
+                 phase: str | None = None, strings: dict[int, str] | None = None, source: Source | None = None,
+                 span: tuple[int, int] = (0, 0), event: ChromiumEvent | None = None) -> None:
+        """`payload` None: the bytes at `span` of `source` are the payload as logged; `event`: the chromium event when
+        read from them already."""
         self.kind, self.meta, self.compile_id, self.mode, self.phase = kind, meta, compile_id, mode, phase
         self.strings = strings if strings is not None else {}
-        self._payload = payload
-        self._source: Source | None = None
-        self._span = (0, 0)
+        self.artifact: str | None = meta.get("name") if kind == "artifact" else None
+        self._payload, self._source, self._span = payload, source, span
         self._json: Any = _UNPARSED
-        self._event: Any = _UNPARSED
+        self._event: Any = _UNPARSED if event is None else event
 
     def __repr__(self) -> str:
         return f"Record({self.kind!r}, compile_id={self.compile_id!r}, mode={self.mode!r}, phase={self.phase!r})"
@@ -93,10 +96,6 @@ class Record:
             assert self._source is not None
             self._payload = trace_scan.payload_text(self._source.raw(*self._span)) if self._span[1] > self._span[0] else ""
         return self._payload
-
-    @property
-    def artifact(self) -> str | None:
-        return self.meta.get("name") if self.kind == "artifact" else None
 
     def payload_json(self) -> Any:
         """The payload parsed as JSON (None when it is not), parsed once: several readers ask for it."""
@@ -219,15 +218,13 @@ class Parser:
             self.strings[int(value[1])] = str(value[0])
             return
         meta: dict[str, Any] = value if isinstance(value, dict) else {}
-        record = Record(kind, meta, None, compile_id, strings=self.strings)
-        record._source, record._span = source, (start, payload_end)
-        if kind == "chromium_event":
-            record._event = trace_scan.event_of(data[start:payload_end]) or _UNPARSED
-        if kind == "artifact" and meta.get("name") == MARKER:
+        event = trace_scan.event_of(data[start:payload_end]) if kind == "chromium_event" else None
+        record = Record(kind, meta, None, compile_id, self.marker.get("mode"), self.marker.get("phase"), self.strings, source,
+                        (start, payload_end), event)
+        if record.artifact == MARKER:
             self.marker = record.payload_json() or {}
             self.marked = True
             return
-        record.mode, record.phase = self.marker.get("mode"), self.marker.get("phase")
         records.append(record)
 
 
