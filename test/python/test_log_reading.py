@@ -15,7 +15,7 @@ from conftest import REPO
 
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler import trace_scan
-from compile_lens_runner.logs import files
+from compile_lens_runner.logs import files, inspect
 
 FIXTURES = REPO / "test" / "fixtures"
 LOGS = [p for p in sorted((FIXTURES / "logs").glob("*.log")) + sorted((FIXTURES / "tlparse").rglob("*.log*"))
@@ -128,3 +128,20 @@ def test_bytes_that_are_not_utf8_are_replaced(tmp_path: Path) -> None:
     path.write_bytes((HEADER + '{"artifact": {"name": "x", "encoding": "json"}}\n\t{"a": "\xff"}\n').encode("latin-1"))
     records, _ = files.read(str(path))
     assert records[0].payload == '{"a": "\ufffd"}' and records[0].payload_json() == {"a": "\ufffd"}
+
+
+def _report(paths: list[Path], workdir: Path) -> dict[str, Any]:
+    report = inspect.inspect([str(p) for p in paths], str(workdir))
+    files_written = sorted(str(p.relative_to(workdir)) + ":" + p.read_text() for p in workdir.rglob("*") if p.is_file())
+    return {"report": json.loads(json.dumps(report)), "files": files_written}
+
+
+@pytest.mark.parametrize("paths", [[FIXTURES / "logs" / "cpu-fused-recompile.log"],  # two modes, artifacts written
+                                   [FIXTURES / "logs" / "ddp-diverge-rank0.log", FIXTURES / "logs" / "ddp-diverge-rank1.log"]])
+def test_a_log_read_by_two_processes_gives_the_same_report(paths: list[Path], tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    alone = _report(paths, tmp_path / "alone")
+    monkeypatch.setattr(inspect, "PARALLEL_RECORDS", 0)  # insight in a forked process, artifacts written here
+    monkeypatch.setattr(inspect, "PARALLEL_BYTES", 0)  # one worker per core for the ranks
+    monkeypatch.setattr(inspect, "_cores", lambda: 2)
+    assert _report(paths, tmp_path / "forked") == alone

@@ -267,20 +267,34 @@ def _write_compiles(found: _Compiles, writer: _Writer) -> list[dict[str, Any]]:
     return compiles
 
 
-def attach(compiler: dict[str, Any], records: list[Record], workdir: str, label: str, trace: str | None, steps: int) -> None:
-    """Writes the mode's artifacts under <workdir>/compiler/<label>/<compile id>/ and adds to `compiler`:
-    `compiles` (paths per compile id), `phases`, and per kernel `codeLine` and `usPerStep` (from the profile `trace`,
-    relative to workdir, of `steps` steps)."""
+@dataclass
+class Saved:
+    """A mode's artifacts as written: paths per compile id, compile phases, and each kernel's line in its saved code."""
+    compiles: list[dict[str, Any]]
+    phases: list[dict[str, Any]]
+    code_lines: dict[tuple[str | None, str, int], int]
+
+
+def save(records: list[Record], workdir: str, label: str) -> Saved:
+    """Writes the mode's artifacts under <workdir>/compiler/<label>/<compile id>/."""
     found = _collect(records)
-    compiler["compiles"] = _write_compiles(found, _Writer(workdir, label))
-    compiler["phases"] = phases(records)
+    return Saved(_write_compiles(found, _Writer(workdir, label)), phases(records), found.code_lines)
+
+
+def attach(compiler: dict[str, Any], records: list[Record], workdir: str, label: str, trace: str | None, steps: int,
+           saved: Saved | None = None) -> None:
+    """Writes the mode's artifacts (unless `saved` already) and adds to `compiler`: `compiles` (paths per compile id),
+    `phases`, and per kernel `codeLine` and `usPerStep` (from the profile `trace`, relative to workdir, of `steps`
+    steps)."""
+    saved = saved or save(records, workdir, label)
+    compiler["compiles"], compiler["phases"] = saved.compiles, saved.phases
     times = kernel_us_per_step(os.path.join(workdir, trace), steps) if trace and os.path.exists(os.path.join(workdir, trace)) else {}
     kernels = compiler.get("kernels") or []
     names = Counter(k["name"] for k in kernels)
     seen: Counter[tuple[str | None, str]] = Counter()
     for k in kernels:
         key = (k.get("compileId"), k["name"])
-        k["codeLine"] = found.code_lines.get((key[0], key[1], seen[key]))
+        k["codeLine"] = saved.code_lines.get((key[0], key[1], seen[key]))
         seen[key] += 1
         k["usPerStep"] = _time_of(k, times, unique=names[k["name"]] == 1)
 

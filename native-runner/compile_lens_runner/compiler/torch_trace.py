@@ -12,7 +12,7 @@ import logging
 import itertools
 import os
 import re
-from typing import Any, BinaryIO, Protocol
+from typing import Any, Protocol
 
 from . import trace_scan
 from .trace_scan import ChromiumEvent
@@ -41,21 +41,21 @@ class InMemory:
 
 class LogFile:
     """A log read back when a reader asks for a payload: a large log is not held in memory. Opened at the first read
-    and kept open (a report reads a few thousand payloads)."""
+    and kept open (a report reads a few thousand payloads); read at an offset, never seeking, as a forked reader
+    shares the descriptor."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._file: BinaryIO | None = None
+        self._fd: int | None = None
 
     def read(self, start: int, end: int) -> bytes:
-        if self._file is None:
-            self._file = open(self.path, "rb")
-        self._file.seek(start)
-        return self._file.read(end - start)
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_RDONLY)
+        return os.pread(self._fd, end - start, start)
 
     def __del__(self) -> None:
-        if self._file is not None:
-            self._file.close()
+        if self._fd is not None:
+            os.close(self._fd)
 
 
 class InFile:

@@ -9,7 +9,7 @@ import multiprocessing
 import os
 import re
 import shutil
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from ..compiler import artifacts
 from ..compiler import torch_trace as tt
@@ -24,6 +24,7 @@ from . import files
 LOGS_MODE = "logs"
 _UNKNOWN = "not in the compiler log"
 PARALLEL_BYTES = 64 << 20  # rank logs totalling less are read in this process (starting workers costs more)
+PARALLEL_RECORDS = 20000  # a log of fewer records has its insight read and its artifacts written one after the other
 _NO_VERDICT = "Read from compiler logs: nothing was run or timed here, so there is no verdict on compiling."
 
 
@@ -51,14 +52,50 @@ def _corrupt_payloads(records: list[tt.Record]) -> int:
 
 def _insight(records: list[tt.Record], log: str, workdir: str, label: str | None) -> dict[str, Any]:
     """One mode's (or rank's) compiler insight; label: write its generated code, guards and FX graphs under
-    compiler/<label>/ (else only its compile phases are read)."""
-    insight = compiler_insight(records, lambda record: None, cudagraphs=_cudagraphs(records))
-    insight["torchTraceLog"] = os.path.relpath(log, workdir)
+    compiler/<label>/ (else only its compile phases are read). A large log's insight is read in a second process
+    while this one writes the artifacts."""
+    def insight_of() -> dict[str, Any]:
+        return compiler_insight(records, lambda record: None, cudagraphs=_cudagraphs(records))
+
     if label is None:
+        insight = insight_of()
+        insight["torchTraceLog"] = os.path.relpath(log, workdir)
         insight["phases"] = artifacts.phases(records)
     else:
-        artifacts.attach(insight, records, workdir, label, trace=None, steps=0)
+        insight, saved = _side_by_side(insight_of, lambda: artifacts.save(records, workdir, label),
+                                       len(records) >= PARALLEL_RECORDS)
+        insight["torchTraceLog"] = os.path.relpath(log, workdir)
+        artifacts.attach(insight, records, workdir, label, trace=None, steps=0, saved=saved)
     return insight
+
+
+_Result = TypeVar("_Result")
+_Other = TypeVar("_Other")
+_FORKED: list[Callable[[], Any]] = []  # the work a forked worker does (it sees this process's records as they are)
+
+
+def _run_forked() -> Any:
+    return _FORKED[0]()
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _side_by_side(first: Callable[[], _Result], second: Callable[[], _Other], worth_it: bool) -> tuple[_Result, _Other]:
+    """first() and second(), at once when it is worth a process and there are two cores: first() in a forked process
+    (no copy of the records is made or sent; its result comes back pickled), second() in this one."""
+    if (not worth_it or _cores() < 2 or "fork" not in multiprocessing.get_all_start_methods()
+            or multiprocessing.current_process().daemon):  # a daemonic worker may not start processes
+        return first(), second()
+    _FORKED[:] = [first]
+    try:
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+            future = pool.submit(_run_forked)
+            other = second()
+            return future.result(), other
+    finally:
+        _FORKED.clear()
 
 
 def _mode(name: str, insight: dict[str, Any]) -> dict[str, Any]:
@@ -128,7 +165,7 @@ def _read_ranks(by_rank: dict[int, files.LogFile], workdir: str) -> list[tuple[d
     than one core to read it (each rank's log is independent)."""
     ranks = sorted(by_rank)
     jobs = [(rank, by_rank[rank], workdir, rank == ranks[0]) for rank in ranks]
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cores = _cores()
     if cores < 2 or sum(os.path.getsize(log.path) for log in by_rank.values()) < PARALLEL_BYTES:
         return [_read_rank(*job) for job in jobs]
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
