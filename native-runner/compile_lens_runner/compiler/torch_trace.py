@@ -23,6 +23,7 @@ MARKER = "compile_lens_marker"
 PROFILED_COPY = ":kernel-profile"
 CUDAGRAPH_SKIP = "compile_lens_cudagraph_skip"
 _UNPARSED: Any = object()
+_KEPT_PAYLOAD = 1 << 16  # characters: a longer payload is read again when asked again, not kept
 
 
 class Source(Protocol):
@@ -92,22 +93,28 @@ class Record:
 
     @property
     def payload(self) -> str:
-        if self._payload is None:
-            assert self._source is not None
-            self._payload = trace_scan.payload_text(self._source.raw(*self._span)) if self._span[1] > self._span[0] else ""
-        return self._payload
+        if self._payload is not None:
+            return self._payload
+        assert self._source is not None
+        text = trace_scan.payload_text(self._source.raw(*self._span)) if self._span[1] > self._span[0] else ""
+        if len(text) <= _KEPT_PAYLOAD:
+            self._payload = text
+        return text
 
     def payload_json(self) -> Any:
         """The payload parsed as JSON (None when it is not), parsed once: several readers ask for it."""
         if self._json is _UNPARSED:
-            try:
-                # JSON allows the tab that starts each logged line (it is never inside a string): no need to decode
-                self._json = json.loads(self._source.raw(*self._span) if self._payload is None and self._source else self.payload)
-            except UnicodeDecodeError:  # then as the payload's text reads (bad bytes replaced)
-                self._json = self._parse(self.payload)
-            except ValueError:
-                self._json = None
+            self._json = self._parsed()
         return self._json
+
+    def _parsed(self) -> Any:
+        try:
+            # JSON allows the tab that starts each logged line (it is never inside a string): no need to decode
+            return json.loads(self._source.raw(*self._span) if self._payload is None and self._source else self.payload)
+        except UnicodeDecodeError:  # then as the payload's text reads (bad bytes replaced)
+            return self._parse(self.payload)
+        except ValueError:
+            return None
 
     @staticmethod
     def _parse(text: str) -> Any:
@@ -121,8 +128,8 @@ class Record:
         JSON object)."""
         if self._event is _UNPARSED:
             self._event = None
-            if self.kind == "chromium_event":
-                self._event = trace_scan.event_from_json(self.payload_json())
+            if self.kind == "chromium_event":  # its JSON is not kept: a large log has large events
+                self._event = trace_scan.event_from_json(self._parsed() if self._json is _UNPARSED else self._json)
         return self._event
 
 
@@ -161,23 +168,25 @@ class Parser:
     def feed(self, text: str) -> list[Record]:
         return self.feed_bytes(text.encode("utf-8"))
 
-    def feed_bytes(self, data: bytes, source: Source | None = None) -> list[Record]:
-        """The records in `data`; `source` reads their payloads back (default: from `data`, which they keep)."""
+    def feed_bytes(self, data: bytes, source: Source | None = None, end: int | None = None) -> list[Record]:
+        """The records in `data` (up to `end`); `source` reads their payloads back (default: from `data`, which they
+        then keep)."""
         source = source or InMemory(data)
+        end = len(data) if end is None else end
         records: list[Record] = []
         pending = None  # a record whose payload's end is known at the next one's start
-        first = trace_scan.FIRST.match(data)
-        for match in itertools.chain((first,) if first else (), trace_scan.HEADER.finditer(data)):
+        first = trace_scan.FIRST.match(data, 0, end)
+        for match in itertools.chain((first,) if first else (), trace_scan.HEADER.finditer(data, 0, end)):
             if pending is None:
                 self._stray(data, 0, match.start(1))
             else:
                 self._record(data, pending, match.start(1), source, records)
             pending = match
         if pending is None:
-            self._stray(data, 0, len(data))
+            self._stray(data, 0, end)
         else:
-            self._record(data, pending, len(data), source, records)
-        self.lines += data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+            self._record(data, pending, end, source, records)
+        self.lines += data.count(b"\n", 0, end) + (1 if end and data[end - 1] != 10 else 0)
         return records
 
     def _payload_end(self, data: bytes, start: int, end: int) -> int:

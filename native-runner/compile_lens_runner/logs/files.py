@@ -70,7 +70,7 @@ def find(paths: list[str]) -> Found:
     return found
 
 
-BLOCK = 32 << 20  # bytes read at a time: a log is read in blocks, never whole
+BLOCK = 16 << 20  # bytes read at a time: a log is read in blocks, never whole
 
 
 def _record_start(data: bytes) -> int:
@@ -95,15 +95,16 @@ def read(path: str, block: int = BLOCK) -> tuple[list[tt.Record], tt.Parser]:
     with (gzip.open(path, "rb") if gz else open(path, "rb")) as f:
         while True:
             more = f.read(block)
+            ended = not more
             data = carry + more if carry else more
-            cut = _record_start(data) if more else len(data)
-            if cut == 0 and more:
+            del more  # not held twice
+            cut = len(data) if ended else _record_start(data)
+            if cut == 0 and not ended:
                 carry = data  # one record longer than a block
                 continue
-            chunk = data[:cut] if cut < len(data) else data
-            records += parser.feed_bytes(chunk, tt.InMemory(chunk) if gz else tt.InFile(log, offset))
+            records += parser.feed_bytes(data, tt.InMemory(data[:cut]) if gz else tt.InFile(log, offset), cut)
             offset, carry = offset + cut, data[cut:]
-            if not more:
+            if ended:
                 return records, parser
 
 
