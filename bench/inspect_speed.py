@@ -36,9 +36,9 @@ def build_log(sources: list[Path], size_mb: float, path: Path) -> int:
     return written
 
 
-def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
-    """Seconds and peak RSS in bytes of one run (ru_maxrss of the process: Linux reports the largest of it and the
-    children it waited for)."""
+def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """Seconds, CPU seconds (user + system, with the workers it waited for) and peak RSS in bytes of one run (ru_maxrss:
+    Linux reports the largest of the process and the children it waited for)."""
     start = time.perf_counter()
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -46,19 +46,20 @@ def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float,
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise SystemExit(f"{command[0]} failed: {proc.stderr.read().decode()[-500:] if proc.stderr else ''}")
-    return seconds, usage.ru_maxrss * 1024
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
 
-def best_of(commands: list[list[str]], repeat: int, env: dict[str, str] | None = None) -> tuple[float, int]:
-    """The best total time of running `commands` one after another, and the largest peak memory of any."""
-    times, peak = [], 0
+def best_of(commands: list[list[str]], repeat: int, env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """The best total time (and its CPU time) of running `commands` one after another, and the largest peak memory."""
+    runs, peak = [], 0
     for _ in range(repeat):
-        total = 0.0
+        total = cpu = 0.0
         for command in commands:
-            seconds, rss = timed(command, env)
-            total, peak = total + seconds, max(peak, rss)
-        times.append(total)
-    return min(times), peak
+            seconds, used, rss = timed(command, env)
+            total, cpu, peak = total + seconds, cpu + used, max(peak, rss)
+        runs.append((total, cpu))
+    best, cpu = min(runs)
+    return best, cpu, peak
 
 
 def main() -> int:
@@ -82,17 +83,17 @@ def main() -> int:
             logs = [target]
             size = build_log(sources, args.size_mb, target)
         env = dict(os.environ, PYTHONPATH=str(REPO / "native-runner"))
-        ours, our_rss = best_of([[sys.executable, "-m", "compile_lens_runner", "inspect", str(target), "--out", str(work / "ours")]],
+        ours, our_cpu, our_rss = best_of([[sys.executable, "-m", "compile_lens_runner", "inspect", str(target), "--out", str(work / "ours")]],
                                 args.repeat, env)
         print(f"{'folder of ' + str(args.ranks) + ' rank logs' if args.ranks else 'log'}: {size / 1e6:.1f} MB from "
               f"{', '.join(p.name for p in sources)}; {os.cpu_count()} cores")
-        print(f"compile-lens inspect: {ours:.2f} s ({size / 1e6 / ours:.0f} MB/s), peak RSS {our_rss / 1e6:.0f} MB "
-              f"({our_rss / size:.2f}x the logs)")
+        print(f"compile-lens inspect: {ours:.2f} s ({size / 1e6 / ours:.0f} MB/s; CPU {our_cpu:.2f} s), peak RSS "
+              f"{our_rss / 1e6:.0f} MB ({our_rss / size:.2f}x the logs)")
         if args.tlparse:
-            theirs, their_rss = best_of([[args.tlparse, str(log), "-o", str(work / "tl"), "--overwrite", "--no-browser"]
+            theirs, their_cpu, their_rss = best_of([[args.tlparse, str(log), "-o", str(work / "tl"), "--overwrite", "--no-browser"]
                                          for log in logs], args.repeat)
-            print(f"tlparse: {theirs:.2f} s ({size / 1e6 / theirs:.0f} MB/s), peak RSS {their_rss / 1e6:.0f} MB; "
-                  f"tlparse / inspect = {theirs / ours:.2f}")
+            print(f"tlparse: {theirs:.2f} s ({size / 1e6 / theirs:.0f} MB/s; CPU {their_cpu:.2f} s), peak RSS "
+                  f"{their_rss / 1e6:.0f} MB; tlparse / inspect = {theirs / ours:.2f} (CPU {their_cpu / our_cpu:.2f})")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -110,14 +110,17 @@ def test_unusual_envelopes_read_as_json_reads_them(tmp_path: Path) -> None:
         '{"artifact": {"name": "we\\"ird", "encoding": "json"}, "rank": 1}',  # an escaped name
         '{"chromium_event": {}, "chromium_event": {"x": 1}, "frame_id": 1, "frame_compile_id": 0}',  # a key twice
         '{"artifact": {"name": "a", "encoding": "string"}, "rank": 3, "frame_id": 4, "frame_compile_id": 0, "attempt": 1}',
+        '{"describe_tensor": {"id": 1, "size": [2]}, "other": {"a": 1}, "frame_id": 0, "frame_compile_id": 0}',  # more keys
+        '{"describe_source": {"rank": 7}, "frame_id": 1, "frame_compile_id": 0, "attempt": 0}',  # "rank" in the value
         '["not", "an", "object"]',
     ]
     records, parser = _read("".join(HEADER + e + "\n" for e in envelopes), tmp_path)
     assert [(r.kind, r.meta, r.compile_id) for r in records] == [
         ("dynamo_start", {"stack": []}, "5/2"), ("compilation_metrics", {"compile_id": "7/1", "rank": 9, "frame_id": 8}, "7/1"),
         ("artifact", {"name": 'we"ird', "encoding": "json"}, None), ("chromium_event", {"x": 1}, "1/0"),
-        ("artifact", {"name": "a", "encoding": "string"}, "4/0")]
-    assert (sorted(parser.ranks), parser.unreadable, parser.first_unreadable) == ([1, 3], 1, 6)
+        ("artifact", {"name": "a", "encoding": "string"}, "4/0"), ("describe_tensor", {"id": 1, "size": [2]}, "0/0"),
+        ("describe_source", {"rank": 7}, "1/0")]
+    assert (sorted(parser.ranks), parser.unreadable, parser.first_unreadable) == ([1, 3], 1, 8)
     for envelope, record in zip(envelopes, records):  # the same as parsing the whole envelope
         entry = json.loads(envelope)
         assert record.meta == entry[record.kind]
@@ -146,3 +149,10 @@ def test_a_log_read_by_two_processes_gives_the_same_report(paths: list[Path], tm
     monkeypatch.setattr(inspect, "PARALLEL_BYTES", 0)  # one worker per core for the ranks
     monkeypatch.setattr(inspect, "_cores", lambda: 2)
     assert _report(paths, tmp_path / "forked") == alone
+
+
+def test_a_value_damaged_inside_is_a_record_without_metadata(tmp_path: Path) -> None:
+    # read by its kind and context keys; its value is parsed only when a reader asks (then it does not parse)
+    records, parser = _read(HEADER + '{"describe_tensor": {"id": 1, "si}, "frame_id": 0, "frame_compile_id": 0}\n', tmp_path)
+    assert [(r.kind, r.compile_id, r.meta) for r in records] == [("describe_tensor", "0/0", {})]
+    assert parser.unreadable == 0

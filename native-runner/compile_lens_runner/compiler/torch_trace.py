@@ -73,23 +73,34 @@ class Record:
     """One record: its kind, metadata (its envelope's value of the kind), payload text, compile id ("frame/attempt")
     and the mode and phase Compile Lens marked it under. A payload is decoded when first read."""
 
-    __slots__ = ("kind", "meta", "compile_id", "mode", "phase", "strings", "artifact", "_payload", "_source", "_span", "_json",
+    __slots__ = ("kind", "_meta", "compile_id", "mode", "phase", "strings", "artifact", "_payload", "_source", "_span", "_json",
                  "_event")
 
-    def __init__(self, kind: str, meta: dict[str, Any], payload: str | None, compile_id: str | None, mode: str | None = None,
+    def __init__(self, kind: str, meta: dict[str, Any] | bytes, payload: str | None, compile_id: str | None, mode: str | None = None,
                  phase: str | None = None, strings: dict[int, str] | None = None, source: Source | None = None,
                  span: tuple[int, int] = (0, 0), event: ChromiumEvent | None = None) -> None:
-        """`payload` None: the bytes at `span` of `source` are the payload as logged; `event`: the chromium event when
-        read from them already."""
-        self.kind, self.meta, self.compile_id, self.mode, self.phase = kind, meta, compile_id, mode, phase
+        """`meta` bytes: its JSON, parsed when first read; `payload` None: the bytes at `span` of `source` are the
+        payload as logged; `event`: the chromium event when read from them already."""
+        self.kind, self._meta, self.compile_id, self.mode, self.phase = kind, meta, compile_id, mode, phase
         self.strings = strings if strings is not None else {}
-        self.artifact: str | None = meta.get("name") if kind == "artifact" else None
+        self.artifact: str | None = meta.get("name") if kind == "artifact" and isinstance(meta, dict) else None
         self._payload, self._source, self._span = payload, source, span
         self._json: Any = _UNPARSED
         self._event: Any = _UNPARSED if event is None else event
 
     def __repr__(self) -> str:
         return f"Record({self.kind!r}, compile_id={self.compile_id!r}, mode={self.mode!r}, phase={self.phase!r})"
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """Its envelope's value of its kind ({} when that is not an object)."""
+        if isinstance(self._meta, bytes):
+            try:
+                value = trace_scan.value_of(self._meta)
+            except ValueError:  # a line damaged inside, its start and end whole
+                value = None
+            self._meta = value if isinstance(value, dict) else {}
+        return self._meta
 
     @property
     def payload(self) -> str:
@@ -226,7 +237,7 @@ class Parser:
         if kind == "str" and isinstance(value, list) and len(value) == 2:
             self.strings[int(value[1])] = str(value[0])
             return
-        meta: dict[str, Any] = value if isinstance(value, dict) else {}
+        meta: dict[str, Any] | bytes = value if isinstance(value, (dict, bytes)) else {}
         event = trace_scan.event_of(data[start:payload_end]) if kind == "chromium_event" else None
         record = Record(kind, meta, None, compile_id, self.marker.get("mode"), self.marker.get("phase"), self.strings, source,
                         (start, payload_end), event)

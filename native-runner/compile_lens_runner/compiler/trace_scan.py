@@ -55,10 +55,16 @@ def _value(raw: bytes) -> Any:
     return _LITERALS[raw] if raw in _LITERALS else int(raw)
 
 
-# What a record's envelope says: its kind, the kind's value, its compile id ("frame/attempt", else the value's
-# compile_id), its rank
+# What a record's envelope says: its kind, the kind's value (bytes: its JSON, parsed when read), its compile id
+# ("frame/attempt", else the value's compile_id), its rank
 Envelope = tuple[str, Any, Any, Any]
+# Any other envelope whose kind comes first with an object as its value, then context keys as torch writes them: the
+# value (a tensor's description, a compile's metrics...) is located, its JSON parsed only when a reader asks for it.
+_KIND_FIRST = re.compile(rb'\{"(?!(?:' + "|".join(CONTEXT_KEYS).encode() + rb')")(\w+)": (?=\{)')
+_CONTEXT = re.compile(rb'(?:, "rank": (\d+))?(?:, "frame_id": (\d+), "frame_compile_id": (\d+))?'
+                      rb'(?:, "(?!(?:rank|frame_id|frame_compile_id)")\w+": (?:-?\d+|"[^"\\\n{}]*"|null|true|false))*\}[ \t\r]*')
 _STRING = re.compile(rb'\{"str": \[(' + _STR + rb'), (\d+)\]\}[ \t\r]*')  # a file name interned
+_DECODER = json.JSONDecoder()
 _KINDS: dict[bytes, str] = {}  # kinds and compile ids decoded once
 _IDS: dict[bytes, str] = {}
 
@@ -71,6 +77,27 @@ def _envelope(entry: dict[str, Any]) -> Envelope:
     return kind, value, compile_id, entry.get("rank")
 
 
+def _located(line: bytes) -> Envelope | None:
+    """An envelope whose value is left unparsed: its kind first, its object value, then the context keys (no brace in
+    them, so the value ends at the last brace before the envelope's own). None when it is not so, or when the value
+    is needed for the compile id."""
+    kind = _KIND_FIRST.match(line)
+    end = line.rstrip().rfind(b"}")
+    value_end = line.rfind(b"}", 0, end) + 1
+    if not kind or value_end <= kind.end() or kind[1] == b"artifact":  # an artifact's name is read at once
+        return None
+    context = _CONTEXT.fullmatch(line, value_end)
+    # the value may be followed by more keys before the context ones: none may be one read here (nor be inside the
+    # value: then JSON decides), nor the kind again (JSON keeps a repeated key's last value)
+    value = line[kind.end():value_end]
+    if (not context or context[2] is None or b'"' + kind[1] + b'"' in line[kind.end():]
+            or any(key in value for key in (b'"rank"', b'"frame_id"', b'"frame_compile_id"'))):
+        return None
+    key = context[2] + b"/" + context[3]
+    return (_KINDS.get(kind[1]) or _KINDS.setdefault(kind[1], kind[1].decode()), value,
+            _IDS.get(key) or _IDS.setdefault(key, key.decode()), None if context[1] is None else int(context[1]))
+
+
 def envelope(header: re.Match[bytes]) -> Envelope | None:
     """The envelope of a HEADER match: read by shape when it has one of the common ones, else parsed (ValueError when
     it does not parse, None when it is JSON but not an object)."""
@@ -79,6 +106,9 @@ def envelope(header: re.Match[bytes]) -> Envelope | None:
         string = _STRING.fullmatch(header[8])
         if string:
             return "str", [_value(string[1]), int(string[2])], None, None
+        located = _located(header[8])
+        if located:
+            return located
         entry = json.loads(header[8].decode("utf-8", errors="replace"))
         return _envelope(entry) if isinstance(entry, dict) else None
     compile_id = None
@@ -88,6 +118,11 @@ def envelope(header: re.Match[bytes]) -> Envelope | None:
     value = {"name": _value(header[3]), "encoding": _value(header[4])} if header[3] is not None else {}
     return (_KINDS.get(kind) or _KINDS.setdefault(kind, kind.decode()), value, compile_id,
             None if header[5] is None else int(header[5]))
+
+
+def value_of(value: bytes) -> Any:
+    """A located envelope value: its first JSON object (other keys may follow it). ValueError when damaged."""
+    return _DECODER.raw_decode(value.decode("utf-8", errors="replace"))[0]
 
 
 def payload_text(raw: bytes) -> str:
