@@ -23,7 +23,7 @@ MARKER = "compile_lens_marker"
 PROFILED_COPY = ":kernel-profile"
 CUDAGRAPH_SKIP = "compile_lens_cudagraph_skip"
 _UNPARSED: Any = object()
-_KEPT_PAYLOAD = 1 << 16  # characters: a longer payload is read again when asked again, not kept
+_KEPT_PAYLOAD = 1 << 12  # characters (bytes logged): a longer payload is read again when asked again, not kept
 
 
 class Source(Protocol):
@@ -73,7 +73,7 @@ class Record:
     """One record: its kind, metadata (its envelope's value of the kind), payload text, compile id ("frame/attempt")
     and the mode and phase Compile Lens marked it under. A payload is decoded when first read."""
 
-    __slots__ = ("kind", "_meta", "compile_id", "mode", "phase", "strings", "artifact", "_payload", "_source", "_span", "_json",
+    __slots__ = ("kind", "_meta", "compile_id", "mode", "phase", "strings", "artifact", "_payload", "_source", "_start", "_end", "_json",
                  "_event")
 
     def __init__(self, kind: str, meta: dict[str, Any] | bytes, payload: str | None, compile_id: str | None, mode: str | None = None,
@@ -84,7 +84,7 @@ class Record:
         self.kind, self._meta, self.compile_id, self.mode, self.phase = kind, meta, compile_id, mode, phase
         self.strings = strings if strings is not None else {}
         self.artifact: str | None = meta.get("name") if kind == "artifact" and isinstance(meta, dict) else None
-        self._payload, self._source, self._span = payload, source, span
+        self._payload, self._source, (self._start, self._end) = payload, source, span
         self._json: Any = _UNPARSED
         self._event: Any = _UNPARSED if event is None else event
 
@@ -106,22 +106,29 @@ class Record:
     def payload(self) -> str:
         if self._payload is not None:
             return self._payload
-        assert self._source is not None
-        text = trace_scan.payload_text(self._source.raw(*self._span)) if self._span[1] > self._span[0] else ""
+        text = trace_scan.payload_text(self.logged()) if self._end > self._start else ""
         if len(text) <= _KEPT_PAYLOAD:
             self._payload = text
         return text
 
+    def logged(self) -> bytes:
+        """The payload's bytes as logged (each line but a blank one starts with a tab)."""
+        assert self._source is not None
+        return self._source.raw(self._start, self._end)
+
     def payload_json(self) -> Any:
-        """The payload parsed as JSON (None when it is not), parsed once: several readers ask for it."""
-        if self._json is _UNPARSED:
-            self._json = self._parsed()
-        return self._json
+        """The payload parsed as JSON (None when it is not), parsed once when small: several readers ask for it."""
+        if self._json is not _UNPARSED:
+            return self._json
+        parsed = self._parsed()
+        if self._end - self._start <= _KEPT_PAYLOAD:
+            self._json = parsed
+        return parsed
 
     def _parsed(self) -> Any:
         try:
             # JSON allows the tab that starts each logged line (it is never inside a string): no need to decode
-            return json.loads(self._source.raw(*self._span) if self._payload is None and self._source else self.payload)
+            return json.loads(self.logged() if self._payload is None and self._source else self.payload)
         except UnicodeDecodeError:  # then as the payload's text reads (bad bytes replaced)
             return self._parse(self.payload)
         except ValueError:

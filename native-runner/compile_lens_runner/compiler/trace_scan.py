@@ -67,6 +67,7 @@ _STRING = re.compile(rb'\{"str": \[(' + _STR + rb'), (\d+)\]\}[ \t\r]*')  # a fi
 _DECODER = json.JSONDecoder()
 _KINDS: dict[bytes, str] = {}  # kinds and compile ids decoded once
 _IDS: dict[bytes, str] = {}
+_NAMES: dict[bytes, str] = {}
 
 
 def _envelope(entry: dict[str, Any]) -> Envelope:
@@ -141,8 +142,13 @@ def event_of(raw: bytes) -> ChromiumEvent | None:
         found = _EVENT_ID.findall(event[3])
         if not found:
             return None
-        compile_id = _value(found[-1])  # JSON keeps a repeated key's last value
-    return ChromiumEvent(event[1].decode("utf-8", errors="replace"), event[4].decode(), float(event[2]), compile_id)
+        compile_id = _IDS.get(found[-1]) or _value(found[-1])  # JSON keeps a repeated key's last value
+        if isinstance(compile_id, str):
+            compile_id = _IDS.setdefault(found[-1], compile_id)
+    # names, phases and compile ids repeat: each is kept once
+    name = _NAMES.get(event[1]) or _NAMES.setdefault(event[1], event[1].decode("utf-8", errors="replace"))
+    return ChromiumEvent(name, _NAMES.get(event[4]) or _NAMES.setdefault(event[4], event[4].decode()), float(event[2]),
+                         compile_id)
 
 
 def event_from_json(event: Any) -> ChromiumEvent | None:
