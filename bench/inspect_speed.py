@@ -28,8 +28,8 @@ def build_log(sources: list[Path], size_mb: float, path: Path) -> int:
     target = int(size_mb * 1024 * 1024)
     written = 0
     with open(path, "wb") as f:
-        for chunk in itertools.cycle(chunks):  # whole logs, until the size is reached
-            if written >= target:
+        for chunk in itertools.cycle(chunks):  # whole logs, while they fit (at least one)
+            if written and written + len(chunk) > target:
                 break
             f.write(chunk if chunk.endswith(b"\n") else chunk + b"\n")
             written += len(chunk)

@@ -162,7 +162,7 @@ class Parser:
         self.strings: dict[int, str] = {}
         self.marker: dict[str, Any] = {}
         self.marked = False
-        self.lines = 0
+        self.lines = 0  # fed so far, while none was unreadable
         self.unreadable = 0
         self.first_unreadable: int | None = None
         self.ranks: set[int] = set()
@@ -204,7 +204,8 @@ class Parser:
             self._stray(data, 0, end)
         else:
             self._record(data, pending, end, source, records)
-        self.lines += data.count(b"\n", 0, end) + (1 if end and data[end - 1] != 10 else 0)
+        if self.first_unreadable is None:  # lines are counted only to number the first unreadable one
+            self.lines += data.count(b"\n", 0, end) + (1 if end and data[end - 1] != 10 else 0)
         return records
 
     def _payload_end(self, data: bytes, start: int, end: int) -> int:
