@@ -74,14 +74,12 @@ BLOCK = 16 << 20  # bytes read at a time: a log is read in blocks, never whole
 
 
 def _record_start(data: bytes) -> int:
-    """Where the last line of `data` that can begin a record starts (0: none): a block is parsed up to there, so no
-    payload is split between blocks (payload lines start with a tab; a blank one may be followed by more payload)."""
-    at = len(data)
-    while at > 0:
-        at = data.rfind(b"\n", 0, at - 1) + 1
-        if at > 0 and data[at:at + 1] not in (b"\t", b"\n", b""):
+    """Where the last line of `data` that may begin a record starts (0: none): a block is parsed up to there, so no
+    payload is split between blocks (payload lines start with a tab, a record's with its glog level)."""
+    for start in (max(len(data) - (1 << 20), 0), 0):  # the last megabyte first: a level never logged is not
+        at = max(data.rfind(b"\n" + level, start) for level in (b"V", b"I", b"W", b"E", b"C")) + 1  # looked for in all
+        if at:
             return at
-        at -= 1
     return 0
 
 
@@ -94,10 +92,14 @@ def read(path: str, block: int = BLOCK) -> tuple[list[tt.Record], tt.Parser]:
     offset, carry, log = 0, b"", tt.LogFile(path)
     with (gzip.open(path, "rb") if gz else open(path, "rb")) as f:
         while True:
-            more = f.read(block)
-            ended = not more
-            data = carry + more if carry else more
-            del more  # not held twice
+            if gz:
+                more = f.read(block)
+                ended, data = not more, carry + more if carry else more
+                del more  # not held twice
+            else:  # from where the last block was cut: the bytes carried over are read again, not copied
+                want = len(carry) + block
+                data = os.pread(f.fileno(), want, offset)
+                ended = len(data) < want
             cut = len(data) if ended else _record_start(data)
             if cut == 0 and not ended:
                 carry = data  # one record longer than a block
