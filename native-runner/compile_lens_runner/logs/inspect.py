@@ -82,11 +82,17 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def _can_fork() -> bool:
+    """Whether work can go to forked workers: two cores, fork (a spawned worker would run the command again), and not
+    in a daemonic worker (it may not start processes)."""
+    return (_cores() >= 2 and "fork" in multiprocessing.get_all_start_methods()
+            and not multiprocessing.current_process().daemon)
+
+
 def _side_by_side(first: Callable[[], _Result], second: Callable[[], _Other], worth_it: bool) -> tuple[_Result, _Other]:
     """first() and second(), at once when it is worth a process and there are two cores: first() in a forked process
     (no copy of the records is made or sent; its result comes back pickled), second() in this one."""
-    if (not worth_it or _cores() < 2 or "fork" not in multiprocessing.get_all_start_methods()
-            or multiprocessing.current_process().daemon):  # a daemonic worker may not start processes
+    if not worth_it or not _can_fork():
         return first(), second()
     _FORKED[:] = [first]
     try:
@@ -165,11 +171,10 @@ def _read_ranks(by_rank: dict[int, files.LogFile], workdir: str) -> list[tuple[d
     than one core to read it (each rank's log is independent)."""
     ranks = sorted(by_rank)
     jobs = [(rank, by_rank[rank], workdir, rank == ranks[0]) for rank in ranks]
-    cores = _cores()
-    if cores < 2 or sum(os.path.getsize(log.path) for log in by_rank.values()) < PARALLEL_BYTES:
+    if not _can_fork() or sum(os.path.getsize(log.path) for log in by_rank.values()) < PARALLEL_BYTES:
         return [_read_rank(*job) for job in jobs]
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with concurrent.futures.ProcessPoolExecutor(min(cores, len(jobs)), mp_context=context) as pool:
+    fork = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(min(_cores(), len(jobs)), mp_context=fork) as pool:
         return list(pool.map(_read_rank, *zip(*jobs)))
 
 
