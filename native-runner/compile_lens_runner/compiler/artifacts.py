@@ -5,6 +5,7 @@ per profiled step; and the compile phases of every graph (chromium_event spans o
 of a compile timeline."""
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections import Counter
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..measure.profiling import kernel_us_per_step
-from .torch_trace import Record
+from .torch_trace import ChromiumEvent, Record
 
 ARTIFACT_DIR = "compiler"
 MAX_PHASES = 2000
@@ -122,6 +123,7 @@ def _guard_text(record: Record) -> str | None:
 
 # -- compile phases ----------------------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=4096)
 def _phase_name(name: str) -> str | None:
     if name in PHASE_LABELS:
         return PHASE_LABELS[name]
@@ -131,14 +133,14 @@ def _phase_name(name: str) -> str | None:
 def phases(records: Iterable[Record]) -> list[dict[str, Any]]:
     """Compile-phase spans per compile id, ms from the mode's first span; `depth` nests them (0: outermost shown).
     Cache lookups are zero-length entries with `cache` hit/miss/bypass; `cacheHit` marks a hit."""
-    events: list[tuple[dict[str, Any], str]] = []
+    events: list[tuple[ChromiumEvent, str]] = []
     for r in records:
         if r.kind != "chromium_event":
             continue
-        event = r.payload_json()
-        if not isinstance(event, dict) or not isinstance(event.get("ts"), (int, float)):
+        event = r.event()
+        if event is None or event.ts is None:
             continue
-        cid = (event.get("args") or {}).get("compile_id") or r.compile_id
+        cid = event.compile_id or r.compile_id
         # work done off the compile's thread (C++ compiles in a pool) is logged without an id: it belongs to the
         # compile that is running
         cid = str(cid) if cid and cid != "None" else (events[-1][1] if events else None)
@@ -146,28 +148,30 @@ def phases(records: Iterable[Record]) -> list[dict[str, Any]]:
             events.append((event, cid))
     if not events:
         return []
-    origin = min(float(e["ts"]) for e, _ in events)
+    origin = min(e.ts or 0.0 for e, _ in events)
     out: list[dict[str, Any]] = []
-    open_spans: dict[str, list[tuple[str, float, int | None]]] = {}  # per compile id: (name, ts, index in out)
+    # per compile id: (name, ts, index in out, how many shown spans are open up to it)
+    open_spans: dict[str, list[tuple[str, float, int | None, int]]] = {}
     for event, cid in events:
-        name, ph, ts = str(event.get("name", "")), event.get("ph"), float(event["ts"])
+        name, ph, ts = event.name, event.ph, event.ts or 0.0
         stack = open_spans.setdefault(cid, [])
+        depth = stack[-1][3] if stack else 0
         if ph == "B":
             label = _phase_name(name)
-            depth = sum(1 for _, _, index in stack if index is not None)
-            stack.append((name, ts, len(out) if label else None))
+            stack.append((name, ts, len(out) if label else None, depth + 1 if label else depth))
             if label:
                 out.append({"compileId": cid, "name": label, "startMs": round((ts - origin) / 1000, 3), "durMs": 0.0, "depth": depth})
         elif ph == "E":
-            at = next((k for k in range(len(stack) - 1, -1, -1) if stack[k][0] == name), None)
-            if at is None:
+            at = len(stack) - 1
+            while at >= 0 and stack[at][0] != name:
+                at -= 1
+            if at < 0:
                 continue
-            _, began, index = stack[at]
+            _, began, index, _ = stack[at]
             del stack[at:]
             if index is not None:
                 out[index]["durMs"] = round((ts - began) / 1000, 3)
         elif ph == "i" and (cache := _CACHE_EVENT.match(name)):
-            depth = sum(1 for _, _, index in stack if index is not None)
             label = "FX graph cache" if cache[1] == "fx_graph" else "AOT autograd cache"
             out.append({"compileId": cid, "name": label, "startMs": round((ts - origin) / 1000, 3), "durMs": 0.0,
                         "depth": depth, "cache": cache[2], "cacheHit": cache[2] == "hit"})
@@ -196,6 +200,7 @@ class _Compiles:
     """What the log says per compile id, in the order the compiles started."""
     order: list[str] = field(default_factory=list)
     modules: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)  # [(output code, its original path)]
+    before: dict[str, int] = field(default_factory=dict)  # lines of the saved file before the latest module's code
     code_lines: dict[tuple[str | None, str, int], int] = field(default_factory=dict)  # (id, kernel, nth) -> saved line
     guards: dict[str, str] = field(default_factory=dict)
     graphs: dict[str, list[str]] = field(default_factory=dict)
@@ -213,11 +218,12 @@ def _collect(records: list[Record]) -> _Compiles:
             found.order.append(cid)
         modules = found.modules.get(cid)
         if r.kind == "inductor_output_code":
+            # the saved file has the modules one after another, a header line each
+            found.before[cid] = found.before.get(cid, 0) + (modules[-1][0].count("\n") + 2 if modules else 1)
             found.modules.setdefault(cid, []).append((r.payload, r.meta.get("filename")))
         elif r.artifact == "inductor_provenance_tracking_node_mappings" and modules:
-            # the mapping follows the output code of the graph it describes: lines are in that (latest) module, which
-            # the saved file has after the earlier modules and a header line each
-            offset = sum(code.count("\n") + 2 for code, _ in modules[:-1]) + 1
+            # the mapping follows the output code of the graph it describes: lines are in that (latest) module
+            offset = found.before[cid]
             lines = kernel_lines(modules[-1][0])
             for handle in ((r.payload_json() or {}).get("cppCodeToPost") or {}):
                 name = handle.rsplit(":", 1)[0]
@@ -261,20 +267,34 @@ def _write_compiles(found: _Compiles, writer: _Writer) -> list[dict[str, Any]]:
     return compiles
 
 
-def attach(compiler: dict[str, Any], records: list[Record], workdir: str, label: str, trace: str | None, steps: int) -> None:
-    """Writes the mode's artifacts under <workdir>/compiler/<label>/<compile id>/ and adds to `compiler`:
-    `compiles` (paths per compile id), `phases`, and per kernel `codeLine` and `usPerStep` (from the profile `trace`,
-    relative to workdir, of `steps` steps)."""
+@dataclass
+class Saved:
+    """A mode's artifacts as written: paths per compile id, compile phases, and each kernel's line in its saved code."""
+    compiles: list[dict[str, Any]]
+    phases: list[dict[str, Any]]
+    code_lines: dict[tuple[str | None, str, int], int]
+
+
+def save(records: list[Record], workdir: str, label: str) -> Saved:
+    """Writes the mode's artifacts under <workdir>/compiler/<label>/<compile id>/."""
     found = _collect(records)
-    compiler["compiles"] = _write_compiles(found, _Writer(workdir, label))
-    compiler["phases"] = phases(records)
+    return Saved(_write_compiles(found, _Writer(workdir, label)), phases(records), found.code_lines)
+
+
+def attach(compiler: dict[str, Any], records: list[Record], workdir: str, label: str, trace: str | None, steps: int,
+           saved: Saved | None = None) -> None:
+    """Writes the mode's artifacts (unless `saved` already) and adds to `compiler`: `compiles` (paths per compile id),
+    `phases`, and per kernel `codeLine` and `usPerStep` (from the profile `trace`, relative to workdir, of `steps`
+    steps)."""
+    saved = saved or save(records, workdir, label)
+    compiler["compiles"], compiler["phases"] = saved.compiles, saved.phases
     times = kernel_us_per_step(os.path.join(workdir, trace), steps) if trace and os.path.exists(os.path.join(workdir, trace)) else {}
     kernels = compiler.get("kernels") or []
     names = Counter(k["name"] for k in kernels)
     seen: Counter[tuple[str | None, str]] = Counter()
     for k in kernels:
         key = (k.get("compileId"), k["name"])
-        k["codeLine"] = found.code_lines.get((key[0], key[1], seen[key]))
+        k["codeLine"] = saved.code_lines.get((key[0], key[1], seen[key]))
         seen[key] += 1
         k["usPerStep"] = _time_of(k, times, unique=names[k["name"]] == 1)
 

@@ -149,9 +149,9 @@ def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[di
     cudagraphified = set()
     for r in records:
         if r.kind == "chromium_event":
-            event = r.payload_json()
-            if isinstance(event, dict) and event.get("name") == "CUDAGraphNode.record":
-                recorded.add((event.get("args") or {}).get("compile_id"))
+            event = r.event()
+            if event is not None and event.name == "CUDAGraphNode.record":
+                recorded.add(event.compile_id)
         elif r.artifact == CUDAGRAPH_SKIP:
             message = str((r.payload_json() or {}).get("message")).strip()
             (skips if _SKIP.match(message) else hints).setdefault(r.compile_id, []).append(message)

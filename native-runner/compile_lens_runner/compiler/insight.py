@@ -144,15 +144,15 @@ def _span_seconds(chromium: list[Record], pattern: re.Pattern[str]) -> float:
     """Sums outermost B/E spans whose name matches (nested matches are not counted twice)."""
     total, depth, began = 0.0, 0, 0.0
     for record in chromium:
-        event = record.payload_json()
-        if not isinstance(event, dict) or not pattern.search(str(event.get("name", ""))):
+        event = record.event()
+        if event is None or not pattern.search(event.name):
             continue
-        ts = float(event.get("ts") or 0)
-        if event.get("ph") == "B":
+        ts = event.ts or 0.0
+        if event.ph == "B":
             if depth == 0:
                 began = ts
             depth += 1
-        elif event.get("ph") == "E" and depth > 0:
+        elif event.ph == "E" and depth > 0:
             depth -= 1
             if depth == 0:
                 total += (ts - began) / 1e6
@@ -195,10 +195,11 @@ def _post_grad_ops(payload: str) -> dict[str, tuple[str, dict[str, Any] | None]]
     return nodes
 
 
-def _fresh(frame: dict[str, Any], traced: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _fresh(frame: dict[str, Any], traced: list[dict[str, Any]], at: set[tuple[str, int]]) -> dict[str, Any] | None:
     """Inductor's cache stores provenance with the paths of the run that filled it: on a cache hit, a kernel can
-    name another file with the same code. Keep frames Dynamo traced in this run; map others by their code text."""
-    if not traced or any(t["file"] == frame["file"] and t["line"] == frame["line"] for t in traced):
+    name another file with the same code. Keep frames Dynamo traced in this run (`at`: their file and line); map
+    others by their code text."""
+    if not traced or (frame["file"], frame["line"]) in at:
         return frame
     return next((t for t in traced if frame["code"] and t["code"] == frame["code"]), None)
 
@@ -219,6 +220,7 @@ def kernels(records: list[Record]) -> list[dict[str, Any]]:
         elif r.artifact == "inductor_provenance_tracking_node_mappings":
             mappings.append((r.compile_id, r.payload_json() or {}))
     out: list[dict[str, Any]] = []
+    traced_at = {cid: {(t["file"], t["line"]) for t in frames} for cid, frames in traced.items()}
     for cid, mapping in mappings:
         nodes = post_grad.get(cid, {})
         for handle, post_nodes in (mapping.get("cppCodeToPost") or {}).items():
@@ -227,7 +229,7 @@ def kernels(records: list[Record]) -> list[dict[str, Any]]:
             frames += [f for text in stacks.get(cid, {}).get(handle, []) for f in parse_frames(text) if is_user_file(f["file"])]
             lines: dict[tuple[str, int], dict[str, Any]] = {}
             for frame in frames:
-                fresh = _fresh(frame, traced.get(cid, []))
+                fresh = _fresh(frame, traced.get(cid, []), traced_at.get(cid, set()))
                 if fresh:
                     lines.setdefault((fresh["file"], fresh["line"]), fresh)
             out.append({"name": handle.rsplit(":", 1)[0], "compileId": cid, "atenOps": ops,

@@ -9,118 +9,251 @@ from __future__ import annotations
 import glob
 import json
 import logging
+import itertools
 import os
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+
+from . import trace_scan
+from .trace_scan import ChromiumEvent
 
 MARKER = "compile_lens_marker"
 # The marker suffix of a copy compiled only to be profiled (on CPU, kernels that name themselves in the trace): the
 # tool's own work, kept out of its mode's insight and out of `inspect`.
 PROFILED_COPY = ":kernel-profile"
 CUDAGRAPH_SKIP = "compile_lens_cudagraph_skip"
-_PREFIX = re.compile(r"^[VIWEC]\d{4} [\d:.]+ +\d+ [^\]]*\] (\{.*)$")
-_UNPARSED = object()
-_CONTEXT_KEYS = {"frame_id", "frame_compile_id", "attempt", "has_payload", "rank", "stack", "compiled_autograd_id"}
+_UNPARSED: Any = object()
+_KEPT_PAYLOAD = 1 << 12  # characters (bytes logged): a longer payload is read again when asked again, not kept
 
 
-@dataclass
+class Source(Protocol):
+    def raw(self, start: int, end: int) -> bytes: ...
+
+
+class InMemory:
+    """Payloads read from bytes held here (a fed chunk)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def raw(self, start: int, end: int) -> bytes:
+        return self.data[start:end]
+
+
+class LogFile:
+    """A log read back when a reader asks for a payload: a large log is not held in memory. Opened at the first read
+    and kept open (a report reads a few thousand payloads); read at an offset, never seeking, as a forked reader
+    shares the descriptor."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def read(self, start: int, end: int) -> bytes:
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_RDONLY)
+        return os.pread(self._fd, end - start, start)
+
+    def __del__(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+
+
+class InFile:
+    """Payloads of bytes fed from a log file, read back from it; `offset`: where the fed bytes began in the file."""
+
+    def __init__(self, log: LogFile, offset: int) -> None:
+        self.log, self.offset = log, offset
+
+    def raw(self, start: int, end: int) -> bytes:
+        return self.log.read(self.offset + start, self.offset + end)
+
+
 class Record:
-    kind: str
-    meta: dict[str, Any]
-    payload: str
-    compile_id: str | None
-    mode: str | None = None
-    phase: str | None = None
-    strings: dict[int, str] = field(default_factory=dict, repr=False)
-    _json: Any = field(default=None, repr=False, compare=False)
+    """One record: its kind, metadata (its envelope's value of the kind), payload text, compile id ("frame/attempt")
+    and the mode and phase Compile Lens marked it under. A payload is decoded when first read."""
 
-    def __post_init__(self) -> None:
-        self._json = _UNPARSED
+    __slots__ = ("kind", "_meta", "compile_id", "mode", "phase", "strings", "artifact", "_payload", "_source", "_start", "_end", "_json",
+                 "_event")
+
+    def __init__(self, kind: str, meta: dict[str, Any] | bytes, payload: str | None, compile_id: str | None, mode: str | None = None,
+                 phase: str | None = None, strings: dict[int, str] | None = None, source: Source | None = None,
+                 span: tuple[int, int] = (0, 0), event: ChromiumEvent | None = None) -> None:
+        """`meta` bytes: its JSON, parsed when first read; `payload` None: the bytes at `span` of `source` are the
+        payload as logged; `event`: the chromium event when read from them already."""
+        self.kind, self._meta, self.compile_id, self.mode, self.phase = kind, meta, compile_id, mode, phase
+        self.strings = strings if strings is not None else {}
+        self.artifact: str | None = meta.get("name") if kind == "artifact" and isinstance(meta, dict) else None
+        self._payload, self._source, (self._start, self._end) = payload, source, span
+        self._json: Any = _UNPARSED
+        self._event: Any = _UNPARSED if event is None else event
+
+    def __repr__(self) -> str:
+        return f"Record({self.kind!r}, compile_id={self.compile_id!r}, mode={self.mode!r}, phase={self.phase!r})"
 
     @property
-    def artifact(self) -> str | None:
-        return self.meta.get("name") if self.kind == "artifact" else None
+    def meta(self) -> dict[str, Any]:
+        """Its envelope's value of its kind ({} when that is not an object)."""
+        if isinstance(self._meta, bytes):
+            try:
+                value = trace_scan.value_of(self._meta)
+            except ValueError:  # a line damaged inside, its start and end whole
+                value = None
+            self._meta = value if isinstance(value, dict) else {}
+        return self._meta
+
+    @property
+    def payload(self) -> str:
+        if self._payload is not None:
+            return self._payload
+        text = trace_scan.payload_text(self.logged()) if self._end > self._start else ""
+        if len(text) <= _KEPT_PAYLOAD:
+            self._payload = text
+        return text
+
+    def logged(self) -> bytes:
+        """The payload's bytes as logged (each line but a blank one starts with a tab)."""
+        assert self._source is not None
+        return self._source.raw(self._start, self._end)
 
     def payload_json(self) -> Any:
-        """The payload parsed as JSON (None when it is not), parsed once: several readers ask for it."""
-        if self._json is _UNPARSED:
-            try:
-                self._json = json.loads(self.payload)
-            except ValueError:
-                self._json = None
-        return self._json
+        """The payload parsed as JSON (None when it is not), parsed once when small: several readers ask for it."""
+        if self._json is not _UNPARSED:
+            return self._json
+        parsed = self._parsed()
+        if self._end - self._start <= _KEPT_PAYLOAD:
+            self._json = parsed
+        return parsed
 
+    def _parsed(self) -> Any:
+        try:
+            # JSON allows the tab that starts each logged line (it is never inside a string): no need to decode
+            return json.loads(self.logged() if self._payload is None and self._source else self.payload)
+        except UnicodeDecodeError:  # then as the payload's text reads (bad bytes replaced)
+            return self._parse(self.payload)
+        except ValueError:
+            return None
 
-def _kind(entry: dict[str, Any]) -> str:
-    return next((k for k in entry if k not in _CONTEXT_KEYS), "unknown")
+    @staticmethod
+    def _parse(text: str) -> Any:
+        try:
+            return json.loads(text)
+        except ValueError:
+            return None
+
+    def event(self) -> ChromiumEvent | None:
+        """A chromium_event's name, phase, time and args.compile_id (None: another kind, or a payload that is not a
+        JSON object)."""
+        if self._event is _UNPARSED:
+            self._event = None
+            if self.kind == "chromium_event":  # its JSON is not kept: a large log has large events
+                self._event = trace_scan.event_from_json(self._parsed() if self._json is _UNPARSED else self._json)
+        return self._event
 
 
 class Parser:
     """Parses a structured log incrementally; interned file names and the current marker carry across feeds.
     Lines that are not records are skipped (a log may be truncated mid-write) and counted: `unreadable` lines, the
     first of them at 1-based line `first_unreadable`; `ranks` are the ranks records named; `marked` says whether
-    Compile Lens wrote markers into the log (a log written elsewhere has none)."""
+    Compile Lens wrote markers into the log (a log written elsewhere has none). Each feed must end at a line's end
+    and at a record's: a payload is not continued across feeds."""
 
     def __init__(self) -> None:
         self.strings: dict[int, str] = {}
         self.marker: dict[str, Any] = {}
         self.marked = False
-        self.lines = 0
+        self.lines = 0  # fed so far, while none was unreadable
         self.unreadable = 0
         self.first_unreadable: int | None = None
         self.ranks: set[int] = set()
 
-    def _skip(self, at: int) -> None:
+    def _skip(self, data: bytes, at: int) -> None:
+        """The line starting at byte `at` of the fed data is not a record."""
         self.unreadable += 1
         if self.first_unreadable is None:
-            self.first_unreadable = self.lines + at + 1
+            self.first_unreadable = self.lines + data.count(b"\n", 0, at) + 1
+
+    def _stray(self, data: bytes, start: int, end: int) -> None:
+        """Lines outside any record (blank ones are not counted)."""
+        if start >= end or not data[start:end].strip():
+            return
+        at = start
+        for line in data[start:end].split(b"\n"):
+            if line.decode("utf-8", errors="replace").strip():
+                self._skip(data, at)
+            at += len(line) + 1
 
     def feed(self, text: str) -> list[Record]:
+        return self.feed_bytes(text.encode("utf-8"))
+
+    def feed_bytes(self, data: bytes, source: Source | None = None, end: int | None = None) -> list[Record]:
+        """The records in `data` (up to `end`); `source` reads their payloads back (default: from `data`, which they
+        then keep)."""
+        source = source or InMemory(data)
+        end = len(data) if end is None else end
         records: list[Record] = []
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        i = 0
-        while i < len(lines):
-            match = _PREFIX.match(lines[i])
-            i += 1
-            if not match:
-                if lines[i - 1].strip():
-                    self._skip(i - 1)
-                continue
-            try:
-                entry = json.loads(match.group(1))
-            except ValueError:
-                self._skip(i - 1)
-                continue
-            payload_lines = []
-            # a payload's own blank lines (export's printed programs) lose their tab: still the payload
-            while i < len(lines) and (lines[i].startswith("\t") or (not lines[i] and i + 1 < len(lines) and lines[i + 1].startswith("\t"))):
-                payload_lines.append(lines[i][1:])
-                i += 1
-            if not isinstance(entry, dict):
-                self._skip(i - 1)
-                continue
-            if isinstance(entry.get("rank"), int):
-                self.ranks.add(entry["rank"])
-            kind = _kind(entry)
-            if kind == "str" and isinstance(entry["str"], list) and len(entry["str"]) == 2:
-                self.strings[int(entry["str"][1])] = str(entry["str"][0])
-                continue
-            value = entry.get(kind)
-            meta: dict[str, Any] = value if isinstance(value, dict) else {}
-            frame, attempt = entry.get("frame_id"), entry.get("frame_compile_id")
-            compile_id = f"{frame}/{attempt}" if frame is not None and attempt is not None else meta.get("compile_id")
-            record = Record(kind, meta, "\n".join(payload_lines), compile_id, strings=self.strings)
-            if record.artifact == MARKER:
-                self.marker = record.payload_json() or {}
-                self.marked = True
-                continue
-            record.mode, record.phase = self.marker.get("mode"), self.marker.get("phase")
-            records.append(record)
-        self.lines += len(lines)
+        pending = None  # a record whose payload's end is known at the next one's start
+        first = trace_scan.FIRST.match(data, 0, end)
+        for match in itertools.chain((first,) if first else (), trace_scan.HEADER.finditer(data, 0, end)):
+            if pending is None:
+                self._stray(data, 0, match.start(1))
+            else:
+                self._record(data, pending, match.start(1), source, records)
+            pending = match
+        if pending is None:
+            self._stray(data, 0, end)
+        else:
+            self._record(data, pending, end, source, records)
+        if self.first_unreadable is None:  # lines are counted only to number the first unreadable one
+            self.lines += data.count(b"\n", 0, end) + (1 if end and data[end - 1] != 10 else 0)
         return records
+
+    def _payload_end(self, data: bytes, start: int, end: int) -> int:
+        """Where the payload after a header (from `start`) ends: it is its tab-indented lines, and its own blank lines
+        (export's printed programs lose their tab on those); lines after it up to `end` are strays."""
+        last = end - 1 if end > start and data[end - 1] == 10 else end  # without the line break before the next header
+        if start < last and data[start] == 9 and data.count(b"\n\t", start, last) == data.count(b"\n", start, last):
+            return last
+        at = start
+        lines = data[start:last].split(b"\n") if start < last else []
+        for i, line in enumerate(lines):
+            if not (line.startswith(b"\t") or (not line and i + 1 < len(lines) and lines[i + 1].startswith(b"\t"))):
+                break
+            at += len(line) + 1
+        payload_end = at - 1 if at > start else start
+        self._stray(data, min(at, end), end)
+        return payload_end
+
+    def _record(self, data: bytes, header: re.Match[bytes], end: int, source: Source, records: list[Record]) -> None:
+        """The record of a HEADER match whose lines end at `end` (the next record's start, or the data's end)."""
+        start = header.start(9) + 1  # the payload's first byte
+        try:
+            entry = trace_scan.envelope(header)
+        except ValueError:
+            self._skip(data, header.start(1))
+            self._stray(data, start, end)
+            return
+        payload_end = header.end()
+        if payload_end != end and not (payload_end == end - 1 and data[payload_end] == 10):
+            payload_end = self._payload_end(data, start, end)  # blank or stray lines after the header
+        if entry is None:
+            self._skip(data, header.start(1))
+            return
+        kind, value, compile_id, rank = entry
+        if isinstance(rank, int):
+            self.ranks.add(rank)
+        if kind == "str" and isinstance(value, list) and len(value) == 2:
+            self.strings[int(value[1])] = str(value[0])
+            return
+        meta: dict[str, Any] | bytes = value if isinstance(value, (dict, bytes)) else {}
+        event = trace_scan.event_of(data[start:payload_end]) if kind == "chromium_event" else None
+        record = Record(kind, meta, None, compile_id, self.marker.get("mode"), self.marker.get("phase"), self.strings, source,
+                        (start, payload_end), event)
+        if record.artifact == MARKER:
+            self.marker = record.payload_json() or {}
+            self.marked = True
+            return
+        records.append(record)
 
 
 def parse(text: str) -> list[Record]:
@@ -156,7 +289,7 @@ class LogFollower:
             chunk = f.read()
         end = chunk.rfind(b"\n") + 1
         self.offset += end
-        self.records.extend(self.parser.feed(chunk[:end].decode("utf-8", errors="replace")))
+        self.records.extend(self.parser.feed_bytes(chunk[:end]))
         return self.records
 
 

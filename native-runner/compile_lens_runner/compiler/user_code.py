@@ -94,9 +94,16 @@ def is_user_file(path: str) -> bool:
     return not _is_library(real)
 
 
+@functools.lru_cache(maxsize=8192)
+def _code(file: str, line: int) -> str | None:
+    """A line's code, asked again for every record that names its frame (linecache looks for a missing file on disk
+    each time)."""
+    return linecache.getline(file, line).strip() or None
+
+
 def location(file: str, line: int, function: str | None) -> dict[str, Any]:
-    code = linecache.getline(file, line).strip() or None
-    return {"file": file if file.startswith("<") else os.path.abspath(file), "line": int(line), "function": function, "code": code}
+    return {"file": file if file.startswith("<") else os.path.abspath(file), "line": int(line), "function": function,
+            "code": _code(file, int(line))}
 
 
 def parse_frames(text: str) -> list[dict[str, Any]]:

@@ -70,13 +70,44 @@ def find(paths: list[str]) -> Found:
     return found
 
 
-def read(path: str) -> tuple[list[tt.Record], tt.Parser]:
-    """A log's records (gzip or plain); unreadable bytes become U+FFFD, unreadable lines are counted by the parser."""
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rb") as f:
-        data = f.read()
+BLOCK = 16 << 20  # bytes read at a time: a log is read in blocks, never whole
+
+
+def _record_start(data: bytes) -> int:
+    """Where the last line of `data` that may begin a record starts (0: none): a block is parsed up to there, so no
+    payload is split between blocks (payload lines start with a tab, a record's with its glog level)."""
+    for start in (max(len(data) - (1 << 20), 0), 0):  # the last megabyte first: a level never logged is not
+        at = max(data.rfind(b"\n" + level, start) for level in (b"V", b"I", b"W", b"E", b"C")) + 1  # looked for in all
+        if at:
+            return at
+    return 0
+
+
+def read(path: str, block: int = BLOCK) -> tuple[list[tt.Record], tt.Parser]:
+    """A log's records (gzip or plain), read in blocks; unreadable bytes become U+FFFD, unreadable lines are counted
+    by the parser. A plain log's payloads are read back from the file when asked, a gzipped one's are kept."""
+    gz = path.endswith(".gz")
     parser = tt.Parser()
-    return parser.feed(data.decode("utf-8", errors="replace")), parser
+    records: list[tt.Record] = []
+    offset, carry, log = 0, b"", tt.LogFile(path)
+    with (gzip.open(path, "rb") if gz else open(path, "rb")) as f:
+        while True:
+            if gz:
+                more = f.read(block)
+                ended, data = not more, carry + more if carry else more
+                del more  # not held twice
+            else:  # from where the last block was cut: the bytes carried over are read again, not copied
+                want = len(carry) + block
+                data = os.pread(f.fileno(), want, offset)
+                ended = len(data) < want
+            cut = len(data) if ended else _record_start(data)
+            if cut == 0 and not ended:
+                carry = data  # one record longer than a block
+                continue
+            records += parser.feed_bytes(data, tt.InMemory(data[:cut]) if gz else tt.InFile(log, offset), cut)
+            offset, carry = offset + cut, data[cut:]
+            if ended:
+                return records, parser
 
 
 def one_per_rank(logs: list[LogFile], warnings: list[str]) -> dict[int, LogFile]:

@@ -3,10 +3,13 @@
 `divergence[]` as a torchrun job does; folders written by `attach` are merged as `--nproc-per-node`'s ranks are."""
 from __future__ import annotations
 
+import concurrent.futures
+import gc
+import multiprocessing
 import os
 import re
 import shutil
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from ..compiler import artifacts
 from ..compiler import torch_trace as tt
@@ -20,6 +23,8 @@ from . import files
 
 LOGS_MODE = "logs"
 _UNKNOWN = "not in the compiler log"
+PARALLEL_BYTES = 64 << 20  # rank logs totalling less are read in this process (starting workers costs more)
+PARALLEL_RECORDS = 20000  # a log of fewer records has its insight read and its artifacts written one after the other
 _NO_VERDICT = "Read from compiler logs: nothing was run or timed here, so there is no verdict on compiling."
 
 
@@ -27,7 +32,7 @@ def _cudagraphs(records: list[tt.Record]) -> bool:
     """Whether the run used CUDA graphs (otherwise every graph would read "not captured"): a skip reason, a capture, a
     skip the runner recorded, or a graph PyTorch set up for CUDA graphs at its first run."""
     return any(r.kind == "compilation_metrics" and r.meta.get("cudagraph_skip_reason") for r in records) or any(
-        r.kind == "chromium_event" and '"CUDAGraphNode.record"' in r.payload for r in records) or any(
+        (event := r.event()) is not None and event.name == "CUDAGraphNode.record" for r in records) or any(
         r.artifact == tt.CUDAGRAPH_SKIP or (r.kind == "compilation_metrics_runtime" and r.meta.get("runtime_cudagraphify_time_us")
                                             is not None) for r in records)
 
@@ -44,19 +49,62 @@ def _environment(records: list[tt.Record]) -> dict[str, Any]:
 def _corrupt_payloads(records: list[tt.Record]) -> int:
     """Compile-phase events whose JSON payload does not parse (a log cut or damaged mid-record). Artifacts marked
     JSON are not counted: torch writes some (recompile_reasons) as plain text."""
-    return sum(1 for r in records if r.kind == "chromium_event" and r.payload.strip() and r.payload_json() is None)
+    return sum(1 for r in records if r.kind == "chromium_event" and r.event() is None and r.payload.strip()
+               and r.payload_json() is None)
 
 
 def _insight(records: list[tt.Record], log: str, workdir: str, label: str | None) -> dict[str, Any]:
     """One mode's (or rank's) compiler insight; label: write its generated code, guards and FX graphs under
-    compiler/<label>/ (else only its compile phases are read)."""
-    insight = compiler_insight(records, lambda record: None, cudagraphs=_cudagraphs(records))
-    insight["torchTraceLog"] = os.path.relpath(log, workdir)
+    compiler/<label>/ (else only its compile phases are read). A large log's insight is read in a second process
+    while this one writes the artifacts."""
+    def insight_of() -> dict[str, Any]:
+        return compiler_insight(records, lambda record: None, cudagraphs=_cudagraphs(records))
+
     if label is None:
+        insight = insight_of()
+        insight["torchTraceLog"] = os.path.relpath(log, workdir)
         insight["phases"] = artifacts.phases(records)
     else:
-        artifacts.attach(insight, records, workdir, label, trace=None, steps=0)
+        insight, saved = _side_by_side(insight_of, lambda: artifacts.save(records, workdir, label),
+                                       len(records) >= PARALLEL_RECORDS)
+        insight["torchTraceLog"] = os.path.relpath(log, workdir)
+        artifacts.attach(insight, records, workdir, label, trace=None, steps=0, saved=saved)
     return insight
+
+
+_Result = TypeVar("_Result")
+_Other = TypeVar("_Other")
+_FORKED: list[Callable[[], Any]] = []  # the work a forked worker does (it sees this process's records as they are)
+
+
+def _run_forked() -> Any:
+    return _FORKED[0]()
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _can_fork() -> bool:
+    """Whether work can go to forked workers: two cores, fork (a spawned worker would run the command again), and not
+    in a daemonic worker (it may not start processes)."""
+    return (_cores() >= 2 and "fork" in multiprocessing.get_all_start_methods()
+            and not multiprocessing.current_process().daemon)
+
+
+def _side_by_side(first: Callable[[], _Result], second: Callable[[], _Other], worth_it: bool) -> tuple[_Result, _Other]:
+    """first() and second(), at once when it is worth a process and there are two cores: first() in a forked process
+    (no copy of the records is made or sent; its result comes back pickled), second() in this one."""
+    if not worth_it or not _can_fork():
+        return first(), second()
+    _FORKED[:] = [first]
+    try:
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+            future = pool.submit(_run_forked)
+            other = second()
+            return future.result(), other
+    finally:
+        _FORKED.clear()
 
 
 def _mode(name: str, insight: dict[str, Any]) -> dict[str, Any]:
@@ -110,16 +158,36 @@ def _rank_entry(rank: int, insight: dict[str, Any]) -> dict[str, Any]:
             "compileFailures": len(insight["compileFailures"]), "restarts": len(insight["restarts"])}
 
 
+def _read_rank(rank: int, log: files.LogFile, workdir: str, headline: bool) -> tuple[dict[str, Any], dict[str, Any],
+                                                                                  dict[str, Any], list[str]]:
+    """One rank's insight, file facts, environment and warnings (run in a worker process for large folders)."""
+    records, parser = files.read(log.path)
+    warnings: list[str] = []
+    # the lowest rank is the headline: its generated code, guards and graphs are written; the others' are compared
+    insight = _insight(records, log.path, workdir, LOGS_MODE if headline else None)
+    return insight, _file_facts(log, parser, records, rank, warnings), _environment(records), warnings
+
+
+def _read_ranks(by_rank: dict[int, files.LogFile], workdir: str) -> list[tuple[dict[str, Any], dict[str, Any],
+                                                                                 dict[str, Any], list[str]]]:
+    """Every rank's reading, in rank order; ranks are read in parallel processes when there is much to read and more
+    than one core to read it (each rank's log is independent)."""
+    ranks = sorted(by_rank)
+    jobs = [(rank, by_rank[rank], workdir, rank == ranks[0]) for rank in ranks]
+    if not _can_fork() or sum(os.path.getsize(log.path) for log in by_rank.values()) < PARALLEL_BYTES:
+        return [_read_rank(*job) for job in jobs]
+    fork = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(min(_cores(), len(jobs)), mp_context=fork) as pool:
+        return list(pool.map(_read_rank, *zip(*jobs)))
+
+
 def _rank_logs(by_rank: dict[int, files.LogFile], workdir: str, paths: list[str], warnings: list[str]) -> dict[str, Any]:
-    insights: list[tuple[int, dict[str, Any]]] = []
-    facts, env = [], None
-    for rank, log in sorted(by_rank.items()):
-        records, parser = files.read(log.path)
-        env = env or _environment(records)
-        # the lowest rank is the headline: its generated code, guards and graphs are written; the others' are compared
-        insights.append((rank, _insight(records, log.path, workdir, LOGS_MODE if not insights else None)))
-        facts.append(_file_facts(log, parser, records, rank, warnings))
-    report = _skeleton(paths, env or _environment([]))
+    read = _read_ranks(by_rank, workdir)
+    insights = [(rank, insight) for rank, (insight, _, _, _) in zip(sorted(by_rank), read)]
+    facts = [fact for _, fact, _, _ in read]
+    for *_, said in read:
+        warnings += said
+    report = _skeleton(paths, read[0][2] if read else _environment([]))
     report["modes"].append(_mode(LOGS_MODE, merge_insights(insights)))
     report["settings"]["nprocPerNode"] = len(insights)
     report["ranks"] = [_rank_entry(rank, insight) for rank, insight in insights]
@@ -202,6 +270,18 @@ def _attached(job_dir: str, workdir: str, paths: list[str], warnings: list[str])
 
 def inspect(paths: list[str], workdir: str) -> dict[str, Any]:
     """The report of the logs under `paths`; its artifacts are written into workdir (the report's directory)."""
+    # a log is read into many small objects and none refers back to another: the cycle collector, run every few
+    # hundred allocations, finds nothing and took a quarter of the time
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _inspect(paths, workdir)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _inspect(paths: list[str], workdir: str) -> dict[str, Any]:
     found = files.find(paths)
     warnings = found.warnings
     if found.jobs:

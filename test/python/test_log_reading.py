@@ -1,0 +1,158 @@
+"""Reading a structured log (TORCH_TRACE) from its bytes, on the project's real fixture logs: the same records whatever
+the block size (a record longer than a block included) and gzipped or not; compile-phase events read by shape say
+what their JSON says; truncated records, malformed lines, blank payload lines and unusual envelopes are read as
+JSON would read them, and what is not a record is counted, with the first such line's number."""
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import REPO
+
+from compile_lens_runner.compiler import torch_trace as tt
+from compile_lens_runner.compiler import trace_scan
+from compile_lens_runner.logs import files, inspect
+
+FIXTURES = REPO / "test" / "fixtures"
+LOGS = [p for p in sorted((FIXTURES / "logs").glob("*.log")) + sorted((FIXTURES / "tlparse").rglob("*.log*"))
+        + sorted((FIXTURES / "attach-2x2").rglob("*.log")) if p.stat().st_size]
+HEADER = "V1124 12:00:00.000000 1 x.py:1] "
+
+
+def _facts(records: list[tt.Record], parser: tt.Parser) -> tuple[Any, ...]:
+    return ([(r.kind, r.meta, r.payload, r.compile_id, r.mode, r.phase) for r in records], parser.unreadable,
+            parser.first_unreadable, sorted(parser.ranks), parser.marked, dict(parser.strings))
+
+
+def _text(path: Path) -> bytes:
+    return gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
+
+
+def _read(text: str, tmp_path: Path) -> tuple[list[tt.Record], tt.Parser]:
+    path = tmp_path / "t.log"
+    path.write_text(text)
+    return files.read(str(path))
+
+
+@pytest.mark.parametrize("log", LOGS, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_blocks_of_any_size_give_the_same_records(log: Path) -> None:
+    whole = tt.Parser()
+    expected = _facts(whole.feed_bytes(_text(log)), whole)
+    assert expected[0], "a fixture log with records"
+    for block in (64, 4099):  # far smaller than one record: each is carried across many blocks
+        assert _facts(*files.read(str(log), block)) == expected
+
+
+def test_a_gzipped_log_reads_as_the_plain_one(tmp_path: Path) -> None:
+    plain = FIXTURES / "logs" / "h100-recompile-cold.log"
+    packed = tmp_path / "h100.log.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert _facts(*files.read(str(packed), 1000)) == _facts(*files.read(str(plain)))
+
+
+def test_events_read_by_shape_say_what_their_json_says() -> None:
+    events = [r for log in LOGS for r in files.read(str(log))[0] if r.kind == "chromium_event"]
+    by_shape = [r for r in events if trace_scan.event_of(r.logged()) is not None]
+    assert len(by_shape) >= len(events) * 0.9, "most events have torch's layout"
+    for r in events:
+        parsed = r.payload_json()
+        assert r.event() == trace_scan.event_from_json(parsed)
+        if isinstance(parsed, dict):
+            assert (r.event().name, r.event().ph) == (parsed["name"], parsed["ph"])
+
+
+def test_the_first_event_of_a_real_log() -> None:
+    records, parser = files.read(str(FIXTURES / "logs" / "h100-recompile-cold.log"))
+    first = records[0]
+    assert (first.kind, first.compile_id, first.meta) == ("chromium_event", "0/0", {})
+    assert first.event() == trace_scan.ChromiumEvent("entire_frame_compile", "B", 1795343151365747.2, "0/0")
+    assert first.payload.startswith('{\n"name": "entire_frame_compile",') and first.payload.endswith("}")
+    assert parser.strings[1] == "/root/demo/anchors.py" and parser.unreadable == 0
+
+
+def test_a_record_cut_mid_payload_is_kept_with_what_it_has(tmp_path: Path) -> None:
+    text = (FIXTURES / "logs" / "h100-recompile-cold.log").read_text()
+    cut = text.index('"ph": "E"', len(text) // 2)  # inside a chromium event's payload
+    records, parser = _read(text[:cut], tmp_path)
+    last = records[-1]
+    assert last.kind == "chromium_event" and last.event() is None and last.payload_json() is None
+    assert last.payload.rstrip().endswith("},")  # up to the cut
+    assert parser.unreadable == 0  # the lines it has are a record's: nothing is unreadable, the payload is damaged
+
+
+def test_lines_that_are_not_records_are_counted_from_the_first(tmp_path: Path) -> None:
+    lines = (FIXTURES / "logs" / "ddp-diverge-rank0.log").read_text().split("\n")
+    whole = len([r for r in files.read(str(FIXTURES / "logs" / "ddp-diverge-rank0.log"))[0]])
+    broken = [HEADER + '{"chromium_event": {}, "frame_id": 0, brok', "\t{", '\t"name": "x"', "\t}"]
+    text = "\n".join(lines[:5] + ["not a record", ""] + broken + lines[5:])
+    assert lines[5].startswith("V")  # inserted before a record, not inside a payload
+    records, parser = _read(text, tmp_path)
+    # the garbage line, the broken envelope and its 3 payload lines; the blank line is not counted
+    assert (parser.unreadable, parser.first_unreadable, len(records)) == (5, 6, whole)
+
+
+def test_blank_lines_inside_a_payload_are_the_payload_s(tmp_path: Path) -> None:
+    text = (HEADER + '{"artifact": {"name": "exported_program", "encoding": "string"}, "frame_id": 3, "frame_compile_id": 1}\n'
+            "\tdef forward(self, x):\n\n\t    return (x,)\n\n\n" + HEADER + '{"dynamo_start": {"stack": []}}\n')
+    records, parser = _read(text, tmp_path)
+    assert [r.payload for r in records] == ["def forward(self, x):\n\n    return (x,)", ""]
+    assert (records[0].artifact, records[0].compile_id, parser.unreadable) == ("exported_program", "3/1", 0)
+
+
+def test_unusual_envelopes_read_as_json_reads_them(tmp_path: Path) -> None:
+    envelopes = [
+        '{"frame_id": 5, "dynamo_start": {"stack": []}, "frame_compile_id": 2, "attempt": 0}',  # the kind not first
+        '{"compilation_metrics": {"compile_id": "7/1", "rank": 9, "frame_id": 8}}',  # ids inside the metadata only
+        '{"artifact": {"name": "we\\"ird", "encoding": "json"}, "rank": 1}',  # an escaped name
+        '{"chromium_event": {}, "chromium_event": {"x": 1}, "frame_id": 1, "frame_compile_id": 0}',  # a key twice
+        '{"artifact": {"name": "a", "encoding": "string"}, "rank": 3, "frame_id": 4, "frame_compile_id": 0, "attempt": 1}',
+        '{"describe_tensor": {"id": 1, "size": [2]}, "other": {"a": 1}, "frame_id": 0, "frame_compile_id": 0}',  # more keys
+        '{"describe_source": {"rank": 7}, "frame_id": 1, "frame_compile_id": 0, "attempt": 0}',  # "rank" in the value
+        '["not", "an", "object"]',
+    ]
+    records, parser = _read("".join(HEADER + e + "\n" for e in envelopes), tmp_path)
+    assert [(r.kind, r.meta, r.compile_id) for r in records] == [
+        ("dynamo_start", {"stack": []}, "5/2"), ("compilation_metrics", {"compile_id": "7/1", "rank": 9, "frame_id": 8}, "7/1"),
+        ("artifact", {"name": 'we"ird', "encoding": "json"}, None), ("chromium_event", {"x": 1}, "1/0"),
+        ("artifact", {"name": "a", "encoding": "string"}, "4/0"), ("describe_tensor", {"id": 1, "size": [2]}, "0/0"),
+        ("describe_source", {"rank": 7}, "1/0")]
+    assert (sorted(parser.ranks), parser.unreadable, parser.first_unreadable) == ([1, 3], 1, 8)
+    for envelope, record in zip(envelopes, records):  # the same as parsing the whole envelope
+        entry = json.loads(envelope)
+        assert record.meta == entry[record.kind]
+
+
+def test_bytes_that_are_not_utf8_are_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "bad.log"
+    path.write_bytes((HEADER + '{"artifact": {"name": "x", "encoding": "json"}}\n\t{"a": "\xff"}\n').encode("latin-1"))
+    records, _ = files.read(str(path))
+    assert records[0].payload == '{"a": "\ufffd"}' and records[0].payload_json() == {"a": "\ufffd"}
+
+
+def _report(paths: list[Path], workdir: Path) -> dict[str, Any]:
+    report = inspect.inspect([str(p) for p in paths], str(workdir))
+    report.pop("createdAt")  # the second it was made
+    files_written = sorted(str(p.relative_to(workdir)) + ":" + p.read_text() for p in workdir.rglob("*") if p.is_file())
+    return {"report": json.loads(json.dumps(report)), "files": files_written}
+
+
+@pytest.mark.parametrize("paths", [[FIXTURES / "logs" / "cpu-fused-recompile.log"],  # two modes, artifacts written
+                                   [FIXTURES / "logs" / "ddp-diverge-rank0.log", FIXTURES / "logs" / "ddp-diverge-rank1.log"]])
+def test_a_log_read_by_two_processes_gives_the_same_report(paths: list[Path], tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    alone = _report(paths, tmp_path / "alone")
+    monkeypatch.setattr(inspect, "PARALLEL_RECORDS", 0)  # insight in a forked process, artifacts written here
+    monkeypatch.setattr(inspect, "PARALLEL_BYTES", 0)  # one worker per core for the ranks
+    monkeypatch.setattr(inspect, "_cores", lambda: 2)
+    assert _report(paths, tmp_path / "forked") == alone
+
+
+def test_a_value_damaged_inside_is_a_record_without_metadata(tmp_path: Path) -> None:
+    # read by its kind and context keys; its value is parsed only when a reader asks (then it does not parse)
+    records, parser = _read(HEADER + '{"describe_tensor": {"id": 1, "si}, "frame_id": 0, "frame_compile_id": 0}\n', tmp_path)
+    assert [(r.kind, r.compile_id, r.meta) for r in records] == [("describe_tensor", "0/0", {})]
+    assert parser.unreadable == 0
