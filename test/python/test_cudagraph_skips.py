@@ -112,11 +112,11 @@ def test_pytorchs_other_skip_messages_in_the_users_terms() -> None:
 def test_a_warning_that_is_not_a_skip_is_a_hint_on_its_graph() -> None:
     """The runner copies every cudagraphs warning: "observed N distinct sizes" is advice about a captured graph, not a skip."""
     records = _records("decode_static.runner.log.gz")
-    for r in records:
+    for i, r in enumerate(records):
         if r.artifact == tt.CUDAGRAPH_SKIP:
-            r.payload = r.payload.replace("skipping cudagraphs due to mutated inputs (4 instances)",
-                                          "CUDAGraph supports dynamic shapes. We have observed 9 distinct sizes")
-            r._json = tt._UNPARSED
+            records[i] = tt.Record(r.kind, r.meta, r.payload.replace(
+                "skipping cudagraphs due to mutated inputs (4 instances)",
+                "CUDAGraph supports dynamic shapes. We have observed 9 distinct sizes"), r.compile_id, r.mode, r.phase, r.strings)
     statuses = compiler_insight(records, lambda record: None, cudagraphs=True)["cudaGraphs"]
     assert {s["status"] for s in statuses} == {"not-captured"}
     assert statuses[0]["hints"][0]["kind"] == "many-sizes" and "9 sizes" in statuses[0]["hints"][0]["what"]

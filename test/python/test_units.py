@@ -129,10 +129,12 @@ def test_cuda_graph_status_per_graph() -> None:
              '{"message": "skipping cudagraphs due to mutated inputs (1 instances)", "compileId": null}'),
     ])
     graphs = compiler_insight(torch_trace.parse(text), lambda r: None, cudagraphs=True)["cudaGraphs"]
-    assert graphs == [
+    # a run-time skip names no compile and no line here: it goes to the compile logged just before it (PyTorch decides
+    # it at that graph's first run), not to every graph that was not captured
+    assert [{k: g[k] for k in ("compileId", "status", "reason")} for g in graphs] == [
         {"compileId": "0/0", "status": "captured", "reason": None},
-        {"compileId": "1/0", "status": "skipped", "reason": "skipping cudagraphs due to mutated inputs (1 instances)"},
-        {"compileId": "2/0", "status": "skipped", "reason": "skipping cudagraphs due to cpu device (x) | skipping cudagraphs due to mutated inputs (1 instances)"},
+        {"compileId": "1/0", "status": "not-captured", "reason": None},
+        {"compileId": "2/0", "status": "skipped", "reason": "skipping cudagraphs due to mutated inputs (1 instances) | skipping cudagraphs due to cpu device (x)"},
     ]
 
 
