@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typing import Any
 
-from conftest import run_runner, runner_env
+from conftest import REPO, run_runner, runner_env
 
 SWEEP = textwrap.dedent('''
     import json, os, sys
@@ -215,30 +215,12 @@ def test_a_replay_between_the_scripts_lines_leaves_its_recompile_limit_alone(tmp
     assert run.report["modes"][0]["compiler"]["graphCount"] == 2 and second["compiler"]["graphCount"] == 1
 
 
-TIMED = textwrap.dedent('''
-    import json, sys, time
-    import torch
-
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(256, 1024), torch.nn.GELU(), torch.nn.Linear(1024, 256)).eval()
-    fast = torch.compile(model, backend="eager")
-    x = torch.randn(32, 256)
-    own = []
-    with torch.no_grad():
-        for _ in range(40):
-            started = time.perf_counter()
-            fast(x)
-            own.append((time.perf_counter() - started) * 1000)
-    with open(sys.argv[1], "w") as f:
-        json.dump(own, f)
-''')
+TIMED = REPO / "bench" / "scripts" / "timed_calls.py"
 
 
 def test_the_durations_shown_are_the_scripts_own(tmp_path: Path) -> None:
-    script = tmp_path / "timed.py"
-    script.write_text(TIMED)
     own_out = tmp_path / "own.json"
-    run = run_runner("--script", str(script), "--quick", "--out", str(tmp_path / "out"), "--", str(own_out))
+    run = run_runner("--script", str(TIMED), "--quick", "--out", str(tmp_path / "out"), "--", str(own_out))
     assert run.code == 0, run.stderr[-2000:]
     own = json.loads(own_out.read_text())
     [region] = run.report["regions"]
@@ -248,15 +230,11 @@ def test_the_durations_shown_are_the_scripts_own(tmp_path: Path) -> None:
     marked = [c["index"] for c in calls if c.get("observer")]
     assert marked == [0, 1, 2, 3, 7, 15, 31]
     plain = [c for c in calls if not c.get("observer") and c["index"] >= 4]
-    # each shown duration lies inside the script's own timing of the same call, and the observer's wrapper around
-    # a plain call adds little to what the script itself sees
+    # each shown duration lies inside the script's own timing of the same call (what the wrapper adds to it is a
+    # speed: bench/observer_overhead.py)
     assert all(c["ms"] <= own[c["index"]] for c in plain)
-    overhead = statistics.median(own[c["index"]] - c["ms"] for c in plain)
-    assert overhead < 0.2, overhead
-    # the steady state is the median of plain calls only, and the script's own median is no slower than it by more
-    # than the wrapper's overhead
-    # (in situ, interleaved: of the calls made at the compiled stance, the script as written)
+    # the steady state is the median of plain calls only (in situ, interleaved: of the calls made at the compiled
+    # stance, the script as written)
     steady = region["steadyState"]["medianMs"]
     compiled = [c for c in plain if c["side"] == "compiled" and c["index"] >= region["steadyState"]["fromCall"]]
     assert abs(steady - statistics.median(c["ms"] for c in compiled)) < 1e-3
-    assert statistics.median(own[c["index"]] for c in compiled) - steady < 0.2
