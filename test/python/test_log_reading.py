@@ -156,3 +156,15 @@ def test_a_value_damaged_inside_is_a_record_without_metadata(tmp_path: Path) -> 
     records, parser = _read(HEADER + '{"describe_tensor": {"id": 1, "si}, "frame_id": 0, "frame_compile_id": 0}\n', tmp_path)
     assert [(r.kind, r.compile_id, r.meta) for r in records] == [("describe_tensor", "0/0", {})]
     assert parser.unreadable == 0
+
+
+def test_a_record_without_a_payload_reads_as_empty_from_a_file(tmp_path: Path) -> None:
+    """torch 2.13 logs artifacts (inductor_provenance_tracking_node_mappings) with no payload: reading one back from
+    the file gave pread a negative length."""
+    path = tmp_path / "empty.log"
+    path.write_text(HEADER + '{"artifact": {"name": "inductor_provenance_tracking_node_mappings", "encoding": "json"}, '
+                    '"frame_id": 0, "frame_compile_id": 0, "attempt": 0}\n'
+                    + HEADER + '{"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}\n')
+    records, _ = files.read(str(path))
+    assert [r.kind for r in records] == ["artifact", "dynamo_start"]
+    assert all(r.logged() == b"" and r.payload == "" and r.payload_json() is None for r in records)

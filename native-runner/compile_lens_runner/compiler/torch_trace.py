@@ -112,8 +112,9 @@ class Record:
         return text
 
     def logged(self) -> bytes:
-        """The payload's bytes as logged (each line but a blank one starts with a tab)."""
-        assert self._source is not None
+        """The payload's bytes as logged (each line but a blank one starts with a tab); a record without one: none."""
+        if self._end <= self._start or self._source is None:
+            return b""
         return self._source.raw(self._start, self._end)
 
     def payload_json(self) -> Any:
