@@ -16,5 +16,5 @@ class TinyTransformer(nn.Module):
 
 model = torch.compile(TinyTransformer())
 with torch.inference_mode():
-    for _ in range(8):
+    for _ in range(64):  # enough calls for blocks of eager and compiled steps in situ
         model(torch.randn(8, 32, 64))
