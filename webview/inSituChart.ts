@@ -6,7 +6,7 @@ import { axisBottom, axisLeft, line, scaleLinear, select } from 'd3';
 import type { InSituPoint, Region } from '../extension/core/report.ts';
 import { formatMs, formatSpeedup } from '../extension/core/units.ts';
 import { el } from './panels.ts';
-import { durationScale, svg, withTitle } from './regionChart.ts';
+import { durationScale, durationTicks, svg, withTitle } from './regionChart.ts';
 
 const WIDTH = 720;
 const HEIGHT = 220;
@@ -60,7 +60,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
   select(xAxis).call(axisBottom(x).tickValues(x.ticks(Math.min(10, last + 1)).filter(Number.isInteger)).tickFormat((v) => String(v)));
   const yAxis = svg('g', 'axis y-axis');
   yAxis.setAttribute('transform', `translate(${MARGIN.left},0)`);
-  select(yAxis).call(axisLeft(y).ticks(5).tickFormat((v) => formatMs(Number(v))));
+  select(yAxis).call(axisLeft(y).tickValues(durationTicks(y, logScale)).tickFormat((v) => formatMs(Number(v))));
   const xLabel = svg('text', 'axis-label');
   xLabel.setAttribute('x', String((MARGIN.left + WIDTH - MARGIN.right) / 2));
   xLabel.setAttribute('y', String(HEIGHT - 4));

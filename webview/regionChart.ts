@@ -62,6 +62,13 @@ export function durationScale(values: number[], range: [number, number]): { y: S
   return { y, logScale };
 }
 
+/** The y axis's ticks: whole decades on a log scale (d3's log ticks label every 2, 3, … 9 too, printed over each
+ * other in a chart this short), else five. */
+export function durationTicks(y: ScaleContinuousNumeric<number, number>, logScale: boolean): number[] {
+  const decades = logScale ? y.ticks(6).filter((v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9) : [];
+  return decades.length >= 2 ? decades : y.ticks(5);
+}
+
 const SYMBOLS = { recompiled: symbol(symbolDiamond, 90)(), eager: symbol(symbolX, 70)() };
 
 /** The chart with its legend, or a note when no call has a duration. */
@@ -111,9 +118,7 @@ export function renderRegionChart(region: Region): HTMLElement {
   select(xAxis).call(axisBottom(x).tickValues(xTicks).tickFormat((v) => String(v)));
   const yAxis = svg('g', 'axis y-axis');
   yAxis.setAttribute('transform', `translate(${MARGIN.left},0)`);
-  const decades = logScale ? y.ticks(6).filter((v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9) : [];
-  const yTicks = decades.length >= 2 ? decades : y.ticks(5);
-  select(yAxis).call(axisLeft(y).tickValues(yTicks).tickFormat((v) => formatMs(Number(v))));
+  select(yAxis).call(axisLeft(y).tickValues(durationTicks(y, logScale)).tickFormat((v) => formatMs(Number(v))));
   chart.append(xAxis, yAxis);
   const xLabel = svg('text', 'axis-label');
   xLabel.setAttribute('x', String((MARGIN.left + WIDTH - MARGIN.right) / 2));

@@ -187,6 +187,10 @@ describe('in situ in the report panel', () => {
     // the compile step: the compiled run's step 0 marked, far above the rest (log scale)
     assert.equal(await overlay.locator('circle.situ-mark.compiled').count(), 1);
     assert.equal(await overlay.getAttribute('data-scale'), 'log');
+    // a log axis labels whole decades only: d3's 2, 3, … 9 labels printed over each other in this short chart
+    const labels = await overlay.locator('.y-axis .tick text').allTextContents();
+    assert.ok(labels.length >= 2 && labels.length <= 6, `y labels: ${labels.join(' | ')}`);
+    assert.ok(labels.every((l) => /^(1|10|100)(\.0+)? (ms|s)$|^1\.0+ s$|^0\.(1|01|001)0* (ms|s)$/.test(l)), `y labels are decades: ${labels.join(' | ')}`);
     assert.deepEqual(errorsOf(page), []);
   });
 
