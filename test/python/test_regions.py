@@ -95,7 +95,10 @@ def test_a_region_that_speeds_up_is_measured_on_the_scripts_inputs(two_regions: 
     assert written["speedup"] > 0 and interval["low"] <= written["speedup"] <= interval["high"], written
     assert written["timing"]["valid"] and written["eagerTiming"]["medianMs"] > 0
     assert written["compileSeconds"] == fast["compiler"]["compileSeconds"]["total"] > 0
-    assert written["breakEvenCalls"] > 0
+    # paid back after some calls when compiled is faster, never when it is not (which one is this host's business)
+    if written["speedup"] != 1.0:
+        assert (written["breakEvenCalls"] is None) == (written["speedup"] < 1.0), written
+        assert written["breakEvenCalls"] is None or written["breakEvenCalls"] > 0
     assert written["kernelsPerStep"] < written["eagerKernelsPerStep"]
     for trace in (written["trace"], written["eagerTrace"], what_if["trace"]):
         events = json.loads((run.report_dir / trace).read_text())["traceEvents"]

@@ -50,7 +50,10 @@ def test_script_mode_reports_breaks_and_recompiles_at_user_lines(tmp_path: Path)
     assert mode["compileSeconds"] > 0 and compiler["frames"][0]["location"]["line"] == marker_line(script, "def step(x):")
     [region] = run.report["regions"]  # `fast`, measured on the inputs of its most frequent signature
     assert region["calls"][2]["event"] == "recompiled" and region["measurements"][0]["signature"] == "float32[8]; grad"
-    assert run.report["recommendation"]["verdict"] in ("compile", "compile-for-longer-runs", "stay-eager")
+    # which verdict is the host's business (a busy host's rounds may vary too much for one): it is one of the rules'
+    # and says why
+    recommendation = run.report["recommendation"]
+    assert recommendation["verdict"] in ("compile", "compile-for-longer-runs", "stay-eager", "none") and recommendation["reason"]
 
 
 def test_script_that_fails_still_reports_its_compiles(tmp_path: Path) -> None:
