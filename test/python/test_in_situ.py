@@ -146,8 +146,12 @@ def test_a_generate_loop_passing_its_growing_cache_is_compared_pooled(tmp_path: 
     # after its first 10 calls (each new signature compiled as written) the region counts as changing: its new
     # signatures run at either stance, carry no input capture, and its steps are pooled
     assert situ["step"]["comparedBy"] == "pooled" and situ["step"]["pairs"] >= 1
-    # (the observer's work in the interleaved blocks: only the sampled state checks, calls 2^k - 1; no capture)
-    assert all((c["index"] + 1) & c["index"] == 0 for c in region["calls"] if c["block"] and c.get("observer"))
+    # the observer's work in the interleaved blocks: the sampled state checks (calls 2^k - 1), or an input capture of a
+    # new signature before the region counts as changing (which calls those are depends on when this host's warm-up let
+    # the switching start); once it is changing, no capture
+    from compile_lens_runner.script.regions import CHANGING_AFTER_CALLS
+    assert all((c["index"] + 1) & c["index"] == 0 or c["index"] < CHANGING_AFTER_CALLS
+               for c in region["calls"] if c["block"] and c.get("observer")), [c["index"] for c in region["calls"] if c.get("observer")]
     assert situ["stepsPerSecond"]["eager"] > 0 and situ["stepsPerSecond"]["compiled"] > 0
     assert "not measured" not in region["recommendation"]["reason"]
 
