@@ -30,5 +30,7 @@ def test_stability_driver_on_cpu(tmp_path: Path) -> None:
     assert run["modes"]["default"]["speedup"] > 0 and run["modes"]["default"]["low"] <= run["modes"]["default"]["high"]
     rounds = json.loads((tmp_path / "rounds.json").read_text())["runs"]["mlp_1"]["modes"]["default"]
     pairs = list(zip(rounds["eagerRoundsMs"], rounds["compiledRoundsMs"]))
-    assert abs(estimator.fastest_ratio(pairs) / rounds["reportedSpeedup"] - 1) < 1e-3  # the estimator's own input format
+    # the estimator's own input format gives the reported speedup, to the report's rounding (4 decimals: a relative
+    # bound failed at 0.0287x on a busy host)
+    assert abs(estimator.fastest_ratio(pairs) - rounds["reportedSpeedup"]) <= 5.1e-5
     assert (tmp_path / "mlp-run1" / "report.json").exists()
