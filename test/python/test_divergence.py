@@ -138,3 +138,16 @@ def test_ranks_waiting_in_different_collectives() -> None:
     assert hang_sentence({0: waiting, 1: other}) == (
         "rank 0 is waiting in all_reduce at hang.py:10; rank 1 is waiting in barrier at hang.py:12: the ranks wait in "
         "different collectives.")
+
+
+def test_a_rank_whose_script_failed_after_it_was_told_to_stop_is_stopped() -> None:
+    """On a timeout both ranks get SIGTERM; the one blocked in all_reduce may see its peer go and fail before its own
+    snapshot: that failure is the stop's consequence (a fresh-clone CI run saw it), while a rank that failed on its
+    own before any stop is an error."""
+    from compile_lens_runner.ranks.merge import RankRun
+
+    def status(exit_record: dict[str, Any]) -> str:
+        return RankRun(rank=0, report={}, how="final", exit=exit_record, stacks=None).status
+    assert status({"code": 1, "stopped": True}) == "stopped"
+    assert status({"code": 1, "stopped": False}) == status({"code": 1}) == "error"
+    assert status({"code": 0, "stopped": True}) == "ok"

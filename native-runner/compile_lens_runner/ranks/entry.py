@@ -73,7 +73,8 @@ def run_rank(spec: dict[str, Any], info: RankInfo, run_worker: Callable[[str], i
         json.dump(dict(spec, workdir=info.worker_dir, rank=info.to_json()), f)
     _select_gpu(info.local_rank)
     code = run_worker(rank_spec_path)
+    stopped = rank_stop.stopped_before_finishing()
     rank_stop.finished()
     with open(os.path.join(info.dir, EXIT_FILE), "w", encoding="utf-8") as f:
-        json.dump({"code": code, "time": time.time()}, f)
+        json.dump({"code": code, "time": time.time(), "stopped": stopped}, f)
     return code

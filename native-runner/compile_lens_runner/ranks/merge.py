@@ -62,7 +62,10 @@ class RankRun:
         if not self.started and self.where.get("missing"):
             return "missing"
         if self.how == "final":
-            return "ok" if (self.exit or {}).get("code") == 0 else "error"
+            exit_record = self.exit or {}
+            if exit_record.get("code") == 0:
+                return "ok"
+            return "stopped" if exit_record.get("stopped") else "error"
         if self.how == "snapshot":
             error = (self.report or {}).get("error") or {}
             return "stopped" if error.get("kind") == "cancelled" else "error"

@@ -21,6 +21,7 @@ EXIT_CODE = 128 + signal.SIGTERM
 
 _snapshot: Callable[[], dict[str, Any]] | None = None
 _finished = threading.Event()
+_requested = threading.Event()
 
 
 def set_snapshot(make: Callable[[], dict[str, Any]]) -> None:
@@ -32,6 +33,12 @@ def set_snapshot(make: Callable[[], dict[str, Any]]) -> None:
 def finished() -> None:
     """The worker has written its own report: a SIGTERM from now on needs no snapshot."""
     _finished.set()
+
+
+def stopped_before_finishing() -> bool:
+    """SIGTERM came while the worker still ran: a failure the worker then reports (a collective whose peer the same
+    stop ended) is the stop's consequence, not the rank's own."""
+    return _requested.is_set()
 
 
 def _write_snapshot(path: str) -> None:
@@ -62,6 +69,8 @@ def install(snapshot_path: str) -> None:
                 return
             if signal.SIGTERM in data:
                 break
+        if not _finished.is_set():
+            _requested.set()
         if _finished.wait(WAIT_S):
             time.sleep(0.5)  # the main thread records its exit; an interpreter shutdown that hangs is cut short
         else:
