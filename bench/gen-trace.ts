@@ -3,7 +3,7 @@
 //   node --import tsx bench/gen-trace.ts OUT.json SIZE_MB [FIXTURE]
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TraceModel } from '../extension/core/trace/model.ts';
+import type { TraceModel } from '../extension/shared/trace/model.ts';
 
 export const DEFAULT_FIXTURE = join(__dirname, '..', 'test', 'fixtures', 'traces', 'mlp-default.trace.json');
 

@@ -1,10 +1,10 @@
 // The rank timeline's numbers for a folder of rank traces, as the panel shows them: which traces, how they are
 // aligned, and per step and rank the step time, communication, overlap, work and the slowest rank.
 //   node --import tsx bench/rankSteps.ts DIR      (e.g. the output of bench/rank_traces.py)
-import { loadMessage } from '../extension/core/timelineContent.ts';
-import { rankAlignment } from '../extension/core/trace/ranks.ts';
-import { rankStepTable } from '../extension/core/trace/rankSteps.ts';
-import { formatMicros } from '../extension/core/trace/summary.ts';
+import { loadMessage } from '../extension/present/timelineContent.ts';
+import { rankAlignment } from '../extension/shared/trace/ranks.ts';
+import { rankStepTable } from '../extension/shared/trace/rankSteps.ts';
+import { formatMicros } from '../extension/shared/trace/summary.ts';
 import { resolveTimelineSelection } from '../extension/node/timelineSelection.ts';
 import { readTimelineSource } from '../extension/node/timelineSource.ts';
 

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import type { HostToWebview } from '../extension/core/protocol.ts';
-import { loadMessage } from '../extension/core/timelineContent.ts';
+import type { HostToWebview } from '../extension/shared/protocol.ts';
+import { loadMessage } from '../extension/present/timelineContent.ts';
 import { readTimelineSource } from '../extension/node/timelineSource.ts';
 import { launchBrowser, openWebview, post } from '../test/webview/harness.ts';
 

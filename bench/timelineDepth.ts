@@ -5,10 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { flowLinks } from '../extension/core/trace/flowLinks.ts';
-import type { TraceModel } from '../extension/core/trace/model.ts';
-import { summarizeRange } from '../extension/core/trace/rangeSummary.ts';
-import { timelineMarks } from '../extension/core/trace/timelineMarks.ts';
+import { flowLinks } from '../extension/shared/trace/flowLinks.ts';
+import type { TraceModel } from '../extension/shared/trace/model.ts';
+import { summarizeRange } from '../extension/shared/trace/rangeSummary.ts';
+import { timelineMarks } from '../extension/shared/trace/timelineMarks.ts';
 import { scanTraceFile } from '../extension/node/trace/scanner.ts';
 import { generateTrace } from './gen-trace.ts';
 

@@ -6,8 +6,9 @@ import { build } from 'esbuild';
 const watch = process.argv.includes('--watch');
 const common = { bundle: true, sourcemap: true, minify: !watch, logLevel: 'warning' };
 
-/** Folders the webview must not bundle: Node-only code, the VS Code host, the CLI (webview/ may import extension/core only). */
-const NOT_BROWSER_SAFE = ['node', 'host', 'cli'].map((folder) => path.resolve('extension', folder) + path.sep);
+/** Folders the webview must not bundle: Node-only code, the editor's decisions, the VS Code host, the CLI (webview/ may
+ * import extension/shared and extension/present only). */
+const NOT_BROWSER_SAFE = ['node', 'editor', 'host', 'cli'].map((folder) => path.resolve('extension', folder) + path.sep);
 
 /** Fails the webview build on any import of a Node builtin, of `vscode`, or of a file outside the browser-safe folders. */
 const browserSafe = {
@@ -18,7 +19,7 @@ const browserSafe = {
       const file = spec.startsWith('.') ? path.resolve(resolveDir, spec) : null;
       const bad = isBuiltin(spec) ? `the Node module "${spec}"` : spec === 'vscode' ? 'the VS Code API'
         : file && NOT_BROWSER_SAFE.some((folder) => file.startsWith(folder)) ? path.relative(process.cwd(), file) : null;
-      return bad ? { errors: [{ text: `${path.relative(process.cwd(), importer)} imports ${bad}: the webview bundle may use extension/core and webview/ only` }] } : undefined;
+      return bad ? { errors: [{ text: `${path.relative(process.cwd(), importer)} imports ${bad}: the webview bundle may use extension/shared, extension/present and webview/ only` }] } : undefined;
     });
   },
 };

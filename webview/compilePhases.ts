@@ -2,7 +2,7 @@
 // AOT Autograd, Inductor, codegen, kernel compile, autotune) and its cache lookups as markers (filled: a hit), so a
 // slow compile shows which graph and which phase it was. Bars are SVG placed by a d3 scale in % of the row.
 import { scaleLinear, select } from 'd3';
-import type { CompilePhase, ModeResult, Report } from '../extension/core/report.ts';
+import type { CompilePhase, ModeResult, Report } from '../extension/shared/report.ts';
 import { el } from './panels.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';

@@ -1,8 +1,8 @@
-// "Show in timeline" in the webview: a finding's places (core/trace/timelineMarks.targetSpans) in the first pane
+// "Show in timeline" in the webview: a finding's places (shared/trace/timelineMarks.targetSpans) in the first pane
 // that has them (panes of the modes it was seen in first), zoomed to the first, outlined, and said in a line
 // above the panes; where the traces hold none, that is said.
-import { formatMicros } from '../extension/core/trace/summary.ts';
-import { targetSpans, type TimelineTarget } from '../extension/core/trace/timelineMarks.ts';
+import { formatMicros } from '../extension/shared/trace/summary.ts';
+import { targetSpans, type TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
 import { el } from './panels.ts';
 import type { TimelineCanvas } from './timeline.ts';
 

@@ -3,8 +3,8 @@
 // the script made it as written (compiled) and with compiling off (eager), the steps that compiled marked, the
 // steady state shaded with both medians. A log scale when compile steps dwarf the rest.
 import { axisBottom, axisLeft, line, scaleLinear, select } from 'd3';
-import type { InSituPoint, Region } from '../extension/core/report.ts';
-import { formatMs, formatSpeedup } from '../extension/core/units.ts';
+import type { InSituPoint, Region } from '../extension/shared/report.ts';
+import { formatMs, formatSpeedup } from '../extension/present/units.ts';
 import { el } from './panels.ts';
 import { durationScale, durationTicks, svg, withTitle } from './regionChart.ts';
 

@@ -1,10 +1,10 @@
 // The source side of a selected slice, under its details: for a generated kernel (matched to the report's kernels)
 // the ATen ops it fused, the user lines they came from (links) and "Open generated code"; for an eager kernel the
 // ATen op that launched it and, where the trace has Python stacks, the user's function. Strings go in as text only.
-import { baseName } from '../extension/core/fileName.ts';
-import { formatUsPerStep, kernelForSlice, linesText, paneKernels } from '../extension/core/kernelLinks.ts';
-import type { Report, SourceLocation } from '../extension/core/report.ts';
-import type { TraceModel } from '../extension/core/trace/model.ts';
+import { baseName } from '../extension/shared/fileName.ts';
+import { formatUsPerStep, kernelForSlice, linesText, paneKernels } from '../extension/present/kernelLinks.ts';
+import type { Report, SourceLocation } from '../extension/shared/report.ts';
+import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { el } from './panels.ts';
 
 type Reveal = (file: string, line: number, cell: number | null) => void;
@@ -61,7 +61,7 @@ function lineButton(location: SourceLocation, reveal: Reveal): HTMLElement {
 
 /**
  * The source side of slice i of the pane `paneLabel`, or null when there is nothing to say. A generated kernel is
- * looked up among the pane's kernels (a target's mode, a script region's compiles: core/kernelLinks.paneKernels; a
+ * looked up among the pane's kernels (a target's mode, a script region's compiles: present/kernelLinks.paneKernels; a
  * name two compiles share is told apart by the compiled region it ran in).
  */
 export function renderKernelSource(model: TraceModel, i: number, linked: number[], report: Report | null, paneLabel: string, reveal: Reveal, openCode: OpenCode): HTMLElement | null {

@@ -1,9 +1,9 @@
 // What the timeline draws over a pane's slices: the compiler's marks in their lane under the axis (compiles,
 // recompiles, graph breaks, CUDA-graph replays), a finding's places, the range selection, and launch → kernel
 // arrows. Canvas only; every string is drawn as text.
-import type { FlowArrow } from '../extension/core/trace/flowLinks.ts';
-import { SliceKind } from '../extension/core/trace/model.ts';
-import type { MarkKind, TimelineMark } from '../extension/core/trace/timelineMarks.ts';
+import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
+import { SliceKind } from '../extension/shared/trace/model.ts';
+import type { MarkKind, TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import type { Theme } from './theme.ts';
 
 /** Height of the marks' lane under the axis (only a pane with marks has it). */

@@ -1,11 +1,11 @@
 // DOM parts around the timelines: report header, details of the selected slice, compare tables.
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
-import type { Report } from '../extension/core/report.ts';
-import { digestReport, launchBoundText, type ReportDigest } from '../extension/core/reportDigest.ts';
-import type { TraceComparison } from '../extension/core/trace/compare.ts';
-import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/core/trace/model.ts';
-import { placeLabel } from '../extension/core/sourcePlace.ts';
-import { formatMicros } from '../extension/core/trace/summary.ts';
+import type { Report } from '../extension/shared/report.ts';
+import { digestReport, launchBoundText, type ReportDigest } from '../extension/present/reportDigest.ts';
+import type { TraceComparison } from '../extension/shared/trace/compare.ts';
+import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
+import { placeLabel } from '../extension/shared/sourcePlace.ts';
+import { formatMicros } from '../extension/shared/trace/summary.ts';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);

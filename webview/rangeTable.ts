@@ -1,8 +1,8 @@
 // The range selection's tables: what ran in the range (kernels and CPU ops apart), or for a compared pair both
 // sides by name. Sortable by a header button (mouse or keyboard), rows focusable and walked with the arrow keys.
 // Strings go in as text only.
-import { compareRanges, sortRangeRows, type RangePairRow, type RangeRow, type RangeSortKey, type RangeSummary, type SortDirection } from '../extension/core/trace/rangeSummary.ts';
-import { formatMicros } from '../extension/core/trace/summary.ts';
+import { compareRanges, sortRangeRows, type RangePairRow, type RangeRow, type RangeSortKey, type RangeSummary, type SortDirection } from '../extension/shared/trace/rangeSummary.ts';
+import { formatMicros } from '../extension/shared/trace/summary.ts';
 import { el } from './panels.ts';
 
 interface Column<T> { title: string; key: string; value: (row: T) => number | string; text: (row: T) => string; numeric: boolean }

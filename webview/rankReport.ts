@@ -1,11 +1,11 @@
 // A torchrun job in the report panel: a table of the ranks (how each ended, what it compiled, its steady step time;
 // slowest first, the ranks that diverged marked) and where the ranks diverged, each sentence linked to its line.
 // The same digest as the CLI's ranks block. Text only (el()).
-import { digestDivergence, type RankDigest } from '../extension/core/rankDigest.ts';
-import { rankTable, type RankTableRow } from '../extension/core/rankTable.ts';
-import type { Report } from '../extension/core/report.ts';
-import { placeLabel } from '../extension/core/sourcePlace.ts';
-import { formatMs, formatSeconds, plural } from '../extension/core/units.ts';
+import { digestDivergence, type RankDigest } from '../extension/present/rankDigest.ts';
+import { rankTable, type RankTableRow } from '../extension/present/rankTable.ts';
+import type { Report } from '../extension/shared/report.ts';
+import { placeLabel } from '../extension/shared/sourcePlace.ts';
+import { formatMs, formatSeconds, plural } from '../extension/present/units.ts';
 import { el } from './panels.ts';
 import type { Reveal } from './regions.ts';
 

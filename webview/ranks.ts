@@ -1,12 +1,12 @@
 // A distributed job's ranks in the timeline: how they are aligned (said above the panes), the communication
 // legend entry, and the per-step table under the panes (communication, overlap, step time, slowest rank).
-import type { TimelinePane } from '../extension/core/protocol.ts';
-import type { TraceModel } from '../extension/core/trace/model.ts';
-import { meanWorkUs, RANKS_SHOWN_FIRST, slowestAndFastest } from '../extension/core/trace/rankOrder.ts';
-import { rankStepTable, type RankStepStat, type RankStepTable } from '../extension/core/trace/rankSteps.ts';
-import { hostsOf, rankAlignment, type RankAlignment } from '../extension/core/trace/ranks.ts';
-import { formatMicros } from '../extension/core/trace/summary.ts';
-import type { TraceHead } from '../extension/core/trace/traceHead.ts';
+import type { TimelinePane } from '../extension/shared/protocol.ts';
+import type { TraceModel } from '../extension/shared/trace/model.ts';
+import { meanWorkUs, RANKS_SHOWN_FIRST, slowestAndFastest } from '../extension/shared/trace/rankOrder.ts';
+import { rankStepTable, type RankStepStat, type RankStepTable } from '../extension/shared/trace/rankSteps.ts';
+import { hostsOf, rankAlignment, type RankAlignment } from '../extension/shared/trace/ranks.ts';
+import { formatMicros } from '../extension/shared/trace/summary.ts';
+import type { TraceHead } from '../extension/shared/trace/traceHead.ts';
 import { el } from './panels.ts';
 
 export interface RankView {

@@ -2,8 +2,8 @@
 // compiled, recompiled or ran eagerly marked (each mark's <title> says what happened, the recompile's guard
 // failure included), the steady state shaded. A log scale when compile calls dwarf the rest.
 import { axisBottom, axisLeft, scaleLinear, scaleLog, select, symbol, symbolDiamond, symbolX, type ScaleContinuousNumeric } from 'd3';
-import type { Region, RegionCall } from '../extension/core/report.ts';
-import { formatMs, formatSeconds } from '../extension/core/units.ts';
+import type { Region, RegionCall } from '../extension/shared/report.ts';
+import { formatMs, formatSeconds } from '../extension/present/units.ts';
 import { el } from './panels.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';

@@ -2,12 +2,12 @@
 // did with it, its first-call story and chart, and its replayed measurements (speedup and where the next run may land,
 // per mode and inputs).
 // Report strings go in as text only (el()).
-import { digestRegion, recommendationLine, regionFacts, type RegionDigest } from '../extension/core/regionDigest.ts';
-import type { Report } from '../extension/core/report.ts';
-import { placeLabel } from '../extension/core/sourcePlace.ts';
-import { formatCount, formatMs, formatSeconds, formatSpeedup } from '../extension/core/units.ts';
+import { digestRegion, recommendationLine, regionFacts, type RegionDigest } from '../extension/present/regionDigest.ts';
+import type { Report } from '../extension/shared/report.ts';
+import { placeLabel } from '../extension/shared/sourcePlace.ts';
+import { formatCount, formatMs, formatSeconds, formatSpeedup } from '../extension/present/units.ts';
 import { el } from './panels.ts';
-import { inSituLines } from '../extension/core/inSituDigest.ts';
+import { inSituLines } from '../extension/present/inSituDigest.ts';
 import { renderInSituChart } from './inSituChart.ts';
 import { renderRegionChart } from './regionChart.ts';
 

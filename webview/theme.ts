@@ -1,5 +1,5 @@
 // Slice colours from the VS Code theme (--vscode-* variables), re-read when the theme changes.
-import { SLICE_KIND_COUNT, SliceKind, type TraceModel } from '../extension/core/trace/model.ts';
+import { SLICE_KIND_COUNT, SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
 
 /** CSS variable and a fallback (for a page outside VS Code) per SliceKind. */
 const KIND_VARIABLES: [string, string][] = [

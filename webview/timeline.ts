@@ -3,9 +3,9 @@
 // start-sorted, non-overlapping run: visible slices are found by binary search, and slices narrower than a
 // pixel are merged by jumping straight to the first slice that starts in the next pixel. A frame therefore
 // costs O(rows × pixels × log n), not O(events).
-import type { FlowArrow } from '../extension/core/trace/flowLinks.ts';
-import { SLICE_KIND_COUNT, type TraceModel } from '../extension/core/trace/model.ts';
-import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/core/trace/timelineMarks.ts';
+import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
+import { SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
+import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE } from './overlays.ts';
 import type { Theme } from './theme.ts';
 

@@ -1,16 +1,17 @@
-// `compile-lens`: the command-line face of the extension. Same core modules, same runner, same report.
+// `compile-lens`: the command-line face of the extension. Same shared, present and node modules, same runner, same
+// report.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs as parseArgsOf, type ParseArgsConfig } from 'node:util';
-import { collectFindings, findingMessage } from '../core/findings.ts';
-import { digestDivergence, digestRank, divergenceLine, failingDivergence } from '../core/rankDigest.ts';
-import { digestRegion, formatScriptDigest } from '../core/regionDigest.ts';
-import { digestLogs, formatLogNotes, formatLogsDigest } from '../core/logsDigest.ts';
-import { digestFinding, digestReport, formatDigest } from '../core/reportDigest.ts';
-import { inapplicableFlags, profileArgs, type ProfileOptions, type RunTarget } from '../core/runnerProtocol.ts';
-import { parseSourceMapRule, type SourceMapRule } from '../core/sourceMap.ts';
-import { placeLabel } from '../core/sourcePlace.ts';
-import { formatTraceSummary, summarizeTrace } from '../core/trace/summary.ts';
+import { collectFindings, findingMessage } from '../present/findings.ts';
+import { digestDivergence, digestRank, divergenceLine, failingDivergence } from '../present/rankDigest.ts';
+import { digestRegion, formatScriptDigest } from '../present/regionDigest.ts';
+import { digestLogs, formatLogNotes, formatLogsDigest } from '../present/logsDigest.ts';
+import { digestFinding, digestReport, formatDigest } from '../present/reportDigest.ts';
+import { inapplicableFlags, profileArgs, type ProfileOptions, type RunTarget } from '../shared/runnerProtocol.ts';
+import { parseSourceMapRule, type SourceMapRule } from '../shared/sourceMap.ts';
+import { placeLabel } from '../shared/sourcePlace.ts';
+import { formatTraceSummary, summarizeTrace } from '../shared/trace/summary.ts';
 import { inspectLogs } from '../node/inspectLogs.ts';
 import { loadReport, ReportError, type LoadedReport } from '../node/reportFile.ts';
 import { runRunner } from '../node/runner.ts';

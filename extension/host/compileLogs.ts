@@ -3,8 +3,8 @@
 // a profile run's report is: Problems, hovers, CodeLens, the Compiler view and the report panel.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { formatLogNotes, digestLogs } from '../core/logsDigest.ts';
-import type { SourceMapRule } from '../core/sourceMap.ts';
+import { formatLogNotes, digestLogs } from '../present/logsDigest.ts';
+import type { SourceMapRule } from '../shared/sourceMap.ts';
 import { inspectArgs, inspectLogs } from '../node/inspectLogs.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 

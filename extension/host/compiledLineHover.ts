@@ -2,8 +2,8 @@
 // were fused into, what else each fused, its time per step, and a link that opens the kernel in the generated code.
 // Reads the newest report shown that compiled this file (a run of another file does not hide it).
 import * as vscode from 'vscode';
-import { compiledLineHover, compiledLineIndex, type LineUse } from '../core/kernelLinks.ts';
-import type { Report } from '../core/report.ts';
+import { compiledLineHover, compiledLineIndex, type LineUse } from '../present/kernelLinks.ts';
+import type { Report } from '../shared/report.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type GeneratedCode, type OpenGeneratedCodeArgs } from './generatedCode.ts';
 
 export class CompiledLineHover {

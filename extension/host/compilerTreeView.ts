@@ -2,7 +2,7 @@
 // compiler artifact (generated code, guards, FX graph) opens that read-only.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { buildCompilerTree, type ArtifactTarget, type CompilerTreeNode } from '../core/compilerTree.ts';
+import { buildCompilerTree, type ArtifactTarget, type CompilerTreeNode } from '../present/compilerTree.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { OPEN_ARTIFACT_COMMAND, REVEAL_LINES_COMMAND, type OpenArtifactArgs } from './generatedCode.ts';
 

@@ -1,15 +1,15 @@
-// The findings where the code is, kept per file across runs (core/findingStore.ts): Problems entries, hovers
+// The findings where the code is, kept per file across runs (editor/findingStore.ts): Problems entries, hovers
 // (the finding first, then what the line was compiled into), and CodeLens above compile targets and torch.compile
 // lines (a script's regions), in Python files and in notebook cells.
 import * as vscode from 'vscode';
-import { findCompileSites, findCompileSitesInCells } from '../core/compileSites.ts';
-import { FindingStore } from '../core/findingStore.ts';
-import { findingHover, findingMessage, type Finding } from '../core/findings.ts';
-import { digestRegion, type RegionDigest } from '../core/regionDigest.ts';
-import { digestReport, headline } from '../core/reportDigest.ts';
-import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../core/sourcePlace.ts';
-import { findTargetFunctions } from '../core/targets.ts';
-import { shortLine } from '../core/units.ts';
+import { findCompileSites, findCompileSitesInCells } from '../editor/compileSites.ts';
+import { FindingStore } from '../editor/findingStore.ts';
+import { findingHover, findingMessage, type Finding } from '../present/findings.ts';
+import { digestRegion, type RegionDigest } from '../present/regionDigest.ts';
+import { digestReport, headline } from '../present/reportDigest.ts';
+import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
+import { findTargetFunctions } from '../editor/targets.ts';
+import { shortLine } from '../present/units.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { cellLocation, notebookCellTexts, placeOfDocument } from './notebooks.ts';
 

@@ -1,11 +1,12 @@
-// VS Code entry point: commands, settings and wiring. Logic lives in core/ (pure), node/ (files, processes) and the views.
+// VS Code entry point: commands, settings and wiring. Logic lives in shared/, present/ and editor/ (pure), node/
+// (files, processes) and the views.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { chooseProfile, type ActiveSource } from '../core/profileChoice.ts';
-import { runKey } from '../core/findingStore.ts';
-import { runSummary } from '../core/regionDigest.ts';
-import { optionsFromSettings, profileArgs, targetModes, type RunTarget } from '../core/runnerProtocol.ts';
-import { RunSlot } from '../core/runSlot.ts';
+import { chooseProfile, type ActiveSource } from '../editor/profileChoice.ts';
+import { runKey } from '../editor/findingStore.ts';
+import { runSummary } from '../present/regionDigest.ts';
+import { optionsFromSettings, profileArgs, targetModes, type RunTarget } from '../shared/runnerProtocol.ts';
+import { RunSlot } from '../editor/runSlot.ts';
 import { interpreterProblem, probeInterpreter } from '../node/interpreter.ts';
 import { loadReport } from '../node/reportFile.ts';
 import { listRuns } from '../node/runList.ts';
@@ -53,7 +54,7 @@ function activeSource(): ActiveSource | null {
   return null;
 }
 
-/** What "Compile & Profile Model" runs: decided by core/profileChoice.ts, asked here when there is a choice. */
+/** What "Compile & Profile Model" runs: decided by editor/profileChoice.ts, asked here when there is a choice. */
 async function pickTarget(): Promise<RunTarget | undefined> {
   const preferred = vscode.workspace.getConfiguration('compileLens').get<string>('defaultSample') ?? 'mlp';
   const choice = chooseProfile(activeSource(), SAMPLES, SAMPLES.includes(preferred) ? preferred : 'mlp');

@@ -4,8 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { compileOf, kernelLenses } from '../core/kernelLinks.ts';
-import type { KernelProvenance, SourceLocation } from '../core/report.ts';
+import { compileOf, kernelLenses } from '../present/kernelLinks.ts';
+import type { KernelProvenance, SourceLocation } from '../shared/report.ts';
 import { loadReport, type LoadedReport } from '../node/reportFile.ts';
 import { PathRefused, reportFilePath, sourceFilePath } from '../node/reportPaths.ts';
 import { revealLocation, workspaceFolderPaths } from './notebooks.ts';

@@ -1,7 +1,7 @@
 // Notebooks in the editor: which file and cell a document is, and which cell document a report location (with
-// `cell`) lands on. The mapping itself is core/sourcePlace.ts; this only asks VS Code for the open notebooks.
+// `cell`) lands on. The mapping itself is shared/sourcePlace.ts; this only asks VS Code for the open notebooks.
 import * as vscode from 'vscode';
-import { cellPosition, type NotebookCellInfo, type SourcePlace } from '../core/sourcePlace.ts';
+import { cellPosition, type NotebookCellInfo, type SourcePlace } from '../shared/sourcePlace.ts';
 import { sourceFilePath } from '../node/reportPaths.ts';
 
 const cellInfo = (notebook: vscode.NotebookDocument): NotebookCellInfo[] =>

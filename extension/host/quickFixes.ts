@@ -1,9 +1,9 @@
 // Quick Fixes (code actions) for findings whose fix is a mechanical edit: on the Problems entry and in the hover of
-// the finding's line, one click inserts the fix into the user's file (the edit is core/quickFixes.ts's). The next run
+// the finding's line, one click inserts the fix into the user's file (the edit is editor/quickFixes.ts's). The next run
 // shows whether the finding is gone.
 import * as vscode from 'vscode';
-import type { Finding } from '../core/findings.ts';
-import { quickFixEdit } from '../core/quickFixes.ts';
+import type { Finding } from '../present/findings.ts';
+import { quickFixEdit } from '../editor/quickFixes.ts';
 
 /** The findings on a document's 0-based line (EditorFindings.findingsAt). */
 export type FindingsAt = (document: vscode.TextDocument, line: number) => Finding[];

@@ -1,7 +1,7 @@
 // "Compile Lens: Runs": the recent runs of each workspace folder (.compile-lens/runs/*/report.json), the newest
 // first, each with its headline; clicking one opens its report. Refreshed when a run ends or a report changes.
 import * as vscode from 'vscode';
-import type { RunListEntry } from '../core/runList.ts';
+import type { RunListEntry } from '../present/runList.ts';
 import { listRuns } from '../node/runList.ts';
 import { OPEN_REPORT_COMMAND } from './editorFindings.ts';
 

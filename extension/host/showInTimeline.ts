@@ -1,15 +1,15 @@
 // "Show in timeline" on a graph break or recompile: a code action on its Problems entry (and the light bulb on
 // its line) and a link in its hover, which open the run's report timeline zoomed to where it happened
-// (core/timelineTargets.ts: the finding's compile ids; the webview finds them among the trace's marks).
+// (editor/timelineTargets.ts: the finding's compile ids; the webview finds them among the trace's marks).
 import * as vscode from 'vscode';
-import { runKey } from '../core/findingStore.ts';
-import { collectFindings, findingMessage } from '../core/findings.ts';
-import type { HostToWebview } from '../core/protocol.ts';
-import type { Report } from '../core/report.ts';
-import { placeOf, samePlace } from '../core/sourcePlace.ts';
-import { timelineTarget } from '../core/timelineTargets.ts';
-import { shortLine } from '../core/units.ts';
-import type { TimelineTarget } from '../core/trace/timelineMarks.ts';
+import { runKey } from '../editor/findingStore.ts';
+import { collectFindings, findingMessage } from '../present/findings.ts';
+import type { HostToWebview } from '../shared/protocol.ts';
+import type { Report } from '../shared/report.ts';
+import { placeOf, samePlace } from '../shared/sourcePlace.ts';
+import { timelineTarget } from '../editor/timelineTargets.ts';
+import { shortLine } from '../present/units.ts';
+import type { TimelineTarget } from '../shared/trace/timelineMarks.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { placeOfDocument } from './notebooks.ts';
 

@@ -3,9 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostToWebview, TimelineSource, WebviewToHost } from '../core/protocol.ts';
-import { isTimelineSource, loadMessage, previewMessage, type TimelineContent } from '../core/timelineContent.ts';
-import { renderWebviewHtml } from '../core/webviewHtml.ts';
+import type { HostToWebview, TimelineSource, WebviewToHost } from '../shared/protocol.ts';
+import { isTimelineSource, loadMessage, previewMessage, type TimelineContent } from '../present/timelineContent.ts';
+import { renderWebviewHtml } from '../editor/webviewHtml.ts';
 import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../node/timelineSelection.ts';
 import { commonFolder, readTimelineSource } from '../node/timelineSource.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type OpenGeneratedCodeArgs } from './generatedCode.ts';

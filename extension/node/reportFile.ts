@@ -1,7 +1,7 @@
 // Reading report.json from disk with messages that say what is wrong and what to do.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { checkReport, type Report } from '../core/report.ts';
+import { checkReport, type Report } from '../shared/report.ts';
 import { reportFilePath } from './reportPaths.ts';
 
 export class ReportError extends Error {}

@@ -2,7 +2,7 @@
 // written, or from an older schema, is left out rather than failing the list).
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { runListEntry, sortRuns, type RunListEntry } from '../core/runList.ts';
+import { runListEntry, sortRuns, type RunListEntry } from '../present/runList.ts';
 import { loadReport } from './reportFile.ts';
 
 export const RUNS_FOLDER = path.join('.compile-lens', 'runs');

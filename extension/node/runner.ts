@@ -2,7 +2,7 @@
 // stderr as log lines, cancel and timeout by ending its whole process group so no compiler worker survives.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { isProfilerNoise, parseProtocolLine, type ProtocolLine } from '../core/runnerProtocol.ts';
+import { isProfilerNoise, parseProtocolLine, type ProtocolLine } from '../shared/runnerProtocol.ts';
 
 export interface RunnerProgress {
   phase: string;

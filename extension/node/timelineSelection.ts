@@ -2,9 +2,9 @@
 // distributed job's rank traces on one time axis (a folder of them, or several files that are distinct ranks).
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { TimelineSource } from '../core/protocol.ts';
-import { orderByRank } from '../core/trace/ranks.ts';
-import { type TraceHead } from '../core/trace/traceHead.ts';
+import type { TimelineSource } from '../shared/protocol.ts';
+import { orderByRank } from '../shared/trace/ranks.ts';
+import { type TraceHead } from '../shared/trace/traceHead.ts';
 import { readTraceHead } from './trace/readTraceHead.ts';
 
 /**

@@ -1,10 +1,10 @@
 // Reads what a timeline shows from disk: every trace of a report, of chosen trace files, or of a job's ranks, into
-// the TimelineContent that core/timelineContent.ts turns into the messages for the webview.
+// the TimelineContent that present/timelineContent.ts turns into the messages for the webview.
 import path from 'node:path';
-import type { TimelineSource } from '../core/protocol.ts';
-import { regionTraces, type TimelineContent } from '../core/timelineContent.ts';
-import { hostsOf, orderByRank, rankLabel } from '../core/trace/ranks.ts';
-import type { TraceHead } from '../core/trace/traceHead.ts';
+import type { TimelineSource } from '../shared/protocol.ts';
+import { regionTraces, type TimelineContent } from '../present/timelineContent.ts';
+import { hostsOf, orderByRank, rankLabel } from '../shared/trace/ranks.ts';
+import type { TraceHead } from '../shared/trace/traceHead.ts';
 import { artifactPath, loadReport } from './reportFile.ts';
 import { readTraceHead } from './trace/readTraceHead.ts';
 import { readTraceFile } from './trace/scanner.ts';

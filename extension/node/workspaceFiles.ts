@@ -2,7 +2,7 @@
 // the workspace (dot folders, node_modules, __pycache__ and virtual environments skipped; bounded).
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { baseName } from '../core/fileName.ts';
+import { baseName } from '../shared/fileName.ts';
 
 const SKIP = new Set(['node_modules', '__pycache__', 'site-packages', 'dist-packages', 'venv', 'env']);
 const MAX_ENTRIES = 200_000;

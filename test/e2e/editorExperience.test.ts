@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import type { Report } from '../../extension/core/report.ts';
+import type { Report } from '../../extension/shared/report.ts';
 import { findWebviewFrame, focusWorkbench, makeTestWorkspace, openFile, prepareCodeServer, runCommand, startSession, tracedKernelNames, type CodeServerEnv } from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');

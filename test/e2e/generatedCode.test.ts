@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { Report } from '../../extension/core/report.ts';
+import type { Report } from '../../extension/shared/report.ts';
 import { findWebviewFrame, focusWorkbench, openFile, prepareCodeServer, runCommand, startSession, tracedKernelNames, type CodeServerEnv } from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { generateTrace } from '../../bench/gen-trace.ts';
-import { PREVIEW_MIN_EVENTS } from '../../extension/core/timelineContent.ts';
+import { PREVIEW_MIN_EVENTS } from '../../extension/present/timelineContent.ts';
 import { findWebviewFrame, makeTestWorkspace, openFile, paletteHas, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');

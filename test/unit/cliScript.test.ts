@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { main } from '../../extension/cli/main.ts';
-import { optionsFromSettings, profileArgs } from '../../extension/core/runnerProtocol.ts';
+import { optionsFromSettings, profileArgs } from '../../extension/shared/runnerProtocol.ts';
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 const STUB = path.join(FIXTURES, 'stub-runner', 'python');

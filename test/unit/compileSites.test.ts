@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { codeLines, findCompileSites, findCompileSitesInCells } from '../../extension/core/compileSites.ts';
+import { codeLines, findCompileSites, findCompileSitesInCells } from '../../extension/editor/compileSites.ts';
 
 const sites = (source: string) => findCompileSites(source).map((s) => [s.line, s.kind]);
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { FindingStore, runKey } from '../../extension/core/findingStore.ts';
-import { collectFindings } from '../../extension/core/findings.ts';
-import type { Report } from '../../extension/core/report.ts';
-import { runHeadline, runListEntry, sortRuns } from '../../extension/core/runList.ts';
+import { FindingStore, runKey } from '../../extension/editor/findingStore.ts';
+import { collectFindings } from '../../extension/present/findings.ts';
+import type { Report } from '../../extension/shared/report.ts';
+import { runHeadline, runListEntry, sortRuns } from '../../extension/present/runList.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/reports');
 const fixture = (name: string): Report => JSON.parse(readFileSync(path.join(FIXTURES, name, 'report.json'), 'utf8')) as Report;

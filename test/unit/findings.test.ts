@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { collectFindings, findingHover, findingMessage } from '../../extension/core/findings.ts';
-import { checkReport, type ModeResult, type Report } from '../../extension/core/report.ts';
-import { digestReport, formatDigest, headline } from '../../extension/core/reportDigest.ts';
-import { findTargetFunctions } from '../../extension/core/targets.ts';
-import { buildCompilerTree } from '../../extension/core/compilerTree.ts';
+import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
+import { checkReport, type ModeResult, type Report } from '../../extension/shared/report.ts';
+import { digestReport, formatDigest, headline } from '../../extension/present/reportDigest.ts';
+import { findTargetFunctions } from '../../extension/editor/targets.ts';
+import { buildCompilerTree } from '../../extension/present/compilerTree.ts';
 
 const MODEL = '/ws/model.py';
 

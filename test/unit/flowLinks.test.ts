@@ -1,11 +1,11 @@
-// Launch → kernel arrows (core/trace/flowLinks.ts) on real H100 traces (test/fixtures/traces): checked against
+// Launch → kernel arrows (shared/trace/flowLinks.ts) on real H100 traces (test/fixtures/traces): checked against
 // the traces' own flow events and correlation ids, read here straight from the JSON.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { flowLinks, linkedSlices } from '../../extension/core/trace/flowLinks.ts';
-import { SliceKind, type TraceModel } from '../../extension/core/trace/model.ts';
+import { flowLinks, linkedSlices } from '../../extension/shared/trace/flowLinks.ts';
+import { SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { digestInSitu, inSituLens, inSituLines, pairsNote, wallLine } from '../../extension/core/inSituDigest.ts';
-import { digestRegion, formatScriptDigest } from '../../extension/core/regionDigest.ts';
-import { regionStory } from '../../extension/core/regionStory.ts';
-import type { InSituSpeedup, Region, Report } from '../../extension/core/report.ts';
+import { digestInSitu, inSituLens, inSituLines, pairsNote, wallLine } from '../../extension/present/inSituDigest.ts';
+import { digestRegion, formatScriptDigest } from '../../extension/present/regionDigest.ts';
+import { regionStory } from '../../extension/present/regionStory.ts';
+import type { InSituSpeedup, Region, Report } from '../../extension/shared/report.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
 const fixture = async (name: string): Promise<Report> => (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;

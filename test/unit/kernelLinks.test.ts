@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { buildCompilerTree, type CompilerTreeNode } from '../../extension/core/compilerTree.ts';
-import { codeTarget, compiledLineHover, compiledLineIndex, kernelForSlice, kernelLenses, kernelLensTitle, linesText } from '../../extension/core/kernelLinks.ts';
+import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
+import { codeTarget, compiledLineHover, compiledLineIndex, kernelForSlice, kernelLenses, kernelLensTitle, linesText } from '../../extension/present/kernelLinks.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
 const REPORTS = path.resolve(__dirname, '../fixtures/reports');

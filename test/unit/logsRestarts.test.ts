@@ -1,8 +1,8 @@
 // An attached job that torchrun restarted: the earlier attempts in one sentence, printed by `inspect` before the notes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatLogNotes, restartsText } from '../../extension/core/logsDigest.ts';
-import type { EarlierAttempt } from '../../extension/core/report.ts';
+import { formatLogNotes, restartsText } from '../../extension/present/logsDigest.ts';
+import type { EarlierAttempt } from '../../extension/shared/report.ts';
 
 const failed = (attempt: number, rank: number | null, line: number | null): EarlierAttempt => ({
   attempt, folder: attempt ? `../job/attempt${attempt}` : '../job', status: 'partial', failedRank: rank,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chooseProfile, type ProfileChoice } from '../../extension/core/profileChoice.ts';
+import { chooseProfile, type ProfileChoice } from '../../extension/editor/profileChoice.ts';
 
 const SAMPLES = ['mlp', 'localopt', 'graphbreak', 'recompile'];
 const python = (text: string) => ({ kind: 'python' as const, file: '/w/model.py', text });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { afterImports, quickFixEdit, type QuickFixEdit } from '../../extension/core/quickFixes.ts';
+import { afterImports, quickFixEdit, type QuickFixEdit } from '../../extension/editor/quickFixes.ts';
 
 /** What the editor's WorkspaceEdit does with the edits (they never overlap). */
 function apply(source: string, edit: QuickFixEdit): string {

@@ -1,11 +1,11 @@
-// The range selection's table (core/trace/rangeSummary.ts) on real H100 and CPU traces (test/fixtures/traces),
+// The range selection's table (shared/trace/rangeSummary.ts) on real H100 and CPU traces (test/fixtures/traces),
 // against a brute-force reading of the same slices.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { TraceModel } from '../../extension/core/trace/model.ts';
-import { compareRanges, sortRangeRows, summarizeRange, type RangeRow } from '../../extension/core/trace/rangeSummary.ts';
-import { kernelIndices, kernelStats } from '../../extension/core/trace/summary.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { compareRanges, sortRangeRows, summarizeRange, type RangeRow } from '../../extension/shared/trace/rangeSummary.ts';
+import { kernelIndices, kernelStats } from '../../extension/shared/trace/summary.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);

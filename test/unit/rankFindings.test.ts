@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { collectFindings, findingHover, findingMessage, rankText } from '../../extension/core/findings.ts';
-import { digestRank, failingDivergence, formatRanks } from '../../extension/core/rankDigest.ts';
+import { collectFindings, findingHover, findingMessage, rankText } from '../../extension/present/findings.ts';
+import { digestRank, failingDivergence, formatRanks } from '../../extension/present/rankDigest.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 

@@ -2,8 +2,8 @@
 // the ranks an error divergence names marked (a cache warning does not).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rankTable } from '../../extension/core/rankTable.ts';
-import type { RankEntry, Report } from '../../extension/core/report.ts';
+import { rankTable } from '../../extension/present/rankTable.ts';
+import type { RankEntry, Report } from '../../extension/shared/report.ts';
 
 const region = (id: string, medianMs: number | null) => ({ id, name: id, callCount: 6, steadyState: medianMs === null ? null : { fromCall: 4, medianMs } });
 const report = (ranks: RankEntry[], divergence: Report['divergence'] = []): Report => ({ ranks, divergence } as unknown as Report);

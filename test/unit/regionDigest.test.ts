@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { collectFindings } from '../../extension/core/findings.ts';
-import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/core/regionDigest.ts';
-import { parseSignature, regionStory, signatureChange } from '../../extension/core/regionStory.ts';
-import { shortLine } from '../../extension/core/units.ts';
-import type { Region, RegionCall, Report } from '../../extension/core/report.ts';
-import { cellPosition, placeLabel } from '../../extension/core/sourcePlace.ts';
+import { collectFindings } from '../../extension/present/findings.ts';
+import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/present/regionDigest.ts';
+import { parseSignature, regionStory, signatureChange } from '../../extension/present/regionStory.ts';
+import { shortLine } from '../../extension/present/units.ts';
+import type { Region, RegionCall, Report } from '../../extension/shared/report.ts';
+import { cellPosition, placeLabel } from '../../extension/shared/sourcePlace.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
 const fixture = async (name: string): Promise<Report> => (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;

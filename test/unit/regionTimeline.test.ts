@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadMessage, regionTraces } from '../../extension/core/timelineContent.ts';
+import { loadMessage, regionTraces } from '../../extension/present/timelineContent.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 

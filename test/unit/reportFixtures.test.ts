@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { buildCompilerTree } from '../../extension/core/compilerTree.ts';
-import { collectFindings } from '../../extension/core/findings.ts';
-import { compareTraces } from '../../extension/core/trace/compare.ts';
-import { summarizeTrace } from '../../extension/core/trace/summary.ts';
+import { buildCompilerTree } from '../../extension/present/compilerTree.ts';
+import { collectFindings } from '../../extension/present/findings.ts';
+import { compareTraces } from '../../extension/shared/trace/compare.ts';
+import { summarizeTrace } from '../../extension/shared/trace/summary.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 

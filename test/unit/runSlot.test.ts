@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RunSlot } from '../../extension/core/runSlot.ts';
+import { RunSlot } from '../../extension/editor/runSlot.ts';
 
 test('a second run is refused with the name of the first; the slot frees on release, once', () => {
   const slot = new RunSlot();

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseProtocolLine, profileArgs, targetModes } from '../../extension/core/runnerProtocol.ts';
+import { parseProtocolLine, profileArgs, targetModes } from '../../extension/shared/runnerProtocol.ts';
 import { runRunner } from '../../extension/node/runner.ts';
 
 /** A stand-in runner package: real python, scripted behaviour, so process handling is tested for real. */

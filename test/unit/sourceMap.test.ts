@@ -2,8 +2,8 @@
 // suffix; a file with no copy or two equally good ones stays at the log's path and is said.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Report } from '../../extension/core/report.ts';
-import { mappingNote, mapReport, parseSourceMapRule, reportFiles, SourceMapper } from '../../extension/core/sourceMap.ts';
+import type { Report } from '../../extension/shared/report.ts';
+import { mappingNote, mapReport, parseSourceMapRule, reportFiles, SourceMapper } from '../../extension/shared/sourceMap.ts';
 
 const WORKSPACE = ['/ws/proj/train.py', '/ws/proj/models/gpt.py', '/ws/other/models/gpt.py', '/ws/proj/utils/io.py', '/ws/old/utils/io.py'];
 

@@ -1,14 +1,14 @@
-// Compiles, recompiles, graph breaks and CUDA-graph replays on the timeline (core/trace/timelineMarks.ts), and a
-// report's finding matched to them (core/timelineTargets.ts), on real traces and the report they came with.
+// Compiles, recompiles, graph breaks and CUDA-graph replays on the timeline (shared/trace/timelineMarks.ts), and a
+// report's finding matched to them (editor/timelineTargets.ts), on real traces and the report they came with.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { collectFindings, findingMessage } from '../../extension/core/findings.ts';
-import type { Report } from '../../extension/core/report.ts';
-import { timelineTarget } from '../../extension/core/timelineTargets.ts';
-import type { TraceModel } from '../../extension/core/trace/model.ts';
-import { mayHaveMarks, targetSpans, timelineMarks } from '../../extension/core/trace/timelineMarks.ts';
+import { collectFindings, findingMessage } from '../../extension/present/findings.ts';
+import type { Report } from '../../extension/shared/report.ts';
+import { timelineTarget } from '../../extension/editor/timelineTargets.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { mayHaveMarks, targetSpans, timelineMarks } from '../../extension/shared/trace/timelineMarks.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const fixtures = join(__dirname, '..', 'fixtures');

@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { isTimelineSource, loadMessage } from '../../extension/core/timelineContent.ts';
+import { isTimelineSource, loadMessage } from '../../extension/present/timelineContent.ts';
 import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../../extension/node/timelineSelection.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 

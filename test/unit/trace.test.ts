@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { scanTraceBytes, TraceScanner } from '../../extension/core/trace/byteScanner.ts';
-import { compareTraces } from '../../extension/core/trace/compare.ts';
-import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/core/trace/model.ts';
-import { formatTraceSummary, summarizeTrace } from '../../extension/core/trace/summary.ts';
+import { scanTraceBytes, TraceScanner } from '../../extension/shared/trace/byteScanner.ts';
+import { compareTraces } from '../../extension/shared/trace/compare.ts';
+import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
+import { formatTraceSummary, summarizeTrace } from '../../extension/shared/trace/summary.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { summarizeTrace } from '../../extension/core/trace/summary.ts';
+import { summarizeTrace } from '../../extension/shared/trace/summary.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const TRACES = path.resolve(__dirname, '../fixtures/traces');

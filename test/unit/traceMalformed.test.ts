@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { scanTraceBytes, TraceScanner } from '../../extension/core/trace/byteScanner.ts';
-import type { TraceModel } from '../../extension/core/trace/model.ts';
-import { TraceError } from '../../extension/core/trace/problems.ts';
-import { summarizeTrace } from '../../extension/core/trace/summary.ts';
+import { scanTraceBytes, TraceScanner } from '../../extension/shared/trace/byteScanner.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { TraceError } from '../../extension/shared/trace/problems.ts';
+import { summarizeTrace } from '../../extension/shared/trace/summary.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);

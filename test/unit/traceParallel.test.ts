@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { generateTrace } from '../../bench/gen-trace.ts';
-import type { TraceModel } from '../../extension/core/trace/model.ts';
-import { sliceWindow, viewWindow } from '../../extension/core/trace/window.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { readTraceFile, scanTraceFile, traceScanInternals } from '../../extension/node/trace/scanner.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');

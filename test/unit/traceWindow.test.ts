@@ -5,9 +5,9 @@ import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { loadMessage, previewMessage } from '../../extension/core/timelineContent.ts';
-import type { TraceModel } from '../../extension/core/trace/model.ts';
-import { overlapsWindow, sameSlice, sliceWindow, viewWindow, type FirstView } from '../../extension/core/trace/window.ts';
+import { loadMessage, previewMessage } from '../../extension/present/timelineContent.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { overlapsWindow, sameSlice, sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { readTraceFile, scanTraceFile } from '../../extension/node/trace/scanner.ts';
 

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { collectFindings, findingHover, findingMessage } from '../../extension/core/findings.ts';
-import { checkReport, type ModeResult, type Report, type Timing } from '../../extension/core/report.ts';
-import { digestReport, formatDigest, headline } from '../../extension/core/reportDigest.ts';
+import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
+import { checkReport, type ModeResult, type Report, type Timing } from '../../extension/shared/report.ts';
+import { digestReport, formatDigest, headline } from '../../extension/present/reportDigest.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
 const COUNTER = path.resolve(__dirname, '../fixtures/reports/counter-cpu/report.json');

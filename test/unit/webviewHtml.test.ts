@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderWebviewHtml } from '../../extension/core/webviewHtml.ts';
+import { renderWebviewHtml } from '../../extension/editor/webviewHtml.ts';
 
 const base = { scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js', cspSource: 'https://*.vscode-cdn.net', nonce: 'q1w2e3r4t5y6u7i8o9p0aa==', title: 'Timeline' };
 

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { TimelinePane } from '../../extension/core/protocol.ts';
+import type { TimelinePane } from '../../extension/shared/protocol.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { errorsOf, launchBrowser, openWebview, post, record, slicePoint } from './harness.ts';

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { HostToWebview, TimelineSource, WebviewToHost } from '../../extension/core/protocol.ts';
-import { renderWebviewHtml } from '../../extension/core/webviewHtml.ts';
+import type { HostToWebview, TimelineSource, WebviewToHost } from '../../extension/shared/protocol.ts';
+import { renderWebviewHtml } from '../../extension/editor/webviewHtml.ts';
 
 const ROOT = join(__dirname, '..', '..');
 export const ORIGIN = 'https://webview.test';

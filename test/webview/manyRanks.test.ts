@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import type { HostToWebview } from '../../extension/core/protocol.ts';
-import type { RankEntry } from '../../extension/core/report.ts';
-import { loadMessage } from '../../extension/core/timelineContent.ts';
+import type { HostToWebview } from '../../extension/shared/protocol.ts';
+import type { RankEntry } from '../../extension/shared/report.ts';
+import { loadMessage } from '../../extension/present/timelineContent.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { debug, errorsOf, launchBrowser, openWebview, post } from './harness.ts';
 

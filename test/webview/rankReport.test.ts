@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { loadMessage } from '../../extension/core/timelineContent.ts';
+import { loadMessage } from '../../extension/present/timelineContent.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { errorsOf, launchBrowser, openWebview, post, record } from './harness.ts';
 

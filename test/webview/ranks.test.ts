@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { HostToWebview, TimelinePane } from '../../extension/core/protocol.ts';
-import { loadMessage } from '../../extension/core/timelineContent.ts';
-import { paneOffsets, rankAlignment } from '../../extension/core/trace/ranks.ts';
-import { rankStepTable, type RankStepTable } from '../../extension/core/trace/rankSteps.ts';
+import type { HostToWebview, TimelinePane } from '../../extension/shared/protocol.ts';
+import { loadMessage } from '../../extension/present/timelineContent.ts';
+import { paneOffsets, rankAlignment } from '../../extension/shared/trace/ranks.ts';
+import { rankStepTable, type RankStepTable } from '../../extension/shared/trace/rankSteps.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { errorsOf, launchBrowser, openWebview, post, record, slicePoint } from './harness.ts';
 

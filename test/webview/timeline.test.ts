@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { HostToWebview, TimelineSource } from '../../extension/core/protocol.ts';
-import type { Report } from '../../extension/core/report.ts';
-import { scanTraceBytes } from '../../extension/core/trace/byteScanner.ts';
-import { compareTraces } from '../../extension/core/trace/compare.ts';
-import type { TraceModel } from '../../extension/core/trace/model.ts';
-import { sliceWindow, viewWindow, type FirstView } from '../../extension/core/trace/window.ts';
+import type { HostToWebview, TimelineSource } from '../../extension/shared/protocol.ts';
+import type { Report } from '../../extension/shared/report.ts';
+import { scanTraceBytes } from '../../extension/shared/trace/byteScanner.ts';
+import { compareTraces } from '../../extension/shared/trace/compare.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { debug, errorsOf, launchBrowser, openWebview, post, record, slicePoint, tracesSource, type TimelineDebug } from './harness.ts';
 

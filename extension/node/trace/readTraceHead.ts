@@ -1,9 +1,9 @@
 // Reads the head of a trace file (plain or gzip: the first HEAD_BYTES of its text, decompressing no further) and
-// parses it with core/trace/traceHead.ts: which rank, host and time base the trace is, without scanning it.
+// parses it with shared/trace/traceHead.ts: which rank, host and time base the trace is, without scanning it.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import { parseTraceHead, type TraceHead } from '../../core/trace/traceHead.ts';
+import { parseTraceHead, type TraceHead } from '../../shared/trace/traceHead.ts';
 
 /** Bytes of (decompressed) text read from the start of a file: kineto's header is well under 4 KiB. */
 export const HEAD_BYTES = 64 * 1024;

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
-import { TraceScanner, type HalfState } from '../../core/trace/byteScanner.ts';
-import { Ch } from '../../core/trace/jsonCursor.ts';
-import type { TraceModel } from '../../core/trace/model.ts';
-import { TraceError } from '../../core/trace/problems.ts';
-import { TraceReading } from '../../core/trace/traceReading.ts';
+import { TraceScanner, type HalfState } from '../../shared/trace/byteScanner.ts';
+import { Ch } from '../../shared/trace/jsonCursor.ts';
+import type { TraceModel } from '../../shared/trace/model.ts';
+import { TraceError } from '../../shared/trace/problems.ts';
+import { TraceReading } from '../../shared/trace/traceReading.ts';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 

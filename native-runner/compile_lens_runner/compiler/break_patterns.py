@@ -19,7 +19,7 @@ class Pattern:
     title: str
     what: str  # "{broke}": what broke, as found in the break's text
     fix: str
-    # a mechanical edit the editor can offer (extension/core/quickFixes.ts): None where the fix needs judgement
+    # a mechanical edit the editor can offer (extension/editor/quickFixes.ts): None where the fix needs judgement
     quick_fix: str | None = None
 
 

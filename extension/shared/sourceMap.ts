@@ -2,18 +2,12 @@
 // an explicit rule (FROM=TO prefixes: --source-map, compileLens.sourceMap) or else by the longest matching path
 // suffix among the workspace's files. A file with no copy, or with two equally good ones, is said and left at the
 // log's path — never placed on a wrong file. Pure: the host and the CLI list the workspace's files (node/).
-import type { Report, SourceLocation } from './report.ts';
+import type { Report, SourceLocation, SourceMapping } from './report.ts';
 
 export interface SourceMapRule {
   from: string;
   to: string;
 }
-
-export type SourceMapping =
-  | { status: 'same'; from: string; to: string }
-  | { status: 'rule' | 'suffix'; from: string; to: string }
-  | { status: 'ambiguous'; from: string; to: null; candidates: string[] }
-  | { status: 'missing'; from: string; to: null; rule?: string };
 
 /** "FROM=TO" (paths may themselves hold '=': the first one splits). */
 export function parseSourceMapRule(text: string): SourceMapRule {

@@ -1,11 +1,11 @@
 // What a timeline shows (a report's traces, or trace files) and the messages that send it to the webview.
 // Pure (node/timelineSource.ts reads the files), so the preview-then-load sequence is tested without VS Code.
-import type { HostToWebview, TimelineSource } from './protocol.ts';
+import type { HostToWebview, TimelineSource } from '../shared/protocol.ts';
 import { scriptMode } from './regionDigest.ts';
-import type { Region, Report, RegionMeasurement } from './report.ts';
-import type { TraceHead } from './trace/traceHead.ts';
-import type { TraceReading } from './trace/traceReading.ts';
-import type { FirstView } from './trace/window.ts';
+import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
+import type { TraceHead } from '../shared/trace/traceHead.ts';
+import type { TraceReading } from '../shared/trace/traceReading.ts';
+import type { FirstView } from '../shared/trace/window.ts';
 
 /** Traces from this many slices are previewed: below it, building and sending the whole model is quick. */
 export const PREVIEW_MIN_EVENTS = 200_000;

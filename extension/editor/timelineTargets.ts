@@ -1,9 +1,9 @@
 // A Problems entry's graph break or recompile as the timeline looks for it ("Show in timeline"): the compile
 // ids the report gives that site, and the modes or regions it was seen in. Matched by place and reason as
 // findings.ts makes one finding per site and reason.
-import type { Finding } from './findings.ts';
-import type { Report, SourceLocation } from './report.ts';
-import type { TimelineTarget } from './trace/timelineMarks.ts';
+import type { Finding } from '../present/findings.ts';
+import type { Report, SourceLocation } from '../shared/report.ts';
+import type { TimelineTarget } from '../shared/trace/timelineMarks.ts';
 
 const samePlace = (location: SourceLocation | null | undefined, finding: Pick<Finding, 'file' | 'line' | 'cell'>): boolean =>
   !!location && location.file === finding.file && location.line === finding.line && (location.cell ?? null) === finding.cell;

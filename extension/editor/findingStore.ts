@@ -2,8 +2,8 @@
 // script) and the files its findings and regions are in; a file shows the findings of the latest run that covered
 // it. Profiling another file never clears a file's findings; only a newer run of that file, or "Clear Findings".
 // Pure, so the rule is tested without VS Code.
-import { collectFindings, type Finding } from './findings.ts';
-import type { Report } from './report.ts';
+import { collectFindings, type Finding } from '../present/findings.ts';
+import type { Report } from '../shared/report.ts';
 
 /** What a report was a run of: a target function, a script (or notebook), or a sample. */
 export function runKey(target: Report['target']): string {

@@ -1,7 +1,7 @@
 // The first-call story of a script-mode region, in words: which call compiled, which recompiled and why, whether
 // the graph an early call compiled was ever used again, from which call on the region ran at its steady speed,
 // and which calls Dynamo ran eagerly. Derived only from the region's recorded calls: it says what they show.
-import type { Region, RegionCall } from './report.ts';
+import type { Region, RegionCall } from '../shared/report.ts';
 import { formatMs, formatSeconds, plural } from './units.ts';
 
 export interface SignatureTensor {

@@ -1,7 +1,7 @@
 // A torchrun job's ranks as table rows for the report panel: the digest of each rank, its steady time per step
 // where every rank measured the same regions, whether it took part in a divergence; slowest first when timed.
 import { digestRank, type RankDigest } from './rankDigest.ts';
-import type { Report } from './report.ts';
+import type { Report } from '../shared/report.ts';
 
 export interface RankTableRow {
   digest: RankDigest;

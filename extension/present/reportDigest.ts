@@ -1,7 +1,7 @@
 // The few numbers a user reads first, derived once from a report for the CLI, the CodeLens and the panel.
 // Every number carries what it rests on; what was not measured is left out or said in words, never a placeholder.
 import { collectFindings, type Finding } from './findings.ts';
-import type { Correctness, ModeResult, PrecisionSettings, Report } from './report.ts';
+import type { Correctness, ModeResult, PrecisionSettings, Report } from '../shared/report.ts';
 
 export interface ModeDigest {
   mode: string;

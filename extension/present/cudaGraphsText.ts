@@ -1,7 +1,7 @@
 // The CUDA-graph outcome of a mode or region in words, for the CLI (`profile`, `inspect`) and the panel: how many
 // graphs were captured, each skip with its kind, line and fix (the runner's texts), and what a log cannot say.
-import type { CudaGraphStatus } from './report.ts';
-import { placeLabel } from './sourcePlace.ts';
+import type { CudaGraphStatus } from '../shared/report.ts';
+import { placeLabel } from '../shared/sourcePlace.ts';
 import { plural } from './units.ts';
 
 /** [] where CUDA graphs were not in use (CPU, default mode): the runner then lists no statuses. */

@@ -3,9 +3,9 @@
 // guard that failed before a recompile), the kernels each compile generated with the ATen ops they fused and the
 // source lines those came from, graph breaks, guards, caches, CUDA graphs and compile time.
 // Pure data; the host turns it into TreeItems.
-import { placeLabel } from './sourcePlace.ts';
+import { placeLabel } from '../shared/sourcePlace.ts';
 import { formatUsPerStep, kernelLensTitle } from './kernelLinks.ts';
-import type { CompileArtifacts, CompilerInsight, ModeResult, Report, SourceLocation } from './report.ts';
+import type { CompileArtifacts, CompilerInsight, ModeResult, Report, SourceLocation } from '../shared/report.ts';
 
 /** A file of the report directory that a node opens read-only: generated code, guards, FX graph. */
 export interface ArtifactTarget {

@@ -1,4 +1,4 @@
-// File names from paths without node:path (the webview bundles core): either separator, as paths in reports may
+// File names from paths without node:path (the webview bundles shared/): either separator, as paths in reports may
 // come from Windows or POSIX.
 
 /** The last part of a path: "model.py" from "/work/model.py" or "C:\\work\\model.py". */

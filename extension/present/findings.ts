@@ -2,7 +2,7 @@
 // the reason, what it cost and a fix — a region that ran no compiled code first — and, for a torchrun job, the ranks
 // it happened on and where the ranks diverged. Reasons and fixes are the runner's (it owns their texts): this only
 // displays them. Pure, so diagnostics, hovers, the CLI's `check` and tests share one reading.
-import type { CudaGraphStatus, Divergence, GraphBreak, ModeResult, NoCompiledCode, PerfHint, Recompile, RecompileSite, Region, Report, SourceLocation } from './report.ts';
+import type { CudaGraphStatus, Divergence, GraphBreak, ModeResult, NoCompiledCode, PerfHint, Recompile, RecompileSite, Region, Report, SourceLocation } from '../shared/report.ts';
 
 export type FindingKind = 'no-compiled-code' | 'graph-break' | 'cuda-graphs' | 'recompile' | 'perf-hint' | 'divergence';
 

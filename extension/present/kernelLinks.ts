@@ -2,11 +2,11 @@
 // code ("fuses lines 12, 13 (aten.add, aten.relu)"), the hover on a compiled user line (which kernels it ended up
 // in, with what, how long per step), and which kernel of the report a timeline slice is. Pure, no Node or VS Code
 // imports: the host and the webview share it.
-import { baseName } from './fileName.ts';
+import { baseName } from '../shared/fileName.ts';
 import { escapeMarkdown } from './findings.ts';
-import type { CompileArtifacts, KernelProvenance, Report, SourceLocation } from './report.ts';
+import type { CompileArtifacts, KernelProvenance, Report, SourceLocation } from '../shared/report.ts';
 import { regionTraces } from './timelineContent.ts';
-import { formatMicros } from './trace/summary.ts';
+import { formatMicros } from '../shared/trace/summary.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
 

@@ -4,10 +4,10 @@
 import { cudaGraphLines } from './cudaGraphsText.ts';
 import { collectFindings, findingMessage } from './findings.ts';
 import { digestDivergence, digestRank, formatRanks, type DivergenceDigest, type RankDigest } from './rankDigest.ts';
-import type { CompilerInsight, EarlierAttempt, Report } from './report.ts';
+import type { CompilerInsight, EarlierAttempt, Report } from '../shared/report.ts';
 import { digestFinding, type ReportDigest } from './reportDigest.ts';
-import { mappingNote } from './sourceMap.ts';
-import { placeLabel } from './sourcePlace.ts';
+import { mappingNote } from '../shared/sourceMap.ts';
+import { placeLabel } from '../shared/sourcePlace.ts';
 import { formatSeconds, plural } from './units.ts';
 
 export interface LogsCounts {

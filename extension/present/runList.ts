@@ -1,9 +1,9 @@
 // The "Compile Lens: Runs" view's entries: one per report of the workspace's .compile-lens/runs/, the newest first,
 // each with what ran, when, and its headline (the same words as the CodeLens). Pure: node/runList.ts reads the files.
-import { baseName } from './fileName.ts';
+import { baseName } from '../shared/fileName.ts';
 import { digestRegion } from './regionDigest.ts';
 import { digestReport, headline } from './reportDigest.ts';
-import type { Report } from './report.ts';
+import type { Report } from '../shared/report.ts';
 
 export interface RunListEntry {
   reportPath: string;

@@ -7,8 +7,8 @@ import { digestInSitu, inSituLens, inSituLines, wallLine, type InSituDigest } fr
 import { formatRanks } from './rankDigest.ts';
 import { regionStory } from './regionStory.ts';
 import { digestMode, digestReport, headline, type ModeDigest } from './reportDigest.ts';
-import type { Recommendation, Region, RegionMeasurement, Report } from './report.ts';
-import { placeLabel } from './sourcePlace.ts';
+import type { Recommendation, Region, RegionMeasurement, Report } from '../shared/report.ts';
+import { placeLabel } from '../shared/sourcePlace.ts';
 import { formatCount, formatMs, formatSeconds, formatSpeedup, plural } from './units.ts';
 
 export interface RegionMeasurementDigest extends ModeDigest {

@@ -1,7 +1,7 @@
 // A torchrun job's ranks (`--nproc-per-node N`) in a few lines, derived once for the CLI's text and `--json`: how
 // each rank ended, what it compiled and how long its calls took, and where the ranks diverged.
-import type { Divergence, RankEntry, Report } from './report.ts';
-import { placeLabel } from './sourcePlace.ts';
+import type { Divergence, RankEntry, Report } from '../shared/report.ts';
+import { placeLabel } from '../shared/sourcePlace.ts';
 import { formatMs, formatSeconds, plural } from './units.ts';
 
 export interface RankDigest {

@@ -2,8 +2,8 @@
 // a script (it calls torch.compile), a choice between them, or, when it has neither, an explanation of what the
 // command needs with the samples offered by name. It never profiles something else silently.
 import { findCompileSites, findCompileSitesInCells } from './compileSites.ts';
-import { baseName } from './fileName.ts';
-import type { RunTarget } from './runnerProtocol.ts';
+import { baseName } from '../shared/fileName.ts';
+import type { RunTarget } from '../shared/runnerProtocol.ts';
 import { findTargetFunctions } from './targets.ts';
 
 /** The active editor's content: a saved Python file, or a notebook's cells in order (markdown cells as ''). */

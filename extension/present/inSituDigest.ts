@@ -2,7 +2,7 @@
 // compiled against eager — interleaved blocks of the observed run itself (torch >= 2.6), or separate runs as written
 // and with compiling off (torch < 2.6). What the CLI block leads with, what --json carries, the CodeLens line, and
 // the report panel's overlay title. A failed compiled call is said at the user's line; no number is made up.
-import type { InSituSpeedup, Recommendation, Region, Report } from './report.ts';
+import type { InSituSpeedup, Recommendation, Region, Report } from '../shared/report.ts';
 import { formatMs, formatSeconds, formatSpeedup, plural } from './units.ts';
 
 export interface InSituNumber {

@@ -2,7 +2,6 @@
 // and validateReport() checks a parsed file against the schema itself, so the two cannot drift silently.
 import Ajv2020 from 'ajv/dist/2020.js';
 import schema from '../../native-runner/compile_lens_runner/report/report.schema.json';
-import type { SourceMapping } from './sourceMap.ts';
 
 export type ErrorKind =
   | 'torch-missing' | 'torch-too-old' | 'triton-missing' | 'bad-target' | 'user-code' | 'compile'
@@ -502,6 +501,13 @@ export interface LogsRead {
   /** how each user file was mapped onto the workspace (written after the runner, by the extension or CLI) */
   sourceMap?: SourceMapping[];
 }
+
+/** How one of the log's files was placed in the workspace (extension/shared/sourceMap.ts decides it). */
+export type SourceMapping =
+  | { status: 'same'; from: string; to: string }
+  | { status: 'rule' | 'suffix'; from: string; to: string }
+  | { status: 'ambiguous'; from: string; to: null; candidates: string[] }
+  | { status: 'missing'; from: string; to: null; rule?: string };
 
 /** An attempt of an attached job that torchrun restarted after: the rank whose failure ended it, and where. */
 export interface EarlierAttempt {
