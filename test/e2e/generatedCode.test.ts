@@ -111,6 +111,10 @@ test('generated code from the Compiler view and the timeline, its kernel CodeLen
     await page.locator('.monaco-editor-overlaymessage', { hasText: /read-only|Cannot edit/i }).waitFor({ timeout: 10_000 });
     assert.equal(await page.locator('.tabs-container .tab.active.dirty').count(), 0, 'the generated code was edited');
     await page.screenshot({ path: path.join(ARTIFACTS, 'generated-code.png') });
+    // the read-only message sits over the lenses until the cursor moves (on a busy host it outlives the click's wait)
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('ArrowDown');
+    await page.locator('.monaco-editor-overlaymessage').waitFor({ state: 'detached', timeout: 10_000 });
 
     // the lens lands on the user's first fused line
     await lens.click();
