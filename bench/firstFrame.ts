@@ -3,7 +3,8 @@
 // to the complete load (a big trace's first frame is drawn from a preview; the full model follows). Against
 // JSON.parse of the same file in the same run: what a viewer built on it spends before it can draw anything.
 // Also what opening it cost in resident memory: the extension host's peak over its RSS before, and the browser
-// processes' RSS at the complete load over theirs before (Linux /proc; see processMemory.ts).
+// processes' RSS at the complete load over theirs before; and in CPU time to the first frame and to the complete
+// load, per process group (Linux /proc; see processUsage.ts): on a shared machine, where the work went.
 // Usage: node --import tsx bench/firstFrame.ts SIZE_MB [SIZE_MB ...]   (prints one line per size)
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -12,18 +13,18 @@ import type { Frame, Page } from 'playwright-core';
 import { findWebviewFrame, focusWorkbench, prepareCodeServer, startSession } from '../test/e2e/codeServer.ts';
 import { generateTrace } from './gen-trace.ts';
 import { measure } from './measure.ts';
-import { sessionMemory, type SessionMemory } from './processMemory.ts';
+import { sessionUsage, type SessionUsage } from './processUsage.ts';
 
 interface Timings { scriptStart: number; message: number; built: number; firstDraw: number; complete: number }
 type Debug = { __timelineDebug?: { framesDrawn: number; panes: { events: number }[]; timings: Timings } };
 
-interface Opened { started: number; events: number; timings: Timings; before: SessionMemory; after: SessionMemory }
+interface Opened { started: number; events: number; timings: Timings; before: SessionUsage; atFirstFrame: SessionUsage; after: SessionUsage }
 
-/** Opens `file` with Quick Open; returns the full event count, the webview's timestamps, when Enter was pressed, and the session's memory before and after. */
+/** Opens `file` with Quick Open; returns the full event count, the webview's timestamps, when Enter was pressed, and the session's usage before, at the first frame and after. */
 async function openAndTime(page: Page, home: string, file: string): Promise<Opened> {
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 60_000 });
   await new Promise((settle) => setTimeout(settle, 3000)); // the workbench's own start-up work, not the trace's
-  const before = sessionMemory(home);
+  const before = sessionUsage(home);
   await focusWorkbench(page);
   await page.keyboard.press('Control+P');
   await page.locator('.quick-input-widget input.input').fill(file);
@@ -31,14 +32,16 @@ async function openAndTime(page: Page, home: string, file: string): Promise<Open
   const started = Date.now();
   await page.keyboard.press('Enter');
   const frame: Frame = await findWebviewFrame(page, '.panes canvas', 600_000);
+  await frame.waitForFunction(() => ((window as unknown as Debug).__timelineDebug?.timings.firstDraw ?? 0) > 0, undefined, { timeout: 600_000, polling: 50 });
+  const atFirstFrame = sessionUsage(home);
   // the full load (the only one for a small trace; after the preview for a big one)
   await frame.waitForFunction(() => ((window as unknown as Debug).__timelineDebug?.timings.complete ?? 0) > 0, undefined, { timeout: 600_000, polling: 50 });
-  const after = sessionMemory(home);
+  const after = sessionUsage(home);
   const { events, timings } = await frame.evaluate(() => {
     const debug = (window as unknown as Debug).__timelineDebug!;
     return { events: debug.panes[0]!.events, timings: debug.timings };
   });
-  return { started, events, timings, before, after };
+  return { started, events, timings, before, atFirstFrame, after };
 }
 
 async function benchOne(sizeMb: number): Promise<string> {
@@ -58,7 +61,7 @@ async function benchOne(sizeMb: number): Promise<string> {
     } finally {
       await session.close();
     }
-    const { started, events, timings, before, after } = opened;
+    const { started, events, timings, before, atFirstFrame, after } = opened;
     const baseline = measure('JSON.parse', filePath);
     // Timed by the webview's own clock readings (same machine clock as Enter's), not by when polling noticed.
     const seconds = (timings.firstDraw - started) / 1000;
@@ -72,10 +75,17 @@ async function benchOne(sizeMb: number): Promise<string> {
       + `webview build ${span(timings.message, timings.built)} s, first draw ${span(timings.built, timings.firstDraw)} s\n`
       + `  memory: extension host +${(after.extensionHost.peakMb - before.extensionHost.residentMb).toFixed(0)} MB at its peak `
       + `(${((after.extensionHost.peakMb - before.extensionHost.residentMb) / (bytes / 1024 / 1024)).toFixed(2)}× file), `
-      + `browser +${(after.browserMb - before.browserMb).toFixed(0)} MB at the complete load; JSON.parse alone peaks at ${baseline.peakRssMb.toFixed(0)} MB`;
+      + `browser +${(after.browserMb - before.browserMb).toFixed(0)} MB at the complete load; JSON.parse alone peaks at ${baseline.peakRssMb.toFixed(0)} MB\n`
+      + `  CPU to the first frame ${cpuSpent(before, atFirstFrame)}; to the complete load ${cpuSpent(before, after)}`;
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }
+}
+
+/** CPU seconds each process group spent from `from` to `to`. */
+function cpuSpent(from: SessionUsage, to: SessionUsage): string {
+  const spent = (group: keyof SessionUsage['cpu']): string => (to.cpu[group] - from.cpu[group]).toFixed(2);
+  return `extension host ${spent('extensionHost')} s, code-server ${spent('server')} s, browser ${spent('browser')} s`;
 }
 
 const env = prepareCodeServer();
