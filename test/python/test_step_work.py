@@ -25,6 +25,7 @@ def gpu_trace(kernels_per_step: int, kernel_us: float, step_us: float, steps: in
     for n in range(1, steps + 1):
         start = n * step_us
         events.append(step(n, start, step_us))
+        events.append(dict(step(n, start + step_us / 2, step_us), cat="gpu_user_annotation", tid=7))  # the GPU's copy
         for k in range(kernels_per_step):
             launch = start + 1 + k
             # each kernel runs half a step after its launch: the last ones past their step's end

@@ -38,8 +38,9 @@ def side_work(events: list[dict[str, Any]], left_out: set[int] | None = None) ->
     only the window's recorded steps) but those in left_out (a step that compiled, or ran on the other side). A
     kernel belongs to the step its launch ran in (the GPU runs it later); a CPU op to the step it started in. None
     without a step to count."""
+    # the CPU's step spans (on a GPU the trace repeats each on the GPU's timeline, as gpu_user_annotation)
     spans = sorted((float(e["ts"]), float(e["ts"]) + float(e.get("dur") or 0), _step_of(str(e["name"]))) for e in events
-                   if str(e.get("name", "")).startswith("ProfilerStep#"))
+                   if e.get("cat") == "user_annotation" and str(e.get("name", "")).startswith("ProfilerStep#"))
     kept = [(a, b, n) for a, b, n in spans if n not in (left_out or set())]
     if not kept:
         return None
