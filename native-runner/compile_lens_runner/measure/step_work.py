@@ -117,8 +117,15 @@ def compare(eager: dict[str, Any] | None, compiled: dict[str, Any] | None, step:
                  "work (a compiled graph counts as one op), the rest Python, dispatch and glue")
     elif busy:
         bound = [side for side in ("eager", "compiled") if sides[side]["launchBound"]]
-        why = ("both ways launch-bound: the GPU waited on the CPU's launches" if len(bound) == 2
-               else f"{bound[0]} was launch-bound: the CPU launches were the rest" if bound
+        why = ("both ways launch-bound: the GPU waited on the CPU (its launches, Python) the rest of each step"
+               if len(bound) == 2 else f"{bound[0]} was launch-bound: the CPU launches were the rest" if bound
                else "the GPU's own work was most of each step")
         text += f"; GPU busy {busy}: {why}"
+        saved = e["wallMs"] - c["wallMs"]
+        if e["wallFrom"] == c["wallFrom"] == "steady steps" and saved > 0:  # wall = GPU busy + GPU idle, both ways
+            gpu = e["workMsPerStep"] - c["workMsPerStep"]
+            text += (f"; of the {_fmt(saved)} ms saved per step, {_fmt(gpu)} ms is GPU work and {_fmt(saved - gpu)} ms "
+                     "the GPU's idle time (the CPU's side)" if gpu >= 0 else
+                     f"; the step is {_fmt(saved)} ms shorter though the GPU worked {_fmt(-gpu)} ms more: it idled "
+                     f"{_fmt(saved - gpu)} ms less (the CPU's side)")
     return {"eager": e, "compiled": c, "text": text}
