@@ -6,6 +6,7 @@
 #
 #   bash bench/in_situ_interleaved.sh OUT_DIR [script ...]       # on the GPU machine
 #   PROFILES=2 IN_SITU_SMALL=1 bash bench/in_situ_interleaved.sh /tmp/x amp_train   # small sizes, two profiles
+#   PLAIN=0 PROFILES=1 bash bench/in_situ_interleaved.sh /tmp/x resnet_infer   # profiles only, no plain runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?usage: bash bench/in_situ_interleaved.sh OUT_DIR [script ...]}
@@ -19,7 +20,7 @@ elapsed() { "$PYTHON" -c 'import sys, time; print(round(time.time() - float(sys.
 export PYTHONPATH="$PWD/native-runner${PYTHONPATH:+:$PYTHONPATH}"
 for name in "${@:-amp_train decode_static_kv resnet_infer varlen_server}"; do
   for name in $name; do
-    for run in compiled-cold:"" eager:--eager compiled:""; do
+    for run in $([ "${PLAIN:-1}" = 0 ] || echo compiled-cold:"" eager:--eager compiled:""); do
       label=${run%%:*}; flag=${run#*:}
       start=$(date +%s.%N)
       timeout "$LIMIT" "$PYTHON" "bench/scripts/$name.py" --own-clock $flag >"$OUT/$name.plain-$label.out" 2>&1 || echo "$name plain $label failed" >&2

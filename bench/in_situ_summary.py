@@ -1,5 +1,5 @@
 """Summary of bench/in_situ_interleaved.sh: per script the plain runs (own step clock, wall) and each profile's
-interleaved in-situ step speedup, interval, pairs, verdict and wall time; whether every two profiles land within 5 %
+interleaved in-situ step speedup, interval, pairs, verdict, wall time and the work per step (why); whether every two profiles land within 5 %
 of each other and inside each other's interval. Prints markdown rows and writes OUT/summary.json."""
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def _profile(out: str, name: str, k: int) -> dict[str, Any] | None:
         regions.append({"id": region["id"], "name": region["name"], "calls": region["callCount"],
                         "step": None if step is None else {x: step.get(x) for x in ("eagerMs", "compiledMs", "speedup", "low", "high", "pairs", "comparedBy", "samples")},
                         "breakEvenSteps": situ.get("breakEvenSteps"), "compileSeconds": situ.get("compileSeconds"),
-                        "dropped": situ.get("dropped"), "reason": situ.get("reason"),
+                        "dropped": situ.get("dropped"), "reason": situ.get("reason"), "work": situ.get("work"),
                         "verdict": (region.get("recommendation") or {}).get("verdict"),
                         "because": (region.get("recommendation") or {}).get("reason")})
     return {"status": report["status"], "wallSeconds": float(wall) if wall else None,
@@ -75,6 +75,8 @@ def main(out: str) -> None:
                 number = (f"{s['speedup']:.3f}x [{s['low']:.3f}-{s['high']:.3f}] ({s['eagerMs']:.3f} -> {s['compiledMs']:.3f} ms, "
                           f"{s['pairs']} pairs, {s['comparedBy']})" if s else f"no number: {r['reason']}")
                 print(f"| {name} | {k} | {r['id']} {r['name']} | {number} | {r['verdict']} | {p['wallSeconds']:.0f} s ({ratio}) |")
+                if r["work"]:
+                    print(f"    why: {r['work']['text']}")
             print(f"    headline: {p['headline']}")
         print(f"    agree: {summary[name]['agree']}")
     with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:

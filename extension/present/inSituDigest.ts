@@ -1,4 +1,4 @@
-// A script region's in-situ numbers (schema 1.14; pairs used, 1.15; interleaved, 1.16): its own steps and calls,
+// A script region's in-situ numbers (schema 1.14; pairs used, 1.15; interleaved, 1.16; why per step, 1.17): its own steps and calls,
 // compiled against eager — interleaved blocks of the observed run itself (torch >= 2.6), or separate runs as written
 // and with compiling off (torch < 2.6). What the CLI block leads with, what --json carries, the CodeLens line, and
 // the report panel's overlay title. A failed compiled call is said at the user's line; no number is made up.
@@ -20,6 +20,8 @@ export interface InSituDigest {
   basis: string;
   /** interleaved: steady steps each way and the steps left out ("left out: 9 spanning a switch, …"), or null */
   steadyNote: string | null;
+  /** interleaved: the device's work per step both ways and whether the step was launch-bound (the runner's line) */
+  workLine: string | null;
   /** interleaved, several signatures: one line per compared signature */
   signatureLines: string[];
   /** the region's verdict, for the CodeLens (null: none) */
@@ -111,6 +113,7 @@ export function digestInSitu(region: Region): InSituDigest | null {
     pairs: s.pairs,
     basis: basisOf(s),
     steadyNote: steadyNoteOf(s),
+    workLine: s.work?.text ?? null,
     signatureLines: step?.comparedBy === 'matched-mix' ? (step.signatures ?? []).map((g) =>
       `${g.signature}: ${formatSpeedup(g.speedup)}, ${formatMs(g.eagerMs)} → ${formatMs(g.compiledMs)} (${plural(g.calls, 'call')})`) : [],
     verdict: region.recommendation?.verdict ?? null,
@@ -172,6 +175,7 @@ export function inSituLines(d: InSituDigest): string[] {
       : `pays back after ${d.breakEvenSteps.toLocaleString('en-US')} steps${d.stepsMade !== null ? `; this run made ${d.stepsMade.toLocaleString('en-US')}` : ''}`;
     lines.push(`  compile inside the script ${d.compileSeconds === null ? 'unknown' : formatSeconds(d.compileSeconds)}; ${payback}` +
       (d.stepsPerSecond ? `; ${d.stepsPerSecond.eager.toFixed(1)} → ${d.stepsPerSecond.compiled.toFixed(1)} steps/s` : ''));
+    if (d.workLine) lines.push(`  why: ${d.workLine}`);
     if (d.lateCompiles) lines.push(`  ${plural(d.lateCompiles, 'recompile')} in the steady state, counted in the compiled step`);
   } else if (d.call) {  // steady calls, but every step held a compile (another region's)
     lines.push(`in situ (${runs}): per call ${formatSpeedup(d.call.speedup)} (next run ${range(d.call)}), ` +

@@ -391,6 +391,15 @@ export interface CompileFailure {
 export type InSituPoint = [number | null, number | null, number] | [number | null, number | null, number, number];
 
 /** schema 1.14: a region's calls and steps in the in-situ runs, compiled against eager */
+export interface StepWorkSide {
+  device: 'cuda' | 'cpu';
+  steps: number;
+  workMsPerStep: number;
+  kernelsPerStep: number;
+  busyPct: number | null;
+  launchBound: boolean;
+}
+
 export interface RegionInSitu {
   pairs: number;
   /** schema 1.16: interleaved (the observed run itself) or separate-runs (torch < 2.6) */
@@ -418,6 +427,9 @@ export interface RegionInSitu {
   stepsPerSecond?: { compiled: number; eager: number } | null;
   reason?: string | null;
   series?: { compiled: InSituPoint[]; eager: InSituPoint[] };
+  /** schema 1.17, interleaved: why, per step — the device's work both ways from each side's profiled window; `text` is
+   * the runner's line */
+  work?: { text: string; eager: StepWorkSide; compiled: StepWorkSide } | null;
   failure?: CompileFailure | null;
   whatIf?: { mode: string; step: InSituSpeedup | null; compileSeconds: number | null; breakEvenSteps: number | null; reason: string | null; failure: CompileFailure | null }[];
 }

@@ -12,6 +12,9 @@ import pytest
 
 from conftest import marker_line, run_runner
 
+from compile_lens_runner.measure import interleaved, step_work
+from compile_lens_runner.script.window import STEPS as window_steps
+
 # Inductor's C++ kernels spin OpenMP threads; on a shared 2-core CI machine they fight the other processes for them.
 THREADS = {"OMP_NUM_THREADS": "1"}
 
@@ -103,6 +106,50 @@ def test_a_training_loop_is_its_own_in_situ_measurement(training: Any) -> None:
     assert "not measured" not in region["recommendation"]["reason"]
     reason = region["recommendation"]["reason"]
     assert "pays back after" not in reason or "made 30" in reason or "this run made 30" in reason, reason
+
+
+def test_each_side_profiles_a_window_of_its_own_steps_and_says_why_per_step(training: Any) -> None:
+    """Why, per step: one profiled window per side in the interleaved run; its steps are never timed steps, and the
+    work per step is what the trace the run wrote holds."""
+    run = training
+    region = _region(run.report)
+    calls = region["calls"]
+    windows = run.report["inSitu"]["windows"]
+    for side, block in interleaved.PROFILED_BLOCKS.items():
+        window = windows[side]
+        assert window["region"] == region["id"] and window["skipped"] is None and window["steps"] == window_steps
+        inside = [c for c in calls if c.get("profiled")
+                  and window["fromCall"] <= c["index"] <= window["fromCall"] + window_steps + 1]
+        # the window opens at its side's first block and runs to the call that closes it (which exports the trace)
+        assert [c["index"] for c in inside] == list(range(window["fromCall"], window["fromCall"] + window_steps + 2))
+        assert {(c["side"], c["block"]) for c in inside} <= {(side, block), ("compiled", 0)}
+    assert run.report["inSitu"]["schedule"]["heldCalls"] == 2 * (window_steps + 1)
+    # no step that starts or ends at a profiled call is a timed (steady) step
+    split = interleaved.split([interleaved.Call.from_json(c) for c in calls])
+    for side in ("eager", "compiled"):
+        assert split.steps[side], side
+        for i in split.steps[side]:
+            assert not calls[i].get("profiled") and not calls[i + 1].get("profiled")
+        assert not any(calls[i].get("profiled") for i in split.calls[side])
+    assert region["inSitu"]["dropped"]["observer"] >= 2 * window_steps
+    # the work per step comes from the trace the run wrote: on CPU, its outermost ops (no separate GPU)
+    work = region["inSitu"]["work"]
+    for side in ("eager", "compiled"):
+        mine = work[side]
+        assert mine["device"] == "cpu" and mine["launchBound"] is False
+        events = step_work.read_trace(str(run.report_dir / windows[side]["trace"]))
+        steps = sorted(int(e["name"].split("#")[1]) for e in events if e["name"].startswith("ProfilerStep#"))
+        assert steps == list(range(1, window_steps + 1))
+        # a step whose call compiled (the short batch's first compiled call) is left out of the count
+        compiled_steps = {n for n in steps if calls[windows[side]["fromCall"] + n]["compileIds"]
+                          or calls[windows[side]["fromCall"] + n]["stepCompiles"]}
+        assert mine["steps"] == len(steps) - len(compiled_steps)
+        assert mine == dict(step_work.side_work(events, compiled_steps) or {}, wallMs=mine["wallMs"], wallFrom="steady steps",
+                            busyPct=mine["busyPct"], launchBound=False)
+        assert mine["kernelsPerStep"] > 0 and mine["wallMs"] == region["inSitu"]["step"][f"{side}Ms"]
+        assert 0 < mine["busyPct"] <= 100
+    assert work["text"].startswith("CPU op time ") and "no separate GPU" in work["text"]
+    assert f"{work['eager']['kernelsPerStep']:.0f} → {work['compiled']['kernelsPerStep']:.0f} ops" in work["text"]
 
 
 DECODE = textwrap.dedent('''

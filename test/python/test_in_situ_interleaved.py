@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from compile_lens_runner.measure import interleaved
 from compile_lens_runner.measure.interleaved import ORDER, Schedule
 from compile_lens_runner.script.interleave import STANCES, Interleaver
@@ -49,6 +51,18 @@ def test_ranks_switch_on_the_same_call_whatever_they_compiled_or_how_fast_they_r
     assert a[interleaved.RANKS_START_CALL - 1][1] == 0 and a[interleaved.RANKS_START_CALL] == ("eager", 1)
 
 
+def test_calls_held_for_a_profiled_window_extend_their_block_and_ranks_still_switch_together() -> None:
+    """A window's calls take none of its block's places: the block keeps block_calls calls outside the window."""
+    s = Schedule(fixed=True)
+    sides = [s.next_call(0.0) for _ in range(interleaved.RANKS_START_CALL + 1)]  # warm-up, then block 1's first call
+    sides += [s.next_call(0.0, hold=True) for _ in range(5)]  # the window's steps and the call that closes it
+    sides += [s.next_call(0.0) for _ in range(2 * interleaved.RANKS_BLOCK)]
+    block1 = [i for i, (_, block) in enumerate(sides) if block == 1]
+    assert len(block1) == interleaved.RANKS_BLOCK + 5 and s.held == 5
+    assert {side for side, block in sides if block == 1} == {"eager"} and sides[block1[-1] + 1] == ("compiled", 2)
+    assert s.to_json()["heldCalls"] == 5
+
+
 def test_the_interleaver_sets_the_stance_at_switches_only_and_replays_run_at_the_default_stance(monkeypatch: Any) -> None:
     import compile_lens_runner.script.interleave as module
 
@@ -62,7 +76,7 @@ def test_the_interleaver_sets_the_stance_at_switches_only_and_replays_run_at_the
     il = Interleaver(set_stance)
     seen = []
     for i in range(40):
-        seen.append(il.before_call(SIG))
+        seen.append(il.before_call(None, SIG))
         if i == 20:
             nested = il.current()  # a call made inside this one: the caller's side and block
             assert nested == seen[-1]
@@ -86,7 +100,7 @@ def test_a_signature_new_to_the_compiled_side_runs_compiled_even_in_an_eager_blo
     il = Interleaver(lambda name: current.__setitem__(0, name))
     seen = []
     for i in range(12):
-        seen.append(il.before_call("float32[4, 8]; no_grad" if i == 8 else SIG))
+        seen.append(il.before_call(None, "float32[4, 8]; no_grad" if i == 8 else SIG))
         il.after_call(i == 0)
     assert seen[7][0] == "eager" and seen[9][0] == "eager" and seen[8] == ("compiled", 0)
 
@@ -98,7 +112,7 @@ def test_a_script_that_sets_its_own_stance_stops_the_switching(monkeypatch: Any)
     il = Interleaver(lambda name: None)
     sides = []
     for _ in range(30):
-        sides.append(il.before_call(SIG))
+        sides.append(il.before_call(None, SIG))
         il.after_call(False)
     assert il.stopped and "eager_on_recompile" in il.stopped
     assert {side for side, _ in sides} == {"compiled"} and all(block == 0 for _, block in sides[-5:])
@@ -205,3 +219,19 @@ def test_torch_without_set_stance_falls_back_to_separate_runs_labelled(monkeypat
     assert process_in_situ.method(spec) == "interleaved"
     assert process_in_situ.method(dict(spec, inSituRuns=False)) is None
     assert process_in_situ.method({"target": {"sample": "mlp"}}) is None
+
+
+def test_a_torchrun_job_s_step_is_its_slowest_rank_s_call_by_call() -> None:
+    """Per call index, the slowest rank's call and step; a step is steady only where it is on every rank; a call the
+    ranks ran on different sides is no step either way."""
+    spec = [("compiled", 0)] * 3 + [("eager", 1)] * 6 + [("compiled", 2)] * 6 + [("compiled", 3)] * 6 + [("eager", 4)] * 6
+    fast = calls(spec, {"eager": 4.0, "compiled": 2.0})
+    slow = calls(spec, {"eager": 5.0, "compiled": 3.0}, overrides={5: {"observer": True}, 12: {"side": "eager", "block": 0}})
+    job = interleaved.slowest_calls([fast, slow])
+    assert [c["stepMs"] for c in job[:-1]] == [max(a["stepMs"], b["stepMs"]) for a, b in zip(fast[:-1], slow[:-1])]
+    assert job[5]["observer"] and job[12]["side"] is None and job[11]["side"] == "compiled"
+    result = interleaved.compare(job, len(job))
+    assert result["step"]["eagerMs"] == pytest.approx(5.0, rel=0.03) and result["step"]["compiledMs"] == pytest.approx(3.0, rel=0.03)
+    alone = interleaved.compare(fast, len(fast))
+    assert result["steadySteps"]["eager"] < alone["steadySteps"]["eager"]  # the observer's step on rank 1 counts on no rank
+    assert [c["index"] for c in interleaved.slowest_calls([fast, slow[:10]])] == list(range(10))  # calls every rank made

@@ -10,6 +10,8 @@ from typing import Any
 
 from conftest import REPO, marker_line, run_runner, validate
 
+from compile_lens_runner.measure import interleaved
+
 DDP_TRAIN = REPO / "bench" / "scripts" / "ddp_train.py"
 HANG = REPO / "test" / "fixtures" / "ranks-hang" / "hang.py"
 TRAIN_LINE_MARK = "loss = train_model(x).square().mean()"
@@ -148,16 +150,27 @@ def test_in_situ_under_torchrun_switches_every_rank_on_the_same_call(tmp_path: P
     """The observed torchrun job is the measurement (gloo, CPU): every rank's schedule is fixed by call count, so the
     ranks ran their DDP steps at the same stance, call by call, and each rank compared its own steps."""
     run = run_runner("--script", str(DDP_TRAIN), "--nproc-per-node", "2", "--out", str(tmp_path / "out"), "--quick",
-                     "--", "--steps", "24")
+                     "--", "--steps", "40")
     assert run.code == 0, run.stderr[-3000:]
     assert run.report["inSitu"]["method"] == "interleaved" and run.report["inSitu"]["schedule"]["fixedForRanks"] is True
-    sides = []
+    sides, own_regions = [], []
     for rank in run.report["ranks"]:
         own = json.loads((run.report_dir / rank["report"]).read_text())
         [region] = own["regions"]
-        sides.append([(c["side"], c["block"]) for c in region["calls"]])
-        assert region["inSitu"]["method"] == "interleaved" and region["inSitu"]["stepsMade"] == 24
-    assert sides[0] == sides[1] and {s for s, _ in sides[0]} == {"compiled", "eager"}
+        own_regions.append(region)
+        sides.append([(c["side"], c["block"], bool(c.get("profiled"))) for c in region["calls"]])
+        assert region["inSitu"]["method"] == "interleaved" and region["inSitu"]["stepsMade"] == 40
+    # the same calls switched and were profiled on both ranks (the windows hold their blocks by call count)
+    assert sides[0] == sides[1] and {s for s, _, _ in sides[0]} == {"compiled", "eager"}
+    # the job's step is its slowest rank's, call by call; each rank's own step is kept beside it (rank 0's report is
+    # the job's: its calls are the headline's, its own step is under ranks)
     [region] = run.report["regions"]
-    assert region["inSitu"]["step"] is None or region["inSitu"]["step"]["low"] <= region["inSitu"]["step"]["speedup"]
+    situ = region["inSitu"]
+    assert situ["slowestRank"] is True
+    assert situ["ranks"] == [{"rank": 0, "step": interleaved.compare(region["calls"], 40)["step"]},
+                             {"rank": 1, "step": own_regions[1]["inSitu"]["step"]}]
+    job = interleaved.compare(interleaved.slowest_calls([region["calls"], own_regions[1]["calls"]]), 40)
+    assert situ["step"] == job["step"] and situ["steadySteps"] == job["steadySteps"]
+    assert situ["step"] is not None and situ["step"]["low"] <= situ["step"]["speedup"] <= situ["step"]["high"]
+    assert situ["work"] is not None and situ["work"]["eager"]["device"] == "cpu"  # the headline rank's own windows
     assert _left_over(tmp_path) == []

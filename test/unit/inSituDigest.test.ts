@@ -133,3 +133,24 @@ test('interleaved in situ (schema 1.16): what the number rests on, the steps lef
   assert.equal(inSituLens(nd), 'in situ: no compiled code ran');
   assert.ok(inSituLines(nd).every((l) => !/\d×/.test(l)), inSituLines(nd).join('\n'));
 });
+
+test('why, per step (schema 1.17): the runner\'s line about the work per step follows the step line, said as written', async () => {
+  const report = await fixture('script-in-situ-cpu');
+  const base = report.regions![0]!;
+  const side = (workMsPerStep: number, kernelsPerStep: number, busyPct: number, launchBound: boolean) =>
+    ({ device: 'cuda' as const, steps: 3, workMsPerStep, kernelsPerStep, busyPct, launchBound });
+  const text = 'GPU work 4.00 → 2.10 ms per step, 290 → 114 kernels; GPU busy 45 % → 80 % of the wall step: eager was launch-bound: the CPU launches were the rest';
+  const step: InSituSpeedup = { speedup: 1.8, low: 1.7, high: 1.9, eagerMs: 9.0, compiledMs: 5.0, pairs: 6, pairRatios: [1.8], comparedBy: 'signature', signatures: [] };
+  const region: Region = {
+    ...base,
+    inSitu: { pairs: 6, method: 'interleaved', step, call: null, steadySteps: { eager: 30, compiled: 30 }, dropped: {}, compileSeconds: 2.0,
+      breakEvenSteps: 500, stepsMade: 900, paysBack: true, reason: null, failure: null, whatIf: [],
+      work: { text, eager: side(4.0, 290, 45, true), compiled: side(2.1, 114, 80, false) } },
+  };
+  const lines = inSituLines(digestInSitu(region)!);
+  assert.ok(lines[0]!.includes('per step 1.80×'), lines[0]);
+  assert.ok(lines.includes(`  why: ${text}`), lines.join('\n'));
+  const without = digestInSitu({ ...region, inSitu: { ...region.inSitu!, work: null } })!;
+  assert.equal(without.workLine, null);
+  assert.ok(inSituLines(without).every((l) => !l.startsWith('  why:')));
+});

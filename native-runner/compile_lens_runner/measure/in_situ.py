@@ -489,7 +489,8 @@ def compare_runs(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) ->
     return out
 
 
-def _slowest(values: list[Any]) -> Any:
+def slowest(values: list[Any]) -> Any:
+    """The slowest rank's value (None when a rank has none)."""
     return None if any(v is None for v in values) else max(values)
 
 
@@ -506,7 +507,7 @@ def slowest_rank(ranks: list[dict[str, Any]]) -> dict[str, Any]:
         for i in range(count):
             each = [r["calls"][i] for r in mine]
             probes = [c["probeMs"] for c in each if c.get("probeMs") is not None]
-            calls.append(dict(each[0], ms=_slowest([c.get("ms") for c in each]), stepMs=_slowest([c.get("stepMs") for c in each]),
+            calls.append(dict(each[0], ms=slowest([c.get("ms") for c in each]), stepMs=slowest([c.get("stepMs") for c in each]),
                               probeMs=max(probes) if probes else None, observer=any(c.get("observer") for c in each),
                               compiles=max(int(c.get("compiles") or 0) for c in each),
                               stepCompiles=max(int(c.get("stepCompiles") or 0) for c in each)))
@@ -514,4 +515,4 @@ def slowest_rank(ranks: list[dict[str, Any]]) -> dict[str, Any]:
         regions.append(dict(region, calls=calls, failure=failure, callCount=min(int(r.get("callCount") or 0) for r in mine)))
     errors = [r.get("outcome") for r in ranks if (r.get("outcome") or {}).get("status") == "error"]
     return dict(first, regions=regions, outcome=errors[0] if errors else first.get("outcome"),
-                wallSeconds=_slowest([r.get("wallSeconds") for r in ranks]), ranks=ranks)
+                wallSeconds=slowest([r.get("wallSeconds") for r in ranks]), ranks=ranks)

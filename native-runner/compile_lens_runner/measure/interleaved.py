@@ -40,7 +40,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from . import estimator
+from . import estimator, in_situ
 
 METHOD = "interleaved"
 ORDER = ("eager", "compiled", "compiled", "eager")  # ABBA, repeated
@@ -53,6 +53,10 @@ RANKS_START_CALL = 8
 RANKS_BLOCK = 6
 MIN_PAIRS_RESAMPLED = 4
 MAX_SERIES = 2000
+# Why, per step: one torch.profiler window of the script's own steps per side (script/window.py), opened at the first
+# call of that side's first block (eager's first calls on its signature fall in the window's unrecorded warmup
+# step); the block is held open for the window's calls, which are never steady steps (profiled).
+PROFILED_BLOCKS = {"eager": 1, "compiled": 2}
 
 
 class Schedule:
@@ -63,11 +67,14 @@ class Schedule:
         self.calls = 0
         self.start: int | None = None
         self.block_calls = RANKS_BLOCK if fixed else MIN_BLOCK
+        self.held = 0  # calls inside the profiled windows: they extend their block
         self._quiet = 0
         self._quiet_starts: list[float] = []
 
-    def next_call(self, now_s: float) -> tuple[str, int]:
-        """(side, block) of the call about to start at perf_counter `now_s`; block 0 is the compiled warm-up."""
+    def next_call(self, now_s: float, hold: bool = False) -> tuple[str, int]:
+        """(side, block) of the call about to start at perf_counter `now_s`; block 0 is the compiled warm-up. hold: the
+        call is inside a profiled window (PROFILED_BLOCKS): it stays in the current block and takes none of its
+        places, so the block still holds its block_calls calls outside the window."""
         n = self.calls
         self.calls += 1
         if self.start is None:
@@ -78,7 +85,9 @@ class Schedule:
             self.start = n
             if not self.fixed:
                 self.block_calls = block_size(self._quiet_starts[-WARM_QUIET_CALLS:] + [now_s])
-        k = (n - self.start) // self.block_calls
+        elif hold:
+            self.held += 1
+        k = (n - self.start - self.held) // self.block_calls
         return ORDER[k % len(ORDER)], k + 1
 
     def call_ended(self, compiled: bool) -> None:
@@ -90,7 +99,8 @@ class Schedule:
 
     def to_json(self) -> dict[str, Any]:
         return {"startCall": self.start, "blockCalls": self.block_calls, "order": "ABBA (eager first)",
-                "fixedForRanks": self.fixed, "topLevelCalls": self.calls}
+                "fixedForRanks": self.fixed, "topLevelCalls": self.calls,
+                "heldCalls": self.held}
 
 
 def block_size(starts: Sequence[float]) -> int:
@@ -304,6 +314,28 @@ def series(calls: list[Call]) -> dict[str, list[list[float | int | None]]]:
     for c in calls[:MAX_SERIES]:
         if c.side in out:
             out[c.side].append([c.ms, c.step_ms, c.step_compiles, c.index])
+    return out
+
+
+def slowest_calls(ranks: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """A torchrun job's calls of a region from its ranks' (the first rank's first): per call index all ranks made, the
+    slowest rank's call and step, since a synchronous job's step is as long as its slowest rank's. The ranks switch on
+    the same call (Schedule fixed), so each index has one side and block; where they differ (a signature new to one
+    rank's compiled side) the call has no side: it is no step either way. A step is steady only where it is on every
+    rank (any compile, observer work or profiler in it on any rank)."""
+    by_index = [{int(c["index"]): c for c in calls} for calls in ranks]
+    out = []
+    for index in sorted(set.intersection(*(set(d) for d in by_index))) if by_index else []:
+        each = [d[index] for d in by_index]
+        same = len({(c.get("side"), c.get("block")) for c in each}) == 1
+        ran = [c.get("ranCompiled") for c in each]
+        out.append(dict(each[0], ms=in_situ.slowest([c.get("ms") for c in each]),
+                        stepMs=in_situ.slowest([c.get("stepMs") for c in each]),
+                        side=each[0].get("side") if same else None,
+                        compileIds=max((c.get("compileIds") or [] for c in each), key=len),
+                        stepCompiles=max(int(c.get("stepCompiles") or 0) for c in each),
+                        ranCompiled=False if False in ran else (True if all(r is True for r in ran) else None),
+                        observer=any(c.get("observer") for c in each), profiled=any(c.get("profiled") for c in each)))
     return out
 
 

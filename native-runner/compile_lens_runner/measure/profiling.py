@@ -59,7 +59,7 @@ def _cpu_peak_bytes(trace_path: str) -> int | None:
     return int(max(totals)) if totals else None
 
 
-def _union_us(intervals: list[tuple[float, float]]) -> float:
+def union_us(intervals: list[tuple[float, float]]) -> float:
     total, end = 0.0, float("-inf")
     for start, stop in sorted(intervals):
         if stop <= end:
@@ -76,7 +76,7 @@ def outside_graphs_ms(events: Any, steps: int) -> float | None:
     regions = [(e.time_range.start, e.time_range.end) for e in events if e.name.startswith("Torch-Compiled Region")]
     if not step_spans or not regions:
         return None
-    inside = sum(_union_us([(max(a, s), min(b, t)) for a, b in regions if a < t and b > s]) for s, t in step_spans)
+    inside = sum(union_us([(max(a, s), min(b, t)) for a, b in regions if a < t and b > s]) for s, t in step_spans)
     total = sum(t - s for s, t in step_spans)
     return round((total - inside) / 1000 / steps, 4)
 
@@ -100,7 +100,7 @@ def gpu_idle_pct(trace_events: list[dict[str, Any]]) -> float | None:
         inside = [(a, b) for a, b in spans if start <= a < end]
         if inside:
             span += max(b for _, b in inside) - min(a for a, _ in inside)
-            busy += _union_us(inside)
+            busy += union_us(inside)
     return round(max(0.0, 100.0 * (1.0 - busy / span)), 1) if span > 0 else None
 
 

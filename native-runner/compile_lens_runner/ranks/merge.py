@@ -20,6 +20,7 @@ from ..compiler.insight import compiler_insight
 from .paths import ATTACH_FILE, EXIT_FILE, PID_FILE, SNAPSHOT_FILE, SPEC_FILE, STACKS_FILE, rank_dir, worker_dir
 from .stacks import hang_sentence, main_thread, state
 from ..compiler.user_code import innermost_user, parse_frames
+from ..script import in_situ_report
 
 SCRIPT = "script"
 # a rank's error that follows from another rank's failure: its peer went away under a collective
@@ -289,6 +290,8 @@ def merged_report(job: Job, world: int, fallback: Callable[[], dict[str, Any]],
                 if other.get("id") == region["id"] and other.get("compiler")]
         if same:
             region["compiler"] = merge_insights(same)
+        in_situ_report.slowest_rank(region, [(r.rank, other) for r in runs for other in (r.report or {}).get("regions") or []
+                                             if other.get("id") == region["id"]])
     headline["divergence"] = divergence.find([
         {"rank": r.rank, "compiler": insights[r.rank], "regions": (r.report or {}).get("regions") or [],
          "collectives": sequences[r.rank]} for r in runs])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..measure import in_situ, interleaved
+from ..measure import in_situ, interleaved, step_work
 from ..report import document
 
 FOLDER = "in_situ"
@@ -54,17 +54,53 @@ def _per_rank(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) -> li
     return [in_situ.compare_runs([doc["ranks"][k] for doc in compiled], [doc["ranks"][k] for doc in eager]) for k in range(world)]
 
 
-def attach_interleaved(report: dict[str, Any], schedule: dict[str, Any], failures: dict[str, dict[str, Any] | None]) -> None:
+def _side_work(side: str, window: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any] | None:
+    """The side's work per step if its window's steps were this region's. Step N of the window begins at the region's
+    call fromCall + N; a step whose call ran on the other side (a new signature runs compiled first) or compiled is
+    left out."""
+    if window.get("region") != entry["id"] or not window.get("trace"):
+        return None
+    calls = {c["index"]: c for c in entry.get("calls") or []}
+    left_out = set()
+    for n in range(1, int(window.get("steps") or 0) + 1):
+        c = calls.get(int(window["fromCall"]) + n)
+        if c is None or c.get("side") != side or c.get("compileIds") or c.get("stepCompiles"):
+            left_out.add(n)
+    return step_work.side_work(step_work.read_trace(window["trace"]), left_out)
+
+
+def _compared(entry: dict[str, Any], calls: list[dict[str, Any]]) -> dict[str, Any]:
+    fallback = next((c["fallbackReason"] for c in entry.get("calls") or []
+                     if c.get("side") == "compiled" and c.get("fallbackReason")), None)
+    return interleaved.compare(calls, int(entry.get("callCount") or len(calls)), fallback)
+
+
+def slowest_rank(entry: dict[str, Any], ranks: list[tuple[int, dict[str, Any]]]) -> None:
+    """A torchrun job's region (its headline rank's entry, interleaved): its step becomes the slowest rank's, call by
+    call (interleaved.slowest_calls), each rank's own step under `ranks`; `work` stays the headline rank's window."""
+    own = entry.get("inSitu") or {}
+    if own.get("method") != interleaved.METHOD or len(ranks) < 2:
+        return
+    merged = interleaved.slowest_calls([r.get("calls") or [] for _, r in ranks])
+    entry["inSitu"] = dict(own, **_compared(entry, merged), slowestRank=True,
+                           ranks=[{"rank": k, "step": (r.get("inSitu") or {}).get("step")} for k, r in ranks])
+
+
+def attach_interleaved(report: dict[str, Any], schedule: dict[str, Any], failures: dict[str, dict[str, Any] | None],
+                       windows: dict[str, dict[str, Any]], workdir: str) -> None:
     """Each region's in-situ result from its own calls in this run (interleaved), and the schedule they ran in.
-    failures: per region id, its compiled call that failed (or None)."""
+    failures: per region id, its compiled call that failed (or None); windows: per side, its profiled window
+    (Interleaver.profile_json): the region whose steps both windows profiled gets `work`."""
     for entry in report.get("regions") or []:
         calls = entry.get("calls") or []
-        fallback = next((c["fallbackReason"] for c in calls if c.get("side") == "compiled" and c.get("fallbackReason")), None)
-        entry["inSitu"] = dict(interleaved.compare(calls, int(entry.get("callCount") or len(calls)), fallback),
-                               failure=failures.get(entry["id"]), whatIf=[])
+        result = _compared(entry, calls)
+        work = (step_work.compare(_side_work("eager", windows["eager"], entry), _side_work("compiled", windows["compiled"], entry),
+                                  result["step"]) if windows else None)
+        entry["inSitu"] = dict(result, work=work, failure=failures.get(entry["id"]), whatIf=[])
+    shown = {side: dict(w, trace=os.path.relpath(w["trace"], workdir) if w.get("trace") else None) for side, w in windows.items()}
     report["inSitu"] = {"method": interleaved.METHOD, "pairs": 0, "runs": [], "order": [], "repeatedBecause": None,
                         "stoppedBecause": schedule.get("stoppedBecause"), "wallSeconds": None, "skipped": None,
-                        "schedule": schedule}
+                        "schedule": schedule, "windows": shown or None}
 
 
 def attach(report: dict[str, Any], folder: str | None, skipped: str = "the in-situ runs were not made (--no-in-situ)") -> None:

@@ -1,14 +1,17 @@
 """The stance switch of the observed run (measure/interleaved.py says why and when): before each top-level region
 call, PyTorch's own `torch.compiler.set_stance` is set to the side the schedule gives ("force_eager" for eager,
 "default" for compiled). The runner's own work (replays at a drop, --calls N) runs at the default stance, and the
-script ends at the stance it began with."""
+script ends at the stance it began with. With a trace folder, each side's first block opens a profiler window of the
+script's own steps (measure/interleaved.PROFILED_BLOCKS; measure/step_work.py reads its trace)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from typing import Any, Callable, Iterator
 
-from ..measure.interleaved import Schedule
+from ..measure.interleaved import PROFILED_BLOCKS, Schedule
+from .window import ProfileWindow
 
 STANCES = {"compiled": "default", "eager": "force_eager"}
 
@@ -32,8 +35,11 @@ class Interleaver:
     """Switches the stance between blocks of the script's top-level region calls. ranks: a torchrun rank (a schedule
     fixed by call count, so all ranks switch on the same call)."""
 
-    def __init__(self, set_stance: Callable[..., Any], ranks: bool = False) -> None:
+    def __init__(self, set_stance: Callable[..., Any], ranks: bool = False, trace_dir: str | None = None) -> None:
         self.schedule = Schedule(fixed=ranks)
+        self.windows = {side: ProfileWindow(os.path.join(trace_dir, f"in-situ-{side}.trace.json"), start_call=0)
+                        for side in PROFILED_BLOCKS} if trace_dir is not None else {}
+        self.profiled = False  # the current top-level call is in a profiled window (or closes one: it exports the trace)
         self._set = set_stance
         self.side = "compiled"
         self.block = 0
@@ -41,14 +47,17 @@ class Interleaver:
         self._compiled_seen: set[str] = set()
         self._call_block = 0  # the block of the current top-level call (0 for one that ran compiled out of turn)
 
-    def before_call(self, signature: str, changing: bool = False) -> tuple[str, int]:
-        """The (side, block) of the top-level call about to start, the stance set for it. A signature (the region's
-        id and its inputs') the compiled side has not run yet runs compiled whatever the block (in block 0: it is no
-        steady call): its compile, and a compile that fails, happen as they would in the script as written. Not for a
-        region whose signature changes nearly every call (changing: a growing cache), which would never run eagerly."""
+    def before_call(self, region: Any, signature: str, changing: bool = False) -> tuple[str, int]:
+        """The (side, block) of the top-level call of `region` about to start, the stance set for it. A signature (the
+        region's id and its inputs') the compiled side has not run yet runs compiled whatever the block (in block 0:
+        it is no steady call): its compile, and a compile that fails, happen as they would in the script as written.
+        Not for a region whose signature changes nearly every call (changing: a growing cache), which would never run
+        eagerly."""
+        self.profiled = False
         if self.stopped is not None:
             return self.side, 0  # no longer interleaved: no steady step (block 0 is warm-up)
-        side, self.block = self.schedule.next_call(time.perf_counter())
+        window = next((w for w in self.windows.values() if w.open), None)
+        side, self.block = self.schedule.next_call(time.perf_counter(), hold=window is not None)
         block = self.block
         if side == "eager" and signature not in self._compiled_seen and not changing:
             side, block = "compiled", 0
@@ -57,10 +66,17 @@ class Interleaver:
         if side != self.side:
             if _current_stance() != STANCES[self.side]:  # the script changed the stance itself: it is left alone
                 self.stopped = f"the script set torch.compiler.set_stance({_current_stance()!r}) itself"
+                for w in self.windows.values():
+                    w.finish()
                 return self.side, 0
             self._set(STANCES[side])
             self.side = side
         self._call_block = block
+        if window is not None:
+            window.before_call(region)
+            self.profiled = True
+        elif block == PROFILED_BLOCKS.get(side) and side in self.windows and self.windows[side].pilot is None:
+            self.profiled = self.windows[side].before_call(region)
         return self.side, block
 
     def current(self) -> tuple[str, int]:
@@ -82,6 +98,12 @@ class Interleaver:
                 self._set(STANCES[was])
                 self.side = was
 
+    def end(self) -> None:
+        """At the script's end: the default stance; a window still open keeps the steps it recorded."""
+        for window in self.windows.values():
+            window.finish()
+        self.restore()
+
     def restore(self) -> None:
         if self.side != "compiled":
             self._set(STANCES["compiled"])
@@ -89,3 +111,8 @@ class Interleaver:
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.schedule.to_json(), stoppedBecause=self.stopped)
+
+    def profile_json(self) -> dict[str, dict[str, Any]]:
+        """Per side, its window (ProfileWindow.describe) and the trace it wrote (None without one)."""
+        return {side: dict(w.describe(), trace=w.trace_path if w.recorded and os.path.exists(w.trace_path) else None)
+                for side, w in self.windows.items()}

@@ -229,7 +229,8 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     runs = run.runs
     measurements = RegionMeasurements(run, runs, run.spec.get("whatIfModes") or [])
     switch = interleave.available() if run.spec.get("inSituMethod") == interleaved.METHOD else None
-    interleaver = interleave.Interleaver(switch, ranks=ranked is not None) if switch is not None else None
+    interleaver = (interleave.Interleaver(switch, ranks=ranked is not None, trace_dir=run.workdir)
+                   if switch is not None else None)
     recorder = RegionRecorder(run.watcher, runs, calls, lambda region: measurements.measure(recorder.regions),
                               window=ranked.window if ranked else None, no_replay=ranked.no_replay if ranked else None,
                               on_drop=measurements.dropped, interleaver=interleaver)
@@ -255,7 +256,8 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
             run.report["error"] = entry["error"]
         measurements.measure(recorder.regions)
     if interleaver is not None:
-        in_situ_report.attach_interleaved(run.report, interleaver.to_json(), {r.id: r.failure for r in recorder.regions})
+        in_situ_report.attach_interleaved(run.report, interleaver.to_json(), {r.id: r.failure for r in recorder.regions},
+                                          interleaver.profile_json(), run.workdir)
     elif run.spec.get("inSituMethod") == interleaved.METHOD:
         in_situ_report.attach(run.report, None, "this torch has no torch.compiler.set_stance to switch compiling off with")
     else:

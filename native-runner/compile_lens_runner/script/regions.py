@@ -192,7 +192,7 @@ class RegionRecorder:
         finally:
             self.recording = False
             if self.interleaver is not None:
-                self.interleaver.restore()
+                self.interleaver.end()
             self.safe.stop()
             torch.compile = self.original_compile
             undo_optimizers()
@@ -316,8 +316,8 @@ class RegionRecorder:
         top_level = not self._thread.claimed
         side, block = None, None
         if self.interleaver is not None:  # a top-level call may switch the stance; a nested one is part of its caller
-            side, block = (self.interleaver.before_call(f"{region.id}: {signature}", _changing(region)) if top_level
-                           else self.interleaver.current())
+            side, block = (self.interleaver.before_call(region, f"{region.id}: {signature}", _changing(region))
+                           if top_level else self.interleaver.current())
         try:
             check = region.replay.check(owner, leaves, index)
             held = (region_capture.capture(signature, grad, amp, args, kwargs, owner, is_method)
@@ -332,9 +332,9 @@ class RegionRecorder:
         device = call_device(leaves, owner)
         if region.device is None and device is not None:
             region.device = device.type
-        profiled = False
+        profiled = self.interleaver is not None and self.interleaver.profiled  # a nested call: its caller's
         if self.window is not None:  # the window opens and steps only at the script's own (top-level) calls
-            profiled = self.window.before_call(region) if not self._thread.claimed else self.window.active
+            profiled = (self.window.before_call(region) if not self._thread.claimed else self.window.active) or profiled
         clock = CallClock(cuda_stream(device))
         started, before = len(self.watcher.started), self.runs.snapshot()
         work = self._thread.observer_work

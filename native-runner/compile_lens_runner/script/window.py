@@ -7,6 +7,10 @@ the pilot begins a new `ProfilerStep#N`. The first step is the profiler's warmup
 STEPS are recorded, each from one pilot call to the next, so a step holds everything the script did in between
 (backward, optimizer, collectives). A script that ends inside the window keeps the steps recorded so far (the
 last one up to the script's end).
+
+The in-situ windows (script/interleave.py) are the same window opened at a given call (start_call 0, the first call
+it is shown): one per side, inside the interleaved run. A window whose profiler could not start still counts its
+steps (`open`), so ranks that hold their schedule for it still switch on the same call.
 """
 from __future__ import annotations
 
@@ -17,8 +21,9 @@ STEPS = 3
 
 
 class ProfileWindow:
-    def __init__(self, trace_path: str) -> None:
+    def __init__(self, trace_path: str, start_call: int = START_CALL) -> None:
         self.trace_path = trace_path
+        self.start_call = start_call
         self.pilot: Any = None
         self.steps = 0  # prof.step() calls made: the warmup step is 0
         self.recorded = 0  # steps in the exported trace
@@ -31,23 +36,29 @@ class ProfileWindow:
     def active(self) -> bool:
         return self._prof is not None
 
+    @property
+    def open(self) -> bool:
+        """Opened and not yet closed, whether or not its profiler runs."""
+        return self.pilot is not None and not self._done
+
     def before_call(self, region: Any) -> bool:
         """Called before each top-level region call (region.call_count: calls so far); True when the call runs
         inside the window (its duration includes profiler overhead)."""
         if self._done:
             return False
-        if self._prof is None:
-            if region.call_count < START_CALL:
+        if self.pilot is None:
+            if region.call_count < self.start_call:
                 return False
             self.pilot, self.from_call = region, region.call_count
             return self._start()
         if region is self.pilot:
             self.steps += 1
-            self._prof.step()
+            if self._prof is not None:
+                self._prof.step()
             if self.steps > STEPS:
                 self._stop()
                 return False
-        return True
+        return self.active
 
     def _start(self) -> bool:
         import torch
@@ -55,7 +66,6 @@ class ProfileWindow:
 
         if torch.autograd.profiler._is_profiler_enabled:
             self.skipped = "the script runs its own profiler"
-            self._done = True
             return False
         activities = [ProfilerActivity.CPU]
         if torch.cuda.is_available() and torch.cuda.is_initialized():
@@ -66,7 +76,6 @@ class ProfileWindow:
             prof.start()
         except RuntimeError as exc:  # another profiler is running (the script's own, started another way)
             self.skipped = f"torch.profiler could not start: {exc}"
-            self._done = True
             return False
         self._prof = prof
         return True
@@ -76,7 +85,7 @@ class ProfileWindow:
         self.recorded = min(self.steps, STEPS)
 
     def _stop(self) -> None:
-        prof, self._prof, self._done = self._prof, None, True
+        prof, self._prof, self._done = self._prof, None, self.pilot is not None
         if prof is not None:
             prof.stop()
 

@@ -1,0 +1,131 @@
+"""Why, per step (pure; tested on written traces): what the device did in a step of the script's own, both ways, from
+the trace of each side's profiled window in the interleaved run (script/interleave.py), set beside the steady wall
+step of the same side.
+
+On a GPU the work is the GPU's: the time it was busy (the union of its kernels, copies and fills) and how many it ran,
+per step. The rest of the wall step is the GPU waiting on the CPU, which launches the kernels: a step whose GPU sat
+idle LAUNCH_BOUND_IDLE_PCT of it or more is launch-bound. On a CPU there is no separate device: the work is the time
+in the step's outermost compute ops (ATen ops, and a compiled graph's call, which counts as one op: Inductor's C++
+kernels are not named in a trace unless compiled to record themselves), the rest Python, dispatch and glue.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .profiling import LAUNCH_BOUND_IDLE_PCT, union_us
+
+_DEVICE = ("kernel", "gpu_memcpy", "gpu_memset")
+_CPU_WORK = ("aten::", "## Call CompiledFxGraph", "cpp_fused", "graph_")
+
+
+def _cpu_work(name: str) -> bool:
+    return name.startswith(_CPU_WORK)
+
+
+def read_trace(path: str) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8") as f:
+        events = json.load(f).get("traceEvents", [])
+    return [e for e in events if e.get("ph") == "X" and isinstance(e.get("ts"), (int, float))]
+
+
+def _step_of(name: str) -> int:
+    return int(name.split("#", 1)[1])
+
+
+def side_work(events: list[dict[str, Any]], left_out: set[int] | None = None) -> dict[str, Any] | None:
+    """{device, steps, workMsPerStep, kernelsPerStep, profiledStepMs} over the trace's ProfilerStep#N spans (it holds
+    only the window's recorded steps) but those in left_out (a step that compiled, or ran on the other side). A
+    kernel belongs to the step its launch ran in (the GPU runs it later); a CPU op to the step it started in. None
+    without a step to count."""
+    # the CPU's step spans (on a GPU the trace repeats each on the GPU's timeline, as gpu_user_annotation)
+    spans = sorted((float(e["ts"]), float(e["ts"]) + float(e.get("dur") or 0), _step_of(str(e["name"]))) for e in events
+                   if e.get("cat") == "user_annotation" and str(e.get("name", "")).startswith("ProfilerStep#"))
+    kept = [(a, b, n) for a, b, n in spans if n not in (left_out or set())]
+    if not kept:
+        return None
+
+    def step_at(ts: float) -> int | None:
+        return next((n for a, b, n in kept if a <= ts < b), None)
+
+    launches = {(e.get("args") or {}).get("correlation"): float(e["ts"]) for e in events
+                if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in (e.get("args") or {})}
+    device = [e for e in events if e.get("cat") in _DEVICE]
+    per: dict[int, list[tuple[float, float]]] = {n: [] for _, _, n in kept}
+    if device:
+        kind = "cuda"
+        for e in device:
+            n = step_at(launches.get((e.get("args") or {}).get("correlation"), float(e["ts"])))
+            if n is not None:
+                per[n].append((float(e["ts"]), float(e["ts"]) + float(e.get("dur") or 0)))
+        work_us = sum(union_us(v) for v in per.values())
+    else:
+        kind = "cpu"
+        for e in _outermost([e for e in events if e.get("cat") == "cpu_op" and _cpu_work(str(e.get("name", "")))]):
+            n = step_at(float(e["ts"]))
+            if n is not None:
+                per[n].append((float(e["ts"]), float(e["ts"]) + float(e.get("dur") or 0)))
+        work_us = sum(b - a for v in per.values() for a, b in v)
+    count = sum(len(v) for v in per.values())
+    n = len(kept)
+    return {"device": kind, "steps": n, "workMsPerStep": round(work_us / 1000 / n, 4),
+            "kernelsPerStep": round(count / n, 2), "profiledStepMs": round(sum(b - a for a, b, _ in kept) / 1000 / n, 4)}
+
+
+def _outermost(ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ops not inside another of them on the same thread (an ATen op a compiled graph or another op called)."""
+    out: list[dict[str, Any]] = []
+    ends: dict[tuple[Any, Any], float] = {}
+    for e in sorted(ops, key=lambda e: (float(e["ts"]), -float(e.get("dur") or 0))):
+        thread, start = (e.get("pid"), e.get("tid")), float(e["ts"])
+        if start < ends.get(thread, float("-inf")):
+            continue
+        ends[thread] = start + float(e.get("dur") or 0)
+        out.append(e)
+    return out
+
+
+def _fmt(ms: float) -> str:
+    return f"{ms:.2f}" if ms < 10 else f"{ms:.1f}"
+
+
+def _count(n: float) -> str:
+    return f"{n:.0f}" if n >= 10 or n == int(n) else f"{n:.1f}"
+
+
+def compare(eager: dict[str, Any] | None, compiled: dict[str, Any] | None, step: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The region's `inSitu.work` (schema `$defs/stepWork`): each side's work, its busy share of the side's steady wall
+    step (step: inSitu.step; without one, of the profiled steps' own wall time, which carries the profiler's
+    overhead), whether it was launch-bound, and the line that says it. None unless both sides have a recorded step."""
+    if eager is None or compiled is None:
+        return None
+    sides = {"eager": dict(eager), "compiled": dict(compiled)}
+    for side, work in sides.items():
+        wall = step.get(f"{side}Ms") if step else None
+        work["wallMs"], work["wallFrom"] = (wall, "steady steps") if wall else (work["profiledStepMs"], "profiled steps")
+        work["busyPct"] = round(min(100.0, 100.0 * work["workMsPerStep"] / work["wallMs"]), 1) if work["wallMs"] else None
+        work["launchBound"] = (work["device"] == "cuda" and work["busyPct"] is not None
+                               and work["busyPct"] <= 100.0 - LAUNCH_BOUND_IDLE_PCT)
+    e, c = sides["eager"], sides["compiled"]
+    gpu = e["device"] == "cuda"
+    what, units = ("GPU work", "kernels") if gpu else ("CPU op time", "ops")
+    text = (f"{what} {_fmt(e['workMsPerStep'])} → {_fmt(c['workMsPerStep'])} ms per step, "
+            f"{_count(e['kernelsPerStep'])} → {_count(c['kernelsPerStep'])} {units}")
+    busy = f"{e['busyPct']:.0f} % → {c['busyPct']:.0f} % of the wall step" if e["busyPct"] is not None and c["busyPct"] is not None else None
+    if not gpu:
+        text += (f"{f'; ops {busy}' if busy else ''}: on CPU there is no separate GPU, the ops are the step's own CPU "
+                 "work (a compiled graph counts as one op), the rest Python, dispatch and glue")
+    elif busy:
+        bound = [side for side in ("eager", "compiled") if sides[side]["launchBound"]]
+        why = ("both ways launch-bound: the GPU waited on the CPU (its launches, Python) the rest of each step"
+               if len(bound) == 2 else f"{bound[0]} was launch-bound: the CPU launches were the rest" if bound
+               else "the GPU's own work was most of each step")
+        text += f"; GPU busy {busy}: {why}"
+        saved = e["wallMs"] - c["wallMs"]
+        if e["wallFrom"] == c["wallFrom"] == "steady steps" and saved > 0:  # wall = GPU busy + GPU idle, both ways
+            gpu = e["workMsPerStep"] - c["workMsPerStep"]
+            text += (f"; of the {_fmt(saved)} ms saved per step, {_fmt(gpu)} ms is GPU work and {_fmt(saved - gpu)} ms "
+                     "the GPU's idle time (the CPU's side)" if gpu >= 0 else
+                     f"; the step is {_fmt(saved)} ms shorter though the GPU worked {_fmt(-gpu)} ms more: it idled "
+                     f"{_fmt(saved - gpu)} ms less (the CPU's side)")
+    return {"eager": e, "compiled": c, "text": text}

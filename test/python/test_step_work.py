@@ -1,0 +1,82 @@
+"""Why, per step (measure/step_work.py): the work per step read from a profiled window's trace, on written traces (no
+torch, no timing of this host)."""
+from __future__ import annotations
+
+from typing import Any
+
+from compile_lens_runner.measure import step_work
+from compile_lens_runner.measure.profiling import LAUNCH_BOUND_IDLE_PCT
+
+
+def step(n: int, ts: float, dur: float) -> dict[str, Any]:
+    return {"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{n}", "ts": ts, "dur": dur, "pid": 1, "tid": 1}
+
+
+def kernel(corr: int, launch_ts: float, ts: float, dur: float) -> list[dict[str, Any]]:
+    """A launch on the CPU and the kernel the GPU ran for it (later: the GPU runs behind the CPU)."""
+    return [{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": launch_ts, "dur": 2, "pid": 1, "tid": 1,
+             "args": {"correlation": corr}},
+            {"ph": "X", "cat": "kernel", "name": "triton_poi_fused", "ts": ts, "dur": dur, "pid": 0, "tid": 7,
+             "args": {"correlation": corr}}]
+
+
+def gpu_trace(kernels_per_step: int, kernel_us: float, step_us: float, steps: int = 3) -> list[dict[str, Any]]:
+    events = []
+    for n in range(1, steps + 1):
+        start = n * step_us
+        events.append(step(n, start, step_us))
+        events.append(dict(step(n, start + step_us / 2, step_us), cat="gpu_user_annotation", tid=7))  # the GPU's copy
+        for k in range(kernels_per_step):
+            launch = start + 1 + k
+            # each kernel runs half a step after its launch: the last ones past their step's end
+            events += kernel(n * 1000 + k, launch, launch + step_us / 2 + k * kernel_us, kernel_us)
+    return events
+
+
+def test_gpu_kernels_belong_to_the_step_that_launched_them_and_left_out_steps_do_not_count() -> None:
+    events = gpu_trace(kernels_per_step=10, kernel_us=50.0, step_us=1000.0)
+    work = step_work.side_work(events)
+    assert work == {"device": "cuda", "steps": 3, "workMsPerStep": 0.5, "kernelsPerStep": 10.0, "profiledStepMs": 1.0}
+    # a step that compiled (or ran on the other side) is left out: its kernels too
+    events += kernel(99, 2000 + 5, 2000 + 600, 4000.0)  # a long kernel launched in step 2
+    assert step_work.side_work(events, {2}) == dict(work, steps=2)
+    assert step_work.side_work(events, {1, 2, 3}) is None
+
+
+def test_a_step_whose_gpu_idles_a_launch_bound_share_is_launch_bound_and_the_line_says_so() -> None:
+    eager = step_work.side_work(gpu_trace(kernels_per_step=20, kernel_us=10.0, step_us=1000.0))  # 0.2 ms of 1 ms busy
+    compiled = step_work.side_work(gpu_trace(kernels_per_step=4, kernel_us=100.0, step_us=1000.0))  # 0.4 ms busy
+    assert eager and compiled
+    out = step_work.compare(eager, compiled, {"eagerMs": 1.0, "compiledMs": 0.5})
+    assert out is not None
+    assert out["eager"]["busyPct"] == 20.0 and out["compiled"]["busyPct"] == 80.0
+    assert out["eager"]["launchBound"] and not out["compiled"]["launchBound"]
+    assert 100.0 - LAUNCH_BOUND_IDLE_PCT < 80.0
+    assert out["text"] == ("GPU work 0.20 → 0.40 ms per step, 20 → 4 kernels; GPU busy 20 % → 80 % of the wall step: "
+                           "eager was launch-bound: the CPU launches were the rest; the step is 0.50 ms shorter though "
+                           "the GPU worked 0.20 ms more: it idled 0.70 ms less (the CPU's side)")
+    # wall = GPU busy + GPU idle: a saving splits into the two
+    split = step_work.compare(compiled, eager, {"eagerMs": 1.0, "compiledMs": 0.5})
+    assert split and split["text"].endswith("of the 0.50 ms saved per step, 0.20 ms is GPU work and 0.30 ms the GPU's idle "
+                                            "time (the CPU's side)")
+    both = step_work.compare(eager, eager, {"eagerMs": 1.0, "compiledMs": 1.0})
+    assert both and "both ways launch-bound" in both["text"] and "saved" not in both["text"]  # not shorter: nothing saved
+    # without a steady step the busy share is of the profiled steps' own wall time, and says so
+    alone = step_work.compare(eager, compiled, None)
+    assert alone and alone["eager"]["wallFrom"] == "profiled steps" and alone["eager"]["wallMs"] == 1.0
+    assert "saved" not in alone["text"]  # the profiled steps carry the profiler's overhead: no split of the saving
+    assert step_work.compare(eager, None, None) is None
+
+
+def test_on_cpu_the_work_is_the_outermost_ops_and_a_compiled_graph_counts_as_one() -> None:
+    def op(name: str, ts: float, dur: float, tid: int = 1) -> dict[str, Any]:
+        return {"ph": "X", "cat": "cpu_op", "name": name, "ts": ts, "dur": dur, "pid": 1, "tid": tid}
+    events = [step(1, 0, 1000),
+              op("## Call CompiledFxGraph abc", 10, 300), op("aten::mm", 20, 100),  # an extern kernel inside the graph
+              op("autograd::engine::evaluate_function: AddmmBackward0", 400, 200), op("aten::mm", 410, 150),
+              op("aten::add_", 700, 50), op("Torch-Compiled Region: 0/0", 5, 310)]
+    work = step_work.side_work(events)
+    assert work == {"device": "cpu", "steps": 1, "workMsPerStep": 0.5, "kernelsPerStep": 3.0, "profiledStepMs": 1.0}
+    out = step_work.compare(work, work, {"eagerMs": 1.0, "compiledMs": 1.0})
+    assert out and out["text"].startswith("CPU op time 0.50 → 0.50 ms per step, 3 → 3 ops")
+    assert "no separate GPU" in out["text"] and not out["eager"]["launchBound"]
