@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import __version__
 
-SCHEMA_VERSION = "1.16"
+SCHEMA_VERSION = "1.17"
 
 
 def environment(device: str, torch_version: str | None) -> dict[str, Any]:
