@@ -107,24 +107,17 @@ def test_no_static_address_edit_where_the_source_does_not_say_which_statement_ma
     assert static_address.quick_fix(graph, start, lambda path: None) is None
 
 
-WARM = """import torch
-
-
-def f(x):
-    return (x * 2).relu()
-
-
-step = torch.compile(f)
-step(torch.ones(1, 8))  # warm-up
-for _ in range(6):
-    step(torch.ones(4, 8))
-"""
+WARM = (WHY / "warmup_step.py").read_text()  # a warm-up at batch 1, then the real calls at batch 4
 
 
 def _recompile_sites(script: Path, out: Path) -> list[dict[str, Any]]:
+    """The regions' recompile sites; the script's own insight (one log, the same compiles) must explain them alike."""
     run = run_runner("--script", str(script), "--device", "cpu", "--quick", "--no-in-situ", "--out", str(out))
     assert run.report is not None and run.report["status"] == "ok", run.stderr[-3000:]
-    return [s for region in run.report["regions"] for s in (region["compiler"] or {}).get("recompileSites", [])]
+    sites = [s for region in run.report["regions"] for s in (region["compiler"] or {}).get("recompileSites", [])]
+    script_sites = [s for mode in run.report["modes"] for s in (mode["compiler"] or {}).get("recompileSites", [])]
+    assert [s["explanation"] for s in script_sites] == [s["explanation"] for s in sites]
+    return sites
 
 
 def test_a_warmup_at_another_shape_offers_the_real_calls_shape_and_the_edited_script_compiles_once(tmp_path: Path) -> None:

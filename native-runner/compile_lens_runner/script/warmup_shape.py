@@ -101,6 +101,19 @@ def explain(calls: list[dict[str, Any]], insight: dict[str, Any] | None, starts:
                + " If that size does vary in use, compile with dynamic=True instead.",
         "quickFix": quick_fixes.warmup_shape(warm_line["line"], [edit]) if edit else quick_fixes.compile_dynamic(),
     }
+    _put(insight, recompile["compileId"], explanation)
+
+
+def _put(insight: dict[str, Any], compile_id: str | None, explanation: dict[str, Any]) -> None:
     for r in insight.get("recompiles", []) + insight.get("recompileSites", []):
-        if r is recompile or recompile["compileId"] in (r.get("compileIds") or []):
+        if r.get("compileId") == compile_id or compile_id in (r.get("compileIds") or []):
             r["explanation"] = explanation
+
+
+def share(script_insight: dict[str, Any] | None, regions: list[dict[str, Any]]) -> None:
+    """The script's own insight lists the same recompiles as its regions (one log, the same compile ids): a region's
+    warm-up explanation goes there too, so the editor's finding at that line (one per line and reason) says it."""
+    for region in regions:
+        for r in (region.get("compiler") or {}).get("recompiles", []):
+            if ((r.get("explanation") or {}).get("quickFix") or {}).get("kind") == "warmup-shape" and script_insight:
+                _put(script_insight, r.get("compileId"), r["explanation"])
