@@ -1,8 +1,8 @@
-// The edits behind the editor's Quick Fixes: a finding whose fix is a mechanical edit (the runner's table names it:
-// `quickFix` on a graph break's explanation) becomes text inserted into the user's file. Pure (source text in, lines
-// to insert out), so the edits are unit-tested; host/quickFixes.ts turns them into VS Code code actions.
-
-export type QuickFixKind = 'fastpath-off' | 'move-print' | 'compile-dynamic';
+// The edits behind the editor's Quick Fixes: a finding whose fix is a mechanical edit carries the runner's quick fix
+// (its kind, its title and the text it inserts; every text of it is the runner's: compiler/quick_fixes.py), and this
+// turns it into edits of the user's file. Pure (source text in, edits out), so the edits are unit-tested;
+// host/quickFixes.ts turns them into VS Code code actions.
+import type { QuickFix } from '../shared/report.ts';
 
 /** Replace the text from (line, column) to (endLine, endColumn), 0-based, with `text`: an insertion where they meet. */
 export interface TextEdit {
@@ -18,32 +18,8 @@ export interface QuickFixEdit {
   edits: TextEdit[];
 }
 
-interface Setting {
-  title: string;
-  /** the statement, run once after the imports and before any torch.compile call */
-  statement: string;
-  why: string;
-}
-
-const SETTINGS: Record<Exclude<QuickFixKind, 'compile-dynamic'>, Setting> = {
-  'fastpath-off': {
-    title: 'Turn the transformer fast path off before compiling',
-    statement: 'torch.backends.mha.set_fastpath_enabled(False)',
-    why: 'the fused inference fast path breaks torch.compile; the plain ops compile',
-  },
-  'move-print': {
-    title: 'Let torch.compile print after the graph runs (no graph break)',
-    statement: 'torch._dynamo.config.reorderable_logging_functions.add(print)',
-    why: 'print() is deferred to after the compiled graph instead of breaking it',
-  },
-};
-
 const IMPORT = /^(?:import|from)\s/;
 const IMPORTS_TORCH = /^import\s+torch\s*(?:#.*)?$|^import\s+torch\s*,|^import\s+[\w\s,]*\btorch\b(?!\s+as)/m;
-
-function isSetting(kind: string): kind is keyof typeof SETTINGS {
-  return Object.prototype.hasOwnProperty.call(SETTINGS, kind);
-}
 
 /** The 0-based line after the module's leading imports (after its docstring and comments when it has no import). */
 export function afterImports(lines: readonly string[]): number {
@@ -79,16 +55,24 @@ export function afterImports(lines: readonly string[]): number {
   return after;
 }
 
-/** The edit for a finding's quick fix in this source, or null when the kind is unknown or the file already has it. */
-export function quickFixEdit(kind: string, source: string): QuickFixEdit | null {
-  if (kind === 'compile-dynamic') return compileDynamic(source);
-  if (!isSetting(kind)) return null;
-  const setting = SETTINGS[kind];
-  if (source.includes(setting.statement)) return null;
-  const at = afterImports(source.split('\n'));
-  const importTorch = IMPORTS_TORCH.test(source) ? '' : 'import torch\n';
-  const text = `${importTorch}${setting.statement}  # Compile Lens quick fix: ${setting.why}\n`;
-  return { title: `Compile Lens: ${setting.title}`, edits: [{ line: at, column: 0, endLine: at, endColumn: 0, text }] };
+/** The edit for a finding's quick fix in this source, or null when the file already has it or no longer holds what
+ * the runner read (an edit's `expect` is not where it was). */
+export function quickFixEdit(fix: QuickFix, source: string): QuickFixEdit | null {
+  if (fix.kind === 'compile-dynamic') return compileDynamic(source, fix.title);
+  if (fix.statement) {
+    if (source.includes(fix.statement)) return null;
+    const at = afterImports(source.split('\n'));
+    const importTorch = IMPORTS_TORCH.test(source) ? '' : 'import torch\n';
+    return { title: fix.title, edits: [{ line: at, column: 0, endLine: at, endColumn: 0, text: `${importTorch}${fix.statement}${fix.comment ? `  # ${fix.comment}` : ''}\n` }] };
+  }
+  if (!fix.edits?.length) return null;
+  const lines = source.split('\n');
+  const edits: TextEdit[] = [];
+  for (const e of fix.edits) {
+    if (lines[e.line - 1]?.slice(e.column, e.endColumn) !== e.expect) return null;
+    edits.push({ line: e.line - 1, column: e.column, endLine: e.line - 1, endColumn: e.endColumn, text: e.text });
+  }
+  return { title: fix.title, edits };
 }
 
 const COMPILE_CALL = /\btorch\.compile\b(\s*\()?/g;
@@ -96,11 +80,10 @@ const COMPILE_CALL = /\btorch\.compile\b(\s*\()?/g;
 /** `torch.compile(model)` -> `torch.compile(model, dynamic=True)`; `@torch.compile` -> `@torch.compile(dynamic=True)`.
  * Only where the file has one torch.compile (with several, which one recompiled is not known here) and it does not
  * say dynamic= already. */
-function compileDynamic(source: string): QuickFixEdit | null {
+function compileDynamic(source: string, title: string): QuickFixEdit | null {
   const calls = [...source.matchAll(COMPILE_CALL)];
   if (calls.length !== 1) return null;
   const call = calls[0]!;
-  const title = 'Compile Lens: Compile with dynamic=True (one graph for every size)';
   const place = (offset: number): { line: number; column: number } => {
     const before = source.slice(0, offset).split('\n');
     return { line: before.length - 1, column: before.at(-1)!.length };

@@ -18,10 +18,10 @@ export class QuickFixes implements vscode.CodeActionProvider {
     const seen = new Set<string>();
     for (let line = range.start.line; line <= range.end.line; line++) {
       for (const finding of this.findingsAt(document, line)) {
-        if (!finding.quickFix || seen.has(finding.quickFix)) continue;
+        if (!finding.quickFix || seen.has(finding.quickFix.title)) continue;
         const edit = quickFixEdit(finding.quickFix, document.getText());
         if (!edit) continue;
-        seen.add(finding.quickFix);
+        seen.add(finding.quickFix.title);
         const action = new vscode.CodeAction(edit.title, vscode.CodeActionKind.QuickFix);
         action.edit = new vscode.WorkspaceEdit();
         for (const e of edit.edits) action.edit.replace(document.uri, new vscode.Range(e.line, e.column, e.endLine, e.endColumn), e.text);

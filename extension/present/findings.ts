@@ -2,7 +2,7 @@
 // the reason, what it cost and a fix — a region that ran no compiled code first — and, for a torchrun job, the ranks
 // it happened on and where the ranks diverged. Reasons and fixes are the runner's (it owns their texts): this only
 // displays them. Pure, so diagnostics, hovers, the CLI's `check` and tests share one reading.
-import type { CudaGraphStatus, Divergence, GraphBreak, ModeResult, NoCompiledCode, PerfHint, Recompile, RecompileSite, Region, Report, SourceLocation } from '../shared/report.ts';
+import type { CudaGraphStatus, Divergence, GraphBreak, ModeResult, NoCompiledCode, PerfHint, QuickFix, Recompile, RecompileSite, Region, Report, SourceLocation } from '../shared/report.ts';
 
 export type FindingKind = 'no-compiled-code' | 'graph-break' | 'cuda-graphs' | 'recompile' | 'perf-hint' | 'divergence';
 
@@ -35,8 +35,8 @@ export interface Finding {
   ranks: number[] | null;
   /** a torchrun job: how many ranks it had; null for one process */
   worldSize: number | null;
-  /** the mechanical edit the editor offers as a Quick Fix (the runner's pattern table: 'fastpath-off', 'move-print') */
-  quickFix: string | null;
+  /** the mechanical edit the editor offers as a Quick Fix (the runner's: editor/quickFixes.ts applies it) */
+  quickFix: QuickFix | null;
 }
 
 const GRAPH_BREAK_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_troubleshooting.html#graph-breaks';
@@ -104,7 +104,7 @@ function cudaGraphFinding(item: CudaGraphStatus): FindingOf | null {
   return {
     kind: 'cuda-graphs', file: skip.location.file, line: skip.location.line, cell: skip.location.cell ?? null,
     reason: skip.what, hint: item.reason ?? null, code: `cudagraphs-${skip.kind}`, docUrl: CUDA_GRAPH_DOCS, fix: skip.fix ?? null,
-    graphCount: null, outsideGraphsMs: null, trigger: null, what: skip.cost, count: 1, ranks: null, quickFix: null,
+    graphCount: null, outsideGraphsMs: null, trigger: null, what: skip.cost, count: 1, ranks: null, quickFix: skip.quickFix ?? null,
   };
 }
 

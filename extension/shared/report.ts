@@ -68,12 +68,24 @@ export interface Correctness {
   precision?: PrecisionSettings;
 }
 
+/** schema 1.17 (a kind's name in 1.16): a mechanical edit of the user's file the editor offers as a Quick Fix. Its
+ * texts are the runner's (compiler/quick_fixes.py); editor/quickFixes.ts applies it. */
+export interface QuickFix {
+  kind: 'fastpath-off' | 'move-print' | 'compile-dynamic' | 'static-address' | 'warmup-shape';
+  title: string;
+  /** settings: the statement inserted after the file's imports, and the comment that says why */
+  statement?: string;
+  comment?: string;
+  /** edits the runner worked out from the source: replace `expect` at 1-based `line`, 0-based columns, with `text` */
+  edits?: { line: number; column: number; endColumn: number; expect: string; text: string }[];
+}
+
 /** A guard failure in the user's terms (schema 1.4). */
 export interface Explanation {
   what: string;
   fix: string;
-  /** schema 1.16: a mechanical edit the editor offers as a Quick Fix ('compile-dynamic') */
-  quickFix?: string | null;
+  /** schema 1.16: a mechanical edit the editor offers as a Quick Fix (compile-dynamic; warmup-shape, 1.17) */
+  quickFix?: QuickFix | null;
 }
 
 export interface KernelProvenance {
@@ -147,6 +159,8 @@ export interface CudaGraphSkip {
   /** the line PyTorch names: the mutating op, the CPU tensor's use */
   location?: SourceLocation | null;
   tensors?: string[];
+  /** schema 1.17: static-address (mutated inputs), where the source says which statements made the tensors */
+  quickFix?: QuickFix | null;
 }
 
 /** One of PyTorch's performance hints, at the user's line where Inductor was lowering one of its ops (schema 1.16). */
@@ -168,8 +182,8 @@ export interface BreakExplanation {
   /** the operator, function or method that broke */
   broke?: string | null;
   fix: string;
-  /** a mechanical edit the editor offers as a Quick Fix: 'fastpath-off', 'move-print' */
-  quickFix?: string | null;
+  /** a mechanical edit the editor offers as a Quick Fix: fastpath-off, move-print */
+  quickFix?: QuickFix | null;
 }
 
 /** schema 1.16: a region called whose frames held no graph: every call ran eagerly */

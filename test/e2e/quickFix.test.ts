@@ -1,10 +1,14 @@
 // Quick Fixes in a real VS Code: a script whose compiled function prints is profiled; its graph break's Problems entry
 // offers "Let torch.compile print after the graph runs"; applying it edits the file (after the imports), and the next
 // profile of the script finds no graph break there. A script that recompiles when its input's size changes is offered
-// dynamic=True on its torch.compile call, and the next profile has no recompile.
+// dynamic=True on its torch.compile call, and the next profile has no recompile; one whose warm-up call used another
+// shape than the real calls is offered the real calls' shape in the warm-up, and the next profile has no recompile.
+// The H100's findings (CUDA graphs skipped on a mutated KV cache, the transformer fast-path break: neither happens on
+// this CPU) come from reports recorded there (test/fixtures/why/, through the stub runner): their Quick Fixes are
+// applied to the same scripts and the edits checked; the rerun that would show the finding gone needs the H100.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -12,6 +16,7 @@ import { makeTestWorkspace, openFile, prepareCodeServer, runCommand, startSessio
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
+const WHY = path.join(REPO, 'test/fixtures/why');
 const SCRIPT_NAME = 'print_step.py';
 const SCRIPT = `import torch
 
@@ -82,6 +87,26 @@ async function waitFor<T>(page: Page, what: string, read: () => T | null, timeou
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** From the Problems entry matching `problem`, the editor at `lineText`, Ctrl+. offers `fix` (focused), Enter applies it
+ * and the file is saved; returns once the file on disk holds `saved`. */
+async function applyQuickFix(page: Page, file: string, problem: string, lineText: string, fix: RegExp, saved: string): Promise<string> {
+  await runCommand(page, 'View: Focus Problems');
+  const row = page.locator('.markers-panel .monaco-list-row', { hasText: problem }).first();
+  await row.waitFor({ timeout: 60_000 });
+  await row.dblclick();  // the editor at the finding's line
+  await page.locator('.monaco-editor .view-line', { hasText: lineText }).first().click();
+  await page.keyboard.press('Control+.');
+  await page.locator('.action-widget .monaco-list-row', { hasText: fix }).first().waitFor({ timeout: 30_000 });
+  // the menu's pointer block swallows clicks: the offered fix is the focused row, applied with Enter
+  assert.match(await page.locator('.action-widget .monaco-list-row.focused').innerText(), fix);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+S');
+  return waitFor(page, 'the fixed file on disk', () => {
+    const text = readFileSync(file, 'utf8');
+    return text.includes(saved) ? text : null;
+  }, 30_000);
+}
+
 test('the print graph break offers a Quick Fix; applied, the next profile has no break at that line', { timeout: 900_000 }, async () => {
   const workspace = makeTestWorkspace(PYTHON);
   const file = path.join(workspace, SCRIPT_NAME);
@@ -93,22 +118,10 @@ test('the print graph break offers a Quick Fix; applied, the next profile has no
     const before = await profile(page, workspace);
     assert.ok(before.graphBreaks.some((b) => b.location?.line === PRINT_LINE), 'the print breaks the graph');
 
-    await runCommand(page, 'View: Focus Problems');
-    const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'Graph break' }).first();
-    await row.waitFor({ timeout: 60_000 });
-    await row.dblclick();  // the editor at the print's line
-    await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
-    await page.locator('.monaco-editor .view-line', { hasText: 'print("step done")' }).first().click();
-    await page.keyboard.press('Control+.');
-    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Let torch.compile print after the graph runs' }).first();
-    await fix.waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-offered.png') });
-    // the menu's pointer block swallows clicks: the offered fix is the focused row, applied with Enter
-    assert.match(await page.locator('.action-widget .monaco-list-row.focused').innerText(), /Let torch\.compile print after the graph runs/);
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Control+S');
-    await waitFor(page, 'the fixed file on disk', () => (readFileSync(file, 'utf8').includes('reorderable_logging_functions.add(print)') ? true : null), 30_000);
-    const fixed = readFileSync(file, 'utf8').split('\n');
+    const fixedText = await applyQuickFix(page, file, 'Graph break', 'print("step done")', /Let torch\.compile print after the graph runs/,
+      'reorderable_logging_functions.add(print)');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-applied.png') });
+    const fixed = fixedText.split('\n');
     assert.equal(fixed[0], 'import torch');
     assert.match(fixed[1]!, /^torch\._dynamo\.config\.reorderable_logging_functions\.add\(print\)  # Compile Lens quick fix/);
 
@@ -149,17 +162,7 @@ test('a recompile on a size change offers dynamic=True; applied, the next profil
     const before = await profile(page, workspace);
     assert.ok(before.recompiles.length > 0, 'the size change recompiles');
 
-    await runCommand(page, 'View: Focus Problems');
-    const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'Recompile' }).first();
-    await row.waitFor({ timeout: 60_000 });
-    await row.dblclick();
-    await page.locator('.monaco-editor .view-line', { hasText: 'def f(x):' }).first().click();
-    await page.keyboard.press('Control+.');
-    await page.locator('.action-widget .monaco-list-row', { hasText: 'Compile with dynamic=True' }).first().waitFor({ timeout: 30_000 });
-    assert.match(await page.locator('.action-widget .monaco-list-row.focused').innerText(), /Compile with dynamic=True/);
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Control+S');
-    await waitFor(page, 'the fixed file on disk', () => (readFileSync(file, 'utf8').includes('torch.compile(f, dynamic=True)') ? true : null), 30_000);
+    await applyQuickFix(page, file, 'Recompile', 'def f(x):', /Compile with dynamic=True/, 'torch.compile(f, dynamic=True)');
 
     const after = await profile(page, workspace);
     assert.deepEqual(after.recompiles, [], 'the rerun does not recompile');
@@ -169,5 +172,76 @@ test('a recompile on a size change offers dynamic=True; applied, the next profil
     throw error;
   } finally {
     await session.close();
+  }
+});
+
+const WARMUP_NAME = 'warmup_step.py';
+const WARMUP = readFileSync(path.join(WHY, WARMUP_NAME), 'utf8');  // a warm-up at batch 1, then the real calls at batch 4
+
+test('a warm-up at another shape than the real calls offers the real shape; applied, the next profile does not recompile', { timeout: 900_000 }, async () => {
+  const workspace = makeTestWorkspace(PYTHON);
+  const file = path.join(workspace, WARMUP_NAME);
+  writeFileSync(file, WARMUP);
+  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+  const { page } = session;
+  try {
+    await openFile(page, WARMUP_NAME);
+    const before = await profile(page, workspace);
+    assert.equal(before.recompiles.length, 1, 'the real calls recompile after the warm-up');
+
+    const fixed = await applyQuickFix(page, file, 'Recompile', 'def f(x):', /Warm up at the shape the real calls use \(line 9\)/, 'step(torch.ones(4, 8))  # warm-up');
+    assert.equal(fixed, WARMUP.replace('step(torch.ones(1, 8))', 'step(torch.ones(4, 8))'), 'only the warm-up\'s size changed');
+
+    const after = await profile(page, workspace);
+    assert.deepEqual(after.recompiles, [], 'the rerun compiles once');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-warmup-rerun.png') });
+  } catch (error) {
+    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-warmup.png') }).catch(() => undefined);
+    throw error;
+  } finally {
+    await session.close();
+  }
+});
+
+test('H100 findings (stub runner, recorded reports): the static-address and fast-path Quick Fixes edit the scripts', { timeout: 600_000 }, async () => {
+  process.env.COMPILE_LENS_STUB_PYTHON = PYTHON;
+  process.env.COMPILE_LENS_STUB_REPORT = JSON.stringify({
+    'decode_static.py': path.join(WHY, 'decode_static.rederived.report.json'),
+    'encoder_fastpath.py': path.join(WHY, 'encoder_fastpath.rederived.report.json'),
+  });
+  const workspace = makeTestWorkspace(path.join(REPO, 'test/fixtures/stub-runner/python'));
+  for (const name of ['decode_static.py', 'encoder_fastpath.py']) copyFileSync(path.join(WHY, name), path.join(workspace, name));
+  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+  const { page } = session;
+  try {
+    // CUDA graphs skipped: the caches the compiled step writes into are marked static where the script makes them
+    await openFile(page, 'decode_static.py');
+    await profile(page, workspace);
+    const decode = await applyQuickFix(page, path.join(workspace, 'decode_static.py'), 'CUDA graphs skipped', 'kc.index_copy_(2, pos, k)',
+      /Mark `kcache`, `vcache` static so CUDA graphs can run/, 'torch._dynamo.mark_static_address(t)');
+    const lines = decode.split('\n');
+    const made = lines.indexOf('kcache = [torch.zeros(1, H, T, D, device=device) for _ in range(L)]');
+    assert.deepEqual(lines.slice(made + 1, made + 6).map((l) => l.replace(/ {2}# Compile Lens quick fix: .*/, '')), [
+      'for t in kcache', '    torch._dynamo.mark_static_address(t)',
+      'vcache = [torch.zeros(1, H, T, D, device=device) for _ in range(L)]',
+      'for t in vcache', '    torch._dynamo.mark_static_address(t)',
+    ].map((l) => (l.startsWith('for') ? `${l}:` : l)));
+    await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-static-address.png') });
+
+    // the fast path broke before any op: no compiled code ran; the fix turns the fast path off before compiling
+    await openFile(page, 'encoder_fastpath.py');
+    await profile(page, workspace);
+    const encoder = await applyQuickFix(page, path.join(workspace, 'encoder_fastpath.py'), 'No compiled code ran', 'out = compiled(',
+      /Turn the transformer fast path off before compiling/, 'set_fastpath_enabled(False)');
+    const at = encoder.split('\n').findIndex((l) => l.startsWith('torch.backends.mha.set_fastpath_enabled(False)  # Compile Lens quick fix'));
+    assert.equal(encoder.split('\n')[at - 1], 'from torch import nn', 'after the imports');
+    assert.ok(at < encoder.split('\n').findIndex((l) => l.includes('torch.compile(')), 'before torch.compile');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off.png') });
+  } catch (error) {
+    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-h100.png') }).catch(() => undefined);
+    throw error;
+  } finally {
+    await session.close();
+    for (const name of ['COMPILE_LENS_STUB_PYTHON', 'COMPILE_LENS_STUB_REPORT']) delete process.env[name];
   }
 });

@@ -117,7 +117,8 @@ def test_the_transformer_fast_path_break_recorded_on_the_h100() -> None:
     assert gb["gbId"] == "GB0090"
     assert gb["explanation"]["pattern"] == "transformer-fast-path"
     assert gb["explanation"]["broke"] == "aten._transformer_encoder_layer_fwd"
-    assert gb["explanation"]["quickFix"] == "fastpath-off"
+    assert gb["explanation"]["quickFix"]["kind"] == "fastpath-off"
+    assert gb["explanation"]["quickFix"]["statement"] == "torch.backends.mha.set_fastpath_enabled(False)"
     assert "torch.backends.mha.set_fastpath_enabled(False)" in gb["explanation"]["fix"]
     # the frame that broke is torch's own TransformerEncoderLayer.forward; the user's line is the call
     assert gb["brokeAt"]["library"] is True and gb["brokeAt"]["code"].startswith("return torch._transformer_encoder_layer_fwd(")

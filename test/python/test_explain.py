@@ -52,7 +52,7 @@ def test_size_mismatch_names_the_dimension_and_mark_dynamic_with_its_cost() -> N
     found = explain.explain("tensor 'x' size mismatch at index 1. expected 128, actual 256")
     assert found and found["what"] == "Input 'x' changed size in dimension 1 (128 -> 256); the compiled code was specialised to 128."
     assert "torch._dynamo.mark_dynamic(x, 1)" in found["fix"] and "dynamic=True" in found["fix"] and "cost" in found["fix"]
-    assert found["quickFix"] == "compile-dynamic"  # the editor offers dynamic=True on the torch.compile call
+    assert found["quickFix"]["kind"] == "compile-dynamic"  # the editor offers dynamic=True on the torch.compile call
     assert explain.explain("something no one has seen before") is None
 
 

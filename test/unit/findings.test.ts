@@ -17,7 +17,7 @@ function mode(name: string, overrides: Partial<ModeResult> = {}): ModeResult {
       graphBreaks: [
         {
           reason: 'Unsupported builtin print', gbId: 'GB0059', docUrl: 'https://example.invalid/gb0059', hint: null, location: { file: MODEL, line: 12, function: 'forward' }, userStack: [],
-          explanation: { pattern: 'print', what: 'print() needs the real values while the graph is traced.', broke: 'print', fix: 'Move the print out of the compiled function (print what it returns), or use logging.', quickFix: 'move-print' },
+          explanation: { pattern: 'print', what: 'print() needs the real values while the graph is traced.', broke: 'print', fix: 'Move the print out of the compiled function (print what it returns), or use logging.', quickFix: { kind: 'move-print', title: 'Let it print after the graph', statement: 'torch._dynamo.config.reorderable_logging_functions.add(print)' } },
         },
         { reason: 'Tensor.item() call with capture_scalar_outputs=False', location: null, userStack: [{ file: MODEL, line: 14, function: 'forward' }] },
       ],
@@ -85,7 +85,7 @@ test('fixes are the runner\'s: displayed as given, and none where the runner gav
   const [print, item, recompile] = collectFindings(report);
   assert.equal(print!.fix, 'Move the print out of the compiled function (print what it returns), or use logging.');
   assert.equal(print!.what, 'print() needs the real values while the graph is traced.');
-  assert.equal(print!.quickFix, 'move-print');
+  assert.equal(print!.quickFix?.kind, 'move-print');
   // this break has no explanation from the runner: the editor says no fix rather than guess one from the text
   assert.equal(item!.fix, null);
   assert.equal(recompile!.fix, 'torch._dynamo.mark_dynamic(x, 0) before the first call');

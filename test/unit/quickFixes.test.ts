@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { afterImports, quickFixEdit, type QuickFixEdit } from '../../extension/editor/quickFixes.ts';
+import type { QuickFix, Report } from '../../extension/shared/report.ts';
 
 /** What the editor's WorkspaceEdit does with the edits (they never overlap). */
 function apply(source: string, edit: QuickFixEdit): string {
@@ -15,10 +16,25 @@ function apply(source: string, edit: QuickFixEdit): string {
   return out;
 }
 
-const ENCODER = readFileSync(path.resolve(__dirname, '../fixtures/why/encoder_fastpath.py'), 'utf8');
+const WHY = path.resolve(__dirname, '../fixtures/why');
+const ENCODER = readFileSync(path.join(WHY, 'encoder_fastpath.py'), 'utf8');
+const DECODE = readFileSync(path.join(WHY, 'decode_static.py'), 'utf8');
+/** The runner's report of each H100 recording, its compiler insight re-derived with this runner (README there). */
+function recorded(name: string): Report {
+  return JSON.parse(readFileSync(path.join(WHY, `${name}.rederived.report.json`), 'utf8')) as Report;
+}
+const FASTPATH_OFF = recorded('encoder_fastpath').regions![0]!.compiler!.graphBreaks[0]!.explanation!.quickFix!;
+const STATIC_ADDRESS = recorded('decode_static').regions![0]!.compiler!.cudaGraphs![0]!.explanation!.quickFix!;
+// as the runner's compiler/quick_fixes.py writes them
+const MOVE_PRINT: QuickFix = {
+  kind: 'move-print', title: 'Compile Lens: Let torch.compile print after the graph runs (no graph break)',
+  statement: 'torch._dynamo.config.reorderable_logging_functions.add(print)',
+  comment: 'Compile Lens quick fix: print() is deferred to after the compiled graph instead of breaking it',
+};
+const COMPILE_DYNAMIC: QuickFix = { kind: 'compile-dynamic', title: 'Compile Lens: Compile with dynamic=True (one graph for every size)' };
 
 test('the fast-path fix goes after the imports, before the model is built and compiled', () => {
-  const edit = quickFixEdit('fastpath-off', ENCODER)!;
+  const edit = quickFixEdit(FASTPATH_OFF, ENCODER)!;
   assert.match(edit.title, /fast path off/);
   const fixed = apply(ENCODER, edit).split('\n');
   const at = fixed.findIndex((l) => l.startsWith('torch.backends.mha.set_fastpath_enabled(False)'));
@@ -26,7 +42,7 @@ test('the fast-path fix goes after the imports, before the model is built and co
   assert.ok(at < fixed.findIndex((l) => l.includes('torch.compile(')));
   assert.equal(fixed.filter((l) => l === 'import torch').length, 1);  // torch was imported already
   // applied once: the file then has it, and no second edit is offered
-  assert.equal(quickFixEdit('fastpath-off', apply(ENCODER, edit)), null);
+  assert.equal(quickFixEdit(FASTPATH_OFF, apply(ENCODER, edit)), null);
 });
 
 test('imports: a docstring, comments, parenthesised and continued imports are kept whole', () => {
@@ -38,23 +54,47 @@ test('imports: a docstring, comments, parenthesised and continued imports are ke
 
 test('a file that does not import torch gets the import with the fix', () => {
   const source = ['import numpy as np', '', 'def step(x):', '    print(x)', '    return x'].join('\n');
-  const fixed = apply(source, quickFixEdit('move-print', source)!);
+  const fixed = apply(source, quickFixEdit(MOVE_PRINT, source)!);
   assert.deepEqual(fixed.split('\n').slice(0, 3), [
     'import numpy as np',
     'import torch',
     'torch._dynamo.config.reorderable_logging_functions.add(print)  # Compile Lens quick fix: print() is deferred to after the compiled graph instead of breaking it',
   ]);
   // `import torch as th` does not bind `torch`
-  assert.match(apply('import torch as th\n', quickFixEdit('fastpath-off', 'import torch as th\n')!), /^import torch as th\nimport torch\ntorch\.backends/);
+  assert.match(apply('import torch as th\n', quickFixEdit(FASTPATH_OFF, 'import torch as th\n')!), /^import torch as th\nimport torch\ntorch\.backends/);
 });
 
-test('no edit for a kind the editor does not know', () => {
-  assert.equal(quickFixEdit('rewrite-everything', ENCODER), null);
+test('static-address (the H100 decoder): each KV cache is marked static on the line after the one that makes it', () => {
+  assert.equal(STATIC_ADDRESS.kind, 'static-address');
+  const edit = quickFixEdit(STATIC_ADDRESS, DECODE)!;
+  assert.match(edit.title, /Mark `kcache`, `vcache` static so CUDA graphs can run/);
+  const fixed = apply(DECODE, edit).split('\n');
+  const at = fixed.indexOf('kcache = [torch.zeros(1, H, T, D, device=device) for _ in range(L)]');
+  assert.match(fixed[at + 1]!, /^for t in kcache: {2}# Compile Lens quick fix: /);
+  assert.equal(fixed[at + 2], '    torch._dynamo.mark_static_address(t)');
+  assert.equal(fixed[at + 3], 'vcache = [torch.zeros(1, H, T, D, device=device) for _ in range(L)]');
+  assert.match(fixed[at + 4]!, /^for t in vcache:/);
+  assert.ok(at + 5 < fixed.findIndex((l) => l.includes('x = decode(')));  // before the first call
+  // the file no longer holds what the runner read (applied already, or edited since): no edit
+  assert.equal(quickFixEdit(STATIC_ADDRESS, apply(DECODE, edit)), null);
+  assert.equal(quickFixEdit(STATIC_ADDRESS, DECODE.replace('kcache = [torch.zeros(1, H', 'kcache = [torch.zeros(2, H')), null);
+});
+
+test('warmup-shape: the runner\'s replacement, only where the warm-up call still says what the run read', () => {
+  const source = ['import torch', '', 'step = torch.compile(f)', 'step(torch.ones(1, 8))  # warm-up', 'for _ in range(6):', '    step(torch.ones(4, 8))'].join('\n');
+  const fix: QuickFix = {
+    kind: 'warmup-shape', title: 'Compile Lens: Warm up at the shape the real calls use (line 4)',
+    edits: [{ line: 4, column: 5, endColumn: 21, expect: 'torch.ones(1, 8)', text: 'torch.ones(4, 8)' }],
+  };
+  const edit = quickFixEdit(fix, source)!;
+  assert.equal(edit.title, fix.title);
+  assert.equal(apply(source, edit).split('\n')[3], 'step(torch.ones(4, 8))  # warm-up');
+  assert.equal(quickFixEdit(fix, apply(source, edit)), null);
 });
 
 test('compile-dynamic: dynamic=True added to the file\'s one torch.compile call, whatever its form', () => {
   const fix = (source: string): string | null => {
-    const edit = quickFixEdit('compile-dynamic', source);
+    const edit = quickFixEdit(COMPILE_DYNAMIC, source);
     return edit ? apply(source, edit) : null;
   };
   assert.equal(fix('model = torch.compile(Net())\n'), 'model = torch.compile(Net(), dynamic=True)\n');

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from . import quick_fixes
+
 
 @dataclass(frozen=True)
 class Pattern:
@@ -19,7 +21,7 @@ class Pattern:
     title: str
     what: str  # "{broke}": what broke, as found in the break's text
     fix: str
-    # a mechanical edit the editor can offer (extension/editor/quickFixes.ts): None where the fix needs judgement
+    # the setting the editor can insert as a Quick Fix (quick_fixes.py): None where the fix needs judgement
     quick_fix: str | None = None
 
 
@@ -188,4 +190,4 @@ def explain(gb_id: str | None, text: str) -> dict[str, Any] | None:
     broke = _broke(text)
     what = pattern.what.format(broke=f"`{broke}`" if broke else "the call", _eager=_EAGER)
     return {"pattern": pattern.id, "title": pattern.title, "what": what[:1].upper() + what[1:] + ".", "broke": broke,
-            "fix": pattern.fix, "quickFix": pattern.quick_fix}
+            "fix": pattern.fix, "quickFix": quick_fixes.setting(pattern.quick_fix) if pattern.quick_fix else None}

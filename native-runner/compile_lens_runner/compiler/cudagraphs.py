@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import static_address
 from .torch_trace import CUDAGRAPH_SKIP, Record
 from .user_code import innermost_user, location
 
@@ -162,6 +163,8 @@ def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[di
             skips.setdefault(m.get("compile_id"), []).append(str(m["cudagraph_skip_reason"]).strip())
     # the runner marks its logs and copies skip warnings into them: without its marks, run-time skips never reached the log
     runner_log = any(r.mode is not None for r in records)
+    graphs = {r.compile_id: r for r in records if r.kind == "dynamo_output_graph"}
+    starts = {r.compile_id: r for r in records if r.kind == "dynamo_start"}
     out = []
     for m in metrics:
         cid = m.get("compile_id")
@@ -171,7 +174,10 @@ def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[di
         if cid in recorded:
             out.append({"compileId": cid, "status": "captured", "reason": None})
         elif reasons:
-            out.append({"compileId": cid, "status": "skipped", "reason": " | ".join(reasons), "explanation": explain(reasons[0])})
+            skip = explain(reasons[0])
+            if skip["kind"] == "mutated-inputs":
+                skip["quickFix"] = static_address.quick_fix(graphs.get(cid), starts.get(cid))
+            out.append({"compileId": cid, "status": "skipped", "reason": " | ".join(reasons), "explanation": skip})
         elif cid in cudagraphified and not runner_log:
             out.append({"compileId": cid, "status": "unknown", "reason": (
                 "This log cannot say whether CUDA graphs ran: the graph was set up for them, but no capture is recorded and "

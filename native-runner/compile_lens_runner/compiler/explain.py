@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import quick_fixes
+
 _NUMBER_AFTER = re.compile(r"(==|!=|<=|>=|<|>|expected|actual)(\s*)-?\d+(?:\.\d+)?")
 _HINT = re.compile(r"\(HINT: (.+?)\)\s*(?:$|\n)", re.S)
 _KEYS = re.compile(r"tensor '([^']+)' dispatch key set mismatch\. expected DispatchKeySet\(([^)]*)\), actual DispatchKeySet\(([^)]*)\)")
@@ -50,7 +52,7 @@ def _keys(text: str) -> set[str]:
     return {k.strip() for k in text.split(",") if k.strip()}
 
 
-def explain(reason: str, raw: str = "", library_frame: str | None = None) -> dict[str, str] | None:
+def explain(reason: str, raw: str = "", library_frame: str | None = None) -> dict[str, Any] | None:
     """{what, fix} for a guard failure, or None when it is not one Compile Lens knows how to put in words.
     library_frame: the compiled frame is library code the user called (e.g. "forward in modeling_llama.py", reached
     from the user's `model.generate(...)`), so its tensors are not ones the user holds: the fix is at the user's level."""
@@ -60,7 +62,7 @@ def explain(reason: str, raw: str = "", library_frame: str | None = None) -> dic
     return found
 
 
-def _explain(reason: str, raw: str, library_frame: str | None) -> dict[str, str] | None:
+def _explain(reason: str, raw: str, library_frame: str | None) -> dict[str, Any] | None:
     reason = re.sub(r"^\d+/\d+: ", "", reason.strip())  # the cache entry's compile id, as recompile_reasons prefix it
     text = f"{reason}\n{raw}"
     hint = pytorch_hint(text)
@@ -104,7 +106,7 @@ def _explain(reason: str, raw: str, library_frame: str | None) -> dict[str, str]
                         f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost (shape "
                         "arithmetic, kernels not tuned to one size; CUDA graphs still record one graph per size). If only a "
                         "few sizes occur, warm up with each of them instead."),
-                "quickFix": "compile-dynamic"}
+                "quickFix": quick_fixes.compile_dynamic()}
     dtype = _DTYPE.search(text)
     if dtype:
         name = _user_name(dtype[1])

@@ -24,7 +24,7 @@ from ..errors import RunnerError, classify
 from ..measure import interleaved, paired, speedups
 from ..measure.profiling import LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS
 from ..run import Run
-from . import advice, in_situ_report, interleave, region_entry
+from . import advice, in_situ_report, interleave, region_entry, warmup_shape
 from .calls import resolve_all
 from .notebook import NotebookScript, convert, map_locations
 from .regions import Region, RegionRecorder, ScriptStopped
@@ -262,6 +262,7 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         in_situ_report.attach(run.report, None, "this torch has no torch.compiler.set_stance to switch compiling off with")
     else:
         in_situ_report.attach(run.report, run.spec.get("inSituDir"))
+    warmup_shape.share(entry.get("compiler"), run.report["regions"])
     if notebook is not None:
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)

@@ -9,6 +9,7 @@ from ..measure import timing
 from ..compiler import cudagraphs, torch_trace as tt
 from ..compiler.insight import compile_seconds, compiler_insight, recompile
 from ..compiler.no_compiled import no_compiled_code
+from . import warmup_shape
 
 if TYPE_CHECKING:
     from .calls import CallRecord
@@ -156,6 +157,7 @@ def trigger_text(region: "Region") -> Any:
 def region_json(region: "Region", records: RegionRecords, cudagraphs: bool) -> dict[str, Any]:
     calls = calls_json(region, records)
     insight = compiler_insight(records.records, trigger_text(region), cudagraphs) if records.records else None
+    warmup_shape.explain(calls, insight, records.starts)
     nothing = no_compiled_code(insight, region.call_count)
     if nothing is not None:  # Dynamo's guards matched frames that hold no graph: every call ran the original code
         for call in calls:

@@ -1,0 +1,57 @@
+"""The Quick Fixes the editor offers (schema `$defs/quickFix`): a finding whose fix is a mechanical edit of the user's
+file carries one. Every text of them is here (titles, the statements inserted, their comments); the editor only
+applies them (extension/editor/quickFixes.ts):
+- a setting (`statement`, `comment`): one line inserted after the file's imports, before any torch.compile;
+- compile-dynamic: dynamic=True added to the file's one torch.compile call (the editor finds the call);
+- edits the runner worked out from the user's source (`edits`): each replaces the text of one line's range, and is
+  applied only while that range still holds `expect` (the file as the run read it).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+_MARK = "Compile Lens quick fix:"
+
+# kind: (title, statement, why)
+_SETTINGS = {
+    "fastpath-off": ("Turn the transformer fast path off before compiling",
+                     "torch.backends.mha.set_fastpath_enabled(False)",
+                     "the fused inference fast path breaks torch.compile; the plain ops compile"),
+    "move-print": ("Let torch.compile print after the graph runs (no graph break)",
+                   "torch._dynamo.config.reorderable_logging_functions.add(print)",
+                   "print() is deferred to after the compiled graph instead of breaking it"),
+}
+
+
+def setting(kind: str) -> dict[str, Any]:
+    title, statement, why = _SETTINGS[kind]
+    return {"kind": kind, "title": f"Compile Lens: {title}", "statement": statement, "comment": f"{_MARK} {why}"}
+
+
+def compile_dynamic() -> dict[str, Any]:
+    return {"kind": "compile-dynamic", "title": "Compile Lens: Compile with dynamic=True (one graph for every size)"}
+
+
+def edit(line: int, column: int, expect: str, text: str) -> dict[str, Any]:
+    """Replace `expect`, found at 1-based `line` from 0-based `column`, with `text` (which may span lines)."""
+    return {"line": line, "column": column, "endColumn": column + len(expect), "expect": expect, "text": text}
+
+
+def static_address(names: list[str], edits: list[dict[str, Any]]) -> dict[str, Any]:
+    shown = ", ".join(f"`{n}`" for n in names)
+    return {"kind": "static-address", "title": f"Compile Lens: Mark {shown} static so CUDA graphs can run (mark_static_address)",
+            "edits": edits}
+
+
+def mark_static(name: str, indent: str, elements: bool, loop_name: str) -> str:
+    """The statements put after the line that creates `name`: mark it (or each tensor it holds) static."""
+    why = "the compiled code writes into it; a CUDA graph needs its address fixed, as a module buffer's is"
+    if not elements:
+        return f"{indent}torch._dynamo.mark_static_address({name})  # {_MARK} {why}"
+    return (f"{indent}for {loop_name} in {name}:  # {_MARK} {why}\n"
+            f"{indent}    torch._dynamo.mark_static_address({loop_name})")
+
+
+def warmup_shape(line: int, edits: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"kind": "warmup-shape", "title": f"Compile Lens: Warm up at the shape the real calls use (line {line})",
+            "edits": edits}

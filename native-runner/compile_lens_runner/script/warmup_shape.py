@@ -1,0 +1,119 @@
+"""A warm-up at another shape than the real calls: the region's first calls (the warm-up) ran at one signature from one
+line, every later call at another from another line, and the first of those recompiled because a tensor's size
+differed. The graph made for the warm-up then serves no real call, and the real calls' compile comes on the first
+of them (with automatic dynamic shapes, for a size-generic graph). The recompile's explanation says so, and where the
+warm-up's tensor is made by a torch factory call with the size written out, the Quick Fix writes the real calls' size
+there (one compile, at the shape that is used; marking the dimension dynamic would make the graph size-generic
+instead, and a size of 1 cannot be marked dynamic at all)."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..compiler import quick_fixes, source_edits
+from ..compiler.source_edits import Source
+
+if TYPE_CHECKING:
+    from ..compiler.torch_trace import Record
+
+_SIZE = re.compile(r"tensor '([^']+)' size mismatch at index (\d+)\. expected (\d+), actual (\d+)")
+_FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "full"}
+# a warm-up is a few calls: more than this many at the first signature are the script's own work
+_MAX_WARMUP_CALLS = 3
+
+
+def _warmup_calls(calls: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """(the warm-up's first call, the real calls' first call) when the calls are a few at one signature, then all the
+    rest at another."""
+    calls = [c for c in calls if c.get("side") != "eager"]
+    if not calls:
+        return None
+    first = calls[0]["signature"]
+    warm = [c for c in calls if c["signature"] == first]
+    rest = calls[len(warm):]
+    if len(warm) > _MAX_WARMUP_CALLS or len(rest) < 2 or any(c["signature"] == first for c in rest) \
+            or len({c["signature"] for c in rest}) != 1 or not calls[0]["compileIds"] or not rest[0]["compileIds"]:
+        return None
+    return calls[0], rest[0]
+
+
+def _dims(factory: ast.Call) -> list[ast.expr]:
+    """The size arguments of torch.randn(2, 8) / torch.zeros((2, 8)) / torch.full((2, 8), v)."""
+    name = factory.func.attr if isinstance(factory.func, ast.Attribute) else None
+    if name not in _FACTORIES or not isinstance(factory.func, ast.Attribute) or \
+            not (isinstance(factory.func.value, ast.Name) and factory.func.value.id == "torch") or not factory.args:
+        return []
+    if isinstance(factory.args[0], (ast.Tuple, ast.List)):
+        return list(factory.args[0].elts)
+    return [] if name == "full" else list(factory.args)
+
+
+def _edit(source: Source, factory: ast.Call, dim: int, was: int, now: int) -> dict[str, Any] | None:
+    dims = _dims(factory)
+    if dim >= len(dims) or factory.lineno != factory.end_lineno:
+        return None
+    size = dims[dim]
+    if not (isinstance(size, ast.Constant) and type(size.value) is int and size.value == was):
+        return None
+    text = source.segment(factory)
+    if text is None:
+        return None
+    start, end = size.col_offset - factory.col_offset, (size.end_col_offset or 0) - factory.col_offset
+    return quick_fixes.edit(factory.lineno, factory.col_offset, text, f"{text[:start]}{now}{text[end:]}")
+
+
+def explain(calls: list[dict[str, Any]], insight: dict[str, Any] | None, starts: dict[str, "Record"],
+            read: Callable[[str], Source | None] = source_edits.read) -> None:
+    """Puts the warm-up's shape in the explanation (and the Quick Fix) of the recompile the real calls made."""
+    pair = _warmup_calls(calls)
+    if pair is None or insight is None:
+        return
+    warm, real = pair
+    recompile = next((r for r in insight.get("recompiles", []) if r.get("compileId") in real["compileIds"]), None)
+    size = _SIZE.search(str((recompile or {}).get("reason") or ""))
+    warm_site = source_edits.call_site(starts.get(warm["compileIds"][0]))
+    real_site = source_edits.call_site(starts.get(real["compileIds"][0]))
+    if recompile is None or size is None or warm_site is None or real_site is None:
+        return
+    (compiled, warm_line), (_, real_line) = warm_site, real_site
+    if warm_line is None or real_line is None:
+        return
+    if (warm_line["file"], warm_line["line"]) == (real_line["file"], real_line["line"]) or warm_line["file"] != compiled["file"]:
+        return  # one line made both: the size comes from the data, not from a warm-up
+    name, dim, was, now = re.sub(r"^L\['(.+)'\]$", r"\1", size[1]), int(size[2]), int(size[3]), int(size[4])
+    source = read(compiled["file"])
+    fn = source_edits.function_at(source, str(compiled["function"]), compiled["line"]) if source else None
+    arg = source_edits.argument(source, warm_line["line"], fn, name) if source and fn else None
+    if isinstance(arg, ast.Name) and source is not None:
+        made = source_edits.creation(source, arg.id, warm_line["line"])
+        arg = made.value if isinstance(made, (ast.Assign, ast.AnnAssign)) else None
+    edit = _edit(source, arg, dim, was, now) if source and isinstance(arg, ast.Call) else None
+    code = f" (`{warm_line_code}`)" if (warm_line_code := source.line(warm_line["line"]).strip() if source else "") else ""
+    explanation = {
+        "what": (f"The warm-up call at line {warm_line['line']}{code} passed '{name}' with size {was} in dimension {dim}; the "
+                 f"real calls (line {real_line['line']}) pass {now}, so the graph compiled for the warm-up serves none of "
+                 "them and the first real call compiled again."),
+        "fix": ((f"Warm up at the shape the real calls use: {edit['text']} at line {warm_line['line']}. One compile then "
+                 "serves every call, specialised to that size.") if edit else
+                (f"Warm up at the shape the real calls use (size {now} in dimension {dim} of '{name}'): one compile then "
+                 "serves every call, specialised to that size."))
+               + " If that size does vary in use, compile with dynamic=True instead.",
+        "quickFix": quick_fixes.warmup_shape(warm_line["line"], [edit]) if edit else quick_fixes.compile_dynamic(),
+    }
+    _put(insight, recompile["compileId"], explanation)
+
+
+def _put(insight: dict[str, Any], compile_id: str | None, explanation: dict[str, Any]) -> None:
+    for r in insight.get("recompiles", []) + insight.get("recompileSites", []):
+        if r.get("compileId") == compile_id or compile_id in (r.get("compileIds") or []):
+            r["explanation"] = explanation
+
+
+def share(script_insight: dict[str, Any] | None, regions: list[dict[str, Any]]) -> None:
+    """The script's own insight lists the same recompiles as its regions (one log, the same compile ids): a region's
+    warm-up explanation goes there too, so the editor's finding at that line (one per line and reason) says it."""
+    for region in regions:
+        for r in (region.get("compiler") or {}).get("recompiles", []):
+            if ((r.get("explanation") or {}).get("quickFix") or {}).get("kind") == "warmup-shape" and script_insight:
+                _put(script_insight, r.get("compileId"), r["explanation"])
