@@ -62,3 +62,19 @@ def test_a_package_pip_installed_into_a_folder_on_the_path_is_a_library(tmp_path
     assert not is_user_file(str(target / "transformers" / "utils" / "generic.py"))
     assert is_user_file(str(project / "gen.py"))
     assert is_user_file(str(target / "mine.py"))  # a file of the folder that pip did not install
+
+
+def test_a_frame_in_a_file_not_on_this_disk_keeps_the_code_its_stack_printed(tmp_path: Path) -> None:
+    """A kernel's provenance from a compile cache filled by a checkout that is gone names that checkout's file: its
+    code is the line the stack printed, so the kernel still maps to this run's traced line by its code (a warm-cache
+    run once lost every kernel's source lines)."""
+    from compile_lens_runner.compiler.user_code import parse_frames
+
+    gone = tmp_path / "gone" / "mlp.py"
+    here = tmp_path / "here.py"
+    here.write_text("x = 1\ny = x + 1\n")
+    text = (f'  File "{gone}", line 14, in forward\n    return self.output(self.relu(x))\n           ^^^^^^^^\n'
+            f'  File "{here}", line 2, in <module>\n    something the stack printed\n')
+    frames = parse_frames(text)
+    assert [f["code"] for f in frames] == ["return self.output(self.relu(x))", "y = x + 1"]
+    assert parse_frames(f'  File "{gone}", line 3, in f\n  File "{gone}", line 4, in g\n')[0]["code"] is None

@@ -107,11 +107,18 @@ def location(file: str, line: int, function: str | None) -> dict[str, Any]:
 
 
 def parse_frames(text: str) -> list[dict[str, Any]]:
-    frames = []
-    for raw in text.split("\n"):
+    """The frames of a formatted stack; a frame's code is its file's line, else the line the stack printed under it
+    (a log recorded elsewhere, or a compile cache filled by a checkout that is gone, names a file not on this disk)."""
+    frames: list[dict[str, Any]] = []
+    lines = text.split("\n")
+    for i, raw in enumerate(lines):
         match = _FRAME.match(raw)
         if match:
-            frames.append(location(match["file"], int(match["line"]), match["fn"]))
+            frame = location(match["file"], int(match["line"]), match["fn"])
+            printed = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            if frame["code"] is None and printed and not _FRAME.match(lines[i + 1]):
+                frame["code"] = printed
+            frames.append(frame)
     return frames
 
 
