@@ -3,7 +3,7 @@
 // failure included), the steady state shaded. A log scale when compile calls dwarf the rest.
 import { axisBottom, axisLeft, scaleLinear, scaleLog, select, symbol, symbolDiamond, symbolX, type ScaleContinuousNumeric } from 'd3';
 import type { Region, RegionCall } from '../extension/shared/report.ts';
-import { formatMs, formatSeconds } from '../extension/present/units.ts';
+import { formatMs, formatSeconds } from '../extension/present/numbers.ts';
 import { el } from './panels.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';

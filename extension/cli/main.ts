@@ -8,6 +8,7 @@ import { digestDivergence, digestRank, divergenceLine, failingDivergence } from 
 import { digestRegion, formatScriptDigest } from '../present/regionDigest.ts';
 import { digestLogs, formatLogNotes, formatLogsDigest } from '../present/logsDigest.ts';
 import { digestFinding, digestReport, formatDigest } from '../present/reportDigest.ts';
+import { runHeadline } from '../present/runList.ts';
 import { inapplicableFlags, profileArgs, type ProfileOptions, type RunTarget } from '../shared/runnerProtocol.ts';
 import { parseSourceMapRule, type SourceMapRule } from '../shared/sourceMap.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
@@ -249,7 +250,8 @@ function printReport(loaded: LoadedReport, args: ParsedArgs, io: CliIo): void {
     const regions = script ? { regions: (report.regions ?? []).map(digestRegion), inSitu: report.inSitu ?? null } : {};
     const ranks = report.ranks?.length
       ? { ranks: report.ranks.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) } : {};
-    io.out(JSON.stringify({ reportPath, ...digestReport(report), ...regions, ...ranks }, null, 2));
+    // the headline the Runs view and the CodeLens show, word for word
+    io.out(JSON.stringify({ reportPath, headline: runHeadline(report), ...digestReport(report), ...regions, ...ranks }, null, 2));
   } else {
     io.out(`${script ? formatScriptDigest(report) : formatDigest(digestReport(report))}\n  report: ${reportPath}`);
   }
