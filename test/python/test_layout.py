@@ -21,7 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "run": {"compiler", "errors", "measure", "progress", "report"},
     "target": {"compiler", "errors", "measure", "report", "run"},
     "script": {"compiler", "errors", "formats", "measure", "report", "run"},
-    "ranks": {"compiler", "errors", "measure", "progress", "report", "run", "script"},
+    "ranks": {"compiler", "errors", "formats", "measure", "progress", "report", "run", "script"},
     "logs": {"compiler", "errors", "ranks", "report"},
     "worker": {"errors", "progress", "ranks", "report", "run", "script", "target"},
     "process": {"compiler", "errors", "logs", "measure", "progress", "ranks", "report"},

@@ -91,7 +91,7 @@ describe('script regions in the report panel', () => {
     });
     assert.ok(storyBelowChart, 'the sentence comes first, the chart after it');
     const shade = box.locator('rect.steady');
-    assert.equal(await shade.locator('title').textContent(), 'steady state from call 2: 412 ms per call, median (±2.3%)');
+    assert.equal(await shade.locator('title').textContent(), 'steady state from call 2: 412 ms per call, median (calls varied 2%)');
     const rect = (await shade.boundingBox())!;
     const all = await marks(page, 'r0');
     assert.ok(all[1]!.x < rect.x && rect.x < all[2]!.x, 'the shading starts between the recompile (call 1) and call 2');
