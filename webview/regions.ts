@@ -17,6 +17,9 @@ const COLUMNS = ['inputs', 'mode', 'speedup', 'next run', 'compiled', 'eager', '
 
 function measurementTable(digest: RegionDigest): HTMLTableElement {
   const table = el('table', 'region-measurements stacks');
+  // these times are the replay's, not the script's own calls (the story and the chart): said, so two numbers for one
+  // region's call read as the two quantities they are
+  table.append(el('caption', 'hint', "Replayed: back-to-back calls on the script's captured inputs, fastest round (the story and the chart time the script's own calls)"));
   const head = el('tr');
   for (const title of COLUMNS) head.append(el('th', undefined, title));
   table.append(head);
