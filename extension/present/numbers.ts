@@ -14,8 +14,9 @@ export function formatSeconds(seconds: number): string {
   return `${seconds >= 1 ? seconds.toFixed(1) : seconds.toFixed(2)} s`;
 }
 
-/** "61.7 s", "412 ms", "14.2 ms", "0.91 ms", "0.052 ms": time per call or step */
+/** "61.7 s", "412 ms", "14.2 ms", "0.91 ms", "0.052 ms", "0 ms": time per call or step */
 export function formatMs(ms: number): string {
+  if (ms === 0) return '0 ms';
   if (ms >= 1000) return formatSeconds(ms / 1000);
   if (ms >= 100) return `${ms.toFixed(0)} ms`;
   if (ms >= 10) return `${ms.toFixed(1)} ms`;

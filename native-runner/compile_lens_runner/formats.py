@@ -26,7 +26,9 @@ def whole(n: float) -> str:
 
 
 def ms(value: float) -> str:
-    """"412 ms", "14.2 ms", "0.91 ms", "0.052 ms"; from 1000 ms on, seconds."""
+    """"412 ms", "14.2 ms", "0.91 ms", "0.052 ms", "0 ms"; from 1000 ms on, seconds."""
+    if value == 0:
+        return "0 ms"
     if value >= 1000:
         return seconds(value / 1000)
     if value >= 100:
