@@ -140,9 +140,8 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         const line = (region.line ?? 0) - 1;
         if (!samePlace(at, place) || line < 0 || line >= document.lineCount) continue;
         const range = new vscode.Range(line, 0, line, 0);
-        // short on the line, the answer first; the whole headline in the lens's tooltip
-        const full = regionLine(region);
-        lenses.push(new vscode.CodeLens(range, { title: shortLine(full), tooltip: full, command: OPEN_REPORT_COMMAND, arguments: [reportPath] }));
+        // on its own torch.compile line the answer needs no region name: short, the answer first; the whole line, named, in the tooltip
+        lenses.push(new vscode.CodeLens(range, { title: shortLine(region.headline), tooltip: regionLine(region), command: OPEN_REPORT_COMMAND, arguments: [reportPath] }));
       }
     }
     return lenses;

@@ -44,7 +44,8 @@ function surfaces(report: Report): Record<string, string> {
   const regions = (report.regions ?? []).map(digestRegion);
   const findings = collectFindings(report);
   const run = runListEntry(report, '/ws/.compile-lens/runs/x/report.json');
-  const lens = report.target.kind === 'script' ? regions.map(regionLine) : [headline(digest)];
+  const lens = report.target.kind === 'script' ? regions.map((r) => r.headline) : [headline(digest)];
+  const lensTooltip = report.target.kind === 'script' ? regions.map(regionLine) : lens;
   const panel = report.target.kind === 'script'
     ? regions.flatMap((r) => [regionFacts(r).join(' · '), r.story ?? '', ...(r.inSitu ? inSituLines(r.inSitu) : []),
       ...r.measurements.map((m) => Object.values(measurementCells(m)).join(' | '))])
@@ -54,7 +55,7 @@ function surfaces(report: Report): Record<string, string> {
     json: JSON.stringify(reportJson(report)),
     panel: panel.join('\n'),
     lensTitle: lens.map((l) => shortLine(l)).join('\n'),
-    lensTooltip: lens.join('\n'),
+    lensTooltip: lensTooltip.join('\n'),
     hover: findings.map(findingHover).join('\n'),
     problems: findings.map(findingMessage).join('\n'),
     runs: `${run.description}\n${run.tooltip}`,
