@@ -2,7 +2,7 @@
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/shared/report.ts';
 import { digestReport, launchBoundText, modeCells, type ReportDigest } from '../extension/present/reportDigest.ts';
-import { formatCount, plural } from '../extension/present/numbers.ts';
+import { formatCount, formatUs, plural } from '../extension/present/numbers.ts';
 import type { TraceComparison } from '../extension/shared/trace/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
@@ -169,7 +169,7 @@ export function renderComparison(beforeLabel: string, afterLabel: string, compar
     const tr = el('tr');
     tr.dataset.metric = row.metric;
     const cell = (value: number): HTMLElement => {
-      const td = el('td', 'num', row.unit === 'us' ? formatMicros(value) : formatCount(value));
+      const td = el('td', 'num', row.unit === 'us' ? formatUs(value) : formatCount(value));
       td.dataset.value = String(value);
       return td;
     };
@@ -184,12 +184,12 @@ export function renderComparison(beforeLabel: string, afterLabel: string, compar
     if (kernels.length === 0) return;
     section.append(el('h4', undefined, `${title} (${kernels.length})`));
     const list = el('ul', 'kernels');
-    for (const k of kernels.slice(0, 15)) list.append(el('li', undefined, `${formatCount(k.countPer)}× ${k.family}: ${k.name} — ${formatMicros(k.totalUs)}`));
+    for (const k of kernels.slice(0, 15)) list.append(el('li', undefined, `${formatCount(k.countPer)}× ${k.family}: ${k.name} — ${formatUs(k.totalUs)}`));
     section.append(list);
   };
   kernelList(`kernels only in ${beforeLabel} (fused away or replaced)`, comparison.disappearedKernels);
   kernelList(`kernels only in ${afterLabel}`, comparison.newKernels);
   const spans = [...comparison.compileSpans.before.map((s) => [beforeLabel, s] as const), ...comparison.compileSpans.after.map((s) => [afterLabel, s] as const)];
-  for (const [label, span] of spans) section.append(el('p', 'compile-warning', `${label}: compile inside the profiled region — ${span.name}, ${formatMicros(span.durUs)}`));
+  for (const [label, span] of spans) section.append(el('p', 'compile-warning', `${label}: compile inside the profiled region — ${span.name}, ${formatUs(span.durUs)}`));
   return section;
 }

@@ -24,6 +24,9 @@ export function formatMs(ms: number): string {
   return `${ms.toFixed(3)} ms`;
 }
 
+/** "14.2 ms", "868.6 µs": a profiled step's time, from the trace's microseconds (from 1 ms on, as formatMs) */
+export const formatUs = (us: number): string => (us >= 1000 ? formatMs(us / 1000) : `${us.toFixed(1)} µs`);
+
 /** "1.84×" */
 export const formatSpeedup = (speedup: number): string => `${speedup.toFixed(2)}×`;
 
