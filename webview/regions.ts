@@ -17,9 +17,6 @@ const COLUMNS = ['inputs', 'mode', 'speedup', 'next run', 'compiled', 'eager', '
 
 function measurementTable(digest: RegionDigest): HTMLTableElement {
   const table = el('table', 'region-measurements stacks');
-  // these times are the replay's, not the script's own calls (the story and the chart): said, so two numbers for one
-  // region's call read as the two quantities they are
-  table.append(el('caption', 'hint', "Replayed: back-to-back calls on the script's captured inputs, fastest round (the story and the chart time the script's own calls)"));
   const head = el('tr');
   for (const title of COLUMNS) head.append(el('th', undefined, title));
   table.append(head);
@@ -94,6 +91,9 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
     if (digest.notMeasured) box.append(el('p', 'not-measured', `${digest.inSitu ? 'replay: ' : ''}${digest.notMeasured}`));
     if (digest.replayLeftOut) box.append(el('p', 'not-measured', `${digest.inSitu ? 'replay ' : ''}left out: ${digest.replayLeftOut}`));
     if (digest.measurements.length) {
+      // the table's times are the replay's, not the script's own calls (the story and the chart): said, so that two
+      // numbers for one region's call read as the two quantities they are
+      box.append(el('p', 'hint', "Replayed: back-to-back calls on the script's captured inputs, fastest round (the story and the chart time the script's own calls)."));
       // a narrow panel scrolls the table sideways rather than breaking its numbers over lines
       const scroller = el('div', 'table-scroll');
       scroller.append(measurementTable(digest));
