@@ -3,6 +3,7 @@
 // slow compile shows which graph and which phase it was. Bars are SVG placed by a d3 scale in % of the row.
 import { scaleLinear, select } from 'd3';
 import type { CompilePhase, ModeResult, Report } from '../extension/shared/report.ts';
+import { formatMs, plural } from '../extension/present/numbers.ts';
 import { el } from './panels.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -10,7 +11,6 @@ const ROW = 16;
 const MAX_COMPILES = 40;
 const MIN_LABEL_PCT = 12;
 
-const seconds = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms >= 10 ? 0 : 1)} ms`);
 
 /** CSS class of a phase's bar, by what part of the compiler it is. */
 function phaseClass(phase: CompilePhase): string {
@@ -31,7 +31,7 @@ function compileRow(phases: CompilePhase[], x: (ms: number) => number, label: st
   const svg = select(document.createElementNS(SVG, 'svg')).attr('class', 'phase-track').attr('width', '100%').attr('height', depth * ROW);
   for (const phase of phases) {
     const y = phase.depth * ROW;
-    const tip = `${phase.name}${phase.cache ? `: ${phase.cache}` : `: ${seconds(phase.durMs)}`} (compile ${phase.compileId}, at ${seconds(phase.startMs)})`;
+    const tip = `${phase.name}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (compile ${phase.compileId}, at ${formatMs(phase.startMs)})`;
     if (phase.cache) {
       const marker = svg.append('svg').attr('x', `${x(phase.startMs)}%`).attr('y', y).attr('width', 10).attr('height', ROW).attr('overflow', 'visible')
         .attr('class', `cache-marker ${phaseClass(phase)}`);
@@ -44,7 +44,7 @@ function compileRow(phases: CompilePhase[], x: (ms: number) => number, label: st
     bar.append('rect').attr('x', `${x(phase.startMs)}%`).attr('y', y + 1).attr('width', `${Math.max(0.15, width)}%`).attr('height', ROW - 2);
     // a label only where the bar is wide enough to hold it (the title says it for every bar): fitLabels() hides
     // those that do not fit at the panel's width, so a label never runs over the next bar's
-    if (width >= MIN_LABEL_PCT) bar.append('text').attr('x', `${x(phase.startMs)}%`).attr('dx', 3).attr('y', y + ROW - 4).text(`${phase.name} ${seconds(phase.durMs)}`);
+    if (width >= MIN_LABEL_PCT) bar.append('text').attr('x', `${x(phase.startMs)}%`).attr('dx', 3).attr('y', y + ROW - 4).text(`${phase.name} ${formatMs(phase.durMs)}`);
     bar.append('title').text(tip);
   }
   row.append(name, svg.node()!);
@@ -74,18 +74,18 @@ function modeSection(mode: ModeResult): HTMLElement | null {
   details.open = true;
   details.dataset.mode = mode.mode;
   const hits = phases.filter((p) => p.cacheHit).length;
-  details.append(el('summary', undefined, `Compile phases — ${mode.mode}: ${order.length} compile${order.length === 1 ? '' : 's'}, ${seconds(total)}${hits ? `, ${hits} cache hit${hits === 1 ? '' : 's'}` : ''}`));
+  details.append(el('summary', undefined, `Compile phases — ${mode.mode}: ${plural(order.length, 'compile')}, ${formatMs(total)}${hits ? `, ${plural(hits, 'cache hit')}` : ''}`));
   const x = scaleLinear().domain([0, end || 1]).range([0, 100]);
   const axis = el('div', 'phase-row phase-axis');
   const ticks = select(document.createElementNS(SVG, 'svg')).attr('class', 'phase-track').attr('width', '100%').attr('height', ROW);
   for (const tick of x.ticks(4)) { // few: the panel is often narrow, and a label takes ~60 px
-    ticks.append('text').attr('x', `${x(tick)}%`).attr('y', ROW - 4).attr('text-anchor', x(tick) > 95 ? 'end' : 'start').text(seconds(tick));
+    ticks.append('text').attr('x', `${x(tick)}%`).attr('y', ROW - 4).attr('text-anchor', x(tick) > 95 ? 'end' : 'start').text(formatMs(tick));
   }
   axis.append(el('div', 'phase-label', 'time since the first compile'), ticks.node()!);
   details.append(axis);
   for (const id of order.slice(0, MAX_COMPILES)) {
     const failed = mode.compiler?.compiles?.find((c) => c.compileId === id)?.failedGuards ?? [];
-    const label = `${id} · ${seconds(outermost(id))}${failed.length ? ' · recompile' : ''}`;
+    const label = `${id} · ${formatMs(outermost(id))}${failed.length ? ' · recompile' : ''}`;
     details.append(compileRow(phases.filter((p) => p.compileId === id), x, label, failed.map((f) => f.reason).join('\n') || `compile ${id}`));
   }
   if (order.length > MAX_COMPILES) details.append(el('p', 'hint', `… ${order.length - MAX_COMPILES} more compiles not drawn.`));

@@ -4,7 +4,7 @@
 // steady state shaded with both medians. A log scale when compile steps dwarf the rest.
 import { axisBottom, axisLeft, line, scaleLinear, select } from 'd3';
 import type { InSituPoint, Region } from '../extension/shared/report.ts';
-import { formatMs, formatSpeedup } from '../extension/present/units.ts';
+import { formatMs, formatSpeedup } from '../extension/present/numbers.ts';
 import { el } from './panels.ts';
 import { durationScale, durationTicks, svg, withTitle } from './regionChart.ts';
 

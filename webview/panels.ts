@@ -1,7 +1,8 @@
 // DOM parts around the timelines: report header, details of the selected slice, compare tables.
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/shared/report.ts';
-import { digestReport, launchBoundText, type ReportDigest } from '../extension/present/reportDigest.ts';
+import { digestReport, launchBoundText, modeCells, type ReportDigest } from '../extension/present/reportDigest.ts';
+import { formatCount, formatUs, plural } from '../extension/present/numbers.ts';
 import type { TraceComparison } from '../extension/shared/trace/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
@@ -13,8 +14,6 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
   if (text !== undefined) node.textContent = text;
   return node;
 }
-
-const formatCount = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 
 /** Speedup per mode with where the next run may land, kernels/step eager → compiled, what the numbers rest on
  *  (launch-bound eager, correctness reference, TF32 settings), graph breaks, recommendation: the same digest the CLI
@@ -39,7 +38,7 @@ export function renderReportHeader(report: Report, reveal: (file: string, line: 
 
   const breaks = digest.findings.filter((f) => f.kind === 'graph-break');
   const breakSection = el('div', 'breaks');
-  breakSection.append(el('h3', undefined, `${breaks.length} graph break${breaks.length === 1 ? '' : 's'}`));
+  breakSection.append(el('h3', undefined, plural(breaks.length, 'graph break')));
   const list = el('ul');
   for (const graphBreak of breaks) {
     const item = el('li');
@@ -67,9 +66,8 @@ function modesTable(digest: ReportDigest): HTMLElement {
   for (const title of ['mode', 'speedup', 'next run', 'per call', 'kernels / step']) head.append(el('th', undefined, title));
   table.append(head);
   const eagerRow = el('tr');
-  eagerRow.append(el('td', undefined, 'eager'), el('td', undefined, '1.00×'), el('td'),
-    el('td', undefined, digest.eagerMs === null ? 'not timed' : `${digest.eagerMs.toFixed(3)} ms`),
-    el('td', undefined, digest.eagerKernelsPerStep === null ? '' : formatCount(digest.eagerKernelsPerStep)));
+  const eager = modeCells(null, digest);
+  eagerRow.append(el('td', undefined, 'eager'), el('td', undefined, eager.speedup), el('td'), el('td', undefined, eager.perCall), el('td', undefined, eager.kernels));
   table.append(eagerRow);
   const note = (text: string): void => {
     const noteRow = el('tr');
@@ -87,12 +85,9 @@ function modesTable(digest: ReportDigest): HTMLElement {
       cell.colSpan = 4;
       row.append(cell);
     } else {
-      const interval = mode.interval ? `${mode.interval.low.toFixed(2)}–${mode.interval.high.toFixed(2)}×` : mode.spreadPct !== null ? `±${mode.spreadPct.toFixed(1)}%` : '';
-      row.append(
-        el('td', mode.speedup !== null && mode.speedup < 1 ? 'slower' : 'faster', mode.speedup === null ? '' : `${mode.speedup.toFixed(2)}×`),
-        el('td', undefined, interval),
-        el('td', undefined, mode.medianMs === null ? '' : `${mode.medianMs.toFixed(3)} ms`),
-        el('td', undefined, digest.eagerKernelsPerStep === null || mode.kernelsPerStep === null ? '' : `${formatCount(digest.eagerKernelsPerStep)} → ${formatCount(mode.kernelsPerStep)}`));
+      const cells = modeCells(mode, digest);
+      row.append(el('td', mode.speedup !== null && mode.speedup < 1 ? 'slower' : 'faster', cells.speedup), el('td', undefined, cells.nextRun),
+        el('td', undefined, cells.perCall), el('td', undefined, cells.kernels));
     }
     table.append(row);
     for (const text of [mode.fix && `fix: ${mode.fix}`, mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`, mode.accuracy,
@@ -174,7 +169,7 @@ export function renderComparison(beforeLabel: string, afterLabel: string, compar
     const tr = el('tr');
     tr.dataset.metric = row.metric;
     const cell = (value: number): HTMLElement => {
-      const td = el('td', 'num', row.unit === 'us' ? formatMicros(value) : formatCount(value));
+      const td = el('td', 'num', row.unit === 'us' ? formatUs(value) : formatCount(value));
       td.dataset.value = String(value);
       return td;
     };
@@ -189,12 +184,12 @@ export function renderComparison(beforeLabel: string, afterLabel: string, compar
     if (kernels.length === 0) return;
     section.append(el('h4', undefined, `${title} (${kernels.length})`));
     const list = el('ul', 'kernels');
-    for (const k of kernels.slice(0, 15)) list.append(el('li', undefined, `${formatCount(k.countPer)}× ${k.family}: ${k.name} — ${formatMicros(k.totalUs)}`));
+    for (const k of kernels.slice(0, 15)) list.append(el('li', undefined, `${formatCount(k.countPer)}× ${k.family}: ${k.name} — ${formatUs(k.totalUs)}`));
     section.append(list);
   };
   kernelList(`kernels only in ${beforeLabel} (fused away or replaced)`, comparison.disappearedKernels);
   kernelList(`kernels only in ${afterLabel}`, comparison.newKernels);
   const spans = [...comparison.compileSpans.before.map((s) => [beforeLabel, s] as const), ...comparison.compileSpans.after.map((s) => [afterLabel, s] as const)];
-  for (const [label, span] of spans) section.append(el('p', 'compile-warning', `${label}: compile inside the profiled region — ${span.name}, ${formatMicros(span.durUs)}`));
+  for (const [label, span] of spans) section.append(el('p', 'compile-warning', `${label}: compile inside the profiled region — ${span.name}, ${formatUs(span.durUs)}`));
   return section;
 }

@@ -5,7 +5,7 @@ import { digestDivergence, type RankDigest } from '../extension/present/rankDige
 import { rankTable, type RankTableRow } from '../extension/present/rankTable.ts';
 import type { Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
-import { formatMs, formatSeconds, plural } from '../extension/present/units.ts';
+import { formatMs, formatSeconds, plural } from '../extension/present/numbers.ts';
 import { el } from './panels.ts';
 import type { Reveal } from './regions.ts';
 

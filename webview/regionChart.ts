@@ -3,7 +3,7 @@
 // failure included), the steady state shaded. A log scale when compile calls dwarf the rest.
 import { axisBottom, axisLeft, scaleLinear, scaleLog, select, symbol, symbolDiamond, symbolX, type ScaleContinuousNumeric } from 'd3';
 import type { Region, RegionCall } from '../extension/shared/report.ts';
-import { formatMs, formatSeconds } from '../extension/present/units.ts';
+import { formatMs, formatPct, formatSeconds } from '../extension/present/numbers.ts';
 import { el } from './panels.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -96,7 +96,7 @@ export function renderRegionChart(region: Region): HTMLElement {
     shade.setAttribute('y', String(MARGIN.top));
     shade.setAttribute('width', String(x(last + 0.5) - x(steady.fromCall - 0.5)));
     shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
-    const spread = steady.spreadPct != null ? ` (±${steady.spreadPct.toFixed(1)}%)` : '';
+    const spread = steady.spreadPct != null ? ` (calls varied ${formatPct(steady.spreadPct)})` : '';
     chart.append(withTitle(shade, `steady state from call ${steady.fromCall}: ${formatMs(steady.medianMs)} per call, median${spread}`));
     const median = svg('line', 'steady-median');
     median.setAttribute('x1', shade.getAttribute('x')!);

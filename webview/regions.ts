@@ -2,10 +2,10 @@
 // did with it, its first-call story and chart, and its replayed measurements (speedup and where the next run may land,
 // per mode and inputs).
 // Report strings go in as text only (el()).
-import { digestRegion, recommendationLine, regionFacts, type RegionDigest } from '../extension/present/regionDigest.ts';
+import { digestRegion, measurementCells, recommendationLine, regionFacts, type RegionDigest } from '../extension/present/regionDigest.ts';
 import type { Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
-import { formatCount, formatMs, formatSeconds, formatSpeedup } from '../extension/present/units.ts';
+import { plural } from '../extension/present/numbers.ts';
 import { el } from './panels.ts';
 import { inSituLines } from '../extension/present/inSituDigest.ts';
 import { renderInSituChart } from './inSituChart.ts';
@@ -13,7 +13,7 @@ import { renderRegionChart } from './regionChart.ts';
 
 export type Reveal = (file: string, line: number, cell: number | null) => void;
 
-const COLUMNS = ['inputs', 'mode', 'speedup', 'next run', 'compiled', 'eager', 'kernels / call', 'compile', 'break-even'];
+const COLUMNS = ['inputs', 'mode', 'speedup', 'next run', 'compiled', 'eager', 'kernels / call', 'compile (these inputs)', 'break-even'];
 
 function measurementTable(digest: RegionDigest): HTMLTableElement {
   const table = el('table', 'region-measurements stacks');
@@ -23,7 +23,7 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
   for (const m of digest.measurements) {
     const row = el('tr');
     const inputs = el('td', 'inputs', m.signature ?? '');
-    if (m.why) inputs.append(el('span', 'hint', ` (${m.why === 'last' ? 'last' : 'most frequent'}${m.signatureCalls !== null ? `, ${m.signatureCalls} call${m.signatureCalls === 1 ? '' : 's'}` : ''})`));
+    if (m.why) inputs.append(el('span', 'hint', ` (${m.why === 'last' ? 'last' : 'most frequent'}${m.signatureCalls !== null ? `, ${plural(m.signatureCalls, 'call')}` : ''})`));
     row.append(inputs, el('td', undefined, m.label));
     if (m.status === 'error') {
       const error = el('td', 'error', `failed: ${m.error ?? 'unknown error'}`);
@@ -32,16 +32,9 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
     } else {
       // an unmeasured cell stays empty: no placeholder number
       const cell = (text: string | null, className?: string) => el('td', className, text ?? '');
-      row.append(
-        cell(m.speedup === null ? null : formatSpeedup(m.speedup), m.speedup === null ? undefined : m.speedup < 1 ? 'slower' : 'faster'),
-        // where another run may land (the interval); reports before it have the rounds' spread
-        cell(m.interval ? `${m.interval.low.toFixed(2)}–${m.interval.high.toFixed(2)}×` : m.spreadPct === null ? null : `±${m.spreadPct.toFixed(1)}%`),
-        cell(m.medianMs === null ? null : formatMs(m.medianMs)),
-        cell(m.pairedEagerMs === null ? null : formatMs(m.pairedEagerMs)),
-        cell(m.kernelsPerStep === null ? null : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`),
-        cell(m.compileSeconds === null ? null : formatSeconds(m.compileSeconds)),
-        cell(m.breakEvenCalls === null ? null : `${Math.ceil(m.breakEvenCalls)} calls`),
-      );
+      const c = measurementCells(m);
+      row.append(cell(c.speedup, m.speedup === null ? undefined : m.speedup < 1 ? 'slower' : 'faster'), cell(c.nextRun), cell(c.compiled),
+        cell(c.eager), cell(c.kernels), cell(c.compile), cell(c.breakEven));
     }
     // each cell names its column: a narrow panel stacks the rows (styles.ts) instead of scrolling sideways
     row.querySelectorAll('td').forEach((td, k) => { if (td.colSpan === 1) td.dataset.label = COLUMNS[k]!; });
@@ -63,7 +56,7 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
   if (report.target.kind !== 'script' || !report.regions) return null;
   const section = el('section', 'regions');
   const count = report.regions.length;
-  section.append(el('h2', undefined, `${count} compiled region${count === 1 ? '' : 's'} in ${report.target.name}`));
+  section.append(el('h2', undefined, `${plural(count, 'compiled region')} in ${report.target.name}`));
   if (!count) section.append(el('p', 'hint', 'torch.compile returned no callable while the script ran.'));
   for (const region of report.regions) {
     const digest = digestRegion(region);
@@ -98,6 +91,9 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
     if (digest.notMeasured) box.append(el('p', 'not-measured', `${digest.inSitu ? 'replay: ' : ''}${digest.notMeasured}`));
     if (digest.replayLeftOut) box.append(el('p', 'not-measured', `${digest.inSitu ? 'replay ' : ''}left out: ${digest.replayLeftOut}`));
     if (digest.measurements.length) {
+      // the table's times are the replay's, not the script's own calls (the story and the chart): said, so that two
+      // numbers for one region's call read as the two quantities they are
+      box.append(el('p', 'hint', "Replayed: back-to-back calls on the script's captured inputs, fastest round (the story and the chart time the script's own calls)."));
       // a narrow panel scrolls the table sideways rather than breaking its numbers over lines
       const scroller = el('div', 'table-scroll');
       scroller.append(measurementTable(digest));

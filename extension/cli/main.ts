@@ -8,6 +8,8 @@ import { digestDivergence, digestRank, divergenceLine, failingDivergence } from 
 import { digestRegion, formatScriptDigest } from '../present/regionDigest.ts';
 import { digestLogs, formatLogNotes, formatLogsDigest } from '../present/logsDigest.ts';
 import { digestFinding, digestReport, formatDigest } from '../present/reportDigest.ts';
+import { runHeadline } from '../present/runList.ts';
+import type { Report } from '../shared/report.ts';
 import { inapplicableFlags, profileArgs, type ProfileOptions, type RunTarget } from '../shared/runnerProtocol.ts';
 import { parseSourceMapRule, type SourceMapRule } from '../shared/sourceMap.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
@@ -240,19 +242,21 @@ async function profileCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   return exitCode;
 }
 
-/** What `profile` prints of its report (text or --json); `summarize` prints the same for a report read again. */
+/** `profile`'s text for a report (`summarize` prints the same for a report read again). */
+export const reportText = (report: Report): string => (report.target.kind === 'script' ? formatScriptDigest(report) : formatDigest(digestReport(report)));
+
+/** `profile --json`: the digests, with the headline the Runs view and the CodeLens show, word for word. */
+export function reportJson(report: Report): Record<string, unknown> {
+  const regions = report.target.kind === 'script' ? { regions: (report.regions ?? []).map(digestRegion), inSitu: report.inSitu ?? null } : {};
+  const ranks = report.ranks?.length
+    ? { ranks: report.ranks.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) } : {};
+  return { headline: runHeadline(report), ...digestReport(report), ...regions, ...ranks };
+}
+
 function printReport(loaded: LoadedReport, args: ParsedArgs, io: CliIo): void {
-  const { report } = loaded;
-  const script = report.target.kind === 'script';
   const reportPath = path.join(loaded.dir, 'report.json');
-  if (args.values.json) {
-    const regions = script ? { regions: (report.regions ?? []).map(digestRegion), inSitu: report.inSitu ?? null } : {};
-    const ranks = report.ranks?.length
-      ? { ranks: report.ranks.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) } : {};
-    io.out(JSON.stringify({ reportPath, ...digestReport(report), ...regions, ...ranks }, null, 2));
-  } else {
-    io.out(`${script ? formatScriptDigest(report) : formatDigest(digestReport(report))}\n  report: ${reportPath}`);
-  }
+  if (args.values.json) io.out(JSON.stringify({ reportPath, ...reportJson(loaded.report) }, null, 2));
+  else io.out(`${reportText(loaded.report)}\n  report: ${reportPath}`);
 }
 
 async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {

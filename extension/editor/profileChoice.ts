@@ -5,6 +5,7 @@ import { findCompileSites, findCompileSitesInCells } from './compileSites.ts';
 import { baseName } from '../shared/fileName.ts';
 import type { RunTarget } from '../shared/runnerProtocol.ts';
 import { findTargetFunctions } from './targets.ts';
+import { plural } from '../present/numbers.ts';
 
 /** The active editor's content: a saved Python file, or a notebook's cells in order (markdown cells as ''). */
 export type ActiveSource =
@@ -42,7 +43,6 @@ const EXPLANATION = [
   '• A built-in sample.',
 ].join('\n');
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function scriptOption(file: string, sites: number, label = 'Run the whole script'): ChoiceOption {
   return { label, description: `${baseName(file)}: ${plural(sites, 'torch.compile call')}`, target: { kind: 'script', file, args: [] } };

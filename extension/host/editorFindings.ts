@@ -5,11 +5,11 @@ import * as vscode from 'vscode';
 import { findCompileSites, findCompileSitesInCells } from '../editor/compileSites.ts';
 import { FindingStore } from '../editor/findingStore.ts';
 import { findingHover, findingMessage, type Finding } from '../present/findings.ts';
-import { digestRegion, type RegionDigest } from '../present/regionDigest.ts';
+import { digestRegion, regionLine, type RegionDigest } from '../present/regionDigest.ts';
 import { digestReport, headline } from '../present/reportDigest.ts';
 import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
 import { findTargetFunctions } from '../editor/targets.ts';
-import { shortLine } from '../present/units.ts';
+import { shortLine } from '../present/lensLine.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { cellLocation, notebookCellTexts, placeOfDocument } from './notebooks.ts';
 
@@ -140,9 +140,8 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         const line = (region.line ?? 0) - 1;
         if (!samePlace(at, place) || line < 0 || line >= document.lineCount) continue;
         const range = new vscode.Range(line, 0, line, 0);
-        // short on the line; the whole headline in the lens's tooltip
-        const full = `${region.id} ${region.name}: ${region.headline}`;
-        lenses.push(new vscode.CodeLens(range, { title: shortLine(full), tooltip: full, command: OPEN_REPORT_COMMAND, arguments: [reportPath] }));
+        // on its own torch.compile line the answer needs no region name: short, the answer first; the whole line, named, in the tooltip
+        lenses.push(new vscode.CodeLens(range, { title: shortLine(region.headline), tooltip: regionLine(region), command: OPEN_REPORT_COMMAND, arguments: [reportPath] }));
       }
     }
     return lenses;

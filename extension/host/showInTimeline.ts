@@ -8,7 +8,7 @@ import type { HostToWebview } from '../shared/protocol.ts';
 import type { Report } from '../shared/report.ts';
 import { placeOf, samePlace } from '../shared/sourcePlace.ts';
 import { timelineTarget } from '../editor/timelineTargets.ts';
-import { shortLine } from '../present/units.ts';
+import { shortLine } from '../present/lensLine.ts';
 import type { TimelineTarget } from '../shared/trace/timelineMarks.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { placeOfDocument } from './notebooks.ts';

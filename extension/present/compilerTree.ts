@@ -4,6 +4,7 @@
 // source lines those came from, graph breaks, guards, caches, CUDA graphs and compile time.
 // Pure data; the host turns it into TreeItems.
 import { placeLabel } from '../shared/sourcePlace.ts';
+import { formatSeconds, plural } from './numbers.ts';
 import { formatUsPerStep, kernelLensTitle } from './kernelLinks.ts';
 import type { CompileArtifacts, CompilerInsight, ModeResult, Report, SourceLocation } from '../shared/report.ts';
 
@@ -32,7 +33,6 @@ export interface CompilerTreeNode {
 const where = (location: SourceLocation | null | undefined): string => (location ? placeLabel(location) : 'unknown line');
 const leaf = (label: string, description?: string, location?: SourceLocation | null, tooltip?: string): CompilerTreeNode =>
   ({ label, children: [], ...(description ? { description } : {}), ...(location ? { location } : {}), ...(tooltip ? { tooltip } : {}) });
-const seconds = (s: number): string => `${s.toFixed(2)} s`;
 
 /** Compile ids are "frame/attempt": 0/0 is frame 0's first compile, 0/1 its first recompile. */
 const frameOf = (compileId: string | null | undefined): string => (compileId ?? '?').split('/')[0]!;
@@ -81,14 +81,14 @@ function framesNode(c: CompilerInsight): CompilerTreeNode | null {
       // a frame with no user line is library or PyTorch code the call reached: its name (`inner`, `_fn`) is not the user's
       label: first.location ? `${first.function ?? 'frame'} (${where(first.location)})` : 'a frame outside your code',
       ...(first.location ? {} : { tooltip: `Dynamo compiled a function that is not in your files (${first.function ?? 'unnamed'}): library or PyTorch code your call reached.` }),
-      description: `${compiles.length} compile${compiles.length === 1 ? '' : 's'}, ${seconds(compiles.reduce((sum, f) => sum + f.seconds, 0))}`,
+      description: `${plural(compiles.length, 'compile')}, ${formatSeconds(compiles.reduce((sum, f) => sum + f.seconds, 0))}`,
       ...(first.location ? { location: first.location } : {}),
       children: compiles.map((compile) => {
         const recompile = c.recompiles.find((r) => r.compileId === compile.compileId);
         const graph = c.cudaGraphs?.find((g) => g.compileId === compile.compileId);
         return {
           label: `compile ${compile.compileId ?? '?'}`,
-          description: [seconds(compile.seconds), recompile ? `recompile: ${recompile.reason}` : null, graph ? `CUDA graph ${graph.status}` : null].filter(Boolean).join(' · '),
+          description: [formatSeconds(compile.seconds), recompile ? `recompile: ${recompile.reason}` : null, graph ? `CUDA graph ${graph.status}` : null].filter(Boolean).join(' · '),
           tooltip: [recompile?.reason, recompile?.trigger, graph?.reason].filter(Boolean).join('\n') || undefined,
           ...(recompile?.location ? { location: recompile.location } : {}),
           children: [...artifactNodes(c.compiles?.find((a) => a.compileId === compile.compileId)), ...kernelNodes(c, compile.compileId)],
@@ -126,11 +126,11 @@ function modeNode(mode: ModeResult): CompilerTreeNode {
   if (phases.length) {
     children.push({
       label: 'Compile time',
-      ...(mode.compileSeconds !== null ? { description: `${mode.compileSeconds.toFixed(1)} s first call` } : {}),
-      children: phases.sort((a, b) => b[1] - a[1]).map(([phase, s]) => leaf(phase, seconds(s))),
+      ...(mode.compileSeconds !== null ? { description: `${formatSeconds(mode.compileSeconds)} first call` } : {}),
+      children: phases.sort((a, b) => b[1] - a[1]).map(([phase, s]) => leaf(phase, formatSeconds(s))),
     });
   }
-  const summary = `${c.graphCount} graph${c.graphCount === 1 ? '' : 's'}, ${c.graphBreaks.length} breaks, ${c.recompiles.length} recompiles`;
+  const summary = `${plural(c.graphCount, 'graph')}, ${plural(c.graphBreaks.length, 'break')}, ${plural(c.recompiles.length, 'recompile')}`;
   return { label: mode.mode, description: summary, children };
 }
 

@@ -2,7 +2,7 @@
 // graphs were captured, each skip with its kind, line and fix (the runner's texts), and what a log cannot say.
 import type { CudaGraphStatus } from '../shared/report.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
-import { plural } from './units.ts';
+import { plural } from './numbers.ts';
 
 /** [] where CUDA graphs were not in use (CPU, default mode): the runner then lists no statuses. */
 export function cudaGraphLines(statuses: readonly CudaGraphStatus[] | null | undefined): string[] {

@@ -2,6 +2,7 @@
 // the reason, what it cost and a fix — a region that ran no compiled code first — and, for a torchrun job, the ranks
 // it happened on and where the ranks diverged. Reasons and fixes are the runner's (it owns their texts): this only
 // displays them. Pure, so diagnostics, hovers, the CLI's `check` and tests share one reading.
+import { formatMs, plural } from './numbers.ts';
 import type { CudaGraphStatus, Divergence, GraphBreak, ModeResult, NoCompiledCode, PerfHint, QuickFix, Recompile, RecompileSite, Region, Report, SourceLocation } from '../shared/report.ts';
 
 export type FindingKind = 'no-compiled-code' | 'graph-break' | 'cuda-graphs' | 'recompile' | 'perf-hint' | 'divergence';
@@ -230,10 +231,10 @@ export function findingHover(finding: Finding): string {
   const explained = finding.kind === 'graph-break' && finding.what !== null;
   if (finding.hint && !explained) lines.push('', `**${finding.kind === 'cuda-graphs' || finding.kind === 'perf-hint' ? "PyTorch's message" : "PyTorch's hint"}:** ${esc(finding.hint)}`);
   if (finding.kind === 'graph-break' && finding.graphCount !== null) {
-    const outside = finding.outsideGraphsMs === null ? '' : ` (${finding.outsideGraphsMs.toFixed(3)} ms per call is spent outside the graphs: eager code, guards, Python)`;
+    const outside = finding.outsideGraphsMs === null ? '' : ` (${formatMs(finding.outsideGraphsMs)} per call is spent outside the graphs: eager code, guards, Python)`;
     lines.push('', finding.graphCount === 0
       ? '**Cost:** nothing of it was compiled: every call ran eagerly.'
-      : `**Cost:** the compiled code is split into ${finding.graphCount} graph${finding.graphCount === 1 ? '' : 's'}; code between them runs eagerly${outside}.`);
+      : `**Cost:** the compiled code is split into ${plural(finding.graphCount, 'graph')}; code between them runs eagerly${outside}.`);
   }
   if (finding.docUrl) lines.push('', `[${esc(finding.code)} — PyTorch docs](${finding.docUrl})`);
   return lines.join('\n');

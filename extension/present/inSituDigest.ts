@@ -3,7 +3,8 @@
 // and with compiling off (torch < 2.6). What the CLI block leads with, what --json carries, the CodeLens line, and
 // the report panel's overlay title. A failed compiled call is said at the user's line; no number is made up.
 import type { InSituSpeedup, Recommendation, Region, Report } from '../shared/report.ts';
-import { formatMs, formatSeconds, formatSpeedup, plural } from './units.ts';
+import { withVerdict } from './lensLine.ts';
+import { formatBreakEven, formatInterval, formatMs, formatRate, formatSeconds, formatSpeedup, formatWhole, plural } from './numbers.ts';
 
 export interface InSituNumber {
   speedup: number;
@@ -70,7 +71,7 @@ export function pairsNote(pairs: number, s: InSituSpeedup | null): string | null
   } else if (used) {
     parts.push(`${plural(pairs, 'pair')} ran, none with both runs at the host CPU's fast state: all count${notUsed.length ? ` (${notUsed.join('; ')})` : ''}`);
   }
-  const slow = (['eager', 'compiled'] as const).filter((side) => s.slowHost?.[side] !== undefined).map((side) => `${side} ${s.slowHost![side]!.toFixed(2)}×`);
+  const slow = (['eager', 'compiled'] as const).filter((side) => s.slowHost?.[side] !== undefined).map((side) => `${side} ${formatSpeedup(s.slowHost![side]!)}`);
   if (slow.length) parts.push(`interval widened: the CPU probe beside the steps read ${slow.join(', ')} the fast state's`);
   const per = (side: 'eager' | 'compiled'): string => s.fastStateSteps!.map((f) => f[side]).join('/');
   parts.push(`steps at the host's fast state per pair: eager ${per('eager')}, compiled ${per('compiled')}`);
@@ -136,29 +137,30 @@ export function digestInSitu(region: Region): InSituDigest | null {
   };
 }
 
-const range = (n: InSituNumber): string => `${n.low.toFixed(2)}–${n.high.toFixed(2)}×`;
+const range = (n: InSituNumber): string => formatInterval(n.low, n.high);
 
-/** The CodeLens part (≤ 60 characters): "1.31×/step in situ · compile 11.7 s · pays back at step 212". */
+/** The CodeLens part, its verdict first: "compile it: 1.31×/step in situ · compile 11.7 s · pays back at step 212". */
 export function inSituLens(d: InSituDigest): string {
   if (d.failure) {
     const which = d.failure.call !== null ? `compiled call ${d.failure.call}` : 'a compiled call';
     return `${which} fails${d.failure.line !== null ? ` at line ${d.failure.line}` : ''} (in situ)`;
   }
-  if (!d.step && d.call) return `${formatSpeedup(d.call.speedup)}/call in situ${d.compileSeconds !== null ? ` · compile ${formatSeconds(d.compileSeconds)}` : ''}`;
+  if (!d.step && d.call) return withVerdict(d.verdict, `${formatSpeedup(d.call.speedup)}/call in situ${d.compileSeconds !== null ? ` · compile ${formatSeconds(d.compileSeconds)}` : ''}`);
   if (d.step) {
     const parts = [`${formatSpeedup(d.step.speedup)}/step in situ`];
-    if (d.verdict === 'stay-eager') return `${parts[0]} (${range(d.step)}) · stay eager`;
+    if (d.verdict === 'stay-eager' || d.verdict === 'none') return withVerdict(d.verdict, `${parts[0]} (${range(d.step)})`);
     if (d.verdict === 'compile-for-longer-runs' && d.breakEvenSteps !== null) {
-      return `${parts[0]} · compile for runs > ${d.breakEvenSteps.toLocaleString('en-US')} steps (ran ${d.stepsMade ?? '?'})`;
+      return `compile for runs > ${formatBreakEven(d.breakEvenSteps, 'step')}: ${parts[0]} (ran ${d.stepsMade === null ? '?' : formatWhole(d.stepsMade)})`;
     }
     if (d.compileSeconds !== null) parts.push(`compile ${formatSeconds(d.compileSeconds)}`);
     if (d.breakEvenSteps !== null) {
-      parts.push(d.paysBack === false && d.stepsMade !== null ? `needs ${d.breakEvenSteps} steps, ran ${d.stepsMade}` : `pays back at step ${d.breakEvenSteps}`);
+      parts.push(d.paysBack === false && d.stepsMade !== null ? `needs ${formatBreakEven(d.breakEvenSteps, 'step')}, ran ${formatWhole(d.stepsMade)}`
+        : `pays back at step ${formatWhole(Math.ceil(d.breakEvenSteps))}`);
     }
-    return parts.join(' · ');
+    return withVerdict(d.verdict, parts.join(' · '));
   }
   if (d.reason && !d.regionSeconds) return d.reason.includes('ran compiled code') ? 'in situ: no compiled code ran' : 'in situ: no number';
-  if (d.regionSeconds) return `${formatMs(d.regionSeconds.compiled * 1000)} compiled vs ${formatMs(d.regionSeconds.eager * 1000)} eager in situ`;
+  if (d.regionSeconds) return withVerdict(d.verdict, `${formatSeconds(d.regionSeconds.compiled)} compiled vs ${formatSeconds(d.regionSeconds.eager)} eager in situ`);
   return 'in situ: no call ran both ways';
 }
 
@@ -172,16 +174,16 @@ export function inSituLines(d: InSituDigest): string[] {
     lines.push(`in situ (${runs}): per step ${formatSpeedup(d.step.speedup)} (next run ${range(d.step)}), ` +
       `${formatMs(d.step.eagerMs)} → ${formatMs(d.step.compiledMs)} per step${call}`);
     const payback = d.breakEvenSteps === null ? 'compiled steps are not faster: it never pays back'
-      : `pays back after ${d.breakEvenSteps.toLocaleString('en-US')} steps${d.stepsMade !== null ? `; this run made ${d.stepsMade.toLocaleString('en-US')}` : ''}`;
+      : `pays back after ${formatBreakEven(d.breakEvenSteps, 'step')}${d.stepsMade !== null ? `; this run made ${formatWhole(d.stepsMade)}` : ''}`;
     lines.push(`  compile inside the script ${d.compileSeconds === null ? 'unknown' : formatSeconds(d.compileSeconds)}; ${payback}` +
-      (d.stepsPerSecond ? `; ${d.stepsPerSecond.eager.toFixed(1)} → ${d.stepsPerSecond.compiled.toFixed(1)} steps/s` : ''));
+      (d.stepsPerSecond ? `; ${formatRate(d.stepsPerSecond.eager)} → ${formatRate(d.stepsPerSecond.compiled)} steps/s` : ''));
     if (d.workLine) lines.push(`  why: ${d.workLine}`);
     if (d.lateCompiles) lines.push(`  ${plural(d.lateCompiles, 'recompile')} in the steady state, counted in the compiled step`);
   } else if (d.call) {  // steady calls, but every step held a compile (another region's)
     lines.push(`in situ (${runs}): per call ${formatSpeedup(d.call.speedup)} (next run ${range(d.call)}), ` +
       `${formatMs(d.call.eagerMs)} → ${formatMs(d.call.compiledMs)} per call; no step speedup — ${d.reason ?? 'no steady step'}`);
   } else if (d.pairs || d.reason) {
-    const spent = d.regionSeconds ? `: its calls took ${formatMs(d.regionSeconds.compiled * 1000)} compiled vs ${formatMs(d.regionSeconds.eager * 1000)} eager` : '';
+    const spent = d.regionSeconds ? `: its calls took ${formatSeconds(d.regionSeconds.compiled)} compiled vs ${formatSeconds(d.regionSeconds.eager)} eager` : '';
     lines.push(`in situ (${runs}): no steady step — ${d.reason ?? 'none was matched'}${spent}`);
   }
   if (d.pairsNote && (d.step || d.call)) lines.push(`  ${d.pairsNote}`);
@@ -191,7 +193,7 @@ export function inSituLines(d: InSituDigest): string[] {
   for (const w of d.whatIf) {
     const text = w.failure ? `failed at ${w.failure}` : w.step ? `per step ${formatSpeedup(w.step.speedup)} (next run ${range(w.step)})` : 'no steady step';
     lines.push(`  in situ with mode=${w.mode}: ${text}${w.compileSeconds !== null ? `, compile ${formatSeconds(w.compileSeconds)}` : ''}` +
-      (w.breakEvenSteps !== null ? `, pays back after ${w.breakEvenSteps} steps` : ''));
+      (w.breakEvenSteps !== null ? `, pays back after ${formatBreakEven(w.breakEvenSteps, 'step')}` : ''));
   }
   return lines;
 }

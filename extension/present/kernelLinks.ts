@@ -6,12 +6,12 @@ import { baseName } from '../shared/fileName.ts';
 import { escapeMarkdown } from './findings.ts';
 import type { CompileArtifacts, KernelProvenance, Report, SourceLocation } from '../shared/report.ts';
 import { regionTraces } from './timelineContent.ts';
-import { formatMicros } from '../shared/trace/summary.ts';
+import { formatUs } from './numbers.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
 
-/** "1.9 µs/step", "24.44 ms/step" */
-export const formatUsPerStep = (us: number): string => `${formatMicros(us)}/step`;
+/** "1.9 µs/step", "24.4 ms/step": from 1 ms on, as every other time in ms is written */
+export const formatUsPerStep = (us: number): string => `${formatUs(us)}/step`;
 
 /** The user lines of a kernel, said briefly: "lines 12, 13" in one file, "fused.py:12, model.py:3" across files. */
 export function linesText(lines: SourceLocation[]): string {

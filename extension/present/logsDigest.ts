@@ -8,7 +8,7 @@ import type { CompilerInsight, EarlierAttempt, Report } from '../shared/report.t
 import { digestFinding, type ReportDigest } from './reportDigest.ts';
 import { mappingNote } from '../shared/sourceMap.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
-import { formatSeconds, plural } from './units.ts';
+import { formatSeconds, plural } from './numbers.ts';
 
 export interface LogsCounts {
   /** compiles Dynamo started (dynamo_start records: one per compile id) */

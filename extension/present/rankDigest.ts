@@ -2,7 +2,7 @@
 // each rank ended, what it compiled and how long its calls took, and where the ranks diverged.
 import type { Divergence, RankEntry, Report } from '../shared/report.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
-import { formatMs, formatSeconds, plural } from './units.ts';
+import { formatMs, formatSeconds, plural } from './numbers.ts';
 
 export interface RankDigest {
   rank: number;

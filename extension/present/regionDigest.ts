@@ -9,7 +9,8 @@ import { regionStory } from './regionStory.ts';
 import { digestMode, digestReport, headline, type ModeDigest } from './reportDigest.ts';
 import type { Recommendation, Region, RegionMeasurement, Report } from '../shared/report.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
-import { formatCount, formatMs, formatSeconds, formatSpeedup, plural } from './units.ts';
+import { withVerdict } from './lensLine.ts';
+import { formatBreakEven, formatCount, formatInterval, formatMs, formatSeconds, formatSpeedup, formatSpread, plural } from './numbers.ts';
 
 export interface RegionMeasurementDigest extends ModeDigest {
   /** 'default (as written)' for the script's own compiled callable, else the what-if mode */
@@ -51,6 +52,8 @@ export interface RegionDigest {
   measurements: RegionMeasurementDigest[];
   /** the region's verdict; null where nothing was measured or the runner gave none */
   recommendation: Recommendation | null;
+  /** the runner's verdict word where something was measured ('none': measured, but no verdict); said first in the headline */
+  verdict: Recommendation['verdict'] | null;
   story: string | null;
   /** schema 1.14: the script's own steps and calls, as written against compiling off (null: no in-situ runs) */
   inSitu: InSituDigest | null;
@@ -97,7 +100,7 @@ export function headlineMeasurement(digest: Pick<RegionDigest, 'measurements'>):
 
 function headlineOf(d: Omit<RegionDigest, 'headline'>): string {
   if (d.noCompiledCode) return d.noCompiledCode;  // eager code timed against itself: no speedup to show
-  if (d.inSitu) return inSituLens(d.inSitu);  // the script's own steps: what the user asked
+  if (d.inSitu) return inSituLens(d.inSitu);  // the script's own steps: what the user asked (its verdict first)
   const parts: string[] = [];
   const main = headlineMeasurement(d);
   if (d.notMeasured) parts.push(d.notMeasured);
@@ -107,7 +110,7 @@ function headlineOf(d: Omit<RegionDigest, 'headline'>): string {
   if (d.graphBreaks) parts.push(plural(d.graphBreaks, 'break'));
   if (d.recompiles) parts.push(plural(d.recompiles, 'recompile'));
   if (d.eagerCalls) parts.push(`${plural(d.eagerCalls, 'call')} ran eagerly`);
-  return parts.join(' · ') || plural(d.calls, 'call');
+  return withVerdict(d.verdict, parts.join(' · ') || plural(d.calls, 'call'));
 }
 
 export function digestRegion(region: Region): RegionDigest {
@@ -139,6 +142,7 @@ export function digestRegion(region: Region): RegionDigest {
     replayLeftOut: region.replay.leftOut ?? null,
     measurements,
     recommendation,
+    verdict: measured ? region.recommendation?.verdict ?? null : null,
     story: regionStory(region),
     inSitu,
     noCompiledCode: region.noCompiledCode?.headline ?? null,
@@ -158,18 +162,32 @@ export function recommendationLine(recommendation: Recommendation): string {
   return `recommendation: ${recommendation.reason}`;
 }
 
+/** A measurement's numbers as the CLI line and the report panel's table cells both say them (null: not measured). */
+export function measurementCells(m: RegionMeasurementDigest): { speedup: string | null; nextRun: string | null; compiled: string | null;
+  eager: string | null; kernels: string | null; compile: string | null; breakEven: string | null } {
+  return {
+    speedup: m.speedup === null ? null : formatSpeedup(m.speedup),
+    // where another run may land; reports before the interval have the rounds' spread, said as what it is
+    nextRun: m.speedup === null ? null : m.interval ? formatInterval(m.interval.low, m.interval.high) : m.spreadPct === null ? null : formatSpread(m.spreadPct),
+    compiled: m.medianMs === null ? null : formatMs(m.medianMs),
+    eager: m.pairedEagerMs === null ? null : formatMs(m.pairedEagerMs),
+    kernels: m.kernelsPerStep === null ? null : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`,
+    // the replay's first call on these inputs: not the script's own compile time (regionFacts says that one)
+    compile: m.compileSeconds === null ? null : formatSeconds(m.compileSeconds),
+    breakEven: m.breakEvenCalls === null ? null : formatBreakEven(m.breakEvenCalls, 'call'),
+  };
+}
+
 function measurementLine(m: RegionMeasurementDigest): string {
   const inputs = m.signature ? ` on ${m.why === 'last' ? 'the last' : m.why === 'most-frequent' ? 'the most frequent' : 'captured'} inputs ${m.signature}${m.signatureCalls !== null ? ` (${plural(m.signatureCalls, 'call')})` : ''}` : '';
   if (m.status === 'error') return `${m.label}${inputs}: failed — ${m.error ?? 'unknown error'}`;
+  const c = measurementCells(m);
   const facts: string[] = [];
-  if (m.speedup !== null) {
-    const where = m.interval ? ` (next run ${m.interval.low.toFixed(2)}–${m.interval.high.toFixed(2)}×)` : m.spreadPct !== null ? ` (±${m.spreadPct.toFixed(1)}%)` : '';
-    facts.push(`${formatSpeedup(m.speedup)}${where}`);
-  }
-  if (m.medianMs !== null) facts.push(`${formatMs(m.medianMs)}/call${m.pairedEagerMs !== null ? ` vs eager ${formatMs(m.pairedEagerMs)} in the same rounds` : ''}`);
-  if (m.eagerKernelsPerStep !== null && m.kernelsPerStep !== null) facts.push(`kernels/call ${formatCount(m.eagerKernelsPerStep)} → ${formatCount(m.kernelsPerStep)}`);
-  if (m.compileSeconds !== null) facts.push(`compile ${formatSeconds(m.compileSeconds)}`);
-  if (m.breakEvenCalls !== null) facts.push(`break-even after ${Math.ceil(m.breakEvenCalls)} calls`);
+  if (c.speedup !== null) facts.push(`${c.speedup}${c.nextRun === null ? '' : m.interval ? ` (next run ${c.nextRun})` : ` (${c.nextRun})`}`);
+  if (c.compiled !== null) facts.push(`${c.compiled}/call${c.eager !== null ? ` vs eager ${c.eager} in the same rounds` : ''}`);
+  if (m.eagerKernelsPerStep !== null && c.kernels !== null) facts.push(`kernels/call ${c.kernels}`);
+  if (c.compile !== null) facts.push(`compile ${c.compile} on these inputs`);
+  if (c.breakEven !== null) facts.push(`break-even after ${c.breakEven}`);
   return `${m.label}${inputs}: ${facts.join(', ') || 'no timing recorded'}`;
 }
 
@@ -181,7 +199,7 @@ export function regionFacts(d: RegionDigest): string[] {
   if (d.recompiles) facts.push(plural(d.recompiles, 'recompile'));
   if (d.eagerCalls) facts.push(`${plural(d.eagerCalls, 'call')} ran eagerly`);
   // with in-situ numbers, their compile cost is the script's; this one is the observed run's (compiler log on)
-  if (d.compileSeconds !== null) facts.push(`${formatSeconds(d.compileSeconds)} compiling in the ${d.inSitu ? 'observed run' : 'script'}`);
+  if (d.compileSeconds !== null) facts.push(`${formatSeconds(d.compileSeconds)} compiling in the ${d.inSitu ? "observed run's" : "script's"} own calls`);
   return facts;
 }
 
@@ -235,6 +253,10 @@ export function formatScriptDigest(report: Report): string {
   if (measured && recommendation.verdict !== undefined && recommendation.verdict !== 'none') out.push(`  ${recommendationLine(recommendation)}`);
   return out.join('\n');
 }
+
+/** A region's headline and then which region it is: "compile it: 1.84× (default) · 2 graphs — r0 TinyTransformer" (the
+ * answer first, so that a line cut to fit keeps it). */
+export const regionLine = (d: RegionDigest): string => `${d.headline} — ${d.id} ${d.name}`;
 
 /** A finished run in a few lines (the extension's log): a target's headline, or one line per region of a script. */
 export function runSummary(report: Report): string {

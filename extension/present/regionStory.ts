@@ -2,7 +2,7 @@
 // the graph an early call compiled was ever used again, from which call on the region ran at its steady speed,
 // and which calls Dynamo ran eagerly. Derived only from the region's recorded calls: it says what they show.
 import type { Region, RegionCall } from '../shared/report.ts';
-import { formatMs, formatSeconds, plural } from './units.ts';
+import { formatMs, formatSeconds, plural } from './numbers.ts';
 
 export interface SignatureTensor {
   dtype: string;

@@ -1,6 +1,8 @@
 // The few numbers a user reads first, derived once from a report for the CLI, the CodeLens and the panel.
 // Every number carries what it rests on; what was not measured is left out or said in words, never a placeholder.
 import { collectFindings, type Finding } from './findings.ts';
+import { withVerdict } from './lensLine.ts';
+import { formatBreakEven, formatCount, formatInterval, formatMs, formatPct, formatSeconds, formatSpeedup, formatSpread, plural } from './numbers.ts';
 import type { Correctness, ModeResult, PrecisionSettings, Report } from '../shared/report.ts';
 
 export interface ModeDigest {
@@ -66,9 +68,6 @@ export interface ReportDigest {
   }[];
 }
 
-const num = (value: number, digits: number): string => value.toFixed(digits);
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 function notMeasured(m: ModeResult): string | null {
   if (m.status !== 'ok') return null;
   if (m.fallback || m.timing?.valid === false) return m.timing?.invalidReason ?? m.fallback?.cause ?? 'the timing is not valid';
@@ -93,23 +92,23 @@ export function precisionText(p: PrecisionSettings | undefined): string | null {
 function runEagerText(m: ModeResult): string | null {
   const shift = m.speedupInterval?.runEager;
   if (!shift) return null;
-  const upTo = `a host as slow as during these pairs gives up to ${num(m.speedupInterval!.high, 2)}×`;
+  const upTo = `a host as slow as during these pairs gives up to ${formatSpeedup(m.speedupInterval!.high)}`;
   if (shift.basis === 'cpu-normalized') {
     return `eager is launch-bound, so its time follows the host CPU's speed, which varied during the run; compiled is not ` +
-      `(CUDA graphs, or a busy GPU): the speedup takes eager at the CPU's fastest state, ${num(shift.bestEagerMs, 3)} ms per call ` +
+      `(CUDA graphs, or a busy GPU): the speedup takes eager at the CPU's fastest state, ${formatMs(shift.bestEagerMs)} per call ` +
       `(every eager round scaled by a CPU probe taken with it); ${upTo}`;
   }
-  return `eager took ${num(shift.eagerMs, 3)} ms per call at best in these pairs but ${num(shift.bestEagerMs, 3)} ms in another mode's pairs of this run; ` +
-    `the host CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's ${num(shift.bestEagerMs, 3)} ms (${upTo})`;
+  return `eager took ${formatMs(shift.eagerMs)} per call at best in these pairs but ${formatMs(shift.bestEagerMs)} in another mode's pairs of this run; ` +
+    `the host CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's ${formatMs(shift.bestEagerMs)} (${upTo})`;
 }
 
 function slowHostText(m: ModeResult): string | null {
   const slow = m.speedupInterval?.slowHost;
   if (!slow || (slow.eager === undefined && slow.compiled === undefined)) return null;
-  const sides = [slow.eager !== undefined && `eager (${num(slow.eager, 2)}×)`, slow.compiled !== undefined && `compiled (${num(slow.compiled, 2)}×)`]
+  const sides = [slow.eager !== undefined && `eager (${formatSpeedup(slow.eager)})`, slow.compiled !== undefined && `compiled (${formatSpeedup(slow.compiled)})`]
     .filter((s): s is string => Boolean(s)).join(' and ');
   return `the host CPU was busy through these pairs: ${sides} never ran at the host's fastest state of this run (a CPU probe read ` +
-    `that much slower), so a quieter host may give ${num(m.speedupInterval!.low, 2)}–${num(m.speedupInterval!.high, 2)}×; rerun on a quieter machine for a firmer number`;
+    `that much slower), so a quieter host may give ${formatInterval(m.speedupInterval!.low, m.speedupInterval!.high)}; rerun on a quieter machine for a firmer number`;
 }
 
 /** One mode's (or one replayed region measurement's) numbers. */
@@ -179,13 +178,13 @@ export function headlineMode(digest: ReportDigest): ModeDigest | null {
 
 /** "2.94× (default, next run 2.77–3.79×)", or "3.31× (default)" for reports without an interval. */
 function speedupText(m: ModeDigest, withMode: boolean): string {
-  const speedup = `${num(m.speedup ?? 0, 2)}×`;
-  const interval = m.interval ? `next run ${num(m.interval.low, 2)}–${num(m.interval.high, 2)}×` : null;
+  const speedup = formatSpeedup(m.speedup ?? 0);
+  const interval = m.interval ? `next run ${formatInterval(m.interval.low, m.interval.high)}` : null;
   const inside = [withMode ? m.mode : null, interval].filter(Boolean).join(', ');
   return inside ? `${speedup} (${inside})` : speedup;
 }
 
-/** "3.31× (default) · 1 graph · 0 breaks · compile 9.5 s" — the CodeLens after a run. */
+/** "compile it: 3.31× (default) · 1 graph · 0 breaks · compile 9.5 s" — the CodeLens after a run: the runner's verdict first. */
 export function headline(digest: ReportDigest): string {
   const mode = headlineMode(digest);
   if (!mode) {
@@ -193,44 +192,58 @@ export function headline(digest: ReportDigest): string {
     const invalid = digest.modes.find((m) => m.notMeasured);
     return invalid ? `${invalid.mode}: not measured: ${invalid.notMeasured}` : 'no mode finished';
   }
-  return [
+  return withVerdict(digest.recommendation.verdict, [
     speedupText(mode, true),
     plural(mode.graphCount ?? 0, 'graph'),
     plural(mode.graphBreaks, 'break'),
     ...(mode.recompiles ? [plural(mode.recompiles, 'recompile')] : []),
-    ...(mode.compileSeconds !== null ? [`compile ${num(mode.compileSeconds, 1)} s`] : []),
-  ].join(' · ');
+    ...(mode.compileSeconds !== null ? [`compile ${formatSeconds(mode.compileSeconds)}`] : []),
+  ].join(' · '));
 }
 
 /** Eager's launch-bound note: why this speedup belongs to this host. */
 export function launchBoundText(digest: ReportDigest): string | null {
   if (!digest.launchBound || digest.eagerGpuIdlePct === null) return null;
-  return `eager is launch-bound: the GPU sat idle ${num(digest.eagerGpuIdlePct, 0)}% of each step between kernels, waiting for the ` +
+  return `eager is launch-bound: the GPU sat idle ${formatPct(digest.eagerGpuIdlePct)} of each step between kernels, waiting for the ` +
     "host CPU to issue them, so eager's speed and the speedup depend on this host's CPU; the same model on another host will differ";
 }
 
+/** Eager's and a measured mode's cells in the report panel's table, in the CLI's words and numbers. */
+export function modeCells(m: ModeDigest | null, digest: ReportDigest): { speedup: string; nextRun: string; perCall: string; kernels: string } {
+  if (!m) {
+    return { speedup: formatSpeedup(1), nextRun: '', perCall: digest.eagerMs === null ? 'not timed' : formatMs(digest.eagerMs),
+      kernels: digest.eagerKernelsPerStep === null ? '' : formatCount(digest.eagerKernelsPerStep) };
+  }
+  return {
+    speedup: m.speedup === null ? '' : formatSpeedup(m.speedup),
+    nextRun: m.interval ? formatInterval(m.interval.low, m.interval.high) : m.spreadPct !== null ? formatSpread(m.spreadPct) : '',
+    perCall: m.medianMs === null ? '' : formatMs(m.medianMs),
+    kernels: digest.eagerKernelsPerStep === null || m.kernelsPerStep === null ? '' : `${formatCount(digest.eagerKernelsPerStep)} → ${formatCount(m.kernelsPerStep)}`,
+  };
+}
+
 function eagerLine(digest: ReportDigest): string {
-  const parts = [digest.eagerMs !== null ? `${num(digest.eagerMs, 3)} ms/call` : 'not timed'];
-  if (digest.eagerKernelsPerStep !== null) parts.push(`${num(digest.eagerKernelsPerStep, 0)} kernels/step`);
-  if (digest.eagerGpuIdlePct !== null && !digest.launchBound) parts.push(`GPU idle ${num(digest.eagerGpuIdlePct, 0)}% between kernels`);
+  const parts = [digest.eagerMs !== null ? `${formatMs(digest.eagerMs)}/call` : 'not timed'];
+  if (digest.eagerKernelsPerStep !== null) parts.push(`${formatCount(digest.eagerKernelsPerStep)} kernels/step`);
+  if (digest.eagerGpuIdlePct !== null && !digest.launchBound) parts.push(`GPU idle ${formatPct(digest.eagerGpuIdlePct)} between kernels`);
   return `  eager: ${parts.join(', ')}`;
 }
 
 function measuredLine(m: ModeDigest, digest: ReportDigest): string {
-  const spread = m.interval ? '' : m.spreadPct !== null ? ` (±${num(m.spreadPct, 1)}%)` : '';
+  const spread = m.interval ? '' : m.spreadPct !== null ? ` (${formatSpread(m.spreadPct)})` : '';
   const parts = [`${speedupText(m, false)}${spread}`];
   if (m.medianMs !== null) {
     const against = m.pairedEagerMs === null ? '' : m.interval && m.pairs
-      ? ` vs eager ${num(m.pairedEagerMs, 3)} ms, fastest rounds of ${m.pairs} interleaved pairs`
-      : ` vs eager ${num(m.pairedEagerMs, 3)} ms in the same rounds`;
-    parts.push(`${num(m.medianMs, 3)} ms/call${against}`);
+      ? ` vs eager ${formatMs(m.pairedEagerMs)}, fastest rounds of ${m.pairs} interleaved pairs`
+      : ` vs eager ${formatMs(m.pairedEagerMs)} in the same rounds`;
+    parts.push(`${formatMs(m.medianMs)}/call${against}`);
   }
   if (digest.eagerKernelsPerStep !== null && m.kernelsPerStep !== null) {
-    parts.push(`kernels/step ${num(digest.eagerKernelsPerStep, 0)} → ${num(m.kernelsPerStep, 0)}`);
+    parts.push(`kernels/step ${formatCount(digest.eagerKernelsPerStep)} → ${formatCount(m.kernelsPerStep)}`);
   }
   parts.push(`${plural(m.graphCount ?? 0, 'graph')}, ${plural(m.graphBreaks, 'graph break')}, ${plural(m.recompiles, 'recompile')}`);
-  if (m.compileSeconds !== null) parts.push(`compile ${num(m.compileSeconds, 1)} s`);
-  if (m.breakEvenCalls !== null) parts.push(`break-even after ${Math.ceil(m.breakEvenCalls)} calls`);
+  if (m.compileSeconds !== null) parts.push(`compile ${formatSeconds(m.compileSeconds)}`);
+  if (m.breakEvenCalls !== null) parts.push(`break-even after ${formatBreakEven(m.breakEvenCalls, 'call')}`);
   return `  ${m.mode}: ${parts.join(', ')}`;
 }
 

@@ -1,7 +1,8 @@
 // The "Compile Lens: Runs" view's entries: one per report of the workspace's .compile-lens/runs/, the newest first,
 // each with what ran, when, and its headline (the same words as the CodeLens). Pure: node/runList.ts reads the files.
 import { baseName } from '../shared/fileName.ts';
-import { digestRegion } from './regionDigest.ts';
+import { digestRegion, regionLine } from './regionDigest.ts';
+import { plural } from './numbers.ts';
 import { digestReport, headline } from './reportDigest.ts';
 import type { Report } from '../shared/report.ts';
 
@@ -9,21 +10,21 @@ export interface RunListEntry {
   reportPath: string;
   /** "serve_script.py", "mlp" */
   label: string;
-  /** "14:02 · r0 TinyTransformer: 0.82× (default, next run 0.77–1.49×) · 1 graph" */
+  /** "stay eager: 0.82× (default, next run 0.77–1.49×) · 1 graph — r0 TinyTransformer · 2026-11-23 14:02": the answer first */
   description: string;
   /** every region's or mode's line, the status and the report's path */
   tooltip: string;
   createdAt: string;
 }
 
-/** A run in a few words: a target's headline; a script's regions' (the first, and how many more). */
+/** A run in a few words, the answer first: a target's headline; a script's first region's, then which region (and how many more). */
 export function runHeadline(report: Report): string {
   if (report.error?.kind === 'cancelled') return 'cancelled';
   if (report.target.kind !== 'script') return headline(digestReport(report));
   const regions = (report.regions ?? []).map(digestRegion);
   if (!regions.length) return report.status === 'error' ? `failed: ${report.error?.message ?? 'the script failed'}` : 'no torch.compile region ran';
-  const first = `${regions[0]!.id} ${regions[0]!.name}: ${regions[0]!.headline}`;
-  return regions.length === 1 ? first : `${first} · +${regions.length - 1} more region${regions.length === 2 ? '' : 's'}`;
+  const more = regions.length === 1 ? '' : `, +${plural(regions.length - 1, 'more region')}`;
+  return `${regionLine(regions[0]!)}${more}`;
 }
 
 const timeOf = (iso: string): string => {
@@ -35,13 +36,13 @@ const timeOf = (iso: string): string => {
 
 export function runListEntry(report: Report, reportPath: string): RunListEntry {
   const lines = report.target.kind === 'script'
-    ? (report.regions ?? []).map((r) => { const d = digestRegion(r); return `${d.id} ${d.name}: ${d.headline}`; })
+    ? (report.regions ?? []).map((r) => regionLine(digestRegion(r)))
     : [headline(digestReport(report))];
   const name = report.target.kind === 'function' ? `${report.target.function ?? report.target.name}` : report.target.file ? baseName(report.target.file) : report.target.name;
   return {
     reportPath,
     label: name,
-    description: [timeOf(report.createdAt), runHeadline(report)].filter(Boolean).join(' · '),
+    description: [runHeadline(report), timeOf(report.createdAt)].filter(Boolean).join(' · '),
     tooltip: [`${name} — ${report.status}${report.error ? `: ${report.error.message}` : ''}`, ...lines, reportPath].join('\n'),
     createdAt: report.createdAt,
   };

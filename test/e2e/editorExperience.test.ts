@@ -237,7 +237,7 @@ test('findings of two scripts stay; a rerun reuses its tab; a script kernel open
     const runs = await runsPane.locator('.monaco-list-row').allInnerTexts();
     await shot(page, 'runs-view.png');
     assert.equal(runs.filter((r) => /b_item\.py/.test(r)).length, 2, `both runs of b_item.py: ${runs.join(' | ')}`);
-    assert.ok(runs.some((r) => /a_print\.py/.test(r) && /r0 Net: /.test(r)), 'a run with its headline');
+    assert.ok(runs.some((r) => /a_print\.py/.test(r) && / — r0 Net/.test(r)), 'a run with its headline, the answer first');
     assert.ok(existsSync(path.join(workspace, '.compile-lens', '.gitignore')), '.compile-lens is git-ignored');
     assert.equal(await page.locator('.explorer-folders-view .monaco-list-row', { hasText: '.compile-lens' }).count(), 0, '.compile-lens is not in the Explorer');
 

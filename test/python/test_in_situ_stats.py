@@ -87,7 +87,7 @@ def test_another_pair_when_few_steps_or_a_boundary_is_inside_the_interval() -> N
     few = in_situ.compare([run([100.0] + [5.0] * 4, {0: 1})], [run([10.0] * 5)])
     assert in_situ.needs_another_pair(few) == "3 steady steps"
     close = in_situ.compare([run([100.0] + [9.9] * 30, {0: 1})], [run([10.0] * 31)])
-    assert "straddles 1.00x" in (in_situ.needs_another_pair(close) or "")
+    assert "straddles 1.00×" in (in_situ.needs_another_pair(close) or "")
     clear = in_situ.compare([run([100.0] + [5.0] * 30, {0: 1})], [run([10.0] * 31)])
     assert in_situ.needs_another_pair(clear) is None
 

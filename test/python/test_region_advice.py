@@ -35,8 +35,8 @@ def test_slower_regions_stay_eager_and_unmeasured_ones_get_no_verdict() -> None:
     fast = _region("Block", 12, [_measurement("as-written", 1.8)])
     summary = script_recommendation([fast, slow, once])
     assert summary["verdict"] == "compile" and summary["mode"] == "default"
-    assert summary["reason"] == ("Block (line 12): compile (default, 1.80x per call, replayed); step (line 30): stay eager "
-                                 "(0.60x per call, replayed); "
+    assert summary["reason"] == ("Block (line 12): compile (default, 1.80× per call, replayed); step (line 30): stay eager "
+                                 "(0.60× per call, replayed); "
                                  "helper (line 40): not measured, called once: at least 3 calls are needed to measure it "
                                  "(the first compiles).")
     nothing = script_recommendation([once])
@@ -55,7 +55,7 @@ def test_the_in_situ_step_decides_weighed_by_the_steps_the_script_made() -> None
     region["inSitu"] = _in_situ(1.31, 1.2, 1.4, 212, 1000)
     rec = region_recommendation(region)
     assert rec["verdict"] == "compile" and rec["mode"] == "default"
-    assert "1.31x per step in situ" in rec["reason"] and "pays back after 212 steps; this run made 1,000" in rec["reason"]
+    assert "1.31× per step in situ" in rec["reason"] and "pays back after 212 steps; this run made 1,000" in rec["reason"]
     region["inSitu"] = _in_situ(1.31, 1.2, 1.4, 212, 32)
     rec = region_recommendation(region)
     assert rec["verdict"] == "compile-for-longer-runs" and rec["mode"] == "default"
@@ -88,7 +88,7 @@ def test_in_situ_steps_too_noisy_to_decide_leave_the_verdict_to_the_replay() -> 
     region = _region("Block", 12, [_measurement("as-written", 1.8)])
     region["inSitu"] = _in_situ(1.3, 0.6, 2.0, None, 40)
     rec = region_recommendation(region)
-    assert rec["verdict"] == "compile" and "(In situ: the script's steps varied too much to decide (1.3x per step" in rec["reason"]
+    assert rec["verdict"] == "compile" and "(In situ: the script's steps varied too much to decide (1.30× per step" in rec["reason"]
     not_replayable = _region("Net", 5, [], reason="it runs an optimizer step")
     not_replayable["inSitu"] = _in_situ(1.3, 0.6, 2.0, None, 40)
     assert region_recommendation(not_replayable)["reason"].startswith("No verdict: the script's steps varied too much")
@@ -116,22 +116,22 @@ def test_a_cuda_graph_mode_recommended_on_cpu_says_its_cuda_graphs_did_nothing()
 def test_a_notebook_region_is_named_by_its_cell_and_cell_line() -> None:
     region = _region("Net", 17, [_measurement("as-written", 0.6)])
     region["location"] = {"file": "/nb.ipynb", "line": 2, "cell": 2}
-    assert script_recommendation([region])["reason"] == "Net (cell 3, line 2): stay eager (0.60x per call, replayed)."
+    assert script_recommendation([region])["reason"] == "Net (cell 3, line 2): stay eager (0.60× per call, replayed)."
 
 
 # The verdict rules, one row per case: (speedup, low, high, break-even steps, steps made) -> verdict, words in the
 # region's reason, and words in the script's headline. A verdict never contradicts its number.
 VERDICTS = [
     # faster (interval clears 1.05x), pays back within the run
-    ((1.43, 1.34, 1.51, 212, 1000), "compile", "pays back after 212 steps; this run made 1,000", "compile (default, 1.43x per step in situ (1.34-1.51x))"),
+    ((1.43, 1.34, 1.51, 212, 1000), "compile", "pays back after 212 steps; this run made 1,000", "compile (default, 1.43× per step in situ (1.34–1.51×))"),
     # faster, pays back only after more steps than the run made: its own verdict, never "stay eager"
     ((1.76, 1.27, 1.96, 2358, 60), "compile-for-longer-runs", "Compile for runs longer than 2,358 steps (this run made 60)",
-     "compile for runs longer than 2,358 steps (default, 1.76x per step in situ (1.27-1.96x); this run made 60)"),
+     "compile for runs longer than 2,358 steps (default, 1.76× per step in situ (1.27–1.96×); this run made 60)"),
     # not faster: the interval stays under 1.05x
-    ((1.02, 0.98, 1.04, None, 60), "stay-eager", "compiled steps are not faster", "stay eager (1.02x per step in situ (0.98-1.04x))"),
-    ((0.87, 0.78, 0.95, None, 60), "stay-eager", "compiled steps are slower", "stay eager (0.87x per step in situ (0.78-0.95x))"),
+    ((1.02, 0.98, 1.04, None, 60), "stay-eager", "compiled steps are not faster", "stay eager (1.02× per step in situ (0.98–1.04×))"),
+    ((0.87, 0.78, 0.95, None, 60), "stay-eager", "compiled steps are slower", "stay eager (0.87× per step in situ (0.78–0.95×))"),
     # the estimate under 1.05x, its interval reaching over it: may be no faster
-    ((1.01, 0.97, 1.09, None, 60), "stay-eager", "may be no faster", "stay eager (1.01x per step in situ (0.97-1.09x))"),
+    ((1.01, 0.97, 1.09, None, 60), "stay-eager", "may be no faster", "stay eager (1.01× per step in situ (0.97–1.09×))"),
     # faster by the estimate, not by the interval: no verdict (and the headline says no "stay eager")
     ((1.31, 1.02, 1.44, 500, 160), "none", "may be faster compiled, but not clearly", "no verdict"),
     # too wide to decide

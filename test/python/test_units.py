@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from compile_lens_runner import formats
 from compile_lens_runner.report import advice
 from compile_lens_runner.measure import host, speedups, timing
 from compile_lens_runner.measure.host import HostSpeed
@@ -64,7 +65,7 @@ def test_recommendation(speedup: float, low: float, high: float, expected: str |
               "compileSeconds": 4.0, "breakEvenCalls": 100.0, "correctness": {"ok": True}, "timing": {"valid": True}}]
     rec = advice.recommend(modes)
     assert rec["mode"] == expected and rec["verdict"] == verdict and rec["reason"].endswith(".")
-    assert f"{low:.2f}-{high:.2f}x" in rec["reason"]  # the verdict names the interval it rests on
+    assert formats.interval(low, high) in rec["reason"]  # the verdict names the interval it rests on, as the panel shows it
 
 
 def test_no_verdict_without_a_measurement() -> None:
@@ -79,7 +80,7 @@ def test_no_verdict_without_a_measurement() -> None:
     assert advice.recommend([failed])["verdict"] == "none" and advice.recommend([])["verdict"] == "none"
     noisy = {"mode": "default", "status": "ok", "speedup": 0.76, "timing": {"valid": True}, "speedupInterval": {"low": 0.71, "high": 60.9}}
     rec = advice.recommend([noisy])
-    assert rec["verdict"] == "none" and "varied too much" in rec["reason"] and "0.71-60.90x" in rec["reason"]
+    assert rec["verdict"] == "none" and "varied too much" in rec["reason"] and "0.71–60.90×" in rec["reason"]
     wrong = {"mode": "default", "status": "ok", "speedup": 2.0, "timing": {"valid": True}, "correctness": {"ok": False}}
     assert advice.recommend([wrong])["verdict"] == "stay-eager"  # a correctness judgement is a measurement
 

@@ -46,9 +46,9 @@ test('profile --script prints one block per region with real numbers, no placeho
   assert.deepEqual(launched.slice(launched.indexOf('--') + 1), ['--epochs', '1']);
   assert.doesNotMatch(out, /—\/call|\(±—\)|: — /, 'no placeholder numbers');
   assert.doesNotMatch(out, /eager: /, 'no target-style eager row');
-  assert.match(out, /^ {2}r0 TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode default\): 12 calls, 2 graphs, 1 recompile, 3\.5 s compiling in the script$/m);
-  assert.match(out, /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× \(±2\.3%\), 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, compile 2\.4 s, break-even after 3173 calls$/m);
-  assert.match(out, /^ {2}r2 Counter .*: 4 calls, 2 graphs, 1 graph break, 0\.88 s compiling in the script — not replayable: mutates self\.calls$/m);
+  assert.match(out, /^ {2}r0 TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode default\): 12 calls, 2 graphs, 1 recompile, 3\.5 s compiling in the script's own calls$/m);
+  assert.match(out, /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× \(ratios varied 2% between rounds\), 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, compile 2\.4 s on these inputs, break-even after 3,173 calls$/m);
+  assert.match(out, /^ {2}r2 Counter .*: 4 calls, 2 graphs, 1 graph break, 0\.88 s compiling in the script's own calls — not replayable: mutates self\.calls$/m);
   assert.match(out, /^ {2}r3 normalize .* — not measured: 2 calls \(needs 3\)$/m);
   // the script-level verdict is 'none': no recommendation line for the script; regions that were measured have theirs
   assert.equal(out.match(/recommendation:/g)?.length, 2);
@@ -63,12 +63,12 @@ test('profile --script --json lists the regions with the documented fields', asy
   assert.equal(json.target, 'train_small');
   assert.deepEqual(json.regions.map((r) => r.id), ['r0', 'r1', 'r2', 'r3']);
   const documented = ['id', 'name', 'kind', 'file', 'line', 'cell', 'mode', 'calls', 'compiles', 'recompiles', 'graphs', 'graphBreaks', 'eagerCalls',
-    'compileSeconds', 'steadyFromCall', 'steadyMs', 'notMeasured', 'replayLeftOut', 'measurements', 'recommendation', 'story', 'inSitu', 'headline', 'noCompiledCode', 'cudaGraphs'];
+    'compileSeconds', 'steadyFromCall', 'steadyMs', 'notMeasured', 'replayLeftOut', 'measurements', 'recommendation', 'verdict', 'story', 'inSitu', 'headline', 'noCompiledCode', 'cudaGraphs'];
   assert.deepEqual(Object.keys(json.regions[0]!).sort(), [...documented].sort());
   const [r0, , r2] = json.regions as { file: string; line: number; headline: string; notMeasured: string | null; recommendation: unknown; measurements: { speedup: number; signature: string; why: string }[] }[];
   assert.equal(r0!.file, script);
   assert.equal(r0!.line, 3);
-  assert.equal(r0!.headline, '1.84× (default) · 2 graphs · 1 recompile');
+  assert.equal(r0!.headline, 'compile it: 1.84× (default) · 2 graphs · 1 recompile');
   assert.deepEqual(r0!.measurements.map((m) => [m.speedup, m.why]), [[1.84, 'most-frequent'], [1.62, 'last']]);
   assert.equal(r2!.notMeasured, 'not replayable: mutates self.calls');
   assert.equal(r2!.recommendation, null);

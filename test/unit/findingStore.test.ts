@@ -50,8 +50,9 @@ test('the Runs view lists a run by its file, time and headline, newest first', (
   const script = fixture('script-regions-cpu');
   const entry = runListEntry(script, '/ws/.compile-lens/runs/a/report.json');
   assert.equal(entry.label, 'train_small.py');
-  assert.match(entry.description, /^\d{4}-\d\d-\d\d \d\d:\d\d · r0 TinyTransformer: 1\.84× .* · \+3 more regions$/);
-  assert.match(entry.tooltip, /r3 normalize: /);
+  // the answer first (a narrow view cuts the end): the verdict and number, then which region, then when
+  assert.match(entry.description, /^compile it: 1\.84× .* — r0 TinyTransformer, \+3 more regions · \d{4}-\d\d-\d\d \d\d:\d\d$/);
+  assert.match(entry.tooltip, / — r3 normalize$/m);
   assert.equal(runHeadline({ ...script, error: { kind: 'cancelled', message: 'x', fix: 'y' } }), 'cancelled');
   const later = runListEntry({ ...fixture('graphbreak-cpu'), createdAt: '2099-01-01T00:00:00Z' }, '/ws/b/report.json');
   assert.deepEqual(sortRuns([entry, later]).map((e) => e.reportPath), ['/ws/b/report.json', entry.reportPath]);

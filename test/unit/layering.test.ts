@@ -139,8 +139,8 @@ test('the cycle check finds a cycle of two files, and of three, and nothing in a
   assert.deepEqual(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c']]);
   assert.deepEqual(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]])), []);
   const at = path.join(ROOT, 'extension/shared/a.ts');
-  assert.deepEqual(relativeImports(at, "import type { R } from './report.ts';\nexport * from '../present/units.ts';\nimport x from 'ajv';").map(rel),
-    ['extension/shared/report.ts', 'extension/present/units.ts']);
+  assert.deepEqual(relativeImports(at, "import type { R } from './report.ts';\nexport * from '../present/numbers.ts';\nimport x from 'ajv';").map(rel),
+    ['extension/shared/report.ts', 'extension/present/numbers.ts']);
 });
 
 test('the check names Node modules, Node globals, vscode and imports against the direction', () => {
@@ -153,7 +153,7 @@ test('the check names Node modules, Node globals, vscode and imports against the
     ['extension/shared/a.ts', "import type { Digest } from '../present/reportDigest.ts';\nimport { runSlot } from '../editor/runSlot.ts';", 2],
     ['extension/present/a.ts', "import type { Report } from '../shared/report.ts';\nimport { x } from '../editor/findingStore.ts';\nimport { readFile } from 'node:fs';", 2],
     ['extension/editor/a.ts', "import { f } from '../present/findings.ts';\nimport { r } from '../node/runner.ts';", 1],
-    ['webview/a.ts', "import { x } from '../extension/shared/report.ts';\nimport { d } from '../extension/present/units.ts';\nimport { y } from '../extension/node/runner.ts';\nimport { z } from '../extension/editor/runSlot.ts';", 2],
+    ['webview/a.ts', "import { x } from '../extension/shared/report.ts';\nimport { d } from '../extension/present/numbers.ts';\nimport { y } from '../extension/node/runner.ts';\nimport { z } from '../extension/editor/runSlot.ts';", 2],
     ['extension/node/a.ts', "import * as vscode from 'vscode';\nimport { spawn } from 'node:child_process';\nimport { y } from '../cli/main.ts';", 2],
     ['extension/cli/a.ts', "import { z } from '../host/extension.ts';\nimport { r } from '../node/runner.ts';", 1],
     ['extension/host/a.ts', "import * as vscode from 'vscode';\nimport path from 'node:path';\nimport { r } from '../node/runner.ts';", 0],

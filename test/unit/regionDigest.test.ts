@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { collectFindings } from '../../extension/present/findings.ts';
 import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/present/regionDigest.ts';
 import { parseSignature, regionStory, signatureChange } from '../../extension/present/regionStory.ts';
-import { shortLine } from '../../extension/present/units.ts';
+import { shortLine } from '../../extension/present/lensLine.ts';
 import type { Region, RegionCall, Report } from '../../extension/shared/report.ts';
 import { cellPosition, placeLabel } from '../../extension/shared/sourcePlace.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
@@ -55,13 +55,13 @@ test('story says only what the calls show: unknown compile time and duration, a 
 test('region headline: speedup of the script\'s own compiled callable with its mode, graphs, recompiles — never a placeholder', async () => {
   const report = await fixture('script-regions-cpu');
   assert.deepEqual(report.regions!.map((r) => digestRegion(r).headline), [
-    '1.84× (default) · 2 graphs · 1 recompile',
-    '0.97× (default) · 8 graphs · 7 recompiles · 2 calls ran eagerly',
+    'compile it: 1.84× (default) · 2 graphs · 1 recompile',
+    'stay eager: 0.97× (default) · 8 graphs · 7 recompiles · 2 calls ran eagerly',
     'not replayable: mutates self.calls · 2 graphs · 1 break',
     'not measured: 2 calls (needs 3) · 1 graph',
   ]);
   const r0 = report.regions![0]!;
-  assert.equal(digestRegion({ ...r0, options: { mode: 'max-autotune', backend: 'inductor' } }).headline, '1.84× (max-autotune) · 2 graphs · 1 recompile');
+  assert.equal(digestRegion({ ...r0, options: { mode: 'max-autotune', backend: 'inductor' } }).headline, 'compile it: 1.84× (max-autotune) · 2 graphs · 1 recompile');
   assert.equal(digestRegion({ ...r0, callCount: 0, calls: [], compiler: null, measurements: [] }).headline, 'never called');
   const failed = { ...r0.measurements[0]!, status: 'error' as const, speedup: null, error: { kind: 'out-of-memory' as const, message: 'CUDA out of memory', fix: 'Use a smaller batch.' } };
   assert.equal(digestRegion({ ...r0, measurements: [failed] }).headline, 'measurement failed: CUDA out of memory — Use a smaller batch. · 2 graphs · 1 recompile');
@@ -79,7 +79,7 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   const whatIf = { ...r0.measurements[0]!, mode: 'max-autotune', speedupIqrPct: null, speedupSpreadPct: null, timing: null, eagerTiming: null, kernelsPerStep: null, breakEvenCalls: null };
   const failed = { ...r0.measurements[0]!, mode: 'reduce-overhead', status: 'error' as const, error: { kind: 'compile' as const, message: 'CUDA graphs need a GPU', fix: 'Run on CUDA.' } };
   const lines = formatRegion(digestRegion({ ...r0, measurements: [whatIf, failed] }));
-  assert.equal(lines[1], '    max-autotune on the most frequent inputs float32[8, 128, 64]; inference (9 calls): 1.84×, compile 2.4 s');
+  assert.equal(lines[1], '    max-autotune on the most frequent inputs float32[8, 128, 64]; inference (9 calls): 1.84×, compile 2.4 s on these inputs');
   assert.equal(lines[2], '    reduce-overhead on the most frequent inputs float32[8, 128, 64]; inference (9 calls): failed — CUDA graphs need a GPU — Run on CUDA.');
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
 });
@@ -132,7 +132,7 @@ test('notebook places: labels count cells from 1; a location lands on its cell u
 });
 
 test('the extension log\'s summary of a run: one line per region of a script, the headline of a target', async () => {
-  assert.equal(runSummary(await fixture('script-warmup-gpu')), 'r0 FluxTransformer2DModel (serve.py:21): 1.41× (default) · 2 graphs · 1 recompile');
+  assert.equal(runSummary(await fixture('script-warmup-gpu')), 'r0 FluxTransformer2DModel (serve.py:21): compile it: 1.41× (default) · 2 graphs · 1 recompile');
   const script = await fixture('script-regions-cpu');
   assert.equal(runSummary({ ...script, regions: [] }), 'torch.compile returned no callable while the script ran.');
   assert.equal(runSummary({ ...script, regions: [], status: 'error' }), 'The script failed before torch.compile returned a callable.');

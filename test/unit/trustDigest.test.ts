@@ -48,12 +48,12 @@ test('the hand-built CUDA report is valid against the schema', () => {
 
 test('CLI: interval, what was compared, launch-bound eager, correctness reference and TF32 settings', () => {
   const text = formatDigest(digestReport(cudaReport()));
-  assert.match(text, /reduce-overhead: 2\.94× \(next run 2\.76–3\.79×\), 0\.702 ms\/call vs eager 2\.060 ms, fastest rounds of 45 interleaved pairs, kernels\/step 60 → 60/);
+  assert.match(text, /reduce-overhead: 2\.94× \(next run 2\.76–3\.79×\), 0\.70 ms\/call vs eager 2\.06 ms, fastest rounds of 45 interleaved pairs, kernels\/step 60 → 60/);
   assert.match(text, /eager is launch-bound: the GPU sat idle 62% of each step between kernels.*depend on this host's CPU; the same model on another host will differ/);
   assert.match(text, /outputs differ from eager by up to 0\.00115, no more than eager itself differs from an fp64 copy of the model \(RMSE 0\.00029 vs eager's 0\.00031\): not a compiler error/);
   assert.match(text, /precision: TF32 matmul off, cuDNN TF32 on; float32 matmul precision highest/);
   assert.match(text, /\n {2}recommendation: Use reduce-overhead: faster than eager/);
-  assert.equal(headline(digestReport(cudaReport())), '2.94× (reduce-overhead, next run 2.76–3.79×) · 1 graph · 0 breaks · compile 7.5 s');
+  assert.equal(headline(digestReport(cudaReport())), 'compile it: 2.94× (reduce-overhead, next run 2.76–3.79×) · 1 graph · 0 breaks · compile 7.5 s');
 });
 
 test('a speedup that took eager from elsewhere in the run says so, and what these pairs alone gave', () => {
@@ -62,7 +62,7 @@ test('a speedup that took eager from elsewhere in the run says so, and what thes
   assert.ok(checkReport(report).ok);
   const text = formatDigest(digestReport(report));
   assert.match(text, /\(next run 1\.24–2\.42×\)/);
-  assert.match(text, /eager took 12\.000 ms per call at best in these pairs but 6\.270 ms in another mode's pairs of this run; the host CPU does not limit compiled \(CUDA graphs, or a busy GPU\): the speedup uses eager's 6\.270 ms \(a host as slow as during these pairs gives up to 2\.42×\)/);
+  assert.match(text, /eager took 12\.0 ms per call at best in these pairs but 6\.27 ms in another mode's pairs of this run; the host CPU does not limit compiled \(CUDA graphs, or a busy GPU\): the speedup uses eager's 6\.27 ms \(a host as slow as during these pairs gives up to 2\.42×\)/);
 });
 
 test('a side that never ran at the host CPU\'s fastest state says so, with the wider interval', () => {

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from bisect import bisect_left
 from typing import Any, Callable, Sequence
 
+from .. import formats
 from . import estimator
 
 RESAMPLES = 1000
@@ -454,10 +455,10 @@ def needs_another_pair(result: dict[str, Any]) -> str | None:
     if step["samples"] < ENOUGH_STEPS * result["pairs"]:
         return f"{step['samples']} steady steps"
     if step["high"] > step["low"] * (1 + WIDE_PCT / 100):
-        return f"interval {step['low']:.3g}-{step['high']:.3g}x"
+        return f"interval {formats.interval(step['low'], step['high'])}"
     for boundary in BOUNDARIES:
         if step["low"] < boundary < step["high"]:
-            return f"interval {step['low']:.3g}-{step['high']:.3g}x straddles {boundary:.2f}x"
+            return f"interval {formats.interval(step['low'], step['high'])} straddles {formats.speedup(boundary)}"
     if result["pairs"] == 1 and step["noisy"]:
         return "noisy steps"
     return None

@@ -7,6 +7,7 @@ import signal
 import sys
 import time
 
+from .. import formats
 from .paths import EXIT_FILE, PID_FILE, STACKS_FILE, rank_dir
 
 STACKS_WAIT_S = 3.0
@@ -41,8 +42,8 @@ class Stragglers:
 
     def text(self, ranks: list[int]) -> str:
         assert self.first_done is not None
-        return (f"rank {', '.join(map(str, ranks))} still ran {time.monotonic() - self.first_done:.0f} s after rank(s) "
-                f"that finished in {self.first_done - self.started:.0f} s, and was stopped")
+        return (f"rank {', '.join(map(str, ranks))} still ran {formats.seconds(time.monotonic() - self.first_done)} after rank(s) "
+                f"that finished in {formats.seconds(self.first_done - self.started)}, and was stopped")
 
 
 def command(spec_path: str, nproc: int) -> list[str]:

@@ -5,8 +5,9 @@ timed compiled calls ran eagerly (Dynamo fell back), the advice is the fix, not 
 """
 from __future__ import annotations
 
-import math
 from typing import Any
+
+from .. import formats
 
 MIN_USEFUL_SPEEDUP = 1.05
 DECISIVE_SPAN = 2.0
@@ -38,7 +39,7 @@ def _no_measurement(modes: list[dict[str, Any]]) -> dict[str, Any]:
     if wrong:
         names = ", ".join(m["mode"] for m in wrong)
         return {"mode": None, "verdict": "stay-eager", "reason": (
-            f"Don't compile this yet: {names} gave wrong results (less accurate than eager against a higher-precision "
+            f"Stay eager: {names} gave wrong results (less accurate than eager against a higher-precision "
             "reference); see the mismatch.")}
     failed = [m for m in modes if m["status"] != "ok"]
     if failed:
@@ -75,20 +76,21 @@ def recommend(modes: list[dict[str, Any]], idle_cuda_graph_modes: tuple[str, ...
         noisy = max(measured, key=lambda m: m["speedup"])
         low, high = _interval(noisy)
         return {"mode": None, "verdict": "none", "reason": (
-            f"No verdict: the rounds varied too much to decide (best: {noisy['mode']} {noisy['speedup']:.2f}x; a next run "
-            f"may give {low:.2f}-{high:.2f}x): the host was busy. Profile again when it is quieter, or with more --rounds.")}
+            f"No verdict: the rounds varied too much to decide (best: {noisy['mode']} {formats.speedup(noisy['speedup'])}; a next "
+            f"run may give {formats.interval(low, high)}): the host was busy. Profile again when it is quieter, or with more --rounds.")}
     best = max(usable, key=lambda m: m["speedup"])
     low, high = _interval(best)
     compile_s = best.get("compileSeconds") or 0.0
-    span = f"{best['speedup']:.2f}x; a next run may give {low:.2f}-{high:.2f}x"
+    span = f"{formats.speedup(best['speedup'])}; a next run may give {formats.interval(low, high)}"
     if high < 1.0:
         return {"mode": None, "verdict": "stay-eager", "reason": (
             f"Stay eager: even the best mode ({best['mode']}) is slower than eager ({span}).")}
     if low < MIN_USEFUL_SPEEDUP:
         return {"mode": None, "verdict": "stay-eager", "reason": (
             f"Stay eager: the best mode ({best['mode']}) may be no faster than eager ({span}), not enough to repay "
-            f"{compile_s:.1f} s of compilation.")}
+            f"{formats.seconds(compile_s)} of compilation.")}
     calls = best.get("breakEvenCalls")
-    payback = f"its {compile_s:.1f} s compile pays back after {math.ceil(calls):,} calls" if calls is not None else "it compiles once"
+    payback = (f"its {formats.seconds(compile_s)} compile pays back after {formats.break_even(calls, 'call')}" if calls is not None
+               else "it compiles once")
     return {"mode": best["mode"], "verdict": "compile",
             "reason": f"Use {best['mode']}: faster than eager ({span}), and {payback}.{_cpu_note(best['mode'], idle_cuda_graph_modes)}"}

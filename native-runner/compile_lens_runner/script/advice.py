@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .. import formats
 from ..compiler.failure import headline
 from ..compiler.insight import CUDAGRAPH_MODES
 from ..measure import speedups
@@ -84,13 +85,13 @@ def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
         spent = s.get("regionSeconds")
         if spent and not stopped and s.get("steadyFromCall") is None and spent["compiled"] > spent["eager"] * _CLEARLY_SLOWER:
             return {"mode": None, "verdict": "stay-eager", "reason": (
-                f"Stay eager for a run like this one: {s['reason']}; in situ its calls took {spent['compiled']:.3g} s "
-                f"compiled against {spent['eager']:.3g} s eager.")}
+                f"Stay eager for a run like this one: {s['reason']}; in situ its calls took {formats.seconds(spent['compiled'])} "
+                f"compiled against {formats.seconds(spent['eager'])} eager.")}
         return None
     if step.get("samples", MIN_STEADY_STEPS) < MIN_STEADY_STEPS or step.get("pairs", MIN_PAIRS) < MIN_PAIRS:
         return None  # too few of the script's own steps (or interleaved blocks) to rest a verdict on: the replay decides
     speedup, low, high = step["speedup"], step["low"], step["high"]
-    span = f"{speedup:.3g}x per {unit} in situ ({_basis(s, step)}); a next run may give {low:.3g}-{high:.3g}x"
+    span = f"{formats.speedup(speedup)} per {unit} in situ ({_basis(s, step)}); a next run may give {formats.interval(low, high)}"
     if high > advice.DECISIVE_SPAN * low:
         return {"mode": None, "verdict": "none", "undecided": True,
                 "reason": f"No verdict: the script's {unit}s varied too much to decide ({span})."}
@@ -100,31 +101,33 @@ def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
     if low < advice.MIN_USEFUL_SPEEDUP <= speedup:  # faster by its estimate, not by its interval: no verdict either way
         return {"mode": None, "verdict": "none", "undecided": True, "reason": (
             f"No verdict: {unit}s may be faster compiled, but not clearly ({span}: the interval does not clear "
-            f"{advice.MIN_USEFUL_SPEEDUP:.2f}x).")}
+            f"{formats.speedup(advice.MIN_USEFUL_SPEEDUP)}).")}
     if low < advice.MIN_USEFUL_SPEEDUP:
         return {"mode": None, "verdict": "stay-eager", "reason": (
             f"Stay eager: compiled {unit}s may be no faster ({span}: the interval does not clear "
-            f"{advice.MIN_USEFUL_SPEEDUP:.2f}x).")}
+            f"{formats.speedup(advice.MIN_USEFUL_SPEEDUP)}).")}
     cost, made = s.get("compileSeconds") or 0.0, s["stepsMade"]
     after = s.get("breakEvenSteps") if unit == "step" else speedups.break_even_calls(cost, step["eagerMs"], step["compiledMs"])
     after = None if after is None else math.ceil(after)
     mode = region["options"]["mode"]
     if after is not None and after > made and not stopped:
         return {"mode": mode, "verdict": "compile-for-longer-runs", "reason": (
-            f"Compile for runs longer than {after:,} {unit}s (this run made {made:,}): {unit}s are faster compiled "
-            f"({span}), and the {cost:.1f} s compile inside the script pays back after {after:,} {unit}s.")}
-    payback = (f"its {cost:.1f} s compile inside the script pays back after {after:,} {unit}s; this run made {made:,}"
+            f"Compile for runs longer than {formats.break_even(after, unit)} (this run made {formats.whole(made)}): {unit}s are "
+            f"faster compiled ({span}), and the {formats.seconds(cost)} compile inside the script pays back after "
+            f"{formats.break_even(after, unit)}.")}
+    payback = (f"its {formats.seconds(cost)} compile inside the script pays back after {formats.break_even(after, unit)}; "
+               f"this run made {formats.whole(made)}"
                if after is not None else f"it compiled nothing the {unit}s did not repay")
     return {"mode": mode, "verdict": "compile", "reason": f"Compile ({mode} as written): {span}, and {payback}."}
 
 
 def _basis(s: dict[str, Any], step: dict[str, Any]) -> str:
-    """What the in-situ number rests on: "5 pairs of adjacent blocks, per signature" or "2 pair(s) of runs"."""
+    """What the in-situ number rests on: "5 pairs of adjacent blocks, per signature" or "2 pairs of runs"."""
     if s.get("method") != "interleaved":
-        return f"{s['pairs']} pair(s) of runs"
+        return f"{formats.plural(s['pairs'], 'pair')} of runs"
     by = {"signature": "one signature", "matched-mix": "per signature, over the script's mix",
           "pooled": "signatures pooled"}.get(step.get("comparedBy") or "", "")
-    return f"{step.get('pairs', 0)} pair(s) of adjacent eager/compiled blocks, {by}".rstrip(", ")
+    return f"{formats.plural(step.get('pairs', 0), 'pair')} of adjacent eager/compiled blocks, {by}".rstrip(", ")
 
 
 def _disagreement(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
@@ -139,8 +142,9 @@ def _disagreement(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]
     r_low, r_high = interval.get("low", replayed["speedup"]), interval.get("high", replayed["speedup"])
     if call["low"] <= r_high and r_low <= call["high"]:
         return rec
-    return dict(rec, reason=(f"{rec['reason']} In situ per call {call['speedup']:.3g}x ({call['low']:.3g}-{call['high']:.3g}x) "
-                             f"and the replay's {replayed['speedup']:.3g}x ({r_low:.3g}-{r_high:.3g}x) disagree beyond their "
+    return dict(rec, reason=(f"{rec['reason']} In situ per call {formats.speedup(call['speedup'])} "
+                             f"({formats.interval(call['low'], call['high'])}) and the replay's {formats.speedup(replayed['speedup'])} "
+                             f"({formats.interval(r_low, r_high)}) disagree beyond their "
                              "intervals: the verdict rests on the in-situ steps (the script's own calls, in its own state)."))
 
 
@@ -155,7 +159,7 @@ def _weighed(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
         return rec
     after = math.ceil(after)
     return {"mode": rec["mode"], "verdict": "compile-for-longer-runs", "reason": (
-        f"Compile for runs longer than {after:,} calls (this run made {made:,}): "
+        f"Compile for runs longer than {formats.break_even(after, 'call')} (this run made {formats.whole(made)}): "
         f"{rec['reason'].removeprefix('Use ').rstrip('.')} (replayed forward only: no in-situ number).")}
 
 
@@ -198,8 +202,8 @@ def _number(region: dict[str, Any]) -> str | None:
         return None
     speedup, step, unit = value
     if step is not None:
-        return f"{speedup:.2f}x per {unit} in situ ({step['low']:.2f}-{step['high']:.2f}x)"
-    return f"{speedup:.2f}x per call, replayed"
+        return f"{formats.speedup(speedup)} per {unit} in situ ({formats.interval(step['low'], step['high'])})"
+    return f"{formats.speedup(speedup)} per call, replayed"
 
 
 def _speedup(region: dict[str, Any]) -> tuple[float, dict[str, Any] | None, str] | None:

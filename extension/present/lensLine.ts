@@ -1,26 +1,18 @@
-// Numbers in words for region summaries (CLI, CodeLens, panel): one rounding rule everywhere.
+// The one-line answers of the CodeLens and the Runs view: the runner's verdict in one wording, said first with its
+// number, so that a line cut to fit still holds the answer; the whole line goes in the tooltip.
+import type { Recommendation } from '../shared/report.ts';
 
-export const plural = (n: number, word: string, many = `${word}s`): string => `${n} ${n === 1 ? word : many}`;
+/** The runner's verdict (computed once, in Python) in the one wording every surface uses. */
+export const VERDICT_WORDS: Record<NonNullable<Recommendation['verdict']>, string> = {
+  compile: 'compile it',
+  'compile-for-longer-runs': 'compile for longer runs',
+  'stay-eager': 'stay eager',
+  none: 'no verdict',
+};
 
-/** "61.3 s", "8.2 s", "0.62 s" */
-export function formatSeconds(seconds: number): string {
-  return `${seconds >= 1 ? seconds.toFixed(1) : seconds.toFixed(2)} s`;
-}
-
-/** "61.7 s", "412 ms", "14.2 ms", "0.91 ms", "0.052 ms" */
-export function formatMs(ms: number): string {
-  if (ms >= 1000) return formatSeconds(ms / 1000);
-  if (ms >= 100) return `${ms.toFixed(0)} ms`;
-  if (ms >= 10) return `${ms.toFixed(1)} ms`;
-  if (ms >= 0.1) return `${ms.toFixed(2)} ms`;
-  return `${ms.toFixed(3)} ms`;
-}
-
-/** "1.84×" */
-export const formatSpeedup = (speedup: number): string => `${speedup.toFixed(2)}×`;
-
-/** "3", "41.5" */
-export const formatCount = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(1));
+/** "stay eager: 0.53× (default) · …": the verdict before the numbers it rests on; reports without one say the numbers. */
+export const withVerdict = (verdict: Recommendation['verdict'] | null | undefined, text: string): string =>
+  verdict ? `${VERDICT_WORDS[verdict]}: ${text}` : text;
 
 /**
  * A CodeLens-length line (≤ max characters) from "a · b · c" parts: whole parts while they fit, a long first part cut

@@ -1,0 +1,49 @@
+// Every number a user reads, one function per quantity: the CLI, the report panel, the CodeLens, the hover, Problems,
+// the Runs view and --json show the same value the same way. The runner's own sentences format theirs with
+// native-runner/compile_lens_runner/formats.py; test/fixtures/numbers.json holds both to the same strings.
+
+/** "1 call", "3 graphs", "2 recompiles"; `many` for irregular plurals */
+export const plural = (n: number, word: string, many = `${word}s`): string => `${n} ${n === 1 ? word : many}`;
+
+/** "19,467": a whole count with thousands separators (steps, calls) */
+export const formatWhole = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** "61.3 s", "8.2 s", "0.62 s", "1.60 ms": compile time, wall time (under 0.1 s in ms, where "0.00 s" would hide it) */
+export function formatSeconds(seconds: number): string {
+  if (seconds < 0.1) return formatMs(seconds * 1000);
+  return `${seconds >= 1 ? seconds.toFixed(1) : seconds.toFixed(2)} s`;
+}
+
+/** "61.7 s", "412 ms", "14.2 ms", "0.91 ms", "0.052 ms", "0 ms": time per call or step */
+export function formatMs(ms: number): string {
+  if (ms === 0) return '0 ms';
+  if (ms >= 1000) return formatSeconds(ms / 1000);
+  if (ms >= 100) return `${ms.toFixed(0)} ms`;
+  if (ms >= 10) return `${ms.toFixed(1)} ms`;
+  if (ms >= 0.1) return `${ms.toFixed(2)} ms`;
+  return `${ms.toFixed(3)} ms`;
+}
+
+/** "14.2 ms", "868.6 µs": a profiled step's time, from the trace's microseconds (from 1 ms on, as formatMs) */
+export const formatUs = (us: number): string => (us >= 1000 ? formatMs(us / 1000) : `${us.toFixed(1)} µs`);
+
+/** "1.84×" */
+export const formatSpeedup = (speedup: number): string => `${speedup.toFixed(2)}×`;
+
+/** "0.87–1.32×": where the next run's speedup may land (the one interval form of every surface) */
+export const formatInterval = (low: number, high: number): string => `${low.toFixed(2)}–${high.toFixed(2)}×`;
+
+/** "57%": a share or a spread (GPU idle, how much the rounds' ratios varied) */
+export const formatPct = (pct: number): string => `${pct.toFixed(0)}%`;
+
+/** "537 calls", "19,467 steps": calls or steps until compiling pays back (rounded up: a part-call never pays) */
+export const formatBreakEven = (n: number, unit: 'call' | 'step'): string => plural(Math.ceil(n), unit).replace(/^\d+/, formatWhole(Math.ceil(n)));
+
+/** "3", "41.5": kernels per step, counts that may be averages */
+export const formatCount = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(1));
+
+/** "1160.6": steps per second */
+export const formatRate = (value: number): string => value.toFixed(1);
+
+/** "ratios varied 57% between rounds": older reports' spread, where newer ones give the interval */
+export const formatSpread = (pct: number): string => `ratios varied ${formatPct(pct)} between rounds`;

@@ -1,0 +1,33 @@
+"""The runner's numbers in its sentences are the extension's: the same table (test/fixtures/numbers.json) that
+test/unit/numbers.test.ts holds extension/present/numbers.ts to."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from compile_lens_runner import formats
+
+TABLE = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "numbers.json").read_text(encoding="utf-8"))
+
+FORMAT: dict[str, Callable[[Any], str]] = {
+    "speedup": formats.speedup,
+    "interval": lambda v: formats.interval(*v),
+    "ms": formats.ms,
+    "seconds": formats.seconds,
+    "pct": formats.pct,
+    "breakEven": lambda v: formats.break_even(*v),
+    "whole": formats.whole,
+    "count": formats.count,
+    "rate": formats.rate,
+    "spread": formats.spread,
+    "plural": lambda v: formats.plural(*v),
+}
+
+
+def test_every_quantity_formats_as_the_extension_does() -> None:
+    quantities = sorted(k for k in TABLE if k != "about")
+    assert quantities == sorted(FORMAT)
+    for quantity in quantities:
+        for value, expected in TABLE[quantity]:
+            assert FORMAT[quantity](value) == expected, (quantity, value)

@@ -1,0 +1,31 @@
+// One rounding rule for every number a user reads, the same in TypeScript and in the runner's sentences: the table in
+// test/fixtures/numbers.json is what both sides must give (test/python/test_formats.py holds the runner to it).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import * as numbers from '../../extension/present/numbers.ts';
+
+const TABLE = JSON.parse(readFileSync(path.resolve(__dirname, '../fixtures/numbers.json'), 'utf8')) as Record<string, [unknown, string][]>;
+
+const FORMAT: Record<string, (input: never) => string> = {
+  speedup: (v: number) => numbers.formatSpeedup(v),
+  interval: ([low, high]: [number, number]) => numbers.formatInterval(low, high),
+  ms: (v: number) => numbers.formatMs(v),
+  seconds: (v: number) => numbers.formatSeconds(v),
+  pct: (v: number) => numbers.formatPct(v),
+  breakEven: ([n, unit]: [number, 'call' | 'step']) => numbers.formatBreakEven(n, unit),
+  whole: (v: number) => numbers.formatWhole(v),
+  count: (v: number) => numbers.formatCount(v),
+  rate: (v: number) => numbers.formatRate(v),
+  spread: (v: number) => numbers.formatSpread(v),
+  plural: ([n, word]: [number, string]) => numbers.plural(n, word),
+};
+
+test('every quantity formats as the shared table says (the runner is held to the same table)', () => {
+  const quantities = Object.keys(TABLE).filter((k) => k !== 'about');
+  assert.deepEqual(quantities.sort(), Object.keys(FORMAT).sort(), 'one table row set per formatting function');
+  for (const quantity of quantities) {
+    for (const [input, expected] of TABLE[quantity]!) assert.equal(FORMAT[quantity]!(input as never), expected, `${quantity}(${JSON.stringify(input)})`);
+  }
+});

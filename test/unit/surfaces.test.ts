@@ -1,0 +1,141 @@
+// One quantity, one number: every fixture report is said by each surface's real function — the CLI's text and
+// --json, the report panel's cells and lines, the CodeLens title and tooltip, the hover, Problems, the Runs view, the
+// Compiler view — and a number shown on several of them must read the same, formatted by present/numbers.ts alone.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { reportJson, reportText } from '../../extension/cli/main.ts';
+import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
+import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
+import { inSituLines } from '../../extension/present/inSituDigest.ts';
+import { shortLine, VERDICT_WORDS } from '../../extension/present/lensLine.ts';
+import { formatCount, formatInterval, formatMs, formatPct, formatSeconds, formatSpeedup, formatWhole } from '../../extension/present/numbers.ts';
+import { digestRegion, headlineMeasurement, measurementCells, regionFacts, regionLine, type RegionDigest } from '../../extension/present/regionDigest.ts';
+import { digestReport, headline, headlineMode, launchBoundText, modeCells } from '../../extension/present/reportDigest.ts';
+import { runListEntry } from '../../extension/present/runList.ts';
+import type { Report } from '../../extension/shared/report.ts';
+
+const FIXTURES = path.resolve(__dirname, '../fixtures');
+
+function reportFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const at = path.join(dir, name);
+    return statSync(at).isDirectory() ? reportFiles(at) : name === 'report.json' ? [at] : [];
+  });
+}
+
+const FILES = reportFiles(FIXTURES);
+
+/** Every string the runner wrote into the report: its sentences carry its own numbers (formats.py, held to the same
+ *  table by numbers.test.ts), and are displayed as they are. */
+function runnerStrings(value: unknown, into = new Set<string>()): Set<string> {
+  if (typeof value === 'string' && value.length > 3) into.add(value);
+  else if (Array.isArray(value)) value.forEach((v) => runnerStrings(v, into));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => runnerStrings(v, into));
+  return into;
+}
+
+const treeText = (nodes: CompilerTreeNode[]): string[] => nodes.flatMap((n) => [n.label, n.description ?? '', ...treeText(n.children)]);
+
+/** What each surface says of a report, as text. */
+function surfaces(report: Report): Record<string, string> {
+  const digest = digestReport(report);
+  const regions = (report.regions ?? []).map(digestRegion);
+  const findings = collectFindings(report);
+  const run = runListEntry(report, '/ws/.compile-lens/runs/x/report.json');
+  const lens = report.target.kind === 'script' ? regions.map((r) => r.headline) : [headline(digest)];
+  const lensTooltip = report.target.kind === 'script' ? regions.map(regionLine) : lens;
+  const panel = report.target.kind === 'script'
+    ? regions.flatMap((r) => [regionFacts(r).join(' · '), r.story ?? '', ...(r.inSitu ? inSituLines(r.inSitu) : []),
+      ...r.measurements.map((m) => Object.values(measurementCells(m)).join(' | '))])
+    : [Object.values(modeCells(null, digest)).join(' | '), ...digest.modes.map((m) => Object.values(modeCells(m, digest)).join(' | ')), launchBoundText(digest) ?? ''];
+  return {
+    cli: reportText(report),
+    json: JSON.stringify(reportJson(report)),
+    panel: panel.join('\n'),
+    lensTitle: lens.map((l) => shortLine(l)).join('\n'),
+    lensTooltip: lensTooltip.join('\n'),
+    hover: findings.map(findingHover).join('\n'),
+    problems: findings.map(findingMessage).join('\n'),
+    runs: `${run.description}\n${run.tooltip}`,
+    compilerView: treeText(buildCompilerTree(report)).join('\n'),
+  };
+}
+
+const number = (text: string): number => Number(text.replace(/,/g, ''));
+
+/** Each number-with-unit, and that number as numbers.ts writes it: a token written any other way was formatted elsewhere. */
+const UNITS: [RegExp, (m: RegExpMatchArray) => string][] = [
+  [/(?<![\d.])(\d[\d,]*\.\d+)–(\d[\d,]*\.\d+)×/g, (m) => formatInterval(number(m[1]!), number(m[2]!))],
+  [/(?<![\d.–])(\d[\d,]*\.\d+)×/g, (m) => formatSpeedup(number(m[1]!))],
+  [/(?<![\d.])(\d[\d,]*(?:\.\d+)?) ms\b/g, (m) => formatMs(number(m[1]!))],
+  [/(?<![\d.])(\d[\d,]*(?:\.\d+)?) s\b/g, (m) => formatSeconds(number(m[1]!))],
+  [/(?<![\d.])(\d[\d,]*(?:\.\d+)?)%/g, (m) => formatPct(number(m[1]!))],
+  [/(?<![\d.])(\d[\d,]*) (steps|calls)\b/g, (m) => `${formatWhole(number(m[1]!))} ${m[2]}`],
+  [/kernels\/(step|call) (\d+(?:\.\d+)?) → (\d+(?:\.\d+)?)/g, (m) => `kernels/${m[1]} ${formatCount(number(m[2]!))} → ${formatCount(number(m[3]!))}`],
+];
+
+test('every fixture report is read (test/fixtures/reports and the other report.json fixtures)', () => {
+  assert.ok(FILES.length >= 16, FILES.join('\n'));
+});
+
+for (const file of FILES) {
+  const name = path.relative(FIXTURES, file);
+  const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
+
+  test(`${name}: every number on every surface is written by present/numbers.ts (one rounding, one interval form)`, () => {
+    const runner = [...runnerStrings(report)].sort((a, b) => b.length - a.length);
+    for (const [surface, raw] of Object.entries(surfaces(report))) {
+      const text = runner.reduce((t, s) => t.split(s).join('«runner»'), raw);
+      for (const [pattern, canonical] of UNITS) {
+        for (const m of text.matchAll(pattern)) assert.equal(m[0], canonical(m), `${surface} writes "${m[0]}" where numbers.ts writes "${canonical(m)}"`);
+      }
+      assert.doesNotMatch(text, /±\d/, `${surface}: one interval form (low–high×), no ±%`);
+    }
+  });
+
+  test(`${name}: the CodeLens, the Runs view, --json and the CLI say the same answer with the same numbers`, () => {
+    const all = surfaces(report);
+    const json = reportJson(report) as { headline: string; regions?: RegionDigest[] };
+    const digest = digestReport(report);
+    const regions = (report.regions ?? []).map(digestRegion);
+    // the Runs view's answer leads its line and is --json's headline, word for word
+    assert.ok(runListEntry(report, 'x').description.startsWith(json.headline), `${json.headline} | ${runListEntry(report, 'x').description}`);
+    if (report.target.kind !== 'script') {
+      const mode = headlineMode(digest);
+      const lens = headline(digest);
+      assert.ok(json.headline === lens || report.error?.kind === 'cancelled', 'the Runs view and the CodeLens: one headline');
+      if (mode?.speedup != null) {
+        const cells = modeCells(mode, digest);
+        for (const value of [cells.speedup, ...(mode.interval ? [cells.nextRun] : [])]) {
+          for (const surface of ['cli', 'lensTooltip', 'runs', 'json'] as const) assert.ok(all[surface]!.includes(value), `${surface} shows ${value}`);
+        }
+        if (mode.compileSeconds !== null) assert.ok(all.cli.includes(`compile ${formatSeconds(mode.compileSeconds)}`) && lens.includes(`compile ${formatSeconds(mode.compileSeconds)}`));
+        const verdict = digest.recommendation.verdict;
+        if (verdict) assert.ok(lens.startsWith(`${VERDICT_WORDS[verdict]}: `), `the verdict first: ${lens}`);
+      }
+    }
+    for (const region of regions) {
+      const line = regionLine(region);
+      assert.ok(all.lensTooltip.includes(line) && all.runs.includes(line), `${region.id}: the lens's and the Runs view's line are one`);
+      assert.equal(json.regions?.find((r) => r.id === region.id)?.headline, region.headline, `${region.id}: --json's headline is the lens's`);
+      // a headline with a number says the verdict first (a failure or no number is its own answer)
+      if (region.verdict && /×/.test(region.headline)) assert.ok(region.headline.startsWith(VERDICT_WORDS[region.verdict]) || region.headline.startsWith('compile for runs >'), `${region.id}: verdict first: ${region.headline}`);
+      // the number the headline shows is the one the CLI and the panel show for the same measurement
+      const shown = region.headline.match(/(\d+\.\d+)×/)?.[0];
+      if (!shown) continue;
+      const step = region.inSitu?.step ?? region.inSitu?.call;
+      const source = region.inSitu && step ? formatSpeedup(step.speedup) : measurementCells(headlineMeasurement(region)!).speedup;
+      assert.equal(shown, source, `${region.id}: the headline's speedup is its measurement's`);
+      for (const surface of ['cli', 'panel', 'runs'] as const) assert.ok(all[surface]!.includes(shown), `${region.id}: ${surface} shows ${shown}`);
+    }
+  });
+
+  test(`${name}: Problems and the hover count a finding alike`, () => {
+    for (const finding of collectFindings(report).filter((f) => f.count > 1 && f.kind !== 'divergence')) {
+      assert.match(findingMessage(finding), new RegExp(`×${finding.count}\\b`));
+      assert.match(findingHover(finding), new RegExp(`\\b${finding.count} (recompiles|graph breaks) at this line`));
+    }
+  });
+}
