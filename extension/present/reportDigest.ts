@@ -178,7 +178,7 @@ export function headlineMode(digest: ReportDigest): ModeDigest | null {
 }
 
 /** "2.94× (default, next run 2.77–3.79×)", or "3.31× (default)" for reports without an interval. */
-function speedupText(m: ModeDigest, withMode: boolean): string {
+export function speedupText(m: ModeDigest, withMode: boolean): string {
   const speedup = `${num(m.speedup ?? 0, 2)}×`;
   const interval = m.interval ? `next run ${num(m.interval.low, 2)}–${num(m.interval.high, 2)}×` : null;
   const inside = [withMode ? m.mode : null, interval].filter(Boolean).join(', ');
