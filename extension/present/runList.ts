@@ -14,6 +14,8 @@ export interface RunListEntry {
   /** every region's or mode's line, the status and the report's path */
   tooltip: string;
   createdAt: string;
+  /** what ran: runs of the same target compare (editor/findingStore.ts runKey) */
+  target: Report['target'];
 }
 
 /** A run in a few words: a target's headline; a script's regions' (the first, and how many more). */
@@ -44,6 +46,7 @@ export function runListEntry(report: Report, reportPath: string): RunListEntry {
     description: [timeOf(report.createdAt), runHeadline(report)].filter(Boolean).join(' · '),
     tooltip: [`${name} — ${report.status}${report.error ? `: ${report.error.message}` : ''}`, ...lines, reportPath].join('\n'),
     createdAt: report.createdAt,
+    target: report.target,
   };
 }
 
