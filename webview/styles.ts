@@ -71,7 +71,7 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .mark.recompiled { fill: var(--vscode-charts-red, #f14c4c); stroke: var(--vscode-editor-background); }
 .mark.eager { fill: none; stroke: var(--vscode-charts-purple, #b180d7); stroke-width: 2; }
 .chart-legend { margin-bottom: 8px; display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; font-size: 0.9em; }
-.legend-entry { white-space: nowrap; }
+.legend-entry { white-space: nowrap; display: inline-flex; align-items: center; gap: 4px; }
 .region-chart svg.legend-icon { display: inline-block; width: 14px; height: 14px; overflow: visible; }
 .legend-icon .steady { fill-opacity: 0.35; }
 .table-scroll { overflow-x: auto; }
