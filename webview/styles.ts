@@ -96,6 +96,7 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
   table.stacks td { display: inline-block; white-space: nowrap; margin-right: 1.2em; padding: 1px 0; }
   table.stacks td.inputs { display: block; min-width: 0; max-width: none; white-space: normal; }
   table.stacks td[data-label]::before { content: attr(data-label) " "; color: var(--vscode-descriptionForeground); }
+  table.stacks td.rank::before { content: none; } /* "rank 1" names itself: no "rank rank 1" */
   table.stacks td:empty { display: none; }
 }
 .kernel-source { margin-top: 6px; }
