@@ -1,8 +1,10 @@
-// The compiler's words explained once (glossary.ts): found in report text, each explained where it appears.
+// The compiler's words explained once (glossary.ts): found in report text, each explained where it appears (the
+// panel, the Compiler view, the hover).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
+import { collectFindings, escapeMarkdown, findingHover } from '../../extension/present/findings.ts';
 import { explanationsOf, splitTerms, TERMS } from '../../extension/present/glossary.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
@@ -26,4 +28,13 @@ test('the Compiler view\'s failed guard says what TENSOR_MATCH, L[\'x\'] and its
   assert.ok(failed?.tooltip);
   for (const name of ['TENSOR_MATCH', 'local name', 'compile id']) assert.ok(failed.tooltip.includes(explanation(name)), name);
   assert.deepEqual(explanationsOf(failed.tooltip).length, new Set(explanationsOf(failed.tooltip)).size);
+});
+
+test('a finding\'s hover explains the compiler\'s words it uses, once each', async () => {
+  const { report } = await loadReport(path.resolve(__dirname, '../fixtures/reports/graphbreak-cpu/report.json'));
+  const found = collectFindings(report);
+  const graphBreak = findingHover(found.find((f) => f.kind === 'graph-break')!);
+  assert.equal(graphBreak.split(escapeMarkdown(explanation('graph break'))).length, 2);
+  const recompile = findingHover(found.find((f) => f.kind === 'recompile' && /guard/.test(f.reason))!);
+  assert.ok(recompile.includes(`- *${escapeMarkdown(explanation('guard'))}*`));
 });
