@@ -3,8 +3,9 @@
 // slow compile shows which graph and which phase it was. Bars are SVG placed by a d3 scale in % of the row.
 import { scaleLinear, select } from 'd3';
 import type { CompilePhase, ModeResult, Report } from '../extension/shared/report.ts';
+import { explanationsOf } from '../extension/present/glossary.ts';
 import { formatMs, plural } from '../extension/present/numbers.ts';
-import { el } from './panels.ts';
+import { el, termEl } from './panels.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const ROW = 16;
@@ -25,8 +26,8 @@ function phaseClass(phase: CompilePhase): string {
 
 function compileRow(phases: CompilePhase[], x: (ms: number) => number, label: string, title: string): HTMLElement {
   const row = el('div', 'phase-row');
-  const name = el('div', 'phase-label', label);
-  name.title = title;
+  const name = termEl('div', 'phase-label', label);
+  name.title = [title, ...explanationsOf(`${label}\n${title}`)].join('\n');
   const depth = Math.max(0, ...phases.map((p) => p.depth)) + 1;
   const svg = select(document.createElementNS(SVG, 'svg')).attr('class', 'phase-track').attr('width', '100%').attr('height', depth * ROW);
   for (const phase of phases) {
@@ -75,7 +76,8 @@ function modeSection(mode: ModeResult): HTMLElement | null {
   details.dataset.mode = mode.mode;
   const hits = phases.filter((p) => p.cacheHit).length;
   details.append(el('summary', undefined, `Compile phases — ${mode.mode}: ${plural(order.length, 'compile')}, ${formatMs(total)}${hits ? `, ${plural(hits, 'cache hit')}` : ''}`));
-  const x = scaleLinear().domain([0, end || 1]).range([0, 100]);
+  // 97: room at the right for a late compile's cache marker and its thinnest bars, not cut at the panel's edge
+  const x = scaleLinear().domain([0, end || 1]).range([0, 97]);
   const axis = el('div', 'phase-row phase-axis');
   const ticks = select(document.createElementNS(SVG, 'svg')).attr('class', 'phase-track').attr('width', '100%').attr('height', ROW);
   for (const tick of x.ticks(4)) { // few: the panel is often narrow, and a label takes ~60 px

@@ -2,15 +2,12 @@
 // per call index, the step from that call to the next as
 // the script made it as written (compiled) and with compiling off (eager), the steps that compiled marked, the
 // steady state shaded with both medians. A log scale when compile steps dwarf the rest.
-import { axisBottom, axisLeft, line, scaleLinear, select } from 'd3';
+import { line, scaleLinear } from 'd3';
 import type { InSituPoint, Region } from '../extension/shared/report.ts';
 import { formatMs, formatSpeedup } from '../extension/present/numbers.ts';
 import { el } from './panels.ts';
-import { durationScale, durationTicks, svg, withTitle } from './regionChart.ts';
+import { drawAxes, durationScale, HEIGHT, legendEntry, MARGIN, steadyMark, svg, WIDTH, withTitle } from './regionChart.ts';
 
-const WIDTH = 720;
-const HEIGHT = 220;
-const MARGIN = { top: 10, right: 16, bottom: 36, left: 70 };
 
 type Side = 'compiled' | 'eager';
 const SIDE_TEXT: Record<Side, string> = { compiled: 'as written (compiled)', eager: 'compiling off (eager)' };
@@ -18,6 +15,22 @@ const SIDE_TEXT: Record<Side, string> = { compiled: 'as written (compiled)', eag
 function steps(points: InSituPoint[]): { index: number; ms: number; compiles: number }[] {
   // interleaved runs (schema 1.16) carry each call's index: the two sides take turns in one run
   return points.flatMap((p, position) => (p[1] !== null && p[1] > 0 ? [{ index: p[3] ?? position, ms: p[1], compiles: p[2] }] : []));
+}
+
+/** A side's line, as a legend mark. */
+function runMark(side: Side): SVGElement {
+  const mark = svg('path', `run ${side}`);
+  mark.setAttribute('d', 'M-6,0H6');
+  return mark;
+}
+
+/** A step that compiled, centred on (cx, cy). */
+function stepMark(side: Side, cx: number, cy: number): SVGElement {
+  const mark = svg('circle', `situ-mark ${side}`);
+  mark.setAttribute('cx', String(cx));
+  mark.setAttribute('cy', String(cy));
+  mark.setAttribute('r', '4');
+  return mark;
 }
 
 /** The overlay with its legend, or null when the region has no in-situ series with a step. */
@@ -55,18 +68,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
       chart.append(withTitle(median, `${SIDE_TEXT[side]}: ${formatMs(ms)} per step, median of the steady state`));
     }
   }
-  const xAxis = svg('g', 'axis x-axis');
-  xAxis.setAttribute('transform', `translate(0,${HEIGHT - MARGIN.bottom})`);
-  select(xAxis).call(axisBottom(x).tickValues(x.ticks(Math.min(10, last + 1)).filter(Number.isInteger)).tickFormat((v) => String(v)));
-  const yAxis = svg('g', 'axis y-axis');
-  yAxis.setAttribute('transform', `translate(${MARGIN.left},0)`);
-  select(yAxis).call(axisLeft(y).tickValues(durationTicks(y, logScale)).tickFormat((v) => formatMs(Number(v))));
-  const xLabel = svg('text', 'axis-label');
-  xLabel.setAttribute('x', String((MARGIN.left + WIDTH - MARGIN.right) / 2));
-  xLabel.setAttribute('y', String(HEIGHT - 4));
-  xLabel.setAttribute('text-anchor', 'middle');
-  xLabel.textContent = 'step (from call N to call N+1)';
-  chart.append(xAxis, yAxis, xLabel);
+  drawAxes(chart, x, y, logScale, 'step (from call N to call N+1)', 'step time');
   const path = line<{ index: number; ms: number }>().x((p) => x(p.index)).y((p) => y(p.ms));
   for (const side of ['eager', 'compiled'] as const) {
     const trace = svg('path', `run ${side}`);
@@ -75,19 +77,15 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     trace.dataset.steps = String(sides[side].length);
     chart.append(withTitle(trace, SIDE_TEXT[side]));
     for (const p of sides[side].filter((s) => s.compiles > 0)) {
-      const mark = svg('circle', `situ-mark ${side}`);
-      mark.setAttribute('cx', String(x(p.index)));
-      mark.setAttribute('cy', String(y(p.ms)));
-      mark.setAttribute('r', '4');
+      const mark = stepMark(side, x(p.index), y(p.ms));
       mark.dataset.call = String(p.index);
       chart.append(withTitle(mark, `step ${p.index}: ${formatMs(p.ms)}, compiled ${p.compiles} time${p.compiles === 1 ? '' : 's'}`));
     }
   }
   const legend = el('div', 'chart-legend');
-  legend.append(el('span', 'legend-mark run-compiled'), el('span', 'legend-label', SIDE_TEXT.compiled),
-    el('span', 'legend-mark run-eager'), el('span', 'legend-label', SIDE_TEXT.eager),
-    el('span', 'legend-mark compiled'), el('span', 'legend-label', 'a step that compiled'));
-  if (from != null) legend.append(el('span', 'legend-mark steady'), el('span', 'legend-label', 'steady state'));
+  legend.append(legendEntry(runMark('compiled'), SIDE_TEXT.compiled), legendEntry(runMark('eager'), SIDE_TEXT.eager),
+    legendEntry(stepMark('compiled', 0, 0), 'a step that compiled'));
+  if (from != null) legend.append(legendEntry(steadyMark(), 'steady state'));
   box.append(chart, legend);
   return box;
 }

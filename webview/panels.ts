@@ -6,12 +6,25 @@ import { formatCount, formatUs, plural } from '../extension/present/numbers.ts';
 import type { TraceComparison } from '../extension/shared/trace/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
+import { splitTerms } from '../extension/present/glossary.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** el() whose text marks each compiler term in it (glossary.ts) with its explanation as a tooltip. */
+export function termEl<K extends keyof HTMLElementTagNameMap>(tag: K, className: string | undefined, text: string): HTMLElementTagNameMap[K] {
+  const node = el(tag, className);
+  for (const part of splitTerms(text)) {
+    if (!part.term) { node.append(part.text); continue; }
+    const term = el('span', 'term', part.text);
+    term.title = part.term.explanation;
+    node.append(term);
+  }
   return node;
 }
 
@@ -38,12 +51,12 @@ export function renderReportHeader(report: Report, reveal: (file: string, line: 
 
   const breaks = digest.findings.filter((f) => f.kind === 'graph-break');
   const breakSection = el('div', 'breaks');
-  breakSection.append(el('h3', undefined, plural(breaks.length, 'graph break')));
+  breakSection.append(termEl('h3', undefined, plural(breaks.length, 'graph break')));
   const list = el('ul');
   for (const graphBreak of breaks) {
     const item = el('li');
     // the runner's words for it where it has them, PyTorch's otherwise; then the runner's fix
-    item.append(el('span', undefined, graphBreak.what ?? graphBreak.reason));
+    item.append(termEl('span', undefined, graphBreak.what ?? graphBreak.reason));
     // a notebook's break opens its cell in the notebook editor, named "explore.ipynb cell 3, line 2"
     const link = el('button', 'link', placeLabel({ file: graphBreak.file, line: graphBreak.line, cell: graphBreak.cell ?? null }, graphBreak.cell == null));
     link.type = 'button';
@@ -55,7 +68,7 @@ export function renderReportHeader(report: Report, reveal: (file: string, line: 
   }
   breakSection.append(list);
   header.append(breakSection);
-  header.append(el('p', 'recommendation', `Recommendation: ${digest.recommendation.reason}`));
+  header.append(termEl('p', 'recommendation', `Recommendation: ${digest.recommendation.reason}`));
   return header;
 }
 
@@ -71,7 +84,7 @@ function modesTable(digest: ReportDigest): HTMLElement {
   table.append(eagerRow);
   const note = (text: string): void => {
     const noteRow = el('tr');
-    const cell = el('td', 'note', text);
+    const cell = termEl('td', 'note', text);
     cell.colSpan = 5;
     noteRow.append(cell);
     table.append(noteRow);

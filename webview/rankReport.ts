@@ -6,7 +6,7 @@ import { rankTable, type RankTableRow } from '../extension/present/rankTable.ts'
 import type { Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { formatMs, formatSeconds, plural } from '../extension/present/numbers.ts';
-import { el } from './panels.ts';
+import { el, termEl } from './panels.ts';
 import type { Reveal } from './regions.ts';
 
 /** The ranks section of a torchrun job's report; null for one process. */
@@ -23,7 +23,7 @@ export function renderRankReport(report: Report, reveal: Reveal): HTMLElement | 
   section.append(el('h3', undefined, `Divergence between ranks (${divergence.length})`));
   const list = el('ul', 'divergence');
   for (const d of divergence) {
-    const item = el('li', d.severity === 'warning' ? 'warning' : 'error', d.message);
+    const item = termEl('li', d.severity === 'warning' ? 'warning' : 'error', d.message);
     if (d.file !== null && d.line !== null) {
       const { file, line, cell } = d;
       const link = el('button', 'link', placeLabel({ file, line, cell }));

@@ -1,15 +1,18 @@
 // The first-call chart of a script-mode region (SVG, d3 scales and axes): call index → duration, the calls that
 // compiled, recompiled or ran eagerly marked (each mark's <title> says what happened, the recompile's guard
 // failure included), the steady state shaded. A log scale when compile calls dwarf the rest.
-import { axisBottom, axisLeft, scaleLinear, scaleLog, select, symbol, symbolDiamond, symbolX, type ScaleContinuousNumeric } from 'd3';
+import { axisBottom, axisLeft, scaleLinear, scaleLog, select, symbol, symbolDiamond, symbolX, type ScaleContinuousNumeric, type ScaleLinear } from 'd3';
 import type { Region, RegionCall } from '../extension/shared/report.ts';
 import { formatMs, formatPct, formatSeconds } from '../extension/present/numbers.ts';
+import { explanationsOf } from '../extension/present/glossary.ts';
 import { el } from './panels.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const WIDTH = 720;
-const HEIGHT = 220;
-const MARGIN = { top: 10, right: 16, bottom: 36, left: 70 };
+/** The charts' drawing size: the width of a panel beside the editor (styles.ts draws them no wider), so their
+ * 11 px text is drawn at 11 px there, not shrunk. */
+export const WIDTH = 540;
+export const HEIGHT = 220;
+export const MARGIN = { top: 10, right: 16, bottom: 36, left: 70 };
 /** max / min duration beyond which the y axis is logarithmic: a 60 s compile call next to 0.4 s calls */
 const LOG_RATIO = 20;
 
@@ -35,7 +38,8 @@ export function callTitle(call: RegionCall): string {
   if (call.event === 'recompiled' && call.recompileReason) lines.push(`recompiled because: ${call.recompileReason}`);
   if (call.ranCompiled === false && call.fallbackReason) lines.push(`eager because: ${call.fallbackReason}`);
   lines.push(`inputs: ${call.signature}`);
-  return lines.join('\n');
+  // a tooltip holds no marked words: the compiler's terms in it are explained below it
+  return [...lines, ...explanationsOf(lines.join('\n')).map((e) => `· ${e}`)].join('\n');
 }
 
 export function svg<K extends keyof SVGElementTagNameMap>(tag: K, className?: string): SVGElementTagNameMap[K] {
@@ -70,6 +74,60 @@ export function durationTicks(y: ScaleContinuousNumeric<number, number>, logScal
 }
 
 const SYMBOLS = { recompiled: symbol(symbolDiamond, 90)(), eager: symbol(symbolX, 70)() };
+
+/** Both axes with their ticks and what they measure (the y axis in its unit: each tick says ms or s). */
+export function drawAxes(chart: SVGSVGElement, x: ScaleLinear<number, number>, y: ScaleContinuousNumeric<number, number>, logScale: boolean, xText: string, yText: string): void {
+  const last = x.domain()[1]! - 0.5;
+  const xAxis = svg('g', 'axis x-axis');
+  xAxis.setAttribute('transform', `translate(0,${HEIGHT - MARGIN.bottom})`);
+  select(xAxis).call(axisBottom(x).tickValues(x.ticks(Math.min(10, last + 1)).filter(Number.isInteger)).tickFormat((v) => String(v)));
+  const yAxis = svg('g', 'axis y-axis');
+  yAxis.setAttribute('transform', `translate(${MARGIN.left},0)`);
+  select(yAxis).call(axisLeft(y).tickValues(durationTicks(y, logScale)).tickFormat((v) => formatMs(Number(v))));
+  const xLabel = svg('text', 'axis-label');
+  xLabel.setAttribute('x', String((MARGIN.left + WIDTH - MARGIN.right) / 2));
+  xLabel.setAttribute('y', String(HEIGHT - 4));
+  xLabel.setAttribute('text-anchor', 'middle');
+  xLabel.textContent = xText;
+  const yLabel = svg('text', 'axis-label');
+  yLabel.setAttribute('transform', `translate(12,${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2}) rotate(-90)`);
+  yLabel.setAttribute('text-anchor', 'middle');
+  yLabel.textContent = logScale ? `${yText} (log scale)` : yText;
+  chart.append(xAxis, yAxis, xLabel, yLabel);
+}
+
+/** A legend entry: the mark as the chart draws it (same shape, same class, so the same colour), then its words. */
+export function legendEntry(mark: SVGElement, text: string): HTMLElement {
+  const icon = svg('svg', 'legend-icon');
+  icon.setAttribute('viewBox', '-7 -7 14 14');
+  icon.setAttribute('aria-hidden', 'true');
+  icon.append(mark);
+  const entry = el('span', 'legend-entry');
+  entry.append(icon, el('span', 'legend-label', text));
+  return entry;
+}
+
+/** A call's mark, centred on (cx, cy): the shapes differ as well as the colours. */
+function callMark(kind: CallMark, cx: number, cy: number): SVGElement {
+  if (kind === 'recompiled' || kind === 'eager') {
+    const mark = svg('path', `mark ${kind}`);
+    mark.setAttribute('d', SYMBOLS[kind] ?? '');
+    mark.setAttribute('transform', `translate(${cx},${cy})`);
+    return mark;
+  }
+  const mark = svg('circle', `mark ${kind}`);
+  mark.setAttribute('cx', String(cx));
+  mark.setAttribute('cy', String(cy));
+  mark.setAttribute('r', kind === 'compiled' ? '5' : '2.5');
+  return mark;
+}
+
+/** The steady state's shading, as a legend mark. */
+export function steadyMark(): SVGElement {
+  const mark = svg('rect', 'steady');
+  for (const [name, value] of [['x', '-6'], ['y', '-6'], ['width', '12'], ['height', '12']]) mark.setAttribute(name!, value!);
+  return mark;
+}
 
 /** The chart with its legend, or a note when no call has a duration. */
 export function renderRegionChart(region: Region): HTMLElement {
@@ -112,41 +170,14 @@ export function renderRegionChart(region: Region): HTMLElement {
     chart.append(median, label);
   }
 
-  const xAxis = svg('g', 'axis x-axis');
-  xAxis.setAttribute('transform', `translate(0,${HEIGHT - MARGIN.bottom})`);
-  const xTicks = x.ticks(Math.min(10, last + 1)).filter(Number.isInteger);
-  select(xAxis).call(axisBottom(x).tickValues(xTicks).tickFormat((v) => String(v)));
-  const yAxis = svg('g', 'axis y-axis');
-  yAxis.setAttribute('transform', `translate(${MARGIN.left},0)`);
-  select(yAxis).call(axisLeft(y).tickValues(durationTicks(y, logScale)).tickFormat((v) => formatMs(Number(v))));
-  chart.append(xAxis, yAxis);
-  const xLabel = svg('text', 'axis-label');
-  xLabel.setAttribute('x', String((MARGIN.left + WIDTH - MARGIN.right) / 2));
-  xLabel.setAttribute('y', String(HEIGHT - 4));
-  xLabel.setAttribute('text-anchor', 'middle');
-  xLabel.textContent = 'call';
-  const yLabel = svg('text', 'axis-label');
-  yLabel.setAttribute('transform', `translate(12,${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2}) rotate(-90)`);
-  yLabel.setAttribute('text-anchor', 'middle');
-  yLabel.textContent = logScale ? 'duration (log scale)' : 'duration';
-  chart.append(xLabel, yLabel);
+  drawAxes(chart, x, y, logScale, 'call', 'call duration');
 
   // cached calls first, so the few marked calls are drawn on top
   const order: CallMark[] = ['cached', 'eager', 'recompiled', 'compiled'];
   for (const call of [...timed].sort((a, b) => order.indexOf(markOf(a)) - order.indexOf(markOf(b)))) {
     const kind = markOf(call);
     const [cx, cy] = [x(call.index), y(call.ms)];
-    let mark: SVGElement;
-    if (kind === 'recompiled' || kind === 'eager') {
-      mark = svg('path', `mark ${kind}`);
-      mark.setAttribute('d', SYMBOLS[kind] ?? '');
-      mark.setAttribute('transform', `translate(${cx},${cy})`);
-    } else {
-      mark = svg('circle', `mark ${kind}`);
-      mark.setAttribute('cx', String(cx));
-      mark.setAttribute('cy', String(cy));
-      mark.setAttribute('r', kind === 'compiled' ? '5' : '2.5');
-    }
+    const mark = callMark(kind, cx, cy);
     mark.dataset.call = String(call.index);
     mark.dataset.mark = kind;
     chart.append(withTitle(mark, callTitle(call)));
@@ -160,9 +191,9 @@ function renderLegend(region: Region, timed: number, steady: boolean): HTMLEleme
   const present = new Set(region.calls.map(markOf));
   for (const kind of ['compiled', 'recompiled', 'eager', 'cached'] as const) {
     if (!present.has(kind)) continue;
-    legend.append(el('span', `legend-mark ${kind}`), el('span', 'legend-label', kind === 'eager' ? 'ran eagerly' : kind === 'cached' ? 'compiled code reused' : kind));
+    legend.append(legendEntry(callMark(kind, 0, 0), kind === 'eager' ? 'ran eagerly' : kind === 'cached' ? 'compiled code reused' : kind));
   }
-  if (steady) legend.append(el('span', 'legend-mark steady'), el('span', 'legend-label', 'steady state'));
+  if (steady) legend.append(legendEntry(steadyMark(), 'steady state'));
   const untimed = region.calls.length - timed;
   if (untimed) legend.append(el('span', 'legend-label', `· ${untimed} call${untimed === 1 ? '' : 's'} without a recorded duration (not drawn)`));
   if (region.callsTruncated) legend.append(el('span', 'legend-label', `· first ${region.calls.length} of ${region.callCount} calls`));

@@ -6,7 +6,7 @@ import { digestRegion, measurementCells, recommendationLine, regionFacts, type R
 import type { Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { plural } from '../extension/present/numbers.ts';
-import { el } from './panels.ts';
+import { el, termEl } from './panels.ts';
 import { inSituLines } from '../extension/present/inSituDigest.ts';
 import { renderInSituChart } from './inSituChart.ts';
 import { renderRegionChart } from './regionChart.ts';
@@ -42,7 +42,7 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
     for (const note of [m.mismatch && `numeric mismatch vs eager: ${m.mismatch}`, m.remeasured && `re-measured: ${m.remeasured}`]) {
       if (!note) continue;
       const noteRow = el('tr');
-      const text = el('td', 'note', note);
+      const text = termEl('td', 'note', note);
       text.colSpan = COLUMNS.length;
       noteRow.append(text);
       table.append(noteRow);
@@ -72,24 +72,24 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
       title.append(' — ', link);
     }
     box.append(title);
-    box.append(el('p', 'region-facts', `${regionFacts(digest).join(' · ')} · compiled with mode ${digest.mode}`));
-    if (digest.noCompiledCode) box.append(el('p', 'no-compiled-code', digest.noCompiledCode));
-    if (digest.story) box.append(el('p', 'story', digest.story));
-    if (digest.cudaGraphs.length) box.append(el('p', 'cuda-graphs', digest.cudaGraphs.join('\n')));
+    box.append(termEl('p', 'region-facts', `${regionFacts(digest).join(' · ')} · compiled with mode ${digest.mode}`));
+    if (digest.noCompiledCode) box.append(termEl('p', 'no-compiled-code', digest.noCompiledCode));
+    if (digest.story) box.append(termEl('p', 'story', digest.story));
+    if (digest.cudaGraphs.length) box.append(termEl('p', 'cuda-graphs', digest.cudaGraphs.join('\n')));
     // a region that ran no compiled code has no speedup to show: its timings compare eager code with itself
     if (digest.noCompiledCode) {
-      if (digest.recommendation) box.append(el('p', 'recommendation', recommendationLine(digest.recommendation)));
+      if (digest.recommendation) box.append(termEl('p', 'recommendation', recommendationLine(digest.recommendation)));
       section.append(box);
       continue;
     }
     if (digest.inSitu) {  // the script's own steps both ways first; the observed run's calls and the replay below
-      box.append(el('p', 'in-situ-lines', inSituLines(digest.inSitu).join('\n')));
+      box.append(termEl('p', 'in-situ-lines', inSituLines(digest.inSitu).join('\n')));
       const overlay = renderInSituChart(region);
       if (overlay) box.append(overlay);
     }
     box.append(renderRegionChart(region));
-    if (digest.notMeasured) box.append(el('p', 'not-measured', `${digest.inSitu ? 'replay: ' : ''}${digest.notMeasured}`));
-    if (digest.replayLeftOut) box.append(el('p', 'not-measured', `${digest.inSitu ? 'replay ' : ''}left out: ${digest.replayLeftOut}`));
+    if (digest.notMeasured) box.append(termEl('p', 'not-measured', `${digest.inSitu ? 'replay: ' : ''}${digest.notMeasured}`));
+    if (digest.replayLeftOut) box.append(termEl('p', 'not-measured', `${digest.inSitu ? 'replay ' : ''}left out: ${digest.replayLeftOut}`));
     if (digest.measurements.length) {
       // the table's times are the replay's, not the script's own calls (the story and the chart): said, so that two
       // numbers for one region's call read as the two quantities they are
@@ -99,7 +99,7 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
       scroller.append(measurementTable(digest));
       box.append(scroller);
     }
-    if (digest.recommendation) box.append(el('p', 'recommendation', recommendationLine(digest.recommendation)));
+    if (digest.recommendation) box.append(termEl('p', 'recommendation', recommendationLine(digest.recommendation)));
     section.append(box);
   }
   return section;

@@ -8,9 +8,14 @@ h4 { font-size: 1em; margin: 8px 0 4px; }
 table { border-collapse: collapse; }
 th, td { text-align: left; padding: 2px 10px 2px 0; vertical-align: top; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.faster { color: var(--vscode-testing-iconPassed, #73c991); }
-.slower, .error { color: var(--vscode-errorForeground, #f48771); }
-.warning, .compile-warning { color: var(--vscode-editorWarning-foreground, #cca700); margin: 4px 0; }
+/* Text stays in the theme's foreground (theme colours such as errorForeground fall below 4.5:1 on a light editor);
+   colour marks the edge, and words say what it means: "faster"/"slower" after a speedup, "failed:" in an error. */
+.faster::after { content: " faster"; color: var(--vscode-descriptionForeground); }
+.slower::after { content: " slower"; color: var(--vscode-descriptionForeground); }
+.faster { border-left: 3px solid var(--vscode-charts-green, #388a34); padding-left: 4px; }
+.slower, .error { border-left: 3px solid var(--vscode-errorForeground, #f48771); padding-left: 4px; }
+.warning, .compile-warning { border-left: 3px solid var(--vscode-editorWarning-foreground, #cca700); padding-left: 4px; margin: 4px 0; }
+.term { text-decoration: underline dotted; text-underline-offset: 2px; cursor: help; }
 .hint { color: var(--vscode-descriptionForeground); }
 button.link { background: none; border: none; padding: 0; color: var(--vscode-textLink-foreground); cursor: pointer; font: inherit; text-decoration: underline; }
 button.link:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
@@ -48,43 +53,39 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .region { border-top: 1px solid var(--vscode-panel-border, #80808059); padding: 6px 0 10px; }
 .region-facts, .not-measured { color: var(--vscode-descriptionForeground); margin: 4px 0; }
 .story { margin: 6px 0; max-width: 960px; }
-.region-chart { max-width: 760px; }
+.region-chart { max-width: 540px; } /* regionChart.ts WIDTH: drawn at its size, never shrunk below it in a narrow panel */
 .region-chart svg { display: block; width: 100%; height: auto; color: var(--vscode-descriptionForeground); }
 .region-chart .axis-label { fill: currentColor; font-size: 11px; }
-.region-chart .steady { fill: var(--vscode-charts-green, #89d185); fill-opacity: 0.12; }
+.region-chart .axis { font-size: 11px; }
+.steady { fill: var(--vscode-charts-green, #89d185); fill-opacity: 0.12; }
 .region-chart .steady-median { stroke: var(--vscode-charts-green, #89d185); stroke-dasharray: 4 3; }
-.region-chart .steady-label { fill: var(--vscode-charts-green, #89d185); font-size: 11px; }
-.in-situ .run { fill: none; stroke-width: 1.5; }
-.in-situ .run.compiled, .in-situ .steady-median.compiled { stroke: var(--vscode-charts-orange, #d18616); }
-.in-situ .run.eager, .in-situ .steady-median.eager { stroke: var(--vscode-charts-blue, #75beff); }
-.legend-mark.run-compiled { background: var(--vscode-charts-orange, #d18616); border-radius: 0; height: 3px; }
-.legend-mark.run-eager { background: var(--vscode-charts-blue, #75beff); border-radius: 0; height: 3px; }
+.region-chart .steady-label { fill: var(--vscode-foreground); font-size: 11px; }
+.run { fill: none; stroke-width: 1.5; }
+.run.compiled, .in-situ .steady-median.compiled { stroke: var(--vscode-charts-orange, #d18616); }
+.run.eager, .in-situ .steady-median.eager { stroke: var(--vscode-charts-blue, #75beff); }
 .in-situ-lines, .cuda-graphs { margin: 4px 0; white-space: pre-wrap; }
 .no-compiled-code { margin: 4px 0; font-weight: 600; }
-.in-situ .situ-mark { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
+.situ-mark { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
 .mark.cached { fill: var(--vscode-charts-blue, #75beff); }
 .mark.compiled { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
 .mark.recompiled { fill: var(--vscode-charts-red, #f14c4c); stroke: var(--vscode-editor-background); }
 .mark.eager { fill: none; stroke: var(--vscode-charts-purple, #b180d7); stroke-width: 2; }
 .chart-legend { margin-bottom: 8px; display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; font-size: 0.9em; }
-.legend-mark { display: inline-block; width: 10px; height: 10px; border-radius: 50%; }
-.legend-mark.cached { background: var(--vscode-charts-blue, #75beff); }
-.legend-mark.compiled { background: var(--vscode-charts-orange, #d18616); }
-.legend-mark.recompiled { background: var(--vscode-charts-red, #f14c4c); border-radius: 0; transform: rotate(45deg) scale(0.8); }
-.legend-mark.eager { background: var(--vscode-charts-purple, #b180d7); border-radius: 0; }
-.legend-mark.steady { background: var(--vscode-charts-green, #89d185); opacity: 0.35; border-radius: 0; }
+.legend-entry { white-space: nowrap; display: inline-flex; align-items: center; gap: 4px; }
+.region-chart svg.legend-icon { display: inline-block; width: 14px; height: 14px; overflow: visible; }
+.legend-icon .steady { fill-opacity: 0.35; }
 .table-scroll { overflow-x: auto; }
 .rank-note p { margin: 2px 0; }
 .rank-table td, .rank-table th { white-space: nowrap; }
 .rank-table td.inputs { white-space: normal; min-width: 14em; max-width: 420px; }
 .rank-table tr.diverged td { background: var(--vscode-inputValidation-warningBackground, #cca70026); }
-.rank-table tr.diverged td.rank { font-weight: 600; color: var(--vscode-editorWarning-foreground, #cca700); }
-.rank-table tr.error td.rank { color: var(--vscode-errorForeground, #f48771); }
+.rank-table tr.diverged td.rank { font-weight: 600; border-left: 3px solid var(--vscode-editorWarning-foreground, #cca700); }
+.rank-table tr.error td.rank { border-left: 3px solid var(--vscode-errorForeground, #f48771); }
 .rank-steps { margin-top: 10px; }
 .rank-steps .hint { max-width: 960px; }
 .rank-steps-table td, .rank-steps-table th { white-space: nowrap; }
 .rank-steps-table tr[data-pane="0"] > * { border-top: 1px solid var(--vscode-panel-border, #80808059); }
-.rank-steps-table tr.slowest td { font-weight: 600; color: var(--vscode-editorWarning-foreground, #cca700); }
+.rank-steps-table tr.slowest td { font-weight: 600; }
 .region-measurements td, .region-measurements th { white-space: nowrap; }
 .region-measurements td.inputs { white-space: normal; min-width: 14em; max-width: 420px; }
 /* a narrow panel (beside the editor): each row becomes a block, its cells wrap with their column's name */
@@ -95,6 +96,7 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
   table.stacks td { display: inline-block; white-space: nowrap; margin-right: 1.2em; padding: 1px 0; }
   table.stacks td.inputs { display: block; min-width: 0; max-width: none; white-space: normal; }
   table.stacks td[data-label]::before { content: attr(data-label) " "; color: var(--vscode-descriptionForeground); }
+  table.stacks td.rank::before { content: none; } /* "rank 1" names itself: no "rank rank 1" */
   table.stacks td:empty { display: none; }
 }
 .kernel-source { margin-top: 6px; }
@@ -103,21 +105,24 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .compile-timeline { margin: 8px 0; }
 .compile-phases summary { cursor: pointer; font-weight: 600; margin: 4px 0; }
 .phase-row { display: grid; grid-template-columns: minmax(80px, 28%) 1fr; align-items: start; border-top: 1px solid var(--vscode-panel-border, #80808033); }
-.phase-label { padding: 1px 6px 1px 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; color: var(--vscode-descriptionForeground); }
+.phase-label { padding: 1px 6px 1px 0; overflow-wrap: anywhere; color: var(--vscode-descriptionForeground); } /* wraps: "· recompile" is never cut */
 .phase-track { display: block; overflow: visible; }
 .phase-track text { font-size: 10px; fill: var(--vscode-editor-foreground, #ccc); pointer-events: none; }
-/* on a bar: dark text, readable on every chart colour in light and dark themes (the theme's foreground is not) */
-.phase text { fill: #111; }
+/* A bar's colour is --bar, drawn opaque (charts-lines has alpha: its text would sit on whatever lies under it); its
+   label is black or white, whichever reads better on it: lightness L* 49.4 is where both give the same WCAG
+   contrast (>= 4.58), so the label clears 4.5:1 on any theme's colour. */
+.phase rect { fill: rgb(from var(--bar) r g b / 1); }
+.phase text { fill: lch(from var(--bar) calc((49.4 - l) * infinity) 0 0 / 1); }
 .phase-axis .phase-track text { fill: var(--vscode-descriptionForeground); }
 .phase rect { stroke: var(--vscode-editor-background); stroke-width: 0.5; }
-.phase-dynamo rect { fill: var(--vscode-charts-blue, #3794ff); }
-.phase-backend rect { fill: var(--vscode-charts-lines, #8b8b8b); }
-.phase-aot rect { fill: var(--vscode-charts-purple, #b180d7); }
-.phase-inductor rect { fill: var(--vscode-charts-orange, #d18616); }
-.phase-codegen rect { fill: var(--vscode-charts-yellow, #cca700); }
-.phase-kernel rect { fill: var(--vscode-charts-green, #388a34); }
-.phase-autotune rect { fill: var(--vscode-charts-red, #f14c4c); }
-.phase-cache rect { fill: var(--vscode-terminal-ansiCyan, #11a8cd); }
+.phase-dynamo { --bar: var(--vscode-charts-blue, #3794ff); }
+.phase-backend { --bar: var(--vscode-charts-lines, #8b8b8b); }
+.phase-aot { --bar: var(--vscode-charts-purple, #b180d7); }
+.phase-inductor { --bar: var(--vscode-charts-orange, #d18616); }
+.phase-codegen { --bar: var(--vscode-charts-yellow, #cca700); }
+.phase-kernel { --bar: var(--vscode-charts-green, #388a34); }
+.phase-autotune { --bar: var(--vscode-charts-red, #f14c4c); }
+.phase-cache { --bar: var(--vscode-terminal-ansiCyan, #11a8cd); }
 .cache-marker path { stroke: var(--vscode-terminal-ansiCyan, #11a8cd); stroke-width: 1.5; }
 .cache-hit path { fill: var(--vscode-terminal-ansiCyan, #11a8cd); }
 .cache-miss path { fill: var(--vscode-editor-background, #1e1e1e); }

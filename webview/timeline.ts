@@ -273,18 +273,21 @@ export class TimelineCanvas {
     const charWidth = ctx.measureText('m').width || 6;
     let lastLineX = -Infinity;
     let labelFreeFrom = -Infinity;
+    const labels: [string, number][] = [];
     ctx.beginPath();
     for (const step of model.steps) {
       const x = xOf(step.start);
       if (x < LABEL_WIDTH || x > width) continue;
       if (x - lastLineX >= 1) { ctx.rect(x, 0, 1, this.height); lastLineX = x; }
       if (x >= labelFreeFrom) {
-        ctx.fillText(step.label, x + 2, AXIS_HEIGHT - 3);
+        labels.push([step.label, x + 2]);
         labelFreeFrom = x + 2 + step.label.length * charWidth + 4;
       }
     }
     ctx.fill();
+    // the lines faint, their labels at full strength (a faint label fell under 4.5:1 on the page)
     ctx.globalAlpha = 1;
+    for (const [label, x] of labels) ctx.fillText(label, x, AXIS_HEIGHT - 3);
     if (this.foundMarks?.length) drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme);
     if (this.focused.length) drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
     ctx.strokeStyle = theme.selection;

@@ -19,7 +19,7 @@ import { QuickFixes } from './quickFixes.ts';
 import { CLEAR_FINDINGS_COMMAND, EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
 import { GeneratedCode } from './generatedCode.ts';
 import { notebookCellTexts } from './notebooks.ts';
-import { RunsView } from './runsView.ts';
+import { COMPARE_RUNS_COMMAND, RunsView, type RunsNode } from './runsView.ts';
 import { openTraceTimeline, registerTimeline, ReportTabs } from './timelinePanel.ts';
 
 interface PythonExtensionApi {
@@ -230,7 +230,9 @@ export function activate(context: vscode.ExtensionContext): void {
     runsView,
     reportTabs,
     vscode.window.registerTreeDataProvider('compileLens.compiler', compilerTree),
-    vscode.window.registerTreeDataProvider('compileLens.runs', runsView),
+    // several runs may be selected: two of them compare
+    vscode.window.createTreeView('compileLens.runs', { treeDataProvider: runsView, canSelectMany: true }),
+    vscode.commands.registerCommand(COMPARE_RUNS_COMMAND, (node?: RunsNode, selected?: RunsNode[]) => runsView.compare(node, selected)),
     vscode.commands.registerCommand(CLEAR_FINDINGS_COMMAND, () => { findings.clear(); showInTimeline.clear(); }),
     vscode.commands.registerCommand('compileLens.refreshRuns', () => runsView.refresh()),
     // one provider: a line's findings come first, then what it was compiled into

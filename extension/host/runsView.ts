@@ -1,11 +1,18 @@
 // "Compile Lens: Runs": the recent runs of each workspace folder (.compile-lens/runs/*/report.json), the newest
 // first, each with its headline; clicking one opens its report. Refreshed when a run ends or a report changes.
+// "Compare with…" on a run (or on two selected runs) shows two runs of the same target side by side.
+import path from 'node:path';
 import * as vscode from 'vscode';
+import { runKey } from '../editor/findingStore.ts';
+import { compareRuns } from '../present/runCompare.ts';
 import type { RunListEntry } from '../present/runList.ts';
-import { listRuns } from '../node/runList.ts';
+import { loadReport } from '../node/reportFile.ts';
+import { listRuns, RUNS_FOLDER } from '../node/runList.ts';
 import { OPEN_REPORT_COMMAND } from './editorFindings.ts';
 
-type RunsNode = { kind: 'folder'; folder: vscode.WorkspaceFolder } | { kind: 'run'; run: RunListEntry };
+export const COMPARE_RUNS_COMMAND = 'compileLens.compareRuns';
+
+export type RunsNode = { kind: 'folder'; folder: vscode.WorkspaceFolder } | { kind: 'run'; run: RunListEntry };
 
 export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -37,8 +44,33 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     item.description = node.run.description;
     item.tooltip = node.run.tooltip;
     item.iconPath = new vscode.ThemeIcon('pulse');
+    item.contextValue = 'run';
     item.command = { command: OPEN_REPORT_COMMAND, title: 'Open Report', arguments: [node.run.reportPath] };
     return item;
+  }
+
+  /** `node` compared with the other selected run, else with a run of the same target the user picks; the older
+   *  run first, shown as a markdown preview. */
+  async compare(node: RunsNode | undefined, selected: readonly RunsNode[] | undefined): Promise<void> {
+    if (node?.kind !== 'run') return;
+    const other = (selected ?? []).find((s): s is Extract<RunsNode, { kind: 'run' }> => s.kind === 'run' && s.run.reportPath !== node.run.reportPath);
+    let pair: RunListEntry | undefined = other?.run;
+    if (!pair) {
+      // reportPath is <folder>/.compile-lens/runs/<run>/report.json
+      const folder = path.resolve(path.dirname(node.run.reportPath), '..', ...RUNS_FOLDER.split(path.sep).map(() => '..'));
+      const same = (await listRuns(folder)).filter((r) => r.reportPath !== node.run.reportPath && runKey(r.target) === runKey(node.run.target));
+      if (!same.length) {
+        void vscode.window.showInformationMessage(`No other run of ${node.run.label} to compare with.`);
+        return;
+      }
+      pair = (await vscode.window.showQuickPick(same.map((run) => ({ label: run.description, detail: run.reportPath, run })),
+        { placeHolder: `Compare ${node.run.label} (${node.run.description}) with…`, matchOnDetail: true }))?.run;
+      if (!pair) return;
+    }
+    const [older, newer] = [node.run, pair].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    const [before, after] = await Promise.all([loadReport(older!.reportPath), loadReport(newer!.reportPath)]);
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: compareRuns(before.report, after.report) });
+    await vscode.commands.executeCommand('markdown.showPreview', document.uri);
   }
 
   dispose(): void {

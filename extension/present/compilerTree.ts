@@ -3,6 +3,7 @@
 // guard that failed before a recompile), the kernels each compile generated with the ATen ops they fused and the
 // source lines those came from, graph breaks, guards, caches, CUDA graphs and compile time.
 // Pure data; the host turns it into TreeItems.
+import { explanationsOf } from './glossary.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
 import { formatSeconds, plural } from './numbers.ts';
 import { formatUsPerStep, kernelLensTitle } from './kernelLinks.ts';
@@ -62,12 +63,17 @@ function artifactNodes(a: CompileArtifacts | undefined): CompilerTreeNode[] {
     nodes.push({
       label: `Failed guard of compile ${failed.compileId ?? '?'}`,
       description: failed.guard ?? failed.reason,
-      tooltip: `${failed.reason}${failed.guard ? `\n${failed.guard}` : '\n(the guard was not found in its guard list)'}`,
+      tooltip: withTerms(`${failed.reason}${failed.guard ? `\n${failed.guard}` : '\n(the guard was not found in its guard list)'}`, `compile ${failed.compileId ?? ''}`),
       ...(failed.guards ? { artifact: { kind: 'guards', path: failed.guards, ...(failed.line ? { line: failed.line, highlight: failed.reason } : {}) } } : {}),
       children: [],
     });
   }
   return nodes;
+}
+
+/** A tooltip's text, then the explanation of each compiler term in it or in `label` (glossary.ts). */
+function withTerms(text: string, label: string): string {
+  return [text, ...explanationsOf(`${label}\n${text}`)].filter(Boolean).join('\n');
 }
 
 function framesNode(c: CompilerInsight): CompilerTreeNode | null {
@@ -89,7 +95,7 @@ function framesNode(c: CompilerInsight): CompilerTreeNode | null {
         return {
           label: `compile ${compile.compileId ?? '?'}`,
           description: [formatSeconds(compile.seconds), recompile ? `recompile: ${recompile.reason}` : null, graph ? `CUDA graph ${graph.status}` : null].filter(Boolean).join(' · '),
-          tooltip: [recompile?.reason, recompile?.trigger, graph?.reason].filter(Boolean).join('\n') || undefined,
+          tooltip: withTerms([recompile?.reason, recompile?.trigger, graph?.reason].filter(Boolean).join('\n'), `compile ${compile.compileId ?? ''}`),
           ...(recompile?.location ? { location: recompile.location } : {}),
           children: [...artifactNodes(c.compiles?.find((a) => a.compileId === compile.compileId)), ...kernelNodes(c, compile.compileId)],
         } satisfies CompilerTreeNode;

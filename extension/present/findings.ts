@@ -2,6 +2,7 @@
 // the reason, what it cost and a fix — a region that ran no compiled code first — and, for a torchrun job, the ranks
 // it happened on and where the ranks diverged. Reasons and fixes are the runner's (it owns their texts): this only
 // displays them. Pure, so diagnostics, hovers, the CLI's `check` and tests share one reading.
+import { explanationsOf } from './glossary.ts';
 import { formatMs, plural } from './numbers.ts';
 import type { CudaGraphStatus, Divergence, GraphBreak, ModeResult, NoCompiledCode, PerfHint, QuickFix, Recompile, RecompileSite, Region, Report, SourceLocation } from '../shared/report.ts';
 
@@ -236,6 +237,9 @@ export function findingHover(finding: Finding): string {
       ? '**Cost:** nothing of it was compiled: every call ran eagerly.'
       : `**Cost:** the compiled code is split into ${plural(finding.graphCount, 'graph')}; code between them runs eagerly${outside}.`);
   }
+  // the compiler's words used above, each in one phrase (glossary.ts)
+  const terms = explanationsOf([title, finding.reason, finding.what, finding.trigger, finding.hint].filter(Boolean).join('\n'));
+  if (terms.length) lines.push('', ...terms.map((t) => `- *${esc(t)}*`));
   if (finding.docUrl) lines.push('', `[${esc(finding.code)} — PyTorch docs](${finding.docUrl})`);
   return lines.join('\n');
 }

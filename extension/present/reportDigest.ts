@@ -177,7 +177,7 @@ export function headlineMode(digest: ReportDigest): ModeDigest | null {
 }
 
 /** "2.94× (default, next run 2.77–3.79×)", or "3.31× (default)" for reports without an interval. */
-function speedupText(m: ModeDigest, withMode: boolean): string {
+export function speedupText(m: ModeDigest, withMode: boolean): string {
   const speedup = formatSpeedup(m.speedup ?? 0);
   const interval = m.interval ? `next run ${formatInterval(m.interval.low, m.interval.high)}` : null;
   const inside = [withMode ? m.mode : null, interval].filter(Boolean).join(', ');

@@ -15,6 +15,8 @@ export interface RunListEntry {
   /** every region's or mode's line, the status and the report's path */
   tooltip: string;
   createdAt: string;
+  /** what ran: runs of the same target compare (editor/findingStore.ts runKey) */
+  target: Report['target'];
 }
 
 /** A run in a few words, the answer first: a target's headline; a script's first region's, then which region (and how many more). */
@@ -45,6 +47,7 @@ export function runListEntry(report: Report, reportPath: string): RunListEntry {
     description: [runHeadline(report), timeOf(report.createdAt)].filter(Boolean).join(' · '),
     tooltip: [`${name} — ${report.status}${report.error ? `: ${report.error.message}` : ''}`, ...lines, reportPath].join('\n'),
     createdAt: report.createdAt,
+    target: report.target,
   };
 }
 

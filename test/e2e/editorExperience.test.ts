@@ -1,8 +1,8 @@
 // The editor across runs, in a real VS Code with the real runner on CPU: two scripts profiled one after another keep
 // both files' findings (Problems), a second run of a script reuses its report tab, a script's kernel in the timeline
 // opens its generated code, a notebook's finding opens its cell in the notebook editor (from Problems and from the
-// report), the Runs view lists the runs with their headlines, and Clear Findings clears them. Every step leaves a
-// screenshot in test-results/; a failure names its screenshot in the error.
+// report), the Runs view lists the runs with their headlines and compares the two runs of one script, and Clear
+// Findings clears them. Every step leaves a screenshot in test-results/; a failure names its screenshot in the error.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -240,6 +240,25 @@ test('findings of two scripts stay; a rerun reuses its tab; a script kernel open
     assert.ok(runs.some((r) => /a_print\.py/.test(r) && / — r0 Net/.test(r)), 'a run with its headline, the answer first');
     assert.ok(existsSync(path.join(workspace, '.compile-lens', '.gitignore')), '.compile-lens is git-ignored');
     assert.equal(await page.locator('.explorer-folders-view .monaco-list-row', { hasText: '.compile-lens' }).count(), 0, '.compile-lens is not in the Explorer');
+
+    // the two runs of b_item.py selected together, "Compare with…": both side by side in a markdown preview
+    step = 'Compare runs';
+    const bRuns = runsPane.locator('.monaco-list-row', { hasText: 'b_item.py' });
+    await bRuns.nth(0).click();
+    await bRuns.nth(1).click({ modifiers: ['Control'] });
+    const compare = page.locator('.context-view .monaco-menu .action-item', { hasText: 'Compare with…' }).first();
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await bRuns.nth(1).click({ button: 'right' });
+      try { await compare.waitFor({ timeout: 3000 }); break; } catch { await page.keyboard.press('Escape'); }
+    }
+    await page.waitForTimeout(500); // a menu ignores the mouse for a moment after it opens
+    await compare.click();
+    const comparison = await findWebviewFrame(page, 'h1:has-text("b_item.py")', 60_000);
+    const compared = await comparison.locator('body').innerText();
+    assert.match(compared, /scale \(line \d+\)/, 'the region, matched across the runs');
+    assert.match(compared, /speedup/);
+    assert.match(compared, /Graph breaks and recompiles/);
+    await shot(page, 'runs-compare.png');
 
     // Clear Findings
     step = 'Clear Findings';

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TimelinePane } from '../../extension/shared/protocol.ts';
+import { TERMS } from '../../extension/present/glossary.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { errorsOf, launchBrowser, openWebview, post, record, slicePoint } from './harness.ts';
@@ -44,7 +45,9 @@ describe('compiler views in the report panel', () => {
     assert.equal(labels.length, 2);
     assert.match(labels[0]!, /^0\/0 · [\d.]+ s$/);
     assert.match(labels[1]!, /^0\/1 · [\d.]+ (s|ms) · recompile$/);
-    assert.equal(await section.locator('.phase-label').nth(2).getAttribute('title'), "tensor 'x' size mismatch at index 0. expected 8, actual 16");
+    // the failed guard, then what the row's compile id is (glossary.ts)
+    assert.deepEqual((await section.locator('.phase-label').nth(2).getAttribute('title'))?.split('\n'),
+      ["tensor 'x' size mismatch at index 0. expected 8, actual 16", TERMS.find((t) => t.name === 'compile id')!.explanation]);
     const titles = await section.locator('.phase title').allTextContents();
     for (const phase of ['Dynamo: whole frame', 'AOT Autograd', 'Inductor: codegen', 'C++ compile']) {
       const escaped = phase.replace(/[+.]/g, (c) => `\\${c}`);

@@ -31,7 +31,7 @@ async function openReport(name: string, edit?: (report: Report) => Report): Prom
 
 interface Mark { call: number; mark: string; title: string; x: number; y: number }
 
-const marks = (page: Page, region: string): Promise<Mark[]> => page.locator(`section.region[data-region="${region}"] .mark`).evaluateAll((nodes) => nodes.map((node) => {
+const marks = (page: Page, region: string): Promise<Mark[]> => page.locator(`section.region[data-region="${region}"] svg.first-calls .mark`).evaluateAll((nodes) => nodes.map((node) => {
   const box = (node as SVGGraphicsElement).getBoundingClientRect();
   return { call: Number((node as SVGElement).dataset.call), mark: (node as SVGElement).dataset.mark ?? '', title: node.querySelector('title')?.textContent ?? '', x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }).sort((a, b) => a.call - b.call));
@@ -51,7 +51,7 @@ describe('script regions in the report panel', () => {
     assert.match(r0[3]!.title, /^call 3: 0\.\d+ ms — ran the compiled code\ninputs: float32\[8, 128, 64\]; inference$/);
     assert.ok(r0.every((m, i) => i === 0 || m.x > r0[i - 1]!.x), 'calls run left to right in order');
     assert.ok(r0[0]!.y < r0[6]!.y && r0[6]!.y < r0[3]!.y, 'the 2.5 s compile call is highest, the 1.1 s recompile next, cached calls low');
-    assert.equal(await page.locator('section.region[data-region="r0"] svg').getAttribute('data-scale'), 'log', 'a compile call 2700× the steady calls: log scale');
+    assert.equal(await page.locator('section.region[data-region="r0"] svg.first-calls').getAttribute('data-scale'), 'log', 'a compile call 2700× the steady calls: log scale');
 
     const r0Box = page.locator('section.region[data-region="r0"]');
     const row = await r0Box.locator('table.region-measurements tr').nth(1).innerText();
@@ -90,7 +90,7 @@ describe('script regions in the report panel', () => {
       return Boolean(story.compareDocumentPosition(chart) & Node.DOCUMENT_POSITION_FOLLOWING);
     });
     assert.ok(storyBelowChart, 'the sentence comes first, the chart after it');
-    const shade = box.locator('rect.steady');
+    const shade = box.locator('svg.first-calls rect.steady');
     assert.equal(await shade.locator('title').textContent(), 'steady state from call 2: 412 ms per call, median (calls varied 2%)');
     const rect = (await shade.boundingBox())!;
     const all = await marks(page, 'r0');
@@ -122,7 +122,7 @@ describe('script regions in the report panel', () => {
       return { ...report, regions: [r3] };
     });
     const box = page.locator('section.region[data-region="r3"]');
-    assert.equal(await box.locator('svg').getAttribute('data-scale'), 'linear');
+    assert.equal(await box.locator('svg.first-calls').getAttribute('data-scale'), 'linear');
     assert.match(await box.locator('h3').innerText(), /<img src=x/);
     assert.equal(await page.locator('img').count(), 0);
     assert.deepEqual((await record(page)).cspViolations, []);

@@ -1,0 +1,171 @@
+// The report panel is legible at 560 px (a panel beside the editor) in VS Code's light, dark and high-contrast
+// themes, on real reports: chart tick labels never print over each other and are drawn at a readable size, each
+// legend entry draws the chart's own mark and covers no heading, every number clears WCAG contrast 4.5:1 on what
+// lies under it, and the compiler's words carry their explanation. Rules, not pixels; the screenshots
+// (test-results/legible-*.png) are for a person to look at.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { HostToWebview } from '../../extension/shared/protocol.ts';
+import { TERMS } from '../../extension/present/glossary.ts';
+import { launchBrowser, openWebview, post } from './harness.ts';
+import { applyTheme, THEMES } from './themes.ts';
+
+const ROOT = join(__dirname, '..', '..');
+const ARTIFACTS = join(ROOT, 'test-results');
+const REPORTS = ['script-in-situ-cpu', 'script-regions-cpu', 'fused-cpu', 'ddp-ranks-cpu'];
+let browser: Browser;
+before(async () => { browser = await launchBrowser(); mkdirSync(ARTIFACTS, { recursive: true }); });
+after(async () => { await browser.close(); });
+
+/** The report alone (no traces): what is checked here is the panel's text and charts. */
+async function openReport(name: string): Promise<Page> {
+  const page = await openWebview(browser, { width: 560, height: 900 });
+  const reportPath = join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json');
+  const message: HostToWebview = { type: 'load', title: name, source: { kind: 'report', reportPath }, report: JSON.parse(readFileSync(reportPath, 'utf8')), panes: [] };
+  await post(page, message);
+  await page.evaluate(LEGIBLE);
+  return page;
+}
+
+type Box = { text: string; x: number; y: number; w: number; h: number };
+const overlap = (a: Box, b: Box): boolean => a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
+
+interface Legible {
+  /** per chart axis, the tick labels that overlap, and those drawn under 10 px high */
+  ticks(): { overlaps: string[]; small: string[]; ticks: number };
+  /** per chart, its legend's box, the headings' and the plot's boxes, and whether the plot draws each entry's mark */
+  legends(): { legend: Box; headings: Box[]; entries: { label: string; mark: string; drawn: boolean }[] }[];
+  /** WCAG contrast of every text that holds a digit, against the colour under it (alpha composited) */
+  contrast(): { checked: number; low: string[] };
+}
+
+// Page-side, as a string: tsx would wrap the inner functions of a function passed to evaluate in a helper the page lacks.
+const LEGIBLE = `window.__legible = (() => {
+  const box = (e) => { const b = e.getBoundingClientRect(); return { text: e.textContent || '', x: b.x, y: b.y, w: b.width, h: b.height }; };
+  const overlap = (a, b) => a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
+  // any CSS colour (rgb(), lch(), color(srgb …)) as sRGB bytes and alpha, the way a canvas paints it
+  const pixel = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true });
+  const parse = (css) => {
+    pixel.clearRect(0, 0, 1, 1);
+    pixel.fillStyle = css;
+    pixel.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = pixel.getImageData(0, 0, 1, 1).data;
+    return [r, g, b, a / 255];
+  };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const luminance = (c) => {
+    const [r, g, b] = c.slice(0, 3).map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => { const [x, y] = [luminance(a), luminance(b)]; return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+  return {
+    ticks() {
+      const overlaps = [], small = [];
+      let ticks = 0;
+      for (const axis of document.querySelectorAll('.region-chart g.axis')) {
+        const boxes = [...axis.querySelectorAll('.tick text')].map(box);
+        ticks += boxes.length;
+        for (const b of boxes) if (b.h < 10) small.push(b.text + ': ' + b.h.toFixed(1) + ' px');
+        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (overlap(boxes[i], boxes[j])) overlaps.push(boxes[i].text + ' × ' + boxes[j].text);
+      }
+      return { overlaps, small, ticks };
+    },
+    legends() {
+      const style = (e) => { const s = getComputedStyle(e); return e.tagName + ' ' + e.getAttribute('class') + ' fill ' + s.fill + ' stroke ' + s.stroke; };
+      return [...document.querySelectorAll('.region-chart')].flatMap((chart) => {
+        const legend = chart.querySelector('.chart-legend');
+        const plot = chart.querySelector('svg:not(.legend-icon)');
+        if (!legend || !plot) return [];
+        const drawn = new Set([...plot.querySelectorAll('.mark, .situ-mark, .run, rect.steady')].map(style));
+        return [{
+          legend: box(legend),
+          headings: [...document.querySelectorAll('h1, h2, h3, h4, summary'), plot].map(box),
+          entries: [...legend.querySelectorAll('.legend-entry')].map((entry) => {
+            const mark = style(entry.querySelector('svg.legend-icon > *'));
+            return { label: entry.textContent || '', mark, drawn: drawn.has(mark) };
+          }),
+        }];
+      });
+    },
+    contrast() {
+      const page = parse(getComputedStyle(document.body).backgroundColor);
+      // the opaque colour under an HTML element: its own and its ancestors' backgrounds over the page's
+      const backgroundOf = (node) => {
+        const layers = [];
+        for (let e = node; e && e !== document.body; e = e.parentElement) {
+          const c = parse(getComputedStyle(e).backgroundColor);
+          if (c[3] > 0) layers.push(c);
+        }
+        return layers.reverse().reduce((under, top) => over(top, under), page);
+      };
+      const low = [];
+      let checked = 0;
+      const check = (label, ink, under) => {
+        checked++;
+        const r = ratio(over(parse(ink), under), under);
+        if (r < 4.5) low.push(label + ': ' + r.toFixed(2));
+      };
+      const walker = document.createTreeWalker(document.getElementById('app'), NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const parent = n.parentElement;
+        if (!/\\d/.test(n.textContent) || parent.closest('svg') || !parent.checkVisibility()) continue;
+        check('"' + n.textContent.trim().slice(0, 40) + '" (' + (parent.className || parent.tagName) + ')', getComputedStyle(parent).color, backgroundOf(parent));
+      }
+      // SVG text: a bar's label on its bar, the rest on the page (the steady shading is 12 % of a colour)
+      for (const text of document.querySelectorAll('svg text')) {
+        if (!/\\d/.test(text.textContent) || text.style.display === 'none') continue;
+        const bar = text.closest('g.phase')?.querySelector('rect');
+        check('svg "' + text.textContent + '"', getComputedStyle(text).fill, bar ? parse(getComputedStyle(bar).fill) : page);
+      }
+      return { checked, low };
+    },
+  };
+})();`;
+
+const legible = <K extends keyof Legible>(page: Page, check: K): Promise<ReturnType<Legible[K]>> =>
+  page.evaluate(`window.__legible.${check}()`) as Promise<ReturnType<Legible[K]>>;
+
+describe('the report panel at 560 px in light, dark and high-contrast themes', () => {
+  for (const name of REPORTS) {
+    test(`${name}: ticks apart and readable, legends of the chart's own marks clear of headings, numbers at 4.5:1`, async () => {
+      const page = await openReport(name);
+      for (const theme of THEMES) {
+        await applyTheme(page, theme);
+        const ticks = await legible(page, 'ticks');
+        assert.deepEqual(ticks.overlaps, [], `${theme.name}: tick labels printed over each other`);
+        assert.deepEqual(ticks.small, [], `${theme.name}: tick labels under 10 px`);
+
+        const legends = await legible(page, 'legends');
+        for (const l of legends) {
+          assert.deepEqual(l.headings.filter((h) => overlap(l.legend, h)).map((h) => h.text.slice(0, 40)), [], `${theme.name}: a legend covers a heading or its chart`);
+          assert.deepEqual(l.entries.filter((e) => !e.drawn), [], `${theme.name}: a legend entry whose mark the chart does not draw`);
+        }
+
+        const contrast = await legible(page, 'contrast');
+        assert.ok(contrast.checked > 10, `${theme.name}: numbers found (${contrast.checked})`);
+        assert.deepEqual(contrast.low, [], `${theme.name}: text under 4.5:1`);
+        await page.screenshot({ path: join(ARTIFACTS, `legible-${name}-${theme.name}.png`), fullPage: true });
+      }
+      await page.close();
+    });
+  }
+
+  test('the compiler\'s words carry their one-phrase explanation where they appear (glossary.ts)', async () => {
+    const seen = new Map<string, string>();
+    for (const name of ['script-in-situ-cpu', 'fused-cpu', 'script-regions-cpu']) {
+      const page = await openReport(name);
+      for (const [text, title] of await page.locator('.term').evaluateAll((nodes) => nodes.map((n) => [n.textContent ?? '', (n as HTMLElement).title]))) seen.set(text!, title!);
+      // a compile's row names it by its compile id: the row's tooltip says what the id is
+      const rows = page.locator('.compile-phases .phase-row:not(.phase-axis) .phase-label');
+      if (await rows.count()) assert.match(await rows.first().getAttribute('title') ?? '', /compile id F\/N/);
+      await page.close();
+    }
+    const explanation = (name: string): string => TERMS.find((t) => t.name === name)!.explanation;
+    for (const [text, name] of [['0/0', 'compile id'], ['in situ', 'in situ'], ['graph breaks', 'graph break'], ['guard', 'guard'], ['recompile limit', 'recompile limit']] as const) {
+      assert.equal(seen.get(text), explanation(name), `"${text}" explained`);
+    }
+  });
+});
