@@ -5,7 +5,7 @@
 import { collectFindings, escapeMarkdown, type Finding } from './findings.ts';
 import { digestRegion, headlineMeasurement, type RegionDigest } from './regionDigest.ts';
 import { digestReport, speedupText, type ModeDigest } from './reportDigest.ts';
-import { runListEntry } from './runList.ts';
+import { runListEntry, timeOf } from './runList.ts';
 import type { Report } from '../shared/report.ts';
 import { baseName } from '../shared/fileName.ts';
 import { formatCount, formatMs, formatSeconds } from './numbers.ts';
@@ -65,7 +65,7 @@ function findingLine(f: Finding): string {
 /** The comparison of `before` with `after` (older first), as markdown. */
 export function compareRuns(before: Report, after: Report): string {
   const [was, now] = [runListEntry(before, ''), runListEntry(after, '')];
-  const when = (r: Report) => runListEntry(r, '').description.split(' · ')[0] ?? r.createdAt;
+  const when = (r: Report) => timeOf(r.createdAt) || r.createdAt;
   const out = [`# ${escapeMarkdown(now.label)}: ${when(before)} → ${when(after)}`, '',
     `before: ${escapeMarkdown(was.description)}  `, `after: ${escapeMarkdown(now.description)}`, ''];
   if (before.target.kind === 'script' || after.target.kind === 'script') {

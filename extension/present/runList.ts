@@ -29,7 +29,8 @@ export function runHeadline(report: Report): string {
   return `${regionLine(regions[0]!)}${more}`;
 }
 
-const timeOf = (iso: string): string => {
+/** When a run was made, to the minute, in the viewer's time zone ('' when the report's time is unreadable). */
+export const timeOf = (iso: string): string => {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return '';
   const pad = (n: number) => String(n).padStart(2, '0');
