@@ -52,7 +52,7 @@ def test_a_step_whose_gpu_idles_a_launch_bound_share_is_launch_bound_and_the_lin
     assert out["eager"]["busyPct"] == 20.0 and out["compiled"]["busyPct"] == 80.0
     assert out["eager"]["launchBound"] and not out["compiled"]["launchBound"]
     assert 100.0 - LAUNCH_BOUND_IDLE_PCT < 80.0
-    assert out["text"] == ("GPU work 0.20 → 0.40 ms per step, 20 → 4 kernels; GPU busy 20 % → 80 % of the wall step: "
+    assert out["text"] == ("GPU work 0.20 ms → 0.40 ms per step, 20 → 4 kernels; GPU busy 20% → 80% of the wall step: "
                            "eager was launch-bound: the CPU launches were the rest; the step is 0.50 ms shorter though "
                            "the GPU worked 0.20 ms more: it idled 0.70 ms less (the CPU's side)")
     # wall = GPU busy + GPU idle: a saving splits into the two
@@ -78,5 +78,5 @@ def test_on_cpu_the_work_is_the_outermost_ops_and_a_compiled_graph_counts_as_one
     work = step_work.side_work(events)
     assert work == {"device": "cpu", "steps": 1, "workMsPerStep": 0.5, "kernelsPerStep": 3.0, "profiledStepMs": 1.0}
     out = step_work.compare(work, work, {"eagerMs": 1.0, "compiledMs": 1.0})
-    assert out and out["text"].startswith("CPU op time 0.50 → 0.50 ms per step, 3 → 3 ops")
+    assert out and out["text"].startswith("CPU op time 0.50 ms → 0.50 ms per step, 3 → 3 ops")
     assert "no separate GPU" in out["text"] and not out["eager"]["launchBound"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .. import formats
 from .profiling import LAUNCH_BOUND_IDLE_PCT, union_us
 
 _DEVICE = ("kernel", "gpu_memcpy", "gpu_memset")
@@ -85,14 +86,6 @@ def _outermost(ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _fmt(ms: float) -> str:
-    return f"{ms:.2f}" if ms < 10 else f"{ms:.1f}"
-
-
-def _count(n: float) -> str:
-    return f"{n:.0f}" if n >= 10 or n == int(n) else f"{n:.1f}"
-
-
 def compare(eager: dict[str, Any] | None, compiled: dict[str, Any] | None, step: dict[str, Any] | None) -> dict[str, Any] | None:
     """The region's `inSitu.work` (schema `$defs/stepWork`): each side's work, its busy share of the side's steady wall
     step (step: inSitu.step; without one, of the profiled steps' own wall time, which carries the profiler's
@@ -109,9 +102,10 @@ def compare(eager: dict[str, Any] | None, compiled: dict[str, Any] | None, step:
     e, c = sides["eager"], sides["compiled"]
     gpu = e["device"] == "cuda"
     what, units = ("GPU work", "kernels") if gpu else ("CPU op time", "ops")
-    text = (f"{what} {_fmt(e['workMsPerStep'])} → {_fmt(c['workMsPerStep'])} ms per step, "
-            f"{_count(e['kernelsPerStep'])} → {_count(c['kernelsPerStep'])} {units}")
-    busy = f"{e['busyPct']:.0f} % → {c['busyPct']:.0f} % of the wall step" if e["busyPct"] is not None and c["busyPct"] is not None else None
+    text = (f"{what} {formats.ms(e['workMsPerStep'])} → {formats.ms(c['workMsPerStep'])} per step, "
+            f"{formats.count(e['kernelsPerStep'])} → {formats.count(c['kernelsPerStep'])} {units}")
+    busy = (f"{formats.pct(e['busyPct'])} → {formats.pct(c['busyPct'])} of the wall step"
+            if e["busyPct"] is not None and c["busyPct"] is not None else None)
     if not gpu:
         text += (f"{f'; ops {busy}' if busy else ''}: on CPU there is no separate GPU, the ops are the step's own CPU "
                  "work (a compiled graph counts as one op), the rest Python, dispatch and glue")
@@ -124,8 +118,8 @@ def compare(eager: dict[str, Any] | None, compiled: dict[str, Any] | None, step:
         saved = e["wallMs"] - c["wallMs"]
         if e["wallFrom"] == c["wallFrom"] == "steady steps" and saved > 0:  # wall = GPU busy + GPU idle, both ways
             gpu = e["workMsPerStep"] - c["workMsPerStep"]
-            text += (f"; of the {_fmt(saved)} ms saved per step, {_fmt(gpu)} ms is GPU work and {_fmt(saved - gpu)} ms "
-                     "the GPU's idle time (the CPU's side)" if gpu >= 0 else
-                     f"; the step is {_fmt(saved)} ms shorter though the GPU worked {_fmt(-gpu)} ms more: it idled "
-                     f"{_fmt(saved - gpu)} ms less (the CPU's side)")
+            text += (f"; of the {formats.ms(saved)} saved per step, {formats.ms(gpu)} is GPU work and "
+                     f"{formats.ms(saved - gpu)} the GPU's idle time (the CPU's side)" if gpu >= 0 else
+                     f"; the step is {formats.ms(saved)} shorter though the GPU worked {formats.ms(-gpu)} more: it "
+                     f"idled {formats.ms(saved - gpu)} less (the CPU's side)")
     return {"eager": e, "compiled": c, "text": text}
