@@ -3,6 +3,7 @@ the runs agree where the data allows, each run's interval covers the other run, 
 moves the estimate while it moves the old median-of-ratios a lot."""
 from __future__ import annotations
 
+import math
 import json
 import random
 import statistics
@@ -239,3 +240,12 @@ def test_a_launch_bound_eager_widens_the_interval_by_its_share_of_the_hosts_spee
     gpu_bound = _mode("default", [14.7] * 9, [4.2] * 9, [0.9] * 9, [], 1.0)
     run_speedups.adjust([gpu_bound], {"launchBound": False, "timing": None})
     assert gpu_bound["speedupInterval"]["floorPct"] == estimator.FLOOR_STEADY_PCT  # localopt: 0.2-0.8 % apart
+
+
+def test_where_a_next_run_may_land_is_the_resampled_spread_times_sqrt2() -> None:
+    """A next run's estimate has its own error too: the interval a report calls "next run" is a prediction interval."""
+    from compile_lens_runner.measure.estimator import next_run
+
+    low, high = next_run(1.2, (1.1, 1.25))
+    assert math.isclose(low, 1.2 - 0.1 * math.sqrt(2)) and math.isclose(high, 1.2 + 0.05 * math.sqrt(2))
+    assert next_run(1.2, (1.21, 1.3))[0] == 1.2  # bounds on one side of the value never cross it

@@ -28,6 +28,7 @@ the CPU limits too stays paired with the eager rounds beside it: both met the sa
 """
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from dataclasses import dataclass
@@ -120,6 +121,18 @@ def bootstrap(items: Sequence[T], statistic: Callable[[list[T]], float], resampl
     rng = random.Random(seed)
     values = [statistic(rng.choices(list(items), k=len(items))) for _ in range(resamples)]
     return percentile(values, 0.05), percentile(values, 0.95)
+
+
+# A next run's estimate carries its own sampling error as well as this run's: the difference of two independent
+# estimates has twice the variance, so where the next run may land is this run's resampled spread times sqrt(2)
+# (a prediction interval; the bare 5th-95th percentiles missed the next H100 profile on amp_train, BENCHMARKS.md).
+NEXT_RUN_SCALE = math.sqrt(2)
+
+
+def next_run(value: float, resampled_bounds: tuple[float, float]) -> tuple[float, float]:
+    """Where a next run's estimate may land, from the 5th-95th percentiles of this run's resampled estimate."""
+    low, high = resampled_bounds
+    return value - NEXT_RUN_SCALE * max(0.0, value - low), value + NEXT_RUN_SCALE * max(0.0, high - value)
 
 
 def resampled(pairs: list[Pair], resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float]:

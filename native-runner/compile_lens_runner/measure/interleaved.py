@@ -28,9 +28,9 @@ comparedBy "signature" with one, "matched-mix" with several). A region whose sig
 decode loop passing its growing cache: more than half its calls have a signature of their own) has no signature to
 match: its steps are pooled (comparedBy "pooled"), only each side's first step is its first-call cost, and the ABBA
 order of the blocks cancels a work that grows linearly with the call. Pairs: blocks 2j-1 and 2j (one eager, one compiled,
-adjacent); the interval is the 5th-95th percentiles of the estimate over pairs resampled with replacement
-(estimator.bootstrap), with a floor of estimator.FLOOR_STEADY_PCT, and with fewer than MIN_PAIRS_RESAMPLED pairs it
-reaches every pair's own ratio.
+adjacent); the interval is where a next run may land: the 5th-95th percentiles of the estimate over pairs resampled
+with replacement (estimator.bootstrap), widened by sqrt(2) for the next run's own error (estimator.next_run), with a
+floor of estimator.FLOOR_STEADY_PCT, and with fewer than MIN_PAIRS_RESAMPLED pairs it reaches every pair's own ratio.
 """
 from __future__ import annotations
 
@@ -262,7 +262,7 @@ def estimate(calls: list[Call], picks: dict[str, list[int]], duration: Callable[
                         merged[side].setdefault(sig, []).extend(values)
             got = _mix(merged, weights)
             return speedup if got is None else got[0] / got[1]
-        bounds += list(estimator.bootstrap(pair_samples, of))
+        bounds += list(estimator.next_run(speedup, estimator.bootstrap(pair_samples, of)))
     else:  # too few pairs to resample: every pair's own ratio bounds what a next run may give
         bounds += pair_ratios
     per_signature = [{"signature": s, "eagerMs": round(statistics.median(whole["eager"][s]), 4),
