@@ -227,7 +227,7 @@ class Parser:
 
     def _record(self, data: bytes, header: re.Match[bytes], end: int, source: Source, records: list[Record]) -> None:
         """The record of a HEADER match whose lines end at `end` (the next record's start, or the data's end)."""
-        start = header.start(9) + 1  # the payload's first byte
+        start = header.end(12) + 1  # the payload's first byte
         try:
             entry = trace_scan.envelope(header)
         except ValueError:
@@ -247,7 +247,7 @@ class Parser:
             self.strings[int(value[1])] = str(value[0])
             return
         meta: dict[str, Any] | bytes = value if isinstance(value, (dict, bytes)) else {}
-        event = trace_scan.event_of(data[start:payload_end]) if kind == "chromium_event" else None
+        event = trace_scan.event(header, payload_end) if kind == "chromium_event" else None
         record = Record(kind, meta, None, compile_id, self.marker.get("mode"), self.marker.get("phase"), self.strings, source,
                         (start, payload_end), event)
         if record.artifact == MARKER:
