@@ -15,7 +15,7 @@ from conftest import REPO
 
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler import trace_scan
-from compile_lens_runner.logs import files, inspect
+from compile_lens_runner.logs import files, forked, inspect
 
 FIXTURES = REPO / "test" / "fixtures"
 LOGS = [p for p in sorted((FIXTURES / "logs").glob("*.log")) + sorted((FIXTURES / "tlparse").rglob("*.log*"))
@@ -147,7 +147,7 @@ def test_a_log_read_by_two_processes_gives_the_same_report(paths: list[Path], tm
     alone = _report(paths, tmp_path / "alone")
     monkeypatch.setattr(inspect, "PARALLEL_RECORDS", 0)  # insight in a forked process, artifacts written here
     monkeypatch.setattr(inspect, "PARALLEL_BYTES", 0)  # one worker per core for the ranks
-    monkeypatch.setattr(inspect, "_cores", lambda: 2)
+    monkeypatch.setattr(forked, "cores", lambda: 2)
     assert _report(paths, tmp_path / "forked") == alone
 
 
@@ -168,3 +168,29 @@ def test_a_record_without_a_payload_reads_as_empty_from_a_file(tmp_path: Path) -
     records, _ = files.read(str(path))
     assert [r.kind for r in records] == ["artifact", "dynamo_start"]
     assert all(r.logged() == b"" and r.payload == "" and r.payload_json() is None for r in records)
+
+
+@pytest.mark.parametrize("log", [p for p in LOGS if not p.name.endswith(".gz")], ids=lambda p: str(p.relative_to(FIXTURES)))
+@pytest.mark.parametrize("parts", [2, 5])
+def test_a_log_read_in_parts_at_once_gives_the_same_records(log: Path, parts: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large log is read by one forked process per core, each from a record's line on: markers, file names and
+    the first unreadable line's number carry across the parts as across blocks."""
+    whole = tt.Parser()
+    read_whole = whole.feed_bytes(_text(log))
+    monkeypatch.setattr(files, "SPLIT_BYTES", 0)
+    monkeypatch.setattr(forked, "cores", lambda: parts)
+    records, parser = files.read(str(log), 4099)
+    assert _facts(records, parser) == _facts(read_whole, whole)
+    assert [r.event() for r in records] == [r.event() for r in read_whole]
+
+
+def test_unreadable_lines_in_a_later_part_are_numbered_in_the_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = (FIXTURES / "logs" / "ddp-diverge-rank1.log").read_text().split("\n")
+    at = next(i for i in range(len(lines) * 3 // 4, len(lines)) if lines[i].startswith("V"))
+    path = tmp_path / "t.log"
+    path.write_text("\n".join(lines[:at] + ["not a record"] + lines[at:]))
+    monkeypatch.setattr(files, "SPLIT_BYTES", 0)
+    monkeypatch.setattr(forked, "cores", lambda: 2)
+    records, parser = files.read(str(path))
+    assert (parser.unreadable, parser.first_unreadable) == (1, at + 1)
+    assert len(records) == len(files.read(str(FIXTURES / "logs" / "ddp-diverge-rank1.log"))[0])
