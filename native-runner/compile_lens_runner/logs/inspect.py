@@ -29,10 +29,14 @@ _NO_VERDICT = "Read from compiler logs: nothing was run or timed here, so there 
 def _cudagraphs(records: list[tt.Record]) -> bool:
     """Whether the run used CUDA graphs (otherwise every graph would read "not captured"): a skip reason, a capture, a
     skip the runner recorded, or a graph PyTorch set up for CUDA graphs at its first run."""
-    return any(r.kind == "compilation_metrics" and r.meta.get("cudagraph_skip_reason") for r in records) or any(
-        (event := r.event()) is not None and event.name == "CUDAGraphNode.record" for r in records) or any(
-        r.artifact == tt.CUDAGRAPH_SKIP or (r.kind == "compilation_metrics_runtime" and r.meta.get("runtime_cudagraphify_time_us")
-                                            is not None) for r in records)
+    for r in records:  # one pass: most records are compile events
+        if r.kind == "chromium_event":
+            if (event := r.event()) is not None and event.name == "CUDAGraphNode.record":
+                return True
+        elif ((r.kind == "compilation_metrics" and r.meta.get("cudagraph_skip_reason")) or r.artifact == tt.CUDAGRAPH_SKIP
+              or (r.kind == "compilation_metrics_runtime" and r.meta.get("runtime_cudagraphify_time_us") is not None)):
+            return True
+    return False
 
 
 def _environment(records: list[tt.Record]) -> dict[str, Any]:
