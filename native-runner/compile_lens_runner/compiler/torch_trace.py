@@ -84,10 +84,10 @@ class Record:
     __slots__ = ("kind", "_meta", "compile_id", "mode", "phase", "strings", "artifact", "_payload", "_source", "_start", "_end", "_json",
                  "_event")
 
-    def __init__(self, kind: str, meta: dict[str, Any] | bytes, payload: str | None, compile_id: str | None, mode: str | None = None,
+    def __init__(self, kind: str, meta: dict[str, Any] | tuple[int, int], payload: str | None, compile_id: str | None, mode: str | None = None,
                  phase: str | None = None, strings: dict[int, str] | None = None, source: Source | None = None,
                  span: tuple[int, int] = (0, 0), event: ChromiumEvent | None = None) -> None:
-        """`meta` bytes: its JSON, parsed when first read; `payload` None: the bytes at `span` of `source` are the
+        """`meta` (start, end): where its JSON is in `source`, read and parsed when first asked for; `payload` None: the bytes at `span` of `source` are the
         payload as logged; `event`: the chromium event when read from them already."""
         self.kind, self._meta, self.compile_id, self.mode, self.phase = kind, meta, compile_id, mode, phase
         self.strings = strings if strings is not None else {}
@@ -100,7 +100,8 @@ class Record:
         """What a process that read this record from a log file sends back of it (`from_file` makes it again): its
         fields as the parser left them, its payload's span in the file."""
         offset = self._source.offset if isinstance(self._source, InFile) else 0
-        return (self.kind, self._meta, self.compile_id, self.mode, self.phase, self._start + offset, self._end + offset,
+        meta = (self._meta[0] + offset, self._meta[1] + offset) if isinstance(self._meta, tuple) else self._meta
+        return (self.kind, meta, self.compile_id, self.mode, self.phase, self._start + offset, self._end + offset,
                 None if self._event is _UNPARSED else tuple(self._event))  # a plain tuple pickles twice as fast
 
     @classmethod
@@ -116,9 +117,9 @@ class Record:
     @property
     def meta(self) -> dict[str, Any]:
         """Its envelope's value of its kind ({} when that is not an object)."""
-        if isinstance(self._meta, bytes):
+        if isinstance(self._meta, tuple):
             try:
-                value = trace_scan.value_of(self._meta)
+                value = trace_scan.value_of(self._source.raw(*self._meta) if self._source else b"")
             except ValueError:  # a line damaged inside, its start and end whole
                 value = None
             self._meta = value if isinstance(value, dict) else {}
@@ -276,7 +277,7 @@ class Parser:
         if kind == "str" and isinstance(value, list) and len(value) == 2:
             self.strings[int(value[1])] = str(value[0])
             return
-        meta: dict[str, Any] | bytes = value if isinstance(value, (dict, bytes)) else {}
+        meta: dict[str, Any] | tuple[int, int] = value if isinstance(value, (dict, tuple)) else {}
         event = trace_scan.event(header, payload_end) if kind == "chromium_event" else None
         record = Record(kind, meta, None, compile_id, self.marker.get("mode"), self.marker.get("phase"), self.strings, source,
                         (start, payload_end), event)

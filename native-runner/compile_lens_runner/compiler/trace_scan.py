@@ -63,8 +63,8 @@ def _value(raw: bytes) -> Any:
     return _LITERALS[raw] if raw in _LITERALS else int(raw)
 
 
-# What a record's envelope says: its kind, the kind's value (bytes: its JSON, parsed when read), its compile id
-# ("frame/attempt", else the value's compile_id), its rank
+# What a record's envelope says: its kind, the kind's value (a (start, end) span of the data: its JSON, parsed when
+# read), its compile id ("frame/attempt", else the value's compile_id), its rank
 Envelope = tuple[str, Any, Any, Any]
 _STRING = re.compile(rb'\{"str": \[(' + _STR + rb'), (\d+)\]\}[ \t\r]*')  # a file name interned
 _DECODER = json.JSONDecoder()
@@ -107,7 +107,7 @@ def envelope(header: re.Match[bytes]) -> Envelope | None:
     # JSON decides
     if (other is not None and other != b"artifact" and data.find(b'"' + other + b'"', header.start(9), end) < 0
             and not any(key in value for key in (b'"rank"', b'"frame_id"', b'"frame_compile_id"'))):
-        return _kind(other), value, _compile_id(other_id), None if other_rank is None else int(other_rank)
+        return _kind(other), header.span(9), _compile_id(other_id), None if other_rank is None else int(other_rank)
     line = data[header.end(2):end]
     string = _STRING.fullmatch(line)
     if string:

@@ -98,8 +98,9 @@ def read(path: str, block: int = BLOCK) -> tuple[list[tt.Record], tt.Parser]:
     later, (records, parser) = forked.alongside(
         [functools.partial(_part_sent, path, start, stop, block) for start, stop in zip(parts[1:], parts[2:])],
         lambda: _read_part(log, parts[0], parts[1], block))
+    whole = tt.InFile(log, 0)  # the parts' records name their spans in the file
     for sent, part in later:
-        _join(records, parser, [tt.Record.from_file(fields, parser.strings, tt.InFile(log, 0)) for fields in sent], part)
+        _join(records, parser, [tt.Record.from_file(fields, parser.strings, whole) for fields in sent], part)
     return records, parser
 
 
@@ -177,7 +178,7 @@ def _parts(log: tt.LogFile, size: int, count: int) -> list[int]:
     for share in range(1, count):
         at = size * share // count
         while at < size:
-            data = log.read(at, min(at + BLOCK, size))
+            data = log.read(at, min(at + (1 << 20), size))
             found = _RECORD_LINE.search(data)
             if found:
                 at += found.start() + 1
