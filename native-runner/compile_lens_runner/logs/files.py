@@ -94,7 +94,7 @@ def read(path: str, block: int = BLOCK) -> tuple[list[tt.Record], tt.Parser]:
     if path.endswith(".gz"):
         return _read_gzip(path, block)
     log, size = tt.LogFile(path), os.path.getsize(path)
-    parts = _parts(log, size, forked.cores()) if size >= SPLIT_BYTES and forked.can_fork() else [0, size]
+    parts = _parts(log, size, forked.cores()) if size >= SPLIT_BYTES and forked.sharing() else [0, size]
     later, (records, parser) = forked.alongside(
         [functools.partial(_part_sent, path, start, stop, block) for start, stop in zip(parts[1:], parts[2:])],
         lambda: _read_part(log, parts[0], parts[1], block))

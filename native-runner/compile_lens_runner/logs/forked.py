@@ -20,17 +20,29 @@ def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def load() -> float:
+    """The host's load average over the last minute (0 where unknown)."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+
+
 def can_fork() -> bool:
     """Whether work can go to forked workers: two cores, fork (a spawned worker would run the command again), and not
-    in a worker already (a daemonic one may not start processes; one forked here splits no further)."""
+    in a worker already (one forked here splits no further)."""
     return (cores() >= 2 and "fork" in multiprocessing.get_all_start_methods()
             and multiprocessing.parent_process() is None)
 
 
+def sharing() -> bool:
+    """Whether work on one log's records is worth forked workers now: they can be forked and a core is idle. Where all
+    are busy a worker wins no time and costs a fifth more CPU (the pages of records touched on both sides are copied,
+    records are sent back: docs/BENCHMARKS.md)."""
+    return can_fork() and load() <= cores() - 1
+
+
 def alongside(forked: list[Callable[[], _Result]], here: Callable[[], _Here]) -> tuple[list[_Result], _Here]:
     """Each of `forked` in a forked process (their results come back pickled, in order) while `here` runs in this one;
-    one after the other when forking is not possible."""
-    if not forked or not can_fork():
+    one after the other when forking is not worth it (`sharing`)."""
+    if not forked or not sharing():
         return [work() for work in forked], here()
     _WORK[:] = forked
     try:
