@@ -197,3 +197,15 @@ def test_unreadable_lines_in_a_later_part_are_numbered_in_the_log(tmp_path: Path
     records, parser = files.read(str(path))
     assert (parser.unreadable, parser.first_unreadable) == (1, at + 1)
     assert len(records) == len(files.read(str(FIXTURES / "logs" / "ddp-diverge-rank1.log"))[0])
+
+
+@pytest.mark.parametrize("args", ['"compile_id": "3/1"', '"fn_name": "f",\n\t"compile_id": "0/0",\n\t"x": 1.5',
+                                  '"compile_id": "0/0",\n\t"compile_id": "2/0"', '"compile_id": 7', '"compile_id": 1.5',
+                                  '"note": "compile_id"', '"compile_id": null'])
+def test_an_event_s_compile_id_reads_as_its_json(args: str, tmp_path: Path) -> None:
+    payload = ('{\n"name": "x",\n"ts": 1.0,\n"args": {\n' + args.replace("\n\t", "\n") + '\n},\n"ph": "B",\n"cat": "c",\n'
+               '"tid": 0,\n"pid": 0\n}')
+    text = HEADER + '{"chromium_event": {}, "frame_id": 0, "frame_compile_id": 0}\n' + "".join(
+        "\t" + line + "\n" for line in payload.split("\n"))
+    records, _ = _read(text, tmp_path)
+    assert records[0].event() == trace_scan.event_from_json(json.loads(payload))

@@ -258,7 +258,7 @@ class Parser:
 
     def _record(self, data: bytes, header: re.Match[bytes], end: int, source: Source, records: list[Record]) -> None:
         """The record of a HEADER match whose lines end at `end` (the next record's start, or the data's end)."""
-        start = header.end(12) + 1  # the payload's first byte
+        start = header.end(14) + 1  # the payload's first byte
         try:
             entry = trace_scan.envelope(header)
         except ValueError:

@@ -28,12 +28,13 @@ _EVENT = (rb'\n\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (' + _NUMBER + rb'),\n\t"
 # - a kind with an object value (a tensor's description, a compile's metrics...), then the context keys with the
 #   compile id (no brace in them, so the value ends at the last brace but one): the value is located, its JSON parsed
 #   only when a reader asks for it;
+# - a file name interned;
 # - else the envelope is parsed as JSON.
 # Groups: 1 (empty) where the line starts, 2 (empty) where the envelope starts; the first shape's kind 3, artifact
 # name 4 and encoding 5, rank 6, compile id 7 (its frame and attempt: `0, "frame_compile_id": 1`); the second shape's
-# kind 8, value 9, rank 10, compile id 11; 12 (empty) where the header line ends; 13 to 17 a payload laid out as a
-# chromium event (_EVENT's groups: it is the event only if the payload ends where it does); the payload's other lines
-# follow, each after its line break.
+# kind 8, value 9, rank 10, compile id 11; a file name interned ({"str": [name, id]}) 12 and 13; 14 (empty) where the
+# header line ends; 15 to 19 a payload laid out as a chromium event (_EVENT's groups: it is the event only if the
+# payload ends where it does); the payload's other lines follow, each after its line break.
 _KIND = rb'\{"(?!(?:' + "|".join(CONTEXT_KEYS).encode() + rb')")(\w+)": '
 _RECORD = (rb'()[VIWEC]\d{4} [\d:.]+ +\d+ [^\]\n]*\] ()(?:'
            + _KIND + rb'(?:\{\}|\{"name": (' + _STR + rb'), "encoding": (' + _STR + rb')\})(?:, "rank": (\d+))?'
@@ -41,11 +42,12 @@ _RECORD = (rb'()[VIWEC]\d{4} [\d:.]+ +\d+ [^\]\n]*\] ()(?:'
            rb'(?:, "(?!(?:rank|frame_id|frame_compile_id|\3)")\w+": ' + _VALUE + rb')*\}[ \t\r]*'
            rb'|' + _KIND + rb'(\{[^\n]*\})(?:, "rank": (\d+))?, "frame_id": (\d+, "frame_compile_id": \d+)'
            rb'(?:, "(?!(?:rank|frame_id|frame_compile_id)")\w+": (?:-?\d+|"[^"\\\n{}]*"|null|true|false))*\}[ \t\r]*'
+           rb'|\{"str": \[(' + _STR + rb'), (\d+)\]\}[ \t\r]*'
            rb'|\{[^\n]*)$()(?:' + _EVENT + rb')?(?:\n\t[^\n]*)*')
 FIRST = re.compile(_RECORD, re.M)  # at the start of the data
 HEADER = re.compile(rb"\n" + _RECORD, re.M)  # after a line break: a literal first character is found much faster
 _LITERALS: dict[bytes, Any] = {b"null": None, b"true": True, b"false": False}
-_EVENT_ID = re.compile(rb'(?:^|\n)\t"compile_id": (' + _VALUE + rb')(?:,|$)')
+_ID_VALUE = re.compile(_VALUE)  # a chromium event's args.compile_id read by shape
 
 
 class ChromiumEvent(NamedTuple):
@@ -66,7 +68,6 @@ def _value(raw: bytes) -> Any:
 # What a record's envelope says: its kind, the kind's value (a (start, end) span of the data: its JSON, parsed when
 # read), its compile id ("frame/attempt", else the value's compile_id), its rank
 Envelope = tuple[str, Any, Any, Any]
-_STRING = re.compile(rb'\{"str": \[(' + _STR + rb'), (\d+)\]\}[ \t\r]*')  # a file name interned
 _DECODER = json.JSONDecoder()
 _KINDS: dict[bytes, str] = {}  # kinds, compile ids, event names and phases decoded once (they repeat)
 _IDS: dict[bytes, str] = {}
@@ -97,22 +98,21 @@ def _envelope(entry: dict[str, Any]) -> Envelope:
 def envelope(header: re.Match[bytes]) -> Envelope | None:
     """The envelope of a HEADER match: read by shape when it has one of the common ones, else parsed (ValueError when
     it does not parse, None when it is JSON but not an object)."""
-    kind, name, encoding, rank, compile_id, other, value, other_rank, other_id = header.group(3, 4, 5, 6, 7, 8, 9, 10, 11)
+    kind, name, encoding, rank, compile_id, other, value, other_rank, other_id, string, string_id = header.group(
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
     if kind is not None:
         return (_kind(kind), {"name": _value(name), "encoding": _value(encoding)} if name is not None else {},
                 None if compile_id is None else _compile_id(compile_id), None if rank is None else int(rank))
-    data, end = header.string, header.start(12)
+    if string is not None:
+        return "str", [_value(string), int(string_id)], None, None
+    data, end = header.string, header.start(14)
     # a located value: an artifact's name is read at once; the kind may come again after the value (JSON keeps a
     # repeated key's last value), and a key read here may be in the value or between it and the context keys: then
     # JSON decides
     if (other is not None and other != b"artifact" and data.find(b'"' + other + b'"', header.start(9), end) < 0
             and not any(key in value for key in (b'"rank"', b'"frame_id"', b'"frame_compile_id"'))):
         return _kind(other), header.span(9), _compile_id(other_id), None if other_rank is None else int(other_rank)
-    line = data[header.end(2):end]
-    string = _STRING.fullmatch(line)
-    if string:
-        return "str", [_value(string[1]), int(string[2])], None, None
-    entry = json.loads(line.decode("utf-8", errors="replace"))
+    entry = json.loads(data[header.end(2):end].decode("utf-8", errors="replace"))
     return _envelope(entry) if isinstance(entry, dict) else None
 
 
@@ -130,17 +130,23 @@ def event(header: re.Match[bytes], payload_end: int) -> ChromiumEvent | None:
     """The chromium event of a HEADER match whose payload ends at `payload_end`, read from its fixed layout (name, ts,
     flat args, ph, cat, tid, pid, one per line); None when the payload is laid out otherwise (nested args, escapes,
     damage, more lines): then its JSON decides."""
-    if header.end(17) != payload_end:  # not laid out as an event (-1), or more after it
+    if header.end(19) != payload_end:  # not laid out as an event (-1), or more after it
         return None
-    name, ts, args, ph = header.group(13, 14, 15, 16)
+    name, ts, args, ph = header.group(15, 16, 17, 18)
     compile_id = None
     if args and b'"compile_id"' in args:
-        found = _EVENT_ID.findall(args)
-        if not found:
+        at = args.rfind(b'\t"compile_id": ')  # JSON keeps a repeated key's last value
+        if at < 0 or (at and args[at - 1] != 10):  # not a key of its own line: JSON decides
             return None
-        compile_id = _IDS.get(found[-1]) or _value(found[-1])  # JSON keeps a repeated key's last value
-        if isinstance(compile_id, str):
-            compile_id = _IDS.setdefault(found[-1], compile_id)
+        end = args.find(b"\n", at) + 1 or len(args) + 1
+        raw = args[at + 15:end - 1].removesuffix(b",")
+        compile_id = _IDS.get(raw)
+        if compile_id is None:
+            if not _ID_VALUE.fullmatch(raw):  # a float: JSON decides
+                return None
+            compile_id = _value(raw)
+            if isinstance(compile_id, str):
+                compile_id = _IDS.setdefault(raw, compile_id)
     return ChromiumEvent(_NAMES.get(name) or _NAMES.setdefault(name, name.decode("utf-8", errors="replace")),
                          _NAMES.get(ph) or _NAMES.setdefault(ph, ph.decode()), float(ts), compile_id)
 
