@@ -18,7 +18,7 @@ from .torch_trace import ChromiumEvent, Record
 ARTIFACT_DIR = "compiler"
 MAX_PHASES = 2000
 # `name = async_compile.triton('name', '''` (Triton), `name = async_compile.cpp_pybinding([...], r'''` (C++), ...
-_KERNEL_DEF = re.compile(r"^(\w+) = async_compile\.\w+\(", re.M)
+_KERNEL_DEF = re.compile(r"\n(\w+) = async_compile\.\w+\(")  # after a line break: found by its first character
 _HANDLE = re.compile(r"# \[Provenance debug handles\] (\S+)[^\S\n]*$", re.M)  # alone on its line (checked): found by its text
 _GUARD = re.compile(r"^[\s|]*\+- ([A-Z][A-Z_]+): (.*)$")
 _GUARD_MANAGER = re.compile(r"^(?P<indent>[\s|]*\+- )\w*GuardManager: source=(?P<source>.+?), accessed_by=.*?, type=<class '(?P<type>[^']+)'>.*$")
@@ -64,7 +64,8 @@ def kernel_lines(code: str) -> dict[str, int]:
     kernel's definition (`name = async_compile...`), else the call after its `[Provenance debug handles]` comment
     (extern kernels such as extern_kernels.mm have no definition)."""
     lines = code.split("\n")
-    found: dict[str, int] = {match[1]: line for line, match in _numbered(code, _KERNEL_DEF.finditer(code))}
+    text = "\n" + code  # a definition on the first line too
+    found: dict[str, int] = {match[1]: line for line, match in _numbered(text, _KERNEL_DEF.finditer(text))}
     for line, handle in _numbered(code, _HANDLE.finditer(code)):
         if lines[line - 1][:handle.start() - code.rfind("\n", 0, handle.start()) - 1].strip():
             continue

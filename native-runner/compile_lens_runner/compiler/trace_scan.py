@@ -110,7 +110,7 @@ def envelope(header: re.Match[bytes]) -> Envelope | None:
     # repeated key's last value), and a key read here may be in the value or between it and the context keys: then
     # JSON decides
     if (other is not None and other != b"artifact" and data.find(b'"' + other + b'"', header.start(9), end) < 0
-            and not any(key in value for key in (b'"rank"', b'"frame_id"', b'"frame_compile_id"'))):
+            and b'"rank"' not in value and b'"frame_id"' not in value and b'"frame_compile_id"' not in value):
         return _kind(other), header.span(9), _compile_id(other_id), None if other_rank is None else int(other_rank)
     entry = json.loads(data[header.end(2):end].decode("utf-8", errors="replace"))
     return _envelope(entry) if isinstance(entry, dict) else None
