@@ -240,12 +240,16 @@ def compiler_insight(records: list[Record], trigger: Callable[[Record], str | No
     metrics = [r.meta for r in records if r.kind == "compilation_metrics"]
     starts = {r.compile_id: r for r in records if r.kind == "dynamo_start" and r.compile_id}
     breaks: dict[tuple[Any, ...], dict[str, Any]] = {}
+    sites: dict[str, tuple[Any, ...]] = {}  # a break's text -> its site: a break hit again logs the same text
     for r in records:
         if r.artifact == "dynamo_graph_break_reason":
-            gb = graph_break(r)
-            loc = gb["location"] or {}
-            site = breaks.setdefault((loc.get("file"), loc.get("line"), gb["reason"]), dict(gb, count=0))
-            site["count"] += 1
+            site = sites.get(text := r.payload)
+            if site is None:
+                gb = graph_break(r)
+                loc = gb["location"] or {}
+                site = sites[text] = (loc.get("file"), loc.get("line"), gb["reason"])
+                breaks.setdefault(site, dict(gb, count=0))
+            breaks[site]["count"] += 1
     guards = [m["guard_count"] for m in metrics if isinstance(m.get("guard_count"), int)]
     failures = [{"compileId": r.meta.get("compile_id") or r.compile_id, "failType": r.meta.get("fail_type"),
                  "reason": r.meta.get("fail_reason")} for r in records if r.kind == "compilation_metrics" and r.meta.get("fail_type")]
