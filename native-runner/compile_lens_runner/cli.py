@@ -11,7 +11,6 @@ from .target.samples import NAMES as SAMPLE_NAMES
 from .errors import RunnerError
 from .process.inspect import inspect_logs
 from .process.placement import default_out_dir, make_tool_folder, refusal
-from .process.supervisor import supervise
 
 KNOWN_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 EXIT_USAGE = 2
@@ -163,4 +162,6 @@ def main(argv: list[str] | None = None) -> int:
         parser().error(refused)
     if not args.out:
         make_tool_folder(out_dir)
+    from .process.supervisor import supervise  # not imported by `inspect`, which reads logs only
+
     return supervise(spec, out_dir, args.timeout, stop_on_stdin_eof=args.stop_when_stdin_closes)

@@ -128,12 +128,10 @@ def test_a_size_change_inside_a_library_call_gets_a_fix_at_the_users_level() -> 
 
 def test_library_frame_names_the_compiled_library_function_only_when_user_code_called_it() -> None:
     from compile_lens_runner.compiler.insight import library_frame
-    from compile_lens_runner.compiler.torch_trace import Record
+    from compile_lens_runner.compiler.user_code import location
 
-    def start(*files: tuple[str, str]) -> Record:
-        strings = {n: f for n, (f, _) in enumerate(files)}
-        return Record(kind="dynamo_start", compile_id="0/0", meta={"stack": [{"line": 1, "name": name, "filename": n} for n, (_, name) in enumerate(files)]},
-                      payload="", strings=strings)
+    def start(*files: tuple[str, str]) -> list[dict]:  # the stack a compile started from, outermost first
+        return [location(file, 1, name) for file, name in files]
 
     user, lib = ("/ws/gen.py", "<module>"), ("/venv/site-packages/transformers/models/llama/modeling_llama.py", "forward")
     assert library_frame(start(user, lib)) == "forward in modeling_llama.py"

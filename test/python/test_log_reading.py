@@ -15,7 +15,7 @@ from conftest import REPO
 
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler import trace_scan
-from compile_lens_runner.logs import files, inspect
+from compile_lens_runner.logs import files, forked, inspect
 
 FIXTURES = REPO / "test" / "fixtures"
 LOGS = [p for p in sorted((FIXTURES / "logs").glob("*.log")) + sorted((FIXTURES / "tlparse").rglob("*.log*"))
@@ -56,7 +56,7 @@ def test_a_gzipped_log_reads_as_the_plain_one(tmp_path: Path) -> None:
 
 def test_events_read_by_shape_say_what_their_json_says() -> None:
     events = [r for log in LOGS for r in files.read(str(log))[0] if r.kind == "chromium_event"]
-    by_shape = [r for r in events if trace_scan.event_of(r.logged()) is not None]
+    by_shape = [r for r in events if r._event is not tt._UNPARSED]  # read while the log was, from the event's layout
     assert len(by_shape) >= len(events) * 0.9, "most events have torch's layout"
     for r in events:
         parsed = r.payload_json()
@@ -147,7 +147,8 @@ def test_a_log_read_by_two_processes_gives_the_same_report(paths: list[Path], tm
     alone = _report(paths, tmp_path / "alone")
     monkeypatch.setattr(inspect, "PARALLEL_RECORDS", 0)  # insight in a forked process, artifacts written here
     monkeypatch.setattr(inspect, "PARALLEL_BYTES", 0)  # one worker per core for the ranks
-    monkeypatch.setattr(inspect, "_cores", lambda: 2)
+    monkeypatch.setattr(forked, "cores", lambda: 2)
+    monkeypatch.setattr(forked, "load", lambda: 0.0)  # a busy host reads in one process
     assert _report(paths, tmp_path / "forked") == alone
 
 
@@ -168,3 +169,43 @@ def test_a_record_without_a_payload_reads_as_empty_from_a_file(tmp_path: Path) -
     records, _ = files.read(str(path))
     assert [r.kind for r in records] == ["artifact", "dynamo_start"]
     assert all(r.logged() == b"" and r.payload == "" and r.payload_json() is None for r in records)
+
+
+@pytest.mark.parametrize("log", [p for p in LOGS if not p.name.endswith(".gz")], ids=lambda p: str(p.relative_to(FIXTURES)))
+@pytest.mark.parametrize("parts", [2, 5])
+def test_a_log_read_in_parts_at_once_gives_the_same_records(log: Path, parts: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large log is read by one forked process per core, each from a record's line on: markers, file names and
+    the first unreadable line's number carry across the parts as across blocks."""
+    whole = tt.Parser()
+    read_whole = whole.feed_bytes(_text(log))
+    monkeypatch.setattr(files, "SPLIT_BYTES", 0)
+    monkeypatch.setattr(forked, "cores", lambda: parts)
+    monkeypatch.setattr(forked, "load", lambda: 0.0)
+    records, parser = files.read(str(log), 4099)
+    assert _facts(records, parser) == _facts(read_whole, whole)
+    assert [r.event() for r in records] == [r.event() for r in read_whole]
+
+
+def test_unreadable_lines_in_a_later_part_are_numbered_in_the_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = (FIXTURES / "logs" / "ddp-diverge-rank1.log").read_text().split("\n")
+    at = next(i for i in range(len(lines) * 3 // 4, len(lines)) if lines[i].startswith("V"))
+    path = tmp_path / "t.log"
+    path.write_text("\n".join(lines[:at] + ["not a record"] + lines[at:]))
+    monkeypatch.setattr(files, "SPLIT_BYTES", 0)
+    monkeypatch.setattr(forked, "cores", lambda: 2)
+    monkeypatch.setattr(forked, "load", lambda: 0.0)  # a busy host reads in one process
+    records, parser = files.read(str(path))
+    assert (parser.unreadable, parser.first_unreadable) == (1, at + 1)
+    assert len(records) == len(files.read(str(FIXTURES / "logs" / "ddp-diverge-rank1.log"))[0])
+
+
+@pytest.mark.parametrize("args", ['"compile_id": "3/1"', '"fn_name": "f",\n\t"compile_id": "0/0",\n\t"x": 1.5',
+                                  '"compile_id": "0/0",\n\t"compile_id": "2/0"', '"compile_id": 7', '"compile_id": 1.5',
+                                  '"note": "compile_id"', '"compile_id": null'])
+def test_an_event_s_compile_id_reads_as_its_json(args: str, tmp_path: Path) -> None:
+    payload = ('{\n"name": "x",\n"ts": 1.0,\n"args": {\n' + args.replace("\n\t", "\n") + '\n},\n"ph": "B",\n"cat": "c",\n'
+               '"tid": 0,\n"pid": 0\n}')
+    text = HEADER + '{"chromium_event": {}, "frame_id": 0, "frame_compile_id": 0}\n' + "".join(
+        "\t" + line + "\n" for line in payload.split("\n"))
+    records, _ = _read(text, tmp_path)
+    assert records[0].event() == trace_scan.event_from_json(json.loads(payload))

@@ -10,7 +10,7 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from ..measure.profiling import kernel_us_per_step
 from .torch_trace import ChromiumEvent, Record
@@ -18,8 +18,8 @@ from .torch_trace import ChromiumEvent, Record
 ARTIFACT_DIR = "compiler"
 MAX_PHASES = 2000
 # `name = async_compile.triton('name', '''` (Triton), `name = async_compile.cpp_pybinding([...], r'''` (C++), ...
-_KERNEL_DEF = re.compile(r"^(\w+) = async_compile\.\w+\(", re.M)
-_HANDLE = re.compile(r"^\s*# \[Provenance debug handles\] (\S+)\s*$")
+_KERNEL_DEF = re.compile(r"\n(\w+) = async_compile\.\w+\(")  # after a line break: found by its first character
+_HANDLE = re.compile(r"# \[Provenance debug handles\] (\S+)[^\S\n]*$", re.M)  # alone on its line (checked): found by its text
 _GUARD = re.compile(r"^[\s|]*\+- ([A-Z][A-Z_]+): (.*)$")
 _GUARD_MANAGER = re.compile(r"^(?P<indent>[\s|]*\+- )\w*GuardManager: source=(?P<source>.+?), accessed_by=.*?, type=<class '(?P<type>[^']+)'>.*$")
 _TENSOR_REASON = re.compile(r"^tensor '(?P<name>.+?)' \w+ mismatch")
@@ -51,18 +51,27 @@ def safe_name(compile_id: str | None) -> str:
 
 # -- generated code ----------------------------------------------------------------------------------------------
 
+def _numbered(code: str, matches: Iterable[re.Match[str]]) -> Iterator[tuple[int, re.Match[str]]]:
+    """Each match with its 1-based line, lines counted on from the previous match (a module has thousands)."""
+    line, counted = 1, 0
+    for match in matches:
+        line, counted = line + code.count("\n", counted, match.start()), match.start()
+        yield line, match
+
+
 def kernel_lines(code: str) -> dict[str, int]:
     """1-based line of each provenance handle ("name:N") and kernel name in one output-code module: a generated
     kernel's definition (`name = async_compile...`), else the call after its `[Provenance debug handles]` comment
     (extern kernels such as extern_kernels.mm have no definition)."""
     lines = code.split("\n")
-    found: dict[str, int] = {m[1]: code.count("\n", 0, m.start()) + 1 for m in _KERNEL_DEF.finditer(code)}
-    for i, line in enumerate(lines):
-        handle = _HANDLE.match(line)
-        if handle:
-            name = handle[1].rsplit(":", 1)[0]
-            call = next((j for j in range(i + 1, len(lines)) if not lines[j].lstrip().startswith("#")), i)
-            found[handle[1]] = found.get(name, call + 1)
+    text = "\n" + code  # a definition on the first line too
+    found: dict[str, int] = {match[1]: line for line, match in _numbered(text, _KERNEL_DEF.finditer(text))}
+    for line, handle in _numbered(code, _HANDLE.finditer(code)):
+        if lines[line - 1][:handle.start() - code.rfind("\n", 0, handle.start()) - 1].strip():
+            continue
+        name = handle[1].rsplit(":", 1)[0]
+        call = next((j for j in range(line, len(lines)) if not lines[j].lstrip().startswith("#")), line - 1)
+        found[handle[1]] = found.get(name, call + 1)
     return found
 
 
@@ -198,7 +207,7 @@ class _Writer:
 @dataclass
 class _Compiles:
     """What the log says per compile id, in the order the compiles started."""
-    order: list[str] = field(default_factory=list)
+    order: dict[str, None] = field(default_factory=dict)  # the ids, in order (a dict: looked up per record)
     modules: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)  # [(output code, its original path)]
     before: dict[str, int] = field(default_factory=dict)  # lines of the saved file before the latest module's code
     code_lines: dict[tuple[str | None, str, int], int] = field(default_factory=dict)  # (id, kernel, nth) -> saved line
@@ -214,8 +223,8 @@ def _collect(records: list[Record]) -> _Compiles:
         cid = r.compile_id
         if cid is None:
             continue
-        if cid not in found.order and r.kind in ("dynamo_start", "inductor_output_code", "dynamo_cpp_guards_str", "dynamo_guards", "dynamo_output_graph"):
-            found.order.append(cid)
+        if r.kind in ("dynamo_start", "inductor_output_code", "dynamo_cpp_guards_str", "dynamo_guards", "dynamo_output_graph"):
+            found.order.setdefault(cid)
         modules = found.modules.get(cid)
         if r.kind == "inductor_output_code":
             # the saved file has the modules one after another, a header line each

@@ -80,14 +80,10 @@ def _start_frames(record: Record) -> list[dict[str, Any]]:
     return frames
 
 
-def _start_location(record: Record) -> dict[str, Any] | None:
-    return innermost_user(_start_frames(record))
-
-
-def library_frame(start: Record | None) -> str | None:
-    """"forward in modeling_llama.py" when the compiled frame is library code the user's code called (its innermost
-    frame is not a user file, and a user frame called it); None for the user's own code or when unknown."""
-    frames = _start_frames(start) if start is not None else []
+def library_frame(frames: list[dict[str, Any]]) -> str | None:
+    """"forward in modeling_llama.py" when the compiled frame (`frames`: the stack its compile started from) is
+    library code the user's code called (its innermost frame is not a user file, and a user frame called it); None for
+    the user's own code or when unknown."""
     if not frames or is_user_file(frames[-1]["file"]) or innermost_user(frames) is None:
         return None
     file = frames[-1]["file"].replace("\\", "/")
@@ -105,14 +101,14 @@ def recompile(record: Record, starts: dict[str, Record], trigger: Callable[[Reco
     code = comment.split("  #", 1)[0].strip()
     if code and not reason.startswith(("tensor ", "size ")):
         reason = f"{reason} (guard from: {code})"
-    loc = innermost_user(parse_frames(first))
-    if loc is None and record.compile_id in starts:
-        loc = _start_location(starts[record.compile_id])
+    start = starts.get(record.compile_id or "")
+    start_frames = _start_frames(start) if start is not None else []
+    loc = innermost_user(parse_frames(first)) or innermost_user(start_frames)
     return {"reason": reason, "allReasons": [re.sub(r"\s+", " ", str(r).split("\n", 1)[0]) for r in reasons],
             "compileId": record.compile_id, "location": loc, "trigger": trigger(record),
             "inTimedRegion": record.phase in TIMED_PHASES, "pattern": explain.pattern(reason),
             "hint": explain.pytorch_hint(first),
-            "explanation": explain.explain(reason, first, library_frame(starts.get(record.compile_id or "")))}
+            "explanation": explain.explain(reason, first, library_frame(start_frames))}
 
 
 def _us(meta: dict[str, Any], key: str) -> float:
@@ -159,10 +155,13 @@ def _span_seconds(chromium: list[Record], pattern: re.Pattern[str]) -> float:
     return total
 
 
+_CACHE_ARTIFACT = re.compile(r"(fx_graph|aotautograd)_cache_(hit|miss|bypass)")
+
+
 def cache_summary(records: Iterable[Record]) -> dict[str, dict[str, int]]:
     counts: dict[str, Counter[str]] = {"fxGraph": Counter(), "aotAutograd": Counter()}
     for r in records:
-        match = re.match(r"(fx_graph|aotautograd)_cache_(hit|miss|bypass)", r.artifact or "")
+        match = r.artifact and _CACHE_ARTIFACT.match(r.artifact)
         if match:
             counts["fxGraph" if match[1] == "fx_graph" else "aotAutograd"][match[2]] += 1
     return {k: {s: v.get(s, 0) for s in ("hit", "miss", "bypass")} for k, v in counts.items()}
@@ -241,12 +240,16 @@ def compiler_insight(records: list[Record], trigger: Callable[[Record], str | No
     metrics = [r.meta for r in records if r.kind == "compilation_metrics"]
     starts = {r.compile_id: r for r in records if r.kind == "dynamo_start" and r.compile_id}
     breaks: dict[tuple[Any, ...], dict[str, Any]] = {}
+    sites: dict[str, tuple[Any, ...]] = {}  # a break's text -> its site: a break hit again logs the same text
     for r in records:
         if r.artifact == "dynamo_graph_break_reason":
-            gb = graph_break(r)
-            loc = gb["location"] or {}
-            site = breaks.setdefault((loc.get("file"), loc.get("line"), gb["reason"]), dict(gb, count=0))
-            site["count"] += 1
+            site = sites.get(text := r.payload)
+            if site is None:
+                gb = graph_break(r)
+                loc = gb["location"] or {}
+                site = sites[text] = (loc.get("file"), loc.get("line"), gb["reason"])
+                breaks.setdefault(site, dict(gb, count=0))
+            breaks[site]["count"] += 1
     guards = [m["guard_count"] for m in metrics if isinstance(m.get("guard_count"), int)]
     failures = [{"compileId": r.meta.get("compile_id") or r.compile_id, "failType": r.meta.get("fail_type"),
                  "reason": r.meta.get("fail_reason")} for r in records if r.kind == "compilation_metrics" and r.meta.get("fail_type")]

@@ -12,7 +12,7 @@ import logging
 import itertools
 import os
 import re
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from . import trace_scan
 from .trace_scan import ChromiumEvent
@@ -54,6 +54,14 @@ class LogFile:
             self._fd = os.open(self.path, os.O_RDONLY)
         return os.pread(self._fd, end - start, start)
 
+    def lines(self, size: int) -> int:
+        """How many lines the first `size` bytes hold."""
+        block = 16 << 20
+        return sum(self.read(at, min(at + block, size)).count(b"\n") for at in range(0, size, block))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"path": self.path, "_fd": None}  # sent to another process: it opens the file itself
+
     def __del__(self) -> None:
         if self._fd is not None:
             os.close(self._fd)
@@ -76,10 +84,10 @@ class Record:
     __slots__ = ("kind", "_meta", "compile_id", "mode", "phase", "strings", "artifact", "_payload", "_source", "_start", "_end", "_json",
                  "_event")
 
-    def __init__(self, kind: str, meta: dict[str, Any] | bytes, payload: str | None, compile_id: str | None, mode: str | None = None,
+    def __init__(self, kind: str, meta: dict[str, Any] | tuple[int, int], payload: str | None, compile_id: str | None, mode: str | None = None,
                  phase: str | None = None, strings: dict[int, str] | None = None, source: Source | None = None,
                  span: tuple[int, int] = (0, 0), event: ChromiumEvent | None = None) -> None:
-        """`meta` bytes: its JSON, parsed when first read; `payload` None: the bytes at `span` of `source` are the
+        """`meta` (start, end): where its JSON is in `source`, read and parsed when first asked for; `payload` None: the bytes at `span` of `source` are the
         payload as logged; `event`: the chromium event when read from them already."""
         self.kind, self._meta, self.compile_id, self.mode, self.phase = kind, meta, compile_id, mode, phase
         self.strings = strings if strings is not None else {}
@@ -88,15 +96,30 @@ class Record:
         self._json: Any = _UNPARSED
         self._event: Any = _UNPARSED if event is None else event
 
+    def in_file(self) -> tuple[Any, ...]:
+        """What a process that read this record from a log file sends back of it (`from_file` makes it again): its
+        fields as the parser left them, its payload's span in the file."""
+        offset = self._source.offset if isinstance(self._source, InFile) else 0
+        meta = (self._meta[0] + offset, self._meta[1] + offset) if isinstance(self._meta, tuple) else self._meta
+        return (self.kind, meta, self.compile_id, self.mode, self.phase, self._start + offset, self._end + offset,
+                None if self._event is _UNPARSED else tuple(self._event))  # a plain tuple pickles twice as fast
+
+    @classmethod
+    def from_file(cls, fields: tuple[Any, ...], strings: dict[int, str], log: InFile) -> Record:
+        """A record sent by `in_file`, its payload read from `log` (at offset 0), its file names from `strings`."""
+        kind, meta, compile_id, mode, phase, start, end, event = fields
+        return cls(kind, meta, None, compile_id, mode, phase, strings, log, (start, end),
+                   None if event is None else ChromiumEvent(*event))
+
     def __repr__(self) -> str:
         return f"Record({self.kind!r}, compile_id={self.compile_id!r}, mode={self.mode!r}, phase={self.phase!r})"
 
     @property
     def meta(self) -> dict[str, Any]:
         """Its envelope's value of its kind ({} when that is not an object)."""
-        if isinstance(self._meta, bytes):
+        if isinstance(self._meta, tuple):
             try:
-                value = trace_scan.value_of(self._meta)
+                value = trace_scan.value_of(self._source.raw(*self._meta) if self._source else b"")
             except ValueError:  # a line damaged inside, its start and end whole
                 value = None
             self._meta = value if isinstance(value, dict) else {}
@@ -159,11 +182,17 @@ class Parser:
     Compile Lens wrote markers into the log (a log written elsewhere has none). Each feed must end at a line's end
     and at a record's: a payload is not continued across feeds."""
 
-    def __init__(self) -> None:
+    def __init__(self, lines_before: Callable[[int], int] | None = None, fed: int = 0) -> None:
+        """`lines_before(n)`: how many lines the log's first n bytes hold, asked when a line is first found unreadable
+        (a log file counts them on disk then); without it, the lines of each feed are counted as it is read. `fed`:
+        the bytes of the log before the first one fed (a log read in parts)."""
         self.strings: dict[int, str] = {}
         self.marker: dict[str, Any] = {}
         self.marked = False
-        self.lines = 0  # fed so far, while none was unreadable
+        self.unmarked = 0  # records read before the first marker (a log read in parts: another part's marker is theirs)
+        self._lines_before = lines_before
+        self.fed = fed  # bytes
+        self.lines = 0  # fed so far (counted without lines_before), while none was unreadable
         self.unreadable = 0
         self.first_unreadable: int | None = None
         self.ranks: set[int] = set()
@@ -172,7 +201,8 @@ class Parser:
         """The line starting at byte `at` of the fed data is not a record."""
         self.unreadable += 1
         if self.first_unreadable is None:
-            self.first_unreadable = self.lines + data.count(b"\n", 0, at) + 1
+            before = self._lines_before(self.fed) if self._lines_before else self.lines
+            self.first_unreadable = before + data.count(b"\n", 0, at) + 1
 
     def _stray(self, data: bytes, start: int, end: int) -> None:
         """Lines outside any record (blank ones are not counted)."""
@@ -205,8 +235,9 @@ class Parser:
             self._stray(data, 0, end)
         else:
             self._record(data, pending, end, source, records)
-        if self.first_unreadable is None:  # lines are counted only to number the first unreadable one
+        if self.first_unreadable is None and self._lines_before is None:  # only to number the first unreadable line
             self.lines += data.count(b"\n", 0, end) + (1 if end and data[end - 1] != 10 else 0)
+        self.fed += end
         return records
 
     def _payload_end(self, data: bytes, start: int, end: int) -> int:
@@ -227,7 +258,7 @@ class Parser:
 
     def _record(self, data: bytes, header: re.Match[bytes], end: int, source: Source, records: list[Record]) -> None:
         """The record of a HEADER match whose lines end at `end` (the next record's start, or the data's end)."""
-        start = header.start(9) + 1  # the payload's first byte
+        start = header.end(14) + 1  # the payload's first byte
         try:
             entry = trace_scan.envelope(header)
         except ValueError:
@@ -246,14 +277,15 @@ class Parser:
         if kind == "str" and isinstance(value, list) and len(value) == 2:
             self.strings[int(value[1])] = str(value[0])
             return
-        meta: dict[str, Any] | bytes = value if isinstance(value, (dict, bytes)) else {}
-        event = trace_scan.event_of(data[start:payload_end]) if kind == "chromium_event" else None
+        meta: dict[str, Any] | tuple[int, int] = value if isinstance(value, (dict, tuple)) else {}
+        event = trace_scan.event(header, payload_end) if kind == "chromium_event" else None
         record = Record(kind, meta, None, compile_id, self.marker.get("mode"), self.marker.get("phase"), self.strings, source,
                         (start, payload_end), event)
         if record.artifact == MARKER:
             self.marker = record.payload_json() or {}
             self.marked = True
             return
+        self.unmarked += not self.marked
         records.append(record)
 
 

@@ -15,29 +15,39 @@ from typing import Any, NamedTuple
 _STR = rb'"[^"\\\n]*"'  # a JSON string without escapes: anything else goes to the JSON parser
 _VALUE = rb'(?:-?\d+|' + _STR + rb'|null|true|false)'
 CONTEXT_KEYS = ("frame_id", "frame_compile_id", "attempt", "has_payload", "rank", "stack", "compiled_autograd_id")
-# A record: its line, then its payload's tab-indented lines. The envelopes of most records have one of two shapes, read
-# here whole: a kind with no metadata ({"chromium_event": {}, "frame_id": 0, ...}) or an artifact's name and encoding,
-# then context keys as torch writes them (rank, frame_id, frame_compile_id in that order, others after, none twice).
-# Groups: 1 (empty) where the line starts, 2 the kind, 3 and 4 an artifact's name and encoding, 5 the rank, 6 and 7
-# the frame and attempt of the compile id; else 8 the envelope (parsed as JSON); 9 the payload's lines (each after its
-# line break).
-_RECORD = (rb'()[VIWEC]\d{4} [\d:.]+ +\d+ [^\]\n]*\] (?:\{"(?!(?:' + "|".join(CONTEXT_KEYS).encode() + rb')")(\w+)": '
-           rb'(?:\{\}|\{"name": (' + _STR + rb'), "encoding": (' + _STR + rb')\})(?:, "rank": (\d+))?'
-           rb'(?:, "frame_id": (\d+), "frame_compile_id": (\d+))?'
-           rb'(?:, "(?!(?:rank|frame_id|frame_compile_id|\2)")\w+": ' + _VALUE + rb')*\}[ \t\r]*|(\{[^\n]*))$'
-           rb'((?:\n\t[^\n]*)*)')
+_NUMBER = rb'-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?'
+_SCALAR = rb'(?:' + _NUMBER + rb'|' + _STR + rb'|null|true|false)'
+# A chromium event as torch logs it, one key per line, with flat args (a nested value goes to the JSON parser).
+# Groups (from 1): name, ts, the args' lines, ph; then an empty one where it ends.
+_EVENT = (rb'\n\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (' + _NUMBER + rb'),\n\t"args": (?:\{\}|null|\{\n((?:\t' + _STR
+          + rb': ' + _SCALAR + rb',\n)*\t' + _STR + rb': ' + _SCALAR + rb')\n\t\}),\n\t"ph": "(\w+)",\n\t"cat": ' + _STR
+          + rb',\n\t"tid": -?\d+,\n\t"pid": -?\d+\n\t\}$()')
+# A record: its line, then its payload's tab-indented lines. Most envelopes have one of three shapes, read here whole:
+# - a kind with no metadata ({"chromium_event": {}, "frame_id": 0, ...}) or an artifact's name and encoding, then
+#   context keys as torch writes them (rank, frame_id, frame_compile_id in that order, others after, none twice);
+# - a kind with an object value (a tensor's description, a compile's metrics...), then the context keys with the
+#   compile id (no brace in them, so the value ends at the last brace but one): the value is located, its JSON parsed
+#   only when a reader asks for it;
+# - a file name interned;
+# - else the envelope is parsed as JSON.
+# Groups: 1 (empty) where the line starts, 2 (empty) where the envelope starts; the first shape's kind 3, artifact
+# name 4 and encoding 5, rank 6, compile id 7 (its frame and attempt: `0, "frame_compile_id": 1`); the second shape's
+# kind 8, value 9, rank 10, compile id 11; a file name interned ({"str": [name, id]}) 12 and 13; 14 (empty) where the
+# header line ends; 15 to 19 a payload laid out as a chromium event (_EVENT's groups: it is the event only if the
+# payload ends where it does); the payload's other lines follow, each after its line break.
+_KIND = rb'\{"(?!(?:' + "|".join(CONTEXT_KEYS).encode() + rb')")(\w+)": '
+_RECORD = (rb'()[VIWEC]\d{4} [\d:.]+ +\d+ [^\]\n]*\] ()(?:'
+           + _KIND + rb'(?:\{\}|\{"name": (' + _STR + rb'), "encoding": (' + _STR + rb')\})(?:, "rank": (\d+))?'
+           rb'(?:, "frame_id": (\d+, "frame_compile_id": \d+))?'
+           rb'(?:, "(?!(?:rank|frame_id|frame_compile_id|\3)")\w+": ' + _VALUE + rb')*\}[ \t\r]*'
+           rb'|' + _KIND + rb'(\{[^\n]*\})(?:, "rank": (\d+))?, "frame_id": (\d+, "frame_compile_id": \d+)'
+           rb'(?:, "(?!(?:rank|frame_id|frame_compile_id)")\w+": (?:-?\d+|"[^"\\\n{}]*"|null|true|false))*\}[ \t\r]*'
+           rb'|\{"str": \[(' + _STR + rb'), (\d+)\]\}[ \t\r]*'
+           rb'|\{[^\n]*)$()(?:' + _EVENT + rb')?(?:\n\t[^\n]*)*')
 FIRST = re.compile(_RECORD, re.M)  # at the start of the data
 HEADER = re.compile(rb"\n" + _RECORD, re.M)  # after a line break: a literal first character is found much faster
 _LITERALS: dict[bytes, Any] = {b"null": None, b"true": True, b"false": False}
-
-_NUMBER = rb'-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?'
-_SCALAR = rb'(?:' + _NUMBER + rb'|' + _STR + rb'|null|true|false)'
-# a chromium event as torch logs it, one key per line, with flat args (a nested value goes to the JSON parser).
-# Groups: 1 name, 2 ts, 3 the args' lines, 4 ph
-_EVENT = re.compile(rb'\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (' + _NUMBER + rb'),\n\t"args": (?:\{\}|null|\{\n((?:\t' + _STR
-                    + rb': ' + _SCALAR + rb',\n)*\t' + _STR + rb': ' + _SCALAR + rb')\n\t\}),\n\t"ph": "(\w+)",\n\t"cat": ' + _STR
-                    + rb',\n\t"tid": -?\d+,\n\t"pid": -?\d+\n\t\}')
-_EVENT_ID = re.compile(rb'(?:^|\n)\t"compile_id": (' + _VALUE + rb')(?:,|$)')
+_ID_VALUE = re.compile(_VALUE)  # a chromium event's args.compile_id read by shape
 
 
 class ChromiumEvent(NamedTuple):
@@ -55,19 +65,26 @@ def _value(raw: bytes) -> Any:
     return _LITERALS[raw] if raw in _LITERALS else int(raw)
 
 
-# What a record's envelope says: its kind, the kind's value (bytes: its JSON, parsed when read), its compile id
-# ("frame/attempt", else the value's compile_id), its rank
+# What a record's envelope says: its kind, the kind's value (a (start, end) span of the data: its JSON, parsed when
+# read), its compile id ("frame/attempt", else the value's compile_id), its rank
 Envelope = tuple[str, Any, Any, Any]
-# Any other envelope whose kind comes first with an object as its value, then context keys as torch writes them: the
-# value (a tensor's description, a compile's metrics...) is located, its JSON parsed only when a reader asks for it.
-_KIND_FIRST = re.compile(rb'\{"(?!(?:' + "|".join(CONTEXT_KEYS).encode() + rb')")(\w+)": (?=\{)')
-_CONTEXT = re.compile(rb'(?:, "rank": (\d+))?(?:, "frame_id": (\d+), "frame_compile_id": (\d+))?'
-                      rb'(?:, "(?!(?:rank|frame_id|frame_compile_id)")\w+": (?:-?\d+|"[^"\\\n{}]*"|null|true|false))*\}[ \t\r]*')
-_STRING = re.compile(rb'\{"str": \[(' + _STR + rb'), (\d+)\]\}[ \t\r]*')  # a file name interned
 _DECODER = json.JSONDecoder()
-_KINDS: dict[bytes, str] = {}  # kinds and compile ids decoded once
+_KINDS: dict[bytes, str] = {}  # kinds, compile ids, event names and phases decoded once (they repeat)
 _IDS: dict[bytes, str] = {}
 _NAMES: dict[bytes, str] = {}
+
+
+def _kind(raw: bytes) -> str:
+    return _KINDS.get(raw) or _KINDS.setdefault(raw, raw.decode())
+
+
+def _compile_id(raw: bytes) -> str:
+    """"frame/attempt" from RECORD's `frame, "frame_compile_id": attempt`."""
+    known = _IDS.get(raw)
+    if known is None:
+        frame, _, attempt = raw.partition(b",")
+        known = _IDS[raw] = f"{frame.decode()}/{attempt.rpartition(b' ')[2].decode()}"
+    return known
 
 
 def _envelope(entry: dict[str, Any]) -> Envelope:
@@ -78,47 +95,25 @@ def _envelope(entry: dict[str, Any]) -> Envelope:
     return kind, value, compile_id, entry.get("rank")
 
 
-def _located(line: bytes) -> Envelope | None:
-    """An envelope whose value is left unparsed: its kind first, its object value, then the context keys (no brace in
-    them, so the value ends at the last brace before the envelope's own). None when it is not so, or when the value
-    is needed for the compile id."""
-    kind = _KIND_FIRST.match(line)
-    end = line.rstrip().rfind(b"}")
-    value_end = line.rfind(b"}", 0, end) + 1
-    if not kind or value_end <= kind.end() or kind[1] == b"artifact":  # an artifact's name is read at once
-        return None
-    context = _CONTEXT.fullmatch(line, value_end)
-    # the value may be followed by more keys before the context ones: none may be one read here (nor be inside the
-    # value: then JSON decides), nor the kind again (JSON keeps a repeated key's last value)
-    value = line[kind.end():value_end]
-    if (not context or context[2] is None or b'"' + kind[1] + b'"' in line[kind.end():]
-            or any(key in value for key in (b'"rank"', b'"frame_id"', b'"frame_compile_id"'))):
-        return None
-    key = context[2] + b"/" + context[3]
-    return (_KINDS.get(kind[1]) or _KINDS.setdefault(kind[1], kind[1].decode()), value,
-            _IDS.get(key) or _IDS.setdefault(key, key.decode()), None if context[1] is None else int(context[1]))
-
-
 def envelope(header: re.Match[bytes]) -> Envelope | None:
     """The envelope of a HEADER match: read by shape when it has one of the common ones, else parsed (ValueError when
     it does not parse, None when it is JSON but not an object)."""
-    kind = header[2]
-    if kind is None:
-        string = _STRING.fullmatch(header[8])
-        if string:
-            return "str", [_value(string[1]), int(string[2])], None, None
-        located = _located(header[8])
-        if located:
-            return located
-        entry = json.loads(header[8].decode("utf-8", errors="replace"))
-        return _envelope(entry) if isinstance(entry, dict) else None
-    compile_id = None
-    if header[6] is not None:
-        key = header[6] + b"/" + header[7]
-        compile_id = _IDS.get(key) or _IDS.setdefault(key, key.decode())
-    value = {"name": _value(header[3]), "encoding": _value(header[4])} if header[3] is not None else {}
-    return (_KINDS.get(kind) or _KINDS.setdefault(kind, kind.decode()), value, compile_id,
-            None if header[5] is None else int(header[5]))
+    kind, name, encoding, rank, compile_id, other, value, other_rank, other_id, string, string_id = header.group(
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+    if kind is not None:
+        return (_kind(kind), {"name": _value(name), "encoding": _value(encoding)} if name is not None else {},
+                None if compile_id is None else _compile_id(compile_id), None if rank is None else int(rank))
+    if string is not None:
+        return "str", [_value(string), int(string_id)], None, None
+    data, end = header.string, header.start(14)
+    # a located value: an artifact's name is read at once; the kind may come again after the value (JSON keeps a
+    # repeated key's last value), and a key read here may be in the value or between it and the context keys: then
+    # JSON decides
+    if (other is not None and other != b"artifact" and data.find(b'"' + other + b'"', header.start(9), end) < 0
+            and b'"rank"' not in value and b'"frame_id"' not in value and b'"frame_compile_id"' not in value):
+        return _kind(other), header.span(9), _compile_id(other_id), None if other_rank is None else int(other_rank)
+    entry = json.loads(data[header.end(2):end].decode("utf-8", errors="replace"))
+    return _envelope(entry) if isinstance(entry, dict) else None
 
 
 def value_of(value: bytes) -> Any:
@@ -131,24 +126,29 @@ def payload_text(raw: bytes) -> str:
     return raw[1:].replace(b"\n\t", b"\n").decode("utf-8", errors="replace")
 
 
-def event_of(raw: bytes) -> ChromiumEvent | None:
-    """A chromium event read from its payload's fixed layout (name, ts, flat args, ph, cat, tid, pid, one per line);
-    None when the payload is laid out otherwise (nested args, escapes, damage): then its JSON decides."""
-    event = _EVENT.fullmatch(raw)
-    if not event:
+def event(header: re.Match[bytes], payload_end: int) -> ChromiumEvent | None:
+    """The chromium event of a HEADER match whose payload ends at `payload_end`, read from its fixed layout (name, ts,
+    flat args, ph, cat, tid, pid, one per line); None when the payload is laid out otherwise (nested args, escapes,
+    damage, more lines): then its JSON decides."""
+    if header.end(19) != payload_end:  # not laid out as an event (-1), or more after it
         return None
+    name, ts, args, ph = header.group(15, 16, 17, 18)
     compile_id = None
-    if event[3] and b'"compile_id"' in event[3]:
-        found = _EVENT_ID.findall(event[3])
-        if not found:
+    if args and b'"compile_id"' in args:
+        at = args.rfind(b'\t"compile_id": ')  # JSON keeps a repeated key's last value
+        if at < 0 or (at and args[at - 1] != 10):  # not a key of its own line: JSON decides
             return None
-        compile_id = _IDS.get(found[-1]) or _value(found[-1])  # JSON keeps a repeated key's last value
-        if isinstance(compile_id, str):
-            compile_id = _IDS.setdefault(found[-1], compile_id)
-    # names, phases and compile ids repeat: each is kept once
-    name = _NAMES.get(event[1]) or _NAMES.setdefault(event[1], event[1].decode("utf-8", errors="replace"))
-    return ChromiumEvent(name, _NAMES.get(event[4]) or _NAMES.setdefault(event[4], event[4].decode()), float(event[2]),
-                         compile_id)
+        end = args.find(b"\n", at) + 1 or len(args) + 1
+        raw = args[at + 15:end - 1].removesuffix(b",")
+        compile_id = _IDS.get(raw)
+        if compile_id is None:
+            if not _ID_VALUE.fullmatch(raw):  # a float: JSON decides
+                return None
+            compile_id = _value(raw)
+            if isinstance(compile_id, str):
+                compile_id = _IDS.setdefault(raw, compile_id)
+    return ChromiumEvent(_NAMES.get(name) or _NAMES.setdefault(name, name.decode("utf-8", errors="replace")),
+                         _NAMES.get(ph) or _NAMES.setdefault(ph, ph.decode()), float(ts), compile_id)
 
 
 def event_from_json(event: Any) -> ChromiumEvent | None:

@@ -101,8 +101,17 @@ def _code(file: str, line: int) -> str | None:
     return linecache.getline(file, line).strip() or None
 
 
+@functools.lru_cache(maxsize=8192)
+def _absolute(file: str) -> str | None:
+    """A synthetic file's name as it is, an absolute path made normal (the same few files are named by every frame of
+    every record); None for a relative path (it depends on the working folder at the time)."""
+    if file.startswith("<"):
+        return file
+    return os.path.normpath(file) if os.path.isabs(file) else None
+
+
 def location(file: str, line: int, function: str | None) -> dict[str, Any]:
-    return {"file": file if file.startswith("<") else os.path.abspath(file), "line": int(line), "function": function,
+    return {"file": _absolute(file) or os.path.abspath(file), "line": int(line), "function": function,
             "code": _code(file, int(line))}
 
 

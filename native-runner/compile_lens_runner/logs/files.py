@@ -3,13 +3,16 @@ TORCH_TRACE leaves it (one `dedicated_log_torch_trace_rank_N_*.log` per rank, pe
 folder written by `attach` (ranks/rank<k>/attach.json). What cannot be used is said in `warnings`, never fatal."""
 from __future__ import annotations
 
+import functools
 import gzip
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..compiler import torch_trace as tt
 from ..ranks.paths import ATTACH_FILE
+from . import forked
 
 _RANK = re.compile(r"rank_(\d+)")
 _LOG = re.compile(r"\.log(\.gz)?$")
@@ -71,6 +74,7 @@ def find(paths: list[str]) -> Found:
 
 
 BLOCK = 16 << 20  # bytes read at a time: a log is read in blocks, never whole
+SPLIT_BYTES = 32 << 20  # a plain log this large is read in parts at once (a smaller one is read before forking pays)
 
 
 def _record_start(data: bytes) -> int:
@@ -85,29 +89,104 @@ def _record_start(data: bytes) -> int:
 
 def read(path: str, block: int = BLOCK) -> tuple[list[tt.Record], tt.Parser]:
     """A log's records (gzip or plain), read in blocks; unreadable bytes become U+FFFD, unreadable lines are counted
-    by the parser. A plain log's payloads are read back from the file when asked, a gzipped one's are kept."""
-    gz = path.endswith(".gz")
+    by the parser. A plain log's payloads are read back from the file when asked, a gzipped one's are kept. A large
+    plain log is read in parts at once, one per core."""
+    if path.endswith(".gz"):
+        return _read_gzip(path, block)
+    log, size = tt.LogFile(path), os.path.getsize(path)
+    parts = _parts(log, size, forked.cores()) if size >= SPLIT_BYTES and forked.sharing() else [0, size]
+    later, (records, parser) = forked.alongside(
+        [functools.partial(_part_sent, path, start, stop, block) for start, stop in zip(parts[1:], parts[2:])],
+        lambda: _read_part(log, parts[0], parts[1], block))
+    whole = tt.InFile(log, 0)  # the parts' records name their spans in the file
+    for sent, part in later:
+        _join(records, parser, [tt.Record.from_file(fields, parser.strings, whole) for fields in sent], part)
+    return records, parser
+
+
+def _read_gzip(path: str, block: int) -> tuple[list[tt.Record], tt.Parser]:
     parser = tt.Parser()
     records: list[tt.Record] = []
-    offset, carry, log = 0, b"", tt.LogFile(path)
-    with (gzip.open(path, "rb") if gz else open(path, "rb")) as f:
+    carry = b""
+    with gzip.open(path, "rb") as f:
         while True:
-            if gz:
-                more = f.read(block)
-                ended, data = not more, carry + more if carry else more
-                del more  # not held twice
-            else:  # from where the last block was cut: the bytes carried over are read again, not copied
-                want = len(carry) + block
-                data = os.pread(f.fileno(), want, offset)
-                ended = len(data) < want
+            more = f.read(block)
+            ended, data = not more, carry + more if carry else more
+            del more  # not held twice
             cut = len(data) if ended else _record_start(data)
             if cut == 0 and not ended:
                 carry = data  # one record longer than a block
                 continue
-            records += parser.feed_bytes(data, tt.InMemory(data[:cut]) if gz else tt.InFile(log, offset), cut)
-            offset, carry = offset + cut, data[cut:]
+            records += parser.feed_bytes(data, tt.InMemory(data[:cut]), cut)
+            carry = data[cut:]
             if ended:
                 return records, parser
+
+
+def _read_part(log: tt.LogFile, start: int, stop: int, block: int) -> tuple[list[tt.Record], tt.Parser]:
+    """The records of bytes start..stop of a plain log (each a record's start, or its end), their payloads left in
+    the file; the lines before an unreadable one are counted on disk when one is found."""
+    parser = tt.Parser(log.lines, fed=start)
+    records: list[tt.Record] = []
+    offset, carried = start, 0
+    while True:  # from where the last block was cut: the bytes carried over are read again, not copied
+        want = carried + block
+        data = log.read(offset, min(offset + want, stop))
+        ended = len(data) < want
+        cut = len(data) if ended else _record_start(data)
+        if cut == 0 and not ended:
+            carried = len(data)  # one record longer than a block
+            continue
+        records += parser.feed_bytes(data, tt.InFile(log, offset), cut)
+        offset, carried = offset + cut, len(data) - cut
+        if ended:
+            return records, parser
+
+
+def _part_sent(path: str, start: int, stop: int, block: int) -> tuple[list[tuple[Any, ...]], tt.Parser]:
+    """A part read in a forked process, as sent back: its records' fields and its parser."""
+    records, parser = _read_part(tt.LogFile(path), start, stop, block)
+    return [record.in_file() for record in records], parser
+
+
+def _join(records: list[tt.Record], parser: tt.Parser, later: list[tt.Record], part: tt.Parser) -> None:
+    """The records of the log's next part, read by `part`, added to those read so far by `parser`, as one parser
+    reading on would have read them: under the marker in force where the part began, with all file names."""
+    if parser.marked:
+        mode, phase = parser.marker.get("mode"), parser.marker.get("phase")
+        for record in later[:part.unmarked]:
+            record.mode, record.phase = mode, phase
+    else:
+        parser.unmarked += part.unmarked
+    records += later
+    parser.strings.update(part.strings)  # the records share one table: a name given again is its last
+    parser.ranks |= part.ranks
+    parser.unreadable += part.unreadable
+    if parser.first_unreadable is None:
+        parser.first_unreadable = part.first_unreadable
+    if part.marked:
+        parser.marker, parser.marked = part.marker, True
+
+
+_RECORD_LINE = re.compile(rb"\n[VIWEC]")  # a line that may begin a record (a payload's start with a tab)
+
+
+def _parts(log: tt.LogFile, size: int, count: int) -> list[int]:
+    """Where the log's parts begin, then its size: each at the first line from its share of the bytes on that may
+    begin a record (as a block is cut, so no payload is split)."""
+    starts = [0]
+    for share in range(1, count):
+        at = size * share // count
+        while at < size:
+            data = log.read(at, min(at + (1 << 20), size))
+            found = _RECORD_LINE.search(data)
+            if found:
+                at += found.start() + 1
+                break
+            at += max(len(data) - 1, 1)  # a line break at the block's end: its next line is in the next block
+        if starts[-1] < at < size:
+            starts.append(at)
+    return starts + [size]
 
 
 def one_per_rank(logs: list[LogFile], warnings: list[str]) -> dict[int, LogFile]:

@@ -3,13 +3,11 @@
 `divergence[]` as a torchrun job does; folders written by `attach` are merged as `--nproc-per-node`'s ranks are."""
 from __future__ import annotations
 
-import concurrent.futures
 import gc
-import multiprocessing
 import os
 import re
 import shutil
-from typing import Any, Callable, TypeVar
+from typing import Any
 
 from ..compiler import artifacts
 from ..compiler import torch_trace as tt
@@ -19,7 +17,7 @@ from ..ranks import divergence
 from ..ranks.merge import Job, load, merge_insights, merged_report, root_cause
 from ..ranks import attempts
 from ..report import document
-from . import files
+from . import files, forked
 
 LOGS_MODE = "logs"
 _UNKNOWN = "not in the compiler log"
@@ -31,10 +29,14 @@ _NO_VERDICT = "Read from compiler logs: nothing was run or timed here, so there 
 def _cudagraphs(records: list[tt.Record]) -> bool:
     """Whether the run used CUDA graphs (otherwise every graph would read "not captured"): a skip reason, a capture, a
     skip the runner recorded, or a graph PyTorch set up for CUDA graphs at its first run."""
-    return any(r.kind == "compilation_metrics" and r.meta.get("cudagraph_skip_reason") for r in records) or any(
-        (event := r.event()) is not None and event.name == "CUDAGraphNode.record" for r in records) or any(
-        r.artifact == tt.CUDAGRAPH_SKIP or (r.kind == "compilation_metrics_runtime" and r.meta.get("runtime_cudagraphify_time_us")
-                                            is not None) for r in records)
+    for r in records:  # one pass: most records are compile events
+        if r.kind == "chromium_event":
+            if (event := r.event()) is not None and event.name == "CUDAGraphNode.record":
+                return True
+        elif ((r.kind == "compilation_metrics" and r.meta.get("cudagraph_skip_reason")) or r.artifact == tt.CUDAGRAPH_SKIP
+              or (r.kind == "compilation_metrics_runtime" and r.meta.get("runtime_cudagraphify_time_us") is not None)):
+            return True
+    return False
 
 
 def _environment(records: list[tt.Record]) -> dict[str, Any]:
@@ -65,46 +67,11 @@ def _insight(records: list[tt.Record], log: str, workdir: str, label: str | None
         insight["torchTraceLog"] = os.path.relpath(log, workdir)
         insight["phases"] = artifacts.phases(records)
     else:
-        insight, saved = _side_by_side(insight_of, lambda: artifacts.save(records, workdir, label),
-                                       len(records) >= PARALLEL_RECORDS)
+        insight, saved = forked.side_by_side(insight_of, lambda: artifacts.save(records, workdir, label),
+                                             len(records) >= PARALLEL_RECORDS)
         insight["torchTraceLog"] = os.path.relpath(log, workdir)
         artifacts.attach(insight, records, workdir, label, trace=None, steps=0, saved=saved)
     return insight
-
-
-_Result = TypeVar("_Result")
-_Other = TypeVar("_Other")
-_FORKED: list[Callable[[], Any]] = []  # the work a forked worker does (it sees this process's records as they are)
-
-
-def _run_forked() -> Any:
-    return _FORKED[0]()
-
-
-def _cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-
-
-def _can_fork() -> bool:
-    """Whether work can go to forked workers: two cores, fork (a spawned worker would run the command again), and not
-    in a daemonic worker (it may not start processes)."""
-    return (_cores() >= 2 and "fork" in multiprocessing.get_all_start_methods()
-            and not multiprocessing.current_process().daemon)
-
-
-def _side_by_side(first: Callable[[], _Result], second: Callable[[], _Other], worth_it: bool) -> tuple[_Result, _Other]:
-    """first() and second(), at once when it is worth a process and there are two cores: first() in a forked process
-    (no copy of the records is made or sent; its result comes back pickled), second() in this one."""
-    if not worth_it or not _can_fork():
-        return first(), second()
-    _FORKED[:] = [first]
-    try:
-        with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
-            future = pool.submit(_run_forked)
-            other = second()
-            return future.result(), other
-    finally:
-        _FORKED.clear()
 
 
 def _mode(name: str, insight: dict[str, Any]) -> dict[str, Any]:
@@ -174,11 +141,9 @@ def _read_ranks(by_rank: dict[int, files.LogFile], workdir: str) -> list[tuple[d
     than one core to read it (each rank's log is independent)."""
     ranks = sorted(by_rank)
     jobs = [(rank, by_rank[rank], workdir, rank == ranks[0]) for rank in ranks]
-    if not _can_fork() or sum(os.path.getsize(log.path) for log in by_rank.values()) < PARALLEL_BYTES:
+    if sum(os.path.getsize(log.path) for log in by_rank.values()) < PARALLEL_BYTES:
         return [_read_rank(*job) for job in jobs]
-    fork = multiprocessing.get_context("fork")
-    with concurrent.futures.ProcessPoolExecutor(min(_cores(), len(jobs)), mp_context=fork) as pool:
-        return list(pool.map(_read_rank, *zip(*jobs)))
+    return forked.each(_read_rank, jobs)
 
 
 def _rank_logs(by_rank: dict[int, files.LogFile], workdir: str, paths: list[str], warnings: list[str]) -> dict[str, Any]:

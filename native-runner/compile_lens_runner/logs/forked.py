@@ -1,0 +1,71 @@
+"""Work on one log, or a folder of them, spread over forked processes: a forked worker sees this process's memory as
+it is (the records read, the closures to run), so nothing is copied to it or sent but its result."""
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import os
+from typing import Any, Callable, TypeVar
+
+_Result = TypeVar("_Result")
+_Here = TypeVar("_Here")
+_WORK: list[Callable[[], Any]] = []  # what the forked workers run, by index
+
+
+def _run(index: int) -> Any:
+    return _WORK[index]()
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def load() -> float:
+    """The host's load average over the last minute (0 where unknown)."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+
+
+def can_fork() -> bool:
+    """Whether work can go to forked workers: two cores, fork (a spawned worker would run the command again), and not
+    in a worker already (one forked here splits no further)."""
+    return (cores() >= 2 and "fork" in multiprocessing.get_all_start_methods()
+            and multiprocessing.parent_process() is None)
+
+
+def sharing() -> bool:
+    """Whether work on one log's records is worth forked workers now: they can be forked and a core is idle. Where all
+    are busy a worker wins no time and costs a fifth more CPU (the pages of records touched on both sides are copied,
+    records are sent back: docs/BENCHMARKS.md)."""
+    return can_fork() and load() <= cores() - 1
+
+
+def alongside(forked: list[Callable[[], _Result]], here: Callable[[], _Here]) -> tuple[list[_Result], _Here]:
+    """Each of `forked` in a forked process (their results come back pickled, in order) while `here` runs in this one;
+    one after the other when forking is not worth it (`sharing`)."""
+    if not forked or not sharing():
+        return [work() for work in forked], here()
+    _WORK[:] = forked
+    try:
+        with concurrent.futures.ProcessPoolExecutor(len(forked), mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_run, index) for index in range(len(forked))]
+            done = here()
+            return [future.result() for future in futures], done
+    finally:
+        _WORK.clear()
+
+
+def side_by_side(first: Callable[[], _Result], second: Callable[[], _Here], worth_it: bool) -> tuple[_Result, _Here]:
+    """first() and second(), at once when it is worth a process: first() in a forked one, second() in this one."""
+    if not worth_it:
+        return first(), second()
+    (result,), other = alongside([first], second)
+    return result, other
+
+
+def each(work: Callable[..., _Result], jobs: list[tuple[Any, ...]]) -> list[_Result]:
+    """work(*job) for each job, in order, in one forked process per core."""
+    if not can_fork():
+        return [work(*job) for job in jobs]
+    with concurrent.futures.ProcessPoolExecutor(min(cores(), len(jobs)),
+                                                mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(work, *zip(*jobs)))
