@@ -85,8 +85,7 @@ class RegionMeasurements:
             entry["measurements"] = []
             entry["replay"] = {"replayable": region.replay.unsafe is None,
                                "reason": f"measuring it failed: {classify(exc, 'measuring it').message}"}
-            entry["recommendation"] = advice.region_recommendation(entry)
-            self.run.checkpoint()
+            self._checkpoint([entry])
         finally:
             tt.mark(MODE, "script")
 
@@ -105,8 +104,7 @@ class RegionMeasurements:
         # once every region is timed, the run knows the host's fastest state: the adjustments targets get, per signature
         for entry in run.report["regions"]:
             adjust_speedups(entry.get("measurements") or [], run.cfg.host.fastest_ms)
-            entry["recommendation"] = advice.region_recommendation(entry)
-        run.checkpoint()
+        self._checkpoint(run.report["regions"])
 
     def _what_if(self, region: Region) -> list[str]:
         return [mode for mode in self.what_if if mode != region.options["mode"]]
@@ -134,7 +132,12 @@ class RegionMeasurements:
         region.held.release()  # measured (or not measurable): the script's objects are its own again
         # replayable: its calls can be run again safely; reason: why it was not measured, either way
         entry["replay"] = {"replayable": region.replay.unsafe is None, "reason": reason}
-        entry["recommendation"] = advice.region_recommendation(entry)
+        self._checkpoint([entry])
+
+    def _checkpoint(self, entries: list[dict[str, Any]]) -> None:
+        """The report written with these entries' verdicts from what they hold now: a run cut short (cancel, timeout, a
+        rank stopped) keeps the verdicts of what it measured; the run's end gives each its last (`recommend`)."""
+        recommend(entries)
         self.run.checkpoint()
 
     def _publish(self, regions: list[Region] | None = None) -> None:
@@ -150,6 +153,12 @@ class RegionMeasurements:
         entry = region_entry.region_json(region, records, cudagraphs)
         eager = region_entry.all_calls_eager(entry["calls"], records, bool(region.compile_ids))
         return entry, not_measured_reason(region, eager)
+
+
+def recommend(entries: list[dict[str, Any]]) -> None:
+    """Each region's verdict, from its measurements and in-situ numbers: the one place the runner derives it."""
+    for entry in entries:
+        entry["recommendation"] = advice.region_recommendation(entry)
 
 
 def adjust_speedups(measurements: list[dict[str, Any]], fastest_probe: float) -> None:
@@ -267,6 +276,5 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)
     # after the mapping: a notebook's lines are said as its cells' ("cell 3, line 2")
-    for region_entry_json in run.report["regions"]:
-        region_entry_json["recommendation"] = advice.region_recommendation(region_entry_json)
+    recommend(run.report["regions"])
     run.report["recommendation"] = advice.script_recommendation(run.report["regions"])
