@@ -76,7 +76,7 @@ function graphBreakFinding(item: GraphBreak, mode: Pick<ModeResult, 'compiler' |
 
 function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult, 'compiler'>): FindingOf | null {
   if (!item.location) return null;
-  const count = 'count' in item ? item.count : 1;
+  const count = typeof item.count === 'number' ? item.count : 1;
   // a recurring site reads as its pattern (self.calls == N), a single recompile as its own reason
   const reason = count > 1 && item.pattern ? item.pattern : item.reason;
   return {

@@ -138,7 +138,7 @@ test('why, per step (schema 1.17): the runner\'s line about the work per step fo
   const report = await fixture('script-in-situ-cpu');
   const base = report.regions![0]!;
   const side = (workMsPerStep: number, kernelsPerStep: number, busyPct: number, launchBound: boolean) =>
-    ({ device: 'cuda' as const, steps: 3, workMsPerStep, kernelsPerStep, busyPct, launchBound });
+    ({ device: 'cuda' as const, steps: 3, workMsPerStep, kernelsPerStep, profiledStepMs: 10, wallMs: 9, wallFrom: 'steady steps' as const, busyPct, launchBound });
   const text = 'GPU work 4.00 ms → 2.10 ms per step, 290 → 114 kernels; GPU busy 45% → 80% of the wall step: eager was launch-bound: the CPU launches were the rest';
   const step: InSituSpeedup = { speedup: 1.8, low: 1.7, high: 1.9, eagerMs: 9.0, compiledMs: 5.0, pairs: 6, pairRatios: [1.8], comparedBy: 'signature', signatures: [] };
   const region: Region = {

@@ -1,0 +1,1557 @@
+// Generated from native-runner/compile_lens_runner/report/report.schema.json by scripts/reportTypes.ts: edit the
+// schema, then run `npm run report-types` (test/unit/reportTypes.test.ts fails until then).
+
+export type ErrorKind =
+  | 'torch-missing'
+  | 'torch-too-old'
+  | 'triton-missing'
+  | 'bad-target'
+  | 'user-code'
+  | 'compile'
+  | 'out-of-memory'
+  | 'timeout'
+  | 'cancelled'
+  | 'mismatch'
+  | 'internal';
+/**
+ * path relative to the report directory
+ */
+export type RelPath = string | null;
+/**
+ * CUDA: share of time (%) the GPU sat idle between a profiled step's first kernel start and its last kernel end, over the profiled steps; null when the profiler saw no kernels. Absent on CPU
+ */
+export type GpuIdlePct = number | null;
+/**
+ * which ranks of a torchrun job it happened on (absent for one process)
+ */
+export type RankList = number[];
+export type GradMode = 'inference' | 'no_grad' | 'grad';
+/**
+ * one replayed measurement of a region: `mode` is 'as-written' (the script's own compiled callable) or a what-if mode from --modes compiled afresh; fields as for a mode, plus these
+ */
+export type RegionMeasurement = ModeResult & {
+  /**
+   * the captured inputs' signature this was measured on
+   */
+  signature?: string;
+  /**
+   * why this signature was chosen
+   */
+  why?: 'most-frequent' | 'last';
+  /**
+   * schema 1.14: what the replay timed, e.g. a training region's forward alone (no backward, no optimizer step); region.inSitu times the script's own steps
+   */
+  measures?: string;
+  eagerTrace?: RelPath;
+  eagerKernelsPerStep?: number | null;
+  /**
+   * CUDA: the share of the eager profile's span the GPU sat idle; at 30 % or more eager is launch-bound and the interval takes the launch-bound floor, as a target's does
+   */
+  eagerGpuIdlePct?: number | null;
+  [k: string]: unknown;
+};
+/**
+ * one call: [ms, stepMs, compiles in the step]; interleaved (schema 1.16) with its call index after
+ *
+ * @minItems 3
+ * @maxItems 4
+ */
+export type InSituPoint = [number | null, number | null, number] | [number | null, number | null, number, number];
+/**
+ * the script's own calls a rank profiled (the same on every rank): from call `fromCall` of region `region`, each later call of it beginning a ProfilerStep
+ */
+export type ProfileWindow = {
+  /**
+   * the region whose calls mark the steps
+   */
+  region?: string | null;
+  /**
+   * the call that opened the window (the profiler's warmup step)
+   */
+  fromCall?: number | null;
+  /**
+   * steps in the trace
+   */
+  steps?: number;
+  /**
+   * why there is no trace
+   */
+  skipped?: string | null;
+} | null;
+export type SourceMapping =
+  | {
+      status: 'same' | 'rule' | 'suffix';
+      from: string;
+      to: string;
+    }
+  | {
+      status: 'ambiguous';
+      from: string;
+      to: null;
+      candidates: string[];
+    }
+  | {
+      status: 'missing';
+      from: string;
+      to: null;
+      rule?: string;
+    };
+
+/**
+ * The contract between the native runner (writes report.json) and the extension/CLI (reads it). Bump schemaVersion's minor for additive changes, its major for breaking ones.
+ */
+export interface Report {
+  schemaVersion: string;
+  runner: {
+    version: string;
+  };
+  /**
+   * ISO 8601 time the run finished
+   */
+  createdAt: string;
+  /**
+   * partial: at least one mode failed, others finished
+   */
+  status: 'ok' | 'partial' | 'error';
+  error: null | RunError;
+  environment: {
+    python: string;
+    torch: string | null;
+    triton?: string | null;
+    device: 'cpu' | 'cuda';
+    deviceName: string;
+    platform: string;
+    [k: string]: unknown;
+  };
+  target: {
+    /**
+     * logs: read from compiler logs by `inspect` (schema 1.14): nothing was run or timed
+     */
+    kind: 'sample' | 'function' | 'script' | 'logs';
+    name: string;
+    /**
+     * absolute path of the target's source file
+     */
+    file?: string | null;
+    function?: string | null;
+    /**
+     * 1-based line of the target function's def
+     */
+    line?: number | null;
+  };
+  /**
+   * the options the run was made with (modes, dynamic, fullgraph, backend, warmup, rounds, ...)
+   */
+  settings: {
+    [k: string]: unknown;
+  };
+  eager: {
+    timing: null | Timing;
+    trace: RelPath;
+    /**
+     * CUDA: device kernels (and memcpy/memset) per profiled step. CPU: outermost compute ops per step - ATen ops not nested in another ATen op (eager ops, Inductor's extern kernels such as aten::addmm) plus Inductor's generated C++ kernels (cpp_fused_*)
+     */
+    kernelsPerStep: number | null;
+    /**
+     * CUDA: torch.cuda.max_memory_allocated over the profiled steps. CPU: highest 'Total Allocated' the profiler's memory events saw
+     */
+    peakMemoryBytes?: number | null;
+    gpuIdlePct?: GpuIdlePct;
+    /**
+     * CUDA: eager left the GPU idle >= 30 % of the time between its kernels (gpuIdlePct): it is limited by the host CPU issuing kernels, so its speed, and the speedup, depend on this host's CPU. Absent on CPU
+     */
+    launchBound?: boolean | null;
+    [k: string]: unknown;
+  };
+  modes: ModeResult[];
+  recommendation: Recommendation;
+  /**
+   * script mode: every callable that torch.compile (or nn.Module.compile) returned while the script ran, in the order they were created
+   */
+  regions?: Region[];
+  inSitu?: ReportInSitu;
+  /**
+   * a torchrun job (--nproc-per-node): one entry per rank, in rank order; the timeline opens their traces on one time axis. The rest of the report is rank 0's, except that the script entry's and the regions' graph breaks and recompiles are those of every rank, each with its `ranks`.
+   */
+  ranks?: RankEntry[];
+  /**
+   * a torchrun job: where its ranks ran differently, each in one sentence (empty: they did not)
+   */
+  divergence?: Divergence[];
+  logs?: LogsRead;
+  /**
+   * only in a rank's own report (ranks/rank<k>/report.json, and rank 0's before the merge): who it was; the merged report has `ranks` instead
+   */
+  rank?: {
+    rank: number;
+    localRank?: number;
+    worldSize: number;
+    /**
+     * path relative to the report directory
+     */
+    trace?: string | null;
+    window?: ProfileWindow;
+    /**
+     * an attached rank (schema 1.14): the host it ran on
+     */
+    host?: string | null;
+    /**
+     * an attached rank: its launcher's node rank (GROUP_RANK, SLURM_NODEID)
+     */
+    nodeRank?: number | null;
+  };
+}
+export interface RunError {
+  kind: ErrorKind;
+  message: string;
+  fix: string;
+  traceback?: string | null;
+}
+export interface Timing {
+  /**
+   * per-call time, median over rounds
+   */
+  medianMs: number;
+  /**
+   * the per-call time the speedup uses: the fastest round (host noise only adds time)
+   */
+  estimateMs?: number;
+  /**
+   * why no more pairs were added: planned (eager alone: fixed rounds), converged (each side's fastest round seen 3 times within 3 %), pair-cap or time-cap (the limits were reached first)
+   */
+  stopReason?: 'planned' | 'converged' | 'pair-cap' | 'time-cap';
+  minMs: number;
+  maxMs: number;
+  /**
+   * (max - min) / median * 100 over rounds
+   */
+  spreadPct: number;
+  /**
+   * per-call ms of each round; on CUDA from schema 1.12 the round's first call overlaps the GPU work of the untimed calls before it (1.11 and earlier: it started on an idle GPU, and one-call rounds read its host work as GPU time)
+   */
+  rounds: number[];
+  callsPerRound: number;
+  method: string;
+  /**
+   * the CPU probe (fixed pure-Python work, ms) taken just before each round: the host CPU's speed at that moment (eager rounds since schema 1.8, compiled rounds too since 1.10); rounds stop once each side has rounds within 10 % of the run's fastest probe
+   */
+  cpuProbeMs?: number[];
+  /**
+   * pairs added beyond the planned rounds, until each side's fastest round was confirmed (stopReason)
+   */
+  extraRounds?: number;
+  /**
+   * false when a compile ran inside the timed region (the numbers include compilation), or when Dynamo ran the timed compiled calls eagerly (see the mode's fallback)
+   */
+  valid?: boolean;
+  invalidReason?: string;
+  /**
+   * only in discardedTimings: the speedup the invalid measurement showed
+   */
+  speedup?: number | null;
+  [k: string]: unknown;
+}
+export interface ModeResult {
+  /**
+   * default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs
+   */
+  mode: string;
+  status: 'ok' | 'error';
+  /**
+   * status error: why the mode failed; status ok: a non-fatal finding (kind mismatch)
+   */
+  error: null | RunError;
+  /**
+   * wall time of the first (compiling) call
+   */
+  compileSeconds: number | null;
+  timing: null | Timing;
+  /**
+   * eager's fastest round / compiled's fastest round, per call (speedupEstimator); null when nothing compiled was measured (fallback)
+   */
+  speedup: number | null;
+  /**
+   * fastest-rounds (schema 1.4); older reports used the median of per-pair ratios
+   */
+  speedupEstimator?: string;
+  /**
+   * where the next run's speedup may land: resampled pairs (5th-95th percentile), the two halves of the rounds, and a floor
+   */
+  speedupInterval?: {
+    low: number;
+    high: number;
+    /**
+     * the least half-width, in %: 2, 6 when a side met host noise, or when eager is launch-bound 15 % of its GPU idle share, at least 5 (schema 1.12; 10 % in 1.11, 5 in 1.10)
+     */
+    floorPct?: number;
+    /**
+     * sides whose median round was more than 5 % above their fastest: the host disturbed them
+     */
+    noisySides?: ('eager' | 'compiled')[];
+    /**
+     * sides that never ran while the host CPU was at its fastest state of the run (schema 1.10): each side's third-fastest CPU probe over the run's fastest probe, where over 1.1; the interval then reaches speedup / eager's ratio and speedup x compiled's ratio (what the fastest state could give, were that side all CPU work)
+     */
+    slowHost?: {
+      eager?: number;
+      compiled?: number;
+    };
+    /**
+     * the host CPU does not limit the compiled side (every graph a CUDA-graph replay, or its GPU idle under 15 % between kernels) and eager ran more than 3 % faster in another mode's pairs of this run (eager alone, timed before anything compiled, counts only in reports before schema 1.10) than in this mode's pairs: the speedup is bestEagerMs / compiled, and `high` keeps what this mode's own pairs gave (eagerMs / compiled): a host as slow as while they ran
+     */
+    runEager?: {
+      eagerMs: number;
+      /**
+       * the eager time the speedup uses
+       */
+      bestEagerMs: number;
+      /**
+       * the compiled time the speedup uses
+       */
+      compiledMs?: number;
+      /**
+       * fastest-round: eager's fastest round in any mode's pairs of the run; cpu-normalized (schema 1.8-1.9 only, no longer written: it scaled eager rounds by the CPU probe): the median of all eager rounds of the run in units of the CPU probe taken before each, times the fastest probe
+       */
+      basis?: 'fastest-round' | 'cpu-normalized';
+      /**
+       * cpu-normalized (schema 1.8-1.9): the fastest CPU probe of the run (fixed pure-Python work)
+       */
+      cpuProbeMinMs?: number;
+    };
+  };
+  /**
+   * the median of per-pair ratios, for comparison: what a typical round of this host gave (on a busy host, more than the quiet-host speedup for a launch-bound eager)
+   */
+  speedupMedianRatio?: number | null;
+  /**
+   * true: compiled frames ran in the timed calls; false: Dynamo ran some of them eagerly; null: not known (torch without the guard hook)
+   */
+  ranCompiled?: boolean | null;
+  /**
+   * the timed compiled calls ran eagerly (recompile limit, skipped frame, suppressed error): the timing is invalid and the speedup null
+   */
+  fallback?: {
+    /**
+     * entries into compiled frames that ran eagerly
+     */
+    eagerFrames?: number;
+    frameEntries?: number;
+    cause: string | null;
+    fix: string | null;
+  };
+  gpuIdlePct?: GpuIdlePct;
+  /**
+   * compile time / time saved per call; null when compiled is not faster
+   */
+  breakEvenCalls?: number | null;
+  trace: RelPath;
+  /**
+   * CUDA: device kernels (and memcpy/memset) per profiled step. CPU: outermost compute ops per step - ATen ops not nested in another ATen op (eager ops, Inductor's extern kernels such as aten::addmm) plus Inductor's generated C++ kernels (cpp_fused_*)
+   */
+  kernelsPerStep: number | null;
+  compiler: null | CompilerInsight;
+  /**
+   * CUDA: torch.cuda.max_memory_allocated over the profiled steps. CPU: highest 'Total Allocated' the profiler's memory events saw
+   */
+  peakMemoryBytes?: number | null;
+  /**
+   * eager rounds interleaved with this mode's rounds (the speedup's denominator side)
+   */
+  eagerTiming?: null | Timing;
+  /**
+   * per profiled call, CPU time outside compiled graphs (eager code between graphs after a graph break, guards, Python glue), from the profiler's ProfilerStep and Torch-Compiled Region spans
+   */
+  outsideGraphsMsPerStep?: number | null;
+  /**
+   * (max - min) / median of the per-pair ratios
+   */
+  speedupSpreadPct?: number | null;
+  /**
+   * interquartile range / median of the per-pair ratios (robust to single spikes)
+   */
+  speedupIqrPct?: number | null;
+  /**
+   * measurements thrown away because a compile ran inside them
+   */
+  discardedTimings?: Timing[];
+  correctness?: Correctness;
+  /**
+   * reading the compiler log failed; the measurement stands
+   */
+  compilerError?: null | RunError;
+  /**
+   * script mode: the script's exit status
+   */
+  scriptExitCode?: number;
+  [k: string]: unknown;
+}
+export interface CompilerInsight {
+  graphCount: number;
+  graphBreaks: GraphBreak[];
+  /**
+   * one entry per recompile, in order
+   */
+  recompiles: Recompile[];
+  recompileSites?: RecompileSite[];
+  guardCount?: number | null;
+  /**
+   * breakdown by phase, each phase's own share: total, dynamo, aot, inductor, codegen (from compilation_metrics), autotune (compile-log spans, part of codegen)
+   */
+  compileSeconds?: {
+    [k: string]: number;
+  };
+  torchTraceLog?: RelPath;
+  compiledFrames?: number;
+  /**
+   * one entry per frame compile (Dynamo compile id), with its wall time
+   */
+  frames?: CompiledFrame[];
+  cache?: Cache;
+  /**
+   * schema 1.16: PyTorch's performance hints (perf_hints channel) the runner recorded, one per hint and user line
+   */
+  perfHints?: PerfHint[];
+  /**
+   * CUDA-graph outcome per compiled graph; empty on CPU and for modes without CUDA graphs
+   */
+  cudaGraphs?: CudaGraphStatus[];
+  /**
+   * generated kernels (first 200), from INDUCTOR_PROVENANCE
+   */
+  kernels?: KernelProvenance[];
+  compileFailures?: {
+    [k: string]: unknown;
+  }[];
+  /**
+   * schema 1.14: {compileId, reason} each time Dynamo restarted the analysis of a frame (compilation_metrics restart_reasons: a graph break found mid-trace)
+   */
+  restarts?: {
+    [k: string]: unknown;
+  }[];
+  /**
+   * per Dynamo compile id, in order: the files the compiler made for it, saved in the report directory (schema 1.5)
+   */
+  compiles?: CompileArtifacts[];
+  /**
+   * compile phases of every graph from the log's chromium_event spans (Dynamo, AOT, Inductor, codegen, kernel compile, autotune) and cache lookups, in log order (schema 1.5)
+   */
+  phases?: CompilePhase[];
+  [k: string]: unknown;
+}
+export interface GraphBreak {
+  reason: string;
+  hint?: string | null;
+  /**
+   * PyTorch graph-break registry id, e.g. GB0059
+   */
+  gbId?: string | null;
+  docUrl?: string | null;
+  location: null | SourceLocation;
+  userStack: SourceLocation[];
+  compileId?: string | null;
+  /**
+   * schema 1.14: graph-break records at this site with this reason (one per compile that hit it)
+   */
+  count?: number;
+  ranks?: RankList;
+  /**
+   * schema 1.16: the frame Dynamo stopped in, a library's as well as the user's (e.g. torch/nn/modules/transformer.py:921)
+   */
+  brokeAt?: null | {
+    file: string;
+    line: number;
+    function?: string | null;
+    code?: string | null;
+    cell?: number | null;
+    /**
+     * the frame is a library's (torch, an installed package), not the user's
+     */
+    library?: boolean;
+  };
+  /**
+   * schema 1.16: the break in the user's terms, from the runner's pattern table (compiler/break_patterns.py, docs/GRAPH-BREAKS.md); null for breaks outside the table
+   */
+  explanation?: null | BreakExplanation;
+  [k: string]: unknown;
+}
+export interface SourceLocation {
+  /**
+   * absolute path
+   */
+  file: string;
+  line: number;
+  function?: string | null;
+  /**
+   * the source line, stripped
+   */
+  code?: string | null;
+  /**
+   * notebooks: index of the cell (in the notebook's cell list) whose code this is; `line` is then 1-based within that cell
+   */
+  cell?: number | null;
+}
+export interface BreakExplanation {
+  /**
+   * the table's id, e.g. item, print, transformer-fast-path
+   */
+  pattern: string;
+  title?: string;
+  /**
+   * what broke and why, with the consequence, in the user's terms
+   */
+  what: string;
+  /**
+   * the operator, function or method that broke, as PyTorch's text names it
+   */
+  broke?: string | null;
+  fix: string;
+  /**
+   * a mechanical edit the editor offers as a Quick Fix (fastpath-off, move-print); null where the fix needs judgement
+   */
+  quickFix?: null | QuickFix;
+}
+/**
+ * schema 1.17 (a kind's name before): a mechanical edit of the user's file, offered as a Quick Fix; the runner owns every text of it (compiler/quick_fixes.py), the editor applies it
+ */
+export interface QuickFix {
+  kind: 'fastpath-off' | 'move-print' | 'compile-dynamic' | 'static-address' | 'warmup-shape';
+  /**
+   * the code action's title
+   */
+  title: string;
+  /**
+   * settings (fastpath-off, move-print): the statement inserted after the file's imports
+   */
+  statement?: string;
+  /**
+   * settings: the comment put after it (why)
+   */
+  comment?: string;
+  /**
+   * static-address, warmup-shape: replacements the runner worked out from the source, applied only while each range still holds `expect`
+   */
+  edits?: {
+    line: number;
+    column: number;
+    endColumn: number;
+    expect: string;
+    text: string;
+  }[];
+}
+export interface Recompile {
+  /**
+   * guard failure, e.g. tensor 'x' size mismatch at index 0. expected 32, actual 64
+   */
+  reason: string;
+  compileId?: string | null;
+  location: null | SourceLocation;
+  /**
+   * the call that triggered it, in words
+   */
+  trigger?: string | null;
+  inTimedRegion?: boolean;
+  /**
+   * one guard failure per cached entry that was tried
+   */
+  allReasons?: string[];
+  /**
+   * the reason with compared numbers abstracted (self.calls == N)
+   */
+  pattern?: string;
+  /**
+   * PyTorch's own hint from the guard failure text, if any
+   */
+  hint?: string | null;
+  explanation?: null | Explanation;
+  ranks?: RankList;
+  [k: string]: unknown;
+}
+export interface Explanation {
+  /**
+   * what the user's code or calls did, in their terms
+   */
+  what: string;
+  fix: string;
+  /**
+   * schema 1.16: a mechanical edit the editor offers (compile-dynamic; warmup-shape, schema 1.17)
+   */
+  quickFix?: null | QuickFix;
+}
+/**
+ * recompiles at one source line with one guard pattern, grouped: one finding with a count
+ */
+export interface RecompileSite {
+  pattern: string;
+  /**
+   * the first recompile's reason
+   */
+  reason: string;
+  count: number;
+  compileIds?: (string | null)[];
+  /**
+   * the values a value guard saw, in order (empty unless it recurred with several)
+   */
+  values?: string[];
+  location: null | SourceLocation;
+  trigger?: string | null;
+  inTimedRegion?: boolean;
+  hint?: string | null;
+  explanation?: null | Explanation;
+  ranks?: RankList;
+}
+export interface CompiledFrame {
+  compileId: string | null;
+  function?: string | null;
+  location?: null | SourceLocation;
+  seconds: number;
+}
+/**
+ * cache lookups by cache (fxGraph, aotAutograd) and outcome (hit, miss, bypass)
+ */
+export interface Cache {
+  [k: string]: {
+    [k: string]: number;
+  };
+}
+export interface PerfHint {
+  /**
+   * fallback-kernel (an op Inductor calls ATen for instead of generating code) or other
+   */
+  kind: string;
+  op?: string | null;
+  what: string;
+  fix?: string | null;
+  /**
+   * PyTorch's text
+   */
+  message: string;
+  compileIds?: (string | null)[];
+  /**
+   * the user's line of the op, when Inductor was lowering one
+   */
+  location: null | SourceLocation;
+}
+export interface CudaGraphStatus {
+  compileId: string | null;
+  /**
+   * unknown (schema 1.16): set up for CUDA graphs, and the log (made without Compile Lens) holds no record of a capture or a skip; reason says so
+   */
+  status: 'captured' | 'skipped' | 'not-captured' | 'unknown';
+  /**
+   * PyTorch's skip message (skipped), or why the log cannot say (unknown)
+   */
+  reason?: string | null;
+  explanation?: CudaGraphSkip;
+  /**
+   * schema 1.16: PyTorch's other CUDA-graph warnings about this graph (e.g. many-sizes: one graph recorded per input size), in the explanation's form
+   */
+  hints?: CudaGraphSkip[];
+}
+/**
+ * schema 1.16: why PyTorch skipped CUDA graphs for a graph (a CUDA graph status's explanation, or one of its hints), in the user's terms
+ */
+export interface CudaGraphSkip {
+  /**
+   * mutated-inputs, cpu-device, dynamic-shapes, incompatible-op, rerecord-limit, ... or other
+   */
+  kind: string;
+  what: string;
+  fix?: string | null;
+  cost: string;
+  /**
+   * the line PyTorch names (the mutating op, the CPU tensor's use)
+   */
+  location?: null | SourceLocation;
+  /**
+   * tensors the named line writes into, as the code names them
+   */
+  tensors?: string[];
+  /**
+   * schema 1.17: static-address (mutated-inputs), where the source says which statements made the tensors
+   */
+  quickFix?: null | QuickFix;
+}
+export interface KernelProvenance {
+  name: string;
+  compileId?: string | null;
+  /**
+   * post-grad ATen ops fused into this kernel
+   */
+  atenOps: string[];
+  /**
+   * user source lines those ops came from
+   */
+  sourceLines: SourceLocation[];
+  /**
+   * 1-based line in its compile's outputCode: the kernel's definition, or for an extern kernel its call (schema 1.5)
+   */
+  codeLine?: number | null;
+  /**
+   * the kernel's time per profiled step (µs, summed over its launches) in this mode's profile; null when not profiled, or its name is shared by kernels of several graphs (schema 1.5)
+   */
+  usPerStep?: number | null;
+}
+export interface CompileArtifacts {
+  /**
+   * Dynamo compile id, frame/attempt (0/1: frame 0's first recompile)
+   */
+  compileId: string;
+  /**
+   * path relative to the report directory
+   */
+  outputCode: string | null;
+  /**
+   * path relative to the report directory
+   */
+  guards: string | null;
+  guardCount?: number | null;
+  /**
+   * path relative to the report directory
+   */
+  fxGraph: string | null;
+  /**
+   * for a recompile: per cached compile that was tried, the guard of it that failed
+   */
+  failedGuards: FailedGuard[];
+}
+export interface FailedGuard {
+  /**
+   * the compile whose guard failed
+   */
+  compileId: string | null;
+  /**
+   * Dynamo's recompile reason
+   */
+  reason: string;
+  /**
+   * path relative to the report directory
+   */
+  guards: string | null;
+  /**
+   * 1-based line of the failed guard in that file; null when the reason names no guard found there
+   */
+  line: number | null;
+  /**
+   * the failed guard's text (KIND: check)
+   */
+  guard: string | null;
+}
+export interface CompilePhase {
+  compileId: string;
+  /**
+   * e.g. 'Dynamo: trace bytecode', 'AOT Autograd', 'Inductor: codegen', 'autotune', 'FX graph cache'
+   */
+  name: string;
+  /**
+   * ms after the mode's first compile-phase event
+   */
+  startMs: number;
+  /**
+   * 0 for a cache lookup
+   */
+  durMs: number;
+  /**
+   * nesting among the phases shown: 0 is outermost
+   */
+  depth: number;
+  /**
+   * a cache lookup (FX graph or AOT autograd cache) and its outcome
+   */
+  cache?: 'hit' | 'miss' | 'bypass';
+  cacheHit?: boolean;
+}
+/**
+ * compiled vs eager outputs on the timed inputs (same seeds), judged as torch._dynamo.utils.same does: within atol + rtol*|eager| passes; otherwise compiled fails only if its RMSE against a higher-precision reference exceeds multiplier x eager's + atol/10
+ */
+export interface Correctness {
+  ok: boolean;
+  /**
+   * largest |compiled - eager|
+   */
+  maxAbsError: number | null;
+  dtype?: string | null;
+  atol?: number | null;
+  rtol?: number | null;
+  /**
+   * what is wrong, when ok is false
+   */
+  message?: string | null;
+  /**
+   * none: compiled was within atol + rtol*|eager| of eager, no reference needed; fp64: an fp64 copy of the model; eager-tf32-off: eager with TF32 off and float32 matmul precision 'highest'; unavailable: neither could run
+   */
+  reference?: 'none' | 'fp64' | 'eager-tf32-off' | 'unavailable';
+  /**
+   * why the fp64 reference was not used
+   */
+  referenceNote?: string | null;
+  /**
+   * eager's RMSE against the reference
+   */
+  eagerRmse?: number | null;
+  /**
+   * compiled's RMSE against the reference
+   */
+  compiledRmse?: number | null;
+  /**
+   * compiled may be this many times eager's error (+ atol/10)
+   */
+  multiplier?: number | null;
+  precision?: PrecisionSettings;
+}
+/**
+ * float32 precision settings in force when outputs were compared
+ */
+export interface PrecisionSettings {
+  cudaMatmulAllowTf32?: boolean | null;
+  cudnnAllowTf32?: boolean | null;
+  float32MatmulPrecision?: string | null;
+}
+export interface Recommendation {
+  /**
+   * null means: don't compile this
+   */
+  mode: string | null;
+  reason: string;
+  /**
+   * compile: use `mode`; compile-for-longer-runs (schema 1.16): steps are faster compiled (the interval clears 1.05x) but the compile inside the script pays back only after more steps than this run made (`mode`: the mode to use in longer runs; the reason says how many steps); stay-eager: measured, and compiled steps are not faster (their interval does not clear 1.05x); none: nothing was measured that could support a verdict
+   */
+  verdict?: 'compile' | 'compile-for-longer-runs' | 'stay-eager' | 'none';
+}
+export interface Region {
+  /**
+   * stable within the report, e.g. 'r0'
+   */
+  id: string;
+  /**
+   * what was compiled: the module's class or the function's name
+   */
+  name: string;
+  /**
+   * torch.compile(module), torch.compile(function) or decorator, nn.Module.compile()
+   */
+  kind: 'module' | 'function' | 'module-compile';
+  /**
+   * the user line that called torch.compile (or .compile())
+   */
+  location: null | SourceLocation;
+  /**
+   * the script's own torch.compile arguments: mode, backend, dynamic, fullgraph
+   */
+  options?: {
+    [k: string]: unknown;
+  };
+  /**
+   * schema 1.5: where the region's first call ran (the device type of its first input tensor, else of its module's parameters: 'cpu', 'cuda', ...); the script decides, not --device
+   */
+  device?: string | null;
+  callCount: number;
+  /**
+   * the calls in order (the first 2000)
+   */
+  calls: RegionCall[];
+  callsTruncated?: boolean;
+  signatures?: RegionSignature[];
+  /**
+   * what the compiler did for this region's calls (its compile ids only)
+   */
+  compiler?: null | CompilerInsight;
+  /**
+   * the script's own calls after the last compile: from which call, their median duration
+   */
+  steadyState?: null | {
+    fromCall: number;
+    medianMs: number;
+    spreadPct?: number | null;
+    [k: string]: unknown;
+  };
+  replay: {
+    /**
+     * its calls can be run again without changing the script's state (false: `reason` says what a call changes or why its inputs cannot be reused)
+     */
+    replayable: boolean;
+    /**
+     * why it was not replayed (mutates state, inputs not reusable, too few calls, ...)
+     */
+    reason: string | null;
+    /**
+     * schema 1.15: what a replay made when the script let go of the region left out, and why (on a torch without isolate_recompiles its own compiles would count against the script's recompile limit)
+     */
+    leftOut?: string | null;
+  };
+  measurements: RegionMeasurement[];
+  recommendation?: null | Recommendation;
+  /**
+   * --calls N: the script was stopped after this region's Nth call
+   */
+  stoppedAfterCalls?: number | null;
+  /**
+   * schema 1.16: the region was called and Dynamo made no graph of it: every call ran eagerly (no speedup is shown for it)
+   */
+  noCompiledCode?: null | NoCompiledCode;
+  /**
+   * schema 1.14: the script's own calls and steps, compiled against eager: interleaved in the observed run (1.16), or from separate runs (torch < 2.6; null: the compiled run made no call of it)
+   */
+  inSitu?: null | RegionInSitu;
+  [k: string]: unknown;
+}
+/**
+ * one call of a region, as the script made it
+ */
+export interface RegionCall {
+  /**
+   * 0-based call number within the region
+   */
+  index: number;
+  /**
+   * duration of the call; CUDA: between CUDA events recorded on the current stream around the call (no synchronisation added), CPU: perf_counter. null when it could not be resolved
+   */
+  ms: number | null;
+  clock?: 'cuda-events' | 'perf-counter';
+  /**
+   * input signature, e.g. 'float32[5, 4096, 64], int64[5]; inference'
+   */
+  signature: string;
+  gradMode?: GradMode;
+  /**
+   * compiled: the region's first compile ran inside this call; recompiled: a guard failed and a new graph was compiled; cached: compiled code was reused (or, see ranCompiled, skipped)
+   */
+  event: 'compiled' | 'recompiled' | 'cached';
+  /**
+   * Dynamo compile ids started inside this call
+   */
+  compileIds?: string[];
+  /**
+   * compile time spent inside this call (sum of its compiles' entire-frame time)
+   */
+  compileSeconds?: number | null;
+  recompileReason?: string | null;
+  /**
+   * true: compiled graphs ran in this call; false: Dynamo fell back to eager (recompile limit, skipped frame, suppressed error); null: not known
+   */
+  ranCompiled?: boolean | null;
+  fallbackReason?: string | null;
+  /**
+   * a torchrun rank's call inside its profile window: its duration includes the profiler's overhead (left out of steadyState)
+   */
+  profiled?: boolean;
+  /**
+   * schema 1.14: the call carried Compile Lens's state check or input capture (or enclosed a nested region's): left out of steadyState
+   */
+  observer?: boolean;
+  /**
+   * schema 1.16, interleaved in situ: the stance the call ran at (eager: torch.compiler.set_stance("force_eager"), on purpose; its ranCompiled is null). Absent: no interleaving
+   */
+  side?: 'compiled' | 'eager';
+  /**
+   * schema 1.16: the call's block of the interleaving (0: the compiled warm-up before the first switch)
+   */
+  block?: number;
+  /**
+   * schema 1.16: from this call's start to the region's next call's start (null: the last call)
+   */
+  stepMs?: number | null;
+  /**
+   * schema 1.16: compiles that started in the step (any region's)
+   */
+  stepCompiles?: number | null;
+}
+export interface RegionSignature {
+  signature: string;
+  calls: number;
+  firstCall?: number;
+  lastCall?: number;
+  /**
+   * inputs of this signature were captured and replayed
+   */
+  measured?: boolean;
+}
+export interface NoCompiledCode {
+  /**
+   * the region's first sentence: No compiled code ran: ...
+   */
+  headline: string;
+  cause: string;
+  location?: null | SourceLocation;
+  fix?: string | null;
+  gbId?: string | null;
+  pattern?: string | null;
+}
+export interface RegionInSitu {
+  /**
+   * separate runs: pairs of runs; interleaved: pairs of adjacent blocks the step interval rests on
+   */
+  pairs: number;
+  /**
+   * schema 1.16: how it was measured (report.inSitu.method)
+   */
+  method?: 'interleaved' | 'separate-runs';
+  /**
+   * schema 1.16, interleaved: the steady steps each way
+   */
+  steadySteps?: Sides;
+  /**
+   * schema 1.16, interleaved: steps left out, by why: warm-up, switch (the step spans a stance switch), first on its signature (each side's first call of a signature), compiled (a compile started in it), observer (Compile Lens's own work or the profiler), ran eagerly (on the compiled side, no compiled code ran)
+   */
+  dropped?: {
+    [k: string]: number;
+  };
+  compiledCalls?: number;
+  eagerCalls?: number;
+  /**
+   * calls matched by index and signature, up to the first call where the runs differ
+   */
+  matchedCalls?: number;
+  /**
+   * where the two runs' calls differ, and what is not compared
+   */
+  unmatched?: string | null;
+  /**
+   * the first call whose call and step compiled nothing (never the script's first call); interleaved: its first call after the compiled warm-up
+   */
+  steadyFromCall?: number | null;
+  warmupCalls?: number;
+  /**
+   * per step: from one call of the region to its next (backward, optimizer, data, cache updates included)
+   */
+  step?: null | InSituSpeedup;
+  /**
+   * per call: the region's own calls
+   */
+  call?: null | InSituSpeedup;
+  /**
+   * steady-state steps that recompiled a signature already seen: recurring; their time over a steady step is in step.compiledMs
+   */
+  lateCompiles?: number;
+  lateCompileMs?: number;
+  /**
+   * steady-state steps that compiled a new signature (a short last batch): in compileSeconds
+   */
+  laterFirstCompiles?: number;
+  /**
+   * the compile cost inside the script: its warm-up's time over eager's, plus later first-time compiles (the first pair: the compiled run that ran first)
+   */
+  compileSeconds?: number | null;
+  /**
+   * per pair (later runs may use Inductor's caches)
+   */
+  compileSecondsPerRun?: (number | null)[];
+  /**
+   * steps after which the compiled script is ahead; null: compiled steps are not faster
+   */
+  breakEvenSteps?: number | null;
+  /**
+   * the calls this run of the script made of the region
+   */
+  stepsMade?: number;
+  paysBack?: boolean | null;
+  /**
+   * the matched calls with their steps, compiles included (the first pair)
+   */
+  regionSeconds?: null | Sides;
+  /**
+   * 1000 / step ms (a decode loop: tokens/s per sequence)
+   */
+  stepsPerSecond?: null | Sides;
+  /**
+   * why there is no step speedup
+   */
+  reason?: string | null;
+  /**
+   * per call of each side: separate runs: of the first pair; interleaved (1.16): the first 2000
+   */
+  series?: {
+    compiled: InSituPoint[];
+    eager: InSituPoint[];
+    [k: string]: unknown;
+  };
+  /**
+   * schema 1.17, interleaved: why, per step: the device's work in a step both ways, from each side's profiled window of this region's steps (null: this region did not mark both windows' steps, or a window recorded no step)
+   */
+  work?: null | StepWork;
+  /**
+   * a compiled call of this region failed: at the user's line, with the fix
+   */
+  failure?: null | CompileFailure;
+  /**
+   * --modes: the script run with its torch.compile calls set to each mode
+   */
+  whatIf?: {
+    mode: string;
+    step: null | InSituSpeedup;
+    call: null | InSituSpeedup;
+    compileSeconds: number | null;
+    breakEvenSteps: number | null;
+    reason: string | null;
+    failure: null | CompileFailure;
+    [k: string]: unknown;
+  }[];
+  /**
+   * a torchrun job: {rank, step} per rank, each rank's own steps compared; the region's step above is the slowest rank's, call by call
+   */
+  ranks?: {
+    [k: string]: unknown;
+  }[];
+  /**
+   * schema 1.17, interleaved under torchrun: step, call and the rest are from the slowest rank's call and step at each call index (a synchronous job's step is its slowest rank's); work is the headline rank's window
+   */
+  slowestRank?: boolean;
+  [k: string]: unknown;
+}
+/**
+ * one number each way, compiled and eager
+ */
+export interface Sides {
+  compiled: number;
+  eager: number;
+  [k: string]: unknown;
+}
+export interface InSituSpeedup {
+  /**
+   * median steady duration in the eager runs (pooled over pairs)
+   */
+  eagerMs: number;
+  /**
+   * median steady duration in the compiled runs, plus (steps) the share of recurring recompiles
+   */
+  compiledMs: number;
+  /**
+   * eagerMs / compiledMs
+   */
+  speedup: number;
+  low: number;
+  /**
+   * low-high: the 5th-95th percentiles over steady steps resampled by index per pair, every eager run against every compiled run, and the floor (floorPct)
+   */
+  high: number;
+  floorPct?: number;
+  noisy?: boolean;
+  /**
+   * steady steps (or calls) over all pairs
+   */
+  samples?: number;
+  /**
+   * each pair's own numbers, for the pairs the estimate uses
+   */
+  perRun?: {
+    eagerMs: number;
+    compiledMs: number;
+    speedup: number;
+    steps: number;
+    /**
+     * schema 1.15: its pair number (from 1)
+     */
+    pair?: number;
+    [k: string]: unknown;
+  }[];
+  /**
+   * schema 1.14, per pair: its runs' steady steps whose nearest CPU probe read the host at its fast state (within 10 % of fastStateProbeMs); only those count (absent: runs without probes)
+   */
+  fastStateSteps?: {
+    eager?: number;
+    compiled?: number;
+    [k: string]: unknown;
+  }[];
+  /**
+   * schema 1.15: the pairs (from 1) whose two runs both have 8 steps (or all) at the host's fast state: only their fast-state steps count; [] when none: then every pair counts with all its steps and slowHost widens the interval
+   */
+  pairsUsed?: number[];
+  /**
+   * schema 1.15: the other pairs, why (e.g. "eager never ran at the host's fast state"), and their own speedup over all their steps (the interval reaches them while one pair is used)
+   */
+  pairsNotUsed?: {
+    pair: number;
+    why: string;
+    speedup: number | null;
+    [k: string]: unknown;
+  }[];
+  /**
+   * schema 1.16, interleaved: pairs of adjacent blocks (one eager, one compiled) with values both ways: the interval rests on them
+   */
+  pairs?: number;
+  /**
+   * schema 1.16: each pair's own eager/compiled ratio
+   */
+  pairRatios?: number[];
+  /**
+   * schema 1.16: signature: one input signature; matched-mix: per signature, each weighed by the script's calls of it; pooled: the signature changed nearly every call (a growing cache), steps pooled (ABBA cancels a linear growth)
+   */
+  comparedBy?: 'signature' | 'matched-mix' | 'pooled';
+  /**
+   * schema 1.16: per compared signature
+   */
+  signatures?: {
+    signature: string;
+    eagerMs: number;
+    compiledMs: number;
+    speedup: number;
+    /**
+     * steady steps each way
+     */
+    steps: Sides;
+    /**
+     * the script's calls of it
+     */
+    calls: number;
+    [k: string]: unknown;
+  }[];
+  /**
+   * schema 1.16: signatures with steady values on one side only
+   */
+  notCompared?: string[];
+  /**
+   * schema 1.15: the host's fast state: the third-fastest CPU probe (ms) of all runs of the profile
+   */
+  fastStateProbeMs?: number;
+  /**
+   * schema 1.15: probes more than 10 % faster than fastStateProbeMs: the host ran faster than any state the steps could count in (the whole profile may have run slow)
+   */
+  fasterProbesMs?: number[];
+  /**
+   * schema 1.14 (1.15: only when no pair met the fast state on both sides): per side, the median CPU probe beside its steps over fastStateProbeMs; the interval then reaches speedup / eager's ratio and speedup x compiled's ratio
+   */
+  slowHost?: {
+    eager?: number;
+    compiled?: number;
+  };
+  [k: string]: unknown;
+}
+/**
+ * schema 1.17: why, per step (measure/step_work.py)
+ */
+export interface StepWork {
+  eager: StepWorkSide;
+  compiled: StepWorkSide;
+  /**
+   * the runner's line, e.g. (ResNet-50 on an H100) "GPU work 2.54 → 1.53 ms per step, 290 → 114 kernels; GPU busy 67 % → 65 % of the wall step: both ways launch-bound: …; of the 1.44 ms saved per step, 1.01 ms is GPU work and 0.43 ms the GPU's idle time (the CPU's side)"
+   */
+  text: string;
+}
+export interface StepWorkSide {
+  /**
+   * cuda: the GPU's kernels, copies and fills; cpu: the step's outermost CPU ops (no separate device: ATen ops, a compiled graph's call counted as one op)
+   */
+  device: 'cuda' | 'cpu';
+  /**
+   * ProfilerStep spans in the side's trace
+   */
+  steps: number;
+  /**
+   * cuda: the GPU's busy time (union of its activities); cpu: time in the outermost ops; per step
+   */
+  workMsPerStep: number;
+  /**
+   * cuda: kernels, copies and fills; cpu: outermost ops; per step, counted in the trace
+   */
+  kernelsPerStep: number;
+  /**
+   * the profiled steps' own wall time (profiler overhead included)
+   */
+  profiledStepMs: number;
+  /**
+   * the wall step the work is set against
+   */
+  wallMs: number | null;
+  /**
+   * steady steps: inSitu.step's; profiled steps: no steady step, the profiled steps' own
+   */
+  wallFrom: 'steady steps' | 'profiled steps';
+  /**
+   * work over the wall step, in percent (at most 100)
+   */
+  busyPct: number | null;
+  /**
+   * cuda: the GPU sat idle LAUNCH_BOUND_IDLE_PCT (30) % of the wall step or more, waiting on the CPU's launches; cpu: always false
+   */
+  launchBound: boolean;
+}
+export interface CompileFailure {
+  /**
+   * what in the user's code made the compiled call fail, e.g. a branch on a tensor's value
+   */
+  what: string;
+  fix: string;
+  /**
+   * the user's line that caused it
+   */
+  location: null | SourceLocation;
+  message?: string;
+  /**
+   * the call that failed
+   */
+  index?: number;
+  [k: string]: unknown;
+}
+/**
+ * schema 1.14, script mode: how the script was measured in situ, compiled against eager (per region: regions[].inSitu)
+ */
+export interface ReportInSitu {
+  /**
+   * schema 1.16: interleaved: the observed run itself, its stance switched between blocks of its calls (torch >= 2.6); separate-runs: whole runs of the script each way (torch < 2.6: no torch.compiler.set_stance). Absent: older reports (separate runs)
+   */
+  method?: 'interleaved' | 'separate-runs';
+  /**
+   * schema 1.16, interleaved: {startCall, blockCalls, order, fixedForRanks, topLevelCalls, heldCalls (1.17), stoppedBecause}: the first top-level call of the interleaving, calls per block (ABBA, eager first), whether the schedule was fixed by call count (torchrun ranks), the script's top-level region calls, the calls inside the profiled windows (they extend their block), and why switching stopped (the script set a stance itself)
+   */
+  schedule?: {
+    [k: string]: unknown;
+  };
+  /**
+   * schema 1.17, interleaved: per side (eager, compiled), the profiled window of the script's own steps opened at that side's first block; null: none was taken
+   */
+  windows?: null | {
+    [k: string]: InSituWindow;
+  };
+  /**
+   * separate runs: pairs of runs (one compiled, one eager) that both wrote their timings (0 when interleaved)
+   */
+  pairs: number;
+  /**
+   * the runs in the order they ran, e.g. compiled-1, eager-1, eager-2, compiled-2 (a second pair runs eager first)
+   */
+  order: string[];
+  /**
+   * why a second pair ran (the first region whose step speedup could not support a verdict yet), or null
+   */
+  repeatedBecause?: string | null;
+  runs: InSituRun[];
+  /**
+   * why the in-situ runs stopped early, e.g. they used their share (half) of --timeout; null: they ran to their end
+   */
+  stoppedBecause?: string | null;
+  /**
+   * the whole script's wall time per run, both ways (its imports excluded, its compiles included)
+   */
+  wallSeconds: null | {
+    compiled: number[];
+    eager: number[];
+    [k: string]: unknown;
+  };
+  /**
+   * why no in-situ run was made (--no-in-situ), or null
+   */
+  skipped: string | null;
+  [k: string]: unknown;
+}
+export interface InSituWindow {
+  /**
+   * the region whose calls mark the steps
+   */
+  region?: string | null;
+  /**
+   * its call that opened the window (the profiler's unrecorded warmup step)
+   */
+  fromCall?: number | null;
+  /**
+   * steps in the trace
+   */
+  steps?: number;
+  /**
+   * why there is no trace
+   */
+  skipped?: string | null;
+  /**
+   * the Chrome trace, relative to the report
+   */
+  trace?: string | null;
+}
+export interface InSituRun {
+  /**
+   * its timings (in_situ/<side>-<pair>[-<mode>].json; per call of a region: ms, stepMs, compiles, and where the host CPU was probed before it, probeMs and observer: true)
+   */
+  file?: null | RelPath;
+  side: 'compiled' | 'eager';
+  pair: number;
+  /**
+   * a what-if mode every torch.compile of the script was set to (--modes), or null: as written
+   */
+  mode?: string | null;
+  status: string;
+  wallSeconds?: number | null;
+  error?: null | RunError;
+  /**
+   * eager runs: how compiling was turned off, e.g. torch.compiler.set_stance("force_eager")
+   */
+  switch?: string | null;
+  [k: string]: unknown;
+}
+/**
+ * one rank of a torchrun job: how it ended and what it compiled and ran
+ */
+export interface RankEntry {
+  /**
+   * the rank (torch.distributed.get_rank())
+   */
+  rank: number;
+  /**
+   * path relative to the report directory
+   */
+  trace?: string | null;
+  /**
+   * ok: finished; error: its script or the runner failed; stopped: SIGTERM (another rank failed, cancel, timeout) before its script ended, what it had is kept (also when its script then failed because the stop took its peers); killed: it wrote no report (its compiler log was read); missing (attach, schema 1.14): it wrote no folder at all. Absent for ranks read from logs alone (inspect): how they ended is not in a log
+   */
+  status?: 'ok' | 'error' | 'stopped' | 'killed' | 'missing';
+  /**
+   * attach: the host it ran on
+   */
+  host?: string;
+  /**
+   * attach: its launcher's node rank
+   */
+  nodeRank?: number;
+  /**
+   * attach: its rank on its node
+   */
+  localRank?: number;
+  /**
+   * inspect: compiles that failed
+   */
+  compileFailures?: number;
+  /**
+   * inspect: times Dynamo restarted a frame's analysis
+   */
+  restarts?: number;
+  /**
+   * its worker's exit code, when it finished
+   */
+  exitCode?: number | null;
+  error?: null | RunError;
+  /**
+   * status error: the innermost user line of its traceback
+   */
+  failedAt?: null | SourceLocation;
+  /**
+   * path relative to the report directory
+   */
+  report?: string | null;
+  window?: ProfileWindow;
+  /**
+   * path relative to the report directory
+   */
+  torchTraceLog?: string | null;
+  graphCount?: number | null;
+  graphBreaks?: number | null;
+  recompiles?: number | null;
+  /**
+   * compile time in the script (Dynamo's entire-frame time)
+   */
+  compileSeconds?: number | null;
+  cache?: null | Cache;
+  /**
+   * per region: calls and the steady state of the script's own calls on this rank
+   */
+  regions?: {
+    id: string;
+    name: string;
+    callCount: number;
+    /**
+     * the script's own calls after the last compile: from which call, their median duration
+     */
+    steadyState?: null | {
+      fromCall: number;
+      medianMs: number;
+      spreadPct?: number | null;
+      [k: string]: unknown;
+    };
+  }[];
+  /**
+   * the collectives of its profiled steps, in the order issued (null without a trace)
+   */
+  collectives?: string[] | null;
+  /**
+   * after a timeout: where its main thread was
+   */
+  stack?: {
+    /**
+     * the torch.distributed call it was blocked in (e.g. all_reduce), null when in none
+     */
+    waitingIn?: string | null;
+    location?: null | SourceLocation;
+  } | null;
+  /**
+   * path relative to the report directory
+   */
+  stacks?: string | null;
+  [k: string]: unknown;
+}
+export interface Divergence {
+  kind: 'recompile' | 'graph-break' | 'graph-count' | 'cache' | 'collectives';
+  /**
+   * warning: cache (the same graphs, compiled on one rank and loaded on another: compile time, not behaviour); `check` fails on errors
+   */
+  severity?: 'error' | 'warning';
+  /**
+   * one sentence, e.g. rank 1 recompiled forward at call 3 — size mismatch at index 0 (expected 16, actual 12) — rank 0 did not: the ranks ran different graphs
+   */
+  message: string;
+  /**
+   * the user's line, when one is known
+   */
+  location?: null | SourceLocation;
+  /**
+   * the ranks that did what the others did not
+   */
+  ranks: RankList;
+  details?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * a report `inspect` read from compiler logs (schema 1.14): the logs it read and what it could not use
+ */
+export interface LogsRead {
+  files: {
+    /**
+     * absolute path of the log
+     */
+    path: string;
+    /**
+     * from its name (rank_N) or its records
+     */
+    rank: number | null;
+    records: number;
+    /**
+     * lines that are no record (a cut or damaged log), skipped
+     */
+    unreadableLines?: number;
+    /**
+     * records whose JSON payload does not parse, skipped
+     */
+    damagedPayloads?: number;
+    /**
+     * written by Compile Lens (its markers split the log into modes)
+     */
+    marked?: boolean;
+  }[];
+  /**
+   * files skipped, damaged lines, ranks with several logs
+   */
+  warnings: string[];
+  /**
+   * path relative to the report directory
+   */
+  attached?: string | null;
+  /**
+   * schema 1.15: the attempts of an attached job that torchrun restarted after (--max-restarts), oldest first; their folders are kept as they are, the newest attempt is the run
+   */
+  attempts?: EarlierAttempt[];
+  /**
+   * written by the extension or CLI after the runner: how each user file the logs name was mapped onto the workspace (same: the path itself; rule: a FROM=TO rule; suffix: the longest matching path suffix; ambiguous or missing: left at the log's path)
+   */
+  sourceMap?: SourceMapping[];
+}
+export interface EarlierAttempt {
+  /**
+   * 0: the first (DIR/ranks/), n: DIR/attempt<n>/ranks/
+   */
+  attempt: number;
+  folder: RelPath;
+  status: 'ok' | 'error' | 'partial';
+  /**
+   * the rank whose failure ended the attempt
+   */
+  failedRank: number | null;
+  /**
+   * its innermost user line
+   */
+  failedAt: null | SourceLocation;
+  message: string | null;
+}
