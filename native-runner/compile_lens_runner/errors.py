@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import traceback as tb
 from typing import Any
+from .shapes import RunError
 
 TRITON_MISSING_TEXT = "Cannot find a working triton installation"
 
@@ -15,7 +16,7 @@ class RunnerError(Exception):
         self.fix = fix
         self.traceback = traceback
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RunError:
         return {"kind": self.kind, "message": self.message, "fix": self.fix, "traceback": self.traceback}
 
 

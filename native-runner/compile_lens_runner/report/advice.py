@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import formats
+from ..shapes import Recommendation
 
 MIN_USEFUL_SPEEDUP = 1.05
 DECISIVE_SPAN = 2.0
@@ -27,7 +28,7 @@ def _interval(mode: dict[str, Any]) -> tuple[float, float]:
     return float(interval.get("low", mode["speedup"])), float(interval.get("high", mode["speedup"]))
 
 
-def _no_measurement(modes: list[dict[str, Any]]) -> dict[str, Any]:
+def _no_measurement(modes: list[dict[str, Any]]) -> Recommendation:
     fell_back = [m for m in modes if m.get("fallback")]
     if fell_back:
         m = fell_back[0]
@@ -66,7 +67,7 @@ def _cpu_note(mode: str, idle_cuda_graph_modes: tuple[str, ...]) -> str:
             "graphs; on a GPU it would differ.")
 
 
-def recommend(modes: list[dict[str, Any]], idle_cuda_graph_modes: tuple[str, ...] = ()) -> dict[str, Any]:
+def recommend(modes: list[dict[str, Any]], idle_cuda_graph_modes: tuple[str, ...] = ()) -> Recommendation:
     """idle_cuda_graph_modes: modes whose CUDA graphs did nothing (a CPU run): their verdict says so."""
     measured = [m for m in modes if _measured(m) and _correct(m)]
     if not measured:

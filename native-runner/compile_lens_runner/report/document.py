@@ -9,6 +9,7 @@ import platform
 from typing import Any
 
 from .. import __version__
+from ..shapes import RunError
 
 SCHEMA_VERSION = "1.17"
 
@@ -97,7 +98,7 @@ def read(path: str) -> dict[str, Any] | None:
         return None
 
 
-def fail(report: dict[str, Any], error: dict[str, Any]) -> dict[str, Any]:
+def fail(report: dict[str, Any], error: RunError) -> dict[str, Any]:
     report["error"] = error
     report["status"] = overall_status(report)
     return report

@@ -26,6 +26,7 @@ from ..compiler.failure import headline
 from ..compiler.insight import CUDAGRAPH_MODES
 from ..measure import speedups
 from ..report import advice
+from ..shapes import Recommendation, Verdict
 from .replay import AS_WRITTEN
 
 _NO_VERDICT = "No verdict: "
@@ -59,7 +60,11 @@ def _failed(region: dict[str, Any]) -> dict[str, Any] | None:
     return (region.get("inSitu") or {}).get("failure")
 
 
-def _in_situ(region: dict[str, Any]) -> dict[str, Any] | None:
+class _InSituVerdict(Recommendation, total=False):
+    undecided: bool  # the script's steps too noisy to decide: a replay's verdict may stand instead
+
+
+def _in_situ(region: dict[str, Any]) -> _InSituVerdict | None:
     """The verdict from the script's own steps, or None when there is no in-situ number to rest one on."""
     s = region.get("inSitu") or {}
     failure = s.get("failure")
@@ -130,7 +135,7 @@ def _basis(s: dict[str, Any], step: dict[str, Any]) -> str:
     return f"{formats.plural(step.get('pairs', 0), 'pair')} of adjacent eager/compiled blocks, {by}".rstrip(", ")
 
 
-def _disagreement(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
+def _disagreement(region: dict[str, Any], rec: Recommendation) -> Recommendation:
     """The in-situ per-call speedup and the replay's (as written, most frequent signature) apart beyond both intervals:
     said, with which one the verdict rests on (the in-situ steps: the script's own calls, in its own state)."""
     call = (region.get("inSitu") or {}).get("call")
@@ -142,13 +147,13 @@ def _disagreement(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]
     r_low, r_high = interval.get("low", replayed["speedup"]), interval.get("high", replayed["speedup"])
     if call["low"] <= r_high and r_low <= call["high"]:
         return rec
-    return dict(rec, reason=(f"{rec['reason']} In situ per call {formats.speedup(call['speedup'])} "
-                             f"({formats.interval(call['low'], call['high'])}) and the replay's {formats.speedup(replayed['speedup'])} "
-                             f"({formats.interval(r_low, r_high)}) disagree beyond their "
-                             "intervals: the verdict rests on the in-situ steps (the script's own calls, in its own state)."))
+    return {**rec, "reason": (f"{rec['reason']} In situ per call {formats.speedup(call['speedup'])} "
+                               f"({formats.interval(call['low'], call['high'])}) and the replay's {formats.speedup(replayed['speedup'])} "
+                               f"({formats.interval(r_low, r_high)}) disagree beyond their "
+                               "intervals: the verdict rests on the in-situ steps (the script's own calls, in its own state).")}
 
 
-def _weighed(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
+def _weighed(region: dict[str, Any], rec: Recommendation) -> Recommendation:
     """A replay's "compile" against the calls the script made: a break-even beyond them does not pay back here."""
     if rec["verdict"] != "compile" or region.get("stoppedAfterCalls") is not None:
         return rec
@@ -163,7 +168,7 @@ def _weighed(region: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
         f"{rec['reason'].removeprefix('Use ').rstrip('.')} (replayed forward only: no in-situ number).")}
 
 
-def region_recommendation(region: dict[str, Any]) -> dict[str, Any]:
+def region_recommendation(region: dict[str, Any]) -> Recommendation:
     situ = _in_situ(region)
     if situ is not None and not situ.pop("undecided", False):
         return _disagreement(region, situ)
@@ -171,14 +176,14 @@ def region_recommendation(region: dict[str, Any]) -> dict[str, Any]:
     why_not = (region.get("inSitu") or {}).get("reason")
     if situ is None and replayed["verdict"] == "none" and why_not and "in situ" not in replayed["reason"]:
         # neither way measured it: both reasons, so the label and the in-situ lines say one thing
-        replayed = dict(replayed, reason=f"{replayed['reason'].rstrip('.')}; in situ: {why_not}.")
+        replayed = {**replayed, "reason": f"{replayed['reason'].rstrip('.')}; in situ: {why_not}."}
     # the script's own steps too noisy to decide: a replay's verdict, where there is one, with the in-situ spread said
     if situ is None or replayed["verdict"] != "none":
-        return replayed if situ is None else dict(replayed, reason=f"{replayed['reason']} (In situ: {situ['reason'].removeprefix(_NO_VERDICT)})")
+        return replayed if situ is None else {**replayed, "reason": f"{replayed['reason']} (In situ: {situ['reason'].removeprefix(_NO_VERDICT)})"}
     return situ
 
 
-def _replayed(region: dict[str, Any]) -> dict[str, Any]:
+def _replayed(region: dict[str, Any]) -> Recommendation:
     measured = [m for m in _primary(region) if m["status"] == "ok" and m.get("speedup") is not None]
     if not measured:
         failed = next((m["error"]["message"] for m in _primary(region) if m.get("error")), None)
@@ -223,7 +228,7 @@ def _speedup(region: dict[str, Any]) -> tuple[float, dict[str, Any] | None, str]
     return float(chosen["speedup"]), None, "call"
 
 
-def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
+def script_recommendation(regions: list[dict[str, Any]]) -> Recommendation:
     """One line for the whole script from its regions' verdicts; a failed compiled call comes first."""
     failed = next((r for r in regions if _failed(r)), None)
     if failed is not None:
@@ -255,5 +260,5 @@ def script_recommendation(regions: list[dict[str, Any]]) -> dict[str, Any]:
         return {"mode": max(compiling)[1], "verdict": "compile", "reason": "; ".join(parts) + "."}
     if longer:
         return {"mode": longer[0], "verdict": "compile-for-longer-runs", "reason": "; ".join(parts) + "."}
-    verdict = "stay-eager" if any(r["recommendation"]["verdict"] == "stay-eager" for r in regions) else "none"
+    verdict: Verdict = "stay-eager" if any(r["recommendation"]["verdict"] == "stay-eager" for r in regions) else "none"
     return {"mode": None, "verdict": verdict, "reason": ("" if verdict == "stay-eager" else _NO_VERDICT) + "; ".join(parts) + "."}
