@@ -6,10 +6,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import type { HostToWebview } from '../extension/shared/protocol.ts';
-import { loadMessage } from '../extension/present/timelineContent.ts';
+import { loadMessage, type TimelineContent } from '../extension/present/timelineContent.ts';
 import { readTimelineSource } from '../extension/node/timelineSource.ts';
-import { launchBrowser, openWebview, post } from '../test/webview/harness.ts';
+import { launchBrowser, openWebview, postTimeline } from '../test/webview/harness.ts';
 
 const { values } = parseArgs({ options: { report: { type: 'string' }, repeat: { type: 'string', default: '3' } } });
 if (!values.report) throw new Error('give --report DIR/report.json (a report `compile-lens inspect` made of an attach folder)');
@@ -27,24 +26,27 @@ async function best<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }>
   return out!;
 }
 
-async function drawn(page: Page, message: HostToWebview): Promise<number> {
+async function drawn(page: Page, content: TimelineContent): Promise<number> {
   const started = performance.now();
-  await post(page, message);
+  await postTimeline(page, content);
   return performance.now() - started;
 }
 
 async function main(): Promise<void> {
   const browser = await launchBrowser();
   try {
-    const host = await best(async () => loadMessage(await readTimelineSource({ kind: 'report', reportPath: REPORT })));
-    const message = host.value;
-    if (message.type !== 'load' || !message.report?.ranks) throw new Error(`${REPORT}: not a report of ranks`);
-    const ranks = message.report.ranks.length;
+    const host = await best(async () => {
+      const content = await readTimelineSource({ kind: 'report', reportPath: REPORT });
+      return { content, message: loadMessage(content) };
+    });
+    const { content, message } = host.value;
+    if (message.type !== 'load' || !content.report?.ranks) throw new Error(`${REPORT}: not a report of ranks`);
+    const ranks = content.report.ranks.length;
     console.log(`report of ${ranks} ranks, ${message.panes.length} rank traces`);
     console.log(`  host: read the report and its rank traces, load message  ${host.ms.toFixed(0)} ms`);
     const panel = await best(async () => {
       const page = await openWebview(browser);
-      const first = await drawn(page, message);
+      const first = await drawn(page, content);
       const rows = await page.locator('.rank-table tr[data-rank]').count();
       const panes = await page.locator('.pane-label').count();
       const started = performance.now();

@@ -144,6 +144,8 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       const built = performance.timeOrigin + performance.now();
       if (!timings.built) timings.built = built;
       if (message.type === 'load' && !timings.complete) timings.complete = built;
+    } else if (message.type === 'report') {
+      showReport(message.title, message.report);
     } else if (message.type === 'focus') {
       state.focus = message.target;
       if (state.shown && !state.partial) applyFocus(message.target);
@@ -154,6 +156,26 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     post({ type: 'error', message: text });
   }
 });
+
+/** A report's panel before its traces: the report itself, drawn while the host reads them. */
+function showReport(title: string, report: Report): void {
+  state.report = report;
+  app.replaceChildren(el('h1', undefined, title));
+  appendReport(report);
+  app.append(el('p', 'hint', 'Reading the traces…'));
+}
+
+/** The report's parts above the timelines: header, regions, ranks, compile phases. */
+function appendReport(report: Report | null): void {
+  const reveal = (file: string, line: number, cell: number | null) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) });
+  if (report) app.append(renderReportHeader(report, reveal));
+  const regions = report && renderRegions(report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
+  if (regions) app.append(regions);
+  const ranks = report && renderRankReport(report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
+  if (ranks) app.append(ranks);
+  const phases = renderCompilePhases(report);
+  if (phases) app.append(phases);
+}
 
 function showError(text: string): void {
   app.replaceChildren(el('p', 'error', text));
@@ -186,14 +208,9 @@ function load(message: ModelMessage): void {
   state.theme = readTheme();
   app.replaceChildren();
   app.append(el('h1', undefined, message.title));
-  if (message.report) app.append(renderReportHeader(message.report, (file, line, cell) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) })));
-  const regions = message.report && renderRegions(message.report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
-  if (regions) app.append(regions);
-  const ranks = message.report && renderRankReport(message.report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
-  if (ranks) app.append(ranks);
-  state.report = message.report;
-  const phases = renderCompilePhases(message.report);
-  if (phases) app.append(phases);
+  // a report's came first ('report'); trace files have none
+  if (message.source.kind !== 'report') state.report = null;
+  appendReport(state.report);
 
   const sent: (TimelinePane & Partial<Pick<PreviewPane, 'events'>>)[] = message.panes;
   const { panes, models, view: rankView } = rankPanesShown(sent, sent.map((pane) => reviveModel(pane.trace)), partial, state.showAllRanks);

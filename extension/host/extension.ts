@@ -111,9 +111,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const runSlot = new RunSlot();
   const activeRuns = new Set<AbortController>();
   // the Compiler view follows the report tab that becomes active
-  const followReport = (reportPath: string) => void loadReport(reportPath).then((loaded) => compilerTree.show(loaded), (e: Error) => log.appendLine(e.message));
-  const reportTabs = new ReportTabs(context.extensionUri, log, followReport);
-  const showInTimeline = new ShowInTimeline((key, reportPath, then) => reportTabs.open(key, reportPath, then));
+  const reportTabs = new ReportTabs(context.extensionUri, log, (loaded) => compilerTree.show(loaded));
+  const showInTimeline = new ShowInTimeline((key, reportPath, then) => reportTabs.open(key, reportPath, { then }));
 
   const showReport = async (reportPath: string) => {
     const loaded = await loadReport(reportPath);
@@ -121,7 +120,7 @@ export function activate(context: vscode.ExtensionContext): void {
     showInTimeline.show(loaded, reportPath);
     compilerTree.show(loaded);
     generatedCode.show(loaded, reportPath);
-    reportTabs.open(runKey(loaded.report.target), reportPath);
+    reportTabs.open(runKey(loaded.report.target), reportPath, { report: Promise.resolve(loaded) });
     runsView.refresh();
     return loaded;
   };
@@ -222,8 +221,8 @@ export function activate(context: vscode.ExtensionContext): void {
     }
   };
 
-  registerTimeline(context, log, (panel, reportPath, attached) => void loadReport(reportPath)
-    .then((loaded) => reportTabs.track(runKey(loaded.report.target), panel, reportPath, attached), () => {}));
+  registerTimeline(context, log, (panel, report, attached) => void report
+    .then((loaded) => reportTabs.track(runKey(loaded.report.target), panel, report, attached), () => {}));
   context.subscriptions.push(
     log,
     findings,

@@ -4,10 +4,11 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostToWebview, TimelineSource, WebviewToHost } from '../shared/protocol.ts';
-import { isTimelineSource, loadMessage, previewMessage, type TimelineContent } from '../present/timelineContent.ts';
+import { isTimelineSource, loadMessage, previewMessage, reportMessage, type TimelineContent } from '../present/timelineContent.ts';
 import { renderWebviewHtml } from '../editor/webviewHtml.ts';
 import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../node/timelineSelection.ts';
-import { commonFolder, readTimelineSource } from '../node/timelineSource.ts';
+import { loadReport, type LoadedReport } from '../node/reportFile.ts';
+import { commonFolder, readTimelineSource, reportTitle } from '../node/timelineSource.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type OpenGeneratedCodeArgs } from './generatedCode.ts';
 import { revealLocation } from './notebooks.ts';
 
@@ -16,13 +17,31 @@ export const TRACE_EDITOR_VIEW_TYPE = 'compileLens.traceViewer';
 /** The same viewer for any .json via "Open With…" (not the default there: most JSON files are not traces). */
 export const ANY_JSON_EDITOR_VIEW_TYPE = 'compileLens.traceViewerAnyJson';
 
+/** What a panel opens with besides its source: the report when the caller read it already, a message to send last. */
+export interface Opening {
+  /** a report source's report (read once: the webview gets it first, the traces are read from it) */
+  report?: Promise<LoadedReport>;
+  /** sent once the traces are in (e.g. "Show in timeline": a finding to show) */
+  then?: HostToWebview;
+}
+
+/** A report source's report: the caller's, or read now (once for the panel); null for trace files. */
+function reportOf(source: TimelineSource, opening: Opening): Promise<LoadedReport> | null {
+  if (source.kind !== 'report') return null;
+  const report = opening.report ?? loadReport(source.reportPath);
+  report.catch(() => {}); // reported when the webview asks for it
+  return report;
+}
+
 /**
  * Wires one webview to a source: sets the HTML, sends the source when the webview says it is ready, answers its
- * requests. The traces are read at once, while the webview starts, and kept while it lives: a webview that is
- * hidden and shown again (it is rebuilt then) gets them without a second read.
+ * requests. The report and traces are read at once, while the webview starts, and kept while it lives: a webview
+ * that is hidden and shown again (it is rebuilt then) gets them without a second read. A report is sent before the
+ * traces, so its panel draws while they are read.
  */
-function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: TimelineSource, title: string, log: vscode.OutputChannel, then?: HostToWebview): vscode.Disposable {
-  const content: Promise<TimelineContent> = readTimelineSource(source);
+function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: TimelineSource, title: string, log: vscode.OutputChannel, opening: Opening = {}): vscode.Disposable {
+  const report = reportOf(source, opening);
+  const content: Promise<TimelineContent> = readTimelineSource(source, report ?? undefined);
   content.catch(() => {}); // reported when the webview asks for it
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   webview.options = { enableScripts: true, localResourceRoots: [dist] };
@@ -36,13 +55,18 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
     switch (message.type) {
       case 'ready':
         try {
+          if (report) {
+            const loaded = (await report).report;
+            const first = reportMessage({ title: reportTitle(loaded), source, report: loaded });
+            if (first) await webview.postMessage(first);
+          }
           const read = await content;
           const preview = previewMessage(read, message.view);
           // awaited: the preview is on its way before the full models are built (which blocks this thread)
           if (preview) await webview.postMessage(preview);
           await webview.postMessage(loadMessage(read));
           // e.g. "Show in timeline": after the models, which it looks in
-          if (then) await webview.postMessage(then);
+          if (opening.then) await webview.postMessage(opening.then);
         } catch (error) {
           const text = error instanceof Error ? error.message : String(error);
           log.appendLine(`Timeline: ${text}`);
@@ -67,8 +91,8 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
 }
 
 /** attach() for a panel's lifetime, or until the panel is attached to another source (`detach`). */
-function attachPanel(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel, then?: HostToWebview): vscode.Disposable {
-  const listener = attach(panel.webview, extensionUri, source, titleOf(source), log, then);
+function attachPanel(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel, opening: Opening = {}): vscode.Disposable {
+  const listener = attach(panel.webview, extensionUri, source, titleOf(source), log, opening);
   const disposed = panel.onDidDispose(() => listener.dispose());
   return { dispose: () => { listener.dispose(); disposed.dispose(); } };
 }
@@ -81,50 +105,58 @@ function titleOf(source: TimelineSource): string {
   }
 }
 
-function createPanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel, then?: HostToWebview): { panel: vscode.WebviewPanel; attached: vscode.Disposable } {
+function createPanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel, opening: Opening = {}): { panel: vscode.WebviewPanel; attached: vscode.Disposable } {
   // preserveFocus: the editor keeps focus, so its CodeLens refresh (cancelled when it blurs) goes through
   const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, titleOf(source), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, retainContextWhenHidden: false });
-  return { panel, attached: attachPanel(panel, extensionUri, source, log, then) };
+  return { panel, attached: attachPanel(panel, extensionUri, source, log, opening) };
 }
 
 export function openTimelinePanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): vscode.WebviewPanel {
   return createPanel(extensionUri, source, log).panel;
 }
 
+interface ReportTab {
+  panel: vscode.WebviewPanel;
+  report: Promise<LoadedReport>;
+  attached: vscode.Disposable;
+}
+
 /**
  * Report tabs, one per target or script (`key`): a new run of it shows in its tab, which keeps its place; the
- * report of the tab that becomes active is told to `onActive` (the Compiler view follows it).
+ * report of the tab that becomes active is told to `onActive` (the Compiler view follows it), as the tab read it.
  */
 export class ReportTabs implements vscode.Disposable {
-  private readonly tabs = new Map<string, { panel: vscode.WebviewPanel; reportPath: string; attached: vscode.Disposable }>();
+  private readonly tabs = new Map<string, ReportTab>();
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly log: vscode.OutputChannel, private readonly onActive: (reportPath: string) => void) {}
+  constructor(private readonly extensionUri: vscode.Uri, private readonly log: vscode.OutputChannel, private readonly onActive: (loaded: LoadedReport) => void) {}
 
   /**
-   * Shows the report in the tab of `key` (made when there is none), without taking the focus from the editor;
-   * `then` is sent once the traces are in (a finding to show).
+   * Shows the report in the tab of `key` (made when there is none), without taking the focus from the editor:
+   * `opening.report` when the caller read it already (else it is read here, once), `opening.then` sent once the
+   * traces are in (a finding to show).
    */
-  open(key: string, reportPath: string, then?: HostToWebview): vscode.WebviewPanel {
+  open(key: string, reportPath: string, opening: Opening = {}): vscode.WebviewPanel {
     const source: TimelineSource = { kind: 'report', reportPath };
+    const report = reportOf(source, opening)!;
     const tab = this.tabs.get(key);
     if (!tab) {
-      const { panel, attached } = createPanel(this.extensionUri, source, this.log, then);
-      this.track(key, panel, reportPath, attached);
+      const { panel, attached } = createPanel(this.extensionUri, source, this.log, { ...opening, report });
+      this.track(key, panel, report, attached);
       return panel;
     }
     tab.attached.dispose();
-    tab.attached = attachPanel(tab.panel, this.extensionUri, source, this.log, then);
-    tab.reportPath = reportPath;
+    tab.attached = attachPanel(tab.panel, this.extensionUri, source, this.log, { ...opening, report });
+    tab.report = report;
     tab.panel.title = titleOf(source);
     tab.panel.reveal(tab.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
     return tab.panel;
   }
 
-  /** A report panel restored after a restart: the tab of its target from now on. */
-  track(key: string, panel: vscode.WebviewPanel, reportPath: string, attached: vscode.Disposable): void {
-    const tab = { panel, reportPath, attached };
+  /** A report panel (restored after a restart, or made by open): the tab of its target from now on. */
+  track(key: string, panel: vscode.WebviewPanel, report: Promise<LoadedReport>, attached: vscode.Disposable): void {
+    const tab: ReportTab = { panel, report, attached };
     this.tabs.set(key, tab);
-    panel.onDidChangeViewState((event) => event.webviewPanel.active && this.onActive(tab.reportPath));
+    panel.onDidChangeViewState((event) => event.webviewPanel.active && void tab.report.then(this.onActive, (e: Error) => this.log.appendLine(e.message)));
     panel.onDidDispose(() => this.tabs.get(key) === tab && this.tabs.delete(key));
   }
 
@@ -166,8 +198,8 @@ class TraceDocument implements vscode.CustomDocument {
   dispose(): void {}
 }
 
-/** restored: a report panel brought back after a restart, for its ReportTabs. */
-export function registerTimeline(context: vscode.ExtensionContext, log: vscode.OutputChannel, restored: (panel: vscode.WebviewPanel, reportPath: string, attached: vscode.Disposable) => void): void {
+/** restored: a report panel brought back after a restart (its report read once, for both), for its ReportTabs. */
+export function registerTimeline(context: vscode.ExtensionContext, log: vscode.OutputChannel, restored: (panel: vscode.WebviewPanel, report: Promise<LoadedReport>, attached: vscode.Disposable) => void): void {
   const extensionUri = context.extensionUri;
   const traceEditor: vscode.CustomReadonlyEditorProvider<TraceDocument> = {
     openCustomDocument: (uri) => new TraceDocument(uri),
@@ -183,8 +215,9 @@ export function registerTimeline(context: vscode.ExtensionContext, log: vscode.O
           panel.dispose();
           return;
         }
-        const attached = attachPanel(panel, extensionUri, source, log);
-        if (source.kind === 'report') restored(panel, source.reportPath, attached);
+        const report = reportOf(source, {});
+        const attached = attachPanel(panel, extensionUri, source, log, report ? { report } : {});
+        if (report) restored(panel, report, attached);
       },
     }),
     ...[TRACE_EDITOR_VIEW_TYPE, ANY_JSON_EDITOR_VIEW_TYPE].map((viewType) => vscode.window.registerCustomEditorProvider(viewType, traceEditor, { supportsMultipleEditorsPerDocument: true })),

@@ -5,12 +5,22 @@ import type { TimelineSource } from '../shared/protocol.ts';
 import { regionTraces, type TimelineContent } from '../present/timelineContent.ts';
 import { hostsOf, orderByRank, rankLabel } from '../shared/trace/ranks.ts';
 import type { TraceHead } from '../shared/trace/traceHead.ts';
-import { artifactPath, loadReport } from './reportFile.ts';
+import type { Report } from '../shared/report.ts';
+import { artifactPath, loadReport, type LoadedReport } from './reportFile.ts';
 import { readTraceHead } from './trace/readTraceHead.ts';
 import { readTraceFile } from './trace/scanner.ts';
 
-/** Reads every trace of the source into raw columns (throws TraceError / report errors with their cause). */
-export async function readTimelineSource(source: TimelineSource): Promise<TimelineContent> {
+/** A report's timeline title: its target, and its ranks when it is a torchrun job's. */
+export function reportTitle(report: Report): string {
+  const ranks = (report.ranks ?? []).filter((r) => r.trace).length;
+  return `Compile Lens — ${report.target.name}${ranks > 0 ? ` — ${ranks} ranks` : ''}`;
+}
+
+/**
+ * Reads every trace of the source into raw columns (throws TraceError / report errors with their cause). A report
+ * source's report is read once, by the caller when it has it already (`report`), else here.
+ */
+export async function readTimelineSource(source: TimelineSource, report?: Promise<LoadedReport>): Promise<TimelineContent> {
   const panes: TimelineContent['panes'] = [];
   if (source.kind === 'traces') {
     for (const tracePath of source.tracePaths) panes.push({ label: path.basename(tracePath), reading: await readTraceFile(tracePath) });
@@ -20,12 +30,13 @@ export async function readTimelineSource(source: TimelineSource): Promise<Timeli
     const ranks = await readRankPanes(source.tracePaths.map((trace) => ({ trace, rank: null })));
     return { title: `${ranks.length} rank${ranks.length === 1 ? '' : 's'} — ${path.basename(commonFolder(source.tracePaths))}`, source, report: null, panes: ranks };
   }
-  const loaded = await loadReport(source.reportPath);
+  const loaded = await (report ?? loadReport(source.reportPath));
+  const title = reportTitle(loaded.report);
   const rankTraces = await Promise.all((loaded.report.ranks ?? []).filter((r) => r.trace)
     .map(async (r) => ({ trace: (await artifactPath(loaded, r.trace, `rank ${r.rank}'s trace`))!, rank: r.rank })));
   if (rankTraces.length > 0) {
     // a torchrun job: its ranks are the timeline (the per-rank compare is the per-step table, not eager vs compiled)
-    return { title: `Compile Lens — ${loaded.report.target.name} — ${rankTraces.length} ranks`, source, report: loaded.report, panes: await readRankPanes(rankTraces) };
+    return { title, source, report: loaded.report, panes: await readRankPanes(rankTraces) };
   }
   const eagerTrace = await artifactPath(loaded, loaded.report.eager.trace, 'eager trace');
   if (eagerTrace) panes.push({ label: 'eager', reading: await readTraceFile(eagerTrace) });
@@ -37,7 +48,7 @@ export async function readTimelineSource(source: TimelineSource): Promise<Timeli
     const compareTo = compareWith === null ? null : panes.findIndex((p) => p.label === compareWith);
     panes.push({ label, reading: await readTraceFile((await artifactPath(loaded, trace, `${label} trace`))!), compareTo });
   }
-  return { title: `Compile Lens — ${loaded.report.target.name}`, source, report: loaded.report, panes };
+  return { title, source, report: loaded.report, panes };
 }
 
 /**

@@ -62,6 +62,11 @@ export function isTimelineSource(value: unknown): value is TimelineSource {
       && candidate.tracePaths.length > 0 && candidate.tracePaths.every((p) => typeof p === 'string'));
 }
 
+/** The 'report' a report's panel gets before its traces (null for trace files). */
+export function reportMessage(content: Pick<TimelineContent, 'title' | 'source' | 'report'>): HostToWebview | null {
+  return content.report ? { type: 'report', title: content.title, source: content.source, report: content.report } : null;
+}
+
 /**
  * The 'preview' to send first: big traces cut to the slices around `view`, small ones whole. Null when no
  * trace is big, or a big one has no steps (nothing says where the view opens): then only the load is sent.
@@ -74,13 +79,13 @@ export function previewMessage(content: TimelineContent, view: FirstView | null,
     if (!trace) return null;
     panes.push({ label, trace, events: reading.events, ...paneExtras(compareTo, rank) });
   }
-  return { type: 'preview', title: content.title, source: content.source, report: content.report, panes };
+  return { type: 'preview', title: content.title, source: content.source, panes };
 }
 
 /** The 'load' with every slice (builds the models on first use). */
 export function loadMessage(content: TimelineContent): HostToWebview {
   const panes = content.panes.map(({ label, reading, compareTo, rank }) => ({ label, trace: reading.model(), ...paneExtras(compareTo, rank) }));
-  return { type: 'load', title: content.title, source: content.source, report: content.report, panes };
+  return { type: 'load', title: content.title, source: content.source, panes };
 }
 
 /** The optional pane fields, only where set (absent and null mean different things for compareTo). */

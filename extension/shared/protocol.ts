@@ -28,12 +28,14 @@ export type TimelineSource =
   | { kind: 'ranks'; tracePaths: string[] };
 
 /**
- * A big trace arrives twice: first a 'preview' (the slices around the view it opens at, drawn at once), then
- * the 'load' with every slice, which replaces it and keeps the view. Small traces come as one 'load'.
+ * A report's panel gets its 'report' first, read once and drawn while the traces are still being read. A big trace
+ * then arrives twice: first a 'preview' (the slices around the view it opens at, drawn at once), then the 'load'
+ * with every slice, which replaces it and keeps the view. Small traces come as one 'load'.
  */
 export type HostToWebview =
-  | { type: 'preview'; title: string; source: TimelineSource; report: Report | null; panes: PreviewPane[] }
-  | { type: 'load'; title: string; source: TimelineSource; report: Report | null; panes: TimelinePane[] }
+  | { type: 'report'; title: string; source: TimelineSource; report: Report }
+  | { type: 'preview'; title: string; source: TimelineSource; panes: PreviewPane[] }
+  | { type: 'load'; title: string; source: TimelineSource; panes: TimelinePane[] }
   /** "Show in timeline" of a graph break or recompile: zoom to where it happened (applied once the full load is in) */
   | { type: 'focus'; target: TimelineTarget }
   | { type: 'error'; message: string };

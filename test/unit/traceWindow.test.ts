@@ -5,7 +5,7 @@ import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { loadMessage, previewMessage } from '../../extension/present/timelineContent.ts';
+import { loadMessage, previewMessage, reportMessage } from '../../extension/present/timelineContent.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { overlapsWindow, sameSlice, sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
@@ -125,6 +125,7 @@ describe('messages of a timeline', () => {
     assert.ok(preview?.type === 'preview' && load.type === 'load');
     assert.deepStrictEqual(preview.panes.map((p) => p.label), ['eager', 'default']);
     assert.deepStrictEqual(load.panes.map((p) => p.label), ['eager', 'default']);
-    assert.ok(load.report && preview.report === load.report);
+    assert.ok(content.report);
+    assert.deepStrictEqual(reportMessage(content), { type: 'report', title: content.title, source: content.source, report: content.report });
   });
 });

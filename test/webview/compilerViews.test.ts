@@ -23,7 +23,9 @@ async function openReport(reportDir: string, panes: [string, string][]): Promise
   const { report } = await loadReport(join(FIXTURES, 'reports', reportDir, 'report.json'));
   const models: TimelinePane[] = await Promise.all(panes.map(async ([label, file]) => ({ label, trace: await scanTraceFile(join(FIXTURES, file)) })));
   const page = await openWebview(browser);
-  await post(page, { type: 'load', title: reportDir, source: { kind: 'report', reportPath: `/r/${reportDir}/report.json` }, report, panes: models });
+  const source = { kind: 'report' as const, reportPath: `/r/${reportDir}/report.json` };
+  await post(page, { type: 'report', title: reportDir, source, report });
+  await post(page, { type: 'load', title: reportDir, source, panes: models });
   return page;
 }
 

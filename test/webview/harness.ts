@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { HostToWebview, TimelineSource, WebviewToHost } from '../../extension/shared/protocol.ts';
+import { loadMessage, reportMessage, type TimelineContent } from '../../extension/present/timelineContent.ts';
 import { renderWebviewHtml } from '../../extension/editor/webviewHtml.ts';
 
 const ROOT = join(__dirname, '..', '..');
@@ -52,6 +53,13 @@ const pageErrors = new WeakMap<Page, string[]>();
 export const errorsOf = (page: Page): string[] => pageErrors.get(page) ?? [];
 
 export const record = (page: Page): Promise<PageRecord> => page.evaluate(() => (window as unknown as { __record: PageRecord }).__record);
+
+/** Posts what the host sends for a timeline it read: a report's 'report' first, then the 'load' of its traces. */
+export async function postTimeline(page: Page, content: TimelineContent): Promise<void> {
+  const report = reportMessage(content);
+  if (report) await post(page, report);
+  await post(page, loadMessage(content));
+}
 
 /** Posts a host message into the page, as VS Code would; a preview or load: waits until it is shown and drawn. */
 export async function post(page: Page, message: HostToWebview): Promise<void> {

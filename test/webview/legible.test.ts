@@ -8,7 +8,6 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { HostToWebview } from '../../extension/shared/protocol.ts';
 import { TERMS } from '../../extension/present/glossary.ts';
 import { launchBrowser, openWebview, post } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
@@ -24,8 +23,9 @@ after(async () => { await browser.close(); });
 async function openReport(name: string): Promise<Page> {
   const page = await openWebview(browser, { width: 560, height: 900 });
   const reportPath = join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json');
-  const message: HostToWebview = { type: 'load', title: name, source: { kind: 'report', reportPath }, report: JSON.parse(readFileSync(reportPath, 'utf8')), panes: [] };
-  await post(page, message);
+  const source = { kind: 'report' as const, reportPath };
+  await post(page, { type: 'report', title: name, source, report: JSON.parse(readFileSync(reportPath, 'utf8')) });
+  await post(page, { type: 'load', title: name, source, panes: [] });
   await page.evaluate(LEGIBLE);
   return page;
 }

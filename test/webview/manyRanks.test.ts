@@ -9,7 +9,7 @@ import type { HostToWebview } from '../../extension/shared/protocol.ts';
 import type { RankEntry } from '../../extension/shared/report.ts';
 import { loadMessage } from '../../extension/present/timelineContent.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { debug, errorsOf, launchBrowser, openWebview, post } from './harness.ts';
+import { debug, errorsOf, launchBrowser, openWebview, post, postTimeline } from './harness.ts';
 
 const REPORT = path.resolve(__dirname, '../fixtures/reports/ddp-ranks-cpu/report.json');
 const STRAGGLER = path.resolve(__dirname, '../fixtures/traces/ranks/straggler');
@@ -19,17 +19,17 @@ after(async () => { await browser.close(); });
 
 describe('many ranks', () => {
   test('the report table of 64 ranks: slowest first, the ranks that diverged marked, nothing wider than a 560 px panel', async () => {
-    const message = loadMessage(await readTimelineSource({ kind: 'report', reportPath: REPORT }));
-    assert.ok(message.type === 'load' && message.report?.ranks);
-    const [template] = message.report.ranks;
+    const content = await readTimelineSource({ kind: 'report', reportPath: REPORT });
+    assert.ok(content.report?.ranks);
+    const [template] = content.report.ranks;
     // rank k's steady call: 1 ms + k µs, so rank 63 is the slowest and rank 0 the fastest
     const ranks: RankEntry[] = Array.from({ length: 64 }, (_, k) => ({
       ...template!, rank: k, host: `node-${k >> 3}`, nodeRank: k >> 3,
       regions: template!.regions!.map((r) => ({ ...r, steadyState: { fromCall: 4, medianMs: 1 + k / 1000 } })),
     }));
-    const divergence = [{ ...message.report.divergence![0]!, ranks: [3, 17, 41] }];
+    const divergence = [{ ...content.report.divergence![0]!, ranks: [3, 17, 41] }];
     const page = await openWebview(browser, { width: 560, height: 900 });
-    await post(page, { ...message, report: { ...message.report, ranks, divergence } });
+    await postTimeline(page, { ...content, report: { ...content.report, ranks, divergence } });
     const rows = page.locator('table.rank-table tr[data-rank]');
     assert.equal(await rows.count(), 64);
     const order = await rows.evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.rank)));

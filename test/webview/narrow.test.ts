@@ -6,9 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { loadMessage } from '../../extension/present/timelineContent.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { errorsOf, launchBrowser, openWebview, post } from './harness.ts';
+import { errorsOf, launchBrowser, openWebview, postTimeline } from './harness.ts';
 
 const ROOT = join(__dirname, '..', '..');
 const ARTIFACTS = join(ROOT, 'test-results');
@@ -27,7 +26,7 @@ afterEach(async (t) => {
 async function openNarrow(name: string, ready = 'section.regions'): Promise<Page> {
   const opened = await openWebview(browser, { width: WIDTH, height: 900 });
   const source = { kind: 'report' as const, reportPath: join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json') };
-  await post(opened, loadMessage(await readTimelineSource(source)));
+  await postTimeline(opened, await readTimelineSource(source));
   await opened.locator(ready).waitFor();
   page = opened;
   return opened;

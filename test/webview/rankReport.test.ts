@@ -4,9 +4,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { loadMessage } from '../../extension/present/timelineContent.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { errorsOf, launchBrowser, openWebview, post, record } from './harness.ts';
+import { errorsOf, launchBrowser, openWebview, postTimeline, record } from './harness.ts';
 
 const REPORT = path.resolve(__dirname, '../fixtures/reports/ddp-ranks-cpu/report.json');
 let browser: Browser;
@@ -15,9 +14,8 @@ after(async () => { await browser.close(); });
 
 test('the report panel lists every rank in a table and where the ranks diverged, each sentence linked to its line', async () => {
   const page = await openWebview(browser);
-  const message = loadMessage(await readTimelineSource({ kind: 'report', reportPath: REPORT }));
-  assert.ok(message.type === 'load');
-  await post(page, message);
+  const content = await readTimelineSource({ kind: 'report', reportPath: REPORT });
+  await postTimeline(page, content);
   const section = page.locator('.rank-report');
   assert.equal(await section.locator('h2').innerText(), '2 ranks (torchrun)');
   const ranks = section.locator('table.rank-table tr[data-rank]');
@@ -29,7 +27,7 @@ test('the report panel lists every rank in a table and where the ranks diverged,
   assert.match(sentence!, /^rank 1 recompiled DistributedDataParallel at call 3 — .* — rank 0 did not: the ranks ran different graphs ddp_train\.py:\d+$/);
   await section.locator('ul.divergence button.link').click();
   const reveal = (await record(page)).posted.find((m) => m.type === 'reveal');
-  const { location } = message.report!.divergence![0]!;
+  const { location } = content.report!.divergence![0]!;
   assert.deepEqual(reveal, { type: 'reveal', file: location!.file, line: location!.line, cell: null });
   assert.deepEqual(await page.locator('.pane-label').evaluateAll((labels) => labels.map((l) => l.textContent?.split(' — ')[0])), ['rank 0', 'rank 1']);
   assert.deepEqual(errorsOf(page), []);

@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Report } from '../../extension/shared/report.ts';
-import { loadMessage } from '../../extension/present/timelineContent.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { debug, errorsOf, launchBrowser, openWebview, post, record } from './harness.ts';
+import { debug, errorsOf, launchBrowser, openWebview, post, postTimeline, record } from './harness.ts';
 
 const ROOT = join(__dirname, '..', '..');
 const reportPath = (name: string): string => join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json');
@@ -23,9 +22,9 @@ after(async () => { await browser.close(); });
 async function openReport(name: string, edit?: (report: Report) => Report): Promise<Page> {
   const page = await openWebview(browser);
   const source = { kind: 'report' as const, reportPath: reportPath(name) };
-  const message = loadMessage(await readTimelineSource(source));
-  if (message.type === 'load' && edit) message.report = edit(message.report!);
-  await post(page, message);
+  const content = await readTimelineSource(source);
+  if (edit) content.report = edit(content.report!);
+  await postTimeline(page, content);
   return page;
 }
 
@@ -160,7 +159,9 @@ describe('script regions in the report panel', () => {
   test('a target report has no regions section', async () => {
     const page = await openWebview(browser);
     const { report } = await loadReport(join(ROOT, 'test', 'fixtures', 'reports', 'graphbreak-cpu', 'report.json'));
-    await post(page, { type: 'load', title: 't', source: { kind: 'report', reportPath: '/r.json' }, report, panes: [] });
+    const source = { kind: 'report' as const, reportPath: '/r.json' };
+    await post(page, { type: 'report', title: 't', source, report });
+    await post(page, { type: 'load', title: 't', source, panes: [] });
     assert.equal(await page.locator('section.regions').count(), 0);
     assert.equal(await page.locator('section.report').count(), 1);
     assert.equal(await page.locator('section.report table.modes').count(), 1);

@@ -37,7 +37,7 @@ function assertColour(actual: number[], expected: number[]): void {
 test('generated kernels are painted in the theme\'s colour and repainted when the theme changes', async () => {
   const page = await openWebview(browser);
   const model = await scanTraceFile(join(__dirname, '..', 'fixtures', 'traces', 'mlp-default.trace.json'));
-  await post(page, { type: 'load', title: 'mlp', source: tracesSource('d'), report: null, panes: [{ label: 'default', trace: model }] });
+  await post(page, { type: 'load', title: 'mlp', source: tracesSource('d'), panes: [{ label: 'default', trace: model }] });
   assertColour(await kernelPixel(page, 'vscode-light', 'rgb(10, 120, 30)'), [10, 120, 30]);
   assertColour(await kernelPixel(page, 'vscode-dark', 'rgb(60, 200, 90)'), [60, 200, 90]);
   assertColour(await kernelPixel(page, 'vscode-high-contrast', 'rgb(0, 255, 0)'), [0, 255, 0]);

@@ -23,7 +23,7 @@ describe('timeline webview', () => {
   test('says ready, draws every pane\'s tracks, no CSP violation, no page error', async () => {
     const page = await openWebview(browser);
     const [eager, compiled] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-default.trace.json'))]);
-    await post(page, { type: 'load', title: 'mlp', source: tracesSource('e', 'd'), report: null, panes: [{ label: 'eager', trace: eager }, { label: 'default', trace: compiled }] });
+    await post(page, { type: 'load', title: 'mlp', source: tracesSource('e', 'd'), panes: [{ label: 'eager', trace: eager }, { label: 'default', trace: compiled }] });
     const d = await debug(page);
     assert.deepEqual(d.panes.map((p) => [p.label, p.events, p.tracks]), [['eager', eager.count, eager.tracks.length], ['default', compiled.count, compiled.tracks.length]]);
     for (const pane of d.panes) assert.ok(pane.rects > 20 && pane.rows > 10, `${pane.label} drew ${pane.rects} rects in ${pane.rows} rows`);
@@ -37,7 +37,7 @@ describe('timeline webview', () => {
   test('hover shows a tooltip; clicking a kernel shows its args and highlights its launch', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
-    await post(page, { type: 'load', title: 'mlp', source: tracesSource('d'), report: null, panes: [{ label: 'default', trace: model }] });
+    await post(page, { type: 'load', title: 'mlp', source: tracesSource('d'), panes: [{ label: 'default', trace: model }] });
     const kernel = 'triton_poi_fused_addmm_relu_0';
     const point = await slicePoint(page, 0, kernel, 0, true);
     await page.mouse.move(point.x, point.y);
@@ -61,7 +61,7 @@ describe('timeline webview', () => {
   test('selecting a cudaGraphLaunch highlights every kernel of its replay', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-reduce-overhead.trace.json'));
-    await post(page, { type: 'load', title: 'ro', source: tracesSource('r'), report: null, panes: [{ label: 'reduce-overhead', trace: model }] });
+    await post(page, { type: 'load', title: 'ro', source: tracesSource('r'), panes: [{ label: 'reduce-overhead', trace: model }] });
     await page.keyboard.press('0'); // fit all: the launch may sit before the aligned step
     await page.waitForFunction(() => (window as unknown as { __timelineDebug: { framesDrawn: number } }).__timelineDebug.framesDrawn > 1);
     const point = await slicePoint(page, 0, 'cudaGraphLaunch', 1);
@@ -78,7 +78,7 @@ describe('timeline webview', () => {
   test('compare table numbers equal compareTraces', async () => {
     const page = await openWebview(browser);
     const [eager, ro] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-reduce-overhead.trace.json'))]);
-    await post(page, { type: 'load', title: 'cmp', source: tracesSource('e', 'r'), report: null, panes: [{ label: 'eager', trace: eager }, { label: 'reduce-overhead', trace: ro }] });
+    await post(page, { type: 'load', title: 'cmp', source: tracesSource('e', 'r'), panes: [{ label: 'eager', trace: eager }, { label: 'reduce-overhead', trace: ro }] });
     // a metric both traces have none of is left out (GPU metrics on a CPU trace, CUDA-graph replays of eager)
     const expected = compareTraces(eager, ro).rows.filter((r) => r.before !== 0 || r.after !== 0);
     const cells = await page.locator('.compare-table tr[data-metric]').evaluateAll((rows) => rows.map((row) => ({
@@ -93,7 +93,7 @@ describe('timeline webview', () => {
   test('view state (zoom, search, selection) survives a hide/show reload', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
-    const message = { type: 'load' as const, title: 'mlp', source: tracesSource('e'), report: null, panes: [{ label: 'eager', trace: model }] };
+    const message = { type: 'load' as const, title: 'mlp', source: tracesSource('e'), panes: [{ label: 'eager', trace: model }] };
     await post(page, message);
     const point = await slicePoint(page, 0, 'aten::addmm');
     await page.mouse.click(point.x, point.y);
@@ -115,7 +115,9 @@ describe('timeline webview', () => {
   test('report header: speedups with spread, kernels/step, graph breaks; a location click posts reveal', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
-    await post(page, { type: 'load', title: 'report', source: { kind: 'report', reportPath: '/r/report.json' }, report: sampleReport('/work/demo.py'), panes: [{ label: 'eager', trace: model }] });
+    const source = { kind: 'report' as const, reportPath: '/r/report.json' };
+    await post(page, { type: 'report', title: 'report', source, report: sampleReport('/work/demo.py') });
+    await post(page, { type: 'load', title: 'report', source, panes: [{ label: 'eager', trace: model }] });
     const header = await page.locator('.report').innerText();
     assert.match(header, /0\.36×/);
     assert.match(header, /ratios varied 4% between rounds/);
@@ -132,7 +134,7 @@ describe('timeline webview', () => {
 /** What the host sends first for big traces: each pane cut to the slices around `view`, with its full count. */
 function previewMessage(source: TimelineSource, panes: { label: string; model: TraceModel }[], view: FirstView | null): HostToWebview {
   return {
-    type: 'preview', title: 'big', source, report: null,
+    type: 'preview', title: 'big', source,
     panes: panes.map(({ label, model }) => {
       const [from, to] = viewWindow(model.steps, view)!;
       return { label, trace: sliceWindow(model, from, to), events: model.count };
@@ -141,7 +143,7 @@ function previewMessage(source: TimelineSource, panes: { label: string; model: T
 }
 
 const loadMessage = (source: TimelineSource, panes: { label: string; model: TraceModel }[]): HostToWebview =>
-  ({ type: 'load', title: 'big', source, report: null, panes: panes.map(({ label, model }) => ({ label, trace: model })) });
+  ({ type: 'load', title: 'big', source, panes: panes.map(({ label, model }) => ({ label, trace: model })) });
 
 const domainWidth = (d: TimelineDebug): number => d.domain[1] - d.domain[0];
 
@@ -324,7 +326,9 @@ describe('webview security', () => {
     const report = sampleReport(HOSTILE[2]);
     report.target.name = HOSTILE[0];
     report.recommendation.reason = HOSTILE[1];
-    await post(page, { type: 'load', title: HOSTILE[3], source: tracesSource(HOSTILE[4]), report, panes: [{ label: HOSTILE[1], trace: model }, { label: HOSTILE[5], trace: model }] });
+    const source = { kind: 'report' as const, reportPath: HOSTILE[4] };
+    await post(page, { type: 'report', title: HOSTILE[3], source, report });
+    await post(page, { type: 'load', title: HOSTILE[3], source, panes: [{ label: HOSTILE[1], trace: model }, { label: HOSTILE[5], trace: model }] });
     await page.locator('.panes').focus();
     await page.keyboard.press('0');
     for (let k = 0; k < HOSTILE.length; k++) {
