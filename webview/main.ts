@@ -3,7 +3,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { scaleLinear, select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
-import type { HostToWebview, PreviewPane, TimelinePane, TimelineSource, WebviewToHost } from '../extension/shared/protocol.ts';
+import { ignoreUnknown, type HostToWebview, type PreviewPane, type TimelinePane, type TimelineSource, type WebviewToHost } from '../extension/shared/protocol.ts';
 import type { Report } from '../extension/shared/report.ts';
 import { communicationNames, hasCommunication } from '../extension/shared/trace/communication.ts';
 import { compareTraces } from '../extension/shared/trace/compare.ts';
@@ -12,7 +12,6 @@ import { flowLinks, linkedSlices } from '../extension/shared/trace/flowLinks.ts'
 import { formatMicros, kernelIndices } from '../extension/shared/trace/summary.ts';
 import type { TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
 import { paneOffsets } from '../extension/shared/trace/ranks.ts';
-import { sameSlice } from '../extension/shared/trace/window.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
@@ -21,6 +20,8 @@ import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps, t
 import { RangeSelection } from './rangeSelection.ts';
 import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
+import { reviveModel } from './reviveModel.ts';
+import { restoredSelection, type SavedState } from './savedView.ts';
 import { STYLES } from './styles.ts';
 import { kindLegend, kindSwatchCss, readTheme, type Theme } from './theme.ts';
 import { LABEL_WIDTH, TimelineCanvas, type DrawStats, type TimeScale } from './timeline.ts';
@@ -31,15 +32,6 @@ interface VsCodeApi {
   setState(state: SavedState): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
-
-/** Kept by VS Code across hide/show; `source` is what the host's serializer reopens after a restart. */
-interface SavedState {
-  source: TimelineSource | null;
-  view: { domain: [number, number]; step: number; search: string; selected: SavedSelection | null } | null;
-}
-
-/** `partial`: the slice indexes a preview's model (only that preview, while it is in memory, can map it). */
-interface SavedSelection { pane: number; slice: number; partial?: boolean }
 
 /** A message that brings models: a big trace's preview (the slices around the first view), or every slice. */
 type ModelMessage = Extract<HostToWebview, { type: 'preview' | 'load' }>;
@@ -137,19 +129,30 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   const message = event.data;
   if (!message || typeof message !== 'object') return;
   try {
-    if (message.type === 'preview' || message.type === 'load') {
-      const timings = state.timings;
-      if (!timings.message) timings.message = performance.timeOrigin + performance.now();
-      load(message);
-      const built = performance.timeOrigin + performance.now();
-      if (!timings.built) timings.built = built;
-      if (message.type === 'load' && !timings.complete) timings.complete = built;
-    } else if (message.type === 'report') {
-      showReport(message.title, message.report);
-    } else if (message.type === 'focus') {
-      state.focus = message.target;
-      if (state.shown && !state.partial) applyFocus(message.target);
-    } else if (message.type === 'error') showError(message.message);
+    switch (message.type) {
+      case 'preview':
+      case 'load': {
+        const timings = state.timings;
+        if (!timings.message) timings.message = performance.timeOrigin + performance.now();
+        load(message);
+        const built = performance.timeOrigin + performance.now();
+        if (!timings.built) timings.built = built;
+        if (message.type === 'load' && !timings.complete) timings.complete = built;
+        break;
+      }
+      case 'report':
+        showReport(message.title, message.report);
+        break;
+      case 'focus':
+        state.focus = message.target;
+        if (state.shown && !state.partial) applyFocus(message.target);
+        break;
+      case 'error':
+        showError(message.message);
+        break;
+      default:
+        ignoreUnknown(message);
+    }
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     showError(text);
@@ -268,7 +271,8 @@ function load(message: ModelMessage): void {
   alignPanes();
   if (view) {
     // before the zoom below saves the state, so a carried selection is saved with it
-    const selection = restoredSelection(view.selected, partial, replaced, models);
+    const { now: selection, later } = restoredSelection(view.selected, partial, replaced, models);
+    if (later) state.carried = later;
     state.base.domain(view.domain);
     select(panesBox).call(zoomBehavior.transform, zoomIdentity);
     if (state.search) applySearch(state.search);
@@ -281,47 +285,6 @@ function load(message: ModelMessage): void {
   if (replaced) window.scrollTo(window.scrollX, scrollY);
   state.shown++;
   if (state.focus && !partial) applyFocus(state.focus);
-}
-
-/**
- * The slice of the new models that the saved selection is, or null. One made on the preview being replaced is
- * found by sameSlice (-1 when it is not in the new models); one of a full model applies to a full load as is and
- * waits (state.carried) while a preview shows; one of a preview that is gone (the webview was rebuilt) is dropped.
- */
-function restoredSelection(saved: SavedSelection | null, partial: boolean, replaced: TraceModel[] | null, models: TraceModel[]): { pane: number; slice: number } | null {
-  if (!saved || saved.pane < 0 || saved.pane >= models.length || saved.slice < 0) return null;
-  const { pane } = saved;
-  if (saved.partial) {
-    const from = replaced?.[pane];
-    if (!from || saved.slice >= from.count) return null;
-    const slice = sameSlice(from, saved.slice, models[pane]);
-    return slice >= 0 ? { pane, slice } : null;
-  }
-  if (partial) {
-    state.carried = { pane, slice: saved.slice };
-    return null;
-  }
-  return saved.slice < models[pane].count ? { pane, slice: saved.slice } : null;
-}
-
-/** postMessage may deliver typed arrays as plain arrays or index-keyed objects: restore the columns. */
-function reviveModel(trace: TraceModel): TraceModel {
-  const as = <T>(value: unknown, make: (values: number[]) => T, type: Function): T =>
-    (value instanceof type ? value as T : make(Object.values(value as Record<string, number>)));
-  return {
-    ...trace,
-    start: as(trace.start, (v) => Float64Array.from(v), Float64Array),
-    dur: as(trace.dur, (v) => Float64Array.from(v), Float64Array),
-    track: as(trace.track, (v) => Uint32Array.from(v), Uint32Array),
-    name: as(trace.name, (v) => Uint32Array.from(v), Uint32Array),
-    kind: as(trace.kind, (v) => Uint8Array.from(v), Uint8Array),
-    depth: as(trace.depth, (v) => Uint16Array.from(v), Uint16Array),
-    correlation: as(trace.correlation, (v) => Float64Array.from(v), Float64Array),
-    kernelArgs: {
-      slice: as(trace.kernelArgs?.slice ?? [], (v) => Uint32Array.from(v), Uint32Array),
-      values: as(trace.kernelArgs?.values ?? [], (v) => Float64Array.from(v), Float64Array),
-    },
-  };
 }
 
 function renderToolbar(): HTMLElement {

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostToWebview, TimelineSource, WebviewToHost } from '../shared/protocol.ts';
+import { ignoreUnknown, type HostToWebview, type TimelineSource, type WebviewToHost } from '../shared/protocol.ts';
 import { isTimelineSource, loadMessage, previewMessage, reportMessage, type TimelineContent } from '../present/timelineContent.ts';
 import { renderWebviewHtml } from '../editor/webviewHtml.ts';
 import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../node/timelineSelection.ts';
@@ -86,6 +86,8 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
       case 'error':
         log.appendLine(`Timeline webview: ${message.message}`);
         break;
+      default:
+        ignoreUnknown(message);
     }
   });
 }

@@ -48,3 +48,11 @@ export type WebviewToHost =
   /** a generated kernel's code (its compile's output code, at the kernel's line) of the report a panel shows */
   | { type: 'openGeneratedCode'; mode: string; compileId: string | null; codeLine: number | null }
   | { type: 'error'; message: string };
+
+/**
+ * The default branch of a message handler: a type error where a message type of the union has no branch of its own;
+ * at run time a message of another version's union is ignored.
+ */
+export function ignoreUnknown(message: never): void {
+  void message;
+}

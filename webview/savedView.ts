@@ -1,0 +1,36 @@
+// What the timeline keeps across hide/show (VS Code's webview state) and how a saved selection finds its slice again.
+import type { TimelineSource } from '../extension/shared/protocol.ts';
+import type { TraceModel } from '../extension/shared/trace/model.ts';
+import { sameSlice } from '../extension/shared/trace/window.ts';
+
+/** Kept by VS Code across hide/show; `source` is what the host's serializer reopens after a restart. */
+export interface SavedState {
+  source: TimelineSource | null;
+  view: { domain: [number, number]; step: number; search: string; selected: SavedSelection | null } | null;
+}
+
+/** `partial`: the slice indexes a preview's model (only that preview, while it is in memory, can map it). */
+export interface SavedSelection { pane: number; slice: number; partial?: boolean }
+
+interface Slice { pane: number; slice: number }
+/** `now`: select it; `later`: a full model's selection kept while a preview shows. */
+interface Restored { now: Slice | null; later: Slice | null }
+const NONE: Restored = { now: null, later: null };
+
+/**
+ * The slice of the new models that the saved selection is. One made on the preview being replaced is found by
+ * sameSlice (none when it is not in the new models); one of a full model applies to a full load as is and waits
+ * (`later`) while a preview shows; one of a preview that is gone (the webview was rebuilt) is dropped.
+ */
+export function restoredSelection(saved: SavedSelection | null, partial: boolean, replaced: TraceModel[] | null, models: TraceModel[]): Restored {
+  if (!saved || saved.pane < 0 || saved.pane >= models.length || saved.slice < 0) return NONE;
+  const { pane } = saved;
+  if (saved.partial) {
+    const from = replaced?.[pane];
+    if (!from || saved.slice >= from.count) return NONE;
+    const slice = sameSlice(from, saved.slice, models[pane]);
+    return { now: slice >= 0 ? { pane, slice } : null, later: null };
+  }
+  if (partial) return { now: null, later: { pane, slice: saved.slice } };
+  return { now: saved.slice < models[pane].count ? { pane, slice: saved.slice } : null, later: null };
+}
