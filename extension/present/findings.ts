@@ -106,7 +106,7 @@ function cudaGraphFinding(item: CudaGraphStatus): FindingOf | null {
   return {
     kind: 'cuda-graphs', file: skip.location.file, line: skip.location.line, cell: skip.location.cell ?? null,
     reason: skip.what, hint: item.reason ?? null, code: `cudagraphs-${skip.kind}`, docUrl: CUDA_GRAPH_DOCS, fix: skip.fix ?? null,
-    graphCount: null, outsideGraphsMs: null, trigger: null, what: skip.cost, count: 1, ranks: null, quickFix: skip.quickFix ?? null,
+    graphCount: null, outsideGraphsMs: null, trigger: null, what: skip.cost, count: 1, ranks: null, quickFix: null,
   };
 }
 

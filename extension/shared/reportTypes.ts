@@ -513,7 +513,7 @@ export interface BreakExplanation {
  * schema 1.17 (a kind's name before): a mechanical edit of the user's file, offered as a Quick Fix; the runner owns every text of it (compiler/quick_fixes.py), the editor applies it
  */
 export interface QuickFix {
-  kind: 'fastpath-off' | 'move-print' | 'compile-dynamic' | 'static-address' | 'warmup-shape';
+  kind: 'fastpath-off' | 'move-print' | 'compile-dynamic' | 'warmup-shape';
   /**
    * the code action's title
    */
@@ -527,7 +527,7 @@ export interface QuickFix {
    */
   comment?: string;
   /**
-   * static-address, warmup-shape: replacements the runner worked out from the source, applied only while each range still holds `expect`
+   * warmup-shape: replacements the runner worked out from the source, applied only while each range still holds `expect`
    */
   edits?: {
     line: number;
@@ -665,10 +665,6 @@ export interface CudaGraphSkip {
    * tensors the named line writes into, as the code names them
    */
   tensors?: string[];
-  /**
-   * schema 1.17: static-address (mutated-inputs), where the source says which statements made the tensors
-   */
-  quickFix?: null | QuickFix;
 }
 export interface KernelProvenance {
   name: string;

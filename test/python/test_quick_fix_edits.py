@@ -1,29 +1,17 @@
-"""The Quick Fixes the runner works out from the user's source (compiler/static_address.py, script/warmup_shape.py):
-the data the editor's edit needs, and that the edited code does what the fix says.
-
-- static-address, from the H100 log of a decoder whose KV caches CUDA graphs skipped (test/fixtures/why/): the edit
-  marks the caches static where the script makes them. CUDA graphs cannot run on this CPU, so what is checked is what
-  CUDA-graph trees rest on: with the edit, Dynamo hands every mutated cache to the backend as a static input
-  (`_dynamo_static_input_type`, which aot_autograd turns into static_input_indices, the inputs cudagraph_trees lets a
-  graph write into); without it, none.
-- warmup-shape, from a CPU profile: a warm-up at batch 1 before calls at batch 4 recompiles; the edit writes 4 into
-  the warm-up's torch.ones, and the edited script compiles once.
+"""The Quick Fix the runner works out from the user's source (script/warmup_shape.py): the data the editor's edit needs,
+and that the edited code does what the fix says. warmup-shape, from a CPU profile: a warm-up at batch 1 before calls
+at batch 4 recompiles; the edit writes 4 into the warm-up's torch.ones, and the edited script compiles once.
+(No static-address edit for CUDA graphs skipped on mutated inputs: marking the caches with mark_static_address did not
+keep the graphs on an H100, docs/BENCHMARKS.md.)
 """
 from __future__ import annotations
 
-import functools
-import gzip
 from pathlib import Path
 from typing import Any
-
-import torch
-
-from compile_lens_runner.compiler import source_edits, static_address, torch_trace as tt
 
 from conftest import REPO, run_runner
 
 WHY = REPO / "test" / "fixtures" / "why"
-DECODE = (WHY / "decode_static.py").read_text()
 
 
 def apply(source: str, fix: dict[str, Any]) -> str:
@@ -34,77 +22,6 @@ def apply(source: str, fix: dict[str, Any]) -> str:
         assert line[e["column"]:e["endColumn"]] == e["expect"]
         lines[e["line"] - 1] = line[:e["column"]] + e["text"] + line[e["endColumn"]:]
     return "\n".join(lines)
-
-
-def _decode_fix() -> dict[str, Any] | None:
-    with gzip.open(WHY / "decode_static.runner.log.gz", "rt") as f:
-        records = tt.parse(f.read())
-    graph = next(r for r in records if r.kind == "dynamo_output_graph")
-    start = next(r for r in records if r.kind == "dynamo_start" and r.compile_id == graph.compile_id)
-    assert static_address.mutated_inputs(graph.payload) == ["l_kcache_0_", "l_vcache_0_", "l_kcache_1_", "l_vcache_1_"]
-    # the log names the script where it ran on the H100; its copy here is the same file
-    return static_address.quick_fix(graph, start, lambda path: source_edits.parse(DECODE))
-
-
-def test_static_address_marks_each_cache_where_the_script_makes_it() -> None:
-    fix = _decode_fix()
-    assert fix is not None and fix["kind"] == "static-address"
-    assert "`kcache`, `vcache`" in fix["title"]
-    assert [(e["line"], e["expect"]) for e in fix["edits"]] == [
-        (28, "kcache = [torch.zeros(1, H, T, D, device=device) for _ in range(L)]"),
-        (29, "vcache = [torch.zeros(1, H, T, D, device=device) for _ in range(L)]")]
-    fixed = apply(DECODE, fix).split("\n")
-    assert fixed[28].startswith("for t in kcache:  # Compile Lens quick fix:")
-    assert fixed[29] == "    torch._dynamo.mark_static_address(t)"
-
-
-def _static_inputs(source: str) -> dict[str, bool]:
-    """Each graph input of the script's compiled decode step -> whether Dynamo marked it a static input."""
-    seen: dict[str, bool] = {}
-
-    def spy(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Any:
-        for node in gm.graph.find_nodes(op="placeholder"):
-            seen[node.name] = bool(node.meta.get("tensor_dict", {}).get("_dynamo_static_input_type"))
-        return gm.forward
-
-    real = torch.compile
-
-    def compile_with_spy(fn: Any = None, **options: Any) -> Any:
-        wrap = functools.partial(real, backend=spy, fullgraph=True)
-        return wrap(fn) if fn is not None else wrap
-
-    torch._dynamo.reset()
-    torch.compile = compile_with_spy  # type: ignore[assignment]
-    try:
-        exec(compile(source.replace("range(40)", "range(2)"), "decode_static.py", "exec"), {"__name__": "__main__"})
-    finally:
-        torch.compile = real
-        torch._dynamo.reset()
-    return {name: static for name, static in seen.items() if "cache" in name}
-
-
-def test_with_the_edit_the_mutated_caches_reach_the_backend_as_static_inputs() -> None:
-    fix = _decode_fix()
-    assert fix is not None
-    before, after = _static_inputs(DECODE), _static_inputs(apply(DECODE, fix))
-    assert len(before) == 4 and not any(before.values())
-    assert len(after) == 4 and all(after.values())
-
-
-def test_no_static_address_edit_where_the_source_does_not_say_which_statement_made_the_tensor() -> None:
-    with gzip.open(WHY / "decode_static.runner.log.gz", "rt") as f:
-        records = tt.parse(f.read())
-    graph = next(r for r in records if r.kind == "dynamo_output_graph")
-    start = next(r for r in records if r.kind == "dynamo_start" and r.compile_id == graph.compile_id)
-    # made in the loop that calls the step: a new tensor every step, which no mark keeps at one address
-    in_loop = DECODE.replace("    for step in range(40):\n", "    for step in range(40):\n"
-                             "        kcache = [torch.zeros(1, H, T, D, device=device) for _ in range(L)]\n")
-    assert static_address.quick_fix(graph, start, lambda path: source_edits.parse(in_loop)) is None
-    # `import torch as th`: `torch.` would name nothing in that file
-    aliased = DECODE.replace("import torch\n", "import torch as th\ntorch = th\n", 1)
-    assert static_address.quick_fix(graph, start, lambda path: source_edits.parse(aliased)) is None
-    # the file is not on this machine (a log made elsewhere)
-    assert static_address.quick_fix(graph, start, lambda path: None) is None
 
 
 WARM = (WHY / "warmup_step.py").read_text()  # a warm-up at batch 1, then the real calls at batch 4

@@ -103,14 +103,14 @@ test('a CUDA-graph skip is a finding at the line PyTorch names, with its fix, co
     {
       compileId: '0/1', status: 'skipped', reason: 'skipping cudagraphs due to mutated inputs (4 instances).',
       explanation: {
-        kind: 'mutated-inputs', what: 'The compiled graph writes in place into 4 of its inputs at decode.py:21.', fix: 'torch._dynamo.mark_static_address(t)',
+        kind: 'mutated-inputs', what: 'The compiled graph writes in place into 4 of its inputs at decode.py:21.', fix: 'Make the mutated tensors buffers of the compiled module.',
         cost: 'Every call launches its kernels one by one.', location: { file: MODEL, line: 21, function: 'decode', code: 'kc.index_copy_(2, pos, k)' }, tensors: ['kc'],
       },
     },
     { compileId: '0/2', status: 'unknown', reason: 'This log cannot say whether CUDA graphs ran.' },
   ];
   const found = collectFindings(skipped).filter((f) => f.kind === 'cuda-graphs');
-  assert.deepEqual(found.map((f) => [f.line, f.code, f.fix]), [[21, 'cudagraphs-mutated-inputs', 'torch._dynamo.mark_static_address(t)']]);
+  assert.deepEqual(found.map((f) => [f.line, f.code, f.fix]), [[21, 'cudagraphs-mutated-inputs', 'Make the mutated tensors buffers of the compiled module.']]);
   assert.match(findingMessage(found[0]!), /^CUDA graphs skipped: The compiled graph writes in place into 4 of its inputs/);
   assert.match(findingHover(found[0]!), /\*\*Cost:\*\* Every call launches[\s\S]*PyTorch's message:\*\* skipping cudagraphs due to mutated inputs/);
 });

@@ -18,13 +18,11 @@ function apply(source: string, edit: QuickFixEdit): string {
 
 const WHY = path.resolve(__dirname, '../fixtures/why');
 const ENCODER = readFileSync(path.join(WHY, 'encoder_fastpath.py'), 'utf8');
-const DECODE = readFileSync(path.join(WHY, 'decode_static.py'), 'utf8');
 /** The runner's report of each H100 recording, its compiler insight re-derived with this runner (README there). */
 function recorded(name: string): Report {
   return JSON.parse(readFileSync(path.join(WHY, `${name}.rederived.report.json`), 'utf8')) as Report;
 }
 const FASTPATH_OFF = recorded('encoder_fastpath').regions![0]!.compiler!.graphBreaks[0]!.explanation!.quickFix!;
-const STATIC_ADDRESS = recorded('decode_static').regions![0]!.compiler!.cudaGraphs![0]!.explanation!.quickFix!;
 // as the runner's compiler/quick_fixes.py writes them
 const MOVE_PRINT: QuickFix = {
   kind: 'move-print', title: 'Compile Lens: Let torch.compile print after the graph runs (no graph break)',
@@ -62,22 +60,6 @@ test('a file that does not import torch gets the import with the fix', () => {
   ]);
   // `import torch as th` does not bind `torch`
   assert.match(apply('import torch as th\n', quickFixEdit(FASTPATH_OFF, 'import torch as th\n')!), /^import torch as th\nimport torch\ntorch\.backends/);
-});
-
-test('static-address (the H100 decoder): each KV cache is marked static on the line after the one that makes it', () => {
-  assert.equal(STATIC_ADDRESS.kind, 'static-address');
-  const edit = quickFixEdit(STATIC_ADDRESS, DECODE)!;
-  assert.match(edit.title, /Mark `kcache`, `vcache` static so CUDA graphs can run/);
-  const fixed = apply(DECODE, edit).split('\n');
-  const at = fixed.indexOf('kcache = [torch.zeros(1, H, T, D, device=device) for _ in range(L)]');
-  assert.match(fixed[at + 1]!, /^for t in kcache: {2}# Compile Lens quick fix: /);
-  assert.equal(fixed[at + 2], '    torch._dynamo.mark_static_address(t)');
-  assert.equal(fixed[at + 3], 'vcache = [torch.zeros(1, H, T, D, device=device) for _ in range(L)]');
-  assert.match(fixed[at + 4]!, /^for t in vcache:/);
-  assert.ok(at + 5 < fixed.findIndex((l) => l.includes('x = decode(')));  // before the first call
-  // the file no longer holds what the runner read (applied already, or edited since): no edit
-  assert.equal(quickFixEdit(STATIC_ADDRESS, apply(DECODE, edit)), null);
-  assert.equal(quickFixEdit(STATIC_ADDRESS, DECODE.replace('kcache = [torch.zeros(1, H', 'kcache = [torch.zeros(2, H')), null);
 });
 
 test('warmup-shape: the runner\'s replacement, only where the warm-up call still says what the run read', () => {

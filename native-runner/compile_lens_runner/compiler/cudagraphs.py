@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import static_address
 from .torch_trace import CUDAGRAPH_SKIP, Record
 from .user_code import innermost_user, location
 
@@ -36,10 +35,13 @@ _REASONS: tuple[tuple[str, re.Pattern[str], str, str], ...] = (
     ("mutated-inputs", re.compile(r"mutated inputs \((\d+) instances?\)|mutated inputs", re.I),
      "The compiled graph writes in place into {count} of its inputs{at}{tensors}. A CUDA graph replays fixed memory "
      "addresses, so a tensor it writes into must keep its address across calls (a parameter or buffer of the compiled "
-     "module, or a tensor marked static); these are ordinary arguments, so Inductor ran the graph without CUDA graphs",
-     "Give the mutated tensors stable addresses: make them buffers of the compiled module (self.register_buffer(...)) "
-     "and write into the buffers, or call torch._dynamo.mark_static_address(t) on each before the first call (what a "
-     "static KV cache does); or return the new values instead of writing into the inputs."),
+     "module); these are ordinary arguments, so Inductor ran the graph without CUDA graphs",
+     # checked on an H100 with torch 2.11 (docs/BENCHMARKS.md): caches made buffers of the compiled module are
+     # captured; the same caches passed as arguments and marked with torch._dynamo.mark_static_address are still skipped
+     "Make the mutated tensors buffers of the compiled module (self.register_buffer(...), written in forward) and compile "
+     "the module, or return the new values instead of writing into the inputs. If the loop feeds a compiled output back "
+     "in, call torch.compiler.cudagraph_mark_step_begin() before each call (or clone the output): the next replay "
+     "overwrites it."),
     ("input-storage-mutation", re.compile(r"input storage mutation", re.I),
      "The compiled graph replaces the storage of an input (Tensor.set_){at}, which a CUDA graph cannot replay",
      "Allocate the tensor once at its final size and copy into it (t.copy_(new)) instead of set_ / resize."),
@@ -163,8 +165,6 @@ def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[di
             skips.setdefault(m.get("compile_id"), []).append(str(m["cudagraph_skip_reason"]).strip())
     # the runner marks its logs and copies skip warnings into them: without its marks, run-time skips never reached the log
     runner_log = any(r.mode is not None for r in records)
-    graphs = {r.compile_id: r for r in records if r.kind == "dynamo_output_graph"}
-    starts = {r.compile_id: r for r in records if r.kind == "dynamo_start"}
     out = []
     for m in metrics:
         cid = m.get("compile_id")
@@ -175,8 +175,6 @@ def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[di
             out.append({"compileId": cid, "status": "captured", "reason": None})
         elif reasons:
             skip = explain(reasons[0])
-            if skip["kind"] == "mutated-inputs":
-                skip["quickFix"] = static_address.quick_fix(graphs.get(cid), starts.get(cid))
             out.append({"compileId": cid, "status": "skipped", "reason": " | ".join(reasons), "explanation": skip})
         elif cid in cudagraphified and not runner_log:
             out.append({"compileId": cid, "status": "unknown", "reason": (

@@ -37,21 +37,6 @@ def edit(line: int, column: int, expect: str, text: str) -> dict[str, Any]:
     return {"line": line, "column": column, "endColumn": column + len(expect), "expect": expect, "text": text}
 
 
-def static_address(names: list[str], edits: list[dict[str, Any]]) -> dict[str, Any]:
-    shown = ", ".join(f"`{n}`" for n in names)
-    return {"kind": "static-address", "title": f"Compile Lens: Mark {shown} static so CUDA graphs can run (mark_static_address)",
-            "edits": edits}
-
-
-def mark_static(name: str, indent: str, elements: bool, loop_name: str) -> str:
-    """The statements put after the line that creates `name`: mark it (or each tensor it holds) static."""
-    why = "the compiled code writes into it; a CUDA graph needs its address fixed, as a module buffer's is"
-    if not elements:
-        return f"{indent}torch._dynamo.mark_static_address({name})  # {_MARK} {why}"
-    return (f"{indent}for {loop_name} in {name}:  # {_MARK} {why}\n"
-            f"{indent}    torch._dynamo.mark_static_address({loop_name})")
-
-
 def warmup_shape(line: int, edits: list[dict[str, Any]]) -> dict[str, Any]:
     return {"kind": "warmup-shape", "title": f"Compile Lens: Warm up at the shape the real calls use (line {line})",
             "edits": edits}

@@ -47,13 +47,6 @@ def read(path: str) -> Source | None:
         return None
 
 
-def parse(text: str) -> Source | None:
-    try:
-        return Source(text, ast.parse(text))
-    except (SyntaxError, ValueError):
-        return None
-
-
 def function_at(source: Source, name: str, first_line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The def of `name` whose code starts at `first_line` (co_firstlineno: its first decorator's line if decorated)."""
     for node in ast.walk(source.tree):
@@ -145,19 +138,6 @@ def creation(source: Source, name: str, before_line: int) -> ast.stmt | None:
     if in_loop or not isinstance(statement, (ast.Assign, ast.AnnAssign)) or (statement.end_lineno or statement.lineno) >= before_line:
         return None
     return statement
-
-
-def imports_torch(source: Source) -> bool:
-    """`import torch` at the module's top level (so `torch.` names the package where an edit writes it)."""
-    return any(isinstance(node, ast.Import) and any(a.name == "torch" and a.asname is None for a in node.names)
-               for node in source.tree.body)
-
-
-def free_name(source: Source, *candidates: str) -> str | None:
-    """The first of `candidates` the file never uses."""
-    used = {n.id for n in ast.walk(source.tree) if isinstance(n, ast.Name)} | {
-        a.arg for a in ast.walk(source.tree) if isinstance(a, ast.arg)}
-    return next((c for c in candidates if c not in used), None)
 
 
 def call_site(start: "Record | None") -> tuple[dict[str, Any], dict[str, Any] | None] | None:
