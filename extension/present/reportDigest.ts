@@ -211,7 +211,8 @@ export function launchBoundText(digest: ReportDigest): string | null {
 /** Eager's and a measured mode's cells in the report panel's table, in the CLI's words and numbers. */
 export function modeCells(m: ModeDigest | null, digest: ReportDigest): { speedup: string; nextRun: string; perCall: string; kernels: string } {
   if (!m) {
-    return { speedup: formatSpeedup(1), nextRun: '', perCall: digest.eagerMs === null ? 'not timed' : formatMs(digest.eagerMs),
+    // eager timed on its own, before the modes; each mode's speedup is against eager in that mode's own pairs
+    return { speedup: formatSpeedup(1), nextRun: '', perCall: digest.eagerMs === null ? 'not timed' : `${formatMs(digest.eagerMs)} (timed alone)`,
       kernels: digest.eagerKernelsPerStep === null ? '' : formatCount(digest.eagerKernelsPerStep) };
   }
   return {
@@ -226,7 +227,7 @@ function eagerLine(digest: ReportDigest): string {
   const parts = [digest.eagerMs !== null ? `${formatMs(digest.eagerMs)}/call` : 'not timed'];
   if (digest.eagerKernelsPerStep !== null) parts.push(`${formatCount(digest.eagerKernelsPerStep)} kernels/step`);
   if (digest.eagerGpuIdlePct !== null && !digest.launchBound) parts.push(`GPU idle ${formatPct(digest.eagerGpuIdlePct)} between kernels`);
-  return `  eager: ${parts.join(', ')}`;
+  return `  ${digest.eagerMs !== null ? 'eager, timed alone' : 'eager'}: ${parts.join(', ')}`;
 }
 
 function measuredLine(m: ModeDigest, digest: ReportDigest): string {
