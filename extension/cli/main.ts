@@ -8,7 +8,7 @@ import { digestDivergence, digestRank, divergenceLine, failingDivergence } from 
 import { digestRegion, formatScriptDigest } from '../present/regionDigest.ts';
 import { digestLogs, formatLogNotes, formatLogsDigest } from '../present/logsDigest.ts';
 import { digestFinding, digestReport, formatDigest } from '../present/reportDigest.ts';
-import { runHeadline } from '../present/runList.ts';
+import { runHeadline } from '../present/headline.ts';
 import type { Report } from '../shared/report.ts';
 import { inapplicableFlags, profileArgs, type ProfileOptions, type RunTarget } from '../shared/runnerProtocol.ts';
 import { parseSourceMapRule, type SourceMapRule } from '../shared/sourceMap.ts';

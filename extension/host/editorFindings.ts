@@ -6,7 +6,7 @@ import { findCompileSites, findCompileSitesInCells } from '../editor/compileSite
 import { FindingStore } from '../editor/findingStore.ts';
 import { findingHover, findingMessage, type Finding } from '../present/findings.ts';
 import { digestRegion, regionLine, type RegionDigest } from '../present/regionDigest.ts';
-import { digestReport, headline } from '../present/reportDigest.ts';
+import { runHeadline } from '../present/headline.ts';
 import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
 import { findTargetFunctions } from '../editor/targets.ts';
 import { shortLine } from '../present/lensLine.ts';
@@ -125,7 +125,7 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         lenses.push(new vscode.CodeLens(range, { title: '▶ Compile & Profile', command: PROFILE_TARGET_COMMAND, arguments: [document.uri.fsPath, target.name] }));
         const last = this.reportsByTarget.get(`${document.uri.fsPath}\0${target.name}`);
         if (last) {
-          const full = headline(digestReport(last.report));
+          const full = runHeadline(last.report);
           lenses.push(new vscode.CodeLens(range, { title: shortLine(full), tooltip: full, command: OPEN_REPORT_COMMAND, arguments: [last.reportPath] }));
         }
       }

@@ -1,9 +1,8 @@
 // A script region's in-situ numbers (schema 1.14; pairs used, 1.15; interleaved, 1.16; why per step, 1.17): its own steps and calls,
 // compiled against eager — interleaved blocks of the observed run itself (torch >= 2.6), or separate runs as written
-// and with compiling off (torch < 2.6). What the CLI block leads with, what --json carries, the CodeLens line, and
-// the report panel's overlay title. A failed compiled call is said at the user's line; no number is made up.
+// and with compiling off (torch < 2.6). What the CLI block leads with, what --json carries, and the report panel's
+// overlay title (the CodeLens line is the runner's region headline). A failed compiled call is said at the user's line; no number is made up.
 import type { InSituSpeedup, Recommendation, Region, Report } from '../shared/report.ts';
-import { withVerdict } from './lensLine.ts';
 import { formatBreakEven, formatInterval, formatMs, formatRate, formatSeconds, formatSpeedup, formatWhole, plural } from './numbers.ts';
 
 export interface InSituNumber {
@@ -25,7 +24,7 @@ export interface InSituDigest {
   workLine: string | null;
   /** interleaved, several signatures: one line per compared signature */
   signatureLines: string[];
-  /** the region's verdict, for the CodeLens (null: none) */
+  /** the region's verdict (--json; null: none) */
   verdict: Recommendation['verdict'] | null;
   step: InSituNumber | null;
   call: InSituNumber | null;
@@ -138,31 +137,6 @@ export function digestInSitu(region: Region): InSituDigest | null {
 }
 
 const range = (n: InSituNumber): string => formatInterval(n.low, n.high);
-
-/** The CodeLens part, its verdict first: "compile it: 1.31×/step in situ · compile 11.7 s · pays back at step 212". */
-export function inSituLens(d: InSituDigest): string {
-  if (d.failure) {
-    const which = d.failure.call !== null ? `compiled call ${d.failure.call}` : 'a compiled call';
-    return `${which} fails${d.failure.line !== null ? ` at line ${d.failure.line}` : ''} (in situ)`;
-  }
-  if (!d.step && d.call) return withVerdict(d.verdict, `${formatSpeedup(d.call.speedup)}/call in situ${d.compileSeconds !== null ? ` · compile ${formatSeconds(d.compileSeconds)}` : ''}`);
-  if (d.step) {
-    const parts = [`${formatSpeedup(d.step.speedup)}/step in situ`];
-    if (d.verdict === 'stay-eager' || d.verdict === 'none') return withVerdict(d.verdict, `${parts[0]} (${range(d.step)})`);
-    if (d.verdict === 'compile-for-longer-runs' && d.breakEvenSteps !== null) {
-      return `compile for runs > ${formatBreakEven(d.breakEvenSteps, 'step')}: ${parts[0]} (ran ${d.stepsMade === null ? '?' : formatWhole(d.stepsMade)})`;
-    }
-    if (d.compileSeconds !== null) parts.push(`compile ${formatSeconds(d.compileSeconds)}`);
-    if (d.breakEvenSteps !== null) {
-      parts.push(d.paysBack === false && d.stepsMade !== null ? `needs ${formatBreakEven(d.breakEvenSteps, 'step')}, ran ${formatWhole(d.stepsMade)}`
-        : `pays back at step ${formatWhole(Math.ceil(d.breakEvenSteps))}`);
-    }
-    return withVerdict(d.verdict, parts.join(' · '));
-  }
-  if (d.reason && !d.regionSeconds) return d.reason.includes('ran compiled code') ? 'in situ: no compiled code ran' : 'in situ: no number';
-  if (d.regionSeconds) return withVerdict(d.verdict, `${formatSeconds(d.regionSeconds.compiled)} compiled vs ${formatSeconds(d.regionSeconds.eager)} eager in situ`);
-  return 'in situ: no call ran both ways';
-}
 
 /** The CLI's in-situ lines for a region (indented by the caller): the numbers first, then what they rest on. */
 export function inSituLines(d: InSituDigest): string[] {

@@ -1,19 +1,5 @@
-// The one-line answers of the CodeLens and the Runs view: the runner's verdict in one wording, said first with its
-// number, so that a line cut to fit still holds the answer; the whole line goes in the tooltip.
-import type { Recommendation } from '../shared/report.ts';
-
-/** The runner's verdict (computed once, in Python) in the one wording every surface uses. */
-export const VERDICT_WORDS: Record<NonNullable<Recommendation['verdict']>, string> = {
-  compile: 'compile it',
-  'compile-for-longer-runs': 'compile for longer runs',
-  'stay-eager': 'stay eager',
-  none: 'no verdict',
-};
-
-/** "stay eager: 0.53× (default) · …": the verdict before the numbers it rests on; reports without one say the numbers. */
-export const withVerdict = (verdict: Recommendation['verdict'] | null | undefined, text: string): string =>
-  verdict ? `${VERDICT_WORDS[verdict]}: ${text}` : text;
-
+// The one-line answers of the CodeLens, cut to fit: the runner's headline says its verdict first, so a line cut here
+// still holds the answer; the whole line goes in the tooltip.
 /**
  * A CodeLens-length line (≤ max characters) from "a · b · c" parts: whole parts while they fit, a long first part cut
  * after its last ':'-clause that fits ("r0 Net: not replayable: it changes …" → "r0 Net: not replayable"); the full text goes in the lens's tooltip.

@@ -3,13 +3,13 @@
 // printed as a number: what was not measured says why, in words, and carries no verdict.
 import { cudaGraphLines } from './cudaGraphsText.ts';
 import { rankText } from './findings.ts';
-import { digestInSitu, inSituLens, inSituLines, wallLine, type InSituDigest } from './inSituDigest.ts';
+import { regionHeadline, runHeadline } from './headline.ts';
+import { digestInSitu, inSituLines, wallLine, type InSituDigest } from './inSituDigest.ts';
 import { formatRanks } from './rankDigest.ts';
 import { regionStory } from './regionStory.ts';
-import { digestMode, digestReport, headline, type ModeDigest } from './reportDigest.ts';
+import { digestMode, digestReport, type ModeDigest } from './reportDigest.ts';
 import type { Recommendation, Region, RegionMeasurement, Report } from '../shared/report.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
-import { withVerdict } from './lensLine.ts';
 import { formatBreakEven, formatCount, formatInterval, formatMs, formatSeconds, formatSpeedup, formatSpread, plural } from './numbers.ts';
 
 export interface RegionMeasurementDigest extends ModeDigest {
@@ -52,7 +52,7 @@ export interface RegionDigest {
   measurements: RegionMeasurementDigest[];
   /** the region's verdict; null where nothing was measured or the runner gave none */
   recommendation: Recommendation | null;
-  /** the runner's verdict word where something was measured ('none': measured, but no verdict); said first in the headline */
+  /** the runner's verdict word where something was measured ('none': measured, but no verdict) */
   verdict: Recommendation['verdict'] | null;
   story: string | null;
   /** schema 1.14: the script's own steps and calls, as written against compiling off (null: no in-situ runs) */
@@ -61,7 +61,7 @@ export interface RegionDigest {
   cudaGraphs: string[];
   /** schema 1.16: the region ran no compiled code (the runner's sentence, said first; no speedup is shown) */
   noCompiledCode: string | null;
-  /** the one line on the torch.compile line: "1.84× (default) · 2 graphs · 1 recompile" */
+  /** the runner's one line for the torch.compile line: "compile it: 1.84× (default) · 2 graphs · 1 recompile" (headline.ts) */
   headline: string;
 }
 
@@ -92,25 +92,10 @@ function notMeasured(region: Region): string | null {
   return null;
 }
 
-/** The measurement the CodeLens shows: the script's own compiled callable on its most frequent inputs. */
+/** The measurement a region's headline shows: the script's own compiled callable on its most frequent inputs. */
 export function headlineMeasurement(digest: Pick<RegionDigest, 'measurements'>): RegionMeasurementDigest | null {
   const asWritten = digest.measurements.filter((m) => m.label.endsWith('(as written)'));
   return asWritten.find((m) => m.why === 'most-frequent') ?? asWritten[0] ?? digest.measurements[0] ?? null;
-}
-
-function headlineOf(d: Omit<RegionDigest, 'headline'>): string {
-  if (d.noCompiledCode) return d.noCompiledCode;  // eager code timed against itself: no speedup to show
-  if (d.inSitu) return inSituLens(d.inSitu);  // the script's own steps: what the user asked (its verdict first)
-  const parts: string[] = [];
-  const main = headlineMeasurement(d);
-  if (d.notMeasured) parts.push(d.notMeasured);
-  else if (main?.status === 'error') parts.push(`measurement failed: ${main.error ?? 'unknown error'}`);
-  else if (main?.speedup != null) parts.push(`${formatSpeedup(main.speedup)} (${main.label.replace(' (as written)', '')})`);
-  if (d.graphs !== null) parts.push(plural(d.graphs, 'graph'));
-  if (d.graphBreaks) parts.push(plural(d.graphBreaks, 'break'));
-  if (d.recompiles) parts.push(plural(d.recompiles, 'recompile'));
-  if (d.eagerCalls) parts.push(`${plural(d.eagerCalls, 'call')} ran eagerly`);
-  return withVerdict(d.verdict, parts.join(' · ') || plural(d.calls, 'call'));
 }
 
 export function digestRegion(region: Region): RegionDigest {
@@ -120,7 +105,7 @@ export function digestRegion(region: Region): RegionDigest {
   const inSitu = digestInSitu(region);
   const measured = measurements.some((m) => m.status === 'ok' && m.speedup !== null) || inSitu !== null;
   const recommendation = measured && region.recommendation && region.recommendation.verdict !== 'none' ? region.recommendation : null;
-  const digest: Omit<RegionDigest, 'headline'> = {
+  return {
     id: region.id,
     name: region.name,
     kind: region.kind,
@@ -147,8 +132,8 @@ export function digestRegion(region: Region): RegionDigest {
     inSitu,
     noCompiledCode: region.noCompiledCode?.headline ?? null,
     cudaGraphs: cudaGraphLines(region.compiler?.cudaGraphs),
+    headline: regionHeadline(region),
   };
-  return { ...digest, headline: headlineOf(digest) };
 }
 
 const KIND_TEXT: Record<Region['kind'], string> = {
@@ -260,7 +245,7 @@ export const regionLine = (d: RegionDigest): string => `${d.headline} — ${d.id
 
 /** A finished run in a few lines (the extension's log): a target's headline, or one line per region of a script. */
 export function runSummary(report: Report): string {
-  if (report.target.kind !== 'script') return headline(digestReport(report));
+  if (report.target.kind !== 'script') return runHeadline(report);
   const regions = (report.regions ?? []).map(digestRegion);
   if (!regions.length) return report.status === 'error' ? 'The script failed before torch.compile returned a callable.' : 'torch.compile returned no callable while the script ran.';
   return regions.map((r) => `${r.id} ${r.name}${r.file !== null && r.line !== null ? ` (${placeLabel({ file: r.file, line: r.line, cell: r.cell })})` : ''}: ${r.headline}`).join('\n');

@@ -1,7 +1,6 @@
-// The few numbers a user reads first, derived once from a report for the CLI, the CodeLens and the panel.
+// The few numbers a user reads first, derived once from a report for the CLI and the panel (the one-line headline is the runner's: headline.ts).
 // Every number carries what it rests on; what was not measured is left out or said in words, never a placeholder.
 import { collectFindings, type Finding } from './findings.ts';
-import { withVerdict } from './lensLine.ts';
 import { formatBreakEven, formatCount, formatInterval, formatMs, formatPct, formatSeconds, formatSpeedup, formatSpread, plural } from './numbers.ts';
 import type { Correctness, ModeResult, PrecisionSettings, Report } from '../shared/report.ts';
 
@@ -168,37 +167,10 @@ export function digestReport(report: Report): ReportDigest {
   };
 }
 
-/** The best mode that was measured, for one-line summaries: the recommended one, else the fastest. */
-export function headlineMode(digest: ReportDigest): ModeDigest | null {
-  const ran = digest.modes.filter((m) => m.status === 'ok' && m.speedup !== null);
-  return ran.find((m) => m.mode === digest.recommendation.mode)
-    ?? ran.sort((a, b) => (b.speedup ?? 0) - (a.speedup ?? 0))[0]
-    ?? null;
-}
-
-/** "2.94× (default, next run 2.77–3.79×)", or "3.31× (default)" for reports without an interval. */
-export function speedupText(m: ModeDigest, withMode: boolean): string {
+/** "2.94× (next run 2.77–3.79×)", or "3.31×" for reports without an interval. */
+export function speedupText(m: ModeDigest): string {
   const speedup = formatSpeedup(m.speedup ?? 0);
-  const interval = m.interval ? `next run ${formatInterval(m.interval.low, m.interval.high)}` : null;
-  const inside = [withMode ? m.mode : null, interval].filter(Boolean).join(', ');
-  return inside ? `${speedup} (${inside})` : speedup;
-}
-
-/** "compile it: 3.31× (default) · 1 graph · 0 breaks · compile 9.5 s" — the CodeLens after a run: the runner's verdict first. */
-export function headline(digest: ReportDigest): string {
-  const mode = headlineMode(digest);
-  if (!mode) {
-    if (digest.error) return `failed: ${digest.error}`;
-    const invalid = digest.modes.find((m) => m.notMeasured);
-    return invalid ? `${invalid.mode}: not measured: ${invalid.notMeasured}` : 'no mode finished';
-  }
-  return withVerdict(digest.recommendation.verdict, [
-    speedupText(mode, true),
-    plural(mode.graphCount ?? 0, 'graph'),
-    plural(mode.graphBreaks, 'break'),
-    ...(mode.recompiles ? [plural(mode.recompiles, 'recompile')] : []),
-    ...(mode.compileSeconds !== null ? [`compile ${formatSeconds(mode.compileSeconds)}`] : []),
-  ].join(' · '));
+  return m.interval ? `${speedup} (next run ${formatInterval(m.interval.low, m.interval.high)})` : speedup;
 }
 
 /** Eager's launch-bound note: why this speedup belongs to this host. */
@@ -232,7 +204,7 @@ function eagerLine(digest: ReportDigest): string {
 
 function measuredLine(m: ModeDigest, digest: ReportDigest): string {
   const spread = m.interval ? '' : m.spreadPct !== null ? ` (${formatSpread(m.spreadPct)})` : '';
-  const parts = [`${speedupText(m, false)}${spread}`];
+  const parts = [`${speedupText(m)}${spread}`];
   if (m.medianMs !== null) {
     const against = m.pairedEagerMs === null ? '' : m.interval && m.pairs
       ? ` vs eager ${formatMs(m.pairedEagerMs)}, fastest rounds of ${m.pairs} interleaved pairs`

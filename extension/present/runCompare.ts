@@ -17,7 +17,7 @@ function modeRows(m: ModeDigest | null, eagerKernels: number | null): string[] {
   if (!m) return ['not run', '', '', '', '', '', ''];
   if (m.status === 'error') return [`failed: ${m.error ?? 'unknown error'}`, '', '', '', '', '', ''];
   return [
-    m.speedup === null ? `not measured${m.notMeasured ? `: ${m.notMeasured}` : ''}` : speedupText(m, false),
+    m.speedup === null ? `not measured${m.notMeasured ? `: ${m.notMeasured}` : ''}` : speedupText(m),
     text(m.medianMs, formatMs),
     m.kernelsPerStep === null ? '—' : `${eagerKernels === null ? '' : `${formatCount(eagerKernels)} → `}${formatCount(m.kernelsPerStep)}`,
     text(m.compileSeconds, formatSeconds),

@@ -1,9 +1,8 @@
 // The "Compile Lens: Runs" view's entries: one per report of the workspace's .compile-lens/runs/, the newest first,
-// each with what ran, when, and its headline (the same words as the CodeLens). Pure: node/runList.ts reads the files.
+// each with what ran, when, and the runner's headline (the same words as the CodeLens). Pure: node/runList.ts reads the files.
 import { baseName } from '../shared/fileName.ts';
+import { runHeadline } from './headline.ts';
 import { digestRegion, regionLine } from './regionDigest.ts';
-import { plural } from './numbers.ts';
-import { digestReport, headline } from './reportDigest.ts';
 import type { Report } from '../shared/report.ts';
 
 export interface RunListEntry {
@@ -19,16 +18,6 @@ export interface RunListEntry {
   target: Report['target'];
 }
 
-/** A run in a few words, the answer first: a target's headline; a script's first region's, then which region (and how many more). */
-export function runHeadline(report: Report): string {
-  if (report.error?.kind === 'cancelled') return 'cancelled';
-  if (report.target.kind !== 'script') return headline(digestReport(report));
-  const regions = (report.regions ?? []).map(digestRegion);
-  if (!regions.length) return report.status === 'error' ? `failed: ${report.error?.message ?? 'the script failed'}` : 'no torch.compile region ran';
-  const more = regions.length === 1 ? '' : `, +${plural(regions.length - 1, 'more region')}`;
-  return `${regionLine(regions[0]!)}${more}`;
-}
-
 /** When a run was made, to the minute, in the viewer's time zone ('' when the report's time is unreadable). */
 export const timeOf = (iso: string): string => {
   const at = new Date(iso);
@@ -40,7 +29,7 @@ export const timeOf = (iso: string): string => {
 export function runListEntry(report: Report, reportPath: string): RunListEntry {
   const lines = report.target.kind === 'script'
     ? (report.regions ?? []).map((r) => regionLine(digestRegion(r)))
-    : [headline(digestReport(report))];
+    : [runHeadline(report)];
   const name = report.target.kind === 'function' ? `${report.target.function ?? report.target.name}` : report.target.file ? baseName(report.target.file) : report.target.name;
   return {
     reportPath,

@@ -166,6 +166,10 @@ export interface Report {
   modes: ModeResult[];
   recommendation: Recommendation;
   /**
+   * schema 1.18: the run in one line, its verdict first ("compile it: 3.31× (default) · 1 graph · 0 breaks · compile 9.5 s"; a script: its first region's headline, which region, how many more; "cancelled"), written by the runner (report/headline.py) each time it writes the report: the Runs view, --json and a target's CodeLens show it as it is. Absent: older reports
+   */
+  headline?: string;
+  /**
    * script mode: every callable that torch.compile (or nn.Module.compile) returned while the script ran, in the order they were created
    */
   regions?: Region[];
@@ -879,6 +883,10 @@ export interface Region {
    * --calls N: the script was stopped after this region's Nth call
    */
   stoppedAfterCalls?: number | null;
+  /**
+   * schema 1.18: the region in one line, its verdict first ("compile it: 1.84× (default) · 2 graphs · 1 recompile", "not replayable: mutates self.calls"), written by the runner (report/headline.py): the CodeLens on its torch.compile line shows it as it is. Absent: older reports
+   */
+  headline?: string;
   /**
    * schema 1.16: the region was called and Dynamo made no graph of it: every call ran eagerly (no speedup is shown for it)
    */

@@ -24,6 +24,7 @@ class _Report(TypedDict):
 
 
 class Report(_Report, total=False):
+    headline: str
     regions: list[Region]
     inSitu: ReportInSitu
     ranks: list[RankEntry]
@@ -282,6 +283,7 @@ class Region(_Region, total=False):
     steadyState: dict[str, Any] | None
     recommendation: Recommendation | None
     stoppedAfterCalls: int | None
+    headline: str
     noCompiledCode: dict[str, Any] | None
     inSitu: RegionInSitu | None
 

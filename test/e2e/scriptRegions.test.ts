@@ -82,7 +82,7 @@ test('stub runner: a script with torch.compile and no target runs as a script; i
     await openFile(page, SCRIPT);
     const after = await lensAbove(page, COMPILE_LINE, SPEEDUP_LENS, 30_000);
     // the answer first; cut to fit, the whole line (with the region's name) is the lens's tooltip
-    assert.equal(await after.lens.innerText().then((t) => t.match(/compile it: 1\.84×[^|]*/)?.[0]?.trim()), 'compile it: 1.84× (default) · 2 graphs · 1 recompile');
+    assert.equal(await after.lens.innerText().then((t) => t.match(/compile for longer runs: 1\.84×[^|]*/)?.[0]?.trim()), 'compile for longer runs: 1.84× (default) · 2 graphs');
     assert.ok(after.gap >= -1 && after.gap < 8, `the region lens sits above the torch.compile line (gap ${after.gap}px)`);
     await page.screenshot({ path: path.join(ARTIFACTS, 'script-region-lens.png') });
 
@@ -90,7 +90,7 @@ test('stub runner: a script with torch.compile and no target runs as a script; i
     await openFile(page, NOTEBOOK);
     await page.locator('.notebook-editor .monaco-editor .view-line', { hasText: 'model = torch.compile(MLP())' }).first().waitFor({ timeout: 60_000 });
     await runCommand(page, 'Compile & Profile Model');
-    await page.locator('.notebook-editor .codelens-decoration', { hasText: /compile it: 1\.19× \(default\)/ }).first().waitFor({ timeout: 120_000 });
+    await page.locator('.notebook-editor .codelens-decoration', { hasText: /compile for longer runs: 1\.19× \(default\)/ }).first().waitFor({ timeout: 120_000 });
     const runs = readFileSync(argsLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
     assert.equal(runs.at(-1)![runs.at(-1)!.indexOf('--script') + 1], path.join(workspace, NOTEBOOK));
     await runCommand(page, 'View: Focus Problems');

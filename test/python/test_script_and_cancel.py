@@ -118,6 +118,7 @@ def test_sigterm_mid_run_keeps_finished_modes(tmp_path: Path) -> None:
     assert run.code == 130
     assert run.report["status"] == "partial" and run.report["error"]["kind"] == "cancelled"
     assert [m["mode"] for m in run.report["modes"]] == ["default"] and run.report["modes"][0]["status"] == "ok"
+    assert run.report["headline"] == "cancelled", "the headline is said from what the report holds when it is last written"
     assert (run.report_dir / "eager.trace.json").exists()
     assert not _still_alive(children)
 

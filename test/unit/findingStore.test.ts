@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import { FindingStore, runKey } from '../../extension/editor/findingStore.ts';
 import { collectFindings } from '../../extension/present/findings.ts';
 import type { Report } from '../../extension/shared/report.ts';
-import { runHeadline, runListEntry, sortRuns } from '../../extension/present/runList.ts';
+import { runHeadline } from '../../extension/present/headline.ts';
+import { runListEntry, sortRuns } from '../../extension/present/runList.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/reports');
 const fixture = (name: string): Report => JSON.parse(readFileSync(path.join(FIXTURES, name, 'report.json'), 'utf8')) as Report;
@@ -51,9 +52,12 @@ test('the Runs view lists a run by its file, time and headline, newest first', (
   const entry = runListEntry(script, '/ws/.compile-lens/runs/a/report.json');
   assert.equal(entry.label, 'train_small.py');
   // the answer first (a narrow view cuts the end): the verdict and number, then which region, then when
-  assert.match(entry.description, /^compile it: 1\.84× .* — r0 TinyTransformer, \+3 more regions · \d{4}-\d\d-\d\d \d\d:\d\d$/);
+  assert.match(entry.description, /^compile for longer runs: 1\.84× .* — r0 TinyTransformer, \+3 more regions · \d{4}-\d\d-\d\d \d\d:\d\d$/);
+  assert.ok(entry.description.startsWith(`${script.headline!} · `), 'the runner\'s headline, as it wrote it');
   assert.match(entry.tooltip, / — r3 normalize$/m);
-  assert.equal(runHeadline({ ...script, error: { kind: 'cancelled', message: 'x', fix: 'y' } }), 'cancelled');
+  // a report before schema 1.18 has no headline: the runner's verdict sentence stands in, nothing composed
+  const { headline: _, ...older } = script;
+  assert.equal(runHeadline(older), script.recommendation.reason);
   const later = runListEntry({ ...fixture('graphbreak-cpu'), createdAt: '2099-01-01T00:00:00Z' }, '/ws/b/report.json');
   assert.deepEqual(sortRuns([entry, later]).map((e) => e.reportPath), ['/ws/b/report.json', entry.reportPath]);
 });

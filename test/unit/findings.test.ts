@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
 import { checkReport, type ModeResult, type Report } from '../../extension/shared/report.ts';
-import { digestReport, formatDigest, headline } from '../../extension/present/reportDigest.ts';
+import { digestReport, formatDigest } from '../../extension/present/reportDigest.ts';
 import { findTargetFunctions } from '../../extension/editor/targets.ts';
 import { buildCompilerTree } from '../../extension/present/compilerTree.ts';
 
@@ -133,9 +133,8 @@ test('a region that ran no compiled code is the first finding, at the line that 
   assert.doesNotMatch(findingMessage(findings[0]!), /ran: No compiled/);
 });
 
-test('digest and headline pick the recommended mode and list failures', () => {
+test('the digest lists each mode, its failures and mismatches, and the findings', () => {
   const digest = digestReport(report);
-  assert.equal(headline(digest), '3.31× (default) · 3 graphs · 2 breaks · 1 recompile · compile 9.5 s');
   const text = formatDigest(digest);
   assert.match(text, /max-autotune: failed — Inductor failed — report it/);
   assert.match(text, /kernels\/step 59 → 32/);

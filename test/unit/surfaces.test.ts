@@ -9,10 +9,11 @@ import { reportJson, reportText } from '../../extension/cli/main.ts';
 import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
 import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
 import { inSituLines } from '../../extension/present/inSituDigest.ts';
-import { shortLine, VERDICT_WORDS } from '../../extension/present/lensLine.ts';
+import { runHeadline } from '../../extension/present/headline.ts';
+import { shortLine } from '../../extension/present/lensLine.ts';
 import { formatCount, formatInterval, formatMs, formatPct, formatSeconds, formatSpeedup, formatWhole } from '../../extension/present/numbers.ts';
-import { digestRegion, headlineMeasurement, measurementCells, regionFacts, regionLine, type RegionDigest } from '../../extension/present/regionDigest.ts';
-import { digestReport, headline, headlineMode, launchBoundText, modeCells } from '../../extension/present/reportDigest.ts';
+import { digestRegion, headlineMeasurement, measurementCells, regionFacts, regionLine, runSummary, type RegionDigest } from '../../extension/present/regionDigest.ts';
+import { digestReport, launchBoundText, modeCells } from '../../extension/present/reportDigest.ts';
 import { runListEntry } from '../../extension/present/runList.ts';
 import type { Report } from '../../extension/shared/report.ts';
 
@@ -44,7 +45,7 @@ function surfaces(report: Report): Record<string, string> {
   const regions = (report.regions ?? []).map(digestRegion);
   const findings = collectFindings(report);
   const run = runListEntry(report, '/ws/.compile-lens/runs/x/report.json');
-  const lens = report.target.kind === 'script' ? regions.map((r) => r.headline) : [headline(digest)];
+  const lens = report.target.kind === 'script' ? regions.map((r) => r.headline) : [runHeadline(report)];
   const lensTooltip = report.target.kind === 'script' ? regions.map(regionLine) : lens;
   const panel = report.target.kind === 'script'
     ? regions.flatMap((r) => [regionFacts(r).join(' · '), r.story ?? '', ...(r.inSitu ? inSituLines(r.inSitu) : []),
@@ -59,6 +60,7 @@ function surfaces(report: Report): Record<string, string> {
     hover: findings.map(findingHover).join('\n'),
     problems: findings.map(findingMessage).join('\n'),
     runs: `${run.description}\n${run.tooltip}`,
+    log: runSummary(report),
     compilerView: treeText(buildCompilerTree(report)).join('\n'),
   };
 }
@@ -95,33 +97,37 @@ for (const file of FILES) {
     }
   });
 
-  test(`${name}: the CodeLens, the Runs view, --json and the CLI say the same answer with the same numbers`, () => {
+  test(`${name}: the CodeLens, the Runs view, --json, the log and the CLI say the runner's headline with the same numbers`, () => {
     const all = surfaces(report);
     const json = reportJson(report) as { headline: string; regions?: RegionDigest[] };
     const digest = digestReport(report);
     const regions = (report.regions ?? []).map(digestRegion);
-    // the Runs view's answer leads its line and is --json's headline, word for word
-    assert.ok(runListEntry(report, 'x').description.startsWith(json.headline), `${json.headline} | ${runListEntry(report, 'x').description}`);
+    // the runner wrote the run's headline (schema 1.18; the fixtures carry it: test_fixture_verdicts.py): --json says it
+    // word for word, and it leads the Runs view's line, where a narrow view keeps the answer
+    assert.ok(report.headline, 'the fixture carries the runner\'s headline');
+    assert.equal(json.headline, report.headline);
+    assert.ok(all.runs.startsWith(`${report.headline} · `) || all.runs.startsWith(`${report.headline}\n`), `${report.headline} | ${all.runs}`);
     if (report.target.kind !== 'script') {
-      const mode = headlineMode(digest);
-      const lens = headline(digest);
-      assert.ok(json.headline === lens || report.error?.kind === 'cancelled', 'the Runs view and the CodeLens: one headline');
-      if (mode?.speedup != null) {
+      const lens = report.headline!;
+      assert.ok(all.lensTooltip === lens && lens.startsWith(all.lensTitle.replace(/…$/, '')) && all.log === lens, 'the CodeLens, its tooltip and the log: one headline');
+      // the speedup the headline shows is a mode's, said the same by the CLI, the panel, the Runs view and --json
+      const shown = lens.match(/(\d+\.\d+)×/)?.[0];
+      const mode = digest.modes.find((m) => m.speedup !== null && modeCells(m, digest).speedup === shown);
+      assert.equal(shown === undefined, mode === undefined, `${lens}: its speedup is a measured mode's`);
+      if (mode) {
         const cells = modeCells(mode, digest);
         for (const value of [cells.speedup, ...(mode.interval ? [cells.nextRun] : [])]) {
-          for (const surface of ['cli', 'lensTooltip', 'runs', 'json'] as const) assert.ok(all[surface]!.includes(value), `${surface} shows ${value}`);
+          for (const surface of ['cli', 'panel', 'runs', 'json'] as const) assert.ok(all[surface]!.includes(value), `${surface} shows ${value}`);
         }
-        if (mode.compileSeconds !== null) assert.ok(all.cli.includes(`compile ${formatSeconds(mode.compileSeconds)}`) && lens.includes(`compile ${formatSeconds(mode.compileSeconds)}`));
-        const verdict = digest.recommendation.verdict;
-        if (verdict) assert.ok(lens.startsWith(`${VERDICT_WORDS[verdict]}: `), `the verdict first: ${lens}`);
+        if (mode.compileSeconds !== null && lens.includes(' · compile ')) assert.ok(all.cli.includes(`compile ${formatSeconds(mode.compileSeconds)}`) && lens.includes(`compile ${formatSeconds(mode.compileSeconds)}`));
       }
     }
-    for (const region of regions) {
+    for (const [index, region] of regions.entries()) {
       const line = regionLine(region);
+      assert.equal(region.headline, report.regions![index]!.headline, `${region.id}: the runner's headline, as written`);
       assert.ok(all.lensTooltip.includes(line) && all.runs.includes(line), `${region.id}: the lens's and the Runs view's line are one`);
+      assert.ok(all.lensTitle.split('\n')[index] === shortLine(region.headline) && all.log.includes(`: ${region.headline}`), `${region.id}: the lens and the log say it`);
       assert.equal(json.regions?.find((r) => r.id === region.id)?.headline, region.headline, `${region.id}: --json's headline is the lens's`);
-      // a headline with a number says the verdict first (a failure or no number is its own answer)
-      if (region.verdict && /×/.test(region.headline)) assert.ok(region.headline.startsWith(VERDICT_WORDS[region.verdict]) || region.headline.startsWith('compile for runs >'), `${region.id}: verdict first: ${region.headline}`);
       // the number the headline shows is the one the CLI and the panel show for the same measurement
       const shown = region.headline.match(/(\d+\.\d+)×/)?.[0];
       if (!shown) continue;

@@ -10,8 +10,9 @@ from typing import Any
 
 from .. import __version__
 from ..shapes import RunError
+from . import headline
 
-SCHEMA_VERSION = "1.17"
+SCHEMA_VERSION = "1.18"
 
 
 def environment(device: str, torch_version: str | None) -> dict[str, Any]:
@@ -65,8 +66,10 @@ def overall_status(report: dict[str, Any]) -> str:
 
 
 def write(path: str, report: dict[str, Any]) -> None:
-    """Writes via a temp file and rename, so a reader (or a kill) never sees half a report."""
+    """Writes via a temp file and rename, so a reader (or a kill) never sees half a report; its headlines said from what
+    it holds now."""
     report["createdAt"] = now()
+    headline.attach(report)
     tmp = f"{path}.tmp-{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(_finite(report), f, indent=1, default=_json_default, allow_nan=False)

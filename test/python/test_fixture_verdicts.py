@@ -1,0 +1,50 @@
+"""The fixture reports say what the current runner derives from their numbers (scripts/rederive_fixtures.py): their
+verdicts and headlines are read by every surface test as the runner's words, so a fixture recorded by an older runner
+must not keep a wording the runner no longer writes ("stay eager (best 1.22x)", "Don't compile this")."""
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("rederive_fixtures", ROOT / "scripts" / "rederive_fixtures.py")
+assert _spec is not None and _spec.loader is not None
+rederive_fixtures = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(rederive_fixtures)
+FILES = rederive_fixtures.fixture_reports()
+
+
+def test_every_report_fixture_is_checked() -> None:
+    assert len(FILES) >= 18, FILES
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(Path(p).relative_to(ROOT / "test" / "fixtures")))
+def test_a_fixtures_verdicts_and_headlines_are_the_current_runners(path: str) -> None:
+    report = json.loads(Path(path).read_text())
+    fresh = rederive_fixtures.rederive(report)
+    stale = [f"{where}: {old!r} -> {new!r}" for where, old, new in _differences(report, fresh)]
+    assert not stale, "run python3 scripts/rederive_fixtures.py\n" + "\n".join(stale)
+
+
+def test_a_verdict_an_older_runner_wrote_fails_the_check() -> None:
+    path = next(p for p in FILES if "script-in-situ-cpu" in p)
+    report = json.loads(Path(path).read_text())
+    old = copy.deepcopy(report)
+    old["recommendation"] = {"mode": None, "verdict": "stay-eager", "reason": "act (line 4): stay eager (best 1.22x)."}
+    assert [where for where, _, _ in _differences(old, rederive_fixtures.rederive(old))] == ["/recommendation"]
+    old["regions"][0]["headline"] = "stay eager: 1.22×/step in situ (0.87–1.32×)"
+    assert "/regions/0/headline" in [where for where, _, _ in _differences(old, rederive_fixtures.rederive(old))]
+
+
+def _differences(old: Any, new: Any, where: str = "") -> list[tuple[str, Any, Any]]:
+    """Where two JSON values differ, as JSON pointers: a recommendation is one value."""
+    if isinstance(old, dict) and isinstance(new, dict) and not where.endswith("recommendation"):
+        return [d for key in sorted(set(old) | set(new)) for d in _differences(old.get(key), new.get(key), f"{where}/{key}")]
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [d for i, (a, b) in enumerate(zip(old, new)) for d in _differences(a, b, f"{where}/{i}")]
+    return [] if old == new else [(where, old, new)]
