@@ -104,7 +104,7 @@ function modesTable(digest: ReportDigest): HTMLElement {
     }
     table.append(row);
     for (const text of [mode.fix && `fix: ${mode.fix}`, mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`, mode.accuracy,
-      mode.runEager, mode.slowHost, mode.remeasured && `re-measured: ${mode.remeasured}`]) {
+      mode.runEager, mode.slowHost, mode.hostContended, mode.remeasured && `re-measured: ${mode.remeasured}`]) {
       if (text) note(text);
     }
   }

@@ -37,6 +37,8 @@ export interface ModeDigest {
   runEager: string | null;
   /** a side never ran at the host CPU's fastest state: what that means for the number, in words */
   slowHost: string | null;
+  /** schema 1.19, CPU: other processes held the CPUs torch's threads needed, so the number supports no verdict: the runner's why and fix */
+  hostContended: string | null;
   /** why there is no valid measurement of compiled code (e.g. Dynamo ran the timed calls eagerly) */
   notMeasured: string | null;
   /** the fix for what made the measurement invalid */
@@ -110,6 +112,11 @@ function slowHostText(m: ModeResult): string | null {
     `that much slower), so a quieter host may give ${formatInterval(m.speedupInterval!.low, m.speedupInterval!.high)}; rerun on a quieter machine for a firmer number`;
 }
 
+function contendedText(m: ModeResult): string | null {
+  const load = m.timing?.hostLoad;
+  return load?.contended && load.reason ? `not trusted: ${load.reason}; fix: ${load.fix}` : null;
+}
+
 /** One mode's (or one replayed region measurement's) numbers. */
 export function digestMode(m: ModeResult): ModeDigest {
   const invalid = notMeasured(m);
@@ -134,6 +141,7 @@ export function digestMode(m: ModeResult): ModeDigest {
     remeasured: m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
     runEager: invalid ? null : runEagerText(m),
     slowHost: invalid ? null : slowHostText(m),
+    hostContended: contendedText(m),
     notMeasured: invalid,
     fix: invalid ? m.fallback?.fix ?? null : null,
   };
@@ -242,6 +250,7 @@ export function formatDigest(digest: ReportDigest): string {
     if (m.accuracy) out.push(`    ${m.accuracy}`);
     if (m.runEager) out.push(`    ${m.runEager}`);
     if (m.slowHost) out.push(`    ${m.slowHost}`);
+    if (m.hostContended) out.push(`    ${m.hostContended}`);
     if (m.remeasured) out.push(`    re-measured: ${m.remeasured}`);
   }
   if (digest.precision) out.push(`  precision: ${digest.precision}`);

@@ -253,6 +253,45 @@ export interface Timing {
    * only in discardedTimings: the speedup the invalid measurement showed
    */
   speedup?: number | null;
+  /**
+   * schema 1.19, CPU runs: the host's load over this measurement (a paired measurement's compiled `timing`, eager alone's timing), sampled at each pair's (round's) start and after the last. contended: at least half the samples found fewer CPUs free than torch's threads (with more than one thread): multi-threaded ops then wait on descheduled threads and the ratio measures the host; such a measurement supports no verdict, and reason and fix say why and what to run instead
+   */
+  hostLoad?: {
+    /**
+     * CPUs this process may run on
+     */
+    cpus: number;
+    /**
+     * torch.get_num_threads() when the measurement began
+     */
+    threads: number;
+    samples: number;
+    contendedSamples: number;
+    /**
+     * [fewest, most] runnable threads of other processes in a sample (/proc/stat procs_running less this process's running threads); null where the host does not say
+     */
+    othersRunning: null | [number, number];
+    /**
+     * 1-minute load average at the first and last sample
+     */
+    loadAverage: null | {
+      start: number;
+      end: number;
+    };
+    /**
+     * CPU time the hypervisor took over the measurement, % of all
+     */
+    stealPct: number | null;
+    contended: boolean;
+    /**
+     * contended: why the number is not trusted
+     */
+    reason: string | null;
+    /**
+     * contended: what to run instead (OMP_NUM_THREADS)
+     */
+    fix: string | null;
+  };
   [k: string]: unknown;
 }
 export interface ModeResult {

@@ -82,7 +82,7 @@ class Run:
             raise RunnerError("bad-target", "--device cuda was requested but torch.cuda.is_available() is False.",
                               "Use --device cpu (or auto), or install a CUDA build of PyTorch.")
         self.device = device
-        self.cfg = dataclasses.replace(self.cfg, host=host.HostSpeed(cpus=host.movable_cpus(device)))
+        self.cfg = dataclasses.replace(self.cfg, host=host.HostSpeed(cpus=host.movable_cpus(device), watch_load=device == "cpu"))
         self.report["environment"] = document.environment(device, torch.__version__)
         self.report["settings"]["device"] = device
         if device == "cuda":

@@ -72,6 +72,7 @@ class Timing(_Timing, total=False):
     valid: bool
     invalidReason: str
     speedup: float | None
+    hostLoad: dict[str, Any]  # measure/host.py load_evidence: schema 1.19
 
 
 class _Recommendation(TypedDict):

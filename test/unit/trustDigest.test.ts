@@ -125,3 +125,21 @@ test('no verdict where nothing was measured: a script-mode recommendation is pri
   assert.match(text, /recommendation: Script mode reports what torch\.compile did/);
   assert.ok(!/don't compile/i.test(text));
 });
+
+test('CLI: a number timed on a contended CPU host is said as such, with the runner\'s why and fix, beside no verdict', () => {
+  const report = cudaReport();
+  const hostLoad = {
+    cpus: 2, threads: 2, samples: 6, contendedSamples: 6, othersRunning: [2, 3] as [number, number], loadAverage: { start: 3.1, end: 3.4 }, stealPct: 0.5,
+    contended: true, reason: 'the host was contended while timing: other processes had 2 threads ready to run on its 2 CPUs',
+    fix: 'run with OMP_NUM_THREADS=1',
+  };
+  report.schemaVersion = '1.19';
+  report.modes[0].timing = { ...report.modes[0].timing!, hostLoad };
+  report.recommendation = { mode: null, verdict: 'none', reason: 'No verdict: reduce-overhead measured 704.50×, but the host was contended while timing.' };
+  const checked = checkReport(report);
+  assert.ok(checked.ok, JSON.stringify(checked));
+  const digest = digestReport(report);
+  assert.equal(digest.modes[0].hostContended, `not trusted: ${hostLoad.reason}; fix: ${hostLoad.fix}`);
+  assert.match(formatDigest(digest), /\n {4}not trusted: the host was contended while timing: .*; fix: run with OMP_NUM_THREADS=1\n/);
+  assert.equal(digestReport(cudaReport()).modes[0].hostContended, null);
+});

@@ -1,13 +1,15 @@
-"""The host CPU's speed as a measurement sees it: a probe of pure-Python work, the run's fastest state, and moving the
-timing thread to the CPU that probes fastest (on a VM one vCPU can run at half speed while another runs at full)."""
+"""The host CPU as a measurement sees it: a probe of pure-Python work, the run's fastest state, moving the timing
+thread to the CPU that probes fastest (on a VM one vCPU can run at half speed while another runs at full), and, on a
+CPU run, whether other processes held the cores torch's threads need (docs/BENCHMARKS.md § "Eager on a contended CPU
+host": eager's multi-threaded ops waited on descheduled threads and a replay printed 704x)."""
 from __future__ import annotations
 
 import contextlib
 import math
 import os
 import time
-from dataclasses import dataclass
-from typing import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
 
 from . import estimator
 
@@ -47,6 +49,7 @@ class HostSpeed:
     measure: Callable[[], float] = cpu_probe
     cpus: tuple[int, ...] = ()  # movable_cpus(); () keeps the thread where the OS puts it
     pin: Callable[[set[int]], None] = _pin_thread
+    watch_load: bool = False  # a CPU run: each measurement samples the host's load (LoadWatch)
 
     def probe(self) -> float:
         ms = self.measure()
@@ -80,3 +83,119 @@ class HostSpeed:
 
     def fast_rounds(self, probes_ms: list[float]) -> int:
         return sum(estimator.at_fast_state(p, self.fastest_ms) for p in probes_ms)
+
+    def load_watch(self) -> "LoadWatch | None":
+        """A fresh LoadWatch for one measurement of a CPU run, with torch's thread count as it is now (a script may
+        have set it); None on CUDA, where the host's CPUs only launch work."""
+        if not self.watch_load:
+            return None
+        import torch
+
+        return LoadWatch(threads=torch.get_num_threads(), cpus=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+# -- load on a CPU run -----------------------------------------------------------------------------------------
+# A measurement is contended when at least this share of its samples found fewer free CPUs than torch's threads.
+CONTENDED_SHARE = 0.5
+
+
+def _own_running_threads() -> int:
+    """This process's threads in state R now (the sampling thread, OpenMP workers still spinning): /proc/stat's
+    procs_running counts them too."""
+    running = 0
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return 1
+    for task in tasks:
+        try:
+            with open(f"/proc/self/task/{task}/stat") as f:
+                running += f.read().rpartition(")")[2].split()[0] == "R"
+        except (OSError, IndexError):
+            continue
+    return max(1, running)
+
+
+def _proc_stat() -> tuple[int, int, int] | None:
+    """(runnable tasks on the host, steal jiffies, all jiffies) from /proc/stat; None where there is none."""
+    try:
+        with open("/proc/stat") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    cpu = [int(v) for v in lines[0].split()[1:]]
+    running = next((int(line.split()[1]) for line in lines if line.startswith("procs_running ")), 0)
+    return running, cpu[7] if len(cpu) > 7 else 0, sum(cpu[:8])
+
+
+@dataclass(frozen=True)
+class LoadSample:
+    others_running: int | None  # runnable tasks of other processes; None where the host does not say
+    load_average: float | None  # 1-minute load average
+    steal: int = 0  # /proc/stat jiffies, cumulative: steal and all
+    jiffies: int = 0
+
+
+def sample_host() -> LoadSample:
+    stat = _proc_stat()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    if stat is None:
+        return LoadSample(None, load)
+    running, steal, jiffies = stat
+    return LoadSample(max(0, running - _own_running_threads()), load, steal, jiffies)
+
+
+def free_cpus(others_running: int, cpus: int) -> int:
+    return max(0, cpus - others_running)
+
+
+def judge(others_running: list[int], cpus: int, threads: int) -> tuple[int, int]:
+    """(contended samples, the median sample's other runnable tasks). A sample is contended when torch runs more than
+    one thread and fewer CPUs are free than it has threads: each multi-threaded op then waits for a thread the OS
+    descheduled (an eager op on 8x32 took 10 ms instead of 0.018 ms, BENCHMARKS.md), while a one-thread side does
+    not wait, so the ratio measures the host. One thread is only time-sliced, evenly on both sides: the fastest
+    rounds still hold."""
+    contended = sum(threads > 1 and free_cpus(n, cpus) < threads for n in others_running)
+    return contended, sorted(others_running)[len(others_running) // 2] if others_running else 0
+
+
+@dataclass
+class LoadWatch:
+    """The host's load over one measurement of a CPU run: sampled before the first round, between pairs and after
+    the last, and said as the measurement's evidence (`hostLoad`)."""
+
+    threads: int
+    cpus: int
+    read: Callable[[], LoadSample] = sample_host
+    samples: list[LoadSample] = field(default_factory=list)
+
+    def sample(self) -> None:
+        self.samples.append(self.read())
+
+    def evidence(self) -> dict[str, Any]:
+        return load_evidence(self.samples, self.cpus, self.threads)
+
+
+def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> dict[str, Any]:
+    """The report's `hostLoad` from a measurement's samples: the numbers, whether contention made the measurement
+    unreliable (at least CONTENDED_SHARE of its samples contended), and if so why and the fix (runner-owned text)."""
+    others = [s.others_running for s in samples if s.others_running is not None]
+    contended, typical = judge(others, cpus, threads)
+    loads = [s.load_average for s in samples if s.load_average is not None]
+    jiffies = samples[-1].jiffies - samples[0].jiffies if samples else 0
+    load = {"start": round(loads[0], 2), "end": round(loads[-1], 2)} if loads else None
+    evidence: dict[str, Any] = {
+        "cpus": cpus, "threads": threads, "samples": len(others), "contendedSamples": contended,
+        "othersRunning": [min(others), max(others)] if others else None, "loadAverage": load,
+        "stealPct": round((samples[-1].steal - samples[0].steal) / jiffies * 100.0, 1) if jiffies > 0 else None,
+        "contended": bool(others) and contended >= CONTENDED_SHARE * len(others), "reason": None, "fix": None}
+    if evidence["contended"]:
+        free = max(1, free_cpus(typical, cpus))
+        load_text = f", load average {load['start']:.2f} to {load['end']:.2f}" if load else ""
+        evidence["reason"] = (
+            f"the host was contended while timing: other processes had {typical} threads ready to run on its {cpus} "
+            f"CPUs ({contended} of {len(others)} samples found fewer CPUs free than torch's {threads} threads{load_text}), so "
+            "multi-threaded ops waited on descheduled threads and the ratio measures the host, not the compiler")
+        evidence["fix"] = (f"run with OMP_NUM_THREADS={free} (or torch.set_num_threads({free}) in the script) so torch's "
+                           "threads fit the CPUs other processes leave free, or profile when the host is quieter")
+    return evidence

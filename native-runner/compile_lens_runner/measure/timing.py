@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from . import estimator
-from .host import HostSpeed
+from .host import HostSpeed, LoadWatch
 
 Block = Callable[[int, int], float]  # (n timed calls, untimed calls just before them) -> ms per timed call
 Calls = Callable[[int], None]  # makes k back-to-back calls
@@ -52,7 +52,8 @@ class TimingConfig:
 
 def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
     clock = "CUDA events around" if device == "cuda" else "time.perf_counter around"
-    calls = f"{clock} n back-to-back calls (n doubled until a round lasts >= {cfg.min_round_ms:g} ms)"
+    calls = (f"{clock} n back-to-back calls (n doubled until a round lasts >= {cfg.min_round_ms:g} ms, and again after "
+             "a round that lasted under half of that)")
     if cfg.warm_fraction > 0:
         calls += f", each round after {cfg.warm_fraction:.0%} as many untimed calls"
         if device == "cuda":
@@ -154,6 +155,24 @@ def calibrate(block: Block, cfg: TimingConfig) -> int:
     return n
 
 
+@dataclass
+class RoundSize:
+    """One side's calls per round: calibrated, then doubled again after a round that lasted under half of
+    min_round_ms. Calibration can meet only slow calls (a side's first calls, eager ops waiting on a descheduled
+    thread: 10 ms where later calls took 0.018 ms) and stop at one call; rounds of one fast call then measure the
+    clock and the host's jitter (BENCHMARKS.md § "Eager on a contended CPU host"). Rounds are per call, so rounds
+    before the growth still compare."""
+
+    n: int
+    cfg: TimingConfig
+
+    def after_round(self, ms_per_call: float) -> None:
+        if ms_per_call * self.n >= self.cfg.min_round_ms / 2:
+            return
+        while self.n < self.cfg.max_calls and ms_per_call * self.n < self.cfg.min_round_ms:
+            self.n *= 2
+
+
 def spread_pct(values: list[float]) -> float:
     med = statistics.median(values)
     return (max(values) - min(values)) / med * 100.0 if med > 0 else 0.0
@@ -169,7 +188,7 @@ def iqr_pct(values: list[float]) -> float:
 
 
 def summarize(rounds_ms: list[float], calls: int, method: str, extra: int = 0, stop: str = "planned",
-              probes_ms: list[float] | None = None) -> dict:
+              probes_ms: list[float] | None = None, load: LoadWatch | None = None) -> dict:
     summary = {
         "medianMs": statistics.median(rounds_ms), "minMs": min(rounds_ms), "maxMs": max(rounds_ms),
         "estimateMs": min(rounds_ms), "spreadPct": round(spread_pct(rounds_ms), 2),
@@ -178,6 +197,8 @@ def summarize(rounds_ms: list[float], calls: int, method: str, extra: int = 0, s
     }
     if probes_ms:
         summary["cpuProbeMs"] = [round(p, 4) for p in probes_ms]
+    if load is not None:
+        summary["hostLoad"] = load.evidence()
     return summary
 
 
@@ -201,19 +222,25 @@ def warmed(block: Block, cfg: TimingConfig) -> Callable[[int], float]:
 
 def measure_alone(block: Block, cfg: TimingConfig, method: str) -> dict:
     """Eager alone, before anything is compiled: rounds until its fastest round is confirmed (as for pairs)."""
+    load = cfg.host.load_watch()
     with gc_paused() as tidy, cfg.host.measuring():
-        n = calibrate(block, cfg)
+        size = RoundSize(calibrate(block, cfg), cfg)
         timed = warmed(block, cfg)
         rounds: list[float] = []
         probes: list[float] = []
         started = time.monotonic()
         stop = None
         while stop is None:
+            if load is not None:
+                load.sample()
             tidy()
             probes.append(cfg.host.probe())
-            rounds.append(timed(n))
+            rounds.append(timed(size.n))
+            size.after_round(rounds[-1])
             stop = stop_reason([(r, r) for r in rounds], cfg, time.monotonic() - started, (probes, probes))
-    return summarize(rounds, n, method, len(rounds) - cfg.rounds, stop, probes)
+        if load is not None:
+            load.sample()
+    return summarize(rounds, size.n, method, len(rounds) - cfg.rounds, stop, probes, load)
 
 
 def stop_reason(pairs: list[estimator.Pair], cfg: TimingConfig, elapsed_s: float,
@@ -240,8 +267,9 @@ def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str
     """Interleaves eager and compiled rounds, alternating which goes first (ABBA) so neither side always follows
     the other, and adds pairs until each side's fastest round is confirmed at the host's fastest state (or a cap is
     reached): a launch-bound side on a busy host may be fast in only a few rounds out of twenty (estimator.py)."""
+    load = cfg.host.load_watch()
     with gc_paused() as tidy, cfg.host.measuring():
-        n_eager, n_compiled = calibrate(eager, cfg), calibrate(compiled, cfg)
+        n_eager, n_compiled = RoundSize(calibrate(eager, cfg), cfg), RoundSize(calibrate(compiled, cfg), cfg)
         eager_timed, compiled_timed = warmed(eager, cfg), warmed(compiled, cfg)
         eager_probes: list[float] = []
         compiled_probes: list[float] = []
@@ -249,14 +277,20 @@ def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str
         def eager_round() -> float:
             tidy()
             eager_probes.append(cfg.host.probe())
-            return eager_timed(n_eager)
+            ms = eager_timed(n_eager.n)
+            n_eager.after_round(ms)
+            return ms
 
         def compiled_round() -> float:
             tidy()
             compiled_probes.append(cfg.host.probe())
-            return compiled_timed(n_compiled)
+            ms = compiled_timed(n_compiled.n)
+            n_compiled.after_round(ms)
+            return ms
 
         def pair(index: int) -> estimator.Pair:
+            if load is not None:  # at each pair's start, and after the last: the host as both sides met it
+                load.sample()
             if index % 2:
                 c = compiled_round()
                 return eager_round(), c
@@ -269,11 +303,13 @@ def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str
         while stop is None:
             pairs.append(pair(len(pairs)))
             stop = stop_reason(pairs, cfg, time.monotonic() - started, (eager_probes, compiled_probes))
+        if load is not None:
+            load.sample()
     extra = len(pairs) - cfg.rounds
     ratios = [e / c for e, c in pairs]
     return PairedTiming(
-        eager=summarize([e for e, _ in pairs], n_eager, method, extra, stop, eager_probes),
-        compiled=summarize([c for _, c in pairs], n_compiled, method, extra, stop, compiled_probes),
+        eager=summarize([e for e, _ in pairs], n_eager.n, method, extra, stop, eager_probes),
+        compiled=summarize([c for _, c in pairs], n_compiled.n, method, extra, stop, compiled_probes, load),
         speedup=estimator.fastest_ratio(pairs),
         speedup_spread_pct=round(spread_pct(ratios), 2),
         speedup_iqr_pct=round(iqr_pct(ratios), 2),

@@ -1,7 +1,8 @@
 """Which mode to use, or none, from what was measured: speedup and its interval, correctness, compile time.
 
 A verdict needs a measurement: "stay eager" only when a valid timing or a correctness judgement says so; when the
-timed compiled calls ran eagerly (Dynamo fell back), the advice is the fix, not a verdict.
+timed compiled calls ran eagerly (Dynamo fell back), or other processes held the CPUs torch's threads needed while
+timing (the ratio then measures the host), the advice is the fix, not a verdict.
 """
 from __future__ import annotations
 
@@ -16,7 +17,13 @@ DECISIVE_SPAN = 2.0
 
 def _measured(mode: dict[str, Any]) -> bool:
     return (mode["status"] == "ok" and mode.get("speedup") is not None and (mode.get("timing") or {}).get("valid", True)
-            and not mode.get("fallback"))
+            and not mode.get("fallback") and not _contended(mode))
+
+
+def _contended(mode: dict[str, Any]) -> dict[str, Any] | None:
+    """The measurement's hostLoad where contention made it unreliable (measure/host.py)."""
+    load = (mode.get("timing") or {}).get("hostLoad") or {}
+    return load if load.get("contended") else None
 
 
 def _correct(mode: dict[str, Any]) -> bool:
@@ -42,6 +49,12 @@ def _no_measurement(modes: list[dict[str, Any]]) -> Recommendation:
         return {"mode": None, "verdict": "stay-eager", "reason": (
             f"Stay eager: {names} gave wrong results (less accurate than eager against a higher-precision "
             "reference); see the mismatch.")}
+    contended = [m for m in modes if m["status"] == "ok" and m.get("speedup") is not None and _contended(m)]
+    if contended:
+        m = contended[0]
+        load = m["timing"]["hostLoad"]
+        return {"mode": None, "verdict": "none", "reason": (
+            f"No verdict: {m['mode']} measured {formats.speedup(m['speedup'])}, but {load['reason']}. Fix: {load['fix']}.")}
     failed = [m for m in modes if m["status"] != "ok"]
     if failed:
         first = failed[0]

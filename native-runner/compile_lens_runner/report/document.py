@@ -12,7 +12,7 @@ from .. import __version__
 from ..shapes import RunError
 from . import headline
 
-SCHEMA_VERSION = "1.18"
+SCHEMA_VERSION = "1.19"
 
 
 def environment(device: str, torch_version: str | None) -> dict[str, Any]:

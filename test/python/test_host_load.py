@@ -1,0 +1,167 @@
+"""Contention on a CPU host (docs/BENCHMARKS.md § "Eager on a contended CPU host": a replay printed 704x because
+eager's multi-threaded ops waited on descheduled threads). Recorded host samples go into the decision, pure; the
+verdict gives no number a voice when the host was contended; a slow first call does not leave rounds one call long.
+Nothing here asserts how fast a host is."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from compile_lens_runner.measure import host, timing
+from compile_lens_runner.measure.host import LoadSample, LoadWatch, load_evidence
+from compile_lens_runner.report.advice import recommend
+from compile_lens_runner.script.advice import region_recommendation, script_recommendation
+
+
+def _samples(others: list[int | None], loads: tuple[float, float] = (1.0, 1.0)) -> list[LoadSample]:
+    return [LoadSample(n, loads[0] if i == 0 else loads[1], steal=10 * i, jiffies=200 * i) for i, n in enumerate(others)]
+
+
+@pytest.mark.parametrize(("others", "cpus", "threads", "contended", "fix_threads"), [
+    ([2, 2, 2, 1, 2, 2], 2, 2, True, 1),  # run 21's editorExperience e2e: a CI run on both cores, torch on 2 threads
+    ([1, 1, 1, 1], 2, 2, True, 1),  # one core taken: one of torch's two threads waits every op
+    ([0, 0, 1, 0], 2, 2, False, None),  # a quiet host with a blip: 1 of 4 samples
+    ([1, 1, 0, 0], 2, 2, True, 1),  # half the samples contended is enough; the fix fits a contended sample
+    ([4, 4, 4], 2, 1, False, None),  # one thread is time-sliced, evenly on both sides: no OpenMP waits
+    ([3, 3, 4], 8, 8, True, 5),  # a bigger host: the fix fits the threads to the CPUs left free
+    ([3, 3, 4], 8, 4, False, None),  # ... threads that already fit
+    ([None, None], 2, 2, False, None),  # a host without /proc/stat says nothing, judges nothing
+])
+def test_recorded_samples_decide_contention(others: list[int | None], cpus: int, threads: int, contended: bool,
+                                            fix_threads: int | None) -> None:
+    evidence = load_evidence(_samples(others), cpus, threads)
+    assert evidence["contended"] is contended
+    if contended:
+        assert evidence["reason"].startswith("the host was contended while timing")
+        assert f"torch's {threads} threads" in evidence["reason"] and "load average 1.00 to 1.00" in evidence["reason"]
+        assert evidence["fix"].startswith(f"run with OMP_NUM_THREADS={fix_threads} (or torch.set_num_threads({fix_threads})")
+    else:
+        assert evidence["reason"] is None and evidence["fix"] is None
+
+
+def test_the_evidence_carries_the_samples_load_and_steal() -> None:
+    evidence = load_evidence(_samples([2, 1, 2], loads=(3.5, 4.25)), 2, 2)
+    assert evidence == {**evidence, "cpus": 2, "threads": 2, "samples": 3, "contendedSamples": 3, "othersRunning": [1, 2],
+                        "loadAverage": {"start": 3.5, "end": 4.25}, "stealPct": 5.0}
+    assert load_evidence([], 2, 2)["othersRunning"] is None and load_evidence([], 2, 2)["contended"] is False
+
+
+def _mode(speedup: float, load: dict[str, Any] | None, low: float | None = None) -> dict[str, Any]:
+    timing_fields: dict[str, Any] = {"valid": True}
+    if load is not None:
+        timing_fields["hostLoad"] = load
+    return {"mode": "default", "status": "ok", "speedup": speedup, "compileSeconds": 3.0, "breakEvenCalls": 401.0,
+            "timing": timing_fields, "correctness": {"ok": True},
+            "speedupInterval": {"low": low or speedup * 0.95, "high": speedup * 1.05}}
+
+
+CONTENDED = load_evidence(_samples([2, 2, 2]), 2, 2)
+QUIET = load_evidence(_samples([0, 0, 0]), 2, 2)
+
+
+def test_a_contended_number_gets_no_verdict_but_why_and_the_fix() -> None:
+    rec = recommend([_mode(704.5, CONTENDED)])
+    assert rec["verdict"] == "none" and rec["mode"] is None
+    assert rec["reason"].startswith("No verdict: default measured 704.50×, but the host was contended while timing")
+    assert rec["reason"].endswith("Fix: run with OMP_NUM_THREADS=1 (or torch.set_num_threads(1) in the script) so torch's "
+                                  "threads fit the CPUs other processes leave free, or profile when the host is quieter.")
+    assert recommend([_mode(1.31, QUIET)])["verdict"] == "compile"
+    assert recommend([_mode(1.31, None)])["verdict"] == "compile"  # CUDA runs and older reports: no hostLoad
+    # a slower-looking contended number is no "stay eager" either
+    assert recommend([_mode(0.5, CONTENDED)])["verdict"] == "none"
+
+
+def test_a_contended_replay_gives_its_region_and_the_script_no_verdict() -> None:
+    measurement = dict(_mode(704.5, CONTENDED), mode="as-written", why="most-frequent", speedupIqrPct=2.0)
+    region = {"name": "scale", "location": {"file": "/b_item.py", "line": 4}, "options": {"mode": "default"},
+              "measurements": [measurement], "replay": {"replayable": True, "reason": None}, "callCount": 6}
+    region["recommendation"] = region_recommendation(region)
+    assert region["recommendation"]["verdict"] == "none"
+    assert "the host was contended while timing" in region["recommendation"]["reason"]
+    summary = script_recommendation([region])
+    assert summary["verdict"] == "none"
+    assert summary["reason"].startswith("No verdict: scale (line 4): no verdict, default as written measured 704.50×, "
+                                        "but the host was contended while timing")
+
+
+class _Blocks:
+    """A side whose first `slow` blocks take 10 ms a call and every later one 0.02 ms (no clock is read)."""
+
+    def __init__(self, slow: int) -> None:
+        self.slow, self.seen = slow, 0
+
+    def __call__(self, n: int, warm: int) -> float:
+        self.seen += 1
+        return 10.0 if self.seen <= self.slow else 0.02
+
+
+def _cfg() -> timing.TimingConfig:
+    cfg = timing.TimingConfig.for_run(quick=True, rounds=None)
+    cfg.host.measure = lambda: 1.0  # a steady probe: the host at its fastest state throughout
+    return cfg
+
+
+def test_a_slow_first_call_does_not_leave_rounds_one_call_long() -> None:
+    cfg = _cfg()
+    paired = timing.measure_paired(_Blocks(slow=3), _Blocks(slow=0), cfg, "method")
+    assert paired.eager["callsPerRound"] == 256  # 0.02 ms x 256 >= 5 ms, as calibration gives a side that is fast at once
+    assert paired.compiled["callsPerRound"] == 256
+    alone = timing.measure_alone(_Blocks(slow=3), cfg, "method")
+    assert alone["callsPerRound"] == 256
+
+
+def test_a_side_that_stays_slow_keeps_its_calibration() -> None:
+    size = timing.RoundSize(1, _cfg())
+    for ms in (10.0, 9.0, 3.0):  # rounds of 1 call that last >= half of min_round_ms: no growth
+        size.after_round(ms)
+    assert size.n == 1
+    size.after_round(2.0)
+    assert size.n == 4
+
+
+def test_each_paired_measurement_records_the_host_load_on_a_cpu_run() -> None:
+    cfg = _cfg()
+    reads = iter(_samples([2] * 100))
+    watches: list[LoadWatch] = []
+
+    def watch() -> LoadWatch:
+        watches.append(LoadWatch(threads=2, cpus=2, read=lambda: next(reads)))
+        return watches[-1]
+
+    cfg.host.load_watch = watch  # type: ignore[method-assign]
+    paired = timing.measure_paired(_Blocks(slow=0), _Blocks(slow=0), cfg, "method")
+    load = paired.compiled["hostLoad"]
+    pairs = len(paired.compiled["rounds"])
+    assert load["samples"] == pairs + 1 and load["contended"] is True  # each pair's start, and after the last
+    assert "hostLoad" not in paired.eager
+    assert timing.paired_fields(paired)["timing"]["hostLoad"] == load
+    assert host.HostSpeed().load_watch() is None  # CUDA runs (watch_load off) sample nothing
+
+
+def test_busy_processes_read_as_other_runnable_threads() -> None:
+    """A real sample with two busy-looping processes: they are counted as others' runnable threads (behaviour: the
+    sampler reads /proc and leaves this process out; nothing is timed)."""
+    if not os.path.exists("/proc/stat"):
+        pytest.skip("no /proc/stat")
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not all(_state(p.pid) == "R" for p in spinners):
+            time.sleep(0.05)
+        samples = [host.sample_host() for _ in range(5)]
+    finally:
+        for p in spinners:
+            p.kill()
+            p.wait()
+    assert all(s.others_running is not None and s.others_running >= 2 for s in samples)
+    assert all(s.load_average is not None and s.jiffies > 0 for s in samples)
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rpartition(")")[2].split()[0]
