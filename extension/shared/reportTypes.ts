@@ -254,45 +254,49 @@ export interface Timing {
    */
   speedup?: number | null;
   /**
-   * schema 1.19, CPU runs: the host's load over this measurement (a paired measurement's compiled `timing`, eager alone's timing), sampled at each pair's (round's) start and after the last. contended: at least half the samples found fewer CPUs free than torch's threads (with more than one thread): multi-threaded ops then wait on descheduled threads and the ratio measures the host; such a measurement supports no verdict, and reason and fix say why and what to run instead
+   * schema 1.19, CPU runs: the host's load over this measurement (a paired measurement's compiled `timing`, eager alone's timing), sampled at each pair's (round's) start and after the last
    */
-  hostLoad?: {
-    /**
-     * CPUs this process may run on
-     */
-    cpus: number;
-    /**
-     * torch.get_num_threads() when the measurement began
-     */
-    threads: number;
-    samples: number;
-    contendedSamples: number;
-    /**
-     * [fewest, most] runnable threads of other processes in a sample (/proc/stat procs_running less this process's running threads); null where the host does not say
-     */
-    othersRunning: null | [number, number];
-    /**
-     * 1-minute load average at the first and last sample
-     */
-    loadAverage: null | {
-      start: number;
-      end: number;
-    };
-    /**
-     * CPU time the hypervisor took over the measurement, % of all
-     */
-    stealPct: number | null;
-    contended: boolean;
-    /**
-     * contended: why the number is not trusted
-     */
-    reason: string | null;
-    /**
-     * contended: what to run instead (OMP_NUM_THREADS)
-     */
-    fix: string | null;
-  };
+  hostLoad?: HostLoad;
   [k: string]: unknown;
+}
+/**
+ * schema 1.19, CPU runs: the host's load over one measurement. contended: at least half the samples found fewer CPUs free than torch's threads (with more than one thread): multi-threaded ops then wait on descheduled threads and the ratio measures the host; such a measurement supports no verdict, and reason and fix say why and what to run instead
+ */
+export interface HostLoad {
+  /**
+   * CPUs this process may run on
+   */
+  cpus: number;
+  /**
+   * torch.get_num_threads() when the measurement began
+   */
+  threads: number;
+  samples: number;
+  contendedSamples: number;
+  /**
+   * [fewest, most] runnable threads of other processes in a sample (/proc/stat procs_running less this process's running threads); null where the host does not say
+   */
+  othersRunning: null | [number, number];
+  /**
+   * 1-minute load average at the first and last sample
+   */
+  loadAverage: null | {
+    start: number;
+    end: number;
+  };
+  /**
+   * CPU time the hypervisor took over the measurement, % of all
+   */
+  stealPct: number | null;
+  contended: boolean;
+  /**
+   * contended: why the number is not trusted
+   */
+  reason: string | null;
+  /**
+   * contended: what to run instead (OMP_NUM_THREADS)
+   */
+  fix: string | null;
 }
 export interface ModeResult {
   /**
@@ -1019,6 +1023,10 @@ export interface NoCompiledCode {
   pattern?: string | null;
 }
 export interface RegionInSitu {
+  /**
+   * schema 1.19, CPU runs, interleaved: the host's load over the observed run, sampled at each switch between blocks and at the end (the same for every region); contended: the steps support no verdict
+   */
+  hostLoad?: HostLoad;
   /**
    * separate runs: pairs of runs; interleaved: pairs of adjacent blocks the step interval rests on
    */

@@ -261,6 +261,7 @@ class RegionInSitu(_RegionInSitu, total=False):
     failure: dict[str, Any] | None
     whatIf: list[dict[str, Any]]
     ranks: list[dict[str, Any]]
+    hostLoad: dict[str, Any]  # measure/host.py load_evidence: schema 1.19
     slowestRank: bool
 
 

@@ -165,3 +165,44 @@ def test_busy_processes_read_as_other_runnable_threads() -> None:
 def _state(pid: int) -> str:
     with open(f"/proc/{pid}/stat") as f:
         return f.read().rpartition(")")[2].split()[0]
+
+
+def test_the_observed_run_samples_the_load_at_each_switch_between_blocks(monkeypatch: Any) -> None:
+    import compile_lens_runner.script.interleave as module
+
+    current = ["default"]
+    monkeypatch.setattr(module, "_current_stance", lambda: current[0])
+    reads = iter(_samples([2] * 100))
+    il = module.Interleaver(lambda name: current.__setitem__(0, name), load=LoadWatch(threads=2, cpus=2, read=lambda: next(reads)))
+    sides = []
+    for i in range(40):
+        sides.append(il.before_call(None, "float32[8, 32]")[0])
+        il.after_call(i == 0)
+    il.end()
+    switches = sum(1 for a, b in zip(sides, sides[1:]) if a != b) + (sides[0] != "compiled")
+    load = il.to_json()["hostLoad"]
+    assert switches > 2 and load["samples"] == switches + 1 and load["contended"] is True
+    assert "hostLoad" not in module.Interleaver(lambda name: None).to_json()  # CUDA: nothing sampled
+
+
+def _in_situ_region(load: dict[str, Any], replayed: float | None, replay_load: dict[str, Any] | None) -> dict[str, Any]:
+    step = {"speedup": 3.2, "low": 3.0, "high": 3.4, "eagerMs": 3.2, "compiledMs": 1.0, "samples": 40, "pairs": 5}
+    measurements = [] if replayed is None else [
+        dict(_mode(replayed, replay_load), mode="as-written", why="most-frequent", speedupIqrPct=2.0)]
+    return {"name": "scale", "location": {"file": "/s.py", "line": 4}, "options": {"mode": "default"}, "callCount": 5000,
+            "measurements": measurements, "replay": {"replayable": replayed is not None, "reason": None if replayed else "not replayed"},
+            "inSitu": {"method": "interleaved", "pairs": 0, "step": step, "compileSeconds": 3.0, "breakEvenSteps": 1400,
+                       "stepsMade": 5000, "failure": None, "regionSeconds": None, "reason": None, "hostLoad": load}}
+
+
+def test_contended_steps_in_situ_give_no_verdict_and_a_quiet_replay_decides() -> None:
+    alone = region_recommendation(_in_situ_region(CONTENDED, None, None))
+    assert alone["verdict"] == "none" and alone["reason"].startswith(
+        "No verdict: 3.20× per step in situ, but the host was contended while timing")
+    assert "Fix: run with OMP_NUM_THREADS=1" in alone["reason"]
+    replayed = region_recommendation(_in_situ_region(CONTENDED, 1.4, QUIET))
+    assert replayed["verdict"] == "compile" and "(In situ: 3.20× per step in situ, but the host was contended" in replayed["reason"]
+    both = region_recommendation(_in_situ_region(CONTENDED, 1.4, CONTENDED))
+    assert both["verdict"] == "none" and "the host was contended while timing" in both["reason"]
+    quiet = region_recommendation(_in_situ_region(QUIET, None, None))
+    assert quiet["verdict"] == "compile" and "3.20× per step in situ" in quiet["reason"]

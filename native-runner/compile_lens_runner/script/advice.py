@@ -8,7 +8,9 @@ The in-situ step speedup (the script's own steps, compiled against eager) decide
 - its interval reaches no higher than 1.05x: not faster, "stay-eager";
 - its interval straddles 1.05x: "stay-eager" (may be no faster) when the estimate itself is under 1.05x and the
   interval narrow; no verdict when the estimate is 1.05x or more, or the interval is wider than advice.DECISIVE_SPAN
-  (the replay's verdict then, where there is one).
+  (the replay's verdict then, where there is one);
+- on a CPU host where other processes held the CPUs torch's threads needed (hostLoad contended, measure/host.py):
+  no verdict from those steps, the why and the fix (the replay's verdict then, where its own timing was not contended).
 Without an in-situ number, replayed measurements go through advice.recommend, the rule targets use, and their
 break-even is weighed against the calls the script made the same way. Where the in-situ per-call speedup and the
 replay's disagree beyond both intervals, the reason says so and that the verdict rests on the in-situ steps. A compiled
@@ -96,6 +98,10 @@ def _in_situ(region: dict[str, Any]) -> _InSituVerdict | None:
     if step.get("samples", MIN_STEADY_STEPS) < MIN_STEADY_STEPS or step.get("pairs", MIN_PAIRS) < MIN_PAIRS:
         return None  # too few of the script's own steps (or interleaved blocks) to rest a verdict on: the replay decides
     speedup, low, high = step["speedup"], step["low"], step["high"]
+    load = s.get("hostLoad") or {}
+    if load.get("contended"):  # the replay, timed at another moment, may still decide
+        return {"mode": None, "verdict": "none", "undecided": True, "reason": (
+            f"No verdict: {formats.speedup(speedup)} per {unit} in situ, but {load['reason']}. Fix: {load['fix']}.")}
     span = f"{formats.speedup(speedup)} per {unit} in situ ({_basis(s, step)}); a next run may give {formats.interval(low, high)}"
     if high > advice.DECISIVE_SPAN * low:
         return {"mode": None, "verdict": "none", "undecided": True,

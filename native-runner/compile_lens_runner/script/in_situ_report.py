@@ -96,7 +96,8 @@ def attach_interleaved(report: dict[str, Any], schedule: dict[str, Any], failure
         result = _compared(entry, calls)
         work = (step_work.compare(_side_work("eager", windows["eager"], entry), _side_work("compiled", windows["compiled"], entry),
                                   result["step"]) if windows else None)
-        entry["inSitu"] = dict(result, work=work, failure=failures.get(entry["id"]), whatIf=[])
+        entry["inSitu"] = dict(result, work=work, failure=failures.get(entry["id"]), whatIf=[],
+                               **({"hostLoad": schedule["hostLoad"]} if schedule.get("hostLoad") else {}))
     shown = {side: dict(w, trace=os.path.relpath(w["trace"], workdir) if w.get("trace") else None) for side, w in windows.items()}
     report["inSitu"] = {"method": interleaved.METHOD, "pairs": 0, "runs": [], "order": [], "repeatedBecause": None,
                         "stoppedBecause": schedule.get("stoppedBecause"), "wallSeconds": None, "skipped": None,

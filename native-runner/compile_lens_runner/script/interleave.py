@@ -10,6 +10,7 @@ import os
 import time
 from typing import Any, Callable, Iterator
 
+from ..measure.host import LoadWatch
 from ..measure.interleaved import PROFILED_BLOCKS, Schedule
 from .window import ProfileWindow
 
@@ -35,8 +36,10 @@ class Interleaver:
     """Switches the stance between blocks of the script's top-level region calls. ranks: a torchrun rank (a schedule
     fixed by call count, so all ranks switch on the same call)."""
 
-    def __init__(self, set_stance: Callable[..., Any], ranks: bool = False, trace_dir: str | None = None) -> None:
+    def __init__(self, set_stance: Callable[..., Any], ranks: bool = False, trace_dir: str | None = None,
+                 load: LoadWatch | None = None) -> None:
         self.schedule = Schedule(fixed=ranks)
+        self.load = load  # a CPU run: the host's load, sampled at each switch between blocks and at the end
         self.windows = {side: ProfileWindow(os.path.join(trace_dir, f"in-situ-{side}.trace.json"), start_call=0)
                         for side in PROFILED_BLOCKS} if trace_dir is not None else {}
         self.profiled = False  # the current top-level call is in a profiled window (or closes one: it exports the trace)
@@ -71,6 +74,8 @@ class Interleaver:
                 return self.side, 0
             self._set(STANCES[side])
             self.side = side
+            if self.load is not None:  # a step that spans a switch is no steady step: the sample costs no timed step
+                self.load.sample()
         self._call_block = block
         if window is not None:
             window.before_call(region)
@@ -102,6 +107,8 @@ class Interleaver:
         """At the script's end: the default stance; a window still open keeps the steps it recorded."""
         for window in self.windows.values():
             window.finish()
+        if self.load is not None:
+            self.load.sample()
         self.restore()
 
     def restore(self) -> None:
@@ -110,7 +117,8 @@ class Interleaver:
             self.side = "compiled"
 
     def to_json(self) -> dict[str, Any]:
-        return dict(self.schedule.to_json(), stoppedBecause=self.stopped)
+        return dict(self.schedule.to_json(), stoppedBecause=self.stopped,
+                    **({"hostLoad": self.load.evidence()} if self.load is not None else {}))
 
     def profile_json(self) -> dict[str, dict[str, Any]]:
         """Per side, its window (ProfileWindow.describe) and the trace it wrote (None without one)."""

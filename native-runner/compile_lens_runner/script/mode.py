@@ -238,7 +238,7 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     runs = run.runs
     measurements = RegionMeasurements(run, runs, run.spec.get("whatIfModes") or [])
     switch = interleave.available() if run.spec.get("inSituMethod") == interleaved.METHOD else None
-    interleaver = (interleave.Interleaver(switch, ranks=ranked is not None, trace_dir=run.workdir)
+    interleaver = (interleave.Interleaver(switch, ranks=ranked is not None, trace_dir=run.workdir, load=run.cfg.host.load_watch())
                    if switch is not None else None)
     recorder = RegionRecorder(run.watcher, runs, calls, lambda region: measurements.measure(recorder.regions),
                               window=ranked.window if ranked else None, no_replay=ranked.no_replay if ranked else None,
