@@ -150,12 +150,12 @@ def free_cpus(others_running: int, cpus: int) -> int:
 
 
 def judge(others_running: list[int], cpus: int, threads: int) -> tuple[int, int]:
-    """(contended samples, the median sample's other runnable tasks). A sample is contended when torch runs more than
-    one thread and fewer CPUs are free than it has threads: each multi-threaded op then waits for a thread the OS
-    descheduled (an eager op on 8x32 took 10 ms instead of 0.018 ms, BENCHMARKS.md), while a one-thread side does
-    not wait, so the ratio measures the host. One thread is only time-sliced, evenly on both sides: the fastest
-    rounds still hold."""
-    contended = sum(threads > 1 and free_cpus(n, cpus) < threads for n in others_running)
+    """(contended samples, the median sample's other runnable tasks). A sample is contended when fewer CPUs are free
+    than torch has threads: each multi-threaded op then waits for a thread the OS descheduled (an eager op on 8x32
+    took 10 ms instead of 0.018 ms, BENCHMARKS.md) while a one-thread compiled kernel does not, so the ratio measures
+    the host; one thread with no CPU free is time-sliced through every round (a replay read 4.04x where the same
+    process's interleaved steps read 1.16x)."""
+    contended = sum(free_cpus(n, cpus) < threads for n in others_running)
     return contended, sorted(others_running)[len(others_running) // 2] if others_running else 0
 
 
@@ -190,12 +190,15 @@ def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> dict[st
         "stealPct": round((samples[-1].steal - samples[0].steal) / jiffies * 100.0, 1) if jiffies > 0 else None,
         "contended": bool(others) and contended >= CONTENDED_SHARE * len(others), "reason": None, "fix": None}
     if evidence["contended"]:
-        free = max(1, free_cpus(typical, cpus))
+        free = free_cpus(typical, cpus)
         load_text = f", load average {load['start']:.2f} to {load['end']:.2f}" if load else ""
         evidence["reason"] = (
             f"the host was contended while timing: other processes had {typical} threads ready to run on its {cpus} "
-            f"CPUs ({contended} of {len(others)} samples found fewer CPUs free than torch's {threads} threads{load_text}), so "
-            "multi-threaded ops waited on descheduled threads and the ratio measures the host, not the compiler")
+            f"CPUs ({contended} of {len(others)} samples found fewer CPUs free than torch's {threads} "
+            f"thread{'s' if threads > 1 else ''}{load_text}), so "
+            + ("multi-threaded ops waited on descheduled threads" if threads > 1 else "every round was time-sliced with them")
+            + " and the ratio measures the host, not the compiler")
         evidence["fix"] = (f"run with OMP_NUM_THREADS={free} (or torch.set_num_threads({free}) in the script) so torch's "
-                           "threads fit the CPUs other processes leave free, or profile when the host is quieter")
+                           "threads fit the CPUs other processes leave free, or profile when the host is quieter"
+                           if 0 < free < threads else "profile when the host is quieter: other processes kept every CPU busy")
     return evidence
