@@ -260,7 +260,7 @@ export interface Timing {
   [k: string]: unknown;
 }
 /**
- * schema 1.19, CPU runs: the host's load over one measurement. contended: at least half the samples found fewer CPUs free than torch's threads (with more than one thread): multi-threaded ops then wait on descheduled threads and the ratio measures the host; such a measurement supports no verdict, and reason and fix say why and what to run instead
+ * schema 1.19, CPU runs: the host's load over one measurement. contended: at least half the samples found fewer CPUs free than torch's threads (one thread: none free): multi-threaded ops then wait on descheduled threads, a single thread is time-sliced through every round, and the ratio measures the host; such a measurement supports no verdict, and reason and fix say why and what to run instead
  */
 export interface HostLoad {
   /**

@@ -194,7 +194,7 @@ def _in_situ_region(load: dict[str, Any], replayed: float | None, replay_load: d
         dict(_mode(replayed, replay_load), mode="as-written", why="most-frequent", speedupIqrPct=2.0)]
     return {"name": "scale", "location": {"file": "/s.py", "line": 4}, "options": {"mode": "default"}, "callCount": 5000,
             "measurements": measurements, "replay": {"replayable": replayed is not None, "reason": None if replayed else "not replayed"},
-            "inSitu": {"method": "interleaved", "pairs": 0, "step": step, "compileSeconds": 3.0, "breakEvenSteps": 1400,
+            "inSitu": {"method": "interleaved", "pairs": 5, "step": step, "compileSeconds": 3.0, "breakEvenSteps": 1400,
                        "stepsMade": 5000, "failure": None, "regionSeconds": None, "reason": None, "hostLoad": load}}
 
 
@@ -209,3 +209,21 @@ def test_contended_steps_in_situ_give_no_verdict_and_a_quiet_replay_decides() ->
     assert both["verdict"] == "none" and "the host was contended while timing" in both["reason"]
     quiet = region_recommendation(_in_situ_region(QUIET, None, None))
     assert quiet["verdict"] == "compile" and "3.20× per step in situ" in quiet["reason"]
+
+
+def test_the_headline_says_a_contended_number_is_so() -> None:
+    from compile_lens_runner.report.headline import region_headline, target_headline
+
+    def headline_of(region: dict[str, Any]) -> str:
+        region.update(calls=[], compiler=None)
+        region["recommendation"] = region_recommendation(region)
+        return region_headline(region)
+
+    assert headline_of(_in_situ_region(CONTENDED, None, None)) == "no verdict: 3.20×/step in situ, host contended"
+    assert headline_of(_in_situ_region(CONTENDED, 1.4, QUIET)).startswith("compile it: 1.40× (default)")
+    replay_only = _in_situ_region(QUIET, 704.5, CONTENDED)
+    replay_only["inSitu"] = None
+    assert headline_of(replay_only) == "no verdict: 704.50× (default), host contended"
+    mode = dict(_mode(704.5, CONTENDED), compiler={"graphCount": 1, "graphBreaks": [], "recompiles": []})
+    report = {"modes": [mode], "recommendation": recommend([mode]), "error": None}
+    assert target_headline(report).startswith("no verdict: 704.50× (default, next run 669.27–739.73×), host contended · 1 graph")

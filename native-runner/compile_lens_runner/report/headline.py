@@ -35,6 +35,12 @@ def _speedup(mode: dict[str, Any]) -> float | None:
     return None if _not_measured(mode) else mode.get("speedup")
 
 
+def _contended(measured: dict[str, Any] | None) -> str:
+    """", host contended" after a number other processes' load made untrustworthy (its hostLoad; the reason says more)."""
+    load = (measured or {}).get("hostLoad") or ((measured or {}).get("timing") or {}).get("hostLoad") or {}
+    return ", host contended" if load.get("contended") else ""
+
+
 def _counts(compiler: dict[str, Any] | None) -> tuple[int | None, int, int]:
     """(graphs, graph breaks, recompiles) in the compiler's records; graphs None where it has none."""
     compiler = compiler or {}
@@ -57,7 +63,8 @@ def target_headline(report: dict[str, Any]) -> str:
     interval = mode.get("speedupInterval")
     inside = ", ".join([mode["mode"], *([f"next run {formats.interval(interval['low'], interval['high'])}"] if interval else [])])
     graphs, breaks, recompiles = _counts(mode.get("compiler"))
-    parts = [f"{formats.speedup(float(mode['speedup']))} ({inside})", formats.plural(graphs or 0, "graph"), formats.plural(breaks, "break")]
+    parts = [f"{formats.speedup(float(mode['speedup']))} ({inside}){_contended(mode)}", formats.plural(graphs or 0, "graph"),
+             formats.plural(breaks, "break")]
     if recompiles:
         parts.append(formats.plural(recompiles, "recompile"))
     if mode.get("compileSeconds") is not None:
@@ -87,6 +94,8 @@ def _in_situ_line(s: dict[str, Any], verdict: str | None) -> str:
     if step:
         per_step = f"{formats.speedup(step['speedup'])}/step in situ"
         steps, made = s.get("breakEvenSteps"), s.get("stepsMade")
+        if _contended(s):
+            return _with_verdict(verdict, f"{per_step}{_contended(s)}")
         if verdict in ("stay-eager", "none"):
             return _with_verdict(verdict, f"{per_step} ({formats.interval(step['low'], step['high'])})")
         if verdict == "compile-for-longer-runs" and steps is not None:
@@ -129,7 +138,9 @@ def region_headline(region: dict[str, Any]) -> str:
         return str(region["noCompiledCode"]["headline"])
     verdict = (region.get("recommendation") or {}).get("verdict")
     s = region.get("inSitu")
-    if s and (s.get("pairs") or s.get("failure") or (s.get("method") == "interleaved" and s.get("reason"))):
+    replayed = any(m["status"] == "ok" and _speedup(m) is not None and not _contended(m) for m in region["measurements"])
+    if (s and (s.get("pairs") or s.get("failure") or (s.get("method") == "interleaved" and s.get("reason")))
+            and not (_contended(s) and replayed)):  # contended steps: a replay timed in a quieter moment shows instead
         return _in_situ_line(s, verdict)  # the script's own steps: what the user asked
     parts: list[str] = []
     why_not, shown = _why_not_measured(region), _shown_measurement(region)
@@ -139,7 +150,8 @@ def region_headline(region: dict[str, Any]) -> str:
         error = shown.get("error")
         parts.append(f"measurement failed: {error['message'] + ' — ' + error['fix'] if error else 'unknown error'}")
     elif shown is not None and _speedup(shown) is not None:
-        parts.append(f"{formats.speedup(shown['speedup'])} ({script_mode(region) if shown['mode'] == 'as-written' else shown['mode']})")
+        parts.append(f"{formats.speedup(shown['speedup'])} ({script_mode(region) if shown['mode'] == 'as-written' else shown['mode']})"
+                     f"{_contended(shown)}")
     graphs, breaks, recompiles = _counts(region.get("compiler"))
     if not region.get("compiler"):  # the calls say it when there is no compiler record
         recompiles = sum(1 for c in region["calls"] if c.get("event") == "recompiled")
