@@ -85,13 +85,14 @@ class HostSpeed:
         return sum(estimator.at_fast_state(p, self.fastest_ms) for p in probes_ms)
 
     def load_watch(self) -> "LoadWatch | None":
-        """A fresh LoadWatch for one measurement of a CPU run, with torch's thread count as it is now (a script may
-        have set it); None on CUDA, where the host's CPUs only launch work."""
+        """A fresh LoadWatch for one measurement of a CPU run, reading torch's thread count at each sample (the
+        observed script may set it); None on CUDA, where the host's CPUs only launch work."""
         if not self.watch_load:
             return None
         import torch
 
-        return LoadWatch(threads=torch.get_num_threads(), cpus=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        return LoadWatch(threads=torch.get_num_threads(), cpus=cpus, read_threads=torch.get_num_threads)
 
 
 # -- load on a CPU run -----------------------------------------------------------------------------------------
@@ -164,12 +165,15 @@ class LoadWatch:
     """The host's load over one measurement of a CPU run: sampled before the first round, between pairs and after
     the last, and said as the measurement's evidence (`hostLoad`)."""
 
-    threads: int
+    threads: int  # torch's threads at the last sample
     cpus: int
     read: Callable[[], LoadSample] = sample_host
     samples: list[LoadSample] = field(default_factory=list)
+    read_threads: Callable[[], int] | None = None
 
     def sample(self) -> None:
+        if self.read_threads is not None:
+            self.threads = self.read_threads()
         self.samples.append(self.read())
 
     def evidence(self) -> dict[str, Any]:
