@@ -121,13 +121,14 @@ def failed_guard(reason: str, guards_text: str) -> tuple[int, str] | None:
     return None
 
 
-def _guard_text(record: Record) -> str | None:
+_GUARD_KINDS = ("dynamo_cpp_guards_str", "dynamo_guards")
+
+
+def _guard_text(record: Record) -> str:
     if record.kind == "dynamo_cpp_guards_str":
         return readable_guards(record.payload)
-    if record.kind == "dynamo_guards":  # older torch: a JSON list of {"code": ...}
-        guards = record.payload_json() or []
-        return "\n".join(f"+- GUARD: {g.get('code')}" for g in guards if isinstance(g, dict) and g.get("code"))
-    return None
+    guards = record.payload_json() or []  # dynamo_guards, older torch: a JSON list of {"code": ...}
+    return "\n".join(f"+- GUARD: {g.get('code')}" for g in guards if isinstance(g, dict) and g.get("code"))
 
 
 # -- compile phases ----------------------------------------------------------------------------------------------
@@ -142,48 +143,57 @@ def _phase_name(name: str) -> str | None:
 def phases(records: Iterable[Record]) -> list[dict[str, Any]]:
     """Compile-phase spans per compile id, ms from the mode's first span; `depth` nests them (0: outermost shown).
     Cache lookups are zero-length entries with `cache` hit/miss/bypass; `cacheHit` marks a hit."""
-    events: list[tuple[ChromiumEvent, str]] = []
+    out: list[dict[str, Any]] = []
+    began: list[float] = []  # each entry's start (µs): made relative to the first span's once all are read
+    origin: float | None = None
+    cid: str | None = None
+    # per compile id: (name, ts, index in out, how many shown spans are open up to it)
+    open_spans: dict[str, list[tuple[str, float, int | None, int]]] = {}
     for r in records:
         if r.kind != "chromium_event":
             continue
         event = r.event()
-        if event is None or event.ts is None:
+        if event is None or (ts := event.ts) is None:
             continue
-        cid = event.compile_id or r.compile_id
+        name, ph, _, own = event
+        own = own or r.compile_id
         # work done off the compile's thread (C++ compiles in a pool) is logged without an id: it belongs to the
         # compile that is running
-        cid = str(cid) if cid and cid != "None" else (events[-1][1] if events else None)
-        if cid:
-            events.append((event, cid))
-    if not events:
-        return []
-    origin = min(e.ts or 0.0 for e, _ in events)
-    out: list[dict[str, Any]] = []
-    # per compile id: (name, ts, index in out, how many shown spans are open up to it)
-    open_spans: dict[str, list[tuple[str, float, int | None, int]]] = {}
-    for event, cid in events:
-        name, ph, ts = event.name, event.ph, event.ts or 0.0
-        stack = open_spans.setdefault(cid, [])
+        if own and own != "None":
+            cid = str(own)
+        elif cid is None:
+            continue
+        if origin is None or ts < origin:
+            origin = ts
+        stack = open_spans.get(cid)
+        if stack is None:
+            stack = open_spans[cid] = []
         depth = stack[-1][3] if stack else 0
         if ph == "B":
             label = _phase_name(name)
-            stack.append((name, ts, len(out) if label else None, depth + 1 if label else depth))
             if label:
-                out.append({"compileId": cid, "name": label, "startMs": round((ts - origin) / 1000, 3), "durMs": 0.0, "depth": depth})
+                stack.append((name, ts, len(out), depth + 1))
+                out.append({"compileId": cid, "name": label, "startMs": 0.0, "durMs": 0.0, "depth": depth})
+                began.append(ts)
+            else:
+                stack.append((name, ts, None, depth))
         elif ph == "E":
             at = len(stack) - 1
             while at >= 0 and stack[at][0] != name:
                 at -= 1
             if at < 0:
                 continue
-            _, began, index, _ = stack[at]
+            _, start, index, _ = stack[at]
             del stack[at:]
             if index is not None:
-                out[index]["durMs"] = round((ts - began) / 1000, 3)
+                out[index]["durMs"] = round((ts - start) / 1000, 3)
         elif ph == "i" and (cache := _CACHE_EVENT.match(name)):
             label = "FX graph cache" if cache[1] == "fx_graph" else "AOT autograd cache"
-            out.append({"compileId": cid, "name": label, "startMs": round((ts - origin) / 1000, 3), "durMs": 0.0,
-                        "depth": depth, "cache": cache[2], "cacheHit": cache[2] == "hit"})
+            out.append({"compileId": cid, "name": label, "startMs": 0.0, "durMs": 0.0, "depth": depth, "cache": cache[2],
+                        "cacheHit": cache[2] == "hit"})
+            began.append(ts)
+    for entry, ts in zip(out, began):
+        entry["startMs"] = round((ts - (origin or 0.0)) / 1000, 3)
     # spans still open (the log ended mid-compile) keep durMs 0: they are not measured, so they are dropped
     return [p for p in out if p["durMs"] > 0 or "cache" in p][:MAX_PHASES]
 
@@ -219,6 +229,7 @@ class _Compiles:
 def _collect(records: list[Record]) -> _Compiles:
     found = _Compiles()
     kernel_at: Counter[tuple[str | None, str]] = Counter()
+    guards: dict[str, Record] = {}
     for r in records:
         cid = r.compile_id
         if cid is None:
@@ -241,12 +252,13 @@ def _collect(records: list[Record]) -> _Compiles:
                 line = lines.get(handle) or lines.get(name)
                 if line:
                     found.code_lines[(cid, name, nth)] = line + offset
-        elif (text := _guard_text(r)) is not None:
-            found.guards[cid] = text
+        elif r.kind in _GUARD_KINDS:
+            guards[cid] = r  # a compile's guards logged again replace the earlier ones: only the last is made readable
         elif r.kind == "dynamo_output_graph":
             found.graphs.setdefault(cid, []).append(r.payload)
         elif r.artifact == "recompile_reasons":
             found.reasons[cid] = [str(x) for x in (r.payload_json() or [r.payload])]
+    found.guards = {cid: _guard_text(r) for cid, r in guards.items()}
     return found
 
 

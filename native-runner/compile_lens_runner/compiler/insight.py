@@ -2,6 +2,7 @@
 compile-time phases, caches, CUDA graphs, and which ATen ops and user lines each generated kernel covers."""
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections import Counter
@@ -18,6 +19,7 @@ _GB_ID = re.compile(r"/gb/(gb\d+)\.html", re.I)
 _URL = re.compile(r"https?://\S+?\.html")
 _POST_GRAD_NODE = re.compile(r"^\s*(\w+): \"[^\"]*\" = torch\.ops\.([\w.]+?)(?:\.default|\.Tensor|\.Scalar|\.int|\.dim|\.self)?\(")
 MAX_KERNELS = 200
+_AUTOTUNE = re.compile(r"autotun|benchmark_all_configs", re.I)
 TIMED_PHASES = ("timed", "retimed")
 
 
@@ -132,16 +134,22 @@ def compile_seconds(metrics: list[dict[str, Any]], chromium: list[Record]) -> di
         inductor += max(i - c, 0.0)
         codegen += c
     out = {"total": total, "dynamo": dynamo, "aot": aot, "inductor": inductor, "codegen": codegen,
-           "autotune": _span_seconds(chromium, re.compile(r"autotun|benchmark_all_configs", re.I))}
+           "autotune": _span_seconds(chromium, _autotune)}
     return {k: round(v, 4) for k, v in out.items()}
 
 
-def _span_seconds(chromium: list[Record], pattern: re.Pattern[str]) -> float:
+@functools.lru_cache(maxsize=4096)
+def _autotune(name: str) -> bool:
+    """Whether a compile-phase span is autotuning (asked once per name: a log has thousands of spans of a few names)."""
+    return _AUTOTUNE.search(name) is not None
+
+
+def _span_seconds(chromium: list[Record], matches: Callable[[str], bool]) -> float:
     """Sums outermost B/E spans whose name matches (nested matches are not counted twice)."""
     total, depth, began = 0.0, 0, 0.0
     for record in chromium:
         event = record.event()
-        if event is None or not pattern.search(event.name):
+        if event is None or not matches(event.name):
             continue
         ts = event.ts or 0.0
         if event.ph == "B":
@@ -240,14 +248,14 @@ def compiler_insight(records: list[Record], trigger: Callable[[Record], str | No
     metrics = [r.meta for r in records if r.kind == "compilation_metrics"]
     starts = {r.compile_id: r for r in records if r.kind == "dynamo_start" and r.compile_id}
     breaks: dict[tuple[Any, ...], dict[str, Any]] = {}
-    sites: dict[str, tuple[Any, ...]] = {}  # a break's text -> its site: a break hit again logs the same text
+    sites: dict[bytes | str, tuple[Any, ...]] = {}  # a break's payload -> its site: a break hit again logs the same text
     for r in records:
         if r.artifact == "dynamo_graph_break_reason":
-            site = sites.get(text := r.payload)
+            site = sites.get(logged := r.same_payload())  # a break's text is decoded once
             if site is None:
                 gb = graph_break(r)
                 loc = gb["location"] or {}
-                site = sites[text] = (loc.get("file"), loc.get("line"), gb["reason"])
+                site = sites[logged] = (loc.get("file"), loc.get("line"), gb["reason"])
                 breaks.setdefault(site, dict(gb, count=0))
             breaks[site]["count"] += 1
     guards = [m["guard_count"] for m in metrics if isinstance(m.get("guard_count"), int)]

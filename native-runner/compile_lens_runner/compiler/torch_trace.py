@@ -18,6 +18,7 @@ from . import trace_scan
 from .trace_scan import ChromiumEvent
 
 MARKER = "compile_lens_marker"
+MARKER_NAME = b'"' + MARKER.encode() + b'"'
 # The marker suffix of a copy compiled only to be profiled (on CPU, kernels that name themselves in the trace): the
 # tool's own work, kept out of its mode's insight and out of `inspect`.
 PROFILED_COPY = ":kernel-profile"
@@ -140,6 +141,16 @@ class Record:
             return b""
         return self._source.raw(self._start, self._end)
 
+    def same_payload(self) -> bytes | str:
+        """What tells two records' payloads apart without decoding them: the bytes as logged, or the text a record was
+        made with (equal keys, equal payloads; different keys may still decode to the same text)."""
+        return self._payload if self._payload is not None and self._source is None else self.logged()
+
+    def payload_has(self, text: str) -> bool:
+        """Whether the payload holds `text` (ASCII, without line breaks or tabs), looked for in its bytes as logged:
+        such text reads the same undecoded."""
+        return text in self._payload if self._payload is not None else text.encode() in self.logged()
+
     def payload_json(self) -> Any:
         """The payload parsed as JSON (None when it is not), parsed once when small: several readers ask for it."""
         if self._json is not _UNPARSED:
@@ -223,14 +234,43 @@ class Parser:
         source = source or InMemory(data)
         end = len(data) if end is None else end
         records: list[Record] = []
+        append, strings, ranks = records.append, self.strings, self.ranks
+        mode, phase, marked, unmarked = self.marker.get("mode"), self.marker.get("phase"), self.marked, 0
+        kinds, ids, value, event, located = trace_scan._KINDS, trace_scan._IDS, trace_scan._value, trace_scan.event, trace_scan.located
         pending = None  # a record whose payload's end is known at the next one's start
         first = trace_scan.FIRST.match(data, 0, end)
         for match in itertools.chain((first,) if first else (), trace_scan.HEADER.finditer(data, 0, end)):
             if pending is None:
                 self._stray(data, 0, match.start(1))
-            else:
-                self._record(data, pending, match.start(1), source, records)
+                pending = match
+                continue
+            at = pending.end()
+            if at == match.start():  # nothing between its payload and the next record
+                raw, name, encoding, rank, raw_id, other, string, string_id = pending.group(3, 4, 5, 6, 7, 8, 12, 13)
+                if raw is not None and name != MARKER_NAME:  # a kind without metadata, or an artifact's name
+                    kind = kinds.get(raw) or trace_scan._kind(raw)
+                    meta: dict[str, Any] | tuple[int, int] = {} if name is None else {"name": value(name), "encoding": value(encoding)}
+                    compile_id = None if raw_id is None else (ids.get(raw_id) or trace_scan._compile_id(raw_id))
+                elif other is not None and (entry := located(pending)) is not None:  # a located value
+                    kind, meta, compile_id, rank = entry
+                elif string is not None:  # a file name interned
+                    strings[int(string_id)] = value(string)
+                    pending = match
+                    continue
+                else:
+                    kind = None
+                if kind is not None:
+                    if rank is not None:
+                        ranks.add(int(rank))
+                    append(Record(kind, meta, None, compile_id, mode, phase, strings, source, (pending.end(14) + 1, at),
+                                  event(pending, at) if kind == "chromium_event" else None))
+                    unmarked += not marked
+                    pending = match
+                    continue
+            self._record(data, pending, match.start(1), source, records)
+            mode, phase, marked = self.marker.get("mode"), self.marker.get("phase"), self.marked
             pending = match
+        self.unmarked += unmarked
         if pending is None:
             self._stray(data, 0, end)
         else:

@@ -17,10 +17,13 @@ _VALUE = rb'(?:-?\d+|' + _STR + rb'|null|true|false)'
 CONTEXT_KEYS = ("frame_id", "frame_compile_id", "attempt", "has_payload", "rank", "stack", "compiled_autograd_id")
 _NUMBER = rb'-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?'
 _SCALAR = rb'(?:' + _NUMBER + rb'|' + _STR + rb'|null|true|false)'
-# A chromium event as torch logs it, one key per line, with flat args (a nested value goes to the JSON parser).
-# Groups (from 1): name, ts, the args' lines, ph; then an empty one where it ends.
-_EVENT = (rb'\n\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (' + _NUMBER + rb'),\n\t"args": (?:\{\}|null|\{\n((?:\t' + _STR
-          + rb': ' + _SCALAR + rb',\n)*\t' + _STR + rb': ' + _SCALAR + rb')\n\t\}),\n\t"ph": "(\w+)",\n\t"cat": ' + _STR
+# A chromium event as torch logs it, one key per line, with flat args (a nested value goes to the JSON parser); an
+# args.compile_id that is not a string, an integer or a literal goes to it too. Groups (from 1): name, ts, the last
+# args.compile_id (a group in a repeat keeps its last match, as JSON keeps a repeated key's last value), ph; then an
+# empty one where it ends.
+_ARG = rb'\t(?:"compile_id": (' + _VALUE + rb')|(?!"compile_id")' + _STR + rb': ' + _SCALAR + rb')'
+_EVENT = (rb'\n\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (' + _NUMBER + rb'),\n\t"args": (?:\{\}|null|\{\n(?:' + _ARG
+          + rb'(?:,\n|(?=\n\t\})))+\n\t\}),\n\t"ph": "(\w+)",\n\t"cat": ' + _STR
           + rb',\n\t"tid": -?\d+,\n\t"pid": -?\d+\n\t\}$()')
 # A record: its line, then its payload's tab-indented lines. Most envelopes have one of three shapes, read here whole:
 # - a kind with no metadata ({"chromium_event": {}, "frame_id": 0, ...}) or an artifact's name and encoding, then
@@ -57,6 +60,9 @@ class ChromiumEvent(NamedTuple):
     ph: Any
     ts: float | None
     compile_id: Any
+
+
+_new_event = tuple.__new__  # a named tuple made without its Python-level __new__: a third of an event's reading
 
 
 def _value(raw: bytes) -> Any:
@@ -98,22 +104,30 @@ def _envelope(entry: dict[str, Any]) -> Envelope:
 def envelope(header: re.Match[bytes]) -> Envelope | None:
     """The envelope of a HEADER match: read by shape when it has one of the common ones, else parsed (ValueError when
     it does not parse, None when it is JSON but not an object)."""
-    kind, name, encoding, rank, compile_id, other, value, other_rank, other_id, string, string_id = header.group(
-        3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+    kind, name, encoding, rank, compile_id, other, string, string_id = header.group(3, 4, 5, 6, 7, 8, 12, 13)
     if kind is not None:
         return (_kind(kind), {"name": _value(name), "encoding": _value(encoding)} if name is not None else {},
                 None if compile_id is None else _compile_id(compile_id), None if rank is None else int(rank))
     if string is not None:
         return "str", [_value(string), int(string_id)], None, None
-    data, end = header.string, header.start(14)
-    # a located value: an artifact's name is read at once; the kind may come again after the value (JSON keeps a
-    # repeated key's last value), and a key read here may be in the value or between it and the context keys: then
-    # JSON decides
-    if (other is not None and other != b"artifact" and data.find(b'"' + other + b'"', header.start(9), end) < 0
-            and b'"rank"' not in value and b'"frame_id"' not in value and b'"frame_compile_id"' not in value):
-        return _kind(other), header.span(9), _compile_id(other_id), None if other_rank is None else int(other_rank)
-    entry = json.loads(data[header.end(2):end].decode("utf-8", errors="replace"))
+    if other is not None and (entry := located(header)) is not None:
+        return entry
+    entry = json.loads(header.string[header.end(2):header.start(14)].decode("utf-8", errors="replace"))
     return _envelope(entry) if isinstance(entry, dict) else None
+
+
+_CONTEXT_KEY = re.compile(rb'"(?:rank|frame_id|frame_compile_id)"')
+
+
+def located(header: re.Match[bytes]) -> Envelope | None:
+    """The envelope of a HEADER match of the second shape (a kind with an object value): its value located, not
+    parsed. None when JSON must decide: an artifact (its name is read at once), the kind again after the value (JSON
+    keeps a repeated key's last value), a context key in the value or between it and the context keys."""
+    data, kind, (start, end) = header.string, header.group(8), header.span(9)
+    if kind == b"artifact" or data.find(b'"' + kind + b'"', start, header.start(14)) >= 0 or _CONTEXT_KEY.search(data, start, end):
+        return None
+    rank = header.group(10)
+    return _kind(kind), (start, end), _compile_id(header.group(11)), None if rank is None else int(rank)
 
 
 def value_of(value: bytes) -> Any:
@@ -132,23 +146,16 @@ def event(header: re.Match[bytes], payload_end: int) -> ChromiumEvent | None:
     damage, more lines): then its JSON decides."""
     if header.end(19) != payload_end:  # not laid out as an event (-1), or more after it
         return None
-    name, ts, args, ph = header.group(15, 16, 17, 18)
+    name, ts, raw, ph = header.group(15, 16, 17, 18)
     compile_id = None
-    if args and b'"compile_id"' in args:
-        at = args.rfind(b'\t"compile_id": ')  # JSON keeps a repeated key's last value
-        if at < 0 or (at and args[at - 1] != 10):  # not a key of its own line: JSON decides
-            return None
-        end = args.find(b"\n", at) + 1 or len(args) + 1
-        raw = args[at + 15:end - 1].removesuffix(b",")
+    if raw is not None:
         compile_id = _IDS.get(raw)
         if compile_id is None:
-            if not _ID_VALUE.fullmatch(raw):  # a float: JSON decides
-                return None
             compile_id = _value(raw)
             if isinstance(compile_id, str):
                 compile_id = _IDS.setdefault(raw, compile_id)
-    return ChromiumEvent(_NAMES.get(name) or _NAMES.setdefault(name, name.decode("utf-8", errors="replace")),
-                         _NAMES.get(ph) or _NAMES.setdefault(ph, ph.decode()), float(ts), compile_id)
+    return _new_event(ChromiumEvent, (_NAMES.get(name) or _NAMES.setdefault(name, name.decode("utf-8", errors="replace")),
+                                      _NAMES.get(ph) or _NAMES.setdefault(ph, ph.decode()), float(ts), compile_id))
 
 
 def event_from_json(event: Any) -> ChromiumEvent | None:

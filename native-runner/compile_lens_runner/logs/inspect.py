@@ -42,7 +42,7 @@ def _cudagraphs(records: list[tt.Record]) -> bool:
 def _environment(records: list[tt.Record]) -> dict[str, Any]:
     """What the log says of the machine that wrote it."""
     metrics = next((r.meta for r in records if r.kind == "compilation_metrics" and r.meta.get("python_version")), {})
-    cuda = any(r.kind == "inductor_output_code" and "triton" in r.payload for r in records)
+    cuda = any(r.kind == "inductor_output_code" and r.payload_has("triton") for r in records)
     python = str(metrics.get("python_version") or "").split(" ", 1)[0] or _UNKNOWN
     return {"python": python, "torch": None, "triton": metrics.get("triton_version") or None,
             "device": "cuda" if cuda else "cpu", "deviceName": _UNKNOWN, "platform": _UNKNOWN}
