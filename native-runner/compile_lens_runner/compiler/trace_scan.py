@@ -39,18 +39,17 @@ _EVENT = (rb'\n\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (' + _NUMBER + rb'),\n\t"
 # header line ends; 15 to 19 a payload laid out as a chromium event (_EVENT's groups: it is the event only if the
 # payload ends where it does); the payload's other lines follow, each after its line break.
 _KIND = rb'\{"(?!(?:' + "|".join(CONTEXT_KEYS).encode() + rb')")(\w+)": '
-_RECORD = (rb'()[VIWEC]\d{4} [\d:.]+ +\d+ [^\]\n]*\] ()(?:'
+_RECORD = (rb'()[VIWEC]\d{4} [\d:.]++ ++\d++ [^\]\n]*+\] ()(?:'
            + _KIND + rb'(?:\{\}|\{"name": (' + _STR + rb'), "encoding": (' + _STR + rb')\})(?:, "rank": (\d+))?'
            rb'(?:, "frame_id": (\d+, "frame_compile_id": \d+))?'
            rb'(?:, "(?!(?:rank|frame_id|frame_compile_id|\3)")\w+": ' + _VALUE + rb')*\}[ \t\r]*'
            rb'|' + _KIND + rb'(\{[^\n]*\})(?:, "rank": (\d+))?, "frame_id": (\d+, "frame_compile_id": \d+)'
            rb'(?:, "(?!(?:rank|frame_id|frame_compile_id)")\w+": (?:-?\d+|"[^"\\\n{}]*"|null|true|false))*\}[ \t\r]*'
            rb'|\{"str": \[(' + _STR + rb'), (\d+)\]\}[ \t\r]*'
-           rb'|\{[^\n]*)$()(?:' + _EVENT + rb')?(?:\n\t[^\n]*)*')
+           rb'|\{[^\n]*)$()(?:' + _EVENT + rb')?(?:\n\t[^\n]*+)*+')  # possessive: nothing to backtrack into
 FIRST = re.compile(_RECORD, re.M)  # at the start of the data
 HEADER = re.compile(rb"\n" + _RECORD, re.M)  # after a line break: a literal first character is found much faster
 _LITERALS: dict[bytes, Any] = {b"null": None, b"true": True, b"false": False}
-_ID_VALUE = re.compile(_VALUE)  # a chromium event's args.compile_id read by shape
 
 
 class ChromiumEvent(NamedTuple):
