@@ -1,12 +1,14 @@
 """How long `inspect` takes to read a large compiler log, against tlparse on the same file, in one run.
 
-    python bench/inspect_speed.py [--size-mb 100] [--ranks N] [--tlparse PATH] [--repeat 3] [LOG ...]
+    python bench/inspect_speed.py [--size-mb 100] [--ranks N] [--tlparse PATH] [--repeat 3] [--baseline CHECKOUT] [LOG ...]
 
 The log is made by concatenating real logs (default: the project's own test/fixtures/logs/*.log; .log.gz are
 decompressed) until it reaches --size-mb; with --ranks N, a folder of N rank logs (dedicated_log_torch_trace_rank_K.log)
-of --size-mb in all is made instead. Both tools are timed end to end (process start to exit, report written), best of
---repeat runs each, with their peak memory (the largest resident set of the process or of any worker it waited for).
-tlparse reads one log: for a folder it is given each rank's log in turn (the sum is printed)."""
+of --size-mb in all is made instead. The tools run in turn, --repeat rounds (baseline, inspect, tlparse in each: a
+host whose load changes slows all of them alike), each end to end (process start to exit, report written), with its CPU
+time and peak memory (the largest resident set of the process or of any worker it waited for); the best and the
+median round are printed. --baseline: another checkout's `inspect` (e.g. main's, before a change) timed in the same
+rounds. tlparse reads one log: for a folder it is given each rank's log in turn (the sum is printed)."""
 from __future__ import annotations
 
 import argparse
@@ -14,6 +16,7 @@ import gzip
 import itertools
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -49,17 +52,14 @@ def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float,
     return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
 
-def best_of(commands: list[list[str]], repeat: int, env: dict[str, str] | None = None) -> tuple[float, float, int]:
-    """The best total time (and its CPU time) of running `commands` one after another, and the largest peak memory."""
-    runs, peak = [], 0
-    for _ in range(repeat):
-        total = cpu = 0.0
-        for command in commands:
-            seconds, used, rss = timed(command, env)
-            total, cpu, peak = total + seconds, cpu + used, max(peak, rss)
-        runs.append((total, cpu))
-    best, cpu = min(runs)
-    return best, cpu, peak
+def run_all(commands: list[list[str]], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """The total time and CPU time of running `commands` one after another, and their largest peak memory."""
+    total = cpu = 0.0
+    peak = 0
+    for command in commands:
+        seconds, used, rss = timed(command, env)
+        total, cpu, peak = total + seconds, cpu + used, max(peak, rss)
+    return total, cpu, peak
 
 
 def main() -> int:
@@ -69,6 +69,7 @@ def main() -> int:
     parser.add_argument("--ranks", type=int, default=0, help="a folder of this many rank logs instead of one log")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--tlparse", default=shutil.which("tlparse"))
+    parser.add_argument("--baseline", type=Path, help="another checkout of this repository whose inspect is timed too")
     args = parser.parse_args()
     sources = args.logs or sorted((REPO / "test" / "fixtures" / "logs").glob("*.log"))
     work = Path(tempfile.mkdtemp(prefix="inspect-speed-"))
@@ -82,18 +83,32 @@ def main() -> int:
             target = work / "big.log"
             logs = [target]
             size = build_log(sources, args.size_mb, target)
-        env = dict(os.environ, PYTHONPATH=str(REPO / "native-runner"))
-        ours, our_cpu, our_rss = best_of([[sys.executable, "-m", "compile_lens_runner", "inspect", str(target), "--out", str(work / "ours")]],
-                                args.repeat, env)
-        print(f"{'folder of ' + str(args.ranks) + ' rank logs' if args.ranks else 'log'}: {size / 1e6:.1f} MB from "
-              f"{', '.join(p.name for p in sources)}; {os.cpu_count()} cores")
-        print(f"compile-lens inspect: {ours:.2f} s ({size / 1e6 / ours:.0f} MB/s; CPU {our_cpu:.2f} s), peak RSS "
-              f"{our_rss / 1e6:.0f} MB ({our_rss / size:.2f}x the logs)")
+        tools: dict[str, tuple[list[list[str]], dict[str, str] | None]] = {}
+        for name, checkout in (("baseline inspect", args.baseline), ("compile-lens inspect", REPO)):
+            if checkout is not None:
+                tools[name] = ([[sys.executable, "-m", "compile_lens_runner", "inspect", str(target), "--out", str(work / "out")]],
+                               dict(os.environ, PYTHONPATH=str(checkout.resolve() / "native-runner")))
         if args.tlparse:
-            theirs, their_cpu, their_rss = best_of([[args.tlparse, str(log), "-o", str(work / "tl"), "--overwrite", "--no-browser"]
-                                         for log in logs], args.repeat)
-            print(f"tlparse: {theirs:.2f} s ({size / 1e6 / theirs:.0f} MB/s; CPU {their_cpu:.2f} s), peak RSS "
-                  f"{their_rss / 1e6:.0f} MB; tlparse / inspect = {theirs / ours:.2f} (CPU {their_cpu / our_cpu:.2f})")
+            tools["tlparse"] = ([[args.tlparse, str(log), "-o", str(work / "tl"), "--overwrite", "--no-browser"] for log in logs], None)
+        print(f"{'folder of ' + str(args.ranks) + ' rank logs' if args.ranks else 'log'}: {size / 1e6:.1f} MB from "
+              f"{', '.join(p.name for p in sources)}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
+        rounds: dict[str, list[tuple[float, float, int]]] = {name: [] for name in tools}
+        for _ in range(args.repeat):
+            for name, (commands, env) in tools.items():
+                rounds[name].append(run_all(commands, env))
+        walls = {name: sorted(wall for wall, _, _ in runs) for name, runs in rounds.items()}
+        for name, runs in rounds.items():
+            best = min(runs)
+            print(f"{name}: best {best[0]:.2f} s ({size / 1e6 / best[0]:.0f} MB/s; CPU {best[1]:.2f} s), median "
+                  f"{statistics.median(walls[name]):.2f} s, peak RSS {max(r[2] for r in runs) / 1e6:.0f} MB "
+                  f"({max(r[2] for r in runs) / size:.2f}x the logs)")
+        for name in ("baseline inspect", "compile-lens inspect"):
+            if name in rounds and "tlparse" in rounds:
+                ours, theirs = min(rounds[name]), min(rounds["tlparse"])
+                print(f"tlparse / {name} = {theirs[0] / ours[0]:.2f} best, "
+                      f"{statistics.median(walls['tlparse']) / statistics.median(walls[name]):.2f} median "
+                      f"(CPU {theirs[1] / ours[1]:.2f})")
+        print(f"load average after: {os.getloadavg()[0]:.1f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
