@@ -18,7 +18,6 @@ from . import trace_scan
 from .trace_scan import ChromiumEvent
 
 MARKER = "compile_lens_marker"
-MARKER_NAME = b'"' + MARKER.encode() + b'"'
 # The marker suffix of a copy compiled only to be profiled (on CPU, kernels that name themselves in the trace): the
 # tool's own work, kept out of its mode's insight and out of `inspect`.
 PROFILED_COPY = ":kernel-profile"
@@ -236,39 +235,32 @@ class Parser:
         records: list[Record] = []
         append, strings, ranks = records.append, self.strings, self.ranks
         mode, phase, marked, unmarked = self.marker.get("mode"), self.marker.get("phase"), self.marked, 0
-        kinds, ids, value, event, located = trace_scan._KINDS, trace_scan._IDS, trace_scan._value, trace_scan.event, trace_scan.located
+        by_shape, interned, event = trace_scan.by_shape, trace_scan.interned, trace_scan.event
         pending = None  # a record whose payload's end is known at the next one's start
         first = trace_scan.FIRST.match(data, 0, end)
         for match in itertools.chain((first,) if first else (), trace_scan.HEADER.finditer(data, 0, end)):
             if pending is None:
                 self._stray(data, 0, match.start(1))
-                pending = match
-                continue
-            at = pending.end()
-            if at == match.start():  # nothing between its payload and the next record
-                raw, name, encoding, rank, raw_id, other, string, string_id = pending.group(3, 4, 5, 6, 7, 8, 12, 13)
-                if raw is not None and name != MARKER_NAME:  # a kind without metadata, or an artifact's name
-                    kind = kinds.get(raw) or trace_scan._kind(raw)
-                    meta: dict[str, Any] | tuple[int, int] = {} if name is None else {"name": value(name), "encoding": value(encoding)}
-                    compile_id = None if raw_id is None else (ids.get(raw_id) or trace_scan._compile_id(raw_id))
-                elif other is not None and (entry := located(pending)) is not None:  # a located value
-                    kind, meta, compile_id, rank = entry
-                elif string is not None:  # a file name interned
-                    strings[int(string_id)] = value(string)
-                    pending = match
-                    continue
-                else:
-                    kind = None
-                if kind is not None:
-                    if rank is not None:
-                        ranks.add(int(rank))
-                    append(Record(kind, meta, None, compile_id, mode, phase, strings, source, (pending.end(14) + 1, at),
-                                  event(pending, at) if kind == "chromium_event" else None))
+            elif pending.end() != match.start():  # lines between its payload and the next record
+                self._record(data, pending, match.start(1), source, records)
+                mode, phase, marked = self.marker.get("mode"), self.marker.get("phase"), self.marked
+            elif (entry := by_shape(pending)) is not None:  # the common case, in this loop
+                kind, meta, compile_id, rank = entry
+                if rank is not None:
+                    ranks.add(rank)
+                at = pending.end()
+                record = Record(kind, meta, None, compile_id, mode, phase, strings, source, (pending.end(14) + 1, at),
+                                event(pending, at) if kind == "chromium_event" else None)
+                if record.artifact != MARKER:
                     unmarked += not marked
-                    pending = match
-                    continue
-            self._record(data, pending, match.start(1), source, records)
-            mode, phase, marked = self.marker.get("mode"), self.marker.get("phase"), self.marked
+                    append(record)
+                else:
+                    self._mark(record)
+                    mode, phase, marked = self.marker.get("mode"), self.marker.get("phase"), True
+            elif (string := interned(pending)) is not None:
+                strings[string[0]] = string[1]
+            else:
+                self._record(data, pending, match.start(1), source, records)
             pending = match
         self.unmarked += unmarked
         if pending is None:
@@ -321,12 +313,16 @@ class Parser:
         event = trace_scan.event(header, payload_end) if kind == "chromium_event" else None
         record = Record(kind, meta, None, compile_id, self.marker.get("mode"), self.marker.get("phase"), self.strings, source,
                         (start, payload_end), event)
-        if record.artifact == MARKER:
-            self.marker = record.payload_json() or {}
-            self.marked = True
-            return
-        self.unmarked += not self.marked
-        records.append(record)
+        if record.artifact != MARKER:
+            self.unmarked += not self.marked
+            records.append(record)
+        else:
+            self._mark(record)
+
+    def _mark(self, marker: Record) -> None:
+        """A Compile Lens marker read: the mode and phase of the records after it."""
+        self.marker = marker.payload_json() or {}
+        self.marked = True
 
 
 def parse(text: str) -> list[Record]:

@@ -103,16 +103,29 @@ def _envelope(entry: dict[str, Any]) -> Envelope:
 def envelope(header: re.Match[bytes]) -> Envelope | None:
     """The envelope of a HEADER match: read by shape when it has one of the common ones, else parsed (ValueError when
     it does not parse, None when it is JSON but not an object)."""
-    kind, name, encoding, rank, compile_id, other, string, string_id = header.group(3, 4, 5, 6, 7, 8, 12, 13)
-    if kind is not None:
-        return (_kind(kind), {"name": _value(name), "encoding": _value(encoding)} if name is not None else {},
-                None if compile_id is None else _compile_id(compile_id), None if rank is None else int(rank))
-    if string is not None:
-        return "str", [_value(string), int(string_id)], None, None
-    if other is not None and (entry := located(header)) is not None:
+    entry = by_shape(header)
+    if entry is not None:
         return entry
+    if (string := interned(header)) is not None:
+        return "str", [string[1], string[0]], None, None
     entry = json.loads(header.string[header.end(2):header.start(14)].decode("utf-8", errors="replace"))
     return _envelope(entry) if isinstance(entry, dict) else None
+
+
+def by_shape(header: re.Match[bytes]) -> Envelope | None:
+    """The envelope of a HEADER match read from its shape alone: a kind without metadata, an artifact's name and
+    encoding, or a located value. None: a file name interned, or an envelope only JSON can read."""
+    kind, name, encoding, rank, compile_id, other = header.group(3, 4, 5, 6, 7, 8)
+    if kind is None:
+        return None if other is None else located(header)
+    return (_KINDS.get(kind) or _kind(kind), {} if name is None else {"name": _value(name), "encoding": _value(encoding)},
+            None if compile_id is None else _IDS.get(compile_id) or _compile_id(compile_id), None if rank is None else int(rank))
+
+
+def interned(header: re.Match[bytes]) -> tuple[int, str] | None:
+    """The id and file name of a HEADER match that interns one ({"str": [name, id]}) by shape."""
+    string = header.group(12)
+    return None if string is None else (int(header.group(13)), _value(string))
 
 
 _CONTEXT_KEY = re.compile(rb'"(?:rank|frame_id|frame_compile_id)"')
