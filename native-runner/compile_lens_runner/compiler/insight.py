@@ -216,7 +216,7 @@ def kernels(records: list[Record]) -> list[dict[str, Any]]:
     post_grad: dict[str | None, dict[str, tuple[str, dict[str, Any] | None]]] = {}
     traced: dict[str | None, list[dict[str, Any]]] = {}
     stacks: dict[str | None, dict[str, Any]] = {}
-    mappings: list[tuple[str | None, dict[str, Any]]] = []
+    mappings: list[Record] = []  # parsed one at a time below: a large log's mappings parsed at once took 0.1x its size
     for r in records:
         if r.kind == "inductor_post_grad_graph" or r.artifact == "inductor_post_grad_graph":
             post_grad.setdefault(r.compile_id, {}).update(_post_grad_ops(r.payload))
@@ -225,10 +225,11 @@ def kernels(records: list[Record]) -> list[dict[str, Any]]:
         elif r.artifact == "inductor_provenance_tracking_kernel_stack_traces":
             stacks[r.compile_id] = r.payload_json() or {}
         elif r.artifact == "inductor_provenance_tracking_node_mappings":
-            mappings.append((r.compile_id, r.payload_json() or {}))
+            mappings.append(r)
     out: list[dict[str, Any]] = []
     traced_at = {cid: {(t["file"], t["line"]) for t in frames} for cid, frames in traced.items()}
-    for cid, mapping in mappings:
+    for record in mappings:
+        cid, mapping = record.compile_id, record.payload_json() or {}
         nodes = post_grad.get(cid, {})
         for handle, post_nodes in (mapping.get("cppCodeToPost") or {}).items():
             ops = sorted({nodes[n][0] for n in post_nodes if n in nodes})
