@@ -110,6 +110,16 @@ def test_cache_hit_and_unattributed_work_in_phases() -> None:
     assert phases[-1]["cacheHit"] is True and phases[-1]["cache"] == "hit"
 
 
+def test_guards_logged_again_for_a_compile_are_its_last(tmp_path: Path) -> None:
+    def guards(check: str) -> str:
+        return ('V1123 05:33:40.852000 1 x.py:1] {"dynamo_cpp_guards_str": {}, "frame_id": 0, "frame_compile_id": 0, '
+                f'"attempt": 0, "has_payload": "x"}}\n\tTREE_GUARD_MANAGER:\n\t+- RootGuardManager\n\t| +- {check}')
+    log = "\n".join([guards("GLOBAL_STATE: the first"), guards("TENSOR_MATCH: check_tensor(L['x'], Tensor, size=[2])")])
+    [compiled] = compiler_artifacts.save(torch_trace.parse(log), str(tmp_path), "default").compiles
+    text = (tmp_path / compiled["guards"]).read_text()
+    assert "TENSOR_MATCH: check_tensor(L['x']" in text and "the first" not in text and compiled["guardCount"] == 1
+
+
 @pytest.mark.parametrize("reason, expected", [
     ("3/0: ___stack1 == 1  # head = self.heads[...]  # anchors.py:61 in forward", "EQUALS_MATCH: L['___stack1'] == 1"),
     ("0/0: tensor 'x' size mismatch at index 0. expected 32, actual 64", "TENSOR_MATCH: check_tensor(L['x'], Tensor, size=[32, 512])"),
