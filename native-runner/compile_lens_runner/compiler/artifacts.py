@@ -145,6 +145,7 @@ def phases(records: Iterable[Record]) -> list[dict[str, Any]]:
     Cache lookups are zero-length entries with `cache` hit/miss/bypass; `cacheHit` marks a hit."""
     out: list[dict[str, Any]] = []
     began: list[float] = []  # each entry's start (µs): made relative to the first span's once all are read
+    shown = 0  # entries measured or cache lookups: once MAX_PHASES are, a later entry would not be shown, so none is made
     origin: float | None = None
     cid: str | None = None
     # per compile id: (name, ts, index in out, how many shown spans are open up to it)
@@ -170,7 +171,7 @@ def phases(records: Iterable[Record]) -> list[dict[str, Any]]:
             stack = open_spans[cid] = []
         depth = stack[-1][3] if stack else 0
         if ph == "B":
-            label = _phase_name(name)
+            label = _phase_name(name) if shown < MAX_PHASES else None
             if label:
                 stack.append((name, ts, len(out), depth + 1))
                 out.append({"compileId": cid, "name": label, "startMs": 0.0, "durMs": 0.0, "depth": depth})
@@ -187,15 +188,18 @@ def phases(records: Iterable[Record]) -> list[dict[str, Any]]:
             del stack[at:]
             if index is not None:
                 out[index]["durMs"] = round((ts - start) / 1000, 3)
-        elif ph == "i" and (cache := _CACHE_EVENT.match(name)):
+                shown += out[index]["durMs"] > 0
+        elif ph == "i" and shown < MAX_PHASES and (cache := _CACHE_EVENT.match(name)):
             label = "FX graph cache" if cache[1] == "fx_graph" else "AOT autograd cache"
             out.append({"compileId": cid, "name": label, "startMs": 0.0, "durMs": 0.0, "depth": depth, "cache": cache[2],
                         "cacheHit": cache[2] == "hit"})
             began.append(ts)
-    for entry, ts in zip(out, began):
-        entry["startMs"] = round((ts - (origin or 0.0)) / 1000, 3)
+            shown += 1
     # spans still open (the log ended mid-compile) keep durMs 0: they are not measured, so they are dropped
-    return [p for p in out if p["durMs"] > 0 or "cache" in p][:MAX_PHASES]
+    kept = [(entry, ts) for entry, ts in zip(out, began) if entry["durMs"] > 0 or "cache" in entry][:MAX_PHASES]
+    for entry, ts in kept:
+        entry["startMs"] = round((ts - (origin or 0.0)) / 1000, 3)
+    return [entry for entry, _ in kept]
 
 
 # -- the whole mode ----------------------------------------------------------------------------------------------
