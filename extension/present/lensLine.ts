@@ -1,13 +1,16 @@
 // The one-line answers of the CodeLens, cut to fit: the runner's headline says its verdict first, so a line cut here
 // still holds the answer; the whole line goes in the tooltip.
 /**
- * A CodeLens-length line (≤ max characters) from "a · b · c" parts: whole parts while they fit, a long first part cut
- * after its last ':'-clause that fits ("r0 Net: not replayable: it changes …" → "r0 Net: not replayable"); the full text goes in the lens's tooltip.
+ * A CodeLens-length line (≤ max characters) from "a · b · c" parts: whole parts while they fit, a long first part
+ * without its asides in parentheses ("no verdict: 0.32× (default, next run 0.01–5.32×), host contended" → "no verdict:
+ * 0.32×, host contended": the number stays), then cut after its last ':'-clause that fits ("r0 Net: not replayable: it
+ * changes …" → "r0 Net: not replayable"); the full text goes in the lens's tooltip.
  */
 export function shortLine(text: string, max = 60): string {
   if (text.length <= max) return text;
   const parts = text.split(' · ');
   let out = parts[0]!;
+  if (out.length > max) out = out.replace(/\s*\([^()]*\)/g, '');
   if (out.length > max) {
     // the longest run of its ':'-clauses that fits: "r0 Net: not replayable: it changes …" → "r0 Net: not replayable"
     const clauses = out.split(':');

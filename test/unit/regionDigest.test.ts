@@ -159,4 +159,7 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
   assert.equal(short, 'r0 Net: not replayable · 2 graphs · 1 recompile');
   assert.equal(shortLine('3.31× (default, next run 2.77–3.79×) · 3 graphs · 2 breaks · 1 recompile · compile 9.5 s'), '3.31× (default, next run 2.77–3.79×) · 3 graphs · 2 breaks');
   assert.equal(shortLine('r0 Net: 1.84× (default)'), 'r0 Net: 1.84× (default)');
+  // a long first part keeps its number: the asides in parentheses go first (the tooltip keeps them)
+  assert.equal(shortLine('no verdict: 0.32× (default, next run 0.01–5.32×), host contended · 2 graphs · 1 break · compile 2.8 s'),
+    'no verdict: 0.32×, host contended · 2 graphs · 1 break');
 });
