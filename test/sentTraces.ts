@@ -5,8 +5,14 @@ import type { FirstView } from '../extension/shared/trace/window.ts';
 
 export type TraceMessage = Extract<HostToWebview, { type: 'trace' }>;
 
+/** The 'trace' messages (rows sent whole, no 'rows' messages). */
 export async function sentTraces(content: TimelineContent, view: FirstView | null = null, minEvents?: number): Promise<TraceMessage[]> {
-  const sent: TraceMessage[] = [];
-  await sendTraces(content, view, async (message) => { if (message.type === 'trace') sent.push(message); }, minEvents);
+  return (await sentMessages(content, view, minEvents, Infinity)).filter((m): m is TraceMessage => m.type === 'trace');
+}
+
+/** Every message, 'rows' included. */
+export async function sentMessages(content: TimelineContent, view: FirstView | null, minEvents?: number, rowsPerPart?: number): Promise<Extract<HostToWebview, { type: 'trace' | 'rows' }>[]> {
+  const sent: Extract<HostToWebview, { type: 'trace' | 'rows' }>[] = [];
+  await sendTraces(content, view, async (message) => { if (message.type === 'trace' || message.type === 'rows') sent.push(message); }, minEvents, rowsPerPart);
   return sent;
 }

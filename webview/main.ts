@@ -7,7 +7,7 @@ import { ignoreUnknown, type HostToWebview, type TimelineSource, type WebviewToH
 import type { Report } from '../extension/shared/report.ts';
 import { communicationNames, hasCommunication } from '../extension/shared/trace/communication.ts';
 import { compareTraces } from '../extension/shared/trace/compare.ts';
-import type { TraceModel } from '../extension/shared/trace/model.ts';
+import { traceEnd } from '../extension/shared/trace/model.ts';
 import { flowLinks, linkedSlices } from '../extension/shared/trace/flowLinks.ts';
 import { formatMicros, kernelIndices } from '../extension/shared/trace/summary.ts';
 import type { TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
@@ -15,7 +15,7 @@ import { paneOffsets } from '../extension/shared/trace/ranks.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
-import { isPartial, receiveTrace, type Opening } from './opening.ts';
+import { isPartial, receiveRows, receiveTrace, wholeTrace, type Assembly, type Opening } from './opening.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
 import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps, type RankView } from './ranks.ts';
 import { RangeSelection } from './rangeSelection.ts';
@@ -51,6 +51,8 @@ const state = {
   showAllRanks: false,
   /** the traces received so far, drawn again as each comes and when the user asks for all ranks */
   opening: null as Opening | null,
+  /** the rows of a full trace received so far, before its 'trace' */
+  rows: null as Assembly | null,
   theme: null as Theme | null,
   base: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
   current: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
@@ -131,10 +133,14 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   if (!message || typeof message !== 'object') return;
   try {
     switch (message.type) {
+      case 'rows':
+        state.rows = receiveRows(state.rows, message);
+        break;
       case 'trace': {
         const timings = state.timings;
         if (!timings.message) timings.message = performance.timeOrigin + performance.now();
-        state.opening = receiveTrace(state.opening, message);
+        state.opening = receiveTrace(state.opening, wholeTrace(state.rows, message));
+        state.rows = null;
         if (state.opening) load(state.opening);
         const built = performance.timeOrigin + performance.now();
         if (!timings.built) timings.built = built;
@@ -162,7 +168,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   }
 });
 
-/** A report's panel before its traces: the report itself, drawn while the host reads them. */
+/** A report's panel before its traces, drawn while the host reads them. */
 function showReport(title: string, report: Report, traces: number): void {
   state.report = report;
   app.replaceChildren(el('h1', undefined, title));
@@ -360,7 +366,7 @@ function fitStep(panesBox: HTMLDivElement): void {
   for (const pane of state.panes) {
     const { model, offset } = pane.timeline;
     const step = model.steps[Math.min(state.step, model.steps.length - 1)];
-    longest = Math.max(longest, step ? step.end - offset : spanOf(model));
+    longest = Math.max(longest, step ? step.end - offset : traceEnd(model));
   }
   state.base.domain([0, longest || 1]);
   select(panesBox).call(zoomBehavior.transform, zoomIdentity);
@@ -371,16 +377,10 @@ function fitAllTime(panesBox: HTMLDivElement): void {
   let hi = 1;
   for (const pane of state.panes) {
     lo = Math.min(lo, -pane.timeline.offset);
-    hi = Math.max(hi, spanOf(pane.timeline.model) - pane.timeline.offset);
+    hi = Math.max(hi, traceEnd(pane.timeline.model) - pane.timeline.offset);
   }
   state.base.domain([lo, hi]);
   select(panesBox).call(zoomBehavior.transform, zoomIdentity);
-}
-
-function spanOf(model: TraceModel): number {
-  let end = 0;
-  for (let i = 0; i < model.count; i++) end = Math.max(end, model.start[i] + model.dur[i]);
-  return end;
 }
 
 function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip: HTMLElement): void {

@@ -4,6 +4,7 @@ import type { HostToWebview, TimelineSource } from '../shared/protocol.ts';
 import { scriptMode } from './regionDigest.ts';
 import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
 import type { TraceModel } from '../shared/trace/model.ts';
+import { lastPartStart, rowsOf, ROWS_PER_PART } from '../shared/trace/rowParts.ts';
 import type { TraceHead } from '../shared/trace/traceHead.ts';
 import type { TraceReading } from '../shared/trace/traceReading.ts';
 import type { FirstView } from '../shared/trace/window.ts';
@@ -79,22 +80,38 @@ export function reportMessage(content: TimelineContent): HostToWebview | null {
  * full traces, whose models are built here (~0.75 s at 500 MB, blocking this thread). Each `send` is awaited before
  * the next message is made, so one message at a time is on its way.
  */
-export async function sendTraces(content: TimelineContent, view: FirstView | null, send: (message: HostToWebview) => PromiseLike<unknown>, minEvents = PREVIEW_MIN_EVENTS): Promise<void> {
+export async function sendTraces(content: TimelineContent, view: FirstView | null, send: (message: HostToWebview) => PromiseLike<unknown>, minEvents = PREVIEW_MIN_EVENTS, rowsPerPart = ROWS_PER_PART): Promise<void> {
   const previewed: { index: number; reading: TraceReading }[] = [];
   for (let index = 0; index < content.panes.length; index++) {
     const reading = await content.panes[index].reading;
     const preview = reading.events >= minEvents ? reading.preview(view) : null;
-    if (preview) previewed.push({ index, reading });
-    await send(traceMessage(content, index, preview ?? reading.model(), reading.events, preview !== null));
+    if (preview) {
+      previewed.push({ index, reading });
+      await send(traceMessage(content, index, preview, reading.events, true));
+    } else {
+      await sendInParts(content, index, reading.model(), send, rowsPerPart);
+    }
   }
-  for (const { index, reading } of previewed) await send(traceMessage(content, index, reading.model(), reading.events, false));
+  for (const { index, reading } of previewed) await sendInParts(content, index, reading.model(), send, rowsPerPart);
 }
 
-/** Pane `index`'s trace: a preview (`trace` holds the slices around the first view of `events`) or every slice. */
-function traceMessage(content: TimelineContent, index: number, trace: TraceModel, events: number, preview: boolean): TraceMessage {
+/** A full trace: its columns' rows in parts, each in a 'rows' message but the last, which goes in the 'trace' (a small trace: one part). */
+async function sendInParts(content: TimelineContent, index: number, model: TraceModel, send: (message: HostToWebview) => PromiseLike<unknown>, rowsPerPart: number): Promise<void> {
+  const last = lastPartStart(model.count, rowsPerPart);
+  for (let from = 0; from < last; from += rowsPerPart) {
+    await send({ type: 'rows', index, from, count: model.count, rows: rowsOf(model, from, from + rowsPerPart) });
+  }
+  await send(traceMessage(content, index, last > 0 ? { ...model, ...rowsOf(model, last, model.count) } : model, model.count, false, last));
+}
+
+/**
+ * Pane `index`'s trace: a preview (`trace` holds the slices around the first view of `events`) or every slice
+ * (its columns from row `from`: the rows before were sent in 'rows' messages).
+ */
+function traceMessage(content: TimelineContent, index: number, trace: TraceModel, events: number, preview: boolean, from = 0): TraceMessage {
   const { label, compareTo, rank } = content.panes[index];
   const pane = { label, trace, ...paneExtras(compareTo, rank) };
-  return { type: 'trace', title: content.title, source: content.source, index, panes: content.panes.length, pane, events, preview };
+  return { type: 'trace', title: content.title, source: content.source, index, panes: content.panes.length, pane, events, preview, from };
 }
 /** The optional pane fields, only where set (absent and null mean different things for compareTo). */
 function paneExtras(compareTo: number | null | undefined, rank: TraceHead | undefined): { compareTo?: number | null; rank?: TraceHead } {

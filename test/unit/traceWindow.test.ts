@@ -10,7 +10,8 @@ import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { overlapsWindow, sameSlice, sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { readTraceFile, scanTraceFile } from '../../extension/node/trace/scanner.ts';
-import { sentTraces } from '../sentTraces.ts';
+import { emptyColumns, putRows } from '../../extension/shared/trace/rowParts.ts';
+import { sentMessages, sentTraces } from '../sentTraces.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const TRACES = readdirSync(FIXTURES).filter((f) => /\.json(\.gz)?$/.test(f));
@@ -114,6 +115,22 @@ describe('messages of a timeline', () => {
     assert.equal(sent[2].pane.trace.count, sent[2].events);
   });
 
+  test('a full trace in parts: its rows in \'rows\' messages, the last ones in its \'trace\'; put together, the model', async () => {
+    const path = join(FIXTURES, 'mlp-default.trace.json');
+    const model = await scanTraceFile(path);
+    const sent = await sentMessages(await readTimelineSource({ kind: 'traces', tracePaths: [path] }), null, 0, 300);
+    assert.deepStrictEqual(sent.map((m) => m.type === 'rows' ? `rows ${m.from}` : `${m.preview ? 'preview' : 'trace'} from ${m.from}`),
+      ['preview from 0', ...Array.from({ length: Math.ceil(model.count / 300) - 1 }, (_, k) => `rows ${k * 300}`), `trace from ${Math.floor((model.count - 1) / 300) * 300}`]);
+    const columns = emptyColumns(model.count);
+    for (const m of sent) {
+      if (m.type === 'rows') assert.ok(putRows(columns, m.from, m.rows) && m.count === model.count);
+      else if (m.type === 'trace' && !m.preview) assert.ok(putRows(columns, m.from, m.pane.trace) && m.pane.trace.count === model.count);
+    }
+    const last = sent.at(-1)!;
+    assert.ok(last.type === 'trace');
+    assert.deepStrictEqual({ ...last.pane.trace, ...columns }, model);
+  });
+
   test('each trace is sent as soon as it is read: the first before the second is read', async () => {
     const source = { kind: 'traces' as const, tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'mlp-default.trace.json')] };
     const content = await readTimelineSource(source);
@@ -141,6 +158,6 @@ describe('messages of a timeline', () => {
     rmSync(dir, { recursive: true });
     assert.deepStrictEqual(sent.map((m) => [m.pane.label, m.preview]), [['eager', true], ['default', true], ['eager', false], ['default', false]]);
     assert.ok(content.report);
-    assert.deepStrictEqual(reportMessage(content), { type: 'report', title: content.title, source: content.source, report: content.report });
+    assert.deepStrictEqual(reportMessage(content), { type: 'report', title: content.title, source: content.source, report: content.report, traces: 2 });
   });
 });

@@ -63,7 +63,7 @@ export async function postTimeline(page: Page, content: TimelineContent): Promis
 
 /** What the host sends for traces it sends whole: a 'trace' for each pane, in order. */
 export const traceMessages = (title: string, source: TimelineSource, panes: TimelinePane[]): HostToWebview[] =>
-  panes.map((pane, index) => ({ type: 'trace', title, source, index, panes: panes.length, pane, events: pane.trace.count, preview: false }));
+  panes.map((pane, index) => ({ type: 'trace', title, source, index, panes: panes.length, pane, events: pane.trace.count, preview: false, from: 0 }));
 
 /** Posts the 'trace' of each pane, sent whole, each shown and drawn before the next. */
 export async function postPanes(page: Page, title: string, source: TimelineSource, panes: TimelinePane[]): Promise<void> {

@@ -12,6 +12,8 @@ import { compareTraces } from '../../extension/shared/trace/compare.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import { sentMessages } from '../sentTraces.ts';
 import { debug, errorsOf, launchBrowser, openWebview, post, postPanes, record, slicePoint, tracesSource, type TimelineDebug } from './harness.ts';
 
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
@@ -135,7 +137,7 @@ describe('timeline webview', () => {
 async function postPreviews(page: Page, source: TimelineSource, panes: { label: string; model: TraceModel }[], view: FirstView | null): Promise<void> {
   for (const [index, { label, model }] of panes.entries()) {
     const [from, to] = viewWindow(model.steps, view)!;
-    await post(page, { type: 'trace', title: 'big', source, index, panes: panes.length, pane: { label, trace: sliceWindow(model, from, to) }, events: model.count, preview: true });
+    await post(page, { type: 'trace', title: 'big', source, index, panes: panes.length, pane: { label, trace: sliceWindow(model, from, to) }, events: model.count, preview: true, from: 0 });
   }
 }
 
@@ -263,6 +265,26 @@ describe('a big trace: preview first, then the full load', () => {
     assert.ok(d.timings.built > 0);
     assert.equal(d.timings.complete, d.timings.built);
     assert.equal(await page.locator('.pane-label').innerText(), `default — ${model.count.toLocaleString('en-US')} events, ${model.steps.length} steps`);
+    await page.close();
+  });
+
+  test('a full trace in parts (\'rows\' messages, then its \'trace\'): drawn whole, every slice where it is', async () => {
+    const page = await openWebview(browser);
+    const path = fixture('mlp-default.trace.json');
+    const model = await scanTraceFile(path);
+    for (const message of await sentMessages(await readTimelineSource({ kind: 'traces', tracePaths: [path] }), null, 0, 300)) await post(page, message);
+    const d = await debug(page);
+    assert.deepEqual([d.partial, d.shown, d.panes[0].events], [false, 2, model.count]);
+    const kernel = 'triton_poi_fused_addmm_relu_0';
+    const point = await slicePoint(page, 0, kernel, 0, true);
+    await page.mouse.click(point.x, point.y);
+    assert.equal((await debug(page)).selected?.name, kernel);
+    // a part missing: said, not drawn from columns with holes
+    const sent = await sentMessages(await readTimelineSource({ kind: 'traces', tracePaths: [path] }), null, Infinity, 300);
+    for (const message of sent.filter((m) => !(m.type === 'rows' && m.from === 300))) await page.evaluate((m) => window.postMessage(m, '*'), message);
+    await page.locator('p.error').waitFor();
+    assert.match(await page.locator('p.error').innerText(), /rows missing/);
+    assert.deepEqual(errorsOf(page), []);
     await page.close();
   });
 

@@ -138,7 +138,7 @@ describe('timeline depth', () => {
     const eager = await scanTraceFile(fixture('mlp-eager.trace.json'));
     const cut = (model: TraceModel): TraceModel => { const [from, to] = viewWindow(model.steps, null)!; return sliceWindow(model, from, to); };
     const source = tracesSource('e');
-    await post(page, { type: 'trace', title: 'big', source, index: 0, panes: 1, pane: { label: 'eager', trace: cut(eager) }, events: eager.count, preview: true });
+    await post(page, { type: 'trace', title: 'big', source, index: 0, panes: 1, pane: { label: 'eager', trace: cut(eager) }, events: eager.count, preview: true, from: 0 });
     await dragRange(page, 0, 0.2, 0.95);
     assert.match(await page.locator('.range-box').innerText(), /Only the slices around the first view are loaded yet/);
     const range = (await debug(page)).range!;
