@@ -113,6 +113,7 @@ function traceMessage(content: TimelineContent, index: number, trace: TraceModel
   const pane = { label, trace, ...paneExtras(compareTo, rank) };
   return { type: 'trace', title: content.title, source: content.source, index, panes: content.panes.length, pane, events, preview, from };
 }
+
 /** The optional pane fields, only where set (absent and null mean different things for compareTo). */
 function paneExtras(compareTo: number | null | undefined, rank: TraceHead | undefined): { compareTo?: number | null; rank?: TraceHead } {
   return { ...(compareTo !== undefined ? { compareTo } : {}), ...(rank ? { rank } : {}) };
