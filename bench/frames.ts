@@ -25,7 +25,7 @@ async function main(): Promise<void> {
       const trace = { ...meta, start: new Float64Array(decode(b64.start)), dur: new Float64Array(decode(b64.dur)), track: new Uint32Array(decode(b64.track)),
         name: new Uint32Array(decode(b64.name)), kind: new Uint8Array(decode(b64.kind)), depth: new Uint16Array(decode(b64.depth)),
         correlation: new Float64Array(decode(b64.correlation)), kernelArgs: { slice: new Uint32Array(0), values: new Float64Array(0) } };
-      window.postMessage({ type: 'load', title: 'bench', source: { kind: 'traces', tracePaths: ['bench'] }, panes: [{ label: 'tiled', trace }] }, '*');
+      window.postMessage({ type: 'trace', title: 'bench', source: { kind: 'traces', tracePaths: ['bench'] }, index: 0, panes: 1, pane: { label: 'tiled', trace }, events: trace.count, preview: false, from: 0 }, '*');
     })()`);
     await page.waitForFunction(() => ((window as unknown as { __timelineDebug?: { framesDrawn: number } }).__timelineDebug?.framesDrawn ?? 0) > 0, undefined, { timeout: 120_000 });
     const firstFrameSeconds = (performance.now() - loadStarted) / 1000;

@@ -1,22 +1,21 @@
 // The rank timeline's numbers for a folder of rank traces, as the panel shows them: which traces, how they are
 // aligned, and per step and rank the step time, communication, overlap, work and the slowest rank.
 //   node --import tsx bench/rankSteps.ts DIR      (e.g. the output of bench/rank_traces.py)
-import { loadMessage } from '../extension/present/timelineContent.ts';
 import { rankAlignment } from '../extension/shared/trace/ranks.ts';
 import { rankStepTable } from '../extension/shared/trace/rankSteps.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 import { resolveTimelineSelection } from '../extension/node/timelineSelection.ts';
 import { readTimelineSource } from '../extension/node/timelineSource.ts';
+import { sentTraces } from '../test/sentTraces.ts';
 
 async function main(): Promise<void> {
   const { source, notes } = await resolveTimelineSelection(process.argv.slice(2));
   for (const note of notes) console.log(`note: ${note}`);
-  const message = loadMessage(await readTimelineSource(source));
-  if (message.type !== 'load') throw new Error('no load message');
-  const alignment = rankAlignment(message.panes.map((p) => ({ trace: p.trace, rank: p.rank! })));
+  const panes = (await sentTraces(await readTimelineSource(source))).map((m) => m.pane);
+  const alignment = rankAlignment(panes.map((p) => ({ trace: p.trace, rank: p.rank! })));
   console.log(alignment.mode === 'absolute' ? `one time axis; shifts ${alignment.shiftUs.map((s) => formatMicros(s)).join(', ')}` : alignment.reason);
-  const table = rankStepTable(message.panes.map((p) => p.trace));
-  const labels = message.panes.map((p) => p.label);
+  const table = rankStepTable(panes.map((p) => p.trace));
+  const labels = panes.map((p) => p.label);
   console.log(`communication measured on: ${table.sides.join(', ')}`);
   for (const row of table.rows) {
     row.ranks.forEach((stat, p) => {

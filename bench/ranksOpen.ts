@@ -6,8 +6,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import { loadMessage, type TimelineContent } from '../extension/present/timelineContent.ts';
+import type { TimelineContent } from '../extension/present/timelineContent.ts';
 import { readTimelineSource } from '../extension/node/timelineSource.ts';
+import { sentTraces } from '../test/sentTraces.ts';
 import { launchBrowser, openWebview, postTimeline } from '../test/webview/harness.ts';
 
 const { values } = parseArgs({ options: { report: { type: 'string' }, repeat: { type: 'string', default: '3' } } });
@@ -37,13 +38,13 @@ async function main(): Promise<void> {
   try {
     const host = await best(async () => {
       const content = await readTimelineSource({ kind: 'report', reportPath: REPORT });
-      return { content, message: loadMessage(content) };
+      return { content, sent: await sentTraces(content) };
     });
-    const { content, message } = host.value;
-    if (message.type !== 'load' || !content.report?.ranks) throw new Error(`${REPORT}: not a report of ranks`);
+    const { content, sent } = host.value;
+    if (!content.report?.ranks) throw new Error(`${REPORT}: not a report of ranks`);
     const ranks = content.report.ranks.length;
-    console.log(`report of ${ranks} ranks, ${message.panes.length} rank traces`);
-    console.log(`  host: read the report and its rank traces, load message  ${host.ms.toFixed(0)} ms`);
+    console.log(`report of ${ranks} ranks, ${sent.length} rank traces`);
+    console.log(`  host: read the report and its rank traces, their messages  ${host.ms.toFixed(0)} ms`);
     const panel = await best(async () => {
       const page = await openWebview(browser);
       const first = await drawn(page, content);
@@ -51,14 +52,14 @@ async function main(): Promise<void> {
       const panes = await page.locator('.pane-label').count();
       const started = performance.now();
       await page.locator('button.show-all-ranks').click();
-      await page.waitForFunction((n) => document.querySelectorAll('.pane-label').length === n, message.panes.length);
+      await page.waitForFunction((n) => document.querySelectorAll('.pane-label').length === n, sent.length);
       await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
       const all = performance.now() - started;
       await page.close();
       return { first, rows, panes, all };
     });
     const { first, rows, panes, all } = panel.value;
-    console.log(`  webview: post to drawn (rank table of ${rows} rows, ${panes} rank timelines)  ${first.toFixed(0)} ms; "Show all" to ${message.panes.length} drawn  ${all.toFixed(0)} ms`);
+    console.log(`  webview: post to drawn (rank table of ${rows} rows, ${panes} rank timelines)  ${first.toFixed(0)} ms; "Show all" to ${sent.length} drawn  ${all.toFixed(0)} ms`);
   } finally {
     await browser.close();
   }

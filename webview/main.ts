@@ -3,11 +3,11 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { scaleLinear, select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
-import { ignoreUnknown, type HostToWebview, type PreviewPane, type TimelinePane, type TimelineSource, type WebviewToHost } from '../extension/shared/protocol.ts';
+import { ignoreUnknown, type HostToWebview, type TimelineSource, type WebviewToHost } from '../extension/shared/protocol.ts';
 import type { Report } from '../extension/shared/report.ts';
 import { communicationNames, hasCommunication } from '../extension/shared/trace/communication.ts';
 import { compareTraces } from '../extension/shared/trace/compare.ts';
-import type { TraceModel } from '../extension/shared/trace/model.ts';
+import { traceEnd } from '../extension/shared/trace/model.ts';
 import { flowLinks, linkedSlices } from '../extension/shared/trace/flowLinks.ts';
 import { formatMicros, kernelIndices } from '../extension/shared/trace/summary.ts';
 import type { TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
@@ -15,6 +15,7 @@ import { paneOffsets } from '../extension/shared/trace/ranks.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
+import { isPartial, receiveRows, receiveTrace, wholeTrace, type Assembly, type Opening } from './opening.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
 import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps, type RankView } from './ranks.ts';
 import { RangeSelection } from './rangeSelection.ts';
@@ -33,10 +34,8 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-/** A message that brings models: a big trace's preview (the slices around the first view), or every slice. */
-type ModelMessage = Extract<HostToWebview, { type: 'preview' | 'load' }>;
-
-interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats; kernels: number; communication: boolean; compareTo: number | null }
+/** `preview`: its model holds only the slices around the first view (its full one comes later) */
+interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats; kernels: number; communication: boolean; compareTo: number | null; preview: boolean }
 
 const vscode = acquireVsCodeApi();
 const post = (message: WebviewToHost): void => vscode.postMessage(message);
@@ -50,8 +49,10 @@ const state = {
   ranks: null as RankView | null,
   /** a large rank set: the user asked for every rank (kept for this source until another one loads) */
   showAllRanks: false,
-  /** the message shown last, drawn again when the user asks for all ranks */
-  message: null as ModelMessage | null,
+  /** the traces received so far, drawn again as each comes and when the user asks for all ranks */
+  opening: null as Opening | null,
+  /** the rows of a full trace received so far, before its 'trace' */
+  rows: null as Assembly | null,
   theme: null as Theme | null,
   base: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
   current: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
@@ -67,15 +68,17 @@ const state = {
   pendingFrame: 0,
   /** the marks are being found (after a first frame) */
   findingMarks: false,
-  /** showing a preview: the panes hold only the slices around the first view; the full 'load' follows */
+  /** some traces are still to come, or some panes hold only a preview (the slices around the first view) */
   partial: false,
+  /** the domain the last load fitted to the step (null: it kept the user's) */
+  fitted: null as number[] | null,
   /** a saved selection of a full model, kept while a preview shows (which cannot hold it) until the full load */
   carried: null as { pane: number; slice: number } | null,
-  /** preview and load messages shown so far */
+  /** trace messages shown so far */
   shown: 0,
   /**
    * wall-clock ms (epoch) of the opening's milestones, for the first-frame benchmark's breakdown: the first
-   * message (preview or load), when it was built, its first frame, and when the full load was built.
+   * trace message, when it was built, its first frame, and when the last pane's full trace was built.
    */
   timings: { scriptStart: performance.timeOrigin + performance.now(), message: 0, built: 0, firstDraw: 0, complete: 0 },
 };
@@ -83,7 +86,7 @@ const state = {
 const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
 const ranges = new RangeSelection({
   panes: () => state.panes,
-  partial: () => state.partial,
+  partial: () => state.panes.some((p) => p.preview),
   view: () => state.current.domain() as [number, number],
   selected: () => state.selected,
   redraw: () => scheduleDraw(),
@@ -116,7 +119,7 @@ function injectStyles(): void {
 
 function saveState(): void {
   const [t0, t1] = state.current.domain();
-  const selected = state.selected ? { ...state.selected, partial: state.partial } : state.carried;
+  const selected = state.selected ? { ...state.selected, partial: state.panes[state.selected.pane].preview } : state.carried;
   vscode.setState({ source: state.source, view: state.panes.length ? { domain: [t0, t1], step: state.step, search: state.search, selected } : null });
 }
 
@@ -130,18 +133,23 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   if (!message || typeof message !== 'object') return;
   try {
     switch (message.type) {
-      case 'preview':
-      case 'load': {
+      case 'rows':
+        state.rows = receiveRows(state.rows, message);
+        break;
+      case 'trace': {
         const timings = state.timings;
         if (!timings.message) timings.message = performance.timeOrigin + performance.now();
-        load(message);
+        state.opening = receiveTrace(state.opening, wholeTrace(state.rows, message));
+        state.rows = null;
+        if (state.opening) load(state.opening);
         const built = performance.timeOrigin + performance.now();
         if (!timings.built) timings.built = built;
-        if (message.type === 'load' && !timings.complete) timings.complete = built;
+        if (!state.partial && !timings.complete) timings.complete = built;
         break;
       }
       case 'report':
-        showReport(message.title, message.report);
+        state.opening = null;
+        showReport(message.title, message.report, message.traces);
         break;
       case 'focus':
         state.focus = message.target;
@@ -160,12 +168,12 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   }
 });
 
-/** A report's panel before its traces: the report itself, drawn while the host reads them. */
-function showReport(title: string, report: Report): void {
+/** A report's panel before its traces, drawn while the host reads them. */
+function showReport(title: string, report: Report, traces: number): void {
   state.report = report;
   app.replaceChildren(el('h1', undefined, title));
   appendReport(report);
-  app.append(el('p', 'hint', 'Reading the traces…'));
+  if (traces > 0) app.append(el('p', 'hint', `Reading the trace${traces === 1 ? '' : 's'}…`));
 }
 
 /** The report's parts above the timelines: header, regions, ranks, compile phases. */
@@ -185,22 +193,21 @@ function showError(text: string): void {
 }
 
 /**
- * Shows a preview or a full load. A load that replaces the preview of the same source keeps the view the user
- * has now (domain, step, search: saved on every change) and carries the selection over to the full model; a
- * reload (hide/show, restart) restores the saved view the same way.
+ * Shows the traces received so far. Each one that comes (a pane more, or a pane's full trace replacing its
+ * preview) keeps the view the user has now (domain, step, search: saved on every change) and carries the selection
+ * over to the full model; a reload (hide/show, restart) restores the saved view the same way.
  */
-function load(message: ModelMessage): void {
-  const partial = message.type === 'preview';
+function load(message: Opening): void {
+  const partial = isPartial(message);
   const saved = savedState();
   const view = saved?.view && JSON.stringify(saved.source) === JSON.stringify(message.source) ? saved.view : null;
-  // the preview this message replaces: a selection made on it is found again in the new models
+  // the panes shown before this trace came: a selection made on a preview is found again in the new models
   const replaced = state.partial && JSON.stringify(state.source) === JSON.stringify(message.source) ? state.panes.map((p) => p.timeline.model) : null;
-  // a range drawn on the preview is summed again over every slice
+  // a range drawn before is summed again over the slices now in
   const keptRange = replaced ? ranges.range : null;
   const searchFocused = document.activeElement instanceof HTMLElement && document.activeElement.classList.contains('search');
   const scrollY = window.scrollY;
   if (JSON.stringify(state.source) !== JSON.stringify(message.source ?? null)) state.showAllRanks = false;
-  state.message = message;
   state.source = message.source ?? null;
   state.partial = partial;
   state.selected = null;
@@ -215,7 +222,7 @@ function load(message: ModelMessage): void {
   if (message.source.kind !== 'report') state.report = null;
   appendReport(state.report);
 
-  const sent: (TimelinePane & Partial<Pick<PreviewPane, 'events'>>)[] = message.panes;
+  const sent = message.panes.map((opened) => ({ ...opened.pane, events: opened.events, preview: opened.preview }));
   const { panes, models, view: rankView } = rankPanesShown(sent, sent.map((pane) => reviveModel(pane.trace)), partial, state.showAllRanks);
   state.panes = panes.map((pane, p) => {
     const communication = communicationNames(models[p].names);
@@ -223,25 +230,28 @@ function load(message: ModelMessage): void {
     return {
       label: pane.label, timeline: new TimelineCanvas(models[p], communication), stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
       kernels: kernelIndices(models[p]).length, communication: hasCommunication(models[p], communication), compareTo: compareTo !== null && compareTo >= 0 && compareTo < p ? compareTo : null,
+      preview: pane.preview,
     };
   });
   state.ranks = rankView;
-  // a preview has none: the full load brings them
-  if (!partial) for (const pane of state.panes) for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));
+  // a preview has none: the full trace brings them
+  for (const pane of state.panes) for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));
 
-  if (state.ranks) app.append(renderRankNote(state.ranks, () => { state.showAllRanks = true; if (state.message) load(state.message); }));
+  if (state.ranks) app.append(renderRankNote(state.ranks, () => { state.showAllRanks = true; if (state.opening) load(state.opening); }));
   app.append(renderToolbar());
   const panesBox = el('div', 'panes');
   panesBox.tabIndex = 0;
   state.panes.forEach((pane, p) => {
     const box = el('div', 'pane');
-    const { count, steps } = pane.timeline.model;
-    const events = partial ? panes[p].events ?? count : count;
-    const loading = events > count ? ' — loading all slices…' : '';
+    const { steps } = pane.timeline.model;
+    const { events } = panes[p];
+    const loading = panes[p].preview ? ' — loading all slices…' : '';
     box.append(el('div', 'pane-label', `${pane.label} — ${events.toLocaleString('en-US')} events, ${steps.length} steps${loading}`), pane.timeline.canvas);
     panesBox.append(box);
   });
   app.append(panesBox);
+  const toCome = message.count - message.panes.length;
+  if (toCome > 0) app.append(el('p', 'hint traces-pending', `Reading ${toCome} more trace${toCome === 1 ? '' : 's'}…`));
   if (state.ranks?.table) app.append(renderRankSteps(state.ranks.table, state.panes.map((p) => p.label), (step) => changeStep(step - state.step)));
   else if (state.ranks) app.append(el('p', 'hint compare-pending', 'The per-step communication table appears when the traces have fully loaded.'));
   const details = el('div', 'details-box');
@@ -269,17 +279,23 @@ function load(message: ModelMessage): void {
 
   wireInteraction(panesBox, details, tooltip);
   alignPanes();
+  // a view still as the last trace's load fitted it is fitted again: a pane that came since may reach further
+  const refit = !view || (replaced !== null && String(view.domain) === String(state.fitted));
   if (view) {
     // before the zoom below saves the state, so a carried selection is saved with it
-    const { now: selection, later } = restoredSelection(view.selected, partial, replaced, models);
+    const { now: selection, later } = restoredSelection(view.selected, state.panes.map((p) => p.preview), replaced, models);
     if (later) state.carried = later;
-    state.base.domain(view.domain);
-    select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+    if (refit) fitStep(panesBox);
+    else {
+      state.base.domain(view.domain);
+      select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+    }
     if (state.search) applySearch(state.search);
     if (selection) selectSlice(selection.pane, selection.slice, details);
   } else {
     fitStep(panesBox);
   }
+  state.fitted = refit ? state.current.domain() : null;
   if (searchFocused) (document.querySelector('.search') as HTMLElement | null)?.focus();
   if (keptRange && keptRange.pane < state.panes.length) ranges.set(keptRange.pane, keptRange.from, keptRange.to, true);
   if (replaced) window.scrollTo(window.scrollX, scrollY);
@@ -350,7 +366,7 @@ function fitStep(panesBox: HTMLDivElement): void {
   for (const pane of state.panes) {
     const { model, offset } = pane.timeline;
     const step = model.steps[Math.min(state.step, model.steps.length - 1)];
-    longest = Math.max(longest, step ? step.end - offset : spanOf(model));
+    longest = Math.max(longest, step ? step.end - offset : traceEnd(model));
   }
   state.base.domain([0, longest || 1]);
   select(panesBox).call(zoomBehavior.transform, zoomIdentity);
@@ -361,16 +377,10 @@ function fitAllTime(panesBox: HTMLDivElement): void {
   let hi = 1;
   for (const pane of state.panes) {
     lo = Math.min(lo, -pane.timeline.offset);
-    hi = Math.max(hi, spanOf(pane.timeline.model) - pane.timeline.offset);
+    hi = Math.max(hi, traceEnd(pane.timeline.model) - pane.timeline.offset);
   }
   state.base.domain([lo, hi]);
   select(panesBox).call(zoomBehavior.transform, zoomIdentity);
-}
-
-function spanOf(model: TraceModel): number {
-  let end = 0;
-  for (let i = 0; i < model.count; i++) end = Math.max(end, model.start[i] + model.dur[i]);
-  return end;
 }
 
 function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip: HTMLElement): void {
@@ -560,9 +570,9 @@ Object.defineProperty(window, '__timelineDebug', {
       table: state.ranks.table,
     },
     framesDrawn: state.frameTimes.length,
-    /** true while a preview shows (only the slices around the first view); false once the full load is in */
+    /** true until every trace is in with every slice (a pane is to come, or shows only the slices around the first view) */
     partial: state.partial,
-    /** preview and load messages shown so far */
+    /** trace messages shown so far */
     shown: state.shown,
     timings: { ...state.timings },
     /** canvas coordinates of a slice (by pane and name) in the current view, for driving the mouse */

@@ -18,19 +18,20 @@ interface Restored { now: Slice | null; later: Slice | null }
 const NONE: Restored = { now: null, later: null };
 
 /**
- * The slice of the new models that the saved selection is. One made on the preview being replaced is found by
- * sameSlice (none when it is not in the new models); one of a full model applies to a full load as is and waits
- * (`later`) while a preview shows; one of a preview that is gone (the webview was rebuilt) is dropped.
+ * The slice of the new models that the saved selection is (`preview`: which of them hold only a preview). One made
+ * on a preview being replaced is found by sameSlice (none when it is not in the new models); one of a full model
+ * applies to a full model as is and waits (`later`) while its pane shows a preview or is still to come; one of a
+ * preview that is gone (the webview was rebuilt) is dropped.
  */
-export function restoredSelection(saved: SavedSelection | null, partial: boolean, replaced: TraceModel[] | null, models: TraceModel[]): Restored {
-  if (!saved || saved.pane < 0 || saved.pane >= models.length || saved.slice < 0) return NONE;
+export function restoredSelection(saved: SavedSelection | null, preview: boolean[], replaced: TraceModel[] | null, models: TraceModel[]): Restored {
+  if (!saved || saved.pane < 0 || saved.slice < 0) return NONE;
   const { pane } = saved;
   if (saved.partial) {
     const from = replaced?.[pane];
-    if (!from || saved.slice >= from.count) return NONE;
+    if (!from || pane >= models.length || saved.slice >= from.count) return NONE;
     const slice = sameSlice(from, saved.slice, models[pane]);
     return { now: slice >= 0 ? { pane, slice } : null, later: null };
   }
-  if (partial) return { now: null, later: { pane, slice: saved.slice } };
+  if (pane >= models.length || preview[pane]) return { now: null, later: { pane, slice: saved.slice } };
   return { now: saved.slice < models[pane].count ? { pane, slice: saved.slice } : null, later: null };
 }

@@ -4,11 +4,11 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { ignoreUnknown, type HostToWebview, type TimelineSource, type WebviewToHost } from '../shared/protocol.ts';
-import { isTimelineSource, loadMessage, previewMessage, reportMessage, type TimelineContent } from '../present/timelineContent.ts';
+import { isTimelineSource, reportMessage, sendTraces, type TimelineContent } from '../present/timelineContent.ts';
 import { renderWebviewHtml } from '../editor/webviewHtml.ts';
 import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../node/timelineSelection.ts';
 import { loadReport, type LoadedReport } from '../node/reportFile.ts';
-import { commonFolder, readTimelineSource, reportTitle } from '../node/timelineSource.ts';
+import { commonFolder, readTimelineSource } from '../node/timelineSource.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type OpenGeneratedCodeArgs } from './generatedCode.ts';
 import { revealLocation } from './notebooks.ts';
 
@@ -37,7 +37,7 @@ function reportOf(source: TimelineSource, opening: Opening): Promise<LoadedRepor
  * Wires one webview to a source: sets the HTML, sends the source when the webview says it is ready, answers its
  * requests. The report and traces are read at once, while the webview starts, and kept while it lives: a webview
  * that is hidden and shown again (it is rebuilt then) gets them without a second read. A report is sent before the
- * traces, so its panel draws while they are read.
+ * traces, so its panel draws while they are read, and each trace as soon as it is read.
  */
 function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: TimelineSource, title: string, log: vscode.OutputChannel, opening: Opening = {}): vscode.Disposable {
   const report = reportOf(source, opening);
@@ -55,16 +55,11 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
     switch (message.type) {
       case 'ready':
         try {
-          if (report) {
-            const loaded = (await report).report;
-            const first = reportMessage({ title: reportTitle(loaded), source, report: loaded });
-            if (first) await webview.postMessage(first);
-          }
           const read = await content;
-          const preview = previewMessage(read, message.view);
-          // awaited: the preview is on its way before the full models are built (which blocks this thread)
-          if (preview) await webview.postMessage(preview);
-          await webview.postMessage(loadMessage(read));
+          const first = reportMessage(read);
+          if (first) await webview.postMessage(first);
+          // each trace as it is read; each post awaited: a preview is on its way before the full models are built (which blocks this thread)
+          await sendTraces(read, message.view, (trace) => webview.postMessage(trace));
           // e.g. "Show in timeline": after the models, which it looks in
           if (opening.then) await webview.postMessage(opening.then);
         } catch (error) {

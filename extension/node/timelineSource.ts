@@ -2,13 +2,14 @@
 // the TimelineContent that present/timelineContent.ts turns into the messages for the webview.
 import path from 'node:path';
 import type { TimelineSource } from '../shared/protocol.ts';
-import { regionTraces, type TimelineContent } from '../present/timelineContent.ts';
+import { regionTraces, type ContentPane, type TimelineContent } from '../present/timelineContent.ts';
 import { hostsOf, orderByRank, rankLabel } from '../shared/trace/ranks.ts';
 import type { TraceHead } from '../shared/trace/traceHead.ts';
 import type { Report } from '../shared/report.ts';
 import { artifactPath, loadReport, type LoadedReport } from './reportFile.ts';
 import { readTraceHead } from './trace/readTraceHead.ts';
 import { readTraceFile } from './trace/scanner.ts';
+import type { TraceReading } from '../shared/trace/traceReading.ts';
 
 /** A report's timeline title: its target, and its ranks when it is a torchrun job's. */
 export function reportTitle(report: Report): string {
@@ -17,17 +18,19 @@ export function reportTitle(report: Report): string {
 }
 
 /**
- * Reads every trace of the source into raw columns (throws TraceError / report errors with their cause). A report
- * source's report is read once, by the caller when it has it already (`report`), else here.
+ * The panes of the source, each trace read into raw columns in turn from now on, one after the other (a big read
+ * takes both cores): a pane's `reading` resolves when its file is read (rejects with TraceError). Rejects with the
+ * report's errors, with their cause. A report source's report is read once, by the caller when it has it already
+ * (`report`), else here.
  */
 export async function readTimelineSource(source: TimelineSource, report?: Promise<LoadedReport>): Promise<TimelineContent> {
-  const panes: TimelineContent['panes'] = [];
+  const inTurn = readInTurn();
   if (source.kind === 'traces') {
-    for (const tracePath of source.tracePaths) panes.push({ label: path.basename(tracePath), reading: await readTraceFile(tracePath) });
+    const panes = source.tracePaths.map((tracePath) => ({ label: path.basename(tracePath), reading: inTurn(tracePath) }));
     return { title: panes.map((p) => p.label).join(' vs '), source, report: null, panes };
   }
   if (source.kind === 'ranks') {
-    const ranks = await readRankPanes(source.tracePaths.map((trace) => ({ trace, rank: null })));
+    const ranks = await readRankPanes(source.tracePaths.map((trace) => ({ trace, rank: null })), inTurn);
     return { title: `${ranks.length} rank${ranks.length === 1 ? '' : 's'} — ${path.basename(commonFolder(source.tracePaths))}`, source, report: null, panes: ranks };
   }
   const loaded = await (report ?? loadReport(source.reportPath));
@@ -36,37 +39,50 @@ export async function readTimelineSource(source: TimelineSource, report?: Promis
     .map(async (r) => ({ trace: (await artifactPath(loaded, r.trace, `rank ${r.rank}'s trace`))!, rank: r.rank })));
   if (rankTraces.length > 0) {
     // a torchrun job: its ranks are the timeline (the per-rank compare is the per-step table, not eager vs compiled)
-    return { title, source, report: loaded.report, panes: await readRankPanes(rankTraces) };
+    return { title, source, report: loaded.report, panes: await readRankPanes(rankTraces, inTurn) };
   }
+  // every path is checked before any trace is read
+  const traces: { label: string; trace: string; compareTo?: number | null }[] = [];
   const eagerTrace = await artifactPath(loaded, loaded.report.eager.trace, 'eager trace');
-  if (eagerTrace) panes.push({ label: 'eager', reading: await readTraceFile(eagerTrace) });
+  if (eagerTrace) traces.push({ label: 'eager', trace: eagerTrace });
   for (const mode of loaded.report.modes) {
     const trace = await artifactPath(loaded, mode.trace, `${mode.mode} trace`);
-    if (mode.status === 'ok' && trace) panes.push({ label: mode.mode, reading: await readTraceFile(trace) });
+    if (mode.status === 'ok' && trace) traces.push({ label: mode.mode, trace });
   }
   for (const { label, trace, compareWith } of regionTraces(loaded.report)) {
-    const compareTo = compareWith === null ? null : panes.findIndex((p) => p.label === compareWith);
-    panes.push({ label, reading: await readTraceFile((await artifactPath(loaded, trace, `${label} trace`))!), compareTo });
+    const compareTo = compareWith === null ? null : traces.findIndex((p) => p.label === compareWith);
+    traces.push({ label, trace: (await artifactPath(loaded, trace, `${label} trace`))!, compareTo });
   }
+  const panes = traces.map(({ trace, ...pane }) => ({ ...pane, reading: inTurn(trace) }));
   return { title, source, report: loaded.report, panes };
+}
+
+/**
+ * A reader of trace files one after the other: each call's read starts when the previous one has ended (read or
+ * failed). A failed read is handled where its pane is sent; a pane never sent (an earlier one failed) is not an
+ * unhandled rejection.
+ */
+function readInTurn(): (tracePath: string) => Promise<TraceReading> {
+  let previous: Promise<unknown> = Promise.resolve();
+  return (tracePath) => {
+    const reading = previous.then(() => readTraceFile(tracePath));
+    previous = reading.catch(() => {});
+    return reading;
+  };
 }
 
 /**
  * Rank panes in rank order, labelled "rank N" (and the host, when there are several), never compared pairwise.
  * `rank`: what the caller knows (a report's rank list), over what the trace's head says.
  */
-async function readRankPanes(traces: { trace: string; rank: number | null }[]): Promise<TimelineContent['panes']> {
+async function readRankPanes(traces: { trace: string; rank: number | null }[], inTurn: (tracePath: string) => Promise<TraceReading>): Promise<ContentPane[]> {
   const heads = await Promise.all(traces.map(async ({ trace, rank }): Promise<TraceHead> => {
     const head = await readTraceHead(trace);
     return rank === null || rank === head.rank ? head : { ...head, rank, rankFrom: 'report' };
   }));
   const manyHosts = hostsOf(heads).length > 1;
   const ordered = orderByRank(traces.map((t, k) => ({ ...t, head: heads[k] })), (t) => t.head.rank);
-  const panes: TimelineContent['panes'] = [];
-  for (const { trace, head } of ordered) {
-    panes.push({ label: rankLabel(head, path.basename(trace), manyHosts), reading: await readTraceFile(trace), compareTo: null, rank: head });
-  }
-  return panes;
+  return ordered.map(({ trace, head }) => ({ label: rankLabel(head, path.basename(trace), manyHosts), reading: inTurn(trace), compareTo: null, rank: head }));
 }
 
 /** The deepest folder holding every path. */

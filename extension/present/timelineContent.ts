@@ -1,8 +1,10 @@
 // What a timeline shows (a report's traces, or trace files) and the messages that send it to the webview.
-// Pure (node/timelineSource.ts reads the files), so the preview-then-load sequence is tested without VS Code.
+// Pure (node/timelineSource.ts reads the files), so the order of the messages is tested without VS Code.
 import type { HostToWebview, TimelineSource } from '../shared/protocol.ts';
 import { scriptMode } from './regionDigest.ts';
 import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
+import type { TraceModel } from '../shared/trace/model.ts';
+import { lastPartStart, rowsOf, ROWS_PER_PART } from '../shared/trace/rowParts.ts';
 import type { TraceHead } from '../shared/trace/traceHead.ts';
 import type { TraceReading } from '../shared/trace/traceReading.ts';
 import type { FirstView } from '../shared/trace/window.ts';
@@ -14,8 +16,13 @@ export interface TimelineContent {
   title: string;
   source: TimelineSource;
   report: Report | null;
-  panes: { label: string; reading: TraceReading; compareTo?: number | null; rank?: TraceHead }[];
+  panes: ContentPane[];
 }
+
+/** A pane and its trace, read in turn with the others (node/timelineSource.ts): it resolves when its file is read. */
+export interface ContentPane { label: string; reading: Promise<TraceReading>; compareTo?: number | null; rank?: TraceHead }
+
+type TraceMessage = Extract<HostToWebview, { type: 'trace' }>;
 
 /**
  * A script report's traces: per measured region its eager trace (once per file) and each measurement's compiled
@@ -63,29 +70,48 @@ export function isTimelineSource(value: unknown): value is TimelineSource {
 }
 
 /** The 'report' a report's panel gets before its traces (null for trace files). */
-export function reportMessage(content: Pick<TimelineContent, 'title' | 'source' | 'report'>): HostToWebview | null {
-  return content.report ? { type: 'report', title: content.title, source: content.source, report: content.report } : null;
+export function reportMessage(content: TimelineContent): HostToWebview | null {
+  return content.report ? { type: 'report', title: content.title, source: content.source, report: content.report, traces: content.panes.length } : null;
 }
 
 /**
- * The 'preview' to send first: big traces cut to the slices around `view`, small ones whole. Null when no
- * trace is big, or a big one has no steps (nothing says where the view opens): then only the load is sent.
+ * Sends the traces, each pane in turn as soon as its file is read: a big trace as its preview (the slices around
+ * `view`), a small one (or a big one without steps: nothing says where its view opens) whole; then the big ones'
+ * full traces, whose models are built here (~0.75 s at 500 MB, blocking this thread). Each `send` is awaited before
+ * the next message is made, so one message at a time is on its way.
  */
-export function previewMessage(content: TimelineContent, view: FirstView | null, minEvents = PREVIEW_MIN_EVENTS): HostToWebview | null {
-  if (!content.panes.some((p) => p.reading.events >= minEvents)) return null;
-  const panes = [];
-  for (const { label, reading, compareTo, rank } of content.panes) {
-    const trace = reading.events >= minEvents ? reading.preview(view) : reading.model();
-    if (!trace) return null;
-    panes.push({ label, trace, events: reading.events, ...paneExtras(compareTo, rank) });
+export async function sendTraces(content: TimelineContent, view: FirstView | null, send: (message: HostToWebview) => PromiseLike<unknown>, minEvents = PREVIEW_MIN_EVENTS, rowsPerPart = ROWS_PER_PART): Promise<void> {
+  const previewed: { index: number; reading: TraceReading }[] = [];
+  for (let index = 0; index < content.panes.length; index++) {
+    const reading = await content.panes[index].reading;
+    const preview = reading.events >= minEvents ? reading.preview(view) : null;
+    if (preview) {
+      previewed.push({ index, reading });
+      await send(traceMessage(content, index, preview, reading.events, true));
+    } else {
+      await sendInParts(content, index, reading.model(), send, rowsPerPart);
+    }
   }
-  return { type: 'preview', title: content.title, source: content.source, panes };
+  for (const { index, reading } of previewed) await sendInParts(content, index, reading.model(), send, rowsPerPart);
 }
 
-/** The 'load' with every slice (builds the models on first use). */
-export function loadMessage(content: TimelineContent): HostToWebview {
-  const panes = content.panes.map(({ label, reading, compareTo, rank }) => ({ label, trace: reading.model(), ...paneExtras(compareTo, rank) }));
-  return { type: 'load', title: content.title, source: content.source, panes };
+/** A full trace: its columns' rows in parts, each in a 'rows' message but the last, which goes in the 'trace' (a small trace: one part). */
+async function sendInParts(content: TimelineContent, index: number, model: TraceModel, send: (message: HostToWebview) => PromiseLike<unknown>, rowsPerPart: number): Promise<void> {
+  const last = lastPartStart(model.count, rowsPerPart);
+  for (let from = 0; from < last; from += rowsPerPart) {
+    await send({ type: 'rows', index, from, count: model.count, rows: rowsOf(model, from, from + rowsPerPart) });
+  }
+  await send(traceMessage(content, index, last > 0 ? { ...model, ...rowsOf(model, last, model.count) } : model, model.count, false, last));
+}
+
+/**
+ * Pane `index`'s trace: a preview (`trace` holds the slices around the first view of `events`) or every slice
+ * (its columns from row `from`: the rows before were sent in 'rows' messages).
+ */
+function traceMessage(content: TimelineContent, index: number, trace: TraceModel, events: number, preview: boolean, from = 0): TraceMessage {
+  const { label, compareTo, rank } = content.panes[index];
+  const pane = { label, trace, ...paneExtras(compareTo, rank) };
+  return { type: 'trace', title: content.title, source: content.source, index, panes: content.panes.length, pane, events, preview, from };
 }
 
 /** The optional pane fields, only where set (absent and null mean different things for compareTo). */

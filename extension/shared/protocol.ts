@@ -1,6 +1,7 @@
 // Every message between the extension host and the timeline webview: one discriminated union per direction.
 import type { Report } from './report.ts';
 import type { TraceModel } from './trace/model.ts';
+import type { TraceColumns } from './trace/rowParts.ts';
 import type { TimelineTarget } from './trace/timelineMarks.ts';
 import type { TraceHead } from './trace/traceHead.ts';
 import type { FirstView } from './trace/window.ts';
@@ -15,11 +16,6 @@ export interface TimelinePane {
   rank?: TraceHead;
 }
 
-/** A pane of a preview: only the slices around the first view, and how many the whole trace has. */
-export interface PreviewPane extends TimelinePane {
-  events: number;
-}
-
 /** What a panel shows, kept in the webview's state so the host can reopen it after a restart. */
 export type TimelineSource =
   | { kind: 'report'; reportPath: string }
@@ -28,14 +24,21 @@ export type TimelineSource =
   | { kind: 'ranks'; tracePaths: string[] };
 
 /**
- * A report's panel gets its 'report' first, read once and drawn while the traces are still being read. A big trace
- * then arrives twice: first a 'preview' (the slices around the view it opens at, drawn at once), then the 'load'
- * with every slice, which replaces it and keeps the view. Small traces come as one 'load'.
+ * A report's panel gets its 'report' first, read once and drawn while the traces are still being read. Then each
+ * pane's trace comes in a 'trace' of its own, in pane order, as soon as its file is read: a big trace first as a
+ * preview (the slices around the view it opens at), whose full trace comes in a later 'trace' of the same pane,
+ * once every pane has been sent, its columns in parts (rowParts.ts).
  */
 export type HostToWebview =
-  | { type: 'report'; title: string; source: TimelineSource; report: Report }
-  | { type: 'preview'; title: string; source: TimelineSource; panes: PreviewPane[] }
-  | { type: 'load'; title: string; source: TimelineSource; panes: TimelinePane[] }
+  /** `traces`: how many panes follow, each in its 'trace' */
+  | { type: 'report'; title: string; source: TimelineSource; report: Report; traces: number }
+  /**
+   * pane `index` of `panes`; `events`: the slices of the whole trace; `preview`: only those around the first view;
+   * `from` > 0: its columns hold rows [from, count) only, the rows before came in its 'rows' messages
+   */
+  | { type: 'trace'; title: string; source: TimelineSource; index: number; panes: number; pane: TimelinePane; events: number; preview: boolean; from: number }
+  /** rows [from, from + length) of pane `index`'s full trace of `count` rows: a big trace's columns in parts, before its 'trace' */
+  | { type: 'rows'; index: number; from: number; count: number; rows: TraceColumns }
   /** "Show in timeline" of a graph break or recompile: zoom to where it happened (applied once the full load is in) */
   | { type: 'focus'; target: TimelineTarget }
   | { type: 'error'; message: string };

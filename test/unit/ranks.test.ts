@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { loadMessage } from '../../extension/present/timelineContent.ts';
 import { scanTraceBytes } from '../../extension/shared/trace/byteScanner.ts';
 import { communicationNames, isCommunicationName } from '../../extension/shared/trace/communication.ts';
 import { intersectionOf, lengthWithin, unionOf } from '../../extension/shared/trace/intervals.ts';
@@ -14,6 +13,7 @@ import { orderByRank, paneOffsets, rankAlignment, rankLabel } from '../../extens
 import { EVEN_SHARE, rankStepStats, rankStepTable } from '../../extension/shared/trace/rankSteps.ts';
 import { parseTraceHead, rankFromFileName, type TraceHead } from '../../extension/shared/trace/traceHead.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import { sentTraces } from '../sentTraces.ts';
 import { readTraceHead } from '../../extension/node/trace/readTraceHead.ts';
 
 const RANKS = path.resolve(__dirname, '../fixtures/traces/ranks');
@@ -182,10 +182,9 @@ describe('real 2-rank gloo DDP traces', () => {
     const content = await readTimelineSource(source);
     assert.deepEqual(content.panes.map((p) => [p.label, p.rank?.rank, p.compareTo]), [['rank 0', 0, null], ['rank 1', 1, null]]);
     assert.equal(content.title, '2 ranks — straggler');
-    const message = loadMessage(content);
-    assert.ok(message.type === 'load');
-    const models = message.panes.map((p) => p.trace);
-    const alignment = rankAlignment(message.panes.map((p) => ({ trace: p.trace, rank: p.rank! })));
+    const panes = (await sentTraces(content)).map((m) => m.pane);
+    const models = panes.map((p) => p.trace);
+    const alignment = rankAlignment(panes.map((p) => ({ trace: p.trace, rank: p.rank! })));
     assert.equal(alignment.mode, 'absolute');
     if (alignment.mode === 'absolute') assert.ok(Math.abs(alignment.shiftUs[0] - alignment.shiftUs[1] - (models[0].originUs - models[1].originUs)) < 0.01);
     const table = rankStepTable(models);
@@ -205,11 +204,10 @@ describe('real 2-rank gloo DDP traces', () => {
 
   test('traces without ProfilerStep spans (one gzip): one whole-trace row per rank, on one axis', async () => {
     const content = await readTimelineSource({ kind: 'ranks', tracePaths: [path.join(RANKS, 'unscheduled/rank0.trace.json'), path.join(RANKS, 'unscheduled/rank1.trace.json.gz')] });
-    const message = loadMessage(content);
-    assert.ok(message.type === 'load');
-    const table = rankStepTable(message.panes.map((p) => p.trace));
+    const panes = (await sentTraces(content)).map((m) => m.pane);
+    const table = rankStepTable(panes.map((p) => p.trace));
     assert.equal(table.wholeTrace, true);
     assert.ok(table.rows[0].ranks.every((s) => s !== null && s.commUs > 0));
-    assert.equal(rankAlignment(message.panes.map((p) => ({ trace: p.trace, rank: p.rank! }))).mode, 'absolute');
+    assert.equal(rankAlignment(panes.map((p) => ({ trace: p.trace, rank: p.rank! }))).mode, 'absolute');
   });
 });

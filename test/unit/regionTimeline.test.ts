@@ -3,9 +3,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadMessage, regionTraces } from '../../extension/present/timelineContent.ts';
+import { regionTraces } from '../../extension/present/timelineContent.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import { sentTraces } from '../sentTraces.ts';
 
 const REPORT = path.resolve(__dirname, '../fixtures/reports/script-regions-cpu/report.json');
 
@@ -17,10 +18,9 @@ test('each measured region gets its eager and compiled panes, compared pairwise'
     ['r1 step eager', null],
     ['r1 step default', 2],
   ]);
-  const message = loadMessage(content);
-  assert.equal(message.type, 'load');
-  if (message.type === 'load') assert.deepEqual(message.panes.map((p) => p.compareTo), [null, 0, null, 2]);
-  assert.ok(content.panes.every((p) => p.reading.events > 0));
+  const sent = await sentTraces(content);
+  assert.deepEqual(sent.map((m) => [m.index, m.pane.compareTo]), [[0, null], [1, 0], [2, null], [3, 2]]);
+  assert.ok(sent.every((m) => m.events > 0 && m.events === m.pane.trace.count && !m.preview));
 });
 
 test('a region traced on two signatures names the inputs; what-if modes by name; one eager pane per eager trace', async () => {

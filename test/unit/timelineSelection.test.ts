@@ -5,9 +5,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { isTimelineSource, loadMessage } from '../../extension/present/timelineContent.ts';
+import { isTimelineSource } from '../../extension/present/timelineContent.ts';
 import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../../extension/node/timelineSelection.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import { sentTraces } from '../sentTraces.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const STRAGGLER = path.join(FIXTURES, 'traces/ranks/straggler');
@@ -105,8 +106,7 @@ describe('rank sources', () => {
       ['rank 0', 0, 'distributedInfo', null], ['rank 1', 1, 'distributedInfo', null], ['rank 2', 2, 'report', null],
     ]);
     assert.match(content.title, /3 ranks$/);
-    const message = loadMessage(content);
-    assert.ok(message.type === 'load' && message.panes.every((p) => p.rank !== undefined && p.compareTo === null));
+    assert.ok((await sentTraces(content)).every((m) => m.pane.rank !== undefined && m.pane.compareTo === null));
   });
 
   test('the schema refuses a rank entry without a rank', async () => {

@@ -5,11 +5,13 @@ import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { loadMessage, previewMessage, reportMessage } from '../../extension/present/timelineContent.ts';
+import { reportMessage, sendTraces } from '../../extension/present/timelineContent.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { overlapsWindow, sameSlice, sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { readTraceFile, scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { emptyColumns, putRows } from '../../extension/shared/trace/rowParts.ts';
+import { sentMessages, sentTraces } from '../sentTraces.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const TRACES = readdirSync(FIXTURES).filter((f) => /\.json(\.gz)?$/.test(f));
@@ -87,45 +89,75 @@ describe('preview of a trace', () => {
 });
 
 describe('messages of a timeline', () => {
-  test('small traces are sent as one load; past the threshold a preview with the full counts comes first', async () => {
+  test('small traces are sent whole, one message each; past the threshold each pane\'s preview, then the full traces', async () => {
     const source = { kind: 'traces' as const, tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'mlp-default.trace.json')] };
     const content = await readTimelineSource(source);
-    assert.equal(previewMessage(content, null), null);
-    const preview = previewMessage(content, null, 0);
-    assert.ok(preview && preview.type === 'preview');
-    const load = loadMessage(content);
-    assert.ok(load.type === 'load');
-    assert.equal(preview.title, 'mlp-eager.trace.json vs mlp-default.trace.json');
-    preview.panes.forEach((pane, p) => {
-      assert.equal(pane.events, load.panes[p].trace.count);
-      assert.ok(pane.trace.count < pane.events);
-    });
+    const whole = await sentTraces(content);
+    assert.deepStrictEqual(whole.map((m) => [m.index, m.panes, m.preview, m.events === m.pane.trace.count]), [[0, 2, false, true], [1, 2, false, true]]);
+    assert.equal(whole[0].title, 'mlp-eager.trace.json vs mlp-default.trace.json');
+    const sent = await sentTraces(content, null, 0);
+    assert.deepStrictEqual(sent.map((m) => [m.index, m.preview]), [[0, true], [1, true], [0, false], [1, false]]);
+    for (const preview of sent.slice(0, 2)) {
+      assert.equal(preview.events, whole[preview.index].pane.trace.count);
+      assert.ok(preview.pane.trace.count < preview.events);
+    }
+    assert.deepStrictEqual(sent.slice(2).map((m) => m.pane.trace), whole.map((m) => m.pane.trace));
   });
 
-  test('a big trace beside a small one: the small one is previewed whole', async () => {
+  test('a big trace beside a small one: the small one is sent whole, and only once', async () => {
     const source = { kind: 'traces' as const, tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'graphbreak-eager.trace.json')] };
     const content = await readTimelineSource(source);
-    const threshold = content.panes[1].reading.events;
-    assert.ok(content.panes[0].reading.events < threshold);
-    const preview = previewMessage(content, null, threshold);
-    assert.ok(preview && preview.type === 'preview');
-    assert.equal(preview.panes[0].trace.count, preview.panes[0].events);
-    assert.ok(preview.panes[1].trace.count < preview.panes[1].events);
+    const threshold = (await content.panes[1].reading).events;
+    assert.ok((await content.panes[0].reading).events < threshold);
+    const sent = await sentTraces(content, null, threshold);
+    assert.deepStrictEqual(sent.map((m) => [m.index, m.preview]), [[0, false], [1, true], [1, false]]);
+    assert.ok(sent[1].pane.trace.count < sent[1].events);
+    assert.equal(sent[2].pane.trace.count, sent[2].events);
   });
 
-  test('a report: its eager and compiled traces, previewed and loaded in the same order', async () => {
+  test('a full trace in parts: its rows in \'rows\' messages, the last ones in its \'trace\'; put together, the model', async () => {
+    const path = join(FIXTURES, 'mlp-default.trace.json');
+    const model = await scanTraceFile(path);
+    const sent = await sentMessages(await readTimelineSource({ kind: 'traces', tracePaths: [path] }), null, 0, 300);
+    assert.deepStrictEqual(sent.map((m) => m.type === 'rows' ? `rows ${m.from}` : `${m.preview ? 'preview' : 'trace'} from ${m.from}`),
+      ['preview from 0', ...Array.from({ length: Math.ceil(model.count / 300) - 1 }, (_, k) => `rows ${k * 300}`), `trace from ${Math.floor((model.count - 1) / 300) * 300}`]);
+    const columns = emptyColumns(model.count);
+    for (const m of sent) {
+      if (m.type === 'rows') assert.ok(putRows(columns, m.from, m.rows) && m.count === model.count);
+      else if (m.type === 'trace' && !m.preview) assert.ok(putRows(columns, m.from, m.pane.trace) && m.pane.trace.count === model.count);
+    }
+    const last = sent.at(-1)!;
+    assert.ok(last.type === 'trace');
+    assert.deepStrictEqual({ ...last.pane.trace, ...columns }, model);
+  });
+
+  test('each trace is sent as soon as it is read: the first before the second is read', async () => {
+    const source = { kind: 'traces' as const, tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'mlp-default.trace.json')] };
+    const content = await readTimelineSource(source);
+    const order: string[] = [];
+    content.panes.forEach((pane, p) => void pane.reading.then(() => order.push(`read ${p}`)));
+    await sendTraces(content, null, async (m) => { if (m.type === 'trace') order.push(`sent ${m.index}`); });
+    assert.deepStrictEqual(order, ['read 0', 'sent 0', 'read 1', 'sent 1']);
+  });
+
+  test('a trace that cannot be read: the panes before it are sent, then the error', async () => {
+    const source = { kind: 'traces' as const, tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'no-such.trace.json'), join(FIXTURES, 'mlp-default.trace.json')] };
+    const content = await readTimelineSource(source);
+    const sent: number[] = [];
+    await assert.rejects(sendTraces(content, null, async (m) => { if (m.type === 'trace') sent.push(m.index); }), /no-such/);
+    assert.deepStrictEqual(sent, [0]);
+  });
+
+  test('a report: its eager and compiled traces, previewed and sent whole in the same order', async () => {
     // the report with the CPU traces it was written with (kept in fixtures/traces) beside it
     const dir = mkdtempSync(join(tmpdir(), 'compile-lens-window-'));
     copyFileSync(join(__dirname, '..', 'fixtures', 'reports', 'graphbreak-cpu', 'report.json'), join(dir, 'report.json'));
     for (const mode of ['eager', 'default']) copyFileSync(join(FIXTURES, `cpu-graphbreak-${mode}.trace.json`), join(dir, `${mode}.trace.json`));
     const content = await readTimelineSource({ kind: 'report', reportPath: join(dir, 'report.json') });
+    const sent = await sentTraces(content, { step: 1, domain: null }, 0);
     rmSync(dir, { recursive: true });
-    const preview = previewMessage(content, { step: 1, domain: null }, 0);
-    const load = loadMessage(content);
-    assert.ok(preview?.type === 'preview' && load.type === 'load');
-    assert.deepStrictEqual(preview.panes.map((p) => p.label), ['eager', 'default']);
-    assert.deepStrictEqual(load.panes.map((p) => p.label), ['eager', 'default']);
+    assert.deepStrictEqual(sent.map((m) => [m.pane.label, m.preview]), [['eager', true], ['default', true], ['eager', false], ['default', false]]);
     assert.ok(content.report);
-    assert.deepStrictEqual(reportMessage(content), { type: 'report', title: content.title, source: content.source, report: content.report });
+    assert.deepStrictEqual(reportMessage(content), { type: 'report', title: content.title, source: content.source, report: content.report, traces: 2 });
   });
 });

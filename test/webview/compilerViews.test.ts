@@ -10,7 +10,7 @@ import type { TimelinePane } from '../../extension/shared/protocol.ts';
 import { TERMS } from '../../extension/present/glossary.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
-import { errorsOf, launchBrowser, openWebview, post, record, slicePoint } from './harness.ts';
+import { errorsOf, launchBrowser, openWebview, post, postPanes, record, slicePoint } from './harness.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const ARTIFACTS = join(__dirname, '..', '..', 'test-results');
@@ -24,8 +24,8 @@ async function openReport(reportDir: string, panes: [string, string][]): Promise
   const models: TimelinePane[] = await Promise.all(panes.map(async ([label, file]) => ({ label, trace: await scanTraceFile(join(FIXTURES, file)) })));
   const page = await openWebview(browser);
   const source = { kind: 'report' as const, reportPath: `/r/${reportDir}/report.json` };
-  await post(page, { type: 'report', title: reportDir, source, report });
-  await post(page, { type: 'load', title: reportDir, source, panes: models });
+  await post(page, { type: 'report', title: reportDir, source, report, traces: models.length });
+  await postPanes(page, reportDir, source, models);
   return page;
 }
 

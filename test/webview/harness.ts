@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { HostToWebview, TimelineSource, WebviewToHost } from '../../extension/shared/protocol.ts';
-import { loadMessage, reportMessage, type TimelineContent } from '../../extension/present/timelineContent.ts';
+import type { HostToWebview, TimelinePane, TimelineSource, WebviewToHost } from '../../extension/shared/protocol.ts';
+import { reportMessage, sendTraces, type TimelineContent } from '../../extension/present/timelineContent.ts';
 import { renderWebviewHtml } from '../../extension/editor/webviewHtml.ts';
 
 const ROOT = join(__dirname, '..', '..');
@@ -54,18 +54,28 @@ export const errorsOf = (page: Page): string[] => pageErrors.get(page) ?? [];
 
 export const record = (page: Page): Promise<PageRecord> => page.evaluate(() => (window as unknown as { __record: PageRecord }).__record);
 
-/** Posts what the host sends for a timeline it read: a report's 'report' first, then the 'load' of its traces. */
+/** Posts what the host sends for a timeline it read: a report's 'report' first, then each trace in a 'trace'. */
 export async function postTimeline(page: Page, content: TimelineContent): Promise<void> {
   const report = reportMessage(content);
   if (report) await post(page, report);
-  await post(page, loadMessage(content));
+  await sendTraces(content, null, (message) => post(page, message));
 }
 
-/** Posts a host message into the page, as VS Code would; a preview or load: waits until it is shown and drawn. */
+/** What the host sends for traces it sends whole: a 'trace' for each pane, in order. */
+export const traceMessages = (title: string, source: TimelineSource, panes: TimelinePane[]): HostToWebview[] =>
+  panes.map((pane, index) => ({ type: 'trace', title, source, index, panes: panes.length, pane, events: pane.trace.count, preview: false, from: 0 }));
+
+/** Posts the 'trace' of each pane, sent whole, each shown and drawn before the next. */
+export async function postPanes(page: Page, title: string, source: TimelineSource, panes: TimelinePane[]): Promise<void> {
+  for (const message of traceMessages(title, source, panes)) await post(page, message);
+}
+
+/** Posts a host message into the page, as VS Code would; a report waits until its title shows, a trace until it is shown and drawn. */
 export async function post(page: Page, message: HostToWebview): Promise<void> {
   const shown = await page.evaluate(() => (window as unknown as { __timelineDebug?: { shown: number } }).__timelineDebug?.shown ?? 0);
   await page.evaluate((m) => window.postMessage(m, '*'), message);
-  if (message.type !== 'load' && message.type !== 'preview') return;
+  if (message.type === 'report') await page.waitForFunction((title) => document.querySelector('h1')?.textContent === title, message.title);
+  if (message.type !== 'trace') return;
   await page.waitForFunction((before) => ((window as unknown as { __timelineDebug?: { shown: number } }).__timelineDebug?.shown ?? 0) > before, shown);
   // the frame the message scheduled runs before an animation-frame callback asked for after it
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
@@ -84,9 +94,9 @@ export interface TimelineDebug {
   frameTimes: number[];
   comparisons: { before: string; after: string; rows: { metric: string; before: number; after: number }[] }[];
   framesDrawn: number;
-  /** a preview is shown (the full load has not come yet) */
+  /** a trace is still to come, or a pane shows only its preview */
   partial: boolean;
-  /** preview and load messages shown so far */
+  /** trace messages shown so far */
   shown: number;
   timings: { scriptStart: number; message: number; built: number; firstDraw: number; complete: number };
 }

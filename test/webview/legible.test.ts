@@ -24,8 +24,7 @@ async function openReport(name: string): Promise<Page> {
   const page = await openWebview(browser, { width: 560, height: 900 });
   const reportPath = join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json');
   const source = { kind: 'report' as const, reportPath };
-  await post(page, { type: 'report', title: name, source, report: JSON.parse(readFileSync(reportPath, 'utf8')) });
-  await post(page, { type: 'load', title: name, source, panes: [] });
+  await post(page, { type: 'report', title: name, source, report: JSON.parse(readFileSync(reportPath, 'utf8')), traces: 0 });
   await page.evaluate(LEGIBLE);
   return page;
 }

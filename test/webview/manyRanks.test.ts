@@ -5,11 +5,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import type { HostToWebview } from '../../extension/shared/protocol.ts';
 import type { RankEntry } from '../../extension/shared/report.ts';
-import { loadMessage } from '../../extension/present/timelineContent.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { debug, errorsOf, launchBrowser, openWebview, post, postTimeline } from './harness.ts';
+import { sentTraces } from '../sentTraces.ts';
+import { debug, errorsOf, launchBrowser, openWebview, postPanes, postTimeline } from './harness.ts';
 
 const REPORT = path.resolve(__dirname, '../fixtures/reports/ddp-ranks-cpu/report.json');
 const STRAGGLER = path.resolve(__dirname, '../fixtures/traces/ranks/straggler');
@@ -53,16 +52,15 @@ describe('many ranks', () => {
   });
 
   test('12 ranks: the 4 slowest and 4 fastest drawn, slowest first; "Show all 12 ranks" draws the others', async () => {
-    const two = loadMessage(await readTimelineSource({ kind: 'ranks', tracePaths: ['rank0', 'rank1'].map((r) => path.join(STRAGGLER, `${r}.trace.json`)) }));
-    assert.ok(two.type === 'load');
+    const content = await readTimelineSource({ kind: 'ranks', tracePaths: ['rank0', 'rank1'].map((r) => path.join(STRAGGLER, `${r}.trace.json`)) });
+    const two = (await sentTraces(content)).map((m) => m.pane);
     // even ranks are the fixture's rank 0, odd ones its straggler rank 1 (more work per step)
     const panes = Array.from({ length: 12 }, (_, k) => {
-      const pane = two.panes[k % 2]!;
+      const pane = two[k % 2]!;
       return { ...pane, label: `rank ${k}`, rank: { ...pane.rank!, rank: k, worldSize: 12 } };
     });
-    const message: HostToWebview = { ...two, panes };
     const page = await openWebview(browser);
-    await post(page, message);
+    await postPanes(page, content.title, content.source, panes);
     const labels = async (): Promise<string[]> => page.locator('.pane-label').evaluateAll((ls) => ls.map((l) => l.textContent!.split(' — ')[0]!));
     assert.deepEqual(await labels(), ['rank 1', 'rank 3', 'rank 5', 'rank 7', 'rank 4', 'rank 6', 'rank 8', 'rank 10']);
     assert.equal((await debug(page)).panes.length, 8, 'the hidden ranks are not built into timelines');
@@ -81,11 +79,11 @@ describe('many ranks', () => {
   });
 
   test('8 ranks or fewer: every rank, in rank order, as before', async () => {
-    const two = loadMessage(await readTimelineSource({ kind: 'ranks', tracePaths: ['rank0', 'rank1'].map((r) => path.join(STRAGGLER, `${r}.trace.json`)) }));
-    assert.ok(two.type === 'load');
-    const panes = Array.from({ length: 8 }, (_, k) => ({ ...two.panes[k % 2]!, label: `rank ${k}`, rank: { ...two.panes[k % 2]!.rank!, rank: k, worldSize: 8 } }));
+    const content = await readTimelineSource({ kind: 'ranks', tracePaths: ['rank0', 'rank1'].map((r) => path.join(STRAGGLER, `${r}.trace.json`)) });
+    const two = (await sentTraces(content)).map((m) => m.pane);
+    const panes = Array.from({ length: 8 }, (_, k) => ({ ...two[k % 2]!, label: `rank ${k}`, rank: { ...two[k % 2]!.rank!, rank: k, worldSize: 8 } }));
     const page = await openWebview(browser);
-    await post(page, { ...two, panes });
+    await postPanes(page, content.title, content.source, panes);
     assert.deepEqual(await page.locator('.pane-label').evaluateAll((ls) => ls.map((l) => l.textContent!.split(' — ')[0]!)), panes.map((p) => p.label));
     assert.equal(await page.locator('.rank-order, button.show-all-ranks').count(), 0);
     await page.close();

@@ -5,24 +5,27 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { HostToWebview, TimelinePane } from '../../extension/shared/protocol.ts';
-import { loadMessage } from '../../extension/present/timelineContent.ts';
+import type { TimelinePane, TimelineSource } from '../../extension/shared/protocol.ts';
 import { paneOffsets, rankAlignment } from '../../extension/shared/trace/ranks.ts';
 import { rankStepTable, type RankStepTable } from '../../extension/shared/trace/rankSteps.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { errorsOf, launchBrowser, openWebview, post, record, slicePoint } from './harness.ts';
+import { sentTraces } from '../sentTraces.ts';
+import { errorsOf, launchBrowser, openWebview, postPanes, record, slicePoint } from './harness.ts';
 
 const STRAGGLER = path.resolve(__dirname, '../fixtures/traces/ranks/straggler');
 let browser: Browser;
 before(async () => { browser = await launchBrowser(); });
 after(async () => { await browser.close(); });
 
-/** The host's load message for the straggler job's two ranks. */
-async function rankLoad(): Promise<Extract<HostToWebview, { type: 'load' }>> {
-  const message = loadMessage(await readTimelineSource({ kind: 'ranks', tracePaths: ['rank0', 'rank1'].map((r) => path.join(STRAGGLER, `${r}.trace.json`)) }));
-  assert.ok(message.type === 'load');
-  return message;
+interface Sent { title: string; source: TimelineSource; panes: TimelinePane[] }
+
+/** The panes the host sends for the straggler job's two ranks. */
+async function rankLoad(): Promise<Sent> {
+  const content = await readTimelineSource({ kind: 'ranks', tracePaths: ['rank0', 'rank1'].map((r) => path.join(STRAGGLER, `${r}.trace.json`)) });
+  return { title: content.title, source: content.source, panes: (await sentTraces(content)).map((m) => m.pane) };
 }
+
+const post = (page: Page, sent: Sent): Promise<void> => postPanes(page, sent.title, sent.source, sent.panes);
 
 interface RanksDebug { alignment: string; offsets: number[]; table: RankStepTable | null }
 const ranksDebug = (page: Page): Promise<RanksDebug | null> => page.evaluate(() => (window as unknown as { __timelineDebug: { ranks: RanksDebug | null } }).__timelineDebug.ranks);

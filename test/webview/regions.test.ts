@@ -160,8 +160,7 @@ describe('script regions in the report panel', () => {
     const page = await openWebview(browser);
     const { report } = await loadReport(join(ROOT, 'test', 'fixtures', 'reports', 'graphbreak-cpu', 'report.json'));
     const source = { kind: 'report' as const, reportPath: '/r.json' };
-    await post(page, { type: 'report', title: 't', source, report });
-    await post(page, { type: 'load', title: 't', source, panes: [] });
+    await post(page, { type: 'report', title: 't', source, report, traces: 0 });
     assert.equal(await page.locator('section.regions').count(), 0);
     assert.equal(await page.locator('section.report').count(), 1);
     assert.equal(await page.locator('section.report table.modes').count(), 1);

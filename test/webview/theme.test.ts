@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
-import { launchBrowser, openWebview, post, tracesSource } from './harness.ts';
+import { launchBrowser, openWebview, postPanes, tracesSource } from './harness.ts';
 
 let browser: Browser;
 before(async () => { browser = await launchBrowser(); });
@@ -37,7 +37,7 @@ function assertColour(actual: number[], expected: number[]): void {
 test('generated kernels are painted in the theme\'s colour and repainted when the theme changes', async () => {
   const page = await openWebview(browser);
   const model = await scanTraceFile(join(__dirname, '..', 'fixtures', 'traces', 'mlp-default.trace.json'));
-  await post(page, { type: 'load', title: 'mlp', source: tracesSource('d'), panes: [{ label: 'default', trace: model }] });
+  await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
   assertColour(await kernelPixel(page, 'vscode-light', 'rgb(10, 120, 30)'), [10, 120, 30]);
   assertColour(await kernelPixel(page, 'vscode-dark', 'rgb(60, 200, 90)'), [60, 200, 90]);
   assertColour(await kernelPixel(page, 'vscode-high-contrast', 'rgb(0, 255, 0)'), [0, 255, 0]);

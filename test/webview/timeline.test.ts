@@ -5,14 +5,16 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { HostToWebview, TimelineSource } from '../../extension/shared/protocol.ts';
+import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { scanTraceBytes } from '../../extension/shared/trace/byteScanner.ts';
 import { compareTraces } from '../../extension/shared/trace/compare.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
-import { debug, errorsOf, launchBrowser, openWebview, post, record, slicePoint, tracesSource, type TimelineDebug } from './harness.ts';
+import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import { sentMessages } from '../sentTraces.ts';
+import { debug, errorsOf, launchBrowser, openWebview, post, postPanes, record, slicePoint, tracesSource, type TimelineDebug } from './harness.ts';
 
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
 let browser: Browser;
@@ -23,7 +25,7 @@ describe('timeline webview', () => {
   test('says ready, draws every pane\'s tracks, no CSP violation, no page error', async () => {
     const page = await openWebview(browser);
     const [eager, compiled] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-default.trace.json'))]);
-    await post(page, { type: 'load', title: 'mlp', source: tracesSource('e', 'd'), panes: [{ label: 'eager', trace: eager }, { label: 'default', trace: compiled }] });
+    await postPanes(page, 'mlp', tracesSource('e', 'd'), [{ label: 'eager', trace: eager }, { label: 'default', trace: compiled }]);
     const d = await debug(page);
     assert.deepEqual(d.panes.map((p) => [p.label, p.events, p.tracks]), [['eager', eager.count, eager.tracks.length], ['default', compiled.count, compiled.tracks.length]]);
     for (const pane of d.panes) assert.ok(pane.rects > 20 && pane.rows > 10, `${pane.label} drew ${pane.rects} rects in ${pane.rows} rows`);
@@ -37,7 +39,7 @@ describe('timeline webview', () => {
   test('hover shows a tooltip; clicking a kernel shows its args and highlights its launch', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
-    await post(page, { type: 'load', title: 'mlp', source: tracesSource('d'), panes: [{ label: 'default', trace: model }] });
+    await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
     const kernel = 'triton_poi_fused_addmm_relu_0';
     const point = await slicePoint(page, 0, kernel, 0, true);
     await page.mouse.move(point.x, point.y);
@@ -61,7 +63,7 @@ describe('timeline webview', () => {
   test('selecting a cudaGraphLaunch highlights every kernel of its replay', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-reduce-overhead.trace.json'));
-    await post(page, { type: 'load', title: 'ro', source: tracesSource('r'), panes: [{ label: 'reduce-overhead', trace: model }] });
+    await postPanes(page, 'ro', tracesSource('r'), [{ label: 'reduce-overhead', trace: model }]);
     await page.keyboard.press('0'); // fit all: the launch may sit before the aligned step
     await page.waitForFunction(() => (window as unknown as { __timelineDebug: { framesDrawn: number } }).__timelineDebug.framesDrawn > 1);
     const point = await slicePoint(page, 0, 'cudaGraphLaunch', 1);
@@ -78,7 +80,7 @@ describe('timeline webview', () => {
   test('compare table numbers equal compareTraces', async () => {
     const page = await openWebview(browser);
     const [eager, ro] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-reduce-overhead.trace.json'))]);
-    await post(page, { type: 'load', title: 'cmp', source: tracesSource('e', 'r'), panes: [{ label: 'eager', trace: eager }, { label: 'reduce-overhead', trace: ro }] });
+    await postPanes(page, 'cmp', tracesSource('e', 'r'), [{ label: 'eager', trace: eager }, { label: 'reduce-overhead', trace: ro }]);
     // a metric both traces have none of is left out (GPU metrics on a CPU trace, CUDA-graph replays of eager)
     const expected = compareTraces(eager, ro).rows.filter((r) => r.before !== 0 || r.after !== 0);
     const cells = await page.locator('.compare-table tr[data-metric]').evaluateAll((rows) => rows.map((row) => ({
@@ -93,8 +95,8 @@ describe('timeline webview', () => {
   test('view state (zoom, search, selection) survives a hide/show reload', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
-    const message = { type: 'load' as const, title: 'mlp', source: tracesSource('e'), panes: [{ label: 'eager', trace: model }] };
-    await post(page, message);
+    const source = tracesSource('e');
+    await postPanes(page, 'mlp', source, [{ label: 'eager', trace: model }]);
     const point = await slicePoint(page, 0, 'aten::addmm');
     await page.mouse.click(point.x, point.y);
     await page.locator('.panes').focus();
@@ -103,12 +105,12 @@ describe('timeline webview', () => {
     await page.waitForFunction(() => (window as unknown as { __timelineDebug: { domain: number[] } }).__timelineDebug.domain[1] - (window as unknown as { __timelineDebug: { domain: number[] } }).__timelineDebug.domain[0] < 300);
     const beforeReload = await debug(page);
     await page.reload();
-    await post(page, message);
+    await postPanes(page, 'mlp', source, [{ label: 'eager', trace: model }]);
     const afterReload = await debug(page);
     assert.deepEqual(afterReload.domain.map((v) => v.toFixed(3)), beforeReload.domain.map((v) => v.toFixed(3)));
     assert.equal(afterReload.selected?.name, 'aten::addmm');
     const state = await page.evaluate(() => JSON.parse(localStorage.getItem('state') ?? 'null') as { source: unknown });
-    assert.deepEqual(state.source, message.source, 'source kept for the serializer');
+    assert.deepEqual(state.source, source, 'source kept for the serializer');
     await page.close();
   });
 
@@ -116,8 +118,8 @@ describe('timeline webview', () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
     const source = { kind: 'report' as const, reportPath: '/r/report.json' };
-    await post(page, { type: 'report', title: 'report', source, report: sampleReport('/work/demo.py') });
-    await post(page, { type: 'load', title: 'report', source, panes: [{ label: 'eager', trace: model }] });
+    await post(page, { type: 'report', title: 'report', source, report: sampleReport('/work/demo.py'), traces: 1 });
+    await postPanes(page, 'report', source, [{ label: 'eager', trace: model }]);
     const header = await page.locator('.report').innerText();
     assert.match(header, /0\.36×/);
     assert.match(header, /ratios varied 4% between rounds/);
@@ -132,18 +134,16 @@ describe('timeline webview', () => {
 });
 
 /** What the host sends first for big traces: each pane cut to the slices around `view`, with its full count. */
-function previewMessage(source: TimelineSource, panes: { label: string; model: TraceModel }[], view: FirstView | null): HostToWebview {
-  return {
-    type: 'preview', title: 'big', source,
-    panes: panes.map(({ label, model }) => {
-      const [from, to] = viewWindow(model.steps, view)!;
-      return { label, trace: sliceWindow(model, from, to), events: model.count };
-    }),
-  };
+async function postPreviews(page: Page, source: TimelineSource, panes: { label: string; model: TraceModel }[], view: FirstView | null): Promise<void> {
+  for (const [index, { label, model }] of panes.entries()) {
+    const [from, to] = viewWindow(model.steps, view)!;
+    await post(page, { type: 'trace', title: 'big', source, index, panes: panes.length, pane: { label, trace: sliceWindow(model, from, to) }, events: model.count, preview: true, from: 0 });
+  }
 }
 
-const loadMessage = (source: TimelineSource, panes: { label: string; model: TraceModel }[]): HostToWebview =>
-  ({ type: 'load', title: 'big', source, panes: panes.map(({ label, model }) => ({ label, trace: model })) });
+/** What the host sends then: each pane's full trace. */
+const postFull = (page: Page, source: TimelineSource, panes: { label: string; model: TraceModel }[]): Promise<void> =>
+  postPanes(page, 'big', source, panes.map(({ label, model }) => ({ label, trace: model })));
 
 const domainWidth = (d: TimelineDebug): number => d.domain[1] - d.domain[0];
 
@@ -163,8 +163,7 @@ describe('a big trace: preview first, then the full load', () => {
     const page = await openWebview(browser);
     const [eager, compiled] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-default.trace.json'))]);
     const panes = [{ label: 'eager', model: eager }, { label: 'default', model: compiled }];
-    const preview = previewMessage(tracesSource('e', 'd'), panes, null);
-    await post(page, preview);
+    await postPreviews(page, tracesSource('e', 'd'), panes, null);
     const d = await debug(page);
     assert.equal(d.partial, true);
     assert.ok(d.framesDrawn > 0);
@@ -198,7 +197,7 @@ describe('a big trace: preview first, then the full load', () => {
     const [eager, compiled] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-default.trace.json'))]);
     const panes = [{ label: 'eager', model: eager }, { label: 'default', model: compiled }];
     const source = tracesSource('e', 'd');
-    await post(page, previewMessage(source, panes, null));
+    await postPreviews(page, source, panes, null);
 
     const kernel = 'triton_poi_fused_addmm_relu_0';
     await page.locator('canvas').nth(1).scrollIntoViewIfNeeded();
@@ -218,7 +217,7 @@ describe('a big trace: preview first, then the full load', () => {
       const tick = () => { seen.push(window.__timelineDebug.domain.slice()); if (!window.__stopDomains) requestAnimationFrame(tick); };
       requestAnimationFrame(tick);
     })()`);
-    await post(page, loadMessage(source, panes));
+    await postFull(page, source, panes);
     await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
     const domains = await page.evaluate(`(() => { window.__stopDomains = true; return window.__domains; })()`) as number[][];
     const after = await debug(page);
@@ -260,12 +259,32 @@ describe('a big trace: preview first, then the full load', () => {
   test('a single load: complete equals built, never partial', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
-    await post(page, loadMessage(tracesSource('d'), [{ label: 'default', model }]));
+    await postFull(page, tracesSource('d'), [{ label: 'default', model }]);
     const d = await debug(page);
     assert.equal(d.partial, false);
     assert.ok(d.timings.built > 0);
     assert.equal(d.timings.complete, d.timings.built);
     assert.equal(await page.locator('.pane-label').innerText(), `default — ${model.count.toLocaleString('en-US')} events, ${model.steps.length} steps`);
+    await page.close();
+  });
+
+  test('a full trace in parts (\'rows\' messages, then its \'trace\'): drawn whole, every slice where it is', async () => {
+    const page = await openWebview(browser);
+    const path = fixture('mlp-default.trace.json');
+    const model = await scanTraceFile(path);
+    for (const message of await sentMessages(await readTimelineSource({ kind: 'traces', tracePaths: [path] }), null, 0, 300)) await post(page, message);
+    const d = await debug(page);
+    assert.deepEqual([d.partial, d.shown, d.panes[0].events], [false, 2, model.count]);
+    const kernel = 'triton_poi_fused_addmm_relu_0';
+    const point = await slicePoint(page, 0, kernel, 0, true);
+    await page.mouse.click(point.x, point.y);
+    assert.equal((await debug(page)).selected?.name, kernel);
+    // a part missing: said, not drawn from columns with holes
+    const sent = await sentMessages(await readTimelineSource({ kind: 'traces', tracePaths: [path] }), null, Infinity, 300);
+    for (const message of sent.filter((m) => !(m.type === 'rows' && m.from === 300))) await page.evaluate((m) => window.postMessage(m, '*'), message);
+    await page.locator('p.error').waitFor();
+    assert.match(await page.locator('p.error').innerText(), /rows missing/);
+    assert.deepEqual(errorsOf(page), []);
     await page.close();
   });
 
@@ -275,7 +294,7 @@ describe('a big trace: preview first, then the full load', () => {
     const source = tracesSource('d');
     const panes = [{ label: 'default', model }];
     assert.deepEqual((await record(page)).posted[0], { type: 'ready', view: null });
-    await post(page, loadMessage(source, panes));
+    await postFull(page, source, panes);
     const point = await slicePoint(page, 0, 'aten::addmm');
     await page.mouse.click(point.x, point.y);
     const before = await zoomIn(page, 3);
@@ -285,7 +304,7 @@ describe('a big trace: preview first, then the full load', () => {
     const ready = (await record(page)).posted[0];
     assert.deepEqual(ready, { type: 'ready', view: { step: 0, domain: before.domain } });
     assert.ok(ready.type === 'ready' && ready.view);
-    await post(page, previewMessage(source, panes, ready.view));
+    await postPreviews(page, source, panes, ready.view);
     const preview = await debug(page);
     assert.equal(preview.partial, true);
     assert.ok(preview.panes[0].events < model.count);
@@ -295,7 +314,7 @@ describe('a big trace: preview first, then the full load', () => {
     const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('state') ?? 'null') as { view: { selected: { pane: number; slice: number } | null } });
     assert.equal(saved.view.selected?.slice, before.selected?.slice, 'the selection is kept while the preview shows');
 
-    await post(page, loadMessage(source, panes));
+    await postFull(page, source, panes);
     const after = await debug(page);
     assert.equal(after.partial, false);
     assert.deepEqual(after.domain, before.domain);
@@ -327,8 +346,8 @@ describe('webview security', () => {
     report.target.name = HOSTILE[0];
     report.recommendation.reason = HOSTILE[1];
     const source = { kind: 'report' as const, reportPath: HOSTILE[4] };
-    await post(page, { type: 'report', title: HOSTILE[3], source, report });
-    await post(page, { type: 'load', title: HOSTILE[3], source, panes: [{ label: HOSTILE[1], trace: model }, { label: HOSTILE[5], trace: model }] });
+    await post(page, { type: 'report', title: HOSTILE[3], source, report, traces: 2 });
+    await postPanes(page, HOSTILE[3], source, [{ label: HOSTILE[1], trace: model }, { label: HOSTILE[5], trace: model }]);
     await page.locator('.panes').focus();
     await page.keyboard.press('0');
     for (let k = 0; k < HOSTILE.length; k++) {

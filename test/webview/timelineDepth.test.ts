@@ -12,7 +12,7 @@ import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { summarizeRange } from '../../extension/shared/trace/rangeSummary.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
-import { debug, errorsOf, launchBrowser, openWebview, post, record, slicePoint, tracesSource } from './harness.ts';
+import { debug, errorsOf, launchBrowser, openWebview, post, postPanes, record, slicePoint, tracesSource } from './harness.ts';
 
 const fixtures = join(__dirname, '..', 'fixtures');
 const fixture = (name: string): string => join(fixtures, 'traces', name);
@@ -73,7 +73,7 @@ describe('timeline depth', () => {
   test('shift+drag across the eager pane: its table is rangeSummary\'s, and eager vs compiled side by side; sortable by keyboard', async () => {
     const page = await openWebview(browser);
     const [eager, compiled] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-default.trace.json'))]);
-    await post(page, { type: 'load', title: 'mlp', source: tracesSource('e', 'd'), panes: [{ label: 'eager', trace: eager }, { label: 'default', trace: compiled }] });
+    await postPanes(page, 'mlp', tracesSource('e', 'd'), [{ label: 'eager', trace: eager }, { label: 'default', trace: compiled }]);
     // across most of the step the view opens at
     await dragRange(page, 0, 0.16, 0.98);
     const d = await debug(page);
@@ -138,11 +138,11 @@ describe('timeline depth', () => {
     const eager = await scanTraceFile(fixture('mlp-eager.trace.json'));
     const cut = (model: TraceModel): TraceModel => { const [from, to] = viewWindow(model.steps, null)!; return sliceWindow(model, from, to); };
     const source = tracesSource('e');
-    await post(page, { type: 'preview', title: 'big', source, panes: [{ label: 'eager', trace: cut(eager), events: eager.count }] });
+    await post(page, { type: 'trace', title: 'big', source, index: 0, panes: 1, pane: { label: 'eager', trace: cut(eager) }, events: eager.count, preview: true, from: 0 });
     await dragRange(page, 0, 0.2, 0.95);
     assert.match(await page.locator('.range-box').innerText(), /Only the slices around the first view are loaded yet/);
     const range = (await debug(page)).range!;
-    await post(page, { type: 'load', title: 'big', source, panes: [{ label: 'eager', trace: eager }] });
+    await postPanes(page, 'big', source, [{ label: 'eager', trace: eager }]);
     const d = await debug(page);
     assert.deepEqual(d.range, range);
     assert.doesNotMatch(await page.locator('.range-box').innerText(), /Only the slices/);
@@ -155,7 +155,7 @@ describe('timeline depth', () => {
   test('a cudaGraphLaunch draws arrows to its replay; following one selects the kernel, whose arrow comes back', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-reduce-overhead.trace.json'));
-    await post(page, { type: 'load', title: 'ro', source: tracesSource('r'), panes: [{ label: 'reduce-overhead', trace: model }] });
+    await postPanes(page, 'ro', tracesSource('r'), [{ label: 'reduce-overhead', trace: model }]);
     await page.keyboard.press('0');
     await page.waitForFunction(() => (window as unknown as { __timelineDebug: { framesDrawn: number } }).__timelineDebug.framesDrawn > 1);
     const point = await slicePoint(page, 0, 'cudaGraphLaunch', 1);
@@ -195,8 +195,8 @@ describe('timeline depth', () => {
     const report = JSON.parse(readFileSync(join(fixtures, 'reports', 'graphbreak-cpu', 'report.json'), 'utf8')) as Report;
     const model = await scanTraceFile(fixture('cpu-graphbreak-default.trace.json'));
     const source = { kind: 'report' as const, reportPath: '/r/graphbreak/report.json' };
-    await post(page, { type: 'report', title: 'graphbreak', source, report });
-    await post(page, { type: 'load', title: 'graphbreak', source, panes: [{ label: 'default', trace: model }] });
+    await post(page, { type: 'report', title: 'graphbreak', source, report, traces: 1 });
+    await postPanes(page, 'graphbreak', source, [{ label: 'default', trace: model }]);
     // found after the first frame
     await page.waitForFunction(() => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks !== null);
     const d0 = await debug(page);

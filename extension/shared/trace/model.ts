@@ -15,6 +15,13 @@ export const enum SliceKind {
   Other = 9,
 }
 
+/** Where the model's last slice ends (µs since the origin; 0 without slices). */
+export function traceEnd(model: Pick<TraceModel, 'count' | 'start' | 'dur'>): number {
+  let end = 0;
+  for (let i = 0; i < model.count; i++) end = Math.max(end, model.start[i] + model.dur[i]);
+  return end;
+}
+
 /** Number of SliceKind values, for tables indexed by kind. */
 export const SLICE_KIND_COUNT = 10;
 

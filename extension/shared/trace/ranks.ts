@@ -1,7 +1,7 @@
 // A distributed job's rank traces on one time axis: which panes are ranks, their order, and how their clocks
 // line up. Ranks on one host share its clock, so their absolute timestamps are comparable to the microsecond;
 // across hosts they are not (NTP skew is milliseconds), so each rank is then aligned at its own step start.
-import type { TraceModel } from './model.ts';
+import { traceEnd, type TraceModel } from './model.ts';
 import type { TraceHead } from './traceHead.ts';
 
 export interface RankedTrace {
@@ -62,10 +62,8 @@ function overlapInTime(models: readonly TraceModel[], shiftUs: readonly number[]
   let earliestEnd = Infinity;
   models.forEach((model, p) => {
     if (model.count === 0) return;
-    let end = 0;
-    for (let i = 0; i < model.count; i++) end = Math.max(end, model.start[i] + model.dur[i]);
     latestStart = Math.max(latestStart, shiftUs[p]);
-    earliestEnd = Math.min(earliestEnd, end + shiftUs[p]);
+    earliestEnd = Math.min(earliestEnd, traceEnd(model) + shiftUs[p]);
   });
   return latestStart <= earliestEnd;
 }
