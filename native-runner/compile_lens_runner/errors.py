@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import traceback as tb
 from typing import Any
-from .shapes import RunError
+from .shapes.common import RunError
 
 TRITON_MISSING_TEXT = "Cannot find a working triton installation"
 

@@ -1,26 +1,58 @@
-"""The runner's typed dicts (shapes.py) and report.schema.json name the same keys, and require the same ones: a field
-added to the schema and not to its typed dict (or the reverse) fails here."""
+"""The runner's typed dicts (compile_lens_runner/shapes/) and report.schema.json name the same keys, and require the same
+ones: a field added to the schema and not to its typed dict (or the reverse) fails here."""
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
 from pathlib import Path
 from typing import Any, TypedDict, get_args, get_type_hints
 
 import pytest
 
 from compile_lens_runner import shapes
+from compile_lens_runner.shapes import common, compiler, in_situ, mode, ranks, region, report
 
-SCHEMA = json.loads((Path(shapes.__file__).parent / "report" / "report.schema.json").read_text())
+SCHEMA = json.loads((Path(shapes.__file__).parent.parent / "report" / "report.schema.json").read_text())
 
 # each typed dict and the part of the schema it is
 PARTS = {
-    shapes.Report: "#", shapes.RunError: "#/$defs/error", shapes.SourceLocation: "#/$defs/location",
-    shapes.Timing: "#/$defs/timing", shapes.Recommendation: "#/properties/recommendation",
-    shapes.GraphBreak: "#/$defs/graphBreak", shapes.Recompile: "#/$defs/recompile", shapes.CompilerInsight: "#/$defs/compiler",
-    shapes.ModeResult: "#/$defs/mode", shapes.RegionMeasurement: "#/$defs/regionMeasurement",
-    shapes.RegionCall: "#/$defs/regionCall", shapes.InSituSpeedup: "#/$defs/inSituSpeedup", shapes.RegionInSitu: "#/$defs/inSitu",
-    shapes.Region: "#/$defs/region", shapes.ReportInSitu: "#/properties/inSitu", shapes.RankEntry: "#/$defs/rankEntry",
-    shapes.Divergence: "#/$defs/divergence",
+    common.RunError: "#/$defs/error", common.SourceLocation: "#/$defs/location", common.Timing: "#/$defs/timing",
+    common.Recommendation: "#/properties/recommendation", common.Sides: "#/$defs/sides",
+    common.SlowSides: "#/$defs/mode/properties/speedupInterval/properties/slowHost",
+    common.ProfileWindow: "#/$defs/profileWindow", common.InSituWindow: "#/$defs/inSituWindow",
+    common.HostLoad: "#/$defs/hostLoad", common.LoadAverage: "#/$defs/hostLoad/properties/loadAverage/oneOf/1",
+    compiler.QuickFixEdit: "#/$defs/quickFix/properties/edits/items", compiler.QuickFix: "#/$defs/quickFix",
+    compiler.Explanation: "#/$defs/explanation", compiler.BreakExplanation: "#/$defs/breakExplanation",
+    compiler.BrokeAt: "#/$defs/graphBreak/properties/brokeAt/oneOf/1", compiler.GraphBreak: "#/$defs/graphBreak",
+    compiler.Recompile: "#/$defs/recompile", compiler.RecompileSite: "#/$defs/recompileSite",
+    compiler.CompiledFrame: "#/$defs/compiler/properties/frames/items",
+    compiler.PerfHint: "#/$defs/compiler/properties/perfHints/items", compiler.CudaGraphSkip: "#/$defs/cudaGraphSkip",
+    compiler.CudaGraphStatus: "#/$defs/compiler/properties/cudaGraphs/items", compiler.KernelProvenance: "#/$defs/kernel",
+    compiler.FailedGuard: "#/$defs/compileArtifacts/properties/failedGuards/items",
+    compiler.CompileArtifacts: "#/$defs/compileArtifacts", compiler.CompilePhase: "#/$defs/compilePhase",
+    compiler.CompilerInsight: "#/$defs/compiler",
+    mode.PrecisionSettings: "#/$defs/correctness/properties/precision", mode.Correctness: "#/$defs/correctness",
+    mode.RunEager: "#/$defs/mode/properties/speedupInterval/properties/runEager",
+    mode.SpeedupInterval: "#/$defs/mode/properties/speedupInterval", mode.Fallback: "#/$defs/mode/properties/fallback",
+    mode.ModeResult: "#/$defs/mode", mode.RegionMeasurement: "#/$defs/regionMeasurement",
+    in_situ.InSituRun: "#/$defs/inSituRun", in_situ.PairSpeedup: "#/$defs/inSituSpeedup/properties/perRun/items",
+    in_situ.FastStateSteps: "#/$defs/inSituSpeedup/properties/fastStateSteps/items",
+    in_situ.PairNotUsed: "#/$defs/inSituSpeedup/properties/pairsNotUsed/items",
+    in_situ.SignatureSpeedup: "#/$defs/inSituSpeedup/properties/signatures/items",
+    in_situ.InSituSpeedup: "#/$defs/inSituSpeedup", in_situ.StepWorkSide: "#/$defs/stepWorkSide",
+    in_situ.StepWork: "#/$defs/stepWork", in_situ.CompileFailure: "#/$defs/compileFailure",
+    in_situ.WhatIf: "#/$defs/inSitu/properties/whatIf/items", in_situ.Series: "#/$defs/inSitu/properties/series",
+    in_situ.RegionInSitu: "#/$defs/inSitu", in_situ.ReportInSitu: "#/properties/inSitu",
+    region.RegionCall: "#/$defs/regionCall", region.RegionSignature: "#/$defs/regionSignature",
+    region.SteadyState: "#/$defs/region/properties/steadyState/oneOf/1", region.Replay: "#/$defs/region/properties/replay",
+    region.NoCompiledCode: "#/$defs/region/properties/noCompiledCode/oneOf/1", region.Region: "#/$defs/region",
+    ranks.RankRegion: "#/$defs/rankEntry/properties/regions/items", ranks.RankStack: "#/$defs/rankEntry/properties/stack",
+    ranks.RankEntry: "#/$defs/rankEntry", ranks.Divergence: "#/$defs/divergence", ranks.RankSelf: "#/properties/rank",
+    ranks.LogFile: "#/properties/logs/properties/files/items",
+    ranks.EarlierAttempt: "#/properties/logs/properties/attempts/items", ranks.LogsRead: "#/properties/logs",
+    report.RunnerInfo: "#/properties/runner", report.Environment: "#/properties/environment",
+    report.Target: "#/properties/target", report.Eager: "#/properties/eager", report.Report: "#",
 }
 
 
@@ -28,7 +60,7 @@ def part(pointer: str) -> dict[str, Any]:
     node: Any = SCHEMA
     for key in pointer.removeprefix("#").strip("/").split("/"):
         if key:
-            node = node[key]
+            node = node[int(key)] if isinstance(node, list) else node[key]  # a list: oneOf's alternatives
     return dict(node)
 
 
@@ -57,14 +89,15 @@ def test_a_typed_dict_has_the_keys_and_required_keys_of_its_schema_part(shape: A
 
 
 def test_every_typed_dict_is_checked() -> None:
-    declared = {value for name, value in vars(shapes).items()
-                if isinstance(value, type) and value.__module__ == shapes.__name__ and not name.startswith("_")}
+    modules = [importlib.import_module(f"{shapes.__name__}.{info.name}") for info in pkgutil.iter_modules(shapes.__path__)]
+    declared = {value for module in modules for name, value in vars(module).items()
+                if isinstance(value, type) and value.__module__ == module.__name__ and not name.startswith("_")}
     assert declared == set(PARTS)
 
 
 def test_the_verdicts_and_in_situ_methods_are_the_schema_s() -> None:
-    assert set(get_args(shapes.Verdict)) == set(part("#/properties/recommendation/properties/verdict")["enum"])
-    for shape, pointer in ((shapes.ReportInSitu, "#/properties/inSitu"), (shapes.RegionInSitu, "#/$defs/inSitu")):
+    assert set(get_args(common.Verdict)) == set(part("#/properties/recommendation/properties/verdict")["enum"])
+    for shape, pointer in ((in_situ.ReportInSitu, "#/properties/inSitu"), (in_situ.RegionInSitu, "#/$defs/inSitu")):
         assert set(get_args(get_type_hints(shape)["method"])) == set(part(pointer)["properties"]["method"]["enum"])
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import formats
-from ..shapes import Recommendation
+from ..shapes.common import Recommendation
 
 MIN_USEFUL_SPEEDUP = 1.05
 DECISIVE_SPAN = 2.0

@@ -9,7 +9,7 @@ import platform
 from typing import Any
 
 from .. import __version__
-from ..shapes import RunError
+from ..shapes.common import RunError
 from . import headline
 
 SCHEMA_VERSION = "1.19"

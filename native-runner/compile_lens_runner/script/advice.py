@@ -28,7 +28,7 @@ from ..compiler.failure import headline
 from ..compiler.insight import CUDAGRAPH_MODES
 from ..measure import speedups
 from ..report import advice
-from ..shapes import Recommendation, Verdict
+from ..shapes.common import Recommendation, Verdict
 from .replay import AS_WRITTEN
 
 _NO_VERDICT = "No verdict: "

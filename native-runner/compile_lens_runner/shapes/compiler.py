@@ -1,0 +1,218 @@
+"""What the compiler did (a mode's or a region's `compiler`): graph breaks, recompiles, kernels, compile phases."""
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from .common import SourceLocation
+
+
+class QuickFixEdit(TypedDict):
+    line: int
+    column: int
+    endColumn: int
+    expect: str
+    text: str
+
+
+class _QuickFix(TypedDict):
+    kind: str
+    title: str
+
+
+class QuickFix(_QuickFix, total=False):
+    statement: str
+    comment: str
+    edits: list[QuickFixEdit]
+
+
+class _Explanation(TypedDict):
+    what: str
+    fix: str
+
+
+class Explanation(_Explanation, total=False):
+    quickFix: QuickFix | None
+
+
+class _BreakExplanation(TypedDict):
+    pattern: str
+    what: str
+    fix: str
+
+
+class BreakExplanation(_BreakExplanation, total=False):
+    title: str
+    broke: str | None
+    quickFix: QuickFix | None
+
+
+class BrokeAt(SourceLocation, total=False):
+    library: bool
+
+
+class _GraphBreak(TypedDict):
+    reason: str
+    location: SourceLocation | None
+    userStack: list[SourceLocation]
+
+
+class GraphBreak(_GraphBreak, total=False):
+    hint: str | None
+    gbId: str | None
+    docUrl: str | None
+    compileId: str | None
+    count: int
+    ranks: list[int]
+    brokeAt: BrokeAt | None
+    explanation: BreakExplanation | None
+
+
+class _Recompile(TypedDict):
+    reason: str
+    location: SourceLocation | None
+
+
+class Recompile(_Recompile, total=False):
+    compileId: str | None
+    trigger: str | None
+    inTimedRegion: bool
+    allReasons: list[str]
+    pattern: str
+    hint: str | None
+    explanation: Explanation | None
+    ranks: list[int]
+
+
+class _RecompileSite(TypedDict):
+    pattern: str
+    reason: str
+    count: int
+    location: SourceLocation | None
+
+
+class RecompileSite(_RecompileSite, total=False):
+    compileIds: list[str | None]
+    values: list[str]
+    trigger: str | None
+    inTimedRegion: bool
+    hint: str | None
+    explanation: Explanation | None
+    ranks: list[int]
+
+
+class _CompiledFrame(TypedDict):
+    compileId: str | None
+    seconds: float
+
+
+class CompiledFrame(_CompiledFrame, total=False):
+    function: str | None
+    location: SourceLocation | None
+
+
+class _PerfHint(TypedDict):
+    kind: str
+    what: str
+    message: str
+    location: SourceLocation | None
+
+
+class PerfHint(_PerfHint, total=False):
+    op: str | None
+    fix: str | None
+    compileIds: list[str | None]
+
+
+class _CudaGraphSkip(TypedDict):
+    kind: str
+    what: str
+    cost: str
+
+
+class CudaGraphSkip(_CudaGraphSkip, total=False):
+    fix: str | None
+    location: SourceLocation | None
+    tensors: list[str]
+
+
+class _CudaGraphStatus(TypedDict):
+    compileId: str | None
+    status: str
+
+
+class CudaGraphStatus(_CudaGraphStatus, total=False):
+    reason: str | None
+    explanation: CudaGraphSkip
+    hints: list[CudaGraphSkip]
+
+
+class _KernelProvenance(TypedDict):
+    name: str
+    atenOps: list[str]
+    sourceLines: list[SourceLocation]
+
+
+class KernelProvenance(_KernelProvenance, total=False):
+    compileId: str | None
+    codeLine: int | None
+    usPerStep: float | None
+
+
+class FailedGuard(TypedDict):
+    compileId: str | None
+    reason: str
+    guards: str | None
+    line: int | None
+    guard: str | None
+
+
+class _CompileArtifacts(TypedDict):
+    compileId: str
+    outputCode: str | None
+    guards: str | None
+    fxGraph: str | None
+    failedGuards: list[FailedGuard]
+
+
+class CompileArtifacts(_CompileArtifacts, total=False):
+    guardCount: int | None
+
+
+class _CompilePhase(TypedDict):
+    compileId: str
+    name: str
+    startMs: float
+    durMs: float
+    depth: int
+
+
+class CompilePhase(_CompilePhase, total=False):
+    cache: str
+    cacheHit: bool
+
+
+# Cache lookups by cache (fxGraph, aotAutograd), then by outcome (hit, miss, bypass).
+CacheCounts = dict[str, dict[str, int]]
+
+
+class _CompilerInsight(TypedDict):
+    graphCount: int
+    graphBreaks: list[GraphBreak]
+    recompiles: list[Recompile]
+
+
+class CompilerInsight(_CompilerInsight, total=False):
+    recompileSites: list[RecompileSite]
+    guardCount: int | None
+    compileSeconds: dict[str, float]  # by phase
+    torchTraceLog: str | None
+    compiledFrames: int
+    frames: list[CompiledFrame]
+    cache: CacheCounts
+    perfHints: list[PerfHint]
+    cudaGraphs: list[CudaGraphStatus]
+    kernels: list[KernelProvenance]
+    compileFailures: list[dict[str, Any]]  # the schema leaves their keys open
+    restarts: list[dict[str, Any]]  # {compileId, reason}: the schema leaves their keys open
+    compiles: list[CompileArtifacts]
+    phases: list[CompilePhase]

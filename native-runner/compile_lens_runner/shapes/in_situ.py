@@ -1,0 +1,179 @@
+"""The script's own calls and steps, compiled against eager (report.inSitu, a region's inSitu)."""
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+from .common import HostLoad, InSituWindow, RunError, Sides, SlowSides, SourceLocation
+
+Method = Literal["interleaved", "separate-runs"]
+
+
+class _InSituRun(TypedDict):
+    side: str
+    pair: int
+    status: str
+
+
+class InSituRun(_InSituRun, total=False):
+    file: str | None
+    mode: str | None
+    wallSeconds: float | None
+    error: RunError | None
+    switch: str | None
+
+
+class _PairSpeedup(TypedDict):
+    eagerMs: float
+    compiledMs: float
+    speedup: float
+    steps: int
+
+
+class PairSpeedup(_PairSpeedup, total=False):
+    pair: int
+
+
+class FastStateSteps(TypedDict, total=False):
+    eager: int
+    compiled: int
+
+
+class PairNotUsed(TypedDict):
+    pair: int
+    why: str
+    speedup: float | None
+
+
+class SignatureSpeedup(TypedDict):
+    signature: str
+    eagerMs: float
+    compiledMs: float
+    speedup: float
+    steps: Sides
+    calls: int
+
+
+class _InSituSpeedup(TypedDict):
+    eagerMs: float
+    compiledMs: float
+    speedup: float
+    low: float
+    high: float
+
+
+class InSituSpeedup(_InSituSpeedup, total=False):
+    floorPct: float
+    noisy: bool
+    samples: int
+    perRun: list[PairSpeedup]
+    fastStateSteps: list[FastStateSteps]
+    pairsUsed: list[int]
+    pairsNotUsed: list[PairNotUsed]
+    pairs: int
+    pairRatios: list[float]
+    comparedBy: str
+    signatures: list[SignatureSpeedup]
+    notCompared: list[str]
+    fastStateProbeMs: float
+    fasterProbesMs: list[float]
+    slowHost: SlowSides
+
+
+class StepWorkSide(TypedDict):
+    device: str
+    steps: int
+    workMsPerStep: float
+    kernelsPerStep: float
+    profiledStepMs: float
+    wallMs: float | None
+    wallFrom: str
+    busyPct: float | None
+    launchBound: bool
+
+
+class StepWork(TypedDict):
+    eager: StepWorkSide
+    compiled: StepWorkSide
+    text: str
+
+
+class _CompileFailure(TypedDict):
+    what: str
+    fix: str
+    location: SourceLocation | None
+
+
+class CompileFailure(_CompileFailure, total=False):
+    message: str
+    index: int
+
+
+class WhatIf(TypedDict):
+    mode: str
+    step: InSituSpeedup | None
+    call: InSituSpeedup | None
+    compileSeconds: float | None
+    breakEvenSteps: int | None
+    reason: str | None
+    failure: CompileFailure | None
+
+
+# One call: [ms, stepMs, compiles in the step], interleaved with its call index after.
+InSituPoint = list[Any]
+
+
+class Series(TypedDict):
+    compiled: list[InSituPoint]
+    eager: list[InSituPoint]
+
+
+class _RegionInSitu(TypedDict):
+    pairs: int
+
+
+class RegionInSitu(_RegionInSitu, total=False):
+    method: Method
+    steadySteps: Sides
+    dropped: dict[str, int]  # steps left out, by why
+    compiledCalls: int
+    eagerCalls: int
+    matchedCalls: int
+    unmatched: str | None
+    steadyFromCall: int | None
+    warmupCalls: int
+    step: InSituSpeedup | None
+    call: InSituSpeedup | None
+    lateCompiles: int
+    lateCompileMs: float
+    laterFirstCompiles: int
+    compileSeconds: float | None
+    compileSecondsPerRun: list[float | None]
+    breakEvenSteps: int | None
+    stepsMade: int
+    paysBack: bool | None
+    regionSeconds: Sides | None
+    stepsPerSecond: Sides | None
+    reason: str | None
+    series: Series
+    work: StepWork | None
+    failure: CompileFailure | None
+    whatIf: list[WhatIf]
+    ranks: list[dict[str, Any]]  # {rank, step}: the schema leaves their keys open
+    hostLoad: HostLoad
+    slowestRank: bool
+
+
+class _ReportInSitu(TypedDict):
+    pairs: int
+    order: list[str]
+    runs: list[InSituRun]
+    wallSeconds: dict[str, list[float]] | None  # compiled, eager: per run
+    skipped: str | None
+
+
+class ReportInSitu(_ReportInSitu, total=False):
+    method: Method
+    schedule: dict[str, Any]  # the schema leaves its keys open (described in words)
+    windows: dict[str, InSituWindow] | None  # by side
+    repeatedBecause: str | None
+    stoppedBecause: str | None

@@ -1,0 +1,104 @@
+"""One mode's measurement (report.modes[], a region's measurements[]): its timing, speedup, interval, correctness."""
+from __future__ import annotations
+
+from typing import TypedDict
+
+from .common import RunError, SlowSides, Timing
+from .compiler import CompilerInsight
+
+
+class PrecisionSettings(TypedDict, total=False):
+    cudaMatmulAllowTf32: bool | None
+    cudnnAllowTf32: bool | None
+    float32MatmulPrecision: str | None
+
+
+class _Correctness(TypedDict):
+    ok: bool
+    maxAbsError: float | None
+
+
+class Correctness(_Correctness, total=False):
+    dtype: str | None
+    atol: float | None
+    rtol: float | None
+    message: str | None
+    reference: str
+    referenceNote: str | None
+    eagerRmse: float | None
+    compiledRmse: float | None
+    multiplier: float | None
+    precision: PrecisionSettings
+
+
+class _RunEager(TypedDict):
+    eagerMs: float
+    bestEagerMs: float
+
+
+class RunEager(_RunEager, total=False):
+    compiledMs: float
+    basis: str
+    cpuProbeMinMs: float
+
+
+class _SpeedupInterval(TypedDict):
+    low: float
+    high: float
+
+
+class SpeedupInterval(_SpeedupInterval, total=False):
+    floorPct: float
+    noisySides: list[str]
+    slowHost: SlowSides
+    runEager: RunEager
+
+
+class _Fallback(TypedDict):
+    cause: str | None
+    fix: str | None
+
+
+class Fallback(_Fallback, total=False):
+    eagerFrames: int
+    frameEntries: int
+
+
+class _ModeResult(TypedDict):
+    mode: str
+    status: str
+    error: RunError | None
+    compileSeconds: float | None
+    timing: Timing | None
+    speedup: float | None
+    trace: str | None
+    kernelsPerStep: float | None
+    compiler: CompilerInsight | None
+
+
+class ModeResult(_ModeResult, total=False):
+    speedupEstimator: str
+    speedupInterval: SpeedupInterval
+    speedupMedianRatio: float | None
+    ranCompiled: bool | None
+    fallback: Fallback
+    gpuIdlePct: float | None
+    breakEvenCalls: float | None
+    peakMemoryBytes: int | None
+    eagerTiming: Timing | None
+    outsideGraphsMsPerStep: float | None
+    speedupSpreadPct: float | None
+    speedupIqrPct: float | None
+    discardedTimings: list[Timing]
+    correctness: Correctness
+    compilerError: RunError | None
+    scriptExitCode: int
+
+
+class RegionMeasurement(ModeResult, total=False):
+    signature: str
+    why: str
+    measures: str
+    eagerTrace: str | None
+    eagerKernelsPerStep: float | None
+    eagerGpuIdlePct: float | None

@@ -1,0 +1,109 @@
+"""A torchrun job's ranks (report.ranks[], report.divergence[], a rank's own report.rank) and the logs `inspect` read."""
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from .common import ProfileWindow, RunError, SourceLocation
+from .compiler import CacheCounts
+from .region import SteadyState
+
+
+class _RankRegion(TypedDict):
+    id: str
+    name: str
+    callCount: int
+
+
+class RankRegion(_RankRegion, total=False):
+    steadyState: SteadyState | None
+
+
+class RankStack(TypedDict, total=False):
+    waitingIn: str | None
+    location: SourceLocation | None
+
+
+class _RankEntry(TypedDict):
+    rank: int
+
+
+class RankEntry(_RankEntry, total=False):
+    trace: str | None
+    status: str
+    host: str
+    nodeRank: int
+    localRank: int
+    compileFailures: int
+    restarts: int
+    exitCode: int | None
+    error: RunError | None
+    failedAt: SourceLocation | None
+    report: str | None
+    window: ProfileWindow | None
+    torchTraceLog: str | None
+    graphCount: int | None
+    graphBreaks: int | None
+    recompiles: int | None
+    compileSeconds: float | None
+    cache: CacheCounts | None
+    regions: list[RankRegion]
+    collectives: list[str] | None
+    stack: RankStack | None
+    stacks: str | None
+
+
+class _Divergence(TypedDict):
+    kind: str
+    message: str
+    ranks: list[int]
+
+
+class Divergence(_Divergence, total=False):
+    severity: str
+    location: SourceLocation | None
+    details: dict[str, Any]  # the schema leaves it open: what each kind compared
+
+
+class _RankSelf(TypedDict):
+    rank: int
+    worldSize: int
+
+
+class RankSelf(_RankSelf, total=False):
+    localRank: int
+    trace: str | None
+    window: ProfileWindow | None
+    host: str | None
+    nodeRank: int | None
+
+
+class _LogFile(TypedDict):
+    path: str
+    rank: int | None
+    records: int
+
+
+class LogFile(_LogFile, total=False):
+    unreadableLines: int
+    damagedPayloads: int
+    marked: bool
+
+
+class EarlierAttempt(TypedDict):
+    attempt: int
+    folder: str | None
+    status: str
+    failedRank: int | None
+    failedAt: SourceLocation | None
+    message: str | None
+
+
+class _LogsRead(TypedDict):
+    files: list[LogFile]
+    warnings: list[str]
+
+
+class LogsRead(_LogsRead, total=False):
+    attached: str | None
+    attempts: list[EarlierAttempt]
+    sourceMap: list[dict[str, Any]]  # written by the extension after the runner, never here

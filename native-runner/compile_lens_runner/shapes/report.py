@@ -1,0 +1,73 @@
+"""The report itself (report.json): its header, the eager baseline, and the parts the other modules define."""
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from .common import Recommendation, RunError, Timing
+from .in_situ import ReportInSitu
+from .mode import ModeResult
+from .ranks import Divergence, LogsRead, RankEntry, RankSelf
+from .region import Region
+
+
+class RunnerInfo(TypedDict):
+    version: str
+
+
+class _Environment(TypedDict):
+    python: str
+    torch: str | None
+    device: str
+    deviceName: str
+    platform: str
+
+
+class Environment(_Environment, total=False):
+    triton: str | None
+
+
+class _Target(TypedDict):
+    kind: str
+    name: str
+
+
+class Target(_Target, total=False):
+    file: str | None
+    function: str | None
+    line: int | None
+
+
+class _Eager(TypedDict):
+    timing: Timing | None
+    trace: str | None
+    kernelsPerStep: float | None
+
+
+class Eager(_Eager, total=False):
+    peakMemoryBytes: int | None
+    gpuIdlePct: float | None
+    launchBound: bool | None
+
+
+class _Report(TypedDict):
+    schemaVersion: str
+    runner: RunnerInfo
+    createdAt: str
+    status: str
+    error: RunError | None
+    environment: Environment
+    target: Target
+    settings: dict[str, Any]  # the run's options as given: the schema leaves their keys open
+    eager: Eager
+    modes: list[ModeResult]
+    recommendation: Recommendation
+
+
+class Report(_Report, total=False):
+    headline: str
+    regions: list[Region]
+    inSitu: ReportInSitu
+    ranks: list[RankEntry]
+    divergence: list[Divergence]
+    logs: LogsRead
+    rank: RankSelf
