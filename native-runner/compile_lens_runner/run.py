@@ -13,6 +13,7 @@ from .measure import host, timing
 from .measure.profiling import PROFILED_STEPS
 from .progress import channel
 from .report import document
+from .shapes.report import Report, Target
 
 MIN_TORCH = (2, 4)
 
@@ -47,9 +48,9 @@ class Run:
         self.report_path = os.path.join(self.workdir, "report.json")
         self.trace_dir = os.path.join(self.workdir, "torch_trace")
         self.cfg = timing.TimingConfig.for_run(spec["quick"], spec.get("rounds"))
-        self.report: dict[str, Any] = document.skeleton(self._target_stub(), self._settings(), document.environment("cpu", None))
+        self.report: Report = document.skeleton(self._target_stub(), self._settings(), document.environment("cpu", None))
 
-    def _target_stub(self) -> dict[str, Any]:
+    def _target_stub(self) -> Target:
         t = self.spec["target"]
         if "sample" in t:
             return {"kind": "sample", "name": t["sample"], "file": None, "function": None, "line": None}

@@ -11,6 +11,9 @@ from typing import Any, TypedDict, get_args, get_type_hints
 import pytest
 
 from compile_lens_runner import shapes
+from compile_lens_runner.measure.profiling import ProfileFacts
+from compile_lens_runner.measure.step_work import SideWork
+from compile_lens_runner.script.mode import Outcome
 from compile_lens_runner.shapes import common, compiler, in_situ, mode, ranks, region, report
 
 SCHEMA = json.loads((Path(shapes.__file__).parent.parent / "report" / "report.schema.json").read_text())
@@ -93,6 +96,16 @@ def test_every_typed_dict_is_checked() -> None:
     declared = {value for module in modules for name, value in vars(module).items()
                 if isinstance(value, type) and value.__module__ == module.__name__ and not name.startswith("_")}
     assert declared == set(PARTS)
+
+
+@pytest.mark.parametrize("part_of, whole", [(ProfileFacts, mode.ModeResult), (Outcome, mode.ModeResult),
+                                             (SideWork, in_situ.StepWorkSide)],
+                         ids=lambda shape: shape.__name__)
+def test_what_measure_fills_of_an_object_is_that_object_s_keys_and_types(part_of: Any, whole: Any) -> None:
+    """Some code fills some keys of an object (a profile's of a mode, how a script ended, a trace's of a step-work
+    side): the same keys, of the same types, as the object's typed dict."""
+    mine, theirs = get_type_hints(part_of), get_type_hints(whole)
+    assert {key: theirs.get(key) for key in mine} == mine
 
 
 def test_the_verdicts_and_in_situ_methods_are_the_schema_s() -> None:

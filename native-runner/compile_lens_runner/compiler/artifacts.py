@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from ..measure.profiling import kernel_us_per_step
+from ..shapes.compiler import CompileArtifacts, CompilePhase, CompilerInsight, KernelProvenance
 from .torch_trace import ChromiumEvent, Record
 
 ARTIFACT_DIR = "compiler"
@@ -140,10 +141,10 @@ def _phase_name(name: str) -> str | None:
     return "autotune" if _AUTOTUNE.search(name) else None
 
 
-def phases(records: Iterable[Record]) -> list[dict[str, Any]]:
+def phases(records: Iterable[Record]) -> list[CompilePhase]:
     """Compile-phase spans per compile id, ms from the mode's first span; `depth` nests them (0: outermost shown).
     Cache lookups are zero-length entries with `cache` hit/miss/bypass; `cacheHit` marks a hit."""
-    out: list[dict[str, Any]] = []
+    out: list[CompilePhase] = []
     began: list[float] = []  # each entry's start (µs): made relative to the first span's once all are read
     shown = 0  # entries measured or cache lookups: once MAX_PHASES are, a later entry would not be shown, so none is made
     origin: float | None = None
@@ -266,12 +267,12 @@ def _collect(records: list[Record]) -> _Compiles:
     return found
 
 
-def _write_compiles(found: _Compiles, writer: _Writer) -> list[dict[str, Any]]:
+def _write_compiles(found: _Compiles, writer: _Writer) -> list[CompileArtifacts]:
     guard_paths = {cid: writer.write(cid, "guards.txt", f"# Guards of compile {cid}: Dynamo checks these before each call; "
                                      f"when one fails it compiles again (a recompile).\n{text}") for cid, text in found.guards.items()}
     compiles = []
     for cid in found.order:
-        entry: dict[str, Any] = {"compileId": cid, "outputCode": None, "guards": guard_paths.get(cid), "guardCount": None,
+        entry: CompileArtifacts = {"compileId": cid, "outputCode": None, "guards": guard_paths.get(cid), "guardCount": None,
                                  "fxGraph": None, "failedGuards": []}
         if cid in found.modules:
             parts = found.modules[cid]
@@ -295,8 +296,8 @@ def _write_compiles(found: _Compiles, writer: _Writer) -> list[dict[str, Any]]:
 @dataclass
 class Saved:
     """A mode's artifacts as written: paths per compile id, compile phases, and each kernel's line in its saved code."""
-    compiles: list[dict[str, Any]]
-    phases: list[dict[str, Any]]
+    compiles: list[CompileArtifacts]
+    phases: list[CompilePhase]
     code_lines: dict[tuple[str | None, str, int], int]
 
 
@@ -306,7 +307,7 @@ def save(records: list[Record], workdir: str, label: str) -> Saved:
     return Saved(_write_compiles(found, _Writer(workdir, label)), phases(records), found.code_lines)
 
 
-def attach(compiler: dict[str, Any], records: list[Record], workdir: str, label: str, trace: str | None, steps: int,
+def attach(compiler: CompilerInsight, records: list[Record], workdir: str, label: str, trace: str | None, steps: int,
            saved: Saved | None = None) -> None:
     """Writes the mode's artifacts (unless `saved` already) and adds to `compiler`: `compiles` (paths per compile id),
     `phases`, and per kernel `codeLine` and `usPerStep` (from the profile `trace`, relative to workdir, of `steps`
@@ -324,7 +325,7 @@ def attach(compiler: dict[str, Any], records: list[Record], workdir: str, label:
         k["usPerStep"] = _time_of(k, times, unique=names[k["name"]] == 1)
 
 
-def _time_of(kernel: dict[str, Any], times: dict[tuple[str | None, str], float], unique: bool) -> float | None:
+def _time_of(kernel: KernelProvenance, times: dict[tuple[str | None, str], float], unique: bool) -> float | None:
     """A kernel's µs per step: profiler events named as the kernel (or `graph_<n>_<kernel>`: Inductor's C++ kernels
     on CPU) that ran in its compile's region. Events outside a known region count only for a name no other kernel
     of the mode has. None: the kernel did not run in the profile (or cannot be told apart)."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import quick_fixes
+from ..shapes.compiler import BreakExplanation
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ def get(pattern_id: str) -> Pattern:
     return _BY_ID[pattern_id]
 
 
-def explain(gb_id: str | None, text: str) -> dict[str, Any] | None:
+def explain(gb_id: str | None, text: str) -> BreakExplanation | None:
     """{pattern, title, what, broke, fix, quickFix} for a graph break's text, or None when it is none of the table's."""
     pattern = find(gb_id, text)
     if pattern is None:

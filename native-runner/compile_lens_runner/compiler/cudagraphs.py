@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..shapes.common import SourceLocation
+from ..shapes.compiler import CudaGraphSkip, CudaGraphStatus
 from .torch_trace import CUDAGRAPH_SKIP, Record
 from .user_code import innermost_user, location
 
@@ -78,9 +80,10 @@ _REASONS: tuple[tuple[str, re.Pattern[str], str, str], ...] = (
 )
 
 
-def _found_from(message: str) -> dict[str, Any] | None:
+def _found_from(message: str) -> SourceLocation | None:
     """The user's line PyTorch names ("Found from: File ..., line N"), with its code as the message quotes it."""
-    frames = [dict(location(m[1], int(m[2]), m[3]), code=m[4].strip() or None) for m in _FOUND_FROM.finditer(message)]
+    frames: list[SourceLocation] = [{**location(m[1], int(m[2]), m[3]), "code": m[4].strip() or None}
+                                    for m in _FOUND_FROM.finditer(message)]
     return innermost_user(frames) or (frames[-1] if frames else None)
 
 
@@ -91,10 +94,10 @@ def _tensors(code: str | None) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def explain(message: str) -> dict[str, Any]:
+def explain(message: str) -> CudaGraphSkip:
     """{kind, what, fix, cost, location, tensors} for one of PyTorch's "skipping cudagraphs due to ..." messages."""
     where = _found_from(message)
-    code = (where or {}).get("code")
+    code = where.get("code") if where else None
     tensors = _tensors(code)
     at = f" at {where['file'].replace(chr(92), '/').rsplit('/', 1)[-1]}:{where['line']} (`{code}`)" if where and code else ""
     for kind, pattern, what, fix in _REASONS:
@@ -141,7 +144,7 @@ def attribute(records: list[Record]) -> list[Record]:
 _SKIP = re.compile(r"^\s*(?:skipping|disabling) cudagraph", re.I)
 
 
-def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[dict[str, Any]]:
+def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[CudaGraphStatus]:
     """Per compiled graph: captured (a CUDAGraphNode.record span names it), skipped (with PyTorch's reason and its
     explanation), unknown (set up for CUDA graphs, and the log holds no skip warnings to say what happened), or
     not-captured; `hints`: PyTorch's other CUDA-graph warnings about it (too many sizes recorded)."""
@@ -165,7 +168,7 @@ def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[di
             skips.setdefault(m.get("compile_id"), []).append(str(m["cudagraph_skip_reason"]).strip())
     # the runner marks its logs and copies skip warnings into them: without its marks, run-time skips never reached the log
     runner_log = any(r.mode is not None for r in records)
-    out = []
+    out: list[CudaGraphStatus] = []
     for m in metrics:
         cid = m.get("compile_id")
         if not m.get("has_guarded_code", True) or m.get("graph_op_count") in (0, None):

@@ -6,6 +6,8 @@ import re
 from typing import Any
 
 from . import quick_fixes
+from ..shapes.compiler import CompilerInsight, Explanation, Recompile, RecompileSite
+from ..shapes.mode import Fallback
 
 _NUMBER_AFTER = re.compile(r"(==|!=|<=|>=|<|>|expected|actual)(\s*)-?\d+(?:\.\d+)?")
 _HINT = re.compile(r"\(HINT: (.+?)\)\s*(?:$|\n)", re.S)
@@ -52,7 +54,7 @@ def _keys(text: str) -> set[str]:
     return {k.strip() for k in text.split(",") if k.strip()}
 
 
-def explain(reason: str, raw: str = "", library_frame: str | None = None) -> dict[str, Any] | None:
+def explain(reason: str, raw: str = "", library_frame: str | None = None) -> Explanation | None:
     """{what, fix} for a guard failure, or None when it is not one Compile Lens knows how to put in words.
     library_frame: the compiled frame is library code the user called (e.g. "forward in modeling_llama.py", reached
     from the user's `model.generate(...)`), so its tensors are not ones the user holds: the fix is at the user's level."""
@@ -62,7 +64,7 @@ def explain(reason: str, raw: str = "", library_frame: str | None = None) -> dic
     return found
 
 
-def _explain(reason: str, raw: str, library_frame: str | None) -> dict[str, Any] | None:
+def _explain(reason: str, raw: str, library_frame: str | None) -> Explanation | None:
     reason = re.sub(r"^\d+/\d+: ", "", reason.strip())  # the cache entry's compile id, as recompile_reasons prefix it
     text = f"{reason}\n{raw}"
     hint = pytorch_hint(text)
@@ -155,25 +157,27 @@ def _values(reasons: list[str]) -> list[str]:
     return seen
 
 
-def group_sites(recompiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def group_sites(recompiles: list[Recompile]) -> list[RecompileSite]:
     """One entry per (source line, guard pattern): recompiles that recur at one site are one finding with a count."""
-    sites: dict[tuple[Any, ...], dict[str, Any]] = {}
+    sites: dict[tuple[str | None, int | None, str], tuple[RecompileSite, list[str]]] = {}  # with each site's reasons
     for r in recompiles:
-        loc = r.get("location") or {}
-        key = (loc.get("file"), loc.get("line"), pattern(r["reason"]))
-        site = sites.get(key)
-        if site is None:
-            sites[key] = {"pattern": key[2], "reason": r["reason"], "count": 1, "compileIds": [r.get("compileId")],
-                          "location": r.get("location"), "trigger": r.get("trigger"), "inTimedRegion": bool(r.get("inTimedRegion")),
-                          "hint": r.get("hint"), "explanation": r.get("explanation"), "reasons": [r["reason"]]}
+        loc = r.get("location")
+        key = (loc["file"] if loc else None, loc["line"] if loc else None, pattern(r["reason"]))
+        found = sites.get(key)
+        if found is None:
+            sites[key] = ({"pattern": key[2], "reason": r["reason"], "count": 1, "compileIds": [r.get("compileId")],
+                           "location": r.get("location"), "trigger": r.get("trigger"),
+                           "inTimedRegion": bool(r.get("inTimedRegion")), "hint": r.get("hint"),
+                           "explanation": r.get("explanation")}, [r["reason"]])
             continue
+        site, reasons = found
         site["count"] += 1
-        site["compileIds"].append(r.get("compileId"))
-        site["inTimedRegion"] = site["inTimedRegion"] or bool(r.get("inTimedRegion"))
-        site["reasons"].append(r["reason"])
+        site.setdefault("compileIds", []).append(r.get("compileId"))
+        site["inTimedRegion"] = site.get("inTimedRegion", False) or bool(r.get("inTimedRegion"))
+        reasons.append(r["reason"])
     out = []
-    for site in sites.values():
-        values = _values(site.pop("reasons"))
+    for site, reasons in sites.values():
+        values = _values(reasons)
         site["values"] = values if len(values) > 1 else []
         out.append(site)
     return out
@@ -193,19 +197,18 @@ def _is_limit(text: str) -> bool:
     return recompile_limit(text) is not None or bool(re.search(r"recompile limit|cache_size_limit|recompile_limit", text, re.I))
 
 
-def _frame_name(insight: dict[str, Any], compile_id: str | None) -> str:
+def _frame_name(insight: CompilerInsight | None, compile_id: str | None) -> str:
     frame = (compile_id or "").split("/")[0]
-    for f in insight.get("frames", []):
+    for f in insight.get("frames", []) if insight else []:
         if str(f.get("compileId") or "").split("/")[0] == frame and f.get("function"):
             return str(f["function"])
     return "a compiled frame"
 
 
-def fallback_cause(insight: dict[str, Any] | None, ran_compiled: bool | None, eager_frames: int) -> dict[str, str | None]:
+def fallback_cause(insight: CompilerInsight | None, ran_compiled: bool | None, eager_frames: int) -> Fallback:
     """{cause, fix} for compiled calls that Dynamo ran eagerly, from what the compiler log says happened."""
-    insight = insight or {}
-    failures = insight.get("compileFailures") or []
-    sites = insight.get("recompileSites") or []
+    failures = (insight.get("compileFailures") if insight else None) or []
+    sites = (insight.get("recompileSites") if insight else None) or []
     for failure in failures:
         reason = str(failure.get("reason") or "")
         if not _is_limit(reason):
@@ -221,8 +224,8 @@ def fallback_cause(insight: dict[str, Any] | None, ran_compiled: bool | None, ea
         cause = f"{name} hit the recompile limit{limit_text}" + (
             f" after recompiling on every call: guard {guard}" if every and site else
             f" after {site['count']} recompiles at one site: guard {guard}" if site else "")
-        explanation = (site or {}).get("explanation") or {}
-        fix = explanation.get("fix") or ("Remove what changes between calls (see the recompiles), or raise "
+        explanation = site.get("explanation") if site else None
+        fix = (explanation["fix"] if explanation else None) or ("Remove what changes between calls (see the recompiles), or raise "
                                           "torch._dynamo.config.recompile_limit if the variants are expected.")
         return {"cause": cause, "fix": fix}
     if failures:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 import traceback
-from typing import Any
-
+from ..shapes.common import SourceLocation
+from ..shapes.in_situ import CompileFailure
 from .user_code import innermost_user, location, parse_frames
 
 _FULLGRAPH_OFF = "or compile without fullgraph=True (Dynamo then breaks the graph there and runs that part eagerly)"
 
 
-def _user_frame(exc: BaseException) -> dict[str, Any] | None:
+def _user_frame(exc: BaseException) -> SourceLocation | None:
     stack = getattr(exc, "real_stack", None)
     if stack:
         frames = [location(f.filename, f.lineno or 0, f.name) for f in stack]
@@ -54,17 +54,17 @@ def _explained(exc: BaseException, code: str | None) -> tuple[str, str]:
     return (f"compiling failed{shown}: {first}", f"see the traceback; {_FULLGRAPH_OFF}, or another backend")
 
 
-def compile_failure(exc: BaseException) -> dict[str, Any]:
-    """{what, fix, location (the user's line, or None), message (the exception's first line), exception}."""
+def compile_failure(exc: BaseException) -> CompileFailure:
+    """{what, fix, location (the user's line, or None), message (the exception's first line)}."""
     where = _user_frame(exc)
-    code = ((where or {}).get("code") or "").split(" #", 1)[0].strip() or None  # the statement, not its comment
+    code = ((where.get("code") if where else None) or "").split(" #", 1)[0].strip() or None  # the statement, not its comment
     what, fix = _explained(exc, code)
     first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
     return {"what": what, "fix": fix[:1].upper() + fix[1:] + ".", "location": where,
-            "message": re.sub(r"\s+", " ", f"{type(exc).__name__}: {first}")[:300], "exception": type(exc).__name__}
+            "message": re.sub(r"\s+", " ", f"{type(exc).__name__}: {first}")[:300]}
 
 
-def headline(failure: dict[str, Any]) -> str:
+def headline(failure: CompileFailure) -> str:
     """`fails_at_serving.py:14: a branch on a tensor's value (...)`."""
     where = failure.get("location")
     place = f"{where['file'].rsplit('/', 1)[-1]}:{where['line']}: " if where else ""

@@ -8,6 +8,8 @@ import re
 from collections import Counter
 from typing import Any, Callable, Iterable
 
+from ..shapes.common import SourceLocation
+from ..shapes.compiler import BrokeAt, CacheCounts, CompilerInsight, GraphBreak, KernelProvenance, Recompile
 from . import break_patterns, explain, perf_hints
 from .cudagraphs import cuda_graphs
 from .torch_trace import Record
@@ -31,7 +33,7 @@ def _section(text: str, start: str) -> str:
     return re.split(r"\n\s*\n|\nTraceback \(most recent call last\)", body, maxsplit=1)[0]
 
 
-def graph_break(record: Record) -> dict[str, Any]:
+def graph_break(record: Record) -> GraphBreak:
     text = record.payload
     message = text.split("User code traceback:", 1)[0]
     lines = [line.rstrip() for line in message.split("\n")]
@@ -58,14 +60,14 @@ def graph_break(record: Record) -> dict[str, Any]:
     }
 
 
-def _broke_at(where: re.Match[str] | None, frames: list[dict[str, Any]], text: str) -> dict[str, Any] | None:
+def _broke_at(where: re.Match[str] | None, frames: list[SourceLocation], text: str) -> BrokeAt | None:
     """The frame Dynamo stopped in (`Graph break in user code at FILE:LINE`), a library's as well as the user's, with
     its code line from the log's traceback when the file is not on this machine."""
     if where is None:
         return None
     file, line = where[1], int(where[2])
     found = next((f for f in reversed(frames) if f["file"] == location(file, line, None)["file"] and f["line"] == line), None)
-    frame = dict(found) if found else location(file, line, None)
+    frame: BrokeAt = {**(found or location(file, line, None))}
     if not frame.get("code"):
         quoted = re.search(rf'File "{re.escape(file)}", line {line}, in (\S+)\n\s*(.+)', text)
         if quoted:
@@ -74,7 +76,7 @@ def _broke_at(where: re.Match[str] | None, frames: list[dict[str, Any]], text: s
     return frame
 
 
-def _start_frames(record: Record) -> list[dict[str, Any]]:
+def _start_frames(record: Record) -> list[SourceLocation]:
     frames = []
     for frame in record.meta.get("stack", []) or []:
         file = record.strings.get(frame.get("filename"), str(frame.get("filename")))
@@ -82,7 +84,7 @@ def _start_frames(record: Record) -> list[dict[str, Any]]:
     return frames
 
 
-def library_frame(frames: list[dict[str, Any]]) -> str | None:
+def library_frame(frames: list[SourceLocation]) -> str | None:
     """"forward in modeling_llama.py" when the compiled frame (`frames`: the stack its compile started from) is
     library code the user's code called (its innermost frame is not a user file, and a user frame called it); None for
     the user's own code or when unknown."""
@@ -94,7 +96,7 @@ def library_frame(frames: list[dict[str, Any]]) -> str | None:
     return f"{frames[-1].get('function') or 'a function'} in {os.path.basename(file)}"
 
 
-def recompile(record: Record, starts: dict[str, Record], trigger: Callable[[Record], str | None]) -> dict[str, Any]:
+def recompile(record: Record, starts: dict[str, Record], trigger: Callable[[Record], str | None]) -> Recompile:
     reasons = record.payload_json() or [record.payload]
     first = str(reasons[0]) if reasons else ""
     head = re.sub(r"^\d+/\d+: ", "", first.split("\n", 1)[0])
@@ -166,7 +168,7 @@ def _span_seconds(chromium: list[Record], matches: Callable[[str], bool]) -> flo
 _CACHE_ARTIFACT = re.compile(r"(fx_graph|aotautograd)_cache_(hit|miss|bypass)")
 
 
-def cache_summary(records: Iterable[Record]) -> dict[str, dict[str, int]]:
+def cache_summary(records: Iterable[Record]) -> CacheCounts:
     counts: dict[str, Counter[str]] = {"fxGraph": Counter(), "aotAutograd": Counter()}
     for r in records:
         match = r.artifact and _CACHE_ARTIFACT.match(r.artifact)
@@ -178,7 +180,7 @@ def cache_summary(records: Iterable[Record]) -> dict[str, dict[str, int]]:
 _FILE_COMMENT = re.compile(r"^\s*# File: (.+):(\d+) in (\S+), code: (.*)$")
 
 
-def _graph_lines(payload: str) -> list[dict[str, Any]]:
+def _graph_lines(payload: str) -> list[SourceLocation]:
     """User source lines named by a graph dump's `# File: path:line in fn, code: ...` comments."""
     found = []
     for line in payload.split("\n"):
@@ -188,9 +190,9 @@ def _graph_lines(payload: str) -> list[dict[str, Any]]:
     return found
 
 
-def _post_grad_ops(payload: str) -> dict[str, tuple[str, dict[str, Any] | None]]:
-    nodes: dict[str, tuple[str, dict[str, Any] | None]] = {}
-    current: dict[str, Any] | None = None
+def _post_grad_ops(payload: str) -> dict[str, tuple[str, SourceLocation | None]]:
+    nodes: dict[str, tuple[str, SourceLocation | None]] = {}
+    current: SourceLocation | None = None
     for line in payload.split("\n"):
         src = _FILE_COMMENT.match(line)
         if src:
@@ -202,20 +204,20 @@ def _post_grad_ops(payload: str) -> dict[str, tuple[str, dict[str, Any] | None]]
     return nodes
 
 
-def _fresh(frame: dict[str, Any], traced: list[dict[str, Any]], at: set[tuple[str, int]]) -> dict[str, Any] | None:
+def _fresh(frame: SourceLocation, traced: list[SourceLocation], at: set[tuple[str, int]]) -> SourceLocation | None:
     """Inductor's cache stores provenance with the paths of the run that filled it: on a cache hit, a kernel can
     name another file with the same code. Keep frames Dynamo traced in this run (`at`: their file and line); map
     others by their code text."""
     if not traced or (frame["file"], frame["line"]) in at:
         return frame
-    return next((t for t in traced if frame["code"] and t["code"] == frame["code"]), None)
+    return next((t for t in traced if frame.get("code") and t.get("code") == frame.get("code")), None)
 
 
-def kernels(records: list[Record]) -> list[dict[str, Any]]:
+def kernels(records: list[Record]) -> list[KernelProvenance]:
     """Per generated kernel: the ATen ops it fused and the user source lines they came from (INDUCTOR_PROVENANCE)."""
-    post_grad: dict[str | None, dict[str, tuple[str, dict[str, Any] | None]]] = {}
-    traced: dict[str | None, list[dict[str, Any]]] = {}
-    stacks: dict[str | None, dict[str, Any]] = {}
+    post_grad: dict[str | None, dict[str, tuple[str, SourceLocation | None]]] = {}
+    traced: dict[str | None, list[SourceLocation]] = {}
+    stacks: dict[str | None, dict[str, Any]] = {}  # Inductor's JSON payloads, as logged
     mappings: list[Record] = []  # parsed one at a time below: a large log's mappings parsed at once took 0.1x its size
     for r in records:
         if r.kind == "inductor_post_grad_graph" or r.artifact == "inductor_post_grad_graph":
@@ -226,7 +228,7 @@ def kernels(records: list[Record]) -> list[dict[str, Any]]:
             stacks[r.compile_id] = r.payload_json() or {}
         elif r.artifact == "inductor_provenance_tracking_node_mappings":
             mappings.append(r)
-    out: list[dict[str, Any]] = []
+    out: list[KernelProvenance] = []
     traced_at = {cid: {(t["file"], t["line"]) for t in frames} for cid, frames in traced.items()}
     for record in mappings:
         cid, mapping = record.compile_id, record.payload_json() or {}
@@ -235,7 +237,7 @@ def kernels(records: list[Record]) -> list[dict[str, Any]]:
             ops = sorted({nodes[n][0] for n in post_nodes if n in nodes})
             frames = [l for n in post_nodes if n in nodes and (l := nodes[n][1])]
             frames += [f for text in stacks.get(cid, {}).get(handle, []) for f in parse_frames(text) if is_user_file(f["file"])]
-            lines: dict[tuple[str, int], dict[str, Any]] = {}
+            lines: dict[tuple[str, int], SourceLocation] = {}
             for frame in frames:
                 fresh = _fresh(frame, traced.get(cid, []), traced_at.get(cid, set()))
                 if fresh:
@@ -245,20 +247,20 @@ def kernels(records: list[Record]) -> list[dict[str, Any]]:
     return out[:MAX_KERNELS]
 
 
-def compiler_insight(records: list[Record], trigger: Callable[[Record], str | None], cudagraphs: bool) -> dict[str, Any]:
+def compiler_insight(records: list[Record], trigger: Callable[[Record], str | None], cudagraphs: bool) -> CompilerInsight:
     metrics = [r.meta for r in records if r.kind == "compilation_metrics"]
     starts = {r.compile_id: r for r in records if r.kind == "dynamo_start" and r.compile_id}
-    breaks: dict[tuple[Any, ...], dict[str, Any]] = {}
-    sites: dict[bytes | str, tuple[Any, ...]] = {}  # a break's payload -> its site: a break hit again logs the same text
+    breaks: dict[tuple[str | None, int | None, str], GraphBreak] = {}
+    sites: dict[bytes | str, tuple[str | None, int | None, str]] = {}  # a break's payload -> its site: a break hit again logs the same text
     for r in records:
         if r.artifact == "dynamo_graph_break_reason":
             site = sites.get(logged := r.same_payload())  # a break's text is decoded once
             if site is None:
                 gb = graph_break(r)
-                loc = gb["location"] or {}
-                site = sites[logged] = (loc.get("file"), loc.get("line"), gb["reason"])
-                breaks.setdefault(site, dict(gb, count=0))
-            breaks[site]["count"] += 1
+                loc = gb["location"]
+                site = sites[logged] = (loc["file"] if loc else None, loc["line"] if loc else None, gb["reason"])
+                breaks.setdefault(site, {**gb, "count": 0})
+            breaks[site]["count"] = breaks[site].get("count", 0) + 1
     guards = [m["guard_count"] for m in metrics if isinstance(m.get("guard_count"), int)]
     failures = [{"compileId": r.meta.get("compile_id") or r.compile_id, "failType": r.meta.get("fail_type"),
                  "reason": r.meta.get("fail_reason")} for r in records if r.kind == "compilation_metrics" and r.meta.get("fail_type")]

@@ -4,16 +4,18 @@ cut before any op (the first op broke, or every compile failed), so each call ra
 shown for it (a comparison of eager code with itself)."""
 from __future__ import annotations
 
-from typing import Any
+from ..shapes.common import SourceLocation
+from ..shapes.compiler import CompilerInsight
+from ..shapes.region import NoCompiledCode
 
 
-def _place(location: dict[str, Any] | None) -> str:
+def _place(location: SourceLocation | None) -> str:
     if not location:
         return ""
     return f" at {str(location['file']).replace(chr(92), '/').rsplit('/', 1)[-1]}:{location['line']}"
 
 
-def no_compiled_code(insight: dict[str, Any] | None, calls: int) -> dict[str, Any] | None:
+def no_compiled_code(insight: CompilerInsight | None, calls: int) -> NoCompiledCode | None:
     """{headline, cause, location, fix, gbId, pattern} when the region was called, Dynamo compiled its frames and
     made no graph; None when some graph was made (or nothing was called or compiled)."""
     if not insight or calls == 0 or insight.get("graphCount") or not (insight.get("compiledFrames") or insight.get("compileFailures")):
@@ -22,15 +24,16 @@ def no_compiled_code(insight: dict[str, Any] | None, calls: int) -> dict[str, An
     failures = insight.get("compileFailures") or []
     first = next((b for b in breaks if b.get("location")), breaks[0] if breaks else None)
     if first is not None:
-        explanation = first.get("explanation") or {}
-        broke = explanation.get("broke")
+        explanation = first.get("explanation")
+        broke = explanation.get("broke") if explanation else None
         what = f"`{broke}` broke the graph" if broke else f"a graph break ({first['reason'].split(':', 1)[0]})"
-        where = first.get("brokeAt") if (first.get("brokeAt") or {}).get("library") else None
+        broke_at = first.get("brokeAt")
+        where = broke_at if broke_at and broke_at.get("library") else None
         inside = f" inside {str(where['file']).replace(chr(92), '/').rsplit('/', 1)[-1]}:{where['line']}" if where else ""
         cause = f"{what}{_place(first.get('location'))}{inside} before any op was compiled"
-        fix = explanation.get("fix")
+        fix = explanation["fix"] if explanation else None
         location = first.get("location")
-        gb, pattern = first.get("gbId"), explanation.get("pattern")
+        gb, pattern = first.get("gbId"), explanation["pattern"] if explanation else None
     elif failures:
         failure = failures[0]
         reason = str(failure.get("reason") or "").strip().split("\n", 1)[0]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
-
+from ..shapes.common import SourceLocation
+from ..shapes.compiler import PerfHint
 from . import torch_trace as tt
 from .torch_trace import Record
 from .user_code import innermost_user, parse_frames
@@ -76,28 +76,29 @@ def install() -> None:
         log.propagate = False
 
 
-def _explain(message: str) -> dict[str, Any]:
+def _explain(message: str, location: SourceLocation | None) -> PerfHint:
     fallback = _FALLBACK.search(message)
     if fallback:
         op = re.sub(r"\.(default|stable|Tensor)$", "", fallback[1])
-        return {"kind": "fallback-kernel", "op": op,
+        return {"kind": "fallback-kernel", "op": op, "message": message, "compileIds": [], "location": location,
                 "what": (f"Inductor calls ATen's own kernel for `{op}` instead of generating code for it, so it is not "
                          "fused with the ops around it (usual for library kernels such as attention, sort or linear algebra)."),
                 "fix": ("Nothing to do for a library kernel; for an op of your own, a decomposition into torch ops (or a "
                         "Triton kernel registered as a custom op) lets Inductor fuse it.")}
-    return {"kind": "other", "op": None, "what": f"PyTorch's performance hint: {message}", "fix": None}
+    return {"kind": "other", "op": None, "what": f"PyTorch's performance hint: {message}", "fix": None, "message": message,
+            "compileIds": [], "location": location}
 
 
-def hints(records: list[Record]) -> list[dict[str, Any]]:
+def hints(records: list[Record]) -> list[PerfHint]:
     """One entry per hint and user line: {kind, op, what, fix, message, compileIds, location}."""
-    found: dict[tuple[Any, ...], dict[str, Any]] = {}
+    found: dict[tuple[str, str | None, int | None], PerfHint] = {}
     for r in records:
         if r.artifact != PERF_HINT:
             continue
         payload = r.payload_json() or {}
         message = str(payload.get("message") or "")
         location = innermost_user(parse_frames(str(payload.get("stack") or "")))
-        key = (message, (location or {}).get("file"), (location or {}).get("line"))
-        entry = found.setdefault(key, dict(_explain(message), message=message, compileIds=[], location=location))
-        entry["compileIds"].append(payload.get("compileId") or r.compile_id)
+        key = (message, location["file"] if location else None, location["line"] if location else None)
+        entry = found.setdefault(key, _explain(message, location))
+        entry.setdefault("compileIds", []).append(payload.get("compileId") or r.compile_id)
     return list(found.values())

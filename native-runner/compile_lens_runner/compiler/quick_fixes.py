@@ -8,7 +8,7 @@ applies them (extension/editor/quickFixes.ts):
 """
 from __future__ import annotations
 
-from typing import Any
+from ..shapes.compiler import QuickFix, QuickFixEdit
 
 _MARK = "Compile Lens quick fix:"
 
@@ -23,20 +23,20 @@ _SETTINGS = {
 }
 
 
-def setting(kind: str) -> dict[str, Any]:
+def setting(kind: str) -> QuickFix:
     title, statement, why = _SETTINGS[kind]
     return {"kind": kind, "title": f"Compile Lens: {title}", "statement": statement, "comment": f"{_MARK} {why}"}
 
 
-def compile_dynamic() -> dict[str, Any]:
+def compile_dynamic() -> QuickFix:
     return {"kind": "compile-dynamic", "title": "Compile Lens: Compile with dynamic=True (one graph for every size)"}
 
 
-def edit(line: int, column: int, expect: str, text: str) -> dict[str, Any]:
+def edit(line: int, column: int, expect: str, text: str) -> QuickFixEdit:
     """Replace `expect`, found at 1-based `line` from 0-based `column`, with `text` (which may span lines)."""
     return {"line": line, "column": column, "endColumn": column + len(expect), "expect": expect, "text": text}
 
 
-def warmup_shape(line: int, edits: list[dict[str, Any]]) -> dict[str, Any]:
+def warmup_shape(line: int, edits: list[QuickFixEdit]) -> QuickFix:
     return {"kind": "warmup-shape", "title": f"Compile Lens: Warm up at the shape the real calls use (line {line})",
             "edits": edits}

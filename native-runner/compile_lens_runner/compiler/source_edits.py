@@ -8,6 +8,7 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
+from ..shapes.common import SourceLocation
 from .user_code import is_user_file
 
 if TYPE_CHECKING:
@@ -140,12 +141,12 @@ def creation(source: Source, name: str, before_line: int) -> ast.stmt | None:
     return statement
 
 
-def call_site(start: "Record | None") -> tuple[dict[str, Any], dict[str, Any] | None] | None:
+def call_site(start: "Record | None") -> tuple[SourceLocation, SourceLocation | None] | None:
     """From a compile's dynamo_start: the compiled function's frame (file, line: its co_firstlineno, function) when it
     is the user's, and the user's line that called it (None when no user frame did)."""
     if start is None:
         return None
-    frames = [{"file": start.strings.get(f.get("filename"), str(f.get("filename"))), "line": int(f.get("line") or 0),
+    frames: list[SourceLocation] = [{"file": start.strings.get(f.get("filename"), str(f.get("filename"))), "line": int(f.get("line") or 0),
                "function": f.get("name")} for f in start.meta.get("stack", []) or []]
     if not frames or not is_user_file(frames[-1]["file"]):
         return None

@@ -12,6 +12,7 @@ import re
 import sys
 import sysconfig
 from typing import Any
+from ..shapes.common import SourceLocation
 
 _PACKAGE_NAME = __name__.split(".")[0]  # compile_lens_runner
 # this interpreter's standard library and install folders (wherever they are: a venv, conda, a Debian Python)
@@ -110,15 +111,15 @@ def _absolute(file: str) -> str | None:
     return os.path.normpath(file) if os.path.isabs(file) else None
 
 
-def location(file: str, line: int, function: str | None) -> dict[str, Any]:
+def location(file: str, line: int, function: str | None) -> SourceLocation:
     return {"file": _absolute(file) or os.path.abspath(file), "line": int(line), "function": function,
             "code": _code(file, int(line))}
 
 
-def parse_frames(text: str) -> list[dict[str, Any]]:
+def parse_frames(text: str) -> list[SourceLocation]:
     """The frames of a formatted stack; a frame's code is its file's line, else the line the stack printed under it
     (a log recorded elsewhere, or a compile cache filled by a checkout that is gone, names a file not on this disk)."""
-    frames: list[dict[str, Any]] = []
+    frames: list[SourceLocation] = []
     lines = text.split("\n")
     for i, raw in enumerate(lines):
         match = _FRAME.match(raw)
@@ -131,7 +132,7 @@ def parse_frames(text: str) -> list[dict[str, Any]]:
     return frames
 
 
-def innermost_user(frames: list[dict[str, Any]]) -> dict[str, Any] | None:
+def innermost_user(frames: list[SourceLocation]) -> SourceLocation | None:
     for frame in reversed(frames):
         if is_user_file(frame["file"]):
             return frame

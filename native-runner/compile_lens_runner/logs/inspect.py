@@ -17,6 +17,10 @@ from ..ranks import divergence
 from ..ranks.merge import Job, load, merge_insights, merged_report, root_cause
 from ..ranks import attempts
 from ..report import document
+from ..shapes.compiler import CompilerInsight
+from ..shapes.mode import ModeResult
+from ..shapes.ranks import EarlierAttempt, LogFile, RankEntry
+from ..shapes.report import Environment, Report, Target
 from . import files, forked
 
 LOGS_MODE = "logs"
@@ -39,7 +43,7 @@ def _cudagraphs(records: list[tt.Record]) -> bool:
     return False
 
 
-def _environment(records: list[tt.Record]) -> dict[str, Any]:
+def _environment(records: list[tt.Record]) -> Environment:
     """What the log says of the machine that wrote it."""
     metrics = next((r.meta for r in records if r.kind == "compilation_metrics" and r.meta.get("python_version")), {})
     cuda = any(r.kind == "inductor_output_code" and r.payload_has("triton") for r in records)
@@ -55,11 +59,11 @@ def _corrupt_payloads(records: list[tt.Record]) -> int:
                and r.payload_json() is None)
 
 
-def _insight(records: list[tt.Record], log: str, workdir: str, label: str | None) -> dict[str, Any]:
+def _insight(records: list[tt.Record], log: str, workdir: str, label: str | None) -> CompilerInsight:
     """One mode's (or rank's) compiler insight; label: write its generated code, guards and FX graphs under
     compiler/<label>/ (else only its compile phases are read). A large log's insight is read in a second process
     while this one writes the artifacts."""
-    def insight_of() -> dict[str, Any]:
+    def insight_of() -> CompilerInsight:
         return compiler_insight(records, lambda record: None, cudagraphs=_cudagraphs(records))
 
     if label is None:
@@ -74,13 +78,13 @@ def _insight(records: list[tt.Record], log: str, workdir: str, label: str | None
     return insight
 
 
-def _mode(name: str, insight: dict[str, Any]) -> dict[str, Any]:
+def _mode(name: str, insight: CompilerInsight) -> ModeResult:
     return {"mode": name, "status": "ok", "error": None, "compileSeconds": insight["compileSeconds"]["total"],
             "timing": None, "speedup": None, "trace": None, "kernelsPerStep": None, "compiler": insight}
 
 
 def _file_facts(log: files.LogFile, parser: tt.Parser, records: list[tt.Record], rank: int | None,
-                warnings: list[str]) -> dict[str, Any]:
+                warnings: list[str]) -> LogFile:
     corrupt = _corrupt_payloads(records)
     if parser.unreadable:
         warnings.append(f"{log.path}: {parser.unreadable} unreadable line{'s' if parser.unreadable > 1 else ''} skipped "
@@ -91,18 +95,18 @@ def _file_facts(log: files.LogFile, parser: tt.Parser, records: list[tt.Record],
             "damagedPayloads": corrupt, "marked": parser.marked}
 
 
-def _target(paths: list[str]) -> dict[str, Any]:
+def _target(paths: list[str]) -> Target:
     name = re.sub(r"\.log(\.gz)?$", "", os.path.basename(os.path.abspath(paths[0]).rstrip(os.sep))) or "logs"
     return {"kind": "logs", "name": name, "file": None, "function": None, "line": None}
 
 
-def _skeleton(paths: list[str], env: dict[str, Any]) -> dict[str, Any]:
+def _skeleton(paths: list[str], env: Environment) -> Report:
     report = document.skeleton(_target(paths), {"logs": [os.path.abspath(p) for p in paths]}, env)
     report["recommendation"] = {"mode": None, "reason": _NO_VERDICT, "verdict": "none"}
     return report
 
 
-def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[str]) -> dict[str, Any]:
+def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[str]) -> Report:
     records, parser = files.read(log.path)
     report = _skeleton(paths, _environment(records))
     # a Compile Lens log: its markers say which records each mode made (a copy compiled only to be profiled is the
@@ -117,7 +121,7 @@ def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[
     return report
 
 
-def _rank_entry(rank: int, insight: dict[str, Any]) -> dict[str, Any]:
+def _rank_entry(rank: int, insight: CompilerInsight) -> RankEntry:
     return {"rank": rank, "report": None, "trace": None, "torchTraceLog": insight["torchTraceLog"],
             "graphCount": insight["graphCount"], "graphBreaks": len(insight["graphBreaks"]),
             "recompiles": len(insight["recompiles"]), "compileSeconds": insight["compileSeconds"]["total"],
@@ -125,8 +129,8 @@ def _rank_entry(rank: int, insight: dict[str, Any]) -> dict[str, Any]:
             "compileFailures": len(insight["compileFailures"]), "restarts": len(insight["restarts"])}
 
 
-def _read_rank(rank: int, log: files.LogFile, workdir: str, headline: bool) -> tuple[dict[str, Any], dict[str, Any],
-                                                                                  dict[str, Any], list[str]]:
+def _read_rank(rank: int, log: files.LogFile, workdir: str, headline: bool) -> tuple[CompilerInsight, LogFile,
+                                                                                  Environment, list[str]]:
     """One rank's insight, file facts, environment and warnings (run in a worker process for large folders)."""
     records, parser = files.read(log.path)
     warnings: list[str] = []
@@ -135,8 +139,8 @@ def _read_rank(rank: int, log: files.LogFile, workdir: str, headline: bool) -> t
     return insight, _file_facts(log, parser, records, rank, warnings), _environment(records), warnings
 
 
-def _read_ranks(by_rank: dict[int, files.LogFile], workdir: str) -> list[tuple[dict[str, Any], dict[str, Any],
-                                                                                 dict[str, Any], list[str]]]:
+def _read_ranks(by_rank: dict[int, files.LogFile], workdir: str) -> list[tuple[CompilerInsight, LogFile,
+                                                                                 Environment, list[str]]]:
     """Every rank's reading, in rank order; ranks are read in parallel processes when there is much to read and more
     than one core to read it (each rank's log is independent)."""
     ranks = sorted(by_rank)
@@ -146,7 +150,7 @@ def _read_ranks(by_rank: dict[int, files.LogFile], workdir: str) -> list[tuple[d
     return forked.each(_read_rank, jobs)
 
 
-def _rank_logs(by_rank: dict[int, files.LogFile], workdir: str, paths: list[str], warnings: list[str]) -> dict[str, Any]:
+def _rank_logs(by_rank: dict[int, files.LogFile], workdir: str, paths: list[str], warnings: list[str]) -> Report:
     read = _read_ranks(by_rank, workdir)
     insights = [(rank, insight) for rank, (insight, _, _, _) in zip(sorted(by_rank), read)]
     facts = [fact for _, fact, _, _ in read]
@@ -207,19 +211,19 @@ def _world(job_dir: str) -> int:
     return max([int(k.get("worldSize") or 0) for k in known] + [int(k.get("rank", -1)) + 1 for k in known])
 
 
-def _earlier_attempt(attempt: int, job_dir: str, workdir: str, paths: list[str]) -> dict[str, Any]:
+def _earlier_attempt(attempt: int, job_dir: str, workdir: str, paths: list[str]) -> EarlierAttempt:
     """An attempt torchrun restarted the job after: which rank failed, where, with what (read in place, as the run)."""
     job, world = Job(job_dir, workdir, attached=True), _world(job_dir)
     report, _ = merged_report(job, world, lambda: _skeleton(paths, _environment([])), stacks_requested=False)
     root = root_cause([load(job, rank) for rank in range(world)])
-    failed = next((r for r in report["ranks"] if root and r["rank"] == root.rank), None)
-    error = report.get("error") or {}
+    failed = next((r for r in report.get("ranks", []) if root and r["rank"] == root.rank), None)
+    error = report["error"]
     return {"attempt": attempt, "folder": os.path.relpath(job_dir, workdir), "status": report["status"],
             "failedRank": failed["rank"] if failed else None, "failedAt": failed.get("failedAt") if failed else None,
-            "message": error.get("message")}
+            "message": error["message"] if error else None}
 
 
-def _attached(job_dir: str, workdir: str, paths: list[str], warnings: list[str]) -> dict[str, Any]:
+def _attached(job_dir: str, workdir: str, paths: list[str], warnings: list[str]) -> Report:
     """A job run under `attach`: the ranks' folders merged as the supervisor merges `--nproc-per-node`'s. Restarted by
     torchrun: the newest attempt is the run, the earlier ones are said (which rank failed, where)."""
     *earlier, (_, newest) = attempts.attempts(job_dir)
@@ -233,7 +237,7 @@ def _attached(job_dir: str, workdir: str, paths: list[str], warnings: list[str])
     return report
 
 
-def inspect(paths: list[str], workdir: str) -> dict[str, Any]:
+def inspect(paths: list[str], workdir: str) -> Report:
     """The report of the logs under `paths`; its artifacts are written into workdir (the report's directory)."""
     # a log is read into many small objects and none refers back to another: the cycle collector, run every few
     # hundred allocations, finds nothing and took a quarter of the time
@@ -246,7 +250,7 @@ def inspect(paths: list[str], workdir: str) -> dict[str, Any]:
             gc.enable()
 
 
-def _inspect(paths: list[str], workdir: str) -> dict[str, Any]:
+def _inspect(paths: list[str], workdir: str) -> Report:
     found = files.find(paths)
     warnings = found.warnings
     if found.jobs:

@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
+from ..shapes.mode import Correctness, PrecisionSettings
 from .grad_mode import grad_context
 
 # (atol, rtol) by dtype name; Inductor reorders float math, so low-precision types get looser bounds.
@@ -33,7 +34,7 @@ def seed_everything() -> None:
     torch.manual_seed(0)
 
 
-def precision_settings() -> dict[str, Any]:
+def precision_settings() -> PrecisionSettings:
     """The float32 precision settings in force: TF32 lets matmuls/convolutions round inputs to 10 mantissa bits."""
     import torch
 
@@ -229,58 +230,58 @@ def reference_outputs(original: Callable[..., Any], inputs: tuple, grad_mode: st
 
 # -- the judgement ---------------------------------------------------------------------------------------------------
 def judge(original: Callable[..., Any], inputs: tuple, grad_mode: str, eager_out: Any, compiled_out: Any,
-          device: str) -> dict[str, Any]:
+          device: str) -> Correctness:
     """Compares `compiled_out` with `eager_out` (both from `inputs`, seeded); when they differ beyond tolerance,
     runs `original` (the uncompiled callable) for a higher-precision reference and judges by each side's error."""
-    result: dict[str, Any] = {"ok": True, "maxAbsError": None, "dtype": None, "atol": None, "rtol": None, "message": None,
+    result: Correctness = {"ok": True, "maxAbsError": None, "dtype": None, "atol": None, "rtol": None, "message": None,
                               "reference": "none", "referenceNote": None, "precision": precision_settings()}
     leaves, structural = _pair_leaves(eager_out, compiled_out)
     if structural:
-        return dict(result, ok=False, message=structural)
+        return {**result, "ok": False, "message": structural}
     worst = max(leaves, key=_max_abs, default=None)
     if worst is not None:
         atol, rtol = TOLERANCES.get(worst.dtype, (0.0, 0.0))
-        result.update(maxAbsError=_max_abs(worst), dtype=worst.dtype, atol=atol, rtol=rtol)
+        result.update({"maxAbsError": _max_abs(worst), "dtype": worst.dtype, "atol": atol, "rtol": rtol})
     differing = [leaf for leaf in leaves if _beyond_tolerance(leaf)]
     if not differing:
         return result
     reference, kind, note = reference_outputs(original, inputs, grad_mode, device)
-    result.update(reference=kind, referenceNote=note)
+    result.update({"reference": kind, "referenceNote": note})
     if reference is None:
         leaf = differing[0]
         atol, rtol = TOLERANCES.get(leaf.dtype, (0.0, 0.0))
-        return dict(result, ok=False, message=(
+        return {**result, "ok": False, "message": (
             f"output {leaf.index} ({leaf.dtype}): max abs error {_max_abs(leaf):.3g} exceeds atol {atol:g} + rtol {rtol:g}*|eager| "
-            "and no higher-precision reference could be computed to tell whether eager is as far off"))
+            "and no higher-precision reference could be computed to tell whether eager is as far off")}
     ref_leaves = [_as_array(v) for v in _leaves(reference)]
-    checks = [_against_reference(leaf, ref_leaves[leaf.index] if leaf.index < len(ref_leaves) else None, kind)
+    checks = [_against_reference(leaf, ref_leaves[leaf.index] if leaf.index < len(ref_leaves) else None, kind, result)
               for leaf in differing]
-    failed = [c for c in checks if c["message"]]
-    shown = failed[0] if failed else max(checks, key=lambda c: c["compiledRmse"] or 0.0)
-    return dict(result, ok=not failed, **shown)
+    failed = [c for c in checks if c.get("message")]
+    shown = failed[0] if failed else max(checks, key=lambda c: c.get("compiledRmse") or 0.0)
+    return {**shown, "ok": not failed}
 
 
-def _against_reference(leaf: Leaf, reference: Any, kind: str) -> dict[str, Any]:
-    """Each side's RMSE against the reference; `message` is None when compiled is about as close as eager is."""
+def _against_reference(leaf: Leaf, reference: Any, kind: str, base: Correctness) -> Correctness:
+    """`base` with each side's RMSE against the reference; `message` is None when compiled is about as close as eager is."""
     import numpy as np
 
     where = f"output {leaf.index} ({leaf.dtype})"
-    out: dict[str, Any] = {"message": None, "eagerRmse": None, "compiledRmse": None, "multiplier": None}
+    out: Correctness = {**base, "message": None, "eagerRmse": None, "compiledRmse": None, "multiplier": None}
     if reference is None or reference.shape != leaf.eager.shape:
-        return dict(out, message=f"{where}: differs from eager and the reference has no matching output")
+        return {**out, "message": f"{where}: differs from eager and the reference has no matching output"}
     ref = reference.astype(np.float64)
     if not leaf.floating:  # integers and booleans: compiled must equal eager or the reference
         ok = np.all((leaf.compiled == leaf.eager) | (leaf.compiled == ref))
-        return out if ok else dict(out, message=(
-            f"{where}: {int(np.sum(leaf.compiled != leaf.eager))} values differ from eager and from the {kind} reference"))
+        return out if ok else {**out, "message": (
+            f"{where}: {int(np.sum(leaf.compiled != leaf.eager))} values differ from eager and from the {kind} reference")}
     compiled_nan, eager_nan = np.isnan(leaf.compiled), np.isnan(leaf.eager)
     if np.any(compiled_nan & ~eager_nan & ~np.isnan(ref)):
-        return dict(out, message=f"{where}: compiled has NaN where eager and the {kind} reference do not")
+        return {**out, "message": f"{where}: compiled has NaN where eager and the {kind} reference do not"}
     finite = ~(compiled_nan | eager_nan | np.isnan(ref))
     eager_err, compiled_err = _rmse(ref[finite], leaf.eager[finite]), _rmse(ref[finite], leaf.compiled[finite])
     atol, _ = TOLERANCES.get(leaf.dtype, (1e-4, 0.0))
     factor = multiplier(leaf.dtype, int(leaf.eager.size))
-    out.update(eagerRmse=eager_err, compiledRmse=compiled_err, multiplier=factor)
+    out.update({"eagerRmse": eager_err, "compiledRmse": compiled_err, "multiplier": factor})
     if math.isnan(compiled_err) or compiled_err > factor * eager_err + atol / 10:
         out["message"] = (f"{where}: compiled is further from the {kind} reference than eager is: RMSE {compiled_err:.3g} vs "
                           f"eager's {eager_err:.3g} (allowed {factor:g}x eager's + {atol / 10:g}); max abs difference from "

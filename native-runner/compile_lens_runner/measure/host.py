@@ -9,8 +9,9 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
+from ..shapes.common import HostLoad, LoadAverage
 from . import estimator
 
 
@@ -176,19 +177,19 @@ class LoadWatch:
             self.threads = self.read_threads()
         self.samples.append(self.read())
 
-    def evidence(self) -> dict[str, Any]:
+    def evidence(self) -> HostLoad:
         return load_evidence(self.samples, self.cpus, self.threads)
 
 
-def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> dict[str, Any]:
+def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> HostLoad:
     """The report's `hostLoad` from a measurement's samples: the numbers, whether contention made the measurement
     unreliable (at least CONTENDED_SHARE of its samples contended), and if so why and the fix (runner-owned text)."""
     others = [s.others_running for s in samples if s.others_running is not None]
     contended, typical = judge(others, cpus, threads)
     loads = [s.load_average for s in samples if s.load_average is not None]
     jiffies = samples[-1].jiffies - samples[0].jiffies if samples else 0
-    load = {"start": round(loads[0], 2), "end": round(loads[-1], 2)} if loads else None
-    evidence: dict[str, Any] = {
+    load: LoadAverage | None = {"start": round(loads[0], 2), "end": round(loads[-1], 2)} if loads else None
+    evidence: HostLoad = {
         "cpus": cpus, "threads": threads, "samples": len(others), "contendedSamples": contended,
         "othersRunning": [min(others), max(others)] if others else None, "loadAverage": load,
         "stealPct": round((samples[-1].steal - samples[0].steal) / jiffies * 100.0, 1) if jiffies > 0 else None,

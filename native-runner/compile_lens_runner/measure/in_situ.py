@@ -39,9 +39,11 @@ import random
 import statistics
 from dataclasses import dataclass
 from bisect import bisect_left
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .. import formats
+from ..shapes.common import Sides, SlowSides
+from ..shapes.in_situ import InSituSpeedup, PairNotUsed, PairSpeedup, RegionInSitu
 from . import estimator
 
 RESAMPLES = 1000
@@ -173,7 +175,7 @@ def _noisy(values: list[float]) -> bool:
     return len(values) >= 2 and estimator.noisy(values)
 
 
-def estimate(eager_runs: list[list[float]], compiled_runs: list[list[float]], extra_ms: list[float] | None = None) -> dict[str, Any] | None:
+def estimate(eager_runs: list[list[float]], compiled_runs: list[list[float]], extra_ms: list[float] | None = None) -> InSituSpeedup | None:
     """Speedup from the steady durations of each pair (eager_runs[k] and compiled_runs[k] matched by index, unless
     the host filter left one side's run out: []), with its interval. extra_ms[k]: what late compiles add to each
     compiled step of pair k (their share)."""
@@ -190,7 +192,7 @@ def estimate(eager_runs: list[list[float]], compiled_runs: list[list[float]], ex
     fewest = min(len(v) for v in eagers + [c for c, _ in compileds])
     floor = estimator.FLOOR_SEPARATE_RUNS_PCT if noisy_runs or fewest < 3 else estimator.FLOOR_STEADY_PCT
     bounds = [speedup * (1 - floor / 100), speedup * (1 + floor / 100)]
-    per_run = []
+    per_run: list[PairSpeedup] = []
     for e, c, x in zip(eager_runs, compiled_runs, extra):
         if not (e and c):
             continue
@@ -245,7 +247,7 @@ class HostFiltered:
     extra_ms: list[float]
     pairs: list[int]  # the pairs whose values these are (numbers from 1)
     used: list[int]  # the pairs that met the host's fast state on both sides ([] when none did: then pairs is all)
-    not_used: list[dict[str, Any]]
+    not_used: list[PairNotUsed]
     fast_runs: list[tuple[list[float], list[float], float]]  # every (eager, compiled, extra) of runs that met the fast state
     fast_steps: list[dict[str, int]] | None
     slow_host: dict[str, float]
@@ -287,7 +289,7 @@ def host_filtered(views: list[PairView], picks: list[list[int]], duration: Calla
             fast_values[side].append(fast)
             probes[side] += [probe for probe in nearest if probe is not None]
     used: list[int] = []
-    not_used: list[dict[str, Any]] = []
+    not_used: list[PairNotUsed] = []
     for k, p in enumerate(picks):
         why = _pair_left_out(counts[k], min(ENOUGH_STEPS, len(p))) if p else "no steady value"
         if why is None:
@@ -310,15 +312,16 @@ def host_filtered(views: list[PairView], picks: list[list[int]], duration: Calla
                         {side: ratio for side, ratio in slow.items() if ratio > 1 + estimator.FAST_STATE_PCT / 100})
 
 
-def _fast_state(probes: list[float]) -> dict[str, Any]:
-    """The host's fast state as the report gives it: its probe, and the probes that read the host faster still (more
-    than FAST_STATE_PCT % below it: too few to be a state steps ran in, they say the whole profile may have run slow)."""
+def _fast_state(probes: list[float]) -> tuple[float, list[float]]:
+    """The host's fast state as the report gives it (fastStateProbeMs, fasterProbesMs): its probe, and the probes that
+    read the host faster still (more than FAST_STATE_PCT % below it: too few to be a state steps ran in, they say the
+    whole profile may have run slow)."""
     level = fast_state_probe(probes) or 0.0
     faster = [p for p in probes if not estimator.at_fast_state(level, p)]
-    return {"fastStateProbeMs": round(level, 4), "fasterProbesMs": [round(p, 4) for p in faster]}
+    return round(level, 4), [round(p, 4) for p in faster]
 
 
-def _host_estimate(filtered: HostFiltered, probes: list[float]) -> dict[str, Any] | None:
+def _host_estimate(filtered: HostFiltered, probes: list[float]) -> InSituSpeedup | None:
     """estimate() of the used pairs' fast-state values, with the pairs used and why others were not (and their own
     speedup over all their steps, which the interval reaches while fewer than ENOUGH_PAIRS pairs are used), fastStateSteps,
     the host's fast state (fastStateProbeMs) and the profile's fastest probe (below it: the host ran faster at a few
@@ -331,23 +334,30 @@ def _host_estimate(filtered: HostFiltered, probes: list[float]) -> dict[str, Any
         run["pair"] = pair
     if filtered.fast_steps is None:
         return est
-    est.update(fastStateSteps=filtered.fast_steps, pairsUsed=filtered.used, pairsNotUsed=filtered.not_used,
-               **_fast_state(probes))
+    level, faster = _fast_state(probes)
+    est.update({"fastStateSteps": [{"eager": n["eager"], "compiled": n["compiled"]} for n in filtered.fast_steps],
+                "pairsUsed": filtered.used, "pairsNotUsed": filtered.not_used, "fastStateProbeMs": level,
+                "fasterProbesMs": faster})
     # what the next run may give at the fast state: every run that met it against every other side's, whichever pair
     # (a launch-bound eager step moved 1.5x between runs at the same probe: docs/BENCHMARKS.md §in-situ)
     crossed = [statistics.median(e) / (statistics.median(c) + x) for e, c, x in filtered.fast_runs]
     if crossed:
-        est.update(low=round(min(est["low"], *crossed), 4), high=round(max(est["high"], *crossed), 4))
+        est.update({"low": round(min(est["low"], *crossed), 4), "high": round(max(est["high"], *crossed), 4)})
     others = [n["speedup"] for n in filtered.not_used if n["speedup"] is not None]
     if filtered.used and len(filtered.used) < ENOUGH_PAIRS and others:
         # one pair shows no run-to-run variation: the other pairs' own speedups (at whatever state the host was in
         # during them) bound what a next run may give
-        est.update(low=round(min(est["low"], *others), 4), high=round(max(est["high"], *others), 4))
+        est.update({"low": round(min(est["low"], *others), 4), "high": round(max(est["high"], *others), 4)})
     if filtered.slow_host:
-        est["slowHost"] = {side: round(ratio, 3) for side, ratio in filtered.slow_host.items()}
+        slow: SlowSides = {}
+        if "eager" in filtered.slow_host:
+            slow["eager"] = round(filtered.slow_host["eager"], 3)
+        if "compiled" in filtered.slow_host:
+            slow["compiled"] = round(filtered.slow_host["compiled"], 3)
+        est["slowHost"] = slow
         low, high = estimator.widened_for_slow_host(est["speedup"], est["low"], est["high"],
                                                     filtered.slow_host.get("eager", 1.0), filtered.slow_host.get("compiled", 1.0))
-        est.update(low=round(low, 4), high=round(high, 4))
+        est.update({"low": round(low, 4), "high": round(high, 4)})
     return est
 
 
@@ -373,7 +383,7 @@ def _compile_cost_ms(v: PairView) -> float | None:
     return cost
 
 
-def _region_seconds(v: PairView) -> dict[str, float] | None:
+def _region_seconds(v: PairView) -> Sides | None:
     spans = [(v.compiled[i].span_ms, v.eager[i].span_ms) for i in range(v.matched)]
     if not spans or any(c is None or e is None for c, e in spans):
         return None
@@ -397,7 +407,7 @@ def _why_no_steps(first: PairView, calls: int) -> str:
     return "no step of the steady state was matched in both runs (the region's last call has no step)"
 
 
-def compare(compiled_runs: list[list[Call]], eager_runs: list[list[Call]]) -> dict[str, Any]:
+def compare(compiled_runs: list[list[Call]], eager_runs: list[list[Call]]) -> RegionInSitu:
     """A region's in-situ result (schema `$defs/inSitu`) from the calls of each pair's two runs (pair k:
     compiled_runs[k], eager_runs[k]); pair 0 is the first, whose compiled run compiled from cold."""
     views = [view(c, e) for c, e in zip(compiled_runs, eager_runs)]
@@ -437,7 +447,7 @@ def compare(compiled_runs: list[list[Call]], eager_runs: list[list[Call]]) -> di
     }
 
 
-def needs_another_pair(result: dict[str, Any]) -> str | None:
+def needs_another_pair(result: RegionInSitu) -> str | None:
     """Why one more pair of runs is needed for this region's step speedup to support a verdict; None if not. Fewer
     than ENOUGH_PAIRS pairs whose two runs both met the host's fast state get pairs up to MAX_PAIRS, the other reasons
     up to MAX_PAIRS_NOISY."""
@@ -464,24 +474,27 @@ def needs_another_pair(result: dict[str, Any]) -> str | None:
     return None
 
 
+# An in-situ run's timings file (script/in_situ_recorder.py: its regions and their calls) is the runner's own, no
+# part of the report: its regions are read here as parsed.
 def calls_of(region: dict[str, Any]) -> list[Call]:
     return [Call.from_json(c) for c in region.get("calls") or []]
 
 
-def same_region(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def same_region(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Regions of two runs are one when the script made them in the same order at the same line with the same name."""
     where_a, where_b = a.get("location") or {}, b.get("location") or {}
     return (a.get("id"), a.get("name"), where_a.get("file"), where_a.get("line")) == (
         b.get("id"), b.get("name"), where_b.get("file"), where_b.get("line"))
 
 
-def region_in(run: dict[str, Any], region: dict[str, Any]) -> dict[str, Any] | None:
+def region_in(run: dict[str, Any], region: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The run's region that is `region` (a run's, or the report's)."""
     return next((r for r in run.get("regions") or [] if same_region(r, region)), None)
 
 
-def compare_runs(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def compare_runs(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) -> dict[str, RegionInSitu]:
     """Per region id of the first compiled run: compare() over the pairs in which both runs made that region."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, RegionInSitu] = {}
     for region in compiled[0].get("regions") or [] if compiled else []:
         pairs = [(c, e) for c, e in ((region_in(c, region), region_in(e, region)) for c, e in zip(compiled, eager))
                  if c is not None and e is not None]

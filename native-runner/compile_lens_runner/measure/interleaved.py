@@ -38,11 +38,14 @@ import dataclasses
 import math
 import statistics
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Final, Sequence
 
+from ..shapes.common import Sides
+from ..shapes.in_situ import InSituSpeedup, RegionInSitu, Series, SignatureSpeedup
+from ..shapes.region import RegionCall
 from . import estimator, in_situ
 
-METHOD = "interleaved"
+METHOD: Final = "interleaved"
 ORDER = ("eager", "compiled", "compiled", "eager")  # ABBA, repeated
 WARM_QUIET_CALLS = 2
 MIN_WARM_CALLS = 3
@@ -98,6 +101,7 @@ class Schedule:
                 self._quiet_starts.clear()
 
     def to_json(self) -> dict[str, Any]:
+        """report.inSitu.schedule, whose keys the schema leaves open (it names them in words)."""
         return {"startCall": self.start, "blockCalls": self.block_calls, "order": "ABBA (eager first)",
                 "fixedForRanks": self.fixed, "topLevelCalls": self.calls,
                 "heldCalls": self.held}
@@ -128,8 +132,8 @@ class Call:
     profiled: bool = False
 
     @staticmethod
-    def from_json(data: dict[str, Any]) -> "Call":
-        return Call(int(data["index"]), str(data["signature"]), data.get("side"), data.get("block"), data.get("ms"),
+    def from_json(data: RegionCall) -> "Call":
+        return Call(int(data["index"]), str(data["signature"]), data.get("side"), data.get("block"), data["ms"],
                     data.get("stepMs"), len(data.get("compileIds") or []), int(data.get("stepCompiles") or 0),
                     data.get("ranCompiled"), bool(data.get("observer")), bool(data.get("profiled")))
 
@@ -233,7 +237,7 @@ def _sample(calls: list[Call], picks: dict[str, list[int]], duration: Callable[[
 
 
 def estimate(calls: list[Call], picks: dict[str, list[int]], duration: Callable[[Call], float | None],
-             weights: dict[str, int]) -> dict[str, Any] | None:
+             weights: dict[str, int]) -> InSituSpeedup | None:
     """The speedup over the matched mix of signatures, its interval from the pairs of adjacent blocks, and what it
     rests on (schema `$defs/inSituSpeedup`); None when no signature has steady values on both sides."""
     whole = _sample(calls, picks, duration)
@@ -265,7 +269,7 @@ def estimate(calls: list[Call], picks: dict[str, list[int]], duration: Callable[
         bounds += list(estimator.next_run(speedup, estimator.bootstrap(pair_samples, of)))
     else:  # too few pairs to resample: every pair's own ratio bounds what a next run may give
         bounds += pair_ratios
-    per_signature = [{"signature": s, "eagerMs": round(statistics.median(whole["eager"][s]), 4),
+    per_signature: list[SignatureSpeedup] = [{"signature": s, "eagerMs": round(statistics.median(whole["eager"][s]), 4),
                       "compiledMs": round(statistics.median(whole["compiled"][s]), 4),
                       "speedup": round(statistics.median(whole["eager"][s]) / statistics.median(whole["compiled"][s]), 4),
                       "steps": {"eager": len(whole["eager"][s]), "compiled": len(whole["compiled"][s])},
@@ -308,38 +312,43 @@ def _dropped_text(dropped: dict[str, int]) -> str:
     return ", ".join(f"{n} {why}" for why, n in dropped.items()) or "none"
 
 
-def series(calls: list[Call]) -> dict[str, list[list[float | int | None]]]:
+def series(calls: list[Call]) -> Series:
     """[ms, stepMs, compiles in the step, call index] per call of each side, for the report panel's overlay."""
-    out: dict[str, list[list[float | int | None]]] = {"compiled": [], "eager": []}
+    out: Series = {"compiled": [], "eager": []}
     for c in calls[:MAX_SERIES]:
-        if c.side in out:
-            out[c.side].append([c.ms, c.step_ms, c.step_compiles, c.index])
+        point: list[float | int | None] = [c.ms, c.step_ms, c.step_compiles, c.index]
+        if c.side == "compiled":
+            out["compiled"].append(point)
+        elif c.side == "eager":
+            out["eager"].append(point)
     return out
 
 
-def slowest_calls(ranks: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+def slowest_calls(ranks: list[list[RegionCall]]) -> list[RegionCall]:
     """A torchrun job's calls of a region from its ranks' (the first rank's first): per call index all ranks made, the
     slowest rank's call and step, since a synchronous job's step is as long as its slowest rank's. The ranks switch on
     the same call (Schedule fixed), so each index has one side and block; where they differ (a signature new to one
     rank's compiled side) the call has no side: it is no step either way. A step is steady only where it is on every
     rank (any compile, observer work or profiler in it on any rank)."""
     by_index = [{int(c["index"]): c for c in calls} for calls in ranks]
-    out = []
+    out: list[RegionCall] = []
     for index in sorted(set.intersection(*(set(d) for d in by_index))) if by_index else []:
         each = [d[index] for d in by_index]
         same = len({(c.get("side"), c.get("block")) for c in each}) == 1
         ran = [c.get("ranCompiled") for c in each]
-        out.append(dict(each[0], ms=in_situ.slowest([c.get("ms") for c in each]),
-                        stepMs=in_situ.slowest([c.get("stepMs") for c in each]),
-                        side=each[0].get("side") if same else None,
-                        compileIds=max((c.get("compileIds") or [] for c in each), key=len),
-                        stepCompiles=max(int(c.get("stepCompiles") or 0) for c in each),
-                        ranCompiled=False if False in ran else (True if all(r is True for r in ran) else None),
-                        observer=any(c.get("observer") for c in each), profiled=any(c.get("profiled") for c in each)))
+        call: RegionCall = {**each[0], "ms": in_situ.slowest([c["ms"] for c in each]),
+                            "stepMs": in_situ.slowest([c.get("stepMs") for c in each]),
+                            "compileIds": max((c.get("compileIds") or [] for c in each), key=len),
+                            "stepCompiles": max(int(c.get("stepCompiles") or 0) for c in each),
+                            "ranCompiled": False if False in ran else (True if all(r is True for r in ran) else None),
+                            "observer": any(c.get("observer") for c in each), "profiled": any(c.get("profiled") for c in each)}
+        if not same:  # no side: no step either way
+            call.pop("side", None)
+        out.append(call)
     return out
 
 
-def compare(calls_json: list[dict[str, Any]], calls_made: int, fallback: str | None = None) -> dict[str, Any]:
+def compare(calls_json: list[RegionCall], calls_made: int, fallback: str | None = None) -> RegionInSitu:
     """A region's in-situ result (schema `$defs/inSitu`) from its calls in the observed run."""
     calls = [Call.from_json(c) for c in calls_json]
     by = None
@@ -353,19 +362,21 @@ def compare(calls_json: list[dict[str, Any]], calls_made: int, fallback: str | N
     call = estimate(calls, s.calls, lambda c: c.ms, weights) if s.compiled_ran else None
     for result in (step, call):
         if result is not None and by is not None:
-            result.update(comparedBy=by, signatures=[], notCompared=[])
+            result.update({"comparedBy": by, "signatures": [], "notCompared": []})
     cost_ms = _compile_cost_ms(calls, step["eagerMs"]) if step is not None else None
     break_even = None
     if step is not None and cost_ms is not None and step["eagerMs"] > step["compiledMs"]:
         break_even = math.ceil(cost_ms / (step["eagerMs"] - step["compiledMs"]))
     per_side = {side: [c for c in calls if c.side == side] for side in ("compiled", "eager")}
-    spent = {side: round(sum((c.step_ms or c.ms or 0.0) for c in group) / 1000, 6) for side, group in per_side.items()}
+    spent: Sides = {"compiled": round(sum((c.step_ms or c.ms or 0.0) for c in per_side["compiled"]) / 1000, 6),
+                    "eager": round(sum((c.step_ms or c.ms or 0.0) for c in per_side["eager"]) / 1000, 6)}
+    first = step or call
     return {
-        "method": METHOD, "pairs": (step or call or {}).get("pairs", 0),
+        "method": METHOD, "pairs": first.get("pairs", 0) if first else 0,
         "compiledCalls": len(per_side["compiled"]), "eagerCalls": len(per_side["eager"]),
         "warmupCalls": sum(1 for c in calls if c.side == "compiled" and not c.block),
         "steadyFromCall": next((c.index for c in calls if c.block), None),
-        "steadySteps": {side: len(v) for side, v in s.steps.items()}, "dropped": s.dropped,
+        "steadySteps": {"eager": len(s.steps["eager"]), "compiled": len(s.steps["compiled"])}, "dropped": s.dropped,
         "step": step, "call": call,
         "compileSeconds": None if cost_ms is None else round(cost_ms / 1000, 4),
         "breakEvenSteps": break_even, "stepsMade": calls_made,

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ContextManager
 
 from . import timing
+from ..shapes.common import Timing
+from ..shapes.mode import ModeResult
 from .speedups import break_even_calls
 
 
@@ -90,24 +92,15 @@ def first_call_seconds(side: Side, device: str) -> float:
         return timing.first_call_seconds(side.call, lambda: sync(device))
 
 
-@dataclass
-class Outcome:
-    """The measured fields of a mode entry or a region measurement, and what the compiled side ran."""
-
-    fields: dict[str, Any]
-    counts: RunCounts | None
-    ran_compiled: bool | None
-    discarded: list[dict[str, Any]] = field(default_factory=list)
-
-
-def measure(eager: Side, compiled: Side, device: str, cfg: timing.TimingConfig, watch: Watch, compile_seconds: float | None,
+def measure(eager: Side, compiled: Side, device: str, cfg: timing.TimingConfig, watch: Watch, entry: ModeResult,
             before_attempt: Callable[[str], None], why_recompiled: Callable[[str, int], str],
-            rewarm: Callable[[], None]) -> Outcome:
-    """Times compiled against eager. before_attempt(phase) runs before each attempt ("timed", then "retimed");
+            rewarm: Callable[[], None]) -> None:
+    """Times compiled against eager, writing the measured fields into `entry` (a mode's, or a region's measurement,
+    whose compileSeconds it reads). before_attempt(phase) runs before each attempt ("timed", then "retimed");
     why_recompiled(phase, compiles) says why compiles ran inside an attempt; rewarm() warms before the retry."""
     method = timing.method_text(device, cfg, paired=True)
-    fields: dict[str, Any] = {}
-    discarded: list[dict[str, Any]] = []
+    fields: ModeResult = {**entry}  # into the entry once measured: a failed attempt leaves it as it was
+    discarded: list[Timing] = []
     counts: RunCounts | None = None
     for attempt, phase in enumerate(("timed", "retimed")):
         before_attempt(phase)
@@ -115,12 +108,13 @@ def measure(eager: Side, compiled: Side, device: str, cfg: timing.TimingConfig, 
         paired = timing.measure_paired(block(eager, device), block(compiled, device), cfg, method)
         counts = watch.snapshot() - runs_before
         compiles = watch.compiles() - compiles_before
-        fields.update(timing.paired_fields(paired))
+        timing.put_paired(fields, paired)
         if compiles == 0:
             break
-        fields["timing"] = dict(paired.compiled, valid=False, invalidReason=why_recompiled(phase, compiles))
+        invalid: Timing = {**paired.compiled, "valid": False, "invalidReason": why_recompiled(phase, compiles)}
+        fields["timing"] = invalid
         if attempt == 0:  # a second invalid measurement stays as the timing, marked invalid
-            discarded.append(dict(fields["timing"], speedup=round(paired.speedup, 4)))
+            discarded.append({**invalid, "speedup": round(paired.speedup, 4)})
             rewarm()
     if discarded:
         fields["discardedTimings"] = discarded
@@ -129,18 +123,21 @@ def measure(eager: Side, compiled: Side, device: str, cfg: timing.TimingConfig, 
     if watch.available and ran is not True and counts is not None:
         mark_fallback(fields, counts)
     else:
-        fields["breakEvenCalls"] = break_even_calls(compile_seconds, fields["eagerTiming"]["estimateMs"],
-                                                    fields["timing"]["estimateMs"])
-    return Outcome(fields, counts, ran, discarded)
+        eager_timing, compiled_timing = fields["eagerTiming"], fields["timing"]
+        assert eager_timing is not None and compiled_timing is not None  # put_paired
+        fields["breakEvenCalls"] = break_even_calls(fields["compileSeconds"], eager_timing["estimateMs"],
+                                                    compiled_timing["estimateMs"])
+    entry.update(fields)
 
 
-def mark_fallback(entry: dict[str, Any], counts: RunCounts) -> None:
+def mark_fallback(entry: ModeResult, counts: RunCounts) -> None:
     """Eager code timed as "compiled" is no measurement of compiled code: the timing becomes invalid and the speedup
     null (the caller adds the cause once it has read the compiler's log)."""
     entry["ranCompiled"] = counts.ran_compiled()
     entry["fallback"] = {"eagerFrames": counts.eager_frames, "frameEntries": counts.hits + counts.misses, "cause": None, "fix": None}
-    if entry.get("timing"):
-        entry["timing"] = dict(entry["timing"], valid=False, invalidReason="Dynamo ran the compiled calls eagerly.")
+    timed = entry.get("timing")
+    if timed:
+        entry["timing"] = {**timed, "valid": False, "invalidReason": "Dynamo ran the compiled calls eagerly."}
     entry["speedup"] = entry["breakEvenCalls"] = None
-    for key in ("speedupInterval", "speedupMedianRatio"):
-        entry.pop(key, None)
+    entry.pop("speedupInterval", None)
+    entry.pop("speedupMedianRatio", None)

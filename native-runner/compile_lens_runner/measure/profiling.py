@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from typing import Any, Callable
+from typing import Any, Callable, TypedDict
 
 PROFILED_STEPS = 3  # steps each profile records, after one unrecorded warmup step
 # On CPU Inductor names its C++ kernels in a profiler trace only when they are compiled to record themselves, which
@@ -104,13 +104,21 @@ def gpu_idle_pct(trace_events: list[dict[str, Any]]) -> float | None:
     return round(max(0.0, 100.0 * (1.0 - busy / span)), 1) if span > 0 else None
 
 
-def profile_steps(step: Callable[[], None], device: str, trace_path: str, steps: int) -> dict[str, Any]:
+class ProfileFacts(TypedDict, total=False):
+    """What a profile found, under a mode's keys in the report (test_report_shapes.py: they are ModeResult's)."""
+    kernelsPerStep: float | None
+    outsideGraphsMsPerStep: float | None
+    gpuIdlePct: float | None
+    peakMemoryBytes: int | None
+
+
+def profile_steps(step: Callable[[], None], device: str, trace_path: str, steps: int) -> ProfileFacts:
     """Profiles `steps` calls after one unrecorded warmup step; each call is a ProfilerStep#N in the trace."""
     import torch
     from torch.profiler import ProfilerActivity, profile, schedule
 
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device == "cuda" else [])
-    facts: dict[str, Any] = {}
+    facts: ProfileFacts = {}
 
     def on_ready(prof: Any) -> None:
         prof.export_chrome_trace(trace_path)

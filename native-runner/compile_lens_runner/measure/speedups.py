@@ -10,8 +10,11 @@ interval towards what that state could give (estimator.widened_for_slow_host).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Sequence
 
+from ..shapes.common import SlowSides
+from ..shapes.mode import ModeResult
+from ..shapes.report import Eager
 from . import estimator
 
 
@@ -22,18 +25,19 @@ def break_even_calls(compile_s: float | None, eager_ms: float | None, compiled_m
     return round(compile_s * 1000.0 / (eager_ms - compiled_ms), 1)
 
 
-def _estimate(mode: dict[str, Any]) -> estimator.Estimate:
-    interval = mode["speedupInterval"]
-    return estimator.Estimate(speedup=mode["speedup"], eager_ms=mode["eagerTiming"]["estimateMs"], compiled_ms=mode["timing"]["estimateMs"],
+def _estimate(mode: ModeResult) -> estimator.Estimate:
+    interval, speedup, eager, compiled = mode["speedupInterval"], mode["speedup"], mode["eagerTiming"], mode["timing"]
+    assert speedup is not None and eager is not None and compiled is not None  # _measured
+    return estimator.Estimate(speedup=speedup, eager_ms=eager["estimateMs"], compiled_ms=compiled["estimateMs"],
                               low=interval["low"], high=interval["high"], floor_pct=interval["floorPct"],
                               noisy_sides=tuple(interval["noisySides"]), median_ratio=mode.get("speedupMedianRatio") or 0.0)
 
 
-def _measured(mode: dict[str, Any]) -> bool:
+def _measured(mode: ModeResult) -> bool:
     return bool(mode.get("speedupInterval") and mode.get("eagerTiming") and mode.get("timing") and mode.get("speedup") is not None)
 
 
-def adjust(entries: list[dict[str, Any]], eager: dict[str, Any], fastest_probe: float | None = None) -> None:
+def adjust(entries: Sequence[ModeResult], eager: Eager, fastest_probe: float | None = None) -> None:
     """Rewrites each measured entry's speedup, interval (runEager and slowHost say how) and break-even calls in place.
 
     entries: measurements that share one eager: a target's modes, or a script region's measurements on one signature;
@@ -45,7 +49,7 @@ def adjust(entries: list[dict[str, Any]], eager: dict[str, Any], fastest_probe: 
     if not timings:
         return
     if fastest_probe is None:
-        fastest_probe = min((p for t in [eager.get("timing")] + timings + [m.get("timing") for m in entries]
+        fastest_probe = min((p for t in [eager["timing"], *timings, *(m["timing"] for m in entries)]
                              if t for p in t.get("cpuProbeMs") or []), default=0.0)
     pooled_probes = [p for t in timings for p in t.get("cpuProbeMs") or []]
     for entry in filter(_measured, entries):
@@ -55,7 +59,7 @@ def adjust(entries: list[dict[str, Any]], eager: dict[str, Any], fastest_probe: 
         interval = entry["speedupInterval"]
         if shift:
             entry["speedup"] = round(shift["speedup"], 4)
-            interval.update(low=round(shift["low"], 4), high=round(shift["high"], 4))
+            interval.update({"low": round(shift["low"], 4), "high": round(shift["high"], 4)})
             interval["runEager"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": round(shift["bestEagerMs"], 6),
                                     "compiledMs": round(shift["compiledMs"], 6), "basis": "fastest-round"}
             entry["breakEvenCalls"] = break_even_calls(entry["compileSeconds"], shift["bestEagerMs"], shift["compiledMs"])
@@ -64,32 +68,37 @@ def adjust(entries: list[dict[str, Any]], eager: dict[str, Any], fastest_probe: 
         widen_for_slow_host(entry, fastest_probe, pooled_probes if shift else None, free)
 
 
-def widen_to_floor(entry: dict[str, Any], floor_pct: float) -> None:
-    interval = entry["speedupInterval"]
-    if interval["floorPct"] >= floor_pct:
+def widen_to_floor(entry: ModeResult, floor_pct: float) -> None:
+    interval, speedup = entry["speedupInterval"], entry["speedup"]
+    if interval["floorPct"] >= floor_pct or speedup is None:  # an interval has a speedup
         return
-    speedup = entry["speedup"]
-    interval.update(low=round(min(interval["low"], speedup * (1 - floor_pct / 100)), 4),
-                    high=round(max(interval["high"], speedup * (1 + floor_pct / 100)), 4), floorPct=floor_pct)
+    interval.update({"low": round(min(interval["low"], speedup * (1 - floor_pct / 100)), 4),
+                     "high": round(max(interval["high"], speedup * (1 + floor_pct / 100)), 4), "floorPct": floor_pct})
 
 
-def compiled_host_free(entry: dict[str, Any]) -> bool:
-    graphs = [g["status"] for g in (entry.get("compiler") or {}).get("cudaGraphs") or []]
+def compiled_host_free(entry: ModeResult) -> bool:
+    insight = entry.get("compiler")
+    graphs = [g["status"] for g in (insight.get("cudaGraphs") if insight else None) or []]
     return estimator.host_free(entry.get("gpuIdlePct"), graphs)
 
 
-def widen_for_slow_host(entry: dict[str, Any], fastest_probe: float, eager_probes: list[float] | None = None,
+def widen_for_slow_host(entry: ModeResult, fastest_probe: float, eager_probes: list[float] | None = None,
                         host_free: bool | None = None) -> None:
     """Widens a measured entry's interval in place (and says so in slowHost) where a side never ran at the host's
     fastest state of the run; eager_probes: the probes of the eager rounds the speedup took (default: its pairs')."""
     if not _measured(entry):
         return
-    interval = entry["speedupInterval"]
+    interval, speedup, eager, compiled = entry["speedupInterval"], entry["speedup"], entry["eagerTiming"], entry["timing"]
+    assert speedup is not None and eager is not None and compiled is not None  # _measured
     free = compiled_host_free(entry) if host_free is None else host_free
-    eager_ratio = estimator.slow_host_ratio(entry["eagerTiming"].get("cpuProbeMs") or [] if eager_probes is None else eager_probes, fastest_probe)
-    compiled_ratio = 1.0 if free else estimator.slow_host_ratio(entry["timing"].get("cpuProbeMs") or [], fastest_probe)
-    low, high = estimator.widened_for_slow_host(entry["speedup"], interval["low"], interval["high"], eager_ratio, compiled_ratio)
+    eager_ratio = estimator.slow_host_ratio(eager.get("cpuProbeMs") or [] if eager_probes is None else eager_probes, fastest_probe)
+    compiled_ratio = 1.0 if free else estimator.slow_host_ratio(compiled.get("cpuProbeMs") or [], fastest_probe)
+    low, high = estimator.widened_for_slow_host(speedup, interval["low"], interval["high"], eager_ratio, compiled_ratio)
     if (low, high) != (interval["low"], interval["high"]):
-        interval.update(low=round(low, 4), high=round(high, 4))
-        interval["slowHost"] = {side: round(ratio, 3) for side, ratio in (("eager", eager_ratio), ("compiled", compiled_ratio))
-                                if ratio > 1 + estimator.FAST_STATE_PCT / 100}
+        interval.update({"low": round(low, 4), "high": round(high, 4)})
+        slow: SlowSides = {}
+        if eager_ratio > 1 + estimator.FAST_STATE_PCT / 100:
+            slow["eager"] = round(eager_ratio, 3)
+        if compiled_ratio > 1 + estimator.FAST_STATE_PCT / 100:
+            slow["compiled"] = round(compiled_ratio, 3)
+        interval["slowHost"] = slow

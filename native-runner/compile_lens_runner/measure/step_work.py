@@ -11,9 +11,10 @@ kernels are not named in a trace unless compiled to record themselves), the rest
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypedDict
 
 from .. import formats
+from ..shapes.in_situ import InSituSpeedup, StepWork, StepWorkSide
 from .profiling import LAUNCH_BOUND_IDLE_PCT, union_us
 
 _DEVICE = ("kernel", "gpu_memcpy", "gpu_memset")
@@ -34,7 +35,16 @@ def _step_of(name: str) -> int:
     return int(name.split("#", 1)[1])
 
 
-def side_work(events: list[dict[str, Any]], left_out: set[int] | None = None) -> dict[str, Any] | None:
+class SideWork(TypedDict):
+    """What one side's trace shows, under a step-work side's keys (test_report_shapes.py: they are StepWorkSide's)."""
+    device: str
+    steps: int
+    workMsPerStep: float
+    kernelsPerStep: float
+    profiledStepMs: float
+
+
+def side_work(events: list[dict[str, Any]], left_out: set[int] | None = None) -> SideWork | None:
     """{device, steps, workMsPerStep, kernelsPerStep, profiledStepMs} over the trace's ProfilerStep#N spans (it holds
     only the window's recorded steps) but those in left_out (a step that compiled, or ran on the other side). A
     kernel belongs to the step its launch ran in (the GPU runs it later); a CPU op to the step it started in. None
@@ -86,20 +96,22 @@ def _outermost(ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def compare(eager: dict[str, Any] | None, compiled: dict[str, Any] | None, step: dict[str, Any] | None) -> dict[str, Any] | None:
+def _against_wall(work: SideWork, wall: float | None) -> StepWorkSide:
+    """The side's work set against its wall step (without a steady one, the profiled steps' own)."""
+    wall_ms, wall_from = (wall, "steady steps") if wall else (work["profiledStepMs"], "profiled steps")
+    busy = round(min(100.0, 100.0 * work["workMsPerStep"] / wall_ms), 1) if wall_ms else None
+    return {**work, "wallMs": wall_ms, "wallFrom": wall_from, "busyPct": busy,
+            "launchBound": work["device"] == "cuda" and busy is not None and busy <= 100.0 - LAUNCH_BOUND_IDLE_PCT}
+
+
+def compare(eager: SideWork | None, compiled: SideWork | None, step: InSituSpeedup | None) -> StepWork | None:
     """The region's `inSitu.work` (schema `$defs/stepWork`): each side's work, its busy share of the side's steady wall
     step (step: inSitu.step; without one, of the profiled steps' own wall time, which carries the profiler's
     overhead), whether it was launch-bound, and the line that says it. None unless both sides have a recorded step."""
     if eager is None or compiled is None:
         return None
-    sides = {"eager": dict(eager), "compiled": dict(compiled)}
-    for side, work in sides.items():
-        wall = step.get(f"{side}Ms") if step else None
-        work["wallMs"], work["wallFrom"] = (wall, "steady steps") if wall else (work["profiledStepMs"], "profiled steps")
-        work["busyPct"] = round(min(100.0, 100.0 * work["workMsPerStep"] / work["wallMs"]), 1) if work["wallMs"] else None
-        work["launchBound"] = (work["device"] == "cuda" and work["busyPct"] is not None
-                               and work["busyPct"] <= 100.0 - LAUNCH_BOUND_IDLE_PCT)
-    e, c = sides["eager"], sides["compiled"]
+    e = _against_wall(eager, step["eagerMs"] if step else None)
+    c = _against_wall(compiled, step["compiledMs"] if step else None)
     gpu = e["device"] == "cuda"
     what, units = ("GPU work", "kernels") if gpu else ("CPU op time", "ops")
     text = (f"{what} {formats.ms(e['workMsPerStep'])} → {formats.ms(c['workMsPerStep'])} per step, "
@@ -110,16 +122,16 @@ def compare(eager: dict[str, Any] | None, compiled: dict[str, Any] | None, step:
         text += (f"{f'; ops {busy}' if busy else ''}: on CPU there is no separate GPU, the ops are the step's own CPU "
                  "work (a compiled graph counts as one op), the rest Python, dispatch and glue")
     elif busy:
-        bound = [side for side in ("eager", "compiled") if sides[side]["launchBound"]]
+        bound = [side for side, work in (("eager", e), ("compiled", c)) if work["launchBound"]]
         why = ("both ways launch-bound: the GPU waited on the CPU (its launches, Python) the rest of each step"
                if len(bound) == 2 else f"{bound[0]} was launch-bound: the CPU launches were the rest" if bound
                else "the GPU's own work was most of each step")
         text += f"; GPU busy {busy}: {why}"
-        saved = e["wallMs"] - c["wallMs"]
+        saved = (e["wallMs"] or 0.0) - (c["wallMs"] or 0.0)  # busy is known: both walls are
         if e["wallFrom"] == c["wallFrom"] == "steady steps" and saved > 0:  # wall = GPU busy + GPU idle, both ways
-            gpu = e["workMsPerStep"] - c["workMsPerStep"]
-            text += (f"; of the {formats.ms(saved)} saved per step, {formats.ms(gpu)} is GPU work and "
-                     f"{formats.ms(saved - gpu)} the GPU's idle time (the CPU's side)" if gpu >= 0 else
-                     f"; the step is {formats.ms(saved)} shorter though the GPU worked {formats.ms(-gpu)} more: it "
-                     f"idled {formats.ms(saved - gpu)} less (the CPU's side)")
+            work = e["workMsPerStep"] - c["workMsPerStep"]
+            text += (f"; of the {formats.ms(saved)} saved per step, {formats.ms(work)} is GPU work and "
+                     f"{formats.ms(saved - work)} the GPU's idle time (the CPU's side)" if work >= 0 else
+                     f"; the step is {formats.ms(saved)} shorter though the GPU worked {formats.ms(-work)} more: it "
+                     f"idled {formats.ms(saved - work)} less (the CPU's side)")
     return {"eager": e, "compiled": c, "text": text}

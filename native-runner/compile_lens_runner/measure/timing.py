@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
+from ..shapes.common import Timing
+from ..shapes.mode import ModeResult
 from . import estimator
 from .host import HostSpeed, LoadWatch
 
@@ -188,8 +190,8 @@ def iqr_pct(values: list[float]) -> float:
 
 
 def summarize(rounds_ms: list[float], calls: int, method: str, extra: int = 0, stop: str = "planned",
-              probes_ms: list[float] | None = None, load: LoadWatch | None = None) -> dict:
-    summary = {
+              probes_ms: list[float] | None = None, load: LoadWatch | None = None) -> Timing:
+    summary: Timing = {
         "medianMs": statistics.median(rounds_ms), "minMs": min(rounds_ms), "maxMs": max(rounds_ms),
         "estimateMs": min(rounds_ms), "spreadPct": round(spread_pct(rounds_ms), 2),
         "rounds": [round(r, 6) for r in rounds_ms], "callsPerRound": calls, "method": method, "extraRounds": extra,
@@ -204,8 +206,8 @@ def summarize(rounds_ms: list[float], calls: int, method: str, extra: int = 0, s
 
 @dataclass
 class PairedTiming:
-    eager: dict
-    compiled: dict
+    eager: Timing
+    compiled: Timing
     speedup: float
     speedup_spread_pct: float
     speedup_iqr_pct: float
@@ -220,7 +222,7 @@ def warmed(block: Block, cfg: TimingConfig) -> Callable[[int], float]:
     return run
 
 
-def measure_alone(block: Block, cfg: TimingConfig, method: str) -> dict:
+def measure_alone(block: Block, cfg: TimingConfig, method: str) -> Timing:
     """Eager alone, before anything is compiled: rounds until its fastest round is confirmed (as for pairs)."""
     load = cfg.host.load_watch()
     with gc_paused() as tidy, cfg.host.measuring():
@@ -318,12 +320,12 @@ def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str
     )
 
 
-def paired_fields(paired: PairedTiming) -> dict:
-    """The report fields of one paired measurement, shared by a mode entry and a script region's measurement."""
+def put_paired(entry: ModeResult, paired: PairedTiming) -> None:
+    """Writes the report fields of one paired measurement into a mode entry or a script region's measurement."""
     est = paired.estimate
-    return {"timing": dict(paired.compiled, valid=True), "speedup": round(paired.speedup, 4), "eagerTiming": paired.eager,
+    entry.update({"timing": {**paired.compiled, "valid": True}, "speedup": round(paired.speedup, 4), "eagerTiming": paired.eager,
             "speedupSpreadPct": paired.speedup_spread_pct, "speedupIqrPct": paired.speedup_iqr_pct,
             "speedupEstimator": estimator.ESTIMATOR,
             "speedupInterval": {"low": round(est.low, 4), "high": round(est.high, 4), "floorPct": est.floor_pct,
                                 "noisySides": list(est.noisy_sides)},
-            "speedupMedianRatio": round(est.median_ratio, 4)}
+            "speedupMedianRatio": round(est.median_ratio, 4)})

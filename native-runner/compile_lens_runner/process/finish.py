@@ -8,13 +8,14 @@ from typing import Any
 
 from ..progress import channel
 from ..report import document as report
+from ..shapes.report import Report
 from .placement import place
 
 SPEC_FILE = ".runner-spec.json"
 EXIT_OK, EXIT_ERROR, EXIT_CANCELLED = 0, 1, 130
 
 
-def fallback_report(spec: dict[str, Any]) -> dict[str, Any]:
+def fallback_report(spec: dict[str, Any]) -> Report:
     """The report of a run whose worker wrote none."""
     device = spec["device"] if spec["device"] in ("cpu", "cuda") else "cpu"
     name = next(iter(spec["target"].values()))
@@ -23,7 +24,7 @@ def fallback_report(spec: dict[str, Any]) -> dict[str, Any]:
                            report.environment(device, None))
 
 
-def stopped_text(data: dict[str, Any]) -> tuple[str, str]:
+def stopped_text(data: Report) -> tuple[str, str]:
     """What a stopped run had finished, and how to get the rest, in the words of its kind of run: a target's modes,
     a script's run and its regions."""
     if data["target"].get("kind") != "script":
@@ -45,9 +46,7 @@ def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None
     """hang: for a torchrun job stopped by --timeout or for a straggler, where its ranks were
     (rank_stacks.hang_sentence); straggler: which rank ran on long after the others finished (launch.Stragglers)."""
     path = os.path.join(workdir, "report.json")
-    data = report.read(path)
-    if data is None:
-        data = fallback_report(spec)
+    data = report.read_report(path) or fallback_report(spec)
     finished, rest = stopped_text(data)
     if straggler is not None:  # the job's report is what its ranks wrote: partial, with where the straggler waited
         where = f" Where the ranks were: {hang}" if hang else ""

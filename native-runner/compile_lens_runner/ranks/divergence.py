@@ -19,11 +19,29 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any, Iterable, TypedDict
 
 from ..compiler.explain import pattern
+from ..shapes.common import SourceLocation
+from ..shapes.compiler import CompilerInsight, GraphBreak, Recompile
+from ..shapes.ranks import Divergence
+from ..shapes.region import Region
 
 DIFFERENT_GRAPHS = "the ranks ran different graphs"
+
+
+class RankFacts(TypedDict):
+    """What divergence compares of one rank."""
+    rank: int
+    compiler: CompilerInsight | None  # its script-mode insight; None: none was read
+    regions: list[Region]
+    collectives: list[dict[str, Any]] | None  # collectives.sequence: the profiled steps' collectives, in order
+
+
+def _insight(facts: RankFacts) -> CompilerInsight:
+    insight = facts["compiler"]
+    assert insight is not None  # only ranks with an insight are compared on it
+    return insight
 
 
 def rank_list(ranks: Iterable[int]) -> str:
@@ -41,10 +59,10 @@ def rank_list(ranks: Iterable[int]) -> str:
     return f"ranks {', '.join(parts)}"
 
 
-def _place(loc: dict[str, Any] | None) -> str | None:
+def _place(loc: SourceLocation | None) -> str | None:
     if not loc or not loc.get("file"):
         return None
-    cell = f" cell {loc['cell'] + 1}," if isinstance(loc.get("cell"), int) else ""
+    cell = f" cell {at + 1}," if isinstance(at := loc.get("cell"), int) else ""
     return f"{os.path.basename(loc['file'])}{cell}:{loc['line']}"
 
 
@@ -53,13 +71,13 @@ def _readable(reason: str) -> str:
     return re.sub(r"\. (expected [^,]+, actual \S+)$", r" (\1)", reason.strip())
 
 
-def _entry(kind: str, message: str, ranks: Iterable[int], location: dict[str, Any] | None, details: dict[str, Any],
-           severity: str = "error") -> dict[str, Any]:
+def _entry(kind: str, message: str, ranks: Iterable[int], location: SourceLocation | None, details: dict[str, Any],
+           severity: str = "error") -> Divergence:
     return {"kind": kind, "severity": severity, "message": message, "location": location, "ranks": sorted(set(ranks)),
             "details": details}
 
 
-def _region_call(facts: dict[str, Any], compile_id: str | None) -> tuple[dict[str, Any], int] | None:
+def _region_call(facts: RankFacts, compile_id: str | None) -> tuple[Region, int] | None:
     """The region and the script's call (its index) in which the compile `compile_id` ran."""
     for region in facts.get("regions") or []:
         for call in region.get("calls") or []:
@@ -68,34 +86,38 @@ def _region_call(facts: dict[str, Any], compile_id: str | None) -> tuple[dict[st
     return None
 
 
-def _frame_name(insight: dict[str, Any], compile_id: str | None) -> str | None:
+def _frame_name(insight: CompilerInsight, compile_id: str | None) -> str | None:
     """The user's function the compile traced (None for torch's own frames, e.g. DDP's forward wrappers)."""
     return next((f.get("function") for f in insight.get("frames") or []
                  if f.get("compileId") == compile_id and f.get("location")), None)
 
 
-def _recompile_key(facts: dict[str, Any], item: dict[str, Any]) -> tuple[Any, ...]:
-    loc = item.get("location") or {}
+def _recompile_key(facts: RankFacts, item: Recompile) -> tuple[Any, ...]:
+    loc = item.get("location")
     found = _region_call(facts, item.get("compileId"))
-    where = (found[0].get("id"), found[1]) if found else (None, None)
-    return (loc.get("file"), loc.get("line"), pattern(str(item.get("reason", "")))) + where
+    where = (found[0]["id"], found[1]) if found else (None, None)
+    return (loc["file"] if loc else None, loc["line"] if loc else None, pattern(str(item.get("reason", "")))) + where
 
 
-def _recompiles(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+# one recompile key that ranks hit a different number of times: a rank that did and what it hit, times per rank, most
+_Uneven = tuple[RankFacts, Recompile, dict[int, int], int]
+
+
+def _recompiles(ranks: list[RankFacts]) -> list[Divergence]:
     """Recompiles keyed by site, guard pattern and (where a region call holds it) region and call: a key that some
     ranks have more often than others is a divergence. Frames recompiled in the same call on the same ranks (a
     wrapper's frame and the model's own, e.g. DDP's forward and the module's) are one divergence, said for the
     first of them: the line that made the call."""
     per_rank: dict[int, Counter[tuple[Any, ...]]] = {}
-    example: dict[tuple[Any, ...], tuple[dict[str, Any], dict[str, Any]]] = {}
+    example: dict[tuple[Any, ...], tuple[RankFacts, Recompile]] = {}
     for facts in ranks:
         seen: Counter[tuple[Any, ...]] = Counter()
-        for item in facts["compiler"].get("recompiles") or []:
+        for item in _insight(facts).get("recompiles") or []:
             key = _recompile_key(facts, item)
             seen[key] += 1
             example.setdefault(key, (facts, item))
         per_rank[facts["rank"]] = seen
-    grouped: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    grouped: dict[tuple[Any, ...], list[_Uneven]] = {}
     for key, (facts, item) in example.items():
         counts = {rank: per_rank[rank][key] for rank in per_rank}
         if len(set(counts.values())) == 1:
@@ -103,21 +125,20 @@ def _recompiles(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
         most = max(counts.values())
         did = tuple(r for r, n in counts.items() if n == most)
         where = key[-2:] if key[-1] is not None else key
-        grouped.setdefault((where, did), []).append({"facts": facts, "item": item, "counts": counts, "most": most})
+        grouped.setdefault((where, did), []).append((facts, item, counts, most))
     return [_recompile_divergence(group) for group in grouped.values()]
 
 
-def _recompile_divergence(group: list[dict[str, Any]]) -> dict[str, Any]:
-    first = group[0]
-    facts, item, counts, most = first["facts"], first["item"], first["counts"], first["most"]
+def _recompile_divergence(group: list[_Uneven]) -> Divergence:
+    facts, item, counts, most = group[0]
     did = [r for r, n in counts.items() if n == most]
     others = [r for r, n in counts.items() if n < most]
     found = _region_call(facts, item.get("compileId"))
-    function = _frame_name(facts["compiler"], item.get("compileId"))
+    function = _frame_name(_insight(facts), item.get("compileId"))
     what = function or "the compiled code"
     if found:
         region, index = found
-        name = str(region.get("name"))
+        name = str(region["name"])
         what = f"{function} of {name}" if function and function != name else name
         what += f" at call {index}"
     times = "" if most == 1 else f" {most}×"
@@ -128,35 +149,37 @@ def _recompile_divergence(group: list[dict[str, Any]]) -> dict[str, Any]:
     more = f" (and {len(group) - 1} more frame{'' if len(group) == 2 else 's'} in that call)" if len(group) > 1 else ""
     message = (f"{rank_list(did)} recompiled {what}{times} — {_readable(str(item.get('reason', '')))}{more} — "
                f"{fewer}: {DIFFERENT_GRAPHS}")
-    location = item.get("location") or (found[0].get("location") if found else None)
+    location = item.get("location") or (found[0]["location"] if found else None)
+    explanation = item.get("explanation")
     return _entry("recompile", message, did, location,
-                  {"reasons": [g["item"].get("reason") for g in group], "counts": {str(r): n for r, n in counts.items()},
-                   "region": found[0].get("id") if found else None, "call": found[1] if found else None,
-                   "fix": (item.get("explanation") or {}).get("fix")})
+                  {"reasons": [other.get("reason") for _, other, _, _ in group], "counts": {str(r): n for r, n in counts.items()},
+                   "region": found[0]["id"] if found else None, "call": found[1] if found else None,
+                   "fix": explanation["fix"] if explanation else None})
 
 
-def _graph_breaks(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    sites: dict[tuple[Any, ...], tuple[dict[str, Any], set[int]]] = {}
+def _graph_breaks(ranks: list[RankFacts]) -> list[Divergence]:
+    sites: dict[tuple[Any, ...], tuple[GraphBreak, set[int]]] = {}
     for facts in ranks:
-        for item in facts["compiler"].get("graphBreaks") or []:
-            loc = item.get("location") or {}
-            key = (loc.get("file"), loc.get("line"), item.get("reason"))
+        for item in _insight(facts).get("graphBreaks") or []:
+            loc = item.get("location")
+            key = (loc["file"] if loc else None, loc["line"] if loc else None, item.get("reason"))
             sites.setdefault(key, (item, set()))[1].add(facts["rank"])
     everyone = {facts["rank"] for facts in ranks}
-    out = []
+    out: list[Divergence] = []
     for item, broke in sites.values():
         if broke == everyone:
             continue
         at = _place(item.get("location"))
         message = (f"{rank_list(broke)} broke the graph{f' at {at}' if at else ''} — {item.get('reason')} — "
                    f"{rank_list(everyone - broke)} did not: {DIFFERENT_GRAPHS}")
+        explanation = item.get("explanation")
         out.append(_entry("graph-break", message, broke, item.get("location"), {"reason": item.get("reason"),
-                                                                           "fix": (item.get("explanation") or {}).get("fix")}))
+                                                                           "fix": explanation["fix"] if explanation else None}))
     return out
 
 
-def _graph_counts(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    counts = {facts["rank"]: int(facts["compiler"].get("graphCount") or 0) for facts in ranks}
+def _graph_counts(ranks: list[RankFacts]) -> list[Divergence]:
+    counts = {facts["rank"]: int(_insight(facts).get("graphCount") or 0) for facts in ranks}
     if len(set(counts.values())) == 1:
         return []
     groups: dict[int, list[int]] = {}
@@ -169,23 +192,23 @@ def _graph_counts(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
                    {"graphCount": {str(r): n for r, n in counts.items()}})]
 
 
-def _cache_outcomes(insight: dict[str, Any]) -> dict[tuple[str, str], str]:
+def _cache_outcomes(insight: CompilerInsight) -> dict[tuple[str, str], str]:
     """(compile id, cache name) -> hit | miss | bypass, from the compile phases' cache lookups."""
-    return {(str(p["compileId"]), str(p["name"])): str(p["cache"]) for p in insight.get("phases") or [] if p.get("cache")}
+    return {(str(p["compileId"]), str(p["name"])): str(cache) for p in insight.get("phases") or [] if (cache := p.get("cache"))}
 
 
-def _caches(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _caches(ranks: list[RankFacts]) -> list[Divergence]:
     """Per compile id every rank ran: its cache lookups (FX graph, AOT autograd) whose outcome differs between ranks."""
-    outcomes = {facts["rank"]: _cache_outcomes(facts["compiler"]) for facts in ranks}
+    outcomes = {facts["rank"]: _cache_outcomes(_insight(facts)) for facts in ranks}
     shared = set.intersection(*(set(o) for o in outcomes.values())) if outcomes else set()
     differing: dict[str, dict[str, dict[int, str]]] = {}
     for compile_id, cache in sorted(shared):
         seen = {rank: o[(compile_id, cache)] for rank, o in outcomes.items()}
         if len(set(seen.values())) > 1:
             differing.setdefault(compile_id, {})[cache] = seen
-    out = []
+    out: list[Divergence] = []
     for compile_id, caches in differing.items():
-        function = _frame_name(ranks[0]["compiler"], compile_id)
+        function = _frame_name(_insight(ranks[0]), compile_id)
         what = f"compile {compile_id}" + (f" ({function})" if function else "")
         names = " and the ".join(sorted(caches))
         seen = next(iter(caches.values()))
@@ -204,8 +227,8 @@ def _caches(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _collectives(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    seqs = {facts["rank"]: [c["name"] for c in facts["collectives"]] for facts in ranks if facts.get("collectives") is not None}
+def _collectives(ranks: list[RankFacts]) -> list[Divergence]:
+    seqs = {facts["rank"]: [c["name"] for c in made] for facts in ranks if (made := facts.get("collectives")) is not None}
     if len(seqs) < 2 or len({tuple(s) for s in seqs.values()}) == 1:
         return []
     first = next(i for i in range(max(map(len, seqs.values())) + 1)
@@ -221,10 +244,9 @@ def _collectives(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [_entry("collectives", message, odd, None, {"firstDifference": first, "counts": {str(r): n for r, n in lengths.items()}})]
 
 
-def find(ranks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """ranks: [{rank, compiler (script-mode insight or None), regions, collectives (list or None)}]."""
+def find(ranks: list[RankFacts]) -> list[Divergence]:
     known = [facts for facts in ranks if facts.get("compiler")]
-    out: list[dict[str, Any]] = []
+    out: list[Divergence] = []
     if len(known) >= 2:
         out += _recompiles(known) + _graph_breaks(known)
         if not out:  # a recompile or break on some ranks explains a different graph count

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from . import collectives
 from . import divergence
@@ -21,6 +21,11 @@ from .paths import ATTACH_FILE, EXIT_FILE, PID_FILE, SNAPSHOT_FILE, SPEC_FILE, S
 from .stacks import hang_sentence, main_thread, state
 from ..compiler.user_code import innermost_user, parse_frames
 from ..script import in_situ_report
+from ..shapes.common import RunError, SourceLocation
+from ..shapes.compiler import CompilerInsight, GraphBreak, Recompile
+from ..shapes.mode import ModeResult
+from ..shapes.ranks import RankEntry, RankRegion, RankStack
+from ..shapes.report import Report
 
 SCRIPT = "script"
 # a rank's error that follows from another rank's failure: its peer went away under a collective
@@ -47,16 +52,16 @@ class Job:
 @dataclass
 class RankRun:
     rank: int
-    report: dict[str, Any] | None
+    report: Report | None
     how: str  # final | snapshot | checkpoint | none
-    exit: dict[str, Any] | None
+    exit: dict[str, Any] | None  # its exit record (EXIT_FILE): code, time, stopped
     stacks: str | None  # the faulthandler dump, when one was asked for
     started: bool = True  # torchrun started it (its rank entry made its directory)
-    where: dict[str, Any] = field(default_factory=dict)  # an attached rank: its host, node rank, local rank
+    where: dict[str, Any] = field(default_factory=dict)  # an attached rank: its host, node rank, local rank, missing
 
     @property
-    def script(self) -> dict[str, Any] | None:
-        return next((m for m in (self.report or {}).get("modes", []) if m.get("mode") == SCRIPT), None)
+    def script(self) -> ModeResult | None:
+        return next((m for m in self.report["modes"] if m["mode"] == SCRIPT), None) if self.report else None
 
     @property
     def status(self) -> str:
@@ -68,12 +73,13 @@ class RankRun:
                 return "ok"
             return "stopped" if exit_record.get("stopped") else "error"
         if self.how == "snapshot":
-            error = (self.report or {}).get("error") or {}
-            return "stopped" if error.get("kind") == "cancelled" else "error"
+            error = self.report["error"] if self.report else None
+            return "stopped" if error and error["kind"] == "cancelled" else "error"
         return "killed"
 
 
 def _read_json(path: str) -> dict[str, Any] | None:
+    """A rank's bookkeeping file (its exit record, where it ran)."""
     data = report.read(path)
     return data if isinstance(data, dict) else None
 
@@ -91,9 +97,9 @@ def load(job: Job, rank: int) -> RankRun:
     folder, work = job.rank_dir(rank), job.worker_dir(rank)
     started = os.path.isdir(folder)
     exit_record = _read_json(os.path.join(folder, EXIT_FILE))
-    final = _read_json(os.path.join(work, "report.json"))
-    snapshot = _read_json(os.path.join(folder, SNAPSHOT_FILE))
-    chosen: dict[str, Any] | None
+    final = report.read_report(os.path.join(work, "report.json"))
+    snapshot = report.read_report(os.path.join(folder, SNAPSHOT_FILE))
+    chosen: Report | None
     if exit_record and final:
         how, chosen = "final", final
     elif snapshot:
@@ -120,7 +126,7 @@ def load(job: Job, rank: int) -> RankRun:
     return RankRun(rank, chosen, how, exit_record, stacks, started)
 
 
-def _log_insight(job: Job, rank: int) -> dict[str, Any] | None:
+def _log_insight(job: Job, rank: int) -> CompilerInsight | None:
     """A rank with no report: the script part of its compiler log, read as the rank itself would have."""
     trace_dir = os.path.join(job.worker_dir(rank), "torch_trace")
     logs = sorted((os.path.join(trace_dir, n) for n in os.listdir(trace_dir) if n.endswith(".log")), key=os.path.getsize) \
@@ -141,8 +147,9 @@ def _relative(job: Job, rank: int, path: str | None) -> str | None:
     return os.path.normpath(os.path.join(os.path.relpath(job.worker_dir(rank), job.out), path))
 
 
-def _error_of(run: RankRun) -> dict[str, Any] | None:
-    error = (run.script or {}).get("error") or (run.report or {}).get("error")
+def _error_of(run: RankRun) -> RunError | None:
+    script, doc = run.script, run.report
+    error = (script["error"] if script else None) or (doc["error"] if doc else None)
     if run.status == "missing":
         return {"kind": "internal", "message": f"Rank {run.rank} wrote nothing (no folder ranks/rank{run.rank}): its node never "
                 "started it, or its folder was not copied back.", "fix": "Check that launcher's output on that node, "
@@ -153,27 +160,33 @@ def _error_of(run: RankRun) -> dict[str, Any] | None:
             "fix": "See the rank's output in the log; its compiler log was read instead.", "traceback": None}
 
 
-def _failed_at(error: dict[str, Any] | None) -> dict[str, Any] | None:
+def _failed_at(error: RunError | None) -> SourceLocation | None:
     return innermost_user(parse_frames(error.get("traceback") or "")) if error else None
 
 
-def _regions(run: RankRun) -> list[dict[str, Any]]:
+def _regions(run: RankRun) -> list[RankRegion]:
     return [{"id": r["id"], "name": r["name"], "callCount": r["callCount"], "steadyState": r.get("steadyState")}
-            for r in (run.report or {}).get("regions") or []]
+            for r in (run.report.get("regions") if run.report else None) or []]
 
 
-def rank_entry(job: Job, run: RankRun, insight: dict[str, Any] | None, sequence: list[dict[str, Any]] | None,
-               stack: dict[str, Any] | None) -> dict[str, Any]:
-    facts = (run.report or {}).get("rank") or {}
+def rank_entry(job: Job, run: RankRun, insight: CompilerInsight | None, sequence: list[dict[str, Any]] | None,
+               stack: RankStack | None) -> RankEntry:
+    facts = run.report.get("rank") if run.report else None
     error = _error_of(run)
     folder = os.path.relpath(job.rank_dir(run.rank), job.out)
-    where = {k: v for k, v in run.where.items() if k != "missing" and v is not None}
-    return {
-        "rank": run.rank, **where, "status": run.status, "exitCode": (run.exit or {}).get("code"),
+    entry: RankEntry = {"rank": run.rank}
+    if run.where.get("host") is not None:  # an attached rank: where it ran
+        entry["host"] = run.where["host"]
+    if run.where.get("nodeRank") is not None:
+        entry["nodeRank"] = run.where["nodeRank"]
+    if run.where.get("localRank") is not None:
+        entry["localRank"] = run.where["localRank"]
+    entry.update({
+        "status": run.status, "exitCode": (run.exit or {}).get("code"),
         "error": error if run.status != "ok" else None, "failedAt": _failed_at(error) if run.status == "error" else None,
         "report": _relative(job, run.rank, "report.json") if run.report else None,
-        "trace": _relative(job, run.rank, facts.get("trace")), "window": facts.get("window"),
-        "torchTraceLog": _relative(job, run.rank, (insight or {}).get("torchTraceLog")),
+        "trace": _relative(job, run.rank, facts.get("trace") if facts else None), "window": facts.get("window") if facts else None,
+        "torchTraceLog": _relative(job, run.rank, insight.get("torchTraceLog") if insight else None),
         "graphCount": insight["graphCount"] if insight else None,
         "graphBreaks": len(insight["graphBreaks"]) if insight else None,
         "recompiles": len(insight["recompiles"]) if insight else None,
@@ -182,42 +195,43 @@ def rank_entry(job: Job, run: RankRun, insight: dict[str, Any] | None, sequence:
         "regions": _regions(run),
         "collectives": [c["name"] for c in sequence] if sequence is not None else None,
         "stack": stack, "stacks": os.path.join(folder, STACKS_FILE) if run.stacks else None,
-    }
+    })
+    return entry
 
 
-def _tag(items_by_rank: list[tuple[int, list[dict[str, Any]]]], key: Callable[[dict[str, Any]], Any],
-         headline_rank: int) -> list[dict[str, Any]]:
-    """The union of the ranks' items (graph breaks, recompiles), one per key, each with the ranks it happened on.
+Finding = TypeVar("Finding", GraphBreak, Recompile)
+
+
+def _tag(items_by_rank: list[tuple[int, list[Finding]]], headline_rank: int) -> list[Finding]:
+    """The union of the ranks' items (graph breaks, recompiles), one per site, each with the ranks it happened on.
     A compile id is a rank's own numbering: items not seen on the headline rank carry none."""
-    merged: dict[Any, dict[str, Any]] = {}
+    merged: dict[tuple[str | None, int | None, str], Finding] = {}
     for rank, items in items_by_rank:
         for item in items:
-            found = merged.get(key(item))
+            loc = item["location"]
+            site = (loc["file"] if loc else None, loc["line"] if loc else None, item["reason"])
+            found = merged.get(site)
             if found is None:
-                found = merged[key(item)] = dict(item, ranks=[])
+                found = merged[site] = {**item, "ranks": []}
                 if rank != headline_rank:
                     found["compileId"] = None
-            if rank not in found["ranks"]:
-                found["ranks"].append(rank)
+            ranks = found.setdefault("ranks", [])
+            if rank not in ranks:
+                ranks.append(rank)
     return list(merged.values())
 
 
-def _site(item: dict[str, Any]) -> tuple[Any, ...]:
-    loc = item.get("location") or {}
-    return (loc.get("file"), loc.get("line"), item.get("reason"))
-
-
-def merge_insights(insights: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+def merge_insights(insights: list[tuple[int, CompilerInsight]]) -> CompilerInsight:
     """The lowest rank's insight (rank 0's: the headline), its graph breaks, recompiles and recompile sites the
     union over the ranks."""
     insights = sorted(insights, key=lambda pair: pair[0])
-    merged = dict(insights[0][1])
-    merged["graphBreaks"] = _tag([(r, i.get("graphBreaks") or []) for r, i in insights], _site, 0)
-    merged["recompiles"] = _tag([(r, i.get("recompiles") or []) for r, i in insights], _site, 0)
+    merged: CompilerInsight = {**insights[0][1]}
+    merged["graphBreaks"] = _tag([(r, i.get("graphBreaks") or []) for r, i in insights], 0)
+    merged["recompiles"] = _tag([(r, i.get("recompiles") or []) for r, i in insights], 0)
     sites = explain.group_sites(merged["recompiles"])
     for site in sites:
         ranks = {r for item in merged["recompiles"] if (item.get("location"), explain.pattern(item["reason"])) ==
-                 (site.get("location"), site.get("pattern")) for r in item["ranks"]}
+                 (site.get("location"), site.get("pattern")) for r in item.get("ranks", [])}
         site["ranks"] = sorted(ranks)
     merged["recompileSites"] = sites
     return merged
@@ -227,29 +241,32 @@ def root_cause(runs: list[RankRun]) -> RankRun | None:
     """The rank whose failure ended the job: an error of its own (not a peer vanishing under a collective, not a
     stop), the earliest to exit; else the earliest failed rank; else one that wrote nothing."""
     failed = [r for r in runs if r.status in ("error", "killed")] or [r for r in runs if r.status == "missing"]
-    own = [r for r in failed if r.status == "error" and not _SECONDARY.search((_error_of(r) or {}).get("message", ""))]
+    own = [r for r in failed if r.status == "error" and not _SECONDARY.search(error["message"] if (error := _error_of(r)) else "")]
     pool = own or failed
     return min(pool, key=lambda r: ((r.exit or {}).get("time") or float("inf"), r.rank)) if pool else None
 
 
-def _job_error(root: RankRun, runs: list[RankRun]) -> dict[str, Any]:
+def _job_error(root: RankRun, runs: list[RankRun]) -> RunError:
+    error = _error_of(root)
     if root.status == "missing":
         missing = [r.rank for r in runs if r.status == "missing"]
         wrote = [r.rank for r in runs if r.status != "missing"]
         return {"kind": "internal", "message": f"{divergence.rank_list(missing).capitalize()} wrote nothing (no folder under "
                 f"ranks/): their node never started them, or their folders were not copied back; this report has what "
-                f"{divergence.rank_list(wrote)} wrote.", "fix": (_error_of(root) or {}).get("fix", ""), "traceback": None}
-    error = _error_of(root) or {}
+                f"{divergence.rank_list(wrote)} wrote.", "fix": error["fix"] if error else "", "traceback": None}
     at = _failed_at(error)
     where = f" at {os.path.basename(at['file'])}:{at['line']}" if at else ""
     others = [r.rank for r in runs if r is not root and r.status != "ok"]
     then = f"; {divergence.rank_list(others)} stopped with it" if others else ""
-    return {"kind": error.get("kind", "internal"), "message": f"Rank {root.rank} failed{where}: {error.get('message', 'no report')}{then}.",
-            "fix": error.get("fix") or "See the failing rank's output in the log.", "traceback": error.get("traceback")}
+    return {"kind": error["kind"] if error else "internal",
+            "message": f"Rank {root.rank} failed{where}: {error['message'] if error else 'no report'}{then}.",
+            "fix": (error["fix"] if error else None) or "See the failing rank's output in the log.",
+            "traceback": error.get("traceback") if error else None}
 
 
 def _sequence(job: Job, run: RankRun) -> list[dict[str, Any]] | None:
-    trace = ((run.report or {}).get("rank") or {}).get("trace")
+    facts = run.report.get("rank") if run.report else None
+    trace = facts.get("trace") if facts else None
     if not trace:
         return None
     try:
@@ -258,7 +275,7 @@ def _sequence(job: Job, run: RankRun) -> list[dict[str, Any]] | None:
         return None
 
 
-def merge(job_dir: str, world: int, fallback: Callable[[], dict[str, Any]], stacks_requested: bool) -> str | None:
+def merge(job_dir: str, world: int, fallback: Callable[[], Report], stacks_requested: bool) -> str | None:
     """Writes the job's report.json; returns, when stacks were asked for (a timeout), the sentence naming where the
     ranks were."""
     headline, hang = merged_report(Job(job_dir, job_dir), world, fallback, stacks_requested)
@@ -266,35 +283,37 @@ def merge(job_dir: str, world: int, fallback: Callable[[], dict[str, Any]], stac
     return hang
 
 
-def merged_report(job: Job, world: int, fallback: Callable[[], dict[str, Any]],
-                  stacks_requested: bool) -> tuple[dict[str, Any], str | None]:
+def merged_report(job: Job, world: int, fallback: Callable[[], Report],
+                  stacks_requested: bool) -> tuple[Report, str | None]:
     """The job's report from its ranks' folders, and (stacks_requested) where the ranks were."""
     runs = [load(job, rank) for rank in range(world)]
-    insights = {r.rank: ((r.script or {}).get("compiler") or (_log_insight(job, r.rank) if r.how in ("none", "checkpoint") and r.started else None))
+    insights = {r.rank: ((script["compiler"] if (script := r.script) else None)
+                         or (_log_insight(job, r.rank) if r.how in ("none", "checkpoint") and r.started else None))
                 for r in runs}
     sequences = {r.rank: _sequence(job, r) for r in runs}
     states = {r.rank: state(main_thread(r.stacks)) if r.stacks else None for r in runs} if stacks_requested else {}
     entries = [rank_entry(job, r, insights[r.rank], sequences[r.rank], states.get(r.rank)) for r in runs]
     first = next((r for r in runs if r.report), None)
-    headline = dict(first.report) if first and first.report else fallback()
+    headline: Report = {**first.report} if first and first.report else fallback()
     _relocate(headline, job, first.rank if first else 0)
     headline.pop("rank", None)
     headline.setdefault("settings", {})["nprocPerNode"] = world
     headline["ranks"] = entries
     known = [(r, i) for r, i in insights.items() if i]
-    script = next((m for m in headline["modes"] if m.get("mode") == SCRIPT), None)
+    script = next((m for m in headline["modes"] if m["mode"] == SCRIPT), None)
     if script is not None and known:
         script["compiler"] = merge_insights(known)
+    regions = {r.rank: (r.report.get("regions") if r.report else None) or [] for r in runs}
     for region in headline.get("regions") or []:
-        same = [(r.rank, other["compiler"]) for r in runs for other in (r.report or {}).get("regions") or []
-                if other.get("id") == region["id"] and other.get("compiler")]
+        same = [(r.rank, insight) for r in runs for other in regions[r.rank]
+                if other["id"] == region["id"] and (insight := other.get("compiler"))]
         if same:
             region["compiler"] = merge_insights(same)
-        in_situ_report.slowest_rank(region, [(r.rank, other) for r in runs for other in (r.report or {}).get("regions") or []
-                                             if other.get("id") == region["id"]])
+        in_situ_report.slowest_rank(region, [(r.rank, other) for r in runs for other in regions[r.rank]
+                                             if other["id"] == region["id"]])
     headline["divergence"] = divergence.find([
-        {"rank": r.rank, "compiler": insights[r.rank], "regions": (r.report or {}).get("regions") or [],
-         "collectives": sequences[r.rank]} for r in runs])
+        {"rank": r.rank, "compiler": insights[r.rank], "regions": regions[r.rank], "collectives": sequences[r.rank]}
+        for r in runs])
     root = root_cause(runs)
     if not any(r.started for r in runs):
         headline["error"] = {"kind": "internal", "message": "torchrun (python -m torch.distributed.run) started no rank; its own "

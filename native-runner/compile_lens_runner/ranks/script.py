@@ -13,6 +13,9 @@ from ..script import region_entry
 from ..script.calls import resolve_all
 from ..script.regions import RegionRecorder
 from ..script.window import ProfileWindow
+from ..shapes.mode import ModeResult
+from ..shapes.ranks import RankSelf
+from ..shapes.report import Report
 from . import stop
 from .paths import RankInfo, trace_name
 
@@ -30,7 +33,7 @@ class RankScript:
     def world_size(self) -> int:
         return self.info.world_size
 
-    def arm(self, run: Run, entry: dict[str, Any], recorder: RegionRecorder, mode: str) -> None:
+    def arm(self, run: Run, entry: ModeResult, recorder: RegionRecorder, mode: str) -> None:
         stop.set_snapshot(lambda: self.stopped_report(run, entry, recorder, mode))
 
     def ended(self, run: Run) -> None:
@@ -38,32 +41,34 @@ class RankScript:
         self.script_ended = True
         run.report["rank"] = self.facts()
 
-    def facts(self) -> dict[str, Any]:
+    def facts(self) -> RankSelf:
         """report["rank"]: who this rank was and its profiler trace (relative to this report's directory)."""
         trace = os.path.relpath(self.trace_path, self.info.worker_dir) if os.path.exists(self.trace_path) else None
-        where = {"host": self.info.host, "nodeRank": self.info.node_rank} if self.info.attached else {}
-        return {"rank": self.info.rank, "localRank": self.info.local_rank, "worldSize": self.info.world_size,
-                "trace": trace, "window": self.window.describe(), **where}
+        facts: RankSelf = {"rank": self.info.rank, "localRank": self.info.local_rank, "worldSize": self.info.world_size,
+                           "trace": trace, "window": self.window.describe()}
+        if self.info.attached:
+            facts["host"], facts["nodeRank"] = self.info.host, self.info.node_rank
+        return facts
 
-    def stopped_report(self, run: Run, entry: dict[str, Any], recorder: RegionRecorder, mode: str) -> dict[str, Any]:
+    def stopped_report(self, run: Run, entry: ModeResult, recorder: RegionRecorder, mode: str) -> Report:
         """The rank's report when SIGTERM stops it before the worker finished: the compiler's log so far, the calls
         recorded so far (a CUDA call whose end has not run yet has no duration), nothing measured."""
         records = [r for r in tt.LogFollower(run.trace_dir).read() if r.mode == mode]
         cudagraphs = run.device == "cuda"
         insight = compiler_insight(records, lambda record: "a call made by the script", cudagraphs=cudagraphs)
         insight["torchTraceLog"] = run.trace_log_relpath()
-        script = dict(entry, compiler=insight, compileSeconds=insight["compileSeconds"]["total"])
+        script: ModeResult = {**entry, "compiler": insight, "compileSeconds": insight["compileSeconds"]["total"]}
         if not self.script_ended:
-            script.update(status="error", error={
+            script.update({"status": "error", "error": {
                 "kind": "cancelled", "message": f"Rank {self.info.rank} was stopped (SIGTERM) before its script ended.",
                 "fix": "torchrun stops every rank once one fails; see the failing rank. A cancel or --timeout stops them too.",
-                "traceback": None})
+                "traceback": None}})
         regions = []
         for region in list(recorder.regions):
             resolve_all(list(region.calls), wait=False)
             entry_json = region_entry.region_json(region, region_entry.RegionRecords(region, records), cudagraphs)
             entry_json["replay"] = {"replayable": False, "reason": self.no_replay}
             regions.append(entry_json)
-        out = dict(run.report, modes=[script], regions=regions, rank=self.facts(), error=script["error"])
+        out: Report = {**run.report, "modes": [script], "regions": regions, "rank": self.facts(), "error": script["error"]}
         out["status"] = "error" if script["error"] else "ok"
         return out

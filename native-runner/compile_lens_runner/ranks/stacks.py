@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
-
 from .divergence import rank_list
 from ..compiler.user_code import is_user_file, location
+from ..shapes.common import SourceLocation
+from ..shapes.ranks import RankStack
 
 _THREAD = re.compile(r"^(Current thread|Thread) 0x[0-9a-f]+")
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<fn>\S+)')
@@ -16,9 +16,9 @@ _DISTRIBUTED = f"{os.sep}torch{os.sep}distributed{os.sep}"
 _GENERIC = {"wrapper", "inner", "_fn", "decorate_context", "__call__", "_call_impl", "_wrapped_call_impl"}
 
 
-def threads(text: str) -> list[tuple[bool, list[dict[str, Any]]]]:
+def threads(text: str) -> list[tuple[bool, list[SourceLocation]]]:
     """(is the current thread, frames most recent first) per thread of a faulthandler dump."""
-    out: list[tuple[bool, list[dict[str, Any]]]] = []
+    out: list[tuple[bool, list[SourceLocation]]] = []
     for line in text.splitlines():
         head = _THREAD.match(line)
         if head:
@@ -30,31 +30,31 @@ def threads(text: str) -> list[tuple[bool, list[dict[str, Any]]]]:
     return out
 
 
-def main_thread(text: str) -> list[dict[str, Any]]:
+def main_thread(text: str) -> list[SourceLocation]:
     """The main thread's frames: the one started by `python -m` (runpy at its bottom), else the current one."""
     found = threads(text)
     for _, frames in found:
-        if frames and frames[-1]["function"] == "_run_module_as_main":
+        if frames and frames[-1].get("function") == "_run_module_as_main":
             return frames
     return next((frames for current, frames in found if current), found[0][1] if found else [])
 
 
-def state(frames: list[dict[str, Any]]) -> dict[str, Any]:
+def state(frames: list[SourceLocation]) -> RankStack:
     """{waitingIn: the torch.distributed call the rank is blocked in, or None; location: its innermost user line}."""
     user = next((f for f in frames if is_user_file(f["file"])), None)
     above_user = frames[:frames.index(user)] if user else frames
     dist = [f for f in above_user if _DISTRIBUTED in f["file"]]
-    named = next((f for f in reversed(dist) if f["function"] not in _GENERIC and not f["function"].startswith("_")), None)
+    named = next((f for f in reversed(dist) if (fn := f.get("function") or "") not in _GENERIC and not fn.startswith("_")), None)
     waiting = (named or (dist[0] if dist else None))
-    return {"waitingIn": waiting["function"] if waiting else None,
-            "location": location(user["file"], user["line"], user["function"]) if user else None}
+    return {"waitingIn": waiting.get("function") if waiting else None,
+            "location": location(user["file"], user["line"], user.get("function")) if user else None}
 
 
-def _at(loc: dict[str, Any] | None) -> str:
+def _at(loc: SourceLocation | None) -> str:
     return f"{os.path.basename(loc['file'])}:{loc['line']}" if loc else "an unknown line"
 
 
-def hang_sentence(states: dict[int, dict[str, Any] | None]) -> str | None:
+def hang_sentence(states: dict[int, RankStack | None]) -> str | None:
     """One sentence for the ranks' states (None: a rank whose stack could not be read)."""
     if not states:
         return None
@@ -63,7 +63,7 @@ def hang_sentence(states: dict[int, dict[str, Any] | None]) -> str | None:
     waiting = {r: s for r, s in known.items() if s["waitingIn"]}
     elsewhere = {r: s for r, s in known.items() if not s["waitingIn"]}
     parts: list[str] = []
-    places: dict[tuple[str, str], list[int]] = {}
+    places: dict[tuple[str | None, str], list[int]] = {}  # (the call waited in, where)
     for rank, s in waiting.items():
         places.setdefault((s["waitingIn"], _at(s["location"])), []).append(rank)
     for (call, at), ranks in places.items():

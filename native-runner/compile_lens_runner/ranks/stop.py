@@ -15,16 +15,17 @@ import time
 from typing import Any, Callable
 
 from ..report import document as report
+from ..shapes.report import Report
 
 WAIT_S = 1.0
 EXIT_CODE = 128 + signal.SIGTERM
 
-_snapshot: Callable[[], dict[str, Any]] | None = None
+_snapshot: Callable[[], Report] | None = None
 _finished = threading.Event()
 _requested = threading.Event()
 
 
-def set_snapshot(make: Callable[[], dict[str, Any]]) -> None:
+def set_snapshot(make: Callable[[], Report]) -> None:
     """What the rank's report would be if it stopped now (set once the script starts)."""
     global _snapshot
     _snapshot = make

@@ -6,40 +6,52 @@ timing (the ratio then measures the host), the advice is the fix, not a verdict.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Sequence
 
 from .. import formats
-from ..shapes.common import Recommendation
+from ..shapes.common import HostLoad, Recommendation
+from ..shapes.mode import ModeResult
 
 MIN_USEFUL_SPEEDUP = 1.05
 DECISIVE_SPAN = 2.0
 
 
-def _measured(mode: dict[str, Any]) -> bool:
-    return (mode["status"] == "ok" and mode.get("speedup") is not None and (mode.get("timing") or {}).get("valid", True)
+def _measured(mode: ModeResult) -> bool:
+    timed = mode.get("timing")
+    return (mode["status"] == "ok" and mode.get("speedup") is not None and (timed.get("valid", True) if timed else True)
             and not mode.get("fallback") and not _contended(mode))
 
 
-def _contended(mode: dict[str, Any]) -> dict[str, Any] | None:
+def _contended(mode: ModeResult) -> HostLoad | None:
     """The measurement's hostLoad where contention made it unreliable (measure/host.py)."""
-    load = (mode.get("timing") or {}).get("hostLoad") or {}
-    return load if load.get("contended") else None
+    timed = mode.get("timing")
+    load = timed.get("hostLoad") if timed else None
+    return load if load and load["contended"] else None
 
 
-def _correct(mode: dict[str, Any]) -> bool:
-    return (mode.get("correctness") or {}).get("ok", True)
+def _correct(mode: ModeResult) -> bool:
+    checked = mode.get("correctness")
+    return checked["ok"] if checked else True
 
 
-def _interval(mode: dict[str, Any]) -> tuple[float, float]:
-    interval = mode.get("speedupInterval") or {}
-    return float(interval.get("low", mode["speedup"])), float(interval.get("high", mode["speedup"]))
+def _speedup(mode: ModeResult) -> float:
+    """A measured mode's speedup."""
+    speedup = mode["speedup"]
+    assert speedup is not None  # _measured
+    return speedup
 
 
-def _no_measurement(modes: list[dict[str, Any]]) -> Recommendation:
-    fell_back = [m for m in modes if m.get("fallback")]
+def _interval(mode: ModeResult) -> tuple[float, float]:
+    """A measured mode's interval (its speedup both ways when it has none)."""
+    interval = mode.get("speedupInterval")
+    return (interval["low"], interval["high"]) if interval else (_speedup(mode), _speedup(mode))
+
+
+def _no_measurement(modes: Sequence[ModeResult]) -> Recommendation:
+    fell_back = [(m, fallback) for m in modes if (fallback := m.get("fallback"))]
     if fell_back:
-        m = fell_back[0]
-        cause, fix = m["fallback"].get("cause") or "Dynamo ran the compiled calls eagerly", m["fallback"].get("fix")
+        m, fallback = fell_back[0]
+        cause, fix = fallback["cause"] or "Dynamo ran the compiled calls eagerly", fallback["fix"]
         return {"mode": None, "verdict": "none", "reason": (
             f"No verdict: the compiled calls of {m['mode']} ran eagerly, so nothing compiled was measured ({cause}). "
             + (f"Fix: {fix} Then profile again." if fix else "Fix that, then profile again."))}
@@ -52,20 +64,22 @@ def _no_measurement(modes: list[dict[str, Any]]) -> Recommendation:
     contended = [m for m in modes if m["status"] == "ok" and m.get("speedup") is not None and _contended(m)]
     if contended:
         m = contended[0]
-        load = m["timing"]["hostLoad"]
+        load = _contended(m)
+        assert load is not None  # chosen so
         return {"mode": None, "verdict": "none", "reason": (
-            f"No verdict: {m['mode']} measured {formats.speedup(m['speedup'])}, but {load['reason']}. Fix: {load['fix']}.")}
+            f"No verdict: {m['mode']} measured {formats.speedup(_speedup(m))}, but {load['reason']}. Fix: {load['fix']}.")}
     failed = [m for m in modes if m["status"] != "ok"]
     if failed:
         first = failed[0]
-        what = (first.get("error") or {}).get("message", "it failed")
+        error = first.get("error")
+        what = error["message"] if error else "it failed"
         return {"mode": None, "verdict": "none", "reason": (
             f"No verdict: no mode was measured ({', '.join(m['mode'] for m in failed)} failed; {first['mode']}: {what})")
             .rstrip(".") + "."}
     return {"mode": None, "verdict": "none", "reason": "No verdict: no mode was measured."}
 
 
-def _decisive(mode: dict[str, Any]) -> bool:
+def _decisive(mode: ModeResult) -> bool:
     """The interval spans less than 2x: a measurement that can support a verdict."""
     low, high = _interval(mode)
     return high <= DECISIVE_SPAN * low
@@ -80,22 +94,22 @@ def _cpu_note(mode: str, idle_cuda_graph_modes: tuple[str, ...]) -> str:
             "graphs; on a GPU it would differ.")
 
 
-def recommend(modes: list[dict[str, Any]], idle_cuda_graph_modes: tuple[str, ...] = ()) -> Recommendation:
+def recommend(modes: Sequence[ModeResult], idle_cuda_graph_modes: tuple[str, ...] = ()) -> Recommendation:
     """idle_cuda_graph_modes: modes whose CUDA graphs did nothing (a CPU run): their verdict says so."""
     measured = [m for m in modes if _measured(m) and _correct(m)]
     if not measured:
         return _no_measurement(modes)
     usable = [m for m in measured if _decisive(m)]
     if not usable:
-        noisy = max(measured, key=lambda m: m["speedup"])
+        noisy = max(measured, key=_speedup)
         low, high = _interval(noisy)
         return {"mode": None, "verdict": "none", "reason": (
-            f"No verdict: the rounds varied too much to decide (best: {noisy['mode']} {formats.speedup(noisy['speedup'])}; a next "
+            f"No verdict: the rounds varied too much to decide (best: {noisy['mode']} {formats.speedup(_speedup(noisy))}; a next "
             f"run may give {formats.interval(low, high)}): the host was busy. Profile again when it is quieter, or with more --rounds.")}
-    best = max(usable, key=lambda m: m["speedup"])
+    best = max(usable, key=_speedup)
     low, high = _interval(best)
     compile_s = best.get("compileSeconds") or 0.0
-    span = f"{formats.speedup(best['speedup'])}; a next run may give {formats.interval(low, high)}"
+    span = f"{formats.speedup(_speedup(best))}; a next run may give {formats.interval(low, high)}"
     if high < 1.0:
         return {"mode": None, "verdict": "stay-eager", "reason": (
             f"Stay eager: even the best mode ({best['mode']}) is slower than eager ({span}).")}

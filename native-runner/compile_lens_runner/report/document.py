@@ -6,17 +6,18 @@ import json
 import math
 import os
 import platform
-from typing import Any
+from typing import Any, cast
 
 from .. import __version__
 from ..shapes.common import RunError
+from ..shapes.report import Environment, Report, Target
 from . import headline
 
 SCHEMA_VERSION = "1.19"
 
 
-def environment(device: str, torch_version: str | None) -> dict[str, Any]:
-    env: dict[str, Any] = {"python": platform.python_version(), "torch": torch_version, "triton": None,
+def environment(device: str, torch_version: str | None) -> Environment:
+    env: Environment = {"python": platform.python_version(), "torch": torch_version, "triton": None,
                            "device": device, "deviceName": _cpu_name(),
                            "platform": f"{platform.system()} {platform.release()} {platform.machine()}"}
     if torch_version is None:
@@ -25,7 +26,8 @@ def environment(device: str, torch_version: str | None) -> dict[str, Any]:
 
     if device == "cuda":
         env["deviceName"] = torch.cuda.get_device_name()
-        env["cudaVersion"] = torch.version.cuda
+        # not one of the schema's keys, which lets the environment carry more: for whoever reads report.json
+        cast(dict[str, Any], env)["cudaVersion"] = torch.version.cuda
     try:
         import triton
 
@@ -46,7 +48,7 @@ def _cpu_name() -> str:
     return platform.processor() or platform.machine()
 
 
-def skeleton(target: dict[str, Any], settings: dict[str, Any], env: dict[str, Any]) -> dict[str, Any]:
+def skeleton(target: Target, settings: dict[str, Any], env: Environment) -> Report:
     return {
         "schemaVersion": SCHEMA_VERSION, "runner": {"version": __version__}, "createdAt": now(), "status": "ok",
         "error": None, "environment": env, "target": target, "settings": settings,
@@ -59,13 +61,13 @@ def now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def overall_status(report: dict[str, Any]) -> str:
+def overall_status(report: Report) -> str:
     if report.get("error"):
         return "error" if not any(m["status"] == "ok" for m in report["modes"]) else "partial"
     return "partial" if any(m["status"] != "ok" for m in report["modes"]) else "ok"
 
 
-def write(path: str, report: dict[str, Any]) -> None:
+def write(path: str, report: Report) -> None:
     """Writes via a temp file and rename, so a reader (or a kill) never sees half a report; its headlines said from what
     it holds now."""
     report["createdAt"] = now()
@@ -94,6 +96,7 @@ def _json_default(value: Any) -> Any:
 
 
 def read(path: str) -> dict[str, Any] | None:
+    """Any JSON file the runner wrote (a report, an in-situ run's timings, an attached rank's facts), as parsed."""
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
@@ -101,7 +104,13 @@ def read(path: str) -> dict[str, Any] | None:
         return None
 
 
-def fail(report: dict[str, Any], error: RunError) -> dict[str, Any]:
+def read_report(path: str) -> Report | None:
+    """A report.json the runner wrote (a rank's, an earlier run's), as the report it is: read, not validated."""
+    data = read(path)
+    return cast(Report, data) if isinstance(data, dict) else None
+
+
+def fail(report: Report, error: RunError) -> Report:
     report["error"] = error
     report["status"] = overall_status(report)
     return report

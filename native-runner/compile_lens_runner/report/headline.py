@@ -7,9 +7,14 @@ The verdict is said first in one wording, then the number it rests on, so a line
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from .. import formats
+from ..shapes.common import HostLoad
+from ..shapes.compiler import CompilerInsight
+from ..shapes.in_situ import RegionInSitu
+from ..shapes.mode import ModeResult, RegionMeasurement
+from ..shapes.region import Region
+from ..shapes.report import Report
 
 VERDICT_WORDS = {"compile": "compile it", "compile-for-longer-runs": "compile for longer runs",
                  "stay-eager": "stay eager", "none": "no verdict"}
@@ -19,35 +24,42 @@ def _with_verdict(verdict: str | None, text: str) -> str:
     return f"{VERDICT_WORDS[verdict]}: {text}" if verdict else text
 
 
-def _not_measured(mode: dict[str, Any]) -> str | None:
+def _not_measured(mode: ModeResult) -> str | None:
     """Why a mode (or a region's measurement) has no valid speedup; None: it has one, or it failed."""
     if mode["status"] != "ok":
         return None
-    timing = mode.get("timing") or {}
-    if mode.get("fallback") or timing.get("valid") is False:
-        return timing.get("invalidReason") or (mode.get("fallback") or {}).get("cause") or "the timing is not valid"
+    timing, fallback = mode.get("timing"), mode.get("fallback")
+    if fallback or (timing and timing.get("valid") is False):
+        return ((timing.get("invalidReason") if timing else None) or (fallback["cause"] if fallback else None)
+                or "the timing is not valid")
     if mode.get("speedup") is None:
         return "no timing was taken"
     return None
 
 
-def _speedup(mode: dict[str, Any]) -> float | None:
+def _speedup(mode: ModeResult) -> float | None:
     return None if _not_measured(mode) else mode.get("speedup")
 
 
-def _contended(measured: dict[str, Any] | None) -> str:
+def _contended(load: HostLoad | None) -> str:
     """", host contended" after a number other processes' load made untrustworthy (its hostLoad; the reason says more)."""
-    load = (measured or {}).get("hostLoad") or ((measured or {}).get("timing") or {}).get("hostLoad") or {}
-    return ", host contended" if load.get("contended") else ""
+    return ", host contended" if load and load["contended"] else ""
 
 
-def _counts(compiler: dict[str, Any] | None) -> tuple[int | None, int, int]:
+def _timed_load(measured: ModeResult) -> HostLoad | None:
+    """A mode's (or a region measurement's) hostLoad: its timing's."""
+    timed = measured.get("timing")
+    return timed.get("hostLoad") if timed else None
+
+
+def _counts(compiler: CompilerInsight | None) -> tuple[int | None, int, int]:
     """(graphs, graph breaks, recompiles) in the compiler's records; graphs None where it has none."""
-    compiler = compiler or {}
+    if compiler is None:
+        return None, 0, 0
     return compiler.get("graphCount"), len(compiler.get("graphBreaks") or []), len(compiler.get("recompiles") or [])
 
 
-def target_headline(report: dict[str, Any]) -> str:
+def target_headline(report: Report) -> str:
     """"compile it: 3.31× (default, next run 2.77–3.79×) · 1 graph · 0 breaks · compile 9.5 s": the recommended mode,
     else the fastest measured one."""
     ran = [m for m in report["modes"] if m["status"] == "ok" and _speedup(m) is not None]
@@ -63,16 +75,17 @@ def target_headline(report: dict[str, Any]) -> str:
     interval = mode.get("speedupInterval")
     inside = ", ".join([mode["mode"], *([f"next run {formats.interval(interval['low'], interval['high'])}"] if interval else [])])
     graphs, breaks, recompiles = _counts(mode.get("compiler"))
-    parts = [f"{formats.speedup(float(mode['speedup']))} ({inside}){_contended(mode)}", formats.plural(graphs or 0, "graph"),
+    speedup = _speedup(mode) or 0.0  # measured: a speedup
+    parts = [f"{formats.speedup(speedup)} ({inside}){_contended(_timed_load(mode))}", formats.plural(graphs or 0, "graph"),
              formats.plural(breaks, "break")]
     if recompiles:
         parts.append(formats.plural(recompiles, "recompile"))
-    if mode.get("compileSeconds") is not None:
-        parts.append(f"compile {formats.seconds(mode['compileSeconds'])}")
+    if (compile_s := mode.get("compileSeconds")) is not None:
+        parts.append(f"compile {formats.seconds(compile_s)}")
     return _with_verdict(recommendation.get("verdict"), " · ".join(parts))
 
 
-def script_mode(region: dict[str, Any]) -> str:
+def script_mode(region: Region) -> str:
     """The mode the script asked for in its torch.compile call ("default" when it gave none), with a backend other than Inductor."""
     options = region.get("options") or {}
     mode = options["mode"] if isinstance(options.get("mode"), str) else "default"
@@ -80,12 +93,12 @@ def script_mode(region: dict[str, Any]) -> str:
     return f"{mode}, backend {backend}" if isinstance(backend, str) and backend != "inductor" else mode
 
 
-def _in_situ_line(s: dict[str, Any], verdict: str | None) -> str:
+def _in_situ_line(s: RegionInSitu, verdict: str | None) -> str:
     """"compile it: 1.31×/step in situ · compile 11.7 s · pays back at step 212": the script's own steps."""
     failure = s.get("failure")
     if failure:
         which = f"compiled call {failure['index']}" if failure.get("index") is not None else "a compiled call"
-        line = (failure.get("location") or {}).get("line")
+        line = where["line"] if (where := failure["location"]) else None
         return f"{which} fails{f' at line {line}' if line is not None else ''} (in situ)"
     step, call, compile_s = s.get("step"), s.get("call"), s.get("compileSeconds")
     compile_part = [f"compile {formats.seconds(compile_s)}"] if compile_s is not None else []
@@ -94,8 +107,8 @@ def _in_situ_line(s: dict[str, Any], verdict: str | None) -> str:
     if step:
         per_step = f"{formats.speedup(step['speedup'])}/step in situ"
         steps, made = s.get("breakEvenSteps"), s.get("stepsMade")
-        if _contended(s):
-            return _with_verdict(verdict, f"{per_step}{_contended(s)}")
+        if _contended(s.get("hostLoad")):
+            return _with_verdict(verdict, f"{per_step}{_contended(s.get('hostLoad'))}")
         if verdict in ("stay-eager", "none"):
             return _with_verdict(verdict, f"{per_step} ({formats.interval(step['low'], step['high'])})")
         if verdict == "compile-for-longer-runs" and steps is not None:
@@ -106,14 +119,15 @@ def _in_situ_line(s: dict[str, Any], verdict: str | None) -> str:
                          else f"pays back at step {formats.whole(math.ceil(steps))}")
         return _with_verdict(verdict, " · ".join(parts))
     seconds = s.get("regionSeconds")
-    if s.get("reason") and not seconds:
-        return "in situ: no compiled code ran" if "ran compiled code" in s["reason"] else "in situ: no number"
+    reason = s.get("reason")
+    if reason and not seconds:
+        return "in situ: no compiled code ran" if "ran compiled code" in reason else "in situ: no number"
     if seconds:
         return _with_verdict(verdict, f"{formats.seconds(seconds['compiled'])} compiled vs {formats.seconds(seconds['eager'])} eager in situ")
     return "in situ: no call ran both ways"
 
 
-def _why_not_measured(region: dict[str, Any]) -> str | None:
+def _why_not_measured(region: Region) -> str | None:
     replay = region["replay"]
     if region["callCount"] == 0:
         return "never called"
@@ -124,23 +138,25 @@ def _why_not_measured(region: dict[str, Any]) -> str | None:
     return None
 
 
-def _shown_measurement(region: dict[str, Any]) -> dict[str, Any] | None:
+def _shown_measurement(region: Region) -> RegionMeasurement | None:
     """The script's own compiled callable on its most frequent inputs, else its first measurement."""
     as_written = [m for m in region["measurements"] if m["mode"] == "as-written"]
-    return (next((m for m in as_written if m.get("why") == "most-frequent"), None)
-            or (as_written or region["measurements"] or [None])[0])
+    first = (as_written or region["measurements"])[:1]
+    return next((m for m in as_written if m.get("why") == "most-frequent"), None) or (first[0] if first else None)
 
 
-def region_headline(region: dict[str, Any]) -> str:
+def region_headline(region: Region) -> str:
     """The line on a region's torch.compile line: "compile it: 1.84× (default) · 2 graphs · 1 recompile", or why there is
     no number ("not replayable: mutates self.calls")."""
-    if region.get("noCompiledCode"):  # eager code timed against itself: no speedup to show
-        return str(region["noCompiledCode"]["headline"])
-    verdict = (region.get("recommendation") or {}).get("verdict")
+    nothing = region.get("noCompiledCode")
+    if nothing:  # eager code timed against itself: no speedup to show
+        return str(nothing["headline"])
+    recommendation = region.get("recommendation")
+    verdict = recommendation.get("verdict") if recommendation else None
     s = region.get("inSitu")
-    replayed = any(m["status"] == "ok" and _speedup(m) is not None and not _contended(m) for m in region["measurements"])
+    replayed = any(m["status"] == "ok" and _speedup(m) is not None and not _contended(_timed_load(m)) for m in region["measurements"])
     if (s and (s.get("pairs") or s.get("failure") or (s.get("method") == "interleaved" and s.get("reason")))
-            and not (_contended(s) and replayed)):  # contended steps: a replay timed in a quieter moment shows instead
+            and not (_contended(s.get("hostLoad")) and replayed)):  # contended steps: a replay timed in a quieter moment shows instead
         return _in_situ_line(s, verdict)  # the script's own steps: what the user asked
     parts: list[str] = []
     why_not, shown = _why_not_measured(region), _shown_measurement(region)
@@ -149,9 +165,9 @@ def region_headline(region: dict[str, Any]) -> str:
     elif shown is not None and shown["status"] == "error":
         error = shown.get("error")
         parts.append(f"measurement failed: {error['message'] + ' — ' + error['fix'] if error else 'unknown error'}")
-    elif shown is not None and _speedup(shown) is not None:
-        parts.append(f"{formats.speedup(shown['speedup'])} ({script_mode(region) if shown['mode'] == 'as-written' else shown['mode']})"
-                     f"{_contended(shown)}")
+    elif shown is not None and (speedup := _speedup(shown)) is not None:
+        parts.append(f"{formats.speedup(speedup)} ({script_mode(region) if shown['mode'] == 'as-written' else shown['mode']})"
+                     f"{_contended(_timed_load(shown))}")
     graphs, breaks, recompiles = _counts(region.get("compiler"))
     if not region.get("compiler"):  # the calls say it when there is no compiler record
         recompiles = sum(1 for c in region["calls"] if c.get("event") == "recompiled")
@@ -168,7 +184,7 @@ def region_headline(region: dict[str, Any]) -> str:
     return _with_verdict(verdict if measured else None, " · ".join(parts) or formats.plural(region["callCount"], "call"))
 
 
-def run_headline(report: dict[str, Any]) -> str:
+def run_headline(report: Report) -> str:
     """The run in a few words, the answer first: a target's headline; a script's first region's, which region it is, and
     how many more."""
     error = report.get("error")
@@ -186,7 +202,7 @@ def run_headline(report: dict[str, Any]) -> str:
     return f"{region_headline(first)} — {first['id']} {first['name']}{more}"
 
 
-def attach(report: dict[str, Any]) -> None:
+def attach(report: Report) -> None:
     """Each region's headline, then the run's, from what the report holds now."""
     for region in report.get("regions") or []:
         region["headline"] = region_headline(region)

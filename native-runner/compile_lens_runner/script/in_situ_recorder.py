@@ -28,6 +28,8 @@ from typing import Any, Callable, Iterator
 from ..compiler.failure import compile_failure
 from ..errors import _from_compiler
 from ..measure.host import HostSpeed
+from ..shapes.common import SourceLocation
+from ..shapes.in_situ import CompileFailure
 from .calls import MAX_RECORDED_CALLS, autocast, call_device, cuda_stream, describe, flatten, grad_mode
 from .regions import ScriptStopped, _is_method, _options, _user_location
 
@@ -50,13 +52,15 @@ class LightRegion:
     id: str
     name: str
     kind: str
-    location: dict[str, Any] | None
-    options: dict[str, Any]
+    location: SourceLocation | None
+    options: dict[str, Any]  # the script's torch.compile arguments, as _options summarises them
     calls: list[_Call] = field(default_factory=list)
     call_count: int = 0
-    failure: dict[str, Any] | None = None
+    failure: CompileFailure | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The region in an in-situ run's timings file (in_situ/<side>-<pair>.json), which the parent reads back
+        (measure/in_situ.py): a file of the runner's own, not part of the report."""
         calls = []
         for i, call in enumerate(self.calls):
             following = self.calls[i + 1] if i + 1 < len(self.calls) else None
@@ -206,7 +210,7 @@ class LightRecorder:
             return call(*args, **kwargs)
         except Exception as exc:
             if region.failure is None and (self.compiles > record.compiles_before or _from_compiler(exc)):
-                region.failure = dict(compile_failure(exc), index=record.index)
+                region.failure = {**compile_failure(exc), "index": record.index}
             raise
         finally:
             if stream is not None:

@@ -8,20 +8,25 @@ time both ways, what-if modes run in situ (measure/in_situ.py)."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, cast
 
 from ..measure import in_situ, interleaved, step_work
 from ..report import document
+from ..shapes.common import InSituWindow
+from ..shapes.in_situ import CompileFailure, InSituRun, RegionInSitu, WhatIf
+from ..shapes.region import Region, RegionCall
+from ..shapes.report import Report
 
 FOLDER = "in_situ"
 
 
 def _read(folder: str, name: str) -> dict[str, Any] | None:
+    """An in-situ run's timings file (in_situ_run.py), or its plan: the runner's own files, no part of the report."""
     data = document.read(os.path.join(folder, name))
     return data if isinstance(data, dict) else None
 
 
-def _run_json(name: str, data: dict[str, Any] | None, folder: str) -> dict[str, Any]:
+def _run_json(name: str, data: dict[str, Any] | None, folder: str) -> InSituRun:
     side, _, rest = name.removesuffix(".json").partition("-")
     pair, _, mode = rest.partition("-")
     if data is None:
@@ -29,24 +34,28 @@ def _run_json(name: str, data: dict[str, Any] | None, folder: str) -> dict[str, 
                 "error": {"kind": "internal", "message": "The run ended without writing its timings (killed or crashed).",
                           "fix": "See the runner's stderr log.", "traceback": None}, "switch": None}
     outcome = data.get("outcome") or {}
-    return {"file": os.path.join(FOLDER, name), "side": side, "pair": int(pair), "mode": mode or None,
-            "status": outcome.get("status", "error"), "wallSeconds": data.get("wallSeconds"), "error": outcome.get("error"),
-            "switch": data.get("switch"), "scriptExitCode": outcome.get("scriptExitCode")}
+    run: InSituRun = {"file": os.path.join(FOLDER, name), "side": side, "pair": int(pair), "mode": mode or None,
+                      "status": outcome.get("status", "error"), "wallSeconds": data.get("wallSeconds"),
+                      "error": outcome.get("error"), "switch": data.get("switch")}
+    # not one of the schema's keys, which lets a run carry more: how the script ended, for whoever reads report.json
+    cast(dict[str, Any], run)["scriptExitCode"] = outcome.get("scriptExitCode")
+    return run
 
 
-def _what_if(region: dict[str, Any], mode_runs: dict[str, dict[str, Any]], eager: dict[str, Any] | None) -> list[dict[str, Any]]:
-    out = []
+def _what_if(region: Region, mode_runs: dict[str, dict[str, Any]], eager: dict[str, Any] | None) -> list[WhatIf]:
+    out: list[WhatIf] = []
     for mode, run in mode_runs.items():
         mine, base = in_situ.region_in(run, region), in_situ.region_in(eager or {}, region)
         if mine is None or base is None:
             continue
         result = in_situ.compare([in_situ.calls_of(mine)], [in_situ.calls_of(base)])
-        out.append({"mode": mode, "step": result["step"], "call": result["call"], "compileSeconds": result["compileSeconds"],
-                    "breakEvenSteps": result["breakEvenSteps"], "reason": result["reason"], "failure": mine.get("failure")})
+        out.append({"mode": mode, "step": result.get("step"), "call": result.get("call"),
+                    "compileSeconds": result.get("compileSeconds"), "breakEvenSteps": result.get("breakEvenSteps"),
+                    "reason": result.get("reason"), "failure": mine.get("failure")})
     return out
 
 
-def _per_rank(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) -> list[dict[str, dict[str, Any]]]:
+def _per_rank(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) -> list[dict[str, RegionInSitu]]:
     """For a torchrun job's runs (each holds its ranks' own runs): compare_runs per rank."""
     if not compiled or not all(doc.get("ranks") for doc in compiled + eager):
         return []
@@ -54,40 +63,41 @@ def _per_rank(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) -> li
     return [in_situ.compare_runs([doc["ranks"][k] for doc in compiled], [doc["ranks"][k] for doc in eager]) for k in range(world)]
 
 
-def _side_work(side: str, window: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any] | None:
+def _side_work(side: str, window: InSituWindow, entry: Region) -> step_work.SideWork | None:
     """The side's work per step if its window's steps were this region's. Step N of the window begins at the region's
     call fromCall + N; a step whose call ran on the other side (a new signature runs compiled first) or compiled is
     left out."""
-    if window.get("region") != entry["id"] or not window.get("trace"):
+    trace = window.get("trace")
+    if window.get("region") != entry["id"] or not trace:
         return None
     calls = {c["index"]: c for c in entry.get("calls") or []}
     left_out = set()
     for n in range(1, int(window.get("steps") or 0) + 1):
-        c = calls.get(int(window["fromCall"]) + n)
+        c = calls.get(int(window["fromCall"] or 0) + n)  # a window that recorded steps opened at a call
         if c is None or c.get("side") != side or c.get("compileIds") or c.get("stepCompiles"):
             left_out.add(n)
-    return step_work.side_work(step_work.read_trace(window["trace"]), left_out)
+    return step_work.side_work(step_work.read_trace(trace), left_out)
 
 
-def _compared(entry: dict[str, Any], calls: list[dict[str, Any]]) -> dict[str, Any]:
-    fallback = next((c["fallbackReason"] for c in entry.get("calls") or []
-                     if c.get("side") == "compiled" and c.get("fallbackReason")), None)
+def _compared(entry: Region, calls: list[RegionCall]) -> RegionInSitu:
+    fallback = next((reason for c in entry.get("calls") or []
+                     if c.get("side") == "compiled" and (reason := c.get("fallbackReason"))), None)
     return interleaved.compare(calls, int(entry.get("callCount") or len(calls)), fallback)
 
 
-def slowest_rank(entry: dict[str, Any], ranks: list[tuple[int, dict[str, Any]]]) -> None:
+def slowest_rank(entry: Region, ranks: list[tuple[int, Region]]) -> None:
     """A torchrun job's region (its headline rank's entry, interleaved): its step becomes the slowest rank's, call by
     call (interleaved.slowest_calls), each rank's own step under `ranks`; `work` stays the headline rank's window."""
-    own = entry.get("inSitu") or {}
-    if own.get("method") != interleaved.METHOD or len(ranks) < 2:
+    own = entry.get("inSitu")
+    if own is None or own.get("method") != interleaved.METHOD or len(ranks) < 2:
         return
     merged = interleaved.slowest_calls([r.get("calls") or [] for _, r in ranks])
-    entry["inSitu"] = dict(own, **_compared(entry, merged), slowestRank=True,
-                           ranks=[{"rank": k, "step": (r.get("inSitu") or {}).get("step")} for k, r in ranks])
+    entry["inSitu"] = {**own, **_compared(entry, merged), "slowestRank": True,
+                       "ranks": [{"rank": k, "step": situ.get("step") if (situ := r.get("inSitu")) else None} for k, r in ranks]}
 
 
-def attach_interleaved(report: dict[str, Any], schedule: dict[str, Any], failures: dict[str, dict[str, Any] | None],
-                       windows: dict[str, dict[str, Any]], workdir: str) -> None:
+def attach_interleaved(report: Report, schedule: dict[str, Any], failures: dict[str, CompileFailure | None],
+                       windows: dict[str, InSituWindow], workdir: str) -> None:
     """Each region's in-situ result from its own calls in this run (interleaved), and the schedule they ran in.
     failures: per region id, its compiled call that failed (or None); windows: per side, its profiled window
     (Interleaver.profile_json): the region whose steps both windows profiled gets `work`."""
@@ -96,15 +106,18 @@ def attach_interleaved(report: dict[str, Any], schedule: dict[str, Any], failure
         result = _compared(entry, calls)
         work = (step_work.compare(_side_work("eager", windows["eager"], entry), _side_work("compiled", windows["compiled"], entry),
                                   result["step"]) if windows else None)
-        entry["inSitu"] = dict(result, work=work, failure=failures.get(entry["id"]), whatIf=[],
-                               **({"hostLoad": schedule["hostLoad"]} if schedule.get("hostLoad") else {}))
-    shown = {side: dict(w, trace=os.path.relpath(w["trace"], workdir) if w.get("trace") else None) for side, w in windows.items()}
+        situ: RegionInSitu = {**result, "work": work, "failure": failures.get(entry["id"]), "whatIf": []}
+        if schedule.get("hostLoad"):
+            situ["hostLoad"] = schedule["hostLoad"]
+        entry["inSitu"] = situ
+    shown: dict[str, InSituWindow] = {side: {**w, "trace": os.path.relpath(trace, workdir) if (trace := w.get("trace")) else None}
+                                      for side, w in windows.items()}
     report["inSitu"] = {"method": interleaved.METHOD, "pairs": 0, "runs": [], "order": [], "repeatedBecause": None,
                         "stoppedBecause": schedule.get("stoppedBecause"), "wallSeconds": None, "skipped": None,
                         "schedule": schedule, "windows": shown or None}
 
 
-def attach(report: dict[str, Any], folder: str | None, skipped: str = "the in-situ runs were not made (--no-in-situ)") -> None:
+def attach(report: Report, folder: str | None, skipped: str = "the in-situ runs were not made (--no-in-situ)") -> None:
     """Puts what the separate in-situ runs in `folder` measured into the report (its regions already built)."""
     if folder is None or not os.path.isdir(folder):
         report["inSitu"] = {"pairs": 0, "runs": [], "order": [], "repeatedBecause": None, "wallSeconds": None,
@@ -126,14 +139,13 @@ def attach(report: dict[str, Any], folder: str | None, skipped: str = "the in-si
         if source is None:
             entry["inSitu"] = None
             continue
-        result = results.get(source["id"])
-        failure = source.get("failure")
-        entry["inSitu"] = dict(result or {"pairs": 0, "reason": "the eager run made no call of it"}, method="separate-runs",
-                               failure=failure,
-                               whatIf=_what_if(entry, modes, eager[0] if eager else None))
+        result: RegionInSitu = results.get(source["id"]) or {"pairs": 0, "reason": "the eager run made no call of it"}
+        situ: RegionInSitu = {**result, "method": "separate-runs", "failure": source.get("failure"),
+                              "whatIf": _what_if(entry, modes, eager[0] if eager else None)}
         if per_rank:  # a torchrun job: its step is its slowest rank's (above); each rank's own, compared on its own
-            entry["inSitu"]["ranks"] = [{"rank": k, "step": (results_k.get(source["id"]) or {}).get("step")}
-                                        for k, results_k in enumerate(per_rank)]
+            situ["ranks"] = [{"rank": k, "step": own.get("step") if (own := results_k.get(source["id"])) else None}
+                             for k, results_k in enumerate(per_rank)]
+        entry["inSitu"] = situ
     wall = {side: [r["wallSeconds"] for r in (runs[f"{side}-{k}.json"] for k in complete) if r and r.get("wallSeconds") is not None]
             for side in ("compiled", "eager")}
     report["inSitu"] = {"method": "separate-runs", "pairs": len(complete), "order": plan.get("order") or [], "repeatedBecause": plan.get("repeatedBecause"),

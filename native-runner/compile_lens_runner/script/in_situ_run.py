@@ -39,6 +39,7 @@ def main(spec: dict[str, Any]) -> int:
         out = out.replace(".json", f".rank{rank}.json")
     path = os.path.abspath(spec["target"]["script"])
     args = spec["target"].get("args", [])
+    # the run's timings file (read back by script/in_situ_report.py): the runner's own, no part of the report
     result: dict[str, Any] = {"side": side, "pair": job["pair"], "mode": job.get("mode"), "switch": None,
                               "wallSeconds": None, "outcome": None, "regions": []}
     torch = import_torch()
@@ -54,9 +55,10 @@ def main(spec: dict[str, Any]) -> int:
         result["wallSeconds"] = round(time.perf_counter() - started, 4)
     result["regions"] = recorder.to_json()
     failure = next((r["failure"] for r in result["regions"] if r["failure"]), None)
-    if failure and outcome.get("error"):  # the script failed because a compiled call did: said at the user's line
+    error = outcome["error"]
+    if failure and error:  # the script failed because a compiled call did: said at the user's line
         outcome["error"] = {"kind": "compile", "message": f"A compiled call failed: {headline(failure)}.",
-                            "fix": failure["fix"], "traceback": outcome["error"].get("traceback")}
+                            "fix": failure["fix"], "traceback": error.get("traceback")}
     result["outcome"] = outcome
     tmp = f"{out}.tmp"
     with open(tmp, "w", encoding="utf-8") as f:

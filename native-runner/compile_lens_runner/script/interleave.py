@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator
 
 from ..measure.host import LoadWatch
 from ..measure.interleaved import PROFILED_BLOCKS, Schedule
+from ..shapes.common import InSituWindow
 from .window import ProfileWindow
 
 STANCES = {"compiled": "default", "eager": "force_eager"}
@@ -116,11 +117,11 @@ class Interleaver:
             self._set(STANCES["compiled"])
             self.side = "compiled"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:  # report.inSitu.schedule: the schema leaves its keys open
         return dict(self.schedule.to_json(), stoppedBecause=self.stopped,
                     **({"hostLoad": self.load.evidence()} if self.load is not None else {}))
 
-    def profile_json(self) -> dict[str, dict[str, Any]]:
+    def profile_json(self) -> dict[str, InSituWindow]:
         """Per side, its window (ProfileWindow.describe) and the trace it wrote (None without one)."""
-        return {side: dict(w.describe(), trace=w.trace_path if w.recorded and os.path.exists(w.trace_path) else None)
+        return {side: {**w.describe(), "trace": w.trace_path if w.recorded and os.path.exists(w.trace_path) else None}
                 for side, w in self.windows.items()}

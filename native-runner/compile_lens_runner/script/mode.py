@@ -14,7 +14,7 @@ import contextlib
 import os
 import runpy
 import sys
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol, TypedDict
 
 from ..compiler import artifacts, compiled_runs
 from ..compiler.failure import compile_failure, headline
@@ -24,6 +24,10 @@ from ..errors import RunnerError, classify
 from ..measure import interleaved, paired, speedups
 from ..measure.profiling import LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS
 from ..run import Run
+from ..shapes.common import RunError
+from ..shapes.mode import ModeResult, RegionMeasurement
+from ..shapes.region import Region as RegionEntry
+from ..shapes.report import Eager
 from . import advice, in_situ_report, interleave, region_entry, warmup_shape
 from .calls import resolve_all
 from .notebook import NotebookScript, convert, map_locations
@@ -44,7 +48,7 @@ class RankObserver(Protocol):
     @property
     def world_size(self) -> int: ...
 
-    def arm(self, run: Run, entry: dict[str, Any], recorder: RegionRecorder, mode: str) -> None:
+    def arm(self, run: Run, entry: ModeResult, recorder: RegionRecorder, mode: str) -> None:
         """From now on a stop (SIGTERM) writes the rank's report so far."""
 
     def ended(self, run: Run) -> None:
@@ -61,7 +65,7 @@ class RegionMeasurements:
         self.what_if = what_if
         self.done = False
         self.recorder: RegionRecorder | None = None
-        self.entries: dict[str, dict[str, Any]] = {}  # by region id: built (and measured when it could be)
+        self.entries: dict[str, RegionEntry] = {}  # by region id: built (and measured when it could be)
 
     def dropped(self, region: Region) -> None:
         """The script dropped the region's handle: measured now, from its calls and the compiler's records so far (a
@@ -121,11 +125,12 @@ class RegionMeasurements:
                              lambda message: run.progress(phase, fraction, message),
                              self._isolated() or self.recorder.original_compile, compiles)
 
-    def _measure(self, entry: dict[str, Any], region: Region, reason: str | None, ctx: ReplayContext, what_if: list[str]) -> None:
+    def _measure(self, entry: RegionEntry, region: Region, reason: str | None, ctx: ReplayContext, what_if: list[str]) -> None:
         if reason is None:
             chosen = [s for s, _ in chosen_signatures(region)]
             region.replay.only(chosen)
-            replay = RegionReplay(ctx, region, entry["compiler"]["compileSeconds"]["total"] if entry["compiler"] else None)
+            insight = entry.get("compiler")
+            replay = RegionReplay(ctx, region, insight["compileSeconds"]["total"] if insight else None)
             entry["measurements"] = replay.measure(what_if)
             entry["signatures"] = region_entry.signatures_json(region, set(chosen))
         region.replay.release()
@@ -134,7 +139,7 @@ class RegionMeasurements:
         entry["replay"] = {"replayable": region.replay.unsafe is None, "reason": reason}
         self._checkpoint([entry])
 
-    def _checkpoint(self, entries: list[dict[str, Any]]) -> None:
+    def _checkpoint(self, entries: list[RegionEntry]) -> None:
         """The report written with these entries' verdicts from what they hold now: a run cut short (cancel, timeout, a
         rank stopped) keeps the verdicts of what it measured; the run's end gives each its last (`recommend`)."""
         recommend(entries)
@@ -146,7 +151,7 @@ class RegionMeasurements:
         self.run.report["regions"] = [self.entries[rid] for rid in order]
         self.run.checkpoint()
 
-    def _entry(self, region: Region, script_records: list[tt.Record]) -> tuple[dict[str, Any], str | None]:
+    def _entry(self, region: Region, script_records: list[tt.Record]) -> tuple[RegionEntry, str | None]:
         resolve_all(region.calls)
         records = region_entry.RegionRecords(region, script_records)
         cudagraphs = self.run.device == "cuda" and region.options["mode"] in CUDAGRAPH_MODES
@@ -155,21 +160,22 @@ class RegionMeasurements:
         return entry, not_measured_reason(region, eager)
 
 
-def recommend(entries: list[dict[str, Any]]) -> None:
+def recommend(entries: list[RegionEntry]) -> None:
     """Each region's verdict, from its measurements and in-situ numbers: the one place the runner derives it."""
     for entry in entries:
         entry["recommendation"] = advice.region_recommendation(entry)
 
 
-def adjust_speedups(measurements: list[dict[str, Any]], fastest_probe: float) -> None:
+def adjust_speedups(measurements: list[RegionMeasurement], fastest_probe: float) -> None:
     """A region's speedups get the adjustments a target's modes get (measure/speedups.py), per group of measurements
     that share one eager: those on one captured signature (as written and what-if modes)."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[RegionMeasurement]] = {}
     for measurement in measurements:
         groups.setdefault(measurement["signature"], []).append(measurement)
     for group in groups.values():
         idle = group[0].get("eagerGpuIdlePct")
-        eager = {"timing": None, "gpuIdlePct": idle, "launchBound": idle is not None and idle >= LAUNCH_BOUND_IDLE_PCT}
+        eager: Eager = {"timing": None, "trace": None, "kernelsPerStep": None, "gpuIdlePct": idle,
+                        "launchBound": idle is not None and idle >= LAUNCH_BOUND_IDLE_PCT}
         speedups.adjust(group, eager, fastest_probe)
 
 
@@ -195,9 +201,16 @@ class Observer(Protocol):
     def installed(self) -> contextlib.AbstractContextManager[None]: ...
 
 
-def execute(path: str, name: str, recorder: Observer) -> dict[str, Any]:
+class Outcome(TypedDict):
+    """How the script ended, under the mode entry's keys (the script entry's, an in-situ run's)."""
+    status: str
+    error: RunError | None
+    scriptExitCode: int
+
+
+def execute(path: str, name: str, recorder: Observer) -> Outcome:
     """Runs the script; returns what the mode entry says about how it ended."""
-    outcome: dict[str, Any] = {"status": "ok", "error": None, "scriptExitCode": 0}
+    outcome: Outcome = {"status": "ok", "error": None, "scriptExitCode": 0}
     try:
         with recorder.installed():
             runpy.run_path(path, run_name="__main__")
@@ -207,20 +220,20 @@ def execute(path: str, name: str, recorder: Observer) -> dict[str, Any]:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         outcome["scriptExitCode"] = code
         if code != 0:
-            outcome.update(status="error", error={"kind": "user-code", "message": f"The script exited with status {code}.",
-                                                  "fix": "See the script's own output in the log.", "traceback": None})
+            outcome.update({"status": "error", "error": {"kind": "user-code", "message": f"The script exited with status {code}.",
+                                                         "fix": "See the script's own output in the log.", "traceback": None}})
     except BaseException as exc:  # the script's own failure is a finding; its compiles are still reported
         error = classify(exc, f"running {name}")
         if error.kind == "compile":  # at the user's line, in their terms (no other modes ran: it is their script)
             failure = compile_failure(exc)
             error = RunnerError("compile", f"A compiled call failed: {headline(failure)}.", failure["fix"], error.traceback)
-        outcome.update(status="error", error=error.to_json(), scriptExitCode=1)
+        outcome.update({"status": "error", "error": error.to_json(), "scriptExitCode": 1})
     return outcome
 
 
 def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None = None) -> None:
     path = os.path.abspath(path)
-    entry: dict[str, Any] = {"mode": MODE, "status": "ok", "error": None, "compileSeconds": None, "timing": None, "speedup": None,
+    entry: ModeResult = {"mode": MODE, "status": "ok", "error": None, "compileSeconds": None, "timing": None, "speedup": None,
                              "breakEvenCalls": None, "trace": None, "kernelsPerStep": None, "compiler": None, "peakMemoryBytes": None,
                              "scriptExitCode": 0}
     run.report["target"] = {"kind": "script", "name": os.path.splitext(os.path.basename(path))[0], "file": path,

@@ -9,6 +9,7 @@ from ..measure import timing
 from ..compiler import cudagraphs, torch_trace as tt
 from ..compiler.insight import compile_seconds, compiler_insight, recompile
 from ..compiler.no_compiled import no_compiled_code
+from ..shapes.region import Region as RegionEntry, RegionCall, RegionSignature, SteadyState
 from . import warmup_shape
 
 if TYPE_CHECKING:
@@ -68,13 +69,13 @@ def fallback_reason(records: RegionRecords) -> str:
             or "Dynamo found no compiled graph whose guards matched and compiled none (a skipped or run-only frame)")
 
 
-def all_calls_eager(calls: list[dict[str, Any]], records: RegionRecords, compiled_anything: bool) -> str | None:
+def all_calls_eager(calls: list[RegionCall], records: RegionRecords, compiled_anything: bool) -> str | None:
     """Why no call of the region ran compiled code; None when some did (or it cannot be told). Calls made at the
     eager stance (interleaved in situ) ran eagerly on purpose and say nothing about it."""
     calls = [c for c in calls if c.get("side") != "eager"]
-    if not calls or any(c["ranCompiled"] is True for c in calls):
+    if not calls or any(c.get("ranCompiled") is True for c in calls):
         return None
-    fallback = next((c["fallbackReason"] for c in calls if c["ranCompiled"] is False), None)
+    fallback = next((c.get("fallbackReason") for c in calls if c.get("ranCompiled") is False), None)
     if fallback:
         return fallback
     return None if compiled_anything else "nothing was compiled: Dynamo skipped every frame of it"
@@ -106,32 +107,37 @@ def _recompile_reason(ids: list[str], records: RegionRecords) -> str | None:
     return None
 
 
-def calls_json(region: "Region", records: RegionRecords) -> list[dict[str, Any]]:
-    out = []
+def calls_json(region: "Region", records: RegionRecords) -> list[RegionCall]:
+    out: list[RegionCall] = []
     compiled_before = False
     for call in region.calls:
         ran, fallback = _outcome(call, records)
         event = _event(call.compile_ids, compiled_before)
         compiled_before = compiled_before or bool(call.compile_ids)
-        out.append({
+        entry: RegionCall = {
             "index": call.index, "ms": None if call.ms is None else round(call.ms, 4), "clock": call.clock.name,
             "signature": call.signature, "gradMode": call.grad_mode, "event": event,
             "compileIds": call.compile_ids, "compileSeconds": records.seconds(call.compile_ids),
             "recompileReason": _recompile_reason(call.compile_ids, records), "ranCompiled": ran,
-            "fallbackReason": fallback, **({"profiled": True} if call.profiled else {}),
-            **({"observer": True} if call.observer else {}),
-            **({"side": call.side, "block": call.block} if call.side is not None else {}),
-            "stepMs": None if call.step_ms is None else round(call.step_ms, 4), "stepCompiles": call.step_compiles})
+            "fallbackReason": fallback}
+        if call.profiled:
+            entry["profiled"] = True
+        if call.observer:
+            entry["observer"] = True
+        if call.side is not None and call.block is not None:  # set together (Interleaver.before_call)
+            entry["side"], entry["block"] = call.side, call.block
+        entry["stepMs"], entry["stepCompiles"] = None if call.step_ms is None else round(call.step_ms, 4), call.step_compiles
+        out.append(entry)
     return out
 
 
-def steady_state(calls: list[dict[str, Any]]) -> dict[str, Any] | None:
+def steady_state(calls: list[RegionCall]) -> SteadyState | None:
     """The script's own calls after the region's last compile: from which call, their median duration (calls timed
     under the profile window, and calls that carried the observer's state check or capture, are left out: the
     profiler's or the observer's work is in them or around them; and calls made at the eager stance in situ)."""
     calls = [c for c in calls if c.get("side") != "eager"]
-    last_compile = max((c["index"] for c in calls if c["compileIds"]), default=-1)
-    after = [c["ms"] for c in calls if c["index"] > last_compile and c["ms"] is not None
+    last_compile = max((c["index"] for c in calls if c.get("compileIds")), default=-1)
+    after = [ms for c in calls if c["index"] > last_compile and (ms := c["ms"]) is not None
              and not c.get("profiled") and not c.get("observer")]
     if not after:
         return None
@@ -139,7 +145,7 @@ def steady_state(calls: list[dict[str, Any]]) -> dict[str, Any] | None:
             "spreadPct": round(timing.iqr_pct(after), 2) if len(after) > 1 else None}
 
 
-def signatures_json(region: "Region", measured: set[str]) -> list[dict[str, Any]]:
+def signatures_json(region: "Region", measured: set[str]) -> list[RegionSignature]:
     return [{"signature": s, "calls": n, "firstCall": region.first_call[s], "lastCall": region.last_call[s],
              "measured": s in measured} for s, n in region.signatures.most_common()]
 
@@ -154,7 +160,7 @@ def trigger_text(region: "Region") -> Any:
     return trigger
 
 
-def region_json(region: "Region", records: RegionRecords, cudagraphs: bool) -> dict[str, Any]:
+def region_json(region: "Region", records: RegionRecords, cudagraphs: bool) -> RegionEntry:
     calls = calls_json(region, records)
     insight = compiler_insight(records.records, trigger_text(region), cudagraphs) if records.records else None
     warmup_shape.explain(calls, insight, records.starts)

@@ -38,6 +38,8 @@ from .safe_point import SafePoints
 from ..compiler.failure import compile_failure
 from ..compiler.user_code import innermost_user, location
 from ..errors import _from_compiler
+from ..shapes.common import SourceLocation
+from ..shapes.in_situ import CompileFailure
 from .calls import (MAX_RECORDED_CALLS, CallClock, CallRecord, autocast, call_device, cuda_stream, describe, flatten,
                            grad_mode)
 
@@ -57,8 +59,8 @@ class Region:
     id: str
     name: str
     kind: str  # module | function | module-compile
-    location: dict[str, Any] | None
-    options: dict[str, Any]
+    location: SourceLocation | None
+    options: dict[str, Any]  # the script's torch.compile arguments, as _options summarises them
     # compiled: torch's compiled callable the script's calls ran (called for replay, never recorded: the instance
     # `forward` torch set on an OptimizedModule, or torch's compiled function); eager: the original callable (the
     # module, the function, or the module's _call_impl); owner: what holds the region's state (the module, or the
@@ -75,7 +77,7 @@ class Region:
     stopped_after: int | None = None
     method: bool = False  # a function whose first parameter is `self` (@torch.compile on a method)
     device: str | None = None  # where its first call ran ("cpu", "cuda", ...)
-    failure: dict[str, Any] | None = None  # its first compiled call that failed, at the user's line (compiler/failure.py)
+    failure: CompileFailure | None = None  # its first compiled call that failed, at the user's line (compiler/failure.py)
 
     @property
     def compiled(self) -> Any:
@@ -94,10 +96,10 @@ class Region:
         return max(self.last_call, key=lambda s: self.last_call[s]) if self.last_call else None
 
 
-def _user_location() -> dict[str, Any] | None:
+def _user_location() -> SourceLocation | None:
     """The innermost user frame of the current stack: the line that called torch.compile (or `.compile()`, or
     the `@torch.compile` decorator line)."""
-    frames = []
+    frames: list[SourceLocation] = []
     frame = sys._getframe(1)
     while frame is not None:
         frames.append(location(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name))
@@ -346,7 +348,7 @@ class RegionRecorder:
             return call(*args, **kwargs)
         except Exception as exc:
             if region.failure is None and (len(self.watcher.started) > started or _from_compiler(exc)):
-                region.failure = dict(compile_failure(exc), index=index)
+                region.failure = {**compile_failure(exc), "index": index}
             raise
         finally:
             clock.stop()

@@ -16,7 +16,8 @@ from ..compiler import torch_trace as tt
 from ..compiler.insight import CUDAGRAPH_MODES, compiler_insight
 from ..errors import classify
 from ..measure import correctness, paired, timing
-from ..measure.profiling import kernel_profiled, profile_steps, profiled_options
+from ..measure.profiling import ProfileFacts, kernel_profiled, profile_steps, profiled_options
+from ..shapes.mode import Correctness, RegionMeasurement
 from .capture import Capture
 from .held import FREED
 
@@ -120,7 +121,7 @@ def _call(fn: Any, capture: Capture) -> Any:
         return side.call()
 
 
-def check_outputs(eager: Any, compiled: Any, capture: Capture, device: str) -> dict[str, Any]:
+def check_outputs(eager: Any, compiled: Any, capture: Capture, device: str) -> Correctness:
     """Compiled against eager outputs on the captured inputs, judged against a higher-precision run of the original
     callable when they differ (correctness.judge); keyword inputs are bound to it."""
     import functools
@@ -171,9 +172,9 @@ class RegionReplay:
         self.ctx = ctx
         self.region = region
         self.compile_seconds = compile_seconds
-        self.eager_profiles: dict[str, dict[str, Any]] = {}
+        self.eager_profiles: dict[str, tuple[str, ProfileFacts]] = {}  # by signature: its trace, what it found
 
-    def measure(self, what_if: list[str]) -> list[dict[str, Any]]:
+    def measure(self, what_if: list[str]) -> list[RegionMeasurement]:
         out = []
         with _replay_limits():
             for index, (signature, why) in enumerate(chosen_signatures(self.region)):
@@ -184,10 +185,10 @@ class RegionReplay:
                     out.append(self._one(mode, None, capture, why, tag))
         return out
 
-    def _one(self, mode: str, compiled: Any, capture: Capture, why: str, tag: str) -> dict[str, Any]:
+    def _one(self, mode: str, compiled: Any, capture: Capture, why: str, tag: str) -> RegionMeasurement:
         region, ctx = self.region, self.ctx
         marker = f"{region.id}:{mode}"
-        entry: dict[str, Any] = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
+        entry: RegionMeasurement = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
                                  "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
                                  "compiler": None, "peakMemoryBytes": None, "signature": capture.signature, "why": why,
                                  "measures": _measures(capture)}
@@ -206,7 +207,7 @@ class RegionReplay:
             self._time(entry, region.eager, compiled, capture, device, marker)
             stage = "profiling"
             tt.mark(marker, "profile")
-            entry.update(self._profiles(mode, tag, compiled, capture, device))
+            self._profiles(entry, mode, tag, compiled, capture, device)
             stage = "checking outputs"
             tt.mark(marker, "correctness")
             entry["correctness"] = check_outputs(region.eager, compiled, capture, device)
@@ -215,9 +216,9 @@ class RegionReplay:
                                   "fix": "Check for ops with undefined order or randomness; compile with backend='aot_eager' to see whether Inductor is the cause.",
                                   "traceback": None}
         except _RanEagerly as exc:
-            entry.update(status="error", error={
+            entry.update({"status": "error", "error": {
                 "kind": "compile", "message": str(exc), "traceback": None,
-                "fix": "See the region's fallback reason: raise torch._dynamo.config.recompile_limit or remove what recompiles."})
+                "fix": "See the region's fallback reason: raise torch._dynamo.config.recompile_limit or remove what recompiles."}})
         except Exception as exc:
             err = classify(exc, f"{stage} {region.name} ({mode}) on the script's inputs")
             if stage == "compiling" and err.kind == "user-code":
@@ -225,7 +226,7 @@ class RegionReplay:
             if err.kind == "compile":  # no "other modes": only the modes this run measured exist for the user
                 err.fix = ("Compile without fullgraph=True, or with backend='aot_eager' to see whether Inductor is the cause; "
                            "report the traceback to PyTorch if it is.")
-            entry.update(status="error", error=err.to_json(), speedup=None)
+            entry.update({"status": "error", "error": err.to_json(), "speedup": None})
         finally:
             tt.mark(marker, "done")
         if mode != AS_WRITTEN:
@@ -243,31 +244,32 @@ class RegionReplay:
     def _warm(self, fn: Any, capture: Capture, device: str) -> None:
         paired.warm(_side(fn, capture), device, self.ctx.watch.compiles, max_calls=_WARM_MAX)
 
-    def _time(self, entry: dict[str, Any], eager: Any, compiled: Any, capture: Capture, device: str, marker: str) -> None:
+    def _time(self, entry: RegionMeasurement, eager: Any, compiled: Any, capture: Capture, device: str, marker: str) -> None:
         def why_recompiled(_phase: str, compiles: int) -> str:
             return f"{compiles} compile(s) ran inside the timed region: a replayed call took a path warmup had not compiled."
 
-        outcome = paired.measure(_side(eager, capture), _side(compiled, capture), device, self.ctx.cfg, self.ctx.watch,
-                                 entry["compileSeconds"], lambda phase: tt.mark(marker, phase, inputs=capture.signature),
+        paired.measure(_side(eager, capture), _side(compiled, capture), device, self.ctx.cfg, self.ctx.watch,
+                       entry, lambda phase: tt.mark(marker, phase, inputs=capture.signature),
                                  why_recompiled, lambda: self._warm(compiled, capture, device))
-        entry.update(outcome.fields)
         if entry.get("fallback"):
             raise _RanEagerly(entry["fallback"]["eagerFrames"])
 
-    def _profiles(self, mode: str, tag: str, compiled: Any, capture: Capture, device: str) -> dict[str, Any]:
+    def _profiles(self, entry: RegionMeasurement, mode: str, tag: str, compiled: Any, capture: Capture, device: str) -> None:
+        """Profiles the compiled side (and eager, once per signature) into `entry`."""
         region, ctx = self.region, self.ctx
         os.makedirs(os.path.join(ctx.workdir, "regions"), exist_ok=True)
 
-        def profile(fn: Any, name: str) -> dict[str, Any]:
+        def profile(fn: Any, name: str) -> tuple[str, ProfileFacts]:
             rel = os.path.join("regions", f"{region.id}-{tag}{name}.trace.json")
-            facts = profile_steps(lambda: _call(fn, capture), device, os.path.join(ctx.workdir, rel), ctx.profiled_steps)
-            return {"trace": rel, **facts}
+            return rel, profile_steps(lambda: _call(fn, capture), device, os.path.join(ctx.workdir, rel), ctx.profiled_steps)
         if capture.signature not in self.eager_profiles:
             self.eager_profiles[capture.signature] = profile(region.eager, "eager")
-        eager = self.eager_profiles[capture.signature]
-        facts = profile(self._profiled_copy(mode, compiled, capture, device), mode)
-        return dict(facts, eagerTrace=eager["trace"], eagerKernelsPerStep=eager.get("kernelsPerStep"),
-                    eagerGpuIdlePct=eager.get("gpuIdlePct"))
+        eager_trace, eager = self.eager_profiles[capture.signature]
+        trace, facts = profile(self._profiled_copy(mode, compiled, capture, device), mode)
+        entry["trace"] = trace
+        entry.update(facts)
+        entry.update({"eagerTrace": eager_trace, "eagerKernelsPerStep": eager.get("kernelsPerStep"),
+                      "eagerGpuIdlePct": eager.get("gpuIdlePct")})
 
 
     def _profiled_copy(self, mode: str, compiled: Any, capture: Capture, device: str) -> Any:

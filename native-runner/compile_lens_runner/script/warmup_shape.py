@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..compiler import quick_fixes, source_edits
 from ..compiler.source_edits import Source
+from ..shapes.compiler import CompilerInsight, Explanation, QuickFixEdit
+from ..shapes.region import Region, RegionCall
 
 if TYPE_CHECKING:
     from ..compiler.torch_trace import Record
@@ -23,7 +25,7 @@ _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "full"}
 _MAX_WARMUP_CALLS = 3
 
 
-def _warmup_calls(calls: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def _warmup_calls(calls: list[RegionCall]) -> tuple[RegionCall, RegionCall] | None:
     """(the warm-up's first call, the real calls' first call) when the calls are a few at one signature, then all the
     rest at another."""
     calls = [c for c in calls if c.get("side") != "eager"]
@@ -33,7 +35,7 @@ def _warmup_calls(calls: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str
     warm = [c for c in calls if c["signature"] == first]
     rest = calls[len(warm):]
     if len(warm) > _MAX_WARMUP_CALLS or len(rest) < 2 or any(c["signature"] == first for c in rest) \
-            or len({c["signature"] for c in rest}) != 1 or not calls[0]["compileIds"] or not rest[0]["compileIds"]:
+            or len({c["signature"] for c in rest}) != 1 or not calls[0].get("compileIds") or not rest[0].get("compileIds"):
         return None
     return calls[0], rest[0]
 
@@ -49,7 +51,7 @@ def _dims(factory: ast.Call) -> list[ast.expr]:
     return [] if name == "full" else list(factory.args)
 
 
-def _edit(source: Source, factory: ast.Call, dim: int, was: int, now: int) -> dict[str, Any] | None:
+def _edit(source: Source, factory: ast.Call, dim: int, was: int, now: int) -> QuickFixEdit | None:
     dims = _dims(factory)
     if dim >= len(dims) or factory.lineno != factory.end_lineno:
         return None
@@ -63,17 +65,18 @@ def _edit(source: Source, factory: ast.Call, dim: int, was: int, now: int) -> di
     return quick_fixes.edit(factory.lineno, factory.col_offset, text, f"{text[:start]}{now}{text[end:]}")
 
 
-def explain(calls: list[dict[str, Any]], insight: dict[str, Any] | None, starts: dict[str, "Record"],
+def explain(calls: list[RegionCall], insight: CompilerInsight | None, starts: dict[str, "Record"],
             read: Callable[[str], Source | None] = source_edits.read) -> None:
     """Puts the warm-up's shape in the explanation (and the Quick Fix) of the recompile the real calls made."""
     pair = _warmup_calls(calls)
     if pair is None or insight is None:
         return
     warm, real = pair
-    recompile = next((r for r in insight.get("recompiles", []) if r.get("compileId") in real["compileIds"]), None)
-    size = _SIZE.search(str((recompile or {}).get("reason") or ""))
-    warm_site = source_edits.call_site(starts.get(warm["compileIds"][0]))
-    real_site = source_edits.call_site(starts.get(real["compileIds"][0]))
+    real_ids, warm_ids = real.get("compileIds", []), warm.get("compileIds", [])
+    recompile = next((r for r in insight["recompiles"] if r.get("compileId") in real_ids), None)
+    size = _SIZE.search(recompile["reason"] if recompile else "")
+    warm_site = source_edits.call_site(starts.get(warm_ids[0]))
+    real_site = source_edits.call_site(starts.get(real_ids[0]))
     if recompile is None or size is None or warm_site is None or real_site is None:
         return
     (compiled, warm_line), (_, real_line) = warm_site, real_site
@@ -90,7 +93,7 @@ def explain(calls: list[dict[str, Any]], insight: dict[str, Any] | None, starts:
         arg = made.value if isinstance(made, (ast.Assign, ast.AnnAssign)) else None
     edit = _edit(source, arg, dim, was, now) if source and isinstance(arg, ast.Call) else None
     code = f" (`{warm_line_code}`)" if (warm_line_code := source.line(warm_line["line"]).strip() if source else "") else ""
-    explanation = {
+    explanation: Explanation = {
         "what": (f"The warm-up call at line {warm_line['line']}{code} passed '{name}' with size {was} in dimension {dim}; the "
                  f"real calls (line {real_line['line']}) pass {now}, so the graph compiled for the warm-up serves none of "
                  "them and the first real call compiled again."),
@@ -101,19 +104,25 @@ def explain(calls: list[dict[str, Any]], insight: dict[str, Any] | None, starts:
                + " If that size does vary in use, compile with dynamic=True instead.",
         "quickFix": quick_fixes.warmup_shape(warm_line["line"], [edit]) if edit else quick_fixes.compile_dynamic(),
     }
-    _put(insight, recompile["compileId"], explanation)
+    _put(insight, recompile.get("compileId"), explanation)
 
 
-def _put(insight: dict[str, Any], compile_id: str | None, explanation: dict[str, Any]) -> None:
-    for r in insight.get("recompiles", []) + insight.get("recompileSites", []):
-        if r.get("compileId") == compile_id or compile_id in (r.get("compileIds") or []):
+def _put(insight: CompilerInsight, compile_id: str | None, explanation: Explanation) -> None:
+    for r in insight["recompiles"]:
+        if r.get("compileId") == compile_id:
             r["explanation"] = explanation
+    for site in insight.get("recompileSites", []):
+        if compile_id is None or compile_id in site.get("compileIds", []):  # a site has no compileId of its own
+            site["explanation"] = explanation
 
 
-def share(script_insight: dict[str, Any] | None, regions: list[dict[str, Any]]) -> None:
+def share(script_insight: CompilerInsight | None, regions: list[Region]) -> None:
     """The script's own insight lists the same recompiles as its regions (one log, the same compile ids): a region's
     warm-up explanation goes there too, so the editor's finding at that line (one per line and reason) says it."""
     for region in regions:
-        for r in (region.get("compiler") or {}).get("recompiles", []):
-            if ((r.get("explanation") or {}).get("quickFix") or {}).get("kind") == "warmup-shape" and script_insight:
-                _put(script_insight, r.get("compileId"), r["explanation"])
+        insight = region.get("compiler")
+        for r in insight["recompiles"] if insight else []:
+            explanation = r.get("explanation")
+            quick_fix = explanation.get("quickFix") if explanation else None
+            if explanation and quick_fix and quick_fix["kind"] == "warmup-shape" and script_insight:
+                _put(script_insight, r.get("compileId"), explanation)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..shapes.common import ProfileWindow as WindowEntry
+
 START_CALL = 1  # call 0 compiles; the warmup step absorbs what call 1 may still recompile
 STEPS = 3
 
@@ -93,7 +95,7 @@ class ProfileWindow:
         """At the script's end: a window still open keeps the steps recorded so far."""
         self._stop()
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> WindowEntry:
         """The window as the report says it: its pilot region, the call it opened at, the steps in the trace and,
         without a trace, why."""
         why = self.skipped

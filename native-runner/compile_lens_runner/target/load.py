@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import RunnerError, classify
+from ..shapes.report import Target as TargetEntry
 from .samples import NAMES as SAMPLE_NAMES
 
 GRAD_MODES = ("inference", "no_grad", "grad")
@@ -33,9 +34,9 @@ class Target:
     train: bool = False
     loss_fn: Callable[[Any], Any] | None = None
     optimizer: Any = None
-    overrides: dict[str, Any] = field(default_factory=dict)
+    overrides: dict[str, Any] = field(default_factory=dict)  # the target's own torch.compile options (dynamic, backend)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> TargetEntry:
         return {"kind": self.kind, "name": self.name, "file": self.file, "function": self.function, "line": self.line}
 
 

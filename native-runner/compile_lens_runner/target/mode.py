@@ -12,9 +12,11 @@ from ..compiler.insight import CUDAGRAPH_MODES, TIMED_PHASES, compiler_insight
 from ..errors import classify
 from ..measure import correctness, paired, speedups, timing
 from ..measure.grad_mode import grad_context
-from ..measure.profiling import LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS, kernel_profiled, profile_steps, profiled_options
+from ..measure.profiling import (LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS, ProfileFacts, kernel_profiled, profile_steps,
+                                 profiled_options)
 from ..report import advice
 from ..run import Run
+from ..shapes.mode import Correctness, ModeResult
 from .load import Variant, describe_inputs, load_function_target, load_sample
 
 
@@ -77,7 +79,8 @@ class TargetRun:
         failed = [m for m in self.report["modes"] if m["status"] != "ok"]
         if failed and len(failed) == len(self.report["modes"]):
             first = failed[0]["error"]
-            self.report["error"] = dict(first, message=f"Every mode failed; {failed[0]['mode']}: {first['message']}")
+            assert first is not None  # a failed mode says why
+            self.report["error"] = {**first, "message": f"Every mode failed; {failed[0]['mode']}: {first['message']}"}
 
     def run_eager(self) -> None:
         target = self.target
@@ -92,23 +95,28 @@ class TargetRun:
             method = timing.method_text(self.device, self.run.cfg, paired=False)
             self.report["eager"]["timing"] = timing.measure_alone(paired.block(self.side(eager, target.inputs, target.grad_mode), self.device), self.run.cfg, method)
             self.progress("eager", 0.1, "Profiling eager")
-            self.report["eager"].update(self.profile(eager, "eager"))
-            idle = self.report["eager"].get("gpuIdlePct")
+            trace, facts = self.profile(eager, "eager")
+            alone = self.report["eager"]
+            alone["trace"], alone["kernelsPerStep"] = trace, facts.get("kernelsPerStep")
+            alone["peakMemoryBytes"] = facts.get("peakMemoryBytes")
+            if "gpuIdlePct" in facts:  # CUDA only
+                alone["gpuIdlePct"] = facts["gpuIdlePct"]
+            idle = alone.get("gpuIdlePct")
             if idle is not None:
-                self.report["eager"]["launchBound"] = idle >= LAUNCH_BOUND_IDLE_PCT
+                alone["launchBound"] = idle >= LAUNCH_BOUND_IDLE_PCT
         except Exception as exc:
             raise classify(exc, "running the model eagerly") from None
         self.checkpoint()
 
-    def profile(self, variant: Variant, name: str) -> dict[str, Any]:
+    def profile(self, variant: Variant, name: str) -> tuple[str, ProfileFacts]:
+        """The profile's trace (relative to the report) and what it found."""
         path = os.path.join(self.workdir, f"{name}.trace.json")
         variant.activate()
 
         def step() -> None:
             with grad_context(self.target.grad_mode):
                 variant.call(self.target.inputs)
-        facts = profile_steps(step, self.device, path, PROFILED_STEPS)
-        return {"trace": os.path.basename(path), **facts}
+        return os.path.basename(path), profile_steps(step, self.device, path, PROFILED_STEPS)
 
     def compile(self, mode: str) -> Any:
         import torch
@@ -150,10 +158,10 @@ class TargetRun:
             return f"re-warming with the timed inputs {timed}; {dyn}"
         return f"a call during {record.phase or 'setup'}; {dyn}" if record.phase else None
 
-    def run_mode(self, mode: str, start: float, span: float) -> dict[str, Any]:
+    def run_mode(self, mode: str, start: float, span: float) -> ModeResult:
         import torch
 
-        entry: dict[str, Any] = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
+        entry: ModeResult = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
                                  "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
                                  "compiler": None, "peakMemoryBytes": None}
         torch._dynamo.reset()
@@ -183,7 +191,8 @@ class TargetRun:
             profiled = self.profiled_copy(mode, compiled)
             tt.mark(mode, "profile")
             before = self.run.runs.snapshot()
-            entry.update(self.profile(profiled, mode))
+            entry["trace"], facts = self.profile(profiled, mode)
+            entry.update(facts)
             ran = self.run.runs.snapshot() - before
             if self.run.runs.available and ran.ran_compiled() is False and not entry.get("fallback"):
                 paired.mark_fallback(entry, ran)  # the profiled calls ran eagerly: its trace and kernels too
@@ -191,13 +200,14 @@ class TargetRun:
             err = classify(exc, f"{stage} mode {mode}")
             if stage == "compiling" and err.kind == "user-code":
                 err.kind = "compile"
-            entry.update(status="error", error=err.to_json())
+            entry.update({"status": "error", "error": err.to_json()})
         finally:
             tt.mark(mode, "done")
             try:
-                entry["compiler"] = compiler_insight(self.run.records(mode), self.trigger_text, self.device == "cuda" and mode in CUDAGRAPH_MODES)
-                entry["compiler"]["torchTraceLog"] = self.run.trace_log_relpath()
-                artifacts.attach(entry["compiler"], self.run.records(mode), self.workdir, mode, entry["trace"], PROFILED_STEPS)
+                insight = entry["compiler"] = compiler_insight(self.run.records(mode), self.trigger_text,
+                                                               self.device == "cuda" and mode in CUDAGRAPH_MODES)
+                insight["torchTraceLog"] = self.run.trace_log_relpath()
+                artifacts.attach(insight, self.run.records(mode), self.workdir, mode, entry["trace"], PROFILED_STEPS)
             except Exception as exc:  # insight is best effort; the measurement stands without it
                 entry["compilerError"] = classify(exc, f"reading the compiler log of mode {mode}").to_json()
             if entry.get("fallback"):
@@ -205,7 +215,7 @@ class TargetRun:
             torch._dynamo.reset()
         return entry
 
-    def measure(self, mode: str, entry: dict[str, Any], eager: Variant, compiled: Variant) -> None:
+    def measure(self, mode: str, entry: ModeResult, eager: Variant, compiled: Variant) -> None:
         target, run = self.target, self.run
         watch = paired.Watch(lambda: run.watcher.compiles, run.runs.snapshot, run.runs.available)
 
@@ -227,21 +237,22 @@ class TargetRun:
             self.progress("timing", 0.0, f"{mode}: a recompile hit the timed region; re-warming and re-measuring")
             self.warm(compiled, target.inputs, target.grad_mode)
 
-        outcome = paired.measure(self.side(eager, target.inputs, target.grad_mode), self.side(compiled, target.inputs, target.grad_mode),
-                                 self.device, run.cfg, watch, entry["compileSeconds"],
-                                 lambda phase: tt.mark(mode, phase, inputs=describe_inputs(target.inputs)), why_recompiled, rewarm)
-        entry.update(outcome.fields)
+        paired.measure(self.side(eager, target.inputs, target.grad_mode), self.side(compiled, target.inputs, target.grad_mode),
+                       self.device, run.cfg, watch, entry,
+                       lambda phase: tt.mark(mode, phase, inputs=describe_inputs(target.inputs)), why_recompiled, rewarm)
 
-    def explain_fallback(self, entry: dict[str, Any]) -> None:
+    def explain_fallback(self, entry: ModeResult) -> None:
         """Names why the timed compiled calls ran eagerly, from the mode's compiler log (read after the mode)."""
         fallback = entry["fallback"]
         fallback.update(explain.fallback_cause(entry.get("compiler"), entry.get("ranCompiled"), fallback["eagerFrames"]))
         entries = (f" ({fallback['eagerFrames']} of {fallback['frameEntries']} entries into compiled frames)"
                    if fallback["frameEntries"] else "")
-        entry["timing"]["invalidReason"] = (f"Dynamo ran the compiled calls eagerly{entries}, so what was timed as compiled "
-                                            f"is eager code: {fallback['cause']}.")
+        timed = entry["timing"]
+        assert timed is not None  # a fallback is found in timed calls
+        timed["invalidReason"] = (f"Dynamo ran the compiled calls eagerly{entries}, so what was timed as compiled "
+                                  f"is eager code: {fallback['cause']}.")
 
-    def check(self, eager: Variant, compiled: Variant) -> dict[str, Any]:
+    def check(self, eager: Variant, compiled: Variant) -> Correctness:
         import torch
 
         grad = "no_grad" if self.target.train else self.target.grad_mode
