@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import traceback as tb
-from typing import Any
+
 from .shapes.common import RunError
 
 TRITON_MISSING_TEXT = "Cannot find a working triton installation"

@@ -10,7 +10,7 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from ..measure.profiling import kernel_us_per_step
 from ..shapes.compiler import CompileArtifacts, CompilePhase, CompilerInsight, KernelProvenance

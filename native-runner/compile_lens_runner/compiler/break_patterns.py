@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from . import quick_fixes
 from ..shapes.compiler import BreakExplanation

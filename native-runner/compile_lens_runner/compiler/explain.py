@@ -3,7 +3,6 @@ recur at one site, and names why Dynamo ran a compiled frame eagerly (recompile 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from . import quick_fixes
 from ..shapes.compiler import CompilerInsight, Explanation, Recompile, RecompileSite

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import traceback
+
 from ..shapes.common import SourceLocation
 from ..shapes.in_situ import CompileFailure
 from .user_code import innermost_user, location, parse_frames

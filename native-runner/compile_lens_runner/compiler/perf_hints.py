@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+
 from ..shapes.common import SourceLocation
 from ..shapes.compiler import PerfHint
 from . import torch_trace as tt

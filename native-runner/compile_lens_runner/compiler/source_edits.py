@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from ..shapes.common import SourceLocation
 from .user_code import is_user_file

@@ -11,7 +11,7 @@ import os
 import re
 import sys
 import sysconfig
-from typing import Any
+
 from ..shapes.common import SourceLocation
 
 _PACKAGE_NAME = __name__.split(".")[0]  # compile_lens_runner

@@ -8,8 +8,8 @@ back) keeps its rounds but no speedup: eager code timed as compiled is no measur
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
-from typing import Any, Callable, ContextManager
+from dataclasses import dataclass
+from typing import Callable, ContextManager
 
 from . import timing
 from ..shapes.common import Timing

@@ -90,7 +90,7 @@ def main(out_dir: str, script: str, args: list[str], device: str, calls: int | N
     os.environ.setdefault("INDUCTOR_PROVENANCE", "1")
     os.environ.setdefault("TEARDOWN_CUPTI", "1")  # see process/supervisor.worker_env
     code = run_rank(spec_for(script, args, device, calls), info, run_worker, stacks_on_signal=False)
-    report = document.read(os.path.join(info.worker_dir, "report.json")) or {}
-    script_mode: dict[str, Any] = next((m for m in report.get("modes", []) if m.get("mode") == SCRIPT), {})
-    exit_code = script_mode.get("scriptExitCode")
+    report = document.read_report(os.path.join(info.worker_dir, "report.json"))
+    script_mode = next((m for m in report["modes"] if m["mode"] == SCRIPT), None) if report else None
+    exit_code = script_mode.get("scriptExitCode") if script_mode else None
     return exit_code if isinstance(exit_code, int) else code

@@ -4,7 +4,6 @@ wait in its collectives for ranks that do not run them), a profiler window over 
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight

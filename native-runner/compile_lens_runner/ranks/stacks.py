@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+
 from .divergence import rank_list
 from ..compiler.user_code import is_user_file, location
 from ..shapes.common import SourceLocation

@@ -12,7 +12,7 @@ import os
 import signal
 import threading
 import time
-from typing import Any, Callable
+from typing import Callable
 
 from ..report import document as report
 from ..shapes.report import Report

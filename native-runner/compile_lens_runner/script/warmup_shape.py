@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..compiler import quick_fixes, source_edits
 from ..compiler.source_edits import Source
