@@ -273,7 +273,7 @@ def _write_compiles(found: _Compiles, writer: _Writer) -> list[CompileArtifacts]
     compiles = []
     for cid in found.order:
         entry: CompileArtifacts = {"compileId": cid, "outputCode": None, "guards": guard_paths.get(cid), "guardCount": None,
-                                 "fxGraph": None, "failedGuards": []}
+                                   "fxGraph": None, "failedGuards": []}
         if cid in found.modules:
             parts = found.modules[cid]
             text = "\n".join(f"{_module_header(i, len(parts), src)}\n{code}" for i, (code, src) in enumerate(parts, 1))

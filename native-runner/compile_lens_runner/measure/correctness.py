@@ -234,7 +234,7 @@ def judge(original: Callable[..., Any], inputs: tuple, grad_mode: str, eager_out
     """Compares `compiled_out` with `eager_out` (both from `inputs`, seeded); when they differ beyond tolerance,
     runs `original` (the uncompiled callable) for a higher-precision reference and judges by each side's error."""
     result: Correctness = {"ok": True, "maxAbsError": None, "dtype": None, "atol": None, "rtol": None, "message": None,
-                              "reference": "none", "referenceNote": None, "precision": precision_settings()}
+                           "reference": "none", "referenceNote": None, "precision": precision_settings()}
     leaves, structural = _pair_leaves(eager_out, compiled_out)
     if structural:
         return {**result, "ok": False, "message": structural}

@@ -18,8 +18,8 @@ SCHEMA_VERSION = "1.19"
 
 def environment(device: str, torch_version: str | None) -> Environment:
     env: Environment = {"python": platform.python_version(), "torch": torch_version, "triton": None,
-                           "device": device, "deviceName": _cpu_name(),
-                           "platform": f"{platform.system()} {platform.release()} {platform.machine()}"}
+                        "device": device, "deviceName": _cpu_name(),
+                        "platform": f"{platform.system()} {platform.release()} {platform.machine()}"}
     if torch_version is None:
         return env
     import torch

@@ -234,8 +234,8 @@ def execute(path: str, name: str, recorder: Observer) -> Outcome:
 def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None = None) -> None:
     path = os.path.abspath(path)
     entry: ModeResult = {"mode": MODE, "status": "ok", "error": None, "compileSeconds": None, "timing": None, "speedup": None,
-                             "breakEvenCalls": None, "trace": None, "kernelsPerStep": None, "compiler": None, "peakMemoryBytes": None,
-                             "scriptExitCode": 0}
+                         "breakEvenCalls": None, "trace": None, "kernelsPerStep": None, "compiler": None, "peakMemoryBytes": None,
+                         "scriptExitCode": 0}
     run.report["target"] = {"kind": "script", "name": os.path.splitext(os.path.basename(path))[0], "file": path,
                             "function": None, "line": None}
     calls = run.spec.get("calls")

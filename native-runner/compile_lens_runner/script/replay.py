@@ -189,9 +189,9 @@ class RegionReplay:
         region, ctx = self.region, self.ctx
         marker = f"{region.id}:{mode}"
         entry: RegionMeasurement = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
-                                 "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
-                                 "compiler": None, "peakMemoryBytes": None, "signature": capture.signature, "why": why,
-                                 "measures": _measures(capture)}
+                                    "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
+                                    "compiler": None, "peakMemoryBytes": None, "signature": capture.signature, "why": why,
+                                    "measures": _measures(capture)}
         device = _device(region)
         stage = "compiling" if compiled is None else "warming up"
         ctx.progress(f"Measuring {region.id} ({region.name}) {mode} on {capture.signature}")

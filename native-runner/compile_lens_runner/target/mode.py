@@ -162,8 +162,8 @@ class TargetRun:
         import torch
 
         entry: ModeResult = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
-                                 "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
-                                 "compiler": None, "peakMemoryBytes": None}
+                             "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
+                             "compiler": None, "peakMemoryBytes": None}
         torch._dynamo.reset()
         target, eager = self.target, Variant(self.target, None)
         stage = "compiling"
