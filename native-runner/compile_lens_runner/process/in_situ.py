@@ -106,6 +106,7 @@ def _merge_ranks(out: str, nproc: int) -> None:
 
 
 def _read(folder: str, side: str, pair: int, mode: str | None = None) -> dict[str, Any] | None:
+    """A run's timings file (script/in_situ_run.py): the runner's own, no part of the report."""
     data = document.read(run_file(folder, side, pair, mode))
     return data if isinstance(data, dict) else None
 

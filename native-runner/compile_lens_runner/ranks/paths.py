@@ -55,6 +55,7 @@ class RankInfo:
         return worker_dir(self.job_dir, self.rank, self.attached)
 
     def to_json(self) -> dict[str, Any]:
+        """The run spec's `rank` (the supervisor's word to a rank's worker), not the report's."""
         return {"rank": self.rank, "localRank": self.local_rank, "worldSize": self.world_size, "jobDir": self.job_dir,
                 "attached": self.attached, "nodeRank": self.node_rank, "host": self.host}
 

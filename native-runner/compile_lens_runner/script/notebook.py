@@ -31,6 +31,7 @@ class NotebookScript:
     cells: int = 0
 
     def summary(self) -> dict[str, Any]:
+        """report.settings.notebook: the settings' keys are the schema's to leave open."""
         return {"file": self.notebook, "codeCells": self.cells, "skippedMagics": self.skipped}
 
 
