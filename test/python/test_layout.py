@@ -23,7 +23,7 @@ ALLOWED: dict[str, set[str]] = {
     "target": {"compiler", "errors", "measure", "report", "run", "shapes"},
     "script": {"compiler", "errors", "formats", "measure", "report", "run", "shapes"},
     "ranks": {"compiler", "errors", "formats", "measure", "progress", "report", "run", "script", "shapes"},
-    "logs": {"compiler", "errors", "ranks", "report", "shapes"},
+    "logs": {"compiler", "errors", "measure", "ranks", "report", "shapes"},
     "worker": {"errors", "progress", "ranks", "report", "run", "script", "target", "shapes"},
     "process": {"compiler", "errors", "logs", "measure", "progress", "ranks", "report", "shapes"},
     "cli": {"errors", "process", "ranks", "target", "worker"},

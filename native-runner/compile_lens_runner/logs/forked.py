@@ -7,6 +7,8 @@ import multiprocessing
 import os
 from typing import Any, Callable, TypeVar
 
+from ..measure import host
+
 _Result = TypeVar("_Result")
 _Here = TypeVar("_Here")
 _WORK: list[Callable[[], Any]] = []  # what the forked workers run, by index
@@ -20,8 +22,13 @@ def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def load() -> float:
-    """The host's load average over the last minute (0 where unknown)."""
+def others_running() -> float:
+    """Runnable threads of other processes now (/proc/stat, measure/host.py); where the host does not say, the load
+    average over the last minute (0 where unknown). Now, not the minute's average: the average still counts this
+    process's own last minute (a bench's previous round, the extension's last read) and would keep a free core busy."""
+    now = host.sample_host().others_running
+    if now is not None:
+        return float(now)
     return os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
 
 
@@ -36,7 +43,7 @@ def sharing() -> bool:
     """Whether work on one log's records is worth forked workers now: they can be forked and a core is idle. Where all
     are busy a worker wins no time and costs a fifth more CPU (the pages of records touched on both sides are copied,
     records are sent back: docs/BENCHMARKS.md)."""
-    return can_fork() and load() <= cores() - 1
+    return can_fork() and others_running() <= cores() - 2
 
 
 def alongside(forked: list[Callable[[], _Result]], here: Callable[[], _Here]) -> tuple[list[_Result], _Here]:
