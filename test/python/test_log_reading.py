@@ -148,7 +148,7 @@ def test_a_log_read_by_two_processes_gives_the_same_report(paths: list[Path], tm
     monkeypatch.setattr(inspect, "PARALLEL_RECORDS", 0)  # insight in a forked process, artifacts written here
     monkeypatch.setattr(inspect, "PARALLEL_BYTES", 0)  # one worker per core for the ranks
     monkeypatch.setattr(forked, "cores", lambda: 2)
-    monkeypatch.setattr(forked, "load", lambda: 0.0)  # a busy host reads in one process
+    monkeypatch.setattr(forked, "others_running", lambda: 0.0)  # a busy host reads in one process
     assert _report(paths, tmp_path / "forked") == alone
 
 
@@ -180,7 +180,7 @@ def test_a_log_read_in_parts_at_once_gives_the_same_records(log: Path, parts: in
     read_whole = whole.feed_bytes(_text(log))
     monkeypatch.setattr(files, "SPLIT_BYTES", 0)
     monkeypatch.setattr(forked, "cores", lambda: parts)
-    monkeypatch.setattr(forked, "load", lambda: 0.0)
+    monkeypatch.setattr(forked, "others_running", lambda: 0.0)
     records, parser = files.read(str(log), 4099)
     assert _facts(records, parser) == _facts(read_whole, whole)
     assert [r.event() for r in records] == [r.event() for r in read_whole]
@@ -193,7 +193,7 @@ def test_unreadable_lines_in_a_later_part_are_numbered_in_the_log(tmp_path: Path
     path.write_text("\n".join(lines[:at] + ["not a record"] + lines[at:]))
     monkeypatch.setattr(files, "SPLIT_BYTES", 0)
     monkeypatch.setattr(forked, "cores", lambda: 2)
-    monkeypatch.setattr(forked, "load", lambda: 0.0)  # a busy host reads in one process
+    monkeypatch.setattr(forked, "others_running", lambda: 0.0)  # a busy host reads in one process
     records, parser = files.read(str(path))
     assert (parser.unreadable, parser.first_unreadable) == (1, at + 1)
     assert len(records) == len(files.read(str(FIXTURES / "logs" / "ddp-diverge-rank1.log"))[0])
