@@ -118,6 +118,10 @@ export interface Report {
     python: string;
     torch: string | null;
     triton?: string | null;
+    /**
+     * schema 1.20, CUDA runs: the CUDA toolkit torch was built with (torch.version.cuda)
+     */
+    cudaVersion?: string | null;
     device: 'cpu' | 'cuda';
     deviceName: string;
     platform: string;
@@ -1422,6 +1426,10 @@ export interface InSituRun {
    * eager runs: how compiling was turned off, e.g. torch.compiler.set_stance("force_eager")
    */
   switch?: string | null;
+  /**
+   * schema 1.20: the status the script exited with in this run (0: it ended normally; null: the run wrote no timings)
+   */
+  scriptExitCode?: number | null;
   [k: string]: unknown;
 }
 /**

@@ -13,7 +13,7 @@ from ..shapes.common import RunError
 from ..shapes.report import Environment, Report, Target
 from . import headline
 
-SCHEMA_VERSION = "1.19"
+SCHEMA_VERSION = "1.20"
 
 
 def environment(device: str, torch_version: str | None) -> Environment:
@@ -26,8 +26,7 @@ def environment(device: str, torch_version: str | None) -> Environment:
 
     if device == "cuda":
         env["deviceName"] = torch.cuda.get_device_name()
-        # not one of the schema's keys, which lets the environment carry more: for whoever reads report.json
-        cast(dict[str, Any], env)["cudaVersion"] = torch.version.cuda
+        env["cudaVersion"] = torch.version.cuda
     try:
         import triton
 

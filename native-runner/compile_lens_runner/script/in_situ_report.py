@@ -8,7 +8,7 @@ time both ways, what-if modes run in situ (measure/in_situ.py)."""
 from __future__ import annotations
 
 import os
-from typing import Any, cast
+from typing import Any
 
 from ..measure import in_situ, interleaved, step_work
 from ..report import document
@@ -32,13 +32,13 @@ def _run_json(name: str, data: dict[str, Any] | None, folder: str) -> InSituRun:
     if data is None:
         return {"file": None, "side": side, "pair": int(pair), "mode": mode or None, "status": "error", "wallSeconds": None,
                 "error": {"kind": "internal", "message": "The run ended without writing its timings (killed or crashed).",
-                          "fix": "See the runner's stderr log.", "traceback": None}, "switch": None}
+                          "fix": "See the runner's stderr log.", "traceback": None}, "switch": None,
+                "scriptExitCode": None}
     outcome = data.get("outcome") or {}
     run: InSituRun = {"file": os.path.join(FOLDER, name), "side": side, "pair": int(pair), "mode": mode or None,
                       "status": outcome.get("status", "error"), "wallSeconds": data.get("wallSeconds"),
-                      "error": outcome.get("error"), "switch": data.get("switch")}
-    # not one of the schema's keys, which lets a run carry more: how the script ended, for whoever reads report.json
-    cast(dict[str, Any], run)["scriptExitCode"] = outcome.get("scriptExitCode")
+                      "error": outcome.get("error"), "switch": data.get("switch"),
+                      "scriptExitCode": outcome.get("scriptExitCode")}
     return run
 
 

@@ -20,6 +20,7 @@ class InSituRun(_InSituRun, total=False):
     wallSeconds: float | None
     error: RunError | None
     switch: str | None
+    scriptExitCode: int | None
 
 
 class _PairSpeedup(TypedDict):

@@ -24,6 +24,7 @@ class _Environment(TypedDict):
 
 class Environment(_Environment, total=False):
     triton: str | None
+    cudaVersion: str | None
 
 
 class _Target(TypedDict):
