@@ -30,7 +30,9 @@ def test_stability_driver_on_cpu(tmp_path: Path) -> None:
     assert run["modes"]["default"]["speedup"] > 0 and run["modes"]["default"]["low"] <= run["modes"]["default"]["high"]
     rounds = json.loads((tmp_path / "rounds.json").read_text())["runs"]["mlp_1"]["modes"]["default"]
     pairs = list(zip(rounds["eagerRoundsMs"], rounds["compiledRoundsMs"]))
-    # the estimator's own input format gives the reported speedup, to the report's rounding (4 decimals: a relative
-    # bound failed at 0.0287x on a busy host)
-    assert abs(estimator.fastest_ratio(pairs) - rounds["reportedSpeedup"]) <= 5.1e-5
+    # the estimator's own input format gives the reported speedup, to the report's rounding (4 decimals) plus what
+    # rounding each stored time to 1e-6 ms moves the ratio (0.12 ms rounds moved it by 5.26e-5 in CI run 33)
+    ratio = estimator.fastest_ratio(pairs)
+    stored_rounding = ratio * (0.5e-6 / min(rounds["eagerRoundsMs"]) + 0.5e-6 / min(rounds["compiledRoundsMs"]))
+    assert abs(ratio - rounds["reportedSpeedup"]) <= 0.5e-4 + stored_rounding + 1e-9
     assert (tmp_path / "mlp-run1" / "report.json").exists()
