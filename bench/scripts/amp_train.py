@@ -1,5 +1,7 @@
 """An AMP training loop: a small GPT-style LM, bf16 autocast, AdamW, gradient clipping, a cosine LR schedule; the
-model is compiled (torch.compile(model))."""
+model is compiled (torch.compile(model)). AMP_BATCH and AMP_STEPS change its batch and step count."""
+import os
+
 import torch
 from torch import nn
 
@@ -7,6 +9,8 @@ from _plain import DEVICE, SMALL, Steps
 
 torch.manual_seed(0)
 D, LAYERS, HEADS, SEQ, BATCH, VOCAB, STEPS = (64, 2, 4, 32, 4, 256, 40) if SMALL else (512, 6, 8, 256, 16, 8192, 160)
+# batch 16 leaves an H100 idle half the step (launch-bound); AMP_BATCH=64 is the same loop with the GPU kept busy
+BATCH, STEPS = int(os.environ.get("AMP_BATCH", BATCH)), int(os.environ.get("AMP_STEPS", STEPS))
 
 
 class Block(nn.Module):
