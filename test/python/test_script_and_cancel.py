@@ -9,6 +9,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import finish, marker_line, run_runner, runner_command, runner_env
 
 SCRIPT = textwrap.dedent('''
@@ -143,3 +145,34 @@ def test_parent_exit_cancels_the_run(tmp_path: Path) -> None:
     run = finish(proc.returncode, "".join(seen) + stdout, (tmp_path / "stderr").read_text())
     assert run.code == 130 and run.report["error"]["kind"] == "cancelled"
     assert children and not _still_alive(children)
+
+
+LEFT_RUNNING = textwrap.dedent('''
+    import os
+    import sys
+    import threading
+    import time
+    import torch
+
+    with open(sys.argv[1], "w") as f:
+        f.write(str(os.getpid()))
+    threading.Thread(target=time.sleep, args=(3600,)).start()  # not a daemon: the interpreter waits for it at exit
+    double = torch.compile(lambda x: torch.sin(x) * 2)
+    for _ in range(3):
+        double(torch.randn(8))
+''')
+
+
+def test_worker_that_hangs_at_exit_is_stopped_and_its_report_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that wrote its report and said "done" but never exits (a thread the script left running; on an H100,
+    CUPTI's teardown) is stopped after the grace period; the report stands and no process is left behind."""
+    monkeypatch.setenv("COMPILE_LENS_EXIT_GRACE_S", "2")
+    script = tmp_path / "leaves_a_thread.py"
+    script.write_text(LEFT_RUNNING)
+    pid_file = tmp_path / "pid"
+    run = run_runner("--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", str(pid_file),
+                     timeout=240)
+    assert run.code == 0, run.stderr[-2000:]
+    assert run.report["status"] == "ok" and run.report["regions"][0]["calls"]
+    assert "had not exited 2 s later (it hung in its teardown); it was stopped" in run.stderr
+    assert not _still_alive([int(pid_file.read_text())])

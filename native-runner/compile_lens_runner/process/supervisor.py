@@ -16,9 +16,12 @@ from ..ranks import launch as rank_launch
 from ..ranks import merge as rank_merge
 from ..progress import channel
 from . import in_situ
-from .finish import SPEC_FILE, fallback_report, finish
+from .finish import EXIT_OK, SPEC_FILE, fallback_report, finish
 
 IN_SITU_SHARE = 0.3  # of the progress bar, for the in-situ runs before the observed run
+# a worker still alive this long after it said "done" hangs in its teardown (on an H100, torch 2.11: CUPTI's teardown
+# after a compiled fp16 TransformerEncoder, docs/BENCHMARKS.md); its report is written, so it is stopped
+EXIT_GRACE_S = float(os.environ.get("COMPILE_LENS_EXIT_GRACE_S", "15"))
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # native-runner/
 
 
@@ -62,6 +65,8 @@ class Relay(threading.Thread):
         self.stream = stream
         self.fraction = start
         self.cap = cap
+        self.finished_at: float | None = None  # when the process said "done" (monotonic)
+        self.stopped_at_exit = False
 
     def run(self) -> None:
         for raw in self.stream:
@@ -70,6 +75,8 @@ class Relay(threading.Thread):
             except ValueError:
                 continue
             if isinstance(record, dict) and record.get("type") == "progress":
+                if record.get("phase") == "done":
+                    self.finished_at = time.monotonic()
                 self.fraction = max(self.fraction, float(record.get("fraction") or 0.0))
                 channel.progress(str(record.get("phase")), min(self.fraction, self.cap), str(record.get("message")))
 
@@ -87,11 +94,26 @@ def _cancel_at_stdin_eof(cancel: Any) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def _hung_at_exit(child: subprocess.Popen, relay: Relay) -> bool:
+    """The child said "done" EXIT_GRACE_S ago and has not exited: it is stopped, and said so."""
+    if relay.finished_at is None or time.monotonic() - relay.finished_at < EXIT_GRACE_S:
+        return False
+    kill_tree(child.pid)
+    relay.stopped_at_exit = True
+    print(f"compile-lens: the runner's worker finished its report but had not exited {EXIT_GRACE_S:g} s later (it hung "
+          "in its teardown); it was stopped, and nothing it measured is lost", file=sys.stderr, flush=True)
+    return True
+
+
 def _wait(child: subprocess.Popen, deadline: float | None, stop: threading.Event, why: list[str],
-          own_deadline: float | None = None, stragglers: rank_launch.Stragglers | None = None) -> bool:
+          own_deadline: float | None = None, stragglers: rank_launch.Stragglers | None = None,
+          relay: Relay | None = None) -> bool:
     """Waits for the child, or until own_deadline (then it returns with the child still running); True when the
-    job was stopped (cancel, --timeout, a torchrun rank long after the others: straggler) first."""
+    job was stopped (cancel, --timeout, a torchrun rank long after the others: straggler) first. A child that hangs
+    after saying "done" is stopped, and that is not a stop of the job."""
     while child.poll() is None:
+        if relay is not None and _hung_at_exit(child, relay):
+            break
         if deadline is not None and time.monotonic() > deadline:
             why.append("timeout")
             stop.set()
@@ -183,7 +205,8 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
         worker = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=env, text=True)
         relay = Relay(worker.stdout, fraction[0])
         relay.start()
-        if _wait(worker, deadline, stop, why, stragglers=rank_launch.Stragglers(workdir, nproc) if nproc > 1 else None):
+        if _wait(worker, deadline, stop, why, stragglers=rank_launch.Stragglers(workdir, nproc) if nproc > 1 else None,
+                 relay=relay if nproc == 1 else None):  # torchrun: one rank's "done" is not the job's
             if nproc > 1:  # each rank says where it is (a timeout, a straggler), then writes what it has
                 if why[0] in ("timeout", "straggler"):
                     rank_launch.request_stacks(workdir, nproc)
@@ -193,6 +216,9 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
     if worker is not None:
         code = worker.wait()
         relay.join(timeout=2)
+        if relay.stopped_at_exit:
+            code = EXIT_OK  # its report is whole: finish reads its status
+
     stopped = why[0] if why else None
     hang = None
     if nproc > 1:
