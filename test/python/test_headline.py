@@ -116,7 +116,7 @@ def test_in_situ_the_step_speedup_leads_and_the_verdict_decides_what_follows() -
 
 
 def test_a_failed_compiled_call_and_a_region_that_ran_no_compiled_code_say_so_without_a_number() -> None:
-    assert headline.region_headline(region_of("script-in-situ-failure-cpu")) == "compiled call 3 fails at line 8 (in situ)"
+    assert headline.region_headline(region_of("script-in-situ-failure-cpu")) == "compiled call 3 fails at fails_at_serving.py:8 (in situ)"
     region = json.loads((FIXTURES / "why" / "encoder_fastpath.rederived.report.json").read_text())["regions"][0]
     assert headline.region_headline(region) == region["noCompiledCode"]["headline"]
 

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import os
+import runpy
 import sys
 import sysconfig
 from pathlib import Path
 
 import pytest
 
+from compile_lens_runner.compiler.failure import compile_failure
 from compile_lens_runner.compiler.user_code import innermost_user, is_user_file
 
 
@@ -24,6 +26,8 @@ from compile_lens_runner.compiler.user_code import innermost_user, is_user_file
     "/home/me/proj/__pypackages__/3.12/lib/rich/console.py",
     os.path.join(sysconfig.get_paths()["stdlib"], "functools.py"),  # this interpreter's own
     os.path.join(sysconfig.get_paths()["purelib"], "somepkg", "mod.py"),
+    "/tmp/torchinductor_me/m6/cm6aqqpn2cmivcpf6ai7zoq4nthwcaeh7ssuqyswxj3uhtm3adqi.py",  # code Inductor generated
+    "/home/me/.triton/cache/4f/triton_poi_fused_0.py",
     "<frozen runpy>",
     "",
 ])
@@ -78,3 +82,21 @@ def test_a_frame_in_a_file_not_on_this_disk_keeps_the_code_its_stack_printed(tmp
     frames = parse_frames(text)
     assert [f["code"] for f in frames] == ["return self.output(self.relu(x))", "y = x + 1"]
     assert parse_frames(f'  File "{gone}", line 3, in f\n  File "{gone}", line 4, in g\n')[0]["code"] is None
+
+
+def test_a_cuda_graph_overwrite_is_said_at_the_users_call_with_pytorchs_fix(tmp_path: Path) -> None:
+    """As on the H100 (transformers' static cache under reduce-overhead): the error is raised in Inductor's generated
+    code, below the user's call; the finding names the user's line and the fix PyTorch's message gives."""
+    generated = tmp_path / "torchinductor_me" / "m6" / "cm6aq.py"
+    generated.parent.mkdir(parents=True)
+    generated.write_text("def call(args):\n    raise RuntimeError('Error: accessing tensor output of CUDAGraphs that has been "
+                         "overwritten by a subsequent run. To prevent overwriting, clone the tensor outside of "
+                         "torch.compile() or call torch.compiler.cudagraph_mark_step_begin() before each model invocation.')\n")
+    user = tmp_path / "decode.py"
+    user.write_text("import runpy\n\ndef step(path):\n    return runpy.run_path(path)['call'](())  # the user's call\n")
+    with pytest.raises(RuntimeError) as caught:
+        runpy.run_path(str(user))["step"](str(generated))
+    failure = compile_failure(caught.value)
+    assert failure["location"] is not None and failure["location"]["file"] == str(user) and failure["location"]["line"] == 4
+    assert failure["what"].startswith("a CUDA graph's output was read after a later replay had overwritten it")
+    assert "torch.compiler.cudagraph_mark_step_begin()" in failure["fix"] and "fullgraph" not in failure["fix"]

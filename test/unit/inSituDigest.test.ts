@@ -39,7 +39,7 @@ test('a compiled call that failed: at its line with the fix, in the lens, the CL
   const region = report.regions![0]!;
   const digest = digestInSitu(region)!;
   assert.equal(digest.failure!.text, "fails_at_serving.py:8: a branch on a tensor's value (`if y.sum() > 0:`): which way it goes is known only when the call runs");
-  assert.equal(digestRegion(region).headline, 'compiled call 3 fails at line 8 (in situ)');
+  assert.equal(digestRegion(region).headline, 'compiled call 3 fails at fails_at_serving.py:8 (in situ)');
   assert.match(inSituLines(digest)[0]!, /^in situ: compiled call 3 failed at fails_at_serving\.py:8: .* Fix: Make it branchless with torch\.where/);
   assert.notEqual(report.recommendation.verdict, 'compile');
   assert.match(report.recommendation.reason, /^Fix first: a compiled call failed at fails_at_serving\.py:8/);

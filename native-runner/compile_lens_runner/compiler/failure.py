@@ -44,6 +44,13 @@ def _explained(exc: BaseException, code: str | None) -> tuple[str, str]:
     if "data dependent" in text.lower() or "data-dependent" in text.lower():
         return (f"an operation whose result's shape or value depends on the data{shown} (e.g. .item(), nonzero, a "
                 "boolean mask)", f"keep it on tensors (torch.where instead of masking, no .item()), {_FULLGRAPH_OFF}")
+    if "output of CUDAGraphs that has been overwritten" in text:  # torch/_inductor/cudagraph_trees.py
+        return (f"a CUDA graph's output was read after a later replay had overwritten it{shown}: reduce-overhead "
+                "replays each graph into the same memory, so a result kept from an earlier call (a cache, logits) is "
+                "gone once the compiled code runs again",
+                "call torch.compiler.cudagraph_mark_step_begin() before each call of the compiled code, or clone what "
+                "you keep from a call (out.clone()) before the next one, as PyTorch's message says; or compile with "
+                "mode='max-autotune-no-cudagraphs' (no CUDA graphs)")
     if type(exc).__name__ == "BackendCompilerFailed" or "backend=" in first:
         return (f"the compiler backend failed on this code{shown}: {first}",
                 "compile with backend='aot_eager' to see whether Inductor is the cause; if so, report the traceback to "

@@ -34,13 +34,16 @@ def _torch_dir() -> str | None:
 
 
 _TORCH_DIR = _torch_dir()
+_INDUCTOR_CACHE = os.path.realpath(os.environ["TORCHINDUCTOR_CACHE_DIR"]) if os.environ.get("TORCHINDUCTOR_CACHE_DIR") else None
 
 
 # torch and installed libraries as another machine's paths name them (a log made elsewhere, maybe on Windows; a
 # checkout of torch used in place)
 _LIBRARY_ELSEWHERE = re.compile(r"[\\/](?:site-packages|dist-packages)[\\/]|[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/]"
                                 r"|[\\/]torch[\\/](?:_[a-z]\w*|nn|fx|utils|distributed|autograd|optim|cuda|export|testing)[\\/]"
-                                r"|[\\/]torch[\\/]\w+\.py$")
+                                r"|[\\/]torch[\\/]\w+\.py$"
+                                # code Inductor and Triton generated, in their caches (/tmp/torchinductor_<user>/…, ~/.triton/)
+                                r"|[\\/]torchinductor_[^\\/]+[\\/]|[\\/]\.triton[\\/]cache[\\/]")
 
 
 @functools.lru_cache(maxsize=256)
@@ -79,11 +82,13 @@ def _is_library(real: str) -> bool:
 @functools.lru_cache(maxsize=65536)
 def is_user_file(path: str) -> bool:
     """False for torch's own frames, the runner's machinery, installed packages (site-packages, dist-packages, in a
-    virtualenv, conda or the system, or a folder pip installed into on the import path), any standard library, and
-    synthetic files."""
+    virtualenv, conda or the system, or a folder pip installed into on the import path), any standard library,
+    code Inductor generated, and synthetic files."""
     if not path or path.startswith("<") or _LIBRARY_ELSEWHERE.search(path):
         return False
     real = os.path.realpath(path)
+    if _INDUCTOR_CACHE and real.startswith(_INDUCTOR_CACHE + os.sep):  # generated code in a cache the user moved
+        return False
     # the runner's own frames, wherever its copy lives (logs recorded from another checkout say another path)
     parts = real.split(os.sep)
     if _PACKAGE_NAME in parts[:-1]:

@@ -7,6 +7,7 @@ The verdict is said first in one wording, then the number it rests on, so a line
 from __future__ import annotations
 
 import math
+import os
 
 from .. import formats
 from ..shapes.common import HostLoad
@@ -98,8 +99,9 @@ def _in_situ_line(s: RegionInSitu, verdict: str | None) -> str:
     failure = s.get("failure")
     if failure:
         which = f"compiled call {failure['index']}" if failure.get("index") is not None else "a compiled call"
-        line = where["line"] if (where := failure["location"]) else None
-        return f"{which} fails{f' at line {line}' if line is not None else ''} (in situ)"
+        where = failure["location"]
+        at = f" at {os.path.basename(where['file'])}:{where['line']}" if where else ""
+        return f"{which} fails{at} (in situ)"
     step, call, compile_s = s.get("step"), s.get("call"), s.get("compileSeconds")
     compile_part = [f"compile {formats.seconds(compile_s)}"] if compile_s is not None else []
     if not step and call:
