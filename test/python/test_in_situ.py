@@ -349,3 +349,31 @@ def test_the_recorder_probes_the_host_marks_those_calls_and_never_moves_the_scri
     view = in_situ.view(calls, calls)
     beside = {PROBE_EVERY - 1, PROBE_EVERY, 2 * PROBE_EVERY - 1, 2 * PROBE_EVERY}
     assert view.steady_steps and not beside & set(view.steady_steps) and PROBE_EVERY + 1 in view.steady_steps
+
+
+LIBRARY_FAILS = textwrap.dedent('''
+    import sys
+    import torch
+
+    sys.path.insert(0, sys.argv[1])
+    import decoderlib
+
+    serve = torch.compile(decoderlib.serve, fullgraph=True)
+    for batch in (2, 2, 2, 4):
+        serve(torch.ones(batch, 8))  # MARK: call
+''')
+
+
+def test_a_failure_inside_a_librarys_code_is_said_at_the_users_call(tmp_path: Path, threads: None) -> None:
+    """The compiled function is a library's (as transformers' forward is): no frame of the failure is the user's, so
+    the finding names the user's call of it."""
+    library = tmp_path / "venv" / "lib" / "python3.12" / "site-packages"
+    library.mkdir(parents=True)
+    (library / "decoderlib.py").write_text(textwrap.dedent(FAILS.split("@torch.compile(fullgraph=True)\n", 1)[1].split("\n\n\n")[0]))
+    script = tmp_path / "their_server.py"
+    script.write_text(LIBRARY_FAILS)
+    run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--quick", "--", str(library))
+    failure = _region(run.report)["inSitu"]["failure"]
+    assert failure["location"]["file"] == str(script) and failure["location"]["line"] == marker_line(script, "MARK: call")
+    assert failure["what"].startswith("a branch on a tensor's value:")  # the user's call is where, not what broke
+    assert f"their_server.py:{marker_line(script, 'MARK: call')}" in run.report["recommendation"]["reason"]

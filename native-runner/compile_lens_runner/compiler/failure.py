@@ -62,10 +62,12 @@ def _explained(exc: BaseException, code: str | None) -> tuple[str, str]:
     return (f"compiling failed{shown}: {first}", f"see the traceback; {_FULLGRAPH_OFF}, or another backend")
 
 
-def compile_failure(exc: BaseException) -> CompileFailure:
-    """{what, fix, location (the user's line, or None), message (the exception's first line)}."""
-    where = _user_frame(exc)
-    code = ((where.get("code") if where else None) or "").split(" #", 1)[0].strip() or None  # the statement, not its comment
+def compile_failure(exc: BaseException, caller: SourceLocation | None = None) -> CompileFailure:
+    """{what, fix, location (the user's line, or None), message (the exception's first line)}; caller: the user's
+    call of the compiled code, for an error raised below it with no user frame of its own (a library's forward)."""
+    own = _user_frame(exc)
+    where = own or caller
+    code = ((own.get("code") if own else None) or "").split(" #", 1)[0].strip() or None  # the statement, not its comment
     what, fix = _explained(exc, code)
     first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
     return {"what": what, "fix": fix[:1].upper() + fix[1:] + ".", "location": where,

@@ -85,7 +85,7 @@ def _in_situ(region: Region) -> _InSituVerdict | None:
     s = _in_situ_of(region)
     failure = s.get("failure")
     if failure:
-        return {"mode": None, "verdict": "none", "reason": f"Fix first: a compiled call failed at {headline(failure)}. {failure['fix']}"}
+        return {"mode": None, "verdict": "none", "reason": f"Fix first: a compiled call failed{' at' if failure.get('location') else ':'} {headline(failure)}. {failure['fix']}"}
     nothing = region.get("noCompiledCode")
     if nothing:
         return {"mode": None, "verdict": "none", "reason": nothing["headline"]}

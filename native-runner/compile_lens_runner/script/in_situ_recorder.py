@@ -210,7 +210,7 @@ class LightRecorder:
             return call(*args, **kwargs)
         except Exception as exc:
             if region.failure is None and (self.compiles > record.compiles_before or _from_compiler(exc)):
-                region.failure = {**compile_failure(exc), "index": record.index}
+                region.failure = {**compile_failure(exc, _user_location()), "index": record.index}
             raise
         finally:
             if stream is not None:

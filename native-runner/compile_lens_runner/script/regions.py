@@ -348,7 +348,7 @@ class RegionRecorder:
             return call(*args, **kwargs)
         except Exception as exc:
             if region.failure is None and (len(self.watcher.started) > started or _from_compiler(exc)):
-                region.failure = {**compile_failure(exc), "index": index}
+                region.failure = {**compile_failure(exc, _user_location()), "index": index}
             raise
         finally:
             clock.stop()
