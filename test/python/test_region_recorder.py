@@ -77,7 +77,11 @@ def test_decorators_methods_and_module_compile(recorder: RegionRecorder) -> None
         inplace = Mlp()
         inplace.compile(backend="eager")
         inplace(torch.randn(1, 4))
+        held = Mlp()
+        called = torch.compile(held.__call__, backend="eager")  # as transformers' generate() compiles a model
+        called(torch.randn(1, 4))
     by_name = {r.name: r for r in recorder.regions}
+    assert by_name["Mlp.__call__"].kind == "function", "named by the module's class, not Module._wrapped_call_impl"
     assert by_name["test_decorators_methods_and_module_compile.<locals>.double"].options["dynamic"] is False
     forward = by_name["test_decorators_methods_and_module_compile.<locals>.Net.forward"]
     assert forward.kind == "function" and forward.method

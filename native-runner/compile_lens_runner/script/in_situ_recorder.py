@@ -31,7 +31,7 @@ from ..measure.host import HostSpeed
 from ..shapes.common import SourceLocation
 from ..shapes.in_situ import CompileFailure
 from .calls import MAX_RECORDED_CALLS, autocast, call_device, cuda_stream, describe, flatten, grad_mode
-from .regions import ScriptStopped, _is_method, _options, _user_location
+from .regions import ScriptStopped, _is_method, _options, _user_location, function_name
 
 
 @dataclass
@@ -171,8 +171,7 @@ class LightRecorder:
         if isinstance(owner, torch.nn.Module) and getattr(model, "__name__", "") == "_call_impl":
             region = LightRegion(region_id, type(owner).__name__, "module-compile", where, options)
         else:
-            name = getattr(model, "__qualname__", None) or getattr(model, "__name__", None) or type(model).__name__
-            region = LightRegion(region_id, str(name), "function", where, options)
+            region = LightRegion(region_id, function_name(model), "function", where, options)
         self.regions.append(region)
         return functools.wraps(compiled)(self._observer(region, compiled, _is_method(model)))
 

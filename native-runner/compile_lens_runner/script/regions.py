@@ -107,6 +107,15 @@ def _user_location() -> SourceLocation | None:
     return innermost_user(frames[::-1])
 
 
+def function_name(fn: Any) -> str:
+    """A compiled function's region name; a module's bound __call__ (transformers' generate() compiles
+    `model.__call__` for a static cache, which is Module._wrapped_call_impl) is named by the module's class."""
+    owner = getattr(fn, "__self__", None)
+    if getattr(fn, "__name__", "") in ("_wrapped_call_impl", "__call__") and owner is not None and hasattr(owner, "forward"):
+        return f"{type(owner).__name__}.__call__"
+    return str(getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__)
+
+
 def _is_method(fn: Any) -> bool:
     import inspect
 
@@ -237,8 +246,7 @@ class RegionRecorder:
             region = Region(region_id, type(owner).__name__, "module-compile", where, _options(kwargs),
                             region_held.Held(compiled=compiled, eager=model, owner=owner), kwargs)
         else:
-            name = getattr(model, "__qualname__", None) or getattr(model, "__name__", None) or type(model).__name__
-            region = Region(region_id, str(name), "function", where, _options(kwargs),
+            region = Region(region_id, function_name(model), "function", where, _options(kwargs),
                             region_held.Held(compiled=compiled, eager=model, owner=model), kwargs, method=_is_method(model))
         self._add(region)
         handle = functools.wraps(compiled)(self._observer(region, compiled))
