@@ -8,8 +8,8 @@ import type { TraceHead } from '../shared/trace/traceHead.ts';
 import type { Report } from '../shared/report.ts';
 import { artifactPath, loadReport, type LoadedReport } from './reportFile.ts';
 import { readTraceHead } from './trace/readTraceHead.ts';
-import { readTraceFile } from './trace/scanner.ts';
-import type { TraceReading } from '../shared/trace/traceReading.ts';
+import { openTraceFile } from './trace/skimRead.ts';
+import type { TraceReader } from '../shared/trace/traceReading.ts';
 
 /** A report's timeline title: its target, and its ranks when it is a torchrun job's. */
 export function reportTitle(report: Report): string {
@@ -18,8 +18,9 @@ export function reportTitle(report: Report): string {
 }
 
 /**
- * The panes of the source, each trace read into raw columns in turn from now on, one after the other (a big read
- * takes both cores): a pane's `reading` resolves when its file is read (rejects with TraceError). Rejects with the
+ * The panes of the source, each trace read in turn from now on, one after the other (a big read takes both
+ * cores): a pane's `reading` resolves when its file is read, or a big one skimmed (trace/skimRead.ts: the whole
+ * read waits for its model), and rejects with TraceError. Rejects with the
  * report's errors, with their cause. A report source's report is read once, by the caller when it has it already
  * (`report`), else here.
  */
@@ -62,10 +63,10 @@ export async function readTimelineSource(source: TimelineSource, report?: Promis
  * failed). A failed read is handled where its pane is sent; a pane never sent (an earlier one failed) is not an
  * unhandled rejection.
  */
-function readInTurn(): (tracePath: string) => Promise<TraceReading> {
+function readInTurn(): (tracePath: string) => Promise<TraceReader> {
   let previous: Promise<unknown> = Promise.resolve();
   return (tracePath) => {
-    const reading = previous.then(() => readTraceFile(tracePath));
+    const reading = previous.then(() => openTraceFile(tracePath));
     previous = reading.catch(() => {});
     return reading;
   };
@@ -75,7 +76,7 @@ function readInTurn(): (tracePath: string) => Promise<TraceReading> {
  * Rank panes in rank order, labelled "rank N" (and the host, when there are several), never compared pairwise.
  * `rank`: what the caller knows (a report's rank list), over what the trace's head says.
  */
-async function readRankPanes(traces: { trace: string; rank: number | null }[], inTurn: (tracePath: string) => Promise<TraceReading>): Promise<ContentPane[]> {
+async function readRankPanes(traces: { trace: string; rank: number | null }[], inTurn: (tracePath: string) => Promise<TraceReader>): Promise<ContentPane[]> {
   const heads = await Promise.all(traces.map(async ({ trace, rank }): Promise<TraceHead> => {
     const head = await readTraceHead(trace);
     return rank === null || rank === head.rank ? head : { ...head, rank, rankFrom: 'report' };

@@ -6,7 +6,7 @@ import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
 import type { TraceModel } from '../shared/trace/model.ts';
 import { lastPartStart, rowsOf, ROWS_PER_PART } from '../shared/trace/rowParts.ts';
 import type { TraceHead } from '../shared/trace/traceHead.ts';
-import type { TraceReading } from '../shared/trace/traceReading.ts';
+import type { TraceReader } from '../shared/trace/traceReading.ts';
 import type { FirstView } from '../shared/trace/window.ts';
 
 /** Traces from this many slices are previewed: below it, building and sending the whole model is quick. */
@@ -20,7 +20,7 @@ export interface TimelineContent {
 }
 
 /** A pane and its trace, read in turn with the others (node/timelineSource.ts): it resolves when its file is read. */
-export interface ContentPane { label: string; reading: Promise<TraceReading>; compareTo?: number | null; rank?: TraceHead }
+export interface ContentPane { label: string; reading: Promise<TraceReader>; compareTo?: number | null; rank?: TraceHead }
 
 type TraceMessage = Extract<HostToWebview, { type: 'trace' }>;
 
@@ -75,24 +75,25 @@ export function reportMessage(content: TimelineContent): HostToWebview | null {
 }
 
 /**
- * Sends the traces, each pane in turn as soon as its file is read: a big trace as its preview (the slices around
- * `view`), a small one (or a big one without steps: nothing says where its view opens) whole; then the big ones'
- * full traces, whose models are built here (~0.75 s at 500 MB, blocking this thread). Each `send` is awaited before
+ * Sends the traces, each pane in turn as soon as its file is read (a big one skimmed): a big trace as its preview
+ * (the slices around `view`), a small one (or a big one without steps: nothing says where its view opens) whole;
+ * then the big ones' full traces, read whole (a skimmed one only now, after its preview is sent) and built here
+ * (~0.75 s at 500 MB, blocking this thread). Each `send` is awaited before
  * the next message is made, so one message at a time is on its way.
  */
 export async function sendTraces(content: TimelineContent, view: FirstView | null, send: (message: HostToWebview) => PromiseLike<unknown>, minEvents = PREVIEW_MIN_EVENTS, rowsPerPart = ROWS_PER_PART): Promise<void> {
-  const previewed: { index: number; reading: TraceReading }[] = [];
+  const previewed: { index: number; reading: TraceReader }[] = [];
   for (let index = 0; index < content.panes.length; index++) {
     const reading = await content.panes[index].reading;
-    const preview = reading.events >= minEvents ? reading.preview(view) : null;
+    const preview = reading.events >= minEvents ? await reading.preview(view) : null;
     if (preview) {
       previewed.push({ index, reading });
       await send(traceMessage(content, index, preview, reading.events, true));
     } else {
-      await sendInParts(content, index, reading.model(), send, rowsPerPart);
+      await sendInParts(content, index, await reading.model(), send, rowsPerPart);
     }
   }
-  for (const { index, reading } of previewed) await sendInParts(content, index, reading.model(), send, rowsPerPart);
+  for (const { index, reading } of previewed) await sendInParts(content, index, await reading.model(), send, rowsPerPart);
 }
 
 /** A full trace: its columns' rows in parts, each in a 'rows' message but the last, which goes in the 'trace' (a small trace: one part). */

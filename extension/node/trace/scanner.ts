@@ -26,22 +26,25 @@ export async function readTraceFile(path: string): Promise<TraceReading> {
   return new TraceReading((await readWhole(path)).end());
 }
 
-/** Streams a trace file (plain or gzip, told apart by its magic bytes) through a scanner, not yet ended. */
-async function readWhole(path: string): Promise<TraceScanner> {
-  let gzip: boolean;
+/** Whether a trace file is gzip (by its magic bytes); throws TraceError when it cannot be read. */
+export async function isGzipFile(path: string): Promise<boolean> {
   try {
     const file = await open(path, 'r');
     try {
       const head = new Uint8Array(2);
       const { bytesRead } = await file.read(head, 0, 2, 0);
-      gzip = bytesRead === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
+      return bytesRead === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
     } finally {
       await file.close();
     }
   } catch (error) {
     throw new TraceError(`cannot read ${path}: ${(error as Error).message}`);
   }
-  if (!gzip) {
+}
+
+/** Streams a trace file (plain or gzip) through a scanner, not yet ended. */
+async function readWhole(path: string): Promise<TraceScanner> {
+  if (!(await isGzipFile(path))) {
     let size = 0;
     try { size = statSync(path).size; } catch { /* readRange reports it */ }
     if (size >= PARALLEL_MIN_BYTES) return (await scanPlainParallel(path, size)).scanner;
@@ -84,10 +87,10 @@ const SPLIT_AT = 0.5;
 const SPLIT_SEARCH_BYTES = 4 * 1024 * 1024;
 
 /**
- * Pushes bytes [from, to) of a plain file through the scanner, read into one reused buffer (no garbage per
- * chunk: fresh chunks made V8 run a full GC every few).
+ * Pushes bytes [from, to) of a plain file through the scanner (or skim.ts's skim), read into one reused buffer (no
+ * garbage per chunk: fresh chunks made V8 run a full GC every few).
  */
-async function readRange(path: string, scanner: TraceScanner, from: number, to: number): Promise<void> {
+export async function readRange(path: string, scanner: { pushReusable(chunk: Uint8Array): void }, from: number, to: number): Promise<void> {
   let file: Awaited<ReturnType<typeof open>>;
   try {
     file = await open(path, 'r');

@@ -11,7 +11,7 @@ import { overlapsWindow, viewWindow, type FirstView } from './window.ts';
 const MAX_DEPTH = 65_535;
 
 /** What a preview's build takes from the whole trace: its origin, steps and CUDA-graph launches. */
-type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> };
+export type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> };
 
 /**
  * The model of `raw`. `part`: a preview's build, with the whole trace's origin, steps and CUDA-graph launches,
@@ -91,14 +91,24 @@ export function previewModel(raw: RawTrace, view: FirstView | null): TraceModel 
     count: n, start, dur, kind: raw.kind.data, name: raw.name.data, correlation: raw.correlation.data, names: raw.names,
     onGpu: (row) => tracks[track[row]].gpu,
   });
-  const window = viewWindow(found.steps, view);
-  const rows: number[] = [];
-  if (window) for (let i = 0; i < n; i++) if (overlapsWindow(start[i], dur[i], window[0], window[1])) rows.push(i);
   release(start);
+  const window = viewWindow(found.steps, view);
   if (!window) return null;
-  const [from, to] = window;
   const graphLaunches = graphLaunchCorrelations({ count: n, name: raw.name.data, kind: raw.kind.data, correlation: raw.correlation.data, names: raw.names });
-  return buildModel(raw.rows(Uint32Array.from(rows), from + origin, to + origin), { origin, graphLaunches, ...found });
+  return windowModel(raw, { origin, graphLaunches, ...found }, window);
+}
+
+/**
+ * The model of the slices of `raw` overlapping `window` (µs since the whole trace's origin), with the flows inside
+ * it, built with the whole trace's origin, steps and CUDA-graph launches. `raw` may hold the whole trace or only
+ * the events around the window (node/trace/skimRead.ts); it is left as it was.
+ */
+export function windowModel(raw: RawTrace, whole: WholeTrace, [from, to]: [number, number]): TraceModel {
+  const absStart = raw.start.data;
+  const dur = raw.dur.data;
+  const rows: number[] = [];
+  for (let i = 0; i < raw.count; i++) if (overlapsWindow(absStart[i] - whole.origin, dur[i], from, to)) rows.push(i);
+  return buildModel(raw.rows(Uint32Array.from(rows), from + whole.origin, to + whole.origin), whole);
 }
 
 /** Tracks ordered CPU threads first, then GPU streams, each by the trace's sort_index metadata. */
@@ -227,7 +237,7 @@ function markGraphReplays(model: TraceModel, replayCorrelations = graphLaunchCor
 }
 
 /** What findSteps reads: a model's columns, or a raw trace's with start made relative to the origin. */
-interface StepColumns {
+export interface StepColumns {
   count: number;
   start: Float64Array; dur: Float64Array; kind: Uint8Array; name: Uint32Array; correlation: Float64Array;
   names: string[];
@@ -238,7 +248,7 @@ interface StepColumns {
  * ProfilerStep# spans when the trace has them; otherwise, when the device kernels' name sequence repeats
  * exactly (N profiled calls of the same model), each repetition becomes a step spanning its launches and kernels.
  */
-function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSource'> {
+export function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSource'> {
   const steps: TraceModel['steps'] = [];
   for (let i = 0; i < c.count; i++) {
     if (c.kind[i] === SliceKind.Step) steps.push({ start: c.start[i], end: c.start[i] + c.dur[i], label: c.names[c.name[i]] });

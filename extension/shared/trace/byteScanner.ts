@@ -10,7 +10,7 @@ import { bytesEqual, Ch, describeByte, NEED_MORE, PROBLEM_ESCAPE, PROBLEM_UTF8, 
 import type { SliceKind, TraceModel } from './model.ts';
 import { ProblemLog, TraceError } from './problems.ts';
 import { RawNameTable } from './rawNames.ts';
-import { PROBLEM_DUPLICATE_FLOW, RawTrace, type RawHalf } from './rawTrace.ts';
+import { PROBLEM_DUPLICATE_FLOW, RawTrace, type RawHalf, type RawTrack } from './rawTrace.ts';
 import { Cat, classifyDeviceName, classifyHostName, isDeviceCat } from './sliceKinds.ts';
 
 const enum Phase { Start, RootObject, Events, Done }
@@ -51,8 +51,10 @@ export class TraceScanner extends TraceEventParser {
   private deviceKindOfName = new Int8Array(256).fill(-1);
   private hostKindOfName = new Int8Array(256).fill(-1);
 
-  constructor() {
+  /** `tracks`: tracks known before the read (a skim's), kept in this order, each event's found among them. */
+  constructor(tracks: readonly RawTrack[] = []) {
     super(new ProblemLog());
+    for (const track of tracks) this.raw.addTrack({ ...track });
   }
 
   /** Feeds the next chunk of the document. */
@@ -293,12 +295,28 @@ export class TraceScanner extends TraceEventParser {
 
   // ---- Parsing a file in two halves (see scanPlainParallel): the second half starts inside traceEvents. ----
 
-  /** @internal Makes this scanner start at absolute byte `origin`, inside the traceEvents array, at an event. */
-  startInsideEvents(origin: number, bareArray: boolean): void {
+  /**
+   * @internal Makes this scanner go on at absolute byte `origin`, inside the traceEvents array, at an event: a
+   * fresh one, or one whose bytes so far ended between two events (false, changing nothing, where they did not).
+   */
+  startInsideEvents(origin: number, bareArray: boolean): boolean {
+    if (this.phase !== Phase.Start && !this.endsBetweenEvents()) return false;
     this.phase = Phase.Events;
     this.bareArray = bareArray;
     this.sawTraceEvents = true;
+    this.buf = new Uint8Array(0);
+    this.pos = 0;
     this.bufOrigin = origin;
+    return true;
+  }
+
+  /**
+   * @internal The raw trace of the byte ranges read (startInsideEvents before each but one from the file's start),
+   * or null where the last one did not end between two events or at the document's end.
+   */
+  rangesRead(): RawTrace | null {
+    if (this.phase === Phase.Done) return this.stopped ? null : this.raw;
+    return this.endsBetweenEvents() ? this.raw : null;
   }
 
   /** @internal Parses what is buffered; true when it all parsed and ended between two entries of traceEvents. */

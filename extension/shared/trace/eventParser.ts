@@ -10,7 +10,7 @@ const encoder = new TextEncoder();
 const bytesOf = (text: string): Uint8Array => encoder.encode(text);
 const CAT_KEYS = CAT_NAMES.map(([text, cat]) => ({ bytes: bytesOf(text), cat }));
 const EVENT_KEYS = ['ph', 'cat', 'name', 'pid', 'tid', 'ts', 'dur', 'id', 'args'].map(bytesOf);
-const enum EventKey { Ph, Cat, Name, Pid, Tid, Ts, Dur, Id, Args }
+export const enum EventKey { Ph, Cat, Name, Pid, Tid, Ts, Dur, Id, Args }
 // args keys read from device events: the KERNEL_ARG_FIELDS (grid and block are 3-element arrays) + correlation
 const ARG_CORRELATION = 0;
 const ARG_KEYS = ['correlation', 'grid', 'block', ...KERNEL_ARG_FIELDS.slice(6)].map(bytesOf);
@@ -250,7 +250,7 @@ export abstract class TraceEventParser extends JsonCursor {
 }
 
 /** EventKey of the key bytes buf[start, end), or -1: dispatch on length and first bytes (hot: every key of every event). */
-function eventKeyOf(buf: Uint8Array, start: number, end: number): number {
+export function eventKeyOf(buf: Uint8Array, start: number, end: number): number {
   const a = buf[start];
   switch (end - start) {
     case 2: {
@@ -275,7 +275,7 @@ function eventKeyOf(buf: Uint8Array, start: number, end: number): number {
   }
 }
 
-function matchCat(buf: Uint8Array, start: number, end: number): Cat {
+export function matchCat(buf: Uint8Array, start: number, end: number): Cat {
   const k = matchKeyByLength(buf, start, end, CAT_BYTES, CAT_BYTES_BY_LENGTH);
   return k < 0 ? Cat.Unknown : CAT_KEYS[k].cat;
 }

@@ -4,11 +4,20 @@ import type { TraceModel } from './model.ts';
 import type { RawTrace } from './rawTrace.ts';
 import { sliceWindow, viewWindow, type FirstView } from './window.ts';
 
+/** A trace file being read for a timeline: its slice count, the slices around a first view, then the whole model. */
+export interface TraceReader {
+  readonly events: number;
+  /** The slices around `view` (window.ts), or null when the trace has no steps to say where the view opens. */
+  preview(view: FirstView | null): TraceModel | null | Promise<TraceModel | null>;
+  /** The full model. */
+  model(): TraceModel | Promise<TraceModel>;
+}
+
 /**
  * A trace file read into raw columns, not yet built into its model: a big trace's first view can be shown
  * from preview() (~0.1 s) before model() sorts and nests every slice (~0.7 s at 500 MB) and it is sent.
  */
-export class TraceReading {
+export class TraceReading implements TraceReader {
   private raw: RawTrace | null;
   private built: TraceModel | null = null;
 

@@ -1,0 +1,381 @@
+// A first pass over a trace file that reads only what a big trace's first frame needs before the file is parsed:
+// each event's time, its track, and the kernels, launches and ProfilerStep spans that say where the steps are.
+// It finds events with the engine's indexOf of `"ph":` and reads the keys kineto writes before "args" (ph, cat,
+// name, pid, tid, ts, dur), skipping the args (most of the bytes); the byte scanner (byteScanner.ts) then parses
+// only the events around the first view, from the byte ranges this pass records (skimRead.ts).
+// Files written otherwise (an event whose "ph" is not its first key, "ts" after "args", string pids, other
+// phases) make it give up: end() returns null and the file is read whole, as before.
+import { findSteps } from '../../shared/trace/buildModel.ts';
+import { eventKeyOf, EventKey, matchCat } from '../../shared/trace/eventParser.ts';
+import { bytesEqual, Ch, JsonCursor, NEED_MORE } from '../../shared/trace/jsonCursor.ts';
+import { Column } from '../../shared/trace/memory.ts';
+import { SliceKind, type TraceModel } from '../../shared/trace/model.ts';
+import { ProblemLog } from '../../shared/trace/problems.ts';
+import { RawNameTable } from '../../shared/trace/rawNames.ts';
+import type { RawTrack } from '../../shared/trace/rawTrace.ts';
+import { Cat, isDeviceCat } from '../../shared/trace/sliceKinds.ts';
+
+const PH_KEY = new TextEncoder().encode('"ph":');
+const PROFILER_STEP = new TextEncoder().encode('ProfilerStep#');
+const GRAPH_LAUNCH = new TextEncoder().encode('cudaGraphLaunch');
+const CORRELATION_KEY = new TextEncoder().encode('"correlation":');
+const PH_COMPLETE = 'X'.charCodeAt(0);
+const PH_METADATA = 'M'.charCodeAt(0);
+const PH_FLOW_START = 's'.charCodeAt(0);
+const PH_FLOW_END = 'f'.charCodeAt(0);
+const PH_INSTANT = 'i'.charCodeAt(0);
+/** As the byte scanner: timestamps beyond this (µs) are garbage, which the skim leaves to it. */
+const MAX_ABS_TS_US = 1e17;
+/**
+ * Events per byte range (block) whose time span is kept: the first frame parses every block overlapping its
+ * window, so at most this many events per overlapping one are parsed for nothing, and the skim keeps three
+ * numbers per block instead of per event.
+ */
+const BLOCK_EVENTS = 32;
+
+/** What the skim found: enough to pick the first view's window and the byte ranges holding its events. */
+export interface Skim {
+  /** slices (complete events) in the file */
+  events: number;
+  /** the earliest slice start (absolute µs): the model's origin */
+  origin: number;
+  /** every track, in first-mention order, as the scanner makes them */
+  tracks: RawTrack[];
+  steps: TraceModel['steps'];
+  stepSource: TraceModel['stepSource'];
+  /** correlation ids of the cudaGraphLaunch calls */
+  graphLaunches: Set<number>;
+  /** the blocks: block b holds bytes [start[b], start[b + 1]) (the last one to the end of the file) */
+  blocks: { count: number; start: Float64Array; minTs: Float64Array; maxEnd: Float64Array; metadata: Uint8Array };
+  /** whether the document is a bare array of events (else an object with traceEvents) */
+  bareArray: boolean;
+}
+
+/** Thrown inside the skim where the file is not as kineto writes it. */
+const GIVE_UP = Symbol('not a kineto-shaped trace');
+
+/** Skims a trace: push() the file's bytes in order, then end(). */
+export class TraceSkim extends JsonCursor {
+  private failed = false;
+  /** the last push ended inside an event: at the end, the file is cut there */
+  private pending = false;
+  private retryAt = 0;
+  private started = false;
+  private bareArray = false;
+  private events = 0;
+  private origin = Infinity;
+  private readonly tracks: RawTrack[] = [];
+  private readonly trackByKey = new Map<number, number>();
+  private readonly trackByText = new Map<string, number>();
+  private lastTrackKey = -1;
+  private lastTrack = 0;
+  private readonly graphLaunches = new Set<number>();
+  // the rows findSteps reads: ProfilerStep spans, device kernels and runtime launches, in file order
+  private stepRows = 0;
+  private readonly rowStart = new Column(Float64Array);
+  private readonly rowDur = new Column(Float64Array);
+  private readonly rowKind = new Column(Uint8Array);
+  private readonly rowName = new Column(Uint32Array);
+  private readonly rowCorrelation = new Column(Float64Array);
+  private readonly rowTrack = new Column(Uint32Array);
+  private readonly names: string[] = [];
+  private readonly nameByText = new Map<string, number>();
+  private readonly nameIds = new RawNameTable();
+  // blocks of events; the current one is blocks - 1
+  private blocks = 1;
+  private inBlock = 0;
+  private readonly blockStart = new Column(Float64Array);
+  private readonly blockMin = new Column(Float64Array);
+  private readonly blockMax = new Column(Float64Array);
+  private readonly blockMeta = new Column(Uint8Array);
+
+  constructor() {
+    super(new ProblemLog());
+    this.blockStart.push(0, 0);
+    this.blockMin.push(0, Infinity);
+    this.blockMax.push(0, -Infinity);
+    this.blockMeta.push(0, 0);
+  }
+
+  /** Feeds the next chunk of the file. */
+  push(chunk: Uint8Array): void {
+    if (this.failed || chunk.length === 0) return;
+    this.append(chunk);
+    if (this.buf.length < this.retryAt) return;
+    this.run();
+  }
+
+  /** push() for a chunk whose memory the caller reuses for the next one. */
+  pushReusable(chunk: Uint8Array): void {
+    this.push(chunk);
+    this.detachFrom(chunk);
+  }
+
+  /** What the file holds, or null where it is not shaped as the skim reads it (then it is read whole). */
+  end(): Skim | null {
+    if (this.failed || this.pending || this.events === 0) return null;
+    const n = this.stepRows;
+    const start = new Float64Array(n);
+    const abs = this.rowStart.data;
+    for (let i = 0; i < n; i++) start[i] = abs[i] - this.origin;
+    const tracks = this.tracks;
+    const track = this.rowTrack.data;
+    const found = findSteps({
+      count: n, start, dur: this.rowDur.data, kind: this.rowKind.data, name: this.rowName.data,
+      correlation: this.rowCorrelation.data, names: this.names, onGpu: (row) => tracks[track[row]].gpu,
+    });
+    const count = this.blocks;
+    return {
+      events: this.events, origin: this.origin, tracks, ...found, graphLaunches: this.graphLaunches, bareArray: this.bareArray,
+      blocks: {
+        count, start: this.blockStart.data.slice(0, count), minTs: this.blockMin.data.slice(0, count),
+        maxEnd: this.blockMax.data.slice(0, count), metadata: this.blockMeta.data.slice(0, count),
+      },
+    };
+  }
+
+  private view: Buffer = Buffer.alloc(0);
+  /** Where `needle` is next in the bytes from `from`, or -1: the engine's search over a Buffer view of them. */
+  private find(needle: Uint8Array, from: number): number {
+    const buf = this.buf;
+    if (this.view.buffer !== buf.buffer || this.view.byteOffset !== buf.byteOffset || this.view.length !== buf.length) {
+      this.view = Buffer.from(buf.buffer, buf.byteOffset, buf.length);
+    }
+    return this.view.indexOf(needle, from);
+  }
+
+  private run(): void {
+    try {
+      if (!this.started && !this.readStart()) return;
+      for (;;) {
+        const anchor = this.find(PH_KEY, this.pos);
+        if (anchor < 0) {
+          // keep what a key cut by the chunk's end starts with, and the brace before it
+          this.pos = Math.max(this.pos, this.buf.length - PH_KEY.length - 64);
+          this.pending = false;
+          return;
+        }
+        try {
+          this.pos = this.event(anchor);
+          this.retryAt = 0;
+        } catch (thrown) {
+          if (thrown !== NEED_MORE) throw thrown;
+          this.pending = true;
+          this.retryAt = (this.buf.length - this.pos) * 2;
+          return;
+        }
+      }
+    } catch (thrown) {
+      if (thrown !== GIVE_UP) throw thrown;
+      this.failed = true;
+      this.buf = new Uint8Array(0);
+      this.pos = 0;
+    }
+  }
+
+  /** Reads the document's first byte ('{' or '['; a byte order mark before it); false until it has arrived. */
+  private readStart(): boolean {
+    const buf = this.buf;
+    if (buf.length < 3) return false;
+    const p = this.skipWs(buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0);
+    if (p >= buf.length) return false;
+    if (buf[p] !== Ch.BraceOpen && buf[p] !== Ch.BracketOpen) throw GIVE_UP;
+    this.bareArray = buf[p] === Ch.BracketOpen;
+    this.started = true;
+    this.pos = p + 1;
+    return true;
+  }
+
+  /**
+   * Reads the event whose "ph" key is at `anchor`, up to its first object or array value (its args) or its end;
+   * returns where the search for the next one starts (never past the next event's opening brace).
+   */
+  private event(anchor: number): number {
+    const buf = this.buf;
+    let b = anchor - 1;
+    while (b >= this.pos && (buf[b] === Ch.Space || buf[b] === Ch.Lf || buf[b] === Ch.Cr || buf[b] === Ch.Tab)) b--;
+    const startKnown = b >= this.pos && buf[b] === Ch.BraceOpen;
+    let p = this.skipWs(anchor + PH_KEY.length);
+    if (p >= buf.length) throw NEED_MORE;
+    if (buf[p] !== Ch.Quote) throw GIVE_UP;
+    const phEnd = this.stringEnd(p);
+    if (phEnd - p !== 3) throw GIVE_UP;
+    const ph = buf[p + 1];
+    let cat = Cat.Unknown;
+    let nameStart = -1;
+    let nameEnd = -1;
+    let pid = NaN;
+    let tid = NaN;
+    let pidText: string | null = null;
+    let tidText: string | null = null;
+    let ts = NaN;
+    let dur = NaN;
+    let args = -1;
+    p = phEnd;
+    for (;;) {
+      p = this.skipWs(p);
+      if (p >= buf.length) throw NEED_MORE;
+      if (buf[p] === Ch.BraceClose) { p++; break; }
+      if (buf[p] !== Ch.Comma) throw GIVE_UP;
+      p = this.skipWs(p + 1);
+      if (p >= buf.length) throw NEED_MORE;
+      if (buf[p] !== Ch.Quote) throw GIVE_UP;
+      const keyEnd = this.stringEnd(p);
+      const key = eventKeyOf(buf, p + 1, keyEnd - 1);
+      p = this.skipWs(keyEnd);
+      if (p >= buf.length) throw NEED_MORE;
+      if (buf[p] !== Ch.Colon) throw GIVE_UP;
+      p = this.skipWs(p + 1);
+      if (p >= buf.length) throw NEED_MORE;
+      const first = buf[p];
+      if (first === Ch.BraceOpen || first === Ch.BracketOpen) { args = p; break; }
+      if (first === Ch.Quote) {
+        if (key === EventKey.Ts || key === EventKey.Dur) throw GIVE_UP;
+        if (key === EventKey.Name) {
+          nameStart = p + 1;
+          p = this.stringEndFast(p);
+          nameEnd = p - 1;
+        } else {
+          const end = this.stringEnd(p);
+          if (key === EventKey.Cat) cat = matchCat(buf, p + 1, end - 1);
+          else if (key === EventKey.Pid) { pid = NaN; pidText = this.decode(p + 1, end - 1); }
+          else if (key === EventKey.Tid) { tid = NaN; tidText = this.decode(p + 1, end - 1); }
+          p = end;
+        }
+        continue;
+      }
+      p = this.parseNumberOrSkip(p);
+      if (key === EventKey.Pid) { pid = this.numberValue; pidText = null; }
+      else if (key === EventKey.Tid) { tid = this.numberValue; tidText = null; }
+      else if (key === EventKey.Ts) ts = this.numberValue;
+      else if (key === EventKey.Dur) dur = this.numberValue;
+    }
+    const headerEnd = args >= 0 ? args : p;
+    if (ph === PH_METADATA) { // kineto writes its name first: parsed whole with its block
+      this.blockMeta.data[this.blocks - 1] = 1;
+      return headerEnd;
+    }
+    if (ph === PH_INSTANT) return headerEnd; // not drawn, no track (kineto writes some name first)
+    if (!startKnown || !(Math.abs(ts) <= MAX_ABS_TS_US)) throw GIVE_UP;
+    const complete = ph === PH_COMPLETE;
+    if (complete ? !(dur >= 0 && dur <= MAX_ABS_TS_US) : ph !== PH_FLOW_START && ph !== PH_FLOW_END) throw GIVE_UP;
+    const device = isDeviceCat(cat);
+    const launch = complete && (cat === Cat.CudaRuntime || cat === Cat.CudaDriver);
+    const kernel = complete && device && cat !== Cat.GpuUserAnnotation;
+    const step = complete && !device && !launch && nameStart >= 0 && startsWith(buf, nameStart, nameEnd, PROFILER_STEP);
+    let correlation = -1;
+    let resume = headerEnd;
+    if ((launch || kernel) && args >= 0) {
+      // the args' correlation, before the next event (read before anything is recorded: this may need more bytes)
+      const next = this.find(PH_KEY, args);
+      if (next < 0) throw NEED_MORE;
+      const at = this.find(CORRELATION_KEY, args);
+      if (at >= 0 && at < next) {
+        this.parseNumberOrSkip(this.skipWs(at + CORRELATION_KEY.length));
+        if (Number.isFinite(this.numberValue)) correlation = this.numberValue;
+      }
+      resume = next - 1;
+      while (resume > args && buf[resume] !== Ch.BraceOpen && buf[resume] !== Ch.Comma) resume--;
+    }
+    this.place(this.bufOrigin + b, ts, complete ? dur : 0);
+    const track = this.trackOf(pidText ?? pid, tidText ?? tid, device);
+    if (!complete) return headerEnd;
+    this.events++;
+    if (ts < this.origin) this.origin = ts;
+    if (!launch && !kernel && !step) return headerEnd;
+    if (launch && correlation >= 0 && bytesEqual(buf, nameStart, nameEnd, GRAPH_LAUNCH)) this.graphLaunches.add(correlation);
+    const row = this.stepRows++;
+    this.rowStart.push(row, ts);
+    this.rowDur.push(row, dur);
+    this.rowKind.push(row, launch ? SliceKind.RuntimeLaunch : kernel ? SliceKind.KernelExtern : SliceKind.Step);
+    this.rowName.push(row, kernel || step ? this.nameId(nameStart, nameEnd) : 0);
+    this.rowCorrelation.push(row, correlation);
+    this.rowTrack.push(row, track);
+    return resume;
+  }
+
+  /** Puts an event starting at byte `start` (its opening brace) into the current block, or a new one when that is full. */
+  private place(start: number, ts: number, dur: number): void {
+    if (this.inBlock === BLOCK_EVENTS) {
+      const b = this.blocks++;
+      this.blockStart.push(b, start);
+      this.blockMin.push(b, Infinity);
+      this.blockMax.push(b, -Infinity);
+      this.blockMeta.push(b, 0);
+      this.inBlock = 0;
+    }
+    this.inBlock++;
+    const b = this.blocks - 1;
+    if (ts < this.blockMin.data[b]) this.blockMin.data[b] = ts;
+    if (ts + dur > this.blockMax.data[b]) this.blockMax.data[b] = ts + dur;
+  }
+
+  /** The track of (pid, tid), added when new, keyed as the scanner keys it (ids that are neither numbers nor strings give up). */
+  private trackOf(pid: number | string, tid: number | string, device: boolean): number {
+    if ((typeof pid === 'number' && !Number.isFinite(pid)) || (typeof tid === 'number' && !Number.isFinite(tid))) throw GIVE_UP;
+    const numeric = typeof pid === 'number' && typeof tid === 'number' && Number.isInteger(pid) && Number.isInteger(tid)
+      && pid >= 0 && tid >= 0 && pid < 2 ** 26 && tid < 2 ** 26;
+    const numKey = numeric ? pid * 2 ** 26 + tid : -1;
+    if (numeric && numKey === this.lastTrackKey) {
+      if (device) this.tracks[this.lastTrack].gpu = true;
+      return this.lastTrack;
+    }
+    const textKey = numeric ? '' : `${pid}\u0000${tid}`;
+    let index = numeric ? this.trackByKey.get(numKey) : this.trackByText.get(textKey);
+    if (index === undefined) {
+      index = this.tracks.length;
+      this.tracks.push({ pid: String(pid), tid: String(tid), gpu: device, numKey, textKey });
+      if (numeric) this.trackByKey.set(numKey, index); else this.trackByText.set(textKey, index);
+    } else if (device) this.tracks[index].gpu = true;
+    if (numeric) { this.lastTrackKey = numKey; this.lastTrack = index; }
+    return index;
+  }
+
+  /** The id of the name in buf[start, end) (a string's body), decoded once per spelling. */
+  private nameId(start: number, end: number): number {
+    this.hashedStringEnd(start - 1);
+    const hash = this.stringHash;
+    const known = this.nameIds.find(this.buf, start, end, hash);
+    if (known >= 0) return known;
+    const text = this.decode(start, end);
+    let id = this.nameByText.get(text);
+    if (id === undefined) {
+      id = this.names.length;
+      this.names.push(text);
+      this.nameByText.set(text, id);
+    }
+    this.nameIds.add(this.buf, start, end, hash, id);
+    return id;
+  }
+
+  /** stringEnd by the engine's search for the closing quote (names are long), walking only where a backslash precedes it. */
+  private stringEndFast(p: number): number {
+    const quote = this.buf.indexOf(Ch.Quote, p + 1);
+    if (quote < 0) throw NEED_MORE;
+    return this.buf[quote - 1] === Ch.Backslash ? this.stringEnd(p) : quote + 1;
+  }
+}
+
+function startsWith(buf: Uint8Array, start: number, end: number, prefix: Uint8Array): boolean {
+  return end - start >= prefix.length && bytesEqual(buf, start, start + prefix.length, prefix);
+}
+
+/**
+ * The byte ranges [from, to) of the blocks that may hold a slice or flow event of the window [from, to] (µs since
+ * the origin), or metadata; adjacent ones joined. `end`: the file's size.
+ */
+export function windowRanges(skim: Skim, from: number, to: number, end: number): [number, number][] {
+  const { count, start, minTs, maxEnd, metadata } = skim.blocks;
+  const ranges: [number, number][] = [];
+  // a margin of 1 µs: the parse after keeps exactly the slices overlapping the window, as the preview does
+  const lo = from + skim.origin - 1;
+  const hi = to + skim.origin + 1;
+  for (let b = 0; b < count; b++) {
+    if (!metadata[b] && !(minTs[b] <= hi && maxEnd[b] >= lo)) continue;
+    const rangeEnd = b + 1 < count ? start[b + 1] : end;
+    const last = ranges.at(-1);
+    if (last && last[1] === start[b]) last[1] = rangeEnd;
+    else ranges.push([start[b], rangeEnd]);
+  }
+  return ranges;
+}
