@@ -1,5 +1,9 @@
-// Worker entry for the two-thread scan of large traces (scanner.ts, scanPlainParallel): reads the file's second half.
+// Worker entry for the two-thread reads of large traces: the second half of a scan (scanner.ts, scanPlainParallel)
+// or of a skim (skimRead.ts, skimHalves).
 import { parentPort, workerData } from 'node:worker_threads';
 import { runHalfWorker, type HalfJob } from './scanner.ts';
+import { runSkimWorker, type SkimJob } from './skimRead.ts';
 
-void runHalfWorker(workerData as HalfJob, (message, transfer) => parentPort?.postMessage(message, transfer ?? []));
+const job = workerData as HalfJob | SkimJob;
+const post = (message: unknown, transfer?: ArrayBuffer[]): void => parentPort?.postMessage(message, transfer ?? []);
+void ('skim' in job ? runSkimWorker(job, post) : runHalfWorker(job, post));

@@ -77,7 +77,7 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
  * smaller ones: the worker's own V8 isolate and copied-back columns add ~25–35 MB of resident memory, which
  * took a 100 MB file to 1.25× its size (one thread: 1.0–1.08×); a 150 MB one peaks at ~0.98× (bench/scan.ts).
  */
-const PARALLEL_MIN_BYTES = 160 * 1024 * 1024;
+export const PARALLEL_MIN_BYTES = 160 * 1024 * 1024;
 /**
  * Where the second half starts, as a fraction of the file. The worker starts later (thread + module load) and
  * its state is copied back, but 0.55 measured slower than 0.5 in bench/scan.ts (500 MB: 2.91 vs 2.84 s).
@@ -120,7 +120,7 @@ export async function readRange(path: string, scanner: { pushReusable(chunk: Uin
  * between), i.e. likely the start of an event in traceEvents. Only a guess: the first half's scanner
  * confirms it (it must end exactly between two entries of traceEvents). Also says whether the root is a bare array.
  */
-async function findSplit(path: string, size: number): Promise<{ split: number; bareArray: boolean } | null> {
+export async function findSplit(path: string, size: number): Promise<{ split: number; bareArray: boolean } | null> {
   const file = await open(path, 'r');
   try {
     const head = new Uint8Array(64);
@@ -191,11 +191,11 @@ async function scanPlainParallel(path: string, size: number): Promise<{ scanner:
 export interface HalfJob { path: string; from: number; to: number; bareArray: boolean }
 
 /**
- * The second half runs in scanWorker: bundled as dist/scanWorker.js beside dist/cli.js and dist/extension.js,
- * or scanWorker.ts next to this file when run from sources (tests, benches; tsx's --import hooks do not reach a
- * worker on Node 20, so its CommonJS hook is registered there).
+ * The second half (of a scan, or of skimRead.ts's skim) runs in scanWorker: bundled as dist/scanWorker.js beside
+ * dist/cli.js and dist/extension.js, or scanWorker.ts next to this file when run from sources (tests, benches;
+ * tsx's --import hooks do not reach a worker on Node 20, so its CommonJS hook is registered there).
  */
-function startHalfWorker(job: HalfJob): Worker {
+export function startHalfWorker(job: object): Worker {
   const fromSources = /\.[cm]?ts$/.test(__filename);
   const entry = join(__dirname, fromSources ? 'scanWorker.ts' : 'scanWorker.js');
   if (!fromSources) return new Worker(entry, { workerData: job });

@@ -51,12 +51,28 @@ export interface Skim {
   bareArray: boolean;
 }
 
+/** Bytes [from, to) of a file, skimmed by one thread. */
+export interface SkimPart { from: number; to: number; bareArray: boolean }
+
+/** A part's skim, sent back by the thread that made it (structured-cloneable). */
+export interface SkimmedPart {
+  events: number;
+  origin: number;
+  tracks: RawTrack[];
+  names: string[];
+  graphLaunches: number[];
+  rows: { count: number; start: Float64Array; dur: Float64Array; kind: Uint8Array; name: Uint32Array; correlation: Float64Array; track: Uint32Array };
+  blocks: Skim['blocks'];
+}
+
 /** Thrown inside the skim where the file is not as kineto writes it. */
 const GIVE_UP = Symbol('not a kineto-shaped trace');
 
 /** Skims a trace: push() the file's bytes in order, then end(). */
 export class TraceSkim extends JsonCursor {
   private failed = false;
+  /** the part's end was reached */
+  private done = false;
   /** the last push ended inside an event: at the end, the file is cut there */
   private pending = false;
   private retryAt = 0;
@@ -89,9 +105,18 @@ export class TraceSkim extends JsonCursor {
   private readonly blockMax = new Column(Float64Array);
   private readonly blockMeta = new Column(Uint8Array);
 
-  constructor() {
+  /**
+   * `part`: skim only the events that start in [from, to) (a file's half, the other skimmed by another thread;
+   * `from` > 0 must be an event's opening brace inside traceEvents, `bareArray` then says what the document is).
+   */
+  constructor(private readonly part: SkimPart = { from: 0, to: Infinity, bareArray: false }) {
     super(new ProblemLog());
-    this.blockStart.push(0, 0);
+    if (part.from > 0) {
+      this.started = true;
+      this.bareArray = part.bareArray;
+      this.bufOrigin = part.from;
+    }
+    this.blockStart.push(0, part.from);
     this.blockMin.push(0, Infinity);
     this.blockMax.push(0, -Infinity);
     this.blockMeta.push(0, 0);
@@ -99,7 +124,7 @@ export class TraceSkim extends JsonCursor {
 
   /** Feeds the next chunk of the file. */
   push(chunk: Uint8Array): void {
-    if (this.failed || chunk.length === 0) return;
+    if (this.failed || this.done || chunk.length === 0) return;
     this.append(chunk);
     if (this.buf.length < this.retryAt) return;
     this.run();
@@ -124,13 +149,72 @@ export class TraceSkim extends JsonCursor {
       count: n, start, dur: this.rowDur.data, kind: this.rowKind.data, name: this.rowName.data,
       correlation: this.rowCorrelation.data, names: this.names, onGpu: (row) => tracks[track[row]].gpu,
     });
+    return { events: this.events, origin: this.origin, tracks, ...found, graphLaunches: this.graphLaunches, bareArray: this.bareArray, blocks: this.blockColumns() };
+  }
+
+  /** What this part holds, copied out for the thread that skims the part before it (appendPart()); null where it gave up. */
+  exportPart(): SkimmedPart | null {
+    if (this.failed || this.pending) return null;
+    const n = this.stepRows;
+    return {
+      events: this.events, origin: this.origin, tracks: this.tracks, names: this.names, graphLaunches: [...this.graphLaunches],
+      rows: {
+        count: n, start: this.rowStart.data.slice(0, n), dur: this.rowDur.data.slice(0, n), kind: this.rowKind.data.slice(0, n),
+        name: this.rowName.data.slice(0, n), correlation: this.rowCorrelation.data.slice(0, n), track: this.rowTrack.data.slice(0, n),
+      },
+      blocks: this.blockColumns(),
+    };
+  }
+
+  /** Appends the part after this one (skimmed from where this one's `to` is): as if this skim had read it. */
+  appendPart(next: SkimmedPart): void {
+    this.events += next.events;
+    this.origin = Math.min(this.origin, next.origin);
+    const trackMap = next.tracks.map((t) => {
+      let index = t.numKey >= 0 ? this.trackByKey.get(t.numKey) : this.trackByText.get(t.textKey);
+      if (index === undefined) {
+        index = this.tracks.length;
+        this.tracks.push({ ...t });
+        if (t.numKey >= 0) this.trackByKey.set(t.numKey, index); else this.trackByText.set(t.textKey, index);
+      } else if (t.gpu) this.tracks[index].gpu = true;
+      return index;
+    });
+    const nameMap = next.names.map((text) => {
+      let id = this.nameByText.get(text);
+      if (id === undefined) {
+        id = this.names.length;
+        this.names.push(text);
+        this.nameByText.set(text, id);
+      }
+      return id;
+    });
+    for (const correlation of next.graphLaunches) this.graphLaunches.add(correlation);
+    const r = next.rows;
+    for (let k = 0; k < r.count; k++) {
+      const row = this.stepRows++;
+      this.rowStart.push(row, r.start[k]);
+      this.rowDur.push(row, r.dur[k]);
+      this.rowKind.push(row, r.kind[k]);
+      this.rowName.push(row, r.kind[k] === SliceKind.RuntimeLaunch ? 0 : nameMap[r.name[k]]);
+      this.rowCorrelation.push(row, r.correlation[k]);
+      this.rowTrack.push(row, trackMap[r.track[k]]);
+    }
+    const b = next.blocks;
+    for (let k = 0; k < b.count; k++) {
+      const block = this.blocks++;
+      this.blockStart.push(block, b.start[k]);
+      this.blockMin.push(block, b.minTs[k]);
+      this.blockMax.push(block, b.maxEnd[k]);
+      this.blockMeta.push(block, b.metadata[k]);
+    }
+    this.inBlock = BLOCK_EVENTS;
+  }
+
+  private blockColumns(): Skim['blocks'] {
     const count = this.blocks;
     return {
-      events: this.events, origin: this.origin, tracks, ...found, graphLaunches: this.graphLaunches, bareArray: this.bareArray,
-      blocks: {
-        count, start: this.blockStart.data.slice(0, count), minTs: this.blockMin.data.slice(0, count),
-        maxEnd: this.blockMax.data.slice(0, count), metadata: this.blockMeta.data.slice(0, count),
-      },
+      count, start: this.blockStart.data.slice(0, count), minTs: this.blockMin.data.slice(0, count),
+      maxEnd: this.blockMax.data.slice(0, count), metadata: this.blockMeta.data.slice(0, count),
     };
   }
 
@@ -149,6 +233,11 @@ export class TraceSkim extends JsonCursor {
       if (!this.started && !this.readStart()) return;
       for (;;) {
         const anchor = this.find(PH_KEY, this.pos);
+        if (anchor >= 0 && this.bufOrigin + anchor >= this.part.to) { // the next part's
+          this.done = true;
+          this.pending = false;
+          return;
+        }
         if (anchor < 0) {
           // keep what a key cut by the chunk's end starts with, and the brace before it
           this.pos = Math.max(this.pos, this.buf.length - PH_KEY.length - 64);
@@ -277,6 +366,7 @@ export class TraceSkim extends JsonCursor {
       resume = next - 1;
       while (resume > args && buf[resume] !== Ch.BraceOpen && buf[resume] !== Ch.Comma) resume--;
     }
+    if (this.blocks === 1 && this.inBlock === 0 && this.part.from > 0 && this.bufOrigin + b !== this.part.from) throw GIVE_UP; // not split at an event
     this.place(this.bufOrigin + b, ts, complete ? dur : 0);
     const track = this.trackOf(pidText ?? pid, tidText ?? tid, device);
     if (!complete) return headerEnd;
