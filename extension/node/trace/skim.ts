@@ -151,14 +151,21 @@ export class TraceSkim extends JsonCursor {
       count: n, start, dur: this.rowDur.data, kind: this.rowKind.data, name: this.rowName.data,
       correlation: this.rowCorrelation.data, names: this.names, onGpu: (row) => tracks[track[row]].gpu,
     });
-    return { events: this.events, origin: this.origin, tracks, ...found, graphLaunches: this.graphLaunches, bareArray: this.bareArray, blocks: this.blockColumns() };
+    const blocks = this.blockColumns();
+    this.release();
+    return { events: this.events, origin: this.origin, tracks, ...found, graphLaunches: this.graphLaunches, bareArray: this.bareArray, blocks };
+  }
+
+  /** Gives the columns' memory back now (the whole read comes next), not at the next GC. */
+  private release(): void {
+    for (const column of [this.rowStart, this.rowDur, this.rowKind, this.rowName, this.rowCorrelation, this.rowTrack, this.blockStart, this.blockMin, this.blockMax, this.blockMeta]) column.release();
   }
 
   /** What this part holds, copied out for the thread that skims the part before it (appendPart()); null where it gave up. */
   exportPart(): SkimmedPart | null {
     if (this.failed || this.pending) return null;
     const n = this.stepRows;
-    return {
+    const part: SkimmedPart = {
       events: this.events, origin: this.origin, tracks: this.tracks, names: this.names, graphLaunches: [...this.graphLaunches],
       rows: {
         count: n, start: this.rowStart.data.slice(0, n), dur: this.rowDur.data.slice(0, n), kind: this.rowKind.data.slice(0, n),
@@ -166,6 +173,8 @@ export class TraceSkim extends JsonCursor {
       },
       blocks: this.blockColumns(),
     };
+    this.release();
+    return part;
   }
 
   /** Appends the part after this one (skimmed from where this one's `to` is): as if this skim had read it. */
