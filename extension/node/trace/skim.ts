@@ -1,10 +1,12 @@
 // A first pass over a trace file that reads only what a big trace's first frame needs before the file is parsed:
 // each event's time, its track, and the kernels, launches and ProfilerStep spans that say where the steps are.
-// It finds events with the engine's indexOf of `"ph":` and reads the keys kineto writes before "args" (ph, cat,
-// name, pid, tid, ts, dur), skipping the args (most of the bytes); the byte scanner (byteScanner.ts) then parses
-// only the events around the first view, from the byte ranges this pass records (skimRead.ts).
-// Files written otherwise (an event whose "ph" is not its first key, "ts" after "args", string pids, other
-// phases) make it give up: end() returns null and the file is read whole, as before.
+// It finds events by the engine's search for their `"ph":` key and reads the keys kineto writes before "args" (ph,
+// cat, name, pid, tid, ts, dur), skipping the args (most of the bytes); the byte scanner (byteScanner.ts) then
+// parses only the events around the first view, from the byte ranges this pass records (skimRead.ts). Files
+// written otherwise (a slice or flow whose "ph" is not its first key, "ts" or "dur" after "args" or not a number,
+// phases other than X, M, s, f, i, a cut file) make it give up: end() returns null and the file is read whole.
+// Not seen by the skim: a host event named like a CPU kernel (cpp_fused) on a GPU stream's track, which the
+// full read would count among the kernels that find steps (kineto puts none there).
 import { findSteps } from '../../shared/trace/buildModel.ts';
 import { eventKeyOf, EventKey, matchCat } from '../../shared/trace/eventParser.ts';
 import { bytesEqual, Ch, JsonCursor, NEED_MORE } from '../../shared/trace/jsonCursor.ts';
@@ -190,15 +192,7 @@ export class TraceSkim extends JsonCursor {
       } else if (t.gpu) this.tracks[index].gpu = true;
       return index;
     });
-    const nameMap = next.names.map((text) => {
-      let id = this.nameByText.get(text);
-      if (id === undefined) {
-        id = this.names.length;
-        this.names.push(text);
-        this.nameByText.set(text, id);
-      }
-      return id;
-    });
+    const nameMap = next.names.map((text) => this.internText(text));
     for (const correlation of next.graphLaunches) this.graphLaunches.add(correlation);
     const r = next.rows;
     for (let k = 0; k < r.count; k++) {
@@ -451,14 +445,19 @@ export class TraceSkim extends JsonCursor {
     const hash = this.stringHash;
     const known = this.nameIds.find(this.buf, start, end, hash);
     if (known >= 0) return known;
-    const text = this.decode(start, end);
+    const id = this.internText(this.decode(start, end));
+    this.nameIds.add(this.buf, start, end, hash, id);
+    return id;
+  }
+
+  /** The id of a name, added when new (several raw spellings may decode to one). */
+  private internText(text: string): number {
     let id = this.nameByText.get(text);
     if (id === undefined) {
       id = this.names.length;
       this.names.push(text);
       this.nameByText.set(text, id);
     }
-    this.nameIds.add(this.buf, start, end, hash, id);
     return id;
   }
 
