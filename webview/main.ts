@@ -76,6 +76,8 @@ const state = {
   carried: null as { pane: number; slice: number } | null,
   /** trace messages shown so far */
   shown: 0,
+  /** the host was told a preview's first frame is drawn (once: it waits for that before reading the full traces) */
+  drawnSaid: false,
   /**
    * wall-clock ms (epoch) of the opening's milestones, for the first-frame benchmark's breakdown: the first
    * trace message, when it was built, its first frame, and when the last pane's full trace was built.
@@ -533,6 +535,10 @@ function drawAll(): void {
   for (const pane of state.panes) pane.stats = pane.timeline.draw(state.current as TimeScale, width, state.theme);
   state.frameTimes.push(performance.now() - began);
   if (!state.timings.firstDraw) state.timings.firstDraw = performance.timeOrigin + performance.now();
+  if (state.partial && !state.drawnSaid) {
+    state.drawnSaid = true;
+    post({ type: 'drawn' });
+  }
   if (state.frameTimes.length > FRAME_HISTORY) state.frameTimes.splice(0, state.frameTimes.length - FRAME_HISTORY);
   // the compiler's marks after the first frame (they cost a pass over the slices), then a frame with them
   if (!state.findingMarks && state.panes.some((p) => !p.timeline.marksFound)) {

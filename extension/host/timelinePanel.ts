@@ -51,15 +51,18 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
     nonce: randomBytes(16).toString('base64'),
     title,
   });
+  let drawn = firstFrame();
   return webview.onDidReceiveMessage(async (message: WebviewToHost) => {
     switch (message.type) {
       case 'ready':
         try {
+          drawn = firstFrame();
           const read = await content;
           const first = reportMessage(read);
           if (first) await webview.postMessage(first);
           // each trace as it is read; each post awaited: a preview is on its way before the full models are built (which blocks this thread)
-          await sendTraces(read, message.view, (trace) => webview.postMessage(trace));
+          const frame = drawn;
+          await sendTraces(read, message.view, (trace) => webview.postMessage(trace), undefined, undefined, frame.wait);
           // e.g. "Show in timeline": after the models, which it looks in
           if (opening.then) await webview.postMessage(opening.then);
         } catch (error) {
@@ -81,10 +84,29 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
       case 'error':
         log.appendLine(`Timeline webview: ${message.message}`);
         break;
+      case 'drawn':
+        drawn.say();
+        break;
       default:
         ignoreUnknown(message);
     }
   });
+}
+
+/** A webview hidden while it opens may never draw: past this, the full traces are read without its first frame. */
+const FIRST_FRAME_WAIT_MS = 3000;
+
+/** The webview's 'drawn' (say()); wait() resolves once it has come, or FIRST_FRAME_WAIT_MS after it was called. */
+function firstFrame(): { wait: () => Promise<void>; say: () => void } {
+  let said = false;
+  let wake = (): void => {};
+  return {
+    say: () => { said = true; wake(); },
+    wait: () => (said ? Promise.resolve() : new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, FIRST_FRAME_WAIT_MS);
+      wake = () => { clearTimeout(timer); resolve(); };
+    })),
+  };
 }
 
 /** attach() for a panel's lifetime, or until the panel is attached to another source (`detach`). */

@@ -77,11 +77,11 @@ export function reportMessage(content: TimelineContent): HostToWebview | null {
 /**
  * Sends the traces, each pane in turn as soon as its file is read (a big one skimmed): a big trace as its preview
  * (the slices around `view`), a small one (or a big one without steps: nothing says where its view opens) whole;
- * then the big ones' full traces, read whole (a skimmed one only now, after its preview is sent) and built here
- * (~0.75 s at 500 MB, blocking this thread). Each `send` is awaited before
- * the next message is made, so one message at a time is on its way.
+ * then the big ones' full traces, read whole (a skimmed one only now) and built here (~0.75 s at 500 MB, blocking
+ * this thread), once `drawn` has resolved (the webview drew a preview: a whole read on both cores would slow that
+ * frame down). Each `send` is awaited before the next message is made, so one message at a time is on its way.
  */
-export async function sendTraces(content: TimelineContent, view: FirstView | null, send: (message: HostToWebview) => PromiseLike<unknown>, minEvents = PREVIEW_MIN_EVENTS, rowsPerPart = ROWS_PER_PART): Promise<void> {
+export async function sendTraces(content: TimelineContent, view: FirstView | null, send: (message: HostToWebview) => PromiseLike<unknown>, minEvents = PREVIEW_MIN_EVENTS, rowsPerPart = ROWS_PER_PART, drawn: () => PromiseLike<unknown> = async () => {}): Promise<void> {
   const previewed: { index: number; reading: TraceReader }[] = [];
   for (let index = 0; index < content.panes.length; index++) {
     const reading = await content.panes[index].reading;
@@ -93,6 +93,7 @@ export async function sendTraces(content: TimelineContent, view: FirstView | nul
       await sendInParts(content, index, await reading.model(), send, rowsPerPart);
     }
   }
+  if (previewed.length > 0) await drawn();
   for (const { index, reading } of previewed) await sendInParts(content, index, await reading.model(), send, rowsPerPart);
 }
 

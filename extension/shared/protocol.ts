@@ -50,7 +50,9 @@ export type WebviewToHost =
   | { type: 'reveal'; file: string; line: number; cell?: number | null }
   /** a generated kernel's code (its compile's output code, at the kernel's line) of the report a panel shows */
   | { type: 'openGeneratedCode'; mode: string; compileId: string | null; codeLine: number | null }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** a preview's first frame is drawn: the host reads the full traces now, not while that frame is being drawn */
+  | { type: 'drawn' };
 
 /**
  * The default branch of a message handler: a type error where a message type of the union has no branch of its own;

@@ -8,14 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { generateTrace } from '../../bench/gen-trace.ts';
-import type { TimelineContent } from '../../extension/present/timelineContent.ts';
+import { sendTraces, type TimelineContent } from '../../extension/present/timelineContent.ts';
+import type { HostToWebview } from '../../extension/shared/protocol.ts';
 import { readTraceFile, scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { windowRanges } from '../../extension/node/trace/skim.ts';
 import { openTraceFile, skimFile as skimOf } from '../../extension/node/trace/skimRead.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { TraceReading } from '../../extension/shared/trace/traceReading.ts';
 import { sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
-import { sentTraces } from '../sentTraces.ts';
+import type { TraceMessage } from '../sentTraces.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const PLAIN = readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
@@ -140,11 +141,15 @@ describe('first frame from a skim', () => {
     assert.ok(model.warnings.some((w) => w.startsWith('truncated JSON')));
   });
 
-  test('sent for a timeline: the preview first, then the full trace, read whole once; a later preview is cut from it', async () => {
+  test('sent for a timeline: the preview first, then (once its first frame is drawn) the full trace, read whole once; a later preview is cut from it', async () => {
     const path = join(FIXTURES, 'graphbreak-eager.trace.json');
     const reading = openTraceFile(path, 0);
     const content: TimelineContent = { title: 't', source: { kind: 'traces', tracePaths: [path] }, report: null, panes: [{ label: 'p', reading }] };
-    const sent = await sentTraces(content, { step: 1, domain: null }, 0);
+    const order: string[] = [];
+    const sent: TraceMessage[] = [];
+    const send = async (m: HostToWebview) => { if (m.type === 'trace') { sent.push(m); order.push(m.preview ? 'preview' : 'trace'); } };
+    await sendTraces(content, { step: 1, domain: null }, send, 0, Infinity, async () => { order.push('drawn'); });
+    assert.deepStrictEqual(order, ['preview', 'drawn', 'trace'], 'the whole read after the preview\'s first frame');
     const full = await scanTraceFile(path);
     assert.deepStrictEqual(sent.map((m) => [m.preview, m.events]), [[true, full.count], [false, full.count]]);
     assert.deepStrictEqual(sent[1].pane.trace, full);

@@ -169,6 +169,8 @@ describe('a big trace: preview first, then the full load', () => {
     assert.ok(d.framesDrawn > 0);
     assert.ok(d.timings.message > 0 && d.timings.firstDraw >= d.timings.message, JSON.stringify(d.timings));
     assert.equal(d.timings.complete, 0, 'not complete before the full load');
+    // the host reads the full traces once the preview is drawn, not while it is being drawn
+    assert.deepEqual((await record(page)).posted.filter((m) => m.type === 'drawn'), [{ type: 'drawn' }]);
     d.panes.forEach((pane, p) => {
       assert.ok(pane.events > 0 && pane.events < panes[p].model.count, `${pane.label}: the preview holds ${pane.events} of ${panes[p].model.count} slices`);
       assert.ok(pane.rects > 10, `${pane.label} drew ${pane.rects} rects`);
