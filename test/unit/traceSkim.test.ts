@@ -132,6 +132,19 @@ describe('first frame from a skim', () => {
     assert.ok((await skimFile(kineto)) !== null);
   });
 
+  test('a bare array of events (no traceEvents key), in two halves too: skimmed, the same preview', async () => {
+    const trace = JSON.parse(readFileSync(join(FIXTURES, 'gpt_small-reduce-overhead.trace.json'), 'utf8')) as { traceEvents: unknown[] };
+    const path = join(dir, 'bare.trace.json');
+    writeFileSync(path, `[\n${trace.traceEvents.map((e) => JSON.stringify(e)).join(',\n')}\n]\n`);
+    const full = await scanTraceFile(path);
+    for (const parallelFrom of [Infinity, 0]) {
+      const reader = await openTraceFile(path, 0, parallelFrom);
+      assert.ok(!(reader instanceof TraceReading));
+      const view = { step: 1, domain: null };
+      assert.deepStrictEqual(drawn((await reader.preview(view))!), drawn(sliceWindow(full, ...viewWindow(full.steps, view)!)));
+    }
+  });
+
   test('a truncated file: the skim gives up, the whole read shows what is there with its warning', async () => {
     const text = readFileSync(join(FIXTURES, 'mlp-default.trace.json'));
     const path = join(dir, 'cut.trace.json');
