@@ -97,20 +97,23 @@ export async function runSkimWorker(job: SkimJob, post: (message: { part: Skimme
 /** A skimmed file: its preview parsed from the byte ranges around the view, its model read whole once. */
 class SkimmedTrace implements TraceReader {
   private whole: Promise<TraceReading> | null = null;
+  /** dropped when the whole read starts: its blocks are ~25 bytes per 32 events */
+  private skim: Skim | null;
+  readonly events: number;
 
-  constructor(private readonly path: string, private readonly size: number, private readonly skim: Skim) {}
-
-  get events(): number {
-    return this.skim.events;
+  constructor(private readonly path: string, private readonly size: number, skim: Skim) {
+    this.skim = skim;
+    this.events = skim.events;
   }
 
   async preview(view: FirstView | null): Promise<TraceModel | null> {
-    if (this.whole) return (await this.whole).preview(view);
+    if (!this.skim) return (await this.whole!).preview(view);
     const window = viewWindow(this.skim.steps, view);
     return window && await windowOf(this.path, this.size, this.skim, window);
   }
 
   async model(): Promise<TraceModel> {
+    this.skim = null;
     this.whole ??= readTraceFile(this.path);
     return (await this.whole).model();
   }
