@@ -11,7 +11,7 @@ import { overlapsWindow, viewWindow, type FirstView } from './window.ts';
 const MAX_DEPTH = 65_535;
 
 /** What a preview's build takes from the whole trace: its origin, steps and CUDA-graph launches. */
-export type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> };
+type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> };
 
 /**
  * The model of `raw`. `part`: a preview's build, with the whole trace's origin, steps and CUDA-graph launches,
@@ -237,7 +237,7 @@ function markGraphReplays(model: TraceModel, replayCorrelations = graphLaunchCor
 }
 
 /** What findSteps reads: a model's columns, or a raw trace's with start made relative to the origin. */
-export interface StepColumns {
+interface StepColumns {
   count: number;
   start: Float64Array; dur: Float64Array; kind: Uint8Array; name: Uint32Array; correlation: Float64Array;
   names: string[];
