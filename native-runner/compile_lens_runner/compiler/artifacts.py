@@ -210,12 +210,20 @@ class _Writer:
         self.workdir = workdir
         self.base = os.path.join(ARTIFACT_DIR, safe_name(label))
 
-    def write(self, compile_id: str, filename: str, text: str) -> str:
+    def write(self, compile_id: str, filename: str, parts: Iterable[str]) -> str:
+        """Writes the text made of `parts` one after the other (a compile logged again and again has hundreds of
+        megabytes of code: one part is held at a time), ending with a line break."""
         relative = os.path.join(self.base, safe_name(compile_id), filename)
         path = os.path.join(self.workdir, relative)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", encoding="utf-8") as f:
-            f.write(text if text.endswith("\n") else text + "\n")
+            last = ""
+            for part in parts:
+                if part:
+                    f.write(part)
+                    last = part
+            if not last.endswith("\n"):
+                f.write("\n")
         return relative.replace(os.sep, "/")
 
 
@@ -223,11 +231,11 @@ class _Writer:
 class _Compiles:
     """What the log says per compile id, in the order the compiles started."""
     order: dict[str, None] = field(default_factory=dict)  # the ids, in order (a dict: looked up per record)
-    modules: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)  # [(output code, its original path)]
+    modules: dict[str, list[tuple[Record, str | None]]] = field(default_factory=dict)  # [(output code, its original path)]
     before: dict[str, int] = field(default_factory=dict)  # lines of the saved file before the latest module's code
     code_lines: dict[tuple[str | None, str, int], int] = field(default_factory=dict)  # (id, kernel, nth) -> saved line
     guards: dict[str, str] = field(default_factory=dict)
-    graphs: dict[str, list[str]] = field(default_factory=dict)
+    graphs: dict[str, list[Record]] = field(default_factory=dict)
     reasons: dict[str, list[str]] = field(default_factory=dict)
 
 
@@ -244,12 +252,12 @@ def _collect(records: list[Record]) -> _Compiles:
         modules = found.modules.get(cid)
         if r.kind == "inductor_output_code":
             # the saved file has the modules one after another, a header line each
-            found.before[cid] = found.before.get(cid, 0) + (modules[-1][0].count("\n") + 2 if modules else 1)
-            found.modules.setdefault(cid, []).append((r.payload, r.meta.get("filename")))
+            found.before[cid] = found.before.get(cid, 0) + (modules[-1][0].payload_lines() + 2 if modules else 1)
+            found.modules.setdefault(cid, []).append((r, r.meta.get("filename")))
         elif r.artifact == "inductor_provenance_tracking_node_mappings" and modules:
             # the mapping follows the output code of the graph it describes: lines are in that (latest) module
             offset = found.before[cid]
-            lines = kernel_lines(modules[-1][0])
+            lines = kernel_lines(modules[-1][0].payload)
             for handle in ((r.payload_json() or {}).get("cppCodeToPost") or {}):
                 name = handle.rsplit(":", 1)[0]
                 nth = kernel_at[(cid, name)]
@@ -260,28 +268,38 @@ def _collect(records: list[Record]) -> _Compiles:
         elif r.kind in _GUARD_KINDS:
             guards[cid] = r  # a compile's guards logged again replace the earlier ones: only the last is made readable
         elif r.kind == "dynamo_output_graph":
-            found.graphs.setdefault(cid, []).append(r.payload)
+            found.graphs.setdefault(cid, []).append(r)
         elif r.artifact == "recompile_reasons":
             found.reasons[cid] = [str(x) for x in (r.payload_json() or [r.payload])]
     found.guards = {cid: _guard_text(r) for cid, r in guards.items()}
     return found
 
 
+def _joined(parts: list[tuple[str, Record]], between: str) -> Iterator[str]:
+    """Each (head, record) as the head then the record's payload, `between` between them: a payload is decoded only
+    when written."""
+    for i, (head, record) in enumerate(parts):
+        yield (between if i else "") + head
+        yield record.payload
+
+
 def _write_compiles(found: _Compiles, writer: _Writer) -> list[CompileArtifacts]:
-    guard_paths = {cid: writer.write(cid, "guards.txt", f"# Guards of compile {cid}: Dynamo checks these before each call; "
-                                     f"when one fails it compiles again (a recompile).\n{text}") for cid, text in found.guards.items()}
+    guard_paths = {cid: writer.write(cid, "guards.txt", [f"# Guards of compile {cid}: Dynamo checks these before each call; "
+                                     f"when one fails it compiles again (a recompile).\n{text}"]) for cid, text in found.guards.items()}
     compiles = []
     for cid in found.order:
         entry: CompileArtifacts = {"compileId": cid, "outputCode": None, "guards": guard_paths.get(cid), "guardCount": None,
                                    "fxGraph": None, "failedGuards": []}
         if cid in found.modules:
-            parts = found.modules[cid]
-            text = "\n".join(f"{_module_header(i, len(parts), src)}\n{code}" for i, (code, src) in enumerate(parts, 1))
-            entry["outputCode"] = writer.write(cid, "output_code.py", text)
+            modules = found.modules[cid]
+            heads = [(f"{_module_header(i, len(modules), src)}\n", code) for i, (code, src) in enumerate(modules, 1)]
+            entry["outputCode"] = writer.write(cid, "output_code.py", _joined(heads, "\n"))
         if cid in found.guards:
             entry["guardCount"] = len(guard_lines(found.guards[cid]))
         if cid in found.graphs:
-            entry["fxGraph"] = writer.write(cid, "fx_graph.py", f"# The FX graph Dynamo captured for compile {cid}\n" + "\n\n".join(found.graphs[cid]))
+            graphs = found.graphs[cid]
+            heads = [(f"# The FX graph Dynamo captured for compile {cid}\n" if i == 0 else "", graph) for i, graph in enumerate(graphs)]
+            entry["fxGraph"] = writer.write(cid, "fx_graph.py", _joined(heads, "\n\n"))
         for reason in found.reasons.get(cid, []):
             failed = m["cid"] if (m := _REASON_PREFIX.match(reason)) else None
             hit = failed_guard(reason, found.guards[failed]) if failed in found.guards else None

@@ -140,6 +140,11 @@ class Record:
             return b""
         return self._source.raw(self._start, self._end)
 
+    def payload_lines(self) -> int:
+        """How many line breaks the payload's text has, counted in its bytes as logged when its text is not held (it
+        has the same ones): the text is not decoded."""
+        return self._payload.count("\n") if self._payload is not None else self.logged()[1:].count(b"\n")
+
     def same_payload(self) -> bytes | str:
         """What tells two records' payloads apart without decoding them: the bytes as logged, or the text a record was
         made with (equal keys, equal payloads; different keys may still decode to the same text)."""
@@ -255,7 +260,7 @@ class Parser:
                     unmarked += not marked
                     append(record)
                 else:
-                    self._mark(record)
+                    self._mark(data, record)
                     mode, phase, marked = self.marker.get("mode"), self.marker.get("phase"), True
             elif (string := interned(pending)) is not None:
                 strings[string[0]] = string[1]
@@ -317,11 +322,13 @@ class Parser:
             self.unmarked += not self.marked
             records.append(record)
         else:
-            self._mark(record)
+            self._mark(data, record)
 
-    def _mark(self, marker: Record) -> None:
-        """A Compile Lens marker read: the mode and phase of the records after it."""
-        self.marker = marker.payload_json() or {}
+    def _mark(self, data: bytes, marker: Record) -> None:
+        """A Compile Lens marker read from the fed `data`: the mode and phase of the records after it. Its payload is
+        read from those bytes, not the file its record reads from (a log has a marker per mode and phase)."""
+        in_data = Record(marker.kind, {}, None, None, source=InMemory(data), span=(marker._start, marker._end))
+        self.marker = in_data.payload_json() or {}
         self.marked = True
 
 

@@ -83,6 +83,16 @@ def _kind(raw: bytes) -> str:
     return _KINDS.get(raw) or _KINDS.setdefault(raw, raw.decode())
 
 
+# Envelope values read by shape, one object per distinct value, shared by the records that have it (a large log has
+# a million): readers only read a record's meta
+_NO_META: dict[str, Any] = {}
+_ARTIFACTS: dict[bytes, dict[str, Any]] = {}
+
+
+def _artifact(name: bytes, encoding: bytes) -> dict[str, Any]:
+    return _ARTIFACTS.setdefault(name + encoding, {"name": _value(name), "encoding": _value(encoding)})
+
+
 def _compile_id(raw: bytes) -> str:
     """"frame/attempt" from RECORD's `frame, "frame_compile_id": attempt`."""
     known = _IDS.get(raw)
@@ -118,7 +128,8 @@ def by_shape(header: re.Match[bytes]) -> Envelope | None:
     kind, name, encoding, rank, compile_id, other = header.group(3, 4, 5, 6, 7, 8)
     if kind is None:
         return None if other is None else located(header)
-    return (_KINDS.get(kind) or _kind(kind), {} if name is None else {"name": _value(name), "encoding": _value(encoding)},
+    meta = _NO_META if name is None else _ARTIFACTS.get(name + encoding) or _artifact(name, encoding)
+    return (_KINDS.get(kind) or _kind(kind), meta,
             None if compile_id is None else _IDS.get(compile_id) or _compile_id(compile_id), None if rank is None else int(rank))
 
 
