@@ -258,7 +258,7 @@ def _collect(records: list[Record]) -> _Compiles:
             # the mapping follows the output code of the graph it describes: lines are in that (latest) module
             offset = found.before[cid]
             lines = kernel_lines(modules[-1][0].payload)
-            for handle in ((r.payload_json() or {}).get("cppCodeToPost") or {}):
+            for handle in ((r.payload_json(keep=False) or {}).get("cppCodeToPost") or {}):
                 name = handle.rsplit(":", 1)[0]
                 nth = kernel_at[(cid, name)]
                 kernel_at[(cid, name)] += 1
@@ -270,17 +270,17 @@ def _collect(records: list[Record]) -> _Compiles:
         elif r.kind == "dynamo_output_graph":
             found.graphs.setdefault(cid, []).append(r)
         elif r.artifact == "recompile_reasons":
-            found.reasons[cid] = [str(x) for x in (r.payload_json() or [r.payload])]
+            found.reasons[cid] = [str(x) for x in (r.payload_json(keep=False) or [r.payload_once()])]
     found.guards = {cid: _guard_text(r) for cid, r in guards.items()}
     return found
 
 
 def _joined(parts: list[tuple[str, Record]], between: str) -> Iterator[str]:
-    """Each (head, record) as the head then the record's payload, `between` between them: a payload is decoded only
-    when written."""
+    """Each (head, record) as the head then the record's payload, `between` between them: a payload is decoded when
+    written, and not kept."""
     for i, (head, record) in enumerate(parts):
         yield (between if i else "") + head
-        yield record.payload
+        yield record.payload_once()
 
 
 def _write_compiles(found: _Compiles, writer: _Writer) -> list[CompileArtifacts]:

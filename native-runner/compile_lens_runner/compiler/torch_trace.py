@@ -7,6 +7,7 @@ is attributed to the call that caused it.
 from __future__ import annotations
 
 import glob
+from array import array
 import json
 import logging
 import itertools
@@ -15,7 +16,7 @@ import re
 from typing import Any, Callable, Protocol
 
 from . import trace_scan
-from .trace_scan import ChromiumEvent
+from .trace_scan import ChromiumEvent, new_event as _new_event
 
 MARKER = "compile_lens_marker"
 # The marker suffix of a copy compiled only to be profiled (on CPU, kernels that name themselves in the trace): the
@@ -96,21 +97,6 @@ class Record:
         self._json: Any = _UNPARSED
         self._event: Any = _UNPARSED if event is None else event
 
-    def in_file(self) -> tuple[Any, ...]:
-        """What a process that read this record from a log file sends back of it (`from_file` makes it again): its
-        fields as the parser left them, its payload's span in the file."""
-        offset = self._source.offset if isinstance(self._source, InFile) else 0
-        meta = (self._meta[0] + offset, self._meta[1] + offset) if isinstance(self._meta, tuple) else self._meta
-        return (self.kind, meta, self.compile_id, self.mode, self.phase, self._start + offset, self._end + offset,
-                None if self._event is _UNPARSED else tuple(self._event))  # a plain tuple pickles twice as fast
-
-    @classmethod
-    def from_file(cls, fields: tuple[Any, ...], strings: dict[int, str], log: InFile) -> Record:
-        """A record sent by `in_file`, its payload read from `log` (at offset 0), its file names from `strings`."""
-        kind, meta, compile_id, mode, phase, start, end, event = fields
-        return cls(kind, meta, None, compile_id, mode, phase, strings, log, (start, end),
-                   None if event is None else ChromiumEvent(*event))
-
     def __repr__(self) -> str:
         return f"Record({self.kind!r}, compile_id={self.compile_id!r}, mode={self.mode!r}, phase={self.phase!r})"
 
@@ -127,12 +113,16 @@ class Record:
 
     @property
     def payload(self) -> str:
-        if self._payload is not None:
-            return self._payload
-        text = trace_scan.payload_text(self.logged()) if self._end > self._start else ""
-        if len(text) <= _KEPT_PAYLOAD:
+        text = self.payload_once()
+        if self._payload is None and len(text) <= _KEPT_PAYLOAD:
             self._payload = text
         return text
+
+    def payload_once(self) -> str:
+        """The payload's text, not kept by the record: for a reader that asks once (it writes it to a file)."""
+        if self._payload is not None:
+            return self._payload
+        return trace_scan.payload_text(self.logged()) if self._end > self._start else ""
 
     def logged(self) -> bytes:
         """The payload's bytes as logged (each line but a blank one starts with a tab); a record without one: none."""
@@ -155,12 +145,14 @@ class Record:
         such text reads the same undecoded."""
         return text in self._payload if self._payload is not None else text.encode() in self.logged()
 
-    def payload_json(self) -> Any:
-        """The payload parsed as JSON (None when it is not), parsed once when small: several readers ask for it."""
+    def payload_json(self, keep: bool = True) -> Any:
+        """The payload parsed as JSON (None when it is not), parsed once when small: several readers ask for it.
+        keep=False: not kept, for a reader whose process the others do not share (a log's artifacts are written while
+        its insight is read in a forked process)."""
         if self._json is not _UNPARSED:
             return self._json
         parsed = self._parsed()
-        if self._end - self._start <= _KEPT_PAYLOAD:
+        if keep and self._end - self._start <= _KEPT_PAYLOAD:
             self._json = parsed
         return parsed
 
@@ -188,6 +180,33 @@ class Record:
             if self.kind == "chromium_event":  # its JSON is not kept: a large log has large events
                 self._event = trace_scan.event_from_json(self._parsed() if self._json is _UNPARSED else self._json)
         return self._event
+
+
+# What a process that read records from a log file sends back of them (`sent`), and the records made again from it
+# (`received`): field by field, not a tuple per record (a part of a large log has half a million records: the tuples
+# took more memory and time than the records), spans in the file in arrays
+Sent = tuple[list[str], list[Any], list[Any], list[Any], list[Any], "array[int]", list[Any], list[Any], "array[float]", list[Any]]
+
+
+def sent(records: list[Record]) -> Sent:
+    offsets = [record._source.offset if isinstance(record._source, InFile) else 0 for record in records]
+    metas = [(r._meta[0] + at, r._meta[1] + at) if isinstance(r._meta, tuple) else r._meta for r, at in zip(records, offsets)]
+    spans = array("q", itertools.chain.from_iterable((r._start + at, r._end + at) for r, at in zip(records, offsets)))
+    events = [r._event if isinstance(r._event, ChromiumEvent) and r._event.ts is not None else (None, None, 0.0, None)
+              for r in records]  # an event without a time is read again when asked
+    return ([r.kind for r in records], metas, [r.compile_id for r in records], [r.mode for r in records],
+            [r.phase for r in records], spans, [e[0] for e in events], [e[1] for e in events],
+            array("d", (e[2] or 0.0 for e in events)), [e[3] for e in events])
+
+
+def received(fields: Sent, strings: dict[int, str], log: InFile) -> list[Record]:
+    """The records `sent` sent, their payloads read from `log` (at offset 0), their file names from `strings`."""
+    kinds, metas, ids, modes, phases, spans, names, phs, times, event_ids = fields
+    starts, ends = itertools.islice(spans, 0, None, 2), itertools.islice(spans, 1, None, 2)
+    return [Record(kind, meta, None, cid, mode, phase, strings, log, (start, end),
+                   None if name is None else _new_event(ChromiumEvent, (name, ph, ts, event_id)))
+            for kind, meta, cid, mode, phase, start, end, name, ph, ts, event_id
+            in zip(kinds, metas, ids, modes, phases, starts, ends, names, phs, times, event_ids)]
 
 
 class Parser:

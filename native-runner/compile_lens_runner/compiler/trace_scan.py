@@ -61,7 +61,7 @@ class ChromiumEvent(NamedTuple):
     compile_id: Any
 
 
-_new_event = tuple.__new__  # a named tuple made without its Python-level __new__: a third of an event's reading
+new_event = tuple.__new__  # a named tuple made without its Python-level __new__: a third of an event's reading
 
 
 def _value(raw: bytes) -> Any:
@@ -177,7 +177,7 @@ def event(header: re.Match[bytes], payload_end: int) -> ChromiumEvent | None:
             compile_id = _value(raw)
             if isinstance(compile_id, str):
                 compile_id = _IDS.setdefault(raw, compile_id)
-    return _new_event(ChromiumEvent, (_NAMES.get(name) or _NAMES.setdefault(name, name.decode("utf-8", errors="replace")),
+    return new_event(ChromiumEvent, (_NAMES.get(name) or _NAMES.setdefault(name, name.decode("utf-8", errors="replace")),
                                       _NAMES.get(ph) or _NAMES.setdefault(ph, ph.decode()), float(ts), compile_id))
 
 

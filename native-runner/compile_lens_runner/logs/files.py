@@ -8,7 +8,6 @@ import gzip
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..compiler import torch_trace as tt
 from ..ranks.paths import ATTACH_FILE
@@ -100,7 +99,7 @@ def read(path: str, block: int = BLOCK) -> tuple[list[tt.Record], tt.Parser]:
         lambda: _read_part(log, parts[0], parts[1], block))
     whole = tt.InFile(log, 0)  # the parts' records name their spans in the file
     for sent, part in later:
-        _join(records, parser, [tt.Record.from_file(fields, parser.strings, whole) for fields in sent], part)
+        _join(records, parser, tt.received(sent, parser.strings, whole), part)
     return records, parser
 
 
@@ -143,10 +142,10 @@ def _read_part(log: tt.LogFile, start: int, stop: int, block: int) -> tuple[list
             return records, parser
 
 
-def _part_sent(path: str, start: int, stop: int, block: int) -> tuple[list[tuple[Any, ...]], tt.Parser]:
+def _part_sent(path: str, start: int, stop: int, block: int) -> tuple[tt.Sent, tt.Parser]:
     """A part read in a forked process, as sent back: its records' fields and its parser."""
     records, parser = _read_part(tt.LogFile(path), start, stop, block)
-    return [record.in_file() for record in records], parser
+    return tt.sent(records), parser
 
 
 def _join(records: list[tt.Record], parser: tt.Parser, later: list[tt.Record], part: tt.Parser) -> None:
