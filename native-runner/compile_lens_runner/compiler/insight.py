@@ -34,7 +34,7 @@ def _section(text: str, start: str) -> str:
 
 
 def graph_break(record: Record) -> GraphBreak:
-    text = record.payload
+    text = record.payload_once()
     message = text.split("User code traceback:", 1)[0]
     lines = [line.rstrip() for line in message.split("\n")]
     where = re.search(r"Graph break in user code at (.+):(\d+)", text)
@@ -97,7 +97,7 @@ def library_frame(frames: list[SourceLocation]) -> str | None:
 
 
 def recompile(record: Record, starts: dict[str, Record], trigger: Callable[[Record], str | None]) -> Recompile:
-    reasons = record.payload_json() or [record.payload]
+    reasons = record.payload_json(keep=False) or [record.payload_once()]
     first = str(reasons[0]) if reasons else ""
     head = re.sub(r"^\d+/\d+: ", "", first.split("\n", 1)[0])
     guard, _, comment = head.partition("  #")
@@ -221,17 +221,17 @@ def kernels(records: list[Record]) -> list[KernelProvenance]:
     mappings: list[Record] = []  # parsed one at a time below: a large log's mappings parsed at once took 0.1x its size
     for r in records:
         if r.kind == "inductor_post_grad_graph" or r.artifact == "inductor_post_grad_graph":
-            post_grad.setdefault(r.compile_id, {}).update(_post_grad_ops(r.payload))
+            post_grad.setdefault(r.compile_id, {}).update(_post_grad_ops(r.payload_once()))
         elif r.kind == "dynamo_output_graph":
-            traced.setdefault(r.compile_id, []).extend(_graph_lines(r.payload))
+            traced.setdefault(r.compile_id, []).extend(_graph_lines(r.payload_once()))
         elif r.artifact == "inductor_provenance_tracking_kernel_stack_traces":
-            stacks[r.compile_id] = r.payload_json() or {}
+            stacks[r.compile_id] = r.payload_json(keep=False) or {}
         elif r.artifact == "inductor_provenance_tracking_node_mappings":
             mappings.append(r)
     out: list[KernelProvenance] = []
     traced_at = {cid: {(t["file"], t["line"]) for t in frames} for cid, frames in traced.items()}
     for record in mappings:
-        cid, mapping = record.compile_id, record.payload_json() or {}
+        cid, mapping = record.compile_id, record.payload_json(keep=False) or {}
         nodes = post_grad.get(cid, {})
         for handle, post_nodes in (mapping.get("cppCodeToPost") or {}).items():
             ops = sorted({nodes[n][0] for n in post_nodes if n in nodes})

@@ -55,7 +55,7 @@ def _environment(records: list[tt.Record]) -> Environment:
 def _corrupt_payloads(records: list[tt.Record]) -> int:
     """Compile-phase events whose JSON payload does not parse (a log cut or damaged mid-record). Artifacts marked
     JSON are not counted: torch writes some (recompile_reasons) as plain text."""
-    return sum(1 for r in records if r.kind == "chromium_event" and r.event() is None and r.payload.strip()
+    return sum(1 for r in records if r.kind == "chromium_event" and r.event() is None and r.payload_once().strip()
                and r.payload_json() is None)
 
 
