@@ -245,7 +245,7 @@ def _collect(records: list[Record]) -> _Compiles:
     guards: dict[str, Record] = {}
     for r in records:
         cid = r.compile_id
-        if cid is None:
+        if cid is None or r.kind == "chromium_event":  # most records of a log: none is saved
             continue
         if r.kind in ("dynamo_start", "inductor_output_code", "dynamo_cpp_guards_str", "dynamo_guards", "dynamo_output_graph"):
             found.order.setdefault(cid)

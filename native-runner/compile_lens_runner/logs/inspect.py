@@ -106,15 +106,23 @@ def _skeleton(paths: list[str], env: Environment) -> Report:
     return report
 
 
+def _by_mode(records: list[tt.Record]) -> list[tuple[str, list[tt.Record]]]:
+    """Each mode's records, in the order the modes ran (one pass: a large log has a million records)."""
+    by_mode: dict[str | None, list[tt.Record]] = {}
+    for r in records:
+        same = by_mode.get(r.mode)
+        if same is None:
+            same = by_mode[r.mode] = []
+        same.append(r)
+    return [(name, same) for name, same in by_mode.items() if name and not name.endswith(tt.PROFILED_COPY)]
+
+
 def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[str]) -> Report:
     records, parser = files.read(log.path)
     report = _skeleton(paths, _environment(records))
     # a Compile Lens log: its markers say which records each mode made (a copy compiled only to be profiled is the
     # tool's own work); a log made elsewhere is one mode
-    names = (list(dict.fromkeys(r.mode for r in records if r.mode and not r.mode.endswith(tt.PROFILED_COPY)))
-             if parser.marked else [None])
-    for name in names:
-        mode_records = [r for r in records if r.mode == name] if name else records
+    for name, mode_records in (_by_mode(records) if parser.marked else [(None, records)]):
         label = name or LOGS_MODE
         report["modes"].append(_mode(label, _insight(mode_records, log.path, workdir, label)))
     report["logs"] = {"files": [_file_facts(log, parser, records, log.rank, warnings)], "warnings": warnings}
