@@ -12,6 +12,7 @@ import pytest
 from compile_lens_runner.compiler import artifacts as compiler_artifacts
 from compile_lens_runner.compiler import torch_trace
 from compile_lens_runner.compiler.insight import compiler_insight
+from compile_lens_runner.logs import files
 from conftest import SCHEMA
 
 LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
@@ -140,3 +141,22 @@ def test_failed_guard_matches_dynamos_reasons(reason: str, expected: str | None)
     assert (found[1] if found else None) == expected
     if found:
         assert guards.split("\n")[found[0] - 1].endswith(expected or "")
+
+
+def test_a_compile_logged_again_has_each_module_in_its_code_in_turn(tmp_path: Path) -> None:
+    """A log of a run repeated (a job's log appended to): each compile's output code holds every module logged for it,
+    in turn under its header, read back from the file one at a time, and each kernel's line is in its own module."""
+    log = tmp_path / "twice.log"
+    log.write_bytes((LOGS / "cpu-fused-recompile.log").read_bytes() * 2)
+    records, _ = files.read(str(log))
+    records = [r for r in records if r.mode == "default"]
+    compiler = compiler_insight(records, lambda record: None, cudagraphs=False)
+    compiler_artifacts.attach(compiler, records, str(tmp_path), "default", None, 0)
+    for entry in compiler["compiles"]:
+        code = (tmp_path / entry["outputCode"]).read_text()
+        assert [line.split(" (")[0] for line in code.split("\n") if line.startswith("# ---- Compile Lens")] == [
+            "# ---- Compile Lens: Inductor output code 1 of 2", "# ---- Compile Lens: Inductor output code 2 of 2"]
+        fused = [k for k in compiler["kernels"] if k["name"] == "cpp_fused_add_mul_relu_0" and k["compileId"] == entry["compileId"]]
+        assert len(fused) == 2 and fused[0]["codeLine"] < fused[1]["codeLine"]
+        assert all(line_of(tmp_path, entry["outputCode"], k["codeLine"]).startswith("cpp_fused_add_mul_relu_0 = ") for k in fused)
+        assert (tmp_path / entry["fxGraph"]).read_text().count("class GraphModule") == 2
