@@ -22,6 +22,8 @@ IN_SITU_SHARE = 0.3  # of the progress bar, for the in-situ runs before the obse
 # a worker still alive this long after it said "done" hangs in its teardown (on an H100, torch 2.11: CUPTI's teardown
 # after a compiled fp16 TransformerEncoder, docs/BENCHMARKS.md); its report is written, so it is stopped
 EXIT_GRACE_S = float(os.environ.get("COMPILE_LENS_EXIT_GRACE_S", "15"))
+EXIT_IDLE_CPU_S = 0.5  # at most this much CPU over the grace period counts as idle
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # native-runner/
 
 
@@ -40,14 +42,34 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _tree(pid: int) -> list[int]:
+    stack, tree = [pid], []
+    while stack:
+        current = stack.pop()
+        tree.append(current)
+        stack.extend(_children(current))
+    return tree
+
+
+def _work(pids: list[int]) -> tuple[int, bool]:
+    """(CPU ticks the processes have used, whether a thread of theirs waits on the disk: state D)."""
+    ticks, disk = 0, False
+    for pid in pids:
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/stat", encoding="utf-8") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                ticks += int(fields[11]) + int(fields[12])  # utime, stime
+                disk = disk or fields[0] == "D"
+        except (OSError, IndexError, ValueError):
+            continue
+    return ticks, disk
+
+
 def kill_tree(pid: int) -> None:
     """SIGKILLs the worker and everything it started (Inductor compile workers, the user's subprocesses)."""
     for _ in range(3):
-        stack, tree = [pid], []
-        while stack:
-            current = stack.pop()
-            tree.append(current)
-            stack.extend(_children(current))
+        tree = _tree(pid)
         for member in tree:
             try:
                 os.kill(member, signal.SIGKILL)
@@ -66,6 +88,7 @@ class Relay(threading.Thread):
         self.fraction = start
         self.cap = cap
         self.finished_at: float | None = None  # when the process said "done" (monotonic)
+        self.exit_window: tuple[float, int] | None = None  # since when, and the CPU ticks then, it is watched at exit
         self.stopped_at_exit = False
 
     def run(self) -> None:
@@ -95,13 +118,24 @@ def _cancel_at_stdin_eof(cancel: Any) -> None:
 
 
 def _hung_at_exit(child: subprocess.Popen, relay: Relay) -> bool:
-    """The child said "done" EXIT_GRACE_S ago and has not exited: it is stopped, and said so."""
-    if relay.finished_at is None or time.monotonic() - relay.finished_at < EXIT_GRACE_S:
+    """The child said "done" and has since sat idle for EXIT_GRACE_S without exiting: it is stopped, and said so. One
+    still working (the script's own exit handlers saving a file: CPU time, or a thread waiting on the disk) is not."""
+    if relay.finished_at is None or not os.path.isdir("/proc"):  # where idle cannot be told, it is waited for
+        return False
+    now = time.monotonic()
+    if relay.exit_window is None:
+        relay.exit_window = (now, _work(_tree(child.pid))[0])
+    start, ticks = relay.exit_window
+    if now - start < EXIT_GRACE_S:
+        return False
+    used, disk = _work(_tree(child.pid))
+    if disk or (used - ticks) / CLOCK_TICKS > EXIT_IDLE_CPU_S:
+        relay.exit_window = (now, used)
         return False
     kill_tree(child.pid)
     relay.stopped_at_exit = True
-    print(f"compile-lens: the runner's worker finished its report but had not exited {EXIT_GRACE_S:g} s later (it hung "
-          "in its teardown); it was stopped, and nothing it measured is lost", file=sys.stderr, flush=True)
+    print(f"compile-lens: the runner's worker finished its report but had not exited {EXIT_GRACE_S:g} s later, idle "
+          "(it hung in its teardown); it was stopped, and nothing it measured is lost", file=sys.stderr, flush=True)
     return True
 
 

@@ -10,6 +10,7 @@ replayed, the rank profiles a window of the script's own calls instead, and writ
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import runpy
@@ -193,6 +194,17 @@ def script_environment(argv: list[str], folder: str, chdir: bool) -> Iterator[No
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
         os.chdir(cwd)
+        # the script's exit handlers run at the worker's exit: they see its argv, path and folder, as in a plain run
+        # (atexit runs the last registered first, so this runs before any of the script's)
+        atexit.register(_enter_again, argv, folder, chdir)
+
+
+def _enter_again(argv: list[str], folder: str, chdir: bool) -> None:
+    sys.argv = argv
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    if chdir:
+        os.chdir(folder)
 
 
 class Observer(Protocol):
