@@ -6,6 +6,7 @@ supervisor enforces the timeout and cancellation and finishes the report if this
 """
 from __future__ import annotations
 
+import atexit
 import json
 import signal
 
@@ -23,6 +24,9 @@ from .target.mode import TargetRun
 def main(spec_path: str) -> int:
     channel.claim_stdout()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor decides what a Ctrl-C means
+    # registered first, so it runs last: after the script's own exit handlers, where only the interpreter's and
+    # its libraries' teardown is left (the supervisor stops a worker that hangs there, process/supervisor.py)
+    atexit.register(channel.send, {"type": "exiting"})
     with open(spec_path, encoding="utf-8") as f:
         spec = json.load(f)
     if "inSitu" in spec:  # one in-situ run of a script: nothing but the script and its regions' timings

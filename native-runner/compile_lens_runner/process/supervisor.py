@@ -19,11 +19,9 @@ from . import in_situ
 from .finish import EXIT_OK, SPEC_FILE, fallback_report, finish
 
 IN_SITU_SHARE = 0.3  # of the progress bar, for the in-situ runs before the observed run
-# a worker still alive this long after it said "done" hangs in its teardown (on an H100, torch 2.11: CUPTI's teardown
+# a worker still alive this long after its last exit handler ran hangs in its teardown (on an H100, torch 2.11: CUPTI's teardown
 # after a compiled fp16 TransformerEncoder, docs/BENCHMARKS.md); its report is written, so it is stopped
 EXIT_GRACE_S = float(os.environ.get("COMPILE_LENS_EXIT_GRACE_S", "15"))
-EXIT_IDLE_CPU_S = 0.5  # at most this much CPU over the grace period counts as idle
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # native-runner/
 
 
@@ -51,21 +49,6 @@ def _tree(pid: int) -> list[int]:
     return tree
 
 
-def _work(pids: list[int]) -> tuple[int, bool]:
-    """(CPU ticks the processes have used, whether a thread of theirs waits on the disk: state D)."""
-    ticks, disk = 0, False
-    for pid in pids:
-        try:
-            for task in os.listdir(f"/proc/{pid}/task"):
-                with open(f"/proc/{pid}/task/{task}/stat", encoding="utf-8") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-                ticks += int(fields[11]) + int(fields[12])  # utime, stime
-                disk = disk or fields[0] == "D"
-        except (OSError, IndexError, ValueError):
-            continue
-    return ticks, disk
-
-
 def kill_tree(pid: int) -> None:
     """SIGKILLs the worker and everything it started (Inductor compile workers, the user's subprocesses)."""
     for _ in range(3):
@@ -87,8 +70,7 @@ class Relay(threading.Thread):
         self.stream = stream
         self.fraction = start
         self.cap = cap
-        self.finished_at: float | None = None  # when the process said "done" (monotonic)
-        self.exit_window: tuple[float, int] | None = None  # since when, and the CPU ticks then, it is watched at exit
+        self.exiting_at: float | None = None  # when the worker's last exit handler ran (monotonic)
         self.stopped_at_exit = False
 
     def run(self) -> None:
@@ -97,9 +79,9 @@ class Relay(threading.Thread):
                 record = json.loads(raw)
             except ValueError:
                 continue
+            if isinstance(record, dict) and record.get("type") == "exiting":
+                self.exiting_at = time.monotonic()
             if isinstance(record, dict) and record.get("type") == "progress":
-                if record.get("phase") == "done":
-                    self.finished_at = time.monotonic()
                 self.fraction = max(self.fraction, float(record.get("fraction") or 0.0))
                 channel.progress(str(record.get("phase")), min(self.fraction, self.cap), str(record.get("message")))
 
@@ -118,24 +100,15 @@ def _cancel_at_stdin_eof(cancel: Any) -> None:
 
 
 def _hung_at_exit(child: subprocess.Popen, relay: Relay) -> bool:
-    """The child said "done" and has since sat idle for EXIT_GRACE_S without exiting: it is stopped, and said so. One
-    still working (the script's own exit handlers saving a file: CPU time, or a thread waiting on the disk) is not."""
-    if relay.finished_at is None or not os.path.isdir("/proc"):  # where idle cannot be told, it is waited for
-        return False
-    now = time.monotonic()
-    if relay.exit_window is None:
-        relay.exit_window = (now, _work(_tree(child.pid))[0])
-    start, ticks = relay.exit_window
-    if now - start < EXIT_GRACE_S:
-        return False
-    used, disk = _work(_tree(child.pid))
-    if disk or (used - ticks) / CLOCK_TICKS > EXIT_IDLE_CPU_S:
-        relay.exit_window = (now, used)
+    """The child ran its last exit handler (after the script's own) EXIT_GRACE_S ago and has not exited: it hangs in
+    the interpreter's or a library's teardown. It is stopped, and said so."""
+    if relay.exiting_at is None or time.monotonic() - relay.exiting_at < EXIT_GRACE_S:
         return False
     kill_tree(child.pid)
     relay.stopped_at_exit = True
-    print(f"compile-lens: the runner's worker finished its report but had not exited {EXIT_GRACE_S:g} s later, idle "
-          "(it hung in its teardown); it was stopped, and nothing it measured is lost", file=sys.stderr, flush=True)
+    print(f"compile-lens: the runner's worker had finished its report and its exit handlers but had not exited "
+          f"{EXIT_GRACE_S:g} s later (it hung in its teardown); it was stopped, and nothing it measured is lost",
+          file=sys.stderr, flush=True)
     return True
 
 
@@ -144,7 +117,7 @@ def _wait(child: subprocess.Popen, deadline: float | None, stop: threading.Event
           relay: Relay | None = None) -> bool:
     """Waits for the child, or until own_deadline (then it returns with the child still running); True when the
     job was stopped (cancel, --timeout, a torchrun rank long after the others: straggler) first. A child that hangs
-    after saying "done" is stopped, and that is not a stop of the job."""
+    in its teardown after its exit handlers is stopped, and that is not a stop of the job."""
     while child.poll() is None:
         if relay is not None and _hung_at_exit(child, relay):
             break
