@@ -19,8 +19,8 @@ from . import in_situ
 from .finish import EXIT_OK, SPEC_FILE, fallback_report, finish
 
 IN_SITU_SHARE = 0.3  # of the progress bar, for the in-situ runs before the observed run
-# a worker still alive this long after its last exit handler ran hangs in its teardown (on an H100, torch 2.11: CUPTI's teardown
-# after a compiled fp16 TransformerEncoder, docs/BENCHMARKS.md); its report is written, so it is stopped
+# a worker still alive this long after its last exit handler ran hangs in its teardown (on an H100, torch 2.11:
+# CUPTI's, after a compiled fp16 TransformerEncoder, docs/BENCHMARKS.md); its report is written, so it is stopped
 EXIT_GRACE_S = float(os.environ.get("COMPILE_LENS_EXIT_GRACE_S", "15"))
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # native-runner/
 
@@ -40,19 +40,14 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _tree(pid: int) -> list[int]:
-    stack, tree = [pid], []
-    while stack:
-        current = stack.pop()
-        tree.append(current)
-        stack.extend(_children(current))
-    return tree
-
-
 def kill_tree(pid: int) -> None:
     """SIGKILLs the worker and everything it started (Inductor compile workers, the user's subprocesses)."""
     for _ in range(3):
-        tree = _tree(pid)
+        stack, tree = [pid], []
+        while stack:
+            current = stack.pop()
+            tree.append(current)
+            stack.extend(_children(current))
         for member in tree:
             try:
                 os.kill(member, signal.SIGKILL)
@@ -213,7 +208,7 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
         relay = Relay(worker.stdout, fraction[0])
         relay.start()
         if _wait(worker, deadline, stop, why, stragglers=rank_launch.Stragglers(workdir, nproc) if nproc > 1 else None,
-                 relay=relay if nproc == 1 else None):  # torchrun: one rank's "done" is not the job's
+                 relay=relay if nproc == 1 else None):  # torchrun: one rank's exit is not the job's
             if nproc > 1:  # each rank says where it is (a timeout, a straggler), then writes what it has
                 if why[0] in ("timeout", "straggler"):
                     rank_launch.request_stacks(workdir, nproc)
@@ -225,7 +220,6 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
         relay.join(timeout=2)
         if relay.stopped_at_exit:
             code = EXIT_OK  # its report is whole: finish reads its status
-
     stopped = why[0] if why else None
     hang = None
     if nproc > 1:
