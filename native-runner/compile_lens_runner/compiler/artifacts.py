@@ -209,10 +209,11 @@ class _Writer:
     def __init__(self, workdir: str, label: str) -> None:
         self.workdir = workdir
         self.base = os.path.join(ARTIFACT_DIR, safe_name(label))
+        self.triton = False  # some generated code written is Triton's: the log was written on a GPU
 
-    def write(self, compile_id: str, filename: str, parts: Iterable[str]) -> str:
+    def write(self, compile_id: str, filename: str, parts: Iterable[str], generated: bool = False) -> str:
         """Writes the text made of `parts` one after the other (a compile logged again and again has hundreds of
-        megabytes of code: one part is held at a time), ending with a line break."""
+        megabytes of code: one part is held at a time), ending with a line break; `generated`: Inductor's code."""
         relative = os.path.join(self.base, safe_name(compile_id), filename)
         path = os.path.join(self.workdir, relative)
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -222,6 +223,7 @@ class _Writer:
                 if part:
                     f.write(part)
                     last = part
+                    self.triton = self.triton or (generated and "triton" in part)
             if not last.endswith("\n"):
                 f.write("\n")
         return relative.replace(os.sep, "/")
@@ -293,7 +295,7 @@ def _write_compiles(found: _Compiles, writer: _Writer) -> list[CompileArtifacts]
         if cid in found.modules:
             modules = found.modules[cid]
             heads = [(f"{_module_header(i, len(modules), src)}\n", code) for i, (code, src) in enumerate(modules, 1)]
-            entry["outputCode"] = writer.write(cid, "output_code.py", _joined(heads, "\n"))
+            entry["outputCode"] = writer.write(cid, "output_code.py", _joined(heads, "\n"), generated=True)
         if cid in found.guards:
             entry["guardCount"] = len(guard_lines(found.guards[cid]))
         if cid in found.graphs:
@@ -317,12 +319,14 @@ class Saved:
     compiles: list[CompileArtifacts]
     phases: list[CompilePhase]
     code_lines: dict[tuple[str | None, str, int], int]
+    triton: bool  # some of its generated code is Triton's: the log was written on a GPU
 
 
 def save(records: list[Record], workdir: str, label: str) -> Saved:
     """Writes the mode's artifacts under <workdir>/compiler/<label>/<compile id>/."""
-    found = _collect(records)
-    return Saved(_write_compiles(found, _Writer(workdir, label)), phases(records), found.code_lines)
+    found, writer = _collect(records), _Writer(workdir, label)
+    compiles = _write_compiles(found, writer)
+    return Saved(compiles, phases(records), found.code_lines, writer.triton)
 
 
 def attach(compiler: CompilerInsight, records: list[Record], workdir: str, label: str, trace: str | None, steps: int,

@@ -25,7 +25,7 @@ _SCALAR = rb'(?:' + _NUMBER + rb'|' + _STR + rb'|null|true|false)'
 _ARG = rb'\t(?:"compile_id": (' + _VALUE + rb')|(?!"compile_id")' + _STR + rb': ' + _SCALAR + rb')'
 _EVENT = (rb'\n\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (' + _NUMBER + rb'),\n\t"args": (?:\{\}|null|\{\n(?:' + _ARG
           + rb'(?:,\n|(?=\n\t\})))+\n\t\}),\n\t"ph": "(\w+)",\n\t"cat": ' + _STR
-          + rb',\n\t"tid": -?\d+,\n\t"pid": -?\d+\n\t\}$()')
+          + rb',\n\t"tid": -?\d+,\n\t"pid": -?\d+(?:,\n\t"s": "\w+")?\n\t\}$()')  # "s": an instant event's scope
 # A record: its line, then its payload's tab-indented lines. Most envelopes have one of three shapes, read here whole:
 # - a kind with no metadata ({"chromium_event": {}, "frame_id": 0, ...}) or an artifact's name and encoding, then
 #   context keys as torch writes them (rank, frame_id, frame_compile_id in that order, others after, none twice);

@@ -7,7 +7,7 @@ import gc
 import os
 import re
 import shutil
-from typing import Any
+from typing import Any, Callable, Sequence, TypeVar
 
 from ..compiler import artifacts
 from ..compiler import torch_trace as tt
@@ -27,6 +27,7 @@ LOGS_MODE = "logs"
 _UNKNOWN = "not in the compiler log"
 PARALLEL_BYTES = 64 << 20  # rank logs totalling less are read in this process (starting workers costs more)
 PARALLEL_RECORDS = 20000  # a log of fewer records has its insight read and its artifacts written one after the other
+_Here = TypeVar("_Here")
 _NO_VERDICT = "Read from compiler logs: nothing was run or timed here, so there is no verdict on compiling."
 
 
@@ -43,10 +44,14 @@ def _cudagraphs(records: list[tt.Record]) -> bool:
     return False
 
 
-def _environment(records: list[tt.Record]) -> Environment:
-    """What the log says of the machine that wrote it."""
-    metrics = next((r.meta for r in records if r.kind == "compilation_metrics" and r.meta.get("python_version")), {})
-    cuda = any(r.kind == "inductor_output_code" and r.payload_has("triton") for r in records)
+def _environment(records: list[tt.Record], saved: Sequence[artifacts.Saved | None] = ()) -> Environment:
+    """What the log says of the machine that wrote it; `saved`: its modes' artifacts, when written (they saw whether
+    its generated code is Triton's)."""
+    # the first compile's metrics: one process writes them all with the same keys (a log without python_version has
+    # none in any, and reading every compile's metrics to find that out took a quarter of a second at 1 GB)
+    metrics = next((r.meta for r in records if r.kind == "compilation_metrics"), {})
+    cuda = (any(s.triton for s in saved if s) if any(saved)
+            else any(r.kind == "inductor_output_code" and r.payload_has("triton") for r in records))
     python = str(metrics.get("python_version") or "").split(" ", 1)[0] or _UNKNOWN
     return {"python": python, "torch": None, "triton": metrics.get("triton_version") or None,
             "device": "cuda" if cuda else "cpu", "deviceName": _UNKNOWN, "platform": _UNKNOWN}
@@ -59,23 +64,28 @@ def _corrupt_payloads(records: list[tt.Record]) -> int:
                and r.payload_json() is None)
 
 
-def _insight(records: list[tt.Record], log: str, workdir: str, label: str | None) -> CompilerInsight:
-    """One mode's (or rank's) compiler insight; label: write its generated code, guards and FX graphs under
-    compiler/<label>/ (else only its compile phases are read). A large log's insight is read in a second process
-    while this one writes the artifacts."""
-    def insight_of() -> CompilerInsight:
-        return compiler_insight(records, lambda record: None, cudagraphs=_cudagraphs(records))
+def _insights(modes: Sequence[tuple[str | None, list[tt.Record]]], log: str, workdir: str,
+              alongside: Callable[[list[artifacts.Saved | None]], _Here]) -> tuple[list[CompilerInsight], _Here]:
+    """Each mode's (or a rank's) compiler insight, and alongside(); a mode's label: write its generated code, guards
+    and FX graphs under compiler/<label>/ (None: only its compile phases are read). A large log's insights are read in
+    a second process while this one writes every mode's artifacts and runs alongside(them) (one process for all modes,
+    not one per mode: the two sides' work is then about even)."""
+    def insights_of() -> list[CompilerInsight]:
+        return [compiler_insight(records, lambda record: None, cudagraphs=_cudagraphs(records)) for _, records in modes]
 
-    if label is None:
-        insight = insight_of()
+    def saved_here() -> tuple[list[artifacts.Saved | None], _Here]:
+        saved = [artifacts.save(records, workdir, label) if label else None for label, records in modes]
+        return saved, alongside(saved)
+
+    worth_it = any(label for label, _ in modes) and sum(len(records) for _, records in modes) >= PARALLEL_RECORDS
+    insights, (saved, done) = forked.side_by_side(insights_of, saved_here, worth_it)
+    for insight, (label, records), mode_saved in zip(insights, modes, saved):
         insight["torchTraceLog"] = os.path.relpath(log, workdir)
-        insight["phases"] = artifacts.phases(records)
-    else:
-        insight, saved = forked.side_by_side(insight_of, lambda: artifacts.save(records, workdir, label),
-                                             len(records) >= PARALLEL_RECORDS)
-        insight["torchTraceLog"] = os.path.relpath(log, workdir)
-        artifacts.attach(insight, records, workdir, label, trace=None, steps=0, saved=saved)
-    return insight
+        if label:
+            artifacts.attach(insight, records, workdir, label, trace=None, steps=0, saved=mode_saved)
+        else:
+            insight["phases"] = artifacts.phases(records)
+    return insights, done
 
 
 def _mode(name: str, insight: CompilerInsight) -> ModeResult:
@@ -119,13 +129,15 @@ def _by_mode(records: list[tt.Record]) -> list[tuple[str, list[tt.Record]]]:
 
 def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[str]) -> Report:
     records, parser = files.read(log.path)
-    report = _skeleton(paths, _environment(records))
     # a Compile Lens log: its markers say which records each mode made (a copy compiled only to be profiled is the
     # tool's own work); a log made elsewhere is one mode
-    for name, mode_records in (_by_mode(records) if parser.marked else [(None, records)]):
-        label = name or LOGS_MODE
-        report["modes"].append(_mode(label, _insight(mode_records, log.path, workdir, label)))
-    report["logs"] = {"files": [_file_facts(log, parser, records, log.rank, warnings)], "warnings": warnings}
+    modes = [(name or LOGS_MODE, mode_records) for name, mode_records in
+             (_by_mode(records) if parser.marked else [(None, records)])]
+    insights, (env, facts) = _insights(modes, log.path, workdir, lambda saved: (
+        _environment(records, saved), _file_facts(log, parser, records, log.rank, warnings)))
+    report = _skeleton(paths, env)
+    report["modes"] = [_mode(label, insight) for (label, _), insight in zip(modes, insights)]
+    report["logs"] = {"files": [facts], "warnings": warnings}
     return report
 
 
@@ -143,8 +155,9 @@ def _read_rank(rank: int, log: files.LogFile, workdir: str, headline: bool) -> t
     records, parser = files.read(log.path)
     warnings: list[str] = []
     # the lowest rank is the headline: its generated code, guards and graphs are written; the others' are compared
-    insight = _insight(records, log.path, workdir, LOGS_MODE if headline else None)
-    return insight, _file_facts(log, parser, records, rank, warnings), _environment(records), warnings
+    (insight,), (facts, env) = _insights([(LOGS_MODE if headline else None, records)], log.path, workdir, lambda saved: (
+        _file_facts(log, parser, records, rank, warnings), _environment(records, saved)))
+    return insight, facts, env, warnings
 
 
 def _read_ranks(by_rank: dict[int, files.LogFile], workdir: str) -> list[tuple[CompilerInsight, LogFile,

@@ -14,6 +14,7 @@ from ..shapes.report import Environment, Report, Target
 from . import headline
 
 SCHEMA_VERSION = "1.20"
+INDENTED_MAX = 1 << 20  # characters: a smaller report is written indented, to be read by eye
 
 
 def environment(device: str, torch_version: str | None) -> Environment:
@@ -72,8 +73,14 @@ def write(path: str, report: Report) -> None:
     report["createdAt"] = now()
     headline.attach(report)
     tmp = f"{path}.tmp-{os.getpid()}"
+    finite = _finite(report)
+    # json.dumps without indent is Python's C encoder; with indent, or json.dump to a file, its pure-Python one (0.47
+    # against 0.09 s for the 22 MB report of a 1 GB log): a report past INDENTED_MAX is written on one line
+    text = json.dumps(finite, default=_json_default, allow_nan=False)
+    if len(text) <= INDENTED_MAX:
+        text = json.dumps(finite, indent=1, default=_json_default, allow_nan=False)
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(_finite(report), f, indent=1, default=_json_default, allow_nan=False)
+        f.write(text)
     os.replace(tmp, path)
 
 
