@@ -11,7 +11,7 @@ import pytest
 
 from compile_lens_runner.compiler import artifacts as compiler_artifacts
 from compile_lens_runner.compiler import torch_trace
-from compile_lens_runner.compiler.insight import compiler_insight
+from compile_lens_runner.compiler.insight import MAX_KERNELS, compiler_insight
 from compile_lens_runner.logs import files
 from conftest import SCHEMA
 
@@ -54,6 +54,22 @@ def test_cpu_log_links_cpp_kernels_to_their_code_and_lines(tmp_path: Path) -> No
     # the profile ran the timed inputs (batch 16): compile 0/1 ran, its kernel has a time; 0/0's did not run
     assert kernel(compiler, "cpp_fused_add_mul_relu_0", "0/1")["usPerStep"] > 0
     assert kernel(compiler, "cpp_fused_add_mul_relu_0", "0/0")["usPerStep"] is None
+
+
+def test_a_compile_logged_again_lists_its_kernels_from_its_last_graphs_up_to_the_cap(tmp_path: Path) -> None:
+    # the same compile ids logged 61 times (a log of several runs, Dynamo reset between them); in the later runs the
+    # fused kernel's relu node is a sigmoid
+    text = (LOGS / "cpu-fused-recompile.log").read_text()
+    again = text.replace("torch.ops.aten.relu.default(add)", "torch.ops.aten.sigmoid.default(add)")
+    records = [r for r in torch_trace.parse(text + again * 60) if r.mode == "default"]
+    compiler = compiler_insight(records, lambda record: None, cudagraphs=False)
+    compiler_artifacts.attach(compiler, records, str(tmp_path), "default", None, 3)
+    assert len(compiler["kernels"]) == MAX_KERNELS  # 244 in the log
+    fused = [k for k in compiler["kernels"] if k["name"] == "cpp_fused_add_mul_relu_0"]
+    assert {tuple(k["atenOps"]) for k in fused} == {("aten.add", "aten.mul", "aten.sigmoid")}  # each node's last op
+    code = {c["compileId"]: c["outputCode"] for c in compiler["compiles"]}
+    last = fused[-1]
+    assert line_of(tmp_path, code[last["compileId"]], last["codeLine"]).startswith("cpp_fused_add_mul_relu_0 = ")
 
 
 def test_recompile_names_the_failed_guard_in_the_earlier_compile(tmp_path: Path) -> None:

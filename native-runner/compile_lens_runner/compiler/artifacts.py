@@ -14,6 +14,7 @@ from typing import Iterable, Iterator
 
 from ..measure.profiling import kernel_us_per_step
 from ..shapes.compiler import CompileArtifacts, CompilePhase, CompilerInsight, KernelProvenance
+from .insight import MAX_KERNELS
 from .torch_trace import ChromiumEvent, Record
 
 ARTIFACT_DIR = "compiler"
@@ -244,6 +245,7 @@ class _Compiles:
 def _collect(records: list[Record]) -> _Compiles:
     found = _Compiles()
     kernel_at: Counter[tuple[str | None, str]] = Counter()
+    listed = 0  # kernels named by the mappings so far: only the first MAX_KERNELS are listed (insight.kernels)
     guards: dict[str, Record] = {}
     for r in records:
         cid = r.compile_id
@@ -256,11 +258,15 @@ def _collect(records: list[Record]) -> _Compiles:
             # the saved file has the modules one after another, a header line each
             found.before[cid] = found.before.get(cid, 0) + (modules[-1][0].payload_lines() + 2 if modules else 1)
             found.modules.setdefault(cid, []).append((r, r.meta.get("filename")))
-        elif r.artifact == "inductor_provenance_tracking_node_mappings" and modules:
+        elif r.artifact == "inductor_provenance_tracking_node_mappings" and listed < MAX_KERNELS:
+            handles = (r.payload_json(keep=False) or {}).get("cppCodeToPost") or {}
+            listed += len(handles)
+            if not modules:
+                continue
             # the mapping follows the output code of the graph it describes: lines are in that (latest) module
             offset = found.before[cid]
             lines = kernel_lines(modules[-1][0].payload)
-            for handle in ((r.payload_json(keep=False) or {}).get("cppCodeToPost") or {}):
+            for handle in handles:
                 name = handle.rsplit(":", 1)[0]
                 nth = kernel_at[(cid, name)]
                 kernel_at[(cid, name)] += 1

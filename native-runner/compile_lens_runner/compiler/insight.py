@@ -213,33 +213,68 @@ def _fresh(frame: SourceLocation, traced: list[SourceLocation], at: set[tuple[st
     return next((t for t in traced if frame.get("code") and t.get("code") == frame.get("code")), None)
 
 
+class _CompileSources:
+    """What a compile's kernels are traced back through, from its records: its post-grad graph's nodes, the lines
+    Dynamo traced and Inductor's stack traces (JSON, as logged)."""
+
+    def __init__(self, records: list[Record]) -> None:
+        self.post_grad: dict[str, tuple[str, SourceLocation | None]] = {}
+        self.traced: list[SourceLocation] = []
+        stacks = [r for r in records if r.artifact == _STACKS]
+        self.stacks: dict[str, Any] = (stacks[-1].payload_json(keep=False) or {}) if stacks else {}
+        # a graph logged again (the same ids compiled again after a reset: a log of several runs) is read once: its
+        # lines are already in `traced`, and its nodes, read from the last graph back, already in `post_grad`
+        graphs: set[bytes | str] = set()
+        for r in records:
+            if r.kind == "dynamo_output_graph" and _first(r, graphs):
+                self.traced.extend(_graph_lines(r.payload_once()))
+        post_grad: set[bytes | str] = set()
+        for r in reversed(records):  # a node named again keeps its last graph's op, as updating in log order would
+            if r.kind != "dynamo_output_graph" and r.artifact != _STACKS and _first(r, post_grad):
+                for node, op in _post_grad_ops(r.payload_once()).items():
+                    self.post_grad.setdefault(node, op)
+        self.traced_at = {(t["file"], t["line"]) for t in self.traced}
+
+
+def _first(record: Record, seen: set[bytes | str]) -> bool:
+    """Whether no record in `seen` has this one's payload (it is added)."""
+    logged = record.same_payload()
+    if logged in seen:
+        return False
+    seen.add(logged)
+    return True
+
+
+_STACKS, _MAPPINGS = "inductor_provenance_tracking_kernel_stack_traces", "inductor_provenance_tracking_node_mappings"
+
+
 def kernels(records: list[Record]) -> list[KernelProvenance]:
-    """Per generated kernel: the ATen ops it fused and the user source lines they came from (INDUCTOR_PROVENANCE)."""
-    post_grad: dict[str | None, dict[str, tuple[str, SourceLocation | None]]] = {}
-    traced: dict[str | None, list[SourceLocation]] = {}
-    stacks: dict[str | None, dict[str, Any]] = {}  # Inductor's JSON payloads, as logged
+    """Per generated kernel, the first MAX_KERNELS: the ATen ops it fused and the user source lines they came from
+    (INDUCTOR_PROVENANCE). A compile's graphs are parsed only when one of its kernels is listed (a long run's log has
+    thousands of compiles)."""
+    by_compile: dict[str | None, list[Record]] = {}
     mappings: list[Record] = []  # parsed one at a time below: a large log's mappings parsed at once took 0.1x its size
     for r in records:
-        if r.kind == "inductor_post_grad_graph" or r.artifact == "inductor_post_grad_graph":
-            post_grad.setdefault(r.compile_id, {}).update(_post_grad_ops(r.payload_once()))
-        elif r.kind == "dynamo_output_graph":
-            traced.setdefault(r.compile_id, []).extend(_graph_lines(r.payload_once()))
-        elif r.artifact == "inductor_provenance_tracking_kernel_stack_traces":
-            stacks[r.compile_id] = r.payload_json(keep=False) or {}
-        elif r.artifact == "inductor_provenance_tracking_node_mappings":
+        if (r.kind in ("inductor_post_grad_graph", "dynamo_output_graph")
+                or r.artifact in ("inductor_post_grad_graph", _STACKS)):
+            by_compile.setdefault(r.compile_id, []).append(r)
+        elif r.artifact == _MAPPINGS:
             mappings.append(r)
     out: list[KernelProvenance] = []
-    traced_at = {cid: {(t["file"], t["line"]) for t in frames} for cid, frames in traced.items()}
+    sources: dict[str | None, _CompileSources] = {}
     for record in mappings:
+        if len(out) >= MAX_KERNELS:
+            break
         cid, mapping = record.compile_id, record.payload_json(keep=False) or {}
-        nodes = post_grad.get(cid, {})
+        found = sources.get(cid) or sources.setdefault(cid, _CompileSources(by_compile.get(cid, [])))
+        nodes = found.post_grad
         for handle, post_nodes in (mapping.get("cppCodeToPost") or {}).items():
             ops = sorted({nodes[n][0] for n in post_nodes if n in nodes})
             frames = [l for n in post_nodes if n in nodes and (l := nodes[n][1])]
-            frames += [f for text in stacks.get(cid, {}).get(handle, []) for f in parse_frames(text) if is_user_file(f["file"])]
+            frames += [f for text in found.stacks.get(handle, []) for f in parse_frames(text) if is_user_file(f["file"])]
             lines: dict[tuple[str, int], SourceLocation] = {}
             for frame in frames:
-                fresh = _fresh(frame, traced.get(cid, []), traced_at.get(cid, set()))
+                fresh = _fresh(frame, found.traced, found.traced_at)
                 if fresh:
                     lines.setdefault((fresh["file"], fresh["line"]), fresh)
             out.append({"name": handle.rsplit(":", 1)[0], "compileId": cid, "atenOps": ops,
