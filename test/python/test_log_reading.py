@@ -4,8 +4,11 @@ what their JSON says; truncated records, malformed lines, blank payload lines an
 JSON would read them, and what is not a record is counted, with the first such line's number."""
 from __future__ import annotations
 
+import functools
 import gzip
 import json
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +153,30 @@ def test_a_log_read_by_two_processes_gives_the_same_report(paths: list[Path], tm
     monkeypatch.setattr(forked, "cores", lambda: 2)
     monkeypatch.setattr(forked, "others_running", lambda: 0.0)  # a busy host reads in one process
     assert _report(paths, tmp_path / "forked") == alone
+
+
+def test_shared_tasks_run_once_each_in_either_process_and_come_back_in_order(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked, "cores", lambda: 2)
+    monkeypatch.setattr(forked, "others_running", lambda: 0.0)
+    ran = tmp_path / "ran"
+
+    def task(index: int) -> tuple[int, int]:
+        with open(ran, "a") as f:  # appended to by either process
+            f.write(f"{index}\n")
+        return index, os.getpid()
+
+    def before() -> str:  # this process takes the tasks left only once the worker has taken one
+        waited = time.monotonic() + 60
+        while not ran.exists() and time.monotonic() < waited:
+            time.sleep(0.01)
+        return "before"
+
+    results, last = forked.shared([functools.partial(task, i) for i in range(8)], before, lambda first: f"{first}, after",
+                                  True)
+    assert [index for index, _ in results] == list(range(8)) and last == "before, after"
+    assert sorted(int(line) for line in ran.read_text().split()) == list(range(8))  # each ran once
+    assert any(pid != os.getpid() for _, pid in results)
 
 
 def test_a_value_damaged_inside_is_a_record_without_metadata(tmp_path: Path) -> None:

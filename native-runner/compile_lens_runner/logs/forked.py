@@ -5,12 +5,13 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 from ..measure import host
 
 _Result = TypeVar("_Result")
 _Here = TypeVar("_Here")
+_Before = TypeVar("_Before")
 _WORK: list[Callable[[], Any]] = []  # what the forked workers run, by index
 
 
@@ -61,12 +62,32 @@ def alongside(forked: list[Callable[[], _Result]], here: Callable[[], _Here]) ->
         _WORK.clear()
 
 
-def side_by_side(first: Callable[[], _Result], second: Callable[[], _Here], worth_it: bool) -> tuple[_Result, _Here]:
-    """first() and second(), at once when it is worth a process: first() in a forked one, second() in this one."""
-    if not worth_it:
-        return first(), second()
-    (result,), other = alongside([first], second)
-    return result, other
+def shared(tasks: Sequence[Callable[[], _Result]], before: Callable[[], _Before], after: Callable[[_Before], _Here],
+           worth_it: bool) -> tuple[list[_Result], _Here]:
+    """Every task's result (in order) and after(before()). A forked worker takes the tasks in order, one at a time,
+    while this process runs before(), then takes the ones left, then runs after(): a shared count says which is next,
+    so the two finish about together whatever each task costs. All here, one after the other, when not worth_it."""
+    if not worth_it or not sharing():
+        first = before()
+        return [task() for task in tasks], after(first)
+    taken = multiprocessing.get_context("fork").Value("i", 0)
+
+    def take() -> dict[int, _Result]:
+        done: dict[int, _Result] = {}
+        while True:
+            with taken.get_lock():
+                index = taken.value
+                taken.value += 1
+            if index >= len(tasks):
+                return done
+            done[index] = tasks[index]()
+
+    def here() -> tuple[dict[int, _Result], _Here]:
+        first = before()
+        return take(), after(first)
+
+    (theirs,), (ours, last) = alongside([take], here)
+    return [ours[i] if i in ours else theirs[i] for i in range(len(tasks))], last
 
 
 def each(work: Callable[..., _Result], jobs: list[tuple[Any, ...]]) -> list[_Result]:
