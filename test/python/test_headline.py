@@ -109,7 +109,7 @@ def test_in_situ_the_step_speedup_leads_and_the_verdict_decides_what_follows() -
     assert headline.region_headline(call_only) == "stay eager: 1.22×/call in situ · compile 3.1 s"
     two_calls = {**stay, "inSitu": {"pairs": 1, "step": None, "call": None, "reason": "every one of the script's 2 call(s) compiled",
                                     "regionSeconds": {"compiled": 3.9, "eager": 0.0016}, "stepsMade": 2}}
-    assert headline.region_headline(two_calls) == "stay eager: 3.9 s compiled vs 1.60 ms eager in situ"
+    assert headline.region_headline(two_calls) == "stay eager: 3.9 s compiled (compiles included) vs 1.60 ms eager in situ"
     nothing = {**stay, "inSitu": {"method": "interleaved", "pairs": 0, "step": None, "call": None, "regionSeconds": None,
                                   "reason": "no call of it ran compiled code (a graph break): every call ran eagerly"}}
     assert headline.region_headline(nothing) == "in situ: no compiled code ran"
