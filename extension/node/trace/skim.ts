@@ -244,11 +244,14 @@ export class TraceSkim extends JsonCursor {
   }
 
   private view: Buffer = Buffer.alloc(0);
+  /** the array `view` is over (checked by identity: a typed array's buffer is a slow getter) */
+  private viewOf: Uint8Array = new Uint8Array(0);
   /** Where `needle` is next in the bytes from `from`, or -1: the engine's search over a Buffer view of them. */
   private find(needle: Uint8Array, from: number): number {
     const buf = this.buf;
-    if (this.view.buffer !== buf.buffer || this.view.byteOffset !== buf.byteOffset || this.view.length !== buf.length) {
+    if (buf !== this.viewOf) {
       this.view = Buffer.from(buf.buffer, buf.byteOffset, buf.length);
+      this.viewOf = buf;
     }
     return this.view.indexOf(needle, from);
   }

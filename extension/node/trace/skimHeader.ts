@@ -59,6 +59,8 @@ export class HeaderTemplates {
   private replaced = 0;
   private last = 0;
   private view: DataView = new DataView(new ArrayBuffer(0));
+  /** the array `view` is over (an identity check per header: a typed array's buffer is a slow getter) */
+  private viewOf: Uint8Array = new Uint8Array(0);
 
   get count(): number {
     return this.list.length;
@@ -76,8 +78,9 @@ export class HeaderTemplates {
 
   /** A DataView over buf's memory, for sameBytes() (made again only when buf is another array). */
   wordsOf(buf: Uint8Array): DataView {
-    if (this.view.buffer !== buf.buffer || this.view.byteOffset !== buf.byteOffset || this.view.byteLength !== buf.length) {
+    if (buf !== this.viewOf) {
       this.view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+      this.viewOf = buf;
     }
     return this.view;
   }
