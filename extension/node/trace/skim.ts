@@ -46,6 +46,7 @@ function appendTo(at: number, ...pairs: [Column<Float64Array | Uint32Array | Uin
     column.data.set(values, at);
   }
 }
+
 /** What the skim found: enough to pick the first view's window and the byte ranges holding its events. */
 export interface Skim {
   /** slices (complete events) in the file */
