@@ -1,5 +1,6 @@
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import type { TraceColumns } from '../extension/shared/trace/rowParts.ts';
+import { unpackSteps, type PackedSteps } from '../extension/shared/trace/stepsWire.ts';
 
 // postMessage may deliver typed arrays as plain arrays or index-keyed objects: the columns are restored.
 const as = <T>(value: unknown, make: (values: number[]) => T, type: Function): T =>
@@ -17,10 +18,12 @@ export function reviveColumns(columns: TraceColumns): TraceColumns {
   };
 }
 
+/** The model posted by the host: its columns restored, its steps unpacked (stepsWire.ts). */
 export function reviveModel(trace: TraceModel): TraceModel {
   return {
     ...trace,
     ...reviveColumns(trace),
+    steps: unpackSteps(trace.steps as TraceModel['steps'] | PackedSteps, (v) => as(v, (values) => Float64Array.from(values), Float64Array)),
     kernelArgs: {
       slice: as(trace.kernelArgs?.slice ?? [], (v) => Uint32Array.from(v), Uint32Array),
       values: as(trace.kernelArgs?.values ?? [], (v) => Float64Array.from(v), Float64Array),

@@ -1,7 +1,8 @@
 // A first pass over a trace file that reads only what a big trace's first frame needs before the file is parsed:
 // each event's time, its track, and the kernels, launches and ProfilerStep spans that say where the steps are.
 // It finds events by the engine's search for their `"ph":` key and reads the keys kineto writes before "args" (ph,
-// cat, name, pid, tid, ts, dur), skipping the args (most of the bytes); the byte scanner (byteScanner.ts) then
+// cat, name, pid, tid, ts, dur), skipping the args (most of the bytes), a header like a recent one's but for its
+// name, ts and dur read by comparing its bytes (skimHeader.ts); the byte scanner (byteScanner.ts) then
 // parses only the events around the first view, from the byte ranges this pass records (skimRead.ts). Files
 // written otherwise (a slice or flow whose "ph" is not its first key, "ts" or "dur" after "args" or not a number,
 // phases other than X, M, s, f, i, a cut file) make it give up: end() returns null and the file is read whole.
@@ -12,6 +13,7 @@ import { eventKeyOf, EventKey, matchCat } from '../../shared/trace/eventParser.t
 import { bytesEqual, Ch, JsonCursor, NEED_MORE } from '../../shared/trace/jsonCursor.ts';
 import { Column } from '../../shared/trace/memory.ts';
 import { SliceKind, type TraceModel } from '../../shared/trace/model.ts';
+import { HeaderTemplates, sameBytes, TEMPLATE_KEYS, type HeaderTemplate } from './skimHeader.ts';
 import { ProblemLog } from '../../shared/trace/problems.ts';
 import { RawNameTable } from '../../shared/trace/rawNames.ts';
 import type { RawTrack } from '../../shared/trace/rawTrace.ts';
@@ -36,6 +38,14 @@ const MAX_ABS_TS_US = 1e17;
  * numbers per block instead of per event.
  */
 const BLOCK_EVENTS = 32;
+
+/** Puts each `values` into its column from row `at` (the columns grown to hold them). */
+function appendTo(at: number, ...pairs: [Column<Float64Array | Uint32Array | Uint8Array>, Float64Array | Uint32Array | Uint8Array][]): void {
+  for (const [column, values] of pairs) {
+    column.reserve(at + values.length);
+    column.data.set(values, at);
+  }
+}
 
 /** What the skim found: enough to pick the first view's window and the byte ranges holding its events. */
 export interface Skim {
@@ -108,6 +118,9 @@ export class TraceSkim extends JsonCursor {
   private readonly blockMin = new Column(Float64Array);
   private readonly blockMax = new Column(Float64Array);
   private readonly blockMeta = new Column(Uint8Array);
+  private readonly templates = new HeaderTemplates();
+  /** where the header just read (by sameHeader(), or event()'s walk for remember()) has its values */
+  private readonly header = { nameStart: -1, nameEnd: -1, ts: NaN, tsStart: -1, tsEnd: -1, dur: NaN, durStart: -1, durEnd: -1, args: -1 };
 
   /**
    * `part`: skim only the events that start in [from, to) (a file's half, the other skimmed by another thread;
@@ -195,23 +208,18 @@ export class TraceSkim extends JsonCursor {
     const nameMap = next.names.map((text) => this.internText(text));
     for (const correlation of next.graphLaunches) this.graphLaunches.add(correlation);
     const r = next.rows;
-    for (let k = 0; k < r.count; k++) {
-      const row = this.stepRows++;
-      this.rowStart.push(row, r.start[k]);
-      this.rowDur.push(row, r.dur[k]);
-      this.rowKind.push(row, r.kind[k]);
-      this.rowName.push(row, r.kind[k] === SliceKind.RuntimeLaunch ? 0 : nameMap[r.name[k]]);
-      this.rowCorrelation.push(row, r.correlation[k]);
-      this.rowTrack.push(row, trackMap[r.track[k]]);
+    const at = this.stepRows;
+    this.stepRows += r.count;
+    appendTo(at, [this.rowStart, r.start], [this.rowDur, r.dur], [this.rowKind, r.kind], [this.rowCorrelation, r.correlation], [this.rowName, r.name], [this.rowTrack, r.track]);
+    const name = this.rowName.data;
+    const track = this.rowTrack.data;
+    for (let row = at; row < this.stepRows; row++) {
+      name[row] = r.kind[row - at] === SliceKind.RuntimeLaunch ? 0 : nameMap[name[row]];
+      track[row] = trackMap[track[row]];
     }
     const b = next.blocks;
-    for (let k = 0; k < b.count; k++) {
-      const block = this.blocks++;
-      this.blockStart.push(block, b.start[k]);
-      this.blockMin.push(block, b.minTs[k]);
-      this.blockMax.push(block, b.maxEnd[k]);
-      this.blockMeta.push(block, b.metadata[k]);
-    }
+    appendTo(this.blocks, [this.blockStart, b.start], [this.blockMin, b.minTs], [this.blockMax, b.maxEnd], [this.blockMeta, b.metadata]);
+    this.blocks += b.count;
     this.inBlock = BLOCK_EVENTS;
   }
 
@@ -237,11 +245,14 @@ export class TraceSkim extends JsonCursor {
   }
 
   private view: Buffer = Buffer.alloc(0);
+  /** the array `view` is over (checked by identity: a typed array's buffer is a slow getter) */
+  private viewOf: Uint8Array = new Uint8Array(0);
   /** Where `needle` is next in the bytes from `from`, or -1: the engine's search over a Buffer view of them. */
   private find(needle: Uint8Array, from: number): number {
     const buf = this.buf;
-    if (this.view.buffer !== buf.buffer || this.view.byteOffset !== buf.byteOffset || this.view.length !== buf.length) {
+    if (buf !== this.viewOf) {
       this.view = Buffer.from(buf.buffer, buf.byteOffset, buf.length);
+      this.viewOf = buf;
     }
     return this.view.indexOf(needle, from);
   }
@@ -319,7 +330,13 @@ export class TraceSkim extends JsonCursor {
     let dur = NaN;
     let args = -1;
     p = phEnd;
-    for (;;) {
+    const known = ph === PH_COMPLETE ? this.sameHeader(phEnd) : null;
+    if (known) {
+      ({ cat, pid, tid, pidText, tidText } = known);
+      ({ nameStart, nameEnd, ts, dur, args } = this.header);
+    }
+    let keys = 0; // the keys read, 4 bits each: a header as sameHeader() knows it is remembered
+    for (; !known;) {
       p = this.skipWs(p);
       if (p >= buf.length) throw NEED_MORE;
       if (buf[p] === Ch.BraceClose) { p++; break; }
@@ -329,13 +346,18 @@ export class TraceSkim extends JsonCursor {
       if (buf[p] !== Ch.Quote) throw GIVE_UP;
       const keyEnd = this.stringEnd(p);
       const key = eventKeyOf(buf, p + 1, keyEnd - 1);
+      keys = keys * 16 + key + 1;
       p = this.skipWs(keyEnd);
       if (p >= buf.length) throw NEED_MORE;
       if (buf[p] !== Ch.Colon) throw GIVE_UP;
       p = this.skipWs(p + 1);
       if (p >= buf.length) throw NEED_MORE;
       const first = buf[p];
-      if (first === Ch.BraceOpen || first === Ch.BracketOpen) { args = p; break; }
+      if (first === Ch.BraceOpen || first === Ch.BracketOpen) {
+        args = p;
+        if (keys === TEMPLATE_KEYS && ph === PH_COMPLETE && nameStart >= 0) this.remember({ lead: phEnd, nameStart, nameEnd, args }, { cat, pid, tid, pidText, tidText });
+        break;
+      }
       if (first === Ch.Quote) {
         if (key === EventKey.Ts || key === EventKey.Dur) throw GIVE_UP;
         if (key === EventKey.Name) {
@@ -351,11 +373,12 @@ export class TraceSkim extends JsonCursor {
         }
         continue;
       }
+      const valueStart = p;
       p = this.parseNumberOrSkip(p);
       if (key === EventKey.Pid) { pid = this.numberValue; pidText = null; }
       else if (key === EventKey.Tid) { tid = this.numberValue; tidText = null; }
-      else if (key === EventKey.Ts) ts = this.numberValue;
-      else if (key === EventKey.Dur) dur = this.numberValue;
+      else if (key === EventKey.Ts) { ts = this.numberValue; this.header.tsStart = valueStart; this.header.tsEnd = p; }
+      else if (key === EventKey.Dur) { dur = this.numberValue; this.header.durStart = valueStart; this.header.durEnd = p; }
     }
     const headerEnd = args >= 0 ? args : p;
     if (ph === PH_METADATA) { // kineto writes its name first: parsed whole with its block
@@ -400,6 +423,41 @@ export class TraceSkim extends JsonCursor {
     this.rowCorrelation.push(row, correlation);
     this.rowTrack.push(row, track);
     return resume;
+  }
+
+  /**
+   * The template whose bytes the slice header after `p` (the end of "ph"'s value) has around its name, ts and dur,
+   * with those read into `header`; null where none has them (the header is then walked key by key).
+   */
+  private sameHeader(p: number): HeaderTemplate | null {
+    const buf = this.buf;
+    const words = this.templates.wordsOf(buf);
+    const h = this.header;
+    for (let k = 0; k < this.templates.count; k++) {
+      const t = this.templates.inTurn(k);
+      if (!sameBytes(buf, words, p, t.lead)) continue;
+      h.nameStart = p + t.lead.bytes.length;
+      h.nameEnd = this.stringEndFast(h.nameStart - 1) - 1;
+      if (!sameBytes(buf, words, h.nameEnd, t.mid)) continue;
+      let q = this.parseNumberOrSkip(h.nameEnd + t.mid.bytes.length);
+      h.ts = this.numberValue;
+      if (!sameBytes(buf, words, q, t.afterTs)) continue;
+      q = this.parseNumberOrSkip(q + t.afterTs.bytes.length);
+      h.dur = this.numberValue;
+      if (!sameBytes(buf, words, q, t.afterDur)) continue;
+      h.args = q + t.afterDur.bytes.length;
+      if (buf[h.args] === Ch.BraceOpen || buf[h.args] === Ch.BracketOpen) {
+        this.templates.matched(k);
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /** Keeps the slice header just walked (kineto's keys in kineto's order) as a template. */
+  private remember(at: { lead: number; nameStart: number; nameEnd: number; args: number }, values: Pick<HeaderTemplate, 'cat' | 'pid' | 'tid' | 'pidText' | 'tidText'>): void {
+    const { buf, header: h } = this;
+    this.templates.add(buf, [at.lead, at.nameStart, at.nameEnd, h.tsStart, h.tsEnd, h.durStart, h.durEnd, at.args], values);
   }
 
   /** Puts an event starting at byte `start` (its opening brace) into the current block, or a new one when that is full. */
