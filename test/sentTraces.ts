@@ -1,13 +1,19 @@
 // What the host sends for a timeline's traces (present/timelineContent.ts sendTraces), collected in order.
-import type { HostToWebview } from '../extension/shared/protocol.ts';
+import type { HostToWebview, TimelinePane } from '../extension/shared/protocol.ts';
 import { sendTraces, type TimelineContent } from '../extension/present/timelineContent.ts';
+import type { TraceModel } from '../extension/shared/trace/model.ts';
 import type { FirstView } from '../extension/shared/trace/window.ts';
+import { reviveModel } from '../webview/reviveModel.ts';
 
-export type TraceMessage = Extract<HostToWebview, { type: 'trace' }>;
+type PostedTraceMessage = Extract<HostToWebview, { type: 'trace' }>;
+/** A 'trace' message as the webview reads it: its trace revived (its steps unpacked). */
+export type TraceMessage = Omit<PostedTraceMessage, 'pane'> & { pane: Omit<TimelinePane, 'trace'> & { trace: TraceModel } };
 
-/** The 'trace' messages (rows sent whole, no 'rows' messages). */
+export const revived = (m: PostedTraceMessage): TraceMessage => ({ ...m, pane: { ...m.pane, trace: reviveModel(m.pane.trace) } });
+
+/** The 'trace' messages (rows sent whole, no 'rows' messages), their traces as the webview revives them. */
 export async function sentTraces(content: TimelineContent, view: FirstView | null = null, minEvents?: number): Promise<TraceMessage[]> {
-  return (await sentMessages(content, view, minEvents, Infinity)).filter((m): m is TraceMessage => m.type === 'trace');
+  return (await sentMessages(content, view, minEvents, Infinity)).filter((m): m is PostedTraceMessage => m.type === 'trace').map(revived);
 }
 
 /** Every message, 'rows' included. */

@@ -1,6 +1,7 @@
+import type { PostedTrace } from '../extension/shared/protocol.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import type { TraceColumns } from '../extension/shared/trace/rowParts.ts';
-import { unpackSteps, type PackedSteps } from '../extension/shared/trace/stepsWire.ts';
+import { unpackSteps } from '../extension/shared/trace/stepsWire.ts';
 
 // postMessage may deliver typed arrays as plain arrays or index-keyed objects: the columns are restored.
 const as = <T>(value: unknown, make: (values: number[]) => T, type: Function): T =>
@@ -19,11 +20,11 @@ export function reviveColumns(columns: TraceColumns): TraceColumns {
 }
 
 /** The model posted by the host: its columns restored, its steps unpacked (stepsWire.ts). */
-export function reviveModel(trace: TraceModel): TraceModel {
+export function reviveModel(trace: PostedTrace): TraceModel {
   return {
     ...trace,
     ...reviveColumns(trace),
-    steps: unpackSteps(trace.steps as TraceModel['steps'] | PackedSteps, (v) => as(v, (values) => Float64Array.from(values), Float64Array)),
+    steps: unpackSteps(trace.steps, (v) => as(v, (values) => Float64Array.from(values), Float64Array)),
     kernelArgs: {
       slice: as(trace.kernelArgs?.slice ?? [], (v) => Uint32Array.from(v), Uint32Array),
       values: as(trace.kernelArgs?.values ?? [], (v) => Float64Array.from(v), Float64Array),

@@ -6,7 +6,6 @@ import * as vscode from 'vscode';
 import { ignoreUnknown, type HostToWebview, type TimelineSource, type WebviewToHost } from '../shared/protocol.ts';
 import { isTimelineSource, reportMessage, sendTraces, type TimelineContent } from '../present/timelineContent.ts';
 import { renderWebviewHtml } from '../editor/webviewHtml.ts';
-import { withPackedSteps } from '../shared/trace/stepsWire.ts';
 import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../node/timelineSelection.ts';
 import { loadReport, type LoadedReport } from '../node/reportFile.ts';
 import { commonFolder, readTimelineSource } from '../node/timelineSource.ts';
@@ -63,7 +62,7 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
           if (first) await webview.postMessage(first);
           // each trace as it is read; each post awaited: a preview is on its way before the full models are built (which blocks this thread)
           const frame = drawn;
-          await sendTraces(read, message.view, (trace) => webview.postMessage(posted(trace)), undefined, undefined, frame.wait);
+          await sendTraces(read, message.view, (trace) => webview.postMessage(trace), undefined, undefined, frame.wait);
           // e.g. "Show in timeline": after the models, which it looks in
           if (opening.then) await webview.postMessage(opening.then);
         } catch (error) {
@@ -92,11 +91,6 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
         ignoreUnknown(message);
     }
   });
-}
-
-/** A message as posted to the webview: a trace's steps packed (shared/trace/stepsWire.ts; its reviveModel unpacks them). */
-function posted(message: HostToWebview): unknown {
-  return message.type === 'trace' ? { ...message, pane: { ...message.pane, trace: withPackedSteps(message.pane.trace) } } : message;
 }
 
 /** A webview hidden while it opens may never draw: past this, the full traces are read without its first frame. */

@@ -5,6 +5,7 @@ import { scriptMode } from './regionDigest.ts';
 import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
 import type { TraceModel } from '../shared/trace/model.ts';
 import { lastPartStart, rowsOf, ROWS_PER_PART } from '../shared/trace/rowParts.ts';
+import { withPackedSteps } from '../shared/trace/stepsWire.ts';
 import type { TraceHead } from '../shared/trace/traceHead.ts';
 import type { TraceReader } from '../shared/trace/traceReading.ts';
 import type { FirstView } from '../shared/trace/window.ts';
@@ -112,7 +113,7 @@ async function sendInParts(content: TimelineContent, index: number, model: Trace
  */
 function traceMessage(content: TimelineContent, index: number, trace: TraceModel, events: number, preview: boolean, from = 0): TraceMessage {
   const { label, compareTo, rank } = content.panes[index];
-  const pane = { label, trace, ...paneExtras(compareTo, rank) };
+  const pane = { label, trace: withPackedSteps(trace), ...paneExtras(compareTo, rank) };
   return { type: 'trace', title: content.title, source: content.source, index, panes: content.panes.length, pane, events, preview, from };
 }
 

@@ -2,14 +2,18 @@
 import type { Report } from './report.ts';
 import type { TraceModel } from './trace/model.ts';
 import type { TraceColumns } from './trace/rowParts.ts';
+import type { PackedSteps } from './trace/stepsWire.ts';
 import type { TimelineTarget } from './trace/timelineMarks.ts';
 import type { TraceHead } from './trace/traceHead.ts';
 import type { FirstView } from './trace/window.ts';
 
+/** A trace as posted: its steps packed (stepsWire.ts; a message made by a test may hold them as objects); the webview's reviveModel makes it a TraceModel. */
+export type PostedTrace = Omit<TraceModel, 'steps'> & { steps: TraceModel['steps'] | PackedSteps };
+
 export interface TimelinePane {
   /** e.g. "eager", "default", "r0 Model default", or a file name */
   label: string;
-  trace: TraceModel;
+  trace: PostedTrace;
   /** index of the pane this one is compared with (a region's eager side); null: not compared; absent: pane 0 */
   compareTo?: number | null;
   /** set when the pane is one rank of a distributed job (every pane then is: the panes are a rank set, in rank order) */

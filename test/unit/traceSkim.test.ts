@@ -16,7 +16,7 @@ import { openTraceFile, skimFile as skimOf } from '../../extension/node/trace/sk
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { TraceReading } from '../../extension/shared/trace/traceReading.ts';
 import { sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
-import type { TraceMessage } from '../sentTraces.ts';
+import { revived, type TraceMessage } from '../sentTraces.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const PLAIN = readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
@@ -160,7 +160,7 @@ describe('first frame from a skim', () => {
     const content: TimelineContent = { title: 't', source: { kind: 'traces', tracePaths: [path] }, report: null, panes: [{ label: 'p', reading }] };
     const order: string[] = [];
     const sent: TraceMessage[] = [];
-    const send = async (m: HostToWebview) => { if (m.type === 'trace') { sent.push(m); order.push(m.preview ? 'preview' : 'trace'); } };
+    const send = async (m: HostToWebview) => { if (m.type === 'trace') { sent.push(revived(m)); order.push(m.preview ? 'preview' : 'trace'); } };
     await sendTraces(content, { step: 1, domain: null }, send, 0, Infinity, async () => { order.push('drawn'); });
     assert.deepStrictEqual(order, ['preview', 'drawn', 'trace'], 'the whole read after the preview\'s first frame');
     const full = await scanTraceFile(path);

@@ -12,6 +12,7 @@ import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { readTraceFile, scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { emptyColumns, putRows } from '../../extension/shared/trace/rowParts.ts';
 import { sentMessages, sentTraces } from '../sentTraces.ts';
+import { reviveModel } from '../../webview/reviveModel.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const TRACES = readdirSync(FIXTURES).filter((f) => /\.json(\.gz)?$/.test(f));
@@ -128,7 +129,7 @@ describe('messages of a timeline', () => {
     }
     const last = sent.at(-1)!;
     assert.ok(last.type === 'trace');
-    assert.deepStrictEqual({ ...last.pane.trace, ...columns }, model);
+    assert.deepStrictEqual(reviveModel({ ...last.pane.trace, ...columns }), model);
   });
 
   test('each trace is sent as soon as it is read: the first before the second is read', async () => {

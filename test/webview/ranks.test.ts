@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { TimelinePane, TimelineSource } from '../../extension/shared/protocol.ts';
+import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import { paneOffsets, rankAlignment } from '../../extension/shared/trace/ranks.ts';
 import { rankStepTable, type RankStepTable } from '../../extension/shared/trace/rankSteps.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { sentTraces } from '../sentTraces.ts';
+import { sentTraces, type TraceMessage } from '../sentTraces.ts';
 import { errorsOf, launchBrowser, openWebview, postPanes, record, slicePoint } from './harness.ts';
 
 const STRAGGLER = path.resolve(__dirname, '../fixtures/traces/ranks/straggler');
@@ -17,7 +17,7 @@ let browser: Browser;
 before(async () => { browser = await launchBrowser(); });
 after(async () => { await browser.close(); });
 
-interface Sent { title: string; source: TimelineSource; panes: TimelinePane[] }
+interface Sent { title: string; source: TimelineSource; panes: TraceMessage['pane'][] }
 
 /** The panes the host sends for the straggler job's two ranks. */
 async function rankLoad(): Promise<Sent> {
@@ -117,7 +117,7 @@ describe('rank timeline', () => {
   test('ranks of several hosts: each at its own step start, and the panel says why', async () => {
     const page = await openWebview(browser);
     const message = await rankLoad();
-    const panes: TimelinePane[] = message.panes.map((p, k) => ({ ...p, rank: { ...p.rank!, hostName: `node-${k}` } }));
+    const panes: Sent['panes'] = message.panes.map((p, k) => ({ ...p, rank: { ...p.rank!, hostName: `node-${k}` } }));
     await post(page, { ...message, panes });
     const ranks = await ranksDebug(page);
     assert.equal(ranks?.alignment, 'per-step');
