@@ -170,7 +170,7 @@ def _join(records: list[tt.Record], parser: tt.Parser, later: list[tt.Record], p
 _RECORD_LINE = re.compile(rb"\n[VIWEC]")  # a line that may begin a record (a payload's start with a tab)
 
 
-OWN_SHARE = 1.15  # this process's part against a worker's: a worker's records are also sent back (~0.6 s of CPU a GB)
+OWN_SHARE = 1.15  # this process's part against a worker's: a worker's records are also sent back and made again here
 
 
 def _parts(log: tt.LogFile, size: int, count: int) -> list[int]:

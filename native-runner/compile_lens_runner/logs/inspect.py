@@ -49,7 +49,7 @@ def _environment(records: list[tt.Record], saved: Sequence[artifacts.Saved | Non
     """What the log says of the machine that wrote it; `saved`: its modes' artifacts, when written (they saw whether
     its generated code is Triton's)."""
     # the first compile's metrics: one process writes them all with the same keys (a log without python_version has
-    # none in any, and reading every compile's metrics to find that out took a quarter of a second at 1 GB)
+    # none in any, and finding that out by parsing every compile's metrics was slow on a large log)
     metrics = next((r.meta for r in records if r.kind == "compilation_metrics"), {})
     cuda = (any(s.triton for s in saved if s) if any(saved)
             else any(r.kind == "inductor_output_code" and r.payload_has("triton") for r in records))
@@ -141,8 +141,8 @@ def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[
 
     def last_reading(saved: list[artifacts.Saved | None]) -> tuple[Environment, LogFile]:
         read = _environment(records, saved), _file_facts(log, parser, records, log.rank, warnings)
-        # nothing here reads the records after this (a forked insight has its own): a 1 GB log's million records are
-        # freed while it works, not after (0.17 s)
+        # nothing here reads the records after this (a forked insight has its own): a large log's million records
+        # are freed while it works, not after
         for _, mode_records in modes:
             mode_records.clear()
         records.clear()

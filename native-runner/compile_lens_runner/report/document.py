@@ -73,9 +73,9 @@ def write(path: str, report: Report) -> None:
     report["createdAt"] = now()
     headline.attach(report)
     tmp = f"{path}.tmp-{os.getpid()}"
-    # json.dumps without indent is Python's C encoder; with indent, or json.dump to a file, its pure-Python one (0.47
-    # against 0.09 s for the 22 MB report of a 1 GB log): a report past INDENTED_MAX is written on one line. A report
-    # is copied without its non-finite numbers only when it has one (the copy took longer than the encoding)
+    # json.dumps without indent is Python's C encoder; with indent, or json.dump to a file, its pure-Python one (five
+    # times slower on a large report): a report past INDENTED_MAX is written on one line. A report is copied without
+    # its non-finite numbers only when it has one (the copy took longer than the encoding)
     try:
         finite, text = report, json.dumps(report, default=_json_default, allow_nan=False)
     except ValueError:

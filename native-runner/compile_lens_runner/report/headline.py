@@ -125,8 +125,8 @@ def _in_situ_line(s: RegionInSitu, verdict: str | None) -> str:
     if reason and not seconds:
         return "in situ: no compiled code ran" if "ran compiled code" in reason else "in situ: no number"
     if seconds:
-        # no steady call was timed: the compiled side's seconds hold its compiles (without saying so, "11.0 s compiled
-        # vs 71.5 ms eager" read as a 150x slowdown)
+        # no steady call was timed: the compiled side's seconds hold its compiles (without saying so, the line read
+        # as compiled code many times slower than eager)
         return _with_verdict(verdict, f"{formats.seconds(seconds['compiled'])} compiled (compiles included) vs "
                                       f"{formats.seconds(seconds['eager'])} eager in situ")
     return "in situ: no call ran both ways"
