@@ -12,7 +12,7 @@ import { findSteps } from '../../shared/trace/buildModel.ts';
 import { eventKeyOf, EventKey, matchCat } from '../../shared/trace/eventParser.ts';
 import { bytesEqual, Ch, JsonCursor, NEED_MORE } from '../../shared/trace/jsonCursor.ts';
 import { Column } from '../../shared/trace/memory.ts';
-import { SliceKind, type TraceModel } from '../../shared/trace/model.ts';
+import { SliceKind, usSince, wholeNs, type TraceModel } from '../../shared/trace/model.ts';
 import { HeaderTemplates, sameBytes, TEMPLATE_KEYS, type HeaderTemplate } from './skimHeader.ts';
 import { ProblemLog } from '../../shared/trace/problems.ts';
 import { RawNameTable } from '../../shared/trace/rawNames.ts';
@@ -159,7 +159,7 @@ export class TraceSkim extends JsonCursor {
     const n = this.stepRows;
     const start = new Float64Array(n);
     const abs = this.rowStart.data;
-    for (let i = 0; i < n; i++) start[i] = abs[i] - this.origin;
+    for (let i = 0; i < n; i++) start[i] = usSince(abs[i], this.origin);
     const tracks = this.tracks;
     const track = this.rowTrack.data;
     const found = findSteps({
@@ -417,7 +417,7 @@ export class TraceSkim extends JsonCursor {
     if (launch && correlation >= 0 && bytesEqual(buf, nameStart, nameEnd, GRAPH_LAUNCH)) this.graphLaunches.add(correlation);
     const row = this.stepRows++;
     this.rowStart.push(row, ts);
-    this.rowDur.push(row, dur);
+    this.rowDur.push(row, wholeNs(dur));
     this.rowKind.push(row, launch ? SliceKind.RuntimeLaunch : kernel ? SliceKind.KernelExtern : SliceKind.Step);
     this.rowName.push(row, kernel || step ? this.nameId(nameStart, nameEnd) : 0);
     this.rowCorrelation.push(row, correlation);

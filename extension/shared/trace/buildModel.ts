@@ -1,7 +1,7 @@
 // A raw trace (rawTrace.ts, slices in file order) built into the model the timeline draws (model.ts): tracks
 // ordered, slices sorted by (track, depth, start) and nested, kernel args and flows linked, CUDA-graph replays
 // marked, steps found. Also the preview: the same build over only the slices around the first view.
-import { isKernelKind, SliceKind, type TraceModel, type TrackInfo } from './model.ts';
+import { isKernelKind, SliceKind, usSince, type TraceModel, type TrackInfo } from './model.ts';
 import { release, scratchArray } from './memory.ts';
 import { ARG_FIELD_COUNT, type RawTrace, type RawTrack } from './rawTrace.ts';
 import { RowsByKey } from './rowsByKey.ts';
@@ -21,18 +21,19 @@ type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; g
  */
 export function buildModel(raw: RawTrace, part?: WholeTrace): TraceModel {
   const n = raw.count;
-  const absStart = raw.start.data;
-  const origin = part ? part.origin : n === 0 ? 0 : minimum(absStart, n);
+  const origin = part ? part.origin : n === 0 ? 0 : minimum(raw.start.data, n);
+  // µs since the origin in whole ns (model.ts), in place: the raw columns are the build's to consume
+  const start = sinceOrigin(raw.start.data, n, origin);
+  const rawDur = raw.dur.data;
   const warnings = [...raw.notes, ...raw.problems.messages()];
 
   const { trackOrder, trackInfos } = orderTracks(raw);
   const trackKey = raw.track.data; // file-order track ids become the model's, in place
   for (let i = 0; i < n; i++) trackKey[i] = trackOrder[trackKey[i]];
-  const rawDur = raw.dur.data;
-  const { startNs, longestFirst, clamped } = sortKeys(absStart, rawDur, n, origin);
+  const { startNs, longestFirst, clamped } = sortKeys(start, rawDur, n, 0);
   if (clamped) warnings.push('timestamps span more than 78 hours; order of far-away events is approximate');
   let order = orderByTrackAndStart(trackKey, trackInfos.length, startNs, longestFirst);
-  const { depthOf, depthClamped } = nestingDepths(order, trackKey, absStart, rawDur, trackInfos);
+  const { depthOf, depthClamped } = nestingDepths(order, trackKey, start, rawDur, trackInfos);
   if (depthClamped) warnings.push(`slices nested deeper than ${MAX_DEPTH} levels are drawn at level ${MAX_DEPTH}`);
   // Stable (track, depth) order: one counting sort over (track, depth) buckets.
   const bucketBase = new Uint32Array(trackInfos.length + 1);
@@ -42,11 +43,11 @@ export function buildModel(raw: RawTrace, part?: WholeTrace): TraceModel {
   order = countingSortRows(order, bucketOf, bucketBase[trackInfos.length]);
 
   // Each model column in the new order; its raw column is given back before the next is made.
-  const start = gatherFloat64(absStart, order, origin);
+  const modelStart = gatherFloat64(start, order);
   raw.start.release();
-  const dur = gatherFloat64(rawDur, order, 0);
+  const dur = gatherFloat64(rawDur, order);
   raw.dur.release();
-  const correlation = gatherFloat64(raw.correlation.data, order, 0);
+  const correlation = gatherFloat64(raw.correlation.data, order);
   raw.correlation.release();
   const track = gatherUint32(trackKey, order);
   raw.track.release();
@@ -61,7 +62,7 @@ export function buildModel(raw: RawTrace, part?: WholeTrace): TraceModel {
   const newIndexOf = new Uint32Array(n);
   for (let k = 0; k < n; k++) newIndexOf[order[k]] = k;
   const model: TraceModel = {
-    count: n, start, dur, track, name, kind, depth, correlation,
+    count: n, start: modelStart, dur, track, name, kind, depth, correlation,
     names: raw.names, tracks: trackInfos, originUs: origin, steps: [], stepSource: 'none',
     kernelArgs: remapArgs(raw, newIndexOf),
     warnings,
@@ -84,7 +85,7 @@ export function previewModel(raw: RawTrace, view: FirstView | null): TraceModel 
   const dur = raw.dur.data;
   const origin = minimum(absStart, n);
   const start = scratchArray(Float64Array, n);
-  for (let i = 0; i < n; i++) start[i] = absStart[i] - origin;
+  for (let i = 0; i < n; i++) start[i] = usSince(absStart[i], origin);
   const tracks = raw.tracks;
   const track = raw.track.data;
   const found = findSteps({
@@ -107,7 +108,7 @@ export function windowModel(raw: RawTrace, whole: WholeTrace, [from, to]: [numbe
   const absStart = raw.start.data;
   const dur = raw.dur.data;
   const rows: number[] = [];
-  for (let i = 0; i < raw.count; i++) if (overlapsWindow(absStart[i] - whole.origin, dur[i], from, to)) rows.push(i);
+  for (let i = 0; i < raw.count; i++) if (overlapsWindow(usSince(absStart[i], whole.origin), dur[i], from, to)) rows.push(i);
   return buildModel(raw.rows(Uint32Array.from(rows), from + whole.origin, to + whole.origin), whole);
 }
 
@@ -201,10 +202,16 @@ function nestingDepths(order: Uint32Array, trackKey: Uint32Array, absStart: Floa
 }
 
 /** column[order[k]] - offset for every k. One function per array type, so V8 copies floats without boxing them. */
-function gatherFloat64(column: Float64Array, order: Uint32Array, offset: number): Float64Array {
+function gatherFloat64(column: Float64Array, order: Uint32Array): Float64Array {
   const out = new Float64Array(order.length);
-  for (let k = 0; k < order.length; k++) out[k] = column[order[k]] - offset;
+  for (let k = 0; k < order.length; k++) out[k] = column[order[k]];
   return out;
+}
+
+/** values[0, n) as µs since `origin` in whole ns, in place. */
+function sinceOrigin(values: Float64Array, n: number, origin: number): Float64Array {
+  for (let i = 0; i < n; i++) values[i] = usSince(values[i], origin);
+  return values;
 }
 
 /** column[order[k]] for every k. */

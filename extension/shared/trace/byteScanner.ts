@@ -7,7 +7,7 @@
 import { buildModel } from './buildModel.ts';
 import { TraceEventParser } from './eventParser.ts';
 import { bytesEqual, Ch, describeByte, NEED_MORE, PROBLEM_ESCAPE, PROBLEM_UTF8, SyntaxProblem } from './jsonCursor.ts';
-import type { SliceKind, TraceModel } from './model.ts';
+import { wholeNs, type SliceKind, type TraceModel } from './model.ts';
 import { ProblemLog, TraceError } from './problems.ts';
 import { RawNameTable } from './rawNames.ts';
 import { PROBLEM_DUPLICATE_FLOW, RawTrace, type RawHalf, type RawTrack } from './rawTrace.ts';
@@ -202,7 +202,7 @@ export class TraceScanner extends TraceEventParser {
     else nameId = this.internName(ev.nameStart, ev.nameEnd, byte, ev.nameHash);
     const row = raw.count++;
     raw.start.push(row, ev.ts);
-    raw.dur.push(row, dur);
+    raw.dur.push(row, wholeNs(dur));
     raw.track.push(row, trackIndex);
     raw.name.push(row, nameId);
     raw.kind.push(row, this.kindOf(nameId, ev.cat, device));

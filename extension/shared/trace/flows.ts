@@ -4,7 +4,7 @@
 // trace was read, which then doubled in size (~10 MB of a 100 MB trace's peak).
 import { Column, release, scratchArray } from './memory.ts';
 import { levelIndex, sliceAt } from './levels.ts';
-import type { TraceModel } from './model.ts';
+import { usSince, type TraceModel } from './model.ts';
 import { ProblemLog } from './problems.ts';
 import { RowsByKey } from './rowsByKey.ts';
 
@@ -115,7 +115,7 @@ export class FlowTable {
     const ts = this.ts.data;
     const byte = this.byte.data;
     const levels = levelIndex(model);
-    const sliceOf = (row: number): number => sliceAt(model, levels, trackOrder[track[row]], ts[row] - model.originUs);
+    const sliceOf = (row: number): number => sliceAt(model, levels, trackOrder[track[row]], usSince(ts[row], model.originUs));
     // each start's ends, grouped in start order (a counting sort of the ends by their start's row)
     const startOfEnd = scratchArray(Int32Array, n);
     const endsFrom = scratchArray(Uint32Array, n + 1);

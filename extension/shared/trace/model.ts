@@ -15,6 +15,19 @@ export const enum SliceKind {
   Other = 9,
 }
 
+/**
+ * µs in whole ns, as the model keeps times (as Perfetto does): kineto writes ns, and parsing its decimals or
+ * taking the origin away adds float noise below that. Whole ns also pack small for the webview (rowsWire.ts).
+ */
+export function wholeNs(us: number): number {
+  return Math.round(us * 1000) / 1000;
+}
+
+/** µs from `origin` to `us`, in whole ns. */
+export function usSince(us: number, origin: number): number {
+  return wholeNs(us - origin);
+}
+
 /** Where the model's last slice ends (µs since the origin; 0 without slices). */
 export function traceEnd(model: Pick<TraceModel, 'count' | 'start' | 'dur'>): number {
   let end = 0;
@@ -60,8 +73,9 @@ export interface KernelArgsTable {
 export interface TraceModel {
   /** number of slices (rows of the columns below); rows are ordered by track, then depth, then start */
   count: number;
-  /** µs relative to originUs */
+  /** µs relative to originUs, whole ns (wholeNs) */
   start: Float64Array;
+  /** µs, whole ns */
   dur: Float64Array;
   track: Uint32Array;
   /** index into names */
