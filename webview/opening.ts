@@ -2,7 +2,7 @@
 // trace's preview replaced later by its full trace, whose columns come in parts ('rows' messages) before it.
 import type { HostToWebview, TimelinePane, TimelineSource } from '../extension/shared/protocol.ts';
 import { emptyColumns, putRows, type TraceColumns } from '../extension/shared/trace/rowParts.ts';
-import { reviveColumns } from './reviveModel.ts';
+import { postedColumns, unpackPosted, withColumns } from './reviveModel.ts';
 
 export type TraceMessage = Extract<HostToWebview, { type: 'trace' }>;
 type RowsMessage = Extract<HostToWebview, { type: 'rows' }>;
@@ -13,20 +13,23 @@ export interface Assembly { index: number; columns: TraceColumns; next: number }
 /** The assembly with a part's rows in (a first part starts one); null when the part does not follow the ones before. */
 export function receiveRows(assembly: Assembly | null, message: RowsMessage): Assembly | null {
   const into = message.from === 0 ? { index: message.index, columns: emptyColumns(message.count), next: 0 } : assembly;
-  const rows = reviveColumns(message.rows);
+  const rows = unpackPosted(message.rows);
   if (!into || into.index !== message.index || into.next !== message.from || !putRows(into.columns, message.from, rows)) return null;
   return { ...into, next: message.from + rows.start.length };
 }
 
-/** The 'trace' with whole columns: its own rows put after those its 'rows' messages brought (throws when some are missing). */
+/**
+ * The 'trace' with whole, plain columns (unpacked once, here: a pane is revived again whenever another comes): its
+ * own rows put after those its 'rows' messages brought (throws when some are missing).
+ */
 export function wholeTrace(assembly: Assembly | null, message: TraceMessage): TraceMessage {
-  if (message.from === 0) return message;
   const { trace } = message.pane;
-  const rows = reviveColumns(trace);
+  const rows = postedColumns(trace);
+  if (message.from === 0) return { ...message, pane: { ...message.pane, trace: withColumns(trace, rows) } };
   const complete = assembly !== null && assembly.index === message.index && assembly.next === message.from
     && assembly.columns.start.length === trace.count && message.from + rows.start.length === trace.count && putRows(assembly.columns, message.from, rows);
   if (!complete) throw new Error(`${message.pane.label}: the trace came with rows missing`);
-  return { ...message, from: 0, pane: { ...message.pane, trace: { ...trace, ...assembly.columns } } };
+  return { ...message, from: 0, pane: { ...message.pane, trace: withColumns(trace, assembly.columns) } };
 }
 
 /** A pane as the host sent it last: `events` slices in the whole trace, `preview`: only those around the first view. */

@@ -4,8 +4,9 @@ import type { HostToWebview, TimelineSource } from '../shared/protocol.ts';
 import { scriptMode } from './regionDigest.ts';
 import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
 import type { TraceModel } from '../shared/trace/model.ts';
-import { lastPartStart, rowsOf, ROWS_PER_PART } from '../shared/trace/rowParts.ts';
-import { withPackedSteps } from '../shared/trace/stepsWire.ts';
+import { lastPartStart, ROWS_PER_PART } from '../shared/trace/rowParts.ts';
+import { packRows } from '../shared/trace/rowsWire.ts';
+import { postedTrace } from '../shared/trace/traceWire.ts';
 import type { TraceHead } from '../shared/trace/traceHead.ts';
 import type { TraceReader } from '../shared/trace/traceReading.ts';
 import type { FirstView } from '../shared/trace/window.ts';
@@ -102,9 +103,9 @@ export async function sendTraces(content: TimelineContent, view: FirstView | nul
 async function sendInParts(content: TimelineContent, index: number, model: TraceModel, send: (message: HostToWebview) => PromiseLike<unknown>, rowsPerPart: number): Promise<void> {
   const last = lastPartStart(model.count, rowsPerPart);
   for (let from = 0; from < last; from += rowsPerPart) {
-    await send({ type: 'rows', index, from, count: model.count, rows: rowsOf(model, from, from + rowsPerPart) });
+    await send({ type: 'rows', index, from, count: model.count, rows: packRows(model, from, from + rowsPerPart) });
   }
-  await send(traceMessage(content, index, last > 0 ? { ...model, ...rowsOf(model, last, model.count) } : model, model.count, false, last));
+  await send(traceMessage(content, index, model, model.count, false, last));
 }
 
 /**
@@ -113,7 +114,7 @@ async function sendInParts(content: TimelineContent, index: number, model: Trace
  */
 function traceMessage(content: TimelineContent, index: number, trace: TraceModel, events: number, preview: boolean, from = 0): TraceMessage {
   const { label, compareTo, rank } = content.panes[index];
-  const pane = { label, trace: withPackedSteps(trace), ...paneExtras(compareTo, rank) };
+  const pane = { label, trace: postedTrace(trace, from), ...paneExtras(compareTo, rank) };
   return { type: 'trace', title: content.title, source: content.source, index, panes: content.panes.length, pane, events, preview, from };
 }
 

@@ -1,14 +1,10 @@
 // Every message between the extension host and the timeline webview: one discriminated union per direction.
 import type { Report } from './report.ts';
-import type { TraceModel } from './trace/model.ts';
-import type { TraceColumns } from './trace/rowParts.ts';
-import type { PackedSteps } from './trace/stepsWire.ts';
+import type { PackedRows } from './trace/rowsWire.ts';
 import type { TimelineTarget } from './trace/timelineMarks.ts';
 import type { TraceHead } from './trace/traceHead.ts';
+import type { PostedTrace } from './trace/traceWire.ts';
 import type { FirstView } from './trace/window.ts';
-
-/** A trace as posted: its steps packed (stepsWire.ts; a message made by a test may hold them as objects); the webview's reviveModel makes it a TraceModel. */
-export type PostedTrace = Omit<TraceModel, 'steps'> & { steps: TraceModel['steps'] | PackedSteps };
 
 export interface TimelinePane {
   /** e.g. "eager", "default", "r0 Model default", or a file name */
@@ -42,7 +38,7 @@ export type HostToWebview =
    */
   | { type: 'trace'; title: string; source: TimelineSource; index: number; panes: number; pane: TimelinePane; events: number; preview: boolean; from: number }
   /** rows [from, from + length) of pane `index`'s full trace of `count` rows: a big trace's columns in parts, before its 'trace' */
-  | { type: 'rows'; index: number; from: number; count: number; rows: TraceColumns }
+  | { type: 'rows'; index: number; from: number; count: number; rows: PackedRows }
   /** "Show in timeline" of a graph break or recompile: zoom to where it happened (applied once the full load is in) */
   | { type: 'focus'; target: TimelineTarget }
   | { type: 'error'; message: string };

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { packSteps, withPackedSteps } from '../../extension/shared/trace/stepsWire.ts';
+import { packSteps } from '../../extension/shared/trace/stepsWire.ts';
+import { postedTrace } from '../../extension/shared/trace/traceWire.ts';
 import { reviveModel } from '../../webview/reviveModel.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
@@ -18,7 +19,7 @@ test('steps packed for the webview come back as the host read them: ProfilerStep
     const packed = packSteps(model.steps);
     assert.equal(packed.labels !== null, labels, file);
     // postMessage's structured clone, then the webview's revival
-    assert.deepStrictEqual(reviveModel(structuredClone(withPackedSteps(model)) as unknown as TraceModel), model, file);
+    assert.deepStrictEqual(reviveModel(structuredClone(postedTrace(model))), model, file);
   }
 });
 

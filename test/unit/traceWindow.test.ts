@@ -12,7 +12,7 @@ import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { readTraceFile, scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { emptyColumns, putRows } from '../../extension/shared/trace/rowParts.ts';
 import { sentMessages, sentTraces } from '../sentTraces.ts';
-import { reviveModel } from '../../webview/reviveModel.ts';
+import { postedColumns, reviveModel, unpackPosted, withColumns } from '../../webview/reviveModel.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const TRACES = readdirSync(FIXTURES).filter((f) => /\.json(\.gz)?$/.test(f));
@@ -124,12 +124,12 @@ describe('messages of a timeline', () => {
       ['preview from 0', ...Array.from({ length: Math.ceil(model.count / 300) - 1 }, (_, k) => `rows ${k * 300}`), `trace from ${Math.floor((model.count - 1) / 300) * 300}`]);
     const columns = emptyColumns(model.count);
     for (const m of sent) {
-      if (m.type === 'rows') assert.ok(putRows(columns, m.from, m.rows) && m.count === model.count);
-      else if (m.type === 'trace' && !m.preview) assert.ok(putRows(columns, m.from, m.pane.trace) && m.pane.trace.count === model.count);
+      if (m.type === 'rows') assert.ok(putRows(columns, m.from, unpackPosted(m.rows)) && m.count === model.count);
+      else if (m.type === 'trace' && !m.preview) assert.ok(putRows(columns, m.from, postedColumns(m.pane.trace)) && m.pane.trace.count === model.count);
     }
     const last = sent.at(-1)!;
     assert.ok(last.type === 'trace');
-    assert.deepStrictEqual(reviveModel({ ...last.pane.trace, ...columns }), model);
+    assert.deepStrictEqual(reviveModel(withColumns(last.pane.trace, columns)), model);
   });
 
   test('each trace is sent as soon as it is read: the first before the second is read', async () => {

@@ -1,6 +1,7 @@
-// A big trace's columns cut into parts by rows, so the host sends them one part at a time: VS Code copies a
-// message several times on its way to the webview, and one message with every row of a 5 GB trace (~830 MB) took
-// the extension host past 5.7 GB (docs/BENCHMARKS.md). The webview puts the parts back into whole columns.
+// A big trace's columns cut into parts by rows, so the host sends them one part at a time (packed: rowsWire.ts):
+// VS Code copies a message several times on its way to the webview, and one message with every row of a 5 GB
+// trace (~830 MB plain) took the extension host past 5.7 GB (docs/BENCHMARKS.md). The webview puts the parts back
+// into whole columns.
 import type { TraceModel } from './model.ts';
 
 /** The per-slice columns of a model. */
@@ -8,19 +9,8 @@ export type TraceColumns = Pick<TraceModel, 'start' | 'dur' | 'track' | 'name' |
 
 const COLUMNS = ['start', 'dur', 'track', 'name', 'kind', 'depth', 'correlation'] as const;
 
-/** Rows per part: ~35 MB of columns (35 bytes a row). */
+/** Rows per part: ~35 MB of plain columns (35 bytes a row), ~12 MB packed. */
 export const ROWS_PER_PART = 1 << 20;
-
-/**
- * Rows [from, to) of the columns, copied: a view would take its whole buffer along (VS Code sends the buffer
- * under a typed array, not the view's range).
- */
-export function rowsOf(model: TraceColumns, from: number, to: number): TraceColumns {
-  return {
-    start: model.start.slice(from, to), dur: model.dur.slice(from, to), track: model.track.slice(from, to), name: model.name.slice(from, to),
-    kind: model.kind.slice(from, to), depth: model.depth.slice(from, to), correlation: model.correlation.slice(from, to),
-  };
-}
 
 /** Where the last part of `count` rows starts (0: one part). */
 export function lastPartStart(count: number, rowsPerPart: number): number {

@@ -27,8 +27,3 @@ export function unpackSteps(sent: Steps | PackedSteps, column: (value: unknown) 
   const end = column(sent.end);
   return Array.from(start, (at, k) => ({ start: at, end: end[k], label: sent.labels ? sent.labels[k] : `call ${k + 1}` }));
 }
-
-/** A model as posted to the webview: its steps packed (the webview's reviveModel unpacks them). */
-export function withPackedSteps(trace: TraceModel): Omit<TraceModel, 'steps'> & { steps: PackedSteps } {
-  return { ...trace, steps: packSteps(trace.steps) };
-}

@@ -1,0 +1,99 @@
+// A trace's rows are posted to the webview packed (shared/trace/rowsWire.ts): every column must come back as the
+// host read it, from any row to any row, and a value the packing cannot hold exactly must still come back.
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import type { TraceColumns } from '../../extension/shared/trace/rowParts.ts';
+import { packKernelArgs, unpackKernelArgs } from '../../extension/shared/trace/argsWire.ts';
+import { KERNEL_ARG_FIELDS } from '../../extension/shared/trace/model.ts';
+import { packRows, unpackRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
+import { unpackPosted } from '../../webview/reviveModel.ts';
+
+const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
+const traceFiles = readdirSync(FIXTURES).filter((f) => /\.trace\.json(\.gz)?$/.test(f));
+
+const columnsOf = (c: TraceColumns, from: number, to: number): TraceColumns => ({
+  start: c.start.slice(from, to), dur: c.dur.slice(from, to), track: c.track.slice(from, to), name: c.name.slice(from, to),
+  kind: c.kind.slice(from, to), depth: c.depth.slice(from, to), correlation: c.correlation.slice(from, to),
+});
+
+const packedBytes = (rows: PackedRows): number => rows.runs.byteLength + rows.name.byteLength + rows.kind.byteLength
+  + [rows.start, rows.dur, rows.correlation].reduce((sum, c) => sum + ('plain' in c ? c.plain.byteLength : c.varints.byteLength), 0);
+
+test('every fixture trace\'s rows come back as read, whole and in parts cut mid-run, in a third of the plain bytes or less', async () => {
+  assert.ok(traceFiles.length >= 8);
+  for (const file of traceFiles) {
+    const model = await scanTraceFile(join(FIXTURES, file));
+    const whole = packRows(model, 0, model.count);
+    assert.deepStrictEqual(unpackRows(whole), columnsOf(model, 0, model.count), file);
+    // the times are whole ns, so they pack (not plain)
+    for (const column of [whole.start, whole.dur, whole.correlation]) assert.ok('varints' in column, file);
+    assert.ok(packedBytes(whole) <= (model.count * 35) / 3, `${file}: ${packedBytes(whole)} bytes for ${model.count} rows`);
+    for (const cut of [1, 7, Math.floor(model.count / 3)]) {
+      for (let from = 0; from < model.count; from += cut * 50) {
+        const to = Math.min(model.count, from + cut);
+        assert.deepStrictEqual(unpackRows(packRows(model, from, to)), columnsOf(model, from, to), `${file} rows ${from}–${to}`);
+      }
+    }
+  }
+});
+
+test('a column with a time that is not whole ns, or an id that is not one, goes plain and comes back exact', () => {
+  const columns: TraceColumns = {
+    start: Float64Array.from([0, 1 / 3, 2.5, 1e9]), dur: Float64Array.from([0.001, 2, 3, 4]), track: Uint32Array.from([0, 0, 1, 1]),
+    name: Uint32Array.from([0, 300, 70_000, 2 ** 32 - 1]), kind: Uint8Array.from([0, 1, 2, 9]), depth: Uint16Array.from([0, 0, 65_535, 65_535]),
+    correlation: Float64Array.from([-1, 5, 3, 2 ** 40]),
+  };
+  const packed = packRows(columns, 0, 4);
+  assert.ok('plain' in packed.start && 'varints' in packed.dur && 'varints' in packed.correlation);
+  assert.deepStrictEqual(unpackRows(packed), columns);
+  const odd = { ...columns, start: Float64Array.from([0, 1, 2, 3]), dur: Float64Array.from([1, -2, 2 ** 60, 0]), correlation: Float64Array.from([-1, 0.5, 1, 2]) };
+  const oddPacked = packRows(odd, 0, 4);
+  assert.ok('varints' in oddPacked.start && 'plain' in oddPacked.dur && 'plain' in oddPacked.correlation);
+  assert.deepStrictEqual(unpackRows(oddPacked), odd);
+  assert.deepStrictEqual(unpackRows(packRows(columns, 2, 2)), columnsOf(columns, 2, 2));
+});
+
+test('packed rows that postMessage delivered as index-keyed objects are unpacked by the webview; cut ones are refused', async () => {
+  const model = await scanTraceFile(join(FIXTURES, 'mlp-default.trace.json'));
+  const packed = packRows(model, 10, 200);
+  const plain = (a: ArrayLike<number>): Record<string, number> => Object.fromEntries(Array.from(a, (v, i) => [String(i), v]));
+  const column = (c: PackedRows['start']) => ('plain' in c ? { plain: plain(c.plain) } : { varints: plain(c.varints) });
+  const delivered = {
+    count: packed.count, runs: plain(packed.runs), start: column(packed.start), dur: column(packed.dur),
+    name: plain(packed.name), kind: plain(packed.kind), correlation: column(packed.correlation),
+  } as unknown as PackedRows;
+  assert.deepStrictEqual(unpackPosted(delivered), columnsOf(model, 10, 200));
+  const cut = { ...packed, name: packed.name.slice(0, packed.name.length - 1) };
+  assert.throws(() => unpackRows(cut), /end early/);
+});
+
+test('kernel args come back as read: whole-number fields as steps, repeating ones as a table, the rest plain', async () => {
+  let tables = 0;
+  for (const file of traceFiles) {
+    const { kernelArgs } = await scanTraceFile(join(FIXTURES, file));
+    const packed = packKernelArgs(kernelArgs);
+    assert.deepStrictEqual(unpackKernelArgs(packed), kernelArgs, file);
+    assert.deepStrictEqual(unpackKernelArgs(structuredClone(packed)), kernelArgs, file);
+    tables += packed.fields.filter((f) => 'table' in f).length;
+  }
+  assert.ok(tables > 0, 'some fixture has a field of repeating fractions (blocks or warps per SM)');
+  const fields = KERNEL_ARG_FIELDS.length;
+  const values = new Float64Array(3 * fields).fill(NaN);
+  values.set([1, 2, 3], 0);
+  values[fields] = -0;
+  values[fields + 1] = 0.5;
+  values[2 * fields + 1] = 2 ** 60;
+  for (let k = 0; k < 300; k++) values[(k % 3) * fields + 2] = k / 7; // only the last row's stays
+  values[2] = 1 / 7;
+  const odd = { slice: Uint32Array.from([3, 9, 4]), values };
+  const packed = packKernelArgs(odd);
+  assert.deepStrictEqual(unpackKernelArgs(packed), odd);
+  assert.ok('table' in packed.fields[0] && 'table' in packed.fields[1] && 'table' in packed.fields[2], 'a -0, a 2^60 and fractions: a table');
+  const many = { slice: Uint32Array.from({ length: 400 }, (_, r) => r), values: Float64Array.from({ length: 400 * fields }, (_, i) => (i + 0.5) / 3) };
+  const manyPacked = packKernelArgs(many);
+  assert.ok(manyPacked.fields.every((f) => 'plain' in f));
+  assert.deepStrictEqual(unpackKernelArgs(manyPacked), many);
+});
