@@ -15,12 +15,14 @@ export const enum SliceKind {
   Other = 9,
 }
 
+export const NS_PER_US = 1000;
+
 /**
  * µs in whole ns, as the model keeps times (as Perfetto does): kineto writes ns, and parsing its decimals or
  * taking the origin away adds float noise below that. Whole ns also pack small for the webview (rowsWire.ts).
  */
 export function wholeNs(us: number): number {
-  return Math.round(us * 1000) / 1000;
+  return Math.round(us * NS_PER_US) / NS_PER_US;
 }
 
 /** µs from `origin` to `us`, in whole ns. */

@@ -4,6 +4,7 @@
 // ascend, so a start is the whole nanoseconds since the one before; durations, names and correlation ids are
 // small integers. Each is a variable-length integer (7 bits a byte), ~9 bytes a row on real traces. A column with
 // a value that is not whole ns (or not an id) goes plain, so any model packs and unpacks to the same numbers.
+import { NS_PER_US } from './model.ts';
 import type { TraceColumns } from './rowParts.ts';
 import { MAX_MAGNITUDE, unzigzag, VarintReader, VarintWriter, zigzag } from './varints.ts';
 
@@ -24,8 +25,6 @@ export interface PackedRows {
   /** -1 or an id: 0 for none, else 1 + the zigzag step from the last id in these rows */
   correlation: PackedColumn;
 }
-
-const NS_PER_US = 1000;
 
 /** Rows [from, to) of the columns, packed. */
 export function packRows(columns: TraceColumns, from: number, to: number): PackedRows {
@@ -82,7 +81,7 @@ function packStarts(start: Float64Array, from: number, to: number, runStarts: Ui
   const out = new VarintWriter(to - from);
   let previous = 0;
   for (let i = from; i < to; i++) {
-    const ns = wholeNs(start[i]);
+    const ns = exactNs(start[i]);
     if (ns === null) return { plain: start.slice(from, to) };
     out.signed(runStarts[i - from] ? ns : ns - previous);
     previous = ns;
@@ -106,7 +105,7 @@ function unpackStarts(column: PackedColumn, n: number, runStarts: Uint8Array): F
 function packDurations(dur: Float64Array, from: number, to: number): PackedColumn {
   const out = new VarintWriter(to - from);
   for (let i = from; i < to; i++) {
-    const ns = wholeNs(dur[i]);
+    const ns = exactNs(dur[i]);
     if (ns === null) return { plain: dur.slice(from, to) };
     out.signed(ns);
   }
@@ -159,8 +158,8 @@ function unpackCorrelations(varints: Uint8Array, n: number): Float64Array {
   return correlation;
 }
 
-/** `us` as whole ns when it is exactly that many (its ns / 1000 gives it back), else null. */
-function wholeNs(us: number): number | null {
+/** `us` in ns when it is whole ns (as model.ts keeps times: its ns / 1000 gives it back exactly), else null. */
+function exactNs(us: number): number | null {
   const ns = Math.round(us * NS_PER_US);
   return ns / NS_PER_US === us && Math.abs(ns) <= MAX_MAGNITUDE ? ns : null;
 }

@@ -1,6 +1,7 @@
 // Stable index sorts for the trace columns. Multi-million-row traces are sorted with LSD radix passes over
 // 16-bit digits (a comparator sort of 6 M indices takes tens of seconds in V8); small inputs use Array.sort,
 // since a radix pass costs a 65 536-bucket histogram no matter how few rows there are.
+import { NS_PER_US } from './model.ts';
 
 const RADIX_MIN_ROWS = 50_000;
 const DIGIT_BUCKETS = 65_536;
@@ -52,7 +53,6 @@ function comparatorSort(order: Uint32Array, keys: SortKey[]): Uint32Array {
   return Uint32Array.from(rows);
 }
 
-const NS_PER_US = 1000;
 const MAX_KEY = 2 ** 48 - 1;
 
 /**
