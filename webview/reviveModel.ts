@@ -12,7 +12,7 @@ const bytes = (value: unknown): Uint8Array => as(value, (v) => Uint8Array.from(v
 const float64 = (value: unknown): Float64Array => as(value, (v) => Float64Array.from(v), Float64Array);
 const uint32 = (value: unknown): Uint32Array => as(value, (v) => Uint32Array.from(v), Uint32Array);
 
-export function reviveColumns(columns: TraceColumns): TraceColumns {
+function reviveColumns(columns: TraceColumns): TraceColumns {
   return {
     start: float64(columns.start),
     dur: float64(columns.dur),
