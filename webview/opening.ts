@@ -10,11 +10,14 @@ type RowsMessage = Extract<HostToWebview, { type: 'rows' }>;
 /** A full trace's columns being put together from its 'rows' messages: rows before `next` are in. */
 export interface Assembly { index: number; columns: TraceColumns; next: number }
 
-/** The assembly with a part's rows in (a first part starts one); null when the part does not follow the ones before. */
+/**
+ * The assembly with a part's rows in, unpacked into its columns (a first part starts one); null when the part does
+ * not follow the ones before or does not fit.
+ */
 export function receiveRows(assembly: Assembly | null, message: RowsMessage): Assembly | null {
   const into = message.from === 0 ? { index: message.index, columns: emptyColumns(message.count), next: 0 } : assembly;
-  const rows = unpackPosted(message.rows);
-  if (!into || into.index !== message.index || into.next !== message.from || !putRows(into.columns, message.from, rows)) return null;
+  if (!into || into.index !== message.index || into.next !== message.from || message.from + message.rows.count > into.columns.start.length) return null;
+  const rows = unpackPosted(message.rows, into.columns, message.from);
   return { ...into, next: message.from + rows.start.length };
 }
 

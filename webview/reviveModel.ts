@@ -27,12 +27,12 @@ function reviveColumns(columns: TraceColumns): TraceColumns {
 const reviveColumn = (column: PackedColumn): PackedColumn =>
   ('plain' in column ? { plain: float64(column.plain) } : { varints: bytes(column.varints) });
 
-/** Packed rows' columns (rowsWire.ts). */
-export function unpackPosted(rows: PackedRows): TraceColumns {
+/** Packed rows' columns (rowsWire.ts), into `into` from row `at` where given. */
+export function unpackPosted(rows: PackedRows, into?: TraceColumns, at?: number): TraceColumns {
   return unpackRows({
     count: rows.count, runs: uint32(rows.runs), start: reviveColumn(rows.start), dur: reviveColumn(rows.dur),
     name: bytes(rows.name), kind: bytes(rows.kind), correlation: reviveColumn(rows.correlation),
-  });
+  }, into, at);
 }
 
 /** A posted trace's columns (packed or plain). */

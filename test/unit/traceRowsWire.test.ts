@@ -49,10 +49,16 @@ test('a column with a time that is not whole ns, or an id that is not one, goes 
   const packed = packRows(columns, 0, 4);
   assert.ok('plain' in packed.start && 'varints' in packed.dur && 'varints' in packed.correlation);
   assert.deepStrictEqual(unpackRows(packed), columns);
-  const odd = { ...columns, start: Float64Array.from([0, 1, 2, 3]), dur: Float64Array.from([1, -2, 2 ** 60, 0]), correlation: Float64Array.from([-1, 0.5, 1, 2]) };
+  // a start is packed as the ns since the run's previous row ended: a duration past what a step holds (only the
+  // run's last may be one) sends durations plain, not starts; a row starting before that end, a negative step
+  const odd = { ...columns, start: Float64Array.from([0, 0.5, 2, 3]), dur: Float64Array.from([1, -2, 0, 2 ** 60]), correlation: Float64Array.from([-1, 0.5, 1, 2]) };
   const oddPacked = packRows(odd, 0, 4);
   assert.ok('varints' in oddPacked.start && 'plain' in oddPacked.dur && 'plain' in oddPacked.correlation);
   assert.deepStrictEqual(unpackRows(oddPacked), odd);
+  const farEnd = { ...odd, dur: Float64Array.from([1, -2, 2 ** 60, 0]) };
+  const farEndPacked = packRows(farEnd, 0, 4);
+  assert.ok('plain' in farEndPacked.start && 'plain' in farEndPacked.dur);
+  assert.deepStrictEqual(unpackRows(farEndPacked), farEnd);
   assert.deepStrictEqual(unpackRows(packRows(columns, 2, 2)), columnsOf(columns, 2, 2));
 });
 
@@ -68,6 +74,8 @@ test('packed rows that postMessage delivered as index-keyed objects are unpacked
   assert.deepStrictEqual(unpackPosted(delivered), columnsOf(model, 10, 200));
   const cut = { ...packed, name: packed.name.slice(0, packed.name.length - 1) };
   assert.throws(() => unpackRows(cut), /end early/);
+  const overrun = { ...packed, kind: Uint8Array.from([0, 200, 1]) }; // a run of 200 kinds in 190 rows
+  assert.throws(() => unpackRows(overrun), /overruns/);
 });
 
 test('kernel args come back as read: whole-number fields as steps, repeating ones as a table, the rest plain', async () => {

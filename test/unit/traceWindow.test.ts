@@ -10,9 +10,9 @@ import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { overlapsWindow, sameSlice, sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { readTraceFile, scanTraceFile } from '../../extension/node/trace/scanner.ts';
-import { emptyColumns, putRows } from '../../extension/shared/trace/rowParts.ts';
 import { sentMessages, sentTraces } from '../sentTraces.ts';
-import { postedColumns, reviveModel, unpackPosted, withColumns } from '../../webview/reviveModel.ts';
+import { receiveRows, wholeTrace, type Assembly } from '../../webview/opening.ts';
+import { reviveModel } from '../../webview/reviveModel.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const TRACES = readdirSync(FIXTURES).filter((f) => /\.json(\.gz)?$/.test(f));
@@ -122,14 +122,20 @@ describe('messages of a timeline', () => {
     const sent = await sentMessages(await readTimelineSource({ kind: 'traces', tracePaths: [path] }), null, 0, 300);
     assert.deepStrictEqual(sent.map((m) => m.type === 'rows' ? `rows ${m.from}` : `${m.preview ? 'preview' : 'trace'} from ${m.from}`),
       ['preview from 0', ...Array.from({ length: Math.ceil(model.count / 300) - 1 }, (_, k) => `rows ${k * 300}`), `trace from ${Math.floor((model.count - 1) / 300) * 300}`]);
-    const columns = emptyColumns(model.count);
-    for (const m of sent) {
-      if (m.type === 'rows') assert.ok(putRows(columns, m.from, unpackPosted(m.rows)) && m.count === model.count);
-      else if (m.type === 'trace' && !m.preview) assert.ok(putRows(columns, m.from, postedColumns(m.pane.trace)) && m.pane.trace.count === model.count);
+    // put together as the webview does: each part unpacked into the whole columns, the last one's with the trace
+    let assembly: Assembly | null = null;
+    for (const m of sent.slice(1, -1)) {
+      assert.ok(m.type === 'rows' && m.count === model.count);
+      assembly = receiveRows(assembly, m);
+      assert.equal(assembly?.next, m.from + 300);
     }
     const last = sent.at(-1)!;
-    assert.ok(last.type === 'trace');
-    assert.deepStrictEqual(reviveModel(withColumns(last.pane.trace, columns)), model);
+    assert.ok(last.type === 'trace' && !last.preview);
+    assert.deepStrictEqual(reviveModel(wholeTrace(assembly, last).pane.trace), model);
+    // a part out of turn is refused, and the trace then says rows are missing
+    const skipped = receiveRows(receiveRows(null, sent[1] as Extract<typeof sent[number], { type: 'rows' }>), sent[3] as Extract<typeof sent[number], { type: 'rows' }>);
+    assert.equal(skipped, null);
+    assert.throws(() => wholeTrace(skipped, last), /rows missing/);
   });
 
   test('each trace is sent as soon as it is read: the first before the second is read', async () => {
