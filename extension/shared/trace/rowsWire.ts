@@ -1,5 +1,5 @@
 // A trace's rows on their way to the webview, packed. VS Code's message path to a webview in code-server carries
-// ~30 MB/s whatever the bytes (docs/BENCHMARKS.md), and as plain columns a row is 35 bytes. Packed, the model's
+// some 25–35 MB/s (docs/BENCHMARKS.md), and as plain columns a row is 35 bytes. Packed, the model's
 // order does most of the work: rows come grouped by track and level, so those two are runs; within a run a slice
 // starts after the one before has ended, so a start is the whole nanoseconds since that end; durations, names and
 // correlation ids are small integers; kinds come in runs, and so do the rows without a correlation id (a CPU
