@@ -65,6 +65,11 @@ test('a column with a time that is not whole ns, or an id that is not one, goes 
   const farEndPacked = packRows(farEnd, 0, 4);
   assert.ok('plain' in farEndPacked.start && 'plain' in farEndPacked.dur);
   assert.deepStrictEqual(unpackRows(farEndPacked), farEnd);
+  // a varint has no sign: -0 goes plain
+  const negativeZero = { ...odd, start: Float64Array.from([-0, 1, 2, 3]), correlation: Float64Array.from([-1, -0, 1, 2]) };
+  const negativeZeroPacked = packRows(negativeZero, 0, 4);
+  assert.ok('plain' in negativeZeroPacked.start && 'plain' in negativeZeroPacked.correlation);
+  assert.deepStrictEqual(unpackRows(negativeZeroPacked), negativeZero);
   assert.deepStrictEqual(unpackRows(packRows(columns, 2, 2)), columnsOf(columns, 2, 2));
 });
 

@@ -187,7 +187,7 @@ function packCorrelations(correlation: Float64Array, from: number, to: number): 
       i = end;
       continue;
     }
-    if (!Number.isInteger(id) || id < 0 || id > MAX_MAGNITUDE) return { plain: correlation.slice(from, to) };
+    if (!Number.isInteger(id) || id < 0 || id > MAX_MAGNITUDE || Object.is(id, -0)) return { plain: correlation.slice(from, to) };
     out.unsigned(1 + zigzag(id - last));
     last = id;
     i++;
@@ -212,8 +212,8 @@ function unpackCorrelations(varints: Uint8Array, out: Float64Array): void {
   }
 }
 
-/** `us` in ns when it is whole ns (as model.ts keeps times: its ns / 1000 gives it back exactly), else null. */
+/** `us` in ns when it is whole ns (as model.ts keeps times: its ns / 1000 gives it back exactly), else null (-0 too: a varint has no sign). */
 function exactNs(us: number): number | null {
   const ns = Math.round(us * NS_PER_US);
-  return ns / NS_PER_US === us && Math.abs(ns) <= MAX_MAGNITUDE ? ns : null;
+  return ns / NS_PER_US === us && Math.abs(ns) <= MAX_MAGNITUDE && !Object.is(us, -0) ? ns : null;
 }
