@@ -19,9 +19,9 @@ async function child(method: string, path: string): Promise<void> {
     if (method === 'scanner') {
       // what the timeline does: read, cut the preview of the first view, build the model
       const reading = await readTraceFile(path);
-      reading.preview(null);
+      await reading.preview(null);
       firstViewSeconds = (performance.now() - started) / 1000;
-      events = reading.model().count;
+      events = (await reading.model()).count;
     } else if (method === '1 thread') events = (await traceScanInternals.scanOnePass(path)).count;
     else events = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: unknown[] }).traceEvents.length;
     result = { ok: true, seconds: (performance.now() - started) / 1000, firstViewSeconds, peakRssMb: process.resourceUsage().maxRSS / 1024, events };

@@ -1,5 +1,5 @@
-// Plain traces from PARALLEL_MIN_BYTES (160 MB) on are read in two halves at once (a worker thread takes the second half) and merged:
-// the model must equal a one-pass read exactly, warnings and their byte positions included.
+// Plain traces from PARALLEL_MIN_BYTES (160 MB) on are read in two halves at once (a worker thread takes the first half, merges
+// the second into it and builds the model there): the model must equal a one-pass read exactly, warnings and their byte positions included.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,13 +37,24 @@ test('a tiled trace over the threshold goes parallel in scanTraceFile and equals
   const { parallel } = await traceScanInternals.scanParallel(path);
   assert.ok(parallel);
   assert.ok(onePass.count > 300_000);
-  // the preview of the first view, cut from the merged halves, is that view of the full model
+  // the preview of the first view, cut by the worker from the merged halves, is that view of the full model
   const reading = await readTraceFile(path);
-  const preview = reading.preview(null);
+  assert.equal(reading.events, onePass.count);
+  const preview = await reading.preview(null);
   assert.ok(preview && preview.count > 0 && preview.count < 1000);
   const expected = sliceWindow(onePass, ...viewWindow(onePass.steps, null)!);
   const withoutDepths = (m: TraceModel): unknown => ({ ...m, tracks: m.tracks.map(({ maxDepth: _d, ...rest }) => rest) });
   assert.deepStrictEqual(withoutDepths(preview), withoutDepths(expected));
+  // the model is built off this thread: it stays free to run other work meanwhile
+  let turns = 0;
+  const ticking = setInterval(() => { turns++; }, 1);
+  const model = await reading.model();
+  clearInterval(ticking);
+  assert.ok(turns > 0, 'this thread ran while the model was built');
+  assert.deepStrictEqual(model, onePass);
+  assert.equal(await reading.model(), model, 'built once');
+  // once the model is here (and the worker gone), a preview is cut from it
+  assert.deepStrictEqual(await reading.preview(null), sliceWindow(model, ...viewWindow(model.steps, null)!));
   rmSync(path);
 });
 

@@ -171,6 +171,6 @@ describe('first frame from a skim', () => {
     const again = (await reader.preview({ step: 1, domain: null }))!;
     assert.deepStrictEqual(drawn(again), drawn(sent[0].pane.trace));
     assert.deepStrictEqual(again.tracks, full.tracks, 'cut from the full model: its depths');
-    assert.deepStrictEqual((await readTraceFile(path)).preview({ step: 1, domain: null })!.steps, again.steps);
+    assert.deepStrictEqual((await (await readTraceFile(path)).preview({ step: 1, domain: null }))!.steps, again.steps);
   });
 });

@@ -29,7 +29,7 @@ describe('preview of a trace', () => {
       const full = await scanTraceFile(join(FIXTURES, file));
       assert.ok(full.steps.length >= 3, 'fixture has steps (ProfilerStep or repeated kernels)');
       for (const view of VIEWS) {
-        const preview = (await readTraceFile(join(FIXTURES, file))).preview(view);
+        const preview = await (await readTraceFile(join(FIXTURES, file))).preview(view);
         assert.ok(preview, `preview for ${JSON.stringify(view)}`);
         const window = viewWindow(full.steps, view)!;
         const expected = sliceWindow(full, ...window);
@@ -42,9 +42,9 @@ describe('preview of a trace', () => {
 
   test('after model() the preview is cut from the built model and keeps its track depths', async () => {
     const reading = await readTraceFile(join(FIXTURES, 'graphbreak-eager.trace.json'));
-    const raw = reading.preview(null)!;
-    const full = reading.model();
-    const fromModel = reading.preview(null)!;
+    const raw = (await reading.preview(null))!;
+    const full = await reading.model();
+    const fromModel = (await reading.preview(null))!;
     assert.deepStrictEqual(withoutDepths(fromModel), withoutDepths(raw));
     assert.deepStrictEqual(fromModel.tracks, full.tracks);
     assert.equal(reading.events, full.count);

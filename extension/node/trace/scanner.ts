@@ -1,6 +1,8 @@
-// Reading a torch.profiler Chrome trace file (plain or gzip) into raw columns (a TraceReading), and from them its model. Plain files
-// from PARALLEL_MIN_BYTES are parsed in two halves on two threads (the second in scanWorker.ts) and merged. The
-// bytes are parsed by byteScanner.ts and the model built by buildModel.ts.
+// Reading a torch.profiler Chrome trace file (plain or gzip) into raw columns and from them its model. Plain files
+// from PARALLEL_MIN_BYTES are parsed in two halves on two threads: a worker (scanWorker.ts) reads the first half,
+// this thread the second, and the worker merges them and builds the model there, so this thread (an extension
+// host's, which every extension shares) is not blocked for the seconds a big build takes. The bytes are parsed by
+// byteScanner.ts and the model built by buildModel.ts.
 import { createReadStream, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -12,7 +14,8 @@ import { TraceScanner, type HalfState } from '../../shared/trace/byteScanner.ts'
 import { Ch } from '../../shared/trace/jsonCursor.ts';
 import type { TraceModel } from '../../shared/trace/model.ts';
 import { TraceError } from '../../shared/trace/problems.ts';
-import { TraceReading } from '../../shared/trace/traceReading.ts';
+import { previewOfModel, TraceReading, type TraceReader } from '../../shared/trace/traceReading.ts';
+import type { FirstView } from '../../shared/trace/window.ts';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
@@ -21,9 +24,21 @@ export async function scanTraceFile(path: string): Promise<TraceModel> {
   return (await readTraceFile(path)).model();
 }
 
-/** Reads a trace file into raw columns; throws TraceError when nothing usable is in it. */
-export async function readTraceFile(path: string): Promise<TraceReading> {
-  return new TraceReading((await readWhole(path)).end());
+/** Reads a trace file for its preview and model; throws TraceError when nothing usable is in it. */
+export async function readTraceFile(path: string): Promise<TraceReader> {
+  if (!(await isGzipFile(path))) {
+    let size = 0;
+    try { size = statSync(path).size; } catch { /* readRange reports it */ }
+    const parallel = size >= PARALLEL_MIN_BYTES ? await readPlainParallel(path, size) : null;
+    return parallel ?? readOnePass(path);
+  }
+  return new TraceReading((await readGzip(path)).end());
+}
+
+async function readOnePass(path: string): Promise<TraceReading> {
+  const scanner = new TraceScanner();
+  await readRange(path, scanner, 0, Infinity);
+  return new TraceReading(scanner.end());
 }
 
 /** Whether a trace file is gzip (by its magic bytes); throws TraceError when it cannot be read. */
@@ -42,16 +57,8 @@ export async function isGzipFile(path: string): Promise<boolean> {
   }
 }
 
-/** Streams a trace file (plain or gzip) through a scanner, not yet ended. */
-async function readWhole(path: string): Promise<TraceScanner> {
-  if (!(await isGzipFile(path))) {
-    let size = 0;
-    try { size = statSync(path).size; } catch { /* readRange reports it */ }
-    if (size >= PARALLEL_MIN_BYTES) return (await scanPlainParallel(path, size)).scanner;
-    const scanner = new TraceScanner();
-    await readRange(path, scanner, 0, Infinity);
-    return scanner;
-  }
+/** Streams a gzip trace file through a scanner, not yet ended. */
+async function readGzip(path: string): Promise<TraceScanner> {
   const scanner = new TraceScanner();
   const chunks: AsyncIterable<Uint8Array> = pipeline(createReadStream(path, { highWaterMark: CHUNK_BYTES }), createGunzip({ chunkSize: CHUNK_BYTES }), () => {});
   let decompressed = 0;
@@ -73,14 +80,16 @@ async function readWhole(path: string): Promise<TraceScanner> {
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /**
- * Plain files from this size are read in two halves at once (a worker thread takes the second half). Not
- * smaller ones: the worker's own V8 isolate and copied-back columns add ~25–35 MB of resident memory, which
- * took a 100 MB file to 1.25× its size (one thread: 1.0–1.08×); a 150 MB one peaks at ~0.98× (bench/scan.ts).
+ * Plain files from this size are read in two halves at once (a worker thread takes the first half). Not
+ * smaller ones: the worker's own V8 isolate and a half's copied columns add ~25–35 MB of resident memory, which
+ * took a 100 MB file to 1.25× its size (one thread: 1.0–1.08×); a 150 MB one peaks at ~0.98× (bench/scan.ts, when
+ * the worker took the second half).
  */
 export const PARALLEL_MIN_BYTES = 160 * 1024 * 1024;
 /**
- * Where the second half starts, as a fraction of the file. The worker starts later (thread + module load) and
- * its state is copied back, but 0.55 measured slower than 0.5 in bench/scan.ts (500 MB: 2.91 vs 2.84 s).
+ * Where the second half starts, as a fraction of the file. The worker starts later (thread + module load), but
+ * giving it less (0.55 when it took the second half) measured slower than 0.5 in bench/scan.ts (500 MB: 2.91 vs
+ * 2.84 s), and 0.45 or 0.42 no different (docs/BENCHMARKS.md).
  */
 const SPLIT_AT = 0.5;
 /** How far past SPLIT_AT a split point (the start of an event) is looked for. */
@@ -146,52 +155,124 @@ export async function findSplit(path: string, size: number): Promise<{ split: nu
 }
 
 /**
- * Reads a plain trace with both cores: this thread parses the first half while a worker parses the second
- * (from an event start near the middle), then the worker's columns, names, tracks and flows are merged in, for
- * the model to be built once. The model equals a one-pass read's (deepStrictEqual); where that cannot be
- * guaranteed (no split point, the first half does not end between events, errors, rare warnings) the file is
- * read in one pass instead. `parallel` says which happened.
+ * Reads a plain trace with both cores: a worker parses the first half while this thread parses the second (from
+ * an event start near the middle) and hands it over; the worker merges it in as one read would have read it, and
+ * answers the preview and the model (built there) from the merged columns. The model equals a one-pass read's
+ * (deepStrictEqual); where that cannot be guaranteed (no split point, the first half does not end between events,
+ * errors, rare warnings) null: the caller reads the file in one pass.
  */
-async function scanPlainParallel(path: string, size: number): Promise<{ scanner: TraceScanner; parallel: boolean }> {
-  const onePass = async (): Promise<{ scanner: TraceScanner; parallel: boolean }> => {
-    const scanner = new TraceScanner();
-    await readRange(path, scanner, 0, Infinity);
-    return { scanner, parallel: false };
-  };
+async function readPlainParallel(path: string, size: number): Promise<TraceReader | null> {
   let found: Awaited<ReturnType<typeof findSplit>>;
   try { found = await findSplit(path, size); } catch { found = null; }
-  if (!found) return onePass();
+  if (!found) return null;
   const { split, bareArray } = found;
   let worker: Worker;
   try {
-    worker = startHalfWorker({ path, from: split, to: size, bareArray });
+    worker = startHalfWorker({ firstHalf: { path, split } } satisfies FirstHalfJob);
   } catch {
-    return onePass();
+    return null;
   }
-  const second = new Promise<HalfState | null>((resolve) => {
-    worker.once('message', (message: { state?: HalfState }) => resolve(message.state ?? null));
-    worker.once('error', () => resolve(null));
-    worker.once('exit', () => resolve(null));
-  });
-  const first = new TraceScanner();
-  let firstOk: boolean;
+  const replies = new WorkerReplies(worker);
+  let second: HalfState | null;
   try {
-    await readRange(path, first, 0, split);
-    firstOk = first.endsBetweenEvents();
+    const scanner = new TraceScanner();
+    scanner.startInsideEvents(split, bareArray);
+    await readRange(path, scanner, split, size);
+    second = scanner.finishHalf();
   } catch {
-    firstOk = false;
+    second = null;
   }
-  if (!firstOk) { void worker.terminate(); return onePass(); }
-  const state = await second;
-  void worker.terminate();
-  if (!state || !first.mergeHalf(state)) return onePass();
-  return { scanner: first, parallel: true };
+  worker.postMessage({ half: second } satisfies ToFirstHalf, second ? halfBuffers(second) : []);
+  let joined: FromFirstHalf;
+  try {
+    joined = await replies.next();
+  } catch {
+    joined = { joined: false }; // the worker failed: read in one pass
+  }
+  if (!('events' in joined)) void worker.terminate();
+  if ('error' in joined) throw new TraceError(joined.error.message, joined.error.byte);
+  return 'events' in joined ? new WorkerReading(worker, replies, joined.events) : null;
 }
 
-export interface HalfJob { path: string; from: number; to: number; bareArray: boolean }
+/** What the first half's worker is asked, in turn: the second half (null: it could not be read), then previews and the model. */
+type ToFirstHalf = { half: HalfState | null } | { preview: FirstView | null } | { model: true };
+/** Its answers: whether the halves joined (and the slice count), a TraceError's, a preview, the model. */
+type FromFirstHalf = { joined: false } | { events: number } | { error: { message: string; byte?: number } }
+  | { preview: TraceModel | null } | { model: TraceModel };
+
+/** The worker's messages, in order; a worker that fails or exits before answering rejects with TraceError. */
+class WorkerReplies {
+  private readonly queued: FromFirstHalf[] = [];
+  private waiting: { resolve: (reply: FromFirstHalf) => void; reject: (error: Error) => void } | null = null;
+  private ended: TraceError | null = null;
+
+  constructor(worker: Worker) {
+    worker.on('message', (reply: FromFirstHalf) => {
+      if (this.waiting) { this.waiting.resolve(reply); this.waiting = null; } else this.queued.push(reply);
+    });
+    const end = (why: string): void => {
+      this.ended ??= new TraceError(`the thread reading the trace stopped: ${why}`);
+      this.waiting?.reject(this.ended);
+      this.waiting = null;
+    };
+    worker.on('error', (error) => end(error.message));
+    worker.on('exit', (code) => end(`exit code ${code}`));
+  }
+
+  next(): Promise<FromFirstHalf> {
+    const reply = this.queued.shift();
+    if (reply) return Promise.resolve(reply);
+    if (this.ended) return Promise.reject(this.ended);
+    return new Promise((resolve, reject) => { this.waiting = { resolve, reject }; });
+  }
+}
+
+/** Stops a worker whose reading was dropped before its model was asked for (the worker holds the raw columns). */
+const dropped = new FinalizationRegistry<Worker>((worker) => { void worker.terminate(); });
+
+/** A trace read by a worker (readPlainParallel): its previews and model come from there, one request at a time. */
+class WorkerReading implements TraceReader {
+  private turn: Promise<unknown> = Promise.resolve();
+  private built: Promise<TraceModel> | null = null;
+
+  constructor(private readonly worker: Worker, private readonly replies: WorkerReplies, readonly events: number) {
+    worker.unref();
+    dropped.register(this, worker, this);
+  }
+
+  async preview(view: FirstView | null): Promise<TraceModel | null> {
+    if (this.built) return previewOfModel(await this.built, view); // the worker is gone
+    return this.ask({ preview: view }, (reply) => ('preview' in reply ? reply.preview : undefined));
+  }
+
+  model(): Promise<TraceModel> {
+    this.built ??= this.ask({ model: true }, (reply) => ('model' in reply ? reply.model : undefined)).finally(() => {
+      dropped.unregister(this);
+      void this.worker.terminate();
+    });
+    return this.built;
+  }
+
+  /** Sends `request` once the requests before it are answered; its answer, as `pick` takes it from the reply. */
+  private ask<T>(request: ToFirstHalf, pick: (reply: FromFirstHalf) => T | undefined): Promise<T> {
+    const answer = this.turn.then(async () => {
+      this.worker.ref(); // kept alive while its answer is awaited, not while it waits for a request
+      this.worker.postMessage(request);
+      try {
+        const picked = pick(await this.replies.next());
+        if (picked === undefined) throw new TraceError('the thread reading the trace answered out of turn');
+        return picked;
+      } finally {
+        this.worker.unref();
+      }
+    });
+    this.turn = answer.catch(() => {});
+    return answer;
+  }
+}
 
 /**
- * The second half (of a scan, or of skimRead.ts's skim) runs in scanWorker: bundled as dist/scanWorker.js beside
+ * The first half of a read, or the second of skimRead.ts's skim, runs in scanWorker: bundled as dist/scanWorker.js beside
  * dist/cli.js and dist/extension.js, or scanWorker.ts next to this file when run from sources (tests, benches;
  * tsx's --import hooks do not reach a worker on Node 20, so its CommonJS hook is registered there).
  */
@@ -203,20 +284,74 @@ export function startHalfWorker(job: object): Worker {
   return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry)});`, { eval: true, workerData: job });
 }
 
-/** The worker's side: scan [from, to) as the second half and post the raw state back (errors: no state). */
-export async function runHalfWorker(job: HalfJob, post: (message: { state?: HalfState }, transfer?: ArrayBuffer[]) => void): Promise<void> {
+/** The first half's worker's job: bytes [0, split) of `path`. */
+export interface FirstHalfJob { firstHalf: { path: string; split: number } }
+
+/** How a worker talks to the thread that started it. */
+export interface WorkerPort {
+  post(message: unknown, transfer?: ArrayBuffer[]): void;
+  receive(): Promise<unknown>;
+}
+
+/**
+ * The worker's side of readPlainParallel: reads the first half, takes the second half's state, merges it in, then
+ * answers requests for previews until the model is asked for, built and sent (its columns moved, not copied).
+ */
+export async function runFirstHalfWorker(job: FirstHalfJob, port: WorkerPort): Promise<void> {
+  const scanner = new TraceScanner();
+  let endsBetween = false;
   try {
-    const scanner = new TraceScanner();
-    scanner.startInsideEvents(job.from, job.bareArray);
-    await readRange(job.path, scanner, job.from, job.to);
-    const state = scanner.finishHalf();
-    const { flows } = state;
-    const transfer = [state.start, state.dur, state.track, state.name, state.kind, state.correlation, state.argSlice, state.argValues,
-      flows.id, flows.textId, flows.isEnd, flows.track, flows.ts, flows.byte].map((a) => a.buffer as ArrayBuffer);
-    post({ state }, transfer);
+    await readRange(job.firstHalf.path, scanner, 0, job.firstHalf.split);
+    endsBetween = scanner.endsBetweenEvents();
   } catch {
-    post({});
+    endsBetween = false;
   }
+  if (!(await mergeSecondHalf(scanner, endsBetween, port))) { port.post({ joined: false } satisfies FromFirstHalf); return; }
+  let reading: TraceReading;
+  try {
+    reading = new TraceReading(scanner.end());
+  } catch (error) {
+    if (!(error instanceof TraceError)) throw error;
+    port.post({ error: { message: error.message, byte: error.byte } } satisfies FromFirstHalf);
+    return;
+  }
+  port.post({ events: reading.events } satisfies FromFirstHalf);
+  for (;;) {
+    const request = await port.receive() as ToFirstHalf;
+    if ('preview' in request) {
+      port.post({ preview: reading.preview(request.preview) } satisfies FromFirstHalf); // small: copied
+    } else {
+      const model = reading.model();
+      port.post({ model } satisfies FromFirstHalf, modelBuffers(model));
+      return;
+    }
+  }
+}
+
+/**
+ * Takes the second half's state and merges it into the first (`endsBetween`: the first half's read ended between
+ * two events); false where they cannot be joined. Its own function, so the state is not held after.
+ */
+async function mergeSecondHalf(scanner: TraceScanner, endsBetween: boolean, port: WorkerPort): Promise<boolean> {
+  const { half } = await port.receive() as Extract<ToFirstHalf, { half: unknown }>;
+  return endsBetween && half !== null && scanner.mergeHalf(half);
+}
+
+/** The buffers of a half's columns, moved to the worker with it. */
+function halfBuffers(state: HalfState): ArrayBuffer[] {
+  const { flows } = state;
+  return distinctBuffers([state.start, state.dur, state.track, state.name, state.kind, state.correlation, state.argSlice, state.argValues,
+    flows.id, flows.textId, flows.isEnd, flows.track, flows.ts, flows.byte]);
+}
+
+/** The buffers of a model's columns and kernel args, moved back from the worker with it. */
+function modelBuffers(model: TraceModel): ArrayBuffer[] {
+  return distinctBuffers([model.start, model.dur, model.track, model.name, model.kind, model.depth, model.correlation, model.kernelArgs.slice, model.kernelArgs.values]);
+}
+
+/** Each array's buffer once (a transfer list naming one twice is refused). */
+function distinctBuffers(arrays: ArrayBufferView[]): ArrayBuffer[] {
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
 }
 
 /** @internal For tests and benches: the one-pass and the two-half read of a plain file, whatever its size. */
@@ -227,8 +362,8 @@ export const traceScanInternals = {
     return scanner.finish();
   },
   async scanParallel(path: string): Promise<{ model: TraceModel; parallel: boolean }> {
-    const { scanner, parallel } = await scanPlainParallel(path, statSync(path).size);
-    return { model: scanner.finish(), parallel };
+    const parallel = await readPlainParallel(path, statSync(path).size);
+    return parallel ? { model: await parallel.model(), parallel: true } : { model: await this.scanOnePass(path), parallel: false };
   },
   PARALLEL_MIN_BYTES,
 };

@@ -7,7 +7,7 @@ import { TraceScanner } from '../../shared/trace/byteScanner.ts';
 import { windowModel } from '../../shared/trace/buildModel.ts';
 import type { TraceModel } from '../../shared/trace/model.ts';
 import { TraceError } from '../../shared/trace/problems.ts';
-import type { TraceReader, TraceReading } from '../../shared/trace/traceReading.ts';
+import type { TraceReader } from '../../shared/trace/traceReading.ts';
 import { viewWindow, type FirstView } from '../../shared/trace/window.ts';
 import { findSplit, isGzipFile, PARALLEL_MIN_BYTES, readRange, readTraceFile, startHalfWorker } from './scanner.ts';
 import { TraceSkim, windowRanges, type Skim, type SkimmedPart, type SkimPart } from './skim.ts';
@@ -96,7 +96,7 @@ export async function runSkimWorker(job: SkimJob, post: (message: { part: Skimme
 
 /** A skimmed file: its preview parsed from the byte ranges around the view, its model read whole once. */
 class SkimmedTrace implements TraceReader {
-  private whole: Promise<TraceReading> | null = null;
+  private whole: Promise<TraceReader> | null = null;
   /** dropped when the whole read starts: its blocks are ~25 bytes per 32 events */
   private skim: Skim | null;
   readonly events: number;

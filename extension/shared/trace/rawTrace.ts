@@ -118,10 +118,13 @@ export class RawTrace {
     return part;
   }
 
-  /** Copies the columns out (trimmed to what they hold) for another thread. */
+  /**
+   * Copies the columns out (trimmed to what they hold) for another thread, and gives these back at once (the
+   * thread that read them may stay idle, and V8 collects an idle thread's garbage late).
+   */
   half(): RawHalf {
     const n = this.count;
-    return {
+    const half: RawHalf = {
       count: n,
       start: this.start.data.slice(0, n), dur: this.dur.data.slice(0, n), track: this.track.data.slice(0, n),
       name: this.name.data.slice(0, n), kind: this.kind.data.slice(0, n), correlation: this.correlation.data.slice(0, n),
@@ -130,6 +133,9 @@ export class RawTrace {
       names: this.names, tracks: this.tracks, processMeta: this.processMeta, threadMeta: this.threadMeta,
       flows: this.flows.columns(), problems: this.problems.problems, notes: this.notes,
     };
+    for (const column of [this.start, this.dur, this.track, this.name, this.kind, this.correlation, this.argSlice, this.argValues]) column.release();
+    this.flows.release();
+    return half;
   }
 
   /**

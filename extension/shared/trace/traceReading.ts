@@ -32,9 +32,7 @@ export class TraceReading implements TraceReader {
 
   /** The slices around `view` (window.ts), or null when the trace has no steps to say where the view opens. */
   preview(view: FirstView | null): TraceModel | null {
-    if (!this.built) return previewModel(this.raw!, view);
-    const window = viewWindow(this.built.steps, view);
-    return window && sliceWindow(this.built, ...window);
+    return this.built ? previewOfModel(this.built, view) : previewModel(this.raw!, view);
   }
 
   /** The full model, built once; the raw columns are released after. */
@@ -45,4 +43,10 @@ export class TraceReading implements TraceReader {
     }
     return this.built;
   }
+}
+
+/** The slices of a built model around `view` (window.ts), or null when it has no steps to say where the view opens. */
+export function previewOfModel(model: TraceModel, view: FirstView | null): TraceModel | null {
+  const window = viewWindow(model.steps, view);
+  return window && sliceWindow(model, ...window);
 }
