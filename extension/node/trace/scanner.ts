@@ -357,9 +357,7 @@ function distinctBuffers(arrays: ArrayBufferView[]): ArrayBuffer[] {
 /** @internal For tests and benches: the one-pass and the two-half read of a plain file, whatever its size. */
 export const traceScanInternals = {
   async scanOnePass(path: string): Promise<TraceModel> {
-    const scanner = new TraceScanner();
-    await readRange(path, scanner, 0, Infinity);
-    return scanner.finish();
+    return (await readOnePass(path)).model();
   },
   async scanParallel(path: string): Promise<{ model: TraceModel; parallel: boolean }> {
     const parallel = await readPlainParallel(path, statSync(path).size);
