@@ -3,10 +3,8 @@
 import type { HostToWebview, TimelineSource } from '../shared/protocol.ts';
 import { scriptMode } from './regionDigest.ts';
 import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
-import type { TraceModel } from '../shared/trace/model.ts';
-import { lastPartStart, ROWS_PER_PART } from '../shared/trace/rowParts.ts';
-import { packRows } from '../shared/trace/rowsWire.ts';
-import { postedTrace } from '../shared/trace/traceWire.ts';
+import { ROWS_PER_PART } from '../shared/trace/rowParts.ts';
+import { postedTrace, type PostedTrace } from '../shared/trace/traceWire.ts';
 import type { TraceHead } from '../shared/trace/traceHead.ts';
 import type { TraceReader } from '../shared/trace/traceReading.ts';
 import type { FirstView } from '../shared/trace/window.ts';
@@ -79,9 +77,10 @@ export function reportMessage(content: TimelineContent): HostToWebview | null {
 /**
  * Sends the traces, each pane in turn as soon as its file is read (a big one skimmed): a big trace as its preview
  * (the slices around `view`), a small one (or a big one without steps: nothing says where its view opens) whole;
- * then the big ones' full traces, read whole (a skimmed one only now) and built here (~0.75 s at 500 MB, blocking
- * this thread), once `drawn` has resolved (the webview drew a preview: a whole read on both cores would slow that
- * frame down). Each `send` is awaited before the next message is made, so one message at a time is on its way.
+ * then the big ones' full traces, read whole (a skimmed one only now) and built, once `drawn` has resolved (the
+ * webview drew a preview: a whole read on both cores would slow that frame down). A full trace goes in parts
+ * (TraceReader.posted): a big one's are made by a worker while the part before is on its way. Each `send` is
+ * awaited before the next, so one message at a time is on VS Code's path.
  */
 export async function sendTraces(content: TimelineContent, view: FirstView | null, send: (message: HostToWebview) => PromiseLike<unknown>, minEvents = PREVIEW_MIN_EVENTS, rowsPerPart = ROWS_PER_PART, drawn: () => PromiseLike<unknown> = async () => {}): Promise<void> {
   const previewed: { index: number; reading: TraceReader }[] = [];
@@ -90,31 +89,29 @@ export async function sendTraces(content: TimelineContent, view: FirstView | nul
     const preview = reading.events >= minEvents ? await reading.preview(view) : null;
     if (preview) {
       previewed.push({ index, reading });
-      await send(traceMessage(content, index, preview, reading.events, true));
+      await send(traceMessage(content, index, postedTrace(preview), reading.events, true));
     } else {
-      await sendInParts(content, index, await reading.model(), send, rowsPerPart);
+      await sendInParts(content, index, reading, send, rowsPerPart);
     }
   }
   if (previewed.length > 0) await drawn();
-  for (const { index, reading } of previewed) await sendInParts(content, index, await reading.model(), send, rowsPerPart);
+  for (const { index, reading } of previewed) await sendInParts(content, index, reading, send, rowsPerPart);
 }
 
-/** A full trace: its columns' rows in parts, each in a 'rows' message but the last, which goes in the 'trace' (a small trace: one part). */
-async function sendInParts(content: TimelineContent, index: number, model: TraceModel, send: (message: HostToWebview) => PromiseLike<unknown>, rowsPerPart: number): Promise<void> {
-  const last = lastPartStart(model.count, rowsPerPart);
-  for (let from = 0; from < last; from += rowsPerPart) {
-    await send({ type: 'rows', index, from, count: model.count, rows: packRows(model, from, from + rowsPerPart) });
+/** A full trace: its rows in parts, each in a 'rows' message but the last, which goes in the 'trace' (a small trace: one part). */
+async function sendInParts(content: TimelineContent, index: number, reading: TraceReader, send: (message: HostToWebview) => PromiseLike<unknown>, rowsPerPart: number): Promise<void> {
+  for await (const piece of reading.posted(rowsPerPart)) {
+    await send('rows' in piece ? { type: 'rows', index, ...piece } : traceMessage(content, index, piece.trace, piece.trace.count, false, piece.from));
   }
-  await send(traceMessage(content, index, model, model.count, false, last));
 }
 
 /**
  * Pane `index`'s trace: a preview (`trace` holds the slices around the first view of `events`) or every slice
- * (its columns from row `from`: the rows before were sent in 'rows' messages).
+ * (its rows from row `from`: the rows before were sent in 'rows' messages).
  */
-function traceMessage(content: TimelineContent, index: number, trace: TraceModel, events: number, preview: boolean, from = 0): TraceMessage {
+function traceMessage(content: TimelineContent, index: number, trace: PostedTrace, events: number, preview: boolean, from = 0): TraceMessage {
   const { label, compareTo, rank } = content.panes[index];
-  const pane = { label, trace: postedTrace(trace, from), ...paneExtras(compareTo, rank) };
+  const pane = { label, trace, ...paneExtras(compareTo, rank) };
   return { type: 'trace', title: content.title, source: content.source, index, panes: content.panes.length, pane, events, preview, from };
 }
 

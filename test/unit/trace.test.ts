@@ -4,10 +4,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
+import { buildModelInParts } from '../../extension/shared/trace/buildModel.ts';
 import { scanTraceBytes, TraceScanner } from '../../extension/shared/trace/byteScanner.ts';
 import { compareTraces } from '../../extension/shared/trace/compare.ts';
 import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
+import { packRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
 import { formatTraceSummary, summarizeTrace } from '../../extension/shared/trace/summary.ts';
+import { TraceReading } from '../../extension/shared/trace/traceReading.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
@@ -139,6 +142,36 @@ describe('scanner on real H100 traces', () => {
       assert.equal(at(field('shared memory')), args['shared memory']);
       assert.equal(at(field('est. achieved occupancy %')), args['est. achieved occupancy %']);
     }
+  });
+
+  test('built in parts: each part comes with its rows final, and the model is the one built at once', () => {
+    const rowsPerPart = 97;
+    for (const { file } of KNOWN) {
+      const bytes = fixtureBytes(file);
+      const whole = scanTraceBytes(bytes);
+      const scanner = new TraceScanner();
+      scanner.push(bytes);
+      const building = buildModelInParts(scanner.end(), rowsPerPart);
+      const parts: PackedRows[] = [];
+      let step = building.next();
+      for (; !step.done; step = building.next()) {
+        const { columns, from, to } = step.value;
+        assert.deepEqual([from, to], [parts.length * rowsPerPart, (parts.length + 1) * rowsPerPart], file);
+        parts.push(packRows(columns, from, to)); // as posted then, before the rest is built
+      }
+      assert.deepStrictEqual(step.value, whole, file);
+      assert.equal(parts.length, Math.ceil(whole.count / rowsPerPart) - 1, file);
+      parts.forEach((part, i) => assert.deepStrictEqual(part, packRows(whole, i * rowsPerPart, (i + 1) * rowsPerPart), `${file} part ${i}`));
+    }
+  });
+
+  test('a posting stopped early still leaves the whole model', () => {
+    const bytes = fixtureBytes('gpt_small-reduce-overhead.trace.json');
+    const scanner = new TraceScanner();
+    scanner.push(bytes);
+    const reading = new TraceReading(scanner.end());
+    for (const piece of reading.posted(50)) { assert.ok('rows' in piece); break; }
+    assert.deepStrictEqual(reading.model(), scanTraceBytes(bytes));
   });
 
   test('a gzipped trace reads the same as its decompressed bytes', async () => {

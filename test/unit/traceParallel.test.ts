@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { generateTrace } from '../../bench/gen-trace.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { previewOfModel } from '../../extension/shared/trace/traceReading.ts';
+import { partsOf, postedPieces, type PostedPiece } from '../../extension/shared/trace/traceWire.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { readTraceFile, scanTraceFile, traceScanInternals } from '../../extension/node/trace/scanner.ts';
 
@@ -56,6 +58,40 @@ test('a tiled trace over the threshold goes parallel in scanTraceFile and equals
   // once the model is here (and the worker gone), a preview is cut from it
   assert.deepStrictEqual(await reading.preview(null), sliceWindow(model, ...viewWindow(model.steps, null)!));
   rmSync(path);
+});
+
+test('the model as posted comes from the worker part by part, as a one-pass build posts it, and stays there for what is asked next', async () => {
+  for (const file of readdirSync(FIXTURES).filter((f) => f.endsWith('.json'))) {
+    const path = join(FIXTURES, file);
+    const onePass = await traceScanInternals.scanOnePass(path);
+    const rowsPerPart = Math.ceil(onePass.count / 4);
+    const expected = [...postedPieces(partsOf(onePass, rowsPerPart), onePass.count)];
+    assert.ok(expected.length >= 4, file);
+    const reading = (await traceScanInternals.readInHalves(path))!;
+    const posted = async (): Promise<PostedPiece[]> => {
+      const pieces: PostedPiece[] = [];
+      for await (const piece of reading.posted(rowsPerPart)) pieces.push(piece);
+      return pieces;
+    };
+    assert.deepStrictEqual(await posted(), expected, file);
+    // a webview shown again: the pieces and a preview come from the model the worker kept
+    assert.deepStrictEqual(await posted(), expected, `${file}, posted again`);
+    assert.deepStrictEqual(await reading.preview(null), previewOfModel(onePass, null), file);
+    assert.deepStrictEqual(await reading.model(), onePass, file);
+  }
+});
+
+test('a posting stopped after its first part leaves the worker answering in turn', async () => {
+  const path = join(FIXTURES, 'gpt_small-reduce-overhead.trace.json');
+  const onePass = await traceScanInternals.scanOnePass(path);
+  const reading = (await traceScanInternals.readInHalves(path))!;
+  let first: PostedPiece | null = null;
+  for await (const piece of reading.posted(100)) { first = piece; break; }
+  assert.ok(first && 'rows' in first && first.rows.count === 100);
+  const preview = await reading.preview(null);
+  assert.ok(preview && preview.count > 0);
+  assert.deepStrictEqual(preview, previewOfModel(onePass, null));
+  assert.deepStrictEqual(await reading.model(), onePass);
 });
 
 /** A trace of one event per line, so the split lands between events. */

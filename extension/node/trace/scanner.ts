@@ -15,6 +15,7 @@ import { Ch } from '../../shared/trace/jsonCursor.ts';
 import type { TraceModel } from '../../shared/trace/model.ts';
 import { TraceError } from '../../shared/trace/problems.ts';
 import { previewOfModel, TraceReading, type TraceReader } from '../../shared/trace/traceReading.ts';
+import { partsOf, postedPieces, type PostedPiece } from '../../shared/trace/traceWire.ts';
 import type { FirstView } from '../../shared/trace/window.ts';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
@@ -194,11 +195,14 @@ async function readPlainParallel(path: string, size: number): Promise<TraceReade
   return 'events' in joined ? new WorkerReading(worker, replies, joined.events) : null;
 }
 
-/** What the first half's worker is asked, in turn: the second half (null: it could not be read), then previews and the model. */
-type ToFirstHalf = { half: HalfState | null } | { preview: FirstView | null } | { model: true };
-/** Its answers: whether the halves joined (and the slice count), a TraceError's, a preview, the model. */
+/**
+ * What the first half's worker is asked, in turn: the second half (null: it could not be read), then previews, the
+ * model as posted (in parts of `posted` rows), and the model (its last request).
+ */
+type ToFirstHalf = { half: HalfState | null } | { preview: FirstView | null } | { posted: number } | { model: true };
+/** Its answers: whether the halves joined (and the slice count), a TraceError's, a preview, the pieces of the model as posted, the model. */
 type FromFirstHalf = { joined: false } | { events: number } | { error: { message: string; byte?: number } }
-  | { preview: TraceModel | null } | { model: TraceModel };
+  | { preview: TraceModel | null } | PostedPiece | { model: TraceModel };
 
 /** The worker's messages, in order; a worker that fails or exits before answering rejects with TraceError. */
 class WorkerReplies {
@@ -230,7 +234,11 @@ class WorkerReplies {
 /** Stops a worker whose reading was dropped before its model was asked for (the worker holds the raw columns). */
 const dropped = new FinalizationRegistry<Worker>((worker) => { void worker.terminate(); });
 
-/** A trace read by a worker (readPlainParallel): its previews and model come from there, one request at a time. */
+/**
+ * A trace read by a worker (readPlainParallel): its previews and model come from there, one request at a time. The
+ * worker keeps the model once built for the pieces posted (so a webview shown again gets them without a second
+ * read) until the model itself is asked for: then it is moved here and the worker stops.
+ */
 class WorkerReading implements TraceReader {
   private turn: Promise<unknown> = Promise.resolve();
   private built: Promise<TraceModel> | null = null;
@@ -253,21 +261,48 @@ class WorkerReading implements TraceReader {
     return this.built;
   }
 
-  /** Sends `request` once the requests before it are answered; its answer, as `pick` takes it from the reply. */
-  private ask<T>(request: ToFirstHalf, pick: (reply: FromFirstHalf) => T | undefined): Promise<T> {
-    const answer = this.turn.then(async () => {
-      this.worker.ref(); // kept alive while its answer is awaited, not while it waits for a request
+  /** Built and packed in the worker, each part sent here as soon as it is made. */
+  async *posted(rowsPerPart: number): AsyncGenerator<PostedPiece> {
+    if (this.built) {
+      const model = await this.built;
+      yield* postedPieces(partsOf(model, rowsPerPart), model.count);
+      return;
+    }
+    yield* this.exchange({ posted: rowsPerPart }, (reply) => ('from' in reply ? reply : undefined), (piece) => 'trace' in piece);
+  }
+
+  /** `request`'s one answer (see exchange). */
+  private async ask<T>(request: ToFirstHalf, pick: (reply: FromFirstHalf) => T | undefined): Promise<T> {
+    for await (const answer of this.exchange(request, pick, () => true)) return answer;
+    throw new TraceError('the thread reading the trace did not answer');
+  }
+
+  /**
+   * Sends `request` once the requests before it are answered; yields its answers, as `pick` takes them from the
+   * replies, up to the one `isLast` says ends them. Answers left when the caller stops early are taken all the
+   * same, so the next request's come in turn.
+   */
+  private async *exchange<T>(request: ToFirstHalf, pick: (reply: FromFirstHalf) => T | undefined, isLast: (answer: T) => boolean): AsyncGenerator<T> {
+    const before = this.turn;
+    let done = (): void => {};
+    this.turn = new Promise<void>((resolve) => { done = resolve; });
+    await before;
+    this.worker.ref(); // kept alive while its answers are awaited, not while it waits for a request
+    let last = false;
+    const next = async (): Promise<T> => {
+      const answer = pick(await this.replies.next());
+      if (answer === undefined) throw new TraceError('the thread reading the trace answered out of turn');
+      last = isLast(answer);
+      return answer;
+    };
+    try {
       this.worker.postMessage(request);
-      try {
-        const picked = pick(await this.replies.next());
-        if (picked === undefined) throw new TraceError('the thread reading the trace answered out of turn');
-        return picked;
-      } finally {
-        this.worker.unref();
-      }
-    });
-    this.turn = answer.catch(() => {});
-    return answer;
+      while (!last) yield await next();
+    } finally {
+      try { while (!last) await next(); } catch { /* the worker stopped: nothing more comes */ }
+      this.worker.unref();
+      done();
+    }
   }
 }
 
@@ -295,7 +330,8 @@ export interface WorkerPort {
 
 /**
  * The worker's side of readPlainParallel: reads the first half, takes the second half's state, merges it in, then
- * answers requests for previews until the model is asked for, built and sent (its columns moved, not copied).
+ * answers requests for previews and the model as posted (each piece as soon as it is made) until the model is
+ * asked for, built and sent (its columns moved, not copied).
  */
 export async function runFirstHalfWorker(job: FirstHalfJob, port: WorkerPort): Promise<void> {
   const scanner = new TraceScanner();
@@ -320,6 +356,8 @@ export async function runFirstHalfWorker(job: FirstHalfJob, port: WorkerPort): P
     const request = await port.receive() as ToFirstHalf;
     if ('preview' in request) {
       port.post({ preview: reading.preview(request.preview) } satisfies FromFirstHalf); // small: copied
+    } else if ('posted' in request) {
+      for (const piece of reading.posted(request.posted)) port.post(piece satisfies FromFirstHalf); // packed: copied
     } else {
       const model = reading.model();
       port.post({ model } satisfies FromFirstHalf, modelBuffers(model));
@@ -360,8 +398,12 @@ export const traceScanInternals = {
     return (await readOnePass(path)).model();
   },
   async scanParallel(path: string): Promise<{ model: TraceModel; parallel: boolean }> {
-    const parallel = await readPlainParallel(path, statSync(path).size);
+    const parallel = await this.readInHalves(path);
     return parallel ? { model: await parallel.model(), parallel: true } : { model: await this.scanOnePass(path), parallel: false };
+  },
+  /** The two-half reading (null: the file is read in one pass). */
+  readInHalves(path: string): Promise<TraceReader | null> {
+    return readPlainParallel(path, statSync(path).size);
   },
   PARALLEL_MIN_BYTES,
 };

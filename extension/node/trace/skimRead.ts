@@ -8,6 +8,7 @@ import { windowModel } from '../../shared/trace/buildModel.ts';
 import type { TraceModel } from '../../shared/trace/model.ts';
 import { TraceError } from '../../shared/trace/problems.ts';
 import type { TraceReader } from '../../shared/trace/traceReading.ts';
+import type { PostedPiece } from '../../shared/trace/traceWire.ts';
 import { viewWindow, type FirstView } from '../../shared/trace/window.ts';
 import { findSplit, isGzipFile, PARALLEL_MIN_BYTES, readRange, readTraceFile, startHalfWorker } from './scanner.ts';
 import { TraceSkim, windowRanges, type Skim, type SkimmedPart, type SkimPart } from './skim.ts';
@@ -113,9 +114,18 @@ class SkimmedTrace implements TraceReader {
   }
 
   async model(): Promise<TraceModel> {
+    return (await this.read()).model();
+  }
+
+  async *posted(rowsPerPart: number): AsyncGenerator<PostedPiece> {
+    yield* (await this.read()).posted(rowsPerPart);
+  }
+
+  /** The whole file's reading, started once. */
+  private read(): Promise<TraceReader> {
     this.skim = null;
     this.whole ??= readTraceFile(this.path);
-    return (await this.whole).model();
+    return this.whole;
   }
 }
 

@@ -4,6 +4,8 @@
 import { isKernelKind, SliceKind, usSince, type TraceModel, type TrackInfo } from './model.ts';
 import { release, scratchArray } from './memory.ts';
 import { ARG_FIELD_COUNT, type RawTrace, type RawTrack } from './rawTrace.ts';
+import type { LevelIndex } from './levels.ts';
+import type { TraceColumns } from './rowParts.ts';
 import { RowsByKey } from './rowsByKey.ts';
 import { countingSortRows, orderByTrackAndStart, sortKeys, sortRangeNearlySorted } from './sort.ts';
 import { overlapsWindow, viewWindow, type FirstView } from './window.ts';
@@ -15,11 +17,30 @@ type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; g
 
 /**
  * The model of `raw`. `part`: a preview's build, with the whole trace's origin, steps and CUDA-graph launches,
- * and no warnings. Consumes the raw columns: each is given back (memory.ts) as soon as its model column is made,
- * so raw and model columns are never all held at once. The sort's own arrays are plain ones (left to the GC):
- * on Node 20 a resizable buffer's elements are read 1.5–2.5× slower, and the sort is where the build spends.
+ * and no warnings. Consumes the raw columns (see buildModelInParts).
  */
 export function buildModel(raw: RawTrace, part?: WholeTrace): TraceModel {
+  return finishBuild(buildModelInParts(raw, Infinity, part));
+}
+
+/** The model a build in parts returns, its parts not looked at (the rest of it built at once). */
+export function finishBuild(building: Iterator<BuiltRows, TraceModel>): TraceModel {
+  let step = building.next();
+  while (!step.done) step = building.next();
+  return step.value;
+}
+
+/** Rows [from, to) of a model being built, final in `columns` (its other rows may not be yet). */
+export interface BuiltRows { columns: TraceColumns; from: number; to: number }
+
+/**
+ * The model of `raw`, built so that its rows can be posted while the rest is built: yields each part of
+ * `rowsPerPart` rows but the last as soon as its rows are final, and returns the model. Consumes the raw columns:
+ * each is given back (memory.ts) once its model column is made, so raw and model columns are never all held at
+ * once. The sort's own arrays are plain ones (left to the GC): on Node 20 a resizable buffer's elements are read
+ * 1.5–2.5× slower, and the sort is where the build spends.
+ */
+export function* buildModelInParts(raw: RawTrace, rowsPerPart: number, part?: WholeTrace): Generator<BuiltRows, TraceModel> {
   const n = raw.count;
   const origin = part ? part.origin : n === 0 ? 0 : minimum(raw.start.data, n);
   // µs since the origin in whole ns (model.ts), in place: the raw columns are the build's to consume
@@ -35,40 +56,41 @@ export function buildModel(raw: RawTrace, part?: WholeTrace): TraceModel {
   let order = orderByTrackAndStart(trackKey, trackInfos.length, startNs, longestFirst);
   const { depthOf, depthClamped } = nestingDepths(order, trackKey, start, rawDur, trackInfos);
   if (depthClamped) warnings.push(`slices nested deeper than ${MAX_DEPTH} levels are drawn at level ${MAX_DEPTH}`);
-  // Stable (track, depth) order: one counting sort over (track, depth) buckets.
+  // Stable (track, depth) order: one counting sort over (track, depth) buckets, each bucket one level (levels.ts).
   const bucketBase = new Uint32Array(trackInfos.length + 1);
   for (let t = 0; t < trackInfos.length; t++) bucketBase[t + 1] = bucketBase[t] + trackInfos[t].maxDepth + 1;
   const bucketOf = new Uint32Array(n);
   for (let i = 0; i < n; i++) bucketOf[i] = bucketBase[trackKey[i]] + depthOf[i];
   order = countingSortRows(order, bucketOf, bucketBase[trackInfos.length]);
+  const levels = bucketLevels(bucketOf, bucketBase);
 
-  // Each model column in the new order; its raw column is given back before the next is made.
+  // First the columns the flows are linked on; each raw column is given back before the next is made.
   const modelStart = gatherFloat64(start, order);
   raw.start.release();
   const dur = gatherFloat64(rawDur, order);
   raw.dur.release();
   const correlation = gatherFloat64(raw.correlation.data, order);
   raw.correlation.release();
-  const track = gatherUint32(trackKey, order);
-  raw.track.release();
-  const name = gatherUint32(raw.name.data, order);
-  raw.name.release();
-  const kind = new Uint8Array(n);
-  const rawKind = raw.kind.data;
-  for (let k = 0; k < n; k++) kind[k] = rawKind[order[k]];
-  raw.kind.release();
-  const depth = new Uint16Array(n);
-  for (let k = 0; k < n; k++) depth[k] = depthOf[order[k]];
   const newIndexOf = new Uint32Array(n);
   for (let k = 0; k < n; k++) newIndexOf[order[k]] = k;
   const model: TraceModel = {
-    count: n, start: modelStart, dur, track, name, kind, depth, correlation,
-    names: raw.names, tracks: trackInfos, originUs: origin, steps: [], stepSource: 'none',
-    kernelArgs: remapArgs(raw, newIndexOf),
-    warnings,
+    count: n, start: modelStart, dur, track: new Uint32Array(n), name: new Uint32Array(n), kind: new Uint8Array(n),
+    depth: new Uint16Array(n), correlation, names: raw.names, tracks: trackInfos, originUs: origin, steps: [],
+    stepSource: 'none', kernelArgs: { slice: new Uint32Array(0), values: new Float64Array(0) }, warnings,
   };
-  raw.flows.link(model, trackOrder);
-  markGraphReplays(model, part?.graphLaunches);
+  raw.flows.link(model, levels, trackOrder);
+  const replays = part?.graphLaunches ?? graphLaunchCorrelations({ ...model, kind: raw.kind.data, name: raw.name.data }, newIndexOf);
+  // The rest part by part, each posted while the next is made.
+  for (let from = 0; from < n; from += rowsPerPart) {
+    const to = Math.min(n, from + rowsPerPart);
+    gatherRows(model, { trackKey, depthOf, name: raw.name.data, kind: raw.kind.data }, order, from, to);
+    markGraphReplays(model, replays, from, to);
+    if (to < n) yield { columns: model, from, to };
+  }
+  raw.track.release();
+  raw.name.release();
+  raw.kind.release();
+  model.kernelArgs = remapArgs(raw, newIndexOf);
   if (part) return { ...model, steps: part.steps, stepSource: part.stepSource, warnings: [] };
   return Object.assign(model, findSteps({ ...model, onGpu: (row) => model.tracks[model.track[row]].gpu }));
 }
@@ -214,28 +236,50 @@ function sinceOrigin(values: Float64Array, n: number, origin: number): Float64Ar
   return values;
 }
 
-/** column[order[k]] for every k. */
-function gatherUint32(column: Uint32Array, order: Uint32Array): Uint32Array {
-  const out = new Uint32Array(order.length);
-  for (let k = 0; k < order.length; k++) out[k] = column[order[k]];
-  return out;
+/** The raw columns a part's rows are gathered from (track ids already the model's). */
+interface RawRows { trackKey: Uint32Array; depthOf: Uint16Array; name: Uint32Array; kind: Uint8Array }
+
+/** Rows [from, to) of the model's track, depth, name and kind columns, from the raw rows in `order`. */
+function gatherRows(model: TraceModel, raw: RawRows, order: Uint32Array, from: number, to: number): void {
+  const { track, depth, name, kind } = model;
+  for (let k = from; k < to; k++) {
+    const row = order[k];
+    track[k] = raw.trackKey[row];
+    depth[k] = raw.depthOf[row];
+    name[k] = raw.name[row];
+    kind[k] = raw.kind[row];
+  }
 }
 
-/** Correlation ids of the cudaGraphLaunch calls among these slices (a model's, or a raw trace's). */
-function graphLaunchCorrelations(c: Pick<TraceModel, 'count' | 'name' | 'kind' | 'correlation' | 'names'>): Set<number> {
+/** The level index (levels.ts) of rows sorted by (track, depth) bucket: one level per bucket, empty ones too. */
+function bucketLevels(bucketOf: Uint32Array, bucketBase: Uint32Array): LevelIndex {
+  const buckets = bucketBase[bucketBase.length - 1];
+  const levelStart = new Uint32Array(buckets + 1);
+  for (let i = 0; i < bucketOf.length; i++) levelStart[bucketOf[i] + 1]++;
+  for (let b = 0; b < buckets; b++) levelStart[b + 1] += levelStart[b];
+  return { trackLevels: bucketBase, levelStart };
+}
+
+/**
+ * Correlation ids of the cudaGraphLaunch calls among these slices: a raw trace's (`rowOf`: where each raw row's
+ * correlation is, in a model being built; none: the same row).
+ */
+function graphLaunchCorrelations(c: Pick<TraceModel, 'count' | 'name' | 'kind' | 'correlation' | 'names'>, rowOf?: Uint32Array): Set<number> {
   const graphLaunchName = c.names.indexOf('cudaGraphLaunch');
   const launches = new Set<number>();
   if (graphLaunchName < 0) return launches;
   for (let i = 0; i < c.count; i++) {
-    if (c.name[i] === graphLaunchName && c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0) launches.add(c.correlation[i]);
+    if (c.name[i] !== graphLaunchName || c.kind[i] !== SliceKind.RuntimeLaunch) continue;
+    const id = c.correlation[rowOf ? rowOf[i] : i];
+    if (id >= 0) launches.add(id);
   }
   return launches;
 }
 
-/** Kernels whose launch was a cudaGraphLaunch are CUDA-graph replays, whatever library they came from. */
-function markGraphReplays(model: TraceModel, replayCorrelations = graphLaunchCorrelations(model)): void {
+/** Kernels whose launch was a cudaGraphLaunch are CUDA-graph replays, whatever library they came from: rows [from, to). */
+function markGraphReplays(model: TraceModel, replayCorrelations: Set<number>, from: number, to: number): void {
   if (replayCorrelations.size === 0) return;
-  for (let i = 0; i < model.count; i++) {
+  for (let i = from; i < to; i++) {
     const kind = model.kind[i];
     if (kind >= SliceKind.KernelGenerated && kind <= SliceKind.KernelAten && model.tracks[model.track[i]].gpu && replayCorrelations.has(model.correlation[i])) {
       model.kind[i] = SliceKind.GraphReplay;

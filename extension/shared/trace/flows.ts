@@ -3,7 +3,7 @@
 // objects (with their id strings and Map entries) they were most of what survived V8's young generation while a
 // trace was read, which then doubled in size (~10 MB of a 100 MB trace's peak).
 import { Column, release, scratchArray } from './memory.ts';
-import { levelIndex, sliceAt } from './levels.ts';
+import { sliceAt, type LevelIndex } from './levels.ts';
 import { usSince, type TraceModel } from './model.ts';
 import { ProblemLog } from './problems.ts';
 import { RowsByKey } from './rowsByKey.ts';
@@ -18,6 +18,9 @@ export interface FlowColumns {
   isEnd: Uint8Array; track: Uint32Array; ts: Float64Array; byte: Float64Array;
   textIds: string[];
 }
+
+/** What linking reads and writes of a model being built: its rows' start, dur and level index are final. */
+type LinkedColumns = Pick<TraceModel, 'start' | 'dur' | 'tracks' | 'correlation' | 'originUs' | 'warnings'>;
 
 /** Flow starts and ends in file order; of several starts with one id only the first is kept. */
 export class FlowTable {
@@ -106,15 +109,14 @@ export class FlowTable {
    * Sets the correlation of each flow's launch and kernels that have none, and warns of links lost: a start
    * without an end, or an end without a start, on a slice that has no correlation either. Starts are taken in
    * file order, each with its ends in file order, so the first flow to reach a slice links it. Gives the
-   * columns back. `trackOrder` maps the file's track order to the model's.
+   * columns back. `levels`: the model's (levels.ts); `trackOrder` maps the file's track order to the model's.
    */
-  link(model: TraceModel, trackOrder: Uint32Array): void {
+  link(model: LinkedColumns, levels: LevelIndex, trackOrder: Uint32Array): void {
     const n = this.count;
     const isEnd = this.isEnd.data;
     const track = this.track.data;
     const ts = this.ts.data;
     const byte = this.byte.data;
-    const levels = levelIndex(model);
     const sliceOf = (row: number): number => sliceAt(model, levels, trackOrder[track[row]], usSince(ts[row], model.originUs));
     // each start's ends, grouped in start order (a counting sort of the ends by their start's row)
     const startOfEnd = scratchArray(Int32Array, n);

@@ -31,7 +31,7 @@ export function levelsOf(model: TraceModel): LevelIndex {
 }
 
 /** Last row in [from, to) whose start is ≤ t, or from - 1. */
-export function lastStartingBy(model: TraceModel, from: number, to: number, t: number): number {
+export function lastStartingBy(model: Pick<TraceModel, 'start'>, from: number, to: number, t: number): number {
   let a = from;
   let b = to;
   while (a < b) { const m = (a + b) >>> 1; if (model.start[m] <= t) a = m + 1; else b = m; }
@@ -39,7 +39,7 @@ export function lastStartingBy(model: TraceModel, from: number, to: number, t: n
 }
 
 /** Deepest slice on `track` whose span contains `t` (µs relative to origin), or -1. */
-export function sliceAt(model: TraceModel, levels: LevelIndex, track: number, t: number): number {
+export function sliceAt(model: Pick<TraceModel, 'start' | 'dur' | 'tracks'>, levels: LevelIndex, track: number, t: number): number {
   if (track >= model.tracks.length) return -1;
   for (let level = levels.trackLevels[track + 1] - 1; level >= levels.trackLevels[track]; level--) {
     const rowStart = levels.levelStart[level];

@@ -12,11 +12,6 @@ const COLUMNS = ['start', 'dur', 'track', 'name', 'kind', 'depth', 'correlation'
 /** Rows per part: ~35 MB as plain columns (35 bytes a row), 6–8 MB packed (rowsWire.ts). */
 export const ROWS_PER_PART = 1 << 20;
 
-/** Where the last part of `count` rows starts (0: one part). */
-export function lastPartStart(count: number, rowsPerPart: number): number {
-  return count > rowsPerPart ? Math.floor((count - 1) / rowsPerPart) * rowsPerPart : 0;
-}
-
 /** Whole columns of `count` rows, filled part by part. */
 export function emptyColumns(count: number): TraceColumns {
   return {

@@ -1,7 +1,8 @@
 // A trace read into raw columns and not yet built into its model (node/trace/scanner.ts reads files into one).
-import { buildModel, previewModel } from './buildModel.ts';
+import { buildModel, buildModelInParts, finishBuild, previewModel } from './buildModel.ts';
 import type { TraceModel } from './model.ts';
 import type { RawTrace } from './rawTrace.ts';
+import { partsOf, postedPieces, type PostedPiece } from './traceWire.ts';
 import { sliceWindow, viewWindow, type FirstView } from './window.ts';
 
 /** A trace file being read for a timeline: its slice count, the slices around a first view, then the whole model. */
@@ -11,6 +12,11 @@ export interface TraceReader {
   preview(view: FirstView | null): TraceModel | null | Promise<TraceModel | null>;
   /** The full model. */
   model(): TraceModel | Promise<TraceModel>;
+  /**
+   * The full model as posted to the webview (traceWire.ts), its rows in parts of `rowsPerPart`: the first time,
+   * each part as soon as the build has made its rows, so one is on its way while the next is made.
+   */
+  posted(rowsPerPart: number): Iterable<PostedPiece> | AsyncIterable<PostedPiece>;
 }
 
 /**
@@ -42,6 +48,22 @@ export class TraceReading implements TraceReader {
       this.raw = null;
     }
     return this.built;
+  }
+
+  /** The model as posted, built part by part the first time (then kept, like model()'s). */
+  *posted(rowsPerPart: number): Generator<PostedPiece> {
+    if (this.built) {
+      yield* postedPieces(partsOf(this.built, rowsPerPart), this.built.count);
+      return;
+    }
+    const { count } = this.raw!;
+    const building = buildModelInParts(this.raw!, rowsPerPart);
+    this.raw = null;
+    try {
+      this.built = yield* postedPieces(building, count);
+    } finally {
+      this.built ??= finishBuild(building); // stopped early: the raw columns are partly given back, so the build goes on
+    }
   }
 }
 
