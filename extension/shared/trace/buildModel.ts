@@ -69,27 +69,24 @@ export function* buildModelInParts(raw: RawTrace, rowsPerPart: number, part?: Wh
   raw.start.release();
   const dur = gatherFloat64(rawDur, order);
   raw.dur.release();
-  const correlation = gatherFloat64(raw.correlation.data, order);
-  raw.correlation.release();
-  const newIndexOf = new Uint32Array(n);
-  for (let k = 0; k < n; k++) newIndexOf[order[k]] = k;
   const model: TraceModel = {
     count: n, start: modelStart, dur, track: new Uint32Array(n), name: new Uint32Array(n), kind: new Uint8Array(n),
-    depth: new Uint16Array(n), correlation, names: raw.names, tracks: trackInfos, originUs: origin, steps: [],
-    stepSource: 'none', kernelArgs: { slice: new Uint32Array(0), values: new Float64Array(0) }, warnings,
+    depth: new Uint16Array(n), correlation: new Float64Array(n), names: raw.names, tracks: trackInfos, originUs: origin,
+    steps: [], stepSource: 'none', kernelArgs: { slice: new Uint32Array(0), values: new Float64Array(0) }, warnings,
   };
-  raw.flows.link(model, levels, trackOrder);
-  const replays = part?.graphLaunches ?? graphLaunchCorrelations({ ...model, kind: raw.kind.data, name: raw.name.data }, newIndexOf);
+  raw.flows.link(model, levels, trackOrder, raw.correlation.data, order);
+  const replays = part?.graphLaunches ?? graphLaunchCorrelations({ count: n, name: raw.name.data, kind: raw.kind.data, correlation: raw.correlation.data, names: raw.names });
   // The rest part by part, each posted while the next is made.
+  const rawRows = { trackKey, depthOf, name: raw.name.data, kind: raw.kind.data, correlation: raw.correlation.data };
   for (let from = 0; from < n; from += rowsPerPart) {
     const to = Math.min(n, from + rowsPerPart);
-    gatherRows(model, { trackKey, depthOf, name: raw.name.data, kind: raw.kind.data }, order, from, to);
+    gatherRows(model, rawRows, order, from, to);
     markGraphReplays(model, replays, from, to);
     if (to < n) yield { columns: model, from, to };
   }
-  raw.track.release();
-  raw.name.release();
-  raw.kind.release();
+  for (const column of [raw.correlation, raw.track, raw.name, raw.kind]) column.release();
+  const newIndexOf = new Uint32Array(n);
+  for (let k = 0; k < n; k++) newIndexOf[order[k]] = k;
   model.kernelArgs = remapArgs(raw, newIndexOf);
   if (part) return { ...model, steps: part.steps, stepSource: part.stepSource, warnings: [] };
   return Object.assign(model, findSteps({ ...model, onGpu: (row) => model.tracks[model.track[row]].gpu }));
@@ -237,17 +234,18 @@ function sinceOrigin(values: Float64Array, n: number, origin: number): Float64Ar
 }
 
 /** The raw columns a part's rows are gathered from (track ids already the model's). */
-interface RawRows { trackKey: Uint32Array; depthOf: Uint16Array; name: Uint32Array; kind: Uint8Array }
+interface RawRows { trackKey: Uint32Array; depthOf: Uint16Array; name: Uint32Array; kind: Uint8Array; correlation: Float64Array }
 
-/** Rows [from, to) of the model's track, depth, name and kind columns, from the raw rows in `order`. */
+/** Rows [from, to) of the model's columns but start and dur, from the raw rows in `order`. */
 function gatherRows(model: TraceModel, raw: RawRows, order: Uint32Array, from: number, to: number): void {
-  const { track, depth, name, kind } = model;
+  const { track, depth, name, kind, correlation } = model;
   for (let k = from; k < to; k++) {
     const row = order[k];
     track[k] = raw.trackKey[row];
     depth[k] = raw.depthOf[row];
     name[k] = raw.name[row];
     kind[k] = raw.kind[row];
+    correlation[k] = raw.correlation[row];
   }
 }
 
@@ -260,18 +258,13 @@ function bucketLevels(bucketOf: Uint32Array, bucketBase: Uint32Array): LevelInde
   return { trackLevels: bucketBase, levelStart };
 }
 
-/**
- * Correlation ids of the cudaGraphLaunch calls among these slices: a raw trace's (`rowOf`: where each raw row's
- * correlation is, in a model being built; none: the same row).
- */
-function graphLaunchCorrelations(c: Pick<TraceModel, 'count' | 'name' | 'kind' | 'correlation' | 'names'>, rowOf?: Uint32Array): Set<number> {
+/** Correlation ids of the cudaGraphLaunch calls among these slices (a raw trace's, flows linked or not). */
+function graphLaunchCorrelations(c: Pick<TraceModel, 'count' | 'name' | 'kind' | 'correlation' | 'names'>): Set<number> {
   const graphLaunchName = c.names.indexOf('cudaGraphLaunch');
   const launches = new Set<number>();
   if (graphLaunchName < 0) return launches;
   for (let i = 0; i < c.count; i++) {
-    if (c.name[i] !== graphLaunchName || c.kind[i] !== SliceKind.RuntimeLaunch) continue;
-    const id = c.correlation[rowOf ? rowOf[i] : i];
-    if (id >= 0) launches.add(id);
+    if (c.name[i] === graphLaunchName && c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0) launches.add(c.correlation[i]);
   }
   return launches;
 }
