@@ -10,7 +10,7 @@ import { compareTraces } from '../../extension/shared/trace/compare.ts';
 import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
 import { packRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
 import { formatTraceSummary, summarizeTrace } from '../../extension/shared/trace/summary.ts';
-import { TraceReading } from '../../extension/shared/trace/traceReading.ts';
+import { previewOfModel, TraceReading } from '../../extension/shared/trace/traceReading.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
@@ -165,13 +165,27 @@ describe('scanner on real H100 traces', () => {
     }
   });
 
-  test('a posting stopped early still leaves the whole model', () => {
+  test('a posting built in parts and stopped early still leaves the whole model', () => {
     const bytes = fixtureBytes('gpt_small-reduce-overhead.trace.json');
     const scanner = new TraceScanner();
     scanner.push(bytes);
-    const reading = new TraceReading(scanner.end());
+    const reading = new TraceReading(scanner.end(), true);
     for (const piece of reading.posted(50)) { assert.ok('rows' in piece); break; }
     assert.deepStrictEqual(reading.model(), scanTraceBytes(bytes));
+  });
+
+  test('a reading on this thread answers a preview between two pieces of its posting (a webview shown again meanwhile)', () => {
+    const bytes = fixtureBytes('gpt_small-reduce-overhead.trace.json');
+    const whole = scanTraceBytes(bytes);
+    const scanner = new TraceScanner();
+    scanner.push(bytes);
+    const reading = new TraceReading(scanner.end());
+    const pieces = reading.posted(50)[Symbol.iterator]();
+    assert.ok(!pieces.next().done);
+    assert.deepStrictEqual(reading.preview(null), previewOfModel(whole, null));
+    let rest = 0;
+    while (!pieces.next().done) rest++;
+    assert.equal(rest, Math.ceil(whole.count / 50) - 1);
   });
 
   test('a gzipped trace reads the same as its decompressed bytes', async () => {

@@ -345,7 +345,7 @@ export async function runFirstHalfWorker(job: FirstHalfJob, port: WorkerPort): P
   if (!(await mergeSecondHalf(scanner, endsBetween, port))) { port.post({ joined: false } satisfies FromFirstHalf); return; }
   let reading: TraceReading;
   try {
-    reading = new TraceReading(scanner.end());
+    reading = new TraceReading(scanner.end(), true); // built in parts: this worker answers one request at a time
   } catch (error) {
     if (!(error instanceof TraceError)) throw error;
     port.post({ error: { message: error.message, byte: error.byte } } satisfies FromFirstHalf);

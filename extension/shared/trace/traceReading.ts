@@ -27,7 +27,12 @@ export class TraceReading implements TraceReader {
   private raw: RawTrace | null;
   private built: TraceModel | null = null;
 
-  constructor(raw: RawTrace) {
+  /**
+   * `inParts`: posted() builds the model part by part (see there), for a reading whose requests are answered one
+   * at a time, each to its end (a worker's); elsewhere a posting awaited piece by piece could be asked for a preview
+   * between two pieces, with the raw columns half consumed.
+   */
+  constructor(raw: RawTrace, private readonly inParts = false) {
     this.raw = raw;
   }
 
@@ -50,10 +55,11 @@ export class TraceReading implements TraceReader {
     return this.built;
   }
 
-  /** The model as posted, built part by part the first time (then kept, like model()'s). */
+  /** The model as posted: built whole first (model()), or, `inParts` and not built yet, each piece as soon as the build has made its rows. */
   *posted(rowsPerPart: number): Generator<PostedPiece> {
-    if (this.built) {
-      yield* postedPieces(partsOf(this.built, rowsPerPart), this.built.count);
+    if (this.built || !this.inParts) {
+      const model = this.model();
+      yield* postedPieces(partsOf(model, rowsPerPart), model.count);
       return;
     }
     const { count } = this.raw!;
