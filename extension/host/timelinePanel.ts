@@ -60,7 +60,7 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
           const read = await content;
           const first = reportMessage(read);
           if (first) await webview.postMessage(first);
-          // each trace as it is read; each post awaited: a preview is on its way before the full models are built (which blocks this thread)
+          // each trace as it is read; each post awaited: a preview is on its way before the full models are built (a small or gzip trace on this thread)
           const frame = drawn;
           await sendTraces(read, message.view, (trace) => webview.postMessage(trace), undefined, undefined, frame.wait);
           // e.g. "Show in timeline": after the models, which it looks in
