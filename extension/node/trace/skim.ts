@@ -2,18 +2,18 @@
 // each event's time, its track, and the kernels, launches and ProfilerStep spans that say where the steps are.
 // It finds events by the engine's search for their `"ph":` key and reads the keys kineto writes before "args" (ph,
 // cat, name, pid, tid, ts, dur), skipping the args (most of the bytes), a header like a recent one's but for its
-// name, ts and dur read by comparing its bytes (skimHeader.ts); the byte scanner (byteScanner.ts) then
+// name, ts and dur read by comparing its bytes (headerTemplates.ts); the byte scanner (byteScanner.ts) then
 // parses only the events around the first view, from the byte ranges this pass records (skimRead.ts). Files
 // written otherwise (a slice or flow whose "ph" is not its first key, "ts" or "dur" after "args" or not a number,
 // phases other than X, M, s, f, i, a cut file) make it give up: end() returns null and the file is read whole.
 // Not seen by the skim: a host event named like a CPU kernel (cpp_fused) on a GPU stream's track, which the
 // full read would count among the kernels that find steps (kineto puts none there).
 import { findSteps } from '../../shared/trace/buildModel.ts';
-import { eventKeyOf, EventKey, matchCat } from '../../shared/trace/eventParser.ts';
+import { eventKeyOf, EventKey, HEADER_KEYS, matchCat } from '../../shared/trace/eventParser.ts';
 import { bytesEqual, Ch, JsonCursor, NEED_MORE } from '../../shared/trace/jsonCursor.ts';
 import { Column } from '../../shared/trace/memory.ts';
 import { SliceKind, usSince, wholeNs, type TraceModel } from '../../shared/trace/model.ts';
-import { HeaderTemplates, sameBytes, TEMPLATE_KEYS, type HeaderTemplate } from './skimHeader.ts';
+import { HeaderTemplates, sameBytes, type HeaderTemplate } from '../../shared/trace/headerTemplates.ts';
 import { ProblemLog } from '../../shared/trace/problems.ts';
 import { RawNameTable } from '../../shared/trace/rawNames.ts';
 import type { RawTrack } from '../../shared/trace/rawTrace.ts';
@@ -79,6 +79,9 @@ export interface SkimmedPart {
   blocks: Skim['blocks'];
 }
 
+/** What a skim's header template says (headerTemplates.ts). */
+type SkimHeader = { cat: Cat; pid: number; tid: number; pidText: string | null; tidText: string | null };
+
 /** Thrown inside the skim where the file is not as kineto writes it. */
 const GIVE_UP = Symbol('not a kineto-shaped trace');
 
@@ -118,7 +121,7 @@ export class TraceSkim extends JsonCursor {
   private readonly blockMin = new Column(Float64Array);
   private readonly blockMax = new Column(Float64Array);
   private readonly blockMeta = new Column(Uint8Array);
-  private readonly templates = new HeaderTemplates();
+  private readonly templates = new HeaderTemplates<SkimHeader>();
   /** where the header just read (by sameHeader(), or event()'s walk for remember()) has its values */
   private readonly header = { nameStart: -1, nameEnd: -1, ts: NaN, tsStart: -1, tsEnd: -1, dur: NaN, durStart: -1, durEnd: -1, args: -1 };
 
@@ -332,7 +335,7 @@ export class TraceSkim extends JsonCursor {
     p = phEnd;
     const known = ph === PH_COMPLETE ? this.sameHeader(phEnd) : null;
     if (known) {
-      ({ cat, pid, tid, pidText, tidText } = known);
+      ({ cat, pid, tid, pidText, tidText } = known.values);
       ({ nameStart, nameEnd, ts, dur, args } = this.header);
     }
     let keys = 0; // the keys read, 4 bits each: a header as sameHeader() knows it is remembered
@@ -355,7 +358,7 @@ export class TraceSkim extends JsonCursor {
       const first = buf[p];
       if (first === Ch.BraceOpen || first === Ch.BracketOpen) {
         args = p;
-        if (keys === TEMPLATE_KEYS && ph === PH_COMPLETE && nameStart >= 0) this.remember({ lead: phEnd, nameStart, nameEnd, args }, { cat, pid, tid, pidText, tidText });
+        if (keys === HEADER_KEYS && ph === PH_COMPLETE && nameStart >= 0) this.remember({ lead: phEnd, nameStart, nameEnd, args }, { cat, pid, tid, pidText, tidText });
         break;
       }
       if (first === Ch.Quote) {
@@ -429,7 +432,7 @@ export class TraceSkim extends JsonCursor {
    * The template whose bytes the slice header after `p` (the end of "ph"'s value) has around its name, ts and dur,
    * with those read into `header`; null where none has them (the header is then walked key by key).
    */
-  private sameHeader(p: number): HeaderTemplate | null {
+  private sameHeader(p: number): HeaderTemplate<SkimHeader> | null {
     const buf = this.buf;
     const words = this.templates.wordsOf(buf);
     const h = this.header;
@@ -455,7 +458,7 @@ export class TraceSkim extends JsonCursor {
   }
 
   /** Keeps the slice header just walked (kineto's keys in kineto's order) as a template. */
-  private remember(at: { lead: number; nameStart: number; nameEnd: number; args: number }, values: Pick<HeaderTemplate, 'cat' | 'pid' | 'tid' | 'pidText' | 'tidText'>): void {
+  private remember(at: { lead: number; nameStart: number; nameEnd: number; args: number }, values: SkimHeader): void {
     const { buf, header: h } = this;
     this.templates.add(buf, [at.lead, at.nameStart, at.nameEnd, h.tsStart, h.tsEnd, h.durStart, h.durEnd, at.args], values);
   }

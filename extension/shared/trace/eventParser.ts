@@ -1,6 +1,7 @@
 // One entry of a trace's traceEvents, read in place from the bytes into reused fields (EventFields): the keys
 // the timeline uses, the correlation and kernel fields of `args`, the names and sort indices of metadata events.
 // What an event means (a slice, a flow, metadata) is the scanner's part (byteScanner.ts records it).
+import { HeaderTemplates, sameBytes } from './headerTemplates.ts';
 import { KERNEL_ARG_FIELDS } from './model.ts';
 import { byLength, bytesEqual, Ch, describeByte, JsonCursor, latin1, matchKey, matchKeyByLength, NEED_MORE } from './jsonCursor.ts';
 import { ARG_FIELD_COUNT } from './rawTrace.ts';
@@ -11,6 +12,11 @@ const bytesOf = (text: string): Uint8Array => encoder.encode(text);
 const CAT_KEYS = CAT_NAMES.map(([text, cat]) => ({ bytes: bytesOf(text), cat }));
 const EVENT_KEYS = ['ph', 'cat', 'name', 'pid', 'tid', 'ts', 'dur', 'id', 'args'].map(bytesOf);
 export const enum EventKey { Ph, Cat, Name, Pid, Tid, Ts, Dur, Id, Args }
+/** kineto's slice header keys after "ph", in its order, as a reader packs the keys it walked (4 bits each, key + 1). */
+export const HEADER_KEYS = [EventKey.Cat, EventKey.Name, EventKey.Pid, EventKey.Tid, EventKey.Ts, EventKey.Dur, EventKey.Args]
+  .reduce((keys, key) => keys * 16 + key + 1, 0);
+/** The same with "ph" first: a whole slice header as parseEvent walks it. */
+const EVENT_HEADER_KEYS = (EventKey.Ph + 1) * 16 ** 7 + HEADER_KEYS;
 // args keys read from device events: the KERNEL_ARG_FIELDS (grid and block are 3-element arrays) + correlation
 const ARG_CORRELATION = 0;
 const ARG_KEYS = ['correlation', 'grid', 'block', ...KERNEL_ARG_FIELDS.slice(6)].map(bytesOf);
@@ -25,7 +31,7 @@ const META_KEYS = ['name', 'labels', 'sort_index'].map(bytesOf);
 /** Scratch fields of the event being parsed; reused to avoid one allocation per event. */
 export class EventFields {
   ph = 0; phLength = 0;
-  cat: Cat = Cat.Unknown; hasCat = false;
+  cat: Cat = Cat.Unknown;
   nameStart = -1; nameEnd = -1; nameHash = 0;
   pid = ''; pidNum = NaN; tid = ''; tidNum = NaN; hasPid = false; hasTid = false;
   ts = NaN; tsWrongType = false; dur = NaN; durWrongType = false; hasDur = false;
@@ -35,12 +41,15 @@ export class EventFields {
   hostCorrelationKnown = false; hostCorrelation = -1;
   reset(): void {
     this.hostCorrelationKnown = false; this.hostCorrelation = -1;
-    this.ph = 0; this.phLength = 0; this.cat = Cat.Unknown; this.hasCat = false; this.nameStart = -1; this.nameEnd = -1;
+    this.ph = 0; this.phLength = 0; this.cat = Cat.Unknown; this.nameStart = -1; this.nameEnd = -1;
     this.pid = ''; this.pidNum = NaN; this.tid = ''; this.tidNum = NaN; this.hasPid = false; this.hasTid = false;
     this.ts = NaN; this.tsWrongType = false; this.dur = NaN; this.durWrongType = false; this.hasDur = false;
     this.id = NaN; this.idText = ''; this.argsStart = -1; this.argsEnd = -1;
   }
 }
+
+/** What a header template says (headerTemplates.ts): the fields its bytes give, as parseEvent read them. */
+type EventHeader = Pick<EventFields, 'ph' | 'cat' | 'pid' | 'pidNum' | 'tid' | 'tidNum'>;
 
 /** Metadata args read by readMetaArgs: process/thread names, process labels, sort indices. */
 export interface MetaArgs { name?: string; labels?: string; sortIndex?: number }
@@ -52,6 +61,11 @@ export abstract class TraceEventParser extends JsonCursor {
   protected readonly argScratch = new Float64Array(ARG_FIELD_COUNT);
   /** whether the last readArgs() left kernel fields in argScratch */
   protected kernelArgsRead = false;
+  /** Whether a header like a recent slice's is read by comparing its bytes (else every key is walked: tests compare). */
+  protected readHeaders = true;
+  private readonly templates = new HeaderTemplates<EventHeader>();
+  /** where the walked event's ts and dur are: [ts's start, ts's end, dur's start, dur's end] */
+  private readonly numbersAt = [-1, -1, -1, -1];
 
   /** Stores the event just parsed into `event` (at absolute byte `byte`), or logs why it was skipped. */
   protected abstract record(byte: number): void;
@@ -60,8 +74,12 @@ export abstract class TraceEventParser extends JsonCursor {
   protected parseEvent(p: number): number {
     const buf = this.buf;
     const ev = this.event;
-    ev.reset();
     const eventByte = this.bufOrigin + p;
+    const known = this.readHeaders && this.templates.count > 0 ? this.sameHeader(p) : -1;
+    if (known >= 0) { this.record(eventByte); return known; }
+    ev.reset();
+    const brace = p;
+    let keys = 0; // the keys walked, 4 bits each: a header as sameHeader() knows it is remembered
     p = this.skipWs(p + 1);
     if (p >= buf.length) throw NEED_MORE;
     if (buf[p] === Ch.BraceClose) { this.problems.add("event has no 'ph' (phase), skipped", eventByte); return p + 1; }
@@ -71,6 +89,7 @@ export abstract class TraceEventParser extends JsonCursor {
       if (buf[p] !== Ch.Quote) throw this.syntax(`expected a key in an event, found ${describeByte(buf[p])}`, p);
       const keyEnd = this.stringEnd(p);
       const key = eventKeyOf(buf, p + 1, keyEnd - 1);
+      keys = keys * 16 + key + 1;
       p = keyEnd < buf.length && buf[keyEnd] === Ch.Colon ? keyEnd + 1 : this.expect(this.skipWs(keyEnd), Ch.Colon, "':' after a key");
       if (p < buf.length && buf[p] !== Ch.Quote && buf[p] <= Ch.Space) p = this.skipWs(p);
       if (p >= buf.length) throw NEED_MORE;
@@ -83,7 +102,7 @@ export abstract class TraceEventParser extends JsonCursor {
           break;
         case EventKey.Cat:
           end = this.skipValue(p);
-          if (isString) { ev.hasCat = true; ev.cat = matchCat(buf, p + 1, end - 1); }
+          if (isString) ev.cat = matchCat(buf, p + 1, end - 1);
           break;
         case EventKey.Name:
           if (isString) { end = this.hashedStringEnd(p); ev.nameStart = p + 1; ev.nameEnd = end - 1; ev.nameHash = this.stringHash; }
@@ -100,11 +119,15 @@ export abstract class TraceEventParser extends JsonCursor {
           break;
         }
         case EventKey.Ts:
-        case EventKey.Dur:
+        case EventKey.Dur: {
           end = this.parseNumberOrSkip(p);
           if (key === EventKey.Ts) { ev.ts = this.numberValue; ev.tsWrongType = Number.isNaN(ev.ts); }
           else { ev.dur = this.numberValue; ev.hasDur = true; ev.durWrongType = Number.isNaN(ev.dur); }
+          const at = key === EventKey.Ts ? 0 : 2;
+          this.numbersAt[at] = p;
+          this.numbersAt[at + 1] = end;
           break;
+        }
         case EventKey.Id:
           if (isString) { end = this.stringEnd(p); ev.idText = this.decode(p + 1, end - 1); ev.id = NaN; }
           else { end = this.parseNumberOrSkip(p); ev.id = this.numberValue; ev.idText = ''; }
@@ -126,8 +149,65 @@ export abstract class TraceEventParser extends JsonCursor {
       if (buf[p] === Ch.BraceClose) break;
       throw this.syntax(`expected ',' or '}' in an event, found ${describeByte(buf[p])}`, p);
     }
+    if (keys === EVENT_HEADER_KEYS && this.readHeaders) this.remember(brace, p);
     this.record(eventByte);
     return p + 1;
+  }
+
+  /**
+   * Where the event at `brace` has a recent slice's header but for its name, ts and dur (headerTemplates.ts),
+   * and args that hostArgs reads whole and then its closing brace, the event read into `event` without walking
+   * its keys: returns the index after it. Else -1, `event` left for parseEvent to walk the keys.
+   */
+  private sameHeader(brace: number): number {
+    const buf = this.buf;
+    const words = this.templates.wordsOf(buf);
+    for (let k = 0; k < this.templates.count; k++) {
+      const t = this.templates.inTurn(k);
+      if (!sameBytes(buf, words, brace, t.lead)) continue;
+      const nameQuote = brace + t.lead.bytes.length - 1;
+      const nameEnd = this.hashedStringEnd(nameQuote);
+      const nameHash = this.stringHash;
+      if (!sameBytes(buf, words, nameEnd - 1, t.mid)) continue;
+      const tsEnd = this.parseNumberOrSkip(nameEnd - 1 + t.mid.bytes.length);
+      const ts = this.numberValue;
+      if (!sameBytes(buf, words, tsEnd, t.afterTs)) continue;
+      const durEnd = this.parseNumberOrSkip(tsEnd + t.afterTs.bytes.length);
+      const dur = this.numberValue;
+      if (!sameBytes(buf, words, durEnd, t.afterDur)) continue;
+      const argsStart = durEnd + t.afterDur.bytes.length;
+      if (argsStart >= buf.length) throw NEED_MORE;
+      if (buf[argsStart] !== Ch.BraceOpen) continue;
+      const ev = this.event;
+      ev.reset();
+      const argsEnd = this.hostArgs(argsStart);
+      if (argsEnd < 0) return -1;
+      const close = this.skipWs(argsEnd);
+      if (close >= buf.length) throw NEED_MORE;
+      if (buf[close] !== Ch.BraceClose) return -1;
+      this.templates.matched(k);
+      const v = t.values;
+      ev.ph = v.ph; ev.phLength = 1; ev.cat = v.cat;
+      ev.pid = v.pid; ev.pidNum = v.pidNum; ev.hasPid = true; ev.tid = v.tid; ev.tidNum = v.tidNum; ev.hasTid = true;
+      ev.nameStart = nameQuote + 1; ev.nameEnd = nameEnd - 1; ev.nameHash = nameHash;
+      ev.ts = ts; ev.tsWrongType = Number.isNaN(ts); ev.dur = dur; ev.hasDur = true; ev.durWrongType = Number.isNaN(dur);
+      ev.argsStart = argsStart; ev.argsEnd = argsEnd; ev.hostCorrelationKnown = true;
+      return close + 1;
+    }
+    return -1;
+  }
+
+  /**
+   * Keeps the header of the event just walked (at `brace`, closed at `close`) as a template: where its keys were
+   * kineto's in kineto's order, its ph one letter, its name a string, its ts and dur numbers, and its args an object
+   * hostArgs read whole with nothing after them.
+   */
+  private remember(brace: number, close: number): void {
+    const ev = this.event;
+    if (ev.phLength !== 1 || ev.nameStart < 0 || ev.tsWrongType || ev.durWrongType || !ev.hostCorrelationKnown || this.skipWs(ev.argsEnd) !== close) return;
+    const [tsStart, tsEnd, durStart, durEnd] = this.numbersAt;
+    const { ph, cat, pid, pidNum, tid, tidNum } = ev;
+    this.templates.add(this.buf, [brace, ev.nameStart, ev.nameEnd, tsStart, tsEnd, durStart, durEnd, ev.argsStart], { ph, cat, pid, pidNum, tid, tidNum });
   }
 
   /**

@@ -1,13 +1,9 @@
-// Header templates for the skim (skim.ts): the bytes of a recent slice's header but for its name, ts and dur, in
-// kineto's key order (cat, name, pid, tid, ts, dur, args). A later slice whose bytes around those three are the
-// same has the same cat and track, so the skim reads it without walking its keys (most of a kineto file's slices
-// repeat one of a few headers); any other byte makes it walk them.
-import { EventKey } from '../../shared/trace/eventParser.ts';
-import type { Cat } from '../../shared/trace/sliceKinds.ts';
+// Header templates: the bytes of a recent slice's header but for its name, ts and dur, in kineto's key order
+// (ph, cat, name, pid, tid, ts, dur, args). A later slice whose bytes around those three are the same has the same
+// keys, cat and track, so it is read without walking its keys (most of a kineto file's slices repeat one of a few
+// headers); any other byte makes the reader walk them. The skim (node/trace/skim.ts) compares from after "ph"'s
+// value, the full read (eventParser.ts) from the event's opening brace; each keeps what the bytes mean in `values`.
 
-/** kineto's slice header keys in its order, as the skim packs the keys it walked (4 bits each, key + 1). */
-export const TEMPLATE_KEYS = [EventKey.Cat, EventKey.Name, EventKey.Pid, EventKey.Tid, EventKey.Ts, EventKey.Dur, EventKey.Args]
-  .reduce((keys, key) => keys * 16 + key + 1, 0);
 /** Templates kept: a kineto file interleaves several kinds of slice (launches and kernels on a few streams, ops on a few threads). */
 const TEMPLATES = 16;
 
@@ -18,8 +14,8 @@ const TEMPLATES = 16;
  */
 export interface Bytes { bytes: Uint8Array; words: Float64Array }
 
-export interface HeaderTemplate {
-  /** from after "ph"'s value to the name's first byte (the cat's value among them) */
+export interface HeaderTemplate<V> {
+  /** to the name's first byte (the cat's value among them) */
   lead: Bytes;
   /** from the name's closing quote to ts's first byte (pid's and tid's values among them) */
   mid: Bytes;
@@ -27,11 +23,8 @@ export interface HeaderTemplate {
   afterTs: Bytes;
   /** from after dur to the args' first byte */
   afterDur: Bytes;
-  cat: Cat;
-  pid: number;
-  tid: number;
-  pidText: string | null;
-  tidText: string | null;
+  /** what the header's bytes say: its cat, pid and tid as the reader keeps them */
+  values: V;
 }
 
 /** The bytes [from, to) as Bytes; null where a word of them is ±0 or NaN. */
@@ -54,8 +47,8 @@ export function sameBytes(buf: Uint8Array, view: DataView, at: number, expected:
 }
 
 /** The templates of one skim: the last one matched is tried first; a new one takes the oldest's place. */
-export class HeaderTemplates {
-  private readonly list: HeaderTemplate[] = [];
+export class HeaderTemplates<V> {
+  private readonly list: HeaderTemplate<V>[] = [];
   private replaced = 0;
   private last = 0;
   private view: DataView = new DataView(new ArrayBuffer(0));
@@ -67,7 +60,7 @@ export class HeaderTemplates {
   }
 
   /** The k-th to try. */
-  inTurn(k: number): HeaderTemplate {
+  inTurn(k: number): HeaderTemplate<V> {
     return this.list[(this.last + k) % this.list.length];
   }
 
@@ -86,13 +79,13 @@ export class HeaderTemplates {
   }
 
   /**
-   * Adds the header whose parts lie at `at` in buf: [ph's end, name's start, name's closing quote, ts's start,
-   * ts's end, dur's start, dur's end, args' start], read with `values`.
+   * Adds the header whose parts lie at `at` in buf: [the lead's start, name's start, name's closing quote, ts's
+   * start, ts's end, dur's start, dur's end, args' start], read with `values`.
    */
-  add(buf: Uint8Array, at: number[], values: Pick<HeaderTemplate, 'cat' | 'pid' | 'tid' | 'pidText' | 'tidText'>): void {
+  add(buf: Uint8Array, at: number[], values: V): void {
     const [lead, mid, afterTs, afterDur] = [0, 2, 4, 6].map((i) => bytesOf(buf, at[i], at[i + 1]));
     if (!lead || !mid || !afterTs || !afterDur) return;
-    const template: HeaderTemplate = { lead, mid, afterTs, afterDur, ...values };
+    const template: HeaderTemplate<V> = { lead, mid, afterTs, afterDur, values };
     if (this.list.length < TEMPLATES) this.list.push(template);
     else this.list[this.replaced++ % TEMPLATES] = template;
   }

@@ -1,14 +1,17 @@
-// The skim reads a slice header like a recent one's by comparing its bytes but for the name, ts and dur
-// (node/trace/skimHeader.ts). Any other byte that differs — a tid, a pid of another length, the cat, a key
-// between them — must give what the full read gives, and a ts or dur that is not a number must still make the
-// skim give up; in kineto's spacing and in JSON.stringify's.
+// The skim and the full read read a slice header like a recent one's by comparing its bytes but for the name,
+// ts and dur (shared/trace/headerTemplates.ts). Any other byte that differs — a tid, a pid of another length, the
+// cat, a key between them or after the args, a value of another type — must give what walking every key gives,
+// and a ts or dur that is not a number must still make the skim give up; in kineto's spacing and in
+// JSON.stringify's.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { readRange, scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { openTraceFile, skimFile } from '../../extension/node/trace/skimRead.ts';
+import { buildModel } from '../../extension/shared/trace/buildModel.ts';
+import { TraceScanner } from '../../extension/shared/trace/byteScanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { TraceReading } from '../../extension/shared/trace/traceReading.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
@@ -44,6 +47,32 @@ function events(): Event[] {
   return out;
 }
 
+/** Events the full read must read as walking their keys would, once headers like theirs are known. */
+function unlikeTheirTemplate(): Event[] {
+  return [
+    op('aten::mm', 2000, { ph: 'B' }), // another phase, in a header otherwise like a known one
+    op('aten::mm', 2001, { ts: '2001' }), // a ts that is text
+    op('aten::mm', 2002, { dur: null }), // a dur that is not a number
+    op('aten::mm', 2003, { args: [1] }), // args that are not an object
+    op('aten::mm', 2004, { args: { 'External id': 'x', nested: { correlation: 9 } } }), // args hostArgs does not read whole
+    op('aten::mm', 2005, { cat: 7 }), // a cat that is not a string
+    op('aten::mm', 2006, { name: 12 }), // a name that is not a string
+    { ...op('aten::mm', 2007), id: 3 }, // a key after the args
+    { ph: 'X', cat: 'kernel', name: 'gemm_0', pid: 0, tid: 7, ts: 2008, dur: 4, args: { correlation: 140, grid: [1, 2, 3], stream: 7 } },
+  ];
+}
+
+/** A scanner that walks every key of every event, as the reference. */
+class WalkingScanner extends TraceScanner {
+  protected override readHeaders = false;
+}
+
+/** The model of the file read with `scanner`. */
+async function modelOf(path: string, scanner: TraceScanner): Promise<TraceModel> {
+  await readRange(path, scanner, 0, Infinity);
+  return buildModel(scanner.end());
+}
+
 /** A trace of `list` in kineto's key order, spaced as kineto writes it or as JSON.stringify does. */
 function write(name: string, list: Event[], spaced: boolean): string {
   const text = (e: Event): string => (spaced
@@ -75,6 +104,15 @@ for (const spaced of [true, false]) {
     }
   });
 
+  test(`the full read gives what walking every key gives, for headers like a known one and unlike it (${style})`, async () => {
+    const list = events();
+    list.splice(30, 0, ...unlikeTheirTemplate());
+    const path = write(`full-${spaced}.json`, [...list, ...unlikeTheirTemplate()], spaced);
+    const walked = await modelOf(path, new WalkingScanner());
+    assert.ok(walked.warnings.length > 0 && walked.count > 400, 'the odd events were read and noted');
+    assert.deepStrictEqual(await modelOf(path, new TraceScanner()), walked);
+  });
+
   test(`a ts or dur that is text, in a header otherwise like the last one: the skim gives up (${style})`, async () => {
     for (const key of ['ts', 'dur']) {
       const list = events();
@@ -85,3 +123,13 @@ for (const spaced of [true, false]) {
     }
   });
 }
+
+test('the full read of the fixture traces gives what walking every key gives', async () => {
+  const fixtures = join(__dirname, '..', 'fixtures', 'traces');
+  const files = readdirSync(fixtures).filter((f) => f.endsWith('.trace.json'));
+  assert.ok(files.length >= 8, 'the H100 and CPU fixtures');
+  for (const file of files) {
+    const path = join(fixtures, file);
+    assert.deepStrictEqual(await modelOf(path, new TraceScanner()), await modelOf(path, new WalkingScanner()), file);
+  }
+});
