@@ -15,7 +15,7 @@ import { paneOffsets } from '../extension/shared/trace/ranks.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
-import { isPartial, receiveRows, receiveTrace, wholeTrace, type Assembly, type Opening } from './opening.ts';
+import { isPartial, receiveRows, receiveTrace, wholeTrace, withPackedRows, type Assembly, type Opening } from './opening.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
 import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps, type RankView } from './ranks.ts';
 import { RangeSelection } from './rangeSelection.ts';
@@ -23,8 +23,8 @@ import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
 import { reviveModel } from './reviveModel.ts';
 import { restoredSelection, type SavedState } from './savedView.ts';
-import { STYLES } from './styles.ts';
-import { kindLegend, kindSwatchCss, readTheme, type Theme } from './theme.ts';
+import { injectStyles } from './styles.ts';
+import { kindLegend, readTheme, type Theme } from './theme.ts';
 import { LABEL_WIDTH, TimelineCanvas, type DrawStats, type TimeScale } from './timeline.ts';
 
 interface VsCodeApi {
@@ -110,15 +110,6 @@ document.addEventListener('keydown', onKey);
 // VS Code swaps body classes when the theme changes: re-read the colours.
 new MutationObserver(() => { state.theme = readTheme(); scheduleDraw(); }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
-/** Styles go in a <style> carrying the bundle's own nonce: the CSP allows no other inline style. */
-function injectStyles(): void {
-  const style = document.createElement('style');
-  const script = document.currentScript as HTMLScriptElement | null;
-  style.nonce = script?.nonce ?? '';
-  style.textContent = STYLES + kindSwatchCss();
-  document.head.append(style);
-}
-
 function saveState(): void {
   const [t0, t1] = state.current.domain();
   const selected = state.selected ? { ...state.selected, partial: state.panes[state.selected.pane].preview } : state.carried;
@@ -130,13 +121,19 @@ function savedState(): SavedState | null {
   return saved && typeof saved === 'object' ? saved : null;
 }
 
+// Messages are handled in turn, each once the one before is done: a deflated 'rows' is inflated first (async).
+let inbox: Promise<void> = Promise.resolve();
 window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   const message = event.data;
   if (!message || typeof message !== 'object') return;
+  inbox = inbox.then(() => handleMessage(message));
+});
+
+async function handleMessage(message: HostToWebview): Promise<void> {
   try {
     switch (message.type) {
       case 'rows':
-        state.rows = receiveRows(state.rows, message);
+        state.rows = receiveRows(state.rows, await withPackedRows(message));
         break;
       case 'trace': {
         const timings = state.timings;
@@ -168,7 +165,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     showError(text);
     post({ type: 'error', message: text });
   }
-});
+}
 
 /** A report's panel before its traces, drawn while the host reads them. */
 function showReport(title: string, report: Report, traces: number): void {

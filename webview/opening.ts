@@ -2,10 +2,18 @@
 // trace's preview replaced later by its full trace, whose columns come in parts ('rows' messages) before it.
 import type { HostToWebview, TimelinePane, TimelineSource } from '../extension/shared/protocol.ts';
 import { emptyColumns, putRows, type TraceColumns } from '../extension/shared/trace/rowParts.ts';
-import { postedColumns, unpackPosted, withColumns } from './reviveModel.ts';
+import type { PackedRows } from '../extension/shared/trace/rowsWire.ts';
+import { inflateRows, postedColumns, unpackPosted, withColumns } from './reviveModel.ts';
 
 export type TraceMessage = Extract<HostToWebview, { type: 'trace' }>;
-type RowsMessage = Extract<HostToWebview, { type: 'rows' }>;
+type PostedRowsMessage = Extract<HostToWebview, { type: 'rows' }>;
+/** A 'rows' message with its rows packed (withPackedRows). */
+export type RowsMessage = PostedRowsMessage & { rows: PackedRows };
+
+/** The 'rows' message with its rows packed: deflated ones (a webview across a network link) inflated. */
+export async function withPackedRows(message: PostedRowsMessage): Promise<RowsMessage> {
+  return 'deflated' in message.rows ? { ...message, rows: await inflateRows(message.rows) } : { ...message, rows: message.rows };
+}
 
 /** A full trace's columns being put together from its 'rows' messages: rows before `next` are in. */
 export interface Assembly { index: number; columns: TraceColumns; next: number }

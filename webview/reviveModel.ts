@@ -1,7 +1,7 @@
 import { unpackKernelArgs, type PackedField } from '../extension/shared/trace/argsWire.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import type { TraceColumns } from '../extension/shared/trace/rowParts.ts';
-import { unpackRows, type PackedColumn, type PackedRows } from '../extension/shared/trace/rowsWire.ts';
+import { rowsOfBytes, unpackRows, type DeflatedRows, type PackedColumn, type PackedRows } from '../extension/shared/trace/rowsWire.ts';
 import { unpackSteps } from '../extension/shared/trace/stepsWire.ts';
 import type { PostedTrace } from '../extension/shared/trace/traceWire.ts';
 
@@ -33,6 +33,13 @@ export function unpackPosted(rows: PackedRows, into?: TraceColumns, at?: number)
     count: rows.count, runs: uint32(rows.runs), start: reviveColumn(rows.start), dur: reviveColumn(rows.dur),
     name: bytes(rows.name), kind: bytes(rows.kind), correlation: reviveColumn(rows.correlation),
   }, into, at);
+}
+
+/** Rows the host deflated (a webview across a network link), inflated and cut into their packed columns. */
+export async function inflateRows(rows: DeflatedRows): Promise<PackedRows> {
+  const deflated = bytes(rows.deflated) as Uint8Array<ArrayBuffer>; // posted: never a SharedArrayBuffer's
+  const inflated = new Blob([deflated]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return rowsOfBytes({ count: rows.count, bytes: new Uint8Array(await new Response(inflated).arrayBuffer()), lengths: rows.lengths, plain: rows.plain });
 }
 
 /** A posted trace's columns (packed or plain). */

@@ -1,5 +1,7 @@
-// The webview's stylesheet, injected by main.ts in a <style> carrying the bundle's nonce.
-export const STYLES = `
+// The webview's stylesheet, and its injection (main.ts at start) in a <style> carrying the bundle's nonce.
+import { kindSwatchCss } from './theme.ts';
+
+const STYLES = `
 body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size, 13px); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 0 12px 24px; }
 h1 { font-size: 1.3em; font-weight: 600; margin: 12px 0 8px; }
 h2 { font-size: 1.15em; margin: 8px 0; }
@@ -127,3 +129,12 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .cache-hit path { fill: var(--vscode-terminal-ansiCyan, #11a8cd); }
 .cache-miss path { fill: var(--vscode-editor-background, #1e1e1e); }
 `;
+
+/** Styles go in a <style> carrying the bundle's own nonce: the CSP allows no other inline style. */
+export function injectStyles(): void {
+  const style = document.createElement('style');
+  const script = document.currentScript as HTMLScriptElement | null;
+  style.nonce = script?.nonce ?? '';
+  style.textContent = STYLES + kindSwatchCss();
+  document.head.append(style);
+}

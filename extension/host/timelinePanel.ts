@@ -62,7 +62,7 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
           if (first) await webview.postMessage(first);
           // each trace as it is read; each post awaited: a preview is on its way before the full models are built (a small or gzip trace on this thread)
           const frame = drawn;
-          await sendTraces(read, message.view, (trace) => webview.postMessage(trace), undefined, undefined, frame.wait);
+          await sendTraces(read, message.view, (trace) => webview.postMessage(trace), undefined, undefined, frame.wait, webviewAcrossNetwork());
           // e.g. "Show in timeline": after the models, which it looks in
           if (opening.then) await webview.postMessage(opening.then);
         } catch (error) {
@@ -95,6 +95,14 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
 
 /** A webview hidden while it opens may never draw: past this, the full traces are read without its first frame. */
 const FIRST_FRAME_WAIT_MS = 3000;
+
+/**
+ * Whether the webview runs on another machine or in a browser (code-server, a remote window): its messages then
+ * cross a network link, slow per byte, and a big trace's rows go deflated.
+ */
+function webviewAcrossNetwork(): boolean {
+  return vscode.env.uiKind === vscode.UIKind.Web || vscode.env.remoteName !== undefined;
+}
 
 /** The webview's 'drawn' (say()); wait() resolves once it has come, or FIRST_FRAME_WAIT_MS after it was called. */
 function firstFrame(): { wait: () => Promise<void>; say: () => void } {

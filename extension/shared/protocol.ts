@@ -1,6 +1,6 @@
 // Every message between the extension host and the timeline webview: one discriminated union per direction.
 import type { Report } from './report.ts';
-import type { PackedRows } from './trace/rowsWire.ts';
+import type { DeflatedRows, PackedRows } from './trace/rowsWire.ts';
 import type { TimelineTarget } from './trace/timelineMarks.ts';
 import type { TraceHead } from './trace/traceHead.ts';
 import type { PostedTrace } from './trace/traceWire.ts';
@@ -38,7 +38,7 @@ export type HostToWebview =
    */
   | { type: 'trace'; title: string; source: TimelineSource; index: number; panes: number; pane: TimelinePane; events: number; preview: boolean; from: number }
   /** rows [from, from + length) of pane `index`'s full trace of `count` rows: a big trace's columns in parts, before its 'trace' */
-  | { type: 'rows'; index: number; from: number; count: number; rows: PackedRows }
+  | { type: 'rows'; index: number; from: number; count: number; rows: PackedRows | DeflatedRows }
   /** "Show in timeline" of a graph break or recompile: zoom to where it happened (applied once the full load is in) */
   | { type: 'focus'; target: TimelineTarget }
   | { type: 'error'; message: string };

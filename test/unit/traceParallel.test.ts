@@ -11,6 +11,7 @@ import { previewOfModel } from '../../extension/shared/trace/traceReading.ts';
 import { partsOf, postedPieces, type PostedPiece } from '../../extension/shared/trace/traceWire.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { readTraceFile, scanTraceFile, traceScanInternals } from '../../extension/node/trace/scanner.ts';
+import { inflateRows } from '../../webview/reviveModel.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const dir = mkdtempSync(join(tmpdir(), 'compile-lens-parallel-'));
@@ -74,6 +75,11 @@ test('the model as posted comes from the worker part by part, as a one-pass buil
       return pieces;
     };
     assert.deepStrictEqual(await posted(), expected, file);
+    // a webview across a network link: the worker deflates the rows, which inflate to the same pieces
+    const deflated: PostedPiece[] = [];
+    for await (const piece of reading.posted(rowsPerPart, true)) deflated.push(piece);
+    assert.ok(deflated.slice(0, -1).every((p) => 'rows' in p && 'deflated' in p.rows), file);
+    assert.deepStrictEqual(await Promise.all(deflated.map(async (p) => ('rows' in p && 'deflated' in p.rows ? { ...p, rows: await inflateRows(p.rows) } : p))), expected, file);
     // a webview shown again: the pieces and a preview come from the model the worker kept
     assert.deepStrictEqual(await posted(), expected, `${file}, posted again`);
     assert.deepStrictEqual(await reading.preview(null), previewOfModel(onePass, null), file);

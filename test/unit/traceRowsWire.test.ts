@@ -8,8 +8,9 @@ import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { TraceColumns } from '../../extension/shared/trace/rowParts.ts';
 import { packKernelArgs, unpackKernelArgs } from '../../extension/shared/trace/argsWire.ts';
 import { KERNEL_ARG_FIELDS } from '../../extension/shared/trace/model.ts';
-import { packRows, unpackRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
-import { unpackPosted } from '../../webview/reviveModel.ts';
+import { deflateRows } from '../../extension/node/trace/deflatedRows.ts';
+import { bytesOfRows, packRows, rowsOfBytes, unpackRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
+import { inflateRows, unpackPosted } from '../../webview/reviveModel.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const traceFiles = readdirSync(FIXTURES).filter((f) => /\.trace\.json(\.gz)?$/.test(f));
@@ -115,4 +116,22 @@ test('kernel args come back as read: whole-number fields as steps, repeating one
   const manyPacked = packKernelArgs(many);
   assert.ok(manyPacked.fields.every((f) => 'plain' in f));
   assert.deepStrictEqual(unpackKernelArgs(manyPacked), many);
+});
+
+test('deflated rows (a webview across a network link) inflate to the packed rows, plain columns too; bytes that do not fit are refused', async () => {
+  const model = await scanTraceFile(join(FIXTURES, 'mlp-reduce-overhead.trace.json'));
+  const odd: TraceColumns = { ...columnsOf(model, 0, model.count), start: model.start.map((s, i) => (i === 3 ? s + 1 / 3 : s)), correlation: model.correlation.map((c, i) => (i === 5 ? 0.5 : c)) };
+  for (const columns of [model, odd]) {
+    const packed = packRows(columns, 10, columns.start.length);
+    const deflated = deflateRows(packed);
+    assert.ok(deflated.deflated.byteLength < packedBytes(packed), 'fewer bytes');
+    const inflated = await inflateRows(deflated);
+    assert.deepStrictEqual(inflated, packed);
+    assert.deepStrictEqual(unpackRows(inflated), columnsOf(columns, 10, columns.start.length));
+  }
+  assert.deepStrictEqual(deflateRows(packRows(odd, 0, odd.start.length)).plain, [true, false, true]);
+  const inBytes = bytesOfRows(packRows(model, 0, 50));
+  assert.throws(() => rowsOfBytes({ ...inBytes, lengths: inBytes.lengths.slice(1) }), /do not hold/);
+  assert.throws(() => rowsOfBytes({ ...inBytes, bytes: inBytes.bytes.subarray(1) }), /do not hold/);
+  await assert.rejects(inflateRows({ ...deflateRows(packRows(model, 0, 50)), deflated: Uint8Array.from([1, 2, 3]) }));
 });

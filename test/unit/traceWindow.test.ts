@@ -11,7 +11,7 @@ import { overlapsWindow, sameSlice, sliceWindow, viewWindow, type FirstView } fr
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { readTraceFile, scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { sentMessages, sentTraces } from '../sentTraces.ts';
-import { receiveRows, wholeTrace, type Assembly } from '../../webview/opening.ts';
+import { receiveRows, wholeTrace, withPackedRows, type Assembly } from '../../webview/opening.ts';
 import { reviveModel } from '../../webview/reviveModel.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
@@ -126,14 +126,15 @@ describe('messages of a timeline', () => {
     let assembly: Assembly | null = null;
     for (const m of sent.slice(1, -1)) {
       assert.ok(m.type === 'rows' && m.count === model.count);
-      assembly = receiveRows(assembly, m);
+      assembly = receiveRows(assembly, await withPackedRows(m));
       assert.equal(assembly?.next, m.from + 300);
     }
     const last = sent.at(-1)!;
     assert.ok(last.type === 'trace' && !last.preview);
     assert.deepStrictEqual(reviveModel(wholeTrace(assembly, last).pane.trace), model);
     // a part out of turn is refused, and the trace then says rows are missing
-    const skipped = receiveRows(receiveRows(null, sent[1] as Extract<typeof sent[number], { type: 'rows' }>), sent[3] as Extract<typeof sent[number], { type: 'rows' }>);
+    const [first, second] = await Promise.all([sent[1], sent[2]].map((m) => withPackedRows(m as Extract<typeof m, { type: 'rows' }>)));
+    const skipped = receiveRows(receiveRows(null, first), { ...second, from: second.from + 300 });
     assert.equal(skipped, null);
     assert.throws(() => wholeTrace(skipped, last), /rows missing/);
   });

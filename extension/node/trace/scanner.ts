@@ -17,6 +17,7 @@ import { TraceError } from '../../shared/trace/problems.ts';
 import { previewOfModel, TraceReading, type TraceReader } from '../../shared/trace/traceReading.ts';
 import { partsOf, postedPieces, type PostedPiece } from '../../shared/trace/traceWire.ts';
 import type { FirstView } from '../../shared/trace/window.ts';
+import { deflateRows } from './deflatedRows.ts';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
@@ -199,7 +200,7 @@ async function readPlainParallel(path: string, size: number): Promise<TraceReade
  * What the first half's worker is asked, in turn: the second half (null: it could not be read), then previews, the
  * model as posted (in parts of `posted` rows), and the model (its last request).
  */
-type ToFirstHalf = { half: HalfState | null } | { preview: FirstView | null } | { posted: number } | { model: true };
+type ToFirstHalf = { half: HalfState | null } | { preview: FirstView | null } | { posted: number; deflate: boolean } | { model: true };
 /** Its answers: whether the halves joined (and the slice count), a TraceError's, a preview, the pieces of the model as posted, the model. */
 type FromFirstHalf = { joined: false } | { events: number } | { error: { message: string; byte?: number } }
   | { preview: TraceModel | null } | PostedPiece | { model: TraceModel };
@@ -262,13 +263,13 @@ class WorkerReading implements TraceReader {
   }
 
   /** Built and packed in the worker, each part sent here as soon as it is made. */
-  async *posted(rowsPerPart: number): AsyncGenerator<PostedPiece> {
+  async *posted(rowsPerPart: number, deflate = false): AsyncGenerator<PostedPiece> {
     if (this.built) {
       const model = await this.built;
       yield* postedPieces(partsOf(model, rowsPerPart), model.count);
       return;
     }
-    yield* this.exchange({ posted: rowsPerPart }, (reply) => ('from' in reply ? reply : undefined), (piece) => 'trace' in piece);
+    yield* this.exchange({ posted: rowsPerPart, deflate }, (reply) => ('from' in reply ? reply : undefined), (piece) => 'trace' in piece);
   }
 
   /** `request`'s one answer (see exchange). */
@@ -357,7 +358,9 @@ export async function runFirstHalfWorker(job: FirstHalfJob, port: WorkerPort): P
     if ('preview' in request) {
       port.post({ preview: reading.preview(request.preview) } satisfies FromFirstHalf); // small: copied
     } else if ('posted' in request) {
-      for (const piece of reading.posted(request.posted)) port.post(piece satisfies FromFirstHalf); // packed: copied
+      for (const piece of reading.posted(request.posted)) {
+        port.post((request.deflate && 'rows' in piece ? { ...piece, rows: deflateRows(piece.rows) } : piece) satisfies FromFirstHalf); // copied
+      }
     } else {
       const model = reading.model();
       port.post({ model } satisfies FromFirstHalf, modelBuffers(model));

@@ -117,8 +117,8 @@ class SkimmedTrace implements TraceReader {
     return (await this.read()).model();
   }
 
-  async *posted(rowsPerPart: number): AsyncGenerator<PostedPiece> {
-    yield* (await this.read()).posted(rowsPerPart);
+  async *posted(rowsPerPart: number, deflate = false): AsyncGenerator<PostedPiece> {
+    yield* (await this.read()).posted(rowsPerPart, deflate);
   }
 
   /** The whole file's reading, started once. */

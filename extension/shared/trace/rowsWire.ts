@@ -53,6 +53,37 @@ export function packRows(columns: TraceColumns, from: number, to: number): Packe
   };
 }
 
+/** Packed rows as one run of bytes (to be deflated whole): each column's bytes in PackedRows' order, their lengths, and which of start, dur and correlation are plain. */
+export interface RowsInBytes { count: number; bytes: Uint8Array; lengths: number[]; plain: boolean[] }
+
+/**
+ * Packed rows deflated (node/trace/deflatedRows.ts) for a webview across a network link — a browser's, a
+ * remote's — where every byte of the message costs (docs/BENCHMARKS.md); inflated there (webview/reviveModel.ts).
+ */
+export type DeflatedRows = Omit<RowsInBytes, 'bytes'> & { deflated: Uint8Array };
+
+const columnBytes = (column: PackedColumn): Uint8Array | Float64Array => ('plain' in column ? column.plain : column.varints);
+
+export function bytesOfRows(rows: PackedRows): RowsInBytes {
+  const columns = [rows.runs, columnBytes(rows.start), columnBytes(rows.dur), rows.name, rows.kind, columnBytes(rows.correlation)];
+  const lengths = columns.map((c) => c.byteLength);
+  const bytes = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
+  let at = 0;
+  for (const c of columns) { bytes.set(new Uint8Array(c.buffer, c.byteOffset, c.byteLength), at); at += c.byteLength; }
+  return { count: rows.count, bytes, lengths, plain: [rows.start, rows.dur, rows.correlation].map((c) => 'plain' in c) };
+}
+
+/** The packed rows bytesOfRows() put in one run of bytes (their columns copied out); throws where the lengths do not fit. */
+export function rowsOfBytes({ count, bytes, lengths, plain }: RowsInBytes): PackedRows {
+  if (lengths.length !== 6 || plain.length !== 3 || lengths.reduce((a, b) => a + b, 0) !== bytes.length) throw new Error('packed rows: the bytes do not hold the columns said');
+  let at = 0;
+  let k = 0;
+  const next = (): Uint8Array => bytes.slice(at, (at += lengths[k++]));
+  const column = (isPlain: boolean): PackedColumn => (isPlain ? { plain: new Float64Array(next().buffer) } : { varints: next() });
+  const runs = new Uint32Array(next().buffer);
+  return { count, runs, start: column(plain[0]), dur: column(plain[1]), name: next(), kind: next(), correlation: column(plain[2]) };
+}
+
 /**
  * The columns of packed rows: written into `into` from row `at` (a whole trace's columns, filled part by part:
  * no columns made per part) or into new ones; returns the part's (views of `into`'s). Throws where they do not

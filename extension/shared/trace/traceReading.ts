@@ -2,7 +2,7 @@
 import { buildModel, buildModelInParts, finishBuild, previewModel } from './buildModel.ts';
 import type { TraceModel } from './model.ts';
 import type { RawTrace } from './rawTrace.ts';
-import { partsOf, postedPieces, type PostedPiece } from './traceWire.ts';
+import { partsOf, postedPieces, type PackedPiece, type PostedPiece } from './traceWire.ts';
 import { sliceWindow, viewWindow, type FirstView } from './window.ts';
 
 /** A trace file being read for a timeline: its slice count, the slices around a first view, then the whole model. */
@@ -14,9 +14,11 @@ export interface TraceReader {
   model(): TraceModel | Promise<TraceModel>;
   /**
    * The full model as posted to the webview (traceWire.ts), its rows in parts of `rowsPerPart`: the first time,
-   * each part as soon as the build has made its rows, so one is on its way while the next is made.
+   * each part as soon as the build has made its rows, so one is on its way while the next is made. `deflate`: a
+   * worker deflates the rows it makes (a webview across a network link); rows made on the extension host's thread
+   * (small and gzip traces, a model moved there) go packed only, not to hold that thread.
    */
-  posted(rowsPerPart: number): Iterable<PostedPiece> | AsyncIterable<PostedPiece>;
+  posted(rowsPerPart: number, deflate?: boolean): Iterable<PostedPiece> | AsyncIterable<PostedPiece>;
 }
 
 /**
@@ -56,7 +58,7 @@ export class TraceReading implements TraceReader {
   }
 
   /** The model as posted: built whole first (model()), or, `inParts` and not built yet, each piece as soon as the build has made its rows. */
-  *posted(rowsPerPart: number): Generator<PostedPiece> {
+  *posted(rowsPerPart: number): Generator<PackedPiece> {
     if (this.built || !this.inParts) {
       const model = this.model();
       yield* postedPieces(partsOf(model, rowsPerPart), model.count);

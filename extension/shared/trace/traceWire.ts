@@ -4,7 +4,7 @@ import { packKernelArgs, type PackedKernelArgs } from './argsWire.ts';
 import type { BuiltRows } from './buildModel.ts';
 import type { TraceModel } from './model.ts';
 import type { TraceColumns } from './rowParts.ts';
-import { packRows, type PackedRows } from './rowsWire.ts';
+import { packRows, type DeflatedRows, type PackedRows } from './rowsWire.ts';
 import { packSteps, type PackedSteps } from './stepsWire.ts';
 
 /** `rows`: rows [from, count) of the model (the rows before came in 'rows' messages), or its plain columns. */
@@ -22,13 +22,15 @@ export function postedTrace(model: TraceModel, from = 0): PostedTrace {
  * A full trace on its way to the webview, in pieces: rows [from, from + rows.count) of its `count` (a 'rows'
  * message), then, last, the trace with its rows from `from`.
  */
-export type PostedPiece = { from: number; count: number; rows: PackedRows } | { from: number; trace: PostedTrace };
+export type PackedPiece = { from: number; count: number; rows: PackedRows } | { from: number; trace: PostedTrace };
+/** A piece as sent: its rows deflated where a worker made them for a webview across a network link (DeflatedRows). */
+export type PostedPiece = PackedPiece | { from: number; count: number; rows: DeflatedRows };
 
 /**
  * The pieces of a model being built (buildModel.ts buildModelInParts), each part packed as soon as its rows are
  * final; returns the model. Stopped early, it leaves `building` as it was, to be finished (finishBuild).
  */
-export function* postedPieces(building: Iterator<BuiltRows, TraceModel>, count: number): Generator<PostedPiece, TraceModel> {
+export function* postedPieces(building: Iterator<BuiltRows, TraceModel>, count: number): Generator<PackedPiece, TraceModel> {
   let from = 0;
   for (let step = building.next(); ; step = building.next()) {
     if (step.done) {
