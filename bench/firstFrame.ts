@@ -5,7 +5,8 @@
 // Also what opening it cost in resident memory: the extension host's peak over its RSS before, and the browser
 // processes' RSS at the complete load over theirs before; and in CPU time to the first frame and to the complete
 // load, per process group (Linux /proc; see processUsage.ts): on a shared machine, where the work went.
-// Usage: node --import tsx bench/firstFrame.ts SIZE_MB [SIZE_MB ...]   (prints one line per size)
+// Usage: node --import tsx bench/firstFrame.ts [--stretched] SIZE_MB [SIZE_MB ...]   (prints one line per size;
+// --stretched: each tile of the generated trace stretched a little, see gen-trace.ts)
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,7 +50,7 @@ async function benchOne(sizeMb: number): Promise<string> {
   const file = `big-${sizeMb}.trace.json`;
   const filePath = path.join(workspace, file);
   try {
-    const { bytes } = generateTrace(filePath, sizeMb * 1024 * 1024);
+    const { bytes } = generateTrace(filePath, sizeMb * 1024 * 1024, undefined, stretched);
     // flushed before timing: background writeback of the fresh file would slow the read
     const fd = openSync(filePath, 'r+');
     fsyncSync(fd);
@@ -88,7 +89,9 @@ function cpuSpent(from: SessionUsage, to: SessionUsage): string {
   return `extension host ${spent('extensionHost')} s, code-server ${spent('server')} s, browser ${spent('browser')} s`;
 }
 
+const args = process.argv.slice(2);
+const stretched = args.includes('--stretched');
 const env = prepareCodeServer();
 void (async () => {
-  for (const size of process.argv.slice(2).map(Number)) console.log(await benchOne(size));
+  for (const size of args.filter((a) => a !== '--stretched').map(Number)) console.log(await benchOne(size));
 })();

@@ -1,5 +1,8 @@
 // Tiles a real torch.profiler trace (from test/fixtures/traces) into a bigger one: each copy is shifted in
 // time and gets fresh correlation/flow ids, so the result looks like a long profile of the same model.
+// `stretched`: each copy's times also scaled by a factor within ±2 % (nesting kept), so its rows differ from the
+// last copy's in their low digits, as a real profile's steps do: byte for byte the same tiles would compress
+// far better than a real trace (its packed rows deflate ~2.2× against 36×; docs/BENCHMARKS.md).
 //   node --import tsx bench/gen-trace.ts OUT.json SIZE_MB [FIXTURE]
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +13,7 @@ export const DEFAULT_FIXTURE = join(__dirname, '..', 'test', 'fixtures', 'traces
 interface ChromeEvent { ph?: string; ts?: number; dur?: number; id?: number; args?: Record<string, unknown> }
 
 /** Writes `path` of about `sizeBytes` by tiling `fixture`; returns bytes written and tiles. */
-export function generateTrace(path: string, sizeBytes: number, fixture = DEFAULT_FIXTURE): { bytes: number; tiles: number } {
+export function generateTrace(path: string, sizeBytes: number, fixture = DEFAULT_FIXTURE, stretched = false): { bytes: number; tiles: number } {
   const source = JSON.parse(readFileSync(fixture, 'utf8')) as { traceEvents: ChromeEvent[] };
   const metadata = source.traceEvents.filter((e) => e.ph === 'M');
   const events = source.traceEvents.filter((e) => e.ph !== 'M' && typeof e.ts === 'number');
@@ -24,8 +27,15 @@ export function generateTrace(path: string, sizeBytes: number, fixture = DEFAULT
   while (bytes < sizeBytes) {
     const shift = tiles * period;
     const idShift = tiles * maxId;
+    const factor = stretched ? 1 + (((tiles * 7919) % 1000) / 1000 - 0.5) * 0.04 : 1;
     const tile = events.map((e) => {
       const copy: ChromeEvent = { ...e, ts: (e.ts as number) + shift };
+      if (factor !== 1) {
+        // start and end scaled and rounded to ns each, so a slice inside another stays inside it
+        const start = ns(((e.ts as number) - first) * factor);
+        copy.ts = first + shift + start;
+        if (typeof e.dur === 'number') copy.dur = ns(ns(((e.ts as number) - first + e.dur) * factor) - start);
+      }
       if (typeof e.id === 'number') copy.id = e.id + idShift;
       if (e.args && typeof e.args.correlation === 'number') copy.args = { ...e.args, correlation: e.args.correlation + idShift };
       return JSON.stringify(copy);
@@ -37,6 +47,9 @@ export function generateTrace(path: string, sizeBytes: number, fixture = DEFAULT
   closeSync(fd);
   return { bytes, tiles };
 }
+
+/** µs rounded to whole ns. */
+const ns = (us: number): number => Math.round(us * 1000) / 1000;
 
 /** Tiles a scanned model in memory until it has at least `minEvents` slices (for the frame-time bench). */
 export function tileModel(model: TraceModel, minEvents: number): TraceModel {
