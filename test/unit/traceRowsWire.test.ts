@@ -10,6 +10,7 @@ import { packKernelArgs, unpackKernelArgs } from '../../extension/shared/trace/a
 import { KERNEL_ARG_FIELDS } from '../../extension/shared/trace/model.ts';
 import { deflateRows } from '../../extension/node/trace/deflatedRows.ts';
 import { bytesOfRows, packRows, rowsOfBytes, unpackRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
+import { MAX_MAGNITUDE, VarintReader, VarintWriter } from '../../extension/shared/trace/varints.ts';
 import { inflateRows, unpackPosted } from '../../webview/reviveModel.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
@@ -134,4 +135,13 @@ test('deflated rows (a webview across a network link) inflate to the packed rows
   assert.throws(() => rowsOfBytes({ ...inBytes, lengths: inBytes.lengths.slice(1) }), /do not hold/);
   assert.throws(() => rowsOfBytes({ ...inBytes, bytes: inBytes.bytes.subarray(1) }), /do not hold/);
   await assert.rejects(inflateRows({ ...deflateRows(packRows(model, 0, 50)), deflated: Uint8Array.from([1, 2, 3]) }));
+});
+
+test('varints round-trip at each byte length and at the 32-bit boundaries the writer switches arithmetic at', () => {
+  const values = [0, 1, 127, 128, 16_383, 16_384, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 35 + 5, MAX_MAGNITUDE];
+  const writer = new VarintWriter(values.length);
+  for (const v of values) { writer.unsigned(v); writer.signed(-v); }
+  const reader = new VarintReader(writer.bytes());
+  assert.deepStrictEqual(values.flatMap(() => [reader.unsigned(), reader.signed()]), values.flatMap((v) => [v, v === 0 ? 0 : -v]));
+  assert.equal(new VarintWriter(1).bytes().length, 0);
 });

@@ -23,9 +23,14 @@ export class VarintWriter {
       this.buffer = grown;
     }
     let rest = value;
-    while (rest >= 0x80) {
+    // above 2^31 by division (bit operators cut to 32 bits), below by bits: most values are small
+    while (rest > 0x7fffffff) {
       this.buffer[this.at++] = (rest % 0x80) | 0x80;
       rest = Math.floor(rest / 0x80);
+    }
+    while (rest >= 0x80) {
+      this.buffer[this.at++] = (rest & 0x7f) | 0x80;
+      rest >>>= 7;
     }
     this.buffer[this.at++] = rest;
   }
