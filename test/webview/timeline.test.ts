@@ -11,6 +11,7 @@ import { scanTraceBytes } from '../../extension/shared/trace/byteScanner.ts';
 import { compareTraces } from '../../extension/shared/trace/compare.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
+import { deflateRows } from '../../extension/node/trace/deflatedRows.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentMessages } from '../sentTraces.ts';
@@ -281,6 +282,17 @@ describe('a big trace: preview first, then the full load', () => {
     const point = await slicePoint(page, 0, kernel, 0, true);
     await page.mouse.click(point.x, point.y);
     assert.equal((await debug(page)).selected?.name, kernel);
+    // the parts deflated (a webview across a network link): inflated in turn, the same trace drawn
+    const deflated = await openWebview(browser);
+    for (const message of await sentMessages(await readTimelineSource({ kind: 'traces', tracePaths: [path] }), null, 0, 300)) {
+      await post(deflated, message.type === 'rows' && 'runs' in message.rows ? { ...message, rows: deflateRows(message.rows) } : message);
+    }
+    const fromDeflated = await debug(deflated);
+    assert.deepEqual([fromDeflated.partial, fromDeflated.shown, fromDeflated.panes[0].events], [false, 2, model.count]);
+    const again = await slicePoint(deflated, 0, kernel, 0, true);
+    assert.deepEqual(again, point);
+    assert.deepEqual(errorsOf(deflated), []);
+    await deflated.close();
     // a part missing: said, not drawn from columns with holes
     const sent = await sentMessages(await readTimelineSource({ kind: 'traces', tracePaths: [path] }), null, Infinity, 300);
     for (const message of sent.filter((m) => !(m.type === 'rows' && m.from === 300))) await page.evaluate((m) => window.postMessage(m, '*'), message);
