@@ -11,7 +11,7 @@ import { scanTraceBytes, TraceScanner } from '../../extension/shared/trace/byteS
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { TraceError } from '../../extension/shared/trace/problems.ts';
 import { summarizeTrace } from '../../extension/shared/trace/summary.ts';
-import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { readRange, scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const trace = (events: unknown[]): Uint8Array => bytes(JSON.stringify({ traceEvents: events }));
@@ -190,6 +190,8 @@ describe('malformed traces', () => {
     assert.ok(partial.count > 0);
     assert.ok(partial.warnings.some((w) => /corrupt gzip after \d+ decompressed bytes: unexpected end of file — showing the \d+ events read before it/.test(w)), partial.warnings.join('\n'));
     await assert.rejects(scanTraceFile(join(dir, 'missing.json')), (e: unknown) => e instanceof TraceError && /cannot read .*missing\.json/.test(e.message));
+    // opened but not readable (a folder): the read's error, as a TraceError
+    await assert.rejects(readRange(dir, new TraceScanner(), 0, Infinity), (e: unknown) => e instanceof TraceError && /cannot read .*EISDIR/.test(e.message));
   });
 });
 
