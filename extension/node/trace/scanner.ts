@@ -108,24 +108,20 @@ export async function readRange(path: string, scanner: { pushReusable(chunk: Uin
   } catch (error) {
     throw new TraceError(`cannot read ${path}: ${(error as Error).message}`);
   }
-  // Two buffers: the next chunk is read (a copy from the page cache, on libuv's threads) while this one is parsed.
-  const buffers = [new Uint8Array(CHUNK_BYTES), new Uint8Array(CHUNK_BYTES)];
-  const readInto = (k: number, at: number): Promise<number> => (at >= to ? Promise.resolve(0) : file.read(buffers[k % 2], 0, Math.min(CHUNK_BYTES, to - at), at).then(
-    ({ bytesRead }) => bytesRead,
-    (error: Error) => { throw new TraceError(`cannot read ${path}: ${error.message}`); },
-  ));
-  let next = readInto(0, from);
   try {
-    for (let k = 0, at = from; ; k++) {
-      const bytesRead = await next;
+    const buffer = new Uint8Array(CHUNK_BYTES);
+    for (let at = from; at < to;) {
+      let bytesRead: number;
+      try {
+        ({ bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, to - at), at));
+      } catch (error) {
+        throw new TraceError(`cannot read ${path}: ${(error as Error).message}`);
+      }
       if (bytesRead === 0) break;
       at += bytesRead;
-      next = readInto(k + 1, at);
-      next.catch(() => {}); // awaited next time round; a parse error before that must not leave it unhandled
-      scanner.pushReusable(buffers[k % 2].subarray(0, bytesRead));
+      scanner.pushReusable(buffer.subarray(0, bytesRead));
     }
   } finally {
-    await next.catch(() => 0); // no read in flight when the file is closed
     await file.close();
   }
 }
