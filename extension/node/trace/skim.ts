@@ -10,10 +10,10 @@
 // full read would count among the kernels that find steps (kineto puts none there).
 import { findSteps } from '../../shared/trace/buildModel.ts';
 import { eventKeyOf, EventKey, HEADER_KEYS, matchCat } from '../../shared/trace/eventParser.ts';
+import { HeaderTemplates, sameBytes, type HeaderTemplate } from '../../shared/trace/headerTemplates.ts';
 import { bytesEqual, Ch, JsonCursor, NEED_MORE } from '../../shared/trace/jsonCursor.ts';
 import { Column } from '../../shared/trace/memory.ts';
 import { SliceKind, usSince, wholeNs, type TraceModel } from '../../shared/trace/model.ts';
-import { HeaderTemplates, sameBytes, type HeaderTemplate } from '../../shared/trace/headerTemplates.ts';
 import { ProblemLog } from '../../shared/trace/problems.ts';
 import { RawNameTable } from '../../shared/trace/rawNames.ts';
 import type { RawTrack } from '../../shared/trace/rawTrace.ts';
