@@ -1,5 +1,5 @@
 // Packed rows deflated for a webview across a network link (rowsWire.ts DeflatedRows), in the worker that makes
-// them (scanner.ts): VS Code's path to a browser's webview carries some 25–40 ms a MB (docs/BENCHMARKS.md), and a
+// them (scanner.ts): VS Code's path to a browser's webview costs some 20–50 ms a MB (docs/BENCHMARKS.md), and a
 // real trace's rows deflate to about two thirds. Level 1: most of what deflate finds in them, at its fastest.
 import { deflateRawSync } from 'node:zlib';
 import { bytesOfRows, type DeflatedRows, type PackedRows } from '../../shared/trace/rowsWire.ts';
