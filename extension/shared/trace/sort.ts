@@ -1,8 +1,6 @@
 // Stable index sorts for the trace columns. Multi-million-row traces are sorted with LSD radix passes over
 // 16-bit digits (a comparator sort of 6 M indices takes tens of seconds in V8); small inputs use Array.sort,
 // since a radix pass costs a 65 536-bucket histogram no matter how few rows there are.
-import { NS_PER_US } from './model.ts';
-
 const RADIX_MIN_ROWS = 50_000;
 const DIGIT_BUCKETS = 65_536;
 
@@ -53,55 +51,8 @@ function comparatorSort(order: Uint32Array, keys: SortKey[]): Uint32Array {
   return Uint32Array.from(rows);
 }
 
-const MAX_KEY = 2 ** 48 - 1;
-
-/**
- * The keys slices are ordered by within a track: start in ns from `origin`, then longest first (as the longest
- * slice's ns minus this one's, so the key has only as many radix digits as the durations need). `clamped`:
- * some start was past MAX_KEY (78 hours) and was cut to it.
- */
-export function sortKeys(absStart: Float64Array, dur: Float64Array, n: number, origin: number): { startNs: Float64Array; longestFirst: Float64Array; clamped: boolean } {
-  const startNs = new Float64Array(n);
-  const longestFirst = new Float64Array(n);
-  let clamped = false;
-  let longestNs = 0;
-  for (let i = 0; i < n; i++) longestNs = Math.max(longestNs, Math.min(Math.round(dur[i] * NS_PER_US), MAX_KEY));
-  for (let i = 0; i < n; i++) {
-    const ns = Math.round((absStart[i] - origin) * NS_PER_US);
-    if (ns > MAX_KEY) clamped = true;
-    startNs[i] = Math.min(ns, MAX_KEY);
-    longestFirst[i] = longestNs - Math.min(Math.round(dur[i] * NS_PER_US), MAX_KEY);
-  }
-  return { startNs, longestFirst, clamped };
-}
-
-/** Rows by track (counting sort), then each track's rows by (start, longest first), ties in row order. */
-export function orderByTrackAndStart(trackKey: Uint32Array, tracks: number, startNs: Float64Array, longestFirst: Float64Array): Uint32Array {
-  const n = startNs.length;
-  const rows = new Uint32Array(n);
-  for (let i = 0; i < n; i++) rows[i] = i;
-  const order = countingSortRows(rows, trackKey, tracks);
-  for (let from = 0; from < n;) {
-    let to = from + 1;
-    while (to < n && trackKey[order[to]] === trackKey[order[from]]) to++;
-    sortRangeNearlySorted(order, from, to, startNs, longestFirst); // nearly sorted already
-    from = to;
-  }
-  return order;
-}
-
-/**
- * Stable counting sort of `order` by a small non-negative integer key per row (key[row] < buckets).
- * O(n + buckets): used for track and (track, depth) orders, which have few distinct values.
- */
-export function countingSortRows(order: Uint32Array, key: Uint32Array | Uint16Array, buckets: number): Uint32Array {
-  const offsets = new Uint32Array(buckets + 1);
-  for (let i = 0; i < order.length; i++) offsets[key[order[i]] + 1]++;
-  for (let b = 0; b < buckets; b++) offsets[b + 1] += offsets[b];
-  const out = new Uint32Array(order.length);
-  for (let i = 0; i < order.length; i++) { const row = order[i]; out[offsets[key[row]]++] = row; }
-  return out;
-}
+/** The largest sort key: 2^48 - 1 (ns: 78 hours). */
+export const MAX_KEY = 2 ** 48 - 1;
 
 /**
  * Sorts order[from, to) in place by (primary, secondary, row index), all ascending: a total order, so the
