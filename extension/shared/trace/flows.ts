@@ -19,8 +19,8 @@ export interface FlowColumns {
   textIds: string[];
 }
 
-/** What linking reads of a model being built: its rows' start and dur (with their level index) are final. */
-type LinkedColumns = Pick<TraceModel, 'start' | 'dur' | 'tracks' | 'originUs' | 'warnings'>;
+/** What linking reads and sets of a model being built: its rows' start, dur and correlation (with their level index) are final. */
+type LinkedColumns = Pick<TraceModel, 'start' | 'dur' | 'correlation' | 'tracks' | 'originUs' | 'warnings'>;
 
 /** Flow starts and ends in file order; of several starts with one id only the first is kept. */
 export class FlowTable {
@@ -109,11 +109,11 @@ export class FlowTable {
    * Sets the correlation of each flow's launch and kernels that have none, and warns of links lost: a start
    * without an end, or an end without a start, on a slice that has no correlation either. Starts are taken in
    * file order, each with its ends in file order, so the first flow to reach a slice links it. Gives the
-   * columns back. `levels`: the model's (levels.ts); `trackOrder` maps the file's track order to the model's;
-   * model row k's correlation id is `correlation[rowOf[k]]` (the raw column, before the model's is gathered).
+   * columns back. `levels`: the model's (levels.ts); `trackOrder` maps the file's track order to the model's.
    */
-  link(model: LinkedColumns, levels: LevelIndex, trackOrder: Uint32Array, correlation: Float64Array, rowOf: Uint32Array): void {
+  link(model: LinkedColumns, levels: LevelIndex, trackOrder: Uint32Array): void {
     const n = this.count;
+    const { correlation } = model;
     const isEnd = this.isEnd.data;
     const track = this.track.data;
     const ts = this.ts.data;
@@ -137,22 +137,22 @@ export class FlowTable {
       if (isEnd[r]) continue;
       const launch = sliceOf(r);
       if (endsFrom[r] === endsFrom[r + 1]) {
-        if (launch >= 0 && correlation[rowOf[launch]] < 0) lost.add('flow start without an end: launch not linked to a kernel', byte[r]);
+        if (launch >= 0 && correlation[launch] < 0) lost.add('flow start without an end: launch not linked to a kernel', byte[r]);
         continue;
       }
       const textId = this.textId.data[r];
       const id = textId >= 0 ? Number(this.textIds[textId]) : this.id.data[r];
       if (!Number.isFinite(id)) continue;
-      if (launch >= 0 && correlation[rowOf[launch]] < 0) correlation[rowOf[launch]] = id;
+      if (launch >= 0 && correlation[launch] < 0) correlation[launch] = id;
       for (let k = endsFrom[r]; k < endsFrom[r + 1]; k++) {
         const kernel = sliceOf(ends[k]);
-        if (kernel >= 0 && correlation[rowOf[kernel]] < 0) correlation[rowOf[kernel]] = id;
+        if (kernel >= 0 && correlation[kernel] < 0) correlation[kernel] = id;
       }
     }
     for (let r = 0; r < n; r++) {
       if (!isEnd[r] || startOfEnd[r] >= 0) continue;
       const kernel = sliceOf(r);
-      if (kernel >= 0 && correlation[rowOf[kernel]] < 0) lost.add('flow end without a start: kernel not linked to a launch', byte[r]);
+      if (kernel >= 0 && correlation[kernel] < 0) lost.add('flow end without a start: kernel not linked to a launch', byte[r]);
     }
     release(startOfEnd, endsFrom, ends);
     this.release();
