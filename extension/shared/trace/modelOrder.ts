@@ -3,11 +3,11 @@
 // interleaves every track; reading them through a permutation jumped across all of them for every row. So each
 // column is first copied grouped by track (a counting sort: each track's rows stay in file order, nearly sorted by
 // start), and every later pass reads near where it read last: the sort within each track, the nesting, and the
-// layout by level, which writes each model column whole. On a 2 GB trace that halved the build.
+// layout by level, which writes each model column whole (docs/BENCHMARKS.md).
 //
-// The first write to fresh memory faults its pages in (~40 ms per 76 MB on the bench's VM), so each model column
-// is made in an array of the same length that the build is done with, where one is; the arrays are plain ones, not
-// memory.ts's resizable ones (on Node 20 their elements are read 1.5–2.5× slower).
+// The first write to fresh memory faults its pages in, several times slower than a write after it, so each model
+// column is made in an array of the same length that the build is done with, where one is; the arrays are plain
+// ones, not memory.ts's resizable ones (on Node 20 their elements are read 1.5–2.5× slower).
 import { NS_PER_US, type TrackInfo } from './model.ts';
 import type { LevelIndex } from './levels.ts';
 import type { RawTrace } from './rawTrace.ts';
