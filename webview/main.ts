@@ -15,7 +15,7 @@ import { paneOffsets } from '../extension/shared/trace/ranks.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
-import { isPartial, receiveRows, receiveTrace, wholeTrace, withPackedRows, type Assembly, type Opening } from './opening.ts';
+import { isPartial, receiveRows, receiveTrace, wholeTrace, withInflatedArgs, withPackedRows, type Assembly, type Opening } from './opening.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
 import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps, type RankView } from './ranks.ts';
 import { RangeSelection } from './rangeSelection.ts';
@@ -121,7 +121,7 @@ function savedState(): SavedState | null {
   return saved && typeof saved === 'object' ? saved : null;
 }
 
-// Messages are handled in turn, each once the one before is done: a deflated 'rows' is inflated first (async).
+// Messages are handled in turn, each once the one before is done: deflated rows or args are inflated first (async).
 let inbox: Promise<void> = Promise.resolve();
 window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   const message = event.data;
@@ -138,7 +138,7 @@ async function handleMessage(message: HostToWebview): Promise<void> {
       case 'trace': {
         const timings = state.timings;
         if (!timings.message) timings.message = performance.timeOrigin + performance.now();
-        state.opening = receiveTrace(state.opening, wholeTrace(state.rows, message));
+        state.opening = receiveTrace(state.opening, wholeTrace(state.rows, await withInflatedArgs(message)));
         state.rows = null;
         if (state.opening) load(state.opening);
         const built = performance.timeOrigin + performance.now();

@@ -3,7 +3,7 @@
 import type { HostToWebview, TimelinePane, TimelineSource } from '../extension/shared/protocol.ts';
 import { emptyColumns, putRows, type TraceColumns } from '../extension/shared/trace/rowParts.ts';
 import type { PackedRows } from '../extension/shared/trace/rowsWire.ts';
-import { inflateRows, postedColumns, unpackPosted, withColumns } from './reviveModel.ts';
+import { inflateKernelArgs, inflateRows, postedColumns, unpackPosted, withColumns } from './reviveModel.ts';
 
 export type TraceMessage = Extract<HostToWebview, { type: 'trace' }>;
 type PostedRowsMessage = Extract<HostToWebview, { type: 'rows' }>;
@@ -13,6 +13,13 @@ export type RowsMessage = PostedRowsMessage & { rows: PackedRows };
 /** The 'rows' message with its rows packed: deflated ones (a webview across a network link) inflated. */
 export async function withPackedRows(message: PostedRowsMessage): Promise<RowsMessage> {
   return 'deflated' in message.rows ? { ...message, rows: await inflateRows(message.rows) } : { ...message, rows: message.rows };
+}
+
+/** The 'trace' message with its kernel args packed: deflated ones (a webview across a network link) inflated. */
+export async function withInflatedArgs(message: TraceMessage): Promise<TraceMessage> {
+  const { trace } = message.pane;
+  if (!('deflated' in trace.kernelArgs)) return message;
+  return { ...message, pane: { ...message.pane, trace: { ...trace, kernelArgs: await inflateKernelArgs(trace.kernelArgs) } } };
 }
 
 /** A full trace's columns being put together from its 'rows' messages: rows before `next` are in. */

@@ -1,4 +1,4 @@
-import { unpackKernelArgs, type PackedField } from '../extension/shared/trace/argsWire.ts';
+import { argsOfBytes, unpackKernelArgs, type DeflatedKernelArgs, type PackedField, type PackedKernelArgs } from '../extension/shared/trace/argsWire.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import type { TraceColumns } from '../extension/shared/trace/rowParts.ts';
 import { rowsOfBytes, unpackRows, type DeflatedRows, type PackedColumn, type PackedRows } from '../extension/shared/trace/rowsWire.ts';
@@ -37,9 +37,18 @@ export function unpackPosted(rows: PackedRows, into?: TraceColumns, at?: number)
 
 /** Rows the host deflated (a webview across a network link), inflated and cut into their packed columns. */
 export async function inflateRows(rows: DeflatedRows): Promise<PackedRows> {
-  const deflated = bytes(rows.deflated) as Uint8Array<ArrayBuffer>; // posted: never a SharedArrayBuffer's
-  const inflated = new Blob([deflated]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-  return rowsOfBytes({ count: rows.count, bytes: new Uint8Array(await new Response(inflated).arrayBuffer()), lengths: rows.lengths, plain: rows.plain });
+  return rowsOfBytes({ count: rows.count, bytes: await inflate(rows.deflated), lengths: rows.lengths, plain: rows.plain });
+}
+
+/** Kernel args the host deflated, inflated and cut into their packed fields. */
+export async function inflateKernelArgs(args: DeflatedKernelArgs): Promise<PackedKernelArgs> {
+  return argsOfBytes({ rows: args.rows, bytes: await inflate(args.deflated), lengths: args.lengths, shapes: args.shapes });
+}
+
+async function inflate(deflated: Uint8Array): Promise<Uint8Array> {
+  const posted = bytes(deflated) as Uint8Array<ArrayBuffer>; // posted: never a SharedArrayBuffer's
+  const inflated = new Blob([posted]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return new Uint8Array(await new Response(inflated).arrayBuffer());
 }
 
 /** A posted trace's columns (packed or plain). */
@@ -66,6 +75,7 @@ const reviveField = (field: PackedField): PackedField =>
   ('plain' in field ? { plain: float64(field.plain) } : 'table' in field ? { table: float64(field.table), index: bytes(field.index) } : { steps: bytes(field.steps) });
 
 function kernelArgsOf(args: PostedTrace['kernelArgs'] | undefined): TraceModel['kernelArgs'] {
+  if (args && 'deflated' in args) throw new Error('kernel args still deflated: opening.ts inflates them as the trace comes');
   if (args && 'fields' in args) return unpackKernelArgs({ rows: args.rows, slice: bytes(args.slice), fields: args.fields.map(reviveField) });
   return { slice: uint32(args?.slice ?? []), values: float64(args?.values ?? []) };
 }

@@ -11,7 +11,7 @@ import { previewOfModel } from '../../extension/shared/trace/traceReading.ts';
 import { partsOf, postedPieces, type PostedPiece } from '../../extension/shared/trace/traceWire.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { readTraceFile, scanTraceFile, traceScanInternals } from '../../extension/node/trace/scanner.ts';
-import { inflateRows } from '../../webview/reviveModel.ts';
+import { inflateKernelArgs, inflateRows } from '../../webview/reviveModel.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const dir = mkdtempSync(join(tmpdir(), 'compile-lens-parallel-'));
@@ -75,11 +75,17 @@ test('the model as posted comes from the worker part by part, as a one-pass buil
       return pieces;
     };
     assert.deepStrictEqual(await posted(), expected, file);
-    // a webview across a network link: the worker deflates the rows, which inflate to the same pieces
+    // a webview across a network link: the worker deflates the rows and the kernel args, which inflate to the same pieces
     const deflated: PostedPiece[] = [];
     for await (const piece of reading.posted(rowsPerPart, true)) deflated.push(piece);
     assert.ok(deflated.slice(0, -1).every((p) => 'rows' in p && 'deflated' in p.rows), file);
-    assert.deepStrictEqual(await Promise.all(deflated.map(async (p) => ('rows' in p && 'deflated' in p.rows ? { ...p, rows: await inflateRows(p.rows) } : p))), expected, file);
+    const last = deflated.at(-1)!;
+    assert.ok('trace' in last && 'deflated' in last.trace.kernelArgs, file);
+    const inflated = async (p: PostedPiece): Promise<PostedPiece> => {
+      if ('rows' in p) return 'deflated' in p.rows ? { ...p, rows: await inflateRows(p.rows) } : p;
+      return 'deflated' in p.trace.kernelArgs ? { ...p, trace: { ...p.trace, kernelArgs: await inflateKernelArgs(p.trace.kernelArgs) } } : p;
+    };
+    assert.deepStrictEqual(await Promise.all(deflated.map(inflated)), expected, file);
     // a webview shown again: the pieces and a preview come from the model the worker kept
     assert.deepStrictEqual(await posted(), expected, `${file}, posted again`);
     assert.deepStrictEqual(await reading.preview(null), previewOfModel(onePass, null), file);

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { TraceColumns } from '../../extension/shared/trace/rowParts.ts';
-import { packKernelArgs, unpackKernelArgs } from '../../extension/shared/trace/argsWire.ts';
+import { argsOfBytes, bytesOfArgs, packKernelArgs, unpackKernelArgs } from '../../extension/shared/trace/argsWire.ts';
 import { KERNEL_ARG_FIELDS } from '../../extension/shared/trace/model.ts';
-import { deflateRows } from '../../extension/node/trace/deflatedRows.ts';
+import { deflateKernelArgs, deflateRows } from '../../extension/node/trace/deflatedPieces.ts';
 import { bytesOfRows, packRows, rowsOfBytes, unpackRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
 import { MAX_MAGNITUDE, VarintReader, VarintWriter } from '../../extension/shared/trace/varints.ts';
-import { inflateRows, unpackPosted } from '../../webview/reviveModel.ts';
+import { inflateKernelArgs, inflateRows, unpackPosted } from '../../webview/reviveModel.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const traceFiles = readdirSync(FIXTURES).filter((f) => /\.trace\.json(\.gz)?$/.test(f));
@@ -135,6 +135,23 @@ test('deflated rows (a webview across a network link) inflate to the packed rows
   assert.throws(() => rowsOfBytes({ ...inBytes, lengths: inBytes.lengths.slice(1) }), /do not hold/);
   assert.throws(() => rowsOfBytes({ ...inBytes, bytes: inBytes.bytes.subarray(1) }), /do not hold/);
   await assert.rejects(inflateRows({ ...deflateRows(packRows(model, 0, 50)), deflated: Uint8Array.from([1, 2, 3]) }));
+});
+
+test('deflated kernel args inflate to the packed ones, each field in the form it was packed in; bytes that do not fit are refused', async () => {
+  const fields = KERNEL_ARG_FIELDS.length;
+  const model = await scanTraceFile(join(FIXTURES, 'gpt_small-reduce-overhead.trace.json'));
+  const fractions = { slice: Uint32Array.from({ length: 400 }, (_, r) => r), values: Float64Array.from({ length: 400 * fields }, (_, i) => (i % fields === 0 ? (i % 3) + 0.25 : i % fields === 1 ? (i + 0.5) / 3 : i % fields === 2 ? NaN : i % 7)) };
+  for (const args of [model.kernelArgs, fractions]) {
+    const packed = packKernelArgs(args);
+    const inflated = await inflateKernelArgs(deflateKernelArgs(packed));
+    assert.deepStrictEqual(inflated, packed);
+    assert.deepStrictEqual(unpackKernelArgs(inflated), args);
+  }
+  assert.deepStrictEqual(bytesOfArgs(packKernelArgs(fractions)).shapes.slice(0, 3), ['table', 'plain', 'steps']);
+  const inBytes = bytesOfArgs(packKernelArgs(model.kernelArgs));
+  assert.throws(() => argsOfBytes({ ...inBytes, lengths: inBytes.lengths.slice(1) }), /do not hold/);
+  assert.throws(() => argsOfBytes({ ...inBytes, shapes: inBytes.shapes.slice(1) }), /do not hold/);
+  await assert.rejects(inflateKernelArgs({ ...deflateKernelArgs(packKernelArgs(fractions)), deflated: Uint8Array.from([1, 2, 3]) }));
 });
 
 test('varints round-trip at each byte length and at the 32-bit boundaries the writer switches arithmetic at', () => {

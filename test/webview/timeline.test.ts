@@ -11,7 +11,7 @@ import { scanTraceBytes } from '../../extension/shared/trace/byteScanner.ts';
 import { compareTraces } from '../../extension/shared/trace/compare.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
-import { deflateRows } from '../../extension/node/trace/deflatedRows.ts';
+import { deflateKernelArgs, deflateRows } from '../../extension/node/trace/deflatedPieces.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentMessages } from '../sentTraces.ts';
@@ -282,15 +282,21 @@ describe('a big trace: preview first, then the full load', () => {
     const point = await slicePoint(page, 0, kernel, 0, true);
     await page.mouse.click(point.x, point.y);
     assert.equal((await debug(page)).selected?.name, kernel);
-    // the parts deflated (a webview across a network link): inflated in turn, the same trace drawn
+    const details = await page.locator('.details').innerText();
+    assert.match(details, /grid\s+\d+ × 1 × 1/);
+    // the parts and the kernel args deflated (a webview across a network link): inflated in turn, the same trace drawn
     const deflated = await openWebview(browser);
     for (const message of await sentMessages(await readTimelineSource({ kind: 'traces', tracePaths: [path] }), null, 0, 300)) {
-      await post(deflated, message.type === 'rows' && 'runs' in message.rows ? { ...message, rows: deflateRows(message.rows) } : message);
+      const kernelArgs = message.type === 'trace' ? message.pane.trace.kernelArgs : null;
+      await post(deflated, message.type === 'rows' && 'runs' in message.rows ? { ...message, rows: deflateRows(message.rows) }
+        : message.type === 'trace' && kernelArgs && 'fields' in kernelArgs ? { ...message, pane: { ...message.pane, trace: { ...message.pane.trace, kernelArgs: deflateKernelArgs(kernelArgs) } } } : message);
     }
     const fromDeflated = await debug(deflated);
     assert.deepEqual([fromDeflated.partial, fromDeflated.shown, fromDeflated.panes[0].events], [false, 2, model.count]);
     const again = await slicePoint(deflated, 0, kernel, 0, true);
     assert.deepEqual(again, point);
+    await deflated.mouse.click(again.x, again.y);
+    assert.equal(await deflated.locator('.details').innerText(), details);
     assert.deepEqual(errorsOf(deflated), []);
     await deflated.close();
     // a part missing: said, not drawn from columns with holes

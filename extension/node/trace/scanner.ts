@@ -17,7 +17,7 @@ import { TraceError } from '../../shared/trace/problems.ts';
 import { previewOfModel, TraceReading, type TraceReader } from '../../shared/trace/traceReading.ts';
 import { partsOf, postedPieces, type PostedPiece } from '../../shared/trace/traceWire.ts';
 import type { FirstView } from '../../shared/trace/window.ts';
-import { deflateRows } from './deflatedRows.ts';
+import { deflatePiece } from './deflatedPieces.ts';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
@@ -359,7 +359,7 @@ export async function runFirstHalfWorker(job: FirstHalfJob, port: WorkerPort): P
       port.post({ preview: reading.preview(request.preview) } satisfies FromFirstHalf); // small: copied
     } else if ('posted' in request) {
       for (const piece of reading.posted(request.posted)) {
-        port.post((request.deflate && 'rows' in piece ? { ...piece, rows: deflateRows(piece.rows) } : piece) satisfies FromFirstHalf); // copied
+        port.post((request.deflate ? deflatePiece(piece) : piece) satisfies FromFirstHalf); // copied
       }
     } else {
       const model = reading.model();

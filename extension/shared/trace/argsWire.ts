@@ -42,6 +42,44 @@ export function unpackKernelArgs(packed: PackedKernelArgs): KernelArgsTable {
   return { slice, values };
 }
 
+/**
+ * Packed kernel args as one run of bytes (to be deflated whole): the slice column, then each field's arrays in
+ * PackedField's order; `lengths` their byte lengths, `shapes` which form each field took.
+ */
+export interface ArgsInBytes { rows: number; bytes: Uint8Array; lengths: number[]; shapes: ('steps' | 'table' | 'plain')[] }
+
+/** Packed kernel args deflated (node/trace/deflatedPieces.ts) for a webview across a network link, as rowsWire.ts DeflatedRows. */
+export type DeflatedKernelArgs = Omit<ArgsInBytes, 'bytes'> & { deflated: Uint8Array };
+
+const fieldArrays = (field: PackedField): (Uint8Array | Float64Array)[] =>
+  ('plain' in field ? [field.plain] : 'table' in field ? [field.table, field.index] : [field.steps]);
+
+export function bytesOfArgs(args: PackedKernelArgs): ArgsInBytes {
+  const arrays = [args.slice, ...args.fields.flatMap(fieldArrays)];
+  const lengths = arrays.map((a) => a.byteLength);
+  const bytes = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
+  let at = 0;
+  for (const a of arrays) { bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at); at += a.byteLength; }
+  const shapes = args.fields.map((field): ArgsInBytes['shapes'][number] => ('plain' in field ? 'plain' : 'table' in field ? 'table' : 'steps'));
+  return { rows: args.rows, bytes, lengths, shapes };
+}
+
+/** The packed args bytesOfArgs() put in one run of bytes (copied out); throws where the lengths do not fit. */
+export function argsOfBytes({ rows, bytes, lengths, shapes }: ArgsInBytes): PackedKernelArgs {
+  const arrays = 1 + shapes.reduce((n, shape) => n + (shape === 'table' ? 2 : 1), 0);
+  if (shapes.length !== FIELDS || lengths.length !== arrays || lengths.reduce((a, b) => a + b, 0) !== bytes.length) throw new Error('packed kernel args: the bytes do not hold the fields said');
+  let at = 0;
+  let k = 0;
+  const next = (): Uint8Array => bytes.slice(at, (at += lengths[k++]));
+  const slice = next();
+  const fields = shapes.map((shape): PackedField => {
+    if (shape === 'plain') return { plain: new Float64Array(next().buffer) };
+    if (shape === 'table') return { table: new Float64Array(next().buffer), index: next() };
+    return { steps: next() };
+  });
+  return { rows, slice, fields };
+}
+
 function packField(values: Float64Array, rows: number, f: number): PackedField {
   return packSteps(values, rows, f) ?? packTable(values, rows, f) ?? { plain: Float64Array.from({ length: rows }, (_, r) => values[r * FIELDS + f]) };
 }

@@ -57,7 +57,7 @@ export function packRows(columns: TraceColumns, from: number, to: number): Packe
 export interface RowsInBytes { count: number; bytes: Uint8Array; lengths: number[]; plain: boolean[] }
 
 /**
- * Packed rows deflated (node/trace/deflatedRows.ts) for a webview across a network link — a browser's, a
+ * Packed rows deflated (node/trace/deflatedPieces.ts) for a webview across a network link — a browser's, a
  * remote's — where every byte of the message costs (docs/BENCHMARKS.md); inflated there (webview/reviveModel.ts).
  */
 export type DeflatedRows = Omit<RowsInBytes, 'bytes'> & { deflated: Uint8Array };

@@ -1,15 +1,18 @@
 // A trace as the host posts it to the webview: its rows, kernel args and steps packed (rowsWire.ts, argsWire.ts,
 // stepsWire.ts); the webview's reviveModel makes it a TraceModel again. A message made by a test may hold them plain.
-import { packKernelArgs, type PackedKernelArgs } from './argsWire.ts';
+import { packKernelArgs, type DeflatedKernelArgs, type PackedKernelArgs } from './argsWire.ts';
 import type { BuiltRows } from './buildModel.ts';
 import type { TraceModel } from './model.ts';
 import type { TraceColumns } from './rowParts.ts';
 import { packRows, type DeflatedRows, type PackedRows } from './rowsWire.ts';
 import { packSteps, type PackedSteps } from './stepsWire.ts';
 
-/** `rows`: rows [from, count) of the model (the rows before came in 'rows' messages), or its plain columns. */
+/**
+ * `rows`: rows [from, count) of the model (the rows before came in 'rows' messages), or its plain columns.
+ * `kernelArgs`: deflated where a worker made them for a webview across a network link (inflated there first).
+ */
 export type PostedTrace = Omit<TraceModel, 'steps' | 'kernelArgs' | keyof TraceColumns>
-  & { steps: TraceModel['steps'] | PackedSteps; kernelArgs: TraceModel['kernelArgs'] | PackedKernelArgs }
+  & { steps: TraceModel['steps'] | PackedSteps; kernelArgs: TraceModel['kernelArgs'] | PackedKernelArgs | DeflatedKernelArgs }
   & ({ rows: PackedRows } | TraceColumns);
 
 /** The model as posted, with its rows from `from` on. */
@@ -23,7 +26,7 @@ export function postedTrace(model: TraceModel, from = 0): PostedTrace {
  * message), then, last, the trace with its rows from `from`.
  */
 export type PackedPiece = { from: number; count: number; rows: PackedRows } | { from: number; trace: PostedTrace };
-/** A piece as sent: its rows deflated where a worker made them for a webview across a network link (DeflatedRows). */
+/** A piece as sent: its rows (or, the last, its kernel args) deflated where a worker made them for a webview across a network link. */
 export type PostedPiece = PackedPiece | { from: number; count: number; rows: DeflatedRows };
 
 /**
