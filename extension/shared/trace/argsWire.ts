@@ -2,6 +2,7 @@
 // the last message of a big trace carried. Per field the values are launch facts that repeat (grid, block,
 // registers: a handful of distinct values) or ids that climb (External id), so a field of whole numbers goes as
 // steps from the value before, one of a few distinct values as indices into them, and anything else plain.
+import { cutBytes, joinBytes } from './byteRuns.ts';
 import { KERNEL_ARG_FIELDS, type KernelArgsTable } from './model.ts';
 import { MAX_MAGNITUDE, unzigzag, VarintReader, VarintWriter, zigzag } from './varints.ts';
 
@@ -55,11 +56,7 @@ const fieldArrays = (field: PackedField): (Uint8Array | Float64Array)[] =>
   ('plain' in field ? [field.plain] : 'table' in field ? [field.table, field.index] : [field.steps]);
 
 export function bytesOfArgs(args: PackedKernelArgs): ArgsInBytes {
-  const arrays = [args.slice, ...args.fields.flatMap(fieldArrays)];
-  const lengths = arrays.map((a) => a.byteLength);
-  const bytes = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
-  let at = 0;
-  for (const a of arrays) { bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at); at += a.byteLength; }
+  const { bytes, lengths } = joinBytes([args.slice, ...args.fields.flatMap(fieldArrays)]);
   const shapes = args.fields.map((field): ArgsInBytes['shapes'][number] => ('plain' in field ? 'plain' : 'table' in field ? 'table' : 'steps'));
   return { rows: args.rows, bytes, lengths, shapes };
 }
@@ -67,10 +64,8 @@ export function bytesOfArgs(args: PackedKernelArgs): ArgsInBytes {
 /** The packed args bytesOfArgs() put in one run of bytes (copied out); throws where the lengths do not fit. */
 export function argsOfBytes({ rows, bytes, lengths, shapes }: ArgsInBytes): PackedKernelArgs {
   const arrays = 1 + shapes.reduce((n, shape) => n + (shape === 'table' ? 2 : 1), 0);
-  if (shapes.length !== FIELDS || lengths.length !== arrays || lengths.reduce((a, b) => a + b, 0) !== bytes.length) throw new Error('packed kernel args: the bytes do not hold the fields said');
-  let at = 0;
-  let k = 0;
-  const next = (): Uint8Array => bytes.slice(at, (at += lengths[k++]));
+  const next = shapes.length === FIELDS ? cutBytes(bytes, lengths, arrays) : null;
+  if (!next) throw new Error('packed kernel args: the bytes do not hold the fields said');
   const slice = next();
   const fields = shapes.map((shape): PackedField => {
     if (shape === 'plain') return { plain: new Float64Array(next().buffer) };

@@ -5,6 +5,7 @@
 // correlation ids are small integers; kinds come in runs, and so do the rows without a correlation id (a CPU
 // thread's ops). Each is a variable-length integer (7 bits a byte), 6–8 bytes a row on real traces. A column with a
 // value that is not whole ns (or not an id) goes plain, so any model packs and unpacks to the same numbers.
+import { cutBytes, joinBytes } from './byteRuns.ts';
 import { NS_PER_US } from './model.ts';
 import { emptyColumns, type TraceColumns } from './rowParts.ts';
 import { MAX_MAGNITUDE, unzigzag, VarintReader, VarintWriter, zigzag } from './varints.ts';
@@ -65,20 +66,14 @@ export type DeflatedRows = Omit<RowsInBytes, 'bytes'> & { deflated: Uint8Array }
 const columnBytes = (column: PackedColumn): Uint8Array | Float64Array => ('plain' in column ? column.plain : column.varints);
 
 export function bytesOfRows(rows: PackedRows): RowsInBytes {
-  const columns = [rows.runs, columnBytes(rows.start), columnBytes(rows.dur), rows.name, rows.kind, columnBytes(rows.correlation)];
-  const lengths = columns.map((c) => c.byteLength);
-  const bytes = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
-  let at = 0;
-  for (const c of columns) { bytes.set(new Uint8Array(c.buffer, c.byteOffset, c.byteLength), at); at += c.byteLength; }
+  const { bytes, lengths } = joinBytes([rows.runs, columnBytes(rows.start), columnBytes(rows.dur), rows.name, rows.kind, columnBytes(rows.correlation)]);
   return { count: rows.count, bytes, lengths, plain: [rows.start, rows.dur, rows.correlation].map((c) => 'plain' in c) };
 }
 
 /** The packed rows bytesOfRows() put in one run of bytes (their columns copied out); throws where the lengths do not fit. */
 export function rowsOfBytes({ count, bytes, lengths, plain }: RowsInBytes): PackedRows {
-  if (lengths.length !== 6 || plain.length !== 3 || lengths.reduce((a, b) => a + b, 0) !== bytes.length) throw new Error('packed rows: the bytes do not hold the columns said');
-  let at = 0;
-  let k = 0;
-  const next = (): Uint8Array => bytes.slice(at, (at += lengths[k++]));
+  const next = plain.length === 3 ? cutBytes(bytes, lengths, 6) : null;
+  if (!next) throw new Error('packed rows: the bytes do not hold the columns said');
   const column = (isPlain: boolean): PackedColumn => (isPlain ? { plain: new Float64Array(next().buffer) } : { varints: next() });
   const runs = new Uint32Array(next().buffer);
   return { count, runs, start: column(plain[0]), dur: column(plain[1]), name: next(), kind: next(), correlation: column(plain[2]) };

@@ -15,8 +15,8 @@ export interface TraceReader {
   /**
    * The full model as posted to the webview (traceWire.ts), its rows in parts of `rowsPerPart`: the first time,
    * each part as soon as the build has made its rows, so one is on its way while the next is made. `deflate`: a
-   * worker deflates the rows it makes (a webview across a network link); rows made on the extension host's thread
-   * (small and gzip traces, a model moved there) go packed only, not to hold that thread.
+   * worker deflates the rows and kernel args it makes (a webview across a network link); those made on the
+   * extension host's thread (small and gzip traces, a model moved there) go packed only, not to hold that thread.
    */
   posted(rowsPerPart: number, deflate?: boolean): Iterable<PostedPiece> | AsyncIterable<PostedPiece>;
 }
