@@ -79,11 +79,11 @@ export function reportMessage(content: TimelineContent): HostToWebview | null {
  * (the slices around `view`), a small one (or a big one without steps: nothing says where its view opens) whole;
  * then the big ones' full traces, read whole (a skimmed one only now) and built, once `drawn` has resolved (the
  * webview drew a preview: a whole read on both cores would slow that frame down). A full trace goes in parts
- * (TraceReader.posted): a big one's are made by a worker while the part before is on its way, deflated where
- * `deflateRows` (the webview is across a network link). Each `send` is awaited before the next, so one message at
+ * (TraceReader.posted): a big one's are made by a worker while the part before is on its way, their rows and
+ * kernel args deflated where `deflate` (the webview is across a network link). Each `send` is awaited before the next, so one message at
  * a time is on VS Code's path.
  */
-export async function sendTraces(content: TimelineContent, view: FirstView | null, send: (message: HostToWebview) => PromiseLike<unknown>, minEvents = PREVIEW_MIN_EVENTS, rowsPerPart = ROWS_PER_PART, drawn: () => PromiseLike<unknown> = async () => {}, deflateRows = false): Promise<void> {
+export async function sendTraces(content: TimelineContent, view: FirstView | null, send: (message: HostToWebview) => PromiseLike<unknown>, minEvents = PREVIEW_MIN_EVENTS, rowsPerPart = ROWS_PER_PART, drawn: () => PromiseLike<unknown> = async () => {}, deflate = false): Promise<void> {
   const previewed: { index: number; reading: TraceReader }[] = [];
   for (let index = 0; index < content.panes.length; index++) {
     const reading = await content.panes[index].reading;
@@ -92,16 +92,16 @@ export async function sendTraces(content: TimelineContent, view: FirstView | nul
       previewed.push({ index, reading });
       await send(traceMessage(content, index, postedTrace(preview), reading.events, true));
     } else {
-      await sendInParts(content, index, reading, send, rowsPerPart, deflateRows);
+      await sendInParts(content, index, reading, send, rowsPerPart, deflate);
     }
   }
   if (previewed.length > 0) await drawn();
-  for (const { index, reading } of previewed) await sendInParts(content, index, reading, send, rowsPerPart, deflateRows);
+  for (const { index, reading } of previewed) await sendInParts(content, index, reading, send, rowsPerPart, deflate);
 }
 
 /** A full trace: its rows in parts, each in a 'rows' message but the last, which goes in the 'trace' (a small trace: one part). */
-async function sendInParts(content: TimelineContent, index: number, reading: TraceReader, send: (message: HostToWebview) => PromiseLike<unknown>, rowsPerPart: number, deflateRows: boolean): Promise<void> {
-  for await (const piece of reading.posted(rowsPerPart, deflateRows)) {
+async function sendInParts(content: TimelineContent, index: number, reading: TraceReader, send: (message: HostToWebview) => PromiseLike<unknown>, rowsPerPart: number, deflate: boolean): Promise<void> {
+  for await (const piece of reading.posted(rowsPerPart, deflate)) {
     await send('rows' in piece ? { type: 'rows', index, ...piece } : traceMessage(content, index, piece.trace, piece.trace.count, false, piece.from));
   }
 }
