@@ -80,8 +80,8 @@ export function reportMessage(content: TimelineContent): HostToWebview | null {
  * then the big ones' full traces, read whole (a skimmed one only now) and built, once `drawn` has resolved (the
  * webview drew a preview: a whole read on both cores would slow that frame down). A full trace goes in parts
  * (TraceReader.posted): a big one's are made by a worker while the part before is on its way, their rows and
- * kernel args deflated where `deflate` (the webview is across a network link). Each `send` is awaited before the next, so one message at
- * a time is on VS Code's path.
+ * kernel args deflated where `deflate` (the webview is across a network link). Each `send` is awaited before the
+ * next, so one message at a time is on VS Code's path.
  */
 export async function sendTraces(content: TimelineContent, view: FirstView | null, send: (message: HostToWebview) => PromiseLike<unknown>, minEvents = PREVIEW_MIN_EVENTS, rowsPerPart = ROWS_PER_PART, drawn: () => PromiseLike<unknown> = async () => {}, deflate = false): Promise<void> {
   const previewed: { index: number; reading: TraceReader }[] = [];
