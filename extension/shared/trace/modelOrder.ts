@@ -34,32 +34,30 @@ export interface OrderedRows {
  * columns, giving each back (memory.ts) as soon as it is copied.
  */
 export function orderRows(raw: RawTrace, trackKey: Uint32Array, tracks: TrackInfo[]): OrderedRows {
-  const n = raw.count;
   const groups = groupByTrack(raw, trackKey, tracks.length);
   const keys = sortKeys(groups);
   const byStart = orderWithinTracks(groups.trackFrom, keys.startNs, keys.longestFirst);
   const { depthAt, depthClamped } = nestingDepths(byStart, groups, tracks);
   const levels = levelsOf(depthAt, groups.trackFrom, tracks);
-  const { rowAt } = groups;
-  const modelRowAt = layOutByLevel(byStart, depthAt, groups.trackFrom, levels, groups.positionOf);
-  const modelRow = permuteUint32(modelRowAt, rowAt, new Uint32Array(n));
-  // each column into an array done with: the sort keys, then the grouped columns already moved
-  const start = permuteFloat64(groups.start, modelRowAt, keys.startNs);
-  const dur = permuteFloat64(groups.dur, modelRowAt, keys.longestFirst);
-  const correlation = permuteFloat64(groups.correlation, modelRowAt, groups.start);
-  const name = permuteUint32(groups.name, modelRowAt, rowAt);
-  const kind = permuteUint8(groups.kind, modelRowAt, new Uint8Array(n));
+  // start and dur into the sort keys' arrays, then name and correlation into those of the grouped rows and start
+  const start = keys.startNs;
+  const dur = keys.longestFirst;
+  const modelRow = new Uint32Array(raw.count);
+  layOutTimes(byStart, depthAt, groups, levels, start, dur, modelRow);
+  const name = groups.rowAt;
+  const kind = new Uint8Array(raw.count);
+  const correlation = groups.start;
+  layOutIds(byStart, depthAt, groups, levels, name, kind, correlation);
   const track = byStart;
   const depth = depthAt;
   fillTracksAndDepths(levels, track, depth);
   return { columns: { start, dur, track, name, kind, depth, correlation }, levels, modelRow, clamped: keys.clamped, depthClamped };
 }
 
-/** The raw columns grouped by track: the rows of track t are at [trackFrom[t], trackFrom[t + 1]), in file order. */
+/** The raw columns grouped by track: the rows of track t are [trackFrom[t], trackFrom[t + 1]), in file order. */
 interface TrackGroups {
   trackFrom: Uint32Array;
-  /** the position of each raw row, and the raw row at each position */
-  positionOf: Uint32Array; rowAt: Uint32Array;
+  rowAt: Uint32Array;
   start: Float64Array; dur: Float64Array; name: Uint32Array; kind: Uint8Array; correlation: Float64Array;
 }
 
@@ -68,42 +66,43 @@ function groupByTrack(raw: RawTrace, trackKey: Uint32Array, tracks: number): Tra
   const trackFrom = new Uint32Array(tracks + 1);
   for (let i = 0; i < n; i++) trackFrom[trackKey[i] + 1]++;
   for (let t = 0; t < tracks; t++) trackFrom[t + 1] += trackFrom[t];
-  const next = trackFrom.slice(0, tracks);
-  const positionOf = new Uint32Array(n);
   const rowAt = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const p = next[trackKey[i]]++;
-    positionOf[i] = p;
-    rowAt[p] = i;
-  }
-  raw.track.release();
+  const next = trackFrom.slice(0, tracks);
+  for (let i = 0; i < n; i++) rowAt[next[trackKey[i]]++] = i;
   // column by column, each raw one given back once copied, so the two are not all held at once
-  const start = permuteFloat64(raw.start.data, positionOf, new Float64Array(n));
+  const start = groupFloat64(raw.start.data, trackKey, trackFrom, n);
   raw.start.release();
-  const dur = permuteFloat64(raw.dur.data, positionOf, new Float64Array(n));
+  const dur = groupFloat64(raw.dur.data, trackKey, trackFrom, n);
   raw.dur.release();
-  const name = permuteUint32(raw.name.data, positionOf, new Uint32Array(n));
+  const name = groupUint32(raw.name.data, trackKey, trackFrom, n);
   raw.name.release();
-  const kind = permuteUint8(raw.kind.data, positionOf, new Uint8Array(n));
+  const kind = groupUint8(raw.kind.data, trackKey, trackFrom, n);
   raw.kind.release();
-  const correlation = permuteFloat64(raw.correlation.data, positionOf, new Float64Array(n));
+  const correlation = groupFloat64(raw.correlation.data, trackKey, trackFrom, n);
   raw.correlation.release();
-  return { trackFrom, positionOf, rowAt, start, dur, name, kind, correlation };
+  raw.track.release();
+  return { trackFrom, rowAt, start, dur, name, kind, correlation };
 }
 
-// out[to[i]] = column[i] for every i: one function per array type, so V8 copies floats without boxing them.
-function permuteFloat64(column: Float64Array, to: Uint32Array, out: Float64Array): Float64Array {
-  for (let i = 0; i < to.length; i++) out[to[i]] = column[i];
+// One function per array type, so V8 copies floats without boxing them.
+function groupFloat64(column: Float64Array, trackKey: Uint32Array, trackFrom: Uint32Array, n: number): Float64Array {
+  const out = new Float64Array(n);
+  const next = trackFrom.slice(0, trackFrom.length - 1);
+  for (let i = 0; i < n; i++) out[next[trackKey[i]]++] = column[i];
   return out;
 }
 
-function permuteUint32(column: Uint32Array, to: Uint32Array, out: Uint32Array): Uint32Array {
-  for (let i = 0; i < to.length; i++) out[to[i]] = column[i];
+function groupUint32(column: Uint32Array, trackKey: Uint32Array, trackFrom: Uint32Array, n: number): Uint32Array {
+  const out = new Uint32Array(n);
+  const next = trackFrom.slice(0, trackFrom.length - 1);
+  for (let i = 0; i < n; i++) out[next[trackKey[i]]++] = column[i];
   return out;
 }
 
-function permuteUint8(column: Uint8Array, to: Uint32Array, out: Uint8Array): Uint8Array {
-  for (let i = 0; i < to.length; i++) out[to[i]] = column[i];
+function groupUint8(column: Uint8Array, trackKey: Uint32Array, trackFrom: Uint32Array, n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  const next = trackFrom.slice(0, trackFrom.length - 1);
+  for (let i = 0; i < n; i++) out[next[trackKey[i]]++] = column[i];
   return out;
 }
 
@@ -172,17 +171,39 @@ function levelsOf(depthAt: Uint16Array, trackFrom: Uint32Array, tracks: TrackInf
   return { trackLevels, levelStart };
 }
 
-/**
- * The model row of each grouped row, written over `into` (an array done with): each track's rows in start order,
- * each at the next free row of its level (a stable counting sort by depth).
- */
-function layOutByLevel(byStart: Uint32Array, depthAt: Uint16Array, trackFrom: Uint32Array, levels: LevelIndex, into: Uint32Array): Uint32Array {
+// The layout by level: each track's rows in start order, each written at the next free row of its level (a stable
+// counting sort by depth), in two passes so that each writes over arrays the one before is done with.
+
+/** Start and dur of every model row, and the model row of every raw row. */
+function layOutTimes(byStart: Uint32Array, depthAt: Uint16Array, groups: TrackGroups, levels: LevelIndex, start: Float64Array, dur: Float64Array, modelRow: Uint32Array): void {
+  const { trackFrom, rowAt } = groups;
   const next = levels.levelStart.slice(0, levels.levelStart.length - 1);
   for (let t = 0; t + 1 < trackFrom.length; t++) {
     const first = levels.trackLevels[t];
-    for (let k = trackFrom[t]; k < trackFrom[t + 1]; k++) into[byStart[k]] = next[first + depthAt[k]]++;
+    for (let k = trackFrom[t]; k < trackFrom[t + 1]; k++) {
+      const p = byStart[k];
+      const row = next[first + depthAt[k]]++;
+      start[row] = groups.start[p];
+      dur[row] = groups.dur[p];
+      modelRow[rowAt[p]] = row;
+    }
   }
-  return into;
+}
+
+/** Name, kind and correlation of every model row. */
+function layOutIds(byStart: Uint32Array, depthAt: Uint16Array, groups: TrackGroups, levels: LevelIndex, name: Uint32Array, kind: Uint8Array, correlation: Float64Array): void {
+  const { trackFrom } = groups;
+  const next = levels.levelStart.slice(0, levels.levelStart.length - 1);
+  for (let t = 0; t + 1 < trackFrom.length; t++) {
+    const first = levels.trackLevels[t];
+    for (let k = trackFrom[t]; k < trackFrom[t + 1]; k++) {
+      const p = byStart[k];
+      const row = next[first + depthAt[k]]++;
+      name[row] = groups.name[p];
+      kind[row] = groups.kind[p];
+      correlation[row] = groups.correlation[p];
+    }
+  }
 }
 
 /** The track and depth columns: constant over each level. */
