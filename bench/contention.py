@@ -7,6 +7,7 @@ busy-looping processes share the host, and prints what the replay measured and h
 
 Only for docs/BENCHMARKS.md ("Eager on a contended CPU host"): it times this host, it asserts nothing.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,22 @@ def main() -> None:
     try:
         out = tempfile.mkdtemp(prefix="contention-")
         env = dict(os.environ, PYTHONPATH=runner)
-        cmd = [sys.executable, "-m", "compile_lens_runner", "profile", "--script", script, "--device", "cpu", "--out", out,
-               ] + ([] if "--in-situ" in sys.argv else ["--no-in-situ"]) + (["--quick"] if quick else [])
+        cmd = (
+            [
+                sys.executable,
+                "-m",
+                "compile_lens_runner",
+                "profile",
+                "--script",
+                script,
+                "--device",
+                "cpu",
+                "--out",
+                out,
+            ]
+            + ([] if "--in-situ" in sys.argv else ["--no-in-situ"])
+            + (["--quick"] if quick else [])
+        )
         load_before = os.getloadavg()
         subprocess.run(cmd, env=env, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         load_after = os.getloadavg()
@@ -39,18 +54,24 @@ def main() -> None:
             p.kill()
             p.wait()
     report = json.loads((Path(out) / "report.json").read_text())
-    print(f"busy processes {busy}; OMP_NUM_THREADS {os.environ.get('OMP_NUM_THREADS', 'unset')}; runner {runner}; "
-          f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+    print(
+        f"busy processes {busy}; OMP_NUM_THREADS {os.environ.get('OMP_NUM_THREADS', 'unset')}; runner {runner}; "
+        f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}"
+    )
     for region in report.get("regions") or []:
         for m in region["measurements"]:
             t, e = m.get("timing") or {}, m.get("eagerTiming") or {}
-            print(f"  {region['name']} {m['mode']}: speedup {m.get('speedup')} eager {e.get('estimateMs')} ms x{e.get('callsPerRound')} "
-                  f"compiled {t.get('estimateMs')} ms x{t.get('callsPerRound')}; valid {t.get('valid')}; "
-                  f"hostLoad {json.dumps(t.get('hostLoad'))}")
+            print(
+                f"  {region['name']} {m['mode']}: speedup {m.get('speedup')} eager {e.get('estimateMs')} ms x{e.get('callsPerRound')} "
+                f"compiled {t.get('estimateMs')} ms x{t.get('callsPerRound')}; valid {t.get('valid')}; "
+                f"hostLoad {json.dumps(t.get('hostLoad'))}"
+            )
         situ = region.get("inSitu") or {}
         if situ.get("step"):
-            print(f"  in situ per step {situ['step']['speedup']} [{situ['step']['low']}-{situ['step']['high']}]; "
-                  f"hostLoad {json.dumps(situ.get('hostLoad'))}")
+            print(
+                f"  in situ per step {situ['step']['speedup']} [{situ['step']['low']}-{situ['step']['high']}]; "
+                f"hostLoad {json.dumps(situ.get('hostLoad'))}"
+            )
         print(f"  verdict: {region['recommendation']['verdict']}: {region['recommendation']['reason']}")
 
 

@@ -16,10 +16,23 @@ import { generateTrace } from './gen-trace.ts';
 import { measure } from './measure.ts';
 import { sessionUsage, type SessionUsage } from './processUsage.ts';
 
-interface Timings { scriptStart: number; message: number; built: number; firstDraw: number; complete: number }
+interface Timings {
+  scriptStart: number;
+  message: number;
+  built: number;
+  firstDraw: number;
+  complete: number;
+}
 type Debug = { __timelineDebug?: { framesDrawn: number; panes: { events: number }[]; timings: Timings } };
 
-interface Opened { started: number; events: number; timings: Timings; before: SessionUsage; atFirstFrame: SessionUsage; after: SessionUsage }
+interface Opened {
+  started: number;
+  events: number;
+  timings: Timings;
+  before: SessionUsage;
+  atFirstFrame: SessionUsage;
+  after: SessionUsage;
+}
 
 /** Opens `file` with Quick Open; returns the full event count, the webview's timestamps, when Enter was pressed, and the session's usage before, at the first frame and after. */
 async function openAndTime(page: Page, home: string, file: string): Promise<Opened> {
@@ -33,10 +46,18 @@ async function openAndTime(page: Page, home: string, file: string): Promise<Open
   const started = Date.now();
   await page.keyboard.press('Enter');
   const frame: Frame = await findWebviewFrame(page, '.panes canvas', 600_000);
-  await frame.waitForFunction(() => ((window as unknown as Debug).__timelineDebug?.timings.firstDraw ?? 0) > 0, undefined, { timeout: 600_000, polling: 50 });
+  await frame.waitForFunction(
+    () => ((window as unknown as Debug).__timelineDebug?.timings.firstDraw ?? 0) > 0,
+    undefined,
+    { timeout: 600_000, polling: 50 },
+  );
   const atFirstFrame = sessionUsage(home);
   // the full load (the only one for a small trace; after the preview for a big one)
-  await frame.waitForFunction(() => ((window as unknown as Debug).__timelineDebug?.timings.complete ?? 0) > 0, undefined, { timeout: 600_000, polling: 50 });
+  await frame.waitForFunction(
+    () => ((window as unknown as Debug).__timelineDebug?.timings.complete ?? 0) > 0,
+    undefined,
+    { timeout: 600_000, polling: 50 },
+  );
   const after = sessionUsage(home);
   const { events, timings } = await frame.evaluate(() => {
     const debug = (window as unknown as Debug).__timelineDebug!;
@@ -55,7 +76,10 @@ async function benchOne(sizeMb: number): Promise<string> {
     const fd = openSync(filePath, 'r+');
     fsyncSync(fd);
     closeSync(fd);
-    const session = await startSession(env, workspace, { trusted: true, artifacts: path.join(os.tmpdir(), 'cl-first-frame-logs') });
+    const session = await startSession(env, workspace, {
+      trusted: true,
+      artifacts: path.join(os.tmpdir(), 'cl-first-frame-logs'),
+    });
     let opened: Opened;
     try {
       opened = await openAndTime(session.page, session.home, file);
@@ -71,13 +95,15 @@ async function benchOne(sizeMb: number): Promise<string> {
     const jsonParse = baseline.ok
       ? `JSON.parse alone ${baseline.seconds.toFixed(2)} s (${(seconds / baseline.seconds).toFixed(2)}×)`
       : `JSON.parse fails after ${baseline.seconds.toFixed(2)} s: ${baseline.error}`;
-    return `${(bytes / 1024 / 1024).toFixed(0)} MB, ${events} events: first frame ${seconds.toFixed(2)} s${preview}, complete load ${span(started, timings.complete)} s; ${jsonParse}\n`
-      + `  webview start ${span(started, timings.scriptStart)} s, then host read + transfer ${span(timings.scriptStart, timings.message)} s, `
-      + `webview build ${span(timings.message, timings.built)} s, first draw ${span(timings.built, timings.firstDraw)} s\n`
-      + `  memory: extension host +${(after.extensionHost.peakMb - before.extensionHost.residentMb).toFixed(0)} MB at its peak `
-      + `(${((after.extensionHost.peakMb - before.extensionHost.residentMb) / (bytes / 1024 / 1024)).toFixed(2)}× file), `
-      + `browser +${(after.browserMb - before.browserMb).toFixed(0)} MB at the complete load; JSON.parse alone peaks at ${baseline.peakRssMb.toFixed(0)} MB\n`
-      + `  CPU to the first frame ${cpuSpent(before, atFirstFrame)}; to the complete load ${cpuSpent(before, after)}`;
+    return (
+      `${(bytes / 1024 / 1024).toFixed(0)} MB, ${events} events: first frame ${seconds.toFixed(2)} s${preview}, complete load ${span(started, timings.complete)} s; ${jsonParse}\n` +
+      `  webview start ${span(started, timings.scriptStart)} s, then host read + transfer ${span(timings.scriptStart, timings.message)} s, ` +
+      `webview build ${span(timings.message, timings.built)} s, first draw ${span(timings.built, timings.firstDraw)} s\n` +
+      `  memory: extension host +${(after.extensionHost.peakMb - before.extensionHost.residentMb).toFixed(0)} MB at its peak ` +
+      `(${((after.extensionHost.peakMb - before.extensionHost.residentMb) / (bytes / 1024 / 1024)).toFixed(2)}× file), ` +
+      `browser +${(after.browserMb - before.browserMb).toFixed(0)} MB at the complete load; JSON.parse alone peaks at ${baseline.peakRssMb.toFixed(0)} MB\n` +
+      `  CPU to the first frame ${cpuSpent(before, atFirstFrame)}; to the complete load ${cpuSpent(before, after)}`
+    );
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }

@@ -11,8 +11,18 @@ const COLUMNS = ['start', 'dur', 'track', 'name', 'kind', 'depth', 'correlation'
 async function main(): Promise<void> {
   const minEvents = Number(process.argv[2] ?? 2_000_000);
   const model = tileModel(await scanTraceFile(DEFAULT_FIXTURE), minEvents);
-  const buffers = Object.fromEntries(COLUMNS.map((c) => [c, Buffer.from(model[c].buffer, model[c].byteOffset, model[c].byteLength).toString('base64')]));
-  const meta = { count: model.count, names: model.names, tracks: model.tracks, originUs: 0, steps: model.steps, stepSource: model.stepSource, warnings: [] };
+  const buffers = Object.fromEntries(
+    COLUMNS.map((c) => [c, Buffer.from(model[c].buffer, model[c].byteOffset, model[c].byteLength).toString('base64')]),
+  );
+  const meta = {
+    count: model.count,
+    names: model.names,
+    tracks: model.tracks,
+    originUs: 0,
+    steps: model.steps,
+    stepSource: model.stepSource,
+    warnings: [],
+  };
   const browser = await launchBrowser();
   try {
     const page = await openWebview(browser, { width: 1600, height: 1000 });
@@ -27,7 +37,12 @@ async function main(): Promise<void> {
         correlation: new Float64Array(decode(b64.correlation)), kernelArgs: { slice: new Uint32Array(0), values: new Float64Array(0) } };
       window.postMessage({ type: 'trace', title: 'bench', source: { kind: 'traces', tracePaths: ['bench'] }, index: 0, panes: 1, pane: { label: 'tiled', trace }, events: trace.count, preview: false, from: 0 }, '*');
     })()`);
-    await page.waitForFunction(() => ((window as unknown as { __timelineDebug?: { framesDrawn: number } }).__timelineDebug?.framesDrawn ?? 0) > 0, undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      () =>
+        ((window as unknown as { __timelineDebug?: { framesDrawn: number } }).__timelineDebug?.framesDrawn ?? 0) > 0,
+      undefined,
+      { timeout: 120_000 },
+    );
     const firstFrameSeconds = (performance.now() - loadStarted) / 1000;
     await page.keyboard.press('0'); // whole trace: the worst case for level of detail
     const box = await page.locator('canvas').first().boundingBox();
@@ -36,14 +51,29 @@ async function main(): Promise<void> {
     const y = box.y + Math.min(box.height / 2, 400);
     await page.mouse.move(x, y);
     const before = (await debug(page)).framesDrawn;
-    for (let i = 0; i < 60; i++) { await page.mouse.wheel(0, -120); await page.waitForTimeout(16); }   // zoom in
-    for (let i = 0; i < 40; i++) { await page.mouse.down(); await page.mouse.move(x - 200, y, { steps: 4 }); await page.mouse.up(); await page.mouse.move(x, y); } // pan
-    for (let i = 0; i < 60; i++) { await page.mouse.wheel(0, 120); await page.waitForTimeout(16); }    // zoom out
+    for (let i = 0; i < 60; i++) {
+      await page.mouse.wheel(0, -120);
+      await page.waitForTimeout(16);
+    } // zoom in
+    for (let i = 0; i < 40; i++) {
+      await page.mouse.down();
+      await page.mouse.move(x - 200, y, { steps: 4 });
+      await page.mouse.up();
+      await page.mouse.move(x, y);
+    } // pan
+    for (let i = 0; i < 60; i++) {
+      await page.mouse.wheel(0, 120);
+      await page.waitForTimeout(16);
+    } // zoom out
     const d = await debug(page);
     const frames = d.frameTimes.slice(before - d.framesDrawn).sort((a, b) => a - b);
     const pct = (p: number): number => frames[Math.min(frames.length - 1, Math.floor(p * frames.length))];
-    console.log(`${model.count} events, ${model.tracks.length} tracks: first frame ${firstFrameSeconds.toFixed(2)} s after load was posted`);
-    console.log(`${frames.length} frames while zooming/panning: p50 ${pct(0.5).toFixed(2)} ms, p95 ${pct(0.95).toFixed(2)} ms, max ${frames[frames.length - 1].toFixed(2)} ms (canvas draw time per frame)`);
+    console.log(
+      `${model.count} events, ${model.tracks.length} tracks: first frame ${firstFrameSeconds.toFixed(2)} s after load was posted`,
+    );
+    console.log(
+      `${frames.length} frames while zooming/panning: p50 ${pct(0.5).toFixed(2)} ms, p95 ${pct(0.95).toFixed(2)} ms, max ${frames[frames.length - 1].toFixed(2)} ms (canvas draw time per frame)`,
+    );
     console.log(`last frame drew ${d.panes[0].rects} rects for ${d.panes[0].slices} slices`);
   } finally {
     await browser.close();

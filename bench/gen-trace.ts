@@ -10,17 +10,34 @@ import type { TraceModel } from '../extension/shared/trace/model.ts';
 
 export const DEFAULT_FIXTURE = join(__dirname, '..', 'test', 'fixtures', 'traces', 'mlp-default.trace.json');
 
-interface ChromeEvent { ph?: string; ts?: number; dur?: number; id?: number; args?: Record<string, unknown> }
+interface ChromeEvent {
+  ph?: string;
+  ts?: number;
+  dur?: number;
+  id?: number;
+  args?: Record<string, unknown>;
+}
 
 /** Writes `path` of about `sizeBytes` by tiling `fixture`; returns bytes written and tiles. */
-export function generateTrace(path: string, sizeBytes: number, fixture = DEFAULT_FIXTURE, stretched = false): { bytes: number; tiles: number } {
+export function generateTrace(
+  path: string,
+  sizeBytes: number,
+  fixture = DEFAULT_FIXTURE,
+  stretched = false,
+): { bytes: number; tiles: number } {
   const source = JSON.parse(readFileSync(fixture, 'utf8')) as { traceEvents: ChromeEvent[] };
   const metadata = source.traceEvents.filter((e) => e.ph === 'M');
   const events = source.traceEvents.filter((e) => e.ph !== 'M' && typeof e.ts === 'number');
   const first = Math.min(...events.map((e) => e.ts as number));
   const last = Math.max(...events.map((e) => (e.ts as number) + (e.dur ?? 0)));
   const period = (last - first) * 1.05;
-  const maxId = Math.max(0, ...events.map((e) => Math.max(Number(e.args?.correlation ?? 0), Number(e.id ?? 0), Number(e.args?.['External id'] ?? 0)))) + 1;
+  const maxId =
+    Math.max(
+      0,
+      ...events.map((e) =>
+        Math.max(Number(e.args?.correlation ?? 0), Number(e.id ?? 0), Number(e.args?.['External id'] ?? 0)),
+      ),
+    ) + 1;
   const fd = openSync(path, 'w');
   let bytes = writeSync(fd, `{"traceEvents":[\n${metadata.map((e) => JSON.stringify(e)).join(',\n')}`);
   let tiles = 0;
@@ -37,7 +54,8 @@ export function generateTrace(path: string, sizeBytes: number, fixture = DEFAULT
         if (typeof e.dur === 'number') copy.dur = ns(ns(((e.ts as number) - first + e.dur) * factor) - start);
       }
       if (typeof e.id === 'number') copy.id = e.id + idShift;
-      if (e.args && typeof e.args.correlation === 'number') copy.args = { ...e.args, correlation: e.args.correlation + idShift };
+      if (e.args && typeof e.args.correlation === 'number')
+        copy.args = { ...e.args, correlation: e.args.correlation + idShift };
       return JSON.stringify(copy);
     });
     bytes += writeSync(fd, `,\n${tile.join(',\n')}`);
@@ -59,9 +77,18 @@ export function tileModel(model: TraceModel, minEvents: number): TraceModel {
   for (let i = 0; i < model.count; i++) span = Math.max(span, model.start[i] + model.dur[i]);
   const period = span * 1.05;
   const out: TraceModel = {
-    ...model, count: n, start: new Float64Array(n), dur: new Float64Array(n), track: new Uint32Array(n), name: new Uint32Array(n),
-    kind: new Uint8Array(n), depth: new Uint16Array(n), correlation: new Float64Array(n),
-    steps: [], kernelArgs: { slice: new Uint32Array(0), values: new Float64Array(0) }, warnings: [],
+    ...model,
+    count: n,
+    start: new Float64Array(n),
+    dur: new Float64Array(n),
+    track: new Uint32Array(n),
+    name: new Uint32Array(n),
+    kind: new Uint8Array(n),
+    depth: new Uint16Array(n),
+    correlation: new Float64Array(n),
+    steps: [],
+    kernelArgs: { slice: new Uint32Array(0), values: new Float64Array(0) },
+    warnings: [],
   };
   // Keep the (track, depth, start) row order: for each source row, its copies follow each other in time.
   let k = 0;
@@ -76,15 +103,22 @@ export function tileModel(model: TraceModel, minEvents: number): TraceModel {
       out.correlation[k] = model.correlation[i] < 0 ? -1 : model.correlation[i] + c * 1e6;
     }
   }
-  for (let c = 0; c < copies; c++) for (const step of model.steps) out.steps.push({ start: step.start + c * period, end: step.end + c * period, label: `${step.label} ×${c}` });
+  for (let c = 0; c < copies; c++)
+    for (const step of model.steps)
+      out.steps.push({ start: step.start + c * period, end: step.end + c * period, label: `${step.label} ×${c}` });
   out.steps.sort((a, b) => a.start - b.start);
   return out;
 }
 
 if (require.main === module) {
   const [out, sizeMb, fixture] = process.argv.slice(2);
-  if (!out || !sizeMb) { console.error('usage: gen-trace.ts OUT.json SIZE_MB [FIXTURE]'); process.exit(2); }
+  if (!out || !sizeMb) {
+    console.error('usage: gen-trace.ts OUT.json SIZE_MB [FIXTURE]');
+    process.exit(2);
+  }
   const started = performance.now();
   const { bytes, tiles } = generateTrace(out, Number(sizeMb) * 1024 * 1024, fixture);
-  console.log(`${out}: ${(bytes / 1024 / 1024).toFixed(0)} MB, ${tiles} tiles, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `${out}: ${(bytes / 1024 / 1024).toFixed(0)} MB, ${tiles} tiles, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }

@@ -9,6 +9,7 @@ Prints each turn's fastest round and probe per process, then per model the diffe
 turns (median, 80th, 90th percentile, largest). What a run's speedup interval must allow for, when eager is
 launch-bound, is the 90th percentile of the two-turn windows (estimator.HOST_MOVE_PCT).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,7 +32,6 @@ def child(model_name: str) -> None:
     """Builds the model, then for each turn length read from stdin times rounds for that long; one JSON line each."""
     import targets
     import torch
-
     from compile_lens_runner.measure import host as host_speed
     from compile_lens_runner.measure import timing
 
@@ -55,15 +55,25 @@ def child(model_name: str) -> None:
                     probe = host.probe()
                     cpus = os.sched_getaffinity(0)
                     ms = clock(calls, n, 1)
-                    rows.append([round(time.monotonic() - started, 3), round(probe, 4), min(cpus) if len(cpus) == 1 else -1, round(ms, 4)])
+                    rows.append(
+                        [
+                            round(time.monotonic() - started, 3),
+                            round(probe, 4),
+                            min(cpus) if len(cpus) == 1 else -1,
+                            round(ms, 4),
+                        ]
+                    )
             print(json.dumps(rows), flush=True)
 
 
 def differences(turns: list[list[Turn]], window: int, procs: list[int]) -> list[float]:
     """% differences (over the smaller) between the fastest rounds of every two windows of `window` turns of the
     given processes."""
-    fastest = [min(r[3] for turn in turns[p][start:start + window] for r in turn)
-               for p in procs for start in range(0, len(turns[p]) - window + 1, window)]
+    fastest = [
+        min(r[3] for turn in turns[p][start : start + window] for r in turn)
+        for p in procs
+        for start in range(0, len(turns[p]) - window + 1, window)
+    ]
     return sorted(abs(a - b) / min(a, b) * 100 for a, b in itertools.combinations(fastest, 2))
 
 
@@ -81,8 +91,12 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     names = [m.strip() for m in args.models.split(",") if m.strip()]
     models = [m for m in names for _ in range(args.procs)]
-    procs = [subprocess.Popen([sys.executable, __file__, "--child", m], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-             for m in models]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, __file__, "--child", m], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        for m in models
+    ]
     ready: list[dict[str, Any]] = []
     for proc in procs:
         assert proc.stdin and proc.stdout
@@ -94,8 +108,14 @@ def main(argv: list[str] | None = None) -> int:
             proc.stdin.write(f"{args.turn_seconds}\n")
             proc.stdin.flush()
             turns[i].append(json.loads(proc.stdout.readline()))
-        print(f"turn {turn + 1:2}: " + " | ".join(
-            f"{models[i][:6]}{i} {min(r[3] for r in t[-1]):.3f} ms (probe {min(r[1] for r in t[-1]):.3f})" for i, t in enumerate(turns)), flush=True)
+        print(
+            f"turn {turn + 1:2}: "
+            + " | ".join(
+                f"{models[i][:6]}{i} {min(r[3] for r in t[-1]):.3f} ms (probe {min(r[1] for r in t[-1]):.3f})"
+                for i, t in enumerate(turns)
+            ),
+            flush=True,
+        )
     for proc in procs:
         assert proc.stdin
         proc.stdin.close()
@@ -104,9 +124,11 @@ def main(argv: list[str] | None = None) -> int:
         mine = [i for i, m in enumerate(models) if m == name]
         for window in (2, 4):
             diffs = differences(turns, window, mine)
-            print(f"{name}: windows of {window} turns ({window * args.turn_seconds:g} s of rounds), {len(diffs)} comparisons: "
-                  f"median {percentile(diffs, 0.5):.1f} %, p80 {percentile(diffs, 0.8):.1f} %, p90 {percentile(diffs, 0.9):.1f} %, "
-                  f"largest {diffs[-1]:.1f} %")
+            print(
+                f"{name}: windows of {window} turns ({window * args.turn_seconds:g} s of rounds), {len(diffs)} comparisons: "
+                f"median {percentile(diffs, 0.5):.1f} %, p80 {percentile(diffs, 0.8):.1f} %, p90 {percentile(diffs, 0.9):.1f} %, "
+                f"largest {diffs[-1]:.1f} %"
+            )
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump({"models": models, "ready": ready, "turnSeconds": args.turn_seconds, "turns": turns}, f)
     return 0

@@ -1,6 +1,7 @@
 """Summary of bench/in_situ_interleaved.sh: per script the plain runs (own step clock, wall) and each profile's
 interleaved in-situ step speedup, interval, pairs, verdict, wall time and the work per step (why); whether every two profiles land within 5 %
 of each other and inside each other's interval. Prints markdown rows and writes OUT/summary.json."""
+
 from __future__ import annotations
 
 import json
@@ -38,16 +39,36 @@ def _profile(out: str, name: str, k: int) -> dict[str, Any] | None:
     for region in report.get("regions") or []:
         situ = region.get("inSitu") or {}
         step = situ.get("step")
-        regions.append({"id": region["id"], "name": region["name"], "calls": region["callCount"],
-                        "step": None if step is None else {x: step.get(x) for x in ("eagerMs", "compiledMs", "speedup", "low", "high", "pairs", "comparedBy", "samples")},
-                        "breakEvenSteps": situ.get("breakEvenSteps"), "compileSeconds": situ.get("compileSeconds"),
-                        "dropped": situ.get("dropped"), "reason": situ.get("reason"), "work": situ.get("work"),
-                        "verdict": (region.get("recommendation") or {}).get("verdict"),
-                        "because": (region.get("recommendation") or {}).get("reason")})
-    return {"status": report["status"], "wallSeconds": float(wall) if wall else None,
-            "device": report.get("environment", {}).get("deviceName"), "torch": report.get("environment", {}).get("torch"),
-            "schedule": (report.get("inSitu") or {}).get("schedule"), "regions": regions,
-            "headline": report["recommendation"]["reason"], "verdict": report["recommendation"].get("verdict")}
+        regions.append(
+            {
+                "id": region["id"],
+                "name": region["name"],
+                "calls": region["callCount"],
+                "step": None
+                if step is None
+                else {
+                    x: step.get(x)
+                    for x in ("eagerMs", "compiledMs", "speedup", "low", "high", "pairs", "comparedBy", "samples")
+                },
+                "breakEvenSteps": situ.get("breakEvenSteps"),
+                "compileSeconds": situ.get("compileSeconds"),
+                "dropped": situ.get("dropped"),
+                "reason": situ.get("reason"),
+                "work": situ.get("work"),
+                "verdict": (region.get("recommendation") or {}).get("verdict"),
+                "because": (region.get("recommendation") or {}).get("reason"),
+            }
+        )
+    return {
+        "status": report["status"],
+        "wallSeconds": float(wall) if wall else None,
+        "device": report.get("environment", {}).get("deviceName"),
+        "torch": report.get("environment", {}).get("torch"),
+        "schedule": (report.get("inSitu") or {}).get("schedule"),
+        "regions": regions,
+        "headline": report["recommendation"]["reason"],
+        "verdict": report["recommendation"].get("verdict"),
+    }
 
 
 def main(out: str) -> None:
@@ -62,19 +83,30 @@ def main(out: str) -> None:
         numbers = [s for s in steps if s is not None]
         within = all(abs(a["speedup"] / b["speedup"] - 1) <= 0.05 for a in numbers for b in numbers)
         inside = all(b["low"] <= a["speedup"] <= b["high"] for a in numbers for b in numbers)
-        summary[name]["agree"] = {"within5pct": within, "insideEachOthersInterval": inside,
-                                  "sameVerdict": len({p["regions"][0]["verdict"] if p["regions"] else None for p in profiles}) == 1}
+        summary[name]["agree"] = {
+            "within5pct": within,
+            "insideEachOthersInterval": inside,
+            "sameVerdict": len({p["regions"][0]["verdict"] if p["regions"] else None for p in profiles}) == 1,
+        }
         wall_c = plain["compiled"]["wallSeconds"]
-        print(f"\n{name} on {profiles[0]['device']} (torch {profiles[0]['torch']}): plain eager {plain['eager']['stepMs']} ms, "
-              f"compiled {plain['compiled']['stepMs']} ms per step = {plain['speedup']}x; plain compiled wall {wall_c} s "
-              f"(cold {plain['compiled-cold']['wallSeconds']} s)")
+        print(
+            f"\n{name} on {profiles[0]['device']} (torch {profiles[0]['torch']}): plain eager {plain['eager']['stepMs']} ms, "
+            f"compiled {plain['compiled']['stepMs']} ms per step = {plain['speedup']}x; plain compiled wall {wall_c} s "
+            f"(cold {plain['compiled-cold']['wallSeconds']} s)"
+        )
         for k, p in enumerate(profiles, 1):
             ratio = f"{p['wallSeconds'] / wall_c:.2f}x plain" if p["wallSeconds"] and wall_c else "?"
             for r in p["regions"]:
                 s = r["step"]
-                number = (f"{s['speedup']:.3f}x [{s['low']:.3f}-{s['high']:.3f}] ({s['eagerMs']:.3f} -> {s['compiledMs']:.3f} ms, "
-                          f"{s['pairs']} pairs, {s['comparedBy']})" if s else f"no number: {r['reason']}")
-                print(f"| {name} | {k} | {r['id']} {r['name']} | {number} | {r['verdict']} | {p['wallSeconds']:.0f} s ({ratio}) |")
+                number = (
+                    f"{s['speedup']:.3f}x [{s['low']:.3f}-{s['high']:.3f}] ({s['eagerMs']:.3f} -> {s['compiledMs']:.3f} ms, "
+                    f"{s['pairs']} pairs, {s['comparedBy']})"
+                    if s
+                    else f"no number: {r['reason']}"
+                )
+                print(
+                    f"| {name} | {k} | {r['id']} {r['name']} | {number} | {r['verdict']} | {p['wallSeconds']:.0f} s ({ratio}) |"
+                )
                 if r["work"]:
                     print(f"    why: {r['work']['text']}")
             print(f"    headline: {p['headline']}")

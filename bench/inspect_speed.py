@@ -9,6 +9,7 @@ host whose load changes slows all of them alike), each end to end (process start
 time and peak memory (the largest resident set of the process or of any worker it waited for); the best and the
 median round are printed. --baseline: another checkout's `inspect` (e.g. main's, before a change) timed in the same
 rounds. tlparse reads one log: for a folder it is given each rank's log in turn (the sum is printed)."""
+
 from __future__ import annotations
 
 import argparse
@@ -86,12 +87,19 @@ def main() -> int:
         tools: dict[str, tuple[list[list[str]], dict[str, str] | None]] = {}
         for name, checkout in (("baseline inspect", args.baseline), ("compile-lens inspect", REPO)):
             if checkout is not None:
-                tools[name] = ([[sys.executable, "-m", "compile_lens_runner", "inspect", str(target), "--out", str(work / "out")]],
-                               dict(os.environ, PYTHONPATH=str(checkout.resolve() / "native-runner")))
+                tools[name] = (
+                    [[sys.executable, "-m", "compile_lens_runner", "inspect", str(target), "--out", str(work / "out")]],
+                    dict(os.environ, PYTHONPATH=str(checkout.resolve() / "native-runner")),
+                )
         if args.tlparse:
-            tools["tlparse"] = ([[args.tlparse, str(log), "-o", str(work / "tl"), "--overwrite", "--no-browser"] for log in logs], None)
-        print(f"{'folder of ' + str(args.ranks) + ' rank logs' if args.ranks else 'log'}: {size / 1e6:.1f} MB from "
-              f"{', '.join(p.name for p in sources)}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
+            tools["tlparse"] = (
+                [[args.tlparse, str(log), "-o", str(work / "tl"), "--overwrite", "--no-browser"] for log in logs],
+                None,
+            )
+        print(
+            f"{'folder of ' + str(args.ranks) + ' rank logs' if args.ranks else 'log'}: {size / 1e6:.1f} MB from "
+            f"{', '.join(p.name for p in sources)}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}"
+        )
         rounds: dict[str, list[tuple[float, float, int]]] = {name: [] for name in tools}
         for _ in range(args.repeat):
             for name, (commands, env) in tools.items():
@@ -99,15 +107,19 @@ def main() -> int:
         walls = {name: sorted(wall for wall, _, _ in runs) for name, runs in rounds.items()}
         for name, runs in rounds.items():
             best = min(runs)
-            print(f"{name}: best {best[0]:.2f} s ({size / 1e6 / best[0]:.0f} MB/s; CPU {best[1]:.2f} s), median "
-                  f"{statistics.median(walls[name]):.2f} s, peak RSS {max(r[2] for r in runs) / 1e6:.0f} MB "
-                  f"({max(r[2] for r in runs) / size:.2f}x the logs)")
+            print(
+                f"{name}: best {best[0]:.2f} s ({size / 1e6 / best[0]:.0f} MB/s; CPU {best[1]:.2f} s), median "
+                f"{statistics.median(walls[name]):.2f} s, peak RSS {max(r[2] for r in runs) / 1e6:.0f} MB "
+                f"({max(r[2] for r in runs) / size:.2f}x the logs)"
+            )
         for name in ("baseline inspect", "compile-lens inspect"):
             if name in rounds and "tlparse" in rounds:
                 ours, theirs = min(rounds[name]), min(rounds["tlparse"])
-                print(f"tlparse / {name} = {theirs[0] / ours[0]:.2f} best, "
-                      f"{statistics.median(walls['tlparse']) / statistics.median(walls[name]):.2f} median "
-                      f"(CPU {theirs[1] / ours[1]:.2f})")
+                print(
+                    f"tlparse / {name} = {theirs[0] / ours[0]:.2f} best, "
+                    f"{statistics.median(walls['tlparse']) / statistics.median(walls[name]):.2f} median "
+                    f"(CPU {theirs[1] / ours[1]:.2f})"
+                )
         print(f"load average after: {os.getloadavg()[0]:.1f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -8,24 +8,30 @@ median of per-round ratios); a one-kernel function gives the cost of one kernel 
 
 Prints per model: ms per call with it off and on, and on/off as a ratio of fastest rounds and median per-round ratio.
 """
+
 from __future__ import annotations
 
 import argparse
 import copy
 import statistics
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
 
 def models() -> dict[str, tuple[torch.nn.Module, torch.Tensor]]:
-    small_ops = torch.nn.Sequential(*[torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.ReLU(), torch.nn.LayerNorm(16))
-                                      for _ in range(24)])
+    small_ops = torch.nn.Sequential(
+        *[torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.ReLU(), torch.nn.LayerNorm(16)) for _ in range(24)]
+    )
     block = torch.nn.TransformerEncoderLayer(256, 4, 1024, batch_first=True)
     mlp = torch.nn.Sequential(torch.nn.Linear(512, 2048), torch.nn.GELU(), torch.nn.Linear(2048, 512))
-    return {"mlp B64": (mlp, torch.randn(64, 512)), "small ops B4 (launch-bound)": (small_ops, torch.randn(4, 16)),
-            "transformer layer B8x64": (block, torch.randn(8, 64, 256))}
+    return {
+        "mlp B64": (mlp, torch.randn(64, 512)),
+        "small ops B4 (launch-bound)": (small_ops, torch.randn(4, 16)),
+        "transformer layer B8x64": (block, torch.randn(8, 64, 256)),
+    }
 
 
 def compiled(model: torch.nn.Module, x: torch.Tensor, profile: bool) -> Callable[..., Any]:
@@ -83,5 +89,7 @@ if __name__ == "__main__":
                 offs.append(per_call_ms(off, example, calls))
                 ons.append(per_call_ms(on, example, calls))
             ratio = statistics.median(b / a for a, b in zip(offs, ons))
-            print(f"{name}: off {min(offs):.4f} ms, on {min(ons):.4f} ms; on/off fastest {min(ons) / min(offs):.3f}, "
-                  f"median per-round {ratio:.3f}")
+            print(
+                f"{name}: off {min(offs):.4f} ms, on {min(ons):.4f} ms; on/off fastest {min(ons) / min(offs):.3f}, "
+                f"median per-round {ratio:.3f}"
+            )

@@ -8,7 +8,14 @@ import { buildSync } from 'esbuild';
 import { readTraceFile, traceScanInternals } from '../extension/node/trace/scanner.ts';
 
 /** `firstViewSeconds`: for the scanner, when the preview of the first view was cut (before the model was built). */
-export interface Measurement { ok: boolean; seconds: number; firstViewSeconds?: number; peakRssMb: number; events: number; error?: string }
+export interface Measurement {
+  ok: boolean;
+  seconds: number;
+  firstViewSeconds?: number;
+  peakRssMb: number;
+  events: number;
+  error?: string;
+}
 
 async function child(method: string, path: string): Promise<void> {
   const started = performance.now();
@@ -24,9 +31,21 @@ async function child(method: string, path: string): Promise<void> {
       events = (await reading.model()).count;
     } else if (method === '1 thread') events = (await traceScanInternals.scanOnePass(path)).count;
     else events = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: unknown[] }).traceEvents.length;
-    result = { ok: true, seconds: (performance.now() - started) / 1000, firstViewSeconds, peakRssMb: process.resourceUsage().maxRSS / 1024, events };
+    result = {
+      ok: true,
+      seconds: (performance.now() - started) / 1000,
+      firstViewSeconds,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+      events,
+    };
   } catch (error) {
-    result = { ok: false, seconds: (performance.now() - started) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024, events: 0, error: (error as Error).message.slice(0, 120) };
+    result = {
+      ok: false,
+      seconds: (performance.now() - started) / 1000,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+      events: 0,
+      error: (error as Error).message.slice(0, 120),
+    };
   }
   process.stdout.write(JSON.stringify(result));
 }
@@ -39,7 +58,16 @@ let childBundled = false;
 function bundleChild(): void {
   if (childBundled) return;
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: REPO, stdio: 'inherit' });
-  buildSync({ entryPoints: [__filename], outfile: CHILD_BUNDLE, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['esbuild'], logLevel: 'warning' });
+  buildSync({
+    entryPoints: [__filename],
+    outfile: CHILD_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['esbuild'],
+    logLevel: 'warning',
+  });
   process.on('exit', () => rmSync(CHILD_BUNDLE, { force: true }));
   childBundled = true;
 }
@@ -47,7 +75,10 @@ function bundleChild(): void {
 /** Runs one method on `path` in a child process of its own (peak RSS per method): 'scanner', '1 thread' or 'JSON.parse'. */
 export function measure(method: string, path: string): Measurement {
   bundleChild();
-  const out = execFileSync(process.execPath, ['--max-old-space-size=20000', CHILD_BUNDLE, '--child', method, path], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const out = execFileSync(process.execPath, ['--max-old-space-size=20000', CHILD_BUNDLE, '--child', method, path], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(out) as Measurement;
 }
 

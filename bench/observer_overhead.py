@@ -7,6 +7,7 @@ plain of (the script's own time of the call - the duration the report shows), an
 A speed, so a bench: the test (test_observer_footprint.py) asserts only that a shown duration lies inside the
 script's own time of the call.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,8 +31,19 @@ def main() -> None:
     for k in range(args.profiles):
         with tempfile.TemporaryDirectory() as tmp:
             own_path = Path(tmp) / "own.json"
-            cmd = [sys.executable, "-m", "compile_lens_runner", "profile", "--script", str(SCRIPT), "--quick",
-                   "--out", str(Path(tmp) / "out"), "--", str(own_path)]
+            cmd = [
+                sys.executable,
+                "-m",
+                "compile_lens_runner",
+                "profile",
+                "--script",
+                str(SCRIPT),
+                "--quick",
+                "--out",
+                str(Path(tmp) / "out"),
+                "--",
+                str(own_path),
+            ]
             subprocess.run(cmd, env=env, check=True, capture_output=True)
             own = json.loads(own_path.read_text())
             [region] = json.loads((Path(tmp) / "out" / "report.json").read_text())["regions"]
@@ -39,8 +51,10 @@ def main() -> None:
         overhead = statistics.median(own[c["index"]] - c["ms"] for c in plain)
         compiled = [c for c in plain if c.get("side") != "eager" and c["index"] >= region["steadyState"]["fromCall"]]
         steady_gap = statistics.median(own[c["index"]] for c in compiled) - region["steadyState"]["medianMs"]
-        print(f"profile {k + 1}: wrapper adds {overhead * 1000:.1f} us per plain call (median of {len(plain)}); "
-              f"script's own steady median - shown steady median: {steady_gap * 1000:.1f} us")
+        print(
+            f"profile {k + 1}: wrapper adds {overhead * 1000:.1f} us per plain call (median of {len(plain)}); "
+            f"script's own steady median - shown steady median: {steady_gap * 1000:.1f} us"
+        )
 
 
 if __name__ == "__main__":

@@ -5,7 +5,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-interface ProcessUsage { pid: number; parent: number; command: string; home: string; residentMb: number; peakMb: number; cpuSeconds: number }
+interface ProcessUsage {
+  pid: number;
+  parent: number;
+  command: string;
+  home: string;
+  residentMb: number;
+  peakMb: number;
+  cpuSeconds: number;
+}
 
 /** Linux's USER_HZ: /proc/PID/stat counts CPU time in these ticks. */
 const TICKS_PER_SECOND = 100;
@@ -22,8 +30,12 @@ function processes(): ProcessUsage[] {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       found.push({
-        pid: Number(entry), parent: field('PPid'), command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' '),
-        home: /(?:^|\0)HOME=([^\0]*)/.exec(environ)?.[1] ?? '', residentMb: field('VmRSS') / 1024, peakMb: field('VmHWM') / 1024,
+        pid: Number(entry),
+        parent: field('PPid'),
+        command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' '),
+        home: /(?:^|\0)HOME=([^\0]*)/.exec(environ)?.[1] ?? '',
+        residentMb: field('VmRSS') / 1024,
+        peakMb: field('VmHWM') / 1024,
         cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND,
       });
     } catch {
@@ -47,18 +59,29 @@ export function sessionUsage(home: string): SessionUsage {
   const all = processes();
   const host = all.find((p) => p.home === home && p.command.includes('extensionHost'));
   if (!host) throw new Error(`no extension host found for the session in ${home}`);
-  const browser = new Set(all.filter((p) => p.command.includes(path.join(home, 'chromium')) && !p.command.includes('--type=')).map((p) => p.pid));
+  const browser = new Set(
+    all
+      .filter((p) => p.command.includes(path.join(home, 'chromium')) && !p.command.includes('--type='))
+      .map((p) => p.pid),
+  );
   for (let grown = true; grown;) {
     grown = false;
-    for (const p of all) if (!browser.has(p.pid) && browser.has(p.parent)) { browser.add(p.pid); grown = true; }
+    for (const p of all)
+      if (!browser.has(p.pid) && browser.has(p.parent)) {
+        browser.add(p.pid);
+        grown = true;
+      }
   }
-  const cpu = (keep: (p: ProcessUsage) => boolean): number => all.filter(keep).reduce((sum, p) => sum + p.cpuSeconds, 0);
+  const cpu = (keep: (p: ProcessUsage) => boolean): number =>
+    all.filter(keep).reduce((sum, p) => sum + p.cpuSeconds, 0);
   return {
     extensionHost: { residentMb: host.residentMb, peakMb: host.peakMb },
     browserMb: all.filter((p) => browser.has(p.pid)).reduce((sum, p) => sum + p.residentMb, 0),
     cpu: {
       extensionHost: host.cpuSeconds,
-      server: cpu((p) => p.home === home && p.pid !== host.pid && !browser.has(p.pid) && p.command.includes('code-server')),
+      server: cpu(
+        (p) => p.home === home && p.pid !== host.pid && !browser.has(p.pid) && p.command.includes('code-server'),
+      ),
       browser: cpu((p) => browser.has(p.pid)),
     },
   };

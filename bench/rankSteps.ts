@@ -13,17 +13,27 @@ async function main(): Promise<void> {
   for (const note of notes) console.log(`note: ${note}`);
   const panes = (await sentTraces(await readTimelineSource(source))).map((m) => m.pane);
   const alignment = rankAlignment(panes.map((p) => ({ trace: p.trace, rank: p.rank! })));
-  console.log(alignment.mode === 'absolute' ? `one time axis; shifts ${alignment.shiftUs.map((s) => formatMicros(s)).join(', ')}` : alignment.reason);
+  console.log(
+    alignment.mode === 'absolute'
+      ? `one time axis; shifts ${alignment.shiftUs.map((s) => formatMicros(s)).join(', ')}`
+      : alignment.reason,
+  );
   const table = rankStepTable(panes.map((p) => p.trace));
   const labels = panes.map((p) => p.label);
   console.log(`communication measured on: ${table.sides.join(', ')}`);
   for (const row of table.rows) {
     row.ranks.forEach((stat, p) => {
-      const cells = stat ? [stat.stepUs, stat.commUs, stat.overlappedUs, stat.workUs].map((us) => formatMicros(us).padStart(10)).join(' ') : '—';
+      const cells = stat
+        ? [stat.stepUs, stat.commUs, stat.overlappedUs, stat.workUs]
+            .map((us) => formatMicros(us).padStart(10))
+            .join(' ')
+        : '—';
       console.log(`${(p === 0 ? row.label : '').padEnd(16)} ${labels[p].padEnd(8)} ${cells}`);
     });
     const slowest = row.slowest;
-    console.log(`${''.padEnd(16)} slowest: ${slowest ? `${labels[slowest.pane]} +${formatMicros(slowest.leadUs)} of work${slowest.even ? ' (even)' : ''}` : '—'}`);
+    console.log(
+      `${''.padEnd(16)} slowest: ${slowest ? `${labels[slowest.pane]} +${formatMicros(slowest.leadUs)} of work${slowest.even ? ' (even)' : ''}` : '—'}`,
+    );
   }
   console.log('columns: step time, communication, overlapped, work');
 }

@@ -7,6 +7,7 @@ for in the gradient all-reduce. One trace per rank: OUT/rank<N>.trace.json, Prof
 
 then `node --import tsx bench/rankSteps.ts /tmp/ranks` prints the per-step table the timeline shows.
 """
+
 import os
 import time
 

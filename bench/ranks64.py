@@ -14,6 +14,7 @@ open: `compile-lens inspect DIR` timed end to end (node dist/cli.js: the runner 
 then the report mapped and printed; best of --repeat), asserting that the divergence is grouped on the diverging
 ranks at the training line; then bench/ranksOpen.ts on the report (its 64 rank traces and rank table in the panel).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,13 +60,48 @@ def _ranks_rss(stop: threading.Event, peak: list[int]) -> None:
 def generate(out: Path, launchers: int, per_launcher: int, diverging: str, backend: str) -> None:
     if out.exists():
         raise SystemExit(f"{out} exists: give a new folder (attach never writes over a run)")
-    env = dict(os.environ, PYTHONPATH=str(REPO / "native-runner"), CUDA_VISIBLE_DEVICES="", OMP_NUM_THREADS="1",
-               TORCHINDUCTOR_COMPILE_THREADS="1", PYTHONUNBUFFERED="1")
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(REPO / "native-runner"),
+        CUDA_VISIBLE_DEVICES="",
+        OMP_NUM_THREADS="1",
+        TORCHINDUCTOR_COMPILE_THREADS="1",
+        PYTHONUNBUFFERED="1",
+    )
     port, logs = _free_port(), Path(tempfile.mkdtemp(prefix="ranks64-launchers-"))
-    launcher = [sys.executable, "-m", "torch.distributed.run", "--nnodes", str(launchers), "--nproc-per-node",
-                str(per_launcher), "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{port}", "--max-restarts", "0"]
-    program = ["-m", "compile_lens_runner", "attach", "--out", str(out), "--device", "cpu", str(DDP_TRAIN),
-               "--steps", "6", "--diverge-step", str(DIVERGE_STEP), "--diverge-ranks", diverging, "--backend", backend]
+    launcher = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--nnodes",
+        str(launchers),
+        "--nproc-per-node",
+        str(per_launcher),
+        "--rdzv-backend",
+        "c10d",
+        "--rdzv-endpoint",
+        f"127.0.0.1:{port}",
+        "--max-restarts",
+        "0",
+    ]
+    program = [
+        "-m",
+        "compile_lens_runner",
+        "attach",
+        "--out",
+        str(out),
+        "--device",
+        "cpu",
+        str(DDP_TRAIN),
+        "--steps",
+        "6",
+        "--diverge-step",
+        str(DIVERGE_STEP),
+        "--diverge-ranks",
+        diverging,
+        "--backend",
+        backend,
+    ]
     stop, peak = threading.Event(), [0]
     sampler = threading.Thread(target=_ranks_rss, args=(stop, peak), daemon=True)
     sampler.start()
@@ -73,19 +109,26 @@ def generate(out: Path, launchers: int, per_launcher: int, diverging: str, backe
     procs = []
     for node in range(launchers):
         with open(logs / f"node{node}.log", "w") as log:
-            procs.append(subprocess.Popen(launcher + ["--node-rank", str(node)] + program, env=env,
-                                          stdout=log, stderr=subprocess.STDOUT))
+            procs.append(
+                subprocess.Popen(
+                    launcher + ["--node-rank", str(node)] + program, env=env, stdout=log, stderr=subprocess.STDOUT
+                )
+            )
     codes = [p.wait() for p in procs]
     wall = time.perf_counter() - started
     stop.set()
     sampler.join()
     if any(codes):
         failed = codes.index(next(c for c in codes if c))
-        raise SystemExit(f"launcher {failed} exited {codes[failed]}:\n" + (logs / f"node{failed}.log").read_text()[-4000:])
+        raise SystemExit(
+            f"launcher {failed} exited {codes[failed]}:\n" + (logs / f"node{failed}.log").read_text()[-4000:]
+        )
     ranks = len(list((out / "ranks").iterdir()))
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file()) / 1e6
-    print(f"{launchers} launchers x {per_launcher} ranks under attach: {ranks} rank folders, {size:.0f} MB, {wall:.0f} s "
-          f"wall, all ranks' resident memory at most {peak[0] / 1e9:.1f} GB together")
+    print(
+        f"{launchers} launchers x {per_launcher} ranks under attach: {ranks} rank folders, {size:.0f} MB, {wall:.0f} s "
+        f"wall, all ranks' resident memory at most {peak[0] / 1e9:.1f} GB together"
+    )
     shutil.rmtree(logs, ignore_errors=True)
 
 
@@ -95,22 +138,43 @@ def open_job(folder: Path, repeat: int, diverging: str) -> None:
     best, out = float("inf"), ""
     for i in range(repeat):
         start = time.perf_counter()
-        proc = subprocess.run(["node", str(REPO / "dist" / "cli.js"), "inspect", str(folder), "--out", str(work / f"r{i}")],
-                              capture_output=True, text=True, cwd=work)
+        proc = subprocess.run(
+            ["node", str(REPO / "dist" / "cli.js"), "inspect", str(folder), "--out", str(work / f"r{i}")],
+            capture_output=True,
+            text=True,
+            cwd=work,
+        )
         best = min(best, time.perf_counter() - start)
         out = proc.stdout
         if proc.returncode != 0:
             raise SystemExit(proc.stdout[-2000:] + proc.stderr[-2000:])
     ranks = len(list((folder / "ranks").iterdir()))
     print(f"{ranks} attached ranks: compile-lens inspect {best:.2f} s (best of {repeat})")
-    said = [line.strip() for line in out.splitlines() if " recompiled " in line and line.lstrip().startswith(DDP_TRAIN.name)]
+    said = [
+        line.strip() for line in out.splitlines() if " recompiled " in line and line.lstrip().startswith(DDP_TRAIN.name)
+    ]
     print("\n".join(f"  {line}" for line in said))
-    line = DDP_TRAIN.read_text().split("\n").index(next(l for l in DDP_TRAIN.read_text().split("\n") if TRAIN_LINE in l)) + 1
+    line = (
+        DDP_TRAIN.read_text().split("\n").index(next(l for l in DDP_TRAIN.read_text().split("\n") if TRAIN_LINE in l))
+        + 1
+    )
     expected = f"{DDP_TRAIN.name}:{line}  ranks {', '.join(diverging.split(','))} recompiled"
     if not any(s.startswith(expected) for s in said):
         raise SystemExit(f"the divergence is not grouped as expected ({expected!r}):\n{out[-3000:]}")
-    subprocess.run(["node", "--import", "tsx", str(REPO / "bench" / "ranksOpen.ts"), "--report",
-                    str(work / f"r{repeat - 1}" / "report.json"), "--repeat", str(repeat)], check=True, cwd=REPO)
+    subprocess.run(
+        [
+            "node",
+            "--import",
+            "tsx",
+            str(REPO / "bench" / "ranksOpen.ts"),
+            "--report",
+            str(work / f"r{repeat - 1}" / "report.json"),
+            "--repeat",
+            str(repeat),
+        ],
+        check=True,
+        cwd=REPO,
+    )
     shutil.rmtree(work, ignore_errors=True)
 
 
@@ -121,8 +185,12 @@ def main() -> int:
     gen.add_argument("--out", type=Path, required=True)
     gen.add_argument("--launchers", type=int, default=8)
     gen.add_argument("--per-launcher", type=int, default=8)
-    gen.add_argument("--backend", default="inductor", help="aot_eager: Dynamo's graphs, breaks and recompiles without "
-                     "Inductor's C++ compiles (64 inductor ranks on 16 cores did not finish in 8 minutes)")
+    gen.add_argument(
+        "--backend",
+        default="inductor",
+        help="aot_eager: Dynamo's graphs, breaks and recompiles without "
+        "Inductor's C++ compiles (64 inductor ranks on 16 cores did not finish in 8 minutes)",
+    )
     opened = sub.add_parser("open")
     opened.add_argument("folder", type=Path)
     opened.add_argument("--repeat", type=int, default=3)

@@ -12,7 +12,8 @@ import { sentTraces } from '../test/sentTraces.ts';
 import { launchBrowser, openWebview, postTimeline } from '../test/webview/harness.ts';
 
 const { values } = parseArgs({ options: { report: { type: 'string' }, repeat: { type: 'string', default: '3' } } });
-if (!values.report) throw new Error('give --report DIR/report.json (a report `compile-lens inspect` made of an attach folder)');
+if (!values.report)
+  throw new Error('give --report DIR/report.json (a report `compile-lens inspect` made of an attach folder)');
 const REPORT = path.resolve(values.report);
 const REPEAT = Number(values.repeat);
 
@@ -59,7 +60,9 @@ async function main(): Promise<void> {
       return { first, rows, panes, all };
     });
     const { first, rows, panes, all } = panel.value;
-    console.log(`  webview: post to drawn (rank table of ${rows} rows, ${panes} rank timelines)  ${first.toFixed(0)} ms; "Show all" to ${sent.length} drawn  ${all.toFixed(0)} ms`);
+    console.log(
+      `  webview: post to drawn (rank table of ${rows} rows, ${panes} rank timelines)  ${first.toFixed(0)} ms; "Show all" to ${sent.length} drawn  ${all.toFixed(0)} ms`,
+    );
   } finally {
     await browser.close();
   }

@@ -23,12 +23,16 @@ async function main(): Promise<void> {
       fsyncSync(fd);
       closeSync(fd);
       const fileMb = statSync(path).size / 1024 / 1024;
-      for (let round = 0; round < rounds; round++) for (const method of ['scanner', '1 thread', 'JSON.parse']) {
-        const m = measure(method, path);
-        const memory = `peak RSS ${m.peakRssMb.toFixed(0)} MB (${(m.peakRssMb / fileMb).toFixed(2)}× file)`;
-        const firstView = m.firstViewSeconds === undefined ? '' : `${m.firstViewSeconds.toFixed(2)} s to the first view's preview, `;
-        console.log(`${fileMb.toFixed(0)} MB  ${method.padEnd(10)} ${m.ok ? `${firstView}${m.seconds.toFixed(2)} s to model, ${m.events} events, ${memory}` : `FAILED after ${m.seconds.toFixed(2)} s: ${m.error}; ${memory}`}`);
-      }
+      for (let round = 0; round < rounds; round++)
+        for (const method of ['scanner', '1 thread', 'JSON.parse']) {
+          const m = measure(method, path);
+          const memory = `peak RSS ${m.peakRssMb.toFixed(0)} MB (${(m.peakRssMb / fileMb).toFixed(2)}× file)`;
+          const firstView =
+            m.firstViewSeconds === undefined ? '' : `${m.firstViewSeconds.toFixed(2)} s to the first view's preview, `;
+          console.log(
+            `${fileMb.toFixed(0)} MB  ${method.padEnd(10)} ${m.ok ? `${firstView}${m.seconds.toFixed(2)} s to model, ${m.events} events, ${memory}` : `FAILED after ${m.seconds.toFixed(2)} s: ${m.error}; ${memory}`}`,
+          );
+        }
     } finally {
       rmSync(path, { force: true });
     }

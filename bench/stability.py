@@ -8,6 +8,7 @@ Writes DIR/<model>-run<N>/ (the runner's report directories), DIR/stability.json
 DIR/rounds.json (every pair's round times, in the format of test/fixtures/timing/ for estimator tests). Models
 whose package (torchvision, transformers, timm) is missing are skipped with a line saying so.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,11 +49,27 @@ DEFAULT_MODELS = "resnet18,bert,gpt2,vit,mlp,localopt,counter"
 
 def run_once(model: Model, index: int, args: argparse.Namespace) -> tuple[dict[str, Any] | None, float, str]:
     out = os.path.join(args.out, f"{model.name}-run{index}")
-    command = [sys.executable, "-m", "compile_lens_runner", "profile", *model.runner_args, "--device", args.device,
-               "--modes", args.modes, "--out", out, "--timeout", str(args.timeout)]
+    command = [
+        sys.executable,
+        "-m",
+        "compile_lens_runner",
+        "profile",
+        *model.runner_args,
+        "--device",
+        args.device,
+        "--modes",
+        args.modes,
+        "--out",
+        out,
+        "--timeout",
+        str(args.timeout),
+    ]
     if args.quick:
         command.append("--quick")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [os.path.join(REPO, "native-runner"), os.environ.get("PYTHONPATH")])))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(filter(None, [os.path.join(REPO, "native-runner"), os.environ.get("PYTHONPATH")])),
+    )
     started = time.monotonic()
     proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=args.timeout + 60)
     seconds = time.monotonic() - started
@@ -68,13 +85,24 @@ def mode_facts(report: dict[str, Any], mode: dict[str, Any]) -> dict[str, Any]:
     interval = mode.get("speedupInterval") or {}
     timing, eager_timing = mode.get("timing") or {}, mode.get("eagerTiming") or {}
     return {
-        "status": mode["status"], "speedup": mode.get("speedup"), "low": interval.get("low"), "high": interval.get("high"),
-        "medianRatio": mode.get("speedupMedianRatio"), "pairs": len(timing.get("rounds") or []),
-        "stop": timing.get("stopReason"), "eagerMs": eager_timing.get("estimateMs"), "compiledMs": timing.get("estimateMs"),
-        "eagerGpuIdlePct": report["eager"].get("gpuIdlePct"), "launchBound": report["eager"].get("launchBound"),
-        "correct": correctness.get("ok"), "reference": correctness.get("reference"), "maxAbsError": correctness.get("maxAbsError"),
-        "precision": correctness.get("precision"), "fallback": (mode.get("fallback") or {}).get("cause"),
-        "error": (mode.get("error") or {}).get("message"), "verdict": report["recommendation"].get("verdict"),
+        "status": mode["status"],
+        "speedup": mode.get("speedup"),
+        "low": interval.get("low"),
+        "high": interval.get("high"),
+        "medianRatio": mode.get("speedupMedianRatio"),
+        "pairs": len(timing.get("rounds") or []),
+        "stop": timing.get("stopReason"),
+        "eagerMs": eager_timing.get("estimateMs"),
+        "compiledMs": timing.get("estimateMs"),
+        "eagerGpuIdlePct": report["eager"].get("gpuIdlePct"),
+        "launchBound": report["eager"].get("launchBound"),
+        "correct": correctness.get("ok"),
+        "reference": correctness.get("reference"),
+        "maxAbsError": correctness.get("maxAbsError"),
+        "precision": correctness.get("precision"),
+        "fallback": (mode.get("fallback") or {}).get("cause"),
+        "error": (mode.get("error") or {}).get("message"),
+        "verdict": report["recommendation"].get("verdict"),
         "recommendation": report["recommendation"]["reason"],
     }
 
@@ -97,7 +125,9 @@ def describe(facts: dict[str, Any]) -> str:
 
 
 def table(results: dict[str, list[dict[str, Any]]], modes: list[str]) -> list[str]:
-    lines = [f"{'model':10} {'mode':16} {'run 1':34} {'run 2':34} {'diff':>7} {'covers':>6} {'eager idle':>10} {'median-ratio 1/2':>17}  correctness"]
+    lines = [
+        f"{'model':10} {'mode':16} {'run 1':34} {'run 2':34} {'diff':>7} {'covers':>6} {'eager idle':>10} {'median-ratio 1/2':>17}  correctness"
+    ]
     for name, runs in results.items():
         for mode in modes:
             cells = [r["modes"].get(mode) for r in runs]
@@ -107,17 +137,38 @@ def table(results: dict[str, list[dict[str, Any]]], modes: list[str]) -> list[st
             second = cells[1] if len(cells) > 1 else None
             diff = covers = ""
             if second and first.get("speedup") and second.get("speedup"):
-                diff = f"{difference_pct(first['speedup'], second['speedup']):.1f}%" + (" !" if difference_pct(first["speedup"], second["speedup"]) > AGREE_PCT else "")
-                covers = "yes" if (first["low"] <= second["speedup"] <= first["high"] and second["low"] <= first["speedup"] <= second["high"]) else "NO"
+                diff = f"{difference_pct(first['speedup'], second['speedup']):.1f}%" + (
+                    " !" if difference_pct(first["speedup"], second["speedup"]) > AGREE_PCT else ""
+                )
+                covers = (
+                    "yes"
+                    if (
+                        first["low"] <= second["speedup"] <= first["high"]
+                        and second["low"] <= first["speedup"] <= second["high"]
+                    )
+                    else "NO"
+                )
             idle = fmt(first.get("eagerGpuIdlePct"), 0, "%") + (" LB" if first.get("launchBound") else "")
             medians = "/".join(fmt(c.get("medianRatio")) for c in cells if c)
-            correct = "; ".join(sorted({f"{'ok' if c.get('correct') else 'MISMATCH' if c.get('correct') is False else 'n/a'} (ref {c.get('reference')}, max |d| {fmt(c.get('maxAbsError'), 6)})" for c in cells if c}))
-            lines.append(f"{name:10} {mode:16} {describe(first):34} {describe(second) if second else '':34} {diff:>7} {covers:>6} "
-                         f"{idle:>10} {medians:>17}  {correct}")
+            correct = "; ".join(
+                sorted(
+                    {
+                        f"{'ok' if c.get('correct') else 'MISMATCH' if c.get('correct') is False else 'n/a'} (ref {c.get('reference')}, max |d| {fmt(c.get('maxAbsError'), 6)})"
+                        for c in cells
+                        if c
+                    }
+                )
+            )
+            lines.append(
+                f"{name:10} {mode:16} {describe(first):34} {describe(second) if second else '':34} {diff:>7} {covers:>6} "
+                f"{idle:>10} {medians:>17}  {correct}"
+            )
     return lines
 
 
-def rounds_fixture(results: dict[str, list[dict[str, Any]]], reports: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+def rounds_fixture(
+    results: dict[str, list[dict[str, Any]]], reports: dict[str, list[dict[str, Any]]]
+) -> dict[str, Any]:
     runs: dict[str, Any] = {}
     for name, run_reports in reports.items():
         for index, report in enumerate(run_reports, 1):
@@ -125,12 +176,17 @@ def rounds_fixture(results: dict[str, list[dict[str, Any]]], reports: dict[str, 
             for mode in report["modes"]:
                 timing, eager = mode.get("timing") or {}, mode.get("eagerTiming") or {}
                 if timing.get("rounds") and eager.get("rounds"):
-                    modes[mode["mode"]] = {"eagerRoundsMs": eager["rounds"], "compiledRoundsMs": timing["rounds"],
-                                           "reportedSpeedup": mode.get("speedup"),
-                                           "callsPerRound": [eager.get("callsPerRound"), timing.get("callsPerRound")]}
+                    modes[mode["mode"]] = {
+                        "eagerRoundsMs": eager["rounds"],
+                        "compiledRoundsMs": timing["rounds"],
+                        "reportedSpeedup": mode.get("speedup"),
+                        "callsPerRound": [eager.get("callsPerRound"), timing.get("callsPerRound")],
+                    }
             runs[f"{name}_{index}"] = {"target": name, "modes": modes}
-    return {"about": "Per-pair round times (ms per call) from bench/stability.py; each pair: eager and compiled round, order alternating.",
-            "runs": runs}
+    return {
+        "about": "Per-pair round times (ms per call) from bench/stability.py; each pair: eager and compiled round, order alternating.",
+        "runs": runs,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,19 +218,33 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name} run {index}: no report after {seconds:.0f} s: {problem}", flush=True)
                 continue
             facts = {m["mode"]: mode_facts(report, m) for m in report["modes"]}
-            results.setdefault(name, []).append({"run": index, "seconds": round(seconds, 1), "status": report["status"],
-                                                 "environment": report["environment"], "modes": facts})
+            results.setdefault(name, []).append(
+                {
+                    "run": index,
+                    "seconds": round(seconds, 1),
+                    "status": report["status"],
+                    "environment": report["environment"],
+                    "modes": facts,
+                }
+            )
             reports.setdefault(name, []).append(report)
-            print(f"{name} run {index}: {report['status']} in {seconds:.0f} s; "
-                  + "; ".join(f"{mode} {describe(f)}" for mode, f in facts.items()), flush=True)
+            print(
+                f"{name} run {index}: {report['status']} in {seconds:.0f} s; "
+                + "; ".join(f"{mode} {describe(f)}" for mode, f in facts.items()),
+                flush=True,
+            )
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     lines = table(results, modes)
     print("\n" + "\n".join(lines))
     env = next((r[0]["environment"] for r in results.values() if r), None)
     if env:
-        print(f"\n{env.get('deviceName')} · torch {env.get('torch')} · triton {env.get('triton')} · {time.monotonic() - started:.0f} s in all")
-    print("columns: speedup [interval] pairs stop-reason; diff = |run1 - run2| / mean (! over 5 %); covers: each run's interval "
-          "holds the other's speedup; eager idle: GPU idle between kernels (LB: launch-bound); median-ratio: the old estimator")
+        print(
+            f"\n{env.get('deviceName')} · torch {env.get('torch')} · triton {env.get('triton')} · {time.monotonic() - started:.0f} s in all"
+        )
+    print(
+        "columns: speedup [interval] pairs stop-reason; diff = |run1 - run2| / mean (! over 5 %); covers: each run's interval "
+        "holds the other's speedup; eager idle: GPU idle between kernels (LB: launch-bound); median-ratio: the old estimator"
+    )
     with open(os.path.join(args.out, "stability.json"), "w", encoding="utf-8") as f:
         json.dump({"models": results, "table": lines}, f, indent=1)
     with open(os.path.join(args.out, "rounds.json"), "w", encoding="utf-8") as f:

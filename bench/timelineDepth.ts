@@ -27,20 +27,24 @@ const named = (model: TraceModel, name: string): number => {
 
 async function main(): Promise<void> {
   const sizeMb = Number(process.argv[2] ?? 200);
-  const fixture = process.argv[3] ?? join(__dirname, '..', 'test', 'fixtures', 'traces', 'mlp-reduce-overhead.trace.json');
+  const fixture =
+    process.argv[3] ?? join(__dirname, '..', 'test', 'fixtures', 'traces', 'mlp-reduce-overhead.trace.json');
   const folder = mkdtempSync(join(tmpdir(), 'cl-depth-'));
   try {
     const path = join(folder, 'big.trace.json');
     const { bytes, tiles } = generateTrace(path, sizeMb * 1e6, fixture);
     const model = await scanTraceFile(path);
-    console.log(`${(bytes / 1e6).toFixed(0)} MB, ${tiles} tiles of ${fixture.split('/').pop()}, ${model.count.toLocaleString('en-US')} slices, ${model.steps.length} steps`);
+    console.log(
+      `${(bytes / 1e6).toFixed(0)} MB, ${tiles} tiles of ${fixture.split('/').pop()}, ${model.count.toLocaleString('en-US')} slices, ${model.steps.length} steps`,
+    );
     const marks = time('marks (found after the first frame)', () => timelineMarks(model));
     console.log(`  ${marks.length} marks: ${[...new Set(marks.map((m) => m.kind))].join(', ')}`);
     const step = model.steps[Math.floor(model.steps.length / 2)] ?? { start: 0, end: 1 };
     time('range: first (kernel flags, levels)', () => summarizeRange(model, step.start, step.end));
     time('range: one step', () => summarizeRange(model, step.start, step.end));
     time('range: the whole trace', () => summarizeRange(model, -Infinity, Infinity));
-    const launch = named(model, 'cudaGraphLaunch') >= 0 ? named(model, 'cudaGraphLaunch') : named(model, 'cudaLaunchKernel');
+    const launch =
+      named(model, 'cudaGraphLaunch') >= 0 ? named(model, 'cudaGraphLaunch') : named(model, 'cudaLaunchKernel');
     if (launch >= 0) time('arrows: a launch', () => flowLinks(model, launch));
     const op = named(model, 'aten::addmm');
     if (op >= 0) time('arrows: a CPU op', () => flowLinks(model, op));

@@ -6,6 +6,7 @@ ids, graph breaks, recompiles, failures and restarts, and cache hits and misses,
 
 Each rank log of a multi-rank folder is compared on its own (tlparse's per-rank pages do the same counting).
 Needs no torch: inspect reads logs only."""
+
 from __future__ import annotations
 
 import argparse
@@ -18,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 KEYS = ("compile ids", "graph breaks", "recompiles", "failures+restarts", "cache hits", "cache misses")
@@ -30,7 +30,9 @@ def tlparse_counts(binary: str, log: Path, out: Path) -> dict[str, int] | str:
         plain.parent.mkdir(parents=True, exist_ok=True)
         plain.write_bytes(gzip.decompress(log.read_bytes()))
         log = plain
-    proc = subprocess.run([binary, str(log), "-o", str(out), "--overwrite", "--no-browser"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [binary, str(log), "-o", str(out), "--overwrite", "--no-browser"], capture_output=True, text=True
+    )
     if proc.returncode != 0 or not (out / "compile_directory.json").exists():
         return f"tlparse failed: {(proc.stderr.strip().splitlines() or ['exit ' + str(proc.returncode)])[-1][:120]}"
     directory = json.loads((out / "compile_directory.json").read_text())
@@ -38,15 +40,24 @@ def tlparse_counts(binary: str, log: Path, out: Path) -> dict[str, int] | str:
     names = [a["name"] for entry in directory.values() for a in entry.get("artifacts", [])]
     html = (out / "failures_and_restarts.html").read_text() if (out / "failures_and_restarts.html").exists() else ""
     rows = max(html.count("<tr>") - 1, 0)
-    return {"compile ids": len(ids), "graph breaks": sum(n.startswith("dynamo_graph_break_reason") for n in names),
-            "recompiles": sum(n.startswith("recompile_reasons") for n in names), "failures+restarts": rows,
-            "cache hits": sum("cache_hit" in n for n in names), "cache misses": sum("cache_miss" in n for n in names)}
+    return {
+        "compile ids": len(ids),
+        "graph breaks": sum(n.startswith("dynamo_graph_break_reason") for n in names),
+        "recompiles": sum(n.startswith("recompile_reasons") for n in names),
+        "failures+restarts": rows,
+        "cache hits": sum("cache_hit" in n for n in names),
+        "cache misses": sum("cache_miss" in n for n in names),
+    }
 
 
 def our_counts(log: Path, out: Path) -> dict[str, int] | str:
     env = dict(os.environ, PYTHONPATH=str(REPO / "native-runner"))
-    proc = subprocess.run([sys.executable, "-m", "compile_lens_runner", "inspect", str(log), "--out", str(out)],
-                          capture_output=True, text=True, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "compile_lens_runner", "inspect", str(log), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     report_path = out / "report.json"
     if not report_path.exists():
         return f"inspect failed: {proc.stderr.strip()[-120:]}"
@@ -55,15 +66,22 @@ def our_counts(log: Path, out: Path) -> dict[str, int] | str:
         return f"inspect: {report['error']['message'][:120]}"
     c = report["modes"][0]["compiler"]
     cache = c["cache"]
-    return {"compile ids": c["compiledFrames"], "graph breaks": sum(b.get("count", 1) for b in c["graphBreaks"]),
-            "recompiles": len(c["recompiles"]), "failures+restarts": len(c["compileFailures"]) + len(c["restarts"]),
-            "cache hits": cache["fxGraph"]["hit"] + cache["aotAutograd"]["hit"],
-            "cache misses": cache["fxGraph"]["miss"] + cache["aotAutograd"]["miss"]}
+    return {
+        "compile ids": c["compiledFrames"],
+        "graph breaks": sum(b.get("count", 1) for b in c["graphBreaks"]),
+        "recompiles": len(c["recompiles"]),
+        "failures+restarts": len(c["compileFailures"]) + len(c["restarts"]),
+        "cache hits": cache["fxGraph"]["hit"] + cache["aotAutograd"]["hit"],
+        "cache misses": cache["fxGraph"]["miss"] + cache["aotAutograd"]["miss"],
+    }
 
 
 def logs_under(inputs: Path) -> list[Path]:
-    return sorted(p for p in inputs.rglob("*") if p.is_file() and p.name.endswith((".log", ".txt", ".log.gz"))
-                  and p.stat().st_size > 0)
+    return sorted(
+        p
+        for p in inputs.rglob("*")
+        if p.is_file() and p.name.endswith((".log", ".txt", ".log.gz")) and p.stat().st_size > 0
+    )
 
 
 def main() -> int:

@@ -1,5 +1,6 @@
 """Rewrites the pattern table of docs/GRAPH-BREAKS.md from the runner's table (compiler/break_patterns.py), so the page
 and the texts the runner writes into reports stay one. Run: python3 scripts/graph_breaks_doc.py"""
+
 from __future__ import annotations
 
 import os
@@ -34,8 +35,10 @@ def table() -> str:
     rows = []
     for p in bp.PATTERNS:
         what = p.what.format(broke="the call", _eager=bp._EAGER)
-        rows.append(f"| `{p.id}` | {', '.join(p.gb_ids)} | {_cell(p.title)} | {_cell(what[:1].upper() + what[1:] + '.')} | "
-                    f"{_cell(p.fix)} | {p.quick_fix or ''} | {_test(p.id)} |")
+        rows.append(
+            f"| `{p.id}` | {', '.join(p.gb_ids)} | {_cell(p.title)} | {_cell(what[:1].upper() + what[1:] + '.')} | "
+            f"{_cell(p.fix)} | {p.quick_fix or ''} | {_test(p.id)} |"
+        )
     return HEADER + "\n".join(rows) + "\n"
 
 

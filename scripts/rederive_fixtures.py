@@ -5,6 +5,7 @@ longer writes (a verdict issue 29 forbade), and every surface test would read th
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
 Run: python3 scripts/rederive_fixtures.py           (rewrites the fixtures that differ, names them)
      python3 scripts/rederive_fixtures.py --check   (names them, exit status 1 if any)"""
+
 from __future__ import annotations
 
 import copy
@@ -44,7 +45,9 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
         if any(m.get("mode") == "script" for m in out["modes"]):  # a script stopped before it ended has no verdict yet
             out["recommendation"] = script_advice.script_recommendation(regions)
     elif out["modes"]:
-        out["recommendation"] = advice.recommend(out["modes"], CUDAGRAPH_MODES if out["environment"]["device"] == "cpu" else ())
+        out["recommendation"] = advice.recommend(
+            out["modes"], CUDAGRAPH_MODES if out["environment"]["device"] == "cpu" else ()
+        )
     headline.attach(out)
     return out
 

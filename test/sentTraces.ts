@@ -7,18 +7,42 @@ import { reviveModel } from '../webview/reviveModel.ts';
 
 type PostedTraceMessage = Extract<HostToWebview, { type: 'trace' }>;
 /** A 'trace' message as the webview reads it: its trace revived (its steps unpacked). */
-export type TraceMessage = Omit<PostedTraceMessage, 'pane'> & { pane: Omit<TimelinePane, 'trace'> & { trace: TraceModel } };
+export type TraceMessage = Omit<PostedTraceMessage, 'pane'> & {
+  pane: Omit<TimelinePane, 'trace'> & { trace: TraceModel };
+};
 
-export const revived = (m: PostedTraceMessage): TraceMessage => ({ ...m, pane: { ...m.pane, trace: reviveModel(m.pane.trace) } });
+export const revived = (m: PostedTraceMessage): TraceMessage => ({
+  ...m,
+  pane: { ...m.pane, trace: reviveModel(m.pane.trace) },
+});
 
 /** The 'trace' messages (rows sent whole, no 'rows' messages), their traces as the webview revives them. */
-export async function sentTraces(content: TimelineContent, view: FirstView | null = null, minEvents?: number): Promise<TraceMessage[]> {
-  return (await sentMessages(content, view, minEvents, Infinity)).filter((m): m is PostedTraceMessage => m.type === 'trace').map(revived);
+export async function sentTraces(
+  content: TimelineContent,
+  view: FirstView | null = null,
+  minEvents?: number,
+): Promise<TraceMessage[]> {
+  return (await sentMessages(content, view, minEvents, Infinity))
+    .filter((m): m is PostedTraceMessage => m.type === 'trace')
+    .map(revived);
 }
 
 /** Every message, 'rows' included. */
-export async function sentMessages(content: TimelineContent, view: FirstView | null, minEvents?: number, rowsPerPart?: number): Promise<Extract<HostToWebview, { type: 'trace' | 'rows' }>[]> {
+export async function sentMessages(
+  content: TimelineContent,
+  view: FirstView | null,
+  minEvents?: number,
+  rowsPerPart?: number,
+): Promise<Extract<HostToWebview, { type: 'trace' | 'rows' }>[]> {
   const sent: Extract<HostToWebview, { type: 'trace' | 'rows' }>[] = [];
-  await sendTraces(content, view, async (message) => { if (message.type === 'trace' || message.type === 'rows') sent.push(message); }, minEvents, rowsPerPart);
+  await sendTraces(
+    content,
+    view,
+    async (message) => {
+      if (message.type === 'trace' || message.type === 'rows') sent.push(message);
+    },
+    minEvents,
+    rowsPerPart,
+  );
   return sent;
 }

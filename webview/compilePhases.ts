@@ -12,13 +12,21 @@ const ROW = 16;
 const MAX_COMPILES = 40;
 const MIN_LABEL_PCT = 12;
 
-
 /** CSS class of a phase's bar, by what part of the compiler it is. */
 function phaseClass(phase: CompilePhase): string {
   if (phase.cache) return phase.cache === 'hit' ? 'cache-hit' : 'cache-miss';
   const name = phase.name.toLowerCase();
-  for (const [needle, cls] of [['autotune', 'autotune'], ['kernel compile', 'kernel'], ['c++ compile', 'kernel'], ['codegen', 'codegen'],
-    ['inductor', 'inductor'], ['aot', 'aot'], ['backward', 'aot'], ['cache', 'cache'], ['backend', 'backend']] as const) {
+  for (const [needle, cls] of [
+    ['autotune', 'autotune'],
+    ['kernel compile', 'kernel'],
+    ['c++ compile', 'kernel'],
+    ['codegen', 'codegen'],
+    ['inductor', 'inductor'],
+    ['aot', 'aot'],
+    ['backward', 'aot'],
+    ['cache', 'cache'],
+    ['backend', 'backend'],
+  ] as const) {
     if (name.includes(needle)) return `phase-${cls}`;
   }
   return 'phase-dynamo';
@@ -29,12 +37,21 @@ function compileRow(phases: CompilePhase[], x: (ms: number) => number, label: st
   const name = termEl('div', 'phase-label', label);
   name.title = [title, ...explanationsOf(`${label}\n${title}`)].join('\n');
   const depth = Math.max(0, ...phases.map((p) => p.depth)) + 1;
-  const svg = select(document.createElementNS(SVG, 'svg')).attr('class', 'phase-track').attr('width', '100%').attr('height', depth * ROW);
+  const svg = select(document.createElementNS(SVG, 'svg'))
+    .attr('class', 'phase-track')
+    .attr('width', '100%')
+    .attr('height', depth * ROW);
   for (const phase of phases) {
     const y = phase.depth * ROW;
     const tip = `${phase.name}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (compile ${phase.compileId}, at ${formatMs(phase.startMs)})`;
     if (phase.cache) {
-      const marker = svg.append('svg').attr('x', `${x(phase.startMs)}%`).attr('y', y).attr('width', 10).attr('height', ROW).attr('overflow', 'visible')
+      const marker = svg
+        .append('svg')
+        .attr('x', `${x(phase.startMs)}%`)
+        .attr('y', y)
+        .attr('width', 10)
+        .attr('height', ROW)
+        .attr('overflow', 'visible')
         .attr('class', `cache-marker ${phaseClass(phase)}`);
       marker.append('path').attr('d', `M0,2 L5,${ROW / 2} L0,${ROW - 2} L-5,${ROW / 2} Z`);
       marker.append('title').text(tip);
@@ -42,10 +59,21 @@ function compileRow(phases: CompilePhase[], x: (ms: number) => number, label: st
     }
     const bar = svg.append('g').attr('class', `phase ${phaseClass(phase)}`);
     const width = x(phase.startMs + phase.durMs) - x(phase.startMs);
-    bar.append('rect').attr('x', `${x(phase.startMs)}%`).attr('y', y + 1).attr('width', `${Math.max(0.15, width)}%`).attr('height', ROW - 2);
+    bar
+      .append('rect')
+      .attr('x', `${x(phase.startMs)}%`)
+      .attr('y', y + 1)
+      .attr('width', `${Math.max(0.15, width)}%`)
+      .attr('height', ROW - 2);
     // a label only where the bar is wide enough to hold it (the title says it for every bar): fitLabels() hides
     // those that do not fit at the panel's width, so a label never runs over the next bar's
-    if (width >= MIN_LABEL_PCT) bar.append('text').attr('x', `${x(phase.startMs)}%`).attr('dx', 3).attr('y', y + ROW - 4).text(`${phase.name} ${formatMs(phase.durMs)}`);
+    if (width >= MIN_LABEL_PCT)
+      bar
+        .append('text')
+        .attr('x', `${x(phase.startMs)}%`)
+        .attr('dx', 3)
+        .attr('y', y + ROW - 4)
+        .text(`${phase.name} ${formatMs(phase.durMs)}`);
     bar.append('title').text(tip);
   }
   row.append(name, svg.node()!);
@@ -69,28 +97,54 @@ function modeSection(mode: ModeResult): HTMLElement | null {
   if (!phases.length) return null;
   const order = [...new Set(phases.map((p) => p.compileId))];
   const end = Math.max(...phases.map((p) => p.startMs + p.durMs));
-  const outermost = (id: string): number => phases.filter((p) => p.compileId === id && p.depth === 0 && !p.cache).reduce((sum, p) => sum + p.durMs, 0);
+  const outermost = (id: string): number =>
+    phases.filter((p) => p.compileId === id && p.depth === 0 && !p.cache).reduce((sum, p) => sum + p.durMs, 0);
   const total = order.reduce((sum, id) => sum + outermost(id), 0);
   const details = el('details', 'compile-phases');
   details.open = true;
   details.dataset.mode = mode.mode;
   const hits = phases.filter((p) => p.cacheHit).length;
-  details.append(el('summary', undefined, `Compile phases — ${mode.mode}: ${plural(order.length, 'compile')}, ${formatMs(total)}${hits ? `, ${plural(hits, 'cache hit')}` : ''}`));
+  details.append(
+    el(
+      'summary',
+      undefined,
+      `Compile phases — ${mode.mode}: ${plural(order.length, 'compile')}, ${formatMs(total)}${hits ? `, ${plural(hits, 'cache hit')}` : ''}`,
+    ),
+  );
   // 97: room at the right for a late compile's cache marker and its thinnest bars, not cut at the panel's edge
-  const x = scaleLinear().domain([0, end || 1]).range([0, 97]);
+  const x = scaleLinear()
+    .domain([0, end || 1])
+    .range([0, 97]);
   const axis = el('div', 'phase-row phase-axis');
-  const ticks = select(document.createElementNS(SVG, 'svg')).attr('class', 'phase-track').attr('width', '100%').attr('height', ROW);
-  for (const tick of x.ticks(4)) { // few: the panel is often narrow, and a label takes ~60 px
-    ticks.append('text').attr('x', `${x(tick)}%`).attr('y', ROW - 4).attr('text-anchor', x(tick) > 95 ? 'end' : 'start').text(formatMs(tick));
+  const ticks = select(document.createElementNS(SVG, 'svg'))
+    .attr('class', 'phase-track')
+    .attr('width', '100%')
+    .attr('height', ROW);
+  for (const tick of x.ticks(4)) {
+    // few: the panel is often narrow, and a label takes ~60 px
+    ticks
+      .append('text')
+      .attr('x', `${x(tick)}%`)
+      .attr('y', ROW - 4)
+      .attr('text-anchor', x(tick) > 95 ? 'end' : 'start')
+      .text(formatMs(tick));
   }
   axis.append(el('div', 'phase-label', 'time since the first compile'), ticks.node()!);
   details.append(axis);
   for (const id of order.slice(0, MAX_COMPILES)) {
     const failed = mode.compiler?.compiles?.find((c) => c.compileId === id)?.failedGuards ?? [];
     const label = `${id} · ${formatMs(outermost(id))}${failed.length ? ' · recompile' : ''}`;
-    details.append(compileRow(phases.filter((p) => p.compileId === id), x, label, failed.map((f) => f.reason).join('\n') || `compile ${id}`));
+    details.append(
+      compileRow(
+        phases.filter((p) => p.compileId === id),
+        x,
+        label,
+        failed.map((f) => f.reason).join('\n') || `compile ${id}`,
+      ),
+    );
   }
-  if (order.length > MAX_COMPILES) details.append(el('p', 'hint', `… ${order.length - MAX_COMPILES} more compiles not drawn.`));
+  if (order.length > MAX_COMPILES)
+    details.append(el('p', 'hint', `… ${order.length - MAX_COMPILES} more compiles not drawn.`));
   return details;
 }
 

@@ -7,7 +7,11 @@ import { el } from './panels.ts';
 import type { TimelineCanvas } from './timeline.ts';
 
 /** Where it was found: the pane and how many places; null when nowhere. `zoomTo` takes pane time. */
-export function showTarget(target: TimelineTarget, panes: readonly { label: string; timeline: TimelineCanvas }[], zoomTo: (from: number, to: number) => void): { pane: number; places: number } | null {
+export function showTarget(
+  target: TimelineTarget,
+  panes: readonly { label: string; timeline: TimelineCanvas }[],
+  zoomTo: (from: number, to: number) => void,
+): { pane: number; places: number } | null {
   const rank = (p: number): number => (target.modes.some((m) => panes[p]!.label.startsWith(m)) ? 0 : 1);
   const order = panes.map((_, p) => p).sort((a, b) => rank(a) - rank(b));
   for (const view of panes) view.timeline.focused = [];
@@ -26,7 +30,8 @@ export function showTarget(target: TimelineTarget, panes: readonly { label: stri
     timeline.canvas.scrollIntoView({ block: 'center' });
     return { pane: p, places: spans.length };
   }
-  note.textContent = target.compileIds.length ? `${target.label} — not in these traces: the profiled calls never ran compile ${target.compileIds.join(', ')}.`
+  note.textContent = target.compileIds.length
+    ? `${target.label} — not in these traces: the profiled calls never ran compile ${target.compileIds.join(', ')}.`
     : `${target.label} — the report does not say which compile it happened in, so it cannot be placed on the timeline.`;
   return null;
 }

@@ -6,15 +6,26 @@ import { line, scaleLinear } from 'd3';
 import type { InSituPoint, Region } from '../extension/shared/report.ts';
 import { formatMs, formatSpeedup } from '../extension/present/numbers.ts';
 import { el } from './panels.ts';
-import { drawAxes, durationScale, HEIGHT, legendEntry, MARGIN, steadyMark, svg, WIDTH, withTitle } from './regionChart.ts';
-
+import {
+  drawAxes,
+  durationScale,
+  HEIGHT,
+  legendEntry,
+  MARGIN,
+  steadyMark,
+  svg,
+  WIDTH,
+  withTitle,
+} from './regionChart.ts';
 
 type Side = 'compiled' | 'eager';
 const SIDE_TEXT: Record<Side, string> = { compiled: 'as written (compiled)', eager: 'compiling off (eager)' };
 
 function steps(points: InSituPoint[]): { index: number; ms: number; compiles: number }[] {
   // interleaved runs (schema 1.16) carry each call's index: the two sides take turns in one run
-  return points.flatMap((p, position) => (p[1] !== null && p[1] > 0 ? [{ index: p[3] ?? position, ms: p[1], compiles: p[2] }] : []));
+  return points.flatMap((p, position) =>
+    p[1] !== null && p[1] > 0 ? [{ index: p[3] ?? position, ms: p[1], compiles: p[2] }] : [],
+  );
 }
 
 /** A side's line, as a legend mark. */
@@ -42,8 +53,13 @@ export function renderInSituChart(region: Region): HTMLElement | null {
   if (!all.length) return null;
   const box = el('div', 'region-chart in-situ-chart');
   const last = Math.max(...all.map((p) => p.index));
-  const x = scaleLinear().domain([-0.5, last + 0.5]).range([MARGIN.left, WIDTH - MARGIN.right]);
-  const { y, logScale } = durationScale(all.map((p) => p.ms), [HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const x = scaleLinear()
+    .domain([-0.5, last + 0.5])
+    .range([MARGIN.left, WIDTH - MARGIN.right]);
+  const { y, logScale } = durationScale(
+    all.map((p) => p.ms),
+    [HEIGHT - MARGIN.bottom, MARGIN.top],
+  );
   const chart = svg('svg', 'in-situ');
   chart.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
   chart.setAttribute('role', 'img');
@@ -57,9 +73,16 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     shade.setAttribute('width', String(x(last + 0.5) - x(from - 0.5)));
     shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
     const step = situ.step;
-    const text = step ? `: ${formatMs(step.eagerMs)} → ${formatMs(step.compiledMs)} per step (median), ${formatSpeedup(step.speedup)}` : '';
+    const text = step
+      ? `: ${formatMs(step.eagerMs)} → ${formatMs(step.compiledMs)} per step (median), ${formatSpeedup(step.speedup)}`
+      : '';
     chart.append(withTitle(shade, `steady state from call ${from}${text}`));
-    for (const [side, ms] of step ? [['compiled', step.compiledMs], ['eager', step.eagerMs]] as const : []) {
+    for (const [side, ms] of step
+      ? ([
+          ['compiled', step.compiledMs],
+          ['eager', step.eagerMs],
+        ] as const)
+      : []) {
       const median = svg('line', `steady-median ${side}`);
       median.setAttribute('x1', String(x(from - 0.5)));
       median.setAttribute('x2', String(x(last + 0.5)));
@@ -69,7 +92,9 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     }
   }
   drawAxes(chart, x, y, logScale, 'step (from call N to call N+1)', 'step time');
-  const path = line<{ index: number; ms: number }>().x((p) => x(p.index)).y((p) => y(p.ms));
+  const path = line<{ index: number; ms: number }>()
+    .x((p) => x(p.index))
+    .y((p) => y(p.ms));
   for (const side of ['eager', 'compiled'] as const) {
     const trace = svg('path', `run ${side}`);
     trace.setAttribute('d', path(sides[side]) ?? '');
@@ -79,12 +104,20 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     for (const p of sides[side].filter((s) => s.compiles > 0)) {
       const mark = stepMark(side, x(p.index), y(p.ms));
       mark.dataset.call = String(p.index);
-      chart.append(withTitle(mark, `step ${p.index}: ${formatMs(p.ms)}, compiled ${p.compiles} time${p.compiles === 1 ? '' : 's'}`));
+      chart.append(
+        withTitle(
+          mark,
+          `step ${p.index}: ${formatMs(p.ms)}, compiled ${p.compiles} time${p.compiles === 1 ? '' : 's'}`,
+        ),
+      );
     }
   }
   const legend = el('div', 'chart-legend');
-  legend.append(legendEntry(runMark('compiled'), SIDE_TEXT.compiled), legendEntry(runMark('eager'), SIDE_TEXT.eager),
-    legendEntry(stepMark('compiled', 0, 0), 'a step that compiled'));
+  legend.append(
+    legendEntry(runMark('compiled'), SIDE_TEXT.compiled),
+    legendEntry(runMark('eager'), SIDE_TEXT.eager),
+    legendEntry(stepMark('compiled', 0, 0), 'a step that compiled'),
+  );
   if (from != null) legend.append(legendEntry(steadyMark(), 'steady state'));
   box.append(chart, legend);
   return box;

@@ -20,7 +20,13 @@ export function ancestors(model: TraceModel, i: number): number[] {
   const start = model.start[i];
   const end = start + model.dur[i];
   for (let j = 0; j < model.count; j++) {
-    if (model.track[j] === track && model.depth[j] < model.depth[i] && model.start[j] <= start && model.start[j] + model.dur[j] >= end) out.push(j);
+    if (
+      model.track[j] === track &&
+      model.depth[j] < model.depth[i] &&
+      model.start[j] <= start &&
+      model.start[j] + model.dur[j] >= end
+    )
+      out.push(j);
   }
   return out.sort((a, b) => model.depth[b] - model.depth[a]);
 }
@@ -64,12 +70,24 @@ function lineButton(location: SourceLocation, reveal: Reveal): HTMLElement {
  * looked up among the pane's kernels (a target's mode, a script region's compiles: present/kernelLinks.paneKernels; a
  * name two compiles share is told apart by the compiled region it ran in).
  */
-export function renderKernelSource(model: TraceModel, i: number, linked: number[], report: Report | null, paneLabel: string, reveal: Reveal, openCode: OpenCode): HTMLElement | null {
+export function renderKernelSource(
+  model: TraceModel,
+  i: number,
+  linked: number[],
+  report: Report | null,
+  paneLabel: string,
+  reveal: Reveal,
+  openCode: OpenCode,
+): HTMLElement | null {
   if (!report) return null;
   const name = model.names[model.name[i]] ?? '';
   const cpu = cpuSide(model, i, linked);
   const enclosing = cpu >= 0 ? ancestors(model, cpu) : [];
-  const region = enclosing.map((j) => model.names[model.name[j]] ?? '').find((n) => n.startsWith(REGION))?.slice(REGION.length) ?? null;
+  const region =
+    enclosing
+      .map((j) => model.names[model.name[j]] ?? '')
+      .find((n) => n.startsWith(REGION))
+      ?.slice(REGION.length) ?? null;
   const pane = paneKernels(report, paneLabel);
   const kernel = pane ? kernelForSlice(name, pane.kernels, region) : null;
   const box = el('section', 'kernel-source');
@@ -87,7 +105,8 @@ export function renderKernelSource(model: TraceModel, i: number, linked: number[
     row('your lines', kernel.sourceLines.length ? kernel.sourceLines.map((l) => lineButton(l, reveal)) : 'none known');
     if (kernel.usPerStep !== null && kernel.usPerStep !== undefined) row('time', formatUsPerStep(kernel.usPerStep));
     box.append(facts);
-    for (const line of kernel.sourceLines.slice(0, 8)) if (line.code) box.append(el('pre', 'source-line', `${line.line}  ${line.code}`));
+    for (const line of kernel.sourceLines.slice(0, 8))
+      if (line.code) box.append(el('pre', 'source-line', `${line.line}  ${line.code}`));
     if (kernel.codeLine) {
       const open = document.createElement('vscode-button');
       open.className = 'open-code';
@@ -101,7 +120,9 @@ export function renderKernelSource(model: TraceModel, i: number, linked: number[
   const chain = [cpu, ...enclosing].filter((j) => j >= 0);
   const aten = chain.map((j) => model.names[model.name[j]] ?? '').filter((n) => n.startsWith('aten::'));
   const files = userFiles(report);
-  const frames = chain.map((j) => resolvePyFrame(model.names[model.name[j]] ?? '', files)).filter((l): l is SourceLocation => l !== null);
+  const frames = chain
+    .map((j) => resolvePyFrame(model.names[model.name[j]] ?? '', files))
+    .filter((l): l is SourceLocation => l !== null);
   if (!aten.length && !frames.length) return null;
   box.append(el('h4', undefined, region ? `Ran in compiled region ${region}` : 'Eager'));
   if (aten.length) {

@@ -3,7 +3,12 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { scaleLinear, select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
-import { ignoreUnknown, type HostToWebview, type TimelineSource, type WebviewToHost } from '../extension/shared/protocol.ts';
+import {
+  ignoreUnknown,
+  type HostToWebview,
+  type TimelineSource,
+  type WebviewToHost,
+} from '../extension/shared/protocol.ts';
 import type { Report } from '../extension/shared/report.ts';
 import { communicationNames, hasCommunication } from '../extension/shared/trace/communication.ts';
 import { compareTraces } from '../extension/shared/trace/compare.ts';
@@ -15,7 +20,16 @@ import { paneOffsets } from '../extension/shared/trace/ranks.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
-import { isPartial, receiveRows, receiveTrace, wholeTrace, withInflatedArgs, withPackedRows, type Assembly, type Opening } from './opening.ts';
+import {
+  isPartial,
+  receiveRows,
+  receiveTrace,
+  wholeTrace,
+  withInflatedArgs,
+  withPackedRows,
+  type Assembly,
+  type Opening,
+} from './opening.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
 import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps, type RankView } from './ranks.ts';
 import { RangeSelection } from './rangeSelection.ts';
@@ -35,7 +49,15 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 /** `preview`: its model holds only the slices around the first view (its full one comes later) */
-interface PaneView { label: string; timeline: TimelineCanvas; stats: DrawStats; kernels: number; communication: boolean; compareTo: number | null; preview: boolean }
+interface PaneView {
+  label: string;
+  timeline: TimelineCanvas;
+  stats: DrawStats;
+  kernels: number;
+  communication: boolean;
+  compareTo: number | null;
+  preview: boolean;
+}
 
 const vscode = acquireVsCodeApi();
 const post = (message: WebviewToHost): void => vscode.postMessage(message);
@@ -108,12 +130,20 @@ const zoomBehavior: ZoomBehavior<HTMLDivElement, unknown> = d3zoom<HTMLDivElemen
 const resizeObserver = new ResizeObserver(() => scheduleDraw());
 document.addEventListener('keydown', onKey);
 // VS Code swaps body classes when the theme changes: re-read the colours.
-new MutationObserver(() => { state.theme = readTheme(); scheduleDraw(); }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+new MutationObserver(() => {
+  state.theme = readTheme();
+  scheduleDraw();
+}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 function saveState(): void {
   const [t0, t1] = state.current.domain();
-  const selected = state.selected ? { ...state.selected, partial: state.panes[state.selected.pane].preview } : state.carried;
-  vscode.setState({ source: state.source, view: state.panes.length ? { domain: [t0, t1], step: state.step, search: state.search, selected } : null });
+  const selected = state.selected
+    ? { ...state.selected, partial: state.panes[state.selected.pane].preview }
+    : state.carried;
+  vscode.setState({
+    source: state.source,
+    view: state.panes.length ? { domain: [t0, t1], step: state.step, search: state.search, selected } : null,
+  });
 }
 
 function savedState(): SavedState | null {
@@ -177,7 +207,8 @@ function showReport(title: string, report: Report, traces: number): void {
 
 /** The report's parts above the timelines: header, regions, ranks, compile phases. */
 function appendReport(report: Report | null): void {
-  const reveal = (file: string, line: number, cell: number | null) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) });
+  const reveal = (file: string, line: number, cell: number | null) =>
+    post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) });
   if (report) app.append(renderReportHeader(report, reveal));
   const regions = report && renderRegions(report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
   if (regions) app.append(regions);
@@ -201,10 +232,14 @@ function load(message: Opening): void {
   const saved = savedState();
   const view = saved?.view && JSON.stringify(saved.source) === JSON.stringify(message.source) ? saved.view : null;
   // the panes shown before this trace came: a selection made on a preview is found again in the new models
-  const replaced = state.partial && JSON.stringify(state.source) === JSON.stringify(message.source) ? state.panes.map((p) => p.timeline.model) : null;
+  const replaced =
+    state.partial && JSON.stringify(state.source) === JSON.stringify(message.source)
+      ? state.panes.map((p) => p.timeline.model)
+      : null;
   // a range drawn before is summed again over the slices now in
   const keptRange = replaced ? ranges.range : null;
-  const searchFocused = document.activeElement instanceof HTMLElement && document.activeElement.classList.contains('search');
+  const searchFocused =
+    document.activeElement instanceof HTMLElement && document.activeElement.classList.contains('search');
   const scrollY = window.scrollY;
   if (JSON.stringify(state.source) !== JSON.stringify(message.source ?? null)) state.showAllRanks = false;
   state.source = message.source ?? null;
@@ -222,21 +257,41 @@ function load(message: Opening): void {
   appendReport(state.report);
 
   const sent = message.panes.map((opened) => ({ ...opened.pane, events: opened.events, preview: opened.preview }));
-  const { panes, models, view: rankView } = rankPanesShown(sent, sent.map((pane) => reviveModel(pane.trace)), partial, state.showAllRanks);
+  const {
+    panes,
+    models,
+    view: rankView,
+  } = rankPanesShown(
+    sent,
+    sent.map((pane) => reviveModel(pane.trace)),
+    partial,
+    state.showAllRanks,
+  );
   state.panes = panes.map((pane, p) => {
     const communication = communicationNames(models[p].names);
     const compareTo = pane.compareTo === undefined ? (p > 0 && !rankView ? 0 : null) : pane.compareTo;
     return {
-      label: pane.label, timeline: new TimelineCanvas(models[p], communication), stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
-      kernels: kernelIndices(models[p]).length, communication: hasCommunication(models[p], communication), compareTo: compareTo !== null && compareTo >= 0 && compareTo < p ? compareTo : null,
+      label: pane.label,
+      timeline: new TimelineCanvas(models[p], communication),
+      stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
+      kernels: kernelIndices(models[p]).length,
+      communication: hasCommunication(models[p], communication),
+      compareTo: compareTo !== null && compareTo >= 0 && compareTo < p ? compareTo : null,
       preview: pane.preview,
     };
   });
   state.ranks = rankView;
   // a preview has none: the full trace brings them
-  for (const pane of state.panes) for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));
+  for (const pane of state.panes)
+    for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));
 
-  if (state.ranks) app.append(renderRankNote(state.ranks, () => { state.showAllRanks = true; if (state.opening) load(state.opening); }));
+  if (state.ranks)
+    app.append(
+      renderRankNote(state.ranks, () => {
+        state.showAllRanks = true;
+        if (state.opening) load(state.opening);
+      }),
+    );
   app.append(renderToolbar());
   const panesBox = el('div', 'panes');
   panesBox.tabIndex = 0;
@@ -245,16 +300,39 @@ function load(message: Opening): void {
     const { steps } = pane.timeline.model;
     const { events } = panes[p];
     const loading = panes[p].preview ? ' — loading all slices…' : '';
-    box.append(el('div', 'pane-label', `${pane.label} — ${events.toLocaleString('en-US')} events, ${steps.length} steps${loading}`), pane.timeline.canvas);
+    box.append(
+      el(
+        'div',
+        'pane-label',
+        `${pane.label} — ${events.toLocaleString('en-US')} events, ${steps.length} steps${loading}`,
+      ),
+      pane.timeline.canvas,
+    );
     panesBox.append(box);
   });
   app.append(panesBox);
   const toCome = message.count - message.panes.length;
   if (toCome > 0) app.append(el('p', 'hint traces-pending', `Reading ${toCome} more trace${toCome === 1 ? '' : 's'}…`));
-  if (state.ranks?.table) app.append(renderRankSteps(state.ranks.table, state.panes.map((p) => p.label), (step) => changeStep(step - state.step)));
-  else if (state.ranks) app.append(el('p', 'hint compare-pending', 'The per-step communication table appears when the traces have fully loaded.'));
+  if (state.ranks?.table)
+    app.append(
+      renderRankSteps(
+        state.ranks.table,
+        state.panes.map((p) => p.label),
+        (step) => changeStep(step - state.step),
+      ),
+    );
+  else if (state.ranks)
+    app.append(
+      el('p', 'hint compare-pending', 'The per-step communication table appears when the traces have fully loaded.'),
+    );
   const details = el('div', 'details-box');
-  details.append(el('p', 'hint', 'Click a slice for details and its launch → kernel arrows. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all. Shift+drag (or Shift+←/→) selects a range: a table of what ran in it; Esc clears.'));
+  details.append(
+    el(
+      'p',
+      'hint',
+      'Click a slice for details and its launch → kernel arrows. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all. Shift+drag (or Shift+←/→) selects a range: a table of what ran in it; Esc clears.',
+    ),
+  );
   app.append(details);
   const rangeBox = el('div', 'range-box');
   app.append(rangeBox);
@@ -271,7 +349,11 @@ function load(message: Opening): void {
       const base = compareTo ?? 0;
       if (compareTo === null || base < 0 || base >= p) continue;
       const comparison = compareTraces(models[base], models[p]);
-      state.comparisons.push({ before: state.panes[base].label, after: state.panes[p].label, rows: comparison.rows.map((r) => ({ metric: r.metric, before: r.before, after: r.after })) });
+      state.comparisons.push({
+        before: state.panes[base].label,
+        after: state.panes[p].label,
+        rows: comparison.rows.map((r) => ({ metric: r.metric, before: r.before, after: r.after })),
+      });
       app.append(renderComparison(state.panes[base].label, state.panes[p].label, comparison));
     }
   }
@@ -282,7 +364,12 @@ function load(message: Opening): void {
   const refit = !view || (replaced !== null && String(view.domain) === String(state.fitted));
   if (view) {
     // before the zoom below saves the state, so a carried selection is saved with it
-    const { now: selection, later } = restoredSelection(view.selected, state.panes.map((p) => p.preview), replaced, models);
+    const { now: selection, later } = restoredSelection(
+      view.selected,
+      state.panes.map((p) => p.preview),
+      replaced,
+      models,
+    );
     if (later) state.carried = later;
     if (refit) fitStep(panesBox);
     else {
@@ -339,7 +426,10 @@ function applySearch(query: string): void {
   state.search = query;
   for (const pane of state.panes) pane.timeline.search(query);
   const matches = document.querySelector('.matches');
-  if (matches) matches.textContent = state.search ? `${state.panes.reduce((n, p) => n + p.timeline.matchingSlices().length, 0)} matching slices` : '';
+  if (matches)
+    matches.textContent = state.search
+      ? `${state.panes.reduce((n, p) => n + p.timeline.matchingSlices().length, 0)} matching slices`
+      : '';
   scheduleDraw();
   saveState();
 }
@@ -356,8 +446,14 @@ function changeStep(delta: number): void {
  * host are drawn on their common clock instead (time 0: the earliest rank's start of that step).
  */
 function alignPanes(): void {
-  const offsets = paneOffsets(state.panes.map((p) => p.timeline.model), state.ranks?.alignment ?? null, state.step);
-  state.panes.forEach((pane, p) => { pane.timeline.offset = offsets[p]; });
+  const offsets = paneOffsets(
+    state.panes.map((p) => p.timeline.model),
+    state.ranks?.alignment ?? null,
+    state.step,
+  );
+  state.panes.forEach((pane, p) => {
+    pane.timeline.offset = offsets[p];
+  });
 }
 
 function fitStep(panesBox: HTMLDivElement): void {
@@ -384,7 +480,9 @@ function fitAllTime(panesBox: HTMLDivElement): void {
 
 function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip: HTMLElement): void {
   // Shift+drag selects a range (the zoom leaves it alone); a plain drag pans, as before
-  zoomBehavior.filter((event: MouseEvent | WheelEvent) => !event.shiftKey && (!event.ctrlKey || event.type === 'wheel') && !event.button);
+  zoomBehavior.filter(
+    (event: MouseEvent | WheelEvent) => !event.shiftKey && (!event.ctrlKey || event.type === 'wheel') && !event.button,
+  );
   select(panesBox).call(zoomBehavior).on('dblclick.zoom', null);
   let dragging: { pane: number; from: number } | null = null;
   let dragged = false;
@@ -404,11 +502,21 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
         return;
       }
       // the label column: the track's whole name (the column cuts long ones)
-      const i = event.offsetX < LABEL_WIDTH ? -1 : pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
+      const i =
+        event.offsetX < LABEL_WIDTH
+          ? -1
+          : pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
       const model = pane.timeline.model;
-      const text = i >= 0 ? `${model.names[model.name[i]]}\n${formatMicros(model.dur[i])} · ${model.tracks[model.track[i]].name}`
-        : event.offsetX < LABEL_WIDTH ? pane.timeline.trackNameAt(event.offsetY) : null;
-      if (!text) { tooltip.hidden = true; return; }
+      const text =
+        i >= 0
+          ? `${model.names[model.name[i]]}\n${formatMicros(model.dur[i])} · ${model.tracks[model.track[i]].name}`
+          : event.offsetX < LABEL_WIDTH
+            ? pane.timeline.trackNameAt(event.offsetY)
+            : null;
+      if (!text) {
+        tooltip.hidden = true;
+        return;
+      }
       tooltip.textContent = text;
       tooltip.style.left = `${event.clientX + 12}px`;
       tooltip.style.top = `${event.clientY + 12}px`;
@@ -419,9 +527,14 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
       if (dragged) ranges.set(p, dragging.from, timeAt(event.offsetX), true);
       dragging = null;
     });
-    canvas.addEventListener('mouseleave', () => { tooltip.hidden = true; });
+    canvas.addEventListener('mouseleave', () => {
+      tooltip.hidden = true;
+    });
     canvas.addEventListener('click', (event) => {
-      if (dragged) { dragged = false; return; }
+      if (dragged) {
+        dragged = false;
+        return;
+      }
       if (event.shiftKey) return;
       const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
       selectSlice(p, i, details);
@@ -434,7 +547,8 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
 /** Keyboard zoom and pan, on whichever panes are shown (registered once: every load replaces the panes). */
 function onKey(event: KeyboardEvent): void {
   const target = event.target as HTMLElement | null;
-  if (target && (target.tagName === 'INPUT' || target.tagName === 'VSCODE-TEXTFIELD' || target.closest('.range-box'))) return;
+  if (target && (target.tagName === 'INPUT' || target.tagName === 'VSCODE-TEXTFIELD' || target.closest('.range-box')))
+    return;
   const panesBox = document.querySelector<HTMLDivElement>('.panes');
   if (!panesBox) return;
   if (event.shiftKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
@@ -442,17 +556,44 @@ function onKey(event: KeyboardEvent): void {
     event.preventDefault();
     return;
   }
-  if (event.key === 'Escape' && ranges.range) { ranges.clear(); event.preventDefault(); return; }
+  if (event.key === 'Escape' && ranges.range) {
+    ranges.clear();
+    event.preventDefault();
+    return;
+  }
   const box = select(panesBox);
   const width = panesBox.clientWidth - LABEL_WIDTH;
   switch (event.key) {
-    case 'w': case 'W': case '+': case '=': zoomBehavior.scaleBy(box, 1.5); break;
-    case 's': case 'S': case '-': zoomBehavior.scaleBy(box, 1 / 1.5); break;
-    case 'a': case 'A': case 'ArrowLeft': zoomBehavior.translateBy(box, width * 0.2 / zoomTransformK(panesBox), 0); break;
-    case 'd': case 'D': case 'ArrowRight': zoomBehavior.translateBy(box, -width * 0.2 / zoomTransformK(panesBox), 0); break;
-    case 'f': case 'F': fitStep(panesBox); break;
-    case '0': fitAllTime(panesBox); break;
-    default: return;
+    case 'w':
+    case 'W':
+    case '+':
+    case '=':
+      zoomBehavior.scaleBy(box, 1.5);
+      break;
+    case 's':
+    case 'S':
+    case '-':
+      zoomBehavior.scaleBy(box, 1 / 1.5);
+      break;
+    case 'a':
+    case 'A':
+    case 'ArrowLeft':
+      zoomBehavior.translateBy(box, (width * 0.2) / zoomTransformK(panesBox), 0);
+      break;
+    case 'd':
+    case 'D':
+    case 'ArrowRight':
+      zoomBehavior.translateBy(box, (-width * 0.2) / zoomTransformK(panesBox), 0);
+      break;
+    case 'f':
+    case 'F':
+      fitStep(panesBox);
+      break;
+    case '0':
+      fitAllTime(panesBox);
+      break;
+    default:
+      return;
   }
   event.preventDefault();
 }
@@ -466,7 +607,11 @@ function zoomTransformK(node: HTMLDivElement): number {
  * a CPU op through the launches in it; the details list them, each a link that follows the arrow.
  */
 function selectSlice(pane: number, slice: number, details: HTMLElement): void {
-  for (const view of state.panes) { view.timeline.selected = -1; view.timeline.linked = []; view.timeline.arrows = []; }
+  for (const view of state.panes) {
+    view.timeline.selected = -1;
+    view.timeline.linked = [];
+    view.timeline.arrows = [];
+  }
   state.selected = slice >= 0 ? { pane, slice } : null;
   state.carried = null;
   details.replaceChildren();
@@ -476,9 +621,20 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
     const links = flowLinks(timeline.model, slice);
     timeline.arrows = links.arrows;
     timeline.linked = linkedSlices(links, slice);
-    details.append(renderDetails(timeline.model, slice, timeline.linked, links.more, state.panes[pane].label, (j) => revealSlice(pane, j, details)));
-    const source = renderKernelSource(timeline.model, slice, timeline.linked, state.report, state.panes[pane].label,
-      (file, line, cell) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) }), (mode, compileId, codeLine) => post({ type: 'openGeneratedCode', mode, compileId, codeLine }));
+    details.append(
+      renderDetails(timeline.model, slice, timeline.linked, links.more, state.panes[pane].label, (j) =>
+        revealSlice(pane, j, details),
+      ),
+    );
+    const source = renderKernelSource(
+      timeline.model,
+      slice,
+      timeline.linked,
+      state.report,
+      state.panes[pane].label,
+      (file, line, cell) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) }),
+      (mode, compileId, codeLine) => post({ type: 'openGeneratedCode', mode, compileId, codeLine }),
+    );
     if (source) details.append(source);
   }
   scheduleDraw();
@@ -550,48 +706,65 @@ function drawAll(): void {
 
 /** Read-only view for tests and benchmarks: what was drawn, what is selected, frame times. */
 Object.defineProperty(window, '__timelineDebug', {
-  get: () => Object.freeze({
-    panes: state.panes.map((p) => ({ label: p.label, events: p.timeline.model.count, tracks: p.timeline.model.tracks.length, kernels: p.kernels, ...p.stats })),
-    selected: state.selected && {
-      ...state.selected,
-      name: state.panes[state.selected.pane].timeline.model.names[state.panes[state.selected.pane].timeline.model.name[state.selected.slice]],
-      linked: state.panes[state.selected.pane].timeline.linked.length,
-      arrows: state.panes[state.selected.pane].timeline.arrows.length,
-    },
-    /** the range selection (pane time) and each pane's marks by kind */
-    range: ranges.range && { ...ranges.range },
-    /** null until found (after the first frame) */
-    marks: state.panes.every((p) => p.timeline.marksFound) ? state.panes.map((p) => p.timeline.marks.map((m) => ({ kind: m.kind, label: m.label, compileId: m.compileId }))) : null,
-    focus: state.focusFound && { ...state.focusFound },
-    domain: state.current.domain(),
-    frameTimes: [...state.frameTimes],
-    comparisons: state.comparisons,
-    /** a rank set: how it is aligned, each pane's offset, the per-step table */
-    ranks: state.ranks && {
-      alignment: state.ranks.alignment.mode,
-      offsets: state.panes.map((p) => p.timeline.offset),
-      table: state.ranks.table,
-    },
-    framesDrawn: state.frameTimes.length,
-    /** true until every trace is in with every slice (a pane is to come, or shows only the slices around the first view) */
-    partial: state.partial,
-    /** trace messages shown so far */
-    shown: state.shown,
-    timings: { ...state.timings },
-    /** canvas coordinates of a slice (by pane and name) in the current view, for driving the mouse */
-    locate: (pane: number, name: string, nth = 0, onGpu?: boolean): { x: number; y: number } | null => {
-      const view = state.panes[pane];
-      if (!view) return null;
-      const model = view.timeline.model;
-      const width = view.timeline.canvas.clientWidth;
-      let seen = 0;
-      for (let i = 0; i < model.count; i++) {
-        if (model.names[model.name[i]] !== name || (onGpu !== undefined && model.tracks[model.track[i]].gpu !== onGpu)) continue;
-        if (seen++ === nth) return view.timeline.locate(i, state.current as TimeScale, width);
-      }
-      return null;
-    },
-  }),
+  get: () =>
+    Object.freeze({
+      panes: state.panes.map((p) => ({
+        label: p.label,
+        events: p.timeline.model.count,
+        tracks: p.timeline.model.tracks.length,
+        kernels: p.kernels,
+        ...p.stats,
+      })),
+      selected: state.selected && {
+        ...state.selected,
+        name: state.panes[state.selected.pane].timeline.model.names[
+          state.panes[state.selected.pane].timeline.model.name[state.selected.slice]
+        ],
+        linked: state.panes[state.selected.pane].timeline.linked.length,
+        arrows: state.panes[state.selected.pane].timeline.arrows.length,
+      },
+      /** the range selection (pane time) and each pane's marks by kind */
+      range: ranges.range && { ...ranges.range },
+      /** null until found (after the first frame) */
+      marks: state.panes.every((p) => p.timeline.marksFound)
+        ? state.panes.map((p) =>
+            p.timeline.marks.map((m) => ({ kind: m.kind, label: m.label, compileId: m.compileId })),
+          )
+        : null,
+      focus: state.focusFound && { ...state.focusFound },
+      domain: state.current.domain(),
+      frameTimes: [...state.frameTimes],
+      comparisons: state.comparisons,
+      /** a rank set: how it is aligned, each pane's offset, the per-step table */
+      ranks: state.ranks && {
+        alignment: state.ranks.alignment.mode,
+        offsets: state.panes.map((p) => p.timeline.offset),
+        table: state.ranks.table,
+      },
+      framesDrawn: state.frameTimes.length,
+      /** true until every trace is in with every slice (a pane is to come, or shows only the slices around the first view) */
+      partial: state.partial,
+      /** trace messages shown so far */
+      shown: state.shown,
+      timings: { ...state.timings },
+      /** canvas coordinates of a slice (by pane and name) in the current view, for driving the mouse */
+      locate: (pane: number, name: string, nth = 0, onGpu?: boolean): { x: number; y: number } | null => {
+        const view = state.panes[pane];
+        if (!view) return null;
+        const model = view.timeline.model;
+        const width = view.timeline.canvas.clientWidth;
+        let seen = 0;
+        for (let i = 0; i < model.count; i++) {
+          if (
+            model.names[model.name[i]] !== name ||
+            (onGpu !== undefined && model.tracks[model.track[i]].gpu !== onGpu)
+          )
+            continue;
+          if (seen++ === nth) return view.timeline.locate(i, state.current as TimeScale, width);
+        }
+        return null;
+      },
+    }),
 });
 
 // Where the view will open, so the host's preview of a big trace covers it.

@@ -12,18 +12,27 @@ export type RowsMessage = PostedRowsMessage & { rows: PackedRows };
 
 /** The 'rows' message with its rows packed: deflated ones (a webview across a network link) inflated. */
 export async function withPackedRows(message: PostedRowsMessage): Promise<RowsMessage> {
-  return 'deflated' in message.rows ? { ...message, rows: await inflateRows(message.rows) } : { ...message, rows: message.rows };
+  return 'deflated' in message.rows
+    ? { ...message, rows: await inflateRows(message.rows) }
+    : { ...message, rows: message.rows };
 }
 
 /** The 'trace' message with its kernel args packed: deflated ones (a webview across a network link) inflated. */
 export async function withInflatedArgs(message: TraceMessage): Promise<TraceMessage> {
   const { trace } = message.pane;
   if (!('deflated' in trace.kernelArgs)) return message;
-  return { ...message, pane: { ...message.pane, trace: { ...trace, kernelArgs: await inflateKernelArgs(trace.kernelArgs) } } };
+  return {
+    ...message,
+    pane: { ...message.pane, trace: { ...trace, kernelArgs: await inflateKernelArgs(trace.kernelArgs) } },
+  };
 }
 
 /** A full trace's columns being put together from its 'rows' messages: rows before `next` are in. */
-export interface Assembly { index: number; columns: TraceColumns; next: number }
+export interface Assembly {
+  index: number;
+  columns: TraceColumns;
+  next: number;
+}
 
 /**
  * The assembly with a part's rows in, unpacked into its columns (a first part starts one); null when the part does
@@ -31,7 +40,13 @@ export interface Assembly { index: number; columns: TraceColumns; next: number }
  */
 export function receiveRows(assembly: Assembly | null, message: RowsMessage): Assembly | null {
   const into = message.from === 0 ? { index: message.index, columns: emptyColumns(message.count), next: 0 } : assembly;
-  if (!into || into.index !== message.index || into.next !== message.from || message.from + message.rows.count > into.columns.start.length) return null;
+  if (
+    !into ||
+    into.index !== message.index ||
+    into.next !== message.from ||
+    message.from + message.rows.count > into.columns.start.length
+  )
+    return null;
   const rows = unpackPosted(message.rows, into.columns, message.from);
   return { ...into, next: message.from + rows.start.length };
 }
@@ -44,14 +59,23 @@ export function wholeTrace(assembly: Assembly | null, message: TraceMessage): Tr
   const { trace } = message.pane;
   const rows = postedColumns(trace);
   if (message.from === 0) return { ...message, pane: { ...message.pane, trace: withColumns(trace, rows) } };
-  const complete = assembly !== null && assembly.index === message.index && assembly.next === message.from
-    && assembly.columns.start.length === trace.count && message.from + rows.start.length === trace.count && putRows(assembly.columns, message.from, rows);
+  const complete =
+    assembly !== null &&
+    assembly.index === message.index &&
+    assembly.next === message.from &&
+    assembly.columns.start.length === trace.count &&
+    message.from + rows.start.length === trace.count &&
+    putRows(assembly.columns, message.from, rows);
   if (!complete) throw new Error(`${message.pane.label}: the trace came with rows missing`);
   return { ...message, from: 0, pane: { ...message.pane, trace: withColumns(trace, assembly.columns) } };
 }
 
 /** A pane as the host sent it last: `events` slices in the whole trace, `preview`: only those around the first view. */
-export interface OpenedPane { pane: TimelinePane; events: number; preview: boolean }
+export interface OpenedPane {
+  pane: TimelinePane;
+  events: number;
+  preview: boolean;
+}
 
 export interface Opening {
   title: string;
@@ -68,8 +92,10 @@ export interface Opening {
  * traces of the previewed ones). A pane ahead of those missing is ignored.
  */
 export function receiveTrace(opening: Opening | null, message: TraceMessage): Opening | null {
-  const same = opening !== null && JSON.stringify(opening.source) === JSON.stringify(message.source)
-    && (message.index > 0 || (opening.panes[0]?.preview === true && !message.preview));
+  const same =
+    opening !== null &&
+    JSON.stringify(opening.source) === JSON.stringify(message.source) &&
+    (message.index > 0 || (opening.panes[0]?.preview === true && !message.preview));
   const panes = same ? [...opening.panes] : [];
   if (message.index > panes.length) return opening;
   panes[message.index] = { pane: message.pane, events: message.events, preview: message.preview };

@@ -11,9 +11,13 @@ export const MARK_LANE = 20;
 
 function markColour(kind: MarkKind, theme: Theme): string {
   switch (kind) {
-    case 'compile': case 'recompile': return theme.kind[SliceKind.Compile];
-    case 'graph-break': return theme.warning;
-    case 'cudagraph-replay': return theme.kind[SliceKind.GraphReplay];
+    case 'compile':
+    case 'recompile':
+      return theme.kind[SliceKind.Compile];
+    case 'graph-break':
+      return theme.warning;
+    case 'cudagraph-replay':
+      return theme.kind[SliceKind.GraphReplay];
   }
 }
 
@@ -21,8 +25,16 @@ function markColour(kind: MarkKind, theme: Theme): string {
  * The marks in their lane (a bar, and its label where the previous one has ended), and a faint band down the
  * pane for compiles and breaks (replays are one per step: bands would cover the pane).
  */
-export function drawMarks(ctx: CanvasRenderingContext2D, marks: readonly TimelineMark[], laneTop: number, left: number, width: number, height: number,
-  xOf: (t: number) => number, theme: Theme): void {
+export function drawMarks(
+  ctx: CanvasRenderingContext2D,
+  marks: readonly TimelineMark[],
+  laneTop: number,
+  left: number,
+  width: number,
+  height: number,
+  xOf: (t: number) => number,
+  theme: Theme,
+): void {
   let labelFreeFrom = -Infinity;
   for (const mark of marks) {
     const x0 = Math.max(left, xOf(mark.startUs));
@@ -45,8 +57,16 @@ export function drawMarks(ctx: CanvasRenderingContext2D, marks: readonly Timelin
 }
 
 /** A finding's places: outlined down the whole pane, so the eye finds them after the zoom. */
-export function drawFocus(ctx: CanvasRenderingContext2D, spans: readonly { startUs: number; durUs: number }[], top: number, left: number, width: number, height: number,
-  xOf: (t: number) => number, theme: Theme): void {
+export function drawFocus(
+  ctx: CanvasRenderingContext2D,
+  spans: readonly { startUs: number; durUs: number }[],
+  top: number,
+  left: number,
+  width: number,
+  height: number,
+  xOf: (t: number) => number,
+  theme: Theme,
+): void {
   ctx.strokeStyle = theme.warning;
   ctx.lineWidth = 2;
   ctx.setLineDash([4, 3]);
@@ -60,8 +80,16 @@ export function drawFocus(ctx: CanvasRenderingContext2D, spans: readonly { start
 }
 
 /** The range selection: the rest of the pane dimmed, its edges drawn. */
-export function drawRange(ctx: CanvasRenderingContext2D, range: readonly [number, number], top: number, left: number, width: number, height: number,
-  xOf: (t: number) => number, theme: Theme): void {
+export function drawRange(
+  ctx: CanvasRenderingContext2D,
+  range: readonly [number, number],
+  top: number,
+  left: number,
+  width: number,
+  height: number,
+  xOf: (t: number) => number,
+  theme: Theme,
+): void {
   const x0 = Math.max(left, Math.min(width, xOf(Math.min(range[0], range[1]))));
   const x1 = Math.max(left, Math.min(width, xOf(Math.max(range[0], range[1]))));
   ctx.globalAlpha = 0.35;
@@ -75,7 +103,12 @@ export function drawRange(ctx: CanvasRenderingContext2D, range: readonly [number
 }
 
 /** Arrows from each launch (bottom of its slice) to its kernel (top of its slice), with a head at the kernel. */
-export function drawArrows(ctx: CanvasRenderingContext2D, arrows: readonly FlowArrow[], point: (slice: number, end: 'from' | 'to') => { x: number; y: number } | null, theme: Theme): void {
+export function drawArrows(
+  ctx: CanvasRenderingContext2D,
+  arrows: readonly FlowArrow[],
+  point: (slice: number, end: 'from' | 'to') => { x: number; y: number } | null,
+  theme: Theme,
+): void {
   ctx.strokeStyle = theme.selection;
   ctx.fillStyle = theme.selection;
   ctx.lineWidth = 1.5;

@@ -9,7 +9,11 @@ import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { splitTerms } from '../extension/present/glossary.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
@@ -17,10 +21,17 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
 }
 
 /** el() whose text marks each compiler term in it (glossary.ts) with its explanation as a tooltip. */
-export function termEl<K extends keyof HTMLElementTagNameMap>(tag: K, className: string | undefined, text: string): HTMLElementTagNameMap[K] {
+export function termEl<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string | undefined,
+  text: string,
+): HTMLElementTagNameMap[K] {
   const node = el(tag, className);
   for (const part of splitTerms(text)) {
-    if (!part.term) { node.append(part.text); continue; }
+    if (!part.term) {
+      node.append(part.text);
+      continue;
+    }
     const term = el('span', 'term', part.text);
     term.title = part.term.explanation;
     node.append(term);
@@ -31,19 +42,34 @@ export function termEl<K extends keyof HTMLElementTagNameMap>(tag: K, className:
 /** Speedup per mode with where the next run may land, kernels/step eager → compiled, what the numbers rest on
  *  (launch-bound eager, correctness reference, TF32 settings), graph breaks, recommendation: the same digest the CLI
  *  prints and the CodeLens shows, so the three never disagree. What was not measured is said in words. */
-export function renderReportHeader(report: Report, reveal: (file: string, line: number, cell: number | null) => void): HTMLElement {
+export function renderReportHeader(
+  report: Report,
+  reveal: (file: string, line: number, cell: number | null) => void,
+): HTMLElement {
   const digest = digestReport(report);
   const header = el('section', 'report');
   // compiler logs (inspect): nothing was run here, the log does not say on which machine; no timing table
   const fromLogs = report.target.kind === 'logs';
-  header.append(el('h2', undefined, fromLogs ? `${report.target.name} — compiler logs` : `${report.target.name} — ${report.environment.deviceName}`));
+  header.append(
+    el(
+      'h2',
+      undefined,
+      fromLogs ? `${report.target.name} — compiler logs` : `${report.target.name} — ${report.environment.deviceName}`,
+    ),
+  );
   // a script's numbers are its regions' (rendered below the header): its single 'script' entry times nothing
   if (report.target.kind !== 'script' && !fromLogs) header.append(modesTable(digest));
 
   const measured = digest.modes.find((m) => m.interval && m.pairs);
   if (measured) {
-    header.append(el('p', 'note', `Speedup = eager's fastest round / compiled's fastest round, over ${measured.pairs} interleaved pairs ` +
-      "(host noise only adds time); 'next run' is where another run may land."));
+    header.append(
+      el(
+        'p',
+        'note',
+        `Speedup = eager's fastest round / compiled's fastest round, over ${measured.pairs} interleaved pairs ` +
+          "(host noise only adds time); 'next run' is where another run may land.",
+      ),
+    );
   }
   const launch = launchBoundText(digest);
   if (launch) header.append(el('p', 'note', launch.charAt(0).toUpperCase() + launch.slice(1) + '.'));
@@ -58,7 +84,14 @@ export function renderReportHeader(report: Report, reveal: (file: string, line: 
     // the runner's words for it where it has them, PyTorch's otherwise; then the runner's fix
     item.append(termEl('span', undefined, graphBreak.what ?? graphBreak.reason));
     // a notebook's break opens its cell in the notebook editor, named "explore.ipynb cell 3, line 2"
-    const link = el('button', 'link', placeLabel({ file: graphBreak.file, line: graphBreak.line, cell: graphBreak.cell ?? null }, graphBreak.cell == null));
+    const link = el(
+      'button',
+      'link',
+      placeLabel(
+        { file: graphBreak.file, line: graphBreak.line, cell: graphBreak.cell ?? null },
+        graphBreak.cell == null,
+      ),
+    );
     link.type = 'button';
     link.title = graphBreak.file;
     link.addEventListener('click', () => reveal(graphBreak.file, graphBreak.line, graphBreak.cell ?? null));
@@ -76,11 +109,18 @@ export function renderReportHeader(report: Report, reveal: (file: string, line: 
 function modesTable(digest: ReportDigest): HTMLElement {
   const table = el('table', 'modes');
   const head = el('tr');
-  for (const title of ['mode', 'speedup', 'next run', 'per call', 'kernels / step']) head.append(el('th', undefined, title));
+  for (const title of ['mode', 'speedup', 'next run', 'per call', 'kernels / step'])
+    head.append(el('th', undefined, title));
   table.append(head);
   const eagerRow = el('tr');
   const eager = modeCells(null, digest);
-  eagerRow.append(el('td', undefined, 'eager'), el('td', undefined, eager.speedup), el('td'), el('td', undefined, eager.perCall), el('td', undefined, eager.kernels));
+  eagerRow.append(
+    el('td', undefined, 'eager'),
+    el('td', undefined, eager.speedup),
+    el('td'),
+    el('td', undefined, eager.perCall),
+    el('td', undefined, eager.kernels),
+  );
   table.append(eagerRow);
   const note = (text: string): void => {
     const noteRow = el('tr');
@@ -92,19 +132,35 @@ function modesTable(digest: ReportDigest): HTMLElement {
   for (const mode of digest.modes) {
     const row = el('tr');
     row.append(el('td', undefined, mode.mode));
-    const whole = mode.status === 'error' ? `failed: ${mode.error ?? 'unknown error'}` : mode.notMeasured ? `not measured: ${mode.notMeasured}` : null;
+    const whole =
+      mode.status === 'error'
+        ? `failed: ${mode.error ?? 'unknown error'}`
+        : mode.notMeasured
+          ? `not measured: ${mode.notMeasured}`
+          : null;
     if (whole !== null) {
       const cell = el('td', 'error', whole);
       cell.colSpan = 4;
       row.append(cell);
     } else {
       const cells = modeCells(mode, digest);
-      row.append(el('td', mode.speedup !== null && mode.speedup < 1 ? 'slower' : 'faster', cells.speedup), el('td', undefined, cells.nextRun),
-        el('td', undefined, cells.perCall), el('td', undefined, cells.kernels));
+      row.append(
+        el('td', mode.speedup !== null && mode.speedup < 1 ? 'slower' : 'faster', cells.speedup),
+        el('td', undefined, cells.nextRun),
+        el('td', undefined, cells.perCall),
+        el('td', undefined, cells.kernels),
+      );
     }
     table.append(row);
-    for (const text of [mode.fix && `fix: ${mode.fix}`, mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`, mode.accuracy,
-      mode.runEager, mode.slowHost, mode.hostContended, mode.remeasured && `re-measured: ${mode.remeasured}`]) {
+    for (const text of [
+      mode.fix && `fix: ${mode.fix}`,
+      mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`,
+      mode.accuracy,
+      mode.runEager,
+      mode.slowHost,
+      mode.hostContended,
+      mode.remeasured && `re-measured: ${mode.remeasured}`,
+    ]) {
       if (text) note(text);
     }
   }
@@ -115,7 +171,14 @@ function modesTable(digest: ReportDigest): HTMLElement {
  * Name, kind, timing, correlation and kernel args of slice i, plus the slices its arrows link it to (`more`:
  * arrows past the drawn limit), each a link that follows the arrow.
  */
-export function renderDetails(model: TraceModel, i: number, linked: number[], more: number, paneLabel: string, follow: (slice: number) => void): HTMLElement {
+export function renderDetails(
+  model: TraceModel,
+  i: number,
+  linked: number[],
+  more: number,
+  paneLabel: string,
+  follow: (slice: number) => void,
+): HTMLElement {
   const box = el('section', 'details');
   box.append(el('h3', undefined, model.names[model.name[i]]));
   const rows: [string, string][] = [
@@ -129,11 +192,16 @@ export function renderDetails(model: TraceModel, i: number, linked: number[], mo
   if (model.correlation[i] >= 0) rows.push(['correlation', String(model.correlation[i])]);
   const argRow = findArgsRow(model, i);
   if (argRow >= 0) {
-    const values = model.kernelArgs.values.subarray(argRow * KERNEL_ARG_FIELDS.length, (argRow + 1) * KERNEL_ARG_FIELDS.length);
-    const triple = (at: number): string => [values[at], values[at + 1], values[at + 2]].map((v) => (Number.isNaN(v) ? '?' : String(v))).join(' × ');
+    const values = model.kernelArgs.values.subarray(
+      argRow * KERNEL_ARG_FIELDS.length,
+      (argRow + 1) * KERNEL_ARG_FIELDS.length,
+    );
+    const triple = (at: number): string =>
+      [values[at], values[at + 1], values[at + 2]].map((v) => (Number.isNaN(v) ? '?' : String(v))).join(' × ');
     if (!Number.isNaN(values[0])) rows.push(['grid', triple(0)]);
     if (!Number.isNaN(values[3])) rows.push(['block', triple(3)]);
-    for (let f = 6; f < KERNEL_ARG_FIELDS.length; f++) if (!Number.isNaN(values[f])) rows.push([KERNEL_ARG_FIELDS[f], String(values[f])]);
+    for (let f = 6; f < KERNEL_ARG_FIELDS.length; f++)
+      if (!Number.isNaN(values[f])) rows.push([KERNEL_ARG_FIELDS[f], String(values[f])]);
   }
   const table = el('table', 'facts');
   for (const [key, value] of rows) {
@@ -144,7 +212,13 @@ export function renderDetails(model: TraceModel, i: number, linked: number[], mo
   box.append(table);
   if (linked.length > 0) {
     const onGpu = model.tracks[model.track[i]]?.gpu ?? false;
-    box.append(el('h4', undefined, `${onGpu ? 'launched by' : 'launches'} (arrows on the timeline): ${linked.length}${more ? ` (+${more} more arrows not drawn)` : ''}`));
+    box.append(
+      el(
+        'h4',
+        undefined,
+        `${onGpu ? 'launched by' : 'launches'} (arrows on the timeline): ${linked.length}${more ? ` (+${more} more arrows not drawn)` : ''}`,
+      ),
+    );
     const list = el('ul', 'linked');
     for (const j of linked.slice(0, 50)) {
       const item = el('li');
@@ -165,7 +239,11 @@ function findArgsRow(model: TraceModel, i: number): number {
   const slices = model.kernelArgs.slice;
   let a = 0;
   let b = slices.length;
-  while (a < b) { const m = (a + b) >>> 1; if (slices[m] < i) a = m + 1; else b = m; }
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (slices[m] < i) a = m + 1;
+    else b = m;
+  }
   return a < slices.length && slices[a] === i ? a : -1;
 }
 
@@ -186,23 +264,41 @@ export function renderComparison(beforeLabel: string, afterLabel: string, compar
       td.dataset.value = String(value);
       return td;
     };
-    const change = row.before === 0 ? (row.after === 0 ? '—' : 'new') : `${((row.after / row.before - 1) * 100).toFixed(0)}%`;
+    const change =
+      row.before === 0 ? (row.after === 0 ? '—' : 'new') : `${((row.after / row.before - 1) * 100).toFixed(0)}%`;
     tr.append(el('th', undefined, row.metric), cell(row.before), cell(row.after), el('td', 'num', change));
     table.append(tr);
   }
   section.append(table);
   // these are profiled steps, the profiler's own cost in them: they say what changed, not how fast (the speedup does)
-  section.append(el('p', 'hint', 'Per profiled step, under the profiler (its overhead is in every time here): what changed, not how fast — the speedup above is timed without the profiler.'));
+  section.append(
+    el(
+      'p',
+      'hint',
+      'Per profiled step, under the profiler (its overhead is in every time here): what changed, not how fast — the speedup above is timed without the profiler.',
+    ),
+  );
   const kernelList = (title: string, kernels: TraceComparison['newKernels']): void => {
     if (kernels.length === 0) return;
     section.append(el('h4', undefined, `${title} (${kernels.length})`));
     const list = el('ul', 'kernels');
-    for (const k of kernels.slice(0, 15)) list.append(el('li', undefined, `${formatCount(k.countPer)}× ${k.family}: ${k.name} — ${formatUs(k.totalUs)}`));
+    for (const k of kernels.slice(0, 15))
+      list.append(el('li', undefined, `${formatCount(k.countPer)}× ${k.family}: ${k.name} — ${formatUs(k.totalUs)}`));
     section.append(list);
   };
   kernelList(`kernels only in ${beforeLabel} (fused away or replaced)`, comparison.disappearedKernels);
   kernelList(`kernels only in ${afterLabel}`, comparison.newKernels);
-  const spans = [...comparison.compileSpans.before.map((s) => [beforeLabel, s] as const), ...comparison.compileSpans.after.map((s) => [afterLabel, s] as const)];
-  for (const [label, span] of spans) section.append(el('p', 'compile-warning', `${label}: compile inside the profiled region — ${span.name}, ${formatUs(span.durUs)}`));
+  const spans = [
+    ...comparison.compileSpans.before.map((s) => [beforeLabel, s] as const),
+    ...comparison.compileSpans.after.map((s) => [afterLabel, s] as const),
+  ];
+  for (const [label, span] of spans)
+    section.append(
+      el(
+        'p',
+        'compile-warning',
+        `${label}: compile inside the profiled region — ${span.name}, ${formatUs(span.durUs)}`,
+      ),
+    );
   return section;
 }

@@ -5,7 +5,11 @@ import { el } from './panels.ts';
 import { renderRangePair, renderRangeSummary } from './rangeTable.ts';
 import type { TimelineCanvas } from './timeline.ts';
 
-export interface RangePane { label: string; timeline: TimelineCanvas; compareTo: number | null }
+export interface RangePane {
+  label: string;
+  timeline: TimelineCanvas;
+  compareTo: number | null;
+}
 
 /** What the selection needs of the webview's state. */
 export interface RangeHost {
@@ -21,7 +25,11 @@ export interface RangeHost {
 }
 
 /** The range: the pane dragged across and [from, to] in pane time. */
-export interface Range { pane: number; from: number; to: number }
+export interface Range {
+  pane: number;
+  from: number;
+  to: number;
+}
 
 export class RangeSelection {
   range: Range | null = null;
@@ -34,7 +42,8 @@ export class RangeSelection {
     this.range = range;
     const pair = this.pairOf(pane);
     this.host.panes().forEach((view, p) => {
-      view.timeline.range = p === pane || pair?.includes(p) ? [range.from + view.timeline.offset, range.to + view.timeline.offset] : null;
+      view.timeline.range =
+        p === pane || pair?.includes(p) ? [range.from + view.timeline.offset, range.to + view.timeline.offset] : null;
     });
     this.host.redraw();
     if (done) this.render();
@@ -79,13 +88,27 @@ export class RangeSelection {
     const panes = this.host.panes();
     const summaryOf = (p: number) => {
       const view = panes[p]!;
-      return { label: view.label, summary: summarizeRange(view.timeline.model, from + view.timeline.offset, to + view.timeline.offset) };
+      return {
+        label: view.label,
+        summary: summarizeRange(view.timeline.model, from + view.timeline.offset, to + view.timeline.offset),
+      };
     };
     const own = summaryOf(pane);
-    const parts = [renderRangeSummary(own.summary, own.label, panes[pane]!.timeline.offset, (name) => this.revealLongest(pane, name))];
+    const parts = [
+      renderRangeSummary(own.summary, own.label, panes[pane]!.timeline.offset, (name) =>
+        this.revealLongest(pane, name),
+      ),
+    ];
     const pair = this.pairOf(pane);
     if (pair) parts.push(renderRangePair(summaryOf(pair[0]), summaryOf(pair[1])));
-    if (this.host.partial()) parts.unshift(el('p', 'hint', 'Only the slices around the first view are loaded yet: the table is summed again over every slice when they are in.'));
+    if (this.host.partial())
+      parts.unshift(
+        el(
+          'p',
+          'hint',
+          'Only the slices around the first view are loaded yet: the table is summed again over every slice when they are in.',
+        ),
+      );
     box.replaceChildren(...parts);
   }
 

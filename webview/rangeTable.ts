@@ -1,16 +1,37 @@
 // The range selection's tables: what ran in the range (kernels and CPU ops apart), or for a compared pair both
 // sides by name. Sortable by a header button (mouse or keyboard), rows focusable and walked with the arrow keys.
 // Strings go in as text only.
-import { compareRanges, sortRangeRows, type RangePairRow, type RangeRow, type RangeSortKey, type RangeSummary, type SortDirection } from '../extension/shared/trace/rangeSummary.ts';
+import {
+  compareRanges,
+  sortRangeRows,
+  type RangePairRow,
+  type RangeRow,
+  type RangeSortKey,
+  type RangeSummary,
+  type SortDirection,
+} from '../extension/shared/trace/rangeSummary.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 import { el } from './panels.ts';
 
-interface Column<T> { title: string; key: string; value: (row: T) => number | string; text: (row: T) => string; numeric: boolean }
+interface Column<T> {
+  title: string;
+  key: string;
+  value: (row: T) => number | string;
+  text: (row: T) => string;
+  numeric: boolean;
+}
 
 const ROW_LIMIT = 200;
 
 /** A sortable table; `initial` is its first order. Clicking (or Enter/Space on) a header sorts by it, again reverses. */
-function sortableTable<T>(className: string, caption: string, rows: readonly T[], columns: Column<T>[], initial: { key: string; direction: SortDirection }, activate?: (row: T) => void): HTMLElement {
+function sortableTable<T>(
+  className: string,
+  caption: string,
+  rows: readonly T[],
+  columns: Column<T>[],
+  initial: { key: string; direction: SortDirection },
+  activate?: (row: T) => void,
+): HTMLElement {
   const table = el('table', `range-table ${className}`);
   table.append(el('caption', undefined, caption));
   const head = el('tr');
@@ -32,7 +53,9 @@ function sortableTable<T>(className: string, caption: string, rows: readonly T[]
       if (activate) {
         tr.title = 'Enter or double-click: select its longest slice in the range';
         tr.addEventListener('dblclick', () => activate(row));
-        tr.addEventListener('keydown', (event) => { if (event.key === 'Enter') activate(row); });
+        tr.addEventListener('keydown', (event) => {
+          if (event.key === 'Enter') activate(row);
+        });
       }
       for (const c of columns) {
         const td = el('td', c.numeric ? 'num' : 'name', c.text(row));
@@ -50,7 +73,9 @@ function sortableTable<T>(className: string, caption: string, rows: readonly T[]
       more.append(td);
       body.append(more);
     }
-    head.querySelectorAll('th').forEach((th, n) => th.setAttribute('aria-sort', columns[n]!.key === order.key ? order.direction : 'none'));
+    head
+      .querySelectorAll('th')
+      .forEach((th, n) => th.setAttribute('aria-sort', columns[n]!.key === order.key ? order.direction : 'none'));
   };
   for (const c of columns) {
     const th = el('th', c.numeric ? 'num' : undefined);
@@ -58,7 +83,17 @@ function sortableTable<T>(className: string, caption: string, rows: readonly T[]
     button.type = 'button';
     button.dataset.key = c.key;
     button.addEventListener('click', () => {
-      order = { key: c.key, direction: order.key === c.key ? (order.direction === 'ascending' ? 'descending' : 'ascending') : c.numeric ? 'descending' : 'ascending' };
+      order = {
+        key: c.key,
+        direction:
+          order.key === c.key
+            ? order.direction === 'ascending'
+              ? 'descending'
+              : 'ascending'
+            : c.numeric
+              ? 'descending'
+              : 'ascending',
+      };
       render();
     });
     th.append(button);
@@ -71,7 +106,9 @@ function sortableTable<T>(className: string, caption: string, rows: readonly T[]
   body.addEventListener('keydown', (event) => {
     const row = (event.target as HTMLElement).closest('tr');
     if (!row || (event.key !== 'ArrowDown' && event.key !== 'ArrowUp')) return;
-    const next = (event.key === 'ArrowDown' ? row.nextElementSibling : row.previousElementSibling) as HTMLElement | null;
+    const next = (
+      event.key === 'ArrowDown' ? row.nextElementSibling : row.previousElementSibling
+    ) as HTMLElement | null;
     if (next?.tabIndex === 0) next.focus();
     event.preventDefault();
     event.stopPropagation();
@@ -94,14 +131,51 @@ const initialKey: RangeSortKey = 'totalUs';
  * One pane's range: its kernels, then its CPU ops. `offset`: the pane's time 0 (the axis shows summary times minus
  * it); `reveal`: a row's name, to select its longest slice in the range.
  */
-export function renderRangeSummary(summary: RangeSummary, paneLabel: string, offset: number, reveal: (name: string) => void): HTMLElement {
+export function renderRangeSummary(
+  summary: RangeSummary,
+  paneLabel: string,
+  offset: number,
+  reveal: (name: string) => void,
+): HTMLElement {
   const section = el('section', 'range-summary');
-  section.append(el('h3', undefined, `${paneLabel}: ${formatMicros(summary.fromUs - offset)} – ${formatMicros(summary.toUs - offset)} on its axis (${formatMicros(summary.toUs - summary.fromUs)})`));
-  section.append(el('p', 'hint', 'Times inside the range (slices cut by its edges count their inside part); self = not in a nested slice. Per profiled step under the profiler: what ran, not how fast.'));
+  section.append(
+    el(
+      'h3',
+      undefined,
+      `${paneLabel}: ${formatMicros(summary.fromUs - offset)} – ${formatMicros(summary.toUs - offset)} on its axis (${formatMicros(summary.toUs - summary.fromUs)})`,
+    ),
+  );
+  section.append(
+    el(
+      'p',
+      'hint',
+      'Times inside the range (slices cut by its edges count their inside part); self = not in a nested slice. Per profiled step under the profiler: what ran, not how fast.',
+    ),
+  );
   const initial = { key: initialKey, direction: 'descending' as const };
-  const kernels = summary.kernelsOnCpu ? 'CPU kernels: outermost ATen ops and Inductor C++ kernels, as the report counts them' : 'Kernels';
-  section.append(sortableTable('range-kernels', `${kernels} (${summary.kernels.length} names)`, sortRangeRows(summary.kernels, initialKey, 'descending'), ROW_COLUMNS, initial, (row) => reveal(row.name)));
-  section.append(sortableTable('range-cpu', `CPU ops (${summary.cpuOps.length} names)`, sortRangeRows(summary.cpuOps, initialKey, 'descending'), ROW_COLUMNS, initial, (row) => reveal(row.name)));
+  const kernels = summary.kernelsOnCpu
+    ? 'CPU kernels: outermost ATen ops and Inductor C++ kernels, as the report counts them'
+    : 'Kernels';
+  section.append(
+    sortableTable(
+      'range-kernels',
+      `${kernels} (${summary.kernels.length} names)`,
+      sortRangeRows(summary.kernels, initialKey, 'descending'),
+      ROW_COLUMNS,
+      initial,
+      (row) => reveal(row.name),
+    ),
+  );
+  section.append(
+    sortableTable(
+      'range-cpu',
+      `CPU ops (${summary.cpuOps.length} names)`,
+      sortRangeRows(summary.cpuOps, initialKey, 'descending'),
+      ROW_COLUMNS,
+      initial,
+      (row) => reveal(row.name),
+    ),
+  );
   return section;
 }
 
@@ -116,19 +190,52 @@ function pairColumns(before: string, after: string): Column<RangePairRow>[] {
   const side = (r: RangeRow | null, f: 'count' | 'totalUs'): number => (r ? r[f] : 0);
   return [
     { title: 'name', key: 'name', value: (r) => r.name, text: (r) => r.name, numeric: false },
-    { title: `${before} count`, key: 'beforeCount', value: (r) => side(r.before, 'count'), text: (r) => String(side(r.before, 'count')), numeric: true },
-    { title: `${before} total`, key: 'beforeTotal', value: (r) => side(r.before, 'totalUs'), text: (r) => (r.before ? formatMicros(r.before.totalUs) : '—'), numeric: true },
-    { title: `${after} count`, key: 'afterCount', value: (r) => side(r.after, 'count'), text: (r) => String(side(r.after, 'count')), numeric: true },
-    { title: `${after} total`, key: 'afterTotal', value: (r) => side(r.after, 'totalUs'), text: (r) => (r.after ? formatMicros(r.after.totalUs) : '—'), numeric: true },
+    {
+      title: `${before} count`,
+      key: 'beforeCount',
+      value: (r) => side(r.before, 'count'),
+      text: (r) => String(side(r.before, 'count')),
+      numeric: true,
+    },
+    {
+      title: `${before} total`,
+      key: 'beforeTotal',
+      value: (r) => side(r.before, 'totalUs'),
+      text: (r) => (r.before ? formatMicros(r.before.totalUs) : '—'),
+      numeric: true,
+    },
+    {
+      title: `${after} count`,
+      key: 'afterCount',
+      value: (r) => side(r.after, 'count'),
+      text: (r) => String(side(r.after, 'count')),
+      numeric: true,
+    },
+    {
+      title: `${after} total`,
+      key: 'afterTotal',
+      value: (r) => side(r.after, 'totalUs'),
+      text: (r) => (r.after ? formatMicros(r.after.totalUs) : '—'),
+      numeric: true,
+    },
     { title: 'change', key: 'delta', value: (r) => r.deltaUs, text: changeText, numeric: true },
   ];
 }
 
 /** A compared pair's ranges side by side: what fused away, what is new, what got slower. */
-export function renderRangePair(before: { label: string; summary: RangeSummary }, after: { label: string; summary: RangeSummary }): HTMLElement {
+export function renderRangePair(
+  before: { label: string; summary: RangeSummary },
+  after: { label: string; summary: RangeSummary },
+): HTMLElement {
   const section = el('section', 'range-pair');
   const pair = compareRanges(before.summary, after.summary);
-  section.append(el('h3', undefined, `${before.label} → ${after.label}, the same range of each: ${formatMicros(before.summary.toUs - before.summary.fromUs)}`));
+  section.append(
+    el(
+      'h3',
+      undefined,
+      `${before.label} → ${after.label}, the same range of each: ${formatMicros(before.summary.toUs - before.summary.fromUs)}`,
+    ),
+  );
   const columns = pairColumns(before.label, after.label);
   const initial = { key: 'delta', direction: 'descending' as const };
   section.append(sortableTable('pair-kernels', 'Kernels', pair.kernels, columns, initial));

@@ -37,14 +37,27 @@ export function renderRankReport(report: Report, reveal: Reveal): HTMLElement | 
   return section;
 }
 
-const COLUMNS = ['rank', 'host', 'status', 'graphs', 'graph breaks', 'recompiles', 'compiling', 'steady step', 'vs fastest', 'notes'];
+const COLUMNS = [
+  'rank',
+  'host',
+  'status',
+  'graphs',
+  'graph breaks',
+  'recompiles',
+  'compiling',
+  'steady step',
+  'vs fastest',
+  'notes',
+];
 
 /** One row per rank; number cells carry data-value; in a narrow panel the rows stack (table.stacks). */
 function renderRankTable(report: Report): HTMLElement {
   const { rows, bySteps } = rankTable(report);
   const box = el('div', 'rank-table-box');
   const diverged = rows.filter((r) => r.diverged).length;
-  const order = bySteps ? 'Slowest first, by the steady step (the sum of its regions\' steady-state time per call).' : 'In rank order (no steady step time measured on every rank).';
+  const order = bySteps
+    ? "Slowest first, by the steady step (the sum of its regions' steady-state time per call)."
+    : 'In rank order (no steady step time measured on every rank).';
   box.append(el('p', 'hint', `${order}${diverged ? ` ${plural(diverged, 'rank')} that diverged marked.` : ''}`));
   const table = el('table', 'rank-table stacks');
   const head = el('tr');
@@ -65,13 +78,20 @@ function rankRow({ digest: d, stepMs, overFastest, diverged }: RankTableRow): HT
     el('td', 'rank', `rank ${d.rank}`),
     el('td', undefined, where),
     el('td', undefined, d.status === 'unknown' ? '' : d.status),
-    count(d.graphs), count(d.graphBreaks), count(d.recompiles),
+    count(d.graphs),
+    count(d.graphBreaks),
+    count(d.recompiles),
     number(d.compileSeconds, d.compileSeconds === null ? '' : formatSeconds(d.compileSeconds)),
     number(stepMs, stepMs === null ? '' : formatMs(stepMs)),
-    number(overFastest, overFastest === null ? '' : overFastest < 0.005 ? 'fastest' : `+${Math.round(overFastest * 100)}%`),
+    number(
+      overFastest,
+      overFastest === null ? '' : overFastest < 0.005 ? 'fastest' : `+${Math.round(overFastest * 100)}%`,
+    ),
     el('td', 'inputs', notes(d, diverged)),
   );
-  tr.querySelectorAll('td').forEach((td, k) => { td.dataset.label = COLUMNS[k]!; });
+  tr.querySelectorAll('td').forEach((td, k) => {
+    td.dataset.label = COLUMNS[k]!;
+  });
   return tr;
 }
 
@@ -87,6 +107,9 @@ function notes(d: RankDigest, diverged: boolean): string {
   if (diverged) parts.push('diverged (see below)');
   if (d.error) parts.push(d.error);
   if (d.waiting) parts.push(d.waiting);
-  for (const r of d.regions) parts.push(`${r.id} ${r.name}: ${plural(r.calls, 'call')}${r.steadyMs !== null ? `, ${formatMs(r.steadyMs)}/call from call ${r.steadyFromCall}` : ''}`);
+  for (const r of d.regions)
+    parts.push(
+      `${r.id} ${r.name}: ${plural(r.calls, 'call')}${r.steadyMs !== null ? `, ${formatMs(r.steadyMs)}/call from call ${r.steadyFromCall}` : ''}`,
+    );
   return parts.join(' · ');
 }

@@ -23,11 +23,21 @@ export interface RankView {
  * order). More: slowest first by mean work per step (rank order while a preview shows: its steps are partial), the
  * slowest and fastest only unless `showAll`; the others are neither built into a timeline nor drawn.
  */
-export function rankPanesShown<P extends TimelinePane>(panes: readonly P[], models: readonly TraceModel[], partial: boolean, showAll: boolean): { panes: P[]; models: TraceModel[]; view: RankView | null } {
+export function rankPanesShown<P extends TimelinePane>(
+  panes: readonly P[],
+  models: readonly TraceModel[],
+  partial: boolean,
+  showAll: boolean,
+): { panes: P[]; models: TraceModel[]; view: RankView | null } {
   const all = { panes: [...panes], models: [...models] };
-  if (panes.length <= RANKS_SHOWN_FIRST || !panes.every((p) => p.rank)) return { ...all, view: rankViewOf(panes, models, partial) };
+  if (panes.length <= RANKS_SHOWN_FIRST || !panes.every((p) => p.rank))
+    return { ...all, view: rankViewOf(panes, models, partial) };
   const by = partial ? 'rank' : 'work';
-  const order = partial ? { shown: panes.map((_, p) => p).slice(0, RANKS_SHOWN_FIRST), rest: panes.map((_, p) => p).slice(RANKS_SHOWN_FIRST) }
+  const order = partial
+    ? {
+        shown: panes.map((_, p) => p).slice(0, RANKS_SHOWN_FIRST),
+        rest: panes.map((_, p) => p).slice(RANKS_SHOWN_FIRST),
+      }
     : slowestAndFastest(meanWorkUs(rankStepTable(models)));
   const chosen = showAll ? [...order.shown, ...order.rest] : order.shown;
   const shown = { panes: chosen.map((p) => panes[p]), models: chosen.map((p) => models[p]) };
@@ -55,13 +65,22 @@ export function renderRankNote(view: RankView, showAll: () => void): HTMLElement
   const backend = heads.find((h) => h.backend)?.backend;
   const ranks = heads.map((h) => h.rank).filter((r): r is number => r !== null);
   const of = worldSize > 0 ? ` of world size ${worldSize}` : '';
-  const missing = worldSize > heads.length ? ` — ${worldSize - heads.length} rank${worldSize - heads.length === 1 ? '' : 's'} not shown` : '';
+  const missing =
+    worldSize > heads.length
+      ? ` — ${worldSize - heads.length} rank${worldSize - heads.length === 1 ? '' : 's'} not shown`
+      : '';
   box.append(el('p', 'rank-set', `Ranks ${ranks.join(', ')}${of}${backend ? ` (${backend})` : ''}${missing}.`));
   if (order) box.append(renderRankOrder(order, heads.length, showAll));
   if (alignment.mode === 'absolute') {
     const hosts = hostsOf(heads);
     const host = hosts.length === 1 ? ` of one host (${hosts[0]})` : '';
-    box.append(el('p', 'rank-alignment', `One time axis: the ranks${host} share its clock, so their slices line up as they ran. Time 0 is the earliest rank's start of the step.`));
+    box.append(
+      el(
+        'p',
+        'rank-alignment',
+        `One time axis: the ranks${host} share its clock, so their slices line up as they ran. Time 0 is the earliest rank's start of the step.`,
+      ),
+    );
     if (alignment.note) box.append(el('p', 'rank-alignment warning', alignment.note));
   } else {
     box.append(el('p', 'rank-alignment warning', alignment.reason));
@@ -71,13 +90,18 @@ export function renderRankNote(view: RankView, showAll: () => void): HTMLElement
 
 function renderRankOrder(order: NonNullable<RankView['order']>, shown: number, showAll: () => void): HTMLElement {
   const line = el('p', 'rank-order');
-  const by = order.by === 'work' ? 'slowest first, by mean work per step (the step less its exposed communication)'
-    : 'in rank order until the traces have fully loaded (then slowest first)';
+  const by =
+    order.by === 'work'
+      ? 'slowest first, by mean work per step (the step less its exposed communication)'
+      : 'in rank order until the traces have fully loaded (then slowest first)';
   if (order.hidden === 0) {
     line.textContent = `All ${order.total} ranks, ${by}.`;
     return line;
   }
-  const which = order.by === 'work' ? `the ${Math.ceil(shown / 2)} slowest and the ${shown - Math.ceil(shown / 2)} fastest` : `the first ${shown}`;
+  const which =
+    order.by === 'work'
+      ? `the ${Math.ceil(shown / 2)} slowest and the ${shown - Math.ceil(shown / 2)} fastest`
+      : `the first ${shown}`;
   line.textContent = `Showing ${which} of ${order.total} ranks, ${by}; ${order.hidden} more not drawn. The per-step table covers the ranks shown. `;
   const button = el('button', 'show-all-ranks', `Show all ${order.total} ranks`);
   button.type = 'button';
@@ -92,19 +116,40 @@ const percent = (part: number, whole: number): string => (whole > 0 ? `${Math.ro
  * One row per step and rank: step time, communication, the part overlapped with computation, work (the step
  * less its exposed communication); per step the slowest rank and its lead. Number cells carry data-value (µs).
  */
-export function renderRankSteps(table: RankStepTable, labels: readonly string[], showStep: (step: number) => void): HTMLElement {
+export function renderRankSteps(
+  table: RankStepTable,
+  labels: readonly string[],
+  showStep: (step: number) => void,
+): HTMLElement {
   const section = el('section', 'rank-steps');
   section.append(el('h3', undefined, 'Communication per step'));
   const sides = new Set(table.sides);
-  const measured = sides.size === 1 && sides.has('gpu') ? 'GPU collective kernels (NCCL)'
-    : sides.size === 1 ? 'CPU collective ops (gloo, or no GPU collective kernels in these traces)'
-    : 'GPU collective kernels where a rank has them, else its CPU collective ops';
-  section.append(el('p', 'hint', `Communication: the union of ${measured}; overlapped: the part during which the same rank computed. `
-    + 'Work is the step less its exposed (not overlapped) communication: in a synchronous job the rank with the most work is the one the others waited for.'));
-  if (table.wholeTrace) section.append(el('p', 'hint', 'No ProfilerStep spans in these traces: one row per rank covers its whole trace, and no slowest rank is named (whole traces differ by when each profiler started). Profile with a schedule and prof.step() for steps.'));
+  const measured =
+    sides.size === 1 && sides.has('gpu')
+      ? 'GPU collective kernels (NCCL)'
+      : sides.size === 1
+        ? 'CPU collective ops (gloo, or no GPU collective kernels in these traces)'
+        : 'GPU collective kernels where a rank has them, else its CPU collective ops';
+  section.append(
+    el(
+      'p',
+      'hint',
+      `Communication: the union of ${measured}; overlapped: the part during which the same rank computed. ` +
+        'Work is the step less its exposed (not overlapped) communication: in a synchronous job the rank with the most work is the one the others waited for.',
+    ),
+  );
+  if (table.wholeTrace)
+    section.append(
+      el(
+        'p',
+        'hint',
+        'No ProfilerStep spans in these traces: one row per rank covers its whole trace, and no slowest rank is named (whole traces differ by when each profiler started). Profile with a schedule and prof.step() for steps.',
+      ),
+    );
   const grid = el('table', 'rank-steps-table');
   const head = el('tr');
-  for (const title of ['step', 'rank', 'step time', 'communication', 'overlapped', 'work', 'slowest rank']) head.append(el('th', undefined, title));
+  for (const title of ['step', 'rank', 'step time', 'communication', 'overlapped', 'work', 'slowest rank'])
+    head.append(el('th', undefined, title));
   grid.append(head);
   table.rows.forEach((row, index) => {
     row.ranks.forEach((stat, p) => {

@@ -1,7 +1,18 @@
 // The first-call chart of a script-mode region (SVG, d3 scales and axes): call index → duration, the calls that
 // compiled, recompiled or ran eagerly marked (each mark's <title> says what happened, the recompile's guard
 // failure included), the steady state shaded. A log scale when compile calls dwarf the rest.
-import { axisBottom, axisLeft, scaleLinear, scaleLog, select, symbol, symbolDiamond, symbolX, type ScaleContinuousNumeric, type ScaleLinear } from 'd3';
+import {
+  axisBottom,
+  axisLeft,
+  scaleLinear,
+  scaleLog,
+  select,
+  symbol,
+  symbolDiamond,
+  symbolX,
+  type ScaleContinuousNumeric,
+  type ScaleLinear,
+} from 'd3';
 import type { Region, RegionCall } from '../extension/shared/report.ts';
 import { formatMs, formatPct, formatSeconds } from '../extension/present/numbers.ts';
 import { explanationsOf } from '../extension/present/glossary.ts';
@@ -33,8 +44,11 @@ const EVENT_TEXT: Record<CallMark, string> = {
 
 /** The mark's tooltip: call, duration, what happened and why, inputs. */
 export function callTitle(call: RegionCall): string {
-  const lines = [`call ${call.index}: ${call.ms === null ? 'duration not recorded' : formatMs(call.ms)} — ${EVENT_TEXT[markOf(call)]}`];
-  if (call.event !== 'cached' && call.compileSeconds != null) lines.push(`compiling took ${formatSeconds(call.compileSeconds)}`);
+  const lines = [
+    `call ${call.index}: ${call.ms === null ? 'duration not recorded' : formatMs(call.ms)} — ${EVENT_TEXT[markOf(call)]}`,
+  ];
+  if (call.event !== 'cached' && call.compileSeconds != null)
+    lines.push(`compiling took ${formatSeconds(call.compileSeconds)}`);
   if (call.event === 'recompiled' && call.recompileReason) lines.push(`recompiled because: ${call.recompileReason}`);
   if (call.ranCompiled === false && call.fallbackReason) lines.push(`eager because: ${call.fallbackReason}`);
   lines.push(`inputs: ${call.signature}`);
@@ -56,13 +70,21 @@ export function withTitle<T extends SVGElement>(node: T, text: string): T {
 }
 
 /** The y scale of durations: logarithmic when the longest is over LOG_RATIO times the shortest. */
-export function durationScale(values: number[], range: [number, number]): { y: ScaleContinuousNumeric<number, number>; logScale: boolean } {
+export function durationScale(
+  values: number[],
+  range: [number, number],
+): { y: ScaleContinuousNumeric<number, number>; logScale: boolean } {
   const lo = Math.min(...values);
   const hi = Math.max(...values);
   const logScale = hi / lo > LOG_RATIO;
   const y: ScaleContinuousNumeric<number, number> = logScale
-    ? scaleLog().domain([lo / 1.5, hi * 1.5]).range(range)
-    : scaleLinear().domain([0, hi * 1.1]).nice().range(range);
+    ? scaleLog()
+        .domain([lo / 1.5, hi * 1.5])
+        .range(range)
+    : scaleLinear()
+        .domain([0, hi * 1.1])
+        .nice()
+        .range(range);
   return { y, logScale };
 }
 
@@ -76,14 +98,29 @@ export function durationTicks(y: ScaleContinuousNumeric<number, number>, logScal
 const SYMBOLS = { recompiled: symbol(symbolDiamond, 90)(), eager: symbol(symbolX, 70)() };
 
 /** Both axes with their ticks and what they measure (the y axis in its unit: each tick says ms or s). */
-export function drawAxes(chart: SVGSVGElement, x: ScaleLinear<number, number>, y: ScaleContinuousNumeric<number, number>, logScale: boolean, xText: string, yText: string): void {
+export function drawAxes(
+  chart: SVGSVGElement,
+  x: ScaleLinear<number, number>,
+  y: ScaleContinuousNumeric<number, number>,
+  logScale: boolean,
+  xText: string,
+  yText: string,
+): void {
   const last = x.domain()[1]! - 0.5;
   const xAxis = svg('g', 'axis x-axis');
   xAxis.setAttribute('transform', `translate(0,${HEIGHT - MARGIN.bottom})`);
-  select(xAxis).call(axisBottom(x).tickValues(x.ticks(Math.min(10, last + 1)).filter(Number.isInteger)).tickFormat((v) => String(v)));
+  select(xAxis).call(
+    axisBottom(x)
+      .tickValues(x.ticks(Math.min(10, last + 1)).filter(Number.isInteger))
+      .tickFormat((v) => String(v)),
+  );
   const yAxis = svg('g', 'axis y-axis');
   yAxis.setAttribute('transform', `translate(${MARGIN.left},0)`);
-  select(yAxis).call(axisLeft(y).tickValues(durationTicks(y, logScale)).tickFormat((v) => formatMs(Number(v))));
+  select(yAxis).call(
+    axisLeft(y)
+      .tickValues(durationTicks(y, logScale))
+      .tickFormat((v) => formatMs(Number(v))),
+  );
   const xLabel = svg('text', 'axis-label');
   xLabel.setAttribute('x', String((MARGIN.left + WIDTH - MARGIN.right) / 2));
   xLabel.setAttribute('y', String(HEIGHT - 4));
@@ -125,7 +162,13 @@ function callMark(kind: CallMark, cx: number, cy: number): SVGElement {
 /** The steady state's shading, as a legend mark. */
 export function steadyMark(): SVGElement {
   const mark = svg('rect', 'steady');
-  for (const [name, value] of [['x', '-6'], ['y', '-6'], ['width', '12'], ['height', '12']]) mark.setAttribute(name!, value!);
+  for (const [name, value] of [
+    ['x', '-6'],
+    ['y', '-6'],
+    ['width', '12'],
+    ['height', '12'],
+  ])
+    mark.setAttribute(name!, value!);
   return mark;
 }
 
@@ -138,8 +181,13 @@ export function renderRegionChart(region: Region): HTMLElement {
     return box;
   }
   const last = region.calls[region.calls.length - 1]!.index;
-  const x = scaleLinear().domain([-0.5, last + 0.5]).range([MARGIN.left, WIDTH - MARGIN.right]);
-  const { y, logScale } = durationScale(timed.map((c) => c.ms), [HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const x = scaleLinear()
+    .domain([-0.5, last + 0.5])
+    .range([MARGIN.left, WIDTH - MARGIN.right]);
+  const { y, logScale } = durationScale(
+    timed.map((c) => c.ms),
+    [HEIGHT - MARGIN.bottom, MARGIN.top],
+  );
 
   const chart = svg('svg', 'first-calls');
   chart.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
@@ -155,7 +203,12 @@ export function renderRegionChart(region: Region): HTMLElement {
     shade.setAttribute('width', String(x(last + 0.5) - x(steady.fromCall - 0.5)));
     shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
     const spread = steady.spreadPct != null ? ` (calls varied ${formatPct(steady.spreadPct)})` : '';
-    chart.append(withTitle(shade, `steady state from call ${steady.fromCall}: ${formatMs(steady.medianMs)} per call, median${spread}`));
+    chart.append(
+      withTitle(
+        shade,
+        `steady state from call ${steady.fromCall}: ${formatMs(steady.medianMs)} per call, median${spread}`,
+      ),
+    );
     const median = svg('line', 'steady-median');
     median.setAttribute('x1', shade.getAttribute('x')!);
     median.setAttribute('x2', String(x(last + 0.5)));
@@ -191,11 +244,24 @@ function renderLegend(region: Region, timed: number, steady: boolean): HTMLEleme
   const present = new Set(region.calls.map(markOf));
   for (const kind of ['compiled', 'recompiled', 'eager', 'cached'] as const) {
     if (!present.has(kind)) continue;
-    legend.append(legendEntry(callMark(kind, 0, 0), kind === 'eager' ? 'ran eagerly' : kind === 'cached' ? 'compiled code reused' : kind));
+    legend.append(
+      legendEntry(
+        callMark(kind, 0, 0),
+        kind === 'eager' ? 'ran eagerly' : kind === 'cached' ? 'compiled code reused' : kind,
+      ),
+    );
   }
   if (steady) legend.append(legendEntry(steadyMark(), 'steady state'));
   const untimed = region.calls.length - timed;
-  if (untimed) legend.append(el('span', 'legend-label', `· ${untimed} call${untimed === 1 ? '' : 's'} without a recorded duration (not drawn)`));
-  if (region.callsTruncated) legend.append(el('span', 'legend-label', `· first ${region.calls.length} of ${region.callCount} calls`));
+  if (untimed)
+    legend.append(
+      el(
+        'span',
+        'legend-label',
+        `· ${untimed} call${untimed === 1 ? '' : 's'} without a recorded duration (not drawn)`,
+      ),
+    );
+  if (region.callsTruncated)
+    legend.append(el('span', 'legend-label', `· first ${region.calls.length} of ${region.callCount} calls`));
   return legend;
 }

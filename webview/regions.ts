@@ -2,7 +2,13 @@
 // did with it, its first-call story and chart, and its replayed measurements (speedup and where the next run may land,
 // per mode and inputs).
 // Report strings go in as text only (el()).
-import { digestRegion, measurementCells, recommendationLine, regionFacts, type RegionDigest } from '../extension/present/regionDigest.ts';
+import {
+  digestRegion,
+  measurementCells,
+  recommendationLine,
+  regionFacts,
+  type RegionDigest,
+} from '../extension/present/regionDigest.ts';
 import type { Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { plural } from '../extension/present/numbers.ts';
@@ -13,7 +19,17 @@ import { renderRegionChart } from './regionChart.ts';
 
 export type Reveal = (file: string, line: number, cell: number | null) => void;
 
-const COLUMNS = ['inputs', 'mode', 'speedup', 'next run', 'compiled', 'eager', 'kernels / call', 'compile (these inputs)', 'break-even'];
+const COLUMNS = [
+  'inputs',
+  'mode',
+  'speedup',
+  'next run',
+  'compiled',
+  'eager',
+  'kernels / call',
+  'compile (these inputs)',
+  'break-even',
+];
 
 function measurementTable(digest: RegionDigest): HTMLTableElement {
   const table = el('table', 'region-measurements stacks');
@@ -23,7 +39,14 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
   for (const m of digest.measurements) {
     const row = el('tr');
     const inputs = el('td', 'inputs', m.signature ?? '');
-    if (m.why) inputs.append(el('span', 'hint', ` (${m.why === 'last' ? 'last' : 'most frequent'}${m.signatureCalls !== null ? `, ${plural(m.signatureCalls, 'call')}` : ''})`));
+    if (m.why)
+      inputs.append(
+        el(
+          'span',
+          'hint',
+          ` (${m.why === 'last' ? 'last' : 'most frequent'}${m.signatureCalls !== null ? `, ${plural(m.signatureCalls, 'call')}` : ''})`,
+        ),
+      );
     row.append(inputs, el('td', undefined, m.label));
     if (m.status === 'error') {
       const error = el('td', 'error', `failed: ${m.error ?? 'unknown error'}`);
@@ -33,13 +56,25 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
       // an unmeasured cell stays empty: no placeholder number
       const cell = (text: string | null, className?: string) => el('td', className, text ?? '');
       const c = measurementCells(m);
-      row.append(cell(c.speedup, m.speedup === null ? undefined : m.speedup < 1 ? 'slower' : 'faster'), cell(c.nextRun), cell(c.compiled),
-        cell(c.eager), cell(c.kernels), cell(c.compile), cell(c.breakEven));
+      row.append(
+        cell(c.speedup, m.speedup === null ? undefined : m.speedup < 1 ? 'slower' : 'faster'),
+        cell(c.nextRun),
+        cell(c.compiled),
+        cell(c.eager),
+        cell(c.kernels),
+        cell(c.compile),
+        cell(c.breakEven),
+      );
     }
     // each cell names its column: a narrow panel stacks the rows (styles.ts) instead of scrolling sideways
-    row.querySelectorAll('td').forEach((td, k) => { if (td.colSpan === 1) td.dataset.label = COLUMNS[k]!; });
+    row.querySelectorAll('td').forEach((td, k) => {
+      if (td.colSpan === 1) td.dataset.label = COLUMNS[k]!;
+    });
     table.append(row);
-    for (const note of [m.mismatch && `numeric mismatch vs eager: ${m.mismatch}`, m.remeasured && `re-measured: ${m.remeasured}`]) {
+    for (const note of [
+      m.mismatch && `numeric mismatch vs eager: ${m.mismatch}`,
+      m.remeasured && `re-measured: ${m.remeasured}`,
+    ]) {
       if (!note) continue;
       const noteRow = el('tr');
       const text = termEl('td', 'note', note);
@@ -82,18 +117,27 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
       section.append(box);
       continue;
     }
-    if (digest.inSitu) {  // the script's own steps both ways first; the observed run's calls and the replay below
+    if (digest.inSitu) {
+      // the script's own steps both ways first; the observed run's calls and the replay below
       box.append(termEl('p', 'in-situ-lines', inSituLines(digest.inSitu).join('\n')));
       const overlay = renderInSituChart(region);
       if (overlay) box.append(overlay);
     }
     box.append(renderRegionChart(region));
-    if (digest.notMeasured) box.append(termEl('p', 'not-measured', `${digest.inSitu ? 'replay: ' : ''}${digest.notMeasured}`));
-    if (digest.replayLeftOut) box.append(termEl('p', 'not-measured', `${digest.inSitu ? 'replay ' : ''}left out: ${digest.replayLeftOut}`));
+    if (digest.notMeasured)
+      box.append(termEl('p', 'not-measured', `${digest.inSitu ? 'replay: ' : ''}${digest.notMeasured}`));
+    if (digest.replayLeftOut)
+      box.append(termEl('p', 'not-measured', `${digest.inSitu ? 'replay ' : ''}left out: ${digest.replayLeftOut}`));
     if (digest.measurements.length) {
       // the table's times are the replay's, not the script's own calls (the story and the chart): said, so that two
       // numbers for one region's call read as the two quantities they are
-      box.append(el('p', 'hint', "Replayed: back-to-back calls on the script's captured inputs, fastest round (the story and the chart time the script's own calls)."));
+      box.append(
+        el(
+          'p',
+          'hint',
+          "Replayed: back-to-back calls on the script's captured inputs, fastest round (the story and the chart time the script's own calls).",
+        ),
+      );
       // a narrow panel scrolls the table sideways rather than breaking its numbers over lines
       const scroller = el('div', 'table-scroll');
       scroller.append(measurementTable(digest));

@@ -10,11 +10,21 @@ export interface SavedState {
 }
 
 /** `partial`: the slice indexes a preview's model (only that preview, while it is in memory, can map it). */
-export interface SavedSelection { pane: number; slice: number; partial?: boolean }
+export interface SavedSelection {
+  pane: number;
+  slice: number;
+  partial?: boolean;
+}
 
-interface Slice { pane: number; slice: number }
+interface Slice {
+  pane: number;
+  slice: number;
+}
 /** `now`: select it; `later`: a full model's selection kept while a preview shows. */
-interface Restored { now: Slice | null; later: Slice | null }
+interface Restored {
+  now: Slice | null;
+  later: Slice | null;
+}
 const NONE: Restored = { now: null, later: null };
 
 /**
@@ -23,7 +33,12 @@ const NONE: Restored = { now: null, later: null };
  * applies to a full model as is and waits (`later`) while its pane shows a preview or is still to come; one of a
  * preview that is gone (the webview was rebuilt) is dropped.
  */
-export function restoredSelection(saved: SavedSelection | null, preview: boolean[], replaced: TraceModel[] | null, models: TraceModel[]): Restored {
+export function restoredSelection(
+  saved: SavedSelection | null,
+  preview: boolean[],
+  replaced: TraceModel[] | null,
+  models: TraceModel[],
+): Restored {
   if (!saved || saved.pane < 0 || saved.slice < 0) return NONE;
   const { pane } = saved;
   if (saved.partial) {

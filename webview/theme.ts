@@ -3,16 +3,16 @@ import { SLICE_KIND_COUNT, SliceKind, type TraceModel } from '../extension/share
 
 /** CSS variable and a fallback (for a page outside VS Code) per SliceKind. */
 const KIND_VARIABLES: [string, string][] = [
-  ['--vscode-charts-blue', '#3794ff'],          // CpuOp
-  ['--vscode-charts-yellow', '#cca700'],        // RuntimeLaunch
-  ['--vscode-charts-green', '#388a34'],         // KernelGenerated
-  ['--vscode-charts-purple', '#b180d7'],        // KernelExtern
-  ['--vscode-charts-orange', '#d18616'],        // KernelAten
+  ['--vscode-charts-blue', '#3794ff'], // CpuOp
+  ['--vscode-charts-yellow', '#cca700'], // RuntimeLaunch
+  ['--vscode-charts-green', '#388a34'], // KernelGenerated
+  ['--vscode-charts-purple', '#b180d7'], // KernelExtern
+  ['--vscode-charts-orange', '#d18616'], // KernelAten
   ['--vscode-descriptionForeground', '#8b8b8b'], // Memory
-  ['--vscode-terminal-ansiCyan', '#11a8cd'],    // GraphReplay
-  ['--vscode-editorWidget-border', '#606060'],  // Step
-  ['--vscode-charts-red', '#f14c4c'],           // Compile
-  ['--vscode-disabledForeground', '#6f6f6f'],   // Other
+  ['--vscode-terminal-ansiCyan', '#11a8cd'], // GraphReplay
+  ['--vscode-editorWidget-border', '#606060'], // Step
+  ['--vscode-charts-red', '#f14c4c'], // Compile
+  ['--vscode-disabledForeground', '#6f6f6f'], // Other
 ];
 
 /** Collective communication (NCCL/gloo), coloured by name over its kind (communication.ts). */
@@ -40,7 +40,9 @@ export function readTheme(): Theme {
   const style = getComputedStyle(document.body);
   const kind = KIND_VARIABLES.map(([name, fallback]) => cssVariable(style, name, fallback));
   if (kind.length !== SLICE_KIND_COUNT) throw new Error('a colour per SliceKind');
-  const highContrast = document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light');
+  const highContrast =
+    document.body.classList.contains('vscode-high-contrast') ||
+    document.body.classList.contains('vscode-high-contrast-light');
   return {
     kind,
     communication: cssVariable(style, ...COMMUNICATION_VARIABLE),
@@ -76,6 +78,8 @@ export function kindLegend(models: readonly TraceModel[]): [SliceKind, string][]
 
 /** Legend swatch colours: the same variables as the canvas. */
 export function kindSwatchCss(): string {
-  return [...KIND_VARIABLES.map(([name, fallback], kind) => `.kind-${kind} { background: var(${name}, ${fallback}); }`),
-    `.kind-communication { background: var(${COMMUNICATION_VARIABLE[0]}, ${COMMUNICATION_VARIABLE[1]}); }`].join('\n');
+  return [
+    ...KIND_VARIABLES.map(([name, fallback], kind) => `.kind-${kind} { background: var(${name}, ${fallback}); }`),
+    `.kind-communication { background: var(${COMMUNICATION_VARIABLE[0]}, ${COMMUNICATION_VARIABLE[1]}); }`,
+  ].join('\n');
 }

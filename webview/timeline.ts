@@ -26,7 +26,13 @@ const COLOURS = SLICE_KIND_COUNT + 1;
 /** dimmed slices (not matching the search) are drawn in a second bucket per colour */
 const DIM_OFFSET = COLOURS;
 
-interface Row { track: number; depth: number; first: number; end: number; y: number }
+interface Row {
+  track: number;
+  depth: number;
+  first: number;
+  end: number;
+  y: number;
+}
 
 /** Maps pane time (µs since the aligned step's start) to canvas x and back. */
 export interface TimeScale {
@@ -36,7 +42,12 @@ export interface TimeScale {
   tickFormat(count: number): (t: number) => string;
 }
 
-export interface DrawStats { rects: number; slices: number; rows: number; labels: number }
+export interface DrawStats {
+  rects: number;
+  slices: number;
+  rows: number;
+  labels: number;
+}
 
 export class TimelineCanvas {
   readonly canvas = document.createElement('canvas');
@@ -63,7 +74,10 @@ export class TimelineCanvas {
   private readonly rectCounts = new Uint32Array(COLOURS * 2);
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
-  constructor(readonly model: TraceModel, private readonly communication: Uint8Array = new Uint8Array(model.names.length)) {
+  constructor(
+    readonly model: TraceModel,
+    private readonly communication: Uint8Array = new Uint8Array(model.names.length),
+  ) {
     this.nameMatches = new Uint8Array(model.names.length).fill(1);
     this.top = AXIS_HEIGHT + (mayHaveMarks(model) ? MARK_LANE : 0);
     let y = this.top;
@@ -86,7 +100,7 @@ export class TimelineCanvas {
    * main.ts runs after the first frame, so it never delays it. Until then none are drawn.
    */
   get marks(): readonly TimelineMark[] {
-    return this.foundMarks ??= timelineMarks(this.model);
+    return (this.foundMarks ??= timelineMarks(this.model));
   }
 
   get marksFound(): boolean {
@@ -155,7 +169,10 @@ export class TimelineCanvas {
       let runX0 = 0;
       let runX1 = 0;
       const flush = (): void => {
-        if (runBucket >= 0) { this.pushRect(runBucket, runX0, row.y, runX1 - runX0); stats.rects++; }
+        if (runBucket >= 0) {
+          this.pushRect(runBucket, runX0, row.y, runX1 - runX0);
+          stats.rects++;
+        }
       };
       const rowEnd = row.end;
       while (i < rowEnd && start[i] <= tMax) {
@@ -170,7 +187,11 @@ export class TimelineCanvas {
             let step = 1;
             let lo = next;
             let hi = next + 1;
-            while (hi < rowEnd && start[hi] < pixelEnd) { lo = hi; step *= 2; hi = lo + step; }
+            while (hi < rowEnd && start[hi] < pixelEnd) {
+              lo = hi;
+              step *= 2;
+              hi = lo + step;
+            }
             next = lowerBoundStart(model, lo + 1, Math.min(hi, rowEnd), pixelEnd);
           }
           x1 = Math.max(Math.floor(x0) + 1, Math.min(width, toX(start[next - 1] + dur[next - 1])));
@@ -178,10 +199,17 @@ export class TimelineCanvas {
           labels.push(i);
         }
         stats.slices += next - i;
-        const bucket = (this.communication[model.name[i]] ? COMMUNICATION_BUCKET : model.kind[i]) + (this.searching && !this.nameMatches[model.name[i]] ? DIM_OFFSET : 0);
+        const bucket =
+          (this.communication[model.name[i]] ? COMMUNICATION_BUCKET : model.kind[i]) +
+          (this.searching && !this.nameMatches[model.name[i]] ? DIM_OFFSET : 0);
         const left = next > i + 1 ? Math.floor(x0) : x0;
         if (bucket === runBucket && left <= runX1 + GAP_PX) runX1 = Math.max(runX1, x1);
-        else { flush(); runBucket = bucket; runX0 = left; runX1 = x1; }
+        else {
+          flush();
+          runBucket = bucket;
+          runX0 = left;
+          runX1 = x1;
+        }
         i = next;
       }
       flush();
@@ -209,7 +237,9 @@ export class TimelineCanvas {
       grown.set(buffer);
       this.rectBuckets[bucket] = buffer = grown;
     }
-    buffer[at] = x; buffer[at + 1] = y; buffer[at + 2] = w;
+    buffer[at] = x;
+    buffer[at + 1] = y;
+    buffer[at + 2] = w;
     this.rectCounts[bucket]++;
   }
 
@@ -225,12 +255,22 @@ export class TimelineCanvas {
       ctx.beginPath();
       for (let r = 0; r < n; r++) ctx.rect(buffer[r * 3], buffer[r * 3 + 1], buffer[r * 3 + 2], ROW_HEIGHT - 1);
       ctx.fill();
-      if (theme.border) { ctx.strokeStyle = theme.border; ctx.lineWidth = 1; ctx.stroke(); }
+      if (theme.border) {
+        ctx.strokeStyle = theme.border;
+        ctx.lineWidth = 1;
+        ctx.stroke();
+      }
     }
     ctx.globalAlpha = 1;
   }
 
-  private drawLabels(ctx: CanvasRenderingContext2D, labels: number[], xOf: (t: number) => number, width: number, theme: Theme): void {
+  private drawLabels(
+    ctx: CanvasRenderingContext2D,
+    labels: number[],
+    xOf: (t: number) => number,
+    width: number,
+    theme: Theme,
+  ): void {
     const model = this.model;
     const charWidth = ctx.measureText('m').width || 6;
     ctx.fillStyle = theme.background;
@@ -249,7 +289,13 @@ export class TimelineCanvas {
   }
 
   /** Axis ticks, step boundaries, compile spans, selection and its linked slices. */
-  private drawOverlays(ctx: CanvasRenderingContext2D, scale: TimeScale, xOf: (t: number) => number, width: number, theme: Theme): void {
+  private drawOverlays(
+    ctx: CanvasRenderingContext2D,
+    scale: TimeScale,
+    xOf: (t: number) => number,
+    width: number,
+    theme: Theme,
+  ): void {
     const model = this.model;
     ctx.fillStyle = theme.muted;
     ctx.strokeStyle = theme.muted;
@@ -278,7 +324,10 @@ export class TimelineCanvas {
     for (const step of model.steps) {
       const x = xOf(step.start);
       if (x < LABEL_WIDTH || x > width) continue;
-      if (x - lastLineX >= 1) { ctx.rect(x, 0, 1, this.height); lastLineX = x; }
+      if (x - lastLineX >= 1) {
+        ctx.rect(x, 0, 1, this.height);
+        lastLineX = x;
+      }
       if (x >= labelFreeFrom) {
         labels.push([step.label, x + 2]);
         labelFreeFrom = x + 2 + step.label.length * charWidth + 4;
@@ -288,7 +337,8 @@ export class TimelineCanvas {
     // the lines faint, their labels at full strength (a faint label fell under 4.5:1 on the page)
     ctx.globalAlpha = 1;
     for (const [label, x] of labels) ctx.fillText(label, x, AXIS_HEIGHT - 3);
-    if (this.foundMarks?.length) drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme);
+    if (this.foundMarks?.length)
+      drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme);
     if (this.focused.length) drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
     ctx.strokeStyle = theme.selection;
     ctx.lineWidth = 2;
@@ -301,12 +351,17 @@ export class TimelineCanvas {
     }
     if (this.range) drawRange(ctx, this.range, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
     if (this.arrows.length) {
-      drawArrows(ctx, this.arrows, (i, end) => {
-        const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]));
-        const x1 = Math.min(width, xOf(model.start[i] + model.dur[i]));
-        if (x1 < LABEL_WIDTH || x0 > width) return null;
-        return { x: Math.min(x0 + 2, (x0 + x1) / 2), y: this.rowY(i) + (end === 'from' ? ROW_HEIGHT - 1 : 0) };
-      }, theme);
+      drawArrows(
+        ctx,
+        this.arrows,
+        (i, end) => {
+          const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]));
+          const x1 = Math.min(width, xOf(model.start[i] + model.dur[i]));
+          if (x1 < LABEL_WIDTH || x0 > width) return null;
+          return { x: Math.min(x0 + 2, (x0 + x1) / 2), y: this.rowY(i) + (end === 'from' ? ROW_HEIGHT - 1 : 0) };
+        },
+        theme,
+      );
     }
   }
 
@@ -355,7 +410,8 @@ function lowerBoundStart(model: TraceModel, from: number, to: number, t: number)
   let b = to;
   while (a < b) {
     const m = (a + b) >>> 1;
-    if (model.start[m] < t) a = m + 1; else b = m;
+    if (model.start[m] < t) a = m + 1;
+    else b = m;
   }
   return a;
 }

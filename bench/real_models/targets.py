@@ -3,6 +3,7 @@
 Each builder takes `device` and returns (model, inputs) placed there. torchvision, transformers and timm are
 imported inside the builder, so a missing package fails only the targets that need it.
 """
+
 import torch
 from torch import nn
 

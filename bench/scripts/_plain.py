@@ -1,6 +1,7 @@
 """What the in-situ bench scripts share: the device, sizes (small without CUDA or with IN_SITU_SMALL=1), `--eager`
 (the script as a user would run it with compiling off: torch.compiler.set_stance("force_eager")), and the script's
 own clock for its steps (CUDA-synchronised at the end of each step only when timing is asked for: --own-clock)."""
+
 from __future__ import annotations
 
 import os
@@ -34,6 +35,6 @@ class Steps:
     def report(self) -> None:
         if not OWN_CLOCK:
             return
-        steps = [(b - a) * 1000 for a, b in zip(self.stamps, self.stamps[1:])][self.skip:]
+        steps = [(b - a) * 1000 for a, b in zip(self.stamps, self.stamps[1:])][self.skip :]
         side = "eager" if EAGER else "compiled"
         print(f"{self.name} {side}: median step {statistics.median(steps):.3f} ms over {len(steps)}", flush=True)

@@ -1,11 +1,11 @@
 """An AMP training loop: a small GPT-style LM, bf16 autocast, AdamW, gradient clipping, a cosine LR schedule; the
 model is compiled (torch.compile(model)). AMP_BATCH and AMP_STEPS change its batch and step count."""
+
 import os
 
 import torch
-from torch import nn
-
 from _plain import DEVICE, SMALL, Steps
+from torch import nn
 
 torch.manual_seed(0)
 D, LAYERS, HEADS, SEQ, BATCH, VOCAB, STEPS = (64, 2, 4, 32, 4, 256, 40) if SMALL else (512, 6, 8, 256, 16, 8192, 160)
@@ -23,7 +23,9 @@ class Block(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         b, t, _ = x.shape
         q, k, v = self.qkv(self.ln1(x)).view(b, t, 3, HEADS, D // HEADS).unbind(2)
-        att = nn.functional.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), is_causal=True)
+        att = nn.functional.scaled_dot_product_attention(
+            q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), is_causal=True
+        )
         x = x + self.proj(att.transpose(1, 2).reshape(b, t, D))
         return x + self.mlp(self.ln2(x))
 

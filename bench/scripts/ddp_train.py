@@ -9,6 +9,7 @@ Lens names at the line.
 Options: --model mlp|transformer (default: transformer on CUDA, mlp on CPU), --compile outer|inner (inner:
 DDP(torch.compile(model)), the other way to combine them).
 """
+
 import argparse
 import os
 import time
@@ -23,7 +24,11 @@ parser.add_argument("--diverge-step", type=int, default=-1, help="the last rank 
 parser.add_argument("--diverge-ranks", help="comma-separated ranks that diverge (default: the last rank)")
 parser.add_argument("--model", choices=("mlp", "transformer"))
 parser.add_argument("--compile", choices=("outer", "inner"), default="outer")
-parser.add_argument("--backend", default="inductor", help="torch.compile's backend (aot_eager: no C++ compile, for many ranks on one host)")
+parser.add_argument(
+    "--backend",
+    default="inductor",
+    help="torch.compile's backend (aot_eager: no C++ compile, for many ranks on one host)",
+)
 args = parser.parse_args()
 
 local_rank = int(os.environ.get("LOCAL_RANK", "0"))
@@ -35,7 +40,6 @@ rank, world = dist.get_rank(), dist.get_world_size()
 device = torch.device("cuda", local_rank) if on_gpu else torch.device("cpu")
 torch.manual_seed(0)
 diverging = {int(r) for r in args.diverge_ranks.split(",")} if args.diverge_ranks else {world - 1}
-
 
 
 class MLP(torch.nn.Module):
@@ -50,8 +54,9 @@ class MLP(torch.nn.Module):
 class Transformer(torch.nn.Module):
     def __init__(self, width: int, depth: int) -> None:
         super().__init__()
-        self.blocks = torch.nn.ModuleList(torch.nn.TransformerEncoderLayer(width, 8, 4 * width, batch_first=True, dropout=0.0)
-                                          for _ in range(depth))
+        self.blocks = torch.nn.ModuleList(
+            torch.nn.TransformerEncoderLayer(width, 8, 4 * width, batch_first=True, dropout=0.0) for _ in range(depth)
+        )
         self.head = torch.nn.Linear(width, width)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

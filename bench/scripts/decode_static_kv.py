@@ -1,12 +1,14 @@
 """A decode loop with a static KV cache: a hand-written decoder whose one-token step (decode_one) is compiled with
 mode="reduce-overhead", fullgraph=True (CUDA graphs); the cache is preallocated and written in place at `pos`."""
+
 import torch
+from _plain import DEVICE, SMALL, Steps
 from torch import nn
 
-from _plain import DEVICE, SMALL, Steps
-
 torch.manual_seed(0)
-D, LAYERS, HEADS, MAX, BATCH, VOCAB, TOKENS, PASSES = (64, 2, 4, 64, 2, 128, 48, 2) if SMALL else (768, 8, 12, 512, 4, 16384, 200, 3)
+D, LAYERS, HEADS, MAX, BATCH, VOCAB, TOKENS, PASSES = (
+    (64, 2, 4, 64, 2, 128, 48, 2) if SMALL else (768, 8, 12, 512, 4, 16384, 200, 3)
+)
 HD = D // HEADS
 
 
@@ -28,14 +30,23 @@ class Layer(nn.Module):
 class Decoder(nn.Module):
     def __init__(self) -> None:
         super().__init__()
-        self.embed, self.layers, self.head = nn.Embedding(VOCAB, D), nn.ModuleList(Layer() for _ in range(LAYERS)), nn.Linear(D, VOCAB)
+        self.embed, self.layers, self.head = (
+            nn.Embedding(VOCAB, D),
+            nn.ModuleList(Layer() for _ in range(LAYERS)),
+            nn.Linear(D, VOCAB),
+        )
 
 
 model = Decoder().to(DEVICE).eval()
 dtype = torch.bfloat16 if DEVICE == "cuda" else torch.float32
 model.to(dtype)
-caches = [(torch.zeros(BATCH, HEADS, MAX, HD, device=DEVICE, dtype=dtype), torch.zeros(BATCH, HEADS, MAX, HD, device=DEVICE, dtype=dtype))
-          for _ in range(LAYERS)]
+caches = [
+    (
+        torch.zeros(BATCH, HEADS, MAX, HD, device=DEVICE, dtype=dtype),
+        torch.zeros(BATCH, HEADS, MAX, HD, device=DEVICE, dtype=dtype),
+    )
+    for _ in range(LAYERS)
+]
 positions = torch.arange(MAX, device=DEVICE)
 
 

@@ -5,6 +5,7 @@ it runs with gloo where torch supports FSDP2 there (it says so and exits when it
     torchrun --nproc-per-node 2 bench/scripts/fsdp2_train.py [--steps 6]
     node dist/cli.js profile --script bench/scripts/fsdp2_train.py --nproc-per-node 2 --device cuda
 """
+
 import argparse
 import os
 import sys
@@ -34,8 +35,9 @@ mesh = init_device_mesh(device.type, (world,))
 torch.manual_seed(0)
 
 width, seq, batch, depth = (512, 256, 8, 4) if on_gpu else (64, 16, 4, 2)
-model = torch.nn.Sequential(*(torch.nn.TransformerEncoderLayer(width, 8, 4 * width, batch_first=True, dropout=0.0)
-                              for _ in range(depth))).to(device)
+model = torch.nn.Sequential(
+    *(torch.nn.TransformerEncoderLayer(width, 8, 4 * width, batch_first=True, dropout=0.0) for _ in range(depth))
+).to(device)
 # as TorchTitan does: each block compiled, then sharded (FSDP2's hooks run around the compiled blocks), then the model
 for index, block in enumerate(model):
     compiled_block = torch.compile(block)

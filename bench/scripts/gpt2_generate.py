@@ -8,6 +8,7 @@ of the compiled forward: in situ, a step is a decode step (sampling and cache up
 Without CUDA (or with IN_SITU_SMALL=1) it runs a 2-layer, 64-wide GPT-2 on the CPU. Without transformers it says
 so and exits 0.
 """
+
 import os
 import sys
 import time
@@ -35,8 +36,14 @@ if __name__ == "__main__":
     with torch.inference_mode():
         for round_ in range(ROUNDS):
             t0 = time.perf_counter()
-            out = model.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=NEW_TOKENS,
-                                 min_new_tokens=NEW_TOKENS, do_sample=False, pad_token_id=0)
+            out = model.generate(
+                prompt,
+                attention_mask=torch.ones_like(prompt),
+                max_new_tokens=NEW_TOKENS,
+                min_new_tokens=NEW_TOKENS,
+                do_sample=False,
+                pad_token_id=0,
+            )
             if DEVICE == "cuda":
                 torch.cuda.synchronize()
             seconds = time.perf_counter() - t0

@@ -7,6 +7,7 @@ called in a loop at two sequence lengths, as a user's own inference script would
 Without CUDA (or with GPT2_SMALL=1) it runs a 2-layer, 64-wide GPT-2 on the CPU. Without transformers it says so
 and exits 0.
 """
+
 import os
 import sys
 import time
@@ -38,4 +39,7 @@ if __name__ == "__main__":
                 logits = model(input_ids=ids, use_cache=False).logits
                 if DEVICE == "cuda":
                     torch.cuda.synchronize()
-                print(f"seq {seq} call {call}: {1000 * (time.perf_counter() - t0):.1f} ms, logits {list(logits.shape)}", flush=True)
+                print(
+                    f"seq {seq} call {call}: {1000 * (time.perf_counter() - t0):.1f} ms, logits {list(logits.shape)}",
+                    flush=True,
+                )

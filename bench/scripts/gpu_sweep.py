@@ -1,6 +1,7 @@
 """A sweep as notebooks and hyper-parameter scripts write it: four 256 MB models built one after another, each
 compiled, called a few times and dropped. Writes the GPU memory still allocated at its end and its peak (MB), and
 its resident memory, to the JSON file named by argv[1] (bench/sweep_memory.sh compares plain and observed)."""
+
 import json
 import sys
 

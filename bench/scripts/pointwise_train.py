@@ -1,9 +1,9 @@
 """A pointwise-heavy training loop for the CPU bench: an MLP whose activations are chains of pointwise ops (what
 Inductor fuses), AdamW, 160 steps; the model is compiled."""
-import torch
-from torch import nn
 
+import torch
 from _plain import DEVICE, Steps
+from torch import nn
 
 torch.manual_seed(0)
 STEPS = 160

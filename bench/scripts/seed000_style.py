@@ -7,6 +7,7 @@ torch.compile(mode="reduce-overhead"), warmed up at batch 1, then served at batc
 
 Without CUDA (or with SEED000_SMALL=1) it runs small sizes on the CPU, for checking the script itself.
 """
+
 import os
 import time
 
@@ -81,8 +82,13 @@ def timed(what: str, fn, *args):  # type: ignore[no-untyped-def]
 if __name__ == "__main__":
     pipe = Pipeline()
     pipe.transformer = torch.compile(pipe.transformer, mode="reduce-overhead")
-    prompts = ["A beautiful sunset over a calm ocean", "A cat sitting on a windowsill", "A sunset in the mountains",
-               "A city skyline at night", "A group of people at a conference"]
+    prompts = [
+        "A beautiful sunset over a calm ocean",
+        "A cat sitting on a windowsill",
+        "A sunset in the mountains",
+        "A city skyline at night",
+        "A group of people at a conference",
+    ]
     with torch.inference_mode():
         timed("warmup (batch 1)", pipe, ["warmup"])
         for request in range(3):

@@ -6,6 +6,7 @@
 The device is the script's own choice (argv[1], default cuda when available): `--device` does not move a
 script's tensors, so the same script compiles C++ kernels on `cpu` and Triton kernels on `cuda`.
 """
+
 import sys
 import time
 

@@ -1,5 +1,6 @@
 """40 calls of a small compiled MLP, each timed by the script's own clock, written to argv[1] as JSON (ms per call):
 what the observer's wrapper adds to a call is the script's own time less the duration the report shows for it."""
+
 import json
 import sys
 import time

@@ -6,6 +6,7 @@ short last batch each epoch. In situ, a step is a training step (backward and op
 
 Without CUDA (or with IN_SITU_SMALL=1) it runs small sizes on the CPU.
 """
+
 import os
 import time
 
@@ -52,7 +53,7 @@ if __name__ == "__main__":
         t0 = time.perf_counter()
         for i in range(0, SAMPLES, BATCH):  # the last batch is short
             with torch.autocast(DEVICE, dtype=torch.bfloat16, enabled=DEVICE == "cuda"):
-                loss = nn.functional.cross_entropy(compiled(data[i:i + BATCH]), labels[i:i + BATCH])
+                loss = nn.functional.cross_entropy(compiled(data[i : i + BATCH]), labels[i : i + BATCH])
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()

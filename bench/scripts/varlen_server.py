@@ -1,11 +1,11 @@
 """A dynamic-shape server: a hand-written transformer encoder compiled with dynamic=True, serving requests of
 lengths drawn (seeded) from a few buckets between 37 and 512 tokens, one request at a time."""
+
 import random
 
 import torch
-from torch import nn
-
 from _plain import DEVICE, SMALL, Steps
+from torch import nn
 
 torch.manual_seed(0)
 D, LAYERS, HEADS, REQUESTS = (64, 2, 4, 60) if SMALL else (512, 4, 8, 240)

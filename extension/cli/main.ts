@@ -142,14 +142,16 @@ function integerFlag(args: ParsedArgs, name: StringOption): number | undefined {
 function oneOf<T extends string>(args: ParsedArgs, name: StringOption, allowed: readonly T[]): T | undefined {
   const value = args.values[name];
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
 /** FILE:FN, where FILE may itself contain ':' (Windows drives): split at the last one. */
 export function parseTargetSpec(spec: string): { file: string; fn: string } {
   const at = spec.lastIndexOf(':');
-  if (at <= 0 || at === spec.length - 1) throw new UsageError(`--target must look like path/to/file.py:function_name, got "${spec}"`);
+  if (at <= 0 || at === spec.length - 1)
+    throw new UsageError(`--target must look like path/to/file.py:function_name, got "${spec}"`);
   return { file: path.resolve(spec.slice(0, at)), fn: spec.slice(at + 1) };
 }
 
@@ -168,7 +170,11 @@ function profileOptionsFrom(args: ParsedArgs): ProfileOptions {
   const device = oneOf(args, 'device', ['auto', 'cpu', 'cuda'] as const);
   if (device) options.device = device;
   if (out) options.out = path.resolve(out);
-  if (modes) options.modes = modes.split(',').map((m) => m.trim()).filter(Boolean);
+  if (modes)
+    options.modes = modes
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean);
   const dynamic = oneOf(args, 'dynamic', ['auto', 'true', 'false'] as const);
   if (dynamic) options.dynamic = dynamic;
   if (fullgraph) options.fullgraph = true;
@@ -192,12 +198,15 @@ function profileOptionsFrom(args: ParsedArgs): ProfileOptions {
   const nproc = integerFlag(args, 'nproc-per-node');
   if (nproc !== undefined) {
     if (nproc < 1) throw new UsageError('--nproc-per-node must be at least 1');
-    if (nproc > 1 && options.target.kind !== 'script') throw new UsageError('--nproc-per-node applies to --script only');
+    if (nproc > 1 && options.target.kind !== 'script')
+      throw new UsageError('--nproc-per-node applies to --script only');
     if (nproc > 1) options.nprocPerNode = nproc;
   }
   const inapplicable = inapplicableFlags(options);
   if (inapplicable.length) {
-    throw new UsageError(`${inapplicable.join(', ')} ${inapplicable.length === 1 ? 'does' : 'do'} not apply to --script: the script's own torch.compile calls choose how each region is compiled (and its code whether it trains); remove ${inapplicable.length === 1 ? 'it' : 'them'}, or use --modes for what-if modes`);
+    throw new UsageError(
+      `${inapplicable.join(', ')} ${inapplicable.length === 1 ? 'does' : 'do'} not apply to --script: the script's own torch.compile calls choose how each region is compiled (and its code whether it trains); remove ${inapplicable.length === 1 ? 'it' : 'them'}, or use --modes for what-if modes`,
+    );
   }
   return options;
 }
@@ -221,7 +230,12 @@ async function runProfile(args: ParsedArgs, options: ProfileOptions, io: CliIo):
     args: profileArgs(options),
     ...(options.timeoutSeconds ? { killAfterMs: (options.timeoutSeconds + 30) * 1000 } : {}),
     ...(io.signal ? { signal: io.signal } : {}),
-    onProgress: (p) => io.err(`[${Math.round(p.fraction * 100).toString().padStart(3)}%] ${p.phase}: ${p.message}`),
+    onProgress: (p) =>
+      io.err(
+        `[${Math.round(p.fraction * 100)
+          .toString()
+          .padStart(3)}%] ${p.phase}: ${p.message}`,
+      ),
     // the user's and the compiler's own output; a crash's last lines reach the user through outcome.message anyway
     onLog: args.values.verbose ? (line) => io.err(`  ${line}`) : undefined,
   });
@@ -230,7 +244,12 @@ async function runProfile(args: ParsedArgs, options: ProfileOptions, io: CliIo):
     return { loaded: null, exitCode: outcome.status === 'cancelled' ? EXIT.cancelled : EXIT.failed };
   }
   const loaded = await loadReport(outcome.reportPath);
-  const exitCode = outcome.status === 'cancelled' ? EXIT.cancelled : outcome.status === 'ok' || outcome.status === 'partial' ? EXIT.ok : EXIT.failed;
+  const exitCode =
+    outcome.status === 'cancelled'
+      ? EXIT.cancelled
+      : outcome.status === 'ok' || outcome.status === 'partial'
+        ? EXIT.ok
+        : EXIT.failed;
   if (outcome.message) io.err(outcome.message);
   return { loaded, exitCode };
 }
@@ -243,13 +262,18 @@ async function profileCommand(args: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 /** `profile`'s text for a report (`summarize` prints the same for a report read again). */
-export const reportText = (report: Report): string => (report.target.kind === 'script' ? formatScriptDigest(report) : formatDigest(digestReport(report)));
+export const reportText = (report: Report): string =>
+  report.target.kind === 'script' ? formatScriptDigest(report) : formatDigest(digestReport(report));
 
 /** `profile --json`: the digests, with the headline the Runs view and the CodeLens show, word for word. */
 export function reportJson(report: Report): Record<string, unknown> {
-  const regions = report.target.kind === 'script' ? { regions: (report.regions ?? []).map(digestRegion), inSitu: report.inSitu ?? null } : {};
+  const regions =
+    report.target.kind === 'script'
+      ? { regions: (report.regions ?? []).map(digestRegion), inSitu: report.inSitu ?? null }
+      : {};
   const ranks = report.ranks?.length
-    ? { ranks: report.ranks.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) } : {};
+    ? { ranks: report.ranks.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) }
+    : {};
   return { headline: runHeadline(report), ...digestReport(report), ...regions, ...ranks };
 }
 
@@ -262,7 +286,8 @@ function printReport(loaded: LoadedReport, args: ParsedArgs, io: CliIo): void {
 async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const maxBreaks = integerFlag(args, 'max-graph-breaks');
   const maxRecompiles = integerFlag(args, 'max-recompiles');
-  if (maxBreaks === undefined && maxRecompiles === undefined) throw new UsageError('check needs --max-graph-breaks N and/or --max-recompiles M');
+  if (maxBreaks === undefined && maxRecompiles === undefined)
+    throw new UsageError('check needs --max-graph-breaks N and/or --max-recompiles M');
   let loaded: LoadedReport;
   if (args.repeated.logs) {
     // CI on jobs that already run with TORCH_TRACE: the limits apply to their logs, nothing is run
@@ -277,7 +302,9 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     loaded = run.loaded;
   }
   if (loaded.report.status === 'error') {
-    io.err(`check: the ${args.repeated.logs ? 'logs could not be read' : 'run failed'}: ${loaded.report.error?.message ?? 'unknown error'}`);
+    io.err(
+      `check: the ${args.repeated.logs ? 'logs could not be read' : 'run failed'}: ${loaded.report.error?.message ?? 'unknown error'}`,
+    );
     return EXIT.checkRunFailed;
   }
   // divergences are listed on their own (with those that have no source line), not among the findings
@@ -288,22 +315,35 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const ranked = Boolean(loaded.report.ranks?.length);
   const diverged = failingDivergence(loaded.report);
   const over: string[] = [];
-  if (maxBreaks !== undefined && breaks.length > maxBreaks) over.push(`${breaks.length} graph breaks (allowed ${maxBreaks})`);
-  if (maxRecompiles !== undefined && recompiles > maxRecompiles) over.push(`${recompiles} recompiles (allowed ${maxRecompiles})`);
-  if (diverged.length) over.push(`the ranks diverged (${diverged.length === 1 ? '1 divergence' : `${diverged.length} divergences`})`);
+  if (maxBreaks !== undefined && breaks.length > maxBreaks)
+    over.push(`${breaks.length} graph breaks (allowed ${maxBreaks})`);
+  if (maxRecompiles !== undefined && recompiles > maxRecompiles)
+    over.push(`${recompiles} recompiles (allowed ${maxRecompiles})`);
+  if (diverged.length)
+    over.push(`the ranks diverged (${diverged.length === 1 ? '1 divergence' : `${diverged.length} divergences`})`);
   if (args.values.json) {
-    io.out(JSON.stringify({
-      passed: over.length === 0,
-      graphBreaks: breaks.length,
-      recompiles,
-      findings: findings.map(digestFinding),
-      ...(ranked ? { divergence: (loaded.report.divergence ?? []).map(digestDivergence) } : {}),
-    }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          passed: over.length === 0,
+          graphBreaks: breaks.length,
+          recompiles,
+          findings: findings.map(digestFinding),
+          ...(ranked ? { divergence: (loaded.report.divergence ?? []).map(digestDivergence) } : {}),
+        },
+        null,
+        2,
+      ),
+    );
   } else {
     for (const f of findings) io.out(`${placeLabel(f, true)}  ${findingMessage(f)}`);
     for (const d of (loaded.report.divergence ?? []).map(digestDivergence)) io.out(divergenceLine(d, true));
     const ranks = ranked ? `, no divergence between ${loaded.report.ranks!.length} ranks` : '';
-    io.out(over.length ? `check failed: ${over.join(', ')}` : `check passed: ${breaks.length} graph breaks, ${recompiles} recompiles${ranks}`);
+    io.out(
+      over.length
+        ? `check failed: ${over.join(', ')}`
+        : `check passed: ${breaks.length} graph breaks, ${recompiles} recompiles${ranks}`,
+    );
   }
   return over.length ? EXIT.failed : EXIT.ok;
 }
@@ -356,7 +396,8 @@ async function reportPathOf(target: string): Promise<string | null> {
 
 async function summarizeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const [given] = args.positional;
-  if (!given || args.positional.length > 1) throw new UsageError('summarize takes one trace file or one report (its folder or report.json)');
+  if (!given || args.positional.length > 1)
+    throw new UsageError('summarize takes one trace file or one report (its folder or report.json)');
   const reportPath = await reportPathOf(path.resolve(given));
   if (reportPath) {
     printReport(await loadReport(reportPath), args, io);
@@ -375,11 +416,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return args.command === '' ? EXIT.usage : EXIT.ok;
     }
     switch (args.command) {
-      case 'profile': return await profileCommand(args, io);
-      case 'check': return await checkCommand(args, io);
-      case 'inspect': return await inspectCommand(args, io);
-      case 'summarize': return await summarizeCommand(args, io);
-      default: throw new UsageError(`unknown command "${args.command}"`);
+      case 'profile':
+        return await profileCommand(args, io);
+      case 'check':
+        return await checkCommand(args, io);
+      case 'inspect':
+        return await inspectCommand(args, io);
+      case 'summarize':
+        return await summarizeCommand(args, io);
+      default:
+        throw new UsageError(`unknown command "${args.command}"`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -406,10 +452,13 @@ if (require.main === module) {
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(`${text}\n`),
     signal: controller.signal,
-  }).then((code) => {
-    process.exitCode = code;
-  }, (error: unknown) => {
-    process.stderr.write(`compile-lens: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exitCode = EXIT.failed;
-  });
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`compile-lens: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exitCode = EXIT.failed;
+    },
+  );
 }

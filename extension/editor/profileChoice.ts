@@ -9,8 +9,7 @@ import { plural } from '../present/numbers.ts';
 
 /** The active editor's content: a saved Python file, or a notebook's cells in order (markdown cells as ''). */
 export type ActiveSource =
-  | { kind: 'python'; file: string; text: string }
-  | { kind: 'notebook'; file: string; cells: string[] };
+  { kind: 'python'; file: string; text: string } | { kind: 'notebook'; file: string; cells: string[] };
 
 export interface ChoiceOption {
   label: string;
@@ -38,29 +37,48 @@ const EXPLANATION = [
   '',
   '• A compile target: a top-level function named compile_target (or with a "# compile-lens: target" comment above it) that returns the model and example inputs:',
   '',
-  TARGET_EXAMPLE.split('\n').map((line) => `    ${line}`).join('\n'),
+  TARGET_EXAMPLE.split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n'),
   '',
   '• A built-in sample.',
 ].join('\n');
 
-
 function scriptOption(file: string, sites: number, label = 'Run the whole script'): ChoiceOption {
-  return { label, description: `${baseName(file)}: ${plural(sites, 'torch.compile call')}`, target: { kind: 'script', file, args: [] } };
+  return {
+    label,
+    description: `${baseName(file)}: ${plural(sites, 'torch.compile call')}`,
+    target: { kind: 'script', file, args: [] },
+  };
 }
 
-function explain(message: string, file: string | null, samples: readonly string[], preferredSample: string): ProfileChoice {
+function explain(
+  message: string,
+  file: string | null,
+  samples: readonly string[],
+  preferredSample: string,
+): ProfileChoice {
   const ordered = [...samples].sort((a, b) => Number(b === preferredSample) - Number(a === preferredSample));
-  const options: ChoiceOption[] = ordered.map((name) => ({ label: `Profile sample '${name}'`, target: { kind: 'sample', name } }));
+  const options: ChoiceOption[] = ordered.map((name) => ({
+    label: `Profile sample '${name}'`,
+    target: { kind: 'sample', name },
+  }));
   if (file) options.push({ label: `Run ${baseName(file)} as a script`, target: { kind: 'script', file, args: [] } });
   return { kind: 'explain', message, detail: EXPLANATION, options };
 }
 
-export function chooseProfile(active: ActiveSource | null, samples: readonly string[], preferredSample: string): ProfileChoice {
-  if (!active) return explain('Open a Python file or notebook to profile: none is active.', null, samples, preferredSample);
+export function chooseProfile(
+  active: ActiveSource | null,
+  samples: readonly string[],
+  preferredSample: string,
+): ProfileChoice {
+  if (!active)
+    return explain('Open a Python file or notebook to profile: none is active.', null, samples, preferredSample);
   const name = baseName(active.file);
   if (active.kind === 'notebook') {
     // a notebook runs as a script (its code cells in order); it has no importable compile target
-    if (findCompileSitesInCells(active.cells).length) return { kind: 'run', target: { kind: 'script', file: active.file, args: [] } };
+    if (findCompileSitesInCells(active.cells).length)
+      return { kind: 'run', target: { kind: 'script', file: active.file, args: [] } };
     return explain(`${name} has no torch.compile call.`, active.file, samples, preferredSample);
   }
   const targets = findTargetFunctions(active.text);
@@ -70,9 +88,15 @@ export function chooseProfile(active: ActiveSource | null, samples: readonly str
     description: `compile target, line ${t.line + 1}`,
     target: { kind: 'function', file: active.file, fn: t.name },
   }));
-  if (targets.length && sites) return { kind: 'pick', placeHolder: `Profile a compile target of ${name}, or run the whole script?`, options: [...targetOptions, scriptOption(active.file, sites)] };
+  if (targets.length && sites)
+    return {
+      kind: 'pick',
+      placeHolder: `Profile a compile target of ${name}, or run the whole script?`,
+      options: [...targetOptions, scriptOption(active.file, sites)],
+    };
   if (targets.length === 1) return { kind: 'run', target: targetOptions[0]!.target };
-  if (targets.length > 1) return { kind: 'pick', placeHolder: 'Which target should Compile Lens profile?', options: targetOptions };
+  if (targets.length > 1)
+    return { kind: 'pick', placeHolder: 'Which target should Compile Lens profile?', options: targetOptions };
   if (sites) return { kind: 'run', target: { kind: 'script', file: active.file, args: [] } };
   return explain(`${name} has no compile target and no torch.compile call.`, active.file, samples, preferredSample);
 }

@@ -63,7 +63,18 @@ export function quickFixEdit(fix: QuickFix, source: string): QuickFixEdit | null
     if (source.includes(fix.statement)) return null;
     const at = afterImports(source.split('\n'));
     const importTorch = IMPORTS_TORCH.test(source) ? '' : 'import torch\n';
-    return { title: fix.title, edits: [{ line: at, column: 0, endLine: at, endColumn: 0, text: `${importTorch}${fix.statement}${fix.comment ? `  # ${fix.comment}` : ''}\n` }] };
+    return {
+      title: fix.title,
+      edits: [
+        {
+          line: at,
+          column: 0,
+          endLine: at,
+          endColumn: 0,
+          text: `${importTorch}${fix.statement}${fix.comment ? `  # ${fix.comment}` : ''}\n`,
+        },
+      ],
+    };
   }
   if (!fix.edits?.length) return null;
   const lines = source.split('\n');

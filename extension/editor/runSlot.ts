@@ -7,7 +7,10 @@ export class RunSlot {
   /** Takes the slot for `what`, or returns the message to show when a run is already going. */
   take(what: string): { ok: true; release: () => void } | { ok: false; message: string } {
     if (this.busyWith !== null) {
-      return { ok: false, message: `A Compile Lens run (${this.busyWith}) is already in progress: wait for it or cancel it from its notification. Two runs at once would distort each other's timings.` };
+      return {
+        ok: false,
+        message: `A Compile Lens run (${this.busyWith}) is already in progress: wait for it or cancel it from its notification. Two runs at once would distort each other's timings.`,
+      };
     }
     this.busyWith = what;
     let released = false;

@@ -20,7 +20,8 @@ export function findTargetFunctions(source: string): TargetFunction[] {
     const name = match[1]!;
     let above = i - 1;
     while (above >= 0 && lines[above]!.startsWith('@')) above--;
-    if (name.startsWith('compile_target') || (above >= 0 && MARKER.test(lines[above]!.trim()))) found.push({ name, line: i });
+    if (name.startsWith('compile_target') || (above >= 0 && MARKER.test(lines[above]!.trim())))
+      found.push({ name, line: i });
   }
   return found;
 }

@@ -5,17 +5,29 @@ import type { Finding } from '../present/findings.ts';
 import type { Report, SourceLocation } from '../shared/report.ts';
 import type { TimelineTarget } from '../shared/trace/timelineMarks.ts';
 
-const samePlace = (location: SourceLocation | null | undefined, finding: Pick<Finding, 'file' | 'line' | 'cell'>): boolean =>
-  !!location && location.file === finding.file && location.line === finding.line && (location.cell ?? null) === finding.cell;
+const samePlace = (
+  location: SourceLocation | null | undefined,
+  finding: Pick<Finding, 'file' | 'line' | 'cell'>,
+): boolean =>
+  !!location &&
+  location.file === finding.file &&
+  location.line === finding.line &&
+  (location.cell ?? null) === finding.cell;
 
 /** The target of a graph-break or recompile finding in `report`; null for other findings or a site the report does not hold. */
-export function timelineTarget(report: Report, finding: Pick<Finding, 'kind' | 'file' | 'line' | 'cell' | 'reason'> & { message: string }): TimelineTarget | null {
+export function timelineTarget(
+  report: Report,
+  finding: Pick<Finding, 'kind' | 'file' | 'line' | 'cell' | 'reason'> & { message: string },
+): TimelineTarget | null {
   if (finding.kind !== 'graph-break' && finding.kind !== 'recompile') return null;
   const ids = new Set<string>();
   const modes = new Set<string>();
   const sources = [
     ...report.modes.map((mode) => ({ label: mode.mode, compiler: mode.compiler })),
-    ...(report.regions ?? []).map((region) => ({ label: `${region.id} ${region.name}`, compiler: region.compiler ?? null })),
+    ...(report.regions ?? []).map((region) => ({
+      label: `${region.id} ${region.name}`,
+      compiler: region.compiler ?? null,
+    })),
   ];
   for (const { label, compiler } of sources) {
     if (finding.kind === 'graph-break') {
@@ -27,12 +39,14 @@ export function timelineTarget(report: Report, finding: Pick<Finding, 'kind' | '
       }
     } else {
       for (const item of compiler?.recompileSites ?? []) {
-        if (!samePlace(item.location, finding) || (item.reason !== finding.reason && item.pattern !== finding.reason)) continue;
+        if (!samePlace(item.location, finding) || (item.reason !== finding.reason && item.pattern !== finding.reason))
+          continue;
         modes.add(label);
         for (const id of item.compileIds ?? []) if (id) ids.add(id);
       }
       for (const item of compiler?.recompiles ?? []) {
-        if (!samePlace(item.location, finding) || (item.reason !== finding.reason && item.pattern !== finding.reason)) continue;
+        if (!samePlace(item.location, finding) || (item.reason !== finding.reason && item.pattern !== finding.reason))
+          continue;
         modes.add(label);
         if (item.compileId) ids.add(item.compileId);
       }

@@ -31,7 +31,10 @@ export function renderWebviewHtml(opts: WebviewHtmlOptions): string {
   if (!NONCE.test(opts.nonce)) throw new Error('webview nonce must be at least 16 base64 characters');
   if (!CSP_SOURCE.test(opts.cspSource)) throw new Error(`invalid cspSource: ${JSON.stringify(opts.cspSource)}`);
   const nonce = escapeHtml(opts.nonce);
-  const style = opts.styleUri === undefined ? '' : `\n  <link rel="stylesheet" nonce="${nonce}" href="${escapeHtml(opts.styleUri)}">`;
+  const style =
+    opts.styleUri === undefined
+      ? ''
+      : `\n  <link rel="stylesheet" nonce="${nonce}" href="${escapeHtml(opts.styleUri)}">`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -49,5 +52,10 @@ export function renderWebviewHtml(opts: WebviewHtmlOptions): string {
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }

@@ -21,21 +21,31 @@ export interface CompileLogsHost {
 /** compileLens.sourceMap: {"/path/on/the/cluster": "/path/here"}. */
 function rulesFrom(config: vscode.WorkspaceConfiguration): SourceMapRule[] {
   const value = config.get<Record<string, unknown>>('sourceMap') ?? {};
-  return Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string' && e[0] !== '').map(([from, to]) => ({ from, to }));
+  return Object.entries(value)
+    .filter((e): e is [string, string] => typeof e[1] === 'string' && e[0] !== '')
+    .map(([from, to]) => ({ from, to }));
 }
 
-async function chooseLogs(uri: vscode.Uri | undefined, uris: vscode.Uri[] | undefined): Promise<vscode.Uri[] | undefined> {
+async function chooseLogs(
+  uri: vscode.Uri | undefined,
+  uris: vscode.Uri[] | undefined,
+): Promise<vscode.Uri[] | undefined> {
   const given = (uris?.length ? uris : uri ? [uri] : []).filter((u) => u.scheme === 'file');
   if (given.length) return given;
   return vscode.window.showOpenDialog({
-    canSelectFiles: true, canSelectFolders: true, canSelectMany: true, openLabel: 'Open Compile Logs',
+    canSelectFiles: true,
+    canSelectFolders: true,
+    canSelectMany: true,
+    openLabel: 'Open Compile Logs',
     filters: { 'Compiler logs (TORCH_TRACE)': ['log', 'gz'], 'All files': ['*'] },
   });
 }
 
 export async function openCompileLogs(host: CompileLogsHost, uri?: vscode.Uri, uris?: vscode.Uri[]): Promise<void> {
   if (!vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage('Compile Lens reads compile logs with its Python runner, which it only starts in a trusted workspace. Use "Manage Workspace Trust" to trust this folder.');
+    void vscode.window.showWarningMessage(
+      'Compile Lens reads compile logs with its Python runner, which it only starts in a trusted workspace. Use "Manage Workspace Trust" to trust this folder.',
+    );
     return;
   }
   const chosen = await chooseLogs(uri, uris);
@@ -48,7 +58,11 @@ export async function openCompileLogs(host: CompileLogsHost, uri?: vscode.Uri, u
   host.log.appendLine(`$ ${python} -m compile_lens_runner ${inspectArgs(paths).join(' ')}`);
   try {
     const outcome = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Compile Lens: reading compile logs', cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: 'Compile Lens: reading compile logs',
+        cancellable: true,
+      },
       (_progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
@@ -66,7 +80,8 @@ export async function openCompileLogs(host: CompileLogsHost, uri?: vscode.Uri, u
     );
     if (!outcome.loaded) {
       host.log.appendLine(outcome.message);
-      if (!outcome.cancelled) void vscode.window.showErrorMessage(outcome.message, 'Show Output').then((a) => a && host.log.show());
+      if (!outcome.cancelled)
+        void vscode.window.showErrorMessage(outcome.message, 'Show Output').then((a) => a && host.log.show());
       return;
     }
     const loaded = await host.showReport(outcome.reportPath);
@@ -76,7 +91,12 @@ export async function openCompileLogs(host: CompileLogsHost, uri?: vscode.Uri, u
     if (loaded.report.error) {
       void vscode.window.showErrorMessage(`${loaded.report.error.message} ${loaded.report.error.fix}`);
     } else if (digest.unmapped.length || digest.warnings.length) {
-      void vscode.window.showWarningMessage('Compile Lens: some files the logs name are not in this workspace, or some lines could not be read.', 'Show Output').then((a) => a && host.log.show());
+      void vscode.window
+        .showWarningMessage(
+          'Compile Lens: some files the logs name are not in this workspace, or some lines could not be read.',
+          'Show Output',
+        )
+        .then((a) => a && host.log.show());
     }
     if (digest.jobRestarts) void vscode.window.showInformationMessage(`Compile Lens: the job ${digest.jobRestarts}.`);
   } catch (error) {

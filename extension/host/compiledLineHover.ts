@@ -29,7 +29,12 @@ export class CompiledLineHover {
       if (!uses?.length) return undefined;
       const link = (use: LineUse): string | null => {
         if (!use.target) return null;
-        const args: OpenGeneratedCodeArgs = { reportPath: shown.reportPath, mode: use.mode, compileId: use.target.compileId, codeLine: use.target.line };
+        const args: OpenGeneratedCodeArgs = {
+          reportPath: shown.reportPath,
+          mode: use.mode,
+          compileId: use.target.compileId,
+          codeLine: use.target.line,
+        };
         return `command:${OPEN_GENERATED_CODE_COMMAND}?${encodeURIComponent(JSON.stringify([args]))}`;
       };
       const markdown = new vscode.MarkdownString(compiledLineHover(uses, link));

@@ -6,7 +6,11 @@ import { buildCompilerTree, type ArtifactTarget, type CompilerTreeNode } from '.
 import type { LoadedReport } from '../node/reportFile.ts';
 import { OPEN_ARTIFACT_COMMAND, REVEAL_LINES_COMMAND, type OpenArtifactArgs } from './generatedCode.ts';
 
-const ARTIFACT_ICONS: Record<ArtifactTarget['kind'], string> = { code: 'file-code', guards: 'shield', fxGraph: 'type-hierarchy' };
+const ARTIFACT_ICONS: Record<ArtifactTarget['kind'], string> = {
+  code: 'file-code',
+  guards: 'shield',
+  fxGraph: 'type-hierarchy',
+};
 
 export class CompilerTreeView implements vscode.TreeDataProvider<CompilerTreeNode> {
   private roots: CompilerTreeNode[] = [];
@@ -25,12 +29,19 @@ export class CompilerTreeView implements vscode.TreeDataProvider<CompilerTreeNod
   }
 
   getTreeItem(node: CompilerTreeNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(node.label, node.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      node.label,
+      node.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
     if (node.description) item.description = node.description;
     if (node.tooltip) item.tooltip = node.tooltip;
     if (node.artifact) {
       const { kind, line, highlight } = node.artifact;
-      const args: OpenArtifactArgs = { file: path.resolve(this.dir, node.artifact.path), line: line ?? null, ...(highlight ? { highlight } : {}) };
+      const args: OpenArtifactArgs = {
+        file: path.resolve(this.dir, node.artifact.path),
+        line: line ?? null,
+        ...(highlight ? { highlight } : {}),
+      };
       item.iconPath = new vscode.ThemeIcon(highlight ? 'error' : ARTIFACT_ICONS[kind]);
       item.command = { command: OPEN_ARTIFACT_COMMAND, title: 'Open', arguments: [args] };
     } else if (node.location) {

@@ -19,14 +19,21 @@ export const OPEN_REPORT_COMMAND = 'compileLens.openReport';
 export const CLEAR_FINDINGS_COMMAND = 'compileLens.clearFindings';
 
 /** What a hover adds under the findings of a line (the kernels it was compiled into). */
-export type LineHoverPart = (document: vscode.TextDocument, position: vscode.Position) => vscode.MarkdownString | undefined;
+export type LineHoverPart = (
+  document: vscode.TextDocument,
+  position: vscode.Position,
+) => vscode.MarkdownString | undefined;
 
 function toDiagnostic(finding: Finding, line: number): vscode.Diagnostic {
   const diagnostic = new vscode.Diagnostic(
     new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
     // a notebook cell's document shows as the notebook in Problems: the message names the cell
-    finding.cell === null ? findingMessage(finding) : `${findingMessage(finding)} (${cellLineLabel({ cell: finding.cell, line: finding.line })})`,
-    finding.kind === 'recompile' || finding.kind === 'perf-hint' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning,
+    finding.cell === null
+      ? findingMessage(finding)
+      : `${findingMessage(finding)} (${cellLineLabel({ cell: finding.cell, line: finding.line })})`,
+    finding.kind === 'recompile' || finding.kind === 'perf-hint'
+      ? vscode.DiagnosticSeverity.Information
+      : vscode.DiagnosticSeverity.Warning,
   );
   diagnostic.source = 'Compile Lens';
   diagnostic.code = finding.docUrl ? { value: finding.code, target: vscode.Uri.parse(finding.docUrl) } : finding.code;
@@ -60,9 +67,12 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
 
   show(loaded: LoadedReport, reportPath: string): void {
     const target = loaded.report.target;
-    if (target.file && target.function) this.reportsByTarget.set(`${target.file}\0${target.function}`, { ...loaded, reportPath });
+    if (target.file && target.function)
+      this.reportsByTarget.set(`${target.file}\0${target.function}`, { ...loaded, reportPath });
     if (target.kind === 'script' && target.file) {
-      const regions = (loaded.report.regions ?? []).filter((r) => r.location).map((r) => ({ region: digestRegion(r), place: placeOf(r.location!), reportPath }));
+      const regions = (loaded.report.regions ?? [])
+        .filter((r) => r.location)
+        .map((r) => ({ region: digestRegion(r), place: placeOf(r.location!), reportPath }));
       this.regionsByScript.set(target.file, regions);
     }
     this.store.add(loaded.report);
@@ -86,7 +96,10 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
     this.diagnostics.clear();
     const byUri = new Map<string, { uri: vscode.Uri; list: vscode.Diagnostic[] }>();
     for (const finding of this.findings) {
-      const at = finding.cell === null ? { uri: vscode.Uri.file(finding.file), line: Math.max(0, finding.line - 1) } : cellLocation(finding.file, finding.cell, finding.line);
+      const at =
+        finding.cell === null
+          ? { uri: vscode.Uri.file(finding.file), line: Math.max(0, finding.line - 1) }
+          : cellLocation(finding.file, finding.cell, finding.line);
       if (!at) continue;
       const entry = byUri.get(at.uri.toString()) ?? { uri: at.uri, list: [] };
       entry.list.push(toDiagnostic(finding, at.line));
@@ -122,18 +135,37 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
     if (place.cell === null) {
       for (const target of findTargetFunctions(document.getText())) {
         const range = new vscode.Range(target.line, 0, target.line, 0);
-        lenses.push(new vscode.CodeLens(range, { title: '▶ Compile & Profile', command: PROFILE_TARGET_COMMAND, arguments: [document.uri.fsPath, target.name] }));
+        lenses.push(
+          new vscode.CodeLens(range, {
+            title: '▶ Compile & Profile',
+            command: PROFILE_TARGET_COMMAND,
+            arguments: [document.uri.fsPath, target.name],
+          }),
+        );
         const last = this.reportsByTarget.get(`${document.uri.fsPath}\0${target.name}`);
         if (last) {
           const full = runHeadline(last.report);
-          lenses.push(new vscode.CodeLens(range, { title: shortLine(full), tooltip: full, command: OPEN_REPORT_COMMAND, arguments: [last.reportPath] }));
+          lenses.push(
+            new vscode.CodeLens(range, {
+              title: shortLine(full),
+              tooltip: full,
+              command: OPEN_REPORT_COMMAND,
+              arguments: [last.reportPath],
+            }),
+          );
         }
       }
     }
     const firstSite = this.firstCompileLine(document, place);
     if (firstSite !== null) {
       const range = new vscode.Range(firstSite, 0, firstSite, 0);
-      lenses.push(new vscode.CodeLens(range, { title: '▶ Compile & Profile Script', command: PROFILE_SCRIPT_COMMAND, arguments: [vscode.Uri.file(place.file)] }));
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: '▶ Compile & Profile Script',
+          command: PROFILE_SCRIPT_COMMAND,
+          arguments: [vscode.Uri.file(place.file)],
+        }),
+      );
     }
     for (const results of this.regionsByScript.values()) {
       for (const { region, place: at, reportPath } of results) {
@@ -141,7 +173,14 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         if (!samePlace(at, place) || line < 0 || line >= document.lineCount) continue;
         const range = new vscode.Range(line, 0, line, 0);
         // on its own torch.compile line the answer needs no region name: short, the answer first; the whole line, named, in the tooltip
-        lenses.push(new vscode.CodeLens(range, { title: shortLine(region.headline), tooltip: regionLine(region), command: OPEN_REPORT_COMMAND, arguments: [reportPath] }));
+        lenses.push(
+          new vscode.CodeLens(range, {
+            title: shortLine(region.headline),
+            tooltip: regionLine(region),
+            command: OPEN_REPORT_COMMAND,
+            arguments: [reportPath],
+          }),
+        );
       }
     }
     return lenses;

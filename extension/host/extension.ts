@@ -16,7 +16,13 @@ import { OPEN_COMPILE_LOGS_COMMAND, openCompileLogs } from './compileLogs.ts';
 import { CompilerTreeView } from './compilerTreeView.ts';
 import { ShowInTimeline } from './showInTimeline.ts';
 import { QuickFixes } from './quickFixes.ts';
-import { CLEAR_FINDINGS_COMMAND, EditorFindings, OPEN_REPORT_COMMAND, PROFILE_SCRIPT_COMMAND, PROFILE_TARGET_COMMAND } from './editorFindings.ts';
+import {
+  CLEAR_FINDINGS_COMMAND,
+  EditorFindings,
+  OPEN_REPORT_COMMAND,
+  PROFILE_SCRIPT_COMMAND,
+  PROFILE_TARGET_COMMAND,
+} from './editorFindings.ts';
 import { GeneratedCode } from './generatedCode.ts';
 import { notebookCellTexts } from './notebooks.ts';
 import { COMPARE_RUNS_COMMAND, RunsView, type RunsNode } from './runsView.ts';
@@ -48,9 +54,11 @@ async function choosePython(resource: vscode.Uri | undefined): Promise<string> {
 /** The active Python file (saved to disk) or .ipynb notebook, as the pure chooser sees it. */
 function activeSource(): ActiveSource | null {
   const editor = vscode.window.activeTextEditor;
-  if (editor?.document.languageId === 'python' && editor.document.uri.scheme === 'file') return { kind: 'python', file: editor.document.uri.fsPath, text: editor.document.getText() };
+  if (editor?.document.languageId === 'python' && editor.document.uri.scheme === 'file')
+    return { kind: 'python', file: editor.document.uri.fsPath, text: editor.document.getText() };
   const notebook = vscode.window.activeNotebookEditor?.notebook;
-  if (notebook?.uri.scheme === 'file' && notebook.uri.fsPath.endsWith('.ipynb')) return { kind: 'notebook', file: notebook.uri.fsPath, cells: notebookCellTexts(notebook) };
+  if (notebook?.uri.scheme === 'file' && notebook.uri.fsPath.endsWith('.ipynb'))
+    return { kind: 'notebook', file: notebook.uri.fsPath, cells: notebookCellTexts(notebook) };
   return null;
 }
 
@@ -64,14 +72,20 @@ async function pickTarget(): Promise<RunTarget | undefined> {
     case 'pick':
       return (await vscode.window.showQuickPick(choice.options, { placeHolder: choice.placeHolder }))?.target;
     case 'explain': {
-      const picked = await vscode.window.showInformationMessage(choice.message, { modal: true, detail: choice.detail }, ...choice.options.map((o) => o.label));
+      const picked = await vscode.window.showInformationMessage(
+        choice.message,
+        { modal: true, detail: choice.detail },
+        ...choice.options.map((o) => o.label),
+      );
       return choice.options.find((o) => o.label === picked)?.target;
     }
   }
 }
 
 /** A setting's value only where the user set one (folder, workspace or user settings), else undefined. */
-function explicitSetting<T>(inspected: { globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined): T | undefined {
+function explicitSetting<T>(
+  inspected: { globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined,
+): T | undefined {
   return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
 }
 
@@ -85,10 +99,27 @@ async function saveIfDirty(target: RunTarget): Promise<void> {
 
 /** "Open Report": the workspace's recent runs first, then a file dialog for any report.json. */
 async function chooseReport(): Promise<string | undefined> {
-  const runs = (await Promise.all((vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => listRuns(f.uri.fsPath, 20)))).flat();
+  const runs = (
+    await Promise.all(
+      (vscode.workspace.workspaceFolders ?? [])
+        .filter((f) => f.uri.scheme === 'file')
+        .map((f) => listRuns(f.uri.fsPath, 20)),
+    )
+  ).flat();
   const browse = { label: '$(folder-opened) Browse for a report.json…', reportPath: '' };
   const picked = runs.length
-    ? await vscode.window.showQuickPick([...runs.map((r) => ({ label: r.label, description: r.description, detail: r.reportPath, reportPath: r.reportPath })), browse], { placeHolder: 'Open the report of a recent run', matchOnDescription: true })
+    ? await vscode.window.showQuickPick(
+        [
+          ...runs.map((r) => ({
+            label: r.label,
+            description: r.description,
+            detail: r.reportPath,
+            reportPath: r.reportPath,
+          })),
+          browse,
+        ],
+        { placeHolder: 'Open the report of a recent run', matchOnDescription: true },
+      )
     : browse;
   if (!picked) return undefined;
   if (picked.reportPath) return picked.reportPath;
@@ -97,8 +128,15 @@ async function chooseReport(): Promise<string | undefined> {
 
 /** The cancel toast: what the stopped run left, in the words of its kind of run (the runner's report says it). */
 async function cancelledText(reportPath: string | null): Promise<string> {
-  const error = reportPath ? await loadReport(reportPath).then((l) => l.report.error, () => null) : null;
-  return error?.kind === 'cancelled' ? `${error.message} ${error.fix}` : 'Cancelled: the runner and its compile workers were stopped. The findings and report of the last run stay.';
+  const error = reportPath
+    ? await loadReport(reportPath).then(
+        (l) => l.report.error,
+        () => null,
+      )
+    : null;
+  return error?.kind === 'cancelled'
+    ? `${error.message} ${error.fix}`
+    : 'Cancelled: the runner and its compile workers were stopped. The findings and report of the last run stay.';
 }
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -128,16 +166,23 @@ export function activate(context: vscode.ExtensionContext): void {
   const profile = async (target: RunTarget | undefined) => {
     if (!target) return;
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('Compile Lens runs your model code, so it only profiles in a trusted workspace. Trace files still open. Use "Manage Workspace Trust" to trust this folder.');
+      void vscode.window.showWarningMessage(
+        'Compile Lens runs your model code, so it only profiles in a trusted workspace. Trace files still open. Use "Manage Workspace Trust" to trust this folder.',
+      );
       return;
     }
-    const slot = runSlot.take(target.kind === 'sample' ? target.name : `${path.basename(target.file)}${target.kind === 'function' ? `:${target.fn}` : ''}`);
+    const slot = runSlot.take(
+      target.kind === 'sample'
+        ? target.name
+        : `${path.basename(target.file)}${target.kind === 'function' ? `:${target.fn}` : ''}`,
+    );
     if (!slot.ok) {
       void vscode.window.showWarningMessage(slot.message);
       return;
     }
     try {
-      const resource = target.kind === 'sample' ? vscode.workspace.workspaceFolders?.[0]?.uri : vscode.Uri.file(target.file);
+      const resource =
+        target.kind === 'sample' ? vscode.workspace.workspaceFolders?.[0]?.uri : vscode.Uri.file(target.file);
       const config = vscode.workspace.getConfiguration('compileLens', resource);
       const python = await choosePython(resource);
       const interpreter = await probeInterpreter(python);
@@ -148,7 +193,9 @@ export function activate(context: vscode.ExtensionContext): void {
         return;
       }
       // reports go under <cwd>/.compile-lens: the workspace, else (no folder open) the extension's own storage
-      const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? (target.kind === 'sample' ? context.globalStorageUri.fsPath : path.dirname(target.file));
+      const cwd =
+        vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ??
+        (target.kind === 'sample' ? context.globalStorageUri.fsPath : path.dirname(target.file));
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(cwd));
       const timeoutSeconds = config.get<number>('timeoutSeconds') ?? 900;
       const device = config.get<'auto' | 'cpu' | 'cuda'>('device') ?? 'auto';
@@ -206,12 +253,17 @@ export function activate(context: vscode.ExtensionContext): void {
         return;
       }
       if (!outcome.reportPath) {
-        void vscode.window.showErrorMessage(outcome.message ?? 'The Compile Lens runner failed.', 'Show Output').then((a) => a && log.show());
+        void vscode.window
+          .showErrorMessage(outcome.message ?? 'The Compile Lens runner failed.', 'Show Output')
+          .then((a) => a && log.show());
         return;
       }
       const loaded = await showReport(outcome.reportPath);
       log.appendLine(`Report: ${outcome.reportPath}\n${runSummary(loaded.report)}`);
-      if (loaded.report.error) void vscode.window.showErrorMessage(`${loaded.report.error.message} ${loaded.report.error.fix}`, 'Show Output').then((a) => a && log.show());
+      if (loaded.report.error)
+        void vscode.window
+          .showErrorMessage(`${loaded.report.error.message} ${loaded.report.error.fix}`, 'Show Output')
+          .then((a) => a && log.show());
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       log.appendLine(text);
@@ -221,8 +273,15 @@ export function activate(context: vscode.ExtensionContext): void {
     }
   };
 
-  registerTimeline(context, log, (panel, report, attached) => void report
-    .then((loaded) => reportTabs.track(runKey(loaded.report.target), panel, report, attached), () => {}));
+  registerTimeline(
+    context,
+    log,
+    (panel, report, attached) =>
+      void report.then(
+        (loaded) => reportTabs.track(runKey(loaded.report.target), panel, report, attached),
+        () => {},
+      ),
+  );
   context.subscriptions.push(
     log,
     findings,
@@ -231,20 +290,38 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerTreeDataProvider('compileLens.compiler', compilerTree),
     // several runs may be selected: two of them compare
     vscode.window.createTreeView('compileLens.runs', { treeDataProvider: runsView, canSelectMany: true }),
-    vscode.commands.registerCommand(COMPARE_RUNS_COMMAND, (node?: RunsNode, selected?: RunsNode[]) => runsView.compare(node, selected)),
-    vscode.commands.registerCommand(CLEAR_FINDINGS_COMMAND, () => { findings.clear(); showInTimeline.clear(); }),
+    vscode.commands.registerCommand(COMPARE_RUNS_COMMAND, (node?: RunsNode, selected?: RunsNode[]) =>
+      runsView.compare(node, selected),
+    ),
+    vscode.commands.registerCommand(CLEAR_FINDINGS_COMMAND, () => {
+      findings.clear();
+      showInTimeline.clear();
+    }),
     vscode.commands.registerCommand('compileLens.refreshRuns', () => runsView.refresh()),
     // one provider: a line's findings come first, then what it was compiled into
     vscode.languages.registerHoverProvider({ language: 'python' }, findings),
     showInTimeline,
     vscode.languages.registerHoverProvider({ language: 'python' }, showInTimeline),
-    vscode.languages.registerCodeActionsProvider({ language: 'python' }, showInTimeline, { providedCodeActionKinds: ShowInTimeline.providedCodeActionKinds }),
-    vscode.languages.registerCodeActionsProvider({ language: 'python' }, new QuickFixes((document, line) => findings.findingsAt(document, line)),
-      { providedCodeActionKinds: QuickFixes.kinds }),
-    vscode.languages.registerCodeLensProvider([{ language: 'python', scheme: 'file' }, { language: 'python', scheme: 'vscode-notebook-cell' }], findings),
+    vscode.languages.registerCodeActionsProvider({ language: 'python' }, showInTimeline, {
+      providedCodeActionKinds: ShowInTimeline.providedCodeActionKinds,
+    }),
+    vscode.languages.registerCodeActionsProvider(
+      { language: 'python' },
+      new QuickFixes((document, line) => findings.findingsAt(document, line)),
+      { providedCodeActionKinds: QuickFixes.kinds },
+    ),
+    vscode.languages.registerCodeLensProvider(
+      [
+        { language: 'python', scheme: 'file' },
+        { language: 'python', scheme: 'vscode-notebook-cell' },
+      ],
+      findings,
+    ),
     generatedCode.register(),
     vscode.commands.registerCommand('compileLens.profile', async () => profile(await pickTarget())),
-    vscode.commands.registerCommand(PROFILE_TARGET_COMMAND, (file: string, fn: string) => profile({ kind: 'function', file, fn })),
+    vscode.commands.registerCommand(PROFILE_TARGET_COMMAND, (file: string, fn: string) =>
+      profile({ kind: 'function', file, fn }),
+    ),
     vscode.commands.registerCommand(PROFILE_SCRIPT_COMMAND, (uri?: vscode.Uri) => {
       const file = uri?.scheme === 'file' ? uri.fsPath : activeSource()?.file;
       if (file) return profile({ kind: 'script', file, args: [] });
@@ -252,13 +329,15 @@ export function activate(context: vscode.ExtensionContext): void {
       return undefined;
     }),
     vscode.commands.registerCommand(OPEN_COMPILE_LOGS_COMMAND, (uri?: vscode.Uri, uris?: vscode.Uri[]) =>
-      openCompileLogs({ extensionUri: context.extensionUri, log, choosePython, showReport }, uri, uris)),
-    vscode.commands.registerCommand('compileLens.openTrace', (uri?: vscode.Uri, uris?: vscode.Uri[]) => openTraceTimeline(context.extensionUri, log, uri, uris)),
+      openCompileLogs({ extensionUri: context.extensionUri, log, choosePython, showReport }, uri, uris),
+    ),
+    vscode.commands.registerCommand('compileLens.openTrace', (uri?: vscode.Uri, uris?: vscode.Uri[]) =>
+      openTraceTimeline(context.extensionUri, log, uri, uris),
+    ),
     vscode.commands.registerCommand(OPEN_REPORT_COMMAND, async (reportPath?: string) => {
-      const chosen = reportPath ?? await chooseReport();
+      const chosen = reportPath ?? (await chooseReport());
       if (chosen) await showReport(chosen).catch((e: Error) => vscode.window.showErrorMessage(e.message));
     }),
     { dispose: () => activeRuns.forEach((c) => c.abort()) },
   );
 }
-

@@ -16,10 +16,19 @@ export const OPEN_ARTIFACT_COMMAND = 'compileLens.openCompilerArtifact';
 export const REVEAL_LINES_COMMAND = 'compileLens.revealKernelLines';
 
 /** A file of a report directory to open read-only, at a 1-based line; `highlight` marks that line as a failed guard. */
-export interface OpenArtifactArgs { file: string; line?: number | null; highlight?: string }
+export interface OpenArtifactArgs {
+  file: string;
+  line?: number | null;
+  highlight?: string;
+}
 
 /** A kernel's (or a compile's) generated code, found in a report; the hover links and the timeline send this. */
-export interface OpenGeneratedCodeArgs { reportPath: string; mode: string; compileId: string | null; codeLine?: number | null }
+export interface OpenGeneratedCodeArgs {
+  reportPath: string;
+  mode: string;
+  compileId: string | null;
+  codeLine?: number | null;
+}
 
 const showError = (error: Error): void => void vscode.window.showErrorMessage(error.message);
 
@@ -36,7 +45,10 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
     overviewRulerColor: new vscode.ThemeColor('editorError.foreground'),
     overviewRulerLane: vscode.OverviewRulerLane.Full,
   });
-  private readonly fusedLines = vscode.window.createTextEditorDecorationType({ isWholeLine: true, backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground') });
+  private readonly fusedLines = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+  });
   private readonly lensesChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -57,9 +69,15 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
     this.subscriptions.push(
       vscode.workspace.registerTextDocumentContentProvider(ARTIFACT_SCHEME, this),
       vscode.languages.registerCodeLensProvider({ scheme: ARTIFACT_SCHEME }, this),
-      vscode.commands.registerCommand(OPEN_ARTIFACT_COMMAND, (args: OpenArtifactArgs) => this.open(args).catch(showError)),
-      vscode.commands.registerCommand(OPEN_GENERATED_CODE_COMMAND, (args: OpenGeneratedCodeArgs) => this.openGeneratedCode(args).catch(showError)),
-      vscode.commands.registerCommand(REVEAL_LINES_COMMAND, (lines: SourceLocation[]) => this.revealLines(lines).catch(showError)),
+      vscode.commands.registerCommand(OPEN_ARTIFACT_COMMAND, (args: OpenArtifactArgs) =>
+        this.open(args).catch(showError),
+      ),
+      vscode.commands.registerCommand(OPEN_GENERATED_CODE_COMMAND, (args: OpenGeneratedCodeArgs) =>
+        this.openGeneratedCode(args).catch(showError),
+      ),
+      vscode.commands.registerCommand(REVEAL_LINES_COMMAND, (lines: SourceLocation[]) =>
+        this.revealLines(lines).catch(showError),
+      ),
       vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.decorate(e))),
     );
     return this;
@@ -68,7 +86,8 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
   /** The real path of `file` when it is a file of a report shown this session (reportPaths.ts); else PathRefused. */
   private async artifactFile(file: string): Promise<string> {
     const dir = [...this.reports.values()].map((r) => r.dir).find((d) => !path.relative(d, file).startsWith('..'));
-    if (dir === undefined) throw new PathRefused(`Compile Lens opens only files of the reports it shows: ${file} is not in one.`);
+    if (dir === undefined)
+      throw new PathRefused(`Compile Lens opens only files of the reports it shows: ${file} is not in one.`);
     return reportFilePath(dir, path.relative(dir, file), 'compiler artifact');
   }
 
@@ -86,9 +105,17 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
     if (!found) return [];
     return kernelLenses(found.kernels, found.compileId).map(({ line, title, kernel }) => {
       const range = new vscode.Range(line - 1, 0, line - 1, 0);
-      return new vscode.CodeLens(range, kernel.sourceLines.length
-        ? { title, command: REVEAL_LINES_COMMAND, arguments: [kernel.sourceLines], tooltip: kernel.sourceLines.map((l) => `${l.file}:${l.line}  ${l.code ?? ''}`).join('\n') }
-        : { title, command: '' });
+      return new vscode.CodeLens(
+        range,
+        kernel.sourceLines.length
+          ? {
+              title,
+              command: REVEAL_LINES_COMMAND,
+              arguments: [kernel.sourceLines],
+              tooltip: kernel.sourceLines.map((l) => `${l.file}:${l.line}  ${l.code ?? ''}`).join('\n'),
+            }
+          : { title, command: '' },
+      );
     });
   }
 
@@ -110,7 +137,11 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
     const line = Math.min(Math.max(0, (args.line ?? 1) - 1), Math.max(0, document.lineCount - 1));
     if (args.highlight) this.highlights.set(uri.toString(), { line, message: args.highlight });
     const position = new vscode.Position(line, 0);
-    const editor = await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.One, preview: false });
+    const editor = await vscode.window.showTextDocument(document, {
+      selection: new vscode.Range(position, position),
+      viewColumn: vscode.ViewColumn.One,
+      preview: false,
+    });
     editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.AtTop);
     this.decorate(editor);
     return editor;
@@ -122,7 +153,9 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
     this.reports.set(key, loaded);
     const compile = compileOf(loaded.report, args.mode, args.compileId);
     if (!compile?.outputCode) {
-      void vscode.window.showInformationMessage(`No generated code was saved for compile ${args.compileId ?? '?'} of mode ${args.mode} (the compile failed, or the report was written before schema 1.5).`);
+      void vscode.window.showInformationMessage(
+        `No generated code was saved for compile ${args.compileId ?? '?'} of mode ${args.mode} (the compile failed, or the report was written before schema 1.5).`,
+      );
       return;
     }
     await this.open({ file: path.resolve(loaded.dir, compile.outputCode), line: args.codeLine ?? 1 });
@@ -131,9 +164,15 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
   /** Opens the first file of a kernel's lines at its first line, the kernel's other lines there highlighted. */
   private async revealLines(lines: SourceLocation[]): Promise<void> {
     const files = [...new Set(lines.map((l) => l.file))];
-    const file = files.length > 1
-      ? (await vscode.window.showQuickPick(files.map((f) => ({ label: path.basename(f), description: f })), { placeHolder: 'The kernel fuses lines of several files: open which?' }))?.description
-      : files[0];
+    const file =
+      files.length > 1
+        ? (
+            await vscode.window.showQuickPick(
+              files.map((f) => ({ label: path.basename(f), description: f })),
+              { placeHolder: 'The kernel fuses lines of several files: open which?' },
+            )
+          )?.description
+        : files[0];
     if (!file) return;
     const inCell = lines.find((l) => l.file === file && l.cell !== null && l.cell !== undefined);
     if (inCell) return revealLocation(inCell.file, inCell.line, inCell.cell ?? null); // a notebook: its cell, not the .ipynb text
@@ -141,10 +180,21 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
     const here = lines.filter((l) => l.file === file).map((l) => l.line - 1);
     const position = new vscode.Position(Math.max(0, Math.min(...here)), 0);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-    const editor = await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.One });
-    editor.setDecorations(this.fusedLines, here.map((l) => new vscode.Range(l, 0, l, 0)));
+    const editor = await vscode.window.showTextDocument(document, {
+      selection: new vscode.Range(position, position),
+      viewColumn: vscode.ViewColumn.One,
+    });
+    editor.setDecorations(
+      this.fusedLines,
+      here.map((l) => new vscode.Range(l, 0, l, 0)),
+    );
     const clear = vscode.window.onDidChangeTextEditorSelection((event) => {
-      if (event.textEditor !== editor || event.kind === undefined || event.kind === vscode.TextEditorSelectionChangeKind.Command) return;
+      if (
+        event.textEditor !== editor ||
+        event.kind === undefined ||
+        event.kind === vscode.TextEditorSelectionChangeKind.Command
+      )
+        return;
       editor.setDecorations(this.fusedLines, []);
       clear.dispose();
     });
@@ -154,11 +204,18 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
     const highlight = this.highlights.get(editor.document.uri.toString());
     if (!highlight) return;
     const hover = new vscode.MarkdownString().appendText(`This guard failed: ${highlight.message}`);
-    editor.setDecorations(this.failedGuard, [{
-      range: new vscode.Range(highlight.line, 0, highlight.line, 0),
-      hoverMessage: hover,
-      renderOptions: { after: { contentText: `   ← failed: ${highlight.message}`, color: new vscode.ThemeColor('editorError.foreground') } },
-    }]);
+    editor.setDecorations(this.failedGuard, [
+      {
+        range: new vscode.Range(highlight.line, 0, highlight.line, 0),
+        hoverMessage: hover,
+        renderOptions: {
+          after: {
+            contentText: `   ← failed: ${highlight.message}`,
+            color: new vscode.ThemeColor('editorError.foreground'),
+          },
+        },
+      },
+    ]);
   }
 
   dispose(): void {

@@ -5,7 +5,10 @@ import { cellPosition, type NotebookCellInfo, type SourcePlace } from '../shared
 import { sourceFilePath } from '../node/reportPaths.ts';
 
 const cellInfo = (notebook: vscode.NotebookDocument): NotebookCellInfo[] =>
-  notebook.getCells().map((cell) => ({ kind: cell.kind === vscode.NotebookCellKind.Code ? 'code' : 'markup', lineCount: cell.document.lineCount }));
+  notebook.getCells().map((cell) => ({
+    kind: cell.kind === vscode.NotebookCellKind.Code ? 'code' : 'markup',
+    lineCount: cell.document.lineCount,
+  }));
 
 const openNotebook = (file: string): vscode.NotebookDocument | undefined =>
   vscode.workspace.notebookDocuments.find((notebook) => notebook.uri.scheme === 'file' && notebook.uri.fsPath === file);
@@ -41,15 +44,24 @@ export const workspaceFolderPaths = (): string[] =>
 export async function revealLocation(file: string, line: number, cell: number | null = null): Promise<void> {
   await sourceFilePath(file, workspaceFolderPaths());
   if (cell !== null) {
-    const notebook = openNotebook(file) ?? await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+    const notebook = openNotebook(file) ?? (await vscode.workspace.openNotebookDocument(vscode.Uri.file(file)));
     const position = cellPosition({ cell, line }, cellInfo(notebook));
-    await vscode.window.showNotebookDocument(notebook, { viewColumn: vscode.ViewColumn.One, ...(position ? { selections: [new vscode.NotebookRange(position.cell, position.cell + 1)] } : {}) });
+    await vscode.window.showNotebookDocument(notebook, {
+      viewColumn: vscode.ViewColumn.One,
+      ...(position ? { selections: [new vscode.NotebookRange(position.cell, position.cell + 1)] } : {}),
+    });
     if (!position) return;
     const at = new vscode.Position(position.line, 0);
-    await vscode.window.showTextDocument(notebook.cellAt(position.cell).document, { selection: new vscode.Range(at, at), viewColumn: vscode.ViewColumn.One });
+    await vscode.window.showTextDocument(notebook.cellAt(position.cell).document, {
+      selection: new vscode.Range(at, at),
+      viewColumn: vscode.ViewColumn.One,
+    });
     return;
   }
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
   const at = new vscode.Position(Math.max(0, line - 1), 0);
-  await vscode.window.showTextDocument(document, { selection: new vscode.Range(at, at), viewColumn: vscode.ViewColumn.One });
+  await vscode.window.showTextDocument(document, {
+    selection: new vscode.Range(at, at),
+    viewColumn: vscode.ViewColumn.One,
+  });
 }

@@ -13,7 +13,11 @@ export class QuickFixes implements vscode.CodeActionProvider {
 
   constructor(private readonly findingsAt: FindingsAt) {}
 
-  provideCodeActions(document: vscode.TextDocument, range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
     const seen = new Set<string>();
     for (let line = range.start.line; line <= range.end.line; line++) {
@@ -24,8 +28,11 @@ export class QuickFixes implements vscode.CodeActionProvider {
         seen.add(finding.quickFix.title);
         const action = new vscode.CodeAction(edit.title, vscode.CodeActionKind.QuickFix);
         action.edit = new vscode.WorkspaceEdit();
-        for (const e of edit.edits) action.edit.replace(document.uri, new vscode.Range(e.line, e.column, e.endLine, e.endColumn), e.text);
-        action.diagnostics = context.diagnostics.filter((d) => d.source === 'Compile Lens' && d.range.start.line === line);
+        for (const e of edit.edits)
+          action.edit.replace(document.uri, new vscode.Range(e.line, e.column, e.endLine, e.endColumn), e.text);
+        action.diagnostics = context.diagnostics.filter(
+          (d) => d.source === 'Compile Lens' && d.range.start.line === line,
+        );
         action.isPreferred = true;
         actions.push(action);
       }

@@ -22,8 +22,12 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
 
   constructor() {
     const refresh = () => this.refresh();
-    this.subscriptions = [this.watcher.onDidCreate(refresh), this.watcher.onDidChange(refresh), this.watcher.onDidDelete(refresh),
-      vscode.workspace.onDidChangeWorkspaceFolders(refresh)];
+    this.subscriptions = [
+      this.watcher.onDidCreate(refresh),
+      this.watcher.onDidChange(refresh),
+      this.watcher.onDidDelete(refresh),
+      vscode.workspace.onDidChangeWorkspaceFolders(refresh),
+    ];
   }
 
   refresh(): void {
@@ -53,23 +57,38 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
    *  run first, shown as a markdown preview. */
   async compare(node: RunsNode | undefined, selected: readonly RunsNode[] | undefined): Promise<void> {
     if (node?.kind !== 'run') return;
-    const other = (selected ?? []).find((s): s is Extract<RunsNode, { kind: 'run' }> => s.kind === 'run' && s.run.reportPath !== node.run.reportPath);
+    const other = (selected ?? []).find(
+      (s): s is Extract<RunsNode, { kind: 'run' }> => s.kind === 'run' && s.run.reportPath !== node.run.reportPath,
+    );
     let pair: RunListEntry | undefined = other?.run;
     if (!pair) {
       // reportPath is <folder>/.compile-lens/runs/<run>/report.json
-      const folder = path.resolve(path.dirname(node.run.reportPath), '..', ...RUNS_FOLDER.split(path.sep).map(() => '..'));
-      const same = (await listRuns(folder)).filter((r) => r.reportPath !== node.run.reportPath && runKey(r.target) === runKey(node.run.target));
+      const folder = path.resolve(
+        path.dirname(node.run.reportPath),
+        '..',
+        ...RUNS_FOLDER.split(path.sep).map(() => '..'),
+      );
+      const same = (await listRuns(folder)).filter(
+        (r) => r.reportPath !== node.run.reportPath && runKey(r.target) === runKey(node.run.target),
+      );
       if (!same.length) {
         void vscode.window.showInformationMessage(`No other run of ${node.run.label} to compare with.`);
         return;
       }
-      pair = (await vscode.window.showQuickPick(same.map((run) => ({ label: run.description, detail: run.reportPath, run })),
-        { placeHolder: `Compare ${node.run.label} (${node.run.description}) with…`, matchOnDetail: true }))?.run;
+      pair = (
+        await vscode.window.showQuickPick(
+          same.map((run) => ({ label: run.description, detail: run.reportPath, run })),
+          { placeHolder: `Compare ${node.run.label} (${node.run.description}) with…`, matchOnDetail: true },
+        )
+      )?.run;
       if (!pair) return;
     }
     const [older, newer] = [node.run, pair].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     const [before, after] = await Promise.all([loadReport(older!.reportPath), loadReport(newer!.reportPath)]);
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: compareRuns(before.report, after.report) });
+    const document = await vscode.workspace.openTextDocument({
+      language: 'markdown',
+      content: compareRuns(before.report, after.report),
+    });
     await vscode.commands.executeCommand('markdown.showPreview', document.uri);
   }
 

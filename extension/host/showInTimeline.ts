@@ -16,14 +16,21 @@ import { placeOfDocument } from './notebooks.ts';
 export const SHOW_IN_TIMELINE_COMMAND = 'compileLens.showInTimeline';
 
 /** The command's argument (JSON in a hover's command link). */
-export interface ShowInTimelineArgs { reportPath: string; key: string; target: TimelineTarget }
+export interface ShowInTimelineArgs {
+  reportPath: string;
+  key: string;
+  target: TimelineTarget;
+}
 
 /** Opens the report's tab (ReportTabs.open) and, once its traces are in, sends `focus`. */
 export type OpenReportAt = (key: string, reportPath: string, then: HostToWebview) => void;
 
 /** Whether a report has traces to open (a target's modes, a script's regions). */
 function hasTraces(report: Report): boolean {
-  return report.modes.some((m) => m.trace) || (report.regions ?? []).some((r) => r.measurements.some((m) => m.status === 'ok' && m.trace));
+  return (
+    report.modes.some((m) => m.trace) ||
+    (report.regions ?? []).some((r) => r.measurements.some((m) => m.status === 'ok' && m.trace))
+  );
 }
 
 export class ShowInTimeline implements vscode.CodeActionProvider, vscode.HoverProvider, vscode.Disposable {
@@ -34,7 +41,8 @@ export class ShowInTimeline implements vscode.CodeActionProvider, vscode.HoverPr
 
   constructor(openReportAt: OpenReportAt) {
     this.command = vscode.commands.registerCommand(SHOW_IN_TIMELINE_COMMAND, (args: ShowInTimelineArgs) =>
-      openReportAt(args.key, args.reportPath, { type: 'focus', target: args.target }));
+      openReportAt(args.key, args.reportPath, { type: 'focus', target: args.target }),
+    );
   }
 
   show(loaded: LoadedReport, reportPath: string): void {
@@ -63,7 +71,11 @@ export class ShowInTimeline implements vscode.CodeActionProvider, vscode.HoverPr
     return out;
   }
 
-  provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    range: vscode.Range | vscode.Selection,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
     const ours = context.diagnostics.filter((d) => d.source === 'Compile Lens');
     for (const line of new Set([range.start.line, ...ours.map((d) => d.range.start.line)])) {
@@ -89,7 +101,9 @@ export class ShowInTimeline implements vscode.CodeActionProvider, vscode.HoverPr
     for (const args of targets) {
       const link = `command:${SHOW_IN_TIMELINE_COMMAND}?${encodeURIComponent(JSON.stringify([args]))}`;
       const what = args.target.kind === 'graph-break' ? 'this graph break' : 'this recompile';
-      markdown.appendMarkdown(`[$(timeline-open) Show ${what} in the timeline](${link} "Open the run's timeline zoomed to where it happened")\n\n`);
+      markdown.appendMarkdown(
+        `[$(timeline-open) Show ${what} in the timeline](${link} "Open the run's timeline zoomed to where it happened")\n\n`,
+      );
     }
     markdown.supportThemeIcons = true;
     return new vscode.Hover(markdown, document.lineAt(position.line).range);

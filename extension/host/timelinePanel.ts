@@ -39,7 +39,14 @@ function reportOf(source: TimelineSource, opening: Opening): Promise<LoadedRepor
  * that is hidden and shown again (it is rebuilt then) gets them without a second read. A report is sent before the
  * traces, so its panel draws while they are read, and each trace as soon as it is read.
  */
-function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: TimelineSource, title: string, log: vscode.OutputChannel, opening: Opening = {}): vscode.Disposable {
+function attach(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  source: TimelineSource,
+  title: string,
+  log: vscode.OutputChannel,
+  opening: Opening = {},
+): vscode.Disposable {
   const report = reportOf(source, opening);
   const content: Promise<TimelineContent> = readTimelineSource(source, report ?? undefined);
   content.catch(() => {}); // reported when the webview asks for it
@@ -62,7 +69,15 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
           if (first) await webview.postMessage(first);
           // each trace as it is read; each post awaited: a preview is on its way before the full models are built (a small or gzip trace on this thread)
           const frame = drawn;
-          await sendTraces(read, message.view, (trace) => webview.postMessage(trace), undefined, undefined, frame.wait, webviewAcrossNetwork());
+          await sendTraces(
+            read,
+            message.view,
+            (trace) => webview.postMessage(trace),
+            undefined,
+            undefined,
+            frame.wait,
+            webviewAcrossNetwork(),
+          );
           // e.g. "Show in timeline": after the models, which it looks in
           if (opening.then) await webview.postMessage(opening.then);
         } catch (error) {
@@ -73,11 +88,18 @@ function attach(webview: vscode.Webview, extensionUri: vscode.Uri, source: Timel
         break;
       case 'reveal':
         // the location comes from a trace or a report: outside the workspace it is refused, with the reason
-        await revealLocation(message.file, message.line, message.cell ?? null).catch((error: Error) => void vscode.window.showErrorMessage(error.message));
+        await revealLocation(message.file, message.line, message.cell ?? null).catch(
+          (error: Error) => void vscode.window.showErrorMessage(error.message),
+        );
         break;
       case 'openGeneratedCode':
         if (source.kind === 'report') {
-          const args: OpenGeneratedCodeArgs = { reportPath: source.reportPath, mode: message.mode, compileId: message.compileId, codeLine: message.codeLine };
+          const args: OpenGeneratedCodeArgs = {
+            reportPath: source.reportPath,
+            mode: message.mode,
+            compileId: message.compileId,
+            codeLine: message.codeLine,
+          };
           await vscode.commands.executeCommand(OPEN_GENERATED_CODE_COMMAND, args);
         }
         break;
@@ -109,36 +131,73 @@ function firstFrame(): { wait: () => Promise<void>; say: () => void } {
   let said = false;
   let wake = (): void => {};
   return {
-    say: () => { said = true; wake(); },
-    wait: () => (said ? Promise.resolve() : new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, FIRST_FRAME_WAIT_MS);
-      wake = () => { clearTimeout(timer); resolve(); };
-    })),
+    say: () => {
+      said = true;
+      wake();
+    },
+    wait: () =>
+      said
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, FIRST_FRAME_WAIT_MS);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          }),
   };
 }
 
 /** attach() for a panel's lifetime, or until the panel is attached to another source (`detach`). */
-function attachPanel(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel, opening: Opening = {}): vscode.Disposable {
+function attachPanel(
+  panel: vscode.WebviewPanel,
+  extensionUri: vscode.Uri,
+  source: TimelineSource,
+  log: vscode.OutputChannel,
+  opening: Opening = {},
+): vscode.Disposable {
   const listener = attach(panel.webview, extensionUri, source, titleOf(source), log, opening);
   const disposed = panel.onDidDispose(() => listener.dispose());
-  return { dispose: () => { listener.dispose(); disposed.dispose(); } };
+  return {
+    dispose: () => {
+      listener.dispose();
+      disposed.dispose();
+    },
+  };
 }
 
 function titleOf(source: TimelineSource): string {
   switch (source.kind) {
-    case 'report': return `Compile Lens: ${path.basename(path.dirname(source.reportPath))}`;
-    case 'traces': return `Timeline: ${source.tracePaths.map((p) => path.basename(p)).join(' vs ')}`;
-    case 'ranks': return `Timeline: ${source.tracePaths.length} ranks — ${path.basename(commonFolder(source.tracePaths))}`;
+    case 'report':
+      return `Compile Lens: ${path.basename(path.dirname(source.reportPath))}`;
+    case 'traces':
+      return `Timeline: ${source.tracePaths.map((p) => path.basename(p)).join(' vs ')}`;
+    case 'ranks':
+      return `Timeline: ${source.tracePaths.length} ranks — ${path.basename(commonFolder(source.tracePaths))}`;
   }
 }
 
-function createPanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel, opening: Opening = {}): { panel: vscode.WebviewPanel; attached: vscode.Disposable } {
+function createPanel(
+  extensionUri: vscode.Uri,
+  source: TimelineSource,
+  log: vscode.OutputChannel,
+  opening: Opening = {},
+): { panel: vscode.WebviewPanel; attached: vscode.Disposable } {
   // preserveFocus: the editor keeps focus, so its CodeLens refresh (cancelled when it blurs) goes through
-  const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, titleOf(source), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, retainContextWhenHidden: false });
+  const panel = vscode.window.createWebviewPanel(
+    TIMELINE_VIEW_TYPE,
+    titleOf(source),
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+    { enableScripts: true, retainContextWhenHidden: false },
+  );
   return { panel, attached: attachPanel(panel, extensionUri, source, log, opening) };
 }
 
-export function openTimelinePanel(extensionUri: vscode.Uri, source: TimelineSource, log: vscode.OutputChannel): vscode.WebviewPanel {
+export function openTimelinePanel(
+  extensionUri: vscode.Uri,
+  source: TimelineSource,
+  log: vscode.OutputChannel,
+): vscode.WebviewPanel {
   return createPanel(extensionUri, source, log).panel;
 }
 
@@ -155,7 +214,11 @@ interface ReportTab {
 export class ReportTabs implements vscode.Disposable {
   private readonly tabs = new Map<string, ReportTab>();
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly log: vscode.OutputChannel, private readonly onActive: (loaded: LoadedReport) => void) {}
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: vscode.OutputChannel,
+    private readonly onActive: (loaded: LoadedReport) => void,
+  ) {}
 
   /**
    * Shows the report in the tab of `key` (made when there is none), without taking the focus from the editor:
@@ -183,7 +246,10 @@ export class ReportTabs implements vscode.Disposable {
   track(key: string, panel: vscode.WebviewPanel, report: Promise<LoadedReport>, attached: vscode.Disposable): void {
     const tab: ReportTab = { panel, report, attached };
     this.tabs.set(key, tab);
-    panel.onDidChangeViewState((event) => event.webviewPanel.active && void tab.report.then(this.onActive, (e: Error) => this.log.appendLine(e.message)));
+    panel.onDidChangeViewState(
+      (event) =>
+        event.webviewPanel.active && void tab.report.then(this.onActive, (e: Error) => this.log.appendLine(e.message)),
+    );
     panel.onDidDispose(() => this.tabs.get(key) === tab && this.tabs.delete(key));
   }
 
@@ -196,22 +262,38 @@ export class ReportTabs implements vscode.Disposable {
  * "Open Trace Timeline": the explorer's selection (files, or a folder of rank traces), else what the user picks:
  * trace files, or a folder (the platform's dialogs cannot offer both at once on Windows and Linux).
  */
-export async function openTraceTimeline(extensionUri: vscode.Uri, log: vscode.OutputChannel, uri?: vscode.Uri, uris?: vscode.Uri[]): Promise<void> {
+export async function openTraceTimeline(
+  extensionUri: vscode.Uri,
+  log: vscode.OutputChannel,
+  uri?: vscode.Uri,
+  uris?: vscode.Uri[],
+): Promise<void> {
   let chosen = uris?.length ? uris : uri ? [uri] : undefined;
   if (!chosen) {
-    const files = { label: '$(file) Trace files…', detail: `One trace, two to ${MAX_COMPARE_PANES} to compare, or a distributed job's rank traces (up to ${MAX_RANK_PANES})` };
-    const folder = { label: '$(folder) A folder of rank traces…', detail: 'Each rank\'s torch.profiler trace (distributedInfo, or rank<N> in the name), on one time axis' };
+    const files = {
+      label: '$(file) Trace files…',
+      detail: `One trace, two to ${MAX_COMPARE_PANES} to compare, or a distributed job's rank traces (up to ${MAX_RANK_PANES})`,
+    };
+    const folder = {
+      label: '$(folder) A folder of rank traces…',
+      detail: "Each rank's torch.profiler trace (distributedInfo, or rank<N> in the name), on one time axis",
+    };
     const pick = await vscode.window.showQuickPick([files, folder], { placeHolder: 'Open a trace timeline from' });
     if (!pick) return;
-    chosen = await vscode.window.showOpenDialog(pick === folder
-      ? { canSelectFiles: false, canSelectFolders: true, openLabel: 'Open Rank Traces' }
-      : { canSelectMany: true, openLabel: 'Open Timeline', filters: { 'Chrome traces': ['json', 'gz'] } });
+    chosen = await vscode.window.showOpenDialog(
+      pick === folder
+        ? { canSelectFiles: false, canSelectFolders: true, openLabel: 'Open Rank Traces' }
+        : { canSelectMany: true, openLabel: 'Open Timeline', filters: { 'Chrome traces': ['json', 'gz'] } },
+    );
   }
   if (!chosen?.length) return;
   try {
     const { source, notes } = await resolveTimelineSelection(chosen.map((u) => u.fsPath));
     for (const note of notes) log.appendLine(`Timeline: ${note}`);
-    if (notes.length) void vscode.window.showWarningMessage(notes.length === 1 ? notes[0] : `${notes[0]} (${notes.length - 1} more in the Compile Lens output)`);
+    if (notes.length)
+      void vscode.window.showWarningMessage(
+        notes.length === 1 ? notes[0] : `${notes[0]} (${notes.length - 1} more in the Compile Lens output)`,
+      );
     openTimelinePanel(extensionUri, source, log);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
@@ -226,7 +308,11 @@ class TraceDocument implements vscode.CustomDocument {
 }
 
 /** restored: a report panel brought back after a restart (its report read once, for both), for its ReportTabs. */
-export function registerTimeline(context: vscode.ExtensionContext, log: vscode.OutputChannel, restored: (panel: vscode.WebviewPanel, report: Promise<LoadedReport>, attached: vscode.Disposable) => void): void {
+export function registerTimeline(
+  context: vscode.ExtensionContext,
+  log: vscode.OutputChannel,
+  restored: (panel: vscode.WebviewPanel, report: Promise<LoadedReport>, attached: vscode.Disposable) => void,
+): void {
   const extensionUri = context.extensionUri;
   const traceEditor: vscode.CustomReadonlyEditorProvider<TraceDocument> = {
     openCustomDocument: (uri) => new TraceDocument(uri),
@@ -247,6 +333,8 @@ export function registerTimeline(context: vscode.ExtensionContext, log: vscode.O
         if (report) restored(panel, report, attached);
       },
     }),
-    ...[TRACE_EDITOR_VIEW_TYPE, ANY_JSON_EDITOR_VIEW_TYPE].map((viewType) => vscode.window.registerCustomEditorProvider(viewType, traceEditor, { supportsMultipleEditorsPerDocument: true })),
+    ...[TRACE_EDITOR_VIEW_TYPE, ANY_JSON_EDITOR_VIEW_TYPE].map((viewType) =>
+      vscode.window.registerCustomEditorProvider(viewType, traceEditor, { supportsMultipleEditorsPerDocument: true }),
+    ),
   );
 }

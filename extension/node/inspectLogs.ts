@@ -18,14 +18,19 @@ export interface InspectLaunch extends Omit<RunnerLaunch, 'args'> {
   rules: SourceMapRule[];
 }
 
-export type InspectOutcome = { loaded: LoadedReport; reportPath: string } | { loaded: null; message: string; cancelled: boolean };
+export type InspectOutcome =
+  { loaded: LoadedReport; reportPath: string } | { loaded: null; message: string; cancelled: boolean };
 
 export function inspectArgs(paths: string[], out?: string): string[] {
   return ['inspect', ...paths.map((p) => path.resolve(p)), ...(out ? ['--out', path.resolve(out)] : [])];
 }
 
 /** The runner's report with the workspace's paths; it is rewritten in place (the runner just wrote it). */
-export async function mapOntoWorkspace(reportPath: string, workspace: string, rules: SourceMapRule[]): Promise<LoadedReport> {
+export async function mapOntoWorkspace(
+  reportPath: string,
+  workspace: string,
+  rules: SourceMapRule[],
+): Promise<LoadedReport> {
   const loaded = await loadReport(reportPath);
   const files = reportFiles(loaded.report);
   const mapper = new SourceMapper(await workspaceFilesNamed(workspace, files), rules);
@@ -39,7 +44,11 @@ export async function inspectLogs(launch: InspectLaunch): Promise<InspectOutcome
   const { paths, out, workspace, rules, ...runner } = launch;
   const outcome = await runRunner({ ...runner, args: inspectArgs(paths, out) });
   if (!outcome.reportPath) {
-    return { loaded: null, message: outcome.message ?? 'The runner wrote no report.', cancelled: outcome.status === 'cancelled' };
+    return {
+      loaded: null,
+      message: outcome.message ?? 'The runner wrote no report.',
+      cancelled: outcome.status === 'cancelled',
+    };
   }
   return { loaded: await mapOntoWorkspace(outcome.reportPath, workspace, rules), reportPath: outcome.reportPath };
 }

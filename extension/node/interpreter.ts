@@ -23,9 +23,13 @@ export function probeInterpreter(python: string, timeoutMs = 60_000): Promise<In
     execFile(python, ['-c', PROBE], { timeout: timeoutMs }, (error, stdout) => {
       if (error) {
         const notFound = (error as NodeJS.ErrnoException).code === 'ENOENT';
-        reject(new Error(notFound
-          ? `Python interpreter "${python}" was not found. Select an interpreter (Python: Select Interpreter) or set compileLens.pythonPath.`
-          : `Python interpreter "${python}" failed to start: ${error.message}`));
+        reject(
+          new Error(
+            notFound
+              ? `Python interpreter "${python}" was not found. Select an interpreter (Python: Select Interpreter) or set compileLens.pythonPath.`
+              : `Python interpreter "${python}" failed to start: ${error.message}`,
+          ),
+        );
         return;
       }
       try {
@@ -40,9 +44,12 @@ export function probeInterpreter(python: string, timeoutMs = 60_000): Promise<In
 
 /** null when the interpreter can run the profile; otherwise what is missing and how to install it. */
 export function interpreterProblem(info: InterpreterInfo): string | null {
-  if (!info.torch) return `PyTorch is not installed in ${info.python}. Install it with: ${info.python} -m pip install torch  (or select another interpreter).`;
+  if (!info.torch)
+    return `PyTorch is not installed in ${info.python}. Install it with: ${info.python} -m pip install torch  (or select another interpreter).`;
   const [major = 0, minor = 0] = info.torch.split(/[.+]/).map(Number);
-  if (major < 2 || (major === 2 && minor < 4)) return `PyTorch ${info.torch} in ${info.python} is too old: Compile Lens needs 2.4 or newer. Upgrade with: ${info.python} -m pip install -U torch`;
-  if (info.cuda && !info.triton) return `CUDA is available but Triton is missing in ${info.python}, so Inductor cannot generate GPU kernels ("Cannot find a working triton installation"). Install it with: ${info.python} -m pip install triton`;
+  if (major < 2 || (major === 2 && minor < 4))
+    return `PyTorch ${info.torch} in ${info.python} is too old: Compile Lens needs 2.4 or newer. Upgrade with: ${info.python} -m pip install -U torch`;
+  if (info.cuda && !info.triton)
+    return `CUDA is available but Triton is missing in ${info.python}, so Inductor cannot generate GPU kernels ("Cannot find a working triton installation"). Install it with: ${info.python} -m pip install triton`;
   return null;
 }

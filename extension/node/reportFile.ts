@@ -27,13 +27,19 @@ export async function loadReport(reportPath: string): Promise<LoadedReport> {
   }
   const checked = checkReport(value);
   if (!checked.ok) {
-    throw new ReportError(`Report ${reportPath} does not match the report schema:\n  ${checked.problems.slice(0, 10).join('\n  ')}`);
+    throw new ReportError(
+      `Report ${reportPath} does not match the report schema:\n  ${checked.problems.slice(0, 10).join('\n  ')}`,
+    );
   }
   return { report: checked.report, dir: path.dirname(reportPath) };
 }
 
 /** The path of a report-relative artifact (trace, log), or null when the report has none; a path that leads out of
  * the report's folder is refused (PathRefused, reportPaths.ts). */
-export async function artifactPath(loaded: LoadedReport, relative: string | null | undefined, what: string): Promise<string | null> {
+export async function artifactPath(
+  loaded: LoadedReport,
+  relative: string | null | undefined,
+  what: string,
+): Promise<string | null> {
   return relative ? reportFilePath(loaded.dir, relative, what) : null;
 }

@@ -24,7 +24,8 @@ export async function fileInside(file: string, roots: readonly string[], refusal
     throw new PathRefused(`Cannot read ${resolved}: ${(error as Error).message}`);
   }
   const realRoots = await Promise.all(roots.map((root) => realpath(root).catch(() => path.resolve(root))));
-  if (!realRoots.some((root) => isInside(root, real))) throw new PathRefused(`${refusal} (${resolved} is a link to ${real})`);
+  if (!realRoots.some((root) => isInside(root, real)))
+    throw new PathRefused(`${refusal} (${resolved} is a link to ${real})`);
   if (!(await stat(real)).isFile()) throw new PathRefused(`${refusal} (${resolved} is not a regular file)`);
   return real;
 }

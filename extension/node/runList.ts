@@ -16,13 +16,15 @@ export async function listRuns(folder: string, limit = 50): Promise<RunListEntry
   } catch {
     return [];
   }
-  const entries = await Promise.all(names.map(async (name) => {
-    const reportPath = path.join(runs, name, 'report.json');
-    try {
-      return runListEntry((await loadReport(reportPath)).report, reportPath);
-    } catch {
-      return null;
-    }
-  }));
+  const entries = await Promise.all(
+    names.map(async (name) => {
+      const reportPath = path.join(runs, name, 'report.json');
+      try {
+        return runListEntry((await loadReport(reportPath)).report, reportPath);
+      } catch {
+        return null;
+      }
+    }),
+  );
   return sortRuns(entries.filter((e): e is RunListEntry => e !== null)).slice(0, limit);
 }

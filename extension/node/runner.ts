@@ -67,7 +67,7 @@ export function runRunner(launch: RunnerLaunch): Promise<RunnerOutcome> {
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = { ...process.env, ...launch.env, PYTHONUNBUFFERED: '1' };
     env.PYTHONPATH = [launch.runnerDir, env.PYTHONPATH].filter(Boolean).join(path.delimiter);
-    let result: ProtocolLine & { type: 'result' } | null = null;
+    let result: (ProtocolLine & { type: 'result' }) | null = null;
     let cancelled = false;
     let timedOut = false;
     const stderrTail: string[] = [];
@@ -99,7 +99,10 @@ export function runRunner(launch: RunnerLaunch): Promise<RunnerOutcome> {
     const terminate = () => {
       if (child.pid === undefined || child.exitCode !== null) return;
       endProcessGroup(child.pid, 'SIGTERM');
-      killTimer = setTimeout(() => child.pid !== undefined && endProcessGroup(child.pid, 'SIGKILL'), TERMINATE_GRACE_MS);
+      killTimer = setTimeout(
+        () => child.pid !== undefined && endProcessGroup(child.pid, 'SIGKILL'),
+        TERMINATE_GRACE_MS,
+      );
       killTimer.unref();
     };
     const onAbort = () => {
@@ -125,9 +128,10 @@ export function runRunner(launch: RunnerLaunch): Promise<RunnerOutcome> {
     };
 
     child.on('error', (error: NodeJS.ErrnoException) => {
-      const message = error.code === 'ENOENT'
-        ? `Python interpreter not found: "${launch.python}". Set compileLens.pythonPath (or --python) to a Python with torch installed.`
-        : `Could not start the runner with "${launch.python}": ${error.message}`;
+      const message =
+        error.code === 'ENOENT'
+          ? `Python interpreter not found: "${launch.python}". Set compileLens.pythonPath (or --python) to a Python with torch installed.`
+          : `Could not start the runner with "${launch.python}": ${error.message}`;
       finish({ status: 'crashed', reportPath: null, exitCode: null, message });
     });
     child.on('close', (code, signal) => {
@@ -135,15 +139,33 @@ export function runRunner(launch: RunnerLaunch): Promise<RunnerOutcome> {
       stderr.end();
       const final = result as (ProtocolLine & { type: 'result' }) | null;
       if (cancelled) {
-        finish({ status: 'cancelled', reportPath: final?.report ?? null, exitCode: code, message: 'Cancelled: the runner and its compile workers were stopped.' });
+        finish({
+          status: 'cancelled',
+          reportPath: final?.report ?? null,
+          exitCode: code,
+          message: 'Cancelled: the runner and its compile workers were stopped.',
+        });
       } else if (timedOut) {
-        finish({ status: 'error', reportPath: final?.report ?? null, exitCode: code, message: `The runner did not finish within ${Math.round((launch.killAfterMs ?? 0) / 1000)} s and was stopped. Raise the timeout or profile a smaller input.` });
+        finish({
+          status: 'error',
+          reportPath: final?.report ?? null,
+          exitCode: code,
+          message: `The runner did not finish within ${Math.round((launch.killAfterMs ?? 0) / 1000)} s and was stopped. Raise the timeout or profile a smaller input.`,
+        });
       } else if (final) {
         finish({ status: final.status, reportPath: final.report, exitCode: code, message: null });
       } else {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        const detail = stderrTail.filter((l) => l.trim()).slice(-8).join('\n');
-        finish({ status: 'crashed', reportPath: null, exitCode: code, message: `The runner ${how} before writing a report.${detail ? `\n${detail}` : ''}` });
+        const detail = stderrTail
+          .filter((l) => l.trim())
+          .slice(-8)
+          .join('\n');
+        finish({
+          status: 'crashed',
+          reportPath: null,
+          exitCode: code,
+          message: `The runner ${how} before writing a report.${detail ? `\n${detail}` : ''}`,
+        });
       }
     });
   });

@@ -23,10 +23,14 @@ export interface TimelineSelection {
   notes: string[];
 }
 
-interface Chosen { file: string; head: TraceHead }
+interface Chosen {
+  file: string;
+  head: TraceHead;
+}
 
 /** A trace that says which rank it is (distributedInfo, or rank<N> in its name and a trace's shape). */
-const isRankTrace = (head: TraceHead): head is TraceHead & { rank: number } => head.rank !== null && head.looksLikeTrace;
+const isRankTrace = (head: TraceHead): head is TraceHead & { rank: number } =>
+  head.rank !== null && head.looksLikeTrace;
 
 /**
  * Folders give their rank traces (`*.json`, `*.json.gz` that are rank traces; not recursive); files are taken
@@ -38,7 +42,10 @@ export async function resolveTimelineSelection(paths: readonly string[]): Promis
   const fromFolders: Chosen[] = [];
   const files: Chosen[] = [];
   for (const chosen of paths) {
-    if (!(await stat(chosen)).isDirectory()) { files.push({ file: chosen, head: await readTraceHead(chosen) }); continue; }
+    if (!(await stat(chosen)).isDirectory()) {
+      files.push({ file: chosen, head: await readTraceHead(chosen) });
+      continue;
+    }
     const names = (await readdir(chosen)).filter((name) => TRACE_FILE.test(name)).sort();
     const inFolder: Chosen[] = [];
     for (const name of names) {
@@ -48,15 +55,21 @@ export async function resolveTimelineSelection(paths: readonly string[]): Promis
       if (head && isRankTrace(head)) inFolder.push({ file, head });
     }
     if (inFolder.length === 0) {
-      throw new Error(`No rank traces in ${chosen}: a rank trace is a torch.profiler .json or .json.gz trace written under torch.distributed (it carries "distributedInfo") or named rank<N>.`);
+      throw new Error(
+        `No rank traces in ${chosen}: a rank trace is a torch.profiler .json or .json.gz trace written under torch.distributed (it carries "distributedInfo") or named rank<N>.`,
+      );
     }
     fromFolders.push(...inFolder);
   }
   const all = [...fromFolders, ...files];
   const ranks = new Set(all.map((c) => c.head.rank));
-  const asRanks = fromFolders.length > 0 || (all.length > 1 && all.every((c) => isRankTrace(c.head)) && ranks.size === all.length);
+  const asRanks =
+    fromFolders.length > 0 || (all.length > 1 && all.every((c) => isRankTrace(c.head)) && ranks.size === all.length);
   if (!asRanks) {
-    if (all.length > MAX_COMPARE_PANES) notes.push(`Showing the first ${MAX_COMPARE_PANES} of the ${all.length} traces chosen: a timeline compares at most ${MAX_COMPARE_PANES}.`);
+    if (all.length > MAX_COMPARE_PANES)
+      notes.push(
+        `Showing the first ${MAX_COMPARE_PANES} of the ${all.length} traces chosen: a timeline compares at most ${MAX_COMPARE_PANES}.`,
+      );
     return { source: { kind: 'traces', tracePaths: all.slice(0, MAX_COMPARE_PANES).map((c) => c.file) }, notes };
   }
   const ordered = orderByRank(all, (c) => c.head.rank);
@@ -64,7 +77,9 @@ export async function resolveTimelineSelection(paths: readonly string[]): Promis
   const kept: Chosen[] = [];
   for (const { file, head } of ordered) {
     if (!isRankTrace(head)) {
-      notes.push(`${path.basename(file)} is not a rank trace (no "distributedInfo", no rank<N> in its name): not shown with the ranks.`);
+      notes.push(
+        `${path.basename(file)} is not a rank trace (no "distributedInfo", no rank<N> in its name): not shown with the ranks.`,
+      );
       continue;
     }
     const first = seen.get(head.rank);
@@ -77,7 +92,9 @@ export async function resolveTimelineSelection(paths: readonly string[]): Promis
   }
   const shown = kept.slice(0, MAX_RANK_PANES);
   if (kept.length > shown.length) {
-    notes.push(`Showing ranks ${shown[0].head.rank}–${shown[shown.length - 1].head.rank} of the ${kept.length} rank traces: a timeline shows at most ${MAX_RANK_PANES} ranks. To see others, select their files and open those.`);
+    notes.push(
+      `Showing ranks ${shown[0].head.rank}–${shown[shown.length - 1].head.rank} of the ${kept.length} rank traces: a timeline shows at most ${MAX_RANK_PANES} ranks. To see others, select their files and open those.`,
+    );
   }
   return { source: { kind: 'ranks', tracePaths: shown.map((c) => c.file) }, notes };
 }

@@ -24,20 +24,37 @@ export function reportTitle(report: Report): string {
  * report's errors, with their cause. A report source's report is read once, by the caller when it has it already
  * (`report`), else here.
  */
-export async function readTimelineSource(source: TimelineSource, report?: Promise<LoadedReport>): Promise<TimelineContent> {
+export async function readTimelineSource(
+  source: TimelineSource,
+  report?: Promise<LoadedReport>,
+): Promise<TimelineContent> {
   const inTurn = readInTurn();
   if (source.kind === 'traces') {
-    const panes = source.tracePaths.map((tracePath) => ({ label: path.basename(tracePath), reading: inTurn(tracePath) }));
+    const panes = source.tracePaths.map((tracePath) => ({
+      label: path.basename(tracePath),
+      reading: inTurn(tracePath),
+    }));
     return { title: panes.map((p) => p.label).join(' vs '), source, report: null, panes };
   }
   if (source.kind === 'ranks') {
-    const ranks = await readRankPanes(source.tracePaths.map((trace) => ({ trace, rank: null })), inTurn);
-    return { title: `${ranks.length} rank${ranks.length === 1 ? '' : 's'} — ${path.basename(commonFolder(source.tracePaths))}`, source, report: null, panes: ranks };
+    const ranks = await readRankPanes(
+      source.tracePaths.map((trace) => ({ trace, rank: null })),
+      inTurn,
+    );
+    return {
+      title: `${ranks.length} rank${ranks.length === 1 ? '' : 's'} — ${path.basename(commonFolder(source.tracePaths))}`,
+      source,
+      report: null,
+      panes: ranks,
+    };
   }
   const loaded = await (report ?? loadReport(source.reportPath));
   const title = reportTitle(loaded.report);
-  const rankTraces = await Promise.all((loaded.report.ranks ?? []).filter((r) => r.trace)
-    .map(async (r) => ({ trace: (await artifactPath(loaded, r.trace, `rank ${r.rank}'s trace`))!, rank: r.rank })));
+  const rankTraces = await Promise.all(
+    (loaded.report.ranks ?? [])
+      .filter((r) => r.trace)
+      .map(async (r) => ({ trace: (await artifactPath(loaded, r.trace, `rank ${r.rank}'s trace`))!, rank: r.rank })),
+  );
   if (rankTraces.length > 0) {
     // a torchrun job: its ranks are the timeline (the per-rank compare is the per-step table, not eager vs compiled)
     return { title, source, report: loaded.report, panes: await readRankPanes(rankTraces, inTurn) };
@@ -76,14 +93,27 @@ function readInTurn(): (tracePath: string) => Promise<TraceReader> {
  * Rank panes in rank order, labelled "rank N" (and the host, when there are several), never compared pairwise.
  * `rank`: what the caller knows (a report's rank list), over what the trace's head says.
  */
-async function readRankPanes(traces: { trace: string; rank: number | null }[], inTurn: (tracePath: string) => Promise<TraceReader>): Promise<ContentPane[]> {
-  const heads = await Promise.all(traces.map(async ({ trace, rank }): Promise<TraceHead> => {
-    const head = await readTraceHead(trace);
-    return rank === null || rank === head.rank ? head : { ...head, rank, rankFrom: 'report' };
-  }));
+async function readRankPanes(
+  traces: { trace: string; rank: number | null }[],
+  inTurn: (tracePath: string) => Promise<TraceReader>,
+): Promise<ContentPane[]> {
+  const heads = await Promise.all(
+    traces.map(async ({ trace, rank }): Promise<TraceHead> => {
+      const head = await readTraceHead(trace);
+      return rank === null || rank === head.rank ? head : { ...head, rank, rankFrom: 'report' };
+    }),
+  );
   const manyHosts = hostsOf(heads).length > 1;
-  const ordered = orderByRank(traces.map((t, k) => ({ ...t, head: heads[k] })), (t) => t.head.rank);
-  return ordered.map(({ trace, head }) => ({ label: rankLabel(head, path.basename(trace), manyHosts), reading: inTurn(trace), compareTo: null, rank: head }));
+  const ordered = orderByRank(
+    traces.map((t, k) => ({ ...t, head: heads[k] })),
+    (t) => t.head.rank,
+  );
+  return ordered.map(({ trace, head }) => ({
+    label: rankLabel(head, path.basename(trace), manyHosts),
+    reading: inTurn(trace),
+    compareTo: null,
+    rank: head,
+  }));
 }
 
 /** The deepest folder holding every path. */

@@ -31,40 +31,96 @@ export interface CompilerTreeNode {
 }
 
 // "model.py:12"; a notebook's "explore.ipynb cell 3, line 5"
-const where = (location: SourceLocation | null | undefined): string => (location ? placeLabel(location) : 'unknown line');
-const leaf = (label: string, description?: string, location?: SourceLocation | null, tooltip?: string): CompilerTreeNode =>
-  ({ label, children: [], ...(description ? { description } : {}), ...(location ? { location } : {}), ...(tooltip ? { tooltip } : {}) });
+const where = (location: SourceLocation | null | undefined): string =>
+  location ? placeLabel(location) : 'unknown line';
+const leaf = (
+  label: string,
+  description?: string,
+  location?: SourceLocation | null,
+  tooltip?: string,
+): CompilerTreeNode => ({
+  label,
+  children: [],
+  ...(description ? { description } : {}),
+  ...(location ? { location } : {}),
+  ...(tooltip ? { tooltip } : {}),
+});
 
 /** Compile ids are "frame/attempt": 0/0 is frame 0's first compile, 0/1 its first recompile. */
 const frameOf = (compileId: string | null | undefined): string => (compileId ?? '?').split('/')[0]!;
 
 function kernelNodes(c: CompilerInsight, compileId: string | null): CompilerTreeNode[] {
   const outputCode = c.compiles?.find((a) => a.compileId === compileId)?.outputCode;
-  return (c.kernels ?? []).filter((k) => (k.compileId ?? null) === compileId).map((k) => ({
-    label: k.name,
-    description: [k.atenOps.join(', '), k.usPerStep !== null && k.usPerStep !== undefined ? formatUsPerStep(k.usPerStep) : null].filter(Boolean).join(' · '),
-    tooltip: kernelLensTitle(k),
-    ...(k.sourceLines[0] ? { location: k.sourceLines[0] } : {}),
-    children: [
-      ...(outputCode && k.codeLine ? [{ label: 'Generated code', description: `line ${k.codeLine}`, artifact: { kind: 'code', path: outputCode, line: k.codeLine }, children: [] } satisfies CompilerTreeNode] : []),
-      ...k.sourceLines.map((line) => leaf(where(line), line.code ?? undefined, line)),
-    ],
-  }));
+  return (c.kernels ?? [])
+    .filter((k) => (k.compileId ?? null) === compileId)
+    .map((k) => ({
+      label: k.name,
+      description: [
+        k.atenOps.join(', '),
+        k.usPerStep !== null && k.usPerStep !== undefined ? formatUsPerStep(k.usPerStep) : null,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+      tooltip: kernelLensTitle(k),
+      ...(k.sourceLines[0] ? { location: k.sourceLines[0] } : {}),
+      children: [
+        ...(outputCode && k.codeLine
+          ? [
+              {
+                label: 'Generated code',
+                description: `line ${k.codeLine}`,
+                artifact: { kind: 'code', path: outputCode, line: k.codeLine },
+                children: [],
+              } satisfies CompilerTreeNode,
+            ]
+          : []),
+        ...k.sourceLines.map((line) => leaf(where(line), line.code ?? undefined, line)),
+      ],
+    }));
 }
 
 /** "Generated code", "Guards (N)", "FX graph" of one compile and, for a recompile, the guard of each earlier compile that failed. */
 function artifactNodes(a: CompileArtifacts | undefined): CompilerTreeNode[] {
   if (!a) return [];
   const nodes: CompilerTreeNode[] = [];
-  if (a.outputCode) nodes.push({ label: 'Generated code', description: 'Inductor output code', artifact: { kind: 'code', path: a.outputCode }, children: [] });
-  if (a.guards) nodes.push({ label: `Guards (${a.guardCount ?? '?'})`, description: 'checked before each call', artifact: { kind: 'guards', path: a.guards }, children: [] });
-  if (a.fxGraph) nodes.push({ label: 'FX graph', description: 'captured by Dynamo', artifact: { kind: 'fxGraph', path: a.fxGraph }, children: [] });
+  if (a.outputCode)
+    nodes.push({
+      label: 'Generated code',
+      description: 'Inductor output code',
+      artifact: { kind: 'code', path: a.outputCode },
+      children: [],
+    });
+  if (a.guards)
+    nodes.push({
+      label: `Guards (${a.guardCount ?? '?'})`,
+      description: 'checked before each call',
+      artifact: { kind: 'guards', path: a.guards },
+      children: [],
+    });
+  if (a.fxGraph)
+    nodes.push({
+      label: 'FX graph',
+      description: 'captured by Dynamo',
+      artifact: { kind: 'fxGraph', path: a.fxGraph },
+      children: [],
+    });
   for (const failed of a.failedGuards) {
     nodes.push({
       label: `Failed guard of compile ${failed.compileId ?? '?'}`,
       description: failed.guard ?? failed.reason,
-      tooltip: withTerms(`${failed.reason}${failed.guard ? `\n${failed.guard}` : '\n(the guard was not found in its guard list)'}`, `compile ${failed.compileId ?? ''}`),
-      ...(failed.guards ? { artifact: { kind: 'guards', path: failed.guards, ...(failed.line ? { line: failed.line, highlight: failed.reason } : {}) } } : {}),
+      tooltip: withTerms(
+        `${failed.reason}${failed.guard ? `\n${failed.guard}` : '\n(the guard was not found in its guard list)'}`,
+        `compile ${failed.compileId ?? ''}`,
+      ),
+      ...(failed.guards
+        ? {
+            artifact: {
+              kind: 'guards',
+              path: failed.guards,
+              ...(failed.line ? { line: failed.line, highlight: failed.reason } : {}),
+            },
+          }
+        : {}),
       children: [],
     });
   }
@@ -80,13 +136,18 @@ function framesNode(c: CompilerInsight): CompilerTreeNode | null {
   const frames = c.frames ?? [];
   if (!frames.length) return null;
   const byFrame = new Map<string, typeof frames>();
-  for (const frame of frames) byFrame.set(frameOf(frame.compileId), [...(byFrame.get(frameOf(frame.compileId)) ?? []), frame]);
+  for (const frame of frames)
+    byFrame.set(frameOf(frame.compileId), [...(byFrame.get(frameOf(frame.compileId)) ?? []), frame]);
   const children = [...byFrame.values()].map((compiles) => {
     const first = compiles[0]!;
     return {
       // a frame with no user line is library or PyTorch code the call reached: its name (`inner`, `_fn`) is not the user's
       label: first.location ? `${first.function ?? 'frame'} (${where(first.location)})` : 'a frame outside your code',
-      ...(first.location ? {} : { tooltip: `Dynamo compiled a function that is not in your files (${first.function ?? 'unnamed'}): library or PyTorch code your call reached.` }),
+      ...(first.location
+        ? {}
+        : {
+            tooltip: `Dynamo compiled a function that is not in your files (${first.function ?? 'unnamed'}): library or PyTorch code your call reached.`,
+          }),
       description: `${plural(compiles.length, 'compile')}, ${formatSeconds(compiles.reduce((sum, f) => sum + f.seconds, 0))}`,
       ...(first.location ? { location: first.location } : {}),
       children: compiles.map((compile) => {
@@ -94,10 +155,22 @@ function framesNode(c: CompilerInsight): CompilerTreeNode | null {
         const graph = c.cudaGraphs?.find((g) => g.compileId === compile.compileId);
         return {
           label: `compile ${compile.compileId ?? '?'}`,
-          description: [formatSeconds(compile.seconds), recompile ? `recompile: ${recompile.reason}` : null, graph ? `CUDA graph ${graph.status}` : null].filter(Boolean).join(' · '),
-          tooltip: withTerms([recompile?.reason, recompile?.trigger, graph?.reason].filter(Boolean).join('\n'), `compile ${compile.compileId ?? ''}`),
+          description: [
+            formatSeconds(compile.seconds),
+            recompile ? `recompile: ${recompile.reason}` : null,
+            graph ? `CUDA graph ${graph.status}` : null,
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          tooltip: withTerms(
+            [recompile?.reason, recompile?.trigger, graph?.reason].filter(Boolean).join('\n'),
+            `compile ${compile.compileId ?? ''}`,
+          ),
           ...(recompile?.location ? { location: recompile.location } : {}),
-          children: [...artifactNodes(c.compiles?.find((a) => a.compileId === compile.compileId)), ...kernelNodes(c, compile.compileId)],
+          children: [
+            ...artifactNodes(c.compiles?.find((a) => a.compileId === compile.compileId)),
+            ...kernelNodes(c, compile.compileId),
+          ],
         } satisfies CompilerTreeNode;
       }),
     };
@@ -107,7 +180,12 @@ function framesNode(c: CompilerInsight): CompilerTreeNode | null {
 
 function modeNode(mode: ModeResult): CompilerTreeNode {
   if (mode.status === 'error' || !mode.compiler) {
-    return { label: mode.mode, description: 'failed', ...(mode.error ? { tooltip: `${mode.error.message}\n${mode.error.fix}` } : {}), children: [] };
+    return {
+      label: mode.mode,
+      description: 'failed',
+      ...(mode.error ? { tooltip: `${mode.error.message}\n${mode.error.fix}` } : {}),
+      children: [],
+    };
   }
   const c = mode.compiler;
   const children: CompilerTreeNode[] = [];
@@ -122,11 +200,19 @@ function modeNode(mode: ModeResult): CompilerTreeNode {
   });
   children.push({
     label: `Recompiles (${c.recompiles.length})`,
-    children: c.recompiles.map((r) => leaf(where(r.location), r.reason, r.location,
-      [r.reason, r.trigger, r.inTimedRegion ? 'happened inside the timed region' : null].filter(Boolean).join('\n'))),
+    children: c.recompiles.map((r) =>
+      leaf(
+        where(r.location),
+        r.reason,
+        r.location,
+        [r.reason, r.trigger, r.inTimedRegion ? 'happened inside the timed region' : null].filter(Boolean).join('\n'),
+      ),
+    ),
   });
   if (c.guardCount !== null && c.guardCount !== undefined) children.push(leaf(`Guards: ${c.guardCount}`));
-  const cache = Object.entries(c.cache ?? {}).map(([name, counts]) => `${name} ${counts.hit ?? 0} hit / ${counts.miss ?? 0} miss`);
+  const cache = Object.entries(c.cache ?? {}).map(
+    ([name, counts]) => `${name} ${counts.hit ?? 0} hit / ${counts.miss ?? 0} miss`,
+  );
   if (cache.length) children.push(leaf('Caches', cache.join(', ')));
   const phases = Object.entries(c.compileSeconds ?? {});
   if (phases.length) {

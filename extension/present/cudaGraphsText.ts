@@ -11,7 +11,9 @@ export function cudaGraphLines(statuses: readonly CudaGraphStatus[] | null | und
   const lines = [`CUDA graphs: ${captured} of ${plural(statuses.length, 'graph')} captured`];
   const skips = new Map<string, { status: CudaGraphStatus; count: number }>();
   for (const status of statuses.filter((s) => s.status === 'skipped')) {
-    const key = status.explanation ? `${status.explanation.kind}\0${status.explanation.location?.file}\0${status.explanation.location?.line}` : status.reason ?? '';
+    const key = status.explanation
+      ? `${status.explanation.kind}\0${status.explanation.location?.file}\0${status.explanation.location?.line}`
+      : (status.reason ?? '');
     const seen = skips.get(key);
     if (seen) seen.count += 1;
     else skips.set(key, { status, count: 1 });
@@ -24,11 +26,16 @@ export function cudaGraphLines(statuses: readonly CudaGraphStatus[] | null | und
     if (skip?.fix) lines.push(`    fix: ${skip.fix}`);
   }
   const unknown = statuses.filter((s) => s.status === 'unknown');
-  if (unknown.length) lines.push(`  ${plural(unknown.length, 'graph')} unknown: ${unknown[0]!.reason ?? 'the log cannot say'}`);
+  if (unknown.length)
+    lines.push(`  ${plural(unknown.length, 'graph')} unknown: ${unknown[0]!.reason ?? 'the log cannot say'}`);
   const hints = new Map<string, string[]>();
-  for (const hint of statuses.flatMap((s) => s.hints ?? [])) hints.set(hint.kind, [hint.what, ...(hint.fix ? [`    fix: ${hint.fix}`] : [])]);
+  for (const hint of statuses.flatMap((s) => s.hints ?? []))
+    hints.set(hint.kind, [hint.what, ...(hint.fix ? [`    fix: ${hint.fix}`] : [])]);
   for (const [what, ...fix] of hints.values()) lines.push(`  hint: ${what}`, ...fix);
   const silent = statuses.filter((s) => s.status === 'not-captured').length;
-  if (silent) lines.push(`  ${plural(silent, 'graph')} not captured, no reason recorded (never run after compiling, or captured outside the log)`);
+  if (silent)
+    lines.push(
+      `  ${plural(silent, 'graph')} not captured, no reason recorded (never run after compiling, or captured outside the log)`,
+    );
   return lines;
 }

@@ -4,7 +4,20 @@
 // displays them. Pure, so diagnostics, hovers, the CLI's `check` and tests share one reading.
 import { explanationsOf } from './glossary.ts';
 import { formatMs, plural } from './numbers.ts';
-import type { CudaGraphStatus, Divergence, GraphBreak, ModeResult, NoCompiledCode, PerfHint, QuickFix, Recompile, RecompileSite, Region, Report, SourceLocation } from '../shared/report.ts';
+import type {
+  CudaGraphStatus,
+  Divergence,
+  GraphBreak,
+  ModeResult,
+  NoCompiledCode,
+  PerfHint,
+  QuickFix,
+  Recompile,
+  RecompileSite,
+  Region,
+  Report,
+  SourceLocation,
+} from '../shared/report.ts';
 
 export type FindingKind = 'no-compiled-code' | 'graph-break' | 'cuda-graphs' | 'recompile' | 'perf-hint' | 'divergence';
 
@@ -57,20 +70,36 @@ function addFinding(into: Map<string, Finding>, finding: FindingOf, mode: string
   if (existing) {
     if (!existing.modes.includes(mode)) existing.modes.push(mode);
     existing.count = Math.max(existing.count, finding.count);
-    if (existing.ranks && finding.ranks) existing.ranks = [...new Set([...existing.ranks, ...finding.ranks])].sort((a, b) => a - b);
+    if (existing.ranks && finding.ranks)
+      existing.ranks = [...new Set([...existing.ranks, ...finding.ranks])].sort((a, b) => a - b);
     return;
   }
   into.set(key, { ...finding, modes: [mode], worldSize });
 }
 
-function graphBreakFinding(item: GraphBreak, mode: Pick<ModeResult, 'compiler' | 'outsideGraphsMsPerStep'>): FindingOf | null {
+function graphBreakFinding(
+  item: GraphBreak,
+  mode: Pick<ModeResult, 'compiler' | 'outsideGraphsMsPerStep'>,
+): FindingOf | null {
   const site = siteOf(item.location, item.userStack);
   if (!site) return null;
   return {
-    kind: 'graph-break', file: site.file, line: site.line, cell: site.cell ?? null, reason: item.reason, hint: item.hint ?? null,
-    code: item.gbId ?? 'graph-break', docUrl: item.docUrl ?? GRAPH_BREAK_DOCS, fix: item.explanation?.fix ?? null,
-    graphCount: mode.compiler?.graphCount ?? null, outsideGraphsMs: mode.outsideGraphsMsPerStep ?? null, trigger: null,
-    what: item.explanation?.what ?? null, count: item.count ?? 1, ranks: item.ranks ?? null, quickFix: item.explanation?.quickFix ?? null,
+    kind: 'graph-break',
+    file: site.file,
+    line: site.line,
+    cell: site.cell ?? null,
+    reason: item.reason,
+    hint: item.hint ?? null,
+    code: item.gbId ?? 'graph-break',
+    docUrl: item.docUrl ?? GRAPH_BREAK_DOCS,
+    fix: item.explanation?.fix ?? null,
+    graphCount: mode.compiler?.graphCount ?? null,
+    outsideGraphsMs: mode.outsideGraphsMsPerStep ?? null,
+    trigger: null,
+    what: item.explanation?.what ?? null,
+    count: item.count ?? 1,
+    ranks: item.ranks ?? null,
+    quickFix: item.explanation?.quickFix ?? null,
   };
 }
 
@@ -80,10 +109,22 @@ function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult
   // a recurring site reads as its pattern (self.calls == N), a single recompile as its own reason
   const reason = count > 1 && item.pattern ? item.pattern : item.reason;
   return {
-    kind: 'recompile', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason, hint: item.hint ?? null,
-    code: 'recompile', docUrl: RECOMPILE_DOCS, fix: item.explanation?.fix ?? null,
-    graphCount: mode.compiler?.graphCount ?? null, outsideGraphsMs: null, trigger: item.trigger ?? null,
-    what: item.explanation?.what ?? null, count, ranks: item.ranks ?? null, quickFix: item.explanation?.quickFix ?? null,
+    kind: 'recompile',
+    file: item.location.file,
+    line: item.location.line,
+    cell: item.location.cell ?? null,
+    reason,
+    hint: item.hint ?? null,
+    code: 'recompile',
+    docUrl: RECOMPILE_DOCS,
+    fix: item.explanation?.fix ?? null,
+    graphCount: mode.compiler?.graphCount ?? null,
+    outsideGraphsMs: null,
+    trigger: item.trigger ?? null,
+    what: item.explanation?.what ?? null,
+    count,
+    ranks: item.ranks ?? null,
+    quickFix: item.explanation?.quickFix ?? null,
   };
 }
 
@@ -92,9 +133,22 @@ function divergenceFinding(item: Divergence): FindingOf | null {
   if (!item.location) return null;
   const fix = item.details?.fix;
   return {
-    kind: 'divergence', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason: item.message,
-    hint: null, code: `rank-${item.kind}`, docUrl: null, fix: typeof fix === 'string' ? fix : null, graphCount: null, outsideGraphsMs: null,
-    trigger: null, what: null, count: 1, ranks: item.ranks, quickFix: null,
+    kind: 'divergence',
+    file: item.location.file,
+    line: item.location.line,
+    cell: item.location.cell ?? null,
+    reason: item.message,
+    hint: null,
+    code: `rank-${item.kind}`,
+    docUrl: null,
+    fix: typeof fix === 'string' ? fix : null,
+    graphCount: null,
+    outsideGraphsMs: null,
+    trigger: null,
+    what: null,
+    count: 1,
+    ranks: item.ranks,
+    quickFix: null,
   };
 }
 
@@ -104,9 +158,22 @@ function cudaGraphFinding(item: CudaGraphStatus): FindingOf | null {
   const skip = item.explanation;
   if (item.status !== 'skipped' || !skip?.location) return null;
   return {
-    kind: 'cuda-graphs', file: skip.location.file, line: skip.location.line, cell: skip.location.cell ?? null,
-    reason: skip.what, hint: item.reason ?? null, code: `cudagraphs-${skip.kind}`, docUrl: CUDA_GRAPH_DOCS, fix: skip.fix ?? null,
-    graphCount: null, outsideGraphsMs: null, trigger: null, what: skip.cost, count: 1, ranks: null, quickFix: null,
+    kind: 'cuda-graphs',
+    file: skip.location.file,
+    line: skip.location.line,
+    cell: skip.location.cell ?? null,
+    reason: skip.what,
+    hint: item.reason ?? null,
+    code: `cudagraphs-${skip.kind}`,
+    docUrl: CUDA_GRAPH_DOCS,
+    fix: skip.fix ?? null,
+    graphCount: null,
+    outsideGraphsMs: null,
+    trigger: null,
+    what: skip.cost,
+    count: 1,
+    ranks: null,
+    quickFix: null,
   };
 }
 
@@ -115,9 +182,22 @@ function noCompiledFinding(region: Region, nothing: NoCompiledCode): FindingOf |
   const site = nothing.location ?? region.location;
   if (!site) return null;
   return {
-    kind: 'no-compiled-code', file: site.file, line: site.line, cell: site.cell ?? null, reason: nothing.headline, hint: null,
-    code: nothing.gbId ?? 'no-compiled-code', docUrl: GRAPH_BREAK_DOCS, fix: nothing.fix ?? null, graphCount: 0, outsideGraphsMs: null,
-    trigger: null, what: null, count: 1, ranks: null, quickFix: null,
+    kind: 'no-compiled-code',
+    file: site.file,
+    line: site.line,
+    cell: site.cell ?? null,
+    reason: nothing.headline,
+    hint: null,
+    code: nothing.gbId ?? 'no-compiled-code',
+    docUrl: GRAPH_BREAK_DOCS,
+    fix: nothing.fix ?? null,
+    graphCount: 0,
+    outsideGraphsMs: null,
+    trigger: null,
+    what: null,
+    count: 1,
+    ranks: null,
+    quickFix: null,
   };
 }
 
@@ -125,13 +205,33 @@ function noCompiledFinding(region: Region, nothing: NoCompiledCode): FindingOf |
 function perfHintFinding(item: PerfHint): FindingOf | null {
   if (!item.location) return null;
   return {
-    kind: 'perf-hint', file: item.location.file, line: item.location.line, cell: item.location.cell ?? null, reason: item.what,
-    hint: item.message, code: `perf-hint-${item.kind}`, docUrl: null, fix: item.fix ?? null, graphCount: null, outsideGraphsMs: null,
-    trigger: null, what: null, count: 1, ranks: null, quickFix: null,
+    kind: 'perf-hint',
+    file: item.location.file,
+    line: item.location.line,
+    cell: item.location.cell ?? null,
+    reason: item.what,
+    hint: item.message,
+    code: `perf-hint-${item.kind}`,
+    docUrl: null,
+    fix: item.fix ?? null,
+    graphCount: null,
+    outsideGraphsMs: null,
+    trigger: null,
+    what: null,
+    count: 1,
+    ranks: null,
+    quickFix: null,
   };
 }
 
-const KIND_ORDER: Record<FindingKind, number> = { 'no-compiled-code': 0, 'graph-break': 1, 'cuda-graphs': 2, recompile: 3, 'perf-hint': 4, divergence: 5 };
+const KIND_ORDER: Record<FindingKind, number> = {
+  'no-compiled-code': 0,
+  'graph-break': 1,
+  'cuda-graphs': 2,
+  recompile: 3,
+  'perf-hint': 4,
+  divergence: 5,
+};
 
 /**
  * Every graph break and recompile site of the report, one per source line and reason, with the modes it hit. A
@@ -142,7 +242,10 @@ export function collectFindings(report: Report): Finding[] {
   const worldSize = report.ranks?.length || null;
   const sources = [
     ...report.modes.map((mode) => ({ label: mode.mode, mode })),
-    ...(report.regions ?? []).map((region) => ({ label: `${region.id} ${region.name}`, mode: { compiler: region.compiler ?? null } })),
+    ...(report.regions ?? []).map((region) => ({
+      label: `${region.id} ${region.name}`,
+      mode: { compiler: region.compiler ?? null },
+    })),
   ];
   for (const region of report.regions ?? []) {
     const finding = region.noCompiledCode ? noCompiledFinding(region, region.noCompiledCode) : null;
@@ -172,8 +275,14 @@ export function collectFindings(report: Report): Finding[] {
     if (finding) addFinding(found, finding, 'ranks', worldSize);
   }
   // a region that ran no compiled code is said first; then by place
-  return [...found.values()].sort((a, b) => Number(b.kind === 'no-compiled-code') - Number(a.kind === 'no-compiled-code')
-    || a.file.localeCompare(b.file) || (a.cell ?? -1) - (b.cell ?? -1) || a.line - b.line || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
+  return [...found.values()].sort(
+    (a, b) =>
+      Number(b.kind === 'no-compiled-code') - Number(a.kind === 'no-compiled-code') ||
+      a.file.localeCompare(b.file) ||
+      (a.cell ?? -1) - (b.cell ?? -1) ||
+      a.line - b.line ||
+      KIND_ORDER[a.kind] - KIND_ORDER[b.kind],
+  );
 }
 
 /** "0, 1", "0-2, 4, 6-9": three or more consecutive ranks as a range (a job of 64 ranks stays one line). */
@@ -199,14 +308,21 @@ export function rankText(finding: Pick<Finding, 'ranks' | 'worldSize'>): string 
 }
 
 const KIND_TITLE = {
-  'no-compiled-code': 'No compiled code ran', 'graph-break': 'Graph break', 'cuda-graphs': 'CUDA graphs skipped', recompile: 'Recompile',
-  'perf-hint': "PyTorch's performance hint", divergence: 'Ranks diverged',
+  'no-compiled-code': 'No compiled code ran',
+  'graph-break': 'Graph break',
+  'cuda-graphs': 'CUDA graphs skipped',
+  recompile: 'Recompile',
+  'perf-hint': "PyTorch's performance hint",
+  divergence: 'Ranks diverged',
 } as const;
 
 /** One line for the Problems panel and `compile-lens check`. */
 export function findingMessage(finding: Finding): string {
-  if (finding.kind === 'no-compiled-code') return finding.reason;  // the runner's sentence begins "No compiled code ran:"
-  const kind = finding.kind !== 'divergence' && finding.count > 1 ? `${KIND_TITLE[finding.kind]} ×${finding.count}` : KIND_TITLE[finding.kind];
+  if (finding.kind === 'no-compiled-code') return finding.reason; // the runner's sentence begins "No compiled code ran:"
+  const kind =
+    finding.kind !== 'divergence' && finding.count > 1
+      ? `${KIND_TITLE[finding.kind]} ×${finding.count}`
+      : KIND_TITLE[finding.kind];
   const ranks = finding.kind === 'divergence' ? null : rankText(finding);
   // a break the runner explained reads in the user's terms (what broke, why); PyTorch's own words stay in the hover
   const reason = finding.kind === 'graph-break' && finding.what ? finding.what : finding.reason;
@@ -217,28 +333,44 @@ export function findingMessage(finding: Finding): string {
 export function findingHover(finding: Finding): string {
   const esc = escapeMarkdown;
   const lines: string[] = [];
-  const title = finding.kind !== 'divergence' && finding.count > 1
-    ? `${finding.count} ${finding.kind === 'recompile' ? 'recompiles' : 'graph breaks'} at this line` : KIND_TITLE[finding.kind];
+  const title =
+    finding.kind !== 'divergence' && finding.count > 1
+      ? `${finding.count} ${finding.kind === 'recompile' ? 'recompiles' : 'graph breaks'} at this line`
+      : KIND_TITLE[finding.kind];
   // a divergence's sentence names its ranks itself
-  const tags = finding.kind === 'divergence' ? [] : [...finding.modes, rankText(finding)].filter((t): t is string => t !== null);
+  const tags =
+    finding.kind === 'divergence' ? [] : [...finding.modes, rankText(finding)].filter((t): t is string => t !== null);
   lines.push(`**Compile Lens — ${title}**${tags.length ? ` (${tags.map(esc).join(', ')})` : ''}`, '');
   lines.push(`**${finding.kind === 'divergence' ? 'What differed' : 'Reason'}:** ${esc(finding.reason)}`);
   // the answer first: what to do, then why and what it cost
   if (finding.fix) lines.push('', `**Fix:** ${esc(finding.fix)}`);
   // a CUDA-graph skip's `what` is its cost; PyTorch's own message is its hint
-  if (finding.what) lines.push('', `**${finding.kind === 'cuda-graphs' ? 'Cost' : 'What happened'}:** ${esc(finding.what)}`);
+  if (finding.what)
+    lines.push('', `**${finding.kind === 'cuda-graphs' ? 'Cost' : 'What happened'}:** ${esc(finding.what)}`);
   if (finding.trigger) lines.push('', `**Triggered by:** ${esc(finding.trigger)}`);
   // a break the runner explained needs no hint into PyTorch's internals (a Google doc, a config flag): its fix is above
   const explained = finding.kind === 'graph-break' && finding.what !== null;
-  if (finding.hint && !explained) lines.push('', `**${finding.kind === 'cuda-graphs' || finding.kind === 'perf-hint' ? "PyTorch's message" : "PyTorch's hint"}:** ${esc(finding.hint)}`);
+  if (finding.hint && !explained)
+    lines.push(
+      '',
+      `**${finding.kind === 'cuda-graphs' || finding.kind === 'perf-hint' ? "PyTorch's message" : "PyTorch's hint"}:** ${esc(finding.hint)}`,
+    );
   if (finding.kind === 'graph-break' && finding.graphCount !== null) {
-    const outside = finding.outsideGraphsMs === null ? '' : ` (${formatMs(finding.outsideGraphsMs)} per call is spent outside the graphs: eager code, guards, Python)`;
-    lines.push('', finding.graphCount === 0
-      ? '**Cost:** nothing of it was compiled: every call ran eagerly.'
-      : `**Cost:** the compiled code is split into ${plural(finding.graphCount, 'graph')}; code between them runs eagerly${outside}.`);
+    const outside =
+      finding.outsideGraphsMs === null
+        ? ''
+        : ` (${formatMs(finding.outsideGraphsMs)} per call is spent outside the graphs: eager code, guards, Python)`;
+    lines.push(
+      '',
+      finding.graphCount === 0
+        ? '**Cost:** nothing of it was compiled: every call ran eagerly.'
+        : `**Cost:** the compiled code is split into ${plural(finding.graphCount, 'graph')}; code between them runs eagerly${outside}.`,
+    );
   }
   // the compiler's words used above, each in one phrase (glossary.ts)
-  const terms = explanationsOf([title, finding.reason, finding.what, finding.trigger, finding.hint].filter(Boolean).join('\n'));
+  const terms = explanationsOf(
+    [title, finding.reason, finding.what, finding.trigger, finding.hint].filter(Boolean).join('\n'),
+  );
   if (terms.length) lines.push('', ...terms.map((t) => `- *${esc(t)}*`));
   if (finding.docUrl) lines.push('', `[${esc(finding.code)} — PyTorch docs](${finding.docUrl})`);
   return lines.join('\n');

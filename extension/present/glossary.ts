@@ -10,19 +10,50 @@ export interface Term {
 }
 
 export const TERMS: readonly Term[] = [
-  { name: 'compile id', pattern: /\b\d+\/\d+\b/,
-    explanation: 'compile id F/N: Dynamo\'s number F for the compiled function, then its compile N (0 the first, 1 its first recompile)' },
-  { name: 'TENSOR_MATCH', pattern: /\bTENSOR_MATCH\b/, explanation: 'the guard that checks a tensor\'s dtype, device, shape and strides' },
-  { name: 'guard', pattern: /\bguards?\b/i, explanation: 'guard: a check Dynamo runs before reusing compiled code; when one fails it compiles again (a recompile)' },
-  { name: 'local name', pattern: /\bL\['[^']*'\]/, explanation: 'L[\'name\']: the compiled function\'s local variable (or argument) of that name' },
-  { name: 'recompile limit', pattern: /\brecompile[_ ]limit\b/i,
-    explanation: 'recompile limit: how many times Dynamo compiles one function (8 by default) before it runs it eagerly from then on' },
-  { name: 'graph break', pattern: /\bgraph[- ]breaks?\b/i,
-    explanation: 'graph break: a line Dynamo cannot compile; the graph stops there, Python runs it eagerly, and a new graph starts after it' },
-  { name: 'in situ', pattern: /\bin situ\b/i,
-    explanation: 'in situ: measured inside the script\'s own run, its own steps, as written against compiling off' },
-  { name: 'fast state', pattern: /\b(?:host's )?fast state\b/i,
-    explanation: 'the host\'s fast state: the CPU at its highest clock; steps timed while it ran slower are not counted' },
+  {
+    name: 'compile id',
+    pattern: /\b\d+\/\d+\b/,
+    explanation:
+      "compile id F/N: Dynamo's number F for the compiled function, then its compile N (0 the first, 1 its first recompile)",
+  },
+  {
+    name: 'TENSOR_MATCH',
+    pattern: /\bTENSOR_MATCH\b/,
+    explanation: "the guard that checks a tensor's dtype, device, shape and strides",
+  },
+  {
+    name: 'guard',
+    pattern: /\bguards?\b/i,
+    explanation:
+      'guard: a check Dynamo runs before reusing compiled code; when one fails it compiles again (a recompile)',
+  },
+  {
+    name: 'local name',
+    pattern: /\bL\['[^']*'\]/,
+    explanation: "L['name']: the compiled function's local variable (or argument) of that name",
+  },
+  {
+    name: 'recompile limit',
+    pattern: /\brecompile[_ ]limit\b/i,
+    explanation:
+      'recompile limit: how many times Dynamo compiles one function (8 by default) before it runs it eagerly from then on',
+  },
+  {
+    name: 'graph break',
+    pattern: /\bgraph[- ]breaks?\b/i,
+    explanation:
+      'graph break: a line Dynamo cannot compile; the graph stops there, Python runs it eagerly, and a new graph starts after it',
+  },
+  {
+    name: 'in situ',
+    pattern: /\bin situ\b/i,
+    explanation: "in situ: measured inside the script's own run, its own steps, as written against compiling off",
+  },
+  {
+    name: 'fast state',
+    pattern: /\b(?:host's )?fast state\b/i,
+    explanation: "the host's fast state: the CPU at its highest clock; steps timed while it ran slower are not counted",
+  },
 ];
 
 /** `text` cut into plain runs and the terms in it (each term's first occurrence only: one tooltip is enough). */
@@ -49,4 +80,5 @@ export function splitTerms(text: string): ({ text: string; term?: undefined } | 
 }
 
 /** The explanations of the terms in `text`, for a tooltip that cannot hold marked words (an SVG title). */
-export const explanationsOf = (text: string): string[] => splitTerms(text).flatMap((p) => (p.term ? [p.term.explanation] : []));
+export const explanationsOf = (text: string): string[] =>
+  splitTerms(text).flatMap((p) => (p.term ? [p.term.explanation] : []));

@@ -7,4 +7,8 @@ import type { Region, Report } from '../shared/report.ts';
 export const runHeadline = (report: Report): string => report.headline ?? report.recommendation.reason;
 
 export const regionHeadline = (region: Region): string =>
-  region.headline ?? region.noCompiledCode?.headline ?? region.recommendation?.reason ?? region.replay.reason ?? 'no headline: profiled before schema 1.18';
+  region.headline ??
+  region.noCompiledCode?.headline ??
+  region.recommendation?.reason ??
+  region.replay.reason ??
+  'no headline: profiled before schema 1.18';

@@ -3,7 +3,16 @@
 // and with compiling off (torch < 2.6). What the CLI block leads with, what --json carries, and the report panel's
 // overlay title (the CodeLens line is the runner's region headline). A failed compiled call is said at the user's line; no number is made up.
 import type { InSituSpeedup, Recommendation, Region, Report } from '../shared/report.ts';
-import { formatBreakEven, formatInterval, formatMs, formatRate, formatSeconds, formatSpeedup, formatWhole, plural } from './numbers.ts';
+import {
+  formatBreakEven,
+  formatInterval,
+  formatMs,
+  formatRate,
+  formatSeconds,
+  formatSpeedup,
+  formatWhole,
+  plural,
+} from './numbers.ts';
 
 export interface InSituNumber {
   speedup: number;
@@ -47,10 +56,18 @@ export interface InSituDigest {
   pairsNote: string | null;
   /** a compiled call that failed: "file.py:14: a branch on a tensor's value (...)" and its fix */
   failure: { text: string; fix: string; line: number | null; call: number | null } | null;
-  whatIf: { mode: string; step: InSituNumber | null; compileSeconds: number | null; breakEvenSteps: number | null; failure: string | null }[];
+  whatIf: {
+    mode: string;
+    step: InSituNumber | null;
+    compileSeconds: number | null;
+    breakEvenSteps: number | null;
+    failure: string | null;
+  }[];
 }
 
-const number = (s: { speedup: number; low: number; high: number; eagerMs: number; compiledMs: number } | null | undefined): InSituNumber | null =>
+const number = (
+  s: { speedup: number; low: number; high: number; eagerMs: number; compiledMs: number } | null | undefined,
+): InSituNumber | null =>
   s ? { speedup: s.speedup, low: s.low, high: s.high, eagerMs: s.eagerMs, compiledMs: s.compiledMs } : null;
 
 function failureText(f: NonNullable<NonNullable<Region['inSitu']>['failure']>): string {
@@ -61,38 +78,54 @@ function failureText(f: NonNullable<NonNullable<Region['inSitu']>['failure']>): 
 /** What the speedup rests on, from the host CPU's probes: pairs used, why the others were not, steps at the host's
  * fast state per pair, a widened interval, probes that read the host faster than any state the steps could count in. */
 export function pairsNote(pairs: number, s: InSituSpeedup | null): string | null {
-  if (!s || !s.fastStateSteps) return null;  // runs without probes
+  if (!s || !s.fastStateSteps) return null; // runs without probes
   const parts: string[] = [];
   const used = s.pairsUsed;
-  const notUsed = (s.pairsNotUsed ?? []).map((n) => `pair ${n.pair}: ${n.why}${n.speedup !== null ? `, ${formatSpeedup(n.speedup)} on its own` : ''}`);
+  const notUsed = (s.pairsNotUsed ?? []).map(
+    (n) => `pair ${n.pair}: ${n.why}${n.speedup !== null ? `, ${formatSpeedup(n.speedup)} on its own` : ''}`,
+  );
   if (used && used.length) {
     parts.push(`${plural(pairs, 'pair')} ran, ${used.length} used${notUsed.length ? ` (${notUsed.join('; ')})` : ''}`);
   } else if (used) {
-    parts.push(`${plural(pairs, 'pair')} ran, none with both runs at the host CPU's fast state: all count${notUsed.length ? ` (${notUsed.join('; ')})` : ''}`);
+    parts.push(
+      `${plural(pairs, 'pair')} ran, none with both runs at the host CPU's fast state: all count${notUsed.length ? ` (${notUsed.join('; ')})` : ''}`,
+    );
   }
-  const slow = (['eager', 'compiled'] as const).filter((side) => s.slowHost?.[side] !== undefined).map((side) => `${side} ${formatSpeedup(s.slowHost![side]!)}`);
-  if (slow.length) parts.push(`interval widened: the CPU probe beside the steps read ${slow.join(', ')} the fast state's`);
+  const slow = (['eager', 'compiled'] as const)
+    .filter((side) => s.slowHost?.[side] !== undefined)
+    .map((side) => `${side} ${formatSpeedup(s.slowHost![side]!)}`);
+  if (slow.length)
+    parts.push(`interval widened: the CPU probe beside the steps read ${slow.join(', ')} the fast state's`);
   const per = (side: 'eager' | 'compiled'): string => s.fastStateSteps!.map((f) => f[side]).join('/');
   parts.push(`steps at the host's fast state per pair: eager ${per('eager')}, compiled ${per('compiled')}`);
   const faster = s.fasterProbesMs ?? [];
   if (faster.length && s.fastStateProbeMs !== undefined) {
-    parts.push(`the host ran faster at ${plural(faster.length, 'probe')} (${formatMs(Math.min(...faster))} against ${formatMs(s.fastStateProbeMs)}): ` +
-      'the whole profile may have run slow');
+    parts.push(
+      `the host ran faster at ${plural(faster.length, 'probe')} (${formatMs(Math.min(...faster))} against ${formatMs(s.fastStateProbeMs)}): ` +
+        'the whole profile may have run slow',
+    );
   }
   return parts.join('; ');
 }
 
 const DROPPED: Record<string, string> = {
-  'warm-up': 'in the compiled warm-up', switch: 'spanning a switch', 'first on its signature': "a side's first on its signature",
-  compiled: 'compiling', observer: "with Compile Lens's own work", 'ran eagerly': 'on the compiled side with no compiled code run',
+  'warm-up': 'in the compiled warm-up',
+  switch: 'spanning a switch',
+  'first on its signature': "a side's first on its signature",
+  compiled: 'compiling',
+  observer: "with Compile Lens's own work",
+  'ran eagerly': 'on the compiled side with no compiled code run',
 };
 
 const COMPARED: Record<string, string> = {
-  signature: 'one signature', 'matched-mix': "per signature, over the script's mix", pooled: 'signatures pooled (a new one almost every call)',
+  signature: 'one signature',
+  'matched-mix': "per signature, over the script's mix",
+  pooled: 'signatures pooled (a new one almost every call)',
 };
 
 function basisOf(s: NonNullable<Region['inSitu']>): string {
-  if (s.method !== 'interleaved') return `${plural(s.pairs, 'pair')} of runs: the script as written vs with compiling off`;
+  if (s.method !== 'interleaved')
+    return `${plural(s.pairs, 'pair')} of runs: the script as written vs with compiling off`;
   const number = s.step ?? s.call;
   const by = number?.comparedBy ? `, ${COMPARED[number.comparedBy]}` : '';
   return `${plural(number?.pairs ?? 0, 'pair')} of adjacent eager/compiled blocks in this run${by}`;
@@ -106,7 +139,7 @@ function steadyNoteOf(s: NonNullable<Region['inSitu']>): string | null {
 
 export function digestInSitu(region: Region): InSituDigest | null {
   const s = region.inSitu;
-  if (!s || !s.pairs && !s.failure && !(s.method === 'interleaved' && s.reason)) return null;
+  if (!s || (!s.pairs && !s.failure && !(s.method === 'interleaved' && s.reason))) return null;
   const f = s.failure ?? null;
   const step = s.step ?? null;
   return {
@@ -114,8 +147,13 @@ export function digestInSitu(region: Region): InSituDigest | null {
     basis: basisOf(s),
     steadyNote: steadyNoteOf(s),
     workLine: s.work?.text ?? null,
-    signatureLines: step?.comparedBy === 'matched-mix' ? (step.signatures ?? []).map((g) =>
-      `${g.signature}: ${formatSpeedup(g.speedup)}, ${formatMs(g.eagerMs)} → ${formatMs(g.compiledMs)} (${plural(g.calls, 'call')})`) : [],
+    signatureLines:
+      step?.comparedBy === 'matched-mix'
+        ? (step.signatures ?? []).map(
+            (g) =>
+              `${g.signature}: ${formatSpeedup(g.speedup)}, ${formatMs(g.eagerMs)} → ${formatMs(g.compiledMs)} (${plural(g.calls, 'call')})`,
+          )
+        : [],
     verdict: region.recommendation?.verdict ?? null,
     step: number(s.step),
     call: number(s.call),
@@ -131,8 +169,13 @@ export function digestInSitu(region: Region): InSituDigest | null {
     unmatched: s.unmatched ?? null,
     pairsNote: pairsNote(s.pairs, s.step ?? s.call ?? null),
     failure: f ? { text: failureText(f), fix: f.fix, line: f.location?.line ?? null, call: f.index ?? null } : null,
-    whatIf: (s.whatIf ?? []).map((w) => ({ mode: w.mode, step: number(w.step), compileSeconds: w.compileSeconds, breakEvenSteps: w.breakEvenSteps,
-      failure: w.failure ? failureText(w.failure) : null })),
+    whatIf: (s.whatIf ?? []).map((w) => ({
+      mode: w.mode,
+      step: number(w.step),
+      compileSeconds: w.compileSeconds,
+      breakEvenSteps: w.breakEvenSteps,
+      failure: w.failure ? failureText(w.failure) : null,
+    })),
   };
 }
 
@@ -142,22 +185,39 @@ const range = (n: InSituNumber): string => formatInterval(n.low, n.high);
 export function inSituLines(d: InSituDigest): string[] {
   const runs = d.basis;
   const lines: string[] = [];
-  if (d.failure) lines.push(`in situ: compiled call ${d.failure.call ?? '?'} failed at ${d.failure.text}. Fix: ${d.failure.fix}`);
+  if (d.failure)
+    lines.push(`in situ: compiled call ${d.failure.call ?? '?'} failed at ${d.failure.text}. Fix: ${d.failure.fix}`);
   if (d.step) {
-    const call = d.call ? `; per call ${formatSpeedup(d.call.speedup)} (${formatMs(d.call.eagerMs)} → ${formatMs(d.call.compiledMs)})` : '';
-    lines.push(`in situ (${runs}): per step ${formatSpeedup(d.step.speedup)} (next run ${range(d.step)}), ` +
-      `${formatMs(d.step.eagerMs)} → ${formatMs(d.step.compiledMs)} per step${call}`);
-    const payback = d.breakEvenSteps === null ? 'compiled steps are not faster: it never pays back'
-      : `pays back after ${formatBreakEven(d.breakEvenSteps, 'step')}${d.stepsMade !== null ? `; this run made ${formatWhole(d.stepsMade)}` : ''}`;
-    lines.push(`  compile inside the script ${d.compileSeconds === null ? 'unknown' : formatSeconds(d.compileSeconds)}; ${payback}` +
-      (d.stepsPerSecond ? `; ${formatRate(d.stepsPerSecond.eager)} → ${formatRate(d.stepsPerSecond.compiled)} steps/s` : ''));
+    const call = d.call
+      ? `; per call ${formatSpeedup(d.call.speedup)} (${formatMs(d.call.eagerMs)} → ${formatMs(d.call.compiledMs)})`
+      : '';
+    lines.push(
+      `in situ (${runs}): per step ${formatSpeedup(d.step.speedup)} (next run ${range(d.step)}), ` +
+        `${formatMs(d.step.eagerMs)} → ${formatMs(d.step.compiledMs)} per step${call}`,
+    );
+    const payback =
+      d.breakEvenSteps === null
+        ? 'compiled steps are not faster: it never pays back'
+        : `pays back after ${formatBreakEven(d.breakEvenSteps, 'step')}${d.stepsMade !== null ? `; this run made ${formatWhole(d.stepsMade)}` : ''}`;
+    lines.push(
+      `  compile inside the script ${d.compileSeconds === null ? 'unknown' : formatSeconds(d.compileSeconds)}; ${payback}` +
+        (d.stepsPerSecond
+          ? `; ${formatRate(d.stepsPerSecond.eager)} → ${formatRate(d.stepsPerSecond.compiled)} steps/s`
+          : ''),
+    );
     if (d.workLine) lines.push(`  why: ${d.workLine}`);
-    if (d.lateCompiles) lines.push(`  ${plural(d.lateCompiles, 'recompile')} in the steady state, counted in the compiled step`);
-  } else if (d.call) {  // steady calls, but every step held a compile (another region's)
-    lines.push(`in situ (${runs}): per call ${formatSpeedup(d.call.speedup)} (next run ${range(d.call)}), ` +
-      `${formatMs(d.call.eagerMs)} → ${formatMs(d.call.compiledMs)} per call; no step speedup — ${d.reason ?? 'no steady step'}`);
+    if (d.lateCompiles)
+      lines.push(`  ${plural(d.lateCompiles, 'recompile')} in the steady state, counted in the compiled step`);
+  } else if (d.call) {
+    // steady calls, but every step held a compile (another region's)
+    lines.push(
+      `in situ (${runs}): per call ${formatSpeedup(d.call.speedup)} (next run ${range(d.call)}), ` +
+        `${formatMs(d.call.eagerMs)} → ${formatMs(d.call.compiledMs)} per call; no step speedup — ${d.reason ?? 'no steady step'}`,
+    );
   } else if (d.pairs || d.reason) {
-    const spent = d.regionSeconds ? `: its calls took ${formatSeconds(d.regionSeconds.compiled)} compiled vs ${formatSeconds(d.regionSeconds.eager)} eager` : '';
+    const spent = d.regionSeconds
+      ? `: its calls took ${formatSeconds(d.regionSeconds.compiled)} compiled vs ${formatSeconds(d.regionSeconds.eager)} eager`
+      : '';
     lines.push(`in situ (${runs}): no steady step — ${d.reason ?? 'none was matched'}${spent}`);
   }
   if (d.pairsNote && (d.step || d.call)) lines.push(`  ${d.pairsNote}`);
@@ -165,9 +225,15 @@ export function inSituLines(d: InSituDigest): string[] {
   lines.push(...d.signatureLines.map((line) => `  ${line}`));
   if (d.unmatched) lines.push(`  not compared: ${d.unmatched}`);
   for (const w of d.whatIf) {
-    const text = w.failure ? `failed at ${w.failure}` : w.step ? `per step ${formatSpeedup(w.step.speedup)} (next run ${range(w.step)})` : 'no steady step';
-    lines.push(`  in situ with mode=${w.mode}: ${text}${w.compileSeconds !== null ? `, compile ${formatSeconds(w.compileSeconds)}` : ''}` +
-      (w.breakEvenSteps !== null ? `, pays back after ${formatBreakEven(w.breakEvenSteps, 'step')}` : ''));
+    const text = w.failure
+      ? `failed at ${w.failure}`
+      : w.step
+        ? `per step ${formatSpeedup(w.step.speedup)} (next run ${range(w.step)})`
+        : 'no steady step';
+    lines.push(
+      `  in situ with mode=${w.mode}: ${text}${w.compileSeconds !== null ? `, compile ${formatSeconds(w.compileSeconds)}` : ''}` +
+        (w.breakEvenSteps !== null ? `, pays back after ${formatBreakEven(w.breakEvenSteps, 'step')}` : ''),
+    );
   }
   return lines;
 }
@@ -177,6 +243,8 @@ export function wallLine(report: Report): string | null {
   const wall = report.inSitu?.wallSeconds;
   if (!wall || !wall.compiled.length || !wall.eager.length) return null;
   const n = Math.min(wall.compiled.length, wall.eager.length);
-  return `the whole script: ${formatSeconds(Math.min(...wall.compiled))} as written, ${formatSeconds(Math.min(...wall.eager))} with compiling off` +
-    ` (in situ${n > 1 ? `, fastest of ${n} runs each` : ''})`;
+  return (
+    `the whole script: ${formatSeconds(Math.min(...wall.compiled))} as written, ${formatSeconds(Math.min(...wall.eager))} with compiling off` +
+    ` (in situ${n > 1 ? `, fastest of ${n} runs each` : ''})`
+  );
 }

@@ -44,11 +44,22 @@ export function kernelLenses(kernels: KernelProvenance[], compileId: string): Ke
 }
 
 /** Where a kernel's generated code is: its compile's output code file (report-relative) and the kernel's line. */
-export interface CodeTarget { mode: string; compileId: string; outputCode: string; line: number | null }
+export interface CodeTarget {
+  mode: string;
+  compileId: string;
+  outputCode: string;
+  line: number | null;
+}
 
-export function codeTarget(report: Report, mode: string, kernel: Pick<KernelProvenance, 'compileId' | 'codeLine'>): CodeTarget | null {
+export function codeTarget(
+  report: Report,
+  mode: string,
+  kernel: Pick<KernelProvenance, 'compileId' | 'codeLine'>,
+): CodeTarget | null {
   const compile = compileOf(report, mode, kernel.compileId ?? null);
-  return compile?.outputCode ? { mode, compileId: compile.compileId, outputCode: compile.outputCode, line: kernel.codeLine ?? null } : null;
+  return compile?.outputCode
+    ? { mode, compileId: compile.compileId, outputCode: compile.outputCode, line: kernel.codeLine ?? null }
+    : null;
 }
 
 export function compileOf(report: Report, mode: string, compileId: string | null): CompileArtifacts | undefined {
@@ -99,15 +110,23 @@ export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => s
   const entries = [...groups.values()];
   for (const same of entries.slice(0, maxKernels)) {
     // the one that ran in the profile speaks for the group (its time, its code), else the latest compile
-    const use = same.find((u) => u.kernel.usPerStep !== null && u.kernel.usPerStep !== undefined) ?? same[same.length - 1]!;
+    const use =
+      same.find((u) => u.kernel.usPerStep !== null && u.kernel.usPerStep !== undefined) ?? same[same.length - 1]!;
     const k = use.kernel;
     const others = use.others.length ? `with ${escapeMarkdown(linesText(use.others))}` : 'alone';
     const time = k.usPerStep === null || k.usPerStep === undefined ? null : formatUsPerStep(k.usPerStep);
     const what = isExternKernel(k) ? 'library call' : 'kernel';
-    const compiles = same.length > 1 ? `compiles ${escapeMarkdown(same.map((u) => u.kernel.compileId ?? '?').join(', '))}` : null;
+    const compiles =
+      same.length > 1 ? `compiles ${escapeMarkdown(same.map((u) => u.kernel.compileId ?? '?').join(', '))}` : null;
     const link = openLink(use);
-    const parts = [`${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${what} \`${k.name.replace(/`/g, "'")}\` ${others}`, time, compiles,
-      k.atenOps.length ? escapeMarkdown(k.atenOps.join(', ')) : null].filter(Boolean).join(' · ');
+    const parts = [
+      `${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${what} \`${k.name.replace(/`/g, "'")}\` ${others}`,
+      time,
+      compiles,
+      k.atenOps.length ? escapeMarkdown(k.atenOps.join(', ')) : null,
+    ]
+      .filter(Boolean)
+      .join(' · ');
     out.push(`- ${parts}${link ? ` — [Open generated code](${link})` : ''}`);
   }
   if (entries.length > maxKernels) out.push(`- … ${entries.length - maxKernels} more`);
@@ -120,7 +139,11 @@ export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => s
  * apart, from any graph of any region). Among kernels of that name, the one of `compileId` (the compiled region the
  * slice ran in) when known; null when several match and none is told apart.
  */
-export function kernelForSlice(sliceName: string, kernels: KernelProvenance[], compileId?: string | null): KernelProvenance | null {
+export function kernelForSlice(
+  sliceName: string,
+  kernels: KernelProvenance[],
+  compileId?: string | null,
+): KernelProvenance | null {
   const bare = sliceName.replace(/^graph_\d+_/, '');
   const named = kernels.filter((k) => k.name === sliceName || k.name === bare);
   if (named.length <= 1) return named[0] ?? null;
@@ -129,7 +152,10 @@ export function kernelForSlice(sliceName: string, kernels: KernelProvenance[], c
 }
 
 /** The kernels a timeline pane's compiled code may run, and the report mode whose compiles hold their generated code. */
-export interface PaneKernels { mode: string; kernels: KernelProvenance[] }
+export interface PaneKernels {
+  mode: string;
+  kernels: KernelProvenance[];
+}
 
 /**
  * The kernels of the pane labelled `paneLabel`: a target's mode pane has its mode's; a script region's pane "r0 Net
@@ -142,7 +168,8 @@ export function paneKernels(report: Report, paneLabel: string): PaneKernels | nu
   if (mode) return { mode: mode.mode, kernels: mode.compiler?.kernels ?? [] };
   const traced = regionTraces(report).find((t) => t.label === paneLabel && t.measurement);
   if (!traced?.measurement) return null;
-  if (traced.measurement.mode !== 'as-written') return { mode: traced.measurement.mode, kernels: traced.measurement.compiler?.kernels ?? [] };
+  if (traced.measurement.mode !== 'as-written')
+    return { mode: traced.measurement.mode, kernels: traced.measurement.compiler?.kernels ?? [] };
   const script = report.modes.find((m) => m.mode === 'script');
   // the region's own compile ids: a kernel name other regions' compiles also made is not this region's
   const ids = new Set((traced.region.compiler?.frames ?? []).map((f) => f.compileId));

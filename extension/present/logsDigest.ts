@@ -41,7 +41,12 @@ export interface LogsDigest {
   warnings: string[];
 }
 
-const cacheOf = (insight: CompilerInsight | null | undefined, name: string): Record<string, number> => ({ hit: 0, miss: 0, bypass: 0, ...insight?.cache?.[name] });
+const cacheOf = (insight: CompilerInsight | null | undefined, name: string): Record<string, number> => ({
+  hit: 0,
+  miss: 0,
+  bypass: 0,
+  ...insight?.cache?.[name],
+});
 
 export function logsCounts(insight: CompilerInsight | null | undefined): LogsCounts {
   return {
@@ -81,10 +86,18 @@ export function digestLogs(report: Report): LogsDigest {
   return {
     logs: (report.logs?.files ?? []).map(({ path, rank, records }) => ({ path, rank, records })),
     counts: logsCounts(insight),
-    findings: collectFindings(report).filter((f) => f.kind !== 'divergence').map(digestFinding),
+    findings: collectFindings(report)
+      .filter((f) => f.kind !== 'divergence')
+      .map(digestFinding),
     cudaGraphs: cudaGraphLines(insight?.cudaGraphs),
-    compileFailures: (insight?.compileFailures ?? []).map((f) => ({ compileId: text(f.compileId), failType: text(f.failType), reason: text(f.reason) })),
-    ...(ranked ? { ranks: report.ranks!.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) } : {}),
+    compileFailures: (insight?.compileFailures ?? []).map((f) => ({
+      compileId: text(f.compileId),
+      failType: text(f.failType),
+      reason: text(f.reason),
+    })),
+    ...(ranked
+      ? { ranks: report.ranks!.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) }
+      : {}),
     jobRestarts: restartsText(report.logs?.attempts),
     unmapped: (report.logs?.sourceMap ?? []).map(mappingNote).filter((n): n is string => n !== null),
     warnings: report.logs?.warnings ?? [],
@@ -92,7 +105,11 @@ export function digestLogs(report: Report): LogsDigest {
 }
 
 function cacheText(name: string, c: Record<string, number>): string | null {
-  const parts = [c.hit ? plural(c.hit, 'hit') : null, c.miss ? plural(c.miss, 'miss', 'misses') : null, c.bypass ? plural(c.bypass, 'bypass', 'bypasses') : null];
+  const parts = [
+    c.hit ? plural(c.hit, 'hit') : null,
+    c.miss ? plural(c.miss, 'miss', 'misses') : null,
+    c.bypass ? plural(c.bypass, 'bypass', 'bypasses') : null,
+  ];
   const said = parts.filter((p) => p !== null);
   return said.length ? `${name} ${said.join(', ')}` : null;
 }
@@ -102,21 +119,38 @@ export function formatLogsDigest(report: Report): string {
   const digest = digestLogs(report);
   const c = digest.counts;
   const ranks = digest.ranks ? ` (${plural(digest.ranks.length, 'rank')})` : '';
-  const out = [`Compile Lens — compiler logs ${report.target.name}${ranks}: ${plural(digest.logs.length, 'log')} read, nothing timed`];
+  const out = [
+    `Compile Lens — compiler logs ${report.target.name}${ranks}: ${plural(digest.logs.length, 'log')} read, nothing timed`,
+  ];
   if (report.error) out.push(`  error: ${report.error.message} — ${report.error.fix}`);
-  const breaks = c.graphBreaks === c.graphBreakSites ? plural(c.graphBreaks, 'graph break') : `${plural(c.graphBreaks, 'graph break')} at ${plural(c.graphBreakSites, 'site')}`;
-  const recompiles = c.recompiles === c.recompileSites ? plural(c.recompiles, 'recompile') : `${plural(c.recompiles, 'recompile')} at ${plural(c.recompileSites, 'site')}`;
+  const breaks =
+    c.graphBreaks === c.graphBreakSites
+      ? plural(c.graphBreaks, 'graph break')
+      : `${plural(c.graphBreaks, 'graph break')} at ${plural(c.graphBreakSites, 'site')}`;
+  const recompiles =
+    c.recompiles === c.recompileSites
+      ? plural(c.recompiles, 'recompile')
+      : `${plural(c.recompiles, 'recompile')} at ${plural(c.recompileSites, 'site')}`;
   const head = ranks ? '  compiler (the lowest rank; breaks and recompiles of every rank)' : '  compiler';
-  out.push(`${head}: ${plural(c.compiles, 'compile')}, ${plural(c.graphs, 'graph')}, ${breaks}, ${recompiles}, ${plural(c.compileFailures, 'failed compile')}, ${plural(c.restarts, 'restart')}`);
+  out.push(
+    `${head}: ${plural(c.compiles, 'compile')}, ${plural(c.graphs, 'graph')}, ${breaks}, ${recompiles}, ${plural(c.compileFailures, 'failed compile')}, ${plural(c.restarts, 'restart')}`,
+  );
   const phases = report.modes[0]?.compiler?.compileSeconds;
   if (phases?.total) {
-    const shares = ['dynamo', 'aot', 'inductor', 'codegen'].filter((k) => phases[k]).map((k) => `${k} ${formatSeconds(phases[k]!)}`);
+    const shares = ['dynamo', 'aot', 'inductor', 'codegen']
+      .filter((k) => phases[k])
+      .map((k) => `${k} ${formatSeconds(phases[k]!)}`);
     out.push(`  compile time: ${formatSeconds(phases.total)}${shares.length ? ` (${shares.join(', ')})` : ''}`);
   }
-  const caches = [cacheText('FX graph', c.cache.fxGraph), cacheText('AOT autograd', c.cache.aotAutograd)].filter((t) => t !== null);
+  const caches = [cacheText('FX graph', c.cache.fxGraph), cacheText('AOT autograd', c.cache.aotAutograd)].filter(
+    (t) => t !== null,
+  );
   if (caches.length) out.push(`  cache: ${caches.join('; ')}`);
   // frames compiled and no graph made: whatever called them ran eagerly (the first break says why)
-  if (c.compiles > 0 && c.graphs === 0 && c.graphBreaks > 0) out.push(`  No compiled code ran: Dynamo made no graph of the ${plural(c.compiles, 'frame')} it compiled; every call of them ran eagerly (see the first graph break)`);
+  if (c.compiles > 0 && c.graphs === 0 && c.graphBreaks > 0)
+    out.push(
+      `  No compiled code ran: Dynamo made no graph of the ${plural(c.compiles, 'frame')} it compiled; every call of them ran eagerly (see the first graph break)`,
+    );
   out.push(...digest.cudaGraphs.map((line) => `  ${line}`));
   const findings = collectFindings(report).filter((f) => f.kind !== 'divergence');
   if (findings.length) {
@@ -126,7 +160,10 @@ export function formatLogsDigest(report: Report): string {
       if (f.fix) out.push(`      fix: ${f.fix}`);
     }
   }
-  for (const f of digest.compileFailures) out.push(`  failed compile ${f.compileId ?? '(no compile id)'}: ${f.failType ?? 'error'}: ${(f.reason ?? '').split('\n')[0]}`);
+  for (const f of digest.compileFailures)
+    out.push(
+      `  failed compile ${f.compileId ?? '(no compile id)'}: ${f.failType ?? 'error'}: ${(f.reason ?? '').split('\n')[0]}`,
+    );
   out.push(...formatRanks(report), ...formatLogNotes(digest));
   return out.join('\n');
 }
@@ -135,7 +172,8 @@ export function formatLogsDigest(report: Report): string {
  * digest of a report from logs. */
 export function formatLogNotes(digest: Pick<LogsDigest, 'jobRestarts' | 'unmapped' | 'warnings'>): string[] {
   const out: string[] = digest.jobRestarts ? [`  ${digest.jobRestarts}`] : [];
-  if (digest.unmapped.length) out.push('  not placed in the workspace:', ...digest.unmapped.map((note) => `    ${note}`));
+  if (digest.unmapped.length)
+    out.push('  not placed in the workspace:', ...digest.unmapped.map((note) => `    ${note}`));
   if (digest.warnings.length) out.push('  warnings:', ...digest.warnings.map((warning) => `    ${warning}`));
   return out;
 }

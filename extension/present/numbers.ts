@@ -37,7 +37,8 @@ export const formatInterval = (low: number, high: number): string => `${low.toFi
 export const formatPct = (pct: number): string => `${pct.toFixed(0)}%`;
 
 /** "537 calls", "19,467 steps": calls or steps until compiling pays back (rounded up: a part-call never pays) */
-export const formatBreakEven = (n: number, unit: 'call' | 'step'): string => plural(Math.ceil(n), unit).replace(/^\d+/, formatWhole(Math.ceil(n)));
+export const formatBreakEven = (n: number, unit: 'call' | 'step'): string =>
+  plural(Math.ceil(n), unit).replace(/^\d+/, formatWhole(Math.ceil(n)));
 
 /** "3", "41.5": kernels per step, counts that may be averages */
 export const formatCount = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(1));

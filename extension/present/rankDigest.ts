@@ -61,7 +61,11 @@ export function digestRank(entry: RankEntry): RankDigest {
     fxGraphCacheHits: fx?.hit ?? null,
     fxGraphCacheMisses: fx?.miss ?? null,
     regions: (entry.regions ?? []).map((r) => ({
-      id: r.id, name: r.name, calls: r.callCount, steadyMs: r.steadyState?.medianMs ?? null, steadyFromCall: r.steadyState?.fromCall ?? null,
+      id: r.id,
+      name: r.name,
+      calls: r.callCount,
+      steadyMs: r.steadyState?.medianMs ?? null,
+      steadyFromCall: r.steadyState?.fromCall ?? null,
     })),
     collectives: entry.collectives?.length ?? null,
     trace: entry.trace ?? null,
@@ -71,13 +75,19 @@ export function digestRank(entry: RankEntry): RankDigest {
 
 export function digestDivergence(d: Divergence): DivergenceDigest {
   return {
-    kind: d.kind, severity: d.severity ?? 'error', message: d.message, file: d.location?.file ?? null, line: d.location?.line ?? null,
-    cell: d.location?.cell ?? null, ranks: d.ranks,
+    kind: d.kind,
+    severity: d.severity ?? 'error',
+    message: d.message,
+    file: d.location?.file ?? null,
+    line: d.location?.line ?? null,
+    cell: d.location?.cell ?? null,
+    ranks: d.ranks,
   };
 }
 
 /** Divergences that mean the ranks ran different code: what `check` fails on (cache warnings are compile time only). */
-export const failingDivergence = (report: Report): Divergence[] => (report.divergence ?? []).filter((d) => (d.severity ?? 'error') === 'error');
+export const failingDivergence = (report: Report): Divergence[] =>
+  (report.divergence ?? []).filter((d) => (d.severity ?? 'error') === 'error');
 
 /** "rank 1: ok · 2 graphs, 2 graph breaks, … · r0 Model: 6 calls, 0.94 ms/call from call 4" */
 export function rankLine(d: RankDigest): string {
@@ -87,12 +97,18 @@ export function rankLine(d: RankDigest): string {
   if (d.recompiles !== null) facts.push(plural(d.recompiles, 'recompile'));
   if (d.compileSeconds !== null) facts.push(`${formatSeconds(d.compileSeconds)} compiling`);
   if (d.fxGraphCacheHits !== null && d.fxGraphCacheMisses !== null && d.fxGraphCacheHits + d.fxGraphCacheMisses > 0) {
-    facts.push(`FX graph cache ${plural(d.fxGraphCacheHits, 'hit')}, ${plural(d.fxGraphCacheMisses, 'miss', 'misses')}`);
+    facts.push(
+      `FX graph cache ${plural(d.fxGraphCacheHits, 'hit')}, ${plural(d.fxGraphCacheMisses, 'miss', 'misses')}`,
+    );
   }
   if (d.collectives !== null) facts.push(`${plural(d.collectives, 'collective')} in the profiled steps`);
-  const regions = d.regions.map((r) => `${r.id} ${r.name}: ${plural(r.calls, 'call')}${r.steadyMs !== null ? `, ${formatMs(r.steadyMs)}/call from call ${r.steadyFromCall}` : ''}`);
+  const regions = d.regions.map(
+    (r) =>
+      `${r.id} ${r.name}: ${plural(r.calls, 'call')}${r.steadyMs !== null ? `, ${formatMs(r.steadyMs)}/call from call ${r.steadyFromCall}` : ''}`,
+  );
   // a rank read from its log alone: how it ended is not in the log
-  const status = d.status === 'ok' ? 'ok' : d.status === 'unknown' ? null : `${d.status}${d.error ? ` — ${d.error}` : ''}`;
+  const status =
+    d.status === 'ok' ? 'ok' : d.status === 'unknown' ? null : `${d.status}${d.error ? ` — ${d.error}` : ''}`;
   const where = [d.host, d.nodeRank !== null ? `node ${d.nodeRank}` : null].filter((w) => w !== null).join(', ');
   const parts = [`rank ${d.rank}${where ? ` (${where})` : ''}${status ? `: ${status}` : ''}`];
   if (facts.length) parts.push(facts.join(', '));
@@ -103,14 +119,19 @@ export function rankLine(d: RankDigest): string {
 
 /** A placed sentence: "train.py:42  rank 1 recompiled …"; a warning says so. */
 export function divergenceLine(d: DivergenceDigest, fullPath = false): string {
-  const where = d.file !== null && d.line !== null ? `${placeLabel({ file: d.file, line: d.line, cell: d.cell }, fullPath)}  ` : '';
+  const where =
+    d.file !== null && d.line !== null ? `${placeLabel({ file: d.file, line: d.line, cell: d.cell }, fullPath)}  ` : '';
   return `${where}${d.severity === 'warning' ? '(warning) ' : ''}${d.message}`;
 }
 
 /** The CLI's block for a torchrun job: one line per rank, then the divergences (or that there were none). */
 export function formatRanks(report: Report): string[] {
   if (!report.ranks?.length) return [];
-  const lines = [report.target.kind === 'logs' ? `  ranks (${plural(report.ranks.length, 'log')}):` : `  ranks (torchrun, ${plural(report.ranks.length, 'process', 'processes')}):`];
+  const lines = [
+    report.target.kind === 'logs'
+      ? `  ranks (${plural(report.ranks.length, 'log')}):`
+      : `  ranks (torchrun, ${plural(report.ranks.length, 'process', 'processes')}):`,
+  ];
   for (const entry of report.ranks) lines.push(`    ${rankLine(digestRank(entry))}`);
   const divergence = (report.divergence ?? []).map(digestDivergence);
   if (!divergence.length) lines.push('  divergence: none — the ranks compiled and ran the same graphs');

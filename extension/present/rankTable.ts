@@ -21,9 +21,20 @@ export interface RankTable {
 
 export function rankTable(report: Report): RankTable {
   const digests = (report.ranks ?? []).map(digestRank);
-  const diverged = new Set((report.divergence ?? []).filter((d) => (d.severity ?? 'error') === 'error').flatMap((d) => d.ranks));
-  const regionKey = (d: RankDigest): string => d.regions.map((r) => r.id).sort().join(',');
-  const comparable = digests.length > 0 && digests.every((d) => d.regions.length > 0 && d.regions.every((r) => r.steadyMs !== null) && regionKey(d) === regionKey(digests[0]));
+  const diverged = new Set(
+    (report.divergence ?? []).filter((d) => (d.severity ?? 'error') === 'error').flatMap((d) => d.ranks),
+  );
+  const regionKey = (d: RankDigest): string =>
+    d.regions
+      .map((r) => r.id)
+      .sort()
+      .join(',');
+  const comparable =
+    digests.length > 0 &&
+    digests.every(
+      (d) =>
+        d.regions.length > 0 && d.regions.every((r) => r.steadyMs !== null) && regionKey(d) === regionKey(digests[0]),
+    );
   const steps = digests.map((d) => (comparable ? d.regions.reduce((sum, r) => sum + r.steadyMs!, 0) : null));
   const fastest = comparable ? Math.min(...(steps as number[])) : null;
   const rows = digests.map((digest, k) => ({

@@ -10,7 +10,16 @@ import { regionStory } from './regionStory.ts';
 import { digestMode, digestReport, type ModeDigest } from './reportDigest.ts';
 import type { Recommendation, Region, RegionMeasurement, Report } from '../shared/report.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
-import { formatBreakEven, formatCount, formatInterval, formatMs, formatSeconds, formatSpeedup, formatSpread, plural } from './numbers.ts';
+import {
+  formatBreakEven,
+  formatCount,
+  formatInterval,
+  formatMs,
+  formatSeconds,
+  formatSpeedup,
+  formatSpread,
+  plural,
+} from './numbers.ts';
 
 export interface RegionMeasurementDigest extends ModeDigest {
   /** 'default (as written)' for the script's own compiled callable, else the what-if mode */
@@ -69,7 +78,8 @@ export interface RegionDigest {
 export function scriptMode(region: Region): string {
   const options = region.options ?? {};
   const mode = typeof options.mode === 'string' ? options.mode : 'default';
-  const backend = typeof options.backend === 'string' && options.backend !== 'inductor' ? `, backend ${options.backend}` : '';
+  const backend =
+    typeof options.backend === 'string' && options.backend !== 'inductor' ? `, backend ${options.backend}` : '';
   return `${mode}${backend}`;
 }
 
@@ -80,14 +90,16 @@ function digestMeasurement(region: Region, m: RegionMeasurement): RegionMeasurem
     label: m.mode === 'as-written' ? `${scriptMode(region)} (as written)` : m.mode,
     signature,
     why: m.why ?? null,
-    signatureCalls: signature === null ? null : region.signatures?.find((s) => s.signature === signature)?.calls ?? null,
+    signatureCalls:
+      signature === null ? null : (region.signatures?.find((s) => s.signature === signature)?.calls ?? null),
     eagerKernelsPerStep: m.eagerKernelsPerStep ?? null,
   };
 }
 
 function notMeasured(region: Region): string | null {
   if (region.callCount === 0) return 'never called';
-  if (!region.replay.replayable) return `not replayable: ${region.replay.reason ?? 'its inputs cannot be replayed safely'}`;
+  if (!region.replay.replayable)
+    return `not replayable: ${region.replay.reason ?? 'its inputs cannot be replayed safely'}`;
   if (!region.measurements.length) return `not measured: ${region.replay.reason ?? 'no measurement was recorded'}`;
   return null;
 }
@@ -104,7 +116,8 @@ export function digestRegion(region: Region): RegionDigest {
   const measurements = region.measurements.map((m) => digestMeasurement(region, m));
   const inSitu = digestInSitu(region);
   const measured = measurements.some((m) => m.status === 'ok' && m.speedup !== null) || inSitu !== null;
-  const recommendation = measured && region.recommendation && region.recommendation.verdict !== 'none' ? region.recommendation : null;
+  const recommendation =
+    measured && region.recommendation && region.recommendation.verdict !== 'none' ? region.recommendation : null;
   return {
     id: region.id,
     name: region.name,
@@ -116,7 +129,9 @@ export function digestRegion(region: Region): RegionDigest {
     calls: region.callCount,
     compiles: compileCalls.length,
     // the compiler's own list counts past the recorded calls' cut-off; the calls say it when there is no such list
-    recompiles: region.compiler ? region.compiler.recompiles.length : compileCalls.filter((c) => c.event === 'recompiled').length,
+    recompiles: region.compiler
+      ? region.compiler.recompiles.length
+      : compileCalls.filter((c) => c.event === 'recompiled').length,
     graphs: region.compiler?.graphCount ?? null,
     graphBreaks: region.compiler?.graphBreaks.length ?? 0,
     eagerCalls: region.calls.filter((c) => c.ranCompiled === false).length,
@@ -127,7 +142,7 @@ export function digestRegion(region: Region): RegionDigest {
     replayLeftOut: region.replay.leftOut ?? null,
     measurements,
     recommendation,
-    verdict: measured ? region.recommendation?.verdict ?? null : null,
+    verdict: measured ? (region.recommendation?.verdict ?? null) : null,
     story: regionStory(region),
     inSitu,
     noCompiledCode: region.noCompiledCode?.headline ?? null,
@@ -148,15 +163,32 @@ export function recommendationLine(recommendation: Recommendation): string {
 }
 
 /** A measurement's numbers as the CLI line and the report panel's table cells both say them (null: not measured). */
-export function measurementCells(m: RegionMeasurementDigest): { speedup: string | null; nextRun: string | null; compiled: string | null;
-  eager: string | null; kernels: string | null; compile: string | null; breakEven: string | null } {
+export function measurementCells(m: RegionMeasurementDigest): {
+  speedup: string | null;
+  nextRun: string | null;
+  compiled: string | null;
+  eager: string | null;
+  kernels: string | null;
+  compile: string | null;
+  breakEven: string | null;
+} {
   return {
     speedup: m.speedup === null ? null : formatSpeedup(m.speedup),
     // where another run may land; reports before the interval have the rounds' spread, said as what it is
-    nextRun: m.speedup === null ? null : m.interval ? formatInterval(m.interval.low, m.interval.high) : m.spreadPct === null ? null : formatSpread(m.spreadPct),
+    nextRun:
+      m.speedup === null
+        ? null
+        : m.interval
+          ? formatInterval(m.interval.low, m.interval.high)
+          : m.spreadPct === null
+            ? null
+            : formatSpread(m.spreadPct),
     compiled: m.medianMs === null ? null : formatMs(m.medianMs),
     eager: m.pairedEagerMs === null ? null : formatMs(m.pairedEagerMs),
-    kernels: m.kernelsPerStep === null ? null : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`,
+    kernels:
+      m.kernelsPerStep === null
+        ? null
+        : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`,
     // the replay's first call on these inputs: not the script's own compile time (regionFacts says that one)
     compile: m.compileSeconds === null ? null : formatSeconds(m.compileSeconds),
     breakEven: m.breakEvenCalls === null ? null : formatBreakEven(m.breakEvenCalls, 'call'),
@@ -164,12 +196,16 @@ export function measurementCells(m: RegionMeasurementDigest): { speedup: string 
 }
 
 function measurementLine(m: RegionMeasurementDigest): string {
-  const inputs = m.signature ? ` on ${m.why === 'last' ? 'the last' : m.why === 'most-frequent' ? 'the most frequent' : 'captured'} inputs ${m.signature}${m.signatureCalls !== null ? ` (${plural(m.signatureCalls, 'call')})` : ''}` : '';
+  const inputs = m.signature
+    ? ` on ${m.why === 'last' ? 'the last' : m.why === 'most-frequent' ? 'the most frequent' : 'captured'} inputs ${m.signature}${m.signatureCalls !== null ? ` (${plural(m.signatureCalls, 'call')})` : ''}`
+    : '';
   if (m.status === 'error') return `${m.label}${inputs}: failed — ${m.error ?? 'unknown error'}`;
   const c = measurementCells(m);
   const facts: string[] = [];
-  if (c.speedup !== null) facts.push(`${c.speedup}${c.nextRun === null ? '' : m.interval ? ` (next run ${c.nextRun})` : ` (${c.nextRun})`}`);
-  if (c.compiled !== null) facts.push(`${c.compiled}/call${c.eager !== null ? ` vs eager ${c.eager} in the same rounds` : ''}`);
+  if (c.speedup !== null)
+    facts.push(`${c.speedup}${c.nextRun === null ? '' : m.interval ? ` (next run ${c.nextRun})` : ` (${c.nextRun})`}`);
+  if (c.compiled !== null)
+    facts.push(`${c.compiled}/call${c.eager !== null ? ` vs eager ${c.eager} in the same rounds` : ''}`);
   if (m.eagerKernelsPerStep !== null && c.kernels !== null) facts.push(`kernels/call ${c.kernels}`);
   if (c.compile !== null) facts.push(`compile ${c.compile} on these inputs`);
   if (c.breakEven !== null) facts.push(`break-even after ${c.breakEven}`);
@@ -184,19 +220,25 @@ export function regionFacts(d: RegionDigest): string[] {
   if (d.recompiles) facts.push(plural(d.recompiles, 'recompile'));
   if (d.eagerCalls) facts.push(`${plural(d.eagerCalls, 'call')} ran eagerly`);
   // with in-situ numbers, their compile cost is the script's; this one is the observed run's (compiler log on)
-  if (d.compileSeconds !== null) facts.push(`${formatSeconds(d.compileSeconds)} compiling in the ${d.inSitu ? "observed run's" : "script's"} own calls`);
+  if (d.compileSeconds !== null)
+    facts.push(
+      `${formatSeconds(d.compileSeconds)} compiling in the ${d.inSitu ? "observed run's" : "script's"} own calls`,
+    );
   return facts;
 }
 
 /** The CLI's lines for one region: what the script did with it, each measurement, its story and its verdict. */
 export function formatRegion(d: RegionDigest): string[] {
-  const where = d.file !== null && d.line !== null ? ` — ${placeLabel({ file: d.file, line: d.line, cell: d.cell })}` : '';
+  const where =
+    d.file !== null && d.line !== null ? ` — ${placeLabel({ file: d.file, line: d.line, cell: d.cell })}` : '';
   // in situ first (the script's own steps); the replay's numbers after it, labelled as what they measured
   const replay = d.inSitu ? 'replay: ' : '';
-  const lines = [`  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${regionFacts(d).join(', ')}${d.notMeasured ? ` — ${replay}${d.notMeasured}` : ''}`];
+  const lines = [
+    `  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${regionFacts(d).join(', ')}${d.notMeasured ? ` — ${replay}${d.notMeasured}` : ''}`,
+  ];
   lines.push(...d.cudaGraphs.map((line) => `    ${line}`));
   if (d.noCompiledCode) {
-    lines.push(`    ${d.noCompiledCode}`);  // in place of its timings: they compare eager code with itself
+    lines.push(`    ${d.noCompiledCode}`); // in place of its timings: they compare eager code with itself
     if (d.recommendation) lines.push(`    ${recommendationLine(d.recommendation)}`);
     return lines;
   }
@@ -219,7 +261,8 @@ export function formatScriptDigest(report: Report): string {
   const regions = (report.regions ?? []).map(digestRegion);
   const out = [`Compile Lens — ${digest.target} on ${digest.device}: ${digest.status}`];
   if (digest.error) out.push(`  error: ${digest.error}`);
-  if (!regions.length && report.status !== 'error') out.push('  no region: torch.compile returned no callable while the script ran');
+  if (!regions.length && report.status !== 'error')
+    out.push('  no region: torch.compile returned no callable while the script ran');
   for (const region of regions) out.push(...formatRegion(region));
   const wall = wallLine(report);
   if (wall) out.push(`  ${wall}`);
@@ -230,13 +273,16 @@ export function formatScriptDigest(report: Report): string {
     out.push('  findings:');
     for (const f of findings) {
       const ranks = rankText({ ranks: f.ranks ?? null, worldSize: report.ranks?.length ?? null });
-      out.push(`    ${placeLabel(f, true)}  ${f.kind}: ${f.kind === 'graph-break' && f.what ? f.what : f.reason}${ranks ? ` (${ranks})` : ''}`);
+      out.push(
+        `    ${placeLabel(f, true)}  ${f.kind}: ${f.kind === 'graph-break' && f.what ? f.what : f.reason}${ranks ? ` (${ranks})` : ''}`,
+      );
       if (f.fix) out.push(`      fix: ${f.fix}`);
     }
   }
   const { recommendation } = report;
   const measured = regions.some((r) => r.recommendation !== null);
-  if (measured && recommendation.verdict !== undefined && recommendation.verdict !== 'none') out.push(`  ${recommendationLine(recommendation)}`);
+  if (measured && recommendation.verdict !== undefined && recommendation.verdict !== 'none')
+    out.push(`  ${recommendationLine(recommendation)}`);
   return out.join('\n');
 }
 
@@ -248,6 +294,14 @@ export const regionLine = (d: RegionDigest): string => `${d.headline} — ${d.id
 export function runSummary(report: Report): string {
   if (report.target.kind !== 'script') return runHeadline(report);
   const regions = (report.regions ?? []).map(digestRegion);
-  if (!regions.length) return report.status === 'error' ? 'The script failed before torch.compile returned a callable.' : 'torch.compile returned no callable while the script ran.';
-  return regions.map((r) => `${r.id} ${r.name}${r.file !== null && r.line !== null ? ` (${placeLabel({ file: r.file, line: r.line, cell: r.cell })})` : ''}: ${r.headline}`).join('\n');
+  if (!regions.length)
+    return report.status === 'error'
+      ? 'The script failed before torch.compile returned a callable.'
+      : 'torch.compile returned no callable while the script ran.';
+  return regions
+    .map(
+      (r) =>
+        `${r.id} ${r.name}${r.file !== null && r.line !== null ? ` (${placeLabel({ file: r.file, line: r.line, cell: r.cell })})` : ''}: ${r.headline}`,
+    )
+    .join('\n');
 }

@@ -22,7 +22,11 @@ export function parseSignature(signature: string): ParsedSignature {
   const grad = cut >= 0 ? signature.slice(cut + 1).trim() || null : null;
   const tensors: SignatureTensor[] = [];
   for (const match of args.matchAll(/([A-Za-z_][\w]*)\[([\d,\s]*)\]/g)) {
-    const dims = match[2]!.split(',').map((d) => d.trim()).filter(Boolean).map(Number);
+    const dims = match[2]!
+      .split(',')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map(Number);
     tensors.push({ dtype: match[1]!, shape: dims });
   }
   return { tensors, grad };
@@ -38,17 +42,21 @@ const shapeText = (t: SignatureTensor): string => `${t.dtype}[${t.shape.join(', 
 export function signatureChange(before: string, after: string): { from: string; to: string } {
   const a = parseSignature(before);
   const b = parseSignature(after);
-  const sameLayout = a.tensors.length === b.tensors.length && a.tensors.length > 0
-    && a.tensors.every((t, i) => t.dtype === b.tensors[i]!.dtype && t.shape.length === b.tensors[i]!.shape.length);
+  const sameLayout =
+    a.tensors.length === b.tensors.length &&
+    a.tensors.length > 0 &&
+    a.tensors.every((t, i) => t.dtype === b.tensors[i]!.dtype && t.shape.length === b.tensors[i]!.shape.length);
   if (sameLayout) {
     const differing = a.tensors.flatMap((t, i) => (shapeText(t) === shapeText(b.tensors[i]!) ? [] : [i]));
     if (differing.length) {
       // "batch": every differing tensor changed only its leading dimension, all from the same size to the same size
       const [from, to] = [a.tensors[differing[0]!]!.shape[0], b.tensors[differing[0]!]!.shape[0]];
-      const batchOnly = differing.some((i) => a.tensors[i]!.shape.length >= 2) && differing.every((i) => {
-        const [x, y] = [a.tensors[i]!.shape, b.tensors[i]!.shape];
-        return x[0] === from && y[0] === to && x.slice(1).join() === y.slice(1).join();
-      });
+      const batchOnly =
+        differing.some((i) => a.tensors[i]!.shape.length >= 2) &&
+        differing.every((i) => {
+          const [x, y] = [a.tensors[i]!.shape, b.tensors[i]!.shape];
+          return x[0] === from && y[0] === to && x.slice(1).join() === y.slice(1).join();
+        });
       if (batchOnly) return { from: `batch ${from}`, to: `batch ${to}` };
       const first = differing[0]!;
       return { from: shapeText(a.tensors[first]!), to: shapeText(b.tensors[first]!) };
@@ -82,10 +90,15 @@ function unusedFirstGraph(calls: RegionCall[]): string | null {
   const atNew = later.filter((c) => c.signature === recompile.signature).length;
   if (atNew * 2 < later.length) return null;
   const change = signatureChange(compiledFor, recompile.signature);
-  const cost = recompile.compileSeconds != null ? `paid ${formatSeconds(recompile.compileSeconds)} recompiling` : `recompiled${recompile.ms != null ? ` (the call took ${formatMs(recompile.ms)})` : ''}`;
-  return `call ${first} (${change.from}) compiled a graph that none of the ${plural(later.length, 'later call')} used` +
+  const cost =
+    recompile.compileSeconds != null
+      ? `paid ${formatSeconds(recompile.compileSeconds)} recompiling`
+      : `recompiled${recompile.ms != null ? ` (the call took ${formatMs(recompile.ms)})` : ''}`;
+  return (
+    `call ${first} (${change.from}) compiled a graph that none of the ${plural(later.length, 'later call')} used` +
     (atNew === later.length ? ` (all at ${change.to})` : '') +
-    `; call ${recompile.index}, the first at ${change.to}, ${cost}${reasonText(recompile)}.`;
+    `; call ${recompile.index}, the first at ${change.to}, ${cost}${reasonText(recompile)}.`
+  );
 }
 
 /** Many recompiles: how many, whether each was for inputs never seen before, what changed, the compile time. */
@@ -104,7 +117,9 @@ function recompileChurn(calls: RegionCall[], recompiles: RegionCall[]): string {
     return before ? signatureChange(before.signature, r.signature).to : r.signature;
   });
   const shown = changes.length > 4 ? [...changes.slice(0, 3), '…', changes[changes.length - 1]!] : changes;
-  const cost = known.length ? `; ${formatSeconds(seconds)} went to compiling${known.length < compiles.length ? ' (in the calls that reported it)' : ''}` : '';
+  const cost = known.length
+    ? `; ${formatSeconds(seconds)} went to compiling${known.length < compiles.length ? ' (in the calls that reported it)' : ''}`
+    : '';
   return `${recompiles.length} of ${plural(calls.length, 'call')} recompiled${allNew ? ', each for inputs not seen before' : ''} (${shown.join(', ')})${cost}.`;
 }
 
@@ -137,7 +152,8 @@ function fallbacks(calls: RegionCall[]): string | null {
   const eager = calls.filter((c) => c.ranCompiled === false);
   if (!eager.length) return null;
   const reason = eager.find((c) => c.fallbackReason)?.fallbackReason;
-  const which = eager.length === 1 ? `Call ${eager[0]!.index} ran` : `Calls ${callRanges(eager.map((c) => c.index))} ran`;
+  const which =
+    eager.length === 1 ? `Call ${eager[0]!.index} ran` : `Calls ${callRanges(eager.map((c) => c.index))} ran`;
   return `${which} eagerly: ${reason ?? 'Dynamo did not run compiled code'}.`;
 }
 
@@ -160,21 +176,33 @@ export function regionStory(region: Region): string | null {
   const sentences: string[] = [];
   const compiles = calls.filter((c) => c.event !== 'cached');
   const recompiles = compiles.filter((c) => c.event === 'recompiled');
-  const main = unusedFirstGraph(calls) ?? (recompiles.length >= 2 ? recompileChurn(calls, recompiles) : compiles.length ? compileEvents(compiles, calls) : null);
+  const main =
+    unusedFirstGraph(calls) ??
+    (recompiles.length >= 2
+      ? recompileChurn(calls, recompiles)
+      : compiles.length
+        ? compileEvents(compiles, calls)
+        : null);
   if (main) sentences.push(capitalize(main));
   // the headline counts the compiler's recompiles; a call that recompiled several graphs is one call here
   const recompileCount = region.compiler?.recompiles.length ?? recompiles.length;
   if (main && recompiles.length && recompileCount !== recompiles.length) {
-    sentences.push(`(${plural(recompileCount, 'recompile')} in all in ${plural(recompiles.length, 'call')}: one call recompiles each of its graphs whose guard failed, e.g. the parts around a graph break.)`);
+    sentences.push(
+      `(${plural(recompileCount, 'recompile')} in all in ${plural(recompiles.length, 'call')}: one call recompiles each of its graphs whose guard failed, e.g. the parts around a graph break.)`,
+    );
   }
   const steady = region.steadyState;
   const situ = region.inSitu;
   if (situ?.call && situ.steadyFromCall != null) {
     // the in-situ runs' calls carried none of the observer's work: the durations the story tells
-    sentences.push(`From call ${situ.steadyFromCall} on, the script's own calls took ${formatMs(situ.call.compiledMs)} compiled ` +
-      `(median, in situ) against ${formatMs(situ.call.eagerMs)} with compiling off.`);
+    sentences.push(
+      `From call ${situ.steadyFromCall} on, the script's own calls took ${formatMs(situ.call.compiledMs)} compiled ` +
+        `(median, in situ) against ${formatMs(situ.call.eagerMs)} with compiling off.`,
+    );
   } else if (steady && compiles.length && steady.fromCall < region.callCount) {
-    sentences.push(`From call ${steady.fromCall} on, calls took ${formatMs(steady.medianMs)} (median) without compiling.`);
+    sentences.push(
+      `From call ${steady.fromCall} on, calls took ${formatMs(steady.medianMs)} (median) without compiling.`,
+    );
     const timed = steadyVersusTimed(region, steady.medianMs);
     if (timed) sentences.push(timed);
   }

@@ -1,7 +1,17 @@
 // The few numbers a user reads first, derived once from a report for the CLI and the panel (the one-line headline is the runner's: headline.ts).
 // Every number carries what it rests on; what was not measured is left out or said in words, never a placeholder.
 import { collectFindings, type Finding } from './findings.ts';
-import { formatBreakEven, formatCount, formatInterval, formatMs, formatPct, formatSeconds, formatSpeedup, formatSpread, plural } from './numbers.ts';
+import {
+  formatBreakEven,
+  formatCount,
+  formatInterval,
+  formatMs,
+  formatPct,
+  formatSeconds,
+  formatSpeedup,
+  formatSpread,
+  plural,
+} from './numbers.ts';
 import type { Correctness, ModeResult, PrecisionSettings, Report } from '../shared/report.ts';
 
 export interface ModeDigest {
@@ -63,15 +73,24 @@ export interface ReportDigest {
   /** `cell`: notebooks only, the cell's index (`line` is then within the cell) */
   /** `ranks`: a torchrun job only, the ranks it happened on */
   findings: {
-    kind: Finding['kind']; file: string; line: number; cell?: number; reason: string; modes: string[]; count: number; ranks?: number[];
+    kind: Finding['kind'];
+    file: string;
+    line: number;
+    cell?: number;
+    reason: string;
+    modes: string[];
+    count: number;
+    ranks?: number[];
     /** schema 1.16: the runner's words for it and its fix, where it has them */
-    what?: string; fix?: string;
+    what?: string;
+    fix?: string;
   }[];
 }
 
 function notMeasured(m: ModeResult): string | null {
   if (m.status !== 'ok') return null;
-  if (m.fallback || m.timing?.valid === false) return m.timing?.invalidReason ?? m.fallback?.cause ?? 'the timing is not valid';
+  if (m.fallback || m.timing?.valid === false)
+    return m.timing?.invalidReason ?? m.fallback?.cause ?? 'the timing is not valid';
   if (m.speedup === null) return 'no timing was taken';
   return null;
 }
@@ -79,7 +98,10 @@ function notMeasured(m: ModeResult): string | null {
 function accuracy(c: Correctness | undefined): string | null {
   if (!c?.ok || !c.reference || c.reference === 'none' || c.reference === 'unavailable') return null;
   const ref = c.reference === 'fp64' ? 'an fp64 copy of the model' : 'eager with TF32 off';
-  const rmse = c.eagerRmse != null && c.compiledRmse != null ? ` (RMSE ${c.compiledRmse.toPrecision(2)} vs eager's ${c.eagerRmse.toPrecision(2)})` : '';
+  const rmse =
+    c.eagerRmse != null && c.compiledRmse != null
+      ? ` (RMSE ${c.compiledRmse.toPrecision(2)} vs eager's ${c.eagerRmse.toPrecision(2)})`
+      : '';
   return `outputs differ from eager by up to ${(c.maxAbsError ?? 0).toPrecision(3)}, no more than eager itself differs from ${ref}${rmse}: not a compiler error`;
 }
 
@@ -95,21 +117,31 @@ function runEagerText(m: ModeResult): string | null {
   if (!shift) return null;
   const upTo = `a host as slow as during these pairs gives up to ${formatSpeedup(m.speedupInterval!.high)}`;
   if (shift.basis === 'cpu-normalized') {
-    return `eager is launch-bound, so its time follows the host CPU's speed, which varied during the run; compiled is not ` +
+    return (
+      `eager is launch-bound, so its time follows the host CPU's speed, which varied during the run; compiled is not ` +
       `(CUDA graphs, or a busy GPU): the speedup takes eager at the CPU's fastest state, ${formatMs(shift.bestEagerMs)} per call ` +
-      `(every eager round scaled by a CPU probe taken with it); ${upTo}`;
+      `(every eager round scaled by a CPU probe taken with it); ${upTo}`
+    );
   }
-  return `eager took ${formatMs(shift.eagerMs)} per call at best in these pairs but ${formatMs(shift.bestEagerMs)} in another mode's pairs of this run; ` +
-    `the host CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's ${formatMs(shift.bestEagerMs)} (${upTo})`;
+  return (
+    `eager took ${formatMs(shift.eagerMs)} per call at best in these pairs but ${formatMs(shift.bestEagerMs)} in another mode's pairs of this run; ` +
+    `the host CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's ${formatMs(shift.bestEagerMs)} (${upTo})`
+  );
 }
 
 function slowHostText(m: ModeResult): string | null {
   const slow = m.speedupInterval?.slowHost;
   if (!slow || (slow.eager === undefined && slow.compiled === undefined)) return null;
-  const sides = [slow.eager !== undefined && `eager (${formatSpeedup(slow.eager)})`, slow.compiled !== undefined && `compiled (${formatSpeedup(slow.compiled)})`]
-    .filter((s): s is string => Boolean(s)).join(' and ');
-  return `the host CPU was busy through these pairs: ${sides} never ran at the host's fastest state of this run (a CPU probe read ` +
-    `that much slower), so a quieter host may give ${formatInterval(m.speedupInterval!.low, m.speedupInterval!.high)}; rerun on a quieter machine for a firmer number`;
+  const sides = [
+    slow.eager !== undefined && `eager (${formatSpeedup(slow.eager)})`,
+    slow.compiled !== undefined && `compiled (${formatSpeedup(slow.compiled)})`,
+  ]
+    .filter((s): s is string => Boolean(s))
+    .join(' and ');
+  return (
+    `the host CPU was busy through these pairs: ${sides} never ran at the host's fastest state of this run (a CPU probe read ` +
+    `that much slower), so a quieter host may give ${formatInterval(m.speedupInterval!.low, m.speedupInterval!.high)}; rerun on a quieter machine for a firmer number`
+  );
 }
 
 function contendedText(m: ModeResult): string | null {
@@ -126,8 +158,8 @@ export function digestMode(m: ModeResult): ModeDigest {
     speedup: invalid ? null : m.speedup,
     interval: invalid || !m.speedupInterval ? null : { low: m.speedupInterval.low, high: m.speedupInterval.high },
     spreadPct: m.speedupIqrPct ?? m.speedupSpreadPct ?? m.timing?.spreadPct ?? null,
-    medianMs: m.timing ? m.timing.estimateMs ?? m.timing.medianMs : null,
-    pairedEagerMs: m.eagerTiming ? m.eagerTiming.estimateMs ?? m.eagerTiming.medianMs : null,
+    medianMs: m.timing ? (m.timing.estimateMs ?? m.timing.medianMs) : null,
+    pairedEagerMs: m.eagerTiming ? (m.eagerTiming.estimateMs ?? m.eagerTiming.medianMs) : null,
     pairs: m.eagerTiming?.rounds.length ?? null,
     compileSeconds: m.compileSeconds,
     breakEvenCalls: m.breakEvenCalls ?? null,
@@ -136,35 +168,48 @@ export function digestMode(m: ModeResult): ModeDigest {
     graphBreaks: m.compiler?.graphBreaks.length ?? 0,
     recompiles: m.compiler?.recompiles.length ?? 0,
     error: m.status === 'error' && m.error ? `${m.error.message} — ${m.error.fix}` : null,
-    mismatch: m.correctness && !m.correctness.ok ? (m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`) : null,
+    mismatch:
+      m.correctness && !m.correctness.ok
+        ? (m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`)
+        : null,
     accuracy: accuracy(m.correctness),
     remeasured: m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
     runEager: invalid ? null : runEagerText(m),
     slowHost: invalid ? null : slowHostText(m),
     hostContended: contendedText(m),
     notMeasured: invalid,
-    fix: invalid ? m.fallback?.fix ?? null : null,
+    fix: invalid ? (m.fallback?.fix ?? null) : null,
   };
 }
 
 /** A finding as the CLI prints it in --json (also `check --json`). */
 export function digestFinding(f: Finding): ReportDigest['findings'][number] {
   return {
-    kind: f.kind, file: f.file, line: f.line, ...(f.cell !== null ? { cell: f.cell } : {}), reason: f.reason, modes: f.modes, count: f.count,
-    ...(f.what !== null ? { what: f.what } : {}), ...(f.fix !== null ? { fix: f.fix } : {}),
+    kind: f.kind,
+    file: f.file,
+    line: f.line,
+    ...(f.cell !== null ? { cell: f.cell } : {}),
+    reason: f.reason,
+    modes: f.modes,
+    count: f.count,
+    ...(f.what !== null ? { what: f.what } : {}),
+    ...(f.fix !== null ? { fix: f.fix } : {}),
     ...(f.ranks ? { ranks: f.ranks } : {}),
   };
 }
 
 export function digestReport(report: Report): ReportDigest {
   const eager = report.eager;
-  const precision = report.environment.device === 'cuda' ? report.modes.find((m) => m.correctness?.precision)?.correctness?.precision : undefined;
+  const precision =
+    report.environment.device === 'cuda'
+      ? report.modes.find((m) => m.correctness?.precision)?.correctness?.precision
+      : undefined;
   return {
     target: report.target.name,
     device: `${report.environment.device} (${report.environment.deviceName})`,
     status: report.status,
     error: report.error ? `${report.error.message} — ${report.error.fix}` : null,
-    eagerMs: eager.timing ? eager.timing.estimateMs ?? eager.timing.medianMs : null,
+    eagerMs: eager.timing ? (eager.timing.estimateMs ?? eager.timing.medianMs) : null,
     eagerKernelsPerStep: eager.kernelsPerStep,
     eagerGpuIdlePct: eager.gpuIdlePct ?? null,
     launchBound: eager.launchBound === true,
@@ -184,29 +229,46 @@ export function speedupText(m: ModeDigest): string {
 /** Eager's launch-bound note: why this speedup belongs to this host. */
 export function launchBoundText(digest: ReportDigest): string | null {
   if (!digest.launchBound || digest.eagerGpuIdlePct === null) return null;
-  return `eager is launch-bound: the GPU sat idle ${formatPct(digest.eagerGpuIdlePct)} of each step between kernels, waiting for the ` +
-    "host CPU to issue them, so eager's speed and the speedup depend on this host's CPU; the same model on another host will differ";
+  return (
+    `eager is launch-bound: the GPU sat idle ${formatPct(digest.eagerGpuIdlePct)} of each step between kernels, waiting for the ` +
+    "host CPU to issue them, so eager's speed and the speedup depend on this host's CPU; the same model on another host will differ"
+  );
 }
 
 /** Eager's and a measured mode's cells in the report panel's table, in the CLI's words and numbers. */
-export function modeCells(m: ModeDigest | null, digest: ReportDigest): { speedup: string; nextRun: string; perCall: string; kernels: string } {
+export function modeCells(
+  m: ModeDigest | null,
+  digest: ReportDigest,
+): { speedup: string; nextRun: string; perCall: string; kernels: string } {
   if (!m) {
     // eager timed on its own, before the modes; each mode's speedup is against eager in that mode's own pairs
-    return { speedup: formatSpeedup(1), nextRun: '', perCall: digest.eagerMs === null ? 'not timed' : `${formatMs(digest.eagerMs)} (timed alone)`,
-      kernels: digest.eagerKernelsPerStep === null ? '' : formatCount(digest.eagerKernelsPerStep) };
+    return {
+      speedup: formatSpeedup(1),
+      nextRun: '',
+      perCall: digest.eagerMs === null ? 'not timed' : `${formatMs(digest.eagerMs)} (timed alone)`,
+      kernels: digest.eagerKernelsPerStep === null ? '' : formatCount(digest.eagerKernelsPerStep),
+    };
   }
   return {
     speedup: m.speedup === null ? '' : formatSpeedup(m.speedup),
-    nextRun: m.interval ? formatInterval(m.interval.low, m.interval.high) : m.spreadPct !== null ? formatSpread(m.spreadPct) : '',
+    nextRun: m.interval
+      ? formatInterval(m.interval.low, m.interval.high)
+      : m.spreadPct !== null
+        ? formatSpread(m.spreadPct)
+        : '',
     perCall: m.medianMs === null ? '' : formatMs(m.medianMs),
-    kernels: digest.eagerKernelsPerStep === null || m.kernelsPerStep === null ? '' : `${formatCount(digest.eagerKernelsPerStep)} → ${formatCount(m.kernelsPerStep)}`,
+    kernels:
+      digest.eagerKernelsPerStep === null || m.kernelsPerStep === null
+        ? ''
+        : `${formatCount(digest.eagerKernelsPerStep)} → ${formatCount(m.kernelsPerStep)}`,
   };
 }
 
 function eagerLine(digest: ReportDigest): string {
   const parts = [digest.eagerMs !== null ? `${formatMs(digest.eagerMs)}/call` : 'not timed'];
   if (digest.eagerKernelsPerStep !== null) parts.push(`${formatCount(digest.eagerKernelsPerStep)} kernels/step`);
-  if (digest.eagerGpuIdlePct !== null && !digest.launchBound) parts.push(`GPU idle ${formatPct(digest.eagerGpuIdlePct)} between kernels`);
+  if (digest.eagerGpuIdlePct !== null && !digest.launchBound)
+    parts.push(`GPU idle ${formatPct(digest.eagerGpuIdlePct)} between kernels`);
   return `  ${digest.eagerMs !== null ? 'eager, timed alone' : 'eager'}: ${parts.join(', ')}`;
 }
 
@@ -214,15 +276,20 @@ function measuredLine(m: ModeDigest, digest: ReportDigest): string {
   const spread = m.interval ? '' : m.spreadPct !== null ? ` (${formatSpread(m.spreadPct)})` : '';
   const parts = [`${speedupText(m)}${spread}`];
   if (m.medianMs !== null) {
-    const against = m.pairedEagerMs === null ? '' : m.interval && m.pairs
-      ? ` vs eager ${formatMs(m.pairedEagerMs)}, fastest rounds of ${m.pairs} interleaved pairs`
-      : ` vs eager ${formatMs(m.pairedEagerMs)} in the same rounds`;
+    const against =
+      m.pairedEagerMs === null
+        ? ''
+        : m.interval && m.pairs
+          ? ` vs eager ${formatMs(m.pairedEagerMs)}, fastest rounds of ${m.pairs} interleaved pairs`
+          : ` vs eager ${formatMs(m.pairedEagerMs)} in the same rounds`;
     parts.push(`${formatMs(m.medianMs)}/call${against}`);
   }
   if (digest.eagerKernelsPerStep !== null && m.kernelsPerStep !== null) {
     parts.push(`kernels/step ${formatCount(digest.eagerKernelsPerStep)} → ${formatCount(m.kernelsPerStep)}`);
   }
-  parts.push(`${plural(m.graphCount ?? 0, 'graph')}, ${plural(m.graphBreaks, 'graph break')}, ${plural(m.recompiles, 'recompile')}`);
+  parts.push(
+    `${plural(m.graphCount ?? 0, 'graph')}, ${plural(m.graphBreaks, 'graph break')}, ${plural(m.recompiles, 'recompile')}`,
+  );
   if (m.compileSeconds !== null) parts.push(`compile ${formatSeconds(m.compileSeconds)}`);
   if (m.breakEvenCalls !== null) parts.push(`break-even after ${formatBreakEven(m.breakEvenCalls, 'call')}`);
   return `  ${m.mode}: ${parts.join(', ')}`;
@@ -256,7 +323,8 @@ export function formatDigest(digest: ReportDigest): string {
   if (digest.precision) out.push(`  precision: ${digest.precision}`);
   if (digest.findings.length) {
     out.push('  findings:');
-    for (const f of digest.findings) out.push(`    ${f.file}:${f.line}  ${f.kind}${f.count > 1 ? ` ×${f.count}` : ''}: ${f.reason}`);
+    for (const f of digest.findings)
+      out.push(`    ${f.file}:${f.line}  ${f.kind}${f.count > 1 ? ` ×${f.count}` : ''}: ${f.reason}`);
   }
   out.push(`  recommendation: ${digest.recommendation.reason}`);
   return out.join('\n');

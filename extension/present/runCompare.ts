@@ -19,7 +19,9 @@ function modeRows(m: ModeDigest | null, eagerKernels: number | null): string[] {
   return [
     m.speedup === null ? `not measured${m.notMeasured ? `: ${m.notMeasured}` : ''}` : speedupText(m),
     text(m.medianMs, formatMs),
-    m.kernelsPerStep === null ? '—' : `${eagerKernels === null ? '' : `${formatCount(eagerKernels)} → `}${formatCount(m.kernelsPerStep)}`,
+    m.kernelsPerStep === null
+      ? '—'
+      : `${eagerKernels === null ? '' : `${formatCount(eagerKernels)} → `}${formatCount(m.kernelsPerStep)}`,
     text(m.compileSeconds, formatSeconds),
     text(m.graphCount, String),
     String(m.graphBreaks),
@@ -27,24 +29,40 @@ function modeRows(m: ModeDigest | null, eagerKernels: number | null): string[] {
   ];
 }
 
-const MEASURES = ['speedup', 'per call (compiled)', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'];
+const MEASURES = [
+  'speedup',
+  'per call (compiled)',
+  'kernels / step',
+  'compile',
+  'graphs',
+  'graph breaks',
+  'recompiles',
+];
 
 /** One block per mode or region: a row per measure, the two runs side by side. */
 function block(title: string, before: string[], after: string[]): string[] {
   const cell = escapeMarkdown;
-  return [`### ${cell(title)}`, '', '| | before | after |', '|---|---|---|',
-    ...MEASURES.map((measure, k) => `| ${measure} | ${cell(before[k]!)} | ${cell(after[k]!)} |`), ''];
+  return [
+    `### ${cell(title)}`,
+    '',
+    '| | before | after |',
+    '|---|---|---|',
+    ...MEASURES.map((measure, k) => `| ${measure} | ${cell(before[k]!)} | ${cell(after[k]!)} |`),
+    '',
+  ];
 }
 
 /** A region's cells, in MEASURES' order: its headline measurement, its steady time per call. */
 function regionRows(d: RegionDigest | undefined): string[] {
   if (!d) return ['not in this run', '', '', '', '', '', ''];
   const m = headlineMeasurement(d);
-  const speedup = d.noCompiledCode ?? (d.inSitu ? d.headline : m ? modeRows(m, null)[0]! : d.notMeasured ?? '—');
+  const speedup = d.noCompiledCode ?? (d.inSitu ? d.headline : m ? modeRows(m, null)[0]! : (d.notMeasured ?? '—'));
   return [
     speedup,
     text(d.steadyMs, formatMs),
-    m?.kernelsPerStep == null ? '—' : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`,
+    m?.kernelsPerStep == null
+      ? '—'
+      : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`,
     text(d.compileSeconds, formatSeconds),
     text(d.graphs, String),
     String(d.graphBreaks),
@@ -66,24 +84,45 @@ function findingLine(f: Finding): string {
 export function compareRuns(before: Report, after: Report): string {
   const [was, now] = [runListEntry(before, ''), runListEntry(after, '')];
   const when = (r: Report) => timeOf(r.createdAt) || r.createdAt;
-  const out = [`# ${escapeMarkdown(now.label)}: ${when(before)} → ${when(after)}`, '',
-    `before: ${escapeMarkdown(was.description)}  `, `after: ${escapeMarkdown(now.description)}`, ''];
+  const out = [
+    `# ${escapeMarkdown(now.label)}: ${when(before)} → ${when(after)}`,
+    '',
+    `before: ${escapeMarkdown(was.description)}  `,
+    `after: ${escapeMarkdown(now.description)}`,
+    '',
+  ];
   if (before.target.kind === 'script' || after.target.kind === 'script') {
     const regions = (r: Report) => new Map((r.regions ?? []).map(digestRegion).map((d) => [regionKey(d), d]));
     const [a, b] = [regions(before), regions(after)];
     for (const key of new Set([...a.keys(), ...b.keys()])) {
       const d = b.get(key) ?? a.get(key)!;
-      out.push(...block(`${d.name}${d.line !== null ? ` (line ${d.line})` : ''}`, regionRows(a.get(key)), regionRows(b.get(key))));
+      out.push(
+        ...block(
+          `${d.name}${d.line !== null ? ` (line ${d.line})` : ''}`,
+          regionRows(a.get(key)),
+          regionRows(b.get(key)),
+        ),
+      );
     }
   } else {
     const [a, b] = [digestReport(before), digestReport(after)];
     for (const mode of new Set([...a.modes, ...b.modes].map((m) => m.mode))) {
-      out.push(...block(mode, modeRows(a.modes.find((m) => m.mode === mode) ?? null, a.eagerKernelsPerStep),
-        modeRows(b.modes.find((m) => m.mode === mode) ?? null, b.eagerKernelsPerStep)));
+      out.push(
+        ...block(
+          mode,
+          modeRows(a.modes.find((m) => m.mode === mode) ?? null, a.eagerKernelsPerStep),
+          modeRows(b.modes.find((m) => m.mode === mode) ?? null, b.eagerKernelsPerStep),
+        ),
+      );
     }
     out.push(`Eager per call: ${text(a.eagerMs, formatMs)} → ${text(b.eagerMs, formatMs)}`, '');
   }
-  const sites = (r: Report) => new Map(collectFindings(r).filter((f) => f.kind === 'graph-break' || f.kind === 'recompile').map((f) => [findingKey(f), f]));
+  const sites = (r: Report) =>
+    new Map(
+      collectFindings(r)
+        .filter((f) => f.kind === 'graph-break' || f.kind === 'recompile')
+        .map((f) => [findingKey(f), f]),
+    );
   const [a, b] = [sites(before), sites(after)];
   const gone = [...a].filter(([k]) => !b.has(k)).map(([, f]) => f);
   const added = [...b].filter(([k]) => !a.has(k)).map(([, f]) => f);

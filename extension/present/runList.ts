@@ -27,19 +27,30 @@ export const timeOf = (iso: string): string => {
 };
 
 export function runListEntry(report: Report, reportPath: string): RunListEntry {
-  const lines = report.target.kind === 'script'
-    ? (report.regions ?? []).map((r) => regionLine(digestRegion(r)))
-    : [runHeadline(report)];
-  const name = report.target.kind === 'function' ? `${report.target.function ?? report.target.name}` : report.target.file ? baseName(report.target.file) : report.target.name;
+  const lines =
+    report.target.kind === 'script'
+      ? (report.regions ?? []).map((r) => regionLine(digestRegion(r)))
+      : [runHeadline(report)];
+  const name =
+    report.target.kind === 'function'
+      ? `${report.target.function ?? report.target.name}`
+      : report.target.file
+        ? baseName(report.target.file)
+        : report.target.name;
   return {
     reportPath,
     label: name,
     description: [runHeadline(report), timeOf(report.createdAt)].filter(Boolean).join(' · '),
-    tooltip: [`${name} — ${report.status}${report.error ? `: ${report.error.message}` : ''}`, ...lines, reportPath].join('\n'),
+    tooltip: [
+      `${name} — ${report.status}${report.error ? `: ${report.error.message}` : ''}`,
+      ...lines,
+      reportPath,
+    ].join('\n'),
     createdAt: report.createdAt,
     target: report.target,
   };
 }
 
 /** Newest first. */
-export const sortRuns = (entries: RunListEntry[]): RunListEntry[] => [...entries].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+export const sortRuns = (entries: RunListEntry[]): RunListEntry[] =>
+  [...entries].sort((a, b) => b.createdAt.localeCompare(a.createdAt));

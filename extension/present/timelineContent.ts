@@ -20,7 +20,12 @@ export interface TimelineContent {
 }
 
 /** A pane and its trace, read in turn with the others (node/timelineSource.ts): it resolves when its file is read. */
-export interface ContentPane { label: string; reading: Promise<TraceReader>; compareTo?: number | null; rank?: TraceHead }
+export interface ContentPane {
+  label: string;
+  reading: Promise<TraceReader>;
+  compareTo?: number | null;
+  rank?: TraceHead;
+}
 
 type TraceMessage = Extract<HostToWebview, { type: 'trace' }>;
 
@@ -43,7 +48,8 @@ export function regionTraces(report: Report): RegionTrace[] {
     const traced = region.measurements.filter((m) => m.status === 'ok' && m.trace);
     // inputs are named only where a region was traced on more than one signature
     const signatures = new Set(traced.map((m) => m.signature));
-    const inputs = (m: RegionMeasurement) => (signatures.size > 1 && m.why ? ` · ${m.why === 'last' ? 'last' : 'most frequent'} inputs` : '');
+    const inputs = (m: RegionMeasurement) =>
+      signatures.size > 1 && m.why ? ` · ${m.why === 'last' ? 'last' : 'most frequent'} inputs` : '';
     const eagerLabels = new Map<string, string>();
     for (const m of traced) {
       let compareWith: string | null = null;
@@ -55,7 +61,13 @@ export function regionTraces(report: Report): RegionTrace[] {
         }
       }
       const mode = m.mode === 'as-written' ? scriptMode(region) : m.mode;
-      out.push({ label: `${region.id} ${region.name} ${mode}${inputs(m)}`, trace: m.trace!, compareWith, region, measurement: m });
+      out.push({
+        label: `${region.id} ${region.name} ${mode}${inputs(m)}`,
+        trace: m.trace!,
+        compareWith,
+        region,
+        measurement: m,
+      });
     }
   }
   return out;
@@ -64,14 +76,26 @@ export function regionTraces(report: Report): RegionTrace[] {
 /** Whether a webview's saved state holds a source to reopen after a restart (state is data from disk). */
 export function isTimelineSource(value: unknown): value is TimelineSource {
   const candidate = value as Partial<{ kind: unknown; reportPath: unknown; tracePaths: unknown }> | null;
-  return (candidate?.kind === 'report' && typeof candidate.reportPath === 'string')
-    || ((candidate?.kind === 'traces' || candidate?.kind === 'ranks') && Array.isArray(candidate.tracePaths)
-      && candidate.tracePaths.length > 0 && candidate.tracePaths.every((p) => typeof p === 'string'));
+  return (
+    (candidate?.kind === 'report' && typeof candidate.reportPath === 'string') ||
+    ((candidate?.kind === 'traces' || candidate?.kind === 'ranks') &&
+      Array.isArray(candidate.tracePaths) &&
+      candidate.tracePaths.length > 0 &&
+      candidate.tracePaths.every((p) => typeof p === 'string'))
+  );
 }
 
 /** The 'report' a report's panel gets before its traces (null for trace files). */
 export function reportMessage(content: TimelineContent): HostToWebview | null {
-  return content.report ? { type: 'report', title: content.title, source: content.source, report: content.report, traces: content.panes.length } : null;
+  return content.report
+    ? {
+        type: 'report',
+        title: content.title,
+        source: content.source,
+        report: content.report,
+        traces: content.panes.length,
+      }
+    : null;
 }
 
 /**
@@ -83,7 +107,15 @@ export function reportMessage(content: TimelineContent): HostToWebview | null {
  * kernel args deflated where `deflate` (the webview is across a network link). Each `send` is awaited before the
  * next, so one message at a time is on VS Code's path.
  */
-export async function sendTraces(content: TimelineContent, view: FirstView | null, send: (message: HostToWebview) => PromiseLike<unknown>, minEvents = PREVIEW_MIN_EVENTS, rowsPerPart = ROWS_PER_PART, drawn: () => PromiseLike<unknown> = async () => {}, deflate = false): Promise<void> {
+export async function sendTraces(
+  content: TimelineContent,
+  view: FirstView | null,
+  send: (message: HostToWebview) => PromiseLike<unknown>,
+  minEvents = PREVIEW_MIN_EVENTS,
+  rowsPerPart = ROWS_PER_PART,
+  drawn: () => PromiseLike<unknown> = async () => {},
+  deflate = false,
+): Promise<void> {
   const previewed: { index: number; reading: TraceReader }[] = [];
   for (let index = 0; index < content.panes.length; index++) {
     const reading = await content.panes[index].reading;
@@ -100,9 +132,20 @@ export async function sendTraces(content: TimelineContent, view: FirstView | nul
 }
 
 /** A full trace: its rows in parts, each in a 'rows' message but the last, which goes in the 'trace' (a small trace: one part). */
-async function sendInParts(content: TimelineContent, index: number, reading: TraceReader, send: (message: HostToWebview) => PromiseLike<unknown>, rowsPerPart: number, deflate: boolean): Promise<void> {
+async function sendInParts(
+  content: TimelineContent,
+  index: number,
+  reading: TraceReader,
+  send: (message: HostToWebview) => PromiseLike<unknown>,
+  rowsPerPart: number,
+  deflate: boolean,
+): Promise<void> {
   for await (const piece of reading.posted(rowsPerPart, deflate)) {
-    await send('rows' in piece ? { type: 'rows', index, ...piece } : traceMessage(content, index, piece.trace, piece.trace.count, false, piece.from));
+    await send(
+      'rows' in piece
+        ? { type: 'rows', index, ...piece }
+        : traceMessage(content, index, piece.trace, piece.trace.count, false, piece.from),
+    );
   }
 }
 
@@ -110,13 +153,33 @@ async function sendInParts(content: TimelineContent, index: number, reading: Tra
  * Pane `index`'s trace: a preview (`trace` holds the slices around the first view of `events`) or every slice
  * (its rows from row `from`: the rows before were sent in 'rows' messages).
  */
-function traceMessage(content: TimelineContent, index: number, trace: PostedTrace, events: number, preview: boolean, from = 0): TraceMessage {
+function traceMessage(
+  content: TimelineContent,
+  index: number,
+  trace: PostedTrace,
+  events: number,
+  preview: boolean,
+  from = 0,
+): TraceMessage {
   const { label, compareTo, rank } = content.panes[index];
   const pane = { label, trace, ...paneExtras(compareTo, rank) };
-  return { type: 'trace', title: content.title, source: content.source, index, panes: content.panes.length, pane, events, preview, from };
+  return {
+    type: 'trace',
+    title: content.title,
+    source: content.source,
+    index,
+    panes: content.panes.length,
+    pane,
+    events,
+    preview,
+    from,
+  };
 }
 
 /** The optional pane fields, only where set (absent and null mean different things for compareTo). */
-function paneExtras(compareTo: number | null | undefined, rank: TraceHead | undefined): { compareTo?: number | null; rank?: TraceHead } {
+function paneExtras(
+  compareTo: number | null | undefined,
+  rank: TraceHead | undefined,
+): { compareTo?: number | null; rank?: TraceHead } {
   return { ...(compareTo !== undefined ? { compareTo } : {}), ...(rank ? { rank } : {}) };
 }

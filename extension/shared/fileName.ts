@@ -2,4 +2,5 @@
 // come from Windows or POSIX.
 
 /** The last part of a path: "model.py" from "/work/model.py" or "C:\\work\\model.py". */
-export const baseName = (file: string): string => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+export const baseName = (file: string): string =>
+  file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);

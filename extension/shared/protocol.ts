@@ -36,7 +36,17 @@ export type HostToWebview =
    * pane `index` of `panes`; `events`: the slices of the whole trace; `preview`: only those around the first view;
    * `from` > 0: its columns hold rows [from, count) only, the rows before came in its 'rows' messages
    */
-  | { type: 'trace'; title: string; source: TimelineSource; index: number; panes: number; pane: TimelinePane; events: number; preview: boolean; from: number }
+  | {
+      type: 'trace';
+      title: string;
+      source: TimelineSource;
+      index: number;
+      panes: number;
+      pane: TimelinePane;
+      events: number;
+      preview: boolean;
+      from: number;
+    }
   /** rows [from, from + length) of pane `index`'s full trace of `count` rows: a big trace's columns in parts, before its 'trace' */
   | { type: 'rows'; index: number; from: number; count: number; rows: PackedRows | DeflatedRows }
   /** "Show in timeline" of a graph break or recompile: zoom to where it happened (applied once the full load is in) */

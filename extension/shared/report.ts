@@ -16,7 +16,12 @@ export type ReportCheck = { ok: true; report: Report } | { ok: false; problems: 
 export function checkReport(value: unknown): ReportCheck {
   const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (typeof version === 'string' && !version.startsWith(`${SUPPORTED_SCHEMA_MAJOR}.`)) {
-    return { ok: false, problems: [`report schema ${version} is not supported by this version (expects ${SUPPORTED_SCHEMA_MAJOR}.x): update Compile Lens`] };
+    return {
+      ok: false,
+      problems: [
+        `report schema ${version} is not supported by this version (expects ${SUPPORTED_SCHEMA_MAJOR}.x): update Compile Lens`,
+      ],
+    };
   }
   if (validate(value)) return { ok: true, report: value as unknown as Report };
   const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);

@@ -34,7 +34,9 @@ export const NOT_FOR_SCRIPTS = ['backend', 'dynamic', 'fullgraph', 'train'] as c
 /** The --flags of `options` that do not apply to its target (a script): the CLI refuses them, the runner too. */
 export function inapplicableFlags(options: ProfileOptions): string[] {
   if (options.target.kind !== 'script') return [];
-  return NOT_FOR_SCRIPTS.filter((name) => options[name] !== undefined && options[name] !== false).map((name) => `--${name}`);
+  return NOT_FOR_SCRIPTS.filter((name) => options[name] !== undefined && options[name] !== false).map(
+    (name) => `--${name}`,
+  );
 }
 
 /** The editor's settings as profile options: compileLens.dynamic and .fullgraph go to targets and samples only. */
@@ -51,7 +53,12 @@ export interface ProfileSettings {
 }
 
 export function optionsFromSettings(target: RunTarget, settings: ProfileSettings): ProfileOptions {
-  const options: ProfileOptions = { target, device: settings.device, timeoutSeconds: settings.timeoutSeconds, quick: settings.quick };
+  const options: ProfileOptions = {
+    target,
+    device: settings.device,
+    timeoutSeconds: settings.timeoutSeconds,
+    quick: settings.quick,
+  };
   if (settings.modes) options.modes = settings.modes;
   if (target.kind !== 'script') {
     options.dynamic = settings.dynamic;
@@ -110,7 +117,10 @@ export function parseProtocolLine(line: string): ProtocolLine | null {
       message: String(record.message ?? ''),
     };
   }
-  if (record.type === 'result' && (record.status === 'ok' || record.status === 'partial' || record.status === 'error')) {
+  if (
+    record.type === 'result' &&
+    (record.status === 'ok' || record.status === 'partial' || record.status === 'error')
+  ) {
     return { type: 'result', status: record.status, report: typeof record.report === 'string' ? record.report : null };
   }
   return null;
@@ -120,7 +130,8 @@ export function parseProtocolLine(line: string): ProtocolLine | null {
  * A line the profiler's native side prints on its own (USDT probe notices around profiler_start / profiler_stop):
  * not the tool's log nor the user's output, so the log leaves it out.
  */
-export const isProfilerNoise = (line: string): boolean => /\bUSDT\b/.test(line) && /\bprofiler_(start|stop)\b/.test(line);
+export const isProfilerNoise = (line: string): boolean =>
+  /\bUSDT\b/.test(line) && /\bprofiler_(start|stop)\b/.test(line);
 
 /** torch.compile modes whose only difference from default is CUDA graphs: nothing on CPU (max-autotune still tunes). */
 export const CUDA_GRAPH_ONLY_MODES: readonly string[] = ['reduce-overhead'];
@@ -129,7 +140,12 @@ export const CUDA_GRAPH_ONLY_MODES: readonly string[] = ['reduce-overhead'];
  * The modes a target run compares: those the user set (asked: run as set); else the defaults, less the modes that
  * only add CUDA graphs when the run is on CPU (`compileLens.device` cpu, or auto without CUDA), with a note saying why.
  */
-export function targetModes(explicit: string[] | undefined, defaults: string[], device: 'auto' | 'cpu' | 'cuda', cudaAvailable: boolean): { modes: string[]; note: string | null } {
+export function targetModes(
+  explicit: string[] | undefined,
+  defaults: string[],
+  device: 'auto' | 'cpu' | 'cuda',
+  cudaAvailable: boolean,
+): { modes: string[]; note: string | null } {
   const onCpu = device === 'cpu' || (device === 'auto' && !cudaAvailable);
   const left = explicit || !onCpu ? [] : defaults.filter((m) => CUDA_GRAPH_ONLY_MODES.includes(m));
   if (explicit || !left.length) return { modes: explicit ?? defaults, note: null };

@@ -64,7 +64,9 @@ export class SourceMapper {
       const rest = under(file, rule.from);
       if (rest === null) continue;
       const to = joinPath(rule.to, rest);
-      return this.files.has(to) ? { status: 'rule', from: file, to } : { status: 'missing', from: file, to: null, rule: `${rule.from}=${rule.to}` };
+      return this.files.has(to)
+        ? { status: 'rule', from: file, to }
+        : { status: 'missing', from: file, to: null, rule: `${rule.from}=${rule.to}` };
     }
     if (this.files.has(file)) return { status: 'same', from: file, to: file };
     const parts = segments(file);
@@ -73,7 +75,12 @@ export class SourceMapper {
     for (const candidate of this.byName.get(parts.at(-1) ?? '') ?? []) {
       const theirs = segments(candidate);
       let shared = 0;
-      while (shared < parts.length && shared < theirs.length && parts[parts.length - 1 - shared] === theirs[theirs.length - 1 - shared]) shared++;
+      while (
+        shared < parts.length &&
+        shared < theirs.length &&
+        parts[parts.length - 1 - shared] === theirs[theirs.length - 1 - shared]
+      )
+        shared++;
       if (shared > best) [best, winners] = [shared, [candidate]];
       else if (shared === best) winners.push(candidate);
     }

@@ -10,7 +10,10 @@ export interface SourcePlace {
   cell: number | null;
 }
 
-export const placeOf = (location: Pick<SourceLocation, 'file' | 'cell'>): SourcePlace => ({ file: location.file, cell: location.cell ?? null });
+export const placeOf = (location: Pick<SourceLocation, 'file' | 'cell'>): SourcePlace => ({
+  file: location.file,
+  cell: location.cell ?? null,
+});
 
 export const samePlace = (a: SourcePlace, b: SourcePlace): boolean => a.file === b.file && a.cell === b.cell;
 
@@ -20,11 +23,14 @@ export const samePlace = (a: SourcePlace, b: SourcePlace): boolean => a.file ===
  */
 export function placeLabel(location: Pick<SourceLocation, 'file' | 'line' | 'cell'>, fullPath = false): string {
   const name = fullPath ? location.file : baseName(location.file);
-  return location.cell == null ? `${name}:${location.line}` : `${name} ${cellLineLabel({ cell: location.cell, line: location.line })}`;
+  return location.cell == null
+    ? `${name}:${location.line}`
+    : `${name} ${cellLineLabel({ cell: location.cell, line: location.line })}`;
 }
 
 /** "cell 4, line 2" (cells counted from 1, as VS Code shows them). */
-export const cellLineLabel = (location: { cell: number; line: number }): string => `cell ${location.cell + 1}, line ${location.line}`;
+export const cellLineLabel = (location: { cell: number; line: number }): string =>
+  `cell ${location.cell + 1}, line ${location.line}`;
 
 export interface NotebookCellInfo {
   kind: 'code' | 'markup';
@@ -35,7 +41,10 @@ export interface NotebookCellInfo {
  * The cell and 0-based line a notebook location points at, or null when the notebook no longer has a code cell
  * with that line there (edited since the run): a finding is then better left out than put on the wrong line.
  */
-export function cellPosition(location: Pick<SourceLocation, 'line' | 'cell'>, cells: NotebookCellInfo[]): { cell: number; line: number } | null {
+export function cellPosition(
+  location: Pick<SourceLocation, 'line' | 'cell'>,
+  cells: NotebookCellInfo[],
+): { cell: number; line: number } | null {
   if (location.cell == null) return null;
   const cell = cells[location.cell];
   if (!cell || cell.kind !== 'code' || location.line < 1 || location.line > cell.lineCount) return null;

@@ -1,5 +1,6 @@
 """Command line: `python -m compile_lens_runner profile ...` (see --help). Exit codes: 0 ok/partial, 1 error,
 2 usage error, 130 cancelled."""
+
 from __future__ import annotations
 
 import argparse
@@ -7,10 +8,10 @@ import os
 import re
 import sys
 
-from .target.samples import NAMES as SAMPLE_NAMES
 from .errors import RunnerError
 from .process.inspect import inspect_logs
 from .process.placement import default_out_dir, make_tool_folder, refusal
+from .target.samples import NAMES as SAMPLE_NAMES
 
 KNOWN_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 EXIT_USAGE = 2
@@ -40,9 +41,13 @@ def parser() -> argparse.ArgumentParser:
     what.add_argument("--script", metavar="FILE", help="run an unmodified script and observe its torch.compile calls")
     prof.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     prof.add_argument("--out", metavar="DIR", help="report directory (default ./.compile-lens/runs/<name>-<time>)")
-    prof.add_argument("--modes", type=_modes, help=f"comma-separated: {','.join(KNOWN_MODES)} (default: default); "
-                      "with --script: what-if modes, replayed on each region's captured inputs (with torch < 2.6 also run in situ: "
-                      "the script with its torch.compile calls set to the mode)")
+    prof.add_argument(
+        "--modes",
+        type=_modes,
+        help=f"comma-separated: {','.join(KNOWN_MODES)} (default: default); "
+        "with --script: what-if modes, replayed on each region's captured inputs (with torch < 2.6 also run in situ: "
+        "the script with its torch.compile calls set to the mode)",
+    )
     prof.add_argument("--dynamic", choices=("auto", "true", "false"), help="torch.compile's dynamic= (default auto)")
     prof.add_argument("--fullgraph", action="store_true")
     prof.add_argument("--backend", help="torch.compile's backend= (default inductor)")
@@ -50,22 +55,51 @@ def parser() -> argparse.ArgumentParser:
     prof.add_argument("--rounds", type=int, metavar="N", help="timing rounds per side (default 7, --quick 3)")
     prof.add_argument("--quick", action="store_true", help="short rounds, for tests and CI")
     prof.add_argument("--train", action="store_true", help="time a training step (forward, backward, optimizer)")
-    prof.add_argument("--calls", type=int, metavar="N",
-                      help="with --script: once a region has been called N times, measure the regions so far and stop the script")
-    prof.add_argument("--no-in-situ", action="store_true",
-                      help="with --script: no in-situ measurement (the observed run switching compiling off and on between "
-                      "blocks of its calls); only the observed run and its replays")
-    prof.add_argument("--stop-when-stdin-closes", action="store_true",
-                      help="cancel when standard input reaches EOF: the launching editor went away")
-    prof.add_argument("--nproc-per-node", type=int, metavar="N", default=1,
-                      help="with --script: run it under torchrun (torch.distributed.run) with N processes, one report for every rank")
-    inspect = sub.add_parser("inspect", help="read compiler logs (TORCH_TRACE) made elsewhere into a report; needs no torch")
-    inspect.add_argument("paths", nargs="+", metavar="PATH",
-                         help="a log (.log, .log.gz), a folder of them (one per rank), or a folder written by attach")
-    inspect.add_argument("--out", metavar="DIR", help="report directory (default ./.compile-lens/runs/logs-<name>-<time>)")
-    attach = sub.add_parser("attach", help="run as the program of your own launcher (torchrun, srun): one process per rank")
-    attach.add_argument("--out", metavar="DIR", required=True,
-                        help="where every rank writes its folder (ranks/rank<k>/): shared by the nodes, or copied back")
+    prof.add_argument(
+        "--calls",
+        type=int,
+        metavar="N",
+        help="with --script: once a region has been called N times, measure the regions so far and stop the script",
+    )
+    prof.add_argument(
+        "--no-in-situ",
+        action="store_true",
+        help="with --script: no in-situ measurement (the observed run switching compiling off and on between "
+        "blocks of its calls); only the observed run and its replays",
+    )
+    prof.add_argument(
+        "--stop-when-stdin-closes",
+        action="store_true",
+        help="cancel when standard input reaches EOF: the launching editor went away",
+    )
+    prof.add_argument(
+        "--nproc-per-node",
+        type=int,
+        metavar="N",
+        default=1,
+        help="with --script: run it under torchrun (torch.distributed.run) with N processes, one report for every rank",
+    )
+    inspect = sub.add_parser(
+        "inspect", help="read compiler logs (TORCH_TRACE) made elsewhere into a report; needs no torch"
+    )
+    inspect.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="a log (.log, .log.gz), a folder of them (one per rank), or a folder written by attach",
+    )
+    inspect.add_argument(
+        "--out", metavar="DIR", help="report directory (default ./.compile-lens/runs/logs-<name>-<time>)"
+    )
+    attach = sub.add_parser(
+        "attach", help="run as the program of your own launcher (torchrun, srun): one process per rank"
+    )
+    attach.add_argument(
+        "--out",
+        metavar="DIR",
+        required=True,
+        help="where every rank writes its folder (ranks/rank<k>/): shared by the nodes, or copied back",
+    )
     attach.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     attach.add_argument("--calls", type=int, metavar="N", help="stop the script after a region's Nth call")
     attach.add_argument("script", metavar="SCRIPT")
@@ -79,8 +113,12 @@ def parser() -> argparse.ArgumentParser:
 
 def _not_for_scripts(args: argparse.Namespace) -> list[str]:
     """Options that choose how the runner compiles a target: a script's own torch.compile calls choose them."""
-    given = {"--backend": args.backend is not None, "--dynamic": args.dynamic is not None, "--fullgraph": args.fullgraph,
-             "--train": args.train}
+    given = {
+        "--backend": args.backend is not None,
+        "--dynamic": args.dynamic is not None,
+        "--fullgraph": args.fullgraph,
+        "--train": args.train,
+    }
     return [flag for flag, set_ in given.items() if set_]
 
 
@@ -117,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         return _attach(parser().parse_args(argv))
     if "--" in argv:
         cut = argv.index("--")
-        argv, script_args = argv[:cut], argv[cut + 1:]
+        argv, script_args = argv[:cut], argv[cut + 1 :]
     args = parser().parse_args(argv)
     if args.command == "_worker":
         from .worker import main as worker_main
@@ -144,18 +182,37 @@ def main(argv: list[str] | None = None) -> int:
         parser().error("--nproc-per-node N needs --script and N >= 1")
     inapplicable = _not_for_scripts(args) if args.script else []
     if inapplicable:
-        parser().error(f"{', '.join(inapplicable)} {'does' if len(inapplicable) == 1 else 'do'} not apply to --script: the "
-                       "script's own torch.compile calls choose how each region is compiled (and its code whether it "
-                       f"trains); remove {'it' if len(inapplicable) == 1 else 'them'}, or use --modes for what-if modes")
+        parser().error(
+            f"{', '.join(inapplicable)} {'does' if len(inapplicable) == 1 else 'do'} not apply to --script: the "
+            "script's own torch.compile calls choose how each region is compiled (and its code whether it "
+            f"trains); remove {'it' if len(inapplicable) == 1 else 'them'}, or use --modes for what-if modes"
+        )
     if not (args.sample or args.target or args.script):
         args.sample = "mlp"
-    target = ({"script": os.path.abspath(args.script), "args": script_args} if args.script
-              else {"target": args.target} if args.target else {"sample": args.sample})
-    spec = {"target": target, "device": args.device, "modes": args.modes or ["default"], "dynamic": args.dynamic or "auto",
-            "fullgraph": args.fullgraph, "backend": args.backend or "inductor", "timeout": args.timeout, "rounds": args.rounds,
-            "quick": args.quick, "train": args.train, "cwd": os.getcwd(), "calls": args.calls,
-            "whatIfModes": args.modes if args.script else None, "nprocPerNode": args.nproc_per_node,
-            "inSituRuns": not args.no_in_situ}
+    target = (
+        {"script": os.path.abspath(args.script), "args": script_args}
+        if args.script
+        else {"target": args.target}
+        if args.target
+        else {"sample": args.sample}
+    )
+    spec = {
+        "target": target,
+        "device": args.device,
+        "modes": args.modes or ["default"],
+        "dynamic": args.dynamic or "auto",
+        "fullgraph": args.fullgraph,
+        "backend": args.backend or "inductor",
+        "timeout": args.timeout,
+        "rounds": args.rounds,
+        "quick": args.quick,
+        "train": args.train,
+        "cwd": os.getcwd(),
+        "calls": args.calls,
+        "whatIfModes": args.modes if args.script else None,
+        "nprocPerNode": args.nproc_per_node,
+        "inSituRuns": not args.no_in_situ,
+    }
     out_dir = os.path.abspath(args.out) if args.out else default_out_dir(_target_name(args))
     refused = refusal(out_dir)
     if refused:  # before anything runs: a run would replace the folder

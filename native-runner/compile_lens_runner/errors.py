@@ -1,4 +1,5 @@
 """Structured errors: every failure becomes {kind, message, fix, traceback}, never a raw traceback alone."""
+
 from __future__ import annotations
 
 import traceback as tb
@@ -38,7 +39,9 @@ def _from_compiler(exc: BaseException) -> bool:
     if type(exc).__module__.startswith(("torch._dynamo", "torch._inductor", "torch._functorch")):
         return True
     frames = tb.extract_tb(exc.__traceback__)
-    return bool(frames) and any(part in frames[-1].filename for part in ("torch/_dynamo", "torch/_inductor", "torch/_functorch"))
+    return bool(frames) and any(
+        part in frames[-1].filename for part in ("torch/_dynamo", "torch/_inductor", "torch/_functorch")
+    )
 
 
 def classify(exc: BaseException, during: str) -> RunnerError:
@@ -48,18 +51,39 @@ def classify(exc: BaseException, during: str) -> RunnerError:
     trace = "".join(tb.format_exception(type(exc), exc, exc.__traceback__))
     summary = _first_line(exc)
     if TRITON_MISSING_TEXT in str(exc):
-        return RunnerError("triton-missing", f"{summary} (while {during})",
-                           "Install Triton for this CUDA build of PyTorch: pip install triton", trace)
+        return RunnerError(
+            "triton-missing",
+            f"{summary} (while {during})",
+            "Install Triton for this CUDA build of PyTorch: pip install triton",
+            trace,
+        )
     if _is_oom(exc):
-        return RunnerError("out-of-memory", f"Ran out of memory while {during}: {summary}",
-                           "Use a smaller batch or input in the target, or free memory held by other processes.", trace)
+        return RunnerError(
+            "out-of-memory",
+            f"Ran out of memory while {during}: {summary}",
+            "Use a smaller batch or input in the target, or free memory held by other processes.",
+            trace,
+        )
     if _from_compiler(exc):
-        return RunnerError("compile", f"torch.compile failed while {during}: {summary}",
-                           "Try another mode or backend, set fullgraph off, or report the traceback to PyTorch; other modes still ran.", trace)
+        return RunnerError(
+            "compile",
+            f"torch.compile failed while {during}: {summary}",
+            "Try another mode or backend, set fullgraph off, or report the traceback to PyTorch; other modes still ran.",
+            trace,
+        )
     if isinstance(exc, ModuleNotFoundError) and exc.name:
         import sys
-        return RunnerError("user-code", f"The target's code raised while {during}: {summary}",
-                           f"Install {exc.name.split('.')[0]} in the interpreter Compile Lens runs ({sys.executable} -m pip install "
-                           f"{exc.name.split('.')[0]}), or select the interpreter that has it.", trace)
-    return RunnerError("user-code", f"The target's code raised while {during}: {summary}",
-                       "Fix the error in your code (see traceback); the runner ran it exactly as written.", trace)
+
+        return RunnerError(
+            "user-code",
+            f"The target's code raised while {during}: {summary}",
+            f"Install {exc.name.split('.')[0]} in the interpreter Compile Lens runs ({sys.executable} -m pip install "
+            f"{exc.name.split('.')[0]}), or select the interpreter that has it.",
+            trace,
+        )
+    return RunnerError(
+        "user-code",
+        f"The target's code raised while {during}: {summary}",
+        "Fix the error in your code (see traceback); the runner ran it exactly as written.",
+        trace,
+    )

@@ -2,6 +2,7 @@
 as extension/present/numbers.ts formats it: one function per quantity, the same rounding (JavaScript's toFixed: the
 exact value, a tie away from zero), so that a reason's "1.22×" is the panel's and the CodeLens's.
 test/fixtures/numbers.json holds both sides to the same strings."""
+
 from __future__ import annotations
 
 import decimal
@@ -16,17 +17,17 @@ def _fixed(value: float, digits: int) -> str:
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """"1 call", "3 graphs"."""
+    """ "1 call", "3 graphs"."""
     return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 def whole(n: float) -> str:
-    """"19,467": a whole count with thousands separators (as JavaScript's Math.round, then grouped)."""
+    """ "19,467": a whole count with thousands separators (as JavaScript's Math.round, then grouped)."""
     return f"{math.floor(n + 0.5):,}"
 
 
 def ms(value: float) -> str:
-    """"412 ms", "14.2 ms", "0.91 ms", "0.052 ms", "0 ms"; from 1000 ms on, seconds."""
+    """ "412 ms", "14.2 ms", "0.91 ms", "0.052 ms", "0 ms"; from 1000 ms on, seconds."""
     if value == 0:
         return "0 ms"
     if value >= 1000:
@@ -39,42 +40,42 @@ def ms(value: float) -> str:
 
 
 def seconds(value: float) -> str:
-    """"61.3 s", "0.62 s"; under 0.1 s in ms, where "0.00 s" would hide it."""
+    """ "61.3 s", "0.62 s"; under 0.1 s in ms, where "0.00 s" would hide it."""
     if value < 0.1:
         return ms(value * 1000)
     return f"{_fixed(value, 1 if value >= 1 else 2)} s"
 
 
 def speedup(value: float) -> str:
-    """"1.84×"."""
+    """ "1.84×"."""
     return f"{_fixed(value, 2)}×"
 
 
 def interval(low: float, high: float) -> str:
-    """"0.87–1.32×": where the next run's speedup may land."""
+    """ "0.87–1.32×": where the next run's speedup may land."""
     return f"{_fixed(low, 2)}–{_fixed(high, 2)}×"
 
 
 def pct(value: float) -> str:
-    """"57%"."""
+    """ "57%"."""
     return f"{_fixed(value, 0)}%"
 
 
 def break_even(n: float, unit: str) -> str:
-    """"537 calls", "19,467 steps": rounded up (a part-call never pays)."""
+    """ "537 calls", "19,467 steps": rounded up (a part-call never pays)."""
     return plural(math.ceil(n), unit).replace(str(math.ceil(n)), whole(math.ceil(n)), 1)
 
 
 def count(value: float) -> str:
-    """"3", "41.5": kernels per step."""
+    """ "3", "41.5": kernels per step."""
     return str(int(value)) if float(value).is_integer() else _fixed(value, 1)
 
 
 def rate(value: float) -> str:
-    """"1160.6": steps per second."""
+    """ "1160.6": steps per second."""
     return _fixed(value, 1)
 
 
 def spread(value: float) -> str:
-    """"ratios varied 57% between rounds"."""
+    """ "ratios varied 57% between rounds"."""
     return f"ratios varied {pct(value)} between rounds"

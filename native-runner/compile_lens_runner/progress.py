@@ -1,4 +1,5 @@
 """The stdout protocol: JSON lines only. User code and compilers must never write into it."""
+
 from __future__ import annotations
 
 import json
@@ -50,7 +51,9 @@ class Channel:
                 pass  # the reader went away; the report on disk is still written
 
     def progress(self, phase: str, fraction: float, message: str) -> None:
-        self.send({"type": "progress", "phase": phase, "fraction": round(min(max(fraction, 0.0), 1.0), 4), "message": message})
+        self.send(
+            {"type": "progress", "phase": phase, "fraction": round(min(max(fraction, 0.0), 1.0), 4), "message": message}
+        )
 
     def result(self, status: str, report: str | None) -> None:
         self.send({"type": "result", "status": status, "report": report})

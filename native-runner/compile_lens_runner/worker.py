@@ -4,6 +4,7 @@ with ranks/ observing it), checkpointing report.json as it goes.
 It runs under the supervisor (process/supervisor.py) with TORCH_TRACE pointing into the report directory; the
 supervisor enforces the timeout and cancellation and finishes the report if this process is stopped.
 """
+
 from __future__ import annotations
 
 import atexit

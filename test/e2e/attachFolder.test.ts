@@ -7,13 +7,23 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
-import { explorerMenu, findWebviewFrame, makeTestWorkspace, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
+import {
+  explorerMenu,
+  findWebviewFrame,
+  makeTestWorkspace,
+  prepareCodeServer,
+  runCommand,
+  startSession,
+  type CodeServerEnv,
+} from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
 const FIXTURE = path.join(REPO, 'test/fixtures/attach-2x2');
 const FOLDER = 'cluster-job';
-const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], {
+  encoding: 'utf8',
+}).trim();
 const TRAIN_LINE = 78; // ddp_train.py's `loss = train_model(x)...`, where ranks 1 and 3 recompiled
 
 let env: CodeServerEnv;
@@ -23,42 +33,56 @@ before(() => {
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 
-test('Open Compile Logs on an attach folder: the ranks table, the divergence, and the recompile in Problems on the workspace file', { timeout: 300_000 }, async () => {
-  const workspace = makeTestWorkspace(PYTHON);
-  cpSync(path.join(FIXTURE, 'job'), path.join(workspace, FOLDER), { recursive: true });
-  mkdirSync(path.join(workspace, 'train'));
-  cpSync(path.join(FIXTURE, 'ddp_train.py'), path.join(workspace, 'train', 'ddp_train.py'));
-  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-  const { page } = session;
-  try {
-    await explorerMenu(page, FOLDER, 'Open Compile Logs');
-    const report = await findWebviewFrame(page, '.rank-table', 120_000);
-    assert.deepEqual(await report.locator('.rank-table tr[data-rank]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.rank).sort()), ['0', '1', '2', '3']);
-    assert.deepEqual(await report.locator('.rank-table tr.diverged').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.rank).sort()), ['1', '3']);
-    // each rank's host and node, as the launchers' environment said
-    assert.match(await report.locator('.rank-table tr[data-rank="3"]').innerText(), /node 1/);
-    assert.match(await report.locator('body').innerText(), /ranks 1, 3 recompiled DistributedDataParallel at call 3/);
+test(
+  'Open Compile Logs on an attach folder: the ranks table, the divergence, and the recompile in Problems on the workspace file',
+  { timeout: 300_000 },
+  async () => {
+    const workspace = makeTestWorkspace(PYTHON);
+    cpSync(path.join(FIXTURE, 'job'), path.join(workspace, FOLDER), { recursive: true });
+    mkdirSync(path.join(workspace, 'train'));
+    cpSync(path.join(FIXTURE, 'ddp_train.py'), path.join(workspace, 'train', 'ddp_train.py'));
+    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+    const { page } = session;
+    try {
+      await explorerMenu(page, FOLDER, 'Open Compile Logs');
+      const report = await findWebviewFrame(page, '.rank-table', 120_000);
+      assert.deepEqual(
+        await report
+          .locator('.rank-table tr[data-rank]')
+          .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.rank).sort()),
+        ['0', '1', '2', '3'],
+      );
+      assert.deepEqual(
+        await report
+          .locator('.rank-table tr.diverged')
+          .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.rank).sort()),
+        ['1', '3'],
+      );
+      // each rank's host and node, as the launchers' environment said
+      assert.match(await report.locator('.rank-table tr[data-rank="3"]').innerText(), /node 1/);
+      assert.match(await report.locator('body').innerText(), /ranks 1, 3 recompiled DistributedDataParallel at call 3/);
 
-    await report.locator('.rank-table').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(ARTIFACTS, 'attach-folder-ranks.png') });
+      await report.locator('.rank-table').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'attach-folder-ranks.png') });
 
-    await runCommand(page, 'View: Focus Problems');
-    // the divergence and the recompile, on the workspace's copy (train/ddp_train.py) at the training line
-    const diverged = page.locator('.markers-panel .monaco-list-row', { hasText: 'Ranks diverged' }).first();
-    await diverged.waitFor({ timeout: 60_000 });
-    assert.match(await diverged.innerText(), new RegExp(`ranks 1, 3 recompiled[\\s\\S]*Ln ${TRAIN_LINE}, Col 1`));
-    const recompile = page.locator('.markers-panel .monaco-list-row', { hasText: 'Recompile' }).last();
-    assert.match(await recompile.innerText(), new RegExp(`\\(on ranks 1, 3\\)[\\s\\S]*Ln ${TRAIN_LINE}, Col 1`));
-    const fileRow = page.locator('.markers-panel .monaco-list-row', { hasText: 'ddp_train.py' }).first();
-    assert.match(await fileRow.innerText(), /^ddp_train\.py\s*train\b/); // the file, and its folder in the workspace
-    await page.screenshot({ path: path.join(ARTIFACTS, 'attach-folder.png') });
-    await diverged.dblclick();
-    await page.locator('.tabs-container .tab.active', { hasText: 'ddp_train.py' }).waitFor({ timeout: 30_000 });
-    await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
-  } catch (error) {
-    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-attach-folder.png') }).catch(() => undefined);
-    throw error;
-  } finally {
-    await session.close();
-  }
-});
+      await runCommand(page, 'View: Focus Problems');
+      // the divergence and the recompile, on the workspace's copy (train/ddp_train.py) at the training line
+      const diverged = page.locator('.markers-panel .monaco-list-row', { hasText: 'Ranks diverged' }).first();
+      await diverged.waitFor({ timeout: 60_000 });
+      assert.match(await diverged.innerText(), new RegExp(`ranks 1, 3 recompiled[\\s\\S]*Ln ${TRAIN_LINE}, Col 1`));
+      const recompile = page.locator('.markers-panel .monaco-list-row', { hasText: 'Recompile' }).last();
+      assert.match(await recompile.innerText(), new RegExp(`\\(on ranks 1, 3\\)[\\s\\S]*Ln ${TRAIN_LINE}, Col 1`));
+      const fileRow = page.locator('.markers-panel .monaco-list-row', { hasText: 'ddp_train.py' }).first();
+      assert.match(await fileRow.innerText(), /^ddp_train\.py\s*train\b/); // the file, and its folder in the workspace
+      await page.screenshot({ path: path.join(ARTIFACTS, 'attach-folder.png') });
+      await diverged.dblclick();
+      await page.locator('.tabs-container .tab.active', { hasText: 'ddp_train.py' }).waitFor({ timeout: 30_000 });
+      await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
+    } catch (error) {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'failure-attach-folder.png') }).catch(() => undefined);
+      throw error;
+    } finally {
+      await session.close();
+    }
+  },
+);

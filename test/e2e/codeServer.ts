@@ -1,7 +1,16 @@
 // Drives a real VS Code (code-server 4.100.3) in headless Chromium: install the packaged .vsix, open a
 // workspace, run palette commands, find webviews. Recipe: ../shared/recipes/code-server.md.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,21 +32,31 @@ export function makeTestWorkspace(pythonPath: string): string {
   const workspace = mkdtempSync(path.join(os.tmpdir(), 'cl-ws-'));
   cpSync(path.join(REPO, 'test/e2e/workspace'), workspace, { recursive: true });
   mkdirSync(path.join(workspace, '.vscode'));
-  writeFileSync(path.join(workspace, '.vscode/settings.json'), JSON.stringify({
-    'compileLens.pythonPath': pythonPath,
-    'compileLens.device': 'cpu',
-    'compileLens.modes': ['default'],
-    'compileLens.quick': true,
-  }));
+  writeFileSync(
+    path.join(workspace, '.vscode/settings.json'),
+    JSON.stringify({
+      'compileLens.pythonPath': pythonPath,
+      'compileLens.device': 'cpu',
+      'compileLens.modes': ['default'],
+      'compileLens.quick': true,
+    }),
+  );
   return workspace;
 }
 
 /** Builds the bundles, packages the .vsix and makes sure code-server is installed (cached outside the repo). */
 export function prepareCodeServer(): CodeServerEnv {
-  const root = execFileSync('bash', [path.join(REPO, 'test/e2e/setup-code-server.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  const root = execFileSync('bash', [path.join(REPO, 'test/e2e/setup-code-server.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
   execFileSync('node', [path.join(REPO, 'scripts/build.mjs')], { cwd: REPO, stdio: 'inherit' });
   const vsix = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-vsix-')), 'compile-lens.vsix');
-  execFileSync(path.join(REPO, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(
+    path.join(REPO, 'node_modules/.bin/vsce'),
+    ['package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix],
+    { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   return { root, entry: path.join(root, 'node_modules/code-server/out/node/entry.js'), vsix };
 }
 
@@ -58,31 +77,64 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export async function startSession(env: CodeServerEnv, workspace: string, opts: { trusted: boolean; artifacts: string }): Promise<Session> {
+export async function startSession(
+  env: CodeServerEnv,
+  workspace: string,
+  opts: { trusted: boolean; artifacts: string },
+): Promise<Session> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'cl-vscode-'));
   const exts = path.join(home, 'exts');
   const userData = path.join(home, 'user-data');
   mkdirSync(path.join(userData, 'User'), { recursive: true });
-  writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
-    'security.workspace.trust.enabled': !opts.trusted,
-    'security.workspace.trust.startupPrompt': 'never',
-    'workbench.startupEditor': 'none',
-    'workbench.tips.enabled': false,
-    'telemetry.telemetryLevel': 'off',
-    'update.mode': 'none',
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'workbench.enableExperiments': false,
-    'editor.hover.delay': 100,
-  }));
-  const processEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_DATA_HOME: path.join(home, 'data') };
-  execFileSync('node', [env.entry, '--user-data-dir', userData, '--extensions-dir', exts, '--install-extension', env.vsix, '--force'], { env: processEnv, stdio: 'ignore' });
+  writeFileSync(
+    path.join(userData, 'User', 'settings.json'),
+    JSON.stringify({
+      'security.workspace.trust.enabled': !opts.trusted,
+      'security.workspace.trust.startupPrompt': 'never',
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'update.mode': 'none',
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'workbench.enableExperiments': false,
+      'editor.hover.delay': 100,
+    }),
+  );
+  const processEnv = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    XDG_DATA_HOME: path.join(home, 'data'),
+  };
+  execFileSync(
+    'node',
+    [env.entry, '--user-data-dir', userData, '--extensions-dir', exts, '--install-extension', env.vsix, '--force'],
+    { env: processEnv, stdio: 'ignore' },
+  );
 
   const port = await freePort();
-  const serverArgs = [env.entry, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-    '--user-data-dir', userData, '--extensions-dir', exts, ...(opts.trusted ? ['--disable-workspace-trust'] : []), workspace];
+  const serverArgs = [
+    env.entry,
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--user-data-dir',
+    userData,
+    '--extensions-dir',
+    exts,
+    ...(opts.trusted ? ['--disable-workspace-trust'] : []),
+    workspace,
+  ];
   // own process group: the server and its extension host (and any runner it started) end together
-  const server: ChildProcess = spawn('node', serverArgs, { env: processEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const server: ChildProcess = spawn('node', serverArgs, {
+    env: processEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   mkdirSync(opts.artifacts, { recursive: true });
   const serverLog = createWriteStream(path.join(opts.artifacts, `code-server-${port}.log`));
   server.stdout!.pipe(serverLog);
@@ -102,7 +154,15 @@ export async function startSession(env: CodeServerEnv, workspace: string, opts: 
   const context: BrowserContext = await chromium.launchPersistentContext(path.join(home, 'chromium'), {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1500, height: 950 },
   });
   const page = context.pages()[0] ?? (await context.newPage());
@@ -132,7 +192,10 @@ export async function startSession(env: CodeServerEnv, workspace: string, opts: 
  * keybindings, so every palette or Quick Open use starts here. The sidebar's title is inert when clicked.
  */
 export async function focusWorkbench(page: Page): Promise<void> {
-  await page.locator('.part.sidebar .composite.title').first().click({ position: { x: 5, y: 5 } });
+  await page
+    .locator('.part.sidebar .composite.title')
+    .first()
+    .click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('Escape');
 }
 
@@ -230,9 +293,12 @@ export async function explorerMenu(page: Page, name: string, item: string): Prom
  */
 export function tracedKernelNames(runDir: string, kernels: string[]): string[] {
   const names = new Set<string>();
-  for (const file of readdirSync(runDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.trace.json'))) {
+  for (const file of readdirSync(runDir, { recursive: true, encoding: 'utf8' }).filter((f) =>
+    f.endsWith('.trace.json'),
+  )) {
     const trace = JSON.parse(readFileSync(path.join(runDir, file), 'utf8')) as { traceEvents: { name?: string }[] };
-    for (const { name = '' } of trace.traceEvents) if (kernels.some((k) => name === k || name.endsWith(`_${k}`))) names.add(name);
+    for (const { name = '' } of trace.traceEvents)
+      if (kernels.some((k) => name === k || name.endsWith(`_${k}`))) names.add(name);
   }
   return [...names];
 }

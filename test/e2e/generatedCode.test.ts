@@ -11,11 +11,22 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Report } from '../../extension/shared/report.ts';
-import { findWebviewFrame, focusWorkbench, openFile, prepareCodeServer, runCommand, startSession, tracedKernelNames, type CodeServerEnv } from './codeServer.ts';
+import {
+  findWebviewFrame,
+  focusWorkbench,
+  openFile,
+  prepareCodeServer,
+  runCommand,
+  startSession,
+  tracedKernelNames,
+  type CodeServerEnv,
+} from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
-const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], {
+  encoding: 'utf8',
+}).trim();
 let env: CodeServerEnv;
 
 before(() => {
@@ -28,9 +39,15 @@ function makeWorkspace(): string {
   // lines 12-13 fuse into one C++ kernel; warmup at batch 8, timed at 16 with dynamic=False: a recompile
   copyFileSync(path.join(REPO, 'test/fixtures/reports/fused-cpu/fused.py'), path.join(workspace, 'fused.py'));
   mkdirSync(path.join(workspace, '.vscode'));
-  writeFileSync(path.join(workspace, '.vscode/settings.json'), JSON.stringify({
-    'compileLens.pythonPath': PYTHON, 'compileLens.device': 'cpu', 'compileLens.modes': ['default'], 'compileLens.quick': true,
-  }));
+  writeFileSync(
+    path.join(workspace, '.vscode/settings.json'),
+    JSON.stringify({
+      'compileLens.pythonPath': PYTHON,
+      'compileLens.device': 'cpu',
+      'compileLens.modes': ['default'],
+      'compileLens.quick': true,
+    }),
+  );
   return workspace;
 }
 
@@ -42,14 +59,19 @@ function runReport(workspace: string): Report {
 }
 
 const kernelCodeLine = (workspace: string, compileId: string): number | null | undefined =>
-  runReport(workspace).modes[0]!.compiler!.kernels!.find((k) => k.compileId === compileId && k.name.startsWith('cpp_fused'))?.codeLine;
+  runReport(workspace).modes[0]!.compiler!.kernels!.find(
+    (k) => k.compileId === compileId && k.name.startsWith('cpp_fused'),
+  )?.codeLine;
 
 const failedGuardLine = (workspace: string): number | null | undefined =>
   runReport(workspace).modes[0]!.compiler!.compiles!.find((c) => c.compileId === '0/1')?.failedGuards[0]?.line;
 
 /** The cursor's 1-based line, from the status bar ("Ln 12, Col 1"). */
 async function cursorLine(page: Page): Promise<number> {
-  const text = await page.locator('.statusbar-item', { hasText: /^Ln \d+, Col \d+/ }).first().innerText();
+  const text = await page
+    .locator('.statusbar-item', { hasText: /^Ln \d+, Col \d+/ })
+    .first()
+    .innerText();
   return Number(/Ln (\d+)/.exec(text)![1]);
 }
 
@@ -82,99 +104,126 @@ async function hoverLine(page: Page, text: string, expect: string): Promise<stri
   throw new Error(`no hover with ${expect}`);
 }
 
-test('generated code from the Compiler view and the timeline, its kernel CodeLens back to the user\'s line, the hover back to the code, the failed guard highlighted', { timeout: 600_000 }, async () => {
-  const workspace = makeWorkspace();
-  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-  const { page } = session;
-  try {
-    await openFile(page, 'fused.py');
-    await page.locator('.codelens-decoration', { hasText: 'Compile & Profile' }).first().waitFor({ timeout: 60_000 });
-    await runCommand(page, 'Compile & Profile Model');
-    const frame = await findWebviewFrame(page, 'section.report', 300_000);
-    // the report panel shows where compile time went
-    await frame.locator('details.compile-phases[data-mode="default"]').waitFor({ timeout: 30_000 });
+test(
+  "generated code from the Compiler view and the timeline, its kernel CodeLens back to the user's line, the hover back to the code, the failed guard highlighted",
+  { timeout: 600_000 },
+  async () => {
+    const workspace = makeWorkspace();
+    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+    const { page } = session;
+    try {
+      await openFile(page, 'fused.py');
+      await page.locator('.codelens-decoration', { hasText: 'Compile & Profile' }).first().waitFor({ timeout: 60_000 });
+      await runCommand(page, 'Compile & Profile Model');
+      const frame = await findWebviewFrame(page, 'section.report', 300_000);
+      // the report panel shows where compile time went
+      await frame.locator('details.compile-phases[data-mode="default"]').waitFor({ timeout: 30_000 });
 
-    // the Compiler view: the compile's "Generated code" entry
-    await focusWorkbench(page);
-    const header = page.locator('.pane-header', { hasText: 'Compile Lens: Compiler' });
-    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
-    const entry = page.locator('.monaco-list-row', { hasText: 'Inductor output code' }).first();
-    await entry.waitFor({ timeout: 30_000 });
-    await entry.click();
-    await page.locator('.tabs-container .tab.active', { hasText: 'output_code.py' }).waitFor({ timeout: 30_000 });
+      // the Compiler view: the compile's "Generated code" entry
+      await focusWorkbench(page);
+      const header = page.locator('.pane-header', { hasText: 'Compile Lens: Compiler' });
+      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+      const entry = page.locator('.monaco-list-row', { hasText: 'Inductor output code' }).first();
+      await entry.waitFor({ timeout: 30_000 });
+      await entry.click();
+      await page.locator('.tabs-container .tab.active', { hasText: 'output_code.py' }).waitFor({ timeout: 30_000 });
 
-    // the kernel's CodeLens in the generated code, and the code is read-only
-    const lens = page.locator('.codelens-decoration a', { hasText: 'fuses lines 12, 13 (aten.add, aten.mul, aten.relu)' }).first();
-    await lens.waitFor({ timeout: 30_000 });
-    await page.locator('.monaco-editor .view-line', { hasText: 'cpp_fused_add_mul_relu_0 = async_compile' }).first().click({ position: { x: 2, y: 5 } });
-    await page.keyboard.type('x');
-    await page.locator('.monaco-editor-overlaymessage', { hasText: /read-only|Cannot edit/i }).waitFor({ timeout: 10_000 });
-    assert.equal(await page.locator('.tabs-container .tab.active.dirty').count(), 0, 'the generated code was edited');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'generated-code.png') });
-    // the read-only message sits over the lenses until the cursor moves (on a busy host it outlives the click's wait)
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('ArrowDown');
-    await page.locator('.monaco-editor-overlaymessage').waitFor({ state: 'detached', timeout: 10_000 });
+      // the kernel's CodeLens in the generated code, and the code is read-only
+      const lens = page
+        .locator('.codelens-decoration a', { hasText: 'fuses lines 12, 13 (aten.add, aten.mul, aten.relu)' })
+        .first();
+      await lens.waitFor({ timeout: 30_000 });
+      await page
+        .locator('.monaco-editor .view-line', { hasText: 'cpp_fused_add_mul_relu_0 = async_compile' })
+        .first()
+        .click({ position: { x: 2, y: 5 } });
+      await page.keyboard.type('x');
+      await page
+        .locator('.monaco-editor-overlaymessage', { hasText: /read-only|Cannot edit/i })
+        .waitFor({ timeout: 10_000 });
+      assert.equal(await page.locator('.tabs-container .tab.active.dirty').count(), 0, 'the generated code was edited');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'generated-code.png') });
+      // the read-only message sits over the lenses until the cursor moves (on a busy host it outlives the click's wait)
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('ArrowDown');
+      await page.locator('.monaco-editor-overlaymessage').waitFor({ state: 'detached', timeout: 10_000 });
 
-    // the lens lands on the user's first fused line
-    await lens.click();
-    await page.locator('.tabs-container .tab.active', { hasText: 'fused.py' }).waitFor({ timeout: 30_000 });
-    await page.waitForFunction(() => /Ln 12, Col 1/.test(document.querySelector('.statusbar')?.textContent ?? ''), undefined, { timeout: 10_000 });
-    assert.equal(await cursorLine(page), 12);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'generated-code-back-to-line.png') });
+      // the lens lands on the user's first fused line
+      await lens.click();
+      await page.locator('.tabs-container .tab.active', { hasText: 'fused.py' }).waitFor({ timeout: 30_000 });
+      await page.waitForFunction(
+        () => /Ln 12, Col 1/.test(document.querySelector('.statusbar')?.textContent ?? ''),
+        undefined,
+        { timeout: 10_000 },
+      );
+      assert.equal(await cursorLine(page), 12);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'generated-code-back-to-line.png') });
 
-    // the hover on that line names the kernel and links to its generated code
-    const hover = await hoverLine(page, 'h = h * 2.0 + 1.0', 'compiled into');
-    assert.match(hover, /kernel cpp_fused_add_mul_relu_0 with line 13/);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'compiled-line-hover.png') });
-    await page.locator('.monaco-hover a', { hasText: 'Open generated code' }).first().click();
-    await page.locator('.tabs-container .tab.active', { hasText: 'output_code.py' }).waitFor({ timeout: 30_000 });
-    const line = await cursorLine(page);
-    assert.match(await page.locator('.monaco-editor .view-line').filter({ hasText: 'cpp_fused_add_mul_relu_0 = async_compile' }).first().innerText(), /cpp_fused_add_mul_relu_0/);
-    assert.ok(line > 1, `opened at the kernel's line, not the top (line ${line})`);
+      // the hover on that line names the kernel and links to its generated code
+      const hover = await hoverLine(page, 'h = h * 2.0 + 1.0', 'compiled into');
+      assert.match(hover, /kernel cpp_fused_add_mul_relu_0 with line 13/);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'compiled-line-hover.png') });
+      await page.locator('.monaco-hover a', { hasText: 'Open generated code' }).first().click();
+      await page.locator('.tabs-container .tab.active', { hasText: 'output_code.py' }).waitFor({ timeout: 30_000 });
+      const line = await cursorLine(page);
+      assert.match(
+        await page
+          .locator('.monaco-editor .view-line')
+          .filter({ hasText: 'cpp_fused_add_mul_relu_0 = async_compile' })
+          .first()
+          .innerText(),
+        /cpp_fused_add_mul_relu_0/,
+      );
+      assert.ok(line > 1, `opened at the kernel's line, not the top (line ${line})`);
 
-    // the recompile's failed guard: the first compile's guards, at the TENSOR_MATCH on x, highlighted
-    await focusWorkbench(page);
-    await (await compilerRow(page, 'Failed guard of compile 0/0')).click();
-    await page.locator('.tabs-container .tab.active', { hasText: 'guards.txt' }).waitFor({ timeout: 30_000 });
-    const guard = page.locator('.monaco-editor .view-line', { hasText: "TENSOR_MATCH: check_tensor(L['x']" }).first();
-    await guard.waitFor({ timeout: 10_000 });
-    assert.match(await guard.innerText(), /size=\[8,\s64\]/); // the editor renders spaces as no-break spaces
-    assert.equal(await cursorLine(page), failedGuardLine(workspace));
-    await page.waitForTimeout(500);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'failed-guard.png') });
+      // the recompile's failed guard: the first compile's guards, at the TENSOR_MATCH on x, highlighted
+      await focusWorkbench(page);
+      await (await compilerRow(page, 'Failed guard of compile 0/0')).click();
+      await page.locator('.tabs-container .tab.active', { hasText: 'guards.txt' }).waitFor({ timeout: 30_000 });
+      const guard = page.locator('.monaco-editor .view-line', { hasText: "TENSOR_MATCH: check_tensor(L['x']" }).first();
+      await guard.waitFor({ timeout: 10_000 });
+      assert.match(await guard.innerText(), /size=\[8,\s64\]/); // the editor renders spaces as no-break spaces
+      assert.equal(await cursorLine(page), failedGuardLine(workspace));
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'failed-guard.png') });
 
-    // the timeline: the C++ kernel that ran (compile 0/1), its "Open generated code"
-    const canvas = frame.locator('.pane canvas').nth(1);
-    await canvas.scrollIntoViewIfNeeded();
-    type Locate = { __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } | null } };
-    const runs = path.join(workspace, '.compile-lens', 'runs');
-    const kernel = runReport(workspace).modes[0]!.compiler!.kernels!.find((k) => k.compileId === '0/1' && k.name.startsWith('cpp_fused'))!.name;
-    const [kernelName, ...others] = tracedKernelNames(path.join(runs, readdirSync(runs)[0]!), [kernel]);
-    assert.ok(kernelName && !others.length, `one traced name for ${kernel}: ${[kernelName, ...others].join(', ')}`);
-    // the kernel may be a sliver of the step (panes share one time axis, and eager's step can be many times longer on
-    // a busy host): zoom in on it with the wheel, as a user would, then click it
-    const locate = () => frame.evaluate((name) => (window as unknown as Locate).__timelineDebug.locate(1, name, 0), kernelName);
-    for (let zoom = 0; zoom < 8; zoom++) {
-      const at = await locate();
-      const box = await canvas.boundingBox();
-      assert.ok(at && box, `the fused kernel ${kernelName} is drawn in the default pane`);
-      await page.mouse.move(box.x + at.x, box.y + at.y);
-      await page.mouse.wheel(0, -300);
-      await page.waitForTimeout(100);
+      // the timeline: the C++ kernel that ran (compile 0/1), its "Open generated code"
+      const canvas = frame.locator('.pane canvas').nth(1);
+      await canvas.scrollIntoViewIfNeeded();
+      type Locate = { __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } | null } };
+      const runs = path.join(workspace, '.compile-lens', 'runs');
+      const kernel = runReport(workspace).modes[0]!.compiler!.kernels!.find(
+        (k) => k.compileId === '0/1' && k.name.startsWith('cpp_fused'),
+      )!.name;
+      const [kernelName, ...others] = tracedKernelNames(path.join(runs, readdirSync(runs)[0]!), [kernel]);
+      assert.ok(kernelName && !others.length, `one traced name for ${kernel}: ${[kernelName, ...others].join(', ')}`);
+      // the kernel may be a sliver of the step (panes share one time axis, and eager's step can be many times longer on
+      // a busy host): zoom in on it with the wheel, as a user would, then click it
+      const locate = () =>
+        frame.evaluate((name) => (window as unknown as Locate).__timelineDebug.locate(1, name, 0), kernelName);
+      for (let zoom = 0; zoom < 8; zoom++) {
+        const at = await locate();
+        const box = await canvas.boundingBox();
+        assert.ok(at && box, `the fused kernel ${kernelName} is drawn in the default pane`);
+        await page.mouse.move(box.x + at.x, box.y + at.y);
+        await page.mouse.wheel(0, -300);
+        await page.waitForTimeout(100);
+      }
+      const point = await locate();
+      assert.ok(point, `the fused kernel ${kernelName} is drawn in the default pane after zooming in`);
+      await canvas.click({ position: point });
+      await frame
+        .locator('.kernel-source', { hasText: 'Generated by Inductor (compile 0/1)' })
+        .waitFor({ timeout: 10_000 });
+      await frame.locator('.kernel-source vscode-button.open-code').click();
+      await page.locator('.tabs-container .tab.active', { hasText: 'output_code.py' }).waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(500);
+      assert.equal(await cursorLine(page), kernelCodeLine(workspace, '0/1'));
+    } catch (error) {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'failure-generated-code.png') }).catch(() => undefined);
+      throw error;
+    } finally {
+      await session.close();
     }
-    const point = await locate();
-    assert.ok(point, `the fused kernel ${kernelName} is drawn in the default pane after zooming in`);
-    await canvas.click({ position: point });
-    await frame.locator('.kernel-source', { hasText: 'Generated by Inductor (compile 0/1)' }).waitFor({ timeout: 10_000 });
-    await frame.locator('.kernel-source vscode-button.open-code').click();
-    await page.locator('.tabs-container .tab.active', { hasText: 'output_code.py' }).waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(500);
-    assert.equal(await cursorLine(page), kernelCodeLine(workspace, '0/1'));
-  } catch (error) {
-    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-generated-code.png') }).catch(() => undefined);
-    throw error;
-  } finally {
-    await session.close();
-  }
-});
+  },
+);

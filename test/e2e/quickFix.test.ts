@@ -12,7 +12,14 @@ import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFile
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { makeTestWorkspace, openFile, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
+import {
+  makeTestWorkspace,
+  openFile,
+  prepareCodeServer,
+  runCommand,
+  startSession,
+  type CodeServerEnv,
+} from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
@@ -32,7 +39,9 @@ for _ in range(3):
     step(torch.ones(4))
 `;
 const PRINT_LINE = SCRIPT.split('\n').findIndex((l) => l.includes('print(')) + 1;
-const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], {
+  encoding: 'utf8',
+}).trim();
 
 let env: CodeServerEnv;
 
@@ -41,14 +50,21 @@ before(() => {
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 
-interface Site { location: { file: string; line: number } | null }
-interface Compiler { graphBreaks: Site[]; recompiles: Site[] }
+interface Site {
+  location: { file: string; line: number } | null;
+}
+interface Compiler {
+  graphBreaks: Site[];
+  recompiles: Site[];
+}
 
 /** The graph breaks and recompiles of the newest report the extension wrote, once there is one newer than `after`. */
 function newestCompiler(workspace: string, after: number): Compiler | null {
   const runs = path.join(workspace, '.compile-lens', 'runs');
   let newest: { file: string; time: number } | null = null;
-  for (const name of readdirSync(runs, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+  for (const name of readdirSync(runs, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)) {
     const file = path.join(runs, name, 'report.json');
     try {
       const time = statSync(file).mtimeMs;
@@ -58,7 +74,10 @@ function newestCompiler(workspace: string, after: number): Compiler | null {
     }
   }
   if (!newest) return null;
-  const report = JSON.parse(readFileSync(newest.file, 'utf8')) as { status: string; regions?: { compiler?: Compiler | null }[] };
+  const report = JSON.parse(readFileSync(newest.file, 'utf8')) as {
+    status: string;
+    regions?: { compiler?: Compiler | null }[];
+  };
   assert.equal(report.status, 'ok');
   const compilers = (report.regions ?? []).map((r) => r.compiler ?? { graphBreaks: [], recompiles: [] });
   return { graphBreaks: compilers.flatMap((c) => c.graphBreaks), recompiles: compilers.flatMap((c) => c.recompiles) };
@@ -68,13 +87,18 @@ function newestCompiler(workspace: string, after: number): Compiler | null {
 async function profile(page: Page, workspace: string): Promise<Compiler> {
   const started = Date.now();
   await runCommand(page, 'Compile & Profile Model');
-  return waitFor(page, 'the profile\'s report', () => {
-    try {
-      return newestCompiler(workspace, started);
-    } catch {
-      return null;  // the report is being written
-    }
-  }, 400_000);
+  return waitFor(
+    page,
+    "the profile's report",
+    () => {
+      try {
+        return newestCompiler(workspace, started);
+      } catch {
+        return null; // the report is being written
+      }
+    },
+    400_000,
+  );
 }
 
 async function waitFor<T>(page: Page, what: string, read: () => T | null, timeoutMs: number): Promise<T> {
@@ -89,11 +113,18 @@ async function waitFor<T>(page: Page, what: string, read: () => T | null, timeou
 
 /** From the Problems entry matching `problem`, the editor at `lineText`, Ctrl+. offers `fix` (focused), Enter applies it
  * and the file is saved; returns once the file on disk holds `saved`. */
-async function applyQuickFix(page: Page, file: string, problem: string, lineText: string, fix: RegExp, saved: string): Promise<string> {
+async function applyQuickFix(
+  page: Page,
+  file: string,
+  problem: string,
+  lineText: string,
+  fix: RegExp,
+  saved: string,
+): Promise<string> {
   await runCommand(page, 'View: Focus Problems');
   const row = page.locator('.markers-panel .monaco-list-row', { hasText: problem }).first();
   await row.waitFor({ timeout: 60_000 });
-  await row.dblclick();  // the editor at the finding's line
+  await row.dblclick(); // the editor at the finding's line
   await page.locator('.monaco-editor .view-line', { hasText: lineText }).first().click();
   await page.keyboard.press('Control+.');
   await page.locator('.action-widget .monaco-list-row', { hasText: fix }).first().waitFor({ timeout: 30_000 });
@@ -101,42 +132,66 @@ async function applyQuickFix(page: Page, file: string, problem: string, lineText
   assert.match(await page.locator('.action-widget .monaco-list-row.focused').innerText(), fix);
   await page.keyboard.press('Enter');
   await page.keyboard.press('Control+S');
-  return waitFor(page, 'the fixed file on disk', () => {
-    const text = readFileSync(file, 'utf8');
-    return text.includes(saved) ? text : null;
-  }, 30_000);
+  return waitFor(
+    page,
+    'the fixed file on disk',
+    () => {
+      const text = readFileSync(file, 'utf8');
+      return text.includes(saved) ? text : null;
+    },
+    30_000,
+  );
 }
 
-test('the print graph break offers a Quick Fix; applied, the next profile has no break at that line', { timeout: 900_000 }, async () => {
-  const workspace = makeTestWorkspace(PYTHON);
-  const file = path.join(workspace, SCRIPT_NAME);
-  writeFileSync(file, SCRIPT);
-  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-  const { page } = session;
-  try {
-    await openFile(page, SCRIPT_NAME);
-    const before = await profile(page, workspace);
-    assert.ok(before.graphBreaks.some((b) => b.location?.line === PRINT_LINE), 'the print breaks the graph');
+test(
+  'the print graph break offers a Quick Fix; applied, the next profile has no break at that line',
+  { timeout: 900_000 },
+  async () => {
+    const workspace = makeTestWorkspace(PYTHON);
+    const file = path.join(workspace, SCRIPT_NAME);
+    writeFileSync(file, SCRIPT);
+    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+    const { page } = session;
+    try {
+      await openFile(page, SCRIPT_NAME);
+      const before = await profile(page, workspace);
+      assert.ok(
+        before.graphBreaks.some((b) => b.location?.line === PRINT_LINE),
+        'the print breaks the graph',
+      );
 
-    const fixedText = await applyQuickFix(page, file, 'Graph break', 'print("step done")', /Let torch\.compile print after the graph runs/,
-      'reorderable_logging_functions.add(print)');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-applied.png') });
-    const fixed = fixedText.split('\n');
-    assert.equal(fixed[0], 'import torch');
-    assert.match(fixed[1]!, /^torch\._dynamo\.config\.reorderable_logging_functions\.add\(print\)  # Compile Lens quick fix/);
+      const fixedText = await applyQuickFix(
+        page,
+        file,
+        'Graph break',
+        'print("step done")',
+        /Let torch\.compile print after the graph runs/,
+        'reorderable_logging_functions.add(print)',
+      );
+      await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-applied.png') });
+      const fixed = fixedText.split('\n');
+      assert.equal(fixed[0], 'import torch');
+      assert.match(
+        fixed[1]!,
+        /^torch\._dynamo\.config\.reorderable_logging_functions\.add\(print\)  # Compile Lens quick fix/,
+      );
 
-    const after = await profile(page, workspace);
-    assert.deepEqual(after.graphBreaks, [], 'the rerun has no graph break');
-    // and the Problems entry went with it
-    await page.locator('.markers-panel .monaco-list-row', { hasText: 'Graph break' }).first().waitFor({ state: 'detached', timeout: 60_000 });
-    await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-rerun.png') });
-  } catch (error) {
-    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix.png') }).catch(() => undefined);
-    throw error;
-  } finally {
-    await session.close();
-  }
-});
+      const after = await profile(page, workspace);
+      assert.deepEqual(after.graphBreaks, [], 'the rerun has no graph break');
+      // and the Problems entry went with it
+      await page
+        .locator('.markers-panel .monaco-list-row', { hasText: 'Graph break' })
+        .first()
+        .waitFor({ state: 'detached', timeout: 60_000 });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-rerun.png') });
+    } catch (error) {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix.png') }).catch(() => undefined);
+      throw error;
+    } finally {
+      await session.close();
+    }
+  },
+);
 
 const RESIZED_NAME = 'resized_step.py';
 const RESIZED = `import torch
@@ -151,82 +206,120 @@ for n in (4, 4, 6, 6):
     step(torch.ones(n))
 `;
 
-test('a recompile on a size change offers dynamic=True; applied, the next profile does not recompile', { timeout: 900_000 }, async () => {
-  const workspace = makeTestWorkspace(PYTHON);
-  const file = path.join(workspace, RESIZED_NAME);
-  writeFileSync(file, RESIZED);
-  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-  const { page } = session;
-  try {
-    await openFile(page, RESIZED_NAME);
-    const before = await profile(page, workspace);
-    assert.ok(before.recompiles.length > 0, 'the size change recompiles');
+test(
+  'a recompile on a size change offers dynamic=True; applied, the next profile does not recompile',
+  { timeout: 900_000 },
+  async () => {
+    const workspace = makeTestWorkspace(PYTHON);
+    const file = path.join(workspace, RESIZED_NAME);
+    writeFileSync(file, RESIZED);
+    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+    const { page } = session;
+    try {
+      await openFile(page, RESIZED_NAME);
+      const before = await profile(page, workspace);
+      assert.ok(before.recompiles.length > 0, 'the size change recompiles');
 
-    await applyQuickFix(page, file, 'Recompile', 'def f(x):', /Compile with dynamic=True/, 'torch.compile(f, dynamic=True)');
+      await applyQuickFix(
+        page,
+        file,
+        'Recompile',
+        'def f(x):',
+        /Compile with dynamic=True/,
+        'torch.compile(f, dynamic=True)',
+      );
 
-    const after = await profile(page, workspace);
-    assert.deepEqual(after.recompiles, [], 'the rerun does not recompile');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-dynamic-rerun.png') });
-  } catch (error) {
-    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-dynamic.png') }).catch(() => undefined);
-    throw error;
-  } finally {
-    await session.close();
-  }
-});
+      const after = await profile(page, workspace);
+      assert.deepEqual(after.recompiles, [], 'the rerun does not recompile');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-dynamic-rerun.png') });
+    } catch (error) {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-dynamic.png') }).catch(() => undefined);
+      throw error;
+    } finally {
+      await session.close();
+    }
+  },
+);
 
 const WARMUP_NAME = 'warmup_step.py';
-const WARMUP = readFileSync(path.join(WHY, WARMUP_NAME), 'utf8');  // a warm-up at batch 1, then the real calls at batch 4
+const WARMUP = readFileSync(path.join(WHY, WARMUP_NAME), 'utf8'); // a warm-up at batch 1, then the real calls at batch 4
 
-test('a warm-up at another shape than the real calls offers the real shape; applied, the next profile does not recompile', { timeout: 900_000 }, async () => {
-  const workspace = makeTestWorkspace(PYTHON);
-  const file = path.join(workspace, WARMUP_NAME);
-  writeFileSync(file, WARMUP);
-  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-  const { page } = session;
-  try {
-    await openFile(page, WARMUP_NAME);
-    const before = await profile(page, workspace);
-    assert.equal(before.recompiles.length, 1, 'the real calls recompile after the warm-up');
+test(
+  'a warm-up at another shape than the real calls offers the real shape; applied, the next profile does not recompile',
+  { timeout: 900_000 },
+  async () => {
+    const workspace = makeTestWorkspace(PYTHON);
+    const file = path.join(workspace, WARMUP_NAME);
+    writeFileSync(file, WARMUP);
+    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+    const { page } = session;
+    try {
+      await openFile(page, WARMUP_NAME);
+      const before = await profile(page, workspace);
+      assert.equal(before.recompiles.length, 1, 'the real calls recompile after the warm-up');
 
-    const fixed = await applyQuickFix(page, file, 'Recompile', 'def f(x):', /Warm up at the shape the real calls use \(line 9\)/, 'step(torch.ones(4, 8))  # warm-up');
-    assert.equal(fixed, WARMUP.replace('step(torch.ones(1, 8))', 'step(torch.ones(4, 8))'), 'only the warm-up\'s size changed');
+      const fixed = await applyQuickFix(
+        page,
+        file,
+        'Recompile',
+        'def f(x):',
+        /Warm up at the shape the real calls use \(line 9\)/,
+        'step(torch.ones(4, 8))  # warm-up',
+      );
+      assert.equal(
+        fixed,
+        WARMUP.replace('step(torch.ones(1, 8))', 'step(torch.ones(4, 8))'),
+        "only the warm-up's size changed",
+      );
 
-    const after = await profile(page, workspace);
-    assert.deepEqual(after.recompiles, [], 'the rerun compiles once');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-warmup-rerun.png') });
-  } catch (error) {
-    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-warmup.png') }).catch(() => undefined);
-    throw error;
-  } finally {
-    await session.close();
-  }
-});
+      const after = await profile(page, workspace);
+      assert.deepEqual(after.recompiles, [], 'the rerun compiles once');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-warmup-rerun.png') });
+    } catch (error) {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-warmup.png') }).catch(() => undefined);
+      throw error;
+    } finally {
+      await session.close();
+    }
+  },
+);
 
-test('an H100 finding (stub runner, recorded report): the fast-path Quick Fix edits the script', { timeout: 600_000 }, async () => {
-  process.env.COMPILE_LENS_STUB_PYTHON = PYTHON;
-  process.env.COMPILE_LENS_STUB_REPORT = JSON.stringify({
-    'encoder_fastpath.py': path.join(WHY, 'encoder_fastpath.rederived.report.json'),
-  });
-  const workspace = makeTestWorkspace(path.join(REPO, 'test/fixtures/stub-runner/python'));
-  copyFileSync(path.join(WHY, 'encoder_fastpath.py'), path.join(workspace, 'encoder_fastpath.py'));
-  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-  const { page } = session;
-  try {
-    // the fast path broke before any op: no compiled code ran; the fix turns the fast path off before compiling
-    await openFile(page, 'encoder_fastpath.py');
-    await profile(page, workspace);
-    const encoder = await applyQuickFix(page, path.join(workspace, 'encoder_fastpath.py'), 'No compiled code ran', 'out = compiled(',
-      /Turn the transformer fast path off before compiling/, 'set_fastpath_enabled(False)');
-    const at = encoder.split('\n').findIndex((l) => l.startsWith('torch.backends.mha.set_fastpath_enabled(False)  # Compile Lens quick fix'));
-    assert.equal(encoder.split('\n')[at - 1], 'from torch import nn', 'after the imports');
-    assert.ok(at < encoder.split('\n').findIndex((l) => l.includes('torch.compile(')), 'before torch.compile');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off.png') });
-  } catch (error) {
-    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-h100.png') }).catch(() => undefined);
-    throw error;
-  } finally {
-    await session.close();
-    for (const name of ['COMPILE_LENS_STUB_PYTHON', 'COMPILE_LENS_STUB_REPORT']) delete process.env[name];
-  }
-});
+test(
+  'an H100 finding (stub runner, recorded report): the fast-path Quick Fix edits the script',
+  { timeout: 600_000 },
+  async () => {
+    process.env.COMPILE_LENS_STUB_PYTHON = PYTHON;
+    process.env.COMPILE_LENS_STUB_REPORT = JSON.stringify({
+      'encoder_fastpath.py': path.join(WHY, 'encoder_fastpath.rederived.report.json'),
+    });
+    const workspace = makeTestWorkspace(path.join(REPO, 'test/fixtures/stub-runner/python'));
+    copyFileSync(path.join(WHY, 'encoder_fastpath.py'), path.join(workspace, 'encoder_fastpath.py'));
+    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+    const { page } = session;
+    try {
+      // the fast path broke before any op: no compiled code ran; the fix turns the fast path off before compiling
+      await openFile(page, 'encoder_fastpath.py');
+      await profile(page, workspace);
+      const encoder = await applyQuickFix(
+        page,
+        path.join(workspace, 'encoder_fastpath.py'),
+        'No compiled code ran',
+        'out = compiled(',
+        /Turn the transformer fast path off before compiling/,
+        'set_fastpath_enabled(False)',
+      );
+      const at = encoder
+        .split('\n')
+        .findIndex((l) => l.startsWith('torch.backends.mha.set_fastpath_enabled(False)  # Compile Lens quick fix'));
+      assert.equal(encoder.split('\n')[at - 1], 'from torch import nn', 'after the imports');
+      assert.ok(at < encoder.split('\n').findIndex((l) => l.includes('torch.compile(')), 'before torch.compile');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off.png') });
+    } catch (error) {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-h100.png') }).catch(() => undefined);
+      throw error;
+    } finally {
+      await session.close();
+      for (const name of ['COMPILE_LENS_STUB_PYTHON', 'COMPILE_LENS_STUB_REPORT']) delete process.env[name];
+    }
+  },
+);

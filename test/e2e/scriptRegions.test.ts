@@ -10,7 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { findWebviewFrame, makeTestWorkspace, openFile, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
+import {
+  findWebviewFrame,
+  makeTestWorkspace,
+  openFile,
+  prepareCodeServer,
+  runCommand,
+  startSession,
+  type CodeServerEnv,
+} from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
@@ -20,7 +28,9 @@ const NOTEBOOK = 'explore.ipynb';
 const COMPILE_LINE = 'model = torch.compile(TinyTransformer())';
 const SPEEDUP_LENS = /\d+\.\d+×/;
 
-const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], {
+  encoding: 'utf8',
+}).trim();
 let env: CodeServerEnv;
 
 before(() => {
@@ -35,7 +45,12 @@ function makeWorkspace(pythonPath: string): string {
 }
 
 /** The editor line showing `text`, and the CodeLens matching `title` drawn right above it (none between). */
-async function lensAbove(page: Page, text: string, title: RegExp, timeout: number): Promise<{ lens: Locator; gap: number }> {
+async function lensAbove(
+  page: Page,
+  text: string,
+  title: RegExp,
+  timeout: number,
+): Promise<{ lens: Locator; gap: number }> {
   const lens = page.locator('.codelens-decoration', { hasText: title }).first();
   await lens.waitFor({ timeout });
   const line = page.locator('.monaco-editor .view-line', { hasText: text }).first();
@@ -44,94 +59,139 @@ async function lensAbove(page: Page, text: string, title: RegExp, timeout: numbe
   return { lens, gap: lineBox.y - (lensBox.y + lensBox.height) };
 }
 
-test('stub runner: a script with torch.compile and no target runs as a script; its region\'s result sits on the torch.compile line', { timeout: 600_000 }, async () => {
-  const argsLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-stub-')), 'args.jsonl');
-  writeFileSync(argsLog, '');
-  process.env.COMPILE_LENS_STUB_ARGS = argsLog;
-  process.env.COMPILE_LENS_STUB_PYTHON = PYTHON;
-  process.env.COMPILE_LENS_STUB_REPORT = JSON.stringify({
-    [SCRIPT]: path.join(FIXTURES, 'reports/script-regions-cpu/report.json'),
-    [NOTEBOOK]: path.join(FIXTURES, 'reports/script-notebook-cpu/report.json'),
-  });
-  const workspace = makeWorkspace(path.join(FIXTURES, 'stub-runner/python'));
-  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-  const { page } = session;
-  try {
-    // a file with neither a target nor torch.compile: explained, samples offered by name, nothing runs
-    await openFile(page, 'plain.py');
-    await runCommand(page, 'Compile & Profile Model');
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ timeout: 30_000 });
-    const explained = await dialog.innerText();
-    assert.match(explained, /plain\.py has no compile target and no torch\.compile call/);
-    assert.match(explained, /def compile_target\(\):/);
-    assert.match(explained, /Profile sample 'mlp'/);
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
-    assert.equal(readFileSync(argsLog, 'utf8'), '', 'nothing ran');
+test(
+  "stub runner: a script with torch.compile and no target runs as a script; its region's result sits on the torch.compile line",
+  { timeout: 600_000 },
+  async () => {
+    const argsLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-stub-')), 'args.jsonl');
+    writeFileSync(argsLog, '');
+    process.env.COMPILE_LENS_STUB_ARGS = argsLog;
+    process.env.COMPILE_LENS_STUB_PYTHON = PYTHON;
+    process.env.COMPILE_LENS_STUB_REPORT = JSON.stringify({
+      [SCRIPT]: path.join(FIXTURES, 'reports/script-regions-cpu/report.json'),
+      [NOTEBOOK]: path.join(FIXTURES, 'reports/script-notebook-cpu/report.json'),
+    });
+    const workspace = makeWorkspace(path.join(FIXTURES, 'stub-runner/python'));
+    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+    const { page } = session;
+    try {
+      // a file with neither a target nor torch.compile: explained, samples offered by name, nothing runs
+      await openFile(page, 'plain.py');
+      await runCommand(page, 'Compile & Profile Model');
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ timeout: 30_000 });
+      const explained = await dialog.innerText();
+      assert.match(explained, /plain\.py has no compile target and no torch\.compile call/);
+      assert.match(explained, /def compile_target\(\):/);
+      assert.match(explained, /Profile sample 'mlp'/);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      assert.equal(readFileSync(argsLog, 'utf8'), '', 'nothing ran');
 
-    await openFile(page, SCRIPT);
-    const before = await lensAbove(page, COMPILE_LINE, /Compile & Profile Script/, 60_000);
-    assert.ok(before.gap >= -1 && before.gap < 8, `the script lens sits above the torch.compile line (gap ${before.gap}px)`);
-    await runCommand(page, 'Compile & Profile Model');
-    const frame = await findWebviewFrame(page, 'section.regions', 120_000);
-    assert.match(await frame.locator('section.region[data-region="r0"] p.story').innerText(), /^Call 0 compiled/);
-    const [launched] = readFileSync(argsLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
-    assert.equal(launched![launched!.indexOf('--script') + 1], path.join(workspace, SCRIPT), 'launched as a script');
+      await openFile(page, SCRIPT);
+      const before = await lensAbove(page, COMPILE_LINE, /Compile & Profile Script/, 60_000);
+      assert.ok(
+        before.gap >= -1 && before.gap < 8,
+        `the script lens sits above the torch.compile line (gap ${before.gap}px)`,
+      );
+      await runCommand(page, 'Compile & Profile Model');
+      const frame = await findWebviewFrame(page, 'section.regions', 120_000);
+      assert.match(await frame.locator('section.region[data-region="r0"] p.story').innerText(), /^Call 0 compiled/);
+      const [launched] = readFileSync(argsLog, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as string[]);
+      assert.equal(launched![launched!.indexOf('--script') + 1], path.join(workspace, SCRIPT), 'launched as a script');
 
-    await openFile(page, SCRIPT);
-    const after = await lensAbove(page, COMPILE_LINE, SPEEDUP_LENS, 30_000);
-    // the answer first; cut to fit, the whole line (with the region's name) is the lens's tooltip
-    assert.equal(await after.lens.innerText().then((t) => t.match(/compile for longer runs: 1\.84×[^|]*/)?.[0]?.trim()), 'compile for longer runs: 1.84× (default) · 2 graphs');
-    assert.ok(after.gap >= -1 && after.gap < 8, `the region lens sits above the torch.compile line (gap ${after.gap}px)`);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'script-region-lens.png') });
+      await openFile(page, SCRIPT);
+      const after = await lensAbove(page, COMPILE_LINE, SPEEDUP_LENS, 30_000);
+      // the answer first; cut to fit, the whole line (with the region's name) is the lens's tooltip
+      assert.equal(
+        await after.lens.innerText().then((t) => t.match(/compile for longer runs: 1\.84×[^|]*/)?.[0]?.trim()),
+        'compile for longer runs: 1.84× (default) · 2 graphs',
+      );
+      assert.ok(
+        after.gap >= -1 && after.gap < 8,
+        `the region lens sits above the torch.compile line (gap ${after.gap}px)`,
+      );
+      await page.screenshot({ path: path.join(ARTIFACTS, 'script-region-lens.png') });
 
-    // a notebook: the command from the notebook editor runs the .ipynb as a script; results land on its cells
-    await openFile(page, NOTEBOOK);
-    await page.locator('.notebook-editor .monaco-editor .view-line', { hasText: 'model = torch.compile(MLP())' }).first().waitFor({ timeout: 60_000 });
-    await runCommand(page, 'Compile & Profile Model');
-    await page.locator('.notebook-editor .codelens-decoration', { hasText: /compile for longer runs: 1\.19× \(default\)/ }).first().waitFor({ timeout: 120_000 });
-    const runs = readFileSync(argsLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
-    assert.equal(runs.at(-1)![runs.at(-1)!.indexOf('--script') + 1], path.join(workspace, NOTEBOOK));
-    await runCommand(page, 'View: Focus Problems');
-    await page.locator('.markers-panel .monaco-list-row', { hasText: 'Graph break: Unsupported Tensor.item()' }).first().waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: path.join(ARTIFACTS, 'notebook-region-lens.png') });
-  } catch (error) {
-    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-script-stub.png') }).catch(() => undefined);
-    throw error;
-  } finally {
-    await session.close();
-    for (const name of ['COMPILE_LENS_STUB_ARGS', 'COMPILE_LENS_STUB_PYTHON', 'COMPILE_LENS_STUB_REPORT']) delete process.env[name];
-  }
+      // a notebook: the command from the notebook editor runs the .ipynb as a script; results land on its cells
+      await openFile(page, NOTEBOOK);
+      await page
+        .locator('.notebook-editor .monaco-editor .view-line', { hasText: 'model = torch.compile(MLP())' })
+        .first()
+        .waitFor({ timeout: 60_000 });
+      await runCommand(page, 'Compile & Profile Model');
+      await page
+        .locator('.notebook-editor .codelens-decoration', { hasText: /compile for longer runs: 1\.19× \(default\)/ })
+        .first()
+        .waitFor({ timeout: 120_000 });
+      const runs = readFileSync(argsLog, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as string[]);
+      assert.equal(runs.at(-1)![runs.at(-1)!.indexOf('--script') + 1], path.join(workspace, NOTEBOOK));
+      await runCommand(page, 'View: Focus Problems');
+      await page
+        .locator('.markers-panel .monaco-list-row', { hasText: 'Graph break: Unsupported Tensor.item()' })
+        .first()
+        .waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'notebook-region-lens.png') });
+    } catch (error) {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'failure-script-stub.png') }).catch(() => undefined);
+      throw error;
+    } finally {
+      await session.close();
+      for (const name of ['COMPILE_LENS_STUB_ARGS', 'COMPILE_LENS_STUB_PYTHON', 'COMPILE_LENS_STUB_REPORT'])
+        delete process.env[name];
+    }
+  },
+);
+
+const runnerHelp = execFileSync(PYTHON, ['-m', 'compile_lens_runner', 'profile', '--help'], {
+  encoding: 'utf8',
+  cwd: path.join(REPO, 'native-runner'),
 });
-
-const runnerHelp = execFileSync(PYTHON, ['-m', 'compile_lens_runner', 'profile', '--help'], { encoding: 'utf8', cwd: path.join(REPO, 'native-runner') });
 const observesRegions = runnerHelp.includes('--calls');
 
-test('real runner: Compile & Profile Model on the script shows the region\'s speedup at its torch.compile line', {
-  timeout: 600_000,
-  skip: observesRegions ? false : 'this runner does not observe regions yet (no --calls): needs the runner side of issue 11',
-}, async () => {
-  const workspace = makeWorkspace(PYTHON);
-  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-  const { page } = session;
-  try {
-    await openFile(page, SCRIPT);
-    await page.locator('.codelens-decoration', { hasText: 'Compile & Profile Script' }).first().waitFor({ timeout: 60_000 });
-    await runCommand(page, 'Compile & Profile Model');
-    const frame = await findWebviewFrame(page, 'section.regions', 480_000);
-    const region = await frame.locator('section.region').first().innerText();
-    assert.match(region, /r0 TinyTransformer/);
-    assert.match(region, /\d+\.\d+×/, `a measured speedup in the panel: ${region}`);
-    await openFile(page, SCRIPT);
-    const { lens, gap } = await lensAbove(page, COMPILE_LINE, SPEEDUP_LENS, 60_000);
-    assert.match(await lens.innerText(), /^(?:(?:compile it|stay eager|no verdict|compile for runs > [\d,]+ steps): )?\d+\.\d+×\/step in situ/m, 'the lens leads with the verdict and the in-situ step speedup');
-    assert.ok(gap >= -1 && gap < 8, `the region lens sits above the torch.compile line (gap ${gap}px)`);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'script-region-lens-real.png') });
-  } catch (error) {
-    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-script-real.png') }).catch(() => undefined);
-    throw error;
-  } finally {
-    await session.close();
-  }
-});
+test(
+  "real runner: Compile & Profile Model on the script shows the region's speedup at its torch.compile line",
+  {
+    timeout: 600_000,
+    skip: observesRegions
+      ? false
+      : 'this runner does not observe regions yet (no --calls): needs the runner side of issue 11',
+  },
+  async () => {
+    const workspace = makeWorkspace(PYTHON);
+    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+    const { page } = session;
+    try {
+      await openFile(page, SCRIPT);
+      await page
+        .locator('.codelens-decoration', { hasText: 'Compile & Profile Script' })
+        .first()
+        .waitFor({ timeout: 60_000 });
+      await runCommand(page, 'Compile & Profile Model');
+      const frame = await findWebviewFrame(page, 'section.regions', 480_000);
+      const region = await frame.locator('section.region').first().innerText();
+      assert.match(region, /r0 TinyTransformer/);
+      assert.match(region, /\d+\.\d+×/, `a measured speedup in the panel: ${region}`);
+      await openFile(page, SCRIPT);
+      const { lens, gap } = await lensAbove(page, COMPILE_LINE, SPEEDUP_LENS, 60_000);
+      assert.match(
+        await lens.innerText(),
+        /^(?:(?:compile it|stay eager|no verdict|compile for runs > [\d,]+ steps): )?\d+\.\d+×\/step in situ/m,
+        'the lens leads with the verdict and the in-situ step speedup',
+      );
+      assert.ok(gap >= -1 && gap < 8, `the region lens sits above the torch.compile line (gap ${gap}px)`);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'script-region-lens-real.png') });
+    } catch (error) {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'failure-script-real.png') }).catch(() => undefined);
+      throw error;
+    } finally {
+      await session.close();
+    }
+  },
+);

@@ -8,7 +8,15 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { findWebviewFrame, makeTestWorkspace, openFile, prepareCodeServer, runCommand, startSession, type CodeServerEnv } from './codeServer.ts';
+import {
+  findWebviewFrame,
+  makeTestWorkspace,
+  openFile,
+  prepareCodeServer,
+  runCommand,
+  startSession,
+  type CodeServerEnv,
+} from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
@@ -28,113 +36,167 @@ function makeWorkspace(): string {
   copyFileSync(path.join(REPO, 'native-runner/compile_lens_runner/target/samples/graphbreak.py'), sample);
   const run = path.join(workspace, '.compile-lens', 'runs', 'graphbreak-cpu');
   mkdirSync(run, { recursive: true });
-  writeFileSync(path.join(run, 'report.json'), readFileSync(path.join(FIXTURES, 'reports/graphbreak-cpu/report.json'), 'utf8').replaceAll(RUN_SAMPLE, sample));
+  writeFileSync(
+    path.join(run, 'report.json'),
+    readFileSync(path.join(FIXTURES, 'reports/graphbreak-cpu/report.json'), 'utf8').replaceAll(RUN_SAMPLE, sample),
+  );
   copyFileSync(path.join(FIXTURES, 'traces/cpu-graphbreak-eager.trace.json'), path.join(run, 'eager.trace.json'));
   copyFileSync(path.join(FIXTURES, 'traces/cpu-graphbreak-default.trace.json'), path.join(run, 'default.trace.json'));
-  copyFileSync(path.join(FIXTURES, 'traces/mlp-reduce-overhead.trace.json'), path.join(workspace, 'mlp-reduce-overhead.trace.json'));
+  copyFileSync(
+    path.join(FIXTURES, 'traces/mlp-reduce-overhead.trace.json'),
+    path.join(workspace, 'mlp-reduce-overhead.trace.json'),
+  );
   return workspace;
 }
 
-type Debug = { __timelineDebug?: { panes: { label: string }[]; range: { pane: number } | null; focus: { pane: number; places: number } | null;
-  selected: { name: string; arrows: number } | null; locate(p: number, n: string, k: number, g?: boolean): { x: number; y: number } | null } };
+type Debug = {
+  __timelineDebug?: {
+    panes: { label: string }[];
+    range: { pane: number } | null;
+    focus: { pane: number; places: number } | null;
+    selected: { name: string; arrows: number } | null;
+    locate(p: number, n: string, k: number, g?: boolean): { x: number; y: number } | null;
+  };
+};
 
 async function panesDrawn(frame: Frame, count: number): Promise<string[]> {
-  await frame.waitForFunction((n) => ((window as unknown as Debug).__timelineDebug?.panes.length ?? 0) >= n, count, { timeout: 60_000 });
+  await frame.waitForFunction((n) => ((window as unknown as Debug).__timelineDebug?.panes.length ?? 0) >= n, count, {
+    timeout: 60_000,
+  });
   return frame.evaluate(() => (window as unknown as Debug).__timelineDebug!.panes.map((p) => p.label));
 }
 
 /** Page coordinates of the nth slice `name` of pane `pane` in the webview `frame`. */
 async function slicePoint(frame: Frame, pane: number, name: string, nth: number): Promise<{ x: number; y: number }> {
-  const local = await frame.evaluate(([p, n, k]) => (window as unknown as Debug).__timelineDebug!.locate(p, n, k), [pane, name, nth] as const);
+  const local = await frame.evaluate(([p, n, k]) => (window as unknown as Debug).__timelineDebug!.locate(p, n, k), [
+    pane,
+    name,
+    nth,
+  ] as const);
   const box = await frame.locator('canvas').nth(pane).boundingBox();
   if (!local || !box) throw new Error(`${name} not on screen`);
   return { x: box.x + local.x, y: box.y + local.y };
 }
 
-const shot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: path.join(ARTIFACTS, `timeline-depth-${name}.png`) });
+const shot = (page: Page, name: string): Promise<Buffer> =>
+  page.screenshot({ path: path.join(ARTIFACTS, `timeline-depth-${name}.png`) });
 
-test('range table, Show in timeline from a graph break\'s hover, and launch → kernel arrows followed', { timeout: 600_000 }, async () => {
-  const workspace = makeWorkspace();
-  const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-  const { page } = session;
-  try {
-    // the run's report (its findings go to Problems and hovers)
-    await runCommand(page, 'Open Report');
-    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
-    await page.keyboard.press('Enter');
-    let frame = await findWebviewFrame(page, 'section.report', 120_000);
-    assert.deepEqual(await panesDrawn(frame, 2), ['eager', 'default']);
+test(
+  "range table, Show in timeline from a graph break's hover, and launch → kernel arrows followed",
+  { timeout: 600_000 },
+  async () => {
+    const workspace = makeWorkspace();
+    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+    const { page } = session;
+    try {
+      // the run's report (its findings go to Problems and hovers)
+      await runCommand(page, 'Open Report');
+      await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Enter');
+      let frame = await findWebviewFrame(page, 'section.report', 120_000);
+      assert.deepEqual(await panesDrawn(frame, 2), ['eager', 'default']);
 
-    // Shift+drag across the eager pane
-    const box = (await frame.locator('canvas').first().boundingBox())!;
-    await page.keyboard.down('Shift');
-    await page.mouse.move(box.x + 220, box.y + 45);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.5, box.y + 45, { steps: 4 });
-    await page.mouse.move(box.x + box.width - 30, box.y + 45, { steps: 4 });
-    await page.mouse.up();
-    await page.keyboard.up('Shift');
-    await frame.locator('.range-summary').waitFor({ timeout: 10_000 });
-    const summary = await frame.locator('.range-summary').innerText();
-    assert.match(summary, /^eager: .* on its axis/);
-    assert.match(summary, /CPU kernels: .* \(\d+ names\)/);
-    assert.match(summary, /CPU ops \(\d+ names\)/);
-    // the outermost ATen ops are this CPU run's kernels
-    assert.match(await frame.locator('.range-summary .range-kernels').innerText(), /CPU kernels: outermost ATen ops.*\n(.|\n)*aten::/);
-    const pair = await frame.locator('.range-pair').innerText();
-    assert.match(pair, /eager → default/);
-    assert.match(pair, /gone \(fused away or replaced\)|new/);
-    await frame.locator('.range-summary').scrollIntoViewIfNeeded();
-    await shot(page, 'range');
+      // Shift+drag across the eager pane
+      const box = (await frame.locator('canvas').first().boundingBox())!;
+      await page.keyboard.down('Shift');
+      await page.mouse.move(box.x + 220, box.y + 45);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.5, box.y + 45, { steps: 4 });
+      await page.mouse.move(box.x + box.width - 30, box.y + 45, { steps: 4 });
+      await page.mouse.up();
+      await page.keyboard.up('Shift');
+      await frame.locator('.range-summary').waitFor({ timeout: 10_000 });
+      const summary = await frame.locator('.range-summary').innerText();
+      assert.match(summary, /^eager: .* on its axis/);
+      assert.match(summary, /CPU kernels: .* \(\d+ names\)/);
+      assert.match(summary, /CPU ops \(\d+ names\)/);
+      // the outermost ATen ops are this CPU run's kernels
+      assert.match(
+        await frame.locator('.range-summary .range-kernels').innerText(),
+        /CPU kernels: outermost ATen ops.*\n(.|\n)*aten::/,
+      );
+      const pair = await frame.locator('.range-pair').innerText();
+      assert.match(pair, /eager → default/);
+      assert.match(pair, /gone \(fused away or replaced\)|new/);
+      await frame.locator('.range-summary').scrollIntoViewIfNeeded();
+      await shot(page, 'range');
 
-    // a graph break's hover: "Show this graph break in the timeline"
-    await openFile(page, 'graphbreak.py');
-    await page.locator('.markers-panel .monaco-list-row, .squiggly-warning').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
-    const token = page.locator('.monaco-editor .view-line', { hasText: 'x.sum().item()' }).locator('span', { hasText: 'item' }).first();
-    // the Quick Fix of its Problems entry (Ctrl+. on the line)
-    await token.click();
-    const quickFix = page.locator('.action-widget', { hasText: 'Show this graph break in the timeline' }).first();
-    for (let attempt = 0; attempt < 5; attempt++) {
-      await page.keyboard.press('Control+.');
-      try { await quickFix.waitFor({ state: 'visible', timeout: 5000 }); break; } catch { await page.keyboard.press('Escape'); }
+      // a graph break's hover: "Show this graph break in the timeline"
+      await openFile(page, 'graphbreak.py');
+      await page
+        .locator('.markers-panel .monaco-list-row, .squiggly-warning')
+        .first()
+        .waitFor({ timeout: 30_000 })
+        .catch(() => undefined);
+      const token = page
+        .locator('.monaco-editor .view-line', { hasText: 'x.sum().item()' })
+        .locator('span', { hasText: 'item' })
+        .first();
+      // the Quick Fix of its Problems entry (Ctrl+. on the line)
+      await token.click();
+      const quickFix = page.locator('.action-widget', { hasText: 'Show this graph break in the timeline' }).first();
+      for (let attempt = 0; attempt < 5; attempt++) {
+        await page.keyboard.press('Control+.');
+        try {
+          await quickFix.waitFor({ state: 'visible', timeout: 5000 });
+          break;
+        } catch {
+          await page.keyboard.press('Escape');
+        }
+      }
+      // one finding on the line: the action need not name it
+      assert.match(await quickFix.innerText(), /^Show this graph break in the timeline$/m);
+      await shot(page, 'quickfix');
+      await page.keyboard.press('Escape');
+      const link = page.locator('.monaco-hover a', { hasText: 'Show this graph break in the timeline' }).first();
+      for (let attempt = 0; attempt < 10; attempt++) {
+        await page.mouse.move(5, 5);
+        await token.hover();
+        try {
+          await link.waitFor({ state: 'visible', timeout: 5000 });
+          break;
+        } catch {
+          /* hover not up yet */
+        }
+      }
+      await shot(page, 'hover');
+      await link.click();
+      frame = await findWebviewFrame(page, '.focus-note', 120_000);
+      await frame.waitForFunction(() => (window as unknown as Debug).__timelineDebug?.focus?.pane === 1, undefined, {
+        timeout: 30_000,
+      });
+      const note = await frame.locator('.focus-note').innerText();
+      assert.match(note, /Graph break: .*item.* — in default at .* \(the first of 3 places/);
+      await frame.locator('.focus-note').scrollIntoViewIfNeeded();
+      await shot(page, 'focus');
+
+      // an H100 trace: a cudaGraphLaunch's arrows, then one followed to its kernel
+      await openFile(page, 'mlp-reduce-overhead.trace.json');
+      frame = await findWebviewFrame(page, '.panes canvas', 60_000);
+      await panesDrawn(frame, 1);
+      await frame.locator('.panes').focus();
+      await page.keyboard.press('0');
+      await page.waitForTimeout(500);
+      const point = await slicePoint(frame, 0, 'cudaGraphLaunch', 1);
+      await page.mouse.click(point.x, point.y);
+      await frame.waitForFunction(
+        () => (window as unknown as Debug).__timelineDebug?.selected?.arrows === 7,
+        undefined,
+        { timeout: 10_000 },
+      );
+      await shot(page, 'flow');
+      await frame.locator('.details button.follow', { hasText: 'CUDA-graph replay' }).first().click();
+      await frame.waitForFunction(
+        () => (window as unknown as Debug).__timelineDebug?.selected?.arrows === 1,
+        undefined,
+        { timeout: 10_000 },
+      );
+      assert.match(await frame.locator('.details').innerText(), /launched by \(arrows on the timeline\): 1/);
+    } catch (error) {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'failure-timeline-depth.png') }).catch(() => undefined);
+      throw error;
+    } finally {
+      await session.close();
     }
-    // one finding on the line: the action need not name it
-    assert.match(await quickFix.innerText(), /^Show this graph break in the timeline$/m);
-    await shot(page, 'quickfix');
-    await page.keyboard.press('Escape');
-    const link = page.locator('.monaco-hover a', { hasText: 'Show this graph break in the timeline' }).first();
-    for (let attempt = 0; attempt < 10; attempt++) {
-      await page.mouse.move(5, 5);
-      await token.hover();
-      try { await link.waitFor({ state: 'visible', timeout: 5000 }); break; } catch { /* hover not up yet */ }
-    }
-    await shot(page, 'hover');
-    await link.click();
-    frame = await findWebviewFrame(page, '.focus-note', 120_000);
-    await frame.waitForFunction(() => (window as unknown as Debug).__timelineDebug?.focus?.pane === 1, undefined, { timeout: 30_000 });
-    const note = await frame.locator('.focus-note').innerText();
-    assert.match(note, /Graph break: .*item.* — in default at .* \(the first of 3 places/);
-    await frame.locator('.focus-note').scrollIntoViewIfNeeded();
-    await shot(page, 'focus');
-
-    // an H100 trace: a cudaGraphLaunch's arrows, then one followed to its kernel
-    await openFile(page, 'mlp-reduce-overhead.trace.json');
-    frame = await findWebviewFrame(page, '.panes canvas', 60_000);
-    await panesDrawn(frame, 1);
-    await frame.locator('.panes').focus();
-    await page.keyboard.press('0');
-    await page.waitForTimeout(500);
-    const point = await slicePoint(frame, 0, 'cudaGraphLaunch', 1);
-    await page.mouse.click(point.x, point.y);
-    await frame.waitForFunction(() => (window as unknown as Debug).__timelineDebug?.selected?.arrows === 7, undefined, { timeout: 10_000 });
-    await shot(page, 'flow');
-    await frame.locator('.details button.follow', { hasText: 'CUDA-graph replay' }).first().click();
-    await frame.waitForFunction(() => (window as unknown as Debug).__timelineDebug?.selected?.arrows === 1, undefined, { timeout: 10_000 });
-    assert.match(await frame.locator('.details').innerText(), /launched by \(arrows on the timeline\): 1/);
-  } catch (error) {
-    await page.screenshot({ path: path.join(ARTIFACTS, 'failure-timeline-depth.png') }).catch(() => undefined);
-    throw error;
-  } finally {
-    await session.close();
-  }
-});
+  },
+);

@@ -1,4 +1,5 @@
 """Runs the real runner (supervisor + worker, real torch.compile on CPU) and validates what it writes."""
+
 from __future__ import annotations
 
 import json
@@ -69,8 +70,9 @@ def finish(code: int, stdout: str, stderr: str) -> Run:
 
 
 def run_runner(*args: str, extra_path: str | None = None, timeout: float = 300, cwd: str | None = None) -> Run:
-    proc = subprocess.run(runner_command(*args), env=runner_env(extra_path), capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd)
+    proc = subprocess.run(
+        runner_command(*args), env=runner_env(extra_path), capture_output=True, text=True, timeout=timeout, cwd=cwd
+    )
     return finish(proc.returncode, proc.stdout, proc.stderr)
 
 

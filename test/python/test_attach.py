@@ -2,6 +2,7 @@
 each starting one rank of bench/scripts/ddp_train.py through `-m compile_lens_runner attach`; then `inspect` on the
 folder gives the ranks (with their hosts and nodes), their traces and the planted divergence at its line. A rank
 whose folder never came back is said; a folder holding an earlier run is refused."""
+
 from __future__ import annotations
 
 import json
@@ -12,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, finish, marker_line, runner_env, validate
 
 DDP_TRAIN = REPO / "bench" / "scripts" / "ddp_train.py"
@@ -26,8 +26,13 @@ def _free_port() -> int:
 
 
 def _inspect(job: Path, out: Path) -> dict:
-    proc = subprocess.run([sys.executable, "-m", "compile_lens_runner", "inspect", str(job), "--out", str(out)],
-                          env=runner_env(), capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "compile_lens_runner", "inspect", str(job), "--out", str(out)],
+        env=runner_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     run = finish(proc.returncode, proc.stdout, proc.stderr)
     assert run.report is not None, proc.stderr[-2000:]
     validate(run.report)
@@ -38,11 +43,42 @@ def _inspect(job: Path, out: Path) -> dict:
 def job(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[subprocess.CompletedProcess[str]]]:
     root = tmp_path_factory.mktemp("attach")
     port = _free_port()
-    launchers = [subprocess.Popen(
-        [sys.executable, "-m", "torch.distributed.run", "--nnodes", "2", "--nproc-per-node", "1", "--rdzv-backend", "c10d",
-         "--rdzv-endpoint", f"127.0.0.1:{port}", "--node-rank", str(node), "--max-restarts", "0",
-         "-m", "compile_lens_runner", "attach", "--out", str(root / "job"), str(DDP_TRAIN), "--steps", "6", "--diverge-step", "3"],
-        env=runner_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for node in (0, 1)]
+    launchers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "torch.distributed.run",
+                "--nnodes",
+                "2",
+                "--nproc-per-node",
+                "1",
+                "--rdzv-backend",
+                "c10d",
+                "--rdzv-endpoint",
+                f"127.0.0.1:{port}",
+                "--node-rank",
+                str(node),
+                "--max-restarts",
+                "0",
+                "-m",
+                "compile_lens_runner",
+                "attach",
+                "--out",
+                str(root / "job"),
+                str(DDP_TRAIN),
+                "--steps",
+                "6",
+                "--diverge-step",
+                "3",
+            ],
+            env=runner_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for node in (0, 1)
+    ]
     done = []
     for launcher in launchers:
         out, err = launcher.communicate(timeout=300)
@@ -54,7 +90,9 @@ def test_two_launchers_under_attach_give_the_ranks_and_the_divergence_at_its_lin
     folder, launchers = job
     assert [l.returncode for l in launchers] == [0, 0], launchers[0].stderr[-2000:] + launchers[1].stderr[-2000:]
     # the program's own output is left to it (rank 0 prints its steps), nothing of the runner's protocol is in it
-    assert any("step 0:" in l.stdout for l in launchers) and not any('"type": "progress"' in l.stdout for l in launchers)
+    assert any("step 0:" in l.stdout for l in launchers) and not any(
+        '"type": "progress"' in l.stdout for l in launchers
+    )
     report = _inspect(folder, tmp_path / "out")
     assert report["status"] == "ok" and report["target"]["kind"] == "script" and report["settings"]["nprocPerNode"] == 2
     ranks = report["ranks"]
@@ -67,7 +105,9 @@ def test_two_launchers_under_attach_give_the_ranks_and_the_divergence_at_its_lin
         assert entry["trace"] == f"attached/ranks/rank{entry['rank']}/rank{entry['rank']}.trace.json"
         assert (folder / "ranks" / f"rank{entry['rank']}" / f"rank{entry['rank']}.trace.json").is_file()
     guards = [c["guards"] for c in report["modes"][0]["compiler"]["compiles"] if c["guards"]]
-    assert guards and all(g.startswith("attached/ranks/rank0/compiler/") and (tmp_path / "out" / g).is_file() for g in guards)
+    assert guards and all(
+        g.startswith("attached/ranks/rank0/compiler/") and (tmp_path / "out" / g).is_file() for g in guards
+    )
     assert ranks[0]["collectives"] and ranks[0]["collectives"] == ranks[1]["collectives"]
     assert ranks[0]["recompiles"] == 0 and ranks[1]["recompiles"] >= 1
     [recompile] = [d for d in report["divergence"] if d["severity"] == "error"]
@@ -87,8 +127,10 @@ def test_a_rank_whose_folder_never_came_back_is_said(job, tmp_path: Path) -> Non
     # the world size is known from the rank that wrote
     report = _inspect(copy, tmp_path / "out")
     assert [r["status"] for r in report["ranks"]] == ["ok", "missing"]
-    assert report["error"]["message"].startswith("Rank 1 wrote nothing (no folder under ranks/): their node never started "
-                                                 "them, or their folders were not copied back; this report has what rank 0 wrote.")
+    assert report["error"]["message"].startswith(
+        "Rank 1 wrote nothing (no folder under ranks/): their node never started "
+        "them, or their folders were not copied back; this report has what rank 0 wrote."
+    )
     assert report["modes"][0]["compiler"]["graphCount"] >= 1  # what rank 0 had is kept
 
 
@@ -106,8 +148,12 @@ def test_a_rank_that_died_is_read_from_its_log(job, tmp_path: Path) -> None:
 
 def test_a_folder_holding_an_earlier_run_is_refused(job) -> None:
     folder, _ = job
-    proc = subprocess.run([sys.executable, "-m", "compile_lens_runner", "attach", "--out", str(folder), str(DDP_TRAIN)],
-                          env={k: v for k, v in runner_env().items() if k not in ("RANK", "WORLD_SIZE")},
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "compile_lens_runner", "attach", "--out", str(folder), str(DDP_TRAIN)],
+        env={k: v for k, v in runner_env().items() if k not in ("RANK", "WORLD_SIZE")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2 and "already holds a run (attach never overwrites one)" in proc.stderr
     assert json.loads((folder / "ranks" / "rank0" / "exit.json").read_text())["code"] == 0  # untouched

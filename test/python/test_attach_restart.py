@@ -5,6 +5,7 @@ launcher's identity, not its restart count, is what attach reads, so the healthy
 restarts on a rendezvous change is handled the same way.) The restarted workers are not refused: the
 second attempt writes DIR/attempt1/, the first attempt's files stay as they were, and `inspect DIR` reads the newest
 attempt as the run and says the earlier one failed on rank 1 at its line."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ from test_attach import _free_port
 
 # no process group: gloo's rendezvous across restarts (its store keys from the failed attempt) is torch's to get right,
 # not attach's; torchrun restarts every worker of the group all the same
-SCRIPT = '''import os
+SCRIPT = """import os
 import sys
 from pathlib import Path
 
@@ -31,7 +32,7 @@ for i in range(3):
     if rank == 1 and i == 1 and not failed_once.exists():
         failed_once.touch()
         raise RuntimeError("rank 1 fails on the first attempt")
-'''
+"""
 RAISE_LINE = SCRIPT.split("\n").index('        raise RuntimeError("rank 1 fails on the first attempt")') + 1
 
 
@@ -40,9 +41,31 @@ def test_a_restarted_job_writes_its_next_attempt_and_inspect_says_the_first_fail
     script.write_text(SCRIPT)
     job = tmp_path / "job"
     launcher = subprocess.run(
-        [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-port", str(_free_port()),
-         "--max-restarts", "1", "-m", "compile_lens_runner", "attach", "--out", str(job), "--device", "cpu", str(script),
-         str(tmp_path / "failed-once")], env=runner_env(), capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--nproc-per-node",
+            "2",
+            "--master-port",
+            str(_free_port()),
+            "--max-restarts",
+            "1",
+            "-m",
+            "compile_lens_runner",
+            "attach",
+            "--out",
+            str(job),
+            "--device",
+            "cpu",
+            str(script),
+            str(tmp_path / "failed-once"),
+        ],
+        env=runner_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert launcher.returncode == 0 and "already holds a run" not in launcher.stderr, launcher.stderr[-3000:]
     # the first attempt's folders are kept as the attempt left them; the second attempt wrote beside them
     first = json.loads((job / "ranks" / "rank1" / "attach.json").read_text())
@@ -52,8 +75,13 @@ def test_a_restarted_job_writes_its_next_attempt_and_inspect_says_the_first_fail
         assert again["attempt"] == 1 and again["launcher"]["runId"] == first["launcher"]["runId"]
         assert json.loads((job / "attempt1" / "ranks" / f"rank{rank}" / "exit.json").read_text())["code"] == 0
 
-    proc = subprocess.run([sys.executable, "-m", "compile_lens_runner", "inspect", str(job), "--out", str(tmp_path / "out")],
-                          env=runner_env(), capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "compile_lens_runner", "inspect", str(job), "--out", str(tmp_path / "out")],
+        env=runner_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     run = finish(proc.returncode, proc.stdout, proc.stderr)
     assert run.report is not None, proc.stderr[-2000:]
     validate(run.report)
@@ -63,7 +91,9 @@ def test_a_restarted_job_writes_its_next_attempt_and_inspect_says_the_first_fail
     [attempt] = report["logs"]["attempts"]
     assert attempt["attempt"] == 0 and attempt["folder"] == "../job" and attempt["status"] != "ok"
     assert attempt["failedRank"] == 1 and attempt["failedAt"]["line"] == RAISE_LINE
-    assert attempt["failedAt"]["file"] == str(script) and attempt["message"].startswith(f"Rank 1 failed at restart_train.py:{RAISE_LINE}")
+    assert attempt["failedAt"]["file"] == str(script) and attempt["message"].startswith(
+        f"Rank 1 failed at restart_train.py:{RAISE_LINE}"
+    )
     # every path of the run is the newest attempt's, and there
     for entry in report["ranks"]:
         assert entry["report"].startswith("../job/attempt1/") and (tmp_path / "out" / entry["report"]).is_file()

@@ -1,5 +1,6 @@
 """bench/stability.py, the GPU stability kit, on CPU with the tiny mlp sample: it runs the runner, prints the table,
 writes the summaries, and skips models whose package is missing with a line saying so."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -9,16 +10,32 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO
-
 from compile_lens_runner.measure import estimator
+from conftest import REPO
 
 
 def test_stability_driver_on_cpu(tmp_path: Path) -> None:
     models = "mlp" if importlib.util.find_spec("timm") else "mlp,vit"
-    proc = subprocess.run([sys.executable, str(REPO / "bench" / "stability.py"), "--out", str(tmp_path), "--models", models,
-                           "--runs", "1", "--quick", "--device", "cpu", "--modes", "default"],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "stability.py"),
+            "--out",
+            str(tmp_path),
+            "--models",
+            models,
+            "--runs",
+            "1",
+            "--quick",
+            "--device",
+            "cpu",
+            "--modes",
+            "default",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     if models.endswith("vit"):
         assert "skip vit: timm is not installed" in proc.stdout

@@ -2,6 +2,7 @@
 in one process under TORCH_TRACE (backend="eager": the breaks are Dynamo's, no kernels need compiling), and each
 break the log holds must be explained by the pattern the script is about, naming what broke, with the runner's fix.
 The transformer fast path breaks only on CUDA (torch 2.11, fp16, dynamic=True): its H100 log is read instead."""
+
 from __future__ import annotations
 
 import glob
@@ -12,8 +13,8 @@ import subprocess
 import sys
 
 import pytest
-
-from compile_lens_runner.compiler import break_patterns, torch_trace as tt
+from compile_lens_runner.compiler import break_patterns
+from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler.insight import compiler_insight, graph_break
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -121,7 +122,9 @@ def test_the_transformer_fast_path_break_recorded_on_the_h100() -> None:
     assert gb["explanation"]["quickFix"]["statement"] == "torch.backends.mha.set_fastpath_enabled(False)"
     assert "torch.backends.mha.set_fastpath_enabled(False)" in gb["explanation"]["fix"]
     # the frame that broke is torch's own TransformerEncoderLayer.forward; the user's line is the call
-    assert gb["brokeAt"]["library"] is True and gb["brokeAt"]["code"].startswith("return torch._transformer_encoder_layer_fwd(")
+    assert gb["brokeAt"]["library"] is True and gb["brokeAt"]["code"].startswith(
+        "return torch._transformer_encoder_layer_fwd("
+    )
     assert gb["location"]["file"].endswith("encoder_fastpath.py")
     assert insight["graphCount"] == 0
 
@@ -129,7 +132,9 @@ def test_the_transformer_fast_path_break_recorded_on_the_h100() -> None:
 def test_the_docs_page_is_the_runners_table() -> None:
     """docs/GRAPH-BREAKS.md's table is written from break_patterns.py (scripts/graph_breaks_doc.py): the page and the
     texts in reports cannot drift apart, and every pattern names the script that makes it."""
-    spec = importlib.util.spec_from_file_location("graph_breaks_doc", os.path.join(ROOT, "scripts", "graph_breaks_doc.py"))
+    spec = importlib.util.spec_from_file_location(
+        "graph_breaks_doc", os.path.join(ROOT, "scripts", "graph_breaks_doc.py")
+    )
     assert spec is not None and spec.loader is not None
     doc = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(doc)
@@ -140,4 +145,8 @@ def test_the_docs_page_is_the_runners_table() -> None:
     assert table.count("\n| `") == len(break_patterns.PATTERNS)
     scripted = {EXPECTED[name][0] for name in EXPECTED}
     assert all(f"break_patterns/{name}.py" in table for name in EXPECTED)
-    assert {p.id for p in break_patterns.PATTERNS} - scripted == {"transformer-fast-path", "data-dependent-scalar", "skipped-function"}
+    assert {p.id for p in break_patterns.PATTERNS} - scripted == {
+        "transformer-fast-path",
+        "data-dependent-scalar",
+        "skipped-function",
+    }

@@ -1,8 +1,8 @@
 """compiled_runs: guard hits and misses tell compiled calls from calls Dynamo ran eagerly (real Dynamo, CPU)."""
+
 from __future__ import annotations
 
 import torch
-
 from compile_lens_runner.compiler import compiled_runs
 from compile_lens_runner.compiler import torch_trace as tt
 

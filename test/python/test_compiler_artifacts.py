@@ -1,5 +1,6 @@
 """Generated code, guards, FX graphs and compile phases from real compiler logs (test/fixtures/logs: a CPU run with
 C++ kernels and a recompile, and an H100 run with Triton kernels), linked to kernels and the user's lines."""
+
 from __future__ import annotations
 
 import json
@@ -8,7 +9,6 @@ from typing import Any
 
 import jsonschema
 import pytest
-
 from compile_lens_runner.compiler import artifacts as compiler_artifacts
 from compile_lens_runner.compiler import torch_trace
 from compile_lens_runner.compiler.insight import MAX_KERNELS, compiler_insight
@@ -45,8 +45,14 @@ def test_cpu_log_links_cpp_kernels_to_their_code_and_lines(tmp_path: Path) -> No
     assert list(by_id) == ["0/0", "0/1"]
     for compile_id, entry in by_id.items():
         fused = kernel(compiler, "cpp_fused_add_mul_relu_0", compile_id)
-        assert line_of(tmp_path, entry["outputCode"], fused["codeLine"]).startswith("cpp_fused_add_mul_relu_0 = async_compile.cpp_pybinding(")
-        assert [l["line"] for l in fused["sourceLines"]] == [12, 13] and fused["atenOps"] == ["aten.add", "aten.mul", "aten.relu"]
+        assert line_of(tmp_path, entry["outputCode"], fused["codeLine"]).startswith(
+            "cpp_fused_add_mul_relu_0 = async_compile.cpp_pybinding("
+        )
+        assert [l["line"] for l in fused["sourceLines"]] == [12, 13] and fused["atenOps"] == [
+            "aten.add",
+            "aten.mul",
+            "aten.relu",
+        ]
         extern = kernel(compiler, "extern_kernels.addmm", compile_id)
         assert line_of(tmp_path, entry["outputCode"], extern["codeLine"]).strip().startswith("extern_kernels.addmm(")
         assert "class GraphModule" in (tmp_path / entry["fxGraph"]).read_text()
@@ -89,8 +95,15 @@ def test_h100_log_links_triton_kernels(tmp_path: Path) -> None:
     by_id = {c["compileId"]: c for c in compiler["compiles"]}
     triton = kernel(compiler, "triton_poi_fused_addmm_relu_0", "0/0")
     code = by_id["0/0"]["outputCode"]
-    assert line_of(tmp_path, code, triton["codeLine"]) == "triton_poi_fused_addmm_relu_0 = async_compile.triton('triton_poi_fused_addmm_relu_0', '''"
-    assert line_of(tmp_path, code, kernel(compiler, "extern_kernels.mm", "0/0")["codeLine"]).strip().startswith("extern_kernels.mm(")
+    assert (
+        line_of(tmp_path, code, triton["codeLine"])
+        == "triton_poi_fused_addmm_relu_0 = async_compile.triton('triton_poi_fused_addmm_relu_0', '''"
+    )
+    assert (
+        line_of(tmp_path, code, kernel(compiler, "extern_kernels.mm", "0/0")["codeLine"])
+        .strip()
+        .startswith("extern_kernels.mm(")
+    )
     assert [l["line"] for l in triton["sourceLines"]] == [19] and triton["atenOps"] == ["aten.add", "aten.relu"]
     assert triton["usPerStep"] == pytest.approx(1.131, abs=0.01)
     assert kernel(compiler, "triton_poi_fused_addmm_relu_0", "0/1")["usPerStep"] is None
@@ -102,13 +115,26 @@ def test_phases_nest_per_compile_and_mark_cache_lookups(tmp_path: Path) -> None:
     phases = artifacts("h100-recompile-cold.log", None, tmp_path)["phases"]
     first = [p for p in phases if p["compileId"] == "0/0"]
     names = [p["name"] for p in first]
-    for name in ("Dynamo: whole frame", "Dynamo: trace bytecode", "AOT Autograd", "Inductor", "Inductor: codegen", "kernel compile"):
+    for name in (
+        "Dynamo: whole frame",
+        "Dynamo: trace bytecode",
+        "AOT Autograd",
+        "Inductor",
+        "Inductor: codegen",
+        "kernel compile",
+    ):
         assert name in names
     whole = next(p for p in first if p["name"] == "Dynamo: whole frame")
     codegen = next(p for p in first if p["name"] == "Inductor: codegen")
     assert whole["depth"] == 0 and codegen["depth"] > whole["depth"]
-    assert whole["startMs"] <= codegen["startMs"] and codegen["startMs"] + codegen["durMs"] <= whole["startMs"] + whole["durMs"]
-    assert {(p["name"], p["cache"]) for p in first if "cache" in p} == {("FX graph cache", "miss"), ("AOT autograd cache", "miss")}
+    assert (
+        whole["startMs"] <= codegen["startMs"]
+        and codegen["startMs"] + codegen["durMs"] <= whole["startMs"] + whole["durMs"]
+    )
+    assert {(p["name"], p["cache"]) for p in first if "cache" in p} == {
+        ("FX graph cache", "miss"),
+        ("AOT autograd cache", "miss"),
+    }
     assert all(p["durMs"] > 0 for p in phases if "cache" not in p)
 
 
@@ -116,42 +142,71 @@ def test_cache_hit_and_unattributed_work_in_phases() -> None:
     def event(name: str, ph: str, ts: float, compile_id: str | None, **args: Any) -> str:
         payload = json.dumps({"name": name, "ts": ts, "ph": ph, "args": {"compile_id": compile_id, **args}})
         return f'V1123 05:33:40.852000 1 x.py:1] {{"chromium_event": {{}}, "has_payload": "x"}}\n\t{payload}'
-    log = "\n".join([event("entire_frame_compile", "B", 1000, "0/0"), event("AOTAutogradCache.inductor_load", "B", 2000, "0/0"),
-                     event("compile_file", "B", 2500, "None"), event("compile_file", "E", 3500, "None"),
-                     event("AOTAutogradCache.inductor_load", "E", 4000, "0/0"), event("autograd_cache_hit", "i", 4100, "0/0", cache_state="hit"),
-                     event("entire_frame_compile", "E", 5000, "0/0"), event("bytecode_tracing", "B", 6000, "1/0")])
+
+    log = "\n".join(
+        [
+            event("entire_frame_compile", "B", 1000, "0/0"),
+            event("AOTAutogradCache.inductor_load", "B", 2000, "0/0"),
+            event("compile_file", "B", 2500, "None"),
+            event("compile_file", "E", 3500, "None"),
+            event("AOTAutogradCache.inductor_load", "E", 4000, "0/0"),
+            event("autograd_cache_hit", "i", 4100, "0/0", cache_state="hit"),
+            event("entire_frame_compile", "E", 5000, "0/0"),
+            event("bytecode_tracing", "B", 6000, "1/0"),
+        ]
+    )
     phases = compiler_artifacts.phases(torch_trace.parse(log))
     assert [(p["compileId"], p["name"], p["startMs"], p["durMs"], p["depth"]) for p in phases] == [
-        ("0/0", "Dynamo: whole frame", 0.0, 4.0, 0), ("0/0", "load from cache", 1.0, 2.0, 1), ("0/0", "C++ compile", 1.5, 1.0, 2),
-        ("0/0", "AOT autograd cache", 3.1, 0.0, 1)]  # the span the log never closed is not shown
+        ("0/0", "Dynamo: whole frame", 0.0, 4.0, 0),
+        ("0/0", "load from cache", 1.0, 2.0, 1),
+        ("0/0", "C++ compile", 1.5, 1.0, 2),
+        ("0/0", "AOT autograd cache", 3.1, 0.0, 1),
+    ]  # the span the log never closed is not shown
     assert phases[-1]["cacheHit"] is True and phases[-1]["cache"] == "hit"
 
 
 def test_guards_logged_again_for_a_compile_are_its_last(tmp_path: Path) -> None:
     def guards(check: str) -> str:
-        return ('V1123 05:33:40.852000 1 x.py:1] {"dynamo_cpp_guards_str": {}, "frame_id": 0, "frame_compile_id": 0, '
-                f'"attempt": 0, "has_payload": "x"}}\n\tTREE_GUARD_MANAGER:\n\t+- RootGuardManager\n\t| +- {check}')
+        return (
+            'V1123 05:33:40.852000 1 x.py:1] {"dynamo_cpp_guards_str": {}, "frame_id": 0, "frame_compile_id": 0, '
+            f'"attempt": 0, "has_payload": "x"}}\n\tTREE_GUARD_MANAGER:\n\t+- RootGuardManager\n\t| +- {check}'
+        )
+
     log = "\n".join([guards("GLOBAL_STATE: the first"), guards("TENSOR_MATCH: check_tensor(L['x'], Tensor, size=[2])")])
     [compiled] = compiler_artifacts.save(torch_trace.parse(log), str(tmp_path), "default").compiles
     text = (tmp_path / compiled["guards"]).read_text()
     assert "TENSOR_MATCH: check_tensor(L['x']" in text and "the first" not in text and compiled["guardCount"] == 1
 
 
-@pytest.mark.parametrize("reason, expected", [
-    ("3/0: ___stack1 == 1  # head = self.heads[...]  # anchors.py:61 in forward", "EQUALS_MATCH: L['___stack1'] == 1"),
-    ("0/0: tensor 'x' size mismatch at index 0. expected 32, actual 64", "TENSOR_MATCH: check_tensor(L['x'], Tensor, size=[32, 512])"),
-    ("0/0: L['self'].training == True", "ID_MATCH: ___check_obj_id(L['self'].training, 7)"),
-    ("0/0: something torch said about a global we do not guard", None),
-])
+@pytest.mark.parametrize(
+    "reason, expected",
+    [
+        (
+            "3/0: ___stack1 == 1  # head = self.heads[...]  # anchors.py:61 in forward",
+            "EQUALS_MATCH: L['___stack1'] == 1",
+        ),
+        (
+            "0/0: tensor 'x' size mismatch at index 0. expected 32, actual 64",
+            "TENSOR_MATCH: check_tensor(L['x'], Tensor, size=[32, 512])",
+        ),
+        ("0/0: L['self'].training == True", "ID_MATCH: ___check_obj_id(L['self'].training, 7)"),
+        ("0/0: something torch said about a global we do not guard", None),
+    ],
+)
 def test_failed_guard_matches_dynamos_reasons(reason: str, expected: str | None) -> None:
-    guards = compiler_artifacts.readable_guards("\n".join([
-        "TREE_GUARD_MANAGER:", "+- RootGuardManager",
-        "| +- GuardManager: source=L['x'], accessed_by=FrameLocalsGuardAccessor(key='x', framelocals_idx=1), type=<class 'torch.Tensor'>, tag_safe=(True, False)",
-        "| | +- TENSOR_MATCH: check_tensor(L['x'], Tensor, size=[32, 512])",
-        "| +- GuardManager: source=L['___stack1'], accessed_by=FrameLocalsGuardAccessor(key='___stack1', framelocals_idx=3), type=<class 'int'>, tag_safe=(True, False)",
-        "| | +- EQUALS_MATCH: L['___stack1'] == 1",
-        "| +- ID_MATCH: ___check_obj_id(L['self'].training, 7)",
-    ]))
+    guards = compiler_artifacts.readable_guards(
+        "\n".join(
+            [
+                "TREE_GUARD_MANAGER:",
+                "+- RootGuardManager",
+                "| +- GuardManager: source=L['x'], accessed_by=FrameLocalsGuardAccessor(key='x', framelocals_idx=1), type=<class 'torch.Tensor'>, tag_safe=(True, False)",
+                "| | +- TENSOR_MATCH: check_tensor(L['x'], Tensor, size=[32, 512])",
+                "| +- GuardManager: source=L['___stack1'], accessed_by=FrameLocalsGuardAccessor(key='___stack1', framelocals_idx=3), type=<class 'int'>, tag_safe=(True, False)",
+                "| | +- EQUALS_MATCH: L['___stack1'] == 1",
+                "| +- ID_MATCH: ___check_obj_id(L['self'].training, 7)",
+            ]
+        )
+    )
     assert "| +- L['x']  (torch.Tensor)" in guards.split("\n")
     found = compiler_artifacts.failed_guard(reason, guards)
     assert (found[1] if found else None) == expected
@@ -171,8 +226,17 @@ def test_a_compile_logged_again_has_each_module_in_its_code_in_turn(tmp_path: Pa
     for entry in compiler["compiles"]:
         code = (tmp_path / entry["outputCode"]).read_text()
         assert [line.split(" (")[0] for line in code.split("\n") if line.startswith("# ---- Compile Lens")] == [
-            "# ---- Compile Lens: Inductor output code 1 of 2", "# ---- Compile Lens: Inductor output code 2 of 2"]
-        fused = [k for k in compiler["kernels"] if k["name"] == "cpp_fused_add_mul_relu_0" and k["compileId"] == entry["compileId"]]
+            "# ---- Compile Lens: Inductor output code 1 of 2",
+            "# ---- Compile Lens: Inductor output code 2 of 2",
+        ]
+        fused = [
+            k
+            for k in compiler["kernels"]
+            if k["name"] == "cpp_fused_add_mul_relu_0" and k["compileId"] == entry["compileId"]
+        ]
         assert len(fused) == 2 and fused[0]["codeLine"] < fused[1]["codeLine"]
-        assert all(line_of(tmp_path, entry["outputCode"], k["codeLine"]).startswith("cpp_fused_add_mul_relu_0 = ") for k in fused)
+        assert all(
+            line_of(tmp_path, entry["outputCode"], k["codeLine"]).startswith("cpp_fused_add_mul_relu_0 = ")
+            for k in fused
+        )
         assert (tmp_path / entry["fxGraph"]).read_text().count("class GraphModule") == 2

@@ -3,6 +3,7 @@ with mode="reduce-overhead", fullgraph=True whose caches are arguments mutated b
 at the graph's first run, outside any compile: the runner's copy of the warning carries no compile id, and a plain
 TORCH_TRACE log never sees it. Each skip must reach its compile (and so its region), the user's line and tensors, the
 cost and the fix; where the log cannot say, the status says so."""
+
 from __future__ import annotations
 
 import gzip
@@ -10,10 +11,10 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from compile_lens_runner.compiler import cudagraphs, torch_trace as tt
+from compile_lens_runner.compiler import cudagraphs
+from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler.insight import compiler_insight
 from compile_lens_runner.script.region_entry import RegionRecords
-
 from conftest import REPO
 from test_inspect import inspect
 
@@ -26,7 +27,9 @@ def _records(name: str) -> list[tt.Record]:
 
 
 def _compile_ids(records: list[tt.Record]) -> list[str]:
-    return [str(r.meta["compile_id"]) for r in records if r.kind == "compilation_metrics" and r.meta.get("graph_op_count")]
+    return [
+        str(r.meta["compile_id"]) for r in records if r.kind == "compilation_metrics" and r.meta.get("graph_op_count")
+    ]
 
 
 def test_each_run_time_skip_goes_to_its_own_compile_and_the_mutating_line() -> None:
@@ -45,7 +48,11 @@ def test_each_run_time_skip_goes_to_its_own_compile_and_the_mutating_line() -> N
     source = (WHY / "decode_static.py").read_text().split("\n")
     assert source[skip["location"]["line"] - 1].strip() == skip["location"]["code"] == "kc.index_copy_(2, pos, k)"
     assert skip["tensors"] == ["kc"]
-    assert "4 of its inputs" in skip["what"] and "register_buffer" in skip["fix"] and "mark_static_address" not in skip["fix"]
+    assert (
+        "4 of its inputs" in skip["what"]
+        and "register_buffer" in skip["fix"]
+        and "mark_static_address" not in skip["fix"]
+    )
     assert "launches its kernels one by one" in skip["cost"]
 
 
@@ -55,11 +62,15 @@ def test_the_region_of_those_compiles_sees_the_skip() -> None:
     region = SimpleNamespace(compile_ids=_compile_ids(records))
     own = RegionRecords(region, records)  # type: ignore[arg-type]
     statuses = compiler_insight(own.records, lambda record: None, cudagraphs=True)["cudaGraphs"]
-    assert {s["status"] for s in statuses} == {"skipped"} and all(s["explanation"]["kind"] == "mutated-inputs" for s in statuses)
+    assert {s["status"] for s in statuses} == {"skipped"} and all(
+        s["explanation"]["kind"] == "mutated-inputs" for s in statuses
+    )
 
 
 def test_a_log_that_never_saw_the_warning_says_it_cannot_say() -> None:
-    statuses = compiler_insight(_records("decode_static.plain.log.gz"), lambda record: None, cudagraphs=True)["cudaGraphs"]
+    statuses = compiler_insight(_records("decode_static.plain.log.gz"), lambda record: None, cudagraphs=True)[
+        "cudaGraphs"
+    ]
     assert statuses and {s["status"] for s in statuses} == {"unknown"}
     assert all("cannot say" in s["reason"] and "TORCH_LOGS=cudagraphs" in s["reason"] for s in statuses)
     # the console of that run had it: the log is what lacks it
@@ -86,17 +97,20 @@ def test_pytorchs_other_skip_messages_in_the_users_terms() -> None:
     where = ' Found from : \n   File "/home/u/serve.py", line 9, in forward\n    mask = torch.ones(4).bool()\n'
     cases = {
         "skipping cudagraphs due to cpu device (arg1_1)." + where: "cpu-device",
-        "disabling cudagraphs due to incompatible op aten._local_scalar_dense.default Found from" + where: "incompatible-op",
+        "disabling cudagraphs due to incompatible op aten._local_scalar_dense.default Found from"
+        + where: "incompatible-op",
         "skipping cudagraphs due to graph with symbolic shapes inputs and config.triton.cudagraph_skip_dynamic_graphs=True.": "dynamic-shapes",
         "skipping cudagraph due to function 3 exceeding max re-recording limit (=128) on cudagraph node 2 due to static input data pointer changed.": "rerecord-limit",
         "skipping cudagraphs due to multiple devices: device(type='cuda', index=0), device(type='cuda', index=1)": "multiple-devices",
         "skipping cudagraphs due to index_put_ fallback with boolean indexing is not compatible with CUDA graphs": "boolean-index-put",
         "skipping cudagraphs due to something new": "other",
     }
-    many = ("CUDAGraph supports dynamic shapes by recording a new graph for each distinct input size. Recording too many "
-            "CUDAGraphs may lead to extra overhead. We have observed 9 distinct sizes. Please consider the following options "
-            "for better performance: a) padding inputs to a few fixed number of shapes; or b) set "
-            "torch._inductor.config.triton.cudagraph_skip_dynamic_graphs=True.")
+    many = (
+        "CUDAGraph supports dynamic shapes by recording a new graph for each distinct input size. Recording too many "
+        "CUDAGraphs may lead to extra overhead. We have observed 9 distinct sizes. Please consider the following options "
+        "for better performance: a) padding inputs to a few fixed number of shapes; or b) set "
+        "torch._inductor.config.triton.cudagraph_skip_dynamic_graphs=True."
+    )
     cases[many] = "many-sizes"
     for message, kind in cases.items():
         skip = cudagraphs.explain(message)
@@ -105,8 +119,10 @@ def test_pytorchs_other_skip_messages_in_the_users_terms() -> None:
         assert (skip["fix"] is None) == (kind == "other")
     cpu = cudagraphs.explain("skipping cudagraphs due to cpu device (arg1_1)." + where)
     assert cpu["location"]["line"] == 9 and "arg1_1" in cpu["what"] and "serve.py:9" in cpu["what"]
-    assert "aten._local_scalar_dense.default" in cudagraphs.explain(
-        "disabling cudagraphs due to incompatible op aten._local_scalar_dense.default")["what"]
+    assert (
+        "aten._local_scalar_dense.default"
+        in cudagraphs.explain("disabling cudagraphs due to incompatible op aten._local_scalar_dense.default")["what"]
+    )
 
 
 def test_a_warning_that_is_not_a_skip_is_a_hint_on_its_graph() -> None:
@@ -114,9 +130,18 @@ def test_a_warning_that_is_not_a_skip_is_a_hint_on_its_graph() -> None:
     records = _records("decode_static.runner.log.gz")
     for i, r in enumerate(records):
         if r.artifact == tt.CUDAGRAPH_SKIP:
-            records[i] = tt.Record(r.kind, r.meta, r.payload.replace(
-                "skipping cudagraphs due to mutated inputs (4 instances)",
-                "CUDAGraph supports dynamic shapes. We have observed 9 distinct sizes"), r.compile_id, r.mode, r.phase, r.strings)
+            records[i] = tt.Record(
+                r.kind,
+                r.meta,
+                r.payload.replace(
+                    "skipping cudagraphs due to mutated inputs (4 instances)",
+                    "CUDAGraph supports dynamic shapes. We have observed 9 distinct sizes",
+                ),
+                r.compile_id,
+                r.mode,
+                r.phase,
+                r.strings,
+            )
     statuses = compiler_insight(records, lambda record: None, cudagraphs=True)["cudaGraphs"]
     assert {s["status"] for s in statuses} == {"not-captured"}
     assert statuses[0]["hints"][0]["kind"] == "many-sizes" and "9 sizes" in statuses[0]["hints"][0]["what"]

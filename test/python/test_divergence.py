@@ -1,20 +1,19 @@
 """Ranks compared on recorded logs (pure, no torchrun): divergence sentences, the merged insight's ranks, and the
 hang sentence from recorded stack dumps."""
+
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-from conftest import REPO
-
 from compile_lens_runner.compiler import artifacts as compiler_artifacts
-from compile_lens_runner.ranks import divergence
 from compile_lens_runner.compiler import torch_trace as tt
-from compile_lens_runner.ranks.collectives import sequence
 from compile_lens_runner.compiler.insight import compiler_insight
+from compile_lens_runner.ranks import divergence
+from compile_lens_runner.ranks.collectives import sequence
 from compile_lens_runner.ranks.merge import merge_insights
 from compile_lens_runner.ranks.stacks import hang_sentence, main_thread, state
+from conftest import REPO
 
 LOGS = REPO / "test" / "fixtures" / "logs"
 HANG = REPO / "test" / "fixtures" / "ranks-hang"
@@ -33,8 +32,15 @@ def _insight(rank: int) -> dict[str, Any]:
 
 def _ranks(*, regions: bool = True) -> list[dict[str, Any]]:
     recorded = json.loads((LOGS / "ddp-diverge-regions.json").read_text())
-    return [{"rank": rank, "compiler": _insight(rank), "regions": recorded[str(rank)] if regions else [], "collectives": None}
-            for rank in (0, 1)]
+    return [
+        {
+            "rank": rank,
+            "compiler": _insight(rank),
+            "regions": recorded[str(rank)] if regions else [],
+            "collectives": None,
+        }
+        for rank in (0, 1)
+    ]
 
 
 def test_the_planted_recompile_is_one_sentence_at_the_users_line() -> None:
@@ -44,7 +50,8 @@ def test_the_planted_recompile_is_one_sentence_at_the_users_line() -> None:
     assert recompile["location"]["line"] == TRAIN_LINE and recompile["location"]["file"].endswith("ddp_train.py")
     assert recompile["message"] == (
         "rank 1 recompiled DistributedDataParallel at call 3 — tensor 'args[0]' size mismatch at index 0 (expected 16, "
-        "actual 8) (and 1 more frame in that call) — rank 0 did not: the ranks ran different graphs")
+        "actual 8) (and 1 more frame in that call) — rank 0 did not: the ranks ran different graphs"
+    )
     assert recompile["details"]["call"] == 3 and recompile["details"]["counts"] == {"0": 0, "1": 1}
     # rank 1 also compiled one graph more: the recompile says why, so no second sentence says it again
     assert not any(d["kind"] == "graph-count" for d in found)
@@ -71,7 +78,10 @@ def test_a_graph_break_on_one_rank_only() -> None:
 
 def test_graph_counts_are_compared_when_nothing_else_explains_them() -> None:
     insight = _insight(0)
-    ranks = [{"rank": r, "compiler": dict(insight, graphCount=n), "regions": [], "collectives": None} for r, n in ((0, 1), (1, 1), (2, 3))]
+    ranks = [
+        {"rank": r, "compiler": dict(insight, graphCount=n), "regions": [], "collectives": None}
+        for r, n in ((0, 1), (1, 1), (2, 3))
+    ]
     [count] = divergence.find(ranks)
     assert count["kind"] == "graph-count" and count["ranks"] == [2]
     assert count["message"] == "ranks 0, 1 compiled 1 graph; rank 2 compiled 3 graphs: the ranks ran different graphs"
@@ -81,13 +91,22 @@ def test_a_cache_hit_on_one_rank_and_a_miss_on_another_is_a_warning() -> None:
     insight = _insight(0)
     hit = [p for p in insight["phases"] if p.get("cache") == "hit"]
     assert hit, "the recorded rank 0 loaded its graphs from the FX graph cache"
-    missed = dict(insight, phases=[dict(p, cache="miss", cacheHit=False) if p.get("cache") else p for p in insight["phases"]])
-    found = divergence.find([{"rank": 0, "compiler": insight, "regions": [], "collectives": None},
-                             {"rank": 1, "compiler": missed, "regions": [], "collectives": None}])
-    assert all(d["kind"] == "cache" and d["severity"] == "warning" and d["ranks"] == [1] for d in found) and len(found) == len(
-        {p["compileId"] for p in hit})
-    assert found[0]["message"] == ("compile 4/0 (forward) was loaded from the AOT autograd cache on rank 0 and compiled afresh "
-                                   "on rank 1 (miss): the same graph, more compile time on rank 1")
+    missed = dict(
+        insight, phases=[dict(p, cache="miss", cacheHit=False) if p.get("cache") else p for p in insight["phases"]]
+    )
+    found = divergence.find(
+        [
+            {"rank": 0, "compiler": insight, "regions": [], "collectives": None},
+            {"rank": 1, "compiler": missed, "regions": [], "collectives": None},
+        ]
+    )
+    assert all(d["kind"] == "cache" and d["severity"] == "warning" and d["ranks"] == [1] for d in found) and len(
+        found
+    ) == len({p["compileId"] for p in hit})
+    assert found[0]["message"] == (
+        "compile 4/0 (forward) was loaded from the AOT autograd cache on rank 0 and compiled afresh "
+        "on rank 1 (miss): the same graph, more compile time on rank 1"
+    )
 
 
 def test_collective_sequences_from_rank_traces() -> None:
@@ -97,15 +116,23 @@ def test_collective_sequences_from_rank_traces() -> None:
     assert [c["name"] for c in rank1] == [c["name"] for c in rank0]
     agree = [{"rank": r, "compiler": None, "regions": [], "collectives": s} for r, s in ((0, rank0), (1, rank1))]
     assert divergence.find(agree) == []
-    skipped = [{"rank": 0, "compiler": None, "regions": [], "collectives": rank0},
-               {"rank": 1, "compiler": None, "regions": [], "collectives": rank1[:1] + [{"name": "c10d::broadcast_", "step": 1}]},
-               {"rank": 2, "compiler": None, "regions": [], "collectives": rank0}]
+    skipped = [
+        {"rank": 0, "compiler": None, "regions": [], "collectives": rank0},
+        {
+            "rank": 1,
+            "compiler": None,
+            "regions": [],
+            "collectives": rank1[:1] + [{"name": "c10d::broadcast_", "step": 1}],
+        },
+        {"rank": 2, "compiler": None, "regions": [], "collectives": rank0},
+    ]
     [differ] = divergence.find(skipped)
     assert differ["kind"] == "collectives" and differ["ranks"] == [1]
     assert differ["message"] == (
         "the ranks' collectives differ in the profiled steps (rank 0 issued 3; rank 1 issued 2; rank 2 issued 3); the first "
         "difference is collective #2: rank 0 c10d::allreduce_, rank 1 c10d::broadcast_, rank 2 c10d::allreduce_ — a "
-        "collective not matched on every rank hangs the job or mixes up its data")
+        "collective not matched on every rank hangs the job or mixes up its data"
+    )
 
 
 def test_merged_insight_names_the_ranks_of_each_finding() -> None:
@@ -127,9 +154,13 @@ def test_a_hang_is_named_from_the_ranks_stacks() -> None:
     states = _states()
     assert states[0]["waitingIn"] == "all_reduce" and states[0]["location"]["line"] == 10
     assert states[1]["waitingIn"] is None and states[1]["location"]["line"] == 9
-    assert hang_sentence(states) == "rank 0 is waiting in all_reduce at hang.py:10; rank 1 never reached it (it is at hang.py:9)."
+    assert (
+        hang_sentence(states)
+        == "rank 0 is waiting in all_reduce at hang.py:10; rank 1 never reached it (it is at hang.py:9)."
+    )
     assert hang_sentence({0: states[0], 1: None}) == (
-        "rank 0 is waiting in all_reduce at hang.py:10; rank 1 did not answer the request for its Python stack.")
+        "rank 0 is waiting in all_reduce at hang.py:10; rank 1 did not answer the request for its Python stack."
+    )
 
 
 def test_ranks_waiting_in_different_collectives() -> None:
@@ -137,7 +168,8 @@ def test_ranks_waiting_in_different_collectives() -> None:
     other = dict(waiting, waitingIn="barrier", location=dict(waiting["location"], line=12))
     assert hang_sentence({0: waiting, 1: other}) == (
         "rank 0 is waiting in all_reduce at hang.py:10; rank 1 is waiting in barrier at hang.py:12: the ranks wait in "
-        "different collectives.")
+        "different collectives."
+    )
 
 
 def test_a_rank_whose_script_failed_after_it_was_told_to_stop_is_stopped() -> None:
@@ -148,6 +180,7 @@ def test_a_rank_whose_script_failed_after_it_was_told_to_stop_is_stopped() -> No
 
     def status(exit_record: dict[str, Any]) -> str:
         return RankRun(rank=0, report={}, how="final", exit=exit_record, stacks=None).status
+
     assert status({"code": 1, "stopped": True}) == "stopped"
     assert status({"code": 1, "stopped": False}) == status({"code": 1}) == "error"
     assert status({"code": 0, "stopped": True}) == "ok"

@@ -1,19 +1,21 @@
 """The speedup estimator on round data recorded on an H100 (two runs per model, separate processes, 2026-11-22):
 the runs agree where the data allows, each run's interval covers the other run, and one-sided host noise barely
 moves the estimate while it moves the old median-of-ratios a lot."""
+
 from __future__ import annotations
 
-import math
 import json
+import math
 import random
 import statistics
 from pathlib import Path
 
 import pytest
-
 from compile_lens_runner.measure import estimator
 
-ROUNDS = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "timing" / "h100-rounds-2026-11-22.json").read_text())["runs"]
+ROUNDS = json.loads(
+    (Path(__file__).resolve().parents[1] / "fixtures" / "timing" / "h100-rounds-2026-11-22.json").read_text()
+)["runs"]
 
 
 def pairs_of(run: str, mode: str) -> list[estimator.Pair]:
@@ -103,8 +105,10 @@ def test_one_sided_noise_moves_the_estimate_little_and_the_median_a_lot(side: in
             for seed in range(20):
                 rng = random.Random(seed)
                 hit = set(rng.sample(range(len(pairs)), len(pairs) // 2))
-                noisy = [tuple(v * rng.uniform(1.2, 2.0) if i in hit and s == side else v for s, v in enumerate(p))
-                         for i, p in enumerate(pairs)]
+                noisy = [
+                    tuple(v * rng.uniform(1.2, 2.0) if i in hit and s == side else v for s, v in enumerate(p))
+                    for i, p in enumerate(pairs)
+                ]
                 old_moves.append(abs(estimator.median_ratio(noisy) / median - 1))  # type: ignore[arg-type]
                 if any(v <= best * (1 + estimator.CONFIRM_PCT / 100) for i, v in enumerate(hit_side) if i not in hit):
                     new_moves.append(abs(estimator.fastest_ratio(noisy) / speedup - 1))  # type: ignore[arg-type]
@@ -117,7 +121,10 @@ def test_a_gpu_bound_compiled_side_takes_eagers_fastest_round_of_the_run() -> No
     """resnet18 run 1: eager's fastest round was 2.06 ms in the reduce-overhead pairs but 1.93 ms in the default ones;
     the CUDA-graph replay keeps the GPU busy, so the host's state does not move it: the speedup takes 1.93 ms, and run
     1 then lands within 1 % of run 2 (2.77x), where paired it was 6 % off."""
-    ro, default = estimator.estimate(pairs_of("resnet18_1", "reduce-overhead")), estimator.estimate(pairs_of("resnet18_1", "default"))
+    ro, default = (
+        estimator.estimate(pairs_of("resnet18_1", "reduce-overhead")),
+        estimator.estimate(pairs_of("resnet18_1", "default")),
+    )
     best = min(ro.eager_ms, default.eager_ms)
     shift = estimator.run_eager(ro, best)
     run2 = estimator.estimate(pairs_of("resnet18_2", "reduce-overhead")).speedup
@@ -127,14 +134,33 @@ def test_a_gpu_bound_compiled_side_takes_eagers_fastest_round_of_the_run() -> No
     # a compiled side the CPU limits stays paired (no CUDA graphs and a GPU idle share over 15 %, or unknown: CPU runs)
     assert estimator.run_eager(ro, ro.eager_ms * 0.99) is None  # within 3 %: nothing to take
     assert estimator.host_free(27.4, ["captured"]) and estimator.host_free(8.0, [])  # BERT (1, 8) replays: idle 27 %
-    assert not estimator.host_free(45.0, []) and not estimator.host_free(None, []) and not estimator.host_free(5.0 + 40, ["captured", "skipped"])
+    assert (
+        not estimator.host_free(45.0, [])
+        and not estimator.host_free(None, [])
+        and not estimator.host_free(5.0 + 40, ["captured", "skipped"])
+    )
 
-def _mode(name: str, eager: list[float], compiled: list[float], probes: list[float], graphs: list[str], idle: float) -> dict:
+
+def _mode(
+    name: str, eager: list[float], compiled: list[float], probes: list[float], graphs: list[str], idle: float
+) -> dict:
     est = estimator.estimate(list(zip(eager, compiled)))
-    return {"mode": name, "status": "ok", "speedup": est.speedup, "compileSeconds": 5.0, "gpuIdlePct": idle,
-            "speedupInterval": {"low": est.low, "high": est.high, "floorPct": est.floor_pct, "noisySides": list(est.noisy_sides)},
-            "eagerTiming": {"estimateMs": min(eager), "rounds": eager, "cpuProbeMs": probes},
-            "timing": {"estimateMs": min(compiled), "rounds": compiled}, "compiler": {"cudaGraphs": [{"status": s} for s in graphs]}}
+    return {
+        "mode": name,
+        "status": "ok",
+        "speedup": est.speedup,
+        "compileSeconds": 5.0,
+        "gpuIdlePct": idle,
+        "speedupInterval": {
+            "low": est.low,
+            "high": est.high,
+            "floorPct": est.floor_pct,
+            "noisySides": list(est.noisy_sides),
+        },
+        "eagerTiming": {"estimateMs": min(eager), "rounds": eager, "cpuProbeMs": probes},
+        "timing": {"estimateMs": min(compiled), "rounds": compiled},
+        "compiler": {"cudaGraphs": [{"status": s} for s in graphs]},
+    }
 
 
 def test_a_cuda_graph_mode_takes_eagers_fastest_round_of_the_run() -> None:
@@ -148,10 +174,20 @@ def test_a_cuda_graph_mode_takes_eagers_fastest_round_of_the_run() -> None:
 
     alone = [0.8, 0.9, 1.7, 1.7, 2.6]
     report = {
-        "eager": {"launchBound": True, "gpuIdlePct": 80.0,
-                  "timing": {"estimateMs": eager_at(0.8), "rounds": [eager_at(p) for p in alone], "cpuProbeMs": alone}},
+        "eager": {
+            "launchBound": True,
+            "gpuIdlePct": 80.0,
+            "timing": {"estimateMs": eager_at(0.8), "rounds": [eager_at(p) for p in alone], "cpuProbeMs": alone},
+        },
         "modes": [
-            _mode("default", [eager_at(p) for p in [0.9, 1.2, 1.7]], [0.5 + 1.0 * p for p in [0.9, 1.2, 1.7]], [0.9, 1.2, 1.7], [], 40.0),
+            _mode(
+                "default",
+                [eager_at(p) for p in [0.9, 1.2, 1.7]],
+                [0.5 + 1.0 * p for p in [0.9, 1.2, 1.7]],
+                [0.9, 1.2, 1.7],
+                [],
+                40.0,
+            ),
             _mode("reduce-overhead", [eager_at(1.7)] * 4, [0.70, 0.71, 0.70, 0.70], [1.7] * 4, ["captured"], 30.0),
         ],
     }
@@ -176,13 +212,21 @@ def test_a_side_that_never_ran_at_the_hosts_fastest_state_widens_the_interval() 
     slow["timing"]["cpuProbeMs"] = [1.12, 1.1, 1.15, 1.3]
     steady = _mode("max-autotune-no-cudagraphs", eager, compiled, [0.9, 0.91, 0.92, 1.2], [], 40.0)
     steady["timing"]["cpuProbeMs"] = [0.9, 0.92, 0.93, 1.0]
-    report = {"eager": {"timing": {"estimateMs": 5.9, "rounds": [5.9] * 3, "cpuProbeMs": [0.88, 1.0, 1.0]}}, "modes": [slow, steady]}
+    report = {
+        "eager": {"timing": {"estimateMs": 5.9, "rounds": [5.9] * 3, "cpuProbeMs": [0.88, 1.0, 1.0]}},
+        "modes": [slow, steady],
+    }
     before = dict(slow["speedupInterval"])
     run_speedups.adjust(report["modes"], report["eager"])
     interval = slow["speedupInterval"]
-    assert interval["slowHost"] == {"eager": pytest.approx(1.08 / 0.88, abs=1e-3), "compiled": pytest.approx(1.15 / 0.88, abs=1e-3)}  # their third-fastest probes
+    assert interval["slowHost"] == {
+        "eager": pytest.approx(1.08 / 0.88, abs=1e-3),
+        "compiled": pytest.approx(1.15 / 0.88, abs=1e-3),
+    }  # their third-fastest probes
     assert interval["low"] == pytest.approx(slow["speedup"] * 0.88 / 1.08, abs=1e-3) and interval["low"] < before["low"]
-    assert interval["high"] == pytest.approx(slow["speedup"] * 1.15 / 0.88, abs=1e-3) and interval["high"] > before["high"]
+    assert (
+        interval["high"] == pytest.approx(slow["speedup"] * 1.15 / 0.88, abs=1e-3) and interval["high"] > before["high"]
+    )
     assert "slowHost" not in steady["speedupInterval"]
 
 
@@ -197,17 +241,30 @@ def test_a_region_gets_the_interval_a_target_gets_on_the_same_rounds() -> None:
     def eager_at(p: float) -> float:
         return 1.5 * p
 
-    modes = [_mode("default", [eager_at(p) for p in [0.9, 1.2, 1.7]], [0.5 + 1.0 * p for p in [0.9, 1.2, 1.7]], [0.9, 1.2, 1.7], [], 40.0),
-             _mode("reduce-overhead", [eager_at(1.7)] * 4, [0.70, 0.71, 0.70, 0.70], [1.7] * 4, ["captured"], 30.0)]
+    modes = [
+        _mode(
+            "default",
+            [eager_at(p) for p in [0.9, 1.2, 1.7]],
+            [0.5 + 1.0 * p for p in [0.9, 1.2, 1.7]],
+            [0.9, 1.2, 1.7],
+            [],
+            40.0,
+        ),
+        _mode("reduce-overhead", [eager_at(1.7)] * 4, [0.70, 0.71, 0.70, 0.70], [1.7] * 4, ["captured"], 30.0),
+    ]
     for mode in modes:
         mode["timing"]["cpuProbeMs"] = [1.0, 1.1, 1.2]
-    regions = [dict(copy.deepcopy(m), mode=name, signature="float32[8, 64] (no_grad)", eagerGpuIdlePct=80.0)
-               for m, name in zip(modes, ["as-written", "reduce-overhead"])]
+    regions = [
+        dict(copy.deepcopy(m), mode=name, signature="float32[8, 64] (no_grad)", eagerGpuIdlePct=80.0)
+        for m, name in zip(modes, ["as-written", "reduce-overhead"])
+    ]
     speedups.adjust(modes, {"launchBound": True, "gpuIdlePct": 80.0, "timing": None}, 0.9)
     adjust_speedups(regions, 0.9)
     fields = ("speedup", "speedupInterval", "breakEvenCalls")
     assert [{k: m.get(k) for k in fields} for m in regions] == [{k: m.get(k) for k in fields} for m in modes]
-    assert modes[1]["speedupInterval"]["runEager"] and modes[0]["speedupInterval"]["floorPct"] == 12.0  # all three applied
+    assert (
+        modes[1]["speedupInterval"]["runEager"] and modes[0]["speedupInterval"]["floorPct"] == 12.0
+    )  # all three applied
     assert modes[0]["speedupInterval"].get("slowHost")
 
 
@@ -235,7 +292,9 @@ def test_a_launch_bound_eager_widens_the_interval_by_its_share_of_the_hosts_spee
 
     first, second = run(1.499, 0.696, 78.1), run(1.352, 0.695, 72.7)
     assert (first["speedupInterval"]["floorPct"], second["speedupInterval"]["floorPct"]) == (11.7, 10.9)
-    assert first["speedupInterval"]["low"] <= second["speedup"] and first["speedup"] <= second["speedupInterval"]["high"]
+    assert (
+        first["speedupInterval"]["low"] <= second["speedup"] and first["speedup"] <= second["speedupInterval"]["high"]
+    )
     assert run(1.5061, 0.7065, 30.0)["speedupInterval"]["floorPct"] == estimator.FLOOR_LAUNCH_BOUND_PCT
     gpu_bound = _mode("default", [14.7] * 9, [4.2] * 9, [0.9] * 9, [], 1.0)
     run_speedups.adjust([gpu_bound], {"launchBound": False, "timing": None})

@@ -1,4 +1,5 @@
 """Guard failures in the user's terms, recompiles grouped per site, and the GPU idle share (pure, no compile)."""
+
 from __future__ import annotations
 
 import json
@@ -9,17 +10,24 @@ from compile_lens_runner.measure.profiling import gpu_idle_pct
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
-COUNTER_REASON = ("0/0: self.calls == 90                                         # self.calls += 1  # counter.py:10 in forward "
-                  "(HINT: torch.compile considers integer attributes of the nn.Module to be static. If you are observing "
-                  "recompilation, you might want to make this integer dynamic using "
-                  "torch._dynamo.config.allow_unspec_int_on_nn_module = True, or convert this integer into a tensor.)\n"
-                  "User stack trace:\n  File \"counter.py\", line 10, in forward")
+COUNTER_REASON = (
+    "0/0: self.calls == 90                                         # self.calls += 1  # counter.py:10 in forward "
+    "(HINT: torch.compile considers integer attributes of the nn.Module to be static. If you are observing "
+    "recompilation, you might want to make this integer dynamic using "
+    "torch._dynamo.config.allow_unspec_int_on_nn_module = True, or convert this integer into a tensor.)\n"
+    'User stack trace:\n  File "counter.py", line 10, in forward'
+)
 
 
 def test_pattern_abstracts_compared_numbers_only() -> None:
-    assert explain.pattern("self.calls == 90 (guard from: self.calls += 1)") == "self.calls == N (guard from: self.calls += 1)"
-    assert (explain.pattern("tensor 'args[0]' size mismatch at index 0. expected 32, actual 64")
-            == "tensor 'args[0]' size mismatch at index 0. expected N, actual N")
+    assert (
+        explain.pattern("self.calls == 90 (guard from: self.calls += 1)")
+        == "self.calls == N (guard from: self.calls += 1)"
+    )
+    assert (
+        explain.pattern("tensor 'args[0]' size mismatch at index 0. expected 32, actual 64")
+        == "tensor 'args[0]' size mismatch at index 0. expected N, actual N"
+    )
 
 
 def test_pytorch_hint_is_read_from_the_reason() -> None:
@@ -35,34 +43,59 @@ def test_integer_module_attribute() -> None:
 
 
 def test_autograd_only_dispatch_key_difference_is_a_grad_mode_mismatch() -> None:
-    reason = ("tensor 'args[0]' dispatch key set mismatch. expected DispatchKeySet(CUDA, BackendSelect, ADInplaceOrView, "
-              "AutogradCUDA), actual DispatchKeySet(CUDA, BackendSelect)")
+    reason = (
+        "tensor 'args[0]' dispatch key set mismatch. expected DispatchKeySet(CUDA, BackendSelect, ADInplaceOrView, "
+        "AutogradCUDA), actual DispatchKeySet(CUDA, BackendSelect)"
+    )
     found = explain.explain(reason)
     assert found and "differ in grad mode" in found["what"] and "input 0 (args[0])" in found["what"]
     assert "then arrived under torch.inference_mode()" in found["what"]
     assert found["fix"].startswith("Warm up under the same grad mode you serve with")
-    reverse = explain.explain("tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, BackendSelect), "
-                              "actual DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU)")
+    reverse = explain.explain(
+        "tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, BackendSelect), "
+        "actual DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU)"
+    )
     assert reverse and "made under torch.inference_mode()" in reverse["what"]
-    other = explain.explain("tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU), actual DispatchKeySet(CUDA)")
+    other = explain.explain(
+        "tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU), actual DispatchKeySet(CUDA)"
+    )
     assert other and "grad mode" not in other["what"]
 
 
 def test_size_mismatch_names_the_dimension_and_mark_dynamic_with_its_cost() -> None:
     found = explain.explain("tensor 'x' size mismatch at index 1. expected 128, actual 256")
-    assert found and found["what"] == "Input 'x' changed size in dimension 1 (128 -> 256); the compiled code was specialised to 128."
-    assert "torch._dynamo.mark_dynamic(x, 1)" in found["fix"] and "dynamic=True" in found["fix"] and "cost" in found["fix"]
+    assert (
+        found
+        and found["what"]
+        == "Input 'x' changed size in dimension 1 (128 -> 256); the compiled code was specialised to 128."
+    )
+    assert (
+        "torch._dynamo.mark_dynamic(x, 1)" in found["fix"] and "dynamic=True" in found["fix"] and "cost" in found["fix"]
+    )
     assert found["quickFix"]["kind"] == "compile-dynamic"  # the editor offers dynamic=True on the torch.compile call
     assert explain.explain("something no one has seen before") is None
 
 
 def test_recurring_recompiles_are_one_site() -> None:
     loc = {"file": "/ws/m.py", "line": 10, "function": "forward", "code": "self.calls += 1"}
-    recompiles = [{"reason": f"self.calls == {n} (guard from: self.calls += 1)", "compileId": f"0/{n - 89}", "location": loc,
-                   "trigger": "a warmup call", "inTimedRegion": n == 97, "hint": "h", "explanation": {"what": "w", "fix": "f"}}
-                  for n in range(90, 98)]
-    other = {"reason": "tensor 'x' size mismatch at index 0. expected 32, actual 64", "compileId": "1/1",
-             "location": {**loc, "line": 20}, "inTimedRegion": False}
+    recompiles = [
+        {
+            "reason": f"self.calls == {n} (guard from: self.calls += 1)",
+            "compileId": f"0/{n - 89}",
+            "location": loc,
+            "trigger": "a warmup call",
+            "inTimedRegion": n == 97,
+            "hint": "h",
+            "explanation": {"what": "w", "fix": "f"},
+        }
+        for n in range(90, 98)
+    ]
+    other = {
+        "reason": "tensor 'x' size mismatch at index 0. expected 32, actual 64",
+        "compileId": "1/1",
+        "location": {**loc, "line": 20},
+        "inTimedRegion": False,
+    }
     sites = explain.group_sites(recompiles + [other])
     assert [(s["location"]["line"], s["count"]) for s in sites] == [(10, 8), (20, 1)]
     assert sites[0]["values"] == [str(n) for n in range(90, 98)] and sites[0]["inTimedRegion"] is True
@@ -72,14 +105,28 @@ def test_recurring_recompiles_are_one_site() -> None:
 def test_fallback_cause_names_the_frame_the_limit_and_the_guard() -> None:
     insight = {
         "frames": [{"compileId": "0/0", "function": "forward"}],
-        "recompileSites": [{"pattern": "self.calls == N (guard from: self.calls += 1)", "count": 8,
-                            "compileIds": [f"0/{i}" for i in range(1, 9)], "explanation": {"what": "w", "fix": "use a tensor"}}],
-        "compileFailures": [{"compileId": "0/8", "failType": "Unsupported", "reason": (
-            "Dynamo recompile limit exceeded\n  Explanation: ... exceeding the recompile_limit cache size limit (currently set to 8).")}],
+        "recompileSites": [
+            {
+                "pattern": "self.calls == N (guard from: self.calls += 1)",
+                "count": 8,
+                "compileIds": [f"0/{i}" for i in range(1, 9)],
+                "explanation": {"what": "w", "fix": "use a tensor"},
+            }
+        ],
+        "compileFailures": [
+            {
+                "compileId": "0/8",
+                "failType": "Unsupported",
+                "reason": (
+                    "Dynamo recompile limit exceeded\n  Explanation: ... exceeding the recompile_limit cache size limit (currently set to 8)."
+                ),
+            }
+        ],
     }
     assert explain.fallback_cause(insight, False, 40) == {
         "cause": "forward hit the recompile limit (8) after recompiling on every call: guard self.calls == N",
-        "fix": "use a tensor"}
+        "fix": "use a tensor",
+    }
     nothing = explain.fallback_cause({}, None, 0)
     assert "no compiled frame was entered" in str(nothing["cause"])
 
@@ -103,8 +150,13 @@ def test_gpu_idle_share_of_a_real_h100_eager_trace() -> None:
 
 
 def test_recompile_limit_is_read_in_old_and_new_wording() -> None:
-    assert explain.recompile_limit("exceeding the recompile_limit cache size limit (currently set to 8). Excessive") == 8
-    assert explain.recompile_limit("exceeding the accumulated_recompile_limit cache size limit (currently set to 256)") == 256
+    assert (
+        explain.recompile_limit("exceeding the recompile_limit cache size limit (currently set to 8). Excessive") == 8
+    )
+    assert (
+        explain.recompile_limit("exceeding the accumulated_recompile_limit cache size limit (currently set to 256)")
+        == 256
+    )
     assert explain.recompile_limit("torch._dynamo hit config.cache_size_limit (8)") == 8
     assert explain.recompile_limit("tensor 'x' size mismatch at index 0. expected 32, actual 64") is None
 
@@ -120,7 +172,12 @@ def test_a_size_change_inside_a_library_call_gets_a_fix_at_the_users_level() -> 
     reason = "tensor 'input_ids' size mismatch at index 1. expected 7, actual 8"
     found = explain.explain(reason, library_frame="forward in modeling_llama.py")
     assert found and "dimension 1 (7 -> 8)" in found["what"] and "forward in modeling_llama.py" in found["what"]
-    assert "mark_dynamic" not in found["fix"] and "static" in found["fix"] and "dynamic=True" in found["fix"] and "pad" in found["fix"]
+    assert (
+        "mark_dynamic" not in found["fix"]
+        and "static" in found["fix"]
+        and "dynamic=True" in found["fix"]
+        and "pad" in found["fix"]
+    )
     assert "quickFix" not in found  # not the user's tensor: no one-click edit
     own = explain.explain(reason)
     assert own and "torch._dynamo.mark_dynamic(input_ids, 1)" in own["fix"]
@@ -133,7 +190,10 @@ def test_library_frame_names_the_compiled_library_function_only_when_user_code_c
     def start(*files: tuple[str, str]) -> list[dict]:  # the stack a compile started from, outermost first
         return [location(file, 1, name) for file, name in files]
 
-    user, lib = ("/ws/gen.py", "<module>"), ("/venv/site-packages/transformers/models/llama/modeling_llama.py", "forward")
+    user, lib = (
+        ("/ws/gen.py", "<module>"),
+        ("/venv/site-packages/transformers/models/llama/modeling_llama.py", "forward"),
+    )
     assert library_frame(start(user, lib)) == "forward in modeling_llama.py"
     assert library_frame(start(user, ("/ws/model.py", "forward"))) is None
     assert library_frame(start(user, ("/venv/site-packages/torch/_dynamo/eval_frame.py", "inner"))) == "PyTorch code"

@@ -2,6 +2,7 @@
 and reduce-overhead in rotation; the host was slow for long stretches, the first 18 s of GPT-2's recording at
 1.5-2.2x its fastest probe). Pairs replayed from any start must land on the same speedup once the run knows how fast
 its host can be; the rule without probes stopped inside the slow stretch and printed that stretch's speedup."""
+
 from __future__ import annotations
 
 import gzip
@@ -9,13 +10,16 @@ import json
 from pathlib import Path
 
 import pytest
-
-from compile_lens_runner.measure import estimator
-from compile_lens_runner.measure import timing
+from compile_lens_runner.measure import estimator, timing
 from compile_lens_runner.measure.host import HostSpeed
 
-RECORDED = json.loads(gzip.decompress((Path(__file__).resolve().parents[1] / "fixtures" / "timing" /
-                                       "h100-probed-rounds-2026-11-23.json.gz").read_bytes()))["models"]
+RECORDED = json.loads(
+    gzip.decompress(
+        (
+            Path(__file__).resolve().parents[1] / "fixtures" / "timing" / "h100-probed-rounds-2026-11-23.json.gz"
+        ).read_bytes()
+    )
+)["models"]
 Round = tuple[float, float, float]  # (seconds into the recording, probe ms, ms per call)
 
 
@@ -25,7 +29,9 @@ def rounds_of(model: str, variant: str) -> list[Round]:
     return [(t, p, ms) for v, t, p, ms in zip(m["variant"], m["seconds"], m["probeMs"], m["ms"]) if v == index]
 
 
-def replay(model: str, mode: str, start_s: float, fastest_probe_ms: float, probes: bool = True) -> tuple[float, str, float]:
+def replay(
+    model: str, mode: str, start_s: float, fastest_probe_ms: float, probes: bool = True
+) -> tuple[float, str, float]:
     """timing.stop_reason over recorded pairs from start_s on, as measure_paired runs it: (speedup, stop, seconds);
     "recording-ended" where the 45 s recorded ran out first."""
     cfg = timing.TimingConfig.for_run(quick=False, rounds=None)

@@ -1,6 +1,7 @@
 """The fixture reports say what the current runner derives from their numbers (scripts/rederive_fixtures.py): their
 verdicts and headlines are read by every surface test as the runner's words, so a fixture recorded by an older runner
 must not keep a wording the runner no longer writes ("stay eager (best 1.22x)", "Don't compile this")."""
+
 from __future__ import annotations
 
 import copy
@@ -44,7 +45,9 @@ def test_a_verdict_an_older_runner_wrote_fails_the_check() -> None:
 def _differences(old: Any, new: Any, where: str = "") -> list[tuple[str, Any, Any]]:
     """Where two JSON values differ, as JSON pointers: a recommendation is one value."""
     if isinstance(old, dict) and isinstance(new, dict) and not where.endswith("recommendation"):
-        return [d for key in sorted(set(old) | set(new)) for d in _differences(old.get(key), new.get(key), f"{where}/{key}")]
+        return [
+            d for key in sorted(set(old) | set(new)) for d in _differences(old.get(key), new.get(key), f"{where}/{key}")
+        ]
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         return [d for i, (a, b) in enumerate(zip(old, new)) for d in _differences(a, b, f"{where}/{i}")]
     return [] if old == new else [(where, old, new)]

@@ -1,10 +1,12 @@
 """The runner's numbers in its sentences are the extension's: the same table (test/fixtures/numbers.json) that
 test/unit/numbers.test.ts holds extension/present/numbers.ts to."""
+
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from compile_lens_runner import formats
 

@@ -2,6 +2,7 @@
 eager's multi-threaded ops waited on descheduled threads). Recorded host samples go into the decision, pure; the
 verdict gives no number a voice when the host was contended; a slow first call does not leave rounds one call long.
 Nothing here asserts how fast a host is."""
+
 from __future__ import annotations
 
 import os
@@ -11,7 +12,6 @@ import time
 from typing import Any
 
 import pytest
-
 from compile_lens_runner.measure import host, timing
 from compile_lens_runner.measure.host import LoadSample, LoadWatch, load_evidence
 from compile_lens_runner.report.advice import recommend
@@ -19,38 +19,55 @@ from compile_lens_runner.script.advice import region_recommendation, script_reco
 
 
 def _samples(others: list[int | None], loads: tuple[float, float] = (1.0, 1.0)) -> list[LoadSample]:
-    return [LoadSample(n, loads[0] if i == 0 else loads[1], steal=10 * i, jiffies=200 * i) for i, n in enumerate(others)]
+    return [
+        LoadSample(n, loads[0] if i == 0 else loads[1], steal=10 * i, jiffies=200 * i) for i, n in enumerate(others)
+    ]
 
 
-@pytest.mark.parametrize(("others", "cpus", "threads", "contended", "fix_threads"), [
-    ([1, 1, 2, 1, 1, 1], 2, 2, True, 1),  # run 21's editorExperience e2e: a CI run beside it, torch on 2 threads
-    ([1, 1, 1, 1], 2, 2, True, 1),  # one core taken: one of torch's two threads waits every op
-    ([0, 0, 1, 0], 2, 2, False, None),  # a quiet host with a blip: 1 of 4 samples
-    ([1, 1, 0, 0], 2, 2, True, 1),  # half the samples contended is enough; the fix fits a contended sample
-    ([2, 3, 2], 2, 2, True, 0),  # every CPU taken: no thread count fits, a quieter host is the fix
-    ([1, 1, 1], 2, 1, False, None),  # one thread with a CPU free: no waits, no slicing
-    ([4, 4, 4], 2, 1, True, 0),  # one thread and no CPU free: time-sliced through every round
-    ([3, 3, 4], 8, 8, True, 5),  # a bigger host: the fix fits the threads to the CPUs left free
-    ([3, 3, 4], 8, 4, False, None),  # ... threads that already fit
-    ([None, None], 2, 2, False, None),  # a host without /proc/stat says nothing, judges nothing
-])
-def test_recorded_samples_decide_contention(others: list[int | None], cpus: int, threads: int, contended: bool,
-                                            fix_threads: int | None) -> None:
+@pytest.mark.parametrize(
+    ("others", "cpus", "threads", "contended", "fix_threads"),
+    [
+        ([1, 1, 2, 1, 1, 1], 2, 2, True, 1),  # run 21's editorExperience e2e: a CI run beside it, torch on 2 threads
+        ([1, 1, 1, 1], 2, 2, True, 1),  # one core taken: one of torch's two threads waits every op
+        ([0, 0, 1, 0], 2, 2, False, None),  # a quiet host with a blip: 1 of 4 samples
+        ([1, 1, 0, 0], 2, 2, True, 1),  # half the samples contended is enough; the fix fits a contended sample
+        ([2, 3, 2], 2, 2, True, 0),  # every CPU taken: no thread count fits, a quieter host is the fix
+        ([1, 1, 1], 2, 1, False, None),  # one thread with a CPU free: no waits, no slicing
+        ([4, 4, 4], 2, 1, True, 0),  # one thread and no CPU free: time-sliced through every round
+        ([3, 3, 4], 8, 8, True, 5),  # a bigger host: the fix fits the threads to the CPUs left free
+        ([3, 3, 4], 8, 4, False, None),  # ... threads that already fit
+        ([None, None], 2, 2, False, None),  # a host without /proc/stat says nothing, judges nothing
+    ],
+)
+def test_recorded_samples_decide_contention(
+    others: list[int | None], cpus: int, threads: int, contended: bool, fix_threads: int | None
+) -> None:
     evidence = load_evidence(_samples(others), cpus, threads)
     assert evidence["contended"] is contended
     if contended:
         assert evidence["reason"].startswith("the host was contended while timing")
         assert f"torch's {threads} thread" in evidence["reason"] and "load average 1.00 to 1.00" in evidence["reason"]
-        assert evidence["fix"].startswith(f"run with OMP_NUM_THREADS={fix_threads} (or torch.set_num_threads({fix_threads})"
-                                          if fix_threads else "profile when the host is quieter: other processes kept every CPU busy")
+        assert evidence["fix"].startswith(
+            f"run with OMP_NUM_THREADS={fix_threads} (or torch.set_num_threads({fix_threads})"
+            if fix_threads
+            else "profile when the host is quieter: other processes kept every CPU busy"
+        )
     else:
         assert evidence["reason"] is None and evidence["fix"] is None
 
 
 def test_the_evidence_carries_the_samples_load_and_steal() -> None:
     evidence = load_evidence(_samples([2, 1, 2], loads=(3.5, 4.25)), 2, 2)
-    assert evidence == {**evidence, "cpus": 2, "threads": 2, "samples": 3, "contendedSamples": 3, "othersRunning": [1, 2],
-                        "loadAverage": {"start": 3.5, "end": 4.25}, "stealPct": 5.0}
+    assert evidence == {
+        **evidence,
+        "cpus": 2,
+        "threads": 2,
+        "samples": 3,
+        "contendedSamples": 3,
+        "othersRunning": [1, 2],
+        "loadAverage": {"start": 3.5, "end": 4.25},
+        "stealPct": 5.0,
+    }
     assert load_evidence([], 2, 2)["othersRunning"] is None and load_evidence([], 2, 2)["contended"] is False
 
 
@@ -58,9 +75,16 @@ def _mode(speedup: float, load: dict[str, Any] | None, low: float | None = None)
     timing_fields: dict[str, Any] = {"valid": True}
     if load is not None:
         timing_fields["hostLoad"] = load
-    return {"mode": "default", "status": "ok", "speedup": speedup, "compileSeconds": 3.0, "breakEvenCalls": 401.0,
-            "timing": timing_fields, "correctness": {"ok": True},
-            "speedupInterval": {"low": low or speedup * 0.95, "high": speedup * 1.05}}
+    return {
+        "mode": "default",
+        "status": "ok",
+        "speedup": speedup,
+        "compileSeconds": 3.0,
+        "breakEvenCalls": 401.0,
+        "timing": timing_fields,
+        "correctness": {"ok": True},
+        "speedupInterval": {"low": low or speedup * 0.95, "high": speedup * 1.05},
+    }
 
 
 CONTENDED = load_evidence(_samples([1, 1, 1]), 2, 2)
@@ -71,8 +95,10 @@ def test_a_contended_number_gets_no_verdict_but_why_and_the_fix() -> None:
     rec = recommend([_mode(704.5, CONTENDED)])
     assert rec["verdict"] == "none" and rec["mode"] is None
     assert rec["reason"].startswith("No verdict: default measured 704.50×, but the host was contended while timing")
-    assert rec["reason"].endswith("Fix: run with OMP_NUM_THREADS=1 (or torch.set_num_threads(1) in the script) so torch's "
-                                  "threads fit the CPUs other processes leave free, or profile when the host is quieter.")
+    assert rec["reason"].endswith(
+        "Fix: run with OMP_NUM_THREADS=1 (or torch.set_num_threads(1) in the script) so torch's "
+        "threads fit the CPUs other processes leave free, or profile when the host is quieter."
+    )
     assert recommend([_mode(1.31, QUIET)])["verdict"] == "compile"
     assert recommend([_mode(1.31, None)])["verdict"] == "compile"  # CUDA runs and older reports: no hostLoad
     # a slower-looking contended number is no "stay eager" either
@@ -81,15 +107,23 @@ def test_a_contended_number_gets_no_verdict_but_why_and_the_fix() -> None:
 
 def test_a_contended_replay_gives_its_region_and_the_script_no_verdict() -> None:
     measurement = dict(_mode(704.5, CONTENDED), mode="as-written", why="most-frequent", speedupIqrPct=2.0)
-    region = {"name": "scale", "location": {"file": "/b_item.py", "line": 4}, "options": {"mode": "default"},
-              "measurements": [measurement], "replay": {"replayable": True, "reason": None}, "callCount": 6}
+    region = {
+        "name": "scale",
+        "location": {"file": "/b_item.py", "line": 4},
+        "options": {"mode": "default"},
+        "measurements": [measurement],
+        "replay": {"replayable": True, "reason": None},
+        "callCount": 6,
+    }
     region["recommendation"] = region_recommendation(region)
     assert region["recommendation"]["verdict"] == "none"
     assert "the host was contended while timing" in region["recommendation"]["reason"]
     summary = script_recommendation([region])
     assert summary["verdict"] == "none"
-    assert summary["reason"].startswith("No verdict: scale (line 4): no verdict, default as written measured 704.50×, "
-                                        "but the host was contended while timing")
+    assert summary["reason"].startswith(
+        "No verdict: scale (line 4): no verdict, default as written measured 704.50×, "
+        "but the host was contended while timing"
+    )
 
 
 class _Blocks:
@@ -112,7 +146,9 @@ def _cfg() -> timing.TimingConfig:
 def test_a_slow_first_call_does_not_leave_rounds_one_call_long() -> None:
     cfg = _cfg()
     paired = timing.measure_paired(_Blocks(slow=3), _Blocks(slow=0), cfg, "method")
-    assert paired.eager["callsPerRound"] == 256  # 0.02 ms x 256 >= 5 ms, as calibration gives a side that is fast at once
+    assert (
+        paired.eager["callsPerRound"] == 256
+    )  # 0.02 ms x 256 >= 5 ms, as calibration gives a side that is fast at once
     assert paired.compiled["callsPerRound"] == 256
     alone = timing.measure_alone(_Blocks(slow=3), cfg, "method")
     assert alone["callsPerRound"] == 256
@@ -178,7 +214,9 @@ def test_the_observed_run_samples_the_load_at_each_switch_between_blocks(monkeyp
     current = ["default"]
     monkeypatch.setattr(module, "_current_stance", lambda: current[0])
     reads = iter(_samples([2] * 100))
-    il = module.Interleaver(lambda name: current.__setitem__(0, name), load=LoadWatch(threads=2, cpus=2, read=lambda: next(reads)))
+    il = module.Interleaver(
+        lambda name: current.__setitem__(0, name), load=LoadWatch(threads=2, cpus=2, read=lambda: next(reads))
+    )
     sides = []
     for i in range(40):
         sides.append(il.before_call(None, "float32[8, 32]")[0])
@@ -192,21 +230,44 @@ def test_the_observed_run_samples_the_load_at_each_switch_between_blocks(monkeyp
 
 def _in_situ_region(load: dict[str, Any], replayed: float | None, replay_load: dict[str, Any] | None) -> dict[str, Any]:
     step = {"speedup": 3.2, "low": 3.0, "high": 3.4, "eagerMs": 3.2, "compiledMs": 1.0, "samples": 40, "pairs": 5}
-    measurements = [] if replayed is None else [
-        dict(_mode(replayed, replay_load), mode="as-written", why="most-frequent", speedupIqrPct=2.0)]
-    return {"name": "scale", "location": {"file": "/s.py", "line": 4}, "options": {"mode": "default"}, "callCount": 5000,
-            "measurements": measurements, "replay": {"replayable": replayed is not None, "reason": None if replayed else "not replayed"},
-            "inSitu": {"method": "interleaved", "pairs": 5, "step": step, "compileSeconds": 3.0, "breakEvenSteps": 1400,
-                       "stepsMade": 5000, "failure": None, "regionSeconds": None, "reason": None, "hostLoad": load}}
+    measurements = (
+        []
+        if replayed is None
+        else [dict(_mode(replayed, replay_load), mode="as-written", why="most-frequent", speedupIqrPct=2.0)]
+    )
+    return {
+        "name": "scale",
+        "location": {"file": "/s.py", "line": 4},
+        "options": {"mode": "default"},
+        "callCount": 5000,
+        "measurements": measurements,
+        "replay": {"replayable": replayed is not None, "reason": None if replayed else "not replayed"},
+        "inSitu": {
+            "method": "interleaved",
+            "pairs": 5,
+            "step": step,
+            "compileSeconds": 3.0,
+            "breakEvenSteps": 1400,
+            "stepsMade": 5000,
+            "failure": None,
+            "regionSeconds": None,
+            "reason": None,
+            "hostLoad": load,
+        },
+    }
 
 
 def test_contended_steps_in_situ_give_no_verdict_and_a_quiet_replay_decides() -> None:
     alone = region_recommendation(_in_situ_region(CONTENDED, None, None))
     assert alone["verdict"] == "none" and alone["reason"].startswith(
-        "No verdict: 3.20× per step in situ, but the host was contended while timing")
+        "No verdict: 3.20× per step in situ, but the host was contended while timing"
+    )
     assert "Fix: run with OMP_NUM_THREADS=1" in alone["reason"]
     replayed = region_recommendation(_in_situ_region(CONTENDED, 1.4, QUIET))
-    assert replayed["verdict"] == "compile" and "(In situ: 3.20× per step in situ, but the host was contended" in replayed["reason"]
+    assert (
+        replayed["verdict"] == "compile"
+        and "(In situ: 3.20× per step in situ, but the host was contended" in replayed["reason"]
+    )
     both = region_recommendation(_in_situ_region(CONTENDED, 1.4, CONTENDED))
     assert both["verdict"] == "none" and "the host was contended while timing" in both["reason"]
     quiet = region_recommendation(_in_situ_region(QUIET, None, None))
@@ -228,4 +289,6 @@ def test_the_headline_says_a_contended_number_is_so() -> None:
     assert headline_of(replay_only) == "no verdict: 704.50× (default), host contended"
     mode = dict(_mode(704.5, CONTENDED), compiler={"graphCount": 1, "graphBreaks": [], "recompiles": []})
     report = {"modes": [mode], "recommendation": recommend([mode]), "error": None}
-    assert target_headline(report).startswith("no verdict: 704.50× (default, next run 669.27–739.73×), host contended · 1 graph")
+    assert target_headline(report).startswith(
+        "no verdict: 704.50× (default, next run 669.27–739.73×), host contended · 1 graph"
+    )

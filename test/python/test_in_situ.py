@@ -1,24 +1,24 @@
 """In situ, end to end on CPU (supervisor + observed worker, real torch.compile): the observed run switches the stance
 between blocks of the script's own calls and compares its steps per region, where a replay cannot. Only what no
 faster test proves (the recorded-call rules are in test_in_situ_interleaved.py); nothing here times this host."""
+
 from __future__ import annotations
 
 import json
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-
-from conftest import marker_line, run_runner
-
 from compile_lens_runner.measure import interleaved, step_work
 from compile_lens_runner.script.window import STEPS as window_steps
+from conftest import marker_line, run_runner
 
 # Inductor's C++ kernels spin OpenMP threads; on a shared 2-core CI machine they fight the other processes for them.
 THREADS = {"OMP_NUM_THREADS": "1"}
 
-TRAIN = textwrap.dedent('''
+TRAIN = textwrap.dedent("""
     import torch
     from torch import nn
 
@@ -46,7 +46,7 @@ TRAIN = textwrap.dedent('''
             opt.zero_grad()
             loss.backward()
             opt.step()
-''')
+""")
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +90,9 @@ def test_a_training_loop_is_its_own_in_situ_measurement(training: Any) -> None:
     assert len(calls) == 30 and region["callCount"] == 30
     # the stance switched at block boundaries only, and the script got its own stance back at its end
     for c in calls:  # block 0: the warm-up, and a signature's first call at the compiled stance (the short batch's)
-        assert c["side"] == ("compiled" if c["block"] == 0 else ("eager", "compiled", "compiled", "eager")[(c["block"] - 1) % 4])
+        assert c["side"] == (
+            "compiled" if c["block"] == 0 else ("eager", "compiled", "compiled", "eager")[(c["block"] - 1) % 4]
+        )
     assert all(c["block"] == 0 for c in calls if c["index"] < schedule["startCall"])
     assert {c["side"] for c in calls} == {"compiled", "eager"}
     assert all(c["ranCompiled"] is None for c in calls if c["side"] == "eager")
@@ -98,10 +100,16 @@ def test_a_training_loop_is_its_own_in_situ_measurement(training: Any) -> None:
     assert all(c["stepMs"] >= c["ms"] for c in calls if c["stepMs"] is not None and c["ms"] is not None)
     situ = region["inSitu"]
     step = situ["step"]
-    assert step["eagerMs"] > 0 and step["compiledMs"] > 0 and step["speedup"] == pytest.approx(step["eagerMs"] / step["compiledMs"], rel=1e-3)
+    assert (
+        step["eagerMs"] > 0
+        and step["compiledMs"] > 0
+        and step["speedup"] == pytest.approx(step["eagerMs"] / step["compiledMs"], rel=1e-3)
+    )
     assert step["low"] <= step["speedup"] <= step["high"] and step["pairs"] == len(step["pairRatios"]) >= 1
     # the short last batch (8) came once per epoch: each side's first call of it is no steady step, so only 16 compares
-    assert step["comparedBy"] == "signature" and [s["signature"] for s in step["signatures"]] == ["float32[16, 3, 16, 16]; grad"]
+    assert step["comparedBy"] == "signature" and [s["signature"] for s in step["signatures"]] == [
+        "float32[16, 3, 16, 16]; grad"
+    ]
     assert situ["dropped"]["switch"] >= 1 and situ["compileSeconds"] > 0 and situ["stepsMade"] == 30
     assert "not measured" not in region["recommendation"]["reason"]
     reason = region["recommendation"]["reason"]
@@ -118,8 +126,11 @@ def test_each_side_profiles_a_window_of_its_own_steps_and_says_why_per_step(trai
     for side, block in interleaved.PROFILED_BLOCKS.items():
         window = windows[side]
         assert window["region"] == region["id"] and window["skipped"] is None and window["steps"] == window_steps
-        inside = [c for c in calls if c.get("profiled")
-                  and window["fromCall"] <= c["index"] <= window["fromCall"] + window_steps + 1]
+        inside = [
+            c
+            for c in calls
+            if c.get("profiled") and window["fromCall"] <= c["index"] <= window["fromCall"] + window_steps + 1
+        ]
         # the window opens at its side's first block and runs to the call that closes it (which exports the trace)
         assert [c["index"] for c in inside] == list(range(window["fromCall"], window["fromCall"] + window_steps + 2))
         assert {(c["side"], c["block"]) for c in inside} <= {(side, block), ("compiled", 0)}
@@ -141,18 +152,27 @@ def test_each_side_profiles_a_window_of_its_own_steps_and_says_why_per_step(trai
         steps = sorted(int(e["name"].split("#")[1]) for e in events if e["name"].startswith("ProfilerStep#"))
         assert steps == list(range(1, window_steps + 1))
         # a step whose call compiled (the short batch's first compiled call) is left out of the count
-        compiled_steps = {n for n in steps if calls[windows[side]["fromCall"] + n]["compileIds"]
-                          or calls[windows[side]["fromCall"] + n]["stepCompiles"]}
+        compiled_steps = {
+            n
+            for n in steps
+            if calls[windows[side]["fromCall"] + n]["compileIds"]
+            or calls[windows[side]["fromCall"] + n]["stepCompiles"]
+        }
         assert mine["steps"] == len(steps) - len(compiled_steps)
-        assert mine == dict(step_work.side_work(events, compiled_steps) or {}, wallMs=mine["wallMs"], wallFrom="steady steps",
-                            busyPct=mine["busyPct"], launchBound=False)
+        assert mine == dict(
+            step_work.side_work(events, compiled_steps) or {},
+            wallMs=mine["wallMs"],
+            wallFrom="steady steps",
+            busyPct=mine["busyPct"],
+            launchBound=False,
+        )
         assert mine["kernelsPerStep"] > 0 and mine["wallMs"] == region["inSitu"]["step"][f"{side}Ms"]
         assert 0 < mine["busyPct"] <= 100
     assert work["text"].startswith("CPU op time ") and "no separate GPU" in work["text"]
     assert f"{work['eager']['kernelsPerStep']:.0f} → {work['compiled']['kernelsPerStep']:.0f} ops" in work["text"]
 
 
-DECODE = textwrap.dedent('''
+DECODE = textwrap.dedent("""
     import torch
     from torch import nn
 
@@ -183,7 +203,7 @@ DECODE = textwrap.dedent('''
         for _ in range(48):  # generate: each step passes the cache it got back
             logits, cache = step(token, cache)
             token = logits.argmax(-1)
-''')
+""")
 
 
 def test_a_generate_loop_passing_its_growing_cache_is_compared_pooled(tmp_path: Path, threads: None) -> None:
@@ -197,13 +217,17 @@ def test_a_generate_loop_passing_its_growing_cache_is_compared_pooled(tmp_path: 
     # new signature before the region counts as changing (which calls those are depends on when this host's warm-up let
     # the switching start); once it is changing, no capture
     from compile_lens_runner.script.regions import CHANGING_AFTER_CALLS
-    assert all((c["index"] + 1) & c["index"] == 0 or c["index"] < CHANGING_AFTER_CALLS
-               for c in region["calls"] if c["block"] and c.get("observer")), [c["index"] for c in region["calls"] if c.get("observer")]
+
+    assert all(
+        (c["index"] + 1) & c["index"] == 0 or c["index"] < CHANGING_AFTER_CALLS
+        for c in region["calls"]
+        if c["block"] and c.get("observer")
+    ), [c["index"] for c in region["calls"] if c.get("observer")]
     assert situ["stepsPerSecond"]["eager"] > 0 and situ["stepsPerSecond"]["compiled"] > 0
     assert "not measured" not in region["recommendation"]["reason"]
 
 
-WARMUP = textwrap.dedent('''
+WARMUP = textwrap.dedent("""
     import torch
     from torch import nn
 
@@ -211,7 +235,7 @@ WARMUP = textwrap.dedent('''
     with torch.inference_mode():
         model(torch.randn(1, 32))  # warm up at batch 1
         model(torch.randn(5, 32))  # the one real call
-''')
+""")
 
 
 def test_a_two_call_warmup_script_says_one_thing_about_its_calls(tmp_path: Path, threads: None) -> None:
@@ -224,7 +248,7 @@ def test_a_two_call_warmup_script_says_one_thing_about_its_calls(tmp_path: Path,
     assert "in situ its calls took" not in region["recommendation"]["reason"]
 
 
-FAILS = textwrap.dedent('''
+FAILS = textwrap.dedent("""
     import torch
 
 
@@ -239,7 +263,7 @@ FAILS = textwrap.dedent('''
 
     for batch in (2, 2, 2, 4):  # the branch is traced only at batch 4
         serve(torch.ones(batch, 8))
-''')
+""")
 
 
 def test_a_fullgraph_failure_is_a_finding_at_the_users_line(tmp_path: Path, threads: None) -> None:
@@ -250,7 +274,11 @@ def test_a_fullgraph_failure_is_a_finding_at_the_users_line(tmp_path: Path, thre
     report = run.report
     assert report["error"]["kind"] == "compile"
     assert f"fails_at_serving.py:{line}: a branch on a tensor's value" in report["error"]["message"]
-    assert "torch.where" in report["error"]["fix"] and "torch.cond" in report["error"]["fix"] and "fullgraph" in report["error"]["fix"]
+    assert (
+        "torch.where" in report["error"]["fix"]
+        and "torch.cond" in report["error"]["fix"]
+        and "fullgraph" in report["error"]["fix"]
+    )
     region = _region(report)
     failure = region["inSitu"]["failure"]
     assert failure["location"]["line"] == line and failure["index"] == 3
@@ -260,7 +288,7 @@ def test_a_fullgraph_failure_is_a_finding_at_the_users_line(tmp_path: Path, thre
     assert "other modes" not in text and "another mode" not in text.lower()
 
 
-NESTED = textwrap.dedent('''
+NESTED = textwrap.dedent("""
     import torch
     from torch import nn
 
@@ -277,7 +305,7 @@ NESTED = textwrap.dedent('''
     for _ in range(40):
         outer(x)
         other(x)
-''')
+""")
 
 
 def test_several_regions_and_a_nested_one_share_one_schedule(tmp_path: Path, threads: None) -> None:
@@ -290,8 +318,9 @@ def test_several_regions_and_a_nested_one_share_one_schedule(tmp_path: Path, thr
     schedule = run.report["inSitu"]["schedule"]
     assert schedule["topLevelCalls"] == 80  # outer's and other's calls: inner's are part of outer's
     # a nested call runs in its caller's block; at the compiled stance the caller's graph inlined it (no call of it)
-    assert [(c["side"], c["block"]) for c in inner["calls"]] == [(c["side"], c["block"]) for c in outer["calls"]
-                                                                 if c["side"] == "eager"]
+    assert [(c["side"], c["block"]) for c in inner["calls"]] == [
+        (c["side"], c["block"]) for c in outer["calls"] if c["side"] == "eager"
+    ]
     assert inner["inSitu"]["step"] is None and "inlined" in inner["inSitu"]["reason"]
     for region in (outer, other):  # blocks count both regions' calls: each block is one side for both
         sides: dict[int, set[str]] = {}
@@ -301,13 +330,13 @@ def test_several_regions_and_a_nested_one_share_one_schedule(tmp_path: Path, thr
         assert region["inSitu"]["step"] is not None and region["inSitu"]["step"]["pairs"] >= 1
 
 
-SERVICE = textwrap.dedent('''
+SERVICE = textwrap.dedent("""
     import torch
 
     handle = torch.compile(lambda x: torch.relu(x @ x.T).sum(1))  # MARK: service
     while True:  # a service: it never ends on its own
         handle(torch.randn(64, 64))
-''')
+""")
 
 
 def test_a_service_stopped_with_calls_n_stops_at_n(tmp_path: Path, threads: None) -> None:
@@ -327,7 +356,6 @@ def test_the_recorder_probes_the_host_marks_those_calls_and_never_moves_the_scri
     import os
 
     import torch
-
     from compile_lens_runner.measure import in_situ
     from compile_lens_runner.script.in_situ_recorder import PROBE_EVERY, LightRecorder
 
@@ -351,7 +379,7 @@ def test_the_recorder_probes_the_host_marks_those_calls_and_never_moves_the_scri
     assert view.steady_steps and not beside & set(view.steady_steps) and PROBE_EVERY + 1 in view.steady_steps
 
 
-LIBRARY_FAILS = textwrap.dedent('''
+LIBRARY_FAILS = textwrap.dedent("""
     import sys
     import torch
 
@@ -361,7 +389,7 @@ LIBRARY_FAILS = textwrap.dedent('''
     serve = torch.compile(decoderlib.serve, fullgraph=True)
     for batch in (2, 2, 2, 4):
         serve(torch.ones(batch, 8))  # MARK: call
-''')
+""")
 
 
 def test_a_failure_inside_a_librarys_code_is_said_at_the_users_call(tmp_path: Path, threads: None) -> None:
@@ -369,11 +397,15 @@ def test_a_failure_inside_a_librarys_code_is_said_at_the_users_call(tmp_path: Pa
     the finding names the user's call of it."""
     library = tmp_path / "venv" / "lib" / "python3.12" / "site-packages"
     library.mkdir(parents=True)
-    (library / "decoderlib.py").write_text(textwrap.dedent(FAILS.split("@torch.compile(fullgraph=True)\n", 1)[1].split("\n\n\n")[0]))
+    (library / "decoderlib.py").write_text(
+        textwrap.dedent(FAILS.split("@torch.compile(fullgraph=True)\n", 1)[1].split("\n\n\n")[0])
+    )
     script = tmp_path / "their_server.py"
     script.write_text(LIBRARY_FAILS)
     run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--quick", "--", str(library))
     failure = _region(run.report)["inSitu"]["failure"]
-    assert failure["location"]["file"] == str(script) and failure["location"]["line"] == marker_line(script, "MARK: call")
+    assert failure["location"]["file"] == str(script) and failure["location"]["line"] == marker_line(
+        script, "MARK: call"
+    )
     assert failure["what"].startswith("a branch on a tensor's value:")  # the user's call is where, not what broke
     assert f"their_server.py:{marker_line(script, 'MARK: call')}" in run.report["recommendation"]["reason"]

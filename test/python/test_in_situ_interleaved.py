@@ -1,12 +1,12 @@
 """In situ, interleaved (measure/interleaved.py, script/interleave.py): the schedule's switch points and the
 steady-step rules, on recorded call sequences (no torch, no timing of this host)."""
+
 from __future__ import annotations
 
 import random
 from typing import Any
 
 import pytest
-
 from compile_lens_runner.measure import interleaved
 from compile_lens_runner.measure.interleaved import ORDER, Schedule
 from compile_lens_runner.script.interleave import STANCES, Interleaver
@@ -63,7 +63,9 @@ def test_calls_held_for_a_profiled_window_extend_their_block_and_ranks_still_swi
     assert s.to_json()["heldCalls"] == 5
 
 
-def test_the_interleaver_sets_the_stance_at_switches_only_and_replays_run_at_the_default_stance(monkeypatch: Any) -> None:
+def test_the_interleaver_sets_the_stance_at_switches_only_and_replays_run_at_the_default_stance(
+    monkeypatch: Any,
+) -> None:
     import compile_lens_runner.script.interleave as module
 
     stances: list[str] = []
@@ -72,6 +74,7 @@ def test_the_interleaver_sets_the_stance_at_switches_only_and_replays_run_at_the
     def set_stance(name: str) -> None:
         stances.append(name)
         current[0] = name
+
     monkeypatch.setattr(module, "_current_stance", lambda: current[0])
     il = Interleaver(set_stance)
     seen = []
@@ -118,17 +121,31 @@ def test_a_script_that_sets_its_own_stance_stops_the_switching(monkeypatch: Any)
     assert {side for side, _ in sides} == {"compiled"} and all(block == 0 for _, block in sides[-5:])
 
 
-def calls(spec: list[tuple[str, int]], step: dict[str, float], sig: Any = SIG,
-          overrides: dict[int, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+def calls(
+    spec: list[tuple[str, int]],
+    step: dict[str, float],
+    sig: Any = SIG,
+    overrides: dict[int, dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
     """Report calls from (side, block) per call; step[side] ms (with a little noise); sig: a signature or index -> signature."""
     rng = random.Random(1)
     out = []
     for i, (side, block) in enumerate(spec):
         ms = step[side] * rng.uniform(0.98, 1.02)
-        out.append({"index": i, "signature": sig(i) if callable(sig) else sig, "side": side, "block": block,
-                    "ms": ms / 2, "stepMs": ms if i + 1 < len(spec) else None, "stepCompiles": 1 if i == 0 else 0,
-                    "compileIds": ["0/0"] if i == 0 else [], "ranCompiled": None if side == "eager" else True,
-                    **(overrides or {}).get(i, {})})
+        out.append(
+            {
+                "index": i,
+                "signature": sig(i) if callable(sig) else sig,
+                "side": side,
+                "block": block,
+                "ms": ms / 2,
+                "stepMs": ms if i + 1 < len(spec) else None,
+                "stepCompiles": 1 if i == 0 else 0,
+                "compileIds": ["0/0"] if i == 0 else [],
+                "ranCompiled": None if side == "eager" else True,
+                **(overrides or {}).get(i, {}),
+            }
+        )
     out[0]["stepMs"] = 5000.0  # the compile
     return out
 
@@ -163,8 +180,10 @@ def test_the_speedup_and_its_interval_come_from_the_paired_adjacent_blocks() -> 
 def test_observer_work_and_calls_that_ran_no_compiled_code_are_left_out() -> None:
     spec = layout()
     compiled_at = [i for i, (side, block) in enumerate(spec) if side == "compiled" and block]
-    slow = {compiled_at[5]: {"observer": True, "stepMs": 100.0},
-            compiled_at[9]: {"ranCompiled": False, "fallbackReason": "a graph break", "stepMs": 100.0}}
+    slow = {
+        compiled_at[5]: {"observer": True, "stepMs": 100.0},
+        compiled_at[9]: {"ranCompiled": False, "fallbackReason": "a graph break", "stepMs": 100.0},
+    }
     result = interleaved.compare(calls(spec, {"eager": 2.0, "compiled": 1.0}, overrides=slow), len(spec))
     assert result["dropped"]["observer"] >= 1 and result["dropped"]["ran eagerly"] == 1
     assert result["step"]["compiledMs"] < 1.1  # neither slow step counted
@@ -173,7 +192,9 @@ def test_observer_work_and_calls_that_ran_no_compiled_code_are_left_out() -> Non
 def test_a_region_where_no_compiled_code_ran_gets_no_speedup_and_says_why() -> None:
     spec = layout()
     never = {i: {"ranCompiled": None} for i, (side, _) in enumerate(spec) if side == "compiled"}
-    result = interleaved.compare(calls(spec, {"eager": 1.0, "compiled": 1.0}, overrides=never), len(spec), "Dynamo skipped the frame")
+    result = interleaved.compare(
+        calls(spec, {"eager": 1.0, "compiled": 1.0}, overrides=never), len(spec), "Dynamo skipped the frame"
+    )
     assert result["step"] is None and result["call"] is None and result["breakEvenSteps"] is None
     assert "no call of it ran compiled code" in result["reason"] and "Dynamo skipped the frame" in result["reason"]
 
@@ -197,7 +218,11 @@ def test_several_signatures_are_compared_one_by_one_over_the_script_s_mix() -> N
 
 def test_a_region_called_before_the_interleaving_began_has_no_eager_side_and_says_so() -> None:
     result = interleaved.compare(calls([("compiled", 0)] * 2, {"eager": 1.0, "compiled": 1.0}), 2)
-    assert result["step"] is None and result["regionSeconds"] is None and "before the interleaving began" in result["reason"]
+    assert (
+        result["step"] is None
+        and result["regionSeconds"] is None
+        and "before the interleaving began" in result["reason"]
+    )
 
 
 def test_a_signature_that_changes_every_call_is_pooled_and_its_steps_still_count() -> None:
@@ -224,14 +249,24 @@ def test_torch_without_set_stance_falls_back_to_separate_runs_labelled(monkeypat
 def test_a_torchrun_job_s_step_is_its_slowest_rank_s_call_by_call() -> None:
     """Per call index, the slowest rank's call and step; a step is steady only where it is on every rank; a call the
     ranks ran on different sides is no step either way."""
-    spec = [("compiled", 0)] * 3 + [("eager", 1)] * 6 + [("compiled", 2)] * 6 + [("compiled", 3)] * 6 + [("eager", 4)] * 6
+    spec = (
+        [("compiled", 0)] * 3 + [("eager", 1)] * 6 + [("compiled", 2)] * 6 + [("compiled", 3)] * 6 + [("eager", 4)] * 6
+    )
     fast = calls(spec, {"eager": 4.0, "compiled": 2.0})
-    slow = calls(spec, {"eager": 5.0, "compiled": 3.0}, overrides={5: {"observer": True}, 12: {"side": "eager", "block": 0}})
+    slow = calls(
+        spec, {"eager": 5.0, "compiled": 3.0}, overrides={5: {"observer": True}, 12: {"side": "eager", "block": 0}}
+    )
     job = interleaved.slowest_calls([fast, slow])
     assert [c["stepMs"] for c in job[:-1]] == [max(a["stepMs"], b["stepMs"]) for a, b in zip(fast[:-1], slow[:-1])]
     assert job[5]["observer"] and job[12].get("side") is None and job[11]["side"] == "compiled"
     result = interleaved.compare(job, len(job))
-    assert result["step"]["eagerMs"] == pytest.approx(5.0, rel=0.03) and result["step"]["compiledMs"] == pytest.approx(3.0, rel=0.03)
+    assert result["step"]["eagerMs"] == pytest.approx(5.0, rel=0.03) and result["step"]["compiledMs"] == pytest.approx(
+        3.0, rel=0.03
+    )
     alone = interleaved.compare(fast, len(fast))
-    assert result["steadySteps"]["eager"] < alone["steadySteps"]["eager"]  # the observer's step on rank 1 counts on no rank
-    assert [c["index"] for c in interleaved.slowest_calls([fast, slow[:10]])] == list(range(10))  # calls every rank made
+    assert (
+        result["steadySteps"]["eager"] < alone["steadySteps"]["eager"]
+    )  # the observer's step on rank 1 counts on no rank
+    assert [c["index"] for c in interleaved.slowest_calls([fast, slow[:10]])] == list(
+        range(10)
+    )  # calls every rank made

@@ -1,10 +1,10 @@
 """measure/in_situ.py on recorded calls: matching, steady state, step speedup, interval, compile cost, break-even."""
+
 from __future__ import annotations
 
 import random
 
 import pytest
-
 from compile_lens_runner.measure import in_situ
 from compile_lens_runner.measure.in_situ import Call
 
@@ -17,7 +17,9 @@ def run(steps: list[float], compiles: dict[int, int] | None = None, sigs: dict[i
     calls = []
     for i, step in enumerate(steps):
         last = i == len(steps) - 1
-        calls.append(Call(i, (sigs or {}).get(i, SIG), step / 2, None if last else step, compiles.get(i, 0), compiles.get(i, 0)))
+        calls.append(
+            Call(i, (sigs or {}).get(i, SIG), step / 2, None if last else step, compiles.get(i, 0), compiles.get(i, 0))
+        )
     return calls
 
 
@@ -76,6 +78,7 @@ def test_two_noisy_runs_land_inside_each_others_interval() -> None:
 
     def noisy(base: float) -> list[float]:
         return [base * (1 + abs(rng.gauss(0, 0.05))) for _ in range(40)]
+
     first = in_situ.estimate([noisy(10.0)], [noisy(6.0)])
     second = in_situ.estimate([noisy(10.0)], [noisy(6.0)])
     assert first is not None and second is not None
@@ -101,10 +104,32 @@ def test_regions_are_matched_by_order_line_and_name() -> None:
 
 def test_a_torchrun_jobs_step_is_its_slowest_ranks_call_by_call() -> None:
     def rank_run(steps: list[float], wall: float) -> dict:
-        calls = [{"index": c.index, "signature": c.signature, "ms": c.ms, "stepMs": c.step_ms, "compiles": c.compiles,
-                  "stepCompiles": c.step_compiles} for c in run(steps, {0: 1})]
-        return {"regions": [{"id": "r0", "name": "DDP", "location": {"file": "/t.py", "line": 9}, "calls": calls,
-                             "callCount": len(calls), "failure": None}], "wallSeconds": wall, "outcome": {"status": "ok"}}
+        calls = [
+            {
+                "index": c.index,
+                "signature": c.signature,
+                "ms": c.ms,
+                "stepMs": c.step_ms,
+                "compiles": c.compiles,
+                "stepCompiles": c.step_compiles,
+            }
+            for c in run(steps, {0: 1})
+        ]
+        return {
+            "regions": [
+                {
+                    "id": "r0",
+                    "name": "DDP",
+                    "location": {"file": "/t.py", "line": 9},
+                    "calls": calls,
+                    "callCount": len(calls),
+                    "failure": None,
+                }
+            ],
+            "wallSeconds": wall,
+            "outcome": {"status": "ok"},
+        }
+
     job = in_situ.slowest_rank([rank_run([100.0, 5.0, 9.0, 5.0], 3.0), rank_run([90.0, 8.0, 6.0, 5.0], 4.0)])
     assert [c["stepMs"] for c in job["regions"][0]["calls"]] == [100.0, 8.0, 9.0, None]
     assert job["wallSeconds"] == 4.0 and len(job["ranks"]) == 2
@@ -122,8 +147,19 @@ def test_another_regions_compiles_in_every_step_leave_the_calls_steady_and_no_st
 
 def probed(steps: list[float], probe_ms: float, compiles: dict[int, int] | None = None, every: int = 16) -> list[Call]:
     """run() with the recorder's host probe before call 0 and every `every`-th call (marked observer)."""
-    return [Call(c.index, c.signature, c.ms, c.step_ms, c.compiles, c.step_compiles,
-                 probe_ms if c.index % every == 0 else None, c.index % every == 0) for c in run(steps, compiles)]
+    return [
+        Call(
+            c.index,
+            c.signature,
+            c.ms,
+            c.step_ms,
+            c.compiles,
+            c.step_compiles,
+            probe_ms if c.index % every == 0 else None,
+            c.index % every == 0,
+        )
+        for c in run(steps, compiles)
+    ]
 
 
 def noisy_steps(rng: random.Random, ms: float, count: int = 200) -> list[float]:
@@ -150,23 +186,33 @@ def test_a_compiled_run_at_half_speed_host_asks_another_pair_and_two_profiles_th
     # step; a run in a slow vCPU state (probe 1.8x the fastest) reads eager 8.55, compiled 5.36 / 6.03. (The fast
     # eager runs recorded 5.57 and 5.81: modelled here within the 2 % floor, at 5.65-5.75.)
     rng = random.Random(7)
-    first, why_first = profile(rng, [(5.7, 1.0, 5.36, 1.8), (5.65, 1.02, 6.03, 1.8), (5.7, 1.0, 3.95, 1.01), (5.7, 1.0, 3.96, 1.0)])
+    first, why_first = profile(
+        rng, [(5.7, 1.0, 5.36, 1.8), (5.65, 1.02, 6.03, 1.8), (5.7, 1.0, 3.95, 1.01), (5.7, 1.0, 3.96, 1.0)]
+    )
     second, why_second = profile(rng, [(8.55, 1.8, 3.93, 1.0), (5.75, 1.0, 3.97, 1.03), (5.7, 1.0, 3.95, 1.0)])
     assert len(why_first) == 3 and all("pair 1: compiled never ran at the host's fast state" in w for w in why_first)
     assert why_second and "pair 1: eager never ran at the host's fast state" in why_second[0]
     assert first["pairs"] == 4 and first["step"]["fastStateSteps"][0] == {"eager": 175, "compiled": 0}
     a, b = first["step"], second["step"]
     assert a["pairsUsed"] == [3, 4] and [n["pair"] for n in a["pairsNotUsed"]] == [1, 2]
-    assert b["pairsUsed"] == [2, 3] and [(n["pair"], n["why"]) for n in b["pairsNotUsed"]] == [(1, "eager never ran at the host's fast state")]
+    assert b["pairsUsed"] == [2, 3] and [(n["pair"], n["why"]) for n in b["pairsNotUsed"]] == [
+        (1, "eager never ran at the host's fast state")
+    ]
     assert "slowHost" not in a and "slowHost" not in b
     assert a["low"] <= b["speedup"] <= a["high"] and b["low"] <= a["speedup"] <= b["high"], (a, b)
     assert 1.35 < a["speedup"] < 1.55 and 1.35 < b["speedup"] < 1.55
     # what the runs gave without the host's state: the two profiles disagree (the recorded 1.008x vs 1.83x)
-    strip = lambda runs: [[Call(c.index, c.signature, c.ms, c.step_ms, c.compiles, c.step_compiles) for c in r] for r in runs]
+    strip = lambda runs: [
+        [Call(c.index, c.signature, c.ms, c.step_ms, c.compiles, c.step_compiles) for c in r] for r in runs
+    ]
     rng = random.Random(7)
-    blind = [in_situ.compare(strip([probed([900.0] + noisy_steps(rng, c), 1.0, {0: 1}) for _, _, c, _ in pairs]),
-                             strip([probed(noisy_steps(rng, e, 201), 1.0) for e, _, _, _ in pairs]))["step"]
-             for pairs in ([(5.7, 0, 5.36, 0), (5.65, 0, 6.03, 0)], [(8.55, 0, 3.93, 0), (5.75, 0, 3.97, 0)])]
+    blind = [
+        in_situ.compare(
+            strip([probed([900.0] + noisy_steps(rng, c), 1.0, {0: 1}) for _, _, c, _ in pairs]),
+            strip([probed(noisy_steps(rng, e, 201), 1.0) for e, _, _, _ in pairs]),
+        )["step"]
+        for pairs in ([(5.7, 0, 5.36, 0), (5.65, 0, 6.03, 0)], [(8.55, 0, 3.93, 0), (5.75, 0, 3.97, 0)])
+    ]
     assert not blind[0]["low"] <= blind[1]["speedup"] <= blind[0]["high"]
 
 
@@ -191,13 +237,20 @@ def test_probes_all_at_the_fast_state_change_no_number() -> None:
     rng = random.Random(2)
     compiled = probed([900.0] + noisy_steps(rng, 5.0, 100), 1.0, {0: 1})
     eager = probed(noisy_steps(rng, 9.0, 101), 1.05)
-    unprobed = [[Call(c.index, c.signature, c.ms, c.step_ms, c.compiles, c.step_compiles, None, c.observer) for c in r]
-                for r in (compiled, eager)]
+    unprobed = [
+        [Call(c.index, c.signature, c.ms, c.step_ms, c.compiles, c.step_compiles, None, c.observer) for c in r]
+        for r in (compiled, eager)
+    ]
     with_probes, without = in_situ.compare([compiled], [eager]), in_situ.compare(*([r] for r in unprobed))
     host_fields = ("fastStateSteps", "pairsUsed", "pairsNotUsed", "fastStateProbeMs", "fasterProbesMs")
     step_host = {k: with_probes["step"].pop(k) for k in host_fields}
-    assert step_host == {"fastStateSteps": [{"eager": 87, "compiled": 87}], "pairsUsed": [1], "pairsNotUsed": [],
-                         "fastStateProbeMs": 1.0, "fasterProbesMs": []}
+    assert step_host == {
+        "fastStateSteps": [{"eager": 87, "compiled": 87}],
+        "pairsUsed": [1],
+        "pairsNotUsed": [],
+        "fastStateProbeMs": 1.0,
+        "fasterProbesMs": [],
+    }
     assert "fastStateSteps" not in without["step"] and with_probes["step"] == without["step"]
     assert all(with_probes["call"].pop(k) is not None for k in host_fields) and with_probes["call"] == without["call"]
 
@@ -217,8 +270,19 @@ def test_a_pair_whose_sides_kept_different_steps_is_resampled_side_by_side() -> 
     # the probe before call 64 reads slow in the compiled run only: its steps near it leave the compiled side
     rng = random.Random(4)
     compiled = probed([900.0] + noisy_steps(rng, 5.0, 100), 1.0, {0: 1})
-    compiled = [Call(c.index, c.signature, c.ms, c.step_ms, c.compiles, c.step_compiles, 1.9 if c.index == 64 else c.probe_ms,
-                     c.observer) for c in compiled]
+    compiled = [
+        Call(
+            c.index,
+            c.signature,
+            c.ms,
+            c.step_ms,
+            c.compiles,
+            c.step_compiles,
+            1.9 if c.index == 64 else c.probe_ms,
+            c.observer,
+        )
+        for c in compiled
+    ]
     eager = probed(noisy_steps(rng, 10.0, 101), 1.0)
     step = in_situ.compare([compiled], [eager])["step"]
     assert step["fastStateSteps"] == [{"eager": 87, "compiled": 87 - 14}]  # steps 57-72 but 63 and 64 (beside it)

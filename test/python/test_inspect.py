@@ -1,6 +1,7 @@
 """`inspect`: compiler logs made elsewhere read into a report, with no torch: tlparse's own test logs (the counts tlparse
 0.4.3 gives, docs/TLPARSE-PARITY.md), damaged lines and messy rank folders (warnings, not failures), one log per rank
 (ranks and divergence), and a path that holds no log (a report that says so)."""
+
 from __future__ import annotations
 
 import gzip
@@ -13,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import REPO, finish, runner_env, validate
 
 TLPARSE = REPO / "test" / "fixtures" / "tlparse"
@@ -21,7 +21,9 @@ LOGS = REPO / "test" / "fixtures" / "logs"
 TRAIN_LINE, FORWARD_LINE = 75, 42  # bench/scripts/ddp_train.py when ddp-diverge-rank*.log were recorded, and where
 RECORDED_AT = "/work/wt/torchrun/bench/scripts/ddp_train.py"
 # the runner as a Python without torch runs it: torch cannot be imported at all
-NO_TORCH = "import sys, runpy; sys.modules['torch'] = None; runpy.run_module('compile_lens_runner', run_name='__main__')"
+NO_TORCH = (
+    "import sys, runpy; sys.modules['torch'] = None; runpy.run_module('compile_lens_runner', run_name='__main__')"
+)
 
 
 def unmarked(path: Path) -> str:
@@ -41,12 +43,19 @@ def rank_folder(folder: Path, ranks: int, diverging: set[int]) -> None:
     folder.mkdir(parents=True)
     same, odd = unmarked(LOGS / "ddp-diverge-rank0.log"), unmarked(LOGS / "ddp-diverge-rank1.log")
     for rank in range(ranks):
-        (folder / f"dedicated_log_torch_trace_rank_{rank}_x{rank:04d}.log").write_text(odd if rank in diverging else same)
+        (folder / f"dedicated_log_torch_trace_rank_{rank}_x{rank:04d}.log").write_text(
+            odd if rank in diverging else same
+        )
 
 
 def inspect(*paths: Path, out: Path) -> dict[str, Any]:
-    proc = subprocess.run([sys.executable, "-c", NO_TORCH, "inspect", *map(str, paths), "--out", str(out)],
-                          env=runner_env(), capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", NO_TORCH, "inspect", *map(str, paths), "--out", str(out)],
+        env=runner_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     run = finish(proc.returncode, proc.stdout, proc.stderr)
     assert run.report is not None, proc.stderr[-2000:]
     validate(run.report)
@@ -55,18 +64,55 @@ def inspect(*paths: Path, out: Path) -> dict[str, Any]:
 
 def _counts(report: dict[str, Any]) -> dict[str, int]:
     c = report["modes"][0]["compiler"]
-    return {"compiles": c["compiledFrames"], "graphBreaks": sum(b["count"] for b in c["graphBreaks"]),
-            "recompiles": len(c["recompiles"]), "failures": len(c["compileFailures"]), "restarts": len(c["restarts"]),
-            "hits": c["cache"]["fxGraph"]["hit"] + c["cache"]["aotAutograd"]["hit"],
-            "misses": c["cache"]["fxGraph"]["miss"] + c["cache"]["aotAutograd"]["miss"]}
+    return {
+        "compiles": c["compiledFrames"],
+        "graphBreaks": sum(b["count"] for b in c["graphBreaks"]),
+        "recompiles": len(c["recompiles"]),
+        "failures": len(c["compileFailures"]),
+        "restarts": len(c["restarts"]),
+        "hits": c["cache"]["fxGraph"]["hit"] + c["cache"]["aotAutograd"]["hit"],
+        "misses": c["cache"]["fxGraph"]["miss"] + c["cache"]["aotAutograd"]["miss"],
+    }
 
 
 # what tlparse 0.4.3 counts in the same logs (compile_directory.json, failures_and_restarts.html)
 TLPARSE_COUNTS = {
-    "comp_metrics.log": {"compiles": 3, "graphBreaks": 0, "recompiles": 0, "failures": 0, "restarts": 2, "hits": 0, "misses": 0},
-    "comp_failure.log": {"compiles": 1, "graphBreaks": 0, "recompiles": 0, "failures": 1, "restarts": 0, "hits": 0, "misses": 0},
-    "cache_hit_miss.log.gz": {"compiles": 2, "graphBreaks": 0, "recompiles": 0, "failures": 0, "restarts": 0, "hits": 1, "misses": 2},
-    "simple_corrupted_json.log.gz": {"compiles": 1, "graphBreaks": 0, "recompiles": 0, "failures": 0, "restarts": 0, "hits": 0, "misses": 1},
+    "comp_metrics.log": {
+        "compiles": 3,
+        "graphBreaks": 0,
+        "recompiles": 0,
+        "failures": 0,
+        "restarts": 2,
+        "hits": 0,
+        "misses": 0,
+    },
+    "comp_failure.log": {
+        "compiles": 1,
+        "graphBreaks": 0,
+        "recompiles": 0,
+        "failures": 1,
+        "restarts": 0,
+        "hits": 0,
+        "misses": 0,
+    },
+    "cache_hit_miss.log.gz": {
+        "compiles": 2,
+        "graphBreaks": 0,
+        "recompiles": 0,
+        "failures": 0,
+        "restarts": 0,
+        "hits": 1,
+        "misses": 2,
+    },
+    "simple_corrupted_json.log.gz": {
+        "compiles": 1,
+        "graphBreaks": 0,
+        "recompiles": 0,
+        "failures": 0,
+        "restarts": 0,
+        "hits": 0,
+        "misses": 1,
+    },
 }
 
 
@@ -80,8 +126,11 @@ def test_tlparse_logs_give_tlparses_counts(name: str, tmp_path: Path) -> None:
 
 def test_a_failed_compile_and_restarts_are_said_with_their_reasons(tmp_path: Path) -> None:
     [failure] = inspect(TLPARSE / "comp_failure.log", out=tmp_path / "a")["modes"][0]["compiler"]["compileFailures"]
-    assert failure == {"compileId": "0/0", "failType": "BackendCompilerFailed",
-                       "reason": "backend='broken_backend' raised:\nRuntimeError: broken backend"}
+    assert failure == {
+        "compileId": "0/0",
+        "failType": "BackendCompilerFailed",
+        "reason": "backend='broken_backend' raised:\nRuntimeError: broken backend",
+    }
     restarts = inspect(TLPARSE / "comp_metrics.log", out=tmp_path / "b")["modes"][0]["compiler"]["restarts"]
     assert [r["compileId"] for r in restarts] == ["0/0", "1/0"] and "skip function graph_break" in restarts[0]["reason"]
 
@@ -90,13 +139,17 @@ def test_a_damaged_payload_is_a_warning_not_a_failure(tmp_path: Path) -> None:
     report = inspect(TLPARSE / "simple_corrupted_json.log.gz", out=tmp_path / "out")
     assert report["status"] == "ok"
     assert report["logs"]["files"][0]["damagedPayloads"] == 1
-    assert report["logs"]["warnings"] == [f"{TLPARSE / 'simple_corrupted_json.log.gz'}: 1 record with a damaged JSON payload skipped"]
+    assert report["logs"]["warnings"] == [
+        f"{TLPARSE / 'simple_corrupted_json.log.gz'}: 1 record with a damaged JSON payload skipped"
+    ]
 
 
 def test_cut_lines_are_counted_and_the_rest_is_read(tmp_path: Path) -> None:
     text = (LOGS / "cpu-fused-recompile.log").read_text().splitlines(keepends=True)
     damaged = tmp_path / "damaged.log"
-    damaged.write_text("".join(text[:10]) + "V1124 12:00:00.000000 1 x.py:1] {\"dynamo_start\": {\"sta\n" + "".join(text[10:]))
+    damaged.write_text(
+        "".join(text[:10]) + 'V1124 12:00:00.000000 1 x.py:1] {"dynamo_start": {"sta\n' + "".join(text[10:])
+    )
     report = inspect(damaged, out=tmp_path / "out")
     assert report["status"] == "ok" and report["logs"]["files"][0]["unreadableLines"] == 1
     assert "1 unreadable line skipped (the first at line 11)" in report["logs"]["warnings"][0]
@@ -107,8 +160,10 @@ def test_a_messy_rank_folder_gives_ranks_and_warnings(tmp_path: Path) -> None:
     folder = TLPARSE / "multi_rank_messy_input"
     report = inspect(folder, out=tmp_path / "out")
     assert report["status"] == "ok" and [r["rank"] for r in report["ranks"]] == [0, 1]
-    assert sorted(report["logs"]["warnings"]) == [f"{folder / 'another.log'}: empty, skipped",
-                                                  f"{folder / 'some_other_file.txt'}: not a TORCH_TRACE log (.log or .log.gz), skipped"]
+    assert sorted(report["logs"]["warnings"]) == [
+        f"{folder / 'another.log'}: empty, skipped",
+        f"{folder / 'some_other_file.txt'}: not a TORCH_TRACE log (.log or .log.gz), skipped",
+    ]
     assert [d for d in report["divergence"] if d["severity"] == "error"] == []  # two copies of one log
 
 
@@ -131,20 +186,26 @@ def test_one_log_per_rank_gives_the_ranks_and_their_divergence_at_the_line(tmp_p
     assert not any(f["marked"] for f in report["logs"]["files"])
     assert [r["rank"] for r in report["ranks"]] == [0, 1] and "status" not in report["ranks"][0]
     assert report["ranks"][0]["recompiles"] == 0 and report["ranks"][1]["recompiles"] == 2
-    assert report["logs"]["warnings"] == [f"{folder / 'dedicated_log_torch_trace_rank_1_small.log'}: another log of rank 1, "
-                                          f"smaller than {folder / 'dedicated_log_torch_trace_rank_1_ab1cd.log.gz'}; skipped"]
+    assert report["logs"]["warnings"] == [
+        f"{folder / 'dedicated_log_torch_trace_rank_1_small.log'}: another log of rank 1, "
+        f"smaller than {folder / 'dedicated_log_torch_trace_rank_1_ab1cd.log.gz'}; skipped"
+    ]
     # without the regions a profile run records, the two frames rank 1 recompiled in that call (DDP's and the
     # model's forward) are two divergences: at the training line and at the model's forward
     recompiles = [d for d in report["divergence"] if d["kind"] == "recompile"]
     assert [(d["ranks"], d["location"]["line"]) for d in recompiles] == [([1], TRAIN_LINE), ([1], FORWARD_LINE)]
     assert all(d["location"]["file"] == RECORDED_AT for d in recompiles)  # the machine's paths: the CLI maps them
-    assert recompiles[1]["message"] == ("rank 1 recompiled forward — tensor 'x' size mismatch at index 0 (expected 16, "
-                                        "actual 8) — rank 0 did not: the ranks ran different graphs")
+    assert recompiles[1]["message"] == (
+        "rank 1 recompiled forward — tensor 'x' size mismatch at index 0 (expected 16, "
+        "actual 8) — rank 0 did not: the ranks ran different graphs"
+    )
     compiler = report["modes"][0]["compiler"]
     assert compiler["recompiles"] and all(r["ranks"] == [1] for r in compiler["recompiles"])
     # the headline rank's generated code, guards and graphs are saved with the report
     graphs = [c["fxGraph"] for c in compiler["compiles"] if c["fxGraph"]]
-    assert graphs and (tmp_path / "out" / graphs[0]).read_text().startswith("# The FX graph Dynamo captured for compile")
+    assert graphs and (tmp_path / "out" / graphs[0]).read_text().startswith(
+        "# The FX graph Dynamo captured for compile"
+    )
 
 
 def test_a_path_with_no_log_is_a_report_that_says_so(tmp_path: Path) -> None:
@@ -159,8 +220,10 @@ def test_a_path_with_no_log_is_a_report_that_says_so(tmp_path: Path) -> None:
 def test_inspect_imports_no_torch() -> None:
     """The whole inspect path, read in a Python where importing torch fails (NO_TORCH): run above, and no module of
     the runner it loads imports torch at module level."""
-    code = ("import sys; sys.modules['torch'] = None; import compile_lens_runner.cli, compile_lens_runner.logs.inspect; "
-            "print(sorted(m for m in sys.modules if m.startswith('torch')))")
+    code = (
+        "import sys; sys.modules['torch'] = None; import compile_lens_runner.cli, compile_lens_runner.logs.inspect; "
+        "print(sorted(m for m in sys.modules if m.startswith('torch')))"
+    )
     proc = subprocess.run([sys.executable, "-c", code], env=runner_env(), capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "['torch']"
 
@@ -183,5 +246,7 @@ def test_64_ranks_read_in_seconds_with_the_divergence_grouped(tmp_path: Path) ->
     assert [r["rank"] for r in report["ranks"] if r["recompiles"]] == [3, 17, 41]
     recompiles = [d for d in report["divergence"] if d["kind"] == "recompile"]
     assert [d["location"]["line"] for d in recompiles] == [TRAIN_LINE, FORWARD_LINE]
-    assert recompiles[1]["message"] == ("ranks 3, 17, 41 recompiled forward — tensor 'x' size mismatch at index 0 (expected 16, "
-                                        "actual 8) — ranks 0-2, 4-16, 18-40, 42-63 did not: the ranks ran different graphs")
+    assert recompiles[1]["message"] == (
+        "ranks 3, 17, 41 recompiled forward — tensor 'x' size mismatch at index 0 (expected 16, "
+        "actual 8) — ranks 0-2, 4-16, 18-40, 42-63 did not: the ranks ran different graphs"
+    )

@@ -1,5 +1,6 @@
 """The runner's layout is its architecture: subpackages by job, imports pointing one way, no cycle (imports inside
 functions count)."""
+
 from __future__ import annotations
 
 import ast
@@ -58,8 +59,11 @@ def _imports_of(source: str, module: str, is_package: bool) -> set[str]:
             target = ".".join(base + ([node.module] if node.module else []))
             for alias in node.names:
                 full = f"{target}.{alias.name}" if target else alias.name
-                out.add(full if (ROOT / (full.replace(".", "/") + ".py")).exists() or (ROOT / full.replace(".", "/")).is_dir()
-                        else (target or "__init__"))
+                out.add(
+                    full
+                    if (ROOT / (full.replace(".", "/") + ".py")).exists() or (ROOT / full.replace(".", "/")).is_dir()
+                    else (target or "__init__")
+                )
     return out
 
 
@@ -72,7 +76,17 @@ MODULES = {_module(p): p for p in ROOT.rglob("*.py") if "samples" not in p.parts
 
 def test_every_subpackage_says_what_it_owns_and_few_modules_stay_on_top() -> None:
     packages = [p for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").exists()]
-    assert {p.name for p in packages} == {"compiler", "logs", "measure", "process", "ranks", "report", "script", "shapes", "target"}
+    assert {p.name for p in packages} == {
+        "compiler",
+        "logs",
+        "measure",
+        "process",
+        "ranks",
+        "report",
+        "script",
+        "shapes",
+        "target",
+    }
     for package in packages:
         assert ast.get_docstring(ast.parse((package / "__init__.py").read_text())), package.name
     assert len(list(ROOT.glob("*.py"))) <= 10
@@ -93,10 +107,13 @@ def test_no_import_cycle() -> None:
         state[node] = 1
         for nxt in graph[node]:
             if state.get(nxt) == 1:
-                raise AssertionError("import cycle: " + " -> ".join(path[path.index(nxt):] + [nxt]) if nxt in path else nxt)
+                raise AssertionError(
+                    "import cycle: " + " -> ".join(path[path.index(nxt) :] + [nxt]) if nxt in path else nxt
+                )
             if nxt not in state:
                 visit(nxt, path + [nxt])
         state[node] = 2
+
     for module in graph:
         if module not in state:
             visit(module, [module])

@@ -2,6 +2,7 @@
 the block size (a record longer than a block included) and gzipped or not; compile-phase events read by shape say
 what their JSON says; truncated records, malformed lines, blank payload lines and unusual envelopes are read as
 JSON would read them, and what is not a record is counted, with the first such line's number."""
+
 from __future__ import annotations
 
 import functools
@@ -13,22 +14,31 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from conftest import REPO
-
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler import trace_scan
 from compile_lens_runner.logs import files, forked, inspect
+from conftest import REPO
 
 FIXTURES = REPO / "test" / "fixtures"
-LOGS = [p for p in sorted((FIXTURES / "logs").glob("*.log")) + sorted((FIXTURES / "tlparse").rglob("*.log*"))
-        + sorted((FIXTURES / "attach-2x2").rglob("*.log")) if p.stat().st_size]
+LOGS = [
+    p
+    for p in sorted((FIXTURES / "logs").glob("*.log"))
+    + sorted((FIXTURES / "tlparse").rglob("*.log*"))
+    + sorted((FIXTURES / "attach-2x2").rglob("*.log"))
+    if p.stat().st_size
+]
 HEADER = "V1124 12:00:00.000000 1 x.py:1] "
 
 
 def _facts(records: list[tt.Record], parser: tt.Parser) -> tuple[Any, ...]:
-    return ([(r.kind, r.meta, r.payload, r.compile_id, r.mode, r.phase) for r in records], parser.unreadable,
-            parser.first_unreadable, sorted(parser.ranks), parser.marked, dict(parser.strings))
+    return (
+        [(r.kind, r.meta, r.payload, r.compile_id, r.mode, r.phase) for r in records],
+        parser.unreadable,
+        parser.first_unreadable,
+        sorted(parser.ranks),
+        parser.marked,
+        dict(parser.strings),
+    )
 
 
 def _text(path: Path) -> bytes:
@@ -99,8 +109,11 @@ def test_lines_that_are_not_records_are_counted_from_the_first(tmp_path: Path) -
 
 
 def test_blank_lines_inside_a_payload_are_the_payload_s(tmp_path: Path) -> None:
-    text = (HEADER + '{"artifact": {"name": "exported_program", "encoding": "string"}, "frame_id": 3, "frame_compile_id": 1}\n'
-            "\tdef forward(self, x):\n\n\t    return (x,)\n\n\n" + HEADER + '{"dynamo_start": {"stack": []}}\n')
+    text = (
+        HEADER
+        + '{"artifact": {"name": "exported_program", "encoding": "string"}, "frame_id": 3, "frame_compile_id": 1}\n'
+        "\tdef forward(self, x):\n\n\t    return (x,)\n\n\n" + HEADER + '{"dynamo_start": {"stack": []}}\n'
+    )
     records, parser = _read(text, tmp_path)
     assert [r.payload for r in records] == ["def forward(self, x):\n\n    return (x,)", ""]
     assert (records[0].artifact, records[0].compile_id, parser.unreadable) == ("exported_program", "3/1", 0)
@@ -119,10 +132,14 @@ def test_unusual_envelopes_read_as_json_reads_them(tmp_path: Path) -> None:
     ]
     records, parser = _read("".join(HEADER + e + "\n" for e in envelopes), tmp_path)
     assert [(r.kind, r.meta, r.compile_id) for r in records] == [
-        ("dynamo_start", {"stack": []}, "5/2"), ("compilation_metrics", {"compile_id": "7/1", "rank": 9, "frame_id": 8}, "7/1"),
-        ("artifact", {"name": 'we"ird', "encoding": "json"}, None), ("chromium_event", {"x": 1}, "1/0"),
-        ("artifact", {"name": "a", "encoding": "string"}, "4/0"), ("describe_tensor", {"id": 1, "size": [2]}, "0/0"),
-        ("describe_source", {"rank": 7}, "1/0")]
+        ("dynamo_start", {"stack": []}, "5/2"),
+        ("compilation_metrics", {"compile_id": "7/1", "rank": 9, "frame_id": 8}, "7/1"),
+        ("artifact", {"name": 'we"ird', "encoding": "json"}, None),
+        ("chromium_event", {"x": 1}, "1/0"),
+        ("artifact", {"name": "a", "encoding": "string"}, "4/0"),
+        ("describe_tensor", {"id": 1, "size": [2]}, "0/0"),
+        ("describe_source", {"rank": 7}, "1/0"),
+    ]
     assert (sorted(parser.ranks), parser.unreadable, parser.first_unreadable) == ([1, 3], 1, 8)
     for envelope, record in zip(envelopes, records):  # the same as parsing the whole envelope
         entry = json.loads(envelope)
@@ -143,10 +160,16 @@ def _report(paths: list[Path], workdir: Path) -> dict[str, Any]:
     return {"report": json.loads(json.dumps(report)), "files": files_written}
 
 
-@pytest.mark.parametrize("paths", [[FIXTURES / "logs" / "cpu-fused-recompile.log"],  # two modes, artifacts written
-                                   [FIXTURES / "logs" / "ddp-diverge-rank0.log", FIXTURES / "logs" / "ddp-diverge-rank1.log"]])
-def test_a_log_read_by_two_processes_gives_the_same_report(paths: list[Path], tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "paths",
+    [
+        [FIXTURES / "logs" / "cpu-fused-recompile.log"],  # two modes, artifacts written
+        [FIXTURES / "logs" / "ddp-diverge-rank0.log", FIXTURES / "logs" / "ddp-diverge-rank1.log"],
+    ],
+)
+def test_a_log_read_by_two_processes_gives_the_same_report(
+    paths: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     alone = _report(paths, tmp_path / "alone")
     monkeypatch.setattr(inspect, "PARALLEL_RECORDS", 0)  # insight in a forked process, artifacts written here
     monkeypatch.setattr(inspect, "PARALLEL_BYTES", 0)  # one worker per core for the ranks
@@ -155,8 +178,9 @@ def test_a_log_read_by_two_processes_gives_the_same_report(paths: list[Path], tm
     assert _report(paths, tmp_path / "forked") == alone
 
 
-def test_shared_tasks_run_once_each_in_either_process_and_come_back_in_order(tmp_path: Path,
-                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_shared_tasks_run_once_each_in_either_process_and_come_back_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(forked, "cores", lambda: 2)
     monkeypatch.setattr(forked, "others_running", lambda: 0.0)
     ran = tmp_path / "ran"
@@ -172,8 +196,9 @@ def test_shared_tasks_run_once_each_in_either_process_and_come_back_in_order(tmp
             time.sleep(0.01)
         return "before"
 
-    results, last = forked.shared([functools.partial(task, i) for i in range(8)], before, lambda first: f"{first}, after",
-                                  True)
+    results, last = forked.shared(
+        [functools.partial(task, i) for i in range(8)], before, lambda first: f"{first}, after", True
+    )
     assert [index for index, _ in results] == list(range(8)) and last == "before, after"
     assert sorted(int(line) for line in ran.read_text().split()) == list(range(8))  # each ran once
     assert any(pid != os.getpid() for _, pid in results)
@@ -181,7 +206,9 @@ def test_shared_tasks_run_once_each_in_either_process_and_come_back_in_order(tmp
 
 def test_a_value_damaged_inside_is_a_record_without_metadata(tmp_path: Path) -> None:
     # read by its kind and context keys; its value is parsed only when a reader asks (then it does not parse)
-    records, parser = _read(HEADER + '{"describe_tensor": {"id": 1, "si}, "frame_id": 0, "frame_compile_id": 0}\n', tmp_path)
+    records, parser = _read(
+        HEADER + '{"describe_tensor": {"id": 1, "si}, "frame_id": 0, "frame_compile_id": 0}\n', tmp_path
+    )
     assert [(r.kind, r.compile_id, r.meta) for r in records] == [("describe_tensor", "0/0", {})]
     assert parser.unreadable == 0
 
@@ -190,17 +217,24 @@ def test_a_record_without_a_payload_reads_as_empty_from_a_file(tmp_path: Path) -
     """torch 2.13 logs artifacts (inductor_provenance_tracking_node_mappings) with no payload: reading one back from
     the file gave pread a negative length."""
     path = tmp_path / "empty.log"
-    path.write_text(HEADER + '{"artifact": {"name": "inductor_provenance_tracking_node_mappings", "encoding": "json"}, '
-                    '"frame_id": 0, "frame_compile_id": 0, "attempt": 0}\n'
-                    + HEADER + '{"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}\n')
+    path.write_text(
+        HEADER + '{"artifact": {"name": "inductor_provenance_tracking_node_mappings", "encoding": "json"}, '
+        '"frame_id": 0, "frame_compile_id": 0, "attempt": 0}\n'
+        + HEADER
+        + '{"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}\n'
+    )
     records, _ = files.read(str(path))
     assert [r.kind for r in records] == ["artifact", "dynamo_start"]
     assert all(r.logged() == b"" and r.payload == "" and r.payload_json() is None for r in records)
 
 
-@pytest.mark.parametrize("log", [p for p in LOGS if not p.name.endswith(".gz")], ids=lambda p: str(p.relative_to(FIXTURES)))
+@pytest.mark.parametrize(
+    "log", [p for p in LOGS if not p.name.endswith(".gz")], ids=lambda p: str(p.relative_to(FIXTURES))
+)
 @pytest.mark.parametrize("parts", [2, 5])
-def test_a_log_read_in_parts_at_once_gives_the_same_records(log: Path, parts: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_log_read_in_parts_at_once_gives_the_same_records(
+    log: Path, parts: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A large log is read by one forked process per core, each from a record's line on: markers, file names and
     the first unreadable line's number carry across the parts as across blocks."""
     whole = tt.Parser()
@@ -213,7 +247,9 @@ def test_a_log_read_in_parts_at_once_gives_the_same_records(log: Path, parts: in
     assert [r.event() for r in records] == [r.event() for r in read_whole]
 
 
-def test_unreadable_lines_in_a_later_part_are_numbered_in_the_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unreadable_lines_in_a_later_part_are_numbered_in_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     lines = (FIXTURES / "logs" / "ddp-diverge-rank1.log").read_text().split("\n")
     at = next(i for i in range(len(lines) * 3 // 4, len(lines)) if lines[i].startswith("V"))
     path = tmp_path / "t.log"
@@ -226,13 +262,27 @@ def test_unreadable_lines_in_a_later_part_are_numbered_in_the_log(tmp_path: Path
     assert len(records) == len(files.read(str(FIXTURES / "logs" / "ddp-diverge-rank1.log"))[0])
 
 
-@pytest.mark.parametrize("args", ['"compile_id": "3/1"', '"fn_name": "f",\n\t"compile_id": "0/0",\n\t"x": 1.5',
-                                  '"compile_id": "0/0",\n\t"compile_id": "2/0"', '"compile_id": 7', '"compile_id": 1.5',
-                                  '"note": "compile_id"', '"compile_id": null'])
+@pytest.mark.parametrize(
+    "args",
+    [
+        '"compile_id": "3/1"',
+        '"fn_name": "f",\n\t"compile_id": "0/0",\n\t"x": 1.5',
+        '"compile_id": "0/0",\n\t"compile_id": "2/0"',
+        '"compile_id": 7',
+        '"compile_id": 1.5',
+        '"note": "compile_id"',
+        '"compile_id": null',
+    ],
+)
 def test_an_event_s_compile_id_reads_as_its_json(args: str, tmp_path: Path) -> None:
-    payload = ('{\n"name": "x",\n"ts": 1.0,\n"args": {\n' + args.replace("\n\t", "\n") + '\n},\n"ph": "B",\n"cat": "c",\n'
-               '"tid": 0,\n"pid": 0\n}')
-    text = HEADER + '{"chromium_event": {}, "frame_id": 0, "frame_compile_id": 0}\n' + "".join(
-        "\t" + line + "\n" for line in payload.split("\n"))
+    payload = (
+        '{\n"name": "x",\n"ts": 1.0,\n"args": {\n' + args.replace("\n\t", "\n") + '\n},\n"ph": "B",\n"cat": "c",\n'
+        '"tid": 0,\n"pid": 0\n}'
+    )
+    text = (
+        HEADER
+        + '{"chromium_event": {}, "frame_id": 0, "frame_compile_id": 0}\n'
+        + "".join("\t" + line + "\n" for line in payload.split("\n"))
+    )
     records, _ = _read(text, tmp_path)
     assert records[0].event() == trace_scan.event_from_json(json.loads(payload))

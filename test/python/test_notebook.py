@@ -1,5 +1,6 @@
 """Notebooks in script mode: code cells run in order as one script, IPython magics skipped and named, findings
 land on the cells' own lines."""
+
 from __future__ import annotations
 
 import json
@@ -11,25 +12,47 @@ from conftest import run_runner
 
 
 def _notebook(path: Path, cells: list[tuple[str, str]]) -> Path:
-    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
-        {"cell_type": kind, "metadata": {}, "source": source.splitlines(keepends=True),
-         **({"outputs": [], "execution_count": None} if kind == "code" else {})} for kind, source in cells]}))
+    path.write_text(
+        json.dumps(
+            {
+                "nbformat": 4,
+                "nbformat_minor": 5,
+                "metadata": {},
+                "cells": [
+                    {
+                        "cell_type": kind,
+                        "metadata": {},
+                        "source": source.splitlines(keepends=True),
+                        **({"outputs": [], "execution_count": None} if kind == "code" else {}),
+                    }
+                    for kind, source in cells
+                ],
+            }
+        )
+    )
     return path
 
 
 def test_magics_are_skipped_where_ipython_would_run_them(tmp_path: Path) -> None:
-    nb = _notebook(tmp_path / "nb.ipynb", [
-        ("code", "%matplotlib inline\nx = 1\nmsg = ('%d items'\n       % x)\nfiles = !ls\n"),
-        ("markdown", "# notes"),
-        ("code", "%%bash\necho not python\n"),
-        ("code", "%%time\ny = x + 1\n    "),
-    ])
+    nb = _notebook(
+        tmp_path / "nb.ipynb",
+        [
+            ("code", "%matplotlib inline\nx = 1\nmsg = ('%d items'\n       % x)\nfiles = !ls\n"),
+            ("markdown", "# notes"),
+            ("code", "%%bash\necho not python\n"),
+            ("code", "%%time\ny = x + 1\n    "),
+        ],
+    )
     script = convert(str(nb), str(tmp_path / "gen"))
     lines = Path(script.script).read_text().split("\n")
     assert lines[:5] == ["pass", "x = 1", "msg = ('%d items'", "       % x)", "pass"]  # a continuation is not a magic
     assert "echo not python" not in lines and "y = x + 1" in lines
     assert [(s["cell"], s["line"], s["text"]) for s in script.skipped] == [
-        (0, 1, "%matplotlib inline"), (0, 5, "files = !ls"), (2, 1, "%%bash"), (3, 1, "%%time")]
+        (0, 1, "%matplotlib inline"),
+        (0, 5, "files = !ls"),
+        (2, 1, "%%bash"),
+        (3, 1, "%%time"),
+    ]
     namespace: dict[str, Any] = {}
     exec(compile(Path(script.script).read_text(), script.script, "exec"), namespace)  # the result is valid Python
     assert namespace["y"] == 2
@@ -40,12 +63,18 @@ def test_magics_are_skipped_where_ipython_would_run_them(tmp_path: Path) -> None
 
 
 def test_a_notebook_profiles_like_a_script(tmp_path: Path) -> None:
-    nb = _notebook(tmp_path / "explore.ipynb", [
-        ("markdown", "# Exploring"),
-        ("code", "%load_ext autoreload\nimport torch\n"),
-        ("code", "def f(x):\n    y = torch.sin(x)\n    print('inside')\n    return torch.cos(y)\n\nfast = torch.compile(f)\n"),
-        ("code", "!echo hello\nfor _ in range(3):\n    fast(torch.randn(8))\n"),
-    ])
+    nb = _notebook(
+        tmp_path / "explore.ipynb",
+        [
+            ("markdown", "# Exploring"),
+            ("code", "%load_ext autoreload\nimport torch\n"),
+            (
+                "code",
+                "def f(x):\n    y = torch.sin(x)\n    print('inside')\n    return torch.cos(y)\n\nfast = torch.compile(f)\n",
+            ),
+            ("code", "!echo hello\nfor _ in range(3):\n    fast(torch.randn(8))\n"),
+        ],
+    )
     run = run_runner("--script", str(nb), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"))
     assert run.code == 0, run.stderr[-3000:]
     assert "skipped IPython magic in cell 1, line 1: %load_ext autoreload" in run.stderr
@@ -53,8 +82,12 @@ def test_a_notebook_profiles_like_a_script(tmp_path: Path) -> None:
     skipped = run.report["settings"]["notebook"]["skippedMagics"]
     assert [(s["cell"], s["text"]) for s in skipped] == [(1, "%load_ext autoreload"), (3, "!echo hello")]
     [gb] = run.report["modes"][0]["compiler"]["graphBreaks"]
-    assert {k: gb["location"][k] for k in ("file", "cell", "line", "code")} == \
-        {"file": str(nb), "cell": 2, "line": 3, "code": "print('inside')"}
+    assert {k: gb["location"][k] for k in ("file", "cell", "line", "code")} == {
+        "file": str(nb),
+        "cell": 2,
+        "line": 3,
+        "code": "print('inside')",
+    }
     [region] = run.report["regions"]
     assert {k: region["location"][k] for k in ("file", "cell", "line")} == {"file": str(nb), "cell": 2, "line": 6}
     assert region["callCount"] == 3 and region["measurements"][0]["status"] == "ok"

@@ -1,22 +1,21 @@
 """Observing a script costs it neither memory nor speed: a sweep that builds models one after another and drops each
 ends near the plain run's memory with every model measured as the script dropped it, and the call durations the
 report shows are the script's own (held.py, safe_point.py, capture.py, regions.py)."""
+
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
-
-import pytest
 from typing import Any
 
+import pytest
 from conftest import REPO, run_runner, runner_env
 
-SWEEP = textwrap.dedent('''
+SWEEP = textwrap.dedent("""
     import json, os, sys
     import torch
 
@@ -38,7 +37,7 @@ SWEEP = textwrap.dedent('''
     end, peak = rss_mb()
     with open(sys.argv[1], "w") as f:
         json.dump({"endMb": end, "peakMb": peak, "afterDropMb": after_drop}, f)
-''')
+""")
 
 
 def test_a_sweep_of_dropped_models_ends_near_the_plain_runs_memory(tmp_path: Path) -> None:
@@ -46,8 +45,9 @@ def test_a_sweep_of_dropped_models_ends_near_the_plain_runs_memory(tmp_path: Pat
     script.write_text(SWEEP)
     plain_out, observed_out = tmp_path / "plain.json", tmp_path / "observed.json"
     subprocess.run([sys.executable, str(script), str(plain_out)], check=True, env=runner_env(), timeout=300)
-    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"), "--",
-                     str(observed_out))
+    run = run_runner(
+        "--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"), "--", str(observed_out)
+    )
     assert run.code == 0, run.stderr[-2000:]
     plain, observed = json.loads(plain_out.read_text()), json.loads(observed_out.read_text())
     print(f"plain {plain}, observed {observed}")
@@ -69,8 +69,9 @@ def _plain_and_observed(tmp_path: Path, source: str) -> tuple[dict[str, Any], di
     script.write_text(textwrap.dedent(source))
     plain_out, observed_out = tmp_path / "plain.json", tmp_path / "observed.json"
     subprocess.run([sys.executable, str(script), str(plain_out)], check=True, env=runner_env(), timeout=300)
-    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"), "--",
-                     str(observed_out))
+    run = run_runner(
+        "--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"), "--", str(observed_out)
+    )
     assert run.code == 0, run.stderr[-2000:]
     return json.loads(plain_out.read_text()), json.loads(observed_out.read_text()), run
 
@@ -84,7 +85,9 @@ def _measured(region: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_model_in_mains_locals_is_measured_when_main_returns(tmp_path: Path) -> None:
-    plain, observed, run = _plain_and_observed(tmp_path, '''
+    plain, observed, run = _plain_and_observed(
+        tmp_path,
+        """
         import json, sys, weakref
         import torch
 
@@ -99,14 +102,17 @@ def test_a_model_in_mains_locals_is_measured_when_main_returns(tmp_path: Path) -
         model = main()
         with open(sys.argv[1], "w") as f:
             json.dump({"freed": model() is None}, f)
-    ''')
+    """,
+    )
     assert plain == observed == {"freed": True}  # freed as main() returned, after it was measured
     [region] = run.report["regions"]
     _measured(region)
 
 
 def test_a_script_that_keeps_its_model_and_drops_the_compiled_handle(tmp_path: Path) -> None:
-    plain, observed, run = _plain_and_observed(tmp_path, '''
+    plain, observed, run = _plain_and_observed(
+        tmp_path,
+        """
         import json, random, sys, weakref
         import torch
 
@@ -124,7 +130,8 @@ def test_a_script_that_keeps_its_model_and_drops_the_compiled_handle(tmp_path: P
         state["freed"] = ref() is None  # nothing of the observer's holds it once the script lets go
         with open(sys.argv[1], "w") as f:
             json.dump(state, f)
-    ''')
+    """,
+    )
     # the replay ran between the script's lines: its random state, grad mode and train mode are the plain run's
     assert observed == plain and observed["freed"] and observed["training"], (plain, observed)
     [region] = run.report["regions"]
@@ -132,7 +139,9 @@ def test_a_script_that_keeps_its_model_and_drops_the_compiled_handle(tmp_path: P
 
 
 def test_a_replay_that_fails_when_the_script_drops_the_region_leaves_the_script_running(tmp_path: Path) -> None:
-    plain, observed, run = _plain_and_observed(tmp_path, '''
+    plain, observed, run = _plain_and_observed(
+        tmp_path,
+        """
         import json, sys
         import torch
 
@@ -155,7 +164,8 @@ def test_a_replay_that_fails_when_the_script_drops_the_region_leaves_the_script_
         del fast
         with open(sys.argv[1], "w") as f:
             json.dump({"wentOn": True}, f)
-    ''')
+    """,
+    )
     assert plain == observed == {"wentOn": True}
     [region] = run.report["regions"]
     [written] = region["measurements"]
@@ -163,7 +173,7 @@ def test_a_replay_that_fails_when_the_script_drops_the_region_leaves_the_script_
 
 
 # torch.compile as a torch before 2.13 has it: no isolate_recompiles (a sitecustomize on the runner's path)
-OLDER_TORCH = textwrap.dedent('''
+OLDER_TORCH = textwrap.dedent("""
     import torch
 
     _compile = torch.compile
@@ -172,7 +182,7 @@ OLDER_TORCH = textwrap.dedent('''
         return _compile(model, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode, options=options, disable=disable)
 
     torch.compile = compile
-''')
+""")
 
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["isolate_recompiles", "older-torch"])
@@ -181,7 +191,8 @@ def test_a_replay_between_the_scripts_lines_leaves_its_recompile_limit_alone(tmp
     script's later compiles of the same code stay within its own recompile limit, as they would without Compile Lens.
     A torch without isolate_recompiles gets the replay as written only, and the region says what was left out."""
     script = tmp_path / "limit.py"
-    script.write_text(textwrap.dedent('''
+    script.write_text(
+        textwrap.dedent("""
         import torch
 
         torch._dynamo.config.recompile_limit = 2  # the script's two compiles of `scale` fit, a third would not
@@ -194,22 +205,40 @@ def test_a_replay_between_the_scripts_lines_leaves_its_recompile_limit_alone(tmp
             for _ in range(3):
                 fast(torch.zeros(n))
             del fast
-    '''))
+    """)
+    )
     shim = None
     if not isolated:
         shim = tmp_path / "older_torch"
         shim.mkdir()
         (shim / "sitecustomize.py").write_text(OLDER_TORCH)
-    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--modes", "reduce-overhead", "--out",
-                     str(tmp_path / "out"), extra_path=str(shim) if shim else None)
+    run = run_runner(
+        "--script",
+        str(script),
+        "--quick",
+        "--no-in-situ",
+        "--modes",
+        "reduce-overhead",
+        "--out",
+        str(tmp_path / "out"),
+        extra_path=str(shim) if shim else None,
+    )
     assert run.code == 0, run.stderr[-2000:]
     first, second = run.report["regions"]
     if isolated:
-        assert [m["mode"] for m in first["measurements"]] == ["as-written", "reduce-overhead"]  # at the drop, what-if too
+        assert [m["mode"] for m in first["measurements"]] == [
+            "as-written",
+            "reduce-overhead",
+        ]  # at the drop, what-if too
         assert first["replay"].get("leftOut") is None
     else:
-        assert [m["mode"] for m in first["measurements"]] == ["as-written"] and first["measurements"][0]["status"] == "ok"
-        assert "the what-if mode reduce-overhead would have compiled into the script's own recompile limit" in first["replay"]["leftOut"]
+        assert [m["mode"] for m in first["measurements"]] == ["as-written"] and first["measurements"][0][
+            "status"
+        ] == "ok"
+        assert (
+            "the what-if mode reduce-overhead would have compiled into the script's own recompile limit"
+            in first["replay"]["leftOut"]
+        )
     assert [c["ranCompiled"] for c in second["calls"]] == [True, True, True], second["calls"]
     # the log is the script's again after the replay: its second compile is the script's, the what-if's is not
     assert run.report["modes"][0]["compiler"]["graphCount"] == 2 and second["compiler"]["graphCount"] == 1
@@ -236,6 +265,9 @@ def test_the_durations_shown_are_the_scripts_own(tmp_path: Path) -> None:
     # the steady state is the median of plain calls only (in situ, interleaved: of the calls made at the compiled
     # stance, the script as written, outside its profiled window)
     steady = region["steadyState"]["medianMs"]
-    compiled = [c for c in plain if c["side"] == "compiled" and not c.get("profiled")
-                and c["index"] >= region["steadyState"]["fromCall"]]
+    compiled = [
+        c
+        for c in plain
+        if c["side"] == "compiled" and not c.get("profiled") and c["index"] >= region["steadyState"]["fromCall"]
+    ]
     assert abs(steady - statistics.median(c["ms"] for c in compiled)) < 1e-3

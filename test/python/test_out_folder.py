@@ -1,12 +1,13 @@
 """--out never deletes or overwrites what the runner did not write (placement.py)."""
+
 from __future__ import annotations
 
 import json
 import os
 from pathlib import Path
 
-from conftest import run_runner
 from compile_lens_runner.process import placement
+from conftest import run_runner
 
 
 def _user_folder(folder: Path) -> dict[str, str]:

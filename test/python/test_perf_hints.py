@@ -1,6 +1,7 @@
 """PyTorch's performance hints (perf_hints) recorded into the log with the user's line, on a CPU: the ops Inductor calls
 ATen for (test/fixtures/why/fallback_ops.py). The user's console must not change: no INFO hint printed, and a warning on
 that channel still printed as before."""
+
 from __future__ import annotations
 
 import glob
@@ -10,10 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler.insight import compiler_insight
-
 from conftest import REPO, runner_env
 
 SCRIPT = REPO / "test" / "fixtures" / "why" / "fallback_ops.py"
@@ -33,7 +32,9 @@ def test_fallback_kernels_are_hints_at_the_users_lines_and_the_console_is_unchan
     pytest.importorskip("torch")
     env = dict(runner_env(), TORCH_TRACE=str(tmp_path))
     env.pop("TORCH_LOGS", None)
-    proc = subprocess.run([sys.executable, "-c", _DRIVER, str(SCRIPT)], env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", _DRIVER, str(SCRIPT)], env=env, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "FallbackKernel" not in proc.stderr and "a warning the user sees as before" in proc.stderr
     log = max(glob.glob(os.path.join(tmp_path, "*.log")), key=os.path.getsize)
@@ -42,7 +43,10 @@ def test_fallback_kernels_are_hints_at_the_users_lines_and_the_console_is_unchan
     lines = SCRIPT.read_text().split("\n")
     by_op = {h["op"]: h for h in hints if h["kind"] == "fallback-kernel"}
     sort = by_op["aten.sort"]
-    assert sort["location"]["file"] == str(SCRIPT) and lines[sort["location"]["line"] - 1].strip() == "s = torch.sort(x).values"
+    assert (
+        sort["location"]["file"] == str(SCRIPT)
+        and lines[sort["location"]["line"] - 1].strip() == "s = torch.sort(x).values"
+    )
     assert "`aten.sort`" in sort["what"] and sort["fix"] and sort["message"].startswith("Using FallbackKernel:")
     assert any(op.startswith("aten.linalg_inv") for op in by_op)
     assert len([h for h in hints if h["op"] == "aten.sort"]) == 1  # recorded once, not once per install

@@ -4,6 +4,7 @@ at batch 4 recompiles; the edit writes 4 into the warm-up's torch.ones, and the 
 (No static-address edit for CUDA graphs skipped on mutated inputs: marking the caches with mark_static_address did not
 keep the graphs on an H100, docs/BENCHMARKS.md.)
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,8 +20,8 @@ def apply(source: str, fix: dict[str, Any]) -> str:
     lines = source.split("\n")
     for e in sorted(fix["edits"], key=lambda e: (e["line"], e["column"]), reverse=True):
         line = lines[e["line"] - 1]
-        assert line[e["column"]:e["endColumn"]] == e["expect"]
-        lines[e["line"] - 1] = line[:e["column"]] + e["text"] + line[e["endColumn"]:]
+        assert line[e["column"] : e["endColumn"]] == e["expect"]
+        lines[e["line"] - 1] = line[: e["column"]] + e["text"] + line[e["endColumn"] :]
     return "\n".join(lines)
 
 
@@ -37,7 +38,9 @@ def _recompile_sites(script: Path, out: Path) -> list[dict[str, Any]]:
     return sites
 
 
-def test_a_warmup_at_another_shape_offers_the_real_calls_shape_and_the_edited_script_compiles_once(tmp_path: Path) -> None:
+def test_a_warmup_at_another_shape_offers_the_real_calls_shape_and_the_edited_script_compiles_once(
+    tmp_path: Path,
+) -> None:
     script = tmp_path / "warm.py"
     script.write_text(WARM)
     (site,) = _recompile_sites(script, tmp_path / "before")
@@ -47,7 +50,9 @@ def test_a_warmup_at_another_shape_offers_the_real_calls_shape_and_the_edited_sc
     assert "torch.ones(4, 8) at line 9" in explanation["fix"]
     fix = explanation["quickFix"]
     assert fix["kind"] == "warmup-shape" and "line 9" in fix["title"]
-    assert fix["edits"] == [{"line": 9, "column": 5, "endColumn": 21, "expect": "torch.ones(1, 8)", "text": "torch.ones(4, 8)"}]
+    assert fix["edits"] == [
+        {"line": 9, "column": 5, "endColumn": 21, "expect": "torch.ones(1, 8)", "text": "torch.ones(4, 8)"}
+    ]
     script.write_text(apply(WARM, fix))
     assert _recompile_sites(script, tmp_path / "after") == []
 
@@ -55,8 +60,10 @@ def test_a_warmup_at_another_shape_offers_the_real_calls_shape_and_the_edited_sc
 def test_a_size_that_changes_at_one_line_is_no_warmup(tmp_path: Path) -> None:
     """The same line made both shapes: the data changed size, and dynamic=True is the fix offered."""
     script = tmp_path / "resized.py"
-    script.write_text("import torch\n\n\ndef f(x):\n    return (x * 2).relu()\n\n\nstep = torch.compile(f)\n"
-                      "for n in (1, 4, 4, 4):\n    step(torch.ones(n, 8))\n")
+    script.write_text(
+        "import torch\n\n\ndef f(x):\n    return (x * 2).relu()\n\n\nstep = torch.compile(f)\n"
+        "for n in (1, 4, 4, 4):\n    step(torch.ones(n, 8))\n"
+    )
     (site,) = _recompile_sites(script, tmp_path / "run")
     assert site["explanation"]["quickFix"]["kind"] == "compile-dynamic"
     assert "warm-up" not in site["explanation"]["what"]

@@ -1,19 +1,20 @@
 """regions.py in-process (real Dynamo, backend="eager" so nothing waits on a C++ compiler): what the script gets
 back from the patched torch.compile behaves as torch's own result, and every call is recorded."""
+
 from __future__ import annotations
 
 import gc
 import weakref
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import torch
-from torch._dynamo.eval_frame import OptimizedModule
-
 from compile_lens_runner.compiler import compiled_runs
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.script.region_entry import RegionRecords, calls_json
 from compile_lens_runner.script.regions import RegionRecorder, ScriptStopped
+from torch._dynamo.eval_frame import OptimizedModule
 
 WATCHER = tt.install_watcher()
 RUNS = compiled_runs.install(WATCHER)
@@ -126,7 +127,9 @@ def test_region_called_eagerly_from_another_region_is_recorded_and_never_traced(
 def _reason(recorder: RegionRecorder, fn: Any, *args: Any) -> str | None:
     for _ in range(2):
         fn(*args)
-    return (recorder.regions[-1].replay.unsafe or "").removesuffix(", so running it again would change the script's state") or None
+    return (recorder.regions[-1].replay.unsafe or "").removesuffix(
+        ", so running it again would change the script's state"
+    ) or None
 
 
 class Counting(torch.nn.Module):
@@ -142,9 +145,15 @@ class Counting(torch.nn.Module):
 def test_state_changes_make_a_region_unsafe_to_replay(recorder: RegionRecorder) -> None:
     def add_in_place(x: torch.Tensor) -> torch.Tensor:
         return x.add_(1)
-    assert _reason(recorder, torch.compile(add_in_place, backend="eager"), torch.zeros(3)) == "it changes its input 1 in place"
-    assert _reason(recorder, torch.compile(Counting(), backend="eager"), torch.zeros(3)) == \
-        "it changes the Python attribute Counting.calls (0 -> 1)"
+
+    assert (
+        _reason(recorder, torch.compile(add_in_place, backend="eager"), torch.zeros(3))
+        == "it changes its input 1 in place"
+    )
+    assert (
+        _reason(recorder, torch.compile(Counting(), backend="eager"), torch.zeros(3))
+        == "it changes the Python attribute Counting.calls (0 -> 1)"
+    )
 
     model = torch.nn.Linear(2, 2)
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -154,11 +163,13 @@ def test_state_changes_make_a_region_unsafe_to_replay(recorder: RegionRecorder) 
         loss.backward()
         opt.step()
         return loss
+
     reason = _reason(recorder, torch.compile(train_step, backend="eager"), torch.randn(4, 2))
     assert reason is not None and reason.startswith("it runs an optimizer step (SGD")
 
     def takes_iterator(x: torch.Tensor, it: Any) -> torch.Tensor:
         return x + 1
+
     reason = _reason(recorder, torch.compile(takes_iterator, backend="eager"), torch.zeros(2), iter([1]))
     assert reason == "an input is a list_iterator, which cannot be safely passed again"
     pure = torch.compile(lambda x: x * 3, backend="eager")
@@ -176,17 +187,21 @@ def test_a_lazy_module_runs_and_is_checked_once_its_parameters_exist(recorder: R
     assert out.shape == (2, 8) and region.call_count == 4 and region.replay.unsafe is None
 
 
-def test_an_observer_failure_never_reaches_the_scripts_call(recorder: RegionRecorder, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_observer_failure_never_reaches_the_scripts_call(
+    recorder: RegionRecorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def broken(*_: Any) -> None:
         raise ValueError("cannot read this state\nmore")
+
     monkeypatch.setattr("compile_lens_runner.script.capture.StateCheck.__init__", broken)
     compiled = torch.compile(Mlp(), backend="eager")
     x = torch.randn(3, 4)
     torch.testing.assert_close(compiled(x), compiled._orig_mod(x))
     [region] = recorder.regions
     assert region.call_count == 1 and region.replay.captures == {}
-    assert region.replay.unsafe == ("Compile Lens could not check its calls' state (ValueError: cannot read this state), "
-                                    "so it does not replay them")
+    assert region.replay.unsafe == (
+        "Compile Lens could not check its calls' state (ValueError: cannot read this state), so it does not replay them"
+    )
 
 
 def test_inputs_are_held_for_few_signatures_only(recorder: RegionRecorder) -> None:
@@ -238,7 +253,8 @@ def test_inputs_over_the_capture_budget_are_dropped_and_the_region_says_so(recor
     assert recorder.budget.used == 1024 * 1024
     assert not_measured_reason(big_region, None) == (
         "the inputs of float32[1024, 1024]; grad (4 MB) were not kept: Compile Lens holds at most 3 MB of the "
-        "script's tensors for replays")
+        "script's tensors for replays"
+    )
     assert not_measured_reason(small_region, None) is None
     small_region.replay.release()
     assert recorder.budget.used == 0
@@ -290,6 +306,7 @@ def test_a_failure_while_measuring_a_dropped_region_stays_out_of_the_script() ->
 
     def broken(region: Any) -> None:
         raise RuntimeError("the observer's own defect")
+
     rec = RegionRecorder(WATCHER, RUNS, on_drop=broken)
     with rec.installed():
         model = torch.nn.Linear(4, 4)

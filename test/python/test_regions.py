@@ -1,5 +1,6 @@
 """Script mode regions end to end (supervisor + worker, real torch.compile on CPU): every callable torch.compile
 returned, its calls as the script made them, and eager against compiled measured on the script's own inputs."""
+
 from __future__ import annotations
 
 import json
@@ -8,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import marker_line, run_runner
 
-TWO_REGIONS = textwrap.dedent('''
+TWO_REGIONS = textwrap.dedent("""
     import torch
 
 
@@ -49,7 +49,7 @@ TWO_REGIONS = textwrap.dedent('''
             fast(x)
             grows(torch.randn(8 + i))  # a new size each call: dynamic=False recompiles every time
             tally(torch.randn(2, 8))
-''')
+""")
 
 
 def _regions(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -61,7 +61,9 @@ def two_regions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
     tmp = tmp_path_factory.mktemp("regions")
     script = tmp / "their_script.py"
     script.write_text(TWO_REGIONS)
-    return script, run_runner("--script", str(script), "--quick", "--modes", "reduce-overhead", "--out", str(tmp / "out"))
+    return script, run_runner(
+        "--script", str(script), "--quick", "--modes", "reduce-overhead", "--out", str(tmp / "out")
+    )
 
 
 def test_a_region_that_speeds_up_is_measured_on_the_scripts_inputs(two_regions: tuple[Path, Any]) -> None:
@@ -87,7 +89,11 @@ def test_a_region_that_speeds_up_is_measured_on_the_scripts_inputs(two_regions: 
     assert all(c["side"] == "compiled" and c["ranCompiled"] is True for c in grows["calls"])
     assert fast["replay"] == {"replayable": True, "reason": None}
     written, what_if = fast["measurements"]
-    assert (written["mode"], written["why"], written["signature"]) == ("as-written", "most-frequent", "float32[32, 64, 64]; no_grad")
+    assert (written["mode"], written["why"], written["signature"]) == (
+        "as-written",
+        "most-frequent",
+        "float32[32, 64, 64]; no_grad",
+    )
     assert written["status"] == "ok" and written["correctness"]["ok"]
     # a number with its interval (how fast the fused loop runs against eager is the benchmarks' business, not a test's:
     # on a shared 2-CPU host it read 1.0-1.9x)
@@ -114,6 +120,7 @@ def test_a_region_that_speeds_up_is_measured_on_the_scripts_inputs(two_regions: 
     # the verdict follows the rules from the measured numbers (which one depends on how busy the host was: a
     # benchmark's business): recomputed from the report, it is the same
     from compile_lens_runner.script.advice import region_recommendation
+
     assert region_recommendation(fast) == fast["recommendation"] and fast["recommendation"]["verdict"] is not None
 
 
@@ -164,7 +171,8 @@ def test_compile_time_is_counted_once_per_compile(two_regions: tuple[Path, Any])
 
 def test_script_that_raises_midway_still_reports_its_regions(tmp_path: Path) -> None:
     script = tmp_path / "breaks.py"
-    script.write_text(textwrap.dedent('''
+    script.write_text(
+        textwrap.dedent("""
         import torch
 
 
@@ -182,15 +190,18 @@ def test_script_that_raises_midway_still_reports_its_regions(tmp_path: Path) -> 
         once(torch.randn(4))
         raise RuntimeError("the script blew up")
         step(torch.randn(16))
-    '''))
+    """)
+    )
     run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"))
     assert run.code == 1 and run.report["status"] == "error"
     assert "the script blew up" in run.report["error"]["message"]
     step, once, never = run.report["regions"]
     assert step["callCount"] == 3 and step["measurements"][0]["status"] == "ok"
     assert once["callCount"] == 1 and once["measurements"] == []
-    assert once["replay"] == {"replayable": True, "reason": (
-        "called once: at least 3 calls are needed to measure it (the first compiles)")}
+    assert once["replay"] == {
+        "replayable": True,
+        "reason": ("called once: at least 3 calls are needed to measure it (the first compiles)"),
+    }
     assert never["callCount"] == 3 and never["measurements"] == [] and never["calls"][0]["ranCompiled"] is False
     assert "backend exploded" in never["calls"][0]["fallbackReason"]
     assert never["replay"]["reason"].startswith("every call ran eagerly (compiling ")
@@ -200,7 +211,8 @@ def test_script_that_raises_midway_still_reports_its_regions(tmp_path: Path) -> 
 
 def test_calls_limit_stops_an_endless_loop_and_measures(tmp_path: Path) -> None:
     script = tmp_path / "server.py"
-    script.write_text(textwrap.dedent('''
+    script.write_text(
+        textwrap.dedent("""
         import torch
 
         handle = torch.compile(lambda x: torch.tanh(x) + x)
@@ -209,8 +221,11 @@ def test_calls_limit_stops_an_endless_loop_and_measures(tmp_path: Path) -> None:
                 handle(torch.randn(64))
             except Exception:
                 pass
-    '''))
-    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--calls", "4", "--out", str(tmp_path / "out"), timeout=240)
+    """)
+    )
+    run = run_runner(
+        "--script", str(script), "--quick", "--no-in-situ", "--calls", "4", "--out", str(tmp_path / "out"), timeout=240
+    )
     assert run.code == 0, run.stderr[-2000:]
     [region] = run.report["regions"]
     assert region["stoppedAfterCalls"] == 4 and region["callCount"] == 4

@@ -1,13 +1,14 @@
 """A replay runs in the state the script's call ran in (module.training per submodule, grad mode, autocast), and a
 region whose calls change the script's state where no version counter shows it (through `.data`, in modules reached
 as globals, BatchNorm statistics, optimizer steps) is not replayed, with the reason (capture.py, in-process)."""
+
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import torch
-
 from compile_lens_runner.compiler import compiled_runs
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.script.regions import RegionRecorder
@@ -61,11 +62,14 @@ def test_an_ema_updated_through_data_is_caught(recorder: RegionRecorder) -> None
             for e, p in zip(ema.parameters(), model.parameters()):
                 e.data.mul_(0.9).add_(p.data, alpha=0.1)  # `.data` has a version counter of its own
         return y
+
     versions = [p._version for p in ema.parameters()]
     _calls(torch.compile(step, backend="eager"), torch.randn(2, 4))
     assert [p._version for p in ema.parameters()] == versions  # what the check used to read did not move
-    assert _reason(recorder) == ("it changes its parameter Linear.weight in place (through .data or in compiled code: no "
-                                 "version counter shows it)")
+    assert _reason(recorder) == (
+        "it changes its parameter Linear.weight in place (through .data or in compiled code: no "
+        "version counter shows it)"
+    )
     assert recorder.regions[-1].replay.captures == {}
 
 

@@ -1,5 +1,6 @@
 """The runner's typed dicts (compile_lens_runner/shapes/) and report.schema.json name the same keys, and require the same
 ones: a field added to the schema and not to its typed dict (or the reverse) fails here."""
+
 from __future__ import annotations
 
 import importlib
@@ -9,7 +10,6 @@ from pathlib import Path
 from typing import Any, TypedDict, get_args, get_type_hints
 
 import pytest
-
 from compile_lens_runner import shapes
 from compile_lens_runner.measure.profiling import ProfileFacts
 from compile_lens_runner.measure.step_work import SideWork
@@ -20,42 +20,72 @@ SCHEMA = json.loads((Path(shapes.__file__).parent.parent / "report" / "report.sc
 
 # each typed dict and the part of the schema it is
 PARTS = {
-    common.RunError: "#/$defs/error", common.SourceLocation: "#/$defs/location", common.Timing: "#/$defs/timing",
-    common.Recommendation: "#/properties/recommendation", common.Sides: "#/$defs/sides",
+    common.RunError: "#/$defs/error",
+    common.SourceLocation: "#/$defs/location",
+    common.Timing: "#/$defs/timing",
+    common.Recommendation: "#/properties/recommendation",
+    common.Sides: "#/$defs/sides",
     common.SlowSides: "#/$defs/mode/properties/speedupInterval/properties/slowHost",
-    common.ProfileWindow: "#/$defs/profileWindow", common.InSituWindow: "#/$defs/inSituWindow",
-    common.HostLoad: "#/$defs/hostLoad", common.LoadAverage: "#/$defs/hostLoad/properties/loadAverage/oneOf/1",
-    compiler.QuickFixEdit: "#/$defs/quickFix/properties/edits/items", compiler.QuickFix: "#/$defs/quickFix",
-    compiler.Explanation: "#/$defs/explanation", compiler.BreakExplanation: "#/$defs/breakExplanation",
-    compiler.BrokeAt: "#/$defs/graphBreak/properties/brokeAt/oneOf/1", compiler.GraphBreak: "#/$defs/graphBreak",
-    compiler.Recompile: "#/$defs/recompile", compiler.RecompileSite: "#/$defs/recompileSite",
+    common.ProfileWindow: "#/$defs/profileWindow",
+    common.InSituWindow: "#/$defs/inSituWindow",
+    common.HostLoad: "#/$defs/hostLoad",
+    common.LoadAverage: "#/$defs/hostLoad/properties/loadAverage/oneOf/1",
+    compiler.QuickFixEdit: "#/$defs/quickFix/properties/edits/items",
+    compiler.QuickFix: "#/$defs/quickFix",
+    compiler.Explanation: "#/$defs/explanation",
+    compiler.BreakExplanation: "#/$defs/breakExplanation",
+    compiler.BrokeAt: "#/$defs/graphBreak/properties/brokeAt/oneOf/1",
+    compiler.GraphBreak: "#/$defs/graphBreak",
+    compiler.Recompile: "#/$defs/recompile",
+    compiler.RecompileSite: "#/$defs/recompileSite",
     compiler.CompiledFrame: "#/$defs/compiler/properties/frames/items",
-    compiler.PerfHint: "#/$defs/compiler/properties/perfHints/items", compiler.CudaGraphSkip: "#/$defs/cudaGraphSkip",
-    compiler.CudaGraphStatus: "#/$defs/compiler/properties/cudaGraphs/items", compiler.KernelProvenance: "#/$defs/kernel",
+    compiler.PerfHint: "#/$defs/compiler/properties/perfHints/items",
+    compiler.CudaGraphSkip: "#/$defs/cudaGraphSkip",
+    compiler.CudaGraphStatus: "#/$defs/compiler/properties/cudaGraphs/items",
+    compiler.KernelProvenance: "#/$defs/kernel",
     compiler.FailedGuard: "#/$defs/compileArtifacts/properties/failedGuards/items",
-    compiler.CompileArtifacts: "#/$defs/compileArtifacts", compiler.CompilePhase: "#/$defs/compilePhase",
+    compiler.CompileArtifacts: "#/$defs/compileArtifacts",
+    compiler.CompilePhase: "#/$defs/compilePhase",
     compiler.CompilerInsight: "#/$defs/compiler",
-    mode.PrecisionSettings: "#/$defs/correctness/properties/precision", mode.Correctness: "#/$defs/correctness",
+    mode.PrecisionSettings: "#/$defs/correctness/properties/precision",
+    mode.Correctness: "#/$defs/correctness",
     mode.RunEager: "#/$defs/mode/properties/speedupInterval/properties/runEager",
-    mode.SpeedupInterval: "#/$defs/mode/properties/speedupInterval", mode.Fallback: "#/$defs/mode/properties/fallback",
-    mode.ModeResult: "#/$defs/mode", mode.RegionMeasurement: "#/$defs/regionMeasurement",
-    in_situ.InSituRun: "#/$defs/inSituRun", in_situ.PairSpeedup: "#/$defs/inSituSpeedup/properties/perRun/items",
+    mode.SpeedupInterval: "#/$defs/mode/properties/speedupInterval",
+    mode.Fallback: "#/$defs/mode/properties/fallback",
+    mode.ModeResult: "#/$defs/mode",
+    mode.RegionMeasurement: "#/$defs/regionMeasurement",
+    in_situ.InSituRun: "#/$defs/inSituRun",
+    in_situ.PairSpeedup: "#/$defs/inSituSpeedup/properties/perRun/items",
     in_situ.FastStateSteps: "#/$defs/inSituSpeedup/properties/fastStateSteps/items",
     in_situ.PairNotUsed: "#/$defs/inSituSpeedup/properties/pairsNotUsed/items",
     in_situ.SignatureSpeedup: "#/$defs/inSituSpeedup/properties/signatures/items",
-    in_situ.InSituSpeedup: "#/$defs/inSituSpeedup", in_situ.StepWorkSide: "#/$defs/stepWorkSide",
-    in_situ.StepWork: "#/$defs/stepWork", in_situ.CompileFailure: "#/$defs/compileFailure",
-    in_situ.WhatIf: "#/$defs/inSitu/properties/whatIf/items", in_situ.Series: "#/$defs/inSitu/properties/series",
-    in_situ.RegionInSitu: "#/$defs/inSitu", in_situ.ReportInSitu: "#/properties/inSitu",
-    region.RegionCall: "#/$defs/regionCall", region.RegionSignature: "#/$defs/regionSignature",
-    region.SteadyState: "#/$defs/region/properties/steadyState/oneOf/1", region.Replay: "#/$defs/region/properties/replay",
-    region.NoCompiledCode: "#/$defs/region/properties/noCompiledCode/oneOf/1", region.Region: "#/$defs/region",
-    ranks.RankRegion: "#/$defs/rankEntry/properties/regions/items", ranks.RankStack: "#/$defs/rankEntry/properties/stack",
-    ranks.RankEntry: "#/$defs/rankEntry", ranks.Divergence: "#/$defs/divergence", ranks.RankSelf: "#/properties/rank",
+    in_situ.InSituSpeedup: "#/$defs/inSituSpeedup",
+    in_situ.StepWorkSide: "#/$defs/stepWorkSide",
+    in_situ.StepWork: "#/$defs/stepWork",
+    in_situ.CompileFailure: "#/$defs/compileFailure",
+    in_situ.WhatIf: "#/$defs/inSitu/properties/whatIf/items",
+    in_situ.Series: "#/$defs/inSitu/properties/series",
+    in_situ.RegionInSitu: "#/$defs/inSitu",
+    in_situ.ReportInSitu: "#/properties/inSitu",
+    region.RegionCall: "#/$defs/regionCall",
+    region.RegionSignature: "#/$defs/regionSignature",
+    region.SteadyState: "#/$defs/region/properties/steadyState/oneOf/1",
+    region.Replay: "#/$defs/region/properties/replay",
+    region.NoCompiledCode: "#/$defs/region/properties/noCompiledCode/oneOf/1",
+    region.Region: "#/$defs/region",
+    ranks.RankRegion: "#/$defs/rankEntry/properties/regions/items",
+    ranks.RankStack: "#/$defs/rankEntry/properties/stack",
+    ranks.RankEntry: "#/$defs/rankEntry",
+    ranks.Divergence: "#/$defs/divergence",
+    ranks.RankSelf: "#/properties/rank",
     ranks.LogFile: "#/properties/logs/properties/files/items",
-    ranks.EarlierAttempt: "#/properties/logs/properties/attempts/items", ranks.LogsRead: "#/properties/logs",
-    report.RunnerInfo: "#/properties/runner", report.Environment: "#/properties/environment",
-    report.Target: "#/properties/target", report.Eager: "#/properties/eager", report.Report: "#",
+    ranks.EarlierAttempt: "#/properties/logs/properties/attempts/items",
+    ranks.LogsRead: "#/properties/logs",
+    report.RunnerInfo: "#/properties/runner",
+    report.Environment: "#/properties/environment",
+    report.Target: "#/properties/target",
+    report.Eager: "#/properties/eager",
+    report.Report: "#",
 }
 
 
@@ -81,9 +111,12 @@ def mismatches(shape: Any, pointer: str) -> list[str]:
     """What a typed dict says otherwise than its part of the schema, in words."""
     every, required = keys(part(pointer))
     mine, mine_required = set(shape.__required_keys__) | set(shape.__optional_keys__), set(shape.__required_keys__)
-    return ([f"{key}: not in the schema" for key in sorted(mine - every)] + [f"{key}: missing" for key in sorted(every - mine)]
-            + [f"{key}: required in the schema" for key in sorted(required - mine_required)]
-            + [f"{key}: optional in the schema" for key in sorted(mine_required - required)])
+    return (
+        [f"{key}: not in the schema" for key in sorted(mine - every)]
+        + [f"{key}: missing" for key in sorted(every - mine)]
+        + [f"{key}: required in the schema" for key in sorted(required - mine_required)]
+        + [f"{key}: optional in the schema" for key in sorted(mine_required - required)]
+    )
 
 
 @pytest.mark.parametrize("shape", list(PARTS), ids=lambda shape: shape.__name__)
@@ -92,15 +125,23 @@ def test_a_typed_dict_has_the_keys_and_required_keys_of_its_schema_part(shape: A
 
 
 def test_every_typed_dict_is_checked() -> None:
-    modules = [importlib.import_module(f"{shapes.__name__}.{info.name}") for info in pkgutil.iter_modules(shapes.__path__)]
-    declared = {value for module in modules for name, value in vars(module).items()
-                if isinstance(value, type) and value.__module__ == module.__name__ and not name.startswith("_")}
+    modules = [
+        importlib.import_module(f"{shapes.__name__}.{info.name}") for info in pkgutil.iter_modules(shapes.__path__)
+    ]
+    declared = {
+        value
+        for module in modules
+        for name, value in vars(module).items()
+        if isinstance(value, type) and value.__module__ == module.__name__ and not name.startswith("_")
+    }
     assert declared == set(PARTS)
 
 
-@pytest.mark.parametrize("part_of, whole", [(ProfileFacts, mode.ModeResult), (Outcome, mode.ModeResult),
-                                             (SideWork, in_situ.StepWorkSide)],
-                         ids=lambda shape: shape.__name__)
+@pytest.mark.parametrize(
+    "part_of, whole",
+    [(ProfileFacts, mode.ModeResult), (Outcome, mode.ModeResult), (SideWork, in_situ.StepWorkSide)],
+    ids=lambda shape: shape.__name__,
+)
 def test_what_measure_fills_of_an_object_is_that_object_s_keys_and_types(part_of: Any, whole: Any) -> None:
     """Some code fills some keys of an object (a profile's of a mode, how a script ended, a trace's of a step-work
     side): the same keys, of the same types, as the object's typed dict."""
@@ -126,5 +167,8 @@ class _WrongRunError(_Required, total=False):
 
 
 def test_the_check_names_a_key_missing_one_too_many_and_a_wrong_required_one() -> None:
-    assert mismatches(_WrongRunError, "#/$defs/error") == ["hint: not in the schema", "fix: required in the schema",
-                                                            "traceback: optional in the schema"]
+    assert mismatches(_WrongRunError, "#/$defs/error") == [
+        "hint: not in the schema",
+        "fix: required in the schema",
+        "traceback: optional in the schema",
+    ]

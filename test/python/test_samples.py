@@ -1,18 +1,27 @@
 """The built-in samples end to end: report, traces, compiler logs, graph breaks at their lines, recompiles."""
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 import pytest
-
 from conftest import SAMPLES_DIR, Run, marker_line, run_runner
 
 
 @pytest.fixture(scope="module")
 def mlp(outdir: Path) -> Run:
-    return run_runner("--sample", "mlp", "--quick", "--device", "cpu", "--modes", "default,reduce-overhead",
-                      "--out", str(outdir / "mlp"))
+    return run_runner(
+        "--sample",
+        "mlp",
+        "--quick",
+        "--device",
+        "cpu",
+        "--modes",
+        "default,reduce-overhead",
+        "--out",
+        str(outdir / "mlp"),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +51,9 @@ def test_mlp_writes_report_traces_and_compiler_logs(mlp: Run, outdir: Path) -> N
         assert mode["status"] == "ok" and mode["error"] is None
         assert mode["speedup"] > 0 and mode["compileSeconds"] > 0 and mode["kernelsPerStep"] >= 1
         assert len(mode["timing"]["rounds"]) == 3 + mode["timing"]["extraRounds"] <= 9
-        assert len(mode["eagerTiming"]["rounds"]) == len(mode["timing"]["rounds"]) and mode["timing"]["callsPerRound"] >= 1
+        assert (
+            len(mode["eagerTiming"]["rounds"]) == len(mode["timing"]["rounds"]) and mode["timing"]["callsPerRound"] >= 1
+        )
         assert mode["correctness"]["ok"] and mode["correctness"]["maxAbsError"] < 1e-3
         compiler = mode["compiler"]
         assert compiler["graphCount"] == 1 and compiler["graphBreaks"] == [] and compiler["recompiles"] == []
@@ -76,8 +87,14 @@ def test_graph_breaks_found_at_their_source_lines(graphbreak: Run) -> None:
     source = SAMPLES_DIR / "graphbreak.py"
     breaks = graphbreak.report["modes"][0]["compiler"]["graphBreaks"]
     found = {(b["location"]["file"], b["location"]["line"]) for b in breaks}
-    expected = {(str(source), marker_line(source, marker)) for marker in
-                ("graph break: print", "graph break: data-dependent .item()", "graph break: numpy random head choice")}
+    expected = {
+        (str(source), marker_line(source, marker))
+        for marker in (
+            "graph break: print",
+            "graph break: data-dependent .item()",
+            "graph break: numpy random head choice",
+        )
+    }
     assert found == expected
     by_line = {b["location"]["line"]: b for b in breaks}
     printed = by_line[marker_line(source, "graph break: print")]
@@ -108,7 +125,9 @@ def test_recompile_in_timed_region_is_flagged_and_remeasured(recompile: Run) -> 
 
 
 def test_fullgraph_turns_graph_breaks_into_a_compile_error(outdir: Path) -> None:
-    run = run_runner("--sample", "graphbreak", "--quick", "--device", "cpu", "--fullgraph", "--out", str(outdir / "fullgraph"))
+    run = run_runner(
+        "--sample", "graphbreak", "--quick", "--device", "cpu", "--fullgraph", "--out", str(outdir / "fullgraph")
+    )
     assert run.code == 1 and run.report["status"] == "error"  # its only mode failed
     [mode] = run.report["modes"]
     assert mode["status"] == "error" and mode["error"]["kind"] == "compile" and "print" in mode["error"]["message"]
@@ -132,4 +151,6 @@ def test_compiler_artifacts_are_saved_and_linked(recompile: Run) -> None:
     [failed] = second["failedGuards"]
     guard = (root / failed["guards"]).read_text().split("\n")[failed["line"] - 1]
     assert failed["compileId"] == first["compileId"] and "TENSOR_MATCH" in guard and "size=[32, 512]" in guard
-    assert {"Dynamo: whole frame", "backend compile"} <= {p["name"] for p in compiler["phases"] if p["compileId"] == first["compileId"]}
+    assert {"Dynamo: whole frame", "backend compile"} <= {
+        p["name"] for p in compiler["phases"] if p["compileId"] == first["compileId"]
+    }

@@ -1,4 +1,5 @@
 """Script mode on a script the runner did not write, and cancellation mid-run."""
+
 from __future__ import annotations
 
 import json
@@ -10,10 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import finish, marker_line, run_runner, runner_command, runner_env
 
-SCRIPT = textwrap.dedent('''
+SCRIPT = textwrap.dedent("""
     import sys
     import time
     import torch
@@ -30,7 +30,7 @@ SCRIPT = textwrap.dedent('''
         t0 = time.perf_counter()
         fast(torch.randn(n))
         print(f"own timing {time.perf_counter() - t0:.4f}s")
-''')
+""")
 
 
 def test_script_mode_reports_breaks_and_recompiles_at_user_lines(tmp_path: Path) -> None:
@@ -42,27 +42,40 @@ def test_script_mode_reports_breaks_and_recompiles_at_user_lines(tmp_path: Path)
     [mode] = run.report["modes"]
     compiler = mode["compiler"]
     [gb] = compiler["graphBreaks"]
-    assert gb["location"] == {"file": str(script), "line": marker_line(script, "MARK: print break"), "function": "step",
-                              "code": 'print("log from step")  # MARK: print break'}
+    assert gb["location"] == {
+        "file": str(script),
+        "line": marker_line(script, "MARK: print break"),
+        "function": "step",
+        "code": 'print("log from step")  # MARK: print break',
+    }
     assert gb["gbId"] == "GB0059"
     assert all(f["file"] == str(script) for f in gb["userStack"])
     assert gb["userStack"][0]["line"] == marker_line(script, "fast(torch.randn(n))")
     reasons = [r["reason"] for r in compiler["recompiles"]]
     assert any("expected 8, actual 16" in r for r in reasons)
-    assert mode["compileSeconds"] > 0 and compiler["frames"][0]["location"]["line"] == marker_line(script, "def step(x):")
+    assert mode["compileSeconds"] > 0 and compiler["frames"][0]["location"]["line"] == marker_line(
+        script, "def step(x):"
+    )
     [region] = run.report["regions"]  # `fast`, measured on the inputs of its most frequent signature
     assert region["calls"][2]["event"] == "recompiled" and region["measurements"][0]["signature"] == "float32[8]; grad"
     # which verdict is the host's business (a busy host's rounds may vary too much for one): it is one of the rules'
     # and says why
     recommendation = run.report["recommendation"]
-    assert recommendation["verdict"] in ("compile", "compile-for-longer-runs", "stay-eager", "none") and recommendation["reason"]
+    assert (
+        recommendation["verdict"] in ("compile", "compile-for-longer-runs", "stay-eager", "none")
+        and recommendation["reason"]
+    )
 
 
 def test_script_that_fails_still_reports_its_compiles(tmp_path: Path) -> None:
     script = tmp_path / "broken.py"
     script.write_text(SCRIPT + "\nraise RuntimeError('script blew up')\n")
     run = run_runner("--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", "1")
-    assert run.code == 1 and run.report["error"]["kind"] == "user-code" and "script blew up" in run.report["error"]["message"]
+    assert (
+        run.code == 1
+        and run.report["error"]["kind"] == "user-code"
+        and "script blew up" in run.report["error"]["message"]
+    )
     assert run.report["modes"][0]["compiler"]["graphBreaks"]
 
 
@@ -102,10 +115,15 @@ def _still_alive(pids: list[int]) -> list[int]:
 
 def test_sigterm_mid_run_keeps_finished_modes(tmp_path: Path) -> None:
     out = tmp_path / "cancelled"
-    proc = subprocess.Popen(runner_command("--sample", "mlp", "--quick", "--device", "cpu", "--out", str(out),
-                                           "--modes", "default,reduce-overhead"),
-                            env=dict(runner_env(), TORCHINDUCTOR_FORCE_DISABLE_CACHES="1"),  # so compiling takes a while
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        runner_command(
+            "--sample", "mlp", "--quick", "--device", "cpu", "--out", str(out), "--modes", "default,reduce-overhead"
+        ),
+        env=dict(runner_env(), TORCHINDUCTOR_FORCE_DISABLE_CACHES="1"),  # so compiling takes a while
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     seen = []
     for raw in proc.stdout:
         seen.append(raw)
@@ -120,7 +138,9 @@ def test_sigterm_mid_run_keeps_finished_modes(tmp_path: Path) -> None:
     assert run.code == 130
     assert run.report["status"] == "partial" and run.report["error"]["kind"] == "cancelled"
     assert [m["mode"] for m in run.report["modes"]] == ["default"] and run.report["modes"][0]["status"] == "ok"
-    assert run.report["headline"] == "cancelled", "the headline is said from what the report holds when it is last written"
+    assert run.report["headline"] == "cancelled", (
+        "the headline is said from what the report holds when it is last written"
+    )
     assert (run.report_dir / "eager.trace.json").exists()
     assert not _still_alive(children)
 
@@ -128,10 +148,25 @@ def test_sigterm_mid_run_keeps_finished_modes(tmp_path: Path) -> None:
 def test_parent_exit_cancels_the_run(tmp_path: Path) -> None:
     """VS Code closing mid-run: the extension's end of the runner's stdin closes, and the run stops cleanly."""
     out = tmp_path / "orphaned"
-    proc = subprocess.Popen(runner_command("--sample", "mlp", "--quick", "--device", "cpu", "--out", str(out),
-                                           "--modes", "default,reduce-overhead", "--stop-when-stdin-closes"),
-                            env=dict(runner_env(), TORCHINDUCTOR_FORCE_DISABLE_CACHES="1"),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=(tmp_path / "stderr").open("w"), text=True)
+    proc = subprocess.Popen(
+        runner_command(
+            "--sample",
+            "mlp",
+            "--quick",
+            "--device",
+            "cpu",
+            "--out",
+            str(out),
+            "--modes",
+            "default,reduce-overhead",
+            "--stop-when-stdin-closes",
+        ),
+        env=dict(runner_env(), TORCHINDUCTOR_FORCE_DISABLE_CACHES="1"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=(tmp_path / "stderr").open("w"),
+        text=True,
+    )
     assert proc.stdout is not None and proc.stdin is not None
     seen = []
     for raw in proc.stdout:
@@ -147,7 +182,7 @@ def test_parent_exit_cancels_the_run(tmp_path: Path) -> None:
     assert children and not _still_alive(children)
 
 
-HANGS_IN_TEARDOWN = textwrap.dedent('''
+HANGS_IN_TEARDOWN = textwrap.dedent("""
     import builtins
     import os
     import sys
@@ -166,25 +201,28 @@ HANGS_IN_TEARDOWN = textwrap.dedent('''
     double = torch.compile(lambda x: torch.sin(x) * 2)
     for _ in range(3):
         double(torch.randn(8))
-''')
+""")
 
 
-def test_worker_that_hangs_at_exit_is_stopped_and_its_report_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_worker_that_hangs_at_exit_is_stopped_and_its_report_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A worker that wrote its report and ran its exit handlers but never exits (on an H100, CUPTI's teardown; here an
     object whose finaliser sleeps) is stopped after the grace period; the report stands and no process is left."""
     monkeypatch.setenv("COMPILE_LENS_EXIT_GRACE_S", "2")
     script = tmp_path / "hangs_in_teardown.py"
     script.write_text(HANGS_IN_TEARDOWN)
     pid_file = tmp_path / "pid"
-    run = run_runner("--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", str(pid_file),
-                     timeout=240)
+    run = run_runner(
+        "--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", str(pid_file), timeout=240
+    )
     assert run.code == 0, run.stderr[-2000:]
     assert run.report["status"] == "ok" and run.report["regions"][0]["calls"]
     assert "its exit handlers but had not exited 2 s later (it hung in its teardown); it was stopped" in run.stderr
     assert not _still_alive([int(pid_file.read_text())])
 
 
-SAVES_AT_EXIT = textwrap.dedent('''
+SAVES_AT_EXIT = textwrap.dedent("""
     import atexit
     import sys
     import time
@@ -201,7 +239,7 @@ SAVES_AT_EXIT = textwrap.dedent('''
     double = torch.compile(lambda x: torch.sin(x) * 2)
     for _ in range(3):
         double(torch.randn(8))
-''')
+""")
 
 
 def test_a_worker_still_working_at_exit_is_not_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -211,7 +249,9 @@ def test_a_worker_still_working_at_exit_is_not_stopped(tmp_path: Path, monkeypat
     script = tmp_path / "saves_at_exit.py"
     script.write_text(SAVES_AT_EXIT)
     saved = tmp_path / "checkpoint.txt"
-    run = run_runner("--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", str(saved), timeout=240)
+    run = run_runner(
+        "--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", str(saved), timeout=240
+    )
     assert run.code == 0 and run.report["status"] == "ok", run.stderr[-2000:]
     # its file is written whatever happens after (a teardown slower than the 2 s grace on a busy host may be stopped)
     assert saved.read_text() == "saved"

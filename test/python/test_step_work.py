@@ -1,5 +1,6 @@
 """Why, per step (measure/step_work.py): the work per step read from a profiled window's trace, on written traces (no
 torch, no timing of this host)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,10 +15,28 @@ def step(n: int, ts: float, dur: float) -> dict[str, Any]:
 
 def kernel(corr: int, launch_ts: float, ts: float, dur: float) -> list[dict[str, Any]]:
     """A launch on the CPU and the kernel the GPU ran for it (later: the GPU runs behind the CPU)."""
-    return [{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": launch_ts, "dur": 2, "pid": 1, "tid": 1,
-             "args": {"correlation": corr}},
-            {"ph": "X", "cat": "kernel", "name": "triton_poi_fused", "ts": ts, "dur": dur, "pid": 0, "tid": 7,
-             "args": {"correlation": corr}}]
+    return [
+        {
+            "ph": "X",
+            "cat": "cuda_runtime",
+            "name": "cudaLaunchKernel",
+            "ts": launch_ts,
+            "dur": 2,
+            "pid": 1,
+            "tid": 1,
+            "args": {"correlation": corr},
+        },
+        {
+            "ph": "X",
+            "cat": "kernel",
+            "name": "triton_poi_fused",
+            "ts": ts,
+            "dur": dur,
+            "pid": 0,
+            "tid": 7,
+            "args": {"correlation": corr},
+        },
+    ]
 
 
 def gpu_trace(kernels_per_step: int, kernel_us: float, step_us: float, steps: int = 3) -> list[dict[str, Any]]:
@@ -52,15 +71,20 @@ def test_a_step_whose_gpu_idles_a_launch_bound_share_is_launch_bound_and_the_lin
     assert out["eager"]["busyPct"] == 20.0 and out["compiled"]["busyPct"] == 80.0
     assert out["eager"]["launchBound"] and not out["compiled"]["launchBound"]
     assert 100.0 - LAUNCH_BOUND_IDLE_PCT < 80.0
-    assert out["text"] == ("GPU work 0.20 ms → 0.40 ms per step, 20 → 4 kernels; GPU busy 20% → 80% of the wall step: "
-                           "eager was launch-bound: the CPU launches were the rest; the step is 0.50 ms shorter though "
-                           "the GPU worked 0.20 ms more: it idled 0.70 ms less (the CPU's side)")
+    assert out["text"] == (
+        "GPU work 0.20 ms → 0.40 ms per step, 20 → 4 kernels; GPU busy 20% → 80% of the wall step: "
+        "eager was launch-bound: the CPU launches were the rest; the step is 0.50 ms shorter though "
+        "the GPU worked 0.20 ms more: it idled 0.70 ms less (the CPU's side)"
+    )
     # wall = GPU busy + GPU idle: a saving splits into the two
     split = step_work.compare(compiled, eager, {"eagerMs": 1.0, "compiledMs": 0.5})
-    assert split and split["text"].endswith("of the 0.50 ms saved per step, 0.20 ms is GPU work and 0.30 ms the GPU's idle "
-                                            "time (the CPU's side)")
+    assert split and split["text"].endswith(
+        "of the 0.50 ms saved per step, 0.20 ms is GPU work and 0.30 ms the GPU's idle time (the CPU's side)"
+    )
     both = step_work.compare(eager, eager, {"eagerMs": 1.0, "compiledMs": 1.0})
-    assert both and "both ways launch-bound" in both["text"] and "saved" not in both["text"]  # not shorter: nothing saved
+    assert (
+        both and "both ways launch-bound" in both["text"] and "saved" not in both["text"]
+    )  # not shorter: nothing saved
     # without a steady step the busy share is of the profiled steps' own wall time, and says so
     alone = step_work.compare(eager, compiled, None)
     assert alone and alone["eager"]["wallFrom"] == "profiled steps" and alone["eager"]["wallMs"] == 1.0
@@ -71,10 +95,16 @@ def test_a_step_whose_gpu_idles_a_launch_bound_share_is_launch_bound_and_the_lin
 def test_on_cpu_the_work_is_the_outermost_ops_and_a_compiled_graph_counts_as_one() -> None:
     def op(name: str, ts: float, dur: float, tid: int = 1) -> dict[str, Any]:
         return {"ph": "X", "cat": "cpu_op", "name": name, "ts": ts, "dur": dur, "pid": 1, "tid": tid}
-    events = [step(1, 0, 1000),
-              op("## Call CompiledFxGraph abc", 10, 300), op("aten::mm", 20, 100),  # an extern kernel inside the graph
-              op("autograd::engine::evaluate_function: AddmmBackward0", 400, 200), op("aten::mm", 410, 150),
-              op("aten::add_", 700, 50), op("Torch-Compiled Region: 0/0", 5, 310)]
+
+    events = [
+        step(1, 0, 1000),
+        op("## Call CompiledFxGraph abc", 10, 300),
+        op("aten::mm", 20, 100),  # an extern kernel inside the graph
+        op("autograd::engine::evaluate_function: AddmmBackward0", 400, 200),
+        op("aten::mm", 410, 150),
+        op("aten::add_", 700, 50),
+        op("Torch-Compiled Region: 0/0", 5, 310),
+    ]
     work = step_work.side_work(events)
     assert work == {"device": "cpu", "steps": 1, "workMsPerStep": 0.5, "kernelsPerStep": 3.0, "profiledStepMs": 1.0}
     out = step_work.compare(work, work, {"eagerMs": 1.0, "compiledMs": 1.0})

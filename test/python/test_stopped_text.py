@@ -1,4 +1,5 @@
 """What a cancelled or timed-out run says it finished: modes for a target, the script and its regions for a script."""
+
 from compile_lens_runner.process.finish import stopped_text
 
 
@@ -20,6 +21,8 @@ def test_a_script_speaks_of_the_script_and_its_regions_not_modes() -> None:
     region = {"id": "r0", "name": "Net", "measurements": [{"mode": "as-written", "status": "ok"}]}
     unmeasured = {"id": "r1", "name": "step", "measurements": []}
     ran, rest = stopped_text(_report("script", [{"mode": "script", "status": "ok"}], [region, unmeasured]))
-    assert ran == "the script had run; measured regions: r0 Net." and rest == "Run again to measure the remaining regions."
+    assert (
+        ran == "the script had run; measured regions: r0 Net." and rest == "Run again to measure the remaining regions."
+    )
     ran, _ = stopped_text(_report("script", [{"mode": "script", "status": "ok"}], [unmeasured]))
     assert ran == "the script had run; no region was measured yet."

@@ -1,5 +1,6 @@
 """A torchrun rank still running long after the others finished is named (ranks/launch.Stragglers), on a job folder
 with exit files and a fake clock: no process, no timing of this host."""
+
 from __future__ import annotations
 
 import os

@@ -1,12 +1,12 @@
 """User targets and every way a run can go wrong: each ends in a schema-valid report, a structured error and the
 documented exit code, with stdout holding nothing but protocol lines."""
+
 from __future__ import annotations
 
 import textwrap
 from pathlib import Path
 
 import pytest
-
 from conftest import Run, marker_line, run_runner
 
 TARGETS = textwrap.dedent('''
@@ -121,8 +121,13 @@ def test_user_prints_never_reach_stdout(targets: Path, outdir: Path) -> None:
     run = target(targets, "noisy", outdir)  # conftest fails on any non-protocol stdout line
     assert run.code == 0 and run.report["status"] == "ok"
     assert "forward print" in run.stderr and "raw fd write" in run.stderr and "import-time print" in run.stderr
-    assert run.report["target"] == {"kind": "function", "name": "user_targets-noisy", "file": str(targets),
-                                    "function": "noisy", "line": marker_line(targets, "def noisy():")}
+    assert run.report["target"] == {
+        "kind": "function",
+        "name": "user_targets-noisy",
+        "file": str(targets),
+        "function": "noisy",
+        "line": marker_line(targets, "def noisy():"),
+    }
 
 
 def test_numeric_mismatch_is_a_finding(targets: Path, outdir: Path) -> None:
@@ -148,7 +153,10 @@ def test_numpy_function_compiles(targets: Path, outdir: Path) -> None:
     assert run.code == 0, run.stderr[-2000:]
     [mode] = run.report["modes"]
     assert mode["status"] == "ok" and mode["correctness"]["ok"] and mode["correctness"]["dtype"] == "float64"
-    assert mode["compiler"]["graphCount"] == 1 and run.report["settings"]["inputs"] == "ndarray float64[64, 64], ndarray float64[64, 64]"
+    assert (
+        mode["compiler"]["graphCount"] == 1
+        and run.report["settings"]["inputs"] == "ndarray float64[64, 64], ndarray float64[64, 64]"
+    )
 
 
 def test_submodule_compiled_in_place_with_different_warmup(targets: Path, outdir: Path) -> None:
@@ -172,8 +180,15 @@ def test_training_step_is_timed(targets: Path, outdir: Path) -> None:
     assert mode["compiler"]["graphCount"] >= 1
 
 
-@pytest.mark.parametrize("fn, kind", [("raises", "user-code"), ("not_a_target", "bad-target"), ("missing_fn", "bad-target"),
-                                      ("runs_out_of_memory", "out-of-memory")])
+@pytest.mark.parametrize(
+    "fn, kind",
+    [
+        ("raises", "user-code"),
+        ("not_a_target", "bad-target"),
+        ("missing_fn", "bad-target"),
+        ("runs_out_of_memory", "out-of-memory"),
+    ],
+)
 def test_structured_errors(targets: Path, outdir: Path, fn: str, kind: str) -> None:
     run = target(targets, fn, outdir)
     assert run.code == 1 and run.report["status"] == "error"
@@ -195,13 +210,20 @@ def test_target_module_that_fails_to_import(tmp_path: Path, outdir: Path) -> Non
 
 def test_missing_target_file(outdir: Path) -> None:
     run = run_runner("--target", "/nonexistent/model.py:build", "--quick", "--out", str(outdir / "missing"))
-    assert run.code == 1 and run.report["error"]["kind"] == "bad-target" and "/nonexistent/model.py" in run.report["error"]["message"]
+    assert (
+        run.code == 1
+        and run.report["error"]["kind"] == "bad-target"
+        and "/nonexistent/model.py" in run.report["error"]["message"]
+    )
 
 
-@pytest.mark.parametrize("init, kind", [
-    ("__version__ = '2.3.1'\n", "torch-too-old"),
-    ("raise ModuleNotFoundError(\"No module named 'torch'\", name='torch')\n", "torch-missing"),
-])
+@pytest.mark.parametrize(
+    "init, kind",
+    [
+        ("__version__ = '2.3.1'\n", "torch-too-old"),
+        ("raise ModuleNotFoundError(\"No module named 'torch'\", name='torch')\n", "torch-missing"),
+    ],
+)
 def test_torch_missing_or_too_old(tmp_path: Path, outdir: Path, init: str, kind: str) -> None:
     fake = tmp_path / "fake"
     (fake / "torch").mkdir(parents=True)

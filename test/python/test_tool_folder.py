@@ -1,4 +1,5 @@
 """The default report folder .compile-lens/ is git-ignored when the runner creates it, and left alone when it exists."""
+
 import os
 from pathlib import Path
 

@@ -1,5 +1,6 @@
 """`profile --script FILE --nproc-per-node 2`: a real torchrun job (2 processes, gloo, CPU) — the ranks' facts,
 their traces, divergence at the user's line, a crashing rank, and a hang named on timeout."""
+
 from __future__ import annotations
 
 import json
@@ -8,9 +9,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from conftest import REPO, marker_line, run_runner, validate
-
 from compile_lens_runner.measure import interleaved
+from conftest import REPO, marker_line, run_runner, validate
 
 DDP_TRAIN = REPO / "bench" / "scripts" / "ddp_train.py"
 HANG = REPO / "test" / "fixtures" / "ranks-hang" / "hang.py"
@@ -38,15 +38,29 @@ def _trace_events(report_dir: Path, entry: dict[str, Any]) -> list[dict[str, Any
 
 
 def test_a_rank_that_recompiles_alone_is_named_at_the_users_line(tmp_path: Path) -> None:
-    run = run_runner("--script", str(DDP_TRAIN), "--nproc-per-node", "2", "--no-in-situ", "--out", str(tmp_path / "out"),
-                     "--", "--steps", "6", "--diverge-step", "3")
+    run = run_runner(
+        "--script",
+        str(DDP_TRAIN),
+        "--nproc-per-node",
+        "2",
+        "--no-in-situ",
+        "--out",
+        str(tmp_path / "out"),
+        "--",
+        "--steps",
+        "6",
+        "--diverge-step",
+        "3",
+    )
     assert run.code == 0, run.stderr[-3000:]
     report, report_dir = run.report, run.report_dir
     assert report["settings"]["nprocPerNode"] == 2 and "rank" not in report
     rank0, rank1 = report["ranks"]
     for entry in (rank0, rank1):
         assert entry["status"] == "ok" and entry["exitCode"] == 0 and entry["error"] is None
-        assert entry["graphBreaks"] == 2 and entry["compileSeconds"] > 0  # DDP's forward breaks the graph, on both ranks
+        assert (
+            entry["graphBreaks"] == 2 and entry["compileSeconds"] > 0
+        )  # DDP's forward breaks the graph, on both ranks
         assert [r["callCount"] for r in entry["regions"]] == [6]
         assert entry["window"] == {"region": "r0", "fromCall": 1, "steps": 3, "skipped": None}
         steps = {e["name"] for e in _trace_events(report_dir, entry) if e.get("name", "").startswith("ProfilerStep#")}
@@ -58,28 +72,42 @@ def test_a_rank_that_recompiles_alone_is_named_at_the_users_line(tmp_path: Path)
     line = marker_line(DDP_TRAIN, TRAIN_LINE_MARK)
     [recompile] = [d for d in report["divergence"] if d["severity"] == "error"]
     assert recompile["kind"] == "recompile" and recompile["ranks"] == [1] and recompile["location"]["line"] == line
-    assert recompile["message"].startswith("rank 1 recompiled DistributedDataParallel at call 3 — tensor 'args[0]' size "
-                                           "mismatch at index 0 (expected 16, actual 8)")
+    assert recompile["message"].startswith(
+        "rank 1 recompiled DistributedDataParallel at call 3 — tensor 'args[0]' size "
+        "mismatch at index 0 (expected 16, actual 8)"
+    )
     assert recompile["message"].endswith("— rank 0 did not: the ranks ran different graphs")
     compiler = report["modes"][0]["compiler"]
     assert {tuple(b["ranks"]) for b in compiler["graphBreaks"]} == {(0, 1)}
     assert compiler["recompiles"] and all(r["ranks"] == [1] for r in compiler["recompiles"])
     [region] = report["regions"]  # rank 0's calls, not replayed: each rank profiled its own calls instead
-    assert not region["replay"]["replayable"] and "torchrun" in region["replay"]["reason"] and region["measurements"] == []
+    assert (
+        not region["replay"]["replayable"] and "torchrun" in region["replay"]["reason"] and region["measurements"] == []
+    )
     assert [c.get("profiled", False) for c in region["calls"]] == [False, True, True, True, True, False]
     assert region["compiler"]["recompiles"] and region["compiler"]["recompiles"][0]["ranks"] == [1]
 
 
 def test_ranks_that_ran_the_same_graphs_do_not_diverge(tmp_path: Path) -> None:
-    run = run_runner("--script", str(DDP_TRAIN), "--nproc-per-node", "2", "--no-in-situ", "--out", str(tmp_path / "out"),
-                     "--", "--steps", "5")
+    run = run_runner(
+        "--script",
+        str(DDP_TRAIN),
+        "--nproc-per-node",
+        "2",
+        "--no-in-situ",
+        "--out",
+        str(tmp_path / "out"),
+        "--",
+        "--steps",
+        "5",
+    )
     assert run.code == 0, run.stderr[-3000:]
     # ranks sharing one Inductor cache may race to fill it (a cache warning); they never run different graphs here
     assert [d for d in run.report["divergence"] if d["severity"] == "error"] == []
     assert [r["recompiles"] for r in run.report["ranks"]] == [0, 0]
 
 
-CRASH = textwrap.dedent('''
+CRASH = textwrap.dedent("""
     import torch
     import torch.distributed as dist
 
@@ -92,7 +120,7 @@ CRASH = textwrap.dedent('''
             raise RuntimeError("rank 1 gave up at step 2")  # MARK: raise
         dist.all_reduce(t)
     dist.destroy_process_group()
-''')
+""")
 
 
 def test_a_crashing_rank_is_named_and_the_others_keep_what_they_had(tmp_path: Path) -> None:
@@ -102,7 +130,10 @@ def test_a_crashing_rank_is_named_and_the_others_keep_what_they_had(tmp_path: Pa
     assert run.code == 1 and run.report["status"] == "error"
     line = marker_line(script, "MARK: raise")
     error = run.report["error"]
-    assert error["message"].startswith(f"Rank 1 failed at crash.py:{line}: ") and "rank 1 gave up at step 2" in error["message"]
+    assert (
+        error["message"].startswith(f"Rank 1 failed at crash.py:{line}: ")
+        and "rank 1 gave up at step 2" in error["message"]
+    )
     assert error["message"].endswith("; rank 0 stopped with it.") and "rank 1 gave up" in error["traceback"]
     rank0, rank1 = run.report["ranks"]
     assert rank1["status"] == "error" and rank1["failedAt"]["line"] == line and rank1["exitCode"] == 1
@@ -117,16 +148,29 @@ def test_a_rank_that_never_reaches_a_collective_is_named_on_timeout(tmp_path: Pa
     # with a cold compile cache that can take longer than a short timeout, so the timeout grows until it is reached.
     waits, sleeps = marker_line(HANG, "MARK: all_reduce"), marker_line(HANG, "MARK: rank 1 stalls")
     for timeout in (40, 120, 360):
-        run = run_runner("--script", str(HANG), "--nproc-per-node", "2", "--no-in-situ", "--timeout", str(timeout),
-                         "--out", str(tmp_path / f"out-{timeout}"))
+        run = run_runner(
+            "--script",
+            str(HANG),
+            "--nproc-per-node",
+            "2",
+            "--no-in-situ",
+            "--timeout",
+            str(timeout),
+            "--out",
+            str(tmp_path / f"out-{timeout}"),
+        )
         assert run.code == 1 and run.report["error"]["kind"] == "timeout"
         if f"(it is at hang.py:{sleeps})" in run.report["error"]["message"]:
             break
     assert run.report["error"]["message"].endswith(
-        f"Where the ranks were: rank 0 is waiting in all_reduce at hang.py:{waits}; rank 1 never reached it (it is at hang.py:{sleeps}).")
+        f"Where the ranks were: rank 0 is waiting in all_reduce at hang.py:{waits}; rank 1 never reached it (it is at hang.py:{sleeps})."
+    )
     assert run.report["error"]["fix"].startswith("Every rank must run the same collectives in the same order")
     rank0, rank1 = run.report["ranks"]
-    assert rank0["stack"]["waitingIn"] == "all_reduce" and rank1["stack"] == {"waitingIn": None, "location": rank1["stack"]["location"]}
+    assert rank0["stack"]["waitingIn"] == "all_reduce" and rank1["stack"] == {
+        "waitingIn": None,
+        "location": rank1["stack"]["location"],
+    }
     assert rank0["status"] == rank1["status"] == "stopped" and rank1["graphCount"] == 1  # each wrote what it had
     assert (run.report_dir / rank0["stacks"]).read_text().count("all_reduce") >= 1
     assert _left_over(tmp_path) == []
@@ -134,23 +178,42 @@ def test_a_rank_that_never_reaches_a_collective_is_named_on_timeout(tmp_path: Pa
 
 def test_torchrun_that_starts_no_rank_is_said_so(tmp_path: Path) -> None:
     """torchrun itself failed (no torch.distributed, a bad command): no rank directory, no made-up rank failure."""
-    from compile_lens_runner.ranks import merge as rank_merge
     from compile_lens_runner.process.finish import fallback_report
+    from compile_lens_runner.ranks import merge as rank_merge
 
-    spec = {"target": {"script": "train.py"}, "modes": ["default"], "dynamic": "auto", "fullgraph": False,
-            "backend": "inductor", "device": "cpu", "quick": False}
+    spec = {
+        "target": {"script": "train.py"},
+        "modes": ["default"],
+        "dynamic": "auto",
+        "fullgraph": False,
+        "backend": "inductor",
+        "device": "cpu",
+        "quick": False,
+    }
     assert rank_merge.merge(str(tmp_path), 2, lambda: fallback_report(spec), stacks_requested=False) is None
     report = json.loads((tmp_path / "report.json").read_text())
     validate(report)
-    assert report["status"] == "error" and report["error"]["message"].startswith("torchrun (python -m torch.distributed.run) started no rank")
+    assert report["status"] == "error" and report["error"]["message"].startswith(
+        "torchrun (python -m torch.distributed.run) started no rank"
+    )
     assert [r["status"] for r in report["ranks"]] == ["killed", "killed"] and report["divergence"] == []
 
 
 def test_in_situ_under_torchrun_switches_every_rank_on_the_same_call(tmp_path: Path) -> None:
     """The observed torchrun job is the measurement (gloo, CPU): every rank's schedule is fixed by call count, so the
     ranks ran their DDP steps at the same stance, call by call, and each rank compared its own steps."""
-    run = run_runner("--script", str(DDP_TRAIN), "--nproc-per-node", "2", "--out", str(tmp_path / "out"), "--quick",
-                     "--", "--steps", "40")
+    run = run_runner(
+        "--script",
+        str(DDP_TRAIN),
+        "--nproc-per-node",
+        "2",
+        "--out",
+        str(tmp_path / "out"),
+        "--quick",
+        "--",
+        "--steps",
+        "40",
+    )
     assert run.code == 0, run.stderr[-3000:]
     assert run.report["inSitu"]["method"] == "interleaved" and run.report["inSitu"]["schedule"]["fixedForRanks"] is True
     sides, own_regions = [], []
@@ -167,8 +230,10 @@ def test_in_situ_under_torchrun_switches_every_rank_on_the_same_call(tmp_path: P
     [region] = run.report["regions"]
     situ = region["inSitu"]
     assert situ["slowestRank"] is True
-    assert situ["ranks"] == [{"rank": 0, "step": interleaved.compare(region["calls"], 40)["step"]},
-                             {"rank": 1, "step": own_regions[1]["inSitu"]["step"]}]
+    assert situ["ranks"] == [
+        {"rank": 0, "step": interleaved.compare(region["calls"], 40)["step"]},
+        {"rank": 1, "step": own_regions[1]["inSitu"]["step"]},
+    ]
     job = interleaved.compare(interleaved.slowest_calls([region["calls"], own_regions[1]["calls"]]), 40)
     assert situ["step"] == job["step"] and situ["steadySteps"] == job["steadySteps"]
     assert situ["step"] is not None and situ["step"]["low"] <= situ["step"]["speedup"] <= situ["step"]["high"]

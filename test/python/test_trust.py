@@ -1,13 +1,13 @@
 """Numbers a user can bet on, planted on CPU end to end: eager code timed as "compiled" is caught with its cause,
 wrong numbers are told from floating-point noise against a higher-precision reference, and guard failures are
 explained in the user's terms."""
+
 from __future__ import annotations
 
 import textwrap
 from pathlib import Path
 
 import pytest
-
 from conftest import Run, marker_line, run_runner
 
 TARGETS = textwrap.dedent('''
@@ -100,18 +100,26 @@ def test_counter_model_fell_back_to_eager_and_says_why(targets: Path, outdir: Pa
     assert mode["timing"]["valid"] is False and mode["breakEvenCalls"] is None
     cause = mode["fallback"]["cause"]
     assert cause == "forward hit the recompile limit (8) after recompiling on every call: guard self.calls == N"
-    assert cause in mode["timing"]["invalidReason"] and "what was timed as compiled is eager code" in mode["timing"]["invalidReason"]
+    assert (
+        cause in mode["timing"]["invalidReason"]
+        and "what was timed as compiled is eager code" in mode["timing"]["invalidReason"]
+    )
     assert "allow_unspec_int_on_nn_module" in mode["fallback"]["fix"]
     recommendation = run.report["recommendation"]
     assert recommendation["verdict"] == "none" and recommendation["mode"] is None
-    assert "allow_unspec_int_on_nn_module" in recommendation["reason"] and "don't compile" not in recommendation["reason"].lower()
+    assert (
+        "allow_unspec_int_on_nn_module" in recommendation["reason"]
+        and "don't compile" not in recommendation["reason"].lower()
+    )
     # eight recompiles at one line are one site with a count, PyTorch's hint and an explanation
     [site] = mode["compiler"]["recompileSites"]
     assert site["count"] == 8 and len(mode["compiler"]["recompiles"]) == 8
     assert site["pattern"].startswith("self.calls == N") and len(site["values"]) == 8
     assert site["location"]["line"] == marker_line(targets, "# counter site")
     assert "integer attributes of the nn.Module" in site["hint"]
-    assert site["explanation"]["what"].startswith("The integer attribute self.calls of the module changes between calls")
+    assert site["explanation"]["what"].startswith(
+        "The integer attribute self.calls of the module changes between calls"
+    )
 
 
 def test_perturbed_op_is_a_mismatch_against_the_fp64_reference(targets: Path, outdir: Path) -> None:
@@ -120,7 +128,9 @@ def test_perturbed_op_is_a_mismatch_against_the_fp64_reference(targets: Path, ou
     correctness = mode["correctness"]
     assert correctness["ok"] is False and correctness["reference"] == "fp64"
     assert correctness["compiledRmse"] > 100 * correctness["eagerRmse"]
-    assert mode["error"]["kind"] == "mismatch" and "further from the fp64 reference than eager" in mode["error"]["message"]
+    assert (
+        mode["error"]["kind"] == "mismatch" and "further from the fp64 reference than eager" in mode["error"]["message"]
+    )
     assert run.report["recommendation"]["verdict"] == "stay-eager"
 
 
@@ -161,7 +171,6 @@ def test_reference_falls_back_to_eager_with_tf32_off_and_says_why() -> None:
     """A model that fixes its own dtype cannot give an fp64 reference: eager with TF32 off is used, and the report
     says why; a plain function that runs in fp64 gives one without a module copy."""
     import torch
-
     from compile_lens_runner.measure.correctness import judge
 
     class FixedDtype(torch.nn.Module):

@@ -1,30 +1,32 @@
 """Pure parts of the runner, without starting torch.compile."""
+
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
-
 from compile_lens_runner import formats
-from compile_lens_runner.report import advice
-from compile_lens_runner.measure import host, speedups, timing
-from compile_lens_runner.measure.host import HostSpeed
 from compile_lens_runner.compiler import torch_trace
+from compile_lens_runner.measure import host, speedups, timing
 from compile_lens_runner.measure.correctness import judge
+from compile_lens_runner.measure.host import HostSpeed
+from compile_lens_runner.report import advice
 
 FIXTURE_LINE = 'V1122 10:26:57.380000 729 torch/_dynamo/convert_frame.py:276] {"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}'
 
 
 def test_trace_parser_skips_garbage_and_truncation() -> None:
-    text = "\n".join([
-        "not a record", FIXTURE_LINE,
-        'V1122 10:26:57.381000 729 x.py:1] {"artifact": {"name": "compile_lens_marker", "encoding": "json"}, "has_payload": "x"}',
-        '\t{"mode": "default", "phase": "timed"}',
-        'V1122 10:26:57.382000 729 x.py:1] {"artifact": {"name": "recompile_reasons", "encoding": "json"}, "frame_id": 0, "frame_compile_id": 1, "has_payload": "y"}',
-        '\t["0/0: tensor \'x\' size mismatch at index 0. expected 32, actual 64"]',
-        'V1122 10:26:57.383000 729 x.py:1] {"dynamo_start": {"stack": [',  # truncated mid-write
-    ])
+    text = "\n".join(
+        [
+            "not a record",
+            FIXTURE_LINE,
+            'V1122 10:26:57.381000 729 x.py:1] {"artifact": {"name": "compile_lens_marker", "encoding": "json"}, "has_payload": "x"}',
+            '\t{"mode": "default", "phase": "timed"}',
+            'V1122 10:26:57.382000 729 x.py:1] {"artifact": {"name": "recompile_reasons", "encoding": "json"}, "frame_id": 0, "frame_compile_id": 1, "has_payload": "y"}',
+            "\t[\"0/0: tensor 'x' size mismatch at index 0. expected 32, actual 64\"]",
+            'V1122 10:26:57.383000 729 x.py:1] {"dynamo_start": {"stack": [',  # truncated mid-write
+        ]
+    )
     records = torch_trace.parse(text)
     assert [r.kind for r in records] == ["dynamo_start", "artifact"]
     assert records[0].compile_id == "0/0" and records[0].phase is None
@@ -40,45 +42,97 @@ def test_paired_timing_adds_pairs_until_the_fastest_round_is_confirmed() -> None
     result = timing.measure_paired(lambda n, warm: next(eager_times), lambda n, warm: 1.0, cfg, "test")
     assert result.eager["rounds"].count(2.0) == 3 and result.stop == "converged"  # the third fast round ends it
     assert len(result.eager["rounds"]) == 12 and result.eager["extraRounds"] == 9
-    assert result.speedup == 2.0 and result.estimate.median_ratio == 4.25  # the median of ratios follows the slow rounds
+    assert (
+        result.speedup == 2.0 and result.estimate.median_ratio == 4.25
+    )  # the median of ratios follows the slow rounds
     steady = timing.measure_paired(lambda n, warm: 2.0, lambda n, warm: 1.0, cfg, "test")
     assert steady.eager["extraRounds"] == 0 and steady.speedup_spread_pct == 0.0 and steady.stop == "converged"
-    drifting = iter([10.0 * 0.9 ** i for i in range(100)])  # every round 10 % faster: never confirmed
-    capped = timing.measure_paired(lambda n, warm: next(drifting), lambda n, warm: 1.0,
-                                   timing.TimingConfig(rounds=3, min_round_ms=0.5, max_pairs=5, max_seconds=60.0), "test")
+    drifting = iter([10.0 * 0.9**i for i in range(100)])  # every round 10 % faster: never confirmed
+    capped = timing.measure_paired(
+        lambda n, warm: next(drifting),
+        lambda n, warm: 1.0,
+        timing.TimingConfig(rounds=3, min_round_ms=0.5, max_pairs=5, max_seconds=60.0),
+        "test",
+    )
     assert capped.stop == "pair-cap" and len(capped.eager["rounds"]) == 5 and capped.eager["stopReason"] == "pair-cap"
 
 
 def test_calibration_doubles_until_round_is_long_enough() -> None:
     calls = []
     cfg = timing.TimingConfig(rounds=3, min_round_ms=10.0, max_pairs=9, max_seconds=1.0)
-    assert timing.calibrate(lambda n, warm: calls.append(n) or 1.0, cfg) == 16 and calls == [1, 1, 2, 2, 4, 4, 8, 8, 16, 16]
+    assert timing.calibrate(lambda n, warm: calls.append(n) or 1.0, cfg) == 16 and calls == [
+        1,
+        1,
+        2,
+        2,
+        4,
+        4,
+        8,
+        8,
+        16,
+        16,
+    ]
     slow_once = iter([50.0, 1.0] + [1.0] * 20)  # one call slowed by the host does not stop the doubling
     assert timing.calibrate(lambda n, warm: next(slow_once), cfg) == 16
 
 
-@pytest.mark.parametrize("speedup, low, high, expected, verdict", [
-    (1.0, 0.98, 1.02, None, "stay-eager"), (1.5, 1.47, 1.53, "reduce-overhead", "compile"),
-    (1.08, 0.95, 1.2, None, "stay-eager"), (1.25, 1.17, 1.33, "reduce-overhead", "compile"), (0.6, 0.55, 0.65, None, "stay-eager")])
+@pytest.mark.parametrize(
+    "speedup, low, high, expected, verdict",
+    [
+        (1.0, 0.98, 1.02, None, "stay-eager"),
+        (1.5, 1.47, 1.53, "reduce-overhead", "compile"),
+        (1.08, 0.95, 1.2, None, "stay-eager"),
+        (1.25, 1.17, 1.33, "reduce-overhead", "compile"),
+        (0.6, 0.55, 0.65, None, "stay-eager"),
+    ],
+)
 def test_recommendation(speedup: float, low: float, high: float, expected: str | None, verdict: str) -> None:
-    modes = [{"mode": "reduce-overhead", "status": "ok", "speedup": speedup, "speedupInterval": {"low": low, "high": high},
-              "compileSeconds": 4.0, "breakEvenCalls": 100.0, "correctness": {"ok": True}, "timing": {"valid": True}}]
+    modes = [
+        {
+            "mode": "reduce-overhead",
+            "status": "ok",
+            "speedup": speedup,
+            "speedupInterval": {"low": low, "high": high},
+            "compileSeconds": 4.0,
+            "breakEvenCalls": 100.0,
+            "correctness": {"ok": True},
+            "timing": {"valid": True},
+        }
+    ]
     rec = advice.recommend(modes)
     assert rec["mode"] == expected and rec["verdict"] == verdict and rec["reason"].endswith(".")
-    assert formats.interval(low, high) in rec["reason"]  # the verdict names the interval it rests on, as the panel shows it
+    assert (
+        formats.interval(low, high) in rec["reason"]
+    )  # the verdict names the interval it rests on, as the panel shows it
 
 
 def test_no_verdict_without_a_measurement() -> None:
-    fell_back = {"mode": "default", "status": "ok", "speedup": None, "timing": {"valid": False},
-                 "fallback": {"cause": "forward hit the recompile limit (8)", "fix": "Set allow_unspec_int_on_nn_module."}}
+    fell_back = {
+        "mode": "default",
+        "status": "ok",
+        "speedup": None,
+        "timing": {"valid": False},
+        "fallback": {"cause": "forward hit the recompile limit (8)", "fix": "Set allow_unspec_int_on_nn_module."},
+    }
     rec = advice.recommend([fell_back])
     assert rec["verdict"] == "none" and rec["mode"] is None
     assert "recompile limit (8)" in rec["reason"] and "allow_unspec_int_on_nn_module" in rec["reason"]
     assert "don't compile" not in rec["reason"].lower() and "stay eager" not in rec["reason"].lower()
-    failed = {"mode": "default", "status": "error", "speedup": None, "timing": None,
-              "error": {"kind": "compile", "message": "Inductor failed.", "fix": "report it"}}
+    failed = {
+        "mode": "default",
+        "status": "error",
+        "speedup": None,
+        "timing": None,
+        "error": {"kind": "compile", "message": "Inductor failed.", "fix": "report it"},
+    }
     assert advice.recommend([failed])["verdict"] == "none" and advice.recommend([])["verdict"] == "none"
-    noisy = {"mode": "default", "status": "ok", "speedup": 0.76, "timing": {"valid": True}, "speedupInterval": {"low": 0.71, "high": 60.9}}
+    noisy = {
+        "mode": "default",
+        "status": "ok",
+        "speedup": 0.76,
+        "timing": {"valid": True},
+        "speedupInterval": {"low": 0.71, "high": 60.9},
+    }
     rec = advice.recommend([noisy])
     assert rec["verdict"] == "none" and "varied too much" in rec["reason"] and "0.71–60.90×" in rec["reason"]
     wrong = {"mode": "default", "status": "ok", "speedup": 2.0, "timing": {"valid": True}, "correctness": {"ok": False}}
@@ -109,8 +163,14 @@ def test_errors_name_their_kind_and_fix() -> None:
 
     oom = classify(OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB"), "timing mode default")
     assert oom.kind == "out-of-memory" and "timing mode default" in oom.message and "smaller" in oom.fix
-    triton = classify(RuntimeError("Cannot find a working triton installation. Either the package is not installed"), "compiling")
-    assert triton.kind == "triton-missing" and triton.fix.startswith("Install Triton") and "pip install triton" in triton.fix
+    triton = classify(
+        RuntimeError("Cannot find a working triton installation. Either the package is not installed"), "compiling"
+    )
+    assert (
+        triton.kind == "triton-missing"
+        and triton.fix.startswith("Install Triton")
+        and "pip install triton" in triton.fix
+    )
     user = classify(ValueError("bad shape"), "running the model eagerly")
     assert user.kind == "user-code" and user.message.endswith("ValueError: bad shape") and user.traceback
 
@@ -121,21 +181,34 @@ def test_cuda_graph_status_per_graph() -> None:
     def line(entry: str, payload: str | None = None) -> str:
         return f"V1122 10:27:52.701000 845 torch/_dynamo/utils.py:1] {entry}" + (f"\n\t{payload}" if payload else "")
 
-    text = "\n".join([
-        line('{"compilation_metrics": {"compile_id": "0/0", "graph_op_count": 5, "has_guarded_code": true}}'),
-        line('{"compilation_metrics": {"compile_id": "1/0", "graph_op_count": 3, "has_guarded_code": true}}'),
-        line('{"compilation_metrics": {"compile_id": "2/0", "graph_op_count": 3, "cudagraph_skip_reason": "skipping cudagraphs due to cpu device (x)"}}'),
-        line('{"chromium_event": {}, "has_payload": "a"}', '{"name": "CUDAGraphNode.record", "ph": "B", "args": {"compile_id": "0/0"}}'),
-        line('{"artifact": {"name": "compile_lens_cudagraph_skip", "encoding": "json"}, "has_payload": "b"}',
-             '{"message": "skipping cudagraphs due to mutated inputs (1 instances)", "compileId": null}'),
-    ])
+    text = "\n".join(
+        [
+            line('{"compilation_metrics": {"compile_id": "0/0", "graph_op_count": 5, "has_guarded_code": true}}'),
+            line('{"compilation_metrics": {"compile_id": "1/0", "graph_op_count": 3, "has_guarded_code": true}}'),
+            line(
+                '{"compilation_metrics": {"compile_id": "2/0", "graph_op_count": 3, "cudagraph_skip_reason": "skipping cudagraphs due to cpu device (x)"}}'
+            ),
+            line(
+                '{"chromium_event": {}, "has_payload": "a"}',
+                '{"name": "CUDAGraphNode.record", "ph": "B", "args": {"compile_id": "0/0"}}',
+            ),
+            line(
+                '{"artifact": {"name": "compile_lens_cudagraph_skip", "encoding": "json"}, "has_payload": "b"}',
+                '{"message": "skipping cudagraphs due to mutated inputs (1 instances)", "compileId": null}',
+            ),
+        ]
+    )
     graphs = compiler_insight(torch_trace.parse(text), lambda r: None, cudagraphs=True)["cudaGraphs"]
     # a run-time skip names no compile and no line here: it goes to the compile logged just before it (PyTorch decides
     # it at that graph's first run), not to every graph that was not captured
     assert [{k: g[k] for k in ("compileId", "status", "reason")} for g in graphs] == [
         {"compileId": "0/0", "status": "captured", "reason": None},
         {"compileId": "1/0", "status": "not-captured", "reason": None},
-        {"compileId": "2/0", "status": "skipped", "reason": "skipping cudagraphs due to mutated inputs (1 instances) | skipping cudagraphs due to cpu device (x)"},
+        {
+            "compileId": "2/0",
+            "status": "skipped",
+            "reason": "skipping cudagraphs due to mutated inputs (1 instances) | skipping cudagraphs due to cpu device (x)",
+        },
     ]
 
 
@@ -214,12 +287,16 @@ def test_the_worker_tears_cupti_down_after_each_profile(monkeypatch: pytest.Monk
 
 def test_each_timed_round_follows_untimed_calls() -> None:
     calls: list[tuple[int, int]] = []
-    block = timing.warmed(lambda n, warm: calls.append((n, warm)) or 1.0,
-                          timing.TimingConfig(rounds=3, min_round_ms=1.0, warm_fraction=0.125))
+    block = timing.warmed(
+        lambda n, warm: calls.append((n, warm)) or 1.0,
+        timing.TimingConfig(rounds=3, min_round_ms=1.0, warm_fraction=0.125),
+    )
     assert block(64) == 1.0 and calls == [(64, 8)]
     block(4)
     assert calls[1:] == [(4, 1)]  # at least one untimed call
-    plain = timing.warmed(lambda n, warm: calls.append((n, warm)) or 1.0, timing.TimingConfig(rounds=3, min_round_ms=1.0))
+    plain = timing.warmed(
+        lambda n, warm: calls.append((n, warm)) or 1.0, timing.TimingConfig(rounds=3, min_round_ms=1.0)
+    )
     plain(16)
     assert calls[2:] == [(16, 0)]
 
@@ -241,7 +318,7 @@ def test_on_cuda_the_clock_starts_while_the_untimed_calls_still_run_on_the_gpu(m
         def synchronize(self) -> None:
             log.append(f"wait {self.name}")
 
-        def elapsed_time(self, other: "Event") -> float:
+        def elapsed_time(self, other: Event) -> float:
             return 12.0
 
     monkeypatch.setattr(torch.cuda, "Event", Event)
@@ -258,6 +335,7 @@ def test_warming_stops_after_three_calls_in_a_row_compiled_nothing() -> None:
     def read() -> int:
         counter["now"] = next(compiles)
         return counter["now"]
+
     calls: list[int] = []
     timing.warm_until_stable(lambda: calls.append(1), lambda: None, read)
     assert len(calls) == 5  # 2 compiling calls, then 3 that compiled nothing

@@ -23,7 +23,14 @@ test('target spec splits at the last colon', () => {
 });
 
 test('usage errors exit 2 with the reason and the usage text', async () => {
-  for (const argv of [['profile'], ['profile', '--sample', 'mlp', '--target', 'a.py:f'], ['profile', '--sample', 'mlp', '--device', 'tpu'], ['bogus'], ['check', '--sample', 'mlp'], ['profile', '--nope']]) {
+  for (const argv of [
+    ['profile'],
+    ['profile', '--sample', 'mlp', '--target', 'a.py:f'],
+    ['profile', '--sample', 'mlp', '--device', 'tpu'],
+    ['bogus'],
+    ['check', '--sample', 'mlp'],
+    ['profile', '--nope'],
+  ]) {
     const { code, err } = await run(argv);
     assert.equal(code, 2, argv.join(' '));
     assert.match(err, /compile-lens: .+\n\nUsage:/);
@@ -35,12 +42,21 @@ test('usage errors keep their wording: missing value, unknown option, bad number
     [['profile', '--sample'], /^compile-lens: --sample needs a value\n/],
     [['profile', '--sample', 'mlp', '--nope'], /^compile-lens: unknown option --nope\n/],
     [['profile', '--sample', 'mlp', '-x'], /^compile-lens: unknown option -x\n/],
-    [['profile', '--sample', 'mlp', '--rounds', 'many'], /^compile-lens: --rounds must be a whole number, got "many"\n/],
+    [
+      ['profile', '--sample', 'mlp', '--rounds', 'many'],
+      /^compile-lens: --rounds must be a whole number, got "many"\n/,
+    ],
     [['profile', '--sample', 'mlp', '--rounds', '-3'], /^compile-lens: --rounds must be a whole number, got "-3"\n/],
-    [['profile', '--sample', 'mlp', '--dynamic', 'maybe'], /^compile-lens: --dynamic must be one of auto, true, false\n/],
+    [
+      ['profile', '--sample', 'mlp', '--dynamic', 'maybe'],
+      /^compile-lens: --dynamic must be one of auto, true, false\n/,
+    ],
     [['profile', '--sample', 'mlp', '--json=yes'], /^compile-lens: --json takes no value\n/],
     [['check', '--sample', 'mlp'], /^compile-lens: check needs --max-graph-breaks N and\/or --max-recompiles M\n/],
-    [['profile', '--sample', 'mlp', '--script', 'a.py'], /^compile-lens: give exactly one of --sample NAME, --target FILE:FN, --script FILE\n/],
+    [
+      ['profile', '--sample', 'mlp', '--script', 'a.py'],
+      /^compile-lens: give exactly one of --sample NAME, --target FILE:FN, --script FILE\n/,
+    ],
   ];
   for (const [argv, message] of cases) {
     const { code, err } = await run(argv);
@@ -83,7 +99,10 @@ test('summarize of a report (its folder, as profile prints it, or report.json) p
   const byFile = await run(['summarize', `${folder}/report.json`]);
   assert.equal(byFile.out, byFolder.out);
   const json = JSON.parse((await run(['summarize', folder, '--json'])).out) as { regions: { id: string }[] };
-  assert.deepEqual(json.regions.map((r) => r.id), ['r0', 'r1', 'r2', 'r3']);
+  assert.deepEqual(
+    json.regions.map((r) => r.id),
+    ['r0', 'r1', 'r2', 'r3'],
+  );
   const empty = await run(['summarize', path.resolve(__dirname, '..', 'fixtures')]);
   assert.equal(empty.code, 1);
   assert.match(empty.err, /report\.json/);

@@ -38,7 +38,11 @@ before(() => {
   mkdirSync(elsewhere, { recursive: true });
   writeFileSync(path.join(elsewhere, 'train.py'), SCRIPT);
   logs = path.join(dir, 'cluster', 'trace');
-  execFileSync(PYTHON, [path.join(elsewhere, 'train.py')], { env: { ...process.env, TORCH_TRACE: logs }, stdio: 'pipe', timeout: 300_000 });
+  execFileSync(PYTHON, [path.join(elsewhere, 'train.py')], {
+    env: { ...process.env, TORCH_TRACE: logs },
+    stdio: 'pipe',
+    timeout: 300_000,
+  });
   // the workspace: a checkout of the same code, and an unrelated train.py that matches only by name
   workspace = path.join(dir, 'ws');
   mkdirSync(path.join(workspace, 'code', 'proj'), { recursive: true });
@@ -52,25 +56,42 @@ after(() => process.chdir(cwd));
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await main([...argv, '--python', PYTHON], { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
+  const code = await main([...argv, '--python', PYTHON], {
+    out: (t) => (out += `${t}\n`),
+    err: (t) => (err += `${t}\n`),
+  });
   return { code, out, err };
 }
 
-test('inspect puts a plain TORCH_TRACE run\'s findings on the workspace copy of the script, at their lines', async () => {
+test("inspect puts a plain TORCH_TRACE run's findings on the workspace copy of the script, at their lines", async () => {
   const { code, out, err } = await cli('inspect', logs, '--json', '--out', path.join(dir, 'report'));
   assert.equal(code, 0, err);
-  const result = JSON.parse(out) as { reportPath: string; counts: Record<string, number>; findings: { kind: string; file: string; line: number; count: number }[]; unmapped: string[] };
+  const result = JSON.parse(out) as {
+    reportPath: string;
+    counts: Record<string, number>;
+    findings: { kind: string; file: string; line: number; count: number }[];
+    unmapped: string[];
+  };
   const copy = path.join(workspace, 'code', 'proj', 'train.py');
   const found = result.findings.map((f) => [f.kind, f.file, f.line]);
   // the new shape recompiles the function (named at its first line) and the part after the break (at the break)
   const [decorator, print] = [lineOf(SCRIPT, 'MARK: decorator'), lineOf(SCRIPT, 'MARK: break')];
-  assert.deepEqual(found, [['recompile', copy, decorator], ['graph-break', copy, print], ['recompile', copy, print]]);
+  assert.deepEqual(found, [
+    ['recompile', copy, decorator],
+    ['graph-break', copy, print],
+    ['recompile', copy, print],
+  ]);
   assert.equal(result.findings[1]!.count, 2, 'the break, once per compile of the function');
   assert.deepEqual([result.counts.graphBreaks, result.counts.graphBreakSites, result.counts.recompiles], [2, 1, 2]);
   assert.deepEqual(result.unmapped, []);
   // the saved report has the workspace's paths too (the report panel and the editor read it) and says how they were mapped
-  const saved = JSON.parse(readFileSync(result.reportPath, 'utf8')) as { logs: { sourceMap: { status: string; to: string }[] } };
-  assert.deepEqual(saved.logs.sourceMap.map((m) => [m.status, m.to]), [['suffix', copy]]);
+  const saved = JSON.parse(readFileSync(result.reportPath, 'utf8')) as {
+    logs: { sourceMap: { status: string; to: string }[] };
+  };
+  assert.deepEqual(
+    saved.logs.sourceMap.map((m) => [m.status, m.to]),
+    [['suffix', copy]],
+  );
 });
 
 test('inspect prints the findings and a --source-map rule that names no workspace file is said, not guessed', async () => {
@@ -78,25 +99,61 @@ test('inspect prints the findings and a --source-map rule that names no workspac
   const { code, out, err } = await cli('inspect', logs, '--source-map', rule, '--out', path.join(dir, 'report-rule'));
   assert.equal(code, 0, err);
   assert.match(out, /^Compile Lens — compiler logs trace: 1 log read, nothing timed$/m);
-  assert.match(out, /^ {2}compiler: \d+ compiles, \d+ graphs, 2 graph breaks at 1 site, 2 recompiles, 0 failed compiles, \d+ restarts?$/m);
+  assert.match(
+    out,
+    /^ {2}compiler: \d+ compiles, \d+ graphs, 2 graph breaks at 1 site, 2 recompiles, 0 failed compiles, \d+ restarts?$/m,
+  );
   assert.match(out, new RegExp(`train\\.py:${lineOf(SCRIPT, 'MARK: break')}  Graph break ×2: .*print`));
-  assert.match(out, /not placed in the workspace:\n {4}.*train\.py: the rule .* names a file that is not in the workspace; findings stay at the log's path/);
+  assert.match(
+    out,
+    /not placed in the workspace:\n {4}.*train\.py: the rule .* names a file that is not in the workspace; findings stay at the log's path/,
+  );
 });
 
 test('check --logs fails a CI job past its limits and passes it within them', async () => {
-  const over = await cli('check', '--logs', logs, '--max-graph-breaks', '0', '--max-recompiles', '5', '--out', path.join(dir, 'c1'));
+  const over = await cli(
+    'check',
+    '--logs',
+    logs,
+    '--max-graph-breaks',
+    '0',
+    '--max-recompiles',
+    '5',
+    '--out',
+    path.join(dir, 'c1'),
+  );
   assert.equal(over.code, 1, over.err);
   assert.match(over.out, /^check failed: 1 graph breaks \(allowed 0\)$/m);
-  const within = await cli('check', '--logs', logs, '--max-graph-breaks', '1', '--max-recompiles', '2', '--json', '--out', path.join(dir, 'c2'));
+  const within = await cli(
+    'check',
+    '--logs',
+    logs,
+    '--max-graph-breaks',
+    '1',
+    '--max-recompiles',
+    '2',
+    '--json',
+    '--out',
+    path.join(dir, 'c2'),
+  );
   assert.equal(within.code, 0, within.err);
   assert.deepEqual(JSON.parse(within.out).passed, true);
 });
 
 test('inspect of a messy rank folder gives the ranks, no divergence, and the files it skipped', async () => {
-  const { code, out, err } = await cli('inspect', path.join(TLPARSE, 'multi_rank_messy_input'), '--json', '--out', path.join(dir, 'messy'));
+  const { code, out, err } = await cli(
+    'inspect',
+    path.join(TLPARSE, 'multi_rank_messy_input'),
+    '--json',
+    '--out',
+    path.join(dir, 'messy'),
+  );
   assert.equal(code, 0, err);
   const result = JSON.parse(out) as { ranks: { rank: number }[]; divergence: unknown[]; warnings: string[] };
-  assert.deepEqual(result.ranks.map((r) => r.rank), [0, 1]);
+  assert.deepEqual(
+    result.ranks.map((r) => r.rank),
+    [0, 1],
+  );
   assert.deepEqual(result.divergence, []);
   assert.equal(result.warnings.length, 2);
 });
@@ -104,7 +161,10 @@ test('inspect of a messy rank folder gives the ranks, no divergence, and the fil
 test('a bad --source-map and a missing path are usage errors with the fix', async () => {
   const bad = await cli('inspect', logs, '--source-map', 'nowhere');
   assert.equal(bad.code, 2);
-  assert.match(bad.err, /--source-map: a source map rule must look like \/path\/on\/the\/cluster=\/path\/in\/the\/workspace/);
+  assert.match(
+    bad.err,
+    /--source-map: a source map rule must look like \/path\/on\/the\/cluster=\/path\/in\/the\/workspace/,
+  );
   const none = await cli('inspect');
   assert.equal(none.code, 2);
   assert.match(none.err, /give one or more compiler logs/);

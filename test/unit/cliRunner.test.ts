@@ -11,29 +11,63 @@ const TARGET = `${path.join(REPO, 'test/e2e/workspace/model_with_break.py')}:com
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-cli-')), 'run');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'extension/cli/main.ts'), ...args, '--device', 'cpu', '--modes', 'default', '--quick', '--out', out], { encoding: 'utf8', cwd: REPO });
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(REPO, 'extension/cli/main.ts'),
+      ...args,
+      '--device',
+      'cpu',
+      '--modes',
+      'default',
+      '--quick',
+      '--out',
+      out,
+    ],
+    { encoding: 'utf8', cwd: REPO },
+  );
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-test('check fails with one file:line line per graph break when over the limit, and passes within it', { timeout: 300_000 }, () => {
-  const over = cli('check', '--target', TARGET, '--max-graph-breaks', '0', '--max-recompiles', '5');
-  assert.equal(over.code, 1, over.stderr.slice(-2000));
-  assert.match(over.stdout, /model_with_break\.py:13 {2}Graph break: .*print/);
-  assert.match(over.stdout, /^check failed: 1 graph breaks \(allowed 0\)$/m);
+test(
+  'check fails with one file:line line per graph break when over the limit, and passes within it',
+  { timeout: 300_000 },
+  () => {
+    const over = cli('check', '--target', TARGET, '--max-graph-breaks', '0', '--max-recompiles', '5');
+    assert.equal(over.code, 1, over.stderr.slice(-2000));
+    assert.match(over.stdout, /model_with_break\.py:13 {2}Graph break: .*print/);
+    assert.match(over.stdout, /^check failed: 1 graph breaks \(allowed 0\)$/m);
 
-  const within = cli('check', '--target', TARGET, '--max-graph-breaks', '1', '--json');
-  assert.equal(within.code, 0, within.stderr.slice(-2000));
-  const verdict = JSON.parse(within.stdout) as { passed: boolean; graphBreaks: number; findings: { line: number }[] };
-  assert.equal(verdict.passed, true);
-  assert.equal(verdict.graphBreaks, 1);
-  assert.deepEqual(verdict.findings.map((f) => f.line), [13]);
-});
+    const within = cli('check', '--target', TARGET, '--max-graph-breaks', '1', '--json');
+    assert.equal(within.code, 0, within.stderr.slice(-2000));
+    const verdict = JSON.parse(within.stdout) as { passed: boolean; graphBreaks: number; findings: { line: number }[] };
+    assert.equal(verdict.passed, true);
+    assert.equal(verdict.graphBreaks, 1);
+    assert.deepEqual(
+      verdict.findings.map((f) => f.line),
+      [13],
+    );
+  },
+);
 
 test('profile --json prints the documented digest with the report path', { timeout: 300_000 }, () => {
   const run = cli('profile', '--target', TARGET, '--json');
   assert.equal(run.code, 0, run.stderr.slice(-2000));
   const digest = JSON.parse(run.stdout) as Record<string, unknown> & { modes: { mode: string; speedup: number }[] };
-  for (const key of ['reportPath', 'target', 'device', 'status', 'eagerMs', 'eagerKernelsPerStep', 'modes', 'recommendation', 'findings']) assert.ok(key in digest, key);
+  for (const key of [
+    'reportPath',
+    'target',
+    'device',
+    'status',
+    'eagerMs',
+    'eagerKernelsPerStep',
+    'modes',
+    'recommendation',
+    'findings',
+  ])
+    assert.ok(key in digest, key);
   assert.equal(digest.modes[0]!.mode, 'default');
   assert.ok(digest.modes[0]!.speedup > 0);
 });

@@ -27,32 +27,64 @@ after(() => {
   if (saved.args === undefined) delete process.env.COMPILE_LENS_STUB_ARGS;
 });
 
-async function run(fixture: string, ...argv: string[]): Promise<{ code: number; out: string; err: string; launched: string[] }> {
+async function run(
+  fixture: string,
+  ...argv: string[]
+): Promise<{ code: number; out: string; err: string; launched: string[] }> {
   process.env.COMPILE_LENS_STUB_REPORT = path.join(FIXTURES, 'reports', fixture, 'report.json');
   writeFileSync(process.env.COMPILE_LENS_STUB_ARGS!, '');
   let out = '';
   let err = '';
   const [command, ...rest] = argv;
-  const code = await main([command!, '--python', STUB, '--out', path.join(dir, 'run'), ...rest], { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
-  const launched = readFileSync(process.env.COMPILE_LENS_STUB_ARGS!, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string[]);
+  const code = await main([command!, '--python', STUB, '--out', path.join(dir, 'run'), ...rest], {
+    out: (t) => (out += `${t}\n`),
+    err: (t) => (err += `${t}\n`),
+  });
+  const launched = readFileSync(process.env.COMPILE_LENS_STUB_ARGS!, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as string[]);
   return { code, out, err, launched: launched[0] ?? [] };
 }
 
 test('profile --script prints one block per region with real numbers, no placeholder dashes, and passes --calls', async () => {
-  const { code, out, err, launched } = await run('script-regions-cpu', 'profile', '--script', script, '--calls', '40', '--', '--epochs', '1');
+  const { code, out, err, launched } = await run(
+    'script-regions-cpu',
+    'profile',
+    '--script',
+    script,
+    '--calls',
+    '40',
+    '--',
+    '--epochs',
+    '1',
+  );
   assert.equal(code, 0, err);
   assert.deepEqual(launched.slice(0, 2), ['profile', '--script']);
   assert.equal(launched[launched.indexOf('--calls') + 1], '40');
   assert.deepEqual(launched.slice(launched.indexOf('--') + 1), ['--epochs', '1']);
   assert.doesNotMatch(out, /—\/call|\(±—\)|: — /, 'no placeholder numbers');
   assert.doesNotMatch(out, /eager: /, 'no target-style eager row');
-  assert.match(out, /^ {2}r0 TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode default\): 12 calls, 2 graphs, 1 recompile, 3\.5 s compiling in the script's own calls$/m);
-  assert.match(out, /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× \(ratios varied 2% between rounds\), 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, compile 2\.4 s on these inputs, break-even after 3,173 calls$/m);
-  assert.match(out, /^ {2}r2 Counter .*: 4 calls, 2 graphs, 1 graph break, 0\.88 s compiling in the script's own calls — not replayable: mutates self\.calls$/m);
+  assert.match(
+    out,
+    /^ {2}r0 TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode default\): 12 calls, 2 graphs, 1 recompile, 3\.5 s compiling in the script's own calls$/m,
+  );
+  assert.match(
+    out,
+    /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× \(ratios varied 2% between rounds\), 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, compile 2\.4 s on these inputs, break-even after 3,173 calls$/m,
+  );
+  assert.match(
+    out,
+    /^ {2}r2 Counter .*: 4 calls, 2 graphs, 1 graph break, 0\.88 s compiling in the script's own calls — not replayable: mutates self\.calls$/m,
+  );
   assert.match(out, /^ {2}r3 normalize .* — not measured: 2 calls \(needs 3\)$/m);
   // a verdict where one was measured: r0's, and the script's from it (r1's replay is no verdict: no line)
   assert.equal(out.match(/recommendation:/g)?.length, 2);
-  assert.match(out, /^ {2}recommendation: TinyTransformer \(line 24\): compile for runs longer than 3,173 calls \(default, 1\.84× per call, replayed; this run made 12\); /m);
+  assert.match(
+    out,
+    /^ {2}recommendation: TinyTransformer \(line 24\): compile for runs longer than 3,173 calls \(default, 1\.84× per call, replayed; this run made 12\); /m,
+  );
   assert.match(out, /report: .*report\.json$/m);
 });
 
@@ -61,24 +93,83 @@ test('profile --script --json lists the regions with the documented fields', asy
   assert.equal(code, 0);
   const json = JSON.parse(out) as { target: string; regions: Record<string, unknown>[] };
   assert.equal(json.target, 'train_small');
-  assert.deepEqual(json.regions.map((r) => r.id), ['r0', 'r1', 'r2', 'r3']);
-  const documented = ['id', 'name', 'kind', 'file', 'line', 'cell', 'mode', 'calls', 'compiles', 'recompiles', 'graphs', 'graphBreaks', 'eagerCalls',
-    'compileSeconds', 'steadyFromCall', 'steadyMs', 'notMeasured', 'replayLeftOut', 'measurements', 'recommendation', 'verdict', 'story', 'inSitu', 'headline', 'noCompiledCode', 'cudaGraphs'];
+  assert.deepEqual(
+    json.regions.map((r) => r.id),
+    ['r0', 'r1', 'r2', 'r3'],
+  );
+  const documented = [
+    'id',
+    'name',
+    'kind',
+    'file',
+    'line',
+    'cell',
+    'mode',
+    'calls',
+    'compiles',
+    'recompiles',
+    'graphs',
+    'graphBreaks',
+    'eagerCalls',
+    'compileSeconds',
+    'steadyFromCall',
+    'steadyMs',
+    'notMeasured',
+    'replayLeftOut',
+    'measurements',
+    'recommendation',
+    'verdict',
+    'story',
+    'inSitu',
+    'headline',
+    'noCompiledCode',
+    'cudaGraphs',
+  ];
   assert.deepEqual(Object.keys(json.regions[0]!).sort(), [...documented].sort());
-  const [r0, , r2] = json.regions as { file: string; line: number; headline: string; notMeasured: string | null; recommendation: unknown; measurements: { speedup: number; signature: string; why: string }[] }[];
+  const [r0, , r2] = json.regions as {
+    file: string;
+    line: number;
+    headline: string;
+    notMeasured: string | null;
+    recommendation: unknown;
+    measurements: { speedup: number; signature: string; why: string }[];
+  }[];
   assert.equal(r0!.file, script);
   assert.equal(r0!.line, 3);
   assert.equal(r0!.headline, 'compile for longer runs: 1.84× (default) · 2 graphs · 1 recompile');
-  assert.deepEqual(r0!.measurements.map((m) => [m.speedup, m.why]), [[1.84, 'most-frequent'], [1.62, 'last']]);
+  assert.deepEqual(
+    r0!.measurements.map((m) => [m.speedup, m.why]),
+    [
+      [1.84, 'most-frequent'],
+      [1.62, 'last'],
+    ],
+  );
   assert.equal(r2!.notMeasured, 'not replayable: mutates self.calls');
   assert.equal(r2!.recommendation, null);
 });
 
 test('profile --script --json carries the in-situ numbers per region and the runs; --no-in-situ reaches the runner', async () => {
-  const { code, out, launched } = await run('script-in-situ-cpu', 'profile', '--script', script, '--json', '--no-in-situ');
+  const { code, out, launched } = await run(
+    'script-in-situ-cpu',
+    'profile',
+    '--script',
+    script,
+    '--json',
+    '--no-in-situ',
+  );
   assert.equal(code, 0);
   assert.ok(launched.includes('--no-in-situ'));
-  const json = JSON.parse(out) as { inSitu: { pairs: number; wallSeconds: { compiled: number[] } }; regions: { inSitu: { pairs: number; step: { speedup: number; low: number; high: number }; breakEvenSteps: number; stepsMade: number } }[] };
+  const json = JSON.parse(out) as {
+    inSitu: { pairs: number; wallSeconds: { compiled: number[] } };
+    regions: {
+      inSitu: {
+        pairs: number;
+        step: { speedup: number; low: number; high: number };
+        breakEvenSteps: number;
+        stepsMade: number;
+      };
+    }[];
+  };
   assert.equal(json.inSitu.pairs, 2);
   assert.equal(json.inSitu.wallSeconds.compiled.length, 2);
   const [r0] = json.regions;
@@ -86,28 +177,53 @@ test('profile --script --json carries the in-situ numbers per region and the run
   assert.deepEqual([r0!.inSitu.breakEvenSteps, r0!.inSitu.stepsMade], [19467, 40]);
 });
 
-test('check --script counts the script\'s graph breaks and recompiles at its lines', async () => {
-  const over = await run('script-regions-cpu', 'check', '--script', script, '--max-graph-breaks', '0', '--max-recompiles', '10');
+test("check --script counts the script's graph breaks and recompiles at its lines", async () => {
+  const over = await run(
+    'script-regions-cpu',
+    'check',
+    '--script',
+    script,
+    '--max-graph-breaks',
+    '0',
+    '--max-recompiles',
+    '10',
+  );
   assert.equal(over.code, 1);
   assert.ok(over.launched.includes('--quick'), 'check runs quick');
   assert.match(over.out, /train_small\.py:49 {2}Graph break: Unsupported: builtin print$/m);
   assert.match(over.out, /^check failed: 1 graph breaks \(allowed 0\)$/m);
-  const within = await run('script-regions-cpu', 'check', '--script', script, '--max-graph-breaks', '1', '--max-recompiles', '8', '--json');
+  const within = await run(
+    'script-regions-cpu',
+    'check',
+    '--script',
+    script,
+    '--max-graph-breaks',
+    '1',
+    '--max-recompiles',
+    '8',
+    '--json',
+  );
   assert.equal(within.code, 0);
   assert.deepEqual(JSON.parse(within.out).passed, true);
 });
 
-test('a notebook\'s findings name their cell (counted from 1) in text, and its index in --json', async () => {
+test("a notebook's findings name their cell (counted from 1) in text, and its index in --json", async () => {
   const notebook = path.join(dir, 'explore.ipynb');
   writeFileSync(notebook, '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}');
   const text = await run('script-notebook-cpu', 'check', '--script', notebook, '--max-graph-breaks', '0');
   assert.match(text.out, /explore\.ipynb cell 3, line 6 {2}Graph break: Unsupported Tensor\.item\(\)/);
   const json = await run('script-notebook-cpu', 'check', '--script', notebook, '--max-graph-breaks', '0', '--json');
-  assert.deepEqual((JSON.parse(json.out) as { findings: { cell: number; line: number }[] }).findings.map((f) => [f.cell, f.line]), [[2, 6]]);
+  assert.deepEqual(
+    (JSON.parse(json.out) as { findings: { cell: number; line: number }[] }).findings.map((f) => [f.cell, f.line]),
+    [[2, 6]],
+  );
 });
 
 test('--calls is for scripts only, and at least 1', async () => {
-  for (const [argv, message] of [[['profile', '--sample', 'mlp', '--calls', '3'], /--calls applies to --script only/], [['profile', '--script', 'a.py', '--calls', '0'], /--calls must be at least 1/]] as const) {
+  for (const [argv, message] of [
+    [['profile', '--sample', 'mlp', '--calls', '3'], /--calls applies to --script only/],
+    [['profile', '--script', 'a.py', '--calls', '0'], /--calls must be at least 1/],
+  ] as const) {
     let err = '';
     const code = await main([...argv], { out: () => undefined, err: (t) => (err += t) });
     assert.equal(code, 2);
@@ -116,46 +232,120 @@ test('--calls is for scripts only, and at least 1', async () => {
 });
 
 test('profile --script --nproc-per-node 2 runs under torchrun and prints every rank and the divergence', async () => {
-  const { code, out, err, launched } = await run('ddp-ranks-cpu', 'profile', '--script', script, '--nproc-per-node', '2', '--', '--diverge-step', '3');
+  const { code, out, err, launched } = await run(
+    'ddp-ranks-cpu',
+    'profile',
+    '--script',
+    script,
+    '--nproc-per-node',
+    '2',
+    '--',
+    '--diverge-step',
+    '3',
+  );
   assert.equal(code, 0, err);
   assert.equal(launched[launched.indexOf('--nproc-per-node') + 1], '2');
   assert.deepEqual(launched.slice(launched.indexOf('--') + 1), ['--diverge-step', '3']);
   assert.match(out, /^ {2}ranks \(torchrun, 2 processes\):$/m);
   assert.match(out, /^ {4}rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, /m);
-  assert.match(out, /^ {4}train_small\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — .* — rank 0 did not: the ranks ran different graphs$/m);
+  assert.match(
+    out,
+    /^ {4}train_small\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — .* — rank 0 did not: the ranks ran different graphs$/m,
+  );
   assert.match(out, /^ {4}\S+ {2}recompile: .* \(on rank 1 only\)$/m);
   assert.doesNotMatch(out, /divergence: rank/, 'the divergence is in the ranks block, not repeated among the findings');
-  const json = JSON.parse((await run('ddp-ranks-cpu', 'profile', '--script', script, '--nproc-per-node', '2', '--json')).out) as {
+  const json = JSON.parse(
+    (await run('ddp-ranks-cpu', 'profile', '--script', script, '--nproc-per-node', '2', '--json')).out,
+  ) as {
     ranks: { rank: number; status: string; recompiles: number; regions: { calls: number }[]; trace: string }[];
     divergence: { kind: string; severity: string; message: string; file: string; line: number; ranks: number[] }[];
     findings: { kind: string; ranks?: number[] }[];
   };
-  assert.deepEqual(json.ranks.map((r) => [r.rank, r.status, r.recompiles, r.regions[0]!.calls]), [[0, 'ok', 0, 6], [1, 'ok', 2, 6]]);
-  assert.deepEqual(json.divergence.map((d) => [d.kind, d.severity, d.file, d.ranks]), [['recompile', 'error', script, [1]]]);
+  assert.deepEqual(
+    json.ranks.map((r) => [r.rank, r.status, r.recompiles, r.regions[0]!.calls]),
+    [
+      [0, 'ok', 0, 6],
+      [1, 'ok', 2, 6],
+    ],
+  );
+  assert.deepEqual(
+    json.divergence.map((d) => [d.kind, d.severity, d.file, d.ranks]),
+    [['recompile', 'error', script, [1]]],
+  );
   assert.ok(json.findings.filter((f) => f.kind === 'recompile').every((f) => f.ranks?.join() === '1'));
 });
 
 test('check --nproc-per-node fails on a divergence between ranks, within the break and recompile limits', async () => {
-  const diverged = await run('ddp-ranks-cpu', 'check', '--script', script, '--nproc-per-node', '2', '--max-graph-breaks', '10', '--max-recompiles', '10');
+  const diverged = await run(
+    'ddp-ranks-cpu',
+    'check',
+    '--script',
+    script,
+    '--nproc-per-node',
+    '2',
+    '--max-graph-breaks',
+    '10',
+    '--max-recompiles',
+    '10',
+  );
   assert.equal(diverged.code, 1);
   assert.match(diverged.out, /^.*train_small\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — .*$/m);
   assert.match(diverged.out, /^check failed: the ranks diverged \(1 divergence\)$/m);
   const agreeing = path.join(dir, 'agreeing.json');
-  const report = JSON.parse(readFileSync(path.join(FIXTURES, 'reports', 'ddp-ranks-cpu', 'report.json'), 'utf8')) as { divergence: unknown[] };
-  writeFileSync(agreeing, JSON.stringify({ ...report, divergence: [{ kind: 'cache', severity: 'warning', message: 'compile 0/0 was loaded from the FX graph cache on rank 0 and compiled afresh on rank 1 (miss)', location: null, ranks: [1] }] }));
+  const report = JSON.parse(readFileSync(path.join(FIXTURES, 'reports', 'ddp-ranks-cpu', 'report.json'), 'utf8')) as {
+    divergence: unknown[];
+  };
+  writeFileSync(
+    agreeing,
+    JSON.stringify({
+      ...report,
+      divergence: [
+        {
+          kind: 'cache',
+          severity: 'warning',
+          message: 'compile 0/0 was loaded from the FX graph cache on rank 0 and compiled afresh on rank 1 (miss)',
+          location: null,
+          ranks: [1],
+        },
+      ],
+    }),
+  );
   process.env.COMPILE_LENS_STUB_REPORT = agreeing;
   let out = '';
-  const code = await main(['check', '--python', STUB, '--out', path.join(dir, 'run'), '--script', script, '--nproc-per-node', '2', '--max-graph-breaks', '10', '--json'],
-    { out: (t) => (out += t), err: () => undefined });
+  const code = await main(
+    [
+      'check',
+      '--python',
+      STUB,
+      '--out',
+      path.join(dir, 'run'),
+      '--script',
+      script,
+      '--nproc-per-node',
+      '2',
+      '--max-graph-breaks',
+      '10',
+      '--json',
+    ],
+    { out: (t) => (out += t), err: () => undefined },
+  );
   assert.equal(code, 0, 'a cache warning is compile time, not a divergence of behaviour');
   const json = JSON.parse(out) as { passed: boolean; divergence: { severity: string }[] };
   assert.equal(json.passed, true);
-  assert.deepEqual(json.divergence.map((d) => d.severity), ['warning']);
+  assert.deepEqual(
+    json.divergence.map((d) => d.severity),
+    ['warning'],
+  );
 });
 
 test('--nproc-per-node is for scripts, and at least 1', async () => {
-  for (const [argv, message] of [[['profile', '--sample', 'mlp', '--nproc-per-node', '2'], /--nproc-per-node applies to --script only/],
-    [['check', '--script', 'a.py', '--nproc-per-node', '0', '--max-graph-breaks', '0'], /--nproc-per-node must be at least 1/]] as const) {
+  for (const [argv, message] of [
+    [['profile', '--sample', 'mlp', '--nproc-per-node', '2'], /--nproc-per-node applies to --script only/],
+    [
+      ['check', '--script', 'a.py', '--nproc-per-node', '0', '--max-graph-breaks', '0'],
+      /--nproc-per-node must be at least 1/,
+    ],
+  ] as const) {
     let err = '';
     const code = await main([...argv], { out: () => undefined, err: (t) => (err += t) });
     assert.equal(code, 2);
@@ -164,21 +354,47 @@ test('--nproc-per-node is for scripts, and at least 1', async () => {
 });
 
 test('options that choose how the runner compiles are refused with --script, each named', async () => {
-  for (const [flags, message] of [[['--backend', 'eager'], /^compile-lens: --backend does not apply to --script/], [['--dynamic', 'true'], /--dynamic does not apply/],
-    [['--fullgraph'], /--fullgraph does not apply/], [['--train'], /--train does not apply/], [['--fullgraph', '--train'], /--fullgraph, --train do not apply to --script.*remove them/]] as const) {
+  for (const [flags, message] of [
+    [['--backend', 'eager'], /^compile-lens: --backend does not apply to --script/],
+    [['--dynamic', 'true'], /--dynamic does not apply/],
+    [['--fullgraph'], /--fullgraph does not apply/],
+    [['--train'], /--train does not apply/],
+    [['--fullgraph', '--train'], /--fullgraph, --train do not apply to --script.*remove them/],
+  ] as const) {
     let err = '';
-    const code = await main(['profile', '--script', 'a.py', ...flags], { out: () => undefined, err: (t) => (err += t) });
+    const code = await main(['profile', '--script', 'a.py', ...flags], {
+      out: () => undefined,
+      err: (t) => (err += t),
+    });
     assert.equal(code, 2, flags.join(' '));
     assert.match(err, message);
   }
 });
 
-test('the editor\'s dynamic and fullgraph settings reach targets, never scripts', () => {
-  const settings = { device: 'cpu', modes: undefined, dynamic: 'true', fullgraph: true, timeoutSeconds: 60, quick: true, scriptCalls: 4, nprocPerNode: 2 } as const;
+test("the editor's dynamic and fullgraph settings reach targets, never scripts", () => {
+  const settings = {
+    device: 'cpu',
+    modes: undefined,
+    dynamic: 'true',
+    fullgraph: true,
+    timeoutSeconds: 60,
+    quick: true,
+    scriptCalls: 4,
+    nprocPerNode: 2,
+  } as const;
   const scriptArgs = profileArgs(optionsFromSettings({ kind: 'script', file: '/w/train.py', args: [] }, settings));
   for (const flag of ['--dynamic', '--fullgraph', '--backend', '--train']) assert.ok(!scriptArgs.includes(flag), flag);
-  assert.deepEqual(scriptArgs.slice(scriptArgs.indexOf('--calls'), scriptArgs.indexOf('--calls') + 4), ['--calls', '4', '--nproc-per-node', '2']);
+  assert.deepEqual(scriptArgs.slice(scriptArgs.indexOf('--calls'), scriptArgs.indexOf('--calls') + 4), [
+    '--calls',
+    '4',
+    '--nproc-per-node',
+    '2',
+  ]);
   const targetArgs = profileArgs(optionsFromSettings({ kind: 'function', file: '/w/m.py', fn: 'build' }, settings));
-  assert.deepEqual(targetArgs.slice(targetArgs.indexOf('--dynamic'), targetArgs.indexOf('--dynamic') + 3), ['--dynamic', 'true', '--fullgraph']);
+  assert.deepEqual(targetArgs.slice(targetArgs.indexOf('--dynamic'), targetArgs.indexOf('--dynamic') + 3), [
+    '--dynamic',
+    'true',
+    '--fullgraph',
+  ]);
   assert.ok(!targetArgs.includes('--calls') && !targetArgs.includes('--nproc-per-node'));
 });

@@ -13,13 +13,29 @@ test('torch.compile calls, with and without arguments, also spread over lines', 
     ')',
     'x = torch . compile (f)',
   ].join('\n');
-  assert.deepEqual(sites(source), [[1, 'call'], [2, 'call'], [5, 'call']]);
+  assert.deepEqual(sites(source), [
+    [1, 'call'],
+    [2, 'call'],
+    [5, 'call'],
+  ]);
   assert.equal(findCompileSites(source)[0]!.column, 8);
 });
 
 test('decorators with and without arguments mark the decorator line', () => {
-  const source = ['import torch', '', '@torch.compile', 'def f(x):', '    return x', '', '    @torch.compile(dynamic=True)', '    def g(y): ...'].join('\n');
-  assert.deepEqual(findCompileSites(source), [{ line: 2, column: 0, kind: 'decorator' }, { line: 6, column: 4, kind: 'decorator' }]);
+  const source = [
+    'import torch',
+    '',
+    '@torch.compile',
+    'def f(x):',
+    '    return x',
+    '',
+    '    @torch.compile(dynamic=True)',
+    '    def g(y): ...',
+  ].join('\n');
+  assert.deepEqual(findCompileSites(source), [
+    { line: 2, column: 0, kind: 'decorator' },
+    { line: 6, column: 4, kind: 'decorator' },
+  ]);
 });
 
 test('comments, strings, docstrings and f-strings are not call sites', () => {
@@ -40,7 +56,7 @@ test('comments, strings, docstrings and f-strings are not call sites', () => {
 });
 
 test('codeLines keeps columns and quotes, blanks what is inside strings and comments', () => {
-  assert.deepEqual(codeLines('x = "a#b"  # c\ny = \'\'\'q\nr\'\'\' + 1'), ['x = "   "     ', "y = ''' ", " ''' + 1"]);
+  assert.deepEqual(codeLines("x = \"a#b\"  # c\ny = '''q\nr''' + 1"), ['x = "   "     ', "y = ''' ", " ''' + 1"]);
 });
 
 test('aliases: import torch as t, from torch import compile [as c]', () => {
@@ -53,7 +69,11 @@ test('aliases: import torch as t, from torch import compile [as c]', () => {
     'def f(x): ...',
     'def tc_helper(): ...',
   ].join('\n');
-  assert.deepEqual(sites(source), [[2, 'call'], [3, 'call'], [4, 'decorator']]);
+  assert.deepEqual(sites(source), [
+    [2, 'call'],
+    [3, 'call'],
+    [4, 'decorator'],
+  ]);
   // without the import, a bare compile( is Python's own builtin
   assert.deepEqual(sites('import torch\ncode = compile(src, "f.py", "exec")'), []);
 });
@@ -69,12 +89,22 @@ test('nn.Module.compile() counts in files that use torch; regex, Python and Kera
     'keras_model.compile(optimizer="adam", loss="mse")',
     'obj.compile("some text")',
   ].join('\n');
-  assert.deepEqual(sites(source), [[2, 'module-compile'], [3, 'module-compile'], [4, 'module-compile']]);
-  assert.deepEqual(sites('import tensorflow as tf\nmodel.compile()'), [], 'no torch in the file: another library\'s compile');
+  assert.deepEqual(sites(source), [
+    [2, 'module-compile'],
+    [3, 'module-compile'],
+    [4, 'module-compile'],
+  ]);
+  assert.deepEqual(
+    sites('import tensorflow as tf\nmodel.compile()'),
+    [],
+    "no torch in the file: another library's compile",
+  );
 });
 
 test('a line with several compiles is one site; torch.compile passed as a value is not a call', () => {
-  assert.deepEqual(sites('import torch\na, b = torch.compile(x), torch.compile(y)\nfns = map(torch.compile, models)'), [[1, 'call']]);
+  assert.deepEqual(sites('import torch\na, b = torch.compile(x), torch.compile(y)\nfns = map(torch.compile, models)'), [
+    [1, 'call'],
+  ]);
 });
 
 test('notebook cells: imports of an earlier cell count, magics and shell lines are skipped', () => {
@@ -83,5 +113,8 @@ test('notebook cells: imports of an earlier cell count, magics and shell lines a
     '# markdown-like comment\nm = T.compile(net)',
     '%time y = T.compile(other)',
   ];
-  assert.deepEqual(findCompileSitesInCells(cells).map((s) => [s.cell, s.line, s.kind]), [[1, 1, 'call']]);
+  assert.deepEqual(
+    findCompileSitesInCells(cells).map((s) => [s.cell, s.line, s.kind]),
+    [[1, 1, 'call']],
+  );
 });

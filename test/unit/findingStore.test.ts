@@ -9,7 +9,8 @@ import { runHeadline } from '../../extension/present/headline.ts';
 import { runListEntry, sortRuns } from '../../extension/present/runList.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/reports');
-const fixture = (name: string): Report => JSON.parse(readFileSync(path.join(FIXTURES, name, 'report.json'), 'utf8')) as Report;
+const fixture = (name: string): Report =>
+  JSON.parse(readFileSync(path.join(FIXTURES, name, 'report.json'), 'utf8')) as Report;
 
 /** A fixture report moved to `file`: its target and every location in it. */
 function movedTo(report: Report, file: string): Report {
@@ -17,7 +18,7 @@ function movedTo(report: Report, file: string): Report {
   return JSON.parse(JSON.stringify(report).split(JSON.stringify(from).slice(1, -1)).join(file)) as Report;
 }
 
-test('a run of another file never clears a file\'s findings; a newer run of the same file replaces them', () => {
+test("a run of another file never clears a file's findings; a newer run of the same file replaces them", () => {
   const store = new FindingStore();
   const first = movedTo(fixture('script-regions-cpu'), '/ws/a.py');
   const second = movedTo(fixture('graphbreak-cpu'), '/ws/b.py');
@@ -25,26 +26,42 @@ test('a run of another file never clears a file\'s findings; a newer run of the 
   const ofA = store.all().filter((f) => f.file === '/ws/a.py');
   assert.ok(ofA.length > 0, 'a.py has findings');
   store.add(second);
-  assert.deepEqual(store.all().filter((f) => f.file === '/ws/a.py'), ofA, 'profiling b.py kept a.py\'s findings');
-  assert.ok(store.all().some((f) => f.file === '/ws/b.py'), 'and added b.py\'s');
+  assert.deepEqual(
+    store.all().filter((f) => f.file === '/ws/a.py'),
+    ofA,
+    "profiling b.py kept a.py's findings",
+  );
+  assert.ok(
+    store.all().some((f) => f.file === '/ws/b.py'),
+    "and added b.py's",
+  );
   // a.py again, now clean: its findings go, b.py's stay
   store.add({ ...first, modes: first.modes.map((m) => ({ ...m, compiler: null })), regions: [] });
-  assert.deepEqual(store.all().filter((f) => f.file === '/ws/a.py'), []);
+  assert.deepEqual(
+    store.all().filter((f) => f.file === '/ws/a.py'),
+    [],
+  );
   assert.ok(store.all().some((f) => f.file === '/ws/b.py'));
   store.clear();
   assert.deepEqual(store.all(), []);
 });
 
-test('a file two runs covered shows the latest run\'s findings only, not both', () => {
+test("a file two runs covered shows the latest run's findings only, not both", () => {
   const store = new FindingStore();
   const older = movedTo(fixture('script-regions-cpu'), '/ws/lib.py');
-  const newer = { ...movedTo(fixture('graphbreak-cpu'), '/ws/lib.py'), target: { kind: 'function' as const, name: 'x', file: '/ws/lib.py', function: 'compile_target' } };
+  const newer = {
+    ...movedTo(fixture('graphbreak-cpu'), '/ws/lib.py'),
+    target: { kind: 'function' as const, name: 'x', file: '/ws/lib.py', function: 'compile_target' },
+  };
   assert.notEqual(runKey(older.target), runKey(newer.target));
   store.add(older);
   store.add(newer);
   const shown = store.all().filter((f) => f.file === '/ws/lib.py');
-  assert.deepEqual(shown, collectFindings(newer), 'the newer run\'s findings, and none of the older run\'s');
-  assert.ok(!shown.some((f) => /size mismatch/.test(f.reason)), 'the older script run\'s recompiles at lib.py are hidden');
+  assert.deepEqual(shown, collectFindings(newer), "the newer run's findings, and none of the older run's");
+  assert.ok(
+    !shown.some((f) => /size mismatch/.test(f.reason)),
+    "the older script run's recompiles at lib.py are hidden",
+  );
 });
 
 test('the Runs view lists a run by its file, time and headline, newest first', () => {
@@ -52,12 +69,18 @@ test('the Runs view lists a run by its file, time and headline, newest first', (
   const entry = runListEntry(script, '/ws/.compile-lens/runs/a/report.json');
   assert.equal(entry.label, 'train_small.py');
   // the answer first (a narrow view cuts the end): the verdict and number, then which region, then when
-  assert.match(entry.description, /^compile for longer runs: 1\.84× .* — r0 TinyTransformer, \+3 more regions · \d{4}-\d\d-\d\d \d\d:\d\d$/);
-  assert.ok(entry.description.startsWith(`${script.headline!} · `), 'the runner\'s headline, as it wrote it');
+  assert.match(
+    entry.description,
+    /^compile for longer runs: 1\.84× .* — r0 TinyTransformer, \+3 more regions · \d{4}-\d\d-\d\d \d\d:\d\d$/,
+  );
+  assert.ok(entry.description.startsWith(`${script.headline!} · `), "the runner's headline, as it wrote it");
   assert.match(entry.tooltip, / — r3 normalize$/m);
   // a report before schema 1.18 has no headline: the runner's verdict sentence stands in, nothing composed
   const { headline: _, ...older } = script;
   assert.equal(runHeadline(older), script.recommendation.reason);
   const later = runListEntry({ ...fixture('graphbreak-cpu'), createdAt: '2099-01-01T00:00:00Z' }, '/ws/b/report.json');
-  assert.deepEqual(sortRuns([entry, later]).map((e) => e.reportPath), ['/ws/b/report.json', entry.reportPath]);
+  assert.deepEqual(
+    sortRuns([entry, later]).map((e) => e.reportPath),
+    ['/ws/b/report.json', entry.reportPath],
+  );
 });

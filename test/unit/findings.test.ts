@@ -10,39 +10,133 @@ const MODEL = '/ws/model.py';
 
 function mode(name: string, overrides: Partial<ModeResult> = {}): ModeResult {
   return {
-    mode: name, status: 'ok', error: null, compileSeconds: 9.5, speedup: 3.31, breakEvenCalls: 120, trace: `${name}.trace.json`, kernelsPerStep: 32,
-    timing: { medianMs: 4.49, minMs: 4.4, maxMs: 4.6, spreadPct: 4.5, rounds: [4.4, 4.49, 4.6], callsPerRound: 8, method: 'perf_counter' },
+    mode: name,
+    status: 'ok',
+    error: null,
+    compileSeconds: 9.5,
+    speedup: 3.31,
+    breakEvenCalls: 120,
+    trace: `${name}.trace.json`,
+    kernelsPerStep: 32,
+    timing: {
+      medianMs: 4.49,
+      minMs: 4.4,
+      maxMs: 4.6,
+      spreadPct: 4.5,
+      rounds: [4.4, 4.49, 4.6],
+      callsPerRound: 8,
+      method: 'perf_counter',
+    },
     compiler: {
       graphCount: 3,
       graphBreaks: [
         {
-          reason: 'Unsupported builtin print', gbId: 'GB0059', docUrl: 'https://example.invalid/gb0059', hint: null, location: { file: MODEL, line: 12, function: 'forward' }, userStack: [],
-          explanation: { pattern: 'print', what: 'print() needs the real values while the graph is traced.', broke: 'print', fix: 'Move the print out of the compiled function (print what it returns), or use logging.', quickFix: { kind: 'move-print', title: 'Let it print after the graph', statement: 'torch._dynamo.config.reorderable_logging_functions.add(print)' } },
+          reason: 'Unsupported builtin print',
+          gbId: 'GB0059',
+          docUrl: 'https://example.invalid/gb0059',
+          hint: null,
+          location: { file: MODEL, line: 12, function: 'forward' },
+          userStack: [],
+          explanation: {
+            pattern: 'print',
+            what: 'print() needs the real values while the graph is traced.',
+            broke: 'print',
+            fix: 'Move the print out of the compiled function (print what it returns), or use logging.',
+            quickFix: {
+              kind: 'move-print',
+              title: 'Let it print after the graph',
+              statement: 'torch._dynamo.config.reorderable_logging_functions.add(print)',
+            },
+          },
         },
-        { reason: 'Tensor.item() call with capture_scalar_outputs=False', location: null, userStack: [{ file: MODEL, line: 14, function: 'forward' }] },
+        {
+          reason: 'Tensor.item() call with capture_scalar_outputs=False',
+          location: null,
+          userStack: [{ file: MODEL, line: 14, function: 'forward' }],
+        },
       ],
-      recompiles: [{
-        reason: "tensor 'x' size mismatch at index 0. expected 32, actual 64", location: { file: MODEL, line: 30, function: 'compile_target' }, trigger: 'batch 64 after warmup at 32, dynamic=False',
-        explanation: { what: "Input 'x' changed size in dimension 0 (32 -> 64).", fix: 'torch._dynamo.mark_dynamic(x, 0) before the first call' },
-      }],
+      recompiles: [
+        {
+          reason: "tensor 'x' size mismatch at index 0. expected 32, actual 64",
+          location: { file: MODEL, line: 30, function: 'compile_target' },
+          trigger: 'batch 64 after warmup at 32, dynamic=False',
+          explanation: {
+            what: "Input 'x' changed size in dimension 0 (32 -> 64).",
+            fix: 'torch._dynamo.mark_dynamic(x, 0) before the first call',
+          },
+        },
+      ],
     },
     ...overrides,
   };
 }
 
 const report: Report = {
-  schemaVersion: '1.0', runner: { version: '0.1.0' }, createdAt: '2026-11-22T12:00:00Z', status: 'partial', error: null,
-  environment: { python: '3.11.7', torch: '2.13.0', triton: null, device: 'cpu', deviceName: 'x86_64', platform: 'linux' },
+  schemaVersion: '1.0',
+  runner: { version: '0.1.0' },
+  createdAt: '2026-11-22T12:00:00Z',
+  status: 'partial',
+  error: null,
+  environment: {
+    python: '3.11.7',
+    torch: '2.13.0',
+    triton: null,
+    device: 'cpu',
+    deviceName: 'x86_64',
+    platform: 'linux',
+  },
   target: { kind: 'function', name: 'model.py:compile_target', file: MODEL, function: 'compile_target', line: 20 },
   settings: {},
-  eager: { timing: { medianMs: 14.87, minMs: 14, maxMs: 15, spreadPct: 6, rounds: [14, 14.87, 15], callsPerRound: 4, method: 'perf_counter' }, trace: 'eager.trace.json', kernelsPerStep: 59 },
+  eager: {
+    timing: {
+      medianMs: 14.87,
+      minMs: 14,
+      maxMs: 15,
+      spreadPct: 6,
+      rounds: [14, 14.87, 15],
+      callsPerRound: 4,
+      method: 'perf_counter',
+    },
+    trace: 'eager.trace.json',
+    kernelsPerStep: 59,
+  },
   modes: [
-    mode('default', { outsideGraphsMsPerStep: 0.242, eagerTiming: { medianMs: 14.86, minMs: 14, maxMs: 15, spreadPct: 5, rounds: [14.86], callsPerRound: 4, method: 'perf_counter' } }),
-    mode('max-autotune', { status: 'error', speedup: null, timing: null, compiler: null, trace: null, error: { kind: 'compile', message: 'Inductor failed', fix: 'report it' } }),
+    mode('default', {
+      outsideGraphsMsPerStep: 0.242,
+      eagerTiming: {
+        medianMs: 14.86,
+        minMs: 14,
+        maxMs: 15,
+        spreadPct: 5,
+        rounds: [14.86],
+        callsPerRound: 4,
+        method: 'perf_counter',
+      },
+    }),
+    mode('max-autotune', {
+      status: 'error',
+      speedup: null,
+      timing: null,
+      compiler: null,
+      trace: null,
+      error: { kind: 'compile', message: 'Inductor failed', fix: 'report it' },
+    }),
     mode('reduce-overhead', {
       speedup: 2.0,
       correctness: { ok: false, maxAbsError: 0.5, dtype: 'float32', message: 'max abs error 0.5 > atol 1e-4' },
-      discardedTimings: [{ medianMs: 9, minMs: 9, maxMs: 9, spreadPct: 0, rounds: [9], callsPerRound: 1, method: 'perf_counter', valid: false, invalidReason: 'a recompile ran inside the timed region' }],
+      discardedTimings: [
+        {
+          medianMs: 9,
+          minMs: 9,
+          maxMs: 9,
+          spreadPct: 0,
+          rounds: [9],
+          callsPerRound: 1,
+          method: 'perf_counter',
+          valid: false,
+          invalidReason: 'a recompile ran inside the timed region',
+        },
+      ],
     }),
   ],
   recommendation: { mode: 'default', reason: 'fastest with a low spread' },
@@ -63,25 +157,34 @@ test('schema rejects a missing field and an unsupported major version, naming th
 
 test('findings: one per site and reason, merged across modes, innermost user frame as location', () => {
   const findings = collectFindings(report);
-  assert.deepEqual(findings.map((f) => [f.kind, f.line, f.modes]), [
-    ['graph-break', 12, ['default', 'reduce-overhead']],
-    ['graph-break', 14, ['default', 'reduce-overhead']],
-    ['recompile', 30, ['default', 'reduce-overhead']],
-  ]);
+  assert.deepEqual(
+    findings.map((f) => [f.kind, f.line, f.modes]),
+    [
+      ['graph-break', 12, ['default', 'reduce-overhead']],
+      ['graph-break', 14, ['default', 'reduce-overhead']],
+      ['recompile', 30, ['default', 'reduce-overhead']],
+    ],
+  );
   assert.equal(findings[0]!.code, 'GB0059');
   assert.equal(findings[0]!.docUrl, 'https://example.invalid/gb0059');
 });
 
 test('hover leads with the answer (reason, then fix), then cost and trigger, and escapes report text', () => {
   const [print, item, recompile] = collectFindings(report);
-  assert.match(findingHover(print!), /Unsupported builtin print[\s\S]*\*\*Fix:\*\*[^\n]*logging[\s\S]*split into 3 graphs; code between them runs eagerly \(0\.24 ms per call is spent outside the graphs/);
+  assert.match(
+    findingHover(print!),
+    /Unsupported builtin print[\s\S]*\*\*Fix:\*\*[^\n]*logging[\s\S]*split into 3 graphs; code between them runs eagerly \(0\.24 ms per call is spent outside the graphs/,
+  );
   assert.match(findingHover(item!), /capture\\_scalar\\_outputs/);
-  assert.match(findingHover(recompile!), /\*\*Fix:\*\*[^\n]*mark\\_dynamic[\s\S]*Triggered by:\*\* batch 64 after warmup at 32/);
+  assert.match(
+    findingHover(recompile!),
+    /\*\*Fix:\*\*[^\n]*mark\\_dynamic[\s\S]*Triggered by:\*\* batch 64 after warmup at 32/,
+  );
   const hostile = findingHover({ ...print!, reason: '<img src=x onerror=alert(1)> [link](javascript:alert(1))' });
   assert.ok(!/(?<!\\)<img/.test(hostile) && !/(?<!\\)\]\(javascript/.test(hostile), hostile);
 });
 
-test('fixes are the runner\'s: displayed as given, and none where the runner gave none (no advice of its own)', () => {
+test("fixes are the runner's: displayed as given, and none where the runner gave none (no advice of its own)", () => {
   const [print, item, recompile] = collectFindings(report);
   assert.equal(print!.fix, 'Move the print out of the compiled function (print what it returns), or use logging.');
   assert.equal(print!.what, 'print() needs the real values while the graph is traced.');
@@ -96,40 +199,76 @@ test('fixes are the runner\'s: displayed as given, and none where the runner gav
   assert.match(findingHover({ ...item!, hint: 'Set capture_scalar_outputs' }), /PyTorch's hint:\*\* Set capture/);
 });
 
-test('a CUDA-graph skip is a finding at the line PyTorch names, with its fix, cost and PyTorch\'s message', () => {
+test("a CUDA-graph skip is a finding at the line PyTorch names, with its fix, cost and PyTorch's message", () => {
   const skipped: Report = structuredClone(report);
   skipped.modes[0]!.compiler!.cudaGraphs = [
     { compileId: '0/0', status: 'captured', reason: null },
     {
-      compileId: '0/1', status: 'skipped', reason: 'skipping cudagraphs due to mutated inputs (4 instances).',
+      compileId: '0/1',
+      status: 'skipped',
+      reason: 'skipping cudagraphs due to mutated inputs (4 instances).',
       explanation: {
-        kind: 'mutated-inputs', what: 'The compiled graph writes in place into 4 of its inputs at decode.py:21.', fix: 'Make the mutated tensors buffers of the compiled module.',
-        cost: 'Every call launches its kernels one by one.', location: { file: MODEL, line: 21, function: 'decode', code: 'kc.index_copy_(2, pos, k)' }, tensors: ['kc'],
+        kind: 'mutated-inputs',
+        what: 'The compiled graph writes in place into 4 of its inputs at decode.py:21.',
+        fix: 'Make the mutated tensors buffers of the compiled module.',
+        cost: 'Every call launches its kernels one by one.',
+        location: { file: MODEL, line: 21, function: 'decode', code: 'kc.index_copy_(2, pos, k)' },
+        tensors: ['kc'],
       },
     },
     { compileId: '0/2', status: 'unknown', reason: 'This log cannot say whether CUDA graphs ran.' },
   ];
   const found = collectFindings(skipped).filter((f) => f.kind === 'cuda-graphs');
-  assert.deepEqual(found.map((f) => [f.line, f.code, f.fix]), [[21, 'cudagraphs-mutated-inputs', 'Make the mutated tensors buffers of the compiled module.']]);
-  assert.match(findingMessage(found[0]!), /^CUDA graphs skipped: The compiled graph writes in place into 4 of its inputs/);
-  assert.match(findingHover(found[0]!), /\*\*Cost:\*\* Every call launches[\s\S]*PyTorch's message:\*\* skipping cudagraphs due to mutated inputs/);
+  assert.deepEqual(
+    found.map((f) => [f.line, f.code, f.fix]),
+    [[21, 'cudagraphs-mutated-inputs', 'Make the mutated tensors buffers of the compiled module.']],
+  );
+  assert.match(
+    findingMessage(found[0]!),
+    /^CUDA graphs skipped: The compiled graph writes in place into 4 of its inputs/,
+  );
+  assert.match(
+    findingHover(found[0]!),
+    /\*\*Cost:\*\* Every call launches[\s\S]*PyTorch's message:\*\* skipping cudagraphs due to mutated inputs/,
+  );
 });
 
 test('a region that ran no compiled code is the first finding, at the line that stopped it', () => {
   const script: Report = structuredClone(report);
-  script.regions = [{
-    id: 'r0', name: 'TransformerEncoder', kind: 'module', location: { file: MODEL, line: 40 }, device: 'cuda', options: { mode: 'default' },
-    callCount: 6, calls: [], signatures: [], compiler: null, steadyState: null, replay: { replayable: true, reason: null }, measurements: [],
-    noCompiledCode: {
-      headline: 'No compiled code ran: `aten._transformer_encoder_layer_fwd` broke the graph at model.py:44 before any op was compiled, so every call ran eagerly.',
-      cause: '`aten._transformer_encoder_layer_fwd` broke the graph', location: { file: MODEL, line: 44 }, fix: 'torch.backends.mha.set_fastpath_enabled(False)', gbId: 'GB0090', pattern: 'transformer-fast-path',
+  script.regions = [
+    {
+      id: 'r0',
+      name: 'TransformerEncoder',
+      kind: 'module',
+      location: { file: MODEL, line: 40 },
+      device: 'cuda',
+      options: { mode: 'default' },
+      callCount: 6,
+      calls: [],
+      signatures: [],
+      compiler: null,
+      steadyState: null,
+      replay: { replayable: true, reason: null },
+      measurements: [],
+      noCompiledCode: {
+        headline:
+          'No compiled code ran: `aten._transformer_encoder_layer_fwd` broke the graph at model.py:44 before any op was compiled, so every call ran eagerly.',
+        cause: '`aten._transformer_encoder_layer_fwd` broke the graph',
+        location: { file: MODEL, line: 44 },
+        fix: 'torch.backends.mha.set_fastpath_enabled(False)',
+        gbId: 'GB0090',
+        pattern: 'transformer-fast-path',
+      },
     },
-  }];
+  ];
   const findings = collectFindings(script);
   assert.equal(findings[0]!.kind, 'no-compiled-code');
   assert.equal(findings[0]!.line, 44);
   assert.equal(findings[0]!.fix, 'torch.backends.mha.set_fastpath_enabled(False)');
-  assert.match(findingMessage(findings[0]!), /^No compiled code ran: `aten\._transformer_encoder_layer_fwd` broke the graph/);
+  assert.match(
+    findingMessage(findings[0]!),
+    /^No compiled code ran: `aten\._transformer_encoder_layer_fwd` broke the graph/,
+  );
   assert.doesNotMatch(findingMessage(findings[0]!), /ran: No compiled/);
 });
 
@@ -138,8 +277,14 @@ test('the digest lists each mode, its failures and mismatches, and the findings'
   const text = formatDigest(digest);
   assert.match(text, /max-autotune: failed — Inductor failed — report it/);
   assert.match(text, /kernels\/step 59 → 32/);
-  assert.match(text, /default: 3\.31× \(ratios varied 5% between rounds\), 4\.49 ms\/call vs eager 14\.9 ms in the same rounds, /);
-  assert.match(text, /reduce-overhead: [\s\S]*numeric mismatch vs eager: max abs error 0\.5 > atol 1e-4\n    re-measured: a recompile ran inside the timed region/);
+  assert.match(
+    text,
+    /default: 3\.31× \(ratios varied 5% between rounds\), 4\.49 ms\/call vs eager 14\.9 ms in the same rounds, /,
+  );
+  assert.match(
+    text,
+    /reduce-overhead: [\s\S]*numeric mismatch vs eager: max abs error 0\.5 > atol 1e-4\n    re-measured: a recompile ran inside the timed region/,
+  );
   assert.match(text, /\/ws\/model\.py:12  graph-break: Unsupported builtin print/);
 });
 
@@ -155,14 +300,23 @@ test('targets: name prefix or marker comment, decorators allowed, nested defs ig
     '    return m, (x,)',
     'def helper(): pass',
   ].join('\n');
-  assert.deepEqual(findTargetFunctions(source), [{ name: 'compile_target', line: 1 }, { name: 'build_gpt', line: 6 }]);
+  assert.deepEqual(findTargetFunctions(source), [
+    { name: 'compile_target', line: 1 },
+    { name: 'build_gpt', line: 6 },
+  ]);
 });
 
 test('compiler tree: per mode, breaks and recompiles linked to source, failed modes marked', () => {
   const [defaultMode, failed] = buildCompilerTree(report);
   assert.equal(defaultMode!.description, '3 graphs, 2 breaks, 1 recompile');
   const [breaks, recompiles] = defaultMode!.children;
-  assert.deepEqual(breaks!.children.map((c) => [c.label, c.location?.line]), [['model.py:12', 12], ['model.py:14', 14]]);
+  assert.deepEqual(
+    breaks!.children.map((c) => [c.label, c.location?.line]),
+    [
+      ['model.py:12', 12],
+      ['model.py:14', 14],
+    ],
+  );
   assert.equal(recompiles!.children[0]!.location?.line, 30);
   assert.match(recompiles!.children[0]!.tooltip ?? '', /batch 64 after warmup at 32/);
   assert.equal(failed!.description, 'failed');
@@ -171,11 +325,31 @@ test('compiler tree: per mode, breaks and recompiles linked to source, failed mo
 test('a performance hint with a user line is an information finding there; one without a line is not placed', () => {
   const hinted: Report = structuredClone(report);
   hinted.modes[0]!.compiler!.perfHints = [
-    { kind: 'fallback-kernel', op: 'aten.sort', what: 'Inductor calls ATen\'s own kernel for `aten.sort`.', fix: 'Nothing to do for a library kernel.', message: 'Using FallbackKernel: torch.ops.aten.sort.stable', location: { file: MODEL, line: 6 } },
-    { kind: 'other', op: null, what: 'PyTorch\'s performance hint: something', fix: null, message: 'something', location: null },
+    {
+      kind: 'fallback-kernel',
+      op: 'aten.sort',
+      what: "Inductor calls ATen's own kernel for `aten.sort`.",
+      fix: 'Nothing to do for a library kernel.',
+      message: 'Using FallbackKernel: torch.ops.aten.sort.stable',
+      location: { file: MODEL, line: 6 },
+    },
+    {
+      kind: 'other',
+      op: null,
+      what: "PyTorch's performance hint: something",
+      fix: null,
+      message: 'something',
+      location: null,
+    },
   ];
   const found = collectFindings(hinted).filter((f) => f.kind === 'perf-hint');
-  assert.deepEqual(found.map((f) => [f.line, f.code, f.fix]), [[6, 'perf-hint-fallback-kernel', 'Nothing to do for a library kernel.']]);
-  assert.match(findingMessage(found[0]!), /^PyTorch's performance hint: Inductor calls ATen's own kernel for `aten\.sort`/);
+  assert.deepEqual(
+    found.map((f) => [f.line, f.code, f.fix]),
+    [[6, 'perf-hint-fallback-kernel', 'Nothing to do for a library kernel.']],
+  );
+  assert.match(
+    findingMessage(found[0]!),
+    /^PyTorch's performance hint: Inductor calls ATen's own kernel for `aten\.sort`/,
+  );
   assert.match(findingHover(found[0]!), /PyTorch's message:\*\* Using FallbackKernel/);
 });

@@ -17,24 +17,39 @@ const slicesNamed = (model: TraceModel, name: string): number[] => {
   return out.sort((a, b) => model.start[a] - model.start[b]);
 };
 
-interface FlowEvent { ph: string; id: number; pid: number | string; ts: number }
+interface FlowEvent {
+  ph: string;
+  id: number;
+  pid: number | string;
+  ts: number;
+}
 
 describe('flow links on real traces', () => {
-  test('graphbreak-eager: each kernel\'s arrow starts at the launch its flow event (ac2g) starts at', async () => {
+  test("graphbreak-eager: each kernel's arrow starts at the launch its flow event (ac2g) starts at", async () => {
     const model = await scanTraceFile(fixture('graphbreak-eager.trace.json'));
-    const events = (JSON.parse(readFileSync(fixture('graphbreak-eager.trace.json'), 'utf8')) as { traceEvents: FlowEvent[] }).traceEvents;
+    const events = (
+      JSON.parse(readFileSync(fixture('graphbreak-eager.trace.json'), 'utf8')) as { traceEvents: FlowEvent[] }
+    ).traceEvents;
     const startTs = new Map(events.filter((e) => e.ph === 's').map((e) => [e.id, e.ts]));
     const kernelEnds = events.filter((e) => e.ph === 'f' && String(e.pid) === '0' && startTs.has(e.id));
     assert.ok(kernelEnds.length > 20, `${kernelEnds.length} flows end on the GPU`);
     for (const end of kernelEnds) {
-      const kernel = [...Array(model.count).keys()].find((i) => gpu(model, i) && Math.abs(model.start[i] + model.originUs - end.ts) < 1e-3)!;
+      const kernel = [...Array(model.count).keys()].find(
+        (i) => gpu(model, i) && Math.abs(model.start[i] + model.originUs - end.ts) < 1e-3,
+      )!;
       assert.ok(kernel !== undefined, `a kernel at ${end.ts}`);
       const links = flowLinks(model, kernel);
       assert.equal(links.arrows.length, 1, `${nameOf(model, kernel)}: one launch`);
       const { from, to } = links.arrows[0]!;
       assert.equal(to, kernel);
-      assert.ok(!gpu(model, from) && model.kind[from] === SliceKind.RuntimeLaunch, `${nameOf(model, from)} is a CPU launch`);
-      assert.ok(Math.abs(model.start[from] + model.originUs - startTs.get(end.id)!) < 1e-3, 'the launch is where the flow starts');
+      assert.ok(
+        !gpu(model, from) && model.kind[from] === SliceKind.RuntimeLaunch,
+        `${nameOf(model, from)} is a CPU launch`,
+      );
+      assert.ok(
+        Math.abs(model.start[from] + model.originUs - startTs.get(end.id)!) < 1e-3,
+        'the launch is where the flow starts',
+      );
       // and back: the launch's arrows reach this kernel
       assert.ok(flowLinks(model, from).arrows.some((a) => a.from === from && a.to === kernel));
     }
@@ -45,10 +60,17 @@ describe('flow links on real traces', () => {
     const launch = slicesNamed(model, 'cudaGraphLaunch')[1]!;
     const links = flowLinks(model, launch);
     const expected: number[] = [];
-    for (let j = 0; j < model.count; j++) if (gpu(model, j) && model.correlation[j] === model.correlation[launch]) expected.push(j);
-    assert.deepEqual(links.arrows.map((a) => a.to).sort((a, b) => a - b), expected);
+    for (let j = 0; j < model.count; j++)
+      if (gpu(model, j) && model.correlation[j] === model.correlation[launch]) expected.push(j);
+    assert.deepEqual(
+      links.arrows.map((a) => a.to).sort((a, b) => a - b),
+      expected,
+    );
     assert.ok(links.arrows.every((a) => a.from === launch));
-    assert.ok(links.arrows.some((a) => model.kind[a.to] === SliceKind.GraphReplay), 'replayed kernels');
+    assert.ok(
+      links.arrows.some((a) => model.kind[a.to] === SliceKind.GraphReplay),
+      'replayed kernels',
+    );
     assert.deepEqual(linkedSlices(links, launch), expected);
   });
 
@@ -59,12 +81,21 @@ describe('flow links on real traces', () => {
     const end = model.start[op] + model.dur[op];
     const launches = new Set<number>();
     for (let j = 0; j < model.count; j++) {
-      if (model.track[j] === model.track[op] && model.depth[j] > model.depth[op] && model.start[j] >= model.start[op] && model.start[j] <= end
-        && model.kind[j] === SliceKind.RuntimeLaunch && model.correlation[j] >= 0) launches.add(j);
+      if (
+        model.track[j] === model.track[op] &&
+        model.depth[j] > model.depth[op] &&
+        model.start[j] >= model.start[op] &&
+        model.start[j] <= end &&
+        model.kind[j] === SliceKind.RuntimeLaunch &&
+        model.correlation[j] >= 0
+      )
+        launches.add(j);
     }
     assert.ok(launches.size >= 1, 'addmm launches a GEMM');
     const expected: string[] = [];
-    for (const l of launches) for (let k = 0; k < model.count; k++) if (gpu(model, k) && model.correlation[k] === model.correlation[l]) expected.push(`${l}->${k}`);
+    for (const l of launches)
+      for (let k = 0; k < model.count; k++)
+        if (gpu(model, k) && model.correlation[k] === model.correlation[l]) expected.push(`${l}->${k}`);
     assert.deepEqual(links.arrows.map((a) => `${a.from}->${a.to}`).sort(), expected.sort());
     assert.equal(links.more, 0);
     // a profiler step's op launches every kernel of the step: the arrows stop at the limit and say how many more
@@ -78,7 +109,10 @@ describe('flow links on real traces', () => {
 
   test('a slice with no correlation and no launch in it has no arrows', async () => {
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
-    const lone = [...Array(model.count).keys()].find((i) => !gpu(model, i) && model.correlation[i] < 0 && model.dur[i] < 1 && model.kind[i] !== SliceKind.RuntimeLaunch)!;
+    const lone = [...Array(model.count).keys()].find(
+      (i) =>
+        !gpu(model, i) && model.correlation[i] < 0 && model.dur[i] < 1 && model.kind[i] !== SliceKind.RuntimeLaunch,
+    )!;
     assert.deepEqual(flowLinks(model, lone), { arrows: [], more: 0 });
   });
 });

@@ -11,26 +11,36 @@ import { loadReport } from '../../extension/node/reportFile.ts';
 const explanation = (name: string): string => TERMS.find((t) => t.name === name)!.explanation;
 
 test('report text is cut into plain runs and terms, each term once, the text unchanged', () => {
-  const text = "recompiled because: guard failure: 0/0: TENSOR_MATCH: check_tensor(L['x'], ...) after the recompile_limit (8); a graph break in situ";
+  const text =
+    "recompiled because: guard failure: 0/0: TENSOR_MATCH: check_tensor(L['x'], ...) after the recompile_limit (8); a graph break in situ";
   const parts = splitTerms(text);
   assert.equal(parts.map((p) => p.text).join(''), text);
-  assert.deepEqual(parts.filter((p) => p.term).map((p) => [p.text, p.term!.name]), [
-    ['guard', 'guard'], ['0/0', 'compile id'], ['TENSOR_MATCH', 'TENSOR_MATCH'], ["L['x']", 'local name'], ['recompile_limit', 'recompile limit'],
-    ['graph break', 'graph break'], ['in situ', 'in situ'],
-  ]);
+  assert.deepEqual(
+    parts.filter((p) => p.term).map((p) => [p.text, p.term!.name]),
+    [
+      ['guard', 'guard'],
+      ['0/0', 'compile id'],
+      ['TENSOR_MATCH', 'TENSOR_MATCH'],
+      ["L['x']", 'local name'],
+      ['recompile_limit', 'recompile limit'],
+      ['graph break', 'graph break'],
+      ['in situ', 'in situ'],
+    ],
+  );
   assert.deepEqual(splitTerms('1.22× per step, 0.70 ms'), [{ text: '1.22× per step, 0.70 ms' }]);
 });
 
-test('the Compiler view\'s failed guard says what TENSOR_MATCH, L[\'x\'] and its compile id are', async () => {
+test("the Compiler view's failed guard says what TENSOR_MATCH, L['x'] and its compile id are", async () => {
   const { report } = await loadReport(path.resolve(__dirname, '../fixtures/reports/fused-cpu/report.json'));
   const all = (nodes: CompilerTreeNode[]): CompilerTreeNode[] => nodes.flatMap((n) => [n, ...all(n.children)]);
   const failed = all(buildCompilerTree(report)).find((n) => n.label.startsWith('Failed guard of compile'));
   assert.ok(failed?.tooltip);
-  for (const name of ['TENSOR_MATCH', 'local name', 'compile id']) assert.ok(failed.tooltip.includes(explanation(name)), name);
+  for (const name of ['TENSOR_MATCH', 'local name', 'compile id'])
+    assert.ok(failed.tooltip.includes(explanation(name)), name);
   assert.deepEqual(explanationsOf(failed.tooltip).length, new Set(explanationsOf(failed.tooltip)).size);
 });
 
-test('a finding\'s hover explains the compiler\'s words it uses, once each', async () => {
+test("a finding's hover explains the compiler's words it uses, once each", async () => {
   const { report } = await loadReport(path.resolve(__dirname, '../fixtures/reports/graphbreak-cpu/report.json'));
   const found = collectFindings(report);
   const graphBreak = findingHover(found.find((f) => f.kind === 'graph-break')!);

@@ -6,89 +6,165 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
-import { codeTarget, compiledLineHover, compiledLineIndex, kernelForSlice, kernelLenses, kernelLensTitle, linesText } from '../../extension/present/kernelLinks.ts';
+import {
+  codeTarget,
+  compiledLineHover,
+  compiledLineIndex,
+  kernelForSlice,
+  kernelLenses,
+  kernelLensTitle,
+  linesText,
+} from '../../extension/present/kernelLinks.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
 const REPORTS = path.resolve(__dirname, '../fixtures/reports');
 const cpu = () => loadReport(path.join(REPORTS, 'fused-cpu/report.json'));
 const h100 = () => loadReport(path.join(REPORTS, 'h100-mlp/report.json'));
-const codeLine = (dir: string, relative: string, line: number): string => readFileSync(path.join(dir, relative), 'utf8').split('\n')[line - 1]!;
+const codeLine = (dir: string, relative: string, line: number): string =>
+  readFileSync(path.join(dir, relative), 'utf8').split('\n')[line - 1]!;
 
 test('CPU: a lens per kernel on its line of the saved output code, saying which user lines it fuses', async () => {
   const { report, dir } = await cpu();
   const compiler = report.modes[0]!.compiler!;
   for (const compile of compiler.compiles!) {
     const lenses = kernelLenses(compiler.kernels!, compile.compileId);
-    assert.deepEqual(lenses.map((l) => l.title), ['fuses lines 12, 13 (aten.add, aten.mul, aten.relu)', 'library call for line 11 (aten.addmm)']);
-    assert.match(codeLine(dir, compile.outputCode!, lenses[0]!.line), /^cpp_fused_add_mul_relu_0 = async_compile\.cpp_pybinding\(/);
+    assert.deepEqual(
+      lenses.map((l) => l.title),
+      ['fuses lines 12, 13 (aten.add, aten.mul, aten.relu)', 'library call for line 11 (aten.addmm)'],
+    );
+    assert.match(
+      codeLine(dir, compile.outputCode!, lenses[0]!.line),
+      /^cpp_fused_add_mul_relu_0 = async_compile\.cpp_pybinding\(/,
+    );
     assert.match(codeLine(dir, compile.outputCode!, lenses[1]!.line), /^\s+extern_kernels\.addmm\(/);
-    assert.deepEqual(lenses[0]!.kernel.sourceLines.map((l) => l.code), ['h = h * 2.0 + 1.0', 'return torch.relu(h)']);
+    assert.deepEqual(
+      lenses[0]!.kernel.sourceLines.map((l) => l.code),
+      ['h = h * 2.0 + 1.0', 'return torch.relu(h)'],
+    );
   }
 });
 
-test('H100: the Triton kernel\'s lens sits on its definition', async () => {
+test("H100: the Triton kernel's lens sits on its definition", async () => {
   const { report, dir } = await h100();
   const compiler = report.modes[0]!.compiler!;
   const [first] = compiler.compiles!;
-  const triton = kernelLenses(compiler.kernels!, first!.compileId).find((l) => l.kernel.name === 'triton_poi_fused_addmm_relu_0')!;
+  const triton = kernelLenses(compiler.kernels!, first!.compileId).find(
+    (l) => l.kernel.name === 'triton_poi_fused_addmm_relu_0',
+  )!;
   assert.equal(triton.title, 'fuses line 19 (aten.add, aten.relu)');
-  assert.equal(codeLine(dir, first!.outputCode!, triton.line), "triton_poi_fused_addmm_relu_0 = async_compile.triton('triton_poi_fused_addmm_relu_0', '''");
-  assert.deepEqual(codeTarget(report, 'default', triton.kernel), { mode: 'default', compileId: '0/0', outputCode: first!.outputCode, line: triton.line });
+  assert.equal(
+    codeLine(dir, first!.outputCode!, triton.line),
+    "triton_poi_fused_addmm_relu_0 = async_compile.triton('triton_poi_fused_addmm_relu_0', '''",
+  );
+  assert.deepEqual(codeTarget(report, 'default', triton.kernel), {
+    mode: 'default',
+    compileId: '0/0',
+    outputCode: first!.outputCode,
+    line: triton.line,
+  });
 });
 
-test('a compiled user line\'s hover: its kernels, the other lines they fused, time per step, a link to the code', async () => {
+test("a compiled user line's hover: its kernels, the other lines they fused, time per step, a link to the code", async () => {
   const { report } = await cpu();
   const file = report.modes[0]!.compiler!.kernels![1]!.sourceLines[0]!.file;
   const uses = compiledLineIndex(report).get(file)!.get(12)!;
-  assert.deepEqual(uses.map((u) => [u.kernel.name, u.kernel.compileId, u.others.map((l) => l.line)]),
-    [['cpp_fused_add_mul_relu_0', '0/0', [13]], ['cpp_fused_add_mul_relu_0', '0/1', [13]]]);
+  assert.deepEqual(
+    uses.map((u) => [u.kernel.name, u.kernel.compileId, u.others.map((l) => l.line)]),
+    [
+      ['cpp_fused_add_mul_relu_0', '0/0', [13]],
+      ['cpp_fused_add_mul_relu_0', '0/1', [13]],
+    ],
+  );
   const hover = compiledLineHover(uses, (u) => `command:open?${u.target!.compileId}`);
   const lines = hover.split('\n');
   assert.equal(lines[0], '**Compile Lens — compiled into**');
   // one entry for the kernel both compiles made (listed once), spoken for by compile 0/1, the one that ran in the
   // profile (the timed inputs recompiled it); no mode prefix where the line was compiled in one mode
   assert.equal(lines.length, 3);
-  assert.match(lines[2]!, /^- kernel `cpp_fused_add_mul_relu_0` with line 13 · [\d.]+ (µs|ms)\/step · compiles 0\/0, 0\/1 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/1\)$/);
+  assert.match(
+    lines[2]!,
+    /^- kernel `cpp_fused_add_mul_relu_0` with line 13 · [\d.]+ (µs|ms)\/step · compiles 0\/0, 0\/1 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/1\)$/,
+  );
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
-  assert.match(twoModes, /^- default: kernel .*\n- max\\-autotune: kernel /m, 'the mode is named where the line was compiled in several');
-  assert.equal(compiledLineIndex(report).get(file)!.get(11)!.length, 2, 'line 11 went into the addmm library call of each compile');
+  assert.match(
+    twoModes,
+    /^- default: kernel .*\n- max\\-autotune: kernel /m,
+    'the mode is named where the line was compiled in several',
+  );
+  assert.equal(
+    compiledLineIndex(report).get(file)!.get(11)!.length,
+    2,
+    'line 11 went into the addmm library call of each compile',
+  );
 });
 
 test('report strings in the hover are escaped: a hostile mode name or file cannot make a link', () => {
-  const kernel = { name: 'k`](command:evil)', atenOps: ['aten.x](command:evil)'], sourceLines: [{ file: '/a/[x](command:evil).py', line: 1 }, { file: '/b.py', line: 2 }] };
-  const hover = compiledLineHover([{ mode: 'm](command:evil)', kernel, others: kernel.sourceLines, target: null }], () => null);
+  const kernel = {
+    name: 'k`](command:evil)',
+    atenOps: ['aten.x](command:evil)'],
+    sourceLines: [
+      { file: '/a/[x](command:evil).py', line: 1 },
+      { file: '/b.py', line: 2 },
+    ],
+  };
+  const hover = compiledLineHover(
+    [{ mode: 'm](command:evil)', kernel, others: kernel.sourceLines, target: null }],
+    () => null,
+  );
   // the kernel name is a code span (no backtick can end it early); everything else is escaped
   assert.match(hover, /`k'\]\(command:evil\)`/);
   assert.doesNotMatch(hover.replace(/`[^`]*`/g, ''), /[^\\]\]\(command:evil\)/);
   assert.match(hover, /\\\[x\\\]\\\(command:evil\\\)\.py:1, b\.py:2/);
-  assert.equal(linesText([{ file: '/a/x.py', line: 3 }, { file: '/b/y.py', line: 4 }]), 'x.py:3, y.py:4');
+  assert.equal(
+    linesText([
+      { file: '/a/x.py', line: 3 },
+      { file: '/b/y.py', line: 4 },
+    ]),
+    'x.py:3, y.py:4',
+  );
   assert.equal(kernelLensTitle({ name: 'k', atenOps: [], sourceLines: [] }), 'fuses no user line known');
 });
 
 test('a timeline slice finds its kernel: C++ kernels by graph_<n>_ name and compiled region, Triton by name', async () => {
   const kernels = (await cpu()).report.modes[0]!.compiler!.kernels!;
   assert.equal(kernelForSlice('graph_1_cpp_fused_add_mul_relu_0', kernels, '0/1')?.compileId, '0/1');
-  assert.equal(kernelForSlice('graph_1_cpp_fused_add_mul_relu_0', kernels, null), null, 'two compiles have that kernel: no guess');
+  assert.equal(
+    kernelForSlice('graph_1_cpp_fused_add_mul_relu_0', kernels, null),
+    null,
+    'two compiles have that kernel: no guess',
+  );
   assert.equal(kernelForSlice('aten::addmm', kernels, '0/1'), null);
   const triton = (await h100()).report.modes[0]!.compiler!.kernels!;
   assert.equal(kernelForSlice('triton_poi_fused_addmm_relu_0', triton, '0/0')?.usPerStep, 1.131);
 });
 
-test('the Compiler view opens each compile\'s generated code, guards and FX graph, and the guard a recompile failed', async () => {
+test("the Compiler view opens each compile's generated code, guards and FX graph, and the guard a recompile failed", async () => {
   const { report, dir } = await cpu();
   const find = (nodes: CompilerTreeNode[], label: RegExp): CompilerTreeNode[] =>
     nodes.flatMap((n) => [...(label.test(n.label) ? [n] : []), ...find(n.children, label)]);
   const tree = buildCompilerTree(report);
   const [compile0, compile1] = find(tree, /^compile 0\//);
-  assert.deepEqual(compile0!.children.slice(0, 3).map((n) => [n.label, n.artifact?.kind, n.artifact?.path]), [
-    ['Generated code', 'code', 'compiler/default/0_0/output_code.py'], ['Guards (38)', 'guards', 'compiler/default/0_0/guards.txt'],
-    ['FX graph', 'fxGraph', 'compiler/default/0_0/fx_graph.py']]);
+  assert.deepEqual(
+    compile0!.children.slice(0, 3).map((n) => [n.label, n.artifact?.kind, n.artifact?.path]),
+    [
+      ['Generated code', 'code', 'compiler/default/0_0/output_code.py'],
+      ['Guards (38)', 'guards', 'compiler/default/0_0/guards.txt'],
+      ['FX graph', 'fxGraph', 'compiler/default/0_0/fx_graph.py'],
+    ],
+  );
   const [failed] = find([compile1!], /^Failed guard of compile 0\/0$/);
   const { path: guards, line, highlight } = failed!.artifact!;
   assert.equal(guards, 'compiler/default/0_0/guards.txt');
   assert.match(codeLine(dir, guards, line!), /TENSOR_MATCH: check_tensor\(L\['x'\].*size=\[8, 64\]/);
   assert.equal(highlight, "tensor 'x' size mismatch at index 0. expected 8, actual 16");
   const [kernelNode] = find([compile1!], /^cpp_fused_add_mul_relu_0$/);
-  assert.deepEqual(kernelNode!.children[0]!.artifact, { kind: 'code', path: 'compiler/default/0_1/output_code.py', line: 34 });
-  assert.deepEqual(kernelNode!.children.slice(1).map((n) => n.location?.line), [12, 13]);
+  assert.deepEqual(kernelNode!.children[0]!.artifact, {
+    kind: 'code',
+    path: 'compiler/default/0_1/output_code.py',
+    line: 34,
+  });
+  assert.deepEqual(
+    kernelNode!.children.slice(1).map((n) => n.location?.line),
+    [12, 13],
+  );
 });

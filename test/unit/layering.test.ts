@@ -30,7 +30,15 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
 };
 const BROWSER_SAFE: ReadonlySet<Layer> = new Set(['shared', 'present', 'editor', 'webview']);
 /** Node's globals: a browser-safe file using one bundles, then fails in the webview. */
-const NODE_GLOBALS: ReadonlySet<string> = new Set(['Buffer', 'process', 'require', '__dirname', '__filename', 'NodeJS', 'setImmediate']);
+const NODE_GLOBALS: ReadonlySet<string> = new Set([
+  'Buffer',
+  'process',
+  'require',
+  '__dirname',
+  '__filename',
+  'NodeJS',
+  'setImmediate',
+]);
 
 const rel = (file: string): string => path.relative(ROOT, file);
 
@@ -48,7 +56,8 @@ function nodeGlobals(file: string, text: string): string[] {
   const visit = (node: ts.Node): void => {
     if (ts.isIdentifier(node) && NODE_GLOBALS.has(node.text)) {
       const parent = node.parent as ts.Node & { name?: ts.Node };
-      if (ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isBindingElement(parent)) declared.add(node.text);
+      if (ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isBindingElement(parent))
+        declared.add(node.text);
       else if (parent.name !== node && !(ts.isQualifiedName(parent) && parent.right === node)) used.add(node.text);
     }
     ts.forEachChild(node, visit);
@@ -65,19 +74,24 @@ function layerProblems(file: string, text: string): string[] {
   for (const { fileName: spec } of ts.preProcessFile(text, true, true).importedFiles) {
     const target = spec.startsWith('.') ? path.resolve(path.dirname(file), spec) : null;
     const targetLayer = target === null ? null : layerOf(target);
-    const bad = spec === 'vscode' ? layer !== 'host'
-      : isBuiltin(spec) ? BROWSER_SAFE.has(layer)
-      : targetLayer !== null && !MAY_IMPORT[layer].includes(targetLayer);
+    const bad =
+      spec === 'vscode'
+        ? layer !== 'host'
+        : isBuiltin(spec)
+          ? BROWSER_SAFE.has(layer)
+          : targetLayer !== null && !MAY_IMPORT[layer].includes(targetLayer);
     if (bad) problems.push(`${rel(file)} (${layer}) imports ${target === null ? spec : rel(target)}`);
   }
-  if (BROWSER_SAFE.has(layer)) problems.push(...nodeGlobals(file, text).map((name) => `${rel(file)} (${layer}) uses Node's ${name}`));
+  if (BROWSER_SAFE.has(layer))
+    problems.push(...nodeGlobals(file, text).map((name) => `${rel(file)} (${layer}) uses Node's ${name}`));
   return problems;
 }
 
 /** The files a file imports by a relative path, type-only and re-exports included. */
 function relativeImports(file: string, text: string): string[] {
-  return ts.preProcessFile(text, true, true).importedFiles
-    .filter(({ fileName: spec }) => spec.startsWith('.'))
+  return ts
+    .preProcessFile(text, true, true)
+    .importedFiles.filter(({ fileName: spec }) => spec.startsWith('.'))
     .map(({ fileName: spec }) => path.resolve(path.dirname(file), spec));
 }
 
@@ -124,7 +138,10 @@ function sources(folder: string): string[] {
 test('every file of extension/ and webview/ is in a layer and imports only what its layer may', () => {
   const files = [...sources(path.join(ROOT, 'extension')), ...sources(path.join(ROOT, 'webview'))];
   assert.ok(files.length > 50);
-  assert.deepEqual(files.flatMap((file) => layerProblems(file, readFileSync(file, 'utf8'))), []);
+  assert.deepEqual(
+    files.flatMap((file) => layerProblems(file, readFileSync(file, 'utf8'))),
+    [],
+  );
 });
 
 test('no import cycle: between files (type-only imports included), nor between layers', () => {
@@ -135,31 +152,97 @@ test('no import cycle: between files (type-only imports included), nor between l
 });
 
 test('the cycle check finds a cycle of two files, and of three, and nothing in a chain', () => {
-  assert.deepEqual(cycles(new Map([['report.ts', ['sourceMap.ts']], ['sourceMap.ts', ['report.ts']], ['units.ts', ['units.ts']]])), [['report.ts', 'sourceMap.ts']]);
-  assert.deepEqual(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c']]);
-  assert.deepEqual(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]])), []);
+  assert.deepEqual(
+    cycles(
+      new Map([
+        ['report.ts', ['sourceMap.ts']],
+        ['sourceMap.ts', ['report.ts']],
+        ['units.ts', ['units.ts']],
+      ]),
+    ),
+    [['report.ts', 'sourceMap.ts']],
+  );
+  assert.deepEqual(
+    cycles(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', ['a']],
+        ['d', ['a']],
+      ]),
+    ),
+    [['a', 'b', 'c']],
+  );
+  assert.deepEqual(
+    cycles(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', []],
+      ]),
+    ),
+    [],
+  );
   const at = path.join(ROOT, 'extension/shared/a.ts');
-  assert.deepEqual(relativeImports(at, "import type { R } from './report.ts';\nexport * from '../present/numbers.ts';\nimport x from 'ajv';").map(rel),
-    ['extension/shared/report.ts', 'extension/present/numbers.ts']);
+  assert.deepEqual(
+    relativeImports(
+      at,
+      "import type { R } from './report.ts';\nexport * from '../present/numbers.ts';\nimport x from 'ajv';",
+    ).map(rel),
+    ['extension/shared/report.ts', 'extension/present/numbers.ts'],
+  );
 });
 
 test('the check names Node modules, Node globals, vscode and imports against the direction', () => {
   const at = (file: string): string => path.join(ROOT, file);
   const cases: [file: string, text: string, problems: number][] = [
     ['extension/shared/a.ts', "import { readFile } from 'node:fs/promises';\nimport zlib from 'zlib';", 2],
-    ['extension/shared/a.ts', "import type { LoadedReport } from '../node/reportFile.ts';\nexport { x } from '../host/extension.ts';", 2],
-    ['extension/shared/a.ts', 'export const env = process.env.HOME;\nlet t: NodeJS.Timeout;\nconst b = Buffer.alloc(1);', 3],
-    ['extension/shared/a.ts', "import Ajv from 'ajv';\nimport schema from '../../native-runner/x.json';\nconst o = { process: 1 };\no.process;\nconst Buffer = 2;\nBuffer;", 0],
-    ['extension/shared/a.ts', "import type { Digest } from '../present/reportDigest.ts';\nimport { runSlot } from '../editor/runSlot.ts';", 2],
-    ['extension/present/a.ts', "import type { Report } from '../shared/report.ts';\nimport { x } from '../editor/findingStore.ts';\nimport { readFile } from 'node:fs';", 2],
+    [
+      'extension/shared/a.ts',
+      "import type { LoadedReport } from '../node/reportFile.ts';\nexport { x } from '../host/extension.ts';",
+      2,
+    ],
+    [
+      'extension/shared/a.ts',
+      'export const env = process.env.HOME;\nlet t: NodeJS.Timeout;\nconst b = Buffer.alloc(1);',
+      3,
+    ],
+    [
+      'extension/shared/a.ts',
+      "import Ajv from 'ajv';\nimport schema from '../../native-runner/x.json';\nconst o = { process: 1 };\no.process;\nconst Buffer = 2;\nBuffer;",
+      0,
+    ],
+    [
+      'extension/shared/a.ts',
+      "import type { Digest } from '../present/reportDigest.ts';\nimport { runSlot } from '../editor/runSlot.ts';",
+      2,
+    ],
+    [
+      'extension/present/a.ts',
+      "import type { Report } from '../shared/report.ts';\nimport { x } from '../editor/findingStore.ts';\nimport { readFile } from 'node:fs';",
+      2,
+    ],
     ['extension/editor/a.ts', "import { f } from '../present/findings.ts';\nimport { r } from '../node/runner.ts';", 1],
-    ['webview/a.ts', "import { x } from '../extension/shared/report.ts';\nimport { d } from '../extension/present/numbers.ts';\nimport { y } from '../extension/node/runner.ts';\nimport { z } from '../extension/editor/runSlot.ts';", 2],
-    ['extension/node/a.ts', "import * as vscode from 'vscode';\nimport { spawn } from 'node:child_process';\nimport { y } from '../cli/main.ts';", 2],
+    [
+      'webview/a.ts',
+      "import { x } from '../extension/shared/report.ts';\nimport { d } from '../extension/present/numbers.ts';\nimport { y } from '../extension/node/runner.ts';\nimport { z } from '../extension/editor/runSlot.ts';",
+      2,
+    ],
+    [
+      'extension/node/a.ts',
+      "import * as vscode from 'vscode';\nimport { spawn } from 'node:child_process';\nimport { y } from '../cli/main.ts';",
+      2,
+    ],
     ['extension/cli/a.ts', "import { z } from '../host/extension.ts';\nimport { r } from '../node/runner.ts';", 1],
-    ['extension/host/a.ts', "import * as vscode from 'vscode';\nimport path from 'node:path';\nimport { r } from '../node/runner.ts';", 0],
+    [
+      'extension/host/a.ts',
+      "import * as vscode from 'vscode';\nimport path from 'node:path';\nimport { r } from '../node/runner.ts';",
+      0,
+    ],
     ['extension/node/a.ts', "import { e } from '../editor/runSlot.ts';\nimport { d } from '../present/runList.ts';", 1],
     ['extension/core/a.ts', '', 1],
     ['extension/a.ts', '', 1],
   ];
-  for (const [file, text, problems] of cases) assert.equal(layerProblems(at(file), text).length, problems, `${file}: ${text}`);
+  for (const [file, text, problems] of cases)
+    assert.equal(layerProblems(at(file), text).length, problems, `${file}: ${text}`);
 });

@@ -6,7 +6,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import * as numbers from '../../extension/present/numbers.ts';
 
-const TABLE = JSON.parse(readFileSync(path.resolve(__dirname, '../fixtures/numbers.json'), 'utf8')) as Record<string, [unknown, string][]>;
+const TABLE = JSON.parse(readFileSync(path.resolve(__dirname, '../fixtures/numbers.json'), 'utf8')) as Record<
+  string,
+  [unknown, string][]
+>;
 
 const FORMAT: Record<string, (input: never) => string> = {
   speedup: (v: number) => numbers.formatSpeedup(v),
@@ -26,6 +29,7 @@ test('every quantity formats as the shared table says (the runner is held to the
   const quantities = Object.keys(TABLE).filter((k) => k !== 'about');
   assert.deepEqual(quantities.sort(), Object.keys(FORMAT).sort(), 'one table row set per formatting function');
   for (const quantity of quantities) {
-    for (const [input, expected] of TABLE[quantity]!) assert.equal(FORMAT[quantity]!(input as never), expected, `${quantity}(${JSON.stringify(input)})`);
+    for (const [input, expected] of TABLE[quantity]!)
+      assert.equal(FORMAT[quantity]!(input as never), expected, `${quantity}(${JSON.stringify(input)})`);
   }
 });

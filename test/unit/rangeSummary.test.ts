@@ -4,16 +4,27 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { compareRanges, sortRangeRows, summarizeRange, type RangeRow } from '../../extension/shared/trace/rangeSummary.ts';
+import {
+  compareRanges,
+  sortRangeRows,
+  summarizeRange,
+  type RangeRow,
+} from '../../extension/shared/trace/rangeSummary.ts';
 import { kernelIndices, kernelStats } from '../../extension/shared/trace/summary.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
-const close = (a: number, b: number, what: string): void => assert.ok(Math.abs(a - b) < 1e-6 * Math.max(1, Math.abs(b)), `${what}: ${a} != ${b}`);
+const close = (a: number, b: number, what: string): void =>
+  assert.ok(Math.abs(a - b) < 1e-6 * Math.max(1, Math.abs(b)), `${what}: ${a} != ${b}`);
 
 /** Every slice's inside time and self time by scanning all slices: the definition, slowly. */
-function bruteForce(model: TraceModel, from: number, to: number): { kernels: Map<string, RangeRow>; cpuOps: Map<string, RangeRow> } {
-  const inside = (i: number): number => Math.max(0, Math.min(to, model.start[i] + model.dur[i]) - Math.max(from, model.start[i]));
+function bruteForce(
+  model: TraceModel,
+  from: number,
+  to: number,
+): { kernels: Map<string, RangeRow>; cpuOps: Map<string, RangeRow> } {
+  const inside = (i: number): number =>
+    Math.max(0, Math.min(to, model.start[i] + model.dur[i]) - Math.max(from, model.start[i]));
   const overlaps = (i: number): boolean => model.start[i] <= to && model.start[i] + model.dur[i] >= from;
   const kernels = new Set(kernelIndices(model));
   const out = { kernels: new Map<string, RangeRow>(), cpuOps: new Map<string, RangeRow>() };
@@ -27,7 +38,9 @@ function bruteForce(model: TraceModel, from: number, to: number): { kernels: Map
     const add = (rows: Map<string, RangeRow>): void => {
       const name = model.names[model.name[i]];
       const row = rows.get(name) ?? { name, count: 0, totalUs: 0, selfUs: 0, avgUs: 0 };
-      row.count++; row.totalUs += inside(i); row.selfUs += Math.max(0, inside(i) - children);
+      row.count++;
+      row.totalUs += inside(i);
+      row.selfUs += Math.max(0, inside(i) - children);
       rows.set(name, row);
     };
     if (kernels.has(i)) add(out.kernels);
@@ -48,7 +61,12 @@ function assertSame(rows: RangeRow[], expected: Map<string, RangeRow>, what: str
 }
 
 describe('range summary on real traces', () => {
-  for (const file of ['mlp-eager.trace.json', 'graphbreak-default.trace.json.gz', 'cpu-graphbreak-default.trace.json', 'mlp-reduce-overhead.trace.json']) {
+  for (const file of [
+    'mlp-eager.trace.json',
+    'graphbreak-default.trace.json.gz',
+    'cpu-graphbreak-default.trace.json',
+    'mlp-reduce-overhead.trace.json',
+  ]) {
     test(`${file}: a step, a cut through the middle and the whole trace match a brute-force reading`, async () => {
       const model = await scanTraceFile(fixture(file));
       const step = model.steps[1]!;
@@ -56,25 +74,31 @@ describe('range summary on real traces', () => {
       for (let i = 0; i < model.count; i++) end = Math.max(end, model.start[i] + model.dur[i]);
       // the middle third of step 1: edges cut through slices
       const third = (step.end - step.start) / 3;
-      for (const [from, to] of [[step.start, step.end], [step.start + third, step.end - third], [0, end]] as const) {
+      for (const [from, to] of [
+        [step.start, step.end],
+        [step.start + third, step.end - third],
+        [0, end],
+      ] as const) {
         const summary = summarizeRange(model, to, from); // either drag direction
         assert.equal(summary.fromUs, from);
         const expected = bruteForce(model, from, to);
         assertSame(summary.kernels, expected.kernels, `${file} kernels [${from}, ${to}]`);
         assertSame(summary.cpuOps, expected.cpuOps, `${file} CPU ops [${from}, ${to}]`);
-        for (const row of [...summary.kernels, ...summary.cpuOps]) assert.ok(row.totalUs <= row.count * (to - from) + 1e-6 && row.selfUs <= row.totalUs + 1e-9);
+        for (const row of [...summary.kernels, ...summary.cpuOps])
+          assert.ok(row.totalUs <= row.count * (to - from) + 1e-6 && row.selfUs <= row.totalUs + 1e-9);
       }
     });
   }
 
-  test('the whole trace: kernel counts and times are the trace summary\'s (one way of counting kernels)', async () => {
+  test("the whole trace: kernel counts and times are the trace summary's (one way of counting kernels)", async () => {
     const model = await scanTraceFile(fixture('graphbreak-default.trace.json.gz'));
     const summary = summarizeRange(model, -1, 1e12);
     const stats = kernelStats(model);
     assert.deepEqual(summary.kernels.map((r) => [r.name, r.count]).sort(), stats.map((k) => [k.name, k.count]).sort());
     for (const row of summary.kernels) close(row.totalUs, stats.find((k) => k.name === row.name)!.totalUs, row.name);
     // largest total first
-    for (let r = 1; r < summary.kernels.length; r++) assert.ok(summary.kernels[r - 1]!.totalUs >= summary.kernels[r]!.totalUs);
+    for (let r = 1; r < summary.kernels.length; r++)
+      assert.ok(summary.kernels[r - 1]!.totalUs >= summary.kernels[r]!.totalUs);
   });
 
   test('a range with nothing in it has empty tables', async () => {
@@ -82,7 +106,10 @@ describe('range summary on real traces', () => {
     const summary = summarizeRange(model, -1000, -500);
     assert.deepEqual([summary.kernels, summary.cpuOps], [[], []]);
     assert.equal(summary.kernelsOnCpu, false);
-    assert.equal(summarizeRange(await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json')), 0, 1).kernelsOnCpu, true);
+    assert.equal(
+      summarizeRange(await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json')), 0, 1).kernelsOnCpu,
+      true,
+    );
   });
 
   test('sorting: by each column, both directions, ties by name', async () => {
@@ -90,11 +117,21 @@ describe('range summary on real traces', () => {
     const rows = summarizeRange(model, model.steps[0]!.start, model.steps[0]!.end).cpuOps;
     for (const key of ['count', 'totalUs', 'selfUs', 'avgUs'] as const) {
       const up = sortRangeRows(rows, key, 'ascending');
-      for (let r = 1; r < up.length; r++) assert.ok(up[r - 1]![key] < up[r]![key] || (up[r - 1]![key] === up[r]![key] && up[r - 1]!.name.localeCompare(up[r]!.name) <= 0));
-      assert.deepEqual(sortRangeRows(rows, key, 'descending').map((r) => r[key]), up.map((r) => r[key]).reverse());
+      for (let r = 1; r < up.length; r++)
+        assert.ok(
+          up[r - 1]![key] < up[r]![key] ||
+            (up[r - 1]![key] === up[r]![key] && up[r - 1]!.name.localeCompare(up[r]!.name) <= 0),
+        );
+      assert.deepEqual(
+        sortRangeRows(rows, key, 'descending').map((r) => r[key]),
+        up.map((r) => r[key]).reverse(),
+      );
     }
     const names = sortRangeRows(rows, 'name', 'ascending').map((r) => r.name);
-    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b)));
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.localeCompare(b)),
+    );
   });
 
   test('eager vs compiled, step 1 of each: the eager kernels fused away, the generated ones new, totals carried', async () => {
@@ -105,13 +142,27 @@ describe('range summary on real traces', () => {
     const pair = compareRanges(before, after);
     const beforeNames = new Set(before.kernels.map((r) => r.name));
     const afterNames = new Set(after.kernels.map((r) => r.name));
-    assert.deepEqual(pair.kernels.filter((r) => r.change === 'only before').map((r) => r.name).sort(), [...beforeNames].filter((n) => !afterNames.has(n)).sort());
+    assert.deepEqual(
+      pair.kernels
+        .filter((r) => r.change === 'only before')
+        .map((r) => r.name)
+        .sort(),
+      [...beforeNames].filter((n) => !afterNames.has(n)).sort(),
+    );
     const only = pair.kernels.filter((r) => r.change === 'only after');
     assert.deepEqual(only.map((r) => r.name).sort(), [...afterNames].filter((n) => !beforeNames.has(n)).sort());
     // what Inductor generated is new in the compiled step
-    assert.ok(only.some((r) => r.name.startsWith('triton_')), 'a generated kernel only in the compiled step');
-    assert.ok(pair.kernels.some((r) => r.change === 'only before'), 'an eager kernel fused away');
-    for (const row of pair.kernels) close(row.deltaUs, (row.after?.totalUs ?? 0) - (row.before?.totalUs ?? 0), row.name);
-    for (let r = 1; r < pair.kernels.length; r++) assert.ok(Math.abs(pair.kernels[r - 1]!.deltaUs) >= Math.abs(pair.kernels[r]!.deltaUs));
+    assert.ok(
+      only.some((r) => r.name.startsWith('triton_')),
+      'a generated kernel only in the compiled step',
+    );
+    assert.ok(
+      pair.kernels.some((r) => r.change === 'only before'),
+      'an eager kernel fused away',
+    );
+    for (const row of pair.kernels)
+      close(row.deltaUs, (row.after?.totalUs ?? 0) - (row.before?.totalUs ?? 0), row.name);
+    for (let r = 1; r < pair.kernels.length; r++)
+      assert.ok(Math.abs(pair.kernels[r - 1]!.deltaUs) >= Math.abs(pair.kernels[r]!.deltaUs));
   });
 });

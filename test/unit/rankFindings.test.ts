@@ -10,11 +10,20 @@ import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/reports/ddp-ranks-cpu/report.json');
 
-test('the runner\'s torchrun report validates, with every rank\'s facts', async () => {
+test("the runner's torchrun report validates, with every rank's facts", async () => {
   const { report } = await loadReport(FIXTURE);
-  assert.deepEqual(report.ranks?.map((r) => [r.rank, r.status, r.recompiles]), [[0, 'ok', 0], [1, 'ok', 2]]);
+  assert.deepEqual(
+    report.ranks?.map((r) => [r.rank, r.status, r.recompiles]),
+    [
+      [0, 'ok', 0],
+      [1, 'ok', 2],
+    ],
+  );
   const [rank0, rank1] = report.ranks!.map(digestRank);
-  assert.deepEqual(rank0!.regions.map((r) => [r.id, r.calls]), [['r0', 6]]);
+  assert.deepEqual(
+    rank0!.regions.map((r) => [r.id, r.calls]),
+    [['r0', 6]],
+  );
   assert.equal(rank1!.graphs, 2);
   assert.equal(rank0!.collectives, rank1!.collectives);
 });
@@ -36,19 +45,28 @@ test('the divergence is a finding at the line that made the call, in one sentenc
   assert.equal(path.basename(divergence!.file), 'ddp_train.py');
   assert.equal(divergence!.line, report.divergence![0]!.location!.line);
   assert.deepEqual(divergence!.ranks, [1]);
-  assert.match(findingMessage(divergence!), /^Ranks diverged: rank 1 recompiled DistributedDataParallel at call 3 — tensor 'args\[0\]' size mismatch at index 0 \(expected 16, actual 8\).* — rank 0 did not: the ranks ran different graphs$/);
+  assert.match(
+    findingMessage(divergence!),
+    /^Ranks diverged: rank 1 recompiled DistributedDataParallel at call 3 — tensor 'args\[0\]' size mismatch at index 0 \(expected 16, actual 8\).* — rank 0 did not: the ranks ran different graphs$/,
+  );
   const hover = findingHover(divergence!);
   assert.match(hover, /^\*\*Compile Lens — Ranks diverged\*\*$/m);
   // the runner's fix for the guard (this report's details.fix), naming the dimension that changed
-  assert.match(hover, /\*\*Fix:\*\* If that dimension varies in use, mark it dynamic before the first call: torch\.\\_dynamo\.mark\\_dynamic\\\(\w+, 0\\\)/);
+  assert.match(
+    hover,
+    /\*\*Fix:\*\* If that dimension varies in use, mark it dynamic before the first call: torch\.\\_dynamo\.mark\\_dynamic\\\(\w+, 0\\\)/,
+  );
   assert.equal(failingDivergence(report).length, 1);
 });
 
-test('the CLI\'s ranks block: one line per rank, then the divergence', async () => {
+test("the CLI's ranks block: one line per rank, then the divergence", async () => {
   const { report } = await loadReport(FIXTURE);
   const lines = formatRanks(report);
   assert.equal(lines[0], '  ranks (torchrun, 2 processes):');
-  assert.match(lines[1]!, /^ {4}rank 0: ok · 1 graph, 2 graph breaks, 0 recompiles, [\d.]+ s compiling, .*\d+ collectives in the profiled steps · r0 DistributedDataParallel: 6 calls, [\d.]+ ms\/call from call 1$/);
+  assert.match(
+    lines[1]!,
+    /^ {4}rank 0: ok · 1 graph, 2 graph breaks, 0 recompiles, [\d.]+ s compiling, .*\d+ collectives in the profiled steps · r0 DistributedDataParallel: 6 calls, [\d.]+ ms\/call from call 1$/,
+  );
   assert.match(lines[2]!, /^ {4}rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, /);
   assert.equal(lines[3], '  divergence:');
   assert.match(lines[4]!, /^ {4}ddp_train\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — /);
@@ -56,10 +74,13 @@ test('the CLI\'s ranks block: one line per rank, then the divergence', async () 
   assert.equal(agreeing.at(-1), '  divergence: none — the ranks compiled and ran the same graphs');
 });
 
-test('a report\'s rank traces open as one rank set on the timeline', async () => {
+test("a report's rank traces open as one rank set on the timeline", async () => {
   const content = await readTimelineSource({ kind: 'report', reportPath: FIXTURE });
   assert.equal(content.title, 'Compile Lens — ddp_train — 2 ranks');
-  assert.deepEqual(content.panes.map((p) => p.label), ['rank 0', 'rank 1']);
+  assert.deepEqual(
+    content.panes.map((p) => p.label),
+    ['rank 0', 'rank 1'],
+  );
 });
 
 test('many ranks stay one line: ranges of consecutive ranks, every rank said as such', () => {

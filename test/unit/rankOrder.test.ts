@@ -11,7 +11,10 @@ describe('slowestAndFastest', () => {
     const order = slowestAndFastest(times, 4);
     assert.deepEqual(order.shown, [7, 9, 8, 2]);
     assert.deepEqual(order.rest, [0, 3, 1, 6, 4, 5]);
-    assert.deepEqual([...order.shown, ...order.rest].sort((a, b) => a - b), times.map((_, p) => p));
+    assert.deepEqual(
+      [...order.shown, ...order.rest].sort((a, b) => a - b),
+      times.map((_, p) => p),
+    );
   });
 
   test('ties keep rank order; an odd count shows one more slow rank than fast', () => {
@@ -25,7 +28,7 @@ describe('slowestAndFastest', () => {
   });
 });
 
-test('meanWorkUs: each pane\'s mean work over the steps it has', () => {
+test("meanWorkUs: each pane's mean work over the steps it has", () => {
   const stat = (workUs: number) => ({ stepUs: 100, commUs: 0, overlappedUs: 0, workUs });
   const table: RankStepTable = {
     sides: ['gpu', 'gpu', 'cpu'],

@@ -19,50 +19,127 @@ import { readTraceHead } from '../../extension/node/trace/readTraceHead.ts';
 const RANKS = path.resolve(__dirname, '../fixtures/traces/ranks');
 const NCCL_KERNEL = 'ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)';
 
-interface Event { ph: string; name: string; pid: number; tid: number; ts: number; dur: number; cat?: string }
-const scan = (events: Event[]): TraceModel => scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
-const cpu = (name: string, ts: number, dur: number, tid = 1): Event => ({ ph: 'X', cat: 'cpu_op', name, pid: 1, tid, ts, dur });
-const kernel = (name: string, ts: number, dur: number, tid = 7): Event => ({ ph: 'X', cat: 'kernel', name, pid: 0, tid, ts, dur });
-const step = (n: number, ts: number, dur: number): Event => ({ ph: 'X', cat: 'user_annotation', name: `ProfilerStep#${n}`, pid: 1, tid: 1, ts, dur });
+interface Event {
+  ph: string;
+  name: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur: number;
+  cat?: string;
+}
+const scan = (events: Event[]): TraceModel =>
+  scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
+const cpu = (name: string, ts: number, dur: number, tid = 1): Event => ({
+  ph: 'X',
+  cat: 'cpu_op',
+  name,
+  pid: 1,
+  tid,
+  ts,
+  dur,
+});
+const kernel = (name: string, ts: number, dur: number, tid = 7): Event => ({
+  ph: 'X',
+  cat: 'kernel',
+  name,
+  pid: 0,
+  tid,
+  ts,
+  dur,
+});
+const step = (n: number, ts: number, dur: number): Event => ({
+  ph: 'X',
+  cat: 'user_annotation',
+  name: `ProfilerStep#${n}`,
+  pid: 1,
+  tid: 1,
+  ts,
+  dur,
+});
 
 const head = (overrides: Partial<TraceHead>): TraceHead => ({
-  rank: 0, rankFrom: 'distributedInfo', worldSize: 2, backend: 'nccl', hostName: 'node-a', baseTimeNs: '1790857026000000000', looksLikeTrace: true, ...overrides,
+  rank: 0,
+  rankFrom: 'distributedInfo',
+  worldSize: 2,
+  backend: 'nccl',
+  hostName: 'node-a',
+  baseTimeNs: '1790857026000000000',
+  looksLikeTrace: true,
+  ...overrides,
 });
 
 describe('trace head', () => {
-  test('kineto\'s header: rank, world size, backend, host, time base (past 2^53, kept exact)', () => {
+  test("kineto's header: rank, world size, backend, host, time base (past 2^53, kept exact)", () => {
     const text = readFileSync(path.join(RANKS, 'straggler/rank1.trace.json'), 'utf8');
     assert.deepEqual(parseTraceHead(text, 'whatever.json'), {
-      rank: 1, rankFrom: 'distributedInfo', worldSize: 2, backend: 'gloo', hostName: 'vm', baseTimeNs: '1790857026000000000', looksLikeTrace: true,
+      rank: 1,
+      rankFrom: 'distributedInfo',
+      worldSize: 2,
+      backend: 'gloo',
+      hostName: 'vm',
+      baseTimeNs: '1790857026000000000',
+      looksLikeTrace: true,
     });
   });
 
-  test('a gzip trace\'s head is read without decompressing the rest', async () => {
+  test("a gzip trace's head is read without decompressing the rest", async () => {
     const read = await readTraceHead(path.join(RANKS, 'unscheduled/rank1.trace.json.gz'));
     assert.equal(read.rank, 1);
     assert.equal(read.backend, 'gloo');
   });
 
   test('the file name is the fallback; keys inside events do not count; braces inside strings are skipped', () => {
-    const events = '"traceEvents": [{"ph": "X", "name": "x", "args": {"distributedInfo": {"rank": 7}, "host_name": "no"}}]}';
+    const events =
+      '"traceEvents": [{"ph": "X", "name": "x", "args": {"distributedInfo": {"rank": 7}, "host_name": "no"}}]}';
     assert.deepEqual(parseTraceHead(`{${events}`, '/runs/trace_rank_3.pt.trace.json'), {
-      rank: 3, rankFrom: 'file name', worldSize: null, backend: null, hostName: null, baseTimeNs: null, looksLikeTrace: true,
+      rank: 3,
+      rankFrom: 'file name',
+      worldSize: null,
+      backend: null,
+      hostName: null,
+      baseTimeNs: null,
+      looksLikeTrace: true,
     });
     const tricky = `{"distributedInfo": {"backend": "a}b{", "rank": 2, "world_size": 4}, "host_name": "h\\"q", ${events}`;
     const parsed = parseTraceHead(tricky, 'rank9.json');
-    assert.deepEqual([parsed.rank, parsed.rankFrom, parsed.worldSize, parsed.backend, parsed.hostName], [2, 'distributedInfo', 4, 'a}b{', 'h"q']);
+    assert.deepEqual(
+      [parsed.rank, parsed.rankFrom, parsed.worldSize, parsed.backend, parsed.hostName],
+      [2, 'distributedInfo', 4, 'a}b{', 'h"q'],
+    );
     assert.equal(parseTraceHead('{"name": "report"}', 'report.json').looksLikeTrace, false);
     assert.equal(parseTraceHead(' [{"ph": "X"}]', 'rank0.json').looksLikeTrace, true);
-    assert.deepEqual([rankFromFileName('a/rank12.json'), rankFromFileName('rank-2.json.gz'), rankFromFileName('ranking.json')], [12, 2, null]);
+    assert.deepEqual(
+      [rankFromFileName('a/rank12.json'), rankFromFileName('rank-2.json.gz'), rankFromFileName('ranking.json')],
+      [12, 2, null],
+    );
   });
 });
 
 describe('communication by name', () => {
   test('NCCL/gloo ops and kernels, c10d and functional collectives; not compute that merely sounds alike', () => {
-    for (const name of ['nccl:all_reduce', 'gloo:broadcast', 'c10d::allreduce_', '_c10d_functional::all_gather_into_tensor', '_c10d_functional::wait_tensor', 'record_param_comms', NCCL_KERNEL, 'ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)', 'ProcessGroupNCCL::allreduce']) {
+    for (const name of [
+      'nccl:all_reduce',
+      'gloo:broadcast',
+      'c10d::allreduce_',
+      '_c10d_functional::all_gather_into_tensor',
+      '_c10d_functional::wait_tensor',
+      'record_param_comms',
+      NCCL_KERNEL,
+      'ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)',
+      'ProcessGroupNCCL::allreduce',
+    ]) {
       assert.ok(isCommunicationName(name), name);
     }
-    for (const name of ['aten::all', 'triton_red_fused_sum_0', 'aten::mm', 'DistributedDataParallel.forward', 'ProfilerStep#3', 'cudaLaunchKernel', 'all_reduce_helper']) {
+    for (const name of [
+      'aten::all',
+      'triton_red_fused_sum_0',
+      'aten::mm',
+      'DistributedDataParallel.forward',
+      'ProfilerStep#3',
+      'cudaLaunchKernel',
+      'all_reduce_helper',
+    ]) {
       assert.ok(!isCommunicationName(name), name);
     }
     assert.deepEqual(Array.from(communicationNames(['aten::mm', 'nccl:all_reduce'])), [0, 1]);
@@ -85,7 +162,8 @@ describe('per-step communication', () => {
   test('GPU: collective kernels against the other kernels; memcpy is not computation', () => {
     const model = scan([
       step(1, 0, 100),
-      kernel('triton_poi_fused_0', 10, 30), kernel('triton_poi_fused_1', 60, 10),
+      kernel('triton_poi_fused_0', 10, 30),
+      kernel('triton_poi_fused_1', 60, 10),
       kernel(NCCL_KERNEL, 30, 50, 20),
       { ph: 'X', cat: 'gpu_memcpy', name: 'Memcpy DtoD (Device -> Device)', pid: 0, tid: 8, ts: 70, dur: 10 },
       cpu('nccl:all_reduce', 0, 95), // the CPU side is not what is measured when the GPU has collective kernels
@@ -100,7 +178,8 @@ describe('per-step communication', () => {
     const model = scan([
       step(1, 0, 100),
       cpu('aten::mm', 0, 30),
-      cpu('c10d::allreduce_', 30, 5), cpu('aten::empty', 31, 1),
+      cpu('c10d::allreduce_', 30, 5),
+      cpu('aten::empty', 31, 1),
       cpu('aten::add', 50, 10),
       cpu('gloo:all_reduce', 32, 23, 2),
     ]);
@@ -111,11 +190,31 @@ describe('per-step communication', () => {
   });
 
   test('the straggler is the rank with the most work: the others wait for it in the collective', () => {
-    const rank0 = scan([step(1, 0, 100), kernel('triton_poi_fused_0', 0, 40), kernel(NCCL_KERNEL, 40, 60, 20), step(2, 100, 50), kernel('triton_poi_fused_0', 100, 45), kernel(NCCL_KERNEL, 145, 5, 20)]);
-    const rank1 = scan([step(1, 0, 100), kernel('triton_poi_fused_0', 0, 90), kernel(NCCL_KERNEL, 90, 10, 20), step(2, 100, 50), kernel('triton_poi_fused_0', 100, 44), kernel(NCCL_KERNEL, 144, 6, 20)]);
+    const rank0 = scan([
+      step(1, 0, 100),
+      kernel('triton_poi_fused_0', 0, 40),
+      kernel(NCCL_KERNEL, 40, 60, 20),
+      step(2, 100, 50),
+      kernel('triton_poi_fused_0', 100, 45),
+      kernel(NCCL_KERNEL, 145, 5, 20),
+    ]);
+    const rank1 = scan([
+      step(1, 0, 100),
+      kernel('triton_poi_fused_0', 0, 90),
+      kernel(NCCL_KERNEL, 90, 10, 20),
+      step(2, 100, 50),
+      kernel('triton_poi_fused_0', 100, 44),
+      kernel(NCCL_KERNEL, 144, 6, 20),
+    ]);
     const table = rankStepTable([rank0, rank1]);
-    assert.deepEqual(table.rows.map((r) => r.label), ['ProfilerStep#1', 'ProfilerStep#2']);
-    assert.deepEqual(table.rows[0].ranks.map((s) => s?.workUs), [40, 90]);
+    assert.deepEqual(
+      table.rows.map((r) => r.label),
+      ['ProfilerStep#1', 'ProfilerStep#2'],
+    );
+    assert.deepEqual(
+      table.rows[0].ranks.map((s) => s?.workUs),
+      [40, 90],
+    );
     assert.deepEqual(table.rows[0].slowest, { pane: 1, leadUs: 50, even: false });
     // 45 vs 44 of work in a 50 µs step: within EVEN_SHARE, no straggler named
     assert.ok(1 < EVEN_SHARE * 50);
@@ -129,9 +228,24 @@ describe('per-step communication', () => {
     assert.equal(table.rows.length, 2);
     assert.equal(table.rows[1].ranks[1], null);
     assert.equal(table.rows[1].slowest, null);
-    const whole = rankStepTable([scan([cpu('aten::mm', 5, 20)]), scan([cpu('gloo:all_reduce', 0, 10), cpu('aten::mm', 10, 30)])]);
+    const whole = rankStepTable([
+      scan([cpu('aten::mm', 5, 20)]),
+      scan([cpu('gloo:all_reduce', 0, 10), cpu('aten::mm', 10, 30)]),
+    ]);
     assert.equal(whole.wholeTrace, true);
-    assert.deepEqual(whole.rows.map((r) => [r.label, r.ranks.map((s) => s && [s.stepUs, s.commUs]), r.slowest]), [['whole trace', [[20, 0], [40, 10]], null]]);
+    assert.deepEqual(
+      whole.rows.map((r) => [r.label, r.ranks.map((s) => s && [s.stepUs, s.commUs]), r.slowest]),
+      [
+        [
+          'whole trace',
+          [
+            [20, 0],
+            [40, 10],
+          ],
+          null,
+        ],
+      ],
+    );
   });
 });
 
@@ -140,7 +254,10 @@ describe('alignment', () => {
   const b = scan([step(1, 1030, 100), cpu('aten::mm', 1010, 80)]);
 
   test('ranks of one host: one axis from their origins; the offsets put the earliest step start at 0', () => {
-    const alignment = rankAlignment([{ trace: a, rank: head({ rank: 0 }) }, { trace: b, rank: head({ rank: 1 }) }]);
+    const alignment = rankAlignment([
+      { trace: a, rank: head({ rank: 0 }) },
+      { trace: b, rank: head({ rank: 1 }) },
+    ]);
     assert.deepEqual(alignment, { mode: 'absolute', shiftUs: [0, 10], note: null });
     // a's step starts at 0 of a (common 0), b's at 20 of b (common 30): time 0 is common 0
     assert.deepEqual(paneOffsets([a, b], alignment, 0), [0, -10]);
@@ -148,28 +265,46 @@ describe('alignment', () => {
   });
 
   test('different time bases are accounted for (kineto ts are µs after baseTimeNanoseconds)', () => {
-    const alignment = rankAlignment([{ trace: a, rank: head({ baseTimeNs: '1790857026000000000' }) }, { trace: b, rank: head({ baseTimeNs: '1790857025999995000' }) }]);
+    const alignment = rankAlignment([
+      { trace: a, rank: head({ baseTimeNs: '1790857026000000000' }) },
+      { trace: b, rank: head({ baseTimeNs: '1790857025999995000' }) },
+    ]);
     // b's events are 5 µs earlier than their ts says relative to a's: 1010 − 5 after a's base
     assert.deepEqual(alignment, { mode: 'absolute', shiftUs: [0, 5], note: null });
   });
 
   test('other hosts, a missing time base, or traces that never overlap: each rank at its own step, and why', () => {
-    const hosts = rankAlignment([{ trace: a, rank: head({ hostName: 'node-a' }) }, { trace: b, rank: head({ hostName: 'node-b' }) }]);
+    const hosts = rankAlignment([
+      { trace: a, rank: head({ hostName: 'node-a' }) },
+      { trace: b, rank: head({ hostName: 'node-b' }) },
+    ]);
     assert.equal(hosts.mode, 'per-step');
     if (hosts.mode === 'per-step') assert.match(hosts.reason, /2 hosts \(node-a, node-b\)/);
-    const base = rankAlignment([{ trace: a, rank: head({}) }, { trace: b, rank: head({ baseTimeNs: null }) }]);
+    const base = rankAlignment([
+      { trace: a, rank: head({}) },
+      { trace: b, rank: head({ baseTimeNs: null }) },
+    ]);
     assert.equal(base.mode, 'per-step');
     const later = scan([step(1, 9_000_000, 100), cpu('aten::mm', 9_000_000, 50)]);
-    const apart = rankAlignment([{ trace: a, rank: head({}) }, { trace: later, rank: head({}) }]);
+    const apart = rankAlignment([
+      { trace: a, rank: head({}) },
+      { trace: later, rank: head({}) },
+    ]);
     assert.equal(apart.mode, 'per-step');
     if (apart.mode === 'per-step') assert.match(apart.reason, /do not overlap in time/);
     assert.deepEqual(paneOffsets([a, b], hosts, 0), [0, 20]);
-    const nameless = rankAlignment([{ trace: a, rank: head({ hostName: null }) }, { trace: b, rank: head({ hostName: null }) }]);
+    const nameless = rankAlignment([
+      { trace: a, rank: head({ hostName: null }) },
+      { trace: b, rank: head({ hostName: null }) },
+    ]);
     assert.equal(nameless.mode === 'absolute' && nameless.note !== null, true);
   });
 
   test('rank order and labels', () => {
-    assert.deepEqual(orderByRank(['r2', 'x', 'r0', 'r1'], (s) => (s === 'x' ? null : Number(s[1]))), ['r0', 'r1', 'r2', 'x']);
+    assert.deepEqual(
+      orderByRank(['r2', 'x', 'r0', 'r1'], (s) => (s === 'x' ? null : Number(s[1]))),
+      ['r0', 'r1', 'r2', 'x'],
+    );
     assert.equal(rankLabel(head({ rank: 3 }), 'f.json', false), 'rank 3');
     assert.equal(rankLabel(head({ rank: 3 }), 'f.json', true), 'rank 3 · node-a');
     assert.equal(rankLabel(head({ rank: null }), 'f.json', false), 'f.json');
@@ -178,21 +313,39 @@ describe('alignment', () => {
 
 describe('real 2-rank gloo DDP traces', () => {
   test('rank 1 sleeps 40 ms a step: it is the slowest rank of every step, by about that', async () => {
-    const source = { kind: 'ranks' as const, tracePaths: [path.join(RANKS, 'straggler/rank1.trace.json'), path.join(RANKS, 'straggler/rank0.trace.json')] };
+    const source = {
+      kind: 'ranks' as const,
+      tracePaths: [path.join(RANKS, 'straggler/rank1.trace.json'), path.join(RANKS, 'straggler/rank0.trace.json')],
+    };
     const content = await readTimelineSource(source);
-    assert.deepEqual(content.panes.map((p) => [p.label, p.rank?.rank, p.compareTo]), [['rank 0', 0, null], ['rank 1', 1, null]]);
+    assert.deepEqual(
+      content.panes.map((p) => [p.label, p.rank?.rank, p.compareTo]),
+      [
+        ['rank 0', 0, null],
+        ['rank 1', 1, null],
+      ],
+    );
     assert.equal(content.title, '2 ranks — straggler');
     const panes = (await sentTraces(content)).map((m) => m.pane);
     const models = panes.map((p) => p.trace);
     const alignment = rankAlignment(panes.map((p) => ({ trace: p.trace, rank: p.rank! })));
     assert.equal(alignment.mode, 'absolute');
-    if (alignment.mode === 'absolute') assert.ok(Math.abs(alignment.shiftUs[0] - alignment.shiftUs[1] - (models[0].originUs - models[1].originUs)) < 0.01);
+    if (alignment.mode === 'absolute')
+      assert.ok(
+        Math.abs(alignment.shiftUs[0] - alignment.shiftUs[1] - (models[0].originUs - models[1].originUs)) < 0.01,
+      );
     const table = rankStepTable(models);
     assert.deepEqual(table.sides, ['cpu', 'cpu']);
-    assert.deepEqual(table.rows.map((r) => r.label), ['ProfilerStep#2', 'ProfilerStep#3', 'ProfilerStep#4']);
+    assert.deepEqual(
+      table.rows.map((r) => r.label),
+      ['ProfilerStep#2', 'ProfilerStep#3', 'ProfilerStep#4'],
+    );
     for (const row of table.rows) {
       assert.equal(row.slowest?.pane, 1, row.label);
-      assert.ok(row.slowest!.leadUs > 25_000 && row.slowest!.leadUs < 45_000, `${row.label}: lead ${row.slowest!.leadUs} µs`);
+      assert.ok(
+        row.slowest!.leadUs > 25_000 && row.slowest!.leadUs < 45_000,
+        `${row.label}: lead ${row.slowest!.leadUs} µs`,
+      );
       // rank 0 spends the wait in the all-reduce
       assert.ok(row.ranks[0]!.commUs > 25_000, `${row.label}: rank 0 comm ${row.ranks[0]!.commUs}`);
       for (const stat of row.ranks) {
@@ -203,7 +356,13 @@ describe('real 2-rank gloo DDP traces', () => {
   });
 
   test('traces without ProfilerStep spans (one gzip): one whole-trace row per rank, on one axis', async () => {
-    const content = await readTimelineSource({ kind: 'ranks', tracePaths: [path.join(RANKS, 'unscheduled/rank0.trace.json'), path.join(RANKS, 'unscheduled/rank1.trace.json.gz')] });
+    const content = await readTimelineSource({
+      kind: 'ranks',
+      tracePaths: [
+        path.join(RANKS, 'unscheduled/rank0.trace.json'),
+        path.join(RANKS, 'unscheduled/rank1.trace.json.gz'),
+      ],
+    });
     const panes = (await sentTraces(content)).map((m) => m.pane);
     const table = rankStepTable(panes.map((p) => p.trace));
     assert.equal(table.wholeTrace, true);

@@ -11,14 +11,28 @@ import type { Region, RegionCall, Report } from '../../extension/shared/report.t
 import { cellPosition, placeLabel } from '../../extension/shared/sourcePlace.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
-const fixture = async (name: string): Promise<Report> => (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;
-const region = async (name: string, id: string): Promise<Region> => (await fixture(name)).regions!.find((r) => r.id === id)!;
+const fixture = async (name: string): Promise<Report> =>
+  (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;
+const region = async (name: string, id: string): Promise<Region> =>
+  (await fixture(name)).regions!.find((r) => r.id === id)!;
 
 test('signatures: tensors and grad mode parsed; a batch change named as such, other changes by the tensor that changed', () => {
-  assert.deepEqual(parseSignature('float32[5, 4096, 64], int64[5]; inference'), { tensors: [{ dtype: 'float32', shape: [5, 4096, 64] }, { dtype: 'int64', shape: [5] }], grad: 'inference' });
+  assert.deepEqual(parseSignature('float32[5, 4096, 64], int64[5]; inference'), {
+    tensors: [
+      { dtype: 'float32', shape: [5, 4096, 64] },
+      { dtype: 'int64', shape: [5] },
+    ],
+    grad: 'inference',
+  });
   assert.deepEqual(parseSignature('float32[]; grad').tensors, [{ dtype: 'float32', shape: [] }]);
-  assert.deepEqual(signatureChange('bfloat16[1, 77, 64], float32[1]; inference', 'bfloat16[5, 77, 64], float32[5]; inference'), { from: 'batch 1', to: 'batch 5' });
-  assert.deepEqual(signatureChange('float32[8, 128]; grad', 'float32[8, 256]; grad'), { from: 'float32[8, 128]', to: 'float32[8, 256]' });
+  assert.deepEqual(
+    signatureChange('bfloat16[1, 77, 64], float32[1]; inference', 'bfloat16[5, 77, 64], float32[5]; inference'),
+    { from: 'batch 1', to: 'batch 5' },
+  );
+  assert.deepEqual(signatureChange('float32[8, 128]; grad', 'float32[8, 256]; grad'), {
+    from: 'float32[8, 128]',
+    to: 'float32[8, 256]',
+  });
   // a 1-D tensor alone is not a batch
   assert.deepEqual(signatureChange('int64[3]; grad', 'int64[4]; grad'), { from: 'int64[3]', to: 'int64[4]' });
   assert.deepEqual(signatureChange('float32[2, 3]; no_grad', 'float32[2, 3]; grad'), { from: 'no_grad', to: 'grad' });
@@ -26,94 +40,164 @@ test('signatures: tensors and grad mode parsed; a batch change named as such, ot
 });
 
 test('story of seed 000: the warmup at batch 1 compiled a graph the batch-5 calls never used, and the first of them paid the recompile', async () => {
-  assert.equal(regionStory(await region('script-warmup-gpu', 'r0')),
+  assert.equal(
+    regionStory(await region('script-warmup-gpu', 'r0')),
     'Call 0 (batch 1) compiled a graph that none of the 29 later calls used (all at batch 5); call 1, the first at batch 5, paid 8.2 s ' +
-    "recompiling (tensor 'hidden_states' size mismatch at index 0. expected 1, actual 5). From call 2 on, calls took 412 ms (median) without compiling.");
+      "recompiling (tensor 'hidden_states' size mismatch at index 0. expected 1, actual 5). From call 2 on, calls took 412 ms (median) without compiling.",
+  );
 });
 
 test('story of a region that recompiles every call: how many, each for new inputs, the compile time, and the calls Dynamo ran eagerly', async () => {
-  assert.equal(regionStory(await region('script-regions-cpu', 'r1')),
+  assert.equal(
+    regionStory(await region('script-regions-cpu', 'r1')),
     '7 of 10 calls recompiled, each for inputs not seen before (float32[4, 32], float32[4, 48], float32[4, 64], …, float32[4, 128]); 3.1 s went to compiling. ' +
-    'Calls 8–9 ran eagerly: recompile_limit (8) reached for step: Dynamo runs this frame eagerly from now on.');
+      'Calls 8–9 ran eagerly: recompile_limit (8) reached for step: Dynamo runs this frame eagerly from now on.',
+  );
 });
 
 test('story of one compile and one recompile that later calls reuse: no "never used" claim', async () => {
   const story = regionStory(await region('script-regions-cpu', 'r0'))!;
-  assert.equal(story, "Call 0 compiled (2.4 s); call 6 recompiled for float32[8, 256, 64] (1.1 s; tensor 'x' size mismatch at index 1. expected 128, actual 256). From call 7 on, calls took 0.91 ms (median) without compiling.");
+  assert.equal(
+    story,
+    "Call 0 compiled (2.4 s); call 6 recompiled for float32[8, 256, 64] (1.1 s; tensor 'x' size mismatch at index 1. expected 128, actual 256). From call 7 on, calls took 0.91 ms (median) without compiling.",
+  );
 });
 
 test('story says only what the calls show: unknown compile time and duration, a region never called, truncated calls', async () => {
   const base = await region('script-warmup-gpu', 'r0');
   const calls: RegionCall[] = base.calls.map((c) => ({ ...c, compileSeconds: null, ms: c.index === 1 ? null : c.ms }));
-  assert.match(regionStory({ ...base, calls, steadyState: null })!, /; call 1, the first at batch 5, recompiled \(tensor 'hidden_states'/);
+  assert.match(
+    regionStory({ ...base, calls, steadyState: null })!,
+    /; call 1, the first at batch 5, recompiled \(tensor 'hidden_states'/,
+  );
   const withDuration = base.calls.map((c) => ({ ...c, compileSeconds: null }));
-  assert.match(regionStory({ ...base, calls: withDuration, steadyState: null })!, /recompiled \(the call took 8\.6 s\) \(tensor/);
-  assert.equal(regionStory({ ...base, callCount: 0, calls: [], steadyState: null }), 'torch.compile returned FluxTransformer2DModel, but the script never called it.');
-  assert.match(regionStory({ ...base, callCount: 5000, callsTruncated: true })!, /\(The first 30 of 5000 calls were recorded\.\)$/);
+  assert.match(
+    regionStory({ ...base, calls: withDuration, steadyState: null })!,
+    /recompiled \(the call took 8\.6 s\) \(tensor/,
+  );
+  assert.equal(
+    regionStory({ ...base, callCount: 0, calls: [], steadyState: null }),
+    'torch.compile returned FluxTransformer2DModel, but the script never called it.',
+  );
+  assert.match(
+    regionStory({ ...base, callCount: 5000, callsTruncated: true })!,
+    /\(The first 30 of 5000 calls were recorded\.\)$/,
+  );
 });
 
-test('region headline: the runner\'s line as it wrote it; a report before schema 1.18 shows the runner\'s verdict sentence', async () => {
+test("region headline: the runner's line as it wrote it; a report before schema 1.18 shows the runner's verdict sentence", async () => {
   const report = await fixture('script-regions-cpu');
-  assert.deepEqual(report.regions!.map((r) => digestRegion(r).headline), [
-    'compile for longer runs: 1.84× (default) · 2 graphs · 1 recompile',
-    'no verdict: 0.97× (default) · 8 graphs · 7 recompiles · 2 calls ran eagerly',
-    'not replayable: mutates self.calls · 2 graphs · 1 break',
-    'not measured: 2 calls (needs 3) · 1 graph',
-  ]);
+  assert.deepEqual(
+    report.regions!.map((r) => digestRegion(r).headline),
+    [
+      'compile for longer runs: 1.84× (default) · 2 graphs · 1 recompile',
+      'no verdict: 0.97× (default) · 8 graphs · 7 recompiles · 2 calls ran eagerly',
+      'not replayable: mutates self.calls · 2 graphs · 1 break',
+      'not measured: 2 calls (needs 3) · 1 graph',
+    ],
+  );
   const { headline: _, ...older } = report.regions![0]!;
   assert.equal(digestRegion(older).headline, older.recommendation!.reason);
   const { headline: __, recommendation: ___, ...unjudged } = report.regions![2]!;
   assert.equal(digestRegion(unjudged).headline, 'mutates self.calls');
 });
 
-test('no verdict where nothing was measured: a region\'s recommendation is dropped without a measurement, or when the runner gave none', async () => {
+test("no verdict where nothing was measured: a region's recommendation is dropped without a measurement, or when the runner gave none", async () => {
   const r0 = await region('script-regions-cpu', 'r0');
   assert.equal(digestRegion(r0).recommendation?.verdict, 'compile-for-longer-runs');
   assert.equal(digestRegion({ ...r0, measurements: [] }).recommendation, null);
-  assert.equal(digestRegion({ ...r0, recommendation: { mode: null, reason: 'nothing measured', verdict: 'none' } }).recommendation, null);
+  assert.equal(
+    digestRegion({ ...r0, recommendation: { mode: null, reason: 'nothing measured', verdict: 'none' } }).recommendation,
+    null,
+  );
 });
 
 test('CLI block: what-if modes by name, a failed measurement in words, numbers omitted when unknown (no dashes)', async () => {
   const r0 = await region('script-regions-cpu', 'r0');
-  const whatIf = { ...r0.measurements[0]!, mode: 'max-autotune', speedupIqrPct: null, speedupSpreadPct: null, timing: null, eagerTiming: null, kernelsPerStep: null, breakEvenCalls: null };
-  const failed = { ...r0.measurements[0]!, mode: 'reduce-overhead', status: 'error' as const, error: { kind: 'compile' as const, message: 'CUDA graphs need a GPU', fix: 'Run on CUDA.' } };
+  const whatIf = {
+    ...r0.measurements[0]!,
+    mode: 'max-autotune',
+    speedupIqrPct: null,
+    speedupSpreadPct: null,
+    timing: null,
+    eagerTiming: null,
+    kernelsPerStep: null,
+    breakEvenCalls: null,
+  };
+  const failed = {
+    ...r0.measurements[0]!,
+    mode: 'reduce-overhead',
+    status: 'error' as const,
+    error: { kind: 'compile' as const, message: 'CUDA graphs need a GPU', fix: 'Run on CUDA.' },
+  };
   const lines = formatRegion(digestRegion({ ...r0, measurements: [whatIf, failed] }));
-  assert.equal(lines[1], '    max-autotune on the most frequent inputs float32[8, 128, 64]; inference (9 calls): 1.84×, compile 2.4 s on these inputs');
-  assert.equal(lines[2], '    reduce-overhead on the most frequent inputs float32[8, 128, 64]; inference (9 calls): failed — CUDA graphs need a GPU — Run on CUDA.');
+  assert.equal(
+    lines[1],
+    '    max-autotune on the most frequent inputs float32[8, 128, 64]; inference (9 calls): 1.84×, compile 2.4 s on these inputs',
+  );
+  assert.equal(
+    lines[2],
+    '    reduce-overhead on the most frequent inputs float32[8, 128, 64]; inference (9 calls): failed — CUDA graphs need a GPU — Run on CUDA.',
+  );
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
 });
 
 test('CLI block: what a replay made as the script let go of the region left out is said, after its measurements', async () => {
   const r0 = await region('script-regions-cpu', 'r0');
-  const leftOut = 'measured when the script let go of it, on a torch without torch.compile(isolate_recompiles=...) (2.13+): the what-if mode reduce-overhead would have compiled into the script\'s own recompile limit, so they were left out';
+  const leftOut =
+    "measured when the script let go of it, on a torch without torch.compile(isolate_recompiles=...) (2.13+): the what-if mode reduce-overhead would have compiled into the script's own recompile limit, so they were left out";
   const lines = formatRegion(digestRegion({ ...r0, replay: { ...r0.replay, leftOut } }));
   const at = lines.indexOf(`    left out: ${leftOut}`);
-  assert.ok(at > lines.findIndex((line) => line.includes('(as written) on the most frequent inputs')), lines.join('\n'));
-  assert.equal(formatRegion(digestRegion(r0)).some((line) => line.includes('left out')), false);
+  assert.ok(
+    at > lines.findIndex((line) => line.includes('(as written) on the most frequent inputs')),
+    lines.join('\n'),
+  );
+  assert.equal(
+    formatRegion(digestRegion(r0)).some((line) => line.includes('left out')),
+    false,
+  );
 });
 
 test('script digest: error and the regions seen before it; no script-level verdict unless measured', async () => {
   const report = await fixture('script-regions-cpu');
-  const failed: Report = { ...report, status: 'error', error: { kind: 'user-code', message: 'ValueError: bad batch (train_small.py:70)', fix: 'Fix the script.' }, regions: report.regions!.slice(0, 1) };
+  const failed: Report = {
+    ...report,
+    status: 'error',
+    error: { kind: 'user-code', message: 'ValueError: bad batch (train_small.py:70)', fix: 'Fix the script.' },
+    regions: report.regions!.slice(0, 1),
+  };
   const text = formatScriptDigest(failed);
-  assert.match(text, /^Compile Lens — train_small on cpu \(.*\): error\n {2}error: ValueError: bad batch \(train_small\.py:70\) — Fix the script\.\n {2}r0 TinyTransformer/);
+  assert.match(
+    text,
+    /^Compile Lens — train_small on cpu \(.*\): error\n {2}error: ValueError: bad batch \(train_small\.py:70\) — Fix the script\.\n {2}r0 TinyTransformer/,
+  );
   assert.doesNotMatch(text, /no region/);
   const none = formatScriptDigest({ ...report, regions: [], modes: [] });
   assert.match(none, /no region: torch\.compile returned no callable while the script ran/);
   assert.doesNotMatch(none, /recommendation/);
-  const verdict = formatScriptDigest({ ...report, recommendation: { mode: 'default', reason: 'TinyTransformer (line 24): compile (default, 1.84x).', verdict: 'compile' } });
+  const verdict = formatScriptDigest({
+    ...report,
+    recommendation: {
+      mode: 'default',
+      reason: 'TinyTransformer (line 24): compile (default, 1.84x).',
+      verdict: 'compile',
+    },
+  });
   // the runner's reason says the verdict; it is printed once, not after a second verdict of our own
   assert.match(verdict, /^ {2}recommendation: TinyTransformer \(line 24\): compile \(default, 1\.84x\)\.$/m);
 });
 
-test('findings: the regions\' compiler findings merge with the script entry\'s at the same site; notebook findings keep their cell', async () => {
+test("findings: the regions' compiler findings merge with the script entry's at the same site; notebook findings keep their cell", async () => {
   const report = await fixture('script-regions-cpu');
   const findings = collectFindings(report);
   const printBreak = findings.filter((f) => f.kind === 'graph-break');
   assert.equal(printBreak.length, 1);
   assert.deepEqual(printBreak[0]!.modes, ['script', 'r2 Counter']);
   const fromRegionsOnly = collectFindings({ ...report, modes: [] });
-  assert.deepEqual(fromRegionsOnly.map((f) => `${f.kind}:${f.line}`), findings.map((f) => `${f.kind}:${f.line}`));
+  assert.deepEqual(
+    fromRegionsOnly.map((f) => `${f.kind}:${f.line}`),
+    findings.map((f) => `${f.kind}:${f.line}`),
+  );
   const [notebookBreak] = collectFindings(await fixture('script-notebook-cpu'));
   assert.deepEqual([notebookBreak!.cell, notebookBreak!.line], [2, 6]);
 });
@@ -122,7 +206,11 @@ test('notebook places: labels count cells from 1; a location lands on its cell u
   assert.equal(placeLabel({ file: '/p/explore.ipynb', line: 2, cell: 3 }), 'explore.ipynb cell 4, line 2');
   assert.equal(placeLabel({ file: '/p/train.py', line: 24 }), 'train.py:24');
   assert.equal(placeLabel({ file: '/p/train.py', line: 24, cell: null }, true), '/p/train.py:24');
-  const cells = [{ kind: 'markup' as const, lineCount: 3 }, { kind: 'code' as const, lineCount: 4 }, { kind: 'code' as const, lineCount: 8 }];
+  const cells = [
+    { kind: 'markup' as const, lineCount: 3 },
+    { kind: 'code' as const, lineCount: 4 },
+    { kind: 'code' as const, lineCount: 8 },
+  ];
   assert.deepEqual(cellPosition({ line: 6, cell: 2 }, cells), { cell: 2, line: 5 });
   assert.equal(cellPosition({ line: 9, cell: 2 }, cells), null, 'the cell is shorter now');
   assert.equal(cellPosition({ line: 1, cell: 0 }, cells), null, 'a markdown cell holds no code');
@@ -130,11 +218,17 @@ test('notebook places: labels count cells from 1; a location lands on its cell u
   assert.equal(cellPosition({ line: 1, cell: null }, cells), null, 'not a notebook location');
 });
 
-test('the extension log\'s summary of a run: one line per region of a script, the headline of a target', async () => {
-  assert.equal(runSummary(await fixture('script-warmup-gpu')), 'r0 FluxTransformer2DModel (serve.py:21): compile for longer runs: 1.41× (default) · 2 graphs · 1 recompile');
+test("the extension log's summary of a run: one line per region of a script, the headline of a target", async () => {
+  assert.equal(
+    runSummary(await fixture('script-warmup-gpu')),
+    'r0 FluxTransformer2DModel (serve.py:21): compile for longer runs: 1.41× (default) · 2 graphs · 1 recompile',
+  );
   const script = await fixture('script-regions-cpu');
   assert.equal(runSummary({ ...script, regions: [] }), 'torch.compile returned no callable while the script ran.');
-  assert.equal(runSummary({ ...script, regions: [], status: 'error' }), 'The script failed before torch.compile returned a callable.');
+  assert.equal(
+    runSummary({ ...script, regions: [], status: 'error' }),
+    'The script failed before torch.compile returned a callable.',
+  );
   assert.match(runSummary(await fixture('graphbreak-cpu')), /^compile it: \d+\.\d+× \(default\) · /);
 });
 
@@ -142,24 +236,41 @@ test('numbers side by side agree or say why: recompile counts, and in-script cal
   const { report } = await loadReport(path.join(__dirname, '../fixtures/reports/script-kernels-cpu/report.json'));
   const r0 = report.regions![0]!;
   // the script's calls took 0.032 ms (median), the measurement 0.014 ms: one line says why
-  assert.match(regionStory(r0) ?? '', /calls took 0\.032 ms \(median\) without compiling\. \(The script's calls are timed one at a time .* hence 0\.032 ms here and 0\.014 ms measured\.\)$/);
+  assert.match(
+    regionStory(r0) ?? '',
+    /calls took 0\.032 ms \(median\) without compiling\. \(The script's calls are timed one at a time .* hence 0\.032 ms here and 0\.014 ms measured\.\)$/,
+  );
   // three compiler recompiles in two calls: the story says them with the reason (the headline's count: test_headline.py)
   const churn: Region = {
     ...r0,
-    calls: r0.calls.map((c, i) => (i === 2 || i === 4 ? { ...c, event: 'recompiled' as const, signature: `float32[${i}, 32]` } : c)),
-    compiler: { ...r0.compiler!, recompiles: [1, 2, 3].map((n) => ({ reason: `r${n}`, compileId: `0/${n}`, location: null })) },
+    calls: r0.calls.map((c, i) =>
+      i === 2 || i === 4 ? { ...c, event: 'recompiled' as const, signature: `float32[${i}, 32]` } : c,
+    ),
+    compiler: {
+      ...r0.compiler!,
+      recompiles: [1, 2, 3].map((n) => ({ reason: `r${n}`, compileId: `0/${n}`, location: null })),
+    },
   };
-  assert.match(regionStory(churn) ?? '', /\(3 recompiles in all in 2 calls: one call recompiles each of its graphs whose guard failed/);
+  assert.match(
+    regionStory(churn) ?? '',
+    /\(3 recompiles in all in 2 calls: one call recompiles each of its graphs whose guard failed/,
+  );
 });
 
 test('a CodeLens line stays short (≤ 60 characters), whole parts first; the full text is for the tooltip', () => {
-  const long = "r0 Net: not replayable: it changes its buffer bn.running_mean in place, so running it again would change the script's state · 2 graphs · 1 recompile";
+  const long =
+    "r0 Net: not replayable: it changes its buffer bn.running_mean in place, so running it again would change the script's state · 2 graphs · 1 recompile";
   const short = shortLine(long);
   assert.ok(short.length <= 60, short);
   assert.equal(short, 'r0 Net: not replayable · 2 graphs · 1 recompile');
-  assert.equal(shortLine('3.31× (default, next run 2.77–3.79×) · 3 graphs · 2 breaks · 1 recompile · compile 9.5 s'), '3.31× (default, next run 2.77–3.79×) · 3 graphs · 2 breaks');
+  assert.equal(
+    shortLine('3.31× (default, next run 2.77–3.79×) · 3 graphs · 2 breaks · 1 recompile · compile 9.5 s'),
+    '3.31× (default, next run 2.77–3.79×) · 3 graphs · 2 breaks',
+  );
   assert.equal(shortLine('r0 Net: 1.84× (default)'), 'r0 Net: 1.84× (default)');
   // a long first part keeps its number: the asides in parentheses go first (the tooltip keeps them)
-  assert.equal(shortLine('no verdict: 0.32× (default, next run 0.01–5.32×), host contended · 2 graphs · 1 break · compile 2.8 s'),
-    'no verdict: 0.32×, host contended · 2 graphs · 1 break');
+  assert.equal(
+    shortLine('no verdict: 0.32× (default, next run 0.01–5.32×), host contended · 2 graphs · 1 break · compile 2.8 s'),
+    'no verdict: 0.32×, host contended · 2 graphs · 1 break',
+  );
 });

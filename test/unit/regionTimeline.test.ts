@@ -12,14 +12,25 @@ const REPORT = path.resolve(__dirname, '../fixtures/reports/script-regions-cpu/r
 
 test('each measured region gets its eager and compiled panes, compared pairwise', async () => {
   const content = await readTimelineSource({ kind: 'report', reportPath: REPORT });
-  assert.deepEqual(content.panes.map((p) => [p.label, p.compareTo]), [
-    ['r0 TinyTransformer eager', null],
-    ['r0 TinyTransformer default', 0],
-    ['r1 step eager', null],
-    ['r1 step default', 2],
-  ]);
+  assert.deepEqual(
+    content.panes.map((p) => [p.label, p.compareTo]),
+    [
+      ['r0 TinyTransformer eager', null],
+      ['r0 TinyTransformer default', 0],
+      ['r1 step eager', null],
+      ['r1 step default', 2],
+    ],
+  );
   const sent = await sentTraces(content);
-  assert.deepEqual(sent.map((m) => [m.index, m.pane.compareTo]), [[0, null], [1, 0], [2, null], [3, 2]]);
+  assert.deepEqual(
+    sent.map((m) => [m.index, m.pane.compareTo]),
+    [
+      [0, null],
+      [1, 0],
+      [2, null],
+      [3, 2],
+    ],
+  );
   assert.ok(sent.every((m) => m.events > 0 && m.events === m.pane.trace.count && !m.preview));
 });
 
@@ -27,16 +38,28 @@ test('a region traced on two signatures names the inputs; what-if modes by name;
   const { report } = await loadReport(REPORT);
   const r0 = report.regions![0]!;
   const [frequent, last] = r0.measurements;
-  const traced = { ...report, regions: [{ ...r0, options: { mode: 'reduce-overhead' }, measurements: [
-    frequent!,
-    { ...last!, trace: 'last-default.trace.json', eagerTrace: 'last-eager.trace.json' },
-    { ...frequent!, mode: 'max-autotune', trace: 'ma.trace.json' },
-  ] }] };
-  assert.deepEqual(regionTraces(traced).map((t) => [t.label, t.compareWith]), [
-    ['r0 TinyTransformer eager · most frequent inputs', null],
-    ['r0 TinyTransformer reduce-overhead · most frequent inputs', 'r0 TinyTransformer eager · most frequent inputs'],
-    ['r0 TinyTransformer eager · last inputs', null],
-    ['r0 TinyTransformer reduce-overhead · last inputs', 'r0 TinyTransformer eager · last inputs'],
-    ['r0 TinyTransformer max-autotune · most frequent inputs', 'r0 TinyTransformer eager · most frequent inputs'],
-  ]);
+  const traced = {
+    ...report,
+    regions: [
+      {
+        ...r0,
+        options: { mode: 'reduce-overhead' },
+        measurements: [
+          frequent!,
+          { ...last!, trace: 'last-default.trace.json', eagerTrace: 'last-eager.trace.json' },
+          { ...frequent!, mode: 'max-autotune', trace: 'ma.trace.json' },
+        ],
+      },
+    ],
+  };
+  assert.deepEqual(
+    regionTraces(traced).map((t) => [t.label, t.compareWith]),
+    [
+      ['r0 TinyTransformer eager · most frequent inputs', null],
+      ['r0 TinyTransformer reduce-overhead · most frequent inputs', 'r0 TinyTransformer eager · most frequent inputs'],
+      ['r0 TinyTransformer eager · last inputs', null],
+      ['r0 TinyTransformer reduce-overhead · last inputs', 'r0 TinyTransformer eager · last inputs'],
+      ['r0 TinyTransformer max-autotune · most frequent inputs', 'r0 TinyTransformer eager · most frequent inputs'],
+    ],
+  );
 });

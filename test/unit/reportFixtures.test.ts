@@ -19,21 +19,30 @@ test('a report written by the runner validates against the shared schema', async
   assert.equal(report.environment.device, 'cpu');
 });
 
-test('CPU kernels per step from the scanner equal the runner\'s count for the same traces', async () => {
+test("CPU kernels per step from the scanner equal the runner's count for the same traces", async () => {
   const { report } = await loadReport(FIXTURE);
   const eager = summarizeTrace(await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-eager.trace.json')));
   const compiled = summarizeTrace(await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-default.trace.json')));
   assert.equal(eager.kernelsPerStep, report.eager.kernelsPerStep);
   assert.equal(compiled.kernelsPerStep, report.modes[0]!.kernelsPerStep);
   assert.ok(compiled.kernelsByFamily.generated > 0, 'Inductor cpp_fused kernels count as generated');
-  const rows = compareTraces(await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-eager.trace.json')), await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-default.trace.json'))).rows;
-  assert.ok(rows.some((r) => r.metric === 'CPU kernels busy') && !rows.some((r) => r.metric.startsWith('GPU')), 'a CPU comparison does not speak of a GPU');
+  const rows = compareTraces(
+    await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-eager.trace.json')),
+    await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-default.trace.json')),
+  ).rows;
+  assert.ok(
+    rows.some((r) => r.metric === 'CPU kernels busy') && !rows.some((r) => r.metric.startsWith('GPU')),
+    'a CPU comparison does not speak of a GPU',
+  );
 });
 
-test('the graphbreak sample\'s breaks map to its print, .item() and numpy lines', async () => {
+test("the graphbreak sample's breaks map to its print, .item() and numpy lines", async () => {
   const { report } = await loadReport(FIXTURE);
   const breaks = collectFindings(report).filter((f) => f.kind === 'graph-break');
-  assert.deepEqual(breaks.map((b) => path.basename(b.file)), ['graphbreak.py', 'graphbreak.py', 'graphbreak.py']);
+  assert.deepEqual(
+    breaks.map((b) => path.basename(b.file)),
+    ['graphbreak.py', 'graphbreak.py', 'graphbreak.py'],
+  );
   assert.match(breaks[0]!.reason, /print/);
   assert.match(breaks[1]!.reason, /item/);
 });
@@ -50,7 +59,12 @@ test('compiler tree of a real run: frame → first compile and recompile with it
   assert.ok(first!.children.length > 0, 'the first compile lists the kernels it generated');
 
   const { report: broken } = await loadReport(FIXTURE);
-  const kernels = buildCompilerTree(broken)[0]!.children[0]!.children.flatMap((f) => f.children.flatMap((c) => c.children));
+  const kernels = buildCompilerTree(broken)[0]!.children[0]!.children.flatMap((f) =>
+    f.children.flatMap((c) => c.children),
+  );
   const fused = kernels.find((k) => k.label.startsWith('cpp_fused') && (k.description ?? '').includes('aten.relu'));
-  assert.ok(fused && fused.children.some((line) => line.location?.file.endsWith('graphbreak.py')), 'fused kernel traced back to the sample source');
+  assert.ok(
+    fused && fused.children.some((line) => line.location?.file.endsWith('graphbreak.py')),
+    'fused kernel traced back to the sample source',
+  );
 });

@@ -10,7 +10,8 @@ import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { PathRefused, reportFilePath, sourceFilePath } from '../../extension/node/reportPaths.ts';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/reports/graphbreak-cpu/report.json');
-const TRACE = '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 100, "dur": 5}]}';
+const TRACE =
+  '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 100, "dur": 5}]}';
 
 /** home/.ssh/id_rsa (the secret) beside home/runs/r/ (the report's folder, with a real trace in it). */
 function layout(): { home: string; dir: string; secret: string } {
@@ -35,45 +36,93 @@ function crafted(dir: string, edit: (report: Record<string, any>) => void): stri
 }
 
 describe('paths in a report', () => {
-  test('a report\'s own trace opens', async () => {
+  test("a report's own trace opens", async () => {
     const { dir } = layout();
     const content = await readTimelineSource({ kind: 'report', reportPath: crafted(dir, () => undefined) });
-    assert.deepEqual(content.panes.map((p) => p.label), ['eager']);
+    assert.deepEqual(
+      content.panes.map((p) => p.label),
+      ['eager'],
+    );
   });
 
   const escapes: [string, (l: ReturnType<typeof layout>) => string][] = [
     ['an absolute path (~/.ssh/id_rsa)', (l) => l.secret],
     ['../ out of the folder', () => '../../.ssh/id_rsa'],
     ['/dev/zero', () => '/dev/zero'],
-    ['a link that points out', (l) => { symlinkSync(l.secret, path.join(l.dir, 'linked.trace.json')); return 'linked.trace.json'; }],
-    ['a link inside to /dev/zero', (l) => { symlinkSync('/dev/zero', path.join(l.dir, 'zero.trace.json')); return 'zero.trace.json'; }],
-    ['a folder linked out', (l) => { symlinkSync(path.join(l.home, '.ssh'), path.join(l.dir, 'keys')); return 'keys/id_rsa'; }],
-    ['a FIFO inside', (l) => { execFileSync('mkfifo', [path.join(l.dir, 'fifo.json')]); return 'fifo.json'; }],
+    [
+      'a link that points out',
+      (l) => {
+        symlinkSync(l.secret, path.join(l.dir, 'linked.trace.json'));
+        return 'linked.trace.json';
+      },
+    ],
+    [
+      'a link inside to /dev/zero',
+      (l) => {
+        symlinkSync('/dev/zero', path.join(l.dir, 'zero.trace.json'));
+        return 'zero.trace.json';
+      },
+    ],
+    [
+      'a folder linked out',
+      (l) => {
+        symlinkSync(path.join(l.home, '.ssh'), path.join(l.dir, 'keys'));
+        return 'keys/id_rsa';
+      },
+    ],
+    [
+      'a FIFO inside',
+      (l) => {
+        execFileSync('mkfifo', [path.join(l.dir, 'fifo.json')]);
+        return 'fifo.json';
+      },
+    ],
     ['the folder itself', () => '.'],
   ];
   for (const [name, make] of escapes) {
     test(`an eager trace named by ${name} is refused, naming it`, async () => {
       const l = layout();
       const bad = make(l);
-      const reportPath = crafted(l.dir, (report) => { report.eager.trace = bad; });
-      await assert.rejects(readTimelineSource({ kind: 'report', reportPath }), (error: Error) =>
-        error instanceof PathRefused && error.message.includes(`eager trace "${bad}"`) && /reads only a report's own files/.test(error.message));
+      const reportPath = crafted(l.dir, (report) => {
+        report.eager.trace = bad;
+      });
+      await assert.rejects(
+        readTimelineSource({ kind: 'report', reportPath }),
+        (error: Error) =>
+          error instanceof PathRefused &&
+          error.message.includes(`eager trace "${bad}"`) &&
+          /reads only a report's own files/.test(error.message),
+      );
     });
   }
 
   test('rank traces and region traces are checked the same way', async () => {
     const l = layout();
-    const ranks = crafted(l.dir, (report) => { report.ranks = [{ rank: 0, trace: 'eager.trace.json' }, { rank: 1, trace: l.secret }]; });
+    const ranks = crafted(l.dir, (report) => {
+      report.ranks = [
+        { rank: 0, trace: 'eager.trace.json' },
+        { rank: 1, trace: l.secret },
+      ];
+    });
     await assert.rejects(readTimelineSource({ kind: 'report', reportPath: ranks }), /rank 1's trace/);
-    const mode = crafted(l.dir, (report) => { report.modes[0].status = 'ok'; report.modes[0].trace = '../../.ssh/id_rsa'; });
-    await assert.rejects(readTimelineSource({ kind: 'report', reportPath: mode }), /default trace "\.\.\/\.\.\/\.ssh\/id_rsa"/);
+    const mode = crafted(l.dir, (report) => {
+      report.modes[0].status = 'ok';
+      report.modes[0].trace = '../../.ssh/id_rsa';
+    });
+    await assert.rejects(
+      readTimelineSource({ kind: 'report', reportPath: mode }),
+      /default trace "\.\.\/\.\.\/\.ssh\/id_rsa"/,
+    );
   });
 
   test('generated code (any report-relative artifact) resolves inside the folder only', async () => {
     const l = layout();
     mkdirSync(path.join(l.dir, 'compiler'));
     writeFileSync(path.join(l.dir, 'compiler', 'output_code.py'), 'x = 1\n');
-    assert.equal(await reportFilePath(l.dir, 'compiler/output_code.py', 'generated code'), path.join(realpathSync(l.dir), 'compiler', 'output_code.py'));
+    assert.equal(
+      await reportFilePath(l.dir, 'compiler/output_code.py', 'generated code'),
+      path.join(realpathSync(l.dir), 'compiler', 'output_code.py'),
+    );
     await assert.rejects(reportFilePath(l.dir, 'compiler/../../../.ssh/id_rsa', 'generated code'), PathRefused);
     await assert.rejects(reportFilePath(l.dir, 'missing.py', 'generated code'), /Cannot read/);
   });
@@ -84,8 +133,14 @@ describe('paths in a report', () => {
     mkdirSync(workspace);
     writeFileSync(path.join(workspace, 'train.py'), 'print(1)\n');
     symlinkSync(l.secret, path.join(workspace, 'innocent.py'));
-    assert.equal(await sourceFilePath(path.join(workspace, 'train.py'), [workspace]), path.join(realpathSync(workspace), 'train.py'));
-    await assert.rejects(sourceFilePath(l.secret, [workspace]), /source links of the workspace only: .*id_rsa is outside/);
+    assert.equal(
+      await sourceFilePath(path.join(workspace, 'train.py'), [workspace]),
+      path.join(realpathSync(workspace), 'train.py'),
+    );
+    await assert.rejects(
+      sourceFilePath(l.secret, [workspace]),
+      /source links of the workspace only: .*id_rsa is outside/,
+    );
     await assert.rejects(sourceFilePath(path.join(workspace, 'innocent.py'), [workspace]), /is a link to/);
     await assert.rejects(sourceFilePath(path.join(workspace, 'train.py'), []), /no folder is open/);
   });

@@ -6,9 +6,10 @@ import { compareRuns } from '../../extension/present/runCompare.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
-const fixture = async (name: string): Promise<Report> => (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;
+const fixture = async (name: string): Promise<Report> =>
+  (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;
 
-test('two target runs: each mode\'s speedup, time per call and kernels per step side by side; breaks and recompiles gone and added', async () => {
+test("two target runs: each mode's speedup, time per call and kernels per step side by side; breaks and recompiles gone and added", async () => {
   const text = compareRuns(await fixture('graphbreak-cpu'), await fixture('recompile-cpu'));
   assert.match(text, /^# mlp\.py: 2026-11-22 \d\d:21 → 2026-11-22 \d\d:17$/m);
   assert.match(text, /^\| speedup \| 1\.30× \| 0\.77× \|$/m);
@@ -23,9 +24,19 @@ test('two target runs: each mode\'s speedup, time per call and kernels per step 
 
 test('two script runs: regions matched by name and line, one only in the earlier run; the same sites said once', async () => {
   const before = await fixture('script-regions-cpu');
-  const after: Report = { ...before, createdAt: '2026-11-23T11:00:00+00:00', regions: before.regions!.filter((r) => r.name !== 'step') };
+  const after: Report = {
+    ...before,
+    createdAt: '2026-11-23T11:00:00+00:00',
+    regions: before.regions!.filter((r) => r.name !== 'step'),
+  };
   const text = compareRuns(before, after);
-  assert.match(text, /### TinyTransformer \\\(line 24\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| 1\.84× \| 1\.84× \|/);
-  assert.match(text, /### step \\\(line 40\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| 0\.97× \| not in this run \|/);
+  assert.match(
+    text,
+    /### TinyTransformer \\\(line 24\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| 1\.84× \| 1\.84× \|/,
+  );
+  assert.match(
+    text,
+    /### step \\\(line 40\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| 0\.97× \| not in this run \|/,
+  );
   assert.match(text, /The same \d+ sites in both runs\./);
 });

@@ -11,8 +11,24 @@ import { collectFindings, findingHover, findingMessage } from '../../extension/p
 import { inSituLines } from '../../extension/present/inSituDigest.ts';
 import { runHeadline } from '../../extension/present/headline.ts';
 import { shortLine } from '../../extension/present/lensLine.ts';
-import { formatCount, formatInterval, formatMs, formatPct, formatSeconds, formatSpeedup, formatWhole } from '../../extension/present/numbers.ts';
-import { digestRegion, headlineMeasurement, measurementCells, regionFacts, regionLine, runSummary, type RegionDigest } from '../../extension/present/regionDigest.ts';
+import {
+  formatCount,
+  formatInterval,
+  formatMs,
+  formatPct,
+  formatSeconds,
+  formatSpeedup,
+  formatWhole,
+} from '../../extension/present/numbers.ts';
+import {
+  digestRegion,
+  headlineMeasurement,
+  measurementCells,
+  regionFacts,
+  regionLine,
+  runSummary,
+  type RegionDigest,
+} from '../../extension/present/regionDigest.ts';
 import { digestReport, launchBoundText, modeCells } from '../../extension/present/reportDigest.ts';
 import { runListEntry } from '../../extension/present/runList.ts';
 import type { Report } from '../../extension/shared/report.ts';
@@ -37,7 +53,8 @@ function runnerStrings(value: unknown, into = new Set<string>()): Set<string> {
   return into;
 }
 
-const treeText = (nodes: CompilerTreeNode[]): string[] => nodes.flatMap((n) => [n.label, n.description ?? '', ...treeText(n.children)]);
+const treeText = (nodes: CompilerTreeNode[]): string[] =>
+  nodes.flatMap((n) => [n.label, n.description ?? '', ...treeText(n.children)]);
 
 /** What each surface says of a report, as text. */
 function surfaces(report: Report): Record<string, string> {
@@ -47,10 +64,19 @@ function surfaces(report: Report): Record<string, string> {
   const run = runListEntry(report, '/ws/.compile-lens/runs/x/report.json');
   const lens = report.target.kind === 'script' ? regions.map((r) => r.headline) : [runHeadline(report)];
   const lensTooltip = report.target.kind === 'script' ? regions.map(regionLine) : lens;
-  const panel = report.target.kind === 'script'
-    ? regions.flatMap((r) => [regionFacts(r).join(' · '), r.story ?? '', ...(r.inSitu ? inSituLines(r.inSitu) : []),
-      ...r.measurements.map((m) => Object.values(measurementCells(m)).join(' | '))])
-    : [Object.values(modeCells(null, digest)).join(' | '), ...digest.modes.map((m) => Object.values(modeCells(m, digest)).join(' | ')), launchBoundText(digest) ?? ''];
+  const panel =
+    report.target.kind === 'script'
+      ? regions.flatMap((r) => [
+          regionFacts(r).join(' · '),
+          r.story ?? '',
+          ...(r.inSitu ? inSituLines(r.inSitu) : []),
+          ...r.measurements.map((m) => Object.values(measurementCells(m)).join(' | ')),
+        ])
+      : [
+          Object.values(modeCells(null, digest)).join(' | '),
+          ...digest.modes.map((m) => Object.values(modeCells(m, digest)).join(' | ')),
+          launchBoundText(digest) ?? '',
+        ];
   return {
     cli: reportText(report),
     json: JSON.stringify(reportJson(report)),
@@ -75,7 +101,10 @@ const UNITS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/(?<![\d.])(\d[\d,]*(?:\.\d+)?) s\b/g, (m) => formatSeconds(number(m[1]!))],
   [/(?<![\d.])(\d[\d,]*(?:\.\d+)?)%/g, (m) => formatPct(number(m[1]!))],
   [/(?<![\d.])(\d[\d,]*) (steps|calls)\b/g, (m) => `${formatWhole(number(m[1]!))} ${m[2]}`],
-  [/kernels\/(step|call) (\d+(?:\.\d+)?) → (\d+(?:\.\d+)?)/g, (m) => `kernels/${m[1]} ${formatCount(number(m[2]!))} → ${formatCount(number(m[3]!))}`],
+  [
+    /kernels\/(step|call) (\d+(?:\.\d+)?) → (\d+(?:\.\d+)?)/g,
+    (m) => `kernels/${m[1]} ${formatCount(number(m[2]!))} → ${formatCount(number(m[3]!))}`,
+  ],
 ];
 
 test('every fixture report is read (test/fixtures/reports and the other report.json fixtures)', () => {
@@ -91,7 +120,8 @@ for (const file of FILES) {
     for (const [surface, raw] of Object.entries(surfaces(report))) {
       const text = runner.reduce((t, s) => t.split(s).join('«runner»'), raw);
       for (const [pattern, canonical] of UNITS) {
-        for (const m of text.matchAll(pattern)) assert.equal(m[0], canonical(m), `${surface} writes "${m[0]}" where numbers.ts writes "${canonical(m)}"`);
+        for (const m of text.matchAll(pattern))
+          assert.equal(m[0], canonical(m), `${surface} writes "${m[0]}" where numbers.ts writes "${canonical(m)}"`);
       }
       assert.doesNotMatch(text, /±\d/, `${surface}: one interval form (low–high×), no ±%`);
     }
@@ -104,12 +134,18 @@ for (const file of FILES) {
     const regions = (report.regions ?? []).map(digestRegion);
     // the runner wrote the run's headline (schema 1.18; the fixtures carry it: test_fixture_verdicts.py): --json says it
     // word for word, and it leads the Runs view's line, where a narrow view keeps the answer
-    assert.ok(report.headline, 'the fixture carries the runner\'s headline');
+    assert.ok(report.headline, "the fixture carries the runner's headline");
     assert.equal(json.headline, report.headline);
-    assert.ok(all.runs.startsWith(`${report.headline} · `) || all.runs.startsWith(`${report.headline}\n`), `${report.headline} | ${all.runs}`);
+    assert.ok(
+      all.runs.startsWith(`${report.headline} · `) || all.runs.startsWith(`${report.headline}\n`),
+      `${report.headline} | ${all.runs}`,
+    );
     if (report.target.kind !== 'script') {
       const lens = report.headline!;
-      assert.ok(all.lensTooltip === lens && lens.startsWith(all.lensTitle.replace(/…$/, '')) && all.log === lens, 'the CodeLens, its tooltip and the log: one headline');
+      assert.ok(
+        all.lensTooltip === lens && lens.startsWith(all.lensTitle.replace(/…$/, '')) && all.log === lens,
+        'the CodeLens, its tooltip and the log: one headline',
+      );
       // the speedup the headline shows is a mode's, said the same by the CLI, the panel, the Runs view and --json
       const shown = lens.match(/(\d+\.\d+)×/)?.[0];
       const mode = digest.modes.find((m) => m.speedup !== null && modeCells(m, digest).speedup === shown);
@@ -117,24 +153,45 @@ for (const file of FILES) {
       if (mode) {
         const cells = modeCells(mode, digest);
         for (const value of [cells.speedup, ...(mode.interval ? [cells.nextRun] : [])]) {
-          for (const surface of ['cli', 'panel', 'runs', 'json'] as const) assert.ok(all[surface]!.includes(value), `${surface} shows ${value}`);
+          for (const surface of ['cli', 'panel', 'runs', 'json'] as const)
+            assert.ok(all[surface]!.includes(value), `${surface} shows ${value}`);
         }
-        if (mode.compileSeconds !== null && lens.includes(' · compile ')) assert.ok(all.cli.includes(`compile ${formatSeconds(mode.compileSeconds)}`) && lens.includes(`compile ${formatSeconds(mode.compileSeconds)}`));
+        if (mode.compileSeconds !== null && lens.includes(' · compile '))
+          assert.ok(
+            all.cli.includes(`compile ${formatSeconds(mode.compileSeconds)}`) &&
+              lens.includes(`compile ${formatSeconds(mode.compileSeconds)}`),
+          );
       }
     }
     for (const [index, region] of regions.entries()) {
       const line = regionLine(region);
-      assert.equal(region.headline, report.regions![index]!.headline, `${region.id}: the runner's headline, as written`);
-      assert.ok(all.lensTooltip.includes(line) && all.runs.includes(line), `${region.id}: the lens's and the Runs view's line are one`);
-      assert.ok(all.lensTitle.split('\n')[index] === shortLine(region.headline) && all.log.includes(`: ${region.headline}`), `${region.id}: the lens and the log say it`);
-      assert.equal(json.regions?.find((r) => r.id === region.id)?.headline, region.headline, `${region.id}: --json's headline is the lens's`);
+      assert.equal(
+        region.headline,
+        report.regions![index]!.headline,
+        `${region.id}: the runner's headline, as written`,
+      );
+      assert.ok(
+        all.lensTooltip.includes(line) && all.runs.includes(line),
+        `${region.id}: the lens's and the Runs view's line are one`,
+      );
+      assert.ok(
+        all.lensTitle.split('\n')[index] === shortLine(region.headline) && all.log.includes(`: ${region.headline}`),
+        `${region.id}: the lens and the log say it`,
+      );
+      assert.equal(
+        json.regions?.find((r) => r.id === region.id)?.headline,
+        region.headline,
+        `${region.id}: --json's headline is the lens's`,
+      );
       // the number the headline shows is the one the CLI and the panel show for the same measurement
       const shown = region.headline.match(/(\d+\.\d+)×/)?.[0];
       if (!shown) continue;
       const step = region.inSitu?.step ?? region.inSitu?.call;
-      const source = region.inSitu && step ? formatSpeedup(step.speedup) : measurementCells(headlineMeasurement(region)!).speedup;
+      const source =
+        region.inSitu && step ? formatSpeedup(step.speedup) : measurementCells(headlineMeasurement(region)!).speedup;
       assert.equal(shown, source, `${region.id}: the headline's speedup is its measurement's`);
-      for (const surface of ['cli', 'panel', 'runs'] as const) assert.ok(all[surface]!.includes(shown), `${region.id}: ${surface} shows ${shown}`);
+      for (const surface of ['cli', 'panel', 'runs'] as const)
+        assert.ok(all[surface]!.includes(shown), `${region.id}: ${surface} shows ${shown}`);
     }
   });
 

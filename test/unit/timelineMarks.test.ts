@@ -26,17 +26,29 @@ describe('timeline marks on real traces', () => {
       const breaks = timelineMarks(model).filter((m) => m.kind === 'graph-break');
       const regions = named(model, /^Torch-Compiled Region: /);
       // the regions with another region nested in them (the trace's own nesting, read by brute force)
-      const outer = regions.filter((r) => regions.some((s) => s !== r && model.track[s] === model.track[r] && model.start[s] > model.start[r] && model.start[s] < model.start[r] + model.dur[r]));
+      const outer = regions.filter((r) =>
+        regions.some(
+          (s) =>
+            s !== r &&
+            model.track[s] === model.track[r] &&
+            model.start[s] > model.start[r] &&
+            model.start[s] < model.start[r] + model.dur[r],
+        ),
+      );
       assert.equal(breaks.length, outer.length, file);
       assert.ok(breaks.length >= 3 * 3, `${file}: three breaks per call, three calls`);
       for (const mark of breaks) {
         // the innermost region holding it (a resumed frame's region is nested in the frame that broke)
-        const region = outer.filter((r) => model.start[r] <= mark.startUs && mark.startUs + mark.durUs <= model.start[r] + model.dur[r]).sort((a, b) => model.dur[a] - model.dur[b])[0]!;
+        const region = outer
+          .filter((r) => model.start[r] <= mark.startUs && mark.startUs + mark.durUs <= model.start[r] + model.dur[r])
+          .sort((a, b) => model.dur[a] - model.dur[b])[0]!;
         assert.ok(region !== undefined, `${file}: a break inside its region`);
         assert.equal(mark.label, `graph break in ${mark.compileId}`);
         assert.equal(model.names[model.name[region]], `Torch-Compiled Region: ${mark.compileId}`);
         // it ends where the resumed frame is looked up
-        const lookup = named(model, /^TorchDynamo Cache Lookup$/).find((j) => Math.abs(model.start[j] - (mark.startUs + mark.durUs)) < 1e-6);
+        const lookup = named(model, /^TorchDynamo Cache Lookup$/).find(
+          (j) => Math.abs(model.start[j] - (mark.startUs + mark.durUs)) < 1e-6,
+        );
         assert.ok(lookup !== undefined, `${file}: a break ends at a cache lookup`);
       }
       assert.deepEqual(timelineMarks(await trace('graphbreak-eager.trace.json')), [], 'eager code has no marks');
@@ -60,7 +72,8 @@ describe('timeline marks on real traces', () => {
     assert.equal(replays.length, launches.length);
     for (const [n, launch] of launches.entries()) {
       let end = model.start[launch] + model.dur[launch];
-      for (let j = 0; j < model.count; j++) if (model.correlation[j] === model.correlation[launch]) end = Math.max(end, model.start[j] + model.dur[j]);
+      for (let j = 0; j < model.count; j++)
+        if (model.correlation[j] === model.correlation[launch]) end = Math.max(end, model.start[j] + model.dur[j]);
       assert.equal(replays[n]!.startUs, model.start[launch]);
       assert.ok(Math.abs(replays[n]!.startUs + replays[n]!.durUs - end) < 1e-6);
       assert.ok(end > model.start[launch] + model.dur[launch], 'the replay outlasts its launch');
@@ -79,7 +92,9 @@ test('the lane is kept wherever marks are found (from names alone), and not on e
 
 describe('a finding in the timeline', () => {
   test('each graph break of the CPU graphbreak report is found in the trace the same run wrote', async () => {
-    const report = JSON.parse(readFileSync(join(fixtures, 'reports', 'graphbreak-cpu', 'report.json'), 'utf8')) as Report;
+    const report = JSON.parse(
+      readFileSync(join(fixtures, 'reports', 'graphbreak-cpu', 'report.json'), 'utf8'),
+    ) as Report;
     const model = await trace('cpu-graphbreak-default.trace.json');
     const marks = timelineMarks(model);
     const breaks = collectFindings(report).filter((f) => f.kind === 'graph-break');
@@ -95,17 +110,25 @@ describe('a finding in the timeline', () => {
       const spans = targetSpans(model, marks, target);
       // once per profiled call
       assert.equal(spans.length, model.steps.length, `${finding.reason}: ${spans.length} spans`);
-      for (const span of spans) assert.ok(marks.some((m) => m.kind === 'graph-break' && m.compileId === target.compileIds[0] && m.startUs === span.startUs));
+      for (const span of spans)
+        assert.ok(
+          marks.some(
+            (m) => m.kind === 'graph-break' && m.compileId === target.compileIds[0] && m.startUs === span.startUs,
+          ),
+        );
     }
     assert.deepEqual(seen.sort(), expectedIds.sort());
     // a recompile is not a graph break, and a place the report does not hold has no target
     assert.equal(timelineTarget(report, { ...breaks[0]!, line: 99999, message: '' }), null);
   });
 
-  test('a recompile compiled before the profile: its code\'s first run', async () => {
+  test("a recompile compiled before the profile: its code's first run", async () => {
     const model = await trace('recompile_batch-default-recompile-in-region.trimmed.trace.json');
     const target = { kind: 'recompile' as const, compileIds: ['0/2'], label: 'Recompile', modes: ['default'] };
-    assert.deepEqual(targetSpans(model, timelineMarks(model), target).map((s) => s.durUs), [timelineMarks(model).find((m) => m.kind === 'recompile')!.durUs]);
+    assert.deepEqual(
+      targetSpans(model, timelineMarks(model), target).map((s) => s.durUs),
+      [timelineMarks(model).find((m) => m.kind === 'recompile')!.durUs],
+    );
     // with the compile span left out of the marks, the first "Torch-Compiled Region: 0/2" is the place
     const region = named(model, /^Torch-Compiled Region: 0\/2$/)[0]!;
     assert.deepEqual(targetSpans(model, [], target), [{ startUs: model.start[region], durUs: model.dur[region] }]);

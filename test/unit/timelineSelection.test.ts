@@ -15,8 +15,14 @@ const STRAGGLER = path.join(FIXTURES, 'traces/ranks/straggler');
 
 /** A tiny trace; `rank` goes in its header as kineto writes it. */
 function writeTrace(file: string, rank: number | null, worldSize = 2): string {
-  const info = rank === null ? '' : `"distributedInfo": {"backend": "nccl", "rank": ${rank}, "world_size": ${worldSize}}, "host_name": "h", "baseTimeNanoseconds": 1790857026000000000, `;
-  writeFileSync(file, `{${info}"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 100, "dur": 5}]}`);
+  const info =
+    rank === null
+      ? ''
+      : `"distributedInfo": {"backend": "nccl", "rank": ${rank}, "world_size": ${worldSize}}, "host_name": "h", "baseTimeNanoseconds": 1790857026000000000, `;
+  writeFileSync(
+    file,
+    `{${info}"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 100, "dur": 5}]}`,
+  );
   return file;
 }
 
@@ -33,13 +39,17 @@ describe('Open Trace Timeline selection', () => {
     writeFileSync(path.join(dir, 'notes.txt'), 'rank0');
     mkdirSync(path.join(dir, 'rank9.json')); // a folder named like a trace
     const { source, notes } = await resolveTimelineSelection([dir]);
-    assert.deepEqual(source, { kind: 'ranks', tracePaths: ['host_a.456.pt.trace.json', 'host_b.123.pt.trace.json', 'rank2.json'].map((f) => path.join(dir, f)) });
+    assert.deepEqual(source, {
+      kind: 'ranks',
+      tracePaths: ['host_a.456.pt.trace.json', 'host_b.123.pt.trace.json', 'rank2.json'].map((f) => path.join(dir, f)),
+    });
     assert.deepEqual(notes, []);
   });
 
   test('more ranks than a timeline shows: the first ones, said; a rank given twice: the first, said', async () => {
     const dir = tempDir();
-    for (let r = 0; r < MAX_RANK_PANES + 4; r++) writeTrace(path.join(dir, `trace_${String(r).padStart(2, '0')}.json`), r, MAX_RANK_PANES + 4);
+    for (let r = 0; r < MAX_RANK_PANES + 4; r++)
+      writeTrace(path.join(dir, `trace_${String(r).padStart(2, '0')}.json`), r, MAX_RANK_PANES + 4);
     writeTrace(path.join(dir, 'trace_zz_again.json'), 3);
     const { source, notes } = await resolveTimelineSelection([dir]);
     assert.equal(source.kind, 'ranks');
@@ -53,7 +63,9 @@ describe('Open Trace Timeline selection', () => {
   test('a folder without rank traces is an error naming it', async () => {
     const dir = tempDir();
     writeTrace(path.join(dir, 'model.trace.json'), null);
-    await assert.rejects(resolveTimelineSelection([dir]), (error: Error) => error.message.startsWith(`No rank traces in ${dir}:`));
+    await assert.rejects(resolveTimelineSelection([dir]), (error: Error) =>
+      error.message.startsWith(`No rank traces in ${dir}:`),
+    );
   });
 
   test('files: distinct ranks open as ranks (in rank order); the same rank twice, or no rank, are compared', async () => {
@@ -64,10 +76,14 @@ describe('Open Trace Timeline selection', () => {
     const again = writeTrace(path.join(dir, 'c.json'), 0);
     assert.deepEqual((await resolveTimelineSelection([r0, again])).source, { kind: 'traces', tracePaths: [r0, again] });
     assert.deepEqual((await resolveTimelineSelection([r0])).source, { kind: 'traces', tracePaths: [r0] });
-    const plain = Array.from({ length: MAX_COMPARE_PANES + 1 }, (_, k) => writeTrace(path.join(dir, `t${k}.json`), null));
+    const plain = Array.from({ length: MAX_COMPARE_PANES + 1 }, (_, k) =>
+      writeTrace(path.join(dir, `t${k}.json`), null),
+    );
     const compared = await resolveTimelineSelection(plain);
     assert.deepEqual(compared.source, { kind: 'traces', tracePaths: plain.slice(0, MAX_COMPARE_PANES) });
-    assert.deepEqual(compared.notes, [`Showing the first ${MAX_COMPARE_PANES} of the ${MAX_COMPARE_PANES + 1} traces chosen: a timeline compares at most ${MAX_COMPARE_PANES}.`]);
+    assert.deepEqual(compared.notes, [
+      `Showing the first ${MAX_COMPARE_PANES} of the ${MAX_COMPARE_PANES + 1} traces chosen: a timeline compares at most ${MAX_COMPARE_PANES}.`,
+    ]);
   });
 
   test('a folder and a file that is no rank: the ranks, and the file left out, said', async () => {
@@ -85,33 +101,54 @@ describe('rank sources', () => {
     assert.ok(isTimelineSource({ kind: 'ranks', tracePaths: ['/a/rank0.json', '/a/rank1.json'] }));
     assert.ok(isTimelineSource({ kind: 'traces', tracePaths: ['/a.json'] }));
     assert.ok(isTimelineSource({ kind: 'report', reportPath: '/r/report.json' }));
-    for (const bad of [null, {}, { kind: 'ranks', tracePaths: [] }, { kind: 'ranks', tracePaths: [1] }, { kind: 'ranks' }, { kind: 'folder', tracePaths: ['/a'] }]) {
+    for (const bad of [
+      null,
+      {},
+      { kind: 'ranks', tracePaths: [] },
+      { kind: 'ranks', tracePaths: [1] },
+      { kind: 'ranks' },
+      { kind: 'folder', tracePaths: ['/a'] },
+    ]) {
       assert.ok(!isTimelineSource(bad), JSON.stringify(bad));
     }
   });
 
-  test('a report with ranks (the runner\'s torchrun report) opens its rank traces as a rank set, in rank order', async () => {
+  test("a report with ranks (the runner's torchrun report) opens its rank traces as a rank set, in rank order", async () => {
     const dir = tempDir();
-    const report = JSON.parse(readFileSync(path.join(FIXTURES, 'reports/graphbreak-cpu/report.json'), 'utf8')) as Record<string, unknown>;
+    const report = JSON.parse(
+      readFileSync(path.join(FIXTURES, 'reports/graphbreak-cpu/report.json'), 'utf8'),
+    ) as Record<string, unknown>;
     copyFileSync(path.join(STRAGGLER, 'rank0.trace.json'), path.join(dir, 'r0.json'));
     copyFileSync(path.join(STRAGGLER, 'rank1.trace.json'), path.join(dir, 'r1.json'));
     writeTrace(path.join(dir, 'plain.json'), null);
     // extra per-rank fields are the runner's; the rank list, not the trace, says which rank a trace without a header is
-    report.ranks = [{ rank: 1, trace: 'r1.json', graphs: 2 }, { rank: 0, trace: 'r0.json' }, { rank: 2, trace: 'plain.json' }, { rank: 3, trace: null }];
+    report.ranks = [
+      { rank: 1, trace: 'r1.json', graphs: 2 },
+      { rank: 0, trace: 'r0.json' },
+      { rank: 2, trace: 'plain.json' },
+      { rank: 3, trace: null },
+    ];
     report.schemaVersion = '1.5';
     const reportPath = path.join(dir, 'report.json');
     writeFileSync(reportPath, JSON.stringify(report));
     const content = await readTimelineSource({ kind: 'report', reportPath });
-    assert.deepEqual(content.panes.map((p) => [p.label, p.rank?.rank, p.rank?.rankFrom, p.compareTo]), [
-      ['rank 0', 0, 'distributedInfo', null], ['rank 1', 1, 'distributedInfo', null], ['rank 2', 2, 'report', null],
-    ]);
+    assert.deepEqual(
+      content.panes.map((p) => [p.label, p.rank?.rank, p.rank?.rankFrom, p.compareTo]),
+      [
+        ['rank 0', 0, 'distributedInfo', null],
+        ['rank 1', 1, 'distributedInfo', null],
+        ['rank 2', 2, 'report', null],
+      ],
+    );
     assert.match(content.title, /3 ranks$/);
     assert.ok((await sentTraces(content)).every((m) => m.pane.rank !== undefined && m.pane.compareTo === null));
   });
 
   test('the schema refuses a rank entry without a rank', async () => {
     const dir = tempDir();
-    const report = JSON.parse(readFileSync(path.join(FIXTURES, 'reports/graphbreak-cpu/report.json'), 'utf8')) as Record<string, unknown>;
+    const report = JSON.parse(
+      readFileSync(path.join(FIXTURES, 'reports/graphbreak-cpu/report.json'), 'utf8'),
+    ) as Record<string, unknown>;
     report.ranks = [{ trace: 'r0.json' }];
     const reportPath = path.join(dir, 'report.json');
     writeFileSync(reportPath, JSON.stringify(report));

@@ -20,7 +20,13 @@ const fixtureBytes = (name: string): Uint8Array => {
   return name.endsWith('.gz') ? gunzipSync(raw) : raw;
 };
 
-interface ChromeEvent { ph?: string; cat?: string; name?: string; dur?: number; args?: Record<string, unknown> }
+interface ChromeEvent {
+  ph?: string;
+  cat?: string;
+  name?: string;
+  dur?: number;
+  args?: Record<string, unknown>;
+}
 const parsedEvents = (name: string): ChromeEvent[] =>
   (JSON.parse(new TextDecoder().decode(fixtureBytes(name))) as { traceEvents: ChromeEvent[] }).traceEvents;
 
@@ -51,7 +57,11 @@ describe('scanner on real H100 traces', () => {
       const model = await scanTraceFile(fixture(known.file));
       const complete = parsedEvents(known.file).filter((e) => e.ph === 'X');
       assert.equal(model.count, complete.length);
-      const sum = (values: Iterable<number>): number => { let s = 0; for (const v of values) s += v; return s; };
+      const sum = (values: Iterable<number>): number => {
+        let s = 0;
+        for (const v of values) s += v;
+        return s;
+      };
       assert.ok(Math.abs(sum(model.dur) - sum(complete.map((e) => e.dur ?? 0))) < 1e-3);
     });
   }
@@ -68,8 +78,11 @@ describe('scanner on real H100 traces', () => {
       if (model.depth[i] === 0) continue;
       let parentFound = false;
       for (let j = 0; j < model.count && !parentFound; j++) {
-        parentFound = model.track[j] === model.track[i] && model.depth[j] === model.depth[i] - 1
-          && model.start[j] <= model.start[i] && model.start[j] + model.dur[j] >= model.start[i];
+        parentFound =
+          model.track[j] === model.track[i] &&
+          model.depth[j] === model.depth[i] - 1 &&
+          model.start[j] <= model.start[i] &&
+          model.start[j] + model.dur[j] >= model.start[i];
       }
       assert.ok(parentFound, `slice ${i} (${model.names[model.name[i]]}) has no parent`);
       assert.ok(model.depth[i] <= model.tracks[model.track[i]].maxDepth);
@@ -79,7 +92,10 @@ describe('scanner on real H100 traces', () => {
   test('tracks: one CPU thread per tid, GPU streams named from metadata', async () => {
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
     const gpu = model.tracks.filter((t) => t.gpu);
-    assert.deepEqual(gpu.map((t) => t.name), ['GPU 0 · stream 7']);
+    assert.deepEqual(
+      gpu.map((t) => t.name),
+      ['GPU 0 · stream 7'],
+    );
     assert.ok(model.tracks.some((t) => !t.gpu && t.name === 'CPU · thread 1661 (python3)'));
     assert.ok(model.tracks.findIndex((t) => t.gpu) > model.tracks.findIndex((t) => !t.gpu), 'CPU threads first');
   });
@@ -87,7 +103,8 @@ describe('scanner on real H100 traces', () => {
   test('kernel kinds: eager library + ATen, compiled generated (triton_), memset as memory', async () => {
     const kinds = (model: TraceModel): Map<string, SliceKind> => {
       const out = new Map<string, SliceKind>();
-      for (let i = 0; i < model.count; i++) if (model.tracks[model.track[i]].gpu) out.set(model.names[model.name[i]], model.kind[i]);
+      for (let i = 0; i < model.count; i++)
+        if (model.tracks[model.track[i]].gpu) out.set(model.names[model.name[i]], model.kind[i]);
       return out;
     };
     const eager = kinds(await scanTraceFile(fixture('mlp-eager.trace.json')));
@@ -131,9 +148,18 @@ describe('scanner on real H100 traces', () => {
     for (let r = 1; r < slice.length; r++) assert.ok(slice[r - 1] < slice[r], 'rows ascending by slice');
     const field = (name: (typeof KERNEL_ARG_FIELDS)[number]): number => KERNEL_ARG_FIELDS.indexOf(name);
     for (const event of events) {
-      const args = event.args as { grid: number[]; block: number[]; correlation: number; 'registers per thread': number; 'shared memory': number; 'est. achieved occupancy %': number };
+      const args = event.args as {
+        grid: number[];
+        block: number[];
+        correlation: number;
+        'registers per thread': number;
+        'shared memory': number;
+        'est. achieved occupancy %': number;
+      };
       let row = -1;
-      for (let r = 0; r < slice.length && row < 0; r++) if (model.correlation[slice[r]] === args.correlation && model.names[model.name[slice[r]]] === event.name) row = r;
+      for (let r = 0; r < slice.length && row < 0; r++)
+        if (model.correlation[slice[r]] === args.correlation && model.names[model.name[slice[r]]] === event.name)
+          row = r;
       assert.ok(row >= 0, `args row for correlation ${args.correlation}`);
       const at = (f: number): number => values[row * KERNEL_ARG_FIELDS.length + f];
       assert.deepEqual([at(field('grid x')), at(field('grid y')), at(field('grid z'))], args.grid);
@@ -161,7 +187,9 @@ describe('scanner on real H100 traces', () => {
       }
       assert.deepStrictEqual(step.value, whole, file);
       assert.equal(parts.length, Math.ceil(whole.count / rowsPerPart) - 1, file);
-      parts.forEach((part, i) => assert.deepStrictEqual(part, packRows(whole, i * rowsPerPart, (i + 1) * rowsPerPart), `${file} part ${i}`));
+      parts.forEach((part, i) =>
+        assert.deepStrictEqual(part, packRows(whole, i * rowsPerPart, (i + 1) * rowsPerPart), `${file} part ${i}`),
+      );
     }
   });
 
@@ -170,7 +198,10 @@ describe('scanner on real H100 traces', () => {
     const scanner = new TraceScanner();
     scanner.push(bytes);
     const reading = new TraceReading(scanner.end(), true);
-    for (const piece of reading.posted(50)) { assert.ok('rows' in piece); break; }
+    for (const piece of reading.posted(50)) {
+      assert.ok('rows' in piece);
+      break;
+    }
     assert.deepStrictEqual(reading.model(), scanTraceBytes(bytes));
   });
 
@@ -206,12 +237,25 @@ describe('scanner on real H100 traces', () => {
 
   test('names that a sampled hash cannot tell apart stay distinct; escaped quotes and backslashes end names right', () => {
     // 300 names of one length differing only in one middle byte (the name hash samples 32 of 200 bytes)
-    const names = Array.from({ length: 300 }, (_, i) => `k${'x'.repeat(100)}${String(i).padStart(3, '0')}${'y'.repeat(96)}`);
+    const names = Array.from(
+      { length: 300 },
+      (_, i) => `k${'x'.repeat(100)}${String(i).padStart(3, '0')}${'y'.repeat(96)}`,
+    );
     const tricky = ['ends with \\', 'quote " inside', '\\', 'plain']; // in the JSON: "ends with \\", "quote \" inside", "\\"
-    const events = [...names, ...tricky, ...names].map((name, i) => ({ ph: 'X', name, pid: 1, tid: 1, ts: i * 10, dur: 5 }));
+    const events = [...names, ...tricky, ...names].map((name, i) => ({
+      ph: 'X',
+      name,
+      pid: 1,
+      tid: 1,
+      ts: i * 10,
+      dur: 5,
+    }));
     const model = scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
     assert.deepEqual(model.names, [...names, ...tricky]);
-    assert.deepEqual(Array.from(model.name), events.map((e) => model.names.indexOf(e.name)));
+    assert.deepEqual(
+      Array.from(model.name),
+      events.map((e) => model.names.indexOf(e.name)),
+    );
   });
 
   test('flow events alone link a launch to its kernel when the file names the GPU stream before the CPU thread', () => {
@@ -236,12 +280,24 @@ describe('scanner on real H100 traces', () => {
     const events = [
       { ph: 'X', cat: 'user_annotation', name: 'ProfilerStep#4', pid: 1, tid: 1, ts: 100, dur: 50 },
       { ph: 'X', cat: 'user_annotation', name: 'ProfilerStep#5', pid: 1, tid: 1, ts: 150, dur: 40 },
-      { ph: 'X', cat: 'cuda_runtime', name: 'cudaLaunchKernel', pid: 1, tid: 1, ts: 110, dur: 5, args: { correlation: 9 } },
+      {
+        ph: 'X',
+        cat: 'cuda_runtime',
+        name: 'cudaLaunchKernel',
+        pid: 1,
+        tid: 1,
+        ts: 110,
+        dur: 5,
+        args: { correlation: 9 },
+      },
       { ph: 'X', cat: 'kernel', name: 'triton_poi_fused_0', pid: 0, tid: 7, ts: 120, dur: 3, args: { correlation: 9 } },
     ];
     const model = scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
     assert.equal(model.stepSource, 'profiler');
-    assert.deepEqual(model.steps, [{ start: 0, end: 50, label: 'ProfilerStep#4' }, { start: 50, end: 90, label: 'ProfilerStep#5' }]);
+    assert.deepEqual(model.steps, [
+      { start: 0, end: 50, label: 'ProfilerStep#4' },
+      { start: 50, end: 90, label: 'ProfilerStep#5' },
+    ]);
     const summary = summarizeTrace(model);
     assert.equal(summary.kernelsPerStep, 0.5);
     assert.equal(summary.launchesPerStep, 0.5);
@@ -255,11 +311,14 @@ describe('summary', () => {
     assert.equal(summary.kernels, 21);
     assert.equal(summary.launches, 21, 'each kernel and memset has its own launch');
     assert.equal(summary.launchesPerStep, 7);
-    const kernelTime = parsedEvents('mlp-eager.trace.json').filter((e) => e.cat === 'kernel' || e.cat === 'gpu_memset').reduce((s, e) => s + (e.dur ?? 0), 0);
+    const kernelTime = parsedEvents('mlp-eager.trace.json')
+      .filter((e) => e.cat === 'kernel' || e.cat === 'gpu_memset')
+      .reduce((s, e) => s + (e.dur ?? 0), 0);
     assert.ok(Math.abs(summary.gpuBusyUs - kernelTime) < 1e-6, 'one stream, no overlap: busy = sum of durations');
     assert.ok(summary.gpuIdleUs > 0);
     assert.equal(summary.topKernels.length, 7, 'all 7 distinct kernels (fewer than the top-10 limit)');
-    for (let i = 1; i < summary.topKernels.length; i++) assert.ok(summary.topKernels[i - 1].totalUs >= summary.topKernels[i].totalUs);
+    for (let i = 1; i < summary.topKernels.length; i++)
+      assert.ok(summary.topKernels[i - 1].totalUs >= summary.topKernels[i].totalUs);
     assert.deepEqual(summary.compileSpans, []);
     const text = formatTraceSummary(summary);
     assert.match(text, /kernels \/ step {4}7 /);
@@ -267,7 +326,9 @@ describe('summary', () => {
   });
 
   test('compile spans inside the profiled region (recompile in region)', async () => {
-    const summary = summarizeTrace(await scanTraceFile(fixture('recompile_batch-default-recompile-in-region.trimmed.trace.json')));
+    const summary = summarizeTrace(
+      await scanTraceFile(fixture('recompile_batch-default-recompile-in-region.trimmed.trace.json')),
+    );
     assert.equal(summary.compileSpans.length, 1);
     assert.equal(summary.compileSpans[0].name, 'dynamo');
     assert.ok(Math.abs(summary.compileSpans[0].durUs - 327446.301) < 1e-3);
@@ -296,7 +357,10 @@ describe('compare', () => {
   });
 
   test('eager vs reduce-overhead: CUDA-graph replays appear, launches drop', async () => {
-    const comparison = compareTraces(await scanTraceFile(fixture('mlp-eager.trace.json')), await scanTraceFile(fixture('mlp-reduce-overhead.trace.json')));
+    const comparison = compareTraces(
+      await scanTraceFile(fixture('mlp-eager.trace.json')),
+      await scanTraceFile(fixture('mlp-reduce-overhead.trace.json')),
+    );
     const replay = comparison.rows.find((r) => r.metric === 'CUDA-graph replay kernels');
     assert.deepEqual([replay?.before, replay?.after], [0, 6]);
     const launches = comparison.rows.find((r) => r.metric === 'launches');
@@ -304,7 +368,10 @@ describe('compare', () => {
   });
 
   test('a recompile in the profiled region is reported on its side', async () => {
-    const comparison = compareTraces(await scanTraceFile(fixture('mlp-default.trace.json')), await scanTraceFile(fixture('recompile_batch-default-recompile-in-region.trimmed.trace.json')));
+    const comparison = compareTraces(
+      await scanTraceFile(fixture('mlp-default.trace.json')),
+      await scanTraceFile(fixture('recompile_batch-default-recompile-in-region.trimmed.trace.json')),
+    );
     assert.deepEqual(comparison.compileSpans.before, []);
     assert.equal(comparison.compileSpans.after.length, 1);
     const row = comparison.rows.find((r) => r.metric.startsWith('compile in profiled region'));

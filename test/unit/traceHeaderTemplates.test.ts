@@ -20,7 +20,17 @@ const dir = mkdtempSync(join(tmpdir(), 'compile-lens-skim-header-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 type Event = Record<string, unknown>;
-const op = (name: string, ts: number, extra: Event = {}): Event => ({ ph: 'X', cat: 'cpu_op', name, pid: 1661, tid: 1661, ts, dur: 5, args: { 'External id': ts }, ...extra });
+const op = (name: string, ts: number, extra: Event = {}): Event => ({
+  ph: 'X',
+  cat: 'cpu_op',
+  name,
+  pid: 1661,
+  tid: 1661,
+  ts,
+  dur: 5,
+  args: { 'External id': ts },
+  ...extra,
+});
 
 /** Slices that share most of their header with the one before, each differing in one place. */
 function events(): Event[] {
@@ -38,8 +48,26 @@ function events(): Event[] {
       op('aten::mm', ts + 3, { cat: 'python_function' }),
       op('a "quoted" name', ts + 4),
       op('aten::add', ts + 5, { pid: 'host', tid: 'main' }), // text ids
-      { ph: 'X', cat: 'cuda_runtime', name: 'cudaLaunchKernel', pid: 1661, tid: 1661, ts: ts + 6, dur: 3, args: { correlation: 100 + i } },
-      { ph: 'X', cat: 'kernel', name: `gemm_${i % 2}`, pid: 0, tid: 7 + (i % 2) * 6, ts: ts + 8, dur: 4, args: { correlation: 100 + i, stream: 7 } },
+      {
+        ph: 'X',
+        cat: 'cuda_runtime',
+        name: 'cudaLaunchKernel',
+        pid: 1661,
+        tid: 1661,
+        ts: ts + 6,
+        dur: 3,
+        args: { correlation: 100 + i },
+      },
+      {
+        ph: 'X',
+        cat: 'kernel',
+        name: `gemm_${i % 2}`,
+        pid: 0,
+        tid: 7 + (i % 2) * 6,
+        ts: ts + 8,
+        dur: 4,
+        args: { correlation: 100 + i, stream: 7 },
+      },
     );
     // a key between tid and ts: the header is walked
     out.push({ ph: 'X', cat: 'cpu_op', name: 'aten::mm', pid: 1661, tid: 1661, id: i, ts: ts + 9, dur: 1, args: {} });
@@ -58,7 +86,16 @@ function unlikeTheirTemplate(): Event[] {
     op('aten::mm', 2005, { cat: 7 }), // a cat that is not a string
     op('aten::mm', 2006, { name: 12 }), // a name that is not a string
     { ...op('aten::mm', 2007), id: 3 }, // a key after the args
-    { ph: 'X', cat: 'kernel', name: 'gemm_0', pid: 0, tid: 7, ts: 2008, dur: 4, args: { correlation: 140, grid: [1, 2, 3], stream: 7 } },
+    {
+      ph: 'X',
+      cat: 'kernel',
+      name: 'gemm_0',
+      pid: 0,
+      tid: 7,
+      ts: 2008,
+      dur: 4,
+      args: { correlation: 140, grid: [1, 2, 3], stream: 7 },
+    },
   ];
 }
 
@@ -75,9 +112,12 @@ async function modelOf(path: string, scanner: TraceScanner): Promise<TraceModel>
 
 /** A trace of `list` in kineto's key order, spaced as kineto writes it or as JSON.stringify does. */
 function write(name: string, list: Event[], spaced: boolean): string {
-  const text = (e: Event): string => (spaced
-    ? `  {\n    ${Object.entries(e).map(([k, v]) => `"${k}": ${JSON.stringify(v)}`).join(', ')}\n  }`
-    : JSON.stringify(e));
+  const text = (e: Event): string =>
+    spaced
+      ? `  {\n    ${Object.entries(e)
+          .map(([k, v]) => `"${k}": ${JSON.stringify(v)}`)
+          .join(', ')}\n  }`
+      : JSON.stringify(e);
   const path = join(dir, name);
   writeFileSync(path, `{"traceEvents": [\n${list.map(text).join(',\n')}\n]}\n`);
   return path;
@@ -85,7 +125,12 @@ function write(name: string, list: Event[], spaced: boolean): string {
 
 /** The model as the timeline draws it (see traceSkim.test.ts): names as text, tracks without depths. */
 function drawn(model: TraceModel): unknown {
-  return { ...model, names: null, name: Array.from(model.name, (id) => model.names[id]), tracks: model.tracks.map(({ maxDepth: _depth, ...rest }) => rest) };
+  return {
+    ...model,
+    names: null,
+    name: Array.from(model.name, (id) => model.names[id]),
+    tracks: model.tracks.map(({ maxDepth: _depth, ...rest }) => rest),
+  };
 }
 
 for (const spaced of [true, false]) {
@@ -96,11 +141,17 @@ for (const spaced of [true, false]) {
     const skim = (await skimFile(path, statSync(path).size, Infinity))!;
     assert.ok(skim, 'skimmed');
     assert.deepStrictEqual([skim.events, skim.origin, skim.steps], [full.count, full.originUs, full.steps]);
-    assert.deepStrictEqual(skim.tracks.map((t) => [t.pid, t.tid, t.gpu]).sort(), full.tracks.map((t) => [t.pid, t.tid, t.gpu]).sort());
+    assert.deepStrictEqual(
+      skim.tracks.map((t) => [t.pid, t.tid, t.gpu]).sort(),
+      full.tracks.map((t) => [t.pid, t.tid, t.gpu]).sort(),
+    );
     assert.deepStrictEqual([...skim.graphLaunches], []);
     const reader = await openTraceFile(path, 0, Infinity);
     for (const view of [null, { step: 1, domain: null }]) {
-      assert.deepStrictEqual(drawn((await reader.preview(view))!), drawn(sliceWindow(full, ...viewWindow(full.steps, view)!)));
+      assert.deepStrictEqual(
+        drawn((await reader.preview(view))!),
+        drawn(sliceWindow(full, ...viewWindow(full.steps, view)!)),
+      );
     }
   });
 

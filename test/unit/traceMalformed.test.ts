@@ -15,21 +15,36 @@ import { readRange, scanTraceFile } from '../../extension/node/trace/scanner.ts'
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const trace = (events: unknown[]): Uint8Array => bytes(JSON.stringify({ traceEvents: events }));
-const kernel = (ts: number, extra: Record<string, unknown> = {}): Record<string, unknown> =>
-  ({ ph: 'X', cat: 'kernel', name: 'triton_poi_fused_0', pid: 0, tid: 7, ts, dur: 2, args: { correlation: ts }, ...extra });
+const kernel = (ts: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  ph: 'X',
+  cat: 'kernel',
+  name: 'triton_poi_fused_0',
+  pid: 0,
+  tid: 7,
+  ts,
+  dur: 2,
+  args: { correlation: ts },
+  ...extra,
+});
 const REAL = readFileSync(join(__dirname, '..', 'fixtures', 'traces', 'mlp-eager.trace.json'));
 
 function rejects(input: Uint8Array, message: RegExp): void {
-  assert.throws(() => scanTraceBytes(input), (error: unknown) => {
-    assert.ok(error instanceof TraceError, `TraceError, got ${String(error)}`);
-    assert.match(error.message, message);
-    return true;
-  });
+  assert.throws(
+    () => scanTraceBytes(input),
+    (error: unknown) => {
+      assert.ok(error instanceof TraceError, `TraceError, got ${String(error)}`);
+      assert.match(error.message, message);
+      return true;
+    },
+  );
 }
 
 function warns(input: Uint8Array, message: RegExp): TraceModel {
   const model = scanTraceBytes(input);
-  assert.ok(model.warnings.some((w) => message.test(w)), `warning ${message} in ${JSON.stringify(model.warnings)}`);
+  assert.ok(
+    model.warnings.some((w) => message.test(w)),
+    `warning ${message} in ${JSON.stringify(model.warnings)}`,
+  );
   return model;
 }
 
@@ -70,17 +85,19 @@ describe('malformed traces', () => {
   });
 
   test('events with missing or wrong-typed fields are skipped with a count and first byte', () => {
-    const model = scanTraceBytes(trace([
-      kernel(10),
-      { ph: 'X', name: 'no ts', pid: 0, tid: 7, dur: 1 },
-      { ph: 'X', name: 'string ts', pid: 0, tid: 7, ts: '12', dur: 1 },
-      { ph: 'X', name: 'no dur', pid: 0, tid: 7, ts: 13 },
-      { ph: 'X', name: 'bad dur', pid: 0, tid: 7, ts: 14, dur: [1] },
-      { ph: 'X', pid: 0, tid: 7, ts: 15, dur: 1 },
-      { ph: 'X', name: 42, pid: 0, tid: 7, ts: 16, dur: 1 },
-      { name: 'no phase', ts: 1 },
-      { ph: 'X', name: 'no pid', ts: 17, dur: 1 },
-    ]));
+    const model = scanTraceBytes(
+      trace([
+        kernel(10),
+        { ph: 'X', name: 'no ts', pid: 0, tid: 7, dur: 1 },
+        { ph: 'X', name: 'string ts', pid: 0, tid: 7, ts: '12', dur: 1 },
+        { ph: 'X', name: 'no dur', pid: 0, tid: 7, ts: 13 },
+        { ph: 'X', name: 'bad dur', pid: 0, tid: 7, ts: 14, dur: [1] },
+        { ph: 'X', pid: 0, tid: 7, ts: 15, dur: 1 },
+        { ph: 'X', name: 42, pid: 0, tid: 7, ts: 16, dur: 1 },
+        { name: 'no phase', ts: 1 },
+        { ph: 'X', name: 'no pid', ts: 17, dur: 1 },
+      ]),
+    );
     const w = model.warnings.join('\n');
     assert.match(w, /2 events: 'ts' missing or not a number, skipped \(first at byte \d+\)/);
     assert.match(w, /complete event without 'dur', drawn as 0 µs/);
@@ -88,18 +105,20 @@ describe('malformed traces', () => {
     assert.match(w, /2 events: 'name' missing or not a string, shown as '\(unnamed\)'/);
     assert.match(w, /event has no 'ph'/);
     assert.match(w, /'pid' or 'tid' missing/);
-    assert.equal(model.count, 5, "kept: kernel, no dur, unnamed, name 42, no pid");
+    assert.equal(model.count, 5, 'kept: kernel, no dur, unnamed, name 42, no pid');
   });
 
   test('negative, huge and overflowing timestamps and durations', () => {
-    const model = scanTraceBytes(bytes(`{"traceEvents": [
+    const model = scanTraceBytes(
+      bytes(`{"traceEvents": [
       {"ph": "X", "name": "neg ts", "pid": 1, "tid": 1, "ts": -50, "dur": 10},
       {"ph": "X", "name": "neg dur", "pid": 1, "tid": 1, "ts": 10, "dur": -5},
       {"ph": "X", "name": "huge ts", "pid": 1, "tid": 1, "ts": 1e300, "dur": 1},
       {"ph": "X", "name": "inf ts", "pid": 1, "tid": 1, "ts": 1e999, "dur": 1},
       {"ph": "X", "name": "huge dur", "pid": 1, "tid": 1, "ts": 20, "dur": 1e308},
       {"ph": "X", "name": "ok", "pid": 1, "tid": 1, "ts": 30, "dur": 1}
-    ]}`));
+    ]}`),
+    );
     const w = model.warnings.join('\n');
     assert.match(w, /negative 'dur', drawn as 0 µs/);
     assert.match(w, /'ts' beyond ±1e17 µs, skipped/);
@@ -110,15 +129,17 @@ describe('malformed traces', () => {
   });
 
   test('duplicate and unmatched flows', () => {
-    const model = scanTraceBytes(trace([
-      { ph: 'X', cat: 'cuda_runtime', name: 'cudaLaunchKernel', pid: 1, tid: 1, ts: 10, dur: 5 },
-      { ph: 'X', cat: 'kernel', name: 'k', pid: 0, tid: 7, ts: 20, dur: 2 },
-      { ph: 'X', cat: 'kernel', name: 'orphan', pid: 0, tid: 7, ts: 30, dur: 2 },
-      { ph: 's', cat: 'ac2g', id: 5, pid: 1, tid: 1, ts: 11 },
-      { ph: 's', cat: 'ac2g', id: 5, pid: 1, tid: 1, ts: 12 },
-      { ph: 'f', cat: 'ac2g', id: 5, pid: 0, tid: 7, ts: 20, bp: 'e' },
-      { ph: 'f', cat: 'ac2g', id: 9, pid: 0, tid: 7, ts: 30, bp: 'e' },
-    ]));
+    const model = scanTraceBytes(
+      trace([
+        { ph: 'X', cat: 'cuda_runtime', name: 'cudaLaunchKernel', pid: 1, tid: 1, ts: 10, dur: 5 },
+        { ph: 'X', cat: 'kernel', name: 'k', pid: 0, tid: 7, ts: 20, dur: 2 },
+        { ph: 'X', cat: 'kernel', name: 'orphan', pid: 0, tid: 7, ts: 30, dur: 2 },
+        { ph: 's', cat: 'ac2g', id: 5, pid: 1, tid: 1, ts: 11 },
+        { ph: 's', cat: 'ac2g', id: 5, pid: 1, tid: 1, ts: 12 },
+        { ph: 'f', cat: 'ac2g', id: 5, pid: 0, tid: 7, ts: 20, bp: 'e' },
+        { ph: 'f', cat: 'ac2g', id: 9, pid: 0, tid: 7, ts: 30, bp: 'e' },
+      ]),
+    );
     const w = model.warnings.join('\n');
     assert.match(w, /duplicate flow start id, later one ignored/);
     assert.match(w, /flow end without a start: kernel not linked to a launch/);
@@ -127,7 +148,15 @@ describe('malformed traces', () => {
   });
 
   test('unknown phases are named and skipped', () => {
-    const model = warns(trace([kernel(1), { ph: 'B', name: 'b', pid: 1, tid: 1, ts: 1 }, { ph: 'Q', name: 'q', ts: 1 }, { ph: 'XX', ts: 1 }]), /phase 'B' is not shown/);
+    const model = warns(
+      trace([
+        kernel(1),
+        { ph: 'B', name: 'b', pid: 1, tid: 1, ts: 1 },
+        { ph: 'Q', name: 'q', ts: 1 },
+        { ph: 'XX', ts: 1 },
+      ]),
+      /phase 'B' is not shown/,
+    );
     assert.ok(model.warnings.some((w) => /phase 'Q' is not shown/.test(w)));
     assert.ok(model.warnings.some((w) => /unknown phase, skipped/.test(w)));
     assert.equal(model.count, 1);
@@ -135,7 +164,11 @@ describe('malformed traces', () => {
 
   test('deeply nested args (100 000 levels) do not overflow the stack', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-    const model = scanTraceBytes(bytes(`{"traceEvents": [{"ph": "X", "name": "deep", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"x": ${deep}}}]}`));
+    const model = scanTraceBytes(
+      bytes(
+        `{"traceEvents": [{"ph": "X", "name": "deep", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"x": ${deep}}}]}`,
+      ),
+    );
     assert.equal(model.count, 1);
   });
 
@@ -155,25 +188,38 @@ describe('malformed traces', () => {
     assert.deepEqual(model.names, ['triton_same']);
   });
 
-  test('names with HTML/script are kept verbatim (rendering is the webview\'s job)', () => {
+  test("names with HTML/script are kept verbatim (rendering is the webview's job)", () => {
     const name = '<script>alert(1)</script><img src=x onerror=alert(2)>';
     const model = scanTraceBytes(trace([kernel(1, { name })]));
     assert.equal(model.names[0], name);
   });
 
   test('JSON escapes in names decode; invalid escapes are shown raw with a warning', () => {
-    assert.equal(scanTraceBytes(bytes('{"traceEvents":[{"ph":"X","name":"a\\u0041\\"q","pid":1,"tid":1,"ts":1,"dur":1}]}')).names[0], 'aA"q');
-    const model = warns(bytes('{"traceEvents":[{"ph":"X","name":"bad\\x","pid":1,"tid":1,"ts":1,"dur":1}]}'), /invalid escape/);
+    assert.equal(
+      scanTraceBytes(bytes('{"traceEvents":[{"ph":"X","name":"a\\u0041\\"q","pid":1,"tid":1,"ts":1,"dur":1}]}'))
+        .names[0],
+      'aA"q',
+    );
+    const model = warns(
+      bytes('{"traceEvents":[{"ph":"X","name":"bad\\x","pid":1,"tid":1,"ts":1,"dur":1}]}'),
+      /invalid escape/,
+    );
     assert.equal(model.names[0], 'bad\\x');
   });
 
   test('syntax error mid-file: events before it are kept, the byte is named', () => {
-    const model = warns(bytes('{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}, {"ph": X}]}'), /unexpected 'X' at byte 77 — 1 events read before it/);
+    const model = warns(
+      bytes('{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}, {"ph": X}]}'),
+      /unexpected 'X' at byte 77 — 1 events read before it/,
+    );
     assert.equal(model.count, 1);
   });
 
   test('data after the document is ignored with a warning', () => {
-    warns(bytes('{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}]} trailing'), /data after the end of the JSON document at byte 71/);
+    warns(
+      bytes('{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}]} trailing'),
+      /data after the end of the JSON document at byte 71/,
+    );
   });
 
   test('gzip: valid, corrupt, truncated', async () => {
@@ -184,14 +230,30 @@ describe('malformed traces', () => {
     const corrupt = Buffer.from(good);
     corrupt.fill(0x55, 20, 60);
     writeFileSync(join(dir, 'corrupt.json.gz'), corrupt);
-    await assert.rejects(scanTraceFile(join(dir, 'corrupt.json.gz')), (e: unknown) => e instanceof TraceError && /corrupt gzip after \d+ decompressed bytes/.test(e.message));
+    await assert.rejects(
+      scanTraceFile(join(dir, 'corrupt.json.gz')),
+      (e: unknown) => e instanceof TraceError && /corrupt gzip after \d+ decompressed bytes/.test(e.message),
+    );
     writeFileSync(join(dir, 'truncated.json.gz'), good.subarray(0, Math.floor(good.length * 0.7)));
     const partial = await scanTraceFile(join(dir, 'truncated.json.gz'));
     assert.ok(partial.count > 0);
-    assert.ok(partial.warnings.some((w) => /corrupt gzip after \d+ decompressed bytes: unexpected end of file — showing the \d+ events read before it/.test(w)), partial.warnings.join('\n'));
-    await assert.rejects(scanTraceFile(join(dir, 'missing.json')), (e: unknown) => e instanceof TraceError && /cannot read .*missing\.json/.test(e.message));
+    assert.ok(
+      partial.warnings.some((w) =>
+        /corrupt gzip after \d+ decompressed bytes: unexpected end of file — showing the \d+ events read before it/.test(
+          w,
+        ),
+      ),
+      partial.warnings.join('\n'),
+    );
+    await assert.rejects(
+      scanTraceFile(join(dir, 'missing.json')),
+      (e: unknown) => e instanceof TraceError && /cannot read .*missing\.json/.test(e.message),
+    );
     // opened but not readable (a folder): the read's error, as a TraceError
-    await assert.rejects(readRange(dir, new TraceScanner(), 0, Infinity), (e: unknown) => e instanceof TraceError && /cannot read .*EISDIR/.test(e.message));
+    await assert.rejects(
+      readRange(dir, new TraceScanner(), 0, Infinity),
+      (e: unknown) => e instanceof TraceError && /cannot read .*EISDIR/.test(e.message),
+    );
   });
 });
 
@@ -212,44 +274,81 @@ describe('fuzz (fast-check)', () => {
     }
   }
 
-  const jsonValue = fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null), fc.boolean(), fc.array(fc.integer(), { maxLength: 3 }));
-  const eventArb = fc.record({
-    ph: fc.oneof(fc.constantFrom('X', 'M', 's', 'f', 'i', 'B'), jsonValue),
-    cat: fc.oneof(fc.constantFrom('kernel', 'cpu_op', 'cuda_runtime', 'gpu_memset', 'ac2g'), jsonValue),
-    name: fc.oneof(fc.constantFrom('triton_x', 'cudaGraphLaunch', 'ProfilerStep#1', 'aten::mm', '<b>x</b>'), fc.string(), jsonValue),
-    pid: fc.oneof(fc.nat(3), fc.string({ maxLength: 3 })),
-    tid: fc.oneof(fc.nat(3), fc.string({ maxLength: 3 })),
-    ts: fc.oneof(fc.double({ min: -1e6, max: 1e6, noNaN: true }), jsonValue),
-    dur: fc.oneof(fc.double({ min: -10, max: 1e4, noNaN: true }), jsonValue),
-    id: fc.oneof(fc.nat(5), jsonValue),
-    args: fc.oneof(fc.record({ correlation: fc.nat(5), grid: fc.array(jsonValue, { maxLength: 4 }) }), jsonValue),
-  }, { requiredKeys: [] });
+  const jsonValue = fc.oneof(
+    fc.integer(),
+    fc.double(),
+    fc.string(),
+    fc.constant(null),
+    fc.boolean(),
+    fc.array(fc.integer(), { maxLength: 3 }),
+  );
+  const eventArb = fc.record(
+    {
+      ph: fc.oneof(fc.constantFrom('X', 'M', 's', 'f', 'i', 'B'), jsonValue),
+      cat: fc.oneof(fc.constantFrom('kernel', 'cpu_op', 'cuda_runtime', 'gpu_memset', 'ac2g'), jsonValue),
+      name: fc.oneof(
+        fc.constantFrom('triton_x', 'cudaGraphLaunch', 'ProfilerStep#1', 'aten::mm', '<b>x</b>'),
+        fc.string(),
+        jsonValue,
+      ),
+      pid: fc.oneof(fc.nat(3), fc.string({ maxLength: 3 })),
+      tid: fc.oneof(fc.nat(3), fc.string({ maxLength: 3 })),
+      ts: fc.oneof(fc.double({ min: -1e6, max: 1e6, noNaN: true }), jsonValue),
+      dur: fc.oneof(fc.double({ min: -10, max: 1e4, noNaN: true }), jsonValue),
+      id: fc.oneof(fc.nat(5), jsonValue),
+      args: fc.oneof(fc.record({ correlation: fc.nat(5), grid: fc.array(jsonValue, { maxLength: 4 }) }), jsonValue),
+    },
+    { requiredKeys: [] },
+  );
 
   test('structured random traces: model or TraceError, and chunking never changes the result', () => {
-    fc.assert(fc.property(fc.array(eventArb, { maxLength: 12 }), fc.integer({ min: 1, max: 64 }), (events, chunk) => {
-      const input = trace(events);
-      const whole = scanOrTraceError(input);
-      const scanner = new TraceScanner();
-      let chunked: TraceModel | null;
-      try {
-        for (let i = 0; i < input.length; i += chunk) scanner.push(input.subarray(i, i + chunk));
-        chunked = scanner.finish();
-      } catch (error) {
-        if (!(error instanceof TraceError)) throw error;
-        chunked = null;
-      }
-      assert.deepEqual(chunked, whole);
-    }), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(fc.array(eventArb, { maxLength: 12 }), fc.integer({ min: 1, max: 64 }), (events, chunk) => {
+        const input = trace(events);
+        const whole = scanOrTraceError(input);
+        const scanner = new TraceScanner();
+        let chunked: TraceModel | null;
+        try {
+          for (let i = 0; i < input.length; i += chunk) scanner.push(input.subarray(i, i + chunk));
+          chunked = scanner.finish();
+        } catch (error) {
+          if (!(error instanceof TraceError)) throw error;
+          chunked = null;
+        }
+        assert.deepEqual(chunked, whole);
+      }),
+      { numRuns: 20_000 },
+    );
   });
 
   test('random bytes and mutated real traces: model or TraceError', () => {
     const realHead = REAL.subarray(0, 4096);
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (input) => { scanOrTraceError(input); }), { numRuns: 40_000 });
-    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(realHead.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), fc.nat(realHead.length), (edits, cut) => {
-      const input = realHead.slice(0, Math.max(1, cut));
-      for (const [at, value] of edits) if (at < input.length) input[at] = value;
-      scanOrTraceError(input);
-    }), { numRuns: 20_000 });
-    fc.assert(fc.property(fc.string({ maxLength: 120 }), (text) => { scanOrTraceError(bytes(`{"traceEvents":[${text}]}`)); }), { numRuns: 25_000 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (input) => {
+        scanOrTraceError(input);
+      }),
+      { numRuns: 40_000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(realHead.length - 1), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        fc.nat(realHead.length),
+        (edits, cut) => {
+          const input = realHead.slice(0, Math.max(1, cut));
+          for (const [at, value] of edits) if (at < input.length) input[at] = value;
+          scanOrTraceError(input);
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), (text) => {
+        scanOrTraceError(bytes(`{"traceEvents":[${text}]}`));
+      }),
+      { numRuns: 25_000 },
+    );
   });
 });

@@ -14,7 +14,10 @@ describe('columns in resizable buffers', () => {
     const n = 100_000; // far past 16× the first reservation: several new reservations
     for (let i = 0; i < n; i++) column.push(i, i * 0.5);
     assert.ok((column.data.buffer as ArrayBuffer).maxByteLength > reservedBytes);
-    assert.ok(column.data.length >= n && column.data.length <= Math.ceil(n * 1.25) + 1, `grows by a quarter, not doubling: ${column.data.length}`);
+    assert.ok(
+      column.data.length >= n && column.data.length <= Math.ceil(n * 1.25) + 1,
+      `grows by a quarter, not doubling: ${column.data.length}`,
+    );
     for (let i = 0; i < n; i++) assert.equal(column.data[i], i * 0.5);
     column.release();
     assert.equal(column.data.length, 0);
@@ -47,8 +50,14 @@ describe('RowsByKey', () => {
     const expected = new Map<number, number>();
     const keys = [0, 1, -1, 2 ** 31, 2 ** 32 + 5, 2 ** 53 - 1, 1.5, -7.25, 1e300, Infinity, -Infinity];
     for (let i = 0; i < 5000; i++) keys.push(i * 4096, i * 1e9 + 3);
-    keys.forEach((key, row) => { table.set(key, row); expected.set(key, row); });
-    for (let i = 0; i < keys.length; i += 3) { table.set(keys[i], i + 100_000); expected.set(keys[i], i + 100_000); } // last set wins
+    keys.forEach((key, row) => {
+      table.set(key, row);
+      expected.set(key, row);
+    });
+    for (let i = 0; i < keys.length; i += 3) {
+      table.set(keys[i], i + 100_000);
+      expected.set(keys[i], i + 100_000);
+    } // last set wins
     for (const [key, row] of expected) assert.equal(table.get(key), row, `key ${key}`);
     assert.equal(table.get(-0), expected.get(0), '-0 and 0 are one key, as in a Map');
     assert.equal(table.get(123.456), -1);
@@ -73,21 +82,29 @@ describe('flow events in typed columns', () => {
   });
 
   test('a launch and kernel linked by a flow whose id is a string get its numeric correlation; unlinked ends are named at their first byte', () => {
-    const text = JSON.stringify({ traceEvents: [
-      { ph: 'X', cat: 'cuda_runtime', name: 'cudaLaunchKernel', pid: 1, tid: 1, ts: 10, dur: 5 },
-      { ph: 'X', cat: 'kernel', name: 'k', pid: 0, tid: 7, ts: 20, dur: 2 },
-      { ph: 'X', cat: 'kernel', name: 'orphan', pid: 0, tid: 7, ts: 30, dur: 2 },
-      { ph: 'X', cat: 'kernel', name: 'orphan2', pid: 0, tid: 7, ts: 40, dur: 2 },
-      { ph: 'f', cat: 'ac2g', id: 'x', pid: 0, tid: 7, ts: 30, bp: 'e' },
-      { ph: 's', cat: 'ac2g', id: '42', pid: 1, tid: 1, ts: 11 },
-      { ph: 'f', cat: 'ac2g', id: 42, pid: 0, tid: 7, ts: 20, bp: 'e' },
-      { ph: 'f', cat: 'ac2g', id: 'y', pid: 0, tid: 7, ts: 40, bp: 'e' },
-    ] });
+    const text = JSON.stringify({
+      traceEvents: [
+        { ph: 'X', cat: 'cuda_runtime', name: 'cudaLaunchKernel', pid: 1, tid: 1, ts: 10, dur: 5 },
+        { ph: 'X', cat: 'kernel', name: 'k', pid: 0, tid: 7, ts: 20, dur: 2 },
+        { ph: 'X', cat: 'kernel', name: 'orphan', pid: 0, tid: 7, ts: 30, dur: 2 },
+        { ph: 'X', cat: 'kernel', name: 'orphan2', pid: 0, tid: 7, ts: 40, dur: 2 },
+        { ph: 'f', cat: 'ac2g', id: 'x', pid: 0, tid: 7, ts: 30, bp: 'e' },
+        { ph: 's', cat: 'ac2g', id: '42', pid: 1, tid: 1, ts: 11 },
+        { ph: 'f', cat: 'ac2g', id: 42, pid: 0, tid: 7, ts: 20, bp: 'e' },
+        { ph: 'f', cat: 'ac2g', id: 'y', pid: 0, tid: 7, ts: 40, bp: 'e' },
+      ],
+    });
     const model = scanTraceBytes(new TextEncoder().encode(text));
-    const correlationOf = (name: string): number => model.correlation[[...model.name].findIndex((id) => model.names[id] === name)];
+    const correlationOf = (name: string): number =>
+      model.correlation[[...model.name].findIndex((id) => model.names[id] === name)];
     assert.equal(correlationOf('cudaLaunchKernel'), 42);
     assert.equal(correlationOf('k'), 42);
     const firstUnlinked = text.indexOf('{"ph":"f","cat":"ac2g","id":"x"');
-    assert.ok(model.warnings.includes(`2 events: flow end without a start: kernel not linked to a launch (first at byte ${firstUnlinked})`), model.warnings.join('\n'));
+    assert.ok(
+      model.warnings.includes(
+        `2 events: flow end without a start: kernel not linked to a launch (first at byte ${firstUnlinked})`,
+      ),
+      model.warnings.join('\n'),
+    );
   });
 });

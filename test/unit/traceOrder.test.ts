@@ -6,13 +6,21 @@ import { describe, test } from 'node:test';
 import { scanTraceBytes } from '../../extension/shared/trace/byteScanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 
-interface Slice { name: string; tid: number; ts: number; dur: number; file: number }
+interface Slice {
+  name: string;
+  tid: number;
+  ts: number;
+  dur: number;
+  file: number;
+}
 
 /** A deterministic stream of numbers in [0, 1) (xorshift), so a failure reproduces. */
 function random(seed: number): () => number {
   let x = seed;
   return () => {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
     return (x >>> 0) / 2 ** 32;
   };
 }
@@ -51,17 +59,31 @@ function traceBytes(file: Slice[]): Uint8Array {
 /** [name, depth] of each row as a comparator sort orders them, tracks in the model's order. */
 function expectedRows(file: Slice[], model: TraceModel): [string, number][] {
   const trackOf = (tid: number): number => model.tracks.findIndex((t) => t.tid === String(tid));
-  const byStart = file.slice().sort((x, y) => trackOf(x.tid) - trackOf(y.tid) || x.ts - y.ts || y.dur - x.dur || x.file - y.file);
+  const byStart = file
+    .slice()
+    .sort((x, y) => trackOf(x.tid) - trackOf(y.tid) || x.ts - y.ts || y.dur - x.dur || x.file - y.file);
   const depth = new Map<Slice, number>();
   const open: number[] = [];
   let track = -1;
   for (const s of byStart) {
-    if (trackOf(s.tid) !== track) { track = trackOf(s.tid); open.length = 0; }
+    if (trackOf(s.tid) !== track) {
+      track = trackOf(s.tid);
+      open.length = 0;
+    }
     while (open.length > 0 && open[open.length - 1] <= s.ts) open.pop();
     depth.set(s, open.length);
     open.push(s.ts + s.dur);
   }
-  const rows = byStart.slice().sort((x, y) => trackOf(x.tid) - trackOf(y.tid) || depth.get(x)! - depth.get(y)! || x.ts - y.ts || y.dur - x.dur || x.file - y.file);
+  const rows = byStart
+    .slice()
+    .sort(
+      (x, y) =>
+        trackOf(x.tid) - trackOf(y.tid) ||
+        depth.get(x)! - depth.get(y)! ||
+        x.ts - y.ts ||
+        y.dur - x.dur ||
+        x.file - y.file,
+    );
   return rows.map((s) => [s.name, depth.get(s)!]);
 }
 

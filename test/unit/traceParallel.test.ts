@@ -46,12 +46,17 @@ test('a tiled trace over the threshold goes parallel in scanTraceFile and equals
   const preview = await reading.preview(null);
   assert.ok(preview && preview.count > 0 && preview.count < 1000);
   const expected = sliceWindow(onePass, ...viewWindow(onePass.steps, null)!);
-  const withoutDepths = (m: TraceModel): unknown => ({ ...m, tracks: m.tracks.map(({ maxDepth: _d, ...rest }) => rest) });
+  const withoutDepths = (m: TraceModel): unknown => ({
+    ...m,
+    tracks: m.tracks.map(({ maxDepth: _d, ...rest }) => rest),
+  });
   assert.deepStrictEqual(withoutDepths(preview), withoutDepths(expected));
   // the model is built off this thread: work queued here after asking for it runs before it comes
   let ranMeanwhile = false;
   const building = reading.model();
-  setImmediate(() => { ranMeanwhile = true; });
+  setImmediate(() => {
+    ranMeanwhile = true;
+  });
   const model = await building;
   assert.ok(ranMeanwhile, 'this thread ran while the model was built');
   assert.deepStrictEqual(model, onePass);
@@ -78,12 +83,17 @@ test('the model as posted comes from the worker part by part, as a one-pass buil
     // a webview across a network link: the worker deflates the rows and the kernel args, which inflate to the same pieces
     const deflated: PostedPiece[] = [];
     for await (const piece of reading.posted(rowsPerPart, true)) deflated.push(piece);
-    assert.ok(deflated.slice(0, -1).every((p) => 'rows' in p && 'deflated' in p.rows), file);
+    assert.ok(
+      deflated.slice(0, -1).every((p) => 'rows' in p && 'deflated' in p.rows),
+      file,
+    );
     const last = deflated.at(-1)!;
     assert.ok('trace' in last && 'deflated' in last.trace.kernelArgs, file);
     const inflated = async (p: PostedPiece): Promise<PostedPiece> => {
       if ('rows' in p) return 'deflated' in p.rows ? { ...p, rows: await inflateRows(p.rows) } : p;
-      return 'deflated' in p.trace.kernelArgs ? { ...p, trace: { ...p.trace, kernelArgs: await inflateKernelArgs(p.trace.kernelArgs) } } : p;
+      return 'deflated' in p.trace.kernelArgs
+        ? { ...p, trace: { ...p.trace, kernelArgs: await inflateKernelArgs(p.trace.kernelArgs) } }
+        : p;
     };
     assert.deepStrictEqual(await Promise.all(deflated.map(inflated)), expected, file);
     // a webview shown again: the pieces and a preview come from the model the worker kept
@@ -98,7 +108,10 @@ test('a posting stopped after its first part leaves the worker answering in turn
   const onePass = await traceScanInternals.scanOnePass(path);
   const reading = (await traceScanInternals.readInHalves(path))!;
   let first: PostedPiece | null = null;
-  for await (const piece of reading.posted(100)) { first = piece; break; }
+  for await (const piece of reading.posted(100)) {
+    first = piece;
+    break;
+  }
   assert.ok(first && 'rows' in first && first.rows.count === 100);
   const preview = await reading.preview(null);
   assert.ok(preview && preview.count > 0);
@@ -107,14 +120,25 @@ test('a posting stopped after its first part leaves the worker answering in turn
 });
 
 /** A trace of one event per line, so the split lands between events. */
-const lines = (events: unknown[]): string => `{"traceEvents":[\n${events.map((e) => JSON.stringify(e)).join(',\n')}\n], "displayTimeUnit": "ms"}\n`;
-const slice = (i: number, extra: Record<string, unknown> = {}): Record<string, unknown> =>
-  ({ ph: 'X', cat: i % 3 === 0 ? 'kernel' : 'cpu_op', name: `op_${i % 17}`, pid: i % 3 === 0 ? 0 : 1, tid: i % 3 === 0 ? 7 : 1, ts: 1000 + i * 10, dur: 5, args: { correlation: i }, ...extra });
+const lines = (events: unknown[]): string =>
+  `{"traceEvents":[\n${events.map((e) => JSON.stringify(e)).join(',\n')}\n], "displayTimeUnit": "ms"}\n`;
+const slice = (i: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  ph: 'X',
+  cat: i % 3 === 0 ? 'kernel' : 'cpu_op',
+  name: `op_${i % 17}`,
+  pid: i % 3 === 0 ? 0 : 1,
+  tid: i % 3 === 0 ? 7 : 1,
+  ts: 1000 + i * 10,
+  dur: 5,
+  args: { correlation: i },
+  ...extra,
+});
 
 test('problems, tracks, names, metadata and flows seen in both halves merge as one pass sees them', async () => {
   const events: unknown[] = [{ ph: 'M', name: 'thread_name', pid: 1, tid: 1, args: { name: 'main' } }];
   for (let i = 0; i < 400; i++) {
-    if (i % 50 === 3) events.push(slice(i, { dur: undefined })); // no dur: drawn as 0, counted
+    if (i % 50 === 3)
+      events.push(slice(i, { dur: undefined })); // no dur: drawn as 0, counted
     else if (i % 70 === 5) events.push({ ph: 'X', name: 'bad ts', pid: 1, tid: 1, ts: 'x', dur: 1 });
     else if (i === 300) events.push(slice(i, { pid: 'host', tid: 'second-half only', name: 'late name' }));
     else if (i === 310) events.push({ ph: 'M', name: 'thread_name', pid: 1, tid: 1, args: { name: 'renamed later' } });
@@ -150,7 +174,10 @@ test('truncation and syntax errors in the second half keep their byte positions'
   const at = text.indexOf('"ph":', Math.floor(text.length * 0.8));
   writeFileSync(broken, `${text.slice(0, at)}"ph" "X",${text.slice(at + 9)}`);
   const model = await traceScanInternals.scanOnePass(broken);
-  assert.ok(model.warnings.some((w) => w.includes(`at byte ${at + 5}`)), model.warnings.join('\n'));
+  assert.ok(
+    model.warnings.some((w) => w.includes(`at byte ${at + 5}`)),
+    model.warnings.join('\n'),
+  );
   await assertSameModel(broken);
   const trailing = join(dir, 'trailing.trace.json');
   writeFileSync(trailing, `${text}  {"more": 1}`);
@@ -177,7 +204,12 @@ test('where a merge could differ from one pass (cross-half duplicate flow start 
 
 test('a file with no event start after the split point is read in one pass', async () => {
   const path = join(dir, 'one-line.trace.json');
-  writeFileSync(path, readFileSync(join(FIXTURES, 'mlp-eager.trace.json'), 'utf8').replace(/\n/g, ' ').replace(/,\s*\{/g, ',{'));
+  writeFileSync(
+    path,
+    readFileSync(join(FIXTURES, 'mlp-eager.trace.json'), 'utf8')
+      .replace(/\n/g, ' ')
+      .replace(/,\s*\{/g, ',{'),
+  );
   // still parallel: ',{' is a split point too; a file of one event is not
   await assertSameModel(path);
   const single = join(dir, 'single.trace.json');

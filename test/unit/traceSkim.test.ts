@@ -20,7 +20,12 @@ import { revived, type TraceMessage } from '../sentTraces.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const PLAIN = readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
-const VIEWS: (FirstView | null)[] = [null, { step: 1, domain: null }, { step: 2, domain: [20, 90] }, { step: 99, domain: null }];
+const VIEWS: (FirstView | null)[] = [
+  null,
+  { step: 1, domain: null },
+  { step: 2, domain: [20, 90] },
+  { step: 99, domain: null },
+];
 const dir = mkdtempSync(join(tmpdir(), 'compile-lens-skim-'));
 /** A file's skim in one pass. */
 const skimFile = (path: string) => skimOf(path, statSync(path).size, Infinity);
@@ -32,7 +37,9 @@ after(() => rmSync(dir, { recursive: true, force: true }));
  */
 function drawn(model: TraceModel): unknown {
   return {
-    ...model, names: null, name: Array.from(model.name, (id) => model.names[id]),
+    ...model,
+    names: null,
+    name: Array.from(model.name, (id) => model.names[id]),
     tracks: model.tracks.map(({ maxDepth: _depth, ...rest }) => rest),
   };
 }
@@ -70,9 +77,17 @@ describe('first frame from a skim', () => {
     for (const file of PLAIN) {
       const full = await scanTraceFile(join(FIXTURES, file));
       const skim = (await skimFile(join(FIXTURES, file)))!;
-      assert.deepStrictEqual([skim.steps, skim.stepSource, skim.origin, skim.events], [full.steps, full.stepSource, full.originUs, full.count], file);
+      assert.deepStrictEqual(
+        [skim.steps, skim.stepSource, skim.origin, skim.events],
+        [full.steps, full.stepSource, full.originUs, full.count],
+        file,
+      );
     }
-    const sources = await Promise.all(['cpu-graphbreak-eager.trace.json', 'mlp-default.trace.json'].map(async (f) => (await skimFile(join(FIXTURES, f)))!.stepSource));
+    const sources = await Promise.all(
+      ['cpu-graphbreak-eager.trace.json', 'mlp-default.trace.json'].map(
+        async (f) => (await skimFile(join(FIXTURES, f)))!.stepSource,
+      ),
+    );
     assert.deepStrictEqual(sources, ['profiler', 'repetition']);
   });
 
@@ -81,14 +96,22 @@ describe('first frame from a skim', () => {
       const path = join(FIXTURES, file);
       const one = (await skimFile(path))!;
       const two = (await skimOf(path, statSync(path).size, 0))!;
-      assert.ok(two.blocks.start.some((at, b) => at !== one.blocks.start[b]), `${file}: split (a block starts at the split)`);
+      assert.ok(
+        two.blocks.start.some((at, b) => at !== one.blocks.start[b]),
+        `${file}: split (a block starts at the split)`,
+      );
       assert.deepStrictEqual({ ...two, blocks: null }, { ...one, blocks: null }, file);
       const [whole, halves] = await Promise.all([openTraceFile(path, 0, Infinity), openTraceFile(path, 0, 0)]);
-      for (const view of VIEWS) assert.deepStrictEqual(drawn((await halves.preview(view))!), drawn((await whole.preview(view))!), `${file} ${JSON.stringify(view)}`);
+      for (const view of VIEWS)
+        assert.deepStrictEqual(
+          drawn((await halves.preview(view))!),
+          drawn((await whole.preview(view))!),
+          `${file} ${JSON.stringify(view)}`,
+        );
     }
   });
 
-  test('a real trace out of time order: the first step\'s events come from several byte ranges, not the file\'s head', async () => {
+  test("a real trace out of time order: the first step's events come from several byte ranges, not the file's head", async () => {
     const path = join(FIXTURES, 'mlp-default.trace.json');
     const text = readFileSync(path, 'utf8');
     // CPU ops first, then Python functions, then kernels: the first kernel is written after slices that start later
@@ -98,7 +121,10 @@ describe('first frame from a skim', () => {
     const ranges = windowRanges(skim, ...viewWindow(skim.steps, null)!, statSync(path).size);
     assert.ok(ranges.length >= 3, `${ranges.length} ranges`);
     const preview = (await (await openTraceFile(path, 0)).preview(null))!;
-    assert.ok(preview.kind.some((k, i) => preview.tracks[preview.track[i]].gpu && k !== 0), 'the window has its kernels');
+    assert.ok(
+      preview.kind.some((k, i) => preview.tracks[preview.track[i]].gpu && k !== 0),
+      'the window has its kernels',
+    );
   });
 
   test('the window choice: a long trace is parsed only around the view (a small part of the file)', async () => {
@@ -118,22 +144,39 @@ describe('first frame from a skim', () => {
   });
 
   test('another key order ("ph" not first, or "ts" after "args"): the skim gives up and the file is read whole', async () => {
-    const sorted = rewritten('mlp-default.trace.json', ['args', 'cat', 'dur', 'name', 'ph', 'pid', 'tid', 'ts'], 'sorted-keys.trace.json');
-    const argsFirst = rewritten('mlp-default.trace.json', ['ph', 'cat', 'name', 'pid', 'tid', 'args', 'ts', 'dur'], 'args-before-ts.trace.json');
-    const kineto = rewritten('mlp-default.trace.json', ['ph', 'cat', 'name', 'pid', 'tid', 'ts', 'dur', 'args'], 'compact.trace.json');
+    const sorted = rewritten(
+      'mlp-default.trace.json',
+      ['args', 'cat', 'dur', 'name', 'ph', 'pid', 'tid', 'ts'],
+      'sorted-keys.trace.json',
+    );
+    const argsFirst = rewritten(
+      'mlp-default.trace.json',
+      ['ph', 'cat', 'name', 'pid', 'tid', 'args', 'ts', 'dur'],
+      'args-before-ts.trace.json',
+    );
+    const kineto = rewritten(
+      'mlp-default.trace.json',
+      ['ph', 'cat', 'name', 'pid', 'tid', 'ts', 'dur', 'args'],
+      'compact.trace.json',
+    );
     const expected = await scanTraceFile(join(FIXTURES, 'mlp-default.trace.json'));
     for (const path of [sorted, argsFirst]) {
       assert.equal(await skimFile(path), null, path);
       const reader = await openTraceFile(path, 0);
       assert.ok(reader instanceof TraceReading, 'read whole');
-      assert.deepStrictEqual(drawn(reader.preview(null)!), drawn(sliceWindow(expected, ...viewWindow(expected.steps, null)!)));
+      assert.deepStrictEqual(
+        drawn(reader.preview(null)!),
+        drawn(sliceWindow(expected, ...viewWindow(expected.steps, null)!)),
+      );
     }
     // kineto's order without its whitespace (JSON.stringify's): skimmed
     assert.ok((await skimFile(kineto)) !== null);
   });
 
   test('a bare array of events (no traceEvents key), in two halves too: skimmed, the same preview', async () => {
-    const trace = JSON.parse(readFileSync(join(FIXTURES, 'gpt_small-reduce-overhead.trace.json'), 'utf8')) as { traceEvents: unknown[] };
+    const trace = JSON.parse(readFileSync(join(FIXTURES, 'gpt_small-reduce-overhead.trace.json'), 'utf8')) as {
+      traceEvents: unknown[];
+    };
     const path = join(dir, 'bare.trace.json');
     writeFileSync(path, `[\n${trace.traceEvents.map((e) => JSON.stringify(e)).join(',\n')}\n]\n`);
     const full = await scanTraceFile(path);
@@ -141,7 +184,10 @@ describe('first frame from a skim', () => {
       const reader = await openTraceFile(path, 0, parallelFrom);
       assert.ok(!(reader instanceof TraceReading));
       const view = { step: 1, domain: null };
-      assert.deepStrictEqual(drawn((await reader.preview(view))!), drawn(sliceWindow(full, ...viewWindow(full.steps, view)!)));
+      assert.deepStrictEqual(
+        drawn((await reader.preview(view))!),
+        drawn(sliceWindow(full, ...viewWindow(full.steps, view)!)),
+      );
     }
   });
 
@@ -157,14 +203,32 @@ describe('first frame from a skim', () => {
   test('sent for a timeline: the preview first, then (once its first frame is drawn) the full trace, read whole once; a later preview is cut from it', async () => {
     const path = join(FIXTURES, 'graphbreak-eager.trace.json');
     const reading = openTraceFile(path, 0);
-    const content: TimelineContent = { title: 't', source: { kind: 'traces', tracePaths: [path] }, report: null, panes: [{ label: 'p', reading }] };
+    const content: TimelineContent = {
+      title: 't',
+      source: { kind: 'traces', tracePaths: [path] },
+      report: null,
+      panes: [{ label: 'p', reading }],
+    };
     const order: string[] = [];
     const sent: TraceMessage[] = [];
-    const send = async (m: HostToWebview) => { if (m.type === 'trace') { sent.push(revived(m)); order.push(m.preview ? 'preview' : 'trace'); } };
-    await sendTraces(content, { step: 1, domain: null }, send, 0, Infinity, async () => { order.push('drawn'); });
-    assert.deepStrictEqual(order, ['preview', 'drawn', 'trace'], 'the whole read after the preview\'s first frame');
+    const send = async (m: HostToWebview) => {
+      if (m.type === 'trace') {
+        sent.push(revived(m));
+        order.push(m.preview ? 'preview' : 'trace');
+      }
+    };
+    await sendTraces(content, { step: 1, domain: null }, send, 0, Infinity, async () => {
+      order.push('drawn');
+    });
+    assert.deepStrictEqual(order, ['preview', 'drawn', 'trace'], "the whole read after the preview's first frame");
     const full = await scanTraceFile(path);
-    assert.deepStrictEqual(sent.map((m) => [m.preview, m.events]), [[true, full.count], [false, full.count]]);
+    assert.deepStrictEqual(
+      sent.map((m) => [m.preview, m.events]),
+      [
+        [true, full.count],
+        [false, full.count],
+      ],
+    );
     assert.deepStrictEqual(sent[1].pane.trace, full);
     const reader = await reading;
     assert.equal(await reader.model(), await reader.model(), 'read once');

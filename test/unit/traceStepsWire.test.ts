@@ -12,7 +12,10 @@ import { reviveModel } from '../../webview/reviveModel.ts';
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 
 test('steps packed for the webview come back as the host read them: ProfilerStep labels kept, `call N` not sent', async () => {
-  for (const [file, source, labels] of [['cpu-graphbreak-eager.trace.json', 'profiler', true], ['mlp-default.trace.json', 'repetition', false]] as const) {
+  for (const [file, source, labels] of [
+    ['cpu-graphbreak-eager.trace.json', 'profiler', true],
+    ['mlp-default.trace.json', 'repetition', false],
+  ] as const) {
     const model = await scanTraceFile(join(FIXTURES, file));
     assert.equal(model.stepSource, source);
     assert.ok(model.steps.length > 1, file);
@@ -26,7 +29,10 @@ test('steps packed for the webview come back as the host read them: ProfilerStep
 test('packed steps whose columns postMessage delivered as plain objects, and steps posted unpacked, are revived too', async () => {
   const model = await scanTraceFile(join(FIXTURES, 'mlp-default.trace.json'));
   const { start, end, labels } = packSteps(model.steps);
-  const plain = { ...model, steps: { start: { ...Array.from(start) }, end: { ...Array.from(end) }, labels } } as unknown as TraceModel;
+  const plain = {
+    ...model,
+    steps: { start: { ...Array.from(start) }, end: { ...Array.from(end) }, labels },
+  } as unknown as TraceModel;
   assert.deepStrictEqual(reviveModel(plain).steps, model.steps);
   assert.deepStrictEqual(reviveModel(model).steps, model.steps);
 });

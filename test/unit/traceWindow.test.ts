@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { reportMessage, sendTraces } from '../../extension/present/timelineContent.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { overlapsWindow, sameSlice, sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
+import {
+  overlapsWindow,
+  sameSlice,
+  sliceWindow,
+  viewWindow,
+  type FirstView,
+} from '../../extension/shared/trace/window.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { readTraceFile, scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { sentMessages, sentTraces } from '../sentTraces.ts';
@@ -16,7 +22,12 @@ import { reviveModel } from '../../webview/reviveModel.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');
 const TRACES = readdirSync(FIXTURES).filter((f) => /\.json(\.gz)?$/.test(f));
-const VIEWS: (FirstView | null)[] = [null, { step: 1, domain: null }, { step: 2, domain: [20, 90] }, { step: 99, domain: null }];
+const VIEWS: (FirstView | null)[] = [
+  null,
+  { step: 1, domain: null },
+  { step: 2, domain: [20, 90] },
+  { step: 99, domain: null },
+];
 
 /** The model without its tracks' depths (a preview counts only its own slices' nesting). */
 function withoutDepths(model: TraceModel): unknown {
@@ -33,7 +44,10 @@ describe('preview of a trace', () => {
         assert.ok(preview, `preview for ${JSON.stringify(view)}`);
         const window = viewWindow(full.steps, view)!;
         const expected = sliceWindow(full, ...window);
-        assert.ok(preview.count > 0 && (view?.domain ? preview.count < full.count : preview.count <= full.count), `a part: ${preview.count} of ${full.count}`);
+        assert.ok(
+          preview.count > 0 && (view?.domain ? preview.count < full.count : preview.count <= full.count),
+          `a part: ${preview.count} of ${full.count}`,
+        );
         assert.deepStrictEqual(withoutDepths(preview), withoutDepths(expected));
         preview.tracks.forEach((t, i) => assert.ok(t.maxDepth <= full.tracks[i].maxDepth));
       }
@@ -63,7 +77,10 @@ describe('preview of a trace', () => {
     part.kernelArgs.slice.forEach((slice, r) => {
       const inFull = full.kernelArgs.slice.indexOf(sameSlice(part, slice, full));
       assert.ok(inFull >= 0);
-      assert.deepStrictEqual(part.kernelArgs.values.subarray(r * fields, (r + 1) * fields), full.kernelArgs.values.subarray(inFull * fields, (inFull + 1) * fields));
+      assert.deepStrictEqual(
+        part.kernelArgs.values.subarray(r * fields, (r + 1) * fields),
+        full.kernelArgs.values.subarray(inFull * fields, (inFull + 1) * fields),
+      );
     });
     assert.deepStrictEqual(part.warnings, []);
   });
@@ -74,14 +91,20 @@ describe('preview of a trace', () => {
     for (let i = 0; i < part.count; i++) {
       const k = sameSlice(part, i, full);
       assert.ok(k >= 0);
-      assert.deepStrictEqual([full.names[full.name[k]], full.start[k], full.dur[k], full.track[k], full.depth[k]], [part.names[part.name[i]], part.start[i], part.dur[i], part.track[i], part.depth[i]]);
+      assert.deepStrictEqual(
+        [full.names[full.name[k]], full.start[k], full.dur[k], full.track[k], full.depth[k]],
+        [part.names[part.name[i]], part.start[i], part.dur[i], part.track[i], part.depth[i]],
+      );
     }
     const moved = { ...part, start: part.start.map((s) => s + 0.5) };
     assert.equal(sameSlice(moved, 0, full), -1);
   });
 
   test('viewWindow: the step (clamped) or the domain from its start, one width of margin each side; null without steps', () => {
-    const steps = [{ start: 0, end: 100, label: 'a' }, { start: 200, end: 260, label: 'b' }];
+    const steps = [
+      { start: 0, end: 100, label: 'a' },
+      { start: 200, end: 260, label: 'b' },
+    ];
     assert.deepStrictEqual(viewWindow(steps, null), [-100, 200]);
     assert.deepStrictEqual(viewWindow(steps, { step: 5, domain: null }), [140, 320]);
     assert.deepStrictEqual(viewWindow(steps, { step: 1, domain: [10, 20] }), [200, 230]);
@@ -90,38 +113,74 @@ describe('preview of a trace', () => {
 });
 
 describe('messages of a timeline', () => {
-  test('small traces are sent whole, one message each; past the threshold each pane\'s preview, then the full traces', async () => {
-    const source = { kind: 'traces' as const, tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'mlp-default.trace.json')] };
+  test("small traces are sent whole, one message each; past the threshold each pane's preview, then the full traces", async () => {
+    const source = {
+      kind: 'traces' as const,
+      tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'mlp-default.trace.json')],
+    };
     const content = await readTimelineSource(source);
     const whole = await sentTraces(content);
-    assert.deepStrictEqual(whole.map((m) => [m.index, m.panes, m.preview, m.events === m.pane.trace.count]), [[0, 2, false, true], [1, 2, false, true]]);
+    assert.deepStrictEqual(
+      whole.map((m) => [m.index, m.panes, m.preview, m.events === m.pane.trace.count]),
+      [
+        [0, 2, false, true],
+        [1, 2, false, true],
+      ],
+    );
     assert.equal(whole[0].title, 'mlp-eager.trace.json vs mlp-default.trace.json');
     const sent = await sentTraces(content, null, 0);
-    assert.deepStrictEqual(sent.map((m) => [m.index, m.preview]), [[0, true], [1, true], [0, false], [1, false]]);
+    assert.deepStrictEqual(
+      sent.map((m) => [m.index, m.preview]),
+      [
+        [0, true],
+        [1, true],
+        [0, false],
+        [1, false],
+      ],
+    );
     for (const preview of sent.slice(0, 2)) {
       assert.equal(preview.events, whole[preview.index].pane.trace.count);
       assert.ok(preview.pane.trace.count < preview.events);
     }
-    assert.deepStrictEqual(sent.slice(2).map((m) => m.pane.trace), whole.map((m) => m.pane.trace));
+    assert.deepStrictEqual(
+      sent.slice(2).map((m) => m.pane.trace),
+      whole.map((m) => m.pane.trace),
+    );
   });
 
   test('a big trace beside a small one: the small one is sent whole, and only once', async () => {
-    const source = { kind: 'traces' as const, tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'graphbreak-eager.trace.json')] };
+    const source = {
+      kind: 'traces' as const,
+      tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'graphbreak-eager.trace.json')],
+    };
     const content = await readTimelineSource(source);
     const threshold = (await content.panes[1].reading).events;
     assert.ok((await content.panes[0].reading).events < threshold);
     const sent = await sentTraces(content, null, threshold);
-    assert.deepStrictEqual(sent.map((m) => [m.index, m.preview]), [[0, false], [1, true], [1, false]]);
+    assert.deepStrictEqual(
+      sent.map((m) => [m.index, m.preview]),
+      [
+        [0, false],
+        [1, true],
+        [1, false],
+      ],
+    );
     assert.ok(sent[1].pane.trace.count < sent[1].events);
     assert.equal(sent[2].pane.trace.count, sent[2].events);
   });
 
-  test('a full trace in parts: its rows in \'rows\' messages, the last ones in its \'trace\'; put together, the model', async () => {
+  test("a full trace in parts: its rows in 'rows' messages, the last ones in its 'trace'; put together, the model", async () => {
     const path = join(FIXTURES, 'mlp-default.trace.json');
     const model = await scanTraceFile(path);
     const sent = await sentMessages(await readTimelineSource({ kind: 'traces', tracePaths: [path] }), null, 0, 300);
-    assert.deepStrictEqual(sent.map((m) => m.type === 'rows' ? `rows ${m.from}` : `${m.preview ? 'preview' : 'trace'} from ${m.from}`),
-      ['preview from 0', ...Array.from({ length: Math.ceil(model.count / 300) - 1 }, (_, k) => `rows ${k * 300}`), `trace from ${Math.floor((model.count - 1) / 300) * 300}`]);
+    assert.deepStrictEqual(
+      sent.map((m) => (m.type === 'rows' ? `rows ${m.from}` : `${m.preview ? 'preview' : 'trace'} from ${m.from}`)),
+      [
+        'preview from 0',
+        ...Array.from({ length: Math.ceil(model.count / 300) - 1 }, (_, k) => `rows ${k * 300}`),
+        `trace from ${Math.floor((model.count - 1) / 300) * 300}`,
+      ],
+    );
     // put together as the webview does: each part unpacked into the whole columns, the last one's with the trace
     let assembly: Assembly | null = null;
     for (const m of sent.slice(1, -1)) {
@@ -133,39 +192,76 @@ describe('messages of a timeline', () => {
     assert.ok(last.type === 'trace' && !last.preview);
     assert.deepStrictEqual(reviveModel(wholeTrace(assembly, last).pane.trace), model);
     // a part out of turn is refused, and the trace then says rows are missing
-    const [first, second] = await Promise.all([sent[1], sent[2]].map((m) => withPackedRows(m as Extract<typeof m, { type: 'rows' }>)));
+    const [first, second] = await Promise.all(
+      [sent[1], sent[2]].map((m) => withPackedRows(m as Extract<typeof m, { type: 'rows' }>)),
+    );
     const skipped = receiveRows(receiveRows(null, first), { ...second, from: second.from + 300 });
     assert.equal(skipped, null);
     assert.throws(() => wholeTrace(skipped, last), /rows missing/);
   });
 
   test('each trace is sent as soon as it is read: the first before the second is read', async () => {
-    const source = { kind: 'traces' as const, tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'mlp-default.trace.json')] };
+    const source = {
+      kind: 'traces' as const,
+      tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'mlp-default.trace.json')],
+    };
     const content = await readTimelineSource(source);
     const order: string[] = [];
     content.panes.forEach((pane, p) => void pane.reading.then(() => order.push(`read ${p}`)));
-    await sendTraces(content, null, async (m) => { if (m.type === 'trace') order.push(`sent ${m.index}`); });
+    await sendTraces(content, null, async (m) => {
+      if (m.type === 'trace') order.push(`sent ${m.index}`);
+    });
     assert.deepStrictEqual(order, ['read 0', 'sent 0', 'read 1', 'sent 1']);
   });
 
   test('a trace that cannot be read: the panes before it are sent, then the error', async () => {
-    const source = { kind: 'traces' as const, tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'no-such.trace.json'), join(FIXTURES, 'mlp-default.trace.json')] };
+    const source = {
+      kind: 'traces' as const,
+      tracePaths: [
+        join(FIXTURES, 'mlp-eager.trace.json'),
+        join(FIXTURES, 'no-such.trace.json'),
+        join(FIXTURES, 'mlp-default.trace.json'),
+      ],
+    };
     const content = await readTimelineSource(source);
     const sent: number[] = [];
-    await assert.rejects(sendTraces(content, null, async (m) => { if (m.type === 'trace') sent.push(m.index); }), /no-such/);
+    await assert.rejects(
+      sendTraces(content, null, async (m) => {
+        if (m.type === 'trace') sent.push(m.index);
+      }),
+      /no-such/,
+    );
     assert.deepStrictEqual(sent, [0]);
   });
 
   test('a report: its eager and compiled traces, previewed and sent whole in the same order', async () => {
     // the report with the CPU traces it was written with (kept in fixtures/traces) beside it
     const dir = mkdtempSync(join(tmpdir(), 'compile-lens-window-'));
-    copyFileSync(join(__dirname, '..', 'fixtures', 'reports', 'graphbreak-cpu', 'report.json'), join(dir, 'report.json'));
-    for (const mode of ['eager', 'default']) copyFileSync(join(FIXTURES, `cpu-graphbreak-${mode}.trace.json`), join(dir, `${mode}.trace.json`));
+    copyFileSync(
+      join(__dirname, '..', 'fixtures', 'reports', 'graphbreak-cpu', 'report.json'),
+      join(dir, 'report.json'),
+    );
+    for (const mode of ['eager', 'default'])
+      copyFileSync(join(FIXTURES, `cpu-graphbreak-${mode}.trace.json`), join(dir, `${mode}.trace.json`));
     const content = await readTimelineSource({ kind: 'report', reportPath: join(dir, 'report.json') });
     const sent = await sentTraces(content, { step: 1, domain: null }, 0);
     rmSync(dir, { recursive: true });
-    assert.deepStrictEqual(sent.map((m) => [m.pane.label, m.preview]), [['eager', true], ['default', true], ['eager', false], ['default', false]]);
+    assert.deepStrictEqual(
+      sent.map((m) => [m.pane.label, m.preview]),
+      [
+        ['eager', true],
+        ['default', true],
+        ['eager', false],
+        ['default', false],
+      ],
+    );
     assert.ok(content.report);
-    assert.deepStrictEqual(reportMessage(content), { type: 'report', title: content.title, source: content.source, report: content.report, traces: 2 });
+    assert.deepStrictEqual(reportMessage(content), {
+      type: 'report',
+      title: content.title,
+      source: content.source,
+      report: content.report,
+      traces: 2,
+    });
   });
 });

@@ -14,31 +14,90 @@ const COUNTER = path.resolve(__dirname, '../fixtures/reports/counter-cpu/report.
 
 function timing(estimateMs: number, pairs: number): Timing {
   const rounds = Array.from({ length: pairs }, (_, i) => estimateMs * (1 + (i % 3) * 0.4));
-  return { medianMs: estimateMs * 1.4, minMs: estimateMs, maxMs: estimateMs * 1.8, estimateMs, spreadPct: 80, rounds, callsPerRound: 16,
-    method: 'cuda events', extraRounds: pairs - 7, stopReason: 'converged' };
+  return {
+    medianMs: estimateMs * 1.4,
+    minMs: estimateMs,
+    maxMs: estimateMs * 1.8,
+    estimateMs,
+    spreadPct: 80,
+    rounds,
+    callsPerRound: 16,
+    method: 'cuda events',
+    extraRounds: pairs - 7,
+    stopReason: 'converged',
+  };
 }
 
 function cudaReport(): Report {
   const reduceOverhead: ModeResult = {
-    mode: 'reduce-overhead', status: 'ok', error: null, compileSeconds: 7.5, speedup: 2.935, breakEvenCalls: 5800,
-    trace: 'reduce-overhead.trace.json', kernelsPerStep: 60, timing: timing(0.702, 45), eagerTiming: timing(2.06, 45),
-    speedupEstimator: 'fastest-rounds', speedupInterval: { low: 2.759, high: 3.785, floorPct: 6, noisySides: ['eager'] },
-    speedupMedianRatio: 5.42, speedupIqrPct: 19, ranCompiled: true, gpuIdlePct: 3,
+    mode: 'reduce-overhead',
+    status: 'ok',
+    error: null,
+    compileSeconds: 7.5,
+    speedup: 2.935,
+    breakEvenCalls: 5800,
+    trace: 'reduce-overhead.trace.json',
+    kernelsPerStep: 60,
+    timing: timing(0.702, 45),
+    eagerTiming: timing(2.06, 45),
+    speedupEstimator: 'fastest-rounds',
+    speedupInterval: { low: 2.759, high: 3.785, floorPct: 6, noisySides: ['eager'] },
+    speedupMedianRatio: 5.42,
+    speedupIqrPct: 19,
+    ranCompiled: true,
+    gpuIdlePct: 3,
     correctness: {
-      ok: true, maxAbsError: 0.00115, dtype: 'float32', atol: 1e-4, rtol: 1e-3, message: null, reference: 'fp64', referenceNote: null,
-      eagerRmse: 3.1e-4, compiledRmse: 2.9e-4, multiplier: 2,
+      ok: true,
+      maxAbsError: 0.00115,
+      dtype: 'float32',
+      atol: 1e-4,
+      rtol: 1e-3,
+      message: null,
+      reference: 'fp64',
+      referenceNote: null,
+      eagerRmse: 3.1e-4,
+      compiledRmse: 2.9e-4,
+      multiplier: 2,
       precision: { cudaMatmulAllowTf32: false, cudnnAllowTf32: true, float32MatmulPrecision: 'highest' },
     },
     compiler: { graphCount: 1, graphBreaks: [], recompiles: [], recompileSites: [] },
   };
   return {
-    schemaVersion: '1.4', runner: { version: '0.1.0' }, createdAt: '2026-11-22T12:00:00Z', status: 'ok', error: null,
-    environment: { python: '3.12', torch: '2.11.0', triton: '3.6.0', device: 'cuda', deviceName: 'NVIDIA H100 80GB HBM3', platform: 'linux' },
-    target: { kind: 'function', name: 'real_models-resnet18', file: '/ws/real_models.py', function: 'resnet18', line: 10 },
+    schemaVersion: '1.4',
+    runner: { version: '0.1.0' },
+    createdAt: '2026-11-22T12:00:00Z',
+    status: 'ok',
+    error: null,
+    environment: {
+      python: '3.12',
+      torch: '2.11.0',
+      triton: '3.6.0',
+      device: 'cuda',
+      deviceName: 'NVIDIA H100 80GB HBM3',
+      platform: 'linux',
+    },
+    target: {
+      kind: 'function',
+      name: 'real_models-resnet18',
+      file: '/ws/real_models.py',
+      function: 'resnet18',
+      line: 10,
+    },
     settings: {},
-    eager: { timing: timing(2.06, 7), trace: 'eager.trace.json', kernelsPerStep: 60, gpuIdlePct: 62.4, launchBound: true },
+    eager: {
+      timing: timing(2.06, 7),
+      trace: 'eager.trace.json',
+      kernelsPerStep: 60,
+      gpuIdlePct: 62.4,
+      launchBound: true,
+    },
     modes: [reduceOverhead],
-    recommendation: { mode: 'reduce-overhead', verdict: 'compile', reason: 'Use reduce-overhead: faster than eager (2.94x; a next run may give 2.76-3.79x), and its 7.5 s compile pays back after 5,800 calls.' },
+    recommendation: {
+      mode: 'reduce-overhead',
+      verdict: 'compile',
+      reason:
+        'Use reduce-overhead: faster than eager (2.94x; a next run may give 2.76-3.79x), and its 7.5 s compile pays back after 5,800 calls.',
+    },
   };
 }
 
@@ -49,28 +108,55 @@ test('the hand-built CUDA report is valid against the schema', () => {
 
 test('CLI: interval, what was compared, launch-bound eager, correctness reference and TF32 settings', () => {
   const text = formatDigest(digestReport(cudaReport()));
-  assert.match(text, /reduce-overhead: 2\.94× \(next run 2\.76–3\.79×\), 0\.70 ms\/call vs eager 2\.06 ms, fastest rounds of 45 interleaved pairs, kernels\/step 60 → 60/);
-  assert.match(text, /eager is launch-bound: the GPU sat idle 62% of each step between kernels.*depend on this host's CPU; the same model on another host will differ/);
-  assert.match(text, /outputs differ from eager by up to 0\.00115, no more than eager itself differs from an fp64 copy of the model \(RMSE 0\.00029 vs eager's 0\.00031\): not a compiler error/);
+  assert.match(
+    text,
+    /reduce-overhead: 2\.94× \(next run 2\.76–3\.79×\), 0\.70 ms\/call vs eager 2\.06 ms, fastest rounds of 45 interleaved pairs, kernels\/step 60 → 60/,
+  );
+  assert.match(
+    text,
+    /eager is launch-bound: the GPU sat idle 62% of each step between kernels.*depend on this host's CPU; the same model on another host will differ/,
+  );
+  assert.match(
+    text,
+    /outputs differ from eager by up to 0\.00115, no more than eager itself differs from an fp64 copy of the model \(RMSE 0\.00029 vs eager's 0\.00031\): not a compiler error/,
+  );
   assert.match(text, /precision: TF32 matmul off, cuDNN TF32 on; float32 matmul precision highest/);
   assert.match(text, /\n {2}recommendation: Use reduce-overhead: faster than eager/);
 });
 
 test('a speedup that took eager from elsewhere in the run says so, and what these pairs alone gave', () => {
   const report = cudaReport();
-  report.modes[0]!.speedupInterval = { low: 1.24, high: 2.42, floorPct: 2, noisySides: ['eager'], runEager: { eagerMs: 12.0, bestEagerMs: 6.27 } };
+  report.modes[0]!.speedupInterval = {
+    low: 1.24,
+    high: 2.42,
+    floorPct: 2,
+    noisySides: ['eager'],
+    runEager: { eagerMs: 12.0, bestEagerMs: 6.27 },
+  };
   assert.ok(checkReport(report).ok);
   const text = formatDigest(digestReport(report));
   assert.match(text, /\(next run 1\.24–2\.42×\)/);
-  assert.match(text, /eager took 12\.0 ms per call at best in these pairs but 6\.27 ms in another mode's pairs of this run; the host CPU does not limit compiled \(CUDA graphs, or a busy GPU\): the speedup uses eager's 6\.27 ms \(a host as slow as during these pairs gives up to 2\.42×\)/);
+  assert.match(
+    text,
+    /eager took 12\.0 ms per call at best in these pairs but 6\.27 ms in another mode's pairs of this run; the host CPU does not limit compiled \(CUDA graphs, or a busy GPU\): the speedup uses eager's 6\.27 ms \(a host as slow as during these pairs gives up to 2\.42×\)/,
+  );
 });
 
-test('a side that never ran at the host CPU\'s fastest state says so, with the wider interval', () => {
+test("a side that never ran at the host CPU's fastest state says so, with the wider interval", () => {
   const report = cudaReport();
-  report.modes[0]!.speedupInterval = { low: 1.28, high: 1.93, floorPct: 6, noisySides: ['eager', 'compiled'], slowHost: { eager: 1.19, compiled: 1.26 } };
+  report.modes[0]!.speedupInterval = {
+    low: 1.28,
+    high: 1.93,
+    floorPct: 6,
+    noisySides: ['eager', 'compiled'],
+    slowHost: { eager: 1.19, compiled: 1.26 },
+  };
   assert.ok(checkReport(report).ok);
   const text = formatDigest(digestReport(report));
-  assert.match(text, /the host CPU was busy through these pairs: eager \(1\.19×\) and compiled \(1\.26×\) never ran at the host's fastest state of this run \(a CPU probe read that much slower\), so a quieter host may give 1\.28–1\.93×; rerun on a quieter machine for a firmer number/);
+  assert.match(
+    text,
+    /the host CPU was busy through these pairs: eager \(1\.19×\) and compiled \(1\.26×\) never ran at the host's fastest state of this run \(a CPU probe read that much slower\), so a quieter host may give 1\.28–1\.93×; rerun on a quieter machine for a firmer number/,
+  );
   report.modes[0]!.speedupInterval = { low: 1.28, high: 1.93, slowHost: {} };
   assert.ok(!/host CPU was busy/.test(formatDigest(digestReport(report))));
 });
@@ -91,7 +177,10 @@ test('counter model (real runner report): eager timed as "compiled" is no measur
   const digest = digestReport(report);
   const [mode] = digest.modes;
   assert.equal(mode!.speedup, null);
-  assert.match(mode!.notMeasured ?? '', /forward hit the recompile limit \(8\) after recompiling on every call: guard self\.calls == N/);
+  assert.match(
+    mode!.notMeasured ?? '',
+    /forward hit the recompile limit \(8\) after recompiling on every call: guard self\.calls == N/,
+  );
   const text = formatDigest(digest);
   assert.match(text, /default: not measured: Dynamo ran the compiled calls eagerly/);
   assert.match(text, /\n {4}fix: Set torch\._dynamo\.config\.allow_unspec_int_on_nn_module = True/);
@@ -103,7 +192,7 @@ test('counter model (real runner report): eager timed as "compiled" is no measur
   assert.match(recommendation, /^ {2}recommendation: No verdict: the compiled calls of default ran eagerly/);
 });
 
-test('counter model: eight recompiles at one line are one finding with a count, PyTorch\'s hint and the fix', async () => {
+test("counter model: eight recompiles at one line are one finding with a count, PyTorch's hint and the fix", async () => {
   const { report } = await loadReport(COUNTER);
   const recompiles = collectFindings(report).filter((f) => f.kind === 'recompile');
   assert.equal(recompiles.length, 1);
@@ -113,33 +202,55 @@ test('counter model: eight recompiles at one line are one finding with a count, 
   const hover = findingHover(site!);
   assert.match(hover, /8 recompiles at this line/);
   assert.match(hover, /\*\*What happened:\*\* The integer attribute self\.calls of the module changes between calls/);
-  assert.match(hover, /\*\*PyTorch's hint:\*\* torch\.compile considers integer attributes of the nn\.Module to be static/);
+  assert.match(
+    hover,
+    /\*\*PyTorch's hint:\*\* torch\.compile considers integer attributes of the nn\.Module to be static/,
+  );
   assert.match(hover, /\*\*Fix:\*\* Set torch\.\\_dynamo\.config\.allow\\_unspec\\_int\\_on\\_nn\\_module = True/);
 });
 
 test('no verdict where nothing was measured: a script-mode recommendation is printed as the runner wrote it', () => {
   const report = cudaReport();
   report.modes = [];
-  report.recommendation = { mode: null, verdict: 'none', reason: 'Script mode reports what torch.compile did in the script as written; it does not time eager against compiled.' };
+  report.recommendation = {
+    mode: null,
+    verdict: 'none',
+    reason:
+      'Script mode reports what torch.compile did in the script as written; it does not time eager against compiled.',
+  };
   const text = formatDigest(digestReport(report));
   assert.match(text, /recommendation: Script mode reports what torch\.compile did/);
   assert.ok(!/don't compile/i.test(text));
 });
 
-test('CLI: a number timed on a contended CPU host is said as such, with the runner\'s why and fix, beside no verdict', () => {
+test("CLI: a number timed on a contended CPU host is said as such, with the runner's why and fix, beside no verdict", () => {
   const report = cudaReport();
   const hostLoad = {
-    cpus: 2, threads: 2, samples: 6, contendedSamples: 6, othersRunning: [2, 3] as [number, number], loadAverage: { start: 3.1, end: 3.4 }, stealPct: 0.5,
-    contended: true, reason: 'the host was contended while timing: other processes had 2 threads ready to run on its 2 CPUs',
+    cpus: 2,
+    threads: 2,
+    samples: 6,
+    contendedSamples: 6,
+    othersRunning: [2, 3] as [number, number],
+    loadAverage: { start: 3.1, end: 3.4 },
+    stealPct: 0.5,
+    contended: true,
+    reason: 'the host was contended while timing: other processes had 2 threads ready to run on its 2 CPUs',
     fix: 'run with OMP_NUM_THREADS=1',
   };
   report.schemaVersion = '1.19';
   report.modes[0].timing = { ...report.modes[0].timing!, hostLoad };
-  report.recommendation = { mode: null, verdict: 'none', reason: 'No verdict: reduce-overhead measured 704.50×, but the host was contended while timing.' };
+  report.recommendation = {
+    mode: null,
+    verdict: 'none',
+    reason: 'No verdict: reduce-overhead measured 704.50×, but the host was contended while timing.',
+  };
   const checked = checkReport(report);
   assert.ok(checked.ok, JSON.stringify(checked));
   const digest = digestReport(report);
   assert.equal(digest.modes[0].hostContended, `not trusted: ${hostLoad.reason}; fix: ${hostLoad.fix}`);
-  assert.match(formatDigest(digest), /\n {4}not trusted: the host was contended while timing: .*; fix: run with OMP_NUM_THREADS=1\n/);
+  assert.match(
+    formatDigest(digest),
+    /\n {4}not trusted: the host was contended while timing: .*; fix: run with OMP_NUM_THREADS=1\n/,
+  );
   assert.equal(digestReport(cudaReport()).modes[0].hostContended, null);
 });

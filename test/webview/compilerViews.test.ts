@@ -15,13 +15,20 @@ import { errorsOf, launchBrowser, openWebview, post, postPanes, record, slicePoi
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const ARTIFACTS = join(__dirname, '..', '..', 'test-results');
 let browser: Browser;
-before(async () => { browser = await launchBrowser(); mkdirSync(ARTIFACTS, { recursive: true }); });
-after(async () => { await browser.close(); });
+before(async () => {
+  browser = await launchBrowser();
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+after(async () => {
+  await browser.close();
+});
 
 /** Opens the panel of a report with the given panes (label, trace file under test/fixtures). */
 async function openReport(reportDir: string, panes: [string, string][]): Promise<Page> {
   const { report } = await loadReport(join(FIXTURES, 'reports', reportDir, 'report.json'));
-  const models: TimelinePane[] = await Promise.all(panes.map(async ([label, file]) => ({ label, trace: await scanTraceFile(join(FIXTURES, file)) })));
+  const models: TimelinePane[] = await Promise.all(
+    panes.map(async ([label, file]) => ({ label, trace: await scanTraceFile(join(FIXTURES, file)) })),
+  );
   const page = await openWebview(browser);
   const source = { kind: 'report' as const, reportPath: `/r/${reportDir}/report.json` };
   await post(page, { type: 'report', title: reportDir, source, report, traces: models.length });
@@ -39,7 +46,10 @@ async function select(page: Page, pane: number, name: string, onGpu?: boolean): 
 
 describe('compiler views in the report panel', () => {
   test('compile phases: a row per compile, nested phase bars with their times, cache lookups marked', async () => {
-    const page = await openReport('fused-cpu', [['eager', 'reports/fused-cpu/eager.trace.json'], ['default', 'reports/fused-cpu/default.trace.json']]);
+    const page = await openReport('fused-cpu', [
+      ['eager', 'reports/fused-cpu/eager.trace.json'],
+      ['default', 'reports/fused-cpu/default.trace.json'],
+    ]);
     const section = page.locator('details.compile-phases[data-mode="default"]');
     await section.waitFor();
     assert.match(await section.locator('summary').innerText(), /^Compile phases — default: 2 compiles, [\d.]+ s$/);
@@ -48,19 +58,38 @@ describe('compiler views in the report panel', () => {
     assert.match(labels[0]!, /^0\/0 · [\d.]+ s$/);
     assert.match(labels[1]!, /^0\/1 · [\d.]+ (s|ms) · recompile$/);
     // the failed guard, then what the row's compile id is (glossary.ts)
-    assert.deepEqual((await section.locator('.phase-label').nth(2).getAttribute('title'))?.split('\n'),
-      ["tensor 'x' size mismatch at index 0. expected 8, actual 16", TERMS.find((t) => t.name === 'compile id')!.explanation]);
+    assert.deepEqual((await section.locator('.phase-label').nth(2).getAttribute('title'))?.split('\n'), [
+      "tensor 'x' size mismatch at index 0. expected 8, actual 16",
+      TERMS.find((t) => t.name === 'compile id')!.explanation,
+    ]);
     const titles = await section.locator('.phase title').allTextContents();
     for (const phase of ['Dynamo: whole frame', 'AOT Autograd', 'Inductor: codegen', 'C++ compile']) {
       const escaped = phase.replace(/[+.]/g, (c) => `\\${c}`);
-      assert.ok(titles.some((t) => new RegExp(`^${escaped}: [\\d.]+ (s|ms) \\(compile 0/0, at [\\d.]+ (s|ms)\\)$`).test(t)), `${phase} bar with its time`);
+      assert.ok(
+        titles.some((t) => new RegExp(`^${escaped}: [\\d.]+ (s|ms) \\(compile 0/0, at [\\d.]+ (s|ms)\\)$`).test(t)),
+        `${phase} bar with its time`,
+      );
     }
     // nested: an inner phase's bar is on a lower row than the frame's
-    const y = async (phase: string): Promise<number> => Number(await section.locator('.phase', { has: page.locator('title', { hasText: phase }) }).first().locator('rect').getAttribute('y'));
+    const y = async (phase: string): Promise<number> =>
+      Number(
+        await section
+          .locator('.phase', { has: page.locator('title', { hasText: phase }) })
+          .first()
+          .locator('rect')
+          .getAttribute('y'),
+      );
     assert.ok((await y('Inductor: codegen')) > (await y('Dynamo: whole frame')));
     const caches = await section.locator('.cache-marker title').allTextContents();
-    assert.deepEqual(caches.map((t) => t.replace(/, at .*\)$/, ')')), ['AOT autograd cache: miss (compile 0/0)', 'FX graph cache: miss (compile 0/0)',
-      'AOT autograd cache: miss (compile 0/1)', 'FX graph cache: miss (compile 0/1)']);
+    assert.deepEqual(
+      caches.map((t) => t.replace(/, at .*\)$/, ')')),
+      [
+        'AOT autograd cache: miss (compile 0/0)',
+        'FX graph cache: miss (compile 0/0)',
+        'AOT autograd cache: miss (compile 0/1)',
+        'FX graph cache: miss (compile 0/1)',
+      ],
+    );
     assert.equal(await section.locator('.cache-marker.cache-miss').count(), 4);
     await section.screenshot({ path: join(ARTIFACTS, 'compile-phases.png') });
     assert.deepEqual((await record(page)).cspViolations, []);
@@ -69,7 +98,10 @@ describe('compiler views in the report panel', () => {
   });
 
   test('a C++ kernel: fused ops, links to the user lines, Open generated code of the compile that ran it', async () => {
-    const page = await openReport('fused-cpu', [['eager', 'reports/fused-cpu/eager.trace.json'], ['default', 'reports/fused-cpu/default.trace.json']]);
+    const page = await openReport('fused-cpu', [
+      ['eager', 'reports/fused-cpu/eager.trace.json'],
+      ['default', 'reports/fused-cpu/default.trace.json'],
+    ]);
     const text = await select(page, 1, 'graph_1_cpp_fused_add_mul_relu_0');
     assert.match(text, /Generated by Inductor \(compile 0\/1\)/);
     assert.match(text, /fuses\s+aten\.add, aten\.mul, aten\.relu/);
@@ -85,7 +117,7 @@ describe('compiler views in the report panel', () => {
     await page.close();
   });
 
-  test('a script region\'s kernel (graph_1_…, a real CPU script report): fused ops, the user\'s lines, Open generated code of the script\'s compile', async () => {
+  test("a script region's kernel (graph_1_…, a real CPU script report): fused ops, the user's lines, Open generated code of the script's compile", async () => {
     const page = await openReport('script-kernels-cpu', [
       ['r1 TinyMLP eager', 'reports/script-kernels-cpu/regions/r1-eager.trace.json'],
       ['r1 TinyMLP default', 'reports/script-kernels-cpu/regions/r1-as-written.trace.json'],
@@ -97,25 +129,33 @@ describe('compiler views in the report panel', () => {
     const before = (await record(page)).posted.length;
     await page.locator('.kernel-source vscode-button.open-code').click();
     // the script's compiles hold the generated code: the "script" entry, not the pane's label
-    assert.deepEqual((await record(page)).posted.slice(before), [{ type: 'openGeneratedCode', mode: 'script', compileId: '1/0', codeLine: 34 }]);
+    assert.deepEqual((await record(page)).posted.slice(before), [
+      { type: 'openGeneratedCode', mode: 'script', compileId: '1/0', codeLine: 34 },
+    ]);
     await page.locator('.details-box').screenshot({ path: join(ARTIFACTS, 'kernel-source-script.png') });
     assert.deepEqual(errorsOf(page), []);
     await page.close();
   });
 
-  test('a Triton kernel on the H100 (found by its launch\'s compiled region) and an eager kernel\'s ATen op and line', async () => {
-    const page = await openReport('h100-mlp', [['eager', 'traces/mlp-eager.trace.json'], ['default', 'traces/mlp-default.trace.json']]);
+  test("a Triton kernel on the H100 (found by its launch's compiled region) and an eager kernel's ATen op and line", async () => {
+    const page = await openReport('h100-mlp', [
+      ['eager', 'traces/mlp-eager.trace.json'],
+      ['default', 'traces/mlp-default.trace.json'],
+    ]);
     const triton = await select(page, 1, 'triton_poi_fused_addmm_relu_0', true);
     assert.match(triton, /Generated by Inductor \(compile 0\/0\)/);
     assert.match(triton, /fuses\s+aten\.add, aten\.relu/);
     assert.match(triton, /your lines\s+anchors\.py:19/);
     assert.match(triton, /time\s+1\.1 µs\/step/);
-    const gemm = 'void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_tn_align1>(cutlass_80_simt_sgemm_64x64_8x5_tn_align1::Params)';
+    const gemm =
+      'void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_tn_align1>(cutlass_80_simt_sgemm_64x64_8x5_tn_align1::Params)';
     const eager = await select(page, 0, gemm, true);
     assert.match(eager, /^Eager\s+ATen op: aten::linear › aten::addmm\s+In your function forward: anchors\.py:18$/);
     const before = (await record(page)).posted.length;
     await page.locator('.kernel-source button.link', { hasText: 'anchors.py:18' }).click();
-    assert.deepEqual((await record(page)).posted.slice(before), [{ type: 'reveal', file: '/root/demo/anchors.py', line: 18 }]);
+    assert.deepEqual((await record(page)).posted.slice(before), [
+      { type: 'reveal', file: '/root/demo/anchors.py', line: 18 },
+    ]);
     await page.locator('.details-box').screenshot({ path: join(ARTIFACTS, 'kernel-source-eager.png') });
     assert.deepEqual(errorsOf(page), []);
     await page.close();

@@ -11,14 +11,26 @@ const ROOT = join(__dirname, '..', '..');
 export const ORIGIN = 'https://webview.test';
 const NONCE = 'dGVzdC1ub25jZS0xMjM0NTY3OA==';
 
-export const launchBrowser = (): Promise<Browser> => chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+export const launchBrowser = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 
 /** What the page recorded: messages posted to the host, CSP violations, state. */
-export interface PageRecord { posted: WebviewToHost[]; cspViolations: string[] }
+export interface PageRecord {
+  posted: WebviewToHost[];
+  cspViolations: string[];
+}
 
 /** Opens the webview page; state survives reloads in localStorage, like VS Code keeps it across hide/show. */
 export async function openWebview(browser: Browser, size = { width: 1400, height: 1000 }): Promise<Page> {
@@ -37,11 +49,17 @@ export async function openWebview(browser: Browser, size = { width: 1400, height
       setState: (value) => localStorage.setItem('state', JSON.stringify(value)),
     });
   `);
-  const html = renderWebviewHtml({ scriptUri: `${ORIGIN}/dist/webview.js`, cspSource: ORIGIN, nonce: NONCE, title: 'Compile Lens test' });
+  const html = renderWebviewHtml({
+    scriptUri: `${ORIGIN}/dist/webview.js`,
+    cspSource: ORIGIN,
+    nonce: NONCE,
+    title: 'Compile Lens test',
+  });
   await page.route(`${ORIGIN}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === '/') return route.fulfill({ contentType: 'text/html', body: html });
-    if (path === '/dist/webview.js') return route.fulfill({ contentType: 'text/javascript', body: readFileSync(join(ROOT, 'dist', 'webview.js')) });
+    if (path === '/dist/webview.js')
+      return route.fulfill({ contentType: 'text/javascript', body: readFileSync(join(ROOT, 'dist', 'webview.js')) });
     return route.fulfill({ status: 404, body: '' });
   });
   await page.goto(`${ORIGIN}/`);
@@ -52,7 +70,8 @@ const pageErrors = new WeakMap<Page, string[]>();
 /** Uncaught exceptions thrown in the page so far. */
 export const errorsOf = (page: Page): string[] => pageErrors.get(page) ?? [];
 
-export const record = (page: Page): Promise<PageRecord> => page.evaluate(() => (window as unknown as { __record: PageRecord }).__record);
+export const record = (page: Page): Promise<PageRecord> =>
+  page.evaluate(() => (window as unknown as { __record: PageRecord }).__record);
 
 /** Posts what the host sends for a timeline it read: a report's 'report' first, then each trace in a 'trace'. */
 export async function postTimeline(page: Page, content: TimelineContent): Promise<void> {
@@ -63,20 +82,41 @@ export async function postTimeline(page: Page, content: TimelineContent): Promis
 
 /** What the host sends for traces it sends whole: a 'trace' for each pane, in order. */
 export const traceMessages = (title: string, source: TimelineSource, panes: TimelinePane[]): HostToWebview[] =>
-  panes.map((pane, index) => ({ type: 'trace', title, source, index, panes: panes.length, pane, events: pane.trace.count, preview: false, from: 0 }));
+  panes.map((pane, index) => ({
+    type: 'trace',
+    title,
+    source,
+    index,
+    panes: panes.length,
+    pane,
+    events: pane.trace.count,
+    preview: false,
+    from: 0,
+  }));
 
 /** Posts the 'trace' of each pane, sent whole, each shown and drawn before the next. */
-export async function postPanes(page: Page, title: string, source: TimelineSource, panes: TimelinePane[]): Promise<void> {
+export async function postPanes(
+  page: Page,
+  title: string,
+  source: TimelineSource,
+  panes: TimelinePane[],
+): Promise<void> {
   for (const message of traceMessages(title, source, panes)) await post(page, message);
 }
 
 /** Posts a host message into the page, as VS Code would; a report waits until its title shows, a trace until it is shown and drawn. */
 export async function post(page: Page, message: HostToWebview): Promise<void> {
-  const shown = await page.evaluate(() => (window as unknown as { __timelineDebug?: { shown: number } }).__timelineDebug?.shown ?? 0);
+  const shown = await page.evaluate(
+    () => (window as unknown as { __timelineDebug?: { shown: number } }).__timelineDebug?.shown ?? 0,
+  );
   await page.evaluate((m) => window.postMessage(m, '*'), message);
-  if (message.type === 'report') await page.waitForFunction((title) => document.querySelector('h1')?.textContent === title, message.title);
+  if (message.type === 'report')
+    await page.waitForFunction((title) => document.querySelector('h1')?.textContent === title, message.title);
   if (message.type !== 'trace') return;
-  await page.waitForFunction((before) => ((window as unknown as { __timelineDebug?: { shown: number } }).__timelineDebug?.shown ?? 0) > before, shown);
+  await page.waitForFunction(
+    (before) => ((window as unknown as { __timelineDebug?: { shown: number } }).__timelineDebug?.shown ?? 0) > before,
+    shown,
+  );
   // the frame the message scheduled runs before an animation-frame callback asked for after it
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
 }
@@ -84,7 +124,15 @@ export async function post(page: Page, message: HostToWebview): Promise<void> {
 export const tracesSource = (...paths: string[]): TimelineSource => ({ kind: 'traces', tracePaths: paths });
 
 export interface TimelineDebug {
-  panes: { label: string; events: number; tracks: number; rects: number; slices: number; rows: number; labels: number }[];
+  panes: {
+    label: string;
+    events: number;
+    tracks: number;
+    rects: number;
+    slices: number;
+    rows: number;
+    labels: number;
+  }[];
   selected: { pane: number; slice: number; name: string; linked: number; arrows: number } | null;
   range: { pane: number; from: number; to: number } | null;
   /** null until found (after the first frame) */
@@ -101,14 +149,42 @@ export interface TimelineDebug {
   timings: { scriptStart: number; message: number; built: number; firstDraw: number; complete: number };
 }
 
-export const debug = (page: Page): Promise<TimelineDebug> => page.evaluate(() => {
-  const d = (window as unknown as { __timelineDebug: TimelineDebug }).__timelineDebug;
-  return { panes: d.panes, selected: d.selected, range: d.range, marks: d.marks, focus: d.focus, domain: d.domain, frameTimes: d.frameTimes, comparisons: d.comparisons, framesDrawn: d.framesDrawn, partial: d.partial, shown: d.shown, timings: d.timings };
-});
+export const debug = (page: Page): Promise<TimelineDebug> =>
+  page.evaluate(() => {
+    const d = (window as unknown as { __timelineDebug: TimelineDebug }).__timelineDebug;
+    return {
+      panes: d.panes,
+      selected: d.selected,
+      range: d.range,
+      marks: d.marks,
+      focus: d.focus,
+      domain: d.domain,
+      frameTimes: d.frameTimes,
+      comparisons: d.comparisons,
+      framesDrawn: d.framesDrawn,
+      partial: d.partial,
+      shown: d.shown,
+      timings: d.timings,
+    };
+  });
 
 /** Page coordinates of the nth slice called `name` in pane `pane`. */
-export async function slicePoint(page: Page, pane: number, name: string, nth = 0, onGpu?: boolean): Promise<{ x: number; y: number }> {
-  const local = await page.evaluate(([p, n, k, g]) => (window as unknown as { __timelineDebug: { locate(p: number, n: string, k: number, g?: boolean): { x: number; y: number } | null } }).__timelineDebug.locate(p, n, k, g), [pane, name, nth, onGpu] as const);
+export async function slicePoint(
+  page: Page,
+  pane: number,
+  name: string,
+  nth = 0,
+  onGpu?: boolean,
+): Promise<{ x: number; y: number }> {
+  const local = await page.evaluate(
+    ([p, n, k, g]) =>
+      (
+        window as unknown as {
+          __timelineDebug: { locate(p: number, n: string, k: number, g?: boolean): { x: number; y: number } | null };
+        }
+      ).__timelineDebug.locate(p, n, k, g),
+    [pane, name, nth, onGpu] as const,
+  );
   if (!local) throw new Error(`slice ${name} not visible in pane ${pane}`);
   const box = await page.locator('canvas').nth(pane).boundingBox();
   if (!box) throw new Error('canvas not laid out');

@@ -16,21 +16,33 @@ const ROOT = join(__dirname, '..', '..');
 const ARTIFACTS = join(ROOT, 'test-results');
 const REPORTS = ['script-in-situ-cpu', 'script-regions-cpu', 'fused-cpu', 'ddp-ranks-cpu'];
 let browser: Browser;
-before(async () => { browser = await launchBrowser(); mkdirSync(ARTIFACTS, { recursive: true }); });
-after(async () => { await browser.close(); });
+before(async () => {
+  browser = await launchBrowser();
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+after(async () => {
+  await browser.close();
+});
 
 /** The report alone (no traces): what is checked here is the panel's text and charts. */
 async function openReport(name: string): Promise<Page> {
   const page = await openWebview(browser, { width: 560, height: 900 });
   const reportPath = join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json');
   const source = { kind: 'report' as const, reportPath };
-  await post(page, { type: 'report', title: name, source, report: JSON.parse(readFileSync(reportPath, 'utf8')), traces: 0 });
+  await post(page, {
+    type: 'report',
+    title: name,
+    source,
+    report: JSON.parse(readFileSync(reportPath, 'utf8')),
+    traces: 0,
+  });
   await page.evaluate(LEGIBLE);
   return page;
 }
 
 type Box = { text: string; x: number; y: number; w: number; h: number };
-const overlap = (a: Box, b: Box): boolean => a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
+const overlap = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
 
 interface Legible {
   /** per chart axis, the tick labels that overlap, and those drawn under 10 px high */
@@ -139,8 +151,16 @@ describe('the report panel at 560 px in light, dark and high-contrast themes', (
 
         const legends = await legible(page, 'legends');
         for (const l of legends) {
-          assert.deepEqual(l.headings.filter((h) => overlap(l.legend, h)).map((h) => h.text.slice(0, 40)), [], `${theme.name}: a legend covers a heading or its chart`);
-          assert.deepEqual(l.entries.filter((e) => !e.drawn), [], `${theme.name}: a legend entry whose mark the chart does not draw`);
+          assert.deepEqual(
+            l.headings.filter((h) => overlap(l.legend, h)).map((h) => h.text.slice(0, 40)),
+            [],
+            `${theme.name}: a legend covers a heading or its chart`,
+          );
+          assert.deepEqual(
+            l.entries.filter((e) => !e.drawn),
+            [],
+            `${theme.name}: a legend entry whose mark the chart does not draw`,
+          );
         }
 
         const contrast = await legible(page, 'contrast');
@@ -152,19 +172,28 @@ describe('the report panel at 560 px in light, dark and high-contrast themes', (
     });
   }
 
-  test('the compiler\'s words carry their one-phrase explanation where they appear (glossary.ts)', async () => {
+  test("the compiler's words carry their one-phrase explanation where they appear (glossary.ts)", async () => {
     const seen = new Map<string, string>();
     for (const name of ['script-in-situ-cpu', 'fused-cpu', 'script-regions-cpu']) {
       const page = await openReport(name);
       // a term as written in Dynamo's own text (recompile_limit) carries the same explanation as in ours (recompile limit)
-      for (const [text, title] of await page.locator('.term').evaluateAll((nodes) => nodes.map((n) => [n.textContent ?? '', (n as HTMLElement).title]))) seen.set(text!.replace(/_/g, ' '), title!);
+      for (const [text, title] of await page
+        .locator('.term')
+        .evaluateAll((nodes) => nodes.map((n) => [n.textContent ?? '', (n as HTMLElement).title])))
+        seen.set(text!.replace(/_/g, ' '), title!);
       // a compile's row names it by its compile id: the row's tooltip says what the id is
       const rows = page.locator('.compile-phases .phase-row:not(.phase-axis) .phase-label');
-      if (await rows.count()) assert.match(await rows.first().getAttribute('title') ?? '', /compile id F\/N/);
+      if (await rows.count()) assert.match((await rows.first().getAttribute('title')) ?? '', /compile id F\/N/);
       await page.close();
     }
     const explanation = (name: string): string => TERMS.find((t) => t.name === name)!.explanation;
-    for (const [text, name] of [['0/0', 'compile id'], ['in situ', 'in situ'], ['graph breaks', 'graph break'], ['guard', 'guard'], ['recompile limit', 'recompile limit']] as const) {
+    for (const [text, name] of [
+      ['0/0', 'compile id'],
+      ['in situ', 'in situ'],
+      ['graph breaks', 'graph break'],
+      ['guard', 'guard'],
+      ['recompile limit', 'recompile limit'],
+    ] as const) {
       assert.equal(seen.get(text), explanation(name), `"${text}" explained`);
     }
   });

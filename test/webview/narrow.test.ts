@@ -14,18 +14,27 @@ const ARTIFACTS = join(ROOT, 'test-results');
 const WIDTH = 560;
 let browser: Browser;
 let page: Page | null = null;
-before(async () => { browser = await launchBrowser(); mkdirSync(ARTIFACTS, { recursive: true }); });
-after(async () => { await browser.close(); });
+before(async () => {
+  browser = await launchBrowser();
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+after(async () => {
+  await browser.close();
+});
 // a failing test leaves its screenshot in test-results/ to look at
 afterEach(async (t) => {
-  if (page && (t as unknown as { passed?: boolean }).passed === false) await page.screenshot({ path: join(ARTIFACTS, 'narrow-failed.png'), fullPage: true });
+  if (page && (t as unknown as { passed?: boolean }).passed === false)
+    await page.screenshot({ path: join(ARTIFACTS, 'narrow-failed.png'), fullPage: true });
   await page?.close();
   page = null;
 });
 
 async function openNarrow(name: string, ready = 'section.regions'): Promise<Page> {
   const opened = await openWebview(browser, { width: WIDTH, height: 900 });
-  const source = { kind: 'report' as const, reportPath: join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json') };
+  const source = {
+    kind: 'report' as const,
+    reportPath: join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json'),
+  };
   await postTimeline(opened, await readTimelineSource(source));
   await opened.locator(ready).waitFor();
   page = opened;
@@ -33,44 +42,66 @@ async function openNarrow(name: string, ready = 'section.regions'): Promise<Page
 }
 
 describe('the report panel at 40 % of the window, on a CPU script run', () => {
-  for (const [name, ready] of [['script-kernels-cpu', 'section.regions'], ['fused-cpu', 'section.compile-timeline']] as const) test(`nothing scrolls sideways: every table fits the panel (${name})`, async () => {
-    const p = await openNarrow(name, ready);
-    const wide = await p.evaluate(() => [...document.querySelectorAll('table')].filter((t) => t.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-      .map((t) => `${t.className}: ${Math.round(t.getBoundingClientRect().right)}px`));
-    assert.deepEqual(wide, []);
-    assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1), 'no sideways scroll');
-    await p.screenshot({ path: join(ARTIFACTS, `narrow-${name}.png`), fullPage: true });
-    assert.deepEqual(errorsOf(p), []);
-  });
+  for (const [name, ready] of [
+    ['script-kernels-cpu', 'section.regions'],
+    ['fused-cpu', 'section.compile-timeline'],
+  ] as const)
+    test(`nothing scrolls sideways: every table fits the panel (${name})`, async () => {
+      const p = await openNarrow(name, ready);
+      const wide = await p.evaluate(() =>
+        [...document.querySelectorAll('table')]
+          .filter((t) => t.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+          .map((t) => `${t.className}: ${Math.round(t.getBoundingClientRect().right)}px`),
+      );
+      assert.deepEqual(wide, []);
+      assert.ok(
+        await p.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1),
+        'no sideways scroll',
+      );
+      await p.screenshot({ path: join(ARTIFACTS, `narrow-${name}.png`), fullPage: true });
+      assert.deepEqual(errorsOf(p), []);
+    });
 
   test('CPU words only: the legend lists what the traces hold, the compare tables have no rows of zeros', async () => {
     const p = await openNarrow('script-kernels-cpu');
     const legend = await p.locator('.legend').innerText();
     assert.doesNotMatch(legend, /Triton|cuBLAS|CUDA|runtime launch/);
     assert.match(legend, /generated \(Inductor C\+\+\)/);
-    const zeros = await p.locator('table.compare-table tr[data-metric]').evaluateAll((rows) => rows.filter((r) => {
-      const cells = [...r.querySelectorAll('td[data-value]')];
-      return cells.length > 0 && cells.every((c) => Number((c as HTMLElement).dataset.value) === 0);
-    }).map((r) => (r as HTMLElement).dataset.metric));
+    const zeros = await p.locator('table.compare-table tr[data-metric]').evaluateAll((rows) =>
+      rows
+        .filter((r) => {
+          const cells = [...r.querySelectorAll('td[data-value]')];
+          return cells.length > 0 && cells.every((c) => Number((c as HTMLElement).dataset.value) === 0);
+        })
+        .map((r) => (r as HTMLElement).dataset.metric),
+    );
     assert.deepEqual(zeros, []);
   });
 
   test('compile-phase labels do not overlap each other', async () => {
     const p = await openNarrow('fused-cpu', 'section.compile-timeline');
     await p.waitForTimeout(100); // the labels are fitted after layout
-    const boxes = await p.locator('.compile-phases text').evaluateAll((nodes) => nodes.filter((n) => (n as SVGElement).style.display !== 'none').map((n) => {
-      const b = (n as SVGGraphicsElement).getBoundingClientRect();
-      return { text: n.textContent ?? '', x: b.x, y: b.y, w: b.width, h: b.height };
-    }));
+    const boxes = await p.locator('.compile-phases text').evaluateAll((nodes) =>
+      nodes
+        .filter((n) => (n as SVGElement).style.display !== 'none')
+        .map((n) => {
+          const b = (n as SVGGraphicsElement).getBoundingClientRect();
+          return { text: n.textContent ?? '', x: b.x, y: b.y, w: b.width, h: b.height };
+        }),
+    );
     const overlaps: string[] = [];
     for (let i = 0; i < boxes.length; i++) {
       for (let j = i + 1; j < boxes.length; j++) {
         const [a, b] = [boxes[i]!, boxes[j]!];
-        if (a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1) overlaps.push(`${a.text} × ${b.text}`);
+        if (a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1)
+          overlaps.push(`${a.text} × ${b.text}`);
       }
     }
     assert.deepEqual(overlaps, []);
-    assert.ok(boxes.some((b) => /^Dynamo/.test(b.text)), 'a label that fits is shown');
+    assert.ok(
+      boxes.some((b) => /^Dynamo/.test(b.text)),
+      'a label that fits is shown',
+    );
     // each label's contrast on its bar, in the three themes: legible.test.ts
     await p.locator('section.compile-timeline').screenshot({ path: join(ARTIFACTS, 'narrow-phases.png') });
   });

@@ -9,8 +9,12 @@ import { errorsOf, launchBrowser, openWebview, postTimeline, record } from './ha
 
 const REPORT = path.resolve(__dirname, '../fixtures/reports/ddp-ranks-cpu/report.json');
 let browser: Browser;
-before(async () => { browser = await launchBrowser(); });
-after(async () => { await browser.close(); });
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser.close();
+});
 
 test('the report panel lists every rank in a table and where the ranks diverged, each sentence linked to its line', async () => {
   const page = await openWebview(browser);
@@ -21,15 +25,26 @@ test('the report panel lists every rank in a table and where the ranks diverged,
   const ranks = section.locator('table.rank-table tr[data-rank]');
   assert.equal(await ranks.count(), 2);
   const rank1 = ranks.locator('xpath=self::*[@data-rank="1"]');
-  assert.deepEqual(await rank1.locator('td').evaluateAll((tds) => tds.slice(2, 6).map((td) => td.textContent)), ['ok', '2', '2', '2']);
+  assert.deepEqual(await rank1.locator('td').evaluateAll((tds) => tds.slice(2, 6).map((td) => td.textContent)), [
+    'ok',
+    '2',
+    '2',
+    '2',
+  ]);
   assert.equal(await rank1.getAttribute('class'), 'diverged');
   const [sentence] = await section.locator('ul.divergence li').allInnerTexts();
-  assert.match(sentence!, /^rank 1 recompiled DistributedDataParallel at call 3 — .* — rank 0 did not: the ranks ran different graphs ddp_train\.py:\d+$/);
+  assert.match(
+    sentence!,
+    /^rank 1 recompiled DistributedDataParallel at call 3 — .* — rank 0 did not: the ranks ran different graphs ddp_train\.py:\d+$/,
+  );
   await section.locator('ul.divergence button.link').click();
   const reveal = (await record(page)).posted.find((m) => m.type === 'reveal');
   const { location } = content.report!.divergence![0]!;
   assert.deepEqual(reveal, { type: 'reveal', file: location!.file, line: location!.line, cell: null });
-  assert.deepEqual(await page.locator('.pane-label').evaluateAll((labels) => labels.map((l) => l.textContent?.split(' — ')[0])), ['rank 0', 'rank 1']);
+  assert.deepEqual(
+    await page.locator('.pane-label').evaluateAll((labels) => labels.map((l) => l.textContent?.split(' — ')[0])),
+    ['rank 0', 'rank 1'],
+  );
   assert.deepEqual(errorsOf(page), []);
   assert.deepEqual((await record(page)).cspViolations, []);
   await page.close();

@@ -14,21 +14,37 @@ import { errorsOf, launchBrowser, openWebview, postPanes, record, slicePoint } f
 
 const STRAGGLER = path.resolve(__dirname, '../fixtures/traces/ranks/straggler');
 let browser: Browser;
-before(async () => { browser = await launchBrowser(); });
-after(async () => { await browser.close(); });
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser.close();
+});
 
-interface Sent { title: string; source: TimelineSource; panes: TraceMessage['pane'][] }
+interface Sent {
+  title: string;
+  source: TimelineSource;
+  panes: TraceMessage['pane'][];
+}
 
 /** The panes the host sends for the straggler job's two ranks. */
 async function rankLoad(): Promise<Sent> {
-  const content = await readTimelineSource({ kind: 'ranks', tracePaths: ['rank0', 'rank1'].map((r) => path.join(STRAGGLER, `${r}.trace.json`)) });
+  const content = await readTimelineSource({
+    kind: 'ranks',
+    tracePaths: ['rank0', 'rank1'].map((r) => path.join(STRAGGLER, `${r}.trace.json`)),
+  });
   return { title: content.title, source: content.source, panes: (await sentTraces(content)).map((m) => m.pane) };
 }
 
 const post = (page: Page, sent: Sent): Promise<void> => postPanes(page, sent.title, sent.source, sent.panes);
 
-interface RanksDebug { alignment: string; offsets: number[]; table: RankStepTable | null }
-const ranksDebug = (page: Page): Promise<RanksDebug | null> => page.evaluate(() => (window as unknown as { __timelineDebug: { ranks: RanksDebug | null } }).__timelineDebug.ranks);
+interface RanksDebug {
+  alignment: string;
+  offsets: number[];
+  table: RankStepTable | null;
+}
+const ranksDebug = (page: Page): Promise<RanksDebug | null> =>
+  page.evaluate(() => (window as unknown as { __timelineDebug: { ranks: RanksDebug | null } }).__timelineDebug.ranks);
 
 describe('rank timeline', () => {
   test('ranks of one host on one axis: offsets from their clocks, slices where they ran', async () => {
@@ -40,7 +56,10 @@ describe('rank timeline', () => {
     const ranks = await ranksDebug(page);
     assert.equal(ranks?.alignment, 'absolute');
     assert.deepEqual(ranks?.offsets, paneOffsets(models, alignment, 0));
-    assert.deepEqual(await page.locator('.pane-label').allInnerTexts(), ['rank 0 — 463 events, 3 steps', 'rank 1 — 463 events, 3 steps']);
+    assert.deepEqual(await page.locator('.pane-label').allInnerTexts(), [
+      'rank 0 — 463 events, 3 steps',
+      'rank 1 — 463 events, 3 steps',
+    ]);
     const note = await page.locator('.rank-note').innerText();
     assert.match(note, /Ranks 0, 1 of world size 2 \(gloo\)\./);
     assert.match(note, /One time axis: the ranks of one host \(vm\) share its clock/);
@@ -48,16 +67,23 @@ describe('rank timeline', () => {
     // rank 1 began ProfilerStep#2 about 4 ms before rank 0: its slice starts that much further left
     if (alignment.mode !== 'absolute') throw new Error('expected one axis');
     const startOf = (p: number): number => alignment.shiftUs[p] + models[p].steps[0].start;
-    const { domain } = await page.evaluate(() => ({ domain: (window as unknown as { __timelineDebug: { domain: [number, number] } }).__timelineDebug.domain }));
-    const width = await page.locator('canvas').first().evaluate((c) => (c as HTMLCanvasElement).clientWidth);
-    const pxPerUs = (width - 190) / (domain[1] - domain[0]);
-    const [left0, left1] = await Promise.all([0, 1].map(async (p) => {
-      const point = await slicePoint(page, p, 'ProfilerStep#2');
-      const dur = models[p].steps[0].end - models[p].steps[0].start;
-      return point.x - (dur / 2) * pxPerUs; // locate gives the middle of the visible part; both steps are whole in view
+    const { domain } = await page.evaluate(() => ({
+      domain: (window as unknown as { __timelineDebug: { domain: [number, number] } }).__timelineDebug.domain,
     }));
+    const width = await page
+      .locator('canvas')
+      .first()
+      .evaluate((c) => (c as HTMLCanvasElement).clientWidth);
+    const pxPerUs = (width - 190) / (domain[1] - domain[0]);
+    const [left0, left1] = await Promise.all(
+      [0, 1].map(async (p) => {
+        const point = await slicePoint(page, p, 'ProfilerStep#2');
+        const dur = models[p].steps[0].end - models[p].steps[0].start;
+        return point.x - (dur / 2) * pxPerUs; // locate gives the middle of the visible part; both steps are whole in view
+      }),
+    );
     assert.ok(startOf(1) < startOf(0) - 3000, `rank 1 starts ${startOf(0) - startOf(1)} µs earlier`);
-    assert.ok(Math.abs((left0 - left1) - (startOf(0) - startOf(1)) * pxPerUs) < 2, `x ${left0} vs ${left1}`);
+    assert.ok(Math.abs(left0 - left1 - (startOf(0) - startOf(1)) * pxPerUs) < 2, `x ${left0} vs ${left1}`);
     assert.deepEqual(errorsOf(page), []);
     assert.deepEqual((await record(page)).cspViolations, []);
     await page.close();
@@ -72,15 +98,27 @@ describe('rank timeline', () => {
       document.body.style.setProperty('--vscode-terminal-ansiMagenta', 'rgb(200, 20, 180)');
       document.body.className = 'vscode-dark';
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      const debug = (window as unknown as { __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } | null } }).__timelineDebug;
+      const debug = (
+        window as unknown as {
+          __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } | null };
+        }
+      ).__timelineDebug;
       // the first all-reduce in the view that opens (the first step)
       const at = [0, 1, 2].map((k) => debug.locate(0, 'gloo:all_reduce', k)).find((point) => point !== null);
       if (!at) throw new Error('all-reduce not visible');
       const canvas = document.querySelector('canvas')!;
       const ratio = canvas.width / canvas.clientWidth;
-      return [...canvas.getContext('2d')!.getImageData(Math.round(at.x * ratio), Math.round(at.y * ratio), 1, 1).data.slice(0, 3)];
+      return [
+        ...canvas
+          .getContext('2d')!
+          .getImageData(Math.round(at.x * ratio), Math.round(at.y * ratio), 1, 1)
+          .data.slice(0, 3),
+      ];
     });
-    assert.ok(pixel.every((v, i) => Math.abs(v - [200, 20, 180][i]!) <= 3), `pixel ${pixel}`);
+    assert.ok(
+      pixel.every((v, i) => Math.abs(v - [200, 20, 180][i]!) <= 3),
+      `pixel ${pixel}`,
+    );
     await page.close();
   });
 
@@ -90,16 +128,23 @@ describe('rank timeline', () => {
     await post(page, message);
     const expected = rankStepTable(message.panes.map((p) => p.trace));
     assert.deepEqual((await ranksDebug(page))?.table, expected);
-    const rows = await page.locator('.rank-steps-table tr[data-step]').evaluateAll((trs) => trs.map((tr) => ({
-      step: (tr as HTMLElement).dataset.step,
-      rank: tr.querySelector('td')!.textContent,
-      values: [...tr.querySelectorAll('td[data-value]')].map((td) => Number((td as HTMLElement).dataset.value)),
-      slowest: tr.classList.contains('slowest'),
-    })));
+    const rows = await page.locator('.rank-steps-table tr[data-step]').evaluateAll((trs) =>
+      trs.map((tr) => ({
+        step: (tr as HTMLElement).dataset.step,
+        rank: tr.querySelector('td')!.textContent,
+        values: [...tr.querySelectorAll('td[data-value]')].map((td) => Number((td as HTMLElement).dataset.value)),
+        slowest: tr.classList.contains('slowest'),
+      })),
+    );
     assert.equal(rows.length, 6);
     rows.forEach((row, k) => {
       const stat = expected.rows[Math.floor(k / 2)].ranks[k % 2]!;
-      assert.deepEqual(row, { step: expected.rows[Math.floor(k / 2)].label, rank: `rank ${k % 2}`, values: [stat.stepUs, stat.commUs, stat.overlappedUs, stat.workUs], slowest: k % 2 === 1 });
+      assert.deepEqual(row, {
+        step: expected.rows[Math.floor(k / 2)].label,
+        rank: `rank ${k % 2}`,
+        values: [stat.stepUs, stat.commUs, stat.overlappedUs, stat.workUs],
+        slowest: k % 2 === 1,
+      });
     });
     const slowest = await page.locator('.rank-steps-table td.slowest-rank').allInnerTexts();
     assert.equal(slowest.length, 3);
@@ -110,7 +155,13 @@ describe('rank timeline', () => {
     await page.locator('.rank-steps-table th.step button', { hasText: 'ProfilerStep#3' }).click();
     const models = message.panes.map((p) => p.trace);
     const alignment = rankAlignment(message.panes.map((p) => ({ trace: p.trace, rank: p.rank! })));
-    await page.waitForFunction((want) => JSON.stringify((window as unknown as { __timelineDebug: { ranks: { offsets: number[] } } }).__timelineDebug.ranks.offsets) === want, JSON.stringify(paneOffsets(models, alignment, 1)));
+    await page.waitForFunction(
+      (want) =>
+        JSON.stringify(
+          (window as unknown as { __timelineDebug: { ranks: { offsets: number[] } } }).__timelineDebug.ranks.offsets,
+        ) === want,
+      JSON.stringify(paneOffsets(models, alignment, 1)),
+    );
     await page.close();
   });
 
@@ -121,16 +172,29 @@ describe('rank timeline', () => {
     await post(page, { ...message, panes });
     const ranks = await ranksDebug(page);
     assert.equal(ranks?.alignment, 'per-step');
-    assert.deepEqual(ranks?.offsets, panes.map((p) => p.trace.steps[0].start));
-    assert.match(await page.locator('.rank-note .warning').innerText(), /ran on 2 hosts \(node-0, node-1\).*its own step/);
-    assert.deepEqual(await page.locator('.pane-label').allInnerTexts(), ['rank 0 — 463 events, 3 steps', 'rank 1 — 463 events, 3 steps']);
+    assert.deepEqual(
+      ranks?.offsets,
+      panes.map((p) => p.trace.steps[0].start),
+    );
+    assert.match(
+      await page.locator('.rank-note .warning').innerText(),
+      /ran on 2 hosts \(node-0, node-1\).*its own step/,
+    );
+    assert.deepEqual(await page.locator('.pane-label').allInnerTexts(), [
+      'rank 0 — 463 events, 3 steps',
+      'rank 1 — 463 events, 3 steps',
+    ]);
     await page.close();
   });
 
   test('the same traces without ranks stay a comparison: no rank note, no per-step table', async () => {
     const page = await openWebview(browser);
     const message = await rankLoad();
-    await post(page, { ...message, source: { kind: 'traces', tracePaths: ['a', 'b'] }, panes: message.panes.map(({ label, trace }) => ({ label, trace })) });
+    await post(page, {
+      ...message,
+      source: { kind: 'traces', tracePaths: ['a', 'b'] },
+      panes: message.panes.map(({ label, trace }) => ({ label, trace })),
+    });
     assert.equal(await ranksDebug(page), null);
     assert.equal(await page.locator('.rank-note, .rank-steps').count(), 0);
     assert.equal(await page.locator('.compare-table').count(), 1);

@@ -15,8 +15,12 @@ import { debug, errorsOf, launchBrowser, openWebview, post, postTimeline, record
 const ROOT = join(__dirname, '..', '..');
 const reportPath = (name: string): string => join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json');
 let browser: Browser;
-before(async () => { browser = await launchBrowser(); });
-after(async () => { await browser.close(); });
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser.close();
+});
 
 /** The report as the host sends it: with the region traces read by the real scanner. */
 async function openReport(name: string, edit?: (report: Report) => Report): Promise<Page> {
@@ -28,12 +32,29 @@ async function openReport(name: string, edit?: (report: Report) => Report): Prom
   return page;
 }
 
-interface Mark { call: number; mark: string; title: string; x: number; y: number }
+interface Mark {
+  call: number;
+  mark: string;
+  title: string;
+  x: number;
+  y: number;
+}
 
-const marks = (page: Page, region: string): Promise<Mark[]> => page.locator(`section.region[data-region="${region}"] svg.first-calls .mark`).evaluateAll((nodes) => nodes.map((node) => {
-  const box = (node as SVGGraphicsElement).getBoundingClientRect();
-  return { call: Number((node as SVGElement).dataset.call), mark: (node as SVGElement).dataset.mark ?? '', title: node.querySelector('title')?.textContent ?? '', x: box.x + box.width / 2, y: box.y + box.height / 2 };
-}).sort((a, b) => a.call - b.call));
+const marks = (page: Page, region: string): Promise<Mark[]> =>
+  page.locator(`section.region[data-region="${region}"] svg.first-calls .mark`).evaluateAll((nodes) =>
+    nodes
+      .map((node) => {
+        const box = (node as SVGGraphicsElement).getBoundingClientRect();
+        return {
+          call: Number((node as SVGElement).dataset.call),
+          mark: (node as SVGElement).dataset.mark ?? '',
+          title: node.querySelector('title')?.textContent ?? '',
+          x: box.x + box.width / 2,
+          y: box.y + box.height / 2,
+        };
+      })
+      .sort((a, b) => a.call - b.call),
+  );
 
 describe('script regions in the report panel', () => {
   test('each region: chart marks for every call, the compile and recompile marked with their reasons, measurements, no CSP violation', async () => {
@@ -45,32 +66,89 @@ describe('script regions in the report panel', () => {
 
     const r0 = await marks(page, 'r0');
     assert.equal(r0.length, 12);
-    assert.deepEqual(r0.filter((m) => m.mark !== 'cached').map((m) => [m.call, m.mark]), [[0, 'compiled'], [6, 'recompiled']]);
-    assert.match(r0[6]!.title, /^call 6: 1\.1 s — recompiled\ncompiling took 1\.1 s\nrecompiled because: tensor 'x' size mismatch at index 1\. expected 128, actual 256\ninputs: float32\[8, 256, 64\]; inference$/);
+    assert.deepEqual(
+      r0.filter((m) => m.mark !== 'cached').map((m) => [m.call, m.mark]),
+      [
+        [0, 'compiled'],
+        [6, 'recompiled'],
+      ],
+    );
+    assert.match(
+      r0[6]!.title,
+      /^call 6: 1\.1 s — recompiled\ncompiling took 1\.1 s\nrecompiled because: tensor 'x' size mismatch at index 1\. expected 128, actual 256\ninputs: float32\[8, 256, 64\]; inference$/,
+    );
     assert.match(r0[3]!.title, /^call 3: 0\.\d+ ms — ran the compiled code\ninputs: float32\[8, 128, 64\]; inference$/);
-    assert.ok(r0.every((m, i) => i === 0 || m.x > r0[i - 1]!.x), 'calls run left to right in order');
-    assert.ok(r0[0]!.y < r0[6]!.y && r0[6]!.y < r0[3]!.y, 'the 2.5 s compile call is highest, the 1.1 s recompile next, cached calls low');
-    assert.equal(await page.locator('section.region[data-region="r0"] svg.first-calls').getAttribute('data-scale'), 'log', 'a compile call 2700× the steady calls: log scale');
+    assert.ok(
+      r0.every((m, i) => i === 0 || m.x > r0[i - 1]!.x),
+      'calls run left to right in order',
+    );
+    assert.ok(
+      r0[0]!.y < r0[6]!.y && r0[6]!.y < r0[3]!.y,
+      'the 2.5 s compile call is highest, the 1.1 s recompile next, cached calls low',
+    );
+    assert.equal(
+      await page.locator('section.region[data-region="r0"] svg.first-calls').getAttribute('data-scale'),
+      'log',
+      'a compile call 2700× the steady calls: log scale',
+    );
 
     const r0Box = page.locator('section.region[data-region="r0"]');
     const row = await r0Box.locator('table.region-measurements tr').nth(1).innerText();
-    assert.match(row, /float32\[8, 128, 64\]; inference \(most frequent, 9 calls\)\s+default \(as written\)\s+1\.84×\s+ratios varied 2% between rounds\s+0\.90 ms\s+1\.66 ms\s+41 → 12\s+2\.4 s\s+3,173 calls/);
-    assert.match(await r0Box.locator('p.recommendation').innerText(), /^recommendation: Compile for runs longer than 3,173 calls \(this run made 12\): default as written: faster than eager \(1\.84×/);
+    assert.match(
+      row,
+      /float32\[8, 128, 64\]; inference \(most frequent, 9 calls\)\s+default \(as written\)\s+1\.84×\s+ratios varied 2% between rounds\s+0\.90 ms\s+1\.66 ms\s+41 → 12\s+2\.4 s\s+3,173 calls/,
+    );
+    assert.match(
+      await r0Box.locator('p.recommendation').innerText(),
+      /^recommendation: Compile for runs longer than 3,173 calls \(this run made 12\): default as written: faster than eager \(1\.84×/,
+    );
 
     const r1 = await marks(page, 'r1');
-    assert.deepEqual(r1.filter((m) => m.mark === 'eager').map((m) => m.call), [8, 9]);
-    assert.match(r1[8]!.title, /ran eagerly \(Dynamo fell back to the original code\)\neager because: recompile_limit \(8\) reached/);
-    assert.deepEqual(r1.filter((m) => m.mark === 'recompiled').map((m) => m.call), [1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(
+      r1.filter((m) => m.mark === 'eager').map((m) => m.call),
+      [8, 9],
+    );
+    assert.match(
+      r1[8]!.title,
+      /ran eagerly \(Dynamo fell back to the original code\)\neager because: recompile_limit \(8\) reached/,
+    );
+    assert.deepEqual(
+      r1.filter((m) => m.mark === 'recompiled').map((m) => m.call),
+      [1, 2, 3, 4, 5, 6, 7],
+    );
 
-    assert.equal(await page.locator('section.region[data-region="r2"] p.not-measured').innerText(), 'not replayable: mutates self.calls');
-    assert.equal(await page.locator('section.region[data-region="r2"] table').count(), 0, 'no measurement table without a measurement');
-    assert.equal(await page.locator('section.region[data-region="r3"] p.not-measured').innerText(), 'not measured: 2 calls (needs 3)');
-    assert.equal(await page.locator('section.region[data-region="r3"] p.recommendation').count(), 0, 'no verdict where nothing was measured');
+    assert.equal(
+      await page.locator('section.region[data-region="r2"] p.not-measured').innerText(),
+      'not replayable: mutates self.calls',
+    );
+    assert.equal(
+      await page.locator('section.region[data-region="r2"] table').count(),
+      0,
+      'no measurement table without a measurement',
+    );
+    assert.equal(
+      await page.locator('section.region[data-region="r3"] p.not-measured').innerText(),
+      'not measured: 2 calls (needs 3)',
+    );
+    assert.equal(
+      await page.locator('section.region[data-region="r3"] p.recommendation').count(),
+      0,
+      'no verdict where nothing was measured',
+    );
 
     // the region timelines: each compiled trace compared with its own region's eager trace
     const d = await debug(page);
-    assert.deepEqual(d.panes.map((p) => p.label), ['r0 TinyTransformer eager', 'r0 TinyTransformer default', 'r1 step eager', 'r1 step default']);
-    assert.deepEqual(d.comparisons.map((c) => [c.before, c.after]), [['r0 TinyTransformer eager', 'r0 TinyTransformer default'], ['r1 step eager', 'r1 step default']]);
+    assert.deepEqual(
+      d.panes.map((p) => p.label),
+      ['r0 TinyTransformer eager', 'r0 TinyTransformer default', 'r1 step eager', 'r1 step default'],
+    );
+    assert.deepEqual(
+      d.comparisons.map((c) => [c.before, c.after]),
+      [
+        ['r0 TinyTransformer eager', 'r0 TinyTransformer default'],
+        ['r1 step eager', 'r1 step default'],
+      ],
+    );
 
     const { cspViolations } = await record(page);
     assert.deepEqual(cspViolations, []);
@@ -82,7 +160,10 @@ describe('script regions in the report panel', () => {
   test('seed 000: the story above the chart, the steady state shaded from the first call after the recompile', async () => {
     const page = await openReport('script-warmup-gpu');
     const box = page.locator('section.region[data-region="r0"]');
-    assert.match(await box.locator('p.story').innerText(), /^Call 0 \(batch 1\) compiled a graph that none of the 29 later calls used \(all at batch 5\); call 1, the first at batch 5, paid 8\.2 s recompiling/);
+    assert.match(
+      await box.locator('p.story').innerText(),
+      /^Call 0 \(batch 1\) compiled a graph that none of the 29 later calls used \(all at batch 5\); call 1, the first at batch 5, paid 8\.2 s recompiling/,
+    );
     const storyBelowChart = await page.evaluate(() => {
       const story = document.querySelector('section.region p.story')!;
       const chart = document.querySelector('section.region .region-chart')!;
@@ -90,18 +171,27 @@ describe('script regions in the report panel', () => {
     });
     assert.ok(storyBelowChart, 'the sentence comes first, the chart after it');
     const shade = box.locator('svg.first-calls rect.steady');
-    assert.equal(await shade.locator('title').textContent(), 'steady state from call 2: 412 ms per call, median (calls varied 2%)');
+    assert.equal(
+      await shade.locator('title').textContent(),
+      'steady state from call 2: 412 ms per call, median (calls varied 2%)',
+    );
     const rect = (await shade.boundingBox())!;
     const all = await marks(page, 'r0');
     assert.ok(all[1]!.x < rect.x && rect.x < all[2]!.x, 'the shading starts between the recompile (call 1) and call 2');
     assert.ok(rect.x + rect.width >= all[29]!.x, 'and runs to the last call');
-    assert.equal(await box.locator('.chart-legend').innerText().then((t) => t.replace(/\s+/g, ' ').trim()), 'compiled recompiled compiled code reused steady state');
+    assert.equal(
+      await box
+        .locator('.chart-legend')
+        .innerText()
+        .then((t) => t.replace(/\s+/g, ' ').trim()),
+      'compiled recompiled compiled code reused steady state',
+    );
     assert.equal(await box.locator('text.steady-label').textContent(), 'steady state: 412 ms median');
     await screenshot(page, 'region-chart-warmup.png');
     await page.close();
   });
 
-  test('a notebook region\'s location link names its cell and posts reveal with the cell', async () => {
+  test("a notebook region's location link names its cell and posts reveal with the cell", async () => {
     const page = await openReport('script-notebook-cpu');
     const link = page.locator('section.region[data-region="r0"] h3 button.link');
     assert.equal(await link.innerText(), 'explore.ipynb cell 4, line 2');
@@ -114,7 +204,7 @@ describe('script regions in the report panel', () => {
   test('a linear scale when no call dwarfs the others; report strings are text, not HTML', async () => {
     const hostile = '<img src=x onerror="document.title=1">';
     const page = await openReport('script-regions-cpu', (report) => {
-      const { regions } = (JSON.parse(JSON.stringify(report)) as Report);
+      const { regions } = JSON.parse(JSON.stringify(report)) as Report;
       const r3 = regions![3]!;
       r3.name = hostile;
       r3.calls = r3.calls.map((c) => ({ ...c, ms: 1 + c.index, signature: hostile }));
@@ -129,30 +219,45 @@ describe('script regions in the report panel', () => {
   });
 
   test('a region that ran no compiled code: its sentence first, its CUDA-graph lines, no speedup table or chart', async () => {
-    const headline = 'No compiled code ran: `aten._transformer_encoder_layer_fwd` broke the graph at model.py:13 before any op was compiled, so every call ran eagerly — the compiled and eager runs executed the same code, and there is no speedup to show.';
+    const headline =
+      'No compiled code ran: `aten._transformer_encoder_layer_fwd` broke the graph at model.py:13 before any op was compiled, so every call ran eagerly — the compiled and eager runs executed the same code, and there is no speedup to show.';
     const page = await openReport('script-regions-cpu', (report) => {
-      const { regions } = (JSON.parse(JSON.stringify(report)) as Report);
+      const { regions } = JSON.parse(JSON.stringify(report)) as Report;
       const r0 = regions![0]!;
-      r0.noCompiledCode = { headline, cause: 'fast path', location: null, fix: 'torch.backends.mha.set_fastpath_enabled(False)', gbId: 'GB0090', pattern: 'transformer-fast-path' };
-      r0.compiler!.cudaGraphs = [{ compileId: '0/0', status: 'unknown', reason: 'This log cannot say whether CUDA graphs ran.' }];
+      r0.noCompiledCode = {
+        headline,
+        cause: 'fast path',
+        location: null,
+        fix: 'torch.backends.mha.set_fastpath_enabled(False)',
+        gbId: 'GB0090',
+        pattern: 'transformer-fast-path',
+      };
+      r0.compiler!.cudaGraphs = [
+        { compileId: '0/0', status: 'unknown', reason: 'This log cannot say whether CUDA graphs ran.' },
+      ];
       return { ...report, regions: [r0] };
     });
     const box = page.locator('section.region[data-region="r0"]');
     assert.equal(await box.locator('p.no-compiled-code').innerText(), headline);
-    assert.match(await box.locator('p.cuda-graphs').innerText(), /^CUDA graphs: 0 of 1 graph captured\n  1 graph unknown: This log cannot say/);
+    assert.match(
+      await box.locator('p.cuda-graphs').innerText(),
+      /^CUDA graphs: 0 of 1 graph captured\n  1 graph unknown: This log cannot say/,
+    );
     assert.equal(await box.locator('table').count(), 0);
     assert.equal(await box.locator('svg').count(), 0);
     assert.equal(await box.locator('p.in-situ-lines').count(), 0);
     await page.close();
   });
 
-  test('a notebook\'s graph break in the report names its cell and opens the cell, not the .ipynb text', async () => {
+  test("a notebook's graph break in the report names its cell and opens the cell, not the .ipynb text", async () => {
     const page = await openReport('script-notebook-cpu');
     const link = page.locator('section.report .breaks button.link').first();
     assert.equal(await link.innerText(), 'explore.ipynb cell 3, line 6');
     const before = (await record(page)).posted.length;
     await link.click();
-    assert.deepEqual((await record(page)).posted.slice(before), [{ type: 'reveal', file: '/home/dev/proj/explore.ipynb', line: 6, cell: 2 }]);
+    assert.deepEqual((await record(page)).posted.slice(before), [
+      { type: 'reveal', file: '/home/dev/proj/explore.ipynb', line: 6, cell: 2 },
+    ]);
     await page.close();
   });
 
@@ -175,14 +280,31 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 describe('in situ in the report panel', () => {
-  test('both runs\' steps overlaid per region, the steady state shaded with both medians, the numbers above it', async () => {
+  test("both runs' steps overlaid per region, the steady state shaded with both medians, the numbers above it", async () => {
     const page = await openReport('script-in-situ-cpu');
     const box = page.locator('section.region[data-region="r0"]');
-    assert.match(await box.locator('p.in-situ-lines').innerText(), /^in situ \(2 pairs of runs: the script as written vs with compiling off\): per step 1\.22× \(next run 0\.87–1\.32×\)/);
+    assert.match(
+      await box.locator('p.in-situ-lines').innerText(),
+      /^in situ \(2 pairs of runs: the script as written vs with compiling off\): per step 1\.22× \(next run 0\.87–1\.32×\)/,
+    );
     const overlay = box.locator('svg.in-situ');
-    const runs = await overlay.locator('path.run').evaluateAll((nodes) => nodes.map((n) => [(n as SVGElement).dataset.side, Number((n as SVGElement).dataset.steps), (n.getAttribute('d') ?? '').length > 0]));
-    assert.deepEqual(runs, [['eager', 39, true], ['compiled', 39, true]]);
-    assert.match(await overlay.locator('rect.steady > title').textContent() ?? '', /^steady state from call 1: 0\.86 ms → 0\.70 ms per step \(median\), 1\.22×$/);
+    const runs = await overlay
+      .locator('path.run')
+      .evaluateAll((nodes) =>
+        nodes.map((n) => [
+          (n as SVGElement).dataset.side,
+          Number((n as SVGElement).dataset.steps),
+          (n.getAttribute('d') ?? '').length > 0,
+        ]),
+      );
+    assert.deepEqual(runs, [
+      ['eager', 39, true],
+      ['compiled', 39, true],
+    ]);
+    assert.match(
+      (await overlay.locator('rect.steady > title').textContent()) ?? '',
+      /^steady state from call 1: 0\.86 ms → 0\.70 ms per step \(median\), 1\.22×$/,
+    );
     assert.equal(await overlay.locator('line.steady-median').count(), 2);
     // the compile step: the compiled run's step 0 marked, far above the rest (log scale)
     assert.equal(await overlay.locator('circle.situ-mark.compiled').count(), 1);
@@ -190,20 +312,46 @@ describe('in situ in the report panel', () => {
     // a log axis labels whole decades only: d3's 2, 3, … 9 labels printed over each other in this short chart
     const labels = await overlay.locator('.y-axis .tick text').allTextContents();
     assert.ok(labels.length >= 2 && labels.length <= 6, `y labels: ${labels.join(' | ')}`);
-    assert.ok(labels.every((l) => /^(1|10|100)(\.0+)? (ms|s)$|^1\.0+ s$|^0\.(1|01|001)0* (ms|s)$/.test(l)), `y labels are decades: ${labels.join(' | ')}`);
+    assert.ok(
+      labels.every((l) => /^(1|10|100)(\.0+)? (ms|s)$|^1\.0+ s$|^0\.(1|01|001)0* (ms|s)$/.test(l)),
+      `y labels are decades: ${labels.join(' | ')}`,
+    );
     assert.deepEqual(errorsOf(page), []);
   });
 
   test('which pairs the step speedup rests on, under the numbers: pairs ran, used, why others were not, steps at the fast state', async () => {
     // GPT-2 generate() on the H100 (docs/BENCHMARKS.md §in-situ): 2 pairs ran, pair 2's eager never met the fast state
-    const page = await openReport('script-in-situ-cpu', (report) => ({ ...report, regions: report.regions!.map((r) => ({ ...r, inSitu: { ...r.inSitu!, pairs: 2,
-      step: { ...r.inSitu!.step!, fastStateSteps: [{ eager: 134, compiled: 160 }, { eager: 0, compiled: 42 }], pairsUsed: [1],
-        pairsNotUsed: [{ pair: 2, why: "eager never ran at the host's fast state", speedup: 1.4458 }], fastStateProbeMs: 0.9549, fasterProbesMs: [] } } })) }));
+    const page = await openReport('script-in-situ-cpu', (report) => ({
+      ...report,
+      regions: report.regions!.map((r) => ({
+        ...r,
+        inSitu: {
+          ...r.inSitu!,
+          pairs: 2,
+          step: {
+            ...r.inSitu!.step!,
+            fastStateSteps: [
+              { eager: 134, compiled: 160 },
+              { eager: 0, compiled: 42 },
+            ],
+            pairsUsed: [1],
+            pairsNotUsed: [{ pair: 2, why: "eager never ran at the host's fast state", speedup: 1.4458 }],
+            fastStateProbeMs: 0.9549,
+            fasterProbesMs: [],
+          },
+        },
+      })),
+    }));
     const text = await page.locator('section.region[data-region="r0"] p.in-situ-lines').innerText();
     const lines = text.split('\n');
     assert.match(lines[0]!, /^in situ \(2 pairs of runs/);
-    assert.ok(lines.includes("  2 pairs ran, 1 used (pair 2: eager never ran at the host's fast state, 1.45× on its own); " +
-      "steps at the host's fast state per pair: eager 134/0, compiled 160/42"), text);
+    assert.ok(
+      lines.includes(
+        "  2 pairs ran, 1 used (pair 2: eager never ran at the host's fast state, 1.45× on its own); " +
+          "steps at the host's fast state per pair: eager 134/0, compiled 160/42",
+      ),
+      text,
+    );
     assert.deepEqual(errorsOf(page), []);
   });
 });

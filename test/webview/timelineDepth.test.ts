@@ -12,22 +12,55 @@ import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { summarizeRange } from '../../extension/shared/trace/rangeSummary.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
-import { debug, errorsOf, launchBrowser, openWebview, post, postPanes, record, slicePoint, tracesSource } from './harness.ts';
+import {
+  debug,
+  errorsOf,
+  launchBrowser,
+  openWebview,
+  post,
+  postPanes,
+  record,
+  slicePoint,
+  tracesSource,
+} from './harness.ts';
 
 const fixtures = join(__dirname, '..', 'fixtures');
 const fixture = (name: string): string => join(fixtures, 'traces', name);
 let browser: Browser;
-before(async () => { browser = await launchBrowser(); });
-after(async () => { await browser.close(); });
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser.close();
+});
 
-const LIGHT = { '--vscode-editorHoverWidget-background': '#f8f8f8', '--vscode-editorHoverWidget-foreground': '#3b3b3b', '--vscode-editor-background': '#ffffff', '--vscode-foreground': '#3b3b3b', '--vscode-editor-foreground': '#3b3b3b', '--vscode-descriptionForeground': '#717171', '--vscode-focusBorder': '#005fb8' };
-const DARK = { '--vscode-editorHoverWidget-background': '#202020', '--vscode-editorHoverWidget-foreground': '#cccccc', '--vscode-editor-background': '#1f1f1f', '--vscode-foreground': '#cccccc', '--vscode-editor-foreground': '#cccccc', '--vscode-descriptionForeground': '#9d9d9d', '--vscode-focusBorder': '#0078d4' };
+const LIGHT = {
+  '--vscode-editorHoverWidget-background': '#f8f8f8',
+  '--vscode-editorHoverWidget-foreground': '#3b3b3b',
+  '--vscode-editor-background': '#ffffff',
+  '--vscode-foreground': '#3b3b3b',
+  '--vscode-editor-foreground': '#3b3b3b',
+  '--vscode-descriptionForeground': '#717171',
+  '--vscode-focusBorder': '#005fb8',
+};
+const DARK = {
+  '--vscode-editorHoverWidget-background': '#202020',
+  '--vscode-editorHoverWidget-foreground': '#cccccc',
+  '--vscode-editor-background': '#1f1f1f',
+  '--vscode-foreground': '#cccccc',
+  '--vscode-editor-foreground': '#cccccc',
+  '--vscode-descriptionForeground': '#9d9d9d',
+  '--vscode-focusBorder': '#0078d4',
+};
 
 async function setTheme(page: Page, light: boolean): Promise<void> {
-  await page.evaluate(([vars, cls]) => {
-    for (const [k, v] of Object.entries(vars)) document.body.style.setProperty(k, v);
-    document.body.className = cls;
-  }, [light ? LIGHT : DARK, light ? 'vscode-light' : 'vscode-dark'] as const);
+  await page.evaluate(
+    ([vars, cls]) => {
+      for (const [k, v] of Object.entries(vars)) document.body.style.setProperty(k, v);
+      document.body.className = cls;
+    },
+    [light ? LIGHT : DARK, light ? 'vscode-light' : 'vscode-dark'] as const,
+  );
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
@@ -42,7 +75,11 @@ async function screenshot(page: Page, name: string): Promise<void> {
     const tables = await page.locator('.range-box').boundingBox();
     if (tables && tables.height > 0) {
       const top = tables.y + (await page.evaluate(() => window.scrollY));
-      await page.screenshot({ path: join(folder, `${name}-tables-${light ? 'light' : 'dark'}.png`), fullPage: true, clip: { x: 0, y: top, width: tables.width + 20, height: Math.min(900, tables.height) } });
+      await page.screenshot({
+        path: join(folder, `${name}-tables-${light ? 'light' : 'dark'}.png`),
+        fullPage: true,
+        clip: { x: 0, y: top, width: tables.width + 20, height: Math.min(900, tables.height) },
+      });
     }
   }
   await setTheme(page, false);
@@ -50,10 +87,17 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 /** Rows of a range table as [name, numbers by column]. */
 const tableRows = (page: Page, selector: string): Promise<{ name: string; values: Record<string, number> }[]> =>
-  page.locator(`${selector} tbody tr:not(.more)`).evaluateAll((rows) => rows.map((row) => ({
-    name: row.querySelector('td.name')?.textContent ?? '',
-    values: Object.fromEntries([...row.querySelectorAll('td[data-value]')].map((td) => [(td as HTMLElement).dataset.col!, Number((td as HTMLElement).dataset.value)])),
-  })));
+  page.locator(`${selector} tbody tr:not(.more)`).evaluateAll((rows) =>
+    rows.map((row) => ({
+      name: row.querySelector('td.name')?.textContent ?? '',
+      values: Object.fromEntries(
+        [...row.querySelectorAll('td[data-value]')].map((td) => [
+          (td as HTMLElement).dataset.col!,
+          Number((td as HTMLElement).dataset.value),
+        ]),
+      ),
+    })),
+  );
 
 /** Shift+drag across pane `pane` from `from` to `to` (fractions of its width). */
 async function dragRange(page: Page, pane: number, from: number, to: number): Promise<void> {
@@ -62,7 +106,7 @@ async function dragRange(page: Page, pane: number, from: number, to: number): Pr
   await page.keyboard.down('Shift');
   await page.mouse.move(box.x + box.width * from, y);
   await page.mouse.down();
-  await page.mouse.move(box.x + box.width * (from + to) / 2, y, { steps: 5 });
+  await page.mouse.move(box.x + (box.width * (from + to)) / 2, y, { steps: 5 });
   await page.mouse.move(box.x + box.width * to, y, { steps: 5 });
   await page.mouse.up();
   await page.keyboard.up('Shift');
@@ -70,25 +114,40 @@ async function dragRange(page: Page, pane: number, from: number, to: number): Pr
 }
 
 describe('timeline depth', () => {
-  test('shift+drag across the eager pane: its table is rangeSummary\'s, and eager vs compiled side by side; sortable by keyboard', async () => {
+  test("shift+drag across the eager pane: its table is rangeSummary's, and eager vs compiled side by side; sortable by keyboard", async () => {
     const page = await openWebview(browser);
-    const [eager, compiled] = await Promise.all([scanTraceFile(fixture('mlp-eager.trace.json')), scanTraceFile(fixture('mlp-default.trace.json'))]);
-    await postPanes(page, 'mlp', tracesSource('e', 'd'), [{ label: 'eager', trace: eager }, { label: 'default', trace: compiled }]);
+    const [eager, compiled] = await Promise.all([
+      scanTraceFile(fixture('mlp-eager.trace.json')),
+      scanTraceFile(fixture('mlp-default.trace.json')),
+    ]);
+    await postPanes(page, 'mlp', tracesSource('e', 'd'), [
+      { label: 'eager', trace: eager },
+      { label: 'default', trace: compiled },
+    ]);
     // across most of the step the view opens at
     await dragRange(page, 0, 0.16, 0.98);
     const d = await debug(page);
     assert.ok(d.range && d.range.pane === 0 && d.range.to > d.range.from, 'a range on the eager pane');
-    const offsets = await page.evaluate(() => (window as unknown as { __timelineDebug: { ranks: unknown } }).__timelineDebug.ranks);
+    const offsets = await page.evaluate(
+      () => (window as unknown as { __timelineDebug: { ranks: unknown } }).__timelineDebug.ranks,
+    );
     assert.equal(offsets, null);
     // the same numbers as the pure summary of that range of the eager model (its offset: the aligned step's start)
     const offset = eager.steps[0]!.start;
     const expected = summarizeRange(eager, d.range.from + offset, d.range.to + offset);
     assert.ok(expected.kernels.length >= 3, 'kernels in the range');
     const kernels = await tableRows(page, '.range-summary .range-kernels');
-    assert.deepEqual(kernels.map((r) => [r.name, r.values.count]), expected.kernels.map((r) => [r.name, r.count]));
-    for (const [n, row] of kernels.entries()) assert.ok(Math.abs(row.values.totalUs! - expected.kernels[n]!.totalUs) < 1e-6);
+    assert.deepEqual(
+      kernels.map((r) => [r.name, r.values.count]),
+      expected.kernels.map((r) => [r.name, r.count]),
+    );
+    for (const [n, row] of kernels.entries())
+      assert.ok(Math.abs(row.values.totalUs! - expected.kernels[n]!.totalUs) < 1e-6);
     const cpu = await tableRows(page, '.range-summary .range-cpu');
-    assert.deepEqual(cpu.map((r) => r.name), expected.cpuOps.map((r) => r.name));
+    assert.deepEqual(
+      cpu.map((r) => r.name),
+      expected.cpuOps.map((r) => r.name),
+    );
     // eager vs compiled: the compiled step's generated kernels are new, eager's GEMM epilogue kernels gone
     const pair = page.locator('.range-pair');
     await pair.waitFor();
@@ -101,15 +160,27 @@ describe('timeline depth', () => {
     await countButton.focus();
     await page.keyboard.press('Enter');
     let counts = (await tableRows(page, '.range-summary .range-kernels')).map((r) => r.values.count!);
-    assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
-    assert.equal(await page.locator('.range-summary .range-kernels th[aria-sort="descending"] button').getAttribute('data-key'), 'count');
+    assert.deepEqual(
+      counts,
+      [...counts].sort((a, b) => b - a),
+    );
+    assert.equal(
+      await page.locator('.range-summary .range-kernels th[aria-sort="descending"] button').getAttribute('data-key'),
+      'count',
+    );
     await page.keyboard.press('Enter');
     counts = (await tableRows(page, '.range-summary .range-kernels')).map((r) => r.values.count!);
-    assert.deepEqual(counts, [...counts].sort((a, b) => a - b));
+    assert.deepEqual(
+      counts,
+      [...counts].sort((a, b) => a - b),
+    );
     // rows are focusable and walked with the arrow keys
     await page.locator('.range-summary .range-kernels tbody tr').first().focus();
     await page.keyboard.press('ArrowDown');
-    assert.equal(await page.evaluate(() => [...document.activeElement!.parentElement!.children].indexOf(document.activeElement!)), 1);
+    assert.equal(
+      await page.evaluate(() => [...document.activeElement!.parentElement!.children].indexOf(document.activeElement!)),
+      1,
+    );
     // Enter on a row selects that name's longest slice in the range
     const row = page.locator('.range-summary .range-cpu tbody tr', { hasText: 'aten::addmm' }).first();
     await row.focus();
@@ -133,12 +204,25 @@ describe('timeline depth', () => {
     await page.close();
   });
 
-  test('a range drawn on a big trace\'s preview is summed again over every slice when the full load comes', async () => {
+  test("a range drawn on a big trace's preview is summed again over every slice when the full load comes", async () => {
     const page = await openWebview(browser);
     const eager = await scanTraceFile(fixture('mlp-eager.trace.json'));
-    const cut = (model: TraceModel): TraceModel => { const [from, to] = viewWindow(model.steps, null)!; return sliceWindow(model, from, to); };
+    const cut = (model: TraceModel): TraceModel => {
+      const [from, to] = viewWindow(model.steps, null)!;
+      return sliceWindow(model, from, to);
+    };
     const source = tracesSource('e');
-    await post(page, { type: 'trace', title: 'big', source, index: 0, panes: 1, pane: { label: 'eager', trace: cut(eager) }, events: eager.count, preview: true, from: 0 });
+    await post(page, {
+      type: 'trace',
+      title: 'big',
+      source,
+      index: 0,
+      panes: 1,
+      pane: { label: 'eager', trace: cut(eager) },
+      events: eager.count,
+      preview: true,
+      from: 0,
+    });
     await dragRange(page, 0, 0.2, 0.95);
     assert.match(await page.locator('.range-box').innerText(), /Only the slices around the first view are loaded yet/);
     const range = (await debug(page)).range!;
@@ -148,7 +232,10 @@ describe('timeline depth', () => {
     assert.doesNotMatch(await page.locator('.range-box').innerText(), /Only the slices/);
     const offset = eager.steps[0]!.start;
     const expected = summarizeRange(eager, range.from + offset, range.to + offset);
-    assert.deepEqual((await tableRows(page, '.range-summary .range-cpu')).map((r) => [r.name, r.values.count]), expected.cpuOps.map((r) => [r.name, r.count]));
+    assert.deepEqual(
+      (await tableRows(page, '.range-summary .range-cpu')).map((r) => [r.name, r.values.count]),
+      expected.cpuOps.map((r) => [r.name, r.count]),
+    );
     await page.close();
   });
 
@@ -157,11 +244,14 @@ describe('timeline depth', () => {
     const model = await scanTraceFile(fixture('mlp-reduce-overhead.trace.json'));
     await postPanes(page, 'ro', tracesSource('r'), [{ label: 'reduce-overhead', trace: model }]);
     await page.keyboard.press('0');
-    await page.waitForFunction(() => (window as unknown as { __timelineDebug: { framesDrawn: number } }).__timelineDebug.framesDrawn > 1);
+    await page.waitForFunction(
+      () => (window as unknown as { __timelineDebug: { framesDrawn: number } }).__timelineDebug.framesDrawn > 1,
+    );
     const point = await slicePoint(page, 0, 'cudaGraphLaunch', 1);
     // the label column cuts a long track name; hovering it shows all of it
     const box = (await page.locator('canvas').first().boundingBox())!;
-    const launchTrack = model.tracks[model.track[[...model.name].findIndex((n) => model.names[n] === 'cudaGraphLaunch')]!]!.name;
+    const launchTrack =
+      model.tracks[model.track[[...model.name].findIndex((n) => model.names[n] === 'cudaGraphLaunch')]!]!.name;
     assert.ok(launchTrack.length > 20, `a long track name: ${launchTrack}`);
     await page.mouse.move(box.x + 10, point.y);
     await page.locator('.tooltip').waitFor({ state: 'visible' });
@@ -190,29 +280,55 @@ describe('timeline depth', () => {
     await page.close();
   });
 
-  test('a graph break shown in the timeline: zoomed to its place in the run\'s trace, outlined, said', async () => {
+  test("a graph break shown in the timeline: zoomed to its place in the run's trace, outlined, said", async () => {
     const page = await openWebview(browser);
-    const report = JSON.parse(readFileSync(join(fixtures, 'reports', 'graphbreak-cpu', 'report.json'), 'utf8')) as Report;
+    const report = JSON.parse(
+      readFileSync(join(fixtures, 'reports', 'graphbreak-cpu', 'report.json'), 'utf8'),
+    ) as Report;
     const model = await scanTraceFile(fixture('cpu-graphbreak-default.trace.json'));
     const source = { kind: 'report' as const, reportPath: '/r/graphbreak/report.json' };
     await post(page, { type: 'report', title: 'graphbreak', source, report, traces: 1 });
     await postPanes(page, 'graphbreak', source, [{ label: 'default', trace: model }]);
     // found after the first frame
-    await page.waitForFunction(() => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks !== null);
+    await page.waitForFunction(
+      () => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks !== null,
+    );
     const d0 = await debug(page);
-    assert.deepEqual(d0.marks![0]!.filter((m) => m.kind === 'graph-break').map((m) => m.compileId).sort(), ['0/0', '0/0', '0/0', '1/0', '1/0', '1/0', '2/0', '2/0', '2/0']);
-    await page.evaluate((m) => window.postMessage(m, '*'), { type: 'focus', target: { kind: 'graph-break', compileIds: ['1/0'], label: 'Graph break: Unsupported Tensor.item() call', modes: ['default'] } });
+    assert.deepEqual(
+      d0
+        .marks![0]!.filter((m) => m.kind === 'graph-break')
+        .map((m) => m.compileId)
+        .sort(),
+      ['0/0', '0/0', '0/0', '1/0', '1/0', '1/0', '2/0', '2/0', '2/0'],
+    );
+    await page.evaluate((m) => window.postMessage(m, '*'), {
+      type: 'focus',
+      target: {
+        kind: 'graph-break',
+        compileIds: ['1/0'],
+        label: 'Graph break: Unsupported Tensor.item() call',
+        modes: ['default'],
+      },
+    });
     await page.locator('.focus-note').waitFor();
     const d = await debug(page);
     assert.deepEqual(d.focus, { pane: 0, places: 3 });
-    assert.match(await page.locator('.focus-note').innerText(), /Graph break: Unsupported Tensor\.item\(\) call — in default at .* \(the first of 3 places/);
+    assert.match(
+      await page.locator('.focus-note').innerText(),
+      /Graph break: Unsupported Tensor\.item\(\) call — in default at .* \(the first of 3 places/,
+    );
     // the view is around the break: narrower than the step it is in
     const step = model.steps[0]!;
     assert.ok(d.domain[1] - d.domain[0] < (step.end - step.start) / 2, `zoomed in: ${d.domain}`);
     await screenshot(page, 'focus');
     // a compile id the trace never ran: said, nothing zoomed
-    await page.evaluate((m) => window.postMessage(m, '*'), { type: 'focus', target: { kind: 'recompile', compileIds: ['9/3'], label: 'Recompile: x', modes: ['default'] } });
-    await page.waitForFunction(() => /not in these traces/.test(document.querySelector('.focus-note')?.textContent ?? ''));
+    await page.evaluate((m) => window.postMessage(m, '*'), {
+      type: 'focus',
+      target: { kind: 'recompile', compileIds: ['9/3'], label: 'Recompile: x', modes: ['default'] },
+    });
+    await page.waitForFunction(() =>
+      /not in these traces/.test(document.querySelector('.focus-note')?.textContent ?? ''),
+    );
     assert.equal((await debug(page)).focus, null);
     await page.close();
   });

@@ -12,7 +12,9 @@ import type { PackedPiece, PostedPiece } from '../../shared/trace/traceWire.ts';
 export function deflatePiece(piece: PackedPiece): PostedPiece {
   if ('rows' in piece) return { ...piece, rows: deflateRows(piece.rows) };
   const { kernelArgs } = piece.trace;
-  return 'fields' in kernelArgs ? { ...piece, trace: { ...piece.trace, kernelArgs: deflateKernelArgs(kernelArgs) } } : piece;
+  return 'fields' in kernelArgs
+    ? { ...piece, trace: { ...piece.trace, kernelArgs: deflateKernelArgs(kernelArgs) } }
+    : piece;
 }
 
 export function deflateRows(rows: PackedRows): DeflatedRows {

@@ -14,7 +14,18 @@ function listening(): WorkerPort {
   const received: unknown[] = [];
   let waiting: ((message: unknown) => void) | null = null;
   parentPort?.on('message', (message: unknown) => {
-    if (waiting) { waiting(message); waiting = null; } else received.push(message);
+    if (waiting) {
+      waiting(message);
+      waiting = null;
+    } else received.push(message);
   });
-  return { post, receive: () => (received.length > 0 ? Promise.resolve(received.shift()) : new Promise((resolve) => { waiting = resolve; })) };
+  return {
+    post,
+    receive: () =>
+      received.length > 0
+        ? Promise.resolve(received.shift())
+        : new Promise((resolve) => {
+            waiting = resolve;
+          }),
+  };
 }

@@ -30,7 +30,11 @@ export async function scanTraceFile(path: string): Promise<TraceModel> {
 export async function readTraceFile(path: string): Promise<TraceReader> {
   if (!(await isGzipFile(path))) {
     let size = 0;
-    try { size = statSync(path).size; } catch { /* readRange reports it */ }
+    try {
+      size = statSync(path).size;
+    } catch {
+      /* readRange reports it */
+    }
     const parallel = size >= PARALLEL_MIN_BYTES ? await readPlainParallel(path, size) : null;
     return parallel ?? readOnePass(path);
   }
@@ -62,7 +66,11 @@ export async function isGzipFile(path: string): Promise<boolean> {
 /** Streams a gzip trace file through a scanner, not yet ended. */
 async function readGzip(path: string): Promise<TraceScanner> {
   const scanner = new TraceScanner();
-  const chunks: AsyncIterable<Uint8Array> = pipeline(createReadStream(path, { highWaterMark: CHUNK_BYTES }), createGunzip({ chunkSize: CHUNK_BYTES }), () => {});
+  const chunks: AsyncIterable<Uint8Array> = pipeline(
+    createReadStream(path, { highWaterMark: CHUNK_BYTES }),
+    createGunzip({ chunkSize: CHUNK_BYTES }),
+    () => {},
+  );
   let decompressed = 0;
   try {
     for await (const chunk of chunks) {
@@ -101,7 +109,12 @@ const SPLIT_SEARCH_BYTES = 4 * 1024 * 1024;
  * Pushes bytes [from, to) of a plain file through the scanner (or skim.ts's skim), read into one reused buffer (no
  * garbage per chunk: fresh chunks made V8 run a full GC every few).
  */
-export async function readRange(path: string, scanner: { pushReusable(chunk: Uint8Array): void }, from: number, to: number): Promise<void> {
+export async function readRange(
+  path: string,
+  scanner: { pushReusable(chunk: Uint8Array): void },
+  from: number,
+  to: number,
+): Promise<void> {
   let file: Awaited<ReturnType<typeof open>>;
   try {
     file = await open(path, 'r');
@@ -165,7 +178,11 @@ export async function findSplit(path: string, size: number): Promise<{ split: nu
  */
 async function readPlainParallel(path: string, size: number): Promise<TraceReader | null> {
   let found: Awaited<ReturnType<typeof findSplit>>;
-  try { found = await findSplit(path, size); } catch { found = null; }
+  try {
+    found = await findSplit(path, size);
+  } catch {
+    found = null;
+  }
   if (!found) return null;
   const { split, bareArray } = found;
   let worker: Worker;
@@ -200,10 +217,16 @@ async function readPlainParallel(path: string, size: number): Promise<TraceReade
  * What the first half's worker is asked, in turn: the second half (null: it could not be read), then previews, the
  * model as posted (in parts of `posted` rows), and the model (its last request).
  */
-type ToFirstHalf = { half: HalfState | null } | { preview: FirstView | null } | { posted: number; deflate: boolean } | { model: true };
+type ToFirstHalf =
+  { half: HalfState | null } | { preview: FirstView | null } | { posted: number; deflate: boolean } | { model: true };
 /** Its answers: whether the halves joined (and the slice count), a TraceError's, a preview, the pieces of the model as posted, the model. */
-type FromFirstHalf = { joined: false } | { events: number } | { error: { message: string; byte?: number } }
-  | { preview: TraceModel | null } | PostedPiece | { model: TraceModel };
+type FromFirstHalf =
+  | { joined: false }
+  | { events: number }
+  | { error: { message: string; byte?: number } }
+  | { preview: TraceModel | null }
+  | PostedPiece
+  | { model: TraceModel };
 
 /** The worker's messages, in order; a worker that fails or exits before answering rejects with TraceError. */
 class WorkerReplies {
@@ -213,7 +236,10 @@ class WorkerReplies {
 
   constructor(worker: Worker) {
     worker.on('message', (reply: FromFirstHalf) => {
-      if (this.waiting) { this.waiting.resolve(reply); this.waiting = null; } else this.queued.push(reply);
+      if (this.waiting) {
+        this.waiting.resolve(reply);
+        this.waiting = null;
+      } else this.queued.push(reply);
     });
     const end = (why: string): void => {
       this.ended ??= new TraceError(`the thread reading the trace stopped: ${why}`);
@@ -228,12 +254,16 @@ class WorkerReplies {
     const reply = this.queued.shift();
     if (reply) return Promise.resolve(reply);
     if (this.ended) return Promise.reject(this.ended);
-    return new Promise((resolve, reject) => { this.waiting = { resolve, reject }; });
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
   }
 }
 
 /** Stops a worker whose reading was dropped before its model was asked for (the worker holds the raw columns). */
-const dropped = new FinalizationRegistry<Worker>((worker) => { void worker.terminate(); });
+const dropped = new FinalizationRegistry<Worker>((worker) => {
+  void worker.terminate();
+});
 
 /**
  * A trace read by a worker (readPlainParallel): its previews and model come from there, one request at a time. The
@@ -244,7 +274,11 @@ class WorkerReading implements TraceReader {
   private turn: Promise<unknown> = Promise.resolve();
   private built: Promise<TraceModel> | null = null;
 
-  constructor(private readonly worker: Worker, private readonly replies: WorkerReplies, readonly events: number) {
+  constructor(
+    private readonly worker: Worker,
+    private readonly replies: WorkerReplies,
+    readonly events: number,
+  ) {
     worker.unref();
     dropped.register(this, worker, this);
   }
@@ -269,7 +303,11 @@ class WorkerReading implements TraceReader {
       yield* postedPieces(partsOf(model, rowsPerPart), model.count);
       return;
     }
-    yield* this.exchange({ posted: rowsPerPart, deflate }, (reply) => ('from' in reply ? reply : undefined), (piece) => 'trace' in piece);
+    yield* this.exchange(
+      { posted: rowsPerPart, deflate },
+      (reply) => ('from' in reply ? reply : undefined),
+      (piece) => 'trace' in piece,
+    );
   }
 
   /** `request`'s one answer (see exchange). */
@@ -283,10 +321,16 @@ class WorkerReading implements TraceReader {
    * replies, up to the one `isLast` says ends them. Answers left when the caller stops early are taken all the
    * same, so the next request's come in turn.
    */
-  private async *exchange<T>(request: ToFirstHalf, pick: (reply: FromFirstHalf) => T | undefined, isLast: (answer: T) => boolean): AsyncGenerator<T> {
+  private async *exchange<T>(
+    request: ToFirstHalf,
+    pick: (reply: FromFirstHalf) => T | undefined,
+    isLast: (answer: T) => boolean,
+  ): AsyncGenerator<T> {
     const before = this.turn;
     let done = (): void => {};
-    this.turn = new Promise<void>((resolve) => { done = resolve; });
+    this.turn = new Promise<void>((resolve) => {
+      done = resolve;
+    });
     await before;
     this.worker.ref(); // kept alive while its answers are awaited, not while it waits for a request
     let last = false;
@@ -300,7 +344,11 @@ class WorkerReading implements TraceReader {
       this.worker.postMessage(request);
       while (!last) yield await next();
     } finally {
-      try { while (!last) await next(); } catch { /* the worker stopped: nothing more comes */ }
+      try {
+        while (!last) await next();
+      } catch {
+        /* the worker stopped: nothing more comes */
+      }
       this.worker.unref();
       done();
     }
@@ -317,11 +365,16 @@ export function startHalfWorker(job: object): Worker {
   const entry = join(__dirname, fromSources ? 'scanWorker.ts' : 'scanWorker.js');
   if (!fromSources) return new Worker(entry, { workerData: job });
   const tsx = createRequire(__filename).resolve('tsx/cjs');
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry)});`, { eval: true, workerData: job });
+  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry)});`, {
+    eval: true,
+    workerData: job,
+  });
 }
 
 /** The first half's worker's job: bytes [0, split) of `path`. */
-export interface FirstHalfJob { firstHalf: { path: string; split: number } }
+export interface FirstHalfJob {
+  firstHalf: { path: string; split: number };
+}
 
 /** How a worker talks to the thread that started it. */
 export interface WorkerPort {
@@ -343,7 +396,10 @@ export async function runFirstHalfWorker(job: FirstHalfJob, port: WorkerPort): P
   } catch {
     endsBetween = false;
   }
-  if (!(await mergeSecondHalf(scanner, endsBetween, port))) { port.post({ joined: false } satisfies FromFirstHalf); return; }
+  if (!(await mergeSecondHalf(scanner, endsBetween, port))) {
+    port.post({ joined: false } satisfies FromFirstHalf);
+    return;
+  }
   let reading: TraceReading;
   try {
     reading = new TraceReading(scanner.end(), true); // built in parts: this worker answers one request at a time
@@ -354,7 +410,7 @@ export async function runFirstHalfWorker(job: FirstHalfJob, port: WorkerPort): P
   }
   port.post({ events: reading.events } satisfies FromFirstHalf);
   for (;;) {
-    const request = await port.receive() as ToFirstHalf;
+    const request = (await port.receive()) as ToFirstHalf;
     if ('preview' in request) {
       port.post({ preview: reading.preview(request.preview) } satisfies FromFirstHalf); // small: copied
     } else if ('posted' in request) {
@@ -374,20 +430,44 @@ export async function runFirstHalfWorker(job: FirstHalfJob, port: WorkerPort): P
  * two events); false where they cannot be joined. Its own function, so the state is not held after.
  */
 async function mergeSecondHalf(scanner: TraceScanner, endsBetween: boolean, port: WorkerPort): Promise<boolean> {
-  const { half } = await port.receive() as Extract<ToFirstHalf, { half: unknown }>;
+  const { half } = (await port.receive()) as Extract<ToFirstHalf, { half: unknown }>;
   return endsBetween && half !== null && scanner.mergeHalf(half);
 }
 
 /** The buffers of a half's columns, moved to the worker with it. */
 function halfBuffers(state: HalfState): ArrayBuffer[] {
   const { flows } = state;
-  return distinctBuffers([state.start, state.dur, state.track, state.name, state.kind, state.correlation, state.argSlice, state.argValues,
-    flows.id, flows.textId, flows.isEnd, flows.track, flows.ts, flows.byte]);
+  return distinctBuffers([
+    state.start,
+    state.dur,
+    state.track,
+    state.name,
+    state.kind,
+    state.correlation,
+    state.argSlice,
+    state.argValues,
+    flows.id,
+    flows.textId,
+    flows.isEnd,
+    flows.track,
+    flows.ts,
+    flows.byte,
+  ]);
 }
 
 /** The buffers of a model's columns and kernel args, moved back from the worker with it. */
 function modelBuffers(model: TraceModel): ArrayBuffer[] {
-  return distinctBuffers([model.start, model.dur, model.track, model.name, model.kind, model.depth, model.correlation, model.kernelArgs.slice, model.kernelArgs.values]);
+  return distinctBuffers([
+    model.start,
+    model.dur,
+    model.track,
+    model.name,
+    model.kind,
+    model.depth,
+    model.correlation,
+    model.kernelArgs.slice,
+    model.kernelArgs.values,
+  ]);
 }
 
 /** Each array's buffer once (a transfer list naming one twice is refused). */
@@ -402,7 +482,9 @@ export const traceScanInternals = {
   },
   async scanParallel(path: string): Promise<{ model: TraceModel; parallel: boolean }> {
     const parallel = await this.readInHalves(path);
-    return parallel ? { model: await parallel.model(), parallel: true } : { model: await this.scanOnePass(path), parallel: false };
+    return parallel
+      ? { model: await parallel.model(), parallel: true }
+      : { model: await this.scanOnePass(path), parallel: false };
   },
   /** The two-half reading (null: the file is read in one pass). */
   readInHalves(path: string): Promise<TraceReader | null> {
@@ -410,4 +492,3 @@ export const traceScanInternals = {
   },
   PARALLEL_MIN_BYTES,
 };
-

@@ -40,7 +40,10 @@ const MAX_ABS_TS_US = 1e17;
 const BLOCK_EVENTS = 32;
 
 /** Puts each `values` into its column from row `at` (the columns grown to hold them). */
-function appendTo(at: number, ...pairs: [Column<Float64Array | Uint32Array | Uint8Array>, Float64Array | Uint32Array | Uint8Array][]): void {
+function appendTo(
+  at: number,
+  ...pairs: [Column<Float64Array | Uint32Array | Uint8Array>, Float64Array | Uint32Array | Uint8Array][]
+): void {
   for (const [column, values] of pairs) {
     column.reserve(at + values.length);
     column.data.set(values, at);
@@ -66,7 +69,11 @@ export interface Skim {
 }
 
 /** Bytes [from, to) of a file, skimmed by one thread. */
-export interface SkimPart { from: number; to: number; bareArray: boolean }
+export interface SkimPart {
+  from: number;
+  to: number;
+  bareArray: boolean;
+}
 
 /** A part's skim, sent back by the thread that made it (structured-cloneable). */
 export interface SkimmedPart {
@@ -75,7 +82,15 @@ export interface SkimmedPart {
   tracks: RawTrack[];
   names: string[];
   graphLaunches: number[];
-  rows: { count: number; start: Float64Array; dur: Float64Array; kind: Uint8Array; name: Uint32Array; correlation: Float64Array; track: Uint32Array };
+  rows: {
+    count: number;
+    start: Float64Array;
+    dur: Float64Array;
+    kind: Uint8Array;
+    name: Uint32Array;
+    correlation: Float64Array;
+    track: Uint32Array;
+  };
   blocks: Skim['blocks'];
 }
 
@@ -123,7 +138,17 @@ export class TraceSkim extends JsonCursor {
   private readonly blockMeta = new Column(Uint8Array);
   private readonly templates = new HeaderTemplates<SkimHeader>();
   /** where the header just read (by sameHeader(), or event()'s walk for remember()) has its values */
-  private readonly header = { nameStart: -1, nameEnd: -1, ts: NaN, tsStart: -1, tsEnd: -1, dur: NaN, durStart: -1, durEnd: -1, args: -1 };
+  private readonly header = {
+    nameStart: -1,
+    nameEnd: -1,
+    ts: NaN,
+    tsStart: -1,
+    tsEnd: -1,
+    dur: NaN,
+    durStart: -1,
+    durEnd: -1,
+    args: -1,
+  };
 
   /**
    * `part`: skim only the events that start in [from, to) (a file's half, the other skimmed by another thread;
@@ -166,17 +191,43 @@ export class TraceSkim extends JsonCursor {
     const tracks = this.tracks;
     const track = this.rowTrack.data;
     const found = findSteps({
-      count: n, start, dur: this.rowDur.data, kind: this.rowKind.data, name: this.rowName.data,
-      correlation: this.rowCorrelation.data, names: this.names, onGpu: (row) => tracks[track[row]].gpu,
+      count: n,
+      start,
+      dur: this.rowDur.data,
+      kind: this.rowKind.data,
+      name: this.rowName.data,
+      correlation: this.rowCorrelation.data,
+      names: this.names,
+      onGpu: (row) => tracks[track[row]].gpu,
     });
     const blocks = this.blockColumns();
     this.release();
-    return { events: this.events, origin: this.origin, tracks, ...found, graphLaunches: this.graphLaunches, bareArray: this.bareArray, blocks };
+    return {
+      events: this.events,
+      origin: this.origin,
+      tracks,
+      ...found,
+      graphLaunches: this.graphLaunches,
+      bareArray: this.bareArray,
+      blocks,
+    };
   }
 
   /** Gives the columns' memory back now (the whole read comes next), not at the next GC. */
   private release(): void {
-    for (const column of [this.rowStart, this.rowDur, this.rowKind, this.rowName, this.rowCorrelation, this.rowTrack, this.blockStart, this.blockMin, this.blockMax, this.blockMeta]) column.release();
+    for (const column of [
+      this.rowStart,
+      this.rowDur,
+      this.rowKind,
+      this.rowName,
+      this.rowCorrelation,
+      this.rowTrack,
+      this.blockStart,
+      this.blockMin,
+      this.blockMax,
+      this.blockMeta,
+    ])
+      column.release();
   }
 
   /** What this part holds, copied out for the thread that skims the part before it (appendPart()); null where it gave up. */
@@ -184,10 +235,19 @@ export class TraceSkim extends JsonCursor {
     if (this.failed || this.pending) return null;
     const n = this.stepRows;
     const part: SkimmedPart = {
-      events: this.events, origin: this.origin, tracks: this.tracks, names: this.names, graphLaunches: [...this.graphLaunches],
+      events: this.events,
+      origin: this.origin,
+      tracks: this.tracks,
+      names: this.names,
+      graphLaunches: [...this.graphLaunches],
       rows: {
-        count: n, start: this.rowStart.data.slice(0, n), dur: this.rowDur.data.slice(0, n), kind: this.rowKind.data.slice(0, n),
-        name: this.rowName.data.slice(0, n), correlation: this.rowCorrelation.data.slice(0, n), track: this.rowTrack.data.slice(0, n),
+        count: n,
+        start: this.rowStart.data.slice(0, n),
+        dur: this.rowDur.data.slice(0, n),
+        kind: this.rowKind.data.slice(0, n),
+        name: this.rowName.data.slice(0, n),
+        correlation: this.rowCorrelation.data.slice(0, n),
+        track: this.rowTrack.data.slice(0, n),
       },
       blocks: this.blockColumns(),
     };
@@ -204,7 +264,8 @@ export class TraceSkim extends JsonCursor {
       if (index === undefined) {
         index = this.tracks.length;
         this.tracks.push({ ...t });
-        if (t.numKey >= 0) this.trackByKey.set(t.numKey, index); else this.trackByText.set(t.textKey, index);
+        if (t.numKey >= 0) this.trackByKey.set(t.numKey, index);
+        else this.trackByText.set(t.textKey, index);
       } else if (t.gpu) this.tracks[index].gpu = true;
       return index;
     });
@@ -213,7 +274,15 @@ export class TraceSkim extends JsonCursor {
     const r = next.rows;
     const at = this.stepRows;
     this.stepRows += r.count;
-    appendTo(at, [this.rowStart, r.start], [this.rowDur, r.dur], [this.rowKind, r.kind], [this.rowCorrelation, r.correlation], [this.rowName, r.name], [this.rowTrack, r.track]);
+    appendTo(
+      at,
+      [this.rowStart, r.start],
+      [this.rowDur, r.dur],
+      [this.rowKind, r.kind],
+      [this.rowCorrelation, r.correlation],
+      [this.rowName, r.name],
+      [this.rowTrack, r.track],
+    );
     const name = this.rowName.data;
     const track = this.rowTrack.data;
     for (let row = at; row < this.stepRows; row++) {
@@ -221,7 +290,13 @@ export class TraceSkim extends JsonCursor {
       track[row] = trackMap[track[row]];
     }
     const b = next.blocks;
-    appendTo(this.blocks, [this.blockStart, b.start], [this.blockMin, b.minTs], [this.blockMax, b.maxEnd], [this.blockMeta, b.metadata]);
+    appendTo(
+      this.blocks,
+      [this.blockStart, b.start],
+      [this.blockMin, b.minTs],
+      [this.blockMax, b.maxEnd],
+      [this.blockMeta, b.metadata],
+    );
     this.blocks += b.count;
     this.inBlock = BLOCK_EVENTS;
   }
@@ -229,8 +304,11 @@ export class TraceSkim extends JsonCursor {
   private blockColumns(): Skim['blocks'] {
     const count = this.blocks;
     return {
-      count, start: this.blockStart.data.slice(0, count), minTs: this.blockMin.data.slice(0, count),
-      maxEnd: this.blockMax.data.slice(0, count), metadata: this.blockMeta.data.slice(0, count),
+      count,
+      start: this.blockStart.data.slice(0, count),
+      minTs: this.blockMin.data.slice(0, count),
+      maxEnd: this.blockMax.data.slice(0, count),
+      metadata: this.blockMeta.data.slice(0, count),
     };
   }
 
@@ -241,7 +319,8 @@ export class TraceSkim extends JsonCursor {
   private findPh(from: number): number {
     const buf = this.buf;
     for (let h = buf.indexOf(LOWER_H, from + 2); h >= 0; h = buf.indexOf(LOWER_H, h + 1)) {
-      if (buf[h - 1] === LOWER_P && buf[h - 2] === Ch.Quote && buf[h + 1] === Ch.Quote && buf[h + 2] === Ch.Colon) return h - 2;
+      if (buf[h - 1] === LOWER_P && buf[h - 2] === Ch.Quote && buf[h + 1] === Ch.Quote && buf[h + 2] === Ch.Colon)
+        return h - 2;
       if (h + 2 >= buf.length) break;
     }
     return -1;
@@ -265,7 +344,8 @@ export class TraceSkim extends JsonCursor {
       if (!this.started && !this.readStart()) return;
       for (;;) {
         const anchor = this.findPh(this.pos);
-        if (anchor >= 0 && this.bufOrigin + anchor >= this.part.to) { // the next part's
+        if (anchor >= 0 && this.bufOrigin + anchor >= this.part.to) {
+          // the next part's
           this.done = true;
           this.pending = false;
           return;
@@ -342,7 +422,10 @@ export class TraceSkim extends JsonCursor {
     for (; !known;) {
       p = this.skipWs(p);
       if (p >= buf.length) throw NEED_MORE;
-      if (buf[p] === Ch.BraceClose) { p++; break; }
+      if (buf[p] === Ch.BraceClose) {
+        p++;
+        break;
+      }
       if (buf[p] !== Ch.Comma) throw GIVE_UP;
       p = this.skipWs(p + 1);
       if (p >= buf.length) throw NEED_MORE;
@@ -358,7 +441,8 @@ export class TraceSkim extends JsonCursor {
       const first = buf[p];
       if (first === Ch.BraceOpen || first === Ch.BracketOpen) {
         args = p;
-        if (keys === HEADER_KEYS && ph === PH_COMPLETE && nameStart >= 0) this.remember({ lead: phEnd, nameStart, nameEnd, args }, { cat, pid, tid, pidText, tidText });
+        if (keys === HEADER_KEYS && ph === PH_COMPLETE && nameStart >= 0)
+          this.remember({ lead: phEnd, nameStart, nameEnd, args }, { cat, pid, tid, pidText, tidText });
         break;
       }
       if (first === Ch.Quote) {
@@ -370,21 +454,38 @@ export class TraceSkim extends JsonCursor {
         } else {
           const end = this.stringEnd(p);
           if (key === EventKey.Cat) cat = matchCat(buf, p + 1, end - 1);
-          else if (key === EventKey.Pid) { pid = NaN; pidText = this.decode(p + 1, end - 1); }
-          else if (key === EventKey.Tid) { tid = NaN; tidText = this.decode(p + 1, end - 1); }
+          else if (key === EventKey.Pid) {
+            pid = NaN;
+            pidText = this.decode(p + 1, end - 1);
+          } else if (key === EventKey.Tid) {
+            tid = NaN;
+            tidText = this.decode(p + 1, end - 1);
+          }
           p = end;
         }
         continue;
       }
       const valueStart = p;
       p = this.parseNumberOrSkip(p);
-      if (key === EventKey.Pid) { pid = this.numberValue; pidText = null; }
-      else if (key === EventKey.Tid) { tid = this.numberValue; tidText = null; }
-      else if (key === EventKey.Ts) { ts = this.numberValue; this.header.tsStart = valueStart; this.header.tsEnd = p; }
-      else if (key === EventKey.Dur) { dur = this.numberValue; this.header.durStart = valueStart; this.header.durEnd = p; }
+      if (key === EventKey.Pid) {
+        pid = this.numberValue;
+        pidText = null;
+      } else if (key === EventKey.Tid) {
+        tid = this.numberValue;
+        tidText = null;
+      } else if (key === EventKey.Ts) {
+        ts = this.numberValue;
+        this.header.tsStart = valueStart;
+        this.header.tsEnd = p;
+      } else if (key === EventKey.Dur) {
+        dur = this.numberValue;
+        this.header.durStart = valueStart;
+        this.header.durEnd = p;
+      }
     }
     const headerEnd = args >= 0 ? args : p;
-    if (ph === PH_METADATA) { // kineto writes its name first: parsed whole with its block
+    if (ph === PH_METADATA) {
+      // kineto writes its name first: parsed whole with its block
       this.blockMeta.data[this.blocks - 1] = 1;
       return headerEnd;
     }
@@ -410,14 +511,16 @@ export class TraceSkim extends JsonCursor {
       resume = next - 1;
       while (resume > args && buf[resume] !== Ch.BraceOpen && buf[resume] !== Ch.Comma) resume--;
     }
-    if (this.blocks === 1 && this.inBlock === 0 && this.part.from > 0 && this.bufOrigin + b !== this.part.from) throw GIVE_UP; // not split at an event
+    if (this.blocks === 1 && this.inBlock === 0 && this.part.from > 0 && this.bufOrigin + b !== this.part.from)
+      throw GIVE_UP; // not split at an event
     this.place(this.bufOrigin + b, ts, complete ? dur : 0);
     const track = this.trackOf(pidText ?? pid, tidText ?? tid, device);
     if (!complete) return headerEnd;
     this.events++;
     if (ts < this.origin) this.origin = ts;
     if (!launch && !kernel && !step) return headerEnd;
-    if (launch && correlation >= 0 && bytesEqual(buf, nameStart, nameEnd, GRAPH_LAUNCH)) this.graphLaunches.add(correlation);
+    if (launch && correlation >= 0 && bytesEqual(buf, nameStart, nameEnd, GRAPH_LAUNCH))
+      this.graphLaunches.add(correlation);
     const row = this.stepRows++;
     this.rowStart.push(row, ts);
     this.rowDur.push(row, wholeNs(dur));
@@ -460,7 +563,11 @@ export class TraceSkim extends JsonCursor {
   /** Keeps the slice header just walked (kineto's keys in kineto's order) as a template. */
   private remember(at: { lead: number; nameStart: number; nameEnd: number; args: number }, values: SkimHeader): void {
     const { buf, header: h } = this;
-    this.templates.add(buf, [at.lead, at.nameStart, at.nameEnd, h.tsStart, h.tsEnd, h.durStart, h.durEnd, at.args], values);
+    this.templates.add(
+      buf,
+      [at.lead, at.nameStart, at.nameEnd, h.tsStart, h.tsEnd, h.durStart, h.durEnd, at.args],
+      values,
+    );
   }
 
   /** Puts an event starting at byte `start` (its opening brace) into the current block, or a new one when that is full. */
@@ -481,9 +588,17 @@ export class TraceSkim extends JsonCursor {
 
   /** The track of (pid, tid), added when new, keyed as the scanner keys it (ids that are neither numbers nor strings give up). */
   private trackOf(pid: number | string, tid: number | string, device: boolean): number {
-    if ((typeof pid === 'number' && !Number.isFinite(pid)) || (typeof tid === 'number' && !Number.isFinite(tid))) throw GIVE_UP;
-    const numeric = typeof pid === 'number' && typeof tid === 'number' && Number.isInteger(pid) && Number.isInteger(tid)
-      && pid >= 0 && tid >= 0 && pid < 2 ** 26 && tid < 2 ** 26;
+    if ((typeof pid === 'number' && !Number.isFinite(pid)) || (typeof tid === 'number' && !Number.isFinite(tid)))
+      throw GIVE_UP;
+    const numeric =
+      typeof pid === 'number' &&
+      typeof tid === 'number' &&
+      Number.isInteger(pid) &&
+      Number.isInteger(tid) &&
+      pid >= 0 &&
+      tid >= 0 &&
+      pid < 2 ** 26 &&
+      tid < 2 ** 26;
     const numKey = numeric ? pid * 2 ** 26 + tid : -1;
     if (numeric && numKey === this.lastTrackKey) {
       if (device) this.tracks[this.lastTrack].gpu = true;
@@ -494,9 +609,13 @@ export class TraceSkim extends JsonCursor {
     if (index === undefined) {
       index = this.tracks.length;
       this.tracks.push({ pid: String(pid), tid: String(tid), gpu: device, numKey, textKey });
-      if (numeric) this.trackByKey.set(numKey, index); else this.trackByText.set(textKey, index);
+      if (numeric) this.trackByKey.set(numKey, index);
+      else this.trackByText.set(textKey, index);
     } else if (device) this.tracks[index].gpu = true;
-    if (numeric) { this.lastTrackKey = numKey; this.lastTrack = index; }
+    if (numeric) {
+      this.lastTrackKey = numKey;
+      this.lastTrack = index;
+    }
     return index;
   }
 

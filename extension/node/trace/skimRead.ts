@@ -24,10 +24,18 @@ export const SKIM_MIN_BYTES = 32 * 1024 * 1024;
  * other, or one the skim cannot read, read whole at once. Throws TraceError when the file cannot be read.
  * `parallelFrom`: see skimFile.
  */
-export async function openTraceFile(path: string, skimFrom = SKIM_MIN_BYTES, parallelFrom = PARALLEL_MIN_BYTES): Promise<TraceReader> {
+export async function openTraceFile(
+  path: string,
+  skimFrom = SKIM_MIN_BYTES,
+  parallelFrom = PARALLEL_MIN_BYTES,
+): Promise<TraceReader> {
   let size = -1;
-  try { size = statSync(path).size; } catch { /* readTraceFile reports it */ }
-  if (size < skimFrom || await isGzipFile(path)) return readTraceFile(path);
+  try {
+    size = statSync(path).size;
+  } catch {
+    /* readTraceFile reports it */
+  }
+  if (size < skimFrom || (await isGzipFile(path))) return readTraceFile(path);
   const skim = await skimFile(path, size, parallelFrom);
   return skim ? new SkimmedTrace(path, size, skim) : readTraceFile(path);
 }
@@ -40,7 +48,7 @@ export async function openTraceFile(path: string, skimFrom = SKIM_MIN_BYTES, par
 export async function skimFile(path: string, size: number, parallelFrom = PARALLEL_MIN_BYTES): Promise<Skim | null> {
   if (size >= parallelFrom) {
     const found = await findSplit(path, size).catch(() => null);
-    const joined = found && await skimHalves(path, size, found.split, found.bareArray);
+    const joined = found && (await skimHalves(path, size, found.split, found.bareArray));
     if (joined) return joined;
   }
   const skim = new TraceSkim();
@@ -79,17 +87,39 @@ async function skimHalves(path: string, size: number, split: number, bareArray: 
 }
 
 /** What a worker skims: bytes [part.from, size) of `path`. */
-export interface SkimJob { skim: { path: string; part: SkimPart } }
+export interface SkimJob {
+  skim: { path: string; part: SkimPart };
+}
 
 /** The worker's side: skims its part and posts it back (null where it gave up or failed). */
-export async function runSkimWorker(job: SkimJob, post: (message: { part: SkimmedPart | null }, transfer: ArrayBuffer[]) => void): Promise<void> {
+export async function runSkimWorker(
+  job: SkimJob,
+  post: (message: { part: SkimmedPart | null }, transfer: ArrayBuffer[]) => void,
+): Promise<void> {
   try {
     const skim = new TraceSkim(job.skim.part);
     await readRange(job.skim.path, skim, job.skim.part.from, Infinity);
     const part = skim.exportPart();
     const { rows, blocks } = part ?? { rows: null, blocks: null };
-    const transfer = rows && blocks ? [rows.start, rows.dur, rows.kind, rows.name, rows.correlation, rows.track, blocks.start, blocks.minTs, blocks.maxEnd, blocks.metadata] : [];
-    post({ part }, transfer.map((a) => a.buffer as ArrayBuffer));
+    const transfer =
+      rows && blocks
+        ? [
+            rows.start,
+            rows.dur,
+            rows.kind,
+            rows.name,
+            rows.correlation,
+            rows.track,
+            blocks.start,
+            blocks.minTs,
+            blocks.maxEnd,
+            blocks.metadata,
+          ]
+        : [];
+    post(
+      { part },
+      transfer.map((a) => a.buffer as ArrayBuffer),
+    );
   } catch {
     post({ part: null }, []);
   }
@@ -102,7 +132,11 @@ class SkimmedTrace implements TraceReader {
   private skim: Skim | null;
   readonly events: number;
 
-  constructor(private readonly path: string, private readonly size: number, skim: Skim) {
+  constructor(
+    private readonly path: string,
+    private readonly size: number,
+    skim: Skim,
+  ) {
     this.skim = skim;
     this.events = skim.events;
   }
@@ -110,7 +144,7 @@ class SkimmedTrace implements TraceReader {
   async preview(view: FirstView | null): Promise<TraceModel | null> {
     if (!this.skim) return (await this.whole!).preview(view);
     const window = viewWindow(this.skim.steps, view);
-    return window && await windowOf(this.path, this.size, this.skim, window);
+    return window && (await windowOf(this.path, this.size, this.skim, window));
   }
 
   async model(): Promise<TraceModel> {
@@ -133,7 +167,12 @@ class SkimmedTrace implements TraceReader {
  * The model of the slices overlapping `window` (µs since the origin), parsed from the blocks of the file that
  * may hold them; null where a block does not parse whole (the skim took something for an event's start).
  */
-export async function windowOf(path: string, size: number, skim: Skim, window: [number, number]): Promise<TraceModel | null> {
+export async function windowOf(
+  path: string,
+  size: number,
+  skim: Skim,
+  window: [number, number],
+): Promise<TraceModel | null> {
   const scanner = new TraceScanner(skim.tracks);
   try {
     for (const [from, to] of windowRanges(skim, window[0], window[1], size)) {

@@ -37,7 +37,10 @@ export function unpackKernelArgs(packed: PackedKernelArgs): KernelArgsTable {
   const { rows } = packed;
   const slice = new Uint32Array(rows);
   const reader = new VarintReader(packed.slice);
-  for (let r = 0, at = 0; r < rows; r++) { at += reader.signed(); slice[r] = at; }
+  for (let r = 0, at = 0; r < rows; r++) {
+    at += reader.signed();
+    slice[r] = at;
+  }
   const values = new Float64Array(rows * FIELDS);
   packed.fields.forEach((field, f) => unpackField(field, values, rows, f));
   return { slice, values };
@@ -47,17 +50,24 @@ export function unpackKernelArgs(packed: PackedKernelArgs): KernelArgsTable {
  * Packed kernel args as one run of bytes (to be deflated whole): the slice column, then each field's arrays in
  * PackedField's order; `lengths` their byte lengths, `shapes` which form each field took.
  */
-export interface ArgsInBytes { rows: number; bytes: Uint8Array; lengths: number[]; shapes: ('steps' | 'table' | 'plain')[] }
+export interface ArgsInBytes {
+  rows: number;
+  bytes: Uint8Array;
+  lengths: number[];
+  shapes: ('steps' | 'table' | 'plain')[];
+}
 
 /** Packed kernel args deflated (node/trace/deflatedPieces.ts) for a webview across a network link, as rowsWire.ts DeflatedRows. */
 export type DeflatedKernelArgs = Omit<ArgsInBytes, 'bytes'> & { deflated: Uint8Array };
 
 const fieldArrays = (field: PackedField): (Uint8Array | Float64Array)[] =>
-  ('plain' in field ? [field.plain] : 'table' in field ? [field.table, field.index] : [field.steps]);
+  'plain' in field ? [field.plain] : 'table' in field ? [field.table, field.index] : [field.steps];
 
 export function bytesOfArgs(args: PackedKernelArgs): ArgsInBytes {
   const { bytes, lengths } = joinBytes([args.slice, ...args.fields.flatMap(fieldArrays)]);
-  const shapes = args.fields.map((field): ArgsInBytes['shapes'][number] => ('plain' in field ? 'plain' : 'table' in field ? 'table' : 'steps'));
+  const shapes = args.fields.map((field): ArgsInBytes['shapes'][number] =>
+    'plain' in field ? 'plain' : 'table' in field ? 'table' : 'steps',
+  );
   return { rows: args.rows, bytes, lengths, shapes };
 }
 
@@ -76,7 +86,10 @@ export function argsOfBytes({ rows, bytes, lengths, shapes }: ArgsInBytes): Pack
 }
 
 function packField(values: Float64Array, rows: number, f: number): PackedField {
-  return packSteps(values, rows, f) ?? packTable(values, rows, f) ?? { plain: Float64Array.from({ length: rows }, (_, r) => values[r * FIELDS + f]) };
+  return (
+    packSteps(values, rows, f) ??
+    packTable(values, rows, f) ?? { plain: Float64Array.from({ length: rows }, (_, r) => values[r * FIELDS + f]) }
+  );
 }
 
 function packSteps(values: Float64Array, rows: number, f: number): PackedField | null {
@@ -84,7 +97,10 @@ function packSteps(values: Float64Array, rows: number, f: number): PackedField |
   let last = 0;
   for (let r = 0; r < rows; r++) {
     const v = values[r * FIELDS + f];
-    if (Number.isNaN(v)) { out.unsigned(0); continue; }
+    if (Number.isNaN(v)) {
+      out.unsigned(0);
+      continue;
+    }
     if (!Number.isInteger(v) || Math.abs(v) > MAX_MAGNITUDE || Object.is(v, -0)) return null;
     out.unsigned(1 + zigzag(v - last));
     last = v;
@@ -121,7 +137,10 @@ function unpackField(field: PackedField, values: Float64Array, rows: number, f: 
     let last = 0;
     for (let r = 0; r < rows; r++) {
       const code = reader.unsigned();
-      if (code === 0) { values[r * FIELDS + f] = NaN; continue; }
+      if (code === 0) {
+        values[r * FIELDS + f] = NaN;
+        continue;
+      }
       last += unzigzag(code - 1);
       values[r * FIELDS + f] = last;
     }

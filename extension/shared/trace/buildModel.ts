@@ -29,14 +29,22 @@ export function finishBuild(building: Iterator<BuiltRows, TraceModel>): TraceMod
 }
 
 /** Rows [from, to) of a model being built, final in `columns` (its other rows may not be yet). */
-export interface BuiltRows { columns: TraceColumns; from: number; to: number }
+export interface BuiltRows {
+  columns: TraceColumns;
+  from: number;
+  to: number;
+}
 
 /**
  * The model of `raw`, built so that its rows can be posted while the rest is built: yields each part of
  * `rowsPerPart` rows but the last as soon as its rows are final, and returns the model. Consumes the raw columns,
  * giving each back (memory.ts) once the model's is made from it (modelOrder.ts), the args at the end.
  */
-export function* buildModelInParts(raw: RawTrace, rowsPerPart: number, part?: WholeTrace): Generator<BuiltRows, TraceModel> {
+export function* buildModelInParts(
+  raw: RawTrace,
+  rowsPerPart: number,
+  part?: WholeTrace,
+): Generator<BuiltRows, TraceModel> {
   const n = raw.count;
   const origin = part ? part.origin : n === 0 ? 0 : minimum(raw.start.data, n);
   // µs since the origin in whole ns (model.ts), in place: the raw columns are the build's to consume
@@ -48,10 +56,18 @@ export function* buildModelInParts(raw: RawTrace, rowsPerPart: number, part?: Wh
   for (let i = 0; i < n; i++) trackKey[i] = trackOrder[trackKey[i]];
   const ordered = orderRows(raw, trackKey, trackInfos);
   if (ordered.clamped) warnings.push('timestamps span more than 78 hours; order of far-away events is approximate');
-  if (ordered.depthClamped) warnings.push(`slices nested deeper than ${MAX_DEPTH} levels are drawn at level ${MAX_DEPTH}`);
+  if (ordered.depthClamped)
+    warnings.push(`slices nested deeper than ${MAX_DEPTH} levels are drawn at level ${MAX_DEPTH}`);
   const model: TraceModel = {
-    count: n, ...ordered.columns, names: raw.names, tracks: trackInfos, originUs: origin,
-    steps: [], stepSource: 'none', kernelArgs: { slice: new Uint32Array(0), values: new Float64Array(0) }, warnings,
+    count: n,
+    ...ordered.columns,
+    names: raw.names,
+    tracks: trackInfos,
+    originUs: origin,
+    steps: [],
+    stepSource: 'none',
+    kernelArgs: { slice: new Uint32Array(0), values: new Float64Array(0) },
+    warnings,
   };
   raw.flows.link(model, ordered.levels, trackOrder);
   // Each part posted while the next is made (only CUDA-graph replays are left to mark).
@@ -82,13 +98,25 @@ export function previewModel(raw: RawTrace, view: FirstView | null): TraceModel 
   const tracks = raw.tracks;
   const track = raw.track.data;
   const found = findSteps({
-    count: n, start, dur, kind: raw.kind.data, name: raw.name.data, correlation: raw.correlation.data, names: raw.names,
+    count: n,
+    start,
+    dur,
+    kind: raw.kind.data,
+    name: raw.name.data,
+    correlation: raw.correlation.data,
+    names: raw.names,
     onGpu: (row) => tracks[track[row]].gpu,
   });
   release(start);
   const window = viewWindow(found.steps, view);
   if (!window) return null;
-  const graphLaunches = graphLaunchCorrelations({ count: n, name: raw.name.data, kind: raw.kind.data, correlation: raw.correlation.data, names: raw.names });
+  const graphLaunches = graphLaunchCorrelations({
+    count: n,
+    name: raw.name.data,
+    kind: raw.kind.data,
+    correlation: raw.correlation.data,
+    names: raw.names,
+  });
   return windowModel(raw, { origin, graphLaunches, ...found }, window);
 }
 
@@ -101,7 +129,8 @@ export function windowModel(raw: RawTrace, whole: WholeTrace, [from, to]: [numbe
   const absStart = raw.start.data;
   const dur = raw.dur.data;
   const rows: number[] = [];
-  for (let i = 0; i < raw.count; i++) if (overlapsWindow(usSince(absStart[i], whole.origin), dur[i], from, to)) rows.push(i);
+  for (let i = 0; i < raw.count; i++)
+    if (overlapsWindow(usSince(absStart[i], whole.origin), dur[i], from, to)) rows.push(i);
   return buildModel(raw.rows(Uint32Array.from(rows), from + whole.origin, to + whole.origin), whole);
 }
 
@@ -179,12 +208,15 @@ function sinceOrigin(values: Float64Array, n: number, origin: number): void {
 }
 
 /** Correlation ids of the cudaGraphLaunch calls among these slices (a raw trace's, flows linked or not). */
-function graphLaunchCorrelations(c: Pick<TraceModel, 'count' | 'name' | 'kind' | 'correlation' | 'names'>): Set<number> {
+function graphLaunchCorrelations(
+  c: Pick<TraceModel, 'count' | 'name' | 'kind' | 'correlation' | 'names'>,
+): Set<number> {
   const graphLaunchName = c.names.indexOf('cudaGraphLaunch');
   const launches = new Set<number>();
   if (graphLaunchName < 0) return launches;
   for (let i = 0; i < c.count; i++) {
-    if (c.name[i] === graphLaunchName && c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0) launches.add(c.correlation[i]);
+    if (c.name[i] === graphLaunchName && c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0)
+      launches.add(c.correlation[i]);
   }
   return launches;
 }
@@ -194,7 +226,12 @@ function markGraphReplays(model: TraceModel, replayCorrelations: Set<number>, fr
   if (replayCorrelations.size === 0) return;
   for (let i = from; i < to; i++) {
     const kind = model.kind[i];
-    if (kind >= SliceKind.KernelGenerated && kind <= SliceKind.KernelAten && model.tracks[model.track[i]].gpu && replayCorrelations.has(model.correlation[i])) {
+    if (
+      kind >= SliceKind.KernelGenerated &&
+      kind <= SliceKind.KernelAten &&
+      model.tracks[model.track[i]].gpu &&
+      replayCorrelations.has(model.correlation[i])
+    ) {
       model.kind[i] = SliceKind.GraphReplay;
     }
   }
@@ -203,7 +240,11 @@ function markGraphReplays(model: TraceModel, replayCorrelations: Set<number>, fr
 /** What findSteps reads: a model's columns, or a raw trace's with start made relative to the origin. */
 interface StepColumns {
   count: number;
-  start: Float64Array; dur: Float64Array; kind: Uint8Array; name: Uint32Array; correlation: Float64Array;
+  start: Float64Array;
+  dur: Float64Array;
+  kind: Uint8Array;
+  name: Uint32Array;
+  correlation: Float64Array;
   names: string[];
   onGpu(row: number): boolean;
 }
@@ -215,7 +256,8 @@ interface StepColumns {
 export function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSource'> {
   const steps: TraceModel['steps'] = [];
   for (let i = 0; i < c.count; i++) {
-    if (c.kind[i] === SliceKind.Step) steps.push({ start: c.start[i], end: c.start[i] + c.dur[i], label: c.names[c.name[i]] });
+    if (c.kind[i] === SliceKind.Step)
+      steps.push({ start: c.start[i], end: c.start[i] + c.dur[i], label: c.names[c.name[i]] });
   }
   if (steps.length > 0) return { steps: steps.sort((a, b) => a.start - b.start), stepSource: 'profiler' };
   // Device kernels in start order (equal starts: row order), in typed arrays given back as soon as done: a
@@ -236,10 +278,14 @@ export function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSourc
   for (let k = 0; k < kernelCount; k++) kernelNames[k] = c.name[byStart[k]];
   const period = repetitionPeriod(kernelNames);
   release(kernelNames);
-  if (period === 0) { release(byStart); return { steps, stepSource: 'none' }; }
+  if (period === 0) {
+    release(byStart);
+    return { steps, stepSource: 'none' };
+  }
   // the last launch (in row order) of each correlation id
   const launchOf = new RowsByKey();
-  for (let i = 0; i < c.count; i++) if (c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0) launchOf.set(c.correlation[i], i);
+  for (let i = 0; i < c.count; i++)
+    if (c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0) launchOf.set(c.correlation[i], i);
   for (let first = 0; first < kernelCount; first += period) {
     let start = Infinity;
     let end = -Infinity;

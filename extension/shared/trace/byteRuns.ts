@@ -6,7 +6,10 @@ export function joinBytes(arrays: ArrayBufferView[]): { bytes: Uint8Array; lengt
   const lengths = arrays.map((a) => a.byteLength);
   const bytes = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
   let at = 0;
-  for (const a of arrays) { bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at); at += a.byteLength; }
+  for (const a of arrays) {
+    bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
+    at += a.byteLength;
+  }
   return { bytes, lengths };
 }
 

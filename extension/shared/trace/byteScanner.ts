@@ -13,7 +13,12 @@ import { RawNameTable } from './rawNames.ts';
 import { PROBLEM_DUPLICATE_FLOW, RawTrace, type RawHalf, type RawTrack } from './rawTrace.ts';
 import { Cat, classifyDeviceName, classifyHostName, isDeviceCat } from './sliceKinds.ts';
 
-const enum Phase { Start, RootObject, Events, Done }
+const enum Phase {
+  Start,
+  RootObject,
+  Events,
+  Done,
+}
 
 const TRACE_EVENTS_KEY = new TextEncoder().encode('traceEvents');
 /** Timestamps beyond this (µs) are treated as garbage: 10^17 µs is ~3000 years after the epoch. */
@@ -28,7 +33,10 @@ const PH_INSTANT_OLD = 'I'.charCodeAt(0);
 
 /** What the scanner of the second half of a file hands back: its raw trace and where its document ended. */
 export interface HalfState extends RawHalf {
-  phase: Phase; stopped: { what: string; byte: number } | null; trailingDataByte: number; endByte: number;
+  phase: Phase;
+  stopped: { what: string; byte: number } | null;
+  trailingDataByte: number;
+  endByte: number;
 }
 
 /**
@@ -109,7 +117,10 @@ export class TraceScanner extends TraceEventParser {
           else this.retryAt = Math.max(this.retryAt, (this.buf.length - unitStart) * 2);
           return;
         }
-        if (thrown instanceof SyntaxProblem) { this.stopAt(thrown); return; }
+        if (thrown instanceof SyntaxProblem) {
+          this.stopAt(thrown);
+          return;
+        }
         throw thrown;
       }
     }
@@ -125,21 +136,45 @@ export class TraceScanner extends TraceEventParser {
   private step(): boolean {
     const buf = this.buf;
     let p = this.skipWs(this.pos);
-    if (p >= buf.length) { this.pos = p; return false; }
+    if (p >= buf.length) {
+      this.pos = p;
+      return false;
+    }
     const b = buf[p];
     switch (this.phase) {
       case Phase.Start:
-        if (p === 0 && this.bufOrigin === 0 && b === 0xef) { // UTF-8 byte order mark
+        if (p === 0 && this.bufOrigin === 0 && b === 0xef) {
+          // UTF-8 byte order mark
           if (buf.length < 3) throw NEED_MORE;
           this.pos = 3;
           return true;
         }
-        if (b === Ch.BraceOpen) { this.phase = Phase.RootObject; this.pos = p + 1; return true; }
-        if (b === Ch.BracketOpen) { this.phase = Phase.Events; this.bareArray = true; this.sawTraceEvents = true; this.pos = p + 1; return true; }
-        throw new TraceError(`not a Chrome trace: expected '{' or '[' at byte ${this.bufOrigin + p}, found ${describeByte(b)}`, this.bufOrigin + p);
+        if (b === Ch.BraceOpen) {
+          this.phase = Phase.RootObject;
+          this.pos = p + 1;
+          return true;
+        }
+        if (b === Ch.BracketOpen) {
+          this.phase = Phase.Events;
+          this.bareArray = true;
+          this.sawTraceEvents = true;
+          this.pos = p + 1;
+          return true;
+        }
+        throw new TraceError(
+          `not a Chrome trace: expected '{' or '[' at byte ${this.bufOrigin + p}, found ${describeByte(b)}`,
+          this.bufOrigin + p,
+        );
       case Phase.RootObject: {
-        if (b === Ch.BraceClose) { this.phase = Phase.Done; this.pos = p + 1; return true; }
-        if (b === Ch.Comma) { this.pos = p + 1; return true; }
+        if (b === Ch.BraceClose) {
+          this.phase = Phase.Done;
+          this.pos = p + 1;
+          return true;
+        }
+        if (b === Ch.Comma) {
+          this.pos = p + 1;
+          return true;
+        }
         if (b !== Ch.Quote) throw this.syntax(`expected a key in the top-level object, found ${describeByte(b)}`, p);
         const keyEnd = this.stringEnd(p);
         const isTraceEvents = bytesEqual(buf, p + 1, keyEnd - 1, TRACE_EVENTS_KEY);
@@ -148,7 +183,10 @@ export class TraceScanner extends TraceEventParser {
         if (isTraceEvents) {
           if (p >= buf.length) throw NEED_MORE;
           if (buf[p] !== Ch.BracketOpen) {
-            throw new TraceError(`not a Chrome trace: traceEvents is not an array (found ${describeByte(buf[p])} at byte ${this.bufOrigin + p})`, this.bufOrigin + p);
+            throw new TraceError(
+              `not a Chrome trace: traceEvents is not an array (found ${describeByte(buf[p])} at byte ${this.bufOrigin + p})`,
+              this.bufOrigin + p,
+            );
           }
           this.sawTraceEvents = true;
           this.phase = Phase.Events;
@@ -159,9 +197,19 @@ export class TraceScanner extends TraceEventParser {
         return true;
       }
       case Phase.Events:
-        if (b === Ch.BracketClose) { this.phase = this.bareArray ? Phase.Done : Phase.RootObject; this.pos = p + 1; return true; }
-        if (b === Ch.Comma) { this.pos = p + 1; return true; }
-        if (b === Ch.BraceOpen) { this.pos = this.parseEvent(p); return true; }
+        if (b === Ch.BracketClose) {
+          this.phase = this.bareArray ? Phase.Done : Phase.RootObject;
+          this.pos = p + 1;
+          return true;
+        }
+        if (b === Ch.Comma) {
+          this.pos = p + 1;
+          return true;
+        }
+        if (b === Ch.BraceOpen) {
+          this.pos = this.parseEvent(p);
+          return true;
+        }
         this.pos = this.skipValue(p);
         this.problems.add('entry of traceEvents is not an object, skipped', this.bufOrigin + p);
         return true;
@@ -175,31 +223,59 @@ export class TraceScanner extends TraceEventParser {
   /** Stores the parsed event (a slice, metadata or a flow end) or logs why it was skipped. */
   protected record(byte: number): void {
     const ev = this.event;
-    if (ev.phLength !== 1) { this.problems.add(ev.phLength === 0 ? "event has no 'ph' (phase), skipped" : 'unknown phase, skipped', byte); return; }
+    if (ev.phLength !== 1) {
+      this.problems.add(ev.phLength === 0 ? "event has no 'ph' (phase), skipped" : 'unknown phase, skipped', byte);
+      return;
+    }
     switch (ev.ph) {
-      case PH_COMPLETE: this.recordSlice(byte); return;
-      case PH_METADATA: this.recordMetadata(); return;
-      case PH_FLOW_START: case PH_FLOW_END: this.recordFlow(byte); return;
-      case PH_INSTANT: case PH_INSTANT_OLD: return; // markers such as "Iteration Start"; not drawn
-      default: this.problems.add(`phase '${String.fromCharCode(ev.ph)}' is not shown`, byte);
+      case PH_COMPLETE:
+        this.recordSlice(byte);
+        return;
+      case PH_METADATA:
+        this.recordMetadata();
+        return;
+      case PH_FLOW_START:
+      case PH_FLOW_END:
+        this.recordFlow(byte);
+        return;
+      case PH_INSTANT:
+      case PH_INSTANT_OLD:
+        return; // markers such as "Iteration Start"; not drawn
+      default:
+        this.problems.add(`phase '${String.fromCharCode(ev.ph)}' is not shown`, byte);
     }
   }
 
   private recordSlice(byte: number): void {
     const ev = this.event;
-    if (ev.tsWrongType || !Number.isFinite(ev.ts)) { this.problems.add("'ts' missing or not a number, skipped", byte); return; }
-    if (Math.abs(ev.ts) > MAX_ABS_TS_US) { this.problems.add("'ts' beyond ±1e17 µs, skipped", byte); return; }
+    if (ev.tsWrongType || !Number.isFinite(ev.ts)) {
+      this.problems.add("'ts' missing or not a number, skipped", byte);
+      return;
+    }
+    if (Math.abs(ev.ts) > MAX_ABS_TS_US) {
+      this.problems.add("'ts' beyond ±1e17 µs, skipped", byte);
+      return;
+    }
     let dur = ev.dur;
-    if (!ev.hasDur) { this.problems.add("complete event without 'dur', drawn as 0 µs", byte); dur = 0; }
-    else if (ev.durWrongType || !Number.isFinite(dur) || dur > MAX_ABS_TS_US) { this.problems.add("'dur' not a finite number, skipped", byte); return; }
-    else if (dur < 0) { this.problems.add("negative 'dur', drawn as 0 µs", byte); dur = 0; }
+    if (!ev.hasDur) {
+      this.problems.add("complete event without 'dur', drawn as 0 µs", byte);
+      dur = 0;
+    } else if (ev.durWrongType || !Number.isFinite(dur) || dur > MAX_ABS_TS_US) {
+      this.problems.add("'dur' not a finite number, skipped", byte);
+      return;
+    } else if (dur < 0) {
+      this.problems.add("negative 'dur', drawn as 0 µs", byte);
+      dur = 0;
+    }
     if (!ev.hasPid || !ev.hasTid) this.problems.add("'pid' or 'tid' missing, put on track '?'", byte);
     const device = isDeviceCat(ev.cat);
     const trackIndex = this.trackOf(device);
     const raw = this.raw;
     let nameId: number;
-    if (ev.nameStart < 0) { this.problems.add("'name' missing or not a string, shown as '(unnamed)'", byte); nameId = raw.internText('(unnamed)'); }
-    else nameId = this.internName(ev.nameStart, ev.nameEnd, byte, ev.nameHash);
+    if (ev.nameStart < 0) {
+      this.problems.add("'name' missing or not a string, shown as '(unnamed)'", byte);
+      nameId = raw.internText('(unnamed)');
+    } else nameId = this.internName(ev.nameStart, ev.nameEnd, byte, ev.nameHash);
     const row = raw.count++;
     raw.start.push(row, ev.ts);
     raw.dur.push(row, wholeNs(dur));
@@ -236,9 +312,13 @@ export class TraceScanner extends TraceEventParser {
 
   private recordFlow(byte: number): void {
     const ev = this.event;
-    if ((Number.isNaN(ev.id) && !ev.idText) || !Number.isFinite(ev.ts)) { this.problems.add("flow event without 'id' or 'ts', skipped", byte); return; }
+    if ((Number.isNaN(ev.id) && !ev.idText) || !Number.isFinite(ev.ts)) {
+      this.problems.add("flow event without 'id' or 'ts', skipped", byte);
+      return;
+    }
     const track = this.trackOf(isDeviceCat(ev.cat));
-    if (!this.raw.flows.add(ev.id, ev.idText, ev.ph === PH_FLOW_END, track, ev.ts, byte)) this.problems.add(PROBLEM_DUPLICATE_FLOW, byte);
+    if (!this.raw.flows.add(ev.id, ev.idText, ev.ph === PH_FLOW_END, track, ev.ts, byte))
+      this.problems.add(PROBLEM_DUPLICATE_FLOW, byte);
   }
 
   private lastTrackKey = -1;
@@ -247,7 +327,13 @@ export class TraceScanner extends TraceEventParser {
   private trackOf(device: boolean): number {
     const ev = this.event;
     const tracks = this.raw.tracks;
-    const numeric = Number.isInteger(ev.pidNum) && Number.isInteger(ev.tidNum) && ev.pidNum >= 0 && ev.tidNum >= 0 && ev.pidNum < 2 ** 26 && ev.tidNum < 2 ** 26;
+    const numeric =
+      Number.isInteger(ev.pidNum) &&
+      Number.isInteger(ev.tidNum) &&
+      ev.pidNum >= 0 &&
+      ev.tidNum >= 0 &&
+      ev.pidNum < 2 ** 26 &&
+      ev.tidNum < 2 ** 26;
     if (numeric && ev.pidNum * 2 ** 26 + ev.tidNum === this.lastTrackKey) {
       if (device) tracks[this.lastTrackIndex].gpu = true;
       return this.lastTrackIndex;
@@ -256,10 +342,19 @@ export class TraceScanner extends TraceEventParser {
     const numKey = numeric ? ev.pidNum * 2 ** 26 + ev.tidNum : -1;
     const textKey = numeric ? '' : `${ev.pid}\u0000${ev.tid}`;
     let index = this.raw.findTrack(numKey, textKey);
-    if (numeric && index !== undefined) { this.lastTrackKey = numKey; this.lastTrackIndex = index; }
+    if (numeric && index !== undefined) {
+      this.lastTrackKey = numKey;
+      this.lastTrackIndex = index;
+    }
     if (index === undefined) {
       this.idTexts();
-      index = this.raw.addTrack({ pid: ev.hasPid ? ev.pid : '?', tid: ev.hasTid ? ev.tid : '?', gpu: device, numKey, textKey });
+      index = this.raw.addTrack({
+        pid: ev.hasPid ? ev.pid : '?',
+        tid: ev.hasTid ? ev.tid : '?',
+        gpu: device,
+        numKey,
+        textKey,
+      });
     } else if (device) {
       tracks[index].gpu = true;
     }
@@ -276,7 +371,8 @@ export class TraceScanner extends TraceEventParser {
       if (nameId >= cache.length) {
         const grown = new Int8Array(Math.max(cache.length * 2, nameId + 1)).fill(-1);
         grown.set(cache);
-        if (device) this.deviceKindOfName = grown; else this.hostKindOfName = grown;
+        if (device) this.deviceKindOfName = grown;
+        else this.hostKindOfName = grown;
         grown[nameId] = kind;
       } else cache[nameId] = kind;
     }
@@ -321,7 +417,10 @@ export class TraceScanner extends TraceEventParser {
 
   /** @internal Parses what is buffered; true when it all parsed and ended between two entries of traceEvents. */
   endsBetweenEvents(): boolean {
-    if (!this.stopped) { this.retryAt = 0; this.run(false); }
+    if (!this.stopped) {
+      this.retryAt = 0;
+      this.run(false);
+    }
     return !this.stopped && this.phase === Phase.Events && this.pos === this.buf.length;
   }
 
@@ -330,8 +429,10 @@ export class TraceScanner extends TraceEventParser {
     if (!this.stopped) this.run(true);
     return {
       ...this.raw.half(),
-      phase: this.phase, stopped: this.stopped ? { what: this.stopped.what, byte: this.stopped.byte } : null,
-      trailingDataByte: this.trailingDataByte, endByte: this.bufOrigin + this.buf.length,
+      phase: this.phase,
+      stopped: this.stopped ? { what: this.stopped.what, byte: this.stopped.byte } : null,
+      trailingDataByte: this.trailingDataByte,
+      endByte: this.bufOrigin + this.buf.length,
     };
   }
 
@@ -360,7 +461,8 @@ export class TraceScanner extends TraceEventParser {
     if (this.phase === Phase.Start && !stop) throw new TraceError('empty file: no JSON document', 0);
     if (stop) {
       const what = `${stop.what} at byte ${stop.byte}`;
-      if (!this.sawTraceEvents) throw new TraceError(`not a Chrome trace: ${what} before any traceEvents array`, stop.byte);
+      if (!this.sawTraceEvents)
+        throw new TraceError(`not a Chrome trace: ${what} before any traceEvents array`, stop.byte);
       if (count === 0) throw new TraceError(`${what} — 0 events read before it`, stop.byte);
       notes.push(`${what} — ${count} events read before it; showing those`);
       return;
@@ -372,7 +474,8 @@ export class TraceScanner extends TraceEventParser {
     if (this.phase === Phase.Events || this.phase === Phase.RootObject) {
       notes.push(`truncated JSON at byte ${this.bufOrigin + this.buf.length} — ${count} events read before it`);
     }
-    if (this.trailingDataByte >= 0) notes.push(`data after the end of the JSON document at byte ${this.trailingDataByte} was ignored`);
+    if (this.trailingDataByte >= 0)
+      notes.push(`data after the end of the JSON document at byte ${this.trailingDataByte} was ignored`);
   }
 }
 

@@ -9,7 +9,8 @@ import type { TraceModel } from './model.ts';
  *   FSDP2, compiled DDP), `record_param_comms` (the wrapper with the collective's sizes), `ProcessGroupNCCL::...`;
  * - GPU kernels: `ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)`, `ncclKernel_*` (and RCCL's).
  */
-export const COMMUNICATION_NAME = /^(?:nccl|gloo|mpi|ucc|xccl|rccl):|^_?c10d(?:_functional)?::|^record_param_comms$|^(?:nccl|rccl)(?:Dev)?Kernel|^ProcessGroup(?:NCCL|Gloo|MPI|UCC|XCCL)\b/;
+export const COMMUNICATION_NAME =
+  /^(?:nccl|gloo|mpi|ucc|xccl|rccl):|^_?c10d(?:_functional)?::|^record_param_comms$|^(?:nccl|rccl)(?:Dev)?Kernel|^ProcessGroup(?:NCCL|Gloo|MPI|UCC|XCCL)\b/;
 
 export function isCommunicationName(name: string): boolean {
   return COMMUNICATION_NAME.test(name);

@@ -1,6 +1,13 @@
 // Before/after comparison of two traces (eager vs compiled, or any two): the numbers of the compare table.
 import type { TraceModel } from './model.ts';
-import { kernelStats, summarizeTrace, type CompileSpan, type KernelFamily, type KernelStat, type TraceSummary } from './summary.ts';
+import {
+  kernelStats,
+  summarizeTrace,
+  type CompileSpan,
+  type KernelFamily,
+  type KernelStat,
+  type TraceSummary,
+} from './summary.ts';
 
 export interface ComparisonRow {
   metric: string;
@@ -35,15 +42,20 @@ export function compareTraces(before: TraceModel, after: TraceModel): TraceCompa
   const a = summarizeTrace(after);
   const per = b.steps > 0 && a.steps > 0 ? 'step' : 'trace';
   const divisor = (s: TraceSummary): number => (per === 'step' ? s.steps : 1);
-  const row = (metric: string, unit: ComparisonRow['unit'], value: (s: TraceSummary) => number): ComparisonRow =>
-    ({ metric, unit, before: value(b) / divisor(b), after: value(a) / divisor(a) });
+  const row = (metric: string, unit: ComparisonRow['unit'], value: (s: TraceSummary) => number): ComparisonRow => ({
+    metric,
+    unit,
+    before: value(b) / divisor(b),
+    after: value(a) / divisor(a),
+  });
   // CPU-only traces count CPU kernels (summary.ts): their busy time is the CPU's, not a GPU's
   const device = b.gpuStreams > 0 || a.gpuStreams > 0 ? 'GPU' : 'CPU kernels';
   const beforeStats = kernelStats(before);
   const afterStats = kernelStats(after);
   const only = (stats: KernelStat[], other: KernelStat[], s: TraceSummary): KernelChange[] => {
     const otherNames = new Set(other.map((k) => k.name));
-    return stats.filter((k) => !otherNames.has(k.name))
+    return stats
+      .filter((k) => !otherNames.has(k.name))
       .map((k) => ({ name: k.name, family: k.family, countPer: k.count / divisor(s), totalUs: k.totalUs }));
   };
   return {

@@ -3,7 +3,17 @@
 // What an event means (a slice, a flow, metadata) is the scanner's part (byteScanner.ts records it).
 import { HeaderTemplates, sameBytes } from './headerTemplates.ts';
 import { KERNEL_ARG_FIELDS } from './model.ts';
-import { byLength, bytesEqual, Ch, describeByte, JsonCursor, latin1, matchKey, matchKeyByLength, NEED_MORE } from './jsonCursor.ts';
+import {
+  byLength,
+  bytesEqual,
+  Ch,
+  describeByte,
+  JsonCursor,
+  latin1,
+  matchKey,
+  matchKeyByLength,
+  NEED_MORE,
+} from './jsonCursor.ts';
 import { ARG_FIELD_COUNT } from './rawTrace.ts';
 import { Cat, CAT_NAMES } from './sliceKinds.ts';
 
@@ -11,10 +21,27 @@ const encoder = new TextEncoder();
 const bytesOf = (text: string): Uint8Array => encoder.encode(text);
 const CAT_KEYS = CAT_NAMES.map(([text, cat]) => ({ bytes: bytesOf(text), cat }));
 const EVENT_KEYS = ['ph', 'cat', 'name', 'pid', 'tid', 'ts', 'dur', 'id', 'args'].map(bytesOf);
-export const enum EventKey { Ph, Cat, Name, Pid, Tid, Ts, Dur, Id, Args }
+export const enum EventKey {
+  Ph,
+  Cat,
+  Name,
+  Pid,
+  Tid,
+  Ts,
+  Dur,
+  Id,
+  Args,
+}
 /** kineto's slice header keys after "ph", in its order, as a reader packs the keys it walked (4 bits each, key + 1). */
-export const HEADER_KEYS = [EventKey.Cat, EventKey.Name, EventKey.Pid, EventKey.Tid, EventKey.Ts, EventKey.Dur, EventKey.Args]
-  .reduce((keys, key) => keys * 16 + key + 1, 0);
+export const HEADER_KEYS = [
+  EventKey.Cat,
+  EventKey.Name,
+  EventKey.Pid,
+  EventKey.Tid,
+  EventKey.Ts,
+  EventKey.Dur,
+  EventKey.Args,
+].reduce((keys, key) => keys * 16 + key + 1, 0);
 /** The same with "ph" first: a whole slice header as parseEvent walks it. */
 const EVENT_HEADER_KEYS = (EventKey.Ph + 1) * 16 ** 7 + HEADER_KEYS;
 // args keys read from device events: the KERNEL_ARG_FIELDS (grid and block are 3-element arrays) + correlation
@@ -30,21 +57,53 @@ const META_KEYS = ['name', 'labels', 'sort_index'].map(bytesOf);
 
 /** Scratch fields of the event being parsed; reused to avoid one allocation per event. */
 export class EventFields {
-  ph = 0; phLength = 0;
+  ph = 0;
+  phLength = 0;
   cat: Cat = Cat.Unknown;
-  nameStart = -1; nameEnd = -1; nameHash = 0;
-  pid = ''; pidNum = NaN; tid = ''; tidNum = NaN; hasPid = false; hasTid = false;
-  ts = NaN; tsWrongType = false; dur = NaN; durWrongType = false; hasDur = false;
-  id = NaN; idText = '';
-  argsStart = -1; argsEnd = -1;
+  nameStart = -1;
+  nameEnd = -1;
+  nameHash = 0;
+  pid = '';
+  pidNum = NaN;
+  tid = '';
+  tidNum = NaN;
+  hasPid = false;
+  hasTid = false;
+  ts = NaN;
+  tsWrongType = false;
+  dur = NaN;
+  durWrongType = false;
+  hasDur = false;
+  id = NaN;
+  idText = '';
+  argsStart = -1;
+  argsEnd = -1;
   /** hostArgs() read args in one pass: hostCorrelation is what readArgs would return for a host event */
-  hostCorrelationKnown = false; hostCorrelation = -1;
+  hostCorrelationKnown = false;
+  hostCorrelation = -1;
   reset(): void {
-    this.hostCorrelationKnown = false; this.hostCorrelation = -1;
-    this.ph = 0; this.phLength = 0; this.cat = Cat.Unknown; this.nameStart = -1; this.nameEnd = -1;
-    this.pid = ''; this.pidNum = NaN; this.tid = ''; this.tidNum = NaN; this.hasPid = false; this.hasTid = false;
-    this.ts = NaN; this.tsWrongType = false; this.dur = NaN; this.durWrongType = false; this.hasDur = false;
-    this.id = NaN; this.idText = ''; this.argsStart = -1; this.argsEnd = -1;
+    this.hostCorrelationKnown = false;
+    this.hostCorrelation = -1;
+    this.ph = 0;
+    this.phLength = 0;
+    this.cat = Cat.Unknown;
+    this.nameStart = -1;
+    this.nameEnd = -1;
+    this.pid = '';
+    this.pidNum = NaN;
+    this.tid = '';
+    this.tidNum = NaN;
+    this.hasPid = false;
+    this.hasTid = false;
+    this.ts = NaN;
+    this.tsWrongType = false;
+    this.dur = NaN;
+    this.durWrongType = false;
+    this.hasDur = false;
+    this.id = NaN;
+    this.idText = '';
+    this.argsStart = -1;
+    this.argsEnd = -1;
   }
 }
 
@@ -52,7 +111,11 @@ export class EventFields {
 type EventHeader = Pick<EventFields, 'ph' | 'cat' | 'pid' | 'pidNum' | 'tid' | 'tidNum'>;
 
 /** Metadata args read by readMetaArgs: process/thread names, process labels, sort indices. */
-export interface MetaArgs { name?: string; labels?: string; sortIndex?: number }
+export interface MetaArgs {
+  name?: string;
+  labels?: string;
+  sortIndex?: number;
+}
 
 /** Reads the event objects of traceEvents; a subclass records each one (record()). */
 export abstract class TraceEventParser extends JsonCursor {
@@ -76,13 +139,19 @@ export abstract class TraceEventParser extends JsonCursor {
     const ev = this.event;
     const eventByte = this.bufOrigin + p;
     const known = this.readHeaders && this.templates.count > 0 ? this.sameHeader(p) : -1;
-    if (known >= 0) { this.record(eventByte); return known; }
+    if (known >= 0) {
+      this.record(eventByte);
+      return known;
+    }
     ev.reset();
     const brace = p;
     let keys = 0; // the keys walked, 4 bits each: a header as sameHeader() knows it is remembered
     p = this.skipWs(p + 1);
     if (p >= buf.length) throw NEED_MORE;
-    if (buf[p] === Ch.BraceClose) { this.problems.add("event has no 'ph' (phase), skipped", eventByte); return p + 1; }
+    if (buf[p] === Ch.BraceClose) {
+      this.problems.add("event has no 'ph' (phase), skipped", eventByte);
+      return p + 1;
+    }
     const len = buf.length;
     for (;;) {
       if (p >= buf.length) throw NEED_MORE;
@@ -90,7 +159,10 @@ export abstract class TraceEventParser extends JsonCursor {
       const keyEnd = this.stringEnd(p);
       const key = eventKeyOf(buf, p + 1, keyEnd - 1);
       keys = keys * 16 + key + 1;
-      p = keyEnd < buf.length && buf[keyEnd] === Ch.Colon ? keyEnd + 1 : this.expect(this.skipWs(keyEnd), Ch.Colon, "':' after a key");
+      p =
+        keyEnd < buf.length && buf[keyEnd] === Ch.Colon
+          ? keyEnd + 1
+          : this.expect(this.skipWs(keyEnd), Ch.Colon, "':' after a key");
       if (p < buf.length && buf[p] !== Ch.Quote && buf[p] <= Ch.Space) p = this.skipWs(p);
       if (p >= buf.length) throw NEED_MORE;
       const isString = buf[p] === Ch.Quote;
@@ -98,46 +170,81 @@ export abstract class TraceEventParser extends JsonCursor {
       switch (key) {
         case EventKey.Ph:
           end = this.skipValue(p);
-          if (isString) { ev.ph = buf[p + 1]; ev.phLength = end - p - 2; }
+          if (isString) {
+            ev.ph = buf[p + 1];
+            ev.phLength = end - p - 2;
+          }
           break;
         case EventKey.Cat:
           end = this.skipValue(p);
           if (isString) ev.cat = matchCat(buf, p + 1, end - 1);
           break;
         case EventKey.Name:
-          if (isString) { end = this.hashedStringEnd(p); ev.nameStart = p + 1; ev.nameEnd = end - 1; ev.nameHash = this.stringHash; }
-          else end = this.skipValue(p);
+          if (isString) {
+            end = this.hashedStringEnd(p);
+            ev.nameStart = p + 1;
+            ev.nameEnd = end - 1;
+            ev.nameHash = this.stringHash;
+          } else end = this.skipValue(p);
           break;
         case EventKey.Pid:
         case EventKey.Tid: {
           // A numeric id's text (String(num)) is made only when needed: see idTexts().
           let text = '';
           let num = NaN;
-          if (isString) { end = this.stringEnd(p); text = this.decode(p + 1, end - 1); }
-          else { end = this.parseNumberOrSkip(p); num = this.numberValue; if (Number.isNaN(num)) text = latin1(buf, p, Math.min(end, p + 32)); }
-          if (key === EventKey.Pid) { ev.pid = text; ev.pidNum = num; ev.hasPid = true; } else { ev.tid = text; ev.tidNum = num; ev.hasTid = true; }
+          if (isString) {
+            end = this.stringEnd(p);
+            text = this.decode(p + 1, end - 1);
+          } else {
+            end = this.parseNumberOrSkip(p);
+            num = this.numberValue;
+            if (Number.isNaN(num)) text = latin1(buf, p, Math.min(end, p + 32));
+          }
+          if (key === EventKey.Pid) {
+            ev.pid = text;
+            ev.pidNum = num;
+            ev.hasPid = true;
+          } else {
+            ev.tid = text;
+            ev.tidNum = num;
+            ev.hasTid = true;
+          }
           break;
         }
         case EventKey.Ts:
         case EventKey.Dur: {
           end = this.parseNumberOrSkip(p);
-          if (key === EventKey.Ts) { ev.ts = this.numberValue; ev.tsWrongType = Number.isNaN(ev.ts); }
-          else { ev.dur = this.numberValue; ev.hasDur = true; ev.durWrongType = Number.isNaN(ev.dur); }
+          if (key === EventKey.Ts) {
+            ev.ts = this.numberValue;
+            ev.tsWrongType = Number.isNaN(ev.ts);
+          } else {
+            ev.dur = this.numberValue;
+            ev.hasDur = true;
+            ev.durWrongType = Number.isNaN(ev.dur);
+          }
           const at = key === EventKey.Ts ? 0 : 2;
           this.numbersAt[at] = p;
           this.numbersAt[at + 1] = end;
           break;
         }
         case EventKey.Id:
-          if (isString) { end = this.stringEnd(p); ev.idText = this.decode(p + 1, end - 1); ev.id = NaN; }
-          else { end = this.parseNumberOrSkip(p); ev.id = this.numberValue; ev.idText = ''; }
+          if (isString) {
+            end = this.stringEnd(p);
+            ev.idText = this.decode(p + 1, end - 1);
+            ev.id = NaN;
+          } else {
+            end = this.parseNumberOrSkip(p);
+            ev.id = this.numberValue;
+            ev.idText = '';
+          }
           break;
         case EventKey.Args:
           if (buf[p] === Ch.BraceOpen) {
             end = this.hostArgs(p);
             ev.hostCorrelationKnown = end >= 0; // per args object: a repeated 'args' key replaces the first
             if (end < 0) end = this.skipValue(p);
-            ev.argsStart = p; ev.argsEnd = end;
+            ev.argsStart = p;
+            ev.argsEnd = end;
           } else end = this.skipValue(p);
           break;
         default:
@@ -145,7 +252,11 @@ export abstract class TraceEventParser extends JsonCursor {
       }
       p = end < len && buf[end] > Ch.Space ? end : this.skipWs(end);
       if (p >= len) throw NEED_MORE;
-      if (buf[p] === Ch.Comma) { p++; if (p < len && buf[p] <= Ch.Space) p = this.skipWs(p); continue; }
+      if (buf[p] === Ch.Comma) {
+        p++;
+        if (p < len && buf[p] <= Ch.Space) p = this.skipWs(p);
+        continue;
+      }
       if (buf[p] === Ch.BraceClose) break;
       throw this.syntax(`expected ',' or '}' in an event, found ${describeByte(buf[p])}`, p);
     }
@@ -187,11 +298,26 @@ export abstract class TraceEventParser extends JsonCursor {
       if (buf[close] !== Ch.BraceClose) return -1;
       this.templates.matched(k);
       const v = t.values;
-      ev.ph = v.ph; ev.phLength = 1; ev.cat = v.cat;
-      ev.pid = v.pid; ev.pidNum = v.pidNum; ev.hasPid = true; ev.tid = v.tid; ev.tidNum = v.tidNum; ev.hasTid = true;
-      ev.nameStart = nameQuote + 1; ev.nameEnd = nameEnd - 1; ev.nameHash = nameHash;
-      ev.ts = ts; ev.tsWrongType = Number.isNaN(ts); ev.dur = dur; ev.hasDur = true; ev.durWrongType = Number.isNaN(dur);
-      ev.argsStart = argsStart; ev.argsEnd = argsEnd; ev.hostCorrelationKnown = true;
+      ev.ph = v.ph;
+      ev.phLength = 1;
+      ev.cat = v.cat;
+      ev.pid = v.pid;
+      ev.pidNum = v.pidNum;
+      ev.hasPid = true;
+      ev.tid = v.tid;
+      ev.tidNum = v.tidNum;
+      ev.hasTid = true;
+      ev.nameStart = nameQuote + 1;
+      ev.nameEnd = nameEnd - 1;
+      ev.nameHash = nameHash;
+      ev.ts = ts;
+      ev.tsWrongType = Number.isNaN(ts);
+      ev.dur = dur;
+      ev.hasDur = true;
+      ev.durWrongType = Number.isNaN(dur);
+      ev.argsStart = argsStart;
+      ev.argsEnd = argsEnd;
+      ev.hostCorrelationKnown = true;
       return close + 1;
     }
     return -1;
@@ -204,10 +330,25 @@ export abstract class TraceEventParser extends JsonCursor {
    */
   private remember(brace: number, close: number): void {
     const ev = this.event;
-    if (ev.phLength !== 1 || ev.nameStart < 0 || ev.tsWrongType || ev.durWrongType || !ev.hostCorrelationKnown || this.skipWs(ev.argsEnd) !== close) return;
+    if (
+      ev.phLength !== 1 ||
+      ev.nameStart < 0 ||
+      ev.tsWrongType ||
+      ev.durWrongType ||
+      !ev.hostCorrelationKnown ||
+      this.skipWs(ev.argsEnd) !== close
+    )
+      return;
     const [tsStart, tsEnd, durStart, durEnd] = this.numbersAt;
     const { ph, cat, pid, pidNum, tid, tidNum } = ev;
-    this.templates.add(this.buf, [brace, ev.nameStart, ev.nameEnd, tsStart, tsEnd, durStart, durEnd, ev.argsStart], { ph, cat, pid, pidNum, tid, tidNum });
+    this.templates.add(this.buf, [brace, ev.nameStart, ev.nameEnd, tsStart, tsEnd, durStart, durEnd, ev.argsStart], {
+      ph,
+      cat,
+      pid,
+      pidNum,
+      tid,
+      tidNum,
+    });
   }
 
   /**
@@ -243,7 +384,10 @@ export abstract class TraceEventParser extends JsonCursor {
         end = this.skipValue(p);
       }
       p = this.skipWs(end);
-      if (buf[p] === Ch.Comma) { p = this.skipWs(p + 1); continue; }
+      if (buf[p] === Ch.Comma) {
+        p = this.skipWs(p + 1);
+        continue;
+      }
       break;
     }
     this.kernelArgsRead = device && values.some((v) => !Number.isNaN(v));
@@ -263,11 +407,15 @@ export abstract class TraceEventParser extends JsonCursor {
     p++;
     if (p < len && buf[p] <= Ch.Space) p = this.skipWs(p);
     if (p >= len) throw NEED_MORE;
-    if (buf[p] === Ch.BraceClose) { this.event.hostCorrelation = -1; return p + 1; }
+    if (buf[p] === Ch.BraceClose) {
+      this.event.hostCorrelation = -1;
+      return p + 1;
+    }
     for (;;) {
       if (buf[p] !== Ch.Quote) return -1;
       const keyEnd = this.stringEnd(p);
-      const isCorrelation = keyEnd - p - 2 === CORRELATION_KEY.length && bytesEqual(buf, p + 1, keyEnd - 1, CORRELATION_KEY);
+      const isCorrelation =
+        keyEnd - p - 2 === CORRELATION_KEY.length && bytesEqual(buf, p + 1, keyEnd - 1, CORRELATION_KEY);
       p = this.skipWs(keyEnd);
       if (p >= len) throw NEED_MORE;
       if (buf[p] !== Ch.Colon) return -1;
@@ -285,7 +433,10 @@ export abstract class TraceEventParser extends JsonCursor {
       } else return -1;
       p = end < len && buf[end] > Ch.Space ? end : this.skipWs(end);
       if (p >= len) throw NEED_MORE;
-      if (buf[p] === Ch.BraceClose) { this.event.hostCorrelation = correlation; return p + 1; }
+      if (buf[p] === Ch.BraceClose) {
+        this.event.hostCorrelation = correlation;
+        return p + 1;
+      }
       if (buf[p] !== Ch.Comma) return -1;
       p++;
       if (p < len && buf[p] <= Ch.Space) p = this.skipWs(p);
@@ -310,7 +461,8 @@ export abstract class TraceEventParser extends JsonCursor {
       } else if (key >= 0 && buf[p] === Ch.Quote) {
         end = this.stringEnd(p);
         const text = this.decode(p + 1, end - 1);
-        if (key === 0) out.name = text; else out.labels = text;
+        if (key === 0) out.name = text;
+        else out.labels = text;
       } else {
         end = this.skipValue(p);
       }

@@ -6,7 +6,10 @@ import { forEachOverlapping, levelsOf } from './levels.ts';
 import { SliceKind, type TraceModel } from './model.ts';
 
 /** An arrow from a CPU-side slice (a launch) to a device-side one (its kernel); slice indexes of one model. */
-export interface FlowArrow { from: number; to: number }
+export interface FlowArrow {
+  from: number;
+  to: number;
+}
 
 export interface FlowLinks {
   arrows: FlowArrow[];
@@ -30,7 +33,8 @@ export function slicesByCorrelation(model: TraceModel, ids: ReadonlySet<number>,
       const id = model.correlation[j];
       if (id < 0 || !ids.has(id)) continue;
       const list = out.get(id);
-      if (list) list.push(j); else out.set(id, [j]);
+      if (list) list.push(j);
+      else out.set(id, [j]);
     }
   }
   for (const list of out.values()) list.sort((a, b) => a - b);
@@ -63,11 +67,14 @@ export function flowLinks(model: TraceModel, i: number, limit = 500): FlowLinks 
   if (i < 0 || i >= model.count) return { arrows, more: 0 };
   if (onGpu(model, i)) {
     const id = model.correlation[i];
-    for (const j of slicesByCorrelation(model, new Set(id >= 0 ? [id] : []), false).get(id) ?? []) arrows.push({ from: j, to: i });
+    for (const j of slicesByCorrelation(model, new Set(id >= 0 ? [id] : []), false).get(id) ?? [])
+      arrows.push({ from: j, to: i });
   } else {
-    const launches = model.correlation[i] >= 0 && model.kind[i] === SliceKind.RuntimeLaunch ? [i] : nestedLaunches(model, i);
+    const launches =
+      model.correlation[i] >= 0 && model.kind[i] === SliceKind.RuntimeLaunch ? [i] : nestedLaunches(model, i);
     const kernels = slicesByCorrelation(model, new Set(launches.map((l) => model.correlation[l])), true);
-    for (const launch of launches) for (const j of kernels.get(model.correlation[launch]) ?? []) arrows.push({ from: launch, to: j });
+    for (const launch of launches)
+      for (const j of kernels.get(model.correlation[launch]) ?? []) arrows.push({ from: launch, to: j });
   }
   return { arrows: arrows.slice(0, limit), more: Math.max(0, arrows.length - limit) };
 }
@@ -75,6 +82,9 @@ export function flowLinks(model: TraceModel, i: number, limit = 500): FlowLinks 
 /** The slices at the other ends of the arrows (the launches and kernels linked to i), without i, in row order. */
 export function linkedSlices(links: FlowLinks, i: number): number[] {
   const out = new Set<number>();
-  for (const { from, to } of links.arrows) { if (from !== i) out.add(from); if (to !== i) out.add(to); }
+  for (const { from, to } of links.arrows) {
+    if (from !== i) out.add(from);
+    if (to !== i) out.add(to);
+  }
   return [...out].sort((a, b) => a - b);
 }

@@ -15,7 +15,10 @@ export interface FlowColumns {
   id: Float64Array;
   /** index into textIds for ids that are other text, else -1 */
   textId: Int32Array;
-  isEnd: Uint8Array; track: Uint32Array; ts: Float64Array; byte: Float64Array;
+  isEnd: Uint8Array;
+  track: Uint32Array;
+  ts: Float64Array;
+  byte: Float64Array;
   textIds: string[];
 }
 
@@ -47,13 +50,17 @@ export class FlowTable {
       if (!Number.isNaN(asNumber) && String(asNumber) === text) id = asNumber;
       else {
         textId = this.textIndex.get(text) ?? this.textIds.length;
-        if (textId === this.textIds.length) { this.textIds.push(text); this.textIndex.set(text, textId); }
+        if (textId === this.textIds.length) {
+          this.textIds.push(text);
+          this.textIndex.set(text, textId);
+        }
       }
     }
     const row = this.count;
     if (!isEnd) {
       if (this.startRow(id, textId) >= 0) return false;
-      if (textId >= 0) this.startByText.set(textId, row); else this.startByNumber.set(id, row);
+      if (textId >= 0) this.startByText.set(textId, row);
+      else this.startByNumber.set(id, row);
     }
     this.id.push(row, textId >= 0 ? NaN : id);
     this.textId.push(row, textId);
@@ -67,12 +74,12 @@ export class FlowTable {
 
   /** The row of the start of the flow of this id, or -1. */
   private startRow(id: number, textId: number): number {
-    return textId >= 0 ? this.startByText.get(textId) ?? -1 : this.startByNumber.get(id);
+    return textId >= 0 ? (this.startByText.get(textId) ?? -1) : this.startByNumber.get(id);
   }
 
   /** True when a start of this row's flow of `other` is already here. */
   hasStartOf(other: FlowColumns, row: number): boolean {
-    const textId = other.textId[row] >= 0 ? this.textIndex.get(other.textIds[other.textId[row]]) ?? -2 : -1;
+    const textId = other.textId[row] >= 0 ? (this.textIndex.get(other.textIds[other.textId[row]]) ?? -2) : -1;
     return textId !== -2 && this.startRow(other.id[row], textId) >= 0;
   }
 
@@ -80,7 +87,8 @@ export class FlowTable {
   append(other: FlowColumns, trackMap: Uint32Array, onDuplicateStart: (byte: number) => void): void {
     for (let r = 0; r < other.count; r++) {
       const text = other.textId[r] >= 0 ? other.textIds[other.textId[r]] : '';
-      if (!this.add(other.id[r], text, other.isEnd[r] === 1, trackMap[other.track[r]], other.ts[r], other.byte[r])) onDuplicateStart(other.byte[r]);
+      if (!this.add(other.id[r], text, other.isEnd[r] === 1, trackMap[other.track[r]], other.ts[r], other.byte[r]))
+        onDuplicateStart(other.byte[r]);
     }
   }
 
@@ -100,8 +108,14 @@ export class FlowTable {
   columns(): FlowColumns {
     const n = this.count;
     return {
-      count: n, id: this.id.data.slice(0, n), textId: this.textId.data.slice(0, n), isEnd: this.isEnd.data.slice(0, n),
-      track: this.track.data.slice(0, n), ts: this.ts.data.slice(0, n), byte: this.byte.data.slice(0, n), textIds: this.textIds,
+      count: n,
+      id: this.id.data.slice(0, n),
+      textId: this.textId.data.slice(0, n),
+      isEnd: this.isEnd.data.slice(0, n),
+      track: this.track.data.slice(0, n),
+      ts: this.ts.data.slice(0, n),
+      byte: this.byte.data.slice(0, n),
+      textIds: this.textIds,
     };
   }
 
@@ -118,7 +132,8 @@ export class FlowTable {
     const track = this.track.data;
     const ts = this.ts.data;
     const byte = this.byte.data;
-    const sliceOf = (row: number): number => sliceAt(model, levels, trackOrder[track[row]], usSince(ts[row], model.originUs));
+    const sliceOf = (row: number): number =>
+      sliceAt(model, levels, trackOrder[track[row]], usSince(ts[row], model.originUs));
     // each start's ends, grouped in start order (a counting sort of the ends by their start's row)
     const startOfEnd = scratchArray(Int32Array, n);
     const endsFrom = scratchArray(Uint32Array, n + 1);
@@ -137,7 +152,8 @@ export class FlowTable {
       if (isEnd[r]) continue;
       const launch = sliceOf(r);
       if (endsFrom[r] === endsFrom[r + 1]) {
-        if (launch >= 0 && correlation[launch] < 0) lost.add('flow start without an end: launch not linked to a kernel', byte[r]);
+        if (launch >= 0 && correlation[launch] < 0)
+          lost.add('flow start without an end: launch not linked to a kernel', byte[r]);
         continue;
       }
       const textId = this.textId.data[r];
@@ -152,7 +168,8 @@ export class FlowTable {
     for (let r = 0; r < n; r++) {
       if (!isEnd[r] || startOfEnd[r] >= 0) continue;
       const kernel = sliceOf(r);
-      if (kernel >= 0 && correlation[kernel] < 0) lost.add('flow end without a start: kernel not linked to a launch', byte[r]);
+      if (kernel >= 0 && correlation[kernel] < 0)
+        lost.add('flow end without a start: kernel not linked to a launch', byte[r]);
     }
     release(startOfEnd, endsFrom, ends);
     this.release();

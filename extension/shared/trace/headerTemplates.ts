@@ -12,7 +12,10 @@ const TEMPLATES = 16;
  * tail): equal doubles are equal bytes but for ±0, which needs a word of NUL bytes (none is kept), and NaN, which
  * never equals itself (a mismatch: the header is walked instead).
  */
-export interface Bytes { bytes: Uint8Array; words: Float64Array }
+export interface Bytes {
+  bytes: Uint8Array;
+  words: Float64Array;
+}
 
 export interface HeaderTemplate<V> {
   /** to the name's first byte (the cat's value among them) */

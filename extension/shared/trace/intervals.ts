@@ -25,7 +25,8 @@ export function intersectionOf(a: Float64Array, b: Float64Array): Float64Array {
     const start = Math.max(a[i], b[j]);
     const end = Math.min(a[i + 1], b[j + 1]);
     if (end > start) out.push(start, end);
-    if (a[i + 1] < b[j + 1]) i += 2; else j += 2;
+    if (a[i + 1] < b[j + 1]) i += 2;
+    else j += 2;
   }
   return Float64Array.from(out);
 }
@@ -37,9 +38,11 @@ export function lengthWithin(set: Float64Array, from: number, to: number): numbe
   let hi = set.length / 2;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (set[2 * mid + 1] <= from) lo = mid + 1; else hi = mid;
+    if (set[2 * mid + 1] <= from) lo = mid + 1;
+    else hi = mid;
   }
   let total = 0;
-  for (let k = 2 * lo; k < set.length && set[k] < to; k += 2) total += Math.min(set[k + 1], to) - Math.max(set[k], from);
+  for (let k = 2 * lo; k < set.length && set[k] < to; k += 2)
+    total += Math.min(set[k + 1], to) - Math.max(set[k], from);
   return total;
 }

@@ -8,13 +8,32 @@ export const NEED_MORE = Symbol('need more bytes');
 
 /** A syntax error inside the document, at an absolute byte offset. */
 export class SyntaxProblem {
-  constructor(readonly what: string, readonly byte: number) {}
+  constructor(
+    readonly what: string,
+    readonly byte: number,
+  ) {}
 }
 
 export const enum Ch {
-  Tab = 9, Lf = 10, Cr = 13, Space = 32, Quote = 34, Comma = 44, Minus = 45, Dot = 46, Zero = 48, Nine = 57,
-  Colon = 58, BracketOpen = 91, Backslash = 92, BracketClose = 93, LowerE = 101, UpperE = 69, Plus = 43,
-  BraceOpen = 123, BraceClose = 125,
+  Tab = 9,
+  Lf = 10,
+  Cr = 13,
+  Space = 32,
+  Quote = 34,
+  Comma = 44,
+  Minus = 45,
+  Dot = 46,
+  Zero = 48,
+  Nine = 57,
+  Colon = 58,
+  BracketOpen = 91,
+  Backslash = 92,
+  BracketClose = 93,
+  LowerE = 101,
+  UpperE = 69,
+  Plus = 43,
+  BraceOpen = 123,
+  BraceClose = 125,
 }
 
 const LOWER_T = 't'.charCodeAt(0);
@@ -60,7 +79,11 @@ export class JsonCursor {
       grown.set(this.buf.subarray(this.pos));
       this.scratch = grown;
     } else if (this.buf.buffer === this.scratch.buffer) {
-      this.scratch.copyWithin(0, this.buf.byteOffset + this.pos - this.scratch.byteOffset, this.buf.byteOffset + this.buf.length - this.scratch.byteOffset);
+      this.scratch.copyWithin(
+        0,
+        this.buf.byteOffset + this.pos - this.scratch.byteOffset,
+        this.buf.byteOffset + this.buf.length - this.scratch.byteOffset,
+      );
     } else {
       this.scratch.set(this.buf.subarray(this.pos));
     }
@@ -143,7 +166,10 @@ export class JsonCursor {
     let q = p + 1;
     while (q < len) {
       const b = buf[q];
-      if (b === Ch.Quote) { this.stringHash = hash; return q + 1; }
+      if (b === Ch.Quote) {
+        this.stringHash = hash;
+        return q + 1;
+      }
       hash = Math.imul(hash ^ b, 0x01000193);
       if (b === Ch.Backslash) {
         if (q + 1 >= len) break;
@@ -164,9 +190,14 @@ export class JsonCursor {
     let depth = 0;
     while (p < buf.length) {
       const b = buf[p];
-      if (b === Ch.Quote) { p = this.stringEnd(p); continue; }
+      if (b === Ch.Quote) {
+        p = this.stringEnd(p);
+        continue;
+      }
       if (b === Ch.BraceOpen || b === Ch.BracketOpen) depth++;
-      else if (b === Ch.BraceClose || b === Ch.BracketClose) { if (--depth === 0) return p + 1; }
+      else if (b === Ch.BraceClose || b === Ch.BracketClose) {
+        if (--depth === 0) return p + 1;
+      }
       p++;
     }
     throw NEED_MORE;
@@ -177,16 +208,34 @@ export class JsonCursor {
     const buf = this.buf;
     const start = p;
     const first = buf[p];
-    if (p < buf.length && !(first === Ch.Minus || (first >= Ch.Zero && first <= Ch.Nine) || first === LOWER_T || first === LOWER_F || first === LOWER_N)) {
+    if (
+      p < buf.length &&
+      !(
+        first === Ch.Minus ||
+        (first >= Ch.Zero && first <= Ch.Nine) ||
+        first === LOWER_T ||
+        first === LOWER_F ||
+        first === LOWER_N
+      )
+    ) {
       throw this.syntax(`unexpected ${describeByte(first)}`, p);
     }
     while (p < buf.length) {
       const b = buf[p];
-      if (b === Ch.Comma || b === Ch.BraceClose || b === Ch.BracketClose || b === Ch.Space || b === Ch.Lf || b === Ch.Cr || b === Ch.Tab) {
+      if (
+        b === Ch.Comma ||
+        b === Ch.BraceClose ||
+        b === Ch.BracketClose ||
+        b === Ch.Space ||
+        b === Ch.Lf ||
+        b === Ch.Cr ||
+        b === Ch.Tab
+      ) {
         if (p === start) throw this.syntax(`expected a value, found ${describeByte(b)}`, p);
         return p;
       }
-      if (b === Ch.Quote || b === Ch.BraceOpen || b === Ch.BracketOpen || b === Ch.Colon) throw this.syntax(`unexpected ${describeByte(b)}`, p);
+      if (b === Ch.Quote || b === Ch.BraceOpen || b === Ch.BracketOpen || b === Ch.Colon)
+        throw this.syntax(`unexpected ${describeByte(b)}`, p);
       p++;
     }
     throw NEED_MORE;
@@ -198,16 +247,29 @@ export class JsonCursor {
     const buf = this.buf;
     const start = p;
     let negative = false;
-    if (buf[p] === Ch.Minus) { negative = true; p++; }
+    if (buf[p] === Ch.Minus) {
+      negative = true;
+      p++;
+    }
     let intPart = 0;
     let digits = 0;
-    while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) { intPart = intPart * 10 + (buf[p] - Ch.Zero); p++; digits++; }
+    while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) {
+      intPart = intPart * 10 + (buf[p] - Ch.Zero);
+      p++;
+      digits++;
+    }
     let value = intPart;
     if (p < buf.length && buf[p] === Ch.Dot) {
       p++;
       let frac = 0;
       let scale = 1;
-      while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) { if (scale < 1e15) { frac = frac * 10 + (buf[p] - Ch.Zero); scale *= 10; } p++; }
+      while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) {
+        if (scale < 1e15) {
+          frac = frac * 10 + (buf[p] - Ch.Zero);
+          scale *= 10;
+        }
+        p++;
+      }
       value += frac / scale;
     }
     if (p < buf.length && (buf[p] === Ch.LowerE || buf[p] === Ch.UpperE)) {
@@ -223,13 +285,24 @@ export class JsonCursor {
     if (p < buf.length && digits > 0) {
       // Common case: the number is followed by a delimiter, so scalarEnd(start) would return p.
       const b = buf[p];
-      if (b === Ch.Comma || b === Ch.BraceClose || b === Ch.BracketClose || b === Ch.Space || b === Ch.Lf || b === Ch.Cr || b === Ch.Tab) {
+      if (
+        b === Ch.Comma ||
+        b === Ch.BraceClose ||
+        b === Ch.BracketClose ||
+        b === Ch.Space ||
+        b === Ch.Lf ||
+        b === Ch.Cr ||
+        b === Ch.Tab
+      ) {
         this.numberValue = value;
         return p;
       }
     }
     const end = this.scalarEnd(start);
-    if (end !== p || digits === 0) { this.numberValue = NaN; return end; }
+    if (end !== p || digits === 0) {
+      this.numberValue = NaN;
+      return end;
+    }
     this.numberValue = value;
     return end;
   }
@@ -240,8 +313,14 @@ export class JsonCursor {
     let q = p;
     if (buf[q] === Ch.Minus) q++;
     let digits = 0;
-    while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) { q++; digits++; }
-    if (q < buf.length && buf[q] === Ch.Dot) { q++; while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) q++; }
+    while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) {
+      q++;
+      digits++;
+    }
+    if (q < buf.length && buf[q] === Ch.Dot) {
+      q++;
+      while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) q++;
+    }
     if (q < buf.length && (buf[q] === Ch.LowerE || buf[q] === Ch.UpperE)) {
       q++;
       if (buf[q] === Ch.Plus || buf[q] === Ch.Minus) q++;
@@ -249,7 +328,19 @@ export class JsonCursor {
     }
     if (q >= buf.length) throw NEED_MORE;
     const b = buf[q];
-    if (digits === 0 || !(b === Ch.Comma || b === Ch.BraceClose || b === Ch.BracketClose || b === Ch.Space || b === Ch.Lf || b === Ch.Cr || b === Ch.Tab)) return -1;
+    if (
+      digits === 0 ||
+      !(
+        b === Ch.Comma ||
+        b === Ch.BraceClose ||
+        b === Ch.BracketClose ||
+        b === Ch.Space ||
+        b === Ch.Lf ||
+        b === Ch.Cr ||
+        b === Ch.Tab
+      )
+    )
+      return -1;
     return this.parseNumber(p);
   }
 
@@ -307,15 +398,25 @@ export class JsonCursor {
 /** Key indices grouped by key length, for matchKeyByLength. */
 export function byLength(keys: Uint8Array[]): number[][] {
   const table: number[][] = [];
-  keys.forEach((key, k) => { while (table.length <= key.length) table.push([]); table[key.length].push(k); });
+  keys.forEach((key, k) => {
+    while (table.length <= key.length) table.push([]);
+    table[key.length].push(k);
+  });
   return table;
 }
 
-export function matchKeyByLength(buf: Uint8Array, start: number, end: number, keys: Uint8Array[], table: number[][]): number {
+export function matchKeyByLength(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  keys: Uint8Array[],
+  table: number[][],
+): number {
   const length = end - start;
   if (length >= table.length) return -1;
   const candidates = table[length];
-  for (let c = 0; c < candidates.length; c++) if (bytesEqual(buf, start, end, keys[candidates[c]])) return candidates[c];
+  for (let c = 0; c < candidates.length; c++)
+    if (bytesEqual(buf, start, end, keys[candidates[c]])) return candidates[c];
   return -1;
 }
 

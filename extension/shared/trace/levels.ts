@@ -3,7 +3,10 @@
 import type { TraceModel } from './model.ts';
 
 /** Row ranges of each (track, depth) level: levels of track t are levelStart[trackLevels[t] .. trackLevels[t+1]), each ending where the next starts. */
-export interface LevelIndex { trackLevels: Uint32Array; levelStart: Uint32Array }
+export interface LevelIndex {
+  trackLevels: Uint32Array;
+  levelStart: Uint32Array;
+}
 
 export function levelIndex(model: TraceModel): LevelIndex {
   const starts: number[] = [];
@@ -16,7 +19,8 @@ export function levelIndex(model: TraceModel): LevelIndex {
       starts.push(i);
     }
   }
-  for (let t = model.count === 0 ? 0 : model.track[model.count - 1] + 1; t <= model.tracks.length; t++) trackLevels[t] = starts.length;
+  for (let t = model.count === 0 ? 0 : model.track[model.count - 1] + 1; t <= model.tracks.length; t++)
+    trackLevels[t] = starts.length;
   starts.push(model.count);
   return { trackLevels, levelStart: Uint32Array.from(starts) };
 }
@@ -26,7 +30,10 @@ const cache = new WeakMap<TraceModel, LevelIndex>();
 /** The model's level index, built once per model (a model's columns never change after it is built). */
 export function levelsOf(model: TraceModel): LevelIndex {
   let levels = cache.get(model);
-  if (!levels) { levels = levelIndex(model); cache.set(model, levels); }
+  if (!levels) {
+    levels = levelIndex(model);
+    cache.set(model, levels);
+  }
   return levels;
 }
 
@@ -34,12 +41,21 @@ export function levelsOf(model: TraceModel): LevelIndex {
 export function lastStartingBy(model: Pick<TraceModel, 'start'>, from: number, to: number, t: number): number {
   let a = from;
   let b = to;
-  while (a < b) { const m = (a + b) >>> 1; if (model.start[m] <= t) a = m + 1; else b = m; }
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (model.start[m] <= t) a = m + 1;
+    else b = m;
+  }
   return a - 1;
 }
 
 /** Deepest slice on `track` whose span contains `t` (µs relative to origin), or -1. */
-export function sliceAt(model: Pick<TraceModel, 'start' | 'dur' | 'tracks'>, levels: LevelIndex, track: number, t: number): number {
+export function sliceAt(
+  model: Pick<TraceModel, 'start' | 'dur' | 'tracks'>,
+  levels: LevelIndex,
+  track: number,
+  t: number,
+): number {
   if (track >= model.tracks.length) return -1;
   for (let level = levels.trackLevels[track + 1] - 1; level >= levels.trackLevels[track]; level--) {
     const rowStart = levels.levelStart[level];
@@ -53,7 +69,14 @@ export function sliceAt(model: Pick<TraceModel, 'start' | 'dur' | 'tracks'>, lev
  * Calls `visit` for every row of one level that overlaps [from, to] (µs), in start order. A level's slices do
  * not overlap, so at most one starts before `from` and still runs.
  */
-export function forEachOverlapping(model: TraceModel, levels: LevelIndex, level: number, from: number, to: number, visit: (row: number) => void): void {
+export function forEachOverlapping(
+  model: TraceModel,
+  levels: LevelIndex,
+  level: number,
+  from: number,
+  to: number,
+  visit: (row: number) => void,
+): void {
   const rowStart = levels.levelStart[level];
   const rowEnd = levels.levelStart[level + 1];
   let i = Math.max(rowStart, lastStartingBy(model, rowStart, rowEnd, from));

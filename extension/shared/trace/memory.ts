@@ -17,7 +17,9 @@ const MAX_RESERVED_BYTES = 2 ** 32;
 
 function resizable<T extends NumberArray>(type: NumberArrayType<T>, length: number, reservedLength: number): T {
   const bytes = type.BYTES_PER_ELEMENT;
-  const buffer = new ArrayBuffer(length * bytes, { maxByteLength: Math.min(reservedLength * bytes, MAX_RESERVED_BYTES) });
+  const buffer = new ArrayBuffer(length * bytes, {
+    maxByteLength: Math.min(reservedLength * bytes, MAX_RESERVED_BYTES),
+  });
   return new type(buffer); // length-tracking: follows the buffer's resizes
 }
 
@@ -44,7 +46,10 @@ const RESERVE_FACTOR = 16;
 export class Column<T extends NumberArray> {
   data: T;
 
-  constructor(private readonly type: NumberArrayType<T>, initialLength = 1024) {
+  constructor(
+    private readonly type: NumberArrayType<T>,
+    initialLength = 1024,
+  ) {
     this.data = resizable(type, initialLength, initialLength * RESERVE_FACTOR);
   }
 
@@ -69,7 +74,8 @@ export class Column<T extends NumberArray> {
       buffer.resize(wanted * bytes);
       return;
     }
-    if (length * bytes > MAX_RESERVED_BYTES) throw new RangeError(`a column of ${length} values is over the 4 GiB an ArrayBuffer may hold`);
+    if (length * bytes > MAX_RESERVED_BYTES)
+      throw new RangeError(`a column of ${length} values is over the 4 GiB an ArrayBuffer may hold`);
     const grown = resizable(this.type, Math.min(wanted, MAX_RESERVED_BYTES / bytes), wanted * RESERVE_FACTOR);
     grown.set(this.data);
     release(this.data);

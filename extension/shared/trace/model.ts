@@ -3,15 +3,15 @@
 
 /** How a slice is coloured and counted. Numeric so it fits a Uint8Array column. */
 export const enum SliceKind {
-  CpuOp = 0,        // ATen op / python function / user annotation on a CPU thread
+  CpuOp = 0, // ATen op / python function / user annotation on a CPU thread
   RuntimeLaunch = 1, // cudaLaunchKernel, cudaGraphLaunch, cudaMemcpyAsync ... (CPU side of a GPU activity)
   KernelGenerated = 2, // Triton / Inductor-generated kernel (GPU) or Inductor C++ kernel (CPU)
-  KernelExtern = 3,  // cuBLAS / cuDNN / CUTLASS / other library kernels
-  KernelAten = 4,    // ATen native kernels (at::native::...)
-  Memory = 5,        // memcpy / memset
-  GraphReplay = 6,   // kernels launched by a CUDA-graph replay
-  Step = 7,          // ProfilerStep#N
-  Compile = 8,       // Dynamo / Inductor compile spans found inside the profiled region
+  KernelExtern = 3, // cuBLAS / cuDNN / CUTLASS / other library kernels
+  KernelAten = 4, // ATen native kernels (at::native::...)
+  Memory = 5, // memcpy / memset
+  GraphReplay = 6, // kernels launched by a CUDA-graph replay
+  Step = 7, // ProfilerStep#N
+  Compile = 8, // Dynamo / Inductor compile spans found inside the profiled region
   Other = 9,
 }
 
@@ -41,8 +41,16 @@ export function traceEnd(model: Pick<TraceModel, 'count' | 'start' | 'dur'>): nu
 export const SLICE_KIND_COUNT = 10;
 
 export const SLICE_KIND_NAMES: readonly string[] = [
-  'CPU op', 'runtime launch', 'generated kernel', 'library kernel', 'ATen kernel', 'memcpy/memset',
-  'CUDA-graph replay', 'profiler step', 'compile', 'other',
+  'CPU op',
+  'runtime launch',
+  'generated kernel',
+  'library kernel',
+  'ATen kernel',
+  'memcpy/memset',
+  'CUDA-graph replay',
+  'profiler step',
+  'compile',
+  'other',
 ];
 
 /** True for kinds that are device activities (what torch.profiler counts as kernels). */
@@ -61,8 +69,21 @@ export interface TrackInfo {
 
 /** Per-kernel launch facts from the trace's args, one row per GPU slice that had any. */
 export const KERNEL_ARG_FIELDS = [
-  'grid x', 'grid y', 'grid z', 'block x', 'block y', 'block z', 'registers per thread', 'shared memory',
-  'blocks per SM', 'warps per SM', 'est. achieved occupancy %', 'stream', 'device', 'External id', 'bytes',
+  'grid x',
+  'grid y',
+  'grid z',
+  'block x',
+  'block y',
+  'block z',
+  'registers per thread',
+  'shared memory',
+  'blocks per SM',
+  'warps per SM',
+  'est. achieved occupancy %',
+  'stream',
+  'device',
+  'External id',
+  'bytes',
 ] as const;
 
 export interface KernelArgsTable {

@@ -51,14 +51,24 @@ export function orderRows(raw: RawTrace, trackKey: Uint32Array, tracks: TrackInf
   const track = byStart;
   const depth = depthAt;
   fillTracksAndDepths(levels, track, depth);
-  return { columns: { start, dur, track, name, kind, depth, correlation }, levels, modelRow, clamped: keys.clamped, depthClamped };
+  return {
+    columns: { start, dur, track, name, kind, depth, correlation },
+    levels,
+    modelRow,
+    clamped: keys.clamped,
+    depthClamped,
+  };
 }
 
 /** The raw columns grouped by track: the rows of track t are [trackFrom[t], trackFrom[t + 1]), in file order. */
 interface TrackGroups {
   trackFrom: Uint32Array;
   rowAt: Uint32Array;
-  start: Float64Array; dur: Float64Array; name: Uint32Array; kind: Uint8Array; correlation: Float64Array;
+  start: Float64Array;
+  dur: Float64Array;
+  name: Uint32Array;
+  kind: Uint8Array;
+  correlation: Float64Array;
 }
 
 function groupByTrack(raw: RawTrace, trackKey: Uint32Array, tracks: number): TrackGroups {
@@ -110,7 +120,11 @@ function groupUint8(column: Uint8Array, trackKey: Uint32Array, trackFrom: Uint32
  * The keys each track's rows are sorted by (sort.ts): start in ns, then longest first as the longest slice's ns
  * minus this one's, so the key has only as many radix digits as the durations need.
  */
-function sortKeys({ start, dur }: TrackGroups): { startNs: Float64Array; longestFirst: Float64Array; clamped: boolean } {
+function sortKeys({ start, dur }: TrackGroups): {
+  startNs: Float64Array;
+  longestFirst: Float64Array;
+  clamped: boolean;
+} {
   const n = start.length;
   const startNs = new Float64Array(n);
   const longestFirst = new Float64Array(n);
@@ -130,12 +144,17 @@ function sortKeys({ start, dur }: TrackGroups): { startNs: Float64Array; longest
 function orderWithinTracks(trackFrom: Uint32Array, startNs: Float64Array, longestFirst: Float64Array): Uint32Array {
   const byStart = new Uint32Array(startNs.length);
   for (let p = 0; p < byStart.length; p++) byStart[p] = p;
-  for (let t = 0; t + 1 < trackFrom.length; t++) sortRangeNearlySorted(byStart, trackFrom[t], trackFrom[t + 1], startNs, longestFirst); // nearly sorted already
+  for (let t = 0; t + 1 < trackFrom.length; t++)
+    sortRangeNearlySorted(byStart, trackFrom[t], trackFrom[t + 1], startNs, longestFirst); // nearly sorted already
   return byStart;
 }
 
 /** Nesting depth at each k of `byStart`, from a stack of open slices' end times per track; sets the tracks' maxDepth. */
-function nestingDepths(byStart: Uint32Array, { trackFrom, start, dur }: TrackGroups, tracks: TrackInfo[]): { depthAt: Uint16Array; depthClamped: boolean } {
+function nestingDepths(
+  byStart: Uint32Array,
+  { trackFrom, start, dur }: TrackGroups,
+  tracks: TrackInfo[],
+): { depthAt: Uint16Array; depthClamped: boolean } {
   const depthAt = new Uint16Array(byStart.length);
   const stack: number[] = [];
   let depthClamped = false;
@@ -175,7 +194,15 @@ function levelsOf(depthAt: Uint16Array, trackFrom: Uint32Array, tracks: TrackInf
 // counting sort by depth), in two passes so that each writes over arrays the one before is done with.
 
 /** Start and dur of every model row, and the model row of every raw row. */
-function layOutTimes(byStart: Uint32Array, depthAt: Uint16Array, groups: TrackGroups, levels: LevelIndex, start: Float64Array, dur: Float64Array, modelRow: Uint32Array): void {
+function layOutTimes(
+  byStart: Uint32Array,
+  depthAt: Uint16Array,
+  groups: TrackGroups,
+  levels: LevelIndex,
+  start: Float64Array,
+  dur: Float64Array,
+  modelRow: Uint32Array,
+): void {
   const { trackFrom, rowAt } = groups;
   const next = levels.levelStart.slice(0, levels.levelStart.length - 1);
   for (let t = 0; t + 1 < trackFrom.length; t++) {
@@ -191,7 +218,15 @@ function layOutTimes(byStart: Uint32Array, depthAt: Uint16Array, groups: TrackGr
 }
 
 /** Name, kind and correlation of every model row. */
-function layOutIds(byStart: Uint32Array, depthAt: Uint16Array, groups: TrackGroups, levels: LevelIndex, name: Uint32Array, kind: Uint8Array, correlation: Float64Array): void {
+function layOutIds(
+  byStart: Uint32Array,
+  depthAt: Uint16Array,
+  groups: TrackGroups,
+  levels: LevelIndex,
+  name: Uint32Array,
+  kind: Uint8Array,
+  correlation: Float64Array,
+): void {
   const { trackFrom } = groups;
   const next = levels.levelStart.slice(0, levels.levelStart.length - 1);
   for (let t = 0; t + 1 < trackFrom.length; t++) {
@@ -210,6 +245,7 @@ function layOutIds(byStart: Uint32Array, depthAt: Uint16Array, groups: TrackGrou
 function fillTracksAndDepths({ trackLevels, levelStart }: LevelIndex, track: Uint32Array, depth: Uint16Array): void {
   for (let t = 0; t + 1 < trackLevels.length; t++) {
     track.fill(t, levelStart[trackLevels[t]], levelStart[trackLevels[t + 1]]);
-    for (let l = trackLevels[t]; l < trackLevels[t + 1]; l++) depth.fill(l - trackLevels[t], levelStart[l], levelStart[l + 1]);
+    for (let l = trackLevels[t]; l < trackLevels[t + 1]; l++)
+      depth.fill(l - trackLevels[t], levelStart[l], levelStart[l + 1]);
   }
 }

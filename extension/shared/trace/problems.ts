@@ -1,6 +1,9 @@
 /** A trace that cannot be read at all; `byte` is the offset in the (decompressed) JSON where known. */
 export class TraceError extends Error {
-  constructor(message: string, readonly byte?: number) {
+  constructor(
+    message: string,
+    readonly byte?: number,
+  ) {
     super(message);
     this.name = 'TraceError';
   }
@@ -15,7 +18,8 @@ export class ProblemLog {
     else this.problems.set(what, { count: 1, firstByte: byte });
   }
   messages(): string[] {
-    return [...this.problems].map(([what, { count, firstByte }]) =>
-      `${count} event${count === 1 ? '' : 's'}: ${what} (first at byte ${firstByte})`);
+    return [...this.problems].map(
+      ([what, { count, firstByte }]) => `${count} event${count === 1 ? '' : 's'}: ${what} (first at byte ${firstByte})`,
+    );
   }
 }

@@ -49,14 +49,18 @@ export function summarizeRange(model: TraceModel, fromUs: number, toUs: number):
   const to = Math.max(fromUs, toUs);
   const levels = levelsOf(model);
   const kernels = kernelFlags(model);
-  const inside = (i: number): number => Math.max(0, Math.min(to, model.start[i] + model.dur[i]) - Math.max(from, model.start[i]));
+  const inside = (i: number): number =>
+    Math.max(0, Math.min(to, model.start[i] + model.dur[i]) - Math.max(from, model.start[i]));
   const kernelRows = new Map<number, RangeRow>();
   const cpuRows = new Map<number, RangeRow>();
   const add = (rows: Map<number, RangeRow>, i: number, total: number, self: number): void => {
     const id = model.name[i];
     const row = rows.get(id);
-    if (row) { row.count++; row.totalUs += total; row.selfUs += self; }
-    else rows.set(id, { name: model.names[id], count: 1, totalUs: total, selfUs: self, avgUs: 0 });
+    if (row) {
+      row.count++;
+      row.totalUs += total;
+      row.selfUs += self;
+    } else rows.set(id, { name: model.names[id], count: 1, totalUs: total, selfUs: self, avgUs: 0 });
   };
   for (let track = 0; track < model.tracks.length; track++) {
     const gpu = model.tracks[track].gpu;
@@ -86,14 +90,24 @@ export function summarizeRange(model: TraceModel, fromUs: number, toUs: number):
     for (const row of out) row.avgUs = row.totalUs / row.count;
     return sortRangeRows(out, 'totalUs', 'descending');
   };
-  return { fromUs: from, toUs: to, kernels: sorted(kernelRows), cpuOps: sorted(cpuRows), kernelsOnCpu: !model.tracks.some((t) => t.gpu) };
+  return {
+    fromUs: from,
+    toUs: to,
+    kernels: sorted(kernelRows),
+    cpuOps: sorted(cpuRows),
+    kernelsOnCpu: !model.tracks.some((t) => t.gpu),
+  };
 }
 
 /** The slice of the level [from, to) containing the start of slice i (its parent: the level above), or -1. */
 function parentOf(model: TraceModel, from: number, to: number, i: number): number {
   let a = from;
   let b = to;
-  while (a < b) { const m = (a + b) >>> 1; if (model.start[m] <= model.start[i]) a = m + 1; else b = m; }
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (model.start[m] <= model.start[i]) a = m + 1;
+    else b = m;
+  }
   const p = a - 1;
   return p >= from && model.start[p] + model.dur[p] >= model.start[i] ? p : -1;
 }
@@ -102,7 +116,11 @@ export type RangeSortKey = 'name' | 'count' | 'totalUs' | 'selfUs' | 'avgUs';
 export type SortDirection = 'ascending' | 'descending';
 
 /** A sorted copy; ties by name, so the order never depends on the input's. */
-export function sortRangeRows<T extends RangeRow>(rows: readonly T[], key: RangeSortKey, direction: SortDirection): T[] {
+export function sortRangeRows<T extends RangeRow>(
+  rows: readonly T[],
+  key: RangeSortKey,
+  direction: SortDirection,
+): T[] {
   const sign = direction === 'ascending' ? 1 : -1;
   return [...rows].sort((a, b) => {
     const by = key === 'name' ? a.name.localeCompare(b.name) : a[key] - b[key];
@@ -134,11 +152,17 @@ export function compareRanges(before: RangeSummary, after: RangeSummary): RangeP
     for (const row of b) {
       const other = afterByName.get(row.name) ?? null;
       afterByName.delete(row.name);
-      rows.push({ name: row.name, before: row, after: other, change: other ? 'both' : 'only before', deltaUs: (other?.totalUs ?? 0) - row.totalUs });
+      rows.push({
+        name: row.name,
+        before: row,
+        after: other,
+        change: other ? 'both' : 'only before',
+        deltaUs: (other?.totalUs ?? 0) - row.totalUs,
+      });
     }
-    for (const row of afterByName.values()) rows.push({ name: row.name, before: null, after: row, change: 'only after', deltaUs: row.totalUs });
+    for (const row of afterByName.values())
+      rows.push({ name: row.name, before: null, after: row, change: 'only after', deltaUs: row.totalUs });
     return rows.sort((x, y) => Math.abs(y.deltaUs) - Math.abs(x.deltaUs) || x.name.localeCompare(y.name));
   };
   return { kernels: pair(before.kernels, after.kernels), cpuOps: pair(before.cpuOps, after.cpuOps) };
 }
-

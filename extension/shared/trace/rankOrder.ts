@@ -25,10 +25,14 @@ export interface RankPaneOrder {
  * Ties keep pane order (rank order), so the result does not depend on the sort.
  */
 export function slowestAndFastest(times: readonly (number | null)[], first = RANKS_SHOWN_FIRST): RankPaneOrder {
-  const timed = times.map((t, p) => ({ t, p })).filter((x): x is { t: number; p: number } => x.t !== null)
-    .sort((a, b) => b.t - a.t || a.p - b.p).map((x) => x.p);
+  const timed = times
+    .map((t, p) => ({ t, p }))
+    .filter((x): x is { t: number; p: number } => x.t !== null)
+    .sort((a, b) => b.t - a.t || a.p - b.p)
+    .map((x) => x.p);
   const untimed = times.map((t, p) => (t === null ? p : -1)).filter((p) => p >= 0);
-  if (timed.length <= first) return { shown: [...timed, ...untimed].slice(0, first), rest: [...timed, ...untimed].slice(first) };
+  if (timed.length <= first)
+    return { shown: [...timed, ...untimed].slice(0, first), rest: [...timed, ...untimed].slice(first) };
   const slow = Math.ceil(first / 2);
   const fast = first - slow;
   return {

@@ -59,7 +59,9 @@ export function rankStepTable(models: readonly TraceModel[]): RankStepTable {
   const rows: StepRow[] = [];
   for (let s = 0; s < rowCount; s++) {
     const ranks = perRank.map((stats) => stats.steps[s] ?? null);
-    const label = wholeTrace ? 'whole trace' : models.map((m) => m.steps[s]?.label).find((l) => l !== undefined) ?? `step ${s}`;
+    const label = wholeTrace
+      ? 'whole trace'
+      : (models.map((m) => m.steps[s]?.label).find((l) => l !== undefined) ?? `step ${s}`);
     // whole traces are not steps: their lengths differ by when each rank's profiler started, so no straggler is named
     rows.push({ label, ranks, slowest: wholeTrace ? null : slowestOf(ranks) });
   }
@@ -82,7 +84,10 @@ function slowestOf(ranks: (RankStepStat | null)[]): StepRow['slowest'] {
 }
 
 /** One rank's statistics for each window (its steps, µs relative to its origin). */
-export function rankStepStats(model: TraceModel, windows: readonly { start: number; end: number }[]): { side: CommunicationSide; steps: RankStepStat[] } {
+export function rankStepStats(
+  model: TraceModel,
+  windows: readonly { start: number; end: number }[],
+): { side: CommunicationSide; steps: RankStepStat[] } {
   const { side, comm, compute } = communicationAndCompute(model);
   const overlapped = intersectionOf(comm, compute);
   const steps = windows.map(({ start, end }) => {
@@ -95,7 +100,11 @@ export function rankStepStats(model: TraceModel, windows: readonly { start: numb
 }
 
 /** The rank's communication and computation as interval sets, on the side its communication is measured. */
-export function communicationAndCompute(model: TraceModel): { side: CommunicationSide; comm: Float64Array; compute: Float64Array } {
+export function communicationAndCompute(model: TraceModel): {
+  side: CommunicationSide;
+  comm: Float64Array;
+  compute: Float64Array;
+} {
   const isComm = communicationNames(model.names);
   const gpuComm: number[] = [];
   const gpuCompute: number[] = [];

@@ -38,22 +38,47 @@ export function hostsOf(heads: readonly TraceHead[]): string[] {
 export function rankAlignment(panes: readonly RankedTrace[]): RankAlignment {
   const hosts = hostsOf(panes.map((p) => p.rank));
   if (hosts.length > 1) {
-    return { mode: 'per-step', reason: `The ranks ran on ${hosts.length} hosts (${hosts.slice(0, 4).join(', ')}${hosts.length > 4 ? ', …' : ''}), whose clocks differ: each rank is aligned at the start of its own step.` };
+    return {
+      mode: 'per-step',
+      reason: `The ranks ran on ${hosts.length} hosts (${hosts.slice(0, 4).join(', ')}${hosts.length > 4 ? ', …' : ''}), whose clocks differ: each rank is aligned at the start of its own step.`,
+    };
   }
   const bases = panes.map((p) => p.rank.baseTimeNs);
   const known = bases.filter((b) => b !== null).length;
   if (known > 0 && known < bases.length) {
-    return { mode: 'per-step', reason: 'Some of the traces do not give their time base (baseTimeNanoseconds): each rank is aligned at the start of its own step.' };
+    return {
+      mode: 'per-step',
+      reason:
+        'Some of the traces do not give their time base (baseTimeNanoseconds): each rank is aligned at the start of its own step.',
+    };
   }
   const reference = bases[0] === null || bases[0] === undefined ? null : BigInt(bases[0]);
   // kineto writes each event's ts in µs after its file's baseTimeNanoseconds
-  const absolute = panes.map((p, k) => p.trace.originUs + (reference === null ? 0 : Number(BigInt(bases[k]!) - reference) / 1000));
+  const absolute = panes.map(
+    (p, k) => p.trace.originUs + (reference === null ? 0 : Number(BigInt(bases[k]!) - reference) / 1000),
+  );
   const zero = Math.min(...absolute);
   const shiftUs = absolute.map((a) => a - zero);
-  if (!overlapInTime(panes.map((p) => p.trace), shiftUs)) {
-    return { mode: 'per-step', reason: 'The traces do not overlap in time (taken at different times?): each rank is aligned at the start of its own step.' };
+  if (
+    !overlapInTime(
+      panes.map((p) => p.trace),
+      shiftUs,
+    )
+  ) {
+    return {
+      mode: 'per-step',
+      reason:
+        'The traces do not overlap in time (taken at different times?): each rank is aligned at the start of its own step.',
+    };
   }
-  return { mode: 'absolute', shiftUs, note: hosts.length === 0 ? 'The traces do not name their host: they are aligned on their own clocks, as ranks of one host.' : null };
+  return {
+    mode: 'absolute',
+    shiftUs,
+    note:
+      hosts.length === 0
+        ? 'The traces do not name their host: they are aligned on their own clocks, as ranks of one host.'
+        : null,
+  };
 }
 
 /** Whether every trace's span, shifted to the common axis, overlaps every other's (a job's ranks run together). */
@@ -74,9 +99,12 @@ function overlapInTime(models: readonly TraceModel[], shiftUs: readonly number[]
  * pane's own time, so every rank is drawn on the one common axis.
  */
 export function paneOffsets(models: readonly TraceModel[], alignment: RankAlignment | null, step: number): number[] {
-  const stepOf = (model: TraceModel): TraceModel['steps'][number] | undefined => model.steps[Math.min(step, model.steps.length - 1)];
+  const stepOf = (model: TraceModel): TraceModel['steps'][number] | undefined =>
+    model.steps[Math.min(step, model.steps.length - 1)];
   if (!alignment || alignment.mode === 'per-step') return models.map((model) => stepOf(model)?.start ?? 0);
-  const starts = models.map((model, p) => (stepOf(model)?.start ?? NaN) + alignment.shiftUs[p]).filter((t) => !Number.isNaN(t));
+  const starts = models
+    .map((model, p) => (stepOf(model)?.start ?? NaN) + alignment.shiftUs[p])
+    .filter((t) => !Number.isNaN(t));
   const common = starts.length ? Math.min(...starts) : 0;
   return alignment.shiftUs.map((shift) => common - shift);
 }

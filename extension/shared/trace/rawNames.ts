@@ -34,8 +34,15 @@ export class RawNameTable {
   add(buf: Uint8Array, start: number, end: number, hash: number, id: number): void {
     const length = end - start;
     if (this.count === this.hashOf.length) {
-      const grow = <T extends Int32Array | Uint32Array>(a: T): T => { const g = new (a.constructor as new (n: number) => T)(a.length * 2); g.set(a); return g; };
-      this.hashOf = grow(this.hashOf); this.idOf = grow(this.idOf); this.startOf = grow(this.startOf); this.lengthOf = grow(this.lengthOf);
+      const grow = <T extends Int32Array | Uint32Array>(a: T): T => {
+        const g = new (a.constructor as new (n: number) => T)(a.length * 2);
+        g.set(a);
+        return g;
+      };
+      this.hashOf = grow(this.hashOf);
+      this.idOf = grow(this.idOf);
+      this.startOf = grow(this.startOf);
+      this.lengthOf = grow(this.lengthOf);
     }
     if (this.arenaUsed + length > this.arena.length) {
       const g = new Uint8Array(Math.max(this.arena.length * 2, this.arenaUsed + length));
@@ -44,9 +51,13 @@ export class RawNameTable {
     }
     const e = this.count++;
     this.arena.set(buf.subarray(start, end), this.arenaUsed);
-    this.hashOf[e] = hash; this.idOf[e] = id; this.startOf[e] = this.arenaUsed; this.lengthOf[e] = length;
+    this.hashOf[e] = hash;
+    this.idOf[e] = id;
+    this.startOf[e] = this.arenaUsed;
+    this.lengthOf[e] = length;
     this.arenaUsed += length;
-    if (this.count * 2 > this.slots.length) this.rehash(); else this.place(e);
+    if (this.count * 2 > this.slots.length) this.rehash();
+    else this.place(e);
   }
 
   private place(e: number): void {

@@ -12,16 +12,37 @@ export const ARG_FIELD_COUNT = KERNEL_ARG_FIELDS.length;
 export const PROBLEM_DUPLICATE_FLOW = 'duplicate flow start id, later one ignored';
 
 /** numKey: the numeric (pid, tid) map key, or -1 when the track is keyed by textKey (kept for merging halves) */
-export interface RawTrack { pid: string; tid: string; gpu: boolean; numKey: number; textKey: string }
-export interface ProcessMeta { name?: string; labels?: string; sortIndex?: number }
-export interface ThreadMeta { name?: string; sortIndex?: number }
+export interface RawTrack {
+  pid: string;
+  tid: string;
+  gpu: boolean;
+  numKey: number;
+  textKey: string;
+}
+export interface ProcessMeta {
+  name?: string;
+  labels?: string;
+  sortIndex?: number;
+}
+export interface ThreadMeta {
+  name?: string;
+  sortIndex?: number;
+}
 
 /** A raw trace copied out to be sent to another thread (structured-cloneable; typed arrays are transferred). */
 export interface RawHalf {
   count: number;
-  start: Float64Array; dur: Float64Array; track: Uint32Array; name: Uint32Array; kind: Uint8Array; correlation: Float64Array;
-  argRows: number; argSlice: Uint32Array; argValues: Float64Array;
-  names: string[]; tracks: RawTrack[];
+  start: Float64Array;
+  dur: Float64Array;
+  track: Uint32Array;
+  name: Uint32Array;
+  kind: Uint8Array;
+  correlation: Float64Array;
+  argRows: number;
+  argSlice: Uint32Array;
+  argValues: Float64Array;
+  names: string[];
+  tracks: RawTrack[];
   processMeta: Map<string, ProcessMeta>;
   threadMeta: Map<string, ThreadMeta>;
   flows: FlowColumns;
@@ -99,8 +120,12 @@ export class RawTrace {
       return out;
     };
     part.count = n;
-    part.start.data = pick(this.start.data); part.dur.data = pick(this.dur.data); part.track.data = pick(this.track.data);
-    part.name.data = pick(this.name.data); part.kind.data = pick(this.kind.data); part.correlation.data = pick(this.correlation.data);
+    part.start.data = pick(this.start.data);
+    part.dur.data = pick(this.dur.data);
+    part.track.data = pick(this.track.data);
+    part.name.data = pick(this.name.data);
+    part.kind.data = pick(this.kind.data);
+    part.correlation.data = pick(this.correlation.data);
     const newRow = scratchArray(Int32Array, this.count).fill(-1);
     for (let k = 0; k < n; k++) newRow[rows[k]] = k;
     const argRows: number[] = [];
@@ -109,7 +134,12 @@ export class RawTrace {
     part.argSlice.data = Uint32Array.from(argRows, (r) => newRow[this.argSlice.data[r]]);
     release(newRow);
     part.argValues.data = new Float64Array(argRows.length * ARG_FIELD_COUNT);
-    argRows.forEach((r, k) => part.argValues.data.set(this.argValues.data.subarray(r * ARG_FIELD_COUNT, (r + 1) * ARG_FIELD_COUNT), k * ARG_FIELD_COUNT));
+    argRows.forEach((r, k) =>
+      part.argValues.data.set(
+        this.argValues.data.subarray(r * ARG_FIELD_COUNT, (r + 1) * ARG_FIELD_COUNT),
+        k * ARG_FIELD_COUNT,
+      ),
+    );
     for (const name of this.names) part.names.push(name);
     for (const track of this.tracks) part.tracks.push(track);
     for (const [pid, meta] of this.processMeta) part.processMeta.set(pid, meta);
@@ -126,14 +156,34 @@ export class RawTrace {
     const n = this.count;
     const half: RawHalf = {
       count: n,
-      start: this.start.data.slice(0, n), dur: this.dur.data.slice(0, n), track: this.track.data.slice(0, n),
-      name: this.name.data.slice(0, n), kind: this.kind.data.slice(0, n), correlation: this.correlation.data.slice(0, n),
-      argRows: this.argRows, argSlice: this.argSlice.data.slice(0, this.argRows),
+      start: this.start.data.slice(0, n),
+      dur: this.dur.data.slice(0, n),
+      track: this.track.data.slice(0, n),
+      name: this.name.data.slice(0, n),
+      kind: this.kind.data.slice(0, n),
+      correlation: this.correlation.data.slice(0, n),
+      argRows: this.argRows,
+      argSlice: this.argSlice.data.slice(0, this.argRows),
       argValues: this.argValues.data.slice(0, this.argRows * ARG_FIELD_COUNT),
-      names: this.names, tracks: this.tracks, processMeta: this.processMeta, threadMeta: this.threadMeta,
-      flows: this.flows.columns(), problems: this.problems.problems, notes: this.notes,
+      names: this.names,
+      tracks: this.tracks,
+      processMeta: this.processMeta,
+      threadMeta: this.threadMeta,
+      flows: this.flows.columns(),
+      problems: this.problems.problems,
+      notes: this.notes,
     };
-    for (const column of [this.start, this.dur, this.track, this.name, this.kind, this.correlation, this.argSlice, this.argValues]) column.release();
+    for (const column of [
+      this.start,
+      this.dur,
+      this.track,
+      this.name,
+      this.kind,
+      this.correlation,
+      this.argSlice,
+      this.argValues,
+    ])
+      column.release();
     this.flows.release();
     return half;
   }
@@ -146,7 +196,8 @@ export class RawTrace {
    */
   appendHalf(b: RawHalf): boolean {
     let crossDuplicates = false;
-    for (let r = 0; r < b.flows.count && !crossDuplicates; r++) crossDuplicates = !b.flows.isEnd[r] && this.flows.hasStartOf(b.flows, r);
+    for (let r = 0; r < b.flows.count && !crossDuplicates; r++)
+      crossDuplicates = !b.flows.isEnd[r] && this.flows.hasStartOf(b.flows, r);
     if (crossDuplicates && !this.problems.problems.has(PROBLEM_DUPLICATE_FLOW)) return false;
     const nameMap = new Uint32Array(b.names.length);
     for (let i = 0; i < b.names.length; i++) nameMap[i] = this.internText(b.names[i]);
@@ -160,14 +211,18 @@ export class RawTrace {
     }
     const base = this.count;
     const total = base + b.count;
-    for (const column of [this.start, this.dur, this.track, this.name, this.kind, this.correlation]) column.reserve(total);
+    for (const column of [this.start, this.dur, this.track, this.name, this.kind, this.correlation])
+      column.reserve(total);
     this.start.data.set(b.start, base);
     this.dur.data.set(b.dur, base);
     this.correlation.data.set(b.correlation, base);
     this.kind.data.set(b.kind, base);
     const track = this.track.data;
     const name = this.name.data;
-    for (let r = 0; r < b.count; r++) { track[base + r] = trackMap[b.track[r]]; name[base + r] = nameMap[b.name[r]]; }
+    for (let r = 0; r < b.count; r++) {
+      track[base + r] = trackMap[b.track[r]];
+      name[base + r] = nameMap[b.name[r]];
+    }
     this.count = total;
     const argBase = this.argRows;
     this.argSlice.reserve(argBase + b.argRows);
@@ -191,7 +246,8 @@ export class RawTrace {
     this.flows.append(b.flows, trackMap, (byte) => this.problems.add(PROBLEM_DUPLICATE_FLOW, byte));
     for (const [what, seen] of b.problems) {
       const into = this.problems.problems.get(what);
-      if (into) into.count += seen.count; else this.problems.problems.set(what, { count: seen.count, firstByte: seen.firstByte });
+      if (into) into.count += seen.count;
+      else this.problems.problems.set(what, { count: seen.count, firstByte: seen.firstByte });
     }
     this.notes.push(...b.notes);
     return true;

@@ -15,8 +15,13 @@ export const ROWS_PER_PART = 1 << 20;
 /** Whole columns of `count` rows, filled part by part. */
 export function emptyColumns(count: number): TraceColumns {
   return {
-    start: new Float64Array(count), dur: new Float64Array(count), track: new Uint32Array(count), name: new Uint32Array(count),
-    kind: new Uint8Array(count), depth: new Uint16Array(count), correlation: new Float64Array(count),
+    start: new Float64Array(count),
+    dur: new Float64Array(count),
+    track: new Uint32Array(count),
+    name: new Uint32Array(count),
+    kind: new Uint8Array(count),
+    depth: new Uint16Array(count),
+    correlation: new Float64Array(count),
   };
 }
 

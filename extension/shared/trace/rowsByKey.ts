@@ -27,7 +27,10 @@ export class RowsByKey {
   set(key: number, row: number): void {
     let slot = this.slotOf(key);
     if (this.keys[slot] !== key) {
-      if ((this.size + 1) * 3 > this.keys.length * 2) { this.grow(); slot = this.slotOf(key); }
+      if ((this.size + 1) * 3 > this.keys.length * 2) {
+        this.grow();
+        slot = this.slotOf(key);
+      }
       this.keys[slot] = key;
       this.size++;
     }

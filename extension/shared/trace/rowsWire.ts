@@ -42,7 +42,10 @@ export function packRows(columns: TraceColumns, from: number, to: number): Packe
     i = end;
   }
   const runStarts = new Uint8Array(count);
-  for (let r = 0, at = 0; r < runs.length; r += 3) { runStarts[at] = 1; at += runs[r + 2]; }
+  for (let r = 0, at = 0; r < runs.length; r += 3) {
+    runStarts[at] = 1;
+    at += runs[r + 2];
+  }
   return {
     count,
     runs: Uint32Array.from(runs),
@@ -55,7 +58,12 @@ export function packRows(columns: TraceColumns, from: number, to: number): Packe
 }
 
 /** Packed rows as one run of bytes (to be deflated whole): each column's bytes in PackedRows' order, their lengths, and which of start, dur and correlation are plain. */
-export interface RowsInBytes { count: number; bytes: Uint8Array; lengths: number[]; plain: boolean[] }
+export interface RowsInBytes {
+  count: number;
+  bytes: Uint8Array;
+  lengths: number[];
+  plain: boolean[];
+}
 
 /**
  * Packed rows deflated (node/trace/deflatedPieces.ts) for a webview across a network link — a browser's, a
@@ -63,20 +71,42 @@ export interface RowsInBytes { count: number; bytes: Uint8Array; lengths: number
  */
 export type DeflatedRows = Omit<RowsInBytes, 'bytes'> & { deflated: Uint8Array };
 
-const columnBytes = (column: PackedColumn): Uint8Array | Float64Array => ('plain' in column ? column.plain : column.varints);
+const columnBytes = (column: PackedColumn): Uint8Array | Float64Array =>
+  'plain' in column ? column.plain : column.varints;
 
 export function bytesOfRows(rows: PackedRows): RowsInBytes {
-  const { bytes, lengths } = joinBytes([rows.runs, columnBytes(rows.start), columnBytes(rows.dur), rows.name, rows.kind, columnBytes(rows.correlation)]);
-  return { count: rows.count, bytes, lengths, plain: [rows.start, rows.dur, rows.correlation].map((c) => 'plain' in c) };
+  const { bytes, lengths } = joinBytes([
+    rows.runs,
+    columnBytes(rows.start),
+    columnBytes(rows.dur),
+    rows.name,
+    rows.kind,
+    columnBytes(rows.correlation),
+  ]);
+  return {
+    count: rows.count,
+    bytes,
+    lengths,
+    plain: [rows.start, rows.dur, rows.correlation].map((c) => 'plain' in c),
+  };
 }
 
 /** The packed rows bytesOfRows() put in one run of bytes (their columns copied out); throws where the lengths do not fit. */
 export function rowsOfBytes({ count, bytes, lengths, plain }: RowsInBytes): PackedRows {
   const next = plain.length === 3 ? cutBytes(bytes, lengths, 6) : null;
   if (!next) throw new Error('packed rows: the bytes do not hold the columns said');
-  const column = (isPlain: boolean): PackedColumn => (isPlain ? { plain: new Float64Array(next().buffer) } : { varints: next() });
+  const column = (isPlain: boolean): PackedColumn =>
+    isPlain ? { plain: new Float64Array(next().buffer) } : { varints: next() };
   const runs = new Uint32Array(next().buffer);
-  return { count, runs, start: column(plain[0]), dur: column(plain[1]), name: next(), kind: next(), correlation: column(plain[2]) };
+  return {
+    count,
+    runs,
+    start: column(plain[0]),
+    dur: column(plain[1]),
+    name: next(),
+    kind: next(),
+    correlation: column(plain[2]),
+  };
 }
 
 /**
@@ -99,19 +129,26 @@ export function unpackRows(rows: PackedRows, into: TraceColumns = emptyColumns(r
     filled += length;
   }
   if (filled !== n) throw new Error('packed rows end early');
-  if ('plain' in rows.dur) putPlain(part.dur, rows.dur.plain); else unpackDurations(rows.dur.varints, part.dur);
-  if ('plain' in rows.start) putPlain(part.start, rows.start.plain); else unpackStarts(rows.start.varints, part.dur, runStarts, part.start);
+  if ('plain' in rows.dur) putPlain(part.dur, rows.dur.plain);
+  else unpackDurations(rows.dur.varints, part.dur);
+  if ('plain' in rows.start) putPlain(part.start, rows.start.plain);
+  else unpackStarts(rows.start.varints, part.dur, runStarts, part.start);
   unpackNames(rows.name, part.name);
   unpackKinds(rows.kind, part.kind);
-  if ('plain' in rows.correlation) putPlain(part.correlation, rows.correlation.plain); else unpackCorrelations(rows.correlation.varints, part.correlation);
+  if ('plain' in rows.correlation) putPlain(part.correlation, rows.correlation.plain);
+  else unpackCorrelations(rows.correlation.varints, part.correlation);
   return part;
 }
 
 /** Rows [from, to) of the columns, as views. */
 function rowsOf(columns: TraceColumns, from: number, to: number): TraceColumns {
   return {
-    start: columns.start.subarray(from, to), dur: columns.dur.subarray(from, to), track: columns.track.subarray(from, to),
-    name: columns.name.subarray(from, to), kind: columns.kind.subarray(from, to), depth: columns.depth.subarray(from, to),
+    start: columns.start.subarray(from, to),
+    dur: columns.dur.subarray(from, to),
+    track: columns.track.subarray(from, to),
+    name: columns.name.subarray(from, to),
+    kind: columns.kind.subarray(from, to),
+    depth: columns.depth.subarray(from, to),
     correlation: columns.correlation.subarray(from, to),
   };
 }
@@ -123,7 +160,13 @@ function putPlain(out: Float64Array, plain: Float64Array): void {
 
 // Packing and unpacking, a function per column: V8 optimises a small function's loop early (buildModel.ts).
 
-function packStarts(start: Float64Array, dur: Float64Array, from: number, to: number, runStarts: Uint8Array): PackedColumn {
+function packStarts(
+  start: Float64Array,
+  dur: Float64Array,
+  from: number,
+  to: number,
+  runStarts: Uint8Array,
+): PackedColumn {
   const out = new VarintWriter(to - from);
   let previousEnd = 0;
   for (let i = from; i < to; i++) {
@@ -213,7 +256,8 @@ function packCorrelations(correlation: Float64Array, from: number, to: number): 
       i = end;
       continue;
     }
-    if (!Number.isInteger(id) || id < 0 || id > MAX_MAGNITUDE || Object.is(id, -0)) return { plain: correlation.slice(from, to) };
+    if (!Number.isInteger(id) || id < 0 || id > MAX_MAGNITUDE || Object.is(id, -0))
+      return { plain: correlation.slice(from, to) };
     out.unsigned(1 + zigzag(id - last));
     last = id;
     i++;

@@ -3,12 +3,29 @@
 import { SliceKind } from './model.ts';
 
 /** The `cat` values of torch.profiler events that classification tells apart. */
-export const enum Cat { Unknown, CpuOp, PythonFunction, UserAnnotation, CudaRuntime, CudaDriver, Kernel, GpuMemcpy, GpuMemset, GpuUserAnnotation }
+export const enum Cat {
+  Unknown,
+  CpuOp,
+  PythonFunction,
+  UserAnnotation,
+  CudaRuntime,
+  CudaDriver,
+  Kernel,
+  GpuMemcpy,
+  GpuMemset,
+  GpuUserAnnotation,
+}
 
 export const CAT_NAMES: [string, Cat][] = [
-  ['cpu_op', Cat.CpuOp], ['python_function', Cat.PythonFunction], ['user_annotation', Cat.UserAnnotation],
-  ['cuda_runtime', Cat.CudaRuntime], ['cuda_driver', Cat.CudaDriver], ['kernel', Cat.Kernel],
-  ['gpu_memcpy', Cat.GpuMemcpy], ['gpu_memset', Cat.GpuMemset], ['gpu_user_annotation', Cat.GpuUserAnnotation],
+  ['cpu_op', Cat.CpuOp],
+  ['python_function', Cat.PythonFunction],
+  ['user_annotation', Cat.UserAnnotation],
+  ['cuda_runtime', Cat.CudaRuntime],
+  ['cuda_driver', Cat.CudaDriver],
+  ['kernel', Cat.Kernel],
+  ['gpu_memcpy', Cat.GpuMemcpy],
+  ['gpu_memset', Cat.GpuMemset],
+  ['gpu_user_annotation', Cat.GpuUserAnnotation],
 ];
 
 /** Kernel-name rules, checked in order. Names come from real H100 traces (see test/fixtures/traces/README.md). */
@@ -22,7 +39,8 @@ export function classifyDeviceName(name: string, cat: Cat): SliceKind {
 
 // Dynamo/Inductor compile phases: `dynamo_timed` record_function names, their `_data: compile_id=` annotations,
 // and the python frames that only run when a frame is (re)compiled.
-const COMPILE_NAME = /\(dynamo_timed\)$|compile_id=\d|^(dynamo|entire_frame_compile|backend_compile|compile_attempt_\d+|inductor_compile|compile_fx_inner|aot_compile)$|torch\/_dynamo\/convert_frame\.py\(\d+\): (_compile|compile_inner)$|torch\/_inductor\/compile_fx\.py\(\d+\): (compile_fx|compile_fx_inner|fx_codegen_and_compile)$/;
+const COMPILE_NAME =
+  /\(dynamo_timed\)$|compile_id=\d|^(dynamo|entire_frame_compile|backend_compile|compile_attempt_\d+|inductor_compile|compile_fx_inner|aot_compile)$|torch\/_dynamo\/convert_frame\.py\(\d+\): (_compile|compile_inner)$|torch\/_inductor\/compile_fx\.py\(\d+\): (compile_fx|compile_fx_inner|fx_codegen_and_compile)$/;
 
 export function classifyHostName(name: string, cat: Cat): SliceKind {
   if (cat === Cat.CudaRuntime || cat === Cat.CudaDriver) return SliceKind.RuntimeLaunch;

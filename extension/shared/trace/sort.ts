@@ -31,8 +31,15 @@ export function sortRows(order: Uint32Array, keys: SortKey[]): Uint32Array {
       histogram.fill(0);
       for (let i = 0; i < current.length; i++) histogram[digits[current[i]]]++;
       let sum = 0;
-      for (let d = 0; d < DIGIT_BUCKETS; d++) { const c = histogram[d]; histogram[d] = sum; sum += c; }
-      for (let i = 0; i < current.length; i++) { const row = current[i]; scratch[histogram[digits[row]]++] = row; }
+      for (let d = 0; d < DIGIT_BUCKETS; d++) {
+        const c = histogram[d];
+        histogram[d] = sum;
+        sum += c;
+      }
+      for (let i = 0; i < current.length; i++) {
+        const row = current[i];
+        scratch[histogram[digits[row]]++] = row;
+      }
       [current, scratch] = [scratch, current];
     }
   }
@@ -62,7 +69,13 @@ export const MAX_KEY = 2 ** 48 - 1;
  * each block's ascending runs are merged pairwise: O(n log runs-per-block). Input with many short runs falls
  * back to the radix sort.
  */
-export function sortRangeNearlySorted(order: Uint32Array, from: number, to: number, primary: Float64Array, secondary: Float64Array): void {
+export function sortRangeNearlySorted(
+  order: Uint32Array,
+  from: number,
+  to: number,
+  primary: Float64Array,
+  secondary: Float64Array,
+): void {
   const n = to - from;
   if (n < 2) return;
   const rows = order.subarray(from, to);
@@ -98,7 +111,14 @@ export function sortRangeNearlySorted(order: Uint32Array, from: number, to: numb
 }
 
 /** Sorts rows[lo, hi) by merging its ascending runs pairwise (bottom-up), using scratch[lo, hi). */
-function mergeRuns(rows: Uint32Array, scratch: Uint32Array, lo: number, hi: number, runStarts: number[], before: (x: number, y: number) => boolean): void {
+function mergeRuns(
+  rows: Uint32Array,
+  scratch: Uint32Array,
+  lo: number,
+  hi: number,
+  runStarts: number[],
+  before: (x: number, y: number) => boolean,
+): void {
   runStarts.length = 0;
   runStarts.push(lo);
   for (let i = lo + 1; i < hi; i++) if (!before(rows[i - 1], rows[i])) runStarts.push(i);
@@ -116,7 +136,10 @@ function mergeRuns(rows: Uint32Array, scratch: Uint32Array, lo: number, hi: numb
       let a = a0;
       let b = mid;
       let o = a0;
-      while (a < mid && b < b1) { if (before(src[b], src[a])) dst[o++] = src[b++]; else dst[o++] = src[a++]; }
+      while (a < mid && b < b1) {
+        if (before(src[b], src[a])) dst[o++] = src[b++];
+        else dst[o++] = src[a++];
+      }
       while (a < mid) dst[o++] = src[a++];
       while (b < b1) dst[o++] = src[b++];
     }

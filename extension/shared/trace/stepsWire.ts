@@ -6,7 +6,11 @@ import type { TraceModel } from './model.ts';
 type Steps = TraceModel['steps'];
 
 /** Steps as posted: start and end columns, and their labels (null: step k is `call k + 1`). */
-export interface PackedSteps { start: Float64Array; end: Float64Array; labels: string[] | null }
+export interface PackedSteps {
+  start: Float64Array;
+  end: Float64Array;
+  labels: string[] | null;
+}
 
 export function packSteps(steps: Steps): PackedSteps {
   const numbered = steps.every((step, k) => step.label === `call ${k + 1}`);
@@ -25,5 +29,9 @@ export function unpackSteps(sent: Steps | PackedSteps, column: (value: unknown) 
   if (Array.isArray(sent)) return sent;
   const start = column(sent.start);
   const end = column(sent.end);
-  return Array.from(start, (at, k) => ({ start: at, end: end[k], label: sent.labels ? sent.labels[k] : `call ${k + 1}` }));
+  return Array.from(start, (at, k) => ({
+    start: at,
+    end: end[k],
+    label: sent.labels ? sent.labels[k] : `call ${k + 1}`,
+  }));
 }

@@ -80,12 +80,17 @@ export function cpuKernelIndices(model: TraceModel): number[] {
   for (let i = 0; i < model.count; i++) {
     if (!model.tracks[model.track[i]].gpu && CPU_KERNEL_NAME.test(model.names[model.name[i]])) candidates.push(i);
   }
-  candidates.sort((a, b) => model.track[a] - model.track[b] || model.start[a] - model.start[b] || model.dur[b] - model.dur[a]);
+  candidates.sort(
+    (a, b) => model.track[a] - model.track[b] || model.start[a] - model.start[b] || model.dur[b] - model.dur[a],
+  );
   const outermost: number[] = [];
   let track = -1;
   let coveredUntil = -Infinity;
   for (const i of candidates) {
-    if (model.track[i] !== track) { track = model.track[i]; coveredUntil = -Infinity; }
+    if (model.track[i] !== track) {
+      track = model.track[i];
+      coveredUntil = -Infinity;
+    }
     if (model.start[i] < coveredUntil) continue;
     outermost.push(i);
     coveredUntil = model.start[i] + model.dur[i];
@@ -141,7 +146,13 @@ export function compileSpans(model: TraceModel): CompileSpan[] {
 }
 
 export function summarizeTrace(model: TraceModel): TraceSummary {
-  const kernelsByFamily: Record<KernelFamily, number> = { generated: 0, library: 0, aten: 0, memory: 0, 'graph-replay': 0 };
+  const kernelsByFamily: Record<KernelFamily, number> = {
+    generated: 0,
+    library: 0,
+    aten: 0,
+    memory: 0,
+    'graph-replay': 0,
+  };
   const kernelCorrelations = new Set<number>();
   const intervals: [number, number][] = [];
   let gpuEvents = 0;
@@ -161,7 +172,12 @@ export function summarizeTrace(model: TraceModel): TraceSummary {
   }
   let launches = 0;
   for (let i = 0; i < model.count; i++) {
-    if (model.kind[i] === SliceKind.RuntimeLaunch && !model.tracks[model.track[i]].gpu && kernelCorrelations.has(model.correlation[i])) launches++;
+    if (
+      model.kind[i] === SliceKind.RuntimeLaunch &&
+      !model.tracks[model.track[i]].gpu &&
+      kernelCorrelations.has(model.correlation[i])
+    )
+      launches++;
   }
   const { busyUs, windowUs } = busyTime(intervals);
   const kernels = intervals.length;
@@ -199,8 +215,11 @@ function busyTime(intervals: [number, number][]): { busyUs: number; windowUs: nu
   let busyUs = 0;
   let [runStart, runEnd] = intervals[0];
   for (const [start, end] of intervals) {
-    if (start > runEnd) { busyUs += runEnd - runStart; runStart = start; runEnd = end; }
-    else if (end > runEnd) runEnd = end;
+    if (start > runEnd) {
+      busyUs += runEnd - runStart;
+      runStart = start;
+      runEnd = end;
+    } else if (end > runEnd) runEnd = end;
   }
   busyUs += runEnd - runStart;
   const windowUs = runEnd - intervals[0][0];
@@ -213,10 +232,16 @@ export function formatMicros(us: number): string {
   return `${us.toFixed(1)} µs`;
 }
 
-const perStepText = (value: number | null, unit = ''): string => (value === null ? 'n/a (no steps found)' : `${Number.isInteger(value) ? value : value.toFixed(1)}${unit}`);
+const perStepText = (value: number | null, unit = ''): string =>
+  value === null ? 'n/a (no steps found)' : `${Number.isInteger(value) ? value : value.toFixed(1)}${unit}`;
 
 export function formatTraceSummary(s: TraceSummary): string {
-  const stepNote = s.stepSource === 'repetition' ? ' (found as repetitions of the kernel sequence)' : s.stepSource === 'none' ? ' (no ProfilerStep spans and no repeating kernel sequence)' : '';
+  const stepNote =
+    s.stepSource === 'repetition'
+      ? ' (found as repetitions of the kernel sequence)'
+      : s.stepSource === 'none'
+        ? ' (no ProfilerStep spans and no repeating kernel sequence)'
+        : '';
   const lines = [
     `events            ${s.events} on ${s.cpuThreads} CPU thread(s) and ${s.gpuStreams} GPU stream(s), spanning ${formatMicros(s.spanUs)}`,
     `profiled steps    ${s.steps}${stepNote}`,
@@ -227,11 +252,16 @@ export function formatTraceSummary(s: TraceSummary): string {
     `${s.gpuStreams ? 'GPU' : 'CPU kernels'} idle${s.gpuStreams ? '         ' : ' '}${formatMicros(s.gpuIdleUs)}${s.gpuIdlePerStepUs === null ? '' : ` (${formatMicros(s.gpuIdlePerStepUs)} / step)`} between the first and last kernel`,
   ];
   if (s.compileSpans.length > 0) {
-    lines.push(`compile in region ${formatMicros(s.compileUs)} in ${s.compileSpans.length} span(s): ${s.compileSpans.map((c) => `${c.name} ${formatMicros(c.durUs)}`).join(', ')}`);
+    lines.push(
+      `compile in region ${formatMicros(s.compileUs)} in ${s.compileSpans.length} span(s): ${s.compileSpans.map((c) => `${c.name} ${formatMicros(c.durUs)}`).join(', ')}`,
+    );
   }
   if (s.topKernels.length > 0) {
     lines.push('top kernels by total time:');
-    for (const k of s.topKernels) lines.push(`  ${formatMicros(k.totalUs).padStart(10)}  ×${String(k.count).padEnd(5)} ${k.family.padEnd(12)} ${k.name}`);
+    for (const k of s.topKernels)
+      lines.push(
+        `  ${formatMicros(k.totalUs).padStart(10)}  ×${String(k.count).padEnd(5)} ${k.family.padEnd(12)} ${k.name}`,
+      );
   }
   for (const warning of s.warnings) lines.push(`warning: ${warning}`);
   return lines.join('\n');

@@ -44,7 +44,10 @@ function regionNames(model: TraceModel): Map<number, string> {
  * the timeline keeps a lane for them, so finding them after the first frame moves nothing.
  */
 export function mayHaveMarks(model: TraceModel): boolean {
-  return model.names.some((name) => name === 'cudaGraphLaunch' || REGION.test(name) || classifyHostName(name, Cat.Unknown) === SliceKind.Compile);
+  return model.names.some(
+    (name) =>
+      name === 'cudaGraphLaunch' || REGION.test(name) || classifyHostName(name, Cat.Unknown) === SliceKind.Compile,
+  );
 }
 
 /** Every mark of the model, by start. */
@@ -57,7 +60,9 @@ export function timelineMarks(model: TraceModel): TimelineMark[] {
 function compileMarks(model: TraceModel): TimelineMark[] {
   const spans: number[] = [];
   for (let i = 0; i < model.count; i++) if (model.kind[i] === SliceKind.Compile) spans.push(i);
-  spans.sort((a, b) => model.track[a] - model.track[b] || model.start[a] - model.start[b] || model.dur[b] - model.dur[a]);
+  spans.sort(
+    (a, b) => model.track[a] - model.track[b] || model.start[a] - model.start[b] || model.dur[b] - model.dur[a],
+  );
   const marks: TimelineMark[] = [];
   let outer: TimelineMark | null = null;
   for (const i of spans) {
@@ -66,7 +71,14 @@ function compileMarks(model: TraceModel): TimelineMark[] {
       outer.compileId ??= id;
       continue;
     }
-    outer = { kind: 'compile', startUs: model.start[i], durUs: model.dur[i], label: '', compileId: id, track: model.track[i] };
+    outer = {
+      kind: 'compile',
+      startUs: model.start[i],
+      durUs: model.dur[i],
+      label: '',
+      compileId: id,
+      track: model.track[i],
+    };
     marks.push(outer);
   }
   for (const mark of marks) {
@@ -87,7 +99,9 @@ function graphBreakMarks(model: TraceModel): TimelineMark[] {
   const levels = levelsOf(model);
   const lookup = model.names.indexOf(CACHE_LOOKUP);
   const graphCall = new Uint8Array(model.names.length);
-  model.names.forEach((name, id) => { if (GRAPH_CALL.test(name)) graphCall[id] = 1; });
+  model.names.forEach((name, id) => {
+    if (GRAPH_CALL.test(name)) graphCall[id] = 1;
+  });
   const marks: TimelineMark[] = [];
   for (let i = 0; i < model.count; i++) {
     const compileId = regionIds.get(model.name[i]);
@@ -97,16 +111,31 @@ function graphBreakMarks(model: TraceModel): TimelineMark[] {
     const to = from + model.dur[i];
     const nested = (visit: (j: number) => void): void => {
       for (let level = levels.trackLevels[track] + model.depth[i] + 1; level < levels.trackLevels[track + 1]; level++) {
-        forEachOverlapping(model, levels, level, from, to, (j) => { if (model.start[j] >= from) visit(j); });
+        forEachOverlapping(model, levels, level, from, to, (j) => {
+          if (model.start[j] >= from) visit(j);
+        });
       }
     };
     // the first lookup (or region) of a frame resuming inside this one, then this frame's last graph call before it
     let resumeAt = Infinity;
-    nested((j) => { if ((model.name[j] === lookup || regionIds.has(model.name[j])) && model.start[j] < resumeAt) resumeAt = model.start[j]; });
+    nested((j) => {
+      if ((model.name[j] === lookup || regionIds.has(model.name[j])) && model.start[j] < resumeAt)
+        resumeAt = model.start[j];
+    });
     if (resumeAt === Infinity) continue;
     let lastGraphEnd = from;
-    nested((j) => { if (graphCall[model.name[j]] && model.start[j] < resumeAt) lastGraphEnd = Math.max(lastGraphEnd, model.start[j] + model.dur[j]); });
-    marks.push({ kind: 'graph-break', startUs: lastGraphEnd, durUs: Math.max(0, resumeAt - lastGraphEnd), label: `graph break in ${compileId}`, compileId, track });
+    nested((j) => {
+      if (graphCall[model.name[j]] && model.start[j] < resumeAt)
+        lastGraphEnd = Math.max(lastGraphEnd, model.start[j] + model.dur[j]);
+    });
+    marks.push({
+      kind: 'graph-break',
+      startUs: lastGraphEnd,
+      durUs: Math.max(0, resumeAt - lastGraphEnd),
+      label: `graph break in ${compileId}`,
+      compileId,
+      track,
+    });
   }
   return marks;
 }
@@ -116,12 +145,24 @@ function replayMarks(model: TraceModel): TimelineMark[] {
   const launch = model.names.indexOf('cudaGraphLaunch');
   if (launch < 0) return [];
   const launches: number[] = [];
-  for (let i = 0; i < model.count; i++) if (model.name[i] === launch && model.kind[i] === SliceKind.RuntimeLaunch) launches.push(i);
-  const replayed = slicesByCorrelation(model, new Set(launches.map((i) => model.correlation[i]).filter((id) => id >= 0)), true);
+  for (let i = 0; i < model.count; i++)
+    if (model.name[i] === launch && model.kind[i] === SliceKind.RuntimeLaunch) launches.push(i);
+  const replayed = slicesByCorrelation(
+    model,
+    new Set(launches.map((i) => model.correlation[i]).filter((id) => id >= 0)),
+    true,
+  );
   return launches.map((i) => {
     let end = model.start[i] + model.dur[i];
     for (const j of replayed.get(model.correlation[i]) ?? []) end = Math.max(end, model.start[j] + model.dur[j]);
-    return { kind: 'cudagraph-replay', startUs: model.start[i], durUs: end - model.start[i], label: 'CUDA-graph replay', compileId: null, track: model.track[i] };
+    return {
+      kind: 'cudagraph-replay',
+      startUs: model.start[i],
+      durUs: end - model.start[i],
+      label: 'CUDA-graph replay',
+      compileId: null,
+      track: model.track[i],
+    };
   });
 }
 
@@ -140,7 +181,11 @@ export interface TimelineTarget {
  * first run of the code it compiled (the recompile itself happened before the profile). Empty when the trace
  * holds neither (e.g. the frame never ran while profiled).
  */
-export function targetSpans(model: TraceModel, marks: readonly TimelineMark[], target: TimelineTarget): { startUs: number; durUs: number }[] {
+export function targetSpans(
+  model: TraceModel,
+  marks: readonly TimelineMark[],
+  target: TimelineTarget,
+): { startUs: number; durUs: number }[] {
   const ids = new Set(target.compileIds);
   const found = marks.filter((m) => m.kind === target.kind && m.compileId !== null && ids.has(m.compileId));
   if (found.length || target.kind !== 'recompile') return found.map(({ startUs, durUs }) => ({ startUs, durUs }));

@@ -66,7 +66,7 @@ function objectAfterKey(text: string, key: string): Record<string, unknown> | nu
     else if (c === '}' && --depth === 0) {
       try {
         const value: unknown = JSON.parse(text.slice(from, i + 1));
-        return value && typeof value === 'object' ? value as Record<string, unknown> : null;
+        return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
       } catch {
         return null;
       }
@@ -75,4 +75,5 @@ function objectAfterKey(text: string, key: string): Record<string, unknown> | nu
   return null;
 }
 
-const integer = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null);
+const integer = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;

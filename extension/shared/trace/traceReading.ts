@@ -34,7 +34,10 @@ export class TraceReading implements TraceReader {
    * at a time, each to its end (a worker's); elsewhere a posting awaited piece by piece could be asked for a preview
    * between two pieces, with the raw columns half consumed.
    */
-  constructor(raw: RawTrace, private readonly inParts = false) {
+  constructor(
+    raw: RawTrace,
+    private readonly inParts = false,
+  ) {
     this.raw = raw;
   }
 

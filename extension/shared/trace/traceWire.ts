@@ -11,14 +11,25 @@ import { packSteps, type PackedSteps } from './stepsWire.ts';
  * `rows`: rows [from, count) of the model (the rows before came in 'rows' messages), or its plain columns.
  * `kernelArgs`: deflated where a worker made them for a webview across a network link (inflated there first).
  */
-export type PostedTrace = Omit<TraceModel, 'steps' | 'kernelArgs' | keyof TraceColumns>
-  & { steps: TraceModel['steps'] | PackedSteps; kernelArgs: TraceModel['kernelArgs'] | PackedKernelArgs | DeflatedKernelArgs }
-  & ({ rows: PackedRows } | TraceColumns);
+export type PostedTrace = Omit<TraceModel, 'steps' | 'kernelArgs' | keyof TraceColumns> & {
+  steps: TraceModel['steps'] | PackedSteps;
+  kernelArgs: TraceModel['kernelArgs'] | PackedKernelArgs | DeflatedKernelArgs;
+} & ({ rows: PackedRows } | TraceColumns);
 
 /** The model as posted, with its rows from `from` on. */
 export function postedTrace(model: TraceModel, from = 0): PostedTrace {
   const { count, names, tracks, originUs, stepSource, warnings } = model;
-  return { count, names, tracks, originUs, stepSource, warnings, kernelArgs: packKernelArgs(model.kernelArgs), steps: packSteps(model.steps), rows: packRows(model, from, count) };
+  return {
+    count,
+    names,
+    tracks,
+    originUs,
+    stepSource,
+    warnings,
+    kernelArgs: packKernelArgs(model.kernelArgs),
+    steps: packSteps(model.steps),
+    rows: packRows(model, from, count),
+  };
 }
 
 /**
@@ -33,7 +44,10 @@ export type PostedPiece = PackedPiece | { from: number; count: number; rows: Def
  * The pieces of a model being built (buildModel.ts buildModelInParts), each part packed as soon as its rows are
  * final; returns the model. Stopped early, it leaves `building` as it was, to be finished (finishBuild).
  */
-export function* postedPieces(building: Iterator<BuiltRows, TraceModel>, count: number): Generator<PackedPiece, TraceModel> {
+export function* postedPieces(
+  building: Iterator<BuiltRows, TraceModel>,
+  count: number,
+): Generator<PackedPiece, TraceModel> {
   let from = 0;
   for (let step = building.next(); ; step = building.next()) {
     if (step.done) {
@@ -48,6 +62,7 @@ export function* postedPieces(building: Iterator<BuiltRows, TraceModel>, count: 
 
 /** A built model's parts as buildModelInParts yields them: every `rowsPerPart` rows but the last. */
 export function* partsOf(model: TraceModel, rowsPerPart: number): Generator<BuiltRows, TraceModel> {
-  for (let from = 0; from + rowsPerPart < model.count; from += rowsPerPart) yield { columns: model, from, to: from + rowsPerPart };
+  for (let from = 0; from + rowsPerPart < model.count; from += rowsPerPart)
+    yield { columns: model, from, to: from + rowsPerPart };
   return model;
 }

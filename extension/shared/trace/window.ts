@@ -3,7 +3,10 @@
 import type { TraceModel } from './model.ts';
 
 /** The view a timeline opens at: a step and a time domain relative to that step's start (null: fit the step). */
-export interface FirstView { step: number; domain: [number, number] | null }
+export interface FirstView {
+  step: number;
+  domain: [number, number] | null;
+}
 
 /**
  * [from, to] (µs since the origin) covering `view` with one view-width of margin each side, so the first
@@ -38,14 +41,21 @@ export function sliceWindow(model: TraceModel, from: number, to: number): TraceM
   argRows.forEach((r, k) => values.set(model.kernelArgs.values.subarray(r * fields, (r + 1) * fields), k * fields));
   const pick = <T extends Float64Array | Uint32Array | Uint16Array | Uint8Array>(column: T): T => {
     const out = new (column.constructor as new (n: number) => T)(rows.length);
-    rows.forEach((row, k) => { out[k] = column[row]; });
+    rows.forEach((row, k) => {
+      out[k] = column[row];
+    });
     return out;
   };
   return {
     ...model,
     count: rows.length,
-    start: pick(model.start), dur: pick(model.dur), track: pick(model.track), name: pick(model.name),
-    kind: pick(model.kind), depth: pick(model.depth), correlation: pick(model.correlation),
+    start: pick(model.start),
+    dur: pick(model.dur),
+    track: pick(model.track),
+    name: pick(model.name),
+    kind: pick(model.kind),
+    depth: pick(model.depth),
+    correlation: pick(model.correlation),
     kernelArgs: { slice: Uint32Array.from(argRows, (r) => newIndex.get(model.kernelArgs.slice[r])!), values },
     tracks: model.tracks.map((t) => ({ ...t })),
     steps: model.steps.map((s) => ({ ...s })),
@@ -61,10 +71,16 @@ export function sameSlice(from: TraceModel, i: number, to: TraceModel): number {
   const track = from.track[i];
   const depth = from.depth[i];
   const start = from.start[i];
-  const before = (k: number): boolean => to.track[k] < track || (to.track[k] === track && (to.depth[k] < depth || (to.depth[k] === depth && to.start[k] < start)));
+  const before = (k: number): boolean =>
+    to.track[k] < track ||
+    (to.track[k] === track && (to.depth[k] < depth || (to.depth[k] === depth && to.start[k] < start)));
   let lo = 0;
   let hi = to.count;
-  while (lo < hi) { const mid = (lo + hi) >>> 1; if (before(mid)) lo = mid + 1; else hi = mid; }
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(mid)) lo = mid + 1;
+    else hi = mid;
+  }
   const name = from.names[from.name[i]];
   for (let k = lo; k < to.count && to.track[k] === track && to.depth[k] === depth && to.start[k] === start; k++) {
     if (to.dur[k] === from.dur[i] && to.names[to.name[k]] === name) return k;

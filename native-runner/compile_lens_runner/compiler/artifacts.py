@@ -3,27 +3,32 @@ guards (and which one failed before a recompile) and the FX graph Dynamo capture
 and referenced from the mode's `compiler` block; every generated kernel gains its line in that code and its time
 per profiled step; and the compile phases of every graph (chromium_event spans of the structured log) become spans
 of a compile timeline."""
+
 from __future__ import annotations
 
 import functools
 import os
 import re
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
 
 from ..measure.profiling import kernel_us_per_step
 from ..shapes.compiler import CompileArtifacts, CompilePhase, CompilerInsight, KernelProvenance
 from .insight import MAX_KERNELS
-from .torch_trace import ChromiumEvent, Record
+from .torch_trace import Record
 
 ARTIFACT_DIR = "compiler"
 MAX_PHASES = 2000
 # `name = async_compile.triton('name', '''` (Triton), `name = async_compile.cpp_pybinding([...], r'''` (C++), ...
 _KERNEL_DEF = re.compile(r"\n(\w+) = async_compile\.\w+\(")  # after a line break: found by its first character
-_HANDLE = re.compile(r"# \[Provenance debug handles\] (\S+)[^\S\n]*$", re.M)  # alone on its line (checked): found by its text
+_HANDLE = re.compile(
+    r"# \[Provenance debug handles\] (\S+)[^\S\n]*$", re.M
+)  # alone on its line (checked): found by its text
 _GUARD = re.compile(r"^[\s|]*\+- ([A-Z][A-Z_]+): (.*)$")
-_GUARD_MANAGER = re.compile(r"^(?P<indent>[\s|]*\+- )\w*GuardManager: source=(?P<source>.+?), accessed_by=.*?, type=<class '(?P<type>[^']+)'>.*$")
+_GUARD_MANAGER = re.compile(
+    r"^(?P<indent>[\s|]*\+- )\w*GuardManager: source=(?P<source>.+?), accessed_by=.*?, type=<class '(?P<type>[^']+)'>.*$"
+)
 _TENSOR_REASON = re.compile(r"^tensor '(?P<name>.+?)' \w+ mismatch")
 _SOURCE_EXPR = re.compile(r"[LG]\['[^']+'\](?:\.\w+|\[[^\]]+\])*")
 _REASON_PREFIX = re.compile(r"^(?P<cid>\d+/\d+): ")
@@ -53,6 +58,7 @@ def safe_name(compile_id: str | None) -> str:
 
 # -- generated code ----------------------------------------------------------------------------------------------
 
+
 def _numbered(code: str, matches: Iterable[re.Match[str]]) -> Iterator[tuple[int, re.Match[str]]]:
     """Each match with its 1-based line, lines counted on from the previous match (a module has thousands)."""
     line, counted = 1, 0
@@ -69,7 +75,7 @@ def kernel_lines(code: str) -> dict[str, int]:
     text = "\n" + code  # a definition on the first line too
     found: dict[str, int] = {match[1]: line for line, match in _numbered(text, _KERNEL_DEF.finditer(text))}
     for line, handle in _numbered(code, _HANDLE.finditer(code)):
-        if lines[line - 1][:handle.start() - code.rfind("\n", 0, handle.start()) - 1].strip():
+        if lines[line - 1][: handle.start() - code.rfind("\n", 0, handle.start()) - 1].strip():
             continue
         name = handle[1].rsplit(":", 1)[0]
         call = next((j for j in range(line, len(lines)) if not lines[j].lstrip().startswith("#")), line - 1)
@@ -78,10 +84,13 @@ def kernel_lines(code: str) -> dict[str, int]:
 
 
 def _module_header(index: int, count: int, source: str | None) -> str:
-    return f"# ---- Compile Lens: Inductor output code {index} of {count}" + (f" ({source})" if source else "") + " ----"
+    return (
+        f"# ---- Compile Lens: Inductor output code {index} of {count}" + (f" ({source})" if source else "") + " ----"
+    )
 
 
 # -- guards ------------------------------------------------------------------------------------------------------
+
 
 def readable_guards(tree: str) -> str:
     """Dynamo's guard tree with each GuardManager line shortened to what it guards ("L['x']  (torch.Tensor)")."""
@@ -135,6 +144,7 @@ def _guard_text(record: Record) -> str:
 
 # -- compile phases ----------------------------------------------------------------------------------------------
 
+
 @functools.lru_cache(maxsize=4096)
 def _phase_name(name: str) -> str | None:
     if name in PHASE_LABELS:
@@ -147,7 +157,9 @@ def phases(records: Iterable[Record]) -> list[CompilePhase]:
     Cache lookups are zero-length entries with `cache` hit/miss/bypass; `cacheHit` marks a hit."""
     out: list[CompilePhase] = []
     began: list[float] = []  # each entry's start (µs): made relative to the first span's once all are read
-    shown = 0  # entries measured or cache lookups: once MAX_PHASES are, a later entry would not be shown, so none is made
+    shown = (
+        0  # entries measured or cache lookups: once MAX_PHASES are, a later entry would not be shown, so none is made
+    )
     origin: float | None = None
     cid: str | None = None
     # per compile id: (name, ts, index in out, how many shown spans are open up to it)
@@ -193,8 +205,17 @@ def phases(records: Iterable[Record]) -> list[CompilePhase]:
                 shown += out[index]["durMs"] > 0
         elif ph == "i" and shown < MAX_PHASES and (cache := _CACHE_EVENT.match(name)):
             label = "FX graph cache" if cache[1] == "fx_graph" else "AOT autograd cache"
-            out.append({"compileId": cid, "name": label, "startMs": 0.0, "durMs": 0.0, "depth": depth, "cache": cache[2],
-                        "cacheHit": cache[2] == "hit"})
+            out.append(
+                {
+                    "compileId": cid,
+                    "name": label,
+                    "startMs": 0.0,
+                    "durMs": 0.0,
+                    "depth": depth,
+                    "cache": cache[2],
+                    "cacheHit": cache[2] == "hit",
+                }
+            )
             began.append(ts)
             shown += 1
     # spans still open (the log ended mid-compile) keep durMs 0: they are not measured, so they are dropped
@@ -205,6 +226,7 @@ def phases(records: Iterable[Record]) -> list[CompilePhase]:
 
 
 # -- the whole mode ----------------------------------------------------------------------------------------------
+
 
 class _Writer:
     def __init__(self, workdir: str, label: str) -> None:
@@ -233,8 +255,11 @@ class _Writer:
 @dataclass
 class _Compiles:
     """What the log says per compile id, in the order the compiles started."""
+
     order: dict[str, None] = field(default_factory=dict)  # the ids, in order (a dict: looked up per record)
-    modules: dict[str, list[tuple[Record, str | None]]] = field(default_factory=dict)  # [(output code, its original path)]
+    modules: dict[str, list[tuple[Record, str | None]]] = field(
+        default_factory=dict
+    )  # [(output code, its original path)]
     before: dict[str, int] = field(default_factory=dict)  # lines of the saved file before the latest module's code
     code_lines: dict[tuple[str | None, str, int], int] = field(default_factory=dict)  # (id, kernel, nth) -> saved line
     guards: dict[str, str] = field(default_factory=dict)
@@ -251,7 +276,13 @@ def _collect(records: list[Record]) -> _Compiles:
         cid = r.compile_id
         if cid is None or r.kind == "chromium_event":  # most records of a log: none is saved
             continue
-        if r.kind in ("dynamo_start", "inductor_output_code", "dynamo_cpp_guards_str", "dynamo_guards", "dynamo_output_graph"):
+        if r.kind in (
+            "dynamo_start",
+            "inductor_output_code",
+            "dynamo_cpp_guards_str",
+            "dynamo_guards",
+            "dynamo_output_graph",
+        ):
             found.order.setdefault(cid)
         modules = found.modules.get(cid)
         if r.kind == "inductor_output_code":
@@ -292,12 +323,27 @@ def _joined(parts: list[tuple[str, Record]], between: str) -> Iterator[str]:
 
 
 def _write_compiles(found: _Compiles, writer: _Writer) -> list[CompileArtifacts]:
-    guard_paths = {cid: writer.write(cid, "guards.txt", [f"# Guards of compile {cid}: Dynamo checks these before each call; "
-                                     f"when one fails it compiles again (a recompile).\n{text}"]) for cid, text in found.guards.items()}
+    guard_paths = {
+        cid: writer.write(
+            cid,
+            "guards.txt",
+            [
+                f"# Guards of compile {cid}: Dynamo checks these before each call; "
+                f"when one fails it compiles again (a recompile).\n{text}"
+            ],
+        )
+        for cid, text in found.guards.items()
+    }
     compiles = []
     for cid in found.order:
-        entry: CompileArtifacts = {"compileId": cid, "outputCode": None, "guards": guard_paths.get(cid), "guardCount": None,
-                                   "fxGraph": None, "failedGuards": []}
+        entry: CompileArtifacts = {
+            "compileId": cid,
+            "outputCode": None,
+            "guards": guard_paths.get(cid),
+            "guardCount": None,
+            "fxGraph": None,
+            "failedGuards": [],
+        }
         if cid in found.modules:
             modules = found.modules[cid]
             heads = [(f"{_module_header(i, len(modules), src)}\n", code) for i, (code, src) in enumerate(modules, 1)]
@@ -306,15 +352,24 @@ def _write_compiles(found: _Compiles, writer: _Writer) -> list[CompileArtifacts]
             entry["guardCount"] = len(guard_lines(found.guards[cid]))
         if cid in found.graphs:
             graphs = found.graphs[cid]
-            heads = [(f"# The FX graph Dynamo captured for compile {cid}\n" if i == 0 else "", graph) for i, graph in enumerate(graphs)]
+            heads = [
+                (f"# The FX graph Dynamo captured for compile {cid}\n" if i == 0 else "", graph)
+                for i, graph in enumerate(graphs)
+            ]
             entry["fxGraph"] = writer.write(cid, "fx_graph.py", _joined(heads, "\n\n"))
         for reason in found.reasons.get(cid, []):
             failed = m["cid"] if (m := _REASON_PREFIX.match(reason)) else None
             hit = failed_guard(reason, found.guards[failed]) if failed in found.guards else None
-            entry["failedGuards"].append({"compileId": failed, "reason": _REASON_PREFIX.sub("", reason.split("\n", 1)[0]).strip(),
-                                          "guards": guard_paths.get(failed) if failed else None,
-                                          # +1: the file starts with a header line
-                                          "line": hit[0] + 1 if hit else None, "guard": hit[1] if hit else None})
+            entry["failedGuards"].append(
+                {
+                    "compileId": failed,
+                    "reason": _REASON_PREFIX.sub("", reason.split("\n", 1)[0]).strip(),
+                    "guards": guard_paths.get(failed) if failed else None,
+                    # +1: the file starts with a header line
+                    "line": hit[0] + 1 if hit else None,
+                    "guard": hit[1] if hit else None,
+                }
+            )
         compiles.append(entry)
     return compiles
 
@@ -322,6 +377,7 @@ def _write_compiles(found: _Compiles, writer: _Writer) -> list[CompileArtifacts]
 @dataclass
 class Saved:
     """A mode's artifacts as written: paths per compile id, compile phases, and each kernel's line in its saved code."""
+
     compiles: list[CompileArtifacts]
     phases: list[CompilePhase]
     code_lines: dict[tuple[str | None, str, int], int]
@@ -335,14 +391,25 @@ def save(records: list[Record], workdir: str, label: str) -> Saved:
     return Saved(compiles, phases(records), found.code_lines, writer.triton)
 
 
-def attach(compiler: CompilerInsight, records: list[Record], workdir: str, label: str, trace: str | None, steps: int,
-           saved: Saved | None = None) -> None:
+def attach(
+    compiler: CompilerInsight,
+    records: list[Record],
+    workdir: str,
+    label: str,
+    trace: str | None,
+    steps: int,
+    saved: Saved | None = None,
+) -> None:
     """Writes the mode's artifacts (unless `saved` already) and adds to `compiler`: `compiles` (paths per compile id),
     `phases`, and per kernel `codeLine` and `usPerStep` (from the profile `trace`, relative to workdir, of `steps`
     steps)."""
     saved = saved or save(records, workdir, label)
     compiler["compiles"], compiler["phases"] = saved.compiles, saved.phases
-    times = kernel_us_per_step(os.path.join(workdir, trace), steps) if trace and os.path.exists(os.path.join(workdir, trace)) else {}
+    times = (
+        kernel_us_per_step(os.path.join(workdir, trace), steps)
+        if trace and os.path.exists(os.path.join(workdir, trace))
+        else {}
+    )
     kernels = compiler.get("kernels") or []
     names = Counter(k["name"] for k in kernels)
     seen: Counter[tuple[str | None, str]] = Counter()
@@ -358,7 +425,10 @@ def _time_of(kernel: KernelProvenance, times: dict[tuple[str | None, str], float
     on CPU) that ran in its compile's region. Events outside a known region count only for a name no other kernel
     of the mode has. None: the kernel did not run in the profile (or cannot be told apart)."""
     name = kernel["name"]
-    total = [us for (cid, event), us in times.items()
-             if (event == name or re.fullmatch(rf"graph_\d+_{re.escape(name)}", event))
-             and (cid == kernel.get("compileId") or (cid is None and unique))]
+    total = [
+        us
+        for (cid, event), us in times.items()
+        if (event == name or re.fullmatch(rf"graph_\d+_{re.escape(name)}", event))
+        and (cid == kernel.get("compileId") or (cid is None and unique))
+    ]
     return round(sum(total), 3) if total else None

@@ -7,9 +7,11 @@ limit (RUN_ONLY), runs the frame eagerly without a word. So over any stretch of 
 recompile are frames that ran eagerly: compiled timings over such calls time eager code. (A frame's first
 compile follows no guard check, so it is not counted against misses.)
 """
+
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..measure.paired import RunCounts
 
@@ -27,7 +29,7 @@ class CompiledRuns:
         self.available = False
         self._previous: Callable[[bool], bool] | None = None
 
-    def install(self) -> "CompiledRuns":
+    def install(self) -> CompiledRuns:
         try:
             from torch._C._dynamo.eval_frame import set_guard_complete_hook
         except ImportError:  # torch < 2.6 has no such hook: ran_compiled() then says None
@@ -49,6 +51,6 @@ class CompiledRuns:
         return RunCounts(self.hits, self.misses, compiles, recompiles)
 
 
-def install(watcher: "CompileWatcher") -> CompiledRuns:
+def install(watcher: CompileWatcher) -> CompiledRuns:
     """A counter that takes its compile counts from the CompileWatcher (torch_trace.install_watcher())."""
     return CompiledRuns(lambda: (watcher.compiles, watcher.recompiles)).install()

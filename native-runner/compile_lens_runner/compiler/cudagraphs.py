@@ -8,6 +8,7 @@ time without a compile id; they are given to the compile whose graph holds the l
 compile that ran last before it. A log made without the runner has only the compile-time reasons: there a graph set
 up for CUDA graphs that no capture names is `unknown`, and the reason says why.
 """
+
 from __future__ import annotations
 
 import re
@@ -19,71 +20,107 @@ from .torch_trace import CUDAGRAPH_SKIP, Record
 from .user_code import innermost_user, location
 
 _FOUND_FROM = re.compile(r'File "([^"]+)", line (\d+), in (\S+)\n\s*(.*)')
-_FILE_COMMENT = re.compile(r'^\s*# File: (.+):(\d+) in (\S+), code: (.*)$', re.M)
+_FILE_COMMENT = re.compile(r"^\s*# File: (.+):(\d+) in (\S+), code: (.*)$", re.M)
 _INPLACE = re.compile(r"\b([A-Za-z_][\w.]*?)\.(\w+_)\(")  # kc.index_copy_(...): the tensor and the in-place method
 _SETITEM = re.compile(r"\b([A-Za-z_][\w.]*)\s*\[[^\]]*\]\s*=(?!=)")
-_COST = ("Every call of this graph launches its kernels one by one, as mode=\"default\" does: the launch overhead "
-         "CUDA graphs remove (what reduce-overhead is for) stays")
+_COST = (
+    'Every call of this graph launches its kernels one by one, as mode="default" does: the launch overhead '
+    "CUDA graphs remove (what reduce-overhead is for) stays"
+)
 
 _MANY_SIZES_COST = "Each new size stops to record a graph (a warm-up run and a capture) and keeps GPU memory for it."
 # (kind, PyTorch's text, what happened, fix): first match wins
 _REASONS: tuple[tuple[str, re.Pattern[str], str, str], ...] = (
-    ("many-sizes", re.compile(r"observed (\d+) distinct sizes", re.I),
-     "CUDA graphs record one graph per input size, and {count} sizes have been seen: each new size records another "
-     "graph (a pause, and GPU memory kept for it)",
-     "Pad inputs to a few fixed sizes (buckets), or keep the size fixed from your side; or set "
-     "torch._inductor.config.triton.cudagraph_skip_dynamic_graphs = True to run graphs compiled for dynamic shapes "
-     "without CUDA graphs."),
-    ("mutated-inputs", re.compile(r"mutated inputs \((\d+) instances?\)|mutated inputs", re.I),
-     "The compiled graph writes in place into {count} of its inputs{at}{tensors}. A CUDA graph replays fixed memory "
-     "addresses, so a tensor it writes into must keep its address across calls (a parameter or buffer of the compiled "
-     "module); these are ordinary arguments, so Inductor ran the graph without CUDA graphs",
-     # checked on an H100 with torch 2.11 (docs/BENCHMARKS.md): caches made buffers of the compiled module are
-     # captured; the same caches passed as arguments and marked with torch._dynamo.mark_static_address are still skipped
-     "Make the mutated tensors buffers of the compiled module (self.register_buffer(...), written in forward) and compile "
-     "the module, or return the new values instead of writing into the inputs. If the loop feeds a compiled output back "
-     "in, call torch.compiler.cudagraph_mark_step_begin() before each call (or clone the output): the next replay "
-     "overwrites it."),
-    ("input-storage-mutation", re.compile(r"input storage mutation", re.I),
-     "The compiled graph replaces the storage of an input (Tensor.set_){at}, which a CUDA graph cannot replay",
-     "Allocate the tensor once at its final size and copy into it (t.copy_(new)) instead of set_ / resize."),
-    ("cpu-device", re.compile(r"cpu device \(([^)]*)\)", re.I),
-     "Part of the graph runs on the CPU ({node}){at}; a CUDA graph can only hold GPU work",
-     "Create that tensor on the GPU (device=\"cuda\", or .to(device) once outside the compiled function), or move the "
-     "CPU work out of the compiled function."),
-    ("multiple-devices", re.compile(r"multiple devices", re.I),
-     "The graph uses more than one device{at}; a CUDA graph holds one GPU's work",
-     "Keep one compiled function's tensors on one GPU; move the cross-device step out of it."),
-    ("dynamic-shapes", re.compile(r"symbolic shapes|dynamic shape|cudagraph_skip_dynamic_graphs", re.I),
-     "The graph was compiled for dynamic shapes and torch._inductor.config.triton.cudagraph_skip_dynamic_graphs is on{at}",
-     "Mark sizes static (compile with dynamic=False and warm up at the sizes you use, or pad to a few bucket sizes), "
-     "or turn cudagraph_skip_dynamic_graphs off so one CUDA graph is recorded per size."),
-    ("incompatible-op", re.compile(r"incompatible op ([\w.:]+)", re.I),
-     "The graph contains {op}{at}, which cannot be captured in a CUDA graph (it synchronizes with the CPU or allocates "
-     "by the data)",
-     "Set torch._inductor.config.graph_partition = True so Inductor captures the rest of the graph around that op, or "
-     "move the op out of the compiled function."),
-    ("rerecord-limit", re.compile(r"re-record(?:ing)? limit", re.I),
-     "The CUDA graph had to be re-recorded more times than the limit allows{at} (inputs arrived at new addresses or "
-     "in new shapes each call), so Inductor gave up on CUDA graphs for it",
-     "Pass the same input tensors every call (copy new data into them: static.copy_(new)) and keep shapes fixed; or "
-     "raise torch._inductor.config.triton.cudagraph_unexpected_rerecord_limit if the variants are few."),
-    ("control-flow", re.compile(r"control flow operator", re.I),
-     "The graph contains torch.cond / torch.while_loop with GPU work{at}, which CUDA-graph trees do not capture",
-     "Set torch._inductor.config.graph_partition = True, or make the branch branchless (torch.where)."),
-    ("boolean-index-put", re.compile(r"index_put_ fallback with boolean indexing", re.I),
-     "Assignment through a boolean mask (x[mask] = v){at} falls back to an op whose work depends on the data",
-     "Write it as x = torch.where(mask, v, x) (or x.masked_fill_(mask, v))."),
-    ("uncached-allocator", re.compile(r"caching allocator", re.I),
-     "The CUDA caching allocator is off (PYTORCH_NO_CUDA_MEMORY_CACHING), which CUDA-graph capture needs",
-     "Run without PYTORCH_NO_CUDA_MEMORY_CACHING / torch.cuda.caching_allocator_enable(False)."),
+    (
+        "many-sizes",
+        re.compile(r"observed (\d+) distinct sizes", re.I),
+        "CUDA graphs record one graph per input size, and {count} sizes have been seen: each new size records another "
+        "graph (a pause, and GPU memory kept for it)",
+        "Pad inputs to a few fixed sizes (buckets), or keep the size fixed from your side; or set "
+        "torch._inductor.config.triton.cudagraph_skip_dynamic_graphs = True to run graphs compiled for dynamic shapes "
+        "without CUDA graphs.",
+    ),
+    (
+        "mutated-inputs",
+        re.compile(r"mutated inputs \((\d+) instances?\)|mutated inputs", re.I),
+        "The compiled graph writes in place into {count} of its inputs{at}{tensors}. A CUDA graph replays fixed memory "
+        "addresses, so a tensor it writes into must keep its address across calls (a parameter or buffer of the compiled "
+        "module); these are ordinary arguments, so Inductor ran the graph without CUDA graphs",
+        # checked on an H100 with torch 2.11 (docs/BENCHMARKS.md): caches made buffers of the compiled module are
+        # captured; the same caches passed as arguments and marked with torch._dynamo.mark_static_address are still skipped
+        "Make the mutated tensors buffers of the compiled module (self.register_buffer(...), written in forward) and compile "
+        "the module, or return the new values instead of writing into the inputs. If the loop feeds a compiled output back "
+        "in, call torch.compiler.cudagraph_mark_step_begin() before each call (or clone the output): the next replay "
+        "overwrites it.",
+    ),
+    (
+        "input-storage-mutation",
+        re.compile(r"input storage mutation", re.I),
+        "The compiled graph replaces the storage of an input (Tensor.set_){at}, which a CUDA graph cannot replay",
+        "Allocate the tensor once at its final size and copy into it (t.copy_(new)) instead of set_ / resize.",
+    ),
+    (
+        "cpu-device",
+        re.compile(r"cpu device \(([^)]*)\)", re.I),
+        "Part of the graph runs on the CPU ({node}){at}; a CUDA graph can only hold GPU work",
+        'Create that tensor on the GPU (device="cuda", or .to(device) once outside the compiled function), or move the '
+        "CPU work out of the compiled function.",
+    ),
+    (
+        "multiple-devices",
+        re.compile(r"multiple devices", re.I),
+        "The graph uses more than one device{at}; a CUDA graph holds one GPU's work",
+        "Keep one compiled function's tensors on one GPU; move the cross-device step out of it.",
+    ),
+    (
+        "dynamic-shapes",
+        re.compile(r"symbolic shapes|dynamic shape|cudagraph_skip_dynamic_graphs", re.I),
+        "The graph was compiled for dynamic shapes and torch._inductor.config.triton.cudagraph_skip_dynamic_graphs is on{at}",
+        "Mark sizes static (compile with dynamic=False and warm up at the sizes you use, or pad to a few bucket sizes), "
+        "or turn cudagraph_skip_dynamic_graphs off so one CUDA graph is recorded per size.",
+    ),
+    (
+        "incompatible-op",
+        re.compile(r"incompatible op ([\w.:]+)", re.I),
+        "The graph contains {op}{at}, which cannot be captured in a CUDA graph (it synchronizes with the CPU or allocates "
+        "by the data)",
+        "Set torch._inductor.config.graph_partition = True so Inductor captures the rest of the graph around that op, or "
+        "move the op out of the compiled function.",
+    ),
+    (
+        "rerecord-limit",
+        re.compile(r"re-record(?:ing)? limit", re.I),
+        "The CUDA graph had to be re-recorded more times than the limit allows{at} (inputs arrived at new addresses or "
+        "in new shapes each call), so Inductor gave up on CUDA graphs for it",
+        "Pass the same input tensors every call (copy new data into them: static.copy_(new)) and keep shapes fixed; or "
+        "raise torch._inductor.config.triton.cudagraph_unexpected_rerecord_limit if the variants are few.",
+    ),
+    (
+        "control-flow",
+        re.compile(r"control flow operator", re.I),
+        "The graph contains torch.cond / torch.while_loop with GPU work{at}, which CUDA-graph trees do not capture",
+        "Set torch._inductor.config.graph_partition = True, or make the branch branchless (torch.where).",
+    ),
+    (
+        "boolean-index-put",
+        re.compile(r"index_put_ fallback with boolean indexing", re.I),
+        "Assignment through a boolean mask (x[mask] = v){at} falls back to an op whose work depends on the data",
+        "Write it as x = torch.where(mask, v, x) (or x.masked_fill_(mask, v)).",
+    ),
+    (
+        "uncached-allocator",
+        re.compile(r"caching allocator", re.I),
+        "The CUDA caching allocator is off (PYTORCH_NO_CUDA_MEMORY_CACHING), which CUDA-graph capture needs",
+        "Run without PYTORCH_NO_CUDA_MEMORY_CACHING / torch.cuda.caching_allocator_enable(False).",
+    ),
 )
 
 
 def _found_from(message: str) -> SourceLocation | None:
     """The user's line PyTorch names ("Found from: File ..., line N"), with its code as the message quotes it."""
-    frames: list[SourceLocation] = [{**location(m[1], int(m[2]), m[3]), "code": m[4].strip() or None}
-                                    for m in _FOUND_FROM.finditer(message)]
+    frames: list[SourceLocation] = [
+        {**location(m[1], int(m[2]), m[3]), "code": m[4].strip() or None} for m in _FOUND_FROM.finditer(message)
+    ]
     return innermost_user(frames) or (frames[-1] if frames else None)
 
 
@@ -99,18 +136,33 @@ def explain(message: str) -> CudaGraphSkip:
     where = _found_from(message)
     code = where.get("code") if where else None
     tensors = _tensors(code)
-    at = f" at {where['file'].replace(chr(92), '/').rsplit('/', 1)[-1]}:{where['line']} (`{code}`)" if where and code else ""
+    at = (
+        f" at {where['file'].replace(chr(92), '/').rsplit('/', 1)[-1]}:{where['line']} (`{code}`)"
+        if where and code
+        else ""
+    )
     for kind, pattern, what, fix in _REASONS:
         match = pattern.search(message)
         if match:
             first = match.group(1) if match.groups() else None
-            text = what.format(count=first or "some", tensors=f", `{'`, `'.join(tensors)}` among them" if tensors else "", at=at, node=first or "a node",
-                               op=f"`{first}`" if first else "an op")
+            text = what.format(
+                count=first or "some",
+                tensors=f", `{'`, `'.join(tensors)}` among them" if tensors else "",
+                at=at,
+                node=first or "a node",
+                op=f"`{first}`" if first else "an op",
+            )
             cost = _MANY_SIZES_COST if kind == "many-sizes" else _COST + "."
             return {"kind": kind, "what": text + ".", "fix": fix, "cost": cost, "location": where, "tensors": tensors}
     head = message.split("Found from", 1)[0].strip().rstrip(".")
-    return {"kind": "other", "what": f"PyTorch skipped CUDA graphs: {head}{at}.", "fix": None, "cost": _COST + ".",
-            "location": where, "tensors": tensors}
+    return {
+        "kind": "other",
+        "what": f"PyTorch skipped CUDA graphs: {head}{at}.",
+        "fix": None,
+        "cost": _COST + ".",
+        "location": where,
+        "tensors": tensors,
+    }
 
 
 def _graph_lines(records: list[Record]) -> dict[str | None, set[tuple[str, int]]]:
@@ -136,7 +188,9 @@ def attribute(records: list[Record]) -> list[Record]:
             if not cid:
                 where = _found_from(str(skip.get("message") or ""))
                 key = (where["file"], where["line"]) if where else None
-                cid = next((c for c in reversed(seen) if key and key in lines.get(c, set())), seen[-1] if seen else None)
+                cid = next(
+                    (c for c in reversed(seen) if key and key in lines.get(c, set())), seen[-1] if seen else None
+                )
             r.compile_id = cid
     return records
 
@@ -180,11 +234,18 @@ def cuda_graphs(metrics: list[dict[str, Any]], records: list[Record]) -> list[Cu
             skip = explain(reasons[0])
             out.append({"compileId": cid, "status": "skipped", "reason": " | ".join(reasons), "explanation": skip})
         elif cid in cudagraphified and not runner_log:
-            out.append({"compileId": cid, "status": "unknown", "reason": (
-                "This log cannot say whether CUDA graphs ran: the graph was set up for them, but no capture is recorded and "
-                "PyTorch writes skips decided at the first call (e.g. mutated inputs) to the console only "
-                "(TORCH_LOGS=cudagraphs), not to this log. Profile the script with Compile Lens, or rerun with "
-                "TORCH_LOGS=cudagraphs to see them.")})
+            out.append(
+                {
+                    "compileId": cid,
+                    "status": "unknown",
+                    "reason": (
+                        "This log cannot say whether CUDA graphs ran: the graph was set up for them, but no capture is recorded and "
+                        "PyTorch writes skips decided at the first call (e.g. mutated inputs) to the console only "
+                        "(TORCH_LOGS=cudagraphs), not to this log. Profile the script with Compile Lens, or rerun with "
+                        "TORCH_LOGS=cudagraphs to see them."
+                    ),
+                }
+            )
         else:
             out.append({"compileId": cid, "status": "not-captured", "reason": None})
         if hints.get(cid):

@@ -1,16 +1,19 @@
 """Guard failures in the user's terms: what the user's code or calls did, and the fix. Also groups recompiles that
 recur at one site, and names why Dynamo ran a compiled frame eagerly (recompile limit, failed compile)."""
+
 from __future__ import annotations
 
 import re
 
-from . import quick_fixes
 from ..shapes.compiler import CompilerInsight, Explanation, Recompile, RecompileSite
 from ..shapes.mode import Fallback
+from . import quick_fixes
 
 _NUMBER_AFTER = re.compile(r"(==|!=|<=|>=|<|>|expected|actual)(\s*)-?\d+(?:\.\d+)?")
 _HINT = re.compile(r"\(HINT: (.+?)\)\s*(?:$|\n)", re.S)
-_KEYS = re.compile(r"tensor '([^']+)' dispatch key set mismatch\. expected DispatchKeySet\(([^)]*)\), actual DispatchKeySet\(([^)]*)\)")
+_KEYS = re.compile(
+    r"tensor '([^']+)' dispatch key set mismatch\. expected DispatchKeySet\(([^)]*)\), actual DispatchKeySet\(([^)]*)\)"
+)
 _SIZE = re.compile(r"tensor '([^']+)' (size|stride) mismatch at index (\d+)\. expected (\d+), actual (\d+)")
 _DTYPE = re.compile(r"tensor '([^']+)' dtype mismatch\. expected (\w+), actual (\w+)")
 _REQUIRES_GRAD = re.compile(r"tensor '([^']+)' requires_grad mismatch")
@@ -19,8 +22,10 @@ _GUARD_FROM = re.compile(r"\(guard from: (?P<code>.+)\)\s*$")
 _INTERNAL = re.compile(r"___\w+")  # names Dynamo makes up for values on its stack (___stack0): not the user's
 _LEN = re.compile(r"len\((?P<expr>[^)]+)\) == (?P<value>\d+)")
 _AUTOGRAD_ONLY = re.compile(r"^(Autograd\w*|ADInplaceOrView)$")
-WARMUP_FIX = ("Warm up under the same grad mode you serve with: make the warmup calls and the real calls inside the same "
-              "torch.inference_mode() (or torch.no_grad()) context, and create their inputs the same way.")
+WARMUP_FIX = (
+    "Warm up under the same grad mode you serve with: make the warmup calls and the real calls inside the same "
+    "torch.inference_mode() (or torch.no_grad()) context, and create their inputs the same way."
+)
 
 
 def pattern(reason: str) -> str:
@@ -74,74 +79,124 @@ def _explain(reason: str, raw: str, library_frame: str | None) -> Explanation | 
         name = _user_name(keys[1])
         if diff and all(_AUTOGRAD_ONLY.match(k) for k in diff):
             if expected > actual:
-                what = (f"The compiled code was made for calls outside torch.inference_mode() (warmup with normal tensors, "
-                        f"under torch.no_grad() or with grad), and {name} then arrived under torch.inference_mode() (or was "
-                        "created there): only the autograd dispatch key differs, so the warmup and the real calls differ in grad mode.")
+                what = (
+                    f"The compiled code was made for calls outside torch.inference_mode() (warmup with normal tensors, "
+                    f"under torch.no_grad() or with grad), and {name} then arrived under torch.inference_mode() (or was "
+                    "created there): only the autograd dispatch key differs, so the warmup and the real calls differ in grad mode."
+                )
             else:
-                what = (f"The compiled code was made under torch.inference_mode(), and {name} then arrived outside it (under "
-                        "torch.no_grad() or with grad): only the autograd dispatch key differs, so the warmup and the real calls "
-                        "differ in grad mode.")
+                what = (
+                    f"The compiled code was made under torch.inference_mode(), and {name} then arrived outside it (under "
+                    "torch.no_grad() or with grad): only the autograd dispatch key differs, so the warmup and the real calls "
+                    "differ in grad mode."
+                )
             return {"what": what, "fix": WARMUP_FIX}
-        return {"what": f"{name} arrived with different dispatch keys ({', '.join(sorted(diff))}): another device, "
-                        "a tensor subclass or a different autograd state than the compiled call.",
-                "fix": "Call the compiled code with the same kind of tensors you warmed it up with."}
+        return {
+            "what": f"{name} arrived with different dispatch keys ({', '.join(sorted(diff))}): another device, "
+            "a tensor subclass or a different autograd state than the compiled call.",
+            "fix": "Call the compiled code with the same kind of tensors you warmed it up with.",
+        }
     if "GLOBAL_STATE changed" in text and "grad_mode" in text:
-        return {"what": "Grad mode differed from the compiled call: one ran with gradients enabled, the other under "
-                        "torch.no_grad() or torch.inference_mode().", "fix": WARMUP_FIX}
+        return {
+            "what": "Grad mode differed from the compiled call: one ran with gradients enabled, the other under "
+            "torch.no_grad() or torch.inference_mode().",
+            "fix": WARMUP_FIX,
+        }
     size = _SIZE.search(text)
     if size and library_frame and size[2] == "size":
-        return {"what": (f"A tensor made inside library code you called ({library_frame}) changed size in dimension "
-                         f"{size[3]} ({size[4]} -> {size[5]}); the compiled code was specialised to {size[4]}. You do not hold "
-                         "this tensor, so marking it dynamic is not yours to do."),
-                "fix": ("Keep that size fixed from your side: pad your inputs to one length (or a few bucket lengths), use "
-                        "the library's static option where it has one (e.g. a static KV cache: cache_implementation=\"static\" "
-                        "in Hugging Face generate()), or compile with dynamic=True so one graph serves every size.")}
+        return {
+            "what": (
+                f"A tensor made inside library code you called ({library_frame}) changed size in dimension "
+                f"{size[3]} ({size[4]} -> {size[5]}); the compiled code was specialised to {size[4]}. You do not hold "
+                "this tensor, so marking it dynamic is not yours to do."
+            ),
+            "fix": (
+                "Keep that size fixed from your side: pad your inputs to one length (or a few bucket lengths), use "
+                'the library\'s static option where it has one (e.g. a static KV cache: cache_implementation="static" '
+                "in Hugging Face generate()), or compile with dynamic=True so one graph serves every size."
+            ),
+        }
     if size:
-        name, code, kind, dim, was, now = _user_name(size[1]), _code_name(size[1]), size[2], int(size[3]), size[4], size[5]
+        name, code, kind, dim, was, now = (
+            _user_name(size[1]),
+            _code_name(size[1]),
+            size[2],
+            int(size[3]),
+            size[4],
+            size[5],
+        )
         if kind == "stride":
-            return {"what": f"{name} arrived with a different memory layout (stride of dimension {dim}: {was} -> {now}), "
-                            "e.g. a transposed or sliced tensor.",
-                    "fix": f"Pass a contiguous tensor ({code}.contiguous()), or warm up with the layout you will use."}
-        return {"what": f"{name} changed size in dimension {dim} ({was} -> {now}); the compiled code was specialised to {was}.",
-                "fix": (f"If that dimension varies in use, mark it dynamic before the first call: torch._dynamo.mark_dynamic({code}, "
-                        f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost (shape "
-                        "arithmetic, kernels not tuned to one size; CUDA graphs still record one graph per size). If only a "
-                        "few sizes occur, warm up with each of them instead."),
-                "quickFix": quick_fixes.compile_dynamic()}
+            return {
+                "what": f"{name} arrived with a different memory layout (stride of dimension {dim}: {was} -> {now}), "
+                "e.g. a transposed or sliced tensor.",
+                "fix": f"Pass a contiguous tensor ({code}.contiguous()), or warm up with the layout you will use.",
+            }
+        return {
+            "what": f"{name} changed size in dimension {dim} ({was} -> {now}); the compiled code was specialised to {was}.",
+            "fix": (
+                f"If that dimension varies in use, mark it dynamic before the first call: torch._dynamo.mark_dynamic({code}, "
+                f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost (shape "
+                "arithmetic, kernels not tuned to one size; CUDA graphs still record one graph per size). If only a "
+                "few sizes occur, warm up with each of them instead."
+            ),
+            "quickFix": quick_fixes.compile_dynamic(),
+        }
     dtype = _DTYPE.search(text)
     if dtype:
         name = _user_name(dtype[1])
-        return {"what": f"{name} arrived as {dtype[3]} after the code was compiled for {dtype[2]}.",
-                "fix": f"Cast {name} to one dtype before the call, or warm up with each dtype you use."}
+        return {
+            "what": f"{name} arrived as {dtype[3]} after the code was compiled for {dtype[2]}.",
+            "fix": f"Cast {name} to one dtype before the call, or warm up with each dtype you use.",
+        }
     grad = _REQUIRES_GRAD.search(text)
     if grad:
         name = _user_name(grad[1])
-        return {"what": f"The requires_grad of {name} differed from the compiled call.",
-                "fix": "Warm up with inputs whose requires_grad matches the real calls (and the same grad mode)."}
+        return {
+            "what": f"The requires_grad of {name} differed from the compiled call.",
+            "fix": "Warm up with inputs whose requires_grad matches the real calls (and the same grad mode).",
+        }
     value = _VALUE.search(reason)
     if value and _INTERNAL.fullmatch(value["expr"]):
         source = _GUARD_FROM.search(reason)
         where = f"`{source['code'].strip()}`" if source else "a line of the compiled code"
-        return {"what": (f"A Python number computed at {where} changed ({value['value']} when compiled); Dynamo "
-                         "specialises on Python numbers, so each new value compiles a new graph."),
-                "fix": ("Compute that number as a tensor (e.g. torch.randint instead of random / numpy, x.size() kept as a "
-                        "tensor), or compute it outside the compiled code and pass it in as a tensor.")}
+        return {
+            "what": (
+                f"A Python number computed at {where} changed ({value['value']} when compiled); Dynamo "
+                "specialises on Python numbers, so each new value compiles a new graph."
+            ),
+            "fix": (
+                "Compute that number as a tensor (e.g. torch.randint instead of random / numpy, x.size() kept as a "
+                "tensor), or compute it outside the compiled code and pass it in as a tensor."
+            ),
+        }
     if value:
         expr = value["expr"].replace("L['self']", "self")
         if hint and "nn.Module" in hint:
-            return {"what": (f"The integer attribute {expr} of the module changes between calls; torch.compile treats "
-                             "integer attributes of an nn.Module as constants, so every new value compiles a new graph."),
-                    "fix": ("Set torch._dynamo.config.allow_unspec_int_on_nn_module = True (PyTorch's hint), keep the value in "
-                            "a tensor (e.g. a registered buffer), or move the bookkeeping out of forward.")}
-        return {"what": f"The Python value {expr} changed; Dynamo specialises on Python numbers, so each new value compiles a new graph.",
-                "fix": f"Keep {expr} constant across calls, or pass it as a tensor."}
+            return {
+                "what": (
+                    f"The integer attribute {expr} of the module changes between calls; torch.compile treats "
+                    "integer attributes of an nn.Module as constants, so every new value compiles a new graph."
+                ),
+                "fix": (
+                    "Set torch._dynamo.config.allow_unspec_int_on_nn_module = True (PyTorch's hint), keep the value in "
+                    "a tensor (e.g. a registered buffer), or move the bookkeeping out of forward."
+                ),
+            }
+        return {
+            "what": f"The Python value {expr} changed; Dynamo specialises on Python numbers, so each new value compiles a new graph.",
+            "fix": f"Keep {expr} constant across calls, or pass it as a tensor.",
+        }
     length = _LEN.search(reason)
     if length:
-        return {"what": f"{length['expr']} changed length; Dynamo specialises on the length of lists and tuples.",
-                "fix": "Pass a fixed number of items, or stack them into one tensor."}
+        return {
+            "what": f"{length['expr']} changed length; Dynamo specialises on the length of lists and tuples.",
+            "fix": "Pass a fixed number of items, or stack them into one tensor.",
+        }
     if re.search(r"___check_obj_id|ID_MATCH|id\(", text):
-        return {"what": "A different Python object (a new module, function or constant) reached the compiled code.",
-                "fix": "Compile once per object and reuse it, or pass the changing value as a tensor argument."}
+        return {
+            "what": "A different Python object (a new module, function or constant) reached the compiled code.",
+            "fix": "Compile once per object and reuse it, or pass the changing value as a tensor argument.",
+        }
     if re.search(r"___check_type_id|TYPE_MATCH", text):
         return {"what": "An argument changed type between calls.", "fix": "Pass arguments of one type each call."}
     return None
@@ -164,10 +219,20 @@ def group_sites(recompiles: list[Recompile]) -> list[RecompileSite]:
         key = (loc["file"] if loc else None, loc["line"] if loc else None, pattern(r["reason"]))
         found = sites.get(key)
         if found is None:
-            sites[key] = ({"pattern": key[2], "reason": r["reason"], "count": 1, "compileIds": [r.get("compileId")],
-                           "location": r.get("location"), "trigger": r.get("trigger"),
-                           "inTimedRegion": bool(r.get("inTimedRegion")), "hint": r.get("hint"),
-                           "explanation": r.get("explanation")}, [r["reason"]])
+            sites[key] = (
+                {
+                    "pattern": key[2],
+                    "reason": r["reason"],
+                    "count": 1,
+                    "compileIds": [r.get("compileId")],
+                    "location": r.get("location"),
+                    "trigger": r.get("trigger"),
+                    "inTimedRegion": bool(r.get("inTimedRegion")),
+                    "hint": r.get("hint"),
+                    "explanation": r.get("explanation"),
+                },
+                [r["reason"]],
+            )
             continue
         site, reasons = found
         site["count"] += 1
@@ -193,7 +258,9 @@ def recompile_limit(text: str) -> int | None:
 
 
 def _is_limit(text: str) -> bool:
-    return recompile_limit(text) is not None or bool(re.search(r"recompile limit|cache_size_limit|recompile_limit", text, re.I))
+    return recompile_limit(text) is not None or bool(
+        re.search(r"recompile limit|cache_size_limit|recompile_limit", text, re.I)
+    )
 
 
 def _frame_name(insight: CompilerInsight | None, compile_id: str | None) -> str:
@@ -221,23 +288,39 @@ def fallback_cause(insight: CompilerInsight | None, ran_compiled: bool | None, e
         guard = site["pattern"].split(" (guard from:", 1)[0] if site else ""
         limit_text = f" ({limit})" if limit is not None else ""
         cause = f"{name} hit the recompile limit{limit_text}" + (
-            f" after recompiling on every call: guard {guard}" if every and site else
-            f" after {site['count']} recompiles at one site: guard {guard}" if site else "")
+            f" after recompiling on every call: guard {guard}"
+            if every and site
+            else f" after {site['count']} recompiles at one site: guard {guard}"
+            if site
+            else ""
+        )
         explanation = site.get("explanation") if site else None
-        fix = (explanation["fix"] if explanation else None) or ("Remove what changes between calls (see the recompiles), or raise "
-                                          "torch._dynamo.config.recompile_limit if the variants are expected.")
+        fix = (explanation["fix"] if explanation else None) or (
+            "Remove what changes between calls (see the recompiles), or raise "
+            "torch._dynamo.config.recompile_limit if the variants are expected."
+        )
         return {"cause": cause, "fix": fix}
     if failures:
         failure = failures[0]
-        lines = [line.strip() for line in str(failure.get("reason") or "").splitlines() if line.strip()] or ["no reason given"]
+        lines = [line.strip() for line in str(failure.get("reason") or "").splitlines() if line.strip()] or [
+            "no reason given"
+        ]
         first = " ".join(lines[:2]) if lines[0].endswith(":") else lines[0]
         name = _frame_name(insight, failure.get("compileId"))
-        return {"cause": f"Dynamo could not compile {name} ({failure.get('failType') or 'error'}: {first}) and ran it eagerly",
-                "fix": ("Make it compile: set torch._dynamo.config.suppress_errors = False to see the error where it "
-                        "happens, then fix or report it.")}
+        return {
+            "cause": f"Dynamo could not compile {name} ({failure.get('failType') or 'error'}: {first}) and ran it eagerly",
+            "fix": (
+                "Make it compile: set torch._dynamo.config.suppress_errors = False to see the error where it "
+                "happens, then fix or report it."
+            ),
+        }
     if ran_compiled is None:
-        return {"cause": "no compiled frame was entered during the timed calls: Dynamo skipped the code (torch._dynamo.disable, "
-                         "a suppressed compile error, or a frame it does not trace)",
-                "fix": "Check that the compiled callable is the one being called and that its frames compile (TORCH_LOGS=graph_breaks)."}
-    return {"cause": f"{eager_frames} frame entries found no compiled code that matched and did not recompile",
-            "fix": "See the recompiles and guard failures of this mode (TORCH_LOGS=recompiles)."}
+        return {
+            "cause": "no compiled frame was entered during the timed calls: Dynamo skipped the code (torch._dynamo.disable, "
+            "a suppressed compile error, or a frame it does not trace)",
+            "fix": "Check that the compiled callable is the one being called and that its frames compile (TORCH_LOGS=graph_breaks).",
+        }
+    return {
+        "cause": f"{eager_frames} frame entries found no compiled code that matched and did not recompile",
+        "fix": "See the recompiles and guard failures of this mode (TORCH_LOGS=recompiles).",
+    }

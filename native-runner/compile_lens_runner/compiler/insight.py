@@ -1,12 +1,14 @@
 """What the compiler did in one mode, from its structured-log records: graphs, breaks, recompiles, guards,
 compile-time phases, caches, CUDA graphs, and which ATen ops and user lines each generated kernel covers."""
+
 from __future__ import annotations
 
 import functools
 import os
 import re
 from collections import Counter
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..shapes.common import SourceLocation
 from ..shapes.compiler import BrokeAt, CacheCounts, CompilerInsight, GraphBreak, KernelProvenance, Recompile
@@ -19,7 +21,9 @@ CUDAGRAPH_MODES = ("reduce-overhead", "max-autotune")  # torch.compile modes tha
 
 _GB_ID = re.compile(r"/gb/(gb\d+)\.html", re.I)
 _URL = re.compile(r"https?://\S+?\.html")
-_POST_GRAD_NODE = re.compile(r"^\s*(\w+): \"[^\"]*\" = torch\.ops\.([\w.]+?)(?:\.default|\.Tensor|\.Scalar|\.int|\.dim|\.self)?\(")
+_POST_GRAD_NODE = re.compile(
+    r"^\s*(\w+): \"[^\"]*\" = torch\.ops\.([\w.]+?)(?:\.default|\.Tensor|\.Scalar|\.int|\.dim|\.self)?\("
+)
 MAX_KERNELS = 200
 _AUTOTUNE = re.compile(r"autotun|benchmark_all_configs", re.I)
 TIMED_PHASES = ("timed", "retimed")
@@ -41,7 +45,11 @@ def graph_break(record: Record) -> GraphBreak:
     headline = next((l.strip() for l in lines[2:] if l.strip() and not l.startswith(" ")), None)
     explanation = next((l.split("Explanation:", 1)[1].strip() for l in lines if "Explanation:" in l), None)
     reason = ": ".join(p for p in (headline, explanation) if p) or (lines[1] if len(lines) > 1 else text[:200])
-    hints = list(dict.fromkeys(l.split("Hint:", 1)[1].strip() for l in lines if "Hint:" in l and "Please report an issue" not in l))
+    hints = list(
+        dict.fromkeys(
+            l.split("Hint:", 1)[1].strip() for l in lines if "Hint:" in l and "Please report an issue" not in l
+        )
+    )
     url = _URL.search(text)
     gb = _GB_ID.search(text)
     frames = parse_frames(_section(text, "User code traceback:"))
@@ -54,9 +62,15 @@ def graph_break(record: Record) -> GraphBreak:
     # the user's line and the line that broke are part of the text a pattern is matched on (np.random at the user's line)
     code = "\n".join(str(f.get("code") or "") for f in (loc, broke_at) if f)
     return {
-        "reason": reason, "hint": " ".join(hints) or None, "gbId": gb_id,
-        "docUrl": url[0] if url else None, "location": loc, "userStack": stack, "compileId": record.compile_id,
-        "brokeAt": broke_at, "explanation": break_patterns.explain(gb_id, f"{message}\n{code}"),
+        "reason": reason,
+        "hint": " ".join(hints) or None,
+        "gbId": gb_id,
+        "docUrl": url[0] if url else None,
+        "location": loc,
+        "userStack": stack,
+        "compileId": record.compile_id,
+        "brokeAt": broke_at,
+        "explanation": break_patterns.explain(gb_id, f"{message}\n{code}"),
     }
 
 
@@ -66,7 +80,9 @@ def _broke_at(where: re.Match[str] | None, frames: list[SourceLocation], text: s
     if where is None:
         return None
     file, line = where[1], int(where[2])
-    found = next((f for f in reversed(frames) if f["file"] == location(file, line, None)["file"] and f["line"] == line), None)
+    found = next(
+        (f for f in reversed(frames) if f["file"] == location(file, line, None)["file"] and f["line"] == line), None
+    )
     frame: BrokeAt = {**(found or location(file, line, None))}
     if not frame.get("code"):
         quoted = re.search(rf'File "{re.escape(file)}", line {line}, in (\S+)\n\s*(.+)', text)
@@ -85,7 +101,7 @@ def _start_frames(record: Record) -> list[SourceLocation]:
 
 
 def library_frame(frames: list[SourceLocation]) -> str | None:
-    """"forward in modeling_llama.py" when the compiled frame (`frames`: the stack its compile started from) is
+    """ "forward in modeling_llama.py" when the compiled frame (`frames`: the stack its compile started from) is
     library code the user's code called (its innermost frame is not a user file, and a user frame called it); None for
     the user's own code or when unknown."""
     if not frames or is_user_file(frames[-1]["file"]) or innermost_user(frames) is None:
@@ -108,11 +124,17 @@ def recompile(record: Record, starts: dict[str, Record], trigger: Callable[[Reco
     start = starts.get(record.compile_id or "")
     start_frames = _start_frames(start) if start is not None else []
     loc = innermost_user(parse_frames(first)) or innermost_user(start_frames)
-    return {"reason": reason, "allReasons": [re.sub(r"\s+", " ", str(r).split("\n", 1)[0]) for r in reasons],
-            "compileId": record.compile_id, "location": loc, "trigger": trigger(record),
-            "inTimedRegion": record.phase in TIMED_PHASES, "pattern": explain.pattern(reason),
-            "hint": explain.pytorch_hint(first),
-            "explanation": explain.explain(reason, first, library_frame(start_frames))}
+    return {
+        "reason": reason,
+        "allReasons": [re.sub(r"\s+", " ", str(r).split("\n", 1)[0]) for r in reasons],
+        "compileId": record.compile_id,
+        "location": loc,
+        "trigger": trigger(record),
+        "inTimedRegion": record.phase in TIMED_PHASES,
+        "pattern": explain.pattern(reason),
+        "hint": explain.pytorch_hint(first),
+        "explanation": explain.explain(reason, first, library_frame(start_frames)),
+    }
 
 
 def _us(meta: dict[str, Any], key: str) -> float:
@@ -135,8 +157,14 @@ def compile_seconds(metrics: list[dict[str, Any]], chromium: list[Record]) -> di
         aot += max(a - i, 0.0)
         inductor += max(i - c, 0.0)
         codegen += c
-    out = {"total": total, "dynamo": dynamo, "aot": aot, "inductor": inductor, "codegen": codegen,
-           "autotune": _span_seconds(chromium, _autotune)}
+    out = {
+        "total": total,
+        "dynamo": dynamo,
+        "aot": aot,
+        "inductor": inductor,
+        "codegen": codegen,
+        "autotune": _span_seconds(chromium, _autotune),
+    }
     return {k: round(v, 4) for k, v in out.items()}
 
 
@@ -255,8 +283,10 @@ def kernels(records: list[Record]) -> list[KernelProvenance]:
     by_compile: dict[str | None, list[Record]] = {}
     mappings: list[Record] = []  # parsed one at a time below: a large log's mappings parsed at once took 0.1x its size
     for r in records:
-        if (r.kind in ("inductor_post_grad_graph", "dynamo_output_graph")
-                or r.artifact in ("inductor_post_grad_graph", _STACKS)):
+        if r.kind in ("inductor_post_grad_graph", "dynamo_output_graph") or r.artifact in (
+            "inductor_post_grad_graph",
+            _STACKS,
+        ):
             by_compile.setdefault(r.compile_id, []).append(r)
         elif r.artifact == _MAPPINGS:
             mappings.append(r)
@@ -271,22 +301,34 @@ def kernels(records: list[Record]) -> list[KernelProvenance]:
         for handle, post_nodes in (mapping.get("cppCodeToPost") or {}).items():
             ops = sorted({nodes[n][0] for n in post_nodes if n in nodes})
             frames = [l for n in post_nodes if n in nodes and (l := nodes[n][1])]
-            frames += [f for text in found.stacks.get(handle, []) for f in parse_frames(text) if is_user_file(f["file"])]
+            frames += [
+                f for text in found.stacks.get(handle, []) for f in parse_frames(text) if is_user_file(f["file"])
+            ]
             lines: dict[tuple[str, int], SourceLocation] = {}
             for frame in frames:
                 fresh = _fresh(frame, found.traced, found.traced_at)
                 if fresh:
                     lines.setdefault((fresh["file"], fresh["line"]), fresh)
-            out.append({"name": handle.rsplit(":", 1)[0], "compileId": cid, "atenOps": ops,
-                        "sourceLines": sorted(lines.values(), key=lambda l: (l["file"], l["line"]))})
+            out.append(
+                {
+                    "name": handle.rsplit(":", 1)[0],
+                    "compileId": cid,
+                    "atenOps": ops,
+                    "sourceLines": sorted(lines.values(), key=lambda l: (l["file"], l["line"])),
+                }
+            )
     return out[:MAX_KERNELS]
 
 
-def compiler_insight(records: list[Record], trigger: Callable[[Record], str | None], cudagraphs: bool) -> CompilerInsight:
+def compiler_insight(
+    records: list[Record], trigger: Callable[[Record], str | None], cudagraphs: bool
+) -> CompilerInsight:
     metrics = [r.meta for r in records if r.kind == "compilation_metrics"]
     starts = {r.compile_id: r for r in records if r.kind == "dynamo_start" and r.compile_id}
     breaks: dict[tuple[str | None, int | None, str], GraphBreak] = {}
-    sites: dict[bytes | str, tuple[str | None, int | None, str]] = {}  # a break's payload -> its site: a break hit again logs the same text
+    sites: dict[
+        bytes | str, tuple[str | None, int | None, str]
+    ] = {}  # a break's payload -> its site: a break hit again logs the same text
     for r in records:
         if r.artifact == "dynamo_graph_break_reason":
             site = sites.get(logged := r.same_payload())  # a break's text is decoded once
@@ -297,11 +339,22 @@ def compiler_insight(records: list[Record], trigger: Callable[[Record], str | No
                 breaks.setdefault(site, {**gb, "count": 0})
             breaks[site]["count"] = breaks[site].get("count", 0) + 1
     guards = [m["guard_count"] for m in metrics if isinstance(m.get("guard_count"), int)]
-    failures = [{"compileId": r.meta.get("compile_id") or r.compile_id, "failType": r.meta.get("fail_type"),
-                 "reason": r.meta.get("fail_reason")} for r in records if r.kind == "compilation_metrics" and r.meta.get("fail_type")]
+    failures = [
+        {
+            "compileId": r.meta.get("compile_id") or r.compile_id,
+            "failType": r.meta.get("fail_type"),
+            "reason": r.meta.get("fail_reason"),
+        }
+        for r in records
+        if r.kind == "compilation_metrics" and r.meta.get("fail_type")
+    ]
     # Dynamo restarted the analysis of a frame (a graph break found mid-trace): the frame is traced again up to it
-    restarts = [{"compileId": r.meta.get("compile_id") or r.compile_id, "reason": str(reason)}
-                for r in records if r.kind == "compilation_metrics" for reason in r.meta.get("restart_reasons") or []]
+    restarts = [
+        {"compileId": r.meta.get("compile_id") or r.compile_id, "reason": str(reason)}
+        for r in records
+        if r.kind == "compilation_metrics"
+        for reason in r.meta.get("restart_reasons") or []
+    ]
     recompiles = [recompile(r, starts, trigger) for r in records if r.artifact == "recompile_reasons"]
     return {
         "graphCount": sum(1 for r in records if r.kind == "dynamo_output_graph"),
@@ -311,10 +364,17 @@ def compiler_insight(records: list[Record], trigger: Callable[[Record], str | No
         "guardCount": sum(guards) if guards else None,
         "compileSeconds": compile_seconds(metrics, [r for r in records if r.kind == "chromium_event"]),
         "compiledFrames": len(starts),
-        "frames": [{"compileId": m.get("compile_id"), "function": m.get("co_name"),
-                    "location": location(m["co_filename"], int(m.get("co_firstlineno") or 1), m.get("co_name"))
-                    if m.get("co_filename") and is_user_file(m["co_filename"]) else None,
-                    "seconds": round(float(m.get("entire_frame_compile_time_s") or 0.0), 4)} for m in metrics],
+        "frames": [
+            {
+                "compileId": m.get("compile_id"),
+                "function": m.get("co_name"),
+                "location": location(m["co_filename"], int(m.get("co_firstlineno") or 1), m.get("co_name"))
+                if m.get("co_filename") and is_user_file(m["co_filename"])
+                else None,
+                "seconds": round(float(m.get("entire_frame_compile_time_s") or 0.0), 4),
+            }
+            for m in metrics
+        ],
         "cache": cache_summary(records),
         "cudaGraphs": cuda_graphs(metrics, records) if cudagraphs else [],
         "kernels": kernels(records),

@@ -6,6 +6,7 @@ into the structured log with that line. The channel logs at INFO, below what tor
 asked for TORCH_LOGS=perf_hints: the recorder opens its loggers to INFO for itself only, and passes on to torch's own
 handlers exactly what they got before (warnings), so the user's console is unchanged.
 """
+
 from __future__ import annotations
 
 import logging
@@ -19,8 +20,13 @@ from .user_code import innermost_user, parse_frames
 
 PERF_HINT = "compile_lens_perf_hint"
 # the modules whose perf_hints logger says something about the user's code (torch 2.4 - 2.13)
-_MODULES = ("torch._inductor.graph", "torch._inductor.compile_fx", "torch._inductor.codegen.simd",
-            "torch._inductor.codegen.triton", "torch._dynamo.variables.optimizer")
+_MODULES = (
+    "torch._inductor.graph",
+    "torch._inductor.compile_fx",
+    "torch._inductor.codegen.simd",
+    "torch._inductor.codegen.triton",
+    "torch._dynamo.variables.optimizer",
+)
 _FALLBACK = re.compile(r"Using FallbackKernel: (?:torch\.ops\.)?([\w.]+)")
 # hints about Inductor's own choices, with nothing for the user to act on
 _NOT_THE_USERS = re.compile(r"comprehensive padding|tiling", re.I)
@@ -52,8 +58,14 @@ class PerfHintRecorder(logging.Handler):
             from torch._guards import CompileContext
 
             compile_id = CompileContext.current_compile_id()
-            tt.emit(PERF_HINT, {"message": message, "compileId": str(compile_id) if compile_id is not None else None,
-                                "stack": _node_stack()})
+            tt.emit(
+                PERF_HINT,
+                {
+                    "message": message,
+                    "compileId": str(compile_id) if compile_id is not None else None,
+                    "stack": _node_stack(),
+                },
+            )
         if self._parent is not None and self._passes_from is not None and record.levelno >= self._passes_from:
             self._parent.handle(record)
 
@@ -81,13 +93,30 @@ def _explain(message: str, location: SourceLocation | None) -> PerfHint:
     fallback = _FALLBACK.search(message)
     if fallback:
         op = re.sub(r"\.(default|stable|Tensor)$", "", fallback[1])
-        return {"kind": "fallback-kernel", "op": op, "message": message, "compileIds": [], "location": location,
-                "what": (f"Inductor calls ATen's own kernel for `{op}` instead of generating code for it, so it is not "
-                         "fused with the ops around it (usual for library kernels such as attention, sort or linear algebra)."),
-                "fix": ("Nothing to do for a library kernel; for an op of your own, a decomposition into torch ops (or a "
-                        "Triton kernel registered as a custom op) lets Inductor fuse it.")}
-    return {"kind": "other", "op": None, "what": f"PyTorch's performance hint: {message}", "fix": None, "message": message,
-            "compileIds": [], "location": location}
+        return {
+            "kind": "fallback-kernel",
+            "op": op,
+            "message": message,
+            "compileIds": [],
+            "location": location,
+            "what": (
+                f"Inductor calls ATen's own kernel for `{op}` instead of generating code for it, so it is not "
+                "fused with the ops around it (usual for library kernels such as attention, sort or linear algebra)."
+            ),
+            "fix": (
+                "Nothing to do for a library kernel; for an op of your own, a decomposition into torch ops (or a "
+                "Triton kernel registered as a custom op) lets Inductor fuse it."
+            ),
+        }
+    return {
+        "kind": "other",
+        "op": None,
+        "what": f"PyTorch's performance hint: {message}",
+        "fix": None,
+        "message": message,
+        "compileIds": [],
+        "location": location,
+    }
 
 
 def hints(records: list[Record]) -> list[PerfHint]:

@@ -6,6 +6,7 @@ applies them (extension/editor/quickFixes.ts):
 - edits the runner worked out from the user's source (`edits`): each replaces the text of one line's range, and is
   applied only while that range still holds `expect` (the file as the run read it).
 """
+
 from __future__ import annotations
 
 from ..shapes.compiler import QuickFix, QuickFixEdit
@@ -14,12 +15,16 @@ _MARK = "Compile Lens quick fix:"
 
 # kind: (title, statement, why)
 _SETTINGS = {
-    "fastpath-off": ("Turn the transformer fast path off before compiling",
-                     "torch.backends.mha.set_fastpath_enabled(False)",
-                     "the fused inference fast path breaks torch.compile; the plain ops compile"),
-    "move-print": ("Let torch.compile print after the graph runs (no graph break)",
-                   "torch._dynamo.config.reorderable_logging_functions.add(print)",
-                   "print() is deferred to after the compiled graph instead of breaking it"),
+    "fastpath-off": (
+        "Turn the transformer fast path off before compiling",
+        "torch.backends.mha.set_fastpath_enabled(False)",
+        "the fused inference fast path breaks torch.compile; the plain ops compile",
+    ),
+    "move-print": (
+        "Let torch.compile print after the graph runs (no graph break)",
+        "torch._dynamo.config.reorderable_logging_functions.add(print)",
+        "print() is deferred to after the compiled graph instead of breaking it",
+    ),
 }
 
 
@@ -38,5 +43,8 @@ def edit(line: int, column: int, expect: str, text: str) -> QuickFixEdit:
 
 
 def warmup_shape(line: int, edits: list[QuickFixEdit]) -> QuickFix:
-    return {"kind": "warmup-shape", "title": f"Compile Lens: Warm up at the shape the real calls use (line {line})",
-            "edits": edits}
+    return {
+        "kind": "warmup-shape",
+        "title": f"Compile Lens: Warm up at the shape the real calls use (line {line})",
+        "edits": edits,
+    }

@@ -1,12 +1,14 @@
 """Reading the user's source for the Quick Fixes worked out here (quick_fixes.py): the compiled function's parameters,
 the argument a call passed for one of them, and the one statement that created a name. Only what is certain is
 answered (a name assigned once, outside any loop, before the call): otherwise None, and no Quick Fix is offered."""
+
 from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from ..shapes.common import SourceLocation
 from .user_code import is_user_file
@@ -99,7 +101,9 @@ def _torch_call(func: ast.expr) -> bool:
 def _enclosing_scope(tree: ast.Module, line: int) -> ast.AST:
     best: ast.AST = tree
     for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (node.end_lineno or node.lineno):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (
+            node.end_lineno or node.lineno
+        ):
             if best is tree or node.lineno >= getattr(best, "lineno", 0):
                 best = node
     return best
@@ -119,35 +123,60 @@ def _own_statements(scope: ast.AST, in_loop: bool = False) -> Iterator[tuple[ast
 
 
 def _binds(node: ast.AST, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del)) for n in ast.walk(node))
+    return any(
+        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del)) for n in ast.walk(node)
+    )
 
 
 def creation(source: Source, name: str, before_line: int) -> ast.stmt | None:
     """The one statement that binds `name` in the scope around `before_line`, when it is an assignment made once,
     outside any loop, before that line; None otherwise."""
     scope = _enclosing_scope(source.tree, before_line)
-    binding = [(s, loop) for s, loop in _own_statements(scope)
-               if not isinstance(s, (ast.If, ast.With, ast.AsyncWith, ast.Try, ast.For, ast.AsyncFor, ast.While))
-               and _binds(s, name)]
+    binding = [
+        (s, loop)
+        for s, loop in _own_statements(scope)
+        if not isinstance(s, (ast.If, ast.With, ast.AsyncWith, ast.Try, ast.For, ast.AsyncFor, ast.While))
+        and _binds(s, name)
+    ]
     # a loop's target binds the name too
-    binding += [(s, True) for s, _ in _own_statements(scope) if isinstance(s, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith))
-                and any(_binds(t, name) for t in ([s.target] if isinstance(s, (ast.For, ast.AsyncFor)) else
-                                                  [i.optional_vars for i in s.items if i.optional_vars is not None]))]
+    binding += [
+        (s, True)
+        for s, _ in _own_statements(scope)
+        if isinstance(s, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith))
+        and any(
+            _binds(t, name)
+            for t in (
+                [s.target]
+                if isinstance(s, (ast.For, ast.AsyncFor))
+                else [i.optional_vars for i in s.items if i.optional_vars is not None]
+            )
+        )
+    ]
     if len(binding) != 1:
         return None
     statement, in_loop = binding[0]
-    if in_loop or not isinstance(statement, (ast.Assign, ast.AnnAssign)) or (statement.end_lineno or statement.lineno) >= before_line:
+    if (
+        in_loop
+        or not isinstance(statement, (ast.Assign, ast.AnnAssign))
+        or (statement.end_lineno or statement.lineno) >= before_line
+    ):
         return None
     return statement
 
 
-def call_site(start: "Record | None") -> tuple[SourceLocation, SourceLocation | None] | None:
+def call_site(start: Record | None) -> tuple[SourceLocation, SourceLocation | None] | None:
     """From a compile's dynamo_start: the compiled function's frame (file, line: its co_firstlineno, function) when it
     is the user's, and the user's line that called it (None when no user frame did)."""
     if start is None:
         return None
-    frames: list[SourceLocation] = [{"file": start.strings.get(f.get("filename"), str(f.get("filename"))), "line": int(f.get("line") or 0),
-               "function": f.get("name")} for f in start.meta.get("stack", []) or []]
+    frames: list[SourceLocation] = [
+        {
+            "file": start.strings.get(f.get("filename"), str(f.get("filename"))),
+            "line": int(f.get("line") or 0),
+            "function": f.get("name"),
+        }
+        for f in start.meta.get("stack", []) or []
+    ]
     if not frames or not is_user_file(frames[-1]["file"]):
         return None
     return frames[-1], next((f for f in reversed(frames[:-1]) if is_user_file(f["file"])), None)

@@ -4,19 +4,22 @@ A log line is a glog prefix, `] `, a JSON object; an optional payload follows on
 (artifact `compile_lens_marker`) split the log into modes and phases, so every compile, break and recompile
 is attributed to the call that caused it.
 """
+
 from __future__ import annotations
 
 import glob
-from array import array
+import itertools
 import json
 import logging
-import itertools
 import os
 import re
-from typing import Any, Callable, Protocol
+from array import array
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from . import trace_scan
-from .trace_scan import ChromiumEvent, new_event as _new_event
+from .trace_scan import ChromiumEvent
+from .trace_scan import new_event as _new_event
 
 MARKER = "compile_lens_marker"
 # The marker suffix of a copy compiled only to be profiled (on CPU, kernels that name themselves in the trace): the
@@ -82,12 +85,35 @@ class Record:
     """One record: its kind, metadata (its envelope's value of the kind), payload text, compile id ("frame/attempt")
     and the mode and phase Compile Lens marked it under. A payload is decoded when first read."""
 
-    __slots__ = ("kind", "_meta", "compile_id", "mode", "phase", "strings", "artifact", "_payload", "_source", "_start", "_end", "_json",
-                 "_event")
+    __slots__ = (
+        "_end",
+        "_event",
+        "_json",
+        "_meta",
+        "_payload",
+        "_source",
+        "_start",
+        "artifact",
+        "compile_id",
+        "kind",
+        "mode",
+        "phase",
+        "strings",
+    )
 
-    def __init__(self, kind: str, meta: dict[str, Any] | tuple[int, int], payload: str | None, compile_id: str | None, mode: str | None = None,
-                 phase: str | None = None, strings: dict[int, str] | None = None, source: Source | None = None,
-                 span: tuple[int, int] = (0, 0), event: ChromiumEvent | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        meta: dict[str, Any] | tuple[int, int],
+        payload: str | None,
+        compile_id: str | None,
+        mode: str | None = None,
+        phase: str | None = None,
+        strings: dict[int, str] | None = None,
+        source: Source | None = None,
+        span: tuple[int, int] = (0, 0),
+        event: ChromiumEvent | None = None,
+    ) -> None:
         """`meta` (start, end): where its JSON is in `source`, read and parsed when first asked for; `payload` None: the bytes at `span` of `source` are the
         payload as logged; `event`: the chromium event when read from them already."""
         self.kind, self._meta, self.compile_id, self.mode, self.phase = kind, meta, compile_id, mode, phase
@@ -186,28 +212,56 @@ class Record:
 # What a process that read records from a log file sends back of them (`sent`), and the records made again from it
 # (`received`): field by field, not a tuple per record (a part of a large log has half a million records: the tuples
 # took more memory and time than the records), spans in the file in arrays
-Sent = tuple[list[str], list[Any], list[Any], list[Any], list[Any], "array[int]", list[Any], list[Any], "array[float]", list[Any]]
+Sent = tuple[
+    list[str], list[Any], list[Any], list[Any], list[Any], "array[int]", list[Any], list[Any], "array[float]", list[Any]
+]
 
 
 def sent(records: list[Record]) -> Sent:
     offsets = [record._source.offset if isinstance(record._source, InFile) else 0 for record in records]
-    metas = [(r._meta[0] + at, r._meta[1] + at) if isinstance(r._meta, tuple) else r._meta for r, at in zip(records, offsets)]
+    metas = [
+        (r._meta[0] + at, r._meta[1] + at) if isinstance(r._meta, tuple) else r._meta for r, at in zip(records, offsets)
+    ]
     spans = array("q", itertools.chain.from_iterable((r._start + at, r._end + at) for r, at in zip(records, offsets)))
-    events = [r._event if isinstance(r._event, ChromiumEvent) and r._event.ts is not None else (None, None, 0.0, None)
-              for r in records]  # an event without a time is read again when asked
-    return ([r.kind for r in records], metas, [r.compile_id for r in records], [r.mode for r in records],
-            [r.phase for r in records], spans, [e[0] for e in events], [e[1] for e in events],
-            array("d", (e[2] or 0.0 for e in events)), [e[3] for e in events])
+    events = [
+        r._event if isinstance(r._event, ChromiumEvent) and r._event.ts is not None else (None, None, 0.0, None)
+        for r in records
+    ]  # an event without a time is read again when asked
+    return (
+        [r.kind for r in records],
+        metas,
+        [r.compile_id for r in records],
+        [r.mode for r in records],
+        [r.phase for r in records],
+        spans,
+        [e[0] for e in events],
+        [e[1] for e in events],
+        array("d", (e[2] or 0.0 for e in events)),
+        [e[3] for e in events],
+    )
 
 
 def received(fields: Sent, strings: dict[int, str], log: InFile) -> list[Record]:
     """The records `sent` sent, their payloads read from `log` (at offset 0), their file names from `strings`."""
     kinds, metas, ids, modes, phases, spans, names, phs, times, event_ids = fields
     starts, ends = itertools.islice(spans, 0, None, 2), itertools.islice(spans, 1, None, 2)
-    return [Record(kind, meta, None, cid, mode, phase, strings, log, (start, end),
-                   None if name is None else _new_event(ChromiumEvent, (name, ph, ts, event_id)))
-            for kind, meta, cid, mode, phase, start, end, name, ph, ts, event_id
-            in zip(kinds, metas, ids, modes, phases, starts, ends, names, phs, times, event_ids)]
+    return [
+        Record(
+            kind,
+            meta,
+            None,
+            cid,
+            mode,
+            phase,
+            strings,
+            log,
+            (start, end),
+            None if name is None else _new_event(ChromiumEvent, (name, ph, ts, event_id)),
+        )
+        for kind, meta, cid, mode, phase, start, end, name, ph, ts, event_id in zip(
+            kinds, metas, ids, modes, phases, starts, ends, names, phs, times, event_ids
+        )
+    ]
 
 
 class Parser:
@@ -275,8 +329,18 @@ class Parser:
                 if rank is not None:
                     ranks.add(rank)
                 at = pending.end()
-                record = Record(kind, meta, None, compile_id, mode, phase, strings, source, (pending.end(14) + 1, at),
-                                event(pending, at) if kind == "chromium_event" else None)
+                record = Record(
+                    kind,
+                    meta,
+                    None,
+                    compile_id,
+                    mode,
+                    phase,
+                    strings,
+                    source,
+                    (pending.end(14) + 1, at),
+                    event(pending, at) if kind == "chromium_event" else None,
+                )
                 if record.artifact != MARKER:
                     unmarked += not marked
                     append(record)
@@ -337,8 +401,18 @@ class Parser:
             return
         meta: dict[str, Any] | tuple[int, int] = value if isinstance(value, (dict, tuple)) else {}
         event = trace_scan.event(header, payload_end) if kind == "chromium_event" else None
-        record = Record(kind, meta, None, compile_id, self.marker.get("mode"), self.marker.get("phase"), self.strings, source,
-                        (start, payload_end), event)
+        record = Record(
+            kind,
+            meta,
+            None,
+            compile_id,
+            self.marker.get("mode"),
+            self.marker.get("phase"),
+            self.strings,
+            source,
+            (start, payload_end),
+            event,
+        )
         if record.artifact != MARKER:
             self.unmarked += not self.marked
             records.append(record)
@@ -348,11 +422,12 @@ class Parser:
     def _mark(self, data: bytes, marker: Record) -> None:
         """A Compile Lens marker read from the fed `data`: the mode and phase of the records after it. Its payload is
         read from those bytes, not the file its record reads from (a log has a marker per mode and phase)."""
-        logged = data[marker._start:marker._end]
+        logged = data[marker._start : marker._end]
         value = self._markers.get(logged)  # a mode's markers repeat (a log of many runs has thousands)
         if value is None:
-            value = self._markers[logged] = Record(marker.kind, {}, None, None, source=InMemory(logged),
-                                                   span=(0, len(logged))).payload_json() or {}
+            value = self._markers[logged] = (
+                Record(marker.kind, {}, None, None, source=InMemory(logged), span=(0, len(logged))).payload_json() or {}
+            )
         self.marker = value
         self.marked = True
 
@@ -397,8 +472,13 @@ class LogFollower:
 def emit(name: str, payload: dict[str, Any]) -> None:
     from torch._logging import trace_structured
 
-    trace_structured("artifact", metadata_fn=lambda: {"name": name, "encoding": "json"}, payload_fn=lambda: payload,
-                     expect_trace_id=False, record_logging_overhead=False)
+    trace_structured(
+        "artifact",
+        metadata_fn=lambda: {"name": name, "encoding": "json"},
+        payload_fn=lambda: payload,
+        expect_trace_id=False,
+        record_logging_overhead=False,
+    )
 
 
 def mark(mode: str | None, phase: str, **extra: Any) -> None:
@@ -449,7 +529,10 @@ class CudagraphSkipRecorder(logging.Handler):
         from torch._guards import CompileContext
 
         compile_id = CompileContext.current_compile_id()
-        emit(CUDAGRAPH_SKIP, {"message": message.strip(), "compileId": str(compile_id) if compile_id is not None else None})
+        emit(
+            CUDAGRAPH_SKIP,
+            {"message": message.strip(), "compileId": str(compile_id) if compile_id is not None else None},
+        )
 
 
 def install_watcher() -> CompileWatcher:

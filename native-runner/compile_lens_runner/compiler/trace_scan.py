@@ -6,6 +6,7 @@ read with one regular expression each, checked whole (every other envelope is pa
 located, not copied: a reader decodes one when it asks. A chromium event's name, phase, time and compile id are read
 from its payload's fixed layout when the payload is a flat one (else from its JSON, when asked).
 """
+
 from __future__ import annotations
 
 import json
@@ -14,18 +15,24 @@ import sys
 from typing import Any, NamedTuple
 
 _STR = rb'"[^"\\\n]*"'  # a JSON string without escapes: anything else goes to the JSON parser
-_VALUE = rb'(?:-?\d+|' + _STR + rb'|null|true|false)'
+_VALUE = rb"(?:-?\d+|" + _STR + rb"|null|true|false)"
 CONTEXT_KEYS = ("frame_id", "frame_compile_id", "attempt", "has_payload", "rank", "stack", "compiled_autograd_id")
-_NUMBER = rb'-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?'
-_SCALAR = rb'(?:' + _NUMBER + rb'|' + _STR + rb'|null|true|false)'
+_NUMBER = rb"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_SCALAR = rb"(?:" + _NUMBER + rb"|" + _STR + rb"|null|true|false)"
 # A chromium event as torch logs it, one key per line, with flat args (a nested value goes to the JSON parser); an
 # args.compile_id that is not a string, an integer or a literal goes to it too. Groups (from 1): name, ts, the last
 # args.compile_id (a group in a repeat keeps its last match, as JSON keeps a repeated key's last value), ph; then an
 # empty one where it ends.
-_ARG = rb'\t(?:"compile_id": (' + _VALUE + rb')|(?!"compile_id")' + _STR + rb': ' + _SCALAR + rb')'
-_EVENT = (rb'\n\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (' + _NUMBER + rb'),\n\t"args": (?:\{\}|null|\{\n(?:' + _ARG
-          + rb'(?:,\n|(?=\n\t\})))+\n\t\}),\n\t"ph": "(\w+)",\n\t"cat": ' + _STR
-          + rb',\n\t"tid": -?\d+,\n\t"pid": -?\d+(?:,\n\t"s": "\w+")?\n\t\}$()')  # "s": an instant event's scope
+_ARG = rb'\t(?:"compile_id": (' + _VALUE + rb')|(?!"compile_id")' + _STR + rb": " + _SCALAR + rb")"
+_EVENT = (
+    rb'\n\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": ('
+    + _NUMBER
+    + rb'),\n\t"args": (?:\{\}|null|\{\n(?:'
+    + _ARG
+    + rb'(?:,\n|(?=\n\t\})))+\n\t\}),\n\t"ph": "(\w+)",\n\t"cat": '
+    + _STR
+    + rb',\n\t"tid": -?\d+,\n\t"pid": -?\d+(?:,\n\t"s": "\w+")?\n\t\}$()'
+)  # "s": an instant event's scope
 # A record: its line, then its payload's tab-indented lines. Most envelopes have one of three shapes, read here whole:
 # - a kind with no metadata ({"chromium_event": {}, "frame_id": 0, ...}) or an artifact's name and encoding, then
 #   context keys as torch writes them (rank, frame_id, frame_compile_id in that order, others after, none twice);
@@ -40,14 +47,21 @@ _EVENT = (rb'\n\t\{\n\t"name": "([^"\\\n]*)",\n\t"ts": (' + _NUMBER + rb'),\n\t"
 # header line ends; 15 to 19 a payload laid out as a chromium event (_EVENT's groups: it is the event only if the
 # payload ends where it does); the payload's other lines follow, each after its line break.
 _KIND = rb'\{"(?!(?:' + "|".join(CONTEXT_KEYS).encode() + rb')")(\w+)": '
-_RECORD = (rb'()[VIWEC]\d{4} [\d:.]++ ++\d++ [^\]\n]*+\] ()(?:'
-           + _KIND + rb'(?:\{\}|\{"name": (' + _STR + rb'), "encoding": (' + _STR + rb')\})(?:, "rank": (\d+))?'
-           rb'(?:, "frame_id": (\d+, "frame_compile_id": \d+))?'
-           rb'(?:, "(?!(?:rank|frame_id|frame_compile_id|\3)")\w+": ' + _VALUE + rb')*\}[ \t\r]*'
-           rb'|' + _KIND + rb'(\{[^\n]*\})(?:, "rank": (\d+))?, "frame_id": (\d+, "frame_compile_id": \d+)'
-           rb'(?:, "(?!(?:rank|frame_id|frame_compile_id)")\w+": (?:-?\d+|"[^"\\\n{}]*"|null|true|false))*\}[ \t\r]*'
-           rb'|\{"str": \[(' + _STR + rb'), (\d+)\]\}[ \t\r]*'
-           rb'|\{[^\n]*)$()(?:' + _EVENT + rb')?(?:\n\t[^\n]*+)*+')  # possessive: nothing to backtrack into
+_RECORD = (
+    rb"()[VIWEC]\d{4} [\d:.]++ ++\d++ [^\]\n]*+\] ()(?:"
+    + _KIND
+    + rb'(?:\{\}|\{"name": ('
+    + _STR
+    + rb'), "encoding": ('
+    + _STR
+    + rb')\})(?:, "rank": (\d+))?'
+    rb'(?:, "frame_id": (\d+, "frame_compile_id": \d+))?'
+    rb'(?:, "(?!(?:rank|frame_id|frame_compile_id|\3)")\w+": ' + _VALUE + rb")*\}[ \t\r]*"
+    rb"|" + _KIND + rb'(\{[^\n]*\})(?:, "rank": (\d+))?, "frame_id": (\d+, "frame_compile_id": \d+)'
+    rb'(?:, "(?!(?:rank|frame_id|frame_compile_id)")\w+": (?:-?\d+|"[^"\\\n{}]*"|null|true|false))*\}[ \t\r]*'
+    rb'|\{"str": \[(' + _STR + rb"), (\d+)\]\}[ \t\r]*"
+    rb"|\{[^\n]*)$()(?:" + _EVENT + rb")?(?:\n\t[^\n]*+)*+"
+)  # possessive: nothing to backtrack into
 FIRST = re.compile(_RECORD, re.M)  # at the start of the data
 HEADER = re.compile(rb"\n" + _RECORD, re.M)  # after a line break: a literal first character is found much faster
 _LITERALS: dict[bytes, Any] = {b"null": None, b"true": True, b"false": False}
@@ -56,6 +70,7 @@ _LITERALS: dict[bytes, Any] = {b"null": None, b"true": True, b"false": False}
 class ChromiumEvent(NamedTuple):
     """What readers use of a compile-phase event: name, phase (B, E, i...), time in µs (None: not a number) and
     args.compile_id (None: absent)."""
+
     name: str
     ph: Any
     ts: float | None
@@ -95,7 +110,7 @@ def _artifact(name: bytes, encoding: bytes) -> dict[str, Any]:
 
 
 def _compile_id(raw: bytes) -> str:
-    """"frame/attempt" from RECORD's `frame, "frame_compile_id": attempt`."""
+    """ "frame/attempt" from RECORD's `frame, "frame_compile_id": attempt`."""
     known = _IDS.get(raw)
     if known is None:
         frame, _, attempt = raw.partition(b",")
@@ -106,8 +121,13 @@ def _compile_id(raw: bytes) -> str:
 def _envelope(entry: dict[str, Any]) -> Envelope:
     kind = next((k for k in entry if k not in CONTEXT_KEYS), "unknown")
     value, frame, attempt = entry.get(kind), entry.get("frame_id"), entry.get("frame_compile_id")
-    compile_id = (f"{frame}/{attempt}" if frame is not None and attempt is not None
-                  else value.get("compile_id") if isinstance(value, dict) else None)
+    compile_id = (
+        f"{frame}/{attempt}"
+        if frame is not None and attempt is not None
+        else value.get("compile_id")
+        if isinstance(value, dict)
+        else None
+    )
     return kind, value, compile_id, entry.get("rank")
 
 
@@ -119,7 +139,7 @@ def envelope(header: re.Match[bytes]) -> Envelope | None:
         return entry
     if (string := interned(header)) is not None:
         return "str", [string[1], string[0]], None, None
-    entry = json.loads(header.string[header.end(2):header.start(14)].decode("utf-8", errors="replace"))
+    entry = json.loads(header.string[header.end(2) : header.start(14)].decode("utf-8", errors="replace"))
     return _envelope(entry) if isinstance(entry, dict) else None
 
 
@@ -130,8 +150,12 @@ def by_shape(header: re.Match[bytes]) -> Envelope | None:
     if kind is None:
         return None if other is None else located(header)
     meta = _NO_META if name is None else _ARTIFACTS.get(name + encoding) or _artifact(name, encoding)
-    return (_KINDS.get(kind) or _kind(kind), meta,
-            None if compile_id is None else _IDS.get(compile_id) or _compile_id(compile_id), None if rank is None else int(rank))
+    return (
+        _KINDS.get(kind) or _kind(kind),
+        meta,
+        None if compile_id is None else _IDS.get(compile_id) or _compile_id(compile_id),
+        None if rank is None else int(rank),
+    )
 
 
 def interned(header: re.Match[bytes]) -> tuple[int, str] | None:
@@ -148,7 +172,11 @@ def located(header: re.Match[bytes]) -> Envelope | None:
     parsed. None when JSON must decide: an artifact (its name is read at once), the kind again after the value (JSON
     keeps a repeated key's last value), a context key in the value or between it and the context keys."""
     data, kind, (start, end) = header.string, header.group(8), header.span(9)
-    if kind == b"artifact" or data.find(b'"' + kind + b'"', start, header.start(14)) >= 0 or _CONTEXT_KEY.search(data, start, end):
+    if (
+        kind == b"artifact"
+        or data.find(b'"' + kind + b'"', start, header.start(14)) >= 0
+        or _CONTEXT_KEY.search(data, start, end)
+    ):
         return None
     rank = header.group(10)
     return _kind(kind), (start, end), _compile_id(header.group(11)), None if rank is None else int(rank)
@@ -181,8 +209,15 @@ def event(header: re.Match[bytes], payload_end: int) -> ChromiumEvent | None:
             compile_id = _value(raw)
             if isinstance(compile_id, str):
                 compile_id = _IDS.setdefault(raw, compile_id)
-    return new_event(ChromiumEvent, (_NAMES.get(name) or _NAMES.setdefault(name, name.decode("utf-8", errors="replace")),
-                                      _NAMES.get(ph) or _NAMES.setdefault(ph, ph.decode()), float(ts), compile_id))
+    return new_event(
+        ChromiumEvent,
+        (
+            _NAMES.get(name) or _NAMES.setdefault(name, name.decode("utf-8", errors="replace")),
+            _NAMES.get(ph) or _NAMES.setdefault(ph, ph.decode()),
+            float(ts),
+            compile_id,
+        ),
+    )
 
 
 def event_from_json(event: Any) -> ChromiumEvent | None:
@@ -190,6 +225,9 @@ def event_from_json(event: Any) -> ChromiumEvent | None:
         return None
     ts = event.get("ts")
     args = event.get("args")
-    return ChromiumEvent(str(event.get("name", "")), event.get("ph"),
-                         float(ts) if isinstance(ts, (int, float)) else None,
-                         args.get("compile_id") if isinstance(args, dict) else None)
+    return ChromiumEvent(
+        str(event.get("name", "")),
+        event.get("ph"),
+        float(ts) if isinstance(ts, (int, float)) else None,
+        args.get("compile_id") if isinstance(args, dict) else None,
+    )

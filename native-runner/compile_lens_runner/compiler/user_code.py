@@ -1,5 +1,6 @@
 """Which frames are the user's own code, and source locations for them. Imports no torch (the supervisor uses it
 to read ranks' stacks and tracebacks): torch's folder is found without importing it."""
+
 from __future__ import annotations
 
 import csv
@@ -16,8 +17,15 @@ from ..shapes.common import SourceLocation
 
 _PACKAGE_NAME = __name__.split(".")[0]  # compile_lens_runner
 # this interpreter's standard library and install folders (wherever they are: a venv, conda, a Debian Python)
-_LIBRARY_DIRS = tuple(sorted({os.path.join(os.path.realpath(path), "") for key, path in sysconfig.get_paths().items()
-                              if key in ("stdlib", "platstdlib", "purelib", "platlib") and path}))
+_LIBRARY_DIRS = tuple(
+    sorted(
+        {
+            os.path.join(os.path.realpath(path), "")
+            for key, path in sysconfig.get_paths().items()
+            if key in ("stdlib", "platstdlib", "purelib", "platlib") and path
+        }
+    )
+)
 # folders pip, conda and Debian install packages into, in any interpreter's paths (logs may come from another one)
 _PACKAGE_FOLDERS = frozenset({"site-packages", "dist-packages", "__pypackages__"})
 # another interpreter's standard library: .../lib/python3.11/, .../lib64/python3.13t/
@@ -34,16 +42,20 @@ def _torch_dir() -> str | None:
 
 
 _TORCH_DIR = _torch_dir()
-_INDUCTOR_CACHE = os.path.realpath(os.environ["TORCHINDUCTOR_CACHE_DIR"]) if os.environ.get("TORCHINDUCTOR_CACHE_DIR") else None
+_INDUCTOR_CACHE = (
+    os.path.realpath(os.environ["TORCHINDUCTOR_CACHE_DIR"]) if os.environ.get("TORCHINDUCTOR_CACHE_DIR") else None
+)
 
 
 # torch and installed libraries as another machine's paths name them (a log made elsewhere, maybe on Windows; a
 # checkout of torch used in place)
-_LIBRARY_ELSEWHERE = re.compile(r"[\\/](?:site-packages|dist-packages)[\\/]|[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/]"
-                                r"|[\\/]torch[\\/](?:_[a-z]\w*|nn|fx|utils|distributed|autograd|optim|cuda|export|testing)[\\/]"
-                                r"|[\\/]torch[\\/]\w+\.py$"
-                                # code Inductor and Triton generated, in their caches (/tmp/torchinductor_<user>/…, ~/.triton/)
-                                r"|[\\/]torchinductor_[^\\/]+[\\/]|[\\/]\.triton[\\/]cache[\\/]")
+_LIBRARY_ELSEWHERE = re.compile(
+    r"[\\/](?:site-packages|dist-packages)[\\/]|[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/]"
+    r"|[\\/]torch[\\/](?:_[a-z]\w*|nn|fx|utils|distributed|autograd|optim|cuda|export|testing)[\\/]"
+    r"|[\\/]torch[\\/]\w+\.py$"
+    # code Inductor and Triton generated, in their caches (/tmp/torchinductor_<user>/…, ~/.triton/)
+    r"|[\\/]torchinductor_[^\\/]+[\\/]|[\\/]\.triton[\\/]cache[\\/]"
+)
 
 
 @functools.lru_cache(maxsize=256)
@@ -76,7 +88,9 @@ def _is_library(real: str) -> bool:
     folders = real.split(os.sep)[:-1]
     if _PACKAGE_FOLDERS.intersection(folders):
         return True
-    return any(lib in ("lib", "lib64") and _STDLIB_PART.fullmatch(name) is not None for lib, name in zip(folders, folders[1:]))
+    return any(
+        lib in ("lib", "lib64") and _STDLIB_PART.fullmatch(name) is not None for lib, name in zip(folders, folders[1:])
+    )
 
 
 @functools.lru_cache(maxsize=65536)
@@ -92,7 +106,7 @@ def is_user_file(path: str) -> bool:
     # the runner's own frames, wherever its copy lives (logs recorded from another checkout say another path)
     parts = real.split(os.sep)
     if _PACKAGE_NAME in parts[:-1]:
-        below = parts[len(parts) - parts[::-1].index(_PACKAGE_NAME):]  # the path under the last compile_lens_runner/
+        below = parts[len(parts) - parts[::-1].index(_PACKAGE_NAME) :]  # the path under the last compile_lens_runner/
         # the built-in samples are user code (target/samples/; samples/ in logs of runners before 0.3), the rest is the runner
         return below[0] == "samples" or below[:2] == ["target", "samples"]
     if _TORCH_DIR and real.startswith(_TORCH_DIR + os.sep):
@@ -117,8 +131,12 @@ def _absolute(file: str) -> str | None:
 
 
 def location(file: str, line: int, function: str | None) -> SourceLocation:
-    return {"file": _absolute(file) or os.path.abspath(file), "line": int(line), "function": function,
-            "code": _code(file, int(line))}
+    return {
+        "file": _absolute(file) or os.path.abspath(file),
+        "line": int(line),
+        "function": function,
+        "code": _code(file, int(line)),
+    }
 
 
 def parse_frames(text: str) -> list[SourceLocation]:

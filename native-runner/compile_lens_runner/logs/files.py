@@ -1,6 +1,7 @@
 """Which logs the paths given to `inspect` hold: a log (`.log`, `.log.gz`, any text file named directly), a folder as
 TORCH_TRACE leaves it (one `dedicated_log_torch_trace_rank_N_*.log` per rank, perhaps in per-node subfolders), or a
 folder written by `attach` (ranks/rank<k>/attach.json). What cannot be used is said in `warnings`, never fatal."""
+
 from __future__ import annotations
 
 import functools
@@ -39,8 +40,10 @@ def _rank_of(path: str) -> int | None:
 def _walk(folder: str, found: Found) -> None:
     for root, dirs, files in os.walk(folder):
         depth = 0 if root == folder else os.path.relpath(root, folder).count(os.sep) + 1
-        if any(os.path.isfile(os.path.join(root, "ranks", d, ATTACH_FILE)) for d in
-               (os.listdir(os.path.join(root, "ranks")) if os.path.isdir(os.path.join(root, "ranks")) else [])):
+        if any(
+            os.path.isfile(os.path.join(root, "ranks", d, ATTACH_FILE))
+            for d in (os.listdir(os.path.join(root, "ranks")) if os.path.isdir(os.path.join(root, "ranks")) else [])
+        ):
             found.jobs.append(root)
             dirs[:] = []
             continue
@@ -96,7 +99,8 @@ def read(path: str, block: int = BLOCK) -> tuple[list[tt.Record], tt.Parser]:
     parts = _parts(log, size, forked.cores()) if size >= SPLIT_BYTES and forked.sharing() else [0, size]
     later, (records, parser) = forked.alongside(
         [functools.partial(_part_sent, path, start, stop, block) for start, stop in zip(parts[1:], parts[2:])],
-        lambda: _read_part(log, parts[0], parts[1], block))
+        lambda: _read_part(log, parts[0], parts[1], block),
+    )
     whole = tt.InFile(log, 0)  # the parts' records name their spans in the file
     for sent, part in later:
         _join(records, parser, tt.received(sent, parser.strings, whole), part)
@@ -153,7 +157,7 @@ def _join(records: list[tt.Record], parser: tt.Parser, later: list[tt.Record], p
     reading on would have read them: under the marker in force where the part began, with all file names."""
     if parser.marked:
         mode, phase = parser.marker.get("mode"), parser.marker.get("phase")
-        for record in later[:part.unmarked]:
+        for record in later[: part.unmarked]:
             record.mode, record.phase = mode, phase
     else:
         parser.unmarked += part.unmarked
@@ -202,5 +206,7 @@ def one_per_rank(logs: list[LogFile], warnings: list[str]) -> dict[int, LogFile]
     for rank, same in sorted(by_rank.items()):
         same.sort(key=lambda log: os.path.getsize(log.path), reverse=True)
         chosen[rank] = same[0]
-        warnings += [f"{log.path}: another log of rank {rank}, smaller than {same[0].path}; skipped" for log in same[1:]]
+        warnings += [
+            f"{log.path}: another log of rank {rank}, smaller than {same[0].path}; skipped" for log in same[1:]
+        ]
     return chosen

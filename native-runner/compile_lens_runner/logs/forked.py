@@ -1,11 +1,13 @@
 """Work on one log, or a folder of them, spread over forked processes: a forked worker sees this process's memory as
 it is (the records read, the closures to run), so nothing is copied to it or sent but its result."""
+
 from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
 import os
-from typing import Any, Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from ..measure import host
 
@@ -36,8 +38,9 @@ def others_running() -> float:
 def can_fork() -> bool:
     """Whether work can go to forked workers: two cores, fork (a spawned worker would run the command again), and not
     in a worker already (one forked here splits no further)."""
-    return (cores() >= 2 and "fork" in multiprocessing.get_all_start_methods()
-            and multiprocessing.parent_process() is None)
+    return (
+        cores() >= 2 and "fork" in multiprocessing.get_all_start_methods() and multiprocessing.parent_process() is None
+    )
 
 
 def sharing() -> bool:
@@ -54,7 +57,9 @@ def alongside(forked: list[Callable[[], _Result]], here: Callable[[], _Here]) ->
         return [work() for work in forked], here()
     _WORK[:] = forked
     try:
-        with concurrent.futures.ProcessPoolExecutor(len(forked), mp_context=multiprocessing.get_context("fork")) as pool:
+        with concurrent.futures.ProcessPoolExecutor(
+            len(forked), mp_context=multiprocessing.get_context("fork")
+        ) as pool:
             futures = [pool.submit(_run, index) for index in range(len(forked))]
             done = here()
             return [future.result() for future in futures], done
@@ -62,8 +67,12 @@ def alongside(forked: list[Callable[[], _Result]], here: Callable[[], _Here]) ->
         _WORK.clear()
 
 
-def shared(tasks: Sequence[Callable[[], _Result]], before: Callable[[], _Before], after: Callable[[_Before], _Here],
-           worth_it: bool) -> tuple[list[_Result], _Here]:
+def shared(
+    tasks: Sequence[Callable[[], _Result]],
+    before: Callable[[], _Before],
+    after: Callable[[_Before], _Here],
+    worth_it: bool,
+) -> tuple[list[_Result], _Here]:
     """Every task's result (in order) and after(before()). A forked worker takes the tasks in order, one at a time,
     while this process runs before(), then takes the ones left, then runs after(): a shared count says which is next,
     so the two finish about together whatever each task costs. All here, one after the other, when not worth_it."""
@@ -94,6 +103,7 @@ def each(work: Callable[..., _Result], jobs: list[tuple[Any, ...]]) -> list[_Res
     """work(*job) for each job, in order, in one forked process per core."""
     if not can_fork():
         return [work(*job) for job in jobs]
-    with concurrent.futures.ProcessPoolExecutor(min(cores(), len(jobs)),
-                                                mp_context=multiprocessing.get_context("fork")) as pool:
+    with concurrent.futures.ProcessPoolExecutor(
+        min(cores(), len(jobs)), mp_context=multiprocessing.get_context("fork")
+    ) as pool:
         return list(pool.map(work, *zip(*jobs)))

@@ -1,6 +1,7 @@
 """`inspect PATH...`: a report from compiler logs alone (no torch, nothing run, nothing timed). One log gives one mode
 (`logs`; a Compile Lens log, split by its markers, one per mode it ran); one log per rank gives `ranks[]` and
 `divergence[]` as a torchrun job does; folders written by `attach` are merged as `--nproc-per-node`'s ranks are."""
+
 from __future__ import annotations
 
 import functools
@@ -8,15 +9,15 @@ import gc
 import os
 import re
 import shutil
-from typing import Any, Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from ..compiler import artifacts
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
 from ..errors import RunnerError
-from ..ranks import divergence
+from ..ranks import attempts, divergence
 from ..ranks.merge import Job, load, merge_insights, merged_report, root_cause
-from ..ranks import attempts
 from ..report import document
 from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import ModeResult
@@ -39,8 +40,11 @@ def _cudagraphs(records: list[tt.Record]) -> bool:
         if r.kind == "chromium_event":
             if (event := r.event()) is not None and event.name == "CUDAGraphNode.record":
                 return True
-        elif ((r.kind == "compilation_metrics" and r.meta.get("cudagraph_skip_reason")) or r.artifact == tt.CUDAGRAPH_SKIP
-              or (r.kind == "compilation_metrics_runtime" and r.meta.get("runtime_cudagraphify_time_us") is not None)):
+        elif (
+            (r.kind == "compilation_metrics" and r.meta.get("cudagraph_skip_reason"))
+            or r.artifact == tt.CUDAGRAPH_SKIP
+            or (r.kind == "compilation_metrics_runtime" and r.meta.get("runtime_cudagraphify_time_us") is not None)
+        ):
             return True
     return False
 
@@ -51,34 +55,54 @@ def _environment(records: list[tt.Record], saved: Sequence[artifacts.Saved | Non
     # the first compile's metrics: one process writes them all with the same keys (a log without python_version has
     # none in any, and finding that out by parsing every compile's metrics was slow on a large log)
     metrics = next((r.meta for r in records if r.kind == "compilation_metrics"), {})
-    cuda = (any(s.triton for s in saved if s) if any(saved)
-            else any(r.kind == "inductor_output_code" and r.payload_has("triton") for r in records))
+    cuda = (
+        any(s.triton for s in saved if s)
+        if any(saved)
+        else any(r.kind == "inductor_output_code" and r.payload_has("triton") for r in records)
+    )
     python = str(metrics.get("python_version") or "").split(" ", 1)[0] or _UNKNOWN
-    return {"python": python, "torch": None, "triton": metrics.get("triton_version") or None,
-            "device": "cuda" if cuda else "cpu", "deviceName": _UNKNOWN, "platform": _UNKNOWN}
+    return {
+        "python": python,
+        "torch": None,
+        "triton": metrics.get("triton_version") or None,
+        "device": "cuda" if cuda else "cpu",
+        "deviceName": _UNKNOWN,
+        "platform": _UNKNOWN,
+    }
 
 
 def _corrupt_payloads(records: list[tt.Record]) -> int:
     """Compile-phase events whose JSON payload does not parse (a log cut or damaged mid-record). Artifacts marked
     JSON are not counted: torch writes some (recompile_reasons) as plain text."""
-    return sum(1 for r in records if r.kind == "chromium_event" and r.event() is None and r.payload_once().strip()
-               and r.payload_json() is None)
+    return sum(
+        1
+        for r in records
+        if r.kind == "chromium_event" and r.event() is None and r.payload_once().strip() and r.payload_json() is None
+    )
 
 
-def _insights(modes: Sequence[tuple[str | None, list[tt.Record]]], log: str, workdir: str,
-              alongside: Callable[[list[artifacts.Saved | None]], _Here]) -> tuple[list[CompilerInsight], _Here]:
+def _insights(
+    modes: Sequence[tuple[str | None, list[tt.Record]]],
+    log: str,
+    workdir: str,
+    alongside: Callable[[list[artifacts.Saved | None]], _Here],
+) -> tuple[list[CompilerInsight], _Here]:
     """Each mode's (or a rank's) compiler insight, and alongside(the modes' artifacts) run last here; a mode's label:
     write its generated code, guards and FX graphs under compiler/<label>/ (None: only its compile phases are read).
     A large log's insights are read in a second process, the largest first, while this one writes every mode's
     artifacts, then reads those left. Nothing reads a labelled mode's records after alongside()."""
+
     def saved_here() -> list[artifacts.Saved | None]:
         return [artifacts.save(records, workdir, label) if label else None for label, records in modes]
 
     largest = sorted(range(len(modes)), key=lambda i: -len(modes[i][1]))
     worth_it = any(label for label, _ in modes) and sum(len(records) for _, records in modes) >= PARALLEL_RECORDS
     found, (saved, done) = forked.shared(
-        [functools.partial(_insight_of, modes[i][1]) for i in largest], saved_here,
-        lambda saved: (saved, alongside(saved)), worth_it)
+        [functools.partial(_insight_of, modes[i][1]) for i in largest],
+        saved_here,
+        lambda saved: (saved, alongside(saved)),
+        worth_it,
+    )
     insights = [found[largest.index(i)] for i in range(len(modes))]
     for insight, (label, records), mode_saved in zip(insights, modes, saved):
         insight["torchTraceLog"] = os.path.relpath(log, workdir)
@@ -94,20 +118,38 @@ def _insight_of(records: list[tt.Record]) -> CompilerInsight:
 
 
 def _mode(name: str, insight: CompilerInsight) -> ModeResult:
-    return {"mode": name, "status": "ok", "error": None, "compileSeconds": insight["compileSeconds"]["total"],
-            "timing": None, "speedup": None, "trace": None, "kernelsPerStep": None, "compiler": insight}
+    return {
+        "mode": name,
+        "status": "ok",
+        "error": None,
+        "compileSeconds": insight["compileSeconds"]["total"],
+        "timing": None,
+        "speedup": None,
+        "trace": None,
+        "kernelsPerStep": None,
+        "compiler": insight,
+    }
 
 
-def _file_facts(log: files.LogFile, parser: tt.Parser, records: list[tt.Record], rank: int | None,
-                warnings: list[str]) -> LogFile:
+def _file_facts(
+    log: files.LogFile, parser: tt.Parser, records: list[tt.Record], rank: int | None, warnings: list[str]
+) -> LogFile:
     corrupt = _corrupt_payloads(records)
     if parser.unreadable:
-        warnings.append(f"{log.path}: {parser.unreadable} unreadable line{'s' if parser.unreadable > 1 else ''} skipped "
-                        f"(the first at line {parser.first_unreadable}): the log may be cut or damaged")
+        warnings.append(
+            f"{log.path}: {parser.unreadable} unreadable line{'s' if parser.unreadable > 1 else ''} skipped "
+            f"(the first at line {parser.first_unreadable}): the log may be cut or damaged"
+        )
     if corrupt:
         warnings.append(f"{log.path}: {corrupt} record{'s' if corrupt > 1 else ''} with a damaged JSON payload skipped")
-    return {"path": log.path, "rank": rank, "records": len(records), "unreadableLines": parser.unreadable,
-            "damagedPayloads": corrupt, "marked": parser.marked}
+    return {
+        "path": log.path,
+        "rank": rank,
+        "records": len(records),
+        "unreadableLines": parser.unreadable,
+        "damagedPayloads": corrupt,
+        "marked": parser.marked,
+    }
 
 
 def _target(paths: list[str]) -> Target:
@@ -136,8 +178,10 @@ def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[
     records, parser = files.read(log.path)
     # a Compile Lens log: its markers say which records each mode made (a copy compiled only to be profiled is the
     # tool's own work); a log made elsewhere is one mode
-    modes = [(name or LOGS_MODE, mode_records) for name, mode_records in
-             (_by_mode(records) if parser.marked else [(None, records)])]
+    modes = [
+        (name or LOGS_MODE, mode_records)
+        for name, mode_records in (_by_mode(records) if parser.marked else [(None, records)])
+    ]
 
     def last_reading(saved: list[artifacts.Saved | None]) -> tuple[Environment, LogFile]:
         read = _environment(records, saved), _file_facts(log, parser, records, log.rank, warnings)
@@ -156,26 +200,42 @@ def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[
 
 
 def _rank_entry(rank: int, insight: CompilerInsight) -> RankEntry:
-    return {"rank": rank, "report": None, "trace": None, "torchTraceLog": insight["torchTraceLog"],
-            "graphCount": insight["graphCount"], "graphBreaks": len(insight["graphBreaks"]),
-            "recompiles": len(insight["recompiles"]), "compileSeconds": insight["compileSeconds"]["total"],
-            "cache": insight["cache"], "regions": [], "collectives": None,
-            "compileFailures": len(insight["compileFailures"]), "restarts": len(insight["restarts"])}
+    return {
+        "rank": rank,
+        "report": None,
+        "trace": None,
+        "torchTraceLog": insight["torchTraceLog"],
+        "graphCount": insight["graphCount"],
+        "graphBreaks": len(insight["graphBreaks"]),
+        "recompiles": len(insight["recompiles"]),
+        "compileSeconds": insight["compileSeconds"]["total"],
+        "cache": insight["cache"],
+        "regions": [],
+        "collectives": None,
+        "compileFailures": len(insight["compileFailures"]),
+        "restarts": len(insight["restarts"]),
+    }
 
 
-def _read_rank(rank: int, log: files.LogFile, workdir: str, headline: bool) -> tuple[CompilerInsight, LogFile,
-                                                                                  Environment, list[str]]:
+def _read_rank(
+    rank: int, log: files.LogFile, workdir: str, headline: bool
+) -> tuple[CompilerInsight, LogFile, Environment, list[str]]:
     """One rank's insight, file facts, environment and warnings (run in a worker process for large folders)."""
     records, parser = files.read(log.path)
     warnings: list[str] = []
     # the lowest rank is the headline: its generated code, guards and graphs are written; the others' are compared
-    (insight,), (facts, env) = _insights([(LOGS_MODE if headline else None, records)], log.path, workdir, lambda saved: (
-        _file_facts(log, parser, records, rank, warnings), _environment(records, saved)))
+    (insight,), (facts, env) = _insights(
+        [(LOGS_MODE if headline else None, records)],
+        log.path,
+        workdir,
+        lambda saved: (_file_facts(log, parser, records, rank, warnings), _environment(records, saved)),
+    )
     return insight, facts, env, warnings
 
 
-def _read_ranks(by_rank: dict[int, files.LogFile], workdir: str) -> list[tuple[CompilerInsight, LogFile,
-                                                                                 Environment, list[str]]]:
+def _read_ranks(
+    by_rank: dict[int, files.LogFile], workdir: str
+) -> list[tuple[CompilerInsight, LogFile, Environment, list[str]]]:
     """Every rank's reading, in rank order; ranks are read in parallel processes when there is much to read and more
     than one core to read it (each rank's log is independent)."""
     ranks = sorted(by_rank)
@@ -195,8 +255,9 @@ def _rank_logs(by_rank: dict[int, files.LogFile], workdir: str, paths: list[str]
     report["modes"].append(_mode(LOGS_MODE, merge_insights(insights)))
     report["settings"]["nprocPerNode"] = len(insights)
     report["ranks"] = [_rank_entry(rank, insight) for rank, insight in insights]
-    report["divergence"] = divergence.find([{"rank": rank, "compiler": insight, "regions": [], "collectives": None}
-                                            for rank, insight in insights])
+    report["divergence"] = divergence.find(
+        [{"rank": rank, "compiler": insight, "regions": [], "collectives": None} for rank, insight in insights]
+    )
     report["logs"] = {"files": facts, "warnings": warnings}
     return report
 
@@ -213,8 +274,12 @@ def _without_rank(logs: list[files.LogFile], warnings: list[str]) -> dict[int, f
     if len(named) == len(logs):
         return named
     largest = max(logs, key=lambda log: os.path.getsize(log.path))
-    warnings += [f"{log.path}: a second log with no rank (neither in its name nor in its records); read {largest.path}, "
-                 f"the largest, and skipped this one" for log in logs if log is not largest]
+    warnings += [
+        f"{log.path}: a second log with no rank (neither in its name nor in its records); read {largest.path}, "
+        f"the largest, and skipped this one"
+        for log in logs
+        if log is not largest
+    ]
     return largest
 
 
@@ -253,17 +318,26 @@ def _earlier_attempt(attempt: int, job_dir: str, workdir: str, paths: list[str])
     root = root_cause([load(job, rank) for rank in range(world)])
     failed = next((r for r in report.get("ranks", []) if root and r["rank"] == root.rank), None)
     error = report["error"]
-    return {"attempt": attempt, "folder": os.path.relpath(job_dir, workdir), "status": report["status"],
-            "failedRank": failed["rank"] if failed else None, "failedAt": failed.get("failedAt") if failed else None,
-            "message": error["message"] if error else None}
+    return {
+        "attempt": attempt,
+        "folder": os.path.relpath(job_dir, workdir),
+        "status": report["status"],
+        "failedRank": failed["rank"] if failed else None,
+        "failedAt": failed.get("failedAt") if failed else None,
+        "message": error["message"] if error else None,
+    }
 
 
 def _attached(job_dir: str, workdir: str, paths: list[str], warnings: list[str]) -> Report:
     """A job run under `attach`: the ranks' folders merged as the supervisor merges `--nproc-per-node`'s. Restarted by
     torchrun: the newest attempt is the run, the earlier ones are said (which rank failed, where)."""
     *earlier, (_, newest) = attempts.attempts(job_dir)
-    report, _ = merged_report(Job(newest, workdir, attached=True), _world(newest), lambda: _skeleton(paths, _environment([])),
-                              stacks_requested=False)
+    report, _ = merged_report(
+        Job(newest, workdir, attached=True),
+        _world(newest),
+        lambda: _skeleton(paths, _environment([])),
+        stacks_requested=False,
+    )
     report["settings"]["logs"] = [os.path.abspath(p) for p in paths]
     report["logs"] = {"files": [], "warnings": warnings, "attached": os.path.relpath(newest, workdir)}
     if earlier:
@@ -290,14 +364,19 @@ def _inspect(paths: list[str], workdir: str) -> Report:
     warnings = found.warnings
     if found.jobs:
         if len(found.jobs) > 1 or found.logs:
-            warnings.append(f"read the job written by attach in {found.jobs[0]}; skipped "
-                            + ", ".join(found.jobs[1:] + [log.path for log in found.logs]))
+            warnings.append(
+                f"read the job written by attach in {found.jobs[0]}; skipped "
+                + ", ".join(found.jobs[1:] + [log.path for log in found.logs])
+            )
         return _attached(found.jobs[0], workdir, paths, warnings)
     if not found.logs:
         said = f" ({'; '.join(warnings)})" if warnings else ""
-        raise RunnerError("bad-target", f"No compiler log found in {', '.join(paths)}{said}.",
-                          "Give a TORCH_TRACE log (.log or .log.gz) or the folder TORCH_TRACE pointed at: run the job "
-                          "with TORCH_TRACE=/some/dir, then inspect /some/dir.")
+        raise RunnerError(
+            "bad-target",
+            f"No compiler log found in {', '.join(paths)}{said}.",
+            "Give a TORCH_TRACE log (.log or .log.gz) or the folder TORCH_TRACE pointed at: run the job "
+            "with TORCH_TRACE=/some/dir, then inspect /some/dir.",
+        )
     by_rank = files.one_per_rank(found.logs, warnings)
     rankless = [log for log in found.logs if log.rank is None]
     if by_rank:
@@ -310,4 +389,3 @@ def _inspect(paths: list[str], workdir: str) -> Report:
     if len(by_rank) == 1:
         return _one_log(next(iter(by_rank.values())), workdir, paths, warnings)
     return _rank_logs(by_rank, workdir, paths, warnings)
-

@@ -8,14 +8,16 @@
 
 `judge` works on any callable: the target flow passes the model, script regions the region's original callable.
 """
+
 from __future__ import annotations
 
 import contextlib
 import copy
 import math
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..shapes.mode import Correctness, PrecisionSettings
 from .grad_mode import grad_context
@@ -43,16 +45,23 @@ def precision_settings() -> PrecisionSettings:
             return get()
         except Exception:  # a torch without the setting, or one that refuses the legacy getter
             return None
-    return {"cudaMatmulAllowTf32": read(lambda: bool(torch.backends.cuda.matmul.allow_tf32)),
-            "cudnnAllowTf32": read(lambda: bool(torch.backends.cudnn.allow_tf32)),
-            "float32MatmulPrecision": read(torch.get_float32_matmul_precision)}
+
+    return {
+        "cudaMatmulAllowTf32": read(lambda: bool(torch.backends.cuda.matmul.allow_tf32)),
+        "cudnnAllowTf32": read(lambda: bool(torch.backends.cudnn.allow_tf32)),
+        "float32MatmulPrecision": read(torch.get_float32_matmul_precision),
+    }
 
 
 @contextlib.contextmanager
 def tf32_off() -> Iterator[None]:
     import torch
 
-    saved = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32, torch.get_float32_matmul_precision())
+    saved = (
+        torch.backends.cuda.matmul.allow_tf32,
+        torch.backends.cudnn.allow_tf32,
+        torch.get_float32_matmul_precision(),
+    )
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     torch.set_float32_matmul_precision("highest")
@@ -121,8 +130,15 @@ def _pair_leaves(eager: Any, compiled: Any) -> tuple[list[Leaf], str | None]:
         if not np.issubdtype(xa.dtype, np.number) and xa.dtype != np.bool_:
             continue
         floating = bool(np.issubdtype(xa.dtype, np.floating) or np.issubdtype(xa.dtype, np.complexfloating))
-        leaves.append(Leaf(i, _dtype_name(a), xa.astype(np.float64) if floating else xa,
-                           xb.astype(np.float64) if floating else xb, floating))
+        leaves.append(
+            Leaf(
+                i,
+                _dtype_name(a),
+                xa.astype(np.float64) if floating else xa,
+                xb.astype(np.float64) if floating else xb,
+                floating,
+            )
+        )
     return leaves, None
 
 
@@ -168,6 +184,7 @@ def _to_fp64(value: Any) -> Any:
         if isinstance(v, np.ndarray) and np.issubdtype(v.dtype, np.floating):
             return v.astype(np.float64)
         return v
+
     return tree_map(one, value)
 
 
@@ -205,7 +222,12 @@ def _fp64_reference(original: Callable[..., Any], inputs: tuple, grad_mode: str,
     try:
         out = _call(model, _to_fp64(inputs), grad_mode)
     except Exception as exc:  # the model cannot run in fp64 (a dtype it fixes, an op without fp64, out of memory)
-        return None, f"the model did not run in fp64: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": ")
+        return (
+            None,
+            f"the model did not run in fp64: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(
+                ": "
+            ),
+        )
     finally:
         del model
         if device == "cuda":
@@ -216,7 +238,9 @@ def _fp64_reference(original: Callable[..., Any], inputs: tuple, grad_mode: str,
     return out, None
 
 
-def reference_outputs(original: Callable[..., Any], inputs: tuple, grad_mode: str, device: str) -> tuple[Any, str, str | None]:
+def reference_outputs(
+    original: Callable[..., Any], inputs: tuple, grad_mode: str, device: str
+) -> tuple[Any, str, str | None]:
     """(outputs, kind, note): an fp64 run when possible, else eager with TF32 off; note says why fp64 was not used."""
     out, why_not = _fp64_reference(original, inputs, grad_mode, device)
     if out is not None:
@@ -229,12 +253,22 @@ def reference_outputs(original: Callable[..., Any], inputs: tuple, grad_mode: st
 
 
 # -- the judgement ---------------------------------------------------------------------------------------------------
-def judge(original: Callable[..., Any], inputs: tuple, grad_mode: str, eager_out: Any, compiled_out: Any,
-          device: str) -> Correctness:
+def judge(
+    original: Callable[..., Any], inputs: tuple, grad_mode: str, eager_out: Any, compiled_out: Any, device: str
+) -> Correctness:
     """Compares `compiled_out` with `eager_out` (both from `inputs`, seeded); when they differ beyond tolerance,
     runs `original` (the uncompiled callable) for a higher-precision reference and judges by each side's error."""
-    result: Correctness = {"ok": True, "maxAbsError": None, "dtype": None, "atol": None, "rtol": None, "message": None,
-                           "reference": "none", "referenceNote": None, "precision": precision_settings()}
+    result: Correctness = {
+        "ok": True,
+        "maxAbsError": None,
+        "dtype": None,
+        "atol": None,
+        "rtol": None,
+        "message": None,
+        "reference": "none",
+        "referenceNote": None,
+        "precision": precision_settings(),
+    }
     leaves, structural = _pair_leaves(eager_out, compiled_out)
     if structural:
         return {**result, "ok": False, "message": structural}
@@ -250,12 +284,19 @@ def judge(original: Callable[..., Any], inputs: tuple, grad_mode: str, eager_out
     if reference is None:
         leaf = differing[0]
         atol, rtol = TOLERANCES.get(leaf.dtype, (0.0, 0.0))
-        return {**result, "ok": False, "message": (
-            f"output {leaf.index} ({leaf.dtype}): max abs error {_max_abs(leaf):.3g} exceeds atol {atol:g} + rtol {rtol:g}*|eager| "
-            "and no higher-precision reference could be computed to tell whether eager is as far off")}
+        return {
+            **result,
+            "ok": False,
+            "message": (
+                f"output {leaf.index} ({leaf.dtype}): max abs error {_max_abs(leaf):.3g} exceeds atol {atol:g} + rtol {rtol:g}*|eager| "
+                "and no higher-precision reference could be computed to tell whether eager is as far off"
+            ),
+        }
     ref_leaves = [_as_array(v) for v in _leaves(reference)]
-    checks = [_against_reference(leaf, ref_leaves[leaf.index] if leaf.index < len(ref_leaves) else None, kind, result)
-              for leaf in differing]
+    checks = [
+        _against_reference(leaf, ref_leaves[leaf.index] if leaf.index < len(ref_leaves) else None, kind, result)
+        for leaf in differing
+    ]
     failed = [c for c in checks if c.get("message")]
     shown = failed[0] if failed else max(checks, key=lambda c: c.get("compiledRmse") or 0.0)
     return {**shown, "ok": not failed}
@@ -272,8 +313,16 @@ def _against_reference(leaf: Leaf, reference: Any, kind: str, base: Correctness)
     ref = reference.astype(np.float64)
     if not leaf.floating:  # integers and booleans: compiled must equal eager or the reference
         ok = np.all((leaf.compiled == leaf.eager) | (leaf.compiled == ref))
-        return out if ok else {**out, "message": (
-            f"{where}: {int(np.sum(leaf.compiled != leaf.eager))} values differ from eager and from the {kind} reference")}
+        return (
+            out
+            if ok
+            else {
+                **out,
+                "message": (
+                    f"{where}: {int(np.sum(leaf.compiled != leaf.eager))} values differ from eager and from the {kind} reference"
+                ),
+            }
+        )
     compiled_nan, eager_nan = np.isnan(leaf.compiled), np.isnan(leaf.eager)
     if np.any(compiled_nan & ~eager_nan & ~np.isnan(ref)):
         return {**out, "message": f"{where}: compiled has NaN where eager and the {kind} reference do not"}
@@ -283,7 +332,9 @@ def _against_reference(leaf: Leaf, reference: Any, kind: str, base: Correctness)
     factor = multiplier(leaf.dtype, int(leaf.eager.size))
     out.update({"eagerRmse": eager_err, "compiledRmse": compiled_err, "multiplier": factor})
     if math.isnan(compiled_err) or compiled_err > factor * eager_err + atol / 10:
-        out["message"] = (f"{where}: compiled is further from the {kind} reference than eager is: RMSE {compiled_err:.3g} vs "
-                          f"eager's {eager_err:.3g} (allowed {factor:g}x eager's + {atol / 10:g}); max abs difference from "
-                          f"eager {_max_abs(leaf):.3g}")
+        out["message"] = (
+            f"{where}: compiled is further from the {kind} reference than eager is: RMSE {compiled_err:.3g} vs "
+            f"eager's {eager_err:.3g} (allowed {factor:g}x eager's + {atol / 10:g}); max abs difference from "
+            f"eager {_max_abs(leaf):.3g}"
+        )
     return out

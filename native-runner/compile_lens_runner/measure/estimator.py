@@ -26,13 +26,15 @@ kernels), the speedup uses eager's fastest round in any mode's pairs (`run_eager
 mode's own pairs' estimate as its upper end: what a host as slow as during these pairs would give. A compiled side
 the CPU limits too stays paired with the eager rounds beside it: both met the same host in each pair.
 """
+
 from __future__ import annotations
 
 import math
 import random
 import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence, TypeVar
+from typing import TypeVar
 
 ESTIMATOR = "fastest-rounds"
 FLOOR_STEADY_PCT = 2.0
@@ -115,8 +117,9 @@ def percentile(values: Sequence[float], q: float) -> float:
 T = TypeVar("T")
 
 
-def bootstrap(items: Sequence[T], statistic: Callable[[list[T]], float], resamples: int = RESAMPLES,
-              seed: int = 0) -> tuple[float, float]:
+def bootstrap(
+    items: Sequence[T], statistic: Callable[[list[T]], float], resamples: int = RESAMPLES, seed: int = 0
+) -> tuple[float, float]:
     """5th and 95th percentiles of statistic() over items drawn with replacement (seeded: a report is repeatable)."""
     rng = random.Random(seed)
     values = [statistic(rng.choices(list(items), k=len(items))) for _ in range(resamples)]
@@ -151,24 +154,38 @@ def estimate(pairs: list[Pair]) -> Estimate:
     if len(pairs) >= 4:
         half = len(pairs) // 2
         bounds += [fastest_ratio(pairs[:half]), fastest_ratio(pairs[half:]), *resampled(pairs)]
-    return Estimate(speedup=speedup, eager_ms=min(eager), compiled_ms=min(compiled), low=min(bounds), high=max(bounds),
-                    floor_pct=floor, noisy_sides=sides, median_ratio=median_ratio(pairs))
+    return Estimate(
+        speedup=speedup,
+        eager_ms=min(eager),
+        compiled_ms=min(compiled),
+        low=min(bounds),
+        high=max(bounds),
+        floor_pct=floor,
+        noisy_sides=sides,
+        median_ratio=median_ratio(pairs),
+    )
 
 
 def host_free(gpu_idle_pct: float | None, cuda_graphs: list[str]) -> bool:
     """The host CPU does not limit the compiled side: every graph replays as a CUDA graph (one launch each), or the GPU
     sat idle under GPU_BOUND_IDLE_PCT % between its kernels. Unknown (CPU runs: no GPU idle share) counts as limited."""
-    return bool(cuda_graphs) and all(status == "captured" for status in cuda_graphs) or (
-        gpu_idle_pct is not None and gpu_idle_pct < GPU_BOUND_IDLE_PCT)
+    return (bool(cuda_graphs) and all(status == "captured" for status in cuda_graphs)) or (
+        gpu_idle_pct is not None and gpu_idle_pct < GPU_BOUND_IDLE_PCT
+    )
 
 
 def adjusted(est: Estimate, eager_ms: float, compiled_ms: float) -> dict[str, float]:
     """This mode's speedup from run-wide times of each side, its interval widened to hold it (with the floor) and
     this mode's own paired estimate: {speedup, low, high, eagerMs (these pairs' fastest), bestEagerMs, compiledMs}."""
     speedup = eager_ms / compiled_ms
-    return {"speedup": speedup, "low": min(est.low, speedup * (1 - est.floor_pct / 100)),
-            "high": max(est.high, est.speedup, speedup * (1 + est.floor_pct / 100)),
-            "eagerMs": est.eager_ms, "bestEagerMs": eager_ms, "compiledMs": compiled_ms}
+    return {
+        "speedup": speedup,
+        "low": min(est.low, speedup * (1 - est.floor_pct / 100)),
+        "high": max(est.high, est.speedup, speedup * (1 + est.floor_pct / 100)),
+        "eagerMs": est.eager_ms,
+        "bestEagerMs": eager_ms,
+        "compiledMs": compiled_ms,
+    }
 
 
 def slow_host_ratio(probes_ms: list[float], fastest_probe_ms: float) -> float:
@@ -179,7 +196,9 @@ def slow_host_ratio(probes_ms: list[float], fastest_probe_ms: float) -> float:
     return max(1.0, sorted(probes_ms)[CONFIRM_ROUNDS - 1] / fastest_probe_ms)
 
 
-def widened_for_slow_host(speedup: float, low: float, high: float, eager_ratio: float, compiled_ratio: float) -> tuple[float, float]:
+def widened_for_slow_host(
+    speedup: float, low: float, high: float, eager_ratio: float, compiled_ratio: float
+) -> tuple[float, float]:
     """(low, high) reaching what a host at its fastest state could give when a side never ran there (ratio above
     1 + FAST_STATE_PCT %): at most ratio x faster on that side (all of it CPU work). A slow eager makes the speedup
     read high, a slow compiled side low. (docs/BENCHMARKS.md §constants: slow host)."""

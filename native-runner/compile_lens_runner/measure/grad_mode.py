@@ -1,8 +1,9 @@
 """The autograd mode a call runs in, by name: "inference", "no_grad" or "grad"."""
+
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator
+from collections.abc import Iterator
 
 
 @contextlib.contextmanager

@@ -2,14 +2,15 @@
 thread to the CPU that probes fastest (on a VM one vCPU can run at half speed while another runs at full), and, on a
 CPU run, whether other processes held the cores torch's threads need (docs/BENCHMARKS.md § "Eager on a contended CPU
 host": eager's multi-threaded ops waited on descheduled threads and a replay printed 704x)."""
+
 from __future__ import annotations
 
 import contextlib
 import math
 import os
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from ..shapes.common import HostLoad, LoadAverage
 from . import estimator
@@ -46,6 +47,7 @@ class HostSpeed:
     to have seen. On a VM a CPU may run at half speed for seconds to minutes while another runs at full speed
     (docs/BENCHMARKS.md §constants: vCPUs), so when the probe
     reads slow and there are CPUs to choose from, the timing thread moves to the one that probes fastest."""
+
     fastest_ms: float = math.inf
     measure: Callable[[], float] = cpu_probe
     cpus: tuple[int, ...] = ()  # movable_cpus(); () keeps the thread where the OS puts it
@@ -70,7 +72,9 @@ class HostSpeed:
         if not readings:
             return here_ms
         self.pin({min(readings, key=readings.__getitem__)})
-        return self.measure()  # not the sweep's reading: the fastest of many noisy readings reads faster than the CPU runs
+        return (
+            self.measure()
+        )  # not the sweep's reading: the fastest of many noisy readings reads faster than the CPU runs
 
     @contextlib.contextmanager
     def measuring(self) -> Iterator[None]:
@@ -85,7 +89,7 @@ class HostSpeed:
     def fast_rounds(self, probes_ms: list[float]) -> int:
         return sum(estimator.at_fast_state(p, self.fastest_ms) for p in probes_ms)
 
-    def load_watch(self) -> "LoadWatch | None":
+    def load_watch(self) -> LoadWatch | None:
         """A fresh LoadWatch for one measurement of a CPU run, reading torch's thread count at each sample (the
         observed script may set it); None on CUDA, where the host's CPUs only launch work."""
         if not self.watch_load:
@@ -190,10 +194,17 @@ def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> HostLoa
     jiffies = samples[-1].jiffies - samples[0].jiffies if samples else 0
     load: LoadAverage | None = {"start": round(loads[0], 2), "end": round(loads[-1], 2)} if loads else None
     evidence: HostLoad = {
-        "cpus": cpus, "threads": threads, "samples": len(others), "contendedSamples": contended,
-        "othersRunning": [min(others), max(others)] if others else None, "loadAverage": load,
+        "cpus": cpus,
+        "threads": threads,
+        "samples": len(others),
+        "contendedSamples": contended,
+        "othersRunning": [min(others), max(others)] if others else None,
+        "loadAverage": load,
         "stealPct": round((samples[-1].steal - samples[0].steal) / jiffies * 100.0, 1) if jiffies > 0 else None,
-        "contended": bool(others) and contended >= CONTENDED_SHARE * len(others), "reason": None, "fix": None}
+        "contended": bool(others) and contended >= CONTENDED_SHARE * len(others),
+        "reason": None,
+        "fix": None,
+    }
     if evidence["contended"]:
         free = free_cpus(typical, cpus)
         load_text = f", load average {load['start']:.2f} to {load['end']:.2f}" if load else ""
@@ -201,9 +212,17 @@ def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> HostLoa
             f"the host was contended while timing: other processes had {typical} threads ready to run on its {cpus} "
             f"CPUs ({contended} of {len(others)} samples found fewer CPUs free than torch's {threads} "
             f"thread{'s' if threads > 1 else ''}{load_text}), so "
-            + ("multi-threaded ops waited on descheduled threads" if threads > 1 else "every round was time-sliced with them")
-            + " and the ratio measures the host, not the compiler")
-        evidence["fix"] = (f"run with OMP_NUM_THREADS={free} (or torch.set_num_threads({free}) in the script) so torch's "
-                           "threads fit the CPUs other processes leave free, or profile when the host is quieter"
-                           if 0 < free < threads else "profile when the host is quieter: other processes kept every CPU busy")
+            + (
+                "multi-threaded ops waited on descheduled threads"
+                if threads > 1
+                else "every round was time-sliced with them"
+            )
+            + " and the ratio measures the host, not the compiler"
+        )
+        evidence["fix"] = (
+            f"run with OMP_NUM_THREADS={free} (or torch.set_num_threads({free}) in the script) so torch's "
+            "threads fit the CPUs other processes leave free, or profile when the host is quieter"
+            if 0 < free < threads
+            else "profile when the host is quieter: other processes kept every CPU busy"
+        )
     return evidence

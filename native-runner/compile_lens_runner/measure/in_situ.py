@@ -32,14 +32,16 @@ ENOUGH_PAIRS do. The interval also reaches every run that met the fast state aga
 fast-state step moved 1.5x between runs on the H100), and, with one such pair, the other pairs' own speedups. When no
 pair met it, all pairs count and the interval widens by how slow each side's steps typically ran (`slowHost`).
 """
+
 from __future__ import annotations
 
 import math
 import random
 import statistics
-from dataclasses import dataclass
 from bisect import bisect_left
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from .. import formats
 from ..shapes.common import Sides, SlowSides
@@ -73,7 +75,9 @@ class Call:
     compiles: int = 0
     step_compiles: int = 0
     probe_ms: float | None = None  # the host CPU probe taken before the call (host.cpu_probe)
-    observer: bool = False  # the recorder's own work (the probe) ran before this call: its adjacent steps are not steady
+    observer: bool = (
+        False  # the recorder's own work (the probe) ran before this call: its adjacent steps are not steady
+    )
 
     @property
     def span_ms(self) -> float | None:
@@ -81,10 +85,17 @@ class Call:
         return self.step_ms if self.step_ms is not None else self.ms
 
     @staticmethod
-    def from_json(data: dict[str, Any]) -> "Call":
-        return Call(int(data["index"]), str(data["signature"]), data.get("ms"), data.get("stepMs"),
-                    int(data.get("compiles") or 0), int(data.get("stepCompiles") or 0), data.get("probeMs"),
-                    bool(data.get("observer")))
+    def from_json(data: dict[str, Any]) -> Call:
+        return Call(
+            int(data["index"]),
+            str(data["signature"]),
+            data.get("ms"),
+            data.get("stepMs"),
+            int(data.get("compiles") or 0),
+            int(data.get("stepCompiles") or 0),
+            data.get("probeMs"),
+            bool(data.get("observer")),
+        )
 
 
 @dataclass
@@ -110,7 +121,7 @@ def _settled(calls: list[Call], matched: int) -> int:
     """The first call (from 1 on) after a run's warm-up that is no compile: lazy initialisation, the allocator, a
     library's autotuning make a run's first calls slow with compiling off too. It is the first call within
     SETTLED_FACTOR of the median call of the later half of the matched calls."""
-    later = [c.ms for c in calls[matched // 2:matched] if c.ms is not None]
+    later = [c.ms for c in calls[matched // 2 : matched] if c.ms is not None]
     if len(later) < 2:
         return 1
     settled_ms = SETTLED_FACTOR * statistics.median(later)
@@ -133,7 +144,7 @@ def view(compiled: list[Call], eager: list[Call]) -> PairView:
     calls: list[int] = []
     late: list[int] = []
     new: list[int] = []
-    seen = {c.signature for c in compiled[:steady_from or 0]}
+    seen = {c.signature for c in compiled[: steady_from or 0]}
     if steady_from is not None:
         for i in range(steady_from, matched):
             c, e = compiled[i], eager[i]
@@ -175,7 +186,9 @@ def _noisy(values: list[float]) -> bool:
     return len(values) >= 2 and estimator.noisy(values)
 
 
-def estimate(eager_runs: list[list[float]], compiled_runs: list[list[float]], extra_ms: list[float] | None = None) -> InSituSpeedup | None:
+def estimate(
+    eager_runs: list[list[float]], compiled_runs: list[list[float]], extra_ms: list[float] | None = None
+) -> InSituSpeedup | None:
     """Speedup from the steady durations of each pair (eager_runs[k] and compiled_runs[k] matched by index, unless
     the host filter left one side's run out: []), with its interval. extra_ms[k]: what late compiles add to each
     compiled step of pair k (their share)."""
@@ -197,8 +210,14 @@ def estimate(eager_runs: list[list[float]], compiled_runs: list[list[float]], ex
         if not (e and c):
             continue
         own = statistics.median(e) / (statistics.median(c) + x)
-        per_run.append({"eagerMs": round(statistics.median(e), 4), "compiledMs": round(statistics.median(c) + x, 4),
-                        "speedup": round(own, 4), "steps": len(e)})
+        per_run.append(
+            {
+                "eagerMs": round(statistics.median(e), 4),
+                "compiledMs": round(statistics.median(c) + x, 4),
+                "speedup": round(own, 4),
+                "steps": len(e),
+            }
+        )
         bounds.append(own)
         if len(e) >= 4 and len(c) >= 4:
             low, high = resampled(e, [v + x for v in c])
@@ -206,9 +225,17 @@ def estimate(eager_runs: list[list[float]], compiled_runs: list[list[float]], ex
     for e in eagers:  # every eager run against every compiled run: what the next pair may give
         for c, x in compileds:
             bounds.append(statistics.median(e) / (statistics.median(c) + x))
-    return {"eagerMs": round(eager_ms, 4), "compiledMs": round(compiled_ms, 4), "speedup": round(speedup, 4),
-            "low": round(min(bounds), 4), "high": round(max(bounds), 4), "floorPct": floor, "noisy": noisy_runs,
-            "samples": min(sum(len(e) for e in eagers), sum(len(c) for c, _ in compileds)), "perRun": per_run}
+    return {
+        "eagerMs": round(eager_ms, 4),
+        "compiledMs": round(compiled_ms, 4),
+        "speedup": round(speedup, 4),
+        "low": round(min(bounds), 4),
+        "high": round(max(bounds), 4),
+        "floorPct": floor,
+        "noisy": noisy_runs,
+        "samples": min(sum(len(e) for e in eagers), sum(len(c) for c, _ in compileds)),
+        "perRun": per_run,
+    }
 
 
 def _nearest_probes(calls: list[Call], indices: list[int]) -> list[float | None]:
@@ -248,7 +275,9 @@ class HostFiltered:
     pairs: list[int]  # the pairs whose values these are (numbers from 1)
     used: list[int]  # the pairs that met the host's fast state on both sides ([] when none did: then pairs is all)
     not_used: list[PairNotUsed]
-    fast_runs: list[tuple[list[float], list[float], float]]  # every (eager, compiled, extra) of runs that met the fast state
+    fast_runs: list[
+        tuple[list[float], list[float], float]
+    ]  # every (eager, compiled, extra) of runs that met the fast state
     fast_steps: list[dict[str, int]] | None
     slow_host: dict[str, float]
 
@@ -266,15 +295,22 @@ def _pair_left_out(fast: dict[str, int], need: int) -> str | None:
     return None
 
 
-def host_filtered(views: list[PairView], picks: list[list[int]], duration: Callable[[Call], float], fastest: float | None,
-                  extra_ms: list[float] | None = None) -> HostFiltered:
+def host_filtered(
+    views: list[PairView],
+    picks: list[list[int]],
+    duration: Callable[[Call], float],
+    fastest: float | None,
+    extra_ms: list[float] | None = None,
+) -> HostFiltered:
     """picks[k]: pair k's steady indices; duration(call) -> ms; extra_ms[k]: what late compiles add to pair k's
     compiled steps. A pair counts only when both its runs have at least ENOUGH_STEPS (or all) of their values at the
     fast state: a launch-bound step follows the host CPU, and sides taken from different pairs met different hosts.
     When no pair does, every pair counts with all its values and each side's slow state widens the interval."""
     extra = extra_ms or [0.0] * len(views)
-    values = {"eager": [[duration(v.eager[i]) for i in p] for v, p in zip(views, picks)],
-              "compiled": [[duration(v.compiled[i]) for i in p] for v, p in zip(views, picks)]}
+    values = {
+        "eager": [[duration(v.eager[i]) for i in p] for v, p in zip(views, picks)],
+        "compiled": [[duration(v.compiled[i]) for i in p] for v, p in zip(views, picks)],
+    }
     every = list(range(1, len(views) + 1))
     if fastest is None:
         return HostFiltered(values["eager"], values["compiled"], extra, every, every, [], [], None, {})
@@ -284,7 +320,11 @@ def host_filtered(views: list[PairView], picks: list[list[int]], duration: Calla
     for side in ("eager", "compiled"):
         for k, (v, p) in enumerate(zip(views, picks)):
             nearest = _nearest_probes(v.eager if side == "eager" else v.compiled, p)
-            fast = [x for x, probe in zip(values[side][k], nearest) if probe is None or estimator.at_fast_state(probe, fastest)]
+            fast = [
+                x
+                for x, probe in zip(values[side][k], nearest)
+                if probe is None or estimator.at_fast_state(probe, fastest)
+            ]
             counts[k][side] = len(fast)
             fast_values[side].append(fast)
             probes[side] += [probe for probe in nearest if probe is not None]
@@ -299,17 +339,39 @@ def host_filtered(views: list[PairView], picks: list[list[int]], duration: Calla
             own = statistics.median(e) / (statistics.median(c) + extra[k]) if e and c else None
             not_used.append({"pair": k + 1, "why": why, "speedup": None if own is None else round(own, 4)})
     # each side's runs with enough values at the fast state, in any pair: every one against every other side's
-    met = {side: [k for k, (v, p) in enumerate(zip(fast_values[side], picks)) if v and len(v) >= min(ENOUGH_STEPS, len(p))]
-           for side in ("eager", "compiled")}
-    fast_runs = [(fast_values["eager"][i], fast_values["compiled"][j], extra[j]) for i in met["eager"] for j in met["compiled"]]
+    met = {
+        side: [k for k, (v, p) in enumerate(zip(fast_values[side], picks)) if v and len(v) >= min(ENOUGH_STEPS, len(p))]
+        for side in ("eager", "compiled")
+    }
+    fast_runs = [
+        (fast_values["eager"][i], fast_values["compiled"][j], extra[j]) for i in met["eager"] for j in met["compiled"]
+    ]
     if used:
         keep = [k - 1 for k in used]
-        return HostFiltered([fast_values["eager"][k] for k in keep], [fast_values["compiled"][k] for k in keep],
-                            [extra[k] for k in keep], used, used, not_used, fast_runs, counts, {})
+        return HostFiltered(
+            [fast_values["eager"][k] for k in keep],
+            [fast_values["compiled"][k] for k in keep],
+            [extra[k] for k in keep],
+            used,
+            used,
+            not_used,
+            fast_runs,
+            counts,
+            {},
+        )
     # the state each side's steps typically ran in: how far from the fast state the pairs' steps were
     slow = {side: statistics.median(probes[side]) / fastest for side in ("eager", "compiled") if probes[side]}
-    return HostFiltered(values["eager"], values["compiled"], extra, every, [], not_used, fast_runs, counts,
-                        {side: ratio for side, ratio in slow.items() if ratio > 1 + estimator.FAST_STATE_PCT / 100})
+    return HostFiltered(
+        values["eager"],
+        values["compiled"],
+        extra,
+        every,
+        [],
+        not_used,
+        fast_runs,
+        counts,
+        {side: ratio for side, ratio in slow.items() if ratio > 1 + estimator.FAST_STATE_PCT / 100},
+    )
 
 
 def _fast_state(probes: list[float]) -> tuple[float, list[float]]:
@@ -330,14 +392,22 @@ def _host_estimate(filtered: HostFiltered, probes: list[float]) -> InSituSpeedup
     est = estimate(filtered.eager, filtered.compiled, filtered.extra_ms)
     if est is None:
         return est
-    for run, pair in zip(est["perRun"], [k for k, e, c in zip(filtered.pairs, filtered.eager, filtered.compiled) if e and c]):
+    for run, pair in zip(
+        est["perRun"], [k for k, e, c in zip(filtered.pairs, filtered.eager, filtered.compiled) if e and c]
+    ):
         run["pair"] = pair
     if filtered.fast_steps is None:
         return est
     level, faster = _fast_state(probes)
-    est.update({"fastStateSteps": [{"eager": n["eager"], "compiled": n["compiled"]} for n in filtered.fast_steps],
-                "pairsUsed": filtered.used, "pairsNotUsed": filtered.not_used, "fastStateProbeMs": level,
-                "fasterProbesMs": faster})
+    est.update(
+        {
+            "fastStateSteps": [{"eager": n["eager"], "compiled": n["compiled"]} for n in filtered.fast_steps],
+            "pairsUsed": filtered.used,
+            "pairsNotUsed": filtered.not_used,
+            "fastStateProbeMs": level,
+            "fasterProbesMs": faster,
+        }
+    )
     # what the next run may give at the fast state: every run that met it against every other side's, whichever pair
     # (a launch-bound eager step moved 1.5x between runs at the same probe: docs/BENCHMARKS.md §in-situ)
     crossed = [statistics.median(e) / (statistics.median(c) + x) for e, c, x in filtered.fast_runs]
@@ -355,8 +425,13 @@ def _host_estimate(filtered: HostFiltered, probes: list[float]) -> InSituSpeedup
         if "compiled" in filtered.slow_host:
             slow["compiled"] = round(filtered.slow_host["compiled"], 3)
         est["slowHost"] = slow
-        low, high = estimator.widened_for_slow_host(est["speedup"], est["low"], est["high"],
-                                                    filtered.slow_host.get("eager", 1.0), filtered.slow_host.get("compiled", 1.0))
+        low, high = estimator.widened_for_slow_host(
+            est["speedup"],
+            est["low"],
+            est["high"],
+            filtered.slow_host.get("eager", 1.0),
+            filtered.slow_host.get("compiled", 1.0),
+        )
         est.update({"low": round(low, 4), "high": round(high, 4)})
     return est
 
@@ -387,21 +462,28 @@ def _region_seconds(v: PairView) -> Sides | None:
     spans = [(v.compiled[i].span_ms, v.eager[i].span_ms) for i in range(v.matched)]
     if not spans or any(c is None or e is None for c, e in spans):
         return None
-    return {"compiled": round(sum(c or 0.0 for c, _ in spans) / 1000, 6), "eager": round(sum(e or 0.0 for _, e in spans) / 1000, 6)}
+    return {
+        "compiled": round(sum(c or 0.0 for c, _ in spans) / 1000, 6),
+        "eager": round(sum(e or 0.0 for _, e in spans) / 1000, 6),
+    }
 
 
 def series(calls: list[Call]) -> list[list[float | int | None]]:
     """[ms, stepMs, compiles] per call, for the report panel's overlay."""
-    return [[None if c.ms is None else round(c.ms, 4), None if c.step_ms is None else round(c.step_ms, 4),
-             c.step_compiles] for c in calls[:MAX_SERIES]]
+    return [
+        [None if c.ms is None else round(c.ms, 4), None if c.step_ms is None else round(c.step_ms, 4), c.step_compiles]
+        for c in calls[:MAX_SERIES]
+    ]
 
 
 def _why_no_steps(first: PairView, calls: int) -> str:
     if first.matched == 0:
         return "no call ran in both runs"
     if first.steady_from is None:
-        return (f"every one of the script's {calls} call(s) after its first compiled: the script never reached a call "
-                "without compiling")
+        return (
+            f"every one of the script's {calls} call(s) after its first compiled: the script never reached a call "
+            "without compiling"
+        )
     if any(first.compiled[i].step_compiles for i in range(first.steady_from, first.matched - 1)):
         return "something compiled in every step after the region's warm-up (another region's compiles): no step without compiling"
     return "no step of the steady state was matched in both runs (the region's last call has no step)"
@@ -415,8 +497,12 @@ def compare(compiled_runs: list[list[Call]], eager_runs: list[list[Call]]) -> Re
     late = [_late_share(v) for v in views]
     probes = probes_of(compiled_runs + eager_runs)
     fastest = fast_state_probe(probes)
-    step = _host_estimate(host_filtered(views, [v.steady_steps for v in views], lambda c: c.step_ms or 0.0, fastest,
-                                        [s for _, s in late]), probes)
+    step = _host_estimate(
+        host_filtered(
+            views, [v.steady_steps for v in views], lambda c: c.step_ms or 0.0, fastest, [s for _, s in late]
+        ),
+        probes,
+    )
     call = _host_estimate(host_filtered(views, [v.steady_calls for v in views], lambda c: c.ms or 0.0, fastest), probes)
     costs = [_compile_cost_ms(v) for v in views]
     cost_ms = costs[0]
@@ -426,22 +512,37 @@ def compare(compiled_runs: list[list[Call]], eager_runs: list[list[Call]]) -> Re
         break_even = math.ceil(len(first.warmup) + max(0.0, cost_ms) / (step["eagerMs"] - step["compiledMs"]))
     unmatched = None
     if first.divergence is not None:
-        unmatched = (f"the runs' calls differ from call {first.divergence} on (compiled: {first.compiled[first.divergence].signature}; "
-                     f"eager: {first.eager[first.divergence].signature}): calls {first.divergence}+ are not compared")
+        unmatched = (
+            f"the runs' calls differ from call {first.divergence} on (compiled: {first.compiled[first.divergence].signature}; "
+            f"eager: {first.eager[first.divergence].signature}): calls {first.divergence}+ are not compared"
+        )
     elif len(first.compiled) != len(first.eager):
-        unmatched = (f"the compiled run made {len(first.compiled)} call(s), the eager run {len(first.eager)}: the first "
-                     f"{first.matched} are compared")
+        unmatched = (
+            f"the compiled run made {len(first.compiled)} call(s), the eager run {len(first.eager)}: the first "
+            f"{first.matched} are compared"
+        )
     return {
-        "pairs": len(views), "compiledCalls": len(first.compiled), "eagerCalls": len(first.eager),
-        "matchedCalls": first.matched, "unmatched": unmatched, "steadyFromCall": first.steady_from,
-        "warmupCalls": len(first.warmup), "step": step, "call": call,
-        "lateCompiles": len(first.late_steps), "lateCompileMs": round(late[0][0], 4), "laterFirstCompiles": len(first.new_steps),
+        "pairs": len(views),
+        "compiledCalls": len(first.compiled),
+        "eagerCalls": len(first.eager),
+        "matchedCalls": first.matched,
+        "unmatched": unmatched,
+        "steadyFromCall": first.steady_from,
+        "warmupCalls": len(first.warmup),
+        "step": step,
+        "call": call,
+        "lateCompiles": len(first.late_steps),
+        "lateCompileMs": round(late[0][0], 4),
+        "laterFirstCompiles": len(first.new_steps),
         "compileSeconds": None if cost_ms is None else round(max(0.0, cost_ms) / 1000, 4),
         "compileSecondsPerRun": [None if c is None else round(max(0.0, c) / 1000, 4) for c in costs],
-        "breakEvenSteps": break_even, "stepsMade": steps_made,
+        "breakEvenSteps": break_even,
+        "stepsMade": steps_made,
         "paysBack": None if break_even is None else break_even <= steps_made,
         "regionSeconds": _region_seconds(first),
-        "stepsPerSecond": None if step is None else {"eager": round(1000 / step["eagerMs"], 3), "compiled": round(1000 / step["compiledMs"], 3)},
+        "stepsPerSecond": None
+        if step is None
+        else {"eager": round(1000 / step["eagerMs"], 3), "compiled": round(1000 / step["compiledMs"], 3)},
         "reason": None if step is not None else _why_no_steps(first, steps_made),
         "series": {"compiled": series(first.compiled), "eager": series(first.eager)},
     }
@@ -458,8 +559,10 @@ def needs_another_pair(result: RegionInSitu) -> str | None:
     used = step.get("pairsUsed")
     if used is not None and len(used) < ENOUGH_PAIRS and step.get("pairsNotUsed"):
         first = step["pairsNotUsed"][0]
-        return (f"{len(used)} of {pairs} pair(s) ran both sides at the host's fast state (pair {first['pair']}: "
-                f"{first['why']})")
+        return (
+            f"{len(used)} of {pairs} pair(s) ran both sides at the host's fast state (pair {first['pair']}: "
+            f"{first['why']})"
+        )
     if pairs >= MAX_PAIRS_NOISY:
         return None
     if step["samples"] < ENOUGH_STEPS * result["pairs"]:
@@ -484,7 +587,11 @@ def same_region(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Regions of two runs are one when the script made them in the same order at the same line with the same name."""
     where_a, where_b = a.get("location") or {}, b.get("location") or {}
     return (a.get("id"), a.get("name"), where_a.get("file"), where_a.get("line")) == (
-        b.get("id"), b.get("name"), where_b.get("file"), where_b.get("line"))
+        b.get("id"),
+        b.get("name"),
+        where_b.get("file"),
+        where_b.get("line"),
+    )
 
 
 def region_in(run: dict[str, Any], region: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -496,8 +603,11 @@ def compare_runs(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) ->
     """Per region id of the first compiled run: compare() over the pairs in which both runs made that region."""
     out: dict[str, RegionInSitu] = {}
     for region in compiled[0].get("regions") or [] if compiled else []:
-        pairs = [(c, e) for c, e in ((region_in(c, region), region_in(e, region)) for c, e in zip(compiled, eager))
-                 if c is not None and e is not None]
+        pairs = [
+            (c, e)
+            for c, e in ((region_in(c, region), region_in(e, region)) for c, e in zip(compiled, eager))
+            if c is not None and e is not None
+        ]
         if pairs:
             out[region["id"]] = compare([calls_of(c) for c, _ in pairs], [calls_of(e) for _, e in pairs])
     return out
@@ -521,12 +631,26 @@ def slowest_rank(ranks: list[dict[str, Any]]) -> dict[str, Any]:
         for i in range(count):
             each = [r["calls"][i] for r in mine]
             probes = [c["probeMs"] for c in each if c.get("probeMs") is not None]
-            calls.append(dict(each[0], ms=slowest([c.get("ms") for c in each]), stepMs=slowest([c.get("stepMs") for c in each]),
-                              probeMs=max(probes) if probes else None, observer=any(c.get("observer") for c in each),
-                              compiles=max(int(c.get("compiles") or 0) for c in each),
-                              stepCompiles=max(int(c.get("stepCompiles") or 0) for c in each)))
+            calls.append(
+                dict(
+                    each[0],
+                    ms=slowest([c.get("ms") for c in each]),
+                    stepMs=slowest([c.get("stepMs") for c in each]),
+                    probeMs=max(probes) if probes else None,
+                    observer=any(c.get("observer") for c in each),
+                    compiles=max(int(c.get("compiles") or 0) for c in each),
+                    stepCompiles=max(int(c.get("stepCompiles") or 0) for c in each),
+                )
+            )
         failure = next((r["failure"] for r in mine if r.get("failure")), None)
-        regions.append(dict(region, calls=calls, failure=failure, callCount=min(int(r.get("callCount") or 0) for r in mine)))
+        regions.append(
+            dict(region, calls=calls, failure=failure, callCount=min(int(r.get("callCount") or 0) for r in mine))
+        )
     errors = [r.get("outcome") for r in ranks if (r.get("outcome") or {}).get("status") == "error"]
-    return dict(first, regions=regions, outcome=errors[0] if errors else first.get("outcome"),
-                wallSeconds=slowest([r.get("wallSeconds") for r in ranks]), ranks=ranks)
+    return dict(
+        first,
+        regions=regions,
+        outcome=errors[0] if errors else first.get("outcome"),
+        wallSeconds=slowest([r.get("wallSeconds") for r in ranks]),
+        ranks=ranks,
+    )

@@ -32,13 +32,15 @@ adjacent); the interval is where a next run may land: the 5th-95th percentiles o
 with replacement (estimator.bootstrap), widened by sqrt(2) for the next run's own error (estimator.next_run), with a
 floor of estimator.FLOOR_STEADY_PCT, and with fewer than MIN_PAIRS_RESAMPLED pairs it reaches every pair's own ratio.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import math
 import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Final, Sequence
+from typing import Any, Final
 
 from ..shapes.common import Sides
 from ..shapes.in_situ import InSituSpeedup, RegionInSitu, Series, SignatureSpeedup
@@ -102,9 +104,14 @@ class Schedule:
 
     def to_json(self) -> dict[str, Any]:
         """report.inSitu.schedule, whose keys the schema leaves open (it names them in words)."""
-        return {"startCall": self.start, "blockCalls": self.block_calls, "order": "ABBA (eager first)",
-                "fixedForRanks": self.fixed, "topLevelCalls": self.calls,
-                "heldCalls": self.held}
+        return {
+            "startCall": self.start,
+            "blockCalls": self.block_calls,
+            "order": "ABBA (eager first)",
+            "fixedForRanks": self.fixed,
+            "topLevelCalls": self.calls,
+            "heldCalls": self.held,
+        }
 
 
 def block_size(starts: Sequence[float]) -> int:
@@ -132,10 +139,20 @@ class Call:
     profiled: bool = False
 
     @staticmethod
-    def from_json(data: RegionCall) -> "Call":
-        return Call(int(data["index"]), str(data["signature"]), data.get("side"), data.get("block"), data["ms"],
-                    data.get("stepMs"), len(data.get("compileIds") or []), int(data.get("stepCompiles") or 0),
-                    data.get("ranCompiled"), bool(data.get("observer")), bool(data.get("profiled")))
+    def from_json(data: RegionCall) -> Call:
+        return Call(
+            int(data["index"]),
+            str(data["signature"]),
+            data.get("side"),
+            data.get("block"),
+            data["ms"],
+            data.get("stepMs"),
+            len(data.get("compileIds") or []),
+            int(data.get("stepCompiles") or 0),
+            data.get("ranCompiled"),
+            bool(data.get("observer")),
+            bool(data.get("profiled")),
+        )
 
 
 @dataclass
@@ -168,8 +185,7 @@ def split(calls: list[Call]) -> Split:
     """Applies the steady-step rules (module doc) to one region's calls, in order."""
     steps: dict[str, list[int]] = {"eager": [], "compiled": []}
     plain_calls: dict[str, list[int]] = {"eager": [], "compiled": []}
-    dropped = {"warm-up": 0, "switch": 0, "first on its signature": 0, "compiled": 0, "observer": 0,
-               "ran eagerly": 0}
+    dropped = {"warm-up": 0, "switch": 0, "first on its signature": 0, "compiled": 0, "observer": 0, "ran eagerly": 0}
     seen: dict[str, set[str]] = {"eager": set(), "compiled": set()}
     for i, c in enumerate(calls):
         if c.side is None:
@@ -224,8 +240,12 @@ def _mix(sample: Sample, weights: dict[str, int]) -> tuple[float, float, list[st
     return eager, compiled, both
 
 
-def _sample(calls: list[Call], picks: dict[str, list[int]], duration: Callable[[Call], float | None],
-            blocks: set[int] | None = None) -> Sample:
+def _sample(
+    calls: list[Call],
+    picks: dict[str, list[int]],
+    duration: Callable[[Call], float | None],
+    blocks: set[int] | None = None,
+) -> Sample:
     out: Sample = {"eager": {}, "compiled": {}}
     for side, indices in picks.items():
         for i in indices:
@@ -236,8 +256,9 @@ def _sample(calls: list[Call], picks: dict[str, list[int]], duration: Callable[[
     return out
 
 
-def estimate(calls: list[Call], picks: dict[str, list[int]], duration: Callable[[Call], float | None],
-             weights: dict[str, int]) -> InSituSpeedup | None:
+def estimate(
+    calls: list[Call], picks: dict[str, list[int]], duration: Callable[[Call], float | None], weights: dict[str, int]
+) -> InSituSpeedup | None:
     """The speedup over the matched mix of signatures, its interval from the pairs of adjacent blocks, and what it
     rests on (schema `$defs/inSituSpeedup`); None when no signature has steady values on both sides."""
     whole = _sample(calls, picks, duration)
@@ -258,6 +279,7 @@ def estimate(calls: list[Call], picks: dict[str, list[int]], duration: Callable[
     floor = estimator.FLOOR_STEADY_PCT
     bounds = [speedup * (1 - floor / 100), speedup * (1 + floor / 100)]
     if len(pair_samples) >= MIN_PAIRS_RESAMPLED:
+
         def of(chosen: list[Sample]) -> float:
             merged: Sample = {"eager": {}, "compiled": {}}
             for sample in chosen:
@@ -266,21 +288,36 @@ def estimate(calls: list[Call], picks: dict[str, list[int]], duration: Callable[
                         merged[side].setdefault(sig, []).extend(values)
             got = _mix(merged, weights)
             return speedup if got is None else got[0] / got[1]
+
         bounds += list(estimator.next_run(speedup, estimator.bootstrap(pair_samples, of)))
     else:  # too few pairs to resample: every pair's own ratio bounds what a next run may give
         bounds += pair_ratios
-    per_signature: list[SignatureSpeedup] = [{"signature": s, "eagerMs": round(statistics.median(whole["eager"][s]), 4),
-                      "compiledMs": round(statistics.median(whole["compiled"][s]), 4),
-                      "speedup": round(statistics.median(whole["eager"][s]) / statistics.median(whole["compiled"][s]), 4),
-                      "steps": {"eager": len(whole["eager"][s]), "compiled": len(whole["compiled"][s])},
-                      "calls": weights[s]} for s in both]
+    per_signature: list[SignatureSpeedup] = [
+        {
+            "signature": s,
+            "eagerMs": round(statistics.median(whole["eager"][s]), 4),
+            "compiledMs": round(statistics.median(whole["compiled"][s]), 4),
+            "speedup": round(statistics.median(whole["eager"][s]) / statistics.median(whole["compiled"][s]), 4),
+            "steps": {"eager": len(whole["eager"][s]), "compiled": len(whole["compiled"][s])},
+            "calls": weights[s],
+        }
+        for s in both
+    ]
     left = sorted(s for side in whole.values() for s in side if s not in both)
-    return {"eagerMs": round(eager_ms, 4), "compiledMs": round(compiled_ms, 4), "speedup": round(speedup, 4),
-            "low": round(min(bounds), 4), "high": round(max(bounds), 4), "floorPct": floor,
-            "samples": min(sum(len(v) for v in whole["eager"].values()), sum(len(v) for v in whole["compiled"].values())),
-            "pairs": len(pair_ratios), "pairRatios": [round(r, 4) for r in pair_ratios],
-            "comparedBy": "signature" if len(both) == 1 else "matched-mix", "signatures": per_signature,
-            "notCompared": sorted(set(left))}
+    return {
+        "eagerMs": round(eager_ms, 4),
+        "compiledMs": round(compiled_ms, 4),
+        "speedup": round(speedup, 4),
+        "low": round(min(bounds), 4),
+        "high": round(max(bounds), 4),
+        "floorPct": floor,
+        "samples": min(sum(len(v) for v in whole["eager"].values()), sum(len(v) for v in whole["compiled"].values())),
+        "pairs": len(pair_ratios),
+        "pairRatios": [round(r, 4) for r in pair_ratios],
+        "comparedBy": "signature" if len(both) == 1 else "matched-mix",
+        "signatures": per_signature,
+        "notCompared": sorted(set(left)),
+    }
 
 
 def _compile_cost_ms(calls: list[Call], steady_eager: float) -> float:
@@ -294,14 +331,18 @@ def _compile_cost_ms(calls: list[Call], steady_eager: float) -> float:
 
 def _why_no_speedup(s: Split, calls: list[Call], fallback: str | None) -> str:
     if calls and all(c.side == "eager" for c in calls):
-        return ("it was called only at the eager stance: at the compiled stance its calls ran inside another region's "
-                "compiled code (inlined there), so they are measured as part of that region")
+        return (
+            "it was called only at the eager stance: at the compiled stance its calls ran inside another region's "
+            "compiled code (inlined there), so they are measured as part of that region"
+        )
     if not s.compiled_ran:
         why = f" ({fallback})" if fallback else ""
         return f"no call of it ran compiled code{why}: every call ran eagerly, so there is nothing compiled to compare"
     if not any(c.block for c in calls):
-        return (f"the script's {len(calls)} call(s) of it all came before the interleaving began (it starts after "
-                f"{WARM_QUIET_CALLS} top-level calls that compile nothing): no eager call to compare")
+        return (
+            f"the script's {len(calls)} call(s) of it all came before the interleaving began (it starts after "
+            f"{WARM_QUIET_CALLS} top-level calls that compile nothing): no eager call to compare"
+        )
     if not s.steps["eager"] or not s.steps["compiled"]:
         missing = "eager" if not s.steps["eager"] else "compiled"
         return f"no steady {missing} step (dropped: {_dropped_text(s.dropped)})"
@@ -336,12 +377,16 @@ def slowest_calls(ranks: list[list[RegionCall]]) -> list[RegionCall]:
         each = [d[index] for d in by_index]
         same = len({(c.get("side"), c.get("block")) for c in each}) == 1
         ran = [c.get("ranCompiled") for c in each]
-        call: RegionCall = {**each[0], "ms": in_situ.slowest([c["ms"] for c in each]),
-                            "stepMs": in_situ.slowest([c.get("stepMs") for c in each]),
-                            "compileIds": max((c.get("compileIds") or [] for c in each), key=len),
-                            "stepCompiles": max(int(c.get("stepCompiles") or 0) for c in each),
-                            "ranCompiled": False if False in ran else (True if all(r is True for r in ran) else None),
-                            "observer": any(c.get("observer") for c in each), "profiled": any(c.get("profiled") for c in each)}
+        call: RegionCall = {
+            **each[0],
+            "ms": in_situ.slowest([c["ms"] for c in each]),
+            "stepMs": in_situ.slowest([c.get("stepMs") for c in each]),
+            "compileIds": max((c.get("compileIds") or [] for c in each), key=len),
+            "stepCompiles": max(int(c.get("stepCompiles") or 0) for c in each),
+            "ranCompiled": False if False in ran else (True if all(r is True for r in ran) else None),
+            "observer": any(c.get("observer") for c in each),
+            "profiled": any(c.get("profiled") for c in each),
+        }
         if not same:  # no side: no step either way
             call.pop("side", None)
         out.append(call)
@@ -368,22 +413,30 @@ def compare(calls_json: list[RegionCall], calls_made: int, fallback: str | None 
     if step is not None and cost_ms is not None and step["eagerMs"] > step["compiledMs"]:
         break_even = math.ceil(cost_ms / (step["eagerMs"] - step["compiledMs"]))
     per_side = {side: [c for c in calls if c.side == side] for side in ("compiled", "eager")}
-    spent: Sides = {"compiled": round(sum((c.step_ms or c.ms or 0.0) for c in per_side["compiled"]) / 1000, 6),
-                    "eager": round(sum((c.step_ms or c.ms or 0.0) for c in per_side["eager"]) / 1000, 6)}
+    spent: Sides = {
+        "compiled": round(sum((c.step_ms or c.ms or 0.0) for c in per_side["compiled"]) / 1000, 6),
+        "eager": round(sum((c.step_ms or c.ms or 0.0) for c in per_side["eager"]) / 1000, 6),
+    }
     first = step or call
     return {
-        "method": METHOD, "pairs": first.get("pairs", 0) if first else 0,
-        "compiledCalls": len(per_side["compiled"]), "eagerCalls": len(per_side["eager"]),
+        "method": METHOD,
+        "pairs": first.get("pairs", 0) if first else 0,
+        "compiledCalls": len(per_side["compiled"]),
+        "eagerCalls": len(per_side["eager"]),
         "warmupCalls": sum(1 for c in calls if c.side == "compiled" and not c.block),
         "steadyFromCall": next((c.index for c in calls if c.block), None),
-        "steadySteps": {"eager": len(s.steps["eager"]), "compiled": len(s.steps["compiled"])}, "dropped": s.dropped,
-        "step": step, "call": call,
+        "steadySteps": {"eager": len(s.steps["eager"]), "compiled": len(s.steps["compiled"])},
+        "dropped": s.dropped,
+        "step": step,
+        "call": call,
         "compileSeconds": None if cost_ms is None else round(cost_ms / 1000, 4),
-        "breakEvenSteps": break_even, "stepsMade": calls_made,
+        "breakEvenSteps": break_even,
+        "stepsMade": calls_made,
         "paysBack": None if break_even is None else break_even <= calls_made,
         "regionSeconds": spent if per_side["eager"] and per_side["compiled"] else None,
-        "stepsPerSecond": None if step is None else {"eager": round(1000 / step["eagerMs"], 3),
-                                                      "compiled": round(1000 / step["compiledMs"], 3)},
+        "stepsPerSecond": None
+        if step is None
+        else {"eager": round(1000 / step["eagerMs"], 3), "compiled": round(1000 / step["compiledMs"], 3)},
         "reason": None if step is not None else _why_no_speedup(s, calls, fallback),
         "series": series(calls),
     }

@@ -5,15 +5,17 @@ eager and compiled rounds are interleaved (timing.measure_paired); if a compile 
 the compiled side is warmed again and timed once more. A measurement whose compiled side ran eagerly (Dynamo fell
 back) keeps its rounds but no speedup: eager code timed as compiled is no measurement of compiled code.
 """
+
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, ContextManager
+from typing import ContextManager
 
-from . import timing
 from ..shapes.common import Timing
 from ..shapes.mode import ModeResult
+from . import timing
 from .speedups import break_even_calls
 
 
@@ -40,9 +42,13 @@ class RunCounts:
             return True
         return None
 
-    def __sub__(self, other: "RunCounts") -> "RunCounts":
-        return RunCounts(self.hits - other.hits, self.misses - other.misses, self.compiles - other.compiles,
-                         self.recompiles - other.recompiles)
+    def __sub__(self, other: RunCounts) -> RunCounts:
+        return RunCounts(
+            self.hits - other.hits,
+            self.misses - other.misses,
+            self.compiles - other.compiles,
+            self.recompiles - other.recompiles,
+        )
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,7 @@ def block(side: Side, device: str) -> timing.Block:
     def run(n: int, warm: int) -> float:
         with side.context():
             return clock(calls, n, warm)
+
     return run
 
 
@@ -92,9 +99,17 @@ def first_call_seconds(side: Side, device: str) -> float:
         return timing.first_call_seconds(side.call, lambda: sync(device))
 
 
-def measure(eager: Side, compiled: Side, device: str, cfg: timing.TimingConfig, watch: Watch, entry: ModeResult,
-            before_attempt: Callable[[str], None], why_recompiled: Callable[[str, int], str],
-            rewarm: Callable[[], None]) -> None:
+def measure(
+    eager: Side,
+    compiled: Side,
+    device: str,
+    cfg: timing.TimingConfig,
+    watch: Watch,
+    entry: ModeResult,
+    before_attempt: Callable[[str], None],
+    why_recompiled: Callable[[str, int], str],
+    rewarm: Callable[[], None],
+) -> None:
     """Times compiled against eager, writing the measured fields into `entry` (a mode's, or a region's measurement,
     whose compileSeconds it reads). before_attempt(phase) runs before each attempt ("timed", then "retimed");
     why_recompiled(phase, compiles) says why compiles ran inside an attempt; rewarm() warms before the retry."""
@@ -125,8 +140,9 @@ def measure(eager: Side, compiled: Side, device: str, cfg: timing.TimingConfig, 
     else:
         eager_timing, compiled_timing = fields["eagerTiming"], fields["timing"]
         assert eager_timing is not None and compiled_timing is not None  # put_paired
-        fields["breakEvenCalls"] = break_even_calls(fields["compileSeconds"], eager_timing["estimateMs"],
-                                                    compiled_timing["estimateMs"])
+        fields["breakEvenCalls"] = break_even_calls(
+            fields["compileSeconds"], eager_timing["estimateMs"], compiled_timing["estimateMs"]
+        )
     entry.update(fields)
 
 
@@ -134,7 +150,12 @@ def mark_fallback(entry: ModeResult, counts: RunCounts) -> None:
     """Eager code timed as "compiled" is no measurement of compiled code: the timing becomes invalid and the speedup
     null (the caller adds the cause once it has read the compiler's log)."""
     entry["ranCompiled"] = counts.ran_compiled()
-    entry["fallback"] = {"eagerFrames": counts.eager_frames, "frameEntries": counts.hits + counts.misses, "cause": None, "fix": None}
+    entry["fallback"] = {
+        "eagerFrames": counts.eager_frames,
+        "frameEntries": counts.hits + counts.misses,
+        "cause": None,
+        "fix": None,
+    }
     timed = entry.get("timing")
     if timed:
         entry["timing"] = {**timed, "valid": False, "invalidReason": "Dynamo ran the compiled calls eagerly."}

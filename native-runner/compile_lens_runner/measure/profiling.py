@@ -1,9 +1,11 @@
 """torch.profiler Chrome traces of a few marked steps, kernels per step and peak memory."""
+
 from __future__ import annotations
 
 import bisect
 import json
-from typing import Any, Callable, TypedDict
+from collections.abc import Callable
+from typing import Any, TypedDict
 
 PROFILED_STEPS = 3  # steps each profile records, after one unrecorded warmup step
 # On CPU Inductor names its C++ kernels in a profiler trace only when they are compiled to record themselves, which
@@ -12,8 +14,15 @@ KERNEL_PROFILE_OPTION = "cpp.enable_kernel_profile"
 LAUNCH_BOUND_IDLE_PCT = 30.0  # eager leaving the GPU idle this share of a step or more is launch-bound
 
 # Wrapper events that contain real work but are not work themselves (CPU kernel counting skips them).
-_CPU_WRAPPERS = ("ProfilerStep", "Torch-Compiled Region", "## Call CompiledFxGraph", "TorchDynamo Cache Lookup",
-                 "Pregraph bytecode", "AOTDispatcher", "CompiledFunction")
+_CPU_WRAPPERS = (
+    "ProfilerStep",
+    "Torch-Compiled Region",
+    "## Call CompiledFxGraph",
+    "TorchDynamo Cache Lookup",
+    "Pregraph bytecode",
+    "AOTDispatcher",
+    "CompiledFunction",
+)
 
 
 def _is_cpu_kernel(name: str) -> bool:
@@ -54,8 +63,11 @@ def count_kernels(events: Any, device: str) -> int:
 def _cpu_peak_bytes(trace_path: str) -> int | None:
     with open(trace_path, encoding="utf-8") as f:
         events = json.load(f).get("traceEvents", [])
-    totals = [e["args"]["Total Allocated"] for e in events
-              if e.get("name") == "[memory]" and isinstance(e.get("args", {}).get("Total Allocated"), (int, float))]
+    totals = [
+        e["args"]["Total Allocated"]
+        for e in events
+        if e.get("name") == "[memory]" and isinstance(e.get("args", {}).get("Total Allocated"), (int, float))
+    ]
     return int(max(totals)) if totals else None
 
 
@@ -72,7 +84,9 @@ def union_us(intervals: list[tuple[float, float]]) -> float:
 def outside_graphs_ms(events: Any, steps: int) -> float | None:
     """Per profiled call, CPU time outside compiled graphs: eager code between graphs after a graph break, guard
     checks and Python glue. None when nothing compiled ran (eager)."""
-    step_spans = [(e.time_range.start, e.time_range.end) for e in events if e.name.startswith("ProfilerStep")]  # "ProfilerStep*" in events()
+    step_spans = [
+        (e.time_range.start, e.time_range.end) for e in events if e.name.startswith("ProfilerStep")
+    ]  # "ProfilerStep*" in events()
     regions = [(e.time_range.start, e.time_range.end) for e in events if e.name.startswith("Torch-Compiled Region")]
     if not step_spans or not regions:
         return None
@@ -89,12 +103,20 @@ def gpu_idle_pct(trace_events: list[dict[str, Any]]) -> float | None:
     steps (the whole trace when it has no ProfilerStep spans), from the exported trace's events: device activities
     are what the GPU ran, on its own clock as the trace aligns it. A launch-bound model leaves the GPU waiting for the
     host CPU to issue the next kernel, so its speed depends on that CPU. None without device activity (CPU runs)."""
-    spans = [(float(e["ts"]), float(e["ts"]) + float(e.get("dur") or 0)) for e in trace_events
-             if e.get("ph") == "X" and e.get("cat") in _DEVICE_CATEGORIES and "ts" in e]
+    spans = [
+        (float(e["ts"]), float(e["ts"]) + float(e.get("dur") or 0))
+        for e in trace_events
+        if e.get("ph") == "X" and e.get("cat") in _DEVICE_CATEGORIES and "ts" in e
+    ]
     if not spans:
         return None
-    steps = [(float(e["ts"]), float(e["ts"]) + float(e.get("dur") or 0)) for e in trace_events
-             if e.get("ph") == "X" and e.get("cat") == "user_annotation" and str(e.get("name", "")).startswith("ProfilerStep")]
+    steps = [
+        (float(e["ts"]), float(e["ts"]) + float(e.get("dur") or 0))
+        for e in trace_events
+        if e.get("ph") == "X"
+        and e.get("cat") == "user_annotation"
+        and str(e.get("name", "")).startswith("ProfilerStep")
+    ]
     busy = span = 0.0
     for start, end in steps or [(min(a for a, _ in spans), max(b for _, b in spans) + 1)]:
         inside = [(a, b) for a, b in spans if start <= a < end]
@@ -106,6 +128,7 @@ def gpu_idle_pct(trace_events: list[dict[str, Any]]) -> float | None:
 
 class ProfileFacts(TypedDict, total=False):
     """What a profile found, under a mode's keys in the report (test_report_shapes.py: they are ModeResult's)."""
+
     kernelsPerStep: float | None
     outsideGraphsMsPerStep: float | None
     gpuIdlePct: float | None
@@ -133,16 +156,22 @@ def profile_steps(step: Callable[[], None], device: str, trace_path: str, steps:
     if device == "cuda":
         torch.cuda.synchronize()
         torch.cuda.reset_peak_memory_stats()
-    with profile(activities=activities, schedule=schedule(wait=0, warmup=1, active=steps), on_trace_ready=on_ready,
-                 record_shapes=True, profile_memory=device == "cpu") as prof:
+    with profile(
+        activities=activities,
+        schedule=schedule(wait=0, warmup=1, active=steps),
+        on_trace_ready=on_ready,
+        record_shapes=True,
+        profile_memory=device == "cpu",
+    ) as prof:
         for _ in range(steps + 1):
             step()
             if device == "cuda":
                 torch.cuda.synchronize()
             prof.step()
-    facts["peakMemoryBytes"] = int(torch.cuda.max_memory_allocated()) if device == "cuda" else _cpu_peak_bytes(trace_path)
+    facts["peakMemoryBytes"] = (
+        int(torch.cuda.max_memory_allocated()) if device == "cuda" else _cpu_peak_bytes(trace_path)
+    )
     return facts
-
 
 
 def kernel_us_per_step(trace_path: str, steps: int) -> dict[tuple[str | None, str], float]:
@@ -151,12 +180,18 @@ def kernel_us_per_step(trace_path: str, steps: int) -> dict[tuple[str | None, st
     the op ran in (a kernel: where its launch ran), so equal kernel names of two compiles stay apart; None outside
     any region, or where torch does not name the id."""
     with open(trace_path, encoding="utf-8") as f:
-        events = [e for e in json.load(f).get("traceEvents", []) if e.get("ph") == "X" and isinstance(e.get("ts"), (int, float))]
+        events = [
+            e
+            for e in json.load(f).get("traceEvents", [])
+            if e.get("ph") == "X" and isinstance(e.get("ts"), (int, float))
+        ]
     regions: dict[tuple[Any, Any], list[tuple[float, float, str]]] = {}
     launches: dict[Any, tuple[Any, Any, float]] = {}
     for e in events:
         if e.get("name", "").startswith("Torch-Compiled Region: "):
-            regions.setdefault((e.get("pid"), e.get("tid")), []).append((e["ts"], e["ts"] + e.get("dur", 0), e["name"].split(": ", 1)[1]))
+            regions.setdefault((e.get("pid"), e.get("tid")), []).append(
+                (e["ts"], e["ts"] + e.get("dur", 0), e["name"].split(": ", 1)[1])
+            )
         elif e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in (e.get("args") or {}):
             launches[e["args"]["correlation"]] = (e.get("pid"), e.get("tid"), e["ts"])
     for spans in regions.values():

@@ -8,9 +8,10 @@ eager is taken at its fastest round of the run (estimator.run_eager); a compiled
 with the eager rounds beside it. A side that never ran while the host was at its fastest state of the run widens the
 interval towards what that state could give (estimator.widened_for_slow_host).
 """
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..shapes.common import SlowSides
 from ..shapes.mode import ModeResult
@@ -28,13 +29,25 @@ def break_even_calls(compile_s: float | None, eager_ms: float | None, compiled_m
 def _estimate(mode: ModeResult) -> estimator.Estimate:
     interval, speedup, eager, compiled = mode["speedupInterval"], mode["speedup"], mode["eagerTiming"], mode["timing"]
     assert speedup is not None and eager is not None and compiled is not None  # _measured
-    return estimator.Estimate(speedup=speedup, eager_ms=eager["estimateMs"], compiled_ms=compiled["estimateMs"],
-                              low=interval["low"], high=interval["high"], floor_pct=interval["floorPct"],
-                              noisy_sides=tuple(interval["noisySides"]), median_ratio=mode.get("speedupMedianRatio") or 0.0)
+    return estimator.Estimate(
+        speedup=speedup,
+        eager_ms=eager["estimateMs"],
+        compiled_ms=compiled["estimateMs"],
+        low=interval["low"],
+        high=interval["high"],
+        floor_pct=interval["floorPct"],
+        noisy_sides=tuple(interval["noisySides"]),
+        median_ratio=mode.get("speedupMedianRatio") or 0.0,
+    )
 
 
 def _measured(mode: ModeResult) -> bool:
-    return bool(mode.get("speedupInterval") and mode.get("eagerTiming") and mode.get("timing") and mode.get("speedup") is not None)
+    return bool(
+        mode.get("speedupInterval")
+        and mode.get("eagerTiming")
+        and mode.get("timing")
+        and mode.get("speedup") is not None
+    )
 
 
 def adjust(entries: Sequence[ModeResult], eager: Eager, fastest_probe: float | None = None) -> None:
@@ -49,8 +62,15 @@ def adjust(entries: Sequence[ModeResult], eager: Eager, fastest_probe: float | N
     if not timings:
         return
     if fastest_probe is None:
-        fastest_probe = min((p for t in [eager["timing"], *timings, *(m["timing"] for m in entries)]
-                             if t for p in t.get("cpuProbeMs") or []), default=0.0)
+        fastest_probe = min(
+            (
+                p
+                for t in [eager["timing"], *timings, *(m["timing"] for m in entries)]
+                if t
+                for p in t.get("cpuProbeMs") or []
+            ),
+            default=0.0,
+        )
     pooled_probes = [p for t in timings for p in t.get("cpuProbeMs") or []]
     for entry in filter(_measured, entries):
         est = _estimate(entry)
@@ -60,9 +80,15 @@ def adjust(entries: Sequence[ModeResult], eager: Eager, fastest_probe: float | N
         if shift:
             entry["speedup"] = round(shift["speedup"], 4)
             interval.update({"low": round(shift["low"], 4), "high": round(shift["high"], 4)})
-            interval["runEager"] = {"eagerMs": shift["eagerMs"], "bestEagerMs": round(shift["bestEagerMs"], 6),
-                                    "compiledMs": round(shift["compiledMs"], 6), "basis": "fastest-round"}
-            entry["breakEvenCalls"] = break_even_calls(entry["compileSeconds"], shift["bestEagerMs"], shift["compiledMs"])
+            interval["runEager"] = {
+                "eagerMs": shift["eagerMs"],
+                "bestEagerMs": round(shift["bestEagerMs"], 6),
+                "compiledMs": round(shift["compiledMs"], 6),
+                "basis": "fastest-round",
+            }
+            entry["breakEvenCalls"] = break_even_calls(
+                entry["compileSeconds"], shift["bestEagerMs"], shift["compiledMs"]
+            )
         if eager.get("launchBound"):
             widen_to_floor(entry, estimator.launch_bound_floor_pct(eager.get("gpuIdlePct") or 0.0))
         widen_for_slow_host(entry, fastest_probe, pooled_probes if shift else None, free)
@@ -72,8 +98,13 @@ def widen_to_floor(entry: ModeResult, floor_pct: float) -> None:
     interval, speedup = entry["speedupInterval"], entry["speedup"]
     if interval["floorPct"] >= floor_pct or speedup is None:  # an interval has a speedup
         return
-    interval.update({"low": round(min(interval["low"], speedup * (1 - floor_pct / 100)), 4),
-                     "high": round(max(interval["high"], speedup * (1 + floor_pct / 100)), 4), "floorPct": floor_pct})
+    interval.update(
+        {
+            "low": round(min(interval["low"], speedup * (1 - floor_pct / 100)), 4),
+            "high": round(max(interval["high"], speedup * (1 + floor_pct / 100)), 4),
+            "floorPct": floor_pct,
+        }
+    )
 
 
 def compiled_host_free(entry: ModeResult) -> bool:
@@ -82,16 +113,24 @@ def compiled_host_free(entry: ModeResult) -> bool:
     return estimator.host_free(entry.get("gpuIdlePct"), graphs)
 
 
-def widen_for_slow_host(entry: ModeResult, fastest_probe: float, eager_probes: list[float] | None = None,
-                        host_free: bool | None = None) -> None:
+def widen_for_slow_host(
+    entry: ModeResult, fastest_probe: float, eager_probes: list[float] | None = None, host_free: bool | None = None
+) -> None:
     """Widens a measured entry's interval in place (and says so in slowHost) where a side never ran at the host's
     fastest state of the run; eager_probes: the probes of the eager rounds the speedup took (default: its pairs')."""
     if not _measured(entry):
         return
-    interval, speedup, eager, compiled = entry["speedupInterval"], entry["speedup"], entry["eagerTiming"], entry["timing"]
+    interval, speedup, eager, compiled = (
+        entry["speedupInterval"],
+        entry["speedup"],
+        entry["eagerTiming"],
+        entry["timing"],
+    )
     assert speedup is not None and eager is not None and compiled is not None  # _measured
     free = compiled_host_free(entry) if host_free is None else host_free
-    eager_ratio = estimator.slow_host_ratio(eager.get("cpuProbeMs") or [] if eager_probes is None else eager_probes, fastest_probe)
+    eager_ratio = estimator.slow_host_ratio(
+        eager.get("cpuProbeMs") or [] if eager_probes is None else eager_probes, fastest_probe
+    )
     compiled_ratio = 1.0 if free else estimator.slow_host_ratio(compiled.get("cpuProbeMs") or [], fastest_probe)
     low, high = estimator.widened_for_slow_host(speedup, interval["low"], interval["high"], eager_ratio, compiled_ratio)
     if (low, high) != (interval["low"], interval["high"]):

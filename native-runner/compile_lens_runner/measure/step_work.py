@@ -8,6 +8,7 @@ idle LAUNCH_BOUND_IDLE_PCT of it or more is launch-bound. On a CPU there is no s
 in the step's outermost compute ops (ATen ops, and a compiled graph's call, which counts as one op: Inductor's C++
 kernels are not named in a trace unless compiled to record themselves), the rest Python, dispatch and glue.
 """
+
 from __future__ import annotations
 
 import json
@@ -37,6 +38,7 @@ def _step_of(name: str) -> int:
 
 class SideWork(TypedDict):
     """What one side's trace shows, under a step-work side's keys (test_report_shapes.py: they are StepWorkSide's)."""
+
     device: str
     steps: int
     workMsPerStep: float
@@ -50,8 +52,11 @@ def side_work(events: list[dict[str, Any]], left_out: set[int] | None = None) ->
     kernel belongs to the step its launch ran in (the GPU runs it later); a CPU op to the step it started in. None
     without a step to count."""
     # the CPU's step spans (on a GPU the trace repeats each on the GPU's timeline, as gpu_user_annotation)
-    spans = sorted((float(e["ts"]), float(e["ts"]) + float(e.get("dur") or 0), _step_of(str(e["name"]))) for e in events
-                   if e.get("cat") == "user_annotation" and str(e.get("name", "")).startswith("ProfilerStep#"))
+    spans = sorted(
+        (float(e["ts"]), float(e["ts"]) + float(e.get("dur") or 0), _step_of(str(e["name"])))
+        for e in events
+        if e.get("cat") == "user_annotation" and str(e.get("name", "")).startswith("ProfilerStep#")
+    )
     kept = [(a, b, n) for a, b, n in spans if n not in (left_out or set())]
     if not kept:
         return None
@@ -59,8 +64,11 @@ def side_work(events: list[dict[str, Any]], left_out: set[int] | None = None) ->
     def step_at(ts: float) -> int | None:
         return next((n for a, b, n in kept if a <= ts < b), None)
 
-    launches = {(e.get("args") or {}).get("correlation"): float(e["ts"]) for e in events
-                if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in (e.get("args") or {})}
+    launches = {
+        (e.get("args") or {}).get("correlation"): float(e["ts"])
+        for e in events
+        if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in (e.get("args") or {})
+    }
     device = [e for e in events if e.get("cat") in _DEVICE]
     per: dict[int, list[tuple[float, float]]] = {n: [] for _, _, n in kept}
     if device:
@@ -79,8 +87,13 @@ def side_work(events: list[dict[str, Any]], left_out: set[int] | None = None) ->
         work_us = sum(b - a for v in per.values() for a, b in v)
     count = sum(len(v) for v in per.values())
     n = len(kept)
-    return {"device": kind, "steps": n, "workMsPerStep": round(work_us / 1000 / n, 4),
-            "kernelsPerStep": round(count / n, 2), "profiledStepMs": round(sum(b - a for a, b, _ in kept) / 1000 / n, 4)}
+    return {
+        "device": kind,
+        "steps": n,
+        "workMsPerStep": round(work_us / 1000 / n, 4),
+        "kernelsPerStep": round(count / n, 2),
+        "profiledStepMs": round(sum(b - a for a, b, _ in kept) / 1000 / n, 4),
+    }
 
 
 def _outermost(ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -100,8 +113,13 @@ def _against_wall(work: SideWork, wall: float | None) -> StepWorkSide:
     """The side's work set against its wall step (without a steady one, the profiled steps' own)."""
     wall_ms, wall_from = (wall, "steady steps") if wall else (work["profiledStepMs"], "profiled steps")
     busy = round(min(100.0, 100.0 * work["workMsPerStep"] / wall_ms), 1) if wall_ms else None
-    return {**work, "wallMs": wall_ms, "wallFrom": wall_from, "busyPct": busy,
-            "launchBound": work["device"] == "cuda" and busy is not None and busy <= 100.0 - LAUNCH_BOUND_IDLE_PCT}
+    return {
+        **work,
+        "wallMs": wall_ms,
+        "wallFrom": wall_from,
+        "busyPct": busy,
+        "launchBound": work["device"] == "cuda" and busy is not None and busy <= 100.0 - LAUNCH_BOUND_IDLE_PCT,
+    }
 
 
 def compare(eager: SideWork | None, compiled: SideWork | None, step: InSituSpeedup | None) -> StepWork | None:
@@ -114,24 +132,38 @@ def compare(eager: SideWork | None, compiled: SideWork | None, step: InSituSpeed
     c = _against_wall(compiled, step["compiledMs"] if step else None)
     gpu = e["device"] == "cuda"
     what, units = ("GPU work", "kernels") if gpu else ("CPU op time", "ops")
-    text = (f"{what} {formats.ms(e['workMsPerStep'])} → {formats.ms(c['workMsPerStep'])} per step, "
-            f"{formats.count(e['kernelsPerStep'])} → {formats.count(c['kernelsPerStep'])} {units}")
-    busy = (f"{formats.pct(e['busyPct'])} → {formats.pct(c['busyPct'])} of the wall step"
-            if e["busyPct"] is not None and c["busyPct"] is not None else None)
+    text = (
+        f"{what} {formats.ms(e['workMsPerStep'])} → {formats.ms(c['workMsPerStep'])} per step, "
+        f"{formats.count(e['kernelsPerStep'])} → {formats.count(c['kernelsPerStep'])} {units}"
+    )
+    busy = (
+        f"{formats.pct(e['busyPct'])} → {formats.pct(c['busyPct'])} of the wall step"
+        if e["busyPct"] is not None and c["busyPct"] is not None
+        else None
+    )
     if not gpu:
-        text += (f"{f'; ops {busy}' if busy else ''}: on CPU there is no separate GPU, the ops are the step's own CPU "
-                 "work (a compiled graph counts as one op), the rest Python, dispatch and glue")
+        text += (
+            f"{f'; ops {busy}' if busy else ''}: on CPU there is no separate GPU, the ops are the step's own CPU "
+            "work (a compiled graph counts as one op), the rest Python, dispatch and glue"
+        )
     elif busy:
         bound = [side for side, work in (("eager", e), ("compiled", c)) if work["launchBound"]]
-        why = ("both ways launch-bound: the GPU waited on the CPU (its launches, Python) the rest of each step"
-               if len(bound) == 2 else f"{bound[0]} was launch-bound: the CPU launches were the rest" if bound
-               else "the GPU's own work was most of each step")
+        why = (
+            "both ways launch-bound: the GPU waited on the CPU (its launches, Python) the rest of each step"
+            if len(bound) == 2
+            else f"{bound[0]} was launch-bound: the CPU launches were the rest"
+            if bound
+            else "the GPU's own work was most of each step"
+        )
         text += f"; GPU busy {busy}: {why}"
         saved = (e["wallMs"] or 0.0) - (c["wallMs"] or 0.0)  # busy is known: both walls are
         if e["wallFrom"] == c["wallFrom"] == "steady steps" and saved > 0:  # wall = GPU busy + GPU idle, both ways
             work = e["workMsPerStep"] - c["workMsPerStep"]
-            text += (f"; of the {formats.ms(saved)} saved per step, {formats.ms(work)} is GPU work and "
-                     f"{formats.ms(saved - work)} the GPU's idle time (the CPU's side)" if work >= 0 else
-                     f"; the step is {formats.ms(saved)} shorter though the GPU worked {formats.ms(-work)} more: it "
-                     f"idled {formats.ms(saved - work)} less (the CPU's side)")
+            text += (
+                f"; of the {formats.ms(saved)} saved per step, {formats.ms(work)} is GPU work and "
+                f"{formats.ms(saved - work)} the GPU's idle time (the CPU's side)"
+                if work >= 0
+                else f"; the step is {formats.ms(saved)} shorter though the GPU worked {formats.ms(-work)} more: it "
+                f"idled {formats.ms(saved - work)} less (the CPU's side)"
+            )
     return {"eager": e, "compiled": c, "text": text}

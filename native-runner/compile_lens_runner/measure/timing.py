@@ -5,14 +5,15 @@ and its interval.
 Single-call timing swung by a third between two runs of the same script (docs/BENCHMARKS.md §constants); timing
 many back-to-back calls and interleaving the two sides lets both meet the same host.
 """
+
 from __future__ import annotations
 
 import contextlib
 import gc
 import statistics
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from ..shapes.common import Timing
 from ..shapes.mode import ModeResult
@@ -40,43 +41,65 @@ class TimingConfig:
     host: HostSpeed = field(default_factory=HostSpeed, compare=False)
 
     @staticmethod
-    def for_run(quick: bool, rounds: int | None) -> "TimingConfig":
+    def for_run(quick: bool, rounds: int | None) -> TimingConfig:
         if quick:
             planned = rounds or 3
-            return TimingConfig(rounds=planned, min_round_ms=5.0, max_pairs=3 * planned, max_seconds=3.0, warm_fraction=0.125)
+            return TimingConfig(
+                rounds=planned, min_round_ms=5.0, max_pairs=3 * planned, max_seconds=3.0, warm_fraction=0.125
+            )
         # Short rounds: the host's fastest state comes in bursts of a few ms (a 1 ms pure-Python probe saw its fastest
         # time within 2 % in every process; 30 ms rounds of the same eager model spanned states and varied 10 %).
         # 30 s at most: a slow host state held 18 s in one recording (BENCHMARKS.md §constants), and the pairs wait it out.
         planned = rounds or 7
-        return TimingConfig(rounds=planned, min_round_ms=5.0, max_pairs=max(5000, 3 * planned), max_seconds=30.0,
-                            min_noisy_seconds=8.0, warm_fraction=0.125)
+        return TimingConfig(
+            rounds=planned,
+            min_round_ms=5.0,
+            max_pairs=max(5000, 3 * planned),
+            max_seconds=30.0,
+            min_noisy_seconds=8.0,
+            warm_fraction=0.125,
+        )
 
 
 def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
     clock = "CUDA events around" if device == "cuda" else "time.perf_counter around"
-    calls = (f"{clock} n back-to-back calls (n doubled until a round lasts >= {cfg.min_round_ms:g} ms, and again after "
-             "a round that lasted under half of that)")
+    calls = (
+        f"{clock} n back-to-back calls (n doubled until a round lasts >= {cfg.min_round_ms:g} ms, and again after "
+        "a round that lasted under half of that)"
+    )
     if cfg.warm_fraction > 0:
         calls += f", each round after {cfg.warm_fraction:.0%} as many untimed calls"
         if device == "cuda":
             calls += " whose GPU work is still queued when the first event is recorded (no synchronize between)"
-    until = (f"until the fastest round was seen {estimator.CONFIRM_ROUNDS} times within {estimator.CONFIRM_PCT:g} % and "
-             f"{estimator.CONFIRM_ROUNDS} rounds ran while a CPU probe read the host at its fastest state of the run "
-             f"(within {estimator.FAST_STATE_PCT:g} %)"
-             + (f" and, while a side met host noise, for at least {cfg.min_noisy_seconds:g} s" if cfg.min_noisy_seconds else "")
-             + f" (up to {cfg.max_pairs} rounds or {cfg.max_seconds:g} s)"
-             + (f"; whenever the probe read slow, the timing thread moved to the one of its {len(cfg.host.cpus)} CPUs "
-                "that probed fastest" if cfg.host.cpus else ""))
+    until = (
+        f"until the fastest round was seen {estimator.CONFIRM_ROUNDS} times within {estimator.CONFIRM_PCT:g} % and "
+        f"{estimator.CONFIRM_ROUNDS} rounds ran while a CPU probe read the host at its fastest state of the run "
+        f"(within {estimator.FAST_STATE_PCT:g} %)"
+        + (
+            f" and, while a side met host noise, for at least {cfg.min_noisy_seconds:g} s"
+            if cfg.min_noisy_seconds
+            else ""
+        )
+        + f" (up to {cfg.max_pairs} rounds or {cfg.max_seconds:g} s)"
+        + (
+            f"; whenever the probe read slow, the timing thread moved to the one of its {len(cfg.host.cpus)} CPUs "
+            "that probed fastest"
+            if cfg.host.cpus
+            else ""
+        )
+    )
     if not paired:
         return f"{calls}; eager alone, at least {cfg.rounds} rounds, {until}"
-    return (f"{calls}; eager and compiled rounds interleaved in pairs, at least {cfg.rounds}, {until}; "
-            "speedup = eager's fastest round / compiled's fastest round (host noise only adds time, so the fastest rounds "
-            "are what each side costs on a quiet host); when only eager met host noise (a steady compiled side, e.g. a "
-            "CUDA-graph replay), eager's fastest round in any mode's pairs of the run; interval: resampled pairs, the two halves of "
-            f"the rounds, and a floor of {estimator.FLOOR_STEADY_PCT:g} % ({estimator.FLOOR_NOISY_PCT:g} % when a side met host "
-            f"noise; when eager is launch-bound, {estimator.HOST_MOVE_PCT:g} % of eager's GPU idle share, at least "
-            f"{estimator.FLOOR_LAUNCH_BOUND_PCT:g} %: the host CPU's speed moves that much between runs), widened where a side never ran at the "
-            "host's fastest state")
+    return (
+        f"{calls}; eager and compiled rounds interleaved in pairs, at least {cfg.rounds}, {until}; "
+        "speedup = eager's fastest round / compiled's fastest round (host noise only adds time, so the fastest rounds "
+        "are what each side costs on a quiet host); when only eager met host noise (a steady compiled side, e.g. a "
+        "CUDA-graph replay), eager's fastest round in any mode's pairs of the run; interval: resampled pairs, the two halves of "
+        f"the rounds, and a floor of {estimator.FLOOR_STEADY_PCT:g} % ({estimator.FLOOR_NOISY_PCT:g} % when a side met host "
+        f"noise; when eager is launch-bound, {estimator.HOST_MOVE_PCT:g} % of eager's GPU idle share, at least "
+        f"{estimator.FLOOR_LAUNCH_BOUND_PCT:g} %: the host CPU's speed moves that much between runs), widened where a side never ran at the "
+        "host's fastest state"
+    )
 
 
 def first_call_seconds(call: Callable[[], object], sync: Callable[[], None]) -> float:
@@ -87,8 +110,13 @@ def first_call_seconds(call: Callable[[], object], sync: Callable[[], None]) -> 
     return time.perf_counter() - started
 
 
-def warm_until_stable(call: Callable[[], object], sync: Callable[[], None], compiles: Callable[[], int],
-                      stable_calls: int = 3, max_calls: int = 50) -> None:
+def warm_until_stable(
+    call: Callable[[], object],
+    sync: Callable[[], None],
+    compiles: Callable[[], int],
+    stable_calls: int = 3,
+    max_calls: int = 50,
+) -> None:
     """Calls until `stable_calls` calls in a row compiled nothing (or `max_calls`): what is timed next is steady."""
     calls = stable = 0
     while stable < stable_calls and calls < max_calls:
@@ -135,6 +163,7 @@ def gc_paused() -> Iterator[Callable[[], None]]:
     triggered by one side's allocations must not land inside the other side's round. The yielded `tidy` collects
     the young generations between rounds (milliseconds, where a full collection of a process that imported
     transformers takes 50-200 ms)."""
+
     def tidy() -> None:
         gc.collect(1)
 
@@ -189,12 +218,25 @@ def iqr_pct(values: list[float]) -> float:
     return (q3 - q1) / med * 100.0 if med > 0 else 0.0
 
 
-def summarize(rounds_ms: list[float], calls: int, method: str, extra: int = 0, stop: str = "planned",
-              probes_ms: list[float] | None = None, load: LoadWatch | None = None) -> Timing:
+def summarize(
+    rounds_ms: list[float],
+    calls: int,
+    method: str,
+    extra: int = 0,
+    stop: str = "planned",
+    probes_ms: list[float] | None = None,
+    load: LoadWatch | None = None,
+) -> Timing:
     summary: Timing = {
-        "medianMs": statistics.median(rounds_ms), "minMs": min(rounds_ms), "maxMs": max(rounds_ms),
-        "estimateMs": min(rounds_ms), "spreadPct": round(spread_pct(rounds_ms), 2),
-        "rounds": [round(r, 6) for r in rounds_ms], "callsPerRound": calls, "method": method, "extraRounds": extra,
+        "medianMs": statistics.median(rounds_ms),
+        "minMs": min(rounds_ms),
+        "maxMs": max(rounds_ms),
+        "estimateMs": min(rounds_ms),
+        "spreadPct": round(spread_pct(rounds_ms), 2),
+        "rounds": [round(r, 6) for r in rounds_ms],
+        "callsPerRound": calls,
+        "method": method,
+        "extraRounds": extra,
         "stopReason": stop,
     }
     if probes_ms:
@@ -217,8 +259,10 @@ class PairedTiming:
 
 def warmed(block: Block, cfg: TimingConfig) -> Callable[[int], float]:
     """n -> ms per call of n timed calls after cfg.warm_fraction of as many untimed ones (at least one)."""
+
     def run(n: int) -> float:
         return block(n, max(1, int(n * cfg.warm_fraction)) if cfg.warm_fraction > 0 else 0)
+
     return run
 
 
@@ -245,8 +289,12 @@ def measure_alone(block: Block, cfg: TimingConfig, method: str) -> Timing:
     return summarize(rounds, size.n, method, len(rounds) - cfg.rounds, stop, probes, load)
 
 
-def stop_reason(pairs: list[estimator.Pair], cfg: TimingConfig, elapsed_s: float,
-                probes: tuple[list[float], list[float]] | None = None) -> str | None:
+def stop_reason(
+    pairs: list[estimator.Pair],
+    cfg: TimingConfig,
+    elapsed_s: float,
+    probes: tuple[list[float], list[float]] | None = None,
+) -> str | None:
     """Why to stop adding pairs now, or None to add another. Each side's fastest round must repeat, and (with probes:
     the CPU probe taken before each side's rounds) enough of its rounds must have run while the host was at its
     fastest state of the run. A side that met host noise keeps pairs coming for cfg.min_noisy_seconds even then:
@@ -323,9 +371,20 @@ def measure_paired(eager: Block, compiled: Block, cfg: TimingConfig, method: str
 def put_paired(entry: ModeResult, paired: PairedTiming) -> None:
     """Writes the report fields of one paired measurement into a mode entry or a script region's measurement."""
     est = paired.estimate
-    entry.update({"timing": {**paired.compiled, "valid": True}, "speedup": round(paired.speedup, 4), "eagerTiming": paired.eager,
-            "speedupSpreadPct": paired.speedup_spread_pct, "speedupIqrPct": paired.speedup_iqr_pct,
+    entry.update(
+        {
+            "timing": {**paired.compiled, "valid": True},
+            "speedup": round(paired.speedup, 4),
+            "eagerTiming": paired.eager,
+            "speedupSpreadPct": paired.speedup_spread_pct,
+            "speedupIqrPct": paired.speedup_iqr_pct,
             "speedupEstimator": estimator.ESTIMATOR,
-            "speedupInterval": {"low": round(est.low, 4), "high": round(est.high, 4), "floorPct": est.floor_pct,
-                                "noisySides": list(est.noisy_sides)},
-            "speedupMedianRatio": round(est.median_ratio, 4)})
+            "speedupInterval": {
+                "low": round(est.low, 4),
+                "high": round(est.high, 4),
+                "floorPct": est.floor_pct,
+                "noisySides": list(est.noisy_sides),
+            },
+            "speedupMedianRatio": round(est.median_ratio, 4),
+        }
+    )

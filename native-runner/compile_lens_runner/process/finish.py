@@ -1,5 +1,6 @@
 """The report after the worker (or torchrun) has ended: what a cancel, a timeout, a crash or an out-of-memory kill
 left, said in the report; then the folder is placed (placement.py) and the result line sent."""
+
 from __future__ import annotations
 
 import os
@@ -19,9 +20,14 @@ def fallback_report(spec: dict[str, Any]) -> Report:
     """The report of a run whose worker wrote none."""
     device = spec["device"] if spec["device"] in ("cpu", "cuda") else "cpu"
     name = next(iter(spec["target"].values()))
-    return report.skeleton({"kind": "sample" if "sample" in spec["target"] else "script" if "script" in spec["target"] else "function",
-                            "name": str(name)}, {k: spec[k] for k in ("modes", "dynamic", "fullgraph", "backend", "device", "quick")},
-                           report.environment(device, None))
+    return report.skeleton(
+        {
+            "kind": "sample" if "sample" in spec["target"] else "script" if "script" in spec["target"] else "function",
+            "name": str(name),
+        },
+        {k: spec[k] for k in ("modes", "dynamic", "fullgraph", "backend", "device", "quick")},
+        report.environment(device, None),
+    )
 
 
 def stopped_text(data: Report) -> tuple[str, str]:
@@ -33,16 +39,33 @@ def stopped_text(data: Report) -> tuple[str, str]:
             return "no mode was measured.", "Run again; --quick or fewer modes make a run shorter."
         return f"finished modes: {finished}.", "Run again to measure the remaining modes."
     if not any(m["mode"] == "script" for m in data["modes"]):
-        return ("it stopped while the script was running; nothing was measured.",
-                "Run again; to stop a long script early and measure what it did so far, set compileLens.scriptCalls (the CLI's --calls).")
-    measured = [f"{r['id']} {r['name']}" for r in data.get("regions") or [] if any(m["status"] == "ok" for m in r.get("measurements") or [])]
+        return (
+            "it stopped while the script was running; nothing was measured.",
+            "Run again; to stop a long script early and measure what it did so far, set compileLens.scriptCalls (the CLI's --calls).",
+        )
+    measured = [
+        f"{r['id']} {r['name']}"
+        for r in data.get("regions") or []
+        if any(m["status"] == "ok" for m in r.get("measurements") or [])
+    ]
     if not measured:
         return "the script had run; no region was measured yet.", "Run again to measure its regions."
-    return f"the script had run; measured regions: {', '.join(measured)}.", "Run again to measure the remaining regions."
+    return (
+        f"the script had run; measured regions: {', '.join(measured)}.",
+        "Run again to measure the remaining regions.",
+    )
 
 
-def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None, code: int, timeout: float | None,
-           hang: str | None = None, straggler: str | None = None) -> int:
+def finish(
+    spec: dict[str, Any],
+    workdir: str,
+    out_dir: str,
+    stopped: str | None,
+    code: int,
+    timeout: float | None,
+    hang: str | None = None,
+    straggler: str | None = None,
+) -> int:
     """hang: for a torchrun job stopped by --timeout or for a straggler, where its ranks were
     (rank_stacks.hang_sentence); straggler: which rank ran on long after the others finished (launch.Stragglers)."""
     path = os.path.join(workdir, "report.json")
@@ -50,38 +73,65 @@ def finish(spec: dict[str, Any], workdir: str, out_dir: str, stopped: str | None
     finished, rest = stopped_text(data)
     if straggler is not None:  # the job's report is what its ranks wrote: partial, with where the straggler waited
         where = f" Where the ranks were: {hang}" if hang else ""
-        data["error"] = {"kind": "timeout", "message": f"A rank ran on long after the others: {straggler}.{where}",
-                         "fix": ("Every rank must run the same collectives in the same order: look for a rank-dependent "
-                                 "branch, early exit or exception before the line named."), "traceback": None}
+        data["error"] = {
+            "kind": "timeout",
+            "message": f"A rank ran on long after the others: {straggler}.{where}",
+            "fix": (
+                "Every rank must run the same collectives in the same order: look for a rank-dependent "
+                "branch, early exit or exception before the line named."
+            ),
+            "traceback": None,
+        }
         data["status"] = "partial"
         report.write(path, data)
         code = EXIT_OK
     if stopped == "cancelled":
-        data["error"] = {"kind": "cancelled", "message": f"The run was cancelled; {finished}", "fix": rest, "traceback": None}
+        data["error"] = {
+            "kind": "cancelled",
+            "message": f"The run was cancelled; {finished}",
+            "fix": rest,
+            "traceback": None,
+        }
         data["status"] = "partial"
         exit_code = EXIT_CANCELLED
     elif stopped == "timeout":
-        fix = ("Raise --timeout, or set --calls to stop the script after a region's Nth call." if data["target"].get("kind") == "script"
-               else "Raise --timeout, choose fewer modes, use --quick, or profile a smaller input.")
+        fix = (
+            "Raise --timeout, or set --calls to stop the script after a region's Nth call."
+            if data["target"].get("kind") == "script"
+            else "Raise --timeout, choose fewer modes, use --quick, or profile a smaller input."
+        )
         if hang:  # a torchrun job: where its ranks were
-            fix = ("Every rank must run the same collectives in the same order: look for a rank-dependent branch, early "
-                   "exit or exception before the line named; if the job was only slow, raise --timeout.")
+            fix = (
+                "Every rank must run the same collectives in the same order: look for a rank-dependent branch, early "
+                "exit or exception before the line named; if the job was only slow, raise --timeout."
+            )
         where = f" Where the ranks were: {hang}" if hang else ""
         plan = report.read(os.path.join(workdir, "in_situ", "plan.json")) or {}
         if plan.get("stoppedBecause"):  # the script's in-situ runs came first (process/in_situ.py)
             where = f" Before the observed run, {plan['stoppedBecause']}.{where}"
-        data["error"] = {"kind": "timeout", "message": f"The run exceeded --timeout {timeout:g} s; {finished}{where}",
-                         "fix": fix, "traceback": None}
+        data["error"] = {
+            "kind": "timeout",
+            "message": f"The run exceeded --timeout {timeout:g} s; {finished}{where}",
+            "fix": fix,
+            "traceback": None,
+        }
         data["status"] = "error"
         exit_code = EXIT_ERROR
     elif code not in (EXIT_OK, EXIT_ERROR) or report.read(path) is None:
         oom = code == -signal.SIGKILL
-        what = ("was killed (SIGKILL), most likely by the system running out of memory," if oom
-                else f"was killed by signal {-code}" if code < 0 else f"exited with code {code}")
-        data["error"] = {"kind": "out-of-memory" if oom else "internal",
-                         "message": f"The runner's worker process {what} before finishing the report.",
-                         "fix": "If the machine ran out of memory, use a smaller input; otherwise run again and report the stderr log.",
-                         "traceback": None}
+        what = (
+            "was killed (SIGKILL), most likely by the system running out of memory,"
+            if oom
+            else f"was killed by signal {-code}"
+            if code < 0
+            else f"exited with code {code}"
+        )
+        data["error"] = {
+            "kind": "out-of-memory" if oom else "internal",
+            "message": f"The runner's worker process {what} before finishing the report.",
+            "fix": "If the machine ran out of memory, use a smaller input; otherwise run again and report the stderr log.",
+            "traceback": None,
+        }
         data["status"] = "error"
         exit_code = EXIT_ERROR
     else:

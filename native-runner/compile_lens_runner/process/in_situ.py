@@ -11,12 +11,14 @@ Each --modes mode other than the script's own runs once more as a compiled run w
 The runs write `in_situ/<side>-<pair>[-<mode>].json` in the report directory; the observed worker reads them
 (script/in_situ_report.py). Imports no torch.
 """
+
 from __future__ import annotations
 
 import json
 import os
 import shutil
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..measure import in_situ
 from ..report import document
@@ -44,7 +46,7 @@ def _torch_version() -> tuple[int, int] | None:
 
 
 def method(spec: dict[str, Any]) -> str | None:
-    """"interleaved", "separate-runs", or None (not a script, or --no-in-situ)."""
+    """ "interleaved", "separate-runs", or None (not a script, or --no-in-situ)."""
     if "script" not in spec["target"] or not spec.get("inSituRuns", True):
         return None
     version = _torch_version()
@@ -69,8 +71,17 @@ def env_for(env: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def _spawn_one(spec: dict[str, Any], folder: str, side: str, pair: int, mode: str | None, label: str,
-               command: Callable[[str], list[str]], env: dict[str, str], spawn: Spawn) -> int | None:
+def _spawn_one(
+    spec: dict[str, Any],
+    folder: str,
+    side: str,
+    pair: int,
+    mode: str | None,
+    label: str,
+    command: Callable[[str], list[str]],
+    env: dict[str, str],
+    spawn: Spawn,
+) -> int | None:
     out = run_file(folder, side, pair, mode)
     spec_path = out.replace(".json", ".spec.json")
     nproc = int(spec.get("nprocPerNode") or 1)
@@ -124,7 +135,9 @@ def another_pair(folder: str, pairs: int) -> str | None:
     return None
 
 
-def run(spec: dict[str, Any], workdir: str, command: Callable[[str], list[str]], env: dict[str, str], spawn: Spawn) -> bool:
+def run(
+    spec: dict[str, Any], workdir: str, command: Callable[[str], list[str]], env: dict[str, str], spawn: Spawn
+) -> bool:
     """Runs the in-situ runs; False when the job was stopped (cancel, timeout) meanwhile."""
     folder = os.path.join(workdir, FOLDER)
     os.makedirs(folder, exist_ok=True)
@@ -137,10 +150,14 @@ def run(spec: dict[str, Any], workdir: str, command: Callable[[str], list[str]],
 
 def _write_plan(folder: str, order: list[tuple[str, int]], repeat_why: str | None, stopped: str | None = None) -> None:
     with open(os.path.join(folder, "plan.json"), "w", encoding="utf-8") as f:
-        json.dump({"order": [f"{s}-{p}" for s, p in order], "repeatedBecause": repeat_why, "stoppedBecause": stopped}, f)
+        json.dump(
+            {"order": [f"{s}-{p}" for s, p in order], "repeatedBecause": repeat_why, "stoppedBecause": stopped}, f
+        )
 
 
-def _run(spec: dict[str, Any], folder: str, command: Callable[[str], list[str]], env: dict[str, str], spawn: Spawn) -> bool:
+def _run(
+    spec: dict[str, Any], folder: str, command: Callable[[str], list[str]], env: dict[str, str], spawn: Spawn
+) -> bool:
     light_env = env_for(env)
     order = [("compiled", 1), ("eager", 1)]
     repeat_why = None
@@ -160,7 +177,10 @@ def _run(spec: dict[str, Any], folder: str, command: Callable[[str], list[str]],
     for mode in spec.get("whatIfModes") or []:
         if own == {mode}:
             continue  # every region's own mode: the pair measured it
-        if _spawn_one(spec, folder, "compiled", 1, mode, f"compiled with mode={mode}", command, light_env, spawn) is None:
+        if (
+            _spawn_one(spec, folder, "compiled", 1, mode, f"compiled with mode={mode}", command, light_env, spawn)
+            is None
+        ):
             return False
     _write_plan(folder, order, repeat_why)
     return True

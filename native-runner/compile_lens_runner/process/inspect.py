@@ -1,5 +1,6 @@
 """The `inspect` command: compiler logs read into a report directory (written to a temporary sibling, then placed, as
 a profile's), and the result line. Bad input (no log found) is a report with its error, as a failed run's is."""
+
 from __future__ import annotations
 
 import os
@@ -23,8 +24,12 @@ def inspect_logs(paths: list[str], out_dir: str) -> int:
         data = inspect(paths, workdir)
     except Exception as exc:  # the report says what went wrong, as a failed run's does
         error = exc.to_json() if isinstance(exc, RunnerError) else classify(exc, "reading the compiler logs").to_json()
-        data = document.fail(document.skeleton({"kind": "logs", "name": os.path.basename(paths[0])}, {"logs": paths},
-                                               document.environment("cpu", None)), error)
+        data = document.fail(
+            document.skeleton(
+                {"kind": "logs", "name": os.path.basename(paths[0])}, {"logs": paths}, document.environment("cpu", None)
+            ),
+            error,
+        )
     document.write(os.path.join(workdir, "report.json"), data)
     failed = data["status"] == "error"
     placed = place(workdir, out_dir, failed)

@@ -6,6 +6,7 @@ file it writes into every report folder (MARKER: the names the folder held when 
 anything else (the user's files, or files added to a report since) is refused before the run starts, and a folder
 that changed during the run gets the run in a new sibling folder instead.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -39,7 +40,11 @@ def _marked_entries(folder: str) -> set[str] | None:
             marker = json.load(f)
     except (OSError, ValueError):
         return None
-    if not isinstance(marker, dict) or marker.get("kind") != _MARKER_KIND or not isinstance(marker.get("entries"), list):
+    if (
+        not isinstance(marker, dict)
+        or marker.get("kind") != _MARKER_KIND
+        or not isinstance(marker.get("entries"), list)
+    ):
         return None
     return {str(name) for name in marker["entries"]}
 
@@ -50,8 +55,10 @@ def refusal(out_dir: str) -> str | None:
     if not os.path.lexists(out_dir):
         return None
     if os.path.islink(out_dir) or not os.path.isdir(out_dir):
-        return (f"--out {out_dir} exists and is not a folder: Compile Lens writes a report folder there and never "
-                "replaces a file. Choose a new folder (or an empty one).")
+        return (
+            f"--out {out_dir} exists and is not a folder: Compile Lens writes a report folder there and never "
+            "replaces a file. Choose a new folder (or an empty one)."
+        )
     entries = sorted(os.listdir(out_dir))
     if not entries:
         return None
@@ -60,10 +67,15 @@ def refusal(out_dir: str) -> str | None:
     if not foreign:
         return None
     shown = ", ".join(foreign[:_NAMED]) + (f" and {len(foreign) - _NAMED} more" if len(foreign) > _NAMED else "")
-    what = ("is not a Compile Lens report folder" if marked is None
-            else "is a Compile Lens report folder with files the runner did not write")
-    return (f"--out {out_dir} {what} (it holds {shown}): a run replaces its --out folder, and Compile Lens never "
-            f"deletes files it did not write. Choose a new or empty folder, e.g. --out {os.path.join(out_dir, 'compile-lens-report')}.")
+    what = (
+        "is not a Compile Lens report folder"
+        if marked is None
+        else "is a Compile Lens report folder with files the runner did not write"
+    )
+    return (
+        f"--out {out_dir} {what} (it holds {shown}): a run replaces its --out folder, and Compile Lens never "
+        f"deletes files it did not write. Choose a new or empty folder, e.g. --out {os.path.join(out_dir, 'compile-lens-report')}."
+    )
 
 
 def _mark(workdir: str) -> None:

@@ -1,5 +1,6 @@
 """The `profile` command's parent process: starts the worker (or, for `--nproc-per-node N`, torchrun with N ranks),
 relays its progress, enforces --timeout and cancellation, merges the ranks' reports, then hands over to finish.py."""
+
 from __future__ import annotations
 
 import json
@@ -12,9 +13,9 @@ import threading
 import time
 from typing import Any
 
+from ..progress import channel
 from ..ranks import launch as rank_launch
 from ..ranks import merge as rank_merge
-from ..progress import channel
 from . import in_situ
 from .finish import EXIT_OK, SPEC_FILE, fallback_report, finish
 
@@ -83,6 +84,7 @@ class Relay(threading.Thread):
 
 def _cancel_at_stdin_eof(cancel: Any) -> None:
     """The extension holds our stdin open; EOF means VS Code (or its extension host) is gone."""
+
     def watch() -> None:
         # os.read, not sys.stdin: a daemon thread blocked in the buffered reader aborts interpreter shutdown
         try:
@@ -91,6 +93,7 @@ def _cancel_at_stdin_eof(cancel: Any) -> None:
         except OSError:
             pass
         cancel()
+
     threading.Thread(target=watch, daemon=True).start()
 
 
@@ -101,15 +104,24 @@ def _hung_at_exit(child: subprocess.Popen, relay: Relay) -> bool:
         return False
     kill_tree(child.pid)
     relay.stopped_at_exit = True
-    print(f"compile-lens: the runner's worker had finished its report and its exit handlers but had not exited "
-          f"{EXIT_GRACE_S:g} s later (it hung in its teardown); it was stopped, and nothing it measured is lost",
-          file=sys.stderr, flush=True)
+    print(
+        f"compile-lens: the runner's worker had finished its report and its exit handlers but had not exited "
+        f"{EXIT_GRACE_S:g} s later (it hung in its teardown); it was stopped, and nothing it measured is lost",
+        file=sys.stderr,
+        flush=True,
+    )
     return True
 
 
-def _wait(child: subprocess.Popen, deadline: float | None, stop: threading.Event, why: list[str],
-          own_deadline: float | None = None, stragglers: rank_launch.Stragglers | None = None,
-          relay: Relay | None = None) -> bool:
+def _wait(
+    child: subprocess.Popen,
+    deadline: float | None,
+    stop: threading.Event,
+    why: list[str],
+    own_deadline: float | None = None,
+    stragglers: rank_launch.Stragglers | None = None,
+    relay: Relay | None = None,
+) -> bool:
     """Waits for the child, or until own_deadline (then it returns with the child still running); True when the
     job was stopped (cancel, --timeout, a torchrun rank long after the others: straggler) first. A child that hangs
     in its teardown after its exit handlers is stopped, and that is not a stop of the job."""
@@ -136,7 +148,9 @@ def worker_env(workdir: str) -> dict[str, str]:
     later kernel launch pays for it, so modes timed after a profile read eager slower and the speedup larger
     (docs/BENCHMARKS.md §constants: CUPTI). (torch sets TEARDOWN_CUPTI=0 itself for CUDA graphs on CUDA < 12.6, where teardown crashed; a user's own setting
     is kept.)"""
-    env = dict(os.environ, TORCH_TRACE=os.path.join(workdir, "torch_trace"), INDUCTOR_PROVENANCE="1", PYTHONUNBUFFERED="1")
+    env = dict(
+        os.environ, TORCH_TRACE=os.path.join(workdir, "torch_trace"), INDUCTOR_PROVENANCE="1", PYTHONUNBUFFERED="1"
+    )
     env.setdefault("TEARDOWN_CUPTI", "1")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
     return env
@@ -158,6 +172,7 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
     def on_signal(signum: int, _frame: Any) -> None:
         why.append("cancelled")
         stop.set()
+
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, on_signal)
     if stop_on_stdin_eof:
@@ -172,7 +187,9 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
     def spawn(command: list[str], child_env: dict[str, str], label: str) -> int | None:
         """Runs one in-situ worker to its end; None when the job is stopped meanwhile (then it is killed); raises
         in_situ.OutOfTime when the in-situ runs used their share of --timeout."""
-        fraction[0] = min(fraction[0] + 0.05, IN_SITU_SHARE)  # each run a step of the bar; the observed run gets the rest
+        fraction[0] = min(
+            fraction[0] + 0.05, IN_SITU_SHARE
+        )  # each run a step of the bar; the observed run gets the rest
         channel.progress("in-situ", fraction[0], f"In situ: running the script, {label}")
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=child_env, text=True)
         child_relay = Relay(child.stdout, fraction[0], cap=IN_SITU_SHARE)
@@ -184,14 +201,20 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
         child_relay.join(timeout=2)
         fraction[0] = child_relay.fraction
         if not stopped_child and timeout and in_situ_deadline is not None and time.monotonic() > in_situ_deadline:
-            raise in_situ.OutOfTime(f"the in-situ runs used their share of --timeout ({timeout * in_situ.TIMEOUT_SHARE:g} s)")
+            raise in_situ.OutOfTime(
+                f"the in-situ runs used their share of --timeout ({timeout * in_situ.TIMEOUT_SHARE:g} s)"
+            )
         return None if stopped_child else code
+
     method = in_situ.method(spec)
     spec["inSituMethod"] = method
     if method == "separate-runs":
         channel.progress("start", 0.0, "Running the script as written, then with compiling off (in situ)")
-        light = ((lambda path: rank_launch.command(path, nproc)) if nproc > 1
-                 else (lambda path: [sys.executable, "-m", "compile_lens_runner", "_worker", path]))
+        light = (
+            (lambda path: rank_launch.command(path, nproc))
+            if nproc > 1
+            else (lambda path: [sys.executable, "-m", "compile_lens_runner", "_worker", path])
+        )
         in_situ.run(spec, workdir, light, env, spawn)
         spec["inSituDir"] = os.path.join(workdir, in_situ.FOLDER)
     with open(spec_path, "w", encoding="utf-8") as f:
@@ -207,8 +230,14 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
         worker = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=env, text=True)
         relay = Relay(worker.stdout, fraction[0])
         relay.start()
-        if _wait(worker, deadline, stop, why, stragglers=rank_launch.Stragglers(workdir, nproc) if nproc > 1 else None,
-                 relay=relay if nproc == 1 else None):  # torchrun: one rank's exit is not the job's
+        if _wait(
+            worker,
+            deadline,
+            stop,
+            why,
+            stragglers=rank_launch.Stragglers(workdir, nproc) if nproc > 1 else None,
+            relay=relay if nproc == 1 else None,
+        ):  # torchrun: one rank's exit is not the job's
             if nproc > 1:  # each rank says where it is (a timeout, a straggler), then writes what it has
                 if why[0] in ("timeout", "straggler"):
                     rank_launch.request_stacks(workdir, nproc)
@@ -223,9 +252,9 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
     stopped = why[0] if why else None
     hang = None
     if nproc > 1:
-        hang = rank_merge.merge(workdir, nproc, lambda: fallback_report(spec), stacks_requested=stopped in ("timeout", "straggler"))
+        hang = rank_merge.merge(
+            workdir, nproc, lambda: fallback_report(spec), stacks_requested=stopped in ("timeout", "straggler")
+        )
     if stopped == "straggler":  # the profile goes on with what the ranks measured
         return finish(spec, workdir, out_dir, None, 0, timeout, hang, straggler=why[1])
     return finish(spec, workdir, out_dir, stopped, code, timeout, hang)
-
-

@@ -9,6 +9,7 @@ worker finds its rank's folder written by the earlier attempt. It is the same jo
 the same launcher (torchrun's agent, this process's parent, on this host): the attempt then works in
 DIR/attempt<n>/ranks/rank<k>/ (attempts.py), and the earlier attempt's files stay as they are. Anything else in the
 folder is another run: refused, nothing deleted."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -16,13 +17,14 @@ import json
 import os
 import socket
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import RunnerError
 from ..progress import channel
 from ..report import document
-from .entry import run_rank
 from .attempts import attempt_dir, earlier_attempts
+from .entry import run_rank
 from .paths import ATTACH_FILE, RankInfo, rank_dir
 
 SCRIPT = "script"
@@ -53,27 +55,50 @@ def rank_from_env(job_dir: str) -> RankInfo:
         rank, world = 0, 1
     local = _int_env("LOCAL_RANK", "SLURM_LOCALID")
     node = _int_env("GROUP_RANK", "SLURM_NODEID")
-    return RankInfo(rank, local if local is not None else rank, world, job_dir, attached=True, node_rank=node,
-                    host=socket.gethostname())
+    return RankInfo(
+        rank,
+        local if local is not None else rank,
+        world,
+        job_dir,
+        attached=True,
+        node_rank=node,
+        host=socket.gethostname(),
+    )
 
 
 def spec_for(script: str, args: list[str], device: str, calls: int | None) -> dict[str, Any]:
     local_world = _int_env("LOCAL_WORLD_SIZE", "SLURM_NTASKS_PER_NODE") or 1
-    return {"target": {"script": os.path.abspath(script), "args": args}, "device": device, "modes": ["default"],
-            "dynamic": "auto", "fullgraph": False, "backend": "inductor", "timeout": None, "rounds": None,
-            "quick": False, "train": False, "cwd": os.getcwd(), "calls": calls, "whatIfModes": None,
-            "nprocPerNode": local_world}
+    return {
+        "target": {"script": os.path.abspath(script), "args": args},
+        "device": device,
+        "modes": ["default"],
+        "dynamic": "auto",
+        "fullgraph": False,
+        "backend": "inductor",
+        "timeout": None,
+        "rounds": None,
+        "quick": False,
+        "train": False,
+        "cwd": os.getcwd(),
+        "calls": calls,
+        "whatIfModes": None,
+        "nprocPerNode": local_world,
+    }
 
 
 def _fresh(folder: str) -> None:
     """A rank's folder from an earlier run would mix two runs' logs and reports: refuse it, delete nothing."""
     if os.path.isdir(folder) and os.listdir(folder):
-        raise RunnerError("bad-target", f"{folder} already holds a run (attach never overwrites one).",
-                          "Give each run its own --out directory (e.g. with the job id in its name).")
+        raise RunnerError(
+            "bad-target",
+            f"{folder} already holds a run (attach never overwrites one).",
+            "Give each run its own --out directory (e.g. with the job id in its name).",
+        )
 
 
-def main(out_dir: str, script: str, args: list[str], device: str, calls: int | None,
-         run_worker: Callable[[str], int]) -> int:
+def main(
+    out_dir: str, script: str, args: list[str], device: str, calls: int | None, run_worker: Callable[[str], int]
+) -> int:
     """Runs the script as this rank; returns the script's own exit status (the launcher's view of the rank), else the
     worker's."""
     channel.leave_stdout()

@@ -14,12 +14,14 @@ Kinds, and why each matters:
   the same graph, more compile time on that rank (severity "warning": ranks sharing a cache race to fill it, so
   this may differ from run to run; it never means the ranks ran different code).
 """
+
 from __future__ import annotations
 
 import os
 import re
 from collections import Counter
-from typing import Any, Iterable, TypedDict
+from collections.abc import Iterable
+from typing import Any, TypedDict
 
 from ..compiler.explain import pattern
 from ..shapes.common import SourceLocation
@@ -32,6 +34,7 @@ DIFFERENT_GRAPHS = "the ranks ran different graphs"
 
 class RankFacts(TypedDict):
     """What divergence compares of one rank."""
+
     rank: int
     compiler: CompilerInsight | None  # its script-mode insight; None: none was read
     regions: list[Region]
@@ -45,7 +48,7 @@ def _insight(facts: RankFacts) -> CompilerInsight:
 
 
 def rank_list(ranks: Iterable[int]) -> str:
-    """"rank 3", "ranks 3, 17, 41"; three or more consecutive ranks as a range ("ranks 0-2, 4-16, 18")."""
+    """ "rank 3", "ranks 3, 17, 41"; three or more consecutive ranks as a range ("ranks 0-2, 4-16, 18")."""
     ranks = sorted(set(ranks))
     if len(ranks) == 1:
         return f"rank {ranks[0]}"
@@ -71,10 +74,22 @@ def _readable(reason: str) -> str:
     return re.sub(r"\. (expected [^,]+, actual \S+)$", r" (\1)", reason.strip())
 
 
-def _entry(kind: str, message: str, ranks: Iterable[int], location: SourceLocation | None, details: dict[str, Any],
-           severity: str = "error") -> Divergence:
-    return {"kind": kind, "severity": severity, "message": message, "location": location, "ranks": sorted(set(ranks)),
-            "details": details}
+def _entry(
+    kind: str,
+    message: str,
+    ranks: Iterable[int],
+    location: SourceLocation | None,
+    details: dict[str, Any],
+    severity: str = "error",
+) -> Divergence:
+    return {
+        "kind": kind,
+        "severity": severity,
+        "message": message,
+        "location": location,
+        "ranks": sorted(set(ranks)),
+        "details": details,
+    }
 
 
 def _region_call(facts: RankFacts, compile_id: str | None) -> tuple[Region, int] | None:
@@ -88,8 +103,14 @@ def _region_call(facts: RankFacts, compile_id: str | None) -> tuple[Region, int]
 
 def _frame_name(insight: CompilerInsight, compile_id: str | None) -> str | None:
     """The user's function the compile traced (None for torch's own frames, e.g. DDP's forward wrappers)."""
-    return next((f.get("function") for f in insight.get("frames") or []
-                 if f.get("compileId") == compile_id and f.get("location")), None)
+    return next(
+        (
+            f.get("function")
+            for f in insight.get("frames") or []
+            if f.get("compileId") == compile_id and f.get("location")
+        ),
+        None,
+    )
 
 
 def _recompile_key(facts: RankFacts, item: Recompile) -> tuple[Any, ...]:
@@ -147,14 +168,25 @@ def _recompile_divergence(group: list[_Uneven]) -> Divergence:
         by_count.setdefault(counts[r], []).append(r)
     fewer = "; ".join(f"{rank_list(ranks)} {'did not' if n == 0 else f'{n}×'}" for n, ranks in sorted(by_count.items()))
     more = f" (and {len(group) - 1} more frame{'' if len(group) == 2 else 's'} in that call)" if len(group) > 1 else ""
-    message = (f"{rank_list(did)} recompiled {what}{times} — {_readable(str(item.get('reason', '')))}{more} — "
-               f"{fewer}: {DIFFERENT_GRAPHS}")
+    message = (
+        f"{rank_list(did)} recompiled {what}{times} — {_readable(str(item.get('reason', '')))}{more} — "
+        f"{fewer}: {DIFFERENT_GRAPHS}"
+    )
     location = item.get("location") or (found[0]["location"] if found else None)
     explanation = item.get("explanation")
-    return _entry("recompile", message, did, location,
-                  {"reasons": [other.get("reason") for _, other, _, _ in group], "counts": {str(r): n for r, n in counts.items()},
-                   "region": found[0]["id"] if found else None, "call": found[1] if found else None,
-                   "fix": explanation["fix"] if explanation else None})
+    return _entry(
+        "recompile",
+        message,
+        did,
+        location,
+        {
+            "reasons": [other.get("reason") for _, other, _, _ in group],
+            "counts": {str(r): n for r, n in counts.items()},
+            "region": found[0]["id"] if found else None,
+            "call": found[1] if found else None,
+            "fix": explanation["fix"] if explanation else None,
+        },
+    )
 
 
 def _graph_breaks(ranks: list[RankFacts]) -> list[Divergence]:
@@ -170,11 +202,20 @@ def _graph_breaks(ranks: list[RankFacts]) -> list[Divergence]:
         if broke == everyone:
             continue
         at = _place(item.get("location"))
-        message = (f"{rank_list(broke)} broke the graph{f' at {at}' if at else ''} — {item.get('reason')} — "
-                   f"{rank_list(everyone - broke)} did not: {DIFFERENT_GRAPHS}")
+        message = (
+            f"{rank_list(broke)} broke the graph{f' at {at}' if at else ''} — {item.get('reason')} — "
+            f"{rank_list(everyone - broke)} did not: {DIFFERENT_GRAPHS}"
+        )
         explanation = item.get("explanation")
-        out.append(_entry("graph-break", message, broke, item.get("location"), {"reason": item.get("reason"),
-                                                                           "fix": explanation["fix"] if explanation else None}))
+        out.append(
+            _entry(
+                "graph-break",
+                message,
+                broke,
+                item.get("location"),
+                {"reason": item.get("reason"), "fix": explanation["fix"] if explanation else None},
+            )
+        )
     return out
 
 
@@ -185,16 +226,30 @@ def _graph_counts(ranks: list[RankFacts]) -> list[Divergence]:
     groups: dict[int, list[int]] = {}
     for rank, n in counts.items():
         groups.setdefault(n, []).append(rank)
-    parts = [f"{rank_list(members)} compiled {n} graph{'' if n == 1 else 's'}" for n, members in sorted(groups.items(), key=lambda g: min(g[1]))]
+    parts = [
+        f"{rank_list(members)} compiled {n} graph{'' if n == 1 else 's'}"
+        for n, members in sorted(groups.items(), key=lambda g: min(g[1]))
+    ]
     common = max(groups.items(), key=lambda g: (len(g[1]), -min(g[1])))[0]
     odd = [r for r, n in counts.items() if n != common]
-    return [_entry("graph-count", f"{'; '.join(parts)}: {DIFFERENT_GRAPHS}", odd, None,
-                   {"graphCount": {str(r): n for r, n in counts.items()}})]
+    return [
+        _entry(
+            "graph-count",
+            f"{'; '.join(parts)}: {DIFFERENT_GRAPHS}",
+            odd,
+            None,
+            {"graphCount": {str(r): n for r, n in counts.items()}},
+        )
+    ]
 
 
 def _cache_outcomes(insight: CompilerInsight) -> dict[tuple[str, str], str]:
     """(compile id, cache name) -> hit | miss | bypass, from the compile phases' cache lookups."""
-    return {(str(p["compileId"]), str(p["name"])): str(cache) for p in insight.get("phases") or [] if (cache := p.get("cache"))}
+    return {
+        (str(p["compileId"]), str(p["name"])): str(cache)
+        for p in insight.get("phases") or []
+        if (cache := p.get("cache"))
+    }
 
 
 def _caches(ranks: list[RankFacts]) -> list[Divergence]:
@@ -216,32 +271,64 @@ def _caches(ranks: list[RankFacts]) -> list[Divergence]:
         missed = sorted({r for outcome in caches.values() for r, s in outcome.items() if s != "hit"})
         if hit and not set(hit) & set(missed):
             how = ", ".join(sorted({outcome[r] for outcome in caches.values() for r in missed if outcome[r] != "hit"}))
-            message = (f"{what} was loaded from the {names} on {rank_list(hit)} and compiled afresh on {rank_list(missed)} "
-                       f"({how}): the same graph, more compile time on {rank_list(missed)}")
+            message = (
+                f"{what} was loaded from the {names} on {rank_list(hit)} and compiled afresh on {rank_list(missed)} "
+                f"({how}): the same graph, more compile time on {rank_list(missed)}"
+            )
         else:
-            message = f"{what}: " + "; ".join(f"the {cache} {', '.join(f'{s} on {rank_list([r])}' for r, s in sorted(o.items()))}"
-                                              for cache, o in sorted(caches.items()))
-        out.append(_entry("cache", message, missed, None,
-                          {"compileId": compile_id, "outcomes": {cache: {str(r): s for r, s in o.items()} for cache, o in caches.items()}},
-                          severity="warning"))
+            message = f"{what}: " + "; ".join(
+                f"the {cache} {', '.join(f'{s} on {rank_list([r])}' for r, s in sorted(o.items()))}"
+                for cache, o in sorted(caches.items())
+            )
+        out.append(
+            _entry(
+                "cache",
+                message,
+                missed,
+                None,
+                {
+                    "compileId": compile_id,
+                    "outcomes": {cache: {str(r): s for r, s in o.items()} for cache, o in caches.items()},
+                },
+                severity="warning",
+            )
+        )
     return out
 
 
 def _collectives(ranks: list[RankFacts]) -> list[Divergence]:
-    seqs = {facts["rank"]: [c["name"] for c in made] for facts in ranks if (made := facts.get("collectives")) is not None}
+    seqs = {
+        facts["rank"]: [c["name"] for c in made] for facts in ranks if (made := facts.get("collectives")) is not None
+    }
     if len(seqs) < 2 or len({tuple(s) for s in seqs.values()}) == 1:
         return []
-    first = next(i for i in range(max(map(len, seqs.values())) + 1)
-                 if len({s[i] if i < len(s) else None for s in seqs.values()}) > 1)
+    first = next(
+        i
+        for i in range(max(map(len, seqs.values())) + 1)
+        if len({s[i] if i < len(s) else None for s in seqs.values()}) > 1
+    )
     lengths = {rank: len(s) for rank, s in seqs.items()}
-    issued = ("; ".join(f"{rank_list([r])} issued {n}" for r, n in sorted(lengths.items()))
-              if len(set(lengths.values())) > 1 else f"each rank issued {next(iter(lengths.values()))}")
+    issued = (
+        "; ".join(f"{rank_list([r])} issued {n}" for r, n in sorted(lengths.items()))
+        if len(set(lengths.values())) > 1
+        else f"each rank issued {next(iter(lengths.values()))}"
+    )
     at = ", ".join(f"{rank_list([r])} {s[first] if first < len(s) else 'none'}" for r, s in sorted(seqs.items()))
     common = Counter(tuple(s) for s in seqs.values()).most_common(1)[0][0]
     odd = [r for r, s in seqs.items() if tuple(s) != common]
-    message = (f"the ranks' collectives differ in the profiled steps ({issued}); the first difference is collective "
-               f"#{first + 1}: {at} — a collective not matched on every rank hangs the job or mixes up its data")
-    return [_entry("collectives", message, odd, None, {"firstDifference": first, "counts": {str(r): n for r, n in lengths.items()}})]
+    message = (
+        f"the ranks' collectives differ in the profiled steps ({issued}); the first difference is collective "
+        f"#{first + 1}: {at} — a collective not matched on every rank hangs the job or mixes up its data"
+    )
+    return [
+        _entry(
+            "collectives",
+            message,
+            odd,
+            None,
+            {"firstDifference": first, "counts": {str(r): n for r, n in lengths.items()}},
+        )
+    ]
 
 
 def find(ranks: list[RankFacts]) -> list[Divergence]:

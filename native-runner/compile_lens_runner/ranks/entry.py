@@ -2,6 +2,7 @@
 `python -m compile_lens_runner _rank SPEC`. It gives the rank its own directory and compiler log, lets only rank 0
 speak the progress protocol, arms the stack dump (SIGUSR1) and the stop snapshot (SIGTERM), then runs the worker
 on the script like a single process would (script_mode reads the rank from the spec)."""
+
 from __future__ import annotations
 
 import ctypes
@@ -10,10 +11,11 @@ import json
 import os
 import signal
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from . import stop as rank_stop
 from ..progress import channel
+from . import stop as rank_stop
 from .paths import EXIT_FILE, PID_FILE, SNAPSHOT_FILE, SPEC_FILE, STACKS_FILE, RankInfo
 
 
@@ -62,7 +64,9 @@ def run_rank(spec: dict[str, Any], info: RankInfo, run_worker: Callable[[str], i
     with open(os.path.join(info.dir, PID_FILE), "w", encoding="utf-8") as f:
         f.write(str(os.getpid()))
     if stacks_on_signal and hasattr(signal, "SIGUSR1"):  # POSIX
-        stacks = open(os.path.join(info.dir, STACKS_FILE), "w", encoding="utf-8")  # stays open: faulthandler writes to it
+        stacks = open(
+            os.path.join(info.dir, STACKS_FILE), "w", encoding="utf-8"
+        )  # stays open: faulthandler writes to it
         faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
     if info.rank != 0:
         channel.mute()

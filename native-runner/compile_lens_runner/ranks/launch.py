@@ -1,5 +1,6 @@
 """The supervisor's side of a torchrun job: the launch command, and stopping its ranks so that each writes what it
 has (SIGTERM, rank_stop.py) and, on a timeout, says where it was (SIGUSR1: faulthandler dumps its Python stacks)."""
+
 from __future__ import annotations
 
 import os
@@ -42,15 +43,29 @@ class Stragglers:
 
     def text(self, ranks: list[int]) -> str:
         assert self.first_done is not None
-        return (f"rank {', '.join(map(str, ranks))} still ran {formats.seconds(time.monotonic() - self.first_done)} after rank(s) "
-                f"that finished in {formats.seconds(self.first_done - self.started)}, and was stopped")
+        return (
+            f"rank {', '.join(map(str, ranks))} still ran {formats.seconds(time.monotonic() - self.first_done)} after rank(s) "
+            f"that finished in {formats.seconds(self.first_done - self.started)}, and was stopped"
+        )
 
 
 def command(spec_path: str, nproc: int) -> list[str]:
     """torchrun itself (torch.distributed.run): one rendezvous on this host, no restarts (a failure is a finding,
     not something to retry), each rank running the runner's rank entry."""
-    return [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", str(nproc), "--standalone",
-            "--max-restarts", "0", "-m", "compile_lens_runner", "_rank", spec_path]
+    return [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--nproc-per-node",
+        str(nproc),
+        "--standalone",
+        "--max-restarts",
+        "0",
+        "-m",
+        "compile_lens_runner",
+        "_rank",
+        spec_path,
+    ]
 
 
 def _pids(job_dir: str, world: int) -> dict[int, int]:

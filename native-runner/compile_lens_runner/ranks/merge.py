@@ -4,33 +4,37 @@ graph break and recompile in the headline's compiler insight names the ranks it 
 seen on other ranks only added. A rank that failed is named with its error and the user line it failed at; one
 stopped mid-script keeps the snapshot it wrote (rank_stop.py); one killed outright is read from its compiler log.
 Imports no torch (the supervisor runs it)."""
+
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
-from . import collectives
-from . import divergence
 from ..compiler import explain
-from ..report import document as report
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
-from .paths import ATTACH_FILE, EXIT_FILE, PID_FILE, SNAPSHOT_FILE, SPEC_FILE, STACKS_FILE, rank_dir, worker_dir
-from .stacks import hang_sentence, main_thread, state
 from ..compiler.user_code import innermost_user, parse_frames
+from ..report import document as report
 from ..script import in_situ_report
 from ..shapes.common import RunError, SourceLocation
 from ..shapes.compiler import CompilerInsight, GraphBreak, Recompile
 from ..shapes.mode import ModeResult
 from ..shapes.ranks import RankEntry, RankRegion, RankStack
 from ..shapes.report import Report
+from . import collectives, divergence
+from .paths import ATTACH_FILE, EXIT_FILE, PID_FILE, SNAPSHOT_FILE, SPEC_FILE, STACKS_FILE, rank_dir, worker_dir
+from .stacks import hang_sentence, main_thread, state
 
 SCRIPT = "script"
 # a rank's error that follows from another rank's failure: its peer went away under a collective
-_SECONDARY = re.compile(r"Connection closed by peer|Connection reset|Broken pipe|DistBackendError|DistNetworkError|"
-                        r"NCCL (?:error|communicator)|ProcessGroup\w* .*(?:abort|timed out)|Socket Timeout", re.I)
+_SECONDARY = re.compile(
+    r"Connection closed by peer|Connection reset|Broken pipe|DistBackendError|DistNetworkError|"
+    r"NCCL (?:error|communicator)|ProcessGroup\w* .*(?:abort|timed out)|Socket Timeout",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,7 @@ class Job:
     """Where a job's ranks wrote (`dir`) and where the merged report goes (`out`: its paths are relative to it).
     attached: ranks run under the user's launcher (attach.py): each in its own folder, read as they are (inspect
     may read them again; nothing there is removed or written)."""
+
     dir: str
     out: str
     attached: bool = False
@@ -116,8 +121,12 @@ def load(job: Job, rank: int) -> RankRun:
         stacks = None
     if job.attached:
         attached = _read_json(os.path.join(folder, ATTACH_FILE)) or {}
-        where = {"host": attached.get("host"), "nodeRank": attached.get("nodeRank"), "localRank": attached.get("localRank"),
-                 "missing": not started}
+        where = {
+            "host": attached.get("host"),
+            "nodeRank": attached.get("nodeRank"),
+            "localRank": attached.get("localRank"),
+            "missing": not started,
+        }
         return RankRun(rank, chosen, how, exit_record, stacks, started, where)
     if stacks is None:
         _remove(stacks_path)
@@ -129,8 +138,11 @@ def load(job: Job, rank: int) -> RankRun:
 def _log_insight(job: Job, rank: int) -> CompilerInsight | None:
     """A rank with no report: the script part of its compiler log, read as the rank itself would have."""
     trace_dir = os.path.join(job.worker_dir(rank), "torch_trace")
-    logs = sorted((os.path.join(trace_dir, n) for n in os.listdir(trace_dir) if n.endswith(".log")), key=os.path.getsize) \
-        if os.path.isdir(trace_dir) else []
+    logs = (
+        sorted((os.path.join(trace_dir, n) for n in os.listdir(trace_dir) if n.endswith(".log")), key=os.path.getsize)
+        if os.path.isdir(trace_dir)
+        else []
+    )
     if not logs:
         return None
     with open(logs[-1], encoding="utf-8", errors="replace") as f:
@@ -151,13 +163,22 @@ def _error_of(run: RankRun) -> RunError | None:
     script, doc = run.script, run.report
     error = (script["error"] if script else None) or (doc["error"] if doc else None)
     if run.status == "missing":
-        return {"kind": "internal", "message": f"Rank {run.rank} wrote nothing (no folder ranks/rank{run.rank}): its node never "
-                "started it, or its folder was not copied back.", "fix": "Check that launcher's output on that node, "
-                "and copy every node's ranks/ folders into one directory.", "traceback": None}
+        return {
+            "kind": "internal",
+            "message": f"Rank {run.rank} wrote nothing (no folder ranks/rank{run.rank}): its node never "
+            "started it, or its folder was not copied back.",
+            "fix": "Check that launcher's output on that node, "
+            "and copy every node's ranks/ folders into one directory.",
+            "traceback": None,
+        }
     if error is not None or run.status != "killed":
         return error
-    return {"kind": "internal", "message": f"Rank {run.rank} ended without writing its report (killed outright).",
-            "fix": "See the rank's output in the log; its compiler log was read instead.", "traceback": None}
+    return {
+        "kind": "internal",
+        "message": f"Rank {run.rank} ended without writing its report (killed outright).",
+        "fix": "See the rank's output in the log; its compiler log was read instead.",
+        "traceback": None,
+    }
 
 
 def _failed_at(error: RunError | None) -> SourceLocation | None:
@@ -165,12 +186,19 @@ def _failed_at(error: RunError | None) -> SourceLocation | None:
 
 
 def _regions(run: RankRun) -> list[RankRegion]:
-    return [{"id": r["id"], "name": r["name"], "callCount": r["callCount"], "steadyState": r.get("steadyState")}
-            for r in (run.report.get("regions") if run.report else None) or []]
+    return [
+        {"id": r["id"], "name": r["name"], "callCount": r["callCount"], "steadyState": r.get("steadyState")}
+        for r in (run.report.get("regions") if run.report else None) or []
+    ]
 
 
-def rank_entry(job: Job, run: RankRun, insight: CompilerInsight | None, sequence: list[dict[str, Any]] | None,
-               stack: RankStack | None) -> RankEntry:
+def rank_entry(
+    job: Job,
+    run: RankRun,
+    insight: CompilerInsight | None,
+    sequence: list[dict[str, Any]] | None,
+    stack: RankStack | None,
+) -> RankEntry:
     facts = run.report.get("rank") if run.report else None
     error = _error_of(run)
     folder = os.path.relpath(job.rank_dir(run.rank), job.out)
@@ -181,21 +209,27 @@ def rank_entry(job: Job, run: RankRun, insight: CompilerInsight | None, sequence
         entry["nodeRank"] = run.where["nodeRank"]
     if run.where.get("localRank") is not None:
         entry["localRank"] = run.where["localRank"]
-    entry.update({
-        "status": run.status, "exitCode": (run.exit or {}).get("code"),
-        "error": error if run.status != "ok" else None, "failedAt": _failed_at(error) if run.status == "error" else None,
-        "report": _relative(job, run.rank, "report.json") if run.report else None,
-        "trace": _relative(job, run.rank, facts.get("trace") if facts else None), "window": facts.get("window") if facts else None,
-        "torchTraceLog": _relative(job, run.rank, insight.get("torchTraceLog") if insight else None),
-        "graphCount": insight["graphCount"] if insight else None,
-        "graphBreaks": len(insight["graphBreaks"]) if insight else None,
-        "recompiles": len(insight["recompiles"]) if insight else None,
-        "compileSeconds": insight["compileSeconds"]["total"] if insight else None,
-        "cache": insight["cache"] if insight else None,
-        "regions": _regions(run),
-        "collectives": [c["name"] for c in sequence] if sequence is not None else None,
-        "stack": stack, "stacks": os.path.join(folder, STACKS_FILE) if run.stacks else None,
-    })
+    entry.update(
+        {
+            "status": run.status,
+            "exitCode": (run.exit or {}).get("code"),
+            "error": error if run.status != "ok" else None,
+            "failedAt": _failed_at(error) if run.status == "error" else None,
+            "report": _relative(job, run.rank, "report.json") if run.report else None,
+            "trace": _relative(job, run.rank, facts.get("trace") if facts else None),
+            "window": facts.get("window") if facts else None,
+            "torchTraceLog": _relative(job, run.rank, insight.get("torchTraceLog") if insight else None),
+            "graphCount": insight["graphCount"] if insight else None,
+            "graphBreaks": len(insight["graphBreaks"]) if insight else None,
+            "recompiles": len(insight["recompiles"]) if insight else None,
+            "compileSeconds": insight["compileSeconds"]["total"] if insight else None,
+            "cache": insight["cache"] if insight else None,
+            "regions": _regions(run),
+            "collectives": [c["name"] for c in sequence] if sequence is not None else None,
+            "stack": stack,
+            "stacks": os.path.join(folder, STACKS_FILE) if run.stacks else None,
+        }
+    )
     return entry
 
 
@@ -230,8 +264,12 @@ def merge_insights(insights: list[tuple[int, CompilerInsight]]) -> CompilerInsig
     merged["recompiles"] = _tag([(r, i.get("recompiles") or []) for r, i in insights], 0)
     sites = explain.group_sites(merged["recompiles"])
     for site in sites:
-        ranks = {r for item in merged["recompiles"] if (item.get("location"), explain.pattern(item["reason"])) ==
-                 (site.get("location"), site.get("pattern")) for r in item.get("ranks", [])}
+        ranks = {
+            r
+            for item in merged["recompiles"]
+            if (item.get("location"), explain.pattern(item["reason"])) == (site.get("location"), site.get("pattern"))
+            for r in item.get("ranks", [])
+        }
         site["ranks"] = sorted(ranks)
     merged["recompileSites"] = sites
     return merged
@@ -241,7 +279,11 @@ def root_cause(runs: list[RankRun]) -> RankRun | None:
     """The rank whose failure ended the job: an error of its own (not a peer vanishing under a collective, not a
     stop), the earliest to exit; else the earliest failed rank; else one that wrote nothing."""
     failed = [r for r in runs if r.status in ("error", "killed")] or [r for r in runs if r.status == "missing"]
-    own = [r for r in failed if r.status == "error" and not _SECONDARY.search(error["message"] if (error := _error_of(r)) else "")]
+    own = [
+        r
+        for r in failed
+        if r.status == "error" and not _SECONDARY.search(error["message"] if (error := _error_of(r)) else "")
+    ]
     pool = own or failed
     return min(pool, key=lambda r: ((r.exit or {}).get("time") or float("inf"), r.rank)) if pool else None
 
@@ -251,17 +293,24 @@ def _job_error(root: RankRun, runs: list[RankRun]) -> RunError:
     if root.status == "missing":
         missing = [r.rank for r in runs if r.status == "missing"]
         wrote = [r.rank for r in runs if r.status != "missing"]
-        return {"kind": "internal", "message": f"{divergence.rank_list(missing).capitalize()} wrote nothing (no folder under "
-                f"ranks/): their node never started them, or their folders were not copied back; this report has what "
-                f"{divergence.rank_list(wrote)} wrote.", "fix": error["fix"] if error else "", "traceback": None}
+        return {
+            "kind": "internal",
+            "message": f"{divergence.rank_list(missing).capitalize()} wrote nothing (no folder under "
+            f"ranks/): their node never started them, or their folders were not copied back; this report has what "
+            f"{divergence.rank_list(wrote)} wrote.",
+            "fix": error["fix"] if error else "",
+            "traceback": None,
+        }
     at = _failed_at(error)
     where = f" at {os.path.basename(at['file'])}:{at['line']}" if at else ""
     others = [r.rank for r in runs if r is not root and r.status != "ok"]
     then = f"; {divergence.rank_list(others)} stopped with it" if others else ""
-    return {"kind": error["kind"] if error else "internal",
-            "message": f"Rank {root.rank} failed{where}: {error['message'] if error else 'no report'}{then}.",
-            "fix": (error["fix"] if error else None) or "See the failing rank's output in the log.",
-            "traceback": error.get("traceback") if error else None}
+    return {
+        "kind": error["kind"] if error else "internal",
+        "message": f"Rank {root.rank} failed{where}: {error['message'] if error else 'no report'}{then}.",
+        "fix": (error["fix"] if error else None) or "See the failing rank's output in the log.",
+        "traceback": error.get("traceback") if error else None,
+    }
 
 
 def _sequence(job: Job, run: RankRun) -> list[dict[str, Any]] | None:
@@ -283,13 +332,18 @@ def merge(job_dir: str, world: int, fallback: Callable[[], Report], stacks_reque
     return hang
 
 
-def merged_report(job: Job, world: int, fallback: Callable[[], Report],
-                  stacks_requested: bool) -> tuple[Report, str | None]:
+def merged_report(
+    job: Job, world: int, fallback: Callable[[], Report], stacks_requested: bool
+) -> tuple[Report, str | None]:
     """The job's report from its ranks' folders, and (stacks_requested) where the ranks were."""
     runs = [load(job, rank) for rank in range(world)]
-    insights = {r.rank: ((script["compiler"] if (script := r.script) else None)
-                         or (_log_insight(job, r.rank) if r.how in ("none", "checkpoint") and r.started else None))
-                for r in runs}
+    insights = {
+        r.rank: (
+            (script["compiler"] if (script := r.script) else None)
+            or (_log_insight(job, r.rank) if r.how in ("none", "checkpoint") and r.started else None)
+        )
+        for r in runs
+    }
     sequences = {r.rank: _sequence(job, r) for r in runs}
     states = {r.rank: state(main_thread(r.stacks)) if r.stacks else None for r in runs} if stacks_requested else {}
     entries = [rank_entry(job, r, insights[r.rank], sequences[r.rank], states.get(r.rank)) for r in runs]
@@ -305,20 +359,33 @@ def merged_report(job: Job, world: int, fallback: Callable[[], Report],
         script["compiler"] = merge_insights(known)
     regions = {r.rank: (r.report.get("regions") if r.report else None) or [] for r in runs}
     for region in headline.get("regions") or []:
-        same = [(r.rank, insight) for r in runs for other in regions[r.rank]
-                if other["id"] == region["id"] and (insight := other.get("compiler"))]
+        same = [
+            (r.rank, insight)
+            for r in runs
+            for other in regions[r.rank]
+            if other["id"] == region["id"] and (insight := other.get("compiler"))
+        ]
         if same:
             region["compiler"] = merge_insights(same)
-        in_situ_report.slowest_rank(region, [(r.rank, other) for r in runs for other in regions[r.rank]
-                                             if other["id"] == region["id"]])
-    headline["divergence"] = divergence.find([
-        {"rank": r.rank, "compiler": insights[r.rank], "regions": regions[r.rank], "collectives": sequences[r.rank]}
-        for r in runs])
+        in_situ_report.slowest_rank(
+            region, [(r.rank, other) for r in runs for other in regions[r.rank] if other["id"] == region["id"]]
+        )
+    headline["divergence"] = divergence.find(
+        [
+            {"rank": r.rank, "compiler": insights[r.rank], "regions": regions[r.rank], "collectives": sequences[r.rank]}
+            for r in runs
+        ]
+    )
     root = root_cause(runs)
     if not any(r.started for r in runs):
-        headline["error"] = {"kind": "internal", "message": "torchrun (python -m torch.distributed.run) started no rank; its own "
-                             "output in the log says why.", "fix": "Check that this PyTorch has torch.distributed "
-                             "(torch.distributed.is_available()) and that the script runs under torchrun.", "traceback": None}
+        headline["error"] = {
+            "kind": "internal",
+            "message": "torchrun (python -m torch.distributed.run) started no rank; its own "
+            "output in the log says why.",
+            "fix": "Check that this PyTorch has torch.distributed "
+            "(torch.distributed.is_available()) and that the script runs under torchrun.",
+            "traceback": None,
+        }
     elif root is not None:
         headline["error"] = _job_error(root, runs)
     headline["status"] = report.overall_status(headline)

@@ -9,6 +9,7 @@ A job run under the user's own launcher (`attach`, attach.py) is "attached": the
 report in the job directory, so every rank, rank 0 included, works in its own `ranks/rank<k>/` (each node writes only
 its ranks' folders, which may be copied back from several hosts), with ATTACH_FILE saying who it was and where.
 """
+
 from __future__ import annotations
 
 import os
@@ -56,14 +57,28 @@ class RankInfo:
 
     def to_json(self) -> dict[str, Any]:
         """The run spec's `rank` (the supervisor's word to a rank's worker), not the report's."""
-        return {"rank": self.rank, "localRank": self.local_rank, "worldSize": self.world_size, "jobDir": self.job_dir,
-                "attached": self.attached, "nodeRank": self.node_rank, "host": self.host}
+        return {
+            "rank": self.rank,
+            "localRank": self.local_rank,
+            "worldSize": self.world_size,
+            "jobDir": self.job_dir,
+            "attached": self.attached,
+            "nodeRank": self.node_rank,
+            "host": self.host,
+        }
 
     @staticmethod
-    def from_spec(spec: dict[str, Any]) -> "RankInfo | None":
+    def from_spec(spec: dict[str, Any]) -> RankInfo | None:
         info = spec.get("rank")
         if not isinstance(info, dict):
             return None
         node = info.get("nodeRank")
-        return RankInfo(int(info["rank"]), int(info["localRank"]), int(info["worldSize"]), str(info["jobDir"]),
-                        bool(info.get("attached")), int(node) if node is not None else None, info.get("host"))
+        return RankInfo(
+            int(info["rank"]),
+            int(info["localRank"]),
+            int(info["worldSize"]),
+            str(info["jobDir"]),
+            bool(info.get("attached")),
+            int(node) if node is not None else None,
+            info.get("host"),
+        )

@@ -1,6 +1,7 @@
 """Script mode on one rank of a torchrun job (a script.mode.RankObserver): no replay (a rank replaying alone would
 wait in its collectives for ranks that do not run them), a profiler window over the script's own calls instead
 (script/window.py), the rank's facts in `report["rank"]`, and the report a rank writes when stopped (stop.py)."""
+
 from __future__ import annotations
 
 import os
@@ -24,8 +25,10 @@ class RankScript:
         self.info = info
         self.trace_path = os.path.join(info.dir, trace_name(info.rank))
         self.window = ProfileWindow(self.trace_path)
-        self.no_replay = ("a rank of a torchrun job: replayed alone, its collectives would wait for the other ranks "
-                          "(the script's own calls are profiled instead)")
+        self.no_replay = (
+            "a rank of a torchrun job: replayed alone, its collectives would wait for the other ranks "
+            "(the script's own calls are profiled instead)"
+        )
         self.script_ended = False
 
     @property
@@ -43,8 +46,13 @@ class RankScript:
     def facts(self) -> RankSelf:
         """report["rank"]: who this rank was and its profiler trace (relative to this report's directory)."""
         trace = os.path.relpath(self.trace_path, self.info.worker_dir) if os.path.exists(self.trace_path) else None
-        facts: RankSelf = {"rank": self.info.rank, "localRank": self.info.local_rank, "worldSize": self.info.world_size,
-                           "trace": trace, "window": self.window.describe()}
+        facts: RankSelf = {
+            "rank": self.info.rank,
+            "localRank": self.info.local_rank,
+            "worldSize": self.info.world_size,
+            "trace": trace,
+            "window": self.window.describe(),
+        }
         if self.info.attached:
             facts["host"], facts["nodeRank"] = self.info.host, self.info.node_rank
         return facts
@@ -58,16 +66,29 @@ class RankScript:
         insight["torchTraceLog"] = run.trace_log_relpath()
         script: ModeResult = {**entry, "compiler": insight, "compileSeconds": insight["compileSeconds"]["total"]}
         if not self.script_ended:
-            script.update({"status": "error", "error": {
-                "kind": "cancelled", "message": f"Rank {self.info.rank} was stopped (SIGTERM) before its script ended.",
-                "fix": "torchrun stops every rank once one fails; see the failing rank. A cancel or --timeout stops them too.",
-                "traceback": None}})
+            script.update(
+                {
+                    "status": "error",
+                    "error": {
+                        "kind": "cancelled",
+                        "message": f"Rank {self.info.rank} was stopped (SIGTERM) before its script ended.",
+                        "fix": "torchrun stops every rank once one fails; see the failing rank. A cancel or --timeout stops them too.",
+                        "traceback": None,
+                    },
+                }
+            )
         regions = []
         for region in list(recorder.regions):
             resolve_all(list(region.calls), wait=False)
             entry_json = region_entry.region_json(region, region_entry.RegionRecords(region, records), cudagraphs)
             entry_json["replay"] = {"replayable": False, "reason": self.no_replay}
             regions.append(entry_json)
-        out: Report = {**run.report, "modes": [script], "regions": regions, "rank": self.facts(), "error": script["error"]}
+        out: Report = {
+            **run.report,
+            "modes": [script],
+            "regions": regions,
+            "rank": self.facts(),
+            "error": script["error"],
+        }
         out["status"] = "error" if script["error"] else "ok"
         return out

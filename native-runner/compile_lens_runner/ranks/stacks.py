@@ -1,15 +1,16 @@
 """Where each rank was when the job hung: its Python stacks (faulthandler, dumped on SIGUSR1 — also while the rank is
 blocked inside a collective) read into one sentence, e.g. "rank 1 is waiting in all_reduce at train.py:42; rank 0
 never reached it (it is at train.py:50)"."""
+
 from __future__ import annotations
 
 import os
 import re
 
-from .divergence import rank_list
 from ..compiler.user_code import is_user_file, location
 from ..shapes.common import SourceLocation
 from ..shapes.ranks import RankStack
+from .divergence import rank_list
 
 _THREAD = re.compile(r"^(Current thread|Thread) 0x[0-9a-f]+")
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<fn>\S+)')
@@ -43,12 +44,16 @@ def main_thread(text: str) -> list[SourceLocation]:
 def state(frames: list[SourceLocation]) -> RankStack:
     """{waitingIn: the torch.distributed call the rank is blocked in, or None; location: its innermost user line}."""
     user = next((f for f in frames if is_user_file(f["file"])), None)
-    above_user = frames[:frames.index(user)] if user else frames
+    above_user = frames[: frames.index(user)] if user else frames
     dist = [f for f in above_user if _DISTRIBUTED in f["file"]]
-    named = next((f for f in reversed(dist) if (fn := f.get("function") or "") not in _GENERIC and not fn.startswith("_")), None)
-    waiting = (named or (dist[0] if dist else None))
-    return {"waitingIn": waiting.get("function") if waiting else None,
-            "location": location(user["file"], user["line"], user.get("function")) if user else None}
+    named = next(
+        (f for f in reversed(dist) if (fn := f.get("function") or "") not in _GENERIC and not fn.startswith("_")), None
+    )
+    waiting = named or (dist[0] if dist else None)
+    return {
+        "waitingIn": waiting.get("function") if waiting else None,
+        "location": location(user["file"], user["line"], user.get("function")) if user else None,
+    }
 
 
 def _at(loc: SourceLocation | None) -> str:
@@ -80,8 +85,10 @@ def hang_sentence(states: dict[int, RankStack | None]) -> str | None:
     elif waiting and len(places) > 1:
         parts[-1] += ": the ranks wait in different collectives"
     elif not waiting and elsewhere:
-        parts.append("no rank was waiting in a collective: " + "; ".join(
-            f"{rank_list([r])} is at {_at(s['location'])}" for r, s in sorted(elsewhere.items())))
+        parts.append(
+            "no rank was waiting in a collective: "
+            + "; ".join(f"{rank_list([r])} is at {_at(s['location'])}" for r, s in sorted(elsewhere.items()))
+        )
     if silent:
         parts.append(f"{rank_list(silent)} did not answer the request for its Python stack")
     return "; ".join(parts) + "."

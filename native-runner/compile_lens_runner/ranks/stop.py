@@ -6,13 +6,14 @@ The signal's number reaches a pipe (`signal.set_wakeup_fd`, written by the C-lev
 The worker gets WAIT_S to finish its own report; a rank still running then writes a snapshot (script mode's: the
 compiler's log so far and the calls recorded so far). Either way the rank then exits with 143, as SIGTERM would.
 """
+
 from __future__ import annotations
 
 import os
 import signal
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from ..report import document as report
 from ..shapes.report import Report
@@ -77,4 +78,5 @@ def install(snapshot_path: str) -> None:
         else:
             _write_snapshot(snapshot_path)
         os._exit(EXIT_CODE)
+
     threading.Thread(target=watch, name="compile-lens-rank-stop", daemon=True).start()

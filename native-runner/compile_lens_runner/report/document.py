@@ -1,4 +1,5 @@
 """report.json: its skeleton, the environment block, and atomic writes."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -18,9 +19,14 @@ INDENTED_MAX = 1 << 20  # characters: a smaller report is written indented, to b
 
 
 def environment(device: str, torch_version: str | None) -> Environment:
-    env: Environment = {"python": platform.python_version(), "torch": torch_version, "triton": None,
-                        "device": device, "deviceName": _cpu_name(),
-                        "platform": f"{platform.system()} {platform.release()} {platform.machine()}"}
+    env: Environment = {
+        "python": platform.python_version(),
+        "torch": torch_version,
+        "triton": None,
+        "device": device,
+        "deviceName": _cpu_name(),
+        "platform": f"{platform.system()} {platform.release()} {platform.machine()}",
+    }
     if torch_version is None:
         return env
     import torch
@@ -50,10 +56,17 @@ def _cpu_name() -> str:
 
 def skeleton(target: Target, settings: dict[str, Any], env: Environment) -> Report:
     return {
-        "schemaVersion": SCHEMA_VERSION, "runner": {"version": __version__}, "createdAt": now(), "status": "ok",
-        "error": None, "environment": env, "target": target, "settings": settings,
+        "schemaVersion": SCHEMA_VERSION,
+        "runner": {"version": __version__},
+        "createdAt": now(),
+        "status": "ok",
+        "error": None,
+        "environment": env,
+        "target": target,
+        "settings": settings,
         "eager": {"timing": None, "trace": None, "kernelsPerStep": None, "peakMemoryBytes": None},
-        "modes": [], "recommendation": {"mode": None, "reason": "The run did not get as far as a recommendation."},
+        "modes": [],
+        "recommendation": {"mode": None, "reason": "The run did not get as far as a recommendation."},
     }
 
 
@@ -124,5 +137,3 @@ def fail(report: Report, error: RunError) -> Report:
     report["error"] = error
     report["status"] = overall_status(report)
     return report
-
-

@@ -4,6 +4,7 @@ once, from what the report holds, each time the report is written (document.writ
 run and a merged torchrun job say what they hold; the editor displays them as they are.
 The verdict is said first in one wording, then the number it rests on, so a line cut to fit keeps the answer.
 """
+
 from __future__ import annotations
 
 import math
@@ -17,8 +18,12 @@ from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region
 from ..shapes.report import Report
 
-VERDICT_WORDS = {"compile": "compile it", "compile-for-longer-runs": "compile for longer runs",
-                 "stay-eager": "stay eager", "none": "no verdict"}
+VERDICT_WORDS = {
+    "compile": "compile it",
+    "compile-for-longer-runs": "compile for longer runs",
+    "stay-eager": "stay eager",
+    "none": "no verdict",
+}
 
 
 def _with_verdict(verdict: str | None, text: str) -> str:
@@ -31,8 +36,11 @@ def _not_measured(mode: ModeResult) -> str | None:
         return None
     timing, fallback = mode.get("timing"), mode.get("fallback")
     if fallback or (timing and timing.get("valid") is False):
-        return ((timing.get("invalidReason") if timing else None) or (fallback["cause"] if fallback else None)
-                or "the timing is not valid")
+        return (
+            (timing.get("invalidReason") if timing else None)
+            or (fallback["cause"] if fallback else None)
+            or "the timing is not valid"
+        )
     if mode.get("speedup") is None:
         return "no timing was taken"
     return None
@@ -43,7 +51,7 @@ def _speedup(mode: ModeResult) -> float | None:
 
 
 def _contended(load: HostLoad | None) -> str:
-    """", host contended" after a number other processes' load made untrustworthy (its hostLoad; the reason says more)."""
+    """ ", host contended" after a number other processes' load made untrustworthy (its hostLoad; the reason says more)."""
     return ", host contended" if load and load["contended"] else ""
 
 
@@ -61,12 +69,13 @@ def _counts(compiler: CompilerInsight | None) -> tuple[int | None, int, int]:
 
 
 def target_headline(report: Report) -> str:
-    """"compile it: 3.31× (default, next run 2.77–3.79×) · 1 graph · 0 breaks · compile 9.5 s": the recommended mode,
+    """ "compile it: 3.31× (default, next run 2.77–3.79×) · 1 graph · 0 breaks · compile 9.5 s": the recommended mode,
     else the fastest measured one."""
     ran = [m for m in report["modes"] if m["status"] == "ok" and _speedup(m) is not None]
     recommendation = report["recommendation"]
     mode = next((m for m in ran if m["mode"] == recommendation.get("mode")), None) or (
-        max(ran, key=lambda m: float(_speedup(m) or 0.0)) if ran else None)
+        max(ran, key=lambda m: float(_speedup(m) or 0.0)) if ran else None
+    )
     if mode is None:
         error = report.get("error")
         if error:
@@ -74,11 +83,16 @@ def target_headline(report: Report) -> str:
         invalid = next((m for m in report["modes"] if _not_measured(m)), None)
         return f"{invalid['mode']}: not measured: {_not_measured(invalid)}" if invalid else "no mode finished"
     interval = mode.get("speedupInterval")
-    inside = ", ".join([mode["mode"], *([f"next run {formats.interval(interval['low'], interval['high'])}"] if interval else [])])
+    inside = ", ".join(
+        [mode["mode"], *([f"next run {formats.interval(interval['low'], interval['high'])}"] if interval else [])]
+    )
     graphs, breaks, recompiles = _counts(mode.get("compiler"))
     speedup = _speedup(mode) or 0.0  # measured: a speedup
-    parts = [f"{formats.speedup(speedup)} ({inside}){_contended(_timed_load(mode))}", formats.plural(graphs or 0, "graph"),
-             formats.plural(breaks, "break")]
+    parts = [
+        f"{formats.speedup(speedup)} ({inside}){_contended(_timed_load(mode))}",
+        formats.plural(graphs or 0, "graph"),
+        formats.plural(breaks, "break"),
+    ]
     if recompiles:
         parts.append(formats.plural(recompiles, "recompile"))
     if (compile_s := mode.get("compileSeconds")) is not None:
@@ -95,7 +109,7 @@ def script_mode(region: Region) -> str:
 
 
 def _in_situ_line(s: RegionInSitu, verdict: str | None) -> str:
-    """"compile it: 1.31×/step in situ · compile 11.7 s · pays back at step 212": the script's own steps."""
+    """ "compile it: 1.31×/step in situ · compile 11.7 s · pays back at step 212": the script's own steps."""
     failure = s.get("failure")
     if failure:
         which = f"compiled call {failure['index']}" if failure.get("index") is not None else "a compiled call"
@@ -117,8 +131,11 @@ def _in_situ_line(s: RegionInSitu, verdict: str | None) -> str:
             return f"compile for runs > {formats.break_even(steps, 'step')}: {per_step} (ran {'?' if made is None else formats.whole(made)})"
         parts = [per_step, *compile_part]
         if steps is not None:
-            parts.append(f"needs {formats.break_even(steps, 'step')}, ran {formats.whole(made)}" if s.get("paysBack") is False and made is not None
-                         else f"pays back at step {formats.whole(math.ceil(steps))}")
+            parts.append(
+                f"needs {formats.break_even(steps, 'step')}, ran {formats.whole(made)}"
+                if s.get("paysBack") is False and made is not None
+                else f"pays back at step {formats.whole(math.ceil(steps))}"
+            )
         return _with_verdict(verdict, " · ".join(parts))
     seconds = s.get("regionSeconds")
     reason = s.get("reason")
@@ -127,8 +144,11 @@ def _in_situ_line(s: RegionInSitu, verdict: str | None) -> str:
     if seconds:
         # no steady call was timed: the compiled side's seconds hold its compiles (without saying so, the line read
         # as compiled code many times slower than eager)
-        return _with_verdict(verdict, f"{formats.seconds(seconds['compiled'])} compiled (compiles included) vs "
-                                      f"{formats.seconds(seconds['eager'])} eager in situ")
+        return _with_verdict(
+            verdict,
+            f"{formats.seconds(seconds['compiled'])} compiled (compiles included) vs "
+            f"{formats.seconds(seconds['eager'])} eager in situ",
+        )
     return "in situ: no call ran both ways"
 
 
@@ -159,9 +179,15 @@ def region_headline(region: Region) -> str:
     recommendation = region.get("recommendation")
     verdict = recommendation.get("verdict") if recommendation else None
     s = region.get("inSitu")
-    replayed = any(m["status"] == "ok" and _speedup(m) is not None and not _contended(_timed_load(m)) for m in region["measurements"])
-    if (s and (s.get("pairs") or s.get("failure") or (s.get("method") == "interleaved" and s.get("reason")))
-            and not (_contended(s.get("hostLoad")) and replayed)):  # contended steps: a replay timed in a quieter moment shows instead
+    replayed = any(
+        m["status"] == "ok" and _speedup(m) is not None and not _contended(_timed_load(m))
+        for m in region["measurements"]
+    )
+    if (
+        s
+        and (s.get("pairs") or s.get("failure") or (s.get("method") == "interleaved" and s.get("reason")))
+        and not (_contended(s.get("hostLoad")) and replayed)
+    ):  # contended steps: a replay timed in a quieter moment shows instead
         return _in_situ_line(s, verdict)  # the script's own steps: what the user asked
     parts: list[str] = []
     why_not, shown = _why_not_measured(region), _shown_measurement(region)
@@ -171,8 +197,10 @@ def region_headline(region: Region) -> str:
         error = shown.get("error")
         parts.append(f"measurement failed: {error['message'] + ' — ' + error['fix'] if error else 'unknown error'}")
     elif shown is not None and (speedup := _speedup(shown)) is not None:
-        parts.append(f"{formats.speedup(speedup)} ({script_mode(region) if shown['mode'] == 'as-written' else shown['mode']})"
-                     f"{_contended(_timed_load(shown))}")
+        parts.append(
+            f"{formats.speedup(speedup)} ({script_mode(region) if shown['mode'] == 'as-written' else shown['mode']})"
+            f"{_contended(_timed_load(shown))}"
+        )
     graphs, breaks, recompiles = _counts(region.get("compiler"))
     if not region.get("compiler"):  # the calls say it when there is no compiler record
         recompiles = sum(1 for c in region["calls"] if c.get("event") == "recompiled")
@@ -186,7 +214,9 @@ def region_headline(region: Region) -> str:
     if eager_calls:
         parts.append(f"{formats.plural(eager_calls, 'call')} ran eagerly")
     measured = any(m["status"] == "ok" and _speedup(m) is not None for m in region["measurements"])
-    return _with_verdict(verdict if measured else None, " · ".join(parts) or formats.plural(region["callCount"], "call"))
+    return _with_verdict(
+        verdict if measured else None, " · ".join(parts) or formats.plural(region["callCount"], "call")
+    )
 
 
 def run_headline(report: Report) -> str:

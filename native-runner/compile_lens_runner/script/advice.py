@@ -18,6 +18,7 @@ call that failed is a "fix first", never a "compile"; a region none of whose cal
 Where nothing was measured the verdict is 'none' and the reason says why, never "don't compile". The script's
 headline quotes each region's verdict with the number it rests on, never a "best" that contradicts it.
 """
+
 from __future__ import annotations
 
 import math
@@ -55,12 +56,16 @@ def _verdict(region: Region) -> Recommendation:
 
 
 def _where(region: Region) -> str:
-    """"Net (line 17)"; in a notebook "Net (cell 3, line 2)", cells counted from 1 as the editor shows them."""
+    """ "Net (line 17)"; in a notebook "Net (cell 3, line 2)", cells counted from 1 as the editor shows them."""
     location = region["location"]
     line, cell = (location["line"], location.get("cell")) if location else (None, None)
     if not line:
         return str(region["name"])
-    return f"{region['name']} (cell {cell + 1}, line {line})" if isinstance(cell, int) else f"{region['name']} (line {line})"
+    return (
+        f"{region['name']} (cell {cell + 1}, line {line})"
+        if isinstance(cell, int)
+        else f"{region['name']} (line {line})"
+    )
 
 
 def _primary(region: Region) -> list[RegionMeasurement]:
@@ -85,7 +90,11 @@ def _in_situ(region: Region) -> _InSituVerdict | None:
     s = _in_situ_of(region)
     failure = s.get("failure")
     if failure:
-        return {"mode": None, "verdict": "none", "reason": f"Fix first: a compiled call failed{' at' if failure.get('location') else ':'} {headline(failure)}. {failure['fix']}"}
+        return {
+            "mode": None,
+            "verdict": "none",
+            "reason": f"Fix first: a compiled call failed{' at' if failure.get('location') else ':'} {headline(failure)}. {failure['fix']}",
+        }
     nothing = region.get("noCompiledCode")
     if nothing:
         return {"mode": None, "verdict": "none", "reason": nothing["headline"]}
@@ -93,58 +102,111 @@ def _in_situ(region: Region) -> _InSituVerdict | None:
     if s.get("method") == "interleaved" and s.get("step") is None and s.get("call") is None:
         reason = s.get("reason")
         if reason and "ran compiled code" in reason:
-            return {"mode": None, "verdict": "none", "reason": (
-                f"{_NO_VERDICT}torch.compile made no graph of {region['name']} that ran: {reason}.")}
+            return {
+                "mode": None,
+                "verdict": "none",
+                "reason": (f"{_NO_VERDICT}torch.compile made no graph of {region['name']} that ran: {reason}."),
+            }
         return None  # too few calls both ways in the interleaving: the replay decides, or nothing was measured
     if not any(c.get("ranCompiled") is True for c in calls) and any(c.get("ranCompiled") is False for c in calls):
         # no call ran compiled code and one fell back: the compiled run timed eager code
         why = next((reason for c in calls if (reason := c.get("fallbackReason"))), "Dynamo ran the original code")
-        return {"mode": None, "verdict": "none", "reason": (
-            f"{_NO_VERDICT}every call ran eagerly ({why}), so the script as written compiled nothing to compare.")}
+        return {
+            "mode": None,
+            "verdict": "none",
+            "reason": (
+                f"{_NO_VERDICT}every call ran eagerly ({why}), so the script as written compiled nothing to compare."
+            ),
+        }
     stopped = region.get("stoppedAfterCalls") is not None
     # per step (what the script's loop costs); per call where every step held another region's compile
     step, unit = (s.get("step"), "step") if s.get("step") is not None else (s.get("call"), "call")
     if step is None:
         spent = s.get("regionSeconds")
-        if spent and not stopped and s.get("steadyFromCall") is None and spent["compiled"] > spent["eager"] * _CLEARLY_SLOWER:
-            return {"mode": None, "verdict": "stay-eager", "reason": (
-                f"Stay eager for a run like this one: {s['reason']}; in situ its calls took {formats.seconds(spent['compiled'])} "
-                f"compiled against {formats.seconds(spent['eager'])} eager.")}
+        if (
+            spent
+            and not stopped
+            and s.get("steadyFromCall") is None
+            and spent["compiled"] > spent["eager"] * _CLEARLY_SLOWER
+        ):
+            return {
+                "mode": None,
+                "verdict": "stay-eager",
+                "reason": (
+                    f"Stay eager for a run like this one: {s['reason']}; in situ its calls took {formats.seconds(spent['compiled'])} "
+                    f"compiled against {formats.seconds(spent['eager'])} eager."
+                ),
+            }
         return None
     if step.get("samples", MIN_STEADY_STEPS) < MIN_STEADY_STEPS or step.get("pairs", MIN_PAIRS) < MIN_PAIRS:
-        return None  # too few of the script's own steps (or interleaved blocks) to rest a verdict on: the replay decides
+        return (
+            None  # too few of the script's own steps (or interleaved blocks) to rest a verdict on: the replay decides
+        )
     speedup, low, high = step["speedup"], step["low"], step["high"]
     load = s.get("hostLoad")
     if load and load["contended"]:  # the replay, timed at another moment, may still decide
-        return {"mode": None, "verdict": "none", "undecided": True, "reason": (
-            f"No verdict: {formats.speedup(speedup)} per {unit} in situ, but {load['reason']}. Fix: {load['fix']}.")}
+        return {
+            "mode": None,
+            "verdict": "none",
+            "undecided": True,
+            "reason": (
+                f"No verdict: {formats.speedup(speedup)} per {unit} in situ, but {load['reason']}. Fix: {load['fix']}."
+            ),
+        }
     span = f"{formats.speedup(speedup)} per {unit} in situ ({_basis(s, step)}); a next run may give {formats.interval(low, high)}"
     if high > advice.DECISIVE_SPAN * low:
-        return {"mode": None, "verdict": "none", "undecided": True,
-                "reason": f"No verdict: the script's {unit}s varied too much to decide ({span})."}
+        return {
+            "mode": None,
+            "verdict": "none",
+            "undecided": True,
+            "reason": f"No verdict: the script's {unit}s varied too much to decide ({span}).",
+        }
     if high < advice.MIN_USEFUL_SPEEDUP:  # even the interval's upper end does not make this a useful speedup
         slower = "slower" if high < 1.0 else "not faster"
         return {"mode": None, "verdict": "stay-eager", "reason": f"Stay eager: compiled {unit}s are {slower} ({span})."}
     if low < advice.MIN_USEFUL_SPEEDUP <= speedup:  # faster by its estimate, not by its interval: no verdict either way
-        return {"mode": None, "verdict": "none", "undecided": True, "reason": (
-            f"No verdict: {unit}s may be faster compiled, but not clearly ({span}: the interval does not clear "
-            f"{formats.speedup(advice.MIN_USEFUL_SPEEDUP)}).")}
+        return {
+            "mode": None,
+            "verdict": "none",
+            "undecided": True,
+            "reason": (
+                f"No verdict: {unit}s may be faster compiled, but not clearly ({span}: the interval does not clear "
+                f"{formats.speedup(advice.MIN_USEFUL_SPEEDUP)})."
+            ),
+        }
     if low < advice.MIN_USEFUL_SPEEDUP:
-        return {"mode": None, "verdict": "stay-eager", "reason": (
-            f"Stay eager: compiled {unit}s may be no faster ({span}: the interval does not clear "
-            f"{formats.speedup(advice.MIN_USEFUL_SPEEDUP)}).")}
+        return {
+            "mode": None,
+            "verdict": "stay-eager",
+            "reason": (
+                f"Stay eager: compiled {unit}s may be no faster ({span}: the interval does not clear "
+                f"{formats.speedup(advice.MIN_USEFUL_SPEEDUP)})."
+            ),
+        }
     cost, made = s.get("compileSeconds") or 0.0, s["stepsMade"]
-    after = s.get("breakEvenSteps") if unit == "step" else speedups.break_even_calls(cost, step["eagerMs"], step["compiledMs"])
+    after = (
+        s.get("breakEvenSteps")
+        if unit == "step"
+        else speedups.break_even_calls(cost, step["eagerMs"], step["compiledMs"])
+    )
     after = None if after is None else math.ceil(after)
     mode = region["options"]["mode"]
     if after is not None and after > made and not stopped:
-        return {"mode": mode, "verdict": "compile-for-longer-runs", "reason": (
-            f"Compile for runs longer than {formats.break_even(after, unit)} (this run made {formats.whole(made)}): {unit}s are "
-            f"faster compiled ({span}), and the {formats.seconds(cost)} compile inside the script pays back after "
-            f"{formats.break_even(after, unit)}.")}
-    payback = (f"its {formats.seconds(cost)} compile inside the script pays back after {formats.break_even(after, unit)}; "
-               f"this run made {formats.whole(made)}"
-               if after is not None else f"it compiled nothing the {unit}s did not repay")
+        return {
+            "mode": mode,
+            "verdict": "compile-for-longer-runs",
+            "reason": (
+                f"Compile for runs longer than {formats.break_even(after, unit)} (this run made {formats.whole(made)}): {unit}s are "
+                f"faster compiled ({span}), and the {formats.seconds(cost)} compile inside the script pays back after "
+                f"{formats.break_even(after, unit)}."
+            ),
+        }
+    payback = (
+        f"its {formats.seconds(cost)} compile inside the script pays back after {formats.break_even(after, unit)}; "
+        f"this run made {formats.whole(made)}"
+        if after is not None
+        else f"it compiled nothing the {unit}s did not repay"
+    )
     return {"mode": mode, "verdict": "compile", "reason": f"Compile ({mode} as written): {span}, and {payback}."}
 
 
@@ -152,8 +214,11 @@ def _basis(s: RegionInSitu, step: InSituSpeedup) -> str:
     """What the in-situ number rests on: "5 pairs of adjacent blocks, per signature" or "2 pairs of runs"."""
     if s.get("method") != "interleaved":
         return f"{formats.plural(s['pairs'], 'pair')} of runs"
-    by = {"signature": "one signature", "matched-mix": "per signature, over the script's mix",
-          "pooled": "signatures pooled"}.get(step.get("comparedBy") or "", "")
+    by = {
+        "signature": "one signature",
+        "matched-mix": "per signature, over the script's mix",
+        "pooled": "signatures pooled",
+    }.get(step.get("comparedBy") or "", "")
     return f"{formats.plural(step.get('pairs', 0), 'pair')} of adjacent eager/compiled blocks, {by}".rstrip(", ")
 
 
@@ -161,8 +226,14 @@ def _disagreement(region: Region, rec: Recommendation) -> Recommendation:
     """The in-situ per-call speedup and the replay's (as written, most frequent signature) apart beyond both intervals:
     said, with which one the verdict rests on (the in-situ steps: the script's own calls, in its own state)."""
     call = _in_situ_of(region).get("call")
-    replayed = next((m for m in _primary(region) if m["mode"] == AS_WRITTEN and m["status"] == "ok"
-                     and m.get("speedup") is not None), None)
+    replayed = next(
+        (
+            m
+            for m in _primary(region)
+            if m["mode"] == AS_WRITTEN and m["status"] == "ok" and m.get("speedup") is not None
+        ),
+        None,
+    )
     if call is None or replayed is None:
         return rec
     interval, speedup = replayed.get("speedupInterval"), replayed["speedup"]
@@ -170,10 +241,15 @@ def _disagreement(region: Region, rec: Recommendation) -> Recommendation:
     r_low, r_high = (interval["low"], interval["high"]) if interval else (speedup, speedup)
     if call["low"] <= r_high and r_low <= call["high"]:
         return rec
-    return {**rec, "reason": (f"{rec['reason']} In situ per call {formats.speedup(call['speedup'])} "
-                               f"({formats.interval(call['low'], call['high'])}) and the replay's {formats.speedup(speedup)} "
-                               f"({formats.interval(r_low, r_high)}) disagree beyond their "
-                               "intervals: the verdict rests on the in-situ steps (the script's own calls, in its own state).")}
+    return {
+        **rec,
+        "reason": (
+            f"{rec['reason']} In situ per call {formats.speedup(call['speedup'])} "
+            f"({formats.interval(call['low'], call['high'])}) and the replay's {formats.speedup(speedup)} "
+            f"({formats.interval(r_low, r_high)}) disagree beyond their "
+            "intervals: the verdict rests on the in-situ steps (the script's own calls, in its own state)."
+        ),
+    }
 
 
 def _weighed(region: Region, rec: Recommendation) -> Recommendation:
@@ -186,9 +262,14 @@ def _weighed(region: Region, rec: Recommendation) -> Recommendation:
     if after is None or made is None or after <= made:
         return rec
     after = math.ceil(after)
-    return {"mode": rec["mode"], "verdict": "compile-for-longer-runs", "reason": (
-        f"Compile for runs longer than {formats.break_even(after, 'call')} (this run made {formats.whole(made)}): "
-        f"{rec['reason'].removeprefix('Use ').rstrip('.')} (replayed forward only: no in-situ number).")}
+    return {
+        "mode": rec["mode"],
+        "verdict": "compile-for-longer-runs",
+        "reason": (
+            f"Compile for runs longer than {formats.break_even(after, 'call')} (this run made {formats.whole(made)}): "
+            f"{rec['reason'].removeprefix('Use ').rstrip('.')} (replayed forward only: no in-situ number)."
+        ),
+    }
 
 
 def region_recommendation(region: Region) -> Recommendation:
@@ -202,7 +283,11 @@ def region_recommendation(region: Region) -> Recommendation:
         replayed = {**replayed, "reason": f"{replayed['reason'].rstrip('.')}; in situ: {why_not}."}
     # the script's own steps too noisy to decide: a replay's verdict, where there is one, with the in-situ spread said
     if situ is None or replayed["verdict"] != "none":
-        return replayed if situ is None else {**replayed, "reason": f"{replayed['reason']} (In situ: {situ['reason'].removeprefix(_NO_VERDICT)})"}
+        return (
+            replayed
+            if situ is None
+            else {**replayed, "reason": f"{replayed['reason']} (In situ: {situ['reason'].removeprefix(_NO_VERDICT)})"}
+        )
     return situ
 
 
@@ -218,8 +303,11 @@ def _replayed(region: Region) -> Recommendation:
         # "no verdict" (rounds too noisy, compiled calls ran eagerly) stays no verdict: never "stay eager" without a measurement that says so
         return {"mode": None, "verdict": rec.get("verdict") or "stay-eager", "reason": rec["reason"]}
     own = region["options"]["mode"]
-    return {"mode": own if rec["mode"] == _label(region, AS_WRITTEN) else rec["mode"], "verdict": "compile",
-            "reason": rec["reason"]}
+    return {
+        "mode": own if rec["mode"] == _label(region, AS_WRITTEN) else rec["mode"],
+        "verdict": "compile",
+        "reason": rec["reason"],
+    }
 
 
 def _number(region: Region) -> str | None:
@@ -257,8 +345,13 @@ def script_recommendation(regions: list[Region]) -> Recommendation:
     if failed is not None:
         return {"mode": None, "verdict": "none", "reason": _verdict(failed)["reason"]}
     if not regions:
-        return {"mode": None, "verdict": "none", "reason": (
-            f"{_NO_VERDICT}the script made no torch.compile region (no torch.compile or nn.Module.compile call ran).")}
+        return {
+            "mode": None,
+            "verdict": "none",
+            "reason": (
+                f"{_NO_VERDICT}the script made no torch.compile region (no torch.compile or nn.Module.compile call ran)."
+            ),
+        }
     parts, compiling, longer = [], [], []
     for region in regions:
         rec, number, nothing = _verdict(region), _number(region), region.get("noCompiledCode")
@@ -274,7 +367,9 @@ def script_recommendation(regions: list[Region]) -> Recommendation:
         elif rec["verdict"] == "stay-eager":
             parts.append(f"{_where(region)}: stay eager" + (f" ({number})" if number is not None else ""))
         elif number is not None:  # measured, but the measurement supports no verdict (e.g. too noisy)
-            parts.append(f"{_where(region)}: no verdict, {rec['reason'].removeprefix(_NO_VERDICT).split(' (')[0].rstrip('.')}")
+            parts.append(
+                f"{_where(region)}: no verdict, {rec['reason'].removeprefix(_NO_VERDICT).split(' (')[0].rstrip('.')}"
+            )
         else:
             situ = _in_situ_of(region)
             what = "no verdict" if situ.get("step") or situ.get("call") else "not measured"
@@ -284,4 +379,8 @@ def script_recommendation(regions: list[Region]) -> Recommendation:
     if longer:
         return {"mode": longer[0], "verdict": "compile-for-longer-runs", "reason": "; ".join(parts) + "."}
     verdict: Verdict = "stay-eager" if any(_verdict(r).get("verdict") == "stay-eager" for r in regions) else "none"
-    return {"mode": None, "verdict": verdict, "reason": ("" if verdict == "stay-eager" else _NO_VERDICT) + "; ".join(parts) + "."}
+    return {
+        "mode": None,
+        "verdict": verdict,
+        "reason": ("" if verdict == "stay-eager" else _NO_VERDICT) + "; ".join(parts) + ".",
+    }

@@ -3,6 +3,7 @@
 Nothing here synchronises the device: on CUDA two events are recorded on the current stream around the call and
 read after the script ends (`resolve`); on CPU the call is bracketed by perf_counter.
 """
+
 from __future__ import annotations
 
 import time
@@ -140,7 +141,7 @@ class CallRecord:
     step_ms: float | None = None
     step_compiles: int | None = None
 
-    def resolve_step(self, following: "CallRecord | None", wait: bool = True) -> None:
+    def resolve_step(self, following: CallRecord | None, wait: bool = True) -> None:
         """The step from this call's start to the region's next call's start (before either is resolved)."""
         if following is None:
             return

@@ -13,12 +13,14 @@ captured only on a signature's first call (or when its capture was dropped), and
 the steady state leaves them out. Captures hold aliases of the script's tensors within CAPTURE_BUDGET_BYTES (all
 regions together); a capture over it is dropped, and the region says so when it is not measured for it.
 """
+
 from __future__ import annotations
 
 import contextlib
 import weakref
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from ..measure.grad_mode import grad_context
 
@@ -29,15 +31,31 @@ MAX_CAPTURES = 3
 CAPTURE_BUDGET_BYTES = 512 * 1024 * 1024
 _SAMPLED_VALUES = 16  # values of a state tensor compared before and after a checked call (changes through .data)
 
-_optimizers: "weakref.WeakSet[Any]" = weakref.WeakSet()
+_optimizers: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def _reusable(value: Any) -> bool:
     import numpy as np
     import torch
 
-    return value is None or isinstance(value, (torch.Tensor, np.ndarray, np.generic, bool, int, float, complex, str, bytes,
-                                               torch.dtype, torch.device, torch.layout, torch.memory_format))
+    return value is None or isinstance(
+        value,
+        (
+            torch.Tensor,
+            np.ndarray,
+            np.generic,
+            bool,
+            int,
+            float,
+            complex,
+            str,
+            bytes,
+            torch.dtype,
+            torch.device,
+            torch.layout,
+            torch.memory_format,
+        ),
+    )
 
 
 @dataclass
@@ -51,7 +69,7 @@ class Capture:
     autocast: str | None  # e.g. "cuda float16"
     inputs: tuple[tuple, dict[str, Any]]
     requires_grad: list[bool]
-    training: list[tuple["weakref.ref[Any]", bool]]
+    training: list[tuple[weakref.ref[Any], bool]]
     nbytes: int = 0
     method_self: Callable[[], Any] | None = None  # a weak reference to a compiled method's `self`
 
@@ -95,14 +113,16 @@ class Capture:
                 if value.requires_grad != wanted and (value.is_floating_point() or value.is_complex()):
                     value.requires_grad_(wanted)
             return value
+
         args, kwargs = tree_map(restore, self.inputs)
         if self.method_self is not None:
             args = (self.method_self(), *args)
         return args, kwargs
 
 
-def capture(signature: str, grad: str, amp: str | None, args: tuple, kwargs: dict[str, Any], owner: Any,
-            method: bool) -> Capture:
+def capture(
+    signature: str, grad: str, amp: str | None, args: tuple, kwargs: dict[str, Any], owner: Any, method: bool
+) -> Capture:
     """method: args[0] is a compiled method's `self`, held weakly (a plain object that takes no weak reference is
     not kept either: its capture is then never replayable)."""
     import torch
@@ -119,6 +139,7 @@ def capture(signature: str, grad: str, amp: str | None, args: tuple, kwargs: dic
                 storages[(value.device.index or 0, storage.data_ptr())] = storage.nbytes()
             return value.detach()
         return value
+
     method_self: Callable[[], Any] | None = None
     if method and args:
         try:
@@ -199,7 +220,9 @@ def _named_state(owner: Any) -> Iterator[tuple[str, Any]]:
         for group in opt.param_groups:
             for tensor in group["params"]:
                 yield f"optimizer:{type(opt).__name__}", tensor
-    if not isinstance(owner, torch.nn.Module) and not callable(owner):  # the `self` of a compiled method on a plain class
+    if not isinstance(owner, torch.nn.Module) and not callable(
+        owner
+    ):  # the `self` of a compiled method on a plain class
         for key, value in vars(owner).items() if hasattr(owner, "__dict__") else ():
             if isinstance(value, torch.Tensor):
                 yield f"attribute {key}", value
@@ -226,8 +249,12 @@ def _python_attributes(owner: Any) -> dict[tuple[str, str], Any]:
         objects = [(type(owner).__name__, owner)]
     else:
         return {}
-    return {(name, key): value for name, obj in objects for key, value in vars(obj).items()
-            if not key.startswith("_") and isinstance(value, (bool, int, float, str, type(None)))}
+    return {
+        (name, key): value
+        for name, obj in objects
+        for key, value in vars(obj).items()
+        if not key.startswith("_") and isinstance(value, (bool, int, float, str, type(None)))
+    }
 
 
 def _sample(tensor: Any) -> Any:
@@ -252,8 +279,11 @@ def _same(before: Any, after: Any) -> bool:
     if before is None or after is None:
         return before is after
     (ptr, shape, values), (ptr2, shape2, values2) = before, after
-    return ptr == ptr2 and shape == shape2 and bool(torch.equal(values, values2) or
-                                                    ((values == values2) | (values.isnan() & values2.isnan())).all())
+    return (
+        ptr == ptr2
+        and shape == shape2
+        and bool(torch.equal(values, values2) or ((values == values2) | (values.isnan() & values2.isnan())).all())
+    )
 
 
 def _initializing(owner: Any) -> bool:
@@ -271,8 +301,11 @@ class StateCheck:
         import torch
 
         self.owner = owner
-        self.inputs = [(i, v, v._version) for i, (_, v) in enumerate(inputs)
-                       if isinstance(v, torch.Tensor) and not v.is_inference()]
+        self.inputs = [
+            (i, v, v._version)
+            for i, (_, v) in enumerate(inputs)
+            if isinstance(v, torch.Tensor) and not v.is_inference()
+        ]
         self.state = [(name, t, t._version, _sample(t)) for name, t in _named_state(owner) if not t.is_inference()]
         self.attributes = _python_attributes(owner)
 
@@ -286,7 +319,11 @@ class StateCheck:
             if tensor._version != version or not _same(sample, _sample(tensor)):
                 if name.startswith("optimizer:"):
                     return f"it runs an optimizer step ({name.split(':', 1)[1]}'s parameters changed during a call)"
-                how = "" if tensor._version != version else " (through .data or in compiled code: no version counter shows it)"
+                how = (
+                    ""
+                    if tensor._version != version
+                    else " (through .data or in compiled code: no version counter shows it)"
+                )
                 return f"it changes its {name} in place{how}"
         for index, tensor, version in self.inputs:
             if tensor._version != version:
@@ -372,8 +409,10 @@ class ReplayInputs:
     def missing(self, signature: str) -> str:
         """Why the inputs of `signature` are not held."""
         if signature in self.over_budget:
-            return (f"the inputs of {signature} ({megabytes(self.over_budget[signature])}) were not kept: Compile Lens "
-                    f"holds at most {megabytes(self.budget.limit)} of the script's tensors for replays")
+            return (
+                f"the inputs of {signature} ({megabytes(self.over_budget[signature])}) were not kept: Compile Lens "
+                f"holds at most {megabytes(self.budget.limit)} of the script's tensors for replays"
+            )
         return f"the inputs of {signature} were not kept"
 
     def _drop(self, signature: str) -> None:
@@ -405,8 +444,10 @@ def track_optimizers() -> Callable[[], None]:
     def init(self: Any, *args: Any, **kwargs: Any) -> None:
         original(self, *args, **kwargs)
         _optimizers.add(self)
+
     torch.optim.Optimizer.__init__ = init  # type: ignore[method-assign]
 
     def undo() -> None:
         torch.optim.Optimizer.__init__ = original  # type: ignore[method-assign]
+
     return undo

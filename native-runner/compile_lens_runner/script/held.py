@@ -15,20 +15,28 @@ torch.compile every region's strong references are let go, a garbage collection 
 still holds it) is held again; what the script dropped is freed then, with its captured inputs, and such a region
 says why it was not replayed. After a region is measured it is released for good.
 """
+
 from __future__ import annotations
 
 import gc
 import weakref
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-FREED = "the script let go of it before the end, and Compile Lens keeps no model or function alive that the script dropped"
+FREED = (
+    "the script let go of it before the end, and Compile Lens keeps no model or function alive that the script dropped"
+)
 
 
 def _weak(value: Any) -> Callable[[], Any]:
     """A weak reference (WeakMethod for a bound method, which is made afresh on each attribute access); a value that
     takes none (a builtin) is held strongly: it is no user's model."""
     try:
-        return weakref.WeakMethod(value) if hasattr(value, "__self__") and hasattr(value, "__func__") else weakref.ref(value)
+        return (
+            weakref.WeakMethod(value)
+            if hasattr(value, "__self__") and hasattr(value, "__func__")
+            else weakref.ref(value)
+        )
     except TypeError:
         return lambda: value
 
@@ -46,9 +54,11 @@ class Held:
 
     def watch(self, handle: Any, on_drop: Callable[[], None]) -> None:
         """Runs on_drop when the script drops `handle` (what torch.compile returned to it), wherever that happens."""
+
         def dropped(_: Any) -> None:
             self.dropped = True
             on_drop()
+
         self._handle = weakref.ref(handle, dropped)
 
     def get(self, name: str) -> Any:

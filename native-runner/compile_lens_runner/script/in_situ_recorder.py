@@ -16,14 +16,16 @@ whole run's steady state. On a CUDA run that is its job's only process the probe
 CPU that probes fastest, as the replay does; the thread gets its CPUs back when the script ends. A probed call is marked
 `observer`: its step and the step that ends at it carry the probe's time (and the move), and are no steady steps.
 """
+
 from __future__ import annotations
 
 import contextlib
 import functools
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..compiler.failure import compile_failure
 from ..errors import _from_compiler
@@ -70,14 +72,30 @@ class LightRegion:
                 step = _elapsed_ms(call.start, following.start)
                 if step is not None and not _is_event(call.start):
                     step = max(0.0, step - (call.own_after_s + following.own_before_s) * 1000.0)
-            calls.append({"index": call.index, "signature": call.signature, "ms": _round(ms), "stepMs": _round(step),
-                          "compiles": call.compiles_after - call.compiles_before,
-                          "stepCompiles": (following.compiles_before if following else call.compiles_after) - call.compiles_before})
+            calls.append(
+                {
+                    "index": call.index,
+                    "signature": call.signature,
+                    "ms": _round(ms),
+                    "stepMs": _round(step),
+                    "compiles": call.compiles_after - call.compiles_before,
+                    "stepCompiles": (following.compiles_before if following else call.compiles_after)
+                    - call.compiles_before,
+                }
+            )
             if call.probe_ms is not None:
                 calls[-1].update(probeMs=_round(call.probe_ms), observer=True)
-        return {"id": self.id, "name": self.name, "kind": self.kind, "location": self.location, "options": self.options,
-                "callCount": self.call_count, "calls": calls, "failure": self.failure,
-                "clock": "cuda-events" if self.calls and _is_event(self.calls[0].start) else "perf-counter"}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "location": self.location,
+            "options": self.options,
+            "callCount": self.call_count,
+            "calls": calls,
+            "failure": self.failure,
+            "clock": "cuda-events" if self.calls and _is_event(self.calls[0].start) else "perf-counter",
+        }
 
 
 def _is_event(stamp: Any) -> bool:
@@ -180,9 +198,12 @@ class LightRecorder:
             if self._depth.depth:  # inside another region's call: part of that call
                 return call(*args, **kwargs)
             return self._record(region, call, method, args, kwargs)
+
         return observed
 
-    def _record(self, region: LightRegion, call: Callable[..., Any], method: bool, args: tuple, kwargs: dict[str, Any]) -> Any:
+    def _record(
+        self, region: LightRegion, call: Callable[..., Any], method: bool, args: tuple, kwargs: dict[str, Any]
+    ) -> Any:
         entered = time.perf_counter()
         if self.stopped:
             raise ScriptStopped()

@@ -5,6 +5,7 @@ Interleaved (torch >= 2.6, measure/interleaved.py): the observed run itself swit
 its calls; each region's result is made once, here, from the calls the report already carries. Separate runs
 (torch < 2.6: no set_stance; process/in_situ.py, in_situ_run.py): the runs, their order, the whole script's wall
 time both ways, what-if modes run in situ (measure/in_situ.py)."""
+
 from __future__ import annotations
 
 import os
@@ -30,15 +31,34 @@ def _run_json(name: str, data: dict[str, Any] | None, folder: str) -> InSituRun:
     side, _, rest = name.removesuffix(".json").partition("-")
     pair, _, mode = rest.partition("-")
     if data is None:
-        return {"file": None, "side": side, "pair": int(pair), "mode": mode or None, "status": "error", "wallSeconds": None,
-                "error": {"kind": "internal", "message": "The run ended without writing its timings (killed or crashed).",
-                          "fix": "See the runner's stderr log.", "traceback": None}, "switch": None,
-                "scriptExitCode": None}
+        return {
+            "file": None,
+            "side": side,
+            "pair": int(pair),
+            "mode": mode or None,
+            "status": "error",
+            "wallSeconds": None,
+            "error": {
+                "kind": "internal",
+                "message": "The run ended without writing its timings (killed or crashed).",
+                "fix": "See the runner's stderr log.",
+                "traceback": None,
+            },
+            "switch": None,
+            "scriptExitCode": None,
+        }
     outcome = data.get("outcome") or {}
-    run: InSituRun = {"file": os.path.join(FOLDER, name), "side": side, "pair": int(pair), "mode": mode or None,
-                      "status": outcome.get("status", "error"), "wallSeconds": data.get("wallSeconds"),
-                      "error": outcome.get("error"), "switch": data.get("switch"),
-                      "scriptExitCode": outcome.get("scriptExitCode")}
+    run: InSituRun = {
+        "file": os.path.join(FOLDER, name),
+        "side": side,
+        "pair": int(pair),
+        "mode": mode or None,
+        "status": outcome.get("status", "error"),
+        "wallSeconds": data.get("wallSeconds"),
+        "error": outcome.get("error"),
+        "switch": data.get("switch"),
+        "scriptExitCode": outcome.get("scriptExitCode"),
+    }
     return run
 
 
@@ -49,9 +69,17 @@ def _what_if(region: Region, mode_runs: dict[str, dict[str, Any]], eager: dict[s
         if mine is None or base is None:
             continue
         result = in_situ.compare([in_situ.calls_of(mine)], [in_situ.calls_of(base)])
-        out.append({"mode": mode, "step": result.get("step"), "call": result.get("call"),
-                    "compileSeconds": result.get("compileSeconds"), "breakEvenSteps": result.get("breakEvenSteps"),
-                    "reason": result.get("reason"), "failure": mine.get("failure")})
+        out.append(
+            {
+                "mode": mode,
+                "step": result.get("step"),
+                "call": result.get("call"),
+                "compileSeconds": result.get("compileSeconds"),
+                "breakEvenSteps": result.get("breakEvenSteps"),
+                "reason": result.get("reason"),
+                "failure": mine.get("failure"),
+            }
+        )
     return out
 
 
@@ -60,7 +88,10 @@ def _per_rank(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) -> li
     if not compiled or not all(doc.get("ranks") for doc in compiled + eager):
         return []
     world = min(len(doc["ranks"]) for doc in compiled + eager)
-    return [in_situ.compare_runs([doc["ranks"][k] for doc in compiled], [doc["ranks"][k] for doc in eager]) for k in range(world)]
+    return [
+        in_situ.compare_runs([doc["ranks"][k] for doc in compiled], [doc["ranks"][k] for doc in eager])
+        for k in range(world)
+    ]
 
 
 def _side_work(side: str, window: InSituWindow, entry: Region) -> step_work.SideWork | None:
@@ -80,8 +111,14 @@ def _side_work(side: str, window: InSituWindow, entry: Region) -> step_work.Side
 
 
 def _compared(entry: Region, calls: list[RegionCall]) -> RegionInSitu:
-    fallback = next((reason for c in entry.get("calls") or []
-                     if c.get("side") == "compiled" and (reason := c.get("fallbackReason"))), None)
+    fallback = next(
+        (
+            reason
+            for c in entry.get("calls") or []
+            if c.get("side") == "compiled" and (reason := c.get("fallbackReason"))
+        ),
+        None,
+    )
     return interleaved.compare(calls, int(entry.get("callCount") or len(calls)), fallback)
 
 
@@ -92,39 +129,74 @@ def slowest_rank(entry: Region, ranks: list[tuple[int, Region]]) -> None:
     if own is None or own.get("method") != interleaved.METHOD or len(ranks) < 2:
         return
     merged = interleaved.slowest_calls([r.get("calls") or [] for _, r in ranks])
-    entry["inSitu"] = {**own, **_compared(entry, merged), "slowestRank": True,
-                       "ranks": [{"rank": k, "step": situ.get("step") if (situ := r.get("inSitu")) else None} for k, r in ranks]}
+    entry["inSitu"] = {
+        **own,
+        **_compared(entry, merged),
+        "slowestRank": True,
+        "ranks": [{"rank": k, "step": situ.get("step") if (situ := r.get("inSitu")) else None} for k, r in ranks],
+    }
 
 
-def attach_interleaved(report: Report, schedule: dict[str, Any], failures: dict[str, CompileFailure | None],
-                       windows: dict[str, InSituWindow], workdir: str) -> None:
+def attach_interleaved(
+    report: Report,
+    schedule: dict[str, Any],
+    failures: dict[str, CompileFailure | None],
+    windows: dict[str, InSituWindow],
+    workdir: str,
+) -> None:
     """Each region's in-situ result from its own calls in this run (interleaved), and the schedule they ran in.
     failures: per region id, its compiled call that failed (or None); windows: per side, its profiled window
     (Interleaver.profile_json): the region whose steps both windows profiled gets `work`."""
     for entry in report.get("regions") or []:
         calls = entry.get("calls") or []
         result = _compared(entry, calls)
-        work = (step_work.compare(_side_work("eager", windows["eager"], entry), _side_work("compiled", windows["compiled"], entry),
-                                  result["step"]) if windows else None)
+        work = (
+            step_work.compare(
+                _side_work("eager", windows["eager"], entry),
+                _side_work("compiled", windows["compiled"], entry),
+                result["step"],
+            )
+            if windows
+            else None
+        )
         situ: RegionInSitu = {**result, "work": work, "failure": failures.get(entry["id"]), "whatIf": []}
         if schedule.get("hostLoad"):
             situ["hostLoad"] = schedule["hostLoad"]
         entry["inSitu"] = situ
-    shown: dict[str, InSituWindow] = {side: {**w, "trace": os.path.relpath(trace, workdir) if (trace := w.get("trace")) else None}
-                                      for side, w in windows.items()}
-    report["inSitu"] = {"method": interleaved.METHOD, "pairs": 0, "runs": [], "order": [], "repeatedBecause": None,
-                        "stoppedBecause": schedule.get("stoppedBecause"), "wallSeconds": None, "skipped": None,
-                        "schedule": schedule, "windows": shown or None}
+    shown: dict[str, InSituWindow] = {
+        side: {**w, "trace": os.path.relpath(trace, workdir) if (trace := w.get("trace")) else None}
+        for side, w in windows.items()
+    }
+    report["inSitu"] = {
+        "method": interleaved.METHOD,
+        "pairs": 0,
+        "runs": [],
+        "order": [],
+        "repeatedBecause": None,
+        "stoppedBecause": schedule.get("stoppedBecause"),
+        "wallSeconds": None,
+        "skipped": None,
+        "schedule": schedule,
+        "windows": shown or None,
+    }
 
 
 def attach(report: Report, folder: str | None, skipped: str = "the in-situ runs were not made (--no-in-situ)") -> None:
     """Puts what the separate in-situ runs in `folder` measured into the report (its regions already built)."""
     if folder is None or not os.path.isdir(folder):
-        report["inSitu"] = {"pairs": 0, "runs": [], "order": [], "repeatedBecause": None, "wallSeconds": None,
-                            "skipped": skipped}
+        report["inSitu"] = {
+            "pairs": 0,
+            "runs": [],
+            "order": [],
+            "repeatedBecause": None,
+            "wallSeconds": None,
+            "skipped": skipped,
+        }
         return
     plan = _read(folder, "plan.json") or {}
-    names = sorted(n for n in os.listdir(folder) if n.endswith(".json") and n != "plan.json" and not n.endswith(".spec.json"))
+    names = sorted(
+        n for n in os.listdir(folder) if n.endswith(".json") and n != "plan.json" and not n.endswith(".spec.json")
+    )
     expected = [f"{label}.json" for label in plan.get("order") or []]
     runs = {n: _read(folder, n) for n in dict.fromkeys(expected + names)}
     pairs = sorted({int(n.split("-")[1].removesuffix(".json")) for n in runs if n.count("-") == 1})
@@ -140,16 +212,33 @@ def attach(report: Report, folder: str | None, skipped: str = "the in-situ runs 
             entry["inSitu"] = None
             continue
         result: RegionInSitu = results.get(source["id"]) or {"pairs": 0, "reason": "the eager run made no call of it"}
-        situ: RegionInSitu = {**result, "method": "separate-runs", "failure": source.get("failure"),
-                              "whatIf": _what_if(entry, modes, eager[0] if eager else None)}
+        situ: RegionInSitu = {
+            **result,
+            "method": "separate-runs",
+            "failure": source.get("failure"),
+            "whatIf": _what_if(entry, modes, eager[0] if eager else None),
+        }
         if per_rank:  # a torchrun job: its step is its slowest rank's (above); each rank's own, compared on its own
-            situ["ranks"] = [{"rank": k, "step": own.get("step") if (own := results_k.get(source["id"])) else None}
-                             for k, results_k in enumerate(per_rank)]
+            situ["ranks"] = [
+                {"rank": k, "step": own.get("step") if (own := results_k.get(source["id"])) else None}
+                for k, results_k in enumerate(per_rank)
+            ]
         entry["inSitu"] = situ
-    wall = {side: [r["wallSeconds"] for r in (runs[f"{side}-{k}.json"] for k in complete) if r and r.get("wallSeconds") is not None]
-            for side in ("compiled", "eager")}
-    report["inSitu"] = {"method": "separate-runs", "pairs": len(complete), "order": plan.get("order") or [], "repeatedBecause": plan.get("repeatedBecause"),
-                        "stoppedBecause": plan.get("stoppedBecause"),
-                        "runs": [_run_json(n, data, folder) for n, data in runs.items()],
-                        "wallSeconds": wall if complete else None, "skipped": None}
-
+    wall = {
+        side: [
+            r["wallSeconds"]
+            for r in (runs[f"{side}-{k}.json"] for k in complete)
+            if r and r.get("wallSeconds") is not None
+        ]
+        for side in ("compiled", "eager")
+    }
+    report["inSitu"] = {
+        "method": "separate-runs",
+        "pairs": len(complete),
+        "order": plan.get("order") or [],
+        "repeatedBecause": plan.get("repeatedBecause"),
+        "stoppedBecause": plan.get("stoppedBecause"),
+        "runs": [_run_json(n, data, folder) for n, data in runs.items()],
+        "wallSeconds": wall if complete else None,
+        "skipped": None,
+    }

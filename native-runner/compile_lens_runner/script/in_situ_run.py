@@ -7,6 +7,7 @@ Nothing else runs in it: no compiler log (TORCH_TRACE is not set), no replay, no
 no profiler. The light recorder (in_situ_recorder.py) times the regions' calls; what it writes is read by
 in_situ_report.py into the observed run's report.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,14 +41,23 @@ def main(spec: dict[str, Any]) -> int:
     path = os.path.abspath(spec["target"]["script"])
     args = spec["target"].get("args", [])
     # the run's timings file (read back by script/in_situ_report.py): the runner's own, no part of the report
-    result: dict[str, Any] = {"side": side, "pair": job["pair"], "mode": job.get("mode"), "switch": None,
-                              "wallSeconds": None, "outcome": None, "regions": []}
+    result: dict[str, Any] = {
+        "side": side,
+        "pair": job["pair"],
+        "mode": job.get("mode"),
+        "switch": None,
+        "wallSeconds": None,
+        "outcome": None,
+        "regions": [],
+    }
     torch = import_torch()
     if side == "eager":
         result["switch"] = _turn_compiling_off(torch)
     runnable = path
     if path.endswith(".ipynb"):
-        runnable = convert(path, os.path.join(os.path.dirname(out), f"notebook-{side}-{job['pair']}-{rank or 0}")).script
+        runnable = convert(
+            path, os.path.join(os.path.dirname(out), f"notebook-{side}-{job['pair']}-{rank or 0}")
+        ).script
     recorder = LightRecorder(spec.get("calls"), job.get("mode"))
     with script_environment([path, *args], os.path.dirname(path), chdir=runnable != path):
         started = time.perf_counter()
@@ -57,12 +67,15 @@ def main(spec: dict[str, Any]) -> int:
     failure = next((r["failure"] for r in result["regions"] if r["failure"]), None)
     error = outcome["error"]
     if failure and error:  # the script failed because a compiled call did: said at the user's line
-        outcome["error"] = {"kind": "compile", "message": f"A compiled call failed: {headline(failure)}.",
-                            "fix": failure["fix"], "traceback": error.get("traceback")}
+        outcome["error"] = {
+            "kind": "compile",
+            "message": f"A compiled call failed: {headline(failure)}.",
+            "fix": failure["fix"],
+            "traceback": error.get("traceback"),
+        }
     result["outcome"] = outcome
     tmp = f"{out}.tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(result, f)
     os.replace(tmp, out)
     return 0
-

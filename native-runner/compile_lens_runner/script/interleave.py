@@ -3,12 +3,14 @@ call, PyTorch's own `torch.compiler.set_stance` is set to the side the schedule 
 "default" for compiled). The runner's own work (replays at a drop, --calls N) runs at the default stance, and the
 script ends at the stance it began with. With a trace folder, each side's first block opens a profiler window of the
 script's own steps (measure/interleaved.PROFILED_BLOCKS; measure/step_work.py reads its trace)."""
+
 from __future__ import annotations
 
 import contextlib
 import os
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from ..measure.host import LoadWatch
 from ..measure.interleaved import PROFILED_BLOCKS, Schedule
@@ -37,13 +39,26 @@ class Interleaver:
     """Switches the stance between blocks of the script's top-level region calls. ranks: a torchrun rank (a schedule
     fixed by call count, so all ranks switch on the same call)."""
 
-    def __init__(self, set_stance: Callable[..., Any], ranks: bool = False, trace_dir: str | None = None,
-                 load: LoadWatch | None = None) -> None:
+    def __init__(
+        self,
+        set_stance: Callable[..., Any],
+        ranks: bool = False,
+        trace_dir: str | None = None,
+        load: LoadWatch | None = None,
+    ) -> None:
         self.schedule = Schedule(fixed=ranks)
         self.load = load  # a CPU run: the host's load, sampled at each switch between blocks and at the end
-        self.windows = {side: ProfileWindow(os.path.join(trace_dir, f"in-situ-{side}.trace.json"), start_call=0)
-                        for side in PROFILED_BLOCKS} if trace_dir is not None else {}
-        self.profiled = False  # the current top-level call is in a profiled window (or closes one: it exports the trace)
+        self.windows = (
+            {
+                side: ProfileWindow(os.path.join(trace_dir, f"in-situ-{side}.trace.json"), start_call=0)
+                for side in PROFILED_BLOCKS
+            }
+            if trace_dir is not None
+            else {}
+        )
+        self.profiled = (
+            False  # the current top-level call is in a profiled window (or closes one: it exports the trace)
+        )
         self._set = set_stance
         self.side = "compiled"
         self.block = 0
@@ -118,10 +133,15 @@ class Interleaver:
             self.side = "compiled"
 
     def to_json(self) -> dict[str, Any]:  # report.inSitu.schedule: the schema leaves its keys open
-        return dict(self.schedule.to_json(), stoppedBecause=self.stopped,
-                    **({"hostLoad": self.load.evidence()} if self.load is not None else {}))
+        return dict(
+            self.schedule.to_json(),
+            stoppedBecause=self.stopped,
+            **({"hostLoad": self.load.evidence()} if self.load is not None else {}),
+        )
 
     def profile_json(self) -> dict[str, InSituWindow]:
         """Per side, its window (ProfileWindow.describe) and the trace it wrote (None without one)."""
-        return {side: {**w.describe(), "trace": w.trace_path if w.recorded and os.path.exists(w.trace_path) else None}
-                for side, w in self.windows.items()}
+        return {
+            side: {**w.describe(), "trace": w.trace_path if w.recorded and os.path.exists(w.trace_path) else None}
+            for side, w in self.windows.items()
+        }

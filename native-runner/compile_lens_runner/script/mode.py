@@ -8,6 +8,7 @@ timed on the script's own inputs (replay.py).
 On a rank of a torchrun job (`--nproc-per-node N`) a RankObserver (ranks/script.py) takes over: nothing is
 replayed, the rank profiles a window of the script's own calls instead, and writes what it has if it is stopped.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -15,11 +16,12 @@ import contextlib
 import os
 import runpy
 import sys
-from typing import Any, Callable, Iterator, Protocol, TypedDict
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol, TypedDict
 
 from ..compiler import artifacts, compiled_runs
-from ..compiler.failure import compile_failure, headline
 from ..compiler import torch_trace as tt
+from ..compiler.failure import compile_failure, headline
 from ..compiler.insight import CUDAGRAPH_MODES, compiler_insight
 from ..errors import RunnerError, classify
 from ..measure import interleaved, paired, speedups
@@ -33,8 +35,16 @@ from . import advice, in_situ_report, interleave, region_entry, warmup_shape
 from .calls import resolve_all
 from .notebook import NotebookScript, convert, map_locations
 from .regions import Region, RegionRecorder, ScriptStopped
-from .replay import (MIN_CALLS, RegionReplay, ReplayContext, chosen_signatures, isolating, left_out_unisolated,
-                     not_measured_reason, rng_kept)
+from .replay import (
+    MIN_CALLS,
+    RegionReplay,
+    ReplayContext,
+    chosen_signatures,
+    isolating,
+    left_out_unisolated,
+    not_measured_reason,
+    rng_kept,
+)
 from .window import ProfileWindow
 
 MODE = "script"
@@ -82,14 +92,21 @@ class RegionMeasurements:
         self._publish()
         try:
             with rng_kept():
-                self._measure(entry, region, reason, self._context("script", 0.05, compiles=isolated),
-                              self._what_if(region) if isolated else [])
+                self._measure(
+                    entry,
+                    region,
+                    reason,
+                    self._context("script", 0.05, compiles=isolated),
+                    self._what_if(region) if isolated else [],
+                )
             if left_out is not None:
                 entry["replay"]["leftOut"] = left_out
         except Exception as exc:  # the script goes on; the region says what failed
             entry["measurements"] = []
-            entry["replay"] = {"replayable": region.replay.unsafe is None,
-                               "reason": f"measuring it failed: {classify(exc, 'measuring it').message}"}
+            entry["replay"] = {
+                "replayable": region.replay.unsafe is None,
+                "reason": f"measuring it failed: {classify(exc, 'measuring it').message}",
+            }
             self._checkpoint([entry])
         finally:
             tt.mark(MODE, "script")
@@ -122,11 +139,20 @@ class RegionMeasurements:
         run = self.run
         assert self.recorder is not None and self.recorder.original_compile is not None
         watch = paired.Watch(lambda: run.watcher.compiles, self.runs.snapshot, self.runs.available)
-        return ReplayContext(run.cfg, run.workdir, PROFILED_STEPS, watch, run.records,
-                             lambda message: run.progress(phase, fraction, message),
-                             self._isolated() or self.recorder.original_compile, compiles)
+        return ReplayContext(
+            run.cfg,
+            run.workdir,
+            PROFILED_STEPS,
+            watch,
+            run.records,
+            lambda message: run.progress(phase, fraction, message),
+            self._isolated() or self.recorder.original_compile,
+            compiles,
+        )
 
-    def _measure(self, entry: RegionEntry, region: Region, reason: str | None, ctx: ReplayContext, what_if: list[str]) -> None:
+    def _measure(
+        self, entry: RegionEntry, region: Region, reason: str | None, ctx: ReplayContext, what_if: list[str]
+    ) -> None:
         if reason is None:
             chosen = [s for s, _ in chosen_signatures(region)]
             region.replay.only(chosen)
@@ -175,8 +201,13 @@ def adjust_speedups(measurements: list[RegionMeasurement], fastest_probe: float)
         groups.setdefault(measurement["signature"], []).append(measurement)
     for group in groups.values():
         idle = group[0].get("eagerGpuIdlePct")
-        eager: Eager = {"timing": None, "trace": None, "kernelsPerStep": None, "gpuIdlePct": idle,
-                        "launchBound": idle is not None and idle >= LAUNCH_BOUND_IDLE_PCT}
+        eager: Eager = {
+            "timing": None,
+            "trace": None,
+            "kernelsPerStep": None,
+            "gpuIdlePct": idle,
+            "launchBound": idle is not None and idle >= LAUNCH_BOUND_IDLE_PCT,
+        }
         speedups.adjust(group, eager, fastest_probe)
 
 
@@ -215,6 +246,7 @@ class Observer(Protocol):
 
 class Outcome(TypedDict):
     """How the script ended, under the mode entry's keys (the script entry's, an in-situ run's)."""
+
     status: str
     error: RunError | None
     scriptExitCode: int
@@ -232,24 +264,51 @@ def execute(path: str, name: str, recorder: Observer) -> Outcome:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         outcome["scriptExitCode"] = code
         if code != 0:
-            outcome.update({"status": "error", "error": {"kind": "user-code", "message": f"The script exited with status {code}.",
-                                                         "fix": "See the script's own output in the log.", "traceback": None}})
+            outcome.update(
+                {
+                    "status": "error",
+                    "error": {
+                        "kind": "user-code",
+                        "message": f"The script exited with status {code}.",
+                        "fix": "See the script's own output in the log.",
+                        "traceback": None,
+                    },
+                }
+            )
     except BaseException as exc:  # the script's own failure is a finding; its compiles are still reported
         error = classify(exc, f"running {name}")
         if error.kind == "compile":  # at the user's line, in their terms (no other modes ran: it is their script)
             failure = compile_failure(exc)
-            error = RunnerError("compile", f"A compiled call failed: {headline(failure)}.", failure["fix"], error.traceback)
+            error = RunnerError(
+                "compile", f"A compiled call failed: {headline(failure)}.", failure["fix"], error.traceback
+            )
         outcome.update({"status": "error", "error": error.to_json(), "scriptExitCode": 1})
     return outcome
 
 
 def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None = None) -> None:
     path = os.path.abspath(path)
-    entry: ModeResult = {"mode": MODE, "status": "ok", "error": None, "compileSeconds": None, "timing": None, "speedup": None,
-                         "breakEvenCalls": None, "trace": None, "kernelsPerStep": None, "compiler": None, "peakMemoryBytes": None,
-                         "scriptExitCode": 0}
-    run.report["target"] = {"kind": "script", "name": os.path.splitext(os.path.basename(path))[0], "file": path,
-                            "function": None, "line": None}
+    entry: ModeResult = {
+        "mode": MODE,
+        "status": "ok",
+        "error": None,
+        "compileSeconds": None,
+        "timing": None,
+        "speedup": None,
+        "breakEvenCalls": None,
+        "trace": None,
+        "kernelsPerStep": None,
+        "compiler": None,
+        "peakMemoryBytes": None,
+        "scriptExitCode": 0,
+    }
+    run.report["target"] = {
+        "kind": "script",
+        "name": os.path.splitext(os.path.basename(path))[0],
+        "file": path,
+        "function": None,
+        "line": None,
+    }
     calls = run.spec.get("calls")
     run.report["settings"].update(scriptArgs=args, calls=calls)
     if not os.path.isfile(path):
@@ -263,11 +322,21 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     runs = run.runs
     measurements = RegionMeasurements(run, runs, run.spec.get("whatIfModes") or [])
     switch = interleave.available() if run.spec.get("inSituMethod") == interleaved.METHOD else None
-    interleaver = (interleave.Interleaver(switch, ranks=ranked is not None, trace_dir=run.workdir, load=run.cfg.host.load_watch())
-                   if switch is not None else None)
-    recorder = RegionRecorder(run.watcher, runs, calls, lambda region: measurements.measure(recorder.regions),
-                              window=ranked.window if ranked else None, no_replay=ranked.no_replay if ranked else None,
-                              on_drop=measurements.dropped, interleaver=interleaver)
+    interleaver = (
+        interleave.Interleaver(switch, ranks=ranked is not None, trace_dir=run.workdir, load=run.cfg.host.load_watch())
+        if switch is not None
+        else None
+    )
+    recorder = RegionRecorder(
+        run.watcher,
+        runs,
+        calls,
+        lambda region: measurements.measure(recorder.regions),
+        window=ranked.window if ranked else None,
+        no_replay=ranked.no_replay if ranked else None,
+        on_drop=measurements.dropped,
+        interleaver=interleaver,
+    )
     measurements.recorder = recorder
     if ranked is not None:
         run.report["settings"]["nprocPerNode"] = ranked.world_size
@@ -280,7 +349,9 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
             ranked.ended(run)
         tt.mark(MODE, "done")
         run.progress("insight", 0.5, "Reading the compiler's log")
-        insight = compiler_insight(run.records(MODE), lambda record: "a call made by the script", cudagraphs=run.device == "cuda")
+        insight = compiler_insight(
+            run.records(MODE), lambda record: "a call made by the script", cudagraphs=run.device == "cuda"
+        )
         insight["torchTraceLog"] = run.trace_log_relpath()
         artifacts.attach(insight, run.records(MODE), run.workdir, MODE, None, 0)
         entry["compiler"] = insight
@@ -290,10 +361,17 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
             run.report["error"] = entry["error"]
         measurements.measure(recorder.regions)
     if interleaver is not None:
-        in_situ_report.attach_interleaved(run.report, interleaver.to_json(), {r.id: r.failure for r in recorder.regions},
-                                          interleaver.profile_json(), run.workdir)
+        in_situ_report.attach_interleaved(
+            run.report,
+            interleaver.to_json(),
+            {r.id: r.failure for r in recorder.regions},
+            interleaver.profile_json(),
+            run.workdir,
+        )
     elif run.spec.get("inSituMethod") == interleaved.METHOD:
-        in_situ_report.attach(run.report, None, "this torch has no torch.compiler.set_stance to switch compiling off with")
+        in_situ_report.attach(
+            run.report, None, "this torch has no torch.compiler.set_stance to switch compiling off with"
+        )
     else:
         in_situ_report.attach(run.report, run.spec.get("inSituDir"))
     warmup_shape.share(entry.get("compiler"), run.report["regions"])

@@ -4,6 +4,7 @@ The script is written into the report directory (`notebook/<name>.py`), so the c
 linecache see real lines; `map_locations` then points every location in the report back at the notebook: `file`
 is the .ipynb, `cell` the cell's index in the notebook's cell list, `line` the 1-based line within that cell.
 """
+
 from __future__ import annotations
 
 import io
@@ -56,8 +57,11 @@ def convert(path: str, out_dir: str) -> NotebookScript:
         with open(path, encoding="utf-8") as f:
             cells = json.load(f).get("cells", [])
     except (OSError, ValueError, AttributeError) as exc:
-        raise RunnerError("bad-target", f"Cannot read the notebook {path}: {exc}",
-                          "Open it in Jupyter or VS Code and save it again (nbformat 4 JSON).") from None
+        raise RunnerError(
+            "bad-target",
+            f"Cannot read the notebook {path}: {exc}",
+            "Open it in Jupyter or VS Code and save it again (nbformat 4 JSON).",
+        ) from None
     name = re.sub(r"[^\w]", "_", os.path.splitext(os.path.basename(path))[0])
     result = NotebookScript(os.path.abspath(path), os.path.join(out_dir, f"{name}.py"))
     out: list[str] = []
@@ -76,7 +80,7 @@ def convert(path: str, out_dir: str) -> NotebookScript:
         for number, line in enumerate(lines, 1):
             if _LINE_MAGIC.match(line) and _statement_starts(kept):
                 result.skipped.append({"cell": index, "line": number, "text": line.strip()})
-                line = line[:len(line) - len(line.lstrip())] + "pass"
+                line = line[: len(line) - len(line.lstrip())] + "pass"
             kept.append(line)
             result.lines.append((index, number))
         out.extend(kept)
@@ -84,8 +88,10 @@ def convert(path: str, out_dir: str) -> NotebookScript:
     with open(result.script, "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")
     for skip in result.skipped:
-        print(f"compile-lens: skipped IPython magic in cell {skip['cell']}, line {skip['line']}: {skip['text']}",
-              file=sys.stderr)
+        print(
+            f"compile-lens: skipped IPython magic in cell {skip['cell']}, line {skip['line']}: {skip['text']}",
+            file=sys.stderr,
+        )
     return result
 
 

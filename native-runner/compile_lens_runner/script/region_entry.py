@@ -1,15 +1,18 @@
 """A region's report entry (schema `$defs/region`): its calls with what each compiled, its signatures, the
 compiler's insight for its own compile ids, and the steady state of the script's own calls."""
+
 from __future__ import annotations
 
 import statistics
 from typing import TYPE_CHECKING, Any
 
-from ..measure import timing
-from ..compiler import cudagraphs, torch_trace as tt
+from ..compiler import cudagraphs
+from ..compiler import torch_trace as tt
 from ..compiler.insight import compile_seconds, compiler_insight, recompile
 from ..compiler.no_compiled import no_compiled_code
-from ..shapes.region import Region as RegionEntry, RegionCall, RegionSignature, SteadyState
+from ..measure import timing
+from ..shapes.region import Region as RegionEntry
+from ..shapes.region import RegionCall, RegionSignature, SteadyState
 from . import warmup_shape
 
 if TYPE_CHECKING:
@@ -26,7 +29,7 @@ class RegionRecords:
     """The structured-log records of one region's compiles (the script's phase only: replays and what-if
     compiles are marked apart, and compile ids restart after torch._dynamo.reset())."""
 
-    def __init__(self, region: "Region", script_records: list[tt.Record]) -> None:
+    def __init__(self, region: Region, script_records: list[tt.Record]) -> None:
         ids = set(region.compile_ids)
         # CUDA-graph skips decided at a graph's first run carry no compile id until attributed
         self.records = [r for r in cudagraphs.attribute(script_records) if r.compile_id in ids]
@@ -59,14 +62,19 @@ class RegionRecords:
         for frame, count in per_frame.items():
             if count >= limit:
                 name = next((m.get("co_name") for cid, m in self.metrics.items() if _frame(cid)[0] == frame), None)
-                return (f"{name or 'a frame'} hit torch._dynamo.config.recompile_limit ({limit} compiles); "
-                        "Dynamo runs it eagerly from then on")
+                return (
+                    f"{name or 'a frame'} hit torch._dynamo.config.recompile_limit ({limit} compiles); "
+                    "Dynamo runs it eagerly from then on"
+                )
         return None
 
 
 def fallback_reason(records: RegionRecords) -> str:
-    return (records.failure() or records.limit_hit()
-            or "Dynamo found no compiled graph whose guards matched and compiled none (a skipped or run-only frame)")
+    return (
+        records.failure()
+        or records.limit_hit()
+        or "Dynamo found no compiled graph whose guards matched and compiled none (a skipped or run-only frame)"
+    )
 
 
 def all_calls_eager(calls: list[RegionCall], records: RegionRecords, compiled_anything: bool) -> str | None:
@@ -81,7 +89,7 @@ def all_calls_eager(calls: list[RegionCall], records: RegionRecords, compiled_an
     return None if compiled_anything else "nothing was compiled: Dynamo skipped every frame of it"
 
 
-def _outcome(call: "CallRecord", records: RegionRecords) -> tuple[bool | None, str | None]:
+def _outcome(call: CallRecord, records: RegionRecords) -> tuple[bool | None, str | None]:
     """Did the call run compiled code, and if not, why. A compile that failed (suppress_errors) ran eagerly even
     though Dynamo counts it as a compile."""
     failed = records.failure(call.compile_ids)
@@ -107,7 +115,7 @@ def _recompile_reason(ids: list[str], records: RegionRecords) -> str | None:
     return None
 
 
-def calls_json(region: "Region", records: RegionRecords) -> list[RegionCall]:
+def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
     out: list[RegionCall] = []
     compiled_before = False
     for call in region.calls:
@@ -115,18 +123,28 @@ def calls_json(region: "Region", records: RegionRecords) -> list[RegionCall]:
         event = _event(call.compile_ids, compiled_before)
         compiled_before = compiled_before or bool(call.compile_ids)
         entry: RegionCall = {
-            "index": call.index, "ms": None if call.ms is None else round(call.ms, 4), "clock": call.clock.name,
-            "signature": call.signature, "gradMode": call.grad_mode, "event": event,
-            "compileIds": call.compile_ids, "compileSeconds": records.seconds(call.compile_ids),
-            "recompileReason": _recompile_reason(call.compile_ids, records), "ranCompiled": ran,
-            "fallbackReason": fallback}
+            "index": call.index,
+            "ms": None if call.ms is None else round(call.ms, 4),
+            "clock": call.clock.name,
+            "signature": call.signature,
+            "gradMode": call.grad_mode,
+            "event": event,
+            "compileIds": call.compile_ids,
+            "compileSeconds": records.seconds(call.compile_ids),
+            "recompileReason": _recompile_reason(call.compile_ids, records),
+            "ranCompiled": ran,
+            "fallbackReason": fallback,
+        }
         if call.profiled:
             entry["profiled"] = True
         if call.observer:
             entry["observer"] = True
         if call.side is not None and call.block is not None:  # set together (Interleaver.before_call)
             entry["side"], entry["block"] = call.side, call.block
-        entry["stepMs"], entry["stepCompiles"] = None if call.step_ms is None else round(call.step_ms, 4), call.step_compiles
+        entry["stepMs"], entry["stepCompiles"] = (
+            None if call.step_ms is None else round(call.step_ms, 4),
+            call.step_compiles,
+        )
         out.append(entry)
     return out
 
@@ -137,30 +155,45 @@ def steady_state(calls: list[RegionCall]) -> SteadyState | None:
     profiler's or the observer's work is in them or around them; and calls made at the eager stance in situ)."""
     calls = [c for c in calls if c.get("side") != "eager"]
     last_compile = max((c["index"] for c in calls if c.get("compileIds")), default=-1)
-    after = [ms for c in calls if c["index"] > last_compile and (ms := c["ms"]) is not None
-             and not c.get("profiled") and not c.get("observer")]
+    after = [
+        ms
+        for c in calls
+        if c["index"] > last_compile and (ms := c["ms"]) is not None and not c.get("profiled") and not c.get("observer")
+    ]
     if not after:
         return None
-    return {"fromCall": last_compile + 1, "medianMs": round(statistics.median(after), 4),
-            "spreadPct": round(timing.iqr_pct(after), 2) if len(after) > 1 else None}
+    return {
+        "fromCall": last_compile + 1,
+        "medianMs": round(statistics.median(after), 4),
+        "spreadPct": round(timing.iqr_pct(after), 2) if len(after) > 1 else None,
+    }
 
 
-def signatures_json(region: "Region", measured: set[str]) -> list[RegionSignature]:
-    return [{"signature": s, "calls": n, "firstCall": region.first_call[s], "lastCall": region.last_call[s],
-             "measured": s in measured} for s, n in region.signatures.most_common()]
+def signatures_json(region: Region, measured: set[str]) -> list[RegionSignature]:
+    return [
+        {
+            "signature": s,
+            "calls": n,
+            "firstCall": region.first_call[s],
+            "lastCall": region.last_call[s],
+            "measured": s in measured,
+        }
+        for s, n in region.signatures.most_common()
+    ]
 
 
-def trigger_text(region: "Region") -> Any:
+def trigger_text(region: Region) -> Any:
     """For the region's recompiles: which of the script's calls set them off."""
     by_id = {cid: call for call in region.calls for cid in call.compile_ids}
 
     def trigger(record: tt.Record) -> str | None:
         call = by_id.get(record.compile_id or "")
         return f"call {call.index} of {region.name} with {call.signature}" if call else None
+
     return trigger
 
 
-def region_json(region: "Region", records: RegionRecords, cudagraphs: bool) -> RegionEntry:
+def region_json(region: Region, records: RegionRecords, cudagraphs: bool) -> RegionEntry:
     calls = calls_json(region, records)
     insight = compiler_insight(records.records, trigger_text(region), cudagraphs) if records.records else None
     warmup_shape.explain(calls, insight, records.starts)
@@ -169,12 +202,21 @@ def region_json(region: "Region", records: RegionRecords, cudagraphs: bool) -> R
         for call in calls:
             call["ranCompiled"], call["fallbackReason"] = False, nothing["cause"]
     return {
-        "id": region.id, "name": region.name, "kind": region.kind, "location": region.location, "device": region.device,
-        "options": region.options, "callCount": region.call_count, "calls": calls,
-        "callsTruncated": region.call_count > len(calls), "signatures": signatures_json(region, set()),
-        "compiler": insight, "steadyState": steady_state(calls),
-        "replay": {"replayable": region.replay.unsafe is None, "reason": region.replay.unsafe}, "measurements": [],
+        "id": region.id,
+        "name": region.name,
+        "kind": region.kind,
+        "location": region.location,
+        "device": region.device,
+        "options": region.options,
+        "callCount": region.call_count,
+        "calls": calls,
+        "callsTruncated": region.call_count > len(calls),
+        "signatures": signatures_json(region, set()),
+        "compiler": insight,
+        "steadyState": steady_state(calls),
+        "replay": {"replayable": region.replay.unsafe is None, "reason": region.replay.unsafe},
+        "measurements": [],
         "recommendation": None,
-        "stoppedAfterCalls": region.stopped_after, "noCompiledCode": nothing,
+        "stoppedAfterCalls": region.stopped_after,
+        "noCompiledCode": nothing,
     }
-

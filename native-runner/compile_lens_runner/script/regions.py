@@ -20,6 +20,7 @@ region is measured (`on_drop`: then, when that is a safe point (safe_point.py), 
 torch.compile, the next top-level region call, the script's end) and released; each torch.compile call also releases
 what the script dropped of regions that cannot be told so (nn.Module.compile, lazy modules, reference cycles).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -28,26 +29,36 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
-from . import calls as region_calls
-from . import capture as region_capture
-from . import held as region_held
-from .safe_point import SafePoints
 from ..compiler.failure import compile_failure
 from ..compiler.user_code import innermost_user, location
 from ..errors import _from_compiler
 from ..shapes.common import SourceLocation
 from ..shapes.in_situ import CompileFailure
-from .calls import (MAX_RECORDED_CALLS, CallClock, CallRecord, autocast, call_device, cuda_stream, describe, flatten,
-                           grad_mode)
+from . import calls as region_calls
+from . import capture as region_capture
+from . import held as region_held
+from .calls import (
+    MAX_RECORDED_CALLS,
+    CallClock,
+    CallRecord,
+    autocast,
+    call_device,
+    cuda_stream,
+    describe,
+    flatten,
+    grad_mode,
+)
+from .safe_point import SafePoints
 
 if TYPE_CHECKING:
-    from .interleave import Interleaver
     from ..compiler.compiled_runs import CompiledRuns
-    from .window import ProfileWindow
     from ..compiler.torch_trace import CompileWatcher
+    from .interleave import Interleaver
+    from .window import ProfileWindow
 
 
 class ScriptStopped(BaseException):
@@ -77,7 +88,9 @@ class Region:
     stopped_after: int | None = None
     method: bool = False  # a function whose first parameter is `self` (@torch.compile on a method)
     device: str | None = None  # where its first call ran ("cpu", "cuda", ...)
-    failure: CompileFailure | None = None  # its first compiled call that failed, at the user's line (compiler/failure.py)
+    failure: CompileFailure | None = (
+        None  # its first compiled call that failed, at the user's line (compiler/failure.py)
+    )
 
     @property
     def compiled(self) -> Any:
@@ -111,7 +124,11 @@ def function_name(fn: Any) -> str:
     """A compiled function's region name; a module's bound __call__ (transformers' generate() compiles
     `model.__call__` for a static cache, which is Module._wrapped_call_impl) is named by the module's class."""
     owner = getattr(fn, "__self__", None)
-    if getattr(fn, "__name__", "") in ("_wrapped_call_impl", "__call__") and owner is not None and hasattr(owner, "forward"):
+    if (
+        getattr(fn, "__name__", "") in ("_wrapped_call_impl", "__call__")
+        and owner is not None
+        and hasattr(owner, "forward")
+    ):
         return f"{type(owner).__name__}.__call__"
     return str(getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__)
 
@@ -128,9 +145,12 @@ def _is_method(fn: Any) -> bool:
 
 def _options(kwargs: dict[str, Any]) -> dict[str, Any]:
     backend = kwargs.get("backend") or "inductor"
-    return {"mode": kwargs.get("mode") or "default",
-            "backend": backend if isinstance(backend, str) else getattr(backend, "__name__", type(backend).__name__),
-            "dynamic": kwargs.get("dynamic"), "fullgraph": bool(kwargs.get("fullgraph", False))}
+    return {
+        "mode": kwargs.get("mode") or "default",
+        "backend": backend if isinstance(backend, str) else getattr(backend, "__name__", type(backend).__name__),
+        "dynamic": kwargs.get("dynamic"),
+        "fullgraph": bool(kwargs.get("fullgraph", False)),
+    }
 
 
 def _hide_from_dynamo() -> None:
@@ -163,10 +183,17 @@ class _ThreadState(threading.local):
 class RegionRecorder:
     """Patches torch.compile while the script runs and records every call of every region."""
 
-    def __init__(self, watcher: "CompileWatcher", runs: "CompiledRuns", stop_after_calls: int | None = None,
-                 on_stop: Callable[[Region], None] | None = None, window: "ProfileWindow | None" = None,
-                 no_replay: str | None = None, on_drop: Callable[[Region], None] | None = None,
-                 interleaver: "Interleaver | None" = None) -> None:
+    def __init__(
+        self,
+        watcher: CompileWatcher,
+        runs: CompiledRuns,
+        stop_after_calls: int | None = None,
+        on_stop: Callable[[Region], None] | None = None,
+        window: ProfileWindow | None = None,
+        no_replay: str | None = None,
+        on_drop: Callable[[Region], None] | None = None,
+        interleaver: Interleaver | None = None,
+    ) -> None:
         """window: profiles a window of the script's own calls (torchrun ranks); no_replay: why no region may be
         replayed (then no inputs are kept); on_drop: measures a region whose handle the script dropped, at a safe
         point; the region is released after it; interleaver: switches the stance between blocks of the script's
@@ -234,23 +261,49 @@ class RegionRecorder:
         region_id = f"r{len(self.regions)}"
         if isinstance(model, torch.nn.Module):
             original_forward = compiled.forward
-            region = Region(region_id, type(model).__name__, "module", where, _options(kwargs),
-                            region_held.Held(compiled=original_forward, eager=model, owner=model), kwargs)
+            region = Region(
+                region_id,
+                type(model).__name__,
+                "module",
+                where,
+                _options(kwargs),
+                region_held.Held(compiled=original_forward, eager=model, owner=model),
+                kwargs,
+            )
             self._add(region)
             compiled.forward = self._observer(region, original_forward)
-            if getattr(original_forward, "__self__", None) is not compiled:  # a lazy module's runs a method of the handle
+            if (
+                getattr(original_forward, "__self__", None) is not compiled
+            ):  # a lazy module's runs a method of the handle
                 self._watch(region, compiled)
             return compiled
         owner = getattr(model, "__self__", None)
         if isinstance(owner, torch.nn.Module) and getattr(model, "__name__", "") == "_call_impl":
-            region = Region(region_id, type(owner).__name__, "module-compile", where, _options(kwargs),
-                            region_held.Held(compiled=compiled, eager=model, owner=owner), kwargs)
+            region = Region(
+                region_id,
+                type(owner).__name__,
+                "module-compile",
+                where,
+                _options(kwargs),
+                region_held.Held(compiled=compiled, eager=model, owner=owner),
+                kwargs,
+            )
         else:
-            region = Region(region_id, function_name(model), "function", where, _options(kwargs),
-                            region_held.Held(compiled=compiled, eager=model, owner=model), kwargs, method=_is_method(model))
+            region = Region(
+                region_id,
+                function_name(model),
+                "function",
+                where,
+                _options(kwargs),
+                region_held.Held(compiled=compiled, eager=model, owner=model),
+                kwargs,
+                method=_is_method(model),
+            )
         self._add(region)
         handle = functools.wraps(compiled)(self._observer(region, compiled))
-        if region.kind == "function":  # nn.Module.compile() keeps the handle in the module: it lives as long as the module
+        if (
+            region.kind == "function"
+        ):  # nn.Module.compile() keeps the handle in the module: it lives as long as the module
             self._watch(region, handle)
         return handle
 
@@ -264,6 +317,7 @@ class RegionRecorder:
         def dropped() -> None:
             self._dropped.append(region)
             self.settle()
+
         region.held.watch(handle, dropped)
 
     def settle(self) -> None:
@@ -309,6 +363,7 @@ class RegionRecorder:
             if self.stopped_by is not None:
                 raise ScriptStopped()
             return self._record(region, call, args, kwargs)
+
         return observed
 
     def _record(self, region: Region, call: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> Any:
@@ -326,13 +381,19 @@ class RegionRecorder:
         top_level = not self._thread.claimed
         side, block = None, None
         if self.interleaver is not None:  # a top-level call may switch the stance; a nested one is part of its caller
-            side, block = (self.interleaver.before_call(region, f"{region.id}: {signature}", _changing(region))
-                           if top_level else self.interleaver.current())
+            side, block = (
+                self.interleaver.before_call(region, f"{region.id}: {signature}", _changing(region))
+                if top_level
+                else self.interleaver.current()
+            )
         try:
             check = region.replay.check(owner, leaves, index)
-            held = (region_capture.capture(signature, grad, amp, args, kwargs, owner, is_method)
-                    if region.replay.wants(signature) and (not block or not (region.signatures[signature] or _changing(region)))
-                    else None)
+            held = (
+                region_capture.capture(signature, grad, amp, args, kwargs, owner, is_method)
+                if region.replay.wants(signature)
+                and (not block or not (region.signatures[signature] or _changing(region)))
+                else None
+            )
         except Exception as exc:  # the observer's own work never fails the script's call: the region is not replayed
             region.replay.give_up(exc)
             check, held = None, None
@@ -378,8 +439,20 @@ class RegionRecorder:
             if index < MAX_RECORDED_CALLS:
                 # at the eager stance Dynamo runs the original code without a guard check: no compiled code ran
                 ran = None if side == "eager" else counts.ran_compiled()
-                record = CallRecord(index, signature, grad, clock, ids, ran, profiled=profiled, observer=observer,
-                                    side=side, block=block, compiles_at_start=started, own_before_s=own_before)
+                record = CallRecord(
+                    index,
+                    signature,
+                    grad,
+                    clock,
+                    ids,
+                    ran,
+                    profiled=profiled,
+                    observer=observer,
+                    side=side,
+                    block=block,
+                    compiles_at_start=started,
+                    own_before_s=own_before,
+                )
                 region.calls.append(record)
             try:
                 region.replay.after(check)

@@ -5,12 +5,14 @@ targets: when the script drops the region (between its lines, its random state k
 Signatures measured: the most frequent one, and the last one when it differs. Only regions that were called at
 least MIN_CALLS times, ran compiled code and passed region_capture's state checks are replayed; the others say why.
 """
+
 from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..compiler import torch_trace as tt
 from ..compiler.insight import CUDAGRAPH_MODES, compiler_insight
@@ -57,7 +59,7 @@ def isolating(compile: Callable[..., Any]) -> Callable[..., Any] | None:
     return functools.partial(compile, isolate_recompiles=True) if "isolate_recompiles" in parameters else None
 
 
-def left_out_unisolated(region: "Region", what_if: list[str]) -> str | None:
+def left_out_unisolated(region: Region, what_if: list[str]) -> str | None:
     """What measuring the region mid-script leaves out on a torch without isolate_recompiles, and why: its own
     compiles (what-if modes, the profile's copy) would add to the script's recompile limit. None: nothing."""
     parts = [f"the what-if mode{'s' if len(what_if) > 1 else ''} {', '.join(what_if)}"] if what_if else []
@@ -65,11 +67,13 @@ def left_out_unisolated(region: "Region", what_if: list[str]) -> str | None:
         parts.append("per-kernel names in its CPU profile (a copy compiled to record them)")
     if not parts:
         return None
-    return (f"measured when the script let go of it, on a torch without torch.compile(isolate_recompiles=...) (2.13+): "
-            f"{' and '.join(parts)} would have compiled into the script's own recompile limit, so they were left out")
+    return (
+        f"measured when the script let go of it, on a torch without torch.compile(isolate_recompiles=...) (2.13+): "
+        f"{' and '.join(parts)} would have compiled into the script's own recompile limit, so they were left out"
+    )
 
 
-def chosen_signatures(region: "Region") -> list[tuple[str, str]]:
+def chosen_signatures(region: Region) -> list[tuple[str, str]]:
     """(signature, why): the most frequent signature, then the last one when it differs."""
     if not region.signatures:
         return []
@@ -79,13 +83,15 @@ def chosen_signatures(region: "Region") -> list[tuple[str, str]]:
     return [(frequent, "most-frequent")] + ([(last, "last")] if last and last != frequent else [])
 
 
-def not_measured_reason(region: "Region", fallback: str | None) -> str | None:
+def not_measured_reason(region: Region, fallback: str | None) -> str | None:
     """Why this region is not measured, in words; None when it can be."""
     if region.call_count < MIN_CALLS:
         times = "once" if region.call_count == 1 else f"{region.call_count} times"
-        return (f"called {times}: at least {MIN_CALLS} calls are needed to measure it (the first compiles)"
-                if region.call_count else
-                "no call of its own (a call from inside another compiled region is compiled into that region)")
+        return (
+            f"called {times}: at least {MIN_CALLS} calls are needed to measure it (the first compiles)"
+            if region.call_count
+            else "no call of its own (a call from inside another compiled region is compiled into that region)"
+        )
     if region.replay.unsafe:
         return region.replay.unsafe
     if fallback:
@@ -106,7 +112,7 @@ def _measures(capture: Capture) -> str:
     return f"replay: the region's calls on captured inputs ({capture.grad_mode})"
 
 
-def _device(region: "Region") -> str:
+def _device(region: Region) -> str:
     return "cuda" if region.device == "cuda" else "cpu"
 
 
@@ -132,6 +138,7 @@ def check_outputs(eager: Any, compiled: Any, capture: Capture, device: str) -> C
         correctness.seed_everything()
         out = _call(fn, capture)
         return torch.utils._pytree.tree_map(lambda v: v.detach().clone() if isinstance(v, torch.Tensor) else v, out)
+
     args, kwargs = capture.arguments()
     original = functools.partial(eager, **kwargs) if kwargs else eager
     return correctness.judge(original, args, capture.grad_mode, output(eager), output(compiled), device)
@@ -147,7 +154,9 @@ def rng_kept() -> Iterator[None]:
     import torch
 
     saved = random.getstate(), np.random.get_state()
-    devices = list(range(torch.cuda.device_count())) if torch.cuda.is_initialized() else []  # CUDA is never started here
+    devices = (
+        list(range(torch.cuda.device_count())) if torch.cuda.is_initialized() else []
+    )  # CUDA is never started here
     try:
         with torch.random.fork_rng(devices=devices):
             yield
@@ -168,7 +177,7 @@ def _replay_limits() -> Iterator[None]:
 class RegionReplay:
     """Measures one region: every chosen signature as written, then each what-if mode."""
 
-    def __init__(self, ctx: ReplayContext, region: "Region", compile_seconds: float | None) -> None:
+    def __init__(self, ctx: ReplayContext, region: Region, compile_seconds: float | None) -> None:
         self.ctx = ctx
         self.region = region
         self.compile_seconds = compile_seconds
@@ -188,10 +197,22 @@ class RegionReplay:
     def _one(self, mode: str, compiled: Any, capture: Capture, why: str, tag: str) -> RegionMeasurement:
         region, ctx = self.region, self.ctx
         marker = f"{region.id}:{mode}"
-        entry: RegionMeasurement = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
-                                    "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
-                                    "compiler": None, "peakMemoryBytes": None, "signature": capture.signature, "why": why,
-                                    "measures": _measures(capture)}
+        entry: RegionMeasurement = {
+            "mode": mode,
+            "status": "ok",
+            "error": None,
+            "compileSeconds": None,
+            "timing": None,
+            "speedup": None,
+            "breakEvenCalls": None,
+            "trace": None,
+            "kernelsPerStep": None,
+            "compiler": None,
+            "peakMemoryBytes": None,
+            "signature": capture.signature,
+            "why": why,
+            "measures": _measures(capture),
+        }
         device = _device(region)
         stage = "compiling" if compiled is None else "warming up"
         ctx.progress(f"Measuring {region.id} ({region.name}) {mode} on {capture.signature}")
@@ -212,26 +233,42 @@ class RegionReplay:
             tt.mark(marker, "correctness")
             entry["correctness"] = check_outputs(region.eager, compiled, capture, device)
             if not entry["correctness"]["ok"]:
-                entry["error"] = {"kind": "mismatch", "message": f"Compiled outputs differ from eager: {entry['correctness']['message']}",
-                                  "fix": "Check for ops with undefined order or randomness; compile with backend='aot_eager' to see whether Inductor is the cause.",
-                                  "traceback": None}
+                entry["error"] = {
+                    "kind": "mismatch",
+                    "message": f"Compiled outputs differ from eager: {entry['correctness']['message']}",
+                    "fix": "Check for ops with undefined order or randomness; compile with backend='aot_eager' to see whether Inductor is the cause.",
+                    "traceback": None,
+                }
         except _RanEagerly as exc:
-            entry.update({"status": "error", "error": {
-                "kind": "compile", "message": str(exc), "traceback": None,
-                "fix": "See the region's fallback reason: raise torch._dynamo.config.recompile_limit or remove what recompiles."}})
+            entry.update(
+                {
+                    "status": "error",
+                    "error": {
+                        "kind": "compile",
+                        "message": str(exc),
+                        "traceback": None,
+                        "fix": "See the region's fallback reason: raise torch._dynamo.config.recompile_limit or remove what recompiles.",
+                    },
+                }
+            )
         except Exception as exc:
             err = classify(exc, f"{stage} {region.name} ({mode}) on the script's inputs")
             if stage == "compiling" and err.kind == "user-code":
                 err.kind = "compile"
             if err.kind == "compile":  # no "other modes": only the modes this run measured exist for the user
-                err.fix = ("Compile without fullgraph=True, or with backend='aot_eager' to see whether Inductor is the cause; "
-                           "report the traceback to PyTorch if it is.")
+                err.fix = (
+                    "Compile without fullgraph=True, or with backend='aot_eager' to see whether Inductor is the cause; "
+                    "report the traceback to PyTorch if it is."
+                )
             entry.update({"status": "error", "error": err.to_json(), "speedup": None})
         finally:
             tt.mark(marker, "done")
         if mode != AS_WRITTEN:
-            entry["compiler"] = compiler_insight(ctx.records(marker), lambda r: f"a replay with {capture.signature}",
-                                                 device == "cuda" and mode in CUDAGRAPH_MODES)
+            entry["compiler"] = compiler_insight(
+                ctx.records(marker),
+                lambda r: f"a replay with {capture.signature}",
+                device == "cuda" and mode in CUDAGRAPH_MODES,
+            )
         return entry
 
     def _compile_fresh(self, mode: str) -> Any:
@@ -244,33 +281,52 @@ class RegionReplay:
     def _warm(self, fn: Any, capture: Capture, device: str) -> None:
         paired.warm(_side(fn, capture), device, self.ctx.watch.compiles, max_calls=_WARM_MAX)
 
-    def _time(self, entry: RegionMeasurement, eager: Any, compiled: Any, capture: Capture, device: str, marker: str) -> None:
+    def _time(
+        self, entry: RegionMeasurement, eager: Any, compiled: Any, capture: Capture, device: str, marker: str
+    ) -> None:
         def why_recompiled(_phase: str, compiles: int) -> str:
             return f"{compiles} compile(s) ran inside the timed region: a replayed call took a path warmup had not compiled."
 
-        paired.measure(_side(eager, capture), _side(compiled, capture), device, self.ctx.cfg, self.ctx.watch,
-                       entry, lambda phase: tt.mark(marker, phase, inputs=capture.signature),
-                                 why_recompiled, lambda: self._warm(compiled, capture, device))
+        paired.measure(
+            _side(eager, capture),
+            _side(compiled, capture),
+            device,
+            self.ctx.cfg,
+            self.ctx.watch,
+            entry,
+            lambda phase: tt.mark(marker, phase, inputs=capture.signature),
+            why_recompiled,
+            lambda: self._warm(compiled, capture, device),
+        )
         if entry.get("fallback"):
             raise _RanEagerly(entry["fallback"]["eagerFrames"])
 
-    def _profiles(self, entry: RegionMeasurement, mode: str, tag: str, compiled: Any, capture: Capture, device: str) -> None:
+    def _profiles(
+        self, entry: RegionMeasurement, mode: str, tag: str, compiled: Any, capture: Capture, device: str
+    ) -> None:
         """Profiles the compiled side (and eager, once per signature) into `entry`."""
         region, ctx = self.region, self.ctx
         os.makedirs(os.path.join(ctx.workdir, "regions"), exist_ok=True)
 
         def profile(fn: Any, name: str) -> tuple[str, ProfileFacts]:
             rel = os.path.join("regions", f"{region.id}-{tag}{name}.trace.json")
-            return rel, profile_steps(lambda: _call(fn, capture), device, os.path.join(ctx.workdir, rel), ctx.profiled_steps)
+            return rel, profile_steps(
+                lambda: _call(fn, capture), device, os.path.join(ctx.workdir, rel), ctx.profiled_steps
+            )
+
         if capture.signature not in self.eager_profiles:
             self.eager_profiles[capture.signature] = profile(region.eager, "eager")
         eager_trace, eager = self.eager_profiles[capture.signature]
         trace, facts = profile(self._profiled_copy(mode, compiled, capture, device), mode)
         entry["trace"] = trace
         entry.update(facts)
-        entry.update({"eagerTrace": eager_trace, "eagerKernelsPerStep": eager.get("kernelsPerStep"),
-                      "eagerGpuIdlePct": eager.get("gpuIdlePct")})
-
+        entry.update(
+            {
+                "eagerTrace": eager_trace,
+                "eagerKernelsPerStep": eager.get("kernelsPerStep"),
+                "eagerGpuIdlePct": eager.get("gpuIdlePct"),
+            }
+        )
 
     def _profiled_copy(self, mode: str, compiled: Any, capture: Capture, device: str) -> Any:
         """What the profile runs: on CPU with Inductor (measure/profiling.kernel_profiled) a copy compiled for the
@@ -281,8 +337,16 @@ class RegionReplay:
         own = options["mode"] if mode == AS_WRITTEN else mode
         tt.mark(f"{self.region.id}:{mode}{tt.PROFILED_COPY}", "compile")
         try:
-            copy = self.ctx.compile(self.region.eager, backend="inductor", dynamic=options["dynamic"], fullgraph=options["fullgraph"],
-                                    options={**(self.region.compile_kwargs.get("options") or {}), **profiled_options(own, options["dynamic"])})
+            copy = self.ctx.compile(
+                self.region.eager,
+                backend="inductor",
+                dynamic=options["dynamic"],
+                fullgraph=options["fullgraph"],
+                options={
+                    **(self.region.compile_kwargs.get("options") or {}),
+                    **profiled_options(own, options["dynamic"]),
+                },
+            )
             self._warm(copy, capture, device)
         finally:
             tt.mark(f"{self.region.id}:{mode}", "profile")
@@ -291,5 +355,7 @@ class RegionReplay:
 
 class _RanEagerly(Exception):
     def __init__(self, frames: int) -> None:
-        super().__init__(f"Dynamo ran {frames} frame(s) of the compiled region eagerly during the replay (no compiled "
-                         "graph matched and none was compiled: recompile limit or a skipped frame), so its timing is eager code")
+        super().__init__(
+            f"Dynamo ran {frames} frame(s) of the compiled region eagerly during the replay (no compiled "
+            "graph matched and none was compiled: recompile limit or a skipped frame), so its timing is eager code"
+        )

@@ -2,6 +2,7 @@
 dropped (held.py) runs inside the weakref callback, that is wherever the last reference went, so it runs only where
 replaying cannot disturb what the script is in the middle of, nor run under a mode the script has in force. Elsewhere
 it waits for the next safe point (regions.py)."""
+
 from __future__ import annotations
 
 import gc
@@ -30,8 +31,12 @@ def _no_ambient_mode() -> bool:
     autocast, a torch-function mode (`with torch.device(...)`, set_default_device) or a dispatch mode."""
     import torch
 
-    return (not torch.is_inference_mode_enabled() and autocast() is None and torch._C._len_torch_function_stack() == 0
-            and torch._C._len_torch_dispatch_stack() == 0)
+    return (
+        not torch.is_inference_mode_enabled()
+        and autocast() is None
+        and torch._C._len_torch_function_stack() == 0
+        and torch._C._len_torch_dispatch_stack() == 0
+    )
 
 
 class SafePoints:
@@ -56,5 +61,11 @@ class SafePoints:
             gc.callbacks.remove(self._gc_phase)
 
     def now(self, in_region_call: bool) -> bool:
-        return (self.thread is threading.current_thread() and not in_region_call and not self.collecting and not self.busy
-                and _dynamo_idle() and _no_ambient_mode())
+        return (
+            self.thread is threading.current_thread()
+            and not in_region_call
+            and not self.collecting
+            and not self.busy
+            and _dynamo_idle()
+            and _no_ambient_mode()
+        )

@@ -5,11 +5,13 @@ of them (with automatic dynamic shapes, for a size-generic graph). The recompile
 warm-up's tensor is made by a torch factory call with the size written out, the Quick Fix writes the real calls' size
 there (one compile, at the shape that is used; marking the dimension dynamic would make the graph size-generic
 instead, and a size of 1 cannot be marked dynamic at all)."""
+
 from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..compiler import quick_fixes, source_edits
 from ..compiler.source_edits import Source
@@ -33,9 +35,15 @@ def _warmup_calls(calls: list[RegionCall]) -> tuple[RegionCall, RegionCall] | No
         return None
     first = calls[0]["signature"]
     warm = [c for c in calls if c["signature"] == first]
-    rest = calls[len(warm):]
-    if len(warm) > _MAX_WARMUP_CALLS or len(rest) < 2 or any(c["signature"] == first for c in rest) \
-            or len({c["signature"] for c in rest}) != 1 or not calls[0].get("compileIds") or not rest[0].get("compileIds"):
+    rest = calls[len(warm) :]
+    if (
+        len(warm) > _MAX_WARMUP_CALLS
+        or len(rest) < 2
+        or any(c["signature"] == first for c in rest)
+        or len({c["signature"] for c in rest}) != 1
+        or not calls[0].get("compileIds")
+        or not rest[0].get("compileIds")
+    ):
         return None
     return calls[0], rest[0]
 
@@ -43,8 +51,12 @@ def _warmup_calls(calls: list[RegionCall]) -> tuple[RegionCall, RegionCall] | No
 def _dims(factory: ast.Call) -> list[ast.expr]:
     """The size arguments of torch.randn(2, 8) / torch.zeros((2, 8)) / torch.full((2, 8), v)."""
     name = factory.func.attr if isinstance(factory.func, ast.Attribute) else None
-    if name not in _FACTORIES or not isinstance(factory.func, ast.Attribute) or \
-            not (isinstance(factory.func.value, ast.Name) and factory.func.value.id == "torch") or not factory.args:
+    if (
+        name not in _FACTORIES
+        or not isinstance(factory.func, ast.Attribute)
+        or not (isinstance(factory.func.value, ast.Name) and factory.func.value.id == "torch")
+        or not factory.args
+    ):
         return []
     if isinstance(factory.args[0], (ast.Tuple, ast.List)):
         return list(factory.args[0].elts)
@@ -65,8 +77,12 @@ def _edit(source: Source, factory: ast.Call, dim: int, was: int, now: int) -> Qu
     return quick_fixes.edit(factory.lineno, factory.col_offset, text, f"{text[:start]}{now}{text[end:]}")
 
 
-def explain(calls: list[RegionCall], insight: CompilerInsight | None, starts: dict[str, "Record"],
-            read: Callable[[str], Source | None] = source_edits.read) -> None:
+def explain(
+    calls: list[RegionCall],
+    insight: CompilerInsight | None,
+    starts: dict[str, Record],
+    read: Callable[[str], Source | None] = source_edits.read,
+) -> None:
     """Puts the warm-up's shape in the explanation (and the Quick Fix) of the recompile the real calls made."""
     pair = _warmup_calls(calls)
     if pair is None or insight is None:
@@ -82,7 +98,9 @@ def explain(calls: list[RegionCall], insight: CompilerInsight | None, starts: di
     (compiled, warm_line), (_, real_line) = warm_site, real_site
     if warm_line is None or real_line is None:
         return
-    if (warm_line["file"], warm_line["line"]) == (real_line["file"], real_line["line"]) or warm_line["file"] != compiled["file"]:
+    if (warm_line["file"], warm_line["line"]) == (real_line["file"], real_line["line"]) or warm_line[
+        "file"
+    ] != compiled["file"]:
         return  # one line made both: the size comes from the data, not from a warm-up
     name, dim, was, now = re.sub(r"^L\['(.+)'\]$", r"\1", size[1]), int(size[2]), int(size[3]), int(size[4])
     source = read(compiled["file"])
@@ -92,16 +110,27 @@ def explain(calls: list[RegionCall], insight: CompilerInsight | None, starts: di
         made = source_edits.creation(source, arg.id, warm_line["line"])
         arg = made.value if isinstance(made, (ast.Assign, ast.AnnAssign)) else None
     edit = _edit(source, arg, dim, was, now) if source and isinstance(arg, ast.Call) else None
-    code = f" (`{warm_line_code}`)" if (warm_line_code := source.line(warm_line["line"]).strip() if source else "") else ""
+    code = (
+        f" (`{warm_line_code}`)" if (warm_line_code := source.line(warm_line["line"]).strip() if source else "") else ""
+    )
     explanation: Explanation = {
-        "what": (f"The warm-up call at line {warm_line['line']}{code} passed '{name}' with size {was} in dimension {dim}; the "
-                 f"real calls (line {real_line['line']}) pass {now}, so the graph compiled for the warm-up serves none of "
-                 "them and the first real call compiled again."),
-        "fix": ((f"Warm up at the shape the real calls use: {edit['text']} at line {warm_line['line']}. One compile then "
-                 "serves every call, specialised to that size.") if edit else
-                (f"Warm up at the shape the real calls use (size {now} in dimension {dim} of '{name}'): one compile then "
-                 "serves every call, specialised to that size."))
-               + " If that size does vary in use, compile with dynamic=True instead.",
+        "what": (
+            f"The warm-up call at line {warm_line['line']}{code} passed '{name}' with size {was} in dimension {dim}; the "
+            f"real calls (line {real_line['line']}) pass {now}, so the graph compiled for the warm-up serves none of "
+            "them and the first real call compiled again."
+        ),
+        "fix": (
+            (
+                f"Warm up at the shape the real calls use: {edit['text']} at line {warm_line['line']}. One compile then "
+                "serves every call, specialised to that size."
+            )
+            if edit
+            else (
+                f"Warm up at the shape the real calls use (size {now} in dimension {dim} of '{name}'): one compile then "
+                "serves every call, specialised to that size."
+            )
+        )
+        + " If that size does vary in use, compile with dynamic=True instead.",
         "quickFix": quick_fixes.warmup_shape(warm_line["line"], [edit]) if edit else quick_fixes.compile_dynamic(),
     }
     _put(insight, recompile.get("compileId"), explanation)

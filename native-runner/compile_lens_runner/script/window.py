@@ -12,6 +12,7 @@ The in-situ windows (script/interleave.py) are the same window opened at a given
 it is shown): one per side, inside the interleaved run. A window whose profiler could not start still counts its
 steps (`open`), so ranks that hold their schedule for it still switch on the same call.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -72,8 +73,11 @@ class ProfileWindow:
         activities = [ProfilerActivity.CPU]
         if torch.cuda.is_available() and torch.cuda.is_initialized():
             activities.append(ProfilerActivity.CUDA)
-        prof = profile(activities=activities, schedule=schedule(wait=0, warmup=1, active=STEPS, repeat=1),
-                       on_trace_ready=self._export)
+        prof = profile(
+            activities=activities,
+            schedule=schedule(wait=0, warmup=1, active=STEPS, repeat=1),
+            on_trace_ready=self._export,
+        )
         try:
             prof.start()
         except RuntimeError as exc:  # another profiler is running (the script's own, started another way)
@@ -100,6 +104,14 @@ class ProfileWindow:
         without a trace, why."""
         why = self.skipped
         if why is None and not self.recorded:
-            why = (f"no region was called {START_CALL + 1} times" if self.pilot is None
-                   else "the script ended before the window's first recorded step")
-        return {"region": getattr(self.pilot, "id", None), "fromCall": self.from_call, "steps": self.recorded, "skipped": why}
+            why = (
+                f"no region was called {START_CALL + 1} times"
+                if self.pilot is None
+                else "the script ended before the window's first recorded step"
+            )
+        return {
+            "region": getattr(self.pilot, "id", None),
+            "fromCall": self.from_call,
+            "steps": self.recorded,
+            "skipped": why,
+        }

@@ -1,4 +1,5 @@
 """Objects every part of the report uses: an error, a source line, a timing, a recommendation, a pair of sides."""
+
 from __future__ import annotations
 
 from typing import Literal, TypedDict
@@ -82,6 +83,7 @@ class Sides(TypedDict):
 
 class SlowSides(TypedDict, total=False):
     """Per side, its CPU probe over the host's fastest state (a mode's interval, an in-situ speedup)."""
+
     eager: float
     compiled: float
 

@@ -1,4 +1,5 @@
 """What the compiler did (a mode's or a region's `compiler`): graph breaks, recompiles, kernels, compile phases."""
+
 from __future__ import annotations
 
 from typing import Any, TypedDict

@@ -1,4 +1,5 @@
 """The script's own calls and steps, compiled against eager (report.inSitu, a region's inSitu)."""
+
 from __future__ import annotations
 
 from typing import Any, Literal, TypedDict

@@ -1,4 +1,5 @@
 """One mode's measurement (report.modes[], a region's measurements[]): its timing, speedup, interval, correctness."""
+
 from __future__ import annotations
 
 from typing import TypedDict

@@ -1,4 +1,5 @@
 """A torchrun job's ranks (report.ranks[], report.divergence[], a rank's own report.rank) and the logs `inspect` read."""
+
 from __future__ import annotations
 
 from typing import Any, TypedDict

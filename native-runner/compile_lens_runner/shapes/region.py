@@ -1,4 +1,5 @@
 """A compiled region of a script (report.regions[]): its calls, signatures, replayed measurements and in-situ result."""
+
 from __future__ import annotations
 
 from typing import Any, TypedDict

@@ -1,4 +1,5 @@
 """The report itself (report.json): its header, the eager baseline, and the parts the other modules define."""
+
 from __future__ import annotations
 
 from typing import Any, TypedDict

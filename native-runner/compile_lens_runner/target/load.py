@@ -1,4 +1,5 @@
 """Loads what to profile (a built-in sample or the user's FILE:FN) and says how to call it eagerly and compiled."""
+
 from __future__ import annotations
 
 import importlib
@@ -6,16 +7,28 @@ import importlib.util
 import inspect
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import RunnerError, classify
 from ..shapes.report import Target as TargetEntry
 from .samples import NAMES as SAMPLE_NAMES
 
 GRAD_MODES = ("inference", "no_grad", "grad")
-TARGET_KEYS = {"model", "inputs", "warmup_inputs", "compile_attr", "grad_mode", "warmup_grad_mode", "train",
-               "loss_fn", "optimizer", "dynamic", "backend"}
+TARGET_KEYS = {
+    "model",
+    "inputs",
+    "warmup_inputs",
+    "compile_attr",
+    "grad_mode",
+    "warmup_grad_mode",
+    "train",
+    "loss_fn",
+    "optimizer",
+    "dynamic",
+    "backend",
+}
 
 
 @dataclass
@@ -57,7 +70,11 @@ def _inputs_to(inputs: tuple, device: str) -> tuple:
 
 def _as_tuple(value: Any, what: str) -> tuple:
     if value is None:
-        raise RunnerError("bad-target", f"The target returned no {what}.", "Return (model, example_inputs) or a dict with 'model' and 'inputs'.")
+        raise RunnerError(
+            "bad-target",
+            f"The target returned no {what}.",
+            "Return (model, example_inputs) or a dict with 'model' and 'inputs'.",
+        )
     return value if isinstance(value, tuple) else tuple(value) if isinstance(value, list) else (value,)
 
 
@@ -65,17 +82,27 @@ def _from_returned(value: Any, base: dict[str, Any], device: str, moved: bool) -
     if isinstance(value, dict):
         unknown = set(value) - TARGET_KEYS
         if unknown:
-            raise RunnerError("bad-target", f"The target's dict has unknown keys: {', '.join(sorted(unknown))}.",
-                              f"Use only: {', '.join(sorted(TARGET_KEYS))}.")
+            raise RunnerError(
+                "bad-target",
+                f"The target's dict has unknown keys: {', '.join(sorted(unknown))}.",
+                f"Use only: {', '.join(sorted(TARGET_KEYS))}.",
+            )
         spec = dict(value)
     elif isinstance(value, tuple) and len(value) == 2:
         spec = {"model": value[0], "inputs": value[1]}
     else:
-        raise RunnerError("bad-target", f"The target returned {type(value).__name__}, not (model, example_inputs) or a dict.",
-                          "Return (model_or_callable, example_inputs_tuple) or {'model': ..., 'inputs': (...)}.")
+        raise RunnerError(
+            "bad-target",
+            f"The target returned {type(value).__name__}, not (model, example_inputs) or a dict.",
+            "Return (model_or_callable, example_inputs_tuple) or {'model': ..., 'inputs': (...)}.",
+        )
     model = spec.get("model")
     if model is None or not callable(model):
-        raise RunnerError("bad-target", "The target's model is missing or not callable.", "Return an nn.Module or a function as the model.")
+        raise RunnerError(
+            "bad-target",
+            "The target's model is missing or not callable.",
+            "Return an nn.Module or a function as the model.",
+        )
     inputs = _as_tuple(spec.get("inputs"), "inputs")
     warmup = _as_tuple(spec["warmup_inputs"], "warmup inputs") if spec.get("warmup_inputs") is not None else None
     if not moved:
@@ -94,9 +121,19 @@ def _from_returned(value: Any, base: dict[str, Any], device: str, moved: bool) -
     if compile_attr is not None:
         _resolve_attr(model, compile_attr)
     overrides = {k: spec[k] for k in ("dynamic", "backend") if k in spec}
-    return Target(model=model, inputs=inputs, warmup_inputs=warmup, compile_attr=compile_attr, grad_mode=grad_mode,
-                  warmup_grad_mode=spec.get("warmup_grad_mode"), train=train, loss_fn=spec.get("loss_fn"),
-                  optimizer=spec.get("optimizer"), overrides=overrides, **base)
+    return Target(
+        model=model,
+        inputs=inputs,
+        warmup_inputs=warmup,
+        compile_attr=compile_attr,
+        grad_mode=grad_mode,
+        warmup_grad_mode=spec.get("warmup_grad_mode"),
+        train=train,
+        loss_fn=spec.get("loss_fn"),
+        optimizer=spec.get("optimizer"),
+        overrides=overrides,
+        **base,
+    )
 
 
 def _resolve_attr(root: Any, path: str) -> tuple[Any, str]:
@@ -107,8 +144,11 @@ def _resolve_attr(root: Any, path: str) -> tuple[Any, str]:
             obj = getattr(obj, name)
         getattr(obj, last)
     except AttributeError as exc:
-        raise RunnerError("bad-target", f"compile_attr {path!r} does not exist on the model: {exc}.",
-                          "Name an attribute path of the model object, e.g. 'transformer' for pipe.transformer.") from None
+        raise RunnerError(
+            "bad-target",
+            f"compile_attr {path!r} does not exist on the model: {exc}.",
+            "Name an attribute path of the model object, e.g. 'transformer' for pipe.transformer.",
+        ) from None
     return obj, last
 
 
@@ -133,13 +173,17 @@ def load_sample(name: str, device: str) -> Target:
 def parse_target_spec(spec: str) -> tuple[str, str]:
     path, sep, fn = spec.rpartition(":")
     if not sep or not path or not fn.isidentifier():
-        raise RunnerError("bad-target", f"--target {spec!r} is not FILE:FUNCTION.", "Pass e.g. --target models/net.py:build")
+        raise RunnerError(
+            "bad-target", f"--target {spec!r} is not FILE:FUNCTION.", "Pass e.g. --target models/net.py:build"
+        )
     return os.path.abspath(path), fn
 
 
 def import_file(path: str, module_name: str) -> Any:
     if not os.path.isfile(path):
-        raise RunnerError("bad-target", f"Target file not found: {path}", "Check the path (relative to the working directory).")
+        raise RunnerError(
+            "bad-target", f"Target file not found: {path}", "Check the path (relative to the working directory)."
+        )
     sys.path.insert(0, os.path.dirname(path))
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
@@ -158,15 +202,23 @@ def load_function_target(spec: str, device: str) -> Target:
     module = import_file(path, "compile_lens_target")
     fn = getattr(module, fn_name, None)
     if not callable(fn):
-        raise RunnerError("bad-target", f"{os.path.basename(path)} has no function {fn_name!r}.",
-                          f"Define def {fn_name}(): return model, (example_input,) in {path}.")
+        raise RunnerError(
+            "bad-target",
+            f"{os.path.basename(path)} has no function {fn_name!r}.",
+            f"Define def {fn_name}(): return model, (example_input,) in {path}.",
+        )
     try:
         value, moved = _call_builder(fn, device)
     except Exception as exc:
         raise classify(exc, f"calling {fn_name}() to build the target") from None
     line = inspect.getsourcelines(fn)[1] if inspect.isfunction(fn) else None
-    base = {"kind": "function", "name": f"{os.path.splitext(os.path.basename(path))[0]}-{fn_name}", "file": path,
-            "function": fn_name, "line": line}
+    base = {
+        "kind": "function",
+        "name": f"{os.path.splitext(os.path.basename(path))[0]}-{fn_name}",
+        "file": path,
+        "function": fn_name,
+        "line": line,
+    }
     return _from_returned(value, base, device, moved)
 
 
@@ -218,8 +270,11 @@ def _first_tensor(value: Any) -> Any:
     for leaf in tree_leaves(value):
         if isinstance(leaf, torch.Tensor):
             return leaf
-    raise RunnerError("bad-target", "Training step: the model's output holds no tensor to take a loss of.",
-                      "Return a tensor from the model, or give 'loss_fn' in the target dict.")
+    raise RunnerError(
+        "bad-target",
+        "Training step: the model's output holds no tensor to take a loss of.",
+        "Return a tensor from the model, or give 'loss_fn' in the target dict.",
+    )
 
 
 def describe_inputs(inputs: tuple | None) -> str:
@@ -232,4 +287,5 @@ def describe_inputs(inputs: tuple | None) -> str:
         if hasattr(value, "shape") and hasattr(value, "dtype"):
             return f"ndarray {value.dtype}{list(value.shape)}"
         return type(value).__name__
+
     return ", ".join(one(v) for v in inputs or ())

@@ -1,6 +1,7 @@
 """A compile target (a built-in sample or the user's FILE:FN): eager timed and profiled alone, then each mode compiled,
 warmed, measured against eager (measure/paired.py), checked for correctness and profiled (on CPU, a copy compiled for
 the profile: see TargetRun.profiled_copy)."""
+
 from __future__ import annotations
 
 import os
@@ -12,8 +13,14 @@ from ..compiler.insight import CUDAGRAPH_MODES, TIMED_PHASES, compiler_insight
 from ..errors import classify
 from ..measure import correctness, paired, speedups, timing
 from ..measure.grad_mode import grad_context
-from ..measure.profiling import (LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS, ProfileFacts, kernel_profiled, profile_steps,
-                                 profiled_options)
+from ..measure.profiling import (
+    LAUNCH_BOUND_IDLE_PCT,
+    PROFILED_STEPS,
+    ProfileFacts,
+    kernel_profiled,
+    profile_steps,
+    profiled_options,
+)
 from ..report import advice
 from ..run import Run
 from ..shapes.mode import Correctness, ModeResult
@@ -41,6 +48,7 @@ class TargetRun:
         def context() -> Any:
             variant.activate()
             return grad_context(grad)
+
         return paired.Side(lambda: variant.call(inputs), context)
 
     def warm(self, variant: Variant, inputs: tuple, grad: str) -> None:
@@ -53,7 +61,9 @@ class TargetRun:
     def execute(self) -> None:
         t = self.spec["target"]
         self.progress("load", 0.03, "Loading the target")
-        target = load_sample(t["sample"], self.device) if "sample" in t else load_function_target(t["target"], self.device)
+        target = (
+            load_sample(t["sample"], self.device) if "sample" in t else load_function_target(t["target"], self.device)
+        )
         if self.spec["train"] and not target.train:
             target.train, target.grad_mode = True, "grad"
         self.target = target
@@ -63,11 +73,20 @@ class TargetRun:
         dynamic = {"true": True, "false": False}.get(self.spec["dynamic"], target.overrides.get("dynamic"))
         self.dynamic = dynamic
         self.backend = target.overrides.get("backend", self.spec["backend"])
-        self.report["settings"].update({
-            "dynamic": dynamic, "backend": self.backend if isinstance(self.backend, str) else getattr(self.backend, "__name__", "custom"),
-            "inputs": describe_inputs(target.inputs), "warmupInputs": describe_inputs(target.warmup_inputs),
-            "gradMode": target.grad_mode, "warmupGradMode": self.warm_grad, "train": target.train,
-            "compileAttr": target.compile_attr})
+        self.report["settings"].update(
+            {
+                "dynamic": dynamic,
+                "backend": self.backend
+                if isinstance(self.backend, str)
+                else getattr(self.backend, "__name__", "custom"),
+                "inputs": describe_inputs(target.inputs),
+                "warmupInputs": describe_inputs(target.warmup_inputs),
+                "gradMode": target.grad_mode,
+                "warmupGradMode": self.warm_grad,
+                "train": target.train,
+                "compileAttr": target.compile_attr,
+            }
+        )
         self.run_eager()
         modes = self.spec["modes"]
         for index, mode in enumerate(modes):
@@ -75,7 +94,9 @@ class TargetRun:
             self.report["modes"].append(self.run_mode(mode, 0.12 + index * span, span))
             self.checkpoint()
         speedups.adjust(self.report["modes"], self.report["eager"])
-        self.report["recommendation"] = advice.recommend(self.report["modes"], CUDAGRAPH_MODES if self.device == "cpu" else ())
+        self.report["recommendation"] = advice.recommend(
+            self.report["modes"], CUDAGRAPH_MODES if self.device == "cpu" else ()
+        )
         failed = [m for m in self.report["modes"] if m["status"] != "ok"]
         if failed and len(failed) == len(self.report["modes"]):
             first = failed[0]["error"]
@@ -93,7 +114,9 @@ class TargetRun:
             self.warm(eager, target.inputs, target.grad_mode)
             self.progress("eager", 0.08, "Timing eager")
             method = timing.method_text(self.device, self.run.cfg, paired=False)
-            self.report["eager"]["timing"] = timing.measure_alone(paired.block(self.side(eager, target.inputs, target.grad_mode), self.device), self.run.cfg, method)
+            self.report["eager"]["timing"] = timing.measure_alone(
+                paired.block(self.side(eager, target.inputs, target.grad_mode), self.device), self.run.cfg, method
+            )
             self.progress("eager", 0.1, "Profiling eager")
             trace, facts = self.profile(eager, "eager")
             alone = self.report["eager"]
@@ -116,6 +139,7 @@ class TargetRun:
         def step() -> None:
             with grad_context(self.target.grad_mode):
                 variant.call(self.target.inputs)
+
         return os.path.basename(path), profile_steps(step, self.device, path, PROFILED_STEPS)
 
     def compile(self, mode: str) -> Any:
@@ -138,8 +162,16 @@ class TargetRun:
 
         torch._dynamo.reset()
         tt.mark(f"{mode}{tt.PROFILED_COPY}", "compile")
-        copy = Variant(self.target, torch.compile(Variant(self.target, None).compile_target(), backend="inductor", dynamic=self.dynamic,
-                                                  fullgraph=self.spec["fullgraph"], options=profiled_options(mode, self.dynamic)))
+        copy = Variant(
+            self.target,
+            torch.compile(
+                Variant(self.target, None).compile_target(),
+                backend="inductor",
+                dynamic=self.dynamic,
+                fullgraph=self.spec["fullgraph"],
+                options=profiled_options(mode, self.dynamic),
+            ),
+        )
         self.first_call_seconds(copy, self.warm_inputs, self.warm_grad)
         self.warm(copy, self.warm_inputs, self.warm_grad)
         self.warm(copy, self.target.inputs, self.target.grad_mode)
@@ -161,9 +193,19 @@ class TargetRun:
     def run_mode(self, mode: str, start: float, span: float) -> ModeResult:
         import torch
 
-        entry: ModeResult = {"mode": mode, "status": "ok", "error": None, "compileSeconds": None, "timing": None,
-                             "speedup": None, "breakEvenCalls": None, "trace": None, "kernelsPerStep": None,
-                             "compiler": None, "peakMemoryBytes": None}
+        entry: ModeResult = {
+            "mode": mode,
+            "status": "ok",
+            "error": None,
+            "compileSeconds": None,
+            "timing": None,
+            "speedup": None,
+            "breakEvenCalls": None,
+            "trace": None,
+            "kernelsPerStep": None,
+            "compiler": None,
+            "peakMemoryBytes": None,
+        }
         torch._dynamo.reset()
         target, eager = self.target, Variant(self.target, None)
         stage = "compiling"
@@ -183,9 +225,12 @@ class TargetRun:
             tt.mark(mode, "correctness")
             entry["correctness"] = self.check(eager, compiled)
             if not entry["correctness"]["ok"]:
-                entry["error"] = {"kind": "mismatch", "message": f"Compiled outputs are less accurate than eager: {entry['correctness']['message']}",
-                                  "fix": "Check for ops with undefined order or randomness; try another mode or backend, or report it to PyTorch.",
-                                  "traceback": None}
+                entry["error"] = {
+                    "kind": "mismatch",
+                    "message": f"Compiled outputs are less accurate than eager: {entry['correctness']['message']}",
+                    "fix": "Check for ops with undefined order or randomness; try another mode or backend, or report it to PyTorch.",
+                    "traceback": None,
+                }
             stage = "profiling"
             self.progress("profile", start + span * 0.7, f"Profiling {mode}")
             profiled = self.profiled_copy(mode, compiled)
@@ -204,8 +249,9 @@ class TargetRun:
         finally:
             tt.mark(mode, "done")
             try:
-                insight = entry["compiler"] = compiler_insight(self.run.records(mode), self.trigger_text,
-                                                               self.device == "cuda" and mode in CUDAGRAPH_MODES)
+                insight = entry["compiler"] = compiler_insight(
+                    self.run.records(mode), self.trigger_text, self.device == "cuda" and mode in CUDAGRAPH_MODES
+                )
                 insight["torchTraceLog"] = self.run.trace_log_relpath()
                 artifacts.attach(insight, self.run.records(mode), self.workdir, mode, entry["trace"], PROFILED_STEPS)
             except Exception as exc:  # insight is best effort; the measurement stands without it
@@ -220,16 +266,29 @@ class TargetRun:
         watch = paired.Watch(lambda: run.watcher.compiles, run.runs.snapshot, run.runs.available)
 
         def why_recompiled(phase: str, compiles: int) -> str:
-            reasons = [str((r.payload_json() or [r.payload])[0]) for r in run.records(mode)
-                       if r.phase == phase and r.artifact == "recompile_reasons"]
+            reasons = [
+                str((r.payload_json() or [r.payload])[0])
+                for r in run.records(mode)
+                if r.phase == phase and r.artifact == "recompile_reasons"
+            ]
             why = "; ".join(r.split("\n", 1)[0] for r in reasons)
-            timed, warm = f"{describe_inputs(target.inputs)} ({target.grad_mode})", f"{describe_inputs(self.warm_inputs)} ({self.warm_grad})"
-            cause = (f"the timed calls ({timed}) did not match warmup ({warm})" if timed != warm
-                     else "a timed call took a path warmup had not compiled")
+            timed, warm = (
+                f"{describe_inputs(target.inputs)} ({target.grad_mode})",
+                f"{describe_inputs(self.warm_inputs)} ({self.warm_grad})",
+            )
+            cause = (
+                f"the timed calls ({timed}) did not match warmup ({warm})"
+                if timed != warm
+                else "a timed call took a path warmup had not compiled"
+            )
             explained = explain.explain(reasons[0].split("\n", 1)[0], reasons[0]) if reasons else None
             if explained:
                 cause += f". {explained['what']} {explained['fix']}"
-            reason = f"{compiles} compile(s) ran inside the timed region" + (f" (guard failure: {why})" if why else "") + f": {cause}"
+            reason = (
+                f"{compiles} compile(s) ran inside the timed region"
+                + (f" (guard failure: {why})" if why else "")
+                + f": {cause}"
+            )
             return reason if reason.endswith(".") else reason + "."
 
         def rewarm() -> None:
@@ -237,20 +296,35 @@ class TargetRun:
             self.progress("timing", 0.0, f"{mode}: a recompile hit the timed region; re-warming and re-measuring")
             self.warm(compiled, target.inputs, target.grad_mode)
 
-        paired.measure(self.side(eager, target.inputs, target.grad_mode), self.side(compiled, target.inputs, target.grad_mode),
-                       self.device, run.cfg, watch, entry,
-                       lambda phase: tt.mark(mode, phase, inputs=describe_inputs(target.inputs)), why_recompiled, rewarm)
+        paired.measure(
+            self.side(eager, target.inputs, target.grad_mode),
+            self.side(compiled, target.inputs, target.grad_mode),
+            self.device,
+            run.cfg,
+            watch,
+            entry,
+            lambda phase: tt.mark(mode, phase, inputs=describe_inputs(target.inputs)),
+            why_recompiled,
+            rewarm,
+        )
 
     def explain_fallback(self, entry: ModeResult) -> None:
         """Names why the timed compiled calls ran eagerly, from the mode's compiler log (read after the mode)."""
         fallback = entry["fallback"]
-        fallback.update(explain.fallback_cause(entry.get("compiler"), entry.get("ranCompiled"), fallback["eagerFrames"]))
-        entries = (f" ({fallback['eagerFrames']} of {fallback['frameEntries']} entries into compiled frames)"
-                   if fallback["frameEntries"] else "")
+        fallback.update(
+            explain.fallback_cause(entry.get("compiler"), entry.get("ranCompiled"), fallback["eagerFrames"])
+        )
+        entries = (
+            f" ({fallback['eagerFrames']} of {fallback['frameEntries']} entries into compiled frames)"
+            if fallback["frameEntries"]
+            else ""
+        )
         timed = entry["timing"]
         assert timed is not None  # a fallback is found in timed calls
-        timed["invalidReason"] = (f"Dynamo ran the compiled calls eagerly{entries}, so what was timed as compiled "
-                                  f"is eager code: {fallback['cause']}.")
+        timed["invalidReason"] = (
+            f"Dynamo ran the compiled calls eagerly{entries}, so what was timed as compiled "
+            f"is eager code: {fallback['cause']}."
+        )
 
     def check(self, eager: Variant, compiled: Variant) -> Correctness:
         import torch
@@ -263,8 +337,7 @@ class TargetRun:
             with grad_context(grad):
                 out = variant.forward(self.target.inputs)
             return torch.utils._pytree.tree_map(lambda v: v.detach().clone() if isinstance(v, torch.Tensor) else v, out)
+
         eager_out, compiled_out = output(eager), output(compiled)
         eager.activate()  # the reference runs the uncompiled model
         return correctness.judge(self.target.model, self.target.inputs, grad, eager_out, compiled_out, self.device)
-
-

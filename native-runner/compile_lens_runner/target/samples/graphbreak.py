@@ -1,4 +1,5 @@
 """Branchy: the graph breaks of seed 003 (print, data-dependent .item() branch, numpy random head choice)."""
+
 import numpy as np
 import torch
 from torch import nn
@@ -8,8 +9,14 @@ class Branchy(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            nn.Conv2d(3, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d(2),
-            nn.Conv2d(32, 64, 3, padding=1), nn.BatchNorm2d(64), nn.ReLU(), nn.AdaptiveAvgPool2d(4),
+            nn.Conv2d(3, 32, 3, padding=1),
+            nn.BatchNorm2d(32),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Conv2d(32, 64, 3, padding=1),
+            nn.BatchNorm2d(64),
+            nn.ReLU(),
+            nn.AdaptiveAvgPool2d(4),
         )
         self.heads = nn.ModuleList(
             [nn.Sequential(nn.Linear(64 * 16, 256), nn.GELU(), nn.Linear(256, 10)) for _ in range(3)]

@@ -1,4 +1,5 @@
 """LocalOptimizedNetwork from seed 003: conv blocks plus elementwise-heavy activations Inductor can fuse."""
+
 import torch
 import torch.nn.functional as F
 from torch import nn

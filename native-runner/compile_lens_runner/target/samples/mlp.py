@@ -1,4 +1,5 @@
 """SimpleNet from seed 003: a small MLP, launch-bound on a GPU (compiling it often does not pay)."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """SimpleNet compiled with dynamic=False, warmed up at batch 32 and called at batch 64: a recompile in the timed region."""
+
 import torch
 
 from .mlp import SimpleNet
