@@ -1,5 +1,9 @@
 """An AMP training loop (not written for Compile Lens): bf16 autocast, AdamW, a small transformer encoder."""
-import os, time, torch
+
+import os
+import time
+
+import torch
 from torch import nn
 
 torch.manual_seed(0)
@@ -12,7 +16,7 @@ x = torch.randn(32, 128, 512, device=dev)
 y = torch.randn(32, 128, 512, device=dev)
 steps = int(os.environ.get("STEPS", "300"))
 times = []
-for i in range(steps):
+for _ in range(steps):
     t = time.perf_counter()
     with torch.autocast(dev, dtype=torch.bfloat16):
         loss = nn.functional.mse_loss(step_fn(x), y)
@@ -23,4 +27,6 @@ for i in range(steps):
         torch.cuda.synchronize()
     times.append(time.perf_counter() - t)
 steady = sorted(times[steps // 3 :])
-print(f"PLAIN compile={os.environ.get('COMPILE','1')} median_ms={steady[len(steady)//2]*1e3:.3f} first_s={times[0]:.2f}")
+print(
+    f"PLAIN compile={os.environ.get('COMPILE', '1')} median_ms={steady[len(steady) // 2] * 1e3:.3f} first_s={times[0]:.2f}"
+)
