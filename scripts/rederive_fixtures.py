@@ -1,6 +1,7 @@
 """The fixture reports' derived text, said by the current runner: each region's recommendation (its options as the
 runner records them now), the run's recommendation and the headlines (report/headline.py), from the numbers the fixture holds (its measurements, in-situ
-steps, compiler records: as recorded). A fixture recorded by an older runner otherwise keeps words the runner no
+steps, compiler records: as recorded); and each compiler record's recompile sites, grouped and said as the runner says
+them (compiler/explain.py) from the recompiles it recorded. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
 Run: python3 scripts/rederive_fixtures.py           (rewrites the fixtures that differ, names them)
@@ -16,6 +17,7 @@ from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
+from compile_lens_runner.compiler import explain  # noqa: E402
 from compile_lens_runner.compiler.insight import CUDAGRAPH_MODES  # noqa: E402
 from compile_lens_runner.report import advice, headline  # noqa: E402
 from compile_lens_runner.script import advice as script_advice  # noqa: E402
@@ -32,10 +34,31 @@ def fixture_reports() -> list[str]:
     return sorted(found)
 
 
+def _recompile_sites(compiler: dict[str, Any]) -> None:
+    """The recorded recompiles grouped per site (a report before schema 1.4 has none), each site's ranks kept."""
+    recompiles = compiler.get("recompiles") or []
+    if not recompiles:
+        return
+    ranks = {
+        (json.dumps(s.get("location"), sort_keys=True), s["pattern"]): s["ranks"]
+        for s in compiler.get("recompileSites") or []
+        if "ranks" in s
+    }
+    sites = explain.group_sites(recompiles)
+    for site in sites:
+        known = ranks.get((json.dumps(site.get("location"), sort_keys=True), site["pattern"]))
+        if known is not None:
+            site["ranks"] = known
+    compiler["recompileSites"] = sites
+
+
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its verdicts and headlines as the runner derives them now (target/mode.py,
     script/mode.py's last step, document.write)."""
     out = copy.deepcopy(report)
+    for entry in [*out["modes"], *(out.get("regions") or [])]:
+        if entry.get("compiler"):
+            _recompile_sites(entry["compiler"])
     if out["target"].get("kind") == "script":
         regions = out.get("regions") or []
         for region in regions:

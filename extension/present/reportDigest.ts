@@ -1,6 +1,6 @@
 // The few numbers a user reads first, derived once from a report for the CLI and the panel (the one-line headline is the runner's: headline.ts).
 // Every number carries what it rests on; what was not measured is left out or said in words, never a placeholder.
-import { collectFindings, type Finding } from './findings.ts';
+import { collectFindings, findingText, type Finding } from './findings.ts';
 import {
   formatBreakEven,
   formatCount,
@@ -330,7 +330,7 @@ export function formatDigest(digest: ReportDigest): string {
   if (digest.findings.length) {
     out.push('  findings:');
     for (const f of digest.findings)
-      out.push(`    ${f.file}:${f.line}  ${f.kind}${f.count > 1 ? ` ×${f.count}` : ''}: ${f.reason}`);
+      out.push(`    ${f.file}:${f.line}  ${f.kind}${f.count > 1 ? ` ×${f.count}` : ''}: ${findingText(f)}`);
   }
   out.push(`  recommendation: ${digest.recommendation.reason}`);
   return out.join('\n');
