@@ -123,7 +123,7 @@ def test_a_target_says_the_verdict_its_number_with_mode_and_range_then_its_facts
 def test_a_target_with_nothing_measured_says_why_and_a_failed_run_its_error_first() -> None:
     counter = answered(fixture("counter-cpu"))
     assert counter["answer"]["verdict"] == "none" and codes(counter["answer"]) == ["ran-eagerly"]
-    assert counter["headline"] == "no verdict: the compiled calls ran eagerly"
+    assert counter["headline"] == "no verdict: default's compiled calls ran eagerly"
     assert (
         "ran eagerly, so nothing compiled was measured (forward hit the recompile limit"
         in counter["recommendation"]["reason"]
