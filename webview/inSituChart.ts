@@ -4,6 +4,7 @@
 // steady state shaded with both medians. A log scale when compile steps dwarf the rest.
 import { line, scaleLinear } from 'd3';
 import type { InSituPoint, Region } from '../extension/shared/report.ts';
+import { inSituNumber } from '../extension/present/answer.ts';
 import { formatMs, formatSpeedup } from '../extension/present/numbers.ts';
 import { el } from './panels.ts';
 import {
@@ -73,9 +74,9 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     shade.setAttribute('width', String(x(last + 0.5) - x(from - 0.5)));
     shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
     const step = situ.step;
-    const text = step
-      ? `: ${formatMs(step.eagerMs)} → ${formatMs(step.compiledMs)} per step (median), ${formatSpeedup(step.speedup)}`
-      : '';
+    // the runner's words for the step's number (schema 1.21), else its recorded speedup
+    const said = inSituNumber(region.answer, 'step')?.text;
+    const text = said ? `: ${said}` : step ? `: ${formatSpeedup(step.speedup)} per step` : '';
     chart.append(withTitle(shade, `steady state from call ${from}${text}`));
     for (const [side, ms] of step
       ? ([

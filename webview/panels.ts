@@ -136,7 +136,7 @@ function modesTable(digest: ReportDigest): HTMLElement {
       mode.status === 'error'
         ? `failed: ${mode.error ?? 'unknown error'}`
         : mode.notMeasured
-          ? `not measured: ${mode.notMeasured}`
+          ? `not measured. ${mode.notMeasured}`
           : null;
     if (whole !== null) {
       const cell = el('td', 'error', whole);
@@ -153,7 +153,6 @@ function modesTable(digest: ReportDigest): HTMLElement {
     }
     table.append(row);
     for (const text of [
-      mode.fix && `fix: ${mode.fix}`,
       mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`,
       mode.accuracy,
       mode.runEager,

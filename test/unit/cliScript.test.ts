@@ -72,15 +72,16 @@ test('profile --script prints one block per region with real numbers, no placeho
   );
   assert.match(
     out,
-    /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× \(ratios varied 2% between rounds\), 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, compile 2\.4 s on these inputs, break-even after 3,173 calls$/m,
+    /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× per call replayed with default, 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, compile 2\.4 s on these inputs, break-even after 3,173 calls$/m,
   );
+  // each region's answer first, then its sentence as the runner wrote it (why there is no number where there is none)
   assert.match(
     out,
-    /^ {2}r2 Counter .*: 4 calls, 2 graphs, 1 graph break, 0\.88 s compiling in the script's own calls — not replayable: mutates self\.calls$/m,
+    /^ {2}r2 Counter .*: 4 calls, 2 graphs, 1 graph break, 0\.88 s compiling in the script's own calls\n {4}no verdict: not replayable: mutates self\.calls · 2 graphs · 1 break$/m,
   );
-  assert.match(out, /^ {2}r3 normalize .* — not measured: 2 calls \(needs 3\)$/m);
-  // a verdict where one was measured: r0's, and the script's from it (r1's replay is no verdict: no line)
-  assert.equal(out.match(/recommendation:/g)?.length, 2);
+  assert.match(out, /^ {4}recommendation: No verdict\. Not measured: 2 calls \(needs 3\)\.$/m);
+  // every region's sentence, and the script's
+  assert.equal(out.match(/recommendation:/g)?.length, 5);
   assert.match(
     out,
     /^ {2}recommendation: TinyTransformer \(line 24\): compile for longer runs: 1\.84× per call replayed with default · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile; /m,
@@ -115,6 +116,7 @@ test('profile --script --json lists the regions with the documented fields', asy
     'steadyFromCall',
     'steadyMs',
     'notMeasured',
+    'number',
     'replayLeftOut',
     'measurements',
     'recommendation',
@@ -147,8 +149,13 @@ test('profile --script --json lists the regions with the documented fields', asy
       [1.62, 'last'],
     ],
   );
-  assert.equal(r2!.notMeasured, 'not replayable: mutates self.calls');
-  assert.equal(r2!.recommendation, null);
+  assert.equal(r2!.notMeasured, 'Not replayed: mutates self.calls.');
+  // no verdict, and why, in the runner's words
+  assert.deepEqual(r2!.recommendation, {
+    mode: null,
+    verdict: 'none',
+    reason: 'No verdict. Not replayed: mutates self.calls.',
+  });
 });
 
 test('profile --script --json carries the in-situ numbers per region and the runs; --no-in-situ reaches the runner', async () => {
