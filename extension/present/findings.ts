@@ -131,7 +131,7 @@ function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult
 /** A divergence between ranks, at the user's line it names (those without a line are in the report and CLI only). */
 function divergenceFinding(item: Divergence): FindingOf | null {
   if (!item.location) return null;
-  const fix = item.details?.fix;
+  const fix = item.details?.['fix'];
   return {
     kind: 'divergence',
     file: item.location.file,
