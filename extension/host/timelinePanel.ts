@@ -290,9 +290,10 @@ export async function openTraceTimeline(
   try {
     const { source, notes } = await resolveTimelineSelection(chosen.map((u) => u.fsPath));
     for (const note of notes) log.appendLine(`Timeline: ${note}`);
-    if (notes.length)
+    const [firstNote] = notes;
+    if (firstNote !== undefined)
       void vscode.window.showWarningMessage(
-        notes.length === 1 ? notes[0] : `${notes[0]} (${notes.length - 1} more in the Compile Lens output)`,
+        notes.length === 1 ? firstNote : `${firstNote} (${notes.length - 1} more in the Compile Lens output)`,
       );
     openTimelinePanel(extensionUri, source, log);
   } catch (error) {

@@ -66,7 +66,7 @@ function endProcessGroup(pid: number, signal: NodeJS.Signals): void {
 export function runRunner(launch: RunnerLaunch): Promise<RunnerOutcome> {
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = { ...process.env, ...launch.env, PYTHONUNBUFFERED: '1' };
-    env.PYTHONPATH = [launch.runnerDir, env.PYTHONPATH].filter(Boolean).join(path.delimiter);
+    env['PYTHONPATH'] = [launch.runnerDir, env['PYTHONPATH']].filter(Boolean).join(path.delimiter);
     let result: (ProtocolLine & { type: 'result' }) | null = null;
     let cancelled = false;
     let timedOut = false;

@@ -108,7 +108,7 @@ export function parseProtocolLine(line: string): ProtocolLine | null {
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  const record = value as Record<string, unknown>;
+  const record = value as Partial<Record<'type' | 'phase' | 'fraction' | 'message' | 'status' | 'report', unknown>>;
   if (record.type === 'progress') {
     return {
       type: 'progress',
