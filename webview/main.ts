@@ -136,9 +136,9 @@ new MutationObserver(() => {
 }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 function saveState(): void {
-  const [t0, t1] = state.current.domain();
+  const [t0, t1] = state.current.domain() as [number, number];
   const selected = state.selected
-    ? { ...state.selected, partial: state.panes[state.selected.pane].preview }
+    ? { ...state.selected, partial: state.panes[state.selected.pane]!.preview }
     : state.carried;
   vscode.setState({
     source: state.source,
@@ -268,14 +268,14 @@ function load(message: Opening): void {
     state.showAllRanks,
   );
   state.panes = panes.map((pane, p) => {
-    const communication = communicationNames(models[p].names);
+    const communication = communicationNames(models[p]!.names);
     const compareTo = pane.compareTo === undefined ? (p > 0 && !rankView ? 0 : null) : pane.compareTo;
     return {
       label: pane.label,
-      timeline: new TimelineCanvas(models[p], communication),
+      timeline: new TimelineCanvas(models[p]!, communication),
       stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
-      kernels: kernelIndices(models[p]).length,
-      communication: hasCommunication(models[p], communication),
+      kernels: kernelIndices(models[p]!).length,
+      communication: hasCommunication(models[p]!, communication),
       compareTo: compareTo !== null && compareTo >= 0 && compareTo < p ? compareTo : null,
       preview: pane.preview,
     };
@@ -298,8 +298,8 @@ function load(message: Opening): void {
   state.panes.forEach((pane, p) => {
     const box = el('div', 'pane');
     const { steps } = pane.timeline.model;
-    const { events } = panes[p];
-    const loading = panes[p].preview ? ' — loading all slices…' : '';
+    const { events, preview } = panes[p]!;
+    const loading = preview ? ' — loading all slices…' : '';
     box.append(
       el(
         'div',
@@ -345,16 +345,16 @@ function load(message: Opening): void {
     app.append(el('p', 'hint compare-pending', 'The comparison of the traces appears when they have fully loaded.'));
   } else {
     for (let p = 1; p < state.panes.length; p++) {
-      const { compareTo } = panes[p];
+      const { compareTo } = panes[p]!;
       const base = compareTo ?? 0;
       if (compareTo === null || base < 0 || base >= p) continue;
-      const comparison = compareTraces(models[base], models[p]);
+      const comparison = compareTraces(models[base]!, models[p]!);
       state.comparisons.push({
-        before: state.panes[base].label,
-        after: state.panes[p].label,
+        before: state.panes[base]!.label,
+        after: state.panes[p]!.label,
         rows: comparison.rows.map((r) => ({ metric: r.metric, before: r.before, after: r.after })),
       });
-      app.append(renderComparison(state.panes[base].label, state.panes[p].label, comparison));
+      app.append(renderComparison(state.panes[base]!.label, state.panes[p]!.label, comparison));
     }
   }
 
@@ -452,7 +452,7 @@ function alignPanes(): void {
     state.step,
   );
   state.panes.forEach((pane, p) => {
-    pane.timeline.offset = offsets[p];
+    pane.timeline.offset = offsets[p]!;
   });
 }
 
@@ -509,7 +509,7 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
       const model = pane.timeline.model;
       const text =
         i >= 0
-          ? `${model.names[model.name[i]]}\n${formatMicros(model.dur[i])} · ${model.tracks[model.track[i]].name}`
+          ? `${model.names[model.name[i]!]}\n${formatMicros(model.dur[i]!)} · ${model.tracks[model.track[i]!]!.name}`
           : event.offsetX < LABEL_WIDTH
             ? pane.timeline.trackNameAt(event.offsetY)
             : null;
@@ -616,13 +616,13 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
   state.carried = null;
   details.replaceChildren();
   if (slice >= 0) {
-    const timeline = state.panes[pane].timeline;
+    const timeline = state.panes[pane]!.timeline;
     timeline.selected = slice;
     const links = flowLinks(timeline.model, slice);
     timeline.arrows = links.arrows;
     timeline.linked = linkedSlices(links, slice);
     details.append(
-      renderDetails(timeline.model, slice, timeline.linked, links.more, state.panes[pane].label, (j) =>
+      renderDetails(timeline.model, slice, timeline.linked, links.more, state.panes[pane]!.label, (j) =>
         revealSlice(pane, j, details),
       ),
     );
@@ -631,7 +631,7 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
       slice,
       timeline.linked,
       state.report,
-      state.panes[pane].label,
+      state.panes[pane]!.label,
       (file, line, cell) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) }),
       (mode, compileId, codeLine) => post({ type: 'openGeneratedCode', mode, compileId, codeLine }),
     );
@@ -644,9 +644,9 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
 /** Selects a slice and brings it into view (an arrow followed, a range row chosen): the zoom is kept unless it is off screen. */
 function revealSlice(pane: number, slice: number, details: HTMLElement): void {
   const timeline = state.panes[pane]!.timeline;
-  const start = timeline.model.start[slice] - timeline.offset;
-  const end = start + timeline.model.dur[slice];
-  const [t0, t1] = state.current.domain();
+  const start = timeline.model.start[slice]! - timeline.offset;
+  const end = start + timeline.model.dur[slice]!;
+  const [t0, t1] = state.current.domain() as [number, number];
   if (start < t0 || end > t1) {
     const half = Math.max((t1 - t0) / 2, (end - start) * 0.6);
     zoomTo((start + end) / 2 - half, (start + end) / 2 + half);
@@ -717,11 +717,11 @@ Object.defineProperty(window, '__timelineDebug', {
       })),
       selected: state.selected && {
         ...state.selected,
-        name: state.panes[state.selected.pane].timeline.model.names[
-          state.panes[state.selected.pane].timeline.model.name[state.selected.slice]
+        name: state.panes[state.selected.pane]!.timeline.model.names[
+          state.panes[state.selected.pane]!.timeline.model.name[state.selected.slice]!
         ],
-        linked: state.panes[state.selected.pane].timeline.linked.length,
-        arrows: state.panes[state.selected.pane].timeline.arrows.length,
+        linked: state.panes[state.selected.pane]!.timeline.linked.length,
+        arrows: state.panes[state.selected.pane]!.timeline.arrows.length,
       },
       /** the range selection (pane time) and each pane's marks by kind */
       range: ranges.range && { ...ranges.range },
@@ -756,8 +756,8 @@ Object.defineProperty(window, '__timelineDebug', {
         let seen = 0;
         for (let i = 0; i < model.count; i++) {
           if (
-            model.names[model.name[i]] !== name ||
-            (onGpu !== undefined && model.tracks[model.track[i]].gpu !== onGpu)
+            model.names[model.name[i]!] !== name ||
+            (onGpu !== undefined && model.tracks[model.track[i]!]!.gpu !== onGpu)
           )
             continue;
           if (seen++ === nth) return view.timeline.locate(i, state.current as TimeScale, width);
