@@ -95,7 +95,13 @@ export interface SkimmedPart {
 }
 
 /** What a skim's header template says (headerTemplates.ts). */
-type SkimHeader = { cat: Cat; pid: number; tid: number; pidText: string | null; tidText: string | null };
+interface SkimHeader {
+  cat: Cat;
+  pid: number;
+  tid: number;
+  pidText: string | null;
+  tidText: string | null;
+}
 
 /** Thrown inside the skim where the file is not as kineto writes it. */
 const GIVE_UP = Symbol('not a kineto-shaped trace');

@@ -25,7 +25,6 @@ export interface TimelineMark {
 const REGION = /^Torch-Compiled Region: (\d+\/\d+)$/;
 const COMPILE_ID = /compile_id=(\d+\/\d+)/;
 const CACHE_LOOKUP = 'TorchDynamo Cache Lookup';
-const GRAPH_CALL = /^## Call CompiledFxGraph /;
 
 const isRecompile = (compileId: string | null): boolean => compileId !== null && !compileId.endsWith('/0');
 
@@ -100,7 +99,7 @@ function graphBreakMarks(model: TraceModel): TimelineMark[] {
   const lookup = model.names.indexOf(CACHE_LOOKUP);
   const graphCall = new Uint8Array(model.names.length);
   model.names.forEach((name, id) => {
-    if (GRAPH_CALL.test(name)) graphCall[id] = 1;
+    if (name.startsWith('## Call CompiledFxGraph ')) graphCall[id] = 1;
   });
   const marks: TimelineMark[] = [];
   for (let i = 0; i < model.count; i++) {
