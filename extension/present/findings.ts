@@ -239,7 +239,7 @@ const KIND_ORDER: Record<FindingKind, number> = {
  */
 export function collectFindings(report: Report): Finding[] {
   const found = new Map<string, Finding>();
-  const worldSize = report.ranks?.length || null;
+  const worldSize = report.ranks && report.ranks.length > 0 ? report.ranks.length : null;
   const sources = [
     ...report.modes.map((mode) => ({ label: mode.mode, mode })),
     ...(report.regions ?? []).map((region) => ({
