@@ -93,11 +93,11 @@ type BooleanOption = Exclude<OptionName, StringOption>;
 export interface ParsedArgs {
   command: string;
   positional: string[];
-  values: { [K in StringOption]?: string } & { [K in BooleanOption]?: boolean };
+  values: Partial<Record<StringOption, string>> & Partial<Record<BooleanOption, boolean>>;
   /** everything after a bare `--`: the user's script arguments */
   passthrough: string[];
   /** every value of an option that may repeat (--source-map, --logs), in order */
-  repeated: { [K in StringOption]?: string[] };
+  repeated: Partial<Record<StringOption, string[]>>;
 }
 
 const isOption = (name: string): name is OptionName => Object.hasOwn(OPTIONS, name);

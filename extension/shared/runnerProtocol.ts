@@ -112,9 +112,9 @@ export function parseProtocolLine(line: string): ProtocolLine | null {
   if (record.type === 'progress') {
     return {
       type: 'progress',
-      phase: String(record.phase ?? ''),
+      phase: typeof record.phase === 'string' ? record.phase : '',
       fraction: typeof record.fraction === 'number' ? Math.min(1, Math.max(0, record.fraction)) : 0,
-      message: String(record.message ?? ''),
+      message: typeof record.message === 'string' ? record.message : '',
     };
   }
   if (
