@@ -374,7 +374,7 @@ function load(message: Opening): void {
     if (refit) fitStep(panesBox);
     else {
       state.base.domain(view.domain);
-      select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+      zoomBehavior.transform(select(panesBox), zoomIdentity);
     }
     if (state.search) applySearch(state.search);
     if (selection) selectSlice(selection.pane, selection.slice, details);
@@ -382,7 +382,7 @@ function load(message: Opening): void {
     fitStep(panesBox);
   }
   state.fitted = refit ? state.current.domain() : null;
-  if (searchFocused) (document.querySelector('.search') as HTMLElement | null)?.focus();
+  if (searchFocused) document.querySelector<HTMLElement>('.search')?.focus();
   if (keptRange && keptRange.pane < state.panes.length) ranges.set(keptRange.pane, keptRange.from, keptRange.to, true);
   if (replaced) window.scrollTo(window.scrollX, scrollY);
   state.shown++;
@@ -399,11 +399,11 @@ function renderToolbar(): HTMLElement {
   search.addEventListener('input', () => applySearch(search.value));
   const fit = document.createElement('vscode-button');
   fit.textContent = 'Fit to step';
-  fit.addEventListener('click', () => fitStep(document.querySelector('.panes') as HTMLDivElement));
+  fit.addEventListener('click', () => fitStep(document.querySelector('.panes')!));
   const fitAll = document.createElement('vscode-button');
   fitAll.textContent = 'Fit all';
   fitAll.setAttribute('secondary', '');
-  fitAll.addEventListener('click', () => fitAllTime(document.querySelector('.panes') as HTMLDivElement));
+  fitAll.addEventListener('click', () => fitAllTime(document.querySelector('.panes')!));
   const prev = document.createElement('vscode-button');
   prev.textContent = '◀ step';
   prev.setAttribute('secondary', '');
@@ -438,7 +438,7 @@ function changeStep(delta: number): void {
   const steps = Math.max(...state.panes.map((p) => p.timeline.model.steps.length), 1);
   state.step = Math.min(Math.max(0, state.step + delta), steps - 1);
   alignPanes();
-  fitStep(document.querySelector('.panes') as HTMLDivElement);
+  fitStep(document.querySelector('.panes')!);
 }
 
 /**
@@ -464,7 +464,7 @@ function fitStep(panesBox: HTMLDivElement): void {
     longest = Math.max(longest, step ? step.end - offset : traceEnd(model));
   }
   state.base.domain([0, longest || 1]);
-  select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+  zoomBehavior.transform(select(panesBox), zoomIdentity);
 }
 
 function fitAllTime(panesBox: HTMLDivElement): void {
@@ -475,7 +475,7 @@ function fitAllTime(panesBox: HTMLDivElement): void {
     hi = Math.max(hi, traceEnd(pane.timeline.model) - pane.timeline.offset);
   }
   state.base.domain([lo, hi]);
-  select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+  zoomBehavior.transform(select(panesBox), zoomIdentity);
 }
 
 function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip: HTMLElement): void {
@@ -502,10 +502,7 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
         return;
       }
       // the label column: the track's whole name (the column cuts long ones)
-      const i =
-        event.offsetX < LABEL_WIDTH
-          ? -1
-          : pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
+      const i = event.offsetX < LABEL_WIDTH ? -1 : pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
       const model = pane.timeline.model;
       const text =
         i >= 0
@@ -536,7 +533,7 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
         return;
       }
       if (event.shiftKey) return;
-      const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
+      const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
       selectSlice(p, i, details);
     });
   });
@@ -660,7 +657,7 @@ function zoomTo(from: number, to: number): void {
   const panesBox = document.querySelector<HTMLDivElement>('.panes');
   if (!panesBox) return;
   state.base.domain([from, to]);
-  select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+  zoomBehavior.transform(select(panesBox), zoomIdentity);
 }
 
 /** "Show in timeline" of a finding, once the full load is in (focus.ts). */
@@ -685,7 +682,7 @@ function drawAll(): void {
   state.base.range([LABEL_WIDTH, width]);
   state.current.range([LABEL_WIDTH, width]);
   const began = performance.now();
-  for (const pane of state.panes) pane.stats = pane.timeline.draw(state.current as TimeScale, width, state.theme);
+  for (const pane of state.panes) pane.stats = pane.timeline.draw(state.current, width, state.theme);
   state.frameTimes.push(performance.now() - began);
   if (!state.timings.firstDraw) state.timings.firstDraw = performance.timeOrigin + performance.now();
   if (state.partial && !state.drawnSaid) {
@@ -760,7 +757,7 @@ Object.defineProperty(window, '__timelineDebug', {
             (onGpu !== undefined && model.tracks[model.track[i]!]!.gpu !== onGpu)
           )
             continue;
-          if (seen++ === nth) return view.timeline.locate(i, state.current as TimeScale, width);
+          if (seen++ === nth) return view.timeline.locate(i, state.current, width);
         }
         return null;
       },
