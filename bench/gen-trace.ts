@@ -28,8 +28,8 @@ export function generateTrace(
   const source = JSON.parse(readFileSync(fixture, 'utf8')) as { traceEvents: ChromeEvent[] };
   const metadata = source.traceEvents.filter((e) => e.ph === 'M');
   const events = source.traceEvents.filter((e) => e.ph !== 'M' && typeof e.ts === 'number');
-  const first = Math.min(...events.map((e) => e.ts as number));
-  const last = Math.max(...events.map((e) => (e.ts as number) + (e.dur ?? 0)));
+  const first = Math.min(...events.map((e) => e.ts!));
+  const last = Math.max(...events.map((e) => e.ts! + (e.dur ?? 0)));
   const period = (last - first) * 1.05;
   const maxId =
     Math.max(
@@ -46,12 +46,12 @@ export function generateTrace(
     const idShift = tiles * maxId;
     const factor = stretched ? 1 + (((tiles * 7919) % 1000) / 1000 - 0.5) * 0.04 : 1;
     const tile = events.map((e) => {
-      const copy: ChromeEvent = { ...e, ts: (e.ts as number) + shift };
+      const copy: ChromeEvent = { ...e, ts: e.ts! + shift };
       if (factor !== 1) {
         // start and end scaled and rounded to ns each, so a slice inside another stays inside it
-        const start = ns(((e.ts as number) - first) * factor);
+        const start = ns((e.ts! - first) * factor);
         copy.ts = first + shift + start;
-        if (typeof e.dur === 'number') copy.dur = ns(ns(((e.ts as number) - first + e.dur) * factor) - start);
+        if (typeof e.dur === 'number') copy.dur = ns(ns((e.ts! - first + e.dur) * factor) - start);
       }
       if (typeof e.id === 'number') copy.id = e.id + idShift;
       if (e.args && typeof e.args['correlation'] === 'number')
