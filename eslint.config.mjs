@@ -39,6 +39,8 @@ export default defineConfig(
           ],
         },
       ],
+      // no `any` across module boundaries (a project rule): what a module exports says its types
+      '@typescript-eslint/explicit-module-boundary-types': 'error',
       // an empty arrow is how an ignored rejection, an unused callback or a resolver not yet set is written here
       '@typescript-eslint/no-empty-function': ['error', { allow: ['arrowFunctions'] }],
       // `const { dropped: _, ...rest } = x` is how a key is left out of a copy
