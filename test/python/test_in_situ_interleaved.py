@@ -3,6 +3,7 @@ steady-step rules, on recorded call sequences (no torch, no timing of this host)
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -87,7 +88,7 @@ def test_the_interleaver_sets_the_stance_at_switches_only_and_replays_run_at_the
                 assert current[0] == "default"
             assert current[0] == STANCES[seen[-1][0]]
         il.after_call(i == 0)
-    switches = sum(1 for a, b in zip(seen, seen[1:]) if a[0] != b[0])
+    switches = sum(1 for a, b in itertools.pairwise(seen) if a[0] != b[0])
     replay = 2 if seen[20][0] == "eager" else 0
     assert len(stances) == switches + replay
     il.restore()
@@ -157,7 +158,7 @@ def layout(warm: int = 3, block: int = 6, blocks: int = 16) -> list[tuple[str, i
 def test_steps_spanning_a_switch_and_each_side_s_first_call_of_a_signature_are_not_steady() -> None:
     spec = layout()
     result = interleaved.split([interleaved.Call.from_json(c) for c in calls(spec, {"eager": 2.0, "compiled": 1.0})])
-    switches = sum(1 for a, b in zip(spec, spec[1:]) if a[1] != b[1] and a[1] > 0)
+    switches = sum(1 for a, b in itertools.pairwise(spec) if a[1] != b[1] and a[1] > 0)
     assert result.dropped["switch"] == switches
     assert result.dropped["first on its signature"] == 1  # eager's first call: compiled met it in the warm-up
     assert result.dropped["warm-up"] == 3
@@ -234,18 +235,6 @@ def test_a_signature_that_changes_every_call_is_pooled_and_its_steps_still_count
     assert result["dropped"]["first on its signature"] == 1  # eager's first step only: no signature recurs
 
 
-def test_torch_without_set_stance_falls_back_to_separate_runs_labelled(monkeypatch: Any) -> None:
-    from compile_lens_runner.process import in_situ as process_in_situ
-
-    spec = {"target": {"script": "train.py"}}
-    monkeypatch.setattr(process_in_situ, "_torch_version", lambda: (2, 5))
-    assert process_in_situ.method(spec) == "separate-runs"
-    monkeypatch.setattr(process_in_situ, "_torch_version", lambda: (2, 6))
-    assert process_in_situ.method(spec) == "interleaved"
-    assert process_in_situ.method(dict(spec, inSituRuns=False)) is None
-    assert process_in_situ.method({"target": {"sample": "mlp"}}) is None
-
-
 def test_a_torchrun_job_s_step_is_its_slowest_rank_s_call_by_call() -> None:
     """Per call index, the slowest rank's call and step; a step is steady only where it is on every rank; a call the
     ranks ran on different sides is no step either way."""
@@ -257,7 +246,9 @@ def test_a_torchrun_job_s_step_is_its_slowest_rank_s_call_by_call() -> None:
         spec, {"eager": 5.0, "compiled": 3.0}, overrides={5: {"observer": True}, 12: {"side": "eager", "block": 0}}
     )
     job = interleaved.slowest_calls([fast, slow])
-    assert [c["stepMs"] for c in job[:-1]] == [max(a["stepMs"], b["stepMs"]) for a, b in zip(fast[:-1], slow[:-1])]
+    assert [c["stepMs"] for c in job[:-1]] == [
+        max(a["stepMs"], b["stepMs"]) for a, b in zip(fast[:-1], slow[:-1], strict=True)
+    ]
     assert job[5]["observer"] and job[12].get("side") is None and job[11]["side"] == "compiled"
     result = interleaved.compare(job, len(job))
     assert result["step"]["eagerMs"] == pytest.approx(5.0, rel=0.03) and result["step"]["compiledMs"] == pytest.approx(

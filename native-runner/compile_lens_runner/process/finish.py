@@ -3,6 +3,7 @@ left, said in the report; then the folder is placed (placement.py) and the resul
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from typing import Any
@@ -106,9 +107,6 @@ def finish(
                 "exit or exception before the line named; if the job was only slow, raise --timeout."
             )
         where = f" Where the ranks were: {hang}" if hang else ""
-        plan = report.read(os.path.join(workdir, "in_situ", "plan.json")) or {}
-        if plan.get("stoppedBecause"):  # the script's in-situ runs came first (process/in_situ.py)
-            where = f" Before the observed run, {plan['stoppedBecause']}.{where}"
         data["error"] = {
             "kind": "timeout",
             "message": f"The run exceeded --timeout {timeout:g} s; {finished}{where}",
@@ -139,10 +137,8 @@ def finish(
     report.write(path, data)
     # the spec, and a checkpoint the worker was killed while writing, are not part of the report
     for leftover in [SPEC_FILE, *(n for n in os.listdir(workdir) if n.startswith("report.json.tmp-"))]:
-        try:
+        with contextlib.suppress(OSError):
             os.remove(os.path.join(workdir, leftover))
-        except OSError:
-            pass
     placed = place(workdir, out_dir, failed=data["status"] == "error" or stopped is not None)
     channel.progress("done", 1.0, f"Report: {placed}")
     channel.result(data["status"], os.path.join(placed, "report.json"))

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..compiler import torch_trace as tt
-from ..compiler.insight import CUDAGRAPH_MODES, compiler_insight
+from ..compiler.insight import compiler_insight
 from ..errors import classify
 from ..measure import correctness, paired, timing
 from ..measure.profiling import ProfileFacts, kernel_profiled, profile_steps, profiled_options
-from ..shapes.mode import Correctness, RegionMeasurement
+from ..shapes.mode import CUDAGRAPH_MODES, Correctness, RegionMeasurement
 from .capture import Capture
 from .held import FREED
 
@@ -190,8 +190,7 @@ class RegionReplay:
                 capture = self.region.replay.captures[signature]
                 tag = "" if index == 0 else "last-"
                 out.append(self._one(AS_WRITTEN, self.region.compiled, capture, why, tag))
-                for mode in what_if:
-                    out.append(self._one(mode, None, capture, why, tag))
+                out.extend(self._one(mode, None, capture, why, tag) for mode in what_if)
         return out
 
     def _one(self, mode: str, compiled: Any, capture: Capture, why: str, tag: str) -> RegionMeasurement:
