@@ -65,7 +65,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
   chart.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
   chart.setAttribute('role', 'img');
   chart.setAttribute('aria-label', `${region.id} ${region.name}: each step as written and with compiling off`);
-  chart.dataset.scale = logScale ? 'log' : 'linear';
+  chart.dataset['scale'] = logScale ? 'log' : 'linear';
   const from = situ.steadyFromCall;
   if (from != null && from <= last) {
     const shade = svg('rect', 'steady');
@@ -99,12 +99,12 @@ export function renderInSituChart(region: Region): HTMLElement | null {
   for (const side of ['eager', 'compiled'] as const) {
     const trace = svg('path', `run ${side}`);
     trace.setAttribute('d', path(sides[side]) ?? '');
-    trace.dataset.side = side;
-    trace.dataset.steps = String(sides[side].length);
+    trace.dataset['side'] = side;
+    trace.dataset['steps'] = String(sides[side].length);
     chart.append(withTitle(trace, SIDE_TEXT[side]));
     for (const p of sides[side].filter((s) => s.compiles > 0)) {
       const mark = stepMark(side, x(p.index), y(p.ms));
-      mark.dataset.call = String(p.index);
+      mark.dataset['call'] = String(p.index);
       chart.append(
         withTitle(
           mark,

@@ -68,7 +68,7 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
     }
     // each cell names its column: a narrow panel stacks the rows (styles.ts) instead of scrolling sideways
     row.querySelectorAll('td').forEach((td, k) => {
-      if (td.colSpan === 1) td.dataset.label = COLUMNS[k]!;
+      if (td.colSpan === 1) td.dataset['label'] = COLUMNS[k]!;
     });
     table.append(row);
     for (const note of [
@@ -96,7 +96,7 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
   for (const region of report.regions) {
     const digest = digestRegion(region);
     const box = el('section', 'region');
-    box.dataset.region = region.id;
+    box.dataset['region'] = region.id;
     const title = el('h3', undefined, `${region.id} ${region.name}`);
     if (region.location) {
       const { file, line, cell } = region.location;

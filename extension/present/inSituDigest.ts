@@ -73,13 +73,13 @@ function failureText(f: NonNullable<NonNullable<Region['inSitu']>['failure']>): 
 /** What the speedup rests on, from the host CPU's probes: pairs used, why the others were not, steps at the host's
  * fast state per pair, a widened interval, probes that read the host faster than any state the steps could count in. */
 export function pairsNote(pairs: number, s: InSituSpeedup | null): string | null {
-  if (!s || !s.fastStateSteps) return null; // runs without probes
+  if (!s?.fastStateSteps) return null; // runs without probes
   const parts: string[] = [];
   const used = s.pairsUsed;
   const notUsed = (s.pairsNotUsed ?? []).map(
     (n) => `pair ${n.pair}: ${n.why}${n.speedup !== null ? `, ${formatSpeedup(n.speedup)} on its own` : ''}`,
   );
-  if (used && used.length) {
+  if (used?.length) {
     parts.push(`${plural(pairs, 'pair')} ran, ${used.length} used${notUsed.length ? ` (${notUsed.join('; ')})` : ''}`);
   } else if (used) {
     parts.push(
@@ -233,7 +233,7 @@ export function inSituLines(d: InSituDigest): string[] {
 /** "the whole script: 5.12 s as written, 0.69 s with compiling off (in situ, fastest of 2 runs each)", or null. */
 export function wallLine(report: Report): string | null {
   const wall = report.inSitu?.wallSeconds;
-  if (!wall || !wall.compiled.length || !wall.eager.length) return null;
+  if (!wall?.compiled.length || !wall.eager.length) return null;
   const n = Math.min(wall.compiled.length, wall.eager.length);
   return (
     `the whole script: ${formatSeconds(Math.min(...wall.compiled))} as written, ${formatSeconds(Math.min(...wall.eager))} with compiling off` +

@@ -78,11 +78,10 @@ export interface RegionDigest {
 
 /** The mode the script itself asked for, as written in its torch.compile call. */
 export function scriptMode(region: Region): string {
-  const options = region.options ?? {};
-  const mode = typeof options.mode === 'string' ? options.mode : 'default';
-  const backend =
-    typeof options.backend === 'string' && options.backend !== 'inductor' ? `, backend ${options.backend}` : '';
-  return `${mode}${backend}`;
+  const { mode, backend } = region.options ?? {};
+  const modeText = typeof mode === 'string' ? mode : 'default';
+  const backendText = typeof backend === 'string' && backend !== 'inductor' ? `, backend ${backend}` : '';
+  return `${modeText}${backendText}`;
 }
 
 function digestMeasurement(region: Region, m: RegionMeasurement, index: number): RegionMeasurementDigest {

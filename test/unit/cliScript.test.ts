@@ -12,27 +12,27 @@ const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 const STUB = path.join(FIXTURES, 'stub-runner', 'python');
 let dir: string;
 let script: string;
-const saved = { report: process.env.COMPILE_LENS_STUB_REPORT, args: process.env.COMPILE_LENS_STUB_ARGS };
+const saved = { report: process.env['COMPILE_LENS_STUB_REPORT'], args: process.env['COMPILE_LENS_STUB_ARGS'] };
 
 before(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'cl-cli-script-'));
   script = path.join(dir, 'train_small.py');
   writeFileSync(script, 'import torch\n\nmodel = torch.compile(TinyTransformer())\n');
-  process.env.COMPILE_LENS_STUB_ARGS = path.join(dir, 'args.jsonl');
+  process.env['COMPILE_LENS_STUB_ARGS'] = path.join(dir, 'args.jsonl');
 });
 after(() => {
-  process.env.COMPILE_LENS_STUB_REPORT = saved.report;
-  process.env.COMPILE_LENS_STUB_ARGS = saved.args;
-  if (saved.report === undefined) delete process.env.COMPILE_LENS_STUB_REPORT;
-  if (saved.args === undefined) delete process.env.COMPILE_LENS_STUB_ARGS;
+  process.env['COMPILE_LENS_STUB_REPORT'] = saved.report;
+  process.env['COMPILE_LENS_STUB_ARGS'] = saved.args;
+  if (saved.report === undefined) delete process.env['COMPILE_LENS_STUB_REPORT'];
+  if (saved.args === undefined) delete process.env['COMPILE_LENS_STUB_ARGS'];
 });
 
 async function run(
   fixture: string,
   ...argv: string[]
 ): Promise<{ code: number; out: string; err: string; launched: string[] }> {
-  process.env.COMPILE_LENS_STUB_REPORT = path.join(FIXTURES, 'reports', fixture, 'report.json');
-  writeFileSync(process.env.COMPILE_LENS_STUB_ARGS!, '');
+  process.env['COMPILE_LENS_STUB_REPORT'] = path.join(FIXTURES, 'reports', fixture, 'report.json');
+  writeFileSync(process.env['COMPILE_LENS_STUB_ARGS']!, '');
   let out = '';
   let err = '';
   const [command, ...rest] = argv;
@@ -40,7 +40,7 @@ async function run(
     out: (t) => (out += `${t}\n`),
     err: (t) => (err += `${t}\n`),
   });
-  const launched = readFileSync(process.env.COMPILE_LENS_STUB_ARGS!, 'utf8')
+  const launched = readFileSync(process.env['COMPILE_LENS_STUB_ARGS']!, 'utf8')
     .trim()
     .split('\n')
     .filter(Boolean)
@@ -95,7 +95,7 @@ test('profile --script --json lists the regions with the documented fields', asy
   const json = JSON.parse(out) as { target: string; regions: Record<string, unknown>[] };
   assert.equal(json.target, 'train_small');
   assert.deepEqual(
-    json.regions.map((r) => r.id),
+    json.regions.map((r) => r['id']),
     ['r0', 'r1', 'r2', 'r3'],
   );
   const documented = [
@@ -214,7 +214,7 @@ test("check --script counts the script's graph breaks and recompiles at its line
     '--json',
   );
   assert.equal(within.code, 0);
-  assert.deepEqual(JSON.parse(within.out).passed, true);
+  assert.deepEqual((JSON.parse(within.out) as { passed: unknown }).passed, true);
 });
 
 test("a notebook's findings name their cell (counted from 1) in text, and its index in --json", async () => {
@@ -320,7 +320,7 @@ test('check --nproc-per-node fails on a divergence between ranks, within the bre
       ],
     }),
   );
-  process.env.COMPILE_LENS_STUB_REPORT = agreeing;
+  process.env['COMPILE_LENS_STUB_REPORT'] = agreeing;
   let out = '';
   const code = await main(
     [
