@@ -90,10 +90,10 @@ test("region headline: the runner's line as it wrote it; a report before schema 
   assert.deepEqual(
     report.regions!.map((r) => digestRegion(r).headline),
     [
-      'compile for longer runs: 1.84× (default) · 2 graphs · 1 recompile',
-      'no verdict: 0.97× (default) · 8 graphs · 7 recompiles · 2 calls ran eagerly',
-      'not replayable: mutates self.calls · 2 graphs · 1 break',
-      'not measured: 2 calls (needs 3) · 1 graph',
+      'compile for longer runs: 1.84× per call replayed with default · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile',
+      'no verdict: not measured: its most frequent inputs were not replayed, only its last ones · 8 graphs · 7 recompiles · 2 calls ran eagerly',
+      'no verdict: not replayable: mutates self.calls · 2 graphs · 1 break',
+      'no verdict: not measured: 2 calls (needs 3) · 1 graph',
     ],
   );
   const { headline: _, ...older } = report.regions![0]!;
@@ -102,14 +102,17 @@ test("region headline: the runner's line as it wrote it; a report before schema 
   assert.equal(digestRegion(unjudged).headline, 'mutates self.calls');
 });
 
-test("no verdict where nothing was measured: a region's recommendation is dropped without a measurement, or when the runner gave none", async () => {
+test("a region's verdict, its sentence and its number are the runner's answer as written (schema 1.21), never decided here", async () => {
   const r0 = await region('script-regions-cpu', 'r0');
-  assert.equal(digestRegion(r0).recommendation?.verdict, 'compile-for-longer-runs');
-  assert.equal(digestRegion({ ...r0, measurements: [] }).recommendation, null);
-  assert.equal(
-    digestRegion({ ...r0, recommendation: { mode: null, reason: 'nothing measured', verdict: 'none' } }).recommendation,
-    null,
-  );
+  const digest = digestRegion(r0);
+  assert.equal(digest.verdict, r0.answer!.verdict);
+  assert.deepEqual(digest.recommendation, r0.recommendation);
+  assert.equal(digest.number, r0.answer!.number!.text);
+  assert.equal(digest.measurements[0]!.numberText, r0.answer!.number!.text, 'the replay it rests on: the same words');
+  // a report made before answers: its own verdict and reason as recorded, no number said for it here
+  const older = digestRegion({ ...r0, answer: undefined });
+  assert.equal(older.number, null);
+  assert.deepEqual(older.recommendation, r0.recommendation);
 });
 
 test('CLI block: what-if modes by name, a failed measurement in words, numbers omitted when unknown (no dashes)', async () => {
@@ -130,13 +133,15 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
     status: 'error' as const,
     error: { kind: 'compile' as const, message: 'CUDA graphs need a GPU', fix: 'Run on CUDA.' },
   };
-  const lines = formatRegion(digestRegion({ ...r0, measurements: [whatIf, failed] }));
+  // measurements other than those its answer is about: read as a report made before answers
+  const lines = formatRegion(digestRegion({ ...r0, answer: undefined, measurements: [whatIf, failed] }));
+  assert.equal(lines[1], `    ${r0.headline}`);
   assert.equal(
-    lines[1],
+    lines[2],
     '    max-autotune on the most frequent inputs float32[8, 128, 64]; inference (9 calls): 1.84×, compile 2.4 s on these inputs',
   );
   assert.equal(
-    lines[2],
+    lines[3],
     '    reduce-overhead on the most frequent inputs float32[8, 128, 64]; inference (9 calls): failed — CUDA graphs need a GPU — Run on CUDA.',
   );
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
@@ -221,7 +226,7 @@ test('notebook places: labels count cells from 1; a location lands on its cell u
 test("the extension log's summary of a run: one line per region of a script, the headline of a target", async () => {
   assert.equal(
     runSummary(await fixture('script-warmup-gpu')),
-    'r0 FluxTransformer2DModel (serve.py:21): compile for longer runs: 1.41× (default) · 2 graphs · 1 recompile',
+    'r0 FluxTransformer2DModel (serve.py:21): compile for longer runs: 1.41× per call replayed with default · pays back after 49 calls, this run made 30 · 2 graphs · 1 recompile',
   );
   const script = await fixture('script-regions-cpu');
   assert.equal(runSummary({ ...script, regions: [] }), 'torch.compile returned no callable while the script ran.');
@@ -229,7 +234,7 @@ test("the extension log's summary of a run: one line per region of a script, the
     runSummary({ ...script, regions: [], status: 'error' }),
     'The script failed before torch.compile returned a callable.',
   );
-  assert.match(runSummary(await fixture('graphbreak-cpu')), /^compile it: \d+\.\d+× \(default\) · /);
+  assert.match(runSummary(await fixture('graphbreak-cpu')), /^compile it: \d+\.\d+× per call with default · /);
 });
 
 test('numbers side by side agree or say why: recompile counts, and in-script call times beside the measured time', async () => {
