@@ -1,8 +1,9 @@
-// Compile time on a timeline: per mode, one row per compile (Dynamo compile id), its phases as nested bars (Dynamo,
+// Compile time on a timeline: per mode, one row per compile (named by its function: compileNames.ts), its phases as nested bars (Dynamo,
 // AOT Autograd, Inductor, codegen, kernel compile, autotune) and its cache lookups as markers (filled: a hit), so a
 // slow compile shows which graph and which phase it was. Bars are SVG placed by a d3 scale in % of the row.
 import { scaleLinear, select } from 'd3';
 import type { CompilePhase, ModeResult, Report } from '../extension/shared/report.ts';
+import { compileName } from '../extension/present/compileNames.ts';
 import { explanationsOf } from '../extension/present/glossary.ts';
 import { formatMs, plural } from '../extension/present/numbers.ts';
 import { el, termEl } from './panels.ts';
@@ -32,10 +33,16 @@ function phaseClass(phase: CompilePhase): string {
   return 'phase-dynamo';
 }
 
-function compileRow(phases: CompilePhase[], x: (ms: number) => number, label: string, title: string): HTMLElement {
+function compileRow(
+  phases: CompilePhase[],
+  x: (ms: number) => number,
+  label: string,
+  title: string,
+  name: string,
+): HTMLElement {
   const row = el('div', 'phase-row');
-  const name = termEl('div', 'phase-label', label);
-  name.title = [title, ...explanationsOf(`${label}\n${title}`)].join('\n');
+  const labelEl = termEl('div', 'phase-label', label);
+  labelEl.title = [title, ...explanationsOf(`${label}\n${title}`)].join('\n');
   const depth = Math.max(0, ...phases.map((p) => p.depth)) + 1;
   const svg = select(document.createElementNS(SVG, 'svg'))
     .attr('class', 'phase-track')
@@ -43,7 +50,7 @@ function compileRow(phases: CompilePhase[], x: (ms: number) => number, label: st
     .attr('height', depth * ROW);
   for (const phase of phases) {
     const y = phase.depth * ROW;
-    const tip = `${phase.name}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (compile ${phase.compileId}, at ${formatMs(phase.startMs)})`;
+    const tip = `${phase.name}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (${name}, at ${formatMs(phase.startMs)})`;
     if (phase.cache) {
       const marker = svg
         .append('svg')
@@ -76,7 +83,7 @@ function compileRow(phases: CompilePhase[], x: (ms: number) => number, label: st
         .text(`${phase.name} ${formatMs(phase.durMs)}`);
     bar.append('title').text(tip);
   }
-  row.append(name, svg.node()!);
+  row.append(labelEl, svg.node()!);
   new ResizeObserver(() => fitLabels(svg.node()!)).observe(svg.node()!);
   return row;
 }
@@ -132,14 +139,20 @@ function modeSection(mode: ModeResult): HTMLElement | null {
   axis.append(el('div', 'phase-label', 'time since the first compile'), ticks.node()!);
   details.append(axis);
   for (const id of order.slice(0, MAX_COMPILES)) {
-    const failed = mode.compiler?.compiles?.find((c) => c.compileId === id)?.failedGuards ?? [];
-    const label = `${id} · ${formatMs(outermost(id))}${failed.length ? ' · recompile' : ''}`;
+    const name = compileName(mode.compiler?.frames, id);
+    const recompile = mode.compiler?.recompiles.find((r) => r.compileId === id);
+    const label = `${name} · ${formatMs(outermost(id))}`;
+    // why it recompiled, in the user's terms, PyTorch's words after; the compile id only here, explained
+    const why = recompile
+      ? [recompile.explanation?.what, `PyTorch's words: ${recompile.reason}`].filter(Boolean).join('\n')
+      : null;
     details.append(
       compileRow(
         phases.filter((p) => p.compileId === id),
         x,
         label,
-        failed.map((f) => f.reason).join('\n') || `compile ${id}`,
+        [why, `Dynamo's compile id ${id}`].filter(Boolean).join('\n'),
+        name,
       ),
     );
   }

@@ -31,7 +31,7 @@ export function showTarget(
     return { pane: p, places: spans.length };
   }
   note.textContent = target.compileIds.length
-    ? `${target.label} — not in these traces: the profiled calls never ran compile ${target.compileIds.join(', ')}.`
+    ? `${target.label} — not in these traces: the profiled calls never ran the compiled code it happened in.`
     : `${target.label} — the report does not say which compile it happened in, so it cannot be placed on the timeline.`;
   return null;
 }

@@ -20,6 +20,7 @@ import { paneOffsets } from '../extension/shared/trace/ranks.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
+import { paneFrames } from '../extension/present/kernelLinks.ts';
 import {
   isPartial,
   receiveRows,
@@ -280,6 +281,8 @@ function load(message: Opening): void {
       preview: pane.preview,
     };
   });
+  // marks name compiles by the function of the report entry each pane was profiled for
+  for (const pane of state.panes) pane.timeline.frames = paneFrames(state.report, pane.label);
   state.ranks = rankView;
   // a preview has none: the full trace brings them
   for (const pane of state.panes)

@@ -6,6 +6,8 @@
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
+import { markLabel } from '../extension/present/compileNames.ts';
+import type { CompiledFrame } from '../extension/shared/report.ts';
 import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE } from './overlays.ts';
 import type { Theme } from './theme.ts';
 
@@ -100,8 +102,11 @@ export class TimelineCanvas {
    * main.ts runs after the first frame, so it never delays it. Until then none are drawn.
    */
   get marks(): readonly TimelineMark[] {
-    return (this.foundMarks ??= timelineMarks(this.model));
+    return (this.foundMarks ??= timelineMarks(this.model).map((m) => ({ ...m, label: markLabel(m, this.frames) })));
   }
+
+  /** The compiles of the report entry this trace was profiled for, to name its marks by function (compileNames.ts). */
+  frames: readonly CompiledFrame[] | null = null;
 
   get marksFound(): boolean {
     return this.foundMarks !== null;

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { compileOf, kernelLenses } from '../present/kernelLinks.ts';
+import { compileName } from '../present/compileNames.ts';
 import type { KernelProvenance, SourceLocation } from '../shared/report.ts';
 import { loadReport, type LoadedReport } from '../node/reportFile.ts';
 import { PathRefused, reportFilePath, sourceFilePath } from '../node/reportPaths.ts';
@@ -154,7 +155,7 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
     const compile = compileOf(loaded.report, args.mode, args.compileId);
     if (!compile?.outputCode) {
       void vscode.window.showInformationMessage(
-        `No generated code was saved for compile ${args.compileId ?? '?'} of mode ${args.mode} (the compile failed, or the report was written before schema 1.5).`,
+        `No generated code was saved for ${compileName(loaded.report.modes.find((m) => m.mode === args.mode)?.compiler?.frames, args.compileId)} in mode ${args.mode} (the compile failed, or the report was written before schema 1.5).`,
       );
       return;
     }

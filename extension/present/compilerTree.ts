@@ -3,11 +3,19 @@
 // guard that failed before a recompile), the kernels each compile generated with the ATen ops they fused and the
 // source lines those came from, graph breaks, guards, caches, CUDA graphs and compile time.
 // Pure data; the host turns it into TreeItems.
+import { attemptName, compileName, functionName } from './compileNames.ts';
 import { explanationsOf } from './glossary.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
 import { formatSeconds, plural } from './numbers.ts';
 import { formatUsPerStep, kernelLensTitle } from './kernelLinks.ts';
-import type { CompileArtifacts, CompilerInsight, ModeResult, Report, SourceLocation } from '../shared/report.ts';
+import type {
+  CompileArtifacts,
+  CompilerInsight,
+  ModeResult,
+  Recompile,
+  Report,
+  SourceLocation,
+} from '../shared/report.ts';
 
 /** A file of the report directory that a node opens read-only: generated code, guards, FX graph. */
 export interface ArtifactTarget {
@@ -79,8 +87,16 @@ function kernelNodes(c: CompilerInsight, compileId: string | null): CompilerTree
     }));
 }
 
-/** "Generated code", "Guards (N)", "FX graph" of one compile and, for a recompile, the guard of each earlier compile that failed. */
-function artifactNodes(a: CompileArtifacts | undefined): CompilerTreeNode[] {
+/** A recompile said in the user's terms where the runner could, then PyTorch's own words quoted. */
+function recompileWords(r: Recompile): { said: string; tooltip: string } {
+  const said = r.explanation?.what ?? r.reason;
+  const quote = said === r.reason ? [] : [`PyTorch's words: ${r.reason}`];
+  return { said, tooltip: [said, ...quote, r.trigger].filter(Boolean).join('\n') };
+}
+
+/** "Generated code", "Guards (N)", "FX graph" of one compile and, for a recompile, the guard of each earlier compile
+ *  that failed: named by its function, said as the recompile's sentence, the guard itself in the tooltip and file. */
+function artifactNodes(a: CompileArtifacts | undefined, c: CompilerInsight): CompilerTreeNode[] {
   if (!a) return [];
   const nodes: CompilerTreeNode[] = [];
   if (a.outputCode)
@@ -104,13 +120,18 @@ function artifactNodes(a: CompileArtifacts | undefined): CompilerTreeNode[] {
       artifact: { kind: 'fxGraph', path: a.fxGraph },
       children: [],
     });
+  const recompile = c.recompiles.find((r) => r.compileId === a.compileId);
   for (const failed of a.failedGuards) {
+    const said = recompile?.explanation?.what ?? failed.reason;
     nodes.push({
-      label: `Failed guard of compile ${failed.compileId ?? '?'}`,
-      description: failed.guard ?? failed.reason,
+      label: `Why ${compileName(c.frames, failed.compileId)} was not reused`,
+      description: said,
       tooltip: withTerms(
-        `${failed.reason}${failed.guard ? `\n${failed.guard}` : '\n(the guard was not found in its guard list)'}`,
-        `compile ${failed.compileId ?? ''}`,
+        [
+          said,
+          `PyTorch's guard that failed (Dynamo's compile id ${failed.compileId ?? '?'}): ${failed.guard ?? '(not found in its guard list)'}`,
+          ...(said === failed.reason ? [] : [`PyTorch's reason: ${failed.reason}`]),
+        ].join('\n'),
       ),
       ...(failed.guards
         ? {
@@ -127,9 +148,9 @@ function artifactNodes(a: CompileArtifacts | undefined): CompilerTreeNode[] {
   return nodes;
 }
 
-/** A tooltip's text, then the explanation of each compiler term in it or in `label` (glossary.ts). */
-function withTerms(text: string, label: string): string {
-  return [text, ...explanationsOf(`${label}\n${text}`)].filter(Boolean).join('\n');
+/** A tooltip's text, then the explanation of each compiler term in it (glossary.ts). */
+function withTerms(text: string): string {
+  return [text, ...explanationsOf(text)].filter(Boolean).join('\n');
 }
 
 function framesNode(c: CompilerInsight): CompilerTreeNode | null {
@@ -142,7 +163,9 @@ function framesNode(c: CompilerInsight): CompilerTreeNode | null {
     const first = compiles[0]!;
     return {
       // a frame with no user line is library or PyTorch code the call reached: its name (`inner`, `_fn`) is not the user's
-      label: first.location ? `${first.function ?? 'frame'} (${where(first.location)})` : 'a frame outside your code',
+      label: first.location
+        ? `${functionName(first.function ?? 'a function')} (${where(first.location)})`
+        : 'a frame outside your code',
       ...(first.location
         ? {}
         : {
@@ -153,22 +176,27 @@ function framesNode(c: CompilerInsight): CompilerTreeNode | null {
       children: compiles.map((compile) => {
         const recompile = c.recompiles.find((r) => r.compileId === compile.compileId);
         const graph = c.cudaGraphs?.find((g) => g.compileId === compile.compileId);
+        const words = recompile ? recompileWords(recompile) : null;
         return {
-          label: `compile ${compile.compileId ?? '?'}`,
+          label: attemptName(compile.compileId),
           description: [
             formatSeconds(compile.seconds),
-            recompile ? `recompile: ${recompile.reason}` : null,
+            words ? `recompiled: ${words.said}` : null,
             graph ? `CUDA graph ${graph.status}` : null,
           ]
             .filter(Boolean)
             .join(' · '),
           tooltip: withTerms(
-            [recompile?.reason, recompile?.trigger, graph?.reason].filter(Boolean).join('\n'),
-            `compile ${compile.compileId ?? ''}`,
+            [words?.tooltip, graph?.reason, `Dynamo's compile id ${compile.compileId ?? '?'}`]
+              .filter(Boolean)
+              .join('\n'),
           ),
           ...(recompile?.location ? { location: recompile.location } : {}),
           children: [
-            ...artifactNodes(c.compiles?.find((a) => a.compileId === compile.compileId)),
+            ...artifactNodes(
+              c.compiles?.find((a) => a.compileId === compile.compileId),
+              c,
+            ),
             ...kernelNodes(c, compile.compileId),
           ],
         } satisfies CompilerTreeNode;
@@ -200,14 +228,15 @@ function modeNode(mode: ModeResult): CompilerTreeNode {
   });
   children.push({
     label: `Recompiles (${c.recompiles.length})`,
-    children: c.recompiles.map((r) =>
-      leaf(
+    children: c.recompiles.map((r) => {
+      const words = recompileWords(r);
+      return leaf(
         where(r.location),
-        r.reason,
+        words.said,
         r.location,
-        [r.reason, r.trigger, r.inTimedRegion ? 'happened inside the timed region' : null].filter(Boolean).join('\n'),
-      ),
-    ),
+        [words.tooltip, r.inTimedRegion ? 'happened inside the timed region' : null].filter(Boolean).join('\n'),
+      );
+    }),
   });
   if (c.guardCount !== null && c.guardCount !== undefined) children.push(leaf(`Guards: ${c.guardCount}`));
   const cache = Object.entries(c.cache ?? {}).map(

@@ -4,9 +4,10 @@
 // imports: the host and the webview share it.
 import { baseName } from '../shared/fileName.ts';
 import { escapeMarkdown } from './findings.ts';
-import type { CompileArtifacts, KernelProvenance, Report, SourceLocation } from '../shared/report.ts';
+import type { CompileArtifacts, CompiledFrame, KernelProvenance, Report, SourceLocation } from '../shared/report.ts';
 import { regionTraces } from './timelineContent.ts';
-import { formatUs } from './numbers.ts';
+import { formatUs, plural } from './numbers.ts';
+import { compileName } from './compileNames.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
 
@@ -72,6 +73,8 @@ export interface LineUse {
   kernel: KernelProvenance;
   /** the kernel's other user lines */
   others: SourceLocation[];
+  /** the compile that made it, by its function: "forward, recompile 1" (compileNames.ts) */
+  compile: string;
   target: CodeTarget | null;
 }
 
@@ -86,7 +89,13 @@ export function compiledLineIndex(report: Report): Map<string, Map<number, LineU
         const uses = byLine.get(line.line) ?? [];
         byLine.set(line.line, uses);
         const others = kernel.sourceLines.filter((l) => l.file !== line.file || l.line !== line.line);
-        uses.push({ mode: mode.mode, kernel, others, target: codeTarget(report, mode.mode, kernel) });
+        uses.push({
+          mode: mode.mode,
+          kernel,
+          others,
+          compile: compileName(mode.compiler?.frames, kernel.compileId),
+          target: codeTarget(report, mode.mode, kernel),
+        });
       }
     }
   }
@@ -117,7 +126,9 @@ export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => s
     const time = k.usPerStep === null || k.usPerStep === undefined ? null : formatUsPerStep(k.usPerStep);
     const what = isExternKernel(k) ? 'library call' : 'kernel';
     const compiles =
-      same.length > 1 ? `compiles ${escapeMarkdown(same.map((u) => u.kernel.compileId ?? '?').join(', '))}` : null;
+      same.length > 1
+        ? `made by ${plural(same.length, 'compile')}: ${escapeMarkdown(same.map((u) => u.compile).join('; '))}`
+        : null;
     const link = openLink(use);
     const parts = [
       `${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${what} \`${k.name.replace(/`/g, "'")}\` ${others}`,
@@ -175,4 +186,17 @@ export function paneKernels(report: Report, paneLabel: string): PaneKernels | nu
   const ids = new Set((traced.region.compiler?.frames ?? []).map((f) => f.compileId));
   const kernels = (script?.compiler?.kernels ?? []).filter((k) => !ids.size || ids.has(k.compileId ?? ''));
   return script ? { mode: script.mode, kernels } : null;
+}
+
+/** The compiles behind the pane labelled `paneLabel` (as paneKernels picks them), to name them by function; null for
+ *  eager panes and traces without a report. */
+export function paneFrames(report: Report | null, paneLabel: string): CompiledFrame[] | null {
+  if (!report) return null;
+  const mode = report.modes.find((m) => m.mode === paneLabel);
+  if (mode) return mode.compiler?.frames ?? null;
+  const traced = regionTraces(report).find((t) => t.label === paneLabel && t.measurement);
+  if (!traced?.measurement) return null;
+  return (
+    (traced.measurement.mode === 'as-written' ? traced.region.compiler : traced.measurement.compiler)?.frames ?? null
+  );
 }

@@ -1,6 +1,7 @@
 // A report read from compiler logs (`inspect`) in a few lines, for the CLI's text and `--json`: what the compiler
 // did (compiles, graphs, breaks and recompiles grouped by site with their counts, failures, restarts, caches, compile
 // time), the findings at the user's lines, the ranks and where they diverged, and what could not be read or placed.
+import { compileName } from './compileNames.ts';
 import { cudaGraphLines } from './cudaGraphsText.ts';
 import { collectFindings, findingMessage } from './findings.ts';
 import { digestDivergence, digestRank, formatRanks, type DivergenceDigest, type RankDigest } from './rankDigest.ts';
@@ -161,9 +162,10 @@ export function formatLogsDigest(report: Report): string {
       if (f.fix) out.push(`      fix: ${f.fix}`);
     }
   }
+  const frames = report.modes.flatMap((m) => m.compiler?.frames ?? []);
   for (const f of digest.compileFailures)
     out.push(
-      `  failed compile ${f.compileId ?? '(no compile id)'}: ${f.failType ?? 'error'}: ${(f.reason ?? '').split('\n')[0]}`,
+      `  failed to compile ${compileName(frames, f.compileId)}: ${f.failType ?? 'error'}: ${(f.reason ?? '').split('\n')[0]}`,
     );
   out.push(...formatRanks(report), ...formatLogNotes(digest));
   return out.join('\n');

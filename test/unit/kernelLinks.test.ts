@@ -78,12 +78,13 @@ test("a compiled user line's hover: its kernels, the other lines they fused, tim
   const hover = compiledLineHover(uses, (u) => `command:open?${u.target!.compileId}`);
   const lines = hover.split('\n');
   assert.equal(lines[0], '**Compile Lens — compiled into**');
-  // one entry for the kernel both compiles made (listed once), spoken for by compile 0/1, the one that ran in the
-  // profile (the timed inputs recompiled it); no mode prefix where the line was compiled in one mode
+  // one entry for the kernel both compiles made (listed once, the compiles named by their function, not by Dynamo's
+  // ids), spoken for by the recompile, the one that ran in the profile (the timed inputs recompiled it); no mode
+  // prefix where the line was compiled in one mode
   assert.equal(lines.length, 3);
   assert.match(
     lines[2]!,
-    /^- kernel `cpp_fused_add_mul_relu_0` with line 13 · [\d.]+ (µs|ms)\/step · compiles 0\/0, 0\/1 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/1\)$/,
+    /^- kernel `cpp_fused_add_mul_relu_0` with line 13 · [\d.]+ (µs|ms)\/step · made by 2 compiles: forward; forward, recompile 1 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/1\)$/,
   );
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(
@@ -108,7 +109,7 @@ test('report strings in the hover are escaped: a hostile mode name or file canno
     ],
   };
   const hover = compiledLineHover(
-    [{ mode: 'm](command:evil)', kernel, others: kernel.sourceLines, target: null }],
+    [{ mode: 'm](command:evil)', kernel, others: kernel.sourceLines, compile: 'forward', target: null }],
     () => null,
   );
   // the kernel name is a code span (no backtick can end it early); everything else is escaped
@@ -143,7 +144,12 @@ test("the Compiler view opens each compile's generated code, guards and FX graph
   const find = (nodes: CompilerTreeNode[], label: RegExp): CompilerTreeNode[] =>
     nodes.flatMap((n) => [...(label.test(n.label) ? [n] : []), ...find(n.children, label)]);
   const tree = buildCompilerTree(report);
-  const [compile0, compile1] = find(tree, /^compile 0\//);
+  // named by which compile of forward they are, not by Dynamo's compile ids 0/0 and 0/1
+  const [compile0, compile1] = find(tree, /^(first compile|recompile 1)$/);
+  assert.deepEqual(
+    [compile0, compile1].map((n) => n!.label),
+    ['first compile', 'recompile 1'],
+  );
   assert.deepEqual(
     compile0!.children.slice(0, 3).map((n) => [n.label, n.artifact?.kind, n.artifact?.path]),
     [
@@ -152,7 +158,13 @@ test("the Compiler view opens each compile's generated code, guards and FX graph
       ['FX graph', 'fxGraph', 'compiler/default/0_0/fx_graph.py'],
     ],
   );
-  const [failed] = find([compile1!], /^Failed guard of compile 0\/0$/);
+  const [failed] = find([compile1!], /^Why forward was not reused$/);
+  // the guard said as the runner's sentence; PyTorch's guard itself in the tooltip and the guards file it opens
+  assert.equal(
+    failed!.description,
+    "Input 'x' changed size in dimension 0 from 8 to 16; the compiled code was specialised to 8.",
+  );
+  assert.match(failed!.tooltip!, /PyTorch's guard that failed \(Dynamo's compile id 0\/0\): TENSOR_MATCH/);
   const { path: guards, line, highlight } = failed!.artifact!;
   assert.equal(guards, 'compiler/default/0_0/guards.txt');
   assert.match(codeLine(dir, guards, line!), /TENSOR_MATCH: check_tensor\(L\['x'\].*size=\[8, 64\]/);

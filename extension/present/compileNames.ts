@@ -1,0 +1,53 @@
+// A compile said by the user's function and which compile of it it was ("forward", "forward, recompile 2",
+// "forward after line 24"), never by Dynamo's compile id ("0/2"): every surface that names a compile, a kernel's
+// compile or a compiled region of a timeline says it this way. The id stays only where a tooltip explains it.
+import type { CompiledFrame } from '../shared/report.ts';
+import type { TimelineMark } from '../shared/trace/timelineMarks.ts';
+
+/** Dynamo's name for the rest of a function after a graph break: `torch_dynamo_resume_in_forward_at_24`. */
+const RESUME = /^torch_dynamo_resume_in_(.+)_at_(\d+)$/;
+
+/** "forward", or "forward after line 24" for the part of forward Dynamo compiled after a graph break there. */
+export function functionName(name: string): string {
+  const resume = RESUME.exec(name);
+  return resume ? `${resume[1]} after line ${resume[2]}` : name;
+}
+
+/** "F/N" (or "F/N_k", a restarted compile): frame F's compile N, 0 its first. */
+function parts(compileId: string): { frame: string; attempt: number } | null {
+  const match = /^(\d+)\/(\d+)(?:_\d+)?$/.exec(compileId);
+  return match ? { frame: match[1]!, attempt: Number(match[2]) } : null;
+}
+
+/**
+ * A compile by its function: "forward" (its first compile), "forward, recompile 2"; where the report knows no
+ * function for the frame, "compiled graph 2, recompile 1" (graphs counted from 1); "an unknown compile" for no id.
+ */
+export function compileName(
+  frames: readonly CompiledFrame[] | null | undefined,
+  compileId: string | null | undefined,
+): string {
+  if (!compileId) return 'an unknown compile';
+  const id = parts(compileId);
+  if (!id) return `compile ${compileId}`;
+  const frame = (frames ?? []).find(
+    (f) => f.compileId !== null && parts(f.compileId)?.frame === id.frame && f.function,
+  );
+  const base = frame?.function ? functionName(frame.function) : `compiled graph ${Number(id.frame) + 1}`;
+  return id.attempt ? `${base}, recompile ${id.attempt}` : base;
+}
+
+/** Which compile of its function: "first compile", "recompile 2" (where the function is named already). */
+export function attemptName(compileId: string | null | undefined): string {
+  const attempt = compileId ? parts(compileId)?.attempt : undefined;
+  return attempt === undefined ? 'a compile' : attempt ? `recompile ${attempt}` : 'first compile';
+}
+
+/** A timeline mark's label with its compile named by function ("forward, recompile 1", "graph break in forward
+ *  after line 20"); `frames`: the compiles of the pane's report entry, none for a trace opened without a report. */
+export function markLabel(mark: TimelineMark, frames: readonly CompiledFrame[] | null | undefined): string {
+  if (mark.kind === 'cudagraph-replay' || !mark.compileId) return mark.label;
+  const name = compileName(frames, mark.compileId);
+  if (mark.kind === 'graph-break') return `graph break in ${name}`;
+  return mark.kind === 'recompile' ? name : `compile of ${name}`;
+}

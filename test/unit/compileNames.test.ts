@@ -1,0 +1,43 @@
+// Compiles named by the user's function, never by Dynamo's compile id: the Compiler view, the kernel hover and
+// details, the compile-time rows and the timeline's marks say "forward, recompile 2", on recorded reports and traces.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { attemptName, compileName, functionName, markLabel } from '../../extension/present/compileNames.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { timelineMarks } from '../../extension/shared/trace/timelineMarks.ts';
+
+const FIXTURES = path.resolve(__dirname, '../fixtures');
+
+test("a compile is its function and which compile of it: a graph break's resume function reads as the line after it", async () => {
+  // graphbreak-cpu (a real run): forward broke at lines 20, 22 and 24; the part after line 24 recompiled twice
+  const { report } = await loadReport(path.join(FIXTURES, 'reports/graphbreak-cpu/report.json'));
+  const frames = report.modes[0]!.compiler!.frames;
+  assert.deepEqual(
+    ['0/0', '1/0', '3/0', '3/2'].map((id) => compileName(frames, id)),
+    ['forward', 'forward after line 20', 'forward after line 24', 'forward after line 24, recompile 2'],
+  );
+  assert.equal(functionName('torch_dynamo_resume_in_step_at_41'), 'step after line 41');
+  // no frames recorded (a trace opened alone): graphs counted from 1, still no id
+  assert.equal(compileName(null, '1/1'), 'compiled graph 2, recompile 1');
+  assert.equal(compileName(frames, null), 'an unknown compile');
+  assert.deepEqual(['0/0', '0/3'].map(attemptName), ['first compile', 'recompile 3']);
+});
+
+test("the timeline's marks name the compile by function, with the report, and without one", async () => {
+  const model = await scanTraceFile(path.join(FIXTURES, 'traces/cpu-graphbreak-default.trace.json'));
+  const { report } = await loadReport(path.join(FIXTURES, 'reports/graphbreak-cpu/report.json'));
+  const marks = timelineMarks(model);
+  const named = new Set(marks.map((m) => markLabel(m, report.modes[0]!.compiler!.frames)));
+  assert.ok(named.has('graph break in forward'), [...named].join(' | '));
+  assert.ok(
+    [...named].every((label) => !/\b\d+\/\d+\b/.test(label)),
+    [...named].join(' | '),
+  );
+  const recompile = await scanTraceFile(
+    path.join(FIXTURES, 'traces/recompile_batch-default-recompile-in-region.trimmed.trace.json'),
+  );
+  const [mark] = timelineMarks(recompile).filter((m) => m.kind === 'recompile');
+  assert.equal(markLabel(mark!, null), 'compiled graph 1, recompile 2');
+});
