@@ -7,6 +7,7 @@ import type { TraceComparison } from '../extension/shared/trace/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { splitTerms } from '../extension/present/glossary.ts';
+import { kernelArg } from '../extension/present/kernelArgs.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -200,7 +201,7 @@ export function renderDetails(
     if (!Number.isNaN(values[0])) rows.push(['grid', triple(0)]);
     if (!Number.isNaN(values[3])) rows.push(['block', triple(3)]);
     for (let f = 6; f < KERNEL_ARG_FIELDS.length; f++)
-      if (!Number.isNaN(values[f])) rows.push([KERNEL_ARG_FIELDS[f]!, String(values[f])]);
+      if (!Number.isNaN(values[f])) rows.push(kernelArg(KERNEL_ARG_FIELDS[f]!, values[f]!)); // rounded, with units
   }
   const table = el('table', 'facts');
   for (const [key, value] of rows) {

@@ -48,3 +48,19 @@ export const formatRate = (value: number): string => value.toFixed(1);
 
 /** "ratios varied 57% between rounds": older reports' spread, where newer ones give the interval */
 export const formatSpread = (pct: number): string => `ratios varied ${formatPct(pct)} between rounds`;
+
+/** "512 B", "6.8 KiB", "20 KiB", "1.5 MiB": a size in memory (a kernel's shared memory, bytes copied) */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 || value >= 10 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** "0.36", "1.9", "12": an average that may be under one (blocks or warps per SM), two significant digits */
+export const formatAverage = (value: number): string =>
+  value >= 10 ? value.toFixed(0) : value >= 1 ? value.toFixed(1) : value.toFixed(2);

@@ -84,7 +84,7 @@ describe('timeline webview', () => {
       'block',
       'registers per thread',
       'shared memory',
-      'est. achieved occupancy %',
+      'estimated occupancy',
       'correlation',
     ])
       assert.ok(text.includes(fact), fact);

@@ -1,0 +1,25 @@
+// A GPU kernel's launch arguments as the slice details show them: rounded, with units, in words where the profiler's
+// field name is a code ("est. achieved occupancy %" as a share, shared memory in KiB, blocks per SM to two digits).
+import { formatAverage, formatBytes, formatPct, formatWhole } from './numbers.ts';
+import type { KERNEL_ARG_FIELDS } from '../shared/trace/model.ts';
+
+type KernelArgField = (typeof KERNEL_ARG_FIELDS)[number];
+
+/** [label, value] of one launch argument. */
+export function kernelArg(field: KernelArgField, value: number): [string, string] {
+  switch (field) {
+    case 'shared memory':
+      return ['shared memory per block', formatBytes(value)];
+    case 'bytes':
+      return ['bytes', formatBytes(value)];
+    case 'registers per thread':
+      return [field, formatWhole(value)];
+    case 'blocks per SM':
+    case 'warps per SM':
+      return [field, formatAverage(value)];
+    case 'est. achieved occupancy %':
+      return ['estimated occupancy', formatPct(value)];
+    default:
+      return [field, String(value)];
+  }
+}
