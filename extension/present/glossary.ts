@@ -51,8 +51,9 @@ export const TERMS: readonly Term[] = [
   },
   {
     name: 'fast state',
-    pattern: /\b(?:host's )?fast state\b/i,
-    explanation: "the host's fast state: the CPU at its highest clock; steps timed while it ran slower are not counted",
+    pattern: /\b(?:host's )?fast(?:est)? state\b/i,
+    explanation:
+      "the host's fast state: the CPU as fast as a 1 ms probe saw it run in this run; steps timed while it ran slower (other jobs, a lower clock) are not counted",
   },
 ];
 

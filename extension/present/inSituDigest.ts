@@ -5,6 +5,7 @@
 import { inSituNumber } from './answer.ts';
 import type { InSituSpeedup, Recommendation, Region, Report } from '../shared/report.ts';
 import { formatBreakEven, formatMs, formatRate, formatSeconds, formatSpeedup, formatWhole, plural } from './numbers.ts';
+import { stepsLeftOut } from './stepsLeftOut.ts';
 
 export interface InSituNumber {
   speedup: number;
@@ -19,7 +20,7 @@ export interface InSituDigest {
   pairs: number;
   /** what the numbers rest on: "6 pairs of adjacent eager/compiled blocks in this run, one signature" */
   basis: string;
-  /** interleaved: steady steps each way and the steps left out ("left out: 9 spanning a switch, …"), or null */
+  /** interleaved: steady steps each way and the steps left out ("45 steps left out: 29 running across a switch …": stepsLeftOut.ts), or null */
   steadyNote: string | null;
   /** interleaved: the device's work per step both ways and whether the step was launch-bound (the runner's line) */
   workLine: string | null;
@@ -103,15 +104,6 @@ export function pairsNote(pairs: number, s: InSituSpeedup | null): string | null
   return parts.join('; ');
 }
 
-const DROPPED: Record<string, string> = {
-  'warm-up': 'in the compiled warm-up',
-  switch: 'spanning a switch',
-  'first on its signature': "a side's first on its signature",
-  compiled: 'compiling',
-  observer: "with Compile Lens's own work",
-  'ran eagerly': 'on the compiled side with no compiled code run',
-};
-
 const COMPARED: Record<string, string> = {
   signature: 'one signature',
   'matched-mix': "per signature, over the script's mix",
@@ -128,8 +120,8 @@ function basisOf(s: NonNullable<Region['inSitu']>): string {
 
 function steadyNoteOf(s: NonNullable<Region['inSitu']>): string | null {
   if (s.method !== 'interleaved' || !s.steadySteps) return null;
-  const left = Object.entries(s.dropped ?? {}).map(([why, n]) => `${n} ${DROPPED[why] ?? why}`);
-  return `steady steps: eager ${s.steadySteps.eager}, compiled ${s.steadySteps.compiled}${left.length ? `; left out: ${left.join(', ')}` : ''}`;
+  const left = stepsLeftOut(s.dropped ?? {});
+  return `steady steps: eager ${s.steadySteps.eager}, compiled ${s.steadySteps.compiled}${left ? `; ${left}` : ''}`;
 }
 
 export function digestInSitu(region: Region): InSituDigest | null {

@@ -111,7 +111,7 @@ function runEagerText(m: ModeResult): string | null {
   if (shift.basis === 'cpu-normalized') {
     return (
       `eager is launch-bound, so its time follows the host CPU's speed, which varied during the run; compiled is not ` +
-      `(CUDA graphs, or a busy GPU): the speedup takes eager at the CPU's fastest state, ${formatMs(shift.bestEagerMs)} per call ` +
+      `(CUDA graphs, or a busy GPU): the speedup takes eager at the CPU's fastest, ${formatMs(shift.bestEagerMs)} per call ` +
       `(every eager round scaled by a CPU probe taken with it); ${upTo}`
     );
   }
@@ -131,8 +131,8 @@ function slowHostText(m: ModeResult): string | null {
     .filter((s): s is string => Boolean(s))
     .join(' and ');
   return (
-    `the host CPU was busy through these pairs: ${sides} never ran at the host's fastest state of this run (a CPU probe read ` +
-    `that much slower), so the range reaches what a quieter host may give; rerun on a quieter machine for a firmer number`
+    `the host CPU was busy through these pairs: ${sides} never ran while the CPU was as fast as it got in this run (a 1 ms ` +
+    `CPU probe read that much slower), so the range reaches what a quieter host may give; rerun on a quieter machine for a firmer number`
   );
 }
 

@@ -28,6 +28,8 @@ test('report text is cut into plain runs and terms, each term once, the text unc
     ],
   );
   assert.deepEqual(splitTerms('1.22× per step, 0.70 ms'), [{ text: '1.22× per step, 0.70 ms' }]);
+  // the runner's and the method's "the host's fastest state" is explained where it appears, as "fast state" is
+  assert.deepEqual(explanationsOf("rounds at the host's fastest state of the run"), [explanation('fast state')]);
 });
 
 test("the Compiler view's failed guard says what TENSOR_MATCH, L['x'] and its compile id are", async () => {

@@ -241,7 +241,7 @@ test('interleaved in situ (schema 1.16): what the number rests on, the steps lef
   );
   assert.ok(
     lines.includes(
-      "  steady steps: eager 70, compiled 69; left out: 3 in the compiled warm-up, 29 spanning a switch, 12 a side's first on its signature, 4 with Compile Lens's own work",
+      "  steady steps: eager 70, compiled 69; 48 steps left out: 3 the compiled warm-up, 29 running across a switch between eager and compiled, 12 the first on its input shape (each side compiles or warms up there), 4 carrying Compile Lens's own bookkeeping",
     ),
     lines.join('\n'),
   );
