@@ -158,7 +158,9 @@ function orderTracks(raw: RawTrace): { trackOrder: Uint32Array; trackInfos: Trac
     const t = raw.tracks[rawIndex]!;
     const process = raw.processMeta.get(t.pid);
     const thread = raw.threadMeta.get(`${t.pid}\u0000${t.tid}`);
-    const processName = process?.labels ?? process?.name ?? `process ${t.pid}`;
+    // Kineto files its own work (CUPTI buffer requests) under pid -1, with no process name
+    const processName =
+      process?.labels ?? process?.name ?? (Number(t.pid) === -1 ? "the profiler's own work" : `process ${t.pid}`);
     const threadName = (thread?.name ?? `${t.gpu ? 'stream' : 'thread'} ${t.tid}`).trim();
     return { pid: t.pid, tid: t.tid, name: `${processName} · ${threadName}`, gpu: t.gpu, maxDepth: 0 };
   });
