@@ -164,7 +164,7 @@ def test_a_replayed_region_recommends_the_mode_it_was_measured_in_weighed_by_the
     assert a["verdict"] == "compile" and a["mode"] == "default" and a["number"]["kind"] == "replay-call"
     assert (
         a["headline"]
-        == "compile it: 1.80× per call replayed with default (1.70–1.90×) · pays back after 1,200 calls, this run made 5,000"
+        == "compile it: 1.80× per call replayed (1.70–1.90×) · pays back after 1,200 calls, this run made 5,000"
     )
     what_if = region_answer(
         _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])

@@ -24,7 +24,7 @@ test('a 40-call script: the lens says the step speedup, its compile inside the s
   // clearly faster), so the replay decides, and the calls this run made do not pay it back
   assert.equal(
     digest.headline,
-    'compile for longer runs: 1.19× per call replayed with default (1.12–1.26×) · pays back after 51,204 calls, this run made 40 · 1 graph',
+    'compile for longer runs: 1.19× per call replayed (1.12–1.26×) · pays back after 51,204 calls, this run made 40 · 1 graph',
   );
   assert.equal(digest.headline, region.headline);
 });

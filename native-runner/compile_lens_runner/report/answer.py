@@ -388,20 +388,12 @@ def _mode_of(region: Region, m: ModeResult) -> str:
     return str((region.get("options") or {}).get("mode") or "default") if m["mode"] == AS_WRITTEN else m["mode"]
 
 
-def _label(region: Region, m: ModeResult) -> str:
-    """The mode as a number says it: with the script's backend where it is not Inductor ("default, backend eager")."""
-    backend = (region.get("options") or {}).get("backend")
-    mode = _mode_of(region, m)
-    return (
-        f"{mode}, backend {backend}"
-        if m["mode"] == AS_WRITTEN and isinstance(backend, str) and backend != "inductor"
-        else mode
-    )
-
-
 def replay_number(region: Region, m: RegionMeasurement) -> AnswerNumber:
+    """A replayed measurement's number; its mode is said only for a what-if mode (as written: the script's own)."""
     index = next(k for k, x in enumerate(region["measurements"]) if x is m)
-    number = _measured_number(m, "replay-call", _label(region, m), index)
+    number = _measured_number(m, "replay-call", _mode_of(region, m), index)
+    if m["mode"] == AS_WRITTEN:
+        del number["mode"]
     if m.get("signature"):
         number["signature"] = str(m["signature"])
     return number
@@ -548,7 +540,7 @@ def region_answer(region: Region, failed: Reason | None = None, no_in_situ: Reas
         decision,
         evidence,
         sentences.counts(region),
-        _each_unmeasured(region["measurements"], lambda m: _label(region, m)),
+        _each_unmeasured(region["measurements"], lambda m: _mode_of(region, m)),
     )
 
 
@@ -612,6 +604,11 @@ def attach(report: Report) -> None:
         failed, no_in_situ = _failed(report), _no_in_situ(report)
         for region in report.get("regions") or []:
             region["answer"] = region_answer(region, failed, no_in_situ)
+            nothing = region.get("noCompiledCode")
+            if nothing:  # its sentence, as the answer says it
+                nothing["headline"] = next(
+                    r["text"] for r in region["answer"]["reasons"] if r["code"] == "no-compiled-code"
+                )
             region["recommendation"] = _recommendation(region["answer"])
             region["headline"] = region["answer"]["headline"]
         answer = script_answer(report)
