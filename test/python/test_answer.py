@@ -116,7 +116,7 @@ def test_a_target_says_the_verdict_its_number_with_mode_and_range_then_its_facts
     assert report["recommendation"] == {"mode": "default", "verdict": "compile", "reason": a["sentence"]}
     assert (
         a["sentence"]
-        == "Compile (default): 1.30× per call with default (1.25–1.36×). Its 3.4 s compile pays back after 537 calls."
+        == "Compile: 1.30× per call with default (1.25–1.36×). Its 3.4 s compile pays back after 537 calls."
     )
 
 
