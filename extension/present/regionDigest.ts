@@ -175,7 +175,7 @@ export function measurementCells(m: RegionMeasurementDigest): {
         ? null
         : m.interval
           ? formatInterval(m.interval.low, m.interval.high)
-          : m.spreadPct === null
+          : m.spreadPct === null || m.numberText
             ? null
             : formatSpread(m.spreadPct),
     compiled: m.medianMs === null ? null : formatMs(m.medianMs),

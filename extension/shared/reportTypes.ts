@@ -1148,9 +1148,9 @@ export interface RegionSignature {
 }
 export interface NoCompiledCode {
   /**
-   * the region's first sentence: No compiled code ran: ...
+   * the region's first sentence: No compiled code ran: ... (1.21: the answer's sentence for it, report/sentences.py; required before 1.21)
    */
-  headline: string;
+  headline?: string;
   cause: string;
   location?: null | SourceLocation;
   fix?: string | null;

@@ -146,13 +146,16 @@ def test_a_region_that_mutates_state_is_not_replayed_but_measured_in_situ(two_re
     assert tally["kind"] == "module" and tally["callCount"] == 5 and tally["measurements"] == []
     assert tally["replay"]["replayable"] is False and "changes its buffer seen in place" in tally["replay"]["reason"]
     # a replay cannot answer for it, and in situ its 5 calls are too few for steady steps both ways: no number
-    # either way, and the region and the summary say both reasons, with no verdict
+    # either way; the region's answer says both reasons, with no verdict, and the summary says its headline
     assert tally["inSitu"]["step"] is None and tally["inSitu"]["reason"]
-    assert tally["recommendation"]["verdict"] == "none" and "; in situ: " in tally["recommendation"]["reason"]
+    answer = tally["answer"]
+    assert answer["verdict"] == "none" and answer["number"] is None
+    assert [r["code"] for r in answer["reasons"]] == ["replay-not-possible", "no-steady-steps"]
+    assert tally["inSitu"]["reason"] in tally["recommendation"]["reason"]
     assert "don't compile" not in tally["recommendation"]["reason"].lower()
     summary = run.report["recommendation"]
     assert summary["verdict"] in ("compile", "compile-for-longer-runs", "stay-eager", "none")
-    assert "Tally (line" in summary["reason"] and tally["inSitu"]["reason"] in summary["reason"]
+    assert f"Tally (line {tally['location']['line']}): {tally['headline']}" in summary["reason"]
 
 
 def test_compile_time_is_counted_once_per_compile(two_regions: tuple[Path, Any]) -> None:

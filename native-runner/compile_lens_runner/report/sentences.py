@@ -1,6 +1,6 @@
-"""Every sentence of an answer, written here and nowhere else (schema 1.21): the headline, the verdict's sentence and
-the evidence lines, rendered from the answer's codes and numbers (report/answer.py decides them) with formats.py's
-numbers. The report carries the strings; every surface (CLI, report panel, CodeLens, hover, Problems, Runs view,
+"""Every sentence of an answer, written here and nowhere else (schema 1.21): the headline, the verdict's sentence,
+each number's and each reason's text, rendered from the answer's codes and numbers (report/answer.py decides them)
+with formats.py's numbers. The report carries the strings; every surface (CLI, report panel, CodeLens, hover, Problems, Runs view,
 compare, --json) shows them as they are.
 
 Extension point: a reason code's words are one entry of SENTENCES: (its clause in the headline, its sentence). A code
@@ -228,9 +228,9 @@ def sentence(reason: Reason) -> str:
 
 
 def number_text(n: AnswerNumber) -> str:
-    """ "1.31× per step in situ (1.22–1.40×)", "1.84× per call replayed with default (1.70–1.95×)", "3.31× per call
-    with reduce-overhead (2.77–3.79×)", "1.07× per call in situ (too noisy to say: ...)": the one wording of a speedup
-    and its range."""
+    """ "1.31× per step in situ (1.22–1.40×)", "1.84× per call replayed (1.70–1.95×)" (a what-if mode: "… replayed with
+    reduce-overhead"), "3.31× per call with default (2.77–3.79×)", "1.07× per call replayed (too noisy to say: …)":
+    the one wording of a speedup and its range."""
     mode = f" with {n['mode']}" if n.get("mode") and n["kind"] in ("replay-call", "target-rounds") else ""
     text = f"{formats.speedup(n['value'])} {_HOW[n['kind']]}{mode}"
     noisy = n.get("tooNoisy")
@@ -272,11 +272,14 @@ def headline(answer: Answer, facts: list[str]) -> str:
 
 def verdict_sentence(answer: Answer) -> str:
     """The verdict and its reasons in full: "Compile (default): 1.31× per step in situ (1.22–1.40×). Its 11.7 s
-    compile pays back after 212 steps, this run made 400."."""
-    verdict, number, mode = answer["verdict"], answer["number"], answer["mode"]
+    compile pays back after 212 steps, this run made 400." ("Compile: 1.30× per call with default …" where the number
+    names the mode)."""
+    verdict, number = answer["verdict"], answer["number"]
+    # the mode to compile with, where its number does not name it already
+    mode = "" if number is not None and number.get("mode") == answer["mode"] else f" ({answer['mode']})"
     head = {
-        "compile": f"Compile ({mode})",
-        "compile-for-longer-runs": f"Compile ({mode}) for longer runs",
+        "compile": f"Compile{mode}",
+        "compile-for-longer-runs": f"Compile{mode} for longer runs",
         "stay-eager": "Stay eager",
         "none": "No verdict",
     }[verdict]

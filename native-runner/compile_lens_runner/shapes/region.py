@@ -64,11 +64,11 @@ class Replay(_Replay, total=False):
 
 
 class _NoCompiledCode(TypedDict):
-    headline: str
     cause: str
 
 
 class NoCompiledCode(_NoCompiledCode, total=False):
+    headline: str  # the answer's sentence for it (report/sentences.py), written with the report
     location: SourceLocation | None
     fix: str | None
     gbId: str | None
