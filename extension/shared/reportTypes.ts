@@ -1044,10 +1044,17 @@ export interface RegionInSitu {
    */
   steadySteps?: Sides;
   /**
-   * schema 1.16, interleaved: steps left out, by why: warm-up, switch (the step spans a stance switch), first on its signature (each side's first call of a signature), compiled (a compile started in it), observer (Compile Lens's own work or the profiler), ran eagerly (on the compiled side, no compiled code ran)
+   * schema 1.16, interleaved: steps left out, by why: warm-up, switch (the step spans a stance switch), first on its signature (eager's first call of a signature; a compiled call's first at a size only where it records a CUDA graph; pooled: each side's first step), compiled (a compile started in it), observer (Compile Lens's own work or the profiler), ran eagerly (on the compiled side, no compiled code ran)
    */
   dropped?: {
     [k: string]: number;
+  };
+  /**
+   * schema 1.21, interleaved: the compiled side's calls Dynamo ran eagerly (past the recompile limit, after a failed compile) out of the compiled side's calls: never timed as compiled (dropped: ran eagerly); null: none did
+   */
+  eagerFallback?: null | {
+    calls: number;
+    of: number;
   };
   compiledCalls?: number;
   eagerCalls?: number;
@@ -1227,7 +1234,7 @@ export interface InSituSpeedup {
    */
   pairRatios?: number[];
   /**
-   * schema 1.16: signature: one input signature; matched-mix: per signature, each weighed by the script's calls of it; pooled: the signature changed nearly every call (a growing cache), steps pooled (ABBA cancels a linear growth)
+   * schema 1.16: signature: one input signature; matched-mix: per signature, each weighed by the script's calls of it; pooled (1.21: chosen where fewer than half of either side's steady steps have a signature the other side has too): a growing cache's lengths, steps pooled (ABBA cancels a linear growth), the number per step (per token) over the lengths the script ran
    */
   comparedBy?: 'signature' | 'matched-mix' | 'pooled';
   /**

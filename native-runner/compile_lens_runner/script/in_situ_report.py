@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ..compiler.insight import CUDAGRAPH_MODES
 from ..measure import in_situ, interleaved, step_work
 from ..report import document
 from ..shapes.common import InSituWindow
@@ -119,7 +120,10 @@ def _compared(entry: Region, calls: list[RegionCall]) -> RegionInSitu:
         ),
         None,
     )
-    return interleaved.compare(calls, int(entry.get("callCount") or len(calls)), fallback)
+    # under CUDA graphs each new size records a graph of its own: a compiled call's first at a size is no steady step
+    options = entry.get("options") or {}
+    records_per_size = entry.get("device") == "cuda" and options.get("mode") in CUDAGRAPH_MODES
+    return interleaved.compare(calls, int(entry.get("callCount") or len(calls)), fallback, records_per_size)
 
 
 def slowest_rank(entry: Region, ranks: list[tuple[int, Region]]) -> None:

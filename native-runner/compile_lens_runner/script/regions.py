@@ -91,6 +91,9 @@ class Region:
     failure: CompileFailure | None = (
         None  # its first compiled call that failed, at the user's line (compiler/failure.py)
     )
+    compiled_signatures: set[str] = field(default_factory=set)  # signatures a compiled-side call ran
+    # a compiled-side call at a signature new to it ran compiled code without compiling: a dynamic graph serves new sizes
+    serves_new_sizes: bool = False
 
     @property
     def compiled(self) -> Any:
@@ -170,7 +173,7 @@ CHANGING_AFTER_CALLS = 10
 
 
 def _changing(region: Region) -> bool:
-    """Its signature changed nearly every call so far (measure/interleaved.changing)."""
+    """Its signature changed nearly every call so far: more than half its calls had a signature of their own."""
     return region.call_count >= CHANGING_AFTER_CALLS and len(region.signatures) > region.call_count / 2
 
 
@@ -382,7 +385,9 @@ class RegionRecorder:
         side, block = None, None
         if self.interleaver is not None:  # a top-level call may switch the stance; a nested one is part of its caller
             side, block = (
-                self.interleaver.before_call(region, f"{region.id}: {signature}", _changing(region))
+                self.interleaver.before_call(
+                    region, f"{region.id}: {signature}", _changing(region) or region.serves_new_sizes
+                )
                 if top_level
                 else self.interleaver.current()
             )
@@ -435,10 +440,14 @@ class RegionRecorder:
             region.last_call[signature] = index
             if top_level and self.interleaver is not None:
                 self.interleaver.after_call(len(self.watcher.started) > started)
+            # at the eager stance Dynamo runs the original code without a guard check: no compiled code ran
+            ran = None if side == "eager" else counts.ran_compiled()
+            if side != "eager":
+                if signature not in region.compiled_signatures and not ids and ran is True:
+                    region.serves_new_sizes = True
+                region.compiled_signatures.add(signature)
             record = None
             if index < MAX_RECORDED_CALLS:
-                # at the eager stance Dynamo runs the original code without a guard check: no compiled code ran
-                ran = None if side == "eager" else counts.ran_compiled()
                 record = CallRecord(
                     index,
                     signature,
