@@ -942,6 +942,10 @@ export interface Region {
    * schema 1.14: the script's own calls and steps, compiled against eager: interleaved in the observed run (1.16), or from separate runs (torch < 2.6; null: the compiled run made no call of it)
    */
   inSitu?: null | RegionInSitu;
+  /**
+   * schema 1.21: the region's shape story as facts (null or absent: its inputs kept one shape)
+   */
+  shapes?: null | RegionShapes;
   [k: string]: unknown;
 }
 /**
@@ -1341,6 +1345,122 @@ export interface CompileFailure {
    */
   index?: number;
   [k: string]: unknown;
+}
+/**
+ * schema 1.21: what the region's changing shapes did (script/shape_facts.py); its sentences: report/shape_words.py
+ */
+export interface RegionShapes {
+  /**
+   * torch.compile's dynamic= as the script wrote it (null: not given: automatic dynamic)
+   */
+  dynamic: boolean | null;
+  /**
+   * distinct input signatures of the recorded calls
+   */
+  signatures: number;
+  /**
+   * graphs the compiler made for the region
+   */
+  graphs: number | null;
+  /**
+   * each input dimension whose size changed, most sizes first: from the signatures, named by the guard that failed on it where one did, and from size guards on tensors no signature shows (a library's cache)
+   */
+  changed: ShapeChange[];
+  /**
+   * the most-changed dimension grew call after call, restarting with each sequence: a decode loop
+   */
+  loop: null | DecodeLoop;
+  /**
+   * dynamic=None: a size change recompiled once, and the size-generic graph then served new sizes
+   */
+  automaticDynamic: null | AutomaticDynamic;
+  /**
+   * Dynamo's recompile limit was hit: the frame ran eagerly for sizes it had no graph for
+   */
+  recompileLimit: null | RecompileLimit;
+  /**
+   * a warm-up at another shape: its graph served no real call, and the first real call recompiled
+   */
+  warmup: null | WarmupShape;
+  /**
+   * reduce-overhead (or max-autotune) on a GPU: the sizes compiled code ran, each recording a CUDA graph of its own (null: not CUDA graphs, or one size)
+   */
+  cudaGraphSizes: number | null;
+}
+export interface ShapeChange {
+  /**
+   * its keyword or guard name, else 'input N' (its position)
+   */
+  input: string;
+  dim: number;
+  /**
+   * the distinct sizes seen, ascending (the first 64)
+   */
+  sizes: number[];
+  /**
+   * how many distinct sizes
+   */
+  count: number;
+}
+export interface DecodeLoop {
+  /**
+   * the size grew by this much a call (1: a token at a time: the number reads per token)
+   */
+  growsBy: number;
+  /**
+   * sequences: the size restarted this many times less one
+   */
+  repetitions: number;
+  callsPerRepetition: number;
+}
+export interface AutomaticDynamic {
+  /**
+   * the call whose size change recompiled with the dimension symbolic
+   */
+  call: number;
+  /**
+   * that recompile
+   */
+  seconds: number | null;
+  /**
+   * later calls that graph served without compiling
+   */
+  servedCalls: number;
+}
+export interface RecompileLimit {
+  limit: number | null;
+  graphs: number | null;
+  /**
+   * distinct input signatures
+   */
+  sizes: number;
+  /**
+   * signatures past the limit: every compiled-side call of them ran eagerly
+   */
+  eagerSizes: number;
+  /**
+   * the script's calls of those signatures, at either stance of the in-situ switch: the calls that run eagerly as written
+   */
+  eagerCalls: number;
+  calls: number;
+  /**
+   * the first call that ran eagerly
+   */
+  fromCall: number | null;
+}
+export interface WarmupShape {
+  input: string;
+  dim: number;
+  warmupSize: number;
+  realSize: number;
+  warmupLine: number | null;
+  realLine: number | null;
+  /**
+   * the first real call: it recompiled
+   */
+  realCall: number;
+  recompileSeconds: number | null;
+  realCalls: number;
 }
 /**
  * schema 1.14, script mode: how the script was measured in situ, compiled against eager (per region: regions[].inSitu)

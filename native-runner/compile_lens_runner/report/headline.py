@@ -15,7 +15,8 @@ from ..shapes.common import HostLoad
 from ..shapes.compiler import CompilerInsight
 from ..shapes.in_situ import RegionInSitu
 from ..shapes.mode import ModeResult, RegionMeasurement
-from ..shapes.region import Region
+from ..shapes.region import Region, RegionShapes
+from . import shape_words
 from ..shapes.report import Report
 
 VERDICT_WORDS = {
@@ -108,8 +109,15 @@ def script_mode(region: Region) -> str:
     return f"{mode}, backend {backend}" if isinstance(backend, str) and backend != "inductor" else mode
 
 
-def _in_situ_line(s: RegionInSitu, verdict: str | None) -> str:
-    """ "compile it: 1.31×/step in situ · compile 11.7 s · pays back at step 212": the script's own steps."""
+def _in_situ_line(s: RegionInSitu, verdict: str | None, shapes: RegionShapes | None) -> str:
+    """ "compile it: 1.31×/step in situ · compile 11.7 s · pays back at step 212": the script's own steps (a decode
+    loop's: "1.52×/token"); where Dynamo ran some compiled-side calls eagerly, how many (the number leaves them out)."""
+    line = _in_situ_number(s, verdict, shape_words.unit(shapes))
+    eager = shape_words.fallback(s.get("eagerFallback"))
+    return f"{line} · {eager}" if eager and (s.get("step") or s.get("call")) and not shape_words.lead(shapes) else line
+
+
+def _in_situ_number(s: RegionInSitu, verdict: str | None, unit: str) -> str:
     failure = s.get("failure")
     if failure:
         which = f"compiled call {failure['index']}" if failure.get("index") is not None else "a compiled call"
@@ -121,7 +129,7 @@ def _in_situ_line(s: RegionInSitu, verdict: str | None) -> str:
     if not step and call:
         return _with_verdict(verdict, " · ".join([f"{formats.speedup(call['speedup'])}/call in situ", *compile_part]))
     if step:
-        per_step = f"{formats.speedup(step['speedup'])}/step in situ"
+        per_step = f"{formats.speedup(step['speedup'])}/{unit} in situ"
         steps, made = s.get("breakEvenSteps"), s.get("stepsMade")
         if _contended(s.get("hostLoad")):
             return _with_verdict(verdict, f"{per_step}{_contended(s.get('hostLoad'))}")
@@ -137,19 +145,13 @@ def _in_situ_line(s: RegionInSitu, verdict: str | None) -> str:
                 else f"pays back at step {formats.whole(math.ceil(steps))}"
             )
         return _with_verdict(verdict, " · ".join(parts))
-    seconds = s.get("regionSeconds")
+    # no steady step both ways: never the sides' totals, whose compiled side holds its compiles (unequal work)
     reason = s.get("reason")
-    if reason and not seconds:
-        return "in situ: no compiled code ran" if "ran compiled code" in reason else "in situ: no number"
-    if seconds:
-        # no steady call was timed: the compiled side's seconds hold its compiles (without saying so, the line read
-        # as compiled code many times slower than eager)
-        return _with_verdict(
-            verdict,
-            f"{formats.seconds(seconds['compiled'])} compiled (compiles included) vs "
-            f"{formats.seconds(seconds['eager'])} eager in situ",
-        )
-    return "in situ: no call ran both ways"
+    if reason and "ran compiled code" in reason:
+        return "in situ: no compiled code ran"
+    if s.get("regionSeconds"):
+        return _with_verdict(verdict, "no steady step in situ")
+    return "in situ: no number" if reason else "in situ: no call ran both ways"
 
 
 def _why_not_measured(region: Region) -> str | None:
@@ -178,6 +180,7 @@ def region_headline(region: Region) -> str:
         return str(nothing["headline"])
     recommendation = region.get("recommendation")
     verdict = recommendation.get("verdict") if recommendation else None
+    lead = shape_words.lead(region.get("shapes"))  # shapes decided the outcome: said first
     s = region.get("inSitu")
     replayed = any(
         m["status"] == "ok" and _speedup(m) is not None and not _contended(_timed_load(m))
@@ -188,7 +191,8 @@ def region_headline(region: Region) -> str:
         and (s.get("pairs") or s.get("failure") or (s.get("method") == "interleaved" and s.get("reason")))
         and not (_contended(s.get("hostLoad")) and replayed)
     ):  # contended steps: a replay timed in a quieter moment shows instead
-        return _in_situ_line(s, verdict)  # the script's own steps: what the user asked
+        line = _in_situ_line(s, verdict, region.get("shapes"))  # the script's own steps: what the user asked
+        return f"{lead} · {line}" if lead else line
     parts: list[str] = []
     why_not, shown = _why_not_measured(region), _shown_measurement(region)
     if why_not:
@@ -211,12 +215,13 @@ def region_headline(region: Region) -> str:
         parts.append(formats.plural(breaks, "break"))
     if recompiles:
         parts.append(formats.plural(recompiles, "recompile"))
-    if eager_calls:
+    if eager_calls and not lead:
         parts.append(f"{formats.plural(eager_calls, 'call')} ran eagerly")
     measured = any(m["status"] == "ok" and _speedup(m) is not None for m in region["measurements"])
-    return _with_verdict(
+    line = _with_verdict(
         verdict if measured else None, " · ".join(parts) or formats.plural(region["callCount"], "call")
     )
+    return f"{lead} · {line}" if lead else line
 
 
 def run_headline(report: Report) -> str:
