@@ -52,7 +52,7 @@ def main(run: Path) -> int:
                     f"{mode['mode']} {k['compileId']} {k['name']}: codeLine {k.get('codeLine')} is {line.strip()[:80]!r}"
                 ]
             )
-            lines = ", ".join(f"{Path(l['file']).name}:{l['line']}" for l in k["sourceLines"])
+            lines = ", ".join(f"{Path(loc['file']).name}:{loc['line']}" for loc in k["sourceLines"])
             print(
                 f"  {k['compileId']} {k['name']}: codeLine {k.get('codeLine')} {'ok' if ok else 'WRONG'}, usPerStep {k.get('usPerStep')}, {lines}"
             )

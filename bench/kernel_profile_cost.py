@@ -88,7 +88,7 @@ if __name__ == "__main__":
             for _ in range(args.rounds):
                 offs.append(per_call_ms(off, example, calls))
                 ons.append(per_call_ms(on, example, calls))
-            ratio = statistics.median(b / a for a, b in zip(offs, ons))
+            ratio = statistics.median(b / a for a, b in zip(offs, ons, strict=True))
             print(
                 f"{name}: off {min(offs):.4f} ms, on {min(ons):.4f} ms; on/off fastest {min(ons) / min(offs):.3f}, "
                 f"median per-round {ratio:.3f}"

@@ -40,7 +40,7 @@ def write(prof: profile) -> None:
 
 
 with profile(activities=activities, schedule=schedule(wait=1, warmup=1, active=3), on_trace_ready=write) as prof:
-    for step in range(5):
+    for _ in range(5):
         if rank == 1 and STRAGGLE_MS > 0:
             time.sleep(STRAGGLE_MS / 1000)
         loss = model(torch.randn(64, width, device=device)).sum()

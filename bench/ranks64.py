@@ -111,7 +111,7 @@ def generate(out: Path, launchers: int, per_launcher: int, diverging: str, backe
         with open(logs / f"node{node}.log", "w") as log:
             procs.append(
                 subprocess.Popen(
-                    launcher + ["--node-rank", str(node)] + program, env=env, stdout=log, stderr=subprocess.STDOUT
+                    [*launcher, "--node-rank", str(node), *program], env=env, stdout=log, stderr=subprocess.STDOUT
                 )
             )
     codes = [p.wait() for p in procs]
@@ -140,6 +140,7 @@ def open_job(folder: Path, repeat: int, diverging: str) -> None:
         start = time.perf_counter()
         proc = subprocess.run(
             ["node", str(REPO / "dist" / "cli.js"), "inspect", str(folder), "--out", str(work / f"r{i}")],
+            check=False,
             capture_output=True,
             text=True,
             cwd=work,
@@ -155,7 +156,9 @@ def open_job(folder: Path, repeat: int, diverging: str) -> None:
     ]
     print("\n".join(f"  {line}" for line in said))
     line = (
-        DDP_TRAIN.read_text().split("\n").index(next(l for l in DDP_TRAIN.read_text().split("\n") if TRAIN_LINE in l))
+        DDP_TRAIN.read_text()
+        .split("\n")
+        .index(next(text for text in DDP_TRAIN.read_text().split("\n") if TRAIN_LINE in text))
         + 1
     )
     expected = f"{DDP_TRAIN.name}:{line}  ranks {', '.join(diverging.split(','))} recompiled"

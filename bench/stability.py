@@ -71,7 +71,7 @@ def run_once(model: Model, index: int, args: argparse.Namespace) -> tuple[dict[s
         PYTHONPATH=os.pathsep.join(filter(None, [os.path.join(REPO, "native-runner"), os.environ.get("PYTHONPATH")])),
     )
     started = time.monotonic()
-    proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=args.timeout + 60)
+    proc = subprocess.run(command, env=env, check=False, capture_output=True, text=True, timeout=args.timeout + 60)
     seconds = time.monotonic() - started
     path = os.path.join(out, "report.json")
     if not os.path.exists(path):

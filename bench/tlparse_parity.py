@@ -31,7 +31,7 @@ def tlparse_counts(binary: str, log: Path, out: Path) -> dict[str, int] | str:
         plain.write_bytes(gzip.decompress(log.read_bytes()))
         log = plain
     proc = subprocess.run(
-        [binary, str(log), "-o", str(out), "--overwrite", "--no-browser"], capture_output=True, text=True
+        [binary, str(log), "-o", str(out), "--overwrite", "--no-browser"], check=False, capture_output=True, text=True
     )
     if proc.returncode != 0 or not (out / "compile_directory.json").exists():
         return f"tlparse failed: {(proc.stderr.strip().splitlines() or ['exit ' + str(proc.returncode)])[-1][:120]}"
@@ -54,6 +54,7 @@ def our_counts(log: Path, out: Path) -> dict[str, int] | str:
     env = dict(os.environ, PYTHONPATH=str(REPO / "native-runner"))
     proc = subprocess.run(
         [sys.executable, "-m", "compile_lens_runner", "inspect", str(log), "--out", str(out)],
+        check=False,
         capture_output=True,
         text=True,
         env=env,

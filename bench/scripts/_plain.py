@@ -4,6 +4,7 @@ own clock for its steps (CUDA-synchronised at the end of each step only when tim
 
 from __future__ import annotations
 
+import itertools
 import os
 import statistics
 import sys
@@ -35,6 +36,6 @@ class Steps:
     def report(self) -> None:
         if not OWN_CLOCK:
             return
-        steps = [(b - a) * 1000 for a, b in zip(self.stamps, self.stamps[1:])][self.skip :]
+        steps = [(b - a) * 1000 for a, b in itertools.pairwise(self.stamps)][self.skip :]
         side = "eager" if EAGER else "compiled"
         print(f"{self.name} {side}: median step {statistics.median(steps):.3f} ms over {len(steps)}", flush=True)

@@ -47,7 +47,7 @@ opt = torch.optim.AdamW(model.parameters(), lr=3e-4, weight_decay=0.1)
 sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, STEPS)
 data = torch.randint(0, VOCAB, (BATCH, SEQ + 1), device=DEVICE)
 clock = Steps("amp_train", skip=10)
-for step in range(STEPS):
+for _ in range(STEPS):
     clock.tick()
     with torch.autocast(DEVICE, dtype=torch.bfloat16):
         logits = compiled(data[:, :-1])

@@ -54,7 +54,7 @@ positions = torch.arange(MAX, device=DEVICE)
 def decode_one(token, pos):
     x = model.embed(token)
     mask = (positions <= pos).view(1, 1, 1, MAX)
-    for layer, (k, v) in zip(model.layers, caches):
+    for layer, (k, v) in zip(model.layers, caches, strict=True):
         x = layer(x, k, v, pos, mask)
     return model.head(x).argmax(-1)
 

@@ -9,7 +9,7 @@ import torch
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 x = torch.randn(64, 4096, device=device)
-for size in range(4):
+for _sweep in range(4):
     model = torch.nn.Sequential(*[torch.nn.Linear(4096, 4096) for _ in range(4)]).to(device)
     fast = torch.compile(model)
     with torch.no_grad():

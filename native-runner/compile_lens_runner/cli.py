@@ -140,12 +140,15 @@ def _logs_name(paths: list[str]) -> str:
 
 
 def _target_name(args: argparse.Namespace) -> str:
-    if args.script:
-        return os.path.splitext(os.path.basename(args.script))[0]
-    if args.target:
-        path, _, fn = args.target.rpartition(":")
+    script: str | None = args.script
+    target: str | None = args.target
+    sample: str = args.sample  # main() names the default sample when nothing else is given
+    if script:
+        return os.path.splitext(os.path.basename(script))[0]
+    if target:
+        path, _, fn = target.rpartition(":")
         return f"{os.path.splitext(os.path.basename(path))[0]}-{fn}"
-    return args.sample
+    return sample
 
 
 def main(argv: list[str] | None = None) -> int:

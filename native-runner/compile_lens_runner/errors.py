@@ -26,7 +26,7 @@ def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     lines = text.splitlines()
     summary = f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
-    explanation = next((l.split("Explanation:", 1)[1].strip() for l in lines if "Explanation:" in l), None)
+    explanation = next((line.split("Explanation:", 1)[1].strip() for line in lines if "Explanation:" in line), None)
     return f"{summary} ({explanation})" if explanation else summary
 
 

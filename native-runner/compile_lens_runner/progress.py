@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -45,10 +46,8 @@ class Channel:
         data = (json.dumps(record) + "\n").encode()
         with self._lock:
             fd = self._fd if self._fd is not None else 1
-            try:
+            with contextlib.suppress(BrokenPipeError):  # the reader went away; the report on disk is still written
                 os.write(fd, data)
-            except BrokenPipeError:
-                pass  # the reader went away; the report on disk is still written
 
     def progress(self, phase: str, fraction: float, message: str) -> None:
         self.send(

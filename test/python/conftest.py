@@ -57,7 +57,7 @@ def validate(report: dict[str, Any]) -> None:
 
 def finish(code: int, stdout: str, stderr: str) -> Run:
     lines = parse_protocol(stdout)
-    results = [l for l in lines if l["type"] == "result"]
+    results = [line for line in lines if line["type"] == "result"]
     report = report_dir = None
     if results:
         assert len(results) == 1 and lines[-1] is results[0]
@@ -71,7 +71,13 @@ def finish(code: int, stdout: str, stderr: str) -> Run:
 
 def run_runner(*args: str, extra_path: str | None = None, timeout: float = 300, cwd: str | None = None) -> Run:
     proc = subprocess.run(
-        runner_command(*args), env=runner_env(extra_path), capture_output=True, text=True, timeout=timeout, cwd=cwd
+        runner_command(*args),
+        env=runner_env(extra_path),
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
     )
     return finish(proc.returncode, proc.stdout, proc.stderr)
 

@@ -29,6 +29,7 @@ def _inspect(job: Path, out: Path) -> dict:
     proc = subprocess.run(
         [sys.executable, "-m", "compile_lens_runner", "inspect", str(job), "--out", str(out)],
         env=runner_env(),
+        check=False,
         capture_output=True,
         text=True,
         timeout=120,
@@ -88,10 +89,12 @@ def job(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[subprocess
 
 def test_two_launchers_under_attach_give_the_ranks_and_the_divergence_at_its_line(job, tmp_path: Path) -> None:
     folder, launchers = job
-    assert [l.returncode for l in launchers] == [0, 0], launchers[0].stderr[-2000:] + launchers[1].stderr[-2000:]
+    assert [launcher.returncode for launcher in launchers] == [0, 0], (
+        launchers[0].stderr[-2000:] + launchers[1].stderr[-2000:]
+    )
     # the program's own output is left to it (rank 0 prints its steps), nothing of the runner's protocol is in it
-    assert any("step 0:" in l.stdout for l in launchers) and not any(
-        '"type": "progress"' in l.stdout for l in launchers
+    assert any("step 0:" in launcher.stdout for launcher in launchers) and not any(
+        '"type": "progress"' in launcher.stdout for launcher in launchers
     )
     report = _inspect(folder, tmp_path / "out")
     assert report["status"] == "ok" and report["target"]["kind"] == "script" and report["settings"]["nprocPerNode"] == 2
@@ -151,6 +154,7 @@ def test_a_folder_holding_an_earlier_run_is_refused(job) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "compile_lens_runner", "attach", "--out", str(folder), str(DDP_TRAIN)],
         env={k: v for k, v in runner_env().items() if k not in ("RANK", "WORLD_SIZE")},
+        check=False,
         capture_output=True,
         text=True,
         timeout=120,

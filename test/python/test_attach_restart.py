@@ -62,6 +62,7 @@ def test_a_restarted_job_writes_its_next_attempt_and_inspect_says_the_first_fail
             str(tmp_path / "failed-once"),
         ],
         env=runner_env(),
+        check=False,
         capture_output=True,
         text=True,
         timeout=300,
@@ -78,6 +79,7 @@ def test_a_restarted_job_writes_its_next_attempt_and_inspect_says_the_first_fail
     proc = subprocess.run(
         [sys.executable, "-m", "compile_lens_runner", "inspect", str(job), "--out", str(tmp_path / "out")],
         env=runner_env(),
+        check=False,
         capture_output=True,
         text=True,
         timeout=120,

@@ -48,7 +48,7 @@ def test_cpu_log_links_cpp_kernels_to_their_code_and_lines(tmp_path: Path) -> No
         assert line_of(tmp_path, entry["outputCode"], fused["codeLine"]).startswith(
             "cpp_fused_add_mul_relu_0 = async_compile.cpp_pybinding("
         )
-        assert [l["line"] for l in fused["sourceLines"]] == [12, 13] and fused["atenOps"] == [
+        assert [loc["line"] for loc in fused["sourceLines"]] == [12, 13] and fused["atenOps"] == [
             "aten.add",
             "aten.mul",
             "aten.relu",
@@ -104,7 +104,7 @@ def test_h100_log_links_triton_kernels(tmp_path: Path) -> None:
         .strip()
         .startswith("extern_kernels.mm(")
     )
-    assert [l["line"] for l in triton["sourceLines"]] == [19] and triton["atenOps"] == ["aten.add", "aten.relu"]
+    assert [loc["line"] for loc in triton["sourceLines"]] == [19] and triton["atenOps"] == ["aten.add", "aten.relu"]
     assert triton["usPerStep"] == pytest.approx(1.131, abs=0.01)
     assert kernel(compiler, "triton_poi_fused_addmm_relu_0", "0/1")["usPerStep"] is None
     [failed] = by_id["0/1"]["failedGuards"]

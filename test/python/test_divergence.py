@@ -122,7 +122,7 @@ def test_collective_sequences_from_rank_traces() -> None:
             "rank": 1,
             "compiler": None,
             "regions": [],
-            "collectives": rank1[:1] + [{"name": "c10d::broadcast_", "step": 1}],
+            "collectives": [*rank1[:1], {"name": "c10d::broadcast_", "step": 1}],
         },
         {"rank": 2, "compiler": None, "regions": [], "collectives": rank0},
     ]

@@ -20,7 +20,7 @@ ROUNDS = json.loads(
 
 def pairs_of(run: str, mode: str) -> list[estimator.Pair]:
     m = ROUNDS[run]["modes"][mode]
-    return list(zip(m["eagerRoundsMs"], m["compiledRoundsMs"]))
+    return list(zip(m["eagerRoundsMs"], m["compiledRoundsMs"], strict=True))
 
 
 def run_pairs() -> list[tuple[str, str, list[estimator.Pair], list[estimator.Pair]]]:
@@ -31,9 +31,11 @@ def run_pairs() -> list[tuple[str, str, list[estimator.Pair], list[estimator.Pai
         other = next((r for r in ROUNDS if r != run and r.rstrip("12").rstrip("_") == model), None)
         if index != "1" or other is None:
             continue
-        for mode in ROUNDS[run]["modes"]:
-            if mode in ROUNDS[other]["modes"]:
-                out.append((model, mode, pairs_of(run, mode), pairs_of(other, mode)))
+        out.extend(
+            (model, mode, pairs_of(run, mode), pairs_of(other, mode))
+            for mode in ROUNDS[run]["modes"]
+            if mode in ROUNDS[other]["modes"]
+        )
     return out
 
 
@@ -144,7 +146,7 @@ def test_a_gpu_bound_compiled_side_takes_eagers_fastest_round_of_the_run() -> No
 def _mode(
     name: str, eager: list[float], compiled: list[float], probes: list[float], graphs: list[str], idle: float
 ) -> dict:
-    est = estimator.estimate(list(zip(eager, compiled)))
+    est = estimator.estimate(list(zip(eager, compiled, strict=True)))
     return {
         "mode": name,
         "status": "ok",
@@ -256,7 +258,7 @@ def test_a_region_gets_the_interval_a_target_gets_on_the_same_rounds() -> None:
         mode["timing"]["cpuProbeMs"] = [1.0, 1.1, 1.2]
     regions = [
         dict(copy.deepcopy(m), mode=name, signature="float32[8, 64] (no_grad)", eagerGpuIdlePct=80.0)
-        for m, name in zip(modes, ["as-written", "reduce-overhead"])
+        for m, name in zip(modes, ["as-written", "reduce-overhead"], strict=True)
     ]
     speedups.adjust(modes, {"launchBound": True, "gpuIdlePct": 80.0, "timing": None}, 0.9)
     adjust_speedups(regions, 0.9)

@@ -96,7 +96,7 @@ def test_recurring_recompiles_are_one_site() -> None:
         "location": {**loc, "line": 20},
         "inTimedRegion": False,
     }
-    sites = explain.group_sites(recompiles + [other])
+    sites = explain.group_sites([*recompiles, other])
     assert [(s["location"]["line"], s["count"]) for s in sites] == [(10, 8), (20, 1)]
     assert sites[0]["values"] == [str(n) for n in range(90, 98)] and sites[0]["inTimedRegion"] is True
     assert sites[0]["compileIds"][0] == "0/1" and sites[1]["values"] == []

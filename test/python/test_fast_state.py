@@ -26,7 +26,9 @@ Round = tuple[float, float, float]  # (seconds into the recording, probe ms, ms 
 def rounds_of(model: str, variant: str) -> list[Round]:
     m = RECORDED[model]
     index = m["variants"].index(variant)
-    return [(t, p, ms) for v, t, p, ms in zip(m["variant"], m["seconds"], m["probeMs"], m["ms"]) if v == index]
+    return [
+        (t, p, ms) for v, t, p, ms in zip(m["variant"], m["seconds"], m["probeMs"], m["ms"], strict=True) if v == index
+    ]
 
 
 def replay(
@@ -41,7 +43,7 @@ def replay(
     compiled_probes: list[float] = []
     eager = [r for r in rounds_of(model, "eager") if r[0] >= start_s]
     compiled = [r for r in rounds_of(model, mode) if r[0] >= start_s]
-    for (te, pe, e), (tc, pc, c) in zip(eager, compiled):
+    for (te, pe, e), (tc, pc, c) in zip(eager, compiled, strict=False):
         cfg.host.fastest_ms = min(cfg.host.fastest_ms, pe, pc)
         pairs.append((e, c))
         eager_probes.append(pe)

@@ -49,5 +49,5 @@ def _differences(old: Any, new: Any, where: str = "") -> list[tuple[str, Any, An
             d for key in sorted(set(old) | set(new)) for d in _differences(old.get(key), new.get(key), f"{where}/{key}")
         ]
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        return [d for i, (a, b) in enumerate(zip(old, new)) for d in _differences(a, b, f"{where}/{i}")]
+        return [d for i, (a, b) in enumerate(zip(old, new, strict=True)) for d in _differences(a, b, f"{where}/{i}")]
     return [] if old == new else [(where, old, new)]

@@ -5,6 +5,7 @@ Nothing here asserts how fast a host is."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -222,7 +223,7 @@ def test_the_observed_run_samples_the_load_at_each_switch_between_blocks(monkeyp
         sides.append(il.before_call(None, "float32[8, 32]")[0])
         il.after_call(i == 0)
     il.end()
-    switches = sum(1 for a, b in zip(sides, sides[1:]) if a != b) + (sides[0] != "compiled")
+    switches = sum(1 for a, b in itertools.pairwise(sides) if a != b) + (sides[0] != "compiled")
     load = il.to_json()["hostLoad"]
     assert switches > 2 and load["samples"] == switches + 1 and load["contended"] is True
     assert "hostLoad" not in module.Interleaver(lambda name: None).to_json()  # CUDA: nothing sampled

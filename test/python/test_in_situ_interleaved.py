@@ -3,6 +3,7 @@ steady-step rules, on recorded call sequences (no torch, no timing of this host)
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -87,7 +88,7 @@ def test_the_interleaver_sets_the_stance_at_switches_only_and_replays_run_at_the
                 assert current[0] == "default"
             assert current[0] == STANCES[seen[-1][0]]
         il.after_call(i == 0)
-    switches = sum(1 for a, b in zip(seen, seen[1:]) if a[0] != b[0])
+    switches = sum(1 for a, b in itertools.pairwise(seen) if a[0] != b[0])
     replay = 2 if seen[20][0] == "eager" else 0
     assert len(stances) == switches + replay
     il.restore()
@@ -171,7 +172,7 @@ def layout(warm: int = 3, block: int = 6, blocks: int = 16) -> list[tuple[str, i
 def test_steps_spanning_a_switch_and_each_side_s_first_call_of_a_signature_are_not_steady() -> None:
     spec = layout()
     result = interleaved.split([interleaved.Call.from_json(c) for c in calls(spec, {"eager": 2.0, "compiled": 1.0})])
-    switches = sum(1 for a, b in zip(spec, spec[1:]) if a[1] != b[1] and a[1] > 0)
+    switches = sum(1 for a, b in itertools.pairwise(spec) if a[1] != b[1] and a[1] > 0)
     assert result.dropped["switch"] == switches
     assert result.dropped["first on its signature"] == 1  # eager's first call: compiled met it in the warm-up
     assert result.dropped["warm-up"] == 3
@@ -271,7 +272,9 @@ def test_a_torchrun_job_s_step_is_its_slowest_rank_s_call_by_call() -> None:
         spec, {"eager": 5.0, "compiled": 3.0}, overrides={5: {"observer": True}, 12: {"side": "eager", "block": 0}}
     )
     job = interleaved.slowest_calls([fast, slow])
-    assert [c["stepMs"] for c in job[:-1]] == [max(a["stepMs"], b["stepMs"]) for a, b in zip(fast[:-1], slow[:-1])]
+    assert [c["stepMs"] for c in job[:-1]] == [
+        max(a["stepMs"], b["stepMs"]) for a, b in zip(fast[:-1], slow[:-1], strict=True)
+    ]
     assert job[5]["observer"] and job[12].get("side") is None and job[11]["side"] == "compiled"
     result = interleaved.compare(job, len(job))
     assert result["step"]["eagerMs"] == pytest.approx(5.0, rel=0.03) and result["step"]["compiledMs"] == pytest.approx(

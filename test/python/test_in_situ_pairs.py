@@ -62,7 +62,7 @@ def last_sessions_profile() -> tuple[list[list[Call]], list[list[Call]]]:
 
 def pooled_across_pairs(compiled: list[list[Call]], eager: list[list[Call]]) -> dict:
     """What schema 1.14 did: each side kept its own runs with ENOUGH_STEPS at the fast state, whichever pair."""
-    views = [in_situ.view(c, e) for c, e in zip(compiled, eager)]
+    views = [in_situ.view(c, e) for c, e in zip(compiled, eager, strict=True)]
     fastest = min(c.probe_ms for run in compiled + eager for c in run if c.probe_ms is not None)
     sides = []
     for side in ("eager", "compiled"):
@@ -72,7 +72,7 @@ def pooled_across_pairs(compiled: list[list[Call]], eager: list[list[Call]]) -> 
             probes = in_situ._nearest_probes(calls, v.steady_steps)
             fast = [
                 calls[i].step_ms or 0.0
-                for i, p in zip(v.steady_steps, probes)
+                for i, p in zip(v.steady_steps, probes, strict=True)
                 if p is not None and estimator.at_fast_state(p, fastest)
             ]
             runs.append(fast if len(fast) >= in_situ.ENOUGH_STEPS else [])
@@ -116,8 +116,8 @@ def test_a_fourth_pair_is_run_while_no_pair_met_the_fast_state_on_both_sides() -
     rng = random.Random(4)
     # the fourth pair meets the fast state on both sides (eager first: its order alternates)
     result = in_situ.compare(
-        compiled + [train_run(rng, 17.4, {0, 16, 32, 48, 64}, True)],
-        eager + [train_run(rng, 24.0, {0, 16, 32, 48, 64}, False)],
+        [*compiled, train_run(rng, 17.4, {0, 16, 32, 48, 64}, True)],
+        [*eager, train_run(rng, 24.0, {0, 16, 32, 48, 64}, False)],
     )
     step = result["step"]
     assert (

@@ -171,7 +171,7 @@ def profile(rng: random.Random, pairs: list[tuple[float, float, float, float]]) 
     probe ms, compiled step ms, compiled probe ms) of pair k. Returns the last result and the reasons given."""
     compiled, eager, reasons = [], [], []
     for eager_ms, eager_probe, compiled_ms, compiled_probe in pairs:
-        compiled.append(probed([900.0] + noisy_steps(rng, compiled_ms), compiled_probe, {0: 1}))
+        compiled.append(probed([900.0, *noisy_steps(rng, compiled_ms)], compiled_probe, {0: 1}))
         eager.append(probed(noisy_steps(rng, eager_ms, 201), eager_probe))
         result = in_situ.compare(compiled, eager)
         why = in_situ.needs_another_pair(result)
@@ -201,14 +201,15 @@ def test_a_compiled_run_at_half_speed_host_asks_another_pair_and_two_profiles_th
     assert "slowHost" not in a and "slowHost" not in b
     assert a["low"] <= b["speedup"] <= a["high"] and b["low"] <= a["speedup"] <= b["high"], (a, b)
     assert 1.35 < a["speedup"] < 1.55 and 1.35 < b["speedup"] < 1.55
+
     # what the runs gave without the host's state: the two profiles disagree (the recorded 1.008x vs 1.83x)
-    strip = lambda runs: [
-        [Call(c.index, c.signature, c.ms, c.step_ms, c.compiles, c.step_compiles) for c in r] for r in runs
-    ]
+    def strip(runs):
+        return [[Call(c.index, c.signature, c.ms, c.step_ms, c.compiles, c.step_compiles) for c in r] for r in runs]
+
     rng = random.Random(7)
     blind = [
         in_situ.compare(
-            strip([probed([900.0] + noisy_steps(rng, c), 1.0, {0: 1}) for _, _, c, _ in pairs]),
+            strip([probed([900.0, *noisy_steps(rng, c)], 1.0, {0: 1}) for _, _, c, _ in pairs]),
             strip([probed(noisy_steps(rng, e, 201), 1.0) for e, _, _, _ in pairs]),
         )["step"]
         for pairs in ([(5.7, 0, 5.36, 0), (5.65, 0, 6.03, 0)], [(8.55, 0, 3.93, 0), (5.75, 0, 3.97, 0)])
@@ -218,12 +219,12 @@ def test_a_compiled_run_at_half_speed_host_asks_another_pair_and_two_profiles_th
 
 def test_a_side_that_never_met_the_fast_state_widens_the_interval_and_says_so() -> None:
     rng = random.Random(1)
-    compiled = [probed([900.0] + noisy_steps(rng, 5.4), 1.8, {0: 1}) for _ in range(3)]
+    compiled = [probed([900.0, *noisy_steps(rng, 5.4)], 1.8, {0: 1}) for _ in range(3)]
     eager = [probed(noisy_steps(rng, 5.7, 201), 1.0) for _ in range(3)]
     result = in_situ.compare(compiled, eager)
     step = result["step"]
     assert "compiled never ran at the host's fast state" in (in_situ.needs_another_pair(result) or "")  # 3 of 4 pairs
-    compiled.append(probed([900.0] + noisy_steps(rng, 5.4), 1.8, {0: 1}))
+    compiled.append(probed([900.0, *noisy_steps(rng, 5.4)], 1.8, {0: 1}))
     eager.append(probed(noisy_steps(rng, 5.7, 201), 1.0))
     result = in_situ.compare(compiled, eager)
     step = result["step"]
@@ -235,7 +236,7 @@ def test_a_side_that_never_met_the_fast_state_widens_the_interval_and_says_so() 
 
 def test_probes_all_at_the_fast_state_change_no_number() -> None:
     rng = random.Random(2)
-    compiled = probed([900.0] + noisy_steps(rng, 5.0, 100), 1.0, {0: 1})
+    compiled = probed([900.0, *noisy_steps(rng, 5.0, 100)], 1.0, {0: 1})
     eager = probed(noisy_steps(rng, 9.0, 101), 1.05)
     unprobed = [
         [Call(c.index, c.signature, c.ms, c.step_ms, c.compiles, c.step_compiles, None, c.observer) for c in r]
@@ -269,7 +270,7 @@ def test_the_steps_beside_a_probe_are_not_steady() -> None:
 def test_a_pair_whose_sides_kept_different_steps_is_resampled_side_by_side() -> None:
     # the probe before call 64 reads slow in the compiled run only: its steps near it leave the compiled side
     rng = random.Random(4)
-    compiled = probed([900.0] + noisy_steps(rng, 5.0, 100), 1.0, {0: 1})
+    compiled = probed([900.0, *noisy_steps(rng, 5.0, 100)], 1.0, {0: 1})
     compiled = [
         Call(
             c.index,

@@ -52,6 +52,7 @@ def inspect(*paths: Path, out: Path) -> dict[str, Any]:
     proc = subprocess.run(
         [sys.executable, "-c", NO_TORCH, "inspect", *map(str, paths), "--out", str(out)],
         env=runner_env(),
+        check=False,
         capture_output=True,
         text=True,
         timeout=120,

@@ -108,10 +108,10 @@ def test_no_import_cycle() -> None:
         for nxt in graph[node]:
             if state.get(nxt) == 1:
                 raise AssertionError(
-                    "import cycle: " + " -> ".join(path[path.index(nxt) :] + [nxt]) if nxt in path else nxt
+                    "import cycle: " + " -> ".join([*path[path.index(nxt) :], nxt]) if nxt in path else nxt
                 )
             if nxt not in state:
-                visit(nxt, path + [nxt])
+                visit(nxt, [*path, nxt])
         state[node] = 2
 
     for module in graph:

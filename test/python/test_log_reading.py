@@ -99,9 +99,9 @@ def test_a_record_cut_mid_payload_is_kept_with_what_it_has(tmp_path: Path) -> No
 
 def test_lines_that_are_not_records_are_counted_from_the_first(tmp_path: Path) -> None:
     lines = (FIXTURES / "logs" / "ddp-diverge-rank0.log").read_text().split("\n")
-    whole = len([r for r in files.read(str(FIXTURES / "logs" / "ddp-diverge-rank0.log"))[0]])
+    whole = len(list(files.read(str(FIXTURES / "logs" / "ddp-diverge-rank0.log"))[0]))
     broken = [HEADER + '{"chromium_event": {}, "frame_id": 0, brok', "\t{", '\t"name": "x"', "\t}"]
-    text = "\n".join(lines[:5] + ["not a record", ""] + broken + lines[5:])
+    text = "\n".join([*lines[:5], "not a record", "", *broken, *lines[5:]])
     assert lines[5].startswith("V")  # inserted before a record, not inside a payload
     records, parser = _read(text, tmp_path)
     # the garbage line, the broken envelope and its 3 payload lines; the blank line is not counted
@@ -141,7 +141,7 @@ def test_unusual_envelopes_read_as_json_reads_them(tmp_path: Path) -> None:
         ("describe_source", {"rank": 7}, "1/0"),
     ]
     assert (sorted(parser.ranks), parser.unreadable, parser.first_unreadable) == ([1, 3], 1, 8)
-    for envelope, record in zip(envelopes, records):  # the same as parsing the whole envelope
+    for envelope, record in zip(envelopes[:-1], records, strict=True):  # the same as parsing the whole envelope
         entry = json.loads(envelope)
         assert record.meta == entry[record.kind]
 
@@ -253,7 +253,7 @@ def test_unreadable_lines_in_a_later_part_are_numbered_in_the_log(
     lines = (FIXTURES / "logs" / "ddp-diverge-rank1.log").read_text().split("\n")
     at = next(i for i in range(len(lines) * 3 // 4, len(lines)) if lines[i].startswith("V"))
     path = tmp_path / "t.log"
-    path.write_text("\n".join(lines[:at] + ["not a record"] + lines[at:]))
+    path.write_text("\n".join([*lines[:at], "not a record", *lines[at:]]))
     monkeypatch.setattr(files, "SPLIT_BYTES", 0)
     monkeypatch.setattr(forked, "cores", lambda: 2)
     monkeypatch.setattr(forked, "others_running", lambda: 0.0)  # a busy host reads in one process

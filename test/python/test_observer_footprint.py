@@ -53,7 +53,10 @@ def test_a_sweep_of_dropped_models_ends_near_the_plain_runs_memory(tmp_path: Pat
     print(f"plain {plain}, observed {observed}")
     assert observed["endMb"] <= 1.5 * plain["endMb"] and observed["peakMb"] <= 1.5 * plain["peakMb"], (plain, observed)
     # each model was freed by the script's `del`, as in the plain run: none is held until the next one is built
-    assert all(o <= 1.5 * p for o, p in zip(observed["afterDropMb"], plain["afterDropMb"])), (plain, observed)
+    assert all(o <= 1.5 * p for o, p in zip(observed["afterDropMb"], plain["afterDropMb"], strict=True)), (
+        plain,
+        observed,
+    )
     regions = run.report["regions"]
     assert len(regions) == 4
     for region in regions:  # each replayed when the script dropped it, before it was freed

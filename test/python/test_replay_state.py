@@ -59,7 +59,7 @@ def test_an_ema_updated_through_data_is_caught(recorder: RegionRecorder) -> None
     def step(x: torch.Tensor) -> torch.Tensor:
         y = model(x)
         with torch.no_grad():
-            for e, p in zip(ema.parameters(), model.parameters()):
+            for e, p in zip(ema.parameters(), model.parameters(), strict=True):
                 e.data.mul_(0.9).add_(p.data, alpha=0.1)  # `.data` has a version counter of its own
         return y
 

@@ -63,8 +63,8 @@ def test_mlp_writes_report_traces_and_compiler_logs(mlp: Run, outdir: Path) -> N
         assert fused and "aten.relu" in fused[0]["atenOps"]
         assert fused[0]["sourceLines"][0]["line"] == marker_line(SAMPLES_DIR / "mlp.py", "return self.output(")
     assert report["recommendation"]["reason"]
-    phases = [l["phase"] for l in mlp.lines if l["type"] == "progress"]
-    fractions = [l["fraction"] for l in mlp.lines if l["type"] == "progress"]
+    phases = [line["phase"] for line in mlp.lines if line["type"] == "progress"]
+    fractions = [line["fraction"] for line in mlp.lines if line["type"] == "progress"]
     assert {"eager", "compile", "timing", "profile"} <= set(phases) and fractions == sorted(fractions)
 
 

@@ -219,7 +219,8 @@ def phases(records: Iterable[Record]) -> list[CompilePhase]:
             began.append(ts)
             shown += 1
     # spans still open (the log ended mid-compile) keep durMs 0: they are not measured, so they are dropped
-    kept = [(entry, ts) for entry, ts in zip(out, began) if entry["durMs"] > 0 or "cache" in entry][:MAX_PHASES]
+    measured = [(entry, ts) for entry, ts in zip(out, began, strict=True) if entry["durMs"] > 0 or "cache" in entry]
+    kept = measured[:MAX_PHASES]
     for entry, ts in kept:
         entry["startMs"] = round((ts - (origin or 0.0)) / 1000, 3)
     return [entry for entry, _ in kept]

@@ -42,12 +42,14 @@ def graph_break(record: Record) -> GraphBreak:
     message = text.split("User code traceback:", 1)[0]
     lines = [line.rstrip() for line in message.split("\n")]
     where = re.search(r"Graph break in user code at (.+):(\d+)", text)
-    headline = next((l.strip() for l in lines[2:] if l.strip() and not l.startswith(" ")), None)
-    explanation = next((l.split("Explanation:", 1)[1].strip() for l in lines if "Explanation:" in l), None)
+    headline = next((line.strip() for line in lines[2:] if line.strip() and not line.startswith(" ")), None)
+    explanation = next((line.split("Explanation:", 1)[1].strip() for line in lines if "Explanation:" in line), None)
     reason = ": ".join(p for p in (headline, explanation) if p) or (lines[1] if len(lines) > 1 else text[:200])
     hints = list(
         dict.fromkeys(
-            l.split("Hint:", 1)[1].strip() for l in lines if "Hint:" in l and "Please report an issue" not in l
+            line.split("Hint:", 1)[1].strip()
+            for line in lines
+            if "Hint:" in line and "Please report an issue" not in line
         )
     )
     url = _URL.search(text)
@@ -300,7 +302,7 @@ def kernels(records: list[Record]) -> list[KernelProvenance]:
         nodes = found.post_grad
         for handle, post_nodes in (mapping.get("cppCodeToPost") or {}).items():
             ops = sorted({nodes[n][0] for n in post_nodes if n in nodes})
-            frames = [l for n in post_nodes if n in nodes and (l := nodes[n][1])]
+            frames = [node_frame for n in post_nodes if n in nodes and (node_frame := nodes[n][1])]
             frames += [
                 f for text in found.stacks.get(handle, []) for f in parse_frames(text) if is_user_file(f["file"])
             ]
@@ -314,7 +316,7 @@ def kernels(records: list[Record]) -> list[KernelProvenance]:
                     "name": handle.rsplit(":", 1)[0],
                     "compileId": cid,
                     "atenOps": ops,
-                    "sourceLines": sorted(lines.values(), key=lambda l: (l["file"], l["line"])),
+                    "sourceLines": sorted(lines.values(), key=lambda loc: (loc["file"], loc["line"])),
                 }
             )
     return out[:MAX_KERNELS]

@@ -53,9 +53,12 @@ def read(path: str) -> Source | None:
 def function_at(source: Source, name: str, first_line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The def of `name` whose code starts at `first_line` (co_firstlineno: its first decorator's line if decorated)."""
     for node in ast.walk(source.tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
-            if first_line in {node.lineno, *(d.lineno for d in node.decorator_list)}:
-                return node
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.name == name
+            and first_line in {node.lineno, *(d.lineno for d in node.decorator_list)}
+        ):
+            return node
     return None
 
 
@@ -101,11 +104,12 @@ def _torch_call(func: ast.expr) -> bool:
 def _enclosing_scope(tree: ast.Module, line: int) -> ast.AST:
     best: ast.AST = tree
     for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (
-            node.end_lineno or node.lineno
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.lineno <= line <= (node.end_lineno or node.lineno)
+            and (best is tree or node.lineno >= getattr(best, "lineno", 0))
         ):
-            if best is tree or node.lineno >= getattr(best, "lineno", 0):
-                best = node
+            best = node
     return best
 
 

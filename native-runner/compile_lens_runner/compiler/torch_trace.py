@@ -7,6 +7,7 @@ is attributed to the call that caused it.
 
 from __future__ import annotations
 
+import enum
 import glob
 import itertools
 import json
@@ -15,7 +16,7 @@ import os
 import re
 from array import array
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from . import trace_scan
 from .trace_scan import ChromiumEvent
@@ -26,7 +27,15 @@ MARKER = "compile_lens_marker"
 # tool's own work, kept out of its mode's insight and out of `inspect`.
 PROFILED_COPY = ":kernel-profile"
 CUDAGRAPH_SKIP = "compile_lens_cudagraph_skip"
-_UNPARSED: Any = object()
+
+
+class _Unparsed(enum.Enum):
+    """A record's JSON or event not read yet (None is read: no event, a payload that is no JSON)."""
+
+    TOKEN = 0
+
+
+_UNPARSED: Final = _Unparsed.TOKEN
 _KEPT_PAYLOAD = 1 << 12  # characters (bytes logged): a longer payload is read again when asked again, not kept
 
 
@@ -121,7 +130,7 @@ class Record:
         self.artifact: str | None = meta.get("name") if kind == "artifact" and isinstance(meta, dict) else None
         self._payload, self._source, (self._start, self._end) = payload, source, span
         self._json: Any = _UNPARSED
-        self._event: Any = _UNPARSED if event is None else event
+        self._event: ChromiumEvent | _Unparsed | None = _UNPARSED if event is None else event
 
     def __repr__(self) -> str:
         return f"Record({self.kind!r}, compile_id={self.compile_id!r}, mode={self.mode!r}, phase={self.phase!r})"
@@ -220,9 +229,12 @@ Sent = tuple[
 def sent(records: list[Record]) -> Sent:
     offsets = [record._source.offset if isinstance(record._source, InFile) else 0 for record in records]
     metas = [
-        (r._meta[0] + at, r._meta[1] + at) if isinstance(r._meta, tuple) else r._meta for r, at in zip(records, offsets)
+        (r._meta[0] + at, r._meta[1] + at) if isinstance(r._meta, tuple) else r._meta
+        for r, at in zip(records, offsets, strict=True)
     ]
-    spans = array("q", itertools.chain.from_iterable((r._start + at, r._end + at) for r, at in zip(records, offsets)))
+    spans = array(
+        "q", itertools.chain.from_iterable((r._start + at, r._end + at) for r, at in zip(records, offsets, strict=True))
+    )
     events = [
         r._event if isinstance(r._event, ChromiumEvent) and r._event.ts is not None else (None, None, 0.0, None)
         for r in records
@@ -259,7 +271,7 @@ def received(fields: Sent, strings: dict[int, str], log: InFile) -> list[Record]
             None if name is None else _new_event(ChromiumEvent, (name, ph, ts, event_id)),
         )
         for kind, meta, cid, mode, phase, start, end, name, ph, ts, event_id in zip(
-            kinds, metas, ids, modes, phases, starts, ends, names, phs, times, event_ids
+            kinds, metas, ids, modes, phases, starts, ends, names, phs, times, event_ids, strict=True
         )
     ]
 
@@ -470,7 +482,7 @@ class LogFollower:
 
 
 def emit(name: str, payload: dict[str, Any]) -> None:
-    from torch._logging import trace_structured
+    from torch._logging._internal import trace_structured
 
     trace_structured(
         "artifact",

@@ -7,6 +7,7 @@ import csv
 import functools
 import glob
 import importlib.util
+import itertools
 import linecache
 import os
 import re
@@ -89,7 +90,8 @@ def _is_library(real: str) -> bool:
     if _PACKAGE_FOLDERS.intersection(folders):
         return True
     return any(
-        lib in ("lib", "lib64") and _STDLIB_PART.fullmatch(name) is not None for lib, name in zip(folders, folders[1:])
+        lib in ("lib", "lib64") and _STDLIB_PART.fullmatch(name) is not None
+        for lib, name in itertools.pairwise(folders)
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import itertools
 import os
 import re
 from dataclasses import dataclass, field
@@ -98,7 +99,7 @@ def read(path: str, block: int = BLOCK) -> tuple[list[tt.Record], tt.Parser]:
     log, size = tt.LogFile(path), os.path.getsize(path)
     parts = _parts(log, size, forked.cores()) if size >= SPLIT_BYTES and forked.sharing() else [0, size]
     later, (records, parser) = forked.alongside(
-        [functools.partial(_part_sent, path, start, stop, block) for start, stop in zip(parts[1:], parts[2:])],
+        [functools.partial(_part_sent, path, start, stop, block) for start, stop in itertools.pairwise(parts[1:])],
         lambda: _read_part(log, parts[0], parts[1], block),
     )
     whole = tt.InFile(log, 0)  # the parts' records name their spans in the file
@@ -192,7 +193,7 @@ def _parts(log: tt.LogFile, size: int, count: int) -> list[int]:
             at += max(len(data) - 1, 1)  # a line break at the block's end: its next line is in the next block
         if starts[-1] < at < size:
             starts.append(at)
-    return starts + [size]
+    return [*starts, size]
 
 
 def one_per_rank(logs: list[LogFile], warnings: list[str]) -> dict[int, LogFile]:

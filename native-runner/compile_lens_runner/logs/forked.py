@@ -106,4 +106,4 @@ def each(work: Callable[..., _Result], jobs: list[tuple[Any, ...]]) -> list[_Res
     with concurrent.futures.ProcessPoolExecutor(
         min(cores(), len(jobs)), mp_context=multiprocessing.get_context("fork")
     ) as pool:
-        return list(pool.map(work, *zip(*jobs)))
+        return list(pool.map(work, *zip(*jobs, strict=True)))

@@ -104,7 +104,7 @@ def _insights(
         worth_it,
     )
     insights = [found[largest.index(i)] for i in range(len(modes))]
-    for insight, (label, records), mode_saved in zip(insights, modes, saved):
+    for insight, (label, records), mode_saved in zip(insights, modes, saved, strict=True):
         insight["torchTraceLog"] = os.path.relpath(log, workdir)
         if label:
             artifacts.attach(insight, records, workdir, label, trace=None, steps=0, saved=mode_saved)
@@ -194,7 +194,7 @@ def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[
 
     insights, (env, facts) = _insights(modes, log.path, workdir, last_reading)
     report = _skeleton(paths, env)
-    report["modes"] = [_mode(label, insight) for (label, _), insight in zip(modes, insights)]
+    report["modes"] = [_mode(label, insight) for (label, _), insight in zip(modes, insights, strict=True)]
     report["logs"] = {"files": [facts], "warnings": warnings}
     return report
 
@@ -247,7 +247,7 @@ def _read_ranks(
 
 def _rank_logs(by_rank: dict[int, files.LogFile], workdir: str, paths: list[str], warnings: list[str]) -> Report:
     read = _read_ranks(by_rank, workdir)
-    insights = [(rank, insight) for rank, (insight, _, _, _) in zip(sorted(by_rank), read)]
+    insights = [(rank, insight) for rank, (insight, _, _, _) in zip(sorted(by_rank), read, strict=True)]
     facts = [fact for _, fact, _, _ in read]
     for *_, said in read:
         warnings += said

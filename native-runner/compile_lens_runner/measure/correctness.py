@@ -123,7 +123,7 @@ def _pair_leaves(eager: Any, compiled: Any) -> tuple[list[Leaf], str | None]:
     if len(left) != len(right):
         return [], f"eager returned {len(left)} values, compiled {len(right)}"
     leaves = []
-    for i, (a, b) in enumerate(zip(left, right)):
+    for i, (a, b) in enumerate(zip(left, right, strict=True)):
         xa, xb = _as_array(a), _as_array(b)
         if xa.shape != xb.shape:
             return [], f"output {i}: shape {list(xa.shape)} eager vs {list(xb.shape)} compiled"
@@ -202,14 +202,16 @@ def _fp64_fits(module: Any, device: str) -> str | None:
     return None
 
 
-def _call(fn: Callable[..., Any], inputs: tuple, grad_mode: str) -> Any:
+def _call(fn: Callable[..., Any], inputs: tuple[Any, ...], grad_mode: str) -> Any:
 
     seed_everything()
     with grad_context(grad_mode):
         return fn(*inputs)
 
 
-def _fp64_reference(original: Callable[..., Any], inputs: tuple, grad_mode: str, device: str) -> tuple[Any, str | None]:
+def _fp64_reference(
+    original: Callable[..., Any], inputs: tuple[Any, ...], grad_mode: str, device: str
+) -> tuple[Any, str | None]:
     import torch
 
     if isinstance(original, torch.nn.Module):
@@ -239,7 +241,7 @@ def _fp64_reference(original: Callable[..., Any], inputs: tuple, grad_mode: str,
 
 
 def reference_outputs(
-    original: Callable[..., Any], inputs: tuple, grad_mode: str, device: str
+    original: Callable[..., Any], inputs: tuple[Any, ...], grad_mode: str, device: str
 ) -> tuple[Any, str, str | None]:
     """(outputs, kind, note): an fp64 run when possible, else eager with TF32 off; note says why fp64 was not used."""
     out, why_not = _fp64_reference(original, inputs, grad_mode, device)
@@ -254,7 +256,12 @@ def reference_outputs(
 
 # -- the judgement ---------------------------------------------------------------------------------------------------
 def judge(
-    original: Callable[..., Any], inputs: tuple, grad_mode: str, eager_out: Any, compiled_out: Any, device: str
+    original: Callable[..., Any],
+    inputs: tuple[Any, ...],
+    grad_mode: str,
+    eager_out: Any,
+    compiled_out: Any,
+    device: str,
 ) -> Correctness:
     """Compares `compiled_out` with `eager_out` (both from `inputs`, seeded); when they differ beyond tolerance,
     runs `original` (the uncompiled callable) for a higher-precision reference and judges by each side's error."""

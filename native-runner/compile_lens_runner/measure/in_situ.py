@@ -194,7 +194,7 @@ def estimate(
     compiled step of pair k (their share)."""
     extra = extra_ms or [0.0] * len(eager_runs)
     eagers = [e for e in eager_runs if e]
-    compileds = [(c, x) for c, x in zip(compiled_runs, extra) if c]
+    compileds = [(c, x) for c, x in zip(compiled_runs, extra, strict=True) if c]
     if not eagers or not compileds:
         return None
     share = statistics.mean(x for _, x in compileds)
@@ -206,7 +206,7 @@ def estimate(
     floor = estimator.FLOOR_SEPARATE_RUNS_PCT if noisy_runs or fewest < 3 else estimator.FLOOR_STEADY_PCT
     bounds = [speedup * (1 - floor / 100), speedup * (1 + floor / 100)]
     per_run: list[PairSpeedup] = []
-    for e, c, x in zip(eager_runs, compiled_runs, extra):
+    for e, c, x in zip(eager_runs, compiled_runs, extra, strict=True):
         if not (e and c):
             continue
         own = statistics.median(e) / (statistics.median(c) + x)
@@ -308,8 +308,8 @@ def host_filtered(
     When no pair does, every pair counts with all its values and each side's slow state widens the interval."""
     extra = extra_ms or [0.0] * len(views)
     values = {
-        "eager": [[duration(v.eager[i]) for i in p] for v, p in zip(views, picks)],
-        "compiled": [[duration(v.compiled[i]) for i in p] for v, p in zip(views, picks)],
+        "eager": [[duration(v.eager[i]) for i in p] for v, p in zip(views, picks, strict=True)],
+        "compiled": [[duration(v.compiled[i]) for i in p] for v, p in zip(views, picks, strict=True)],
     }
     every = list(range(1, len(views) + 1))
     if fastest is None:
@@ -318,11 +318,11 @@ def host_filtered(
     fast_values: dict[str, list[list[float]]] = {"eager": [], "compiled": []}
     probes: dict[str, list[float]] = {"eager": [], "compiled": []}
     for side in ("eager", "compiled"):
-        for k, (v, p) in enumerate(zip(views, picks)):
+        for k, (v, p) in enumerate(zip(views, picks, strict=True)):
             nearest = _nearest_probes(v.eager if side == "eager" else v.compiled, p)
             fast = [
                 x
-                for x, probe in zip(values[side][k], nearest)
+                for x, probe in zip(values[side][k], nearest, strict=True)
                 if probe is None or estimator.at_fast_state(probe, fastest)
             ]
             counts[k][side] = len(fast)
@@ -340,7 +340,11 @@ def host_filtered(
             not_used.append({"pair": k + 1, "why": why, "speedup": None if own is None else round(own, 4)})
     # each side's runs with enough values at the fast state, in any pair: every one against every other side's
     met = {
-        side: [k for k, (v, p) in enumerate(zip(fast_values[side], picks)) if v and len(v) >= min(ENOUGH_STEPS, len(p))]
+        side: [
+            k
+            for k, (v, p) in enumerate(zip(fast_values[side], picks, strict=True))
+            if v and len(v) >= min(ENOUGH_STEPS, len(p))
+        ]
         for side in ("eager", "compiled")
     }
     fast_runs = [
@@ -393,7 +397,9 @@ def _host_estimate(filtered: HostFiltered, probes: list[float]) -> InSituSpeedup
     if est is None:
         return est
     for run, pair in zip(
-        est["perRun"], [k for k, e, c in zip(filtered.pairs, filtered.eager, filtered.compiled) if e and c]
+        est["perRun"],
+        [k for k, e, c in zip(filtered.pairs, filtered.eager, filtered.compiled, strict=True) if e and c],
+        strict=True,
     ):
         run["pair"] = pair
     if filtered.fast_steps is None:
@@ -492,7 +498,7 @@ def _why_no_steps(first: PairView, calls: int) -> str:
 def compare(compiled_runs: list[list[Call]], eager_runs: list[list[Call]]) -> RegionInSitu:
     """A region's in-situ result (schema `$defs/inSitu`) from the calls of each pair's two runs (pair k:
     compiled_runs[k], eager_runs[k]); pair 0 is the first, whose compiled run compiled from cold."""
-    views = [view(c, e) for c, e in zip(compiled_runs, eager_runs)]
+    views = [view(c, e) for c, e in zip(compiled_runs, eager_runs, strict=True)]
     first = views[0]
     late = [_late_share(v) for v in views]
     probes = probes_of(compiled_runs + eager_runs)
@@ -605,7 +611,7 @@ def compare_runs(compiled: list[dict[str, Any]], eager: list[dict[str, Any]]) ->
     for region in compiled[0].get("regions") or [] if compiled else []:
         pairs = [
             (c, e)
-            for c, e in ((region_in(c, region), region_in(e, region)) for c, e in zip(compiled, eager))
+            for c, e in ((region_in(c, region), region_in(e, region)) for c, e in zip(compiled, eager, strict=True))
             if c is not None and e is not None
         ]
         if pairs:

@@ -41,6 +41,7 @@ floor of estimator.FLOOR_STEADY_PCT, and with fewer than MIN_PAIRS_RESAMPLED pai
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import statistics
 from collections.abc import Callable, Sequence
@@ -94,7 +95,7 @@ class Schedule:
                 return "compiled", 0
             self.start = n
             if not self.fixed:
-                self.block_calls = block_size(self._quiet_starts[-WARM_QUIET_CALLS:] + [now_s])
+                self.block_calls = block_size([*self._quiet_starts[-WARM_QUIET_CALLS:], now_s])
         elif hold:
             self.held += 1
         k = (n - self.start - self.held) // self.block_calls
@@ -121,7 +122,7 @@ class Schedule:
 
 def block_size(starts: Sequence[float]) -> int:
     """Calls per block from the warm-up's last steps (start to start, seconds): about BLOCK_TARGET_MS of them."""
-    steps = [(b - a) * 1000.0 for a, b in zip(starts, starts[1:]) if b > a]
+    steps = [(b - a) * 1000.0 for a, b in itertools.pairwise(starts) if b > a]
     if not steps:
         return MIN_BLOCK
     return max(MIN_BLOCK, min(MAX_BLOCK, math.ceil(BLOCK_TARGET_MS / statistics.median(steps))))

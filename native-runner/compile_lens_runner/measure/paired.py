@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ContextManager
 
 from ..shapes.common import Timing
 from ..shapes.mode import ModeResult
@@ -56,7 +55,7 @@ class Side:
     """One side of a pair: a call with its inputs, and the state it runs in (grad mode, autocast, active model)."""
 
     call: Callable[[], object]
-    context: Callable[[], ContextManager[object]] = contextlib.nullcontext
+    context: Callable[[], contextlib.AbstractContextManager[object]] = contextlib.nullcontext
 
 
 @dataclass(frozen=True)

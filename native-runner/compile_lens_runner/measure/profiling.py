@@ -29,7 +29,7 @@ def _is_cpu_kernel(name: str) -> bool:
     """An outermost ATen op (eager work, or an extern kernel Inductor calls) or an Inductor C++ kernel."""
     if name.startswith(_CPU_WRAPPERS):
         return False
-    return name.startswith("aten::") or "cpp_fused" in name or name.startswith("graph_")
+    return name.startswith(("aten::", "graph_")) or "cpp_fused" in name
 
 
 def kernel_profiled(device: str, backend: Any) -> bool:
@@ -84,10 +84,12 @@ def union_us(intervals: list[tuple[float, float]]) -> float:
 def outside_graphs_ms(events: Any, steps: int) -> float | None:
     """Per profiled call, CPU time outside compiled graphs: eager code between graphs after a graph break, guard
     checks and Python glue. None when nothing compiled ran (eager)."""
-    step_spans = [
+    step_spans: list[tuple[float, float]] = [
         (e.time_range.start, e.time_range.end) for e in events if e.name.startswith("ProfilerStep")
     ]  # "ProfilerStep*" in events()
-    regions = [(e.time_range.start, e.time_range.end) for e in events if e.name.startswith("Torch-Compiled Region")]
+    regions: list[tuple[float, float]] = [
+        (e.time_range.start, e.time_range.end) for e in events if e.name.startswith("Torch-Compiled Region")
+    ]
     if not step_spans or not regions:
         return None
     inside = sum(union_us([(max(a, s), min(b, t)) for a, b in regions if a < t and b > s]) for s, t in step_spans)

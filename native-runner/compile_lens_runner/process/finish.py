@@ -3,6 +3,7 @@ left, said in the report; then the folder is placed (placement.py) and the resul
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from typing import Any
@@ -139,10 +140,8 @@ def finish(
     report.write(path, data)
     # the spec, and a checkpoint the worker was killed while writing, are not part of the report
     for leftover in [SPEC_FILE, *(n for n in os.listdir(workdir) if n.startswith("report.json.tmp-"))]:
-        try:
+        with contextlib.suppress(OSError):
             os.remove(os.path.join(workdir, leftover))
-        except OSError:
-            pass
     placed = place(workdir, out_dir, failed=data["status"] == "error" or stopped is not None)
     channel.progress("done", 1.0, f"Report: {placed}")
     channel.result(data["status"], os.path.join(placed, "report.json"))

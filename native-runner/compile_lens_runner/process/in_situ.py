@@ -128,7 +128,9 @@ def another_pair(folder: str, pairs: int) -> str | None:
     eager = [_read(folder, "eager", k) for k in range(1, pairs + 1)]
     if any(r is None for r in compiled + eager):
         return None  # a run wrote nothing (it was killed): the report says so, repeating would not help
-    for region_id, result in in_situ.compare_runs([c for c in compiled if c], [e for e in eager if e]).items():
+    for region_id, result in in_situ.compare_runs(
+        [c for c in compiled if c is not None], [e for e in eager if e is not None]
+    ).items():
         why = in_situ.needs_another_pair(result)
         if why:
             return f"{region_id}: {why}"

@@ -3,6 +3,7 @@ relays its progress, enforces --timeout and cancellation, merges the ranks' repo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -50,10 +51,8 @@ def kill_tree(pid: int) -> None:
             tree.append(current)
             stack.extend(_children(current))
         for member in tree:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(member, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         time.sleep(0.05)
 
 
@@ -97,7 +96,7 @@ def _cancel_at_stdin_eof(cancel: Any) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _hung_at_exit(child: subprocess.Popen, relay: Relay) -> bool:
+def _hung_at_exit(child: subprocess.Popen[str], relay: Relay) -> bool:
     """The child ran its last exit handler (after the script's own) EXIT_GRACE_S ago and has not exited: it hangs in
     the interpreter's or a library's teardown. It is stopped, and said so."""
     if relay.exiting_at is None or time.monotonic() - relay.exiting_at < EXIT_GRACE_S:
@@ -114,7 +113,7 @@ def _hung_at_exit(child: subprocess.Popen, relay: Relay) -> bool:
 
 
 def _wait(
-    child: subprocess.Popen,
+    child: subprocess.Popen[str],
     deadline: float | None,
     stop: threading.Event,
     why: list[str],

@@ -117,7 +117,7 @@ def _recompile_key(facts: RankFacts, item: Recompile) -> tuple[Any, ...]:
     loc = item.get("location")
     found = _region_call(facts, item.get("compileId"))
     where = (found[0]["id"], found[1]) if found else (None, None)
-    return (loc["file"] if loc else None, loc["line"] if loc else None, pattern(str(item.get("reason", "")))) + where
+    return (loc["file"] if loc else None, loc["line"] if loc else None, pattern(str(item.get("reason", ""))), *where)
 
 
 # one recompile key that ranks hit a different number of times: a rank that did and what it hit, times per rank, most

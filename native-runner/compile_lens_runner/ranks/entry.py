@@ -64,9 +64,8 @@ def run_rank(spec: dict[str, Any], info: RankInfo, run_worker: Callable[[str], i
     with open(os.path.join(info.dir, PID_FILE), "w", encoding="utf-8") as f:
         f.write(str(os.getpid()))
     if stacks_on_signal and hasattr(signal, "SIGUSR1"):  # POSIX
-        stacks = open(
-            os.path.join(info.dir, STACKS_FILE), "w", encoding="utf-8"
-        )  # stays open: faulthandler writes to it
+        # stays open for the process's life: faulthandler writes to it on SIGUSR1
+        stacks = open(os.path.join(info.dir, STACKS_FILE), "w", encoding="utf-8")  # noqa: SIM115
         faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
     if info.rank != 0:
         channel.mute()

@@ -7,6 +7,7 @@ Imports no torch (the supervisor runs it)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Callable
@@ -90,10 +91,8 @@ def _read_json(path: str) -> dict[str, Any] | None:
 
 
 def _remove(path: str) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.remove(path)
-    except OSError:
-        pass
 
 
 def load(job: Job, rank: int) -> RankRun:

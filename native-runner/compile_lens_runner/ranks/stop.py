@@ -28,7 +28,7 @@ _requested = threading.Event()
 
 def set_snapshot(make: Callable[[], Report]) -> None:
     """What the rank's report would be if it stopped now (set once the script starts)."""
-    global _snapshot
+    global _snapshot  # noqa: PLW0603 -- the SIGTERM handler reads it: module state, set once
     _snapshot = make
 
 

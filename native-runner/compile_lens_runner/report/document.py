@@ -122,9 +122,10 @@ def read(path: str) -> dict[str, Any] | None:
     """Any JSON file the runner wrote (a report, an in-situ run's timings, an attached rank's facts), as parsed."""
     try:
         with open(path, encoding="utf-8") as f:
-            return json.load(f)
+            data = json.load(f)
     except (OSError, ValueError):
         return None
+    return data if isinstance(data, dict) else None
 
 
 def read_report(path: str) -> Report | None:

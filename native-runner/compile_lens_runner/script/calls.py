@@ -61,7 +61,7 @@ def _leaf_text(value: Any) -> str:
     return type(value).__name__ if length is None else f"{type(value).__name__}[length {length}]"
 
 
-def flatten(args: tuple, kwargs: dict[str, Any]) -> list[tuple[str | None, Any]]:
+def flatten(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[str | None, Any]]:
     """The inputs' leaves, each with its keyword name (None for positional inputs)."""
     from torch.utils._pytree import tree_leaves
 

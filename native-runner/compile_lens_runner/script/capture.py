@@ -67,7 +67,7 @@ class Capture:
     signature: str
     grad_mode: str
     autocast: str | None  # e.g. "cuda float16"
-    inputs: tuple[tuple, dict[str, Any]]
+    inputs: tuple[tuple[Any, ...], dict[str, Any]]
     requires_grad: list[bool]
     training: list[tuple[weakref.ref[Any], bool]]
     nbytes: int = 0
@@ -90,7 +90,7 @@ class Capture:
                     stack.enter_context(torch.autocast(device_type, dtype=getattr(torch, dtype)))
                 yield
         finally:
-            for (module, _), training in zip(modules, before):
+            for (module, _), training in zip(modules, before, strict=True):
                 module.training = training
 
     def gone(self) -> str | None:
@@ -101,7 +101,7 @@ class Capture:
             return "a module it ran was freed by the script"
         return None
 
-    def arguments(self) -> tuple[tuple, dict[str, Any]]:
+    def arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         import torch
         from torch.utils._pytree import tree_map
 
@@ -121,7 +121,7 @@ class Capture:
 
 
 def capture(
-    signature: str, grad: str, amp: str | None, args: tuple, kwargs: dict[str, Any], owner: Any, method: bool
+    signature: str, grad: str, amp: str | None, args: tuple[Any, ...], kwargs: dict[str, Any], owner: Any, method: bool
 ) -> Capture:
     """method: args[0] is a compiled method's `self`, held weakly (a plain object that takes no weak reference is
     not kept either: its capture is then never replayable)."""

@@ -202,7 +202,7 @@ class LightRecorder:
         return observed
 
     def _record(
-        self, region: LightRegion, call: Callable[..., Any], method: bool, args: tuple, kwargs: dict[str, Any]
+        self, region: LightRegion, call: Callable[..., Any], method: bool, args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Any:
         entered = time.perf_counter()
         if self.stopped:

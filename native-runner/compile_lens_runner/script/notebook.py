@@ -80,8 +80,9 @@ def convert(path: str, out_dir: str) -> NotebookScript:
         for number, line in enumerate(lines, 1):
             if _LINE_MAGIC.match(line) and _statement_starts(kept):
                 result.skipped.append({"cell": index, "line": number, "text": line.strip()})
-                line = line[: len(line) - len(line.lstrip())] + "pass"
-            kept.append(line)
+                kept.append(line[: len(line) - len(line.lstrip())] + "pass")
+            else:
+                kept.append(line)
             result.lines.append((index, number))
         out.extend(kept)
     os.makedirs(out_dir, exist_ok=True)

@@ -369,7 +369,7 @@ class RegionRecorder:
 
         return observed
 
-    def _record(self, region: Region, call: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> Any:
+    def _record(self, region: Region, call: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         entered = time.perf_counter()
         settled = bool(self._dropped)  # a replay ran before this call: its step is the runner's work too
         if settled:  # a top-level call is a safe point for a drop that came at an unsafe one

@@ -190,8 +190,7 @@ class RegionReplay:
                 capture = self.region.replay.captures[signature]
                 tag = "" if index == 0 else "last-"
                 out.append(self._one(AS_WRITTEN, self.region.compiled, capture, why, tag))
-                for mode in what_if:
-                    out.append(self._one(mode, None, capture, why, tag))
+                out.extend(self._one(mode, None, capture, why, tag) for mode in what_if)
         return out
 
     def _one(self, mode: str, compiled: Any, capture: Capture, why: str, tag: str) -> RegionMeasurement:

@@ -39,8 +39,8 @@ class Target:
     function: str | None
     line: int | None
     model: Any
-    inputs: tuple
-    warmup_inputs: tuple | None = None
+    inputs: tuple[Any, ...]
+    warmup_inputs: tuple[Any, ...] | None = None
     compile_attr: str | None = None
     grad_mode: str = "inference"
     warmup_grad_mode: str | None = None
@@ -61,14 +61,15 @@ def _module_to(obj: Any, device: str) -> Any:
     return obj
 
 
-def _inputs_to(inputs: tuple, device: str) -> tuple:
+def _inputs_to(inputs: tuple[Any, ...], device: str) -> tuple[Any, ...]:
     import torch
     from torch.utils._pytree import tree_map
 
-    return tree_map(lambda v: v.to(device) if isinstance(v, torch.Tensor) else v, inputs)
+    moved: tuple[Any, ...] = tree_map(lambda v: v.to(device) if isinstance(v, torch.Tensor) else v, inputs)
+    return moved
 
 
-def _as_tuple(value: Any, what: str) -> tuple:
+def _as_tuple(value: Any, what: str) -> tuple[Any, ...]:
     if value is None:
         raise RunnerError(
             "bad-target",
@@ -242,12 +243,12 @@ class Variant:
         """What torch.compile is applied to: the model, or the original object at compile_attr."""
         return self._original if self.target.compile_attr else self.target.model
 
-    def forward(self, inputs: tuple) -> Any:
+    def forward(self, inputs: tuple[Any, ...]) -> Any:
         if self.compiled is not None and not self.target.compile_attr:
             return self.compiled(*inputs)
         return self.target.model(*inputs)
 
-    def call(self, inputs: tuple) -> Any:
+    def call(self, inputs: tuple[Any, ...]) -> Any:
         """One timed call: the forward pass, or a whole training step when the target trains."""
         out = self.forward(inputs)
         if not self.target.train:
@@ -277,7 +278,7 @@ def _first_tensor(value: Any) -> Any:
     )
 
 
-def describe_inputs(inputs: tuple | None) -> str:
+def describe_inputs(inputs: tuple[Any, ...] | None) -> str:
     """Inputs in a few words: dtype and shape of each tensor or array, else its type."""
     import torch
 

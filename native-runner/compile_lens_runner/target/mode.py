@@ -44,17 +44,17 @@ class TargetRun:
         self.run.checkpoint()
 
     # -- one side --------------------------------------------------------------------------------------------
-    def side(self, variant: Variant, inputs: tuple, grad: str) -> paired.Side:
+    def side(self, variant: Variant, inputs: tuple[Any, ...], grad: str) -> paired.Side:
         def context() -> Any:
             variant.activate()
             return grad_context(grad)
 
         return paired.Side(lambda: variant.call(inputs), context)
 
-    def warm(self, variant: Variant, inputs: tuple, grad: str) -> None:
+    def warm(self, variant: Variant, inputs: tuple[Any, ...], grad: str) -> None:
         paired.warm(self.side(variant, inputs, grad), self.device, lambda: self.run.watcher.compiles)
 
-    def first_call_seconds(self, variant: Variant, inputs: tuple, grad: str) -> float:
+    def first_call_seconds(self, variant: Variant, inputs: tuple[Any, ...], grad: str) -> float:
         return paired.first_call_seconds(self.side(variant, inputs, grad), self.device)
 
     # -- the run ---------------------------------------------------------------------------------------------

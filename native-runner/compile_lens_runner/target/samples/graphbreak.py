@@ -1,5 +1,7 @@
 """Branchy: the graph breaks of seed 003 (print, data-dependent .item() branch, numpy random head choice)."""
 
+from typing import Any
+
 import numpy as np
 import torch
 from torch import nn
@@ -32,7 +34,7 @@ class Branchy(nn.Module):
         return head(x)
 
 
-def build(device: str) -> dict:
+def build(device: str) -> dict[str, Any]:
     torch.manual_seed(0)
     batch, size = (32, 64) if device == "cuda" else (4, 32)
     return {"model": Branchy().to(device).eval(), "inputs": (torch.randn(batch, 3, size, size, device=device),)}
