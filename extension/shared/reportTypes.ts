@@ -1386,6 +1386,7 @@ export interface RegionShapes {
    * reduce-overhead (or max-autotune) on a GPU: the sizes compiled code ran, each recording a CUDA graph of its own (null: not CUDA graphs, or one size)
    */
   cudaGraphSizes: number | null;
+  fix?: ShapeFix;
 }
 export interface ShapeChange {
   /**
@@ -1461,6 +1462,49 @@ export interface WarmupShape {
   realCall: number;
   recompileSeconds: number | null;
   realCalls: number;
+}
+/**
+ * the shape fix, measured on the script's own calls: the script run once more with it applied at the torch.compile line (or the warm-up), observed and interleaved against eager as the script's own run (script/shape_fix.py); absent: no fix for this story
+ */
+export interface ShapeFix {
+  /**
+   * in the user's terms: 'dynamic=True', 'a warm-up at batch 5'
+   */
+  fix: string;
+  kind: 'dynamic' | 'warmup-shape';
+  measured: boolean;
+  /**
+   * not measured: why, and how to measure it (--shape-fix on)
+   */
+  why: string | null;
+  /**
+   * graphs the compiler made for the region with the fix
+   */
+  graphs?: number | null;
+  /**
+   * the compiler's time for the region with the fix
+   */
+  compileSeconds?: number | null;
+  /**
+   * with the fix: the script's own steps in situ, compiled against eager
+   */
+  step?: null | InSituSpeedup;
+  call?: null | InSituSpeedup;
+  /**
+   * with the fix: compiled-side calls Dynamo still ran eagerly
+   */
+  eagerFallback?: null | {
+    calls: number;
+    of: number;
+  };
+  /**
+   * a warm-up fix: the first real call's own time with it (as written it recompiled)
+   */
+  realCallMs?: number | null;
+  /**
+   * the run with the fix, start to end
+   */
+  wallSeconds?: number | null;
 }
 /**
  * schema 1.14, script mode: how the script was measured in situ, compiled against eager (per region: regions[].inSitu)

@@ -79,6 +79,7 @@ PARTS = {
     region.AutomaticDynamic: "#/$defs/regionShapes/properties/automaticDynamic/oneOf/1",
     region.RecompileLimit: "#/$defs/regionShapes/properties/recompileLimit/oneOf/1",
     region.WarmupShape: "#/$defs/regionShapes/properties/warmup/oneOf/1",
+    region.ShapeFix: "#/$defs/regionShapes/properties/fix",
     region.RegionShapes: "#/$defs/regionShapes",
     ranks.RankRegion: "#/$defs/rankEntry/properties/regions/items",
     ranks.RankStack: "#/$defs/rankEntry/properties/stack",

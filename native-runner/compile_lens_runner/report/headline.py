@@ -172,6 +172,18 @@ def _shown_measurement(region: Region) -> RegionMeasurement | None:
     return next((m for m in as_written if m.get("why") == "most-frequent"), None) or (first[0] if first else None)
 
 
+def _shape_lead(region: Region) -> str | None:
+    """The shape story's clause and, beside it, its fix as measured."""
+    shapes = region.get("shapes")
+    lead = shape_words.lead(shapes)
+    compiler = region.get("compiler")
+    compile_s = (compiler.get("compileSeconds") or {}).get("total") if compiler else None
+    warm = shapes.get("warmup") if shapes else None
+    real = next((c for c in region["calls"] if warm and c["index"] == warm["realCall"]), None)
+    fixed = shape_words.fix(shapes, compile_s, real["ms"] if real else None)
+    return f"{lead}; {fixed}" if lead and fixed else lead
+
+
 def region_headline(region: Region) -> str:
     """The line on a region's torch.compile line: "compile it: 1.84× (default) · 2 graphs · 1 recompile", or why there is
     no number ("not replayable: mutates self.calls")."""
@@ -180,7 +192,7 @@ def region_headline(region: Region) -> str:
         return str(nothing["headline"])
     recommendation = region.get("recommendation")
     verdict = recommendation.get("verdict") if recommendation else None
-    lead = shape_words.lead(region.get("shapes"))  # shapes decided the outcome: said first
+    lead = _shape_lead(region)  # shapes decided the outcome: said first, with the fix measured beside it
     s = region.get("inSitu")
     replayed = any(
         m["status"] == "ok" and _speedup(m) is not None and not _contended(_timed_load(m))

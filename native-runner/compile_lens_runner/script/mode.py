@@ -16,6 +16,7 @@ import contextlib
 import os
 import runpy
 import sys
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypedDict
 
@@ -31,7 +32,7 @@ from ..shapes.common import RunError
 from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region as RegionEntry
 from ..shapes.report import Eager
-from . import advice, in_situ_report, interleave, region_entry, warmup_shape
+from . import advice, in_situ_report, interleave, region_entry, shape_fix, warmup_shape
 from .calls import resolve_all
 from .notebook import NotebookScript, convert, map_locations
 from .regions import Region, RegionRecorder, ScriptStopped
@@ -322,8 +323,14 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     runs = run.runs
     measurements = RegionMeasurements(run, runs, run.spec.get("whatIfModes") or [])
     switch = interleave.available() if run.spec.get("inSituMethod") == interleaved.METHOD else None
+    fixes = run.spec.get("shapeFix")  # a fix run (script/shape_fix.py): its numbers are the fixes', nothing replayed
     interleaver = (
-        interleave.Interleaver(switch, ranks=ranked is not None, trace_dir=run.workdir, load=run.cfg.host.load_watch())
+        interleave.Interleaver(
+            switch,
+            ranks=ranked is not None,
+            trace_dir=None if fixes else run.workdir,
+            load=run.cfg.host.load_watch(),
+        )
         if switch is not None
         else None
     )
@@ -333,9 +340,10 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         calls,
         lambda region: measurements.measure(recorder.regions),
         window=ranked.window if ranked else None,
-        no_replay=ranked.no_replay if ranked else None,
+        no_replay=ranked.no_replay if ranked else shape_fix.NO_REPLAY if fixes else None,
         on_drop=measurements.dropped,
         interleaver=interleaver,
+        fixes=fixes,
     )
     measurements.recorder = recorder
     if ranked is not None:
@@ -345,6 +353,7 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     tt.mark(MODE, "script")
     with script_environment([path, *args], os.path.dirname(path), chdir=notebook is not None):
         entry.update(execute(runnable, os.path.basename(path), recorder))
+        plain_s = time.monotonic() - run.started  # torch's import and the script with its compiles: the plain run
         if ranked is not None:
             ranked.ended(run)
         tt.mark(MODE, "done")
@@ -378,6 +387,30 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     if notebook is not None:
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)
+    if not fixes and ranked is None and notebook is None:
+        measure_shape_fixes(run, plain_s)
     # after the mapping: a notebook's lines are said as its cells' ("cell 3, line 2")
     recommend(run.report["regions"])
     run.report["recommendation"] = advice.script_recommendation(run.report["regions"])
+
+
+def measure_shape_fixes(run: Run, plain_s: float) -> None:
+    """Each shape finding's fix measured on the script's own calls (script/shape_fix.py), when the profile stays
+    within shape_fix.BUDGET × the plain script's time (--shape-fix on: always; off: never); else why not."""
+    regions = run.report["regions"]
+    plans = [p for p in (shape_fix.plan(r) for r in regions) if p is not None]
+    when = run.spec.get("shapeFixRun") or "auto"
+    if not plans or when == "off":
+        return
+    spent = time.monotonic() - run.started
+    if when == "auto" and not shape_fix.within_budget(spent, plain_s):
+        results = shape_fix.skipped(plans, shape_fix.over_budget(spent, plain_s))
+    else:
+        run.progress("shape-fix", 0.9, "Measuring the shape fix on the script's own calls")
+        child = shape_fix.run(run.spec, run.workdir, plans)
+        results = shape_fix.merge(regions, plans, child)
+    for region in regions:
+        shapes = region.get("shapes")
+        if shapes is not None and region["id"] in results:
+            shapes["fix"] = results[region["id"]]
+    run.checkpoint()

@@ -6,7 +6,7 @@ from typing import Any, TypedDict
 
 from .common import Recommendation, SourceLocation
 from .compiler import CompilerInsight
-from .in_situ import RegionInSitu
+from .in_situ import EagerFallback, InSituSpeedup, RegionInSitu
 from .mode import RegionMeasurement
 
 
@@ -115,7 +115,24 @@ class WarmupShape(TypedDict):
     realCalls: int
 
 
-class RegionShapes(TypedDict):
+class _ShapeFix(TypedDict):
+    fix: str  # in the user's terms: "dynamic=True", "a warm-up at batch 5"
+    kind: str
+    measured: bool
+    why: str | None  # not measured: why (and how to measure it)
+
+
+class ShapeFix(_ShapeFix, total=False):
+    graphs: int | None
+    compileSeconds: float | None
+    step: InSituSpeedup | None
+    call: InSituSpeedup | None
+    eagerFallback: EagerFallback | None
+    realCallMs: float | None
+    wallSeconds: float | None
+
+
+class _RegionShapes(TypedDict):
     dynamic: bool | None  # torch.compile's dynamic= as the script wrote it (None: not given, automatic)
     signatures: int
     graphs: int | None
@@ -125,6 +142,10 @@ class RegionShapes(TypedDict):
     recompileLimit: RecompileLimit | None
     warmup: WarmupShape | None
     cudaGraphSizes: int | None  # reduce-overhead on a GPU: sizes compiled code ran, each a CUDA graph recorded
+
+
+class RegionShapes(_RegionShapes, total=False):
+    fix: ShapeFix  # the shape fix, measured on the script's own calls (or why not)
 
 
 class _Region(TypedDict):
