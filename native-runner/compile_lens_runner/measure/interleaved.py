@@ -22,7 +22,8 @@ failed compile, is never timed as compiled; how many did is said beside the numb
 eager's first step on its input signature (eager has first-call costs: cuBLAS/cuDNN heuristics, autotuning). A
 compiled call that compiled nothing and ran compiled code is steady whatever its concrete sizes (one dynamic graph
 serves a growing cache's every length), except where a new size records a CUDA graph (new_size_costs:
-reduce-overhead on a GPU). A region none of whose compiled-side calls ran compiled code gets no speedup and says why.
+reduce-overhead on a GPU). Where Dynamo ran some compiled-side calls eagerly, eager's steps at signatures compiled code
+never served are left out too ("never served compiled"): the number compares the calls compiled code served. A region none of whose compiled-side calls ran compiled code gets no speedup and says why.
 
 Compared how (comparedBy): a region called with one signature is compared on it ("signature"); with several whose
 steady steps mostly recur on both sides (a server's batch sizes), signature by signature, the speedup over the matched
@@ -184,6 +185,17 @@ def pooled(calls: list[Call]) -> list[Call]:
     return [dataclasses.replace(c, signature=POOLED) for c in calls]
 
 
+def _unserved(calls: list[Call]) -> set[str]:
+    """Where Dynamo ran some compiled-side calls eagerly (past the recompile limit), the signatures compiled code never
+    served: eager's steps at them have nothing compiled to compare with; empty when every compiled-side call ran
+    compiled code (a dynamic graph serves sizes it has not met yet)."""
+    compiled = [c for c in calls if c.side == "compiled"]
+    if not any(c.ran_compiled is False for c in compiled):
+        return set()
+    served = {c.signature for c in compiled if c.ran_compiled is True}
+    return {c.signature for c in calls} - served
+
+
 def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -> Split:
     """Applies the steady-step rules (module doc) to one region's calls, in order. new_size_costs: a compiled call's
     first at a size pays for more than its compile (a CUDA graph recorded for it), so it is no steady step either;
@@ -191,7 +203,9 @@ def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -
     steps: dict[str, list[int]] = {"eager": [], "compiled": []}
     plain_calls: dict[str, list[int]] = {"eager": [], "compiled": []}
     dropped = {"warm-up": 0, "switch": 0, "first on its signature": 0, "compiled": 0, "observer": 0, "ran eagerly": 0}
+    dropped["never served compiled"] = 0
     seen: dict[str, set[str]] = {"eager": set(), "compiled": set()}
+    unserved = _unserved(calls)
     for i, c in enumerate(calls):
         if c.side is None:
             continue
@@ -201,6 +215,9 @@ def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -
         seen[c.side].add(c.signature)
         if c.side == "compiled" and c.ran_compiled is not True:
             dropped["ran eagerly"] += 1
+            continue
+        if c.signature in unserved:  # eager at a size Dynamo runs eagerly as written too (past the recompile limit)
+            dropped["never served compiled"] += 1
             continue
         if not c.block:
             dropped["warm-up"] += 1

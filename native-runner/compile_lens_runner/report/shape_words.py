@@ -94,7 +94,11 @@ def fix(shapes: RegionShapes | None, compile_s: float | None, real_call_ms: floa
     parts = []
     graphs, was = measured.get("graphs"), shapes.get("graphs")
     if graphs is not None:
-        parts.append(formats.plural(graphs, "graph") + (f" instead of {formats.whole(was)}" if was is not None else ""))
+        parts.append(
+            f"the same {formats.plural(graphs, 'graph')}"
+            if graphs == was
+            else formats.plural(graphs, "graph") + (f" instead of {formats.whole(was)}" if was is not None else "")
+        )
     real = measured.get("realCallMs")
     if real is not None:
         before = f" instead of {formats.ms(real_call_ms)}" if real_call_ms is not None else ""
