@@ -1,6 +1,6 @@
-"""The fixture reports' derived text, said by the current runner: each region's recommendation (its options as the
-runner records them now), the run's recommendation and the headlines (report/headline.py), from the numbers the fixture holds (its measurements, in-situ
-steps, compiler records: as recorded). A fixture recorded by an older runner otherwise keeps words the runner no
+"""The fixture reports' derived answers, said by the current runner: each region's and the run's answer, recommendation
+and headline (report/answer.py; a region's options as the runner records them now), from the numbers the fixture holds
+(its measurements, in-situ steps, compiler records: as recorded). A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
 Run: python3 scripts/rederive_fixtures.py           (rewrites the fixtures that differ, names them)
@@ -16,9 +16,7 @@ from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
-from compile_lens_runner.compiler.insight import CUDAGRAPH_MODES  # noqa: E402
-from compile_lens_runner.report import advice, headline  # noqa: E402
-from compile_lens_runner.script import advice as script_advice  # noqa: E402
+from compile_lens_runner.report import answer  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
@@ -33,22 +31,12 @@ def fixture_reports() -> list[str]:
 
 
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
-    """A copy of the report with its verdicts and headlines as the runner derives them now (target/mode.py,
-    script/mode.py's last step, document.write)."""
+    """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
-    if out["target"].get("kind") == "script":
-        regions = out.get("regions") or []
-        for region in regions:
-            # older runners wrote only the arguments given; the current one says each (mode "default" when none was given)
-            region["options"] = _options(region.get("options") or {})
-            region["recommendation"] = script_advice.region_recommendation(region)
-        if any(m.get("mode") == "script" for m in out["modes"]):  # a script stopped before it ended has no verdict yet
-            out["recommendation"] = script_advice.script_recommendation(regions)
-    elif out["modes"]:
-        out["recommendation"] = advice.recommend(
-            out["modes"], CUDAGRAPH_MODES if out["environment"]["device"] == "cpu" else ()
-        )
-    headline.attach(out)
+    for region in out.get("regions") or []:
+        # older runners wrote only the arguments given; the current one says each (mode "default" when none was given)
+        region["options"] = _options(region.get("options") or {})
+    answer.attach(out)
     return out
 
 

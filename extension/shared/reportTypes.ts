@@ -170,9 +170,10 @@ export interface Report {
   modes: ModeResult[];
   recommendation: Recommendation;
   /**
-   * schema 1.18: the run in one line, its verdict first ("compile it: 3.31× (default) · 1 graph · 0 breaks · compile 9.5 s"; a script: its first region's headline, which region, how many more; "cancelled"), written by the runner (report/headline.py) each time it writes the report: the Runs view, --json and a target's CodeLens show it as it is. Absent: older reports
+   * schema 1.18: the run in one line, its verdict first ("compile it: 3.31× per call with default (2.77–3.79×) · 1 graph · 0 breaks · compile 9.5 s"; a script: the headline of the region that decides it, which region, how many more), written by the runner each time it writes the report (1.21: answer.headline): the Runs view, --json and a target's CodeLens show it as it is. Absent: older reports
    */
   headline?: string;
+  answer?: Answer;
   /**
    * script mode: every callable that torch.compile (or nn.Module.compile) returned while the script ran, in the order they were created
    */
@@ -211,9 +212,26 @@ export interface Report {
 }
 export interface RunError {
   kind: ErrorKind;
+  location?: SourceLocation;
   message: string;
   fix: string;
   traceback?: string | null;
+}
+export interface SourceLocation {
+  /**
+   * absolute path
+   */
+  file: string;
+  line: number;
+  function?: string | null;
+  /**
+   * the source line, stripped
+   */
+  code?: string | null;
+  /**
+   * notebooks: index of the cell (in the notebook's cell list) whose code this is; `line` is then 1-based within that cell
+   */
+  cell?: number | null;
 }
 export interface Timing {
   /**
@@ -523,22 +541,6 @@ export interface GraphBreak {
    */
   explanation?: null | BreakExplanation;
   [k: string]: unknown;
-}
-export interface SourceLocation {
-  /**
-   * absolute path
-   */
-  file: string;
-  line: number;
-  function?: string | null;
-  /**
-   * the source line, stripped
-   */
-  code?: string | null;
-  /**
-   * notebooks: index of the cell (in the notebook's cell list) whose code this is; `line` is then 1-based within that cell
-   */
-  cell?: number | null;
 }
 export interface BreakExplanation {
   /**
@@ -863,6 +865,185 @@ export interface Recommendation {
    */
   verdict?: 'compile' | 'compile-for-longer-runs' | 'stay-eager' | 'none';
 }
+/**
+ * schema 1.21: a region's or the run's answer, decided once (report/answer.py; absent: older reports). A script's run answer is the answer of the region that decides it (region). An error's location (1.21) is the user's line it happened at.
+ */
+export interface Answer {
+  verdict: 'compile' | 'compile-for-longer-runs' | 'stay-eager' | 'none';
+  /**
+   * the mode to use (compile, compile-for-longer-runs)
+   */
+  mode: string | null;
+  /**
+   * THE number the verdict rests on; null: nothing measured could support one
+   */
+  number: null | AnswerNumber;
+  /**
+   * why, the leading ones (a failure, the shape story) first
+   */
+  reasons: Reason[];
+  /**
+   * the one line every surface shows
+   */
+  headline: string;
+  /**
+   * the verdict and its reasons in full
+   */
+  sentence: string;
+  /**
+   * every other measurement, labelled by how it was made
+   */
+  evidence?: AnswerNumber[];
+  /**
+   * one line per evidence number, in its order
+   */
+  evidenceLines?: string[];
+  /**
+   * a script's run answer: the id of the region it is
+   */
+  region?: string;
+}
+export interface AnswerNumber {
+  /**
+   * how it was made: the script's own steps (or calls) in situ, its calls replayed, a target's paired rounds
+   */
+  kind: 'in-situ-step' | 'in-situ-call' | 'replay-call' | 'target-rounds';
+  /**
+   * token: a decode loop's step (a size that grew by one a call: script/shape_facts.py)
+   */
+  unit: 'step' | 'call' | 'token';
+  /**
+   * steady steps (in situ: the smaller side's) or paired rounds the value rests on
+   */
+  n: number;
+  /**
+   * the speedup: eager time over compiled time
+   */
+  value: number;
+  /**
+   * where a next run may land (measure/ranges.py: never zero-width); absent with tooNoisy, and where the measurement had no range
+   */
+  low?: number;
+  high?: number;
+  /**
+   * no range is said: it reached more than 3x either way from the value (range-too-wide, factor: how far), or it rests on fewer than 2 pairs of blocks (too-few-pairs)
+   */
+  tooNoisy?: {
+    why: 'range-too-wide' | 'too-few-pairs';
+    factor?: number;
+  };
+  /**
+   * the compile mode measured (replay, target)
+   */
+  mode?: string;
+  eagerMs?: number;
+  compiledMs?: number;
+  /**
+   * in situ: pairs of adjacent eager/compiled blocks
+   */
+  pairs?: number;
+  /**
+   * a replay: the captured inputs it ran on
+   */
+  signature?: string;
+}
+/**
+ * one reason as a code and its parameters; report/sentences.py says each code in words (SENTENCES) and which lead the headline (LEADING: a failure, the shape story)
+ */
+export interface Reason {
+  code: string;
+  file?: string | null;
+  line?: number | null;
+  cell?: number | null;
+  call?: number | null;
+  /**
+   * what happened, in words (an error's message, a cause, PyTorch's own words quoted)
+   */
+  what?: string;
+  fix?: string | null;
+  kind?: string;
+  mode?: string;
+  /**
+   * steps or calls until a compile pays back
+   */
+  steps?: number;
+  /**
+   * steps or calls this run made
+   */
+  made?: number;
+  unit?: 'step' | 'call' | 'token';
+  seconds?: number;
+  value?: number;
+  low?: number;
+  high?: number;
+  pairs?: number;
+  samples?: number;
+  torch?: string | null;
+  /**
+   * the shape codes (issue 43): the input whose dimension changed
+   */
+  input?: string;
+  /**
+   * that dimension
+   */
+  dim?: number;
+  /**
+   * how many distinct sizes of it the script called with
+   */
+  sizes?: number;
+  /**
+   * those sizes grew call after call (lengths: a decode loop)
+   */
+  growing?: boolean;
+  /**
+   * torch.compile's dynamic= as the script wrote it
+   */
+  dynamic?: boolean | null;
+  /**
+   * graphs made (shape-fix: with the fix)
+   */
+  graphs?: number | null;
+  /**
+   * shape-fix: graphs made as written
+   */
+  wasGraphs?: number | null;
+  /**
+   * shape-fix: the compile as written (seconds: with the fix)
+   */
+  wasSeconds?: number | null;
+  /**
+   * the recompile limit
+   */
+  limit?: number | null;
+  /**
+   * calls: run eagerly (recompile-limit, eager-fallback), served without compiling (automatic-dynamic), real (warmup-other-shape), sizes recorded (cuda-graphs-per-size), still eager (shape-fix), left out (in-situ-left-out), sequences (decode-loop)
+   */
+  count?: number;
+  /**
+   * warmup-other-shape: the warm-up's size
+   */
+  size?: number;
+  /**
+   * warmup-other-shape: the real calls' size
+   */
+  realSize?: number;
+  /**
+   * shape-fix: the first real call with a warm-up fix; decode-loop: a sequence compiled
+   */
+  ms?: number | null;
+  /**
+   * shape-fix: that call as written; decode-loop: a sequence eager
+   */
+  wasMs?: number | null;
+  /**
+   * shape-fix: measured (else why)
+   */
+  measured?: boolean;
+  /**
+   * shape-fix: why it was not measured
+   */
+  why?: string;
+}
 export interface Region {
   /**
    * stable within the report, e.g. 'r0'
@@ -931,9 +1112,10 @@ export interface Region {
    */
   stoppedAfterCalls?: number | null;
   /**
-   * schema 1.18: the region in one line, its verdict first ("compile it: 1.84× (default) · 2 graphs · 1 recompile", "not replayable: mutates self.calls"), written by the runner (report/headline.py): the CodeLens on its torch.compile line shows it as it is. Absent: older reports
+   * schema 1.18: the region in one line, its verdict first ("compile it: 1.84× per call replayed with default (1.70–1.95×) · 2 graphs · 1 recompile", "no verdict: not replayable: mutates self.calls"), written by the runner (1.21: answer.headline): the CodeLens on its torch.compile line shows it as it is. Absent: older reports
    */
   headline?: string;
+  answer?: Answer;
   /**
    * schema 1.16: the region was called and Dynamo made no graph of it: every call ran eagerly (no speedup is shown for it)
    */

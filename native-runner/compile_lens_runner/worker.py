@@ -17,7 +17,6 @@ from .ranks.paths import RankInfo
 from .ranks.script import RankScript
 from .report import document
 from .run import Run
-from .script import in_situ_run
 from .script.mode import run_script
 from .target.mode import TargetRun
 
@@ -30,8 +29,6 @@ def main(spec_path: str) -> int:
     atexit.register(channel.send, {"type": "exiting"})
     with open(spec_path, encoding="utf-8") as f:
         spec = json.load(f)
-    if "inSitu" in spec:  # one in-situ run of a script: nothing but the script and its regions' timings
-        return in_situ_run.main(spec)
     run = Run(spec)
     try:
         run.setup()

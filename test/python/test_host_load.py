@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 from compile_lens_runner.measure import host, timing
 from compile_lens_runner.measure.host import LoadSample, LoadWatch, load_evidence
-from compile_lens_runner.report.advice import recommend
-from compile_lens_runner.script.advice import region_recommendation, script_recommendation
+from compile_lens_runner.report import answer
 
 
 def _samples(others: list[int | None], loads: tuple[float, float] = (1.0, 1.0)) -> list[LoadSample]:
@@ -92,10 +91,27 @@ CONTENDED = load_evidence(_samples([1, 1, 1]), 2, 2)
 QUIET = load_evidence(_samples([0, 0, 0]), 2, 2)
 
 
+def _target(modes: list[dict[str, Any]]) -> Any:
+    return {"target": {"kind": "function"}, "modes": modes, "environment": {"device": "cpu"}, "status": "ok"}
+
+
+def recommend(modes: list[dict[str, Any]]) -> dict[str, Any]:
+    a = answer.target_answer(_target(modes))
+    return {"mode": a["mode"], "verdict": a["verdict"], "reason": a["sentence"]}
+
+
+def region_answer(region: dict[str, Any]) -> Any:
+    region.setdefault("id", "r0")
+    region.setdefault("calls", [])
+    return answer.region_answer(region)
+
+
 def test_a_contended_number_gets_no_verdict_but_why_and_the_fix() -> None:
     rec = recommend([_mode(704.5, CONTENDED)])
     assert rec["verdict"] == "none" and rec["mode"] is None
-    assert rec["reason"].startswith("No verdict: default measured 704.50×, but the host was contended while timing")
+    assert rec["reason"].startswith(
+        "No verdict: 704.50× per call with default (669.27–739.73×). Not trusted: the host was contended while timing"
+    )
     assert rec["reason"].endswith(
         "Fix: run with OMP_NUM_THREADS=1 (or torch.set_num_threads(1) in the script) so torch's "
         "threads fit the CPUs other processes leave free, or profile when the host is quieter."
@@ -116,14 +132,14 @@ def test_a_contended_replay_gives_its_region_and_the_script_no_verdict() -> None
         "replay": {"replayable": True, "reason": None},
         "callCount": 6,
     }
-    region["recommendation"] = region_recommendation(region)
-    assert region["recommendation"]["verdict"] == "none"
-    assert "the host was contended while timing" in region["recommendation"]["reason"]
-    summary = script_recommendation([region])
-    assert summary["verdict"] == "none"
-    assert summary["reason"].startswith(
-        "No verdict: scale (line 4): no verdict, default as written measured 704.50×, "
-        "but the host was contended while timing"
+    a = region_answer(region)
+    assert a["verdict"] == "none" and [r["code"] for r in a["reasons"]] == ["host-contended"]
+    assert "the host was contended while timing" in a["sentence"]
+    region["answer"] = a
+    script = answer.script_answer({"regions": [region]})  # type: ignore[typeddict-item]
+    assert script["verdict"] == "none"
+    assert script["sentence"].startswith(
+        "scale (line 4): no verdict: 704.50× per call replayed with default (669.27–739.73×) · host busy"
     )
 
 
@@ -259,37 +275,34 @@ def _in_situ_region(load: dict[str, Any], replayed: float | None, replay_load: d
 
 
 def test_contended_steps_in_situ_give_no_verdict_and_a_quiet_replay_decides() -> None:
-    alone = region_recommendation(_in_situ_region(CONTENDED, None, None))
-    assert alone["verdict"] == "none" and alone["reason"].startswith(
-        "No verdict: 3.20× per step in situ, but the host was contended while timing"
+    alone = region_answer(_in_situ_region(CONTENDED, None, None))
+    assert alone["verdict"] == "none" and alone["sentence"].startswith(
+        "No verdict: 3.20× per step in situ (3.00–3.40×). Not trusted: the host was contended while timing"
     )
-    assert "Fix: run with OMP_NUM_THREADS=1" in alone["reason"]
-    replayed = region_recommendation(_in_situ_region(CONTENDED, 1.4, QUIET))
-    assert (
-        replayed["verdict"] == "compile"
-        and "(In situ: 3.20× per step in situ, but the host was contended" in replayed["reason"]
-    )
-    both = region_recommendation(_in_situ_region(CONTENDED, 1.4, CONTENDED))
-    assert both["verdict"] == "none" and "the host was contended while timing" in both["reason"]
-    quiet = region_recommendation(_in_situ_region(QUIET, None, None))
-    assert quiet["verdict"] == "compile" and "3.20× per step in situ" in quiet["reason"]
+    assert "Fix: run with OMP_NUM_THREADS=1" in alone["sentence"]
+    replayed = region_answer(_in_situ_region(CONTENDED, 1.4, QUIET))
+    assert replayed["verdict"] == "compile" and replayed["number"]["kind"] == "replay-call"
+    assert "In situ, 3.20× per step (3.00–3.40×) supports no verdict: host busy." in replayed["sentence"]
+    both = region_answer(_in_situ_region(CONTENDED, 1.4, CONTENDED))
+    assert both["verdict"] == "none" and "the host was contended while timing" in both["sentence"]
+    quiet = region_answer(_in_situ_region(QUIET, None, None))
+    assert quiet["verdict"] == "compile" and "3.20× per step in situ" in quiet["sentence"]
 
 
 def test_the_headline_says_a_contended_number_is_so() -> None:
-    from compile_lens_runner.report.headline import region_headline, target_headline
-
-    def headline_of(region: dict[str, Any]) -> str:
-        region.update(calls=[], compiler=None)
-        region["recommendation"] = region_recommendation(region)
-        return region_headline(region)
-
-    assert headline_of(_in_situ_region(CONTENDED, None, None)) == "no verdict: 3.20×/step in situ, host contended"
-    assert headline_of(_in_situ_region(CONTENDED, 1.4, QUIET)).startswith("compile it: 1.40× (default)")
+    assert region_answer(_in_situ_region(CONTENDED, None, None))["headline"] == (
+        "no verdict: 3.20× per step in situ (3.00–3.40×) · host busy"
+    )
+    assert region_answer(_in_situ_region(CONTENDED, 1.4, QUIET))["headline"].startswith(
+        "compile it: 1.40× per call replayed with default (1.33–1.47×)"
+    )
     replay_only = _in_situ_region(QUIET, 704.5, CONTENDED)
     replay_only["inSitu"] = None
-    assert headline_of(replay_only) == "no verdict: 704.50× (default), host contended"
+    assert (
+        region_answer(replay_only)["headline"]
+        == "no verdict: 704.50× per call replayed with default (669.27–739.73×) · host busy"
+    )
     mode = dict(_mode(704.5, CONTENDED), compiler={"graphCount": 1, "graphBreaks": [], "recompiles": []})
-    report = {"modes": [mode], "recommendation": recommend([mode]), "error": None}
-    assert target_headline(report).startswith(
-        "no verdict: 704.50× (default, next run 669.27–739.73×), host contended · 1 graph"
+    assert answer.target_answer(_target([mode]))["headline"].startswith(
+        "no verdict: 704.50× per call with default (669.27–739.73×) · host busy · 1 graph"
     )

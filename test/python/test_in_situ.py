@@ -350,35 +350,6 @@ def test_a_service_stopped_with_calls_n_stops_at_n(tmp_path: Path, threads: None
     assert situ["eagerCalls"] >= 1  # the interleaving began before the stop
 
 
-def test_the_recorder_probes_the_host_marks_those_calls_and_never_moves_the_scripts_thread() -> None:
-    """In process (backend="eager"): every PROBE_EVERY-th call carries probeMs and is marked observer, its steps are
-    no steady steps, and the script's thread keeps its CPUs throughout (what it starts would inherit a narrower mask)."""
-    import os
-
-    import torch
-    from compile_lens_runner.measure import in_situ
-    from compile_lens_runner.script.in_situ_recorder import PROBE_EVERY, LightRecorder
-
-    started = os.sched_getaffinity(0)
-    recorder = LightRecorder(None)
-    seen = []
-    with recorder.installed():
-        double = torch.compile(lambda x: x * 2, backend="eager")
-        for _ in range(2 * PROBE_EVERY + 4):
-            double(torch.ones(3))
-            seen.append(os.sched_getaffinity(0))
-    assert all(cpus == started for cpus in seen) and os.sched_getaffinity(0) == started
-    [region] = recorder.to_json()
-    probed = [c["index"] for c in region["calls"] if c.get("observer")]
-    assert probed == [0, PROBE_EVERY, 2 * PROBE_EVERY]
-    assert all(c["probeMs"] > 0 for c in region["calls"] if c.get("observer"))
-    assert all("probeMs" not in c for c in region["calls"] if not c.get("observer"))
-    calls = in_situ.calls_of(region)
-    view = in_situ.view(calls, calls)
-    beside = {PROBE_EVERY - 1, PROBE_EVERY, 2 * PROBE_EVERY - 1, 2 * PROBE_EVERY}
-    assert view.steady_steps and not beside & set(view.steady_steps) and PROBE_EVERY + 1 in view.steady_steps
-
-
 LIBRARY_FAILS = textwrap.dedent("""
     import sys
     import torch

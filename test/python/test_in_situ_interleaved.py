@@ -249,18 +249,6 @@ def test_a_signature_that_changes_every_call_is_pooled_and_its_steps_still_count
     assert result["dropped"]["first on its signature"] == 1  # eager's first step only: no signature recurs
 
 
-def test_torch_without_set_stance_falls_back_to_separate_runs_labelled(monkeypatch: Any) -> None:
-    from compile_lens_runner.process import in_situ as process_in_situ
-
-    spec = {"target": {"script": "train.py"}}
-    monkeypatch.setattr(process_in_situ, "_torch_version", lambda: (2, 5))
-    assert process_in_situ.method(spec) == "separate-runs"
-    monkeypatch.setattr(process_in_situ, "_torch_version", lambda: (2, 6))
-    assert process_in_situ.method(spec) == "interleaved"
-    assert process_in_situ.method(dict(spec, inSituRuns=False)) is None
-    assert process_in_situ.method({"target": {"sample": "mlp"}}) is None
-
-
 def test_a_torchrun_job_s_step_is_its_slowest_rank_s_call_by_call() -> None:
     """Per call index, the slowest rank's call and step; a step is steady only where it is on every rank; a call the
     ranks ran on different sides is no step either way."""

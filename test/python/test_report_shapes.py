@@ -14,7 +14,7 @@ from compile_lens_runner import shapes
 from compile_lens_runner.measure.profiling import ProfileFacts
 from compile_lens_runner.measure.step_work import SideWork
 from compile_lens_runner.script.mode import Outcome
-from compile_lens_runner.shapes import common, compiler, in_situ, mode, ranks, region, report
+from compile_lens_runner.shapes import answer, common, compiler, in_situ, mode, ranks, region, report
 
 SCHEMA = json.loads((Path(shapes.__file__).parent.parent / "report" / "report.schema.json").read_text())
 
@@ -28,6 +28,10 @@ PARTS = {
     common.SlowSides: "#/$defs/mode/properties/speedupInterval/properties/slowHost",
     common.ProfileWindow: "#/$defs/profileWindow",
     common.InSituWindow: "#/$defs/inSituWindow",
+    answer.TooNoisy: "#/$defs/answerNumber/properties/tooNoisy",
+    answer.AnswerNumber: "#/$defs/answerNumber",
+    answer.Reason: "#/$defs/reason",
+    answer.Answer: "#/$defs/answer",
     common.HostLoad: "#/$defs/hostLoad",
     common.LoadAverage: "#/$defs/hostLoad/properties/loadAverage/oneOf/1",
     compiler.QuickFixEdit: "#/$defs/quickFix/properties/edits/items",
@@ -172,6 +176,7 @@ class _Required(TypedDict):
 class _WrongRunError(_Required, total=False):
     fix: str
     hint: str
+    location: object
 
 
 def test_the_check_names_a_key_missing_one_too_many_and_a_wrong_required_one() -> None:

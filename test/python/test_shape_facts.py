@@ -1,11 +1,13 @@
-"""A region's shape story (script/shape_facts.py) and its words (report/shape_words.py), on recorded calls: no torch.
-The runs of each pattern through the runner are in test_shapes_profiles.py."""
+"""A region's shape story (script/shape_facts.py), as the answer's reason codes (report/shape_reasons.py) and their
+words (report/sentences.py), on recorded calls: no torch. The runs of each pattern through the runner are in
+test_shapes_profiles.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from compile_lens_runner.report import shape_words
+from compile_lens_runner.report import sentences
+from compile_lens_runner.report.shape_reasons import shape_reasons, step_unit
 from compile_lens_runner.script import shape_facts
 
 LIMIT_REASON = "inner hit torch._dynamo.config.recompile_limit (8 compiles); Dynamo runs it eagerly from then on"
@@ -47,6 +49,16 @@ def insight(recompiles: list[str], graphs: int) -> dict[str, Any]:
     return {"graphCount": graphs, "graphBreaks": [], "recompiles": [{"reason": r} for r in recompiles]}
 
 
+def region(calls: list[dict[str, Any]], shapes: Any, in_situ: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"id": "r0", "calls": calls, "callCount": len(calls), "shapes": shapes, "inSitu": in_situ, "compiler": None}
+
+
+def lead(entry: dict[str, Any]) -> str | None:
+    """The clause the region's headline leads with (the first LEADING shape code's)."""
+    first = next((r for r in shape_reasons(entry) if r["code"] in sentences.LEADING), None)  # type: ignore[arg-type]
+    return sentences.clause(first) if first else None
+
+
 def test_a_growing_cache_is_a_decode_loop_read_per_token_and_its_second_compile_is_said() -> None:
     calls = decoder_calls()
     shapes = shape_facts.region_shapes(
@@ -61,13 +73,19 @@ def test_a_growing_cache_is_a_decode_loop_read_per_token_and_its_second_compile_
     assert shapes["loop"] == {"growsBy": 1, "repetitions": 3, "callsPerRepetition": 10}
     assert shapes["automaticDynamic"] == {"call": 1, "seconds": 1.5, "servedCalls": 28}
     assert shapes["recompileLimit"] is None and shapes["warmup"] is None
-    assert shape_words.unit(shapes) == "token"
-    assert shape_words.lead(shapes) == (
+    step = {"eagerMs": 0.5, "compiledMs": 0.25, "speedup": 2.0, "low": 1.9, "high": 2.1}
+    entry = region(calls, shapes, {"pairs": 4, "step": step, "dropped": {"warm-up": 3, "switch": 5}, "stepsMade": 30})
+    assert step_unit(entry) == "token"  # type: ignore[arg-type]
+    assert lead(entry) == (
         "sizes changed at call 1: a second compile (1.5 s) made one size-generic graph, which served the next 28 "
         "calls without compiling"
     )
-    step = {"eagerMs": 0.5, "compiledMs": 0.25, "speedup": 2.0, "low": 1.9, "high": 2.1}
-    assert shape_words.per_sequence(shapes, step) == "per sequence of 10 tokens: 5.00 ms → 2.50 ms"
+    by_code = {r["code"]: r for r in shape_reasons(entry)}  # type: ignore[arg-type]
+    assert sentences.clause(by_code["decode-loop"]) == "per sequence of 10 tokens: 5.00 ms → 2.50 ms"
+    # the warm-up's 3 calls are left out of the number and said; a step across a switch is the measurement's own seam
+    assert by_code["in-situ-left-out"]["count"] == 3 and "3 of the script's 30 calls" in sentences.sentence(
+        by_code["in-situ-left-out"]
+    )
 
 
 def server_calls(sizes: int = 12, calls: int = 60, compiled: int = 8) -> list[dict[str, Any]]:
@@ -106,11 +124,18 @@ def test_calls_past_the_recompile_limit_are_counted_over_the_script_s_calls_and_
         "calls": 60,
         "fromCall": next(c["index"] for c in calls if c["ranCompiled"] is False),
     }
-    assert shape_words.lead(shapes) == (
+    entry = region(
+        calls,
+        shapes,
+        {"pairs": 4, "step": {"eagerMs": 1.0, "compiledMs": 0.5}, "eagerFallback": {"calls": 9, "of": 48}},
+    )
+    assert lead(entry) == (
         f"dynamic=False with 12 batch sizes: 8 compiled, then the recompile limit (8) ran {limit['eagerCalls']} of 60 "
         "calls eagerly"
     )
-    assert shape_words.unit(shapes) == "step" and shapes["loop"] is None
+    codes = [r["code"] for r in shape_reasons(entry)]  # type: ignore[arg-type]
+    assert "eager-fallback" not in codes  # the recompile limit leading says those calls
+    assert step_unit(entry) == "step" and shapes["loop"] is None  # type: ignore[arg-type]
 
 
 def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> None:
@@ -130,11 +155,24 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
         "realCalls": 1,
     }
     shapes = shape_facts.region_shapes(calls, insight([], 2), {"dynamic": False}, "cpu", warm)  # type: ignore[arg-type]
-    assert shape_words.lead(shapes) == (
+    assert shapes is not None
+    assert lead(region(calls, shapes)) == (
         "the warm-up at batch 1 (line 7) compiled a graph the real call at batch 5 never used; that call paid 4.6 s "
         "recompiling"
     )
-    assert shape_words.sentences(shapes)[0].startswith("The warm-up at batch 1 (line 7)")
+    shapes["fix"] = {
+        "fix": "a warm-up at batch 5",
+        "kind": "warmup-shape",
+        "measured": True,
+        "why": None,
+        "graphs": 1,
+        "compileSeconds": 2.0,
+        "realCallMs": 0.5,
+    }
+    fix = shape_reasons(region(calls, shapes))[1]  # type: ignore[arg-type]
+    assert sentences.clause(fix) == (
+        "with a warm-up at batch 5: 1 graph instead of 2, the first real call 0.50 ms instead of 1.00 ms, compile 2.0 s"
+    )
 
 
 def test_cuda_graphs_recorded_per_size_are_counted_under_reduce_overhead_on_a_gpu_only() -> None:
@@ -142,7 +180,8 @@ def test_cuda_graphs_recorded_per_size_are_counted_under_reduce_overhead_on_a_gp
     gpu = shape_facts.region_shapes(calls, insight([], 1), {"mode": "reduce-overhead", "dynamic": None}, "cuda", None)
     cpu = shape_facts.region_shapes(calls, insight([], 1), {"mode": "reduce-overhead", "dynamic": None}, "cpu", None)
     assert gpu is not None and gpu["cudaGraphSizes"] == 4 and cpu is not None and cpu["cudaGraphSizes"] is None
-    assert shape_words.lead(gpu) == "CUDA graphs recorded for each of 4 input sizes (a pause and memory kept for each)"
+    entry = {**region(calls, gpu), "options": {"mode": "reduce-overhead"}}
+    assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 input sizes"
 
 
 def test_a_library_cache_s_growth_shows_in_its_length_and_inputs_of_one_shape_have_no_story() -> None:
@@ -153,4 +192,4 @@ def test_a_library_cache_s_growth_shows_in_its_length_and_inputs_of_one_shape_ha
     assert shapes["loop"]["repetitions"] == 3
     fixed = [call(i, "float32[4, 64]; no_grad") for i in range(10)]
     assert shape_facts.region_shapes(fixed, insight([], 1), {"dynamic": None}, "cpu", None) is None
-    assert shape_words.lead(None) is None and shape_words.unit(None) == "step"
+    assert shape_reasons(region(fixed, None)) == [] and step_unit(region(fixed, None)) == "step"  # type: ignore[arg-type]

@@ -129,7 +129,7 @@ def test_a_growing_cache_has_a_number_per_token_over_the_lengths_one_dynamic_gra
     auto = shapes["automaticDynamic"]
     assert auto is not None and auto["servedCalls"] >= 90  # one size-generic graph served the rest
     assert region["headline"].startswith(f"sizes changed at call {auto['call']}: a second compile")
-    assert "/token in situ" in region["headline"]
+    assert "per token in situ" in region["headline"]
     assert "compiles included" not in region["headline"]
 
 
@@ -191,5 +191,5 @@ def test_generate_with_its_dynamic_cache_gets_a_number_per_token(tmp_path: Path)
     assert shapes["loop"] is not None and shapes["loop"]["repetitions"] == 4 and shapes["loop"]["growsBy"] == 1
     step = region["inSitu"]["step"]
     assert step is not None and step["comparedBy"] == "pooled"
-    assert "/token in situ" in region["headline"] and "compiles included" not in region["headline"]
+    assert "per token in situ" in region["headline"] and "compiles included" not in region["headline"]
     assert "fix" not in shapes  # --shape-fix off

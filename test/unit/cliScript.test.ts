@@ -83,7 +83,7 @@ test('profile --script prints one block per region with real numbers, no placeho
   assert.equal(out.match(/recommendation:/g)?.length, 2);
   assert.match(
     out,
-    /^ {2}recommendation: TinyTransformer \(line 24\): compile for runs longer than 3,173 calls \(default, 1\.84× per call, replayed; this run made 12\); /m,
+    /^ {2}recommendation: TinyTransformer \(line 24\): compile for longer runs: 1\.84× per call replayed with default · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile; /m,
   );
   assert.match(out, /report: .*report\.json$/m);
 });
@@ -136,7 +136,10 @@ test('profile --script --json lists the regions with the documented fields', asy
   }[];
   assert.equal(r0!.file, script);
   assert.equal(r0!.line, 3);
-  assert.equal(r0!.headline, 'compile for longer runs: 1.84× (default) · 2 graphs · 1 recompile');
+  assert.equal(
+    r0!.headline,
+    'compile for longer runs: 1.84× per call replayed with default · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile',
+  );
   assert.deepEqual(
     r0!.measurements.map((m) => [m.speedup, m.why]),
     [

@@ -17,8 +17,6 @@ from .cudagraphs import cuda_graphs
 from .torch_trace import Record
 from .user_code import innermost_user, is_user_file, location, parse_frames
 
-CUDAGRAPH_MODES = ("reduce-overhead", "max-autotune")  # torch.compile modes that capture CUDA graphs
-
 _GB_ID = re.compile(r"/gb/(gb\d+)\.html", re.I)
 _URL = re.compile(r"https?://\S+?\.html")
 _POST_GRAD_NODE = re.compile(

@@ -8,11 +8,12 @@ fastest round / compiled's fastest round, taken once each side's fastest time ha
 (timing.py adds pairs until then). It is the quiet-host speedup: a busier host makes a launch-bound eager slower
 and the speedup larger.
 
-The interval covers what the next run may show, not only the spread inside this one: the 5th-95th percentiles
-of the estimate over resampled pairs (how much it depends on which rounds happened to be fast), the estimates of
-the two halves of the rounds (whether the fastest state was still improving), and a floor for what differs between
-processes and that no single run shows: 2 %, or 6 % when a side met host noise (its median round is more than
-5 % above its fastest), or for a launch-bound eager HOST_MOVE_PCT % of its GPU idle share (launch_bound_floor_pct).
+The interval covers what the next run may show, not only the spread inside this one (ranges.interval, the one
+rule of targets, replays and in-situ steps): the 5th-95th percentiles of the estimate over resampled pairs (how much
+it depends on which rounds happened to be fast) widened for the next run's own error, the estimates of the two halves
+of the rounds (whether the fastest state was still improving), and a floor for what differs between processes and
+that no single run shows: ranges.FLOOR_PCT, or 6 % when a side met host noise (its median round is more than 5 %
+above its fastest), or for a launch-bound eager HOST_MOVE_PCT % of its GPU idle share (launch_bound_floor_pct).
 Recorded runs differed by up to 5.5 % in a noisy side's fastest round (docs/BENCHMARKS.md §constants).
 
 Which rounds are fast is known, not guessed: a CPU probe (host.cpu_probe, 1 ms of fixed pure-Python work) runs
@@ -29,19 +30,13 @@ the CPU limits too stays paired with the eager rounds beside it: both met the sa
 
 from __future__ import annotations
 
-import math
-import random
 import statistics
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+
+from . import ranges
 
 ESTIMATOR = "fastest-rounds"
-FLOOR_STEADY_PCT = 2.0
 FLOOR_NOISY_PCT = 6.0
-# The legacy in-situ runs (torch < 2.6: no set_stance, measure/in_situ.py) compare whole processes minutes apart:
-# a noisy or short run's floor (docs/BENCHMARKS.md §in situ). Interleaved in-situ steps use FLOOR_STEADY_PCT.
-FLOOR_SEPARATE_RUNS_PCT = 10.0
 # A launch-bound eager runs at the speed of the host CPU's fastest state, which moved a few % between processes of
 # one host (docs/BENCHMARKS.md §constants: launch-bound floor): the least half-width then (launch_bound_floor_pct).
 FLOOR_LAUNCH_BOUND_PCT = 5.0
@@ -52,7 +47,6 @@ HOST_MOVE_PCT = 15.0
 NOISY_SIDE_PCT = 5.0
 CONFIRM_PCT = 3.0
 CONFIRM_ROUNDS = 3
-RESAMPLES = 1000
 HOST_SHIFT_PCT = 3.0
 GPU_BOUND_IDLE_PCT = 15.0
 # The probe within this of its fastest: the host's fast state (its slow states read 1.5-2.2x; BENCHMARKS.md §constants).
@@ -105,42 +99,9 @@ def noisy(values: list[float]) -> bool:
     return statistics.median(values) > min(values) * (1 + NOISY_SIDE_PCT / 100)
 
 
-def percentile(values: Sequence[float], q: float) -> float:
-    """The q-quantile (0..1) of values, linearly interpolated: the one percentile of targets and scripts alike."""
-    ordered = sorted(values)
-    pos = q * (len(ordered) - 1)
-    lo = int(pos)
-    hi = min(lo + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
-
-
-T = TypeVar("T")
-
-
-def bootstrap(
-    items: Sequence[T], statistic: Callable[[list[T]], float], resamples: int = RESAMPLES, seed: int = 0
-) -> tuple[float, float]:
-    """5th and 95th percentiles of statistic() over items drawn with replacement (seeded: a report is repeatable)."""
-    rng = random.Random(seed)
-    values = [statistic(rng.choices(list(items), k=len(items))) for _ in range(resamples)]
-    return percentile(values, 0.05), percentile(values, 0.95)
-
-
-# A next run's estimate carries its own sampling error as well as this run's: the difference of two independent
-# estimates has twice the variance, so where the next run may land is this run's resampled spread times sqrt(2)
-# (a prediction interval; the bare 5th-95th percentiles missed the next H100 profile on amp_train, BENCHMARKS.md).
-NEXT_RUN_SCALE = math.sqrt(2)
-
-
-def next_run(value: float, resampled_bounds: tuple[float, float]) -> tuple[float, float]:
-    """Where a next run's estimate may land, from the 5th-95th percentiles of this run's resampled estimate."""
-    low, high = resampled_bounds
-    return value - NEXT_RUN_SCALE * max(0.0, value - low), value + NEXT_RUN_SCALE * max(0.0, high - value)
-
-
-def resampled(pairs: list[Pair], resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float]:
+def resampled(pairs: list[Pair], resamples: int = ranges.RESAMPLES, seed: int = 0) -> tuple[float, float]:
     """5th and 95th percentiles of the estimate over pairs drawn with replacement."""
-    return bootstrap(pairs, fastest_ratio, resamples, seed)
+    return ranges.bootstrap(pairs, fastest_ratio, resamples, seed)
 
 
 def estimate(pairs: list[Pair]) -> Estimate:
@@ -149,17 +110,19 @@ def estimate(pairs: list[Pair]) -> Estimate:
     speedup = fastest_ratio(pairs)
     eager, compiled = [e for e, _ in pairs], [c for _, c in pairs]
     sides = tuple(name for name, values in (("eager", eager), ("compiled", compiled)) if noisy(values))
-    floor = FLOOR_NOISY_PCT if sides else FLOOR_STEADY_PCT
-    bounds = [speedup * (1 - floor / 100), speedup * (1 + floor / 100)]
-    if len(pairs) >= 4:
-        half = len(pairs) // 2
-        bounds += [fastest_ratio(pairs[:half]), fastest_ratio(pairs[half:]), *resampled(pairs)]
+    floor = FLOOR_NOISY_PCT if sides else ranges.FLOOR_PCT
+    half = len(pairs) // 2
+    low, high = (
+        ranges.interval(speedup, floor, resampled(pairs), [fastest_ratio(pairs[:half]), fastest_ratio(pairs[half:])])
+        if len(pairs) >= 4
+        else ranges.interval(speedup, floor)
+    )
     return Estimate(
         speedup=speedup,
         eager_ms=min(eager),
         compiled_ms=min(compiled),
-        low=min(bounds),
-        high=max(bounds),
+        low=low,
+        high=high,
         floor_pct=floor,
         noisy_sides=sides,
         median_ratio=median_ratio(pairs),
@@ -178,10 +141,11 @@ def adjusted(est: Estimate, eager_ms: float, compiled_ms: float) -> dict[str, fl
     """This mode's speedup from run-wide times of each side, its interval widened to hold it (with the floor) and
     this mode's own paired estimate: {speedup, low, high, eagerMs (these pairs' fastest), bestEagerMs, compiledMs}."""
     speedup = eager_ms / compiled_ms
+    low, high = ranges.floored(speedup, est.low, max(est.high, est.speedup), est.floor_pct)
     return {
         "speedup": speedup,
-        "low": min(est.low, speedup * (1 - est.floor_pct / 100)),
-        "high": max(est.high, est.speedup, speedup * (1 + est.floor_pct / 100)),
+        "low": low,
+        "high": high,
         "eagerMs": est.eager_ms,
         "bestEagerMs": eager_ms,
         "compiledMs": compiled_ms,

@@ -23,7 +23,8 @@ eager's first step on its input signature (eager has first-call costs: cuBLAS/cu
 compiled call that compiled nothing and ran compiled code is steady whatever its concrete sizes (one dynamic graph
 serves a growing cache's every length), except where a new size records a CUDA graph (new_size_costs:
 reduce-overhead on a GPU). Where Dynamo ran some compiled-side calls eagerly, eager's steps at signatures compiled code
-never served are left out too ("never served compiled"): the number compares the calls compiled code served. A region none of whose compiled-side calls ran compiled code gets no speedup and says why.
+never served are left out too ("never served compiled"): the number compares the calls compiled code served. A region
+none of whose compiled-side calls ran compiled code gets no speedup and says why.
 
 Compared how (comparedBy): a region called with one signature is compared on it ("signature"); with several whose
 steady steps mostly recur on both sides (a server's batch sizes), signature by signature, the speedup over the matched
@@ -34,9 +35,9 @@ the steps are pooled ("pooled"): only each side's first step is its first-call c
 cancels a work that grows linearly with the call, so the number reads per step (per token) over the lengths the
 script ran. Pairs: blocks 2j-1 and 2j (one eager, one compiled, adjacent); a pair's own ratio is over its steps each
 divided by its signature's eager median (a server's pair of blocks seldom shares a batch size); the interval is where
-a next run may land: the 5th-95th percentiles of the estimate over pairs resampled
-with replacement (estimator.bootstrap), widened by sqrt(2) for the next run's own error (estimator.next_run), with a
-floor of estimator.FLOOR_STEADY_PCT, and with fewer than MIN_PAIRS_RESAMPLED pairs it reaches every pair's own ratio.
+a next run may land: the 5th-95th percentiles of the estimate over pairs resampled with replacement, widened by
+sqrt(2) for the next run's own error, with the floor (ranges.interval: the one rule of every range), and with fewer
+than MIN_PAIRS_RESAMPLED pairs it reaches every pair's own ratio.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from typing import Any, Final
 from ..shapes.common import Sides
 from ..shapes.in_situ import EagerFallback, InSituSpeedup, RegionInSitu, Series, SignatureSpeedup
 from ..shapes.region import RegionCall
-from . import estimator, in_situ
+from . import ranges
 
 METHOD: Final = "interleaved"
 ORDER = ("eager", "compiled", "compiled", "eager")  # ABBA, repeated
@@ -329,8 +330,7 @@ def estimate(
         if own is not None:
             pair_ratios.append(own)
             pair_samples.append(sample)
-    floor = estimator.FLOOR_STEADY_PCT
-    bounds = [speedup * (1 - floor / 100), speedup * (1 + floor / 100)]
+    floor = ranges.FLOOR_PCT
     if len(pair_samples) >= MIN_PAIRS_RESAMPLED:
 
         def of(chosen: list[Sample]) -> float:
@@ -342,9 +342,9 @@ def estimate(
             got = _mix(merged, weights)
             return speedup if got is None else got[0] / got[1]
 
-        bounds += list(estimator.next_run(speedup, estimator.bootstrap(pair_samples, of)))
+        low, high = ranges.interval(speedup, floor, ranges.bootstrap(pair_samples, of))
     else:  # too few pairs to resample: every pair's own ratio bounds what a next run may give
-        bounds += pair_ratios
+        low, high = ranges.interval(speedup, floor, reach=pair_ratios)
     per_signature: list[SignatureSpeedup] = [
         {
             "signature": s,
@@ -361,8 +361,8 @@ def estimate(
         "eagerMs": round(eager_ms, 4),
         "compiledMs": round(compiled_ms, 4),
         "speedup": round(speedup, 4),
-        "low": round(min(bounds), 4),
-        "high": round(max(bounds), 4),
+        "low": round(low, 4),
+        "high": round(high, 4),
         "floorPct": floor,
         "samples": min(sum(len(v) for v in whole["eager"].values()), sum(len(v) for v in whole["compiled"].values())),
         "pairs": len(pair_ratios),
@@ -432,8 +432,8 @@ def slowest_calls(ranks: list[list[RegionCall]]) -> list[RegionCall]:
         ran = [c.get("ranCompiled") for c in each]
         call: RegionCall = {
             **each[0],
-            "ms": in_situ.slowest([c["ms"] for c in each]),
-            "stepMs": in_situ.slowest([c.get("stepMs") for c in each]),
+            "ms": ranges.slowest([c["ms"] for c in each]),
+            "stepMs": ranges.slowest([c.get("stepMs") for c in each]),
             "compileIds": max((c.get("compileIds") or [] for c in each), key=len),
             "stepCompiles": max(int(c.get("stepCompiles") or 0) for c in each),
             "ranCompiled": False if False in ran else (True if all(r is True for r in ran) else None),

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ..shapes.common import SlowSides
 from ..shapes.mode import ModeResult
 from ..shapes.report import Eager
-from . import estimator
+from . import estimator, ranges
 
 
 def break_even_calls(compile_s: float | None, eager_ms: float | None, compiled_ms: float | None) -> float | None:
@@ -98,13 +98,8 @@ def widen_to_floor(entry: ModeResult, floor_pct: float) -> None:
     interval, speedup = entry["speedupInterval"], entry["speedup"]
     if interval["floorPct"] >= floor_pct or speedup is None:  # an interval has a speedup
         return
-    interval.update(
-        {
-            "low": round(min(interval["low"], speedup * (1 - floor_pct / 100)), 4),
-            "high": round(max(interval["high"], speedup * (1 + floor_pct / 100)), 4),
-            "floorPct": floor_pct,
-        }
-    )
+    low, high = ranges.floored(speedup, interval["low"], interval["high"], floor_pct)
+    interval.update({"low": round(low, 4), "high": round(high, 4), "floorPct": floor_pct})
 
 
 def compiled_host_free(entry: ModeResult) -> bool:

@@ -107,9 +107,6 @@ def finish(
                 "exit or exception before the line named; if the job was only slow, raise --timeout."
             )
         where = f" Where the ranks were: {hang}" if hang else ""
-        plan = report.read(os.path.join(workdir, "in_situ", "plan.json")) or {}
-        if plan.get("stoppedBecause"):  # the script's in-situ runs came first (process/in_situ.py)
-            where = f" Before the observed run, {plan['stoppedBecause']}.{where}"
         data["error"] = {
             "kind": "timeout",
             "message": f"The run exceeded --timeout {timeout:g} s; {finished}{where}",

@@ -14,13 +14,12 @@ import threading
 import time
 from typing import Any
 
+from ..measure import interleaved
 from ..progress import channel
 from ..ranks import launch as rank_launch
 from ..ranks import merge as rank_merge
-from . import in_situ
 from .finish import EXIT_OK, SPEC_FILE, fallback_report, finish
 
-IN_SITU_SHARE = 0.3  # of the progress bar, for the in-situ runs before the observed run
 # a worker still alive this long after its last exit handler ran hangs in its teardown (on an H100, torch 2.11:
 # CUPTI's, after a compiled fp16 TransformerEncoder, docs/BENCHMARKS.md); its report is written, so it is stopped
 EXIT_GRACE_S = float(os.environ.get("COMPILE_LENS_EXIT_GRACE_S", "15"))
@@ -59,12 +58,12 @@ def kill_tree(pid: int) -> None:
 class Relay(threading.Thread):
     """Forwards the worker's progress lines, keeping the fraction monotonic."""
 
-    def __init__(self, stream: Any, start: float = 0.0, cap: float = 0.99) -> None:
-        """start: the fraction reached before this process; cap: the most this process may report."""
+    CAP = 0.99  # the most the worker may report: done is the supervisor's
+
+    def __init__(self, stream: Any) -> None:
         super().__init__(daemon=True)
         self.stream = stream
-        self.fraction = start
-        self.cap = cap
+        self.fraction = 0.0
         self.exiting_at: float | None = None  # when the worker's last exit handler ran (monotonic)
         self.stopped_at_exit = False
 
@@ -78,7 +77,7 @@ class Relay(threading.Thread):
                 self.exiting_at = time.monotonic()
             if isinstance(record, dict) and record.get("type") == "progress":
                 self.fraction = max(self.fraction, float(record.get("fraction") or 0.0))
-                channel.progress(str(record.get("phase")), min(self.fraction, self.cap), str(record.get("message")))
+                channel.progress(str(record.get("phase")), min(self.fraction, self.CAP), str(record.get("message")))
 
 
 def _cancel_at_stdin_eof(cancel: Any) -> None:
@@ -117,12 +116,10 @@ def _wait(
     deadline: float | None,
     stop: threading.Event,
     why: list[str],
-    own_deadline: float | None = None,
     stragglers: rank_launch.Stragglers | None = None,
     relay: Relay | None = None,
 ) -> bool:
-    """Waits for the child, or until own_deadline (then it returns with the child still running); True when the
-    job was stopped (cancel, --timeout, a torchrun rank long after the others: straggler) first. A child that hangs
+    """Waits for the child; True when the job was stopped (cancel, --timeout, a torchrun rank long after the others: straggler) first. A child that hangs
     in its teardown after its exit handlers is stopped, and that is not a stop of the job."""
     while child.poll() is None:
         if relay is not None and _hung_at_exit(child, relay):
@@ -136,8 +133,6 @@ def _wait(
             stop.set()
         if stop.wait(0.1):
             return True
-        if own_deadline is not None and time.monotonic() > own_deadline:
-            return False
     return stop.is_set()
 
 
@@ -160,7 +155,9 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
     parent = os.path.dirname(out_dir)
     os.makedirs(parent, exist_ok=True)
     workdir = tempfile.mkdtemp(prefix=f".{os.path.basename(out_dir)}.", suffix=".tmp", dir=parent)
-    spec = dict(spec, workdir=workdir)
+    # in situ (a script): the observed run switches PyTorch's stance between blocks of its calls (measure/interleaved.py)
+    in_situ = "script" in spec["target"] and spec.get("inSituRuns", True)
+    spec = dict(spec, workdir=workdir, inSituMethod=interleaved.METHOD if in_situ else None)
     spec_path = os.path.join(workdir, SPEC_FILE)
     with open(spec_path, "w", encoding="utf-8") as f:
         json.dump(spec, f)
@@ -178,56 +175,16 @@ def supervise(spec: dict[str, Any], out_dir: str, timeout: float | None, stop_on
         _cancel_at_stdin_eof(lambda: on_signal(0, None))
     nproc = int(spec.get("nprocPerNode") or 1)
     deadline = time.monotonic() + timeout if timeout else None
-    fraction = [0.0]
-
-    # the in-situ runs may use part of --timeout: a script that hangs must leave the observed run time to say where
-    in_situ_deadline = time.monotonic() + timeout * in_situ.TIMEOUT_SHARE if timeout else None
-
-    def spawn(command: list[str], child_env: dict[str, str], label: str) -> int | None:
-        """Runs one in-situ worker to its end; None when the job is stopped meanwhile (then it is killed); raises
-        in_situ.OutOfTime when the in-situ runs used their share of --timeout."""
-        fraction[0] = min(
-            fraction[0] + 0.05, IN_SITU_SHARE
-        )  # each run a step of the bar; the observed run gets the rest
-        channel.progress("in-situ", fraction[0], f"In situ: running the script, {label}")
-        child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=child_env, text=True)
-        child_relay = Relay(child.stdout, fraction[0], cap=IN_SITU_SHARE)
-        child_relay.start()
-        stopped_child = _wait(child, deadline, stop, why, in_situ_deadline)
-        if stopped_child or child.poll() is None:
-            kill_tree(child.pid)
-        code = child.wait()
-        child_relay.join(timeout=2)
-        fraction[0] = child_relay.fraction
-        if not stopped_child and timeout and in_situ_deadline is not None and time.monotonic() > in_situ_deadline:
-            raise in_situ.OutOfTime(
-                f"the in-situ runs used their share of --timeout ({timeout * in_situ.TIMEOUT_SHARE:g} s)"
-            )
-        return None if stopped_child else code
-
-    method = in_situ.method(spec)
-    spec["inSituMethod"] = method
-    if method == "separate-runs":
-        channel.progress("start", 0.0, "Running the script as written, then with compiling off (in situ)")
-        light = (
-            (lambda path: rank_launch.command(path, nproc))
-            if nproc > 1
-            else (lambda path: [sys.executable, "-m", "compile_lens_runner", "_worker", path])
-        )
-        in_situ.run(spec, workdir, light, env, spawn)
-        spec["inSituDir"] = os.path.join(workdir, in_situ.FOLDER)
-    with open(spec_path, "w", encoding="utf-8") as f:
-        json.dump(spec, f)
     if nproc > 1:
-        channel.progress("start", fraction[0], f"Starting torchrun with {nproc} processes")
+        channel.progress("start", 0.0, f"Starting torchrun with {nproc} processes")
         command = rank_launch.command(spec_path, nproc)
     else:
-        channel.progress("start", fraction[0], "Starting the runner")
+        channel.progress("start", 0.0, "Starting the runner")
         command = [sys.executable, "-m", "compile_lens_runner", "_worker", spec_path]
     worker = None
     if not stop.is_set():
         worker = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=env, text=True)
-        relay = Relay(worker.stdout, fraction[0])
+        relay = Relay(worker.stdout)
         relay.start()
         if _wait(
             worker,

@@ -59,8 +59,7 @@ def run_rank(spec: dict[str, Any], info: RankInfo, run_worker: Callable[[str], i
     os.makedirs(info.worker_dir, exist_ok=True)
     # read by torch when it is imported: each rank follows its own log (torch names a rank's log after the rank
     # only once the process group exists, after the runner's first records)
-    if "inSitu" not in spec:  # an in-situ run keeps no compiler log (script/in_situ_run.py)
-        os.environ["TORCH_TRACE"] = os.path.join(info.worker_dir, "torch_trace")
+    os.environ["TORCH_TRACE"] = os.path.join(info.worker_dir, "torch_trace")
     with open(os.path.join(info.dir, PID_FILE), "w", encoding="utf-8") as f:
         f.write(str(os.getpid()))
     if stacks_on_signal and hasattr(signal, "SIGUSR1"):  # POSIX

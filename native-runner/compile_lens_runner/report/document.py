@@ -12,9 +12,9 @@ from typing import Any, cast
 from .. import __version__
 from ..shapes.common import RunError
 from ..shapes.report import Environment, Report, Target
-from . import headline
+from . import answer
 
-SCHEMA_VERSION = "1.20"
+SCHEMA_VERSION = "1.21"
 INDENTED_MAX = 1 << 20  # characters: a smaller report is written indented, to be read by eye
 
 
@@ -81,10 +81,10 @@ def overall_status(report: Report) -> str:
 
 
 def write(path: str, report: Report) -> None:
-    """Writes via a temp file and rename, so a reader (or a kill) never sees half a report; its headlines said from what
-    it holds now."""
+    """Writes via a temp file and rename, so a reader (or a kill) never sees half a report; its answers (verdicts,
+    headlines) decided from what it holds now."""
     report["createdAt"] = now()
-    headline.attach(report)
+    answer.attach(report)
     tmp = f"{path}.tmp-{os.getpid()}"
     # json.dumps without indent is Python's C encoder; with indent, or json.dump to a file, its pure-Python one (five
     # times slower on a large report): a report past INDENTED_MAX is written on one line. A report is copied without

@@ -23,16 +23,17 @@ from typing import Any, Protocol, TypedDict
 from ..compiler import artifacts, compiled_runs
 from ..compiler import torch_trace as tt
 from ..compiler.failure import compile_failure, headline
-from ..compiler.insight import CUDAGRAPH_MODES, compiler_insight
+from ..compiler.insight import compiler_insight
+from ..compiler.user_code import innermost_user, parse_frames
 from ..errors import RunnerError, classify
 from ..measure import interleaved, paired, speedups
 from ..measure.profiling import LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS
 from ..run import Run
 from ..shapes.common import RunError
-from ..shapes.mode import ModeResult, RegionMeasurement
+from ..shapes.mode import CUDAGRAPH_MODES, ModeResult, RegionMeasurement
 from ..shapes.region import Region as RegionEntry
 from ..shapes.report import Eager
-from . import advice, in_situ_report, interleave, region_entry, shape_fix, warmup_shape
+from . import in_situ_report, interleave, region_entry, shape_fix, warmup_shape
 from .calls import resolve_all
 from .notebook import NotebookScript, convert, map_locations
 from .regions import Region, RegionRecorder, ScriptStopped
@@ -108,7 +109,7 @@ class RegionMeasurements:
                 "replayable": region.replay.unsafe is None,
                 "reason": f"measuring it failed: {classify(exc, 'measuring it').message}",
             }
-            self._checkpoint([entry])
+            self.run.checkpoint()
         finally:
             tt.mark(MODE, "script")
 
@@ -127,7 +128,7 @@ class RegionMeasurements:
         # once every region is timed, the run knows the host's fastest state: the adjustments targets get, per signature
         for entry in run.report["regions"]:
             adjust_speedups(entry.get("measurements") or [], run.cfg.host.fastest_ms)
-        self._checkpoint(run.report["regions"])
+        self.run.checkpoint()
 
     def _what_if(self, region: Region) -> list[str]:
         return [mode for mode in self.what_if if mode != region.options["mode"]]
@@ -165,12 +166,6 @@ class RegionMeasurements:
         region.held.release()  # measured (or not measurable): the script's objects are its own again
         # replayable: its calls can be run again safely; reason: why it was not measured, either way
         entry["replay"] = {"replayable": region.replay.unsafe is None, "reason": reason}
-        self._checkpoint([entry])
-
-    def _checkpoint(self, entries: list[RegionEntry]) -> None:
-        """The report written with these entries' verdicts from what they hold now: a run cut short (cancel, timeout, a
-        rank stopped) keeps the verdicts of what it measured; the run's end gives each its last (`recommend`)."""
-        recommend(entries)
         self.run.checkpoint()
 
     def _publish(self, regions: list[Region] | None = None) -> None:
@@ -186,12 +181,6 @@ class RegionMeasurements:
         entry = region_entry.region_json(region, records, cudagraphs)
         eager = region_entry.all_calls_eager(entry["calls"], records, bool(region.compile_ids))
         return entry, not_measured_reason(region, eager)
-
-
-def recommend(entries: list[RegionEntry]) -> None:
-    """Each region's verdict, from its measurements and in-situ numbers: the one place the runner derives it."""
-    for entry in entries:
-        entry["recommendation"] = advice.region_recommendation(entry)
 
 
 def adjust_speedups(measurements: list[RegionMeasurement], fastest_probe: float) -> None:
@@ -283,7 +272,11 @@ def execute(path: str, name: str, recorder: Observer) -> Outcome:
             error = RunnerError(
                 "compile", f"A compiled call failed: {headline(failure)}.", failure["fix"], error.traceback
             )
-        outcome.update({"status": "error", "error": error.to_json(), "scriptExitCode": 1})
+        failed = error.to_json()
+        where = innermost_user(parse_frames(error.traceback or ""))
+        if where is not None:  # the user's line it happened at: the answer leads with it (report/answer.py)
+            failed["location"] = where
+        outcome.update({"status": "error", "error": failed, "scriptExitCode": 1})
     return outcome
 
 
@@ -377,21 +370,16 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
             interleaver.profile_json(),
             run.workdir,
         )
-    elif run.spec.get("inSituMethod") == interleaved.METHOD:
-        in_situ_report.attach(
-            run.report, None, "this torch has no torch.compiler.set_stance to switch compiling off with"
-        )
+    elif run.spec.get("inSituMethod") == interleaved.METHOD:  # torch < 2.6: the replay alone (report/answer.py)
+        in_situ_report.skipped(run.report, "this torch has no torch.compiler.set_stance to switch compiling off with")
     else:
-        in_situ_report.attach(run.report, run.spec.get("inSituDir"))
+        in_situ_report.skipped(run.report, "--no-in-situ")
     warmup_shape.share(entry.get("compiler"), run.report["regions"])
     if notebook is not None:
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)
     if not fixes and ranked is None and notebook is None:
         measure_shape_fixes(run, plain_s)
-    # after the mapping: a notebook's lines are said as its cells' ("cell 3, line 2")
-    recommend(run.report["regions"])
-    run.report["recommendation"] = advice.script_recommendation(run.report["regions"])
 
 
 def measure_shape_fixes(run: Run, plain_s: float) -> None:

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..compiler import torch_trace as tt
-from ..compiler.insight import CUDAGRAPH_MODES, compiler_insight
+from ..compiler.insight import compiler_insight
 from ..errors import classify
 from ..measure import correctness, paired, timing
 from ..measure.profiling import ProfileFacts, kernel_profiled, profile_steps, profiled_options
-from ..shapes.mode import Correctness, RegionMeasurement
+from ..shapes.mode import CUDAGRAPH_MODES, Correctness, RegionMeasurement
 from .capture import Capture
 from .held import FREED
 

@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..compiler import explain
-from ..compiler.insight import CUDAGRAPH_MODES
 from ..shapes.compiler import CompilerInsight
+from ..shapes.mode import CUDAGRAPH_MODES
 from ..shapes.region import (
     AutomaticDynamic,
     DecodeLoop,

@@ -7,16 +7,6 @@ from typing import Literal, TypedDict
 Verdict = Literal["compile", "compile-for-longer-runs", "stay-eager", "none"]
 
 
-class _RunError(TypedDict):
-    kind: str
-    message: str
-    fix: str
-
-
-class RunError(_RunError, total=False):
-    traceback: str | None
-
-
 class _SourceLocation(TypedDict):
     file: str
     line: int
@@ -26,6 +16,17 @@ class SourceLocation(_SourceLocation, total=False):
     function: str | None
     code: str | None
     cell: int | None
+
+
+class _RunError(TypedDict):
+    kind: str
+    message: str
+    fix: str
+
+
+class RunError(_RunError, total=False):
+    traceback: str | None
+    location: SourceLocation
 
 
 class LoadAverage(TypedDict):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Literal, TypedDict, get_args
 
 from .common import RunError, SlowSides, Timing
 from .compiler import CompilerInsight
+
+CudaGraphMode = Literal["reduce-overhead", "max-autotune"]  # torch.compile modes that capture CUDA graphs
+CUDAGRAPH_MODES: tuple[str, ...] = get_args(CudaGraphMode)
 
 
 class PrecisionSettings(TypedDict, total=False):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from .answer import Answer
 from .common import Recommendation, SourceLocation
 from .compiler import CompilerInsight
 from .in_situ import EagerFallback, InSituSpeedup, RegionInSitu
@@ -169,6 +170,7 @@ class Region(_Region, total=False):
     recommendation: Recommendation | None
     stoppedAfterCalls: int | None
     headline: str
+    answer: Answer
     noCompiledCode: NoCompiledCode | None
     inSitu: RegionInSitu | None
     shapes: RegionShapes | None

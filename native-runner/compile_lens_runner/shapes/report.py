@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from .answer import Answer
 from .common import Recommendation, RunError, Timing
 from .in_situ import ReportInSitu
 from .mode import ModeResult
@@ -67,6 +68,7 @@ class _Report(TypedDict):
 
 class Report(_Report, total=False):
     headline: str
+    answer: Answer
     regions: list[Region]
     inSitu: ReportInSitu
     ranks: list[RankEntry]

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..compiler import artifacts, explain
 from ..compiler import torch_trace as tt
-from ..compiler.insight import CUDAGRAPH_MODES, TIMED_PHASES, compiler_insight
+from ..compiler.insight import TIMED_PHASES, compiler_insight
 from ..errors import classify
 from ..measure import correctness, paired, speedups, timing
 from ..measure.grad_mode import grad_context
@@ -21,9 +21,8 @@ from ..measure.profiling import (
     profile_steps,
     profiled_options,
 )
-from ..report import advice
 from ..run import Run
-from ..shapes.mode import Correctness, ModeResult
+from ..shapes.mode import CUDAGRAPH_MODES, Correctness, ModeResult
 from .load import Variant, describe_inputs, load_function_target, load_sample
 
 
@@ -94,9 +93,6 @@ class TargetRun:
             self.report["modes"].append(self.run_mode(mode, 0.12 + index * span, span))
             self.checkpoint()
         speedups.adjust(self.report["modes"], self.report["eager"])
-        self.report["recommendation"] = advice.recommend(
-            self.report["modes"], CUDAGRAPH_MODES if self.device == "cpu" else ()
-        )
         failed = [m for m in self.report["modes"] if m["status"] != "ok"]
         if failed and len(failed) == len(self.report["modes"]):
             first = failed[0]["error"]

@@ -1,0 +1,85 @@
+"""The one statistics of every speedup's range (pure): resampling, the widening for a next run, the floor, and when a
+range is too wide to say. Targets' rounds (estimator.py), a script's replayed calls (through estimator.py) and its
+steps in situ (interleaved.py) all take their range here, so one rule says where a next run may land.
+
+A range is where a next run's estimate may land: the 5th-95th percentiles of the estimate over resampled samples
+(pairs of rounds, pairs of blocks), widened by sqrt(2) for the next run's own sampling error (next_run), reaching
+whatever else the estimator knows a next run may give (the halves of the rounds, each pair of blocks' own ratio when
+too few to resample), and never narrower than a floor around the estimate (FLOOR_PCT, or the caller's larger one:
+what differs between processes and no single run shows). So no range is zero-width. A range reaching further than
+NOISY_FACTOR times either way from its estimate says nothing about the next run: it is not printed as a range, the
+answer says "too noisy to say" (too_noisy).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+RESAMPLES = 1000
+# the least half-width of any range, in % of its estimate (docs/BENCHMARKS.md §constants)
+FLOOR_PCT = 2.0
+# A next run's estimate carries its own sampling error as well as this run's: the difference of two independent
+# estimates has twice the variance, so where the next run may land is this run's resampled spread times sqrt(2)
+# (a prediction interval; the bare 5th-95th percentiles missed the next H100 profile on amp_train, BENCHMARKS.md).
+NEXT_RUN_SCALE = math.sqrt(2)
+# a range beyond ÷3…×3 around its estimate: "too noisy to say", never printed as where a next run lands
+NOISY_FACTOR = 3.0
+
+T = TypeVar("T")
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-quantile (0..1) of values, linearly interpolated."""
+    ordered = sorted(values)
+    pos = q * (len(ordered) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+def bootstrap(
+    items: Sequence[T], statistic: Callable[[list[T]], float], resamples: int = RESAMPLES, seed: int = 0
+) -> tuple[float, float]:
+    """5th and 95th percentiles of statistic() over items drawn with replacement (seeded: a report is repeatable)."""
+    rng = random.Random(seed)
+    values = [statistic(rng.choices(list(items), k=len(items))) for _ in range(resamples)]
+    return percentile(values, 0.05), percentile(values, 0.95)
+
+
+def next_run(value: float, resampled_bounds: tuple[float, float]) -> tuple[float, float]:
+    """Where a next run's estimate may land, from the 5th-95th percentiles of this run's resampled estimate."""
+    low, high = resampled_bounds
+    return value - NEXT_RUN_SCALE * max(0.0, value - low), value + NEXT_RUN_SCALE * max(0.0, high - value)
+
+
+def floored(value: float, low: float, high: float, floor_pct: float = FLOOR_PCT) -> tuple[float, float]:
+    """(low, high) reaching at least floor_pct % either side of value: never zero-width."""
+    pct = max(floor_pct, FLOOR_PCT) / 100
+    return min(low, value * (1 - pct)), max(high, value * (1 + pct))
+
+
+def interval(
+    value: float,
+    floor_pct: float = FLOOR_PCT,
+    resampled: tuple[float, float] | None = None,
+    reach: Iterable[float] = (),
+) -> tuple[float, float]:
+    """The range of a speedup `value`: its resampled 5th-95th percentiles widened for a next run (next_run), every
+    value in `reach` (estimates a next run may give: the rounds' halves, each pair's own ratio), and the floor."""
+    bounds = [value, *reach, *(next_run(value, resampled) if resampled is not None else ())]
+    return floored(value, min(bounds), max(bounds), floor_pct)
+
+
+def too_noisy(value: float, low: float, high: float) -> float | None:
+    """How far the range reaches from its estimate (the larger of high/value, value/low) when that is beyond
+    NOISY_FACTOR: a range that says nothing of the next run; None when it may be said."""
+    factor = max(high / value, value / max(low, value / 1000))  # a low at or below 0: as far as ÷1000
+    return round(factor, 2) if factor > NOISY_FACTOR else None
+
+
+def slowest(values: list[Any]) -> Any:
+    """The slowest rank's value of one call (None when a rank has none): a synchronous job is as slow as it."""
+    return None if any(v is None for v in values) else max(values)

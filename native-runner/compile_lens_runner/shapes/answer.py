@@ -1,0 +1,105 @@
+"""The answer (schema 1.21; report.answer, a region's answer): the verdict decided once, the one number it rests on,
+and its reasons as codes with their parameters; the sentences every surface shows are rendered from these
+(report/sentences.py) and carried beside them."""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+from .common import Verdict
+
+# how the number was made: the script's own steps or calls in situ, its calls replayed, a target's paired rounds
+NumberKind = Literal["in-situ-step", "in-situ-call", "replay-call", "target-rounds"]
+
+
+class _TooNoisy(TypedDict):
+    why: Literal["range-too-wide", "too-few-pairs"]
+
+
+class TooNoisy(_TooNoisy, total=False):
+    """No range is said: it reached further than measure/ranges.NOISY_FACTOR either way around its estimate, or it
+    rests on fewer pairs of blocks than a range needs."""
+
+    factor: float  # range-too-wide: the range's widest side over the estimate (high / value or value / low)
+
+
+Unit = Literal["step", "call", "token"]  # token: a decode loop's step (script/shape_facts.py)
+
+
+class _AnswerNumber(TypedDict):
+    kind: NumberKind
+    unit: Unit
+    n: int  # steady steps (in situ: the smaller side's) or paired rounds (replay, target) the value rests on
+    value: float
+
+
+class AnswerNumber(_AnswerNumber, total=False):
+    low: float  # where a next run may land; absent with tooNoisy, and in reports made before intervals
+    high: float
+    tooNoisy: TooNoisy
+    mode: str  # the compile mode measured ("default", "reduce-overhead", ...)
+    eagerMs: float
+    compiledMs: float
+    pairs: int  # in situ: pairs of adjacent eager/compiled blocks
+    signature: str  # a replay: the captured inputs it ran on
+
+
+class _Reason(TypedDict):
+    code: str
+
+
+class Reason(_Reason, total=False):
+    """One reason as a code and its parameters. Codes and their sentences: report/sentences.py (SENTENCES); those in
+    sentences.LEADING lead the headline (a failure, and issue 43's shape codes). A new code adds its parameters here
+    and in report.schema.json ($defs/reason)."""
+
+    file: str | None  # the user's file and line it happened at
+    line: int | None
+    cell: int | None  # a notebook's cell (0-based), line within it
+    call: int | None  # which call of the region (1-based as the report's calls)
+    what: str  # what happened, in words (an error's message, a failure's cause, PyTorch's own words quoted)
+    fix: str | None
+    kind: str  # an error's kind (out-of-memory, timeout, user-code, compile, ...)
+    mode: str
+    steps: int  # calls or steps until a compile pays back
+    made: int  # calls or steps this run made
+    unit: Unit
+    seconds: float  # the compile time paid back (shape-fix: the compile with the fix)
+    value: float  # another measurement's speedup (a replay beside the in-situ number, a contended one)
+    low: float
+    high: float
+    pairs: int
+    samples: int
+    torch: str | None  # the torch version (no set_stance before 2.6)
+    # the shape codes (issue 43; script/shape_facts.py's facts as report/answer.py's shape_reasons gives them)
+    input: str  # the input whose dimension changed
+    dim: int
+    sizes: int  # distinct sizes of it
+    growing: bool  # they grew call after call (lengths)
+    dynamic: bool | None  # torch.compile's dynamic= as written
+    graphs: int | None  # graphs made (shape-fix: with the fix)
+    wasGraphs: int | None  # shape-fix: as written
+    wasSeconds: float | None  # shape-fix: the compile as written
+    limit: int | None  # the recompile limit
+    count: int  # calls (or sizes, sequences) the code counts: see the schema
+    size: int  # warmup-other-shape: the warm-up's size
+    realSize: int  # and the real calls'
+    ms: float | None  # shape-fix: the first real call with a warm-up fix; decode-loop: a sequence compiled
+    wasMs: float | None  # shape-fix: that call as written; decode-loop: a sequence eager
+    measured: bool  # shape-fix: measured
+    why: str  # shape-fix: why not measured
+
+
+class _Answer(TypedDict):
+    verdict: Verdict
+    mode: str | None  # the mode to use (compile, compile-for-longer-runs); None otherwise
+    number: AnswerNumber | None  # THE number the verdict rests on; None: nothing measured could support one
+    reasons: list[Reason]  # why, most important first; LEADING codes first of all
+    headline: str  # rendered (sentences.py): the one line
+    sentence: str  # rendered: the verdict and its reasons in full
+
+
+class Answer(_Answer, total=False):
+    evidence: list[AnswerNumber]  # every other measurement, labelled by how it was made (kind)
+    evidenceLines: list[str]  # rendered: one line per evidence number, in order
+    region: str  # a script's run answer: the region it leads with (its id)

@@ -1,0 +1,423 @@
+"""The answer, decided once (report/answer.py) and said in one place (report/sentences.py): per region and per report a
+verdict, the one number it rests on, its reasons as codes; the headline and the sentence every surface shows."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from compile_lens_runner.report import answer, document, sentences
+from conftest import SCHEMA
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def fixture(name: str) -> dict[str, Any]:
+    return json.loads((FIXTURES / "reports" / name / "report.json").read_text())
+
+
+def answered(report: dict[str, Any]) -> dict[str, Any]:
+    answer.attach(report)
+    return report
+
+
+def _measurement(
+    mode: str, speedup: float, why: str = "most-frequent", low: float = 0.0, high: float = 0.0
+) -> dict[str, Any]:
+    m: dict[str, Any] = {
+        "mode": mode,
+        "status": "ok",
+        "error": None,
+        "speedup": speedup,
+        "compileSeconds": 4.0,
+        "breakEvenCalls": 1200.0,
+        "why": why,
+        "correctness": {"ok": True, "maxAbsError": 0.0},
+        "eagerTiming": {"rounds": [1.0] * 12, "medianMs": 2.0, "estimateMs": 2.0},
+        "timing": {"rounds": [1.0] * 12, "medianMs": 2.0 / speedup, "estimateMs": 2.0 / speedup},
+    }
+    if low:
+        m["speedupInterval"] = {"low": low, "high": high, "floorPct": 2.0}
+    return m
+
+
+def _region(
+    name: str, line: int, measurements: list[dict[str, Any]], reason: str | None = None, calls: int = 5000
+) -> dict[str, Any]:
+    return {
+        "id": "r0",
+        "name": name,
+        "location": {"file": "/s.py", "line": line},
+        "options": {"mode": "default"},
+        "callCount": calls,
+        "calls": [],
+        "measurements": measurements,
+        "replay": {"replayable": reason is None, "reason": reason},
+    }
+
+
+def _in_situ(
+    speedup: float,
+    low: float,
+    high: float,
+    break_even: int | None,
+    made: int,
+    failure: dict[str, Any] | None = None,
+    pairs: int = 6,
+) -> dict[str, Any]:
+    return {
+        "method": "interleaved",
+        "pairs": pairs,
+        "step": {
+            "speedup": speedup,
+            "low": low,
+            "high": high,
+            "eagerMs": 10.0,
+            "compiledMs": 10.0 / speedup,
+            "samples": 40,
+            "pairs": pairs,
+            "comparedBy": "signature",
+        },
+        "call": None,
+        "compileSeconds": 11.7,
+        "breakEvenSteps": break_even,
+        "stepsMade": made,
+        "failure": failure,
+        "regionSeconds": None,
+        "reason": None,
+    }
+
+
+def region_answer(region: dict[str, Any], failed: dict[str, Any] | None = None) -> dict[str, Any]:
+    return dict(answer.region_answer(region, failed))  # type: ignore[arg-type]
+
+
+def codes(a: dict[str, Any]) -> list[str]:
+    return [r["code"] for r in a["reasons"]]
+
+
+# --- targets ----------------------------------------------------------------------------------------------------
+
+
+def test_a_target_says_the_verdict_its_number_with_mode_and_range_then_its_facts() -> None:
+    report = fixture("graphbreak-cpu")
+    report["modes"][0]["speedupInterval"] = {"low": 1.25, "high": 1.36, "floorPct": 2.0}
+    a = answered(report)["answer"]
+    assert a["verdict"] == "compile" and a["mode"] == "default" and a["number"]["kind"] == "target-rounds"
+    assert report["headline"] == (
+        "compile it: 1.30× per call with default (1.25–1.36×) · pays back after 537 calls · 6 graphs · 3 breaks · "
+        "2 recompiles · compile 3.4 s"
+    )
+    assert report["recommendation"] == {"mode": "default", "verdict": "compile", "reason": a["sentence"]}
+    assert (
+        a["sentence"]
+        == "Compile (default): 1.30× per call with default (1.25–1.36×). Its 3.4 s compile pays back after 537 calls."
+    )
+
+
+def test_a_target_with_nothing_measured_says_why_and_a_failed_run_its_error_first() -> None:
+    counter = answered(fixture("counter-cpu"))
+    assert counter["answer"]["verdict"] == "none" and codes(counter["answer"]) == ["ran-eagerly"]
+    assert counter["headline"] == "no verdict: default's compiled calls ran eagerly"
+    assert (
+        "ran eagerly, so nothing compiled was measured (forward hit the recompile limit"
+        in counter["recommendation"]["reason"]
+    )
+    failed = fixture("graphbreak-cpu")
+    failed["modes"] = []
+    failed.update(
+        status="error", error={"kind": "out-of-memory", "message": "Ran out of memory", "fix": "Use a smaller batch."}
+    )
+    assert answered(failed)["headline"] == "ran out of memory"
+    assert failed["recommendation"]["reason"].startswith(
+        "The script ran out of memory: Ran out of memory. Fix: Use a smaller batch."
+    )
+
+
+def test_the_target_rules_wrong_results_contention_noise_and_a_slower_mode() -> None:
+    wrong = _measurement("default", 1.5, low=1.4, high=1.6)
+    wrong["correctness"] = {"ok": False, "maxAbsError": 1.0}
+    report = fixture("graphbreak-cpu")
+    report["modes"] = [wrong]
+    assert answered(report)["answer"]["verdict"] == "stay-eager" and codes(report["answer"]) == ["wrong-results"]
+    noisy = _measurement("default", 1.07, low=1.01, high=128.11)
+    report["modes"] = [noisy]
+    a = answered(report)["answer"]
+    assert a["verdict"] == "none" and a["number"]["tooNoisy"] == {"why": "range-too-wide", "factor": 119.73}
+    assert "low" not in a["number"] and "128" not in report["headline"] and "too noisy to say" in report["headline"]
+    report["modes"] = [_measurement("default", 0.6, low=0.58, high=0.62)]
+    assert answered(report)["answer"]["verdict"] == "stay-eager" and codes(report["answer"]) == ["slower"]
+    report["modes"] = [_measurement("default", 1.1, low=1.02, high=1.2)]
+    assert codes(answered(report)["answer"]) == ["may-be-no-faster"]
+
+
+# --- regions ----------------------------------------------------------------------------------------------------
+
+
+def test_a_replayed_region_recommends_the_mode_it_was_measured_in_weighed_by_the_scripts_calls() -> None:
+    a = region_answer(_region("Block", 12, [_measurement("as-written", 1.8, low=1.7, high=1.9)]))
+    assert a["verdict"] == "compile" and a["mode"] == "default" and a["number"]["kind"] == "replay-call"
+    assert (
+        a["headline"]
+        == "compile it: 1.80× per call replayed with default (1.70–1.90×) · pays back after 1,200 calls, this run made 5,000"
+    )
+    what_if = region_answer(
+        _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])
+    )
+    assert what_if["mode"] == "reduce-overhead"
+    short = region_answer(_region("act", 3, [_measurement("as-written", 1.8)], calls=40))
+    assert (
+        short["verdict"] == "compile-for-longer-runs"
+        and "pays back after 1,200 calls, this run made 40" in short["headline"]
+    )
+
+
+def test_unmeasured_regions_get_no_verdict_and_say_why() -> None:
+    once = region_answer(_region("helper", 40, [], reason="called once: at least 3 calls are needed"))
+    assert once["verdict"] == "none" and once["number"] is None
+    assert once["headline"] == "no verdict: not replayable: called once: at least 3 calls are needed"
+    assert region_answer(dict(_region("helper", 40, []), callCount=0))["headline"] == "no verdict: never called"
+    failed = dict(_measurement("as-written", 1.8), status="error", speedup=None)
+    failed["error"] = {"kind": "out-of-memory", "message": "CUDA out of memory", "fix": "Use a smaller batch."}
+    assert (
+        region_answer(_region("Net", 3, [failed]))["headline"]
+        == "no verdict: measuring default failed: CUDA out of memory"
+    )
+
+
+def test_the_in_situ_step_decides_weighed_by_the_steps_the_script_made() -> None:
+    region = _region("Net", 5, [], reason="it changes its buffer bn.running_mean in place")
+    region["inSitu"] = _in_situ(1.31, 1.2, 1.4, 212, 1000)
+    a = region_answer(region)
+    assert a["verdict"] == "compile" and a["mode"] == "default" and a["number"]["kind"] == "in-situ-step"
+    assert (
+        a["headline"]
+        == "compile it: 1.31× per step in situ (1.20–1.40×) · pays back after 212 steps, this run made 1,000"
+    )
+    region["inSitu"] = _in_situ(1.31, 1.2, 1.4, 212, 32)
+    assert region_answer(region)["verdict"] == "compile-for-longer-runs"
+    region["stoppedAfterCalls"] = 32  # --calls N cut the script short: its own length is not known
+    assert region_answer(region)["verdict"] == "compile"
+
+
+# (speedup, low, high, break-even steps, steps made) -> verdict, its reason code. A verdict never contradicts its number.
+VERDICTS = [
+    ((1.43, 1.34, 1.51, 212, 1000), "compile", "pays-back-after"),
+    ((1.76, 1.27, 1.96, 2358, 60), "compile-for-longer-runs", "pays-back-after"),  # never "stay eager"
+    ((1.02, 0.98, 1.04, None, 60), "stay-eager", "not-faster"),
+    ((0.87, 0.78, 0.95, None, 60), "stay-eager", "slower"),
+    ((1.01, 0.97, 1.09, None, 60), "stay-eager", "may-be-no-faster"),
+    ((1.31, 1.02, 1.44, 500, 160), "none", "not-clearly-faster"),
+    ((1.09, 0.98, 1.97, None, 60), "none", "too-noisy-to-decide"),
+]
+
+
+@pytest.mark.parametrize(("numbers", "verdict", "code"), VERDICTS)
+def test_the_in_situ_verdict_rules(
+    numbers: tuple[float, float, float, int | None, int], verdict: str, code: str
+) -> None:
+    region = _region("Net", 5, [], reason="it runs an optimizer step")
+    region["inSitu"] = _in_situ(*numbers)
+    a = region_answer(region)
+    assert a["verdict"] == verdict and codes(a)[0] == code, a
+    assert a["headline"].startswith(f"{sentences.VERDICT_WORDS[verdict]}: {numbers[0]:.2f}× per step in situ")
+    assert (a["mode"] == "default") == (verdict in ("compile", "compile-for-longer-runs"))
+
+
+def test_in_situ_steps_that_decide_nothing_leave_the_verdict_to_the_replay_and_say_so() -> None:
+    region = _region("Block", 12, [_measurement("as-written", 1.8, low=1.7, high=1.9)])
+    region["inSitu"] = _in_situ(1.3, 0.6, 2.0, None, 40)
+    a = region_answer(region)
+    assert a["verdict"] == "compile" and a["number"]["kind"] == "replay-call"
+    assert (
+        "in-situ-undecided" in codes(a)
+        and "In situ, 1.30× per step (0.60–2.00×) supports no verdict: too noisy to decide." in a["sentence"]
+    )
+    alone = _region("Net", 5, [], reason="it runs an optimizer step")
+    alone["inSitu"] = _in_situ(1.3, 0.6, 2.0, None, 40)
+    a = region_answer(alone)
+    assert (
+        a["verdict"] == "none"
+        and a["number"]["kind"] == "in-situ-step"
+        and codes(a) == ["too-noisy-to-decide", "replay-not-possible"]
+    )
+
+
+def test_one_pair_of_blocks_gives_no_range_and_no_verdict_yet_the_number_leads() -> None:
+    region = _region("Net", 5, [], reason="it runs an optimizer step")
+    region["inSitu"] = _in_situ(1.8, 1.7, 1.9, 10, 1000, pairs=1)
+    a = region_answer(region)
+    assert a["verdict"] == "none" and a["number"]["tooNoisy"] == {"why": "too-few-pairs"} and "low" not in a["number"]
+    assert a["headline"].startswith("no verdict: 1.80× per step in situ (too few blocks each way to say a range)")
+    region["inSitu"] = _in_situ(1.8, 1.7, 1.9, 10, 1000, pairs=2)
+    assert region_answer(region)["verdict"] == "compile"
+
+
+def test_a_failed_compiled_call_leads_then_what_was_measured_before_it() -> None:
+    failure = {
+        "what": "a branch on a tensor's value (`if y.sum() > 0:`)",
+        "fix": "Use torch.where.",
+        "location": {"file": "/srv/fails_at_serving.py", "line": 14},
+        "index": 3,
+    }
+    region = _region("serve", 4, [_measurement("as-written", 1.8)])
+    region["inSitu"] = _in_situ(1.8, 1.7, 1.9, 10, 100, failure)
+    a = region_answer(region)
+    assert a["verdict"] == "none" and codes(a)[0] == "compiled-call-failed"
+    assert (
+        a["headline"]
+        == "compiled call 3 fails at fails_at_serving.py:14 · measured before it: 1.80× per step in situ (1.70–1.90×)"
+    )
+    assert a["sentence"].startswith(
+        "Fix first: compiled call 3 failed at fails_at_serving.py:14: a branch on a tensor's value"
+    )
+
+
+def test_a_run_that_ran_out_of_memory_leads_every_region_with_it_at_the_users_line() -> None:
+    region = _region("Net", 5, [], reason="it runs an optimizer step")
+    region["inSitu"] = _in_situ(0.58, 0.55, 0.60, None, 41)
+    oom = {
+        "code": "failed",
+        "kind": "out-of-memory",
+        "what": "CUDA out of memory.",
+        "fix": None,
+        "file": "/w/train.py",
+        "line": 41,
+    }
+    a = region_answer(region, oom)
+    assert a["verdict"] == "none" and codes(a)[:2] == ["failed", "slower"]
+    assert a["headline"] == "ran out of memory at train.py:41 · measured before it: 0.58× per step in situ (0.55–0.60×)"
+
+
+def test_below_torch_2_6_a_region_rests_on_its_replay_and_says_so_in_one_reason() -> None:
+    """No torch.compiler.set_stance before torch 2.6: no in-situ measurement (script/mode.py), one reason code."""
+    report = fixture("script-notebook-cpu")
+    report["inSitu"] = {
+        "pairs": 0,
+        "runs": [],
+        "order": [],
+        "repeatedBecause": None,
+        "wallSeconds": None,
+        "skipped": "…",
+    }
+    report["environment"]["torch"] = "2.5.1+cu124"
+    a = answered(report)["regions"][0]["answer"]
+    assert a["number"]["kind"] == "replay-call" and [r for r in a["reasons"] if r["code"] == "no-in-situ"] == [
+        {"code": "no-in-situ", "kind": "no-set-stance", "torch": "2.5.1+cu124"}
+    ]
+    assert "torch 2.5.1+cu124 has no torch.compiler.set_stance (PyTorch 2.6 and later)" in a["sentence"]
+    report["environment"]["torch"] = "2.13.0"
+    assert {"code": "no-in-situ", "kind": "turned-off", "torch": "2.13.0"} in answered(report)["regions"][0]["answer"][
+        "reasons"
+    ]
+
+
+def test_a_region_none_of_whose_calls_ran_compiled_code_gets_no_number() -> None:
+    region = _region("TransformerEncoder", 9, [], reason="every call ran eagerly")
+    region["inSitu"] = {
+        "method": "interleaved",
+        "pairs": 0,
+        "step": None,
+        "call": None,
+        "failure": None,
+        "regionSeconds": {"compiled": 1.0, "eager": 0.03},
+        "stepsMade": 60,
+        "reason": "no call of it ran compiled code (a graph break): every call ran eagerly, so there is nothing compiled to compare",
+    }
+    a = region_answer(region)
+    assert a["verdict"] == "none" and a["number"] is None and codes(a) == ["ran-eagerly"]
+    assert "compiled (compiles included)" not in a["headline"] and "1.0 s" not in a["headline"]
+
+
+def test_in_situ_and_replay_apart_beyond_their_ranges_are_said() -> None:
+    region = _region("Block", 12, [_measurement("as-written", 1.9, low=1.8, high=2.0)])
+    region["inSitu"] = dict(
+        _in_situ(1.43, 1.34, 1.51, 10, 1000),
+        call={"speedup": 1.2, "low": 1.1, "high": 1.3, "eagerMs": 1.2, "compiledMs": 1.0, "samples": 40, "pairs": 6},
+    )
+    a = region_answer(region)
+    assert a["verdict"] == "compile" and "replay-disagrees" in codes(a)
+    assert "The replay gave 1.90× per call (1.80–2.00×), apart from the in-situ range" in a["sentence"]
+    region["inSitu"]["call"].update(speedup=1.85, low=1.75, high=1.95)
+    assert "replay-disagrees" not in codes(region_answer(region))
+
+
+def test_a_cuda_graph_mode_recommended_on_cpu_says_its_cuda_graphs_did_nothing() -> None:
+    region = _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])
+    assert "cuda-graphs-idle-on-cpu" not in codes(region_answer(region)), "no device known: nothing said"
+    region["device"] = "cpu"
+    a = region_answer(region)
+    assert "cuda-graphs-idle-on-cpu" in codes(a) and "On CPU, reduce-overhead's CUDA graphs do nothing" in a["sentence"]
+
+
+def test_the_shape_hook_leads_the_headline_before_the_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 43's extension point: a shape code with its words in sentences.SENTENCES and in LEADING leads."""
+    monkeypatch.setitem(
+        sentences.SENTENCES, "recompile-limit", (lambda r: "hit the recompile limit", lambda r: "It hit the limit.")
+    )
+    monkeypatch.setattr(sentences, "LEADING", sentences.LEADING | {"recompile-limit"})
+    monkeypatch.setattr(answer, "shape_reasons", lambda region: [{"code": "recompile-limit"}])
+    region = _region("Block", 12, [_measurement("as-written", 1.8, low=1.7, high=1.9)])
+    assert region_answer(region)["headline"].startswith("hit the recompile limit · compile it: 1.80× per call replayed")
+
+
+# --- the script and the report --------------------------------------------------------------------------------
+
+
+def test_a_script_is_answered_by_the_region_that_decides_it_and_says_every_region() -> None:
+    report = answered(fixture("script-regions-cpu"))
+    assert report["answer"]["region"] == "r0" and report["headline"].endswith(" — r0 TinyTransformer, +3 more regions")
+    assert report["headline"].startswith(report["regions"][0]["headline"])
+    assert report["recommendation"]["reason"].startswith(
+        f"TinyTransformer (line 24): {report['regions'][0]['headline']}; step (line 40): "
+    )
+    kernels = answered(fixture("script-kernels-cpu"))
+    assert kernels["answer"]["verdict"] == "stay-eager" and kernels["answer"]["region"] == "r0"
+    none = answered({**fixture("script-regions-cpu"), "regions": []})
+    assert none["headline"] == "no verdict: no torch.compile region ran"
+
+
+def test_a_notebook_region_is_named_by_its_cell_and_cell_line() -> None:
+    report = fixture("script-notebook-cpu")
+    assert answered(report)["recommendation"]["reason"].startswith("MLP (cell 4, line 2): ")
+
+
+def test_a_cancelled_run_says_so_first_on_every_surface() -> None:
+    for name in ("graphbreak-cpu", "script-regions-cpu"):
+        report = fixture(name)
+        report.update(
+            status="partial", error={"kind": "cancelled", "message": "The run was cancelled; …", "fix": "Run again."}
+        )
+        if report["target"]["kind"] != "script":
+            report["modes"] = []
+        assert answered(report)["headline"].startswith("cancelled")
+
+
+def test_recompiles_are_the_compilers_count_or_the_calls_where_there_is_no_compiler_record() -> None:
+    report = fixture("script-kernels-cpu")
+    r0 = report["regions"][0]
+    r0["compiler"]["recompiles"] = [{"reason": f"r{n}", "compileId": f"0/{n}", "location": None} for n in (1, 2, 3)]
+    assert "3 recompiles" in answered(copy.deepcopy(report))["regions"][0]["headline"]
+    r0["compiler"] = None
+    r0["calls"] = [dict(c, event="recompiled") for c in r0["calls"][:2]] + r0["calls"][2:]
+    assert "2 recompiles" in answered(report)["regions"][0]["headline"]
+
+
+def test_every_report_written_carries_its_answers(tmp_path: Path) -> None:
+    report = fixture("script-regions-cpu")
+    for region in report["regions"]:
+        del region["headline"], region["answer"]
+    del report["headline"], report["answer"]
+    path = os.path.join(tmp_path, "report.json")
+    document.write(path, copy.deepcopy(report))
+    written = document.read(path)
+    assert written is not None
+    jsonschema.validate(written, SCHEMA)
+    expected = answered(report)
+    assert written["answer"] == expected["answer"] and written["headline"] == expected["headline"]
+    assert [r["answer"] for r in written["regions"]] == [r["answer"] for r in expected["regions"]]

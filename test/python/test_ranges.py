@@ -1,0 +1,34 @@
+"""The one rule of every speedup's range (measure/ranges.py): where a next run may land, never zero-width, and not
+said at all when it reaches beyond ÷3…×3 of its estimate."""
+
+from __future__ import annotations
+
+import math
+
+from compile_lens_runner.measure import ranges
+
+
+def test_where_a_next_run_may_land_is_the_resampled_spread_times_sqrt2() -> None:
+    """A next run's estimate has its own error too: the range a report says is a prediction interval."""
+    low, high = ranges.next_run(1.2, (1.1, 1.25))
+    assert math.isclose(low, 1.2 - 0.1 * math.sqrt(2)) and math.isclose(high, 1.2 + 0.05 * math.sqrt(2))
+    assert ranges.next_run(1.2, (1.21, 1.3))[0] == 1.2  # bounds on one side of the value never cross it
+
+
+def test_a_range_is_never_zero_width_and_reaches_what_a_next_run_may_give() -> None:
+    assert ranges.interval(1.5) == (1.5 * 0.98, 1.5 * 1.02)  # nothing resampled: the floor
+    assert ranges.floored(0.53, 0.53, 0.53) == (0.53 * 0.98, 0.53 * 1.02)  # an older report's point: the floor
+    assert ranges.interval(1.5, 6.0) == (1.5 * 0.94, 1.5 * 1.06)  # a caller's larger floor (a noisy side)
+    low, high = ranges.interval(1.5, resampled=(1.4, 1.55), reach=[1.7])
+    assert math.isclose(low, 1.5 - 0.1 * math.sqrt(2)) and high == 1.7
+
+
+def test_a_range_beyond_three_times_either_way_is_too_noisy_to_say() -> None:
+    assert ranges.too_noisy(1.07, 1.01, 128.11) == round(128.11 / 1.07, 2)  # a recorded "next run 1.01–128.11×"
+    assert ranges.too_noisy(1.0, 0.3, 1.2) == round(1 / 0.3, 2)
+    assert ranges.too_noisy(1.0, -0.2, 1.2) == 1000.0  # a widened low below zero: as far as it can be said
+    assert ranges.too_noisy(1.22, 0.87, 1.32) is None and ranges.too_noisy(1.0, 1 / 3, 3.0) is None
+
+
+def test_the_slowest_rank_is_the_jobs_value_and_a_rank_without_one_leaves_none() -> None:
+    assert ranges.slowest([1.0, 3.0, 2.0]) == 3.0 and ranges.slowest([1.0, None]) is None
