@@ -124,8 +124,8 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
       if (overlay) box.append(overlay);
     }
     box.append(renderRegionChart(region));
-    if (digest.notMeasured)
-      box.append(termEl('p', 'not-measured', `${digest.inSitu ? 'replay: ' : ''}${digest.notMeasured}`));
+    if (digest.notMeasured ?? digest.notReplayed)
+      box.append(termEl('p', 'not-measured', digest.notMeasured ?? `replay: ${digest.notReplayed ?? ''}`));
     if (digest.replayLeftOut)
       box.append(termEl('p', 'not-measured', `${digest.inSitu ? 'replay ' : ''}left out: ${digest.replayLeftOut}`));
     if (digest.measurements.length) {

@@ -54,8 +54,11 @@ export interface RegionDigest {
   compileSeconds: number | null;
   steadyFromCall: number | null;
   steadyMs: number | null;
-  /** why the region has no measurement ("not replayable: mutates self.calls", "not measured: 2 calls (needs 3)") */
+  /** why the region has no measurement ("not replayable: mutates self.calls", "not measured: 2 calls (needs 3)"); null
+   * where it has an in-situ number (then notReplayed says why no replay ran) */
   notMeasured: string | null;
+  /** beside an in-situ number: why its calls were not replayed ("not replayable: input cache is a DynamicCache …") */
+  notReplayed: string | null;
   /** what the replay left out and why (measured as the script let go of it, its own compiles not allowed) */
   replayLeftOut: string | null;
   measurements: RegionMeasurementDigest[];
@@ -110,6 +113,11 @@ export function headlineMeasurement(digest: Pick<RegionDigest, 'measurements'>):
   return asWritten.find((m) => m.why === 'most-frequent') ?? asWritten[0] ?? digest.measurements[0] ?? null;
 }
 
+/** The region has an in-situ number (a step or call speedup of the script's own calls). */
+function inSituNumber(region: Region): boolean {
+  return Boolean(region.inSitu?.step ?? region.inSitu?.call);
+}
+
 export function digestRegion(region: Region): RegionDigest {
   const compileCalls = region.calls.filter((c) => c.event !== 'cached');
   const reported = compileCalls.filter((c) => c.compileSeconds != null);
@@ -138,7 +146,8 @@ export function digestRegion(region: Region): RegionDigest {
     compileSeconds: reported.length ? reported.reduce((sum, c) => sum + c.compileSeconds!, 0) : null,
     steadyFromCall: region.steadyState?.fromCall ?? null,
     steadyMs: region.steadyState?.medianMs ?? null,
-    notMeasured: notMeasured(region),
+    notMeasured: inSituNumber(region) ? null : notMeasured(region),
+    notReplayed: inSituNumber(region) ? notMeasured(region) : null,
     replayLeftOut: region.replay.leftOut ?? null,
     measurements,
     recommendation,
@@ -233,8 +242,9 @@ export function formatRegion(d: RegionDigest): string[] {
     d.file !== null && d.line !== null ? ` — ${placeLabel({ file: d.file, line: d.line, cell: d.cell })}` : '';
   // in situ first (the script's own steps); the replay's numbers after it, labelled as what they measured
   const replay = d.inSitu ? 'replay: ' : '';
+  const why = d.notMeasured ?? (d.notReplayed ? `${replay}${d.notReplayed}` : null);
   const lines = [
-    `  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${regionFacts(d).join(', ')}${d.notMeasured ? ` — ${replay}${d.notMeasured}` : ''}`,
+    `  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${regionFacts(d).join(', ')}${why ? ` — ${why}` : ''}`,
   ];
   lines.push(...d.cudaGraphs.map((line) => `    ${line}`));
   if (d.noCompiledCode) {

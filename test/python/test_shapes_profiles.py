@@ -152,7 +152,7 @@ def test_calls_past_the_recompile_limit_are_left_out_of_the_compiled_side_and_co
     assert limit["limit"] == 3 and limit["graphs"] == 3 and limit["sizes"] == 6 and limit["eagerSizes"] == 3
     assert region["headline"].startswith(
         f"dynamic=False with 6 batch sizes: 3 compiled, then the recompile limit (3) ran {limit['eagerCalls']} of 72 "
-        "calls eagerly; with dynamic=True: "
+        "calls eagerly · with dynamic=True: "
     )
     fix = region["shapes"]["fix"]
     assert fix["measured"] and fix["fix"] == "dynamic=True" and fix["eagerFallback"] is None

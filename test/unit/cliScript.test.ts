@@ -115,6 +115,7 @@ test('profile --script --json lists the regions with the documented fields', asy
     'steadyFromCall',
     'steadyMs',
     'notMeasured',
+    'notReplayed',
     'replayLeftOut',
     'measurements',
     'recommendation',

@@ -148,14 +148,15 @@ def _fix_clause(r: Reason) -> str:
     if ms is not None:
         parts.append(f"the first real call {formats.ms(ms)}" + (f" instead of {formats.ms(was_ms)}" if was_ms else ""))
     if "value" in r:
-        parts.append(
-            f"{formats.speedup(r['value'])} per {r.get('unit', 'step')} in situ ({formats.interval(r['low'], r['high'])})"
-        )
+        said = formats.interval(r["low"], r["high"]) if "low" in r and "high" in r else "too noisy to say a range"
+        parts.append(f"{formats.speedup(r['value'])} per {r.get('unit', 'step')} in situ ({said})")
     if r.get("count"):
         parts.append(f"{formats.whole(r['count'])} calls still ran eagerly")
     seconds, was_s = r.get("seconds"), r.get("wasSeconds")
     if seconds is not None:
-        parts.append(f"compile {formats.seconds(seconds)}" + (f" instead of {formats.seconds(was_s)}" if was_s else ""))
+        same = was_s is not None and formats.seconds(seconds) == formats.seconds(was_s)
+        before = " as written" if same else f" instead of {formats.seconds(was_s)}" if was_s is not None else ""
+        parts.append(f"compile {formats.seconds(seconds)}{before}")
     return f"with {r.get('what')}: {', '.join(parts) or 'no number'}"
 
 
@@ -478,7 +479,13 @@ def counts(region: Region) -> list[str]:
     else:  # the calls say it when there is no compiler record
         graphs, breaks = None, 0
         recompiles = sum(1 for c in region["calls"] if c.get("event") == "recompiled")
-    eager_calls = sum(1 for c in region["calls"] if c.get("ranCompiled") is False)
+    # calls Dynamo ran eagerly: said here unless the shape story says them (the recompile limit's, over the script's
+    # calls as written; or beside an in-situ number, the compiled side's): one quantity, one value
+    shapes, situ = region.get("shapes"), region.get("inSitu")
+    limit = shapes.get("recompileLimit") if shapes else None
+    beside = situ is not None and situ.get("eagerFallback") and (situ.get("step") or situ.get("call"))
+    said = bool(limit and limit["eagerCalls"]) or bool(beside)
+    eager_calls = 0 if said else sum(1 for c in region["calls"] if c.get("ranCompiled") is False)
     out = [formats.plural(graphs, "graph")] if graphs is not None else []
     if breaks:
         out.append(formats.plural(breaks, "break"))

@@ -7,6 +7,7 @@ counted."""
 
 from __future__ import annotations
 
+from ..measure import ranges
 from ..shapes.answer import Reason, Unit
 from ..shapes.in_situ import RegionInSitu
 from ..shapes.region import Region, RegionShapes, ShapeChange
@@ -96,8 +97,12 @@ def _fix(region: Region, shapes: RegionShapes) -> Reason | None:
     if fix.get("compileSeconds") is not None:
         reason["seconds"] = fix["compileSeconds"] or 0.0
     number, unit = (fix.get("step"), step_unit(region)) if fix.get("step") else (fix.get("call"), "call")
-    if number:
-        reason.update({"value": number["speedup"], "low": number["low"], "high": number["high"], "unit": unit})
+    if number:  # its range as every range is said (measure/ranges.py): floored, and none where it says nothing
+        value = number["speedup"]
+        reason.update({"value": value, "unit": unit})
+        if ranges.too_noisy(value, number["low"], number["high"]) is None:
+            low, high = ranges.floored(value, number["low"], number["high"])
+            reason.update({"low": round(low, 4), "high": round(high, 4)})
     still = fix.get("eagerFallback")
     if still:
         reason["count"] = still["calls"]
