@@ -193,3 +193,14 @@ def test_a_library_cache_s_growth_shows_in_its_length_and_inputs_of_one_shape_ha
     fixed = [call(i, "float32[4, 64]; no_grad") for i in range(10)]
     assert shape_facts.region_shapes(fixed, insight([], 1), {"dynamic": None}, "cpu", None) is None
     assert shape_reasons(region(fixed, None)) == [] and step_unit(region(fixed, None)) == "step"  # type: ignore[arg-type]
+
+
+def test_the_fix_runs_by_default_only_while_the_profile_stays_within_its_budget() -> None:
+    from compile_lens_runner.script import shape_fix
+
+    plain = 10.0  # the observed run: torch's import and the script with its compiles
+    assert shape_fix.within_budget(11.0, plain)  # 11 s so far + a fix run of ~13 s: within 25 s
+    assert not shape_fix.within_budget(13.0, plain)
+    plans = [{"region": "r0", "file": "x.py", "line": 3, "kind": shape_fix.DYNAMIC}]
+    (why,) = shape_fix.skipped(plans, shape_fix.over_budget(13.0, plain)).values()  # type: ignore[arg-type]
+    assert why["measured"] is False and why["fix"] == "dynamic=True" and "--shape-fix on" in (why["why"] or "")
