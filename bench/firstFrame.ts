@@ -23,7 +23,9 @@ interface Timings {
   firstDraw: number;
   complete: number;
 }
-type Debug = { __timelineDebug?: { framesDrawn: number; panes: { events: number }[]; timings: Timings } };
+interface Debug {
+  __timelineDebug?: { framesDrawn: number; panes: { events: number }[]; timings: Timings };
+}
 
 interface Opened {
   started: number;

@@ -28,14 +28,14 @@ export function generateTrace(
   const source = JSON.parse(readFileSync(fixture, 'utf8')) as { traceEvents: ChromeEvent[] };
   const metadata = source.traceEvents.filter((e) => e.ph === 'M');
   const events = source.traceEvents.filter((e) => e.ph !== 'M' && typeof e.ts === 'number');
-  const first = Math.min(...events.map((e) => e.ts as number));
-  const last = Math.max(...events.map((e) => (e.ts as number) + (e.dur ?? 0)));
+  const first = Math.min(...events.map((e) => e.ts!));
+  const last = Math.max(...events.map((e) => e.ts! + (e.dur ?? 0)));
   const period = (last - first) * 1.05;
   const maxId =
     Math.max(
       0,
       ...events.map((e) =>
-        Math.max(Number(e.args?.correlation ?? 0), Number(e.id ?? 0), Number(e.args?.['External id'] ?? 0)),
+        Math.max(Number(e.args?.['correlation'] ?? 0), Number(e.id ?? 0), Number(e.args?.['External id'] ?? 0)),
       ),
     ) + 1;
   const fd = openSync(path, 'w');
@@ -46,16 +46,16 @@ export function generateTrace(
     const idShift = tiles * maxId;
     const factor = stretched ? 1 + (((tiles * 7919) % 1000) / 1000 - 0.5) * 0.04 : 1;
     const tile = events.map((e) => {
-      const copy: ChromeEvent = { ...e, ts: (e.ts as number) + shift };
+      const copy: ChromeEvent = { ...e, ts: e.ts! + shift };
       if (factor !== 1) {
         // start and end scaled and rounded to ns each, so a slice inside another stays inside it
-        const start = ns(((e.ts as number) - first) * factor);
+        const start = ns((e.ts! - first) * factor);
         copy.ts = first + shift + start;
-        if (typeof e.dur === 'number') copy.dur = ns(ns(((e.ts as number) - first + e.dur) * factor) - start);
+        if (typeof e.dur === 'number') copy.dur = ns(ns((e.ts! - first + e.dur) * factor) - start);
       }
       if (typeof e.id === 'number') copy.id = e.id + idShift;
-      if (e.args && typeof e.args.correlation === 'number')
-        copy.args = { ...e.args, correlation: e.args.correlation + idShift };
+      if (e.args && typeof e.args['correlation'] === 'number')
+        copy.args = { ...e.args, correlation: e.args['correlation'] + idShift };
       return JSON.stringify(copy);
     });
     bytes += writeSync(fd, `,\n${tile.join(',\n')}`);
@@ -74,7 +74,7 @@ export function tileModel(model: TraceModel, minEvents: number): TraceModel {
   const copies = Math.max(1, Math.ceil(minEvents / model.count));
   const n = model.count * copies;
   let span = 0;
-  for (let i = 0; i < model.count; i++) span = Math.max(span, model.start[i] + model.dur[i]);
+  for (let i = 0; i < model.count; i++) span = Math.max(span, model.start[i]! + model.dur[i]!);
   const period = span * 1.05;
   const out: TraceModel = {
     ...model,
@@ -94,13 +94,13 @@ export function tileModel(model: TraceModel, minEvents: number): TraceModel {
   let k = 0;
   for (let i = 0; i < model.count; i++) {
     for (let c = 0; c < copies; c++, k++) {
-      out.start[k] = model.start[i] + c * period;
-      out.dur[k] = model.dur[i];
-      out.track[k] = model.track[i];
-      out.name[k] = model.name[i];
-      out.kind[k] = model.kind[i];
-      out.depth[k] = model.depth[i];
-      out.correlation[k] = model.correlation[i] < 0 ? -1 : model.correlation[i] + c * 1e6;
+      out.start[k] = model.start[i]! + c * period;
+      out.dur[k] = model.dur[i]!;
+      out.track[k] = model.track[i]!;
+      out.name[k] = model.name[i]!;
+      out.kind[k] = model.kind[i]!;
+      out.depth[k] = model.depth[i]!;
+      out.correlation[k] = model.correlation[i]! < 0 ? -1 : model.correlation[i]! + c * 1e6;
     }
   }
   for (let c = 0; c < copies; c++)

@@ -34,7 +34,7 @@ async function child(method: string, path: string): Promise<void> {
     result = {
       ok: true,
       seconds: (performance.now() - started) / 1000,
-      firstViewSeconds,
+      ...(firstViewSeconds === undefined ? {} : { firstViewSeconds }),
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       events,
     };
@@ -82,4 +82,8 @@ export function measure(method: string, path: string): Measurement {
   return JSON.parse(out) as Measurement;
 }
 
-if (process.argv[2] === '--child') void child(process.argv[3], process.argv[4]);
+const [, , childFlag, childMethod, childPath] = process.argv;
+if (childFlag === '--child') {
+  if (childMethod === undefined || childPath === undefined) throw new Error('usage: --child METHOD PATH');
+  void child(childMethod, childPath);
+}

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
             .map((us) => formatMicros(us).padStart(10))
             .join(' ')
         : '—';
-      console.log(`${(p === 0 ? row.label : '').padEnd(16)} ${labels[p].padEnd(8)} ${cells}`);
+      console.log(`${(p === 0 ? row.label : '').padEnd(16)} ${labels[p]!.padEnd(8)} ${cells}`);
     });
     const slowest = row.slowest;
     console.log(

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { generateTrace } from './gen-trace.ts';
 import { measure } from './measure.ts';
 
-async function main(): Promise<void> {
+function main(): void {
   const args = process.argv.slice(2);
   const roundsAt = args.indexOf('--rounds');
   const rounds = roundsAt >= 0 ? Number(args.splice(roundsAt, 2)[1]) : 1;
@@ -39,4 +39,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+main();

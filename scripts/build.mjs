@@ -4,6 +4,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 
 const watch = process.argv.includes('--watch');
+/** @type {import('esbuild').BuildOptions} */
 const common = { bundle: true, sourcemap: true, minify: !watch, logLevel: 'warning' };
 
 /** Folders the webview must not bundle: Node-only code, the editor's decisions, the VS Code host, the CLI (webview/ may
@@ -12,7 +13,10 @@ const NOT_BROWSER_SAFE = ['node', 'editor', 'host', 'cli'].map(
   (folder) => path.resolve('extension', folder) + path.sep,
 );
 
-/** Fails the webview build on any import of a Node builtin, of `vscode`, or of a file outside the browser-safe folders. */
+/**
+ * Fails the webview build on any import of a Node builtin, of `vscode`, or of a file outside the browser-safe folders.
+ * @type {import('esbuild').Plugin}
+ */
 const browserSafe = {
   name: 'browser-safe',
   setup(build) {

@@ -20,8 +20,9 @@ fi
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 
 # The runner needs torch >= 2.4 in the interpreter it runs with; tests also need pytest (xdist runs its files two at a
-# time), jsonschema, numpy and mypy.
+# time), jsonschema, numpy, transformers (a real generate() with its DynamicCache), and the linters mypy and ruff.
 "$PYTHON" -c 'import torch' 2>/dev/null || "$PYTHON" -m pip install -q torch==2.13.0
-"$PYTHON" -c 'import pytest, xdist, jsonschema, numpy, mypy' 2>/dev/null || "$PYTHON" -m pip install -q pytest pytest-xdist jsonschema numpy mypy
+"$PYTHON" -c 'import pytest, xdist, jsonschema, numpy, mypy, transformers' 2>/dev/null || "$PYTHON" -m pip install -q pytest pytest-xdist jsonschema numpy mypy transformers
+"$PYTHON" -m ruff --version >/dev/null 2>&1 || "$PYTHON" -m pip install -q ruff
 
 node scripts/build.mjs

@@ -10,7 +10,7 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 started=$SECONDS
 npx tsc -p . --noEmit
-python3 -m mypy --config-file native-runner/mypy.ini native-runner/compile_lens_runner
+npm run --silent lint   # prettier and eslint, ruff (lint and format), mypy --strict: `npm run format` fixes most
 node --import tsx --test --test-concurrency=1 test/unit/*.test.ts test/webview/*.test.ts test/e2e/*.test.ts >"$logs/node.log" 2>&1 &
 node_pid=$!
 python3 -m pytest -q -n 2 --dist loadfile -p no:cacheprovider test/python >"$logs/pytest.log" 2>&1 &

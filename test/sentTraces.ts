@@ -38,8 +38,9 @@ export async function sentMessages(
   await sendTraces(
     content,
     view,
-    async (message) => {
+    (message) => {
       if (message.type === 'trace' || message.type === 'rows') sent.push(message);
+      return Promise.resolve();
     },
     minEvents,
     rowsPerPart,

@@ -102,7 +102,7 @@ function modeSection(mode: ModeResult): HTMLElement | null {
   const total = order.reduce((sum, id) => sum + outermost(id), 0);
   const details = el('details', 'compile-phases');
   details.open = true;
-  details.dataset.mode = mode.mode;
+  details.dataset['mode'] = mode.mode;
   const hits = phases.filter((p) => p.cacheHit).length;
   details.append(
     el(

@@ -4,6 +4,7 @@
 // steady state shaded with both medians. A log scale when compile steps dwarf the rest.
 import { line, scaleLinear } from 'd3';
 import type { InSituPoint, Region } from '../extension/shared/report.ts';
+import { inSituNumber } from '../extension/present/answer.ts';
 import { formatMs, formatSpeedup } from '../extension/present/numbers.ts';
 import { el } from './panels.ts';
 import {
@@ -64,7 +65,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
   chart.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
   chart.setAttribute('role', 'img');
   chart.setAttribute('aria-label', `${region.id} ${region.name}: each step as written and with compiling off`);
-  chart.dataset.scale = logScale ? 'log' : 'linear';
+  chart.dataset['scale'] = logScale ? 'log' : 'linear';
   const from = situ.steadyFromCall;
   if (from != null && from <= last) {
     const shade = svg('rect', 'steady');
@@ -73,9 +74,9 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     shade.setAttribute('width', String(x(last + 0.5) - x(from - 0.5)));
     shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
     const step = situ.step;
-    const text = step
-      ? `: ${formatMs(step.eagerMs)} → ${formatMs(step.compiledMs)} per step (median), ${formatSpeedup(step.speedup)}`
-      : '';
+    // the runner's words for the step's number (schema 1.21), else its recorded speedup
+    const said = inSituNumber(region.answer, 'step')?.text;
+    const text = said ? `: ${said}` : step ? `: ${formatSpeedup(step.speedup)} per step` : '';
     chart.append(withTitle(shade, `steady state from call ${from}${text}`));
     for (const [side, ms] of step
       ? ([
@@ -98,12 +99,12 @@ export function renderInSituChart(region: Region): HTMLElement | null {
   for (const side of ['eager', 'compiled'] as const) {
     const trace = svg('path', `run ${side}`);
     trace.setAttribute('d', path(sides[side]) ?? '');
-    trace.dataset.side = side;
-    trace.dataset.steps = String(sides[side].length);
+    trace.dataset['side'] = side;
+    trace.dataset['steps'] = String(sides[side].length);
     chart.append(withTitle(trace, SIDE_TEXT[side]));
     for (const p of sides[side].filter((s) => s.compiles > 0)) {
       const mark = stepMark(side, x(p.index), y(p.ms));
-      mark.dataset.call = String(p.index);
+      mark.dataset['call'] = String(p.index);
       chart.append(
         withTitle(
           mark,

@@ -17,24 +17,24 @@ const PY_FRAME = /^(.+\.py)\((\d+)\): (.+)$/;
 export function ancestors(model: TraceModel, i: number): number[] {
   const out: number[] = [];
   const track = model.track[i];
-  const start = model.start[i];
-  const end = start + model.dur[i];
+  const start = model.start[i]!;
+  const end = start + model.dur[i]!;
   for (let j = 0; j < model.count; j++) {
     if (
       model.track[j] === track &&
-      model.depth[j] < model.depth[i] &&
-      model.start[j] <= start &&
-      model.start[j] + model.dur[j] >= end
+      model.depth[j]! < model.depth[i]! &&
+      model.start[j]! <= start &&
+      model.start[j]! + model.dur[j]! >= end
     )
       out.push(j);
   }
-  return out.sort((a, b) => model.depth[b] - model.depth[a]);
+  return out.sort((a, b) => model.depth[b]! - model.depth[a]!);
 }
 
 /** Where a slice ran from on the CPU: itself if on a CPU track, else its launch (linked by correlation). */
 function cpuSide(model: TraceModel, i: number, linked: number[]): number {
-  if (!model.tracks[model.track[i]]?.gpu) return i;
-  return linked.find((j) => !model.tracks[model.track[j]]?.gpu) ?? -1;
+  if (!model.tracks[model.track[i]!]?.gpu) return i;
+  return linked.find((j) => !model.tracks[model.track[j]!]?.gpu) ?? -1;
 }
 
 /** Every user file the report names, to resolve the short paths of the profiler's Python frames ("fused.py(12): forward"). */
@@ -54,7 +54,7 @@ function resolvePyFrame(name: string, files: string[]): SourceLocation | null {
   if (!match) return null;
   const short = match[1]!.replace(/\\/g, '/');
   const file = files.find((f) => f.replace(/\\/g, '/').endsWith(`/${short}`) || f === short);
-  return file ? { file, line: Number(match[2]), function: match[3] } : null;
+  return file ? { file, line: Number(match[2]), function: match[3] ?? null } : null;
 }
 
 function lineButton(location: SourceLocation, reveal: Reveal): HTMLElement {
@@ -80,12 +80,12 @@ export function renderKernelSource(
   openCode: OpenCode,
 ): HTMLElement | null {
   if (!report) return null;
-  const name = model.names[model.name[i]] ?? '';
+  const name = model.names[model.name[i]!] ?? '';
   const cpu = cpuSide(model, i, linked);
   const enclosing = cpu >= 0 ? ancestors(model, cpu) : [];
   const region =
     enclosing
-      .map((j) => model.names[model.name[j]] ?? '')
+      .map((j) => model.names[model.name[j]!] ?? '')
       .find((n) => n.startsWith(REGION))
       ?.slice(REGION.length) ?? null;
   const pane = paneKernels(report, paneLabel);
@@ -118,10 +118,10 @@ export function renderKernelSource(
     return box;
   }
   const chain = [cpu, ...enclosing].filter((j) => j >= 0);
-  const aten = chain.map((j) => model.names[model.name[j]] ?? '').filter((n) => n.startsWith('aten::'));
+  const aten = chain.map((j) => model.names[model.name[j]!] ?? '').filter((n) => n.startsWith('aten::'));
   const files = userFiles(report);
   const frames = chain
-    .map((j) => resolvePyFrame(model.names[model.name[j]] ?? '', files))
+    .map((j) => resolvePyFrame(model.names[model.name[j]!] ?? '', files))
     .filter((l): l is SourceLocation => l !== null);
   if (!aten.length && !frames.length) return null;
   box.append(el('h4', undefined, region ? `Ran in compiled region ${region}` : 'Eager'));

@@ -136,9 +136,9 @@ new MutationObserver(() => {
 }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 function saveState(): void {
-  const [t0, t1] = state.current.domain();
+  const [t0, t1] = state.current.domain() as [number, number];
   const selected = state.selected
-    ? { ...state.selected, partial: state.panes[state.selected.pane].preview }
+    ? { ...state.selected, partial: state.panes[state.selected.pane]!.preview }
     : state.carried;
   vscode.setState({
     source: state.source,
@@ -268,14 +268,14 @@ function load(message: Opening): void {
     state.showAllRanks,
   );
   state.panes = panes.map((pane, p) => {
-    const communication = communicationNames(models[p].names);
+    const communication = communicationNames(models[p]!.names);
     const compareTo = pane.compareTo === undefined ? (p > 0 && !rankView ? 0 : null) : pane.compareTo;
     return {
       label: pane.label,
-      timeline: new TimelineCanvas(models[p], communication),
+      timeline: new TimelineCanvas(models[p]!, communication),
       stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
-      kernels: kernelIndices(models[p]).length,
-      communication: hasCommunication(models[p], communication),
+      kernels: kernelIndices(models[p]!).length,
+      communication: hasCommunication(models[p]!, communication),
       compareTo: compareTo !== null && compareTo >= 0 && compareTo < p ? compareTo : null,
       preview: pane.preview,
     };
@@ -298,8 +298,8 @@ function load(message: Opening): void {
   state.panes.forEach((pane, p) => {
     const box = el('div', 'pane');
     const { steps } = pane.timeline.model;
-    const { events } = panes[p];
-    const loading = panes[p].preview ? ' — loading all slices…' : '';
+    const { events, preview } = panes[p]!;
+    const loading = preview ? ' — loading all slices…' : '';
     box.append(
       el(
         'div',
@@ -345,16 +345,16 @@ function load(message: Opening): void {
     app.append(el('p', 'hint compare-pending', 'The comparison of the traces appears when they have fully loaded.'));
   } else {
     for (let p = 1; p < state.panes.length; p++) {
-      const { compareTo } = panes[p];
+      const { compareTo } = panes[p]!;
       const base = compareTo ?? 0;
       if (compareTo === null || base < 0 || base >= p) continue;
-      const comparison = compareTraces(models[base], models[p]);
+      const comparison = compareTraces(models[base]!, models[p]!);
       state.comparisons.push({
-        before: state.panes[base].label,
-        after: state.panes[p].label,
+        before: state.panes[base]!.label,
+        after: state.panes[p]!.label,
         rows: comparison.rows.map((r) => ({ metric: r.metric, before: r.before, after: r.after })),
       });
-      app.append(renderComparison(state.panes[base].label, state.panes[p].label, comparison));
+      app.append(renderComparison(state.panes[base]!.label, state.panes[p]!.label, comparison));
     }
   }
 
@@ -374,7 +374,7 @@ function load(message: Opening): void {
     if (refit) fitStep(panesBox);
     else {
       state.base.domain(view.domain);
-      select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+      zoomBehavior.transform(select(panesBox), zoomIdentity);
     }
     if (state.search) applySearch(state.search);
     if (selection) selectSlice(selection.pane, selection.slice, details);
@@ -382,7 +382,7 @@ function load(message: Opening): void {
     fitStep(panesBox);
   }
   state.fitted = refit ? state.current.domain() : null;
-  if (searchFocused) (document.querySelector('.search') as HTMLElement | null)?.focus();
+  if (searchFocused) document.querySelector<HTMLElement>('.search')?.focus();
   if (keptRange && keptRange.pane < state.panes.length) ranges.set(keptRange.pane, keptRange.from, keptRange.to, true);
   if (replaced) window.scrollTo(window.scrollX, scrollY);
   state.shown++;
@@ -399,11 +399,11 @@ function renderToolbar(): HTMLElement {
   search.addEventListener('input', () => applySearch(search.value));
   const fit = document.createElement('vscode-button');
   fit.textContent = 'Fit to step';
-  fit.addEventListener('click', () => fitStep(document.querySelector('.panes') as HTMLDivElement));
+  fit.addEventListener('click', () => fitStep(document.querySelector('.panes')!));
   const fitAll = document.createElement('vscode-button');
   fitAll.textContent = 'Fit all';
   fitAll.setAttribute('secondary', '');
-  fitAll.addEventListener('click', () => fitAllTime(document.querySelector('.panes') as HTMLDivElement));
+  fitAll.addEventListener('click', () => fitAllTime(document.querySelector('.panes')!));
   const prev = document.createElement('vscode-button');
   prev.textContent = '◀ step';
   prev.setAttribute('secondary', '');
@@ -438,7 +438,7 @@ function changeStep(delta: number): void {
   const steps = Math.max(...state.panes.map((p) => p.timeline.model.steps.length), 1);
   state.step = Math.min(Math.max(0, state.step + delta), steps - 1);
   alignPanes();
-  fitStep(document.querySelector('.panes') as HTMLDivElement);
+  fitStep(document.querySelector('.panes')!);
 }
 
 /**
@@ -452,7 +452,7 @@ function alignPanes(): void {
     state.step,
   );
   state.panes.forEach((pane, p) => {
-    pane.timeline.offset = offsets[p];
+    pane.timeline.offset = offsets[p]!;
   });
 }
 
@@ -464,7 +464,7 @@ function fitStep(panesBox: HTMLDivElement): void {
     longest = Math.max(longest, step ? step.end - offset : traceEnd(model));
   }
   state.base.domain([0, longest || 1]);
-  select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+  zoomBehavior.transform(select(panesBox), zoomIdentity);
 }
 
 function fitAllTime(panesBox: HTMLDivElement): void {
@@ -475,7 +475,7 @@ function fitAllTime(panesBox: HTMLDivElement): void {
     hi = Math.max(hi, traceEnd(pane.timeline.model) - pane.timeline.offset);
   }
   state.base.domain([lo, hi]);
-  select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+  zoomBehavior.transform(select(panesBox), zoomIdentity);
 }
 
 function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip: HTMLElement): void {
@@ -502,14 +502,11 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
         return;
       }
       // the label column: the track's whole name (the column cuts long ones)
-      const i =
-        event.offsetX < LABEL_WIDTH
-          ? -1
-          : pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
+      const i = event.offsetX < LABEL_WIDTH ? -1 : pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
       const model = pane.timeline.model;
       const text =
         i >= 0
-          ? `${model.names[model.name[i]]}\n${formatMicros(model.dur[i])} · ${model.tracks[model.track[i]].name}`
+          ? `${model.names[model.name[i]!]}\n${formatMicros(model.dur[i]!)} · ${model.tracks[model.track[i]!]!.name}`
           : event.offsetX < LABEL_WIDTH
             ? pane.timeline.trackNameAt(event.offsetY)
             : null;
@@ -536,7 +533,7 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
         return;
       }
       if (event.shiftKey) return;
-      const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current as TimeScale);
+      const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
       selectSlice(p, i, details);
     });
   });
@@ -616,13 +613,13 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
   state.carried = null;
   details.replaceChildren();
   if (slice >= 0) {
-    const timeline = state.panes[pane].timeline;
+    const timeline = state.panes[pane]!.timeline;
     timeline.selected = slice;
     const links = flowLinks(timeline.model, slice);
     timeline.arrows = links.arrows;
     timeline.linked = linkedSlices(links, slice);
     details.append(
-      renderDetails(timeline.model, slice, timeline.linked, links.more, state.panes[pane].label, (j) =>
+      renderDetails(timeline.model, slice, timeline.linked, links.more, state.panes[pane]!.label, (j) =>
         revealSlice(pane, j, details),
       ),
     );
@@ -631,7 +628,7 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
       slice,
       timeline.linked,
       state.report,
-      state.panes[pane].label,
+      state.panes[pane]!.label,
       (file, line, cell) => post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) }),
       (mode, compileId, codeLine) => post({ type: 'openGeneratedCode', mode, compileId, codeLine }),
     );
@@ -644,9 +641,9 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
 /** Selects a slice and brings it into view (an arrow followed, a range row chosen): the zoom is kept unless it is off screen. */
 function revealSlice(pane: number, slice: number, details: HTMLElement): void {
   const timeline = state.panes[pane]!.timeline;
-  const start = timeline.model.start[slice] - timeline.offset;
-  const end = start + timeline.model.dur[slice];
-  const [t0, t1] = state.current.domain();
+  const start = timeline.model.start[slice]! - timeline.offset;
+  const end = start + timeline.model.dur[slice]!;
+  const [t0, t1] = state.current.domain() as [number, number];
   if (start < t0 || end > t1) {
     const half = Math.max((t1 - t0) / 2, (end - start) * 0.6);
     zoomTo((start + end) / 2 - half, (start + end) / 2 + half);
@@ -660,7 +657,7 @@ function zoomTo(from: number, to: number): void {
   const panesBox = document.querySelector<HTMLDivElement>('.panes');
   if (!panesBox) return;
   state.base.domain([from, to]);
-  select(panesBox).call(zoomBehavior.transform, zoomIdentity);
+  zoomBehavior.transform(select(panesBox), zoomIdentity);
 }
 
 /** "Show in timeline" of a finding, once the full load is in (focus.ts). */
@@ -685,7 +682,7 @@ function drawAll(): void {
   state.base.range([LABEL_WIDTH, width]);
   state.current.range([LABEL_WIDTH, width]);
   const began = performance.now();
-  for (const pane of state.panes) pane.stats = pane.timeline.draw(state.current as TimeScale, width, state.theme);
+  for (const pane of state.panes) pane.stats = pane.timeline.draw(state.current, width, state.theme);
   state.frameTimes.push(performance.now() - began);
   if (!state.timings.firstDraw) state.timings.firstDraw = performance.timeOrigin + performance.now();
   if (state.partial && !state.drawnSaid) {
@@ -717,11 +714,11 @@ Object.defineProperty(window, '__timelineDebug', {
       })),
       selected: state.selected && {
         ...state.selected,
-        name: state.panes[state.selected.pane].timeline.model.names[
-          state.panes[state.selected.pane].timeline.model.name[state.selected.slice]
+        name: state.panes[state.selected.pane]!.timeline.model.names[
+          state.panes[state.selected.pane]!.timeline.model.name[state.selected.slice]!
         ],
-        linked: state.panes[state.selected.pane].timeline.linked.length,
-        arrows: state.panes[state.selected.pane].timeline.arrows.length,
+        linked: state.panes[state.selected.pane]!.timeline.linked.length,
+        arrows: state.panes[state.selected.pane]!.timeline.arrows.length,
       },
       /** the range selection (pane time) and each pane's marks by kind */
       range: ranges.range && { ...ranges.range },
@@ -756,11 +753,11 @@ Object.defineProperty(window, '__timelineDebug', {
         let seen = 0;
         for (let i = 0; i < model.count; i++) {
           if (
-            model.names[model.name[i]] !== name ||
-            (onGpu !== undefined && model.tracks[model.track[i]].gpu !== onGpu)
+            model.names[model.name[i]!] !== name ||
+            (onGpu !== undefined && model.tracks[model.track[i]!]!.gpu !== onGpu)
           )
             continue;
-          if (seen++ === nth) return view.timeline.locate(i, state.current as TimeScale, width);
+          if (seen++ === nth) return view.timeline.locate(i, state.current, width);
         }
         return null;
       },

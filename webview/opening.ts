@@ -41,8 +41,7 @@ export interface Assembly {
 export function receiveRows(assembly: Assembly | null, message: RowsMessage): Assembly | null {
   const into = message.from === 0 ? { index: message.index, columns: emptyColumns(message.count), next: 0 } : assembly;
   if (
-    !into ||
-    into.index !== message.index ||
+    into?.index !== message.index ||
     into.next !== message.from ||
     message.from + message.rows.count > into.columns.start.length
   )

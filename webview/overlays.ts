@@ -13,11 +13,11 @@ function markColour(kind: MarkKind, theme: Theme): string {
   switch (kind) {
     case 'compile':
     case 'recompile':
-      return theme.kind[SliceKind.Compile];
+      return theme.kind[SliceKind.Compile]!; // readTheme has a colour per kind
     case 'graph-break':
       return theme.warning;
     case 'cudagraph-replay':
-      return theme.kind[SliceKind.GraphReplay];
+      return theme.kind[SliceKind.GraphReplay]!;
   }
 }
 

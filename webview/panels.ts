@@ -136,7 +136,7 @@ function modesTable(digest: ReportDigest): HTMLElement {
       mode.status === 'error'
         ? `failed: ${mode.error ?? 'unknown error'}`
         : mode.notMeasured
-          ? `not measured: ${mode.notMeasured}`
+          ? `not measured. ${mode.notMeasured}`
           : null;
     if (whole !== null) {
       const cell = el('td', 'error', whole);
@@ -153,7 +153,6 @@ function modesTable(digest: ReportDigest): HTMLElement {
     }
     table.append(row);
     for (const text of [
-      mode.fix && `fix: ${mode.fix}`,
       mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`,
       mode.accuracy,
       mode.runEager,
@@ -180,16 +179,16 @@ export function renderDetails(
   follow: (slice: number) => void,
 ): HTMLElement {
   const box = el('section', 'details');
-  box.append(el('h3', undefined, model.names[model.name[i]]));
+  box.append(el('h3', undefined, model.names[model.name[i]!]));
   const rows: [string, string][] = [
     ['pane', paneLabel],
-    ['kind', SLICE_KIND_NAMES[model.kind[i]] ?? 'other'],
-    ['track', model.tracks[model.track[i]]?.name ?? '?'],
-    ['start', formatMicros(model.start[i])],
-    ['duration', formatMicros(model.dur[i])],
+    ['kind', SLICE_KIND_NAMES[model.kind[i]!] ?? 'other'],
+    ['track', model.tracks[model.track[i]!]?.name ?? '?'],
+    ['start', formatMicros(model.start[i]!)],
+    ['duration', formatMicros(model.dur[i]!)],
     ['depth', String(model.depth[i])],
   ];
-  if (model.correlation[i] >= 0) rows.push(['correlation', String(model.correlation[i])]);
+  if (model.correlation[i]! >= 0) rows.push(['correlation', String(model.correlation[i])]);
   const argRow = findArgsRow(model, i);
   if (argRow >= 0) {
     const values = model.kernelArgs.values.subarray(
@@ -201,7 +200,7 @@ export function renderDetails(
     if (!Number.isNaN(values[0])) rows.push(['grid', triple(0)]);
     if (!Number.isNaN(values[3])) rows.push(['block', triple(3)]);
     for (let f = 6; f < KERNEL_ARG_FIELDS.length; f++)
-      if (!Number.isNaN(values[f])) rows.push([KERNEL_ARG_FIELDS[f], String(values[f])]);
+      if (!Number.isNaN(values[f])) rows.push([KERNEL_ARG_FIELDS[f]!, String(values[f])]);
   }
   const table = el('table', 'facts');
   for (const [key, value] of rows) {
@@ -211,7 +210,7 @@ export function renderDetails(
   }
   box.append(table);
   if (linked.length > 0) {
-    const onGpu = model.tracks[model.track[i]]?.gpu ?? false;
+    const onGpu = model.tracks[model.track[i]!]?.gpu ?? false;
     box.append(
       el(
         'h4',
@@ -222,11 +221,11 @@ export function renderDetails(
     const list = el('ul', 'linked');
     for (const j of linked.slice(0, 50)) {
       const item = el('li');
-      const link = el('button', 'link follow', `${SLICE_KIND_NAMES[model.kind[j]]}: ${model.names[model.name[j]]}`);
+      const link = el('button', 'link follow', `${SLICE_KIND_NAMES[model.kind[j]!]}: ${model.names[model.name[j]!]}`);
       link.type = 'button';
       link.title = 'Select it and bring it into view';
       link.addEventListener('click', () => follow(j));
-      item.append(link, ` (${formatMicros(model.dur[j])})`);
+      item.append(link, ` (${formatMicros(model.dur[j]!)})`);
       list.append(item);
     }
     if (linked.length > 50) list.append(el('li', undefined, `… ${linked.length - 50} more`));
@@ -241,7 +240,7 @@ function findArgsRow(model: TraceModel, i: number): number {
   let b = slices.length;
   while (a < b) {
     const m = (a + b) >>> 1;
-    if (slices[m] < i) a = m + 1;
+    if (slices[m]! < i) a = m + 1;
     else b = m;
   }
   return a < slices.length && slices[a] === i ? a : -1;
@@ -258,10 +257,10 @@ export function renderComparison(beforeLabel: string, afterLabel: string, compar
   // a metric both sides have none of (GPU metrics on a CPU run) says nothing
   for (const row of comparison.rows.filter((r) => r.before !== 0 || r.after !== 0)) {
     const tr = el('tr');
-    tr.dataset.metric = row.metric;
+    tr.dataset['metric'] = row.metric;
     const cell = (value: number): HTMLElement => {
       const td = el('td', 'num', row.unit === 'us' ? formatUs(value) : formatCount(value));
-      td.dataset.value = String(value);
+      td.dataset['value'] = String(value);
       return td;
     };
     const change =

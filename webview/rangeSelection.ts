@@ -63,8 +63,8 @@ export class RangeSelection {
     if (!this.range) {
       const selected = this.host.selected();
       const timeline = selected ? this.host.panes()[selected.pane]?.timeline : undefined;
-      const at = selected && timeline ? timeline.model.start[selected.slice] - timeline.offset : (t0 + t1) / 2;
-      const end = selected && timeline ? at + timeline.model.dur[selected.slice] : at;
+      const at = selected && timeline ? timeline.model.start[selected.slice]! - timeline.offset : (t0 + t1) / 2;
+      const end = selected && timeline ? at + timeline.model.dur[selected.slice]! : at;
       this.set(selected?.pane ?? 0, at, Math.max(end, at + stepUs), true);
       return;
     }
@@ -121,8 +121,8 @@ export class RangeSelection {
     const to = this.range.to + offset;
     let best = -1;
     for (let i = 0; i < model.count; i++) {
-      if (model.name[i] !== id || model.start[i] > to || model.start[i] + model.dur[i] < from) continue;
-      if (best < 0 || model.dur[i] > model.dur[best]) best = i;
+      if (model.name[i] !== id || model.start[i]! > to || model.start[i]! + model.dur[i]! < from) continue;
+      if (best < 0 || model.dur[i]! > model.dur[best]!) best = i;
     }
     if (best >= 0) this.host.reveal(pane, best);
   }

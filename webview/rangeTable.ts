@@ -59,9 +59,9 @@ function sortableTable<T>(
       }
       for (const c of columns) {
         const td = el('td', c.numeric ? 'num' : 'name', c.text(row));
-        td.dataset.col = c.key;
+        td.dataset['col'] = c.key;
         const value = c.value(row);
-        if (typeof value === 'number') td.dataset.value = String(value);
+        if (typeof value === 'number') td.dataset['value'] = String(value);
         tr.append(td);
       }
       body.append(tr);
@@ -81,7 +81,7 @@ function sortableTable<T>(
     const th = el('th', c.numeric ? 'num' : undefined);
     const button = el('button', 'sort', c.title);
     button.type = 'button';
-    button.dataset.key = c.key;
+    button.dataset['key'] = c.key;
     button.addEventListener('click', () => {
       order = {
         key: c.key,

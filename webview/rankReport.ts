@@ -71,7 +71,7 @@ function renderRankTable(report: Report): HTMLElement {
 function rankRow({ digest: d, stepMs, overFastest, diverged }: RankTableRow): HTMLElement {
   const failed = d.status !== 'ok' && d.status !== 'unknown';
   const tr = el('tr', [diverged ? 'diverged' : '', failed ? 'error' : ''].filter(Boolean).join(' ') || undefined);
-  tr.dataset.rank = String(d.rank);
+  tr.dataset['rank'] = String(d.rank);
   const count = (n: number | null): HTMLElement => number(n, n === null ? '' : String(n));
   const where = [d.host, d.nodeRank !== null ? `node ${d.nodeRank}` : null].filter((w) => w !== null).join(', ');
   tr.append(
@@ -90,14 +90,14 @@ function rankRow({ digest: d, stepMs, overFastest, diverged }: RankTableRow): HT
     el('td', 'inputs', notes(d, diverged)),
   );
   tr.querySelectorAll('td').forEach((td, k) => {
-    td.dataset.label = COLUMNS[k]!;
+    td.dataset['label'] = COLUMNS[k]!;
   });
   return tr;
 }
 
 function number(value: number | null, text: string): HTMLElement {
   const td = el('td', 'num', text);
-  if (value !== null) td.dataset.value = String(value);
+  if (value !== null) td.dataset['value'] = String(value);
   return td;
 }
 

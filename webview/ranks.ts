@@ -40,7 +40,7 @@ export function rankPanesShown<P extends TimelinePane>(
       }
     : slowestAndFastest(meanWorkUs(rankStepTable(models)));
   const chosen = showAll ? [...order.shown, ...order.rest] : order.shown;
-  const shown = { panes: chosen.map((p) => panes[p]), models: chosen.map((p) => models[p]) };
+  const shown = { panes: chosen.map((p) => panes[p]!), models: chosen.map((p) => models[p]!) };
   const view = rankViewOf(shown.panes, shown.models, partial)!;
   return { ...shown, view: { ...view, order: { by, total: panes.length, hidden: panes.length - chosen.length } } };
 }
@@ -51,7 +51,7 @@ function rankViewOf(panes: readonly TimelinePane[], models: readonly TraceModel[
   const heads = panes.map((p) => p.rank!);
   return {
     heads,
-    alignment: rankAlignment(models.map((trace, p) => ({ trace, rank: heads[p] }))),
+    alignment: rankAlignment(models.map((trace, p) => ({ trace, rank: heads[p]! }))),
     table: partial ? null : rankStepTable(models),
     order: null,
   };
@@ -154,8 +154,8 @@ export function renderRankSteps(
   table.rows.forEach((row, index) => {
     row.ranks.forEach((stat, p) => {
       const tr = el('tr', row.slowest?.pane === p && !row.slowest.even ? 'slowest' : undefined);
-      tr.dataset.step = row.label;
-      tr.dataset.pane = String(p);
+      tr.dataset['step'] = row.label;
+      tr.dataset['pane'] = String(p);
       if (p === 0) {
         const step = el('th', 'step');
         step.rowSpan = row.ranks.length;
@@ -174,7 +174,7 @@ export function renderRankSteps(
       if (p === 0) {
         const slowest = el('td', 'slowest-rank', slowestText(row.slowest, labels));
         slowest.rowSpan = row.ranks.length;
-        if (row.slowest) slowest.dataset.pane = String(row.slowest.pane);
+        if (row.slowest) slowest.dataset['pane'] = String(row.slowest.pane);
         tr.append(slowest);
       }
       grid.append(tr);
@@ -190,7 +190,7 @@ function statCells(stat: RankStepStat | null): HTMLElement[] {
   if (!stat) return [0, 1, 2, 3].map(() => el('td', 'num', '—'));
   const cell = (us: number, text = formatMicros(us)): HTMLElement => {
     const td = el('td', 'num', text);
-    td.dataset.value = String(us);
+    td.dataset['value'] = String(us);
     return td;
   };
   return [

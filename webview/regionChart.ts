@@ -193,7 +193,7 @@ export function renderRegionChart(region: Region): HTMLElement {
   chart.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
   chart.setAttribute('role', 'img');
   chart.setAttribute('aria-label', `${region.id} ${region.name}: duration of each call`);
-  chart.dataset.scale = logScale ? 'log' : 'linear';
+  chart.dataset['scale'] = logScale ? 'log' : 'linear';
 
   const steady = region.steadyState;
   if (steady && steady.fromCall <= last) {
@@ -231,8 +231,8 @@ export function renderRegionChart(region: Region): HTMLElement {
     const kind = markOf(call);
     const [cx, cy] = [x(call.index), y(call.ms)];
     const mark = callMark(kind, cx, cy);
-    mark.dataset.call = String(call.index);
-    mark.dataset.mark = kind;
+    mark.dataset['call'] = String(call.index);
+    mark.dataset['mark'] = kind;
     chart.append(withTitle(mark, callTitle(call)));
   }
   box.append(chart, renderLegend(region, timed.length, steady != null));

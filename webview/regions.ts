@@ -68,7 +68,7 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
     }
     // each cell names its column: a narrow panel stacks the rows (styles.ts) instead of scrolling sideways
     row.querySelectorAll('td').forEach((td, k) => {
-      if (td.colSpan === 1) td.dataset.label = COLUMNS[k]!;
+      if (td.colSpan === 1) td.dataset['label'] = COLUMNS[k]!;
     });
     table.append(row);
     for (const note of [
@@ -96,7 +96,7 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
   for (const region of report.regions) {
     const digest = digestRegion(region);
     const box = el('section', 'region');
-    box.dataset.region = region.id;
+    box.dataset['region'] = region.id;
     const title = el('h3', undefined, `${region.id} ${region.name}`);
     if (region.location) {
       const { file, line, cell } = region.location;
@@ -107,6 +107,8 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
       title.append(' — ', link);
     }
     box.append(title);
+    // the runner's answer first: the verdict and the number it rests on, as the CodeLens says it
+    box.append(termEl('p', 'headline', digest.headline));
     box.append(termEl('p', 'region-facts', `${regionFacts(digest).join(' · ')} · compiled with mode ${digest.mode}`));
     if (digest.noCompiledCode) box.append(termEl('p', 'no-compiled-code', digest.noCompiledCode));
     if (digest.story) box.append(termEl('p', 'story', digest.story));
@@ -124,8 +126,6 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
       if (overlay) box.append(overlay);
     }
     box.append(renderRegionChart(region));
-    if (digest.notMeasured ?? digest.notReplayed)
-      box.append(termEl('p', 'not-measured', digest.notMeasured ?? `replay: ${digest.notReplayed ?? ''}`));
     if (digest.replayLeftOut)
       box.append(termEl('p', 'not-measured', `${digest.inSitu ? 'replay ' : ''}left out: ${digest.replayLeftOut}`));
     if (digest.measurements.length) {

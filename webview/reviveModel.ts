@@ -18,8 +18,8 @@ import { unpackSteps } from '../extension/shared/trace/stepsWire.ts';
 import type { PostedTrace } from '../extension/shared/trace/traceWire.ts';
 
 // postMessage may deliver typed arrays as plain arrays or index-keyed objects: the columns are restored.
-const as = <T>(value: unknown, make: (values: number[]) => T, type: Function): T =>
-  value instanceof type ? (value as T) : make(Object.values(value as Record<string, number>));
+const as = <T>(value: unknown, make: (values: number[]) => T, type: abstract new (...args: never[]) => T): T =>
+  value instanceof type ? value : make(Object.values(value as Record<string, number>));
 const bytes = (value: unknown): Uint8Array => as(value, (v) => Uint8Array.from(v), Uint8Array);
 const float64 = (value: unknown): Float64Array => as(value, (v) => Float64Array.from(v), Float64Array);
 const uint32 = (value: unknown): Uint32Array => as(value, (v) => Uint32Array.from(v), Uint32Array);

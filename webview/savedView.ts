@@ -43,10 +43,12 @@ export function restoredSelection(
   const { pane } = saved;
   if (saved.partial) {
     const from = replaced?.[pane];
-    if (!from || pane >= models.length || saved.slice >= from.count) return NONE;
-    const slice = sameSlice(from, saved.slice, models[pane]);
+    const to = models[pane];
+    if (!from || !to || saved.slice >= from.count) return NONE;
+    const slice = sameSlice(from, saved.slice, to);
     return { now: slice >= 0 ? { pane, slice } : null, later: null };
   }
-  if (pane >= models.length || preview[pane]) return { now: null, later: { pane, slice: saved.slice } };
-  return { now: saved.slice < models[pane].count ? { pane, slice: saved.slice } : null, later: null };
+  const model = models[pane];
+  if (!model || preview[pane]) return { now: null, later: { pane, slice: saved.slice } };
+  return { now: saved.slice < model.count ? { pane, slice: saved.slice } : null, later: null };
 }

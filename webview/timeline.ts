@@ -84,12 +84,12 @@ export class TimelineCanvas {
     let i = 0;
     for (let track = 0; track < model.tracks.length; track++) {
       this.trackTop.push(y);
-      for (let depth = 0; depth <= model.tracks[track].maxDepth; depth++) {
+      for (let depth = 0; depth <= model.tracks[track]!.maxDepth; depth++) {
         const first = i;
         while (i < model.count && model.track[i] === track && model.depth[i] === depth) i++;
         this.rows.push({ track, depth, first, end: i, y: y + depth * ROW_HEIGHT });
       }
-      y += (model.tracks[track].maxDepth + 1) * ROW_HEIGHT + TRACK_GAP;
+      y += (model.tracks[track]!.maxDepth + 1) * ROW_HEIGHT + TRACK_GAP;
     }
     this.height = y;
     for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
@@ -124,8 +124,8 @@ export class TimelineCanvas {
   matchingSlices(): number[] {
     if (!this.searching) return [];
     const out: number[] = [];
-    for (let i = 0; i < this.model.count; i++) if (this.nameMatches[this.model.name[i]]) out.push(i);
-    return out.sort((a, b) => this.model.start[a] - this.model.start[b]);
+    for (let i = 0; i < this.model.count; i++) if (this.nameMatches[this.model.name[i]!]) out.push(i);
+    return out.sort((a, b) => this.model.start[a]! - this.model.start[b]!);
   }
 
   draw(scale: TimeScale, width: number, theme: Theme): DrawStats {
@@ -175,33 +175,33 @@ export class TimelineCanvas {
         }
       };
       const rowEnd = row.end;
-      while (i < rowEnd && start[i] <= tMax) {
-        const x0 = Math.max(LABEL_WIDTH, toX(start[i]));
-        let x1 = Math.min(width, toX(start[i] + dur[i]));
+      while (i < rowEnd && start[i]! <= tMax) {
+        const x0 = Math.max(LABEL_WIDTH, toX(start[i]!));
+        let x1 = Math.min(width, toX(start[i]! + dur[i]!));
         let next = i + 1;
         if (x1 - x0 < MERGE_PX) {
           // Near-sub-pixel: everything that starts inside this pixel becomes one rect. Galloping search:
           // the next pixel's first slice is usually close, so this costs O(log distance), not O(log n).
           const pixelEnd = toT(Math.floor(x0) + 1);
-          if (next < rowEnd && start[next] < pixelEnd) {
+          if (next < rowEnd && start[next]! < pixelEnd) {
             let step = 1;
             let lo = next;
             let hi = next + 1;
-            while (hi < rowEnd && start[hi] < pixelEnd) {
+            while (hi < rowEnd && start[hi]! < pixelEnd) {
               lo = hi;
               step *= 2;
               hi = lo + step;
             }
             next = lowerBoundStart(model, lo + 1, Math.min(hi, rowEnd), pixelEnd);
           }
-          x1 = Math.max(Math.floor(x0) + 1, Math.min(width, toX(start[next - 1] + dur[next - 1])));
+          x1 = Math.max(Math.floor(x0) + 1, Math.min(width, toX(start[next - 1]! + dur[next - 1]!)));
         } else if (x1 - x0 >= MIN_LABEL_PX) {
           labels.push(i);
         }
         stats.slices += next - i;
         const bucket =
-          (this.communication[model.name[i]] ? COMMUNICATION_BUCKET : model.kind[i]) +
-          (this.searching && !this.nameMatches[model.name[i]] ? DIM_OFFSET : 0);
+          (this.communication[model.name[i]!] ? COMMUNICATION_BUCKET : model.kind[i]!) +
+          (this.searching && !this.nameMatches[model.name[i]!] ? DIM_OFFSET : 0);
         const left = next > i + 1 ? Math.floor(x0) : x0;
         if (bucket === runBucket && left <= runX1 + GAP_PX) runX1 = Math.max(runX1, x1);
         else {
@@ -225,13 +225,13 @@ export class TimelineCanvas {
   private firstVisible(row: Row, tMin: number): number {
     const model = this.model;
     let i = lowerBoundStart(model, row.first, row.end, tMin);
-    if (i > row.first && model.start[i - 1] + model.dur[i - 1] >= tMin) i--;
+    if (i > row.first && model.start[i - 1]! + model.dur[i - 1]! >= tMin) i--;
     return i;
   }
 
   private pushRect(bucket: number, x: number, y: number, w: number): void {
-    let buffer = this.rectBuckets[bucket];
-    const at = this.rectCounts[bucket] * 3;
+    let buffer = this.rectBuckets[bucket]!;
+    const at = this.rectCounts[bucket]! * 3;
     if (at + 3 > buffer.length) {
       const grown = new Float64Array(buffer.length * 2);
       grown.set(buffer);
@@ -240,20 +240,20 @@ export class TimelineCanvas {
     buffer[at] = x;
     buffer[at + 1] = y;
     buffer[at + 2] = w;
-    this.rectCounts[bucket]++;
+    this.rectCounts[bucket]!++;
   }
 
   /** One path and one fill per colour: far cheaper than a fillStyle change per slice. */
   private fillBuckets(ctx: CanvasRenderingContext2D, theme: Theme): void {
     for (let bucket = 0; bucket < COLOURS * 2; bucket++) {
-      const n = this.rectCounts[bucket];
+      const n = this.rectCounts[bucket]!;
       if (n === 0) continue;
-      const buffer = this.rectBuckets[bucket];
+      const buffer = this.rectBuckets[bucket]!;
       ctx.globalAlpha = bucket >= DIM_OFFSET ? 0.2 : 1;
       const colour = bucket % COLOURS;
-      ctx.fillStyle = colour === COMMUNICATION_BUCKET ? theme.communication : theme.kind[colour];
+      ctx.fillStyle = colour === COMMUNICATION_BUCKET ? theme.communication : theme.kind[colour]!; // readTheme has a colour per kind
       ctx.beginPath();
-      for (let r = 0; r < n; r++) ctx.rect(buffer[r * 3], buffer[r * 3 + 1], buffer[r * 3 + 2], ROW_HEIGHT - 1);
+      for (let r = 0; r < n; r++) ctx.rect(buffer[r * 3]!, buffer[r * 3 + 1]!, buffer[r * 3 + 2]!, ROW_HEIGHT - 1);
       ctx.fill();
       if (theme.border) {
         ctx.strokeStyle = theme.border;
@@ -275,17 +275,17 @@ export class TimelineCanvas {
     const charWidth = ctx.measureText('m').width || 6;
     ctx.fillStyle = theme.background;
     for (const i of labels) {
-      const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]));
-      const x1 = Math.min(width, xOf(model.start[i] + model.dur[i]));
+      const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]!));
+      const x1 = Math.min(width, xOf(model.start[i]! + model.dur[i]!));
       const fits = Math.floor((x1 - x0 - 6) / charWidth);
       if (fits < 3) continue;
-      const name = model.names[model.name[i]];
+      const name = model.names[model.name[i]!]!;
       ctx.fillText(name.length > fits ? `${name.slice(0, fits - 1)}…` : name, x0 + 3, this.rowY(i) + ROW_HEIGHT / 2);
     }
   }
 
   private rowY(i: number): number {
-    return this.trackTop[this.model.track[i]] + this.model.depth[i] * ROW_HEIGHT;
+    return this.trackTop[this.model.track[i]!]! + this.model.depth[i]! * ROW_HEIGHT;
   }
 
   /** Axis ticks, step boundaries, compile spans, selection and its linked slices. */
@@ -344,8 +344,8 @@ export class TimelineCanvas {
     ctx.lineWidth = 2;
     for (const i of [...this.linked, this.selected]) {
       if (i < 0) continue;
-      const x0 = xOf(model.start[i]);
-      const w = Math.max(2, xOf(model.start[i] + model.dur[i]) - x0);
+      const x0 = xOf(model.start[i]!);
+      const w = Math.max(2, xOf(model.start[i]! + model.dur[i]!) - x0);
       if (x0 + w < LABEL_WIDTH || x0 > width) continue;
       ctx.strokeRect(Math.max(LABEL_WIDTH, x0) - 1, this.rowY(i), w + 2, ROW_HEIGHT - 1);
     }
@@ -355,8 +355,8 @@ export class TimelineCanvas {
         ctx,
         this.arrows,
         (i, end) => {
-          const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]));
-          const x1 = Math.min(width, xOf(model.start[i] + model.dur[i]));
+          const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]!));
+          const x1 = Math.min(width, xOf(model.start[i]! + model.dur[i]!));
           if (x1 < LABEL_WIDTH || x0 > width) return null;
           return { x: Math.min(x0 + 2, (x0 + x1) / 2), y: this.rowY(i) + (end === 'from' ? ROW_HEIGHT - 1 : 0) };
         },
@@ -372,20 +372,21 @@ export class TimelineCanvas {
     const fits = Math.floor((LABEL_WIDTH - 8) / charWidth);
     this.model.tracks.forEach((track, t) => {
       const name = track.name.length > fits ? `${track.name.slice(0, fits - 1)}…` : track.name;
-      ctx.fillText(name, 4, this.trackTop[t] + ROW_HEIGHT / 2);
+      ctx.fillText(name, 4, this.trackTop[t]! + ROW_HEIGHT / 2);
     });
   }
 
   /** The whole name of the track at canvas height y (the label column cuts long ones), or null. */
   trackNameAt(y: number): string | null {
-    for (let t = this.model.tracks.length - 1; t >= 0; t--) if (y >= this.trackTop[t]) return this.model.tracks[t].name;
+    for (let t = this.model.tracks.length - 1; t >= 0; t--)
+      if (y >= this.trackTop[t]!) return this.model.tracks[t]!.name;
     return null;
   }
 
   /** Canvas point at the middle of slice i's visible part under `scale`, or null when it is off screen. */
   locate(i: number, scale: TimeScale, width: number): { x: number; y: number } | null {
-    const x0 = Math.max(LABEL_WIDTH, scale(this.model.start[i] - this.offset));
-    const x1 = Math.min(width, scale(this.model.start[i] + this.model.dur[i] - this.offset));
+    const x0 = Math.max(LABEL_WIDTH, scale(this.model.start[i]! - this.offset));
+    const x1 = Math.min(width, scale(this.model.start[i]! + this.model.dur[i]! - this.offset));
     if (x1 < x0) return null;
     return { x: (x0 + x1) / 2, y: this.rowY(i) + ROW_HEIGHT / 2 };
   }
@@ -399,7 +400,7 @@ export class TimelineCanvas {
     const t = scale.invert(x) + this.offset;
     const slack = Math.abs(scale.invert(x + 2) - scale.invert(x));
     const i = lowerBoundStart(model, row.first, row.end, t + slack) - 1;
-    if (i >= row.first && model.start[i] + model.dur[i] >= t - slack) return i;
+    if (i >= row.first && model.start[i]! + model.dur[i]! >= t - slack) return i;
     return -1;
   }
 }
@@ -410,7 +411,7 @@ function lowerBoundStart(model: TraceModel, from: number, to: number, t: number)
   let b = to;
   while (a < b) {
     const m = (a + b) >>> 1;
-    if (model.start[m] < t) a = m + 1;
+    if (model.start[m]! < t) a = m + 1;
     else b = m;
   }
   return a;

@@ -96,11 +96,11 @@ type BooleanOption = Exclude<OptionName, StringOption>;
 export interface ParsedArgs {
   command: string;
   positional: string[];
-  values: { [K in StringOption]?: string } & { [K in BooleanOption]?: boolean };
+  values: Partial<Record<StringOption, string>> & Partial<Record<BooleanOption, boolean>>;
   /** everything after a bare `--`: the user's script arguments */
   passthrough: string[];
   /** every value of an option that may repeat (--source-map, --logs), in order */
-  repeated: { [K in StringOption]?: string[] };
+  repeated: Partial<Record<StringOption, string[]>>;
 }
 
 const isOption = (name: string): name is OptionName => Object.hasOwn(OPTIONS, name);
@@ -234,7 +234,7 @@ type RunOutcome = { loaded: LoadedReport; exitCode: number } | { loaded: null; e
 
 async function runProfile(args: ParsedArgs, options: ProfileOptions, io: CliIo): Promise<RunOutcome> {
   const outcome = await runRunner({
-    python: args.values.python ?? process.env.COMPILE_LENS_PYTHON ?? 'python3',
+    python: args.values.python ?? process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
     runnerDir: RUNNER_DIR,
     cwd: process.cwd(),
     args: profileArgs(options),
@@ -247,7 +247,7 @@ async function runProfile(args: ParsedArgs, options: ProfileOptions, io: CliIo):
           .padStart(3)}%] ${p.phase}: ${p.message}`,
       ),
     // the user's and the compiler's own output; a crash's last lines reach the user through outcome.message anyway
-    onLog: args.values.verbose ? (line) => io.err(`  ${line}`) : undefined,
+    ...(args.values.verbose ? { onLog: (line: string) => io.err(`  ${line}`) } : {}),
   });
   if (!outcome.reportPath) {
     io.err(outcome.message ?? 'The runner wrote no report.');
@@ -368,7 +368,7 @@ async function readLogs(args: ParsedArgs, paths: string[], io: CliIo): Promise<R
     throw new UsageError(`--source-map: ${(error as Error).message}`);
   }
   const outcome = await inspectLogs({
-    python: args.values.python ?? process.env.COMPILE_LENS_PYTHON ?? 'python3',
+    python: args.values.python ?? process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
     runnerDir: RUNNER_DIR,
     cwd: process.cwd(),
     workspace: process.cwd(),
@@ -376,7 +376,7 @@ async function readLogs(args: ParsedArgs, paths: string[], io: CliIo): Promise<R
     rules,
     ...(args.values.out ? { out: args.values.out } : {}),
     ...(io.signal ? { signal: io.signal } : {}),
-    onLog: args.values.verbose ? (line) => io.err(`  ${line}`) : undefined,
+    ...(args.values.verbose ? { onLog: (line: string) => io.err(`  ${line}`) } : {}),
   });
   if (!outcome.loaded) {
     io.err(outcome.message);

@@ -219,7 +219,7 @@ export class GeneratedCode implements vscode.TextDocumentContentProvider, vscode
   }
 
   dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
+    for (const s of this.subscriptions) s.dispose();
     this.failedGuard.dispose();
     this.fusedLines.dispose();
     this.lensesChanged.dispose();

@@ -38,7 +38,7 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     const folders = vscode.workspace.workspaceFolders ?? [];
     if (!node && folders.length > 1) return folders.map((folder) => ({ kind: 'folder', folder }));
     const folder = node?.kind === 'folder' ? node.folder : folders[0];
-    if (!folder || folder.uri.scheme !== 'file') return [];
+    if (folder?.uri.scheme !== 'file') return [];
     return (await listRuns(folder.uri.fsPath)).map((run) => ({ kind: 'run', run }));
   }
 
@@ -93,7 +93,7 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
   }
 
   dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
+    for (const s of this.subscriptions) s.dispose();
     this.watcher.dispose();
     this.changed.dispose();
   }

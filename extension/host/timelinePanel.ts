@@ -157,7 +157,9 @@ function attachPanel(
   opening: Opening = {},
 ): vscode.Disposable {
   const listener = attach(panel.webview, extensionUri, source, titleOf(source), log, opening);
-  const disposed = panel.onDidDispose(() => listener.dispose());
+  const disposed = panel.onDidDispose(() => {
+    listener.dispose();
+  });
   return {
     dispose: () => {
       listener.dispose();
@@ -290,9 +292,10 @@ export async function openTraceTimeline(
   try {
     const { source, notes } = await resolveTimelineSelection(chosen.map((u) => u.fsPath));
     for (const note of notes) log.appendLine(`Timeline: ${note}`);
-    if (notes.length)
+    const [firstNote] = notes;
+    if (firstNote !== undefined)
       void vscode.window.showWarningMessage(
-        notes.length === 1 ? notes[0] : `${notes[0]} (${notes.length - 1} more in the Compile Lens output)`,
+        notes.length === 1 ? firstNote : `${firstNote} (${notes.length - 1} more in the Compile Lens output)`,
       );
     openTimelinePanel(extensionUri, source, log);
   } catch (error) {
@@ -304,7 +307,9 @@ export async function openTraceTimeline(
 
 class TraceDocument implements vscode.CustomDocument {
   constructor(readonly uri: vscode.Uri) {}
-  dispose(): void {}
+  dispose(): void {
+    // nothing held: the panel owns what it reads
+  }
 }
 
 /** restored: a report panel brought back after a restart (its report read once, for both), for its ReportTabs. */
@@ -322,15 +327,16 @@ export function registerTimeline(
   };
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, {
-      async deserializeWebviewPanel(panel, state: unknown) {
+      deserializeWebviewPanel(panel, state: unknown) {
         const source = (state as { source?: unknown } | null)?.source;
         if (!isTimelineSource(source)) {
           panel.dispose();
-          return;
+          return Promise.resolve();
         }
         const report = reportOf(source, {});
         const attached = attachPanel(panel, extensionUri, source, log, report ? { report } : {});
         if (report) restored(panel, report, attached);
+        return Promise.resolve();
       },
     }),
     ...[TRACE_EDITOR_VIEW_TYPE, ANY_JSON_EDITOR_VIEW_TYPE].map((viewType) =>

@@ -66,7 +66,7 @@ function endProcessGroup(pid: number, signal: NodeJS.Signals): void {
 export function runRunner(launch: RunnerLaunch): Promise<RunnerOutcome> {
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = { ...process.env, ...launch.env, PYTHONUNBUFFERED: '1' };
-    env.PYTHONPATH = [launch.runnerDir, env.PYTHONPATH].filter(Boolean).join(path.delimiter);
+    env['PYTHONPATH'] = [launch.runnerDir, env['PYTHONPATH']].filter(Boolean).join(path.delimiter);
     let result: (ProtocolLine & { type: 'result' }) | null = null;
     let cancelled = false;
     let timedOut = false;
@@ -137,23 +137,22 @@ export function runRunner(launch: RunnerLaunch): Promise<RunnerOutcome> {
     child.on('close', (code, signal) => {
       stdout.end();
       stderr.end();
-      const final = result as (ProtocolLine & { type: 'result' }) | null;
       if (cancelled) {
         finish({
           status: 'cancelled',
-          reportPath: final?.report ?? null,
+          reportPath: result?.report ?? null,
           exitCode: code,
           message: 'Cancelled: the runner and its compile workers were stopped.',
         });
       } else if (timedOut) {
         finish({
           status: 'error',
-          reportPath: final?.report ?? null,
+          reportPath: result?.report ?? null,
           exitCode: code,
           message: `The runner did not finish within ${Math.round((launch.killAfterMs ?? 0) / 1000)} s and was stopped. Raise the timeout or profile a smaller input.`,
         });
-      } else if (final) {
-        finish({ status: final.status, reportPath: final.report, exitCode: code, message: null });
+      } else if (result) {
+        finish({ status: result.status, reportPath: result.report, exitCode: code, message: null });
       } else {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         const detail = stderrTail

@@ -91,9 +91,11 @@ export async function resolveTimelineSelection(paths: readonly string[]): Promis
     kept.push({ file, head });
   }
   const shown = kept.slice(0, MAX_RANK_PANES);
-  if (kept.length > shown.length) {
+  const [first] = shown;
+  const last = shown.at(-1);
+  if (kept.length > shown.length && first && last) {
     notes.push(
-      `Showing ranks ${shown[0].head.rank}–${shown[shown.length - 1].head.rank} of the ${kept.length} rank traces: a timeline shows at most ${MAX_RANK_PANES} ranks. To see others, select their files and open those.`,
+      `Showing ranks ${first.head.rank}–${last.head.rank} of the ${kept.length} rank traces: a timeline shows at most ${MAX_RANK_PANES} ranks. To see others, select their files and open those.`,
     );
   }
   return { source: { kind: 'ranks', tracePaths: shown.map((c) => c.file) }, notes };

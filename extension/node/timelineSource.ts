@@ -97,17 +97,14 @@ async function readRankPanes(
   traces: { trace: string; rank: number | null }[],
   inTurn: (tracePath: string) => Promise<TraceReader>,
 ): Promise<ContentPane[]> {
-  const heads = await Promise.all(
-    traces.map(async ({ trace, rank }): Promise<TraceHead> => {
+  const withHeads = await Promise.all(
+    traces.map(async ({ trace, rank }): Promise<{ trace: string; head: TraceHead }> => {
       const head = await readTraceHead(trace);
-      return rank === null || rank === head.rank ? head : { ...head, rank, rankFrom: 'report' };
+      return { trace, head: rank === null || rank === head.rank ? head : { ...head, rank, rankFrom: 'report' } };
     }),
   );
-  const manyHosts = hostsOf(heads).length > 1;
-  const ordered = orderByRank(
-    traces.map((t, k) => ({ ...t, head: heads[k] })),
-    (t) => t.head.rank,
-  );
+  const manyHosts = hostsOf(withHeads.map((t) => t.head)).length > 1;
+  const ordered = orderByRank(withHeads, (t) => t.head.rank);
   return ordered.map(({ trace, head }) => ({
     label: rankLabel(head, path.basename(trace), manyHosts),
     reading: inTurn(trace),
@@ -119,7 +116,11 @@ async function readRankPanes(
 /** The deepest folder holding every path. */
 export function commonFolder(paths: readonly string[]): string {
   const parts = paths.map((p) => path.dirname(path.resolve(p)).split(path.sep));
+  const [first = [], ...rest] = parts;
   const common: string[] = [];
-  for (let k = 0; parts.every((p) => k < p.length && p[k] === parts[0][k]); k++) common.push(parts[0][k]);
+  for (const [k, part] of first.entries()) {
+    if (!rest.every((p) => p[k] === part)) break;
+    common.push(part);
+  }
   return common.join(path.sep) || path.sep;
 }

@@ -211,7 +211,7 @@ function modeNode(mode: ModeResult): CompilerTreeNode {
   });
   if (c.guardCount !== null && c.guardCount !== undefined) children.push(leaf(`Guards: ${c.guardCount}`));
   const cache = Object.entries(c.cache ?? {}).map(
-    ([name, counts]) => `${name} ${counts.hit ?? 0} hit / ${counts.miss ?? 0} miss`,
+    ([name, counts]) => `${name} ${counts['hit'] ?? 0} hit / ${counts['miss'] ?? 0} miss`,
   );
   if (cache.length) children.push(leaf('Caches', cache.join(', ')));
   const phases = Object.entries(c.compileSeconds ?? {});

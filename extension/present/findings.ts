@@ -131,7 +131,7 @@ function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult
 /** A divergence between ranks, at the user's line it names (those without a line are in the report and CLI only). */
 function divergenceFinding(item: Divergence): FindingOf | null {
   if (!item.location) return null;
-  const fix = item.details?.fix;
+  const fix = item.details?.['fix'];
   return {
     kind: 'divergence',
     file: item.location.file,
@@ -239,7 +239,7 @@ const KIND_ORDER: Record<FindingKind, number> = {
  */
 export function collectFindings(report: Report): Finding[] {
   const found = new Map<string, Finding>();
-  const worldSize = report.ranks?.length || null;
+  const worldSize = report.ranks && report.ranks.length > 0 ? report.ranks.length : null;
   const sources = [
     ...report.modes.map((mode) => ({ label: mode.mode, mode })),
     ...(report.regions ?? []).map((region) => ({

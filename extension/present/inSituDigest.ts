@@ -2,17 +2,9 @@
 // compiled against eager — interleaved blocks of the observed run itself (torch >= 2.6), or separate runs as written
 // and with compiling off (torch < 2.6). What the CLI block leads with, what --json carries, and the report panel's
 // overlay title (the CodeLens line is the runner's region headline). A failed compiled call is said at the user's line; no number is made up.
+import { inSituNumber } from './answer.ts';
 import type { InSituSpeedup, Recommendation, Region, Report } from '../shared/report.ts';
-import {
-  formatBreakEven,
-  formatInterval,
-  formatMs,
-  formatRate,
-  formatSeconds,
-  formatSpeedup,
-  formatWhole,
-  plural,
-} from './numbers.ts';
+import { formatBreakEven, formatMs, formatRate, formatSeconds, formatSpeedup, formatWhole, plural } from './numbers.ts';
 
 export interface InSituNumber {
   speedup: number;
@@ -37,6 +29,9 @@ export interface InSituDigest {
   verdict: Recommendation['verdict'] | null;
   step: InSituNumber | null;
   call: InSituNumber | null;
+  /** schema 1.21: the runner's words for each: "1.22× per step in situ (0.87–1.32×), 0.86 ms → 0.70 ms per step" */
+  stepText: string | null;
+  callText: string | null;
   /** the compile cost inside the script: its warm-up's time over eager's */
   compileSeconds: number | null;
   breakEvenSteps: number | null;
@@ -78,13 +73,13 @@ function failureText(f: NonNullable<NonNullable<Region['inSitu']>['failure']>): 
 /** What the speedup rests on, from the host CPU's probes: pairs used, why the others were not, steps at the host's
  * fast state per pair, a widened interval, probes that read the host faster than any state the steps could count in. */
 export function pairsNote(pairs: number, s: InSituSpeedup | null): string | null {
-  if (!s || !s.fastStateSteps) return null; // runs without probes
+  if (!s?.fastStateSteps) return null; // runs without probes
   const parts: string[] = [];
   const used = s.pairsUsed;
   const notUsed = (s.pairsNotUsed ?? []).map(
     (n) => `pair ${n.pair}: ${n.why}${n.speedup !== null ? `, ${formatSpeedup(n.speedup)} on its own` : ''}`,
   );
-  if (used && used.length) {
+  if (used?.length) {
     parts.push(`${plural(pairs, 'pair')} ran, ${used.length} used${notUsed.length ? ` (${notUsed.join('; ')})` : ''}`);
   } else if (used) {
     parts.push(
@@ -157,6 +152,8 @@ export function digestInSitu(region: Region): InSituDigest | null {
     verdict: region.recommendation?.verdict ?? null,
     step: number(s.step),
     call: number(s.call),
+    stepText: inSituNumber(region.answer, 'step')?.text ?? null,
+    callText: inSituNumber(region.answer, 'call')?.text ?? null,
     compileSeconds: s.compileSeconds ?? null,
     breakEvenSteps: s.breakEvenSteps ?? null,
     stepsMade: s.stepsMade ?? null,
@@ -179,7 +176,9 @@ export function digestInSitu(region: Region): InSituDigest | null {
   };
 }
 
-const range = (n: InSituNumber): string => formatInterval(n.low, n.high);
+/** A number in the runner's words (schema 1.21; a report before them: its recorded speedup), then its times. */
+const said = (text: string | null, n: InSituNumber, unit: string): string =>
+  `${text ?? `${formatSpeedup(n.speedup)} per ${unit}`}, ${formatMs(n.eagerMs)} → ${formatMs(n.compiledMs)} per ${unit}`;
 
 /** The CLI's in-situ lines for a region (indented by the caller): the numbers first, then what they rest on. */
 export function inSituLines(d: InSituDigest): string[] {
@@ -188,12 +187,8 @@ export function inSituLines(d: InSituDigest): string[] {
   if (d.failure)
     lines.push(`in situ: compiled call ${d.failure.call ?? '?'} failed at ${d.failure.text}. Fix: ${d.failure.fix}`);
   if (d.step) {
-    const call = d.call
-      ? `; per call ${formatSpeedup(d.call.speedup)} (${formatMs(d.call.eagerMs)} → ${formatMs(d.call.compiledMs)})`
-      : '';
     lines.push(
-      `in situ (${runs}): per step ${formatSpeedup(d.step.speedup)} (next run ${range(d.step)}), ` +
-        `${formatMs(d.step.eagerMs)} → ${formatMs(d.step.compiledMs)} per step${call}`,
+      `in situ (${runs}): ${said(d.stepText, d.step, 'step')}${d.call ? `; ${said(d.callText, d.call, 'call')}` : ''}`,
     );
     const payback =
       d.breakEvenSteps === null
@@ -211,24 +206,21 @@ export function inSituLines(d: InSituDigest): string[] {
   } else if (d.call) {
     // steady calls, but every step held a compile (another region's)
     lines.push(
-      `in situ (${runs}): per call ${formatSpeedup(d.call.speedup)} (next run ${range(d.call)}), ` +
-        `${formatMs(d.call.eagerMs)} → ${formatMs(d.call.compiledMs)} per call; no step speedup — ${d.reason ?? 'no steady step'}`,
+      `in situ (${runs}): ${said(d.callText, d.call, 'call')}; no step speedup — ${d.reason ?? 'no steady step'}`,
     );
   } else if (d.pairs || d.reason) {
-    const spent = d.regionSeconds
-      ? `: its calls took ${formatSeconds(d.regionSeconds.compiled)} compiled vs ${formatSeconds(d.regionSeconds.eager)} eager`
-      : '';
-    lines.push(`in situ (${runs}): no steady step — ${d.reason ?? 'none was matched'}${spent}`);
+    lines.push(`in situ (${runs}): no steady step — ${d.reason ?? 'none was matched'}`);
   }
   if (d.pairsNote && (d.step || d.call)) lines.push(`  ${d.pairsNote}`);
   if (d.steadyNote && (d.step || d.call)) lines.push(`  ${d.steadyNote}`);
   lines.push(...d.signatureLines.map((line) => `  ${line}`));
   if (d.unmatched) lines.push(`  not compared: ${d.unmatched}`);
   for (const w of d.whatIf) {
+    // reports of the separate in-situ runs (torch < 2.6, before schema 1.21) only
     const text = w.failure
       ? `failed at ${w.failure}`
       : w.step
-        ? `per step ${formatSpeedup(w.step.speedup)} (next run ${range(w.step)})`
+        ? `per step ${formatSpeedup(w.step.speedup)}`
         : 'no steady step';
     lines.push(
       `  in situ with mode=${w.mode}: ${text}${w.compileSeconds !== null ? `, compile ${formatSeconds(w.compileSeconds)}` : ''}` +
@@ -241,7 +233,7 @@ export function inSituLines(d: InSituDigest): string[] {
 /** "the whole script: 5.12 s as written, 0.69 s with compiling off (in situ, fastest of 2 runs each)", or null. */
 export function wallLine(report: Report): string | null {
   const wall = report.inSitu?.wallSeconds;
-  if (!wall || !wall.compiled.length || !wall.eager.length) return null;
+  if (!wall?.compiled.length || !wall.eager.length) return null;
   const n = Math.min(wall.compiled.length, wall.eager.length);
   return (
     `the whole script: ${formatSeconds(Math.min(...wall.compiled))} as written, ${formatSeconds(Math.min(...wall.eager))} with compiling off` +

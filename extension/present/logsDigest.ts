@@ -59,7 +59,7 @@ export function logsCounts(insight: CompilerInsight | null | undefined): LogsCou
     compileFailures: insight?.compileFailures?.length ?? 0,
     restarts: insight?.restarts?.length ?? 0,
     cache: { fxGraph: cacheOf(insight, 'fxGraph'), aotAutograd: cacheOf(insight, 'aotAutograd') },
-    compileSeconds: insight?.compileSeconds?.total ?? 0,
+    compileSeconds: insight?.compileSeconds?.['total'] ?? 0,
   };
 }
 
@@ -90,10 +90,10 @@ export function digestLogs(report: Report): LogsDigest {
       .filter((f) => f.kind !== 'divergence')
       .map(digestFinding),
     cudaGraphs: cudaGraphLines(insight?.cudaGraphs),
-    compileFailures: (insight?.compileFailures ?? []).map((f) => ({
-      compileId: text(f.compileId),
-      failType: text(f.failType),
-      reason: text(f.reason),
+    compileFailures: (insight?.compileFailures ?? []).map(({ compileId, failType, reason }) => ({
+      compileId: text(compileId),
+      failType: text(failType),
+      reason: text(reason),
     })),
     ...(ranked
       ? { ranks: report.ranks!.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) }
@@ -104,11 +104,11 @@ export function digestLogs(report: Report): LogsDigest {
   };
 }
 
-function cacheText(name: string, c: Record<string, number>): string | null {
+function cacheText(name: string, { hit, miss, bypass }: Record<string, number>): string | null {
   const parts = [
-    c.hit ? plural(c.hit, 'hit') : null,
-    c.miss ? plural(c.miss, 'miss', 'misses') : null,
-    c.bypass ? plural(c.bypass, 'bypass', 'bypasses') : null,
+    hit ? plural(hit, 'hit') : null,
+    miss ? plural(miss, 'miss', 'misses') : null,
+    bypass ? plural(bypass, 'bypass', 'bypasses') : null,
   ];
   const said = parts.filter((p) => p !== null);
   return said.length ? `${name} ${said.join(', ')}` : null;
@@ -136,11 +136,12 @@ export function formatLogsDigest(report: Report): string {
     `${head}: ${plural(c.compiles, 'compile')}, ${plural(c.graphs, 'graph')}, ${breaks}, ${recompiles}, ${plural(c.compileFailures, 'failed compile')}, ${plural(c.restarts, 'restart')}`,
   );
   const phases = report.modes[0]?.compiler?.compileSeconds;
-  if (phases?.total) {
+  const total = phases?.['total'];
+  if (phases && total) {
     const shares = ['dynamo', 'aot', 'inductor', 'codegen']
       .filter((k) => phases[k])
       .map((k) => `${k} ${formatSeconds(phases[k]!)}`);
-    out.push(`  compile time: ${formatSeconds(phases.total)}${shares.length ? ` (${shares.join(', ')})` : ''}`);
+    out.push(`  compile time: ${formatSeconds(total)}${shares.length ? ` (${shares.join(', ')})` : ''}`);
   }
   const caches = [cacheText('FX graph', c.cache.fxGraph), cacheText('AOT autograd', c.cache.aotAutograd)].filter(
     (t) => t !== null,

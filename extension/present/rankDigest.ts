@@ -45,7 +45,7 @@ function waiting(entry: RankEntry): string | null {
 }
 
 export function digestRank(entry: RankEntry): RankDigest {
-  const fx = entry.cache?.fxGraph;
+  const fx = entry.cache?.['fxGraph'];
   const failedAt = entry.failedAt ? ` (at ${placeLabel(entry.failedAt)})` : '';
   return {
     rank: entry.rank,
@@ -58,8 +58,8 @@ export function digestRank(entry: RankEntry): RankDigest {
     graphBreaks: entry.graphBreaks ?? null,
     recompiles: entry.recompiles ?? null,
     compileSeconds: entry.compileSeconds ?? null,
-    fxGraphCacheHits: fx?.hit ?? null,
-    fxGraphCacheMisses: fx?.miss ?? null,
+    fxGraphCacheHits: fx?.['hit'] ?? null,
+    fxGraphCacheMisses: fx?.['miss'] ?? null,
     regions: (entry.regions ?? []).map((r) => ({
       id: r.id,
       name: r.name,

@@ -29,18 +29,22 @@ export function rankTable(report: Report): RankTable {
       .map((r) => r.id)
       .sort()
       .join(',');
+  const [firstDigest] = digests;
   const comparable =
-    digests.length > 0 &&
+    firstDigest !== undefined &&
     digests.every(
       (d) =>
-        d.regions.length > 0 && d.regions.every((r) => r.steadyMs !== null) && regionKey(d) === regionKey(digests[0]),
+        d.regions.length > 0 && d.regions.every((r) => r.steadyMs !== null) && regionKey(d) === regionKey(firstDigest),
     );
-  const steps = digests.map((d) => (comparable ? d.regions.reduce((sum, r) => sum + r.steadyMs!, 0) : null));
-  const fastest = comparable ? Math.min(...(steps as number[])) : null;
-  const rows = digests.map((digest, k) => ({
+  const stepped = digests.map((digest) => ({
     digest,
-    stepMs: steps[k],
-    overFastest: steps[k] !== null && fastest !== null && fastest > 0 ? steps[k]! / fastest - 1 : null,
+    stepMs: comparable ? digest.regions.reduce((sum, r) => sum + r.steadyMs!, 0) : null,
+  }));
+  const fastest = comparable ? Math.min(...stepped.map((s) => s.stepMs!)) : null;
+  const rows = stepped.map(({ digest, stepMs }) => ({
+    digest,
+    stepMs,
+    overFastest: stepMs !== null && fastest !== null && fastest > 0 ? stepMs / fastest - 1 : null,
     diverged: diverged.has(digest.rank),
   }));
   rows.sort((a, b) => (comparable ? b.stepMs! - a.stepMs! : 0) || a.digest.rank - b.digest.rank);

@@ -1,6 +1,7 @@
 // Script mode's numbers per region (each callable torch.compile returned while the script ran), derived once for
 // the CLI lines, `--json`, the CodeLens on the torch.compile line and the report panel. Nothing unmeasured is
 // printed as a number: what was not measured says why, in words, and carries no verdict.
+import { reasonTexts, saidOf } from './answer.ts';
 import { cudaGraphLines } from './cudaGraphsText.ts';
 import { rankText } from './findings.ts';
 import { regionHeadline, runHeadline } from './headline.ts';
@@ -54,18 +55,19 @@ export interface RegionDigest {
   compileSeconds: number | null;
   steadyFromCall: number | null;
   steadyMs: number | null;
-  /** why the region has no measurement ("not replayable: mutates self.calls", "not measured: 2 calls (needs 3)"); null
-   * where it has an in-situ number (then notReplayed says why no replay ran) */
+  /** schema 1.21: why the region has no number, in the runner's words ("Not replayed: mutates self.calls."); null
+   * where it has an in-situ number (then notReplayed says why its replay gave none) */
   notMeasured: string | null;
-  /** beside an in-situ number: why its calls were not replayed ("not replayable: input cache is a DynamicCache …") */
+  /** beside an in-situ number: why its replay gave no number ("Not replayed: input cache is a DynamicCache …") */
   notReplayed: string | null;
   /** what the replay left out and why (measured as the script let go of it, its own compiles not allowed) */
   replayLeftOut: string | null;
   measurements: RegionMeasurementDigest[];
-  /** the region's verdict; null where nothing was measured or the runner gave none */
+  /** the region's verdict and its sentence, as the runner wrote them */
   recommendation: Recommendation | null;
-  /** the runner's verdict word where something was measured ('none': measured, but no verdict) */
   verdict: Recommendation['verdict'] | null;
+  /** schema 1.21: the runner's words for the number the verdict rests on ("1.31× per step in situ (1.22–1.40×), …") */
+  number: string | null;
   story: string | null;
   /** schema 1.14: the script's own steps and calls, as written against compiling off (null: no in-situ runs) */
   inSitu: InSituDigest | null;
@@ -79,17 +81,16 @@ export interface RegionDigest {
 
 /** The mode the script itself asked for, as written in its torch.compile call. */
 export function scriptMode(region: Region): string {
-  const options = region.options ?? {};
-  const mode = typeof options.mode === 'string' ? options.mode : 'default';
-  const backend =
-    typeof options.backend === 'string' && options.backend !== 'inductor' ? `, backend ${options.backend}` : '';
-  return `${mode}${backend}`;
+  const { mode, backend } = region.options ?? {};
+  const modeText = typeof mode === 'string' ? mode : 'default';
+  const backendText = typeof backend === 'string' && backend !== 'inductor' ? `, backend ${backend}` : '';
+  return `${modeText}${backendText}`;
 }
 
-function digestMeasurement(region: Region, m: RegionMeasurement): RegionMeasurementDigest {
+function digestMeasurement(region: Region, m: RegionMeasurement, index: number): RegionMeasurementDigest {
   const signature = m.signature ?? null;
   return {
-    ...digestMode(m),
+    ...digestMode(m, saidOf(region.answer, index)),
     label: m.mode === 'as-written' ? `${scriptMode(region)} (as written)` : m.mode,
     signature,
     why: m.why ?? null,
@@ -99,13 +100,9 @@ function digestMeasurement(region: Region, m: RegionMeasurement): RegionMeasurem
   };
 }
 
-function notMeasured(region: Region): string | null {
-  if (region.callCount === 0) return 'never called';
-  if (!region.replay.replayable)
-    return `not replayable: ${region.replay.reason ?? 'its inputs cannot be replayed safely'}`;
-  if (!region.measurements.length) return `not measured: ${region.replay.reason ?? 'no measurement was recorded'}`;
-  return null;
-}
+/** Why the region's replay gave no number (the runner's reason); null where it did, or in a report before answers. */
+const notReplayed = (region: Region): string | null =>
+  reasonTexts(region.answer, ['never-called', 'replay-not-possible', 'not-measured', 'measurement-failed'])[0] ?? null;
 
 /** The measurement a region's headline shows: the script's own compiled callable on its most frequent inputs. */
 export function headlineMeasurement(digest: Pick<RegionDigest, 'measurements'>): RegionMeasurementDigest | null {
@@ -121,11 +118,8 @@ function inSituNumber(region: Region): boolean {
 export function digestRegion(region: Region): RegionDigest {
   const compileCalls = region.calls.filter((c) => c.event !== 'cached');
   const reported = compileCalls.filter((c) => c.compileSeconds != null);
-  const measurements = region.measurements.map((m) => digestMeasurement(region, m));
+  const measurements = region.measurements.map((m, k) => digestMeasurement(region, m, k));
   const inSitu = digestInSitu(region);
-  const measured = measurements.some((m) => m.status === 'ok' && m.speedup !== null) || inSitu !== null;
-  const recommendation =
-    measured && region.recommendation && region.recommendation.verdict !== 'none' ? region.recommendation : null;
   return {
     id: region.id,
     name: region.name,
@@ -146,12 +140,13 @@ export function digestRegion(region: Region): RegionDigest {
     compileSeconds: reported.length ? reported.reduce((sum, c) => sum + c.compileSeconds!, 0) : null,
     steadyFromCall: region.steadyState?.fromCall ?? null,
     steadyMs: region.steadyState?.medianMs ?? null,
-    notMeasured: inSituNumber(region) ? null : notMeasured(region),
-    notReplayed: inSituNumber(region) ? notMeasured(region) : null,
+    notMeasured: inSituNumber(region) ? null : notReplayed(region),
+    notReplayed: inSituNumber(region) ? notReplayed(region) : null,
     replayLeftOut: region.replay.leftOut ?? null,
     measurements,
-    recommendation,
-    verdict: measured ? (region.recommendation?.verdict ?? null) : null,
+    recommendation: region.recommendation ?? null,
+    verdict: region.answer?.verdict ?? region.recommendation?.verdict ?? null,
+    number: region.answer?.number?.text ?? null,
     story: regionStory(region),
     inSitu,
     noCompiledCode: region.noCompiledCode?.headline ?? null,
@@ -209,10 +204,12 @@ function measurementLine(m: RegionMeasurementDigest): string {
     ? ` on ${m.why === 'last' ? 'the last' : m.why === 'most-frequent' ? 'the most frequent' : 'captured'} inputs ${m.signature}${m.signatureCalls !== null ? ` (${plural(m.signatureCalls, 'call')})` : ''}`
     : '';
   if (m.status === 'error') return `${m.label}${inputs}: failed — ${m.error ?? 'unknown error'}`;
+  if (m.notMeasured) return `${m.label}${inputs}: not measured. ${m.notMeasured}`;
   const c = measurementCells(m);
   const facts: string[] = [];
-  if (c.speedup !== null)
-    facts.push(`${c.speedup}${c.nextRun === null ? '' : m.interval ? ` (next run ${c.nextRun})` : ` (${c.nextRun})`}`);
+  // the runner's words for its number (schema 1.21); a report before them: its recorded speedup and spread
+  if (m.numberText) facts.push(m.numberText);
+  else if (c.speedup !== null) facts.push(`${c.speedup}${c.nextRun === null ? '' : ` (${c.nextRun})`}`);
   if (c.compiled !== null)
     facts.push(`${c.compiled}/call${c.eager !== null ? ` vs eager ${c.eager} in the same rounds` : ''}`);
   if (m.eagerKernelsPerStep !== null && c.kernels !== null) facts.push(`kernels/call ${c.kernels}`);
@@ -242,9 +239,9 @@ export function formatRegion(d: RegionDigest): string[] {
     d.file !== null && d.line !== null ? ` — ${placeLabel({ file: d.file, line: d.line, cell: d.cell })}` : '';
   // in situ first (the script's own steps); the replay's numbers after it, labelled as what they measured
   const replay = d.inSitu ? 'replay: ' : '';
-  const why = d.notMeasured ?? (d.notReplayed ? `${replay}${d.notReplayed}` : null);
   const lines = [
-    `  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${regionFacts(d).join(', ')}${why ? ` — ${why}` : ''}`,
+    `  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${regionFacts(d).join(', ')}`,
+    `    ${d.headline}`,
   ];
   lines.push(...d.cudaGraphs.map((line) => `    ${line}`));
   if (d.noCompiledCode) {
@@ -289,10 +286,7 @@ export function formatScriptDigest(report: Report): string {
       if (f.fix) out.push(`      fix: ${f.fix}`);
     }
   }
-  const { recommendation } = report;
-  const measured = regions.some((r) => r.recommendation !== null);
-  if (measured && recommendation.verdict !== undefined && recommendation.verdict !== 'none')
-    out.push(`  ${recommendationLine(recommendation)}`);
+  if (regions.length > 1) out.push(`  ${recommendationLine(report.recommendation)}`);
   return out.join('\n');
 }
 

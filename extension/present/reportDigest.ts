@@ -1,5 +1,6 @@
 // The few numbers a user reads first, derived once from a report for the CLI and the panel (the one-line headline is the runner's: headline.ts).
 // Every number carries what it rests on; what was not measured is left out or said in words, never a placeholder.
+import { saidOf, type Said } from './answer.ts';
 import { collectFindings, type Finding } from './findings.ts';
 import {
   formatBreakEven,
@@ -49,10 +50,10 @@ export interface ModeDigest {
   slowHost: string | null;
   /** schema 1.19, CPU: other processes held the CPUs torch's threads needed, so the number supports no verdict: the runner's why and fix */
   hostContended: string | null;
-  /** why there is no valid measurement of compiled code (e.g. Dynamo ran the timed calls eagerly) */
+  /** schema 1.21: why there is no number (the runner's sentence, with its fix: e.g. Dynamo ran the timed calls eagerly) */
   notMeasured: string | null;
-  /** the fix for what made the measurement invalid */
-  fix: string | null;
+  /** schema 1.21: the runner's words for the number: "1.30× per call with default (1.25–1.36×), 1.66 ms → 0.90 ms per call" */
+  numberText: string | null;
 }
 
 export interface ReportDigest {
@@ -87,14 +88,6 @@ export interface ReportDigest {
   }[];
 }
 
-function notMeasured(m: ModeResult): string | null {
-  if (m.status !== 'ok') return null;
-  if (m.fallback || m.timing?.valid === false)
-    return m.timing?.invalidReason ?? m.fallback?.cause ?? 'the timing is not valid';
-  if (m.speedup === null) return 'no timing was taken';
-  return null;
-}
-
 function accuracy(c: Correctness | undefined): string | null {
   if (!c?.ok || !c.reference || c.reference === 'none' || c.reference === 'unavailable') return null;
   const ref = c.reference === 'fp64' ? 'an fp64 copy of the model' : 'eager with TF32 off';
@@ -115,7 +108,7 @@ export function precisionText(p: PrecisionSettings | undefined): string | null {
 function runEagerText(m: ModeResult): string | null {
   const shift = m.speedupInterval?.runEager;
   if (!shift) return null;
-  const upTo = `a host as slow as during these pairs gives up to ${formatSpeedup(m.speedupInterval!.high)}`;
+  const upTo = "the range's upper end is what a host as slow as during these pairs gives";
   if (shift.basis === 'cpu-normalized') {
     return (
       `eager is launch-bound, so its time follows the host CPU's speed, which varied during the run; compiled is not ` +
@@ -140,7 +133,7 @@ function slowHostText(m: ModeResult): string | null {
     .join(' and ');
   return (
     `the host CPU was busy through these pairs: ${sides} never ran at the host's fastest state of this run (a CPU probe read ` +
-    `that much slower), so a quieter host may give ${formatInterval(m.speedupInterval!.low, m.speedupInterval!.high)}; rerun on a quieter machine for a firmer number`
+    `that much slower), so the range reaches what a quieter host may give; rerun on a quieter machine for a firmer number`
   );
 }
 
@@ -149,14 +142,22 @@ function contendedText(m: ModeResult): string | null {
   return load?.contended && load.reason ? `not trusted: ${load.reason}; fix: ${load.fix}` : null;
 }
 
-/** One mode's (or one replayed region measurement's) numbers. */
-export function digestMode(m: ModeResult): ModeDigest {
-  const invalid = notMeasured(m);
+/** One mode's (or one replayed region measurement's) numbers: its speedup and range as the runner's answer holds
+ *  them (said: answer.ts), or, in a report made before answers, as recorded. */
+export function digestMode(m: ModeResult, said: Said | null): ModeDigest {
+  const number = said ? said.number : null;
+  const invalid = said && m.status === 'ok' && !number ? (said.unmeasured?.text ?? null) : null;
+  const recorded = m.speedupInterval ? { low: m.speedupInterval.low, high: m.speedupInterval.high } : null;
   return {
     mode: m.mode,
     status: m.status,
-    speedup: invalid ? null : m.speedup,
-    interval: invalid || !m.speedupInterval ? null : { low: m.speedupInterval.low, high: m.speedupInterval.high },
+    speedup: said ? (number?.value ?? null) : m.speedup,
+    interval: said
+      ? number?.low !== undefined && number.high !== undefined
+        ? { low: number.low, high: number.high }
+        : null
+      : recorded,
+    numberText: number?.text ?? null,
     spreadPct: m.speedupIqrPct ?? m.speedupSpreadPct ?? m.timing?.spreadPct ?? null,
     medianMs: m.timing ? (m.timing.estimateMs ?? m.timing.medianMs) : null,
     pairedEagerMs: m.eagerTiming ? (m.eagerTiming.estimateMs ?? m.eagerTiming.medianMs) : null,
@@ -178,7 +179,6 @@ export function digestMode(m: ModeResult): ModeDigest {
     slowHost: invalid ? null : slowHostText(m),
     hostContended: contendedText(m),
     notMeasured: invalid,
-    fix: invalid ? (m.fallback?.fix ?? null) : null,
   };
 }
 
@@ -214,17 +214,16 @@ export function digestReport(report: Report): ReportDigest {
     eagerGpuIdlePct: eager.gpuIdlePct ?? null,
     launchBound: eager.launchBound === true,
     precision: precisionText(precision),
-    modes: report.modes.map(digestMode),
+    modes: report.modes.map((m, k) => digestMode(m, saidOf(report.answer, k))),
     recommendation: report.recommendation,
     findings: collectFindings(report).map(digestFinding),
   };
 }
 
-/** "2.94× (next run 2.77–3.79×)", or "3.31×" for reports without an interval. */
-export function speedupText(m: ModeDigest): string {
-  const speedup = formatSpeedup(m.speedup ?? 0);
-  return m.interval ? `${speedup} (next run ${formatInterval(m.interval.low, m.interval.high)})` : speedup;
-}
+/** The runner's words for a measured mode's number; a report made before answers: its recorded speedup and range. */
+export const speedupText = (m: ModeDigest): string =>
+  m.numberText ??
+  `${formatSpeedup(m.speedup ?? 0)}${m.interval ? ` (${formatInterval(m.interval.low, m.interval.high)})` : ''}`;
 
 /** Eager's launch-bound note: why this speedup belongs to this host. */
 export function launchBoundText(digest: ReportDigest): string | null {
@@ -273,7 +272,7 @@ function eagerLine(digest: ReportDigest): string {
 }
 
 function measuredLine(m: ModeDigest, digest: ReportDigest): string {
-  const spread = m.interval ? '' : m.spreadPct !== null ? ` (${formatSpread(m.spreadPct)})` : '';
+  const spread = m.interval || m.numberText ? '' : m.spreadPct !== null ? ` (${formatSpread(m.spreadPct)})` : '';
   const parts = [`${speedupText(m)}${spread}`];
   if (m.medianMs !== null) {
     const against =
@@ -308,8 +307,7 @@ export function formatDigest(digest: ReportDigest): string {
       continue;
     }
     if (m.notMeasured) {
-      out.push(`  ${m.mode}: not measured: ${m.notMeasured}`);
-      if (m.fix) out.push(`    fix: ${m.fix}`);
+      out.push(`  ${m.mode}: not measured. ${m.notMeasured}`);
     } else {
       out.push(measuredLine(m, digest));
     }

@@ -17,7 +17,7 @@ function modeRows(m: ModeDigest | null, eagerKernels: number | null): string[] {
   if (!m) return ['not run', '', '', '', '', '', ''];
   if (m.status === 'error') return [`failed: ${m.error ?? 'unknown error'}`, '', '', '', '', '', ''];
   return [
-    m.speedup === null ? `not measured${m.notMeasured ? `: ${m.notMeasured}` : ''}` : speedupText(m),
+    m.speedup === null ? `not measured${m.notMeasured ? `. ${m.notMeasured}` : ''}` : speedupText(m),
     text(m.medianMs, formatMs),
     m.kernelsPerStep === null
       ? '—'
@@ -56,7 +56,8 @@ function block(title: string, before: string[], after: string[]): string[] {
 function regionRows(d: RegionDigest | undefined): string[] {
   if (!d) return ['not in this run', '', '', '', '', '', ''];
   const m = headlineMeasurement(d);
-  const speedup = d.noCompiledCode ?? (d.inSitu ? d.headline : m ? modeRows(m, null)[0]! : (d.notMeasured ?? '—'));
+  // the runner's words for the number its answer rests on (schema 1.21), else its headline
+  const speedup = d.number ?? d.headline;
   return [
     speedup,
     text(d.steadyMs, formatMs),

@@ -117,8 +117,8 @@ export async function sendTraces(
   deflate = false,
 ): Promise<void> {
   const previewed: { index: number; reading: TraceReader }[] = [];
-  for (let index = 0; index < content.panes.length; index++) {
-    const reading = await content.panes[index].reading;
+  for (const [index, pane] of content.panes.entries()) {
+    const reading = await pane.reading;
     const preview = reading.events >= minEvents ? await reading.preview(view) : null;
     if (preview) {
       previewed.push({ index, reading });
@@ -161,7 +161,9 @@ function traceMessage(
   preview: boolean,
   from = 0,
 ): TraceMessage {
-  const { label, compareTo, rank } = content.panes[index];
+  const contentPane = content.panes[index];
+  if (contentPane === undefined) throw new RangeError(`no pane ${index}: the timeline has ${content.panes.length}`);
+  const { label, compareTo, rank } = contentPane;
   const pane = { label, trace, ...paneExtras(compareTo, rank) };
   return {
     type: 'trace',

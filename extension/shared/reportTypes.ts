@@ -895,9 +895,9 @@ export interface Answer {
    */
   evidence?: AnswerNumber[];
   /**
-   * one line per evidence number, in its order
+   * why each measurement without a number has none (index)
    */
-  evidenceLines?: string[];
+  unmeasured?: Reason[];
   /**
    * a script's run answer: the id of the region it is
    */
@@ -946,6 +946,14 @@ export interface AnswerNumber {
    * a replay: the captured inputs it ran on
    */
   signature?: string;
+  /**
+   * the target's modes[] or the region's measurements[] index it is
+   */
+  index?: number;
+  /**
+   * the number in words (report/sentences.py): its value, how it was made, its range or why none is said
+   */
+  text?: string;
 }
 /**
  * one reason as a code and its parameters; report/sentences.py says each code in words (SENTENCES) and which lead the headline (LEADING: a failure, the shape story)
@@ -979,6 +987,14 @@ export interface Reason {
   pairs?: number;
   samples?: number;
   torch?: string | null;
+  /**
+   * unmeasured: the modes[] or measurements[] index it is about
+   */
+  index?: number;
+  /**
+   * the reason's sentence (report/sentences.py)
+   */
+  text?: string;
   /**
    * the shape codes (issue 43): the input whose dimension changed
    */

@@ -112,13 +112,13 @@ export function parseProtocolLine(line: string): ProtocolLine | null {
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  const record = value as Record<string, unknown>;
+  const record = value as Partial<Record<'type' | 'phase' | 'fraction' | 'message' | 'status' | 'report', unknown>>;
   if (record.type === 'progress') {
     return {
       type: 'progress',
-      phase: String(record.phase ?? ''),
+      phase: typeof record.phase === 'string' ? record.phase : '',
       fraction: typeof record.fraction === 'number' ? Math.min(1, Math.max(0, record.fraction)) : 0,
-      message: String(record.message ?? ''),
+      message: typeof record.message === 'string' ? record.message : '',
     };
   }
   if (

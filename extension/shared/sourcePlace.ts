@@ -47,6 +47,6 @@ export function cellPosition(
 ): { cell: number; line: number } | null {
   if (location.cell == null) return null;
   const cell = cells[location.cell];
-  if (!cell || cell.kind !== 'code' || location.line < 1 || location.line > cell.lineCount) return null;
+  if (cell?.kind !== 'code' || location.line < 1 || location.line > cell.lineCount) return null;
   return { cell: location.cell, line: location.line - 1 };
 }

@@ -21,9 +21,13 @@ const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
 const FIXTURE = path.join(REPO, 'test/fixtures/attach-2x2');
 const FOLDER = 'cluster-job';
-const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], {
-  encoding: 'utf8',
-}).trim();
+const PYTHON = execFileSync(
+  process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
+  ['-c', 'import sys; print(sys.executable)'],
+  {
+    encoding: 'utf8',
+  },
+).trim();
 const TRAIN_LINE = 78; // ddp_train.py's `loss = train_model(x)...`, where ranks 1 and 3 recompiled
 
 let env: CodeServerEnv;
@@ -49,13 +53,13 @@ test(
       assert.deepEqual(
         await report
           .locator('.rank-table tr[data-rank]')
-          .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.rank).sort()),
+          .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset['rank']).sort()),
         ['0', '1', '2', '3'],
       );
       assert.deepEqual(
         await report
           .locator('.rank-table tr.diverged')
-          .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.rank).sort()),
+          .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset['rank']).sort()),
         ['1', '3'],
       );
       // each rank's host and node, as the launchers' environment said

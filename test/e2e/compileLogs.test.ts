@@ -34,9 +34,13 @@ def step(x):
 for n in (4, 4):
     step(torch.ones(n))
 `;
-const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], {
-  encoding: 'utf8',
-}).trim();
+const PYTHON = execFileSync(
+  process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
+  ['-c', 'import sys; print(sys.executable)'],
+  {
+    encoding: 'utf8',
+  },
+).trim();
 
 let env: CodeServerEnv;
 

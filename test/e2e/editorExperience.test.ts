@@ -24,9 +24,13 @@ import {
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
-const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], {
-  encoding: 'utf8',
-}).trim();
+const PYTHON = execFileSync(
+  process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
+  ['-c', 'import sys; print(sys.executable)'],
+  {
+    encoding: 'utf8',
+  },
+).trim();
 let env: CodeServerEnv;
 
 before(() => {
@@ -185,7 +189,7 @@ test(
       const rows = await problems(page);
       await shot(page, 'two-files-problems.png');
       assert.ok(
-        rows.some((r) => /a_print\.py/.test(r)) && rows.some((r) => /b_item\.py/.test(r)),
+        rows.some((r) => r.includes('a_print.py')) && rows.some((r) => r.includes('b_item.py')),
         `both files in Problems: ${rows.join(' | ')}`,
       );
       assert.ok(
@@ -200,11 +204,13 @@ test(
         .compiler!.kernels!.filter((k) => k.name.startsWith('cpp_fused'));
       assert.ok(kernels.length > 0, 'the script report lists its generated kernels');
       const paneLabels = await frame.locator('.pane-label').allInnerTexts();
-      const pane = paneLabels.findIndex((l) => /^r0 scale default/.test(l));
+      const pane = paneLabels.findIndex((l) => l.startsWith('r0 scale default'));
       assert.ok(pane >= 0, `a compiled pane of r0: ${paneLabels.join(' | ')}`);
       const canvas = frame.locator('.pane canvas').nth(pane);
       await canvas.scrollIntoViewIfNeeded();
-      type Locate = { __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } | null } };
+      interface Locate {
+        __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } | null };
+      }
       const names = tracedKernelNames(
         runDirOf(workspace, 'b_item.py'),
         kernels.map((k) => k.name),
@@ -292,7 +298,7 @@ test(
         .waitFor({ timeout: 30_000 });
       // the notebook editor, at the cell (the status bar counts cells from 1) and its line, selected
       await page.waitForFunction(
-        () => /Cell 3 of 4/.test(document.querySelector('.statusbar')?.textContent ?? ''),
+        () => (document.querySelector('.statusbar')?.textContent ?? '').includes('Cell 3 of 4'),
         undefined,
         { timeout: 10_000 },
       );
@@ -318,7 +324,7 @@ test(
         .first()
         .waitFor({ timeout: 30_000 });
       await page.waitForFunction(
-        () => /Cell 3 of 4/.test(document.querySelector('.statusbar')?.textContent ?? ''),
+        () => (document.querySelector('.statusbar')?.textContent ?? '').includes('Cell 3 of 4'),
         undefined,
         { timeout: 10_000 },
       );
@@ -331,9 +337,13 @@ test(
       await runsPane.locator('.monaco-list-row', { hasText: 'explore.ipynb' }).first().waitFor({ timeout: 30_000 });
       const runs = await runsPane.locator('.monaco-list-row').allInnerTexts();
       await shot(page, 'runs-view.png');
-      assert.equal(runs.filter((r) => /b_item\.py/.test(r)).length, 2, `both runs of b_item.py: ${runs.join(' | ')}`);
+      assert.equal(
+        runs.filter((r) => r.includes('b_item.py')).length,
+        2,
+        `both runs of b_item.py: ${runs.join(' | ')}`,
+      );
       assert.ok(
-        runs.some((r) => /a_print\.py/.test(r) && / — r0 Net/.test(r)),
+        runs.some((r) => r.includes('a_print.py') && r.includes(' — r0 Net')),
         'a run with its headline, the answer first',
       );
       assert.ok(existsSync(path.join(workspace, '.compile-lens', '.gitignore')), '.compile-lens is git-ignored');

@@ -24,9 +24,13 @@ import {
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
-const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], {
-  encoding: 'utf8',
-}).trim();
+const PYTHON = execFileSync(
+  process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
+  ['-c', 'import sys; print(sys.executable)'],
+  {
+    encoding: 'utf8',
+  },
+).trim();
 let env: CodeServerEnv;
 
 before(() => {
@@ -152,7 +156,7 @@ test(
       await lens.click();
       await page.locator('.tabs-container .tab.active', { hasText: 'fused.py' }).waitFor({ timeout: 30_000 });
       await page.waitForFunction(
-        () => /Ln 12, Col 1/.test(document.querySelector('.statusbar')?.textContent ?? ''),
+        () => (document.querySelector('.statusbar')?.textContent ?? '').includes('Ln 12, Col 1'),
         undefined,
         { timeout: 10_000 },
       );
@@ -190,7 +194,9 @@ test(
       // the timeline: the C++ kernel that ran (compile 0/1), its "Open generated code"
       const canvas = frame.locator('.pane canvas').nth(1);
       await canvas.scrollIntoViewIfNeeded();
-      type Locate = { __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } | null } };
+      interface Locate {
+        __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } | null };
+      }
       const runs = path.join(workspace, '.compile-lens', 'runs');
       const kernel = runReport(workspace).modes[0]!.compiler!.kernels!.find(
         (k) => k.compileId === '0/1' && k.name.startsWith('cpp_fused'),

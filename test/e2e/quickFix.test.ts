@@ -39,9 +39,13 @@ for _ in range(3):
     step(torch.ones(4))
 `;
 const PRINT_LINE = SCRIPT.split('\n').findIndex((l) => l.includes('print(')) + 1;
-const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], {
-  encoding: 'utf8',
-}).trim();
+const PYTHON = execFileSync(
+  process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
+  ['-c', 'import sys; print(sys.executable)'],
+  {
+    encoding: 'utf8',
+  },
+).trim();
 
 let env: CodeServerEnv;
 
@@ -173,7 +177,7 @@ test(
       assert.equal(fixed[0], 'import torch');
       assert.match(
         fixed[1]!,
-        /^torch\._dynamo\.config\.reorderable_logging_functions\.add\(print\)  # Compile Lens quick fix/,
+        /^torch\._dynamo\.config\.reorderable_logging_functions\.add\(print\) {2}# Compile Lens quick fix/,
       );
 
       const after = await profile(page, workspace);
@@ -288,8 +292,8 @@ test(
   'an H100 finding (stub runner, recorded report): the fast-path Quick Fix edits the script',
   { timeout: 600_000 },
   async () => {
-    process.env.COMPILE_LENS_STUB_PYTHON = PYTHON;
-    process.env.COMPILE_LENS_STUB_REPORT = JSON.stringify({
+    process.env['COMPILE_LENS_STUB_PYTHON'] = PYTHON;
+    process.env['COMPILE_LENS_STUB_REPORT'] = JSON.stringify({
       'encoder_fastpath.py': path.join(WHY, 'encoder_fastpath.rederived.report.json'),
     });
     const workspace = makeTestWorkspace(path.join(REPO, 'test/fixtures/stub-runner/python'));

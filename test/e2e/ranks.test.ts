@@ -50,7 +50,9 @@ test(
         'rank 0 — 463 events, 3 steps',
         'rank 1 — 463 events, 3 steps',
       ]);
-      type Debug = { __timelineDebug?: { ranks: { alignment: string } | null } };
+      interface Debug {
+        __timelineDebug?: { ranks: { alignment: string } | null };
+      }
       assert.equal(
         await frame.evaluate(() => (window as unknown as Debug).__timelineDebug?.ranks?.alignment),
         'absolute',

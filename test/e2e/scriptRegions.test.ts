@@ -28,9 +28,13 @@ const NOTEBOOK = 'explore.ipynb';
 const COMPILE_LINE = 'model = torch.compile(TinyTransformer())';
 const SPEEDUP_LENS = /\d+\.\d+×/;
 
-const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], {
-  encoding: 'utf8',
-}).trim();
+const PYTHON = execFileSync(
+  process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
+  ['-c', 'import sys; print(sys.executable)'],
+  {
+    encoding: 'utf8',
+  },
+).trim();
 let env: CodeServerEnv;
 
 before(() => {
@@ -65,9 +69,9 @@ test(
   async () => {
     const argsLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-stub-')), 'args.jsonl');
     writeFileSync(argsLog, '');
-    process.env.COMPILE_LENS_STUB_ARGS = argsLog;
-    process.env.COMPILE_LENS_STUB_PYTHON = PYTHON;
-    process.env.COMPILE_LENS_STUB_REPORT = JSON.stringify({
+    process.env['COMPILE_LENS_STUB_ARGS'] = argsLog;
+    process.env['COMPILE_LENS_STUB_PYTHON'] = PYTHON;
+    process.env['COMPILE_LENS_STUB_REPORT'] = JSON.stringify({
       [SCRIPT]: path.join(FIXTURES, 'reports/script-regions-cpu/report.json'),
       [NOTEBOOK]: path.join(FIXTURES, 'reports/script-notebook-cpu/report.json'),
     });
@@ -107,7 +111,7 @@ test(
       const after = await lensAbove(page, COMPILE_LINE, SPEEDUP_LENS, 30_000);
       // the answer first; cut to fit, the whole line (with the region's name) is the lens's tooltip
       assert.equal(
-        await after.lens.innerText().then((t) => t.match(/compile for longer runs: 1\.84×[^|]*/)?.[0]?.trim()),
+        await after.lens.innerText().then((t) => /compile for longer runs: 1\.84×[^|]*/.exec(t)?.[0]?.trim()),
         'compile for longer runs: 1.84× (default) · 2 graphs',
       );
       assert.ok(

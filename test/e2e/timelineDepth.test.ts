@@ -49,7 +49,7 @@ function makeWorkspace(): string {
   return workspace;
 }
 
-type Debug = {
+interface Debug {
   __timelineDebug?: {
     panes: { label: string }[];
     range: { pane: number } | null;
@@ -57,7 +57,7 @@ type Debug = {
     selected: { name: string; arrows: number } | null;
     locate(p: number, n: string, k: number, g?: boolean): { x: number; y: number } | null;
   };
-};
+}
 
 async function panesDrawn(frame: Frame, count: number): Promise<string[]> {
   await frame.waitForFunction((n) => ((window as unknown as Debug).__timelineDebug?.panes.length ?? 0) >= n, count, {

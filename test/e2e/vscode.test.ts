@@ -25,9 +25,13 @@ const MODEL_FILE = 'model_with_break.py';
 const BREAK_LINE_TEXT = 'print("hidden layer done")';
 const BIG_TRACE = 'big.trace.json';
 
-const PYTHON = execFileSync(process.env.COMPILE_LENS_PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], {
-  encoding: 'utf8',
-}).trim();
+const PYTHON = execFileSync(
+  process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
+  ['-c', 'import sys; print(sys.executable)'],
+  {
+    encoding: 'utf8',
+  },
+).trim();
 let env: CodeServerEnv;
 
 before(() => {
@@ -37,7 +41,9 @@ before(() => {
 
 /** The panes the timeline drew (window.__timelineDebug), once `count` of them are there. */
 async function drawnPanes(frame: Frame, count: number): Promise<{ label: string; kernels: number }[]> {
-  type Debug = { __timelineDebug?: { panes: { label: string; kernels: number }[] } };
+  interface Debug {
+    __timelineDebug?: { panes: { label: string; kernels: number }[] };
+  }
   await frame.waitForFunction((n) => ((window as unknown as Debug).__timelineDebug?.panes.length ?? 0) >= n, count, {
     timeout: 60_000,
   });
@@ -155,14 +161,14 @@ test(
       // a big trace (past the preview threshold): its first frame is drawn from the preview, then the full load replaces it
       await openFile(page, BIG_TRACE);
       const big = await findWebviewFrame(page, '.pane-label', 120_000);
-      type Debug = {
+      interface Debug {
         __timelineDebug?: {
           shown: number;
           partial: boolean;
           panes: { events: number }[];
           timings: { firstDraw: number; complete: number };
         };
-      };
+      }
       await big.waitForFunction(
         () => ((window as unknown as Debug).__timelineDebug?.timings.complete ?? 0) > 0,
         undefined,

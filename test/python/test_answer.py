@@ -307,14 +307,14 @@ def test_below_torch_2_6_a_region_rests_on_its_replay_and_says_so_in_one_reason(
     }
     report["environment"]["torch"] = "2.5.1+cu124"
     a = answered(report)["regions"][0]["answer"]
-    assert a["number"]["kind"] == "replay-call" and [r for r in a["reasons"] if r["code"] == "no-in-situ"] == [
-        {"code": "no-in-situ", "kind": "no-set-stance", "torch": "2.5.1+cu124"}
-    ]
+    [reason] = [r for r in a["reasons"] if r["code"] == "no-in-situ"]
+    assert (
+        a["number"]["kind"] == "replay-call" and reason["kind"] == "no-set-stance" and reason["torch"] == "2.5.1+cu124"
+    )
     assert "torch 2.5.1+cu124 has no torch.compiler.set_stance (PyTorch 2.6 and later)" in a["sentence"]
     report["environment"]["torch"] = "2.13.0"
-    assert {"code": "no-in-situ", "kind": "turned-off", "torch": "2.13.0"} in answered(report)["regions"][0]["answer"][
-        "reasons"
-    ]
+    reasons = answered(report)["regions"][0]["answer"]["reasons"]
+    assert [r["kind"] for r in reasons if r["code"] == "no-in-situ"] == ["turned-off"]
 
 
 def test_a_region_none_of_whose_calls_ran_compiled_code_gets_no_number() -> None:

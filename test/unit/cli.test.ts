@@ -87,7 +87,7 @@ test('summarize of a missing file fails with a readable message, not a stack', a
   const { code, err } = await run(['summarize', '/nonexistent/trace.json']);
   assert.equal(code, 1);
   assert.match(err, /nonexistent\/trace\.json/);
-  assert.doesNotMatch(err, /    at /);
+  assert.doesNotMatch(err, / {4}at /);
 });
 
 test('summarize of a report (its folder, as profile prints it, or report.json) prints what profile printed', async () => {
@@ -106,5 +106,5 @@ test('summarize of a report (its folder, as profile prints it, or report.json) p
   const empty = await run(['summarize', path.resolve(__dirname, '..', 'fixtures')]);
   assert.equal(empty.code, 1);
   assert.match(empty.err, /report\.json/);
-  assert.doesNotMatch(empty.err, /    at /);
+  assert.doesNotMatch(empty.err, / {4}at /);
 });

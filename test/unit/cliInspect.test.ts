@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { main } from '../../extension/cli/main.ts';
 
-const PYTHON = process.env.COMPILE_LENS_PYTHON ?? 'python3';
+const PYTHON = process.env['COMPILE_LENS_PYTHON'] ?? 'python3';
 const TLPARSE = path.resolve(__dirname, '..', 'fixtures', 'tlparse');
 const SCRIPT = `import torch
 
@@ -82,7 +82,10 @@ test("inspect puts a plain TORCH_TRACE run's findings on the workspace copy of t
     ['recompile', copy, print],
   ]);
   assert.equal(result.findings[1]!.count, 2, 'the break, once per compile of the function');
-  assert.deepEqual([result.counts.graphBreaks, result.counts.graphBreakSites, result.counts.recompiles], [2, 1, 2]);
+  assert.deepEqual(
+    [result.counts['graphBreaks'], result.counts['graphBreakSites'], result.counts['recompiles']],
+    [2, 1, 2],
+  );
   assert.deepEqual(result.unmapped, []);
   // the saved report has the workspace's paths too (the report panel and the editor read it) and says how they were mapped
   const saved = JSON.parse(readFileSync(result.reportPath, 'utf8')) as {
@@ -137,7 +140,7 @@ test('check --logs fails a CI job past its limits and passes it within them', as
     path.join(dir, 'c2'),
   );
   assert.equal(within.code, 0, within.err);
-  assert.deepEqual(JSON.parse(within.out).passed, true);
+  assert.deepEqual((JSON.parse(within.out) as { passed: unknown }).passed, true);
 });
 
 test('inspect of a messy rank folder gives the ranks, no divergence, and the files it skipped', async () => {

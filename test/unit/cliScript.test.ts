@@ -12,27 +12,27 @@ const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 const STUB = path.join(FIXTURES, 'stub-runner', 'python');
 let dir: string;
 let script: string;
-const saved = { report: process.env.COMPILE_LENS_STUB_REPORT, args: process.env.COMPILE_LENS_STUB_ARGS };
+const saved = { report: process.env['COMPILE_LENS_STUB_REPORT'], args: process.env['COMPILE_LENS_STUB_ARGS'] };
 
 before(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'cl-cli-script-'));
   script = path.join(dir, 'train_small.py');
   writeFileSync(script, 'import torch\n\nmodel = torch.compile(TinyTransformer())\n');
-  process.env.COMPILE_LENS_STUB_ARGS = path.join(dir, 'args.jsonl');
+  process.env['COMPILE_LENS_STUB_ARGS'] = path.join(dir, 'args.jsonl');
 });
 after(() => {
-  process.env.COMPILE_LENS_STUB_REPORT = saved.report;
-  process.env.COMPILE_LENS_STUB_ARGS = saved.args;
-  if (saved.report === undefined) delete process.env.COMPILE_LENS_STUB_REPORT;
-  if (saved.args === undefined) delete process.env.COMPILE_LENS_STUB_ARGS;
+  process.env['COMPILE_LENS_STUB_REPORT'] = saved.report;
+  process.env['COMPILE_LENS_STUB_ARGS'] = saved.args;
+  if (saved.report === undefined) delete process.env['COMPILE_LENS_STUB_REPORT'];
+  if (saved.args === undefined) delete process.env['COMPILE_LENS_STUB_ARGS'];
 });
 
 async function run(
   fixture: string,
   ...argv: string[]
 ): Promise<{ code: number; out: string; err: string; launched: string[] }> {
-  process.env.COMPILE_LENS_STUB_REPORT = path.join(FIXTURES, 'reports', fixture, 'report.json');
-  writeFileSync(process.env.COMPILE_LENS_STUB_ARGS!, '');
+  process.env['COMPILE_LENS_STUB_REPORT'] = path.join(FIXTURES, 'reports', fixture, 'report.json');
+  writeFileSync(process.env['COMPILE_LENS_STUB_ARGS']!, '');
   let out = '';
   let err = '';
   const [command, ...rest] = argv;
@@ -40,7 +40,7 @@ async function run(
     out: (t) => (out += `${t}\n`),
     err: (t) => (err += `${t}\n`),
   });
-  const launched = readFileSync(process.env.COMPILE_LENS_STUB_ARGS!, 'utf8')
+  const launched = readFileSync(process.env['COMPILE_LENS_STUB_ARGS']!, 'utf8')
     .trim()
     .split('\n')
     .filter(Boolean)
@@ -72,15 +72,16 @@ test('profile --script prints one block per region with real numbers, no placeho
   );
   assert.match(
     out,
-    /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× \(ratios varied 2% between rounds\), 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, compile 2\.4 s on these inputs, break-even after 3,173 calls$/m,
+    /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× per call replayed with default, 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, compile 2\.4 s on these inputs, break-even after 3,173 calls$/m,
   );
+  // each region's answer first, then its sentence as the runner wrote it (why there is no number where there is none)
   assert.match(
     out,
-    /^ {2}r2 Counter .*: 4 calls, 2 graphs, 1 graph break, 0\.88 s compiling in the script's own calls — not replayable: mutates self\.calls$/m,
+    /^ {2}r2 Counter .*: 4 calls, 2 graphs, 1 graph break, 0\.88 s compiling in the script's own calls\n {4}no verdict: not replayable: mutates self\.calls · 2 graphs · 1 break$/m,
   );
-  assert.match(out, /^ {2}r3 normalize .* — not measured: 2 calls \(needs 3\)$/m);
-  // a verdict where one was measured: r0's, and the script's from it (r1's replay is no verdict: no line)
-  assert.equal(out.match(/recommendation:/g)?.length, 2);
+  assert.match(out, /^ {4}recommendation: No verdict\. Not measured: 2 calls \(needs 3\)\.$/m);
+  // every region's sentence, and the script's
+  assert.equal(out.match(/recommendation:/g)?.length, 5);
   assert.match(
     out,
     /^ {2}recommendation: TinyTransformer \(line 24\): compile for longer runs: 1\.84× per call replayed with default · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile; /m,
@@ -94,7 +95,7 @@ test('profile --script --json lists the regions with the documented fields', asy
   const json = JSON.parse(out) as { target: string; regions: Record<string, unknown>[] };
   assert.equal(json.target, 'train_small');
   assert.deepEqual(
-    json.regions.map((r) => r.id),
+    json.regions.map((r) => r['id']),
     ['r0', 'r1', 'r2', 'r3'],
   );
   const documented = [
@@ -116,6 +117,7 @@ test('profile --script --json lists the regions with the documented fields', asy
     'steadyMs',
     'notMeasured',
     'notReplayed',
+    'number',
     'replayLeftOut',
     'measurements',
     'recommendation',
@@ -148,8 +150,13 @@ test('profile --script --json lists the regions with the documented fields', asy
       [1.62, 'last'],
     ],
   );
-  assert.equal(r2!.notMeasured, 'not replayable: mutates self.calls');
-  assert.equal(r2!.recommendation, null);
+  assert.equal(r2!.notMeasured, 'Not replayed: mutates self.calls.');
+  // no verdict, and why, in the runner's words
+  assert.deepEqual(r2!.recommendation, {
+    mode: null,
+    verdict: 'none',
+    reason: 'No verdict. Not replayed: mutates self.calls.',
+  });
 });
 
 test('profile --script --json carries the in-situ numbers per region and the runs; --no-in-situ and --shape-fix reach the runner', async () => {
@@ -211,7 +218,7 @@ test("check --script counts the script's graph breaks and recompiles at its line
     '--json',
   );
   assert.equal(within.code, 0);
-  assert.deepEqual(JSON.parse(within.out).passed, true);
+  assert.deepEqual((JSON.parse(within.out) as { passed: unknown }).passed, true);
 });
 
 test("a notebook's findings name their cell (counted from 1) in text, and its index in --json", async () => {
@@ -317,7 +324,7 @@ test('check --nproc-per-node fails on a divergence between ranks, within the bre
       ],
     }),
   );
-  process.env.COMPILE_LENS_STUB_REPORT = agreeing;
+  process.env['COMPILE_LENS_STUB_REPORT'] = agreeing;
   let out = '';
   const code = await main(
     [

@@ -283,9 +283,9 @@ test('the digest lists each mode, its failures and mismatches, and the findings'
   );
   assert.match(
     text,
-    /reduce-overhead: [\s\S]*numeric mismatch vs eager: max abs error 0\.5 > atol 1e-4\n    re-measured: a recompile ran inside the timed region/,
+    /reduce-overhead: [\s\S]*numeric mismatch vs eager: max abs error 0\.5 > atol 1e-4\n {4}re-measured: a recompile ran inside the timed region/,
   );
-  assert.match(text, /\/ws\/model\.py:12  graph-break: Unsupported builtin print/);
+  assert.match(text, /\/ws\/model\.py:12 {2}graph-break: Unsupported builtin print/);
 });
 
 test('targets: name prefix or marker comment, decorators allowed, nested defs ignored', () => {

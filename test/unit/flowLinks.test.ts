@@ -9,12 +9,12 @@ import { SliceKind, type TraceModel } from '../../extension/shared/trace/model.t
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
-const nameOf = (model: TraceModel, i: number): string => model.names[model.name[i]];
-const gpu = (model: TraceModel, i: number): boolean => model.tracks[model.track[i]].gpu;
+const nameOf = (model: TraceModel, i: number): string => model.names[model.name[i]!]!;
+const gpu = (model: TraceModel, i: number): boolean => model.tracks[model.track[i]!]!.gpu;
 const slicesNamed = (model: TraceModel, name: string): number[] => {
   const out: number[] = [];
   for (let i = 0; i < model.count; i++) if (nameOf(model, i) === name) out.push(i);
-  return out.sort((a, b) => model.start[a] - model.start[b]);
+  return out.sort((a, b) => model.start[a]! - model.start[b]!);
 };
 
 interface FlowEvent {
@@ -35,7 +35,7 @@ describe('flow links on real traces', () => {
     assert.ok(kernelEnds.length > 20, `${kernelEnds.length} flows end on the GPU`);
     for (const end of kernelEnds) {
       const kernel = [...Array(model.count).keys()].find(
-        (i) => gpu(model, i) && Math.abs(model.start[i] + model.originUs - end.ts) < 1e-3,
+        (i) => gpu(model, i) && Math.abs(model.start[i]! + model.originUs - end.ts) < 1e-3,
       )!;
       assert.ok(kernel !== undefined, `a kernel at ${end.ts}`);
       const links = flowLinks(model, kernel);
@@ -47,7 +47,7 @@ describe('flow links on real traces', () => {
         `${nameOf(model, from)} is a CPU launch`,
       );
       assert.ok(
-        Math.abs(model.start[from] + model.originUs - startTs.get(end.id)!) < 1e-3,
+        Math.abs(model.start[from]! + model.originUs - startTs.get(end.id)!) < 1e-3,
         'the launch is where the flow starts',
       );
       // and back: the launch's arrows reach this kernel
@@ -78,16 +78,16 @@ describe('flow links on real traces', () => {
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
     const op = slicesNamed(model, 'aten::addmm')[2]!;
     const links = flowLinks(model, op);
-    const end = model.start[op] + model.dur[op];
+    const end = model.start[op]! + model.dur[op]!;
     const launches = new Set<number>();
     for (let j = 0; j < model.count; j++) {
       if (
         model.track[j] === model.track[op] &&
-        model.depth[j] > model.depth[op] &&
-        model.start[j] >= model.start[op] &&
-        model.start[j] <= end &&
+        model.depth[j]! > model.depth[op]! &&
+        model.start[j]! >= model.start[op]! &&
+        model.start[j]! <= end &&
         model.kind[j] === SliceKind.RuntimeLaunch &&
-        model.correlation[j] >= 0
+        model.correlation[j]! >= 0
       )
         launches.add(j);
     }
@@ -111,7 +111,7 @@ describe('flow links on real traces', () => {
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
     const lone = [...Array(model.count).keys()].find(
       (i) =>
-        !gpu(model, i) && model.correlation[i] < 0 && model.dur[i] < 1 && model.kind[i] !== SliceKind.RuntimeLaunch,
+        !gpu(model, i) && model.correlation[i]! < 0 && model.dur[i]! < 1 && model.kind[i] !== SliceKind.RuntimeLaunch,
     )!;
     assert.deepEqual(flowLinks(model, lone), { arrows: [], more: 0 });
   });

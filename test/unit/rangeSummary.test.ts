@@ -24,19 +24,20 @@ function bruteForce(
   to: number,
 ): { kernels: Map<string, RangeRow>; cpuOps: Map<string, RangeRow> } {
   const inside = (i: number): number =>
-    Math.max(0, Math.min(to, model.start[i] + model.dur[i]) - Math.max(from, model.start[i]));
-  const overlaps = (i: number): boolean => model.start[i] <= to && model.start[i] + model.dur[i] >= from;
+    Math.max(0, Math.min(to, model.start[i]! + model.dur[i]!) - Math.max(from, model.start[i]!));
+  const overlaps = (i: number): boolean => model.start[i]! <= to && model.start[i]! + model.dur[i]! >= from;
   const kernels = new Set(kernelIndices(model));
   const out = { kernels: new Map<string, RangeRow>(), cpuOps: new Map<string, RangeRow>() };
   for (let i = 0; i < model.count; i++) {
     if (!overlaps(i)) continue;
     let children = 0;
     for (let j = 0; j < model.count; j++) {
-      if (model.track[j] !== model.track[i] || model.depth[j] !== model.depth[i] + 1 || !overlaps(j)) continue;
-      if (model.start[j] >= model.start[i] && model.start[j] <= model.start[i] + model.dur[i]) children += inside(j);
+      if (model.track[j] !== model.track[i] || model.depth[j] !== model.depth[i]! + 1 || !overlaps(j)) continue;
+      if (model.start[j]! >= model.start[i]! && model.start[j]! <= model.start[i]! + model.dur[i]!)
+        children += inside(j);
     }
     const add = (rows: Map<string, RangeRow>): void => {
-      const name = model.names[model.name[i]];
+      const name = model.names[model.name[i]!]!;
       const row = rows.get(name) ?? { name, count: 0, totalUs: 0, selfUs: 0, avgUs: 0 };
       row.count++;
       row.totalUs += inside(i);
@@ -44,7 +45,7 @@ function bruteForce(
       rows.set(name, row);
     };
     if (kernels.has(i)) add(out.kernels);
-    if (!model.tracks[model.track[i]].gpu) add(out.cpuOps);
+    if (!model.tracks[model.track[i]!]!.gpu) add(out.cpuOps);
   }
   return out;
 }
@@ -71,7 +72,7 @@ describe('range summary on real traces', () => {
       const model = await scanTraceFile(fixture(file));
       const step = model.steps[1]!;
       let end = 0;
-      for (let i = 0; i < model.count; i++) end = Math.max(end, model.start[i] + model.dur[i]);
+      for (let i = 0; i < model.count; i++) end = Math.max(end, model.start[i]! + model.dur[i]!);
       // the middle third of step 1: edges cut through slices
       const third = (step.end - step.start) / 3;
       for (const [from, to] of [

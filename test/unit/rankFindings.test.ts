@@ -19,7 +19,7 @@ test("the runner's torchrun report validates, with every rank's facts", async ()
       [1, 'ok', 2],
     ],
   );
-  const [rank0, rank1] = report.ranks!.map(digestRank);
+  const [rank0, rank1] = report.ranks.map(digestRank);
   assert.deepEqual(
     rank0!.regions.map((r) => [r.id, r.calls]),
     [['r0', 6]],

@@ -212,13 +212,13 @@ describe('per-step communication', () => {
       ['ProfilerStep#1', 'ProfilerStep#2'],
     );
     assert.deepEqual(
-      table.rows[0].ranks.map((s) => s?.workUs),
+      table.rows[0]!.ranks.map((s) => s?.workUs),
       [40, 90],
     );
-    assert.deepEqual(table.rows[0].slowest, { pane: 1, leadUs: 50, even: false });
+    assert.deepEqual(table.rows[0]!.slowest, { pane: 1, leadUs: 50, even: false });
     // 45 vs 44 of work in a 50 µs step: within EVEN_SHARE, no straggler named
     assert.ok(1 < EVEN_SHARE * 50);
-    assert.deepEqual(table.rows[1].slowest, { pane: 0, leadUs: 1, even: true });
+    assert.deepEqual(table.rows[1]!.slowest, { pane: 0, leadUs: 1, even: true });
   });
 
   test('steps matched by index; a rank without that step shows none; no rank with steps: one whole-trace row', () => {
@@ -226,8 +226,8 @@ describe('per-step communication', () => {
     const short = scan([step(1, 0, 12), cpu('aten::mm', 0, 5)]);
     const table = rankStepTable([long, short]);
     assert.equal(table.rows.length, 2);
-    assert.equal(table.rows[1].ranks[1], null);
-    assert.equal(table.rows[1].slowest, null);
+    assert.equal(table.rows[1]!.ranks[1], null);
+    assert.equal(table.rows[1]!.slowest, null);
     const whole = rankStepTable([
       scan([cpu('aten::mm', 5, 20)]),
       scan([cpu('gloo:all_reduce', 0, 10), cpu('aten::mm', 10, 30)]),
@@ -332,7 +332,7 @@ describe('real 2-rank gloo DDP traces', () => {
     assert.equal(alignment.mode, 'absolute');
     if (alignment.mode === 'absolute')
       assert.ok(
-        Math.abs(alignment.shiftUs[0] - alignment.shiftUs[1] - (models[0].originUs - models[1].originUs)) < 0.01,
+        Math.abs(alignment.shiftUs[0]! - alignment.shiftUs[1]! - (models[0]!.originUs - models[1]!.originUs)) < 0.01,
       );
     const table = rankStepTable(models);
     assert.deepEqual(table.sides, ['cpu', 'cpu']);
@@ -343,8 +343,8 @@ describe('real 2-rank gloo DDP traces', () => {
     for (const row of table.rows) {
       assert.equal(row.slowest?.pane, 1, row.label);
       assert.ok(
-        row.slowest!.leadUs > 25_000 && row.slowest!.leadUs < 45_000,
-        `${row.label}: lead ${row.slowest!.leadUs} µs`,
+        row.slowest.leadUs > 25_000 && row.slowest.leadUs < 45_000,
+        `${row.label}: lead ${row.slowest.leadUs} µs`,
       );
       // rank 0 spends the wait in the all-reduce
       assert.ok(row.ranks[0]!.commUs > 25_000, `${row.label}: rank 0 comm ${row.ranks[0]!.commUs}`);
@@ -366,7 +366,7 @@ describe('real 2-rank gloo DDP traces', () => {
     const panes = (await sentTraces(content)).map((m) => m.pane);
     const table = rankStepTable(panes.map((p) => p.trace));
     assert.equal(table.wholeTrace, true);
-    assert.ok(table.rows[0].ranks.every((s) => s !== null && s.commUs > 0));
+    assert.ok(table.rows[0]!.ranks.every((s) => s !== null && s.commUs > 0));
     assert.equal(rankAlignment(panes.map((p) => ({ trace: p.trace, rank: p.rank! }))).mode, 'absolute');
   });
 });

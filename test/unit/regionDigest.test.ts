@@ -102,14 +102,17 @@ test("region headline: the runner's line as it wrote it; a report before schema 
   assert.equal(digestRegion(unjudged).headline, 'mutates self.calls');
 });
 
-test("no verdict where nothing was measured: a region's recommendation is dropped without a measurement, or when the runner gave none", async () => {
+test("a region's verdict, its sentence and its number are the runner's answer as written (schema 1.21), never decided here", async () => {
   const r0 = await region('script-regions-cpu', 'r0');
-  assert.equal(digestRegion(r0).recommendation?.verdict, 'compile-for-longer-runs');
-  assert.equal(digestRegion({ ...r0, measurements: [] }).recommendation, null);
-  assert.equal(
-    digestRegion({ ...r0, recommendation: { mode: null, reason: 'nothing measured', verdict: 'none' } }).recommendation,
-    null,
-  );
+  const digest = digestRegion(r0);
+  assert.equal(digest.verdict, r0.answer!.verdict);
+  assert.deepEqual(digest.recommendation, r0.recommendation);
+  assert.equal(digest.number, r0.answer!.number!.text);
+  assert.equal(digest.measurements[0]!.numberText, r0.answer!.number!.text, 'the replay it rests on: the same words');
+  // a report made before answers: its own verdict and reason as recorded, no number said for it here
+  const older = digestRegion({ ...r0, answer: undefined });
+  assert.equal(older.number, null);
+  assert.deepEqual(older.recommendation, r0.recommendation);
 });
 
 test('CLI block: what-if modes by name, a failed measurement in words, numbers omitted when unknown (no dashes)', async () => {
@@ -130,13 +133,15 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
     status: 'error' as const,
     error: { kind: 'compile' as const, message: 'CUDA graphs need a GPU', fix: 'Run on CUDA.' },
   };
-  const lines = formatRegion(digestRegion({ ...r0, measurements: [whatIf, failed] }));
+  // measurements other than those its answer is about: read as a report made before answers
+  const lines = formatRegion(digestRegion({ ...r0, answer: undefined, measurements: [whatIf, failed] }));
+  assert.equal(lines[1], `    ${r0.headline}`);
   assert.equal(
-    lines[1],
+    lines[2],
     '    max-autotune on the most frequent inputs float32[8, 128, 64]; inference (9 calls): 1.84×, compile 2.4 s on these inputs',
   );
   assert.equal(
-    lines[2],
+    lines[3],
     '    reduce-overhead on the most frequent inputs float32[8, 128, 64]; inference (9 calls): failed — CUDA graphs need a GPU — Run on CUDA.',
   );
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
@@ -277,18 +282,22 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
 
 test('a region with an in-situ number carries no notMeasured label: a replay that could not run is said as that', async () => {
   const measured = await region('script-in-situ-cpu', 'r0');
+  const why = 'Not replayed: input cache is a DynamicCache, which cannot be safely passed again.';
   const unreplayable: Region = {
     ...measured,
     measurements: [],
     replay: { replayable: false, reason: 'input cache is a DynamicCache, which cannot be safely passed again' },
+    answer: {
+      ...measured.answer!,
+      reasons: [{ code: 'replay-not-possible', what: 'input cache is a DynamicCache', text: why }],
+    },
   };
   const d = digestRegion(unreplayable);
   assert.ok(d.inSitu && unreplayable.inSitu?.step);
   assert.equal(d.notMeasured, null);
-  assert.equal(d.notReplayed, 'not replayable: input cache is a DynamicCache, which cannot be safely passed again');
-  assert.match(formatRegion(d)[0]!, / — replay: not replayable: input cache is a DynamicCache/);
+  assert.equal(d.notReplayed, why);
   // without the in-situ number it is the reason the region has no number
   const none = digestRegion({ ...unreplayable, inSitu: null });
-  assert.equal(none.notMeasured, d.notReplayed);
+  assert.equal(none.notMeasured, why);
   assert.equal(none.notReplayed, null);
 });

@@ -64,7 +64,7 @@ test('compiler tree of a real run: frame → first compile and recompile with it
   );
   const fused = kernels.find((k) => k.label.startsWith('cpp_fused') && (k.description ?? '').includes('aten.relu'));
   assert.ok(
-    fused && fused.children.some((line) => line.location?.file.endsWith('graphbreak.py')),
+    fused?.children.some((line) => line.location?.file.endsWith('graphbreak.py')),
     'fused kernel traced back to the sample source',
   );
 });

@@ -12,7 +12,8 @@ const fixture = async (name: string): Promise<Report> =>
 test("two target runs: each mode's speedup, time per call and kernels per step side by side; breaks and recompiles gone and added", async () => {
   const text = compareRuns(await fixture('graphbreak-cpu'), await fixture('recompile-cpu'));
   assert.match(text, /^# mlp\.py: 2026-11-22 \d\d:21 → 2026-11-22 \d\d:17$/m);
-  assert.match(text, /^\| speedup \| 1\.30× \| 0\.77× \|$/m);
+  // the runner's words for each mode's number (report/sentences.py)
+  assert.match(text, /^\| speedup \| 1\.30× per call with default \| 0\.77× per call with default \|$/m);
   assert.match(text, /^\| kernels \/ step \| 15 → 12 \| 3 → 3 \|$/m);
   assert.match(text, /^\| graph breaks \| 3 \| 0 \|$/m);
   assert.match(text, /^\| recompiles \| 2 \| 1 \|$/m);
@@ -32,11 +33,11 @@ test('two script runs: regions matched by name and line, one only in the earlier
   const text = compareRuns(before, after);
   assert.match(
     text,
-    /### TinyTransformer \\\(line 24\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| 1\.84× \| 1\.84× \|/,
+    /### TinyTransformer \\\(line 24\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| 1\.84× per call replayed with default \| 1\.84× per call replayed with default \|/,
   );
   assert.match(
     text,
-    /### step \\\(line 40\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| 0\.97× \| not in this run \|/,
+    /### step \\\(line 40\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| no verdict: not measured: its most frequent inputs were not replayed, only its last ones · 8 graphs · 7 recompiles · 2 calls ran eagerly \| not in this run \|/,
   );
   assert.match(text, /The same \d+ sites in both runs\./);
 });

@@ -7,7 +7,7 @@ test('a second run is refused with the name of the first; the slot frees on rele
   const first = slot.take('mlp');
   assert.ok(first.ok);
   const second = slot.take('gpt');
-  assert.ok(!second.ok && /\(mlp\) is already in progress/.test(second.message));
+  assert.ok(!second.ok && second.message.includes('(mlp) is already in progress'));
   first.release();
   const third = slot.take('gpt');
   assert.ok(third.ok);

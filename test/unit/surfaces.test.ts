@@ -137,17 +137,17 @@ for (const file of FILES) {
     assert.ok(report.headline, "the fixture carries the runner's headline");
     assert.equal(json.headline, report.headline);
     assert.ok(
-      all.runs.startsWith(`${report.headline} · `) || all.runs.startsWith(`${report.headline}\n`),
-      `${report.headline} | ${all.runs}`,
+      all['runs']!.startsWith(`${report.headline} · `) || all['runs']!.startsWith(`${report.headline}\n`),
+      `${report.headline} | ${all['runs']}`,
     );
     if (report.target.kind !== 'script') {
-      const lens = report.headline!;
+      const lens = report.headline;
       assert.ok(
-        all.lensTooltip === lens && lens.startsWith(all.lensTitle.replace(/…$/, '')) && all.log === lens,
+        all['lensTooltip'] === lens && lens.startsWith(all['lensTitle']!.replace(/…$/, '')) && all['log'] === lens,
         'the CodeLens, its tooltip and the log: one headline',
       );
       // the speedup the headline shows is a mode's, said the same by the CLI, the panel, the Runs view and --json
-      const shown = lens.match(/(\d+\.\d+)×/)?.[0];
+      const shown = /(\d+\.\d+)×/.exec(lens)?.[0];
       const mode = digest.modes.find((m) => m.speedup !== null && modeCells(m, digest).speedup === shown);
       assert.equal(shown === undefined, mode === undefined, `${lens}: its speedup is a measured mode's`);
       if (mode) {
@@ -158,7 +158,7 @@ for (const file of FILES) {
         }
         if (mode.compileSeconds !== null && lens.includes(' · compile '))
           assert.ok(
-            all.cli.includes(`compile ${formatSeconds(mode.compileSeconds)}`) &&
+            all['cli']!.includes(`compile ${formatSeconds(mode.compileSeconds)}`) &&
               lens.includes(`compile ${formatSeconds(mode.compileSeconds)}`),
           );
       }
@@ -171,11 +171,12 @@ for (const file of FILES) {
         `${region.id}: the runner's headline, as written`,
       );
       assert.ok(
-        all.lensTooltip.includes(line) && all.runs.includes(line),
+        all['lensTooltip']!.includes(line) && all['runs']!.includes(line),
         `${region.id}: the lens's and the Runs view's line are one`,
       );
       assert.ok(
-        all.lensTitle.split('\n')[index] === shortLine(region.headline) && all.log.includes(`: ${region.headline}`),
+        all['lensTitle']!.split('\n')[index] === shortLine(region.headline) &&
+          all['log']!.includes(`: ${region.headline}`),
         `${region.id}: the lens and the log say it`,
       );
       assert.equal(
@@ -184,7 +185,7 @@ for (const file of FILES) {
         `${region.id}: --json's headline is the lens's`,
       );
       // the number the headline shows is the one the CLI and the panel show for the same measurement
-      const shown = region.headline.match(/(\d+\.\d+)×/)?.[0];
+      const shown = /(\d+\.\d+)×/.exec(region.headline)?.[0];
       if (!shown) continue;
       const number = report.regions![index]!.answer?.number;
       const step = region.inSitu?.step ?? region.inSitu?.call;

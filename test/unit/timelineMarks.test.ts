@@ -15,8 +15,8 @@ const fixtures = join(__dirname, '..', 'fixtures');
 const trace = (name: string): Promise<TraceModel> => scanTraceFile(join(fixtures, 'traces', name));
 const named = (model: TraceModel, pattern: RegExp): number[] => {
   const out: number[] = [];
-  for (let i = 0; i < model.count; i++) if (pattern.test(model.names[model.name[i]])) out.push(i);
-  return out.sort((a, b) => model.start[a] - model.start[b]);
+  for (let i = 0; i < model.count; i++) if (pattern.test(model.names[model.name[i]!]!)) out.push(i);
+  return out.sort((a, b) => model.start[a]! - model.start[b]!);
 };
 
 describe('timeline marks on real traces', () => {
@@ -31,8 +31,8 @@ describe('timeline marks on real traces', () => {
           (s) =>
             s !== r &&
             model.track[s] === model.track[r] &&
-            model.start[s] > model.start[r] &&
-            model.start[s] < model.start[r] + model.dur[r],
+            model.start[s]! > model.start[r]! &&
+            model.start[s]! < model.start[r]! + model.dur[r]!,
         ),
       );
       assert.equal(breaks.length, outer.length, file);
@@ -40,14 +40,16 @@ describe('timeline marks on real traces', () => {
       for (const mark of breaks) {
         // the innermost region holding it (a resumed frame's region is nested in the frame that broke)
         const region = outer
-          .filter((r) => model.start[r] <= mark.startUs && mark.startUs + mark.durUs <= model.start[r] + model.dur[r])
-          .sort((a, b) => model.dur[a] - model.dur[b])[0]!;
+          .filter(
+            (r) => model.start[r]! <= mark.startUs && mark.startUs + mark.durUs <= model.start[r]! + model.dur[r]!,
+          )
+          .sort((a, b) => model.dur[a]! - model.dur[b]!)[0]!;
         assert.ok(region !== undefined, `${file}: a break inside its region`);
         assert.equal(mark.label, `graph break in ${mark.compileId}`);
-        assert.equal(model.names[model.name[region]], `Torch-Compiled Region: ${mark.compileId}`);
+        assert.equal(model.names[model.name[region]!], `Torch-Compiled Region: ${mark.compileId}`);
         // it ends where the resumed frame is looked up
         const lookup = named(model, /^TorchDynamo Cache Lookup$/).find(
-          (j) => Math.abs(model.start[j] - (mark.startUs + mark.durUs)) < 1e-6,
+          (j) => Math.abs(model.start[j]! - (mark.startUs + mark.durUs)) < 1e-6,
         );
         assert.ok(lookup !== undefined, `${file}: a break ends at a cache lookup`);
       }
@@ -71,12 +73,12 @@ describe('timeline marks on real traces', () => {
     const launches = named(model, /^cudaGraphLaunch$/);
     assert.equal(replays.length, launches.length);
     for (const [n, launch] of launches.entries()) {
-      let end = model.start[launch] + model.dur[launch];
+      let end = model.start[launch]! + model.dur[launch]!;
       for (let j = 0; j < model.count; j++)
-        if (model.correlation[j] === model.correlation[launch]) end = Math.max(end, model.start[j] + model.dur[j]);
+        if (model.correlation[j] === model.correlation[launch]) end = Math.max(end, model.start[j]! + model.dur[j]!);
       assert.equal(replays[n]!.startUs, model.start[launch]);
       assert.ok(Math.abs(replays[n]!.startUs + replays[n]!.durUs - end) < 1e-6);
-      assert.ok(end > model.start[launch] + model.dur[launch], 'the replay outlasts its launch');
+      assert.ok(end > model.start[launch]! + model.dur[launch]!, 'the replay outlasts its launch');
     }
   });
 });

@@ -122,13 +122,13 @@ describe('rank sources', () => {
     copyFileSync(path.join(STRAGGLER, 'rank1.trace.json'), path.join(dir, 'r1.json'));
     writeTrace(path.join(dir, 'plain.json'), null);
     // extra per-rank fields are the runner's; the rank list, not the trace, says which rank a trace without a header is
-    report.ranks = [
+    report['ranks'] = [
       { rank: 1, trace: 'r1.json', graphs: 2 },
       { rank: 0, trace: 'r0.json' },
       { rank: 2, trace: 'plain.json' },
       { rank: 3, trace: null },
     ];
-    report.schemaVersion = '1.5';
+    report['schemaVersion'] = '1.5';
     const reportPath = path.join(dir, 'report.json');
     writeFileSync(reportPath, JSON.stringify(report));
     const content = await readTimelineSource({ kind: 'report', reportPath });
@@ -149,7 +149,7 @@ describe('rank sources', () => {
     const report = JSON.parse(
       readFileSync(path.join(FIXTURES, 'reports/graphbreak-cpu/report.json'), 'utf8'),
     ) as Record<string, unknown>;
-    report.ranks = [{ trace: 'r0.json' }];
+    report['ranks'] = [{ trace: 'r0.json' }];
     const reportPath = path.join(dir, 'report.json');
     writeFileSync(reportPath, JSON.stringify(report));
     await assert.rejects(readTimelineSource({ kind: 'report', reportPath }), /ranks\/0/);

@@ -69,7 +69,7 @@ describe('scanner on real H100 traces', () => {
   test('rows are ordered by track, depth, start and nest inside their parent', async () => {
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
     for (let i = 1; i < model.count; i++) {
-      const key = (j: number): [number, number, number] => [model.track[j], model.depth[j], model.start[j]];
+      const key = (j: number): [number, number, number] => [model.track[j]!, model.depth[j]!, model.start[j]!];
       const [t0, d0, s0] = key(i - 1);
       const [t1, d1, s1] = key(i);
       assert.ok(t0 < t1 || (t0 === t1 && (d0 < d1 || (d0 === d1 && s0 <= s1))), `row ${i} out of order`);
@@ -80,12 +80,12 @@ describe('scanner on real H100 traces', () => {
       for (let j = 0; j < model.count && !parentFound; j++) {
         parentFound =
           model.track[j] === model.track[i] &&
-          model.depth[j] === model.depth[i] - 1 &&
-          model.start[j] <= model.start[i] &&
-          model.start[j] + model.dur[j] >= model.start[i];
+          model.depth[j] === model.depth[i]! - 1 &&
+          model.start[j]! <= model.start[i]! &&
+          model.start[j]! + model.dur[j]! >= model.start[i]!;
       }
-      assert.ok(parentFound, `slice ${i} (${model.names[model.name[i]]}) has no parent`);
-      assert.ok(model.depth[i] <= model.tracks[model.track[i]].maxDepth);
+      assert.ok(parentFound, `slice ${i} (${model.names[model.name[i]!]}) has no parent`);
+      assert.ok(model.depth[i]! <= model.tracks[model.track[i]!]!.maxDepth);
     }
   });
 
@@ -104,7 +104,7 @@ describe('scanner on real H100 traces', () => {
     const kinds = (model: TraceModel): Map<string, SliceKind> => {
       const out = new Map<string, SliceKind>();
       for (let i = 0; i < model.count; i++)
-        if (model.tracks[model.track[i]].gpu) out.set(model.names[model.name[i]], model.kind[i]);
+        if (model.tracks[model.track[i]!]!.gpu) out.set(model.names[model.name[i]!]!, model.kind[i]!);
       return out;
     };
     const eager = kinds(await scanTraceFile(fixture('mlp-eager.trace.json')));
@@ -121,9 +121,9 @@ describe('scanner on real H100 traces', () => {
     const model = await scanTraceFile(fixture('gpt_small-reduce-overhead.trace.json'));
     const graphLaunches = new Map<number, number>();
     for (let i = 0; i < model.count; i++) {
-      if (model.names[model.name[i]] === 'cudaGraphLaunch') {
+      if (model.names[model.name[i]!] === 'cudaGraphLaunch') {
         assert.equal(model.kind[i], SliceKind.RuntimeLaunch);
-        graphLaunches.set(model.correlation[i], 0);
+        graphLaunches.set(model.correlation[i]!, 0);
       }
     }
     assert.equal(graphLaunches.size, 3);
@@ -131,7 +131,7 @@ describe('scanner on real H100 traces', () => {
     for (let i = 0; i < model.count; i++) {
       if (model.kind[i] !== SliceKind.GraphReplay) continue;
       replays++;
-      const c = model.correlation[i];
+      const c = model.correlation[i]!;
       assert.ok(graphLaunches.has(c), 'replay kernel correlates to a cudaGraphLaunch');
       graphLaunches.set(c, (graphLaunches.get(c) ?? 0) + 1);
     }
@@ -145,7 +145,7 @@ describe('scanner on real H100 traces', () => {
     const events = parsedEvents('mlp-eager.trace.json').filter((e) => e.cat === 'kernel');
     const { slice, values } = model.kernelArgs;
     assert.equal(slice.length, events.length + 3, 'kernels + memsets have args');
-    for (let r = 1; r < slice.length; r++) assert.ok(slice[r - 1] < slice[r], 'rows ascending by slice');
+    for (let r = 1; r < slice.length; r++) assert.ok(slice[r - 1]! < slice[r]!, 'rows ascending by slice');
     const field = (name: (typeof KERNEL_ARG_FIELDS)[number]): number => KERNEL_ARG_FIELDS.indexOf(name);
     for (const event of events) {
       const args = event.args as {
@@ -158,10 +158,10 @@ describe('scanner on real H100 traces', () => {
       };
       let row = -1;
       for (let r = 0; r < slice.length && row < 0; r++)
-        if (model.correlation[slice[r]] === args.correlation && model.names[model.name[slice[r]]] === event.name)
+        if (model.correlation[slice[r]!] === args.correlation && model.names[model.name[slice[r]!]!] === event.name)
           row = r;
       assert.ok(row >= 0, `args row for correlation ${args.correlation}`);
-      const at = (f: number): number => values[row * KERNEL_ARG_FIELDS.length + f];
+      const at = (f: number): number => values[row * KERNEL_ARG_FIELDS.length + f]!;
       assert.deepEqual([at(field('grid x')), at(field('grid y')), at(field('grid z'))], args.grid);
       assert.deepEqual([at(field('block x')), at(field('block y')), at(field('block z'))], args.block);
       assert.equal(at(field('registers per thread')), args['registers per thread']);
@@ -318,7 +318,7 @@ describe('summary', () => {
     assert.ok(summary.gpuIdleUs > 0);
     assert.equal(summary.topKernels.length, 7, 'all 7 distinct kernels (fewer than the top-10 limit)');
     for (let i = 1; i < summary.topKernels.length; i++)
-      assert.ok(summary.topKernels[i - 1].totalUs >= summary.topKernels[i].totalUs);
+      assert.ok(summary.topKernels[i - 1]!.totalUs >= summary.topKernels[i]!.totalUs);
     assert.deepEqual(summary.compileSpans, []);
     const text = formatTraceSummary(summary);
     assert.match(text, /kernels \/ step {4}7 /);
@@ -330,8 +330,8 @@ describe('summary', () => {
       await scanTraceFile(fixture('recompile_batch-default-recompile-in-region.trimmed.trace.json')),
     );
     assert.equal(summary.compileSpans.length, 1);
-    assert.equal(summary.compileSpans[0].name, 'dynamo');
-    assert.ok(Math.abs(summary.compileSpans[0].durUs - 327446.301) < 1e-3);
+    assert.equal(summary.compileSpans[0]!.name, 'dynamo');
+    assert.ok(Math.abs(summary.compileSpans[0]!.durUs - 327446.301) < 1e-3);
     assert.match(formatTraceSummary(summary), /compile in region 327\.45 ms/);
   });
 });
@@ -375,6 +375,6 @@ describe('compare', () => {
     assert.deepEqual(comparison.compileSpans.before, []);
     assert.equal(comparison.compileSpans.after.length, 1);
     const row = comparison.rows.find((r) => r.metric.startsWith('compile in profiled region'));
-    assert.ok(row && row.before === 0 && row.after > 300_000);
+    assert.ok(row?.before === 0 && row.after > 300_000);
   });
 });

@@ -10,10 +10,10 @@ import { RowsByKey } from '../../extension/shared/trace/rowsByKey.ts';
 describe('columns in resizable buffers', () => {
   test('a column keeps every value while it grows in place and past its reservation, then is given back', () => {
     const column = new Column(Float64Array, 4);
-    const reservedBytes = (column.data.buffer as ArrayBuffer).maxByteLength;
+    const reservedBytes = column.data.buffer.maxByteLength;
     const n = 100_000; // far past 16× the first reservation: several new reservations
     for (let i = 0; i < n; i++) column.push(i, i * 0.5);
-    assert.ok((column.data.buffer as ArrayBuffer).maxByteLength > reservedBytes);
+    assert.ok(column.data.buffer.maxByteLength > reservedBytes);
     assert.ok(
       column.data.length >= n && column.data.length <= Math.ceil(n * 1.25) + 1,
       `grows by a quarter, not doubling: ${column.data.length}`,
@@ -55,8 +55,8 @@ describe('RowsByKey', () => {
       expected.set(key, row);
     });
     for (let i = 0; i < keys.length; i += 3) {
-      table.set(keys[i], i + 100_000);
-      expected.set(keys[i], i + 100_000);
+      table.set(keys[i]!, i + 100_000);
+      expected.set(keys[i]!, i + 100_000);
     } // last set wins
     for (const [key, row] of expected) assert.equal(table.get(key), row, `key ${key}`);
     assert.equal(table.get(-0), expected.get(0), '-0 and 0 are one key, as in a Map');
@@ -96,7 +96,7 @@ describe('flow events in typed columns', () => {
     });
     const model = scanTraceBytes(new TextEncoder().encode(text));
     const correlationOf = (name: string): number =>
-      model.correlation[[...model.name].findIndex((id) => model.names[id] === name)];
+      model.correlation[[...model.name].findIndex((id) => model.names[id] === name)]!;
     assert.equal(correlationOf('cudaLaunchKernel'), 42);
     assert.equal(correlationOf('k'), 42);
     const firstUnlinked = text.indexOf('{"ph":"f","cat":"ac2g","id":"x"');

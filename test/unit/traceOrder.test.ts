@@ -46,7 +46,7 @@ function shuffled(all: Omit<Slice, 'file'>[], swaps: number, seed: number): Slic
   for (let s = 0; s < swaps * order.length; s++) {
     const i = Math.floor(next() * order.length);
     const j = Math.floor(next() * order.length);
-    [order[i], order[j]] = [order[j], order[i]];
+    [order[i], order[j]] = [order[j]!, order[i]!];
   }
   return order.map((slice, file) => ({ ...slice, file }));
 }
@@ -70,7 +70,7 @@ function expectedRows(file: Slice[], model: TraceModel): [string, number][] {
       track = trackOf(s.tid);
       open.length = 0;
     }
-    while (open.length > 0 && open[open.length - 1] <= s.ts) open.pop();
+    while (open.length > 0 && open[open.length - 1]! <= s.ts) open.pop();
     depth.set(s, open.length);
     open.push(s.ts + s.dur);
   }
@@ -88,7 +88,7 @@ function expectedRows(file: Slice[], model: TraceModel): [string, number][] {
 }
 
 const modelRows = (model: TraceModel): [string, number][] =>
-  Array.from({ length: model.count }, (_, i): [string, number] => [model.names[model.name[i]], model.depth[i]]);
+  Array.from({ length: model.count }, (_, i): [string, number] => [model.names[model.name[i]!]!, model.depth[i]!]);
 
 describe('the model orders rows as a comparator sort does', () => {
   const cases = [

@@ -157,7 +157,7 @@ test('kernel args come back as read: whole-number fields as steps, repeating one
   const packed = packKernelArgs(odd);
   assert.deepStrictEqual(unpackKernelArgs(packed), odd);
   assert.ok(
-    'table' in packed.fields[0] && 'table' in packed.fields[1] && 'table' in packed.fields[2],
+    'table' in packed.fields[0]! && 'table' in packed.fields[1]! && 'table' in packed.fields[2]!,
     'a -0, a 2^60 and fractions: a table',
   );
   const many = {

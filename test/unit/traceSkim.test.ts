@@ -122,7 +122,7 @@ describe('first frame from a skim', () => {
     assert.ok(ranges.length >= 3, `${ranges.length} ranges`);
     const preview = (await (await openTraceFile(path, 0)).preview(null))!;
     assert.ok(
-      preview.kind.some((k, i) => preview.tracks[preview.track[i]].gpu && k !== 0),
+      preview.kind.some((k, i) => preview.tracks[preview.track[i]!]!.gpu && k !== 0),
       'the window has its kernels',
     );
   });
@@ -211,14 +211,16 @@ describe('first frame from a skim', () => {
     };
     const order: string[] = [];
     const sent: TraceMessage[] = [];
-    const send = async (m: HostToWebview) => {
+    const send = (m: HostToWebview): Promise<void> => {
       if (m.type === 'trace') {
         sent.push(revived(m));
         order.push(m.preview ? 'preview' : 'trace');
       }
+      return Promise.resolve();
     };
-    await sendTraces(content, { step: 1, domain: null }, send, 0, Infinity, async () => {
+    await sendTraces(content, { step: 1, domain: null }, send, 0, Infinity, () => {
       order.push('drawn');
+      return Promise.resolve();
     });
     assert.deepStrictEqual(order, ['preview', 'drawn', 'trace'], "the whole read after the preview's first frame");
     const full = await scanTraceFile(path);
@@ -229,11 +231,11 @@ describe('first frame from a skim', () => {
         [false, full.count],
       ],
     );
-    assert.deepStrictEqual(sent[1].pane.trace, full);
+    assert.deepStrictEqual(sent[1]!.pane.trace, full);
     const reader = await reading;
     assert.equal(await reader.model(), await reader.model(), 'read once');
     const again = (await reader.preview({ step: 1, domain: null }))!;
-    assert.deepStrictEqual(drawn(again), drawn(sent[0].pane.trace));
+    assert.deepStrictEqual(drawn(again), drawn(sent[0]!.pane.trace));
     assert.deepStrictEqual(again.tracks, full.tracks, 'cut from the full model: its depths');
     assert.deepStrictEqual((await (await readTraceFile(path)).preview({ step: 1, domain: null }))!.steps, again.steps);
   });

@@ -49,7 +49,7 @@ describe('preview of a trace', () => {
           `a part: ${preview.count} of ${full.count}`,
         );
         assert.deepStrictEqual(withoutDepths(preview), withoutDepths(expected));
-        preview.tracks.forEach((t, i) => assert.ok(t.maxDepth <= full.tracks[i].maxDepth));
+        preview.tracks.forEach((t, i) => assert.ok(t.maxDepth <= full.tracks[i]!.maxDepth));
       }
     });
   }
@@ -69,9 +69,9 @@ describe('preview of a trace', () => {
     const [from, to] = viewWindow(full.steps, { step: 1, domain: null })!;
     const part = sliceWindow(full, from, to);
     let overlapping = 0;
-    for (let i = 0; i < full.count; i++) if (overlapsWindow(full.start[i], full.dur[i], from, to)) overlapping++;
+    for (let i = 0; i < full.count; i++) if (overlapsWindow(full.start[i]!, full.dur[i]!, from, to)) overlapping++;
     assert.equal(part.count, overlapping);
-    for (let i = 0; i < part.count; i++) assert.ok(overlapsWindow(part.start[i], part.dur[i], from, to));
+    for (let i = 0; i < part.count; i++) assert.ok(overlapsWindow(part.start[i]!, part.dur[i]!, from, to));
     assert.ok(part.kernelArgs.slice.length > 0);
     const fields = full.kernelArgs.values.length / full.kernelArgs.slice.length;
     part.kernelArgs.slice.forEach((slice, r) => {
@@ -92,8 +92,8 @@ describe('preview of a trace', () => {
       const k = sameSlice(part, i, full);
       assert.ok(k >= 0);
       assert.deepStrictEqual(
-        [full.names[full.name[k]], full.start[k], full.dur[k], full.track[k], full.depth[k]],
-        [part.names[part.name[i]], part.start[i], part.dur[i], part.track[i], part.depth[i]],
+        [full.names[full.name[k]!], full.start[k], full.dur[k], full.track[k], full.depth[k]],
+        [part.names[part.name[i]!], part.start[i], part.dur[i], part.track[i], part.depth[i]],
       );
     }
     const moved = { ...part, start: part.start.map((s) => s + 0.5) };
@@ -127,7 +127,7 @@ describe('messages of a timeline', () => {
         [1, 2, false, true],
       ],
     );
-    assert.equal(whole[0].title, 'mlp-eager.trace.json vs mlp-default.trace.json');
+    assert.equal(whole[0]!.title, 'mlp-eager.trace.json vs mlp-default.trace.json');
     const sent = await sentTraces(content, null, 0);
     assert.deepStrictEqual(
       sent.map((m) => [m.index, m.preview]),
@@ -139,7 +139,7 @@ describe('messages of a timeline', () => {
       ],
     );
     for (const preview of sent.slice(0, 2)) {
-      assert.equal(preview.events, whole[preview.index].pane.trace.count);
+      assert.equal(preview.events, whole[preview.index]!.pane.trace.count);
       assert.ok(preview.pane.trace.count < preview.events);
     }
     assert.deepStrictEqual(
@@ -154,8 +154,8 @@ describe('messages of a timeline', () => {
       tracePaths: [join(FIXTURES, 'mlp-eager.trace.json'), join(FIXTURES, 'graphbreak-eager.trace.json')],
     };
     const content = await readTimelineSource(source);
-    const threshold = (await content.panes[1].reading).events;
-    assert.ok((await content.panes[0].reading).events < threshold);
+    const threshold = (await content.panes[1]!.reading).events;
+    assert.ok((await content.panes[0]!.reading).events < threshold);
     const sent = await sentTraces(content, null, threshold);
     assert.deepStrictEqual(
       sent.map((m) => [m.index, m.preview]),
@@ -165,8 +165,8 @@ describe('messages of a timeline', () => {
         [1, false],
       ],
     );
-    assert.ok(sent[1].pane.trace.count < sent[1].events);
-    assert.equal(sent[2].pane.trace.count, sent[2].events);
+    assert.ok(sent[1]!.pane.trace.count < sent[1]!.events);
+    assert.equal(sent[2]!.pane.trace.count, sent[2]!.events);
   });
 
   test("a full trace in parts: its rows in 'rows' messages, the last ones in its 'trace'; put together, the model", async () => {
@@ -193,8 +193,9 @@ describe('messages of a timeline', () => {
     assert.deepStrictEqual(reviveModel(wholeTrace(assembly, last).pane.trace), model);
     // a part out of turn is refused, and the trace then says rows are missing
     const [first, second] = await Promise.all(
-      [sent[1], sent[2]].map((m) => withPackedRows(m as Extract<typeof m, { type: 'rows' }>)),
+      [sent[1]!, sent[2]!].map((m) => withPackedRows(m as Extract<typeof m, { type: 'rows' }>)),
     );
+    assert.ok(first && second);
     const skipped = receiveRows(receiveRows(null, first), { ...second, from: second.from + 300 });
     assert.equal(skipped, null);
     assert.throws(() => wholeTrace(skipped, last), /rows missing/);
@@ -208,8 +209,9 @@ describe('messages of a timeline', () => {
     const content = await readTimelineSource(source);
     const order: string[] = [];
     content.panes.forEach((pane, p) => void pane.reading.then(() => order.push(`read ${p}`)));
-    await sendTraces(content, null, async (m) => {
+    await sendTraces(content, null, (m) => {
       if (m.type === 'trace') order.push(`sent ${m.index}`);
+      return Promise.resolve();
     });
     assert.deepStrictEqual(order, ['read 0', 'sent 0', 'read 1', 'sent 1']);
   });
@@ -226,8 +228,9 @@ describe('messages of a timeline', () => {
     const content = await readTimelineSource(source);
     const sent: number[] = [];
     await assert.rejects(
-      sendTraces(content, null, async (m) => {
+      sendTraces(content, null, (m) => {
         if (m.type === 'trace') sent.push(m.index);
+        return Promise.resolve();
       }),
       /no-such/,
     );

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { TERMS } from '../../extension/present/glossary.ts';
+import type { Report } from '../../extension/shared/report.ts';
 import { launchBrowser, openWebview, post } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
@@ -33,14 +34,20 @@ async function openReport(name: string): Promise<Page> {
     type: 'report',
     title: name,
     source,
-    report: JSON.parse(readFileSync(reportPath, 'utf8')),
+    report: JSON.parse(readFileSync(reportPath, 'utf8')) as Report,
     traces: 0,
   });
   await page.evaluate(LEGIBLE);
   return page;
 }
 
-type Box = { text: string; x: number; y: number; w: number; h: number };
+interface Box {
+  text: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
 const overlap = (a: Box, b: Box): boolean =>
   a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
 
@@ -137,7 +144,7 @@ const LEGIBLE = `window.__legible = (() => {
 })();`;
 
 const legible = <K extends keyof Legible>(page: Page, check: K): Promise<ReturnType<Legible[K]>> =>
-  page.evaluate(`window.__legible.${check}()`) as Promise<ReturnType<Legible[K]>>;
+  page.evaluate<ReturnType<Legible[K]>>(`window.__legible.${check}()`);
 
 describe('the report panel at 560 px in light, dark and high-contrast themes', () => {
   for (const name of REPORTS) {

@@ -38,14 +38,14 @@ describe('many ranks', () => {
     await postTimeline(page, { ...content, report: { ...content.report, ranks, divergence } });
     const rows = page.locator('table.rank-table tr[data-rank]');
     assert.equal(await rows.count(), 64);
-    const order = await rows.evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.rank)));
+    const order = await rows.evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset['rank'])));
     assert.deepEqual(
       order,
       Array.from({ length: 64 }, (_, k) => 63 - k),
     );
     const diverged = await page
       .locator('table.rank-table tr.diverged')
-      .evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.rank)));
+      .evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset['rank'])));
     assert.deepEqual(
       diverged.sort((a, b) => a - b),
       [3, 17, 41],
@@ -94,7 +94,7 @@ describe('many ranks', () => {
     const page = await openWebview(browser);
     await postPanes(page, content.title, content.source, panes);
     const labels = async (): Promise<string[]> =>
-      page.locator('.pane-label').evaluateAll((ls) => ls.map((l) => l.textContent!.split(' — ')[0]!));
+      page.locator('.pane-label').evaluateAll((ls) => ls.map((l) => l.textContent.split(' — ')[0]!));
     assert.deepEqual(await labels(), ['rank 1', 'rank 3', 'rank 5', 'rank 7', 'rank 4', 'rank 6', 'rank 8', 'rank 10']);
     assert.equal((await debug(page)).panes.length, 8, 'the hidden ranks are not built into timelines');
     assert.equal(await page.locator('canvas').count(), 8);
@@ -141,7 +141,7 @@ describe('many ranks', () => {
     const page = await openWebview(browser);
     await postPanes(page, content.title, content.source, panes);
     assert.deepEqual(
-      await page.locator('.pane-label').evaluateAll((ls) => ls.map((l) => l.textContent!.split(' — ')[0]!)),
+      await page.locator('.pane-label').evaluateAll((ls) => ls.map((l) => l.textContent.split(' — ')[0]!)),
       panes.map((p) => p.label),
     );
     assert.equal(await page.locator('.rank-order, button.show-all-ranks').count(), 0);

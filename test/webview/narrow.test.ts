@@ -71,9 +71,9 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
       rows
         .filter((r) => {
           const cells = [...r.querySelectorAll('td[data-value]')];
-          return cells.length > 0 && cells.every((c) => Number((c as HTMLElement).dataset.value) === 0);
+          return cells.length > 0 && cells.every((c) => Number((c as HTMLElement).dataset['value']) === 0);
         })
-        .map((r) => (r as HTMLElement).dataset.metric),
+        .map((r) => (r as HTMLElement).dataset['metric']),
     );
     assert.deepEqual(zeros, []);
   });
@@ -99,7 +99,7 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     }
     assert.deepEqual(overlaps, []);
     assert.ok(
-      boxes.some((b) => /^Dynamo/.test(b.text)),
+      boxes.some((b) => b.text.startsWith('Dynamo')),
       'a label that fits is shown',
     );
     // each label's contrast on its bar, in the three themes: legible.test.ts

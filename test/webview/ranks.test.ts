@@ -66,7 +66,7 @@ describe('rank timeline', () => {
 
     // rank 1 began ProfilerStep#2 about 4 ms before rank 0: its slice starts that much further left
     if (alignment.mode !== 'absolute') throw new Error('expected one axis');
-    const startOf = (p: number): number => alignment.shiftUs[p] + models[p].steps[0].start;
+    const startOf = (p: number): number => alignment.shiftUs[p]! + models[p]!.steps[0]!.start;
     const { domain } = await page.evaluate(() => ({
       domain: (window as unknown as { __timelineDebug: { domain: [number, number] } }).__timelineDebug.domain,
     }));
@@ -75,13 +75,12 @@ describe('rank timeline', () => {
       .first()
       .evaluate((c) => (c as HTMLCanvasElement).clientWidth);
     const pxPerUs = (width - 190) / (domain[1] - domain[0]);
-    const [left0, left1] = await Promise.all(
-      [0, 1].map(async (p) => {
-        const point = await slicePoint(page, p, 'ProfilerStep#2');
-        const dur = models[p].steps[0].end - models[p].steps[0].start;
-        return point.x - (dur / 2) * pxPerUs; // locate gives the middle of the visible part; both steps are whole in view
-      }),
-    );
+    const leftOf = async (p: number): Promise<number> => {
+      const point = await slicePoint(page, p, 'ProfilerStep#2');
+      const dur = models[p]!.steps[0]!.end - models[p]!.steps[0]!.start;
+      return point.x - (dur / 2) * pxPerUs; // locate gives the middle of the visible part; both steps are whole in view
+    };
+    const [left0, left1] = await Promise.all([leftOf(0), leftOf(1)]);
     assert.ok(startOf(1) < startOf(0) - 3000, `rank 1 starts ${startOf(0) - startOf(1)} µs earlier`);
     assert.ok(Math.abs(left0 - left1 - (startOf(0) - startOf(1)) * pxPerUs) < 2, `x ${left0} vs ${left1}`);
     assert.deepEqual(errorsOf(page), []);
@@ -117,7 +116,7 @@ describe('rank timeline', () => {
     });
     assert.ok(
       pixel.every((v, i) => Math.abs(v - [200, 20, 180][i]!) <= 3),
-      `pixel ${pixel}`,
+      `pixel ${pixel.join(',')}`,
     );
     await page.close();
   });
@@ -130,17 +129,17 @@ describe('rank timeline', () => {
     assert.deepEqual((await ranksDebug(page))?.table, expected);
     const rows = await page.locator('.rank-steps-table tr[data-step]').evaluateAll((trs) =>
       trs.map((tr) => ({
-        step: (tr as HTMLElement).dataset.step,
+        step: (tr as HTMLElement).dataset['step'],
         rank: tr.querySelector('td')!.textContent,
-        values: [...tr.querySelectorAll('td[data-value]')].map((td) => Number((td as HTMLElement).dataset.value)),
+        values: [...tr.querySelectorAll('td[data-value]')].map((td) => Number((td as HTMLElement).dataset['value'])),
         slowest: tr.classList.contains('slowest'),
       })),
     );
     assert.equal(rows.length, 6);
     rows.forEach((row, k) => {
-      const stat = expected.rows[Math.floor(k / 2)].ranks[k % 2]!;
+      const stat = expected.rows[Math.floor(k / 2)]!.ranks[k % 2]!;
       assert.deepEqual(row, {
-        step: expected.rows[Math.floor(k / 2)].label,
+        step: expected.rows[Math.floor(k / 2)]!.label,
         rank: `rank ${k % 2}`,
         values: [stat.stepUs, stat.commUs, stat.overlappedUs, stat.workUs],
         slowest: k % 2 === 1,
@@ -174,7 +173,7 @@ describe('rank timeline', () => {
     assert.equal(ranks?.alignment, 'per-step');
     assert.deepEqual(
       ranks?.offsets,
-      panes.map((p) => p.trace.steps[0].start),
+      panes.map((p) => p.trace.steps[0]!.start),
     );
     assert.match(
       await page.locator('.rank-note .warning').innerText(),

@@ -46,8 +46,8 @@ const marks = (page: Page, region: string): Promise<Mark[]> =>
       .map((node) => {
         const box = (node as SVGGraphicsElement).getBoundingClientRect();
         return {
-          call: Number((node as SVGElement).dataset.call),
-          mark: (node as SVGElement).dataset.mark ?? '',
+          call: Number((node as SVGElement).dataset['call']),
+          mark: (node as SVGElement).dataset['mark'] ?? '',
           title: node.querySelector('title')?.textContent ?? '',
           x: box.x + box.width / 2,
           y: box.y + box.height / 2,
@@ -241,7 +241,7 @@ describe('script regions in the report panel', () => {
     assert.equal(await box.locator('p.no-compiled-code').innerText(), headline);
     assert.match(
       await box.locator('p.cuda-graphs').innerText(),
-      /^CUDA graphs: 0 of 1 graph captured\n  1 graph unknown: This log cannot say/,
+      /^CUDA graphs: 0 of 1 graph captured\n {2}1 graph unknown: This log cannot say/,
     );
     assert.equal(await box.locator('table').count(), 0);
     assert.equal(await box.locator('svg').count(), 0);
@@ -292,8 +292,8 @@ describe('in situ in the report panel', () => {
       .locator('path.run')
       .evaluateAll((nodes) =>
         nodes.map((n) => [
-          (n as SVGElement).dataset.side,
-          Number((n as SVGElement).dataset.steps),
+          (n as SVGElement).dataset['side'],
+          Number((n as SVGElement).dataset['steps']),
           (n.getAttribute('d') ?? '').length > 0,
         ]),
       );

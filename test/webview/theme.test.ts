@@ -49,7 +49,7 @@ async function kernelPixel(page: Page, themeClass: string, generatedColour: stri
 function assertColour(actual: number[], expected: number[]): void {
   assert.ok(
     actual.every((v, i) => Math.abs(v - expected[i]!) <= 3),
-    `pixel ${actual} is not ${expected}`,
+    `pixel ${actual.join(',')} is not ${expected.join(',')}`,
   );
 }
 

@@ -130,8 +130,8 @@ describe('timeline webview', () => {
     const expected = compareTraces(eager, ro).rows.filter((r) => r.before !== 0 || r.after !== 0);
     const cells = await page.locator('.compare-table tr[data-metric]').evaluateAll((rows) =>
       rows.map((row) => ({
-        metric: (row as HTMLElement).dataset.metric ?? '',
-        values: [...row.querySelectorAll('td[data-value]')].map((td) => Number((td as HTMLElement).dataset.value)),
+        metric: (row as HTMLElement).dataset['metric'] ?? '',
+        values: [...row.querySelectorAll('td[data-value]')].map((td) => Number((td as HTMLElement).dataset['value'])),
       })),
     );
     assert.deepEqual(
@@ -154,8 +154,8 @@ describe('timeline webview', () => {
     await page.keyboard.press('w');
     await page.waitForFunction(
       () =>
-        (window as unknown as { __timelineDebug: { domain: number[] } }).__timelineDebug.domain[1] -
-          (window as unknown as { __timelineDebug: { domain: number[] } }).__timelineDebug.domain[0] <
+        (window as unknown as { __timelineDebug: { domain: number[] } }).__timelineDebug.domain[1]! -
+          (window as unknown as { __timelineDebug: { domain: number[] } }).__timelineDebug.domain[0]! <
         300,
     );
     const beforeReload = await debug(page);
@@ -231,7 +231,7 @@ async function zoomIn(page: Page, presses: number): Promise<TimelineDebug> {
   for (let k = 0; k < presses; k++) await page.keyboard.press('w');
   await page.waitForFunction((width) => {
     const d = (window as unknown as { __timelineDebug: { domain: number[] } }).__timelineDebug.domain;
-    return d[1] - d[0] < width * 0.99;
+    return d[1]! - d[0]! < width * 0.99;
   }, domainWidth(before));
   return debug(page);
 }
@@ -260,8 +260,8 @@ describe('a big trace: preview first, then the full load', () => {
     );
     d.panes.forEach((pane, p) => {
       assert.ok(
-        pane.events > 0 && pane.events < panes[p].model.count,
-        `${pane.label}: the preview holds ${pane.events} of ${panes[p].model.count} slices`,
+        pane.events > 0 && pane.events < panes[p]!.model.count,
+        `${pane.label}: the preview holds ${pane.events} of ${panes[p]!.model.count} slices`,
       );
       assert.ok(pane.rects > 10, `${pane.label} drew ${pane.rects} rects`);
     });
@@ -322,9 +322,9 @@ describe('a big trace: preview first, then the full load', () => {
     await page.evaluate(
       () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
     );
-    const domains = (await page.evaluate(
+    const domains = await page.evaluate<number[][]>(
       `(() => { window.__stopDomains = true; return window.__domains; })()`,
-    )) as number[][];
+    );
     const after = await debug(page);
 
     assert.equal(after.partial, false);
@@ -342,7 +342,7 @@ describe('a big trace: preview first, then the full load', () => {
       before.selected?.slice,
       'the index moved from the preview to the full model (mapped, not reused)',
     );
-    assert.equal(compiled.names[compiled.name[after.selected!.slice]], kernel);
+    assert.equal(compiled.names[compiled.name[after.selected.slice]!], kernel);
     assert.equal(
       await page.locator('.details').innerText(),
       detailsBefore,
@@ -360,8 +360,8 @@ describe('a big trace: preview first, then the full load', () => {
     const expected = compareTraces(eager, compiled).rows.filter((r) => r.before !== 0 || r.after !== 0);
     const cells = await page.locator('.compare-table tr[data-metric]').evaluateAll((rows) =>
       rows.map((row) => ({
-        metric: (row as HTMLElement).dataset.metric ?? '',
-        values: [...row.querySelectorAll('td[data-value]')].map((td) => Number((td as HTMLElement).dataset.value)),
+        metric: (row as HTMLElement).dataset['metric'] ?? '',
+        values: [...row.querySelectorAll('td[data-value]')].map((td) => Number((td as HTMLElement).dataset['value'])),
       })),
     );
     assert.deepEqual(
@@ -370,7 +370,7 @@ describe('a big trace: preview first, then the full load', () => {
     );
     // the comparison itself keeps every metric; the table leaves out those both sides have none of
     assert.deepEqual(
-      after.comparisons[0].rows,
+      after.comparisons[0]!.rows,
       compareTraces(eager, compiled).rows.map((r) => ({ metric: r.metric, before: r.before, after: r.after })),
     );
 
@@ -416,7 +416,7 @@ describe('a big trace: preview first, then the full load', () => {
     ))
       await post(page, message);
     const d = await debug(page);
-    assert.deepEqual([d.partial, d.shown, d.panes[0].events], [false, 2, model.count]);
+    assert.deepEqual([d.partial, d.shown, d.panes[0]!.events], [false, 2, model.count]);
     const kernel = 'triton_poi_fused_addmm_relu_0';
     const point = await slicePoint(page, 0, kernel, 0, true);
     await page.mouse.click(point.x, point.y);
@@ -445,7 +445,10 @@ describe('a big trace: preview first, then the full load', () => {
       );
     }
     const fromDeflated = await debug(deflated);
-    assert.deepEqual([fromDeflated.partial, fromDeflated.shown, fromDeflated.panes[0].events], [false, 2, model.count]);
+    assert.deepEqual(
+      [fromDeflated.partial, fromDeflated.shown, fromDeflated.panes[0]!.events],
+      [false, 2, model.count],
+    );
     const again = await slicePoint(deflated, 0, kernel, 0, true);
     assert.deepEqual(again, point);
     await deflated.mouse.click(again.x, again.y);
@@ -486,9 +489,9 @@ describe('a big trace: preview first, then the full load', () => {
     await postPreviews(page, source, panes, ready.view);
     const preview = await debug(page);
     assert.equal(preview.partial, true);
-    assert.ok(preview.panes[0].events < model.count);
+    assert.ok(preview.panes[0]!.events < model.count);
     assert.deepEqual(preview.domain, before.domain);
-    assert.ok(preview.panes[0].rects > 0, 'the preview covers the saved view');
+    assert.ok(preview.panes[0]!.rects > 0, 'the preview covers the saved view');
     assert.equal(preview.selected, null, "a full model's slice index means nothing in the preview");
     const saved = await page.evaluate(
       () =>
@@ -517,7 +520,7 @@ describe('webview security', () => {
     '<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
     '<style>@import "https://evil.test/x.css";</style>',
     '<link rel=stylesheet href="https://evil.test/y.css">',
-  ];
+  ] as const;
 
   test('hostile names, args and report strings render as text; nothing executes or loads', async () => {
     const page = await openWebview(browser);
@@ -555,11 +558,11 @@ describe('webview security', () => {
     ]);
     await page.locator('.panes').focus();
     await page.keyboard.press('0');
-    for (let k = 0; k < HOSTILE.length; k++) {
-      const point = await slicePoint(page, 0, HOSTILE[k]);
+    for (const name of HOSTILE) {
+      const point = await slicePoint(page, 0, name);
       await page.mouse.move(point.x, point.y);
       await page.mouse.click(point.x, point.y);
-      assert.equal(await page.locator('.details h3').innerText(), HOSTILE[k]);
+      assert.equal(await page.locator('.details h3').innerText(), name);
     }
     await page.locator('.panes').focus();
     await page.keyboard.type('script');

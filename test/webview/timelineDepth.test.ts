@@ -65,7 +65,7 @@ async function setTheme(page: Page, light: boolean): Promise<void> {
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
-  const folder = process.env.SCREENSHOTS;
+  const folder = process.env['SCREENSHOTS'];
   if (!folder) return;
   mkdirSync(folder, { recursive: true });
   for (const light of [false, true]) {
@@ -92,8 +92,8 @@ const tableRows = (page: Page, selector: string): Promise<{ name: string; values
       name: row.querySelector('td.name')?.textContent ?? '',
       values: Object.fromEntries(
         [...row.querySelectorAll('td[data-value]')].map((td) => [
-          (td as HTMLElement).dataset.col!,
-          Number((td as HTMLElement).dataset.value),
+          (td as HTMLElement).dataset['col']!,
+          Number((td as HTMLElement).dataset['value']),
         ]),
       ),
     })),
@@ -127,7 +127,7 @@ describe('timeline depth', () => {
     // across most of the step the view opens at
     await dragRange(page, 0, 0.16, 0.98);
     const d = await debug(page);
-    assert.ok(d.range && d.range.pane === 0 && d.range.to > d.range.from, 'a range on the eager pane');
+    assert.ok(d.range?.pane === 0 && d.range.to > d.range.from, 'a range on the eager pane');
     const offsets = await page.evaluate(
       () => (window as unknown as { __timelineDebug: { ranks: unknown } }).__timelineDebug.ranks,
     );
@@ -138,11 +138,11 @@ describe('timeline depth', () => {
     assert.ok(expected.kernels.length >= 3, 'kernels in the range');
     const kernels = await tableRows(page, '.range-summary .range-kernels');
     assert.deepEqual(
-      kernels.map((r) => [r.name, r.values.count]),
+      kernels.map((r) => [r.name, r.values['count']]),
       expected.kernels.map((r) => [r.name, r.count]),
     );
     for (const [n, row] of kernels.entries())
-      assert.ok(Math.abs(row.values.totalUs! - expected.kernels[n]!.totalUs) < 1e-6);
+      assert.ok(Math.abs(row.values['totalUs']! - expected.kernels[n]!.totalUs) < 1e-6);
     const cpu = await tableRows(page, '.range-summary .range-cpu');
     assert.deepEqual(
       cpu.map((r) => r.name),
@@ -159,7 +159,7 @@ describe('timeline depth', () => {
     const countButton = page.locator('.range-summary .range-kernels button.sort[data-key="count"]');
     await countButton.focus();
     await page.keyboard.press('Enter');
-    let counts = (await tableRows(page, '.range-summary .range-kernels')).map((r) => r.values.count!);
+    let counts = (await tableRows(page, '.range-summary .range-kernels')).map((r) => r.values['count']!);
     assert.deepEqual(
       counts,
       [...counts].sort((a, b) => b - a),
@@ -169,7 +169,7 @@ describe('timeline depth', () => {
       'count',
     );
     await page.keyboard.press('Enter');
-    counts = (await tableRows(page, '.range-summary .range-kernels')).map((r) => r.values.count!);
+    counts = (await tableRows(page, '.range-summary .range-kernels')).map((r) => r.values['count']!);
     assert.deepEqual(
       counts,
       [...counts].sort((a, b) => a - b),
@@ -233,7 +233,7 @@ describe('timeline depth', () => {
     const offset = eager.steps[0]!.start;
     const expected = summarizeRange(eager, range.from + offset, range.to + offset);
     assert.deepEqual(
-      (await tableRows(page, '.range-summary .range-cpu')).map((r) => [r.name, r.values.count]),
+      (await tableRows(page, '.range-summary .range-cpu')).map((r) => [r.name, r.values['count']]),
       expected.cpuOps.map((r) => [r.name, r.count]),
     );
     await page.close();
@@ -319,7 +319,7 @@ describe('timeline depth', () => {
     );
     // the view is around the break: narrower than the step it is in
     const step = model.steps[0]!;
-    assert.ok(d.domain[1] - d.domain[0] < (step.end - step.start) / 2, `zoomed in: ${d.domain}`);
+    assert.ok(d.domain[1] - d.domain[0] < (step.end - step.start) / 2, `zoomed in: ${d.domain.join(' to ')}`);
     await screenshot(page, 'focus');
     // a compile id the trace never ran: said, nothing zoomed
     await page.evaluate((m) => window.postMessage(m, '*'), {
@@ -327,7 +327,7 @@ describe('timeline depth', () => {
       target: { kind: 'recompile', compileIds: ['9/3'], label: 'Recompile: x', modes: ['default'] },
     });
     await page.waitForFunction(() =>
-      /not in these traces/.test(document.querySelector('.focus-note')?.textContent ?? ''),
+      (document.querySelector('.focus-note')?.textContent ?? '').includes('not in these traces'),
     );
     assert.equal((await debug(page)).focus, null);
     await page.close();

@@ -158,7 +158,7 @@ export async function findSplit(path: string, size: number): Promise<{ split: nu
     const { bytesRead } = await file.read(window, 0, window.length, middle);
     let lastNonSpace = 0;
     for (let i = 0; i < bytesRead; i++) {
-      const b = window[i];
+      const b = window[i]!;
       if (b === Ch.Space || b === Ch.Lf || b === Ch.Cr || b === Ch.Tab) continue;
       if (b === Ch.BraceOpen && lastNonSpace === Ch.Comma && i > 0) return { split: middle + i, bareArray };
       lastNonSpace = b;
@@ -223,7 +223,7 @@ type ToFirstHalf =
 type FromFirstHalf =
   | { joined: false }
   | { events: number }
-  | { error: { message: string; byte?: number } }
+  | { error: { message: string; byte?: number | undefined } }
   | { preview: TraceModel | null }
   | PostedPiece
   | { model: TraceModel };

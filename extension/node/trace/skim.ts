@@ -95,7 +95,13 @@ export interface SkimmedPart {
 }
 
 /** What a skim's header template says (headerTemplates.ts). */
-type SkimHeader = { cat: Cat; pid: number; tid: number; pidText: string | null; tidText: string | null };
+interface SkimHeader {
+  cat: Cat;
+  pid: number;
+  tid: number;
+  pidText: string | null;
+  tidText: string | null;
+}
 
 /** Thrown inside the skim where the file is not as kineto writes it. */
 const GIVE_UP = Symbol('not a kineto-shaped trace');
@@ -187,7 +193,7 @@ export class TraceSkim extends JsonCursor {
     const n = this.stepRows;
     const start = new Float64Array(n);
     const abs = this.rowStart.data;
-    for (let i = 0; i < n; i++) start[i] = usSince(abs[i], this.origin);
+    for (let i = 0; i < n; i++) start[i] = usSince(abs[i]!, this.origin);
     const tracks = this.tracks;
     const track = this.rowTrack.data;
     const found = findSteps({
@@ -198,7 +204,7 @@ export class TraceSkim extends JsonCursor {
       name: this.rowName.data,
       correlation: this.rowCorrelation.data,
       names: this.names,
-      onGpu: (row) => tracks[track[row]].gpu,
+      onGpu: (row) => tracks[track[row]!]!.gpu,
     });
     const blocks = this.blockColumns();
     this.release();
@@ -266,7 +272,7 @@ export class TraceSkim extends JsonCursor {
         this.tracks.push({ ...t });
         if (t.numKey >= 0) this.trackByKey.set(t.numKey, index);
         else this.trackByText.set(t.textKey, index);
-      } else if (t.gpu) this.tracks[index].gpu = true;
+      } else if (t.gpu) this.tracks[index]!.gpu = true;
       return index;
     });
     const nameMap = next.names.map((text) => this.internText(text));
@@ -286,8 +292,8 @@ export class TraceSkim extends JsonCursor {
     const name = this.rowName.data;
     const track = this.rowTrack.data;
     for (let row = at; row < this.stepRows; row++) {
-      name[row] = r.kind[row - at] === SliceKind.RuntimeLaunch ? 0 : nameMap[name[row]];
-      track[row] = trackMap[track[row]];
+      name[row] = r.kind[row - at] === SliceKind.RuntimeLaunch ? 0 : nameMap[name[row]!]!;
+      track[row] = trackMap[track[row]!]!;
     }
     const b = next.blocks;
     appendTo(
@@ -582,8 +588,8 @@ export class TraceSkim extends JsonCursor {
     }
     this.inBlock++;
     const b = this.blocks - 1;
-    if (ts < this.blockMin.data[b]) this.blockMin.data[b] = ts;
-    if (ts + dur > this.blockMax.data[b]) this.blockMax.data[b] = ts + dur;
+    if (ts < this.blockMin.data[b]!) this.blockMin.data[b] = ts;
+    if (ts + dur > this.blockMax.data[b]!) this.blockMax.data[b] = ts + dur;
   }
 
   /** The track of (pid, tid), added when new, keyed as the scanner keys it (ids that are neither numbers nor strings give up). */
@@ -601,7 +607,7 @@ export class TraceSkim extends JsonCursor {
       tid < 2 ** 26;
     const numKey = numeric ? pid * 2 ** 26 + tid : -1;
     if (numeric && numKey === this.lastTrackKey) {
-      if (device) this.tracks[this.lastTrack].gpu = true;
+      if (device) this.tracks[this.lastTrack]!.gpu = true;
       return this.lastTrack;
     }
     const textKey = numeric ? '' : `${pid}\u0000${tid}`;
@@ -611,7 +617,7 @@ export class TraceSkim extends JsonCursor {
       this.tracks.push({ pid: String(pid), tid: String(tid), gpu: device, numKey, textKey });
       if (numeric) this.trackByKey.set(numKey, index);
       else this.trackByText.set(textKey, index);
-    } else if (device) this.tracks[index].gpu = true;
+    } else if (device) this.tracks[index]!.gpu = true;
     if (numeric) {
       this.lastTrackKey = numKey;
       this.lastTrack = index;
@@ -664,11 +670,11 @@ export function windowRanges(skim: Skim, from: number, to: number, end: number):
   const lo = from + skim.origin - 1;
   const hi = to + skim.origin + 1;
   for (let b = 0; b < count; b++) {
-    if (!metadata[b] && !(minTs[b] <= hi && maxEnd[b] >= lo)) continue;
-    const rangeEnd = b + 1 < count ? start[b + 1] : end;
+    if (!metadata[b] && !(minTs[b]! <= hi && maxEnd[b]! >= lo)) continue;
+    const rangeEnd = b + 1 < count ? start[b + 1]! : end;
     const last = ranges.at(-1);
     if (last && last[1] === start[b]) last[1] = rangeEnd;
-    else ranges.push([start[b], rangeEnd]);
+    else ranges.push([start[b]!, rangeEnd]);
   }
   return ranges;
 }

@@ -27,7 +27,7 @@ const MAX_TABLE = 256;
 export function packKernelArgs(args: KernelArgsTable): PackedKernelArgs {
   const rows = args.slice.length;
   const slice = new VarintWriter(rows);
-  for (let r = 0; r < rows; r++) slice.signed(args.slice[r] - (r > 0 ? args.slice[r - 1] : 0));
+  for (let r = 0; r < rows; r++) slice.signed(args.slice[r]! - (r > 0 ? args.slice[r - 1]! : 0));
   const fields: PackedField[] = [];
   for (let f = 0; f < FIELDS; f++) fields.push(packField(args.values, rows, f));
   return { rows, slice: slice.bytes(), fields };
@@ -88,7 +88,7 @@ export function argsOfBytes({ rows, bytes, lengths, shapes }: ArgsInBytes): Pack
 function packField(values: Float64Array, rows: number, f: number): PackedField {
   return (
     packSteps(values, rows, f) ??
-    packTable(values, rows, f) ?? { plain: Float64Array.from({ length: rows }, (_, r) => values[r * FIELDS + f]) }
+    packTable(values, rows, f) ?? { plain: Float64Array.from({ length: rows }, (_, r) => values[r * FIELDS + f]!) }
   );
 }
 
@@ -96,7 +96,7 @@ function packSteps(values: Float64Array, rows: number, f: number): PackedField |
   const out = new VarintWriter(rows);
   let last = 0;
   for (let r = 0; r < rows; r++) {
-    const v = values[r * FIELDS + f];
+    const v = values[r * FIELDS + f]!;
     if (Number.isNaN(v)) {
       out.unsigned(0);
       continue;
@@ -113,7 +113,7 @@ function packTable(values: Float64Array, rows: number, f: number): PackedField |
   const indexOf = new Map<number, number>();
   const out = new VarintWriter(rows);
   for (let r = 0; r < rows; r++) {
-    const v = values[r * FIELDS + f];
+    const v = values[r * FIELDS + f]!;
     let index = indexOf.get(v);
     if (index === undefined) {
       if (table.length === MAX_TABLE) return null;
@@ -128,10 +128,10 @@ function packTable(values: Float64Array, rows: number, f: number): PackedField |
 
 function unpackField(field: PackedField, values: Float64Array, rows: number, f: number): void {
   if ('plain' in field) {
-    for (let r = 0; r < rows; r++) values[r * FIELDS + f] = field.plain[r];
+    for (let r = 0; r < rows; r++) values[r * FIELDS + f] = field.plain[r]!;
   } else if ('table' in field) {
     const reader = new VarintReader(field.index);
-    for (let r = 0; r < rows; r++) values[r * FIELDS + f] = field.table[reader.unsigned()];
+    for (let r = 0; r < rows; r++) values[r * FIELDS + f] = field.table[reader.unsigned()]!;
   } else {
     const reader = new VarintReader(field.steps);
     let last = 0;

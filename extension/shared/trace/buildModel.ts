@@ -53,7 +53,7 @@ export function* buildModelInParts(
 
   const { trackOrder, trackInfos } = orderTracks(raw);
   const trackKey = raw.track.data; // file-order track ids become the model's, in place
-  for (let i = 0; i < n; i++) trackKey[i] = trackOrder[trackKey[i]];
+  for (let i = 0; i < n; i++) trackKey[i] = trackOrder[trackKey[i]!]!;
   const ordered = orderRows(raw, trackKey, trackInfos);
   if (ordered.clamped) warnings.push('timestamps span more than 78 hours; order of far-away events is approximate');
   if (ordered.depthClamped)
@@ -79,7 +79,7 @@ export function* buildModelInParts(
   }
   model.kernelArgs = remapArgs(raw, ordered.modelRow);
   if (part) return { ...model, steps: part.steps, stepSource: part.stepSource, warnings: [] };
-  return Object.assign(model, findSteps({ ...model, onGpu: (row) => model.tracks[model.track[row]].gpu }));
+  return Object.assign(model, findSteps({ ...model, onGpu: (row) => model.tracks[model.track[row]!]!.gpu }));
 }
 
 /**
@@ -94,7 +94,7 @@ export function previewModel(raw: RawTrace, view: FirstView | null): TraceModel 
   const dur = raw.dur.data;
   const origin = minimum(absStart, n);
   const start = scratchArray(Float64Array, n);
-  for (let i = 0; i < n; i++) start[i] = usSince(absStart[i], origin);
+  for (let i = 0; i < n; i++) start[i] = usSince(absStart[i]!, origin);
   const tracks = raw.tracks;
   const track = raw.track.data;
   const found = findSteps({
@@ -105,7 +105,7 @@ export function previewModel(raw: RawTrace, view: FirstView | null): TraceModel 
     name: raw.name.data,
     correlation: raw.correlation.data,
     names: raw.names,
-    onGpu: (row) => tracks[track[row]].gpu,
+    onGpu: (row) => tracks[track[row]!]!.gpu,
   });
   release(start);
   const window = viewWindow(found.steps, view);
@@ -130,7 +130,7 @@ export function windowModel(raw: RawTrace, whole: WholeTrace, [from, to]: [numbe
   const dur = raw.dur.data;
   const rows: number[] = [];
   for (let i = 0; i < raw.count; i++)
-    if (overlapsWindow(usSince(absStart[i], whole.origin), dur[i], from, to)) rows.push(i);
+    if (overlapsWindow(usSince(absStart[i]!, whole.origin), dur[i]!, from, to)) rows.push(i);
   return buildModel(raw.rows(Uint32Array.from(rows), from + whole.origin, to + whole.origin), whole);
 }
 
@@ -155,7 +155,7 @@ function orderTracks(raw: RawTrace): { trackOrder: Uint32Array; trackInfos: Trac
   const trackOrder = new Uint32Array(raw.tracks.length);
   const trackInfos = keyed.map(({ raw: rawIndex }, index): TrackInfo => {
     trackOrder[rawIndex] = index;
-    const t = raw.tracks[rawIndex];
+    const t = raw.tracks[rawIndex]!;
     const process = raw.processMeta.get(t.pid);
     const thread = raw.threadMeta.get(`${t.pid}\u0000${t.tid}`);
     const processName = process?.labels ?? process?.name ?? `process ${t.pid}`;
@@ -171,19 +171,19 @@ function remapArgs(raw: RawTrace, modelRow: Uint32Array): TraceModel['kernelArgs
   const rawSlice = raw.argSlice.data;
   const rawValues = raw.argValues.data;
   const sliceOfRow = scratchArray(Uint32Array, rows);
-  for (let r = 0; r < rows; r++) sliceOfRow[r] = modelRow[rawSlice[r]];
+  for (let r = 0; r < rows; r++) sliceOfRow[r] = modelRow[rawSlice[r]!]!;
   raw.argSlice.release();
   // Each slice has at most one args row: order the rows by slice through a slice -> row table.
   const rowOfSlice = scratchArray(Int32Array, modelRow.length).fill(-1);
-  for (let r = 0; r < rows; r++) rowOfSlice[sliceOfRow[r]] = r;
+  for (let r = 0; r < rows; r++) rowOfSlice[sliceOfRow[r]!] = r;
   const order = scratchArray(Uint32Array, rows);
-  for (let k = 0, i = 0; i < rowOfSlice.length; i++) if (rowOfSlice[i] >= 0) order[k++] = rowOfSlice[i];
+  for (let k = 0, i = 0; i < rowOfSlice.length; i++) if (rowOfSlice[i]! >= 0) order[k++] = rowOfSlice[i]!;
   release(rowOfSlice);
   const slice = new Uint32Array(rows);
   const values = new Float64Array(rows * ARG_FIELD_COUNT);
   for (let k = 0; k < rows; k++) {
-    const r = order[k];
-    slice[k] = sliceOfRow[r];
+    const r = order[k]!;
+    slice[k] = sliceOfRow[r]!;
     values.set(rawValues.subarray(r * ARG_FIELD_COUNT, (r + 1) * ARG_FIELD_COUNT), k * ARG_FIELD_COUNT);
   }
   release(sliceOfRow, order);
@@ -198,13 +198,13 @@ function remapArgs(raw: RawTrace, modelRow: Uint32Array): TraceModel['kernelArgs
 /** The smallest of values[0, n). */
 function minimum(values: Float64Array, n: number): number {
   let least = Infinity;
-  for (let i = 0; i < n; i++) if (values[i] < least) least = values[i];
+  for (let i = 0; i < n; i++) if (values[i]! < least) least = values[i]!;
   return least;
 }
 
 /** values[0, n) as µs since `origin` in whole ns, in place. */
 function sinceOrigin(values: Float64Array, n: number, origin: number): void {
-  for (let i = 0; i < n; i++) values[i] = usSince(values[i], origin);
+  for (let i = 0; i < n; i++) values[i] = usSince(values[i]!, origin);
 }
 
 /** Correlation ids of the cudaGraphLaunch calls among these slices (a raw trace's, flows linked or not). */
@@ -215,8 +215,8 @@ function graphLaunchCorrelations(
   const launches = new Set<number>();
   if (graphLaunchName < 0) return launches;
   for (let i = 0; i < c.count; i++) {
-    if (c.name[i] === graphLaunchName && c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0)
-      launches.add(c.correlation[i]);
+    if (c.name[i] === graphLaunchName && c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i]! >= 0)
+      launches.add(c.correlation[i]!);
   }
   return launches;
 }
@@ -225,12 +225,12 @@ function graphLaunchCorrelations(
 function markGraphReplays(model: TraceModel, replayCorrelations: Set<number>, from: number, to: number): void {
   if (replayCorrelations.size === 0) return;
   for (let i = from; i < to; i++) {
-    const kind = model.kind[i];
+    const kind = model.kind[i]!;
     if (
       kind >= SliceKind.KernelGenerated &&
       kind <= SliceKind.KernelAten &&
-      model.tracks[model.track[i]].gpu &&
-      replayCorrelations.has(model.correlation[i])
+      model.tracks[model.track[i]!]!.gpu &&
+      replayCorrelations.has(model.correlation[i]!)
     ) {
       model.kind[i] = SliceKind.GraphReplay;
     }
@@ -257,25 +257,25 @@ export function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSourc
   const steps: TraceModel['steps'] = [];
   for (let i = 0; i < c.count; i++) {
     if (c.kind[i] === SliceKind.Step)
-      steps.push({ start: c.start[i], end: c.start[i] + c.dur[i], label: c.names[c.name[i]] });
+      steps.push({ start: c.start[i]!, end: c.start[i]! + c.dur[i]!, label: c.names[c.name[i]!]! });
   }
   if (steps.length > 0) return { steps: steps.sort((a, b) => a.start - b.start), stepSource: 'profiler' };
   // Device kernels in start order (equal starts: row order), in typed arrays given back as soon as done: a
   // profile without ProfilerStep has about one kernel per three slices, too many for JS arrays and Maps.
-  const isDeviceKernel = (i: number): boolean => isKernelKind(c.kind[i]) && c.onGpu(i);
+  const isDeviceKernel = (i: number): boolean => isKernelKind(c.kind[i]!) && c.onGpu(i);
   let kernelCount = 0;
   for (let i = 0; i < c.count; i++) if (isDeviceKernel(i)) kernelCount++;
   const kernels = scratchArray(Uint32Array, kernelCount);
   for (let i = 0, k = 0; i < c.count; i++) if (isDeviceKernel(i)) kernels[k++] = i;
   const startNs = scratchArray(Float64Array, kernelCount);
-  for (let k = 0; k < kernelCount; k++) startNs[k] = Math.min(Math.round(c.start[kernels[k]] * 1000), 2 ** 48 - 1);
+  for (let k = 0; k < kernelCount; k++) startNs[k] = Math.min(Math.round(c.start[kernels[k]!]! * 1000), 2 ** 48 - 1);
   const byStart = scratchArray(Uint32Array, kernelCount);
   for (let k = 0; k < kernelCount; k++) byStart[k] = k;
   sortRangeNearlySorted(byStart, 0, kernelCount, startNs, startNs); // nearly sorted already; ties by position, i.e. row
-  for (let k = 0; k < kernelCount; k++) byStart[k] = kernels[byStart[k]];
+  for (let k = 0; k < kernelCount; k++) byStart[k] = kernels[byStart[k]!]!;
   release(startNs, kernels);
   const kernelNames = scratchArray(Uint32Array, kernelCount);
-  for (let k = 0; k < kernelCount; k++) kernelNames[k] = c.name[byStart[k]];
+  for (let k = 0; k < kernelCount; k++) kernelNames[k] = c.name[byStart[k]!]!;
   const period = repetitionPeriod(kernelNames);
   release(kernelNames);
   if (period === 0) {
@@ -285,15 +285,15 @@ export function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSourc
   // the last launch (in row order) of each correlation id
   const launchOf = new RowsByKey();
   for (let i = 0; i < c.count; i++)
-    if (c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i] >= 0) launchOf.set(c.correlation[i], i);
+    if (c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i]! >= 0) launchOf.set(c.correlation[i]!, i);
   for (let first = 0; first < kernelCount; first += period) {
     let start = Infinity;
     let end = -Infinity;
     for (let k = first; k < first + period; k++) {
-      const i = byStart[k];
-      const launch = launchOf.get(c.correlation[i]);
-      start = Math.min(start, c.start[i], launch >= 0 ? c.start[launch] : Infinity);
-      end = Math.max(end, c.start[i] + c.dur[i]);
+      const i = byStart[k]!;
+      const launch = launchOf.get(c.correlation[i]!);
+      start = Math.min(start, c.start[i]!, launch >= 0 ? c.start[launch]! : Infinity);
+      end = Math.max(end, c.start[i]! + c.dur[i]!);
     }
     steps.push({ start, end, label: `call ${first / period + 1}` });
   }

@@ -21,5 +21,5 @@ export function cutBytes(bytes: Uint8Array, lengths: number[], count: number): (
   if (lengths.length !== count || lengths.reduce((a, b) => a + b, 0) !== bytes.length) return null;
   let at = 0;
   let k = 0;
-  return () => bytes.slice(at, (at += lengths[k++]));
+  return () => bytes.slice(at, (at += lengths[k++]!));
 }

@@ -140,7 +140,7 @@ export class TraceScanner extends TraceEventParser {
       this.pos = p;
       return false;
     }
-    const b = buf[p];
+    const b = buf[p]!;
     switch (this.phase) {
       case Phase.Start:
         if (p === 0 && this.bufOrigin === 0 && b === 0xef) {
@@ -184,7 +184,7 @@ export class TraceScanner extends TraceEventParser {
           if (p >= buf.length) throw NEED_MORE;
           if (buf[p] !== Ch.BracketOpen) {
             throw new TraceError(
-              `not a Chrome trace: traceEvents is not an array (found ${describeByte(buf[p])} at byte ${this.bufOrigin + p})`,
+              `not a Chrome trace: traceEvents is not an array (found ${describeByte(buf[p]!)} at byte ${this.bufOrigin + p})`,
               this.bufOrigin + p,
             );
           }
@@ -335,7 +335,7 @@ export class TraceScanner extends TraceEventParser {
       ev.pidNum < 2 ** 26 &&
       ev.tidNum < 2 ** 26;
     if (numeric && ev.pidNum * 2 ** 26 + ev.tidNum === this.lastTrackKey) {
-      if (device) tracks[this.lastTrackIndex].gpu = true;
+      if (device) tracks[this.lastTrackIndex]!.gpu = true;
       return this.lastTrackIndex;
     }
     if (!numeric) this.idTexts();
@@ -356,15 +356,15 @@ export class TraceScanner extends TraceEventParser {
         textKey,
       });
     } else if (device) {
-      tracks[index].gpu = true;
+      tracks[index]!.gpu = true;
     }
     return index;
   }
 
   private kindOf(nameId: number, cat: Cat, device: boolean): SliceKind {
     const cache = device ? this.deviceKindOfName : this.hostKindOfName;
-    if (nameId < cache.length && cache[nameId] >= 0) return cache[nameId];
-    const name = this.raw.names[nameId];
+    if (nameId < cache.length && cache[nameId]! >= 0) return cache[nameId]!;
+    const name = this.raw.names[nameId]!;
     const kind = device ? classifyDeviceName(name, cat) : classifyHostName(name, cat);
     // Cache only when the category cannot change the answer for this name.
     if (device ? cat === Cat.Kernel : cat === Cat.CpuOp || cat === Cat.PythonFunction || cat === Cat.UserAnnotation) {

@@ -19,13 +19,13 @@ export function isCommunicationName(name: string): boolean {
 /** Per name id of `names`: 1 for a communication name, 0 otherwise. */
 export function communicationNames(names: readonly string[]): Uint8Array {
   const table = new Uint8Array(names.length);
-  for (let id = 0; id < names.length; id++) if (isCommunicationName(names[id])) table[id] = 1;
+  for (let id = 0; id < names.length; id++) if (isCommunicationName(names[id]!)) table[id] = 1;
   return table;
 }
 
 /** Whether any slice of the model is communication. */
 export function hasCommunication(model: TraceModel, table = communicationNames(model.names)): boolean {
   if (!table.includes(1)) return false; // most traces: no pass over the slices
-  for (let i = 0; i < model.count; i++) if (table[model.name[i]]) return true;
+  for (let i = 0; i < model.count; i++) if (table[model.name[i]!]) return true;
   return false;
 }

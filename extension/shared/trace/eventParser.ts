@@ -48,7 +48,7 @@ const EVENT_HEADER_KEYS = (EventKey.Ph + 1) * 16 ** 7 + HEADER_KEYS;
 const ARG_CORRELATION = 0;
 const ARG_KEYS = ['correlation', 'grid', 'block', ...KERNEL_ARG_FIELDS.slice(6)].map(bytesOf);
 const ARG_KEYS_BY_LENGTH = byLength(ARG_KEYS);
-const CORRELATION_KEY = ARG_KEYS[ARG_CORRELATION];
+const CORRELATION_KEY = ARG_KEYS[ARG_CORRELATION]!;
 const CAT_BYTES = CAT_KEYS.map(({ bytes }) => bytes);
 const CAT_BYTES_BY_LENGTH = byLength(CAT_BYTES);
 const [KEY_A, KEY_C, KEY_D, KEY_H, KEY_I, KEY_N, KEY_P, KEY_S, KEY_T] = [...'acdhinpst'].map((c) => c.charCodeAt(0));
@@ -128,7 +128,7 @@ export abstract class TraceEventParser extends JsonCursor {
   protected readHeaders = true;
   private readonly templates = new HeaderTemplates<EventHeader>();
   /** where the walked event's ts and dur are: [ts's start, ts's end, dur's start, dur's end] */
-  private readonly numbersAt = [-1, -1, -1, -1];
+  private readonly numbersAt: [number, number, number, number] = [-1, -1, -1, -1];
 
   /** Stores the event just parsed into `event` (at absolute byte `byte`), or logs why it was skipped. */
   protected abstract record(byte: number): void;
@@ -155,7 +155,7 @@ export abstract class TraceEventParser extends JsonCursor {
     const len = buf.length;
     for (;;) {
       if (p >= buf.length) throw NEED_MORE;
-      if (buf[p] !== Ch.Quote) throw this.syntax(`expected a key in an event, found ${describeByte(buf[p])}`, p);
+      if (buf[p] !== Ch.Quote) throw this.syntax(`expected a key in an event, found ${describeByte(buf[p]!)}`, p);
       const keyEnd = this.stringEnd(p);
       const key = eventKeyOf(buf, p + 1, keyEnd - 1);
       keys = keys * 16 + key + 1;
@@ -163,7 +163,7 @@ export abstract class TraceEventParser extends JsonCursor {
         keyEnd < buf.length && buf[keyEnd] === Ch.Colon
           ? keyEnd + 1
           : this.expect(this.skipWs(keyEnd), Ch.Colon, "':' after a key");
-      if (p < buf.length && buf[p] !== Ch.Quote && buf[p] <= Ch.Space) p = this.skipWs(p);
+      if (p < buf.length && buf[p] !== Ch.Quote && buf[p]! <= Ch.Space) p = this.skipWs(p);
       if (p >= buf.length) throw NEED_MORE;
       const isString = buf[p] === Ch.Quote;
       let end: number;
@@ -171,7 +171,7 @@ export abstract class TraceEventParser extends JsonCursor {
         case EventKey.Ph:
           end = this.skipValue(p);
           if (isString) {
-            ev.ph = buf[p + 1];
+            ev.ph = buf[p + 1]!;
             ev.phLength = end - p - 2;
           }
           break;
@@ -250,15 +250,15 @@ export abstract class TraceEventParser extends JsonCursor {
         default:
           end = this.skipValue(p);
       }
-      p = end < len && buf[end] > Ch.Space ? end : this.skipWs(end);
+      p = end < len && buf[end]! > Ch.Space ? end : this.skipWs(end);
       if (p >= len) throw NEED_MORE;
       if (buf[p] === Ch.Comma) {
         p++;
-        if (p < len && buf[p] <= Ch.Space) p = this.skipWs(p);
+        if (p < len && buf[p]! <= Ch.Space) p = this.skipWs(p);
         continue;
       }
       if (buf[p] === Ch.BraceClose) break;
-      throw this.syntax(`expected ',' or '}' in an event, found ${describeByte(buf[p])}`, p);
+      throw this.syntax(`expected ',' or '}' in an event, found ${describeByte(buf[p]!)}`, p);
     }
     if (keys === EVENT_HEADER_KEYS && this.readHeaders) this.remember(brace, p);
     this.record(eventByte);
@@ -367,7 +367,7 @@ export abstract class TraceEventParser extends JsonCursor {
     let p = this.skipWs(ev.argsStart + 1);
     if (buf[p] === Ch.BraceClose) return -1;
     for (;;) {
-      if (buf[p] !== Ch.Quote) throw this.syntax(`expected a key in args, found ${describeByte(buf[p])}`, p);
+      if (buf[p] !== Ch.Quote) throw this.syntax(`expected a key in args, found ${describeByte(buf[p]!)}`, p);
       const keyEnd = this.stringEnd(p);
       const key = matchKeyByLength(buf, p + 1, keyEnd - 1, ARG_KEYS, ARG_KEYS_BY_LENGTH);
       p = this.skipWs(this.expect(this.skipWs(keyEnd), Ch.Colon, "':' after a key"));
@@ -405,7 +405,7 @@ export abstract class TraceEventParser extends JsonCursor {
     const len = buf.length;
     let correlation = -1;
     p++;
-    if (p < len && buf[p] <= Ch.Space) p = this.skipWs(p);
+    if (p < len && buf[p]! <= Ch.Space) p = this.skipWs(p);
     if (p >= len) throw NEED_MORE;
     if (buf[p] === Ch.BraceClose) {
       this.event.hostCorrelation = -1;
@@ -420,9 +420,9 @@ export abstract class TraceEventParser extends JsonCursor {
       if (p >= len) throw NEED_MORE;
       if (buf[p] !== Ch.Colon) return -1;
       p++;
-      if (p < len && buf[p] <= Ch.Space) p = this.skipWs(p);
+      if (p < len && buf[p]! <= Ch.Space) p = this.skipWs(p);
       if (p >= len) throw NEED_MORE;
-      const first = buf[p];
+      const first = buf[p]!;
       let end: number;
       if (first === Ch.Quote || first === Ch.BraceOpen || first === Ch.BracketOpen) {
         end = this.skipValue(p); // never a syntax error for these
@@ -431,7 +431,7 @@ export abstract class TraceEventParser extends JsonCursor {
         if (end < 0) return -1;
         if (isCorrelation && Number.isFinite(this.numberValue)) correlation = this.numberValue;
       } else return -1;
-      p = end < len && buf[end] > Ch.Space ? end : this.skipWs(end);
+      p = end < len && buf[end]! > Ch.Space ? end : this.skipWs(end);
       if (p >= len) throw NEED_MORE;
       if (buf[p] === Ch.BraceClose) {
         this.event.hostCorrelation = correlation;
@@ -439,7 +439,7 @@ export abstract class TraceEventParser extends JsonCursor {
       }
       if (buf[p] !== Ch.Comma) return -1;
       p++;
-      if (p < len && buf[p] <= Ch.Space) p = this.skipWs(p);
+      if (p < len && buf[p]! <= Ch.Space) p = this.skipWs(p);
       if (p >= len) throw NEED_MORE;
     }
   }
@@ -493,14 +493,14 @@ export function eventKeyOf(buf: Uint8Array, start: number, end: number): number 
       return -1;
     }
     case 3:
-      if (a === KEY_C) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Cat]) ? EventKey.Cat : -1;
-      if (a === KEY_P) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Pid]) ? EventKey.Pid : -1;
-      if (a === KEY_T) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Tid]) ? EventKey.Tid : -1;
-      if (a === KEY_D) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Dur]) ? EventKey.Dur : -1;
+      if (a === KEY_C) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Cat]!) ? EventKey.Cat : -1;
+      if (a === KEY_P) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Pid]!) ? EventKey.Pid : -1;
+      if (a === KEY_T) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Tid]!) ? EventKey.Tid : -1;
+      if (a === KEY_D) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Dur]!) ? EventKey.Dur : -1;
       return -1;
     case 4:
-      if (a === KEY_N) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Name]) ? EventKey.Name : -1;
-      if (a === KEY_A) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Args]) ? EventKey.Args : -1;
+      if (a === KEY_N) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Name]!) ? EventKey.Name : -1;
+      if (a === KEY_A) return bytesEqual(buf, start, end, EVENT_KEYS[EventKey.Args]!) ? EventKey.Args : -1;
       return -1;
     default:
       return -1;
@@ -509,5 +509,5 @@ export function eventKeyOf(buf: Uint8Array, start: number, end: number): number 
 
 export function matchCat(buf: Uint8Array, start: number, end: number): Cat {
   const k = matchKeyByLength(buf, start, end, CAT_BYTES, CAT_BYTES_BY_LENGTH);
-  return k < 0 ? Cat.Unknown : CAT_KEYS[k].cat;
+  return k < 0 ? Cat.Unknown : CAT_KEYS[k]!.cat;
 }

@@ -27,10 +27,10 @@ export function slicesByCorrelation(model: TraceModel, ids: ReadonlySet<number>,
   if (!ids.size) return out;
   const levels = levelsOf(model);
   for (let track = 0; track < model.tracks.length; track++) {
-    if (model.tracks[track].gpu !== gpu) continue;
-    const end = levels.levelStart[levels.trackLevels[track + 1]];
-    for (let j = levels.levelStart[levels.trackLevels[track]]; j < end; j++) {
-      const id = model.correlation[j];
+    if (model.tracks[track]!.gpu !== gpu) continue;
+    const end = levels.levelStart[levels.trackLevels[track + 1]!]!;
+    for (let j = levels.levelStart[levels.trackLevels[track]!]!; j < end; j++) {
+      const id = model.correlation[j]!;
       if (id < 0 || !ids.has(id)) continue;
       const list = out.get(id);
       if (list) list.push(j);
@@ -41,21 +41,22 @@ export function slicesByCorrelation(model: TraceModel, ids: ReadonlySet<number>,
   return out;
 }
 
-const onGpu = (model: TraceModel, i: number): boolean => model.tracks[model.track[i]]?.gpu ?? false;
+const onGpu = (model: TraceModel, i: number): boolean => model.tracks[model.track[i]!]?.gpu ?? false;
 
 /** Launches (runtime calls with a correlation id) nested in CPU slice i on its track, in time order. */
 function nestedLaunches(model: TraceModel, i: number): number[] {
   const levels = levelsOf(model);
-  const track = model.track[i];
-  const from = model.start[i];
-  const to = from + model.dur[i];
+  const track = model.track[i]!;
+  const from = model.start[i]!;
+  const to = from + model.dur[i]!;
   const out: number[] = [];
-  for (let level = levels.trackLevels[track] + model.depth[i] + 1; level < levels.trackLevels[track + 1]; level++) {
+  for (let level = levels.trackLevels[track]! + model.depth[i]! + 1; level < levels.trackLevels[track + 1]!; level++) {
     forEachOverlapping(model, levels, level, from, to, (j) => {
-      if (model.start[j] >= from && model.kind[j] === SliceKind.RuntimeLaunch && model.correlation[j] >= 0) out.push(j);
+      if (model.start[j]! >= from && model.kind[j] === SliceKind.RuntimeLaunch && model.correlation[j]! >= 0)
+        out.push(j);
     });
   }
-  return out.sort((a, b) => model.start[a] - model.start[b]);
+  return out.sort((a, b) => model.start[a]! - model.start[b]!);
 }
 
 /**
@@ -66,15 +67,15 @@ export function flowLinks(model: TraceModel, i: number, limit = 500): FlowLinks 
   const arrows: FlowArrow[] = [];
   if (i < 0 || i >= model.count) return { arrows, more: 0 };
   if (onGpu(model, i)) {
-    const id = model.correlation[i];
+    const id = model.correlation[i]!;
     for (const j of slicesByCorrelation(model, new Set(id >= 0 ? [id] : []), false).get(id) ?? [])
       arrows.push({ from: j, to: i });
   } else {
     const launches =
-      model.correlation[i] >= 0 && model.kind[i] === SliceKind.RuntimeLaunch ? [i] : nestedLaunches(model, i);
-    const kernels = slicesByCorrelation(model, new Set(launches.map((l) => model.correlation[l])), true);
+      model.correlation[i]! >= 0 && model.kind[i] === SliceKind.RuntimeLaunch ? [i] : nestedLaunches(model, i);
+    const kernels = slicesByCorrelation(model, new Set(launches.map((l) => model.correlation[l]!)), true);
     for (const launch of launches)
-      for (const j of kernels.get(model.correlation[launch]) ?? []) arrows.push({ from: launch, to: j });
+      for (const j of kernels.get(model.correlation[launch]!) ?? []) arrows.push({ from: launch, to: j });
   }
   return { arrows: arrows.slice(0, limit), more: Math.max(0, arrows.length - limit) };
 }

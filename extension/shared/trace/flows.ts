@@ -79,16 +79,16 @@ export class FlowTable {
 
   /** True when a start of this row's flow of `other` is already here. */
   hasStartOf(other: FlowColumns, row: number): boolean {
-    const textId = other.textId[row] >= 0 ? (this.textIndex.get(other.textIds[other.textId[row]]) ?? -2) : -1;
-    return textId !== -2 && this.startRow(other.id[row], textId) >= 0;
+    const textId = other.textId[row]! >= 0 ? (this.textIndex.get(other.textIds[other.textId[row]!]!) ?? -2) : -1;
+    return textId !== -2 && this.startRow(other.id[row]!, textId) >= 0;
   }
 
   /** Appends another table's rows (a later part of the file) with its tracks renumbered; `onDuplicateStart` gets the byte of each start already here. */
   append(other: FlowColumns, trackMap: Uint32Array, onDuplicateStart: (byte: number) => void): void {
     for (let r = 0; r < other.count; r++) {
-      const text = other.textId[r] >= 0 ? other.textIds[other.textId[r]] : '';
-      if (!this.add(other.id[r], text, other.isEnd[r] === 1, trackMap[other.track[r]], other.ts[r], other.byte[r]))
-        onDuplicateStart(other.byte[r]);
+      const text = other.textId[r]! >= 0 ? other.textIds[other.textId[r]!]! : '';
+      if (!this.add(other.id[r]!, text, other.isEnd[r] === 1, trackMap[other.track[r]!]!, other.ts[r]!, other.byte[r]!))
+        onDuplicateStart(other.byte[r]!);
     }
   }
 
@@ -97,9 +97,9 @@ export class FlowTable {
     const kept = new FlowTable();
     const ts = this.ts.data;
     for (let r = 0; r < this.count; r++) {
-      if (ts[r] < from || ts[r] > to) continue;
-      const text = this.textId.data[r] >= 0 ? this.textIds[this.textId.data[r]] : '';
-      kept.add(this.id.data[r], text, this.isEnd.data[r] === 1, this.track.data[r], ts[r], this.byte.data[r]);
+      if (ts[r]! < from || ts[r]! > to) continue;
+      const text = this.textId.data[r]! >= 0 ? this.textIds[this.textId.data[r]!]! : '';
+      kept.add(this.id.data[r]!, text, this.isEnd.data[r] === 1, this.track.data[r]!, ts[r]!, this.byte.data[r]!);
     }
     return kept;
   }
@@ -133,43 +133,43 @@ export class FlowTable {
     const ts = this.ts.data;
     const byte = this.byte.data;
     const sliceOf = (row: number): number =>
-      sliceAt(model, levels, trackOrder[track[row]], usSince(ts[row], model.originUs));
+      sliceAt(model, levels, trackOrder[track[row]!]!, usSince(ts[row]!, model.originUs));
     // each start's ends, grouped in start order (a counting sort of the ends by their start's row)
     const startOfEnd = scratchArray(Int32Array, n);
     const endsFrom = scratchArray(Uint32Array, n + 1);
     for (let r = 0; r < n; r++) {
       if (!isEnd[r]) continue;
-      startOfEnd[r] = this.startRow(this.id.data[r], this.textId.data[r]);
-      if (startOfEnd[r] >= 0) endsFrom[startOfEnd[r] + 1]++;
+      startOfEnd[r] = this.startRow(this.id.data[r]!, this.textId.data[r]!);
+      if (startOfEnd[r]! >= 0) endsFrom[startOfEnd[r]! + 1]!++;
     }
-    for (let r = 0; r < n; r++) endsFrom[r + 1] += endsFrom[r];
-    const ends = scratchArray(Uint32Array, endsFrom[n]);
+    for (let r = 0; r < n; r++) endsFrom[r + 1]! += endsFrom[r]!;
+    const ends = scratchArray(Uint32Array, endsFrom[n]!);
     const filled = Uint32Array.from(endsFrom.subarray(0, n));
-    for (let r = 0; r < n; r++) if (isEnd[r] && startOfEnd[r] >= 0) ends[filled[startOfEnd[r]]++] = r;
+    for (let r = 0; r < n; r++) if (isEnd[r] && startOfEnd[r]! >= 0) ends[filled[startOfEnd[r]!]!++] = r;
 
     const lost = new ProblemLog();
     for (let r = 0; r < n; r++) {
       if (isEnd[r]) continue;
       const launch = sliceOf(r);
       if (endsFrom[r] === endsFrom[r + 1]) {
-        if (launch >= 0 && correlation[launch] < 0)
-          lost.add('flow start without an end: launch not linked to a kernel', byte[r]);
+        if (launch >= 0 && correlation[launch]! < 0)
+          lost.add('flow start without an end: launch not linked to a kernel', byte[r]!);
         continue;
       }
-      const textId = this.textId.data[r];
-      const id = textId >= 0 ? Number(this.textIds[textId]) : this.id.data[r];
+      const textId = this.textId.data[r]!;
+      const id = textId >= 0 ? Number(this.textIds[textId]) : this.id.data[r]!;
       if (!Number.isFinite(id)) continue;
-      if (launch >= 0 && correlation[launch] < 0) correlation[launch] = id;
-      for (let k = endsFrom[r]; k < endsFrom[r + 1]; k++) {
-        const kernel = sliceOf(ends[k]);
-        if (kernel >= 0 && correlation[kernel] < 0) correlation[kernel] = id;
+      if (launch >= 0 && correlation[launch]! < 0) correlation[launch] = id;
+      for (let k = endsFrom[r]!; k < endsFrom[r + 1]!; k++) {
+        const kernel = sliceOf(ends[k]!);
+        if (kernel >= 0 && correlation[kernel]! < 0) correlation[kernel] = id;
       }
     }
     for (let r = 0; r < n; r++) {
-      if (!isEnd[r] || startOfEnd[r] >= 0) continue;
+      if (!isEnd[r] || startOfEnd[r]! >= 0) continue;
       const kernel = sliceOf(r);
-      if (kernel >= 0 && correlation[kernel] < 0)
-        lost.add('flow end without a start: kernel not linked to a launch', byte[r]);
+      if (kernel >= 0 && correlation[kernel]! < 0)
+        lost.add('flow end without a start: kernel not linked to a launch', byte[r]!);
     }
     release(startOfEnd, endsFrom, ends);
     this.release();

@@ -64,7 +64,7 @@ export class HeaderTemplates<V> {
 
   /** The k-th to try. */
   inTurn(k: number): HeaderTemplate<V> {
-    return this.list[(this.last + k) % this.list.length];
+    return this.list[(this.last + k) % this.list.length]!;
   }
 
   /** The k-th to try matched: it comes first next time. */
@@ -86,7 +86,7 @@ export class HeaderTemplates<V> {
    * start, ts's end, dur's start, dur's end, args' start], read with `values`.
    */
   add(buf: Uint8Array, at: number[], values: V): void {
-    const [lead, mid, afterTs, afterDur] = [0, 2, 4, 6].map((i) => bytesOf(buf, at[i], at[i + 1]));
+    const [lead, mid, afterTs, afterDur] = [0, 2, 4, 6].map((i) => bytesOf(buf, at[i]!, at[i + 1]!));
     if (!lead || !mid || !afterTs || !afterDur) return;
     const template: HeaderTemplate<V> = { lead, mid, afterTs, afterDur, values };
     if (this.list.length < TEMPLATES) this.list.push(template);

@@ -120,7 +120,7 @@ export class JsonCursor {
 
   protected expect(p: number, byte: number, what: string): number {
     if (p >= this.buf.length) throw NEED_MORE;
-    if (this.buf[p] !== byte) throw this.syntax(`expected ${what}, found ${describeByte(this.buf[p])}`, p);
+    if (this.buf[p] !== byte) throw this.syntax(`expected ${what}, found ${describeByte(this.buf[p]!)}`, p);
     return p + 1;
   }
 
@@ -153,8 +153,8 @@ export class JsonCursor {
     const samples = Math.min(length, NAME_HASH_SAMPLES);
     const spacing = length / samples;
     let hash = Math.imul(0x811c9dc5 ^ length, 0x01000193);
-    for (let k = 0; k < samples; k++) hash = Math.imul(hash ^ buf[body + Math.floor(k * spacing)], 0x01000193);
-    this.stringHash = Math.imul(hash ^ buf[quote - 1], 0x01000193);
+    for (let k = 0; k < samples; k++) hash = Math.imul(hash ^ buf[body + Math.floor(k * spacing)]!, 0x01000193);
+    this.stringHash = Math.imul(hash ^ buf[quote - 1]!, 0x01000193);
     return quote + 1;
   }
 
@@ -165,7 +165,7 @@ export class JsonCursor {
     let hash = 0x811c9dc5;
     let q = p + 1;
     while (q < len) {
-      const b = buf[q];
+      const b = buf[q]!;
       if (b === Ch.Quote) {
         this.stringHash = hash;
         return q + 1;
@@ -173,7 +173,7 @@ export class JsonCursor {
       hash = Math.imul(hash ^ b, 0x01000193);
       if (b === Ch.Backslash) {
         if (q + 1 >= len) break;
-        hash = Math.imul(hash ^ buf[q + 1], 0x01000193);
+        hash = Math.imul(hash ^ buf[q + 1]!, 0x01000193);
         q += 2;
       } else q++;
     }
@@ -207,7 +207,7 @@ export class JsonCursor {
   private scalarEnd(p: number): number {
     const buf = this.buf;
     const start = p;
-    const first = buf[p];
+    const first = buf[p]!;
     if (
       p < buf.length &&
       !(
@@ -253,8 +253,8 @@ export class JsonCursor {
     }
     let intPart = 0;
     let digits = 0;
-    while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) {
-      intPart = intPart * 10 + (buf[p] - Ch.Zero);
+    while (p < buf.length && buf[p]! >= Ch.Zero && buf[p]! <= Ch.Nine) {
+      intPart = intPart * 10 + (buf[p]! - Ch.Zero);
       p++;
       digits++;
     }
@@ -263,9 +263,9 @@ export class JsonCursor {
       p++;
       let frac = 0;
       let scale = 1;
-      while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) {
+      while (p < buf.length && buf[p]! >= Ch.Zero && buf[p]! <= Ch.Nine) {
         if (scale < 1e15) {
-          frac = frac * 10 + (buf[p] - Ch.Zero);
+          frac = frac * 10 + (buf[p]! - Ch.Zero);
           scale *= 10;
         }
         p++;
@@ -275,7 +275,7 @@ export class JsonCursor {
     if (p < buf.length && (buf[p] === Ch.LowerE || buf[p] === Ch.UpperE)) {
       p++;
       if (buf[p] === Ch.Plus || buf[p] === Ch.Minus) p++;
-      while (p < buf.length && buf[p] >= Ch.Zero && buf[p] <= Ch.Nine) p++;
+      while (p < buf.length && buf[p]! >= Ch.Zero && buf[p]! <= Ch.Nine) p++;
       value = Number(latin1(buf, start, p)); // rare: let the engine apply the exponent
     } else if (digits > 15) {
       value = Number(latin1(buf, start, p));
@@ -313,18 +313,18 @@ export class JsonCursor {
     let q = p;
     if (buf[q] === Ch.Minus) q++;
     let digits = 0;
-    while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) {
+    while (q < buf.length && buf[q]! >= Ch.Zero && buf[q]! <= Ch.Nine) {
       q++;
       digits++;
     }
     if (q < buf.length && buf[q] === Ch.Dot) {
       q++;
-      while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) q++;
+      while (q < buf.length && buf[q]! >= Ch.Zero && buf[q]! <= Ch.Nine) q++;
     }
     if (q < buf.length && (buf[q] === Ch.LowerE || buf[q] === Ch.UpperE)) {
       q++;
       if (buf[q] === Ch.Plus || buf[q] === Ch.Minus) q++;
-      while (q < buf.length && buf[q] >= Ch.Zero && buf[q] <= Ch.Nine) q++;
+      while (q < buf.length && buf[q]! >= Ch.Zero && buf[q]! <= Ch.Nine) q++;
     }
     if (q >= buf.length) throw NEED_MORE;
     const b = buf[q];
@@ -345,7 +345,7 @@ export class JsonCursor {
   }
 
   protected parseNumberOrSkip(p: number): number {
-    const first = this.buf[p];
+    const first = this.buf[p]!;
     if (first === Ch.Minus || (first >= Ch.Zero && first <= Ch.Nine)) return this.parseNumber(p);
     this.numberValue = NaN;
     return this.skipValue(p);
@@ -357,7 +357,7 @@ export class JsonCursor {
     let ascii = true;
     let escaped = false;
     for (let i = start; i < end; i++) {
-      const b = buf[i];
+      const b = buf[i]!;
       if (b >= 0x80) ascii = false;
       else if (b === Ch.Backslash) escaped = true;
     }
@@ -400,7 +400,7 @@ export function byLength(keys: Uint8Array[]): number[][] {
   const table: number[][] = [];
   keys.forEach((key, k) => {
     while (table.length <= key.length) table.push([]);
-    table[key.length].push(k);
+    table[key.length]!.push(k);
   });
   return table;
 }
@@ -414,14 +414,14 @@ export function matchKeyByLength(
 ): number {
   const length = end - start;
   if (length >= table.length) return -1;
-  const candidates = table[length];
+  const candidates = table[length]!;
   for (let c = 0; c < candidates.length; c++)
-    if (bytesEqual(buf, start, end, keys[candidates[c]])) return candidates[c];
+    if (bytesEqual(buf, start, end, keys[candidates[c]!]!)) return candidates[c]!;
   return -1;
 }
 
 export function matchKey(buf: Uint8Array, start: number, end: number, keys: Uint8Array[]): number {
-  for (let k = 0; k < keys.length; k++) if (bytesEqual(buf, start, end, keys[k])) return k;
+  for (let k = 0; k < keys.length; k++) if (bytesEqual(buf, start, end, keys[k]!)) return k;
   return -1;
 }
 

@@ -14,12 +14,12 @@ export function levelIndex(model: TraceModel): LevelIndex {
   for (let i = 0; i < model.count; i++) {
     if (i === 0 || model.track[i] !== model.track[i - 1] || model.depth[i] !== model.depth[i - 1]) {
       if (i === 0 || model.track[i] !== model.track[i - 1]) {
-        for (let t = i === 0 ? 0 : model.track[i - 1] + 1; t <= model.track[i]; t++) trackLevels[t] = starts.length;
+        for (let t = i === 0 ? 0 : model.track[i - 1]! + 1; t <= model.track[i]!; t++) trackLevels[t] = starts.length;
       }
       starts.push(i);
     }
   }
-  for (let t = model.count === 0 ? 0 : model.track[model.count - 1] + 1; t <= model.tracks.length; t++)
+  for (let t = model.count === 0 ? 0 : model.track[model.count - 1]! + 1; t <= model.tracks.length; t++)
     trackLevels[t] = starts.length;
   starts.push(model.count);
   return { trackLevels, levelStart: Uint32Array.from(starts) };
@@ -43,7 +43,7 @@ export function lastStartingBy(model: Pick<TraceModel, 'start'>, from: number, t
   let b = to;
   while (a < b) {
     const m = (a + b) >>> 1;
-    if (model.start[m] <= t) a = m + 1;
+    if (model.start[m]! <= t) a = m + 1;
     else b = m;
   }
   return a - 1;
@@ -57,10 +57,10 @@ export function sliceAt(
   t: number,
 ): number {
   if (track >= model.tracks.length) return -1;
-  for (let level = levels.trackLevels[track + 1] - 1; level >= levels.trackLevels[track]; level--) {
-    const rowStart = levels.levelStart[level];
-    const candidate = lastStartingBy(model, rowStart, levels.levelStart[level + 1], t);
-    if (candidate >= rowStart && model.start[candidate] + model.dur[candidate] >= t) return candidate;
+  for (let level = levels.trackLevels[track + 1]! - 1; level >= levels.trackLevels[track]!; level--) {
+    const rowStart = levels.levelStart[level]!;
+    const candidate = lastStartingBy(model, rowStart, levels.levelStart[level + 1]!, t);
+    if (candidate >= rowStart && model.start[candidate]! + model.dur[candidate]! >= t) return candidate;
   }
   return -1;
 }
@@ -77,9 +77,9 @@ export function forEachOverlapping(
   to: number,
   visit: (row: number) => void,
 ): void {
-  const rowStart = levels.levelStart[level];
-  const rowEnd = levels.levelStart[level + 1];
+  const rowStart = levels.levelStart[level]!;
+  const rowEnd = levels.levelStart[level + 1]!;
   let i = Math.max(rowStart, lastStartingBy(model, rowStart, rowEnd, from));
-  if (i < rowEnd && model.start[i] + model.dur[i] < from) i++;
-  for (; i < rowEnd && model.start[i] <= to; i++) if (model.start[i] + model.dur[i] >= from) visit(i);
+  if (i < rowEnd && model.start[i]! + model.dur[i]! < from) i++;
+  for (; i < rowEnd && model.start[i]! <= to; i++) if (model.start[i]! + model.dur[i]! >= from) visit(i);
 }

@@ -33,7 +33,7 @@ export function usSince(us: number, origin: number): number {
 /** Where the model's last slice ends (µs since the origin; 0 without slices). */
 export function traceEnd(model: Pick<TraceModel, 'count' | 'start' | 'dur'>): number {
   let end = 0;
-  for (let i = 0; i < model.count; i++) end = Math.max(end, model.start[i] + model.dur[i]);
+  for (let i = 0; i < model.count; i++) end = Math.max(end, model.start[i]! + model.dur[i]!);
   return end;
 }
 

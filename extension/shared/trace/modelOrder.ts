@@ -74,11 +74,11 @@ interface TrackGroups {
 function groupByTrack(raw: RawTrace, trackKey: Uint32Array, tracks: number): TrackGroups {
   const n = raw.count;
   const trackFrom = new Uint32Array(tracks + 1);
-  for (let i = 0; i < n; i++) trackFrom[trackKey[i] + 1]++;
-  for (let t = 0; t < tracks; t++) trackFrom[t + 1] += trackFrom[t];
+  for (let i = 0; i < n; i++) trackFrom[trackKey[i]! + 1]!++;
+  for (let t = 0; t < tracks; t++) trackFrom[t + 1]! += trackFrom[t]!;
   const rowAt = new Uint32Array(n);
   const next = trackFrom.slice(0, tracks);
-  for (let i = 0; i < n; i++) rowAt[next[trackKey[i]]++] = i;
+  for (let i = 0; i < n; i++) rowAt[next[trackKey[i]!]!++] = i;
   // column by column, each raw one given back once copied, so the two are not all held at once
   const start = groupFloat64(raw.start.data, trackKey, trackFrom, n);
   raw.start.release();
@@ -98,21 +98,21 @@ function groupByTrack(raw: RawTrace, trackKey: Uint32Array, tracks: number): Tra
 function groupFloat64(column: Float64Array, trackKey: Uint32Array, trackFrom: Uint32Array, n: number): Float64Array {
   const out = new Float64Array(n);
   const next = trackFrom.slice(0, trackFrom.length - 1);
-  for (let i = 0; i < n; i++) out[next[trackKey[i]]++] = column[i];
+  for (let i = 0; i < n; i++) out[next[trackKey[i]!]!++] = column[i]!;
   return out;
 }
 
 function groupUint32(column: Uint32Array, trackKey: Uint32Array, trackFrom: Uint32Array, n: number): Uint32Array {
   const out = new Uint32Array(n);
   const next = trackFrom.slice(0, trackFrom.length - 1);
-  for (let i = 0; i < n; i++) out[next[trackKey[i]]++] = column[i];
+  for (let i = 0; i < n; i++) out[next[trackKey[i]!]!++] = column[i]!;
   return out;
 }
 
 function groupUint8(column: Uint8Array, trackKey: Uint32Array, trackFrom: Uint32Array, n: number): Uint8Array {
   const out = new Uint8Array(n);
   const next = trackFrom.slice(0, trackFrom.length - 1);
-  for (let i = 0; i < n; i++) out[next[trackKey[i]]++] = column[i];
+  for (let i = 0; i < n; i++) out[next[trackKey[i]!]!++] = column[i]!;
   return out;
 }
 
@@ -130,12 +130,12 @@ function sortKeys({ start, dur }: TrackGroups): {
   const longestFirst = new Float64Array(n);
   let clamped = false;
   let longestNs = 0;
-  for (let p = 0; p < n; p++) longestNs = Math.max(longestNs, Math.min(Math.round(dur[p] * NS_PER_US), MAX_KEY));
+  for (let p = 0; p < n; p++) longestNs = Math.max(longestNs, Math.min(Math.round(dur[p]! * NS_PER_US), MAX_KEY));
   for (let p = 0; p < n; p++) {
-    const ns = Math.round(start[p] * NS_PER_US);
+    const ns = Math.round(start[p]! * NS_PER_US);
     if (ns > MAX_KEY) clamped = true;
     startNs[p] = Math.min(ns, MAX_KEY);
-    longestFirst[p] = longestNs - Math.min(Math.round(dur[p] * NS_PER_US), MAX_KEY);
+    longestFirst[p] = longestNs - Math.min(Math.round(dur[p]! * NS_PER_US), MAX_KEY);
   }
   return { startNs, longestFirst, clamped };
 }
@@ -145,7 +145,7 @@ function orderWithinTracks(trackFrom: Uint32Array, startNs: Float64Array, longes
   const byStart = new Uint32Array(startNs.length);
   for (let p = 0; p < byStart.length; p++) byStart[p] = p;
   for (let t = 0; t + 1 < trackFrom.length; t++)
-    sortRangeNearlySorted(byStart, trackFrom[t], trackFrom[t + 1], startNs, longestFirst); // nearly sorted already
+    sortRangeNearlySorted(byStart, trackFrom[t]!, trackFrom[t + 1]!, startNs, longestFirst); // nearly sorted already
   return byStart;
 }
 
@@ -161,17 +161,17 @@ function nestingDepths(
   for (let t = 0; t < tracks.length; t++) {
     stack.length = 0;
     let maxDepth = 0;
-    for (let k = trackFrom[t]; k < trackFrom[t + 1]; k++) {
-      const p = byStart[k];
-      const s = start[p];
-      while (stack.length > 0 && stack[stack.length - 1] <= s) stack.pop();
+    for (let k = trackFrom[t]!; k < trackFrom[t + 1]!; k++) {
+      const p = byStart[k]!;
+      const s = start[p]!;
+      while (stack.length > 0 && stack[stack.length - 1]! <= s) stack.pop();
       if (stack.length > MAX_DEPTH) depthClamped = true;
       const depth = Math.min(stack.length, MAX_DEPTH);
       depthAt[k] = depth;
       if (depth > maxDepth) maxDepth = depth;
-      stack.push(s + dur[p]);
+      stack.push(s + dur[p]!);
     }
-    tracks[t].maxDepth = maxDepth;
+    tracks[t]!.maxDepth = maxDepth;
   }
   return { depthAt, depthClamped };
 }
@@ -179,14 +179,14 @@ function nestingDepths(
 /** The level index: one level per (track, depth), empty ones too, from how many rows each has. */
 function levelsOf(depthAt: Uint16Array, trackFrom: Uint32Array, tracks: TrackInfo[]): LevelIndex {
   const trackLevels = new Uint32Array(tracks.length + 1);
-  for (let t = 0; t < tracks.length; t++) trackLevels[t + 1] = trackLevels[t] + tracks[t].maxDepth + 1;
-  const levelCount = trackLevels[tracks.length];
+  for (let t = 0; t < tracks.length; t++) trackLevels[t + 1] = trackLevels[t]! + tracks[t]!.maxDepth + 1;
+  const levelCount = trackLevels[tracks.length]!;
   const levelStart = new Uint32Array(levelCount + 1);
   for (let t = 0; t < tracks.length; t++) {
-    const first = trackLevels[t] + 1;
-    for (let k = trackFrom[t]; k < trackFrom[t + 1]; k++) levelStart[first + depthAt[k]]++;
+    const first = trackLevels[t]! + 1;
+    for (let k = trackFrom[t]!; k < trackFrom[t + 1]!; k++) levelStart[first + depthAt[k]!]!++;
   }
-  for (let l = 0; l < levelCount; l++) levelStart[l + 1] += levelStart[l];
+  for (let l = 0; l < levelCount; l++) levelStart[l + 1]! += levelStart[l]!;
   return { trackLevels, levelStart };
 }
 
@@ -206,13 +206,13 @@ function layOutTimes(
   const { trackFrom, rowAt } = groups;
   const next = levels.levelStart.slice(0, levels.levelStart.length - 1);
   for (let t = 0; t + 1 < trackFrom.length; t++) {
-    const first = levels.trackLevels[t];
-    for (let k = trackFrom[t]; k < trackFrom[t + 1]; k++) {
-      const p = byStart[k];
-      const row = next[first + depthAt[k]]++;
-      start[row] = groups.start[p];
-      dur[row] = groups.dur[p];
-      modelRow[rowAt[p]] = row;
+    const first = levels.trackLevels[t]!;
+    for (let k = trackFrom[t]!; k < trackFrom[t + 1]!; k++) {
+      const p = byStart[k]!;
+      const row = next[first + depthAt[k]!]!++;
+      start[row] = groups.start[p]!;
+      dur[row] = groups.dur[p]!;
+      modelRow[rowAt[p]!] = row;
     }
   }
 }
@@ -230,13 +230,13 @@ function layOutIds(
   const { trackFrom } = groups;
   const next = levels.levelStart.slice(0, levels.levelStart.length - 1);
   for (let t = 0; t + 1 < trackFrom.length; t++) {
-    const first = levels.trackLevels[t];
-    for (let k = trackFrom[t]; k < trackFrom[t + 1]; k++) {
-      const p = byStart[k];
-      const row = next[first + depthAt[k]]++;
-      name[row] = groups.name[p];
-      kind[row] = groups.kind[p];
-      correlation[row] = groups.correlation[p];
+    const first = levels.trackLevels[t]!;
+    for (let k = trackFrom[t]!; k < trackFrom[t + 1]!; k++) {
+      const p = byStart[k]!;
+      const row = next[first + depthAt[k]!]!++;
+      name[row] = groups.name[p]!;
+      kind[row] = groups.kind[p]!;
+      correlation[row] = groups.correlation[p]!;
     }
   }
 }
@@ -244,8 +244,8 @@ function layOutIds(
 /** The track and depth columns: constant over each level. */
 function fillTracksAndDepths({ trackLevels, levelStart }: LevelIndex, track: Uint32Array, depth: Uint16Array): void {
   for (let t = 0; t + 1 < trackLevels.length; t++) {
-    track.fill(t, levelStart[trackLevels[t]], levelStart[trackLevels[t + 1]]);
-    for (let l = trackLevels[t]; l < trackLevels[t + 1]; l++)
-      depth.fill(l - trackLevels[t], levelStart[l], levelStart[l + 1]);
+    track.fill(t, levelStart[trackLevels[t]!], levelStart[trackLevels[t + 1]!]);
+    for (let l = trackLevels[t]!; l < trackLevels[t + 1]!; l++)
+      depth.fill(l - trackLevels[t]!, levelStart[l], levelStart[l + 1]);
   }
 }

@@ -50,28 +50,28 @@ export function summarizeRange(model: TraceModel, fromUs: number, toUs: number):
   const levels = levelsOf(model);
   const kernels = kernelFlags(model);
   const inside = (i: number): number =>
-    Math.max(0, Math.min(to, model.start[i] + model.dur[i]) - Math.max(from, model.start[i]));
+    Math.max(0, Math.min(to, model.start[i]! + model.dur[i]!) - Math.max(from, model.start[i]!));
   const kernelRows = new Map<number, RangeRow>();
   const cpuRows = new Map<number, RangeRow>();
   const add = (rows: Map<number, RangeRow>, i: number, total: number, self: number): void => {
-    const id = model.name[i];
+    const id = model.name[i]!;
     const row = rows.get(id);
     if (row) {
       row.count++;
       row.totalUs += total;
       row.selfUs += self;
-    } else rows.set(id, { name: model.names[id], count: 1, totalUs: total, selfUs: self, avgUs: 0 });
+    } else rows.set(id, { name: model.names[id]!, count: 1, totalUs: total, selfUs: self, avgUs: 0 });
   };
   for (let track = 0; track < model.tracks.length; track++) {
-    const gpu = model.tracks[track].gpu;
-    const first = levels.trackLevels[track];
-    const end = levels.trackLevels[track + 1];
+    const gpu = model.tracks[track]!.gpu;
+    const first = levels.trackLevels[track]!;
+    const end = levels.trackLevels[track + 1]!;
     // deepest level first: each slice's children (the level below) have given it their time already
     let childTime = new Map<number, number>();
     for (let level = end - 1; level >= first; level--) {
       const parentTime = new Map<number, number>();
-      const parentStart = level > first ? levels.levelStart[level - 1] : 0;
-      const parentEnd = levels.levelStart[level];
+      const parentStart = level > first ? levels.levelStart[level - 1]! : 0;
+      const parentEnd = levels.levelStart[level]!;
       forEachOverlapping(model, levels, level, from, to, (i) => {
         const total = inside(i);
         const self = Math.max(0, total - (childTime.get(i) ?? 0));
@@ -105,11 +105,11 @@ function parentOf(model: TraceModel, from: number, to: number, i: number): numbe
   let b = to;
   while (a < b) {
     const m = (a + b) >>> 1;
-    if (model.start[m] <= model.start[i]) a = m + 1;
+    if (model.start[m]! <= model.start[i]!) a = m + 1;
     else b = m;
   }
   const p = a - 1;
-  return p >= from && model.start[p] + model.dur[p] >= model.start[i] ? p : -1;
+  return p >= from && model.start[p]! + model.dur[p]! >= model.start[i]! ? p : -1;
 }
 
 export type RangeSortKey = 'name' | 'count' | 'totalUs' | 'selfUs' | 'avgUs';

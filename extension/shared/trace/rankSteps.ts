@@ -54,7 +54,7 @@ export const EVEN_SHARE = 0.05;
 export function rankStepTable(models: readonly TraceModel[]): RankStepTable {
   const wholeTrace = models.every((m) => m.steps.length === 0);
   const windows = models.map((m) => (wholeTrace ? [extentOf(m)] : m.steps));
-  const perRank = models.map((m, p) => rankStepStats(m, windows[p]));
+  const perRank = models.map((m, p) => rankStepStats(m, windows[p]!));
   const rowCount = Math.max(0, ...windows.map((w) => w.length));
   const rows: StepRow[] = [];
   for (let s = 0; s < rowCount; s++) {
@@ -110,14 +110,14 @@ export function communicationAndCompute(model: TraceModel): {
   const gpuCompute: number[] = [];
   const cpuComm: number[] = [];
   for (let i = 0; i < model.count; i++) {
-    const onGpu = model.tracks[model.track[i]].gpu;
-    const comm = isComm[model.name[i]] === 1;
+    const onGpu = model.tracks[model.track[i]!]!.gpu;
+    const comm = isComm[model.name[i]!] === 1;
     if (onGpu) {
       if (!isDeviceKernel(model, i)) continue;
-      const end = model.start[i] + model.dur[i];
-      if (comm) gpuComm.push(model.start[i], end);
+      const end = model.start[i]! + model.dur[i]!;
+      if (comm) gpuComm.push(model.start[i]!, end);
       // memcpy/memset move data, they are not the computation communication could hide behind
-      else if (model.kind[i] !== SliceKind.Memory) gpuCompute.push(model.start[i], end);
+      else if (model.kind[i] !== SliceKind.Memory) gpuCompute.push(model.start[i]!, end);
     } else if (comm) {
       cpuComm.push(i);
     }
@@ -126,21 +126,21 @@ export function communicationAndCompute(model: TraceModel): {
     return { side: 'gpu', comm: unionOf(gpuComm), compute: unionOf(gpuCompute) };
   }
   const commPairs: number[] = [];
-  for (const i of cpuComm) commPairs.push(model.start[i], model.start[i] + model.dur[i]);
+  for (const i of cpuComm) commPairs.push(model.start[i]!, model.start[i]! + model.dur[i]!);
   // ATen ops a collective runs inside (its buffer copies) are part of the collective, not computation beside it
   const commOnTrack = new Map<number, number[]>();
   for (const i of cpuComm) {
-    const list = commOnTrack.get(model.track[i]) ?? [];
-    list.push(model.start[i], model.start[i] + model.dur[i]);
-    commOnTrack.set(model.track[i], list);
+    const list = commOnTrack.get(model.track[i]!) ?? [];
+    list.push(model.start[i]!, model.start[i]! + model.dur[i]!);
+    commOnTrack.set(model.track[i]!, list);
   }
   const commSets = new Map([...commOnTrack].map(([track, pairs]) => [track, unionOf(pairs)]));
   const computePairs: number[] = [];
   for (const i of cpuKernelIndices(model)) {
-    if (isComm[model.name[i]]) continue;
-    const start = model.start[i];
-    const end = start + model.dur[i];
-    const own = commSets.get(model.track[i]);
+    if (isComm[model.name[i]!]) continue;
+    const start = model.start[i]!;
+    const end = start + model.dur[i]!;
+    const own = commSets.get(model.track[i]!);
     if (own && lengthWithin(own, start, end) >= end - start) continue;
     computePairs.push(start, end);
   }
@@ -152,8 +152,8 @@ function extentOf(model: TraceModel): { start: number; end: number } {
   let start = Infinity;
   let end = -Infinity;
   for (let i = 0; i < model.count; i++) {
-    start = Math.min(start, model.start[i]);
-    end = Math.max(end, model.start[i] + model.dur[i]);
+    start = Math.min(start, model.start[i]!);
+    end = Math.max(end, model.start[i]! + model.dur[i]!);
   }
   return model.count ? { start, end } : { start: 0, end: 0 };
 }

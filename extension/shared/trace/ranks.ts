@@ -87,8 +87,8 @@ function overlapInTime(models: readonly TraceModel[], shiftUs: readonly number[]
   let earliestEnd = Infinity;
   models.forEach((model, p) => {
     if (model.count === 0) return;
-    latestStart = Math.max(latestStart, shiftUs[p]);
-    earliestEnd = Math.min(earliestEnd, traceEnd(model) + shiftUs[p]);
+    latestStart = Math.max(latestStart, shiftUs[p]!);
+    earliestEnd = Math.min(earliestEnd, traceEnd(model) + shiftUs[p]!);
   });
   return latestStart <= earliestEnd;
 }
@@ -103,7 +103,7 @@ export function paneOffsets(models: readonly TraceModel[], alignment: RankAlignm
     model.steps[Math.min(step, model.steps.length - 1)];
   if (!alignment || alignment.mode === 'per-step') return models.map((model) => stepOf(model)?.start ?? 0);
   const starts = models
-    .map((model, p) => (stepOf(model)?.start ?? NaN) + alignment.shiftUs[p])
+    .map((model, p) => (stepOf(model)?.start ?? NaN) + alignment.shiftUs[p]!)
     .filter((t) => !Number.isNaN(t));
   const common = starts.length ? Math.min(...starts) : 0;
   return alignment.shiftUs.map((shift) => common - shift);

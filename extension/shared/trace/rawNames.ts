@@ -21,13 +21,13 @@ export class RawNameTable {
     const length = end - start;
     const arena = this.arena;
     for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
-      const e = this.slots[slot];
+      const e = this.slots[slot]!;
       if (e < 0) return -1;
       if (this.hashOf[e] !== hash || this.lengthOf[e] !== length) continue;
-      const at = this.startOf[e];
+      const at = this.startOf[e]!;
       let i = 0;
       while (i < length && arena[at + i] === buf[start + i]) i++;
-      if (i === length) return this.idOf[e];
+      if (i === length) return this.idOf[e]!;
     }
   }
 
@@ -61,8 +61,8 @@ export class RawNameTable {
   }
 
   private place(e: number): void {
-    let slot = this.hashOf[e] & this.mask;
-    while (this.slots[slot] >= 0) slot = (slot + 1) & this.mask;
+    let slot = this.hashOf[e]! & this.mask;
+    while (this.slots[slot]! >= 0) slot = (slot + 1) & this.mask;
     this.slots[slot] = e;
   }
 

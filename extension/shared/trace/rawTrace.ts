@@ -93,7 +93,7 @@ export class RawTrace {
   addKernelArgs(slice: number, values: Float64Array): void {
     const argRow = this.argRows++;
     this.argSlice.push(argRow, slice);
-    for (let f = 0; f < ARG_FIELD_COUNT; f++) this.argValues.push(argRow * ARG_FIELD_COUNT + f, values[f]);
+    for (let f = 0; f < ARG_FIELD_COUNT; f++) this.argValues.push(argRow * ARG_FIELD_COUNT + f, values[f]!);
   }
 
   /** The index of the track with this key (numKey when it is >= 0, else textKey), or undefined. */
@@ -116,7 +116,7 @@ export class RawTrace {
     const n = rows.length;
     const pick = <T extends Float64Array | Uint32Array | Uint8Array>(column: T): T => {
       const out = new (column.constructor as new (length: number) => T)(n);
-      for (let k = 0; k < n; k++) out[k] = column[rows[k]];
+      for (let k = 0; k < n; k++) out[k] = column[rows[k]!]!;
       return out;
     };
     part.count = n;
@@ -127,11 +127,11 @@ export class RawTrace {
     part.kind.data = pick(this.kind.data);
     part.correlation.data = pick(this.correlation.data);
     const newRow = scratchArray(Int32Array, this.count).fill(-1);
-    for (let k = 0; k < n; k++) newRow[rows[k]] = k;
+    for (let k = 0; k < n; k++) newRow[rows[k]!] = k;
     const argRows: number[] = [];
-    for (let r = 0; r < this.argRows; r++) if (newRow[this.argSlice.data[r]] >= 0) argRows.push(r);
+    for (let r = 0; r < this.argRows; r++) if (newRow[this.argSlice.data[r]!]! >= 0) argRows.push(r);
     part.argRows = argRows.length;
-    part.argSlice.data = Uint32Array.from(argRows, (r) => newRow[this.argSlice.data[r]]);
+    part.argSlice.data = Uint32Array.from(argRows, (r) => newRow[this.argSlice.data[r]!]!);
     release(newRow);
     part.argValues.data = new Float64Array(argRows.length * ARG_FIELD_COUNT);
     argRows.forEach((r, k) =>
@@ -200,13 +200,13 @@ export class RawTrace {
       crossDuplicates = !b.flows.isEnd[r] && this.flows.hasStartOf(b.flows, r);
     if (crossDuplicates && !this.problems.problems.has(PROBLEM_DUPLICATE_FLOW)) return false;
     const nameMap = new Uint32Array(b.names.length);
-    for (let i = 0; i < b.names.length; i++) nameMap[i] = this.internText(b.names[i]);
+    for (let i = 0; i < b.names.length; i++) nameMap[i] = this.internText(b.names[i]!);
     const trackMap = new Uint32Array(b.tracks.length);
     for (let i = 0; i < b.tracks.length; i++) {
-      const t = b.tracks[i];
+      const t = b.tracks[i]!;
       let index = this.findTrack(t.numKey, t.textKey);
       if (index === undefined) index = this.addTrack({ ...t });
-      else if (t.gpu) this.tracks[index].gpu = true;
+      else if (t.gpu) this.tracks[index]!.gpu = true;
       trackMap[i] = index;
     }
     const base = this.count;
@@ -220,14 +220,14 @@ export class RawTrace {
     const track = this.track.data;
     const name = this.name.data;
     for (let r = 0; r < b.count; r++) {
-      track[base + r] = trackMap[b.track[r]];
-      name[base + r] = nameMap[b.name[r]];
+      track[base + r] = trackMap[b.track[r]!]!;
+      name[base + r] = nameMap[b.name[r]!]!;
     }
     this.count = total;
     const argBase = this.argRows;
     this.argSlice.reserve(argBase + b.argRows);
     this.argValues.reserve((argBase + b.argRows) * ARG_FIELD_COUNT);
-    for (let r = 0; r < b.argRows; r++) this.argSlice.data[argBase + r] = b.argSlice[r] + base;
+    for (let r = 0; r < b.argRows; r++) this.argSlice.data[argBase + r] = b.argSlice[r]! + base;
     this.argValues.data.set(b.argValues, argBase * ARG_FIELD_COUNT);
     this.argRows = argBase + b.argRows;
     for (const [pid, meta] of b.processMeta) {

@@ -20,7 +20,7 @@ export class RowsByKey {
   /** The row stored for `key`, or -1. */
   get(key: number): number {
     const slot = this.slotOf(key);
-    return this.keys[slot] === key ? this.rows[slot] : -1;
+    return this.keys[slot] === key ? this.rows[slot]! : -1;
   }
 
   /** Stores `row` (≥ 0) for `key` (not NaN), replacing what was stored. */
@@ -57,11 +57,11 @@ export class RowsByKey {
     this.rows = scratchArray(Int32Array, slots);
     this.mask = slots - 1;
     for (let slot = 0; slot < keys.length; slot++) {
-      const key = keys[slot];
+      const key = keys[slot]!;
       if (key !== key) continue;
       const into = this.slotOf(key);
       this.keys[into] = key;
-      this.rows[into] = rows[slot];
+      this.rows[into] = rows[slot]!;
     }
     release(keys, rows);
   }

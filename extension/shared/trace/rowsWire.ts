@@ -34,8 +34,8 @@ export function packRows(columns: TraceColumns, from: number, to: number): Packe
   const count = Math.max(0, to - from);
   const runs: number[] = [];
   for (let i = from; i < to;) {
-    const track = columns.track[i];
-    const depth = columns.depth[i];
+    const track = columns.track[i]!;
+    const depth = columns.depth[i]!;
     let end = i + 1;
     while (end < to && columns.track[end] === track && columns.depth[end] === depth) end++;
     runs.push(track, depth, end - i);
@@ -44,7 +44,7 @@ export function packRows(columns: TraceColumns, from: number, to: number): Packe
   const runStarts = new Uint8Array(count);
   for (let r = 0, at = 0; r < runs.length; r += 3) {
     runStarts[at] = 1;
-    at += runs[r + 2];
+    at += runs[r + 2]!;
   }
   return {
     count,
@@ -101,11 +101,11 @@ export function rowsOfBytes({ count, bytes, lengths, plain }: RowsInBytes): Pack
   return {
     count,
     runs,
-    start: column(plain[0]),
-    dur: column(plain[1]),
+    start: column(plain[0]!),
+    dur: column(plain[1]!),
     name: next(),
     kind: next(),
-    correlation: column(plain[2]),
+    correlation: column(plain[2]!),
   };
 }
 
@@ -121,10 +121,10 @@ export function unpackRows(rows: PackedRows, into: TraceColumns = emptyColumns(r
   const runStarts = new Uint8Array(n);
   let filled = 0;
   for (let r = 0; r < rows.runs.length; r += 3) {
-    const length = rows.runs[r + 2];
+    const length = rows.runs[r + 2]!;
     if (filled + length > n) throw new Error('packed rows: a track run overruns its rows');
-    part.track.fill(rows.runs[r], filled, filled + length);
-    part.depth.fill(rows.runs[r + 1], filled, filled + length);
+    part.track.fill(rows.runs[r]!, filled, filled + length);
+    part.depth.fill(rows.runs[r + 1]!, filled, filled + length);
     runStarts[filled] = 1;
     filled += length;
   }
@@ -170,11 +170,11 @@ function packStarts(
   const out = new VarintWriter(to - from);
   let previousEnd = 0;
   for (let i = from; i < to; i++) {
-    const ns = exactNs(start[i]);
+    const ns = exactNs(start[i]!);
     const step = ns === null ? NaN : runStarts[i - from] ? ns : ns - previousEnd;
     if (!(Math.abs(step) <= MAX_MAGNITUDE)) return { plain: start.slice(from, to) };
     out.signed(step);
-    previousEnd = ns! + durationNs(dur[i]);
+    previousEnd = ns! + durationNs(dur[i]!);
   }
   return { varints: out.bytes() };
 }
@@ -185,7 +185,7 @@ function unpackStarts(varints: Uint8Array, dur: Float64Array, runStarts: Uint8Ar
   for (let i = 0; i < out.length; i++) {
     const ns = runStarts[i] ? reader.signed() : previousEnd + reader.signed();
     out[i] = ns / NS_PER_US;
-    previousEnd = ns + durationNs(dur[i]);
+    previousEnd = ns + durationNs(dur[i]!);
   }
 }
 
@@ -197,7 +197,7 @@ function durationNs(us: number): number {
 function packDurations(dur: Float64Array, from: number, to: number): PackedColumn {
   const out = new VarintWriter(to - from);
   for (let i = from; i < to; i++) {
-    const ns = exactNs(dur[i]);
+    const ns = exactNs(dur[i]!);
     if (ns === null) return { plain: dur.slice(from, to) };
     out.signed(ns);
   }
@@ -211,7 +211,7 @@ function unpackDurations(varints: Uint8Array, out: Float64Array): void {
 
 function packNames(name: Uint32Array, from: number, to: number): Uint8Array {
   const out = new VarintWriter(to - from);
-  for (let i = from; i < to; i++) out.unsigned(name[i]);
+  for (let i = from; i < to; i++) out.unsigned(name[i]!);
   return out.bytes();
 }
 
@@ -225,7 +225,7 @@ function packKinds(kind: Uint8Array, from: number, to: number): Uint8Array {
   for (let i = from; i < to;) {
     let end = i + 1;
     while (end < to && kind[end] === kind[i]) end++;
-    out.unsigned(kind[i]);
+    out.unsigned(kind[i]!);
     out.unsigned(end - i);
     i = end;
   }
@@ -247,7 +247,7 @@ function packCorrelations(correlation: Float64Array, from: number, to: number): 
   const out = new VarintWriter(to - from);
   let last = 0;
   for (let i = from; i < to;) {
-    const id = correlation[i];
+    const id = correlation[i]!;
     if (id === -1) {
       let end = i + 1;
       while (end < to && correlation[end] === -1) end++;

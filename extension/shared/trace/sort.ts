@@ -19,26 +19,26 @@ export function sortRows(order: Uint32Array, keys: SortKey[]): Uint32Array {
   const histogram = new Uint32Array(DIGIT_BUCKETS);
   // LSD: least significant key first, and within a key its lowest digit first.
   for (let k = keys.length - 1; k >= 0; k--) {
-    const key = keys[k];
+    const key = keys[k]!;
     let max = 0;
-    for (let i = 0; i < current.length; i++) if (key[current[i]] > max) max = key[current[i]];
+    for (let i = 0; i < current.length; i++) if (key[current[i]!]! > max) max = key[current[i]!]!;
     for (let shift = 0; shift === 0 || max >= 2 ** shift; shift += 16) {
       const divisor = 2 ** shift;
       for (let i = 0; i < current.length; i++) {
-        const row = current[i];
-        digits[row] = Math.floor(key[row] / divisor) % DIGIT_BUCKETS;
+        const row = current[i]!;
+        digits[row] = Math.floor(key[row]! / divisor) % DIGIT_BUCKETS;
       }
       histogram.fill(0);
-      for (let i = 0; i < current.length; i++) histogram[digits[current[i]]]++;
+      for (let i = 0; i < current.length; i++) histogram[digits[current[i]!]!]!++;
       let sum = 0;
       for (let d = 0; d < DIGIT_BUCKETS; d++) {
-        const c = histogram[d];
+        const c = histogram[d]!;
         histogram[d] = sum;
         sum += c;
       }
       for (let i = 0; i < current.length; i++) {
-        const row = current[i];
-        scratch[histogram[digits[row]]++] = row;
+        const row = current[i]!;
+        scratch[histogram[digits[row]!]!++] = row;
       }
       [current, scratch] = [scratch, current];
     }
@@ -50,7 +50,7 @@ function comparatorSort(order: Uint32Array, keys: SortKey[]): Uint32Array {
   const rows = Array.from(order);
   rows.sort((a, b) => {
     for (const key of keys) {
-      const diff = key[a] - key[b];
+      const diff = key[a]! - key[b]!;
       if (diff !== 0) return diff;
     }
     return 0;
@@ -80,13 +80,13 @@ export function sortRangeNearlySorted(
   if (n < 2) return;
   const rows = order.subarray(from, to);
   const before = (x: number, y: number): boolean => {
-    const px = primary[x];
-    const py = primary[y];
-    return px < py || (px === py && (secondary[x] < secondary[y] || (secondary[x] === secondary[y] && x < y)));
+    const px = primary[x]!;
+    const py = primary[y]!;
+    return px < py || (px === py && (secondary[x]! < secondary[y]! || (secondary[x] === secondary[y] && x < y)));
   };
   // run starts; a sorted range has one
   let runCount = 1;
-  for (let i = 1; i < n; i++) if (!before(rows[i - 1], rows[i])) runCount++;
+  for (let i = 1; i < n; i++) if (!before(rows[i - 1]!, rows[i]!)) runCount++;
   if (runCount === 1) return;
   if (runCount > n / 16) {
     const copy = Uint32Array.from(rows).sort(); // row order, so the stable radix sort breaks ties by row
@@ -95,18 +95,18 @@ export function sortRangeNearlySorted(
   }
   // suffix minimum of each position, then cut blocks where the prefix maximum sorts before it
   const suffixMin = new Uint32Array(n);
-  suffixMin[n - 1] = rows[n - 1];
-  for (let i = n - 2; i >= 0; i--) suffixMin[i] = before(rows[i], suffixMin[i + 1]) ? rows[i] : suffixMin[i + 1];
+  suffixMin[n - 1] = rows[n - 1]!;
+  for (let i = n - 2; i >= 0; i--) suffixMin[i] = before(rows[i]!, suffixMin[i + 1]!) ? rows[i]! : suffixMin[i + 1]!;
   const scratch = new Uint32Array(n);
   const runStarts: number[] = [];
   let blockStart = 0;
-  let prefixMax = rows[0];
+  let prefixMax = rows[0]!;
   for (let i = 1; i <= n; i++) {
-    if (i === n || before(prefixMax, suffixMin[i])) {
+    if (i === n || before(prefixMax, suffixMin[i]!)) {
       if (i - blockStart > 1) mergeRuns(rows, scratch, blockStart, i, runStarts, before);
       blockStart = i;
-      if (i < n) prefixMax = rows[i];
-    } else if (before(prefixMax, rows[i])) prefixMax = rows[i];
+      if (i < n) prefixMax = rows[i]!;
+    } else if (before(prefixMax, rows[i]!)) prefixMax = rows[i]!;
   }
 }
 
@@ -121,7 +121,7 @@ function mergeRuns(
 ): void {
   runStarts.length = 0;
   runStarts.push(lo);
-  for (let i = lo + 1; i < hi; i++) if (!before(rows[i - 1], rows[i])) runStarts.push(i);
+  for (let i = lo + 1; i < hi; i++) if (!before(rows[i - 1]!, rows[i]!)) runStarts.push(i);
   if (runStarts.length === 1) return;
   runStarts.push(hi);
   let src = rows;
@@ -129,19 +129,19 @@ function mergeRuns(
   while (runStarts.length > 2) {
     const next: number[] = [];
     for (let r = 0; r + 1 < runStarts.length; r += 2) {
-      const a0 = runStarts[r];
-      const mid = runStarts[r + 1];
-      const b1 = r + 2 < runStarts.length ? runStarts[r + 2] : mid;
+      const a0 = runStarts[r]!;
+      const mid = runStarts[r + 1]!;
+      const b1 = r + 2 < runStarts.length ? runStarts[r + 2]! : mid;
       next.push(a0);
       let a = a0;
       let b = mid;
       let o = a0;
       while (a < mid && b < b1) {
-        if (before(src[b], src[a])) dst[o++] = src[b++];
-        else dst[o++] = src[a++];
+        if (before(src[b]!, src[a]!)) dst[o++] = src[b++]!;
+        else dst[o++] = src[a++]!;
       }
-      while (a < mid) dst[o++] = src[a++];
-      while (b < b1) dst[o++] = src[b++];
+      while (a < mid) dst[o++] = src[a++]!;
+      while (b < b1) dst[o++] = src[b++]!;
     }
     next.push(hi);
     runStarts.length = 0;

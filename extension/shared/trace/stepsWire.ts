@@ -31,7 +31,7 @@ export function unpackSteps(sent: Steps | PackedSteps, column: (value: unknown) 
   const end = column(sent.end);
   return Array.from(start, (at, k) => ({
     start: at,
-    end: end[k],
-    label: sent.labels ? sent.labels[k] : `call ${k + 1}`,
+    end: end[k]!,
+    label: sent.labels?.[k] ?? `call ${k + 1}`,
   }));
 }

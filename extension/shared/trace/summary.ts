@@ -66,7 +66,7 @@ export const TOP_KERNELS = 10;
 
 /** Device activities (kernels, memcpy, memset) on GPU tracks. */
 export function isDeviceKernel(model: TraceModel, i: number): boolean {
-  return isKernelKind(model.kind[i]) && model.tracks[model.track[i]].gpu;
+  return isKernelKind(model.kind[i]!) && model.tracks[model.track[i]!]!.gpu;
 }
 
 // CPU-only traces (Inductor's C++ backend) have no device activity. Their "kernels" are the outermost compute
@@ -78,22 +78,22 @@ const CPU_KERNEL_NAME = /^aten::|cpp_fused|^graph_\d+_/;
 export function cpuKernelIndices(model: TraceModel): number[] {
   const candidates: number[] = [];
   for (let i = 0; i < model.count; i++) {
-    if (!model.tracks[model.track[i]].gpu && CPU_KERNEL_NAME.test(model.names[model.name[i]])) candidates.push(i);
+    if (!model.tracks[model.track[i]!]!.gpu && CPU_KERNEL_NAME.test(model.names[model.name[i]!]!)) candidates.push(i);
   }
   candidates.sort(
-    (a, b) => model.track[a] - model.track[b] || model.start[a] - model.start[b] || model.dur[b] - model.dur[a],
+    (a, b) => model.track[a]! - model.track[b]! || model.start[a]! - model.start[b]! || model.dur[b]! - model.dur[a]!,
   );
   const outermost: number[] = [];
   let track = -1;
   let coveredUntil = -Infinity;
   for (const i of candidates) {
     if (model.track[i] !== track) {
-      track = model.track[i];
+      track = model.track[i]!;
       coveredUntil = -Infinity;
     }
-    if (model.start[i] < coveredUntil) continue;
+    if (model.start[i]! < coveredUntil) continue;
     outermost.push(i);
-    coveredUntil = model.start[i] + model.dur[i];
+    coveredUntil = model.start[i]! + model.dur[i]!;
   }
   return outermost;
 }
@@ -107,20 +107,20 @@ export function kernelIndices(model: TraceModel): number[] {
 }
 
 const familyOf = (model: TraceModel, i: number): KernelFamily =>
-  FAMILY_OF_KIND[model.kind[i] as SliceKind] ?? (model.tracks[model.track[i]].gpu ? 'library' : 'aten');
+  FAMILY_OF_KIND[model.kind[i] as SliceKind] ?? (model.tracks[model.track[i]!]!.gpu ? 'library' : 'aten');
 
 /** Every kernel name with its count and time, sorted by total time (largest first). */
 export function kernelStats(model: TraceModel): KernelStat[] {
   const byName = new Map<number, KernelStat>();
   for (const i of kernelIndices(model)) {
-    const nameId = model.name[i];
+    const nameId = model.name[i]!;
     let stat = byName.get(nameId);
     if (!stat) {
-      stat = { name: model.names[nameId], family: familyOf(model, i), count: 0, totalUs: 0, meanUs: 0 };
+      stat = { name: model.names[nameId]!, family: familyOf(model, i), count: 0, totalUs: 0, meanUs: 0 };
       byName.set(nameId, stat);
     }
     stat.count++;
-    stat.totalUs += model.dur[i];
+    stat.totalUs += model.dur[i]!;
   }
   const stats = [...byName.values()];
   for (const stat of stats) stat.meanUs = stat.totalUs / stat.count;
@@ -132,7 +132,7 @@ export function compileSpans(model: TraceModel): CompileSpan[] {
   const spans: CompileSpan[] = [];
   for (let i = 0; i < model.count; i++) {
     if (model.kind[i] !== SliceKind.Compile) continue;
-    spans.push({ name: model.names[model.name[i]], startUs: model.start[i], durUs: model.dur[i] });
+    spans.push({ name: model.names[model.name[i]!]!, startUs: model.start[i]!, durUs: model.dur[i]! });
   }
   spans.sort((a, b) => a.startUs - b.startUs || b.durUs - a.durUs);
   const outermost: CompileSpan[] = [];
@@ -159,23 +159,23 @@ export function summarizeTrace(model: TraceModel): TraceSummary {
   let spanStart = Infinity;
   let spanEnd = -Infinity;
   for (let i = 0; i < model.count; i++) {
-    const start = model.start[i];
-    const end = start + model.dur[i];
+    const start = model.start[i]!;
+    const end = start + model.dur[i]!;
     if (start < spanStart) spanStart = start;
     if (end > spanEnd) spanEnd = end;
-    if (model.tracks[model.track[i]].gpu) gpuEvents++;
+    if (model.tracks[model.track[i]!]!.gpu) gpuEvents++;
   }
   for (const i of kernelIndices(model)) {
     kernelsByFamily[familyOf(model, i)]++;
-    intervals.push([model.start[i], model.start[i] + model.dur[i]]);
-    if (model.correlation[i] >= 0) kernelCorrelations.add(model.correlation[i]);
+    intervals.push([model.start[i]!, model.start[i]! + model.dur[i]!]);
+    if (model.correlation[i]! >= 0) kernelCorrelations.add(model.correlation[i]!);
   }
   let launches = 0;
   for (let i = 0; i < model.count; i++) {
     if (
       model.kind[i] === SliceKind.RuntimeLaunch &&
-      !model.tracks[model.track[i]].gpu &&
-      kernelCorrelations.has(model.correlation[i])
+      !model.tracks[model.track[i]!]!.gpu &&
+      kernelCorrelations.has(model.correlation[i]!)
     )
       launches++;
   }
@@ -210,10 +210,11 @@ export function summarizeTrace(model: TraceModel): TraceSummary {
 
 /** Length of the union of intervals, and of the window from the first start to the last end. */
 function busyTime(intervals: [number, number][]): { busyUs: number; windowUs: number } {
-  if (intervals.length === 0) return { busyUs: 0, windowUs: 0 };
   intervals.sort((a, b) => a[0] - b[0]);
+  const first = intervals[0];
+  if (first === undefined) return { busyUs: 0, windowUs: 0 };
   let busyUs = 0;
-  let [runStart, runEnd] = intervals[0];
+  let [runStart, runEnd] = first;
   for (const [start, end] of intervals) {
     if (start > runEnd) {
       busyUs += runEnd - runStart;
@@ -222,7 +223,7 @@ function busyTime(intervals: [number, number][]): { busyUs: number; windowUs: nu
     } else if (end > runEnd) runEnd = end;
   }
   busyUs += runEnd - runStart;
-  const windowUs = runEnd - intervals[0][0];
+  const windowUs = runEnd - first[0];
   return { busyUs, windowUs: Math.max(windowUs, busyUs) };
 }
 

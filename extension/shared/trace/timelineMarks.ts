@@ -25,7 +25,6 @@ export interface TimelineMark {
 const REGION = /^Torch-Compiled Region: (\d+\/\d+)$/;
 const COMPILE_ID = /compile_id=(\d+\/\d+)/;
 const CACHE_LOOKUP = 'TorchDynamo Cache Lookup';
-const GRAPH_CALL = /^## Call CompiledFxGraph /;
 
 const isRecompile = (compileId: string | null): boolean => compileId !== null && !compileId.endsWith('/0');
 
@@ -61,23 +60,23 @@ function compileMarks(model: TraceModel): TimelineMark[] {
   const spans: number[] = [];
   for (let i = 0; i < model.count; i++) if (model.kind[i] === SliceKind.Compile) spans.push(i);
   spans.sort(
-    (a, b) => model.track[a] - model.track[b] || model.start[a] - model.start[b] || model.dur[b] - model.dur[a],
+    (a, b) => model.track[a]! - model.track[b]! || model.start[a]! - model.start[b]! || model.dur[b]! - model.dur[a]!,
   );
   const marks: TimelineMark[] = [];
   let outer: TimelineMark | null = null;
   for (const i of spans) {
-    const id = COMPILE_ID.exec(model.names[model.name[i]])?.[1] ?? null;
-    if (outer && outer.track === model.track[i] && model.start[i] <= outer.startUs + outer.durUs) {
+    const id = COMPILE_ID.exec(model.names[model.name[i]!]!)?.[1] ?? null;
+    if (outer && outer.track === model.track[i] && model.start[i]! <= outer.startUs + outer.durUs) {
       outer.compileId ??= id;
       continue;
     }
     outer = {
       kind: 'compile',
-      startUs: model.start[i],
-      durUs: model.dur[i],
+      startUs: model.start[i]!,
+      durUs: model.dur[i]!,
       label: '',
       compileId: id,
-      track: model.track[i],
+      track: model.track[i]!,
     };
     marks.push(outer);
   }
@@ -100,33 +99,37 @@ function graphBreakMarks(model: TraceModel): TimelineMark[] {
   const lookup = model.names.indexOf(CACHE_LOOKUP);
   const graphCall = new Uint8Array(model.names.length);
   model.names.forEach((name, id) => {
-    if (GRAPH_CALL.test(name)) graphCall[id] = 1;
+    if (name.startsWith('## Call CompiledFxGraph ')) graphCall[id] = 1;
   });
   const marks: TimelineMark[] = [];
   for (let i = 0; i < model.count; i++) {
-    const compileId = regionIds.get(model.name[i]);
+    const compileId = regionIds.get(model.name[i]!);
     if (!compileId) continue;
-    const track = model.track[i];
-    const from = model.start[i];
-    const to = from + model.dur[i];
+    const track = model.track[i]!;
+    const from = model.start[i]!;
+    const to = from + model.dur[i]!;
     const nested = (visit: (j: number) => void): void => {
-      for (let level = levels.trackLevels[track] + model.depth[i] + 1; level < levels.trackLevels[track + 1]; level++) {
+      for (
+        let level = levels.trackLevels[track]! + model.depth[i]! + 1;
+        level < levels.trackLevels[track + 1]!;
+        level++
+      ) {
         forEachOverlapping(model, levels, level, from, to, (j) => {
-          if (model.start[j] >= from) visit(j);
+          if (model.start[j]! >= from) visit(j);
         });
       }
     };
     // the first lookup (or region) of a frame resuming inside this one, then this frame's last graph call before it
     let resumeAt = Infinity;
     nested((j) => {
-      if ((model.name[j] === lookup || regionIds.has(model.name[j])) && model.start[j] < resumeAt)
-        resumeAt = model.start[j];
+      if ((model.name[j] === lookup || regionIds.has(model.name[j]!)) && model.start[j]! < resumeAt)
+        resumeAt = model.start[j]!;
     });
     if (resumeAt === Infinity) continue;
     let lastGraphEnd = from;
     nested((j) => {
-      if (graphCall[model.name[j]] && model.start[j] < resumeAt)
-        lastGraphEnd = Math.max(lastGraphEnd, model.start[j] + model.dur[j]);
+      if (graphCall[model.name[j]!] && model.start[j]! < resumeAt)
+        lastGraphEnd = Math.max(lastGraphEnd, model.start[j]! + model.dur[j]!);
     });
     marks.push({
       kind: 'graph-break',
@@ -149,19 +152,19 @@ function replayMarks(model: TraceModel): TimelineMark[] {
     if (model.name[i] === launch && model.kind[i] === SliceKind.RuntimeLaunch) launches.push(i);
   const replayed = slicesByCorrelation(
     model,
-    new Set(launches.map((i) => model.correlation[i]).filter((id) => id >= 0)),
+    new Set(launches.map((i) => model.correlation[i]!).filter((id) => id >= 0)),
     true,
   );
   return launches.map((i) => {
-    let end = model.start[i] + model.dur[i];
-    for (const j of replayed.get(model.correlation[i]) ?? []) end = Math.max(end, model.start[j] + model.dur[j]);
+    let end = model.start[i]! + model.dur[i]!;
+    for (const j of replayed.get(model.correlation[i]!) ?? []) end = Math.max(end, model.start[j]! + model.dur[j]!);
     return {
       kind: 'cudagraph-replay',
-      startUs: model.start[i],
-      durUs: end - model.start[i],
+      startUs: model.start[i]!,
+      durUs: end - model.start[i]!,
       label: 'CUDA-graph replay',
       compileId: null,
-      track: model.track[i],
+      track: model.track[i]!,
     };
   });
 }
@@ -192,10 +195,10 @@ export function targetSpans(
   const firstRuns = new Map<string, { startUs: number; durUs: number }>();
   const regionIds = regionNames(model);
   for (let i = 0; i < model.count; i++) {
-    const id = regionIds.get(model.name[i]);
+    const id = regionIds.get(model.name[i]!);
     if (!id || !ids.has(id)) continue;
     const seen = firstRuns.get(id);
-    if (!seen || model.start[i] < seen.startUs) firstRuns.set(id, { startUs: model.start[i], durUs: model.dur[i] });
+    if (!seen || model.start[i]! < seen.startUs) firstRuns.set(id, { startUs: model.start[i]!, durUs: model.dur[i]! });
   }
   return [...firstRuns.values()].sort((a, b) => a.startUs - b.startUs);
 }

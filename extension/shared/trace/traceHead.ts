@@ -34,17 +34,17 @@ export function parseTraceHead(text: string, file: string): TraceHead {
   // only the header: an event's args may hold keys of the same names
   const header = eventsAt >= 0 ? text.slice(0, eventsAt) : text;
   const info = objectAfterKey(header, 'distributedInfo');
-  const infoRank = integer(info?.rank);
+  const infoRank = integer(info?.['rank']);
   const nameRank = rankFromFileName(file);
-  const hostName = /"host_name"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(header);
-  const baseTime = /"baseTimeNanoseconds"\s*:\s*(\d+)/.exec(header);
+  const hostNameJson = /"host_name"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(header)?.[1];
+  const baseTimeNs = /"baseTimeNanoseconds"\s*:\s*(\d+)/.exec(header)?.[1];
   return {
     rank: infoRank ?? nameRank,
     rankFrom: infoRank !== null ? 'distributedInfo' : nameRank !== null ? 'file name' : null,
-    worldSize: integer(info?.world_size),
-    backend: typeof info?.backend === 'string' ? info.backend : null,
-    hostName: hostName ? (JSON.parse(hostName[1]) as string) : null,
-    baseTimeNs: baseTime ? baseTime[1] : null,
+    worldSize: integer(info?.['world_size']),
+    backend: typeof info?.['backend'] === 'string' ? info['backend'] : null,
+    hostName: hostNameJson === undefined ? null : (JSON.parse(hostNameJson) as string),
+    baseTimeNs: baseTimeNs ?? null,
     looksLikeTrace: eventsAt >= 0 || /^\s*\[/.test(text),
   };
 }

@@ -54,7 +54,7 @@ export class VarintReader {
     let scale = 1;
     for (;;) {
       if (this.at >= this.buffer.length) throw new Error('packed rows end early');
-      const byte = this.buffer[this.at++];
+      const byte = this.buffer[this.at++]!;
       value += (byte & 0x7f) * scale;
       if (byte < 0x80) return value;
       scale *= 0x80;

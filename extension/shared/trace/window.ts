@@ -13,8 +13,8 @@ export interface FirstView {
  * pans and zooms stay inside it; null without steps (nothing says where the view opens).
  */
 export function viewWindow(steps: TraceModel['steps'], view: FirstView | null): [number, number] | null {
-  if (steps.length === 0) return null;
   const step = steps[Math.min(Math.max(0, view?.step ?? 0), steps.length - 1)];
+  if (step === undefined) return null;
   const [from, to] = view?.domain ? [step.start + view.domain[0], step.start + view.domain[1]] : [step.start, step.end];
   const width = Math.max(to - from, 0);
   return [from - width, to + width];
@@ -31,18 +31,18 @@ export function overlapsWindow(start: number, dur: number, from: number, to: num
  */
 export function sliceWindow(model: TraceModel, from: number, to: number): TraceModel {
   const rows: number[] = [];
-  for (let i = 0; i < model.count; i++) if (overlapsWindow(model.start[i], model.dur[i], from, to)) rows.push(i);
+  for (let i = 0; i < model.count; i++) if (overlapsWindow(model.start[i]!, model.dur[i]!, from, to)) rows.push(i);
   const newIndex = new Map<number, number>();
   rows.forEach((row, k) => newIndex.set(row, k));
   const argRows: number[] = [];
-  for (let r = 0; r < model.kernelArgs.slice.length; r++) if (newIndex.has(model.kernelArgs.slice[r])) argRows.push(r);
+  for (let r = 0; r < model.kernelArgs.slice.length; r++) if (newIndex.has(model.kernelArgs.slice[r]!)) argRows.push(r);
   const fields = argRows.length ? model.kernelArgs.values.length / model.kernelArgs.slice.length : 0;
   const values = new Float64Array(argRows.length * fields);
   argRows.forEach((r, k) => values.set(model.kernelArgs.values.subarray(r * fields, (r + 1) * fields), k * fields));
   const pick = <T extends Float64Array | Uint32Array | Uint16Array | Uint8Array>(column: T): T => {
     const out = new (column.constructor as new (n: number) => T)(rows.length);
     rows.forEach((row, k) => {
-      out[k] = column[row];
+      out[k] = column[row]!;
     });
     return out;
   };
@@ -56,7 +56,7 @@ export function sliceWindow(model: TraceModel, from: number, to: number): TraceM
     kind: pick(model.kind),
     depth: pick(model.depth),
     correlation: pick(model.correlation),
-    kernelArgs: { slice: Uint32Array.from(argRows, (r) => newIndex.get(model.kernelArgs.slice[r])!), values },
+    kernelArgs: { slice: Uint32Array.from(argRows, (r) => newIndex.get(model.kernelArgs.slice[r]!)!), values },
     tracks: model.tracks.map((t) => ({ ...t })),
     steps: model.steps.map((s) => ({ ...s })),
     warnings: [],
@@ -68,12 +68,12 @@ export function sliceWindow(model: TraceModel, from: number, to: number): TraceM
  * selection from a window over to the full model. Rows are ordered by (track, depth, start): binary search.
  */
 export function sameSlice(from: TraceModel, i: number, to: TraceModel): number {
-  const track = from.track[i];
-  const depth = from.depth[i];
-  const start = from.start[i];
+  const track = from.track[i]!;
+  const depth = from.depth[i]!;
+  const start = from.start[i]!;
   const before = (k: number): boolean =>
-    to.track[k] < track ||
-    (to.track[k] === track && (to.depth[k] < depth || (to.depth[k] === depth && to.start[k] < start)));
+    to.track[k]! < track ||
+    (to.track[k] === track && (to.depth[k]! < depth || (to.depth[k] === depth && to.start[k]! < start)));
   let lo = 0;
   let hi = to.count;
   while (lo < hi) {
@@ -81,9 +81,9 @@ export function sameSlice(from: TraceModel, i: number, to: TraceModel): number {
     if (before(mid)) lo = mid + 1;
     else hi = mid;
   }
-  const name = from.names[from.name[i]];
+  const name = from.names[from.name[i]!];
   for (let k = lo; k < to.count && to.track[k] === track && to.depth[k] === depth && to.start[k] === start; k++) {
-    if (to.dur[k] === from.dur[i] && to.names[to.name[k]] === name) return k;
+    if (to.dur[k] === from.dur[i] && to.names[to.name[k]!] === name) return k;
   }
   return -1;
 }

@@ -130,7 +130,7 @@ def _decisive(n: AnswerNumber) -> bool:
     return "tooNoisy" not in n and high <= DECISIVE_SPAN * low
 
 
-def _measured_number(m: ModeResult, kind: NumberKind, mode: str) -> AnswerNumber:
+def _measured_number(m: ModeResult, kind: NumberKind, mode: str, index: int) -> AnswerNumber:
     speedup = m["speedup"]
     assert speedup is not None  # measured
     eager, compiled = m.get("eagerTiming"), m.get("timing")
@@ -140,6 +140,7 @@ def _measured_number(m: ModeResult, kind: NumberKind, mode: str) -> AnswerNumber
         "n": len((eager or compiled or {"rounds": []}).get("rounds") or []),
         "value": round(speedup, 4),
         "mode": mode,
+        "index": index,
     }
     eager_ms = eager and (eager.get("estimateMs") or eager.get("medianMs"))
     compiled_ms = compiled and (compiled.get("estimateMs") or compiled.get("medianMs"))
@@ -222,17 +223,34 @@ def target_answer(report: Report) -> Answer:
     if report["target"].get("kind") == "logs":
         decision = _Decision("none", reasons=[{"code": "logs-only"}])
     else:
-        measured = [(m, _measured_number(m, "target-rounds", m["mode"])) for m in modes if unmeasured(m) is None]
+        measured = [
+            (m, _measured_number(m, "target-rounds", m["mode"], k))
+            for k, m in enumerate(modes)
+            if unmeasured(m) is None
+        ]
         decision = (
             _from_numbers(measured, _idle_modes(report["environment"].get("device")))
             if measured
             else _not_measured_decision(modes)
         )
         failed = _failed(report)
-        if failed and not any(m["status"] == "ok" for m in modes):
+        if failed:  # cancelled, timed out, every mode failed: said first, then what was measured before it
             decision = _Decision("none", decision.number, [failed, *decision.reasons])
         evidence = [n for _, n in measured if n is not decision.number]
-    return _answer(decision, [] if report["target"].get("kind") == "logs" else evidence, target_facts(report, decision))
+    if report["target"].get("kind") == "logs":
+        return _answer(decision, [], [], [])
+    return _answer(decision, evidence, target_facts(report, decision), _each_unmeasured(modes, lambda m: m["mode"]))
+
+
+def _each_unmeasured(measurements: Sequence[ModeResult], mode_of: Callable[[ModeResult], str]) -> list[Reason]:
+    """Why each measurement that holds no number holds none (its index in modes[] or measurements[])."""
+    out: list[Reason] = []
+    for k, m in enumerate(measurements):
+        why = unmeasured(m, mode_of(m))
+        if why is not None:
+            why["index"] = k
+            out.append(why)
+    return out
 
 
 def target_facts(report: Report, decision: _Decision) -> list[str]:
@@ -244,7 +262,8 @@ def target_facts(report: Report, decision: _Decision) -> list[str]:
     return sentences.compiler_facts(mode.get("compiler"), mode.get("compileSeconds"))
 
 
-def _answer(decision: _Decision, evidence: list[AnswerNumber], facts: list[str]) -> Answer:
+def _answer(decision: _Decision, evidence: list[AnswerNumber], facts: list[str], unmeasured: list[Reason]) -> Answer:
+    """The answer, and its words (sentences.py): each number's and each reason's text, the headline, the sentence."""
     answer: Answer = {
         "verdict": decision.verdict,
         "mode": decision.mode if decision.verdict in ("compile", "compile-for-longer-runs") else None,
@@ -253,10 +272,14 @@ def _answer(decision: _Decision, evidence: list[AnswerNumber], facts: list[str])
         "headline": "",
         "sentence": "",
         "evidence": evidence,
+        "unmeasured": unmeasured,
     }
+    for n in [*([decision.number] if decision.number else []), *evidence]:
+        n["text"] = sentences.number_text(n)
+    for r in [*answer["reasons"], *unmeasured]:
+        r["text"] = sentences.sentence(r)
     answer["headline"] = sentences.headline(answer, facts)
     answer["sentence"] = sentences.verdict_sentence(answer)
-    answer["evidenceLines"] = [sentences.evidence_line(n) for n in evidence]
     return answer
 
 
@@ -360,7 +383,7 @@ def _mode_of(region: Region, m: ModeResult) -> str:
     return str((region.get("options") or {}).get("mode") or "default") if m["mode"] == AS_WRITTEN else m["mode"]
 
 
-def _label(region: Region, m: RegionMeasurement) -> str:
+def _label(region: Region, m: ModeResult) -> str:
     """The mode as a number says it: with the script's backend where it is not Inductor ("default, backend eager")."""
     backend = (region.get("options") or {}).get("backend")
     mode = _mode_of(region, m)
@@ -372,7 +395,8 @@ def _label(region: Region, m: RegionMeasurement) -> str:
 
 
 def replay_number(region: Region, m: RegionMeasurement) -> AnswerNumber:
-    number = _measured_number(m, "replay-call", _label(region, m))
+    index = next(k for k, x in enumerate(region["measurements"]) if x is m)
+    number = _measured_number(m, "replay-call", _label(region, m), index)
     if m.get("signature"):
         number["signature"] = str(m["signature"])
     return number
@@ -515,7 +539,12 @@ def region_answer(region: Region, failed: Reason | None = None, no_in_situ: Reas
         )
         if n is not None and n != number and not region.get("noCompiledCode")  # eager code timed against itself
     ]
-    return _answer(decision, evidence, sentences.counts(region))
+    return _answer(
+        decision,
+        evidence,
+        sentences.counts(region),
+        _each_unmeasured(region["measurements"], lambda m: _label(region, m)),
+    )
 
 
 def _where(region: Region) -> str:
@@ -537,7 +566,7 @@ def script_answer(report: Report) -> Answer:
     regions = report.get("regions") or []
     if not regions:
         failed = _failed(report)
-        return _answer(_Decision("none", reasons=[failed] if failed else [{"code": "no-region"}]), [], [])
+        return _answer(_Decision("none", reasons=[failed] if failed else [{"code": "no-region"}]), [], [], [])
     answers = [r["answer"] for r in regions]
     compiling = [k for k, a in enumerate(answers) if a["verdict"] == "compile"]
     lead = next(

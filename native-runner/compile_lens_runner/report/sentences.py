@@ -390,17 +390,6 @@ def number_text(n: AnswerNumber) -> str:
     return text
 
 
-def evidence_line(n: AnswerNumber) -> str:
-    """One supporting measurement: its number, then the times it compares."""
-    times = (
-        f", {formats.ms(n['eagerMs'])} → {formats.ms(n['compiledMs'])} per {n['unit']}"
-        if "eagerMs" in n and "compiledMs" in n
-        else ""
-    )
-    on = f" on {n['signature']}" if n.get("signature") else ""
-    return f"{number_text(n)}{on}{times}"
-
-
 def _verdict_part(answer: Answer) -> str:
     number = answer["number"]
     leading = any(r["code"] in FAILURES for r in answer["reasons"])  # the shape story leads, but is no failure

@@ -42,6 +42,8 @@ class AnswerNumber(_AnswerNumber, total=False):
     compiledMs: float
     pairs: int  # in situ: pairs of adjacent eager/compiled blocks
     signature: str  # a replay: the captured inputs it ran on
+    index: int  # a target's modes[] or a region's measurements[] index it is
+    text: str  # rendered (sentences.py): the number, how it was made, its range (or why none is said)
 
 
 class _Reason(TypedDict):
@@ -71,7 +73,9 @@ class Reason(_Reason, total=False):
     pairs: int
     samples: int
     torch: str | None  # the torch version (no set_stance before 2.6)
-    # the shape codes (issue 43; script/shape_facts.py's facts as report/answer.py's shape_reasons gives them)
+    index: int  # unmeasured: the modes[] or measurements[] index it is about
+    text: str  # rendered (sentences.py): the reason's sentence
+    # the shape codes (issue 43; script/shape_facts.py's facts as report/shape_reasons.py gives them)
     input: str  # the input whose dimension changed
     dim: int
     sizes: int  # distinct sizes of it
@@ -101,5 +105,5 @@ class _Answer(TypedDict):
 
 class Answer(_Answer, total=False):
     evidence: list[AnswerNumber]  # every other measurement, labelled by how it was made (kind)
-    evidenceLines: list[str]  # rendered: one line per evidence number, in order
+    unmeasured: list[Reason]  # why each measurement without a number has none (its index)
     region: str  # a script's run answer: the region it leads with (its id)
