@@ -357,13 +357,13 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
 
 FAILURES: frozenset[str] = frozenset({"failed", "compiled-call-failed"})
 # codes that lead the headline, before the verdict: a failure at the user's line (issue 44), and the shape story
-# that decided the outcome with its fix as measured (issue 43)
+# that decided the outcome (issue 43); its fix as measured follows the verdict and its number (the headline's first
+# speedup is always the answer's)
 LEADING: frozenset[str] = FAILURES | {
     "recompile-limit",
     "warmup-other-shape",
     "cuda-graphs-per-size",
     "automatic-dynamic",
-    "shape-fix",
 }
 
 
@@ -418,15 +418,20 @@ _AFTER_NUMBER = frozenset(
         "decode-loop",
     }
 )
-# said beside an in-situ number only (what it leaves out): never the reason in place of a number
-_BESIDE_NUMBER = frozenset({"eager-fallback", "in-situ-left-out", "decode-loop"})
+# said beside the verdict (what an in-situ number leaves out, the shape fix as measured): never the reason in its place
+_BESIDE_NUMBER = frozenset({"eager-fallback", "in-situ-left-out", "decode-loop", "shape-fix"})
 
 
 def headline(answer: Answer, facts: list[str]) -> str:
-    """The one line: leading reasons, the verdict and its number, why, then the facts ("2 graphs", "compile 3.4 s")."""
+    """The one line: leading reasons, the verdict and its number, why, the shape fix as measured (without a number of
+    the answer's own, only a fix that carries no speedup: the headline's first speedup is the answer's), then the
+    facts ("2 graphs", "compile 3.4 s")."""
     lead = [clause(r) for r in answer["reasons"] if r["code"] in LEADING]
     after = [clause(r) for r in answer["reasons"] if r["code"] in _AFTER_NUMBER] if answer["number"] else []
-    return " · ".join(p for p in [*lead, _verdict_part(answer), *after, *facts] if p)
+    fixes = [
+        clause(r) for r in answer["reasons"] if r["code"] == "shape-fix" and (answer["number"] or "value" not in r)
+    ]
+    return " · ".join(p for p in [*lead, _verdict_part(answer), *after, *fixes, *facts] if p)
 
 
 def verdict_sentence(answer: Answer) -> str:
