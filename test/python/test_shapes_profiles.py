@@ -158,6 +158,13 @@ def test_calls_past_the_recompile_limit_are_left_out_of_the_compiled_side_and_co
     fix = region["shapes"]["fix"]
     assert fix["measured"] and fix["fix"] == "dynamic=True" and fix["eagerFallback"] is None
     assert fix["graphs"] is not None and fix["graphs"] < 3 and (fix["step"] or fix["call"]) is not None
+    # where the editor offers the edit (Problems, the Quick Fix), the measurement is said too
+    (site,) = region["compiler"]["recompileSites"]
+    assert "Measured on this script's own calls with dynamic=True: 2 graphs instead of 3" in site["explanation"]["fix"]
+    assert (
+        site["explanation"]["quickFix"]["kind"] == "compile-dynamic"
+        and "(measured: " in site["explanation"]["quickFix"]["title"]
+    )
 
 
 def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_its_fix_is_measured(
@@ -176,6 +183,8 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_i
     fix = region["shapes"]["fix"]
     assert fix["measured"] and fix["fix"] == "a warm-up at batch 5" and fix["graphs"] == 1
     assert fix["realCallMs"] is not None and "with a warm-up at batch 5: 1 graph instead of 2" in region["headline"]
+    quick = region["compiler"]["recompileSites"][0]["explanation"]["quickFix"]
+    assert quick["kind"] == "warmup-shape" and "(measured: 1 graph instead of 2, the first real call " in quick["title"]
 
 
 def test_generate_with_its_dynamic_cache_gets_a_number_per_token(tmp_path: Path) -> None:

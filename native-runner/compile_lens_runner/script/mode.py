@@ -397,8 +397,10 @@ def measure_shape_fixes(run: Run, plain_s: float) -> None:
         run.progress("shape-fix", 0.9, "Measuring the shape fix on the script's own calls")
         child = shape_fix.run(run.spec, run.workdir, plans)
         results = shape_fix.merge(regions, plans, child)
+    script_insight = run.report["modes"][-1].get("compiler") if run.report["modes"] else None
     for region in regions:
         shapes = region.get("shapes")
         if shapes is not None and region["id"] in results:
             shapes["fix"] = results[region["id"]]
+            shape_fix.annotate(region, script_insight)
     run.checkpoint()

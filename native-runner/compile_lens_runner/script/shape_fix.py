@@ -22,7 +22,9 @@ import sys
 import time
 from typing import Any, TypedDict
 
-from ..report import document
+from ..report import document, sentences
+from ..report.shape_reasons import shape_reasons
+from ..shapes.compiler import CompilerInsight
 from ..shapes.region import Region, ShapeFix
 
 
@@ -209,3 +211,31 @@ def _real_call_ms(fix: ShapeFixPlan, calls: list[Any]) -> float | None:
     """A warm-up fix: the first real call's own time in the fix run (as written, it recompiled)."""
     real = next((c for c in calls if c["index"] == fix.get("realCall")), None) if fix["kind"] == WARMUP else None
     return None if real is None or real.get("ms") is None else float(real["ms"])
+
+
+def annotate(region: Region, script_insight: CompilerInsight | None) -> None:
+    """The measured fix where the editor offers it: the explanation (Problems, hover) and the Quick Fix title of the
+    region's recompiles that its fix answers, in the region's insight and the script's (one log, the same compile ids).
+    The words are the answer's (report/sentences.py)."""
+    shapes = region.get("shapes")
+    fix = shapes.get("fix") if shapes else None
+    said = next((r for r in shape_reasons(region) if r["code"] == "shape-fix"), None)
+    if not fix or not fix["measured"] or said is None:
+        return
+    measured = sentences.clause(said).removeprefix(f"with {fix['fix']}: ")
+    kind = "compile-dynamic" if fix["kind"] == DYNAMIC else WARMUP
+    ids = {cid for c in region["calls"] for cid in c.get("compileIds") or []}
+    for insight in (region.get("compiler"), script_insight):
+        if insight is None:
+            continue
+        sites: list[Any] = [*insight.get("recompileSites", []), *insight["recompiles"]]
+        for item in sites:
+            explanation = item.get("explanation")
+            quick = explanation.get("quickFix") if explanation else None
+            mine = item.get("compileId") in ids or bool(ids & set(item.get("compileIds") or []))
+            if not (explanation and quick and quick["kind"] == kind and mine) or "Measured" in explanation["fix"]:
+                continue
+            explanation["fix"] = (
+                f"{explanation['fix']} Measured on this script's own calls with {fix['fix']}: {measured}."
+            )
+            quick["title"] = f"{quick['title']} (measured: {measured})"
