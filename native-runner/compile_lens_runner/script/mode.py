@@ -379,28 +379,4 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)
     if not fixes and ranked is None and notebook is None:
-        measure_shape_fixes(run, plain_s)
-
-
-def measure_shape_fixes(run: Run, plain_s: float) -> None:
-    """Each shape finding's fix measured on the script's own calls (script/shape_fix.py), when the profile stays
-    within shape_fix.BUDGET × the plain script's time (--shape-fix on: always; off: never); else why not."""
-    regions = run.report["regions"]
-    plans = [p for p in (shape_fix.plan(r) for r in regions) if p is not None]
-    when = run.spec.get("shapeFixRun") or "auto"
-    if not plans or when == "off":
-        return
-    spent = time.monotonic() - run.started
-    if when == "auto" and not shape_fix.within_budget(spent, plain_s):
-        results = shape_fix.skipped(plans, shape_fix.over_budget(spent, plain_s))
-    else:
-        run.progress("shape-fix", 0.9, "Measuring the shape fix on the script's own calls")
-        child = shape_fix.run(run.spec, run.workdir, plans)
-        results = shape_fix.merge(regions, plans, child)
-    script_insight = run.report["modes"][-1].get("compiler") if run.report["modes"] else None
-    for region in regions:
-        shapes = region.get("shapes")
-        if shapes is not None and region["id"] in results:
-            shapes["fix"] = results[region["id"]]
-            shape_fix.annotate(region, script_insight)
-    run.checkpoint()
+        shape_fix.measure(run, plain_s)

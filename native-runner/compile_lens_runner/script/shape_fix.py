@@ -24,6 +24,7 @@ from typing import Any, TypedDict
 
 from ..report import document, sentences
 from ..report.shape_reasons import shape_reasons
+from ..run import Run
 from ..shapes.compiler import CompilerInsight
 from ..shapes.region import Region, ShapeFix
 
@@ -135,7 +136,7 @@ def over_budget(spent_s: float, plain_s: float) -> str:
     )
 
 
-def run(spec: dict[str, Any], workdir: str, plans: list[ShapeFixPlan]) -> dict[str, Any] | None:
+def run_with_fixes(spec: dict[str, Any], workdir: str, plans: list[ShapeFixPlan]) -> dict[str, Any] | None:
     """Runs the script once with the fixes applied (a worker of its own, with its own compiler log); its report, or
     None when it wrote none. Its progress lines are read and dropped (this run's progress says it); a --timeout or a
     cancel stops it with the worker (the supervisor stops the worker's whole process tree)."""
@@ -239,3 +240,32 @@ def annotate(region: Region, script_insight: CompilerInsight | None) -> None:
                 f"{explanation['fix']} Measured on this script's own calls with {fix['fix']}: {measured}."
             )
             quick["title"] = f"{quick['title']} (measured: {measured})"
+
+
+def measure(run: Run, plain_s: float) -> None:
+    """Each shape finding's fix measured on the script's own calls, when the profile stays within BUDGET × the plain
+    script's time (--shape-fix on: always; off: never), into its region's shapes.fix; else why not. plain_s: the
+    observed run so far (torch's import and the script with its compiles)."""
+    regions = run.report["regions"]
+    plans = [p for p in (plan(r) for r in regions) if p is not None]
+    when = run.spec.get("shapeFixRun") or "auto"
+    if not plans or when == "off" or run.report.get("error"):  # a script that failed is not run again
+        return
+    spent = time.monotonic() - run.started
+    left = run.spec.get("timeout")
+    if left is not None and spent + FIX_RUN_COST * plain_s > float(left):
+        results = skipped(plans, "--timeout leaves no time to run the script once more with it")
+    elif when == "auto" and not within_budget(spent, plain_s):
+        results = skipped(plans, over_budget(spent, plain_s))
+    else:
+        run.checkpoint()  # a --timeout or a cancel during the fix run keeps everything measured before it
+        run.progress("shape-fix", 0.9, "Measuring the shape fix on the script's own calls")
+        child = run_with_fixes(run.spec, run.workdir, plans)
+        results = merge(regions, plans, child)
+    script_insight = run.report["modes"][-1].get("compiler") if run.report["modes"] else None
+    for region in regions:
+        shapes = region.get("shapes")
+        if shapes is not None and region["id"] in results:
+            shapes["fix"] = results[region["id"]]
+            annotate(region, script_insight)
+    run.checkpoint()
