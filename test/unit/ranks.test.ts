@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { scanTraceBytes } from '../../extension/shared/trace/byteScanner.ts';
+import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import { communicationNames, isCommunicationName } from '../../extension/shared/trace/communication.ts';
 import { intersectionOf, lengthWithin, unionOf } from '../../extension/shared/trace/intervals.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import type { Report } from '../../extension/shared/report.ts';
-import { scanTraceBytes } from '../../extension/shared/trace/byteScanner.ts';
+import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import { compareTraces } from '../../extension/shared/trace/compare.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
