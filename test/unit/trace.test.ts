@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { buildModelInParts } from '../../extension/node/trace/buildModel.ts';
 import { scanTraceBytes, TraceScanner } from '../../extension/node/trace/byteScanner.ts';
-import { compareTraces } from '../../extension/shared/trace/compare.ts';
+import { compareTraces } from '../../webview/analysis/compare.ts';
 import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
 import { packRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
 import { formatTraceSummary, summarizeTrace } from '../../extension/shared/trace/summary.ts';

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
-import { compareTraces } from '../../extension/shared/trace/compare.ts';
+import { compareTraces } from '../../webview/analysis/compare.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
 import { deflateKernelArgs, deflateRows } from '../../extension/node/trace/deflatedPieces.ts';
