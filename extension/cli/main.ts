@@ -11,7 +11,7 @@ import { digestFinding, digestReport, formatDigest } from '../present/reportDige
 import { runHeadline } from '../present/headline.ts';
 import type { Report } from '../shared/report.ts';
 import { inapplicableFlags, profileArgs, type ProfileOptions, type RunTarget } from '../shared/runnerProtocol.ts';
-import { parseSourceMapRule, type SourceMapRule } from '../shared/sourceMap.ts';
+import { parseSourceMapRule, type SourceMapRule } from '../node/sourceMap.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
 import { formatTraceSummary, summarizeTrace } from '../shared/trace/summary.ts';
 import { inspectLogs } from '../node/inspectLogs.ts';
