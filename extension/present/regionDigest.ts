@@ -3,7 +3,7 @@
 // printed as a number: what was not measured says why, in words, and carries no verdict.
 import { reasonTexts, saidOf } from './answer.ts';
 import { cudaGraphLines } from './cudaGraphsText.ts';
-import { rankText } from './findings.ts';
+import { findingText, rankText } from './findings.ts';
 import { regionHeadline, runHeadline } from './headline.ts';
 import { digestInSitu, inSituLines, wallLine, type InSituDigest } from './inSituDigest.ts';
 import { formatRanks } from './rankDigest.ts';
@@ -281,7 +281,7 @@ export function formatScriptDigest(report: Report): string {
     for (const f of findings) {
       const ranks = rankText({ ranks: f.ranks ?? null, worldSize: report.ranks?.length ?? null });
       out.push(
-        `    ${placeLabel(f, true)}  ${f.kind}: ${f.kind === 'graph-break' && f.what ? f.what : f.reason}${ranks ? ` (${ranks})` : ''}`,
+        `    ${placeLabel(f, true)}  ${f.kind}${f.count > 1 ? ` ×${f.count}` : ''}: ${findingText(f)}${ranks ? ` (${ranks})` : ''}`,
       );
       if (f.fix) out.push(`      fix: ${f.fix}`);
     }

@@ -641,7 +641,7 @@ export interface RecompileSite {
   count: number;
   compileIds?: (string | null)[];
   /**
-   * the values a value guard saw, in order (empty unless it recurred with several)
+   * the values a value guard saw, or the sizes a size guard saw (the one compiled first, then each that recompiled), in order (empty unless it recurred with several)
    */
   values?: string[];
   location: null | SourceLocation;

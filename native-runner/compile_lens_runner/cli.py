@@ -11,6 +11,7 @@ import sys
 from .errors import RunnerError
 from .process.inspect import inspect_logs
 from .process.placement import default_out_dir, make_tool_folder, refusal
+from .target.samples import DEFAULT as DEFAULT_SAMPLE
 from .target.samples import NAMES as SAMPLE_NAMES
 
 KNOWN_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
@@ -36,7 +37,7 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     prof = sub.add_parser("profile", help="compile, time and profile a target; writes a report directory")
     what = prof.add_mutually_exclusive_group()
-    what.add_argument("--sample", choices=SAMPLE_NAMES, help="a built-in sample model (default: mlp)")
+    what.add_argument("--sample", choices=SAMPLE_NAMES, help=f"a built-in sample model (default: {DEFAULT_SAMPLE})")
     what.add_argument("--target", metavar="FILE:FN", help="FN() returns (model, example_inputs) or a dict")
     what.add_argument("--script", metavar="FILE", help="run an unmodified script and observe its torch.compile calls")
     prof.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
@@ -198,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             f"trains); remove {'it' if len(inapplicable) == 1 else 'them'}, or use --modes for what-if modes"
         )
     if not (args.sample or args.target or args.script):
-        args.sample = "mlp"
+        args.sample = DEFAULT_SAMPLE
     target = (
         {"script": os.path.abspath(args.script), "args": script_args}
         if args.script

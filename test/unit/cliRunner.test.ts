@@ -61,7 +61,6 @@ test('profile --json prints the documented digest with the report path', { timeo
     'target',
     'device',
     'status',
-    'eagerMs',
     'eagerKernelsPerStep',
     'modes',
     'recommendation',
