@@ -21,6 +21,11 @@ SAMPLES_DIR = RUNNER_DIR / "compile_lens_runner" / "target" / "samples"
 
 sys.path.insert(0, str(RUNNER_DIR))
 
+# Every runner, script and torch import of the tests runs one thread: Inductor's C++ kernels and eager's ops otherwise
+# spin OpenMP threads for every core, and on a 2-core CI machine shared by two pytest workers and the node suite they
+# busy-wait for each other (15 % more CPU per run, docs/BENCHMARKS.md §test suite). No test asserts a speed.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 
 def runner_env(extra_path: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
@@ -57,7 +62,7 @@ def validate(report: dict[str, Any]) -> None:
 
 def finish(code: int, stdout: str, stderr: str) -> Run:
     lines = parse_protocol(stdout)
-    results = [l for l in lines if l["type"] == "result"]
+    results = [line for line in lines if line["type"] == "result"]
     report = report_dir = None
     if results:
         assert len(results) == 1 and lines[-1] is results[0]
@@ -71,7 +76,13 @@ def finish(code: int, stdout: str, stderr: str) -> Run:
 
 def run_runner(*args: str, extra_path: str | None = None, timeout: float = 300, cwd: str | None = None) -> Run:
     proc = subprocess.run(
-        runner_command(*args), env=runner_env(extra_path), capture_output=True, text=True, timeout=timeout, cwd=cwd
+        runner_command(*args),
+        check=False,
+        env=runner_env(extra_path),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
     )
     return finish(proc.returncode, proc.stdout, proc.stderr)
 

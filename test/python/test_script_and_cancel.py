@@ -36,7 +36,7 @@ SCRIPT = textwrap.dedent("""
 def test_script_mode_reports_breaks_and_recompiles_at_user_lines(tmp_path: Path) -> None:
     script = tmp_path / "their_script.py"
     script.write_text(SCRIPT)
-    run = run_runner("--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", "3")
+    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"), "--", "3")
     assert run.code == 0, run.stderr[-2000:]
     assert "own timing" in run.stderr and run.report["target"]["kind"] == "script"
     [mode] = run.report["modes"]
@@ -70,7 +70,7 @@ def test_script_mode_reports_breaks_and_recompiles_at_user_lines(tmp_path: Path)
 def test_script_that_fails_still_reports_its_compiles(tmp_path: Path) -> None:
     script = tmp_path / "broken.py"
     script.write_text(SCRIPT + "\nraise RuntimeError('script blew up')\n")
-    run = run_runner("--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", "1")
+    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"), "--", "1")
     assert (
         run.code == 1
         and run.report["error"]["kind"] == "user-code"
@@ -214,7 +214,15 @@ def test_worker_that_hangs_at_exit_is_stopped_and_its_report_kept(
     script.write_text(HANGS_IN_TEARDOWN)
     pid_file = tmp_path / "pid"
     run = run_runner(
-        "--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", str(pid_file), timeout=240
+        "--script",
+        str(script),
+        "--quick",
+        "--no-in-situ",
+        "--out",
+        str(tmp_path / "out"),
+        "--",
+        str(pid_file),
+        timeout=240,
     )
     assert run.code == 0, run.stderr[-2000:]
     assert run.report["status"] == "ok" and run.report["regions"][0]["calls"]
@@ -230,7 +238,7 @@ SAVES_AT_EXIT = textwrap.dedent("""
 
 
     def save() -> None:  # an exit handler that waits (an upload, a checkpoint written elsewhere), then writes
-        time.sleep(6)
+        time.sleep(4)
         with open(sys.argv[1], "w") as f:
             f.write("saved")
 
@@ -250,7 +258,15 @@ def test_a_worker_still_working_at_exit_is_not_stopped(tmp_path: Path, monkeypat
     script.write_text(SAVES_AT_EXIT)
     saved = tmp_path / "checkpoint.txt"
     run = run_runner(
-        "--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", str(saved), timeout=240
+        "--script",
+        str(script),
+        "--quick",
+        "--no-in-situ",
+        "--out",
+        str(tmp_path / "out"),
+        "--",
+        str(saved),
+        timeout=240,
     )
     assert run.code == 0 and run.report["status"] == "ok", run.stderr[-2000:]
     # its file is written whatever happens after (a teardown slower than the 2 s grace on a busy host may be stopped)
