@@ -67,18 +67,6 @@ def test_script_mode_reports_breaks_and_recompiles_at_user_lines(tmp_path: Path)
     )
 
 
-def test_script_that_fails_still_reports_its_compiles(tmp_path: Path) -> None:
-    script = tmp_path / "broken.py"
-    script.write_text(SCRIPT + "\nraise RuntimeError('script blew up')\n")
-    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"), "--", "1")
-    assert (
-        run.code == 1
-        and run.report["error"]["kind"] == "user-code"
-        and "script blew up" in run.report["error"]["message"]
-    )
-    assert run.report["modes"][0]["compiler"]["graphBreaks"]
-
-
 def _descendants(pid: int) -> set[int]:
     found: set[int] = set()
     stack = [pid]
