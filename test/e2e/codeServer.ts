@@ -99,6 +99,9 @@ export async function startSession(
       'extensions.autoUpdate': false,
       'workbench.enableExperiments': false,
       'editor.hover.delay': 100,
+      // nothing repaints unasked: a blinking cursor and animations kept headless Chromium busy between the steps
+      'editor.cursorBlinking': 'solid',
+      'workbench.reduceMotion': 'on',
     }),
   );
   const processEnv = {
