@@ -184,7 +184,7 @@ DECODE = textwrap.dedent("""
             return self.out(att @ values), {"k": keys, "v": values}
 
 
-    step = torch.compile(Decoder().eval())  # MARK: decoder
+    step = torch.compile(Decoder().eval(), backend="eager")  # MARK: decoder
     with torch.no_grad():
         cache = {"k": torch.zeros(2, 0, D), "v": torch.zeros(2, 0, D)}
         token = torch.zeros(2, 1, dtype=torch.long)
@@ -219,7 +219,7 @@ WARMUP = textwrap.dedent("""
     import torch
     from torch import nn
 
-    model = torch.compile(nn.Sequential(nn.Linear(32, 64), nn.GELU(), nn.Linear(64, 32)))  # MARK: compile
+    model = torch.compile(nn.Sequential(nn.Linear(32, 64), nn.GELU(), nn.Linear(64, 32)), backend="eager")  # MARK: compile
     with torch.inference_mode():
         model(torch.randn(1, 32))  # warm up at batch 1
         model(torch.randn(5, 32))  # the one real call
@@ -240,7 +240,7 @@ FAILS = textwrap.dedent("""
     import torch
 
 
-    @torch.compile(fullgraph=True)
+    @torch.compile(fullgraph=True, backend="eager")
     def serve(x):
         y = x * 2
         if x.shape[0] >= 4:
@@ -321,7 +321,7 @@ def test_several_regions_and_a_nested_one_share_one_schedule(tmp_path: Path) -> 
 SERVICE = textwrap.dedent("""
     import torch
 
-    handle = torch.compile(lambda x: torch.relu(x @ x.T).sum(1))  # MARK: service
+    handle = torch.compile(lambda x: torch.relu(x @ x.T).sum(1), backend="eager")  # MARK: service
     while True:  # a service: it never ends on its own
         handle(torch.randn(64, 64))
 """)
@@ -374,7 +374,7 @@ LIBRARY_FAILS = textwrap.dedent("""
     sys.path.insert(0, sys.argv[1])
     import decoderlib
 
-    serve = torch.compile(decoderlib.serve, fullgraph=True)
+    serve = torch.compile(decoderlib.serve, fullgraph=True, backend="eager")
     for batch in (2, 2, 2, 4):
         serve(torch.ones(batch, 8))  # MARK: call
 """)
@@ -386,7 +386,7 @@ def test_a_failure_inside_a_librarys_code_is_said_at_the_users_call(tmp_path: Pa
     library = tmp_path / "venv" / "lib" / "python3.12" / "site-packages"
     library.mkdir(parents=True)
     (library / "decoderlib.py").write_text(
-        textwrap.dedent(FAILS.split("@torch.compile(fullgraph=True)\n", 1)[1].split("\n\n\n")[0])
+        textwrap.dedent(FAILS.split('@torch.compile(fullgraph=True, backend="eager")\n', 1)[1].split("\n\n\n")[0])
     )
     script = tmp_path / "their_server.py"
     script.write_text(LIBRARY_FAILS)

@@ -181,8 +181,8 @@ def test_script_that_raises_midway_still_reports_its_regions(tmp_path: Path) -> 
 
 
         torch._dynamo.config.suppress_errors = True  # a failed compile then runs the code eagerly, silently
-        step = torch.compile(lambda x: torch.sin(x) * 2)
-        once = torch.compile(lambda x: x + 1)
+        step = torch.compile(lambda x: torch.sin(x) * 2, backend="eager")
+        once = torch.compile(lambda x: x + 1, backend="eager")
         never = torch.compile(lambda x: torch.cos(x) - 1, backend=exploding_backend)
         for _ in range(3):
             step(torch.randn(16))

@@ -25,7 +25,7 @@ SCRIPT = textwrap.dedent("""
         return torch.cos(y) * float(sys.argv[1])
 
 
-    fast = torch.compile(step)
+    fast = torch.compile(step, backend="eager")  # the breaks and recompiles are Dynamo's: no Inductor compile
     for n in (8, 8, 16):  # MARK: new batch size
         t0 = time.perf_counter()
         fast(torch.randn(n))
@@ -186,7 +186,7 @@ HANGS_IN_TEARDOWN = textwrap.dedent("""
     with open(sys.argv[1], "w") as f:
         f.write(str(os.getpid()))
     builtins.left_behind = Hangs()
-    double = torch.compile(lambda x: torch.sin(x) * 2)
+    double = torch.compile(lambda x: torch.sin(x) * 2, backend="eager")
     for _ in range(3):
         double(torch.randn(8))
 """)
@@ -232,7 +232,7 @@ SAVES_AT_EXIT = textwrap.dedent("""
 
 
     atexit.register(save)
-    double = torch.compile(lambda x: torch.sin(x) * 2)
+    double = torch.compile(lambda x: torch.sin(x) * 2, backend="eager")
     for _ in range(3):
         double(torch.randn(8))
 """)
