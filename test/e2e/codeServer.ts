@@ -53,7 +53,7 @@ export function prepareCodeServer(): CodeServerEnv {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   }).trim();
-  const vsix = process.env.COMPILE_LENS_E2E_VSIX ?? packageExtension();
+  const vsix = process.env['COMPILE_LENS_E2E_VSIX'] ?? packageExtension();
   return { root, entry: path.join(root, 'node_modules/code-server/out/node/entry.js'), vsix };
 }
 
