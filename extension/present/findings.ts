@@ -194,7 +194,7 @@ function noCompiledFinding(region: Region, nothing: NoCompiledCode): FindingOf |
     file: site.file,
     line: site.line,
     cell: site.cell ?? null,
-    reason: nothing.headline,
+    reason: nothing.headline ?? region.answer?.sentence ?? nothing.cause,
     hint: null,
     code: nothing.gbId ?? 'no-compiled-code',
     docUrl: GRAPH_BREAK_DOCS,

@@ -5,7 +5,7 @@
 import { baseName } from '../shared/fileName.ts';
 import { escapeMarkdown } from './findings.ts';
 import type { CompileArtifacts, CompiledFrame, KernelProvenance, Report, SourceLocation } from '../shared/report.ts';
-import { regionTraces } from './timelineContent.ts';
+import { regionTraces } from './regionTraces.ts';
 import { formatUs, plural } from './numbers.ts';
 import { compileName } from './compileNames.ts';
 

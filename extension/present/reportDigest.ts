@@ -254,9 +254,10 @@ export function modeCells(
   }
   return {
     speedup: m.speedup === null ? '' : formatSpeedup(m.speedup),
+    // the answer's range (schema 1.21: none where too noisy or not recorded); a report before answers: its spread
     nextRun: m.interval
       ? formatInterval(m.interval.low, m.interval.high)
-      : m.spreadPct !== null
+      : m.spreadPct !== null && !m.numberText
         ? formatSpread(m.spreadPct)
         : '',
     perCall: perCallText(m) ?? '',

@@ -69,6 +69,13 @@ def parser() -> argparse.ArgumentParser:
         "blocks of its calls); only the observed run and its replays",
     )
     prof.add_argument(
+        "--shape-fix",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="with --script: measure the fix of a shape finding (dynamic=True, a warm-up at the real shape) by running "
+        "the script once more with it; auto: when the profile stays within 2.5x the script's own time",
+    )
+    prof.add_argument(
         "--stop-when-stdin-closes",
         action="store_true",
         help="cancel when standard input reaches EOF: the launching editor went away",
@@ -216,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         "whatIfModes": args.modes if args.script else None,
         "nprocPerNode": args.nproc_per_node,
         "inSituRuns": not args.no_in_situ,
+        "shapeFixRun": args.shape_fix,
     }
     out_dir = os.path.abspath(args.out) if args.out else default_out_dir(_target_name(args))
     refused = refusal(out_dir)

@@ -33,7 +33,7 @@ test('two script runs: regions matched by name and line, one only in the earlier
   const text = compareRuns(before, after);
   assert.match(
     text,
-    /### TinyTransformer \\\(line 24\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| 1\.84× per call replayed with default \| 1\.84× per call replayed with default \|/,
+    /### TinyTransformer \\\(line 24\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| 1\.84× per call replayed \| 1\.84× per call replayed \|/,
   );
   assert.match(
     text,
