@@ -186,7 +186,7 @@ function noCompiledFinding(region: Region, nothing: NoCompiledCode): FindingOf |
     file: site.file,
     line: site.line,
     cell: site.cell ?? null,
-    reason: nothing.headline,
+    reason: nothing.headline ?? nothing.cause, // 1.21: the answer's sentence for it, written with the report
     hint: null,
     code: nothing.gbId ?? 'no-compiled-code',
     docUrl: GRAPH_BREAK_DOCS,
