@@ -87,7 +87,7 @@ test(
       const explained = await dialog.innerText();
       assert.match(explained, /plain\.py has no compile target and no torch\.compile call/);
       assert.match(explained, /def compile_target\(\):/);
-      assert.match(explained, /Profile sample 'mlp'/);
+      assert.match(explained, /Profile sample 'gatedblock'/);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
       assert.equal(readFileSync(argsLog, 'utf8'), '', 'nothing ran');

@@ -21,6 +21,11 @@ SAMPLES_DIR = RUNNER_DIR / "compile_lens_runner" / "target" / "samples"
 
 sys.path.insert(0, str(RUNNER_DIR))
 
+# Every runner, script and torch import of the tests runs one thread: Inductor's C++ kernels and eager's ops otherwise
+# spin OpenMP threads for every core, and on a 2-core CI machine shared by two pytest workers and the node suite they
+# busy-wait for each other (15 % more CPU per run, docs/BENCHMARKS.md §test suite). No test asserts a speed.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 
 def runner_env(extra_path: str | None = None) -> dict[str, str]:
     env = dict(os.environ)

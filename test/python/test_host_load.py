@@ -299,8 +299,7 @@ def test_the_headline_says_a_contended_number_is_so() -> None:
     replay_only = _in_situ_region(QUIET, 704.5, CONTENDED)
     replay_only["inSitu"] = None
     assert (
-        region_answer(replay_only)["headline"]
-        == "no verdict: 704.50× per call replayed (669.27–739.73×) · host busy"
+        region_answer(replay_only)["headline"] == "no verdict: 704.50× per call replayed (669.27–739.73×) · host busy"
     )
     mode = dict(_mode(704.5, CONTENDED), compiler={"graphCount": 1, "graphBreaks": [], "recompiles": []})
     assert answer.target_answer(_target([mode]))["headline"].startswith(

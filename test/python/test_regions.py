@@ -184,8 +184,8 @@ def test_script_that_raises_midway_still_reports_its_regions(tmp_path: Path) -> 
 
 
         torch._dynamo.config.suppress_errors = True  # a failed compile then runs the code eagerly, silently
-        step = torch.compile(lambda x: torch.sin(x) * 2)
-        once = torch.compile(lambda x: x + 1)
+        step = torch.compile(lambda x: torch.sin(x) * 2, backend="eager")
+        once = torch.compile(lambda x: x + 1, backend="eager")
         never = torch.compile(lambda x: torch.cos(x) - 1, backend=exploding_backend)
         for _ in range(3):
             step(torch.randn(16))
@@ -196,8 +196,13 @@ def test_script_that_raises_midway_still_reports_its_regions(tmp_path: Path) -> 
     """)
     )
     run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"))
-    assert run.code == 1 and run.report["status"] == "error"
+    assert run.code == 1 and run.report["status"] == "error" and run.report["error"]["kind"] == "user-code"
     assert "the script blew up" in run.report["error"]["message"]
+    # what the compiler did before the script raised is in the report: each region's frame and graph
+    compiler = run.report["modes"][0]["compiler"]
+    assert compiler["graphCount"] == 3 and {f["location"]["line"] for f in compiler["frames"]} == {
+        marker_line(script, f"{name} = torch.compile") for name in ("step", "once", "never")
+    }
     step, once, never = run.report["regions"]
     assert step["callCount"] == 3 and step["measurements"][0]["status"] == "ok"
     assert once["callCount"] == 1 and once["measurements"] == []

@@ -116,6 +116,7 @@ test('profile --script --json lists the regions with the documented fields', asy
     'steadyFromCall',
     'steadyMs',
     'notMeasured',
+    'notReplayed',
     'number',
     'replayLeftOut',
     'measurements',
@@ -158,7 +159,7 @@ test('profile --script --json lists the regions with the documented fields', asy
   });
 });
 
-test('profile --script --json carries the in-situ numbers per region and the runs; --no-in-situ reaches the runner', async () => {
+test('profile --script --json carries the in-situ numbers per region and the runs; --no-in-situ and --shape-fix reach the runner', async () => {
   const { code, out, launched } = await run(
     'script-in-situ-cpu',
     'profile',
@@ -166,9 +167,12 @@ test('profile --script --json carries the in-situ numbers per region and the run
     script,
     '--json',
     '--no-in-situ',
+    '--shape-fix',
+    'on',
   );
   assert.equal(code, 0);
   assert.ok(launched.includes('--no-in-situ'));
+  assert.equal(launched[launched.indexOf('--shape-fix') + 1], 'on');
   const json = JSON.parse(out) as {
     inSitu: { pairs: number; wallSeconds: { compiled: number[] } };
     regions: {

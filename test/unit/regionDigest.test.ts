@@ -282,3 +282,25 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
     'no verdict: 0.32×, host contended · 2 graphs · 1 break',
   );
 });
+
+test('a region with an in-situ number carries no notMeasured label: a replay that could not run is said as that', async () => {
+  const measured = await region('script-in-situ-cpu', 'r0');
+  const why = 'Not replayed: input cache is a DynamicCache, which cannot be safely passed again.';
+  const unreplayable: Region = {
+    ...measured,
+    measurements: [],
+    replay: { replayable: false, reason: 'input cache is a DynamicCache, which cannot be safely passed again' },
+    answer: {
+      ...measured.answer!,
+      reasons: [{ code: 'replay-not-possible', what: 'input cache is a DynamicCache', text: why }],
+    },
+  };
+  const d = digestRegion(unreplayable);
+  assert.ok(d.inSitu && unreplayable.inSitu?.step);
+  assert.equal(d.notMeasured, null);
+  assert.equal(d.notReplayed, why);
+  // without the in-situ number it is the reason the region has no number
+  const none = digestRegion({ ...unreplayable, inSitu: null });
+  assert.equal(none.notMeasured, why);
+  assert.equal(none.notReplayed, null);
+});

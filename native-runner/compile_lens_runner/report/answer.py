@@ -29,13 +29,14 @@ import math
 import re
 
 from .. import formats
-from ..shapes.answer import Answer, AnswerNumber, Reason
+from ..shapes.answer import Answer, AnswerNumber, Reason, Unit
 from ..shapes.common import Recommendation
 from ..shapes.in_situ import InSituSpeedup, RegionInSitu
 from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region
 from ..shapes.report import Report
 from . import sentences, verdict
+from .shape_reasons import shape_reasons, step_unit
 
 # In-situ verdicts rest on at least this many steady steps, and (interleaved) this many pairs of adjacent
 # eager/compiled blocks (one pair is no spread between blocks); fewer: the replay's rounds decide.
@@ -83,25 +84,19 @@ def target_facts(report: Report, decision: verdict.Decision) -> list[str]:
 # --- script regions
 
 
-def shape_reasons(region: Region) -> list[Reason]:
-    """Issue 43's hook: the shape story's reason codes for this region (recompile-limit, warmup-other-shape, ...),
-    which lead its headline (sentences.LEADING). None yet: the shape-story module gives them."""
-    del region
-    return []
-
-
 def _in_situ_of(region: Region) -> RegionInSitu:
     return region.get("inSitu") or {"pairs": 0}
 
 
-def in_situ_number(s: RegionInSitu, unit: str) -> AnswerNumber | None:
-    """The in-situ step ("step") or call ("call") speedup as a number, with the range it may be said with."""
+def in_situ_number(s: RegionInSitu, unit: str, per: Unit = "step") -> AnswerNumber | None:
+    """The in-situ step ("step") or call ("call") speedup as a number, with the range it may be said with. per: what
+    one step is (a decode loop's: a token)."""
     x: InSituSpeedup | None = s.get("step") if unit == "step" else s.get("call")
     if not x:
         return None
     number: AnswerNumber = {
         "kind": "in-situ-step" if unit == "step" else "in-situ-call",
-        "unit": "step" if unit == "step" else "call",
+        "unit": per if unit == "step" else "call",
         "n": int(x.get("samples") or 0),
         "value": round(x["speedup"], 4),
         "eagerMs": x["eagerMs"],
@@ -127,7 +122,7 @@ def _in_situ(region: Region) -> verdict.Decision | None:
         return verdict.Decision("none", reasons=[{"code": "ran-eagerly", "what": why}])
     # per step (what the script's loop costs); per call where every step held another region's compile
     unit = "step" if s.get("step") is not None else "call"
-    number, raw = in_situ_number(s, unit), s.get("step") or s.get("call")
+    number, raw = in_situ_number(s, unit, step_unit(region)), s.get("step") or s.get("call")
     if number is None or raw is None:
         return None
     if number["n"] < MIN_STEADY_STEPS or number.get("pairs", MIN_PAIRS) < MIN_PAIRS:
@@ -300,7 +295,7 @@ def _region_decision(region: Region, no_in_situ: Reason | None) -> verdict.Decis
     if replayed.number is not None and replayed.verdict != "none":
         replayed.reasons.append({"code": "replayed-forward-only"})
     if situ is None:
-        number = in_situ_number(s, "step") or in_situ_number(s, "call")
+        number = in_situ_number(s, "step", step_unit(region)) or in_situ_number(s, "call")
         if number is not None:  # too few steps to decide: said first, the number a region with one leads with
             too_few: Reason = {
                 "code": "in-situ-too-few",
@@ -334,7 +329,7 @@ def region_answer(region: Region, failed: Reason | None = None, no_in_situ: Reas
     evidence = [
         n
         for n in (
-            in_situ_number(_in_situ_of(region), "step"),
+            in_situ_number(_in_situ_of(region), "step", step_unit(region)),
             in_situ_number(_in_situ_of(region), "call"),
             *(replay_number(region, m) for m in region["measurements"] if verdict.unmeasured(m) is None),
         )
