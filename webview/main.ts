@@ -739,6 +739,8 @@ Object.defineProperty(window, '__timelineDebug', {
         table: state.ranks.table,
       },
       framesDrawn: state.frameTimes.length,
+      /** per pane, what its last frame drew: texts with their boxes and colours, and lines (frameLayout.ts) */
+      layouts: state.panes.map((p) => p.timeline.layout),
       /** true until every trace is in with every slice (a pane is to come, or shows only the slices around the first view) */
       partial: state.partial,
       /** trace messages shown so far */

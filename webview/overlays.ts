@@ -4,6 +4,7 @@
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SliceKind } from '../extension/shared/trace/model.ts';
 import type { MarkKind, TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
+import { textBox, type TextBox } from './frameLayout.ts';
 import type { Theme } from './theme.ts';
 
 /** Height of the marks' lane under the axis (only a pane with marks has it). */
@@ -34,7 +35,8 @@ export function drawMarks(
   height: number,
   xOf: (t: number) => number,
   theme: Theme,
-): void {
+): TextBox[] {
+  const texts: TextBox[] = [];
   let labelFreeFrom = -Infinity;
   for (const mark of marks) {
     const x0 = Math.max(left, xOf(mark.startUs));
@@ -51,9 +53,12 @@ export function drawMarks(
       ctx.fillStyle = theme.foreground;
       // its middle 8 px under the axis: clear of the step labels above (middle 3 px over the axis line), 11 px font
       ctx.fillText(mark.label, x0 + 1, laneTop + 8);
+      const ink = { colour: theme.foreground, alpha: 1 };
+      texts.push(textBox(ctx, 'mark', mark.label, x0 + 1, laneTop + 8, ink, [{ colour: theme.background, alpha: 1 }]));
       labelFreeFrom = x0 + 1 + ctx.measureText(mark.label).width + 8;
     }
   }
+  return texts;
 }
 
 /** A finding's places: outlined down the whole pane, so the eye finds them after the zoom. */

@@ -6,6 +6,7 @@
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
+import { textBox, type FrameLayout, type Paint } from './frameLayout.ts';
 import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE } from './overlays.ts';
 import type { Theme } from './theme.ts';
 
@@ -72,6 +73,8 @@ export class TimelineCanvas {
   private foundMarks: TimelineMark[] | null = null;
   private readonly rectBuckets: Float64Array[] = [];
   private readonly rectCounts = new Uint32Array(COLOURS * 2);
+  /** what the last frame drew: its texts and lines (for tests) */
+  layout: FrameLayout = { width: 0, height: 0, left: LABEL_WIDTH, texts: [], lines: [] };
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
   constructor(
@@ -159,6 +162,7 @@ export class TimelineCanvas {
     const stats: DrawStats = { rects: 0, slices: 0, rows: 0, labels: 0 };
     this.rectCounts.fill(0);
     const labels: number[] = [];
+    this.layout = { width, height: this.height, left: LABEL_WIDTH, texts: [], lines: [] };
 
     for (const row of this.rows) {
       if (row.first === row.end) continue;
@@ -280,7 +284,22 @@ export class TimelineCanvas {
       const fits = Math.floor((x1 - x0 - 6) / charWidth);
       if (fits < 3) continue;
       const name = model.names[model.name[i]!]!;
-      ctx.fillText(name.length > fits ? `${name.slice(0, fits - 1)}…` : name, x0 + 3, this.rowY(i) + ROW_HEIGHT / 2);
+      const text = name.length > fits ? `${name.slice(0, fits - 1)}…` : name;
+      ctx.fillText(text, x0 + 3, this.rowY(i) + ROW_HEIGHT / 2);
+      const dimmed = this.searching && !this.nameMatches[model.name[i]!];
+      const fill = this.communication[model.name[i]!] ? theme.communication : theme.kind[model.kind[i]!]!;
+      const under: Paint[] = [page(theme), { colour: fill, alpha: dimmed ? 0.2 : 1 }];
+      this.layout.texts.push(
+        textBox(
+          ctx,
+          'slice',
+          text,
+          x0 + 3,
+          this.rowY(i) + ROW_HEIGHT / 2,
+          { colour: theme.background, alpha: 1 },
+          under,
+        ),
+      );
     }
   }
 
@@ -308,9 +327,13 @@ export class TimelineCanvas {
       const x = scale(t);
       if (x < LABEL_WIDTH || x > width) continue;
       ctx.fillRect(x, AXIS_HEIGHT - 5, 1, 5);
+      this.layout.lines.push({ role: 'tick', x, w: 1, y0: AXIS_HEIGHT - 5, y1: AXIS_HEIGHT });
       const label = `${format(t)} µs`;
       if (x < tickFreeFrom) continue;
       ctx.fillText(label, x + 2, TICK_BASELINE);
+      this.layout.texts.push(
+        textBox(ctx, 'tick', label, x + 2, TICK_BASELINE, { colour: theme.muted, alpha: 1 }, [page(theme)]),
+      );
       tickFreeFrom = x + 2 + ctx.measureText(label).width + 6;
     }
     ctx.globalAlpha = 0.6;
@@ -326,6 +349,7 @@ export class TimelineCanvas {
       if (x < LABEL_WIDTH || x > width) continue;
       if (x - lastLineX >= 1) {
         ctx.rect(x, 0, 1, this.height);
+        this.layout.lines.push({ role: 'step', x, w: 1, y0: 0, y1: this.height });
         lastLineX = x;
       }
       if (x >= labelFreeFrom) {
@@ -336,9 +360,16 @@ export class TimelineCanvas {
     ctx.fill();
     // the lines faint, their labels at full strength (a faint label fell under 4.5:1 on the page)
     ctx.globalAlpha = 1;
-    for (const [label, x] of labels) ctx.fillText(label, x, AXIS_HEIGHT - 3);
+    for (const [label, x] of labels) {
+      ctx.fillText(label, x, AXIS_HEIGHT - 3);
+      this.layout.texts.push(
+        textBox(ctx, 'step', label, x, AXIS_HEIGHT - 3, { colour: theme.muted, alpha: 1 }, [page(theme)]),
+      );
+    }
     if (this.foundMarks?.length)
-      drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme);
+      this.layout.texts.push(
+        ...drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme),
+      );
     if (this.focused.length) drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
     ctx.strokeStyle = theme.selection;
     ctx.lineWidth = 2;
@@ -373,6 +404,11 @@ export class TimelineCanvas {
     this.model.tracks.forEach((track, t) => {
       const name = track.name.length > fits ? `${track.name.slice(0, fits - 1)}…` : track.name;
       ctx.fillText(name, 4, this.trackTop[t]! + ROW_HEIGHT / 2);
+      this.layout.texts.push(
+        textBox(ctx, 'track', name, 4, this.trackTop[t]! + ROW_HEIGHT / 2, { colour: theme.foreground, alpha: 1 }, [
+          page(theme),
+        ]),
+      );
     });
   }
 
@@ -404,6 +440,9 @@ export class TimelineCanvas {
     return -1;
   }
 }
+
+/** The page's background, under the (transparent) canvas. */
+const page = (theme: Theme): Paint => ({ colour: theme.background, alpha: 1 });
 
 /** First index in [from, to) whose start is ≥ t. */
 function lowerBoundStart(model: TraceModel, from: number, to: number, t: number): number {
