@@ -1,6 +1,7 @@
 // What one frame of a timeline pane drew, in canvas px: every text's box with its ink and the paints under it,
-// and every vertical line. Kept per pane after each frame for the tests (main.ts's __timelineDebug), which check
-// from it that no text covers another, no line crosses a text, nothing runs off the canvas, and each text reads.
+// and every vertical line (timelineText.ts places them). Kept per pane after each frame for the tests (main.ts's
+// __timelineDebug), which check from it that no text covers another, no line crosses a text, nothing runs off the
+// canvas, and each text reads.
 
 /** A colour as painted: a CSS colour and the canvas's globalAlpha over it. */
 export interface Paint {
@@ -42,28 +43,4 @@ export interface FrameLayout {
   left: number;
   texts: TextBox[];
   lines: LineSegment[];
-}
-
-/** The box of `text` drawn at (x, middle) with the context's font and textBaseline 'middle'. */
-export function textBox(
-  ctx: CanvasRenderingContext2D,
-  role: TextRole,
-  text: string,
-  x: number,
-  middle: number,
-  ink: Paint,
-  under: Paint[],
-): TextBox {
-  const metrics = ctx.measureText(text);
-  return {
-    role,
-    text,
-    x,
-    y: middle - metrics.fontBoundingBoxAscent,
-    w: metrics.width,
-    h: metrics.fontBoundingBoxAscent + metrics.fontBoundingBoxDescent,
-    middle,
-    ink,
-    under,
-  };
 }
