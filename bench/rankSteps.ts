@@ -2,7 +2,7 @@
 // aligned, and per step and rank the step time, communication, overlap, work and the slowest rank.
 //   node --import tsx bench/rankSteps.ts DIR      (e.g. the output of bench/rank_traces.py)
 import { rankAlignment } from '../extension/shared/trace/ranks.ts';
-import { rankStepTable } from '../extension/shared/trace/rankSteps.ts';
+import { rankStepTable } from '../webview/analysis/rankSteps.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 import { resolveTimelineSelection } from '../extension/node/timelineSelection.ts';
 import { readTimelineSource } from '../extension/node/timelineSource.ts';

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import type { TimelineContent } from '../extension/present/timelineContent.ts';
+import type { TimelineContent } from '../extension/node/timelineContent.ts';
 import { readTimelineSource } from '../extension/node/timelineSource.ts';
 import { sentTraces } from '../test/sentTraces.ts';
 import { launchBrowser, openWebview, postTimeline } from '../test/webview/harness.ts';

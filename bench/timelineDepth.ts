@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { flowLinks } from '../extension/shared/trace/flowLinks.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
-import { summarizeRange } from '../extension/shared/trace/rangeSummary.ts';
+import { summarizeRange } from '../webview/analysis/rangeSummary.ts';
 import { timelineMarks } from '../extension/shared/trace/timelineMarks.ts';
 import { scanTraceFile } from '../extension/node/trace/scanner.ts';
 import { generateTrace } from './gen-trace.ts';

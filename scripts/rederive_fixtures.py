@@ -1,6 +1,7 @@
 """The fixture reports' derived answers, said by the current runner: each region's and the run's answer, recommendation
 and headline (report/answer.py; a region's options as the runner records them now), from the numbers the fixture holds
-(its measurements, in-situ steps, compiler records: as recorded). A fixture recorded by an older runner otherwise keeps words the runner no
+(its measurements, in-situ steps, compiler records: as recorded); and each compiler record's recompile sites, grouped
+and said as the runner says them (compiler/explain.py) from the recompiles it recorded. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
 Run: python3 scripts/rederive_fixtures.py           (rewrites the fixtures that differ, names them)
@@ -16,6 +17,7 @@ from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
+from compile_lens_runner.compiler import explain  # noqa: E402
 from compile_lens_runner.report import answer  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
@@ -30,9 +32,30 @@ def fixture_reports() -> list[str]:
     return sorted(found)
 
 
+def _recompile_sites(compiler: dict[str, Any]) -> None:
+    """The recorded recompiles grouped per site (a report before schema 1.4 has none), each site's ranks kept."""
+    recompiles = compiler.get("recompiles") or []
+    if not recompiles:
+        return
+    ranks = {
+        (json.dumps(s.get("location"), sort_keys=True), s["pattern"]): s["ranks"]
+        for s in compiler.get("recompileSites") or []
+        if "ranks" in s
+    }
+    sites = explain.group_sites(recompiles)
+    for site in sites:
+        known = ranks.get((json.dumps(site.get("location"), sort_keys=True), site["pattern"]))
+        if known is not None:
+            site["ranks"] = known
+    compiler["recompileSites"] = sites
+
+
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
+    for entry in [*out["modes"], *(out.get("regions") or [])]:
+        if entry.get("compiler"):
+            _recompile_sites(entry["compiler"])
     for region in out.get("regions") or []:
         # older runners wrote only the arguments given; the current one says each (mode "default" when none was given)
         region["options"] = _options(region.get("options") or {})

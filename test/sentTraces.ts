@@ -1,6 +1,6 @@
-// What the host sends for a timeline's traces (present/timelineContent.ts sendTraces), collected in order.
+// What the host sends for a timeline's traces (node/timelineContent.ts sendTraces), collected in order.
 import type { HostToWebview, TimelinePane } from '../extension/shared/protocol.ts';
-import { sendTraces, type TimelineContent } from '../extension/present/timelineContent.ts';
+import { sendTraces, type TimelineContent } from '../extension/node/timelineContent.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import type { FirstView } from '../extension/shared/trace/window.ts';
 import { reviveModel } from '../webview/reviveModel.ts';

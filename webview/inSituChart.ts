@@ -76,7 +76,9 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     const step = situ.step;
     // the runner's words for the step's number (schema 1.21), else its recorded speedup
     const said = inSituNumber(region.answer, 'step')?.text;
-    const text = said ? `: ${said}` : step ? `: ${formatSpeedup(step.speedup)} per step` : '';
+    const text = step
+      ? `: ${said ?? `${formatSpeedup(step.speedup)} per step`}, ${formatMs(step.eagerMs)} → ${formatMs(step.compiledMs)} per step (median)`
+      : '';
     chart.append(withTitle(shade, `steady state from call ${from}${text}`));
     for (const [side, ms] of step
       ? ([

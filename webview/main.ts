@@ -10,8 +10,8 @@ import {
   type WebviewToHost,
 } from '../extension/shared/protocol.ts';
 import type { Report } from '../extension/shared/report.ts';
-import { communicationNames, hasCommunication } from '../extension/shared/trace/communication.ts';
-import { compareTraces } from '../extension/shared/trace/compare.ts';
+import { communicationNames, hasCommunication } from './analysis/communication.ts';
+import { compareTraces } from './analysis/compare.ts';
 import { traceEnd } from '../extension/shared/trace/model.ts';
 import { flowLinks, linkedSlices } from '../extension/shared/trace/flowLinks.ts';
 import { formatMicros, kernelIndices } from '../extension/shared/trace/summary.ts';

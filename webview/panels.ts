@@ -3,7 +3,7 @@
 import type { Report } from '../extension/shared/report.ts';
 import { digestReport, launchBoundText, modeCells, type ReportDigest } from '../extension/present/reportDigest.ts';
 import { formatCount, formatUs, plural } from '../extension/present/numbers.ts';
-import type { TraceComparison } from '../extension/shared/trace/compare.ts';
+import type { TraceComparison } from './analysis/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { splitTerms } from '../extension/present/glossary.ts';

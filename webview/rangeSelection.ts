@@ -1,6 +1,6 @@
 // The range selection across a pane (Shift+drag, Shift+←/→): the overlay on the pane (and on its compared
 // pair's other side, the same range of its own axis), and its tables under the panes (rangeTable.ts).
-import { summarizeRange } from '../extension/shared/trace/rangeSummary.ts';
+import { summarizeRange } from './analysis/rangeSummary.ts';
 import { el } from './panels.ts';
 import { renderRangePair, renderRangeSummary } from './rangeTable.ts';
 import type { TimelineCanvas } from './timeline.ts';

@@ -9,7 +9,7 @@ import {
   type RangeSortKey,
   type RangeSummary,
   type SortDirection,
-} from '../extension/shared/trace/rangeSummary.ts';
+} from './analysis/rangeSummary.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 import { el } from './panels.ts';
 

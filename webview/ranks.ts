@@ -2,8 +2,8 @@
 // legend entry, and the per-step table under the panes (communication, overlap, step time, slowest rank).
 import type { TimelinePane } from '../extension/shared/protocol.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
-import { meanWorkUs, RANKS_SHOWN_FIRST, slowestAndFastest } from '../extension/shared/trace/rankOrder.ts';
-import { rankStepTable, type RankStepStat, type RankStepTable } from '../extension/shared/trace/rankSteps.ts';
+import { meanWorkUs, RANKS_SHOWN_FIRST, slowestAndFastest } from './analysis/rankOrder.ts';
+import { rankStepTable, type RankStepStat, type RankStepTable } from './analysis/rankSteps.ts';
 import { hostsOf, rankAlignment, type RankAlignment } from '../extension/shared/trace/ranks.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 import type { TraceHead } from '../extension/shared/trace/traceHead.ts';

@@ -11,7 +11,7 @@ import { digestFinding, digestReport, formatDigest } from '../present/reportDige
 import { runHeadline } from '../present/headline.ts';
 import type { Report } from '../shared/report.ts';
 import { inapplicableFlags, profileArgs, type ProfileOptions, type RunTarget } from '../shared/runnerProtocol.ts';
-import { parseSourceMapRule, type SourceMapRule } from '../shared/sourceMap.ts';
+import { parseSourceMapRule, type SourceMapRule } from '../node/sourceMap.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
 import { formatTraceSummary, summarizeTrace } from '../shared/trace/summary.ts';
 import { inspectLogs } from '../node/inspectLogs.ts';
@@ -46,6 +46,8 @@ Options for profile and check:
   --quick                    fewer timing rounds (tests, CI)
   --calls N                  --script: stop the script after a region's Nth call, then measure (servers, long loops)
   --no-in-situ               --script: no in-situ measurement (the observed run switching compiling off and on)
+  --shape-fix auto|on|off    --script: measure a shape finding's fix (dynamic=True, a warm-up at the real shape) by
+                             running the script once more with it (auto: when within 2.5x the script's own time)
   --nproc-per-node N         --script: run it under torchrun with N processes (DDP, FSDP): every rank's compiles,
                              breaks and recompiles, their traces, and where the ranks diverged (check fails on it)
   --python PATH              interpreter with torch (default $COMPILE_LENS_PYTHON or python3; inspect needs no torch)
@@ -82,6 +84,7 @@ const OPTIONS = {
   train: { type: 'boolean' },
   quick: { type: 'boolean' },
   'no-in-situ': { type: 'boolean' },
+  'shape-fix': { type: 'string' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
@@ -188,6 +191,13 @@ function profileOptionsFrom(args: ParsedArgs): ProfileOptions {
   if (args.values['no-in-situ']) {
     if (options.target.kind !== 'script') throw new UsageError('--no-in-situ applies to --script only');
     options.inSitu = false;
+  }
+  const shapeFix = args.values['shape-fix'];
+  if (shapeFix !== undefined) {
+    if (options.target.kind !== 'script') throw new UsageError('--shape-fix applies to --script only');
+    if (shapeFix !== 'on' && shapeFix !== 'off' && shapeFix !== 'auto')
+      throw new UsageError('--shape-fix must be auto, on or off');
+    if (shapeFix !== 'auto') options.shapeFix = shapeFix;
   }
   const calls = integerFlag(args, 'calls');
   if (calls !== undefined) {

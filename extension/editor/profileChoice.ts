@@ -24,6 +24,11 @@ export type ProfileChoice =
   /** a dialog: `message` and `detail`, one button per option */
   | { kind: 'explain'; message: string; detail: string; options: ChoiceOption[] };
 
+/** The runner's built-in samples (target/samples/__init__.py NAMES, package.json's compileLens.defaultSample), the
+ *  default first: a model whose fused pointwise work makes compiling pay even on a CPU. */
+export const SAMPLES = ['gatedblock', 'mlp', 'localopt', 'graphbreak', 'recompile'] as const;
+export const DEFAULT_SAMPLE = SAMPLES[0];
+
 export const TARGET_EXAMPLE = [
   'def compile_target():',
   '    model = MyModel().eval()',

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { formatLogNotes, digestLogs } from '../present/logsDigest.ts';
-import type { SourceMapRule } from '../shared/sourceMap.ts';
+import type { SourceMapRule } from '../node/sourceMap.ts';
 import { inspectArgs, inspectLogs } from '../node/inspectLogs.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 

@@ -2,7 +2,7 @@
 // (files, processes) and the views.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { chooseProfile, type ActiveSource } from '../editor/profileChoice.ts';
+import { chooseProfile, DEFAULT_SAMPLE, SAMPLES, type ActiveSource } from '../editor/profileChoice.ts';
 import { runKey } from '../editor/findingStore.ts';
 import { runSummary } from '../present/regionDigest.ts';
 import { optionsFromSettings, profileArgs, targetModes, type RunTarget } from '../shared/runnerProtocol.ts';
@@ -31,8 +31,6 @@ import { openTraceTimeline, registerTimeline, ReportTabs } from './timelinePanel
 interface PythonExtensionApi {
   environments?: { getActiveEnvironmentPath(resource?: vscode.Uri): { path: string } };
 }
-
-const SAMPLES = ['mlp', 'localopt', 'graphbreak', 'recompile'];
 
 /** The Python extension's active environment, else compileLens.pythonPath, else python3. */
 async function choosePython(resource: vscode.Uri | undefined): Promise<string> {
@@ -64,8 +62,9 @@ function activeSource(): ActiveSource | null {
 
 /** What "Compile & Profile Model" runs: decided by editor/profileChoice.ts, asked here when there is a choice. */
 async function pickTarget(): Promise<RunTarget | undefined> {
-  const preferred = vscode.workspace.getConfiguration('compileLens').get<string>('defaultSample') ?? 'mlp';
-  const choice = chooseProfile(activeSource(), SAMPLES, SAMPLES.includes(preferred) ? preferred : 'mlp');
+  const preferred = vscode.workspace.getConfiguration('compileLens').get<string>('defaultSample') ?? DEFAULT_SAMPLE;
+  const known = (SAMPLES as readonly string[]).includes(preferred);
+  const choice = chooseProfile(activeSource(), SAMPLES, known ? preferred : DEFAULT_SAMPLE);
   switch (choice.kind) {
     case 'run':
       return choice.target;

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { ignoreUnknown, type HostToWebview, type TimelineSource, type WebviewToHost } from '../shared/protocol.ts';
-import { isTimelineSource, reportMessage, sendTraces, type TimelineContent } from '../present/timelineContent.ts';
+import { isTimelineSource, reportMessage, sendTraces, type TimelineContent } from '../node/timelineContent.ts';
 import { renderWebviewHtml } from '../editor/webviewHtml.ts';
 import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../node/timelineSelection.ts';
 import { loadReport, type LoadedReport } from '../node/reportFile.ts';

@@ -1,9 +1,9 @@
 // `inspect`: the runner reads compiler logs made elsewhere into a report (node/runner.ts starts it), then each user
-// file the logs name is mapped onto the workspace (shared/sourceMap.ts) and the report is saved with the workspace's
+// file the logs name is mapped onto the workspace (sourceMap.ts) and the report is saved with the workspace's
 // paths, so every reader of it (Problems, hovers, CodeLens, the report panel, the CLI) sees the same places.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { mapReport, reportFiles, SourceMapper, type SourceMapRule } from '../shared/sourceMap.ts';
+import { mapReport, reportFiles, SourceMapper, type SourceMapRule } from './sourceMap.ts';
 import { loadReport, type LoadedReport } from './reportFile.ts';
 import { runRunner, type RunnerLaunch } from './runner.ts';
 import { workspaceFilesNamed } from './workspaceFiles.ts';

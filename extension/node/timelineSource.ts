@@ -1,15 +1,16 @@
 // Reads what a timeline shows from disk: every trace of a report, of chosen trace files, or of a job's ranks, into
-// the TimelineContent that present/timelineContent.ts turns into the messages for the webview.
+// the TimelineContent that timelineContent.ts turns into the messages for the webview.
 import path from 'node:path';
 import type { TimelineSource } from '../shared/protocol.ts';
-import { regionTraces, type ContentPane, type TimelineContent } from '../present/timelineContent.ts';
+import { regionTraces } from '../present/regionTraces.ts';
+import type { ContentPane, TimelineContent } from './timelineContent.ts';
 import { hostsOf, orderByRank, rankLabel } from '../shared/trace/ranks.ts';
 import type { TraceHead } from '../shared/trace/traceHead.ts';
 import type { Report } from '../shared/report.ts';
 import { artifactPath, loadReport, type LoadedReport } from './reportFile.ts';
 import { readTraceHead } from './trace/readTraceHead.ts';
 import { openTraceFile } from './trace/skimRead.ts';
-import type { TraceReader } from '../shared/trace/traceReading.ts';
+import type { TraceReader } from './trace/traceReading.ts';
 
 /** A report's timeline title: its target, and its ranks when it is a torchrun job's. */
 export function reportTitle(report: Report): string {

@@ -41,8 +41,12 @@ export interface Finding {
   outsideGraphsMs: number | null;
   /** the call that triggered a recompile, in words */
   trigger: string | null;
-  /** what the user's code or calls did, in their terms (the runner's explanation of a guard failure) */
+  /** what the user's code or calls did, in their terms (the runner's explanation of a guard failure, and for
+   * recompiles that recur at one line the sizes or values they went through) */
   what: string | null;
+  /** PyTorch's own words for it (a graph break's reason, the first recompile's failed guard), shown as a quotation
+   *  behind `what` where the runner put it in the user's terms */
+  quote: string | null;
   /** recompiles at this site with this guard pattern, or graph breaks at this site with this reason (schema 1.14; 1
    * before), the most in any one mode */
   count: number;
@@ -97,6 +101,7 @@ function graphBreakFinding(
     outsideGraphsMs: mode.outsideGraphsMsPerStep ?? null,
     trigger: null,
     what: item.explanation?.what ?? null,
+    quote: item.reason,
     count: item.count ?? 1,
     ranks: item.ranks ?? null,
     quickFix: item.explanation?.quickFix ?? null,
@@ -122,6 +127,7 @@ function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult
     outsideGraphsMs: null,
     trigger: item.trigger ?? null,
     what: item.explanation?.what ?? null,
+    quote: item.reason,
     count,
     ranks: item.ranks ?? null,
     quickFix: item.explanation?.quickFix ?? null,
@@ -146,6 +152,7 @@ function divergenceFinding(item: Divergence): FindingOf | null {
     outsideGraphsMs: null,
     trigger: null,
     what: null,
+    quote: null,
     count: 1,
     ranks: item.ranks,
     quickFix: null,
@@ -171,6 +178,7 @@ function cudaGraphFinding(item: CudaGraphStatus): FindingOf | null {
     outsideGraphsMs: null,
     trigger: null,
     what: skip.cost,
+    quote: null,
     count: 1,
     ranks: null,
     quickFix: null,
@@ -186,7 +194,7 @@ function noCompiledFinding(region: Region, nothing: NoCompiledCode): FindingOf |
     file: site.file,
     line: site.line,
     cell: site.cell ?? null,
-    reason: nothing.headline,
+    reason: nothing.headline ?? region.answer?.sentence ?? nothing.cause,
     hint: null,
     code: nothing.gbId ?? 'no-compiled-code',
     docUrl: GRAPH_BREAK_DOCS,
@@ -195,6 +203,7 @@ function noCompiledFinding(region: Region, nothing: NoCompiledCode): FindingOf |
     outsideGraphsMs: null,
     trigger: null,
     what: null,
+    quote: null,
     count: 1,
     ranks: null,
     quickFix: null,
@@ -218,6 +227,7 @@ function perfHintFinding(item: PerfHint): FindingOf | null {
     outsideGraphsMs: null,
     trigger: null,
     what: null,
+    quote: null,
     count: 1,
     ranks: null,
     quickFix: null,
@@ -316,7 +326,15 @@ const KIND_TITLE = {
   divergence: 'Ranks diverged',
 } as const;
 
-/** One line for the Problems panel and `compile-lens check`. */
+/** What a finding says happened: the runner's words for a graph break or recompile where it has them (what broke,
+ *  what changed and through which sizes), PyTorch's otherwise; PyTorch's own words then stay in the hover. */
+export function findingText(finding: { kind: FindingKind; what?: string | null; reason: string }): string {
+  return (finding.kind === 'graph-break' || finding.kind === 'recompile') && finding.what
+    ? finding.what
+    : finding.reason;
+}
+
+/** One line for the Problems panel and `compile-lens check`: a site's recompiles are one line with their count. */
 export function findingMessage(finding: Finding): string {
   if (finding.kind === 'no-compiled-code') return finding.reason; // the runner's sentence begins "No compiled code ran:"
   const kind =
@@ -324,9 +342,7 @@ export function findingMessage(finding: Finding): string {
       ? `${KIND_TITLE[finding.kind]} ×${finding.count}`
       : KIND_TITLE[finding.kind];
   const ranks = finding.kind === 'divergence' ? null : rankText(finding);
-  // a break the runner explained reads in the user's terms (what broke, why); PyTorch's own words stay in the hover
-  const reason = finding.kind === 'graph-break' && finding.what ? finding.what : finding.reason;
-  return `${kind}: ${reason}${ranks ? ` (${ranks})` : ''}`;
+  return `${kind}: ${findingText(finding)}${ranks ? ` (${ranks})` : ''}`;
 }
 
 /** Markdown for the hover over the finding's line. Strings from the report are escaped: they are data. */
@@ -341,11 +357,16 @@ export function findingHover(finding: Finding): string {
   const tags =
     finding.kind === 'divergence' ? [] : [...finding.modes, rankText(finding)].filter((t): t is string => t !== null);
   lines.push(`**Compile Lens — ${title}**${tags.length ? ` (${tags.map(esc).join(', ')})` : ''}`, '');
-  lines.push(`**${finding.kind === 'divergence' ? 'What differed' : 'Reason'}:** ${esc(finding.reason)}`);
+  // said in the user's terms where the runner could (PyTorch's words then close the hover, quoted), else PyTorch's
+  const said = findingText(finding);
+  const quoted = said !== finding.reason && finding.quote !== null;
+  lines.push(
+    `**${finding.kind === 'divergence' ? 'What differed' : quoted ? 'What happened' : 'Reason'}:** ${esc(said)}`,
+  );
   // the answer first: what to do, then why and what it cost
   if (finding.fix) lines.push('', `**Fix:** ${esc(finding.fix)}`);
   // a CUDA-graph skip's `what` is its cost; PyTorch's own message is its hint
-  if (finding.what)
+  if (finding.what && !quoted)
     lines.push('', `**${finding.kind === 'cuda-graphs' ? 'Cost' : 'What happened'}:** ${esc(finding.what)}`);
   if (finding.trigger) lines.push('', `**Triggered by:** ${esc(finding.trigger)}`);
   // a break the runner explained needs no hint into PyTorch's internals (a Google doc, a config flag): its fix is above
@@ -367,9 +388,12 @@ export function findingHover(finding: Finding): string {
         : `**Cost:** the compiled code is split into ${plural(finding.graphCount, 'graph')}; code between them runs eagerly${outside}.`,
     );
   }
+  if (quoted) lines.push('', "**PyTorch's words:**", '', `> ${esc(finding.quote!)}`);
   // the compiler's words used above, each in one phrase (glossary.ts)
   const terms = explanationsOf(
-    [title, finding.reason, finding.what, finding.trigger, finding.hint].filter(Boolean).join('\n'),
+    [title, quoted ? finding.quote : finding.reason, finding.what, finding.trigger, finding.hint]
+      .filter(Boolean)
+      .join('\n'),
   );
   if (terms.length) lines.push('', ...terms.map((t) => `- *${esc(t)}*`));
   if (finding.docUrl) lines.push('', `[${esc(finding.code)} — PyTorch docs](${finding.docUrl})`);

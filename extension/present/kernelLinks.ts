@@ -5,7 +5,7 @@
 import { baseName } from '../shared/fileName.ts';
 import { escapeMarkdown } from './findings.ts';
 import type { CompileArtifacts, KernelProvenance, Report, SourceLocation } from '../shared/report.ts';
-import { regionTraces } from './timelineContent.ts';
+import { regionTraces } from './regionTraces.ts';
 import { formatUs } from './numbers.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');

@@ -2,8 +2,8 @@
 // still holds the answer; the whole line goes in the tooltip.
 /**
  * A CodeLens-length line (≤ max characters) from "a · b · c" parts: whole parts while they fit, a long first part
- * without its asides in parentheses ("no verdict: 0.32× (default, next run 0.01–5.32×), host contended" → "no verdict:
- * 0.32×, host contended": the number stays), then cut after its last ':'-clause that fits ("r0 Net: not replayable: it
+ * without its asides in parentheses ("compile for longer runs: 1.19× per call replayed (1.12–1.26×) · …" → "compile for
+ * longer runs: 1.19× per call replayed": the number stays), then cut after its last ':'-clause that fits ("r0 Net: not replayable: it
  * changes …" → "r0 Net: not replayable"); the full text goes in the lens's tooltip.
  */
 export function shortLine(text: string, max = 60): string {

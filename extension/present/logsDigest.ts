@@ -4,9 +4,8 @@
 import { cudaGraphLines } from './cudaGraphsText.ts';
 import { collectFindings, findingMessage } from './findings.ts';
 import { digestDivergence, digestRank, formatRanks, type DivergenceDigest, type RankDigest } from './rankDigest.ts';
-import type { CompilerInsight, EarlierAttempt, Report } from '../shared/report.ts';
+import type { CompilerInsight, EarlierAttempt, Report, SourceMapping } from '../shared/report.ts';
 import { digestFinding, type ReportDigest } from './reportDigest.ts';
-import { mappingNote } from '../shared/sourceMap.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
 import { formatSeconds, plural } from './numbers.ts';
 
@@ -177,4 +176,18 @@ export function formatLogNotes(digest: Pick<LogsDigest, 'jobRestarts' | 'unmappe
     out.push('  not placed in the workspace:', ...digest.unmapped.map((note) => `    ${note}`));
   if (digest.warnings.length) out.push('  warnings:', ...digest.warnings.map((warning) => `    ${warning}`));
   return out;
+}
+
+/** One line per file that did not land on a workspace file, for the CLI and the host's log. */
+export function mappingNote(m: SourceMapping): string | null {
+  switch (m.status) {
+    case 'ambiguous':
+      return `${m.from}: several workspace files match it equally (${m.candidates.join(', ')}); findings stay at the log's path — give --source-map FROM=TO (setting compileLens.sourceMap)`;
+    case 'missing':
+      return m.rule
+        ? `${m.from}: the rule ${m.rule} names a file that is not in the workspace; findings stay at the log's path`
+        : `${m.from}: no file of that name in the workspace; findings stay at the log's path`;
+    default:
+      return null;
+  }
 }

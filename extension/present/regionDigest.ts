@@ -3,7 +3,7 @@
 // printed as a number: what was not measured says why, in words, and carries no verdict.
 import { reasonTexts, saidOf } from './answer.ts';
 import { cudaGraphLines } from './cudaGraphsText.ts';
-import { rankText } from './findings.ts';
+import { findingText, rankText } from './findings.ts';
 import { regionHeadline, runHeadline } from './headline.ts';
 import { digestInSitu, inSituLines, wallLine, type InSituDigest } from './inSituDigest.ts';
 import { formatRanks } from './rankDigest.ts';
@@ -55,8 +55,11 @@ export interface RegionDigest {
   compileSeconds: number | null;
   steadyFromCall: number | null;
   steadyMs: number | null;
-  /** schema 1.21: why its replay gave no number, in the runner's words ("Not replayed: mutates self.calls.") */
+  /** schema 1.21: why the region has no number, in the runner's words ("Not replayed: mutates self.calls."); null
+   * where it has an in-situ number (then notReplayed says why its replay gave none) */
   notMeasured: string | null;
+  /** beside an in-situ number: why its replay gave no number ("Not replayed: input cache is a DynamicCache …") */
+  notReplayed: string | null;
   /** what the replay left out and why (measured as the script let go of it, its own compiles not allowed) */
   replayLeftOut: string | null;
   measurements: RegionMeasurementDigest[];
@@ -107,6 +110,11 @@ export function headlineMeasurement(digest: Pick<RegionDigest, 'measurements'>):
   return asWritten.find((m) => m.why === 'most-frequent') ?? asWritten[0] ?? digest.measurements[0] ?? null;
 }
 
+/** The region has an in-situ number (a step or call speedup of the script's own calls). */
+function inSituNumber(region: Region): boolean {
+  return Boolean(region.inSitu?.step ?? region.inSitu?.call);
+}
+
 export function digestRegion(region: Region): RegionDigest {
   const compileCalls = region.calls.filter((c) => c.event !== 'cached');
   const reported = compileCalls.filter((c) => c.compileSeconds != null);
@@ -132,7 +140,8 @@ export function digestRegion(region: Region): RegionDigest {
     compileSeconds: reported.length ? reported.reduce((sum, c) => sum + c.compileSeconds!, 0) : null,
     steadyFromCall: region.steadyState?.fromCall ?? null,
     steadyMs: region.steadyState?.medianMs ?? null,
-    notMeasured: notReplayed(region),
+    notMeasured: inSituNumber(region) ? null : notReplayed(region),
+    notReplayed: inSituNumber(region) ? notReplayed(region) : null,
     replayLeftOut: region.replay.leftOut ?? null,
     measurements,
     recommendation: region.recommendation ?? null,
@@ -175,7 +184,7 @@ export function measurementCells(m: RegionMeasurementDigest): {
         ? null
         : m.interval
           ? formatInterval(m.interval.low, m.interval.high)
-          : m.spreadPct === null
+          : m.spreadPct === null || m.numberText
             ? null
             : formatSpread(m.spreadPct),
     compiled: m.medianMs === null ? null : formatMs(m.medianMs),
@@ -272,7 +281,7 @@ export function formatScriptDigest(report: Report): string {
     for (const f of findings) {
       const ranks = rankText({ ranks: f.ranks ?? null, worldSize: report.ranks?.length ?? null });
       out.push(
-        `    ${placeLabel(f, true)}  ${f.kind}: ${f.kind === 'graph-break' && f.what ? f.what : f.reason}${ranks ? ` (${ranks})` : ''}`,
+        `    ${placeLabel(f, true)}  ${f.kind}${f.count > 1 ? ` ×${f.count}` : ''}: ${findingText(f)}${ranks ? ` (${ranks})` : ''}`,
       );
       if (f.fix) out.push(`      fix: ${f.fix}`);
     }

@@ -1,7 +1,7 @@
 // The few numbers a user reads first, derived once from a report for the CLI and the panel (the one-line headline is the runner's: headline.ts).
 // Every number carries what it rests on; what was not measured is left out or said in words, never a placeholder.
 import { saidOf, type Said } from './answer.ts';
-import { collectFindings, type Finding } from './findings.ts';
+import { collectFindings, findingText, type Finding } from './findings.ts';
 import {
   formatBreakEven,
   formatCount,
@@ -61,7 +61,6 @@ export interface ReportDigest {
   device: string;
   status: Report['status'];
   error: string | null;
-  eagerMs: number | null;
   eagerKernelsPerStep: number | null;
   /** CUDA: share of eager's profiled step the GPU sat idle between kernels */
   eagerGpuIdlePct: number | null;
@@ -209,7 +208,6 @@ export function digestReport(report: Report): ReportDigest {
     device: `${report.environment.device} (${report.environment.deviceName})`,
     status: report.status,
     error: report.error ? `${report.error.message} — ${report.error.fix}` : null,
-    eagerMs: eager.timing ? (eager.timing.estimateMs ?? eager.timing.medianMs) : null,
     eagerKernelsPerStep: eager.kernelsPerStep,
     eagerGpuIdlePct: eager.gpuIdlePct ?? null,
     launchBound: eager.launchBound === true,
@@ -234,28 +232,35 @@ export function launchBoundText(digest: ReportDigest): string | null {
   );
 }
 
+/** "0.33 ms (eager 0.84 ms)": compiled per call and the eager its speedup rests on, timed in the same pairs. */
+export function perCallText(m: ModeDigest): string | null {
+  if (m.medianMs === null) return null;
+  return `${formatMs(m.medianMs)}${m.pairedEagerMs === null ? '' : ` (eager ${formatMs(m.pairedEagerMs)})`}`;
+}
+
 /** Eager's and a measured mode's cells in the report panel's table, in the CLI's words and numbers. */
 export function modeCells(
   m: ModeDigest | null,
   digest: ReportDigest,
 ): { speedup: string; nextRun: string; perCall: string; kernels: string } {
   if (!m) {
-    // eager timed on its own, before the modes; each mode's speedup is against eager in that mode's own pairs
+    // eager's time per call is the one each mode's speedup rests on, timed in that mode's pairs: said in its row
     return {
       speedup: formatSpeedup(1),
       nextRun: '',
-      perCall: digest.eagerMs === null ? 'not timed' : `${formatMs(digest.eagerMs)} (timed alone)`,
+      perCall: 'timed with each mode',
       kernels: digest.eagerKernelsPerStep === null ? '' : formatCount(digest.eagerKernelsPerStep),
     };
   }
   return {
     speedup: m.speedup === null ? '' : formatSpeedup(m.speedup),
+    // the answer's range (schema 1.21: none where too noisy or not recorded); a report before answers: its spread
     nextRun: m.interval
       ? formatInterval(m.interval.low, m.interval.high)
-      : m.spreadPct !== null
+      : m.spreadPct !== null && !m.numberText
         ? formatSpread(m.spreadPct)
         : '',
-    perCall: m.medianMs === null ? '' : formatMs(m.medianMs),
+    perCall: perCallText(m) ?? '',
     kernels:
       digest.eagerKernelsPerStep === null || m.kernelsPerStep === null
         ? ''
@@ -263,12 +268,13 @@ export function modeCells(
   };
 }
 
-function eagerLine(digest: ReportDigest): string {
-  const parts = [digest.eagerMs !== null ? `${formatMs(digest.eagerMs)}/call` : 'not timed'];
+/** Eager's profile; its time per call is each mode's "vs eager", the one that mode's speedup rests on. */
+function eagerLine(digest: ReportDigest): string | null {
+  const parts: string[] = [];
   if (digest.eagerKernelsPerStep !== null) parts.push(`${formatCount(digest.eagerKernelsPerStep)} kernels/step`);
   if (digest.eagerGpuIdlePct !== null && !digest.launchBound)
     parts.push(`GPU idle ${formatPct(digest.eagerGpuIdlePct)} between kernels`);
-  return `  ${digest.eagerMs !== null ? 'eager, timed alone' : 'eager'}: ${parts.join(', ')}`;
+  return parts.length ? `  eager: ${parts.join(', ')}` : null;
 }
 
 function measuredLine(m: ModeDigest, digest: ReportDigest): string {
@@ -298,7 +304,8 @@ export function formatDigest(digest: ReportDigest): string {
   const out: string[] = [];
   out.push(`Compile Lens — ${digest.target} on ${digest.device}: ${digest.status}`);
   if (digest.error) out.push(`  error: ${digest.error}`);
-  out.push(eagerLine(digest));
+  const eager = eagerLine(digest);
+  if (eager) out.push(eager);
   const launch = launchBoundText(digest);
   if (launch) out.push(`  ${launch}`);
   for (const m of digest.modes) {
@@ -322,7 +329,7 @@ export function formatDigest(digest: ReportDigest): string {
   if (digest.findings.length) {
     out.push('  findings:');
     for (const f of digest.findings)
-      out.push(`    ${f.file}:${f.line}  ${f.kind}${f.count > 1 ? ` ×${f.count}` : ''}: ${f.reason}`);
+      out.push(`    ${f.file}:${f.line}  ${f.kind}${f.count > 1 ? ` ×${f.count}` : ''}: ${findingText(f)}`);
   }
   out.push(`  recommendation: ${digest.recommendation.reason}`);
   return out.join('\n');

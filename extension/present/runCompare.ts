@@ -4,7 +4,7 @@
 // those it added. Pure: the host reads the two reports and shows the text.
 import { collectFindings, escapeMarkdown, type Finding } from './findings.ts';
 import { digestRegion, headlineMeasurement, type RegionDigest } from './regionDigest.ts';
-import { digestReport, speedupText, type ModeDigest } from './reportDigest.ts';
+import { digestReport, perCallText, speedupText, type ModeDigest } from './reportDigest.ts';
 import { runListEntry, timeOf } from './runList.ts';
 import type { Report } from '../shared/report.ts';
 import { baseName } from '../shared/fileName.ts';
@@ -18,7 +18,7 @@ function modeRows(m: ModeDigest | null, eagerKernels: number | null): string[] {
   if (m.status === 'error') return [`failed: ${m.error ?? 'unknown error'}`, '', '', '', '', '', ''];
   return [
     m.speedup === null ? `not measured${m.notMeasured ? `. ${m.notMeasured}` : ''}` : speedupText(m),
-    text(m.medianMs, formatMs),
+    perCallText(m) ?? '—',
     m.kernelsPerStep === null
       ? '—'
       : `${eagerKernels === null ? '' : `${formatCount(eagerKernels)} → `}${formatCount(m.kernelsPerStep)}`,
@@ -29,15 +29,7 @@ function modeRows(m: ModeDigest | null, eagerKernels: number | null): string[] {
   ];
 }
 
-const MEASURES = [
-  'speedup',
-  'per call (compiled)',
-  'kernels / step',
-  'compile',
-  'graphs',
-  'graph breaks',
-  'recompiles',
-];
+const MEASURES = ['speedup', 'per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'];
 
 /** One block per mode or region: a row per measure, the two runs side by side. */
 function block(title: string, before: string[], after: string[]): string[] {
@@ -116,7 +108,6 @@ export function compareRuns(before: Report, after: Report): string {
         ),
       );
     }
-    out.push(`Eager per call: ${text(a.eagerMs, formatMs)} → ${text(b.eagerMs, formatMs)}`, '');
   }
   const sites = (r: Report) =>
     new Map(

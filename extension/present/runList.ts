@@ -9,7 +9,7 @@ export interface RunListEntry {
   reportPath: string;
   /** "serve_script.py", "mlp" */
   label: string;
-  /** "stay eager: 0.82× (default, next run 0.77–1.49×) · 1 graph — r0 TinyTransformer · 2026-11-23 14:02": the answer first */
+  /** "stay eager: 0.82× per call replayed (0.77–0.88×) · 1 graph — r0 TinyTransformer · 2026-11-23 14:02": the answer first */
   description: string;
   /** every region's or mode's line, the status and the report's path */
   tooltip: string;

@@ -641,7 +641,7 @@ export interface RecompileSite {
   count: number;
   compileIds?: (string | null)[];
   /**
-   * the values a value guard saw, in order (empty unless it recurred with several)
+   * the values a value guard saw, or the sizes a size guard saw (the one compiled first, then each that recompiled), in order (empty unless it recurred with several)
    */
   values?: string[];
   location: null | SourceLocation;
@@ -908,7 +908,10 @@ export interface AnswerNumber {
    * how it was made: the script's own steps (or calls) in situ, its calls replayed, a target's paired rounds
    */
   kind: 'in-situ-step' | 'in-situ-call' | 'replay-call' | 'target-rounds';
-  unit: 'step' | 'call';
+  /**
+   * token: a decode loop's step (a size that grew by one a call: script/shape_facts.py)
+   */
+  unit: 'step' | 'call' | 'token';
   /**
    * steady steps (in situ: the smaller side's) or paired rounds the value rests on
    */
@@ -976,7 +979,7 @@ export interface Reason {
    * steps or calls this run made
    */
   made?: number;
-  unit?: 'step' | 'call';
+  unit?: 'step' | 'call' | 'token';
   seconds?: number;
   value?: number;
   low?: number;
@@ -992,6 +995,70 @@ export interface Reason {
    * the reason's sentence (report/sentences.py)
    */
   text?: string;
+  /**
+   * the shape codes (issue 43): the input whose dimension changed
+   */
+  input?: string;
+  /**
+   * that dimension
+   */
+  dim?: number;
+  /**
+   * how many distinct sizes of it the script called with
+   */
+  sizes?: number;
+  /**
+   * those sizes grew call after call (lengths: a decode loop)
+   */
+  growing?: boolean;
+  /**
+   * torch.compile's dynamic= as the script wrote it
+   */
+  dynamic?: boolean | null;
+  /**
+   * graphs made (shape-fix: with the fix)
+   */
+  graphs?: number | null;
+  /**
+   * shape-fix: graphs made as written
+   */
+  wasGraphs?: number | null;
+  /**
+   * shape-fix: the compile as written (seconds: with the fix)
+   */
+  wasSeconds?: number | null;
+  /**
+   * the recompile limit
+   */
+  limit?: number | null;
+  /**
+   * calls: run eagerly (recompile-limit, eager-fallback), served without compiling (automatic-dynamic), real (warmup-other-shape), sizes recorded (cuda-graphs-per-size), still eager (shape-fix), left out (in-situ-left-out), sequences (decode-loop)
+   */
+  count?: number;
+  /**
+   * warmup-other-shape: the warm-up's size
+   */
+  size?: number;
+  /**
+   * warmup-other-shape: the real calls' size
+   */
+  realSize?: number;
+  /**
+   * shape-fix: the first real call with a warm-up fix; decode-loop: a sequence compiled
+   */
+  ms?: number | null;
+  /**
+   * shape-fix: that call as written; decode-loop: a sequence eager
+   */
+  wasMs?: number | null;
+  /**
+   * shape-fix: measured (else why)
+   */
+  measured?: boolean;
+  /**
+   * shape-fix: why it was not measured
+   */
+  why?: string;
 }
 export interface Region {
   /**
@@ -1073,6 +1140,10 @@ export interface Region {
    * schema 1.14: the script's own calls and steps, compiled against eager: interleaved in the observed run (1.16), or from separate runs (torch < 2.6; null: the compiled run made no call of it)
    */
   inSitu?: null | RegionInSitu;
+  /**
+   * schema 1.21: the region's shape story as facts (null or absent: its inputs kept one shape)
+   */
+  shapes?: null | RegionShapes;
   [k: string]: unknown;
 }
 /**
@@ -1148,9 +1219,9 @@ export interface RegionSignature {
 }
 export interface NoCompiledCode {
   /**
-   * the region's first sentence: No compiled code ran: ...
+   * the region's first sentence: No compiled code ran: ... (1.21: the answer's sentence for it, report/sentences.py; required before 1.21)
    */
-  headline: string;
+  headline?: string;
   cause: string;
   location?: null | SourceLocation;
   fix?: string | null;
@@ -1175,10 +1246,17 @@ export interface RegionInSitu {
    */
   steadySteps?: Sides;
   /**
-   * schema 1.16, interleaved: steps left out, by why: warm-up, switch (the step spans a stance switch), first on its signature (each side's first call of a signature), compiled (a compile started in it), observer (Compile Lens's own work or the profiler), ran eagerly (on the compiled side, no compiled code ran)
+   * schema 1.16, interleaved: steps left out, by why: warm-up, switch (the step spans a stance switch), first on its signature (eager's first call of a signature; a compiled call's first at a size only where it records a CUDA graph; pooled: each side's first step), compiled (a compile started in it), observer (Compile Lens's own work or the profiler), ran eagerly (on the compiled side, no compiled code ran), never served compiled (1.21: eager at a signature whose compiled-side calls all ran eagerly, past the recompile limit)
    */
   dropped?: {
     [k: string]: number;
+  };
+  /**
+   * schema 1.21, interleaved: the compiled side's calls Dynamo ran eagerly (past the recompile limit, after a failed compile) out of the compiled side's calls: never timed as compiled (dropped: ran eagerly); null: none did
+   */
+  eagerFallback?: null | {
+    calls: number;
+    of: number;
   };
   compiledCalls?: number;
   eagerCalls?: number;
@@ -1358,7 +1436,7 @@ export interface InSituSpeedup {
    */
   pairRatios?: number[];
   /**
-   * schema 1.16: signature: one input signature; matched-mix: per signature, each weighed by the script's calls of it; pooled: the signature changed nearly every call (a growing cache), steps pooled (ABBA cancels a linear growth)
+   * schema 1.16: signature: one input signature; matched-mix: per signature, each weighed by the script's calls of it; pooled (1.21: chosen where fewer than half of either side's steady steps have a signature the other side has too): a growing cache's lengths, steps pooled (ABBA cancels a linear growth), the number per step (per token) over the lengths the script ran
    */
   comparedBy?: 'signature' | 'matched-mix' | 'pooled';
   /**
@@ -1465,6 +1543,166 @@ export interface CompileFailure {
    */
   index?: number;
   [k: string]: unknown;
+}
+/**
+ * schema 1.21: what the region's changing shapes did (script/shape_facts.py); its sentences: report/shape_words.py
+ */
+export interface RegionShapes {
+  /**
+   * torch.compile's dynamic= as the script wrote it (null: not given: automatic dynamic)
+   */
+  dynamic: boolean | null;
+  /**
+   * distinct input signatures of the recorded calls
+   */
+  signatures: number;
+  /**
+   * graphs the compiler made for the region
+   */
+  graphs: number | null;
+  /**
+   * each input dimension whose size changed, most sizes first: from the signatures, named by the guard that failed on it where one did, and from size guards on tensors no signature shows (a library's cache)
+   */
+  changed: ShapeChange[];
+  /**
+   * the most-changed dimension grew call after call, restarting with each sequence: a decode loop
+   */
+  loop: null | DecodeLoop;
+  /**
+   * dynamic=None: a size change recompiled once, and the size-generic graph then served new sizes
+   */
+  automaticDynamic: null | AutomaticDynamic;
+  /**
+   * Dynamo's recompile limit was hit: the frame ran eagerly for sizes it had no graph for
+   */
+  recompileLimit: null | RecompileLimit;
+  /**
+   * a warm-up at another shape: its graph served no real call, and the first real call recompiled
+   */
+  warmup: null | WarmupShape;
+  /**
+   * reduce-overhead (or max-autotune) on a GPU: the sizes compiled code ran, each recording a CUDA graph of its own (null: not CUDA graphs, or one size)
+   */
+  cudaGraphSizes: number | null;
+  fix?: ShapeFix;
+}
+export interface ShapeChange {
+  /**
+   * its keyword or guard name, else 'input N' (its position)
+   */
+  input: string;
+  dim: number;
+  /**
+   * the distinct sizes seen, ascending (the first 64)
+   */
+  sizes: number[];
+  /**
+   * how many distinct sizes
+   */
+  count: number;
+}
+export interface DecodeLoop {
+  /**
+   * the size grew by this much a call (1: a token at a time: the number reads per token)
+   */
+  growsBy: number;
+  /**
+   * sequences: the size restarted this many times less one
+   */
+  repetitions: number;
+  callsPerRepetition: number;
+}
+export interface AutomaticDynamic {
+  /**
+   * the call whose size change recompiled with the dimension symbolic
+   */
+  call: number;
+  /**
+   * that recompile
+   */
+  seconds: number | null;
+  /**
+   * later calls that graph served without compiling
+   */
+  servedCalls: number;
+}
+export interface RecompileLimit {
+  limit: number | null;
+  graphs: number | null;
+  /**
+   * distinct input signatures
+   */
+  sizes: number;
+  /**
+   * signatures past the limit: every compiled-side call of them ran eagerly
+   */
+  eagerSizes: number;
+  /**
+   * the script's calls of those signatures, at either stance of the in-situ switch: the calls that run eagerly as written
+   */
+  eagerCalls: number;
+  calls: number;
+  /**
+   * the first call that ran eagerly
+   */
+  fromCall: number | null;
+}
+export interface WarmupShape {
+  input: string;
+  dim: number;
+  warmupSize: number;
+  realSize: number;
+  warmupLine: number | null;
+  realLine: number | null;
+  /**
+   * the first real call: it recompiled
+   */
+  realCall: number;
+  recompileSeconds: number | null;
+  realCalls: number;
+}
+/**
+ * the shape fix, measured on the script's own calls: the script run once more with it applied at the torch.compile line (or the warm-up), observed and interleaved against eager as the script's own run (script/shape_fix.py); absent: no fix for this story
+ */
+export interface ShapeFix {
+  /**
+   * in the user's terms: 'dynamic=True', 'a warm-up at batch 5'
+   */
+  fix: string;
+  kind: 'dynamic' | 'warmup-shape';
+  measured: boolean;
+  /**
+   * not measured: why, and how to measure it (--shape-fix on)
+   */
+  why: string | null;
+  /**
+   * graphs the compiler made for the region with the fix
+   */
+  graphs?: number | null;
+  /**
+   * the compiler's time for the region with the fix
+   */
+  compileSeconds?: number | null;
+  /**
+   * with the fix: the script's own steps in situ, compiled against eager
+   */
+  step?: null | InSituSpeedup;
+  call?: null | InSituSpeedup;
+  /**
+   * with the fix: compiled-side calls Dynamo still ran eagerly
+   */
+  eagerFallback?: null | {
+    calls: number;
+    of: number;
+  };
+  /**
+   * a warm-up fix: the first real call's own time with it (as written it recompiled)
+   */
+  realCallMs?: number | null;
+  /**
+   * the run with the fix, start to end
+   */
+  wallSeconds?: number | null;
 }
 /**
  * schema 1.14, script mode: how the script was measured in situ, compiled against eager (per region: regions[].inSitu)

@@ -23,6 +23,9 @@ export interface ProfileOptions {
   calls?: number;
   /** script mode: false skips the in-situ measurement (the observed run switching compiling off and on; torch < 2.6: separate runs) */
   inSitu?: boolean;
+  /** script mode: measure a shape finding's fix (the script once more with dynamic=True or a warm-up at the real
+   * shape): 'on' always, 'off' never; absent: when the profile stays within 2.5× the script's own time */
+  shapeFix?: 'on' | 'off';
   /** script mode: run the script under torchrun with this many processes (> 1) */
   nprocPerNode?: number;
 }
@@ -88,6 +91,7 @@ export function profileArgs(options: ProfileOptions): string[] {
   if (options.quick) args.push('--quick');
   if (options.calls) args.push('--calls', String(options.calls));
   if (options.inSitu === false) args.push('--no-in-situ');
+  if (options.shapeFix) args.push('--shape-fix', options.shapeFix);
   if (options.nprocPerNode && options.nprocPerNode > 1) args.push('--nproc-per-node', String(options.nprocPerNode));
   // runRunner holds the runner's stdin open: if this process dies (VS Code closes), the run cancels itself
   args.push('--stop-when-stdin-closes');

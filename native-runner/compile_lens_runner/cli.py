@@ -11,6 +11,7 @@ import sys
 from .errors import RunnerError
 from .process.inspect import inspect_logs
 from .process.placement import default_out_dir, make_tool_folder, refusal
+from .target.samples import DEFAULT as DEFAULT_SAMPLE
 from .target.samples import NAMES as SAMPLE_NAMES
 
 KNOWN_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
@@ -36,7 +37,7 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     prof = sub.add_parser("profile", help="compile, time and profile a target; writes a report directory")
     what = prof.add_mutually_exclusive_group()
-    what.add_argument("--sample", choices=SAMPLE_NAMES, help="a built-in sample model (default: mlp)")
+    what.add_argument("--sample", choices=SAMPLE_NAMES, help=f"a built-in sample model (default: {DEFAULT_SAMPLE})")
     what.add_argument("--target", metavar="FILE:FN", help="FN() returns (model, example_inputs) or a dict")
     what.add_argument("--script", metavar="FILE", help="run an unmodified script and observe its torch.compile calls")
     prof.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
@@ -66,6 +67,13 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --script: no in-situ measurement (the observed run switching compiling off and on between "
         "blocks of its calls); only the observed run and its replays",
+    )
+    prof.add_argument(
+        "--shape-fix",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="with --script: measure the fix of a shape finding (dynamic=True, a warm-up at the real shape) by running "
+        "the script once more with it; auto: when the profile stays within 2.5x the script's own time",
     )
     prof.add_argument(
         "--stop-when-stdin-closes",
@@ -191,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             f"trains); remove {'it' if len(inapplicable) == 1 else 'them'}, or use --modes for what-if modes"
         )
     if not (args.sample or args.target or args.script):
-        args.sample = "mlp"
+        args.sample = DEFAULT_SAMPLE
     target = (
         {"script": os.path.abspath(args.script), "args": script_args}
         if args.script
@@ -215,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         "whatIfModes": args.modes if args.script else None,
         "nprocPerNode": args.nproc_per_node,
         "inSituRuns": not args.no_in_situ,
+        "shapeFixRun": args.shape_fix,
     }
     out_dir = os.path.abspath(args.out) if args.out else default_out_dir(_target_name(args))
     refused = refusal(out_dir)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from typing import Any
 
 from .compiler import compiled_runs, perf_hints
@@ -51,6 +52,7 @@ class Run:
 
     def __init__(self, spec: dict[str, Any]) -> None:
         self.spec = spec
+        self.started = time.monotonic()  # before torch's import: a plain run of a script pays it too
         self.workdir: str = spec["workdir"]
         self.report_path = os.path.join(self.workdir, "report.json")
         self.trace_dir = os.path.join(self.workdir, "torch_trace")

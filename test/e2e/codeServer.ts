@@ -44,20 +44,23 @@ export function makeTestWorkspace(pythonPath: string): string {
   return workspace;
 }
 
-/** Builds the bundles, packages the .vsix and makes sure code-server is installed (cached outside the repo). */
+/**
+ * Makes sure code-server is installed (cached outside the repo) and gives the packaged .vsix: the one scripts/test.sh
+ * built and packaged once for every e2e file (COMPILE_LENS_E2E_VSIX), else this file's own build of the bundles.
+ */
 export function prepareCodeServer(): CodeServerEnv {
   const root = execFileSync('bash', [path.join(REPO, 'test/e2e/setup-code-server.sh')], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   }).trim();
-  execFileSync('node', [path.join(REPO, 'scripts/build.mjs')], { cwd: REPO, stdio: 'inherit' });
-  const vsix = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-vsix-')), 'compile-lens.vsix');
-  execFileSync(
-    path.join(REPO, 'node_modules/.bin/vsce'),
-    ['package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
+  const vsix = process.env['COMPILE_LENS_E2E_VSIX'] ?? packageExtension();
   return { root, entry: path.join(root, 'node_modules/code-server/out/node/entry.js'), vsix };
+}
+
+function packageExtension(): string {
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: REPO, stdio: 'inherit' });
+  execFileSync('npm', ['run', '-s', 'package'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  return path.join(REPO, 'dist/compile-lens.vsix');
 }
 
 function freePort(): Promise<number> {
@@ -99,6 +102,9 @@ export async function startSession(
       'extensions.autoUpdate': false,
       'workbench.enableExperiments': false,
       'editor.hover.delay': 100,
+      // nothing repaints unasked: a blinking cursor and animations kept headless Chromium busy between the steps
+      'editor.cursorBlinking': 'solid',
+      'workbench.reduceMotion': 'on',
     }),
   );
   const processEnv = {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
   makeTestWorkspace,
@@ -19,6 +19,7 @@ import {
   runCommand,
   startSession,
   type CodeServerEnv,
+  type Session,
 } from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -28,7 +29,7 @@ const SCRIPT_NAME = 'print_step.py';
 const SCRIPT = `import torch
 
 
-@torch.compile
+@torch.compile(backend="eager")
 def step(x):
     y = x * 2
     print("step done")
@@ -48,11 +49,28 @@ const PYTHON = execFileSync(
 ).trim();
 
 let env: CodeServerEnv;
+let shared: { workspace: string; session: Session } | undefined;
 
 before(() => {
   env = prepareCodeServer();
   mkdirSync(ARTIFACTS, { recursive: true });
 });
+
+after(async () => {
+  await shared?.session.close();
+});
+
+/**
+ * The real runner's Quick Fixes share one VS Code (started by the first test that needs it): each test writes its own
+ * script into the one workspace, and leaves its finding fixed.
+ */
+async function realRunner(name: string, source: string): Promise<{ workspace: string; file: string; page: Page }> {
+  const workspace = shared?.workspace ?? makeTestWorkspace(PYTHON);
+  const file = path.join(workspace, name);
+  writeFileSync(file, source);
+  shared ??= { workspace, session: await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS }) };
+  return { workspace, file, page: shared.session.page };
+}
 
 interface Site {
   location: { file: string; line: number } | null;
@@ -151,11 +169,7 @@ test(
   'the print graph break offers a Quick Fix; applied, the next profile has no break at that line',
   { timeout: 900_000 },
   async () => {
-    const workspace = makeTestWorkspace(PYTHON);
-    const file = path.join(workspace, SCRIPT_NAME);
-    writeFileSync(file, SCRIPT);
-    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-    const { page } = session;
+    const { workspace, file, page } = await realRunner(SCRIPT_NAME, SCRIPT);
     try {
       await openFile(page, SCRIPT_NAME);
       const before = await profile(page, workspace);
@@ -191,8 +205,6 @@ test(
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix.png') }).catch(() => undefined);
       throw error;
-    } finally {
-      await session.close();
     }
   },
 );
@@ -205,7 +217,7 @@ def f(x):
     return (x * 2).relu()
 
 
-step = torch.compile(f)
+step = torch.compile(f, backend="eager")
 for n in (4, 4, 6, 6):
     step(torch.ones(n))
 `;
@@ -214,11 +226,7 @@ test(
   'a recompile on a size change offers dynamic=True; applied, the next profile does not recompile',
   { timeout: 900_000 },
   async () => {
-    const workspace = makeTestWorkspace(PYTHON);
-    const file = path.join(workspace, RESIZED_NAME);
-    writeFileSync(file, RESIZED);
-    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-    const { page } = session;
+    const { workspace, file, page } = await realRunner(RESIZED_NAME, RESIZED);
     try {
       await openFile(page, RESIZED_NAME);
       const before = await profile(page, workspace);
@@ -230,7 +238,7 @@ test(
         'Recompile',
         'def f(x):',
         /Compile with dynamic=True/,
-        'torch.compile(f, dynamic=True)',
+        'torch.compile(f, backend="eager", dynamic=True)',
       );
 
       const after = await profile(page, workspace);
@@ -239,8 +247,6 @@ test(
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-dynamic.png') }).catch(() => undefined);
       throw error;
-    } finally {
-      await session.close();
     }
   },
 );
@@ -252,11 +258,7 @@ test(
   'a warm-up at another shape than the real calls offers the real shape; applied, the next profile does not recompile',
   { timeout: 900_000 },
   async () => {
-    const workspace = makeTestWorkspace(PYTHON);
-    const file = path.join(workspace, WARMUP_NAME);
-    writeFileSync(file, WARMUP);
-    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-    const { page } = session;
+    const { workspace, file, page } = await realRunner(WARMUP_NAME, WARMUP);
     try {
       await openFile(page, WARMUP_NAME);
       const before = await profile(page, workspace);
@@ -282,8 +284,6 @@ test(
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-warmup.png') }).catch(() => undefined);
       throw error;
-    } finally {
-      await session.close();
     }
   },
 );

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { generateTrace } from '../../bench/gen-trace.ts';
-import { PREVIEW_MIN_EVENTS } from '../../extension/present/timelineContent.ts';
+import { PREVIEW_MIN_EVENTS } from '../../extension/node/timelineContent.ts';
 import {
   findWebviewFrame,
   makeTestWorkspace,

@@ -21,6 +21,11 @@ SAMPLES_DIR = RUNNER_DIR / "compile_lens_runner" / "target" / "samples"
 
 sys.path.insert(0, str(RUNNER_DIR))
 
+# Every runner, script and torch import of the tests runs one thread: Inductor's C++ kernels and eager's ops otherwise
+# spin OpenMP threads for every core, and on a 2-core CI machine shared by two pytest workers and the node suite they
+# busy-wait for each other (15 % more CPU per run, docs/BENCHMARKS.md §test suite). No test asserts a speed.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 
 def runner_env(extra_path: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
@@ -66,7 +71,18 @@ def finish(code: int, stdout: str, stderr: str) -> Run:
         validate(report)
         report_dir = path.parent
         assert results[0]["status"] == report["status"]
+        keep_for_surfaces(path)
     return Run(code, lines, stderr, report, report_dir)
+
+
+def keep_for_surfaces(path: Path) -> None:
+    """With COMPILE_LENS_TEST_REPORTS set (a folder), each report a test's run wrote is kept there, for
+    test/unit/surfaces.test.ts to say through every surface (COMPILE_LENS_TEST_REPORTS=DIR, the same folder)."""
+    folder = os.environ.get("COMPILE_LENS_TEST_REPORTS")
+    if folder:
+        kept = Path(folder) / f"{path.parent.name}-{os.getpid()}-{len(list(Path(folder).glob('*')))}"
+        kept.mkdir(parents=True, exist_ok=True)
+        (kept / "report.json").write_text(path.read_text())
 
 
 def run_runner(*args: str, extra_path: str | None = None, timeout: float = 300, cwd: str | None = None) -> Run:

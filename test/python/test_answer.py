@@ -116,7 +116,7 @@ def test_a_target_says_the_verdict_its_number_with_mode_and_range_then_its_facts
     assert report["recommendation"] == {"mode": "default", "verdict": "compile", "reason": a["sentence"]}
     assert (
         a["sentence"]
-        == "Compile (default): 1.30× per call with default (1.25–1.36×). Its 3.4 s compile pays back after 537 calls."
+        == "Compile: 1.30× per call with default (1.25–1.36×). Its 3.4 s compile pays back after 537 calls."
     )
 
 
@@ -164,7 +164,7 @@ def test_a_replayed_region_recommends_the_mode_it_was_measured_in_weighed_by_the
     assert a["verdict"] == "compile" and a["mode"] == "default" and a["number"]["kind"] == "replay-call"
     assert (
         a["headline"]
-        == "compile it: 1.80× per call replayed with default (1.70–1.90×) · pays back after 1,200 calls, this run made 5,000"
+        == "compile it: 1.80× per call replayed (1.70–1.90×) · pays back after 1,200 calls, this run made 5,000"
     )
     what_if = region_answer(
         _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])

@@ -68,6 +68,8 @@ def job(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[subprocess
                 "--out",
                 str(root / "job"),
                 str(DDP_TRAIN),
+                "--backend",
+                "aot_eager",  # no Inductor C++ compile in each rank: what is read here is Dynamo's and the ranks'
                 "--steps",
                 "6",
                 "--diverge-step",

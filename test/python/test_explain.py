@@ -67,7 +67,7 @@ def test_size_mismatch_names_the_dimension_and_mark_dynamic_with_its_cost() -> N
     assert (
         found
         and found["what"]
-        == "Input 'x' changed size in dimension 1 (128 -> 256); the compiled code was specialised to 128."
+        == "Input 'x' changed size in dimension 1 from 128 to 256; the compiled code was specialised to 128."
     )
     assert (
         "torch._dynamo.mark_dynamic(x, 1)" in found["fix"] and "dynamic=True" in found["fix"] and "cost" in found["fix"]
@@ -100,6 +100,30 @@ def test_recurring_recompiles_are_one_site() -> None:
     assert [(s["location"]["line"], s["count"]) for s in sites] == [(10, 8), (20, 1)]
     assert sites[0]["values"] == [str(n) for n in range(90, 98)] and sites[0]["inTimedRegion"] is True
     assert sites[0]["compileIds"][0] == "0/1" and sites[1]["values"] == []
+
+
+def test_recompiles_recorded_at_one_line_are_one_site_saying_the_sizes_in_order() -> None:
+    """script-regions-cpu (a real run): `step` recompiled 7 times at line 41 as x's dimension 1 grew by 16 each call."""
+    report = json.loads((FIXTURES / "reports" / "script-regions-cpu" / "report.json").read_text())
+    recompiles = next(r for r in report["regions"] if r["name"] == "step")["compiler"]["recompiles"]
+    [site] = explain.group_sites(recompiles)
+    assert site["count"] == 7 and site["values"] == ["16", "32", "48", "64", "80", "96", "112", "128"]
+    assert site["explanation"] and site["explanation"]["what"] == (
+        "Input 'x' changed size in dimension 1: 16 → 32 → 48 → 64 → … → 128; the compiled code was specialised to "
+        "each size in turn, so every new one compiled again."
+    )
+    assert "torch._dynamo.mark_dynamic(x, 1)" in site["explanation"]["fix"]
+    # one recompile alone keeps its own sentence
+    [one] = explain.group_sites(recompiles[:1])
+    assert one["values"] == [] and one["explanation"] == explain.explain(recompiles[0]["reason"])
+
+
+def test_a_recurring_value_guard_says_the_values_it_took() -> None:
+    """counter-cpu (a real run): self.calls recompiled on every call until the limit."""
+    report = json.loads((FIXTURES / "reports" / "counter-cpu" / "report.json").read_text())
+    [site] = explain.group_sites(report["modes"][0]["compiler"]["recompiles"])
+    assert site["explanation"] and site["explanation"]["what"].endswith("In order: 16 → 17 → 18 → 19 → … → 23.")
+    assert site["explanation"]["what"].startswith("The integer attribute self.calls of the module changes")
 
 
 def test_fallback_cause_names_the_frame_the_limit_and_the_guard() -> None:
@@ -171,7 +195,7 @@ def test_a_number_on_dynamos_stack_is_named_by_the_users_line_not_by___stack0() 
 def test_a_size_change_inside_a_library_call_gets_a_fix_at_the_users_level() -> None:
     reason = "tensor 'input_ids' size mismatch at index 1. expected 7, actual 8"
     found = explain.explain(reason, library_frame="forward in modeling_llama.py")
-    assert found and "dimension 1 (7 -> 8)" in found["what"] and "forward in modeling_llama.py" in found["what"]
+    assert found and "dimension 1 from 7 to 8" in found["what"] and "forward in modeling_llama.py" in found["what"]
     assert (
         "mark_dynamic" not in found["fix"]
         and "static" in found["fix"]

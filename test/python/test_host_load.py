@@ -139,7 +139,7 @@ def test_a_contended_replay_gives_its_region_and_the_script_no_verdict() -> None
     script = answer.script_answer({"regions": [region]})  # type: ignore[typeddict-item]
     assert script["verdict"] == "none"
     assert script["sentence"].startswith(
-        "scale (line 4): no verdict: 704.50× per call replayed with default (669.27–739.73×) · host busy"
+        "scale (line 4): no verdict: 704.50× per call replayed (669.27–739.73×) · host busy"
     )
 
 
@@ -294,13 +294,12 @@ def test_the_headline_says_a_contended_number_is_so() -> None:
         "no verdict: 3.20× per step in situ (3.00–3.40×) · host busy"
     )
     assert region_answer(_in_situ_region(CONTENDED, 1.4, QUIET))["headline"].startswith(
-        "compile it: 1.40× per call replayed with default (1.33–1.47×)"
+        "compile it: 1.40× per call replayed (1.33–1.47×)"
     )
     replay_only = _in_situ_region(QUIET, 704.5, CONTENDED)
     replay_only["inSitu"] = None
     assert (
-        region_answer(replay_only)["headline"]
-        == "no verdict: 704.50× per call replayed with default (669.27–739.73×) · host busy"
+        region_answer(replay_only)["headline"] == "no verdict: 704.50× per call replayed (669.27–739.73×) · host busy"
     )
     mode = dict(_mode(704.5, CONTENDED), compiler={"graphCount": 1, "graphBreaks": [], "recompiles": []})
     assert answer.target_answer(_target([mode]))["headline"].startswith(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +13,6 @@ import pytest
 from compile_lens_runner.measure import interleaved, step_work
 from compile_lens_runner.script.window import STEPS as window_steps
 from conftest import marker_line, run_runner
-
-# Inductor's C++ kernels spin OpenMP threads; on a shared 2-core CI machine they fight the other processes for them.
-THREADS = {"OMP_NUM_THREADS": "1"}
 
 TRAIN = textwrap.dedent("""
     import torch
@@ -49,14 +45,6 @@ TRAIN = textwrap.dedent("""
 """)
 
 
-@pytest.fixture(scope="module")
-def threads() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        for key, value in THREADS.items():
-            patch.setenv(key, value)
-        yield
-
-
 def _region(report: dict[str, Any]) -> dict[str, Any]:
     [region] = report["regions"]
     return region
@@ -72,7 +60,7 @@ def _profiled(tmp_path: Path, name: str, source: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def training(tmp_path_factory: pytest.TempPathFactory, threads: None) -> Any:
+def training(tmp_path_factory: pytest.TempPathFactory) -> Any:
     folder = tmp_path_factory.mktemp("train")
     script = folder / "train_bn.py"
     script.write_text(TRAIN)
@@ -196,7 +184,7 @@ DECODE = textwrap.dedent("""
             return self.out(att @ values), {"k": keys, "v": values}
 
 
-    step = torch.compile(Decoder().eval())  # MARK: decoder
+    step = torch.compile(Decoder().eval(), backend="eager")  # MARK: decoder
     with torch.no_grad():
         cache = {"k": torch.zeros(2, 0, D), "v": torch.zeros(2, 0, D)}
         token = torch.zeros(2, 1, dtype=torch.long)
@@ -206,7 +194,7 @@ DECODE = textwrap.dedent("""
 """)
 
 
-def test_a_generate_loop_passing_its_growing_cache_is_compared_pooled(tmp_path: Path, threads: None) -> None:
+def test_a_generate_loop_passing_its_growing_cache_is_compared_pooled(tmp_path: Path) -> None:
     region = _profiled(tmp_path, "decode.py", DECODE)
     situ = region["inSitu"]
     assert len({c["signature"] for c in region["calls"]}) == 48  # a signature of its own at every call
@@ -231,14 +219,14 @@ WARMUP = textwrap.dedent("""
     import torch
     from torch import nn
 
-    model = torch.compile(nn.Sequential(nn.Linear(32, 64), nn.GELU(), nn.Linear(64, 32)))  # MARK: compile
+    model = torch.compile(nn.Sequential(nn.Linear(32, 64), nn.GELU(), nn.Linear(64, 32)), backend="eager")  # MARK: compile
     with torch.inference_mode():
         model(torch.randn(1, 32))  # warm up at batch 1
         model(torch.randn(5, 32))  # the one real call
 """)
 
 
-def test_a_two_call_warmup_script_says_one_thing_about_its_calls(tmp_path: Path, threads: None) -> None:
+def test_a_two_call_warmup_script_says_one_thing_about_its_calls(tmp_path: Path) -> None:
     """Called twice, both before the interleaving could begin: no in-situ number, and no verdict quoting one."""
     region = _profiled(tmp_path, "warmup.py", WARMUP)
     situ = region["inSitu"]
@@ -252,7 +240,7 @@ FAILS = textwrap.dedent("""
     import torch
 
 
-    @torch.compile(fullgraph=True)
+    @torch.compile(fullgraph=True, backend="eager")
     def serve(x):
         y = x * 2
         if x.shape[0] >= 4:
@@ -266,7 +254,7 @@ FAILS = textwrap.dedent("""
 """)
 
 
-def test_a_fullgraph_failure_is_a_finding_at_the_users_line(tmp_path: Path, threads: None) -> None:
+def test_a_fullgraph_failure_is_a_finding_at_the_users_line(tmp_path: Path) -> None:
     script = tmp_path / "fails_at_serving.py"
     script.write_text(FAILS)
     line = marker_line(script, "MARK: branch")
@@ -308,7 +296,7 @@ NESTED = textwrap.dedent("""
 """)
 
 
-def test_several_regions_and_a_nested_one_share_one_schedule(tmp_path: Path, threads: None) -> None:
+def test_several_regions_and_a_nested_one_share_one_schedule(tmp_path: Path) -> None:
     script = tmp_path / "nested.py"
     script.write_text(NESTED)
     run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--quick")
@@ -333,13 +321,13 @@ def test_several_regions_and_a_nested_one_share_one_schedule(tmp_path: Path, thr
 SERVICE = textwrap.dedent("""
     import torch
 
-    handle = torch.compile(lambda x: torch.relu(x @ x.T).sum(1))  # MARK: service
+    handle = torch.compile(lambda x: torch.relu(x @ x.T).sum(1), backend="eager")  # MARK: service
     while True:  # a service: it never ends on its own
         handle(torch.randn(64, 64))
 """)
 
 
-def test_a_service_stopped_with_calls_n_stops_at_n(tmp_path: Path, threads: None) -> None:
+def test_a_service_stopped_with_calls_n_stops_at_n(tmp_path: Path) -> None:
     script = tmp_path / "service.py"
     script.write_text(SERVICE)
     run = run_runner("--script", str(script), "--out", str(tmp_path / "out"), "--quick", "--calls", "12")
@@ -357,19 +345,19 @@ LIBRARY_FAILS = textwrap.dedent("""
     sys.path.insert(0, sys.argv[1])
     import decoderlib
 
-    serve = torch.compile(decoderlib.serve, fullgraph=True)
+    serve = torch.compile(decoderlib.serve, fullgraph=True, backend="eager")
     for batch in (2, 2, 2, 4):
         serve(torch.ones(batch, 8))  # MARK: call
 """)
 
 
-def test_a_failure_inside_a_librarys_code_is_said_at_the_users_call(tmp_path: Path, threads: None) -> None:
+def test_a_failure_inside_a_librarys_code_is_said_at_the_users_call(tmp_path: Path) -> None:
     """The compiled function is a library's (as transformers' forward is): no frame of the failure is the user's, so
     the finding names the user's call of it."""
     library = tmp_path / "venv" / "lib" / "python3.12" / "site-packages"
     library.mkdir(parents=True)
     (library / "decoderlib.py").write_text(
-        textwrap.dedent(FAILS.split("@torch.compile(fullgraph=True)\n", 1)[1].split("\n\n\n")[0])
+        textwrap.dedent(FAILS.split('@torch.compile(fullgraph=True, backend="eager")\n', 1)[1].split("\n\n\n")[0])
     )
     script = tmp_path / "their_server.py"
     script.write_text(LIBRARY_FAILS)

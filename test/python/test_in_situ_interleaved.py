@@ -109,6 +109,20 @@ def test_a_signature_new_to_the_compiled_side_runs_compiled_even_in_an_eager_blo
     assert seen[7][0] == "eager" and seen[9][0] == "eager" and seen[8] == ("compiled", 0)
 
 
+def test_once_a_dynamic_graph_served_a_new_size_new_sizes_run_at_the_block_s_own_stance(monkeypatch: Any) -> None:
+    """A growing cache's next length would compile nothing: it runs eagerly in an eager block, so eager has steps."""
+    import compile_lens_runner.script.interleave as module
+
+    current = ["default"]
+    monkeypatch.setattr(module, "_current_stance", lambda: current[0])
+    il = Interleaver(lambda name: current.__setitem__(0, name))
+    seen = []
+    for i in range(12):
+        seen.append(il.before_call(None, f"float32[1, {i}, 8]; no_grad", new_sizes_served=i > 2))
+        il.after_call(i < 2)
+    assert [side for side, _ in seen[5:9]] == ["eager"] * 4 and all(block for _, block in seen[5:9])
+
+
 def test_a_script_that_sets_its_own_stance_stops_the_switching(monkeypatch: Any) -> None:
     import compile_lens_runner.script.interleave as module
 
@@ -261,3 +275,70 @@ def test_a_torchrun_job_s_step_is_its_slowest_rank_s_call_by_call() -> None:
     assert [c["index"] for c in interleaved.slowest_calls([fast, slow[:10]])] == list(
         range(10)
     )  # calls every rank made
+
+
+def test_a_growing_cache_served_by_one_dynamic_graph_is_pooled_and_every_length_counts() -> None:
+    """3 sequences of 32 tokens, the cache one longer each token: a length recurs once per sequence, and with blocks of
+    4 (ABBA: 16 calls) each length falls on the same side every time, so no signature is matched; pooled, the
+    compiled calls at new lengths (served without compiling) are steady, and ABBA cancels the growth."""
+    tokens, warm = 32, 3
+    spec = [("compiled", 0)] * warm + [(ORDER[k % 4], k + 1) for k in range((3 * tokens - warm) // 4) for _ in range(4)]
+    grow = lambda i: 1 + (i % tokens) / 8  # noqa: E731  the cache's work grows with its length
+    data = calls(spec, {"eager": 2.0, "compiled": 1.0}, sig=lambda i: f"float32[1, {i % tokens}, 64]; no_grad")
+    for c in data[1:]:
+        c["stepMs"] = None if c["stepMs"] is None else c["stepMs"] * grow(c["index"])
+    result = interleaved.compare(data, len(spec))
+    step = result["step"]
+    assert step["comparedBy"] == "pooled" and 1.8 < step["speedup"] < 2.2
+    assert result["dropped"].get("first on its signature") == 1  # eager's first step only: each length is new to it
+    compiled_steps = sum(
+        1 for c in data[:-1] if c["side"] == "compiled" and c["block"] and c["block"] == data[c["index"] + 1]["block"]
+    )
+    assert result["steadySteps"]["compiled"] == compiled_steps  # new lengths included
+
+
+def test_under_cuda_graphs_a_compiled_call_s_first_at_a_size_is_no_steady_step() -> None:
+    tokens = 32
+    spec = [("compiled", 0)] * 3 + [(ORDER[k % 4], k + 1) for k in range(23) for _ in range(4)]
+    data = calls(spec, {"eager": 2.0, "compiled": 1.0}, sig=lambda i: f"float32[1, {i % tokens}, 64]; no_grad")
+    plain, recording = interleaved.compare(data, len(spec)), interleaved.compare(data, len(spec), new_size_costs=True)
+    assert recording["steadySteps"]["compiled"] < plain["steadySteps"]["compiled"]
+    assert recording["dropped"]["first on its signature"] > plain["dropped"]["first on its signature"]
+
+
+def test_calls_past_the_recompile_limit_are_never_timed_as_compiled_and_their_share_is_said() -> None:
+    """A server with 6 batch sizes whose last 2 ran eagerly on the compiled side (Dynamo's recompile limit): those
+    steps are left out, the number covers the sizes compiled code served, and the eager share is counted."""
+    sizes = [1, 2, 3, 4, 5, 6]
+    spec = layout(block=5, blocks=24)  # 5: every size has steps inside a block
+    sig = lambda i: f"float32[{sizes[i % 6]}, 64]; no_grad"  # noqa: E731
+    past_limit = {
+        i: {"ranCompiled": False, "fallbackReason": "recompile limit"}
+        for i, (side, _) in enumerate(spec)
+        if side == "compiled" and i % 6 >= 4
+    }
+    data = calls(spec, {"eager": 2.0, "compiled": 1.0}, sig, overrides=past_limit)
+    for i in past_limit:  # eager code at the compiled stance: eager's time
+        data[i]["stepMs"] = None if data[i]["stepMs"] is None else 2.0
+    result = interleaved.compare(data, len(spec))
+    step = result["step"]
+    assert 1.9 < step["speedup"] < 2.1 and step["comparedBy"] == "matched-mix"
+    assert {s["signature"] for s in step["signatures"]} == {sig(i) for i in range(4)}
+    assert result["eagerFallback"] == {"calls": len(past_limit), "of": sum(1 for s, _ in spec if s == "compiled")}
+    assert result["dropped"]["ran eagerly"] == len(past_limit)
+    eager_past = sum(1 for i, (side, block) in enumerate(spec) if side == "eager" and i % 6 >= 4)
+    assert result["dropped"]["never served compiled"] == eager_past  # eager at those sizes: nothing compiled to compare
+    assert step["notCompared"] == []
+
+
+def test_a_server_s_pairs_of_blocks_count_though_they_share_no_batch_size() -> None:
+    """Blocks of 4 calls over 12 sizes cycled by 7: adjacent blocks hold different sizes, and each pair still gives
+    its ratio (its steps over their size's eager median)."""
+    sizes = [(i * 7) % 12 + 1 for i in range(400)]
+    spec = [("compiled", 0)] * 12 + [(ORDER[k % 4], k + 1) for k in range(97) for _ in range(4)]
+    data = calls(spec, {"eager": 2.0, "compiled": 1.0}, sig=lambda i: f"float32[{sizes[i]}, 64]; no_grad")
+    for c in data[1:]:  # larger batches take longer both ways
+        c["stepMs"] = None if c["stepMs"] is None else c["stepMs"] * sizes[c["index"]]
+    step = interleaved.compare(data, len(spec))["step"]
+    assert step["comparedBy"] == "matched-mix" and step["pairs"] >= 20
+    assert all(1.8 < r < 2.2 for r in step["pairRatios"]) and 1.9 < step["speedup"] < 2.1

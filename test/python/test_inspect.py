@@ -9,7 +9,6 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -238,11 +237,10 @@ def test_a_copy_of_the_report_folder_keeps_working(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "moved" / "report.json").read_text())["target"]["name"] == "comp_metrics"
 
 
-def test_64_ranks_read_in_seconds_with_the_divergence_grouped(tmp_path: Path) -> None:
+def test_64_ranks_read_with_the_divergence_grouped(tmp_path: Path) -> None:
+    """(How long 64 ranks take to read is bench/ranks64.py's, in docs/BENCHMARKS.md: no test times this host.)"""
     rank_folder(tmp_path / "torch_trace", 64, {3, 17, 41})
-    start = time.perf_counter()
     report = inspect(tmp_path / "torch_trace", out=tmp_path / "out")
-    assert time.perf_counter() - start < 30  # docs/BENCHMARKS.md: about 1 s here
     assert [r["rank"] for r in report["ranks"]] == list(range(64))
     assert [r["rank"] for r in report["ranks"] if r["recompiles"]] == [3, 17, 41]
     recompiles = [d for d in report["divergence"] if d["kind"] == "recompile"]

@@ -70,7 +70,7 @@ def test_a_notebook_profiles_like_a_script(tmp_path: Path) -> None:
             ("code", "%load_ext autoreload\nimport torch\n"),
             (
                 "code",
-                "def f(x):\n    y = torch.sin(x)\n    print('inside')\n    return torch.cos(y)\n\nfast = torch.compile(f)\n",
+                "def f(x):\n    y = torch.sin(x)\n    print('inside')\n    return torch.cos(y)\n\nfast = torch.compile(f, backend='eager')\n",
             ),
             ("code", "!echo hello\nfor _ in range(3):\n    fast(torch.randn(8))\n"),
         ],

@@ -146,13 +146,16 @@ def test_a_region_that_mutates_state_is_not_replayed_but_measured_in_situ(two_re
     assert tally["kind"] == "module" and tally["callCount"] == 5 and tally["measurements"] == []
     assert tally["replay"]["replayable"] is False and "changes its buffer seen in place" in tally["replay"]["reason"]
     # a replay cannot answer for it, and in situ its 5 calls are too few for steady steps both ways: no number
-    # either way, and the region and the summary say both reasons, with no verdict
+    # either way; the region's answer says both reasons, with no verdict, and the summary says its headline
     assert tally["inSitu"]["step"] is None and tally["inSitu"]["reason"]
-    assert tally["recommendation"]["verdict"] == "none" and "; in situ: " in tally["recommendation"]["reason"]
+    answer = tally["answer"]
+    assert answer["verdict"] == "none" and answer["number"] is None
+    assert [r["code"] for r in answer["reasons"]] == ["replay-not-possible", "no-steady-steps"]
+    assert tally["inSitu"]["reason"] in tally["recommendation"]["reason"]
     assert "don't compile" not in tally["recommendation"]["reason"].lower()
     summary = run.report["recommendation"]
     assert summary["verdict"] in ("compile", "compile-for-longer-runs", "stay-eager", "none")
-    assert "Tally (line" in summary["reason"] and tally["inSitu"]["reason"] in summary["reason"]
+    assert f"Tally (line {tally['location']['line']}): {tally['headline']}" in summary["reason"]
 
 
 def test_compile_time_is_counted_once_per_compile(two_regions: tuple[Path, Any]) -> None:
@@ -181,8 +184,8 @@ def test_script_that_raises_midway_still_reports_its_regions(tmp_path: Path) -> 
 
 
         torch._dynamo.config.suppress_errors = True  # a failed compile then runs the code eagerly, silently
-        step = torch.compile(lambda x: torch.sin(x) * 2)
-        once = torch.compile(lambda x: x + 1)
+        step = torch.compile(lambda x: torch.sin(x) * 2, backend="eager")
+        once = torch.compile(lambda x: x + 1, backend="eager")
         never = torch.compile(lambda x: torch.cos(x) - 1, backend=exploding_backend)
         for _ in range(3):
             step(torch.randn(16))
@@ -193,8 +196,13 @@ def test_script_that_raises_midway_still_reports_its_regions(tmp_path: Path) -> 
     """)
     )
     run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"))
-    assert run.code == 1 and run.report["status"] == "error"
+    assert run.code == 1 and run.report["status"] == "error" and run.report["error"]["kind"] == "user-code"
     assert "the script blew up" in run.report["error"]["message"]
+    # what the compiler did before the script raised is in the report: each region's frame and graph
+    compiler = run.report["modes"][0]["compiler"]
+    assert compiler["graphCount"] == 3 and {f["location"]["line"] for f in compiler["frames"]} == {
+        marker_line(script, f"{name} = torch.compile") for name in ("step", "once", "never")
+    }
     step, once, never = run.report["regions"]
     assert step["callCount"] == 3 and step["measurements"][0]["status"] == "ok"
     assert once["callCount"] == 1 and once["measurements"] == []

@@ -25,6 +25,12 @@ def mlp(outdir: Path) -> Run:
 
 
 @pytest.fixture(scope="module")
+def default_sample(outdir: Path) -> Run:
+    """No target named: the runner profiles its default sample."""
+    return run_runner("--quick", "--device", "cpu", "--out", str(outdir / "default"))
+
+
+@pytest.fixture(scope="module")
 def graphbreak(outdir: Path) -> Run:
     return run_runner("--sample", "graphbreak", "--quick", "--device", "cpu", "--out", str(outdir / "graphbreak"))
 
@@ -66,6 +72,24 @@ def test_mlp_writes_report_traces_and_compiler_logs(mlp: Run, outdir: Path) -> N
     phases = [line["phase"] for line in mlp.lines if line["type"] == "progress"]
     fractions = [line["fraction"] for line in mlp.lines if line["type"] == "progress"]
     assert {"eager", "compile", "timing", "profile"} <= set(phases) and fractions == sorted(fractions)
+
+
+def test_the_default_sample_compiles_its_pointwise_work_into_one_fused_kernel(default_sample: Run) -> None:
+    """gatedblock: two dozen eager ops per call, fused by Inductor into one C++ kernel whose code maps back to each
+    line of the block (the kernel diff a newcomer sees first). Whether it pays is docs/BENCHMARKS.md's, not a test's."""
+    assert default_sample.code == 0, default_sample.stderr[-3000:]
+    report, source = default_sample.report, SAMPLES_DIR / "gatedblock.py"
+    assert report["target"]["name"] == "gatedblock" and report["target"]["kind"] == "sample"
+    assert report["target"]["line"] == marker_line(source, "class GatedResidual(")
+    [mode] = report["modes"]
+    assert mode["status"] == "ok" and mode["correctness"]["ok"] and mode["speedup"] > 0
+    compiler = mode["compiler"]
+    assert compiler["graphCount"] == 1 and compiler["graphBreaks"] == [] and compiler["recompiles"] == []
+    assert report["eager"]["kernelsPerStep"] >= 20 and mode["kernelsPerStep"] < report["eager"]["kernelsPerStep"] / 4
+    [fused] = [k for k in compiler["kernels"] if k["name"].startswith("cpp_fused")]
+    assert {"aten.relu", "aten.rsqrt", "aten.clamp_min", "aten.add"} <= set(fused["atenOps"])
+    block = [marker_line(source, marker) for marker in ("h = self.norm(x)", "activation =", "gate =", "return x +")]
+    assert sorted({line["line"] for line in fused["sourceLines"]}) == block
 
 
 def test_the_timed_code_is_compiled_without_kernel_profiling(mlp: Run) -> None:

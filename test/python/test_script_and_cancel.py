@@ -25,7 +25,7 @@ SCRIPT = textwrap.dedent("""
         return torch.cos(y) * float(sys.argv[1])
 
 
-    fast = torch.compile(step)
+    fast = torch.compile(step, backend="eager")  # the breaks and recompiles are Dynamo's: no Inductor compile
     for n in (8, 8, 16):  # MARK: new batch size
         t0 = time.perf_counter()
         fast(torch.randn(n))
@@ -36,7 +36,7 @@ SCRIPT = textwrap.dedent("""
 def test_script_mode_reports_breaks_and_recompiles_at_user_lines(tmp_path: Path) -> None:
     script = tmp_path / "their_script.py"
     script.write_text(SCRIPT)
-    run = run_runner("--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", "3")
+    run = run_runner("--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"), "--", "3")
     assert run.code == 0, run.stderr[-2000:]
     assert "own timing" in run.stderr and run.report["target"]["kind"] == "script"
     [mode] = run.report["modes"]
@@ -65,18 +65,6 @@ def test_script_mode_reports_breaks_and_recompiles_at_user_lines(tmp_path: Path)
         recommendation["verdict"] in ("compile", "compile-for-longer-runs", "stay-eager", "none")
         and recommendation["reason"]
     )
-
-
-def test_script_that_fails_still_reports_its_compiles(tmp_path: Path) -> None:
-    script = tmp_path / "broken.py"
-    script.write_text(SCRIPT + "\nraise RuntimeError('script blew up')\n")
-    run = run_runner("--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", "1")
-    assert (
-        run.code == 1
-        and run.report["error"]["kind"] == "user-code"
-        and "script blew up" in run.report["error"]["message"]
-    )
-    assert run.report["modes"][0]["compiler"]["graphBreaks"]
 
 
 def _descendants(pid: int) -> set[int]:
@@ -198,7 +186,7 @@ HANGS_IN_TEARDOWN = textwrap.dedent("""
     with open(sys.argv[1], "w") as f:
         f.write(str(os.getpid()))
     builtins.left_behind = Hangs()
-    double = torch.compile(lambda x: torch.sin(x) * 2)
+    double = torch.compile(lambda x: torch.sin(x) * 2, backend="eager")
     for _ in range(3):
         double(torch.randn(8))
 """)
@@ -214,7 +202,15 @@ def test_worker_that_hangs_at_exit_is_stopped_and_its_report_kept(
     script.write_text(HANGS_IN_TEARDOWN)
     pid_file = tmp_path / "pid"
     run = run_runner(
-        "--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", str(pid_file), timeout=240
+        "--script",
+        str(script),
+        "--quick",
+        "--no-in-situ",
+        "--out",
+        str(tmp_path / "out"),
+        "--",
+        str(pid_file),
+        timeout=240,
     )
     assert run.code == 0, run.stderr[-2000:]
     assert run.report["status"] == "ok" and run.report["regions"][0]["calls"]
@@ -230,13 +226,13 @@ SAVES_AT_EXIT = textwrap.dedent("""
 
 
     def save() -> None:  # an exit handler that waits (an upload, a checkpoint written elsewhere), then writes
-        time.sleep(6)
+        time.sleep(4)
         with open(sys.argv[1], "w") as f:
             f.write("saved")
 
 
     atexit.register(save)
-    double = torch.compile(lambda x: torch.sin(x) * 2)
+    double = torch.compile(lambda x: torch.sin(x) * 2, backend="eager")
     for _ in range(3):
         double(torch.randn(8))
 """)
@@ -250,7 +246,15 @@ def test_a_worker_still_working_at_exit_is_not_stopped(tmp_path: Path, monkeypat
     script.write_text(SAVES_AT_EXIT)
     saved = tmp_path / "checkpoint.txt"
     run = run_runner(
-        "--script", str(script), "--no-in-situ", "--out", str(tmp_path / "out"), "--", str(saved), timeout=240
+        "--script",
+        str(script),
+        "--quick",
+        "--no-in-situ",
+        "--out",
+        str(tmp_path / "out"),
+        "--",
+        str(saved),
+        timeout=240,
     )
     assert run.code == 0 and run.report["status"] == "ok", run.stderr[-2000:]
     # its file is written whatever happens after (a teardown slower than the 2 s grace on a busy host may be stopped)

@@ -72,7 +72,7 @@ test('profile --script prints one block per region with real numbers, no placeho
   );
   assert.match(
     out,
-    /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× per call replayed with default, 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, compile 2\.4 s on these inputs, break-even after 3,173 calls$/m,
+    /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× per call replayed, 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, compile 2\.4 s on these inputs, break-even after 3,173 calls$/m,
   );
   // each region's answer first, then its sentence as the runner wrote it (why there is no number where there is none)
   assert.match(
@@ -84,7 +84,7 @@ test('profile --script prints one block per region with real numbers, no placeho
   assert.equal(out.match(/recommendation:/g)?.length, 5);
   assert.match(
     out,
-    /^ {2}recommendation: TinyTransformer \(line 24\): compile for longer runs: 1\.84× per call replayed with default · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile; /m,
+    /^ {2}recommendation: TinyTransformer \(line 24\): compile for longer runs: 1\.84× per call replayed · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile; /m,
   );
   assert.match(out, /report: .*report\.json$/m);
 });
@@ -116,6 +116,7 @@ test('profile --script --json lists the regions with the documented fields', asy
     'steadyFromCall',
     'steadyMs',
     'notMeasured',
+    'notReplayed',
     'number',
     'replayLeftOut',
     'measurements',
@@ -140,7 +141,7 @@ test('profile --script --json lists the regions with the documented fields', asy
   assert.equal(r0!.line, 3);
   assert.equal(
     r0!.headline,
-    'compile for longer runs: 1.84× per call replayed with default · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile',
+    'compile for longer runs: 1.84× per call replayed · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile',
   );
   assert.deepEqual(
     r0!.measurements.map((m) => [m.speedup, m.why]),
@@ -158,7 +159,7 @@ test('profile --script --json lists the regions with the documented fields', asy
   });
 });
 
-test('profile --script --json carries the in-situ numbers per region and the runs; --no-in-situ reaches the runner', async () => {
+test('profile --script --json carries the in-situ numbers per region and the runs; --no-in-situ and --shape-fix reach the runner', async () => {
   const { code, out, launched } = await run(
     'script-in-situ-cpu',
     'profile',
@@ -166,9 +167,12 @@ test('profile --script --json carries the in-situ numbers per region and the run
     script,
     '--json',
     '--no-in-situ',
+    '--shape-fix',
+    'on',
   );
   assert.equal(code, 0);
   assert.ok(launched.includes('--no-in-situ'));
+  assert.equal(launched[launched.indexOf('--shape-fix') + 1], 'on');
   const json = JSON.parse(out) as {
     inSitu: { pairs: number; wallSeconds: { compiled: number[] } };
     regions: {

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { test } from 'node:test';
 import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
 import { checkReport, type ModeResult, type Report } from '../../extension/shared/report.ts';
 import { digestReport, formatDigest } from '../../extension/present/reportDigest.ts';
 import { findTargetFunctions } from '../../extension/editor/targets.ts';
 import { buildCompilerTree } from '../../extension/present/compilerTree.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
 
 const MODEL = '/ws/model.py';
 
@@ -169,12 +171,13 @@ test('findings: one per site and reason, merged across modes, innermost user fra
   assert.equal(findings[0]!.docUrl, 'https://example.invalid/gb0059');
 });
 
-test('hover leads with the answer (reason, then fix), then cost and trigger, and escapes report text', () => {
+test("hover leads with the answer (what happened, then fix), then cost and trigger, PyTorch's words quoted last, and escapes report text", () => {
   const [print, item, recompile] = collectFindings(report);
   assert.match(
     findingHover(print!),
-    /Unsupported builtin print[\s\S]*\*\*Fix:\*\*[^\n]*logging[\s\S]*split into 3 graphs; code between them runs eagerly \(0\.24 ms per call is spent outside the graphs/,
+    /^\*\*What happened:\*\* print\\\(\\\) needs the real values[^\n]*\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*split into 3 graphs; code between them runs eagerly \(0\.24 ms per call is spent outside the graphs[\s\S]*\*\*PyTorch's words:\*\*\n\n> Unsupported builtin print/m,
   );
+  assert.equal(findingMessage(print!), 'Graph break: print() needs the real values while the graph is traced.');
   assert.match(findingHover(item!), /capture\\_scalar\\_outputs/);
   assert.match(
     findingHover(recompile!),
@@ -285,7 +288,7 @@ test('the digest lists each mode, its failures and mismatches, and the findings'
     text,
     /reduce-overhead: [\s\S]*numeric mismatch vs eager: max abs error 0\.5 > atol 1e-4\n {4}re-measured: a recompile ran inside the timed region/,
   );
-  assert.match(text, /\/ws\/model\.py:12 {2}graph-break: Unsupported builtin print/);
+  assert.match(text, /\/ws\/model\.py:12 {2}graph-break: print\(\) needs the real values/);
 });
 
 test('targets: name prefix or marker comment, decorators allowed, nested defs ignored', () => {
@@ -352,4 +355,23 @@ test('a performance hint with a user line is an information finding there; one w
     /^PyTorch's performance hint: Inductor calls ATen's own kernel for `aten\.sort`/,
   );
   assert.match(findingHover(found[0]!), /PyTorch's message:\*\* Using FallbackKernel/);
+});
+
+test("recompiles recorded at one line are one Problems entry saying the sizes in order, PyTorch's words in the hover", async () => {
+  // script-regions-cpu, a real run: `step` recompiled on each of its calls 1-7 as x's dimension 1 grew by 16
+  const { report } = await loadReport(path.resolve(__dirname, '../fixtures/reports/script-regions-cpu/report.json'));
+  const atStep = collectFindings(report).filter((f) => f.kind === 'recompile' && f.line === 41);
+  assert.equal(atStep.length, 1, atStep.map(findingMessage).join('\n'));
+  const [site] = atStep;
+  assert.equal(
+    findingMessage(site!),
+    "Recompile ×7: Input 'x' changed size in dimension 1: 16 → 32 → 48 → 64 → … → 128; the compiled code was " +
+      'specialised to each size in turn, so every new one compiled again.',
+  );
+  const hover = findingHover(site!);
+  assert.match(hover, /^\*\*Compile Lens — 7 recompiles at this line\*\*/);
+  assert.match(hover, /\*\*What happened:\*\* Input 'x' changed size in dimension 1: 16 → 32/);
+  assert.match(hover, /\*\*Fix:\*\* If that dimension varies in use, mark it dynamic/);
+  assert.match(hover, /\*\*PyTorch's words:\*\*\n\n> tensor 'x' size mismatch at index 1\. expected 16, actual 32/);
+  assert.match(formatDigest(digestReport(report)), /  recompile ×7: Input 'x' changed size in dimension 1: 16 → 32/);
 });

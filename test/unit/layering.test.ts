@@ -1,9 +1,11 @@
 // The layers of the TypeScript side and which way they depend (docs/ARCHITECTURE.md draws them):
-//   shared   the report, traces, source maps and the messages: what host, CLI and webview all read
+//   shared   what both sides read: the report, the host <-> webview messages, the trace model and its wire form (and
+//            the runner's protocol: the host, the CLI and the editor's decisions speak it)
 //   present  that data in words and numbers for people (digests, findings, labels)
 //   editor   the editor's decisions without VS Code (targets in source, one run at a time, findings per file)
-//   node     files, processes, threads: Node-only, no vscode (the CLI shares it)
-//   host, cli, webview  the three programs
+//   node     what the host and the CLI do and the webview never does: files, processes, threads, reading a trace into
+//            its model, the order of the timeline's messages; no vscode
+//   host, cli, webview  the three programs (webview/analysis: what only the webview computes from a model)
 // shared, present and editor are browser-safe (no Node builtin, no Node global, no vscode): the webview bundles
 // shared and present. scripts/build.mjs also fails the webview bundle on a Node import; this walks every file, type-only
 // imports included, which the bundler never sees, and fails on any import cycle between files or layers.
@@ -149,6 +151,39 @@ test('no import cycle: between files (type-only imports included), nor between l
   const edges = new Map(files.map((file) => [rel(file), relativeImports(file, readFileSync(file, 'utf8')).map(rel)]));
   assert.deepEqual(cycles(edges), []);
   assert.deepEqual(cycles(new Map(Object.entries(MAY_IMPORT))), []);
+});
+
+/** The bundles' entries (scripts/build.mjs): the webview's, and the Node side's (host, CLI, the scanner's worker). */
+const WEBVIEW_ENTRIES = ['webview/main.ts'];
+const NODE_ENTRIES = ['extension/host/extension.ts', 'extension/cli/main.ts', 'extension/node/trace/scanWorker.ts'];
+/** In shared/ though the webview never reads it: the runner's protocol, which the editor's decisions name too. */
+const SHARED_WITHOUT_WEBVIEW: ReadonlySet<string> = new Set(['extension/shared/runnerProtocol.ts']);
+
+/** Every file that `entries` import, directly or through others (type-only imports included), the entries too. */
+function reached(entries: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const next of relativeImports(path.join(ROOT, file), readFileSync(path.join(ROOT, file), 'utf8')))
+      if (next.endsWith('.ts')) visit(rel(next));
+  };
+  entries.forEach(visit);
+  return seen;
+}
+
+test('shared/ holds only what both sides use: each file is reached from the webview and from the Node side', () => {
+  const webview = reached(WEBVIEW_ENTRIES);
+  const node = reached(NODE_ENTRIES);
+  const problems = sources(path.join(ROOT, 'extension/shared'))
+    .map(rel)
+    .flatMap((file) => [
+      ...(node.has(file) ? [] : [`${file}: the host and the CLI never use it (webview/ is its place)`]),
+      ...(webview.has(file) || SHARED_WITHOUT_WEBVIEW.has(file)
+        ? []
+        : [`${file}: the webview never uses it (node/, or present/, is its place)`]),
+    ]);
+  assert.deepEqual(problems, []);
 });
 
 test('the cycle check finds a cycle of two files, and of three, and nothing in a chain', () => {

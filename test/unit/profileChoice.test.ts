@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
-import { chooseProfile, type ProfileChoice } from '../../extension/editor/profileChoice.ts';
+import { chooseProfile, DEFAULT_SAMPLE, SAMPLES, type ProfileChoice } from '../../extension/editor/profileChoice.ts';
 
-const SAMPLES = ['mlp', 'localopt', 'graphbreak', 'recompile'];
 const python = (text: string) => ({ kind: 'python' as const, file: '/w/model.py', text });
-const choose = (active: Parameters<typeof chooseProfile>[0], preferred = 'mlp'): ProfileChoice =>
+const choose = (active: Parameters<typeof chooseProfile>[0], preferred: string = DEFAULT_SAMPLE): ProfileChoice =>
   chooseProfile(active, SAMPLES, preferred);
 
 const TARGET = 'import torch\n\ndef compile_target():\n    return Net(), (torch.randn(2, 3),)\n';
@@ -59,6 +60,7 @@ test('neither: an explanation with an example target, each sample by name (the p
     choice.options.map((o) => o.label),
     [
       "Profile sample 'graphbreak'",
+      "Profile sample 'gatedblock'",
       "Profile sample 'mlp'",
       "Profile sample 'localopt'",
       "Profile sample 'recompile'",
@@ -73,8 +75,8 @@ test('no active file: the explanation and the samples, no script option', () => 
   assert.equal(choice.kind, 'explain');
   if (choice.kind === 'explain')
     assert.deepEqual(
-      choice.options.map((o) => o.target.kind),
-      ['sample', 'sample', 'sample', 'sample'],
+      choice.options.map((o) => o.target),
+      SAMPLES.map((name) => ({ kind: 'sample', name })),
     );
 });
 
@@ -88,4 +90,20 @@ test('a notebook with torch.compile in a cell runs as a script; without, it is e
   const magicOnly = choose({ ...notebook, cells: notebook.cells.slice(0, 3) });
   assert.equal(magicOnly.kind, 'explain', 'a torch.compile inside a magic does not run: the runner skips magics');
   if (magicOnly.kind === 'explain') assert.equal(magicOnly.message, 'explore.ipynb has no torch.compile call.');
+});
+
+test("the samples offered are the runner's, the default first, and package.json's setting names them alike", () => {
+  const root = path.resolve(__dirname, '../..');
+  const runner = readFileSync(path.join(root, 'native-runner/compile_lens_runner/target/samples/__init__.py'), 'utf8');
+  const names = [...runner.match(/^NAMES = \((.*)\)$/m)![1]!.matchAll(/"(\w+)"/g)].map((m) => m[1]);
+  assert.deepEqual(names, [...SAMPLES]);
+  assert.equal(runner.match(/^DEFAULT = "(\w+)"/m)?.[1], DEFAULT_SAMPLE);
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { enum: string[]; default: string }> } };
+  };
+  const setting = pkg.contributes.configuration.properties['compileLens.defaultSample']!;
+  assert.deepEqual(setting.enum, [...SAMPLES]);
+  assert.equal(setting.default, DEFAULT_SAMPLE);
+  const script = readFileSync(path.join(root, 'scripts/sample.sh'), 'utf8');
+  assert.match(script, new RegExp(`--sample "\\$\\{1:-${DEFAULT_SAMPLE}\\}"`));
 });

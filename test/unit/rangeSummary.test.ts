@@ -1,15 +1,10 @@
-// The range selection's table (shared/trace/rangeSummary.ts) on real H100 and CPU traces (test/fixtures/traces),
+// The range selection's table (webview/analysis/rangeSummary.ts) on real H100 and CPU traces (test/fixtures/traces),
 // against a brute-force reading of the same slices.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import {
-  compareRanges,
-  sortRangeRows,
-  summarizeRange,
-  type RangeRow,
-} from '../../extension/shared/trace/rangeSummary.ts';
+import { compareRanges, sortRangeRows, summarizeRange, type RangeRow } from '../../webview/analysis/rangeSummary.ts';
 import { kernelIndices, kernelStats } from '../../extension/shared/trace/summary.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 

@@ -1,8 +1,8 @@
 // Which ranks of a large rank set are drawn first (the slowest and the fastest), and the order of the rest.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { meanWorkUs, slowestAndFastest } from '../../extension/shared/trace/rankOrder.ts';
-import type { RankStepTable } from '../../extension/shared/trace/rankSteps.ts';
+import { meanWorkUs, slowestAndFastest } from '../../webview/analysis/rankOrder.ts';
+import type { RankStepTable } from '../../webview/analysis/rankSteps.ts';
 
 describe('slowestAndFastest', () => {
   test('the slowest half then the fastest half, slowest first; the rest slowest first, untimed last', () => {

@@ -16,6 +16,9 @@ const fixture = async (name: string): Promise<Report> =>
 const region = async (name: string, id: string): Promise<Region> =>
   (await fixture(name)).regions!.find((r) => r.id === id)!;
 
+/** A region without its answer: read as a report made before answers. */
+const unanswered = ({ answer: _, ...region }: Region): Region => region;
+
 test('signatures: tensors and grad mode parsed; a batch change named as such, other changes by the tensor that changed', () => {
   assert.deepEqual(parseSignature('float32[5, 4096, 64], int64[5]; inference'), {
     tensors: [
@@ -90,7 +93,7 @@ test("region headline: the runner's line as it wrote it; a report before schema 
   assert.deepEqual(
     report.regions!.map((r) => digestRegion(r).headline),
     [
-      'compile for longer runs: 1.84× per call replayed with default · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile',
+      'compile for longer runs: 1.84× per call replayed · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile',
       'no verdict: not measured: its most frequent inputs were not replayed, only its last ones · 8 graphs · 7 recompiles · 2 calls ran eagerly',
       'no verdict: not replayable: mutates self.calls · 2 graphs · 1 break',
       'no verdict: not measured: 2 calls (needs 3) · 1 graph',
@@ -110,7 +113,7 @@ test("a region's verdict, its sentence and its number are the runner's answer as
   assert.equal(digest.number, r0.answer!.number!.text);
   assert.equal(digest.measurements[0]!.numberText, r0.answer!.number!.text, 'the replay it rests on: the same words');
   // a report made before answers: its own verdict and reason as recorded, no number said for it here
-  const older = digestRegion({ ...r0, answer: undefined });
+  const older = digestRegion(unanswered(r0));
   assert.equal(older.number, null);
   assert.deepEqual(older.recommendation, r0.recommendation);
 });
@@ -134,7 +137,7 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
     error: { kind: 'compile' as const, message: 'CUDA graphs need a GPU', fix: 'Run on CUDA.' },
   };
   // measurements other than those its answer is about: read as a report made before answers
-  const lines = formatRegion(digestRegion({ ...r0, answer: undefined, measurements: [whatIf, failed] }));
+  const lines = formatRegion(digestRegion({ ...unanswered(r0), measurements: [whatIf, failed] }));
   assert.equal(lines[1], `    ${r0.headline}`);
   assert.equal(
     lines[2],
@@ -226,7 +229,7 @@ test('notebook places: labels count cells from 1; a location lands on its cell u
 test("the extension log's summary of a run: one line per region of a script, the headline of a target", async () => {
   assert.equal(
     runSummary(await fixture('script-warmup-gpu')),
-    'r0 FluxTransformer2DModel (serve.py:21): compile for longer runs: 1.41× per call replayed with default · pays back after 49 calls, this run made 30 · 2 graphs · 1 recompile',
+    'r0 FluxTransformer2DModel (serve.py:21): compile for longer runs: 1.41× per call replayed · pays back after 49 calls, this run made 30 · 2 graphs · 1 recompile',
   );
   const script = await fixture('script-regions-cpu');
   assert.equal(runSummary({ ...script, regions: [] }), 'torch.compile returned no callable while the script ran.');
@@ -278,4 +281,26 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
     shortLine('no verdict: 0.32× (default, next run 0.01–5.32×), host contended · 2 graphs · 1 break · compile 2.8 s'),
     'no verdict: 0.32×, host contended · 2 graphs · 1 break',
   );
+});
+
+test('a region with an in-situ number carries no notMeasured label: a replay that could not run is said as that', async () => {
+  const measured = await region('script-in-situ-cpu', 'r0');
+  const why = 'Not replayed: input cache is a DynamicCache, which cannot be safely passed again.';
+  const unreplayable: Region = {
+    ...measured,
+    measurements: [],
+    replay: { replayable: false, reason: 'input cache is a DynamicCache, which cannot be safely passed again' },
+    answer: {
+      ...measured.answer!,
+      reasons: [{ code: 'replay-not-possible', what: 'input cache is a DynamicCache', text: why }],
+    },
+  };
+  const d = digestRegion(unreplayable);
+  assert.ok(d.inSitu && unreplayable.inSitu?.step);
+  assert.equal(d.notMeasured, null);
+  assert.equal(d.notReplayed, why);
+  // without the in-situ number it is the reason the region has no number
+  const none = digestRegion({ ...unreplayable, inSitu: null });
+  assert.equal(none.notMeasured, why);
+  assert.equal(none.notReplayed, null);
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { regionTraces } from '../../extension/present/timelineContent.ts';
+import { regionTraces } from '../../extension/present/regionTraces.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces } from '../sentTraces.ts';

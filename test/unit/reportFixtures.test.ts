@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { buildCompilerTree } from '../../extension/present/compilerTree.ts';
 import { collectFindings } from '../../extension/present/findings.ts';
-import { compareTraces } from '../../extension/shared/trace/compare.ts';
+import { compareTraces } from '../../webview/analysis/compare.ts';
 import { summarizeTrace } from '../../extension/shared/trace/summary.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';

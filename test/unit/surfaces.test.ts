@@ -31,7 +31,9 @@ import {
 } from '../../extension/present/regionDigest.ts';
 import { digestReport, launchBoundText, modeCells } from '../../extension/present/reportDigest.ts';
 import { runListEntry } from '../../extension/present/runList.ts';
-import type { Report } from '../../extension/shared/report.ts';
+import { compareRuns } from '../../extension/present/runCompare.ts';
+import { answerNumbers, saidOf } from '../../extension/present/answer.ts';
+import type { Answer, Report } from '../../extension/shared/report.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
@@ -42,7 +44,12 @@ function reportFiles(dir: string): string[] {
   });
 }
 
-const FILES = reportFiles(FIXTURES);
+// the fixtures, and the reports a run of the Python tests left where COMPILE_LENS_TEST_REPORTS points (a folder)
+const EXTRA = process.env['COMPILE_LENS_TEST_REPORTS'];
+const FILES = [
+  ...reportFiles(FIXTURES),
+  ...(EXTRA && statSync(EXTRA, { throwIfNoEntry: false }) ? reportFiles(EXTRA) : []),
+];
 
 /** Every string the runner wrote into the report: its sentences carry its own numbers (formats.py, held to the same
  *  table by numbers.test.ts), and are displayed as they are. */
@@ -67,6 +74,8 @@ function surfaces(report: Report): Record<string, string> {
   const panel =
     report.target.kind === 'script'
       ? regions.flatMap((r) => [
+          r.headline,
+          r.recommendation?.reason ?? '',
           regionFacts(r).join(' · '),
           r.story ?? '',
           ...(r.inSitu ? inSituLines(r.inSitu) : []),
@@ -88,6 +97,7 @@ function surfaces(report: Report): Record<string, string> {
     runs: `${run.description}\n${run.tooltip}`,
     log: runSummary(report),
     compilerView: treeText(buildCompilerTree(report)).join('\n'),
+    compare: compareRuns(report, report).replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1'), // markdown, read as text
   };
 }
 
@@ -106,6 +116,92 @@ const UNITS: [RegExp, (m: RegExpMatchArray) => string][] = [
     (m) => `kernels/${m[1]} ${formatCount(number(m[2]!))} → ${formatCount(number(m[3]!))}`,
   ],
 ];
+
+/** The run's answer and each region's, with what each is about. */
+const answersOf = (report: Report): { where: string; answer: Answer }[] =>
+  [
+    { where: 'the run', answer: report.answer },
+    ...(report.regions ?? []).map((r) => ({ where: r.id, answer: r.answer })),
+  ].filter((a): a is { where: string; answer: Answer } => a.answer !== undefined);
+
+const RANGE = /(?<![\d.])(\d[\d,]*\.\d+)–(\d[\d,]*\.\d+)×/g;
+const NOISY = 3; // a range beyond ÷3…×3 of its value is not said (measure/ranges.py NOISY_FACTOR)
+
+/**
+ * What makes a report's surfaces contradict its answers or one another ([] when nothing does): a verdict against its
+ * number (compile below 1.0×, stay eager whose range clears 1.05×), a range zero-width or wider than ÷3…×3, a headline
+ * comparing compile-inclusive totals, a number said with another range, a panel cell other than the answer's number.
+ */
+function inconsistencies(report: Report, said: Record<string, string>): string[] {
+  const problems: string[] = [];
+  const numbers = answersOf(report).flatMap(({ answer }) => answerNumbers(answer));
+  for (const { where, answer } of answersOf(report)) {
+    const n = answer.number;
+    if ((answer.verdict === 'compile' || answer.verdict === 'compile-for-longer-runs') && (!n || n.value < 1))
+      problems.push(`${where}: ${answer.verdict} on ${n ? formatSpeedup(n.value) : 'no number'}`);
+    if (answer.verdict === 'stay-eager' && n?.low !== undefined && n.low > 1.05)
+      problems.push(`${where}: stay-eager on a range that clears 1.05× (${n.text ?? ''})`);
+    if (n && !answer.headline.includes(n.text ?? '\u0000'))
+      problems.push(`${where}: the headline "${answer.headline}" does not say its number "${n.text ?? ''}"`);
+    for (const m of answerNumbers(answer)) {
+      if (m.low === undefined || m.high === undefined) continue;
+      if (!(m.low < m.value && m.value < m.high))
+        problems.push(`${where}: ${m.text ?? ''}: zero-width, or not around its value`);
+      if (m.high / m.value > NOISY || m.value / m.low > NOISY)
+        problems.push(`${where}: ${m.text ?? ''}: wider than ÷3…×3`);
+    }
+  }
+  const headlines = [
+    said['lensTitle'],
+    said['lensTooltip'],
+    said['runs'],
+    said['log'],
+    (JSON.parse(said['json']!) as { headline: string }).headline,
+  ];
+  for (const line of headlines)
+    if (/compiles included|\d s compiled .*\bvs\b.*\beager\b/.test(line ?? ''))
+      problems.push(`a headline compares compile-inclusive totals: ${line ?? ''}`);
+  for (const [surface, text] of Object.entries(said)) {
+    for (const m of text.matchAll(RANGE)) {
+      const [low, high] = [number(m[1]!), number(m[2]!)];
+      if (!(low < high)) problems.push(`${surface}: a zero-width range ${m[0]}`);
+      else if (high / low > NOISY * NOISY) problems.push(`${surface}: a range wider than ÷3…×3: ${m[0]}`);
+    }
+    // one quantity, one value: wherever a surface says a number as the runner words it ("1.22× per step in situ")
+    // with a range (or why none is said), they are the answer's; a line cut to fit (the CodeLens) may leave them out
+    for (const n of numbers) {
+      const head = (n.text ?? '').split(' (')[0]!;
+      for (let at = text.indexOf(head); head && at >= 0; at = text.indexOf(head, at + 1)) {
+        const ranged = text.startsWith(' (', at + head.length);
+        if (ranged && !numbers.some((o) => o.text?.split(' (')[0] === head && text.startsWith(o.text, at)))
+          problems.push(
+            `${surface}: "${text.slice(at, at + head.length + 24)}…" where the answer says "${n.text ?? ''}"`,
+          );
+      }
+    }
+  }
+  // the panel's and the CLI's cells are the answer's numbers
+  const cells = (
+    where: string,
+    n: ReturnType<typeof saidOf>,
+    cell: { speedup: string | null; nextRun: string | null },
+  ) => {
+    if (!n?.number) return;
+    const { value, low, high } = n.number;
+    if (cell.speedup !== formatSpeedup(value))
+      problems.push(`${where}: speedup cell ${cell.speedup} for ${n.number.text ?? ''}`);
+    const range = low !== undefined && high !== undefined ? formatInterval(low, high) : '';
+    if ((cell.nextRun ?? '') !== range)
+      problems.push(`${where}: range cell ${cell.nextRun} for ${n.number.text ?? ''}`);
+  };
+  const digest = digestReport(report);
+  digest.modes.forEach((m, k) => cells(m.mode, saidOf(report.answer, k), modeCells(m, digest)));
+  for (const region of report.regions ?? [])
+    digestRegion(region).measurements.forEach((m, k) =>
+      cells(`${region.id} ${m.label}`, saidOf(region.answer, k), measurementCells(m)),
+    );
+  return problems;
+}
 
 test('every fixture report is read (test/fixtures/reports and the other report.json fixtures)', () => {
   assert.ok(FILES.length >= 16, FILES.join('\n'));
@@ -200,6 +296,12 @@ for (const file of FILES) {
     }
   });
 
+  test(`${name}: one answer on every surface: a verdict that agrees with its number, ranges never zero-width or absurd, no compile-inclusive totals, one value per quantity`, () => {
+    if (report.target.kind !== 'logs' && !report.regions?.length && report.modes.length)
+      assert.ok(report.answer, "the fixture carries the runner's answer (scripts/rederive_fixtures.py)");
+    assert.deepEqual(inconsistencies(report, surfaces(report)), []);
+  });
+
   test(`${name}: Problems and the hover count a finding alike`, () => {
     for (const finding of collectFindings(report).filter((f) => f.count > 1 && f.kind !== 'divergence')) {
       assert.match(findingMessage(finding), new RegExp(`×${finding.count}\\b`));
@@ -207,3 +309,34 @@ for (const file of FILES) {
     }
   });
 }
+
+test('the consistency check fails on a contradicting verdict, an absurd or zero-width range, compile-inclusive totals and a second value', () => {
+  const fixture = (dir: string): Report =>
+    JSON.parse(readFileSync(path.join(FIXTURES, 'reports', dir, 'report.json'), 'utf8')) as Report;
+  const problems = (report: Report): string[] => inconsistencies(report, surfaces(report));
+  const target = fixture('graphbreak-cpu');
+  assert.deepEqual(problems(target), []);
+  const n = target.answer!.number!;
+  const contradicted = structuredClone(target);
+  contradicted.answer!.verdict = 'compile';
+  contradicted.answer!.number = { ...n, value: 0.9, text: '0.90× per call with default' };
+  assert.ok(problems(contradicted).some((p) => p.includes('compile on 0.90×')));
+  const flat = structuredClone(target);
+  Object.assign(flat.answer!.number!, { low: n.value, high: n.value });
+  assert.ok(problems(flat).some((p) => p.includes('zero-width')));
+  const absurd = structuredClone(target);
+  Object.assign(absurd.answer!.number!, { low: 1.01, high: 128.11 });
+  assert.ok(problems(absurd).some((p) => p.includes('wider than ÷3…×3')));
+  const stay = fixture('script-kernels-cpu');
+  stay.regions![0]!.answer!.number = { ...stay.regions![0]!.answer!.number!, low: 1.1, high: 1.3 };
+  assert.ok(problems(stay).some((p) => p.includes('stay-eager on a range that clears 1.05×')));
+  const totals = fixture('script-in-situ-cpu');
+  totals.regions![0]!.headline = 'no verdict: 31.5 s compiled (compiles included) vs 0.32 s eager in situ';
+  assert.ok(problems(totals).some((p) => p.startsWith('a headline compares compile-inclusive totals')));
+  // a surface saying the answer's number with another range: two values for one quantity
+  const script = fixture('script-in-situ-cpu');
+  const step = answerNumbers(script.regions![0]!.answer).find((x) => x.kind === 'in-situ-step')!;
+  const said = surfaces(script);
+  said['cli'] += `\n${step.text!.split(' (')[0]} (0.50–1.50×)`;
+  assert.ok(inconsistencies(script, said).some((p) => p.startsWith('cli: ') && p.includes('where the answer says')));
+});

@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { isTimelineSource } from '../../extension/present/timelineContent.ts';
+import { isTimelineSource } from '../../extension/node/timelineContent.ts';
 import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../../extension/node/timelineSelection.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces } from '../sentTraces.ts';

@@ -4,13 +4,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { buildModelInParts } from '../../extension/shared/trace/buildModel.ts';
-import { scanTraceBytes, TraceScanner } from '../../extension/shared/trace/byteScanner.ts';
-import { compareTraces } from '../../extension/shared/trace/compare.ts';
+import { buildModelInParts } from '../../extension/node/trace/buildModel.ts';
+import { scanTraceBytes, TraceScanner } from '../../extension/node/trace/byteScanner.ts';
+import { compareTraces } from '../../webview/analysis/compare.ts';
 import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
 import { packRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
 import { formatTraceSummary, summarizeTrace } from '../../extension/shared/trace/summary.ts';
-import { previewOfModel, TraceReading } from '../../extension/shared/trace/traceReading.ts';
+import { previewOfModel, TraceReading } from '../../extension/node/trace/traceReading.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');

@@ -1,5 +1,5 @@
 // The skim and the full read read a slice header like a recent one's by comparing its bytes but for the name,
-// ts and dur (shared/trace/headerTemplates.ts). Any other byte that differs — a tid, a pid of another length, the
+// ts and dur (node/trace/headerTemplates.ts). Any other byte that differs — a tid, a pid of another length, the
 // cat, a key between them or after the args, a value of another type — must give what walking every key gives,
 // and a ts or dur that is not a number must still make the skim give up; in kineto's spacing and in
 // JSON.stringify's.
@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { readRange, scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { openTraceFile, skimFile } from '../../extension/node/trace/skimRead.ts';
-import { buildModel } from '../../extension/shared/trace/buildModel.ts';
-import { TraceScanner } from '../../extension/shared/trace/byteScanner.ts';
+import { buildModel } from '../../extension/node/trace/buildModel.ts';
+import { TraceScanner } from '../../extension/node/trace/byteScanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { TraceReading } from '../../extension/shared/trace/traceReading.ts';
+import { TraceReading } from '../../extension/node/trace/traceReading.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'compile-lens-skim-header-'));

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { scanTraceBytes, TraceScanner } from '../../extension/shared/trace/byteScanner.ts';
+import { scanTraceBytes, TraceScanner } from '../../extension/node/trace/byteScanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { TraceError } from '../../extension/shared/trace/problems.ts';
+import { TraceError } from '../../extension/node/trace/problems.ts';
 import { summarizeTrace } from '../../extension/shared/trace/summary.ts';
 import { readRange, scanTraceFile } from '../../extension/node/trace/scanner.ts';
 

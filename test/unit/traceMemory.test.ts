@@ -2,10 +2,10 @@
 // (rowsByKey.ts) and flow events in typed columns (flows.ts), each against what the code before them did.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { scanTraceBytes } from '../../extension/shared/trace/byteScanner.ts';
-import { FlowTable } from '../../extension/shared/trace/flows.ts';
-import { Column, release, scratchArray } from '../../extension/shared/trace/memory.ts';
-import { RowsByKey } from '../../extension/shared/trace/rowsByKey.ts';
+import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
+import { FlowTable } from '../../extension/node/trace/flows.ts';
+import { Column, release, scratchArray } from '../../extension/node/trace/memory.ts';
+import { RowsByKey } from '../../extension/node/trace/rowsByKey.ts';
 
 describe('columns in resizable buffers', () => {
   test('a column keeps every value while it grows in place and past its reservation, then is given back', () => {

@@ -3,7 +3,7 @@
 // sort), with equal starts, equal slices and nesting on two threads.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { scanTraceBytes } from '../../extension/shared/trace/byteScanner.ts';
+import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 
 interface Slice {

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { generateTrace } from '../../bench/gen-trace.ts';
-import { sendTraces, type TimelineContent } from '../../extension/present/timelineContent.ts';
+import { sendTraces, type TimelineContent } from '../../extension/node/timelineContent.ts';
 import type { HostToWebview } from '../../extension/shared/protocol.ts';
 import { readTraceFile, scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { windowRanges } from '../../extension/node/trace/skim.ts';
 import { openTraceFile, skimFile as skimOf } from '../../extension/node/trace/skimRead.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { TraceReading } from '../../extension/shared/trace/traceReading.ts';
+import { TraceReading } from '../../extension/node/trace/traceReading.ts';
 import { sliceWindow, viewWindow, type FirstView } from '../../extension/shared/trace/window.ts';
 import { revived, type TraceMessage } from '../sentTraces.ts';
 

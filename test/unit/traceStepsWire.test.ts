@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { packSteps } from '../../extension/shared/trace/stepsWire.ts';
-import { postedTrace } from '../../extension/shared/trace/traceWire.ts';
+import { postedTrace } from '../../extension/node/trace/postedPieces.ts';
 import { reviveModel } from '../../webview/reviveModel.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'traces');

@@ -5,7 +5,7 @@ import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { reportMessage, sendTraces } from '../../extension/present/timelineContent.ts';
+import { reportMessage, sendTraces } from '../../extension/node/timelineContent.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import {
   overlapsWindow,

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { HostToWebview, TimelinePane, TimelineSource, WebviewToHost } from '../../extension/shared/protocol.ts';
-import { reportMessage, sendTraces, type TimelineContent } from '../../extension/present/timelineContent.ts';
+import { reportMessage, sendTraces, type TimelineContent } from '../../extension/node/timelineContent.ts';
 import { renderWebviewHtml } from '../../extension/editor/webviewHtml.ts';
 
 const ROOT = join(__dirname, '..', '..');

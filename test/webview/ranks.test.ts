@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import { paneOffsets, rankAlignment } from '../../extension/shared/trace/ranks.ts';
-import { rankStepTable, type RankStepTable } from '../../extension/shared/trace/rankSteps.ts';
+import { rankStepTable, type RankStepTable } from '../../webview/analysis/rankSteps.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces, type TraceMessage } from '../sentTraces.ts';
 import { errorsOf, launchBrowser, openWebview, postPanes, record, slicePoint } from './harness.ts';

@@ -96,11 +96,16 @@ describe('script regions in the report panel', () => {
     const row = await r0Box.locator('table.region-measurements tr').nth(1).innerText();
     assert.match(
       row,
-      /float32\[8, 128, 64\]; inference \(most frequent, 9 calls\)\s+default \(as written\)\s+1\.84×\s+ratios varied 2% between rounds\s+0\.90 ms\s+1\.66 ms\s+41 → 12\s+2\.4 s\s+3,173 calls/,
+      /float32\[8, 128, 64\]; inference \(most frequent, 9 calls\)\s+default \(as written\)\s+1\.84×\s+0\.90 ms\s+1\.66 ms\s+41 → 12\s+2\.4 s\s+3,173 calls/,
     );
     assert.match(
       await r0Box.locator('p.recommendation').innerText(),
-      /^recommendation: Compile for runs longer than 3,173 calls \(this run made 12\): default as written: faster than eager \(1\.84×/,
+      /^recommendation: Compile \(default\) for longer runs: 1\.84× per call replayed\. Its 2\.4 s compile pays back after 3,173 calls, this run made 12\./,
+    );
+    // the answer first, as the CodeLens says it
+    assert.equal(
+      await r0Box.locator('p.headline').innerText(),
+      'compile for longer runs: 1.84× per call replayed · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile',
     );
 
     const r1 = await marks(page, 'r1');
@@ -118,8 +123,8 @@ describe('script regions in the report panel', () => {
     );
 
     assert.equal(
-      await page.locator('section.region[data-region="r2"] p.not-measured').innerText(),
-      'not replayable: mutates self.calls',
+      await page.locator('section.region[data-region="r2"] p.recommendation').innerText(),
+      'recommendation: No verdict. Not replayed: mutates self.calls.',
     );
     assert.equal(
       await page.locator('section.region[data-region="r2"] table').count(),
@@ -127,13 +132,9 @@ describe('script regions in the report panel', () => {
       'no measurement table without a measurement',
     );
     assert.equal(
-      await page.locator('section.region[data-region="r3"] p.not-measured').innerText(),
-      'not measured: 2 calls (needs 3)',
-    );
-    assert.equal(
-      await page.locator('section.region[data-region="r3"] p.recommendation').count(),
-      0,
-      'no verdict where nothing was measured',
+      await page.locator('section.region[data-region="r3"] p.headline').innerText(),
+      'no verdict: not measured: 2 calls (needs 3) · 1 graph',
+      'no verdict where nothing was measured, and why',
     );
 
     // the region timelines: each compiled trace compared with its own region's eager trace
@@ -285,7 +286,7 @@ describe('in situ in the report panel', () => {
     const box = page.locator('section.region[data-region="r0"]');
     assert.match(
       await box.locator('p.in-situ-lines').innerText(),
-      /^in situ \(2 pairs of runs: the script as written vs with compiling off\): per step 1\.22× \(next run 0\.87–1\.32×\)/,
+      /^in situ \(2 pairs of runs: the script as written vs with compiling off\): 1\.22× per step in situ \(0\.87–1\.32×\)/,
     );
     const overlay = box.locator('svg.in-situ');
     const runs = await overlay
@@ -303,7 +304,7 @@ describe('in situ in the report panel', () => {
     ]);
     assert.match(
       (await overlay.locator('rect.steady > title').textContent()) ?? '',
-      /^steady state from call 1: 0\.86 ms → 0\.70 ms per step \(median\), 1\.22×$/,
+      /^steady state from call 1: 1\.22× per step in situ \(0\.87–1\.32×\), 0\.86 ms → 0\.70 ms per step \(median\)$/,
     );
     assert.equal(await overlay.locator('line.steady-median').count(), 2);
     // the compile step: the compiled run's step 0 marked, far above the rest (log scale)

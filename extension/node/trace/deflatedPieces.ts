@@ -6,7 +6,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { bytesOfArgs, type DeflatedKernelArgs, type PackedKernelArgs } from '../../shared/trace/argsWire.ts';
 import { bytesOfRows, type DeflatedRows, type PackedRows } from '../../shared/trace/rowsWire.ts';
-import type { PackedPiece, PostedPiece } from '../../shared/trace/traceWire.ts';
+import type { PackedPiece, PostedPiece } from './postedPieces.ts';
 
 /** The piece with its rows, or its trace's packed kernel args, deflated. */
 export function deflatePiece(piece: PackedPiece): PostedPiece {

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
-import { TraceScanner, type HalfState } from '../../shared/trace/byteScanner.ts';
-import { Ch } from '../../shared/trace/jsonCursor.ts';
+import { TraceScanner, type HalfState } from './byteScanner.ts';
+import { Ch } from './jsonCursor.ts';
 import type { TraceModel } from '../../shared/trace/model.ts';
-import { TraceError } from '../../shared/trace/problems.ts';
-import { previewOfModel, TraceReading, type TraceReader } from '../../shared/trace/traceReading.ts';
-import { partsOf, postedPieces, type PostedPiece } from '../../shared/trace/traceWire.ts';
+import { TraceError } from './problems.ts';
+import { previewOfModel, TraceReading, type TraceReader } from './traceReading.ts';
+import { partsOf, postedPieces, type PostedPiece } from './postedPieces.ts';
 import type { FirstView } from '../../shared/trace/window.ts';
 import { deflatePiece } from './deflatedPieces.ts';
 

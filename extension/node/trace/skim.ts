@@ -8,15 +8,15 @@
 // phases other than X, M, s, f, i, a cut file) make it give up: end() returns null and the file is read whole.
 // Not seen by the skim: a host event named like a CPU kernel (cpp_fused) on a GPU stream's track, which the
 // full read would count among the kernels that find steps (kineto puts none there).
-import { findSteps } from '../../shared/trace/buildModel.ts';
-import { eventKeyOf, EventKey, HEADER_KEYS, matchCat } from '../../shared/trace/eventParser.ts';
-import { HeaderTemplates, sameBytes, type HeaderTemplate } from '../../shared/trace/headerTemplates.ts';
-import { bytesEqual, Ch, JsonCursor, NEED_MORE } from '../../shared/trace/jsonCursor.ts';
-import { Column } from '../../shared/trace/memory.ts';
+import { findSteps } from './buildModel.ts';
+import { eventKeyOf, EventKey, HEADER_KEYS, matchCat } from './eventParser.ts';
+import { HeaderTemplates, sameBytes, type HeaderTemplate } from './headerTemplates.ts';
+import { bytesEqual, Ch, JsonCursor, NEED_MORE } from './jsonCursor.ts';
+import { Column } from './memory.ts';
 import { SliceKind, usSince, wholeNs, type TraceModel } from '../../shared/trace/model.ts';
-import { ProblemLog } from '../../shared/trace/problems.ts';
-import { RawNameTable } from '../../shared/trace/rawNames.ts';
-import type { RawTrack } from '../../shared/trace/rawTrace.ts';
+import { ProblemLog } from './problems.ts';
+import { RawNameTable } from './rawNames.ts';
+import type { RawTrack } from './rawTrace.ts';
 import { Cat, isDeviceCat } from '../../shared/trace/sliceKinds.ts';
 
 const PH_KEY = new TextEncoder().encode('"ph":');

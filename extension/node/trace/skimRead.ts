@@ -3,19 +3,19 @@
 // whole file is read (scanner.ts) only when the full model is asked for, after it.
 import { statSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
-import { TraceScanner } from '../../shared/trace/byteScanner.ts';
-import { windowModel } from '../../shared/trace/buildModel.ts';
+import { TraceScanner } from './byteScanner.ts';
+import { windowModel } from './buildModel.ts';
 import type { TraceModel } from '../../shared/trace/model.ts';
-import { TraceError } from '../../shared/trace/problems.ts';
-import type { TraceReader } from '../../shared/trace/traceReading.ts';
-import type { PostedPiece } from '../../shared/trace/traceWire.ts';
+import { TraceError } from './problems.ts';
+import type { TraceReader } from './traceReading.ts';
+import type { PostedPiece } from './postedPieces.ts';
 import { viewWindow, type FirstView } from '../../shared/trace/window.ts';
 import { findSplit, isGzipFile, PARALLEL_MIN_BYTES, readRange, readTraceFile, startHalfWorker } from './scanner.ts';
 import { TraceSkim, windowRanges, type Skim, type SkimmedPart, type SkimPart } from './skim.ts';
 
 /**
  * Plain files from this size are skimmed first. Below it the whole read is quick (~0.1 s per 20 MB) and the
- * preview threshold (present/timelineContent.ts PREVIEW_MIN_EVENTS, ~45 MB of kineto's JSON) is not reached.
+ * preview threshold (node/timelineContent.ts PREVIEW_MIN_EVENTS, ~45 MB of kineto's JSON) is not reached.
  */
 export const SKIM_MIN_BYTES = 32 * 1024 * 1024;
 

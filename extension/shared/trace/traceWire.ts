@@ -1,11 +1,11 @@
 // A trace as the host posts it to the webview: its rows, kernel args and steps packed (rowsWire.ts, argsWire.ts,
-// stepsWire.ts); the webview's reviveModel makes it a TraceModel again. A message made by a test may hold them plain.
-import { packKernelArgs, type DeflatedKernelArgs, type PackedKernelArgs } from './argsWire.ts';
-import type { BuiltRows } from './buildModel.ts';
+// stepsWire.ts; node/trace/postedPieces.ts packs it); the webview's reviveModel makes it a TraceModel again. A message
+// made by a test may hold them plain.
+import type { DeflatedKernelArgs, PackedKernelArgs } from './argsWire.ts';
 import type { TraceModel } from './model.ts';
 import type { TraceColumns } from './rowParts.ts';
-import { packRows, type DeflatedRows, type PackedRows } from './rowsWire.ts';
-import { packSteps, type PackedSteps } from './stepsWire.ts';
+import type { PackedRows } from './rowsWire.ts';
+import type { PackedSteps } from './stepsWire.ts';
 
 /**
  * `rows`: rows [from, count) of the model (the rows before came in 'rows' messages), or its plain columns.
@@ -15,54 +15,3 @@ export type PostedTrace = Omit<TraceModel, 'steps' | 'kernelArgs' | keyof TraceC
   steps: TraceModel['steps'] | PackedSteps;
   kernelArgs: TraceModel['kernelArgs'] | PackedKernelArgs | DeflatedKernelArgs;
 } & ({ rows: PackedRows } | TraceColumns);
-
-/** The model as posted, with its rows from `from` on. */
-export function postedTrace(model: TraceModel, from = 0): PostedTrace {
-  const { count, names, tracks, originUs, stepSource, warnings } = model;
-  return {
-    count,
-    names,
-    tracks,
-    originUs,
-    stepSource,
-    warnings,
-    kernelArgs: packKernelArgs(model.kernelArgs),
-    steps: packSteps(model.steps),
-    rows: packRows(model, from, count),
-  };
-}
-
-/**
- * A full trace on its way to the webview, in pieces: rows [from, from + rows.count) of its `count` (a 'rows'
- * message), then, last, the trace with its rows from `from`.
- */
-export type PackedPiece = { from: number; count: number; rows: PackedRows } | { from: number; trace: PostedTrace };
-/** A piece as sent: its rows (or, the last, its kernel args) deflated where a worker made them for a webview across a network link. */
-export type PostedPiece = PackedPiece | { from: number; count: number; rows: DeflatedRows };
-
-/**
- * The pieces of a model being built (buildModel.ts buildModelInParts), each part packed as soon as its rows are
- * final; returns the model. Stopped early, it leaves `building` as it was, to be finished (finishBuild).
- */
-export function* postedPieces(
-  building: Iterator<BuiltRows, TraceModel>,
-  count: number,
-): Generator<PackedPiece, TraceModel> {
-  let from = 0;
-  for (let step = building.next(); ; step = building.next()) {
-    if (step.done) {
-      yield { from, trace: postedTrace(step.value, from) };
-      return step.value;
-    }
-    const part = step.value;
-    yield { from: part.from, count, rows: packRows(part.columns, part.from, part.to) };
-    from = part.to;
-  }
-}
-
-/** A built model's parts as buildModelInParts yields them: every `rowsPerPart` rows but the last. */
-export function* partsOf(model: TraceModel, rowsPerPart: number): Generator<BuiltRows, TraceModel> {
-  for (let from = 0; from + rowsPerPart < model.count; from += rowsPerPart)
-    yield { columns: model, from, to: from + rowsPerPart };
-  return model;
-}

@@ -107,7 +107,7 @@ def _explain(reason: str, raw: str, library_frame: str | None) -> Explanation | 
         return {
             "what": (
                 f"A tensor made inside library code you called ({library_frame}) changed size in dimension "
-                f"{size[3]} ({size[4]} -> {size[5]}); the compiled code was specialised to {size[4]}. You do not hold "
+                f"{size[3]} from {size[4]} to {size[5]}; the compiled code was specialised to {size[4]}. You do not hold "
                 "this tensor, so marking it dynamic is not yours to do."
             ),
             "fix": (
@@ -127,12 +127,13 @@ def _explain(reason: str, raw: str, library_frame: str | None) -> Explanation | 
         )
         if kind == "stride":
             return {
-                "what": f"{name} arrived with a different memory layout (stride of dimension {dim}: {was} -> {now}), "
+                "what": f"{name} arrived with a different memory layout (the stride of dimension {dim} went from {was} "
+                f"to {now}), "
                 "e.g. a transposed or sliced tensor.",
                 "fix": f"Pass a contiguous tensor ({code}.contiguous()), or warm up with the layout you will use.",
             }
         return {
-            "what": f"{name} changed size in dimension {dim} ({was} -> {now}); the compiled code was specialised to {was}.",
+            "what": f"{name} changed size in dimension {dim} from {was} to {now}; the compiled code was specialised to {was}.",
             "fix": (
                 f"If that dimension varies in use, mark it dynamic before the first call: torch._dynamo.mark_dynamic({code}, "
                 f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost (shape "
@@ -203,12 +204,48 @@ def _explain(reason: str, raw: str, library_frame: str | None) -> Explanation | 
 
 
 def _values(reasons: list[str]) -> list[str]:
-    seen: list[str] = []
+    """The values a value guard saw, in order; for a size guard the sizes: the one compiled first, then each that
+    recompiled."""
+    sizes = [match for match in map(_SIZE.search, reasons) if match]
+    if sizes:
+        seen = [sizes[0][4], *(match[5] for match in sizes)]
+        return [v for i, v in enumerate(seen) if i == 0 or v != seen[i - 1]]
+    values: list[str] = []
     for reason in reasons:
         match = _VALUE.search(reason)
-        if match and match["value"] not in seen:
-            seen.append(match["value"])
-    return seen
+        if match and match["value"] not in values:
+            values.append(match["value"])
+    return values
+
+
+def sequence(values: list[str]) -> str:
+    """ "16 → 32 → 48", a long one cut in the middle: "16 → 32 → 48 → 64 → … → 128"."""
+    shown = values if len(values) <= 6 else [*values[:4], "…", values[-1]]
+    return " → ".join(shown)
+
+
+def site_explanation(site: RecompileSite, reasons: list[str]) -> Explanation | None:
+    """A site's words: for recompiles that recur there, what changed and the sequence it went through (the sizes of
+    a size guard, the values of a value guard); else its first recompile's (as recorded, else from its reason)."""
+    first = site.get("explanation") or explain(reasons[0])
+    values = site.get("values") or []
+    size = _SIZE.search(reasons[0])
+    if site["count"] < 2 or len(values) < 2:
+        return first
+    if size and size[2] == "size" and first and first["what"].startswith("Input "):
+        what = (
+            f"{_user_name(size[1])} changed size in dimension {size[3]}: {sequence(values)}; the compiled code was "
+            "specialised to each size in turn, so every new one compiled again."
+        )
+    else:
+        what = f"{first['what'] if first else 'A guarded value changed.'} In order: {sequence(values)}."
+    words: Explanation = {
+        "what": what[:1].upper() + what[1:],
+        "fix": first["fix"] if first else "See the recompiles' reasons (TORCH_LOGS=recompiles).",
+    }
+    if first and first.get("quickFix"):
+        words["quickFix"] = first["quickFix"]
+    return words
 
 
 def group_sites(recompiles: list[Recompile]) -> list[RecompileSite]:
@@ -242,17 +279,21 @@ def group_sites(recompiles: list[Recompile]) -> list[RecompileSite]:
     out = []
     for site, reasons in sites.values():
         values = _values(reasons)
-        site["values"] = values if len(values) > 1 else []
+        site["values"] = values if len(values) > 1 and site["count"] > 1 else []
+        site["explanation"] = site_explanation(site, reasons)
         out.append(site)
     return out
 
 
-_LIMIT = re.compile(r"(?:recompile_limit|cache_size_limit)(?: cache size limit)? \((?:currently set to )?(\d+)\)")
+_LIMIT = re.compile(
+    r"(?:recompile_limit|cache_size_limit)(?: cache size limit)? \((?:currently set to )?(\d+)(?: compiles)?\)"
+)
 
 
 def recompile_limit(text: str) -> int | None:
     """The limit a frame hit, from Dynamo's message (torch 2.6+: `recompile_limit cache size limit (currently set
-    to 8)`; older: `cache_size_limit (8)`), or None when the text is not about it."""
+    to 8)`; older: `cache_size_limit (8)`) or the runner's fallback reason (`recompile_limit (8 compiles)`), or None
+    when the text is not about it."""
     match = _LIMIT.search(text)
     return int(match[1]) if match else None
 

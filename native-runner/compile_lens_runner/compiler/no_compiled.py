@@ -17,7 +17,7 @@ def _place(location: SourceLocation | None) -> str:
 
 
 def no_compiled_code(insight: CompilerInsight | None, calls: int) -> NoCompiledCode | None:
-    """{headline, cause, location, fix, gbId, pattern} when the region was called, Dynamo compiled its frames and
+    """{cause, location, fix, gbId, pattern} when the region was called, Dynamo compiled its frames and
     made no graph; None when some graph was made (or nothing was called or compiled)."""
     if (
         not insight
@@ -54,8 +54,5 @@ def no_compiled_code(insight: CompilerInsight | None, calls: int) -> NoCompiledC
     else:
         cause = "Dynamo made no graph of it (every frame it entered was skipped)"
         fix, location, gb, pattern = None, None, None, None
-    headline = (
-        f"No compiled code ran: {cause}, so every call ran eagerly — the compiled and eager runs executed the "
-        "same code, and there is no speedup to show."
-    )
-    return {"headline": headline, "cause": cause, "location": location, "fix": fix, "gbId": gb, "pattern": pattern}
+    # its sentence (headline) is the answer's, written with the report (report/sentences.py)
+    return {"cause": cause, "location": location, "fix": fix, "gbId": gb, "pattern": pattern}

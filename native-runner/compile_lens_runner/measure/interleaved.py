@@ -16,21 +16,28 @@ timing or compiles, which differ between ranks.
 
 A *step* of a region is from the start of one of its calls to the start of its next call (backward, optimizer, data
 included). A step is steady when: both its calls are in the same block (no switch inside it); no compile started in
-it; neither call carried the observer's own work (observer) nor ran under the profiler (profiled); it is not the
-first step of that side on its input signature (eager has first-call costs too: cuBLAS/cuDNN heuristics, autotuning;
-the compiled side's first calls are its warm-up); and, on the compiled side, compiled code ran in its call
-(ranCompiled true: a call Dynamo ran eagerly is no compiled step). A region none of whose compiled-side calls ran
-compiled code gets no speedup and says why.
+it; neither call carried the observer's own work (observer) nor ran under the profiler (profiled); on the compiled
+side, compiled code ran in its call (ranCompiled true: a call Dynamo ran eagerly, past the recompile limit or after a
+failed compile, is never timed as compiled; how many did is said beside the number, `eagerFallback`); and it is not
+eager's first step on its input signature (eager has first-call costs: cuBLAS/cuDNN heuristics, autotuning). A
+compiled call that compiled nothing and ran compiled code is steady whatever its concrete sizes (one dynamic graph
+serves a growing cache's every length), except where a new size records a CUDA graph (new_size_costs:
+reduce-overhead on a GPU). Where Dynamo ran some compiled-side calls eagerly, eager's steps at signatures compiled code
+never served are left out too ("never served compiled"): the number compares the calls compiled code served. A region
+none of whose compiled-side calls ran compiled code gets no speedup and says why.
 
-Per signature: a region called with several signatures (a server's lengths) is compared signature by signature;
-the speedup is over the matched mix (each compared signature weighed by how often the script called it:
-comparedBy "signature" with one, "matched-mix" with several). A region whose signature changes nearly every call (a
-decode loop passing its growing cache: more than half its calls have a signature of their own) has no signature to
-match: its steps are pooled (comparedBy "pooled"), only each side's first step is its first-call cost, and the ABBA
-order of the blocks cancels a work that grows linearly with the call. Pairs: blocks 2j-1 and 2j (one eager, one compiled,
-adjacent); the interval is where a next run may land: the 5th-95th percentiles of the estimate over pairs resampled
-with replacement, widened by sqrt(2) for the next run's own error, with the floor (ranges.interval: the one rule of
-every range), and with fewer than MIN_PAIRS_RESAMPLED pairs it reaches every pair's own ratio.
+Compared how (comparedBy): a region called with one signature is compared on it ("signature"); with several whose
+steady steps mostly recur on both sides (a server's batch sizes), signature by signature, the speedup over the matched
+mix (each compared signature weighed by how often the script called it: "matched-mix"). Where fewer than
+MIN_MATCHED_SHARE of either side's steady steps have a signature the other side also has (a decode loop whose cache
+grows every token: each length recurs once per sequence, and the schedule may give it to the same side each time),
+the steps are pooled ("pooled"): only each side's first step is its first-call cost, and the ABBA order of the blocks
+cancels a work that grows linearly with the call, so the number reads per step (per token) over the lengths the
+script ran. Pairs: blocks 2j-1 and 2j (one eager, one compiled, adjacent); a pair's own ratio is over its steps each
+divided by its signature's eager median (a server's pair of blocks seldom shares a batch size); the interval is where
+a next run may land: the 5th-95th percentiles of the estimate over pairs resampled with replacement, widened by
+sqrt(2) for the next run's own error, with the floor (ranges.interval: the one rule of every range), and with fewer
+than MIN_PAIRS_RESAMPLED pairs it reaches every pair's own ratio.
 """
 
 from __future__ import annotations
@@ -44,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..shapes.common import Sides
-from ..shapes.in_situ import InSituSpeedup, RegionInSitu, Series, SignatureSpeedup
+from ..shapes.in_situ import EagerFallback, InSituSpeedup, RegionInSitu, Series, SignatureSpeedup
 from ..shapes.region import RegionCall
 from . import ranges
 
@@ -171,40 +178,56 @@ def _plain(c: Call) -> bool:
 
 
 POOLED = "*"
-
-
-def changing(calls: list[Call]) -> bool:
-    """The signature changes nearly every call: more than half of the calls have a signature of their own."""
-    return len({c.signature for c in calls}) > len(calls) / 2 >= 1
+# Per signature only while the signatures both sides have hold at least this share of each side's steady steps.
+MIN_MATCHED_SHARE = 0.5
 
 
 def pooled(calls: list[Call]) -> list[Call]:
     return [dataclasses.replace(c, signature=POOLED) for c in calls]
 
 
-def split(calls: list[Call]) -> Split:
-    """Applies the steady-step rules (module doc) to one region's calls, in order."""
+def _unserved(calls: list[Call]) -> set[str]:
+    """Where Dynamo ran some compiled-side calls eagerly (past the recompile limit), the signatures compiled code never
+    served: eager's steps at them have nothing compiled to compare with; empty when every compiled-side call ran
+    compiled code (a dynamic graph serves sizes it has not met yet)."""
+    compiled = [c for c in calls if c.side == "compiled"]
+    if not any(c.ran_compiled is False for c in compiled):
+        return set()
+    served = {c.signature for c in compiled if c.ran_compiled is True}
+    return {c.signature for c in calls} - served
+
+
+def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -> Split:
+    """Applies the steady-step rules (module doc) to one region's calls, in order. new_size_costs: a compiled call's
+    first at a size pays for more than its compile (a CUDA graph recorded for it), so it is no steady step either;
+    pool: the signatures are pooled (only each side's first step is a first-call cost)."""
     steps: dict[str, list[int]] = {"eager": [], "compiled": []}
     plain_calls: dict[str, list[int]] = {"eager": [], "compiled": []}
     dropped = {"warm-up": 0, "switch": 0, "first on its signature": 0, "compiled": 0, "observer": 0, "ran eagerly": 0}
+    dropped["never served compiled"] = 0
     seen: dict[str, set[str]] = {"eager": set(), "compiled": set()}
+    unserved = _unserved(calls)
     for i, c in enumerate(calls):
         if c.side is None:
             continue
         nxt = calls[i + 1] if i + 1 < len(calls) else None
-        first = c.signature not in seen[c.side]
+        first_size = c.signature not in seen[c.side]
+        first = not seen[c.side] if pool else first_size
         seen[c.side].add(c.signature)
         if c.side == "compiled" and c.ran_compiled is not True:
             dropped["ran eagerly"] += 1
             continue
+        if c.signature in unserved:  # eager at a size Dynamo runs eagerly as written too (past the recompile limit)
+            dropped["never served compiled"] += 1
+            continue
         if not c.block:
             dropped["warm-up"] += 1
             continue
-        if first:
-            dropped["first on its signature"] += 1
-            continue
         if c.compiles:
             dropped["compiled"] += 1
+            continue
+        if (first and (c.side == "eager" or pool)) or (first_size and new_size_costs and c.side == "compiled"):
+            dropped["first on its signature"] += 1
             continue
         if _plain(c):
             plain_calls[c.side].append(i)
@@ -220,6 +243,25 @@ def split(calls: list[Call]) -> Split:
             steps[c.side].append(i)
     compiled_ran = any(c.ran_compiled is True for c in calls if c.side == "compiled")
     return Split(steps, plain_calls, {k: v for k, v in dropped.items() if v}, compiled_ran)
+
+
+def matched_share(calls: list[Call], s: Split) -> float:
+    """The least share, over both sides, of steady steps whose signature the other side has steady steps of too."""
+    signatures = {side: {calls[i].signature for i in steps} for side, steps in s.steps.items()}
+    both = signatures["eager"] & signatures["compiled"]
+    shares = [
+        sum(1 for i in steps if calls[i].signature in both) / len(steps) if steps else 0.0 for steps in s.steps.values()
+    ]
+    return min(shares)
+
+
+def compared(calls: list[Call], new_size_costs: bool = False) -> tuple[list[Call], Split, bool]:
+    """(the calls as compared, their split, pooled): per signature where the signatures recur on both sides, else
+    pooled (module doc), each call's signature then POOLED."""
+    s = split(calls, new_size_costs)
+    if len({c.signature for c in calls}) > 1 and matched_share(calls, s) < MIN_MATCHED_SHARE:
+        return pooled(calls), split(calls, new_size_costs, pool=True), True
+    return calls, s, False
 
 
 def _pairs(blocks: set[int]) -> list[tuple[int, int]]:
@@ -257,6 +299,16 @@ def _sample(
     return out
 
 
+def _normalized_ratio(sample: Sample, reference: dict[str, float]) -> float | None:
+    """A pair's own ratio: its steps each divided by their signature's eager median (reference), so a pair whose blocks
+    ran different sizes (a server's batches) still compares like with like; None without values both ways."""
+    sides = [
+        [v / reference[sig] for sig, values in sample[side].items() if sig in reference for v in values]
+        for side in ("eager", "compiled")
+    ]
+    return statistics.median(sides[0]) / statistics.median(sides[1]) if sides[0] and sides[1] else None
+
+
 def estimate(
     calls: list[Call], picks: dict[str, list[int]], duration: Callable[[Call], float | None], weights: dict[str, int]
 ) -> InSituSpeedup | None:
@@ -268,14 +320,15 @@ def estimate(
         return None
     eager_ms, compiled_ms, both = mixed
     speedup = eager_ms / compiled_ms
+    reference = {sig: statistics.median(whole["eager"][sig]) for sig in both}
     blocks = {calls[i].block for indices in picks.values() for i in indices if calls[i].block}
     pair_ratios: list[float] = []
     pair_samples: list[Sample] = []
     for a, b in _pairs({x for x in blocks if x is not None}):
         sample = _sample(calls, picks, duration, {a, b})
-        own = _mix(sample, weights)
+        own = _normalized_ratio(sample, reference)
         if own is not None:
-            pair_ratios.append(own[0] / own[1])
+            pair_ratios.append(own)
             pair_samples.append(sample)
     floor = ranges.FLOOR_PCT
     if len(pair_samples) >= MIN_PAIRS_RESAMPLED:
@@ -393,21 +446,29 @@ def slowest_calls(ranks: list[list[RegionCall]]) -> list[RegionCall]:
     return out
 
 
-def compare(calls_json: list[RegionCall], calls_made: int, fallback: str | None = None) -> RegionInSitu:
-    """A region's in-situ result (schema `$defs/inSitu`) from its calls in the observed run."""
-    calls = [Call.from_json(c) for c in calls_json]
-    by = None
-    if changing(calls):
-        calls, by = pooled(calls), "pooled"
-    s = split(calls)
+def eager_fallback(calls: list[Call]) -> EagerFallback | None:
+    """The compiled side's calls Dynamo ran eagerly (past the recompile limit, a failed compile): never timed as
+    compiled, said beside the number; None when every compiled-side call ran compiled code (or none could be told)."""
+    compiled = [c for c in calls if c.side == "compiled"]
+    eager = sum(1 for c in compiled if c.ran_compiled is False)
+    return {"calls": eager, "of": len(compiled)} if eager else None
+
+
+def compare(
+    calls_json: list[RegionCall], calls_made: int, fallback: str | None = None, new_size_costs: bool = False
+) -> RegionInSitu:
+    """A region's in-situ result (schema `$defs/inSitu`) from its calls in the observed run. new_size_costs: a new size
+    records a CUDA graph (split)."""
+    recorded = [Call.from_json(c) for c in calls_json]
+    calls, s, pool = compared(recorded, new_size_costs)
     weights: dict[str, int] = {}
     for c in calls:
         weights[c.signature] = weights.get(c.signature, 0) + 1
     step = estimate(calls, s.steps, lambda c: c.step_ms, weights) if s.compiled_ran else None
     call = estimate(calls, s.calls, lambda c: c.ms, weights) if s.compiled_ran else None
     for result in (step, call):
-        if result is not None and by is not None:
-            result.update({"comparedBy": by, "signatures": [], "notCompared": []})
+        if result is not None and pool:
+            result.update({"comparedBy": "pooled", "signatures": [], "notCompared": []})
     cost_ms = _compile_cost_ms(calls, step["eagerMs"]) if step is not None else None
     break_even = None
     if step is not None and cost_ms is not None and step["eagerMs"] > step["compiledMs"]:
@@ -427,6 +488,7 @@ def compare(calls_json: list[RegionCall], calls_made: int, fallback: str | None 
         "steadyFromCall": next((c.index for c in calls if c.block), None),
         "steadySteps": {"eager": len(s.steps["eager"]), "compiled": len(s.steps["compiled"])},
         "dropped": s.dropped,
+        "eagerFallback": eager_fallback(calls),
         "step": step,
         "call": call,
         "compileSeconds": None if cost_ms is None else round(cost_ms / 1000, 4),

@@ -28,7 +28,7 @@ def break_even_calls(compile_s: float | None, eager_ms: float | None, compiled_m
 
 def _estimate(mode: ModeResult) -> estimator.Estimate:
     interval, speedup, eager, compiled = mode["speedupInterval"], mode["speedup"], mode["eagerTiming"], mode["timing"]
-    assert speedup is not None and eager is not None and compiled is not None  # _measured
+    assert speedup is not None and eager is not None and compiled is not None  # _paired
     return estimator.Estimate(
         speedup=speedup,
         eager_ms=eager["estimateMs"],
@@ -41,7 +41,8 @@ def _estimate(mode: ModeResult) -> estimator.Estimate:
     )
 
 
-def _measured(mode: ModeResult) -> bool:
+def _paired(mode: ModeResult) -> bool:
+    """It holds the paired timings the adjustments work on (whether its number may be said: report/answer.py)."""
     return bool(
         mode.get("speedupInterval")
         and mode.get("eagerTiming")
@@ -72,7 +73,7 @@ def adjust(entries: Sequence[ModeResult], eager: Eager, fastest_probe: float | N
             default=0.0,
         )
     pooled_probes = [p for t in timings for p in t.get("cpuProbeMs") or []]
-    for entry in filter(_measured, entries):
+    for entry in filter(_paired, entries):
         est = _estimate(entry)
         free = compiled_host_free(entry)
         shift = estimator.run_eager(est, min(t["estimateMs"] for t in timings)) if free else None
@@ -113,7 +114,7 @@ def widen_for_slow_host(
 ) -> None:
     """Widens a measured entry's interval in place (and says so in slowHost) where a side never ran at the host's
     fastest state of the run; eager_probes: the probes of the eager rounds the speedup took (default: its pairs')."""
-    if not _measured(entry):
+    if not _paired(entry):
         return
     interval, speedup, eager, compiled = (
         entry["speedupInterval"],
@@ -121,7 +122,7 @@ def widen_for_slow_host(
         entry["eagerTiming"],
         entry["timing"],
     )
-    assert speedup is not None and eager is not None and compiled is not None  # _measured
+    assert speedup is not None and eager is not None and compiled is not None  # _paired
     free = compiled_host_free(entry) if host_free is None else host_free
     eager_ratio = estimator.slow_host_ratio(
         eager.get("cpuProbeMs") or [] if eager_probes is None else eager_probes, fastest_probe

@@ -1,6 +1,6 @@
 """The collectives a rank issued, in order, read from its torch.profiler Chrome trace.
 
-Names as torch.profiler writes them; the same list as extension/shared/trace/communication.ts (keep them in step):
+Names as torch.profiler writes them; the same list as webview/analysis/communication.ts (keep them in step):
 backend-prefixed ranges (`nccl:all_reduce`, `gloo:broadcast`), dispatcher ops (`c10d::allreduce_`), functional
 collectives (`_c10d_functional::all_gather_into_tensor`, FSDP2 and compiled code), `record_param_comms`,
 `ProcessGroupNCCL::...`, and on the GPU `ncclDevKernel_*` / `ncclKernel_*`.

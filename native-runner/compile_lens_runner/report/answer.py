@@ -2,25 +2,22 @@
 stay-eager, none), the one number it rests on, and the reasons as codes with their parameters. Derived here from what
 the report holds, each time the report is written (document.write), so a checkpoint, a cancelled run and a merged
 torchrun job answer from what they hold; report/sentences.py says it in words, and the report carries those words
-(`recommendation.reason` and the headlines are the answer's sentence and headline).
-
-Was it measured? decided here only (unmeasured): a mode or replayed measurement whose status is ok, whose timing is
-valid, whose compiled calls ran compiled code, and that has a speedup. A measurement the host's load voided
-(hostLoad contended) is measured, but no verdict rests on it.
+(`recommendation.reason` and the headlines are the answer's sentence and headline). "Was it measured?" and the rule
+a target's modes and a region's replays share: report/verdict.py.
 
 THE number, per region: the script's own steps in situ (per step; per call where every step held a compile) when they
 decide; else the replay of its calls (as written, its most frequent inputs, or the what-if mode the verdict names);
 per target: the recommended mode's paired rounds, else the fastest measured mode's. Every other measurement is
-evidence, labelled by how it was made. Its range is measure/ranges.py's: never zero-width, and beyond ÷3…×3 it is not
-said ("too noisy to say"); a range from fewer than MIN_PAIRS pairs of blocks is not said either.
+evidence, labelled by how it was made. A range from fewer than MIN_PAIRS pairs of blocks is not said.
 
 The verdict from a number (in situ or replayed, the rule targets use too):
-- its range clears MIN_USEFUL_SPEEDUP (1.05x): compile; compile-for-longer-runs when its compile pays back only
-  after more steps (calls) than the script made (never "stay eager");
+- its range clears verdict.MIN_USEFUL_SPEEDUP (1.05x): compile; compile-for-longer-runs when its compile pays back
+  only after more steps (calls) than the script made (never "stay eager");
 - its range reaches no higher than 1.05x: stay-eager;
 - its range straddles 1.05x: in situ, stay-eager when the estimate is under 1.05x, else no verdict (the replay's
   verdict then, where there is one); a target or replay, stay-eager;
-- its range wider than DECISIVE_SPAN (2x high over low), or the host contended: no verdict (in situ: the replay's).
+- its range wider than verdict.DECISIVE_SPAN (2x high over low), or the host contended: no verdict (in situ: the
+  replay's).
 A failed compiled call is "fix first" (no verdict); a failed run (out of memory, an exception, a timeout) leads with
 the failure at the user's line, then what was measured before it, with no verdict; a region none of whose calls ran
 compiled code has no number. Nothing measured: no verdict, never "stay eager".
@@ -30,21 +27,17 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from .. import formats
-from ..measure import ranges
-from ..shapes.answer import Answer, AnswerNumber, NumberKind, Reason
-from ..shapes.common import HostLoad, Recommendation, Verdict
+from ..shapes.answer import Answer, AnswerNumber, Reason, Unit
+from ..shapes.common import Recommendation
 from ..shapes.in_situ import InSituSpeedup, RegionInSitu
-from ..shapes.mode import CUDAGRAPH_MODES, ModeResult, RegionMeasurement
+from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import sentences
+from . import sentences, verdict
+from .shape_reasons import shape_reasons, step_unit
 
-MIN_USEFUL_SPEEDUP = 1.05
-DECISIVE_SPAN = 2.0
 # In-situ verdicts rest on at least this many steady steps, and (interleaved) this many pairs of adjacent
 # eager/compiled blocks (one pair is no spread between blocks); fewer: the replay's rounds decide.
 MIN_STEADY_STEPS = 3
@@ -53,206 +46,33 @@ AS_WRITTEN = "as-written"  # a region's measurement of the script's own compiled
 STANCE_TORCH = (2, 6)  # torch.compiler.set_stance, which in-situ measurement switches, came with torch 2.6
 
 
-@dataclass
-class _Decision:
-    verdict: Verdict
-    number: AnswerNumber | None = None
-    reasons: list[Reason] = field(default_factory=list)
-    mode: str | None = None
-    undecided: bool = False  # in situ: the steps support no verdict, a replay's may stand instead
-
-
-def _contended(m: ModeResult) -> HostLoad | None:
-    timed = m.get("timing")
-    load = timed.get("hostLoad") if timed else None
-    return load if load and load["contended"] else None
-
-
-def unmeasured(m: ModeResult, mode: str | None = None) -> Reason | None:
-    """Was it measured? None when m holds a speedup (a host-contended one included: see module doc); else why not.
-    mode: how the reason names it (a region's "default" for its as-written callable)."""
-    if m["status"] != "ok":
-        error = m.get("error")
-        return {
-            "code": "measurement-failed",
-            "mode": mode or m["mode"],
-            "what": error["message"] if error else "it failed",
-            "fix": error["fix"] if error else None,
-        }
-    fallback, timing = m.get("fallback"), m.get("timing")
-    if fallback:
-        return {
-            "code": "ran-eagerly",
-            "mode": mode or m["mode"],
-            "what": fallback["cause"] or "Dynamo ran the compiled calls eagerly",
-            "fix": fallback["fix"],
-        }
-    if timing and timing.get("valid") is False:
-        return {
-            "code": "not-measured",
-            "mode": m["mode"],
-            "what": timing.get("invalidReason") or "the timing is not valid",
-        }
-    if m.get("speedup") is None:
-        return {"code": "not-measured", "mode": mode or m["mode"], "what": "no timing was taken"}
-    return None
-
-
-def _correct(m: ModeResult) -> bool:
-    checked = m.get("correctness")
-    return checked["ok"] if checked else True
-
-
-def ranged(number: AnswerNumber, low: float | None, high: float | None, too_few_pairs: bool = False) -> AnswerNumber:
-    """The number with its range (floored: never zero-width), or why none is said (tooNoisy)."""
-    if too_few_pairs:
-        number["tooNoisy"] = {"why": "too-few-pairs"}
-    elif low is not None and high is not None:
-        value = number["value"]
-        factor = ranges.too_noisy(value, low, high)
-        if factor is not None:
-            number["tooNoisy"] = {"why": "range-too-wide", "factor": factor}
-        else:
-            low, high = ranges.floored(value, low, high)
-            number.update({"low": round(low, 4), "high": round(high, 4)})
-    return number
-
-
-def _bounds(n: AnswerNumber) -> tuple[float, float]:
-    """A number's range for deciding; a number without one (older reports, too noisy) decides on its value alone."""
-    return (n["low"], n["high"]) if "low" in n and "high" in n else (n["value"], n["value"])
-
-
-def _decisive(n: AnswerNumber) -> bool:
-    """Its range spans less than DECISIVE_SPAN: a number that can support a verdict."""
-    low, high = _bounds(n)
-    return "tooNoisy" not in n and high <= DECISIVE_SPAN * low
-
-
-def _measured_number(m: ModeResult, kind: NumberKind, mode: str, index: int) -> AnswerNumber:
-    speedup = m["speedup"]
-    assert speedup is not None  # measured
-    eager, compiled = m.get("eagerTiming"), m.get("timing")
-    number: AnswerNumber = {
-        "kind": kind,
-        "unit": "call",
-        "n": len((eager or compiled or {"rounds": []}).get("rounds") or []),
-        "value": round(speedup, 4),
-        "mode": mode,
-        "index": index,
-    }
-    eager_ms = eager and (eager.get("estimateMs") or eager.get("medianMs"))
-    compiled_ms = compiled and (compiled.get("estimateMs") or compiled.get("medianMs"))
-    if eager_ms and compiled_ms:
-        number.update({"eagerMs": eager_ms, "compiledMs": compiled_ms})
-    interval = m.get("speedupInterval")
-    return ranged(number, interval["low"] if interval else None, interval["high"] if interval else None)
-
-
-def _from_numbers(
-    measured: Sequence[tuple[ModeResult, AnswerNumber]],
-    idle_cuda_graph_modes: tuple[str, ...],
-    mode_of: Callable[[ModeResult], str] = lambda m: m["mode"],
-) -> _Decision:
-    """The rule of a target's modes and of a region's replays: the fastest decisive measurement decides."""
-    trusted = [(m, n) for m, n in measured if _correct(m) and not _contended(m)]
-    wrong = [m for m, _ in measured if not _correct(m)]
-    if not trusted:
-        if wrong:
-            return _Decision("stay-eager", reasons=[{"code": "wrong-results", "mode": n} for n in _names(wrong)])
-        contended = [(m, n) for m, n in measured if _contended(m)]
-        if contended:
-            m, n = contended[0]
-            load = _contended(m)
-            assert load is not None  # chosen so
-            return _Decision("none", n, [{"code": "host-contended", "what": load["reason"] or "", "fix": load["fix"]}])
-        return _Decision("none")
-    usable = [(m, n) for m, n in trusted if _decisive(n)]
-    if not usable:
-        _, noisy = max(trusted, key=lambda mn: mn[1]["value"])
-        return _Decision("none", noisy, [{"code": "too-noisy-to-decide"}])
-    best, number = max(usable, key=lambda mn: mn[1]["value"])
-    low, high = _bounds(number)
-    if high < 1.0:
-        return _Decision("stay-eager", number, [{"code": "slower"}])
-    if low < MIN_USEFUL_SPEEDUP:
-        return _Decision("stay-eager", number, [{"code": "may-be-no-faster", "value": MIN_USEFUL_SPEEDUP}])
-    reasons: list[Reason] = []
-    calls, compile_s = best.get("breakEvenCalls"), best.get("compileSeconds")
-    if calls is not None and compile_s is not None:
-        reasons.append({"code": "pays-back-after", "steps": math.ceil(calls), "unit": "call", "seconds": compile_s})
-    mode = mode_of(best)
-    if mode in idle_cuda_graph_modes:
-        reasons.append({"code": "cuda-graphs-idle-on-cpu", "mode": mode})
-    return _Decision("compile", number, reasons, mode=mode)
-
-
-def _names(modes: Sequence[ModeResult]) -> list[str]:
-    return [m["mode"] for m in modes]
-
-
-def _not_measured_decision(
-    modes: Sequence[ModeResult], mode_of: Callable[[ModeResult], str] | None = None
-) -> _Decision:
-    """Why no measurement supports a verdict: each mode's own reason, a fallback first."""
-    why = [r for r in (unmeasured(m, mode_of(m) if mode_of else None) for m in modes) if r is not None]
-    why.sort(key=lambda r: r["code"] != "ran-eagerly")
-    return _Decision("none", reasons=why[:1] or [{"code": "nothing-measured"}])
-
-
-def _idle_modes(device: str | None) -> tuple[str, ...]:
-    """On CPU a CUDA-graph mode's CUDA graphs do nothing: said wherever such a mode is recommended."""
-    return CUDAGRAPH_MODES if device == "cpu" else ()
-
-
-def _failed(report: Report) -> Reason | None:
-    """The run's failure (out of memory, an exception, a timeout, a cancel) at the user's line, when it ended so."""
-    error = report.get("error")
-    if not error or (report["status"] == "ok"):
-        return None
-    reason: Reason = {"code": "failed", "kind": error["kind"], "what": error["message"], "fix": error["fix"]}
-    where = error.get("location")
-    if where:
-        reason.update({"file": where["file"], "line": where["line"], "cell": where.get("cell")})
-    return reason
-
-
 def target_answer(report: Report) -> Answer:
     modes = report["modes"]
     if report["target"].get("kind") == "logs":
-        decision = _Decision("none", reasons=[{"code": "logs-only"}])
+        decision = verdict.Decision("none", reasons=[{"code": "logs-only"}])
     else:
         measured = [
-            (m, _measured_number(m, "target-rounds", m["mode"], k))
+            (m, verdict.measured_number(m, "target-rounds", m["mode"], k))
             for k, m in enumerate(modes)
-            if unmeasured(m) is None
+            if verdict.unmeasured(m) is None
         ]
         decision = (
-            _from_numbers(measured, _idle_modes(report["environment"].get("device")))
+            verdict.from_numbers(measured, verdict.idle_modes(report["environment"].get("device")))
             if measured
-            else _not_measured_decision(modes)
+            else verdict.not_measured_decision(modes)
         )
-        failed = _failed(report)
+        failed = verdict.failed_reason(report)
         if failed:  # cancelled, timed out, every mode failed: said first, then what was measured before it
-            decision = _Decision("none", decision.number, [failed, *decision.reasons])
+            decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
         evidence = [n for _, n in measured if n is not decision.number]
     if report["target"].get("kind") == "logs":
-        return _answer(decision, [], [], [])
-    return _answer(decision, evidence, target_facts(report, decision), _each_unmeasured(modes, lambda m: m["mode"]))
+        return verdict.build(decision, [], [], [])
+    return verdict.build(
+        decision, evidence, target_facts(report, decision), verdict.each_unmeasured(modes, lambda m: m["mode"])
+    )
 
 
-def _each_unmeasured(measurements: Sequence[ModeResult], mode_of: Callable[[ModeResult], str]) -> list[Reason]:
-    """Why each measurement that holds no number holds none (its index in modes[] or measurements[])."""
-    out: list[Reason] = []
-    for k, m in enumerate(measurements):
-        why = unmeasured(m, mode_of(m))
-        if why is not None:
-            why["index"] = k
-            out.append(why)
-    return out
-
-
-def target_facts(report: Report, decision: _Decision) -> list[str]:
+def target_facts(report: Report, decision: verdict.Decision) -> list[str]:
     """The shown mode's compiler facts: graphs, breaks, recompiles, compile time."""
     number = decision.number
     mode = next((m for m in report["modes"] if number and m["mode"] == number.get("mode")), None)
@@ -261,49 +81,22 @@ def target_facts(report: Report, decision: _Decision) -> list[str]:
     return sentences.compiler_facts(mode.get("compiler"), mode.get("compileSeconds"))
 
 
-def _answer(decision: _Decision, evidence: list[AnswerNumber], facts: list[str], unmeasured: list[Reason]) -> Answer:
-    """The answer, and its words (sentences.py): each number's and each reason's text, the headline, the sentence."""
-    answer: Answer = {
-        "verdict": decision.verdict,
-        "mode": decision.mode if decision.verdict in ("compile", "compile-for-longer-runs") else None,
-        "number": decision.number,
-        "reasons": sorted(decision.reasons, key=lambda r: r["code"] not in sentences.LEADING),
-        "headline": "",
-        "sentence": "",
-        "evidence": evidence,
-        "unmeasured": unmeasured,
-    }
-    for n in [*([decision.number] if decision.number else []), *evidence]:
-        n["text"] = sentences.number_text(n)
-    for r in [*answer["reasons"], *unmeasured]:
-        r["text"] = sentences.sentence(r)
-    answer["headline"] = sentences.headline(answer, facts)
-    answer["sentence"] = sentences.verdict_sentence(answer)
-    return answer
-
-
-# --- script regions ---------------------------------------------------------------------------------------------
-
-
-def shape_reasons(region: Region) -> list[Reason]:
-    """Issue 43's hook: the shape story's reason codes for this region (recompile-limit, warmup-other-shape, ...),
-    which lead its headline (sentences.LEADING). None yet: the shape-story module gives them."""
-    del region
-    return []
+# --- script regions
 
 
 def _in_situ_of(region: Region) -> RegionInSitu:
     return region.get("inSitu") or {"pairs": 0}
 
 
-def in_situ_number(s: RegionInSitu, unit: str) -> AnswerNumber | None:
-    """The in-situ step ("step") or call ("call") speedup as a number, with the range it may be said with."""
+def in_situ_number(s: RegionInSitu, unit: str, per: Unit = "step") -> AnswerNumber | None:
+    """The in-situ step ("step") or call ("call") speedup as a number, with the range it may be said with. per: what
+    one step is (a decode loop's: a token)."""
     x: InSituSpeedup | None = s.get("step") if unit == "step" else s.get("call")
     if not x:
         return None
     number: AnswerNumber = {
         "kind": "in-situ-step" if unit == "step" else "in-situ-call",
-        "unit": "step" if unit == "step" else "call",
+        "unit": per if unit == "step" else "call",
         "n": int(x.get("samples") or 0),
         "value": round(x["speedup"], 4),
         "eagerMs": x["eagerMs"],
@@ -312,49 +105,55 @@ def in_situ_number(s: RegionInSitu, unit: str) -> AnswerNumber | None:
     interleaved = s.get("method") == "interleaved"
     if interleaved:
         number["pairs"] = int(x.get("pairs") or 0)
-    return ranged(number, x["low"], x["high"], too_few_pairs=interleaved and number.get("pairs", 0) < MIN_PAIRS)
+    return verdict.ranged(number, x["low"], x["high"], too_few_pairs=interleaved and number.get("pairs", 0) < MIN_PAIRS)
 
 
-def _in_situ(region: Region) -> _Decision | None:
+def _in_situ(region: Region) -> verdict.Decision | None:
     """The verdict from the script's own steps; None when there is no in-situ number to rest one on."""
     s = _in_situ_of(region)
     calls = [c for c in region.get("calls") or [] if c.get("side") != "eager"]
     if s.get("method") == "interleaved" and s.get("step") is None and s.get("call") is None:
         reason = s.get("reason")
         if reason and "ran compiled code" in reason:
-            return _Decision("none", reasons=[{"code": "ran-eagerly", "what": reason}])
+            return verdict.Decision("none", reasons=[{"code": "ran-eagerly", "what": reason}])
         return None
     if not any(c.get("ranCompiled") is True for c in calls) and any(c.get("ranCompiled") is False for c in calls):
         why = next((r for c in calls if (r := c.get("fallbackReason"))), "Dynamo ran the original code")
-        return _Decision("none", reasons=[{"code": "ran-eagerly", "what": why}])
+        return verdict.Decision("none", reasons=[{"code": "ran-eagerly", "what": why}])
     # per step (what the script's loop costs); per call where every step held another region's compile
     unit = "step" if s.get("step") is not None else "call"
-    number, raw = in_situ_number(s, unit), s.get("step") or s.get("call")
+    number, raw = in_situ_number(s, unit, step_unit(region)), s.get("step") or s.get("call")
     if number is None or raw is None:
         return None
     if number["n"] < MIN_STEADY_STEPS or number.get("pairs", MIN_PAIRS) < MIN_PAIRS:
         return None  # too few of the script's own steps (or blocks) to rest a verdict on: the replay decides
     load = s.get("hostLoad")
     if load and load["contended"]:  # the replay, timed at another moment, may still decide
-        return _Decision(
+        return verdict.Decision(
             "none",
             number,
             [{"code": "host-contended", "what": load["reason"] or "", "fix": load["fix"]}],
             undecided=True,
         )
-    low, high = _bounds(number)
-    if not _decisive(number):
-        return _Decision("none", number, [{"code": "too-noisy-to-decide"}], undecided=True)
-    if high < MIN_USEFUL_SPEEDUP:  # even the range's upper end is no useful speedup
-        return _Decision(
+    low, high = verdict.bounds(number)
+    if not verdict.decisive(number):
+        return verdict.Decision("none", number, [{"code": "too-noisy-to-decide"}], undecided=True)
+    if high < verdict.MIN_USEFUL_SPEEDUP:  # even the range's upper end is no useful speedup
+        return verdict.Decision(
             "stay-eager",
             number,
-            [{"code": "slower"} if high < 1.0 else {"code": "not-faster", "value": MIN_USEFUL_SPEEDUP}],
+            [{"code": "slower"} if high < 1.0 else {"code": "not-faster", "value": verdict.MIN_USEFUL_SPEEDUP}],
         )
-    if low < MIN_USEFUL_SPEEDUP <= number["value"]:  # faster by its estimate, not by its range: no verdict either way
-        return _Decision("none", number, [{"code": "not-clearly-faster", "value": MIN_USEFUL_SPEEDUP}], undecided=True)
-    if low < MIN_USEFUL_SPEEDUP:
-        return _Decision("stay-eager", number, [{"code": "may-be-no-faster", "value": MIN_USEFUL_SPEEDUP}])
+    if (
+        low < verdict.MIN_USEFUL_SPEEDUP <= number["value"]
+    ):  # faster by its estimate, not by its range: no verdict either way
+        return verdict.Decision(
+            "none", number, [{"code": "not-clearly-faster", "value": verdict.MIN_USEFUL_SPEEDUP}], undecided=True
+        )
+    if low < verdict.MIN_USEFUL_SPEEDUP:
+        return verdict.Decision(
+            "stay-eager", number, [{"code": "may-be-no-faster", "value": verdict.MIN_USEFUL_SPEEDUP}]
+        )
     cost, made = s.get("compileSeconds") or 0.0, int(s.get("stepsMade") or region.get("callCount") or 0)
     after = s.get("breakEvenSteps") if unit == "step" else _break_even_calls(cost, raw["eagerMs"], raw["compiledMs"])
     mode = str((region.get("options") or {}).get("mode") or "default")
@@ -370,8 +169,8 @@ def _in_situ(region: Region) -> _Decision | None:
             }
         )
     if after is not None and math.ceil(after) > made and region.get("stoppedAfterCalls") is None:
-        return _Decision("compile-for-longer-runs", number, reasons, mode=mode)
-    return _Decision("compile", number, reasons, mode=mode)
+        return verdict.Decision("compile-for-longer-runs", number, reasons, mode=mode)
+    return verdict.Decision("compile", number, reasons, mode=mode)
 
 
 def _break_even_calls(compile_s: float, eager_ms: float, compiled_ms: float) -> float | None:
@@ -388,20 +187,12 @@ def _mode_of(region: Region, m: ModeResult) -> str:
     return str((region.get("options") or {}).get("mode") or "default") if m["mode"] == AS_WRITTEN else m["mode"]
 
 
-def _label(region: Region, m: ModeResult) -> str:
-    """The mode as a number says it: with the script's backend where it is not Inductor ("default, backend eager")."""
-    backend = (region.get("options") or {}).get("backend")
-    mode = _mode_of(region, m)
-    return (
-        f"{mode}, backend {backend}"
-        if m["mode"] == AS_WRITTEN and isinstance(backend, str) and backend != "inductor"
-        else mode
-    )
-
-
 def replay_number(region: Region, m: RegionMeasurement) -> AnswerNumber:
+    """A replayed measurement's number; its mode is said only for a what-if mode (as written: the script's own)."""
     index = next(k for k, x in enumerate(region["measurements"]) if x is m)
-    number = _measured_number(m, "replay-call", _label(region, m), index)
+    number = verdict.measured_number(m, "replay-call", _mode_of(region, m), index)
+    if m["mode"] == AS_WRITTEN:
+        del number["mode"]
     if m.get("signature"):
         number["signature"] = str(m["signature"])
     return number
@@ -417,14 +208,14 @@ def _why_not_replayed(region: Region) -> Reason:
         return {"code": "not-measured", "what": replay.get("reason") or "no measurement was recorded"}
     if not _primary(region):
         return {"code": "not-measured", "what": "its most frequent inputs were not replayed, only its last ones"}
-    return _not_measured_decision(_primary(region), lambda m: _mode_of(region, m)).reasons[0]
+    return verdict.not_measured_decision(_primary(region), lambda m: _mode_of(region, m)).reasons[0]
 
 
-def _replayed(region: Region) -> _Decision:
-    measured = [(m, replay_number(region, m)) for m in _primary(region) if unmeasured(m) is None]
+def _replayed(region: Region) -> verdict.Decision:
+    measured = [(m, replay_number(region, m)) for m in _primary(region) if verdict.unmeasured(m) is None]
     if not measured:
-        return _Decision("none", reasons=[_why_not_replayed(region)])
-    decision = _from_numbers(measured, _idle_modes(region.get("device")), lambda m: _mode_of(region, m))
+        return verdict.Decision("none", reasons=[_why_not_replayed(region)])
+    decision = verdict.from_numbers(measured, verdict.idle_modes(region.get("device")), lambda m: _mode_of(region, m))
     if decision.verdict != "compile" or region.get("stoppedAfterCalls") is not None:
         return decision
     # a replay's "compile" against the calls the script made: a break-even beyond them does not pay back here
@@ -437,15 +228,15 @@ def _replayed(region: Region) -> _Decision:
     return decision
 
 
-def _disagreement(region: Region, decision: _Decision) -> _Decision:
+def _disagreement(region: Region, decision: verdict.Decision) -> verdict.Decision:
     """The in-situ per-call speedup and the replay's (as written, most frequent signature) apart beyond both ranges:
     said, and that the verdict rests on the in-situ steps (the script's own calls, in its own state)."""
     call = in_situ_number(_in_situ_of(region), "call")
-    replayed = next((m for m in _primary(region) if m["mode"] == AS_WRITTEN and unmeasured(m) is None), None)
+    replayed = next((m for m in _primary(region) if m["mode"] == AS_WRITTEN and verdict.unmeasured(m) is None), None)
     if call is None or replayed is None or "low" not in call:
         return decision
     number = replay_number(region, replayed)
-    r_low, r_high = _bounds(number)
+    r_low, r_high = verdict.bounds(number)
     if call["low"] <= r_high and r_low <= call["high"]:
         return decision
     disagree: Reason = {"code": "replay-disagrees", "value": number["value"], "low": r_low, "high": r_high}
@@ -477,7 +268,7 @@ def _undecided(n: AnswerNumber, why: Reason) -> Reason:
     return reason
 
 
-def _region_decision(region: Region, no_in_situ: Reason | None) -> _Decision:
+def _region_decision(region: Region, no_in_situ: Reason | None) -> verdict.Decision:
     s = _in_situ_of(region)
     failure = s.get("failure")
     if failure:
@@ -490,11 +281,11 @@ def _region_decision(region: Region, no_in_situ: Reason | None) -> _Decision:
             "file": where["file"] if where else None,
             "line": where["line"] if where else None,
         }
-        before = (_in_situ(region) or _Decision("none")).number
-        return _Decision("none", before, [reason])
+        before = (_in_situ(region) or verdict.Decision("none")).number
+        return verdict.Decision("none", before, [reason])
     nothing = region.get("noCompiledCode")
     if nothing:
-        return _Decision(
+        return verdict.Decision(
             "none", reasons=[{"code": "no-compiled-code", "what": nothing["cause"], "fix": nothing.get("fix")}]
         )
     situ = _in_situ(region)
@@ -504,7 +295,7 @@ def _region_decision(region: Region, no_in_situ: Reason | None) -> _Decision:
     if replayed.number is not None and replayed.verdict != "none":
         replayed.reasons.append({"code": "replayed-forward-only"})
     if situ is None:
-        number = in_situ_number(s, "step") or in_situ_number(s, "call")
+        number = in_situ_number(s, "step", step_unit(region)) or in_situ_number(s, "call")
         if number is not None:  # too few steps to decide: said first, the number a region with one leads with
             too_few: Reason = {
                 "code": "in-situ-too-few",
@@ -512,7 +303,7 @@ def _region_decision(region: Region, no_in_situ: Reason | None) -> _Decision:
                 "samples": number["n"],
             }
             if replayed.number is None:
-                return _Decision("none", number, [too_few, *replayed.reasons])
+                return verdict.Decision("none", number, [too_few, *replayed.reasons])
             replayed.reasons.append(too_few)
         elif s.get("reason"):
             replayed.reasons.append({"code": "no-steady-steps", "what": str(s.get("reason"))})
@@ -533,22 +324,22 @@ def region_answer(region: Region, failed: Reason | None = None, no_in_situ: Reas
     decision = _region_decision(region, no_in_situ)
     decision.reasons = [*shape_reasons(region), *decision.reasons]
     if failed is not None and not (failed.get("kind") == "compile" and _in_situ_of(region).get("failure")):
-        decision = _Decision("none", decision.number, [failed, *decision.reasons])
+        decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
     number = decision.number
     evidence = [
         n
         for n in (
-            in_situ_number(_in_situ_of(region), "step"),
+            in_situ_number(_in_situ_of(region), "step", step_unit(region)),
             in_situ_number(_in_situ_of(region), "call"),
-            *(replay_number(region, m) for m in region["measurements"] if unmeasured(m) is None),
+            *(replay_number(region, m) for m in region["measurements"] if verdict.unmeasured(m) is None),
         )
         if n is not None and n != number and not region.get("noCompiledCode")  # eager code timed against itself
     ]
-    return _answer(
+    return verdict.build(
         decision,
         evidence,
         sentences.counts(region),
-        _each_unmeasured(region["measurements"], lambda m: _label(region, m)),
+        verdict.each_unmeasured(region["measurements"], lambda m: _mode_of(region, m)),
     )
 
 
@@ -570,8 +361,10 @@ def script_answer(report: Report) -> Answer:
     sentence says every region's headline."""
     regions = report.get("regions") or []
     if not regions:
-        failed = _failed(report)
-        return _answer(_Decision("none", reasons=[failed] if failed else [{"code": "no-region"}]), [], [], [])
+        failed = verdict.failed_reason(report)
+        return verdict.build(
+            verdict.Decision("none", reasons=[failed] if failed else [{"code": "no-region"}]), [], [], []
+        )
     answers = [r["answer"] for r in regions]
     compiling = [k for k, a in enumerate(answers) if a["verdict"] == "compile"]
     lead = next(
@@ -609,9 +402,14 @@ def attach(report: Report) -> None:
     if report["target"].get("kind") != "script":
         answer = target_answer(report)
     else:
-        failed, no_in_situ = _failed(report), _no_in_situ(report)
+        failed, no_in_situ = verdict.failed_reason(report), _no_in_situ(report)
         for region in report.get("regions") or []:
             region["answer"] = region_answer(region, failed, no_in_situ)
+            nothing = region.get("noCompiledCode")
+            if nothing:  # its sentence, as the answer says it
+                nothing["headline"] = next(
+                    r["text"] for r in region["answer"]["reasons"] if r["code"] == "no-compiled-code"
+                )
             region["recommendation"] = _recommendation(region["answer"])
             region["headline"] = region["answer"]["headline"]
         answer = script_answer(report)

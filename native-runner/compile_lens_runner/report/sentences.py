@@ -1,12 +1,13 @@
-"""Every sentence of an answer, written here and nowhere else (schema 1.21): the headline, the verdict's sentence and
-the evidence lines, rendered from the answer's codes and numbers (report/answer.py decides them) with formats.py's
-numbers. The report carries the strings; every surface (CLI, report panel, CodeLens, hover, Problems, Runs view,
+"""Every sentence of an answer, written here and nowhere else (schema 1.21): the headline, the verdict's sentence,
+each number's and each reason's text, rendered from the answer's codes and numbers (report/answer.py decides them)
+with formats.py's numbers. The report carries the strings; every surface (CLI, report panel, CodeLens, hover, Problems, Runs view,
 compare, --json) shows them as they are.
 
 Extension point: a reason code's words are one entry of SENTENCES: (its clause in the headline, its sentence). A code
 in LEADING leads the headline, before the verdict and its number: a failure at the user's line, and the shape story
-of issue 43 (recompile-limit, warmup-other-shape, ...: add the code's entry here, its parameters to shapes/answer.py
-Reason and report.schema.json $defs/reason, and the code to LEADING; report/answer.py's `shape_reasons` gives them).
+of issue 43 (recompile-limit, warmup-other-shape, cuda-graphs-per-size, automatic-dynamic and the shape-fix beside
+it; report/shape_reasons.py gives them, and what an in-situ number leaves out: eager-fallback, in-situ-left-out, and
+a decode loop's sequence).
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ VERDICT_WORDS = {
     "none": "no verdict",
 }
 
-_HOW = {
-    "in-situ-step": "per step in situ",
+_HOW = {  # in-situ-step: per its unit (a step, a decode loop's token)
     "in-situ-call": "per call in situ",
     "replay-call": "per call replayed",
     "target-rounds": "per call",
@@ -78,6 +78,100 @@ _FAILED_WORDS = {"out-of-memory": "ran out of memory", "timeout": "timed out", "
 def _failed_clause(r: Reason) -> str:
     kind = r.get("kind", "")
     return f"{_FAILED_WORDS.get(kind, 'failed')}{_at(r)}{_call(r)}"
+
+
+# --- the shape story (issue 43: report/shape_reasons.py gives these codes) ------------------------------------------
+
+
+def _sizes(r: Reason) -> str:
+    """ "12 batch sizes", "96 lengths", "3 sizes of mask's dimension 2"."""
+    n = r.get("sizes", 0)
+    if r.get("growing"):
+        return formats.plural(n, "length")
+    if r.get("dim") == 0:
+        return formats.plural(n, "batch size")
+    return f"{formats.plural(n, 'size')} of {r.get('input')}'s dimension {r.get('dim')}"
+
+
+def _size(r: Reason, key: str) -> str:
+    return f"batch {r.get(key)}" if r.get("dim") == 0 else f"size {r.get(key)}"
+
+
+def _limit_clause(r: Reason) -> str:
+    written = "dynamic=False with " if r.get("dynamic") is False else ""
+    graphs = r.get("graphs")
+    made = f"{formats.whole(graphs)} compiled" if graphs is not None else "one graph each"
+    cap = f" ({r['limit']})" if r.get("limit") is not None else ""
+    return (
+        f"{written}{_sizes(r)}: {made}, then the recompile limit{cap} ran {formats.whole(r.get('count', 0))} of "
+        f"{formats.whole(r.get('made', 0))} calls eagerly"
+    )
+
+
+def _warmup_clause(r: Reason) -> str:
+    at = f" (line {r['line']})" if r.get("line") else ""
+    one = r.get("count") == 1
+    seconds = r.get("seconds")
+    paid = (
+        f"; {'that call' if one else 'the first'} paid {formats.seconds(seconds)} recompiling"
+        if seconds is not None
+        else "; the first recompiled"
+    )
+    return (
+        f"the warm-up at {_size(r, 'size')}{at} compiled a graph the {'real call' if one else 'real calls'} at "
+        f"{_size(r, 'realSize')} never used{paid}"
+    )
+
+
+def _automatic_clause(r: Reason) -> str:
+    seconds = r.get("seconds")
+    took = f" ({formats.seconds(seconds)})" if seconds is not None else ""
+    return (
+        f"sizes changed at call {r.get('call')}: a second compile{took} made one size-generic graph, which served the "
+        f"next {formats.whole(r.get('count', 0))} calls without compiling"
+    )
+
+
+def _fix_clause(r: Reason) -> str:
+    """ "with dynamic=True: 1 graph instead of 8, 1.31× per step in situ (1.22–1.40×), compile 3.1 s instead of 33 s"."""
+    if not r.get("measured"):
+        return f"{r.get('what')} not measured: {r.get('why')}"
+    parts = []
+    graphs, was = r.get("graphs"), r.get("wasGraphs")
+    if graphs is not None:
+        parts.append(
+            f"the same {formats.plural(graphs, 'graph')}"
+            if graphs == was
+            else formats.plural(graphs, "graph") + (f" instead of {formats.whole(was)}" if was is not None else "")
+        )
+    ms, was_ms = r.get("ms"), r.get("wasMs")
+    if ms is not None:
+        parts.append(f"the first real call {formats.ms(ms)}" + (f" instead of {formats.ms(was_ms)}" if was_ms else ""))
+    if "value" in r:
+        said = formats.interval(r["low"], r["high"]) if "low" in r and "high" in r else "too noisy to say a range"
+        parts.append(f"{formats.speedup(r['value'])} per {r.get('unit', 'step')} in situ ({said})")
+    if r.get("count"):
+        parts.append(f"{formats.whole(r['count'])} calls still ran eagerly")
+    seconds, was_s = r.get("seconds"), r.get("wasSeconds")
+    if seconds is not None:
+        same = was_s is not None and formats.seconds(seconds) == formats.seconds(was_s)
+        before = " as written" if same else f" instead of {formats.seconds(was_s)}" if was_s is not None else ""
+        parts.append(f"compile {formats.seconds(seconds)}{before}")
+    return f"with {r.get('what')}: {', '.join(parts) or 'no number'}"
+
+
+def _left_out(r: Reason) -> str:
+    return (
+        f"In situ, {formats.whole(r.get('count', 0))} of the script's {formats.whole(r.get('made', 0))} calls are left "
+        "out of the number: compiles, the warm-up, first calls at a size, and calls that ran eagerly."
+    )
+
+
+def _per_sequence(r: Reason) -> str:
+    return (
+        f"per sequence of {formats.plural(r.get('made', 0), 'token')}: {formats.ms(r.get('wasMs') or 0.0)} → "
+        f"{formats.ms(r.get('ms') or 0.0)}"
+    )
 
 
 Clause = Callable[[Reason], str]
@@ -212,11 +306,65 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: "read from compiler logs",
         lambda r: "Read from compiler logs: nothing was timed, so there is no verdict.",
     ),
+    "recompile-limit": (
+        _limit_clause,
+        lambda r: (
+            f"{_limit_clause(r)[:1].upper()}{_limit_clause(r)[1:]}: Dynamo runs a frame eagerly for sizes it has no "
+            "graph for once it reached the limit, so those calls are never timed as compiled: the number compares "
+            "the calls compiled code served."
+        ),
+    ),
+    "warmup-other-shape": (
+        _warmup_clause,
+        lambda r: f"{_warmup_clause(r)[:1].upper()}{_warmup_clause(r)[1:]}: warm up at the shape the real calls use.",
+    ),
+    "cuda-graphs-per-size": (
+        lambda r: (
+            f"{r.get('mode')} recorded a CUDA graph for each of {formats.plural(r.get('count', 0), 'input size')}"
+        ),
+        lambda r: (
+            f"{r.get('mode')} recorded a CUDA graph for each of {formats.plural(r.get('count', 0), 'input size')}: "
+            "each new size pauses to record one and keeps GPU memory for it; pad inputs to a few sizes."
+        ),
+    ),
+    "automatic-dynamic": (
+        _automatic_clause,
+        lambda r: f"{_automatic_clause(r)[:1].upper()}{_automatic_clause(r)[1:]} (automatic dynamic shapes).",
+    ),
+    "shape-fix": (_fix_clause, lambda r: f"{_fix_clause(r)[:1].upper()}{_fix_clause(r)[1:]}."),
+    "eager-fallback": (
+        lambda r: (
+            f"{formats.whole(r.get('count', 0))} of {formats.whole(r.get('made', 0))} compiled-side calls ran eagerly"
+        ),
+        lambda r: (
+            f"{formats.whole(r.get('count', 0))} of the {formats.whole(r.get('made', 0))} calls made with compiling "
+            "on ran eagerly (Dynamo ran the original code): the number leaves them out."
+        ),
+    ),
+    "in-situ-left-out": (
+        lambda r: f"{formats.whole(r.get('count', 0))} calls left out",
+        _left_out,
+    ),
+    "decode-loop": (
+        _per_sequence,
+        lambda r: (
+            f"A decode loop: {formats.plural(r.get('count', 0), 'sequence')} of about "
+            f"{formats.whole(r.get('made', 0))} tokens, one a call; {_per_sequence(r)}."
+        ),
+    ),
 }
 
-# codes that lead the headline, before the verdict: a failure at the user's line (issue 44), and the shape story of
-# issue 43 (its codes are added here with their SENTENCES entries)
-LEADING: frozenset[str] = frozenset({"failed", "compiled-call-failed"})
+
+FAILURES: frozenset[str] = frozenset({"failed", "compiled-call-failed"})
+# codes that lead the headline, before the verdict: a failure at the user's line (issue 44), and the shape story
+# that decided the outcome (issue 43); its fix as measured follows the verdict and its number (the headline's first
+# speedup is always the answer's)
+LEADING: frozenset[str] = FAILURES | {
+    "recompile-limit",
+    "warmup-other-shape",
+    "cuda-graphs-per-size",
+    "automatic-dynamic",
+}
 
 
 def clause(reason: Reason) -> str:
@@ -228,11 +376,12 @@ def sentence(reason: Reason) -> str:
 
 
 def number_text(n: AnswerNumber) -> str:
-    """ "1.31× per step in situ (1.22–1.40×)", "1.84× per call replayed with default (1.70–1.95×)", "3.31× per call
-    with reduce-overhead (2.77–3.79×)", "1.07× per call in situ (too noisy to say: ...)": the one wording of a speedup
-    and its range."""
+    """ "1.31× per step in situ (1.22–1.40×)", "1.52× per token in situ (1.40–1.61×)" (a decode loop's step),
+    "1.84× per call replayed with default (1.70–1.95×)", "3.31× per call with reduce-overhead (2.77–3.79×)", "1.07× per
+    call in situ (too noisy to say: ...)": the one wording of a speedup and its range."""
     mode = f" with {n['mode']}" if n.get("mode") and n["kind"] in ("replay-call", "target-rounds") else ""
-    text = f"{formats.speedup(n['value'])} {_HOW[n['kind']]}{mode}"
+    how = f"per {n['unit']} in situ" if n["kind"] == "in-situ-step" else _HOW[n["kind"]]
+    text = f"{formats.speedup(n['value'])} {how}{mode}"
     noisy = n.get("tooNoisy")
     if noisy:
         return f"{text} ({_TOO_NOISY[noisy['why']]})"
@@ -243,7 +392,7 @@ def number_text(n: AnswerNumber) -> str:
 
 def _verdict_part(answer: Answer) -> str:
     number = answer["number"]
-    leading = any(r["code"] in LEADING for r in answer["reasons"])
+    leading = any(r["code"] in FAILURES for r in answer["reasons"])  # the shape story leads, but is no failure
     if number is not None:
         said = number_text(number)
         return (
@@ -251,7 +400,7 @@ def _verdict_part(answer: Answer) -> str:
             if leading and answer["verdict"] == "none"
             else f"{VERDICT_WORDS[answer['verdict']]}: {said}"
         )
-    rest = [r for r in answer["reasons"] if r["code"] not in LEADING]
+    rest = [r for r in answer["reasons"] if r["code"] not in LEADING and r["code"] not in _BESIDE_NUMBER]
     if leading:
         return ""
     return f"{VERDICT_WORDS[answer['verdict']]}: {clause(rest[0])}" if rest else VERDICT_WORDS[answer["verdict"]]
@@ -259,24 +408,42 @@ def _verdict_part(answer: Answer) -> str:
 
 # reasons said in the headline after the number: what makes the verdict what it is
 _AFTER_NUMBER = frozenset(
-    {"pays-back-after", "not-clearly-faster", "too-noisy-to-decide", "host-contended", "in-situ-too-few"}
+    {
+        "pays-back-after",
+        "not-clearly-faster",
+        "too-noisy-to-decide",
+        "host-contended",
+        "in-situ-too-few",
+        "eager-fallback",
+        "decode-loop",
+    }
 )
+# said beside the verdict (what an in-situ number leaves out, the shape fix as measured): never the reason in its place
+_BESIDE_NUMBER = frozenset({"eager-fallback", "in-situ-left-out", "decode-loop", "shape-fix"})
 
 
 def headline(answer: Answer, facts: list[str]) -> str:
-    """The one line: leading reasons, the verdict and its number, why, then the facts ("2 graphs", "compile 3.4 s")."""
+    """The one line: leading reasons, the verdict and its number, why, the shape fix as measured (without a number of
+    the answer's own, only a fix that carries no speedup: the headline's first speedup is the answer's), then the
+    facts ("2 graphs", "compile 3.4 s")."""
     lead = [clause(r) for r in answer["reasons"] if r["code"] in LEADING]
     after = [clause(r) for r in answer["reasons"] if r["code"] in _AFTER_NUMBER] if answer["number"] else []
-    return " · ".join(p for p in [*lead, _verdict_part(answer), *after, *facts] if p)
+    fixes = [
+        clause(r) for r in answer["reasons"] if r["code"] == "shape-fix" and (answer["number"] or "value" not in r)
+    ]
+    return " · ".join(p for p in [*lead, _verdict_part(answer), *after, *fixes, *facts] if p)
 
 
 def verdict_sentence(answer: Answer) -> str:
     """The verdict and its reasons in full: "Compile (default): 1.31× per step in situ (1.22–1.40×). Its 11.7 s
-    compile pays back after 212 steps, this run made 400."."""
-    verdict, number, mode = answer["verdict"], answer["number"], answer["mode"]
+    compile pays back after 212 steps, this run made 400." ("Compile: 1.30× per call with default …" where the number
+    names the mode)."""
+    verdict, number = answer["verdict"], answer["number"]
+    # the mode to compile with, where its number does not name it already
+    mode = "" if number is not None and number.get("mode") == answer["mode"] else f" ({answer['mode']})"
     head = {
-        "compile": f"Compile ({mode})",
-        "compile-for-longer-runs": f"Compile ({mode}) for longer runs",
+        "compile": f"Compile{mode}",
+        "compile-for-longer-runs": f"Compile{mode} for longer runs",
         "stay-eager": "Stay eager",
         "none": "No verdict",
     }[verdict]
@@ -309,7 +476,13 @@ def counts(region: Region) -> list[str]:
     else:  # the calls say it when there is no compiler record
         graphs, breaks = None, 0
         recompiles = sum(1 for c in region["calls"] if c.get("event") == "recompiled")
-    eager_calls = sum(1 for c in region["calls"] if c.get("ranCompiled") is False)
+    # calls Dynamo ran eagerly: said here unless the shape story says them (the recompile limit's, over the script's
+    # calls as written; or beside an in-situ number, the compiled side's): one quantity, one value
+    shapes, situ = region.get("shapes"), region.get("inSitu")
+    limit = shapes.get("recompileLimit") if shapes else None
+    beside = situ is not None and situ.get("eagerFallback") and (situ.get("step") or situ.get("call"))
+    said = bool(limit and limit["eagerCalls"]) or bool(beside)
+    eager_calls = 0 if said else sum(1 for c in region["calls"] if c.get("ranCompiled") is False)
     out = [formats.plural(graphs, "graph")] if graphs is not None else []
     if breaks:
         out.append(formats.plural(breaks, "break"))

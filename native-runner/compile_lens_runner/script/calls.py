@@ -38,6 +38,17 @@ def autocast() -> str | None:
     return None
 
 
+def _cache_length(value: Any) -> int | None:
+    """A transformers DynamicCache's length: what its tensors' guards check grows every token, so the signature says
+    it (get_seq_length reads a shape there: no device work); None for any other object."""
+    if not any(t.__name__ == "DynamicCache" for t in type(value).__mro__):
+        return None
+    try:
+        return int(value.get_seq_length())
+    except Exception:  # another library's class of that name, or a cache not set up yet: its name alone
+        return None
+
+
 def _leaf_text(value: Any) -> str:
     import torch
 
@@ -46,7 +57,8 @@ def _leaf_text(value: Any) -> str:
     if value is None or isinstance(value, (bool, int, float, complex, str, torch.dtype, torch.device)):
         text = repr(value)
         return text if len(text) <= _MAX_SCALAR_CHARS else f"{type(value).__name__}(…)"
-    return type(value).__name__
+    length = _cache_length(value)
+    return type(value).__name__ if length is None else f"{type(value).__name__}[length {length}]"
 
 
 def flatten(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[str | None, Any]]:

@@ -13,6 +13,7 @@ from typing import Any
 from ..measure import interleaved, step_work
 from ..shapes.common import InSituWindow
 from ..shapes.in_situ import CompileFailure, RegionInSitu
+from ..shapes.mode import CUDAGRAPH_MODES
 from ..shapes.region import Region, RegionCall
 from ..shapes.report import Report
 
@@ -42,7 +43,10 @@ def _compared(entry: Region, calls: list[RegionCall]) -> RegionInSitu:
         ),
         None,
     )
-    return interleaved.compare(calls, int(entry.get("callCount") or len(calls)), fallback)
+    # under CUDA graphs each new size records a graph of its own: a compiled call's first at a size is no steady step
+    options = entry.get("options") or {}
+    records_per_size = entry.get("device") == "cuda" and options.get("mode") in CUDAGRAPH_MODES
+    return interleaved.compare(calls, int(entry.get("callCount") or len(calls)), fallback, records_per_size)
 
 
 def slowest_rank(entry: Region, ranks: list[tuple[int, Region]]) -> None:

@@ -66,19 +66,20 @@ class Interleaver:
         self._compiled_seen: set[str] = set()
         self._call_block = 0  # the block of the current top-level call (0 for one that ran compiled out of turn)
 
-    def before_call(self, region: Any, signature: str, changing: bool = False) -> tuple[str, int]:
+    def before_call(self, region: Any, signature: str, new_sizes_served: bool = False) -> tuple[str, int]:
         """The (side, block) of the top-level call of `region` about to start, the stance set for it. A signature (the
         region's id and its inputs') the compiled side has not run yet runs compiled whatever the block (in block 0:
         it is no steady call): its compile, and a compile that fails, happen as they would in the script as written.
-        Not for a region whose signature changes nearly every call (changing: a growing cache), which would never run
-        eagerly."""
+        Not for a region whose compiled code already served a new size without compiling (new_sizes_served: one
+        dynamic graph serves a growing cache's every length, nothing to compile) or whose signature changes nearly
+        every call, which would otherwise never run eagerly."""
         self.profiled = False
         if self.stopped is not None:
             return self.side, 0  # no longer interleaved: no steady step (block 0 is warm-up)
         window = next((w for w in self.windows.values() if w.open), None)
         side, self.block = self.schedule.next_call(time.perf_counter(), hold=window is not None)
         block = self.block
-        if side == "eager" and signature not in self._compiled_seen and not changing:
+        if side == "eager" and signature not in self._compiled_seen and not new_sizes_served:
             side, block = "compiled", 0
         if side == "compiled":
             self._compiled_seen.add(signature)

@@ -16,6 +16,7 @@ import contextlib
 import os
 import runpy
 import sys
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypedDict
 
@@ -32,7 +33,7 @@ from ..shapes.common import RunError
 from ..shapes.mode import CUDAGRAPH_MODES, ModeResult, RegionMeasurement
 from ..shapes.region import Region as RegionEntry
 from ..shapes.report import Eager
-from . import in_situ_report, interleave, region_entry, warmup_shape
+from . import in_situ_report, interleave, region_entry, shape_fix, warmup_shape
 from .calls import resolve_all
 from .notebook import NotebookScript, convert, map_locations
 from .regions import Region, RegionRecorder, ScriptStopped
@@ -315,8 +316,14 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     runs = run.runs
     measurements = RegionMeasurements(run, runs, run.spec.get("whatIfModes") or [])
     switch = interleave.available() if run.spec.get("inSituMethod") == interleaved.METHOD else None
+    fixes = run.spec.get("shapeFix")  # a fix run (script/shape_fix.py): its numbers are the fixes', nothing replayed
     interleaver = (
-        interleave.Interleaver(switch, ranks=ranked is not None, trace_dir=run.workdir, load=run.cfg.host.load_watch())
+        interleave.Interleaver(
+            switch,
+            ranks=ranked is not None,
+            trace_dir=None if fixes else run.workdir,
+            load=run.cfg.host.load_watch(),
+        )
         if switch is not None
         else None
     )
@@ -326,9 +333,10 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         calls,
         lambda region: measurements.measure(recorder.regions),
         window=ranked.window if ranked else None,
-        no_replay=ranked.no_replay if ranked else None,
+        no_replay=ranked.no_replay if ranked else shape_fix.NO_REPLAY if fixes else None,
         on_drop=measurements.dropped,
         interleaver=interleaver,
+        fixes=fixes,
     )
     measurements.recorder = recorder
     if ranked is not None:
@@ -338,6 +346,7 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     tt.mark(MODE, "script")
     with script_environment([path, *args], os.path.dirname(path), chdir=notebook is not None):
         entry.update(execute(runnable, os.path.basename(path), recorder))
+        plain_s = time.monotonic() - run.started  # torch's import and the script with its compiles: the plain run
         if ranked is not None:
             ranked.ended(run)
         tt.mark(MODE, "done")
@@ -369,3 +378,5 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     if notebook is not None:
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)
+    if not fixes and ranked is None and notebook is None:
+        shape_fix.measure(run, plain_s)

@@ -41,6 +41,7 @@ from ..shapes.in_situ import CompileFailure
 from . import calls as region_calls
 from . import capture as region_capture
 from . import held as region_held
+from . import shape_fix
 from .calls import (
     MAX_RECORDED_CALLS,
     CallClock,
@@ -53,6 +54,7 @@ from .calls import (
     grad_mode,
 )
 from .safe_point import SafePoints
+from .shape_fix import ShapeFixPlan
 
 if TYPE_CHECKING:
     from ..compiler.compiled_runs import CompiledRuns
@@ -91,6 +93,10 @@ class Region:
     failure: CompileFailure | None = (
         None  # its first compiled call that failed, at the user's line (compiler/failure.py)
     )
+    fix: ShapeFixPlan | None = None  # the shape fix this run applies to it (script/shape_fix.py)
+    compiled_signatures: set[str] = field(default_factory=set)  # signatures a compiled-side call ran
+    # a compiled-side call at a signature new to it ran compiled code without compiling: a dynamic graph serves new sizes
+    serves_new_sizes: bool = False
 
     @property
     def compiled(self) -> Any:
@@ -170,7 +176,7 @@ CHANGING_AFTER_CALLS = 10
 
 
 def _changing(region: Region) -> bool:
-    """Its signature changed nearly every call so far (measure/interleaved.changing)."""
+    """Its signature changed nearly every call so far: more than half its calls had a signature of their own."""
     return region.call_count >= CHANGING_AFTER_CALLS and len(region.signatures) > region.call_count / 2
 
 
@@ -193,12 +199,15 @@ class RegionRecorder:
         no_replay: str | None = None,
         on_drop: Callable[[Region], None] | None = None,
         interleaver: Interleaver | None = None,
+        fixes: list[ShapeFixPlan] | None = None,
     ) -> None:
         """window: profiles a window of the script's own calls (torchrun ranks); no_replay: why no region may be
         replayed (then no inputs are kept); on_drop: measures a region whose handle the script dropped, at a safe
         point; the region is released after it; interleaver: switches the stance between blocks of the script's
-        calls (in situ, interleaved: script/interleave.py)."""
+        calls (in situ, interleaved: script/interleave.py); fixes: the shape fixes this run applies, each at its
+        torch.compile line (a fix run: script/shape_fix.py)."""
         self.interleaver = interleaver
+        self.fixes = {(f["file"], f["line"]): f for f in fixes or []}
         self.watcher = watcher
         self.window = window
         self.no_replay = no_replay
@@ -250,14 +259,15 @@ class RegionRecorder:
         if model is None:  # @torch.compile(mode=...): the decorator is applied later
             return lambda fn: self._compile(fn, **kwargs)
         assert self.original_compile is not None
-        compiled = self.original_compile(model, **kwargs)
+        where = _user_location()
+        fix = self.fixes.get((where["file"], where["line"])) if where and self.fixes else None
+        compiled = self.original_compile(model, **shape_fix.compile_kwargs(fix, kwargs))
         if kwargs.get("disable") or not self.recording:
             return compiled
         import torch
 
         self.settle()
         self._release_dropped()
-        where = _user_location()
         region_id = f"r{len(self.regions)}"
         if isinstance(model, torch.nn.Module):
             original_forward = compiled.forward
@@ -308,6 +318,8 @@ class RegionRecorder:
         return handle
 
     def _add(self, region: Region) -> None:
+        if region.location is not None and self.fixes:
+            region.fix = self.fixes.get((region.location["file"], region.location["line"]))
         region.replay = region_capture.ReplayInputs(self.budget)
         region.replay.unsafe = self.no_replay
         self.regions.append(region)
@@ -362,6 +374,8 @@ class RegionRecorder:
                 return call(*args, **kwargs)
             if self.stopped_by is not None:
                 raise ScriptStopped()
+            if region.fix is not None and region.call_count == 0:  # a fix run's warm-up at the real calls' shape
+                args, kwargs = shape_fix.warmed_inputs(region.fix, args, kwargs)
             return self._record(region, call, args, kwargs)
 
         return observed
@@ -382,7 +396,9 @@ class RegionRecorder:
         side, block = None, None
         if self.interleaver is not None:  # a top-level call may switch the stance; a nested one is part of its caller
             side, block = (
-                self.interleaver.before_call(region, f"{region.id}: {signature}", _changing(region))
+                self.interleaver.before_call(
+                    region, f"{region.id}: {signature}", _changing(region) or region.serves_new_sizes
+                )
                 if top_level
                 else self.interleaver.current()
             )
@@ -435,10 +451,14 @@ class RegionRecorder:
             region.last_call[signature] = index
             if top_level and self.interleaver is not None:
                 self.interleaver.after_call(len(self.watcher.started) > started)
+            # at the eager stance Dynamo runs the original code without a guard check: no compiled code ran
+            ran = None if side == "eager" else counts.ran_compiled()
+            if side != "eager":
+                if signature not in region.compiled_signatures and not ids and ran is True:
+                    region.serves_new_sizes = True
+                region.compiled_signatures.add(signature)
             record = None
             if index < MAX_RECORDED_CALLS:
-                # at the eager stance Dynamo runs the original code without a guard check: no compiled code ran
-                ran = None if side == "eager" else counts.ran_compiled()
                 record = CallRecord(
                     index,
                     signature,

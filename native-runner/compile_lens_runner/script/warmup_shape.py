@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..compiler import quick_fixes, source_edits
 from ..compiler.source_edits import Source
 from ..shapes.compiler import CompilerInsight, Explanation, QuickFixEdit
-from ..shapes.region import Region, RegionCall
+from ..shapes.region import Region, RegionCall, WarmupShape
 
 if TYPE_CHECKING:
     from ..compiler.torch_trace import Record
@@ -38,7 +38,7 @@ def _warmup_calls(calls: list[RegionCall]) -> tuple[RegionCall, RegionCall] | No
     rest = calls[len(warm) :]
     if (
         len(warm) > _MAX_WARMUP_CALLS
-        or len(rest) < 2
+        or not rest
         or any(c["signature"] == first for c in rest)
         or len({c["signature"] for c in rest}) != 1
         or not calls[0].get("compileIds")
@@ -82,27 +82,41 @@ def explain(
     insight: CompilerInsight | None,
     starts: dict[str, Record],
     read: Callable[[str], Source | None] = source_edits.read,
-) -> None:
-    """Puts the warm-up's shape in the explanation (and the Quick Fix) of the recompile the real calls made."""
+) -> WarmupShape | None:
+    """The warm-up's shape as facts (the region's `shapes.warmup`), and in the explanation (and the Quick Fix) of the
+    recompile the real calls made where the lines are known; None: no warm-up at another shape."""
     pair = _warmup_calls(calls)
     if pair is None or insight is None:
-        return
+        return None
     warm, real = pair
     real_ids, warm_ids = real.get("compileIds", []), warm.get("compileIds", [])
     recompile = next((r for r in insight["recompiles"] if r.get("compileId") in real_ids), None)
     size = _SIZE.search(recompile["reason"] if recompile else "")
+    if recompile is None or size is None:
+        return None
+    name, dim, was, now = re.sub(r"^L\['(.+)'\]$", r"\1", size[1]), int(size[2]), int(size[3]), int(size[4])
     warm_site = source_edits.call_site(starts.get(warm_ids[0]))
     real_site = source_edits.call_site(starts.get(real_ids[0]))
-    if recompile is None or size is None or warm_site is None or real_site is None:
-        return
+    facts: WarmupShape = {
+        "input": name,
+        "dim": dim,
+        "warmupSize": was,
+        "realSize": now,
+        "warmupLine": warm_site[1]["line"] if warm_site and warm_site[1] else None,
+        "realLine": real_site[1]["line"] if real_site and real_site[1] else None,
+        "realCall": real["index"],
+        "recompileSeconds": real.get("compileSeconds"),
+        "realCalls": sum(1 for c in calls if c["signature"] == real["signature"]),
+    }
+    if warm_site is None or real_site is None:
+        return facts
     (compiled, warm_line), (_, real_line) = warm_site, real_site
     if warm_line is None or real_line is None:
-        return
+        return facts
     if (warm_line["file"], warm_line["line"]) == (real_line["file"], real_line["line"]) or warm_line[
         "file"
     ] != compiled["file"]:
-        return  # one line made both: the size comes from the data, not from a warm-up
-    name, dim, was, now = re.sub(r"^L\['(.+)'\]$", r"\1", size[1]), int(size[2]), int(size[3]), int(size[4])
+        return None  # one line made both: the size comes from the data, not from a warm-up
     source = read(compiled["file"])
     fn = source_edits.function_at(source, str(compiled["function"]), compiled["line"]) if source else None
     arg = source_edits.argument(source, warm_line["line"], fn, name) if source and fn else None
@@ -134,6 +148,7 @@ def explain(
         "quickFix": quick_fixes.warmup_shape(warm_line["line"], [edit]) if edit else quick_fixes.compile_dynamic(),
     }
     _put(insight, recompile.get("compileId"), explanation)
+    return facts
 
 
 def _put(insight: CompilerInsight, compile_id: str | None, explanation: Explanation) -> None:

@@ -23,9 +23,12 @@ class TooNoisy(_TooNoisy, total=False):
     factor: float  # range-too-wide: the range's widest side over the estimate (high / value or value / low)
 
 
+Unit = Literal["step", "call", "token"]  # token: a decode loop's step (script/shape_facts.py)
+
+
 class _AnswerNumber(TypedDict):
     kind: NumberKind
-    unit: Literal["step", "call"]
+    unit: Unit
     n: int  # steady steps (in situ: the smaller side's) or paired rounds (replay, target) the value rests on
     value: float
 
@@ -62,8 +65,8 @@ class Reason(_Reason, total=False):
     mode: str
     steps: int  # calls or steps until a compile pays back
     made: int  # calls or steps this run made
-    unit: Literal["step", "call"]
-    seconds: float  # the compile time paid back
+    unit: Unit
+    seconds: float  # the compile time paid back (shape-fix: the compile with the fix)
     value: float  # another measurement's speedup (a replay beside the in-situ number, a contended one)
     low: float
     high: float
@@ -72,6 +75,23 @@ class Reason(_Reason, total=False):
     torch: str | None  # the torch version (no set_stance before 2.6)
     index: int  # unmeasured: the modes[] or measurements[] index it is about
     text: str  # rendered (sentences.py): the reason's sentence
+    # the shape codes (issue 43; script/shape_facts.py's facts as report/shape_reasons.py gives them)
+    input: str  # the input whose dimension changed
+    dim: int
+    sizes: int  # distinct sizes of it
+    growing: bool  # they grew call after call (lengths)
+    dynamic: bool | None  # torch.compile's dynamic= as written
+    graphs: int | None  # graphs made (shape-fix: with the fix)
+    wasGraphs: int | None  # shape-fix: as written
+    wasSeconds: float | None  # shape-fix: the compile as written
+    limit: int | None  # the recompile limit
+    count: int  # calls (or sizes, sequences) the code counts: see the schema
+    size: int  # warmup-other-shape: the warm-up's size
+    realSize: int  # and the real calls'
+    ms: float | None  # shape-fix: the first real call with a warm-up fix; decode-loop: a sequence compiled
+    wasMs: float | None  # shape-fix: that call as written; decode-loop: a sequence eager
+    measured: bool  # shape-fix: measured
+    why: str  # shape-fix: why not measured
 
 
 class _Answer(TypedDict):

@@ -129,6 +129,13 @@ class Series(TypedDict):
     eager: list[InSituPoint]
 
 
+class EagerFallback(TypedDict):
+    """The compiled side's calls that Dynamo ran eagerly (recompile limit, failed compile), out of its calls."""
+
+    calls: int
+    of: int
+
+
 class _RegionInSitu(TypedDict):
     pairs: int
 
@@ -137,6 +144,7 @@ class RegionInSitu(_RegionInSitu, total=False):
     method: Method
     steadySteps: Sides
     dropped: dict[str, int]  # steps left out, by why
+    eagerFallback: EagerFallback | None
     compiledCalls: int
     eagerCalls: int
     matchedCalls: int

@@ -7,7 +7,7 @@ from typing import Any, TypedDict
 from .answer import Answer
 from .common import Recommendation, SourceLocation
 from .compiler import CompilerInsight
-from .in_situ import RegionInSitu
+from .in_situ import EagerFallback, InSituSpeedup, RegionInSitu
 from .mode import RegionMeasurement
 
 
@@ -64,15 +64,89 @@ class Replay(_Replay, total=False):
 
 
 class _NoCompiledCode(TypedDict):
-    headline: str
     cause: str
 
 
 class NoCompiledCode(_NoCompiledCode, total=False):
+    headline: str  # the answer's sentence for it (report/sentences.py), written with the report
     location: SourceLocation | None
     fix: str | None
     gbId: str | None
     pattern: str | None
+
+
+class ShapeChange(TypedDict):
+    input: str  # its keyword or guard name ("x", "cache.layers[0].keys"), else "input N" (its position)
+    dim: int
+    sizes: list[int]  # the distinct sizes seen, ascending (the first shape_facts.MAX_SIZES)
+    count: int  # how many distinct sizes
+
+
+class DecodeLoop(TypedDict):
+    growsBy: int  # the size grew by this much from one call to the next (a token at a time: 1)
+    repetitions: int  # sequences: the size restarted this many times less one
+    callsPerRepetition: int
+
+
+class AutomaticDynamic(TypedDict):
+    call: int  # the call whose size change recompiled with the dimension symbolic
+    seconds: float | None  # that recompile
+    servedCalls: int  # later calls the graph served without compiling
+
+
+class RecompileLimit(TypedDict):
+    limit: int | None
+    graphs: int | None
+    sizes: int  # distinct signatures the script called it with
+    eagerSizes: int  # those past the limit: every call of them ran eagerly
+    eagerCalls: int  # the script's calls of those signatures
+    calls: int
+    fromCall: int | None  # the first call that ran eagerly
+
+
+class WarmupShape(TypedDict):
+    input: str
+    dim: int
+    warmupSize: int
+    realSize: int
+    warmupLine: int | None
+    realLine: int | None
+    realCall: int  # the first real call: it recompiled
+    recompileSeconds: float | None
+    realCalls: int
+
+
+class _ShapeFix(TypedDict):
+    fix: str  # in the user's terms: "dynamic=True", "a warm-up at batch 5"
+    kind: str
+    measured: bool
+    why: str | None  # not measured: why (and how to measure it)
+
+
+class ShapeFix(_ShapeFix, total=False):
+    graphs: int | None
+    compileSeconds: float | None
+    step: InSituSpeedup | None
+    call: InSituSpeedup | None
+    eagerFallback: EagerFallback | None
+    realCallMs: float | None
+    wallSeconds: float | None
+
+
+class _RegionShapes(TypedDict):
+    dynamic: bool | None  # torch.compile's dynamic= as the script wrote it (None: not given, automatic)
+    signatures: int
+    graphs: int | None
+    changed: list[ShapeChange]
+    loop: DecodeLoop | None
+    automaticDynamic: AutomaticDynamic | None
+    recompileLimit: RecompileLimit | None
+    warmup: WarmupShape | None
+    cudaGraphSizes: int | None  # reduce-overhead on a GPU: sizes compiled code ran, each a CUDA graph recorded
+
+
+class RegionShapes(_RegionShapes, total=False):
+    fix: ShapeFix  # the shape fix, measured on the script's own calls (or why not)
 
 
 class _Region(TypedDict):
@@ -99,3 +173,4 @@ class Region(_Region, total=False):
     answer: Answer
     noCompiledCode: NoCompiledCode | None
     inSitu: RegionInSitu | None
+    shapes: RegionShapes | None

@@ -1,6 +1,6 @@
 // Which slices are collective communication, by name: a table over a model's names (not a slice kind, so the
 // scanner is untouched and any model, old or new, can be classified).
-import type { TraceModel } from './model.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
 
 /**
  * Collective communication as torch.profiler names it:

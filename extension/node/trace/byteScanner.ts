@@ -7,11 +7,11 @@
 import { buildModel } from './buildModel.ts';
 import { TraceEventParser } from './eventParser.ts';
 import { bytesEqual, Ch, describeByte, NEED_MORE, PROBLEM_ESCAPE, PROBLEM_UTF8, SyntaxProblem } from './jsonCursor.ts';
-import { wholeNs, type SliceKind, type TraceModel } from './model.ts';
+import { wholeNs, type SliceKind, type TraceModel } from '../../shared/trace/model.ts';
 import { ProblemLog, TraceError } from './problems.ts';
 import { RawNameTable } from './rawNames.ts';
 import { PROBLEM_DUPLICATE_FLOW, RawTrace, type RawHalf, type RawTrack } from './rawTrace.ts';
-import { Cat, classifyDeviceName, classifyHostName, isDeviceCat } from './sliceKinds.ts';
+import { Cat, classifyDeviceName, classifyHostName, isDeviceCat } from '../../shared/trace/sliceKinds.ts';
 
 const enum Phase {
   Start,

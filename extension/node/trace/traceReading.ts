@@ -1,9 +1,9 @@
 // A trace read into raw columns and not yet built into its model (node/trace/scanner.ts reads files into one).
 import { buildModel, buildModelInParts, finishBuild, previewModel } from './buildModel.ts';
-import type { TraceModel } from './model.ts';
+import type { TraceModel } from '../../shared/trace/model.ts';
 import type { RawTrace } from './rawTrace.ts';
-import { partsOf, postedPieces, type PackedPiece, type PostedPiece } from './traceWire.ts';
-import { sliceWindow, viewWindow, type FirstView } from './window.ts';
+import { partsOf, postedPieces, type PackedPiece, type PostedPiece } from './postedPieces.ts';
+import { sliceWindow, viewWindow, type FirstView } from '../../shared/trace/window.ts';
 
 /** A trace file being read for a timeline: its slice count, the slices around a first view, then the whole model. */
 export interface TraceReader {
@@ -13,7 +13,7 @@ export interface TraceReader {
   /** The full model. */
   model(): TraceModel | Promise<TraceModel>;
   /**
-   * The full model as posted to the webview (traceWire.ts), its rows in parts of `rowsPerPart`: the first time,
+   * The full model as posted to the webview (postedPieces.ts), its rows in parts of `rowsPerPart`: the first time,
    * each part as soon as the build has made its rows, so one is on its way while the next is made. `deflate`: a
    * worker deflates the rows and kernel args it makes (a webview across a network link); those made on the
    * extension host's thread (small and gzip traces, a model moved there) go packed only, not to hold that thread.

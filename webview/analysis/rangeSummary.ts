@@ -2,9 +2,9 @@
 // time, kernels and CPU ops apart, as Perfetto's area selection; and two such ranges side by side (eager vs
 // compiled: what fused away, what got slower). Times are the parts of slices inside the range (a slice cut by an
 // edge counts only its inside), so a table never claims more time than the range holds.
-import { forEachOverlapping, levelsOf } from './levels.ts';
-import type { TraceModel } from './model.ts';
-import { kernelIndices } from './summary.ts';
+import { forEachOverlapping, levelsOf } from '../../extension/shared/trace/levels.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { kernelIndices } from '../../extension/shared/trace/summary.ts';
 
 export interface RangeRow {
   name: string;

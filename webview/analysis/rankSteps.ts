@@ -2,8 +2,8 @@
 // the step's duration, and the slowest rank (the one the others waited for).
 import { communicationNames } from './communication.ts';
 import { intersectionOf, lengthWithin, unionOf } from './intervals.ts';
-import { SliceKind, type TraceModel } from './model.ts';
-import { cpuKernelIndices, isDeviceKernel } from './summary.ts';
+import { SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
+import { cpuKernelIndices, isDeviceKernel } from '../../extension/shared/trace/summary.ts';
 
 /**
  * Where a rank's communication is measured: its GPU collective kernels when it has any, else its CPU

@@ -8,10 +8,10 @@
 // The first write to fresh memory faults its pages in, several times slower than a write after it, so each model
 // column is made in an array of the same length that the build is done with, where one is; the arrays are plain
 // ones, not memory.ts's resizable ones (on Node 20 their elements are read 1.5–2.5× slower).
-import { NS_PER_US, type TrackInfo } from './model.ts';
-import type { LevelIndex } from './levels.ts';
+import { NS_PER_US, type TrackInfo } from '../../shared/trace/model.ts';
+import type { LevelIndex } from '../../shared/trace/levels.ts';
 import type { RawTrace } from './rawTrace.ts';
-import type { TraceColumns } from './rowParts.ts';
+import type { TraceColumns } from '../../shared/trace/rowParts.ts';
 import { MAX_KEY, sortRangeNearlySorted } from './sort.ts';
 
 export const MAX_DEPTH = 65_535;

@@ -1,5 +1,5 @@
 // Before/after comparison of two traces (eager vs compiled, or any two): the numbers of the compare table.
-import type { TraceModel } from './model.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import {
   kernelStats,
   summarizeTrace,
@@ -7,7 +7,7 @@ import {
   type KernelFamily,
   type KernelStat,
   type TraceSummary,
-} from './summary.ts';
+} from '../../extension/shared/trace/summary.ts';
 
 export interface ComparisonRow {
   metric: string;

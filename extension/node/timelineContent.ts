@@ -1,12 +1,12 @@
 // What a timeline shows (a report's traces, or trace files) and the messages that send it to the webview.
 // Pure (node/timelineSource.ts reads the files), so the order of the messages is tested without VS Code.
 import type { HostToWebview, TimelineSource } from '../shared/protocol.ts';
-import { scriptMode } from './regionDigest.ts';
-import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
+import type { Report } from '../shared/report.ts';
 import { ROWS_PER_PART } from '../shared/trace/rowParts.ts';
-import { postedTrace, type PostedTrace } from '../shared/trace/traceWire.ts';
+import { postedTrace } from './trace/postedPieces.ts';
+import type { PostedTrace } from '../shared/trace/traceWire.ts';
 import type { TraceHead } from '../shared/trace/traceHead.ts';
-import type { TraceReader } from '../shared/trace/traceReading.ts';
+import type { TraceReader } from './trace/traceReading.ts';
 import type { FirstView } from '../shared/trace/window.ts';
 
 /** Traces from this many slices are previewed: below it, building and sending the whole model is quick. */
@@ -28,50 +28,6 @@ export interface ContentPane {
 }
 
 type TraceMessage = Extract<HostToWebview, { type: 'trace' }>;
-
-/**
- * A script report's traces: per measured region its eager trace (once per file) and each measurement's compiled
- * trace, compared with the eager trace of the same inputs. Labels name the region: "r0 Model eager", "r0 Model default".
- */
-export interface RegionTrace {
-  label: string;
-  trace: string;
-  compareWith: string | null;
-  region: Region;
-  /** the compiled side's measurement; null for an eager trace */
-  measurement: RegionMeasurement | null;
-}
-
-export function regionTraces(report: Report): RegionTrace[] {
-  const out: RegionTrace[] = [];
-  for (const region of report.regions ?? []) {
-    const traced = region.measurements.filter((m) => m.status === 'ok' && m.trace);
-    // inputs are named only where a region was traced on more than one signature
-    const signatures = new Set(traced.map((m) => m.signature));
-    const inputs = (m: RegionMeasurement) =>
-      signatures.size > 1 && m.why ? ` · ${m.why === 'last' ? 'last' : 'most frequent'} inputs` : '';
-    const eagerLabels = new Map<string, string>();
-    for (const m of traced) {
-      let compareWith: string | null = null;
-      if (m.eagerTrace) {
-        compareWith = eagerLabels.get(m.eagerTrace) ?? `${region.id} ${region.name} eager${inputs(m)}`;
-        if (!eagerLabels.has(m.eagerTrace)) {
-          eagerLabels.set(m.eagerTrace, compareWith);
-          out.push({ label: compareWith, trace: m.eagerTrace, compareWith: null, region, measurement: null });
-        }
-      }
-      const mode = m.mode === 'as-written' ? scriptMode(region) : m.mode;
-      out.push({
-        label: `${region.id} ${region.name} ${mode}${inputs(m)}`,
-        trace: m.trace!,
-        compareWith,
-        region,
-        measurement: m,
-      });
-    }
-  }
-  return out;
-}
 
 /** Whether a webview's saved state holds a source to reopen after a restart (state is data from disk). */
 export function isTimelineSource(value: unknown): value is TimelineSource {

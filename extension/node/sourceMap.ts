@@ -1,8 +1,8 @@
 // A log made on another machine names that machine's files: each user file is mapped onto the workspace's copy, by
 // an explicit rule (FROM=TO prefixes: --source-map, compileLens.sourceMap) or else by the longest matching path
 // suffix among the workspace's files. A file with no copy, or with two equally good ones, is said and left at the
-// log's path — never placed on a wrong file. Pure: the host and the CLI list the workspace's files (node/).
-import type { Report, SourceLocation, SourceMapping } from './report.ts';
+// log's path — never placed on a wrong file. Pure: the host and the CLI list the workspace's files.
+import type { Report, SourceLocation, SourceMapping } from '../shared/report.ts';
 
 export interface SourceMapRule {
   from: string;
@@ -127,18 +127,4 @@ export function mapReport(report: Report, mapper: SourceMapper): { report: Repor
     if (to !== null && !place.file.startsWith('<')) place.file = to;
   });
   return { report: copy, mappings };
-}
-
-/** One line per file that did not land on a workspace file, for the CLI and the host's log. */
-export function mappingNote(m: SourceMapping): string | null {
-  switch (m.status) {
-    case 'ambiguous':
-      return `${m.from}: several workspace files match it equally (${m.candidates.join(', ')}); findings stay at the log's path — give --source-map FROM=TO (setting compileLens.sourceMap)`;
-    case 'missing':
-      return m.rule
-        ? `${m.from}: the rule ${m.rule} names a file that is not in the workspace; findings stay at the log's path`
-        : `${m.from}: no file of that name in the workspace; findings stay at the log's path`;
-    default:
-      return null;
-  }
 }

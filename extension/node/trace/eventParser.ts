@@ -2,7 +2,7 @@
 // the timeline uses, the correlation and kernel fields of `args`, the names and sort indices of metadata events.
 // What an event means (a slice, a flow, metadata) is the scanner's part (byteScanner.ts records it).
 import { HeaderTemplates, sameBytes } from './headerTemplates.ts';
-import { KERNEL_ARG_FIELDS } from './model.ts';
+import { KERNEL_ARG_FIELDS } from '../../shared/trace/model.ts';
 import {
   byLength,
   bytesEqual,
@@ -15,7 +15,7 @@ import {
   NEED_MORE,
 } from './jsonCursor.ts';
 import { ARG_FIELD_COUNT } from './rawTrace.ts';
-import { Cat, CAT_NAMES } from './sliceKinds.ts';
+import { Cat, CAT_NAMES } from '../../shared/trace/sliceKinds.ts';
 
 const encoder = new TextEncoder();
 const bytesOf = (text: string): Uint8Array => encoder.encode(text);

@@ -1,14 +1,14 @@
 // A raw trace (rawTrace.ts, slices in file order) built into the model the timeline draws (model.ts): tracks
 // ordered, slices sorted by (track, depth, start) and nested, kernel args and flows linked, CUDA-graph replays
 // marked, steps found. Also the preview: the same build over only the slices around the first view.
-import { isKernelKind, SliceKind, usSince, type TraceModel, type TrackInfo } from './model.ts';
+import { isKernelKind, SliceKind, usSince, type TraceModel, type TrackInfo } from '../../shared/trace/model.ts';
 import { release, scratchArray } from './memory.ts';
 import { ARG_FIELD_COUNT, type RawTrace, type RawTrack } from './rawTrace.ts';
-import type { TraceColumns } from './rowParts.ts';
+import type { TraceColumns } from '../../shared/trace/rowParts.ts';
 import { RowsByKey } from './rowsByKey.ts';
 import { MAX_DEPTH, orderRows } from './modelOrder.ts';
 import { sortRangeNearlySorted } from './sort.ts';
-import { overlapsWindow, viewWindow, type FirstView } from './window.ts';
+import { overlapsWindow, viewWindow, type FirstView } from '../../shared/trace/window.ts';
 
 /** What a preview's build takes from the whole trace: its origin, steps and CUDA-graph launches. */
 type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> };

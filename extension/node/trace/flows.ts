@@ -3,8 +3,8 @@
 // objects (with their id strings and Map entries) they were most of what survived V8's young generation while a
 // trace was read, which then doubled in size (~10 MB of a 100 MB trace's peak).
 import { Column, release, scratchArray } from './memory.ts';
-import { sliceAt, type LevelIndex } from './levels.ts';
-import { usSince, type TraceModel } from './model.ts';
+import { sliceAt, type LevelIndex } from '../../shared/trace/levels.ts';
+import { usSince, type TraceModel } from '../../shared/trace/model.ts';
 import { ProblemLog } from './problems.ts';
 import { RowsByKey } from './rowsByKey.ts';
 

@@ -3,7 +3,7 @@
 // problems met. A file read in two halves on two threads (node/trace/scanner.ts) gives two of these, merged here.
 import { FlowTable, type FlowColumns } from './flows.ts';
 import { Column, release, scratchArray } from './memory.ts';
-import { KERNEL_ARG_FIELDS } from './model.ts';
+import { KERNEL_ARG_FIELDS } from '../../shared/trace/model.ts';
 import { ProblemLog } from './problems.ts';
 
 /** Values per kernel args row. */

@@ -1,0 +1,60 @@
+"""What the shape bench scripts share (bench/shapes/run.py runs them): the device, small sizes for --quick
+(SHAPES_QUICK=1), the variant (SHAPES_VARIANT: "as-written", "eager": compiling off with
+torch.compiler.set_stance("force_eager"), "fix": the shape fix the profile measures, dynamic=True), and the script's
+own clock (SHAPES_OWN_CLOCK=1: CUDA-synchronised at the end of each step only then; never under a profile)."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+
+import torch
+
+CUDA = torch.cuda.is_available()
+DEVICE = "cuda" if CUDA else "cpu"
+QUICK = os.environ.get("SHAPES_QUICK") == "1"
+VARIANT = os.environ.get("SHAPES_VARIANT", "as-written")
+OWN_CLOCK = os.environ.get("SHAPES_OWN_CLOCK") == "1"
+if VARIANT == "eager":
+    torch.compiler.set_stance("force_eager")
+
+
+def dynamic(as_written: bool | None) -> bool | None:
+    """torch.compile's dynamic= for this variant: the fix's dynamic=True, else the script's own."""
+    return True if VARIANT == "fix" else as_written
+
+
+class Clock:
+    """The script's own clock: each step's time (start to start) and the whole run's, printed as one JSON line."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.stamps: list[float] = []
+
+    def tick(self) -> None:
+        if OWN_CLOCK:
+            if CUDA:
+                torch.cuda.synchronize()
+            self.stamps.append(time.perf_counter())
+
+    def report(self, skip: int) -> None:
+        """skip: the first steps (compiles, first-call costs) left out of the steady median."""
+        if not OWN_CLOCK:
+            return
+        if CUDA:
+            torch.cuda.synchronize()
+        steps = [(b - a) * 1000 for a, b in zip(self.stamps, self.stamps[1:], strict=False)][skip:]
+        print(
+            "SHAPES_TIMING "
+            + json.dumps(
+                {
+                    "variant": VARIANT,
+                    "stepMs": round(statistics.median(steps), 4) if steps else None,
+                    "steps": len(steps),
+                    "runSeconds": round(time.perf_counter() - self.started, 3),
+                }
+            ),
+            flush=True,
+        )

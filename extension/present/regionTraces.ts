@@ -1,0 +1,48 @@
+// A script report's traces and their pane labels: the host opens them as a timeline's panes (node/timelineSource.ts),
+// and a pane's label finds its kernels again (kernelLinks.ts).
+import { scriptMode } from './regionDigest.ts';
+import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
+
+/**
+ * A script report's traces: per measured region its eager trace (once per file) and each measurement's compiled
+ * trace, compared with the eager trace of the same inputs. Labels name the region: "r0 Model eager", "r0 Model default".
+ */
+export interface RegionTrace {
+  label: string;
+  trace: string;
+  compareWith: string | null;
+  region: Region;
+  /** the compiled side's measurement; null for an eager trace */
+  measurement: RegionMeasurement | null;
+}
+
+export function regionTraces(report: Report): RegionTrace[] {
+  const out: RegionTrace[] = [];
+  for (const region of report.regions ?? []) {
+    const traced = region.measurements.filter((m) => m.status === 'ok' && m.trace);
+    // inputs are named only where a region was traced on more than one signature
+    const signatures = new Set(traced.map((m) => m.signature));
+    const inputs = (m: RegionMeasurement) =>
+      signatures.size > 1 && m.why ? ` · ${m.why === 'last' ? 'last' : 'most frequent'} inputs` : '';
+    const eagerLabels = new Map<string, string>();
+    for (const m of traced) {
+      let compareWith: string | null = null;
+      if (m.eagerTrace) {
+        compareWith = eagerLabels.get(m.eagerTrace) ?? `${region.id} ${region.name} eager${inputs(m)}`;
+        if (!eagerLabels.has(m.eagerTrace)) {
+          eagerLabels.set(m.eagerTrace, compareWith);
+          out.push({ label: compareWith, trace: m.eagerTrace, compareWith: null, region, measurement: null });
+        }
+      }
+      const mode = m.mode === 'as-written' ? scriptMode(region) : m.mode;
+      out.push({
+        label: `${region.id} ${region.name} ${mode}${inputs(m)}`,
+        trace: m.trace!,
+        compareWith,
+        region,
+        measurement: m,
+      });
+    }
+  }
+  return out;
+}

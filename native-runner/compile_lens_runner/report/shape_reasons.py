@@ -1,0 +1,152 @@
+"""A region's shape story as the answer's reason codes (issue 43), from its `shapes` facts (script/shape_facts.py) and
+its in-situ result; report/sentences.py says each in words. The finding that decided the outcome leads the headline
+(recompile-limit, else warmup-other-shape, else cuda-graphs-per-size, else automatic-dynamic), its fix as measured
+beside it (shape-fix); a decode loop's step is a token (`step_unit`) and its sequence is said (decode-loop); calls the
+compiled side ran eagerly (eager-fallback) and the calls the in-situ number leaves out (in-situ-left-out) are
+counted."""
+
+from __future__ import annotations
+
+from ..measure import ranges
+from ..shapes.answer import Reason, Unit
+from ..shapes.in_situ import RegionInSitu
+from ..shapes.region import Region, RegionShapes, ShapeChange
+
+# the in-situ drops that are calls the number leaves out (compiles, warm-up, first-call costs, eager code), not the
+# measurement's own seams (a step across a switch, the observer's or the profiler's work)
+_LEFT_OUT = ("warm-up", "compiled", "first on its signature", "ran eagerly", "never served compiled")
+
+
+def step_unit(region: Region) -> Unit:
+    """A token for a decode loop (a size that grew by one a call), else a step."""
+    shapes = region.get("shapes")
+    loop = shapes.get("loop") if shapes else None
+    return "token" if loop and loop["growsBy"] == 1 else "step"
+
+
+def _change(shapes: RegionShapes, dim: int | None = None) -> ShapeChange | None:
+    return next((c for c in shapes["changed"] if dim is None or c["dim"] == dim), None)
+
+
+def _finding(region: Region, shapes: RegionShapes) -> Reason | None:
+    """The one finding that decided the outcome, most decisive first."""
+    change = _change(shapes)
+    where: Reason = {"code": ""}
+    if change is not None:
+        where = {
+            "code": "",
+            "input": change["input"],
+            "dim": change["dim"],
+            "sizes": change["count"],
+            "growing": shapes.get("loop") is not None,
+        }
+    limit = shapes.get("recompileLimit")
+    if limit and limit["eagerCalls"]:
+        return {
+            **where,
+            "code": "recompile-limit",
+            "sizes": change["count"] if change else limit["sizes"],
+            "dynamic": shapes.get("dynamic"),
+            "graphs": limit["graphs"],
+            "limit": limit["limit"],
+            "count": limit["eagerCalls"],
+            "made": limit["calls"],
+        }
+    warm = shapes.get("warmup")
+    if warm:
+        reason: Reason = {
+            "code": "warmup-other-shape",
+            "input": warm["input"],
+            "dim": warm["dim"],
+            "size": warm["warmupSize"],
+            "realSize": warm["realSize"],
+            "line": warm["warmupLine"],
+            "count": warm["realCalls"],
+        }
+        if warm["recompileSeconds"] is not None:
+            reason["seconds"] = warm["recompileSeconds"]
+        return reason
+    sizes = shapes.get("cudaGraphSizes")
+    if sizes:
+        return {"code": "cuda-graphs-per-size", "count": sizes, "mode": str((region.get("options") or {}).get("mode"))}
+    auto = shapes.get("automaticDynamic")
+    if auto:
+        reason = {**where, "code": "automatic-dynamic", "call": auto["call"], "count": auto["servedCalls"]}
+        if auto["seconds"] is not None:
+            reason["seconds"] = auto["seconds"]
+        return reason
+    return None
+
+
+def _fix(region: Region, shapes: RegionShapes) -> Reason | None:
+    """The shape fix as measured on the script's own calls, against the region as written (or why not measured)."""
+    fix = shapes.get("fix")
+    if not fix:
+        return None
+    if not fix["measured"]:
+        return {"code": "shape-fix", "what": fix["fix"], "measured": False, "why": fix["why"] or ""}
+    compiler = region.get("compiler")
+    reason: Reason = {
+        "code": "shape-fix",
+        "what": fix["fix"],
+        "measured": True,
+        "graphs": fix.get("graphs"),
+        "wasGraphs": shapes.get("graphs"),
+        "wasSeconds": (compiler.get("compileSeconds") or {}).get("total") if compiler else None,
+    }
+    if fix.get("compileSeconds") is not None:
+        reason["seconds"] = fix["compileSeconds"] or 0.0
+    number, unit = (fix.get("step"), step_unit(region)) if fix.get("step") else (fix.get("call"), "call")
+    if number:  # its range as every range is said (measure/ranges.py): floored, and none where it says nothing
+        value = number["speedup"]
+        reason.update({"value": value, "unit": unit})
+        if ranges.too_noisy(value, number["low"], number["high"]) is None:
+            low, high = ranges.floored(value, number["low"], number["high"])
+            reason.update({"low": round(low, 4), "high": round(high, 4)})
+    still = fix.get("eagerFallback")
+    if still:
+        reason["count"] = still["calls"]
+    warm = shapes.get("warmup")
+    if fix.get("realCallMs") is not None and warm is not None:
+        real = next((c for c in region["calls"] if c["index"] == warm["realCall"]), None)
+        reason.update({"ms": fix.get("realCallMs"), "wasMs": real["ms"] if real else None})
+    return reason
+
+
+def _counted(region: Region, s: RegionInSitu, shapes: RegionShapes | None, led_by_limit: bool) -> list[Reason]:
+    """Beside the in-situ number: the compiled-side calls Dynamo ran eagerly (unless the recompile limit leads and
+    says them), the calls the number leaves out, and a decode loop's sequence."""
+    out: list[Reason] = []
+    step = s.get("step") or s.get("call")
+    if step is None:
+        return out
+    ran = s.get("eagerFallback")
+    if ran and not led_by_limit:
+        out.append({"code": "eager-fallback", "count": ran["calls"], "made": ran["of"]})
+    dropped = s.get("dropped") or {}
+    left = sum(dropped.get(why, 0) for why in _LEFT_OUT)
+    if left:
+        out.append({"code": "in-situ-left-out", "count": left, "made": int(s.get("stepsMade") or region["callCount"])})
+    loop = shapes.get("loop") if shapes else None
+    if loop and loop["growsBy"] == 1 and s.get("step"):
+        n = loop["callsPerRepetition"]
+        out.append(
+            {
+                "code": "decode-loop",
+                "count": loop["repetitions"],
+                "made": n,
+                "wasMs": round(step["eagerMs"] * n, 4),
+                "ms": round(step["compiledMs"] * n, 4),
+            }
+        )
+    return out
+
+
+def shape_reasons(region: Region) -> list[Reason]:
+    """The region's shape codes: its deciding finding and its fix (both lead), then what the number leaves out."""
+    shapes = region.get("shapes")
+    finding = _finding(region, shapes) if shapes else None
+    fix = _fix(region, shapes) if shapes and finding else None
+    s = region.get("inSitu") or {"pairs": 0}
+    led_by_limit = finding is not None and finding["code"] == "recompile-limit"
+    return [r for r in (finding, fix) if r is not None] + _counted(region, s, shapes, led_by_limit)

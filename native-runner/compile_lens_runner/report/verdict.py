@@ -1,0 +1,216 @@
+"""The verdict from numbers (schema 1.21), the rule a target's modes and a region's replays share, and "was it measured?"
+decided here only (unmeasured): a mode or replayed measurement whose status is ok, whose timing is valid, whose
+compiled calls ran compiled code, and that has a speedup. A measurement the host's load voided (hostLoad contended) is
+measured, but no verdict rests on it. A number's range is measure/ranges.py's: never zero-width, and beyond ÷3…×3 it
+is not said ("too noisy to say"). `build` makes an answer of a decision and has report/sentences.py word it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..measure import ranges
+from ..shapes.answer import Answer, AnswerNumber, NumberKind, Reason
+from ..shapes.common import HostLoad, Verdict
+from ..shapes.mode import CUDAGRAPH_MODES, ModeResult
+from ..shapes.report import Report
+from . import sentences
+
+MIN_USEFUL_SPEEDUP = 1.05
+DECISIVE_SPAN = 2.0
+
+
+@dataclass
+class Decision:
+    verdict: Verdict
+    number: AnswerNumber | None = None
+    reasons: list[Reason] = field(default_factory=list)
+    mode: str | None = None
+    undecided: bool = False  # in situ: the steps support no verdict, a replay's may stand instead
+
+
+def contended(m: ModeResult) -> HostLoad | None:
+    timed = m.get("timing")
+    load = timed.get("hostLoad") if timed else None
+    return load if load and load["contended"] else None
+
+
+def unmeasured(m: ModeResult, mode: str | None = None) -> Reason | None:
+    """Was it measured? None when m holds a speedup (a host-contended one included: see module doc); else why not.
+    mode: how the reason names it (a region's "default" for its as-written callable)."""
+    if m["status"] != "ok":
+        error = m.get("error")
+        return {
+            "code": "measurement-failed",
+            "mode": mode or m["mode"],
+            "what": error["message"] if error else "it failed",
+            "fix": error["fix"] if error else None,
+        }
+    fallback, timing = m.get("fallback"), m.get("timing")
+    if fallback:
+        return {
+            "code": "ran-eagerly",
+            "mode": mode or m["mode"],
+            "what": fallback["cause"] or "Dynamo ran the compiled calls eagerly",
+            "fix": fallback["fix"],
+        }
+    if timing and timing.get("valid") is False:
+        return {
+            "code": "not-measured",
+            "mode": m["mode"],
+            "what": timing.get("invalidReason") or "the timing is not valid",
+        }
+    if m.get("speedup") is None:
+        return {"code": "not-measured", "mode": mode or m["mode"], "what": "no timing was taken"}
+    return None
+
+
+def correct(m: ModeResult) -> bool:
+    checked = m.get("correctness")
+    return checked["ok"] if checked else True
+
+
+def ranged(number: AnswerNumber, low: float | None, high: float | None, too_few_pairs: bool = False) -> AnswerNumber:
+    """The number with its range (floored: never zero-width), or why none is said (tooNoisy)."""
+    if too_few_pairs:
+        number["tooNoisy"] = {"why": "too-few-pairs"}
+    elif low is not None and high is not None:
+        value = number["value"]
+        factor = ranges.too_noisy(value, low, high)
+        if factor is not None:
+            number["tooNoisy"] = {"why": "range-too-wide", "factor": factor}
+        else:
+            low, high = ranges.floored(value, low, high)
+            number.update({"low": round(low, 4), "high": round(high, 4)})
+    return number
+
+
+def bounds(n: AnswerNumber) -> tuple[float, float]:
+    """A number's range for deciding; a number without one (older reports, too noisy) decides on its value alone."""
+    return (n["low"], n["high"]) if "low" in n and "high" in n else (n["value"], n["value"])
+
+
+def decisive(n: AnswerNumber) -> bool:
+    """Its range spans less than DECISIVE_SPAN: a number that can support a verdict."""
+    low, high = bounds(n)
+    return "tooNoisy" not in n and high <= DECISIVE_SPAN * low
+
+
+def measured_number(m: ModeResult, kind: NumberKind, mode: str, index: int) -> AnswerNumber:
+    speedup = m["speedup"]
+    assert speedup is not None  # measured
+    eager, compiled = m.get("eagerTiming"), m.get("timing")
+    number: AnswerNumber = {
+        "kind": kind,
+        "unit": "call",
+        "n": len((eager or compiled or {"rounds": []}).get("rounds") or []),
+        "value": round(speedup, 4),
+        "mode": mode,
+        "index": index,
+    }
+    eager_ms = eager and (eager.get("estimateMs") or eager.get("medianMs"))
+    compiled_ms = compiled and (compiled.get("estimateMs") or compiled.get("medianMs"))
+    if eager_ms and compiled_ms:
+        number.update({"eagerMs": eager_ms, "compiledMs": compiled_ms})
+    interval = m.get("speedupInterval")
+    return ranged(number, interval["low"] if interval else None, interval["high"] if interval else None)
+
+
+def from_numbers(
+    measured: Sequence[tuple[ModeResult, AnswerNumber]],
+    idle_cuda_graph_modes: tuple[str, ...],
+    mode_of: Callable[[ModeResult], str] = lambda m: m["mode"],
+) -> Decision:
+    """The rule of a target's modes and of a region's replays: the fastest decisive measurement decides."""
+    trusted = [(m, n) for m, n in measured if correct(m) and not contended(m)]
+    wrong = [m for m, _ in measured if not correct(m)]
+    if not trusted:
+        if wrong:
+            return Decision("stay-eager", reasons=[{"code": "wrong-results", "mode": n} for n in _names(wrong)])
+        busy = [(m, n) for m, n in measured if contended(m)]
+        if busy:
+            m, n = busy[0]
+            load = contended(m)
+            assert load is not None  # chosen so
+            return Decision("none", n, [{"code": "host-contended", "what": load["reason"] or "", "fix": load["fix"]}])
+        return Decision("none")
+    usable = [(m, n) for m, n in trusted if decisive(n)]
+    if not usable:
+        _, noisy = max(trusted, key=lambda mn: mn[1]["value"])
+        return Decision("none", noisy, [{"code": "too-noisy-to-decide"}])
+    best, number = max(usable, key=lambda mn: mn[1]["value"])
+    low, high = bounds(number)
+    if high < 1.0:
+        return Decision("stay-eager", number, [{"code": "slower"}])
+    if low < MIN_USEFUL_SPEEDUP:
+        return Decision("stay-eager", number, [{"code": "may-be-no-faster", "value": MIN_USEFUL_SPEEDUP}])
+    reasons: list[Reason] = []
+    calls, compile_s = best.get("breakEvenCalls"), best.get("compileSeconds")
+    if calls is not None and compile_s is not None:
+        reasons.append({"code": "pays-back-after", "steps": math.ceil(calls), "unit": "call", "seconds": compile_s})
+    mode = mode_of(best)
+    if mode in idle_cuda_graph_modes:
+        reasons.append({"code": "cuda-graphs-idle-on-cpu", "mode": mode})
+    return Decision("compile", number, reasons, mode=mode)
+
+
+def _names(modes: Sequence[ModeResult]) -> list[str]:
+    return [m["mode"] for m in modes]
+
+
+def not_measured_decision(modes: Sequence[ModeResult], mode_of: Callable[[ModeResult], str] | None = None) -> Decision:
+    """Why no measurement supports a verdict: each mode's own reason, a fallback first."""
+    why = [r for r in (unmeasured(m, mode_of(m) if mode_of else None) for m in modes) if r is not None]
+    why.sort(key=lambda r: r["code"] != "ran-eagerly")
+    return Decision("none", reasons=why[:1] or [{"code": "nothing-measured"}])
+
+
+def idle_modes(device: str | None) -> tuple[str, ...]:
+    """On CPU a CUDA-graph mode's CUDA graphs do nothing: said wherever such a mode is recommended."""
+    return CUDAGRAPH_MODES if device == "cpu" else ()
+
+
+def failed_reason(report: Report) -> Reason | None:
+    """The run's failure (out of memory, an exception, a timeout, a cancel) at the user's line, when it ended so."""
+    error = report.get("error")
+    if not error or (report["status"] == "ok"):
+        return None
+    reason: Reason = {"code": "failed", "kind": error["kind"], "what": error["message"], "fix": error["fix"]}
+    where = error.get("location")
+    if where:
+        reason.update({"file": where["file"], "line": where["line"], "cell": where.get("cell")})
+    return reason
+
+
+def each_unmeasured(measurements: Sequence[ModeResult], mode_of: Callable[[ModeResult], str]) -> list[Reason]:
+    """Why each measurement that holds no number holds none (its index in modes[] or measurements[])."""
+    out: list[Reason] = []
+    for k, m in enumerate(measurements):
+        why = unmeasured(m, mode_of(m))
+        if why is not None:
+            why["index"] = k
+            out.append(why)
+    return out
+
+
+def build(decision: Decision, evidence: list[AnswerNumber], facts: list[str], unmeasured: list[Reason]) -> Answer:
+    """The answer, and its words (sentences.py): each number's and each reason's text, the headline, the sentence."""
+    answer: Answer = {
+        "verdict": decision.verdict,
+        "mode": decision.mode if decision.verdict in ("compile", "compile-for-longer-runs") else None,
+        "number": decision.number,
+        "reasons": sorted(decision.reasons, key=lambda r: r["code"] not in sentences.LEADING),
+        "headline": "",
+        "sentence": "",
+        "evidence": evidence,
+        "unmeasured": unmeasured,
+    }
+    for n in [*([decision.number] if decision.number else []), *evidence]:
+        n["text"] = sentences.number_text(n)
+    for r in [*answer["reasons"], *unmeasured]:
+        r["text"] = sentences.sentence(r)
+    answer["headline"] = sentences.headline(answer, facts)
+    answer["sentence"] = sentences.verdict_sentence(answer)
+    return answer

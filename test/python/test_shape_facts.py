@@ -1,0 +1,206 @@
+"""A region's shape story (script/shape_facts.py), as the answer's reason codes (report/shape_reasons.py) and their
+words (report/sentences.py), on recorded calls: no torch. The runs of each pattern through the runner are in
+test_shapes_profiles.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compile_lens_runner.report import sentences
+from compile_lens_runner.report.shape_reasons import shape_reasons, step_unit
+from compile_lens_runner.script import shape_facts
+
+LIMIT_REASON = "inner hit torch._dynamo.config.recompile_limit (8 compiles); Dynamo runs it eagerly from then on"
+
+
+def call(index: int, signature: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "index": index,
+        "signature": signature,
+        "ms": 1.0,
+        "event": "cached",
+        "compileIds": [],
+        "ranCompiled": True,
+        **extra,
+    }
+
+
+def decoder_calls(sequences: int = 3, tokens: int = 10) -> list[dict[str, Any]]:
+    """A growing cache under dynamic=None: the first length compiles, the second recompiles with the length symbolic,
+    and that graph serves every later length."""
+    out = []
+    for i in range(sequences * tokens):
+        n = i % tokens
+        extra: dict[str, Any] = {}
+        if i == 0:
+            extra = {"compileIds": ["0/0"], "event": "compiled", "compileSeconds": 2.0}
+        elif i == 1:
+            extra = {
+                "compileIds": ["0/1"],
+                "event": "recompiled",
+                "compileSeconds": 1.5,
+                "recompileReason": "tensor 'L['k_cache']' size mismatch at index 1. expected 0, actual 1",
+            }
+        out.append(call(i, f"int64[1, 1], float32[1, {n}, 64], float32[1, {n}, 64]; no_grad", **extra))
+    return out
+
+
+def insight(recompiles: list[str], graphs: int) -> dict[str, Any]:
+    return {"graphCount": graphs, "graphBreaks": [], "recompiles": [{"reason": r} for r in recompiles]}
+
+
+def region(calls: list[dict[str, Any]], shapes: Any, in_situ: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"id": "r0", "calls": calls, "callCount": len(calls), "shapes": shapes, "inSitu": in_situ, "compiler": None}
+
+
+def lead(entry: dict[str, Any]) -> str | None:
+    """The clause the region's headline leads with (the first LEADING shape code's)."""
+    first = next((r for r in shape_reasons(entry) if r["code"] in sentences.LEADING), None)  # type: ignore[arg-type]
+    return sentences.clause(first) if first else None
+
+
+def test_a_growing_cache_is_a_decode_loop_read_per_token_and_its_second_compile_is_said() -> None:
+    calls = decoder_calls()
+    shapes = shape_facts.region_shapes(
+        calls,
+        insight(["tensor 'L['k_cache']' size mismatch at index 1. expected 0, actual 1"], 2),
+        {"dynamic": None},
+        "cpu",
+        None,
+    )
+    assert shapes is not None
+    assert [(c["input"], c["dim"], c["count"]) for c in shapes["changed"]] == [("k_cache", 1, 10), ("input 2", 1, 10)]
+    assert shapes["loop"] == {"growsBy": 1, "repetitions": 3, "callsPerRepetition": 10}
+    assert shapes["automaticDynamic"] == {"call": 1, "seconds": 1.5, "servedCalls": 28}
+    assert shapes["recompileLimit"] is None and shapes["warmup"] is None
+    step = {"eagerMs": 0.5, "compiledMs": 0.25, "speedup": 2.0, "low": 1.9, "high": 2.1}
+    entry = region(calls, shapes, {"pairs": 4, "step": step, "dropped": {"warm-up": 3, "switch": 5}, "stepsMade": 30})
+    assert step_unit(entry) == "token"  # type: ignore[arg-type]
+    assert lead(entry) == (
+        "sizes changed at call 1: a second compile (1.5 s) made one size-generic graph, which served the next 28 "
+        "calls without compiling"
+    )
+    by_code = {r["code"]: r for r in shape_reasons(entry)}  # type: ignore[arg-type]
+    assert sentences.clause(by_code["decode-loop"]) == "per sequence of 10 tokens: 5.00 ms → 2.50 ms"
+    # the warm-up's 3 calls are left out of the number and said; a step across a switch is the measurement's own seam
+    assert by_code["in-situ-left-out"]["count"] == 3 and "3 of the script's 30 calls" in sentences.sentence(
+        by_code["in-situ-left-out"]
+    )
+
+
+def server_calls(sizes: int = 12, calls: int = 60, compiled: int = 8) -> list[dict[str, Any]]:
+    """dynamic=False with batch sizes cycled, every fifth call at the eager stance: one graph per size up to the limit,
+    then the new sizes run eagerly."""
+    order = [(i * 7) % sizes + 1 for i in range(calls)]
+    seen: list[int] = []
+    out = []
+    for i, batch in enumerate(order):
+        extra: dict[str, Any] = {"side": "compiled"}
+        if i % 5 == 4:  # at the eager stance Dynamo ran nothing compiled: the call says nothing either way
+            extra = {"side": "eager", "ranCompiled": None}
+        elif batch not in seen and len(seen) < compiled:
+            extra["compileIds"], extra["event"] = [f"0/{len(seen)}"], "recompiled" if seen else "compiled"
+            seen.append(batch)
+        elif batch not in seen:
+            extra.update(ranCompiled=False, fallbackReason=LIMIT_REASON)
+        out.append(call(i, f"float32[{batch}, 64]; no_grad", **extra))
+    return out
+
+
+def test_calls_past_the_recompile_limit_are_counted_over_the_script_s_calls_and_lead_the_headline() -> None:
+    calls = server_calls()
+    guards = [f"tensor 'args[0]' size mismatch at index 0. expected {a}, actual {b}" for a, b in [(1, 8), (8, 3)]]
+    shapes = shape_facts.region_shapes(calls, insight(guards, 8), {"dynamic": False}, "cpu", None)
+    assert shapes is not None and shapes["dynamic"] is False
+    assert shapes["changed"] == [{"input": "input 0", "dim": 0, "sizes": list(range(1, 13)), "count": 12}]
+    limit = shapes["recompileLimit"]
+    past = {f"float32[{b}, 64]; no_grad" for b in range(1, 13)} - {c["signature"] for c in calls if c["compileIds"]}
+    assert limit == {
+        "limit": 8,
+        "graphs": 8,
+        "sizes": 12,
+        "eagerSizes": len(past),
+        "eagerCalls": sum(1 for c in calls if c["signature"] in past),  # at either stance: as written they run eagerly
+        "calls": 60,
+        "fromCall": next(c["index"] for c in calls if c["ranCompiled"] is False),
+    }
+    entry = region(
+        calls,
+        shapes,
+        {"pairs": 4, "step": {"eagerMs": 1.0, "compiledMs": 0.5}, "eagerFallback": {"calls": 9, "of": 48}},
+    )
+    assert lead(entry) == (
+        f"dynamic=False with 12 batch sizes: 8 compiled, then the recompile limit (8) ran {limit['eagerCalls']} of 60 "
+        "calls eagerly"
+    )
+    codes = [r["code"] for r in shape_reasons(entry)]  # type: ignore[arg-type]
+    assert "eager-fallback" not in codes  # the recompile limit leading says those calls
+    assert step_unit(entry) == "step" and shapes["loop"] is None  # type: ignore[arg-type]
+
+
+def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> None:
+    calls = [
+        call(0, "float32[1, 64]; no_grad", compileIds=["0/0"]),
+        call(1, "float32[5, 64]; no_grad", compileIds=["0/1"], compileSeconds=4.6),
+    ]
+    warm = {
+        "input": "x",
+        "dim": 0,
+        "warmupSize": 1,
+        "realSize": 5,
+        "warmupLine": 7,
+        "realLine": 9,
+        "realCall": 1,
+        "recompileSeconds": 4.6,
+        "realCalls": 1,
+    }
+    shapes = shape_facts.region_shapes(calls, insight([], 2), {"dynamic": False}, "cpu", warm)  # type: ignore[arg-type]
+    assert shapes is not None
+    assert lead(region(calls, shapes)) == (
+        "the warm-up at batch 1 (line 7) compiled a graph the real call at batch 5 never used; that call paid 4.6 s "
+        "recompiling"
+    )
+    shapes["fix"] = {
+        "fix": "a warm-up at batch 5",
+        "kind": "warmup-shape",
+        "measured": True,
+        "why": None,
+        "graphs": 1,
+        "compileSeconds": 2.0,
+        "realCallMs": 0.5,
+    }
+    fix = shape_reasons(region(calls, shapes))[1]  # type: ignore[arg-type]
+    assert sentences.clause(fix) == (
+        "with a warm-up at batch 5: 1 graph instead of 2, the first real call 0.50 ms instead of 1.00 ms, compile 2.0 s"
+    )
+
+
+def test_cuda_graphs_recorded_per_size_are_counted_under_reduce_overhead_on_a_gpu_only() -> None:
+    calls = [call(i, f"float32[{1 + i % 4}, 64]; no_grad") for i in range(12)]
+    gpu = shape_facts.region_shapes(calls, insight([], 1), {"mode": "reduce-overhead", "dynamic": None}, "cuda", None)
+    cpu = shape_facts.region_shapes(calls, insight([], 1), {"mode": "reduce-overhead", "dynamic": None}, "cpu", None)
+    assert gpu is not None and gpu["cudaGraphSizes"] == 4 and cpu is not None and cpu["cudaGraphSizes"] is None
+    entry = {**region(calls, gpu), "options": {"mode": "reduce-overhead"}}
+    assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 input sizes"
+
+
+def test_a_library_cache_s_growth_shows_in_its_length_and_inputs_of_one_shape_have_no_story() -> None:
+    sig = "input_ids=int64[1, 1], cache=DynamicCache[length {n}], use_cache=True; no_grad"
+    calls = [call(i, sig.format(n=8 + i % 6)) for i in range(18)]
+    shapes = shape_facts.region_shapes(calls, None, {"dynamic": None}, "cpu", None)
+    assert shapes is not None and shapes["changed"][0]["input"] == "cache" and shapes["loop"] is not None
+    assert shapes["loop"]["repetitions"] == 3
+    fixed = [call(i, "float32[4, 64]; no_grad") for i in range(10)]
+    assert shape_facts.region_shapes(fixed, insight([], 1), {"dynamic": None}, "cpu", None) is None
+    assert shape_reasons(region(fixed, None)) == [] and step_unit(region(fixed, None)) == "step"  # type: ignore[arg-type]
+
+
+def test_the_fix_runs_by_default_only_while_the_profile_stays_within_its_budget() -> None:
+    from compile_lens_runner.script import shape_fix
+
+    plain = 10.0  # the observed run: torch's import and the script with its compiles
+    assert shape_fix.within_budget(11.0, plain)  # 11 s so far + a fix run of ~13 s: within 25 s
+    assert not shape_fix.within_budget(13.0, plain)
+    plans = [{"region": "r0", "file": "x.py", "line": 3, "kind": shape_fix.DYNAMIC}]
+    (why,) = shape_fix.skipped(plans, shape_fix.over_budget(13.0, plain)).values()  # type: ignore[arg-type]
+    assert why["measured"] is False and why["fix"] == "dynamic=True" and "--shape-fix on" in (why["why"] or "")

@@ -1,0 +1,205 @@
+"""Shapes that change, through the real runner on CPU (issue 43): a growing torch.cat cache decoder, a server with
+changing batches under dynamic=False past the recompile limit, a warm-up at another shape (one script, one profile
+with its shape fix measured), and transformers' generate() with its default DynamicCache (another). Behaviour only:
+which calls a number rests on, the shape facts and the sentence the headline leads with, the eager share; never
+speed. backend="eager": Dynamo's guards, recompiles, automatic dynamic and recompile limit are the same, and each
+compile costs a fraction of Inductor's."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import marker_line, run_runner
+
+PATTERNS = textwrap.dedent(
+    """
+    import torch
+
+    torch.manual_seed(0)
+    D = 32
+
+
+    class Decoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = torch.nn.Embedding(50, D)
+            self.kv = torch.nn.Linear(D, 2 * D)
+            self.out = torch.nn.Linear(D, 50)
+
+        def forward(self, tok, k_cache, v_cache):
+            x = self.emb(tok)
+            k, v = self.kv(x).chunk(2, dim=-1)
+            k_cache = torch.cat([k_cache, k], dim=1)  # the cache grows a token a call
+            v_cache = torch.cat([v_cache, v], dim=1)
+            att = torch.softmax(x @ k_cache.transpose(1, 2), dim=-1)
+            return self.out(att @ v_cache), k_cache, v_cache
+
+
+    class Server(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(D, D)
+
+        def forward(self, x):
+            return torch.relu(self.fc(x))
+
+
+    class Warm(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(D, D)
+
+        def forward(self, x):
+            return self.fc(x).tanh()
+
+
+    decoder = torch.compile(Decoder().eval(), backend="eager")  # MARK: decoder
+    with torch.no_grad():
+        for _ in range(3):
+            tok, k, v = torch.zeros(1, 1, dtype=torch.long), torch.zeros(1, 0, D), torch.zeros(1, 0, D)
+            for _ in range(32):
+                logits, k, v = decoder(tok, k, v)
+                tok = logits.argmax(-1)
+
+    torch._dynamo.config.recompile_limit = 3  # the server's frame: 3 graphs, then its new sizes run eagerly
+    server = torch.compile(Server().eval(), backend="eager", dynamic=False)  # MARK: server
+    with torch.no_grad():
+        for i in range(72):
+            server(torch.randn((i * 5) % 6 + 1, D))
+
+    warm = torch.compile(Warm().eval(), backend="eager", dynamic=False)
+    with torch.no_grad():
+        warm(torch.randn(1, D))  # MARK: warm-up
+        warm(torch.randn(5, D))  # MARK: real call
+    """
+)
+
+GENERATE = textwrap.dedent(
+    """
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    torch.manual_seed(0)
+    config = GPT2Config(n_layer=1, n_head=2, n_embd=32, vocab_size=64, n_positions=64)
+    model = GPT2LMHeadModel(config).eval()
+    model.forward = torch.compile(model.forward, backend="eager")
+    ids = torch.randint(0, 64, (1, 4))
+    with torch.no_grad():
+        for _ in range(4):
+            model.generate(ids, max_new_tokens=16, do_sample=False, pad_token_id=0)
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def patterns(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """One profile of the three patterns, its shape fixes measured (--shape-fix on: whatever the host's speed)."""
+    folder = tmp_path_factory.mktemp("shapes")
+    script = folder / "patterns.py"
+    script.write_text(PATTERNS)
+    run = run_runner(
+        "--script", str(script), "--device", "cpu", "--quick", "--shape-fix", "on", "--out", str(folder / "out")
+    )
+    assert run.report is not None and run.report["status"] == "ok", run.stderr[-3000:]
+    return script, run.report
+
+
+def _region(report: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(r for r in report["regions"] if r["name"] == name)
+
+
+def test_a_growing_cache_has_a_number_per_token_over_the_lengths_one_dynamic_graph_served(
+    patterns: tuple[Path, dict[str, Any]],
+) -> None:
+    script, report = patterns
+    region = _region(report, "Decoder")
+    assert region["location"]["line"] == marker_line(script, "MARK: decoder")
+    situ = region["inSitu"]
+    step = situ["step"]
+    assert step is not None and step["comparedBy"] == "pooled" and step["pairs"] >= 1
+    # pooled: only each side's first step is a first-call cost; the compiled side's new lengths are steady steps
+    assert situ["dropped"].get("first on its signature", 0) <= 2 and situ["steadySteps"]["compiled"] >= 10
+    assert situ["eagerFallback"] is None
+    shapes = region["shapes"]
+    assert shapes["loop"] == {"growsBy": 1, "repetitions": 3, "callsPerRepetition": 32}
+    assert shapes["changed"][0]["input"] == "k_cache" and shapes["changed"][0]["count"] == 32
+    auto = shapes["automaticDynamic"]
+    assert auto is not None and auto["servedCalls"] >= 90  # one size-generic graph served the rest
+    assert region["headline"].startswith(f"sizes changed at call {auto['call']}: a second compile")
+    assert "per token in situ" in region["headline"]
+    assert "compiles included" not in region["headline"]
+
+
+def test_calls_past_the_recompile_limit_are_left_out_of_the_compiled_side_and_counted_in_the_headline(
+    patterns: tuple[Path, dict[str, Any]],
+) -> None:
+    _, report = patterns
+    region = _region(report, "Server")
+    situ = region["inSitu"]
+    fallback = situ["eagerFallback"]
+    assert fallback is not None and fallback["calls"] == situ["dropped"]["ran eagerly"]
+    assert fallback["calls"] == sum(
+        1 for c in region["calls"] if c.get("side") == "compiled" and c["ranCompiled"] is False
+    )
+    step = situ["step"]
+    assert step is not None  # a number over the calls compiled code served
+    served = {c["signature"] for c in region["calls"] if c.get("side") == "compiled" and c["ranCompiled"] is True}
+    assert {s["signature"] for s in step["signatures"]} <= served
+    limit = region["shapes"]["recompileLimit"]
+    assert limit["limit"] == 3 and limit["graphs"] == 3 and limit["sizes"] == 6 and limit["eagerSizes"] == 3
+    assert region["headline"].startswith(
+        f"dynamic=False with 6 batch sizes: 3 compiled, then the recompile limit (3) ran {limit['eagerCalls']} of 72 "
+        "calls eagerly · "
+    )
+    assert " · with dynamic=True: " in region["headline"]  # the fix, after the answer's own number
+    fix = region["shapes"]["fix"]
+    assert fix["measured"] and fix["fix"] == "dynamic=True" and fix["eagerFallback"] is None
+    assert fix["graphs"] is not None and fix["graphs"] < 3 and (fix["step"] or fix["call"]) is not None
+    # where the editor offers the edit (Problems, the Quick Fix), the measurement is said too
+    (site,) = region["compiler"]["recompileSites"]
+    assert "Measured on this script's own calls with dynamic=True: 2 graphs instead of 3" in site["explanation"]["fix"]
+    assert (
+        site["explanation"]["quickFix"]["kind"] == "compile-dynamic"
+        and "(measured: " in site["explanation"]["quickFix"]["title"]
+    )
+
+
+def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_its_fix_is_measured(
+    patterns: tuple[Path, dict[str, Any]],
+) -> None:
+    script, report = patterns
+    region = _region(report, "Warm")
+    warm = region["shapes"]["warmup"]
+    assert (warm["warmupSize"], warm["realSize"], warm["realCalls"]) == (1, 5, 1)
+    assert warm["warmupLine"] == marker_line(script, "MARK: warm-up")
+    assert warm["recompileSeconds"] is not None
+    assert region["headline"].startswith(
+        f"the warm-up at batch 1 (line {warm['warmupLine']}) compiled a graph the real call at batch 5 never used; "
+        "that call paid "
+    )
+    fix = region["shapes"]["fix"]
+    assert fix["measured"] and fix["fix"] == "a warm-up at batch 5" and fix["graphs"] == 1
+    assert fix["realCallMs"] is not None and "with a warm-up at batch 5: 1 graph instead of 2" in region["headline"]
+    quick = region["compiler"]["recompileSites"][0]["explanation"]["quickFix"]
+    assert quick["kind"] == "warmup-shape" and "(measured: 1 graph instead of 2, the first real call " in quick["title"]
+
+
+def test_generate_with_its_dynamic_cache_gets_a_number_per_token(tmp_path: Path) -> None:
+    script = tmp_path / "generate.py"
+    script.write_text(GENERATE)
+    run = run_runner(
+        "--script", str(script), "--device", "cpu", "--quick", "--shape-fix", "off", "--out", str(tmp_path / "out")
+    )
+    assert run.report is not None and run.report["status"] == "ok", run.stderr[-3000:]
+    (region,) = run.report["regions"]
+    # the cache's length is in each call's signature: it grows a token a call, 4 sequences
+    assert any("DynamicCache[length " in c["signature"] for c in region["calls"])
+    shapes = region["shapes"]
+    assert shapes["loop"] is not None and shapes["loop"]["repetitions"] == 4 and shapes["loop"]["growsBy"] == 1
+    step = region["inSitu"]["step"]
+    assert step is not None and step["comparedBy"] == "pooled"
+    assert "per token in situ" in region["headline"] and "compiles included" not in region["headline"]
+    assert "fix" not in shapes  # --shape-fix off
