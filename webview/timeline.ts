@@ -247,7 +247,7 @@ export class TimelineCanvas {
       ? drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme)
       : [];
     const axis = axisLayout(
-      this.ticks(scale, width, m),
+      this.ticks(scale, width),
       this.stepEdges(xOf, width),
       { left: LABEL_WIDTH, width, height: this.height },
       m,
@@ -349,11 +349,8 @@ export class TimelineCanvas {
   }
 
   /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view. */
-  private ticks(scale: TimeScale, width: number, m: Measure): Tick[] {
-    const count = Math.max(
-      2,
-      Math.min(8, Math.floor((width - LABEL_WIDTH) / Math.max(90, m.width('00,000 µs') * 1.5))),
-    );
+  private ticks(scale: TimeScale, width: number): Tick[] {
+    const count = Math.max(2, Math.min(8, Math.floor((width - LABEL_WIDTH) / 90)));
     const format = scale.tickFormat(count);
     return scale
       .ticks(count)
