@@ -509,7 +509,7 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
       const model = pane.timeline.model;
       const text =
         i >= 0
-          ? `${model.names[model.name[i]!]}\n${formatMicros(model.dur[i]!)} · ${model.tracks[model.track[i]!]!.name}`
+          ? `${model.names[model.name[i]!]}\n${formatMicros(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}`
           : event.offsetX < LABEL_WIDTH
             ? pane.timeline.trackNameAt(event.offsetY)
             : null;
@@ -742,6 +742,8 @@ Object.defineProperty(window, '__timelineDebug', {
         table: state.ranks.table,
       },
       framesDrawn: state.frameTimes.length,
+      /** per pane, what its last frame drew: texts with their boxes and colours, and lines (frameLayout.ts) */
+      layouts: state.panes.map((p) => p.timeline.layout),
       /** true until every trace is in with every slice (a pane is to come, or shows only the slices around the first view) */
       partial: state.partial,
       /** trace messages shown so far */

@@ -4,10 +4,13 @@
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SliceKind } from '../extension/shared/trace/model.ts';
 import type { MarkKind, TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
+import type { Paint, TextBox } from './frameLayout.ts';
 import type { Theme } from './theme.ts';
+import { fitEnd, placeText, type Measure } from './timelineText.ts';
 
 /** Height of the marks' lane under the axis (only a pane with marks has it). */
 export const MARK_LANE = 20;
+const BAND_ALPHA = 0.12;
 
 function markColour(kind: MarkKind, theme: Theme): string {
   switch (kind) {
@@ -21,9 +24,30 @@ function markColour(kind: MarkKind, theme: Theme): string {
   }
 }
 
+/** A compile's or a break's faint band down the pane, over the slices. */
+export interface MarkBand {
+  x0: number;
+  x1: number;
+  paint: Paint;
+}
+
+/** Each mark in view with its span in canvas x (at least 3 px, so a short one shows). */
+function inView(
+  marks: readonly TimelineMark[],
+  left: number,
+  width: number,
+  xOf: (t: number) => number,
+): { mark: TimelineMark; x0: number; x1: number }[] {
+  return marks.flatMap((mark) => {
+    const x0 = Math.max(left, xOf(mark.startUs));
+    const x1 = Math.min(width, Math.max(xOf(mark.startUs + mark.durUs), x0 + 3));
+    return x1 < left || x0 > width ? [] : [{ mark, x0, x1 }];
+  });
+}
+
 /**
- * The marks in their lane (a bar, and its label where the previous one has ended), and a faint band down the
- * pane for compiles and breaks (replays are one per step: bands would cover the pane).
+ * The marks' bars in their lane, and a faint band down the pane for compiles and breaks (replays are one per
+ * step: bands would cover the pane). Returns the bands: they lie under the slices' labels there.
  */
 export function drawMarks(
   ctx: CanvasRenderingContext2D,
@@ -34,26 +58,44 @@ export function drawMarks(
   height: number,
   xOf: (t: number) => number,
   theme: Theme,
-): void {
-  let labelFreeFrom = -Infinity;
-  for (const mark of marks) {
-    const x0 = Math.max(left, xOf(mark.startUs));
-    const x1 = Math.min(width, Math.max(xOf(mark.startUs + mark.durUs), x0 + 3));
-    if (x1 < left || x0 > width) continue;
-    ctx.fillStyle = markColour(mark.kind, theme);
+): MarkBand[] {
+  const bands: MarkBand[] = [];
+  for (const { mark, x0, x1 } of inView(marks, left, width, xOf)) {
+    const colour = markColour(mark.kind, theme);
+    ctx.fillStyle = colour;
     if (mark.kind !== 'cudagraph-replay') {
-      ctx.globalAlpha = 0.12;
+      ctx.globalAlpha = BAND_ALPHA;
       ctx.fillRect(x0, laneTop + MARK_LANE, x1 - x0, height - laneTop - MARK_LANE);
+      bands.push({ x0, x1, paint: { colour, alpha: BAND_ALPHA } });
     }
     ctx.globalAlpha = 1;
     ctx.fillRect(x0, laneTop + MARK_LANE - 5, x1 - x0, 4);
-    if (x0 >= labelFreeFrom) {
-      ctx.fillStyle = theme.foreground;
-      // its middle 8 px under the axis: clear of the step labels above (middle 3 px over the axis line), 11 px font
-      ctx.fillText(mark.label, x0 + 1, laneTop + 8);
-      labelFreeFrom = x0 + 1 + ctx.measureText(mark.label).width + 8;
-    }
   }
+  return bands;
+}
+
+/** The marks' labels in their lane, above the bars: each where the one before has ended, cut at the edge. */
+export function markTexts(
+  marks: readonly TimelineMark[],
+  laneTop: number,
+  left: number,
+  width: number,
+  xOf: (t: number) => number,
+  m: Measure,
+  ink: Paint,
+  under: Paint[],
+): TextBox[] {
+  const texts: TextBox[] = [];
+  let free = -Infinity;
+  for (const { mark, x0 } of inView(marks, left, width, xOf)) {
+    const text = x0 >= free ? fitEnd(mark.label, width - 3 - (x0 + 1), m) : null;
+    if (!text) continue;
+    // its middle 8 px into the lane: its box (11 px font) clear of the axis above and the bars below
+    const box = placeText(m, 'mark', text, x0 + 1, laneTop + 8, ink, under);
+    texts.push(box);
+    free = box.x + box.w + 8;
+  }
+  return texts;
 }
 
 /** A finding's places: outlined down the whole pane, so the eye finds them after the zoom. */

@@ -8,15 +8,28 @@ import { SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/mod
 import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import { markLabel } from '../extension/present/compileNames.ts';
 import type { CompiledFrame } from '../extension/shared/report.ts';
-import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE } from './overlays.ts';
+import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
+import { composite, readableInk } from './ink.ts';
+import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE, markTexts, type MarkBand } from './overlays.ts';
 import type { Theme } from './theme.ts';
+import {
+  axisLayout,
+  AXIS_HEIGHT,
+  canvasMeasure,
+  cutLines,
+  fitEnd,
+  placeText,
+  type Measure,
+  type StepEdge,
+  type Tick,
+} from './timelineText.ts';
+import { distinctTrackNames, fitNames } from './trackNames.ts';
 
 export const LABEL_WIDTH = 190;
 const ROW_HEIGHT = 15;
-const AXIS_HEIGHT = 24;
-/** tick labels on the axis's first line, step labels on its second: they never overlap */
-const TICK_BASELINE = 10;
 const TRACK_GAP = 6;
+/** a track name's inset in the label column */
+const NAME_INSET = 4;
 const MIN_LABEL_PX = 40;
 /** slices narrower than this are merged with whatever starts in the same pixel */
 const MERGE_PX = 2;
@@ -27,6 +40,9 @@ const COMMUNICATION_BUCKET = SLICE_KIND_COUNT;
 const COLOURS = SLICE_KIND_COUNT + 1;
 /** dimmed slices (not matching the search) are drawn in a second bucket per colour */
 const DIM_OFFSET = COLOURS;
+const DIM_ALPHA = 0.2;
+/** step lines are faint: the slices stay the eye's first read */
+const STEP_LINE_ALPHA = 0.6;
 
 interface Row {
   track: number;
@@ -74,6 +90,12 @@ export class TimelineCanvas {
   private foundMarks: TimelineMark[] | null = null;
   private readonly rectBuckets: Float64Array[] = [];
   private readonly rectCounts = new Uint32Array(COLOURS * 2);
+  /** what the last frame drew: its texts and lines (for tests) */
+  layout: FrameLayout = { width: 0, height: 0, left: LABEL_WIDTH, texts: [], lines: [] };
+  /** each track's name, told apart from the others' (the label column's tooltip) */
+  readonly trackNames: readonly string[];
+  /** the names as the label column draws them in a font */
+  private fittedNames: { font: string; names: string[] } | null = null;
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
   constructor(
@@ -81,6 +103,7 @@ export class TimelineCanvas {
     private readonly communication: Uint8Array = new Uint8Array(model.names.length),
   ) {
     this.nameMatches = new Uint8Array(model.names.length).fill(1);
+    this.trackNames = distinctTrackNames(model.tracks);
     this.top = AXIS_HEIGHT + (mayHaveMarks(model) ? MARK_LANE : 0);
     let y = this.top;
     let i = 0;
@@ -220,10 +243,33 @@ export class TimelineCanvas {
       flush();
     }
     this.fillBuckets(ctx, theme);
-    this.drawLabels(ctx, labels, xOf, width, theme);
     stats.labels = labels.length;
-    this.drawOverlays(ctx, scale, xOf, width, theme);
-    this.drawTrackNames(ctx, theme);
+    const m = canvasMeasure(ctx);
+    const page: Paint = { colour: theme.background, alpha: 1 };
+    // on the page, the theme's own text colours (high contrast's included) while they read at 4.5:1
+    const onPage = (colours: string[]): Paint => ({ colour: readableInk(composite([page]), colours), alpha: 1 });
+    const bands = this.foundMarks?.length
+      ? drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme)
+      : [];
+    const axis = axisLayout(
+      this.ticks(scale, width),
+      this.stepEdges(xOf, width),
+      { left: LABEL_WIDTH, width, height: this.height },
+      m,
+      onPage([theme.muted, theme.foreground]),
+      [page],
+    );
+    const texts = [...axis.texts, ...this.sliceTexts(labels, xOf, width, m, theme, bands)];
+    if (this.foundMarks?.length) {
+      const ink = onPage([theme.foreground]);
+      texts.push(...markTexts(this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, xOf, m, ink, [page]));
+    }
+    const lines = cutLines(axis.lines, texts);
+    drawLines(ctx, lines, theme);
+    for (const text of texts) drawText(ctx, text);
+    this.drawOverlays(ctx, xOf, width, theme);
+    texts.push(...this.drawTrackNames(ctx, m, theme));
+    this.layout = { width, height: this.height, left: LABEL_WIDTH, texts, lines };
     return stats;
   }
 
@@ -254,7 +300,7 @@ export class TimelineCanvas {
       const n = this.rectCounts[bucket]!;
       if (n === 0) continue;
       const buffer = this.rectBuckets[bucket]!;
-      ctx.globalAlpha = bucket >= DIM_OFFSET ? 0.2 : 1;
+      ctx.globalAlpha = bucket >= DIM_OFFSET ? DIM_ALPHA : 1;
       const colour = bucket % COLOURS;
       ctx.fillStyle = colour === COMMUNICATION_BUCKET ? theme.communication : theme.kind[colour]!; // readTheme has a colour per kind
       ctx.beginPath();
@@ -269,81 +315,73 @@ export class TimelineCanvas {
     ctx.globalAlpha = 1;
   }
 
-  private drawLabels(
-    ctx: CanvasRenderingContext2D,
+  /**
+   * The labels of slices wide enough for one: the name, cut to the slice, in the ink that reads on the slice's
+   * colour (and on a compile's or break's band over it).
+   */
+  private sliceTexts(
     labels: number[],
     xOf: (t: number) => number,
     width: number,
+    m: Measure,
     theme: Theme,
-  ): void {
+    bands: readonly MarkBand[],
+  ): TextBox[] {
     const model = this.model;
-    const charWidth = ctx.measureText('m').width || 6;
-    ctx.fillStyle = theme.background;
+    const page: Paint = { colour: theme.background, alpha: 1 };
+    const texts: TextBox[] = [];
     for (const i of labels) {
       const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]!));
       const x1 = Math.min(width, xOf(model.start[i]! + model.dur[i]!));
-      const fits = Math.floor((x1 - x0 - 6) / charWidth);
-      if (fits < 3) continue;
-      const name = model.names[model.name[i]!]!;
-      ctx.fillText(name.length > fits ? `${name.slice(0, fits - 1)}…` : name, x0 + 3, this.rowY(i) + ROW_HEIGHT / 2);
+      const text = fitEnd(model.names[model.name[i]!]!, x1 - x0 - 6, m);
+      if (!text) continue;
+      const name = model.name[i]!;
+      const fill = this.communication[name] ? theme.communication : theme.kind[model.kind[i]!]!;
+      const textEnd = x0 + 3 + m.width(text);
+      const under = [
+        page,
+        { colour: fill, alpha: this.searching && !this.nameMatches[name] ? DIM_ALPHA : 1 },
+        ...bands.filter((b) => b.x0 < textEnd && b.x1 > x0 + 3).map((b) => b.paint),
+      ];
+      const ink = { colour: readableInk(composite(under), [theme.foreground, theme.background]), alpha: 1 };
+      texts.push(placeText(m, 'slice', text, x0 + 3, this.rowY(i) + ROW_HEIGHT / 2, ink, under));
     }
+    return texts;
   }
 
   private rowY(i: number): number {
     return this.trackTop[this.model.track[i]!]! + this.model.depth[i]! * ROW_HEIGHT;
   }
 
-  /** Axis ticks, step boundaries, compile spans, selection and its linked slices. */
-  private drawOverlays(
-    ctx: CanvasRenderingContext2D,
-    scale: TimeScale,
-    xOf: (t: number) => number,
-    width: number,
-    theme: Theme,
-  ): void {
-    const model = this.model;
-    ctx.fillStyle = theme.muted;
-    ctx.strokeStyle = theme.muted;
-    ctx.lineWidth = 1;
-    // as many ticks as labels fit the drawn width (a narrow panel gets fewer), and a label only where the last ended
+  /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view. */
+  private ticks(scale: TimeScale, width: number): Tick[] {
     const count = Math.max(2, Math.min(8, Math.floor((width - LABEL_WIDTH) / 90)));
     const format = scale.tickFormat(count);
-    let tickFreeFrom = -Infinity;
-    for (const t of scale.ticks(count)) {
-      const x = scale(t);
-      if (x < LABEL_WIDTH || x > width) continue;
-      ctx.fillRect(x, AXIS_HEIGHT - 5, 1, 5);
-      const label = `${format(t)} µs`;
-      if (x < tickFreeFrom) continue;
-      ctx.fillText(label, x + 2, TICK_BASELINE);
-      tickFreeFrom = x + 2 + ctx.measureText(label).width + 6;
-    }
-    ctx.globalAlpha = 0.6;
-    // Level of detail: one line per pixel column, and a label only where the previous one has ended
-    // (thousands of steps in a long profile would otherwise cost a fillText each per frame).
-    const charWidth = ctx.measureText('m').width || 6;
+    return scale
+      .ticks(count)
+      .map((t) => ({ x: scale(t), label: `${format(t)} µs` }))
+      .filter(({ x }) => x >= LABEL_WIDTH && x <= width);
+  }
+
+  /**
+   * The step boundaries in view, one per pixel column: thousands of steps in a long profile draw a line per
+   * column, not one each.
+   */
+  private stepEdges(xOf: (t: number) => number, width: number): StepEdge[] {
+    const edges: StepEdge[] = [];
     let lastLineX = -Infinity;
-    let labelFreeFrom = -Infinity;
-    const labels: [string, number][] = [];
-    ctx.beginPath();
-    for (const step of model.steps) {
+    for (const step of this.model.steps) {
       const x = xOf(step.start);
-      if (x < LABEL_WIDTH || x > width) continue;
-      if (x - lastLineX >= 1) {
-        ctx.rect(x, 0, 1, this.height);
-        lastLineX = x;
-      }
-      if (x >= labelFreeFrom) {
-        labels.push([step.label, x + 2]);
-        labelFreeFrom = x + 2 + step.label.length * charWidth + 4;
-      }
+      if (x < LABEL_WIDTH || x > width || x - lastLineX < 1) continue;
+      edges.push({ x, end: xOf(step.end), label: step.label });
+      lastLineX = x;
     }
-    ctx.fill();
-    // the lines faint, their labels at full strength (a faint label fell under 4.5:1 on the page)
-    ctx.globalAlpha = 1;
-    for (const [label, x] of labels) ctx.fillText(label, x, AXIS_HEIGHT - 3);
-    if (this.foundMarks?.length)
-      drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme);
+    return edges;
+  }
+
+  /** A finding's places, the selection and its linked slices, the range, the arrows. */
+  private drawOverlays(ctx: CanvasRenderingContext2D, xOf: (t: number) => number, width: number, theme: Theme): void {
+    const model = this.model;
     if (this.focused.length) drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
     ctx.strokeStyle = theme.selection;
     ctx.lineWidth = 2;
@@ -370,21 +408,23 @@ export class TimelineCanvas {
     }
   }
 
-  private drawTrackNames(ctx: CanvasRenderingContext2D, theme: Theme): void {
+  /** The label column cleared of what ran into it, and the tracks' names, each different from the others. */
+  private drawTrackNames(ctx: CanvasRenderingContext2D, m: Measure, theme: Theme): TextBox[] {
     ctx.clearRect(0, AXIS_HEIGHT, LABEL_WIDTH, this.height);
-    ctx.fillStyle = theme.foreground;
-    const charWidth = ctx.measureText('m').width || 6;
-    const fits = Math.floor((LABEL_WIDTH - 8) / charWidth);
-    this.model.tracks.forEach((track, t) => {
-      const name = track.name.length > fits ? `${track.name.slice(0, fits - 1)}…` : track.name;
-      ctx.fillText(name, 4, this.trackTop[t]! + ROW_HEIGHT / 2);
-    });
+    const page: Paint = { colour: theme.background, alpha: 1 };
+    const ink: Paint = { colour: readableInk(composite([page]), [theme.foreground]), alpha: 1 };
+    if (this.fittedNames?.font !== ctx.font)
+      this.fittedNames = { font: ctx.font, names: fitNames(this.trackNames, LABEL_WIDTH - 2 * NAME_INSET, m) };
+    const texts = this.fittedNames.names.map((name, t) =>
+      placeText(m, 'track', name, NAME_INSET, this.trackTop[t]! + ROW_HEIGHT / 2, ink, [page]),
+    );
+    for (const text of texts) drawText(ctx, text);
+    return texts;
   }
 
   /** The whole name of the track at canvas height y (the label column cuts long ones), or null. */
   trackNameAt(y: number): string | null {
-    for (let t = this.model.tracks.length - 1; t >= 0; t--)
-      if (y >= this.trackTop[t]!) return this.model.tracks[t]!.name;
+    for (let t = this.model.tracks.length - 1; t >= 0; t--) if (y >= this.trackTop[t]!) return this.trackNames[t]!;
     return null;
   }
 
@@ -408,6 +448,25 @@ export class TimelineCanvas {
     if (i >= row.first && model.start[i]! + model.dur[i]! >= t - slack) return i;
     return -1;
   }
+}
+
+function drawText(ctx: CanvasRenderingContext2D, text: TextBox): void {
+  ctx.globalAlpha = text.ink.alpha;
+  ctx.fillStyle = text.ink.colour;
+  ctx.fillText(text.text, text.x, text.middle);
+  ctx.globalAlpha = 1;
+}
+
+/** Step lines faint, tick lines whole, both in the muted colour. */
+function drawLines(ctx: CanvasRenderingContext2D, lines: readonly LineSegment[], theme: Theme): void {
+  ctx.fillStyle = theme.muted;
+  for (const role of ['step', 'tick'] as const) {
+    ctx.globalAlpha = role === 'step' ? STEP_LINE_ALPHA : 1;
+    ctx.beginPath();
+    for (const l of lines) if (l.role === role) ctx.rect(l.x, l.y0, l.w, l.y1 - l.y0);
+    ctx.fill();
+  }
+  ctx.globalAlpha = 1;
 }
 
 /** First index in [from, to) whose start is ≥ t. */

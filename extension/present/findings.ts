@@ -194,7 +194,7 @@ function noCompiledFinding(region: Region, nothing: NoCompiledCode): FindingOf |
     file: site.file,
     line: site.line,
     cell: site.cell ?? null,
-    reason: nothing.headline ?? region.answer?.sentence ?? nothing.cause,
+    reason: nothing.headline ?? region.answer?.sentence ?? nothing.cause, // 1.21: the answer's sentence for it
     hint: null,
     code: nothing.gbId ?? 'no-compiled-code',
     docUrl: GRAPH_BREAK_DOCS,

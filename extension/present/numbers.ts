@@ -27,11 +27,16 @@ export function formatMs(ms: number): string {
 /** "14.2 ms", "868.6 µs": a profiled step's time, from the trace's microseconds (from 1 ms on, as formatMs) */
 export const formatUs = (us: number): string => (us >= 1000 ? formatMs(us / 1000) : `${us.toFixed(1)} µs`);
 
-/** "1.84×" */
-export const formatSpeedup = (speedup: number): string => `${speedup.toFixed(2)}×`;
+/** Two decimals, more under 0.1× so that a small speedup keeps two significant digits (0.0057×, not 0.01×) */
+const speedupDigits = (value: number): number => (value >= 0.1 ? 2 : value >= 0.01 ? 3 : 4);
 
-/** "0.87–1.32×": where the next run's speedup may land (the one interval form of every surface) */
-export const formatInterval = (low: number, high: number): string => `${low.toFixed(2)}–${high.toFixed(2)}×`;
+/** "1.84×", "0.052×", "0.0057×" */
+export const formatSpeedup = (speedup: number): string => `${speedup.toFixed(speedupDigits(speedup))}×`;
+
+/** "0.87–1.32×", "0.0054–0.0061×": where the next run's speedup may land (the one interval form of every surface;
+ *  both ends to its low end's digits) */
+export const formatInterval = (low: number, high: number): string =>
+  `${low.toFixed(speedupDigits(low))}–${high.toFixed(speedupDigits(low))}×`;
 
 /** "57%": a share or a spread (GPU idle, how much the rounds' ratios varied) */
 export const formatPct = (pct: number): string => `${pct.toFixed(0)}%`;

@@ -46,14 +46,20 @@ def seconds(value: float) -> str:
     return f"{_fixed(value, 1 if value >= 1 else 2)} s"
 
 
+def _speedup_digits(value: float) -> int:
+    """Two decimals, more under 0.1× so that a small speedup keeps two significant digits (0.0057×, not 0.01×)."""
+    return 2 if value >= 0.1 else 3 if value >= 0.01 else 4
+
+
 def speedup(value: float) -> str:
-    """ "1.84×"."""
-    return f"{_fixed(value, 2)}×"
+    """ "1.84×", "0.052×", "0.0057×"."""
+    return f"{_fixed(value, _speedup_digits(value))}×"
 
 
 def interval(low: float, high: float) -> str:
-    """ "0.87–1.32×": where the next run's speedup may land."""
-    return f"{_fixed(low, 2)}–{_fixed(high, 2)}×"
+    """ "0.87–1.32×", "0.0054–0.0061×": where the next run's speedup may land (both ends to its low end's digits)."""
+    digits = _speedup_digits(low)
+    return f"{_fixed(low, digits)}–{_fixed(high, digits)}×"
 
 
 def pct(value: float) -> str:

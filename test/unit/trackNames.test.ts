@@ -1,15 +1,53 @@
-// Track names a user reads: no "process -1" for the profiler's own work (a recorded H100 trace has it).
+// Track names in the timeline's label column: told apart where a trace names tracks alike, and cut to the column
+// so that what tells them apart still shows. Widths here are one px a character.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { test } from 'node:test';
-import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { fitEnd, fitMiddle, type Measure } from '../../webview/timelineText.ts';
+import { distinctTrackNames, fitNames } from '../../webview/trackNames.ts';
 
-test("Kineto's own work (pid -1, no process name) is named for what it is", async () => {
-  const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/mlp-default.trace.json'));
-  const names = model.tracks.map((t) => t.name);
-  assert.ok(names.includes("the profiler's own work · thread 0"), names.join(' | '));
-  assert.ok(
-    names.every((name) => !/process -1/.test(name)),
-    names.join(' | '),
+const chars: Measure = { width: (text) => text.length, ascent: 6, descent: 6 };
+const track = (name: string, pid: string, tid: string, gpu = false) => ({ name, pid, tid, gpu });
+
+test('tracks named alike say their thread id, their process id where that differs, else a number', () => {
+  assert.deepEqual(
+    distinctTrackNames([
+      track('CPU · python3', '7', '7'),
+      track('CPU · python3', '7', '9'),
+      track('GPU 0 · stream 7', '0', '7', true),
+      track('worker', '1', '3'),
+      track('worker', '2', '4'),
+      track('twin', '5', '5'),
+      track('twin', '5', '5', true),
+    ]),
+    [
+      'CPU · python3 (tid 7)',
+      'CPU · python3 (tid 9)',
+      'GPU 0 · stream 7',
+      'worker (pid 1, tid 3)',
+      'worker (pid 2, tid 4)',
+      'twin #1',
+      'twin #2',
+    ],
   );
+});
+
+test('a long name loses its middle, between words, keeping more of its end', () => {
+  assert.equal(fitMiddle('CPU · thread 28230 (pt_gloo_runloop)', 100, chars), 'CPU · thread 28230 (pt_gloo_runloop)');
+  assert.equal(fitMiddle('process Spans · thread PyTorch Profiler', 32, chars), 'process … PyTorch Profiler');
+  assert.equal(fitMiddle('CPU · thread 28230 (pt_gloo_runloop)', 32, chars), 'CPU · thread … (pt_gloo_runloop)');
+  assert.ok(fitMiddle('abcdefghijklmnopqrstuvwxyz', 10, chars).length <= 10);
+});
+
+test('names that a cut would make alike keep where they differ', () => {
+  const names = ['CPU · thread 28230 (pt_gloo_runloop)', 'CPU · thread 28231 (pt_gloo_runloop)'];
+  const fitted = fitNames(names, 26, chars);
+  assert.equal(new Set(fitted).size, 2, fitted.join(' | '));
+  assert.deepEqual(fitted, ['…28230 (pt_gloo_runloop)', '…28231 (pt_gloo_runloop)']);
+  for (const name of fitted) assert.ok(name.length <= 26, name);
+});
+
+test('a label cut at its end, or left out when too little would show', () => {
+  assert.equal(fitEnd('ProfilerStep#2', 20, chars), 'ProfilerStep#2');
+  assert.equal(fitEnd('ProfilerStep#2', 6, chars), 'Profi…');
+  assert.equal(fitEnd('ProfilerStep#2', 2, chars), null);
 });

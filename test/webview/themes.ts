@@ -1,6 +1,7 @@
 // VS Code's three default theme kinds as a webview sees them: the body class and the --vscode-* variables the
 // webview's styles and canvas read. Values are VS Code 1.100's (Light Modern, Dark Modern, Dark High Contrast:
-// the theme files' colours over the colour registry's defaults), so a contrast measured here is the user's.
+// the theme files' colours over the colour registry's defaults: editorWidget.border and the terminal's ANSI colours
+// are the registry's), so a contrast measured here is the user's.
 import type { Page } from 'playwright-core';
 
 export interface ThemeKind {
@@ -33,6 +34,9 @@ export const THEMES: ThemeKind[] = [
       'charts-lines': '#61616180',
       'inputValidation-warningBackground': '#F6F5D2',
       'textBlockQuote-background': '#F8F8F8',
+      'editorWidget-border': '#C8C8C8',
+      'terminal-ansiCyan': '#0598BC',
+      'terminal-ansiMagenta': '#BC05BC',
       disabledForeground: '#61616180',
     },
   },
@@ -59,6 +63,9 @@ export const THEMES: ThemeKind[] = [
       'charts-lines': '#CCCCCC80',
       'inputValidation-warningBackground': '#352A05',
       'textBlockQuote-background': '#2B2B2B',
+      'editorWidget-border': '#454545',
+      'terminal-ansiCyan': '#11A8CD',
+      'terminal-ansiMagenta': '#BC3FBC',
       disabledForeground: '#CCCCCC80',
     },
   },
@@ -86,6 +93,9 @@ export const THEMES: ThemeKind[] = [
       'charts-lines': '#FFFFFF80',
       'inputValidation-warningBackground': '#000000',
       'textBlockQuote-background': '#000000',
+      'editorWidget-border': '#6FC3DF',
+      'terminal-ansiCyan': '#00CDCD',
+      'terminal-ansiMagenta': '#CD00CD',
       disabledForeground: '#A5A5A5',
     },
   },

@@ -1,5 +1,4 @@
 """A small service as users write it: a model compiled once and called at one batch size. No compile target."""
-
 import torch
 import torch.nn as nn
 

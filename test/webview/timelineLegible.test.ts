@@ -1,0 +1,191 @@
+// The timeline reads in VS Code's light, dark and high-contrast themes, at a panel's width beside the editor and at
+// a wide one, on real traces: a 2-rank gloo job (three CPU threads per rank whose names begin alike), a CPU graph
+// break (its marks' lane, ProfilerStep slices) and a GPU run. Checked from what each frame drew (the texts' boxes,
+// inks and what lies under them, and the lines: frameLayout.ts), not from pixels: no text over another, no step
+// or tick line through a text, nothing past the canvas or into the track names' column, the track names as drawn
+// all different, every text at WCAG 4.5:1 against what lies under it (a slice's label against its slice).
+// Screenshots of the panes: test-results/timeline-legible-*.png.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import type { TimelineSource } from '../../extension/shared/protocol.ts';
+import type { FrameLayout, Paint, TextBox, TextRole } from '../../webview/frameLayout.ts';
+import { contrast, over, type Rgba } from '../../webview/ink.ts';
+import { sentTraces, type TraceMessage } from '../sentTraces.ts';
+import { errorsOf, launchBrowser, openWebview, postPanes } from './harness.ts';
+import { applyTheme, THEMES } from './themes.ts';
+
+const ROOT = path.join(__dirname, '..', '..');
+const TRACES = path.join(ROOT, 'test', 'fixtures', 'traces');
+const ARTIFACTS = path.join(ROOT, 'test-results');
+
+interface Case {
+  name: string;
+  source: TimelineSource;
+  /** roles of the texts each view draws (in some pane) */
+  roles: TextRole[];
+  /** a slice label the step's view draws (ProfilerStep's: the one the e2e screenshots showed unreadable) */
+  sliceLabel: RegExp;
+}
+
+const CASES: Case[] = [
+  {
+    name: 'ranks',
+    source: {
+      kind: 'ranks',
+      tracePaths: ['rank0', 'rank1'].map((r) => path.join(TRACES, 'ranks', 'straggler', `${r}.trace.json`)),
+    },
+    roles: ['tick', 'step', 'slice', 'track'],
+    sliceLabel: /^ProfilerStep#/,
+  },
+  {
+    name: 'cpu-graphbreak',
+    source: {
+      kind: 'traces',
+      tracePaths: ['eager', 'default'].map((m) => path.join(TRACES, `cpu-graphbreak-${m}.trace.json`)),
+    },
+    roles: ['tick', 'step', 'mark', 'slice', 'track'],
+    sliceLabel: /^ProfilerStep#/,
+  },
+  {
+    name: 'gpu-mlp',
+    source: { kind: 'traces', tracePaths: [path.join(TRACES, 'mlp-default.trace.json')] },
+    roles: ['tick', 'step', 'slice', 'track'],
+    sliceLabel: /^aten::/,
+  },
+];
+const WIDTHS = [700, 1400];
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+after(async () => {
+  await browser.close();
+});
+
+async function open(c: Case, width: number): Promise<Page> {
+  const page = await openWebview(browser, { width, height: 900 });
+  const content = await readTimelineSource(c.source);
+  const panes = (await sentTraces(content)).map((m: TraceMessage) => m.pane);
+  await postPanes(page, content.title, content.source, panes);
+  return page;
+}
+
+/** Each pane's last frame, once the compiler's marks are found and a frame drawn with them. */
+async function layouts(page: Page): Promise<FrameLayout[]> {
+  await page.waitForFunction(
+    () => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks,
+  );
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return page.evaluate(
+    () => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts,
+  );
+}
+
+/** Every colour the frames painted, as the page's canvas paints it (sRGB bytes, alpha). */
+async function coloursOf(page: Page, frames: FrameLayout[]): Promise<Map<string, Rgba>> {
+  const css = [...new Set(frames.flatMap((f) => f.texts.flatMap((t) => [t.ink, ...t.under].map((p) => p.colour))))];
+  const rgba = await page.evaluate((colours) => {
+    const ctx = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })!;
+    return colours.map((colour) => {
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = colour;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+      return [r!, g!, b!, a! / 255] as const;
+    });
+  }, css);
+  return new Map(css.map((c, i) => [c, rgba[i]!]));
+}
+
+const describeText = (t: TextBox): string => `${t.role} "${t.text}" at ${t.x.toFixed(0)},${t.y.toFixed(0)}`;
+
+/** What breaks the rules in one frame; empty when it reads. */
+function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
+  const found: string[] = [];
+  const { texts, lines } = frame;
+  for (let i = 0; i < texts.length; i++)
+    for (let j = i + 1; j < texts.length; j++) {
+      const [a, b] = [texts[i]!, texts[j]!];
+      if (a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5)
+        found.push(`${describeText(a)} overlaps ${describeText(b)}`);
+    }
+  for (const line of lines)
+    for (const t of texts)
+      if (line.x < t.x + t.w - 0.5 && t.x + 0.5 < line.x + line.w && line.y0 < t.y + t.h - 0.5 && t.y + 0.5 < line.y1)
+        found.push(`a ${line.role} line at x ${line.x.toFixed(1)} crosses ${describeText(t)}`);
+  for (const t of texts) {
+    const [left, right] = t.role === 'track' ? [0, frame.left] : [frame.left, frame.width];
+    if (t.x < left - 0.5 || t.x + t.w > right + 0.5 || t.y < -0.5 || t.y + t.h > frame.height + 0.5)
+      found.push(`${describeText(t)} runs past [${left}, ${right}] × [0, ${frame.height}] (width ${t.w.toFixed(1)})`);
+  }
+  const names = texts.filter((t) => t.role === 'track').map((t) => t.text);
+  const repeated = names.filter((n, i) => names.indexOf(n) !== i);
+  if (repeated.length) found.push(`track names drawn alike: ${[...new Set(repeated)].join(', ')}`);
+  const paint = (p: Paint): Rgba => {
+    const c = colours.get(p.colour)!;
+    return [c[0], c[1], c[2], c[3] * p.alpha];
+  };
+  for (const t of texts) {
+    const [page, ...layers] = t.under.map(paint);
+    const under = layers.reduce((below, layer) => over(layer, below), over(page!, [0, 0, 0, 1]));
+    const ratio = contrast(over(paint(t.ink), under), under);
+    if (ratio < 4.5)
+      found.push(
+        `${describeText(t)}: contrast ${ratio.toFixed(2)} (${t.ink.colour} on ${t.under.map((p) => p.colour).join(' + ')})`,
+      );
+  }
+  return found;
+}
+
+test('WCAG contrast as the rules are checked: black on white 21:1, a colour on itself 1:1', () => {
+  assert.equal(contrast([0, 0, 0, 1], [255, 255, 255, 1]), 21);
+  assert.equal(contrast([26, 133, 255, 1], [26, 133, 255, 1]), 1);
+  // white on VS Code's light charts-blue: 3.6, under 4.5
+  assert.ok(Math.abs(contrast([255, 255, 255, 1], [26, 133, 255, 1]) - 3.6) < 0.05);
+});
+
+describe('the timeline in light, dark and high-contrast themes', () => {
+  for (const c of CASES)
+    for (const width of WIDTHS)
+      test(`${c.name} at ${width} px: no text over another or crossed by a line, none clipped, track names distinct, 4.5:1`, async () => {
+        const page = await open(c, width);
+        for (const theme of THEMES) {
+          await applyTheme(page, theme);
+          for (const view of ['step', 'all'] as const) {
+            if (view === 'all') await page.keyboard.press('0');
+            const frames = await layouts(page);
+            const colours = await coloursOf(page, frames);
+            await page.locator('.panes').screenshot({
+              path: path.join(ARTIFACTS, `timeline-legible-${c.name}-${width}-${theme.name}-${view}.png`),
+            });
+            frames.forEach((frame, p) => {
+              const where = `${theme.name}, ${view}, pane ${p}`;
+              assert.ok(
+                frame.lines.some((l) => l.role === 'step'),
+                `${where}: draws step lines`,
+              );
+              assert.deepEqual(problems(frame, colours), [], where);
+            });
+            for (const role of c.roles)
+              assert.ok(
+                frames.some((f) => f.texts.some((t) => t.role === role)),
+                `${theme.name}, ${view}: draws ${role} texts`,
+              );
+            if (view === 'step')
+              assert.ok(
+                frames.some((f) => f.texts.some((t) => t.role === 'slice' && c.sliceLabel.test(t.text))),
+                `${theme.name}: a slice labelled ${c.sliceLabel}`,
+              );
+            if (view === 'all') await page.keyboard.press('f');
+          }
+        }
+        assert.deepEqual(errorsOf(page), []);
+        await page.close();
+      });
+});

@@ -1,0 +1,46 @@
+// What one frame of a timeline pane drew, in canvas px: every text's box with its ink and the paints under it,
+// and every vertical line (timelineText.ts places them). Kept per pane after each frame for the tests (main.ts's
+// __timelineDebug), which check from it that no text covers another, no line crosses a text, nothing runs off the
+// canvas, and each text reads.
+
+/** A colour as painted: a CSS colour and the canvas's globalAlpha over it. */
+export interface Paint {
+  colour: string;
+  alpha: number;
+}
+
+export type TextRole = 'tick' | 'step' | 'mark' | 'slice' | 'track';
+
+export interface TextBox {
+  role: TextRole;
+  /** what was drawn (shortened with "…" where it did not fit) */
+  text: string;
+  /** the font's box of the text: left, top, width, height */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** the y the text was drawn at, with textBaseline 'middle' */
+  middle: number;
+  ink: Paint;
+  /** what lies under the text, the page's background first */
+  under: Paint[];
+}
+
+/** A vertical line: [x, x + w) from y0 to y1. */
+export interface LineSegment {
+  role: 'step' | 'tick';
+  x: number;
+  w: number;
+  y0: number;
+  y1: number;
+}
+
+export interface FrameLayout {
+  width: number;
+  height: number;
+  /** where the label column ends and the time axis begins */
+  left: number;
+  texts: TextBox[];
+  lines: LineSegment[];
+}

@@ -1,0 +1,80 @@
+// Colour arithmetic for text on the timeline's canvas: compositing (as the canvas paints) and WCAG 2 contrast.
+
+/** sRGB channels 0–255 and alpha 0–1. */
+export type Rgba = readonly [number, number, number, number];
+
+/** `top` painted over the opaque colour `under`. */
+export function over(top: Rgba, under: Rgba): Rgba {
+  const a = top[3];
+  return [top[0] * a + under[0] * (1 - a), top[1] * a + under[1] * (1 - a), top[2] * a + under[2] * (1 - a), 1];
+}
+
+/** WCAG 2 relative luminance of an opaque colour. */
+export function luminance(c: Rgba): number {
+  const [r, g, b] = [c[0], c[1], c[2]].map((v) => {
+    const s = v / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+/** WCAG 2 contrast ratio of two opaque colours, 1 to 21. */
+export function contrast(a: Rgba, b: Rgba): number {
+  const [x, y] = [luminance(a), luminance(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+
+/** WCAG 2's minimum for text (AA). */
+export const READABLE = 4.5;
+const BLACK = '#000000';
+const WHITE = '#ffffff';
+
+let pixel: OffscreenCanvasRenderingContext2D | null = null;
+/** colours and inks are asked for in every frame: kept, up to this many each */
+const MAX_KEPT = 4096;
+const parsed = new Map<string, Rgba>();
+const inks = new Map<string, string>();
+
+/** A CSS colour as the canvas paints it (any syntax the page's CSS has: hex, rgb(), color-mix() …). */
+export function rgbaOf(css: string): Rgba {
+  let rgba = parsed.get(css);
+  if (!rgba) {
+    pixel ??= new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true });
+    if (!pixel) throw new Error('no 2d canvas');
+    pixel.clearRect(0, 0, 1, 1);
+    pixel.fillStyle = css;
+    pixel.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = pixel.getImageData(0, 0, 1, 1).data;
+    rgba = [r!, g!, b!, a! / 255];
+    if (parsed.size > MAX_KEPT) parsed.clear();
+    parsed.set(css, rgba);
+  }
+  return rgba;
+}
+
+/** What the paints make, the first (the page) laid on black as an opaque page would be. */
+export function composite(paints: readonly { colour: string; alpha: number }[]): Rgba {
+  return paints.reduce<Rgba>(
+    (under, { colour, alpha }) => {
+      const c = rgbaOf(colour);
+      return over([c[0], c[1], c[2], c[3] * alpha], under);
+    },
+    [0, 0, 0, 1],
+  );
+}
+
+/**
+ * The ink for text on `under`: the first of `candidates` (the theme's own colours, in the order the text prefers
+ * them) that reads at 4.5:1; else black or white, whichever reads better (one of them always clears 4.5:1).
+ */
+export function readableInk(under: Rgba, candidates: readonly string[]): string {
+  const key = `${under.join()}|${candidates.join('|')}`;
+  let ink = inks.get(key);
+  if (!ink) {
+    ink = candidates.find((css) => contrast(over(rgbaOf(css), under), under) >= READABLE);
+    ink ??= contrast(rgbaOf(BLACK), under) >= contrast(rgbaOf(WHITE), under) ? BLACK : WHITE;
+    if (inks.size > MAX_KEPT) inks.clear();
+    inks.set(key, ink);
+  }
+  return ink;
+}

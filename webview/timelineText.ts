@@ -1,0 +1,177 @@
+// Where the timeline's texts go, and the lines around them: the axis (tick labels in its first row, step labels in
+// its second), texts cut with "…" to the room they have, and the vertical lines (ticks, step boundaries) cut where
+// a text lies, so no line runs through a text and no text runs past the canvas or over another.
+import type { LineSegment, Paint, TextBox, TextRole } from './frameLayout.ts';
+
+/** A text's width and the font's box above and below the middle (textBaseline 'middle'). */
+export interface Measure {
+  width(text: string): number;
+  ascent: number;
+  descent: number;
+}
+
+/** Height of each of the axis's two rows: the 11 px font's box fits in one. */
+export const AXIS_ROW = 15;
+export const AXIS_HEIGHT = 2 * AXIS_ROW;
+/** space between a line and the text beside it, and around a text that cuts a line */
+const PAD = 3;
+/** a line cut shorter than this is left out */
+const MIN_LINE = 2;
+const ELLIPSIS = '…';
+
+const widthsByFont = new Map<string, Map<string, number>>();
+/** Trace names repeat in every frame: widths are kept per font, up to this many each. */
+const MAX_KEPT_WIDTHS = 20_000;
+
+/** The canvas's measure of its current font, widths kept across frames. */
+export function canvasMeasure(ctx: CanvasRenderingContext2D): Measure {
+  let widths = widthsByFont.get(ctx.font);
+  if (!widths) widthsByFont.set(ctx.font, (widths = new Map<string, number>()));
+  else if (widths.size > MAX_KEPT_WIDTHS) widths.clear();
+  const font = ctx.measureText(ELLIPSIS);
+  return {
+    width(text) {
+      let w = widths.get(text);
+      if (w === undefined) widths.set(text, (w = ctx.measureText(text).width));
+      return w;
+    },
+    ascent: font.fontBoundingBoxAscent,
+    descent: font.fontBoundingBoxDescent,
+  };
+}
+
+export function placeText(
+  m: Measure,
+  role: TextRole,
+  text: string,
+  x: number,
+  middle: number,
+  ink: Paint,
+  under: Paint[],
+): TextBox {
+  return { role, text, x, y: middle - m.ascent, w: m.width(text), h: m.ascent + m.descent, middle, ink, under };
+}
+
+/** The longest n in [0, max] for which fits(n), given fits(0); fits is monotone. */
+function longest(max: number, fits: (n: number) => boolean): number {
+  let lo = 0;
+  let hi = max;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** `text`, or its start and "…", in `room` px; null when fewer than `least` characters would show. */
+export function fitEnd(text: string, room: number, m: Measure, least = 2): string | null {
+  if (m.width(text) <= room) return text;
+  const n = longest(text.length - 1, (k) => m.width(text.slice(0, k) + ELLIPSIS) <= room);
+  return n >= least ? text.slice(0, n) + ELLIPSIS : null;
+}
+
+/**
+ * `text` in `room` px, its middle left out where it must be ("CPU · thread … (pt_gloo_runloop)"): the start says
+ * what it is, the end what tells it apart (a thread's id and name come last), so the end keeps the larger share;
+ * the cut falls between words where that leaves at least half of each side.
+ */
+export function fitMiddle(text: string, room: number, m: Measure): string {
+  if (m.width(text) <= room) return text;
+  const split = (k: number): [string, string] => {
+    const head = Math.floor(k * 0.4);
+    return [text.slice(0, head), text.slice(text.length - (k - head))];
+  };
+  const [head, tail] = split(longest(text.length - 1, (k) => m.width(split(k).join(ELLIPSIS)) <= room));
+  const headEnd = head.lastIndexOf(' ');
+  const tailStart = tail.indexOf(' ');
+  const words = `${headEnd >= head.length / 2 ? head.slice(0, headEnd) : head} ${ELLIPSIS} ${
+    tailStart >= 0 && tailStart < tail.length / 2 ? tail.slice(tailStart + 1) : tail
+  }`;
+  return m.width(words) <= room ? words : head + ELLIPSIS + tail;
+}
+
+/**
+ * `text` in `room` px keeping its character `at` and as much after it, then before it, as fits; starting at a
+ * word where one begins between the cut and `at`.
+ */
+export function fitAround(text: string, at: number, room: number, m: Measure): string {
+  const show = (from: number, to: number): string =>
+    (from > 0 ? ELLIPSIS : '') + text.slice(from, to) + (to < text.length ? ELLIPSIS : '');
+  const to = at + 1 + longest(text.length - at - 1, (k) => m.width(show(at, at + 1 + k)) <= room);
+  const from = at - longest(at, (k) => m.width(show(at - k, to)) <= room);
+  const word = text.indexOf(' ', from);
+  return show(from > 0 && word >= from && word < at ? word + 1 : from, to);
+}
+
+export interface Tick {
+  x: number;
+  label: string;
+}
+
+/** A step boundary in view (one per pixel column): its line's x, where the step ends, its label. */
+export interface StepEdge {
+  x: number;
+  end: number;
+  label: string;
+}
+
+/**
+ * The axis over [left, width]: each tick label right of its tick in the first row (left of it at the right edge;
+ * left out where it would touch the one before), each step label right of its line in the second row, cut to end
+ * before the next step's line or its step's end; tick lines in the first row, step lines from the second row down.
+ */
+export function axisLayout(
+  ticks: readonly Tick[],
+  steps: readonly StepEdge[],
+  frame: { left: number; width: number; height: number },
+  m: Measure,
+  ink: Paint,
+  under: Paint[],
+): { texts: TextBox[]; lines: LineSegment[] } {
+  const { left, width, height } = frame;
+  const texts: TextBox[] = [];
+  const lines: LineSegment[] = [];
+  let free = left;
+  for (const { x, label } of ticks) {
+    lines.push({ role: 'tick', x, w: 1, y0: 0, y1: AXIS_ROW });
+    const w = m.width(label);
+    const at = x + 1 + PAD + w <= width ? x + 1 + PAD : x - PAD - w;
+    if (at < free) continue;
+    texts.push(placeText(m, 'tick', label, at, AXIS_ROW / 2, ink, under));
+    free = at + w + 2 * PAD;
+  }
+  steps.forEach(({ x, end, label }, k) => {
+    lines.push({ role: 'step', x, w: 1, y0: AXIS_ROW, y1: height });
+    const next = steps[k + 1]?.x ?? Infinity;
+    const text = fitEnd(label, Math.min(next, end, width) - PAD - (x + 1 + PAD), m);
+    if (text) texts.push(placeText(m, 'step', text, x + 1 + PAD, AXIS_ROW + AXIS_ROW / 2, ink, under));
+  });
+  return { texts, lines };
+}
+
+/** The lines less where they would cross a text (and a little around it); pieces too short to see left out. */
+export function cutLines(lines: readonly LineSegment[], texts: readonly TextBox[]): LineSegment[] {
+  const boxes = [...texts].sort((a, b) => a.x - b.x);
+  const order = lines.map((_, i) => i).sort((a, b) => lines[a]!.x - lines[b]!.x);
+  const out: LineSegment[] = [];
+  // a sweep in x: `active` holds the boxes begun left of the line that may still reach it
+  let next = 0;
+  let active: TextBox[] = [];
+  for (const i of order) {
+    const line = lines[i]!;
+    while (next < boxes.length && boxes[next]!.x - 1 < line.x + line.w) active.push(boxes[next++]!);
+    active = active.filter((b) => b.x + b.w + 1 > line.x);
+    const gaps = active
+      .filter((b) => b.y - 1 < line.y1 && b.y + b.h + 1 > line.y0)
+      .map((b) => [b.y - 1, b.y + b.h + 1] as const)
+      .sort((a, b) => a[0] - b[0]);
+    let y = line.y0;
+    for (const [top, bottom] of gaps) {
+      if (top - y >= MIN_LINE) out.push({ ...line, y0: y, y1: top });
+      y = Math.max(y, bottom);
+    }
+    if (line.y1 - y >= MIN_LINE) out.push({ ...line, y0: y });
+  }
+  return out;
+}
