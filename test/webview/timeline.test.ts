@@ -79,14 +79,7 @@ describe('timeline webview', () => {
     await details.waitFor();
     const text = await details.innerText();
     assert.match(text, /generated kernel/);
-    for (const fact of [
-      'grid',
-      'block',
-      'registers per thread',
-      'shared memory',
-      'estimated occupancy',
-      'correlation',
-    ])
+    for (const fact of ['grid', 'block', 'registers per thread', 'shared memory', 'estimated occupancy', 'correlation'])
       assert.ok(text.includes(fact), fact);
     assert.match(text, /launched by \(arrows on the timeline\): 1/);
     assert.match(text, /runtime launch: cuLaunchKernel|runtime launch: cudaLaunchKernel/);
