@@ -373,5 +373,5 @@ test("recompiles recorded at one line are one Problems entry saying the sizes in
   assert.match(hover, /\*\*What happened:\*\* Input 'x' changed size in dimension 1: 16 → 32/);
   assert.match(hover, /\*\*Fix:\*\* If that dimension varies in use, mark it dynamic/);
   assert.match(hover, /\*\*PyTorch's words:\*\*\n\n> tensor 'x' size mismatch at index 1\. expected 16, actual 32/);
-  assert.match(formatDigest(digestReport(report)), /  recompile ×7: Input 'x' changed size in dimension 1: 16 → 32/);
+  assert.match(formatDigest(digestReport(report)), / {2}recompile ×7: Input 'x' changed size in dimension 1: 16 → 32/);
 });

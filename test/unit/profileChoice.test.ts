@@ -95,9 +95,9 @@ test('a notebook with torch.compile in a cell runs as a script; without, it is e
 test("the samples offered are the runner's, the default first, and package.json's setting names them alike", () => {
   const root = path.resolve(__dirname, '../..');
   const runner = readFileSync(path.join(root, 'native-runner/compile_lens_runner/target/samples/__init__.py'), 'utf8');
-  const names = [...runner.match(/^NAMES = \((.*)\)$/m)![1]!.matchAll(/"(\w+)"/g)].map((m) => m[1]);
+  const names = [.../^NAMES = \((.*)\)$/m.exec(runner)![1]!.matchAll(/"(\w+)"/g)].map((m) => m[1]);
   assert.deepEqual(names, [...SAMPLES]);
-  assert.equal(runner.match(/^DEFAULT = "(\w+)"/m)?.[1], DEFAULT_SAMPLE);
+  assert.equal(/^DEFAULT = "(\w+)"/m.exec(runner)?.[1], DEFAULT_SAMPLE);
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
     contributes: { configuration: { properties: Record<string, { enum: string[]; default: string }> } };
   };
