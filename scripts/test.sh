@@ -1,24 +1,59 @@
 #!/usr/bin/env bash
-# Runs every test: type checks (TypeScript, mypy), unit tests, runner tests (real torch.compile on CPU), webview tests in
-# Chromium, and the packaged extension inside a real VS Code (code-server).
-# The node suite and the runner's pytest files run side by side (pytest two files at a time): no test asserts how fast
-# the host is, so sharing its cores changes no result, only the wall time.
+# Runs every test: type checks and linters (tsc, eslint, prettier, ruff, mypy), unit tests, runner tests (real
+# torch.compile on CPU), webview tests in Chromium, and the packaged extension inside a real VS Code (code-server).
+# After set-up every suite runs at once, each in its own process (pytest two files at a time), the longest first: no
+# test asserts how fast the host is, so sharing its cores changes no result, only the wall time, and a core the one
+# suite leaves idle (waiting on a browser, a subprocess or a timeout) is another's (docs/BENCHMARKS.md#test-time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
+# One Inductor cache for the run, made by it: every runner of both suites compiles into it, and no run starts warm
+# from an earlier one (the time here is CI's on any machine).
+export TORCHINDUCTOR_CACHE_DIR="$logs/inductor"
+# One OpenMP thread per process: on a 2-core machine running every suite at once, torch's threads for every core would
+# busy-wait for each other (test/python/conftest.py says the same for pytest alone).
+export OMP_NUM_THREADS=1
+# Every e2e file installs this one .vsix (setup.sh built the bundles).
+npm run -s package >/dev/null
+export COMPILE_LENS_E2E_VSIX="$PWD/dist/compile-lens.vsix"
+
 started=$SECONDS
-npx tsc -p . --noEmit
-npm run --silent lint   # prettier and eslint, ruff (lint and format), mypy --strict: `npm run format` fixes most
-node --import tsx --test --test-concurrency=1 test/unit/*.test.ts test/webview/*.test.ts test/e2e/*.test.ts >"$logs/node.log" 2>&1 &
-node_pid=$!
-python3 -m pytest -q -n 2 --dist loadfile -p no:cacheprovider test/python >"$logs/pytest.log" 2>&1 &
-pytest_pid=$!
-node_rc=0; pytest_rc=0
-wait "$node_pid" || node_rc=$?
-wait "$pytest_pid" || pytest_rc=$?
-echo "tests took $((SECONDS - started)) s (node exit $node_rc, pytest exit $pytest_rc); their output:"
-cat "$logs/node.log"
-cat "$logs/pytest.log"   # last: its closing line is the run's
-[ "$node_rc" = 0 ] && [ "$pytest_rc" = 0 ]
+names=()
+pids=()
+suite() { # NAME COMMAND...: runs in the background, its output in $logs/NAME.log, its wall time in $logs/times
+  local name=$1
+  shift
+  (
+    begun=$SECONDS
+    rc=0
+    "$@" >"$logs/$name.log" 2>&1 || rc=$?
+    echo "$name $((SECONDS - begun)) s, exit $rc" >>"$logs/times"
+    exit "$rc"
+  ) &
+  names+=("$name")
+  pids+=($!)
+}
+# each e2e file starts its own code-server and Chromium: one file at a time
+suite e2e node --import tsx --test --test-concurrency=1 test/e2e/*.test.ts
+suite pytest python3 -m pytest -q -n 2 --dist loadfile -p no:cacheprovider test/python
+suite node bash -c 'node --import tsx --test test/unit/*.test.ts &&
+  node --import tsx --test --test-concurrency=1 test/webview/*.test.ts'
+suite tsc npx tsc -p . --noEmit
+# prettier and eslint, ruff (lint and format), mypy --strict: `npm run format` fixes most
+suite lint npm run --silent lint
+failed=()
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || failed+=("${names[$i]}")
+done
+for name in tsc lint node e2e pytest; do
+  echo "== $name"
+  cat "$logs/$name.log"
+done
+echo "== tests took $((SECONDS - started)) s:"
+cat "$logs/times"
+[ ${#failed[@]} = 0 ] || {
+  echo "failed: ${failed[*]}"
+  exit 1
+}

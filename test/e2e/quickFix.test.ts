@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
   makeTestWorkspace,
@@ -19,7 +19,6 @@ import {
   runCommand,
   startSession,
   type CodeServerEnv,
-  type Session,
 } from './codeServer.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -49,28 +48,11 @@ const PYTHON = execFileSync(
 ).trim();
 
 let env: CodeServerEnv;
-let shared: { workspace: string; session: Session } | undefined;
 
 before(() => {
   env = prepareCodeServer();
   mkdirSync(ARTIFACTS, { recursive: true });
 });
-
-after(async () => {
-  await shared?.session.close();
-});
-
-/**
- * The real runner's Quick Fixes share one VS Code (started by the first test that needs it): each test writes its own
- * script into the one workspace, and leaves its finding fixed.
- */
-async function realRunner(name: string, source: string): Promise<{ workspace: string; file: string; page: Page }> {
-  const workspace = shared?.workspace ?? makeTestWorkspace(PYTHON);
-  const file = path.join(workspace, name);
-  writeFileSync(file, source);
-  shared ??= { workspace, session: await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS }) };
-  return { workspace, file, page: shared.session.page };
-}
 
 interface Site {
   location: { file: string; line: number } | null;
@@ -169,7 +151,11 @@ test(
   'the print graph break offers a Quick Fix; applied, the next profile has no break at that line',
   { timeout: 900_000 },
   async () => {
-    const { workspace, file, page } = await realRunner(SCRIPT_NAME, SCRIPT);
+    const workspace = makeTestWorkspace(PYTHON);
+    const file = path.join(workspace, SCRIPT_NAME);
+    writeFileSync(file, SCRIPT);
+    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+    const { page } = session;
     try {
       await openFile(page, SCRIPT_NAME);
       const before = await profile(page, workspace);
@@ -205,6 +191,8 @@ test(
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix.png') }).catch(() => undefined);
       throw error;
+    } finally {
+      await session.close();
     }
   },
 );
@@ -226,7 +214,11 @@ test(
   'a recompile on a size change offers dynamic=True; applied, the next profile does not recompile',
   { timeout: 900_000 },
   async () => {
-    const { workspace, file, page } = await realRunner(RESIZED_NAME, RESIZED);
+    const workspace = makeTestWorkspace(PYTHON);
+    const file = path.join(workspace, RESIZED_NAME);
+    writeFileSync(file, RESIZED);
+    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+    const { page } = session;
     try {
       await openFile(page, RESIZED_NAME);
       const before = await profile(page, workspace);
@@ -247,6 +239,8 @@ test(
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-dynamic.png') }).catch(() => undefined);
       throw error;
+    } finally {
+      await session.close();
     }
   },
 );
@@ -258,7 +252,11 @@ test(
   'a warm-up at another shape than the real calls offers the real shape; applied, the next profile does not recompile',
   { timeout: 900_000 },
   async () => {
-    const { workspace, file, page } = await realRunner(WARMUP_NAME, WARMUP);
+    const workspace = makeTestWorkspace(PYTHON);
+    const file = path.join(workspace, WARMUP_NAME);
+    writeFileSync(file, WARMUP);
+    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
+    const { page } = session;
     try {
       await openFile(page, WARMUP_NAME);
       const before = await profile(page, workspace);
@@ -284,6 +282,8 @@ test(
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-warmup.png') }).catch(() => undefined);
       throw error;
+    } finally {
+      await session.close();
     }
   },
 );
