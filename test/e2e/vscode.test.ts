@@ -109,8 +109,9 @@ test(
       for (let attempt = 0; attempt < 10 && !hoverText; attempt++) {
         await page.mouse.move(5, 5);
         await breakingToken.hover();
-        // the Problems entry shows at once; wait for the provider's part ("Reason:"), which may come later under load
-        const hover = page.locator('.monaco-hover', { hasText: 'Reason:' }).first();
+        // the Problems entry shows at once; wait for the provider's part ("What happened:" where the runner explained
+        // the break, else "Reason:"), which may come later under load
+        const hover = page.locator('.monaco-hover', { hasText: /What happened:|Reason:/ }).first();
         try {
           await hover.waitFor({ state: 'visible', timeout: 5000 });
           hoverText = await hover.innerText();
@@ -118,7 +119,7 @@ test(
           // hover not up yet
         }
       }
-      assert.match(hoverText, /Reason:.*print/is);
+      assert.match(hoverText, /(What happened|Reason):.*print/is);
       assert.match(hoverText, /Fix:/);
 
       // CodeLens after the run: speedup headline

@@ -1,7 +1,4 @@
 """Branchy: the graph breaks of seed 003 (print, data-dependent .item() branch, numpy random head choice)."""
-
-from typing import Any
-
 import numpy as np
 import torch
 from torch import nn
@@ -11,14 +8,8 @@ class Branchy(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            nn.Conv2d(3, 32, 3, padding=1),
-            nn.BatchNorm2d(32),
-            nn.ReLU(),
-            nn.MaxPool2d(2),
-            nn.Conv2d(32, 64, 3, padding=1),
-            nn.BatchNorm2d(64),
-            nn.ReLU(),
-            nn.AdaptiveAvgPool2d(4),
+            nn.Conv2d(3, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(32, 64, 3, padding=1), nn.BatchNorm2d(64), nn.ReLU(), nn.AdaptiveAvgPool2d(4),
         )
         self.heads = nn.ModuleList(
             [nn.Sequential(nn.Linear(64 * 16, 256), nn.GELU(), nn.Linear(256, 10)) for _ in range(3)]
@@ -34,7 +25,7 @@ class Branchy(nn.Module):
         return head(x)
 
 
-def build(device: str) -> dict[str, Any]:
+def build(device: str) -> dict[str, object]:
     torch.manual_seed(0)
     batch, size = (32, 64) if device == "cuda" else (4, 32)
     return {"model": Branchy().to(device).eval(), "inputs": (torch.randn(batch, 3, size, size, device=device),)}

@@ -1,7 +1,4 @@
 """LocalOptimizedNetwork from seed 003: conv blocks plus elementwise-heavy activations Inductor can fuse."""
-
-from typing import Any
-
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -47,7 +44,7 @@ class LocalOptimizedNetwork(nn.Module):
         return self.fc(torch.flatten(self.pool(x), 1))
 
 
-def build(device: str) -> dict[str, Any]:
+def build(device: str) -> dict[str, object]:
     torch.manual_seed(0)
     # The seed's 16x3x224x224 on a GPU; a CPU gets a small image so compiling and timing stay quick.
     shape = (16, 3, 224, 224) if device == "cuda" else (2, 3, 32, 32)

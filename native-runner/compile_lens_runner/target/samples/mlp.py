@@ -1,7 +1,4 @@
 """SimpleNet from seed 003: a small MLP, launch-bound on a GPU (compiling it often does not pay)."""
-
-from typing import Any
-
 import torch
 from torch import nn
 
@@ -17,6 +14,6 @@ class SimpleNet(nn.Module):
         return self.output(self.relu(self.linear(x)))
 
 
-def build(device: str) -> dict[str, Any]:
+def build(device: str) -> dict[str, object]:
     torch.manual_seed(0)
     return {"model": SimpleNet().to(device).eval(), "inputs": (torch.randn(32, 512, device=device),)}

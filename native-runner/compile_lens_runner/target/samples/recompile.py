@@ -1,13 +1,10 @@
 """SimpleNet compiled with dynamic=False, warmed up at batch 32 and called at batch 64: a recompile in the timed region."""
-
-from typing import Any
-
 import torch
 
 from .mlp import SimpleNet
 
 
-def build(device: str) -> dict[str, Any]:
+def build(device: str) -> dict[str, object]:
     torch.manual_seed(0)
     return {
         "model": SimpleNet().to(device).eval(),
