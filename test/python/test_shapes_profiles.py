@@ -200,6 +200,8 @@ def test_generate_with_its_dynamic_cache_gets_a_number_per_token(tmp_path: Path)
     shapes = region["shapes"]
     assert shapes["loop"] is not None and shapes["loop"]["repetitions"] == 4 and shapes["loop"]["growsBy"] == 1
     step = region["inSitu"]["step"]
-    assert step is not None and step["comparedBy"] == "pooled"
+    # pooled or matched by signature: which, depends on how the host's timing cut the blocks (positions repeat per
+    # generate()), so only that there is a number is asserted
+    assert step is not None and step["comparedBy"] in ("pooled", "matched-mix", "signature")
     assert "per token in situ" in region["headline"] and "compiles included" not in region["headline"]
     assert "fix" not in shapes  # --shape-fix off
