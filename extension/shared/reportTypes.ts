@@ -988,6 +988,14 @@ export interface Reason {
   samples?: number;
   torch?: string | null;
   /**
+   * schema 1.22, launch-bound-range: eager's host time over its GPU time in situ, in % (inSitu.hostShare.eagerPct)
+   */
+  hostPct?: number;
+  /**
+   * schema 1.22, launch-bound-range: the least half-width of the in-situ range, in % (inSitu.hostShare.floorPct)
+   */
+  floorPct?: number;
+  /**
    * unmeasured: the modes[] or measurements[] index it is about
    */
   index?: number;
@@ -1160,6 +1168,10 @@ export interface RegionCall {
   ms: number | null;
   clock?: 'cuda-events' | 'perf-counter';
   /**
+   * schema 1.22, CUDA calls: the call's host time (perf_counter around it, no synchronisation): a launch-bound call's is close to ms, a GPU-bound one's far under it. Absent on CPU (ms is the host's)
+   */
+  hostMs?: number;
+  /**
    * input signature, e.g. 'float32[5, 4096, 64], int64[5]; inference'
    */
   signature: string;
@@ -1258,6 +1270,10 @@ export interface RegionInSitu {
     calls: number;
     of: number;
   };
+  /**
+   * schema 1.22, interleaved on CUDA: how much of eager the host sets (measure/interleaved.host_share); null: no steady eager call with a host time (CPU: the host sets both sides, and a host that moves between runs moves both)
+   */
+  hostShare?: null | HostShare;
   compiledCalls?: number;
   eagerCalls?: number;
   /**
@@ -1367,6 +1383,24 @@ export interface Sides {
   compiled: number;
   eager: number;
   [k: string]: unknown;
+}
+export interface HostShare {
+  /**
+   * the median over eager's steady calls of their host time (hostMs) over their GPU time (ms), at most 100
+   */
+  eagerPct: number;
+  /**
+   * the steady eager calls it rests on
+   */
+  calls: number;
+  /**
+   * eagerPct at least 70: the GPU waits on the host, and eager runs at the host's speed, which moves between processes
+   */
+  launchBound: boolean;
+  /**
+   * launch-bound: the least half-width of the step and call intervals (floorPct there), the rule targets use on eager's GPU idle share (15 % of the share, at least 5 %); null: not launch-bound
+   */
+  floorPct: number | null;
 }
 export interface InSituSpeedup {
   /**

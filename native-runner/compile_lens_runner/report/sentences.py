@@ -167,6 +167,13 @@ def _left_out(r: Reason) -> str:
     )
 
 
+def _launch_bound(r: Reason) -> str:
+    return (
+        f"A launch-bound eager (its host time {formats.pct(r.get('hostPct', 0.0))} of its GPU time): the range holds a "
+        f"host that moves ±{formats.pct(r.get('floorPct', 0.0))} between runs."
+    )
+
+
 def _per_sequence(r: Reason) -> str:
     return (
         f"per sequence of {formats.plural(r.get('made', 0), 'token')}: {formats.ms(r.get('wasMs') or 0.0)} → "
@@ -345,6 +352,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: f"{formats.whole(r.get('count', 0))} calls left out",
         _left_out,
     ),
+    "launch-bound-range": (lambda r: "launch-bound eager", _launch_bound),
     "decode-loop": (
         _per_sequence,
         lambda r: (

@@ -135,6 +135,9 @@ def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
             "ranCompiled": ran,
             "fallbackReason": fallback,
         }
+        host = call.clock.host_ms
+        if host is not None:
+            entry["hostMs"] = round(host, 4)
         if call.profiled:
             entry["profiled"] = True
         if call.observer:

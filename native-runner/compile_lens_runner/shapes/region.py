@@ -20,6 +20,7 @@ class _RegionCall(TypedDict):
 
 class RegionCall(_RegionCall, total=False):
     clock: str
+    hostMs: float  # a CUDA call's host time (perf_counter around it); absent on CPU, where ms is the host's
     gradMode: str
     compileIds: list[str]
     compileSeconds: float | None
