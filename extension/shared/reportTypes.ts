@@ -988,6 +988,10 @@ export interface Reason {
   samples?: number;
   torch?: string | null;
   /**
+   * schema 1.22, cuda-graphs-per-size: the device memory the region's CUDA graphs hold (regionShapes.cudaGraphBytes)
+   */
+  bytes?: number;
+  /**
    * schema 1.22, launch-bound-range: eager's host time over its GPU time in situ, in % (inSitu.hostShare.eagerPct)
    */
   hostPct?: number;
@@ -1167,6 +1171,10 @@ export interface RegionCall {
    */
   ms: number | null;
   clock?: 'cuda-events' | 'perf-counter';
+  /**
+   * schema 1.22, CUDA graphs (reduce-overhead, max-autotune) on a GPU, a size's first two compiled calls (the warm-up and the recording of its graph): what the private memory pools (CUDA graphs') grew by over the call, from the allocator's host-side state (no synchronisation)
+   */
+  cudaGraphBytes?: number;
   /**
    * schema 1.22, CUDA calls: the call's host time (perf_counter around it, no synchronisation): a launch-bound call's is close to ms, a GPU-bound one's far under it. Absent on CPU (ms is the host's)
    */
@@ -1618,6 +1626,10 @@ export interface RegionShapes {
    * reduce-overhead (or max-autotune) on a GPU: the sizes compiled code ran, each recording a CUDA graph of its own (null: not CUDA graphs, or one size)
    */
   cudaGraphSizes: number | null;
+  /**
+   * schema 1.22, CUDA graphs on a GPU: the device memory the region's CUDA graphs took, what the graphs' memory pools grew by over the calls that warmed up and recorded a size's graph (their calls' cudaGraphBytes, summed); null: not read
+   */
+  cudaGraphBytes?: number | null;
   fix?: ShapeFix;
 }
 export interface ShapeChange {

@@ -464,3 +464,24 @@ def test_a_cuda_call_keeps_its_gpu_time_and_its_host_time_and_a_cpu_call_only_th
     record = region_calls.CallRecord(0, SIG, "grad", cpu)
     record.resolve()
     assert cpu.host_ms is None and record.ms == cpu.cpu_ms is not None
+
+
+def test_the_cuda_graphs_memory_is_what_the_allocator_holds_in_private_pools_on_the_call_s_device(
+    monkeypatch: Any,
+) -> None:
+    """script/calls.graph_pool_bytes: segments of pools other than the default (0, 0) on the call's device; None where
+    the allocator's snapshot names no pools."""
+    import torch
+    from compile_lens_runner.script import calls as region_calls
+
+    segments = [
+        {"device": 0, "total_size": 2 << 20, "segment_pool_id": (0, 0)},  # the default pool: the script's tensors
+        {"device": 0, "total_size": 20 << 20, "segment_pool_id": (1, 0)},  # CUDA graph trees' pool
+        {"device": 0, "total_size": 4 << 20, "segment_pool_id": (1, 0)},
+        {"device": 1, "total_size": 8 << 20, "segment_pool_id": (1, 0)},  # another GPU's
+    ]
+    monkeypatch.setattr(torch.cuda, "memory_snapshot", lambda: segments)
+    assert region_calls.graph_pool_bytes(torch.device("cuda", 0)) == 24 << 20
+    assert region_calls.graph_pool_bytes(torch.device("cuda", 1)) == 8 << 20
+    monkeypatch.setattr(torch.cuda, "memory_snapshot", lambda: [{"device": 0, "total_size": 1}])
+    assert region_calls.graph_pool_bytes(torch.device("cuda", 0)) is None

@@ -107,6 +107,25 @@ def cuda_stream(device: Any | None) -> Any | None:
     return torch.cuda.current_stream(device)
 
 
+def graph_pool_bytes(device: Any) -> int | None:
+    """Device memory the caching allocator holds in private memory pools on `device`: CUDA graphs' (Inductor's CUDA
+    graph trees keep one pool per device, torch.cuda.graph one per capture). Read from the allocator's own host-side
+    state (torch.cuda.memory_snapshot, whose segments name their pool): no synchronisation, no device work. None where
+    it cannot be read."""
+    import torch
+
+    try:
+        segments = torch.cuda.memory_snapshot()
+        index = device.index if device.index is not None else torch.cuda.current_device()
+        return sum(
+            int(s["total_size"])
+            for s in segments
+            if s["device"] == index and tuple(s["segment_pool_id"]) != (0, 0)  # (0, 0): the default pool
+        )
+    except (RuntimeError, KeyError, TypeError, AttributeError):  # an allocator without per-segment pools
+        return None
+
+
 class CallClock:
     """Brackets one call: CUDA events on the call's stream (no synchronisation) and perf_counter (on CPU the call's
     time, on CUDA its host time)."""
@@ -161,6 +180,7 @@ class CallRecord:
     own_after_s: float = 0.0  # taken out of the step, which runs from this call's start to the next call's start)
     step_ms: float | None = None
     step_compiles: int | None = None
+    graph_bytes: int | None = None  # what the CUDA graphs' memory pools grew by over the call (read at few calls only)
 
     def resolve_step(self, following: CallRecord | None, wait: bool = True) -> None:
         """The step from this call's start to the region's next call's start (before either is resolved)."""

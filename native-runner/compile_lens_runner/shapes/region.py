@@ -21,6 +21,7 @@ class _RegionCall(TypedDict):
 class RegionCall(_RegionCall, total=False):
     clock: str
     hostMs: float  # a CUDA call's host time (perf_counter around it); absent on CPU, where ms is the host's
+    cudaGraphBytes: int  # under CUDA graphs, a size's first calls: what the graphs' memory pools grew by over it
     gradMode: str
     compileIds: list[str]
     compileSeconds: float | None
@@ -148,6 +149,7 @@ class _RegionShapes(TypedDict):
 
 class RegionShapes(_RegionShapes, total=False):
     fix: ShapeFix  # the shape fix, measured on the script's own calls (or why not)
+    cudaGraphBytes: int | None  # the device memory its CUDA graphs' pools took while recording (shape_facts)
 
 
 class _Region(TypedDict):
