@@ -3,6 +3,7 @@ steady-step rules, on recorded call sequences (no torch, no timing of this host)
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from typing import Any
@@ -264,6 +265,17 @@ def test_a_torchrun_job_s_step_is_its_slowest_rank_s_call_by_call() -> None:
         max(a["stepMs"], b["stepMs"]) for a, b in zip(fast[:-1], slow[:-1], strict=True)
     ]
     assert job[5]["observer"] and job[12].get("side") is None and job[11]["side"] == "compiled"
+    assert all("hostMs" not in c for c in job)  # CPU ranks: no host time of their own
+    cuda = interleaved.slowest_calls(
+        [
+            with_host_ms(copy.deepcopy(fast), {"eager": 1.0, "compiled": 0.5}),
+            with_host_ms(copy.deepcopy(slow), {"eager": 0.5, "compiled": 0.5}),
+        ]
+    )
+    assert [c["hostMs"] for c in cuda] == [
+        max(a["ms"] * 1.0 if a["side"] == "eager" else a["ms"] * 0.5, b["ms"] * 0.5)
+        for a, b in zip(fast, slow, strict=True)
+    ]
     result = interleaved.compare(job, len(job))
     assert result["step"]["eagerMs"] == pytest.approx(5.0, rel=0.03) and result["step"]["compiledMs"] == pytest.approx(
         3.0, rel=0.03

@@ -480,6 +480,11 @@ def slowest_calls(ranks: list[list[RegionCall]]) -> list[RegionCall]:
             "observer": any(c.get("observer") for c in each),
             "profiled": any(c.get("profiled") for c in each),
         }
+        host = ranges.slowest([c.get("hostMs") for c in each])  # beside the slowest GPU time: eager's host share
+        if host is None:
+            call.pop("hostMs", None)
+        else:
+            call["hostMs"] = host
         if not same:  # no side: no step either way
             call.pop("side", None)
         out.append(call)

@@ -426,8 +426,9 @@ class RegionRecorder:
         if self.window is not None:  # the window opens and steps only at the script's own (top-level) calls
             profiled = (self.window.before_call(region) if not self._thread.claimed else self.window.active) or profiled
         clock = CallClock(cuda_stream(device))
-        # a size's first calls under CUDA graphs warm up and record its graph: what the graphs' pool grows by is read
-        # around them (never a steady step: interleaved.split), inside the clock so that no other step holds the read
+        # a size's first calls under CUDA graphs warm up and record its graph: what the graphs' pools grow by is read
+        # around them, once inside the clock and once after it, so that only this call's own step (never a steady
+        # step: interleaved.split) holds the reads
         pool = (
             clock.stream is not None
             and side != "eager"
