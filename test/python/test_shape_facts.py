@@ -210,6 +210,11 @@ def test_the_fix_runs_by_default_only_while_the_profile_stays_within_its_budget(
     assert (
         sentences.shape_fix_measure_title(1, 13.0) == "Measure the shape fix (runs the script once more, about 13.0 s)"
     )
+    # what the budget left out is one click away: the editor's title for it says the runs and their time
+    title = "Measure the shape fix (runs the script 2 more times, about 26.0 s)"
+    assert shape_fix._measure_offer([why], 2, plain) == {"runs": 2, "seconds": 26.0, "title": title}
+    measured = {**why, "measured": True, "whyCode": None, "why": None}
+    assert shape_fix._measure_offer([measured], 0, plain) is None  # type: ignore[list-item]
 
 
 def test_the_fixes_worth_a_run_follow_the_facts_mark_dynamic_first_buckets_only_without_gradients() -> None:
