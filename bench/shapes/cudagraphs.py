@@ -3,7 +3,7 @@ over 240 requests. CUDA graph trees warm each size up, record its graph at its s
 in a pool of their own (issue 43: how many CUDA graphs, and the memory they hold). On CPU the CUDA graphs do nothing."""
 
 import torch
-from _common import DEVICE, QUICK, Clock, dynamic
+from _common import DEVICE, QUICK, Clock, dynamic, mark
 
 torch.manual_seed(0)
 D = 64 if QUICK else 4096
@@ -19,6 +19,6 @@ clock = Clock()
 with torch.no_grad():
     for i in range(REQUESTS):
         clock.tick()
-        served(torch.randn(SIZES[(i * 5) % len(SIZES)], D, device=DEVICE))
+        served(mark(torch.randn(SIZES[(i * 5) % len(SIZES)], D, device=DEVICE), 0))
 clock.tick()
 clock.report(skip=2 * len(SIZES))  # each size's warm-up and recording
