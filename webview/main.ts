@@ -509,7 +509,7 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
       const model = pane.timeline.model;
       const text =
         i >= 0
-          ? `${model.names[model.name[i]!]}\n${formatMicros(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}`
+          ? `${pane.timeline.sliceTitle(model.name[i]!)}\n${formatMicros(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}`
           : event.offsetX < LABEL_WIDTH
             ? pane.timeline.trackNameAt(event.offsetY)
             : null;
