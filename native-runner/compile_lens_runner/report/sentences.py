@@ -254,7 +254,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "no-steady-steps": (
         lambda r: "no steady step in situ",
-        lambda r: f"In situ: no number ({r.get('what', '').rstrip('.')}).",
+        lambda r: f"Not measured in situ: {r.get('what', '').rstrip('.')}.",
     ),
     "no-in-situ": (
         lambda r: "replay only" if r.get("kind") == "no-set-stance" else "in situ off",
