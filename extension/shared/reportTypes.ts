@@ -1136,7 +1136,7 @@ export interface Region {
    */
   headline?: string;
   /**
-   * schema 1.22: the region's first-call story in words (report/story.py): which call compiled, which recompiled and why, from which call on it ran at its steady speed, which calls ran eagerly; null: no calls to tell it from. Absent: older reports (the surfaces then list the calls' events)
+   * schema 1.23: the region's first-call story in words (report/story.py): which call compiled, which recompiled and why, from which call on it ran at its steady speed, which calls ran eagerly; null: no calls to tell it from. Absent: older reports (the surfaces then list the calls' events)
    */
   story?: string | null;
   answer?: Answer;
@@ -1189,7 +1189,7 @@ export interface RegionCall {
    */
   recompileReason?: string | null;
   /**
-   * schema 1.22: the failed guard as a sentence ("x's batch changed from 8 to 16"; report/story.py, compiler/explain.guard_sentence); null: no words for it. Absent: older reports
+   * schema 1.23: the failed guard as a sentence ("x's batch changed from 8 to 16"; report/story.py, compiler/explain.guard_sentence); null: no words for it. Absent: older reports
    */
   recompileWhy?: string | null;
   /**

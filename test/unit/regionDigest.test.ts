@@ -19,7 +19,7 @@ const region = async (name: string, id: string): Promise<Region> =>
 /** A region without its answer: read as a report made before answers. */
 const unanswered = ({ answer: _, ...region }: Region): Region => region;
 
-test("a region's first-call story is the runner's as written (report/story.py: test_story.py); a report before schema 1.22 lists the calls' events", async () => {
+test("a region's first-call story is the runner's as written (report/story.py: test_story.py); a report before schema 1.23 lists the calls' events", async () => {
   const r0 = await region('script-regions-cpu', 'r0');
   assert.equal(
     regionStory(r0),

@@ -1,4 +1,4 @@
-"""A script region's first-call story in words (schema 1.22: region `story`): which call compiled, which recompiled
+"""A script region's first-call story in words (schema 1.23: region `story`): which call compiled, which recompiled
 and why (the failed guard as a sentence: the call's `recompileWhy`, compiler/explain.guard_sentence; the guard as
 PyTorch says it stays in the call's `recompileReason`), whether the graph an early call compiled was ever
 used again, from which call on the region ran at its steady speed, and which calls Dynamo ran eagerly. Said only
