@@ -4,8 +4,9 @@
 // dynamic=True on its torch.compile call, and the next profile has no recompile; one whose warm-up call used another
 // shape than the real calls is offered the real calls' shape in the warm-up, and the next profile has no recompile.
 // The H100's findings (CUDA graphs skipped on a mutated KV cache, the transformer fast-path break: neither happens on
-// this CPU) come from reports recorded there (test/fixtures/why/, through the stub runner): their Quick Fixes are
+// this CPU) come from runs recorded there (test/fixtures/recorded/, through the stub runner): their Quick Fixes are
 // applied to the same scripts and the edits checked; the rerun that would show the finding gone needs the H100.
+// After a Quick Fix inserted a line, the findings below it and the region's lens follow their lines.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
+  findWebviewFrame,
   makeTestWorkspace,
   openFile,
   prepareCodeServer,
@@ -115,6 +117,20 @@ async function waitFor<T>(page: Page, what: string, read: () => T | null, timeou
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** The text of the editor line right below the CodeLens matching `title`. */
+async function lensLine(page: Page, title: RegExp): Promise<string> {
+  const lens = page.locator('.codelens-decoration', { hasText: title }).first();
+  await lens.waitFor({ timeout: 30_000 });
+  const lensBox = (await lens.boundingBox())!;
+  const lines = page.locator('.monaco-editor .view-line');
+  for (const line of await lines.all()) {
+    const box = await line.boundingBox();
+    if (box && box.y >= lensBox.y + lensBox.height - 1 && box.y < lensBox.y + lensBox.height + 8)
+      return (await line.innerText()).trim();
+  }
+  throw new Error(`no line under the lens ${title}`);
+}
+
 /** From the Problems entry matching `problem`, the editor at `lineText`, Ctrl+. offers `fix` (focused), Enter applies it
  * and the file is saved; returns once the file on disk holds `saved`. */
 async function applyQuickFix(
@@ -172,13 +188,24 @@ test(
         /Let torch\.compile print after the graph runs/,
         'reorderable_logging_functions.add(print)',
       );
-      await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-applied.png') });
       const fixed = fixedText.split('\n');
       assert.equal(fixed[0], 'import torch');
       assert.match(
         fixed[1]!,
         /^torch\._dynamo\.config\.reorderable_logging_functions\.add\(print\) {2}# Compile Lens quick fix/,
       );
+      // the inserted line moved the code below it: the finding and the region's lens moved with it
+      const movedPrint = fixed.findIndex((l) => l.includes('print("step done")')) + 1;
+      assert.equal(movedPrint, PRINT_LINE + 1);
+      await page
+        .locator('.markers-panel .monaco-list-row', { hasText: 'Graph break' })
+        .filter({ hasText: `[Ln ${movedPrint}, Col 1]` })
+        .first()
+        .waitFor({ timeout: 30_000 });
+      const lens = await lensLine(page, /\d\.\d+×/);
+      assert.equal(lens, '@torch.compile(backend="eager")', "the region's lens sits above its torch.compile line");
+      await page.keyboard.press('Home'); // the editor back at the lines' start, so the screenshot shows the code
+      await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-applied.png') });
 
       const after = await profile(page, workspace);
       assert.deepEqual(after.graphBreaks, [], 'the rerun has no graph break');
@@ -289,12 +316,12 @@ test(
 );
 
 test(
-  'an H100 finding (stub runner, recorded report): the fast-path Quick Fix edits the script',
+  'an H100 finding (its recorded run, through the stub runner): the fast-path Quick Fix edits the script; the finding moves with its line',
   { timeout: 600_000 },
   async () => {
     process.env['COMPILE_LENS_STUB_PYTHON'] = PYTHON;
     process.env['COMPILE_LENS_STUB_REPORT'] = JSON.stringify({
-      'encoder_fastpath.py': path.join(WHY, 'encoder_fastpath.rederived.report.json'),
+      'encoder_fastpath.py': path.join(REPO, 'test/fixtures/recorded/encoder_fastpath-h100'),
     });
     const workspace = makeTestWorkspace(path.join(REPO, 'test/fixtures/stub-runner/python'));
     copyFileSync(path.join(WHY, 'encoder_fastpath.py'), path.join(workspace, 'encoder_fastpath.py'));
@@ -304,6 +331,16 @@ test(
       // the fast path broke before any op: no compiled code ran; the fix turns the fast path off before compiling
       await openFile(page, 'encoder_fastpath.py');
       await profile(page, workspace);
+      const frame = await findWebviewFrame(page, 'section.region[data-region="r0"] p.no-compiled-code', 120_000);
+      assert.match(
+        await frame.locator('section.region[data-region="r0"] p.no-compiled-code').innerText(),
+        /^No compiled code ran: `aten\._transformer_encoder_layer_fwd` broke the graph at encoder_fastpath\.py:13 /,
+      );
+      const breakLine =
+        readFileSync(path.join(WHY, 'encoder_fastpath.py'), 'utf8')
+          .split('\n')
+          .findIndex((l) => l.includes('out = compiled(')) + 1;
+      assert.equal(breakLine, 13, 'the recorded run cites the line the test opens');
       const encoder = await applyQuickFix(
         page,
         path.join(workspace, 'encoder_fastpath.py'),
@@ -317,6 +354,15 @@ test(
         .findIndex((l) => l.startsWith('torch.backends.mha.set_fastpath_enabled(False)  # Compile Lens quick fix'));
       assert.equal(encoder.split('\n')[at - 1], 'from torch import nn', 'after the imports');
       assert.ok(at < encoder.split('\n').findIndex((l) => l.includes('torch.compile(')), 'before torch.compile');
+      // both findings on the call's line followed it one line down
+      const rows = page.locator('.markers-panel .monaco-list-row', { hasText: 'Compile Lens' });
+      await rows
+        .filter({ hasText: `[Ln ${breakLine + 1}, Col 1]` })
+        .nth(1)
+        .waitFor({ timeout: 30_000 });
+      assert.equal(await rows.filter({ hasText: `[Ln ${breakLine}, Col 1]` }).count(), 0);
+      assert.equal(await frame.locator('p.error').count(), 0, 'the report panel shows the report, no error');
+      await page.keyboard.press('Home'); // the editor back at the lines' start, so the screenshot shows the code
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off.png') });
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-h100.png') }).catch(() => undefined);
