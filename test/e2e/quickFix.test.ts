@@ -117,6 +117,26 @@ async function waitFor<T>(page: Page, what: string, read: () => T | null, timeou
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** The active editor back at its lines' start, asserted. After the Quick Fix on a long line the browser had scrolled
+ * the editor's overflow-hidden text area sideways (a native scrollLeft, ~500 px, that Monaco's own scroll state does
+ * not hold: Ctrl+Home left it), so the lines were drawn cut off under the line numbers. */
+async function scrollToLineStarts(page: Page): Promise<void> {
+  await page.keyboard.press('Control+Home');
+  let offset = 0;
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await page.waitForTimeout(200); // the browser scrolls the focused input area into view after the caret moved
+    offset = await page.evaluate(() => {
+      for (const box of Array.from(document.querySelectorAll('.monaco-editor, .monaco-editor *'))) box.scrollLeft = 0;
+      const [line, area] = ['.monaco-editor .view-line', '.monaco-editor .editor-scrollable'].map(
+        (selector) => document.querySelector(selector)!.getBoundingClientRect().x,
+      );
+      return line! - area!;
+    });
+    if (Math.abs(offset) <= 1) return;
+  }
+  assert.fail(`the lines start ${offset} px off the text area's left`);
+}
+
 /** The text of the editor line right below the CodeLens matching `title`. */
 async function lensLine(page: Page, title: RegExp): Promise<string> {
   const lens = page.locator('.codelens-decoration', { hasText: title }).first();
@@ -204,7 +224,7 @@ test(
         .waitFor({ timeout: 30_000 });
       const lens = await lensLine(page, /\d\.\d+×/);
       assert.equal(lens, '@torch.compile(backend="eager")', "the region's lens sits above its torch.compile line");
-      await page.keyboard.press('Home'); // the editor back at the lines' start, so the screenshot shows the code
+      await scrollToLineStarts(page);
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-applied.png') });
 
       const after = await profile(page, workspace);
@@ -362,7 +382,7 @@ test(
         .waitFor({ timeout: 30_000 });
       assert.equal(await rows.filter({ hasText: `[Ln ${breakLine}, Col 1]` }).count(), 0);
       assert.equal(await frame.locator('p.error').count(), 0, 'the report panel shows the report, no error');
-      await page.keyboard.press('Home'); // the editor back at the lines' start, so the screenshot shows the code
+      await scrollToLineStarts(page);
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off.png') });
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-h100.png') }).catch(() => undefined);
