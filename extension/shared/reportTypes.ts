@@ -566,7 +566,7 @@ export interface BreakExplanation {
  * schema 1.17 (a kind's name before): a mechanical edit of the user's file, offered as a Quick Fix; the runner owns every text of it (compiler/quick_fixes.py), the editor applies it
  */
 export interface QuickFix {
-  kind: 'fastpath-off' | 'move-print' | 'compile-dynamic' | 'warmup-shape';
+  kind: 'fastpath-off' | 'move-print' | 'compile-dynamic' | 'warmup-shape' | 'mark-dynamic';
   /**
    * the code action's title
    */
@@ -580,7 +580,7 @@ export interface QuickFix {
    */
   comment?: string;
   /**
-   * warmup-shape: replacements the runner worked out from the source, applied only while each range still holds `expect`
+   * warmup-shape, mark-dynamic (1.22): replacements the runner worked out from the source, applied only while each range still holds `expect`
    */
   edits?: {
     line: number;
@@ -628,6 +628,10 @@ export interface Explanation {
    * schema 1.16: a mechanical edit the editor offers (compile-dynamic; warmup-shape, schema 1.17)
    */
   quickFix?: null | QuickFix;
+  /**
+   * schema 1.22: further edits offered beside quickFix (mark-dynamic: a torch._dynamo.mark_dynamic line before the call, script/mark_dynamic_edit.py)
+   */
+  quickFixes?: QuickFix[];
 }
 /**
  * recompiles at one source line with one guard pattern, grouped: one finding with a count
@@ -1584,7 +1588,14 @@ export interface RegionShapes {
    * reduce-overhead (or max-autotune) on a GPU: the sizes compiled code ran, each recording a CUDA graph of its own (null: not CUDA graphs, or one size)
    */
   cudaGraphSizes: number | null;
-  fix?: ShapeFix;
+  /**
+   * schema 1.22: fixes the profile's budget left out are one click away; null or absent: none was
+   */
+  measure?: null | ShapeFixOffer;
+  /**
+   * schema 1.22 (1.21: one, `fix`): the shape fixes worth a run for this story, first the one a single run measures: the script run once more per fix with it applied at the torch.compile line, the compiled call's inputs or the warm-up (one fix per region per run), observed and interleaved against eager as the script's own run (script/shape_fix.py); absent: no fix for this story
+   */
+  fixes?: ShapeFix[];
 }
 export interface ShapeChange {
   /**
@@ -1661,20 +1672,39 @@ export interface WarmupShape {
   recompileSeconds: number | null;
   realCalls: number;
 }
-/**
- * the shape fix, measured on the script's own calls: the script run once more with it applied at the torch.compile line (or the warm-up), observed and interleaved against eager as the script's own run (script/shape_fix.py); absent: no fix for this story
- */
+export interface ShapeFixOffer {
+  /**
+   * the fix runs the budget left out
+   */
+  runs: number;
+  /**
+   * about how long they take
+   */
+  seconds: number;
+  /**
+   * the editor's CodeLens / Quick Fix that runs them (--shape-fix on): 'Measure the shape fix (runs the script once more, about 12 s)' (report/sentences.py)
+   */
+  title: string;
+}
 export interface ShapeFix {
   /**
-   * in the user's terms: 'dynamic=True', 'a warm-up at batch 5'
+   * in the user's terms: 'dynamic=True', 'mark_dynamic(x, 0)', 'a warm-up at batch 5', 'buckets of 8, 16, 32'
    */
   fix: string;
-  kind: 'dynamic' | 'warmup-shape';
+  kind: 'dynamic' | 'mark-dynamic' | 'warmup-shape' | 'buckets';
   measured: boolean;
   /**
    * not measured: why, and how to measure it (--shape-fix on)
    */
   why: string | null;
+  /**
+   * not measured: budget, timeout (--shape-fix on measures it), failed (the run with it), refused (buckets that changed the outputs), no-call
+   */
+  whyCode?: 'budget' | 'timeout' | 'failed' | 'refused' | 'no-call';
+  /**
+   * buckets: the sizes padded to
+   */
+  buckets?: number[];
   /**
    * graphs the compiler made for the region with the fix
    */

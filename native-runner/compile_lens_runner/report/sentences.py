@@ -160,6 +160,48 @@ def _fix_clause(r: Reason) -> str:
     return f"with {r.get('what')}: {', '.join(parts) or 'no number'}"
 
 
+def _more_runs(runs: int) -> str:
+    return "once more" if runs == 1 else f"{runs} more times"
+
+
+def shape_fix_over_budget(runs: int, seconds: float, budget: float) -> str:
+    """Why a shape fix was not measured by default (script/shape_fix.py)."""
+    return (
+        f"measuring it runs the script {_more_runs(runs)} (about {seconds:.0f} s), which would take the profile past "
+        f"{budget:g}× the script's own time; profile again with --shape-fix on to measure it"
+    )
+
+
+def shape_fix_timeout() -> str:
+    return "--timeout leaves no time to run the script once more with it"
+
+
+def shape_fix_failed(message: str | None) -> str:
+    return f"the run with the fix failed: {message or 'it wrote no report'}"
+
+
+def shape_fix_no_call() -> str:
+    return "the run with the fix made no call of it"
+
+
+def buckets_refused(size: int, bucket: int, max_diff: float | None) -> str:
+    """Buckets not offered: padding changed what the call returns (a call that mixes rows)."""
+    what = (
+        "its outputs' shapes differ"
+        if max_diff is None
+        else f"its outputs cut back differ from the call's own by up to {max_diff:.3g}"
+    )
+    return (
+        f"padding a call of size {size} to {bucket} changes what it returns ({what}): the call mixes rows (a mean over "
+        "the batch, attention over padding), so its calls cannot be padded"
+    )
+
+
+def shape_fix_measure_title(runs: int, seconds: float) -> str:
+    """The editor's CodeLens / Quick Fix that measures the fixes the budget left out (--shape-fix on)."""
+    return f"Measure the shape fix (runs the script {_more_runs(runs)}, about {formats.seconds(seconds)})"
+
+
 def _left_out(r: Reason) -> str:
     return (
         f"In situ, {formats.whole(r.get('count', 0))} of the script's {formats.whole(r.get('made', 0))} calls are left "

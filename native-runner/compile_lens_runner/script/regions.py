@@ -41,7 +41,7 @@ from ..shapes.in_situ import CompileFailure
 from . import calls as region_calls
 from . import capture as region_capture
 from . import held as region_held
-from . import shape_fix
+from . import shape_fix_apply
 from .calls import (
     MAX_RECORDED_CALLS,
     CallClock,
@@ -54,7 +54,7 @@ from .calls import (
     grad_mode,
 )
 from .safe_point import SafePoints
-from .shape_fix import ShapeFixPlan
+from .shape_fix_apply import ShapeFixPlan
 
 if TYPE_CHECKING:
     from ..compiler.compiled_runs import CompiledRuns
@@ -208,6 +208,8 @@ class RegionRecorder:
         torch.compile line (a fix run: script/shape_fix.py)."""
         self.interleaver = interleaver
         self.fixes = {(f["file"], f["line"]): f for f in fixes or []}
+        # a buckets fix per region it pads (by the region as the fix plan names it: the script's own run's id)
+        self.buckets: dict[str, shape_fix_apply.Buckets] = {}
         self.watcher = watcher
         self.window = window
         self.no_replay = no_replay
@@ -261,7 +263,7 @@ class RegionRecorder:
         assert self.original_compile is not None
         where = _user_location()
         fix = self.fixes.get((where["file"], where["line"])) if where and self.fixes else None
-        compiled = self.original_compile(model, **shape_fix.compile_kwargs(fix, kwargs))
+        compiled = self.original_compile(model, **shape_fix_apply.compile_kwargs(fix, kwargs))
         if kwargs.get("disable") or not self.recording:
             return compiled
         import torch
@@ -320,6 +322,8 @@ class RegionRecorder:
     def _add(self, region: Region) -> None:
         if region.location is not None and self.fixes:
             region.fix = self.fixes.get((region.location["file"], region.location["line"]))
+            if region.fix is not None and region.fix["kind"] == shape_fix_apply.BUCKETS:
+                self.buckets.setdefault(region.fix["region"], shape_fix_apply.Buckets(region.fix))
         region.replay = region_capture.ReplayInputs(self.budget)
         region.replay.unsafe = self.no_replay
         self.regions.append(region)
@@ -375,7 +379,8 @@ class RegionRecorder:
             if self.stopped_by is not None:
                 raise ScriptStopped()
             if region.fix is not None and region.call_count == 0:  # a fix run's warm-up at the real calls' shape
-                args, kwargs = shape_fix.warmed_inputs(region.fix, args, kwargs)
+                args, kwargs = shape_fix_apply.warmed_inputs(region.fix, args, kwargs)
+            shape_fix_apply.mark(region.fix, args, kwargs, region.method)
             return self._record(region, call, args, kwargs)
 
         return observed
@@ -413,7 +418,13 @@ class RegionRecorder:
         except Exception as exc:  # the observer's own work never fails the script's call: the region is not replayed
             region.replay.give_up(exc)
             check, held = None, None
-        observer = check is not None or held is not None or settled
+        # a buckets fix pads the compiled side's calls (never the eager side's: it stands for the script as written)
+        buckets = self.buckets.get(region.fix["region"]) if region.fix is not None and side != "eager" else None
+        cut, checked = None, False
+        if buckets is not None:
+            with self.paused():
+                args, kwargs, cut, checked = buckets.prepare(region.eager, args, kwargs, region.method)
+        observer = check is not None or held is not None or settled or checked
         if observer:
             self._thread.observer_work += 1
         device = call_device(leaves, owner)
@@ -430,7 +441,8 @@ class RegionRecorder:
         clock.start()
         own_before = (clock.t0 - entered) if clock.events is None else 0.0
         try:
-            return call(*args, **kwargs)
+            out = call(*args, **kwargs)
+            return out if cut is None else cut(out)
         except Exception as exc:
             if region.failure is None and (len(self.watcher.started) > started or _from_compiler(exc)):
                 region.failure = {**compile_failure(exc, _user_location()), "index": index}

@@ -33,18 +33,19 @@ GROWING_SHARE = 0.8
 MIN_GROWTH = 4
 
 
-def _leaves(signature: str) -> list[tuple[str | None, list[int] | None]]:
-    """(keyword name, sizes) per input leaf of a signature (calls.describe); sizes None for a leaf with no shape. A
-    DynamicCache's length ("DynamicCache[length 9]") is a one-dimensional size."""
+def _leaves(signature: str) -> list[tuple[str | None, list[int] | None, bool]]:
+    """(keyword name, sizes, whether a tensor) per input leaf of a signature (calls.describe); sizes None for a leaf
+    with no shape. A DynamicCache's length ("DynamicCache[length 9]") is a one-dimensional size, of no tensor."""
     inputs = signature.split("; ", 1)[0]
-    out: list[tuple[str | None, list[int] | None]] = []
+    out: list[tuple[str | None, list[int] | None, bool]] = []
     for leaf in _LEAF_SPLIT.split(inputs) if inputs else []:
         match = _TENSOR.match(leaf.strip())
         dims = match["dims"].removeprefix("length ") if match else ""
         sizes = (
             [int(d) for d in dims.split(", ")] if match and all(d.strip().isdigit() for d in dims.split(", ")) else None
         )
-        out.append((match["name"] if match else None, sizes))
+        tensor = match is not None and not match["dims"].startswith("length ")
+        out.append((match["name"] if match else None, sizes, tensor))
     return out
 
 
@@ -68,10 +69,13 @@ def _guards(insight: CompilerInsight | None) -> list[tuple[str, int, int, int]]:
 
 @dataclass
 class Change:
-    """A changed dimension, with its size at each call (in call order; [] where only guards showed it)."""
+    """A changed dimension, with its size at each call (in call order; [] where only guards showed it), and which of
+    the call's input leaves (calls.flatten's order) it is a dimension of: None where it is no tensor the signature
+    shows (a library cache's length, a tensor only a guard named)."""
 
     fact: ShapeChange
     sequence: list[int]
+    leaf: int | None = None
 
 
 def changed_dims(calls: list[RegionCall], insight: CompilerInsight | None) -> list[Change]:
@@ -81,13 +85,16 @@ def changed_dims(calls: list[RegionCall], insight: CompilerInsight | None) -> li
     guards = _guards(insight)
     per_leaf: dict[tuple[int, int], list[int]] = {}
     names: dict[int, str] = {}
+    tensors: set[int] = set()
     parsed = [_leaves(c["signature"]) for c in calls]
     width = Counter(len(p) for p in parsed).most_common(1)[0][0] if parsed else 0
     for leaves in parsed:
         if len(leaves) != width:
             continue
-        for i, (name, sizes) in enumerate(leaves):
+        for i, (name, sizes, tensor) in enumerate(leaves):
             names.setdefault(i, name or f"input {i}")
+            if tensor:
+                tensors.add(i)
             for d, size in enumerate(sizes or []):
                 per_leaf.setdefault((i, d), []).append(size)
     out: list[Change] = []
@@ -102,7 +109,8 @@ def changed_dims(calls: list[RegionCall], insight: CompilerInsight | None) -> li
         if guard is not None:
             named.add(guard[0])
         name = guard[0] if guard and names[i].startswith("input ") else names[i]
-        out.append(Change({"input": name, "dim": d, "sizes": distinct[:MAX_SIZES], "count": len(distinct)}, seen))
+        fact: ShapeChange = {"input": name, "dim": d, "sizes": distinct[:MAX_SIZES], "count": len(distinct)}
+        out.append(Change(fact, seen, i if i in tensors else None))
     for name, dim, was, now in guards:  # tensors the signature does not show: what their guards said
         if name in named or any(c.fact["input"] == name and c.fact["dim"] == dim for c in out):
             continue
