@@ -74,11 +74,11 @@ test("the Quick Fix's edit moves the findings on the line it moved, and only in 
   const store = new FindingStore();
   store.add(report);
   const before = store.all();
-  const finding = before.find((f) => f.quickFix);
-  assert.ok(finding?.quickFix, 'the recorded run has a finding with a Quick Fix');
+  const finding = before.find((f) => f.quickFixes.length);
+  assert.ok(finding, 'the recorded run has a finding with a Quick Fix');
   // the recorded script, as it was run (the report names where it ran)
   const source = readFileSync(path.join(FIXTURES, 'why/encoder_fastpath.py'), 'utf8');
-  const edit = quickFixEdit(finding.quickFix, source);
+  const edit = quickFixEdit(finding.quickFixes[0]!, source);
   assert.ok(edit);
   const changes = edit.edits.map((e) => change(e.line, e.column, e.endLine, e.endColumn, e.text));
   const fixed = changes.reduce(applied, source.split('\n'));
