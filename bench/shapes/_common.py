@@ -62,6 +62,9 @@ class Clock:
                     "stepMs": round(statistics.median(steps), 4) if steps else None,
                     "steps": len(steps),
                     "runSeconds": round(time.perf_counter() - self.started, 3),
+                    # the device memory the process holds at its end: as written minus eager is what compiling (its
+                    # CUDA graphs' pools, under reduce-overhead) added, beside the profile's cudaGraphBytes
+                    "reservedBytes": torch.cuda.memory_reserved() if CUDA else None,
                 }
             ),
             flush=True,

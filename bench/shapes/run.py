@@ -1,5 +1,6 @@
 """Shapes that change (issue 43), on the scripts in this folder: a growing-cache decoder, transformers generate() with
-its DynamicCache, a dynamic=False server past the recompile limit. Per script: the plain script as written, with
+its DynamicCache, a dynamic=False server past the recompile limit, a reduce-overhead server recording a CUDA graph per
+batch size (cudagraphs). Per script: the plain script as written, with
 compiling off (set_stance force_eager) and with the shape fix (dynamic=True), each in its own process with its own
 clock; then N profiles (`compile_lens_runner profile --script`, the shape fix measured when within budget); then a
 summary: each profile's in-situ number, range and verdict beside the plain runs' own ratio, the shape facts, the
@@ -28,7 +29,7 @@ from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-SCRIPTS = ("decoder", "generate", "server")
+SCRIPTS = ("decoder", "generate", "server", "cudagraphs")
 AGREE_PCT = 5.0  # profiles of one script within ±5 % of each other (issue 43)
 WALL_BUDGET = 2.5  # a profile's wall at most this many times the plain script's
 
@@ -83,6 +84,7 @@ def profile(script: str, out: str, quick: bool, shape_fix: str) -> dict[str, Any
         "number": {k: number.get(k) for k in ("kind", "unit", "value", "low", "high", "n", "pairs", "tooNoisy")},
         "comparedBy": (situ.get("step") or situ.get("call") or {}).get("comparedBy"),
         "eagerFallback": situ.get("eagerFallback"),
+        "hostShare": situ.get("hostShare"),
         "dropped": situ.get("dropped"),
         "shapes": {k: v for k, v in shapes.items() if k not in ("changed", "fixes")},
         "changed": (shapes.get("changed") or [])[:2],
@@ -144,6 +146,7 @@ def text(summary: dict[str, Any], runs: dict[str, Any]) -> str:
     for variant, own in plain_runs.items():
         lines.append(
             f"  plain {variant}: step {own.get('stepMs')} ms over {own.get('steps')}, wall {own['wallSeconds']} s"
+            + (f", {own['reservedBytes'] / 2**20:.0f} MiB reserved at the end" if own.get("reservedBytes") else "")
             + (f" (exit {own['exitCode']}: {own['stderr'][-300:]})" if own.get("exitCode") else "")
         )
     lines.append(
@@ -155,6 +158,8 @@ def text(summary: dict[str, Any], runs: dict[str, Any]) -> str:
             lines.append(f"  profile {k}: failed: {p['error'][-300:]}")
             continue
         lines.append(f"  profile {k} ({p['wallSeconds']} s): {p['headline']}")
+        graphs = p["shapes"].get("cudaGraphBytes")
+        lines.append(f"    host share {p['hostShare']}" + (f", CUDA graphs {graphs / 2**20:.0f} MiB" if graphs else ""))
     lines.append(
         f"  profiles: {summary['profileValues']} spread {summary['spreadPct']} % "
         f"(within {AGREE_PCT:g} %: {summary['withinAgreePct']}), inside each other's range: "

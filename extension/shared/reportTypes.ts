@@ -992,6 +992,18 @@ export interface Reason {
   samples?: number;
   torch?: string | null;
   /**
+   * schema 1.23, cuda-graphs-per-size: the device memory the region's CUDA graphs hold (regionShapes.cudaGraphBytes)
+   */
+  bytes?: number;
+  /**
+   * schema 1.23, launch-bound-range: eager's host time over its GPU time in situ, in % (inSitu.hostShare.eagerPct)
+   */
+  hostPct?: number;
+  /**
+   * schema 1.23, launch-bound-range: the least half-width of the in-situ range, in % (inSitu.hostShare.floorPct)
+   */
+  floorPct?: number;
+  /**
    * unmeasured: the modes[] or measurements[] index it is about
    */
   index?: number;
@@ -1164,6 +1176,14 @@ export interface RegionCall {
   ms: number | null;
   clock?: 'cuda-events' | 'perf-counter';
   /**
+   * schema 1.23, CUDA graphs (reduce-overhead, max-autotune) on a GPU, a size's first two compiled calls (the warm-up and the recording of its graph): what the private memory pools (CUDA graphs') grew by over the call, from the allocator's host-side state (no synchronisation)
+   */
+  cudaGraphBytes?: number;
+  /**
+   * schema 1.23, CUDA calls: the call's host time (perf_counter around it, no synchronisation): a launch-bound call's is close to ms, a GPU-bound one's far under it. Absent on CPU (ms is the host's)
+   */
+  hostMs?: number;
+  /**
    * input signature, e.g. 'float32[5, 4096, 64], int64[5]; inference'
    */
   signature: string;
@@ -1262,6 +1282,10 @@ export interface RegionInSitu {
     calls: number;
     of: number;
   };
+  /**
+   * schema 1.23, interleaved on CUDA: how much of eager the host sets (measure/interleaved.host_share); null: no steady eager call with a host time (CPU: the host sets both sides, and a host that moves between runs moves both)
+   */
+  hostShare?: null | HostShare;
   compiledCalls?: number;
   eagerCalls?: number;
   /**
@@ -1371,6 +1395,24 @@ export interface Sides {
   compiled: number;
   eager: number;
   [k: string]: unknown;
+}
+export interface HostShare {
+  /**
+   * the median over eager's steady calls of their host time (hostMs) over their GPU time (ms), at most 100
+   */
+  eagerPct: number;
+  /**
+   * the steady eager calls it rests on
+   */
+  calls: number;
+  /**
+   * eagerPct at least 70: the GPU waits on the host, and eager runs at the host's speed, which moves between processes
+   */
+  launchBound: boolean;
+  /**
+   * launch-bound: the least half-width of the step and call intervals (floorPct there), the rule targets use on eager's GPU idle share (15 % of the share, at least 5 %); null: not launch-bound
+   */
+  floorPct: number | null;
 }
 export interface InSituSpeedup {
   /**
@@ -1588,6 +1630,10 @@ export interface RegionShapes {
    * reduce-overhead (or max-autotune) on a GPU: the sizes compiled code ran, each recording a CUDA graph of its own (null: not CUDA graphs, or one size)
    */
   cudaGraphSizes: number | null;
+  /**
+   * schema 1.23, CUDA graphs on a GPU: the device memory the region's CUDA graphs took, what the graphs' memory pools grew by over the calls that warmed up and recorded a size's graph (their calls' cudaGraphBytes, summed); null: not read
+   */
+  cudaGraphBytes?: number | null;
   /**
    * schema 1.22: fixes the profile's budget left out are one click away; null or absent: none was
    */

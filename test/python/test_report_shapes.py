@@ -70,6 +70,7 @@ PARTS = {
     in_situ.WhatIf: "#/$defs/inSitu/properties/whatIf/items",
     in_situ.Series: "#/$defs/inSitu/properties/series",
     in_situ.EagerFallback: "#/$defs/inSitu/properties/eagerFallback/oneOf/1",
+    in_situ.HostShare: "#/$defs/inSitu/properties/hostShare/oneOf/1",
     in_situ.RegionInSitu: "#/$defs/inSitu",
     in_situ.ReportInSitu: "#/properties/inSitu",
     region.RegionCall: "#/$defs/regionCall",

@@ -178,12 +178,33 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
 
 
 def test_cuda_graphs_recorded_per_size_are_counted_under_reduce_overhead_on_a_gpu_only() -> None:
-    calls = [call(i, f"float32[{1 + i % 4}, 64]; no_grad") for i in range(12)]
+    calls = [call(i, f"float32[{(3, 1, 4, 2)[i % 4]}, 64]; no_grad") for i in range(12)]
     gpu = shape_facts.region_shapes(calls, insight([], 1), {"mode": "reduce-overhead", "dynamic": None}, "cuda", None)
     cpu = shape_facts.region_shapes(calls, insight([], 1), {"mode": "reduce-overhead", "dynamic": None}, "cpu", None)
     assert gpu is not None and gpu["cudaGraphSizes"] == 4 and cpu is not None and cpu["cudaGraphSizes"] is None
+    assert gpu["cudaGraphBytes"] is None  # no call read the graphs' pools: no memory is said
     entry = {**region(calls, gpu), "options": {"mode": "reduce-overhead"}}
-    assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 input sizes"
+    assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 batch sizes"
+
+
+def test_the_memory_the_cuda_graphs_took_leads_beside_their_count() -> None:
+    """Each size's first two compiled calls (its warm-up and the recording of its graph) carry what the graphs' memory
+    pools grew by over them (script/regions.py); the region's CUDA graphs hold their sum."""
+    mib = 2**20
+    calls = [call(i, f"float32[{(3, 1, 4, 2)[i % 4]}, 64]; no_grad") for i in range(12)]
+    for c in calls[:8]:  # a warm-up grows the pool; the recording mostly reuses what the warm-up freed
+        c["cudaGraphBytes"] = 160 * mib if c["index"] < 4 else 8 * mib
+    options = {"mode": "reduce-overhead", "dynamic": None}
+    shapes = shape_facts.region_shapes(calls, insight([], 1), options, "cuda", None)
+    assert shapes is not None and shapes["cudaGraphBytes"] == 4 * 168 * mib
+    entry = {**region(calls, shapes), "options": options}
+    assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 batch sizes, holding 672 MiB"
+    graphs = next(r for r in shape_reasons(entry) if r["code"] == "cuda-graphs-per-size")  # type: ignore[arg-type]
+    assert sentences.sentence(graphs).startswith(
+        "reduce-overhead recorded a CUDA graph for each of 4 batch sizes, holding 672 MiB: each new size pauses"
+    )
+    calls[1]["cudaGraphBytes"] = -(10**12)  # a pool given back while recording (a re-recorded graph): never below 0
+    assert shape_facts.cuda_graph_bytes(calls) == 0
 
 
 def test_a_library_cache_s_growth_shows_in_its_length_and_inputs_of_one_shape_have_no_story() -> None:

@@ -132,6 +132,20 @@ def _automatic_clause(r: Reason) -> str:
     )
 
 
+def _graphs_clause(r: Reason) -> str:
+    """ "reduce-overhead recorded a CUDA graph for each of 6 batch sizes, holding 1.2 GiB"."""
+    n = r.get("count", 0)
+    sizes = (
+        formats.plural(n, "length")
+        if r.get("growing")
+        else formats.plural(n, "batch size")
+        if r.get("dim") == 0
+        else formats.plural(n, "input size")
+    )
+    held = f", holding {formats.memory(r['bytes'])}" if "bytes" in r else ""
+    return f"{r.get('mode')} recorded a CUDA graph for each of {sizes}{held}"
+
+
 def _fix_clause(r: Reason) -> str:
     """ "with dynamic=True: 1 graph instead of 8, 1.31× per step in situ (1.22–1.40×), compile 3.1 s instead of 33 s"."""
     if not r.get("measured"):
@@ -206,6 +220,13 @@ def _left_out(r: Reason) -> str:
     return (
         f"In situ, {formats.whole(r.get('count', 0))} of the script's {formats.whole(r.get('made', 0))} calls are left "
         "out of the number: compiles, the warm-up, first calls at a size, and calls that ran eagerly."
+    )
+
+
+def _launch_bound(r: Reason) -> str:
+    return (
+        f"A launch-bound eager (its host time {formats.pct(r.get('hostPct', 0.0))} of its GPU time): the range holds a "
+        f"host that moves ±{formats.pct(r.get('floorPct', 0.0))} between runs."
     )
 
 
@@ -361,12 +382,10 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: f"{_warmup_clause(r)[:1].upper()}{_warmup_clause(r)[1:]}: warm up at the shape the real calls use.",
     ),
     "cuda-graphs-per-size": (
+        _graphs_clause,
         lambda r: (
-            f"{r.get('mode')} recorded a CUDA graph for each of {formats.plural(r.get('count', 0), 'input size')}"
-        ),
-        lambda r: (
-            f"{r.get('mode')} recorded a CUDA graph for each of {formats.plural(r.get('count', 0), 'input size')}: "
-            "each new size pauses to record one and keeps GPU memory for it; pad inputs to a few sizes."
+            f"{_graphs_clause(r)}: each new size pauses to record one and keeps GPU memory for it; pad inputs to a "
+            "few sizes."
         ),
     ),
     "automatic-dynamic": (
@@ -387,6 +406,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: f"{formats.whole(r.get('count', 0))} calls left out",
         _left_out,
     ),
+    "launch-bound-range": (lambda r: "launch-bound eager", _launch_bound),
     "decode-loop": (
         _per_sequence,
         lambda r: (

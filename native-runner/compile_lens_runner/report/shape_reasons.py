@@ -68,7 +68,16 @@ def _finding(region: Region, shapes: RegionShapes) -> Reason | None:
         return reason
     sizes = shapes.get("cudaGraphSizes")
     if sizes:
-        return {"code": "cuda-graphs-per-size", "count": sizes, "mode": str((region.get("options") or {}).get("mode"))}
+        graphs: Reason = {
+            **where,
+            "code": "cuda-graphs-per-size",
+            "count": sizes,
+            "mode": str((region.get("options") or {}).get("mode")),
+        }
+        held = shapes.get("cudaGraphBytes")
+        if held is not None:
+            graphs["bytes"] = held
+        return graphs
     auto = shapes.get("automaticDynamic")
     if auto:
         reason = {**where, "code": "automatic-dynamic", "call": auto["call"], "count": auto["servedCalls"]}

@@ -135,6 +135,11 @@ def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
             "ranCompiled": ran,
             "fallbackReason": fallback,
         }
+        host = call.clock.host_ms
+        if host is not None:
+            entry["hostMs"] = round(host, 4)
+        if call.graph_bytes is not None:
+            entry["cudaGraphBytes"] = call.graph_bytes
         if call.profiled:
             entry["profiled"] = True
         if call.observer:

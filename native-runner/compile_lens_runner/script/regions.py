@@ -36,8 +36,10 @@ from typing import TYPE_CHECKING, Any
 from ..compiler.failure import compile_failure
 from ..compiler.user_code import innermost_user, location
 from ..errors import _from_compiler
+from ..measure.interleaved import CUDA_GRAPH_SETUP_CALLS
 from ..shapes.common import SourceLocation
 from ..shapes.in_situ import CompileFailure
+from ..shapes.mode import CUDAGRAPH_MODES
 from . import calls as region_calls
 from . import capture as region_capture
 from . import held as region_held
@@ -97,6 +99,7 @@ class Region:
     compiled_signatures: set[str] = field(default_factory=set)  # signatures a compiled-side call ran
     # a compiled-side call at a signature new to it ran compiled code without compiling: a dynamic graph serves new sizes
     serves_new_sizes: bool = False
+    graph_setup: Counter[str] = field(default_factory=Counter)  # compiled-side calls per signature, under CUDA graphs
 
     @property
     def compiled(self) -> Any:
@@ -434,12 +437,22 @@ class RegionRecorder:
         if self.window is not None:  # the window opens and steps only at the script's own (top-level) calls
             profiled = (self.window.before_call(region) if not self._thread.claimed else self.window.active) or profiled
         clock = CallClock(cuda_stream(device))
+        # a size's first calls under CUDA graphs warm up and record its graph: what the graphs' pools grow by is read
+        # around them, once inside the clock and once after it, so that only this call's own step (never a steady
+        # step: interleaved.split) holds the reads
+        pool = (
+            clock.stream is not None
+            and side != "eager"
+            and region.options.get("mode") in CUDAGRAPH_MODES
+            and region.graph_setup[signature] < CUDA_GRAPH_SETUP_CALLS
+        )
         started, before = len(self.watcher.started), self.runs.snapshot()
         work = self._thread.observer_work
         claimed: set[str] = set()
         self._thread.claimed.append(claimed)
         clock.start()
         own_before = (clock.t0 - entered) if clock.events is None else 0.0
+        pool_before = region_calls.graph_pool_bytes(device) if pool else None
         try:
             out = call(*args, **kwargs)
             return out if cut is None else cut(out)
@@ -449,6 +462,7 @@ class RegionRecorder:
             raise
         finally:
             clock.stop()
+            pool_after = region_calls.graph_pool_bytes(device) if pool_before is not None else None
             left = time.perf_counter()
             observer = observer or self._thread.observer_work != work  # a nested region's observer work ran inside
             counts = self.runs.snapshot() - before
@@ -465,6 +479,8 @@ class RegionRecorder:
                 self.interleaver.after_call(len(self.watcher.started) > started)
             # at the eager stance Dynamo runs the original code without a guard check: no compiled code ran
             ran = None if side == "eager" else counts.ran_compiled()
+            if pool:
+                region.graph_setup[signature] += 1
             if side != "eager":
                 if signature not in region.compiled_signatures and not ids and ran is True:
                     region.serves_new_sizes = True
@@ -484,6 +500,7 @@ class RegionRecorder:
                     block=block,
                     compiles_at_start=started,
                     own_before_s=own_before,
+                    graph_bytes=None if pool_after is None or pool_before is None else pool_after - pool_before,
                 )
                 region.calls.append(record)
             try:

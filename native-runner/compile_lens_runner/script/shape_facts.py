@@ -1,6 +1,6 @@
 """A region's shape story as facts (report: region `shapes`, schema 1.21): which input dimension changed and the sizes
 seen, the graphs that made, automatic dynamic's second compile, the recompile limit and the calls it ran eagerly, a
-warm-up at another shape, CUDA graphs recorded per size, and a decode loop's growth (its number reads per token).
+warm-up at another shape, CUDA graphs recorded per size and the memory they hold, and a decode loop's growth (its number reads per token).
 From the region's calls as the report carries them (their signatures, compiles, ranCompiled) and the compiler's guard
 failures; the sentences are written in report/shape_words.py. None for a region whose inputs kept one shape."""
 
@@ -200,6 +200,14 @@ def cuda_graph_sizes(calls: list[RegionCall], options: dict[str, object], device
     return len(sizes) if len(sizes) > 1 else None
 
 
+def cuda_graph_bytes(calls: list[RegionCall]) -> int | None:
+    """The device memory the region's CUDA graphs took: what the graphs' memory pools grew by over its calls that
+    warmed up and recorded a size's graph (script/regions.py reads the pools around those calls only); None where no
+    call was read (CPU, no CUDA-graph mode, a torch whose allocator does not name pools)."""
+    grown = [c["cudaGraphBytes"] for c in calls if "cudaGraphBytes" in c]
+    return max(0, sum(grown)) if grown else None
+
+
 def region_shapes(
     calls: list[RegionCall],
     insight: CompilerInsight | None,
@@ -222,4 +230,5 @@ def region_shapes(
         "recompileLimit": recompile_limit(calls, insight),
         "warmup": warmup,
         "cudaGraphSizes": cuda_graph_sizes(calls, options, device),
+        "cudaGraphBytes": cuda_graph_bytes(calls),
     }

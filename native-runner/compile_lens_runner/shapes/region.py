@@ -20,6 +20,8 @@ class _RegionCall(TypedDict):
 
 class RegionCall(_RegionCall, total=False):
     clock: str
+    hostMs: float  # a CUDA call's host time (perf_counter around it); absent on CPU, where ms is the host's
+    cudaGraphBytes: int  # under CUDA graphs, a size's first calls: what the graphs' memory pools grew by over it
     gradMode: str
     compileIds: list[str]
     compileSeconds: float | None
@@ -156,6 +158,7 @@ class ShapeFixOffer(TypedDict):
 class RegionShapes(_RegionShapes, total=False):
     fixes: list[ShapeFix]  # the shape fixes, each measured on the script's own calls (or why not)
     measure: ShapeFixOffer | None  # fixes the budget left out: measuring them is one click away
+    cudaGraphBytes: int | None  # the device memory its CUDA graphs' pools took while recording (shape_facts)
 
 
 class _Region(TypedDict):
