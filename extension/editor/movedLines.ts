@@ -26,3 +26,17 @@ export function movedLine(line: number, change: TextChange): number {
 
 /** The 0-based line after every change of one edit event, applied in order (each range is in the text its predecessor left). */
 export const movedLineAfter = (line: number, changes: readonly TextChange[]): number => changes.reduce(movedLine, line);
+
+/** A per-line table (1-based line → entries) after an edit: each line's entries on the line it moved to (lines an
+ * edit merged keep all their entries). */
+export function movedLineKeys<T>(
+  byLine: ReadonlyMap<number, readonly T[]>,
+  changes: readonly TextChange[],
+): Map<number, T[]> {
+  const moved = new Map<number, T[]>();
+  for (const [line, entries] of byLine) {
+    const to = movedLineAfter(line - 1, changes) + 1;
+    moved.set(to, [...(moved.get(to) ?? []), ...entries]);
+  }
+  return moved;
+}

@@ -3,7 +3,7 @@
 // Reads the newest report shown that compiled this file (a run of another file does not hide it); an edit moves its
 // lines as it moves the findings' (editor/movedLines.ts).
 import * as vscode from 'vscode';
-import { movedLineAfter } from '../editor/movedLines.ts';
+import { movedLineKeys } from '../editor/movedLines.ts';
 import { compiledLineHover, compiledLineIndex, type LineUse } from '../present/kernelLinks.ts';
 import type { Report } from '../shared/report.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type GeneratedCode, type OpenGeneratedCodeArgs } from './generatedCode.ts';
@@ -17,12 +17,7 @@ export class CompiledLineHover implements vscode.Disposable {
       const index = this.indexOf(shown.report);
       const byLine = index.get(event.document.uri.fsPath);
       if (!byLine) continue;
-      const moved = new Map<number, LineUse[]>();
-      for (const [line, uses] of byLine) {
-        const to = movedLineAfter(line - 1, event.contentChanges) + 1;
-        moved.set(to, [...(moved.get(to) ?? []), ...uses]);
-      }
-      index.set(event.document.uri.fsPath, moved);
+      index.set(event.document.uri.fsPath, movedLineKeys(byLine, event.contentChanges));
     }
   });
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { FindingStore } from '../../extension/editor/findingStore.ts';
-import { movedLine, movedLineAfter, type TextChange } from '../../extension/editor/movedLines.ts';
+import { movedLine, movedLineAfter, movedLineKeys, type TextChange } from '../../extension/editor/movedLines.ts';
 import { quickFixEdit } from '../../extension/editor/quickFixes.ts';
 import type { Report } from '../../extension/shared/report.ts';
 
@@ -94,4 +94,28 @@ test("the Quick Fix's edit moves the findings on the line it moved, and only in 
     );
     assert.equal(now.line, was.line + 1);
   }
+});
+
+test("a compiled line's hover entries follow their lines; lines an edit merged keep both", () => {
+  const byLine = new Map([
+    [2, ['kernel a']],
+    [5, ['kernel b']],
+    [6, ['kernel c']],
+  ]);
+  assert.deepEqual(
+    [...movedLineKeys(byLine, [change(0, 0, 0, 0, '# fix\n')])],
+    [
+      [3, ['kernel a']],
+      [6, ['kernel b']],
+      [7, ['kernel c']],
+    ],
+  );
+  // line 5 (0-based 4) and its line break deleted: line 6 moves up onto where 5 was
+  assert.deepEqual(
+    [...movedLineKeys(byLine, [change(4, 0, 5, 0, '')])],
+    [
+      [2, ['kernel a']],
+      [5, ['kernel b', 'kernel c']],
+    ],
+  );
 });
