@@ -84,7 +84,15 @@ describe('script regions in the report panel', () => {
     );
     assert.match(
       r0[6]!.title,
-      /^call 6: \d+ ms — recompiled\ncompiling took \d\.\d+ s\nrecompiled because: tensor 'x' size mismatch at index 1\. expected 128, actual 256\ninputs: float32\[8, 256, 64\]; inference$/,
+      /^call 6: \d+ ms — recompiled\ncompiling took \d\.\d+ s\nrecompiled because x's dimension 1 changed from 128 to 256\ninputs: float32\[8, 256, 64\]; inference$/,
+    );
+    // PyTorch's guard behind a toggle, as PyTorch wrote it
+    const guards = page.locator('section.region[data-region="r0"] details.failed-guards');
+    assert.equal(await guards.locator('pre').count(), 1);
+    await guards.locator('summary').click();
+    assert.equal(
+      await guards.locator('pre').innerText(),
+      "call 6: tensor 'x' size mismatch at index 1. expected 128, actual 256",
     );
     assert.match(
       r0[3]!.title,
