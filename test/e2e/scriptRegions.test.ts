@@ -176,6 +176,16 @@ test(
         1,
         "one finding: the recorded notebook run's; the recorded script run had none",
       );
+      // the notebook's report drawn in its own tab (the serve_script one stays behind it)
+      const notebookFrame = await findWebviewFrame(
+        page,
+        'section.region[data-region="r0"] h3:has-text("r0 MLP")',
+        60_000,
+      );
+      assert.equal(
+        await notebookFrame.locator('section.region[data-region="r0"] h3').innerText(),
+        'r0 MLP — explore.ipynb cell 4, line 2',
+      );
       const titles = (await tabTitles(page)).filter((t) => t.startsWith('Compile Lens'));
       assert.equal(titles.length, 2, `a report tab per run: ${titles.join(', ')}`);
       assert.ok(
