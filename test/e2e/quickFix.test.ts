@@ -156,6 +156,29 @@ async function scrollToLineStarts(page: Page): Promise<void> {
   assert.fail(`the lines start ${offset} px off the text area's left`);
 }
 
+/** Hovers the token `print` of the editor line holding `text` until Compile Lens's part of the hover shows (the
+ * finding's explanation: "What happened:", else "Reason:"); its text. */
+async function findingHover(page: Page, text: string): Promise<string> {
+  const token = page
+    .locator('.monaco-editor .view-line', { hasText: text })
+    .locator('span', { hasText: 'print' })
+    .first();
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await page.mouse.move(5, 5);
+    await token.hover();
+    const hover = page.locator('.monaco-hover', { hasText: /What happened:|Reason:/ }).first();
+    try {
+      await hover.waitFor({ state: 'visible', timeout: 5000 });
+      const said = await hover.innerText();
+      await page.mouse.move(5, 5);
+      return said;
+    } catch {
+      // hover not up yet
+    }
+  }
+  throw new Error(`no finding hover on ${text}`);
+}
+
 /** The text of the editor line right below the CodeLens matching `title`. */
 async function lensLine(page: Page, title: RegExp): Promise<string> {
   const lens = page.locator('.codelens-decoration', { hasText: title }).first();
@@ -241,6 +264,8 @@ test(
         .filter({ hasText: `[Ln ${movedPrint}, Col 1]` })
         .first()
         .waitFor({ timeout: 30_000 });
+      // the finding's hover (its explanation, the provider's part) on the print's new line
+      assert.match(await findingHover(page, 'print("step done")'), /(What happened|Reason):.*print/is);
       const lens = await lensLine(page, /\d\.\d+×/);
       assert.equal(lens, '@torch.compile(backend="eager")', "the region's lens sits above its torch.compile line");
       await scrollToLineStarts(page);
