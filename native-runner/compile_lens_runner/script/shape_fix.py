@@ -207,7 +207,7 @@ def merge(regions: list[Region], batch: list[ShapeFixPlan], child: dict[str, Any
             out[p["region"]] = unmeasured(p, REFUSED, why)
             continue
         compiler, situ = fixed.get("compiler"), fixed.get("inSitu")
-        written = next(r for r in mine.values() if r["id"] == p["region"]).get("compiler")
+        written = mine[key].get("compiler") if key else None
         measured: ShapeFix = {
             "fix": text(p),
             "kind": p["kind"],
