@@ -157,6 +157,19 @@ def test_a_training_loop_s_lazy_backward_compile_is_in_its_compile_seconds() -> 
     }
 
 
+def test_a_graph_from_an_attempt_dynamo_restarted_is_not_counted() -> None:
+    """The same loop with dynamic=True: Dynamo logged 0/0's graph, restarted the compile's analysis
+    (TensorifyScalarRestartAnalysis) and logged its graph again at attempt 1: one graph was made. The log twice over
+    (its ids compiled again after a reset) is two."""
+    text = (LOGS / "cpu-train-varlen-dynamic.log").read_text()
+    records = torch_trace.parse(text)
+    graphs = [(r.compile_id, r.attempt) for r in records if r.kind == "dynamo_output_graph"]
+    assert graphs == [("0/0", 0), ("0/0", 1)]
+    compiler = compiler_insight(records, lambda record: None, cudagraphs=False)
+    assert compiler["graphCount"] == 1 and [f["compileId"] for f in compiler["frames"]] == ["0/0"]
+    assert compiler_insight(torch_trace.parse(text + text), lambda record: None, cudagraphs=False)["graphCount"] == 2
+
+
 def test_cache_hit_and_unattributed_work_in_phases() -> None:
     def event(name: str, ph: str, ts: float, compile_id: str | None, **args: Any) -> str:
         payload = json.dumps({"name": name, "ts": ts, "ph": ph, "args": {"compile_id": compile_id, **args}})

@@ -32,7 +32,7 @@ HEADER = "V1124 12:00:00.000000 1 x.py:1] "
 
 def _facts(records: list[tt.Record], parser: tt.Parser) -> tuple[Any, ...]:
     return (
-        [(r.kind, r.meta, r.payload, r.compile_id, r.mode, r.phase) for r in records],
+        [(r.kind, r.meta, r.payload, r.compile_id, r.attempt, r.mode, r.phase) for r in records],
         parser.unreadable,
         parser.first_unreadable,
         sorted(parser.ranks),
@@ -131,14 +131,14 @@ def test_unusual_envelopes_read_as_json_reads_them(tmp_path: Path) -> None:
         '["not", "an", "object"]',
     ]
     records, parser = _read("".join(HEADER + e + "\n" for e in envelopes), tmp_path)
-    assert [(r.kind, r.meta, r.compile_id) for r in records] == [
-        ("dynamo_start", {"stack": []}, "5/2"),
-        ("compilation_metrics", {"compile_id": "7/1", "rank": 9, "frame_id": 8}, "7/1"),
-        ("artifact", {"name": 'we"ird', "encoding": "json"}, None),
-        ("chromium_event", {"x": 1}, "1/0"),
-        ("artifact", {"name": "a", "encoding": "string"}, "4/0"),
-        ("describe_tensor", {"id": 1, "size": [2]}, "0/0"),
-        ("describe_source", {"rank": 7}, "1/0"),
+    assert [(r.kind, r.meta, r.compile_id, r.attempt) for r in records] == [
+        ("dynamo_start", {"stack": []}, "5/2", 0),
+        ("compilation_metrics", {"compile_id": "7/1", "rank": 9, "frame_id": 8}, "7/1", 0),
+        ("artifact", {"name": 'we"ird', "encoding": "json"}, None, 0),
+        ("chromium_event", {"x": 1}, "1/0", 0),
+        ("artifact", {"name": "a", "encoding": "string"}, "4/0", 1),
+        ("describe_tensor", {"id": 1, "size": [2]}, "0/0", 0),
+        ("describe_source", {"rank": 7}, "1/0", 0),
     ]
     assert (sorted(parser.ranks), parser.unreadable, parser.first_unreadable) == ([1, 3], 1, 8)
     for envelope, record in zip(envelopes[:-1], records, strict=True):  # the same as parsing the whole envelope

@@ -336,6 +336,26 @@ def kernels(records: list[Record]) -> list[KernelProvenance]:
     return out[:MAX_KERNELS]
 
 
+def graph_count(records: list[Record]) -> int:
+    """The graphs Dynamo made: a graph logged by an attempt at a compile that Dynamo then restarted (it traced the frame
+    again, e.g. after a graph break in a nested call or a specialisation) was dropped, only the last attempt's is
+    compiled. A compile's attempts rise while it runs: a lower one after them is its id compiled again (a log of
+    several runs), its earlier compile finished."""
+    attempts: dict[str | None, int] = {}  # each compile's attempt so far
+    pending: dict[str | None, int] = {}  # graphs that attempt logged
+    count = 0
+    for r in records:
+        last = attempts.get(r.compile_id, 0)
+        if r.attempt != last:
+            graphs = pending.pop(r.compile_id, 0)
+            if r.attempt < last:
+                count += graphs
+            attempts[r.compile_id] = r.attempt
+        if r.kind == "dynamo_output_graph":
+            pending[r.compile_id] = pending.get(r.compile_id, 0) + 1
+    return count + sum(pending.values())
+
+
 def compiler_insight(
     records: list[Record], trigger: Callable[[Record], str | None], cudagraphs: bool
 ) -> CompilerInsight:
@@ -373,7 +393,7 @@ def compiler_insight(
     ]
     recompiles = [recompile(r, starts, trigger) for r in records if r.artifact == "recompile_reasons"]
     return {
-        "graphCount": sum(1 for r in records if r.kind == "dynamo_output_graph"),
+        "graphCount": graph_count(records),
         "graphBreaks": list(breaks.values()),
         "recompiles": recompiles,
         "recompileSites": explain.group_sites(recompiles),

@@ -91,8 +91,9 @@ class InFile:
 
 
 class Record:
-    """One record: its kind, metadata (its envelope's value of the kind), payload text, compile id ("frame/attempt")
-    and the mode and phase Compile Lens marked it under. A payload is decoded when first read."""
+    """One record: its kind, metadata (its envelope's value of the kind), payload text, compile id ("frame/compile"),
+    the attempt at that compile that logged it (Dynamo restarts a compile's analysis: only the last attempt's graph is
+    compiled) and the mode and phase Compile Lens marked it under. A payload is decoded when first read."""
 
     __slots__ = (
         "_end",
@@ -103,6 +104,7 @@ class Record:
         "_source",
         "_start",
         "artifact",
+        "attempt",
         "compile_id",
         "kind",
         "mode",
@@ -122,10 +124,12 @@ class Record:
         source: Source | None = None,
         span: tuple[int, int] = (0, 0),
         event: ChromiumEvent | None = None,
+        attempt: int = 0,
     ) -> None:
         """`meta` (start, end): where its JSON is in `source`, read and parsed when first asked for; `payload` None: the bytes at `span` of `source` are the
         payload as logged; `event`: the chromium event when read from them already."""
         self.kind, self._meta, self.compile_id, self.mode, self.phase = kind, meta, compile_id, mode, phase
+        self.attempt = attempt
         self.strings = strings if strings is not None else {}
         self.artifact: str | None = meta.get("name") if kind == "artifact" and isinstance(meta, dict) else None
         self._payload, self._source, (self._start, self._end) = payload, source, span
@@ -222,7 +226,17 @@ class Record:
 # (`received`): field by field, not a tuple per record (a part of a large log has half a million records: the tuples
 # took more memory and time than the records), spans in the file in arrays
 Sent = tuple[
-    list[str], list[Any], list[Any], list[Any], list[Any], "array[int]", list[Any], list[Any], "array[float]", list[Any]
+    list[str],
+    list[Any],
+    list[Any],
+    list[Any],
+    list[Any],
+    "array[int]",
+    list[Any],
+    list[Any],
+    "array[float]",
+    list[Any],
+    "array[int]",
 ]
 
 
@@ -250,12 +264,13 @@ def sent(records: list[Record]) -> Sent:
         [e[1] for e in events],
         array("d", (e[2] or 0.0 for e in events)),
         [e[3] for e in events],
+        array("l", (r.attempt for r in records)),
     )
 
 
 def received(fields: Sent, strings: dict[int, str], log: InFile) -> list[Record]:
     """The records `sent` sent, their payloads read from `log` (at offset 0), their file names from `strings`."""
-    kinds, metas, ids, modes, phases, spans, names, phs, times, event_ids = fields
+    kinds, metas, ids, modes, phases, spans, names, phs, times, event_ids, attempts = fields
     starts, ends = itertools.islice(spans, 0, None, 2), itertools.islice(spans, 1, None, 2)
     return [
         Record(
@@ -269,9 +284,10 @@ def received(fields: Sent, strings: dict[int, str], log: InFile) -> list[Record]
             log,
             (start, end),
             None if name is None else _new_event(ChromiumEvent, (name, ph, ts, event_id)),
+            attempt,
         )
-        for kind, meta, cid, mode, phase, start, end, name, ph, ts, event_id in zip(
-            kinds, metas, ids, modes, phases, starts, ends, names, phs, times, event_ids, strict=True
+        for kind, meta, cid, mode, phase, start, end, name, ph, ts, event_id, attempt in zip(
+            kinds, metas, ids, modes, phases, starts, ends, names, phs, times, event_ids, attempts, strict=True
         )
     ]
 
@@ -337,7 +353,7 @@ class Parser:
                 self._record(data, pending, match.start(1), source, records)
                 mode, phase, marked = self.marker.get("mode"), self.marker.get("phase"), self.marked
             elif (entry := by_shape(pending)) is not None:  # the common case, in this loop
-                kind, meta, compile_id, rank = entry
+                kind, meta, compile_id, rank, attempt = entry
                 if rank is not None:
                     ranks.add(rank)
                 at = pending.end()
@@ -352,6 +368,7 @@ class Parser:
                     source,
                     (pending.end(14) + 1, at),
                     event(pending, at) if kind == "chromium_event" else None,
+                    attempt,
                 )
                 if record.artifact != MARKER:
                     unmarked += not marked
@@ -405,7 +422,7 @@ class Parser:
         if entry is None:
             self._skip(data, header.start(1))
             return
-        kind, value, compile_id, rank = entry
+        kind, value, compile_id, rank, attempt = entry
         if isinstance(rank, int):
             self.ranks.add(rank)
         if kind == "str" and isinstance(value, list) and len(value) == 2:
@@ -424,6 +441,7 @@ class Parser:
             source,
             (start, payload_end),
             event,
+            attempt,
         )
         if record.artifact != MARKER:
             self.unmarked += not self.marked

@@ -42,7 +42,8 @@ _EVENT = (
 # - a file name interned;
 # - else the envelope is parsed as JSON.
 # Groups: 1 (empty) where the line starts, 2 (empty) where the envelope starts; the first shape's kind 3, artifact
-# name 4 and encoding 5, rank 6, compile id 7 (its frame and attempt: `0, "frame_compile_id": 1`); the second shape's
+# name 4 and encoding 5, rank 6, compile id 7 (its frame, compile and attempt at it: `0, "frame_compile_id": 1,
+# "attempt": 0`, the attempt when logged); the second shape's
 # kind 8, value 9, rank 10, compile id 11; a file name interned ({"str": [name, id]}) 12 and 13; 14 (empty) where the
 # header line ends; 15 to 19 a payload laid out as a chromium event (_EVENT's groups: it is the event only if the
 # payload ends where it does); the payload's other lines follow, each after its line break.
@@ -55,10 +56,12 @@ _RECORD = (
     + rb'), "encoding": ('
     + _STR
     + rb')\})(?:, "rank": (\d+))?'
-    rb'(?:, "frame_id": (\d+, "frame_compile_id": \d+))?'
-    rb'(?:, "(?!(?:rank|frame_id|frame_compile_id|\3)")\w+": ' + _VALUE + rb")*\}[ \t\r]*"
-    rb"|" + _KIND + rb'(\{[^\n]*\})(?:, "rank": (\d+))?, "frame_id": (\d+, "frame_compile_id": \d+)'
-    rb'(?:, "(?!(?:rank|frame_id|frame_compile_id)")\w+": (?:-?\d+|"[^"\\\n{}]*"|null|true|false))*\}[ \t\r]*'
+    rb'(?:, "frame_id": (\d+, "frame_compile_id": \d+(?:, "attempt": \d+)?))?'
+    rb'(?:, "(?!(?:rank|frame_id|frame_compile_id|attempt|\3)")\w+": ' + _VALUE + rb")*\}[ \t\r]*"
+    rb"|"
+    + _KIND
+    + rb'(\{[^\n]*\})(?:, "rank": (\d+))?, "frame_id": (\d+, "frame_compile_id": \d+(?:, "attempt": \d+)?)'
+    rb'(?:, "(?!(?:rank|frame_id|frame_compile_id|attempt)")\w+": (?:-?\d+|"[^"\\\n{}]*"|null|true|false))*\}[ \t\r]*'
     rb'|\{"str": \[(' + _STR + rb"), (\d+)\]\}[ \t\r]*"
     rb"|\{[^\n]*)$()(?:" + _EVENT + rb")?(?:\n\t[^\n]*+)*+"
 )  # possessive: nothing to backtrack into
@@ -87,11 +90,14 @@ def _value(raw: bytes) -> Any:
 
 
 # What a record's envelope says: its kind, the kind's value (a (start, end) span of the data: its JSON, parsed when
-# read), its compile id ("frame/attempt", else the value's compile_id), its rank
-Envelope = tuple[str, Any, Any, Any]
+# read), its compile id ("frame/compile", else the value's compile_id), its rank, and which attempt at that compile
+# logged it (0 when not logged: Dynamo restarts a compile's analysis, e.g. at a graph break in a nested call)
+Envelope = tuple[str, Any, Any, Any, int]
 _DECODER = json.JSONDecoder()
 _KINDS: dict[bytes, str] = {}  # kinds, compile ids, event names and phases decoded once (they repeat)
 _IDS: dict[bytes, str] = {}
+_COMPILES: dict[bytes, tuple[str, int]] = {}  # an envelope's compile id and attempt, by RECORD's group of them
+_NO_COMPILE = (None, 0)
 _NAMES: dict[bytes, str] = {}
 
 
@@ -109,26 +115,27 @@ def _artifact(name: bytes, encoding: bytes) -> dict[str, Any]:
     return _ARTIFACTS.setdefault(name + encoding, {"name": _value(name), "encoding": _value(encoding)})
 
 
-def _compile_id(raw: bytes) -> str:
-    """ "frame/attempt" from RECORD's `frame, "frame_compile_id": attempt`."""
-    known = _IDS.get(raw)
+def _compile(raw: bytes) -> tuple[str, int]:
+    """("frame/compile", attempt) from RECORD's `frame, "frame_compile_id": compile[, "attempt": attempt]`."""
+    known = _COMPILES.get(raw)
     if known is None:
-        frame, _, attempt = raw.partition(b",")
-        known = _IDS[raw] = f"{frame.decode()}/{attempt.rpartition(b' ')[2].decode()}"
+        frame, compile_id, *attempt = (part.rpartition(b" ")[2].decode() for part in raw.split(b","))
+        known = _COMPILES[raw] = (f"{frame}/{compile_id}", int(attempt[0]) if attempt else 0)
     return known
 
 
 def _envelope(entry: dict[str, Any]) -> Envelope:
     kind = next((k for k in entry if k not in CONTEXT_KEYS), "unknown")
-    value, frame, attempt = entry.get(kind), entry.get("frame_id"), entry.get("frame_compile_id")
+    value, frame, nth = entry.get(kind), entry.get("frame_id"), entry.get("frame_compile_id")
     compile_id = (
-        f"{frame}/{attempt}"
-        if frame is not None and attempt is not None
+        f"{frame}/{nth}"
+        if frame is not None and nth is not None
         else value.get("compile_id")
         if isinstance(value, dict)
         else None
     )
-    return kind, value, compile_id, entry.get("rank")
+    attempt = entry.get("attempt")
+    return kind, value, compile_id, entry.get("rank"), attempt if isinstance(attempt, int) else 0
 
 
 def envelope(header: re.Match[bytes]) -> Envelope | None:
@@ -138,7 +145,7 @@ def envelope(header: re.Match[bytes]) -> Envelope | None:
     if entry is not None:
         return entry
     if (string := interned(header)) is not None:
-        return "str", [string[1], string[0]], None, None
+        return "str", [string[1], string[0]], None, None, 0
     entry = json.loads(header.string[header.end(2) : header.start(14)].decode("utf-8", errors="replace"))
     return _envelope(entry) if isinstance(entry, dict) else None
 
@@ -150,12 +157,8 @@ def by_shape(header: re.Match[bytes]) -> Envelope | None:
     if kind is None:
         return None if other is None else located(header)
     meta = _NO_META if name is None else _ARTIFACTS.get(name + encoding) or _artifact(name, encoding)
-    return (
-        _KINDS.get(kind) or _kind(kind),
-        meta,
-        None if compile_id is None else _IDS.get(compile_id) or _compile_id(compile_id),
-        None if rank is None else int(rank),
-    )
+    compile_id, attempt = _NO_COMPILE if compile_id is None else _COMPILES.get(compile_id) or _compile(compile_id)
+    return _KINDS.get(kind) or _kind(kind), meta, compile_id, None if rank is None else int(rank), attempt
 
 
 def interned(header: re.Match[bytes]) -> tuple[int, str] | None:
@@ -178,8 +181,8 @@ def located(header: re.Match[bytes]) -> Envelope | None:
         or _CONTEXT_KEY.search(data, start, end)
     ):
         return None
-    rank = header.group(10)
-    return _kind(kind), (start, end), _compile_id(header.group(11)), None if rank is None else int(rank)
+    rank, (compile_id, attempt) = header.group(10), _compile(header.group(11))
+    return _kind(kind), (start, end), compile_id, None if rank is None else int(rank), attempt
 
 
 def value_of(value: bytes) -> Any:
