@@ -1,6 +1,7 @@
 """What the shape bench scripts share (bench/shapes/run.py runs them): the device, small sizes for --quick
 (SHAPES_QUICK=1), the variant (SHAPES_VARIANT: "as-written", "eager": compiling off with
-torch.compiler.set_stance("force_eager"), "fix": the shape fix the profile measures, dynamic=True), and the script's
+torch.compiler.set_stance("force_eager"), "fix": dynamic=True, "mark": mark_dynamic on the dimension that changes,
+where the script has a tensor to mark; else as written), and the script's
 own clock (SHAPES_OWN_CLOCK=1: CUDA-synchronised at the end of each step only then; never under a profile)."""
 
 from __future__ import annotations
@@ -24,6 +25,13 @@ if VARIANT == "eager":
 def dynamic(as_written: bool | None) -> bool | None:
     """torch.compile's dynamic= for this variant: the fix's dynamic=True, else the script's own."""
     return True if VARIANT == "fix" else as_written
+
+
+def mark(tensor: torch.Tensor, dim: int) -> torch.Tensor:
+    """The "mark" variant: torch._dynamo.mark_dynamic on the dimension that changes, as the profile's fix does."""
+    if VARIANT == "mark":
+        torch._dynamo.mark_dynamic(tensor, dim)
+    return tensor
 
 
 class Clock:
@@ -54,6 +62,9 @@ class Clock:
                     "stepMs": round(statistics.median(steps), 4) if steps else None,
                     "steps": len(steps),
                     "runSeconds": round(time.perf_counter() - self.started, 3),
+                    # the device memory the process holds at its end: as written minus eager is what compiling (its
+                    # CUDA graphs' pools, under reduce-overhead) added, beside the profile's cudaGraphBytes
+                    "reservedBytes": torch.cuda.memory_reserved() if CUDA else None,
                 }
             ),
             flush=True,

@@ -2,7 +2,7 @@
 (dynamic=None: automatic dynamic makes the length symbolic at its second size): 3 sequences of 96 tokens."""
 
 import torch
-from _common import DEVICE, QUICK, Clock, dynamic
+from _common import DEVICE, QUICK, Clock, dynamic, mark
 
 torch.manual_seed(0)
 D, LAYERS, VOCAB = (64, 2, 256) if QUICK else (512, 4, 32000)
@@ -50,6 +50,6 @@ with torch.no_grad():
         caches = [(torch.zeros(1, 0, D, device=DEVICE), torch.zeros(1, 0, D, device=DEVICE)) for _ in range(LAYERS)]
         for _ in range(TOKENS):
             clock.tick()
-            logits, caches = model(tok, caches)
+            logits, caches = model(tok, [(mark(k, 1), mark(v, 1)) for k, v in caches])
             tok = logits[:, -1:].argmax(-1)
 clock.report(skip=TOKENS)  # the first sequence holds the compiles

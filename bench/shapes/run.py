@@ -1,5 +1,6 @@
 """Shapes that change (issue 43), on the scripts in this folder: a growing-cache decoder, transformers generate() with
-its DynamicCache, a dynamic=False server past the recompile limit. Per script: the plain script as written, with
+its DynamicCache, a dynamic=False server past the recompile limit, a reduce-overhead server recording a CUDA graph per
+batch size (cudagraphs). Per script: the plain script as written, with
 compiling off (set_stance force_eager) and with the shape fix (dynamic=True), each in its own process with its own
 clock; then N profiles (`compile_lens_runner profile --script`, the shape fix measured when within budget); then a
 summary: each profile's in-situ number, range and verdict beside the plain runs' own ratio, the shape facts, the
@@ -8,6 +9,8 @@ measured fix beside the plain run with the fix, and each profile's wall over the
     python3 bench/shapes/run.py --out /tmp/shapes                 # GPU: all three, 3 profiles each
     python3 bench/shapes/run.py --out /tmp/shapes --only server   # one script (each fits a 10-minute call)
     python3 bench/shapes/run.py --out /tmp/shapes --quick         # CPU: small sizes, 1 profile each, --quick rounds
+    python3 bench/shapes/run.py --out /tmp/shapes --only server --shape-fix on   # every fix measured, beside the plain
+                                                                  # script with dynamic=True ("fix") and mark_dynamic
 
 Writes DIR/<script>-<run>/ (the runner's reports), DIR/summary.json, and prints the summary as text. Needs no
 network: the models are made from configs.
@@ -26,7 +29,7 @@ from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-SCRIPTS = ("decoder", "generate", "server")
+SCRIPTS = ("decoder", "generate", "server", "cudagraphs")
 AGREE_PCT = 5.0  # profiles of one script within ±5 % of each other (issue 43)
 WALL_BUDGET = 2.5  # a profile's wall at most this many times the plain script's
 
@@ -59,11 +62,11 @@ def plain(script: str, variant: str, quick: bool) -> dict[str, Any]:
     }
 
 
-def profile(script: str, out: str, quick: bool) -> dict[str, Any]:
-    """One profile of the unmodified script (the shape fix as the runner decides: within its budget)."""
+def profile(script: str, out: str, quick: bool, shape_fix: str) -> dict[str, Any]:
+    """One profile of the unmodified script (the shape fixes as --shape-fix says: auto, within the runner's budget)."""
     started = time.monotonic()
     command = [sys.executable, "-m", "compile_lens_runner", "profile", "--script", os.path.join(HERE, f"{script}.py")]
-    command += ["--out", out, *(["--quick"] if quick else [])]
+    command += ["--out", out, "--shape-fix", shape_fix, *(["--quick"] if quick else [])]
     proc = subprocess.run(command, env=_env(quick), capture_output=True, text=True, check=False)
     wall = time.monotonic() - started
     try:
@@ -74,8 +77,6 @@ def profile(script: str, out: str, quick: bool) -> dict[str, Any]:
     region = (report.get("regions") or [{}])[0]
     answer, situ, shapes = region.get("answer") or {}, region.get("inSitu") or {}, region.get("shapes") or {}
     number = answer.get("number") or {}
-    fix = shapes.get("fix") or {}
-    fixed = fix.get("step") or fix.get("call") or {}
     return {
         "wallSeconds": round(wall, 2),
         "headline": region.get("headline"),
@@ -83,22 +84,24 @@ def profile(script: str, out: str, quick: bool) -> dict[str, Any]:
         "number": {k: number.get(k) for k in ("kind", "unit", "value", "low", "high", "n", "pairs", "tooNoisy")},
         "comparedBy": (situ.get("step") or situ.get("call") or {}).get("comparedBy"),
         "eagerFallback": situ.get("eagerFallback"),
+        "hostShare": situ.get("hostShare"),
         "dropped": situ.get("dropped"),
-        "shapes": {k: v for k, v in shapes.items() if k not in ("changed", "fix")},
+        "shapes": {k: v for k, v in shapes.items() if k not in ("changed", "fixes")},
         "changed": (shapes.get("changed") or [])[:2],
-        "fix": {
-            "fix": fix.get("fix"),
-            "measured": fix.get("measured"),
-            "why": fix.get("why"),
-            "graphs": fix.get("graphs"),
-            "compileSeconds": fix.get("compileSeconds"),
-            "speedup": fixed.get("speedup"),
-            "low": fixed.get("low"),
-            "high": fixed.get("high"),
-            "wallSeconds": fix.get("wallSeconds"),
-        }
-        if fix
-        else None,
+        "fixes": [
+            {
+                "fix": fix.get("fix"),
+                "measured": fix.get("measured"),
+                "why": fix.get("why"),
+                "graphs": fix.get("graphs"),
+                "compileSeconds": fix.get("compileSeconds"),
+                "speedup": (fix.get("step") or fix.get("call") or {}).get("speedup"),
+                "low": (fix.get("step") or fix.get("call") or {}).get("low"),
+                "high": (fix.get("step") or fix.get("call") or {}).get("high"),
+                "wallSeconds": fix.get("wallSeconds"),
+            }
+            for fix in shapes.get("fixes") or []
+        ],
     }
 
 
@@ -125,6 +128,7 @@ def summarize(script: str, runs: dict[str, Any]) -> dict[str, Any]:
         "script": script,
         "plainSpeedup": _ratio(runs["plain"]["eager"], runs["plain"]["as-written"]),
         "plainFixSpeedup": _ratio(runs["plain"]["eager"], runs["plain"]["fix"]),
+        "plainMarkSpeedup": _ratio(runs["plain"]["eager"], runs["plain"]["mark"]),
         "profileValues": values,
         "spreadPct": None if spread is None else round(spread, 2),
         "withinAgreePct": spread is not None and spread <= AGREE_PCT,
@@ -132,7 +136,7 @@ def summarize(script: str, runs: dict[str, Any]) -> dict[str, Any]:
         "verdicts": sorted({str(p.get("verdict")) for p in runs["profiles"]}),
         "wallOverPlain": [round(p["wallSeconds"] / plain_wall, 2) for p in runs["profiles"]],
         "withinWallBudget": all(p["wallSeconds"] <= WALL_BUDGET * plain_wall for p in runs["profiles"]),
-        "fixes": [p.get("fix") for p in runs["profiles"]],
+        "fixes": [p.get("fixes") for p in runs["profiles"]],
     }
 
 
@@ -142,14 +146,20 @@ def text(summary: dict[str, Any], runs: dict[str, Any]) -> str:
     for variant, own in plain_runs.items():
         lines.append(
             f"  plain {variant}: step {own.get('stepMs')} ms over {own.get('steps')}, wall {own['wallSeconds']} s"
+            + (f", {own['reservedBytes'] / 2**20:.0f} MiB reserved at the end" if own.get("reservedBytes") else "")
             + (f" (exit {own['exitCode']}: {own['stderr'][-300:]})" if own.get("exitCode") else "")
         )
-    lines.append(f"  plain speedup {summary['plainSpeedup']}x; with the fix {summary['plainFixSpeedup']}x")
+    lines.append(
+        f"  plain speedup {summary['plainSpeedup']}x; with dynamic=True {summary['plainFixSpeedup']}x, with "
+        f"mark_dynamic {summary['plainMarkSpeedup']}x"
+    )
     for k, p in enumerate(runs["profiles"], 1):
         if "error" in p:
             lines.append(f"  profile {k}: failed: {p['error'][-300:]}")
             continue
         lines.append(f"  profile {k} ({p['wallSeconds']} s): {p['headline']}")
+        graphs = p["shapes"].get("cudaGraphBytes")
+        lines.append(f"    host share {p['hostShare']}" + (f", CUDA graphs {graphs / 2**20:.0f} MiB" if graphs else ""))
     lines.append(
         f"  profiles: {summary['profileValues']} spread {summary['spreadPct']} % "
         f"(within {AGREE_PCT:g} %: {summary['withinAgreePct']}), inside each other's range: "
@@ -165,16 +175,21 @@ def main() -> int:
     parser.add_argument("--only", default=",".join(SCRIPTS), help=f"comma-separated of {', '.join(SCRIPTS)}")
     parser.add_argument("--profiles", type=int, default=None, help="profiles per script (default 3, --quick 1)")
     parser.add_argument("--quick", action="store_true", help="small sizes and --quick rounds (CPU)")
+    parser.add_argument(
+        "--shape-fix", default="auto", choices=("auto", "on", "off"), help="the profiles' --shape-fix (on: every fix)"
+    )
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     count = args.profiles or (1 if args.quick else 3)
     summaries, texts = [], []
     for script in [s for s in args.only.split(",") if s]:
         runs: dict[str, Any] = {"plain": {}, "profiles": []}
-        for variant in ("as-written", "eager", "fix"):
+        for variant in ("as-written", "eager", "fix", "mark"):
             runs["plain"][variant] = plain(script, variant, args.quick)
         for k in range(1, count + 1):
-            runs["profiles"].append(profile(script, os.path.join(args.out, f"{script}-{k}"), args.quick))
+            runs["profiles"].append(
+                profile(script, os.path.join(args.out, f"{script}-{k}"), args.quick, args.shape_fix)
+            )
         summary = summarize(script, runs)
         summaries.append({**summary, "runs": runs})
         texts.append(text(summary, runs))

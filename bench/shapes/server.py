@@ -2,7 +2,7 @@
 (8 graphs) Dynamo runs the other sizes eagerly."""
 
 import torch
-from _common import DEVICE, QUICK, Clock, dynamic
+from _common import DEVICE, QUICK, Clock, dynamic, mark
 
 torch.manual_seed(0)
 D = 64 if QUICK else 1024
@@ -18,6 +18,6 @@ clock = Clock()
 with torch.no_grad():
     for i in range(REQUESTS):
         clock.tick()
-        served(torch.randn(SIZES[(i * 7) % len(SIZES)], D, device=DEVICE))
+        served(mark(torch.randn(SIZES[(i * 7) % len(SIZES)], D, device=DEVICE), 0))
 clock.tick()
 clock.report(skip=len(SIZES))  # the first round of sizes holds the compiles

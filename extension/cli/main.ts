@@ -46,8 +46,9 @@ Options for profile and check:
   --quick                    fewer timing rounds (tests, CI)
   --calls N                  --script: stop the script after a region's Nth call, then measure (servers, long loops)
   --no-in-situ               --script: no in-situ measurement (the observed run switching compiling off and on)
-  --shape-fix auto|on|off    --script: measure a shape finding's fix (dynamic=True, a warm-up at the real shape) by
-                             running the script once more with it (auto: when within 2.5x the script's own time)
+  --shape-fix auto|on|off    --script: measure a shape finding's fixes (mark_dynamic, dynamic=True, buckets, a warm-up
+                             at the real shape), the script once more per fix (auto: the first, within 2.5x the
+                             script's own time; on: every fix)
   --nproc-per-node N         --script: run it under torchrun with N processes (DDP, FSDP): every rank's compiles,
                              breaks and recompiles, their traces, and where the ranks diverged (check fails on it)
   --python PATH              interpreter with torch (default $COMPILE_LENS_PYTHON or python3; inspect needs no torch)

@@ -17,6 +17,8 @@ export const PROFILE_TARGET_COMMAND = 'compileLens.profileTarget';
 export const PROFILE_SCRIPT_COMMAND = 'compileLens.profileScript';
 export const OPEN_REPORT_COMMAND = 'compileLens.openReport';
 export const CLEAR_FINDINGS_COMMAND = 'compileLens.clearFindings';
+/** Profiles a script again with its shape fixes measured (--shape-fix on), where the budget left them out. */
+export const MEASURE_SHAPE_FIX_COMMAND = 'compileLens.measureShapeFix';
 
 /** What a hover adds under the findings of a line (the kernels it was compiled into). */
 export type LineHoverPart = (
@@ -44,6 +46,7 @@ interface RegionResult {
   region: RegionDigest;
   place: SourcePlace;
   reportPath: string;
+  script: string;
 }
 
 /** Holds the findings per file, the latest report per target and per script, and shows them in every editor surface. */
@@ -72,7 +75,7 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
     if (target.kind === 'script' && target.file) {
       const regions = (loaded.report.regions ?? [])
         .filter((r) => r.location)
-        .map((r) => ({ region: digestRegion(r), place: placeOf(r.location!), reportPath }));
+        .map((r) => ({ region: digestRegion(r), place: placeOf(r.location!), reportPath, script: target.file! }));
       this.regionsByScript.set(target.file, regions);
     }
     this.store.add(loaded.report);
@@ -168,7 +171,7 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
       );
     }
     for (const results of this.regionsByScript.values()) {
-      for (const { region, place: at, reportPath } of results) {
+      for (const { region, place: at, reportPath, script } of results) {
         const line = (region.line ?? 0) - 1;
         if (!samePlace(at, place) || line < 0 || line >= document.lineCount) continue;
         const range = new vscode.Range(line, 0, line, 0);
@@ -181,6 +184,15 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
             arguments: [reportPath],
           }),
         );
+        // the shape fixes the profile's budget left out: one click measures them (the runner's title says the cost)
+        if (region.measureShapeFix)
+          lenses.push(
+            new vscode.CodeLens(range, {
+              title: region.measureShapeFix,
+              command: MEASURE_SHAPE_FIX_COMMAND,
+              arguments: [script],
+            }),
+          );
       }
     }
     return lenses;

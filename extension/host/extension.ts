@@ -19,6 +19,7 @@ import { QuickFixes } from './quickFixes.ts';
 import {
   CLEAR_FINDINGS_COMMAND,
   EditorFindings,
+  MEASURE_SHAPE_FIX_COMMAND,
   OPEN_REPORT_COMMAND,
   PROFILE_SCRIPT_COMMAND,
   PROFILE_TARGET_COMMAND,
@@ -162,7 +163,8 @@ export function activate(context: vscode.ExtensionContext): void {
     return loaded;
   };
 
-  const profile = async (target: RunTarget | undefined) => {
+  /** shapeFix 'on': the shape fixes measured whatever the budget ("Measure the shape fix"). */
+  const profile = async (target: RunTarget | undefined, shapeFix?: 'on') => {
     if (!target) return;
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage(
@@ -213,6 +215,7 @@ export function activate(context: vscode.ExtensionContext): void {
         scriptCalls: config.get<number>('scriptCalls') ?? 0,
         nprocPerNode: config.get<number>('nprocPerNode') ?? 1,
       });
+      if (shapeFix) options.shapeFix = shapeFix;
       await saveIfDirty(target);
       const args = profileArgs(options);
       log.appendLine(`$ ${python} -m compile_lens_runner ${args.join(' ')}`);
@@ -327,6 +330,9 @@ export function activate(context: vscode.ExtensionContext): void {
       void vscode.window.showWarningMessage('Open a Python script or notebook to profile it as a script.');
       return undefined;
     }),
+    vscode.commands.registerCommand(MEASURE_SHAPE_FIX_COMMAND, (file: string) =>
+      profile({ kind: 'script', file, args: [] }, 'on'),
+    ),
     vscode.commands.registerCommand(OPEN_COMPILE_LOGS_COMMAND, (uri?: vscode.Uri, uris?: vscode.Uri[]) =>
       openCompileLogs({ extensionUri: context.extensionUri, log, choosePython, showReport }, uri, uris),
     ),

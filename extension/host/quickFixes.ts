@@ -21,11 +21,11 @@ export class QuickFixes implements vscode.CodeActionProvider {
     const actions: vscode.CodeAction[] = [];
     const seen = new Set<string>();
     for (let line = range.start.line; line <= range.end.line; line++) {
-      for (const finding of this.findingsAt(document, line)) {
-        if (!finding.quickFix || seen.has(finding.quickFix.title)) continue;
-        const edit = quickFixEdit(finding.quickFix, document.getText());
+      for (const quickFix of this.findingsAt(document, line).flatMap((f) => f.quickFixes)) {
+        if (seen.has(quickFix.title)) continue;
+        const edit = quickFixEdit(quickFix, document.getText());
         if (!edit) continue;
-        seen.add(finding.quickFix.title);
+        seen.add(quickFix.title);
         const action = new vscode.CodeAction(edit.title, vscode.CodeActionKind.QuickFix);
         action.edit = new vscode.WorkspaceEdit();
         for (const e of edit.edits)
@@ -33,7 +33,7 @@ export class QuickFixes implements vscode.CodeActionProvider {
         action.diagnostics = context.diagnostics.filter(
           (d) => d.source === 'Compile Lens' && d.range.start.line === line,
         );
-        action.isPreferred = true;
+        action.isPreferred = actions.length === 0; // the runner's first offer (dynamic=True before mark_dynamic)
         actions.push(action);
       }
     }

@@ -54,13 +54,19 @@ export interface Finding {
   ranks: number[] | null;
   /** a torchrun job: how many ranks it had; null for one process */
   worldSize: number | null;
-  /** the mechanical edit the editor offers as a Quick Fix (the runner's: editor/quickFixes.ts applies it) */
-  quickFix: QuickFix | null;
+  /** the mechanical edits the editor offers as Quick Fixes (the runner's: editor/quickFixes.ts applies them): the
+   * explanation's quickFix, then its quickFixes (schema 1.22: mark_dynamic beside dynamic=True) */
+  quickFixes: QuickFix[];
 }
 
 const GRAPH_BREAK_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_troubleshooting.html#graph-breaks';
 const RECOMPILE_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_troubleshooting.html#recompilations';
 const CUDA_GRAPH_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_cudagraph_trees.html';
+
+/** The edits an explanation offers, its first Quick Fix first. */
+function offered(explanation: { quickFix?: QuickFix | null; quickFixes?: QuickFix[] } | null | undefined): QuickFix[] {
+  return [...(explanation?.quickFix ? [explanation.quickFix] : []), ...(explanation?.quickFixes ?? [])];
+}
 
 function siteOf(location: SourceLocation | null, stack: SourceLocation[]): SourceLocation | null {
   return location ?? stack[stack.length - 1] ?? null;
@@ -104,7 +110,7 @@ function graphBreakFinding(
     quote: item.reason,
     count: item.count ?? 1,
     ranks: item.ranks ?? null,
-    quickFix: item.explanation?.quickFix ?? null,
+    quickFixes: offered(item.explanation),
   };
 }
 
@@ -130,7 +136,7 @@ function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult
     quote: item.reason,
     count,
     ranks: item.ranks ?? null,
-    quickFix: item.explanation?.quickFix ?? null,
+    quickFixes: offered(item.explanation),
   };
 }
 
@@ -155,7 +161,7 @@ function divergenceFinding(item: Divergence): FindingOf | null {
     quote: null,
     count: 1,
     ranks: item.ranks,
-    quickFix: null,
+    quickFixes: [],
   };
 }
 
@@ -181,7 +187,7 @@ function cudaGraphFinding(item: CudaGraphStatus): FindingOf | null {
     quote: null,
     count: 1,
     ranks: null,
-    quickFix: null,
+    quickFixes: [],
   };
 }
 
@@ -206,7 +212,7 @@ function noCompiledFinding(region: Region, nothing: NoCompiledCode): FindingOf |
     quote: null,
     count: 1,
     ranks: null,
-    quickFix: null,
+    quickFixes: [],
   };
 }
 
@@ -230,7 +236,7 @@ function perfHintFinding(item: PerfHint): FindingOf | null {
     quote: null,
     count: 1,
     ranks: null,
-    quickFix: null,
+    quickFixes: [],
   };
 }
 

@@ -77,6 +77,9 @@ export interface RegionDigest {
   noCompiledCode: string | null;
   /** the runner's one line for the torch.compile line: "compile it: 1.84× (default) · 2 graphs · 1 recompile" (headline.ts) */
   headline: string;
+  /** schema 1.22: shape fixes the profile's budget left out: the runner's title for measuring them ("Measure the shape
+   * fix (runs the script once more, about 12 s)"); null where none was */
+  measureShapeFix: string | null;
 }
 
 /** The mode the script itself asked for, as written in its torch.compile call. */
@@ -152,6 +155,7 @@ export function digestRegion(region: Region): RegionDigest {
     noCompiledCode: region.noCompiledCode?.headline ?? null,
     cudaGraphs: cudaGraphLines(region.compiler?.cudaGraphs),
     headline: regionHeadline(region),
+    measureShapeFix: region.shapes?.measure?.title ?? null,
   };
 }
 

@@ -566,7 +566,7 @@ export interface BreakExplanation {
  * schema 1.17 (a kind's name before): a mechanical edit of the user's file, offered as a Quick Fix; the runner owns every text of it (compiler/quick_fixes.py), the editor applies it
  */
 export interface QuickFix {
-  kind: 'fastpath-off' | 'move-print' | 'compile-dynamic' | 'warmup-shape';
+  kind: 'fastpath-off' | 'move-print' | 'compile-dynamic' | 'warmup-shape' | 'mark-dynamic';
   /**
    * the code action's title
    */
@@ -580,7 +580,7 @@ export interface QuickFix {
    */
   comment?: string;
   /**
-   * warmup-shape: replacements the runner worked out from the source, applied only while each range still holds `expect`
+   * warmup-shape, mark-dynamic (1.22): replacements the runner worked out from the source, applied only while each range still holds `expect`
    */
   edits?: {
     line: number;
@@ -628,6 +628,10 @@ export interface Explanation {
    * schema 1.16: a mechanical edit the editor offers (compile-dynamic; warmup-shape, schema 1.17)
    */
   quickFix?: null | QuickFix;
+  /**
+   * schema 1.22: further edits offered beside quickFix (mark-dynamic: a torch._dynamo.mark_dynamic line before the call, script/mark_dynamic_edit.py)
+   */
+  quickFixes?: QuickFix[];
 }
 /**
  * recompiles at one source line with one guard pattern, grouped: one finding with a count
@@ -988,6 +992,18 @@ export interface Reason {
   samples?: number;
   torch?: string | null;
   /**
+   * schema 1.23, cuda-graphs-per-size: the device memory the region's CUDA graphs hold (regionShapes.cudaGraphBytes)
+   */
+  bytes?: number;
+  /**
+   * schema 1.23, launch-bound-range: eager's host time over its GPU time in situ, in % (inSitu.hostShare.eagerPct)
+   */
+  hostPct?: number;
+  /**
+   * schema 1.23, launch-bound-range: the least half-width of the in-situ range, in % (inSitu.hostShare.floorPct)
+   */
+  floorPct?: number;
+  /**
    * unmeasured: the modes[] or measurements[] index it is about
    */
   index?: number;
@@ -1160,6 +1176,14 @@ export interface RegionCall {
   ms: number | null;
   clock?: 'cuda-events' | 'perf-counter';
   /**
+   * schema 1.23, CUDA graphs (reduce-overhead, max-autotune) on a GPU, a size's first two compiled calls (the warm-up and the recording of its graph): what the private memory pools (CUDA graphs') grew by over the call, from the allocator's host-side state (no synchronisation)
+   */
+  cudaGraphBytes?: number;
+  /**
+   * schema 1.23, CUDA calls: the call's host time (perf_counter around it, no synchronisation): a launch-bound call's is close to ms, a GPU-bound one's far under it. Absent on CPU (ms is the host's)
+   */
+  hostMs?: number;
+  /**
    * input signature, e.g. 'float32[5, 4096, 64], int64[5]; inference'
    */
   signature: string;
@@ -1258,6 +1282,10 @@ export interface RegionInSitu {
     calls: number;
     of: number;
   };
+  /**
+   * schema 1.23, interleaved on CUDA: how much of eager the host sets (measure/interleaved.host_share); null: no steady eager call with a host time (CPU: the host sets both sides, and a host that moves between runs moves both)
+   */
+  hostShare?: null | HostShare;
   compiledCalls?: number;
   eagerCalls?: number;
   /**
@@ -1367,6 +1395,24 @@ export interface Sides {
   compiled: number;
   eager: number;
   [k: string]: unknown;
+}
+export interface HostShare {
+  /**
+   * the median over eager's steady calls of their host time (hostMs) over their GPU time (ms), at most 100
+   */
+  eagerPct: number;
+  /**
+   * the steady eager calls it rests on
+   */
+  calls: number;
+  /**
+   * eagerPct at least 70: the GPU waits on the host, and eager runs at the host's speed, which moves between processes
+   */
+  launchBound: boolean;
+  /**
+   * launch-bound: the least half-width of the step and call intervals (floorPct there), the rule targets use on eager's GPU idle share (15 % of the share, at least 5 %); null: not launch-bound
+   */
+  floorPct: number | null;
 }
 export interface InSituSpeedup {
   /**
@@ -1584,7 +1630,18 @@ export interface RegionShapes {
    * reduce-overhead (or max-autotune) on a GPU: the sizes compiled code ran, each recording a CUDA graph of its own (null: not CUDA graphs, or one size)
    */
   cudaGraphSizes: number | null;
-  fix?: ShapeFix;
+  /**
+   * schema 1.23, CUDA graphs on a GPU: the device memory the region's CUDA graphs took, what the graphs' memory pools grew by over the calls that warmed up and recorded a size's graph (their calls' cudaGraphBytes, summed); null: not read
+   */
+  cudaGraphBytes?: number | null;
+  /**
+   * schema 1.22: fixes the profile's budget left out are one click away; null or absent: none was
+   */
+  measure?: null | ShapeFixOffer;
+  /**
+   * schema 1.22 (1.21: one, `fix`): the shape fixes worth a run for this story, first the one a single run measures: the script run once more per fix with it applied at the torch.compile line, the compiled call's inputs or the warm-up (one fix per region per run), observed and interleaved against eager as the script's own run (script/shape_fix.py); absent: no fix for this story
+   */
+  fixes?: ShapeFix[];
 }
 export interface ShapeChange {
   /**
@@ -1661,20 +1718,39 @@ export interface WarmupShape {
   recompileSeconds: number | null;
   realCalls: number;
 }
-/**
- * the shape fix, measured on the script's own calls: the script run once more with it applied at the torch.compile line (or the warm-up), observed and interleaved against eager as the script's own run (script/shape_fix.py); absent: no fix for this story
- */
+export interface ShapeFixOffer {
+  /**
+   * the fix runs the budget left out
+   */
+  runs: number;
+  /**
+   * about how long they take
+   */
+  seconds: number;
+  /**
+   * the editor's CodeLens / Quick Fix that runs them (--shape-fix on): 'Measure the shape fix (runs the script once more, about 12 s)' (report/sentences.py)
+   */
+  title: string;
+}
 export interface ShapeFix {
   /**
-   * in the user's terms: 'dynamic=True', 'a warm-up at batch 5'
+   * in the user's terms: 'dynamic=True', 'mark_dynamic(x, 0)', 'a warm-up at batch 5', 'buckets of 8, 16, 32'
    */
   fix: string;
-  kind: 'dynamic' | 'warmup-shape';
+  kind: 'dynamic' | 'mark-dynamic' | 'warmup-shape' | 'buckets';
   measured: boolean;
   /**
    * not measured: why, and how to measure it (--shape-fix on)
    */
   why: string | null;
+  /**
+   * not measured: budget, timeout (--shape-fix on measures it), failed (the run with it), refused (buckets that changed the outputs), no-call
+   */
+  whyCode?: 'budget' | 'timeout' | 'failed' | 'refused' | 'no-call';
+  /**
+   * buckets: the sizes padded to
+   */
+  buckets?: number[];
   /**
    * graphs the compiler made for the region with the fix
    */

@@ -23,8 +23,9 @@ export interface ProfileOptions {
   calls?: number;
   /** script mode: false skips the in-situ measurement (the observed run switching compiling off and on; torch < 2.6: separate runs) */
   inSitu?: boolean;
-  /** script mode: measure a shape finding's fix (the script once more with dynamic=True or a warm-up at the real
-   * shape): 'on' always, 'off' never; absent: when the profile stays within 2.5× the script's own time */
+  /** script mode: measure a shape finding's fixes (the script once more per fix: mark_dynamic, dynamic=True, buckets,
+   * a warm-up at the real shape): 'on' every fix, 'off' none; absent: the first, when the profile stays within 2.5×
+   * the script's own time */
   shapeFix?: 'on' | 'off';
   /** script mode: run the script under torchrun with this many processes (> 1) */
   nprocPerNode?: number;

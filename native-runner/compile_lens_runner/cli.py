@@ -72,8 +72,9 @@ def parser() -> argparse.ArgumentParser:
         "--shape-fix",
         choices=("auto", "on", "off"),
         default="auto",
-        help="with --script: measure the fix of a shape finding (dynamic=True, a warm-up at the real shape) by running "
-        "the script once more with it; auto: when the profile stays within 2.5x the script's own time",
+        help="with --script: measure the fixes of a shape finding (mark_dynamic on the dimension that changed, "
+        "dynamic=True, buckets, a warm-up at the real shape) by running the script once more per fix; auto: the "
+        "first fix only, when the profile stays within 2.5x the script's own time; on: every fix",
     )
     prof.add_argument(
         "--stop-when-stdin-closes",

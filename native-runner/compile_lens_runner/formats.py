@@ -67,6 +67,16 @@ def pct(value: float) -> str:
     return f"{_fixed(value, 0)}%"
 
 
+def memory(value: float) -> str:
+    """ "512 B", "6.8 KiB", "20 KiB", "1.2 GiB": a size in memory."""
+    units = ("B", "KiB", "MiB", "GiB", "TiB")
+    unit = 0
+    while value >= 1024 and unit < len(units) - 1:
+        value /= 1024
+        unit += 1
+    return f"{_fixed(value, 0 if unit == 0 or value >= 10 else 1)} {units[unit]}"
+
+
 def break_even(n: float, unit: str) -> str:
     """ "537 calls", "19,467 steps": rounded up (a part-call never pays)."""
     return plural(math.ceil(n), unit).replace(str(math.ceil(n)), whole(math.ceil(n)), 1)

@@ -205,6 +205,25 @@ def test_the_in_situ_step_decides_weighed_by_the_steps_the_script_made() -> None
     assert region_answer(region)["verdict"] == "compile"
 
 
+def test_a_launch_bound_eager_s_in_situ_range_says_the_host_move_it_holds_after_the_number() -> None:
+    """The floor itself is measure/interleaved.host_share's (test_in_situ_interleaved.py); the answer says it beside the
+    number, in the verdict's sentence, and leaves the headline to the verdict."""
+    region = _region("Net", 5, [], reason="its inputs cannot be replayed safely")
+    region["inSitu"] = {
+        **_in_situ(1.74, 1.49, 2.0, 212, 1000),
+        "hostShare": {"eagerPct": 97.0, "calls": 40, "launchBound": True, "floorPct": 14.6},
+    }
+    a = region_answer(region)
+    assert codes(a)[-1] == "launch-bound-range" and a["verdict"] == "compile"
+    said = (
+        "A launch-bound eager (its host time 97% of its GPU time): the range holds a host that moves ±15% between runs."
+    )
+    assert a["reasons"][-1]["text"] == said and a["sentence"].endswith(said)
+    assert "launch-bound" not in a["headline"]
+    region["inSitu"]["hostShare"] = {"eagerPct": 20.0, "calls": 40, "launchBound": False, "floorPct": None}
+    assert "launch-bound-range" not in codes(region_answer(region))
+
+
 # (speedup, low, high, break-even steps, steps made) -> verdict, its reason code. A verdict never contradicts its number.
 VERDICTS = [
     ((1.43, 1.34, 1.51, 212, 1000), "compile", "pays-back-after"),

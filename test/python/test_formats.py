@@ -23,6 +23,7 @@ FORMAT: dict[str, Callable[[Any], str]] = {
     "count": formats.count,
     "rate": formats.rate,
     "spread": formats.spread,
+    "memory": formats.memory,
     "plural": lambda v: formats.plural(*v),
 }
 

@@ -3,12 +3,13 @@ steady-step rules, on recorded call sequences (no torch, no timing of this host)
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from typing import Any
 
 import pytest
-from compile_lens_runner.measure import interleaved
+from compile_lens_runner.measure import estimator, interleaved, ranges
 from compile_lens_runner.measure.interleaved import ORDER, Schedule
 from compile_lens_runner.script.interleave import STANCES, Interleaver
 
@@ -264,6 +265,17 @@ def test_a_torchrun_job_s_step_is_its_slowest_rank_s_call_by_call() -> None:
         max(a["stepMs"], b["stepMs"]) for a, b in zip(fast[:-1], slow[:-1], strict=True)
     ]
     assert job[5]["observer"] and job[12].get("side") is None and job[11]["side"] == "compiled"
+    assert all("hostMs" not in c for c in job)  # CPU ranks: no host time of their own
+    cuda = interleaved.slowest_calls(
+        [
+            with_host_ms(copy.deepcopy(fast), {"eager": 1.0, "compiled": 0.5}),
+            with_host_ms(copy.deepcopy(slow), {"eager": 0.5, "compiled": 0.5}),
+        ]
+    )
+    assert [c["hostMs"] for c in cuda] == [
+        max(a["ms"] * 1.0 if a["side"] == "eager" else a["ms"] * 0.5, b["ms"] * 0.5)
+        for a, b in zip(fast, slow, strict=True)
+    ]
     result = interleaved.compare(job, len(job))
     assert result["step"]["eagerMs"] == pytest.approx(5.0, rel=0.03) and result["step"]["compiledMs"] == pytest.approx(
         3.0, rel=0.03
@@ -306,6 +318,81 @@ def test_under_cuda_graphs_a_compiled_call_s_first_at_a_size_is_no_steady_step()
     assert recording["dropped"]["first on its signature"] > plain["dropped"]["first on its signature"]
 
 
+def test_under_cuda_graphs_a_size_s_second_compiled_call_records_its_graph_and_is_no_steady_step() -> None:
+    """CUDA graph trees warm a size up at its first call and record its graph at the second: only the third replays."""
+    sizes = [1, 2, 3]
+    spec = layout(block=6, blocks=16)
+    data = calls(spec, {"eager": 2.0, "compiled": 1.0}, sig=lambda i: f"float32[{sizes[i % 3]}, 64]; no_grad")
+    recorded = [interleaved.Call.from_json(c) for c in data]
+    steady = interleaved.split(recorded, new_size_costs=True).steps["compiled"]
+    compiled_at: dict[str, int] = {}
+    setup = set()
+    for i, c in enumerate(recorded):
+        if c.side == "compiled":
+            compiled_at[c.signature] = compiled_at.get(c.signature, 0) + 1
+            if compiled_at[c.signature] <= interleaved.CUDA_GRAPH_SETUP_CALLS:
+                setup.add(i)
+    assert len(setup) == 2 * len(sizes) and not setup & set(steady)
+    assert set(interleaved.split(recorded).steps["compiled"]) & setup  # without CUDA graphs they are steady
+
+
+def with_host_ms(data: list[dict[str, Any]], share: dict[str, float]) -> list[dict[str, Any]]:
+    """CUDA calls: each call's host time, share[side] of its GPU time (ms)."""
+    for c in data:
+        c["clock"], c["hostMs"] = "cuda-events", c["ms"] * share[c["side"]]
+    return data
+
+
+def test_a_launch_bound_eager_on_cuda_widens_the_interval_by_the_rule_targets_use() -> None:
+    """Eager's host time close to its GPU time (the GPU waits on its launches): eager runs at the host's speed, which
+    moves between processes; the floor is estimator.launch_bound_floor_pct of eager's host share."""
+    spec = layout()
+    step = {"eager": 2.0, "compiled": 1.0}
+    result = interleaved.compare(with_host_ms(calls(spec, step), {"eager": 0.96, "compiled": 0.3}), len(spec))
+    share = result["hostShare"]
+    assert share is not None and share["launchBound"] and share["eagerPct"] == pytest.approx(96.0)
+    assert share["floorPct"] == estimator.launch_bound_floor_pct(96.0) > ranges.FLOOR_PCT
+    assert share["calls"] == len(
+        interleaved.split([interleaved.Call.from_json(c) for c in calls(spec, step)]).calls["eager"]
+    )
+    for number in (result["step"], result["call"]):
+        assert number["floorPct"] == share["floorPct"]
+        assert number["low"] <= number["speedup"] * (1 - share["floorPct"] / 100) + 1e-3  # rounded to 4 places
+        assert number["high"] >= number["speedup"] * (1 + share["floorPct"] / 100) - 1e-3
+    # never narrower than without the floor
+    plain = interleaved.compare(calls(spec, step), len(spec))
+    assert result["step"]["low"] <= plain["step"]["low"] and result["step"]["high"] >= plain["step"]["high"]
+
+
+def test_a_gpu_bound_eager_and_a_cpu_region_keep_the_plain_floor() -> None:
+    """GPU-bound (host time far under GPU time): the host does not set eager's time. On CPU no call has a host time of
+    its own: the host sets both sides, a move of it moves both, and the rule adds nothing."""
+    spec = layout()
+    step = {"eager": 2.0, "compiled": 1.0}
+    gpu_bound = interleaved.compare(with_host_ms(calls(spec, step), {"eager": 0.2, "compiled": 0.1}), len(spec))
+    assert gpu_bound["hostShare"] == {
+        "eagerPct": pytest.approx(20.0),
+        "calls": gpu_bound["hostShare"]["calls"],
+        "launchBound": False,
+        "floorPct": None,
+    }
+    cpu = interleaved.compare(calls(spec, step), len(spec))
+    assert cpu["hostShare"] is None
+    for result in (gpu_bound, cpu):
+        assert result["step"]["floorPct"] == result["call"]["floorPct"] == ranges.FLOOR_PCT
+    assert (gpu_bound["step"]["low"], gpu_bound["step"]["high"]) == (cpu["step"]["low"], cpu["step"]["high"])
+
+
+def test_a_call_that_waits_on_the_device_inside_it_counts_as_the_host_s_whole() -> None:
+    """Host time past GPU time (a sync inside the call): the share stops at 100 %."""
+    spec = layout()
+    result = interleaved.compare(
+        with_host_ms(calls(spec, {"eager": 2.0, "compiled": 1.0}), {"eager": 1.5, "compiled": 1.5}), len(spec)
+    )
+    assert result["hostShare"]["eagerPct"] == 100.0
+    assert result["hostShare"]["floorPct"] == estimator.HOST_MOVE_PCT
+
+
 def test_calls_past_the_recompile_limit_are_never_timed_as_compiled_and_their_share_is_said() -> None:
     """A server with 6 batch sizes whose last 2 ran eagerly on the compiled side (Dynamo's recompile limit): those
     steps are left out, the number covers the sizes compiled code served, and the eager share is counted."""
@@ -342,3 +429,71 @@ def test_a_server_s_pairs_of_blocks_count_though_they_share_no_batch_size() -> N
     step = interleaved.compare(data, len(spec))["step"]
     assert step["comparedBy"] == "matched-mix" and step["pairs"] >= 20
     assert all(1.8 < r < 2.2 for r in step["pairRatios"]) and 1.9 < step["speedup"] < 2.1
+
+
+def test_a_cuda_call_keeps_its_gpu_time_and_its_host_time_and_a_cpu_call_only_the_host_s(monkeypatch: Any) -> None:
+    """script/calls.py: CUDA events time the call on its stream, perf_counter its host time beside them (no
+    synchronisation in the call); on CPU perf_counter is the call's time and there is no host time of its own."""
+    import torch
+    from compile_lens_runner.script import calls as region_calls
+
+    class Event:  # a CUDA event that completed: elapsed_time is the GPU time between two of them
+        def __init__(self, enable_timing: bool) -> None:
+            self.at = 0.0
+
+        def record(self, stream: Any) -> None:
+            self.at = stream.gpu_ms
+
+        def query(self) -> bool:
+            return True
+
+        def synchronize(self) -> None:
+            pass
+
+        def elapsed_time(self, end: Event) -> float:
+            return end.at - self.at
+
+    class Stream:
+        gpu_ms = 0.0
+
+    monkeypatch.setattr(torch.cuda, "Event", Event)
+    stream = Stream()
+    records = []
+    for index in range(2):
+        clock = region_calls.CallClock(stream)
+        clock.start()
+        stream.gpu_ms += 7.0  # the GPU ran the call's kernels for 7 ms
+        clock.stop()
+        records.append(region_calls.CallRecord(index, SIG, "grad", clock))
+    region_calls.resolve_all(records)
+    assert [r.ms for r in records] == [7.0, 7.0] and records[0].step_ms == 7.0
+    assert all(r.clock.host_ms is not None and r.clock.host_ms >= 0 for r in records)
+    records[0].resolve()  # resolved once: the GPU time stays
+    assert records[0].ms == 7.0
+    cpu = region_calls.CallClock(None)
+    cpu.start()
+    cpu.stop()
+    record = region_calls.CallRecord(0, SIG, "grad", cpu)
+    record.resolve()
+    assert cpu.host_ms is None and record.ms == cpu.cpu_ms is not None
+
+
+def test_the_cuda_graphs_memory_is_what_the_allocator_holds_in_private_pools_on_the_call_s_device(
+    monkeypatch: Any,
+) -> None:
+    """script/calls.graph_pool_bytes: segments of pools other than the default (0, 0) on the call's device; None where
+    the allocator's snapshot names no pools."""
+    import torch
+    from compile_lens_runner.script import calls as region_calls
+
+    segments = [
+        {"device": 0, "total_size": 2 << 20, "segment_pool_id": (0, 0)},  # the default pool: the script's tensors
+        {"device": 0, "total_size": 20 << 20, "segment_pool_id": (1, 0)},  # CUDA graph trees' pool
+        {"device": 0, "total_size": 4 << 20, "segment_pool_id": (1, 0)},
+        {"device": 1, "total_size": 8 << 20, "segment_pool_id": (1, 0)},  # another GPU's
+    ]
+    monkeypatch.setattr(torch.cuda, "memory_snapshot", lambda: segments)
+    assert region_calls.graph_pool_bytes(torch.device("cuda", 0)) == 24 << 20
+    assert region_calls.graph_pool_bytes(torch.device("cuda", 1)) == 8 << 20
+    monkeypatch.setattr(torch.cuda, "memory_snapshot", lambda: [{"device": 0, "total_size": 1}])
+    assert region_calls.graph_pool_bytes(torch.device("cuda", 0)) is None

@@ -160,15 +160,17 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
         "the warm-up at batch 1 (line 7) compiled a graph the real call at batch 5 never used; that call paid 4.6 s "
         "recompiling"
     )
-    shapes["fix"] = {
-        "fix": "a warm-up at batch 5",
-        "kind": "warmup-shape",
-        "measured": True,
-        "why": None,
-        "graphs": 1,
-        "compileSeconds": 2.0,
-        "realCallMs": 0.5,
-    }
+    shapes["fixes"] = [
+        {
+            "fix": "a warm-up at batch 5",
+            "kind": "warmup-shape",
+            "measured": True,
+            "why": None,
+            "graphs": 1,
+            "compileSeconds": 2.0,
+            "realCallMs": 0.5,
+        }
+    ]
     fix = shape_reasons(region(calls, shapes))[1]  # type: ignore[arg-type]
     assert sentences.clause(fix) == (
         "with a warm-up at batch 5: 1 graph instead of 2, the first real call 0.50 ms instead of 1.00 ms, compile 2.0 s"
@@ -176,12 +178,33 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
 
 
 def test_cuda_graphs_recorded_per_size_are_counted_under_reduce_overhead_on_a_gpu_only() -> None:
-    calls = [call(i, f"float32[{1 + i % 4}, 64]; no_grad") for i in range(12)]
+    calls = [call(i, f"float32[{(3, 1, 4, 2)[i % 4]}, 64]; no_grad") for i in range(12)]
     gpu = shape_facts.region_shapes(calls, insight([], 1), {"mode": "reduce-overhead", "dynamic": None}, "cuda", None)
     cpu = shape_facts.region_shapes(calls, insight([], 1), {"mode": "reduce-overhead", "dynamic": None}, "cpu", None)
     assert gpu is not None and gpu["cudaGraphSizes"] == 4 and cpu is not None and cpu["cudaGraphSizes"] is None
+    assert gpu["cudaGraphBytes"] is None  # no call read the graphs' pools: no memory is said
     entry = {**region(calls, gpu), "options": {"mode": "reduce-overhead"}}
-    assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 input sizes"
+    assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 batch sizes"
+
+
+def test_the_memory_the_cuda_graphs_took_leads_beside_their_count() -> None:
+    """Each size's first two compiled calls (its warm-up and the recording of its graph) carry what the graphs' memory
+    pools grew by over them (script/regions.py); the region's CUDA graphs hold their sum."""
+    mib = 2**20
+    calls = [call(i, f"float32[{(3, 1, 4, 2)[i % 4]}, 64]; no_grad") for i in range(12)]
+    for c in calls[:8]:  # a warm-up grows the pool; the recording mostly reuses what the warm-up freed
+        c["cudaGraphBytes"] = 160 * mib if c["index"] < 4 else 8 * mib
+    options = {"mode": "reduce-overhead", "dynamic": None}
+    shapes = shape_facts.region_shapes(calls, insight([], 1), options, "cuda", None)
+    assert shapes is not None and shapes["cudaGraphBytes"] == 4 * 168 * mib
+    entry = {**region(calls, shapes), "options": options}
+    assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 batch sizes, holding 672 MiB"
+    graphs = next(r for r in shape_reasons(entry) if r["code"] == "cuda-graphs-per-size")  # type: ignore[arg-type]
+    assert sentences.sentence(graphs).startswith(
+        "reduce-overhead recorded a CUDA graph for each of 4 batch sizes, holding 672 MiB: each new size pauses"
+    )
+    calls[1]["cudaGraphBytes"] = -(10**12)  # a pool given back while recording (a re-recorded graph): never below 0
+    assert shape_facts.cuda_graph_bytes(calls) == 0
 
 
 def test_a_library_cache_s_growth_shows_in_its_length_and_inputs_of_one_shape_have_no_story() -> None:
@@ -201,6 +224,38 @@ def test_the_fix_runs_by_default_only_while_the_profile_stays_within_its_budget(
     plain = 10.0  # the observed run: torch's import and the script with its compiles
     assert shape_fix.within_budget(11.0, plain)  # 11 s so far + a fix run of ~13 s: within 25 s
     assert not shape_fix.within_budget(13.0, plain)
-    plans = [{"region": "r0", "file": "x.py", "line": 3, "kind": shape_fix.DYNAMIC}]
-    (why,) = shape_fix.skipped(plans, shape_fix.over_budget(13.0, plain)).values()  # type: ignore[arg-type]
+    plan = {"region": "r0", "file": "x.py", "line": 3, "kind": shape_fix.DYNAMIC}
+    why = shape_fix.unmeasured(plan, shape_fix.BUDGET_LEFT, shape_fix.over_budget(2, plain))  # type: ignore[arg-type]
     assert why["measured"] is False and why["fix"] == "dynamic=True" and "--shape-fix on" in (why["why"] or "")
+    assert "runs the script 2 more times (about 26 s)" in (why["why"] or "")
+    assert (
+        sentences.shape_fix_measure_title(1, 13.0) == "Measure the shape fix (runs the script once more, about 13.0 s)"
+    )
+    # what the budget left out is one click away: the editor's title for it says the runs and their time
+    title = "Measure the shape fix (runs the script 2 more times, about 26.0 s)"
+    assert shape_fix._measure_offer([why], 2, plain) == {"runs": 2, "seconds": 26.0, "title": title}
+    measured = {**why, "measured": True, "whyCode": None, "why": None}
+    assert shape_fix._measure_offer([measured], 0, plain) is None  # type: ignore[list-item]
+
+
+def test_the_fixes_worth_a_run_follow_the_facts_mark_dynamic_first_buckets_only_without_gradients() -> None:
+    """Past the recompile limit with one batch dimension changing: mark_dynamic on it, dynamic=True, then buckets
+    (powers of two, no more than the limit compiles); with gradients, padding rows would change them: no buckets."""
+    from compile_lens_runner.script import shape_fix
+
+    calls = server_calls()
+    guards = [f"tensor 'L['x']' size mismatch at index 0. expected {a}, actual {b}" for a, b in [(1, 8), (8, 3)]]
+    facts = insight(guards, 8)
+    shapes = shape_facts.region_shapes(calls, facts, {"dynamic": False}, "cpu", None)
+    entry = {**region(calls, shapes), "compiler": facts, "location": {"file": "s.py", "line": 9}}
+    plans = shape_fix.plans(entry)  # type: ignore[arg-type]
+    assert [(p["kind"], shape_fix.text(p)) for p in plans] == [
+        ("mark-dynamic", "mark_dynamic(x, 0)"),
+        ("dynamic", "dynamic=True"),
+        ("buckets", "buckets of 1, 2, 4, 8, 16"),
+    ]
+    assert plans[0]["dims"] == [[0, 0]]
+    assert shape_fix.buckets(list(range(1, 13)), 3) == [4, 8, 16]  # the smallest merged up to fit the limit
+    with_grad = [{**c, "signature": c["signature"].replace("no_grad", "grad")} for c in calls]
+    entry = {**entry, "calls": with_grad}
+    assert [p["kind"] for p in shape_fix.plans(entry)] == ["mark-dynamic", "dynamic"]  # type: ignore[arg-type]

@@ -47,6 +47,15 @@ PATTERNS = textwrap.dedent(
             return torch.relu(self.fc(x))
 
 
+    class Pooled(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(D, D)
+
+        def forward(self, x):
+            return self.fc(x - x.mean(0))  # mixes rows: padding the batch changes every row
+
+
     class Warm(torch.nn.Module):
         def __init__(self):
             super().__init__()
@@ -64,11 +73,14 @@ PATTERNS = textwrap.dedent(
                 logits, k, v = decoder(tok, k, v)
                 tok = logits.argmax(-1)
 
-    torch._dynamo.config.recompile_limit = 3  # the server's frame: 3 graphs, then its new sizes run eagerly
+    torch._dynamo.config.recompile_limit = 3  # each server's frame: 3 graphs, then its new sizes run eagerly
     server = torch.compile(Server().eval(), backend="eager", dynamic=False)  # MARK: server
+    pooled = torch.compile(Pooled().eval(), backend="eager", dynamic=False)
     with torch.no_grad():
         for i in range(72):
-            server(torch.randn((i * 5) % 6 + 1, D))
+            x = torch.randn((i * 5) % 6 + 2, D)
+            server(x)  # MARK: server call
+            pooled(x)
 
     warm = torch.compile(Warm().eval(), backend="eager", dynamic=False)
     with torch.no_grad():
@@ -133,6 +145,10 @@ def test_a_growing_cache_has_a_number_per_token_over_the_lengths_one_dynamic_gra
     assert "compiles included" not in region["headline"]
 
 
+def _fixes(region: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {f["kind"]: f for f in region["shapes"]["fixes"]}
+
+
 def test_calls_past_the_recompile_limit_are_left_out_of_the_compiled_side_and_counted_in_the_headline(
     patterns: tuple[Path, dict[str, Any]],
 ) -> None:
@@ -154,17 +170,67 @@ def test_calls_past_the_recompile_limit_are_left_out_of_the_compiled_side_and_co
         f"dynamic=False with 6 batch sizes: 3 compiled, then the recompile limit (3) ran {limit['eagerCalls']} of 72 "
         "calls eagerly · "
     )
-    assert " · with dynamic=True: " in region["headline"]  # the fix, after the answer's own number
-    fix = region["shapes"]["fix"]
-    assert fix["measured"] and fix["fix"] == "dynamic=True" and fix["eagerFallback"] is None
-    assert fix["graphs"] is not None and fix["graphs"] < 3 and (fix["step"] or fix["call"]) is not None
-    # where the editor offers the edit (Problems, the Quick Fix), the measurement is said too
+
+
+def test_past_the_recompile_limit_mark_dynamic_on_the_batch_dimension_is_measured_beside_dynamic_true_and_buckets(
+    patterns: tuple[Path, dict[str, Any]],
+) -> None:
+    """Every fix a --shape-fix on profile plans for the server, each in a run of its own (one fix per region per run):
+    mark_dynamic on the one dimension that changed, dynamic=True, and buckets (the server's rows are independent)."""
+    script, report = patterns
+    region = _region(report, "Server")
+    fixes = _fixes(region)
+    assert [f["kind"] for f in region["shapes"]["fixes"]] == ["mark-dynamic", "dynamic", "buckets"]
+    marked = fixes["mark-dynamic"]
+    assert marked["measured"] and marked["fix"] == "mark_dynamic(x, 0)" and marked["graphs"] == 1
+    assert marked["eagerFallback"] is None and (marked["step"] or marked["call"]) is not None
+    assert fixes["dynamic"]["measured"] and fixes["dynamic"]["graphs"] == 1
+    buckets = fixes["buckets"]
+    assert buckets["measured"] and buckets["fix"] == "buckets of 2, 4, 8" and buckets["eagerFallback"] is None
+    assert buckets["graphs"] == 3  # one per bucket, every size served compiled
+    # the headline says each beside the answer's own number, in the order measured
+    headline = region["headline"]
+    said = [headline.index(f" · with {f}: ") for f in ("mark_dynamic(x, 0)", "dynamic=True", "buckets of 2, 4, 8")]
+    assert said == sorted(said) and " · with mark_dynamic(x, 0): 1 graph instead of 3, " in headline
+    assert region["shapes"].get("measure") is None  # --shape-fix on: nothing left out
+    # where the editor offers the edits (Problems, the Quick Fix), the measurements are said too
     (site,) = region["compiler"]["recompileSites"]
-    assert "Measured on this script's own calls with dynamic=True: 2 graphs instead of 3" in site["explanation"]["fix"]
-    assert (
-        site["explanation"]["quickFix"]["kind"] == "compile-dynamic"
-        and "(measured: " in site["explanation"]["quickFix"]["title"]
+    explanation = site["explanation"]
+    assert "Measured on this script's own calls with mark_dynamic(x, 0): 1 graph instead of 3" in explanation["fix"]
+    assert "Measured on this script's own calls with dynamic=True: 1 graph instead of 3" in explanation["fix"]
+    assert explanation["quickFix"]["kind"] == "compile-dynamic" and "(measured: " in explanation["quickFix"]["title"]
+    (mark,) = explanation["quickFixes"]
+    line = marker_line(script, "MARK: server call")
+    assert mark["kind"] == "mark-dynamic" and mark["title"].startswith(
+        f"Compile Lens: Mark the dimension that changes dynamic before the call (line {line}: mark_dynamic(x, 0)) "
+        "(measured: 1 graph instead of 3, "
     )
+    assert mark["edits"] == [
+        {
+            "line": line,
+            "column": 8,
+            "endColumn": 17,
+            "expect": "server(x)",
+            "text": "torch._dynamo.mark_dynamic(x, 0)\n        server(x)",
+        }
+    ]
+    # the script's own insight (the editor's findings) offers the same edit at that line
+    script_sites = report["modes"][-1]["compiler"]["recompileSites"]
+    offered = [q for s in script_sites for q in (s.get("explanation") or {}).get("quickFixes", [])]
+    assert [q["edits"] for q in offered if q["edits"][0]["expect"] == "server(x)"] == [mark["edits"]]
+
+
+def test_buckets_are_refused_for_a_call_that_mixes_rows_and_say_what_padding_changed(
+    patterns: tuple[Path, dict[str, Any]],
+) -> None:
+    _, report = patterns
+    region = _region(report, "Pooled")
+    fixes = _fixes(region)
+    assert fixes["mark-dynamic"]["measured"] and fixes["dynamic"]["measured"]
+    refused = fixes["buckets"]
+    assert refused["measured"] is False and refused["whyCode"] == "refused"
+    assert "changes what it returns (its outputs cut back differ from the call's own by up to " in refused["why"]
+    assert "buckets of 2, 4, 8 not measured: padding a call of size " in region["headline"]
 
 
 def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_its_fix_is_measured(
@@ -180,7 +246,7 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_i
         f"the warm-up at batch 1 (line {warm['warmupLine']}) compiled a graph the real call at batch 5 never used; "
         "that call paid "
     )
-    fix = region["shapes"]["fix"]
+    (fix,) = region["shapes"]["fixes"]
     assert fix["measured"] and fix["fix"] == "a warm-up at batch 5" and fix["graphs"] == 1
     assert fix["realCallMs"] is not None and "with a warm-up at batch 5: 1 graph instead of 2" in region["headline"]
     quick = region["compiler"]["recompileSites"][0]["explanation"]["quickFix"]
@@ -204,4 +270,4 @@ def test_generate_with_its_dynamic_cache_gets_a_number_per_token(tmp_path: Path)
     # generate()), so only that there is a number is asserted
     assert step is not None and step["comparedBy"] in ("pooled", "matched-mix", "signature")
     assert "per token in situ" in region["headline"] and "compiles included" not in region["headline"]
-    assert "fix" not in shapes  # --shape-fix off
+    assert "fixes" not in shapes  # --shape-fix off

@@ -127,6 +127,7 @@ test('profile --script --json lists the regions with the documented fields', asy
     'headline',
     'noCompiledCode',
     'cudaGraphs',
+    'measureShapeFix',
   ];
   assert.deepEqual(Object.keys(json.regions[0]!).sort(), [...documented].sort());
   const [r0, , r2] = json.regions as {

@@ -65,6 +65,8 @@ function mode(name: string, overrides: Partial<ModeResult> = {}): ModeResult {
           explanation: {
             what: "Input 'x' changed size in dimension 0 (32 -> 64).",
             fix: 'torch._dynamo.mark_dynamic(x, 0) before the first call',
+            quickFix: { kind: 'compile-dynamic', title: 'Compile Lens: Compile with dynamic=True' },
+            quickFixes: [{ kind: 'mark-dynamic', title: 'Compile Lens: Mark the dimension', edits: [] }],
           },
         },
       ],
@@ -191,10 +193,15 @@ test("fixes are the runner's: displayed as given, and none where the runner gave
   const [print, item, recompile] = collectFindings(report);
   assert.equal(print!.fix, 'Move the print out of the compiled function (print what it returns), or use logging.');
   assert.equal(print!.what, 'print() needs the real values while the graph is traced.');
-  assert.equal(print!.quickFix?.kind, 'move-print');
+  assert.equal(print!.quickFixes[0]?.kind, 'move-print');
   // this break has no explanation from the runner: the editor says no fix rather than guess one from the text
   assert.equal(item!.fix, null);
   assert.equal(recompile!.fix, 'torch._dynamo.mark_dynamic(x, 0) before the first call');
+  // every edit the runner offers, its first Quick Fix first (schema 1.22: mark_dynamic beside dynamic=True)
+  assert.deepEqual(
+    recompile!.quickFixes.map((q) => q.kind),
+    ['compile-dynamic', 'mark-dynamic'],
+  );
   assert.doesNotMatch(findingHover(item!), /\*\*Fix:\*\*/);
   // an explained break shows the runner's fix, not PyTorch's hint into its internals; an unexplained one keeps the hint
   const hinted = { ...print!, hint: 'see https://docs.google.com/document/d/x for how to fix' };

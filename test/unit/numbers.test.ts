@@ -22,6 +22,7 @@ const FORMAT: Record<string, (input: never) => string> = {
   count: (v: number) => numbers.formatCount(v),
   rate: (v: number) => numbers.formatRate(v),
   spread: (v: number) => numbers.formatSpread(v),
+  memory: (v: number) => numbers.formatBytes(v),
   plural: ([n, word]: [number, string]) => numbers.plural(n, word),
 };
 

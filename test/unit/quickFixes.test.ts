@@ -103,6 +103,38 @@ test("warmup-shape: the runner's replacement, only where the warm-up call still 
   assert.equal(quickFixEdit(fix, apply(source, edit)), null);
 });
 
+test("mark-dynamic: the runner's line before the call, only while the call still reads as the run read it", () => {
+  const source = [
+    'import torch',
+    '',
+    'served = torch.compile(model, dynamic=False)',
+    'for n in sizes:',
+    '    x = torch.randn(n, 64)',
+    '    served(x)',
+  ].join('\n');
+  // as script/mark_dynamic_edit.py writes it (test_shapes_profiles.py asserts the runner's own)
+  const fix: QuickFix = {
+    kind: 'mark-dynamic',
+    title: 'Compile Lens: Mark the dimension that changes dynamic before the call (line 6: mark_dynamic(x, 0))',
+    edits: [
+      {
+        line: 6,
+        column: 4,
+        endColumn: 13,
+        expect: 'served(x)',
+        text: 'torch._dynamo.mark_dynamic(x, 0)\n    served(x)',
+      },
+    ],
+  };
+  const edited = apply(source, quickFixEdit(fix, source)!);
+  assert.deepEqual(edited.split('\n').slice(4), [
+    '    x = torch.randn(n, 64)',
+    '    torch._dynamo.mark_dynamic(x, 0)',
+    '    served(x)',
+  ]);
+  assert.equal(quickFixEdit(fix, edited), null); // applied once: the call moved down a line
+});
+
 test("compile-dynamic: dynamic=True added to the file's one torch.compile call, whatever its form", () => {
   const fix = (source: string): string | null => {
     const edit = quickFixEdit(COMPILE_DYNAMIC, source);

@@ -304,3 +304,11 @@ test('a region with an in-situ number carries no notMeasured label: a replay tha
   assert.equal(none.notMeasured, why);
   assert.equal(none.notReplayed, null);
 });
+
+test("shape fixes the budget left out: the torch.compile line's lens to measure them carries the runner's title", async () => {
+  const server = (await fixture('script-shapes-cpu')).regions!.find((r) => r.name === 'Server')!;
+  assert.equal(digestRegion(server).measureShapeFix, null); // its fix was measured
+  const title = 'Measure the shape fix (runs the script 2 more times, about 26.0 s)';
+  const left: Region = { ...server, shapes: { ...server.shapes!, measure: { runs: 2, seconds: 26, title } } };
+  assert.equal(digestRegion(left).measureShapeFix, title);
+});

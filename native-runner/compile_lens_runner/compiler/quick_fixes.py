@@ -3,6 +3,7 @@ file carries one. Every text of them is here (titles, the statements inserted, t
 applies them (extension/editor/quickFixes.ts):
 - a setting (`statement`, `comment`): one line inserted after the file's imports, before any torch.compile;
 - compile-dynamic: dynamic=True added to the file's one torch.compile call (the editor finds the call);
+- mark-dynamic: a torch._dynamo.mark_dynamic line before the call of the compiled code (an edit, as below);
 - edits the runner worked out from the user's source (`edits`): each replaces the text of one line's range, and is
   applied only while that range still holds `expect` (the file as the run read it).
 """
@@ -40,6 +41,14 @@ def compile_dynamic() -> QuickFix:
 def edit(line: int, column: int, expect: str, text: str) -> QuickFixEdit:
     """Replace `expect`, found at 1-based `line` from 0-based `column`, with `text` (which may span lines)."""
     return {"line": line, "column": column, "endColumn": column + len(expect), "expect": expect, "text": text}
+
+
+def mark_dynamic(marks: str, line: int, edits: list[QuickFixEdit]) -> QuickFix:
+    return {
+        "kind": "mark-dynamic",
+        "title": f"Compile Lens: Mark the dimension that changes dynamic before the call (line {line}: {marks})",
+        "edits": edits,
+    }
 
 
 def warmup_shape(line: int, edits: list[QuickFixEdit]) -> QuickFix:

@@ -21,10 +21,11 @@ side, compiled code ran in its call (ranCompiled true: a call Dynamo ran eagerly
 failed compile, is never timed as compiled; how many did is said beside the number, `eagerFallback`); and it is not
 eager's first step on its input signature (eager has first-call costs: cuBLAS/cuDNN heuristics, autotuning). A
 compiled call that compiled nothing and ran compiled code is steady whatever its concrete sizes (one dynamic graph
-serves a growing cache's every length), except where a new size records a CUDA graph (new_size_costs:
-reduce-overhead on a GPU). Where Dynamo ran some compiled-side calls eagerly, eager's steps at signatures compiled code
-never served are left out too ("never served compiled"): the number compares the calls compiled code served. A region
-none of whose compiled-side calls ran compiled code gets no speedup and says why.
+serves a growing cache's every length), except where a new size warms up and records a CUDA graph (new_size_costs:
+reduce-overhead on a GPU; its first CUDA_GRAPH_SETUP_CALLS calls at each size). Where Dynamo ran some compiled-side
+calls eagerly, eager's steps at signatures compiled code never served are left out too ("never served compiled"): the
+number compares the calls compiled code served. A region none of whose compiled-side calls ran compiled code gets no
+speedup and says why.
 
 Compared how (comparedBy): a region called with one signature is compared on it ("signature"); with several whose
 steady steps mostly recur on both sides (a server's batch sizes), signature by signature, the speedup over the matched
@@ -37,7 +38,9 @@ script ran. Pairs: blocks 2j-1 and 2j (one eager, one compiled, adjacent); a pai
 divided by its signature's eager median (a server's pair of blocks seldom shares a batch size); the interval is where
 a next run may land: the 5th-95th percentiles of the estimate over pairs resampled with replacement, widened by
 sqrt(2) for the next run's own error, with the floor (ranges.interval: the one rule of every range), and with fewer
-than MIN_PAIRS_RESAMPLED pairs it reaches every pair's own ratio.
+than MIN_PAIRS_RESAMPLED pairs it reaches every pair's own ratio. The floor is ranges.FLOOR_PCT, or on CUDA where eager
+is launch-bound (its host time close to its GPU time: host_share) the floor targets take for a launch-bound eager: the
+pairs share one process and its host, and a next process may meet a host that moved.
 """
 
 from __future__ import annotations
@@ -51,9 +54,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..shapes.common import Sides
-from ..shapes.in_situ import EagerFallback, InSituSpeedup, RegionInSitu, Series, SignatureSpeedup
+from ..shapes.in_situ import EagerFallback, HostShare, InSituSpeedup, RegionInSitu, Series, SignatureSpeedup
 from ..shapes.region import RegionCall
-from . import ranges
+from . import estimator, ranges
 
 METHOD: Final = "interleaved"
 ORDER = ("eager", "compiled", "compiled", "eager")  # ABBA, repeated
@@ -145,6 +148,8 @@ class Call:
     ran_compiled: bool | None
     observer: bool = False
     profiled: bool = False
+    host_ms: float | None = None  # a CUDA call's host time (script/calls.py); None on CPU
+    size: str = ""  # its own signature where `signature` is POOLED (a CUDA graph is still recorded per size)
 
     @staticmethod
     def from_json(data: RegionCall) -> Call:
@@ -160,6 +165,7 @@ class Call:
             data.get("ranCompiled"),
             bool(data.get("observer")),
             bool(data.get("profiled")),
+            data.get("hostMs"),
         )
 
 
@@ -183,7 +189,7 @@ MIN_MATCHED_SHARE = 0.5
 
 
 def pooled(calls: list[Call]) -> list[Call]:
-    return [dataclasses.replace(c, signature=POOLED) for c in calls]
+    return [dataclasses.replace(c, signature=POOLED, size=c.signature) for c in calls]
 
 
 def _unserved(calls: list[Call]) -> set[str]:
@@ -197,23 +203,34 @@ def _unserved(calls: list[Call]) -> set[str]:
     return {c.signature for c in calls} - served
 
 
+# Under CUDA graph trees (reduce-overhead) a compiled graph's first call at a size warms up (runs it in the graphs'
+# memory pool) and its second records the CUDA graph (torch/_inductor/cudagraph_trees.py: warmed_up_functions): only
+# the third replays it.
+CUDA_GRAPH_SETUP_CALLS = 2
+
+
 def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -> Split:
     """Applies the steady-step rules (module doc) to one region's calls, in order. new_size_costs: a compiled call's
-    first at a size pays for more than its compile (a CUDA graph recorded for it), so it is no steady step either;
-    pool: the signatures are pooled (only each side's first step is a first-call cost)."""
+    first CUDA_GRAPH_SETUP_CALLS at a size pay for more than its compile (a CUDA graph warmed up and recorded for it),
+    so they are no steady steps either; pool: the signatures are pooled (only each side's first step is a first-call
+    cost)."""
     steps: dict[str, list[int]] = {"eager": [], "compiled": []}
     plain_calls: dict[str, list[int]] = {"eager": [], "compiled": []}
     dropped = {"warm-up": 0, "switch": 0, "first on its signature": 0, "compiled": 0, "observer": 0, "ran eagerly": 0}
     dropped["never served compiled"] = 0
     seen: dict[str, set[str]] = {"eager": set(), "compiled": set()}
+    compiled_at: dict[str, int] = {}  # the compiled side's calls so far, per signature
     unserved = _unserved(calls)
     for i, c in enumerate(calls):
         if c.side is None:
             continue
         nxt = calls[i + 1] if i + 1 < len(calls) else None
-        first_size = c.signature not in seen[c.side]
-        first = not seen[c.side] if pool else first_size
+        first = not seen[c.side] if pool else c.signature not in seen[c.side]
         seen[c.side].add(c.signature)
+        size = c.size or c.signature
+        if c.side == "compiled":
+            compiled_at[size] = compiled_at.get(size, 0) + 1
+        graph_setup = new_size_costs and c.side == "compiled" and compiled_at[size] <= CUDA_GRAPH_SETUP_CALLS
         if c.side == "compiled" and c.ran_compiled is not True:
             dropped["ran eagerly"] += 1
             continue
@@ -226,7 +243,7 @@ def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -
         if c.compiles:
             dropped["compiled"] += 1
             continue
-        if (first and (c.side == "eager" or pool)) or (first_size and new_size_costs and c.side == "compiled"):
+        if (first and (c.side == "eager" or pool)) or graph_setup:
             dropped["first on its signature"] += 1
             continue
         if _plain(c):
@@ -310,10 +327,15 @@ def _normalized_ratio(sample: Sample, reference: dict[str, float]) -> float | No
 
 
 def estimate(
-    calls: list[Call], picks: dict[str, list[int]], duration: Callable[[Call], float | None], weights: dict[str, int]
+    calls: list[Call],
+    picks: dict[str, list[int]],
+    duration: Callable[[Call], float | None],
+    weights: dict[str, int],
+    floor: float = ranges.FLOOR_PCT,
 ) -> InSituSpeedup | None:
-    """The speedup over the matched mix of signatures, its interval from the pairs of adjacent blocks, and what it
-    rests on (schema `$defs/inSituSpeedup`); None when no signature has steady values on both sides."""
+    """The speedup over the matched mix of signatures, its interval from the pairs of adjacent blocks with at least
+    `floor` % either side, and what it rests on (schema `$defs/inSituSpeedup`); None when no signature has steady
+    values on both sides."""
     whole = _sample(calls, picks, duration)
     mixed = _mix(whole, weights)
     if mixed is None:
@@ -330,7 +352,6 @@ def estimate(
         if own is not None:
             pair_ratios.append(own)
             pair_samples.append(sample)
-    floor = ranges.FLOOR_PCT
     if len(pair_samples) >= MIN_PAIRS_RESAMPLED:
 
         def of(chosen: list[Sample]) -> float:
@@ -371,6 +392,25 @@ def estimate(
         "signatures": per_signature,
         "notCompared": sorted(set(left)),
     }
+
+
+def host_share(calls: list[Call], eager_calls: list[int]) -> HostShare | None:
+    """How much of eager the host sets, from its steady calls (their indices): the median over them of the call's host
+    time over its GPU time, in % (at most 100: a call that waits on the device inside it is the host's whole), and the
+    floor that gives its interval (estimator.in_situ_floor_pct, the rule targets use on eager's GPU idle share). A
+    launch-bound eager runs at the host's speed, and the host moved between processes (docs/BENCHMARKS.md, "Shapes that
+    change on the H200"): an interval without that floor held within its process and missed the next. None where no
+    steady eager call has a host time (CPU: the host sets both sides)."""
+    shares = [
+        min(1.0, c.host_ms / c.ms)
+        for c in (calls[i] for i in eager_calls)
+        if c.host_ms is not None and c.ms is not None and c.ms > 0
+    ]
+    if not shares:
+        return None
+    pct = round(100 * statistics.median(shares), 1)
+    floor = estimator.in_situ_floor_pct(pct)
+    return {"eagerPct": pct, "calls": len(shares), "launchBound": floor is not None, "floorPct": floor}
 
 
 def _compile_cost_ms(calls: list[Call], steady_eager: float) -> float:
@@ -440,6 +480,11 @@ def slowest_calls(ranks: list[list[RegionCall]]) -> list[RegionCall]:
             "observer": any(c.get("observer") for c in each),
             "profiled": any(c.get("profiled") for c in each),
         }
+        host = ranges.slowest([c.get("hostMs") for c in each])  # beside the slowest GPU time: eager's host share
+        if host is None:
+            call.pop("hostMs", None)
+        else:
+            call["hostMs"] = host
         if not same:  # no side: no step either way
             call.pop("side", None)
         out.append(call)
@@ -464,8 +509,10 @@ def compare(
     weights: dict[str, int] = {}
     for c in calls:
         weights[c.signature] = weights.get(c.signature, 0) + 1
-    step = estimate(calls, s.steps, lambda c: c.step_ms, weights) if s.compiled_ran else None
-    call = estimate(calls, s.calls, lambda c: c.ms, weights) if s.compiled_ran else None
+    host = host_share(calls, s.calls["eager"])
+    floor = host["floorPct"] if host and host["floorPct"] is not None else ranges.FLOOR_PCT
+    step = estimate(calls, s.steps, lambda c: c.step_ms, weights, floor) if s.compiled_ran else None
+    call = estimate(calls, s.calls, lambda c: c.ms, weights, floor) if s.compiled_ran else None
     for result in (step, call):
         if result is not None and pool:
             result.update({"comparedBy": "pooled", "signatures": [], "notCompared": []})
@@ -489,6 +536,7 @@ def compare(
         "steadySteps": {"eager": len(s.steps["eager"]), "compiled": len(s.steps["compiled"])},
         "dropped": s.dropped,
         "eagerFallback": eager_fallback(calls),
+        "hostShare": host,
         "step": step,
         "call": call,
         "compileSeconds": None if cost_ms is None else round(cost_ms / 1000, 4),

@@ -322,7 +322,7 @@ def region_answer(region: Region, failed: Reason | None = None, no_in_situ: Reas
     """failed: the run's failure, said first (a compiled call's own failure says itself); no_in_situ: why the whole
     run has no in-situ number."""
     decision = _region_decision(region, no_in_situ)
-    decision.reasons = [*shape_reasons(region), *decision.reasons]
+    decision.reasons = [*shape_reasons(region), *decision.reasons, *_launch_bound(region, decision.number)]
     if failed is not None and not (failed.get("kind") == "compile" and _in_situ_of(region).get("failure")):
         decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
     number = decision.number
@@ -341,6 +341,15 @@ def region_answer(region: Region, failed: Reason | None = None, no_in_situ: Reas
         sentences.counts(region),
         verdict.each_unmeasured(region["measurements"], lambda m: _mode_of(region, m)),
     )
+
+
+def _launch_bound(region: Region, number: AnswerNumber | None) -> list[Reason]:
+    """Beside an in-situ number whose eager is launch-bound: the host's move between runs that its range holds."""
+    share = _in_situ_of(region).get("hostShare")
+    if number is None or number["kind"] not in ("in-situ-step", "in-situ-call") or not share:
+        return []
+    floor = share["floorPct"]
+    return [] if floor is None else [{"code": "launch-bound-range", "hostPct": share["eagerPct"], "floorPct": floor}]
 
 
 def _where(region: Region) -> str:

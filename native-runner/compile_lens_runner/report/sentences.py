@@ -132,6 +132,20 @@ def _automatic_clause(r: Reason) -> str:
     )
 
 
+def _graphs_clause(r: Reason) -> str:
+    """ "reduce-overhead recorded a CUDA graph for each of 6 batch sizes, holding 1.2 GiB"."""
+    n = r.get("count", 0)
+    sizes = (
+        formats.plural(n, "length")
+        if r.get("growing")
+        else formats.plural(n, "batch size")
+        if r.get("dim") == 0
+        else formats.plural(n, "input size")
+    )
+    held = f", holding {formats.memory(r['bytes'])}" if "bytes" in r else ""
+    return f"{r.get('mode')} recorded a CUDA graph for each of {sizes}{held}"
+
+
 def _fix_clause(r: Reason) -> str:
     """ "with dynamic=True: 1 graph instead of 8, 1.31× per step in situ (1.22–1.40×), compile 3.1 s instead of 33 s"."""
     if not r.get("measured"):
@@ -160,10 +174,59 @@ def _fix_clause(r: Reason) -> str:
     return f"with {r.get('what')}: {', '.join(parts) or 'no number'}"
 
 
+def _more_runs(runs: int) -> str:
+    return "once more" if runs == 1 else f"{runs} more times"
+
+
+def shape_fix_over_budget(runs: int, seconds: float, budget: float) -> str:
+    """Why a shape fix was not measured by default (script/shape_fix.py)."""
+    return (
+        f"measuring it runs the script {_more_runs(runs)} (about {seconds:.0f} s), which would take the profile past "
+        f"{budget:g}× the script's own time; profile again with --shape-fix on to measure it"
+    )
+
+
+def shape_fix_timeout() -> str:
+    return "--timeout leaves no time to run the script once more with it"
+
+
+def shape_fix_failed(message: str | None) -> str:
+    return f"the run with the fix failed: {message or 'it wrote no report'}"
+
+
+def shape_fix_no_call() -> str:
+    return "the run with the fix made no call of it"
+
+
+def buckets_refused(size: int, bucket: int, max_diff: float | None) -> str:
+    """Buckets not offered: padding changed what the call returns (a call that mixes rows)."""
+    what = (
+        "its outputs' shapes differ"
+        if max_diff is None
+        else f"its outputs cut back differ from the call's own by up to {max_diff:.3g}"
+    )
+    return (
+        f"padding a call of size {size} to {bucket} changes what it returns ({what}): the call mixes rows (a mean over "
+        "the batch, attention over padding), so its calls cannot be padded"
+    )
+
+
+def shape_fix_measure_title(runs: int, seconds: float) -> str:
+    """The editor's CodeLens / Quick Fix that measures the fixes the budget left out (--shape-fix on)."""
+    return f"Measure the shape fix (runs the script {_more_runs(runs)}, about {formats.seconds(seconds)})"
+
+
 def _left_out(r: Reason) -> str:
     return (
         f"In situ, {formats.whole(r.get('count', 0))} of the script's {formats.whole(r.get('made', 0))} calls are left "
         "out of the number: compiles, the warm-up, first calls at a size, and calls that ran eagerly."
+    )
+
+
+def _launch_bound(r: Reason) -> str:
+    return (
+        f"A launch-bound eager (its host time {formats.pct(r.get('hostPct', 0.0))} of its GPU time): the range holds a "
+        f"host that moves ±{formats.pct(r.get('floorPct', 0.0))} between runs."
     )
 
 
@@ -319,12 +382,10 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: f"{_warmup_clause(r)[:1].upper()}{_warmup_clause(r)[1:]}: warm up at the shape the real calls use.",
     ),
     "cuda-graphs-per-size": (
+        _graphs_clause,
         lambda r: (
-            f"{r.get('mode')} recorded a CUDA graph for each of {formats.plural(r.get('count', 0), 'input size')}"
-        ),
-        lambda r: (
-            f"{r.get('mode')} recorded a CUDA graph for each of {formats.plural(r.get('count', 0), 'input size')}: "
-            "each new size pauses to record one and keeps GPU memory for it; pad inputs to a few sizes."
+            f"{_graphs_clause(r)}: each new size pauses to record one and keeps GPU memory for it; pad inputs to a "
+            "few sizes."
         ),
     ),
     "automatic-dynamic": (
@@ -345,6 +406,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: f"{formats.whole(r.get('count', 0))} calls left out",
         _left_out,
     ),
+    "launch-bound-range": (lambda r: "launch-bound eager", _launch_bound),
     "decode-loop": (
         _per_sequence,
         lambda r: (

@@ -1,7 +1,7 @@
 """A region's shape story as the answer's reason codes (issue 43), from its `shapes` facts (script/shape_facts.py) and
 its in-situ result; report/sentences.py says each in words. The finding that decided the outcome leads the headline
 (recompile-limit, else warmup-other-shape, else cuda-graphs-per-size, else automatic-dynamic), its fix as measured
-beside it (shape-fix); a decode loop's step is a token (`step_unit`) and its sequence is said (decode-loop); calls the
+beside it (shape-fix, one per fix); a decode loop's step is a token (`step_unit`) and its sequence is said (decode-loop); calls the
 compiled side ran eagerly (eager-fallback) and the calls the in-situ number leaves out (in-situ-left-out) are
 counted."""
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..measure import ranges
 from ..shapes.answer import Reason, Unit
 from ..shapes.in_situ import RegionInSitu
-from ..shapes.region import Region, RegionShapes, ShapeChange
+from ..shapes.region import Region, RegionShapes, ShapeChange, ShapeFix
 
 # the in-situ drops that are calls the number leaves out (compiles, warm-up, first-call costs, eager code), not the
 # measurement's own seams (a step across a switch, the observer's or the profiler's work)
@@ -68,7 +68,16 @@ def _finding(region: Region, shapes: RegionShapes) -> Reason | None:
         return reason
     sizes = shapes.get("cudaGraphSizes")
     if sizes:
-        return {"code": "cuda-graphs-per-size", "count": sizes, "mode": str((region.get("options") or {}).get("mode"))}
+        graphs: Reason = {
+            **where,
+            "code": "cuda-graphs-per-size",
+            "count": sizes,
+            "mode": str((region.get("options") or {}).get("mode")),
+        }
+        held = shapes.get("cudaGraphBytes")
+        if held is not None:
+            graphs["bytes"] = held
+        return graphs
     auto = shapes.get("automaticDynamic")
     if auto:
         reason = {**where, "code": "automatic-dynamic", "call": auto["call"], "count": auto["servedCalls"]}
@@ -78,13 +87,22 @@ def _finding(region: Region, shapes: RegionShapes) -> Reason | None:
     return None
 
 
-def _fix(region: Region, shapes: RegionShapes) -> Reason | None:
-    """The shape fix as measured on the script's own calls, against the region as written (or why not measured)."""
-    fix = shapes.get("fix")
-    if not fix:
-        return None
-    if not fix["measured"]:
-        return {"code": "shape-fix", "what": fix["fix"], "measured": False, "why": fix["why"] or ""}
+def _fixes(region: Region, shapes: RegionShapes) -> list[Reason]:
+    """The shape fixes as measured on the script's own calls, each against the region as written; those not measured
+    for one reason said together ("mark_dynamic(x, 0) and dynamic=True not measured: ...")."""
+    out: list[Reason] = []
+    unmeasured: dict[str, list[str]] = {}
+    for fix in shapes.get("fixes") or []:
+        if fix["measured"]:
+            out.append(_measured(region, shapes, fix))
+        else:
+            unmeasured.setdefault(fix["why"] or "", []).append(fix["fix"])
+    for why, what in unmeasured.items():
+        out.append({"code": "shape-fix", "what": " and ".join(what), "measured": False, "why": why})
+    return out
+
+
+def _measured(region: Region, shapes: RegionShapes, fix: ShapeFix) -> Reason:
     compiler = region.get("compiler")
     reason: Reason = {
         "code": "shape-fix",
@@ -146,7 +164,7 @@ def shape_reasons(region: Region) -> list[Reason]:
     """The region's shape codes: its deciding finding and its fix (both lead), then what the number leaves out."""
     shapes = region.get("shapes")
     finding = _finding(region, shapes) if shapes else None
-    fix = _fix(region, shapes) if shapes and finding else None
+    fixes = _fixes(region, shapes) if shapes and finding else []
     s = region.get("inSitu") or {"pairs": 0}
     led_by_limit = finding is not None and finding["code"] == "recompile-limit"
-    return [r for r in (finding, fix) if r is not None] + _counted(region, s, shapes, led_by_limit)
+    return ([finding] if finding else []) + fixes + _counted(region, s, shapes, led_by_limit)

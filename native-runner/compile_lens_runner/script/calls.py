@@ -1,7 +1,9 @@
 """One call of a region as the script made it: input signature, grad mode, duration, compiles it started.
 
 Nothing here synchronises the device: on CUDA two events are recorded on the current stream around the call and
-read after the script ends (`resolve`); on CPU the call is bracketed by perf_counter.
+read after the script ends (`resolve`); on CPU the call is bracketed by perf_counter. perf_counter brackets a CUDA call
+too (its host time, `host_ms`): a launch-bound call's host time is close to its GPU time, a GPU-bound one's far under it
+(measure/interleaved.eager_host_share).
 """
 
 from __future__ import annotations
@@ -105,8 +107,28 @@ def cuda_stream(device: Any | None) -> Any | None:
     return torch.cuda.current_stream(device)
 
 
+def graph_pool_bytes(device: Any) -> int | None:
+    """Device memory the caching allocator holds in private memory pools on `device`: CUDA graphs' (Inductor's CUDA
+    graph trees keep one pool per device, torch.cuda.graph one per capture). Read from the allocator's own host-side
+    state (torch.cuda.memory_snapshot, whose segments name their pool): no synchronisation, no device work. None where
+    it cannot be read."""
+    import torch
+
+    try:
+        segments = torch.cuda.memory_snapshot()
+        index = device.index if device.index is not None else torch.cuda.current_device()
+        return sum(
+            int(s["total_size"])
+            for s in segments
+            if s["device"] == index and tuple(s["segment_pool_id"]) != (0, 0)  # (0, 0): the default pool
+        )
+    except (RuntimeError, KeyError, TypeError, AttributeError):  # an allocator without per-segment pools
+        return None
+
+
 class CallClock:
-    """Brackets one call: CUDA events on the call's stream (no synchronisation) or perf_counter."""
+    """Brackets one call: CUDA events on the call's stream (no synchronisation) and perf_counter (on CPU the call's
+    time, on CUDA its host time)."""
 
     def __init__(self, stream: Any | None) -> None:
         self.stream = stream
@@ -119,6 +141,7 @@ class CallClock:
             import torch
 
             self.events = (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+            self.t0 = time.perf_counter()
             self.events[0].record(self.stream)
         else:
             self.t0 = time.perf_counter()
@@ -126,8 +149,13 @@ class CallClock:
     def stop(self) -> None:
         if self.events is not None:
             self.events[1].record(self.stream)
-        else:
-            self.cpu_ms = (time.perf_counter() - self.t0) * 1000.0
+        self.cpu_ms = (time.perf_counter() - self.t0) * 1000.0
+
+    @property
+    def host_ms(self) -> float | None:
+        """A CUDA call's host time (its launches, and any wait on the device inside it); None on CPU, where the call's
+        time is all the host's."""
+        return self.cpu_ms if self.stream is not None else None
 
     @property
     def name(self) -> str:
@@ -152,6 +180,7 @@ class CallRecord:
     own_after_s: float = 0.0  # taken out of the step, which runs from this call's start to the next call's start)
     step_ms: float | None = None
     step_compiles: int | None = None
+    graph_bytes: int | None = None  # what the CUDA graphs' memory pools grew by over the call (read at few calls only)
 
     def resolve_step(self, following: CallRecord | None, wait: bool = True) -> None:
         """The step from this call's start to the region's next call's start (before either is resolved)."""
@@ -167,15 +196,22 @@ class CallRecord:
                 self.step_ms = float(mine[0].elapsed_time(theirs[0]))
             except RuntimeError:
                 self.step_ms = None
-        elif mine is None and theirs is None and self.clock.cpu_ms is not None and following.clock.cpu_ms is not None:
+        elif (
+            self.clock.stream is None
+            and following.clock.stream is None
+            and self.clock.cpu_ms is not None
+            and following.clock.cpu_ms is not None
+        ):
             own = self.own_after_s + following.own_before_s
             self.step_ms = max(0.0, (following.clock.t0 - self.clock.t0 - own) * 1000.0)
 
     def resolve(self, wait: bool = True) -> None:
         """Reads the call's duration; on CUDA waits for its end event (called after the script, never during).
         wait=False leaves a CUDA call whose end event has not completed unresolved (a rank stopped mid-collective)."""
-        if self.clock.events is None:
+        if self.clock.stream is None:
             self.ms = self.clock.cpu_ms
+            return
+        if self.clock.events is None:  # resolved already
             return
         start, end = self.clock.events
         try:

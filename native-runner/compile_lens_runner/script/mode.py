@@ -33,7 +33,7 @@ from ..shapes.common import RunError
 from ..shapes.mode import CUDAGRAPH_MODES, ModeResult, RegionMeasurement
 from ..shapes.region import Region as RegionEntry
 from ..shapes.report import Eager
-from . import in_situ_report, interleave, region_entry, shape_fix, warmup_shape
+from . import in_situ_report, interleave, mark_dynamic_edit, region_entry, shape_fix, shape_fix_apply, warmup_shape
 from .calls import resolve_all
 from .notebook import NotebookScript, convert, map_locations
 from .regions import Region, RegionRecorder, ScriptStopped
@@ -375,8 +375,11 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     else:
         in_situ_report.skipped(run.report, "--no-in-situ")
     warmup_shape.share(entry.get("compiler"), run.report["regions"])
+    mark_dynamic_edit.share(entry.get("compiler"), run.report["regions"])
     if notebook is not None:
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)
-    if not fixes and ranked is None and notebook is None:
+    if fixes:  # a fix run: whether its buckets held, for the run that asked for it
+        shape_fix_apply.write(run.workdir, recorder.buckets)
+    elif ranked is None and notebook is None:
         shape_fix.measure(run, plain_s)

@@ -13,7 +13,7 @@ from ..compiler.no_compiled import no_compiled_code
 from ..measure import timing
 from ..shapes.region import Region as RegionEntry
 from ..shapes.region import RegionCall, RegionSignature, SteadyState
-from . import shape_facts, warmup_shape
+from . import mark_dynamic_edit, shape_facts, warmup_shape
 
 if TYPE_CHECKING:
     from .calls import CallRecord
@@ -135,6 +135,11 @@ def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
             "ranCompiled": ran,
             "fallbackReason": fallback,
         }
+        host = call.clock.host_ms
+        if host is not None:
+            entry["hostMs"] = round(host, 4)
+        if call.graph_bytes is not None:
+            entry["cudaGraphBytes"] = call.graph_bytes
         if call.profiled:
             entry["profiled"] = True
         if call.observer:
@@ -197,6 +202,7 @@ def region_json(region: Region, records: RegionRecords, cudagraphs: bool) -> Reg
     calls = calls_json(region, records)
     insight = compiler_insight(records.records, trigger_text(region), cudagraphs) if records.records else None
     warmup = warmup_shape.explain(calls, insight, records.starts)
+    mark_dynamic_edit.offer(insight, records.starts)
     nothing = no_compiled_code(insight, region.call_count)
     if nothing is not None:  # Dynamo's guards matched frames that hold no graph: every call ran the original code
         for call in calls:

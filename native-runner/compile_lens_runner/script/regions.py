@@ -36,12 +36,14 @@ from typing import TYPE_CHECKING, Any
 from ..compiler.failure import compile_failure
 from ..compiler.user_code import innermost_user, location
 from ..errors import _from_compiler
+from ..measure.interleaved import CUDA_GRAPH_SETUP_CALLS
 from ..shapes.common import SourceLocation
 from ..shapes.in_situ import CompileFailure
+from ..shapes.mode import CUDAGRAPH_MODES
 from . import calls as region_calls
 from . import capture as region_capture
 from . import held as region_held
-from . import shape_fix
+from . import shape_fix_apply
 from .calls import (
     MAX_RECORDED_CALLS,
     CallClock,
@@ -54,7 +56,7 @@ from .calls import (
     grad_mode,
 )
 from .safe_point import SafePoints
-from .shape_fix import ShapeFixPlan
+from .shape_fix_apply import ShapeFixPlan
 
 if TYPE_CHECKING:
     from ..compiler.compiled_runs import CompiledRuns
@@ -97,6 +99,7 @@ class Region:
     compiled_signatures: set[str] = field(default_factory=set)  # signatures a compiled-side call ran
     # a compiled-side call at a signature new to it ran compiled code without compiling: a dynamic graph serves new sizes
     serves_new_sizes: bool = False
+    graph_setup: Counter[str] = field(default_factory=Counter)  # compiled-side calls per signature, under CUDA graphs
 
     @property
     def compiled(self) -> Any:
@@ -208,6 +211,8 @@ class RegionRecorder:
         torch.compile line (a fix run: script/shape_fix.py)."""
         self.interleaver = interleaver
         self.fixes = {(f["file"], f["line"]): f for f in fixes or []}
+        # a buckets fix per region it pads (by the region as the fix plan names it: the script's own run's id)
+        self.buckets: dict[str, shape_fix_apply.Buckets] = {}
         self.watcher = watcher
         self.window = window
         self.no_replay = no_replay
@@ -261,7 +266,7 @@ class RegionRecorder:
         assert self.original_compile is not None
         where = _user_location()
         fix = self.fixes.get((where["file"], where["line"])) if where and self.fixes else None
-        compiled = self.original_compile(model, **shape_fix.compile_kwargs(fix, kwargs))
+        compiled = self.original_compile(model, **shape_fix_apply.compile_kwargs(fix, kwargs))
         if kwargs.get("disable") or not self.recording:
             return compiled
         import torch
@@ -320,6 +325,8 @@ class RegionRecorder:
     def _add(self, region: Region) -> None:
         if region.location is not None and self.fixes:
             region.fix = self.fixes.get((region.location["file"], region.location["line"]))
+            if region.fix is not None and region.fix["kind"] == shape_fix_apply.BUCKETS:
+                self.buckets.setdefault(region.fix["region"], shape_fix_apply.Buckets(region.fix))
         region.replay = region_capture.ReplayInputs(self.budget)
         region.replay.unsafe = self.no_replay
         self.regions.append(region)
@@ -375,7 +382,8 @@ class RegionRecorder:
             if self.stopped_by is not None:
                 raise ScriptStopped()
             if region.fix is not None and region.call_count == 0:  # a fix run's warm-up at the real calls' shape
-                args, kwargs = shape_fix.warmed_inputs(region.fix, args, kwargs)
+                args, kwargs = shape_fix_apply.warmed_inputs(region.fix, args, kwargs)
+            shape_fix_apply.mark(region.fix, args, kwargs, region.method)
             return self._record(region, call, args, kwargs)
 
         return observed
@@ -413,7 +421,13 @@ class RegionRecorder:
         except Exception as exc:  # the observer's own work never fails the script's call: the region is not replayed
             region.replay.give_up(exc)
             check, held = None, None
-        observer = check is not None or held is not None or settled
+        # a buckets fix pads the compiled side's calls (never the eager side's: it stands for the script as written)
+        buckets = self.buckets.get(region.fix["region"]) if region.fix is not None and side != "eager" else None
+        cut, checked = None, False
+        if buckets is not None:
+            with self.paused():
+                args, kwargs, cut, checked = buckets.prepare(region.eager, args, kwargs, region.method)
+        observer = check is not None or held is not None or settled or checked
         if observer:
             self._thread.observer_work += 1
         device = call_device(leaves, owner)
@@ -423,20 +437,32 @@ class RegionRecorder:
         if self.window is not None:  # the window opens and steps only at the script's own (top-level) calls
             profiled = (self.window.before_call(region) if not self._thread.claimed else self.window.active) or profiled
         clock = CallClock(cuda_stream(device))
+        # a size's first calls under CUDA graphs warm up and record its graph: what the graphs' pools grow by is read
+        # around them, once inside the clock and once after it, so that only this call's own step (never a steady
+        # step: interleaved.split) holds the reads
+        pool = (
+            clock.stream is not None
+            and side != "eager"
+            and region.options.get("mode") in CUDAGRAPH_MODES
+            and region.graph_setup[signature] < CUDA_GRAPH_SETUP_CALLS
+        )
         started, before = len(self.watcher.started), self.runs.snapshot()
         work = self._thread.observer_work
         claimed: set[str] = set()
         self._thread.claimed.append(claimed)
         clock.start()
         own_before = (clock.t0 - entered) if clock.events is None else 0.0
+        pool_before = region_calls.graph_pool_bytes(device) if pool else None
         try:
-            return call(*args, **kwargs)
+            out = call(*args, **kwargs)
+            return out if cut is None else cut(out)
         except Exception as exc:
             if region.failure is None and (len(self.watcher.started) > started or _from_compiler(exc)):
                 region.failure = {**compile_failure(exc, _user_location()), "index": index}
             raise
         finally:
             clock.stop()
+            pool_after = region_calls.graph_pool_bytes(device) if pool_before is not None else None
             left = time.perf_counter()
             observer = observer or self._thread.observer_work != work  # a nested region's observer work ran inside
             counts = self.runs.snapshot() - before
@@ -453,6 +479,8 @@ class RegionRecorder:
                 self.interleaver.after_call(len(self.watcher.started) > started)
             # at the eager stance Dynamo runs the original code without a guard check: no compiled code ran
             ran = None if side == "eager" else counts.ran_compiled()
+            if pool:
+                region.graph_setup[signature] += 1
             if side != "eager":
                 if signature not in region.compiled_signatures and not ids and ran is True:
                     region.serves_new_sizes = True
@@ -472,6 +500,7 @@ class RegionRecorder:
                     block=block,
                     compiles_at_start=started,
                     own_before_s=own_before,
+                    graph_bytes=None if pool_after is None or pool_before is None else pool_after - pool_before,
                 )
                 region.calls.append(record)
             try:

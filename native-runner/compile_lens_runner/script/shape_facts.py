@@ -1,6 +1,6 @@
 """A region's shape story as facts (report: region `shapes`, schema 1.21): which input dimension changed and the sizes
 seen, the graphs that made, automatic dynamic's second compile, the recompile limit and the calls it ran eagerly, a
-warm-up at another shape, CUDA graphs recorded per size, and a decode loop's growth (its number reads per token).
+warm-up at another shape, CUDA graphs recorded per size and the memory they hold, and a decode loop's growth (its number reads per token).
 From the region's calls as the report carries them (their signatures, compiles, ranCompiled) and the compiler's guard
 failures; the sentences are written in report/shape_words.py. None for a region whose inputs kept one shape."""
 
@@ -33,18 +33,19 @@ GROWING_SHARE = 0.8
 MIN_GROWTH = 4
 
 
-def _leaves(signature: str) -> list[tuple[str | None, list[int] | None]]:
-    """(keyword name, sizes) per input leaf of a signature (calls.describe); sizes None for a leaf with no shape. A
-    DynamicCache's length ("DynamicCache[length 9]") is a one-dimensional size."""
+def _leaves(signature: str) -> list[tuple[str | None, list[int] | None, bool]]:
+    """(keyword name, sizes, whether a tensor) per input leaf of a signature (calls.describe); sizes None for a leaf
+    with no shape. A DynamicCache's length ("DynamicCache[length 9]") is a one-dimensional size, of no tensor."""
     inputs = signature.split("; ", 1)[0]
-    out: list[tuple[str | None, list[int] | None]] = []
+    out: list[tuple[str | None, list[int] | None, bool]] = []
     for leaf in _LEAF_SPLIT.split(inputs) if inputs else []:
         match = _TENSOR.match(leaf.strip())
         dims = match["dims"].removeprefix("length ") if match else ""
         sizes = (
             [int(d) for d in dims.split(", ")] if match and all(d.strip().isdigit() for d in dims.split(", ")) else None
         )
-        out.append((match["name"] if match else None, sizes))
+        tensor = match is not None and not match["dims"].startswith("length ")
+        out.append((match["name"] if match else None, sizes, tensor))
     return out
 
 
@@ -68,10 +69,13 @@ def _guards(insight: CompilerInsight | None) -> list[tuple[str, int, int, int]]:
 
 @dataclass
 class Change:
-    """A changed dimension, with its size at each call (in call order; [] where only guards showed it)."""
+    """A changed dimension, with its size at each call (in call order; [] where only guards showed it), and which of
+    the call's input leaves (calls.flatten's order) it is a dimension of: None where it is no tensor the signature
+    shows (a library cache's length, a tensor only a guard named)."""
 
     fact: ShapeChange
     sequence: list[int]
+    leaf: int | None = None
 
 
 def changed_dims(calls: list[RegionCall], insight: CompilerInsight | None) -> list[Change]:
@@ -81,13 +85,16 @@ def changed_dims(calls: list[RegionCall], insight: CompilerInsight | None) -> li
     guards = _guards(insight)
     per_leaf: dict[tuple[int, int], list[int]] = {}
     names: dict[int, str] = {}
+    tensors: set[int] = set()
     parsed = [_leaves(c["signature"]) for c in calls]
     width = Counter(len(p) for p in parsed).most_common(1)[0][0] if parsed else 0
     for leaves in parsed:
         if len(leaves) != width:
             continue
-        for i, (name, sizes) in enumerate(leaves):
+        for i, (name, sizes, tensor) in enumerate(leaves):
             names.setdefault(i, name or f"input {i}")
+            if tensor:
+                tensors.add(i)
             for d, size in enumerate(sizes or []):
                 per_leaf.setdefault((i, d), []).append(size)
     out: list[Change] = []
@@ -102,7 +109,8 @@ def changed_dims(calls: list[RegionCall], insight: CompilerInsight | None) -> li
         if guard is not None:
             named.add(guard[0])
         name = guard[0] if guard and names[i].startswith("input ") else names[i]
-        out.append(Change({"input": name, "dim": d, "sizes": distinct[:MAX_SIZES], "count": len(distinct)}, seen))
+        fact: ShapeChange = {"input": name, "dim": d, "sizes": distinct[:MAX_SIZES], "count": len(distinct)}
+        out.append(Change(fact, seen, i if i in tensors else None))
     for name, dim, was, now in guards:  # tensors the signature does not show: what their guards said
         if name in named or any(c.fact["input"] == name and c.fact["dim"] == dim for c in out):
             continue
@@ -192,6 +200,14 @@ def cuda_graph_sizes(calls: list[RegionCall], options: dict[str, object], device
     return len(sizes) if len(sizes) > 1 else None
 
 
+def cuda_graph_bytes(calls: list[RegionCall]) -> int | None:
+    """The device memory the region's CUDA graphs took: what the graphs' memory pools grew by over its calls that
+    warmed up and recorded a size's graph (script/regions.py reads the pools around those calls only); None where no
+    call was read (CPU, no CUDA-graph mode, a torch whose allocator does not name pools)."""
+    grown = [c["cudaGraphBytes"] for c in calls if "cudaGraphBytes" in c]
+    return max(0, sum(grown)) if grown else None
+
+
 def region_shapes(
     calls: list[RegionCall],
     insight: CompilerInsight | None,
@@ -214,4 +230,5 @@ def region_shapes(
         "recompileLimit": recompile_limit(calls, insight),
         "warmup": warmup,
         "cudaGraphSizes": cuda_graph_sizes(calls, options, device),
+        "cudaGraphBytes": cuda_graph_bytes(calls),
     }

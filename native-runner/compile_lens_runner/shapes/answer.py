@@ -73,6 +73,8 @@ class Reason(_Reason, total=False):
     pairs: int
     samples: int
     torch: str | None  # the torch version (no set_stance before 2.6)
+    hostPct: float  # launch-bound-range: eager's host time over its GPU time, in % (inSitu.hostShare)
+    floorPct: float  # launch-bound-range: the least half-width of its range, in %
     index: int  # unmeasured: the modes[] or measurements[] index it is about
     text: str  # rendered (sentences.py): the reason's sentence
     # the shape codes (issue 43; script/shape_facts.py's facts as report/shape_reasons.py gives them)
@@ -91,6 +93,7 @@ class Reason(_Reason, total=False):
     ms: float | None  # shape-fix: the first real call with a warm-up fix; decode-loop: a sequence compiled
     wasMs: float | None  # shape-fix: that call as written; decode-loop: a sequence eager
     measured: bool  # shape-fix: measured
+    bytes: int  # cuda-graphs-per-size: the device memory the CUDA graphs hold
     why: str  # shape-fix: why not measured
 
 

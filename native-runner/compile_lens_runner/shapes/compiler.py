@@ -33,6 +33,7 @@ class _Explanation(TypedDict):
 
 class Explanation(_Explanation, total=False):
     quickFix: QuickFix | None
+    quickFixes: list[QuickFix]  # further edits offered beside quickFix (mark-dynamic: script/mark_dynamic_edit.py)
 
 
 class _BreakExplanation(TypedDict):

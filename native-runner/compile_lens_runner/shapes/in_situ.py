@@ -136,6 +136,16 @@ class EagerFallback(TypedDict):
     of: int
 
 
+class HostShare(TypedDict):
+    """How much of eager the host sets in situ (CUDA): its steady calls' host time over their GPU time, and the floor
+    of the intervals when that makes eager launch-bound (measure/interleaved.host_share)."""
+
+    eagerPct: float
+    calls: int
+    launchBound: bool
+    floorPct: float | None
+
+
 class _RegionInSitu(TypedDict):
     pairs: int
 
@@ -145,6 +155,7 @@ class RegionInSitu(_RegionInSitu, total=False):
     steadySteps: Sides
     dropped: dict[str, int]  # steps left out, by why
     eagerFallback: EagerFallback | None
+    hostShare: HostShare | None
     compiledCalls: int
     eagerCalls: int
     matchedCalls: int

@@ -20,6 +20,8 @@ class _RegionCall(TypedDict):
 
 class RegionCall(_RegionCall, total=False):
     clock: str
+    hostMs: float  # a CUDA call's host time (perf_counter around it); absent on CPU, where ms is the host's
+    cudaGraphBytes: int  # under CUDA graphs, a size's first calls: what the graphs' memory pools grew by over it
     gradMode: str
     compileIds: list[str]
     compileSeconds: float | None
@@ -117,13 +119,15 @@ class WarmupShape(TypedDict):
 
 
 class _ShapeFix(TypedDict):
-    fix: str  # in the user's terms: "dynamic=True", "a warm-up at batch 5"
-    kind: str
+    fix: str  # in the user's terms: "dynamic=True", "mark_dynamic(x, 0)", "a warm-up at batch 5", "buckets of 8, 16"
+    kind: str  # dynamic | mark-dynamic | warmup-shape | buckets
     measured: bool
     why: str | None  # not measured: why (and how to measure it)
 
 
 class ShapeFix(_ShapeFix, total=False):
+    whyCode: str  # not measured: budget | timeout (--shape-fix on measures it) | failed | refused | no-call
+    buckets: list[int]  # buckets: the sizes padded to
     graphs: int | None
     compileSeconds: float | None
     step: InSituSpeedup | None
@@ -145,8 +149,16 @@ class _RegionShapes(TypedDict):
     cudaGraphSizes: int | None  # reduce-overhead on a GPU: sizes compiled code ran, each a CUDA graph recorded
 
 
+class ShapeFixOffer(TypedDict):
+    runs: int  # the fix runs the budget left out
+    seconds: float  # about how long they take
+    title: str  # the editor's CodeLens / Quick Fix that runs them (report/sentences.py)
+
+
 class RegionShapes(_RegionShapes, total=False):
-    fix: ShapeFix  # the shape fix, measured on the script's own calls (or why not)
+    fixes: list[ShapeFix]  # the shape fixes, each measured on the script's own calls (or why not)
+    measure: ShapeFixOffer | None  # fixes the budget left out: measuring them is one click away
+    cudaGraphBytes: int | None  # the device memory its CUDA graphs' pools took while recording (shape_facts)
 
 
 class _Region(TypedDict):
