@@ -219,13 +219,14 @@ async function openWorkbench(context: BrowserContext, port: number, workspace: s
 
 /**
  * Under the test runner (`node --test` sets NODE_TEST_CONTEXT) the sessions of one process share one code-server per
- * trust setting and one Chromium, which end after the process's last test: each session is a fresh browser context
- * (its own storage) on its own workspace folder, whose window gets its own extension host. Starting a server, installing
- * the .vsix and launching Chromium cost ~8 CPU-s a session (docs/BENCHMARKS.md#test-time). Elsewhere (the benches,
- * which read one session's processes) each session has a server and a browser of its own.
+ * trust setting and environment (a stub-runner test sets COMPILE_LENS_STUB_* for the extension host to inherit) and one
+ * Chromium, which end after the process's last test: each session is a fresh browser context (its own storage) on its
+ * own workspace folder, whose window gets its own extension host. Starting a server, installing the .vsix and launching
+ * Chromium cost ~8 CPU-s a session (docs/BENCHMARKS.md#test-time). Elsewhere (the benches, which read one session's
+ * processes) each session has a server and a browser of its own.
  */
 const SHARED = process.env['NODE_TEST_CONTEXT'] !== undefined;
-const sharedServers = new Map<boolean, { server: Promise<Server>; artifacts: string }>();
+const sharedServers = new Map<string, { server: Promise<Server>; artifacts: string }>();
 let sharedBrowser: Promise<Browser> | undefined;
 if (SHARED)
   after(async () => {
@@ -253,10 +254,11 @@ export async function startSession(
       },
     };
   }
-  let shared = sharedServers.get(opts.trusted);
+  const key = JSON.stringify([opts.trusted, Object.entries(process.env).sort(([a], [b]) => a.localeCompare(b))]);
+  let shared = sharedServers.get(key);
   if (!shared) {
     shared = { server: startServer(env, opts.trusted, opts.artifacts), artifacts: opts.artifacts };
-    sharedServers.set(opts.trusted, shared);
+    sharedServers.set(key, shared);
   }
   const server = await shared.server;
   sharedBrowser ??= chromium.launch(CHROMIUM);
