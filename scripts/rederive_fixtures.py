@@ -1,7 +1,9 @@
 """The fixture reports' derived answers, said by the current runner: each region's and the run's answer, recommendation
 and headline (report/answer.py; a region's options as the runner records them now), from the numbers the fixture holds
-(its measurements, in-situ steps, compiler records: as recorded); and each compiler record's recompile sites, grouped
-and said as the runner says them (compiler/explain.py) from the recompiles it recorded. A fixture recorded by an older runner otherwise keeps words the runner no
+(its measurements, in-situ steps, compiler records: as recorded); each compiler record's recompile sites, grouped
+and said as the runner says them (compiler/explain.py) from the recompiles it recorded; a region's story
+(report/story.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
+(explain.guard_sentence). A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
 Run: python3 scripts/rederive_fixtures.py           (rewrites the fixtures that differ, names them)
@@ -12,6 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -54,13 +57,35 @@ def _recompile_sites(compiler: dict[str, Any]) -> None:
     compiler["recompileSites"] = sites
 
 
+# a timing voided by a recompile, as runners before schema 1.22 said it: with Dynamo's guard text and compile id
+_OLD_VOIDED = re.compile(
+    r"^(\d+) compile\(s\) ran inside the timed region(?: \(guard failure: (.*?)\))?: (the timed calls .*|a timed call .*)$",
+    re.S,
+)
+
+
+def _voided_timing(text: str) -> str:
+    """A voided timing's reason as the runner says it now (sentences.recompiled_while_timing), from an older one's."""
+    old = _OLD_VOIDED.match(text)
+    if not old:
+        return text
+    guards = re.split(r"; (?=\d+/\d+: )", old[2]) if old[2] else []
+    return explain.recompiled_while_timing(int(old[1]), guards, old[3])
+
+
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
     for entry in [*out["modes"], *(out.get("regions") or [])]:
+        for timing in entry.get("discardedTimings") or []:
+            if timing.get("invalidReason"):
+                timing["invalidReason"] = _voided_timing(timing["invalidReason"])
         if entry.get("compiler"):
             _recompile_sites(entry["compiler"])
     for region in out.get("regions") or []:
+        for call in region["calls"]:
+            if call.get("recompileReason"):
+                call["recompileWhy"] = explain.guard_sentence(call["recompileReason"])
         # older runners wrote only the arguments given; the current one says each (mode "default" when none was given)
         region["options"] = _options(region.get("options") or {})
     answer.attach(out)

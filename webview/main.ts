@@ -2,13 +2,8 @@
 // compare tables. Speaks only the protocol.ts message unions; draws trace strings only as text.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import { scaleLinear, select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
-import {
-  ignoreUnknown,
-  type HostToWebview,
-  type TimelineSource,
-  type WebviewToHost,
-} from '../extension/shared/protocol.ts';
+import { select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
+import { ignoreUnknown, type HostToWebview, type WebviewToHost } from '../extension/shared/protocol.ts';
 import type { Report } from '../extension/shared/report.ts';
 import { communicationNames, hasCommunication } from './analysis/communication.ts';
 import { compareTraces } from './analysis/compare.ts';
@@ -28,19 +23,20 @@ import {
   wholeTrace,
   withInflatedArgs,
   withPackedRows,
-  type Assembly,
   type Opening,
 } from './opening.ts';
 import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
-import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps, type RankView } from './ranks.ts';
+import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps } from './ranks.ts';
 import { RangeSelection } from './rangeSelection.ts';
 import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
 import { reviveModel } from './reviveModel.ts';
 import { restoredSelection, type SavedState } from './savedView.ts';
 import { injectStyles } from './styles.ts';
-import { kindLegend, readTheme, type Theme } from './theme.ts';
-import { LABEL_WIDTH, TimelineCanvas, type DrawStats, type TimeScale } from './timeline.ts';
+import { kindLegend, readTheme } from './theme.ts';
+import { LABEL_WIDTH, TimelineCanvas, type TimeScale } from './timeline.ts';
+import { exposeDebugView } from './debugView.ts';
+import { state } from './viewState.ts';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -49,64 +45,9 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-/** `preview`: its model holds only the slices around the first view (its full one comes later) */
-interface PaneView {
-  label: string;
-  timeline: TimelineCanvas;
-  stats: DrawStats;
-  kernels: number;
-  communication: boolean;
-  compareTo: number | null;
-  preview: boolean;
-}
-
 const vscode = acquireVsCodeApi();
 const post = (message: WebviewToHost): void => vscode.postMessage(message);
 const FRAME_HISTORY = 2000;
-
-const state = {
-  source: null as TimelineSource | null,
-  report: null as Report | null,
-  panes: [] as PaneView[],
-  /** the panes are a distributed job's ranks: their alignment and per-step table */
-  ranks: null as RankView | null,
-  /** a large rank set: the user asked for every rank (kept for this source until another one loads) */
-  showAllRanks: false,
-  /** the traces received so far, drawn again as each comes and when the user asks for all ranks */
-  opening: null as Opening | null,
-  /** the rows of a full trace received so far, before its 'trace' */
-  rows: null as Assembly | null,
-  theme: null as Theme | null,
-  base: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
-  current: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
-  step: 0,
-  search: '',
-  selected: null as { pane: number; slice: number } | null,
-  /** a finding to show ("Show in timeline"): applied once the full load is in */
-  focus: null as TimelineTarget | null,
-  /** what the last focus found: the pane and its places, or none */
-  focusFound: null as { pane: number; places: number } | null,
-  frameTimes: [] as number[],
-  comparisons: [] as { before: string; after: string; rows: { metric: string; before: number; after: number }[] }[],
-  pendingFrame: 0,
-  /** the marks are being found (after a first frame) */
-  findingMarks: false,
-  /** some traces are still to come, or some panes hold only a preview (the slices around the first view) */
-  partial: false,
-  /** the domain the last load fitted to the step (null: it kept the user's) */
-  fitted: null as number[] | null,
-  /** a saved selection of a full model, kept while a preview shows (which cannot hold it) until the full load */
-  carried: null as { pane: number; slice: number } | null,
-  /** trace messages shown so far */
-  shown: 0,
-  /** the host was told a preview's first frame is drawn (once: it waits for that before reading the full traces) */
-  drawnSaid: false,
-  /**
-   * wall-clock ms (epoch) of the opening's milestones, for the first-frame benchmark's breakdown: the first
-   * trace message, when it was built, its first frame, and when the last pane's full trace was built.
-   */
-  timings: { scriptStart: performance.timeOrigin + performance.now(), message: 0, built: 0, firstDraw: 0, complete: 0 },
-};
 
 const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
 const ranges = new RangeSelection({
@@ -509,7 +450,7 @@ function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip
       const model = pane.timeline.model;
       const text =
         i >= 0
-          ? `${model.names[model.name[i]!]}\n${formatMicros(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}`
+          ? `${pane.timeline.sliceTitle(model.name[i]!)}\n${formatMicros(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}`
           : event.offsetX < LABEL_WIDTH
             ? pane.timeline.trackNameAt(event.offsetY)
             : null;
@@ -704,70 +645,7 @@ function drawAll(): void {
   }
 }
 
-/** Read-only view for tests and benchmarks: what was drawn, what is selected, frame times. */
-Object.defineProperty(window, '__timelineDebug', {
-  get: () =>
-    Object.freeze({
-      panes: state.panes.map((p) => ({
-        label: p.label,
-        events: p.timeline.model.count,
-        tracks: p.timeline.model.tracks.length,
-        kernels: p.kernels,
-        ...p.stats,
-      })),
-      selected: state.selected && {
-        ...state.selected,
-        name: state.panes[state.selected.pane]!.timeline.model.names[
-          state.panes[state.selected.pane]!.timeline.model.name[state.selected.slice]!
-        ],
-        linked: state.panes[state.selected.pane]!.timeline.linked.length,
-        arrows: state.panes[state.selected.pane]!.timeline.arrows.length,
-      },
-      /** the range selection (pane time) and each pane's marks by kind */
-      range: ranges.range && { ...ranges.range },
-      /** null until found (after the first frame) */
-      marks: state.panes.every((p) => p.timeline.marksFound)
-        ? state.panes.map((p) =>
-            p.timeline.marks.map((m) => ({ kind: m.kind, label: m.label, compileId: m.compileId })),
-          )
-        : null,
-      focus: state.focusFound && { ...state.focusFound },
-      domain: state.current.domain(),
-      frameTimes: [...state.frameTimes],
-      comparisons: state.comparisons,
-      /** a rank set: how it is aligned, each pane's offset, the per-step table */
-      ranks: state.ranks && {
-        alignment: state.ranks.alignment.mode,
-        offsets: state.panes.map((p) => p.timeline.offset),
-        table: state.ranks.table,
-      },
-      framesDrawn: state.frameTimes.length,
-      /** per pane, what its last frame drew: texts with their boxes and colours, and lines (frameLayout.ts) */
-      layouts: state.panes.map((p) => p.timeline.layout),
-      /** true until every trace is in with every slice (a pane is to come, or shows only the slices around the first view) */
-      partial: state.partial,
-      /** trace messages shown so far */
-      shown: state.shown,
-      timings: { ...state.timings },
-      /** canvas coordinates of a slice (by pane and name) in the current view, for driving the mouse */
-      locate: (pane: number, name: string, nth = 0, onGpu?: boolean): { x: number; y: number } | null => {
-        const view = state.panes[pane];
-        if (!view) return null;
-        const model = view.timeline.model;
-        const width = view.timeline.canvas.clientWidth;
-        let seen = 0;
-        for (let i = 0; i < model.count; i++) {
-          if (
-            model.names[model.name[i]!] !== name ||
-            (onGpu !== undefined && model.tracks[model.track[i]!]!.gpu !== onGpu)
-          )
-            continue;
-          if (seen++ === nth) return view.timeline.locate(i, state.current, width);
-        }
-        return null;
-      },
-    }),
-});
+exposeDebugView(state, ranges);
 
 // Where the view will open, so the host's preview of a big trace covers it.
 const opening = savedState()?.view;

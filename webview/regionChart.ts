@@ -49,7 +49,9 @@ export function callTitle(call: RegionCall): string {
   ];
   if (call.event !== 'cached' && call.compileSeconds != null)
     lines.push(`compiling took ${formatSeconds(call.compileSeconds)}`);
-  if (call.event === 'recompiled' && call.recompileReason) lines.push(`recompiled because: ${call.recompileReason}`);
+  // the failed guard as the runner says it (PyTorch's words for it: the panel's "Failed guards" toggle)
+  const why = call.recompileWhy ?? (call.recompileReason ? `the guard "${call.recompileReason}" failed` : null);
+  if (call.event === 'recompiled' && why) lines.push(`recompiled because ${why}`);
   if (call.ranCompiled === false && call.fallbackReason) lines.push(`eager because: ${call.fallbackReason}`);
   lines.push(`inputs: ${call.signature}`);
   // a tooltip holds no marked words: the compiler's terms in it are explained below it

@@ -9,7 +9,7 @@ import {
   regionFacts,
   type RegionDigest,
 } from '../extension/present/regionDigest.ts';
-import type { Report } from '../extension/shared/report.ts';
+import type { RegionCall, Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { plural } from '../extension/present/numbers.ts';
 import { el, termEl } from './panels.ts';
@@ -112,6 +112,8 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
     box.append(termEl('p', 'region-facts', `${regionFacts(digest).join(' · ')} · compiled with mode ${digest.mode}`));
     if (digest.noCompiledCode) box.append(termEl('p', 'no-compiled-code', digest.noCompiledCode));
     if (digest.story) box.append(termEl('p', 'story', digest.story));
+    const guards = region.calls.filter((c) => c.event === 'recompiled' && c.recompileReason);
+    if (guards.length) box.append(failedGuards(guards));
     if (digest.cudaGraphs.length) box.append(termEl('p', 'cuda-graphs', digest.cudaGraphs.join('\n')));
     // a region that ran no compiled code has no speedup to show: its timings compare eager code with itself
     if (digest.noCompiledCode) {
@@ -147,4 +149,12 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
     section.append(box);
   }
   return section;
+}
+
+/** The failed guards as PyTorch wrote them, behind a toggle: the story and the chart say each as a sentence. */
+function failedGuards(calls: readonly RegionCall[]): HTMLElement {
+  const toggle = el('details', 'failed-guards');
+  toggle.append(el('summary', undefined, 'Failed guards, as PyTorch wrote them'));
+  for (const call of calls) toggle.append(el('pre', undefined, `call ${call.index}: ${call.recompileReason}`));
+  return toggle;
 }

@@ -5,8 +5,13 @@
 // costs O(rows × pixels × log n), not O(events).
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
-import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
-import { markLabel } from '../extension/present/compileNames.ts';
+import {
+  mayHaveMarks,
+  regionNames,
+  timelineMarks,
+  type TimelineMark,
+} from '../extension/shared/trace/timelineMarks.ts';
+import { compiledCallName, markLabel } from '../extension/present/compileNames.ts';
 import type { CompiledFrame } from '../extension/shared/report.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
@@ -88,6 +93,9 @@ export class TimelineCanvas {
   /** where the tracks begin: under the axis, and under the marks' lane when there may be marks */
   private readonly top: number;
   private foundMarks: TimelineMark[] | null = null;
+  private paneFrames: readonly CompiledFrame[] | null = null;
+  /** per name id, the names said otherwise than the trace says them (sliceName) */
+  private shownNames: Map<number, string> | null = null;
   private readonly rectBuckets: Float64Array[] = [];
   private readonly rectCounts = new Uint32Array(COLOURS * 2);
   /** what the last frame drew: its texts and lines (for tests) */
@@ -128,8 +136,35 @@ export class TimelineCanvas {
     return (this.foundMarks ??= timelineMarks(this.model).map((m) => ({ ...m, label: markLabel(m, this.frames) })));
   }
 
-  /** The compiles of the report entry this trace was profiled for, to name its marks by function (compileNames.ts). */
-  frames: readonly CompiledFrame[] | null = null;
+  /** The compiles of the report entry this trace was profiled for, to name its marks and compiled regions by
+   *  function (compileNames.ts). */
+  get frames(): readonly CompiledFrame[] | null {
+    return this.paneFrames;
+  }
+
+  set frames(frames: readonly CompiledFrame[] | null) {
+    this.paneFrames = frames;
+    this.shownNames = null;
+  }
+
+  /**
+   * A slice's name as the timeline says it: the profiler's span of a compiled frame's call ("Torch-Compiled Region:
+   * 0/1") by the function it compiled ("compiled forward, recompile 1"); every other name as the trace gives
+   * it (the tooltip keeps the trace's own).
+   */
+  sliceName(nameId: number): string {
+    this.shownNames ??= new Map(
+      [...regionNames(this.model)].map(([id, compileId]) => [id, compiledCallName(this.frames, compileId)]),
+    );
+    return this.shownNames.get(nameId) ?? this.model.names[nameId]!;
+  }
+
+  /** The name for a tooltip: as said, with the trace's own beside it where it is said otherwise. */
+  sliceTitle(nameId: number): string {
+    const raw = this.model.names[nameId]!;
+    const shown = this.sliceName(nameId);
+    return shown === raw ? raw : `${shown}\n(the trace's "${raw}")`;
+  }
 
   get marksFound(): boolean {
     return this.foundMarks !== null;
@@ -141,7 +176,8 @@ export class TimelineCanvas {
     this.searching = needle.length > 0;
     let matches = 0;
     this.model.names.forEach((name, id) => {
-      const hit = !this.searching || name.toLowerCase().includes(needle);
+      const hit =
+        !this.searching || name.toLowerCase().includes(needle) || this.sliceName(id).toLowerCase().includes(needle);
       this.nameMatches[id] = hit ? 1 : 0;
       if (hit && this.searching) matches++;
     });
@@ -333,7 +369,7 @@ export class TimelineCanvas {
     for (const i of labels) {
       const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]!));
       const x1 = Math.min(width, xOf(model.start[i]! + model.dur[i]!));
-      const text = fitEnd(model.names[model.name[i]!]!, x1 - x0 - 6, m);
+      const text = fitEnd(this.sliceName(model.name[i]!), x1 - x0 - 6, m);
       if (!text) continue;
       const name = model.name[i]!;
       const fill = this.communication[name] ? theme.communication : theme.kind[model.kind[i]!]!;

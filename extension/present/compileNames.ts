@@ -19,6 +19,19 @@ function parts(compileId: string): { frame: string; attempt: number } | null {
   return match ? { frame: match[1]!, attempt: Number(match[2]) } : null;
 }
 
+/** The frame's function where the report names one, and which compile of it the id is; null for no id. */
+function named(
+  frames: readonly CompiledFrame[] | null | undefined,
+  compileId: string,
+): { fn: string | null; frame: number; attempt: number } | null {
+  const id = parts(compileId);
+  if (!id) return null;
+  const frame = (frames ?? []).find(
+    (f) => f.compileId !== null && parts(f.compileId)?.frame === id.frame && f.function,
+  );
+  return { fn: frame?.function ? functionName(frame.function) : null, frame: Number(id.frame), attempt: id.attempt };
+}
+
 /**
  * A compile by its function: "forward" (its first compile), "forward, recompile 2"; where the report knows no
  * function for the frame, "compiled graph 2, recompile 1" (graphs counted from 1); "an unknown compile" for no id.
@@ -28,13 +41,17 @@ export function compileName(
   compileId: string | null | undefined,
 ): string {
   if (!compileId) return 'an unknown compile';
-  const id = parts(compileId);
+  const id = named(frames, compileId);
   if (!id) return `compile ${compileId}`;
-  const frame = (frames ?? []).find(
-    (f) => f.compileId !== null && parts(f.compileId)?.frame === id.frame && f.function,
-  );
-  const base = frame?.function ? functionName(frame.function) : `compiled graph ${Number(id.frame) + 1}`;
+  const base = id.fn ?? `compiled graph ${id.frame + 1}`;
   return id.attempt ? `${base}, recompile ${id.attempt}` : base;
+}
+
+/** A call of compiled code on a timeline (the profiler's "Torch-Compiled Region: 0/1"): "compiled forward",
+ *  "compiled forward, recompile 1", "compiled graph 2" where the report names no function. */
+export function compiledCallName(frames: readonly CompiledFrame[] | null | undefined, compileId: string): string {
+  const name = compileName(frames, compileId);
+  return named(frames, compileId)?.fn ? `compiled ${name}` : name;
 }
 
 /** Which compile of its function: "first compile", "recompile 2" (where the function is named already). */

@@ -131,7 +131,7 @@ function slowHostText(m: ModeResult): string | null {
     .filter((s): s is string => Boolean(s))
     .join(' and ');
   return (
-    `the host CPU was busy through these pairs: ${sides} never ran while the CPU was as fast as it got in this run (a 1 ms ` +
+    `the host CPU was busy through these pairs: ${sides} never ran while the CPU was as fast as it got in this run (a ${formatMs(1)} ` +
     `CPU probe read that much slower), so the range reaches what a quieter host may give; rerun on a quieter machine for a firmer number`
   );
 }

@@ -1147,6 +1147,10 @@ export interface Region {
    * schema 1.18: the region in one line, its verdict first ("compile it: 1.84× per call replayed with default (1.70–1.95×) · 2 graphs · 1 recompile", "no verdict: not replayable: mutates self.calls"), written by the runner (1.21: answer.headline): the CodeLens on its torch.compile line shows it as it is. Absent: older reports
    */
   headline?: string;
+  /**
+   * schema 1.23: the region's first-call story in words (report/story.py): which call compiled, which recompiled and why, from which call on it ran at its steady speed, which calls ran eagerly; null: no calls to tell it from. Absent: older reports (the surfaces then list the calls' events)
+   */
+  story?: string | null;
   answer?: Answer;
   /**
    * schema 1.16: the region was called and Dynamo made no graph of it: every call ran eagerly (no speedup is shown for it)
@@ -1200,7 +1204,14 @@ export interface RegionCall {
    * compile time spent inside this call (sum of its compiles' entire-frame time)
    */
   compileSeconds?: number | null;
+  /**
+   * the failed guard as PyTorch says it (recompile_reasons), kept as its words
+   */
   recompileReason?: string | null;
+  /**
+   * schema 1.23: the failed guard as a sentence ("x's batch changed from 8 to 16"; report/story.py, compiler/explain.guard_sentence); null: no words for it. Absent: older reports
+   */
+  recompileWhy?: string | null;
   /**
    * true: compiled graphs ran in this call; false: Dynamo fell back to eager (recompile limit, skipped frame, suppressed error); null: not known
    */

@@ -440,3 +440,17 @@ def test_every_report_written_carries_its_answers(tmp_path: Path) -> None:
     expected = answered(report)
     assert written["answer"] == expected["answer"] and written["headline"] == expected["headline"]
     assert [r["answer"] for r in written["regions"]] == [r["answer"] for r in expected["regions"]]
+
+
+def test_a_reason_two_measurements_share_is_said_once_in_the_headline() -> None:
+    # the host busy while in situ ran and while the replay ran: "host busy · host busy" was on a screen (issue 44)
+    busy = {"code": "host-contended", "what": "other processes kept every CPU busy"}
+    said: Any = {
+        "verdict": "none",
+        "mode": "default",
+        "number": {"kind": "in-situ-step", "unit": "step", "value": 1.06, "low": 0.98, "high": 1.09},
+        "reasons": [busy, dict(busy)],
+    }
+    assert (
+        sentences.headline(said, ["1 graph"]) == "no verdict: 1.06× per step in situ (0.98–1.09×) · host busy · 1 graph"
+    )

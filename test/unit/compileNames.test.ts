@@ -3,7 +3,13 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { attemptName, compileName, functionName, markLabel } from '../../extension/present/compileNames.ts';
+import {
+  attemptName,
+  compileName,
+  compiledCallName,
+  functionName,
+  markLabel,
+} from '../../extension/present/compileNames.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { timelineMarks } from '../../extension/shared/trace/timelineMarks.ts';
@@ -23,6 +29,12 @@ test("a compile is its function and which compile of it: a graph break's resume 
   assert.equal(compileName(null, '1/1'), 'compiled graph 2, recompile 1');
   assert.equal(compileName(frames, null), 'an unknown compile');
   assert.deepEqual(['0/0', '0/3'].map(attemptName), ['first compile', 'recompile 3']);
+  // a timeline's "Torch-Compiled Region: 3/2" slice: the compiled code's call by its function
+  assert.deepEqual(
+    ['0/0', '3/2'].map((id) => compiledCallName(frames, id)),
+    ['compiled forward', 'compiled forward after line 24, recompile 2'],
+  );
+  assert.equal(compiledCallName(null, '1/0'), 'compiled graph 2');
 });
 
 test("the timeline's marks name the compile by function, with the report, and without one", async () => {

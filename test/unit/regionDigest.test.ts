@@ -5,9 +5,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { collectFindings } from '../../extension/present/findings.ts';
 import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/present/regionDigest.ts';
-import { parseSignature, regionStory, signatureChange } from '../../extension/present/regionStory.ts';
+import { regionStory } from '../../extension/present/regionStory.ts';
 import { shortLine } from '../../extension/present/lensLine.ts';
-import type { Region, RegionCall, Report } from '../../extension/shared/report.ts';
+import type { Region, Report } from '../../extension/shared/report.ts';
 import { cellPosition, placeLabel } from '../../extension/shared/sourcePlace.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
@@ -19,73 +19,20 @@ const region = async (name: string, id: string): Promise<Region> =>
 /** A region without its answer: read as a report made before answers. */
 const unanswered = ({ answer: _, ...region }: Region): Region => region;
 
-test('signatures: tensors and grad mode parsed; a batch change named as such, other changes by the tensor that changed', () => {
-  assert.deepEqual(parseSignature('float32[5, 4096, 64], int64[5]; inference'), {
-    tensors: [
-      { dtype: 'float32', shape: [5, 4096, 64] },
-      { dtype: 'int64', shape: [5] },
-    ],
-    grad: 'inference',
-  });
-  assert.deepEqual(parseSignature('float32[]; grad').tensors, [{ dtype: 'float32', shape: [] }]);
-  assert.deepEqual(
-    signatureChange('bfloat16[1, 77, 64], float32[1]; inference', 'bfloat16[5, 77, 64], float32[5]; inference'),
-    { from: 'batch 1', to: 'batch 5' },
-  );
-  assert.deepEqual(signatureChange('float32[8, 128]; grad', 'float32[8, 256]; grad'), {
-    from: 'float32[8, 128]',
-    to: 'float32[8, 256]',
-  });
-  // a 1-D tensor alone is not a batch
-  assert.deepEqual(signatureChange('int64[3]; grad', 'int64[4]; grad'), { from: 'int64[3]', to: 'int64[4]' });
-  assert.deepEqual(signatureChange('float32[2, 3]; no_grad', 'float32[2, 3]; grad'), { from: 'no_grad', to: 'grad' });
-  assert.deepEqual(signatureChange('x=3', 'x=4'), { from: 'x=3', to: 'x=4' });
-});
-
-test('story of seed 000: the warmup at batch 1 compiled a graph the batch-5 calls never used, and the first of them paid the recompile', async () => {
+test("a region's first-call story is the runner's as written (report/story.py: test_story.py); a report before schema 1.23 lists the calls' events", async () => {
+  const r0 = await region('script-regions-cpu', 'r0');
   assert.equal(
-    regionStory(await region('script-warmup-gpu', 'r0')),
-    'Call 0 (batch 1) compiled a graph that none of the 29 later calls used (all at batch 5); call 1, the first at batch 5, paid 8.2 s ' +
-      "recompiling (tensor 'hidden_states' size mismatch at index 0. expected 1, actual 5). From call 2 on, calls took 412 ms (median) without compiling.",
+    regionStory(r0),
+    "Call 0 compiled (2.4 s); call 6 recompiled for float32[8, 256, 64] (1.1 s; x's dimension 1 changed from 128 to 256). From call 7 on, calls took 0.91 ms (median) without compiling.",
   );
-});
-
-test('story of a region that recompiles every call: how many, each for new inputs, the compile time, and the calls Dynamo ran eagerly', async () => {
+  assert.equal(digestRegion(r0).story, r0.story);
+  // an older report: no sentence made up, the compiles and eager calls listed
+  const { story: _, ...older } = await region('script-regions-cpu', 'r1');
   assert.equal(
-    regionStory(await region('script-regions-cpu', 'r1')),
-    '7 of 10 calls recompiled, each for inputs not seen before (float32[4, 32], float32[4, 48], float32[4, 64], …, float32[4, 128]); 3.1 s went to compiling. ' +
-      'Calls 8–9 ran eagerly: recompile_limit (8) reached for step: Dynamo runs this frame eagerly from now on.',
+    regionStory(older),
+    'call 0: compiled · call 1: recompiled · call 2: recompiled · call 3: recompiled · call 4: recompiled · call 5: recompiled · call 6: recompiled · call 7: recompiled · call 8: ran eagerly · call 9: ran eagerly',
   );
-});
-
-test('story of one compile and one recompile that later calls reuse: no "never used" claim', async () => {
-  const story = regionStory(await region('script-regions-cpu', 'r0'))!;
-  assert.equal(
-    story,
-    "Call 0 compiled (2.4 s); call 6 recompiled for float32[8, 256, 64] (1.1 s; tensor 'x' size mismatch at index 1. expected 128, actual 256). From call 7 on, calls took 0.91 ms (median) without compiling.",
-  );
-});
-
-test('story says only what the calls show: unknown compile time and duration, a region never called, truncated calls', async () => {
-  const base = await region('script-warmup-gpu', 'r0');
-  const calls: RegionCall[] = base.calls.map((c) => ({ ...c, compileSeconds: null, ms: c.index === 1 ? null : c.ms }));
-  assert.match(
-    regionStory({ ...base, calls, steadyState: null })!,
-    /; call 1, the first at batch 5, recompiled \(tensor 'hidden_states'/,
-  );
-  const withDuration = base.calls.map((c) => ({ ...c, compileSeconds: null }));
-  assert.match(
-    regionStory({ ...base, calls: withDuration, steadyState: null })!,
-    /recompiled \(the call took 8\.6 s\) \(tensor/,
-  );
-  assert.equal(
-    regionStory({ ...base, callCount: 0, calls: [], steadyState: null }),
-    'torch.compile returned FluxTransformer2DModel, but the script never called it.',
-  );
-  assert.match(
-    regionStory({ ...base, callCount: 5000, callsTruncated: true })!,
-    /\(The first 30 of 5000 calls were recorded\.\)$/,
-  );
+  assert.equal(regionStory({ ...older, calls: [] }), null);
 });
 
 test("region headline: the runner's line as it wrote it; a report before schema 1.18 shows the runner's verdict sentence", async () => {
@@ -238,31 +185,6 @@ test("the extension log's summary of a run: one line per region of a script, the
     'The script failed before torch.compile returned a callable.',
   );
   assert.match(runSummary(await fixture('graphbreak-cpu')), /^compile it: \d+\.\d+× per call with default · /);
-});
-
-test('numbers side by side agree or say why: recompile counts, and in-script call times beside the measured time', async () => {
-  const { report } = await loadReport(path.join(__dirname, '../fixtures/reports/script-kernels-cpu/report.json'));
-  const r0 = report.regions![0]!;
-  // the script's calls took 0.032 ms (median), the measurement 0.014 ms: one line says why
-  assert.match(
-    regionStory(r0) ?? '',
-    /calls took 0\.032 ms \(median\) without compiling\. \(The script's calls are timed one at a time .* hence 0\.032 ms here and 0\.014 ms measured\.\)$/,
-  );
-  // three compiler recompiles in two calls: the story says them with the reason (the headline's count: test_headline.py)
-  const churn: Region = {
-    ...r0,
-    calls: r0.calls.map((c, i) =>
-      i === 2 || i === 4 ? { ...c, event: 'recompiled' as const, signature: `float32[${i}, 32]` } : c,
-    ),
-    compiler: {
-      ...r0.compiler!,
-      recompiles: [1, 2, 3].map((n) => ({ reason: `r${n}`, compileId: `0/${n}`, location: null })),
-    },
-  };
-  assert.match(
-    regionStory(churn) ?? '',
-    /\(3 recompiles in all in 2 calls: one call recompiles each of its graphs whose guard failed/,
-  );
 });
 
 test('a CodeLens line stays short (≤ 60 characters), whole parts first; the full text is for the tooltip', () => {

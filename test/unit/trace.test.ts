@@ -96,7 +96,7 @@ describe('scanner on real H100 traces', () => {
       gpu.map((t) => t.name),
       ['GPU 0 · stream 7'],
     );
-    assert.ok(model.tracks.some((t) => !t.gpu && t.name === 'CPU · thread 1661 (python3)'));
+    assert.ok(model.tracks.some((t) => !t.gpu && t.name === 'thread 1661 (python3)'));
     assert.ok(model.tracks.findIndex((t) => t.gpu) > model.tracks.findIndex((t) => !t.gpu), 'CPU threads first');
   });
 

@@ -11,7 +11,7 @@ import { generateTrace } from '../../bench/gen-trace.ts';
 import { sendTraces, type TimelineContent } from '../../extension/node/timelineContent.ts';
 import type { HostToWebview } from '../../extension/shared/protocol.ts';
 import { readTraceFile, scanTraceFile } from '../../extension/node/trace/scanner.ts';
-import { windowRanges } from '../../extension/node/trace/skim.ts';
+import { windowRanges } from '../../extension/node/trace/skimParts.ts';
 import { openTraceFile, skimFile as skimOf } from '../../extension/node/trace/skimRead.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { TraceReading } from '../../extension/node/trace/traceReading.ts';

@@ -155,7 +155,7 @@ test("a side that never ran at the host CPU's fastest state says so, with the wi
   const text = formatDigest(digestReport(report));
   assert.match(
     text,
-    /the host CPU was busy through these pairs: eager \(1\.19×\) and compiled \(1\.26×\) never ran while the CPU was as fast as it got in this run \(a 1 ms CPU probe read that much slower\), so the range reaches what a quieter host may give; rerun on a quieter machine for a firmer number/,
+    /the host CPU was busy through these pairs: eager \(1\.19×\) and compiled \(1\.26×\) never ran while the CPU was as fast as it got in this run \(a 1\.00 ms CPU probe read that much slower\), so the range reaches what a quieter host may give; rerun on a quieter machine for a firmer number/,
   );
   report.modes[0]!.speedupInterval = { low: 1.28, high: 1.93, slowHost: {} };
   assert.ok(!formatDigest(digestReport(report)).includes('host CPU was busy'));

@@ -3,7 +3,9 @@
 // break (its marks' lane, ProfilerStep slices) and a GPU run. Checked from what each frame drew (the texts' boxes,
 // inks and what lies under them, and the lines: frameLayout.ts), not from pixels: no text over another, no step
 // or tick line through a text, nothing past the canvas or into the track names' column, the track names as drawn
-// all different, every text at WCAG 4.5:1 against what lies under it (a slice's label against its slice).
+// all different and whole (no "…": a thread by its name and id, the profiler's span by what it is), every text at
+// WCAG 4.5:1 against what lies under it (a slice's label against its slice), and no compiler id as a label (a
+// compiled region by its graph, "compiled graph 1", never "Torch-Compiled Region: 0/0").
 // Screenshots of the panes: test-results/timeline-legible-*.png.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -48,7 +50,7 @@ const CASES: Case[] = [
       tracePaths: ['eager', 'default'].map((m) => path.join(TRACES, `cpu-graphbreak-${m}.trace.json`)),
     },
     roles: ['tick', 'step', 'mark', 'slice', 'track'],
-    sliceLabel: /^ProfilerStep#/,
+    sliceLabel: /^compiled gr/,
   },
   {
     name: 'gpu-mlp',
@@ -125,6 +127,9 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
       found.push(`${describeText(t)} runs past [${left}, ${right}] × [0, ${frame.height}] (width ${t.w.toFixed(1)})`);
   }
   const names = texts.filter((t) => t.role === 'track').map((t) => t.text);
+  for (const name of names) if (name.includes('…') || name.startsWith('process ')) found.push(`track name "${name}"`);
+  for (const t of texts)
+    if (/Torch-Compiled Region|\d+\/\d+$/.test(t.text)) found.push(`${describeText(t)}: a compile id as a name`);
   const repeated = names.filter((n, i) => names.indexOf(n) !== i);
   if (repeated.length) found.push(`track names drawn alike: ${[...new Set(repeated)].join(', ')}`);
   const paint = (p: Paint): Rgba => {

@@ -158,14 +158,31 @@ function orderTracks(raw: RawTrace): { trackOrder: Uint32Array; trackInfos: Trac
     const t = raw.tracks[rawIndex]!;
     const process = raw.processMeta.get(t.pid);
     const thread = raw.threadMeta.get(`${t.pid}\u0000${t.tid}`);
-    // Kineto files its own work (CUPTI buffer requests) under pid -1, with no process name
-    const processName =
-      process?.labels ?? process?.name ?? (Number(t.pid) === -1 ? "the profiler's own work" : `process ${t.pid}`);
-    const threadName = (thread?.name ?? `${t.gpu ? 'stream' : 'thread'} ${t.tid}`).trim();
-    return { pid: t.pid, tid: t.tid, name: `${processName} · ${threadName}`, gpu: t.gpu, maxDepth: 0 };
+    const name = trackName(t, process?.labels ?? process?.name ?? null, thread?.name ?? null);
+    return { pid: t.pid, tid: t.tid, name, gpu: t.gpu, maxDepth: 0 };
   });
   return { trackOrder, trackInfos };
 }
+
+/**
+ * A track's name in the label column's room: "thread 1661 (python3)" for a thread of the host process Kineto labels
+ * "CPU" (a thread is on the CPU: the label would only push its id and name out of the column), "GPU 0 · stream 7";
+ * Kineto's own work (CUPTI buffer requests, pid -1) and its span of the profiled window (pid "Spans") by what they
+ * are, never "process -1".
+ */
+function trackName(
+  t: { pid: string | number; tid: string | number; gpu: boolean },
+  processName: string | null,
+  threadName: string | null,
+): string {
+  const thread = (threadName ?? (isId(t.tid) ? `${t.gpu ? 'stream' : 'thread'} ${t.tid}` : String(t.tid))).trim();
+  if (processName === 'CPU' && threadName) return thread;
+  if (!processName && Number(t.pid) === -1) return "the profiler's own work";
+  return `${processName ?? (t.pid === 'Spans' ? 'profiler' : `process ${t.pid}`)} · ${thread}`;
+}
+
+/** A pid or tid that is a number (Kineto also files spans under words: pid "Spans", tid "PyTorch Profiler"). */
+const isId = (id: string | number): boolean => /^-?\d+$/.test(String(id));
 
 /** The kernel args table in the model's slice order; gives back the raw args columns. */
 function remapArgs(raw: RawTrace, modelRow: Uint32Array): TraceModel['kernelArgs'] {

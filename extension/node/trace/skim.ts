@@ -13,10 +13,11 @@ import { eventKeyOf, EventKey, HEADER_KEYS, matchCat } from './eventParser.ts';
 import { HeaderTemplates, sameBytes, type HeaderTemplate } from './headerTemplates.ts';
 import { bytesEqual, Ch, JsonCursor, NEED_MORE } from './jsonCursor.ts';
 import { Column } from './memory.ts';
-import { SliceKind, usSince, wholeNs, type TraceModel } from '../../shared/trace/model.ts';
+import { SliceKind, usSince, wholeNs } from '../../shared/trace/model.ts';
 import { ProblemLog } from './problems.ts';
 import { RawNameTable } from './rawNames.ts';
 import type { RawTrack } from './rawTrace.ts';
+import type { Skim, SkimmedPart, SkimPart } from './skimParts.ts';
 import { Cat, isDeviceCat } from '../../shared/trace/sliceKinds.ts';
 
 const PH_KEY = new TextEncoder().encode('"ph":');
@@ -48,50 +49,6 @@ function appendTo(
     column.reserve(at + values.length);
     column.data.set(values, at);
   }
-}
-
-/** What the skim found: enough to pick the first view's window and the byte ranges holding its events. */
-export interface Skim {
-  /** slices (complete events) in the file */
-  events: number;
-  /** the earliest slice start (absolute µs): the model's origin */
-  origin: number;
-  /** every track, in first-mention order, as the scanner makes them */
-  tracks: RawTrack[];
-  steps: TraceModel['steps'];
-  stepSource: TraceModel['stepSource'];
-  /** correlation ids of the cudaGraphLaunch calls */
-  graphLaunches: Set<number>;
-  /** the blocks: block b holds bytes [start[b], start[b + 1]) (the last one to the end of the file) */
-  blocks: { count: number; start: Float64Array; minTs: Float64Array; maxEnd: Float64Array; metadata: Uint8Array };
-  /** whether the document is a bare array of events (else an object with traceEvents) */
-  bareArray: boolean;
-}
-
-/** Bytes [from, to) of a file, skimmed by one thread. */
-export interface SkimPart {
-  from: number;
-  to: number;
-  bareArray: boolean;
-}
-
-/** A part's skim, sent back by the thread that made it (structured-cloneable). */
-export interface SkimmedPart {
-  events: number;
-  origin: number;
-  tracks: RawTrack[];
-  names: string[];
-  graphLaunches: number[];
-  rows: {
-    count: number;
-    start: Float64Array;
-    dur: Float64Array;
-    kind: Uint8Array;
-    name: Uint32Array;
-    correlation: Float64Array;
-    track: Uint32Array;
-  };
-  blocks: Skim['blocks'];
 }
 
 /** What a skim's header template says (headerTemplates.ts). */
@@ -657,24 +614,4 @@ export class TraceSkim extends JsonCursor {
 
 function startsWith(buf: Uint8Array, start: number, end: number, prefix: Uint8Array): boolean {
   return end - start >= prefix.length && bytesEqual(buf, start, start + prefix.length, prefix);
-}
-
-/**
- * The byte ranges [from, to) of the blocks that may hold a slice or flow event of the window [from, to] (µs since
- * the origin), or metadata; adjacent ones joined. `end`: the file's size.
- */
-export function windowRanges(skim: Skim, from: number, to: number, end: number): [number, number][] {
-  const { count, start, minTs, maxEnd, metadata } = skim.blocks;
-  const ranges: [number, number][] = [];
-  // a margin of 1 µs: the parse after keeps exactly the slices overlapping the window, as the preview does
-  const lo = from + skim.origin - 1;
-  const hi = to + skim.origin + 1;
-  for (let b = 0; b < count; b++) {
-    if (!metadata[b] && !(minTs[b]! <= hi && maxEnd[b]! >= lo)) continue;
-    const rangeEnd = b + 1 < count ? start[b + 1]! : end;
-    const last = ranges.at(-1);
-    if (last && last[1] === start[b]) last[1] = rangeEnd;
-    else ranges.push([start[b]!, rangeEnd]);
-  }
-  return ranges;
 }

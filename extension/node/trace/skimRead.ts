@@ -11,7 +11,8 @@ import type { TraceReader } from './traceReading.ts';
 import type { PostedPiece } from './postedPieces.ts';
 import { viewWindow, type FirstView } from '../../shared/trace/window.ts';
 import { findSplit, isGzipFile, PARALLEL_MIN_BYTES, readRange, readTraceFile, startHalfWorker } from './scanner.ts';
-import { TraceSkim, windowRanges, type Skim, type SkimmedPart, type SkimPart } from './skim.ts';
+import { TraceSkim } from './skim.ts';
+import { windowRanges, type Skim, type SkimmedPart, type SkimPart } from './skimParts.ts';
 
 /**
  * Plain files from this size are skimmed first. Below it the whole read is quick (~0.1 s per 20 MB) and the

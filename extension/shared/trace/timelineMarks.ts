@@ -22,6 +22,7 @@ export interface TimelineMark {
   track: number;
 }
 
+/** the profiler's span of a compiled frame's call, named by its compile id */
 const REGION = /^Torch-Compiled Region: (\d+\/\d+)$/;
 const COMPILE_ID = /compile_id=(\d+\/\d+)/;
 const CACHE_LOOKUP = 'TorchDynamo Cache Lookup';
@@ -29,7 +30,7 @@ const CACHE_LOOKUP = 'TorchDynamo Cache Lookup';
 const isRecompile = (compileId: string | null): boolean => compileId !== null && !compileId.endsWith('/0');
 
 /** The compile id of each "Torch-Compiled Region: 0/1" name, by name id: slices are then matched by id, not by a regex each. */
-function regionNames(model: TraceModel): Map<number, string> {
+export function regionNames(model: TraceModel): Map<number, string> {
   const ids = new Map<number, string>();
   model.names.forEach((name, id) => {
     const compileId = REGION.exec(name)?.[1];

@@ -69,7 +69,7 @@ def explain(reason: str, raw: str = "", library_frame: str | None = None) -> Exp
 
 
 def _explain(reason: str, raw: str, library_frame: str | None) -> Explanation | None:
-    reason = re.sub(r"^\d+/\d+: ", "", reason.strip())  # the cache entry's compile id, as recompile_reasons prefix it
+    reason = without_compile_id(reason)
     text = f"{reason}\n{raw}"
     hint = pytorch_hint(text)
     keys = _KEYS.search(text)
@@ -201,6 +201,40 @@ def _explain(reason: str, raw: str, library_frame: str | None) -> Explanation | 
     if re.search(r"___check_type_id|TYPE_MATCH", text):
         return {"what": "An argument changed type between calls.", "fix": "Pass arguments of one type each call."}
     return None
+
+
+def without_compile_id(reason: str) -> str:
+    """A recompile reason less the cache entry's compile id recompile_reasons prefix it with ("0/0: tensor 'x' ...")."""
+    return re.sub(r"^\d+/\d+: ", "", reason.strip())
+
+
+def guard_sentence(reason: str) -> str | None:
+    """A failed guard in a few words of the user's: "x's batch changed from 8 to 16", "x's dimension 1 changed from
+    128 to 256", else the first clause of its explanation ("input 'x' arrived as float16 after the code was compiled
+    for float32"); None where Compile Lens has no words for it (the guard as PyTorch says it stays beside it)."""
+    text = without_compile_id(reason)
+    size = _SIZE.search(text)
+    if size and size[2] == "size":
+        name, dim = _code_name(size[1]), int(size[3])
+        which = "batch" if dim == 0 else f"dimension {dim}"
+        return f"{name}'s {which} changed from {size[4]} to {size[5]}"
+    found = explain(text)
+    if not found:
+        return None
+    if found["fix"] == WARMUP_FIX:  # its explanation says how the grad modes differed, at length
+        return "the call's grad mode differed from the compiled one's"
+    first = found["what"].split("; ", 1)[0].rstrip(".")
+    return first[:1].lower() + first[1:]
+
+
+def recompiled_while_timing(compiles: int, guards: list[str], cause: str) -> str:
+    """A target mode's timing voided by compiles inside it, and why: "1 compile ran while timing (x's batch changed
+    from 8 to 16): the timed calls (…) did not match warmup (…)." Each failed guard as a sentence (PyTorch's words
+    quoted where Compile Lens has none), never with its compile id."""
+    said = [guard_sentence(g) or f'the guard "{without_compile_id(g)}" failed' for g in guards]
+    why = f" ({'; '.join(dict.fromkeys(said))})" if said else ""
+    text = f"{compiles} compile{'' if compiles == 1 else 's'} ran while timing{why}: {cause}"
+    return text if text.endswith(".") else text + "."
 
 
 def _values(reasons: list[str]) -> list[str]:

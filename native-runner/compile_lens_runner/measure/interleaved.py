@@ -438,12 +438,25 @@ def _why_no_speedup(s: Split, calls: list[Call], fallback: str | None) -> str:
         )
     if not s.steps["eager"] or not s.steps["compiled"]:
         missing = "eager" if not s.steps["eager"] else "compiled"
-        return f"no steady {missing} step (dropped: {_dropped_text(s.dropped)})"
+        return f"no steady {missing} step, every one was left out ({_dropped_text(s.dropped)})"
     return "no input signature had steady steps both ways"
 
 
+# why a step was left out, in the user's words (the keys are the report's codes: `dropped`)
+_LEFT_OUT_WORDS = {
+    "warm-up": "the warm-up",
+    "switch": "across a switch between eager and compiled",
+    "first on its signature": "the first at its input shape",
+    "compiled": "compiling",
+    "observer": "carrying Compile Lens's own work",
+    "ran eagerly": "no compiled code ran",
+    "never served compiled": "at a shape compiled code never served",
+}
+
+
 def _dropped_text(dropped: dict[str, int]) -> str:
-    return ", ".join(f"{n} {why}" for why, n in dropped.items()) or "none"
+    """ "the warm-up: 1, compiling: 1": the steps left out, by why."""
+    return ", ".join(f"{_LEFT_OUT_WORDS.get(why, why)}: {n}" for why, n in dropped.items() if n) or "none"
 
 
 def series(calls: list[Call]) -> Series:

@@ -35,7 +35,7 @@ from ..shapes.in_situ import InSituSpeedup, RegionInSitu
 from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import sentences, verdict
+from . import sentences, story, verdict
 from .shape_reasons import shape_reasons, step_unit
 
 # In-situ verdicts rest on at least this many steady steps, and (interleaved) this many pairs of adjacent
@@ -413,6 +413,7 @@ def attach(report: Report) -> None:
     else:
         failed, no_in_situ = verdict.failed_reason(report), _no_in_situ(report)
         for region in report.get("regions") or []:
+            story.attach(region)
             region["answer"] = region_answer(region, failed, no_in_situ)
             nothing = region.get("noCompiledCode")
             if nothing:  # its sentence, as the answer says it

@@ -317,7 +317,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "no-steady-steps": (
         lambda r: "no steady step in situ",
-        lambda r: f"In situ: no number ({r.get('what', '').rstrip('.')}).",
+        lambda r: f"Not measured in situ: {r.get('what', '').rstrip('.')}.",
     ),
     "no-in-situ": (
         lambda r: "replay only" if r.get("kind") == "no-set-stance" else "in situ off",
@@ -493,7 +493,8 @@ def headline(answer: Answer, facts: list[str]) -> str:
     fixes = [
         clause(r) for r in answer["reasons"] if r["code"] == "shape-fix" and (answer["number"] or "value" not in r)
     ]
-    return " · ".join(p for p in [*lead, _verdict_part(answer), *after, *fixes, *facts] if p)
+    # a reason two measurements share (the host busy for in situ and for the replay) is said once
+    return " · ".join(dict.fromkeys(p for p in [*lead, _verdict_part(answer), *after, *fixes, *facts] if p))
 
 
 def verdict_sentence(answer: Answer) -> str:

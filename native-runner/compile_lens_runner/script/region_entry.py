@@ -6,7 +6,7 @@ from __future__ import annotations
 import statistics
 from typing import TYPE_CHECKING, Any
 
-from ..compiler import cudagraphs
+from ..compiler import cudagraphs, explain
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compile_seconds, compiler_insight, recompile
 from ..compiler.no_compiled import no_compiled_code
@@ -131,7 +131,7 @@ def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
             "event": event,
             "compileIds": call.compile_ids,
             "compileSeconds": records.seconds(call.compile_ids),
-            "recompileReason": _recompile_reason(call.compile_ids, records),
+            "recompileReason": (reason := _recompile_reason(call.compile_ids, records)),
             "ranCompiled": ran,
             "fallbackReason": fallback,
         }
@@ -140,6 +140,8 @@ def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
             entry["hostMs"] = round(host, 4)
         if call.graph_bytes is not None:
             entry["cudaGraphBytes"] = call.graph_bytes
+        if reason:  # the failed guard as a sentence (the story and the chart's tooltip say it)
+            entry["recompileWhy"] = explain.guard_sentence(reason)
         if call.profiled:
             entry["profiled"] = True
         if call.observer:

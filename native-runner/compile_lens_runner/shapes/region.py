@@ -26,6 +26,7 @@ class RegionCall(_RegionCall, total=False):
     compileIds: list[str]
     compileSeconds: float | None
     recompileReason: str | None
+    recompileWhy: str | None
     ranCompiled: bool | None
     fallbackReason: str | None
     profiled: bool
@@ -182,6 +183,7 @@ class Region(_Region, total=False):
     recommendation: Recommendation | None
     stoppedAfterCalls: int | None
     headline: str
+    story: str | None
     answer: Answer
     noCompiledCode: NoCompiledCode | None
     inSitu: RegionInSitu | None

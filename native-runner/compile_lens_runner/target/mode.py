@@ -267,7 +267,7 @@ class TargetRun:
                 for r in run.records(mode)
                 if r.phase == phase and r.artifact == "recompile_reasons"
             ]
-            why = "; ".join(r.split("\n", 1)[0] for r in reasons)
+            guards = [r.split("\n", 1)[0] for r in reasons]
             timed, warm = (
                 f"{describe_inputs(target.inputs)} ({target.grad_mode})",
                 f"{describe_inputs(self.warm_inputs)} ({self.warm_grad})",
@@ -280,12 +280,7 @@ class TargetRun:
             explained = explain.explain(reasons[0].split("\n", 1)[0], reasons[0]) if reasons else None
             if explained:
                 cause += f". {explained['what']} {explained['fix']}"
-            reason = (
-                f"{compiles} compile(s) ran inside the timed region"
-                + (f" (guard failure: {why})" if why else "")
-                + f": {cause}"
-            )
-            return reason if reason.endswith(".") else reason + "."
+            return explain.recompiled_while_timing(compiles, guards, cause)
 
         def rewarm() -> None:
             tt.mark(mode, "rewarm")

@@ -1,0 +1,271 @@
+"""A script region's first-call story in words (schema 1.23: region `story`): which call compiled, which recompiled
+and why (the failed guard as a sentence: the call's `recompileWhy`, compiler/explain.guard_sentence; the guard as
+PyTorch says it stays in the call's `recompileReason`), whether the graph an early call compiled was ever
+used again, from which call on the region ran at its steady speed, and which calls Dynamo ran eagerly. Said only
+from the region's recorded calls, with formats.py's numbers; every surface shows the string as it is (sentences.py
+says the answer, this the calls)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .. import formats
+from ..shapes.mode import RegionMeasurement
+from ..shapes.region import Region, RegionCall
+
+_TENSOR = re.compile(r"([A-Za-z_]\w*)\[([\d,\s]*)\]")
+
+
+@dataclass(frozen=True)
+class _Tensor:
+    dtype: str
+    shape: tuple[int, ...]
+
+    def text(self) -> str:
+        return f"{self.dtype}[{', '.join(map(str, self.shape))}]"
+
+
+def parse_signature(signature: str) -> tuple[list[_Tensor], str | None]:
+    """ "float32[5, 4096, 64], int64[5]; inference" -> its tensors and grad mode (other arguments are ignored)."""
+    cut = signature.rfind(";")
+    args = signature[:cut] if cut >= 0 else signature
+    grad = (signature[cut + 1 :].strip() or None) if cut >= 0 else None
+    tensors = [
+        _Tensor(m[1], tuple(int(d) for d in (d.strip() for d in m[2].split(",")) if d)) for m in _TENSOR.finditer(args)
+    ]
+    return tensors, grad
+
+
+def signature_change(before: str, after: str) -> tuple[str, str]:
+    """How two signatures differ, in a few words each: "batch 1" / "batch 5" when only the leading dimension of
+    (batched, 2-D or more) tensors changed, else the first tensor that differs, else the grad mode, else the
+    signatures themselves."""
+    (a, a_grad), (b, b_grad) = parse_signature(before), parse_signature(after)
+    same_layout = (
+        len(a) == len(b)
+        and len(a) > 0
+        and all(x.dtype == y.dtype and len(x.shape) == len(y.shape) for x, y in zip(a, b, strict=True))
+    )
+    if same_layout:
+        differing = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        if differing:
+            # "batch": every differing tensor changed only its leading dimension, all from the same size to the same
+            frm, to = a[differing[0]].shape[:1], b[differing[0]].shape[:1]
+            batch_only = any(len(a[i].shape) >= 2 for i in differing) and all(
+                a[i].shape[:1] == frm and b[i].shape[:1] == to and a[i].shape[1:] == b[i].shape[1:] for i in differing
+            )
+            if batch_only and frm and to:
+                return f"batch {frm[0]}", f"batch {to[0]}"
+            return a[differing[0]].text(), b[differing[0]].text()
+        if a_grad != b_grad and a_grad and b_grad:
+            return a_grad, b_grad
+    return before, after
+
+
+def _why(call: RegionCall) -> str | None:
+    """The failed guard in the story: its sentence (the call's `recompileWhy`), else PyTorch's words quoted as theirs."""
+    reason = call.get("recompileReason")
+    if not reason:
+        return None
+    return call.get("recompileWhy") or f'the guard "{reason}" failed'
+
+
+def _capitalize(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _compile_cost(call: RegionCall) -> str | None:
+    """ "8.2 s" of compiling, or "the call took 8.6 s" when only the call's duration is known; None when neither is."""
+    if call.get("compileSeconds") is not None:
+        return formats.seconds(call["compileSeconds"])  # type: ignore[arg-type]
+    if call.get("ms") is not None:
+        return f"the call took {formats.ms(call['ms'])}"  # type: ignore[arg-type]
+    return None
+
+
+def _unused_first_graph(calls: list[RegionCall]) -> str | None:
+    """The first call's graph was never used again and a later call recompiled for the inputs the script really
+    used."""
+    first = next((k for k, c in enumerate(calls) if c["event"] == "compiled"), -1)
+    if first < 0:
+        return None
+    later = calls[first + 1 :]
+    compiled_for = calls[first]["signature"]
+    if not later or any(c["signature"] == compiled_for for c in later):
+        return None
+    recompile = next((c for c in later if c["event"] == "recompiled"), None)
+    if recompile is None:
+        return None
+    # the script settled on the recompiled inputs (not a new shape every call: that is churn, told below)
+    at_new = sum(1 for c in later if c["signature"] == recompile["signature"])
+    if at_new * 2 < len(later):
+        return None
+    frm, to = signature_change(compiled_for, recompile["signature"])
+    seconds, ms = recompile.get("compileSeconds"), recompile.get("ms")
+    cost = (
+        f"paid {formats.seconds(seconds)} recompiling"
+        if seconds is not None
+        else "recompiled" + (f" (the call took {formats.ms(ms)})" if ms is not None else "")
+    )
+    why = _why(recompile)
+    return (
+        f"call {calls[first]['index']} ({frm}) compiled a graph that none of the "
+        f"{formats.plural(len(later), 'later call')} used"
+        + (f" (all at {to})" if at_new == len(later) else "")
+        + f"; call {recompile['index']}, the first at {to}, {cost}"
+        + (f" ({why})" if why else "")
+        + "."
+    )
+
+
+def _recompile_churn(calls: list[RegionCall], recompiles: list[RegionCall]) -> str:
+    """Many recompiles: how many, whether each was for inputs never seen before, what changed, the compile time."""
+    seen: set[str] = set()
+    all_new = True
+    for call in calls:
+        if call["event"] == "recompiled" and call["signature"] in seen:
+            all_new = False
+        seen.add(call["signature"])
+    compiles = [c for c in calls if c["event"] != "cached"]
+    known = [c for c in compiles if c.get("compileSeconds") is not None]
+    total = sum(c["compileSeconds"] or 0.0 for c in known)
+    position = {id(c): k for k, c in enumerate(calls)}
+    changes = [
+        signature_change(calls[position[id(r)] - 1]["signature"], r["signature"])[1]
+        if position[id(r)] > 0
+        else r["signature"]
+        for r in recompiles
+    ]
+    shown = [*changes[:3], "…", changes[-1]] if len(changes) > 4 else changes
+    cost = (
+        f"; {formats.seconds(total)} went to compiling"
+        + (" (in the calls that reported it)" if len(known) < len(compiles) else "")
+        if known
+        else ""
+    )
+    return (
+        f"{len(recompiles)} of {formats.plural(len(calls), 'call')} recompiled"
+        + (", each for inputs not seen before" if all_new else "")
+        + f" ({', '.join(shown)}){cost}."
+    )
+
+
+def _compile_events(compiles: list[RegionCall], calls: list[RegionCall]) -> str:
+    """One or two compiles: each with its cost and, for a recompile, the inputs and the guard that failed."""
+    position = {id(c): k for k, c in enumerate(calls)}
+    parts = []
+    for c in compiles:
+        cost = _compile_cost(c)
+        if c["event"] == "compiled":
+            parts.append(f"call {c['index']} compiled" + (f" ({cost})" if cost else ""))
+            continue
+        k = position[id(c)]
+        at = f" for {signature_change(calls[k - 1]['signature'], c['signature'])[1]}" if k > 0 else ""
+        why = "; ".join(p for p in (cost, _why(c)) if p)
+        parts.append(f"call {c['index']} recompiled{at}" + (f" ({why})" if why else ""))
+    return "; ".join(parts) + "."
+
+
+def _call_ranges(indices: list[int]) -> str:
+    """ "8–9", "8, 12, 15–20" """
+    ranges: list[str] = []
+    i = 0
+    while i < len(indices):
+        j = i
+        while j + 1 < len(indices) and indices[j + 1] == indices[j] + 1:
+            j += 1
+        ranges.append(f"{indices[i]}–{indices[j]}" if j > i else str(indices[i]))
+        i = j + 1
+    return f"{', '.join(ranges[:3])}, …" if len(ranges) > 4 else ", ".join(ranges)
+
+
+def _fallbacks(calls: list[RegionCall]) -> str | None:
+    eager = [c for c in calls if c.get("ranCompiled") is False]
+    if not eager:
+        return None
+    reason = next((c["fallbackReason"] for c in eager if c.get("fallbackReason")), None)
+    which = (
+        f"Call {eager[0]['index']} ran" if len(eager) == 1 else f"Calls {_call_ranges([c['index'] for c in eager])} ran"
+    )
+    return f"{which} eagerly: {reason or 'Dynamo did not run compiled code'}."
+
+
+def _median_ms(measurement: RegionMeasurement) -> float | None:
+    timing = measurement.get("timing")
+    return timing.get("medianMs") if timing else None
+
+
+def _steady_versus_timed(region: Region, steady_ms: float) -> str | None:
+    """The one line that reconciles the script's own call times with the measured time beside them, when they
+    differ by more than half: the script's calls were timed one at a time as it ran them; the measurement times
+    back-to-back calls."""
+    timed = next(
+        (
+            median
+            for m in region["measurements"]
+            if m.get("mode") == "as-written" and m.get("status") == "ok" and (median := _median_ms(m))
+        ),
+        None,
+    )
+    if not timed or timed / 1.5 <= steady_ms <= timed * 1.5:
+        return None
+    return (
+        "(The script's calls are timed one at a time as it ran them, with its own work between them; the measurement "
+        f"times back-to-back calls on one input: hence {formats.ms(steady_ms)} here and {formats.ms(timed)} measured.)"
+    )
+
+
+def region_story(region: Region) -> str | None:
+    """The story as one to three sentences, or None when there are no calls to tell it from."""
+    if region["callCount"] == 0:
+        return f"torch.compile returned {region['name']}, but the script never called it."
+    calls = region["calls"]
+    if not calls:
+        return None
+    said: list[str] = []
+    compiles = [c for c in calls if c["event"] != "cached"]
+    recompiles = [c for c in compiles if c["event"] == "recompiled"]
+    main = _unused_first_graph(calls) or (
+        _recompile_churn(calls, recompiles)
+        if len(recompiles) >= 2
+        else _compile_events(compiles, calls)
+        if compiles
+        else None
+    )
+    if main:
+        said.append(_capitalize(main))
+    # the headline counts the compiler's recompiles; a call that recompiled several graphs is one call here
+    compiler = region.get("compiler")
+    count = len(compiler.get("recompiles") or []) if compiler else len(recompiles)
+    if main and recompiles and count != len(recompiles):
+        said.append(
+            f"({formats.plural(count, 'recompile')} in all in {formats.plural(len(recompiles), 'call')}: one call "
+            "recompiles each of its graphs whose guard failed, e.g. the parts around a graph break.)"
+        )
+    steady, situ = region.get("steadyState"), region.get("inSitu")
+    situ_call = situ.get("call") if situ else None
+    if situ and situ_call and situ.get("steadyFromCall") is not None:
+        # the in-situ runs' calls carried none of the observer's work: the durations the story tells
+        said.append(
+            f"From call {situ['steadyFromCall']} on, the script's own calls took {formats.ms(situ_call['compiledMs'])} "
+            f"compiled (median, in situ) against {formats.ms(situ_call['eagerMs'])} with compiling off."
+        )
+    elif steady and compiles and steady["fromCall"] < region["callCount"]:
+        said.append(
+            f"From call {steady['fromCall']} on, calls took {formats.ms(steady['medianMs'])} (median) without compiling."
+        )
+        timed = _steady_versus_timed(region, steady["medianMs"])
+        if timed:
+            said.append(timed)
+    eager = _fallbacks(calls)
+    if eager:
+        said.append(eager)
+    if region.get("callsTruncated"):
+        said.append(f"(The first {len(calls)} of {region['callCount']} calls were recorded.)")
+    return " ".join(said) if said else None
+
+
+def attach(region: Region) -> None:
+    """The region's story, into the region."""
+    region["story"] = region_story(region)

@@ -1,0 +1,130 @@
+"""A script region's first-call story (report/story.py), said by the runner from the recorded calls of fixture reports
+(real runs): which call compiled, which recompiled and why, the failed guard as a sentence, never PyTorch's guard
+text ("tensor 'x' size mismatch at index 1. expected 128, actual 256") as our words."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from compile_lens_runner.compiler import explain
+from compile_lens_runner.report import story
+from conftest import REPO
+
+FIXTURES = REPO / "test" / "fixtures" / "reports"
+
+
+def region(name: str, rid: str) -> Any:
+    report = json.loads((FIXTURES / name / "report.json").read_text())
+    return copy.deepcopy(next(r for r in report["regions"] if r["id"] == rid))
+
+
+def test_signatures_a_batch_change_named_as_such_other_changes_by_the_tensor() -> None:
+    tensors, grad = story.parse_signature("float32[5, 4096, 64], int64[5]; inference")
+    assert [(t.dtype, t.shape) for t in tensors] == [("float32", (5, 4096, 64)), ("int64", (5,))]
+    assert grad == "inference"
+    assert story.parse_signature("float32[]; grad")[0][0].shape == ()
+    change = story.signature_change
+    assert change("bfloat16[1, 77, 64], float32[1]; inference", "bfloat16[5, 77, 64], float32[5]; inference") == (
+        "batch 1",
+        "batch 5",
+    )
+    assert change("float32[8, 128]; grad", "float32[8, 256]; grad") == ("float32[8, 128]", "float32[8, 256]")
+    assert change("int64[3]; grad", "int64[4]; grad") == ("int64[3]", "int64[4]")  # a 1-D tensor alone is no batch
+    assert change("float32[2, 3]; no_grad", "float32[2, 3]; grad") == ("no_grad", "grad")
+    assert change("x=3", "x=4") == ("x=3", "x=4")
+
+
+def test_a_failed_guard_as_a_sentence() -> None:
+    assert explain.guard_sentence("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16") == (
+        "x's batch changed from 8 to 16"
+    )
+    assert explain.guard_sentence("tensor 'x' size mismatch at index 1. expected 128, actual 256") == (
+        "x's dimension 1 changed from 128 to 256"
+    )
+    assert explain.guard_sentence("tensor 'x' dtype mismatch. expected float32, actual float16") == (
+        "input 'x' arrived as float16 after the code was compiled for float32"
+    )
+    assert explain.guard_sentence("something Compile Lens has no words for") is None
+
+
+def test_the_warmup_graph_no_later_call_used_and_the_recompile_that_paid_for_it() -> None:
+    assert story.region_story(region("script-warmup-gpu", "r0")) == (
+        "Call 0 (batch 1) compiled a graph that none of the 29 later calls used (all at batch 5); call 1, the first at "
+        "batch 5, paid 8.2 s recompiling (hidden_states's batch changed from 1 to 5). From call 2 on, calls took 412 ms "
+        "(median) without compiling."
+    )
+
+
+def test_a_region_that_recompiles_every_call_and_the_calls_dynamo_ran_eagerly() -> None:
+    assert story.region_story(region("script-regions-cpu", "r1")) == (
+        "7 of 10 calls recompiled, each for inputs not seen before (float32[4, 32], float32[4, 48], float32[4, 64], …, "
+        "float32[4, 128]); 3.1 s went to compiling. Calls 8–9 ran eagerly: recompile_limit (8) reached for step: Dynamo "
+        "runs this frame eagerly from now on."
+    )
+
+
+def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_a_sentence() -> None:
+    r0 = region("script-regions-cpu", "r0")
+    said = story.region_story(r0)
+    assert said == (
+        "Call 0 compiled (2.4 s); call 6 recompiled for float32[8, 256, 64] (1.1 s; x's dimension 1 changed from 128 "
+        "to 256). From call 7 on, calls took 0.91 ms (median) without compiling."
+    )
+    # the fixture says what region_entry writes: the guard as a sentence beside PyTorch's words
+    assert [(c["recompileReason"], c["recompileWhy"]) for c in r0["calls"] if c["event"] == "recompiled"] == [
+        ("tensor 'x' size mismatch at index 1. expected 128, actual 256", "x's dimension 1 changed from 128 to 256")
+    ]
+    story.attach(r0)
+    assert r0["story"] == said
+
+
+def test_the_story_says_only_what_the_calls_show() -> None:
+    base = region("script-warmup-gpu", "r0")
+    unknown = copy.deepcopy(base)
+    for c in unknown["calls"]:
+        c["compileSeconds"] = None
+        if c["index"] == 1:
+            c["ms"] = None
+    unknown["steadyState"] = None
+    assert "; call 1, the first at batch 5, recompiled (hidden_states's batch" in (story.region_story(unknown) or "")
+    timed = copy.deepcopy(base)
+    for c in timed["calls"]:
+        c["compileSeconds"] = None
+    timed["steadyState"] = None
+    assert "recompiled (the call took 8.6 s) (hidden_states's" in (story.region_story(timed) or "")
+    assert story.region_story({**base, "callCount": 0, "calls": [], "steadyState": None}) == (
+        "torch.compile returned FluxTransformer2DModel, but the script never called it."
+    )
+    said = story.region_story({**base, "callCount": 5000, "callsTruncated": True}) or ""
+    assert said.endswith("(The first 30 of 5000 calls were recorded.)")
+    # a guard with no words of ours: PyTorch's own, quoted as theirs
+    odd = copy.deepcopy(region("script-regions-cpu", "r0"))
+    odd["calls"][6].update(recompileReason="___odd_guard(L['x'])", recompileWhy=None)
+    assert "(1.1 s; the guard \"___odd_guard(L['x'])\" failed)" in (story.region_story(odd) or "")
+
+
+def test_numbers_side_by_side_agree_or_say_why() -> None:
+    r0 = region("script-kernels-cpu", "r0")
+    said = story.region_story(r0) or ""
+    # the script's calls took 0.032 ms (median), the measurement 0.014 ms: one line says why
+    assert said.endswith(
+        "calls took 0.032 ms (median) without compiling. (The script's calls are timed one at a time as it ran them, "
+        "with its own work between them; the measurement times back-to-back calls on one input: hence 0.032 ms here "
+        "and 0.014 ms measured.)"
+    )
+    # three compiler recompiles in two calls: said with the reason (the headline's count: test_headline.py)
+    for i in (2, 4):
+        r0["calls"][i].update(event="recompiled", signature=f"float32[{i}, 32]")
+    r0["compiler"]["recompiles"] = [{"reason": f"r{n}", "compileId": f"0/{n}", "location": None} for n in (1, 2, 3)]
+    assert "(3 recompiles in all in 2 calls: one call recompiles each of its graphs whose guard failed" in (
+        story.region_story(r0) or ""
+    )
+
+
+def test_in_situ_the_story_tells_the_script_own_calls() -> None:
+    assert story.region_story(region("script-in-situ-cpu", "r0")) == (
+        "Call 0 compiled (6.5 s). From call 1 on, the script's own calls took 0.70 ms compiled (median, in situ) against "
+        "0.86 ms with compiling off."
+    )
