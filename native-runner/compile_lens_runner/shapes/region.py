@@ -119,6 +119,16 @@ class WarmupShape(TypedDict):
     realCalls: int
 
 
+class CacheUse(TypedDict):
+    hits: int  # Inductor's FX graph and AOT autograd cache lookups that hit, in a run's compiles of the region
+    lookups: int
+
+
+class ShapeFixCache(TypedDict):
+    fix: CacheUse  # the fix run's: it compiles into an empty cache of its own
+    script: CacheUse  # the script's run's, in the user's own caches
+
+
 class _ShapeFix(TypedDict):
     fix: str  # in the user's terms: "dynamic=True", "mark_dynamic(x, 0)", "a warm-up at batch 5", "buckets of 8, 16"
     kind: str  # dynamic | mark-dynamic | warmup-shape | buckets
@@ -136,6 +146,7 @@ class ShapeFix(_ShapeFix, total=False):
     eagerFallback: EagerFallback | None
     realCallMs: float | None
     wallSeconds: float | None
+    compileCache: ShapeFixCache  # schema 1.24: the caches each side's compileSeconds compiled from
 
 
 class _RegionShapes(TypedDict):
