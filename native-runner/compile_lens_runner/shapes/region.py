@@ -120,7 +120,7 @@ class WarmupShape(TypedDict):
 
 
 class _ShapeFix(TypedDict):
-    fix: str  # in the user's terms: "dynamic=True", "mark_dynamic(x, 0)", "a warm-up at batch 5", "buckets of 8, 16"
+    fix: str  # in the user's terms: "dynamic=True", "x's dimension 0 marked dynamic (mark_dynamic)", "buckets of 8, 16"
     kind: str  # dynamic | mark-dynamic | warmup-shape | buckets
     measured: bool
     why: str | None  # not measured: why (and how to measure it)
