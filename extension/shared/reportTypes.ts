@@ -1367,6 +1367,10 @@ export interface RegionInSitu {
     [k: string]: unknown;
   };
   /**
+   * schema 1.24, interleaved: these numbers in the runner's words, one line each, as every surface shows them (report/in_situ_text.py): the number with its times, the compile inside the script and its pay-back, why per step, what the number rests on, the steps left out, per signature; the caller indents them. Absent: a surface lists the fields
+   */
+  lines?: string[];
+  /**
    * schema 1.17, interleaved: why, per step: the device's work in a step both ways, from each side's profiled window of this region's steps (null: this region did not mark both windows' steps, or a window recorded no step)
    */
   work?: null | StepWork;
@@ -1745,7 +1749,7 @@ export interface ShapeFixOffer {
 }
 export interface ShapeFix {
   /**
-   * in the user's terms: 'dynamic=True', 'mark_dynamic(x, 0)', 'a warm-up at batch 5', 'buckets of 8, 16, 32'
+   * in the user's terms: 'dynamic=True', x's dimension 0 marked dynamic (mark_dynamic), 'a warm-up at batch 5', 'buckets of 8, 16, 32'
    */
   fix: string;
   kind: 'dynamic' | 'mark-dynamic' | 'warmup-shape' | 'buckets';
