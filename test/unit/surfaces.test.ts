@@ -8,7 +8,6 @@ import { test } from 'node:test';
 import { reportJson, reportText } from '../../extension/cli/main.ts';
 import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
 import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
-import { inSituLines } from '../../extension/present/inSituDigest.ts';
 import { runHeadline } from '../../extension/present/headline.ts';
 import { shortLine } from '../../extension/present/lensLine.ts';
 import {
@@ -78,7 +77,7 @@ function surfaces(report: Report): Record<string, string> {
           r.recommendation?.reason ?? '',
           regionFacts(r).join(' · '),
           r.story ?? '',
-          ...(r.inSitu ? inSituLines(r.inSitu) : []),
+          ...(r.inSitu?.lines ?? []),
           ...r.measurements.map((m) => Object.values(measurementCells(m)).join(' | ')),
         ])
       : [

@@ -292,9 +292,10 @@ describe('in situ in the report panel', () => {
   test("both runs' steps overlaid per region, the steady state shaded with both medians, the numbers above it", async () => {
     const page = await openReport('script-in-situ-cpu');
     const box = page.locator('section.region[data-region="r0"]');
+    // a report before the runner's in-situ lines (schema 1.24): its fields listed, the number in the answer's words
     assert.match(
       await box.locator('p.in-situ-lines').innerText(),
-      /^in situ \(2 pairs of runs: the script as written vs with compiling off\): 1\.22× per step in situ \(0\.87–1\.32×\)/,
+      /^in situ \(separate-runs\): pairs 2\n {2}per step: 1\.22× per step in situ \(0\.87–1\.32×\) · eager 0\.86 ms · compiled 0\.70 ms/,
     );
     const overlay = box.locator('svg.in-situ');
     const runs = await overlay
@@ -328,39 +329,15 @@ describe('in situ in the report panel', () => {
     assert.deepEqual(errorsOf(page), []);
   });
 
-  test('which pairs the step speedup rests on, under the numbers: pairs ran, used, why others were not, steps at the fast state', async () => {
-    // GPT-2 generate() on the H100 (docs/BENCHMARKS.md §in-situ): 2 pairs ran, pair 2's eager never met the fast state
-    const page = await openReport('script-in-situ-cpu', (report) => ({
-      ...report,
-      regions: report.regions!.map((r) => ({
-        ...r,
-        inSitu: {
-          ...r.inSitu!,
-          pairs: 2,
-          step: {
-            ...r.inSitu!.step!,
-            fastStateSteps: [
-              { eager: 134, compiled: 160 },
-              { eager: 0, compiled: 42 },
-            ],
-            pairsUsed: [1],
-            pairsNotUsed: [{ pair: 2, why: "eager never ran at the host's fast state", speedup: 1.4458 }],
-            fastStateProbeMs: 0.9549,
-            fasterProbesMs: [],
-          },
-        },
-      })),
-    }));
-    const text = await page.locator('section.region[data-region="r0"] p.in-situ-lines').innerText();
-    const lines = text.split('\n');
-    assert.match(lines[0]!, /^in situ \(2 pairs of runs/);
-    assert.ok(
-      lines.includes(
-        "  2 pairs ran, 1 used (pair 2: eager never ran at the host's fast state, 1.45× on its own); " +
-          "steps at the host's fast state per pair: eager 134/0, compiled 160/42",
-      ),
-      text,
-    );
+  test("the runner's in-situ lines (schema 1.24) are the panel's paragraph, word for word", async () => {
+    const page = await openReport('script-shapes-cpu');
+    const { report } = await loadReport(reportPath('script-shapes-cpu'));
+    for (const region of report.regions!) {
+      const lines = region.inSitu!.lines!;
+      assert.ok(lines.length > 0, region.id);
+      const said = page.locator(`section.region[data-region="${region.id}"] p.in-situ-lines`);
+      assert.equal(await said.innerText(), lines.join('\n'));
+    }
     assert.deepEqual(errorsOf(page), []);
   });
 });
