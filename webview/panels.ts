@@ -1,7 +1,7 @@
 // DOM parts around the timelines: report header, details of the selected slice, compare tables.
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/shared/report.ts';
-import { digestReport, launchBoundText, modeCells, type ReportDigest } from '../extension/present/reportDigest.ts';
+import { digestReport, modeCells, type ReportDigest } from '../extension/present/reportDigest.ts';
 import { formatCount, formatUs, plural } from '../extension/present/numbers.ts';
 import type { TraceComparison } from './analysis/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
@@ -72,8 +72,7 @@ export function renderReportHeader(
       ),
     );
   }
-  const launch = launchBoundText(digest);
-  if (launch) header.append(el('p', 'note', launch.charAt(0).toUpperCase() + launch.slice(1) + '.'));
+  if (digest.launchBoundNote) header.append(el('p', 'note', digest.launchBoundNote));
   if (digest.precision) header.append(el('p', 'note', `Outputs compared under ${digest.precision}.`));
 
   const breaks = digest.findings.filter((f) => f.kind === 'graph-break');
@@ -155,10 +154,7 @@ function modesTable(digest: ReportDigest): HTMLElement {
     table.append(row);
     for (const text of [
       mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`,
-      mode.accuracy,
-      mode.runEager,
-      mode.slowHost,
-      mode.hostContended,
+      ...mode.notes,
       mode.remeasured && `re-measured: ${mode.remeasured}`,
     ]) {
       if (text) note(text);

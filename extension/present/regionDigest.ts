@@ -258,7 +258,7 @@ export function formatRegion(d: RegionDigest): string[] {
     lines.push(`    ${replay}${measurementLine(m)}`);
     if (m.mismatch) lines.push(`      numeric mismatch vs eager: ${m.mismatch}`);
     if (m.remeasured) lines.push(`      re-measured: ${m.remeasured}`);
-    if (m.hostContended) lines.push(`      ${m.hostContended}`);
+    for (const note of m.notes) lines.push(`      ${note}`);
   }
   if (d.replayLeftOut) lines.push(`    ${replay}left out: ${d.replayLeftOut}`);
   if (d.story) lines.push(`    ${d.story}`);

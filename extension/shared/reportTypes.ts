@@ -165,6 +165,10 @@ export interface Report {
      * CUDA: eager left the GPU idle >= 30 % of the time between its kernels (gpuIdlePct): it is limited by the host CPU issuing kernels, so its speed, and the speedup, depend on this host's CPU. Absent on CPU
      */
     launchBound?: boolean | null;
+    /**
+     * schema 1.24: where eager is launch-bound, why the speedup belongs to this host, in the runner's words (report/notes.py)
+     */
+    launchBoundText?: string;
     [k: string]: unknown;
   };
   modes: ModeResult[];
@@ -451,6 +455,10 @@ export interface ModeResult {
    * script mode: the script's exit status
    */
   scriptExitCode?: number;
+  /**
+   * schema 1.24: the runner's sentences beside this number, as every surface shows them (report/notes.py): outputs that differ from eager no more than eager differs from the reference, eager taken from another mode's pairs, a side that never ran at the host's fast state, a contended host. Absent: a surface lists the fields
+   */
+  notes?: string[];
   [k: string]: unknown;
 }
 export interface CompilerInsight {

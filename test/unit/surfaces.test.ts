@@ -28,7 +28,7 @@ import {
   runSummary,
   type RegionDigest,
 } from '../../extension/present/regionDigest.ts';
-import { digestReport, launchBoundText, modeCells } from '../../extension/present/reportDigest.ts';
+import { digestReport, modeCells } from '../../extension/present/reportDigest.ts';
 import { runListEntry } from '../../extension/present/runList.ts';
 import { compareRuns } from '../../extension/present/runCompare.ts';
 import { answerNumbers, saidOf } from '../../extension/present/answer.ts';
@@ -83,7 +83,7 @@ function surfaces(report: Report): Record<string, string> {
       : [
           Object.values(modeCells(null, digest)).join(' | '),
           ...digest.modes.map((m) => Object.values(modeCells(m, digest)).join(' | ')),
-          launchBoundText(digest) ?? '',
+          digest.launchBoundNote ?? '',
         ];
   return {
     cli: reportText(report),
