@@ -465,6 +465,10 @@ export interface CompilerInsight {
   graphCount: number;
   graphBreaks: GraphBreak[];
   /**
+   * schema 1.24: what its graph breaks cost, in the runner's words, as the hover says it (report/notes.py): the graphs the code is split into, the time outside them. Absent: no break, or a report before 1.24
+   */
+  breakCost?: string;
+  /**
    * one entry per recompile, in order
    */
   recompiles: Recompile[];

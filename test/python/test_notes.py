@@ -70,3 +70,18 @@ def test_launch_bound_eager_and_attach_writes_every_mode_s_notes() -> None:
     assert report["regions"][0]["measurements"][0]["notes"][0].startswith("the host CPU was busy through these pairs")
     report["eager"]["launchBound"] = False
     assert notes.launch_bound(report) is None  # type: ignore[arg-type]
+
+
+def test_what_graph_breaks_cost_is_said_per_compiler_record_with_the_time_outside_the_graphs() -> None:
+    brk = [{"reason": "print"}]
+    assert notes.break_cost({"graphCount": 3, "graphBreaks": brk, "recompiles": []}, 0.242) == (  # type: ignore[typeddict-item]
+        "the compiled code is split into 3 graphs; code between them runs eagerly (0.24 ms per call is spent outside "
+        "the graphs: eager code, guards, Python)."
+    )
+    assert notes.break_cost({"graphCount": 1, "graphBreaks": brk, "recompiles": []}, None) == (  # type: ignore[typeddict-item]
+        "one graph was compiled; the code the break left out of it runs eagerly."
+    )
+    assert notes.break_cost({"graphCount": 0, "graphBreaks": brk, "recompiles": []}, None) == (  # type: ignore[typeddict-item]
+        "nothing of it was compiled: every call ran eagerly."
+    )
+    assert notes.break_cost({"graphCount": 2, "graphBreaks": [], "recompiles": []}, None) is None

@@ -1,5 +1,5 @@
 """The sentences beside a measurement's number (schema 1.24): a mode's `notes` (a target's modes, a region's replayed
-measurements) and eager's `launchBoundText`, said from what the measurement recorded with formats.py's numbers, each
+measurements), eager's `launchBoundText` and what a compiler record's graph breaks cost (`breakCost`, the hover's), said from what the measurement recorded with formats.py's numbers, each
 time the report is written (answer.attach). The CLI and the report panel show them as they are; a report before them
 gets the recorded fields listed.
 
@@ -10,6 +10,7 @@ contended host (its answer's words: sentences.py's host-contended)."""
 from __future__ import annotations
 
 from .. import formats
+from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import Correctness, ModeResult
 from ..shapes.report import Report
 from . import sentences, verdict
@@ -96,10 +97,36 @@ def launch_bound(report: Report) -> str | None:
     )
 
 
+def break_cost(compiler: CompilerInsight, outside_ms: float | None) -> str | None:
+    """What the graph breaks of one compiler record cost: the graphs the code is split into, the time outside them."""
+    graphs = compiler.get("graphCount")
+    if not compiler.get("graphBreaks") or graphs is None:
+        return None
+    if graphs == 0:
+        return "nothing of it was compiled: every call ran eagerly."
+    outside = (
+        ""
+        if outside_ms is None
+        else f" ({formats.ms(outside_ms)} per call is spent outside the graphs: eager code, guards, Python)"
+    )
+    if graphs == 1:
+        return f"one graph was compiled; the code the break left out of it runs eagerly{outside}."
+    return (
+        f"the compiled code is split into {formats.plural(graphs, 'graph')}; code between them runs eagerly{outside}."
+    )
+
+
 def attach(report: Report) -> None:
-    """Every mode's notes (a target's, each region's replayed measurements') and eager's launch-bound note."""
+    """Every mode's notes (a target's, each region's replayed measurements'), eager's launch-bound note, and what each
+    compiler record's graph breaks cost."""
     for m in [*report["modes"], *(m for r in report.get("regions") or [] for m in r["measurements"])]:
         m["notes"] = mode_notes(m)
+    records = [(m.get("compiler"), m.get("outsideGraphsMsPerStep")) for m in report["modes"]]
+    records += [(r.get("compiler"), None) for r in report.get("regions") or []]
+    for compiler, outside in records:
+        cost = break_cost(compiler, outside) if compiler else None
+        if compiler is not None and cost is not None:
+            compiler["breakCost"] = cost
     eager = report.get("eager")
     text = launch_bound(report)
     if eager is not None and text is not None:
