@@ -4,6 +4,8 @@
 // Pure, so the rule is tested without VS Code.
 import { collectFindings, type Finding } from '../present/findings.ts';
 import type { Report } from '../shared/report.ts';
+import { placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
+import { movedLineAfter, type TextChange } from './movedLines.ts';
 
 /** What a report was a run of: a target function, a script (or notebook), or a sample. */
 export function runKey(target: Report['target']): string {
@@ -39,6 +41,20 @@ export class FindingStore {
 
   clear(): void {
     this.runs.clear();
+  }
+
+  /** The user edited `place`: its findings follow their lines (movedLines.ts) until a newer run of it. Whether any moved. */
+  moveLines(place: SourcePlace, changes: readonly TextChange[]): boolean {
+    let moved = false;
+    for (const run of this.runs.values()) {
+      run.findings = run.findings.map((f) => {
+        const line = samePlace(placeOf(f), place) ? movedLineAfter(f.line - 1, changes) + 1 : f.line;
+        if (line === f.line) return f;
+        moved = true;
+        return { ...f, line };
+      });
+    }
+    return moved;
   }
 
   /** Every finding shown now: per file, those of the latest run that covered the file. */

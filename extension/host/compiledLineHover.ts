@@ -1,15 +1,31 @@
 // What a compiled user line ended up in, for the hover under the line's findings: which generated kernels its ops
 // were fused into, what else each fused, its time per step, and a link that opens the kernel in the generated code.
-// Reads the newest report shown that compiled this file (a run of another file does not hide it).
+// Reads the newest report shown that compiled this file (a run of another file does not hide it); an edit moves its
+// lines as it moves the findings' (editor/movedLines.ts).
 import * as vscode from 'vscode';
+import { movedLineKeys } from '../editor/movedLines.ts';
 import { compiledLineHover, compiledLineIndex, type LineUse } from '../present/kernelLinks.ts';
 import type { Report } from '../shared/report.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type GeneratedCode, type OpenGeneratedCodeArgs } from './generatedCode.ts';
 
-export class CompiledLineHover {
+export class CompiledLineHover implements vscode.Disposable {
   private readonly indexes = new WeakMap<Report, ReturnType<typeof compiledLineIndex>>();
+  // every shown report's index is built at the first edit after it was shown, so it moves from the report's lines
+  private readonly edited = vscode.workspace.onDidChangeTextDocument((event) => {
+    if (event.document.uri.scheme !== 'file' || !event.contentChanges.length) return;
+    for (const shown of this.generated.newestFirst()) {
+      const index = this.indexOf(shown.report);
+      const byLine = index.get(event.document.uri.fsPath);
+      if (!byLine) continue;
+      index.set(event.document.uri.fsPath, movedLineKeys(byLine, event.contentChanges));
+    }
+  });
 
   constructor(private readonly generated: GeneratedCode) {}
+
+  dispose(): void {
+    this.edited.dispose();
+  }
 
   private indexOf(report: Report): ReturnType<typeof compiledLineIndex> {
     const known = this.indexes.get(report);

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { findCompileSites, findCompileSitesInCells } from '../editor/compileSites.ts';
 import { FindingStore } from '../editor/findingStore.ts';
+import { movedLineAfter } from '../editor/movedLines.ts';
 import { findingHover, findingMessage, type Finding } from '../present/findings.ts';
 import { digestRegion, regionLine, type RegionDigest } from '../present/regionDigest.ts';
 import { runHeadline } from '../present/headline.ts';
@@ -66,7 +67,34 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
     this.lensesChanged.fire();
   });
 
+  // an edit moves the lines below it: findings and region lenses follow their lines until the next profile
+  private readonly edited = vscode.workspace.onDidChangeTextDocument((event) => {
+    const place = placeOfDocument(event.document);
+    if (!place || !event.contentChanges.length) return;
+    this.moveLines(place, event.contentChanges);
+  });
+
   constructor(private readonly lineHover: LineHoverPart = () => undefined) {}
+
+  private moveLines(place: SourcePlace, changes: readonly vscode.TextDocumentContentChangeEvent[]): void {
+    let moved = this.store.moveLines(place, changes);
+    for (const [script, results] of this.regionsByScript) {
+      this.regionsByScript.set(
+        script,
+        results.map((r) => {
+          if (!samePlace(r.place, place) || r.region.line === null) return r;
+          const line = movedLineAfter(r.region.line - 1, changes) + 1;
+          if (line === r.region.line) return r;
+          moved = true;
+          return { ...r, region: { ...r.region, line } };
+        }),
+      );
+    }
+    if (!moved) return;
+    this.findings = this.store.all();
+    this.placeDiagnostics();
+    this.lensesChanged.fire();
+  }
 
   show(loaded: LoadedReport, reportPath: string): void {
     const target = loaded.report.target;
@@ -210,5 +238,6 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
     this.diagnostics.dispose();
     this.lensesChanged.dispose();
     this.notebookOpened.dispose();
+    this.edited.dispose();
   }
 }

@@ -287,6 +287,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     log,
     findings,
+    compiledLines,
     runsView,
     reportTabs,
     vscode.window.registerTreeDataProvider('compileLens.compiler', compilerTree),

@@ -1,18 +1,23 @@
-// Quick Fixes in a real VS Code: a script whose compiled function prints is profiled; its graph break's Problems entry
+// Quick Fixes in a real VS Code. Each script's first profile is its run recorded on this CPU (test/fixtures/recorded/,
+// through the stub runner: the finding is all it is for); once the Quick Fix edited a line that run quotes, the stub
+// hands the rerun to the real runner, which shows the finding gone. A script whose compiled function prints is
+// profiled; its graph break's Problems entry
 // offers "Let torch.compile print after the graph runs"; applying it edits the file (after the imports), and the next
 // profile of the script finds no graph break there. A script that recompiles when its input's size changes is offered
 // dynamic=True on its torch.compile call, and the next profile has no recompile; one whose warm-up call used another
 // shape than the real calls is offered the real calls' shape in the warm-up, and the next profile has no recompile.
 // The H100's findings (CUDA graphs skipped on a mutated KV cache, the transformer fast-path break: neither happens on
-// this CPU) come from reports recorded there (test/fixtures/why/, through the stub runner): their Quick Fixes are
+// this CPU) come from runs recorded there (test/fixtures/recorded/, through the stub runner): their Quick Fixes are
 // applied to the same scripts and the edits checked; the rerun that would show the finding gone needs the H100.
+// After a Quick Fix inserted a line, the findings below it and the region's lens follow their lines.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
+  findWebviewFrame,
   makeTestWorkspace,
   openFile,
   prepareCodeServer,
@@ -24,20 +29,13 @@ import {
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
 const WHY = path.join(REPO, 'test/fixtures/why');
+const RECORDED = path.join(REPO, 'test/fixtures/recorded');
 const SCRIPT_NAME = 'print_step.py';
-const SCRIPT = `import torch
-
-
-@torch.compile(backend="eager")
-def step(x):
-    y = x * 2
-    print("step done")
-    return y.relu()
-
-
-for _ in range(3):
-    step(torch.ones(4))
-`;
+const SCRIPT = readFileSync(path.join(RECORDED, SCRIPT_NAME), 'utf8');
+const RESIZED_NAME = 'resized_step.py';
+const RESIZED = readFileSync(path.join(RECORDED, RESIZED_NAME), 'utf8');
+const WARMUP_NAME = 'warmup_step.py';
+const WARMUP = readFileSync(path.join(WHY, WARMUP_NAME), 'utf8'); // a warm-up at batch 1, then the real calls at batch 4
 const PRINT_LINE = SCRIPT.split('\n').findIndex((l) => l.includes('print(')) + 1;
 const PYTHON = execFileSync(
   process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
@@ -49,9 +47,21 @@ const PYTHON = execFileSync(
 
 let env: CodeServerEnv;
 
+const STUB = path.join(REPO, 'test/fixtures/stub-runner/python');
+
 before(() => {
   env = prepareCodeServer();
   mkdirSync(ARTIFACTS, { recursive: true });
+  process.env['COMPILE_LENS_STUB_PYTHON'] = PYTHON;
+  process.env['COMPILE_LENS_STUB_REPORT'] = JSON.stringify({
+    [SCRIPT_NAME]: path.join(RECORDED, 'print_step-cpu'),
+    [RESIZED_NAME]: path.join(RECORDED, 'resized_step-cpu'),
+    [WARMUP_NAME]: path.join(RECORDED, 'warmup_step-cpu'),
+    'encoder_fastpath.py': path.join(RECORDED, 'encoder_fastpath-h100'),
+  });
+});
+after(() => {
+  for (const name of ['COMPILE_LENS_STUB_PYTHON', 'COMPILE_LENS_STUB_REPORT']) delete process.env[name];
 });
 
 interface Site {
@@ -115,6 +125,74 @@ async function waitFor<T>(page: Page, what: string, read: () => T | null, timeou
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** The rerun's result on screen: its run finished and shown, the `problem` entry gone from Problems (the report on
+ * disk comes first), the editor at its lines' start. */
+async function rerunShown(page: Page, problem: string): Promise<void> {
+  await page
+    .locator('.markers-panel .monaco-list-row', { hasText: problem })
+    .first()
+    .waitFor({ state: 'detached', timeout: 400_000 });
+  assert.equal(await page.locator('.markers-panel .monaco-list-row', { hasText: 'Compile Lens' }).count(), 0);
+  await scrollToLineStarts(page);
+}
+
+/** The active editor back at its lines' start, asserted. After the Quick Fix on a long line the browser had scrolled
+ * the editor's overflow-hidden text area sideways (a native scrollLeft, ~500 px, that Monaco's own scroll state does
+ * not hold: Ctrl+Home left it), so the lines were drawn cut off under the line numbers. */
+async function scrollToLineStarts(page: Page): Promise<void> {
+  await page.keyboard.press('Control+Home');
+  let offset = 0;
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await page.waitForTimeout(200); // the browser scrolls the focused input area into view after the caret moved
+    offset = await page.evaluate(() => {
+      for (const box of Array.from(document.querySelectorAll('.monaco-editor, .monaco-editor *'))) box.scrollLeft = 0;
+      const [line, area] = ['.monaco-editor .view-line', '.monaco-editor .editor-scrollable'].map(
+        (selector) => document.querySelector(selector)!.getBoundingClientRect().x,
+      );
+      return line! - area!;
+    });
+    if (Math.abs(offset) <= 1) return;
+  }
+  assert.fail(`the lines start ${offset} px off the text area's left`);
+}
+
+/** Hovers the token `print` of the editor line holding `text` until Compile Lens's part of the hover shows (the
+ * finding's explanation: "What happened:", else "Reason:"); its text. */
+async function findingHover(page: Page, text: string): Promise<string> {
+  const token = page
+    .locator('.monaco-editor .view-line', { hasText: text })
+    .locator('span', { hasText: 'print' })
+    .first();
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await page.mouse.move(5, 5);
+    await token.hover();
+    const hover = page.locator('.monaco-hover', { hasText: /What happened:|Reason:/ }).first();
+    try {
+      await hover.waitFor({ state: 'visible', timeout: 5000 });
+      const said = await hover.innerText();
+      await page.mouse.move(5, 5);
+      return said;
+    } catch {
+      // hover not up yet
+    }
+  }
+  throw new Error(`no finding hover on ${text}`);
+}
+
+/** The text of the editor line right below the CodeLens matching `title`. */
+async function lensLine(page: Page, title: RegExp): Promise<string> {
+  const lens = page.locator('.codelens-decoration', { hasText: title }).first();
+  await lens.waitFor({ timeout: 30_000 });
+  const lensBox = (await lens.boundingBox())!;
+  const lines = page.locator('.monaco-editor .view-line');
+  for (const line of await lines.all()) {
+    const box = await line.boundingBox();
+    if (box && box.y >= lensBox.y + lensBox.height - 1 && box.y < lensBox.y + lensBox.height + 8)
+      return (await line.innerText()).trim();
+  }
+  throw new Error(`no line under the lens ${title}`);
+}
+
 /** From the Problems entry matching `problem`, the editor at `lineText`, Ctrl+. offers `fix` (focused), Enter applies it
  * and the file is saved; returns once the file on disk holds `saved`. */
 async function applyQuickFix(
@@ -151,7 +229,7 @@ test(
   'the print graph break offers a Quick Fix; applied, the next profile has no break at that line',
   { timeout: 900_000 },
   async () => {
-    const workspace = makeTestWorkspace(PYTHON);
+    const workspace = makeTestWorkspace(STUB);
     const file = path.join(workspace, SCRIPT_NAME);
     writeFileSync(file, SCRIPT);
     const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
@@ -172,21 +250,30 @@ test(
         /Let torch\.compile print after the graph runs/,
         'reorderable_logging_functions.add(print)',
       );
-      await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-applied.png') });
       const fixed = fixedText.split('\n');
       assert.equal(fixed[0], 'import torch');
       assert.match(
         fixed[1]!,
         /^torch\._dynamo\.config\.reorderable_logging_functions\.add\(print\) {2}# Compile Lens quick fix/,
       );
+      // the inserted line moved the code below it: the finding and the region's lens moved with it
+      const movedPrint = fixed.findIndex((l) => l.includes('print("step done")')) + 1;
+      assert.equal(movedPrint, PRINT_LINE + 1);
+      await page
+        .locator('.markers-panel .monaco-list-row', { hasText: 'Graph break' })
+        .filter({ hasText: `[Ln ${movedPrint}, Col 1]` })
+        .first()
+        .waitFor({ timeout: 30_000 });
+      // the finding's hover (its explanation, the provider's part) on the print's new line
+      assert.match(await findingHover(page, 'print("step done")'), /(What happened|Reason):.*print/is);
+      const lens = await lensLine(page, /\d\.\d+×/);
+      assert.equal(lens, '@torch.compile(backend="eager")', "the region's lens sits above its torch.compile line");
+      await scrollToLineStarts(page);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-applied.png') });
 
       const after = await profile(page, workspace);
       assert.deepEqual(after.graphBreaks, [], 'the rerun has no graph break');
-      // and the Problems entry went with it
-      await page
-        .locator('.markers-panel .monaco-list-row', { hasText: 'Graph break' })
-        .first()
-        .waitFor({ state: 'detached', timeout: 60_000 });
+      await rerunShown(page, 'Graph break');
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-rerun.png') });
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix.png') }).catch(() => undefined);
@@ -197,24 +284,11 @@ test(
   },
 );
 
-const RESIZED_NAME = 'resized_step.py';
-const RESIZED = `import torch
-
-
-def f(x):
-    return (x * 2).relu()
-
-
-step = torch.compile(f, backend="eager")
-for n in (4, 4, 6, 6):
-    step(torch.ones(n))
-`;
-
 test(
   'a recompile on a size change offers dynamic=True; applied, the next profile does not recompile',
   { timeout: 900_000 },
   async () => {
-    const workspace = makeTestWorkspace(PYTHON);
+    const workspace = makeTestWorkspace(STUB);
     const file = path.join(workspace, RESIZED_NAME);
     writeFileSync(file, RESIZED);
     const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
@@ -235,6 +309,7 @@ test(
 
       const after = await profile(page, workspace);
       assert.deepEqual(after.recompiles, [], 'the rerun does not recompile');
+      await rerunShown(page, 'Recompile');
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-dynamic-rerun.png') });
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-dynamic.png') }).catch(() => undefined);
@@ -245,14 +320,11 @@ test(
   },
 );
 
-const WARMUP_NAME = 'warmup_step.py';
-const WARMUP = readFileSync(path.join(WHY, WARMUP_NAME), 'utf8'); // a warm-up at batch 1, then the real calls at batch 4
-
 test(
   'a warm-up at another shape than the real calls offers the real shape; applied, the next profile does not recompile',
   { timeout: 900_000 },
   async () => {
-    const workspace = makeTestWorkspace(PYTHON);
+    const workspace = makeTestWorkspace(STUB);
     const file = path.join(workspace, WARMUP_NAME);
     writeFileSync(file, WARMUP);
     const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
@@ -278,6 +350,7 @@ test(
 
       const after = await profile(page, workspace);
       assert.deepEqual(after.recompiles, [], 'the rerun compiles once');
+      await rerunShown(page, 'Recompile');
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-warmup-rerun.png') });
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-warmup.png') }).catch(() => undefined);
@@ -289,14 +362,10 @@ test(
 );
 
 test(
-  'an H100 finding (stub runner, recorded report): the fast-path Quick Fix edits the script',
+  'an H100 finding (its recorded run, through the stub runner): the fast-path Quick Fix edits the script; the finding moves with its line',
   { timeout: 600_000 },
   async () => {
-    process.env['COMPILE_LENS_STUB_PYTHON'] = PYTHON;
-    process.env['COMPILE_LENS_STUB_REPORT'] = JSON.stringify({
-      'encoder_fastpath.py': path.join(WHY, 'encoder_fastpath.rederived.report.json'),
-    });
-    const workspace = makeTestWorkspace(path.join(REPO, 'test/fixtures/stub-runner/python'));
+    const workspace = makeTestWorkspace(STUB);
     copyFileSync(path.join(WHY, 'encoder_fastpath.py'), path.join(workspace, 'encoder_fastpath.py'));
     const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
     const { page } = session;
@@ -304,6 +373,16 @@ test(
       // the fast path broke before any op: no compiled code ran; the fix turns the fast path off before compiling
       await openFile(page, 'encoder_fastpath.py');
       await profile(page, workspace);
+      const frame = await findWebviewFrame(page, 'section.region[data-region="r0"] p.no-compiled-code', 120_000);
+      assert.match(
+        await frame.locator('section.region[data-region="r0"] p.no-compiled-code').innerText(),
+        /^No compiled code ran: `aten\._transformer_encoder_layer_fwd` broke the graph at encoder_fastpath\.py:13 /,
+      );
+      const breakLine =
+        readFileSync(path.join(WHY, 'encoder_fastpath.py'), 'utf8')
+          .split('\n')
+          .findIndex((l) => l.includes('out = compiled(')) + 1;
+      assert.equal(breakLine, 13, 'the recorded run cites the line the test opens');
       const encoder = await applyQuickFix(
         page,
         path.join(workspace, 'encoder_fastpath.py'),
@@ -317,13 +396,21 @@ test(
         .findIndex((l) => l.startsWith('torch.backends.mha.set_fastpath_enabled(False)  # Compile Lens quick fix'));
       assert.equal(encoder.split('\n')[at - 1], 'from torch import nn', 'after the imports');
       assert.ok(at < encoder.split('\n').findIndex((l) => l.includes('torch.compile(')), 'before torch.compile');
+      // both findings on the call's line followed it one line down
+      const rows = page.locator('.markers-panel .monaco-list-row', { hasText: 'Compile Lens' });
+      await rows
+        .filter({ hasText: `[Ln ${breakLine + 1}, Col 1]` })
+        .nth(1)
+        .waitFor({ timeout: 30_000 });
+      assert.equal(await rows.filter({ hasText: `[Ln ${breakLine}, Col 1]` }).count(), 0);
+      assert.equal(await frame.locator('p.error').count(), 0, 'the report panel shows the report, no error');
+      await scrollToLineStarts(page);
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off.png') });
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-h100.png') }).catch(() => undefined);
       throw error;
     } finally {
       await session.close();
-      for (const name of ['COMPILE_LENS_STUB_PYTHON', 'COMPILE_LENS_STUB_REPORT']) delete process.env[name];
     }
   },
 );

@@ -1,7 +1,7 @@
 // Scripts and notebooks in a real VS Code: "Compile & Profile Model" on a file with torch.compile and no compile
 // target runs it as a script, and each region's result lands as a CodeLens on its torch.compile line.
-// - With a stub interpreter that answers with a fixture report (test/fixtures/stub-runner/python): the editor side,
-//   for scripts, notebooks and a file with neither.
+// - With a stub interpreter that answers with a run of the same file recorded on this CPU (test/fixtures/recorded/,
+//   through test/fixtures/stub-runner/python): the editor side, for scripts, notebooks and a file with neither.
 // - With the real runner: the whole path (it needs a runner that observes regions; skipped while it has no --calls).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
+import { shortLine } from '../../extension/present/lensLine.ts';
 import {
   findWebviewFrame,
   makeTestWorkspace,
@@ -27,6 +28,19 @@ const SCRIPT = 'serve_script.py';
 const NOTEBOOK = 'explore.ipynb';
 const COMPILE_LINE = 'model = torch.compile(TinyTransformer())';
 const SPEEDUP_LENS = /\d+\.\d+×/;
+const RECORDED = path.join(FIXTURES, 'recorded');
+
+/** The recorded run's one region's headline, as its CodeLens says it (cut to fit). */
+function recordedLens(folder: string): string {
+  const report = JSON.parse(readFileSync(path.join(RECORDED, folder, 'report.json'), 'utf8')) as {
+    regions: { headline: string }[];
+  };
+  assert.equal(report.regions.length, 1, 'the recorded script has one torch.compile region');
+  return shortLine(report.regions[0]!.headline);
+}
+
+/** The titles of the editor tabs. */
+const tabTitles = (page: Page): Promise<string[]> => page.locator('.tab .label-name').allInnerTexts();
 
 const PYTHON = execFileSync(
   process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
@@ -64,7 +78,7 @@ async function lensAbove(
 }
 
 test(
-  "stub runner: a script with torch.compile and no target runs as a script; its region's result sits on the torch.compile line",
+  "recorded run: a script with torch.compile and no target runs as a script; its region's result sits on the torch.compile line",
   { timeout: 600_000 },
   async () => {
     const argsLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-stub-')), 'args.jsonl');
@@ -72,8 +86,8 @@ test(
     process.env['COMPILE_LENS_STUB_ARGS'] = argsLog;
     process.env['COMPILE_LENS_STUB_PYTHON'] = PYTHON;
     process.env['COMPILE_LENS_STUB_REPORT'] = JSON.stringify({
-      [SCRIPT]: path.join(FIXTURES, 'reports/script-regions-cpu/report.json'),
-      [NOTEBOOK]: path.join(FIXTURES, 'reports/script-notebook-cpu/report.json'),
+      [SCRIPT]: path.join(RECORDED, 'serve_script-cpu'),
+      [NOTEBOOK]: path.join(RECORDED, 'explore-cpu'),
     });
     const workspace = makeWorkspace(path.join(FIXTURES, 'stub-runner/python'));
     const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
@@ -100,7 +114,11 @@ test(
       );
       await runCommand(page, 'Compile & Profile Model');
       const frame = await findWebviewFrame(page, 'section.regions', 120_000);
-      assert.match(await frame.locator('section.region[data-region="r0"] p.story').innerText(), /^Call 0 compiled/);
+      const region = frame.locator('section.region[data-region="r0"]');
+      assert.match(await region.locator('h3').innerText(), /^r0 TinyTransformer — serve_script\.py:17$/);
+      // the recorded run of this file: 64 calls of range(64), compiled once
+      assert.match(await region.locator('p.region-facts').innerText(), /^64 calls · 1 graph · /);
+      assert.match(await region.locator('p.story').innerText(), /^Call 0 compiled \(\d+\.\d s\)\./);
       const [launched] = readFileSync(argsLog, 'utf8')
         .trim()
         .split('\n')
@@ -109,14 +127,24 @@ test(
 
       await openFile(page, SCRIPT);
       const after = await lensAbove(page, COMPILE_LINE, SPEEDUP_LENS, 30_000);
-      // the answer first; cut to fit, the whole line (with the region's name) is the lens's tooltip
+      // the answer first, cut to fit; the whole line (with the region's name) is the lens's tooltip
       assert.equal(
-        await after.lens.innerText().then((t) => /compile for longer runs: 1\.84×[^|]*/.exec(t)?.[0]?.trim()),
-        'compile for longer runs: 1.84× per call replayed',
+        (await after.lens.innerText())
+          .split('|')
+          .find((t) => SPEEDUP_LENS.test(t))
+          ?.trim(),
+        recordedLens('serve_script-cpu'),
       );
       assert.ok(
         after.gap >= -1 && after.gap < 8,
         `the region lens sits above the torch.compile line (gap ${after.gap}px)`,
+      );
+      const tabs = (await tabTitles(page)).filter((t) => t.startsWith('Compile Lens'));
+      assert.equal(tabs.length, 1, `one report tab: ${tabs.join(', ')}`);
+      assert.match(
+        tabs[0]!,
+        /^Compile Lens: serve_script-\d{8}-\d{6}$/,
+        "named by the run's folder, as the runner names it",
       );
       await page.screenshot({ path: path.join(ARTIFACTS, 'script-region-lens.png') });
 
@@ -128,9 +156,7 @@ test(
         .waitFor({ timeout: 60_000 });
       await runCommand(page, 'Compile & Profile Model');
       await page
-        .locator('.notebook-editor .codelens-decoration', {
-          hasText: /compile for longer runs: 1\.19× per call replayed/,
-        })
+        .locator('.notebook-editor .codelens-decoration', { hasText: recordedLens('explore-cpu') })
         .first()
         .waitFor({ timeout: 120_000 });
       const runs = readFileSync(argsLog, 'utf8')
@@ -139,10 +165,33 @@ test(
         .map((l) => JSON.parse(l) as string[]);
       assert.equal(runs.at(-1)![runs.at(-1)!.indexOf('--script') + 1], path.join(workspace, NOTEBOOK));
       await runCommand(page, 'View: Focus Problems');
-      await page
-        .locator('.markers-panel .monaco-list-row', { hasText: 'Graph break: Unsupported Tensor.item()' })
+      // the recorded break is at `if h.mean().item() > 0:`, the 7th line of the notebook's 3rd cell; nothing else
+      const rows = page.locator('.markers-panel .monaco-list-row');
+      await rows
+        .filter({ hasText: /Graph break: Tensor\.item\(\).*\(cell 3, line 7\).*\[Ln 7, Col 1\]/s })
         .first()
         .waitFor({ timeout: 30_000 });
+      assert.deepEqual(
+        (await rows.allInnerTexts()).filter((t) => /Graph break|Recompile/.test(t)).length,
+        1,
+        "one finding: the recorded notebook run's; the recorded script run had none",
+      );
+      // the notebook's report drawn in its own tab (the serve_script one stays behind it)
+      const notebookFrame = await findWebviewFrame(
+        page,
+        'section.region[data-region="r0"] h3:has-text("r0 MLP")',
+        60_000,
+      );
+      assert.equal(
+        await notebookFrame.locator('section.region[data-region="r0"] h3').innerText(),
+        'r0 MLP — explore.ipynb cell 4, line 2',
+      );
+      const titles = (await tabTitles(page)).filter((t) => t.startsWith('Compile Lens'));
+      assert.equal(titles.length, 2, `a report tab per run: ${titles.join(', ')}`);
+      assert.ok(
+        titles.every((t) => /^Compile Lens: (serve_script|explore)-\d{8}-\d{6}$/.test(t)),
+        `named by their runs: ${titles.join(', ')}`,
+      );
       await page.screenshot({ path: path.join(ARTIFACTS, 'notebook-region-lens.png') });
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-script-stub.png') }).catch(() => undefined);

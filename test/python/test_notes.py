@@ -39,7 +39,7 @@ def test_eager_from_another_mode_s_pairs_and_a_slow_host_are_said_only_beside_a_
         "CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's 6.27 ms (the range's upper "
         "end is what a host as slow as during these pairs gives)",
         "the host CPU was busy through these pairs: eager (1.19×) and compiled (1.26×) never ran while the CPU was as "
-        "fast as it got in this run (a 1 ms CPU probe read that much slower), so the range reaches what a quieter host "
+        "fast as it got in this run (a 1.00 ms CPU probe read that much slower), so the range reaches what a quieter host "
         "may give; rerun on a quieter machine for a firmer number",
     ]
     assert notes.mode_notes(_mode(speedupInterval={**interval, "runEager": None, "slowHost": {}})) == []  # type: ignore[arg-type]

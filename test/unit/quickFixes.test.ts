@@ -19,11 +19,11 @@ function apply(source: string, edit: QuickFixEdit): string {
 
 const WHY = path.resolve(__dirname, '../fixtures/why');
 const ENCODER = readFileSync(path.join(WHY, 'encoder_fastpath.py'), 'utf8');
-/** The runner's report of each H100 recording, its compiler insight re-derived with this runner (README there). */
-function recorded(name: string): Report {
-  return JSON.parse(readFileSync(path.join(WHY, `${name}.rederived.report.json`), 'utf8')) as Report;
-}
-const FASTPATH_OFF = recorded('encoder_fastpath').regions![0]!.compiler!.graphBreaks[0]!.explanation!.quickFix!;
+// the runner's report of the H100 recording, its compiler insight re-derived with this runner (README there)
+const ENCODER_REPORT = JSON.parse(
+  readFileSync(path.resolve(__dirname, '../fixtures/recorded/encoder_fastpath-h100/report.json'), 'utf8'),
+) as Report;
+const FASTPATH_OFF = ENCODER_REPORT.regions![0]!.compiler!.graphBreaks[0]!.explanation!.quickFix!;
 // as the runner's compiler/quick_fixes.py writes them
 const MOVE_PRINT: QuickFix = {
   kind: 'move-print',

@@ -1,9 +1,9 @@
-// A script report in the webview (headless Chromium, real CSP): each region's first-call chart (marks for compile,
+// A script report in the webview (headless Chromium, real CSP; a real run's, recorded): each region's first-call chart (marks for compile,
 // recompile and eager calls with their reasons in the mark's title, the steady state shaded, a log scale when the
 // compile call dwarfs the rest), its story, measurements and not-measured reason, a location click, the region
 // timelines compared pairwise, and report strings drawn as text.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -14,6 +14,7 @@ import { debug, errorsOf, launchBrowser, openWebview, post, postTimeline, record
 
 const ROOT = join(__dirname, '..', '..');
 const reportPath = (name: string): string => join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json');
+const TRAIN_SMALL = '../recorded/train_small-cpu';
 let browser: Browser;
 before(async () => {
   browser = await launchBrowser();
@@ -58,11 +59,19 @@ const marks = (page: Page, region: string): Promise<Mark[]> =>
 
 describe('script regions in the report panel', () => {
   test('each region: chart marks for every call, the compile and recompile marked with their reasons, measurements, no CSP violation', async () => {
-    const page = await openReport('script-regions-cpu');
+    // a real run of test/fixtures/recorded/train_small.py on this CPU (README there): four regions, each its own story
+    const page = await openReport(TRAIN_SMALL);
+    const recorded = JSON.parse(readFileSync(reportPath(TRAIN_SMALL), 'utf8')) as Report;
     assert.equal(await page.locator('section.regions > h2').innerText(), '4 compiled regions in train_small');
     assert.equal(await page.locator('section.region').count(), 4);
     // the script's own entry times nothing: no eager/mode table with "not measured" rows above the regions
     assert.equal(await page.locator('section.report table.modes').count(), 0);
+    // each region's answer first, as the runner wrote it and the CodeLens says it
+    for (const region of recorded.regions!)
+      assert.equal(
+        await page.locator(`section.region[data-region="${region.id}"] p.headline`).innerText(),
+        region.headline,
+      );
 
     const r0 = await marks(page, 'r0');
     assert.equal(r0.length, 12);
@@ -75,7 +84,7 @@ describe('script regions in the report panel', () => {
     );
     assert.match(
       r0[6]!.title,
-      /^call 6: 1\.1 s — recompiled\ncompiling took 1\.1 s\nrecompiled because x's dimension 1 changed from 128 to 256\ninputs: float32\[8, 256, 64\]; inference$/,
+      /^call 6: \d+ ms — recompiled\ncompiling took \d\.\d+ s\nrecompiled because x's dimension 1 changed from 128 to 256\ninputs: float32\[8, 256, 64\]; inference$/,
     );
     // PyTorch's guard behind a toggle, as PyTorch wrote it
     const guards = page.locator('section.region[data-region="r0"] details.failed-guards');
@@ -85,35 +94,35 @@ describe('script regions in the report panel', () => {
       await guards.locator('pre').innerText(),
       "call 6: tensor 'x' size mismatch at index 1. expected 128, actual 256",
     );
-    assert.match(r0[3]!.title, /^call 3: 0\.\d+ ms — ran the compiled code\ninputs: float32\[8, 128, 64\]; inference$/);
+    assert.match(
+      r0[3]!.title,
+      /^call 3: \d+\.\d+ ms — ran the compiled code\ninputs: float32\[8, 128, 64\]; inference$/,
+    );
     assert.ok(
       r0.every((m, i) => i === 0 || m.x > r0[i - 1]!.x),
       'calls run left to right in order',
     );
     assert.ok(
       r0[0]!.y < r0[6]!.y && r0[6]!.y < r0[3]!.y,
-      'the 2.5 s compile call is highest, the 1.1 s recompile next, cached calls low',
+      'the 2.0 s compile call is highest, the 0.71 s recompile next, cached calls low',
     );
     assert.equal(
       await page.locator('section.region[data-region="r0"] svg.first-calls').getAttribute('data-scale'),
       'log',
-      'a compile call 2700× the steady calls: log scale',
+      'a compile call 700× the fastest calls: log scale',
     );
 
     const r0Box = page.locator('section.region[data-region="r0"]');
     const row = await r0Box.locator('table.region-measurements tr').nth(1).innerText();
+    // the replay on the most frequent inputs (6 calls each: the later ones), times as the runner measured them
     assert.match(
       row,
-      /float32\[8, 128, 64\]; inference \(most frequent, 9 calls\)\s+default \(as written\)\s+1\.84×\s+0\.90 ms\s+1\.66 ms\s+41 → 12\s+2\.4 s\s+3,173 calls/,
+      /^float32\[8, 256, 64\]; inference \(most frequent, 6 calls\)\tdefault \(as written\)\t\d\.\d+×\t[^\t]*\t\d\.\d+ ms\t\d\.\d+ ms\t\d+ → \d+\t\d\.\d s\t[\d,]+ calls$/,
     );
     assert.match(
       await r0Box.locator('p.recommendation').innerText(),
-      /^recommendation: Compile \(default\) for longer runs: 1\.84× per call replayed\. Its 2\.4 s compile pays back after 3,173 calls, this run made 12\./,
-    );
-    // the answer first, as the CodeLens says it
-    assert.equal(
-      await r0Box.locator('p.headline').innerText(),
-      'compile for longer runs: 1.84× per call replayed · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile',
+      /^recommendation: No verdict: \d\.\d+× per call replayed \(too noisy to say: .*Not trusted: the host was contended/,
+      'no verdict from a replay on a busy host, and why',
     );
 
     const r1 = await marks(page, 'r1');
@@ -123,40 +132,33 @@ describe('script regions in the report panel', () => {
     );
     assert.match(
       r1[8]!.title,
-      /ran eagerly \(Dynamo fell back to the original code\)\neager because: recompile_limit \(8\) reached/,
+      /ran eagerly \(Dynamo fell back to the original code\)\neager because: step hit torch\._dynamo\.config\.recompile_limit \(8 compiles\)/,
     );
     assert.deepEqual(
       r1.filter((m) => m.mark === 'recompiled').map((m) => m.call),
       [1, 2, 3, 4, 5, 6, 7],
     );
 
-    assert.equal(
+    assert.match(
       await page.locator('section.region[data-region="r2"] p.recommendation').innerText(),
-      'recommendation: No verdict. Not replayed: mutates self.calls.',
+      /^recommendation: No verdict\b.*Counter\.calls/,
     );
     assert.equal(
       await page.locator('section.region[data-region="r2"] table').count(),
       0,
       'no measurement table without a measurement',
     );
-    assert.equal(
-      await page.locator('section.region[data-region="r3"] p.headline').innerText(),
-      'no verdict: not measured: 2 calls (needs 3) · 1 graph',
-      'no verdict where nothing was measured, and why',
-    );
 
-    // the region timelines: each compiled trace compared with its own region's eager trace
+    // the region timelines: r0's compiled trace beside r0's eager trace; r1's replay failed (its frames ran eagerly
+    // past the recompile limit), so it has none, and no other region's traces stand in for it
     const d = await debug(page);
     assert.deepEqual(
       d.panes.map((p) => p.label),
-      ['r0 TinyTransformer eager', 'r0 TinyTransformer default', 'r1 step eager', 'r1 step default'],
+      ['r0 TinyTransformer eager', 'r0 TinyTransformer default'],
     );
     assert.deepEqual(
       d.comparisons.map((c) => [c.before, c.after]),
-      [
-        ['r0 TinyTransformer eager', 'r0 TinyTransformer default'],
-        ['r1 step eager', 'r1 step default'],
-      ],
+      [['r0 TinyTransformer eager', 'r0 TinyTransformer default']],
     );
 
     const { cspViolations } = await record(page);

@@ -61,7 +61,7 @@ def slow_host(m: ModeResult) -> str | None:
         return None
     return (
         f"the host CPU was busy through these pairs: {' and '.join(sides)} never ran while the CPU was as fast as it "
-        "got in this run (a 1 ms CPU probe read that much slower), so the range reaches what a quieter host may give; "
+        f"got in this run (a {formats.ms(1.0)} CPU probe read that much slower), so the range reaches what a quieter host may give; "
         "rerun on a quieter machine for a firmer number"
     )
 
