@@ -1225,6 +1225,10 @@ export interface RegionCall {
    */
   recompileWhy?: string | null;
   /**
+   * schema 1.24: what happened at this call, in words, as its mark on the region's chart says it (report/story.py call_said): compiled, recompiled and why, its compile time, ran eagerly and why. Absent: a call that reused compiled code, or a report before 1.24
+   */
+  said?: string;
+  /**
    * true: compiled graphs ran in this call; false: Dynamo fell back to eager (recompile limit, skipped frame, suppressed error); null: not known
    */
   ranCompiled?: boolean | null;

@@ -27,6 +27,7 @@ class RegionCall(_RegionCall, total=False):
     compileSeconds: float | None
     recompileReason: str | None
     recompileWhy: str | None
+    said: str  # schema 1.24: what happened at it (compiled, recompiled, ran eagerly), in words (report/story.py)
     ranCompiled: bool | None
     fallbackReason: str | None
     profiled: bool
