@@ -1056,6 +1056,14 @@ export interface Reason {
    */
   wasSeconds?: number | null;
   /**
+   * schema 1.24, shape-fix: compile cache hits in the fix run's compiles (it starts from an empty cache of its own)
+   */
+  cacheHits?: number;
+  /**
+   * schema 1.24, shape-fix: compile cache hits in the script's run's compiles (a warm cache: its seconds are not a cold compile's)
+   */
+  wasCacheHits?: number;
+  /**
    * the recompile limit
    */
   limit?: number | null;
@@ -1810,6 +1818,17 @@ export interface ShapeFix {
    * the run with the fix, start to end
    */
   wallSeconds?: number | null;
+  /**
+   * schema 1.24: the caches each side's compile seconds compiled from: Inductor's FX graph and AOT autograd cache lookups in each run's compiles of the region, and how many hit. fix: the fix run, which compiles into an empty cache of its own (hits only from its own compiles); script: the script's run, in the user's caches (a hit: a warm cache)
+   */
+  compileCache?: {
+    fix: CacheUse;
+    script: CacheUse;
+  };
+}
+export interface CacheUse {
+  hits: number;
+  lookups: number;
 }
 /**
  * schema 1.14, script mode: how the script was measured in situ, compiled against eager (per region: regions[].inSitu)

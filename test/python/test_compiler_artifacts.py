@@ -138,6 +138,25 @@ def test_phases_nest_per_compile_and_mark_cache_lookups(tmp_path: Path) -> None:
     assert all(p["durMs"] > 0 for p in phases if "cache" not in p)
 
 
+def test_a_training_loop_s_lazy_backward_compile_is_in_its_compile_seconds() -> None:
+    """A static graph's backward compiles at its first backward, outside the frame's compile (its own
+    bwd_compilation_metrics, 24.5 s here); the size-generic 0/1 compiles its backward inside the frame's (65.3 s)."""
+    compiler = compiler_insight(
+        torch_trace.parse((LOGS / "cpu-train-varlen.log").read_text()), lambda record: None, cudagraphs=False
+    )
+    seconds = compiler["compileSeconds"]
+    assert seconds["total"] == pytest.approx(20.913 + 24.543 + 65.348, abs=0.01)
+    assert seconds["dynamo"] + seconds["aot"] + seconds["inductor"] + seconds["codegen"] == pytest.approx(
+        seconds["total"], abs=0.01
+    )
+    assert seconds["codegen"] == pytest.approx(13.398 + 23.747 + 53.213, abs=0.01)
+    assert [f["compileId"] for f in compiler["frames"]] == ["0/0", "0/1"]  # a backward is no frame of its own
+    assert compiler["cache"] == {
+        "fxGraph": {"hit": 0, "miss": 4, "bypass": 0},
+        "aotAutograd": {"hit": 0, "miss": 2, "bypass": 0},
+    }
+
+
 def test_cache_hit_and_unattributed_work_in_phases() -> None:
     def event(name: str, ph: str, ts: float, compile_id: str | None, **args: Any) -> str:
         payload = json.dumps({"name": name, "ts": ts, "ph": ph, "args": {"compile_id": compile_id, **args}})

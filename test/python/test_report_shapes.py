@@ -85,6 +85,8 @@ PARTS = {
     region.RecompileLimit: "#/$defs/regionShapes/properties/recompileLimit/oneOf/1",
     region.WarmupShape: "#/$defs/regionShapes/properties/warmup/oneOf/1",
     region.ShapeFix: "#/$defs/regionShapes/properties/fixes/items",
+    region.ShapeFixCache: "#/$defs/regionShapes/properties/fixes/items/properties/compileCache",
+    region.CacheUse: "#/$defs/cacheUse",
     region.ShapeFixOffer: "#/$defs/regionShapes/properties/measure/oneOf/1",
     region.RegionShapes: "#/$defs/regionShapes",
     ranks.RankRegion: "#/$defs/rankEntry/properties/regions/items",

@@ -175,6 +175,16 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     assert sentences.clause(fix) == (
         "with a warm-up at batch 5: 1 graph instead of 2, the first real call 0.50 ms instead of 1.00 ms, compile 2.0 s"
     )
+    # the script's run compiled from a warm Inductor cache and the fix run from an empty one of its own: each said
+    entry = region(calls, shapes)
+    entry["compiler"] = {**insight([], 2), "compileSeconds": {"total": 0.4}}
+    cache = {"fix": {"hits": 0, "lookups": 1}, "script": {"hits": 2, "lookups": 2}}
+    shapes["fixes"][0]["compileCache"] = cache
+    fix = shape_reasons(entry)[1]  # type: ignore[arg-type]
+    assert (fix["cacheHits"], fix["wasCacheHits"]) == (0, 2)
+    assert sentences.clause(fix).endswith(", compile 2.0 s from a cold cache instead of 0.40 s from a warm cache")
+    cache["script"]["hits"] = 0  # both cold: compared as they are
+    assert sentences.clause(shape_reasons(entry)[1]).endswith(", compile 2.0 s instead of 0.40 s")  # type: ignore[arg-type]
 
 
 def test_cuda_graphs_recorded_per_size_are_counted_under_reduce_overhead_on_a_gpu_only() -> None:

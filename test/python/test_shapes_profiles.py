@@ -3,7 +3,8 @@ changing batches under dynamic=False past the recompile limit, a warm-up at anot
 with its shape fix measured), and transformers' generate() with its default DynamicCache (another). Behaviour only:
 which calls a number rests on, the shape facts and the sentence the headline leads with, the eager share; never
 speed. backend="eager": Dynamo's guards, recompiles, automatic dynamic and recompile limit are the same, and each
-compile costs a fraction of Inductor's."""
+compile costs a fraction of Inductor's; the warm-up alone compiles with Inductor (three graphs of one extern addmm
+each), for what its fix run's compile seconds rest on: Inductor's caches."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ PATTERNS = textwrap.dedent(
             self.fc = torch.nn.Linear(D, D)
 
         def forward(self, x):
-            return self.fc(x).tanh()
+            return self.fc(x)  # Inductor calls addmm: no C++ kernel to build
 
 
     decoder = torch.compile(Decoder().eval(), backend="eager")  # MARK: decoder
@@ -82,7 +83,7 @@ PATTERNS = textwrap.dedent(
             server(x)  # MARK: server call
             pooled(x)
 
-    warm = torch.compile(Warm().eval(), backend="eager", dynamic=False)
+    warm = torch.compile(Warm().eval(), dynamic=False)  # Inductor: its fix run's compile cache is asserted
     with torch.no_grad():
         warm(torch.randn(1, D))  # MARK: warm-up
         warm(torch.randn(5, D))  # MARK: real call
@@ -108,13 +109,16 @@ GENERATE = textwrap.dedent(
 
 @pytest.fixture(scope="module")
 def patterns(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    """One profile of the three patterns, its shape fixes measured (--shape-fix on: whatever the host's speed)."""
+    """One profile of the three patterns, its shape fixes measured (--shape-fix on: whatever the host's speed), with
+    an Inductor cache of its own, empty at the start (the script's run compiles cold whatever ran before)."""
     folder = tmp_path_factory.mktemp("shapes")
     script = folder / "patterns.py"
     script.write_text(PATTERNS)
-    run = run_runner(
-        "--script", str(script), "--device", "cpu", "--quick", "--shape-fix", "on", "--out", str(folder / "out")
-    )
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("TORCHINDUCTOR_CACHE_DIR", str(folder / "inductor-cache"))
+        run = run_runner(
+            "--script", str(script), "--device", "cpu", "--quick", "--shape-fix", "on", "--out", str(folder / "out")
+        )
     assert run.report is not None and run.report["status"] == "ok", run.stderr[-3000:]
     return script, run.report
 
@@ -261,6 +265,14 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_i
     )
     (fix,) = region["shapes"]["fixes"]
     assert fix["measured"] and fix["fix"] == "a warm-up at batch 5" and fix["graphs"] == 1
+    # the script's run compiled the batch-5 graph into its cache; the fix run compiles it again, into an empty cache
+    # of its own (gone after it): no hit, so its compile seconds are a cold compile's, as the script's run's are
+    assert region["compiler"]["cache"]["fxGraph"] == {"hit": 0, "miss": 2, "bypass": 0}
+    assert fix["compileCache"]["script"]["hits"] == 0 and fix["compileCache"]["fix"]["hits"] == 0
+    assert fix["compileCache"]["fix"]["lookups"] >= 1 and fix["compileSeconds"] > 0
+    fix_run = script.parent / "out" / "shape_fix"
+    assert (fix_run / "report.json").exists() and not (fix_run / "compile-cache").exists()
+    assert "cache" not in region["headline"]  # both cold: the seconds are compared as they are
     assert fix["realCallMs"] is not None and "with a warm-up at batch 5: 1 graph instead of 2" in region["headline"]
     quick = region["compiler"]["recompileSites"][0]["explanation"]["quickFix"]
     assert quick["kind"] == "warmup-shape" and "(measured: 1 graph instead of 2, the first real call " in quick["title"]

@@ -142,9 +142,25 @@ def _us(meta: dict[str, Any], key: str) -> float:
     return float(value) / 1e6 if isinstance(value, (int, float)) else 0.0
 
 
-def compile_seconds(metrics: list[dict[str, Any]], chromium: list[Record]) -> dict[str, float]:
-    """Phases are nested in torch's counters (dynamo ⊃ aot ⊃ inductor ⊃ codegen); report each one's own share."""
+def compile_seconds(
+    metrics: list[dict[str, Any]], chromium: list[Record], backward: Iterable[dict[str, Any]] = ()
+) -> dict[str, float]:
+    """Phases are nested in torch's counters (dynamo ⊃ aot ⊃ inductor ⊃ codegen); report each one's own share.
+    backward: AOT autograd's lazy compiles of a backward graph at its first backward (bwd_compilation_metrics, outside
+    any frame's compile: a training loop's static graph pays it there, while a graph with symbolic sizes compiles its
+    backward inside the frame's compile), in the total and in AOT autograd's, Inductor's and codegen's shares."""
     total = dynamo = aot = inductor = codegen = 0.0
+    for m in backward:
+        if m.get("backward_cumulative_compile_time_us") is not None:
+            b, i = _us(m, "backward_cumulative_compile_time_us"), _us(m, "inductor_cumulative_compile_time_us")
+            c = _us(m, "inductor_code_gen_cumulative_compile_time_us")
+        else:  # torch < 2.6 logs Inductor's part only
+            b = i = float(m.get("inductor_compile_time_s") or 0)
+            c = float(m.get("code_gen_time_s") or 0)
+        total += b
+        aot += max(b - i, 0.0)
+        inductor += max(i - c, 0.0)
+        codegen += c
     for m in metrics:
         if "dynamo_cumulative_compile_time_us" in m:
             d, a = _us(m, "dynamo_cumulative_compile_time_us"), _us(m, "aot_autograd_cumulative_compile_time_us")
@@ -362,7 +378,11 @@ def compiler_insight(
         "recompiles": recompiles,
         "recompileSites": explain.group_sites(recompiles),
         "guardCount": sum(guards) if guards else None,
-        "compileSeconds": compile_seconds(metrics, [r for r in records if r.kind == "chromium_event"]),
+        "compileSeconds": compile_seconds(
+            metrics,
+            [r for r in records if r.kind == "chromium_event"],
+            [r.meta for r in records if r.kind == "bwd_compilation_metrics"],
+        ),
         "compiledFrames": len(starts),
         "frames": [
             {

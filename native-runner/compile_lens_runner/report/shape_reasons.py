@@ -114,6 +114,9 @@ def _measured(region: Region, shapes: RegionShapes, fix: ShapeFix) -> Reason:
     }
     if fix.get("compileSeconds") is not None:
         reason["seconds"] = fix["compileSeconds"] or 0.0
+    cache = fix.get("compileCache")
+    if cache is not None:
+        reason.update({"cacheHits": cache["fix"]["hits"], "wasCacheHits": cache["script"]["hits"]})
     number, unit = (fix.get("step"), step_unit(region)) if fix.get("step") else (fix.get("call"), "call")
     if number:  # its range as every range is said (measure/ranges.py): floored, and none where it says nothing
         value = number["speedup"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -30,7 +31,7 @@ from ..report import document, sentences
 from ..report.shape_reasons import shape_reasons
 from ..run import Run
 from ..shapes.compiler import CompilerInsight
-from ..shapes.region import Region, RegionShapes, ShapeFix, ShapeFixOffer
+from ..shapes.region import CacheUse, Region, RegionShapes, ShapeFix, ShapeFixOffer
 from . import shape_facts
 from .shape_fix_apply import BUCKETS, CHECKS, DYNAMIC, MARK, WARMUP, ShapeFixPlan
 
@@ -39,6 +40,7 @@ BUDGET = 2.5  # the profile's wall at most this many times the plain script's, w
 # CPU generate(): 1.3-1.9x with dynamic=True under a loaded host, bench/shapes/run.py)
 FIX_RUN_COST = 1.3
 FOLDER = "shape_fix"
+CACHE = "compile-cache"  # the fix run's own Inductor and Triton caches, in its folder, empty at its start
 NO_REPLAY = "the run that measures the shape fix replays nothing"
 MAX_MARKED = 4  # mark_dynamic on at most this many dimensions: more is dynamic=True's job
 # why a fix has no number (ShapeFix.whyCode): "budget" and "timeout" are measured with --shape-fix on
@@ -134,24 +136,35 @@ def run_with_fixes(spec: dict[str, Any], workdir: str, batch: list[ShapeFixPlan]
     """Runs the script once with the batch's fixes applied (a worker of its own, with its own compiler log, in its own
     folder: shape_fix/, then shape_fix-2/ ...); its report, or None when it wrote none. Its progress lines are read
     and dropped (this run's progress says it); a --timeout or a cancel stops it with the worker (the supervisor stops
-    the worker's whole process tree)."""
+    the worker's whole process tree). It compiles into an empty cache of its own (Inductor's and Triton's, removed
+    after): with the script's run's caches, a graph that run compiled (a warm-up fix's real-shape graph, a size-generic
+    graph mark_dynamic makes again) would load from them, and its compile would read as a fraction of the run's."""
     folder = os.path.join(workdir, FOLDER if round_ == 0 else f"{FOLDER}-{round_ + 1}")
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "spec.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump(dict(spec, workdir=folder, shapeFix=batch, whatIfModes=[]), f)
-    env = dict(os.environ, TORCH_TRACE=os.path.join(folder, "torch_trace"))
+    cache = os.path.join(folder, CACHE)
+    env = dict(
+        os.environ,
+        TORCH_TRACE=os.path.join(folder, "torch_trace"),
+        TORCHINDUCTOR_CACHE_DIR=cache,
+        TRITON_CACHE_DIR=os.path.join(cache, "triton"),
+    )
     started = time.monotonic()
-    with subprocess.Popen(
-        [sys.executable, "-m", "compile_lens_runner", "_worker", path],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        env=env,
-        text=True,
-    ) as proc:
-        assert proc.stdout is not None
-        for _ in proc.stdout:  # drained, so the child never blocks on a full pipe
-            pass
+    try:
+        with subprocess.Popen(
+            [sys.executable, "-m", "compile_lens_runner", "_worker", path],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            env=env,
+            text=True,
+        ) as proc:
+            assert proc.stdout is not None
+            for _ in proc.stdout:  # drained, so the child never blocks on a full pipe
+                pass
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
     report = document.read(os.path.join(folder, "report.json"))
     if not isinstance(report, dict):
         return None
@@ -194,6 +207,7 @@ def merge(regions: list[Region], batch: list[ShapeFixPlan], child: dict[str, Any
             out[p["region"]] = unmeasured(p, REFUSED, why)
             continue
         compiler, situ = fixed.get("compiler"), fixed.get("inSitu")
+        written = mine[key].get("compiler") if key else None
         measured: ShapeFix = {
             "fix": text(p),
             "kind": p["kind"],
@@ -206,11 +220,23 @@ def merge(regions: list[Region], batch: list[ShapeFixPlan], child: dict[str, Any
             "eagerFallback": situ.get("eagerFallback") if situ else None,
             "realCallMs": _real_call_ms(p, fixed.get("calls") or []),
             "wallSeconds": child.get("_wallSeconds"),
+            "compileCache": {"fix": _cache_use(compiler), "script": _cache_use(written)},
         }
         if p["kind"] == BUCKETS:
             measured["buckets"] = p["buckets"]
         out[p["region"]] = measured
     return out
+
+
+def _cache_use(insight: CompilerInsight | None) -> CacheUse:
+    """Inductor's FX graph and AOT autograd cache lookups in a run's compiles of the region, and how many hit."""
+    counts = insight.get("cache") if insight else None
+    if not counts:
+        return {"hits": 0, "lookups": 0}
+    return {
+        "hits": sum(c.get("hit", 0) for c in counts.values()),
+        "lookups": sum(sum(c.values()) for c in counts.values()),
+    }
 
 
 def _real_call_ms(fix: ShapeFixPlan, calls: list[Any]) -> float | None:

@@ -86,6 +86,8 @@ class Reason(_Reason, total=False):
     graphs: int | None  # graphs made (shape-fix: with the fix)
     wasGraphs: int | None  # shape-fix: as written
     wasSeconds: float | None  # shape-fix: the compile as written
+    cacheHits: int  # shape-fix: compile cache hits in the fix run (from an empty cache of its own)
+    wasCacheHits: int  # shape-fix: in the script's run (a hit: its compile was from a warm cache)
     limit: int | None  # the recompile limit
     count: int  # calls (or sizes, sequences) the code counts: see the schema
     size: int  # warmup-other-shape: the warm-up's size

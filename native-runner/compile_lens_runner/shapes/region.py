@@ -120,6 +120,16 @@ class WarmupShape(TypedDict):
     realCalls: int
 
 
+class CacheUse(TypedDict):
+    hits: int  # Inductor's FX graph and AOT autograd cache lookups that hit, in a run's compiles of the region
+    lookups: int
+
+
+class ShapeFixCache(TypedDict):
+    fix: CacheUse  # the fix run's: it compiles into an empty cache of its own
+    script: CacheUse  # the script's run's, in the user's own caches
+
+
 class _ShapeFix(TypedDict):
     fix: str  # in the user's terms: "dynamic=True", "x's dimension 0 marked dynamic (mark_dynamic)", "buckets of 8, 16"
     kind: str  # dynamic | mark-dynamic | warmup-shape | buckets
@@ -137,6 +147,7 @@ class ShapeFix(_ShapeFix, total=False):
     eagerFallback: EagerFallback | None
     realCallMs: float | None
     wallSeconds: float | None
+    compileCache: ShapeFixCache  # schema 1.24: the caches each side's compileSeconds compiled from
 
 
 class _RegionShapes(TypedDict):
