@@ -312,7 +312,7 @@ describe('in situ in the report panel', () => {
     ]);
     assert.match(
       (await overlay.locator('rect.steady > title').textContent()) ?? '',
-      /^steady state from call 1: 1\.22× per step in situ \(0\.87–1\.32×\), 0\.86 ms → 0\.70 ms per step \(median\)$/,
+      /^steady state from call 1\nper step: 1\.22× per step in situ \(0\.87–1\.32×\) · eager 0\.86 ms · compiled 0\.70 ms$/,
     );
     assert.equal(await overlay.locator('line.steady-median').count(), 2);
     // the compile step: the compiled run's step 0 marked, far above the rest (log scale)
@@ -331,12 +331,20 @@ describe('in situ in the report panel', () => {
   test("the runner's in-situ lines (schema 1.24) are the panel's paragraph, word for word", async () => {
     const page = await openReport('script-shapes-cpu');
     const { report } = await loadReport(reportPath('script-shapes-cpu'));
+    let shades = 0;
     for (const region of report.regions!) {
       const lines = region.inSitu!.lines!;
       assert.ok(lines.length > 0, region.id);
       const said = page.locator(`section.region[data-region="${region.id}"] p.in-situ-lines`);
       assert.equal(await said.innerText(), lines.join('\n'));
+      // the overlay's steady state says the runner's line for the steps
+      const shade = page.locator(`section.region[data-region="${region.id}"] svg.in-situ rect.steady > title`);
+      if ((await shade.count()) && region.inSitu!.step) {
+        assert.equal(await shade.textContent(), `steady state from call ${region.inSitu!.steadyFromCall}\n${lines[0]}`);
+        shades++;
+      }
     }
+    assert.ok(shades > 0, 'a region with a steady step shades it');
     assert.deepEqual(errorsOf(page), []);
   });
 });
