@@ -14,7 +14,8 @@ import {
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { after } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -44,11 +45,19 @@ export function makeTestWorkspace(pythonPath: string): string {
   return workspace;
 }
 
+let prepared: CodeServerEnv | undefined;
+
 /**
  * Makes sure code-server is installed (cached outside the repo) and gives the packaged .vsix: the one scripts/test.sh
- * built and packaged once for every e2e file (COMPILE_LENS_E2E_VSIX), else this file's own build of the bundles.
+ * built and packaged once for every e2e file (COMPILE_LENS_E2E_VSIX), else this process's own build of the bundles
+ * (once, however many e2e files it runs).
  */
 export function prepareCodeServer(): CodeServerEnv {
+  prepared ??= installedCodeServer();
+  return prepared;
+}
+
+function installedCodeServer(): CodeServerEnv {
   const root = execFileSync('bash', [path.join(REPO, 'test/e2e/setup-code-server.sh')], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -80,11 +89,19 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export async function startSession(
+/** A running code-server with the .vsix installed: its HOME (user data, extensions) is its own temporary folder. */
+interface Server {
+  port: number;
+  home: string;
+  process: ChildProcess;
+}
+
+async function startServer(
   env: CodeServerEnv,
-  workspace: string,
-  opts: { trusted: boolean; artifacts: string },
-): Promise<Session> {
+  trusted: boolean,
+  artifacts: string,
+  workspace?: string,
+): Promise<Server> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'cl-vscode-'));
   const exts = path.join(home, 'exts');
   const userData = path.join(home, 'user-data');
@@ -92,7 +109,7 @@ export async function startSession(
   writeFileSync(
     path.join(userData, 'User', 'settings.json'),
     JSON.stringify({
-      'security.workspace.trust.enabled': !opts.trusted,
+      'security.workspace.trust.enabled': !trusted,
       'security.workspace.trust.startupPrompt': 'never',
       'workbench.startupEditor': 'none',
       'workbench.tips.enabled': false,
@@ -132,17 +149,17 @@ export async function startSession(
     userData,
     '--extensions-dir',
     exts,
-    ...(opts.trusted ? ['--disable-workspace-trust'] : []),
-    workspace,
+    ...(trusted ? ['--disable-workspace-trust'] : []),
+    ...(workspace ? [workspace] : []),
   ];
-  // own process group: the server and its extension host (and any runner it started) end together
+  // own process group: the server and its extension hosts (and any runner they started) end together
   const server: ChildProcess = spawn('node', serverArgs, {
     env: processEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  mkdirSync(opts.artifacts, { recursive: true });
-  const serverLog = createWriteStream(path.join(opts.artifacts, `code-server-${port}.log`));
+  mkdirSync(artifacts, { recursive: true });
+  const serverLog = createWriteStream(path.join(artifacts, `code-server-${port}.log`));
   server.stdout!.pipe(serverLog);
   server.stderr!.pipe(serverLog);
   await new Promise<void>((resolve, reject) => {
@@ -156,39 +173,106 @@ export async function startSession(
     server.once('exit', (code) => reject(new Error(`code-server exited ${code}:\n${seen}`)));
     setTimeout(() => reject(new Error(`code-server did not start:\n${seen}`)), 60_000).unref();
   });
+  return { port, home, process: server };
+}
 
-  const context: BrowserContext = await chromium.launchPersistentContext(path.join(home, 'chromium'), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1500, height: 950 },
+/** Keeps VS Code's own logs (extension hosts, windows) next to the screenshots for diagnosis. */
+function keepLogs(server: Server, artifacts: string): void {
+  cpSync(path.join(server.home, 'user-data', 'logs'), path.join(artifacts, `vscode-logs-${server.port}`), {
+    recursive: true,
   });
+}
+
+function stopServer(server: Server, artifacts: string): void {
+  try {
+    process.kill(-server.process.pid!, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  server.process.stdout!.destroy();
+  server.process.stderr!.destroy();
+  keepLogs(server, artifacts);
+  rmSync(server.home, { recursive: true, force: true });
+}
+
+const CHROMIUM = {
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+const VIEWPORT = { width: 1500, height: 950 };
+
+async function openWorkbench(context: BrowserContext, port: number, workspace: string): Promise<Page> {
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 90_000 });
+  return page;
+}
+
+/**
+ * Under the test runner (`node --test` sets NODE_TEST_CONTEXT) the sessions of one process share one code-server per
+ * trust setting and environment (a stub-runner test sets COMPILE_LENS_STUB_* for the extension host to inherit) and one
+ * Chromium, which end after the process's last test: each session is a fresh browser context (its own storage) on its
+ * own workspace folder, whose window gets its own extension host. Starting a server, installing the .vsix and launching
+ * Chromium cost ~8 CPU-s a session (docs/BENCHMARKS.md#test-time). Elsewhere (the benches, which read one session's
+ * processes) each session has a server and a browser of its own.
+ */
+const SHARED = process.env['NODE_TEST_CONTEXT'] !== undefined;
+const sharedServers = new Map<string, { server: Promise<Server>; artifacts: string }>();
+let sharedBrowser: Promise<Browser> | undefined;
+if (SHARED)
+  after(async () => {
+    if (sharedBrowser) await (await sharedBrowser).close().catch(() => undefined);
+    for (const { server, artifacts } of sharedServers.values()) stopServer(await server, artifacts);
+  });
+
+export async function startSession(
+  env: CodeServerEnv,
+  workspace: string,
+  opts: { trusted: boolean; artifacts: string },
+): Promise<Session> {
+  if (!SHARED) {
+    const server = await startServer(env, opts.trusted, opts.artifacts, workspace);
+    const context = await chromium.launchPersistentContext(path.join(server.home, 'chromium'), {
+      ...CHROMIUM,
+      viewport: VIEWPORT,
+    });
+    return {
+      page: await openWorkbench(context, server.port, workspace),
+      home: server.home,
+      async close() {
+        await context.close().catch(() => undefined);
+        stopServer(server, opts.artifacts);
+      },
+    };
+  }
+  const key = JSON.stringify([opts.trusted, Object.entries(process.env).sort(([a], [b]) => a.localeCompare(b))]);
+  let shared = sharedServers.get(key);
+  if (!shared) {
+    shared = { server: startServer(env, opts.trusted, opts.artifacts), artifacts: opts.artifacts };
+    sharedServers.set(key, shared);
+  }
+  const server = await shared.server;
+  sharedBrowser ??= chromium.launch(CHROMIUM);
+  const context = await (await sharedBrowser).newContext({ viewport: VIEWPORT });
+  const page = await openWorkbench(context, server.port, workspace).catch(async (error: unknown) => {
+    await context.close().catch(() => undefined);
+    throw error;
+  });
   return {
     page,
-    home,
+    home: server.home,
     async close() {
       await context.close().catch(() => undefined);
-      try {
-        process.kill(-server.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-      server.stdout!.destroy();
-      server.stderr!.destroy();
-      // keep VS Code's own logs (extension host, window) next to the screenshots for diagnosis
-      cpSync(path.join(userData, 'logs'), path.join(opts.artifacts, `vscode-logs-${port}`), { recursive: true });
-      rmSync(home, { recursive: true, force: true });
+      keepLogs(server, opts.artifacts);
     },
   };
 }

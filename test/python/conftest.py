@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,7 +36,12 @@ def runner_env(extra_path: str | None = None) -> dict[str, str]:
 
 
 def runner_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "compile_lens_runner", "profile", *args]
+    """A script's profile runs with --shape-fix off unless the test says otherwise: auto's fix run (the script once
+    more, ~6 CPU-s) happens only when the host was quick enough, so no test can assert it; the fix run is asserted with
+    --shape-fix on (test_shapes_profiles.py) and auto's choice in test_shape_facts.py."""
+    own = args[: args.index("--")] if "--" in args else args  # the runner's own options, not the script's arguments
+    shape_fix = ["--shape-fix", "off"] if "--script" in own and "--shape-fix" not in own else []
+    return [sys.executable, "-m", "compile_lens_runner", "profile", *shape_fix, *args]
 
 
 @dataclass
@@ -108,3 +115,48 @@ def marker_line(path: Path, marker: str) -> int:
 @pytest.fixture(scope="session")
 def outdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("runs")
+
+
+# -- where the CPU goes: --cpu-durations=N prints the N tests (and files) that cost the most CPU seconds, their
+# runners' and scripts' processes included. On a shared 2-core host a test's wall time swings with the others' load;
+# its CPU time is what the suite costs (docs/BENCHMARKS.md#test-time).
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--cpu-durations", type=int, default=0, metavar="N", help="show the N costliest tests in CPU-s")
+
+
+def _cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    started = _cpu_seconds()
+    yield
+    item.user_properties.append(("cpu_s", _cpu_seconds() - started))  # module fixtures count where first set up
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    started = _cpu_seconds()
+    yield
+    item.user_properties.append(("cpu_s", _cpu_seconds() - started))
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    shown = config.getoption("--cpu-durations")
+    if not shown:
+        return
+    cpu: dict[str, float] = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if isinstance(report, pytest.TestReport) and report.when == "call":  # a report's properties so far
+                cpu[report.nodeid] = sum(v for k, v in report.user_properties if k == "cpu_s")
+    files: dict[str, float] = {}
+    for nodeid, seconds in cpu.items():
+        files[nodeid.split("::")[0]] = files.get(nodeid.split("::")[0], 0.0) + seconds
+    terminalreporter.write_sep("=", f"CPU seconds: all {sum(cpu.values()):.0f}; the {shown} costliest tests and files")
+    for name, seconds in sorted([*cpu.items(), *files.items()], key=lambda kv: -kv[1])[: 2 * shown]:
+        terminalreporter.write_line(f"{seconds:8.1f}  {name}")

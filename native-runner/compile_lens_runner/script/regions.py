@@ -169,7 +169,7 @@ def _hide_from_dynamo() -> None:
         from torch._dynamo.trace_rules import add
     except ImportError:  # an older torch without it: such calls are rare (a region called eagerly inside another)
         return
-    for name in (__name__, region_calls.__name__, region_capture.__name__):
+    for name in (__name__, region_calls.__name__, region_capture.__name__, shape_fix_apply.__name__):
         add(name)
 
 
