@@ -3,7 +3,7 @@ and headline (report/answer.py; a region's options as the runner records them no
 (its measurements, in-situ steps, compiler records: as recorded); each compiler record's recompile sites, grouped
 and said as the runner says them (compiler/explain.py) from the recompiles it recorded; a region's story
 (report/story.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
-(explain.guard_sentence). A fixture recorded by an older runner otherwise keeps words the runner no
+(explain.guard_sentence); a region's in-situ lines (report/in_situ_text.py, by answer.attach). A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
 Run: python3 scripts/rederive_fixtures.py           (rewrites the fixtures that differ, names them)

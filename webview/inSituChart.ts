@@ -45,6 +45,13 @@ function stepMark(side: Side, cx: number, cy: number): SVGElement {
   return mark;
 }
 
+/** A report before the runner's lines: the step's number (the answer's words where it has them) and times, listed. */
+const numberFields = (
+  said: string | undefined,
+  step: { speedup: number; eagerMs: number; compiledMs: number },
+): string =>
+  `per step: ${said ?? formatSpeedup(step.speedup)} · eager ${formatMs(step.eagerMs)} · compiled ${formatMs(step.compiledMs)}`;
+
 /** The overlay with its legend, or null when the region has no in-situ series with a step. */
 export function renderInSituChart(region: Region): HTMLElement | null {
   const situ = region.inSitu;
@@ -74,12 +81,9 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     shade.setAttribute('width', String(x(last + 0.5) - x(from - 0.5)));
     shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
     const step = situ.step;
-    // the runner's words for the step's number (schema 1.21), else its recorded speedup
-    const said = inSituNumber(region.answer, 'step')?.text;
-    const text = step
-      ? `: ${said ?? `${formatSpeedup(step.speedup)} per step`}, ${formatMs(step.eagerMs)} → ${formatMs(step.compiledMs)} per step (median)`
-      : '';
-    chart.append(withTitle(shade, `steady state from call ${from}${text}`));
+    // the runner's line for the steps (schema 1.24), else the recorded numbers listed
+    const said = situ.lines?.[0] ?? (step ? numberFields(inSituNumber(region.answer, 'step')?.text, step) : null);
+    chart.append(withTitle(shade, `steady state from call ${from}${said ? `\n${said}` : ''}`));
     for (const [side, ms] of step
       ? ([
           ['compiled', step.compiledMs],

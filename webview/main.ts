@@ -2,14 +2,12 @@
 // compare tables. Speaks only the protocol.ts message unions; draws trace strings only as text.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import { select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
 import { ignoreUnknown, type HostToWebview, type WebviewToHost } from '../extension/shared/protocol.ts';
 import type { Report } from '../extension/shared/report.ts';
 import { communicationNames, hasCommunication } from './analysis/communication.ts';
 import { compareTraces } from './analysis/compare.ts';
-import { traceEnd } from '../extension/shared/trace/model.ts';
 import { flowLinks, linkedSlices } from '../extension/shared/trace/flowLinks.ts';
-import { formatMicros, kernelIndices } from '../extension/shared/trace/summary.ts';
+import { kernelIndices } from '../extension/shared/trace/summary.ts';
 import type { TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
 import { paneOffsets } from '../extension/shared/trace/ranks.ts';
 import { renderCompilePhases } from './compilePhases.ts';
@@ -34,7 +32,8 @@ import { reviveModel } from './reviveModel.ts';
 import { restoredSelection, type SavedState } from './savedView.ts';
 import { injectStyles } from './styles.ts';
 import { kindLegend, readTheme } from './theme.ts';
-import { LABEL_WIDTH, TimelineCanvas, type TimeScale } from './timeline.ts';
+import { LABEL_WIDTH, TimelineCanvas } from './timeline.ts';
+import { TimelineInput } from './timelineInput.ts';
 import { exposeDebugView } from './debugView.ts';
 import { state } from './viewState.ts';
 
@@ -61,16 +60,13 @@ const ranges = new RangeSelection({
     if (details) revealSlice(pane, slice, details);
   },
 });
+const input = new TimelineInput({
+  ranges: () => ranges,
+  redraw: () => scheduleDraw(),
+  save: () => saveState(),
+  select: (pane, slice, details) => selectSlice(pane, slice, details),
+});
 injectStyles();
-const zoomBehavior: ZoomBehavior<HTMLDivElement, unknown> = d3zoom<HTMLDivElement, unknown>()
-  .scaleExtent([0.5, 1e9])
-  .on('zoom', (event: D3ZoomEvent<HTMLDivElement, unknown>) => {
-    state.current = event.transform.rescaleX(state.base);
-    scheduleDraw();
-    saveState();
-  });
-const resizeObserver = new ResizeObserver(() => scheduleDraw());
-document.addEventListener('keydown', onKey);
 // VS Code swaps body classes when the theme changes: re-read the colours.
 new MutationObserver(() => {
   state.theme = readTheme();
@@ -302,7 +298,7 @@ function load(message: Opening): void {
     }
   }
 
-  wireInteraction(panesBox, details, tooltip);
+  input.wire(panesBox, details, tooltip);
   alignPanes();
   // a view still as the last trace's load fitted it is fitted again: a pane that came since may reach further
   const refit = !view || (replaced !== null && String(view.domain) === String(state.fitted));
@@ -315,15 +311,12 @@ function load(message: Opening): void {
       models,
     );
     if (later) state.carried = later;
-    if (refit) fitStep(panesBox);
-    else {
-      state.base.domain(view.domain);
-      zoomBehavior.transform(select(panesBox), zoomIdentity);
-    }
+    if (refit) input.fitStep(panesBox);
+    else input.restore(panesBox, view.domain);
     if (state.search) applySearch(state.search);
     if (selection) selectSlice(selection.pane, selection.slice, details);
   } else {
-    fitStep(panesBox);
+    input.fitStep(panesBox);
   }
   state.fitted = refit ? state.current.domain() : null;
   if (searchFocused) document.querySelector<HTMLElement>('.search')?.focus();
@@ -343,11 +336,11 @@ function renderToolbar(): HTMLElement {
   search.addEventListener('input', () => applySearch(search.value));
   const fit = document.createElement('vscode-button');
   fit.textContent = 'Fit to step';
-  fit.addEventListener('click', () => fitStep(document.querySelector('.panes')!));
+  fit.addEventListener('click', () => input.fitStep(document.querySelector('.panes')!));
   const fitAll = document.createElement('vscode-button');
   fitAll.textContent = 'Fit all';
   fitAll.setAttribute('secondary', '');
-  fitAll.addEventListener('click', () => fitAllTime(document.querySelector('.panes')!));
+  fitAll.addEventListener('click', () => input.fitAllTime(document.querySelector('.panes')!));
   const prev = document.createElement('vscode-button');
   prev.textContent = '◀ step';
   prev.setAttribute('secondary', '');
@@ -382,7 +375,7 @@ function changeStep(delta: number): void {
   const steps = Math.max(...state.panes.map((p) => p.timeline.model.steps.length), 1);
   state.step = Math.min(Math.max(0, state.step + delta), steps - 1);
   alignPanes();
-  fitStep(document.querySelector('.panes')!);
+  input.fitStep(document.querySelector('.panes')!);
 }
 
 /**
@@ -398,149 +391,6 @@ function alignPanes(): void {
   state.panes.forEach((pane, p) => {
     pane.timeline.offset = offsets[p]!;
   });
-}
-
-function fitStep(panesBox: HTMLDivElement): void {
-  let longest = 0;
-  for (const pane of state.panes) {
-    const { model, offset } = pane.timeline;
-    const step = model.steps[Math.min(state.step, model.steps.length - 1)];
-    longest = Math.max(longest, step ? step.end - offset : traceEnd(model));
-  }
-  state.base.domain([0, longest || 1]);
-  zoomBehavior.transform(select(panesBox), zoomIdentity);
-}
-
-function fitAllTime(panesBox: HTMLDivElement): void {
-  let lo = 0;
-  let hi = 1;
-  for (const pane of state.panes) {
-    lo = Math.min(lo, -pane.timeline.offset);
-    hi = Math.max(hi, traceEnd(pane.timeline.model) - pane.timeline.offset);
-  }
-  state.base.domain([lo, hi]);
-  zoomBehavior.transform(select(panesBox), zoomIdentity);
-}
-
-function wireInteraction(panesBox: HTMLDivElement, details: HTMLElement, tooltip: HTMLElement): void {
-  // Shift+drag selects a range (the zoom leaves it alone); a plain drag pans, as before
-  zoomBehavior.filter(
-    (event: MouseEvent | WheelEvent) => !event.shiftKey && (!event.ctrlKey || event.type === 'wheel') && !event.button,
-  );
-  select(panesBox).call(zoomBehavior).on('dblclick.zoom', null);
-  let dragging: { pane: number; from: number } | null = null;
-  let dragged = false;
-  state.panes.forEach((pane, p) => {
-    const canvas = pane.timeline.canvas;
-    const timeAt = (x: number): number => (state.current as TimeScale).invert(Math.max(LABEL_WIDTH, x));
-    canvas.addEventListener('mousedown', (event) => {
-      if (!event.shiftKey || event.button !== 0) return;
-      dragging = { pane: p, from: timeAt(event.offsetX) };
-      dragged = false;
-      event.preventDefault();
-    });
-    canvas.addEventListener('mousemove', (event) => {
-      if (dragging?.pane === p && event.buttons & 1) {
-        dragged = true;
-        ranges.set(p, dragging.from, timeAt(event.offsetX), false);
-        return;
-      }
-      // the label column: the track's whole name (the column cuts long ones)
-      const i = event.offsetX < LABEL_WIDTH ? -1 : pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
-      const model = pane.timeline.model;
-      const text =
-        i >= 0
-          ? `${pane.timeline.sliceTitle(model.name[i]!)}\n${formatMicros(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}`
-          : event.offsetX < LABEL_WIDTH
-            ? pane.timeline.trackNameAt(event.offsetY)
-            : null;
-      if (!text) {
-        tooltip.hidden = true;
-        return;
-      }
-      tooltip.textContent = text;
-      tooltip.style.left = `${event.clientX + 12}px`;
-      tooltip.style.top = `${event.clientY + 12}px`;
-      tooltip.hidden = false;
-    });
-    canvas.addEventListener('mouseup', (event) => {
-      if (dragging?.pane !== p) return;
-      if (dragged) ranges.set(p, dragging.from, timeAt(event.offsetX), true);
-      dragging = null;
-    });
-    canvas.addEventListener('mouseleave', () => {
-      tooltip.hidden = true;
-    });
-    canvas.addEventListener('click', (event) => {
-      if (dragged) {
-        dragged = false;
-        return;
-      }
-      if (event.shiftKey) return;
-      const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
-      selectSlice(p, i, details);
-    });
-  });
-  resizeObserver.disconnect();
-  resizeObserver.observe(panesBox);
-}
-
-/** Keyboard zoom and pan, on whichever panes are shown (registered once: every load replaces the panes). */
-function onKey(event: KeyboardEvent): void {
-  const target = event.target as HTMLElement | null;
-  if (target && (target.tagName === 'INPUT' || target.tagName === 'VSCODE-TEXTFIELD' || target.closest('.range-box')))
-    return;
-  const panesBox = document.querySelector<HTMLDivElement>('.panes');
-  if (!panesBox) return;
-  if (event.shiftKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
-    ranges.extend(event.key === 'ArrowRight' ? 1 : -1);
-    event.preventDefault();
-    return;
-  }
-  if (event.key === 'Escape' && ranges.range) {
-    ranges.clear();
-    event.preventDefault();
-    return;
-  }
-  const box = select(panesBox);
-  const width = panesBox.clientWidth - LABEL_WIDTH;
-  switch (event.key) {
-    case 'w':
-    case 'W':
-    case '+':
-    case '=':
-      zoomBehavior.scaleBy(box, 1.5);
-      break;
-    case 's':
-    case 'S':
-    case '-':
-      zoomBehavior.scaleBy(box, 1 / 1.5);
-      break;
-    case 'a':
-    case 'A':
-    case 'ArrowLeft':
-      zoomBehavior.translateBy(box, (width * 0.2) / zoomTransformK(panesBox), 0);
-      break;
-    case 'd':
-    case 'D':
-    case 'ArrowRight':
-      zoomBehavior.translateBy(box, (-width * 0.2) / zoomTransformK(panesBox), 0);
-      break;
-    case 'f':
-    case 'F':
-      fitStep(panesBox);
-      break;
-    case '0':
-      fitAllTime(panesBox);
-      break;
-    default:
-      return;
-  }
-  event.preventDefault();
-}
-
-function zoomTransformK(node: HTMLDivElement): number {
-  return (node as HTMLDivElement & { __zoom?: { k: number } }).__zoom?.k ?? 1;
 }
 
 /**
@@ -590,24 +440,16 @@ function revealSlice(pane: number, slice: number, details: HTMLElement): void {
   const [t0, t1] = state.current.domain() as [number, number];
   if (start < t0 || end > t1) {
     const half = Math.max((t1 - t0) / 2, (end - start) * 0.6);
-    zoomTo((start + end) / 2 - half, (start + end) / 2 + half);
+    input.zoomTo((start + end) / 2 - half, (start + end) / 2 + half);
   }
   selectSlice(pane, slice, details);
   timeline.canvas.scrollIntoView({ block: 'nearest' });
 }
 
-/** Shows [from, to] (pane time) across the panes' width. */
-function zoomTo(from: number, to: number): void {
-  const panesBox = document.querySelector<HTMLDivElement>('.panes');
-  if (!panesBox) return;
-  state.base.domain([from, to]);
-  zoomBehavior.transform(select(panesBox), zoomIdentity);
-}
-
 /** "Show in timeline" of a finding, once the full load is in (focus.ts). */
 function applyFocus(target: TimelineTarget): void {
   state.focus = null;
-  state.focusFound = showTarget(target, state.panes, zoomTo);
+  state.focusFound = showTarget(target, state.panes, (from, to) => input.zoomTo(from, to));
   scheduleDraw();
 }
 

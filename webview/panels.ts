@@ -1,7 +1,7 @@
 // DOM parts around the timelines: report header, details of the selected slice, compare tables.
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/shared/report.ts';
-import { digestReport, launchBoundText, modeCells, type ReportDigest } from '../extension/present/reportDigest.ts';
+import { digestReport, modeCells, type ReportDigest } from '../extension/present/reportDigest.ts';
 import { formatCount, formatUs, plural } from '../extension/present/numbers.ts';
 import type { TraceComparison } from './analysis/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
@@ -61,19 +61,17 @@ export function renderReportHeader(
   // a script's numbers are its regions' (rendered below the header): its single 'script' entry times nothing
   if (report.target.kind !== 'script' && !fromLogs) header.append(modesTable(digest));
 
-  const measured = digest.modes.find((m) => m.interval && m.pairs);
-  if (measured) {
+  // what the columns mean (each mode's pairs are in its line): no number of the report's in it
+  if (digest.modes.some((m) => m.interval && m.pairs))
     header.append(
       el(
         'p',
         'note',
-        `Speedup = eager's fastest round / compiled's fastest round, over ${measured.pairs} interleaved pairs ` +
-          "(host noise only adds time); 'next run' is where another run may land.",
+        "Speedup = eager's fastest round / compiled's fastest round over interleaved pairs (host noise only adds " +
+          "time); 'next run' is where another run may land.",
       ),
     );
-  }
-  const launch = launchBoundText(digest);
-  if (launch) header.append(el('p', 'note', launch.charAt(0).toUpperCase() + launch.slice(1) + '.'));
+  if (digest.launchBoundNote) header.append(el('p', 'note', digest.launchBoundNote));
   if (digest.precision) header.append(el('p', 'note', `Outputs compared under ${digest.precision}.`));
 
   const breaks = digest.findings.filter((f) => f.kind === 'graph-break');
@@ -155,10 +153,7 @@ function modesTable(digest: ReportDigest): HTMLElement {
     table.append(row);
     for (const text of [
       mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`,
-      mode.accuracy,
-      mode.runEager,
-      mode.slowHost,
-      mode.hostContended,
+      ...mode.notes,
       mode.remeasured && `re-measured: ${mode.remeasured}`,
     ]) {
       if (text) note(text);

@@ -35,24 +35,23 @@ export function markOf(call: RegionCall): CallMark {
   return call.event === 'cached' ? 'cached' : call.event;
 }
 
-const EVENT_TEXT: Record<CallMark, string> = {
-  compiled: 'compiled',
-  recompiled: 'recompiled',
-  eager: 'ran eagerly (Dynamo fell back to the original code)',
-  cached: 'ran the compiled code',
-};
-
-/** The mark's tooltip: call, duration, what happened and why, inputs. */
+/** The mark's tooltip: call and duration, what happened and why in the runner's words (schema 1.24, the call's
+ * `said`; a report before them: its fields listed), inputs. */
 export function callTitle(call: RegionCall): string {
-  const lines = [
-    `call ${call.index}: ${call.ms === null ? 'duration not recorded' : formatMs(call.ms)} — ${EVENT_TEXT[markOf(call)]}`,
-  ];
-  if (call.event !== 'cached' && call.compileSeconds != null)
-    lines.push(`compiling took ${formatSeconds(call.compileSeconds)}`);
-  // the failed guard as the runner says it (PyTorch's words for it: the panel's "Failed guards" toggle)
-  const why = call.recompileWhy ?? (call.recompileReason ? `the guard "${call.recompileReason}" failed` : null);
-  if (call.event === 'recompiled' && why) lines.push(`recompiled because ${why}`);
-  if (call.ranCompiled === false && call.fallbackReason) lines.push(`eager because: ${call.fallbackReason}`);
+  const lines = [`call ${call.index}: ${call.ms === null ? 'no duration recorded' : formatMs(call.ms)}`];
+  if (call.said !== undefined) lines.push(call.said);
+  else {
+    const fields = [
+      call.event !== 'cached' ? `event ${call.event}` : null,
+      call.event !== 'cached' && call.compileSeconds != null ? `compile ${formatSeconds(call.compileSeconds)}` : null,
+      call.ranCompiled === false ? 'ran eagerly' : null,
+    ].filter((f) => f !== null);
+    if (fields.length) lines.push(fields.join(' · '));
+    // the runner's words where the call has them (1.23: the failed guard as a sentence), else PyTorch's, as data
+    const why = call.event === 'recompiled' ? (call.recompileWhy ?? call.recompileReason) : null;
+    if (why) lines.push(`guard: ${why}`);
+    if (call.ranCompiled === false && call.fallbackReason) lines.push(`eager: ${call.fallbackReason}`);
+  }
   lines.push(`inputs: ${call.signature}`);
   // a tooltip holds no marked words: the compiler's terms in it are explained below it
   return [...lines, ...explanationsOf(lines.join('\n')).map((e) => `· ${e}`)].join('\n');

@@ -13,7 +13,6 @@ import type { RegionCall, Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { plural } from '../extension/present/numbers.ts';
 import { el, termEl } from './panels.ts';
-import { inSituLines } from '../extension/present/inSituDigest.ts';
 import { renderInSituChart } from './inSituChart.ts';
 import { renderRegionChart } from './regionChart.ts';
 
@@ -123,7 +122,7 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
     }
     if (digest.inSitu) {
       // the script's own steps both ways first; the observed run's calls and the replay below
-      box.append(termEl('p', 'in-situ-lines', inSituLines(digest.inSitu).join('\n')));
+      box.append(termEl('p', 'in-situ-lines', digest.inSitu.lines.join('\n')));
       const overlay = renderInSituChart(region);
       if (overlay) box.append(overlay);
     }

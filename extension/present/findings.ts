@@ -3,7 +3,7 @@
 // it happened on and where the ranks diverged. Reasons and fixes are the runner's (it owns their texts): this only
 // displays them. Pure, so diagnostics, hovers, the CLI's `check` and tests share one reading.
 import { explanationsOf } from './glossary.ts';
-import { formatMs, plural } from './numbers.ts';
+import { formatMs } from './numbers.ts';
 import type {
   CudaGraphStatus,
   Divergence,
@@ -35,10 +35,8 @@ export interface Finding {
   fix: string | null;
   /** modes in which this site broke / recompiled */
   modes: string[];
-  /** graphs the compiled frame was split into (graph breaks) */
-  graphCount: number | null;
-  /** per call, CPU time outside the compiled graphs in the mode where the break was first seen */
-  outsideGraphsMs: number | null;
+  /** graph breaks: what they cost, the runner's words (schema 1.24); before them, the fields listed */
+  cost: string | null;
   /** the call that triggered a recompile, in words */
   trigger: string | null;
   /** what the user's code or calls did, in their terms (the runner's explanation of a guard failure, and for
@@ -87,6 +85,15 @@ function addFinding(into: Map<string, Finding>, finding: FindingOf, mode: string
   into.set(key, { ...finding, modes: [mode], worldSize });
 }
 
+/** What a mode's graph breaks cost: the runner's words (schema 1.24), else its graphs and time outside them listed. */
+function breakCost(mode: Pick<ModeResult, 'compiler' | 'outsideGraphsMsPerStep'>): string | null {
+  const compiler = mode.compiler;
+  if (!compiler) return null;
+  if (compiler.breakCost) return compiler.breakCost;
+  const outside = mode.outsideGraphsMsPerStep;
+  return `graphs ${compiler.graphCount}${outside != null ? ` · outside the graphs ${formatMs(outside)} per call` : ''}`;
+}
+
 function graphBreakFinding(
   item: GraphBreak,
   mode: Pick<ModeResult, 'compiler' | 'outsideGraphsMsPerStep'>,
@@ -103,8 +110,7 @@ function graphBreakFinding(
     code: item.gbId ?? 'graph-break',
     docUrl: item.docUrl ?? GRAPH_BREAK_DOCS,
     fix: item.explanation?.fix ?? null,
-    graphCount: mode.compiler?.graphCount ?? null,
-    outsideGraphsMs: mode.outsideGraphsMsPerStep ?? null,
+    cost: breakCost(mode),
     trigger: null,
     what: item.explanation?.what ?? null,
     quote: item.reason,
@@ -114,7 +120,7 @@ function graphBreakFinding(
   };
 }
 
-function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult, 'compiler'>): FindingOf | null {
+function recompileFinding(item: Recompile | RecompileSite): FindingOf | null {
   if (!item.location) return null;
   const count = typeof item.count === 'number' ? item.count : 1;
   // a recurring site reads as its pattern (self.calls == N), a single recompile as its own reason
@@ -129,8 +135,7 @@ function recompileFinding(item: Recompile | RecompileSite, mode: Pick<ModeResult
     code: 'recompile',
     docUrl: RECOMPILE_DOCS,
     fix: item.explanation?.fix ?? null,
-    graphCount: mode.compiler?.graphCount ?? null,
-    outsideGraphsMs: null,
+    cost: null,
     trigger: item.trigger ?? null,
     what: item.explanation?.what ?? null,
     quote: item.reason,
@@ -154,8 +159,7 @@ function divergenceFinding(item: Divergence): FindingOf | null {
     code: `rank-${item.kind}`,
     docUrl: null,
     fix: typeof fix === 'string' ? fix : null,
-    graphCount: null,
-    outsideGraphsMs: null,
+    cost: null,
     trigger: null,
     what: null,
     quote: null,
@@ -180,8 +184,7 @@ function cudaGraphFinding(item: CudaGraphStatus): FindingOf | null {
     code: `cudagraphs-${skip.kind}`,
     docUrl: CUDA_GRAPH_DOCS,
     fix: skip.fix ?? null,
-    graphCount: null,
-    outsideGraphsMs: null,
+    cost: null,
     trigger: null,
     what: skip.cost,
     quote: null,
@@ -205,8 +208,7 @@ function noCompiledFinding(region: Region, nothing: NoCompiledCode): FindingOf |
     code: nothing.gbId ?? 'no-compiled-code',
     docUrl: GRAPH_BREAK_DOCS,
     fix: nothing.fix ?? null,
-    graphCount: 0,
-    outsideGraphsMs: null,
+    cost: null,
     trigger: null,
     what: null,
     quote: null,
@@ -229,8 +231,7 @@ function perfHintFinding(item: PerfHint): FindingOf | null {
     code: `perf-hint-${item.kind}`,
     docUrl: null,
     fix: item.fix ?? null,
-    graphCount: null,
-    outsideGraphsMs: null,
+    cost: null,
     trigger: null,
     what: null,
     quote: null,
@@ -282,7 +283,7 @@ export function collectFindings(report: Report): Finding[] {
     }
     // schema 1.4 groups recompiles that recur at one site; older reports list each one
     for (const item of mode.compiler?.recompileSites ?? mode.compiler?.recompiles ?? []) {
-      const finding = recompileFinding(item, mode);
+      const finding = recompileFinding(item);
       if (finding) addFinding(found, finding, label, worldSize);
     }
   }
@@ -382,18 +383,7 @@ export function findingHover(finding: Finding): string {
       '',
       `**${finding.kind === 'cuda-graphs' || finding.kind === 'perf-hint' ? "PyTorch's message" : "PyTorch's hint"}:** ${esc(finding.hint)}`,
     );
-  if (finding.kind === 'graph-break' && finding.graphCount !== null) {
-    const outside =
-      finding.outsideGraphsMs === null
-        ? ''
-        : ` (${formatMs(finding.outsideGraphsMs)} per call is spent outside the graphs: eager code, guards, Python)`;
-    lines.push(
-      '',
-      finding.graphCount === 0
-        ? '**Cost:** nothing of it was compiled: every call ran eagerly.'
-        : `**Cost:** the compiled code is split into ${plural(finding.graphCount, 'graph')}; code between them runs eagerly${outside}.`,
-    );
-  }
+  if (finding.kind === 'graph-break' && finding.cost) lines.push('', `**Cost:** ${esc(finding.cost)}`);
   if (quoted) lines.push('', "**PyTorch's words:**", '', `> ${esc(finding.quote!)}`);
   // the compiler's words used above, each in one phrase (glossary.ts)
   const terms = explanationsOf(

@@ -5,7 +5,7 @@ import { reasonTexts, saidOf } from './answer.ts';
 import { cudaGraphLines } from './cudaGraphsText.ts';
 import { findingText, rankText } from './findings.ts';
 import { regionHeadline, runHeadline } from './headline.ts';
-import { digestInSitu, inSituLines, wallLine, type InSituDigest } from './inSituDigest.ts';
+import { digestInSitu, wallLine, type InSituDigest } from './inSituDigest.ts';
 import { formatRanks } from './rankDigest.ts';
 import { regionStory } from './regionStory.ts';
 import { digestMode, digestReport, type ModeDigest } from './reportDigest.ts';
@@ -253,12 +253,12 @@ export function formatRegion(d: RegionDigest): string[] {
     if (d.recommendation) lines.push(`    ${recommendationLine(d.recommendation)}`);
     return lines;
   }
-  if (d.inSitu) lines.push(...inSituLines(d.inSitu).map((line) => `    ${line}`));
+  if (d.inSitu) lines.push(...d.inSitu.lines.map((line) => `    ${line}`));
   for (const m of d.measurements) {
     lines.push(`    ${replay}${measurementLine(m)}`);
     if (m.mismatch) lines.push(`      numeric mismatch vs eager: ${m.mismatch}`);
     if (m.remeasured) lines.push(`      re-measured: ${m.remeasured}`);
-    if (m.hostContended) lines.push(`      ${m.hostContended}`);
+    for (const note of m.notes) lines.push(`      ${note}`);
   }
   if (d.replayLeftOut) lines.push(`    ${replay}left out: ${d.replayLeftOut}`);
   if (d.story) lines.push(`    ${d.story}`);

@@ -13,7 +13,7 @@ import {
   formatSpread,
   plural,
 } from './numbers.ts';
-import type { Correctness, ModeResult, PrecisionSettings, Report } from '../shared/report.ts';
+import type { ModeResult, PrecisionSettings, Report } from '../shared/report.ts';
 
 export interface ModeDigest {
   mode: string;
@@ -40,16 +40,11 @@ export interface ModeDigest {
   error: string | null;
   /** compiled output is less accurate than eager (against a higher-precision reference when one was needed) */
   mismatch: string | null;
-  /** outputs differed from eager beyond tolerance, but no more than eager differs from the reference */
-  accuracy: string | null;
   /** why a first measurement was thrown away and re-taken (e.g. a recompile inside the timed region) */
   remeasured: string | null;
-  /** the speedup took eager's fastest round of the whole run, faster than in this mode's pairs: why, in words */
-  runEager: string | null;
-  /** a side never ran at the host CPU's fastest state: what that means for the number, in words */
-  slowHost: string | null;
-  /** schema 1.19, CPU: other processes held the CPUs torch's threads needed, so the number supports no verdict: the runner's why and fix */
-  hostContended: string | null;
+  /** schema 1.24: the runner's notes beside the number (outputs that differ no more than eager's, eager from another
+   * mode's pairs, a host slow through the pairs, a contended host); before them, those fields listed */
+  notes: string[];
   /** schema 1.21: why there is no number (the runner's sentence, with its fix: e.g. Dynamo ran the timed calls eagerly) */
   notMeasured: string | null;
   /** schema 1.21: the runner's words for the number: "1.30× per call with default (1.25–1.36×), 1.66 ms → 0.90 ms per call" */
@@ -66,6 +61,8 @@ export interface ReportDigest {
   eagerGpuIdlePct: number | null;
   /** eager is limited by the host CPU issuing kernels: the speedup depends on this host's CPU */
   launchBound: boolean;
+  /** schema 1.24: the runner's note on it (why the speedup belongs to this host); before it, the field listed */
+  launchBoundNote: string | null;
   /** CUDA: the float32 precision settings the outputs were compared under, in words */
   precision: string | null;
   modes: ModeDigest[];
@@ -87,14 +84,33 @@ export interface ReportDigest {
   }[];
 }
 
-function accuracy(c: Correctness | undefined): string | null {
-  if (!c?.ok || !c.reference || c.reference === 'none' || c.reference === 'unavailable') return null;
-  const ref = c.reference === 'fp64' ? 'an fp64 copy of the model' : 'eager with TF32 off';
-  const rmse =
-    c.eagerRmse != null && c.compiledRmse != null
-      ? ` (RMSE ${c.compiledRmse.toPrecision(2)} vs eager's ${c.eagerRmse.toPrecision(2)})`
-      : '';
-  return `outputs differ from eager by up to ${(c.maxAbsError ?? 0).toPrecision(3)}, no more than eager itself differs from ${ref}${rmse}: not a compiler error`;
+/** A report before the runner's notes (schema 1.24): what they rest on, label and value. */
+function noteFields(m: ModeResult, measured: boolean): string[] {
+  const out: string[] = [];
+  const c = m.correctness;
+  if (c?.ok && c.reference && c.reference !== 'none' && c.reference !== 'unavailable') {
+    const rmse =
+      c.eagerRmse != null && c.compiledRmse != null
+        ? ` · RMSE compiled ${c.compiledRmse.toPrecision(2)}, eager ${c.eagerRmse.toPrecision(2)}`
+        : '';
+    out.push(
+      `outputs vs eager: max abs error ${(c.maxAbsError ?? 0).toPrecision(3)} · reference ${c.reference}${rmse}`,
+    );
+  }
+  const shift = m.speedupInterval?.runEager;
+  if (measured && shift)
+    out.push(
+      `eager taken from the run: ${formatMs(shift.bestEagerMs)} per call · in these pairs ${formatMs(shift.eagerMs)}`,
+    );
+  const slow = m.speedupInterval?.slowHost;
+  const sides = (['eager', 'compiled'] as const).filter((side) => slow?.[side] !== undefined);
+  if (measured && sides.length)
+    out.push(
+      `host slower than its fastest: ${sides.map((side) => `${side} ${formatSpeedup(slow![side]!)}`).join(' · ')}`,
+    );
+  const load = m.timing?.hostLoad;
+  if (load?.contended && load.reason) out.push(`host contended: ${load.reason} · fix: ${load.fix}`);
+  return out;
 }
 
 /** "TF32: matmul off, cuDNN on; float32 matmul precision highest" (CUDA only: TF32 does not apply on CPU). */
@@ -102,43 +118,6 @@ export function precisionText(p: PrecisionSettings | undefined): string | null {
   if (!p) return null;
   const onOff = (v: boolean | null | undefined): string => (v == null ? 'unknown' : v ? 'on' : 'off');
   return `TF32 matmul ${onOff(p.cudaMatmulAllowTf32)}, cuDNN TF32 ${onOff(p.cudnnAllowTf32)}; float32 matmul precision ${p.float32MatmulPrecision ?? 'unknown'}`;
-}
-
-function runEagerText(m: ModeResult): string | null {
-  const shift = m.speedupInterval?.runEager;
-  if (!shift) return null;
-  const upTo = "the range's upper end is what a host as slow as during these pairs gives";
-  if (shift.basis === 'cpu-normalized') {
-    return (
-      `eager is launch-bound, so its time follows the host CPU's speed, which varied during the run; compiled is not ` +
-      `(CUDA graphs, or a busy GPU): the speedup takes eager at the CPU's fastest, ${formatMs(shift.bestEagerMs)} per call ` +
-      `(every eager round scaled by a CPU probe taken with it); ${upTo}`
-    );
-  }
-  return (
-    `eager took ${formatMs(shift.eagerMs)} per call at best in these pairs but ${formatMs(shift.bestEagerMs)} in another mode's pairs of this run; ` +
-    `the host CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's ${formatMs(shift.bestEagerMs)} (${upTo})`
-  );
-}
-
-function slowHostText(m: ModeResult): string | null {
-  const slow = m.speedupInterval?.slowHost;
-  if (!slow || (slow.eager === undefined && slow.compiled === undefined)) return null;
-  const sides = [
-    slow.eager !== undefined && `eager (${formatSpeedup(slow.eager)})`,
-    slow.compiled !== undefined && `compiled (${formatSpeedup(slow.compiled)})`,
-  ]
-    .filter((s): s is string => Boolean(s))
-    .join(' and ');
-  return (
-    `the host CPU was busy through these pairs: ${sides} never ran while the CPU was as fast as it got in this run (a ${formatMs(1)} ` +
-    `CPU probe read that much slower), so the range reaches what a quieter host may give; rerun on a quieter machine for a firmer number`
-  );
-}
-
-function contendedText(m: ModeResult): string | null {
-  const load = m.timing?.hostLoad;
-  return load?.contended && load.reason ? `not trusted: ${load.reason}; fix: ${load.fix}` : null;
 }
 
 /** One mode's (or one replayed region measurement's) numbers: its speedup and range as the runner's answer holds
@@ -172,11 +151,8 @@ export function digestMode(m: ModeResult, said: Said | null): ModeDigest {
       m.correctness && !m.correctness.ok
         ? (m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`)
         : null,
-    accuracy: accuracy(m.correctness),
     remeasured: m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
-    runEager: invalid ? null : runEagerText(m),
-    slowHost: invalid ? null : slowHostText(m),
-    hostContended: contendedText(m),
+    notes: m.notes ?? noteFields(m, !invalid),
     notMeasured: invalid,
   };
 }
@@ -211,6 +187,7 @@ export function digestReport(report: Report): ReportDigest {
     eagerKernelsPerStep: eager.kernelsPerStep,
     eagerGpuIdlePct: eager.gpuIdlePct ?? null,
     launchBound: eager.launchBound === true,
+    launchBoundNote: launchBoundNote(report),
     precision: precisionText(precision),
     modes: report.modes.map((m, k) => digestMode(m, saidOf(report.answer, k))),
     recommendation: report.recommendation,
@@ -223,13 +200,13 @@ export const speedupText = (m: ModeDigest): string =>
   m.numberText ??
   `${formatSpeedup(m.speedup ?? 0)}${m.interval ? ` (${formatInterval(m.interval.low, m.interval.high)})` : ''}`;
 
-/** Eager's launch-bound note: why this speedup belongs to this host. */
-export function launchBoundText(digest: ReportDigest): string | null {
-  if (!digest.launchBound || digest.eagerGpuIdlePct === null) return null;
-  return (
-    `eager is launch-bound: the GPU sat idle ${formatPct(digest.eagerGpuIdlePct)} of each step between kernels, waiting for the ` +
-    "host CPU to issue them, so eager's speed and the speedup depend on this host's CPU; the same model on another host will differ"
-  );
+/** Eager's launch-bound note, the runner's (schema 1.24); before it, the field listed. */
+function launchBoundNote(report: Report): string | null {
+  const eager = report.eager;
+  if (eager.launchBoundText) return eager.launchBoundText;
+  return eager.launchBound && eager.gpuIdlePct != null
+    ? `eager launch-bound: GPU idle ${formatPct(eager.gpuIdlePct)} between kernels`
+    : null;
 }
 
 /** "0.33 ms (eager 0.84 ms)": compiled per call and the eager its speedup rests on, timed in the same pairs. */
@@ -306,8 +283,7 @@ export function formatDigest(digest: ReportDigest): string {
   if (digest.error) out.push(`  error: ${digest.error}`);
   const eager = eagerLine(digest);
   if (eager) out.push(eager);
-  const launch = launchBoundText(digest);
-  if (launch) out.push(`  ${launch}`);
+  if (digest.launchBoundNote) out.push(`  ${digest.launchBoundNote}`);
   for (const m of digest.modes) {
     if (m.status === 'error') {
       out.push(`  ${m.mode}: failed — ${m.error ?? 'unknown error'}`);
@@ -319,10 +295,7 @@ export function formatDigest(digest: ReportDigest): string {
       out.push(measuredLine(m, digest));
     }
     if (m.mismatch) out.push(`    numeric mismatch vs eager: ${m.mismatch}`);
-    if (m.accuracy) out.push(`    ${m.accuracy}`);
-    if (m.runEager) out.push(`    ${m.runEager}`);
-    if (m.slowHost) out.push(`    ${m.slowHost}`);
-    if (m.hostContended) out.push(`    ${m.hostContended}`);
+    for (const note of m.notes) out.push(`    ${note}`);
     if (m.remeasured) out.push(`    re-measured: ${m.remeasured}`);
   }
   if (digest.precision) out.push(`  precision: ${digest.precision}`);

@@ -165,6 +165,10 @@ export interface Report {
      * CUDA: eager left the GPU idle >= 30 % of the time between its kernels (gpuIdlePct): it is limited by the host CPU issuing kernels, so its speed, and the speedup, depend on this host's CPU. Absent on CPU
      */
     launchBound?: boolean | null;
+    /**
+     * schema 1.24: where eager is launch-bound, why the speedup belongs to this host, in the runner's words (report/notes.py)
+     */
+    launchBoundText?: string;
     [k: string]: unknown;
   };
   modes: ModeResult[];
@@ -451,11 +455,19 @@ export interface ModeResult {
    * script mode: the script's exit status
    */
   scriptExitCode?: number;
+  /**
+   * schema 1.24: the runner's sentences beside this number, as every surface shows them (report/notes.py): outputs that differ from eager no more than eager differs from the reference, eager taken from another mode's pairs, a side that never ran at the host's fast state, a contended host. Absent: a surface lists the fields
+   */
+  notes?: string[];
   [k: string]: unknown;
 }
 export interface CompilerInsight {
   graphCount: number;
   graphBreaks: GraphBreak[];
+  /**
+   * schema 1.24: what its graph breaks cost, in the runner's words, as the hover says it (report/notes.py): the graphs the code is split into, the time outside them. Absent: no break, or a report before 1.24
+   */
+  breakCost?: string;
   /**
    * one entry per recompile, in order
    */
@@ -1221,6 +1233,10 @@ export interface RegionCall {
    */
   recompileWhy?: string | null;
   /**
+   * schema 1.24: what happened at this call, in words, as its mark on the region's chart says it (report/story.py call_said): compiled, recompiled and why, its compile time, ran eagerly and why. Absent: a call that reused compiled code, or a report before 1.24
+   */
+  said?: string;
+  /**
    * true: compiled graphs ran in this call; false: Dynamo fell back to eager (recompile limit, skipped frame, suppressed error); null: not known
    */
   ranCompiled?: boolean | null;
@@ -1374,6 +1390,10 @@ export interface RegionInSitu {
     eager: InSituPoint[];
     [k: string]: unknown;
   };
+  /**
+   * schema 1.24, interleaved: these numbers in the runner's words, one line each, as every surface shows them (report/in_situ_text.py): the number with its times, the compile inside the script and its pay-back, why per step, what the number rests on, the steps left out, per signature; the caller indents them. Absent: a surface lists the fields
+   */
+  lines?: string[];
   /**
    * schema 1.17, interleaved: why, per step: the device's work in a step both ways, from each side's profiled window of this region's steps (null: this region did not mark both windows' steps, or a window recorded no step)
    */
@@ -1753,7 +1773,7 @@ export interface ShapeFixOffer {
 }
 export interface ShapeFix {
   /**
-   * in the user's terms: 'dynamic=True', 'mark_dynamic(x, 0)', 'a warm-up at batch 5', 'buckets of 8, 16, 32'
+   * in the user's terms: 'dynamic=True', x's dimension 0 marked dynamic (mark_dynamic), 'a warm-up at batch 5', 'buckets of 8, 16, 32'
    */
   fix: string;
   kind: 'dynamic' | 'mark-dynamic' | 'warmup-shape' | 'buckets';

@@ -260,11 +260,15 @@ def test_the_fixes_worth_a_run_follow_the_facts_mark_dynamic_first_buckets_only_
     entry = {**region(calls, shapes), "compiler": facts, "location": {"file": "s.py", "line": 9}}
     plans = shape_fix.plans(entry)  # type: ignore[arg-type]
     assert [(p["kind"], shape_fix.text(p)) for p in plans] == [
-        ("mark-dynamic", "mark_dynamic(x, 0)"),
+        ("mark-dynamic", "x's dimension 0 marked dynamic (mark_dynamic)"),
         ("dynamic", "dynamic=True"),
         ("buckets", "buckets of 1, 2, 4, 8, 16"),
     ]
     assert plans[0]["dims"] == [[0, 0]]
+    # a positional input in words, the code in parentheses (its Quick Fix's edit stays code)
+    assert shape_fix.text({**plans[0], "names": ["input 0", "cache"], "dims": [[0, 0], [1, 2]]}) == (
+        "the first input's dimension 0 and cache's dimension 2 marked dynamic (mark_dynamic)"
+    )
     assert shape_fix.buckets(list(range(1, 13)), 3) == [4, 8, 16]  # the smallest merged up to fit the limit
     with_grad = [{**c, "signature": c["signature"].replace("no_grad", "grad")} for c in calls]
     entry = {**entry, "calls": with_grad}

@@ -186,7 +186,11 @@ def test_past_the_recompile_limit_mark_dynamic_on_the_batch_dimension_is_measure
     fixes = _fixes(region)
     assert [f["kind"] for f in region["shapes"]["fixes"]] == ["mark-dynamic", "dynamic", "buckets"]
     marked = fixes["mark-dynamic"]
-    assert marked["measured"] and marked["fix"] == "mark_dynamic(x, 0)" and marked["graphs"] == 1
+    assert (
+        marked["measured"]
+        and marked["fix"] == "x's dimension 0 marked dynamic (mark_dynamic)"
+        and marked["graphs"] == 1
+    )
     assert marked["eagerFallback"] is None and (marked["step"] or marked["call"]) is not None
     assert fixes["dynamic"]["measured"] and fixes["dynamic"]["graphs"] == 1
     buckets = fixes["buckets"]
@@ -194,13 +198,22 @@ def test_past_the_recompile_limit_mark_dynamic_on_the_batch_dimension_is_measure
     assert buckets["graphs"] == 3  # one per bucket, every size served compiled
     # the headline says each beside the answer's own number, in the order measured
     headline = region["headline"]
-    said = [headline.index(f" · with {f}: ") for f in ("mark_dynamic(x, 0)", "dynamic=True", "buckets of 2, 4, 8")]
-    assert said == sorted(said) and " · with mark_dynamic(x, 0): 1 graph instead of 3, " in headline
+    said = [
+        headline.index(f" · with {f}: ")
+        for f in ("x's dimension 0 marked dynamic (mark_dynamic)", "dynamic=True", "buckets of 2, 4, 8")
+    ]
+    assert (
+        said == sorted(said)
+        and " · with x's dimension 0 marked dynamic (mark_dynamic): 1 graph instead of 3, " in headline
+    )
     assert region["shapes"].get("measure") is None  # --shape-fix on: nothing left out
     # where the editor offers the edits (Problems, the Quick Fix), the measurements are said too
     (site,) = region["compiler"]["recompileSites"]
     explanation = site["explanation"]
-    assert "Measured on this script's own calls with mark_dynamic(x, 0): 1 graph instead of 3" in explanation["fix"]
+    assert (
+        "Measured on this script's own calls with x's dimension 0 marked dynamic (mark_dynamic): 1 graph instead of 3"
+        in explanation["fix"]
+    )
     assert "Measured on this script's own calls with dynamic=True: 1 graph instead of 3" in explanation["fix"]
     assert explanation["quickFix"]["kind"] == "compile-dynamic" and "(measured: " in explanation["quickFix"]["title"]
     (mark,) = explanation["quickFixes"]

@@ -128,3 +128,14 @@ def test_in_situ_the_story_tells_the_script_own_calls() -> None:
         "Call 0 compiled (6.5 s). From call 1 on, the script's own calls took 0.70 ms compiled (median, in situ) against "
         "0.86 ms with compiling off."
     )
+
+
+def test_each_call_that_compiled_or_ran_eagerly_says_what_happened_for_its_chart_mark() -> None:
+    recompiled = {"index": 6, "event": "recompiled", "compileSeconds": 0.45, "recompileReason": "tensor 'x' …",
+                  "recompileWhy": "x's dimension 1 changed from 128 to 256"}  # fmt: skip
+    assert story.call_said(recompiled) == (  # type: ignore[arg-type]
+        "recompiled because x's dimension 1 changed from 128 to 256; compiling took 0.45 s"
+    )
+    eager = {"index": 9, "event": "cached", "ranCompiled": False, "fallbackReason": "the recompile limit (8)"}
+    assert story.call_said(eager) == "ran eagerly (Dynamo fell back to the original code): the recompile limit (8)"  # type: ignore[arg-type]
+    assert story.call_said({"index": 3, "event": "cached", "ranCompiled": True}) is None  # type: ignore[arg-type]

@@ -177,13 +177,20 @@ test("hover leads with the answer (what happened, then fix), then cost and trigg
   const [print, item, recompile] = collectFindings(report);
   assert.match(
     findingHover(print!),
-    /^\*\*What happened:\*\* print\\\(\\\) needs the real values[^\n]*\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*split into 3 graphs; code between them runs eagerly \(0\.24 ms per call is spent outside the graphs[\s\S]*\*\*PyTorch's words:\*\*\n\n> Unsupported builtin print/m,
+    /^\*\*What happened:\*\* print\\\(\\\) needs the real values[^\n]*\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*\*\*Cost:\*\* graphs 3 · outside the graphs 0\.24 ms per call\n[\s\S]*\*\*PyTorch's words:\*\*\n\n> Unsupported builtin print/m,
   );
   assert.equal(findingMessage(print!), 'Graph break: print() needs the real values while the graph is traced.');
   assert.match(findingHover(item!), /capture\\_scalar\\_outputs/);
   assert.match(
     findingHover(recompile!),
     /\*\*Fix:\*\*[^\n]*mark\\_dynamic[\s\S]*Triggered by:\*\* batch 64 after warmup at 32/,
+  );
+  // the runner's words for the cost (schema 1.24), where the report has them; before them, the fields listed above
+  const said = structuredClone(report);
+  said.modes[0]!.compiler!.breakCost = 'the compiled code is split into 3 graphs; code between them runs eagerly.';
+  assert.match(
+    findingHover(collectFindings(said)[0]!),
+    /\n\*\*Cost:\*\* the compiled code is split into 3 graphs; code between them runs eagerly\.\n/,
   );
   const hostile = findingHover({ ...print!, reason: '<img src=x onerror=alert(1)> [link](javascript:alert(1))' });
   assert.ok(!/(?<!\\)<img/.test(hostile) && !/(?<!\\)\]\(javascript/.test(hostile), hostile);

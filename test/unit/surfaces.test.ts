@@ -8,7 +8,6 @@ import { test } from 'node:test';
 import { reportJson, reportText } from '../../extension/cli/main.ts';
 import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
 import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
-import { inSituLines } from '../../extension/present/inSituDigest.ts';
 import { runHeadline } from '../../extension/present/headline.ts';
 import { shortLine } from '../../extension/present/lensLine.ts';
 import {
@@ -29,7 +28,7 @@ import {
   runSummary,
   type RegionDigest,
 } from '../../extension/present/regionDigest.ts';
-import { digestReport, launchBoundText, modeCells } from '../../extension/present/reportDigest.ts';
+import { digestReport, modeCells } from '../../extension/present/reportDigest.ts';
 import { runListEntry } from '../../extension/present/runList.ts';
 import { compareRuns } from '../../extension/present/runCompare.ts';
 import { answerNumbers, saidOf } from '../../extension/present/answer.ts';
@@ -78,13 +77,13 @@ function surfaces(report: Report): Record<string, string> {
           r.recommendation?.reason ?? '',
           regionFacts(r).join(' · '),
           r.story ?? '',
-          ...(r.inSitu ? inSituLines(r.inSitu) : []),
+          ...(r.inSitu?.lines ?? []),
           ...r.measurements.map((m) => Object.values(measurementCells(m)).join(' | ')),
         ])
       : [
           Object.values(modeCells(null, digest)).join(' | '),
           ...digest.modes.map((m) => Object.values(modeCells(m, digest)).join(' | ')),
-          launchBoundText(digest) ?? '',
+          digest.launchBoundNote ?? '',
         ];
   return {
     cli: reportText(report),
@@ -219,6 +218,41 @@ const JARGON: [RegExp, string][] = [
   [/shared memory \d+(?! ?[KMG]?i?B)\b/, 'a size without its unit'],
 ];
 
+/**
+ * The sentences a TS surface shows that the runner words (schema 1.24: a region's in-situ lines, a mode's notes,
+ * eager's launch-bound note, a graph break's cost; the story, 1.23; the headlines), where the report carries them:
+ * each must be one of the report's own strings ([] when all are). A sentence composed here would not be.
+ */
+function shownSentences(report: Report): { where: string; text: string }[] {
+  const shown: { where: string; text: string }[] = [];
+  const digest = digestReport(report);
+  if (report.eager.launchBoundText !== undefined) shown.push({ where: 'eager', text: digest.launchBoundNote ?? '' });
+  digest.modes.forEach((m, k) => {
+    if (report.modes[k]!.notes) shown.push(...m.notes.map((text) => ({ where: m.mode, text })));
+  });
+  for (const [k, region] of (report.regions ?? []).entries()) {
+    const d = digestRegion(region);
+    shown.push({ where: `${region.id} headline`, text: d.headline });
+    if (region.story !== undefined) shown.push({ where: `${region.id} story`, text: d.story ?? '' });
+    if (region.inSitu?.lines)
+      shown.push(...(d.inSitu?.lines ?? []).map((text) => ({ where: `${region.id} in situ`, text })));
+    d.measurements.forEach((m, j) => {
+      if (report.regions![k]!.measurements[j]!.notes)
+        shown.push(...m.notes.map((text) => ({ where: `${region.id} ${m.label}`, text })));
+    });
+  }
+  const costs = [...report.modes, ...(report.regions ?? [])].some((m) => m.compiler?.breakCost !== undefined);
+  if (costs)
+    for (const f of collectFindings(report).filter((f) => f.kind === 'graph-break'))
+      shown.push({ where: `${f.file}:${f.line}`, text: f.cost ?? '' });
+  return shown;
+}
+
+const uncarried = (report: Report, shown = shownSentences(report)): string[] => {
+  const carried = runnerStrings(report);
+  return shown.filter((s) => !carried.has(s.text)).map((s) => `${s.where}: "${s.text}" is not the report's`);
+};
+
 test('every fixture report is read (test/fixtures/reports and the other report.json fixtures)', () => {
   assert.ok(FILES.length >= 16, FILES.join('\n'));
 });
@@ -334,6 +368,16 @@ for (const file of FILES) {
       for (const [term, what] of JARGON) assert.doesNotMatch(text, term, `${surface}: ${what}`);
   });
 
+  test(`${name}: a sentence the runner words is shown as the report carries it, on the CLI and the panel alike`, () => {
+    assert.deepEqual(uncarried(report), []);
+    // the CLI's region block and the report panel show the in-situ lines and the notes whole, one a line
+    const cli = reportText(report);
+    for (const region of report.regions ?? [])
+      for (const line of region.inSitu?.lines ?? [])
+        assert.ok(cli.includes(`    ${line}\n`) || cli.endsWith(`    ${line}`), line);
+    for (const note of report.modes.flatMap((m) => m.notes ?? [])) assert.ok(cli.includes(`    ${note}`), note);
+  });
+
   test(`${name}: Problems and the hover count a finding alike`, () => {
     for (const finding of collectFindings(report).filter((f) => f.count > 1 && f.kind !== 'divergence')) {
       assert.match(findingMessage(finding), new RegExp(`×${finding.count}\\b`));
@@ -371,4 +415,20 @@ test('the consistency check fails on a contradicting verdict, an absurd or zero-
   const said = surfaces(script);
   said['cli'] += `\n${step.text!.split(' (')[0]} (0.50–1.50×)`;
   assert.ok(inconsistencies(script, said).some((p) => p.startsWith('cli: ') && p.includes('where the answer says')));
+});
+
+test('the carried-sentence check fails on a sentence the report does not carry', () => {
+  const report = JSON.parse(
+    readFileSync(path.join(FIXTURES, 'reports', 'script-shapes-cpu', 'report.json'), 'utf8'),
+  ) as Report;
+  const shown = shownSentences(report);
+  assert.ok(
+    shown.some((s) => s.where.endsWith('in situ')),
+    'the fixture carries in-situ lines',
+  );
+  assert.deepEqual(uncarried(report, shown), []);
+  const made = [...shown, { where: 'r0 in situ', text: 'in situ (3 pairs of runs): 0.72× per step' }];
+  assert.deepEqual(uncarried(report, made), [
+    'r0 in situ: "in situ (3 pairs of runs): 0.72× per step" is not the report\'s',
+  ]);
 });

@@ -84,7 +84,7 @@ describe('script regions in the report panel', () => {
     );
     assert.match(
       r0[6]!.title,
-      /^call 6: \d+ ms — recompiled\ncompiling took \d\.\d+ s\nrecompiled because x's dimension 1 changed from 128 to 256\ninputs: float32\[8, 256, 64\]; inference$/,
+      /^call 6: \d+ ms\nrecompiled because x's dimension 1 changed from 128 to 256; compiling took \d\.\d+ s\ninputs: float32\[8, 256, 64\]; inference$/,
     );
     // PyTorch's guard behind a toggle, as PyTorch wrote it
     const guards = page.locator('section.region[data-region="r0"] details.failed-guards');
@@ -94,10 +94,7 @@ describe('script regions in the report panel', () => {
       await guards.locator('pre').innerText(),
       "call 6: tensor 'x' size mismatch at index 1. expected 128, actual 256",
     );
-    assert.match(
-      r0[3]!.title,
-      /^call 3: \d+\.\d+ ms — ran the compiled code\ninputs: float32\[8, 128, 64\]; inference$/,
-    );
+    assert.match(r0[3]!.title, /^call 3: \d+\.\d+ ms\ninputs: float32\[8, 128, 64\]; inference$/);
     assert.ok(
       r0.every((m, i) => i === 0 || m.x > r0[i - 1]!.x),
       'calls run left to right in order',
@@ -132,7 +129,7 @@ describe('script regions in the report panel', () => {
     );
     assert.match(
       r1[8]!.title,
-      /ran eagerly \(Dynamo fell back to the original code\)\neager because: step hit torch\._dynamo\.config\.recompile_limit \(8 compiles\)/,
+      /\nran eagerly \(Dynamo fell back to the original code\): step hit torch\._dynamo\.config\.recompile_limit \(8 compiles\)/,
     );
     assert.deepEqual(
       r1.filter((m) => m.mark === 'recompiled').map((m) => m.call),
@@ -294,9 +291,10 @@ describe('in situ in the report panel', () => {
   test("both runs' steps overlaid per region, the steady state shaded with both medians, the numbers above it", async () => {
     const page = await openReport('script-in-situ-cpu');
     const box = page.locator('section.region[data-region="r0"]');
+    // a report before the runner's in-situ lines (schema 1.24): its fields listed, the number in the answer's words
     assert.match(
       await box.locator('p.in-situ-lines').innerText(),
-      /^in situ \(2 pairs of runs: the script as written vs with compiling off\): 1\.22× per step in situ \(0\.87–1\.32×\)/,
+      /^in situ \(separate-runs\): pairs 2\n {2}per step: 1\.22× per step in situ \(0\.87–1\.32×\) · eager 0\.86 ms · compiled 0\.70 ms/,
     );
     const overlay = box.locator('svg.in-situ');
     const runs = await overlay
@@ -314,7 +312,7 @@ describe('in situ in the report panel', () => {
     ]);
     assert.match(
       (await overlay.locator('rect.steady > title').textContent()) ?? '',
-      /^steady state from call 1: 1\.22× per step in situ \(0\.87–1\.32×\), 0\.86 ms → 0\.70 ms per step \(median\)$/,
+      /^steady state from call 1\nper step: 1\.22× per step in situ \(0\.87–1\.32×\) · eager 0\.86 ms · compiled 0\.70 ms$/,
     );
     assert.equal(await overlay.locator('line.steady-median').count(), 2);
     // the compile step: the compiled run's step 0 marked, far above the rest (log scale)
@@ -330,39 +328,23 @@ describe('in situ in the report panel', () => {
     assert.deepEqual(errorsOf(page), []);
   });
 
-  test('which pairs the step speedup rests on, under the numbers: pairs ran, used, why others were not, steps at the fast state', async () => {
-    // GPT-2 generate() on the H100 (docs/BENCHMARKS.md §in-situ): 2 pairs ran, pair 2's eager never met the fast state
-    const page = await openReport('script-in-situ-cpu', (report) => ({
-      ...report,
-      regions: report.regions!.map((r) => ({
-        ...r,
-        inSitu: {
-          ...r.inSitu!,
-          pairs: 2,
-          step: {
-            ...r.inSitu!.step!,
-            fastStateSteps: [
-              { eager: 134, compiled: 160 },
-              { eager: 0, compiled: 42 },
-            ],
-            pairsUsed: [1],
-            pairsNotUsed: [{ pair: 2, why: "eager never ran at the host's fast state", speedup: 1.4458 }],
-            fastStateProbeMs: 0.9549,
-            fasterProbesMs: [],
-          },
-        },
-      })),
-    }));
-    const text = await page.locator('section.region[data-region="r0"] p.in-situ-lines').innerText();
-    const lines = text.split('\n');
-    assert.match(lines[0]!, /^in situ \(2 pairs of runs/);
-    assert.ok(
-      lines.includes(
-        "  2 pairs ran, 1 used (pair 2: eager never ran at the host's fast state, 1.45× on its own); " +
-          "steps at the host's fast state per pair: eager 134/0, compiled 160/42",
-      ),
-      text,
-    );
+  test("the runner's in-situ lines (schema 1.24) are the panel's paragraph, word for word", async () => {
+    const page = await openReport('script-shapes-cpu');
+    const { report } = await loadReport(reportPath('script-shapes-cpu'));
+    let shades = 0;
+    for (const region of report.regions!) {
+      const lines = region.inSitu!.lines!;
+      assert.ok(lines.length > 0, region.id);
+      const said = page.locator(`section.region[data-region="${region.id}"] p.in-situ-lines`);
+      assert.equal(await said.innerText(), lines.join('\n'));
+      // the overlay's steady state says the runner's line for the steps
+      const shade = page.locator(`section.region[data-region="${region.id}"] svg.in-situ rect.steady > title`);
+      if ((await shade.count()) && region.inSitu!.step) {
+        assert.equal(await shade.textContent(), `steady state from call ${region.inSitu!.steadyFromCall}\n${lines[0]}`);
+        shades++;
+      }
+    }
+    assert.ok(shades > 0, 'a region with a steady step shades it');
     assert.deepEqual(errorsOf(page), []);
   });
 });

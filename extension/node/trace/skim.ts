@@ -6,18 +6,17 @@
 // parses only the events around the first view, from the byte ranges this pass records (skimRead.ts). Files
 // written otherwise (a slice or flow whose "ph" is not its first key, "ts" or "dur" after "args" or not a number,
 // phases other than X, M, s, f, i, a cut file) make it give up: end() returns null and the file is read whole.
-// Not seen by the skim: a host event named like a CPU kernel (cpp_fused) on a GPU stream's track, which the
-// full read would count among the kernels that find steps (kineto puts none there).
-import { findSteps } from './buildModel.ts';
+// What it keeps of the events is skimRecord.ts's. Not seen by the skim: a host event named like a CPU kernel
+// (cpp_fused) on a GPU stream's track, which the full read would count among the kernels that find steps (kineto
+// puts none there).
 import { eventKeyOf, EventKey, HEADER_KEYS, matchCat } from './eventParser.ts';
 import { HeaderTemplates, sameBytes, type HeaderTemplate } from './headerTemplates.ts';
 import { bytesEqual, Ch, JsonCursor, NEED_MORE } from './jsonCursor.ts';
-import { Column } from './memory.ts';
-import { SliceKind, usSince, wholeNs } from '../../shared/trace/model.ts';
+import { SliceKind } from '../../shared/trace/model.ts';
 import { ProblemLog } from './problems.ts';
 import { RawNameTable } from './rawNames.ts';
-import type { RawTrack } from './rawTrace.ts';
 import type { Skim, SkimmedPart, SkimPart } from './skimParts.ts';
+import { SkimRecord } from './skimRecord.ts';
 import { Cat, isDeviceCat } from '../../shared/trace/sliceKinds.ts';
 
 const PH_KEY = new TextEncoder().encode('"ph":');
@@ -33,24 +32,6 @@ const PH_FLOW_END = 'f'.charCodeAt(0);
 const PH_INSTANT = 'i'.charCodeAt(0);
 /** As the byte scanner: timestamps beyond this (µs) are garbage, which the skim leaves to it. */
 const MAX_ABS_TS_US = 1e17;
-/**
- * Events per byte range (block) whose time span is kept: the first frame parses every block overlapping its
- * window, so at most this many events per overlapping one are parsed for nothing, and the skim keeps three
- * numbers per block instead of per event.
- */
-const BLOCK_EVENTS = 32;
-
-/** Puts each `values` into its column from row `at` (the columns grown to hold them). */
-function appendTo(
-  at: number,
-  ...pairs: [Column<Float64Array | Uint32Array | Uint8Array>, Float64Array | Uint32Array | Uint8Array][]
-): void {
-  for (const [column, values] of pairs) {
-    column.reserve(at + values.length);
-    column.data.set(values, at);
-  }
-}
-
 /** What a skim's header template says (headerTemplates.ts). */
 interface SkimHeader {
   cat: Cat;
@@ -73,32 +54,8 @@ export class TraceSkim extends JsonCursor {
   private retryAt = 0;
   private started = false;
   private bareArray = false;
-  private events = 0;
-  private origin = Infinity;
-  private readonly tracks: RawTrack[] = [];
-  private readonly trackByKey = new Map<number, number>();
-  private readonly trackByText = new Map<string, number>();
-  private lastTrackKey = -1;
-  private lastTrack = 0;
-  private readonly graphLaunches = new Set<number>();
-  // the rows findSteps reads: ProfilerStep spans, device kernels and runtime launches, in file order
-  private stepRows = 0;
-  private readonly rowStart = new Column(Float64Array);
-  private readonly rowDur = new Column(Float64Array);
-  private readonly rowKind = new Column(Uint8Array);
-  private readonly rowName = new Column(Uint32Array);
-  private readonly rowCorrelation = new Column(Float64Array);
-  private readonly rowTrack = new Column(Uint32Array);
-  private readonly names: string[] = [];
-  private readonly nameByText = new Map<string, number>();
   private readonly nameIds = new RawNameTable();
-  // blocks of events; the current one is blocks - 1
-  private blocks = 1;
-  private inBlock = 0;
-  private readonly blockStart = new Column(Float64Array);
-  private readonly blockMin = new Column(Float64Array);
-  private readonly blockMax = new Column(Float64Array);
-  private readonly blockMeta = new Column(Uint8Array);
+  private readonly record: SkimRecord;
   private readonly templates = new HeaderTemplates<SkimHeader>();
   /** where the header just read (by sameHeader(), or event()'s walk for remember()) has its values */
   private readonly header = {
@@ -119,15 +76,12 @@ export class TraceSkim extends JsonCursor {
    */
   constructor(private readonly part: SkimPart = { from: 0, to: Infinity, bareArray: false }) {
     super(new ProblemLog());
+    this.record = new SkimRecord(part.from);
     if (part.from > 0) {
       this.started = true;
       this.bareArray = part.bareArray;
       this.bufOrigin = part.from;
     }
-    this.blockStart.push(0, part.from);
-    this.blockMin.push(0, Infinity);
-    this.blockMax.push(0, -Infinity);
-    this.blockMeta.push(0, 0);
   }
 
   /** Feeds the next chunk of the file. */
@@ -146,133 +100,18 @@ export class TraceSkim extends JsonCursor {
 
   /** What the file holds, or null where it is not shaped as the skim reads it (then it is read whole). */
   end(): Skim | null {
-    if (this.failed || this.pending || this.events === 0) return null;
-    const n = this.stepRows;
-    const start = new Float64Array(n);
-    const abs = this.rowStart.data;
-    for (let i = 0; i < n; i++) start[i] = usSince(abs[i]!, this.origin);
-    const tracks = this.tracks;
-    const track = this.rowTrack.data;
-    const found = findSteps({
-      count: n,
-      start,
-      dur: this.rowDur.data,
-      kind: this.rowKind.data,
-      name: this.rowName.data,
-      correlation: this.rowCorrelation.data,
-      names: this.names,
-      onGpu: (row) => tracks[track[row]!]!.gpu,
-    });
-    const blocks = this.blockColumns();
-    this.release();
-    return {
-      events: this.events,
-      origin: this.origin,
-      tracks,
-      ...found,
-      graphLaunches: this.graphLaunches,
-      bareArray: this.bareArray,
-      blocks,
-    };
-  }
-
-  /** Gives the columns' memory back now (the whole read comes next), not at the next GC. */
-  private release(): void {
-    for (const column of [
-      this.rowStart,
-      this.rowDur,
-      this.rowKind,
-      this.rowName,
-      this.rowCorrelation,
-      this.rowTrack,
-      this.blockStart,
-      this.blockMin,
-      this.blockMax,
-      this.blockMeta,
-    ])
-      column.release();
+    if (this.failed || this.pending || this.record.events === 0) return null;
+    return this.record.end(this.bareArray);
   }
 
   /** What this part holds, copied out for the thread that skims the part before it (appendPart()); null where it gave up. */
   exportPart(): SkimmedPart | null {
-    if (this.failed || this.pending) return null;
-    const n = this.stepRows;
-    const part: SkimmedPart = {
-      events: this.events,
-      origin: this.origin,
-      tracks: this.tracks,
-      names: this.names,
-      graphLaunches: [...this.graphLaunches],
-      rows: {
-        count: n,
-        start: this.rowStart.data.slice(0, n),
-        dur: this.rowDur.data.slice(0, n),
-        kind: this.rowKind.data.slice(0, n),
-        name: this.rowName.data.slice(0, n),
-        correlation: this.rowCorrelation.data.slice(0, n),
-        track: this.rowTrack.data.slice(0, n),
-      },
-      blocks: this.blockColumns(),
-    };
-    this.release();
-    return part;
+    return this.failed || this.pending ? null : this.record.exportPart();
   }
 
   /** Appends the part after this one (skimmed from where this one's `to` is): as if this skim had read it. */
   appendPart(next: SkimmedPart): void {
-    this.events += next.events;
-    this.origin = Math.min(this.origin, next.origin);
-    const trackMap = next.tracks.map((t) => {
-      let index = t.numKey >= 0 ? this.trackByKey.get(t.numKey) : this.trackByText.get(t.textKey);
-      if (index === undefined) {
-        index = this.tracks.length;
-        this.tracks.push({ ...t });
-        if (t.numKey >= 0) this.trackByKey.set(t.numKey, index);
-        else this.trackByText.set(t.textKey, index);
-      } else if (t.gpu) this.tracks[index]!.gpu = true;
-      return index;
-    });
-    const nameMap = next.names.map((text) => this.internText(text));
-    for (const correlation of next.graphLaunches) this.graphLaunches.add(correlation);
-    const r = next.rows;
-    const at = this.stepRows;
-    this.stepRows += r.count;
-    appendTo(
-      at,
-      [this.rowStart, r.start],
-      [this.rowDur, r.dur],
-      [this.rowKind, r.kind],
-      [this.rowCorrelation, r.correlation],
-      [this.rowName, r.name],
-      [this.rowTrack, r.track],
-    );
-    const name = this.rowName.data;
-    const track = this.rowTrack.data;
-    for (let row = at; row < this.stepRows; row++) {
-      name[row] = r.kind[row - at] === SliceKind.RuntimeLaunch ? 0 : nameMap[name[row]!]!;
-      track[row] = trackMap[track[row]!]!;
-    }
-    const b = next.blocks;
-    appendTo(
-      this.blocks,
-      [this.blockStart, b.start],
-      [this.blockMin, b.minTs],
-      [this.blockMax, b.maxEnd],
-      [this.blockMeta, b.metadata],
-    );
-    this.blocks += b.count;
-    this.inBlock = BLOCK_EVENTS;
-  }
-
-  private blockColumns(): Skim['blocks'] {
-    const count = this.blocks;
-    return {
-      count,
-      start: this.blockStart.data.slice(0, count),
-      minTs: this.blockMin.data.slice(0, count),
-      maxEnd: this.blockMax.data.slice(0, count),
-      metadata: this.blockMeta.data.slice(0, count),
-    };
+    this.record.appendPart(next);
   }
 
   /**
@@ -449,7 +288,7 @@ export class TraceSkim extends JsonCursor {
     const headerEnd = args >= 0 ? args : p;
     if (ph === PH_METADATA) {
       // kineto writes its name first: parsed whole with its block
-      this.blockMeta.data[this.blocks - 1] = 1;
+      this.record.markMetadata();
       return headerEnd;
     }
     if (ph === PH_INSTANT) return headerEnd; // not drawn, no track (kineto writes some name first)
@@ -474,23 +313,24 @@ export class TraceSkim extends JsonCursor {
       resume = next - 1;
       while (resume > args && buf[resume] !== Ch.BraceOpen && buf[resume] !== Ch.Comma) resume--;
     }
-    if (this.blocks === 1 && this.inBlock === 0 && this.part.from > 0 && this.bufOrigin + b !== this.part.from)
-      throw GIVE_UP; // not split at an event
-    this.place(this.bufOrigin + b, ts, complete ? dur : 0);
-    const track = this.trackOf(pidText ?? pid, tidText ?? tid, device);
+    if (this.record.empty && this.part.from > 0 && this.bufOrigin + b !== this.part.from) throw GIVE_UP; // not split at an event
+    const record = this.record;
+    record.place(this.bufOrigin + b, ts, complete ? dur : 0);
+    const [trackPid, trackTid] = [pidText ?? pid, tidText ?? tid];
+    if (
+      (typeof trackPid === 'number' && !Number.isFinite(trackPid)) ||
+      (typeof trackTid === 'number' && !Number.isFinite(trackTid))
+    )
+      throw GIVE_UP;
+    const track = record.trackOf(trackPid, trackTid, device);
     if (!complete) return headerEnd;
-    this.events++;
-    if (ts < this.origin) this.origin = ts;
+    record.events++;
+    if (ts < record.origin) record.origin = ts;
     if (!launch && !kernel && !step) return headerEnd;
     if (launch && correlation >= 0 && bytesEqual(buf, nameStart, nameEnd, GRAPH_LAUNCH))
-      this.graphLaunches.add(correlation);
-    const row = this.stepRows++;
-    this.rowStart.push(row, ts);
-    this.rowDur.push(row, wholeNs(dur));
-    this.rowKind.push(row, launch ? SliceKind.RuntimeLaunch : kernel ? SliceKind.KernelExtern : SliceKind.Step);
-    this.rowName.push(row, kernel || step ? this.nameId(nameStart, nameEnd) : 0);
-    this.rowCorrelation.push(row, correlation);
-    this.rowTrack.push(row, track);
+      record.graphLaunch(correlation);
+    const kind = launch ? SliceKind.RuntimeLaunch : kernel ? SliceKind.KernelExtern : SliceKind.Step;
+    record.addRow(ts, dur, kind, kernel || step ? this.nameId(nameStart, nameEnd) : 0, correlation, track);
     return resume;
   }
 
@@ -533,74 +373,14 @@ export class TraceSkim extends JsonCursor {
     );
   }
 
-  /** Puts an event starting at byte `start` (its opening brace) into the current block, or a new one when that is full. */
-  private place(start: number, ts: number, dur: number): void {
-    if (this.inBlock === BLOCK_EVENTS) {
-      const b = this.blocks++;
-      this.blockStart.push(b, start);
-      this.blockMin.push(b, Infinity);
-      this.blockMax.push(b, -Infinity);
-      this.blockMeta.push(b, 0);
-      this.inBlock = 0;
-    }
-    this.inBlock++;
-    const b = this.blocks - 1;
-    if (ts < this.blockMin.data[b]!) this.blockMin.data[b] = ts;
-    if (ts + dur > this.blockMax.data[b]!) this.blockMax.data[b] = ts + dur;
-  }
-
-  /** The track of (pid, tid), added when new, keyed as the scanner keys it (ids that are neither numbers nor strings give up). */
-  private trackOf(pid: number | string, tid: number | string, device: boolean): number {
-    if ((typeof pid === 'number' && !Number.isFinite(pid)) || (typeof tid === 'number' && !Number.isFinite(tid)))
-      throw GIVE_UP;
-    const numeric =
-      typeof pid === 'number' &&
-      typeof tid === 'number' &&
-      Number.isInteger(pid) &&
-      Number.isInteger(tid) &&
-      pid >= 0 &&
-      tid >= 0 &&
-      pid < 2 ** 26 &&
-      tid < 2 ** 26;
-    const numKey = numeric ? pid * 2 ** 26 + tid : -1;
-    if (numeric && numKey === this.lastTrackKey) {
-      if (device) this.tracks[this.lastTrack]!.gpu = true;
-      return this.lastTrack;
-    }
-    const textKey = numeric ? '' : `${pid}\u0000${tid}`;
-    let index = numeric ? this.trackByKey.get(numKey) : this.trackByText.get(textKey);
-    if (index === undefined) {
-      index = this.tracks.length;
-      this.tracks.push({ pid: String(pid), tid: String(tid), gpu: device, numKey, textKey });
-      if (numeric) this.trackByKey.set(numKey, index);
-      else this.trackByText.set(textKey, index);
-    } else if (device) this.tracks[index]!.gpu = true;
-    if (numeric) {
-      this.lastTrackKey = numKey;
-      this.lastTrack = index;
-    }
-    return index;
-  }
-
   /** The id of the name in buf[start, end) (a string's body), decoded once per spelling. */
   private nameId(start: number, end: number): number {
     this.hashedStringEnd(start - 1);
     const hash = this.stringHash;
     const known = this.nameIds.find(this.buf, start, end, hash);
     if (known >= 0) return known;
-    const id = this.internText(this.decode(start, end));
+    const id = this.record.internText(this.decode(start, end));
     this.nameIds.add(this.buf, start, end, hash, id);
-    return id;
-  }
-
-  /** The id of a name, added when new (several raw spellings may decode to one). */
-  private internText(text: string): number {
-    let id = this.nameByText.get(text);
-    if (id === undefined) {
-      id = this.names.length;
-      this.names.push(text);
-      this.nameByText.set(text, id);
-    }
     return id;
   }
 

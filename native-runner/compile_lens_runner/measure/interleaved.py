@@ -53,6 +53,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from .. import formats
 from ..shapes.common import Sides
 from ..shapes.in_situ import EagerFallback, HostShare, InSituSpeedup, RegionInSitu, Series, SignatureSpeedup
 from ..shapes.region import RegionCall
@@ -438,25 +439,35 @@ def _why_no_speedup(s: Split, calls: list[Call], fallback: str | None) -> str:
         )
     if not s.steps["eager"] or not s.steps["compiled"]:
         missing = "eager" if not s.steps["eager"] else "compiled"
-        return f"no steady {missing} step, every one was left out ({_dropped_text(s.dropped)})"
+        return f"no steady {missing} step: {left_out(s.dropped) or 'none was recorded'}"
     return "no input signature had steady steps both ways"
 
 
-# why a step was left out, in the user's words (the keys are the report's codes: `dropped`)
-_LEFT_OUT_WORDS = {
-    "warm-up": "the warm-up",
-    "switch": "across a switch between eager and compiled",
-    "first on its signature": "the first at its input shape",
+# why a step was left out, in the user's words (the keys are the report's codes: `dropped`); the one place they are
+# said (the reason below, and the in-situ lines: report/in_situ_text.py)
+LEFT_OUT_WORDS = {
+    "warm-up": "the compiled warm-up",
+    "switch": "running across a switch between eager and compiled",
+    "first on its signature": "the first at its input shape (each side compiles or warms up there)",
     "compiled": "compiling",
-    "observer": "carrying Compile Lens's own work",
-    "ran eagerly": "no compiled code ran",
-    "never served compiled": "at a shape compiled code never served",
+    "observer": "carrying Compile Lens's own bookkeeping",
+    "ran eagerly": "compiled steps that ran no compiled code",
+    "never served compiled": "eager steps at a shape compiled code never served",
 }
 
 
-def _dropped_text(dropped: dict[str, int]) -> str:
-    """ "the warm-up: 1, compiling: 1": the steps left out, by why."""
-    return ", ".join(f"{_LEFT_OUT_WORDS.get(why, why)}: {n}" for why, n in dropped.items() if n) or "none"
+def left_out(dropped: dict[str, int]) -> str | None:
+    """ "1 step left out: the first at its input shape (…)", "45 steps left out: 29 running across a switch between
+    eager and compiled, 16 compiling"; None when none was."""
+    reasons = [(why, n) for why, n in dropped.items() if n > 0]
+    if not reasons:
+        return None
+    words = [LEFT_OUT_WORDS.get(why, why) for why, _ in reasons]
+    parts = (
+        words if len(reasons) == 1 else [f"{formats.whole(n)} {w}" for (_, n), w in zip(reasons, words, strict=True)]
+    )
+    total = sum(n for _, n in reasons)
+    return f"{formats.whole(total)} {'step' if total == 1 else 'steps'} left out: {', '.join(parts)}"
 
 
 def series(calls: list[Call]) -> Series:

@@ -35,7 +35,7 @@ from ..shapes.in_situ import InSituSpeedup, RegionInSitu
 from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import sentences, story, verdict
+from . import in_situ_text, notes, sentences, story, verdict
 from .shape_reasons import shape_reasons, step_unit
 
 # In-situ verdicts rest on at least this many steady steps, and (interleaved) this many pairs of adjacent
@@ -407,7 +407,8 @@ def _recommendation(answer: Answer) -> Recommendation:
 
 def attach(report: Report) -> None:
     """Each region's answer, then the run's, from what the report holds now; the recommendations and headlines are
-    theirs."""
+    theirs; the notes beside each number (notes.py)."""
+    notes.attach(report)
     if report["target"].get("kind") != "script":
         answer = target_answer(report)
     else:
@@ -422,6 +423,7 @@ def attach(report: Report) -> None:
                 )
             region["recommendation"] = _recommendation(region["answer"])
             region["headline"] = region["answer"]["headline"]
+            in_situ_text.attach(region)
         answer = script_answer(report)
     report["answer"] = answer
     report["recommendation"] = _recommendation(answer)

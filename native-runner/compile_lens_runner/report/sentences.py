@@ -13,6 +13,7 @@ a decode loop's sequence).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 
 from .. import formats
@@ -83,6 +84,17 @@ def _failed_clause(r: Reason) -> str:
 # --- the shape story (issue 43: report/shape_reasons.py gives these codes) ------------------------------------------
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def _input(name: str) -> str:
+    """ "x", or a positional input ("input 0", script/shape_facts.py) as "the first input"."""
+    match = re.fullmatch(r"input (\d+)", name)
+    if match and int(match[1]) < len(_ORDINALS):
+        return f"the {_ORDINALS[int(match[1])]} input"
+    return name
+
+
 def _sizes(r: Reason) -> str:
     """ "12 batch sizes", "96 lengths", "3 sizes of mask's dimension 2"."""
     n = r.get("sizes", 0)
@@ -90,7 +102,7 @@ def _sizes(r: Reason) -> str:
         return formats.plural(n, "length")
     if r.get("dim") == 0:
         return formats.plural(n, "batch size")
-    return f"{formats.plural(n, 'size')} of {r.get('input')}'s dimension {r.get('dim')}"
+    return f"{formats.plural(n, 'size')} of {_input(str(r.get('input')))}'s dimension {r.get('dim')}"
 
 
 def _size(r: Reason, key: str) -> str:
@@ -190,6 +202,13 @@ def shape_fix_over_budget(runs: int, seconds: float, budget: float) -> str:
         f"measuring it runs the script {_more_runs(runs)} (about {seconds:.0f} s), which would take the profile past "
         f"{budget:g}× the script's own time; profile again with --shape-fix on to measure it"
     )
+
+
+def marked_dynamic(names: list[str], dims: list[int]) -> str:
+    """The mark_dynamic fix in words: "the first input's dimension 0 marked dynamic (mark_dynamic)"; the Quick Fix's
+    edit stays code (compiler/quick_fixes.py)."""
+    marked = " and ".join(f"{_input(n)}'s dimension {d}" for n, d in zip(names, dims, strict=True))
+    return f"{marked} marked dynamic (mark_dynamic)"
 
 
 def shape_fix_timeout() -> str:

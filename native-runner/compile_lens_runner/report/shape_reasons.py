@@ -89,7 +89,7 @@ def _finding(region: Region, shapes: RegionShapes) -> Reason | None:
 
 def _fixes(region: Region, shapes: RegionShapes) -> list[Reason]:
     """The shape fixes as measured on the script's own calls, each against the region as written; those not measured
-    for one reason said together ("mark_dynamic(x, 0) and dynamic=True not measured: ...")."""
+    for one reason said together ("dynamic=True and buckets of 8, 16 not measured: ...")."""
     out: list[Reason] = []
     unmeasured: dict[str, list[str]] = {}
     for fix in shapes.get("fixes") or []:

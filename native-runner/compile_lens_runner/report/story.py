@@ -266,6 +266,29 @@ def region_story(region: Region) -> str | None:
     return " ".join(said) if said else None
 
 
+def call_said(call: RegionCall) -> str | None:
+    """What happened at a call that compiled, recompiled or ran eagerly, as its mark on the region's chart says it
+    (schema 1.24, the call's `said`): "recompiled because x's batch changed from 8 to 16; compiling took 1.2 s", "ran
+    eagerly (Dynamo fell back to the original code): …"; None for a call that reused compiled code."""
+    parts = []
+    event = call.get("event")
+    if event == "recompiled":
+        why = _why(call)
+        parts.append(f"recompiled because {why}" if why else "recompiled")
+    elif event == "compiled":
+        parts.append("compiled")
+    if event in ("compiled", "recompiled") and call.get("compileSeconds") is not None:
+        parts.append(f"compiling took {formats.seconds(call['compileSeconds'] or 0.0)}")
+    if call.get("ranCompiled") is False:
+        fallback = call.get("fallbackReason")
+        parts.append("ran eagerly (Dynamo fell back to the original code)" + (f": {fallback}" if fallback else ""))
+    return "; ".join(parts) or None
+
+
 def attach(region: Region) -> None:
-    """The region's story, into the region."""
+    """The region's story, and what happened at each call that compiled or ran eagerly, into the region."""
     region["story"] = region_story(region)
+    for call in region["calls"]:
+        said = call_said(call)
+        if said is not None:
+            call["said"] = said

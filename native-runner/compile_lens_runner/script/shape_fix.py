@@ -101,12 +101,12 @@ def plans(region: Region) -> list[ShapeFixPlan]:
 
 
 def text(fix: ShapeFixPlan) -> str:
-    """The fix in the user's terms: "dynamic=True", "mark_dynamic(x, 0)", "a warm-up at batch 5", "buckets of 8, 16,
-    32"."""
+    """The fix in the user's terms: "dynamic=True", "x's dimension 0 marked dynamic (mark_dynamic)", "a warm-up at
+    batch 5", "buckets of 8, 16, 32"."""
     if fix["kind"] == DYNAMIC:
         return "dynamic=True"
     if fix["kind"] == MARK:
-        return " and ".join(f"mark_dynamic({n}, {d})" for n, (_, d) in zip(fix["names"], fix["dims"], strict=True))
+        return sentences.marked_dynamic(fix["names"], [d for _, d in fix["dims"]])
     if fix["kind"] == BUCKETS:
         return "buckets of " + ", ".join(str(b) for b in fix["buckets"])
     size = fix.get("realSize")

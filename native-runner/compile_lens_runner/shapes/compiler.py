@@ -218,3 +218,4 @@ class CompilerInsight(_CompilerInsight, total=False):
     restarts: list[dict[str, Any]]  # {compileId, reason}: the schema leaves their keys open
     compiles: list[CompileArtifacts]
     phases: list[CompilePhase]
+    breakCost: str  # schema 1.24: what its graph breaks cost, in words (report/notes.py)

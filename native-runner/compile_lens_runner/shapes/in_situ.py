@@ -177,6 +177,7 @@ class RegionInSitu(_RegionInSitu, total=False):
     reason: str | None
     series: Series
     work: StepWork | None
+    lines: list[str]  # schema 1.24: these numbers in the runner's words (report/in_situ_text.py)
     failure: CompileFailure | None
     whatIf: list[WhatIf]
     ranks: list[dict[str, Any]]  # {rank, step}: the schema leaves their keys open

@@ -97,6 +97,7 @@ class ModeResult(_ModeResult, total=False):
     correctness: Correctness
     compilerError: RunError | None
     scriptExitCode: int
+    notes: list[str]  # schema 1.24: the sentences beside its number (report/notes.py)
 
 
 class RegionMeasurement(ModeResult, total=False):

@@ -27,6 +27,7 @@ class RegionCall(_RegionCall, total=False):
     compileSeconds: float | None
     recompileReason: str | None
     recompileWhy: str | None
+    said: str  # schema 1.24: what happened at it (compiled, recompiled, ran eagerly), in words (report/story.py)
     ranCompiled: bool | None
     fallbackReason: str | None
     profiled: bool
@@ -130,7 +131,7 @@ class ShapeFixCache(TypedDict):
 
 
 class _ShapeFix(TypedDict):
-    fix: str  # in the user's terms: "dynamic=True", "mark_dynamic(x, 0)", "a warm-up at batch 5", "buckets of 8, 16"
+    fix: str  # in the user's terms: "dynamic=True", "x's dimension 0 marked dynamic (mark_dynamic)", "buckets of 8, 16"
     kind: str  # dynamic | mark-dynamic | warmup-shape | buckets
     measured: bool
     why: str | None  # not measured: why (and how to measure it)

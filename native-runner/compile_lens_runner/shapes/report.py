@@ -50,6 +50,7 @@ class Eager(_Eager, total=False):
     peakMemoryBytes: int | None
     gpuIdlePct: float | None
     launchBound: bool | None
+    launchBoundText: str  # schema 1.24: why the speedup belongs to this host (report/notes.py)
 
 
 class _Report(TypedDict):

@@ -1,0 +1,133 @@
+"""The sentences beside a measurement's number (schema 1.24): a mode's `notes` (a target's modes, a region's replayed
+measurements), eager's `launchBoundText` and what a compiler record's graph breaks cost (`breakCost`, the hover's), said from what the measurement recorded with formats.py's numbers, each
+time the report is written (answer.attach). The CLI and the report panel show them as they are; a report before them
+gets the recorded fields listed.
+
+A mode's notes, in order: outputs that differ from eager no more than eager differs from the reference (no compiler
+error), eager taken from another mode's pairs (runEager), a side that never ran at the host's fast state (slowHost), a
+contended host (its answer's words: sentences.py's host-contended)."""
+
+from __future__ import annotations
+
+from .. import formats
+from ..shapes.compiler import CompilerInsight
+from ..shapes.mode import Correctness, ModeResult
+from ..shapes.report import Report
+from . import sentences, verdict
+
+
+def accuracy(c: Correctness | None) -> str | None:
+    """Outputs past the tolerance, but no further from the reference than eager's: not a compiler error."""
+    if not c or not c.get("ok") or c.get("reference") in (None, "none", "unavailable"):
+        return None
+    ref = "an fp64 copy of the model" if c.get("reference") == "fp64" else "eager with TF32 off"
+    eager, compiled = c.get("eagerRmse"), c.get("compiledRmse")
+    rmse = f" (RMSE {compiled:.2g} vs eager's {eager:.2g})" if eager is not None and compiled is not None else ""
+    return (
+        f"outputs differ from eager by up to {c.get('maxAbsError') or 0.0:.3g}, no more than eager itself differs "
+        f"from {ref}{rmse}: not a compiler error"
+    )
+
+
+_UP_TO = "the range's upper end is what a host as slow as during these pairs gives"
+
+
+def run_eager(m: ModeResult) -> str | None:
+    """The speedup took eager's fastest round of the whole run (measure/speedups.adjust): why."""
+    interval = m.get("speedupInterval")
+    shift = interval.get("runEager") if interval else None
+    if not shift:
+        return None
+    best = formats.ms(shift["bestEagerMs"])
+    if shift.get("basis") == "cpu-normalized":
+        return (
+            "eager is launch-bound, so its time follows the host CPU's speed, which varied during the run; compiled is "
+            f"not (CUDA graphs, or a busy GPU): the speedup takes eager at the CPU's fastest, {best} per call (every "
+            f"eager round scaled by a CPU probe taken with it); {_UP_TO}"
+        )
+    return (
+        f"eager took {formats.ms(shift['eagerMs'])} per call at best in these pairs but {best} in another mode's pairs "
+        f"of this run; the host CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's "
+        f"{best} ({_UP_TO})"
+    )
+
+
+def slow_host(m: ModeResult) -> str | None:
+    """A side that never ran at the host CPU's fastest state of the run: its interval was widened (slowHost)."""
+    interval = m.get("speedupInterval")
+    slow = (interval.get("slowHost") if interval else None) or {}
+    sides = [f"{side} ({formats.speedup(slow[side])})" for side in ("eager", "compiled") if side in slow]
+    if not sides:
+        return None
+    return (
+        f"the host CPU was busy through these pairs: {' and '.join(sides)} never ran while the CPU was as fast as it "
+        f"got in this run (a {formats.ms(1.0)} CPU probe read that much slower), so the range reaches what a quieter host may give; "
+        "rerun on a quieter machine for a firmer number"
+    )
+
+
+def contended(m: ModeResult) -> str | None:
+    timing = m.get("timing")
+    load = timing.get("hostLoad") if timing else None
+    if not load or not load.get("contended") or not load.get("reason"):
+        return None
+    return sentences.sentence({"code": "host-contended", "what": load["reason"] or "", "fix": load.get("fix")})
+
+
+def mode_notes(m: ModeResult) -> list[str]:
+    """The notes beside one mode's number; what qualifies a number is said only where there is one."""
+    measured = verdict.unmeasured(m) is None
+    notes = [accuracy(m.get("correctness"))]
+    if measured:
+        notes += [run_eager(m), slow_host(m)]
+    notes.append(contended(m))
+    return [n for n in notes if n]
+
+
+def launch_bound(report: Report) -> str | None:
+    """Eager's launch-bound note (CUDA): why this speedup belongs to this host."""
+    eager = report.get("eager") or {}
+    idle = eager.get("gpuIdlePct")
+    if not eager.get("launchBound") or idle is None:
+        return None
+    return (
+        f"eager is launch-bound: the GPU sat idle {formats.pct(idle)} of each step between kernels, waiting for the "
+        "host CPU to issue them, so eager's speed and the speedup depend on this host's CPU; the same model on another "
+        "host will differ"
+    )
+
+
+def break_cost(compiler: CompilerInsight, outside_ms: float | None) -> str | None:
+    """What the graph breaks of one compiler record cost: the graphs the code is split into, the time outside them."""
+    graphs = compiler.get("graphCount")
+    if not compiler.get("graphBreaks") or graphs is None:
+        return None
+    if graphs == 0:
+        return "nothing of it was compiled: every call ran eagerly."
+    outside = (
+        ""
+        if outside_ms is None
+        else f" ({formats.ms(outside_ms)} per call is spent outside the graphs: eager code, guards, Python)"
+    )
+    if graphs == 1:
+        return f"one graph was compiled; the code the break left out of it runs eagerly{outside}."
+    return (
+        f"the compiled code is split into {formats.plural(graphs, 'graph')}; code between them runs eagerly{outside}."
+    )
+
+
+def attach(report: Report) -> None:
+    """Every mode's notes (a target's, each region's replayed measurements'), eager's launch-bound note, and what each
+    compiler record's graph breaks cost."""
+    for m in [*report["modes"], *(m for r in report.get("regions") or [] for m in r["measurements"])]:
+        m["notes"] = mode_notes(m)
+    records = [(m.get("compiler"), m.get("outsideGraphsMsPerStep")) for m in report["modes"]]
+    records += [(r.get("compiler"), None) for r in report.get("regions") or []]
+    for compiler, outside in records:
+        cost = break_cost(compiler, outside) if compiler else None
+        if compiler is not None and cost is not None:
+            compiler["breakCost"] = cost
+    eager = report.get("eager")
+    text = launch_bound(report)
+    if eager is not None and text is not None:
+        eager["launchBoundText"] = text

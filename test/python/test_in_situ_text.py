@@ -1,0 +1,110 @@
+"""A region's in-situ numbers in lines (report/in_situ_text.py, schema 1.24): the answer's words for each number, its
+times, the compile and its pay-back, why per step, what it rests on, the steps left out, per signature; no made-up
+speedup where there is no steady step. On recorded numbers: no torch."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from compile_lens_runner.measure import interleaved
+from compile_lens_runner.report import in_situ_text
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
+
+
+def _step(speedup: float, **more: Any) -> dict[str, Any]:
+    return {"speedup": speedup, "low": speedup - 0.03, "high": speedup + 0.05, "eagerMs": 2.0 * speedup,
+            "compiledMs": 2.0, "pairs": 14, "samples": 60, **more}  # fmt: skip
+
+
+def _region(**situ: Any) -> dict[str, Any]:
+    base = {"pairs": 14, "method": "interleaved", "step": None, "call": None, "failure": None, "reason": None}
+    return {"id": "r0", "calls": [], "callCount": 240, "inSitu": {**base, **situ}}
+
+
+def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out_and_each_signature() -> None:
+    signatures = [
+        {"signature": "float32[1, 37, 512]; inference", "eagerMs": 0.8, "compiledMs": 0.9, "speedup": 0.889,
+         "steps": {"eager": 40, "compiled": 38}, "calls": 41},
+        {"signature": "float32[1, 512, 512]; inference", "eagerMs": 1.2, "compiledMs": 1.3, "speedup": 0.923,
+         "steps": {"eager": 30, "compiled": 31}, "calls": 1},
+    ]  # fmt: skip
+    work = "GPU work 4.00 ms → 2.10 ms per step, 290 → 114 kernels"
+    region = _region(
+        step=_step(0.91, comparedBy="matched-mix", signatures=signatures),
+        steadySteps={"eager": 70, "compiled": 69},
+        dropped={"warm-up": 3, "switch": 29, "first on its signature": 12, "observer": 4, "compiled": 0},
+        compileSeconds=2.0,
+        breakEvenSteps=None,
+        stepsMade=240,
+        stepsPerSecond={"eager": 549.45, "compiled": 500.0},
+        work={"text": work},
+    )
+    assert in_situ_text.lines(region) == [  # type: ignore[arg-type]
+        "in situ (14 pairs of adjacent eager/compiled blocks in this run, per signature, over the script's mix): "
+        "0.91× per step in situ, 1.82 ms → 2.00 ms per step",
+        "  compile inside the script 2.0 s; compiled steps are not faster: it never pays back; 549.5 → 500.0 steps/s",
+        f"  why: {work}",
+        "  steady steps: eager 70, compiled 69; 48 steps left out: 3 the compiled warm-up, 29 running across a switch "
+        "between eager and compiled, 12 the first at its input shape (each side compiles or warms up there), 4 "
+        "carrying Compile Lens's own bookkeeping",
+        "  float32[1, 37, 512]; inference: 0.89×, 0.80 ms → 0.90 ms (41 calls)",
+        "  float32[1, 512, 512]; inference: 0.92×, 1.20 ms → 1.30 ms (1 call)",
+    ]
+
+
+def test_the_answer_s_words_for_its_numbers_are_the_lines_words() -> None:
+    report = json.loads((FIXTURES / "script-shapes-cpu" / "report.json").read_text())
+    for region in report["regions"]:
+        numbers = [region["answer"]["number"], *region["answer"]["evidence"]]
+        step = next((n for n in numbers if n and n["kind"] == "in-situ-step"), None)
+        if step is None:
+            continue
+        lines = in_situ_text.lines(region)
+        assert lines[0].startswith("in situ (") and f": {step['text']}, " in lines[0], lines[0]
+        assert lines == region["inSitu"]["lines"]  # the fixture carries them (scripts/rederive_fixtures.py)
+
+
+def test_per_call_where_every_step_held_a_compile_and_no_number_where_no_step_was_steady() -> None:
+    why = "something compiled in every step after the region's warm-up: no step without compiling"
+    call_only = _region(call=_step(1.22), reason=why, steadySteps={"eager": 9, "compiled": 9}, dropped={"compiled": 1})
+    lines = in_situ_text.lines(call_only)  # type: ignore[arg-type]
+    assert lines[0].endswith(f": 1.22× per call in situ, 2.44 ms → 2.00 ms per call; no step speedup — {why}")
+    assert lines[1] == "  steady steps: eager 9, compiled 9; 1 step left out: compiling"
+    none = _region(pairs=0, reason="no call of it ran compiled code: every call ran eagerly", regionSeconds=None)
+    assert in_situ_text.lines(none) == [  # type: ignore[arg-type]
+        "in situ: no steady step — no call of it ran compiled code: every call ran eagerly"
+    ]
+
+
+def test_a_failed_compiled_call_is_said_at_the_user_s_line_with_its_fix() -> None:
+    failure = {"what": "a branch on a tensor's value.", "fix": "Make it branchless with torch.where.", "index": 3,
+               "location": {"file": "/w/fails_at_serving.py", "line": 8}}  # fmt: skip
+    (line,) = in_situ_text.lines(_region(pairs=0, failure=failure))  # type: ignore[arg-type]
+    assert line == (
+        "in situ: compiled call 3 failed at fails_at_serving.py:8: a branch on a tensor's value. "
+        "Fix: Make it branchless with torch.where."
+    )
+
+
+def test_separate_runs_have_no_lines_and_attach_writes_them_only_for_interleaved() -> None:
+    old = _region(method="separate-runs", step=_step(1.2))
+    in_situ_text.attach(old)  # type: ignore[arg-type]
+    assert "lines" not in old["inSitu"] and in_situ_text.lines(old) == []  # type: ignore[arg-type]
+    new = copy.deepcopy(_region(step=_step(1.2)))
+    in_situ_text.attach(new)  # type: ignore[arg-type]
+    assert new["inSitu"]["lines"][0].startswith("in situ (14 pairs")
+
+
+def test_the_steps_left_out_are_said_in_one_place_the_reason_too() -> None:
+    assert interleaved.left_out({"switch": 0}) is None
+    assert interleaved.left_out({"first on its signature": 1}) == (
+        "1 step left out: the first at its input shape (each side compiles or warms up there)"
+    )
+    assert interleaved.left_out({"switch": 1200, "observer": 1}) == (
+        "1,201 steps left out: 1,200 running across a switch between eager and compiled, 1 carrying Compile Lens's own "
+        "bookkeeping"
+    )

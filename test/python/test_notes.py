@@ -1,0 +1,87 @@
+"""The sentences beside a number (report/notes.py, schema 1.24): outputs that differ no more than eager's, eager taken
+from another mode's pairs, a host slow through the pairs, a contended host, launch-bound eager; what qualifies a number
+only where there is one. On hand-made measurements: no torch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compile_lens_runner.report import notes
+
+
+def _mode(**more: Any) -> dict[str, Any]:
+    timing = {"valid": True, "medianMs": 0.7, "estimateMs": 0.7}
+    return {"mode": "reduce-overhead", "status": "ok", "error": None, "speedup": 2.94, "timing": timing,
+            "speedupInterval": {"low": 2.76, "high": 3.79}, **more}  # fmt: skip
+
+
+def test_outputs_that_differ_no_more_than_eager_s_are_no_compiler_error() -> None:
+    correct = {
+        "ok": True,
+        "reference": "fp64",
+        "maxAbsError": 0.0011523,
+        "eagerRmse": 0.000312,
+        "compiledRmse": 0.000291,
+    }
+    assert notes.mode_notes(_mode(correctness=correct)) == [  # type: ignore[arg-type]
+        "outputs differ from eager by up to 0.00115, no more than eager itself differs from an fp64 copy of the model "
+        "(RMSE 0.00029 vs eager's 0.00031): not a compiler error"
+    ]
+    assert notes.mode_notes(_mode(correctness={**correct, "reference": "none"})) == []  # type: ignore[arg-type]
+
+
+def test_eager_from_another_mode_s_pairs_and_a_slow_host_are_said_only_beside_a_number() -> None:
+    interval = {"low": 1.24, "high": 2.42, "runEager": {"eagerMs": 12.0, "bestEagerMs": 6.27},
+                "slowHost": {"eager": 1.19, "compiled": 1.26}}  # fmt: skip
+    said = notes.mode_notes(_mode(speedupInterval=interval))  # type: ignore[arg-type]
+    assert said == [
+        "eager took 12.0 ms per call at best in these pairs but 6.27 ms in another mode's pairs of this run; the host "
+        "CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's 6.27 ms (the range's upper "
+        "end is what a host as slow as during these pairs gives)",
+        "the host CPU was busy through these pairs: eager (1.19×) and compiled (1.26×) never ran while the CPU was as "
+        "fast as it got in this run (a 1.00 ms CPU probe read that much slower), so the range reaches what a quieter host "
+        "may give; rerun on a quieter machine for a firmer number",
+    ]
+    assert notes.mode_notes(_mode(speedupInterval={**interval, "runEager": None, "slowHost": {}})) == []  # type: ignore[arg-type]
+    # no number (the timing voided): nothing said of one
+    voided = _mode(speedupInterval=interval, timing={"valid": False, "invalidReason": "a recompile ran inside"})
+    assert notes.mode_notes(voided) == []  # type: ignore[arg-type]
+
+
+def test_a_contended_host_is_said_in_the_answer_s_words() -> None:
+    load = {"contended": True, "reason": "the host was contended while timing", "fix": "run with OMP_NUM_THREADS=1"}
+    mode = _mode(timing={"valid": True, "medianMs": 0.7, "hostLoad": load})
+    assert notes.mode_notes(mode) == [  # type: ignore[arg-type]
+        "Not trusted: the host was contended while timing. Fix: run with OMP_NUM_THREADS=1."
+    ]
+
+
+def test_launch_bound_eager_and_attach_writes_every_mode_s_notes() -> None:
+    report: dict[str, Any] = {
+        "eager": {"timing": None, "trace": None, "kernelsPerStep": 60, "gpuIdlePct": 62.4, "launchBound": True},
+        "modes": [_mode()],
+        "regions": [{"measurements": [_mode(speedupInterval={"low": 1, "high": 2, "slowHost": {"eager": 1.5}})]}],
+    }
+    notes.attach(report)  # type: ignore[arg-type]
+    assert report["eager"]["launchBoundText"].startswith(
+        "eager is launch-bound: the GPU sat idle 62% of each step between kernels, waiting for the host CPU"
+    )
+    assert report["modes"][0]["notes"] == []
+    assert report["regions"][0]["measurements"][0]["notes"][0].startswith("the host CPU was busy through these pairs")
+    report["eager"]["launchBound"] = False
+    assert notes.launch_bound(report) is None  # type: ignore[arg-type]
+
+
+def test_what_graph_breaks_cost_is_said_per_compiler_record_with_the_time_outside_the_graphs() -> None:
+    brk = [{"reason": "print"}]
+    assert notes.break_cost({"graphCount": 3, "graphBreaks": brk, "recompiles": []}, 0.242) == (  # type: ignore[typeddict-item]
+        "the compiled code is split into 3 graphs; code between them runs eagerly (0.24 ms per call is spent outside "
+        "the graphs: eager code, guards, Python)."
+    )
+    assert notes.break_cost({"graphCount": 1, "graphBreaks": brk, "recompiles": []}, None) == (  # type: ignore[typeddict-item]
+        "one graph was compiled; the code the break left out of it runs eagerly."
+    )
+    assert notes.break_cost({"graphCount": 0, "graphBreaks": brk, "recompiles": []}, None) == (  # type: ignore[typeddict-item]
+        "nothing of it was compiled: every call ran eagerly."
+    )
+    assert notes.break_cost({"graphCount": 2, "graphBreaks": [], "recompiles": []}, None) is None

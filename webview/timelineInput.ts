@@ -1,0 +1,202 @@
+// The timeline's input, on whichever panes are shown: the d3 zoom (wheel, drag to pan), Shift+drag to select a range,
+// the hover tooltip, a click to select a slice, the keys that zoom and pan, and the fits (a step, all time, a span).
+import { select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
+import { traceEnd } from '../extension/shared/trace/model.ts';
+import { formatMicros } from '../extension/shared/trace/summary.ts';
+import type { RangeSelection } from './rangeSelection.ts';
+import { LABEL_WIDTH, type TimeScale } from './timeline.ts';
+import { state } from './viewState.ts';
+
+/** What the input needs of the webview. */
+export interface InputHost {
+  ranges(): RangeSelection;
+  redraw(): void;
+  /** the view changed: saved, so that a reopened panel opens there */
+  save(): void;
+  select(pane: number, slice: number, details: HTMLElement): void;
+}
+
+const panesBox = (): HTMLDivElement | null => document.querySelector<HTMLDivElement>('.panes');
+
+export class TimelineInput {
+  private readonly zoom: ZoomBehavior<HTMLDivElement, unknown>;
+  private readonly resized: ResizeObserver;
+
+  constructor(private readonly host: InputHost) {
+    this.zoom = d3zoom<HTMLDivElement, unknown>()
+      .scaleExtent([0.5, 1e9])
+      .on('zoom', (event: D3ZoomEvent<HTMLDivElement, unknown>) => {
+        state.current = event.transform.rescaleX(state.base);
+        host.redraw();
+        host.save();
+      });
+    this.resized = new ResizeObserver(() => host.redraw());
+    // registered once: every load replaces the panes
+    document.addEventListener('keydown', (event) => this.onKey(event));
+  }
+
+  /** The base domain's whole width on screen: after a fit, the view is the base. */
+  private reset(box: HTMLDivElement): void {
+    this.zoom.transform(select(box), zoomIdentity);
+  }
+
+  /** Shows [from, to] (pane time) across the panes' width. */
+  zoomTo(from: number, to: number): void {
+    const box = panesBox();
+    if (!box) return;
+    state.base.domain([from, to]);
+    this.reset(box);
+  }
+
+  /** The view a saved state had: [from, to] as the base, unzoomed. */
+  restore(box: HTMLDivElement, domain: [number, number]): void {
+    state.base.domain(domain);
+    this.reset(box);
+  }
+
+  /** The longest pane's current step across the width. */
+  fitStep(box: HTMLDivElement): void {
+    let longest = 0;
+    for (const pane of state.panes) {
+      const { model, offset } = pane.timeline;
+      const step = model.steps[Math.min(state.step, model.steps.length - 1)];
+      longest = Math.max(longest, step ? step.end - offset : traceEnd(model));
+    }
+    state.base.domain([0, longest || 1]);
+    this.reset(box);
+  }
+
+  /** Every pane's whole trace across the width. */
+  fitAllTime(box: HTMLDivElement): void {
+    let lo = 0;
+    let hi = 1;
+    for (const pane of state.panes) {
+      lo = Math.min(lo, -pane.timeline.offset);
+      hi = Math.max(hi, traceEnd(pane.timeline.model) - pane.timeline.offset);
+    }
+    state.base.domain([lo, hi]);
+    this.reset(box);
+  }
+
+  /** The mouse on the panes just shown: zoom and pan, Shift+drag a range, hover, click to select. */
+  wire(box: HTMLDivElement, details: HTMLElement, tooltip: HTMLElement): void {
+    const ranges = this.host.ranges();
+    // Shift+drag selects a range (the zoom leaves it alone); a plain drag pans, as before
+    this.zoom.filter(
+      (event: MouseEvent | WheelEvent) =>
+        !event.shiftKey && (!event.ctrlKey || event.type === 'wheel') && !event.button,
+    );
+    select(box).call(this.zoom).on('dblclick.zoom', null);
+    let dragging: { pane: number; from: number } | null = null;
+    let dragged = false;
+    state.panes.forEach((pane, p) => {
+      const canvas = pane.timeline.canvas;
+      const timeAt = (x: number): number => (state.current as TimeScale).invert(Math.max(LABEL_WIDTH, x));
+      canvas.addEventListener('mousedown', (event) => {
+        if (!event.shiftKey || event.button !== 0) return;
+        dragging = { pane: p, from: timeAt(event.offsetX) };
+        dragged = false;
+        event.preventDefault();
+      });
+      canvas.addEventListener('mousemove', (event) => {
+        if (dragging?.pane === p && event.buttons & 1) {
+          dragged = true;
+          ranges.set(p, dragging.from, timeAt(event.offsetX), false);
+          return;
+        }
+        // the label column: the track's whole name (the column cuts long ones)
+        const i = event.offsetX < LABEL_WIDTH ? -1 : pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
+        const model = pane.timeline.model;
+        const text =
+          i >= 0
+            ? `${pane.timeline.sliceTitle(model.name[i]!)}\n${formatMicros(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}`
+            : event.offsetX < LABEL_WIDTH
+              ? pane.timeline.trackNameAt(event.offsetY)
+              : null;
+        if (!text) {
+          tooltip.hidden = true;
+          return;
+        }
+        tooltip.textContent = text;
+        tooltip.style.left = `${event.clientX + 12}px`;
+        tooltip.style.top = `${event.clientY + 12}px`;
+        tooltip.hidden = false;
+      });
+      canvas.addEventListener('mouseup', (event) => {
+        if (dragging?.pane !== p) return;
+        if (dragged) ranges.set(p, dragging.from, timeAt(event.offsetX), true);
+        dragging = null;
+      });
+      canvas.addEventListener('mouseleave', () => {
+        tooltip.hidden = true;
+      });
+      canvas.addEventListener('click', (event) => {
+        if (dragged) {
+          dragged = false;
+          return;
+        }
+        if (event.shiftKey) return;
+        const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
+        this.host.select(p, i, details);
+      });
+    });
+    this.resized.disconnect();
+    this.resized.observe(box);
+  }
+
+  /** Keyboard zoom and pan, and the range's keys. */
+  private onKey(event: KeyboardEvent): void {
+    const target = event.target as HTMLElement | null;
+    if (target && (target.tagName === 'INPUT' || target.tagName === 'VSCODE-TEXTFIELD' || target.closest('.range-box')))
+      return;
+    const box = panesBox();
+    if (!box) return;
+    const ranges = this.host.ranges();
+    if (event.shiftKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+      ranges.extend(event.key === 'ArrowRight' ? 1 : -1);
+      event.preventDefault();
+      return;
+    }
+    if (event.key === 'Escape' && ranges.range) {
+      ranges.clear();
+      event.preventDefault();
+      return;
+    }
+    const view = select(box);
+    const width = box.clientWidth - LABEL_WIDTH;
+    const k = (box as HTMLDivElement & { __zoom?: { k: number } }).__zoom?.k ?? 1;
+    switch (event.key) {
+      case 'w':
+      case 'W':
+      case '+':
+      case '=':
+        this.zoom.scaleBy(view, 1.5);
+        break;
+      case 's':
+      case 'S':
+      case '-':
+        this.zoom.scaleBy(view, 1 / 1.5);
+        break;
+      case 'a':
+      case 'A':
+      case 'ArrowLeft':
+        this.zoom.translateBy(view, (width * 0.2) / k, 0);
+        break;
+      case 'd':
+      case 'D':
+      case 'ArrowRight':
+        this.zoom.translateBy(view, (-width * 0.2) / k, 0);
+        break;
+      case 'f':
+      case 'F':
+        this.fitStep(box);
+        break;
+      case '0':
+        this.fitAllTime(box);
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  }
+}
