@@ -153,7 +153,7 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
 /** The failed guards as PyTorch wrote them, behind a toggle: the story and the chart say each as a sentence. */
 function failedGuards(calls: readonly RegionCall[]): HTMLElement {
   const toggle = el('details', 'failed-guards');
-  toggle.append(el('summary', undefined, 'Failed guards, as PyTorch wrote them'));
+  toggle.append(termEl('summary', undefined, 'Failed guards, as PyTorch wrote them'));
   for (const call of calls) toggle.append(el('pre', undefined, `call ${call.index}: ${call.recompileReason}`));
   return toggle;
 }

@@ -194,14 +194,18 @@ describe('the report panel at 560 px in light, dark and high-contrast themes', (
       await page.close();
     }
     const explanation = (name: string): string => TERMS.find((t) => t.name === name)!.explanation;
+    // a compile is named by its graph and function, never by its id (issue 44): no id is a term to explain
+    assert.deepEqual(
+      [...seen.keys()].filter((text) => /^\d+\/\d+$/.test(text)),
+      [],
+    );
     for (const [text, name] of [
-      ['0/0', 'compile id'],
       ['in situ', 'in situ'],
       ['graph breaks', 'graph break'],
       ['guard', 'guard'],
       ['recompile limit', 'recompile limit'],
     ] as const) {
-      assert.equal(seen.get(text), explanation(name), `"${text}" explained`);
+      assert.equal(seen.get(text) ?? seen.get(`${text}s`), explanation(name), `"${text}" explained`);
     }
   });
 });
