@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { CHROMIUM } from '../chromium.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -195,19 +196,6 @@ function stopServer(server: Server, artifacts: string): void {
   rmSync(server.home, { recursive: true, force: true });
 }
 
-const CHROMIUM = {
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-};
 const VIEWPORT = { width: 1500, height: 950 };
 
 async function openWorkbench(context: BrowserContext, port: number, workspace: string): Promise<Page> {

@@ -6,25 +6,13 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { HostToWebview, TimelinePane, TimelineSource, WebviewToHost } from '../../extension/shared/protocol.ts';
 import { reportMessage, sendTraces, type TimelineContent } from '../../extension/node/timelineContent.ts';
 import { renderWebviewHtml } from '../../extension/editor/webviewHtml.ts';
+import { CHROMIUM } from '../chromium.ts';
 
 const ROOT = join(__dirname, '..', '..');
 export const ORIGIN = 'https://webview.test';
 const NONCE = 'dGVzdC1ub25jZS0xMjM0NTY3OA==';
 
-export const launchBrowser = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+export const launchBrowser = (): Promise<Browser> => chromium.launch(CHROMIUM);
 
 /** What the page recorded: messages posted to the host, CSP violations, state. */
 export interface PageRecord {
