@@ -1,7 +1,7 @@
-"""What a compile made, read from its last attempt: Dynamo restarts a compile's analysis (a graph break found mid-trace,
-a float AOT autograd could not keep symbolic) and the attempt it gave up may already have logged a graph that was never
-compiled or run. What that attempt made is left out; what happened during it (the compile started, a graph break was
-found, its phases took time, its cache lookups) did happen, and stays."""
+"""What a compile made, read from its last attempt. Dynamo restarts a compile's analysis at a graph break found
+mid-trace, and when AOT autograd cannot keep a float symbolic: then the attempt it gave up has logged a graph (the float
+one of its inputs) that was never compiled or run. What that attempt made is left out; what happened during it (the
+compile started, a graph break was found, its phases took time, its cache lookups) did happen, and stays."""
 
 from __future__ import annotations
 
