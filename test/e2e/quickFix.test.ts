@@ -293,6 +293,21 @@ test(
         .filter({ hasText: `[Ln ${movedPrint}, Col 1]` })
         .first()
         .waitFor({ timeout: 30_000 });
+      // so did the report panel's links: the break's and the region's name their new lines, and the break's opens its
+      const panel = await findWebviewFrame(page, 'section.report .breaks button.link', 60_000);
+      const breakLink = panel.locator('section.report .breaks button.link', {
+        hasText: new RegExp(`print_step\\.py:${movedPrint}$`),
+      });
+      await breakLink.waitFor({ timeout: 30_000 });
+      assert.equal(
+        await panel.locator('section.region[data-region="r0"] h3 button.link').innerText(),
+        `print_step.py:${fixed.findIndex((l) => l.startsWith('@torch.compile')) + 1}`,
+      );
+      await breakLink.click();
+      await page
+        .locator('.statusbar-item', { hasText: `Ln ${movedPrint}, Col 1` })
+        .first()
+        .waitFor({ timeout: 30_000 });
       // the finding's hover (its explanation, the provider's part) on the print's new line
       assert.match(await findingHover(page, 'print("step done")'), /(What happened|Reason):.*print/is);
       const lens = await lensLine(page, /\d\.\d+×/);
