@@ -1240,7 +1240,14 @@ export interface RegionCall {
    * true: compiled graphs ran in this call; false: Dynamo fell back to eager (recompile limit, skipped frame, suppressed error); null: not known
    */
   ranCompiled?: boolean | null;
+  /**
+   * why Dynamo ran the call eagerly, in the runner's words (1.25: the recompile limit in plain words, report/sentences.recompile_limit_reached)
+   */
   fallbackReason?: string | null;
+  /**
+   * schema 1.25: torch._dynamo.config.recompile_limit where its function reached it and that is why the call ran eagerly (script/region_entry.py)
+   */
+  recompileLimit?: number;
   /**
    * a torchrun rank's call inside its profile window: its duration includes the profiler's overhead (left out of steadyState)
    */
@@ -1379,9 +1386,19 @@ export interface RegionInSitu {
    */
   stepsPerSecond?: null | Sides;
   /**
-   * why there is no step speedup
+   * why there is no step speedup (1.25, interleaved: noStep in the runner's words, report/in_situ_text.py)
    */
   reason?: string | null;
+  /**
+   * schema 1.25, interleaved: why there is no step speedup, as a code and its numbers (measure/interleaved.py; `reason` says it): eager-stance-only (called only at the eager stance: inlined in another region's compiled code), never-compiled (no call ran compiled code; fallback: why, the calls' fallback sentence), before-interleaving (calls: the region's calls, all before the interleaving began; quietCalls: the calls that compile nothing it waits for), no-steady-side (side: the side with no steady step), no-shared-signature. Null: a step speedup
+   */
+  noStep?: {
+    code: 'eager-stance-only' | 'never-compiled' | 'before-interleaving' | 'no-steady-side' | 'no-shared-signature';
+    fallback?: string | null;
+    calls?: number;
+    quietCalls?: number;
+    side?: 'eager' | 'compiled';
+  } | null;
   /**
    * per call of each side: separate runs: of the first pair; interleaved (1.16): the first 2000
    */

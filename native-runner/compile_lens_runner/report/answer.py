@@ -113,8 +113,8 @@ def _in_situ(region: Region) -> verdict.Decision | None:
     s = _in_situ_of(region)
     calls = [c for c in region.get("calls") or [] if c.get("side") != "eager"]
     if s.get("method") == "interleaved" and s.get("step") is None and s.get("call") is None:
-        reason = s.get("reason")
-        if reason and "ran compiled code" in reason:
+        no_step, reason = s.get("noStep"), s.get("reason")
+        if no_step is not None and no_step["code"] == "never-compiled" and reason:
             return verdict.Decision("none", reasons=[{"code": "ran-eagerly", "what": reason}])
         return None
     if not any(c.get("ranCompiled") is True for c in calls) and any(c.get("ranCompiled") is False for c in calls):
@@ -415,6 +415,7 @@ def attach(report: Report) -> None:
         failed, no_in_situ = verdict.failed_reason(report), _no_in_situ(report)
         for region in report.get("regions") or []:
             story.attach(region)
+            in_situ_text.attach_reason(region)
             region["answer"] = region_answer(region, failed, no_in_situ)
             nothing = region.get("noCompiledCode")
             if nothing:  # its sentence, as the answer says it

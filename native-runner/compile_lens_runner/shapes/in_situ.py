@@ -146,6 +146,21 @@ class HostShare(TypedDict):
     floorPct: float | None
 
 
+class _NoStep(TypedDict):
+    code: Literal["eager-stance-only", "never-compiled", "before-interleaving", "no-steady-side", "no-shared-signature"]
+
+
+class NoStep(_NoStep, total=False):
+    """Why an interleaved measurement has no step speedup (measure/interleaved.py), with what its sentence needs:
+    never-compiled the compiled calls' fallback sentence; before-interleaving the region's calls and the quiet calls
+    the interleaving waits for; no-steady-side the side with no steady step."""
+
+    fallback: str | None
+    calls: int
+    quietCalls: int
+    side: Literal["eager", "compiled"]
+
+
 class _RegionInSitu(TypedDict):
     pairs: int
 
@@ -174,7 +189,8 @@ class RegionInSitu(_RegionInSitu, total=False):
     paysBack: bool | None
     regionSeconds: Sides | None
     stepsPerSecond: Sides | None
-    reason: str | None
+    reason: str | None  # noStep in words (report/in_situ_text.py)
+    noStep: NoStep | None
     series: Series
     work: StepWork | None
     lines: list[str]  # schema 1.24: these numbers in the runner's words (report/in_situ_text.py)

@@ -30,6 +30,7 @@ class RegionCall(_RegionCall, total=False):
     said: str  # schema 1.24: what happened at it (compiled, recompiled, ran eagerly), in words (report/story.py)
     ranCompiled: bool | None
     fallbackReason: str | None
+    recompileLimit: int  # schema 1.25: the limit its function reached, where that is why it ran eagerly
     profiled: bool
     observer: bool
     side: str
