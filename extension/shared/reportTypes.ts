@@ -456,6 +456,10 @@ export interface ModeResult {
    */
   scriptExitCode?: number;
   /**
+   * schema 1.25, a target's measured mode: its measurement in one line, as the CLI shows it (report/mode_line.py): the answer's words for its number, compiled per call vs the eager it rests on, kernels per step, graphs, breaks, recompiles, compile time, break-even. Absent: a mode without a number, or a report before 1.25 (the CLI lists the fields)
+   */
+  measuredText?: string;
+  /**
    * schema 1.24: the runner's sentences beside this number, as every surface shows them (report/notes.py): outputs that differ from eager no more than eager differs from the reference, eager taken from another mode's pairs, a side that never ran at the host's fast state, a contended host. Absent: a surface lists the fields
    */
   notes?: string[];

@@ -220,12 +220,17 @@ const JARGON: [RegExp, string][] = [
 
 /**
  * The sentences a TS surface shows that the runner words (schema 1.24: a region's in-situ lines, a mode's notes,
- * eager's launch-bound note, a graph break's cost; the story, 1.23; the headlines), where the report carries them:
+ * eager's launch-bound note, a graph break's cost; the story, 1.23; the headlines; 1.25: the CLI's mode line), where
+ * the report carries them:
  * each must be one of the report's own strings ([] when all are). A sentence composed here would not be.
  */
 function shownSentences(report: Report): { where: string; text: string }[] {
   const shown: { where: string; text: string }[] = [];
   const digest = digestReport(report);
+  // the CLI's line for each measured mode (schema 1.25)
+  const cli = reportText(report).split('\n');
+  for (const m of report.modes.filter((m) => m.measuredText !== undefined))
+    shown.push({ where: `${m.mode} line`, text: cli.find((l) => l.startsWith(`  ${m.mode}: `))?.slice(2) ?? '' });
   if (report.eager.launchBoundText !== undefined) shown.push({ where: 'eager', text: digest.launchBoundNote ?? '' });
   digest.modes.forEach((m, k) => {
     if (report.modes[k]!.notes) shown.push(...m.notes.map((text) => ({ where: m.mode, text })));

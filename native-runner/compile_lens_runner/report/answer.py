@@ -35,7 +35,7 @@ from ..shapes.in_situ import InSituSpeedup, RegionInSitu
 from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import in_situ_text, notes, sentences, story, verdict
+from . import in_situ_text, mode_line, notes, sentences, story, verdict
 from .shape_reasons import shape_reasons, step_unit
 
 # In-situ verdicts rest on at least this many steady steps, and (interleaved) this many pairs of adjacent
@@ -411,6 +411,7 @@ def attach(report: Report) -> None:
     notes.attach(report)
     if report["target"].get("kind") != "script":
         answer = target_answer(report)
+        mode_line.attach(report, answer)
     else:
         failed, no_in_situ = verdict.failed_reason(report), _no_in_situ(report)
         for region in report.get("regions") or []:
