@@ -469,6 +469,14 @@ export interface CompilerInsight {
   graphCount: number;
   graphBreaks: GraphBreak[];
   /**
+   * schema 1.25: the CUDA-graph outcome (cudaGraphs) in the runner's lines, as the CLI and the report panel show them (report/compiler_text.py): how many graphs were captured, each skip with its line and fix, the graphs a log cannot place, PyTorch's hints, the graphs with no reason recorded; the caller indents them. Absent: CUDA graphs not in use, or a report before 1.25
+   */
+  cudaGraphsLines?: string[];
+  /**
+   * schema 1.25, a report read from logs: where Dynamo compiled frames and made no graph of them, that no compiled code ran, in the runner's words (report/compiler_text.py). Absent: a graph was made, or a report before 1.25
+   */
+  noGraphText?: string;
+  /**
    * schema 1.24: what its graph breaks cost, in the runner's words, as the hover says it (report/notes.py): the graphs the code is split into, the time outside them. Absent: no break, or a report before 1.24
    */
   breakCost?: string;

@@ -220,7 +220,8 @@ const JARGON: [RegExp, string][] = [
 
 /**
  * The sentences a TS surface shows that the runner words (schema 1.24: a region's in-situ lines, a mode's notes,
- * eager's launch-bound note, a graph break's cost; the story, 1.23; the headlines; 1.25: the CLI's mode line), where
+ * eager's launch-bound note, a graph break's cost; the story, 1.23; the headlines; 1.25: the CLI's mode line, the
+ * CUDA-graph lines), where
  * the report carries them:
  * each must be one of the report's own strings ([] when all are). A sentence composed here would not be.
  */
@@ -241,6 +242,8 @@ function shownSentences(report: Report): { where: string; text: string }[] {
     if (region.story !== undefined) shown.push({ where: `${region.id} story`, text: d.story ?? '' });
     if (region.inSitu?.lines)
       shown.push(...(d.inSitu?.lines ?? []).map((text) => ({ where: `${region.id} in situ`, text })));
+    if (region.compiler?.cudaGraphsLines)
+      shown.push(...d.cudaGraphs.map((text) => ({ where: `${region.id} CUDA graphs`, text })));
     d.measurements.forEach((m, j) => {
       if (report.regions![k]!.measurements[j]!.notes)
         shown.push(...m.notes.map((text) => ({ where: `${region.id} ${m.label}`, text })));

@@ -243,6 +243,11 @@ describe('script regions in the report panel', () => {
       r0.compiler!.cudaGraphs = [
         { compileId: '0/0', status: 'unknown', reason: 'This log cannot say whether CUDA graphs ran.' },
       ];
+      // the runner's lines for them (schema 1.25, report/compiler_text.py), shown as carried
+      r0.compiler!.cudaGraphsLines = [
+        'CUDA graphs: 0 of 1 graph captured',
+        '  1 graph unknown: This log cannot say whether CUDA graphs ran.',
+      ];
       return { ...report, regions: [r0] };
     });
     const box = page.locator('section.region[data-region="r0"]');

@@ -8,8 +8,6 @@ runs (torch < 2.6, reports before 1.24) has no lines: a surface lists its fields
 
 from __future__ import annotations
 
-import os
-
 from .. import formats
 from ..measure import interleaved
 from ..shapes.answer import Answer, AnswerNumber
@@ -93,7 +91,7 @@ def _basis(s: RegionInSitu) -> str:
 
 def _failure(f: CompileFailure) -> str:
     loc = f.get("location")
-    where = f"{os.path.basename(loc['file'])}:{loc['line']}: " if loc else ""
+    where = f"{formats.place(loc['file'], loc['line'], loc.get('cell'))}: " if loc else ""
     return f"in situ: compiled call {f.get('index', '?')} failed at {where}{f['what'].rstrip('.')}. Fix: {f['fix']}"
 
 

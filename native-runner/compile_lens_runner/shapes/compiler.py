@@ -219,3 +219,5 @@ class CompilerInsight(_CompilerInsight, total=False):
     compiles: list[CompileArtifacts]
     phases: list[CompilePhase]
     breakCost: str  # schema 1.24: what its graph breaks cost, in words (report/notes.py)
+    cudaGraphsLines: list[str]  # schema 1.25: cudaGraphs in lines (report/compiler_text.py)
+    noGraphText: str  # schema 1.25: frames compiled and no graph made, in words (report/compiler_text.py)
