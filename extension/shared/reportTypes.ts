@@ -532,6 +532,10 @@ export interface CompilerInsight {
 }
 export interface GraphBreak {
   reason: string;
+  /**
+   * schema 1.25, count > 1: the count said as the hover's title says it ("3 graph breaks at this line", report/compiler_text.py)
+   */
+  countText?: string;
   hint?: string | null;
   /**
    * PyTorch graph-break registry id, e.g. GB0059
@@ -667,6 +671,10 @@ export interface RecompileSite {
    */
   reason: string;
   count: number;
+  /**
+   * schema 1.25, count > 1: the count said as the hover's title says it ("7 recompiles at this line", report/compiler_text.py)
+   */
+  countText?: string;
   compileIds?: (string | null)[];
   /**
    * the values a value guard saw, or the sizes a size guard saw (the one compiled first, then each that recompiled), in order (empty unless it recurred with several)

@@ -58,3 +58,12 @@ def test_frames_compiled_into_no_graph_say_no_compiled_code_ran_in_a_report_read
     script["target"]["kind"] = "script"
     compiler_text.attach(script)
     assert "noGraphText" not in script["modes"][0]["compiler"]
+
+
+def test_a_site_seen_more_than_once_says_its_count_as_the_hover_s_title() -> None:
+    compiler: dict[str, Any] = {"graphCount": 2, "recompiles": [],
+                                "graphBreaks": [{"reason": "print", "count": 3}, {"reason": "item", "count": 1}],
+                                "recompileSites": [{"pattern": "p", "count": 7}, {"pattern": "q", "count": 1}]}  # fmt: skip
+    compiler_text.count_texts(compiler)  # type: ignore[arg-type]
+    assert [b.get("countText") for b in compiler["graphBreaks"]] == ["3 graph breaks at this line", None]
+    assert [s.get("countText") for s in compiler["recompileSites"]] == ["7 recompiles at this line", None]

@@ -384,7 +384,9 @@ test("recompiles recorded at one line are one Problems entry saying the sizes in
       'specialised to each size in turn, so every new one compiled again.',
   );
   const hover = findingHover(site!);
+  // the count as the runner says it (schema 1.25: the site's countText); a report before it: as Problems says it
   assert.match(hover, /^\*\*Compile Lens — 7 recompiles at this line\*\*/);
+  assert.match(findingHover({ ...site!, countText: null }), /^\*\*Compile Lens — Recompile ×7\*\*/);
   assert.match(hover, /\*\*What happened:\*\* Input 'x' changed size in dimension 1: 16 → 32/);
   assert.match(hover, /\*\*Fix:\*\* If that dimension varies in use, mark it dynamic/);
   assert.match(hover, /\*\*PyTorch's words:\*\*\n\n> tensor 'x' size mismatch at index 1\. expected 16, actual 32/);

@@ -221,7 +221,7 @@ const JARGON: [RegExp, string][] = [
 /**
  * The sentences a TS surface shows that the runner words (schema 1.24: a region's in-situ lines, a mode's notes,
  * eager's launch-bound note, a graph break's cost; the story, 1.23; the headlines; 1.25: the CLI's mode line, the
- * CUDA-graph lines), where
+ * CUDA-graph lines, the hover's count of a finding seen more than once), where
  * the report carries them:
  * each must be one of the report's own strings ([] when all are). A sentence composed here would not be.
  */
@@ -249,6 +249,12 @@ function shownSentences(report: Report): { where: string; text: string }[] {
         shown.push(...m.notes.map((text) => ({ where: `${region.id} ${m.label}`, text })));
     });
   }
+  // a finding seen more than once: the hover's title says its count (schema 1.25: countText)
+  for (const f of collectFindings(report).filter((f) => f.count > 1 && f.kind !== 'divergence'))
+    shown.push({
+      where: `${f.file}:${f.line} hover`,
+      text: /^\*\*Compile Lens — (.*?)\*\*/.exec(findingHover(f))?.[1] ?? '',
+    });
   const costs = [...report.modes, ...(report.regions ?? [])].some((m) => m.compiler?.breakCost !== undefined);
   if (costs)
     for (const f of collectFindings(report).filter((f) => f.kind === 'graph-break'))

@@ -1,6 +1,7 @@
 """What a compiler record says in lines (schema 1.25), as the CLI (`profile`, `inspect`) and the report panel show
 them: the CUDA-graph outcome (`cudaGraphsLines`: how many graphs were captured, each skip with its line and fix, what
-a log cannot say) and, in a report read from logs, where Dynamo compiled frames and made no graph of them, that no
+a log cannot say), a graph break's or recompile site's count (`countText`: the hover's title) and, in a report read
+from logs, where Dynamo compiled frames and made no graph of them, that no
 compiled code ran (`noGraphText`; a script's region says it as its answer: noCompiledCode). Said from the record with formats.py's numbers each time the report is written (answer.attach)."""
 
 from __future__ import annotations
@@ -71,11 +72,22 @@ def no_graph(compiler: CompilerInsight) -> str | None:
     )
 
 
+def count_texts(compiler: CompilerInsight) -> None:
+    """A graph break or recompile site seen more than once: its count, as the hover's title says it."""
+    for item in compiler["graphBreaks"]:
+        if (item.get("count") or 1) > 1:
+            item["countText"] = f"{formats.plural(item.get('count') or 1, 'graph break')} at this line"
+    for site in compiler.get("recompileSites") or []:
+        if site["count"] > 1:
+            site["countText"] = f"{formats.plural(site['count'], 'recompile')} at this line"
+
+
 def attach(report: Report) -> None:
-    """Each compiler record's lines: the modes' and the regions'."""
+    """Each compiler record's lines and counts: the modes' and the regions'."""
     records = [m.get("compiler") for m in report["modes"]]
     records += [r.get("compiler") for r in report.get("regions") or []]
     for compiler in (c for c in records if c is not None):
+        count_texts(compiler)
         lines = cuda_graph_lines(compiler.get("cudaGraphs") or [])
         if lines:
             compiler["cudaGraphsLines"] = lines
