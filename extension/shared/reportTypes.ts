@@ -1973,6 +1973,22 @@ export interface RankEntry {
    */
   rank: number;
   /**
+   * schema 1.25: its error with the line it failed at, in the runner's words (report/rank_text.py). Absent: no error, or a report before 1.25
+   */
+  errorText?: string;
+  /**
+   * schema 1.25: what it compiled and ran in words (graphs, breaks, recompiles, compile time, FX graph cache, collectives; report/rank_text.py). Absent: none recorded, or a report before 1.25
+   */
+  factsText?: string;
+  /**
+   * schema 1.25: each region's calls and steady time per call on this rank, in words (report/rank_text.py). Absent: a report before 1.25
+   */
+  regionsText?: string[];
+  /**
+   * schema 1.25: after a timeout, where it was: the collective it waited in and the line (report/rank_text.py). Absent: no stack, or a report before 1.25
+   */
+  waitingText?: string;
+  /**
    * path relative to the report directory
    */
   trace?: string | null;

@@ -28,6 +28,7 @@ import {
   runSummary,
   type RegionDigest,
 } from '../../extension/present/regionDigest.ts';
+import { digestRank } from '../../extension/present/rankDigest.ts';
 import { digestReport, modeCells } from '../../extension/present/reportDigest.ts';
 import { runListEntry } from '../../extension/present/runList.ts';
 import { compareRuns } from '../../extension/present/runCompare.ts';
@@ -221,7 +222,7 @@ const JARGON: [RegExp, string][] = [
 /**
  * The sentences a TS surface shows that the runner words (schema 1.24: a region's in-situ lines, a mode's notes,
  * eager's launch-bound note, a graph break's cost; the story, 1.23; the headlines; 1.25: the CLI's mode line, the
- * CUDA-graph lines, the hover's count of a finding seen more than once), where
+ * CUDA-graph lines, the hover's count of a finding seen more than once, a rank's words), where
  * the report carries them:
  * each must be one of the report's own strings ([] when all are). A sentence composed here would not be.
  */
@@ -248,6 +249,15 @@ function shownSentences(report: Report): { where: string; text: string }[] {
       if (report.regions![k]!.measurements[j]!.notes)
         shown.push(...m.notes.map((text) => ({ where: `${region.id} ${m.label}`, text })));
     });
+  }
+  // a torchrun job's ranks: the CLI's ranks block and the panel's rank table (schema 1.25)
+  for (const entry of report.ranks ?? []) {
+    const d = digestRank(entry);
+    const where = `rank ${entry.rank}`;
+    if (entry.factsText !== undefined) shown.push({ where, text: d.facts ?? '' });
+    if (entry.regionsText !== undefined) shown.push(...d.regionLines.map((text) => ({ where, text })));
+    if (entry.errorText !== undefined) shown.push({ where, text: d.error ?? '' });
+    if (entry.waitingText !== undefined) shown.push({ where, text: d.waiting ?? '' });
   }
   // a finding seen more than once: the hover's title says its count (schema 1.25: countText)
   for (const f of collectFindings(report).filter((f) => f.count > 1 && f.kind !== 'divergence'))

@@ -35,7 +35,7 @@ from ..shapes.in_situ import InSituSpeedup, RegionInSitu
 from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import compiler_text, in_situ_text, mode_line, notes, sentences, story, verdict
+from . import compiler_text, in_situ_text, mode_line, notes, rank_text, sentences, story, verdict
 from .shape_reasons import shape_reasons, step_unit
 
 # In-situ verdicts rest on at least this many steady steps, and (interleaved) this many pairs of adjacent
@@ -410,6 +410,7 @@ def attach(report: Report) -> None:
     theirs; the notes beside each number (notes.py)."""
     notes.attach(report)
     compiler_text.attach(report)
+    rank_text.attach(report)
     if report["target"].get("kind") != "script":
         answer = target_answer(report)
         mode_line.attach(report, answer)
