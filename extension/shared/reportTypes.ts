@@ -1161,6 +1161,14 @@ export interface Region {
     fromCall: number;
     medianMs: number;
     spreadPct?: number | null;
+    /**
+     * schema 1.25: the first-call chart's tooltip for it, in the runner's words (report/chart_text.py)
+     */
+    said?: string;
+    /**
+     * schema 1.25: its label on the first-call chart (report/chart_text.py)
+     */
+    label?: string;
     [k: string]: unknown;
   };
   replay: {
@@ -1187,6 +1195,10 @@ export interface Region {
    * schema 1.18: the region in one line, its verdict first ("compile it: 1.84× per call replayed with default (1.70–1.95×) · 2 graphs · 1 recompile", "no verdict: not replayable: mutates self.calls"), written by the runner (1.21: answer.headline): the CodeLens on its torch.compile line shows it as it is. Absent: older reports
    */
   headline?: string;
+  /**
+   * schema 1.25: what the report panel's first-call chart leaves out, in words, as its legend says it (report/chart_text.py): calls without a recorded duration, calls past the recorded ones. Absent: a report before 1.25
+   */
+  chartNotes?: string[];
   /**
    * schema 1.23: the region's first-call story in words (report/story.py): which call compiled, which recompiled and why, from which call on it ran at its steady speed, which calls ran eagerly; null: no calls to tell it from. Absent: older reports (the surfaces then list the calls' events)
    */
@@ -1419,6 +1431,21 @@ export interface RegionInSitu {
     quietCalls?: number;
     side?: 'eager' | 'compiled';
   } | null;
+  /**
+   * schema 1.25, a step speedup: each side's steady median on the report panel's in-situ overlay, in the runner's words (report/chart_text.py)
+   */
+  medianText?: {
+    compiled: string;
+    eager: string;
+  };
+  /**
+   * schema 1.25: each step of the series that compiled, as its mark on the in-situ overlay says it (report/chart_text.py)
+   */
+  compileSteps?: {
+    side: 'compiled' | 'eager';
+    index: number;
+    text: string;
+  }[];
   /**
    * per call of each side: separate runs: of the first pair; interleaved (1.16): the first 2000
    */
@@ -2056,6 +2083,14 @@ export interface RankEntry {
       fromCall: number;
       medianMs: number;
       spreadPct?: number | null;
+      /**
+       * schema 1.25: the first-call chart's tooltip for it, in the runner's words (report/chart_text.py)
+       */
+      said?: string;
+      /**
+       * schema 1.25: its label on the first-call chart (report/chart_text.py)
+       */
+      label?: string;
       [k: string]: unknown;
     };
   }[];

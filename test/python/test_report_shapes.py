@@ -72,6 +72,8 @@ PARTS = {
     in_situ.EagerFallback: "#/$defs/inSitu/properties/eagerFallback/oneOf/1",
     in_situ.HostShare: "#/$defs/inSitu/properties/hostShare/oneOf/1",
     in_situ.NoStep: "#/$defs/inSitu/properties/noStep",
+    in_situ.MedianText: "#/$defs/inSitu/properties/medianText",
+    in_situ.CompileStep: "#/$defs/inSitu/properties/compileSteps/items",
     in_situ.RegionInSitu: "#/$defs/inSitu",
     in_situ.ReportInSitu: "#/properties/inSitu",
     region.RegionCall: "#/$defs/regionCall",

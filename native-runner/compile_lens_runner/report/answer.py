@@ -35,7 +35,7 @@ from ..shapes.in_situ import InSituSpeedup, RegionInSitu
 from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import compiler_text, in_situ_text, mode_line, notes, rank_text, sentences, story, verdict
+from . import chart_text, compiler_text, in_situ_text, mode_line, notes, rank_text, sentences, story, verdict
 from .shape_reasons import shape_reasons, step_unit
 
 # In-situ verdicts rest on at least this many steady steps, and (interleaved) this many pairs of adjacent
@@ -428,6 +428,7 @@ def attach(report: Report) -> None:
             region["recommendation"] = _recommendation(region["answer"])
             region["headline"] = region["answer"]["headline"]
             in_situ_text.attach(region)
+            chart_text.attach(region)
         answer = script_answer(report)
     report["answer"] = answer
     report["recommendation"] = _recommendation(answer)

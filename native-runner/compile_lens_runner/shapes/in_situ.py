@@ -146,6 +146,21 @@ class HostShare(TypedDict):
     floorPct: float | None
 
 
+class MedianText(TypedDict):
+    """schema 1.25: each side's steady median on the in-situ overlay, in words (report/chart_text.py)."""
+
+    compiled: str
+    eager: str
+
+
+class CompileStep(TypedDict):
+    """schema 1.25: a step that compiled, as its mark on the in-situ overlay says it (report/chart_text.py)."""
+
+    side: Literal["compiled", "eager"]
+    index: int
+    text: str
+
+
 class _NoStep(TypedDict):
     code: Literal["eager-stance-only", "never-compiled", "before-interleaving", "no-steady-side", "no-shared-signature"]
 
@@ -192,6 +207,8 @@ class RegionInSitu(_RegionInSitu, total=False):
     reason: str | None  # noStep in words (report/in_situ_text.py)
     noStep: NoStep | None
     series: Series
+    medianText: MedianText
+    compileSteps: list[CompileStep]
     work: StepWork | None
     lines: list[str]  # schema 1.24: these numbers in the runner's words (report/in_situ_text.py)
     failure: CompileFailure | None
