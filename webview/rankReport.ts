@@ -101,15 +101,12 @@ function number(value: number | null, text: string): HTMLElement {
   return td;
 }
 
-/** The rank's error or where it waited, its regions' calls, and that it diverged. */
+/** That it diverged, the rank's error or where it waited, its regions' calls (the runner's words). */
 function notes(d: RankDigest, diverged: boolean): string {
   const parts: string[] = [];
   if (diverged) parts.push('diverged (see below)');
   if (d.error) parts.push(d.error);
   if (d.waiting) parts.push(d.waiting);
-  for (const r of d.regions)
-    parts.push(
-      `${r.id} ${r.name}: ${plural(r.calls, 'call')}${r.steadyMs !== null ? `, ${formatMs(r.steadyMs)}/call from call ${r.steadyFromCall}` : ''}`,
-    );
+  parts.push(...d.regionLines);
   return parts.join(' · ');
 }
