@@ -10,11 +10,22 @@ export interface InterpreterInfo {
   cuda: boolean;
 }
 
+// The probe reads the installed versions without importing torch: an import costs seconds before every run (and
+// initialises CUDA on a GPU host), and the runner's own start names a torch that is installed but cannot be imported.
+// "cuda" is a CUDA build of torch on a host with NVIDIA's driver, where Inductor needs Triton.
 const PROBE = [
-  'import json, sys, importlib.util as u',
+  'import json, os, re, sys, importlib.util as u',
+  'from importlib import metadata',
   'info = {"pythonVersion": sys.version.split()[0], "torch": None, "triton": None, "cuda": False}',
-  'try:\n import torch\n info["torch"] = torch.__version__\n info["cuda"] = bool(torch.cuda.is_available())\nexcept Exception: pass',
-  'if u.find_spec("triton"):\n try:\n  import triton\n  info["triton"] = triton.__version__\n except Exception: pass',
+  's = u.find_spec("torch")',
+  'if s and s.submodule_search_locations:',
+  ' d = list(s.submodule_search_locations)[0]',
+  ' try:\n  info["torch"] = re.search(r"^__version__ *= *.(.+?).$", open(os.path.join(d, "version.py")).read(), re.M)[1]\n except Exception: pass',
+  ' cuda_build = any(os.path.exists(os.path.join(d, "lib", n)) for n in ("libtorch_cuda.so", "torch_cuda.dll"))',
+  ' info["cuda"] = cuda_build and (os.name == "nt" or os.path.exists("/dev/nvidiactl"))',
+  'if u.find_spec("triton"):',
+  ' for n in ("triton", "pytorch-triton"):',
+  '  try:\n   info["triton"] = metadata.version(n)\n   break\n  except Exception: pass',
   'print(json.dumps(info))',
 ].join('\n');
 
