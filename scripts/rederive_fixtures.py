@@ -3,7 +3,8 @@ and headline (report/answer.py; a region's options as the runner records them no
 (its measurements, in-situ steps, compiler records: as recorded); each compiler record's recompile sites, grouped
 and said as the runner says them (compiler/explain.py) from the recompiles it recorded; a region's story
 (report/story.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
-(explain.guard_sentence); a region's in-situ lines (report/in_situ_text.py, by answer.attach). A fixture recorded by an older runner otherwise keeps words the runner no
+(explain.guard_sentence); a region's in-situ step work set against its wall step and said (measure/step_work.py,
+from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach). A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
 Run: python3 scripts/rederive_fixtures.py           (rewrites the fixtures that differ, names them)
@@ -21,6 +22,7 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import explain  # noqa: E402
+from compile_lens_runner.measure import step_work  # noqa: E402
 from compile_lens_runner.report import answer  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
@@ -88,6 +90,12 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
                 call["recompileWhy"] = explain.guard_sentence(call["recompileReason"])
         # older runners wrote only the arguments given; the current one says each (mode "default" when none was given)
         region["options"] = _options(region.get("options") or {})
+        situ = region.get("inSitu") or {}
+        if situ.get("work"):  # each side's work as recorded, set against its wall and said as the runner does now
+            sides = [
+                {k: situ["work"][side][k] for k in step_work.SideWork.__annotations__} for side in ("eager", "compiled")
+            ]
+            situ["work"] = step_work.compare(sides[0], sides[1], situ.get("step"))
     answer.attach(out)
     return out
 
