@@ -346,11 +346,13 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "no-in-situ": (
         lambda r: "replay only" if r.get("kind") == "no-set-stance" else "in situ off",
+        # what was not measured, only: a replay's number says itself ("per call replayed"), and a region that was
+        # not replayable has no verdict to rest on it (a rank of a torchrun job read "the verdict rests on the replay")
         lambda r: (
             f"Not measured in situ: torch {r.get('torch') or 'here'} has no torch.compiler.set_stance (PyTorch 2.6 and "
-            "later): the verdict rests on the replay."
+            "later)."
             if r.get("kind") == "no-set-stance"
-            else "Not measured in situ (--no-in-situ): the verdict rests on the replay."
+            else "Not measured in situ (--no-in-situ)."
         ),
     ),
     "replay-not-possible": (
