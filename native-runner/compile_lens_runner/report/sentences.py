@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from .. import formats
 from ..shapes.answer import Answer, AnswerNumber, Reason
-from ..shapes.compiler import CompilerInsight
+from ..shapes.compiler import CompilerInsight, Recompile
 from ..shapes.region import Region
 
 VERDICT_WORDS = {
@@ -557,12 +557,23 @@ def compiler_facts(compiler: CompilerInsight | None, compile_s: float | None) ->
     return out
 
 
+def _other_ranks(items: list[Recompile]) -> tuple[int, str]:
+    """Of a torchrun job's items (graph breaks, recompiles: every rank's, each with its `ranks`), how many rank 0,
+    whose region this is, did not have, and the ranks that did ("rank 1", "ranks 1, 3")."""
+    others = [item for item in items if "ranks" in item and 0 not in item["ranks"]]
+    ranks = sorted({k for item in others for k in item["ranks"]})
+    return len(others), f"rank{'s' if len(ranks) > 1 else ''} {', '.join(map(str, ranks))}"
+
+
 def counts(region: Region) -> list[str]:
-    """A region's compiler facts for its headline: graphs, breaks, recompiles, calls that ran eagerly."""
+    """A region's compiler facts for its headline: graphs, breaks, recompiles, calls that ran eagerly. In a torchrun
+    job the region, its graphs and calls are rank 0's: another rank's recompiles are said with its ranks."""
     compiler = region.get("compiler")
+    elsewhere, where = 0, ""
     if compiler is not None:
         graphs: int | None = compiler.get("graphCount")
-        breaks, recompiles = len(compiler.get("graphBreaks") or []), len(compiler.get("recompiles") or [])
+        elsewhere, where = _other_ranks(compiler.get("recompiles") or [])
+        breaks, recompiles = len(compiler.get("graphBreaks") or []), len(compiler.get("recompiles") or []) - elsewhere
     else:  # the calls say it when there is no compiler record
         graphs, breaks = None, 0
         recompiles = sum(1 for c in region["calls"] if c.get("event") == "recompiled")
@@ -578,6 +589,8 @@ def counts(region: Region) -> list[str]:
         out.append(formats.plural(breaks, "break"))
     if recompiles:
         out.append(formats.plural(recompiles, "recompile"))
+    if elsewhere:
+        out.append(f"{formats.plural(elsewhere, 'recompile')} on {where}")
     if eager_calls:
         out.append(f"{formats.plural(eager_calls, 'call')} ran eagerly")
     return out
