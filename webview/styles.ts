@@ -37,7 +37,7 @@ canvas { display: block; }
 .facts th { color: var(--vscode-descriptionForeground); font-weight: normal; }
 .range-box section { margin-top: 12px; }
 /* scrolled to: below the sticky toolbar */
-.range-box section, .focus-note { scroll-margin-top: 56px; }
+.range-box section, .focus-note, .details-box { scroll-margin-top: 56px; }
 .range-table { margin: 6px 0 12px; }
 .range-table caption { text-align: left; font-weight: 600; padding: 2px 0; }
 .range-table td.name { word-break: break-all; max-width: 640px; }
