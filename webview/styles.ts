@@ -90,6 +90,8 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .rank-steps-table tr.slowest td { font-weight: 600; }
 .region-measurements td, .region-measurements th { white-space: nowrap; }
 .region-measurements td.inputs { white-space: normal; min-width: 14em; max-width: 420px; }
+/* a failure or a note is a sentence: it wraps inside the table, not past the panel's edge */
+.region-measurements td.error, .region-measurements td.note { white-space: normal; }
 /* a narrow panel (beside the editor): each row becomes a block, its cells wrap with their column's name */
 @media (max-width: 760px) {
   table.stacks, table.stacks tbody, table.stacks tr { display: block; }
