@@ -61,8 +61,8 @@ export const formatBreakEven = (n: number, unit: 'call' | 'step'): string =>
 /** "3", "41.5": kernels per step, counts that may be averages */
 export const formatCount = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 
-/** "1160.6": steps per second */
-export const formatRate = (value: number): string => value.toFixed(1);
+/** "1,161", "35.2", "0.3": steps per second (whole from 100 on: "1160.6" read as a measured decimal) */
+export const formatRate = (value: number): string => (value >= 100 ? formatWhole(value) : value.toFixed(1));
 
 /** "ratios varied 57% between rounds": older reports' spread, where newer ones give the interval */
 export const formatSpread = (pct: number): string => `ratios varied ${formatPct(pct)} between rounds`;
