@@ -5,7 +5,8 @@ and said as the runner says them (compiler/explain.py) from the recompiles it re
 (report/story.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
 pairs of rounds as the runner estimates them now; a region's in-situ step work set against its wall step and said (measure/step_work.py,
-from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach). A fixture recorded by an older runner otherwise keeps words the runner no
+from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
+runner's words); a call past the recompile limit said in plain words, its limit recorded. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
 Run: python3 scripts/rederive_fixtures.py           (rewrites the fixtures that differ, names them)
@@ -24,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import explain  # noqa: E402
 from compile_lens_runner.measure import estimator, step_work  # noqa: E402
-from compile_lens_runner.report import answer  # noqa: E402
+from compile_lens_runner.report import answer, sentences  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
@@ -101,6 +102,42 @@ def _fastest_rounds(mode: dict[str, Any]) -> None:
     )
 
 
+# why an interleaved measurement had no step speedup, as runners before schema 1.25 said it (no code beside it)
+_OLD_NO_STEP: list[tuple[re.Pattern[str], Any]] = [
+    (re.compile(r"^no steady (eager|compiled) step\b"), lambda m: {"code": "no-steady-side", "side": m[1]}),
+    (
+        re.compile(
+            r"^the script's (\d+) call\(s\) of it all came before the interleaving began \(it starts after (\d+) "
+        ),
+        lambda m: {"code": "before-interleaving", "calls": int(m[1]), "quietCalls": int(m[2])},
+    ),
+    (re.compile(r"^no input signature had steady steps both ways"), lambda m: {"code": "no-shared-signature"}),
+]
+
+
+def _no_step(reason: str) -> dict[str, Any] | None:
+    """An older interleaved measurement's reason as the code the runner records now (measure/interleaved.py)."""
+    for pattern, code in _OLD_NO_STEP:
+        if m := pattern.match(reason):
+            return code(m)  # type: ignore[no-any-return]
+    return None
+
+
+# a call past the recompile limit, as runners before schema 1.25 said why it ran eagerly (PyTorch's config name as ours)
+_OLD_LIMIT = re.compile(
+    r"^(?:(\S+) hit torch\._dynamo\.config\.recompile_limit|recompile_limit \(\d+\) reached for (\S+?):)"
+)
+
+
+def _limit_fallback(call: dict[str, Any]) -> None:
+    """An older runner's reason for a call past the recompile limit, in the words and with the limit recorded now."""
+    old = _OLD_LIMIT.match(call.get("fallbackReason") or "")
+    limit = explain.recompile_limit(call.get("fallbackReason") or "")
+    if old and limit is not None:
+        call["fallbackReason"] = sentences.recompile_limit_reached(old[1] or old[2], limit)
+        call["recompileLimit"] = limit
+
+
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
@@ -114,12 +151,15 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
             _recompile_sites(entry["compiler"])
     for region in out.get("regions") or []:
         for call in region["calls"]:
+            _limit_fallback(call)
             if call.get("recompileReason"):
                 call["recompileWhy"] = explain.guard_sentence(call["recompileReason"])
+        situ = region.get("inSitu")
+        if situ and situ.get("method") == "interleaved" and situ.get("reason") and "noStep" not in situ:
+            situ["noStep"] = _no_step(situ["reason"])
         # older runners wrote only the arguments given; the current one says each (mode "default" when none was given)
         region["options"] = _options(region.get("options") or {})
-        situ = region.get("inSitu") or {}
-        if situ.get("work"):  # each side's work as recorded, set against its wall and said as the runner does now
+        if situ and situ.get("work"):  # each side's work as recorded, set against its wall and said as the runner does now
             sides = [
                 {k: situ["work"][side][k] for k in step_work.SideWork.__annotations__} for side in ("eager", "compiled")
             ]

@@ -95,7 +95,8 @@ export function renderInSituChart(region: Region): HTMLElement | null {
       median.setAttribute('x2', String(x(last + 0.5)));
       median.setAttribute('y1', String(y(ms)));
       median.setAttribute('y2', String(y(ms)));
-      chart.append(withTitle(median, `${SIDE_TEXT[side]}: ${formatMs(ms)} per step, median of the steady state`));
+      // the runner's words (schema 1.25); a report before them: the fields listed
+      chart.append(withTitle(median, situ.medianText?.[side] ?? `${SIDE_TEXT[side]} · median ${formatMs(ms)}`));
     }
   }
   drawAxes(chart, x, y, logScale, 'step (from call N to call N+1)', 'step time');
@@ -111,12 +112,8 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     for (const p of sides[side].filter((s) => s.compiles > 0)) {
       const mark = stepMark(side, x(p.index), y(p.ms));
       mark.dataset['call'] = String(p.index);
-      chart.append(
-        withTitle(
-          mark,
-          `step ${p.index}: ${formatMs(p.ms)}, compiled ${p.compiles} time${p.compiles === 1 ? '' : 's'}`,
-        ),
-      );
+      const said = situ.compileSteps?.find((c) => c.side === side && c.index === p.index)?.text;
+      chart.append(withTitle(mark, said ?? `step ${p.index} · ${formatMs(p.ms)} · compiles ${p.compiles}`));
     }
   }
   const legend = el('div', 'chart-legend');

@@ -13,8 +13,7 @@ import {
 import type { Report, SourceLocation } from '../extension/shared/report.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { el } from './panels.ts';
-
-type Reveal = (file: string, line: number, cell: number | null) => void;
+import { followLine, sourceLink, type Reveal } from './sourceLinks.ts';
 type OpenCode = (mode: string, compileId: string | null, codeLine: number | null) => void;
 
 const REGION = 'Torch-Compiled Region: ';
@@ -64,13 +63,8 @@ function resolvePyFrame(name: string, files: string[]): SourceLocation | null {
   return file ? { file, line: Number(match[2]), function: match[3] ?? null } : null;
 }
 
-function lineButton(location: SourceLocation, reveal: Reveal): HTMLElement {
-  const button = el('button', 'link', `${baseName(location.file)}:${location.line}`);
-  button.type = 'button';
-  button.title = location.file;
-  button.addEventListener('click', () => reveal(location.file, location.line, location.cell ?? null));
-  return button;
-}
+const lineButton = (location: SourceLocation, reveal: Reveal): HTMLElement =>
+  sourceLink(location, (line) => `${baseName(location.file)}:${line}`, reveal);
 
 /**
  * The source side of slice i of the pane `paneLabel`, or null when there is nothing to say. A generated kernel is
@@ -115,7 +109,7 @@ export function renderKernelSource(
     if (kernel.usPerStep !== null && kernel.usPerStep !== undefined) row('time', formatUsPerStep(kernel.usPerStep));
     box.append(facts);
     for (const line of kernel.sourceLines.slice(0, 8))
-      if (line.code) box.append(el('pre', 'source-line', `${line.line}  ${line.code}`));
+      if (line.code) box.append(followLine(el('pre', 'source-line'), line, (now) => `${now}  ${line.code}`));
     if (kernel.codeLine) {
       const open = document.createElement('vscode-button');
       open.className = 'open-code';

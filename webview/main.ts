@@ -30,6 +30,7 @@ import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
 import { reviveModel } from './reviveModel.ts';
 import { restoredSelection, type SavedState } from './savedView.ts';
+import { linesEdited } from './sourceLinks.ts';
 import { injectStyles } from './styles.ts';
 import { kindLegend, readTheme } from './theme.ts';
 import { LABEL_WIDTH, TimelineCanvas } from './timeline.ts';
@@ -117,6 +118,9 @@ async function handleMessage(message: HostToWebview): Promise<void> {
       case 'report':
         state.opening = null;
         showReport(message.title, message.report, message.traces);
+        break;
+      case 'edited':
+        linesEdited({ file: message.file, cell: message.cell }, message.changes);
         break;
       case 'focus':
         state.focus = message.target;

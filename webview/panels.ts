@@ -9,6 +9,7 @@ import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { splitTerms } from '../extension/present/glossary.ts';
 import { kernelArg } from '../extension/present/kernelArgs.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
+import { sourceLink, type Reveal } from './sourceLinks.ts';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -43,10 +44,7 @@ export function termEl<K extends keyof HTMLElementTagNameMap>(
 /** Speedup per mode with where the next run may land, kernels/step eager → compiled, what the numbers rest on
  *  (launch-bound eager, correctness reference, TF32 settings), graph breaks, recommendation: the same digest the CLI
  *  prints and the CodeLens shows, so the three never disagree. What was not measured is said in words. */
-export function renderReportHeader(
-  report: Report,
-  reveal: (file: string, line: number, cell: number | null) => void,
-): HTMLElement {
+export function renderReportHeader(report: Report, reveal: Reveal): HTMLElement {
   const digest = digestReport(report);
   const header = el('section', 'report');
   // compiler logs (inspect): nothing was run here, the log does not say on which machine; no timing table
@@ -83,18 +81,11 @@ export function renderReportHeader(
     // the runner's words for it where it has them, PyTorch's otherwise; then the runner's fix
     item.append(termEl('span', undefined, graphBreak.what ?? graphBreak.reason));
     // a notebook's break opens its cell in the notebook editor, named "explore.ipynb cell 3, line 2"
-    const link = el(
-      'button',
-      'link',
-      placeLabel(
-        { file: graphBreak.file, line: graphBreak.line, cell: graphBreak.cell ?? null },
-        graphBreak.cell == null,
-      ),
+    const at = { file: graphBreak.file, line: graphBreak.line, cell: graphBreak.cell ?? null };
+    item.append(
+      ' ',
+      sourceLink(at, (line) => placeLabel({ ...at, line }, at.cell === null), reveal),
     );
-    link.type = 'button';
-    link.title = graphBreak.file;
-    link.addEventListener('click', () => reveal(graphBreak.file, graphBreak.line, graphBreak.cell ?? null));
-    item.append(' ', link);
     if (graphBreak.fix) item.append(el('div', 'fix', `Fix: ${graphBreak.fix}`));
     list.append(item);
   }

@@ -7,7 +7,7 @@ import type { Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { formatMs, formatSeconds, plural } from '../extension/present/numbers.ts';
 import { el, termEl } from './panels.ts';
-import type { Reveal } from './regions.ts';
+import { sourceLink, type Reveal } from './sourceLinks.ts';
 
 /** The ranks section of a torchrun job's report; null for one process. */
 export function renderRankReport(report: Report, reveal: Reveal): HTMLElement | null {
@@ -26,10 +26,10 @@ export function renderRankReport(report: Report, reveal: Reveal): HTMLElement | 
     const item = termEl('li', d.severity === 'warning' ? 'warning' : 'error', d.message);
     if (d.file !== null && d.line !== null) {
       const { file, line, cell } = d;
-      const link = el('button', 'link', placeLabel({ file, line, cell }));
-      link.type = 'button';
-      link.addEventListener('click', () => reveal(file, line, cell));
-      item.append(' ', link);
+      item.append(
+        ' ',
+        sourceLink({ file, line, cell }, (now) => placeLabel({ file, line: now, cell }), reveal),
+      );
     }
     list.append(item);
   }
@@ -101,15 +101,12 @@ function number(value: number | null, text: string): HTMLElement {
   return td;
 }
 
-/** The rank's error or where it waited, its regions' calls, and that it diverged. */
+/** That it diverged, the rank's error or where it waited, its regions' calls (the runner's words). */
 function notes(d: RankDigest, diverged: boolean): string {
   const parts: string[] = [];
   if (diverged) parts.push('diverged (see below)');
   if (d.error) parts.push(d.error);
   if (d.waiting) parts.push(d.waiting);
-  for (const r of d.regions)
-    parts.push(
-      `${r.id} ${r.name}: ${plural(r.calls, 'call')}${r.steadyMs !== null ? `, ${formatMs(r.steadyMs)}/call from call ${r.steadyFromCall}` : ''}`,
-    );
+  parts.push(...d.regionLines);
   return parts.join(' · ');
 }

@@ -14,7 +14,7 @@ import {
   type ScaleLinear,
 } from 'd3';
 import type { Region, RegionCall } from '../extension/shared/report.ts';
-import { formatMs, formatPct, formatSeconds } from '../extension/present/numbers.ts';
+import { formatMs, formatSeconds } from '../extension/present/numbers.ts';
 import { explanationsOf } from '../extension/present/glossary.ts';
 import { el } from './panels.ts';
 
@@ -203,13 +203,9 @@ export function renderRegionChart(region: Region): HTMLElement {
     shade.setAttribute('y', String(MARGIN.top));
     shade.setAttribute('width', String(x(last + 0.5) - x(steady.fromCall - 0.5)));
     shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
-    const spread = steady.spreadPct != null ? ` (calls varied ${formatPct(steady.spreadPct)})` : '';
-    chart.append(
-      withTitle(
-        shade,
-        `steady state from call ${steady.fromCall}: ${formatMs(steady.medianMs)} per call, median${spread}`,
-      ),
-    );
+    // the runner's words (schema 1.25); a report before them: the fields listed
+    const fields = `steady state · from call ${steady.fromCall} · median ${formatMs(steady.medianMs)}`;
+    chart.append(withTitle(shade, steady.said ?? fields));
     const median = svg('line', 'steady-median');
     median.setAttribute('x1', shade.getAttribute('x')!);
     median.setAttribute('x2', String(x(last + 0.5)));
@@ -220,7 +216,7 @@ export function renderRegionChart(region: Region): HTMLElement {
     label.setAttribute('x', String(x(last + 0.5) - 4));
     label.setAttribute('y', String(MARGIN.top + 12));
     label.setAttribute('text-anchor', 'end');
-    label.textContent = `steady state: ${formatMs(steady.medianMs)} median`;
+    label.textContent = steady.label ?? 'steady state';
     chart.append(median, label);
   }
 
@@ -253,16 +249,12 @@ function renderLegend(region: Region, timed: number, steady: boolean): HTMLEleme
     );
   }
   if (steady) legend.append(legendEntry(steadyMark(), 'steady state'));
+  // what the chart leaves out: the runner's words (schema 1.25); a report before them: the counts listed
   const untimed = region.calls.length - timed;
-  if (untimed)
-    legend.append(
-      el(
-        'span',
-        'legend-label',
-        `· ${untimed} call${untimed === 1 ? '' : 's'} without a recorded duration (not drawn)`,
-      ),
-    );
-  if (region.callsTruncated)
-    legend.append(el('span', 'legend-label', `· first ${region.calls.length} of ${region.callCount} calls`));
+  const notes = region.chartNotes ?? [
+    ...(untimed ? [`not drawn (no duration): ${untimed}`] : []),
+    ...(region.callsTruncated ? [`calls recorded: ${region.calls.length} of ${region.callCount}`] : []),
+  ];
+  for (const note of notes) legend.append(el('span', 'legend-label', `· ${note}`));
   return legend;
 }

@@ -15,8 +15,7 @@ import { plural } from '../extension/present/numbers.ts';
 import { el, termEl } from './panels.ts';
 import { renderInSituChart } from './inSituChart.ts';
 import { renderRegionChart } from './regionChart.ts';
-
-export type Reveal = (file: string, line: number, cell: number | null) => void;
+import { sourceLink, type Reveal } from './sourceLinks.ts';
 
 const COLUMNS = [
   'inputs',
@@ -97,14 +96,12 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
     const box = el('section', 'region');
     box.dataset['region'] = region.id;
     const title = el('h3', undefined, `${region.id} ${region.name}`);
-    if (region.location) {
-      const { file, line, cell } = region.location;
-      const link = el('button', 'link', placeLabel(region.location));
-      link.type = 'button';
-      link.title = `${file}:${line}`;
-      link.addEventListener('click', () => reveal(file, line, cell ?? null));
-      title.append(' — ', link);
-    }
+    const at = region.location;
+    if (at)
+      title.append(
+        ' — ',
+        sourceLink(at, (line) => placeLabel({ ...at, line }), reveal),
+      );
     box.append(title);
     // the runner's answer first: the verdict and the number it rests on, as the CodeLens says it
     box.append(termEl('p', 'headline', digest.headline));

@@ -5,7 +5,7 @@
 import { collectFindings, type Finding } from '../present/findings.ts';
 import type { Report } from '../shared/report.ts';
 import { placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
-import { movedLineAfter, type TextChange } from './movedLines.ts';
+import { movedLineAfter, type TextChange } from '../shared/movedLines.ts';
 
 /** What a report was a run of: a target function, a script (or notebook), or a sample. */
 export function runKey(target: Report['target']): string {

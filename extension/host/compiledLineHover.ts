@@ -1,9 +1,9 @@
 // What a compiled user line ended up in, for the hover under the line's findings: which generated kernels its ops
 // were fused into, what else each fused, its time per step, and a link that opens the kernel in the generated code.
 // Reads the newest report shown that compiled this file (a run of another file does not hide it); an edit moves its
-// lines as it moves the findings' (editor/movedLines.ts).
+// lines as it moves the findings' (shared/movedLines.ts).
 import * as vscode from 'vscode';
-import { movedLineKeys } from '../editor/movedLines.ts';
+import { movedLineKeys } from '../shared/movedLines.ts';
 import { compiledLineHover, compiledLineIndex, type LineUse } from '../present/kernelLinks.ts';
 import type { Report } from '../shared/report.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type GeneratedCode, type OpenGeneratedCodeArgs } from './generatedCode.ts';

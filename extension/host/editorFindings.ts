@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { findCompileSites, findCompileSitesInCells } from '../editor/compileSites.ts';
 import { FindingStore } from '../editor/findingStore.ts';
-import { movedLineAfter } from '../editor/movedLines.ts';
+import { movedLineAfter } from '../shared/movedLines.ts';
 import { findingHover, findingMessage, type Finding } from '../present/findings.ts';
 import { digestRegion, regionLine, type RegionDigest } from '../present/regionDigest.ts';
 import { runHeadline } from '../present/headline.ts';

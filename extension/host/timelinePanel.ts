@@ -10,7 +10,8 @@ import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../
 import { loadReport, type LoadedReport } from '../node/reportFile.ts';
 import { commonFolder, readTimelineSource } from '../node/timelineSource.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type OpenGeneratedCodeArgs } from './generatedCode.ts';
-import { revealLocation } from './notebooks.ts';
+import { EditedLines } from '../shared/movedLines.ts';
+import { placeOfDocument, revealLocation } from './notebooks.ts';
 
 export const TIMELINE_VIEW_TYPE = 'compileLens.timeline';
 export const TRACE_EDITOR_VIEW_TYPE = 'compileLens.traceViewer';
@@ -59,7 +60,14 @@ function attach(
     title,
   });
   let drawn = firstFrame();
-  return webview.onDidReceiveMessage(async (message: WebviewToHost) => {
+  // the user's edits since the panel opened: its links to the lines they moved follow them, as Problems does
+  const edited = new EditedLines();
+  const editing = vscode.workspace.onDidChangeTextDocument((event) => {
+    const place = placeOfDocument(event.document);
+    const changes = place && edited.add(place, event.contentChanges);
+    if (place && changes) void webview.postMessage({ type: 'edited', ...place, changes } satisfies HostToWebview);
+  });
+  const messages = webview.onDidReceiveMessage(async (message: WebviewToHost) => {
     switch (message.type) {
       case 'ready':
         try {
@@ -67,6 +75,9 @@ function attach(
           const read = await content;
           const first = reportMessage(read);
           if (first) await webview.postMessage(first);
+          // a panel drawn again (hidden and shown) starts from the report: the edits since, again
+          for (const { place, changes } of edited.places())
+            await webview.postMessage({ type: 'edited', ...place, changes } satisfies HostToWebview);
           // each trace as it is read; each post awaited: a preview is on its way before the full models are built (a small or gzip trace on this thread)
           const frame = drawn;
           await sendTraces(
@@ -113,6 +124,7 @@ function attach(
         ignoreUnknown(message);
     }
   });
+  return vscode.Disposable.from(messages, editing);
 }
 
 /** A webview hidden while it opens may never draw: past this, the full traces are read without its first frame. */

@@ -48,6 +48,9 @@ export interface Finding {
   /** recompiles at this site with this guard pattern, or graph breaks at this site with this reason (schema 1.14; 1
    * before), the most in any one mode */
   count: number;
+  /** that count said, the runner's (schema 1.25: "7 recompiles at this line", the hover's title); null: said once, or
+   * a report before it */
+  countText: string | null;
   /** a torchrun job: the ranks it happened on (a divergence: the ranks that did what the others did not); null for one process */
   ranks: number[] | null;
   /** a torchrun job: how many ranks it had; null for one process */
@@ -77,7 +80,7 @@ function addFinding(into: Map<string, Finding>, finding: FindingOf, mode: string
   const existing = into.get(key);
   if (existing) {
     if (!existing.modes.includes(mode)) existing.modes.push(mode);
-    existing.count = Math.max(existing.count, finding.count);
+    if (finding.count > existing.count) Object.assign(existing, { count: finding.count, countText: finding.countText });
     if (existing.ranks && finding.ranks)
       existing.ranks = [...new Set([...existing.ranks, ...finding.ranks])].sort((a, b) => a - b);
     return;
@@ -115,6 +118,7 @@ function graphBreakFinding(
     what: item.explanation?.what ?? null,
     quote: item.reason,
     count: item.count ?? 1,
+    countText: item.countText ?? null,
     ranks: item.ranks ?? null,
     quickFixes: offered(item.explanation),
   };
@@ -140,6 +144,7 @@ function recompileFinding(item: Recompile | RecompileSite): FindingOf | null {
     what: item.explanation?.what ?? null,
     quote: item.reason,
     count,
+    countText: typeof item.countText === 'string' ? item.countText : null, // a site's (schema 1.25)
     ranks: item.ranks ?? null,
     quickFixes: offered(item.explanation),
   };
@@ -164,6 +169,7 @@ function divergenceFinding(item: Divergence): FindingOf | null {
     what: null,
     quote: null,
     count: 1,
+    countText: null,
     ranks: item.ranks,
     quickFixes: [],
   };
@@ -189,6 +195,7 @@ function cudaGraphFinding(item: CudaGraphStatus): FindingOf | null {
     what: skip.cost,
     quote: null,
     count: 1,
+    countText: null,
     ranks: null,
     quickFixes: [],
   };
@@ -213,6 +220,7 @@ function noCompiledFinding(region: Region, nothing: NoCompiledCode): FindingOf |
     what: null,
     quote: null,
     count: 1,
+    countText: null,
     ranks: null,
     quickFixes: [],
   };
@@ -236,6 +244,7 @@ function perfHintFinding(item: PerfHint): FindingOf | null {
     what: null,
     quote: null,
     count: 1,
+    countText: null,
     ranks: null,
     quickFixes: [],
   };
@@ -356,9 +365,10 @@ export function findingMessage(finding: Finding): string {
 export function findingHover(finding: Finding): string {
   const esc = escapeMarkdown;
   const lines: string[] = [];
+  // the count as the runner says it (schema 1.25); a report before it: as Problems says it
   const title =
     finding.kind !== 'divergence' && finding.count > 1
-      ? `${finding.count} ${finding.kind === 'recompile' ? 'recompiles' : 'graph breaks'} at this line`
+      ? (finding.countText ?? `${KIND_TITLE[finding.kind]} ×${finding.count}`)
       : KIND_TITLE[finding.kind];
   // a divergence's sentence names its ranks itself
   const tags =

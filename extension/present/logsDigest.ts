@@ -89,7 +89,7 @@ export function digestLogs(report: Report): LogsDigest {
     findings: collectFindings(report)
       .filter((f) => f.kind !== 'divergence')
       .map(digestFinding),
-    cudaGraphs: cudaGraphLines(insight?.cudaGraphs),
+    cudaGraphs: cudaGraphLines(insight),
     compileFailures: (insight?.compileFailures ?? []).map(({ compileId, failType, reason }) => ({
       compileId: text(compileId),
       failType: text(failType),
@@ -147,11 +147,9 @@ export function formatLogsDigest(report: Report): string {
     (t) => t !== null,
   );
   if (caches.length) out.push(`  cache: ${caches.join('; ')}`);
-  // frames compiled and no graph made: whatever called them ran eagerly (the first break says why)
-  if (c.compiles > 0 && c.graphs === 0 && c.graphBreaks > 0)
-    out.push(
-      `  No compiled code ran: Dynamo made no graph of the ${plural(c.compiles, 'frame')} it compiled; every call of them ran eagerly (see the first graph break)`,
-    );
+  // frames compiled and no graph made: the runner's sentence (schema 1.25)
+  const noGraph = report.modes[0]?.compiler?.noGraphText;
+  if (noGraph) out.push(`  ${noGraph}`);
   out.push(...digest.cudaGraphs.map((line) => `  ${line}`));
   const findings = collectFindings(report).filter((f) => f.kind !== 'divergence');
   if (findings.length) {

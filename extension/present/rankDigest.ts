@@ -2,7 +2,7 @@
 // each rank ended, what it compiled and how long its calls took, and where the ranks diverged.
 import type { Divergence, RankEntry, Report } from '../shared/report.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
-import { formatMs, formatSeconds, plural } from './numbers.ts';
+import { formatSeconds, plural } from './numbers.ts';
 
 export interface RankDigest {
   rank: number;
@@ -25,6 +25,10 @@ export interface RankDigest {
   trace: string | null;
   /** after a timeout: the collective it was waiting in and where, in words */
   waiting: string | null;
+  /** what it compiled and ran, in words (the runner's, schema 1.25; before it, the fields listed) */
+  facts: string | null;
+  /** each region's calls and steady time, one line each (the runner's, schema 1.25; before it, the fields listed) */
+  regionLines: string[];
 }
 
 export interface DivergenceDigest {
@@ -37,23 +41,27 @@ export interface DivergenceDigest {
   ranks: number[];
 }
 
-function waiting(entry: RankEntry): string | null {
-  const stack = entry.stack;
-  if (!stack) return null;
-  const at = stack.location ? ` at ${placeLabel(stack.location)}` : '';
-  return stack.waitingIn ? `waiting in ${stack.waitingIn}${at}` : `running${at}`;
+/** A report before the runner's words for its ranks (schema 1.25): what a rank compiled and ran, label and value. */
+function factFields(entry: RankEntry): string | null {
+  const fields = [
+    ['graphs', entry.graphCount],
+    ['graph breaks', entry.graphBreaks],
+    ['recompiles', entry.recompiles],
+    ['compiling', entry.compileSeconds == null ? null : formatSeconds(entry.compileSeconds)],
+    ['collectives', entry.collectives?.length],
+  ].filter(([, value]) => value != null);
+  return fields.length ? fields.map(([label, value]) => `${label} ${value}`).join(' · ') : null;
 }
 
 export function digestRank(entry: RankEntry): RankDigest {
   const fx = entry.cache?.['fxGraph'];
-  const failedAt = entry.failedAt ? ` (at ${placeLabel(entry.failedAt)})` : '';
   return {
     rank: entry.rank,
     host: entry.host ?? null,
     nodeRank: entry.nodeRank ?? null,
     status: entry.status ?? 'unknown',
     exitCode: entry.exitCode ?? null,
-    error: entry.error ? `${entry.error.message}${failedAt}` : null,
+    error: entry.errorText ?? entry.error?.message ?? null,
     graphs: entry.graphCount ?? null,
     graphBreaks: entry.graphBreaks ?? null,
     recompiles: entry.recompiles ?? null,
@@ -69,7 +77,9 @@ export function digestRank(entry: RankEntry): RankDigest {
     })),
     collectives: entry.collectives?.length ?? null,
     trace: entry.trace ?? null,
-    waiting: waiting(entry),
+    waiting: entry.waitingText ?? entry.stack?.waitingIn ?? null,
+    facts: entry.factsText ?? factFields(entry),
+    regionLines: entry.regionsText ?? (entry.regions ?? []).map((r) => `${r.id} ${r.name} · calls ${r.callCount}`),
   };
 }
 
@@ -89,30 +99,16 @@ export function digestDivergence(d: Divergence): DivergenceDigest {
 export const failingDivergence = (report: Report): Divergence[] =>
   (report.divergence ?? []).filter((d) => (d.severity ?? 'error') === 'error');
 
-/** "rank 1: ok · 2 graphs, 2 graph breaks, … · r0 Model: 6 calls, 0.94 ms/call from call 4" */
+/** "rank 1: ok · 2 graphs, 2 graph breaks, … · r0 Model: 6 calls, 0.94 ms/call from call 4": the rank, how it
+ * ended, then the runner's words for it. */
 export function rankLine(d: RankDigest): string {
-  const facts: string[] = [];
-  if (d.graphs !== null) facts.push(plural(d.graphs, 'graph'));
-  if (d.graphBreaks !== null) facts.push(plural(d.graphBreaks, 'graph break'));
-  if (d.recompiles !== null) facts.push(plural(d.recompiles, 'recompile'));
-  if (d.compileSeconds !== null) facts.push(`${formatSeconds(d.compileSeconds)} compiling`);
-  if (d.fxGraphCacheHits !== null && d.fxGraphCacheMisses !== null && d.fxGraphCacheHits + d.fxGraphCacheMisses > 0) {
-    facts.push(
-      `FX graph cache ${plural(d.fxGraphCacheHits, 'hit')}, ${plural(d.fxGraphCacheMisses, 'miss', 'misses')}`,
-    );
-  }
-  if (d.collectives !== null) facts.push(`${plural(d.collectives, 'collective')} in the profiled steps`);
-  const regions = d.regions.map(
-    (r) =>
-      `${r.id} ${r.name}: ${plural(r.calls, 'call')}${r.steadyMs !== null ? `, ${formatMs(r.steadyMs)}/call from call ${r.steadyFromCall}` : ''}`,
-  );
   // a rank read from its log alone: how it ended is not in the log
   const status =
     d.status === 'ok' ? 'ok' : d.status === 'unknown' ? null : `${d.status}${d.error ? ` — ${d.error}` : ''}`;
   const where = [d.host, d.nodeRank !== null ? `node ${d.nodeRank}` : null].filter((w) => w !== null).join(', ');
   const parts = [`rank ${d.rank}${where ? ` (${where})` : ''}${status ? `: ${status}` : ''}`];
-  if (facts.length) parts.push(facts.join(', '));
-  if (regions.length) parts.push(regions.join('; '));
+  if (d.facts) parts.push(d.facts);
+  if (d.regionLines.length) parts.push(d.regionLines.join('; '));
   if (d.waiting) parts.push(d.waiting);
   return parts.join(' · ');
 }

@@ -161,7 +161,7 @@ export function digestRegion(region: Region): RegionDigest {
     story: regionStory(region),
     inSitu,
     noCompiledCode: region.noCompiledCode?.headline ?? null,
-    cudaGraphs: cudaGraphLines(region.compiler?.cudaGraphs),
+    cudaGraphs: cudaGraphLines(region.compiler),
     headline: regionHeadline(region),
     measureShapeFix: region.shapes?.measure?.title ?? null,
   };

@@ -3,7 +3,6 @@
 import { saidOf, type Said } from './answer.ts';
 import { collectFindings, findingText, type Finding } from './findings.ts';
 import {
-  formatBreakEven,
   formatCount,
   formatInterval,
   formatMs,
@@ -11,7 +10,6 @@ import {
   formatSeconds,
   formatSpeedup,
   formatSpread,
-  plural,
 } from './numbers.ts';
 import type { ModeResult, PrecisionSettings, Report } from '../shared/report.ts';
 
@@ -49,6 +47,8 @@ export interface ModeDigest {
   notMeasured: string | null;
   /** schema 1.21: the runner's words for the number: "1.30× per call with default (1.25–1.36×), 1.66 ms → 0.90 ms per call" */
   numberText: string | null;
+  /** schema 1.25: the measurement in one line, the runner's (the CLI's line for the mode); before it, the fields listed */
+  measuredText: string | null;
 }
 
 export interface ReportDigest {
@@ -153,6 +153,7 @@ export function digestMode(m: ModeResult, said: Said | null): ModeDigest {
         : null,
     remeasured: m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
     notes: m.notes ?? noteFields(m, !invalid),
+    measuredText: m.measuredText ?? null,
     notMeasured: invalid,
   };
 }
@@ -254,27 +255,15 @@ function eagerLine(digest: ReportDigest): string | null {
   return parts.length ? `  eager: ${parts.join(', ')}` : null;
 }
 
-function measuredLine(m: ModeDigest, digest: ReportDigest): string {
-  const spread = m.interval || m.numberText ? '' : m.spreadPct !== null ? ` (${formatSpread(m.spreadPct)})` : '';
-  const parts = [`${speedupText(m)}${spread}`];
-  if (m.medianMs !== null) {
-    const against =
-      m.pairedEagerMs === null
-        ? ''
-        : m.interval && m.pairs
-          ? ` vs eager ${formatMs(m.pairedEagerMs)}, fastest rounds of ${m.pairs} interleaved pairs`
-          : ` vs eager ${formatMs(m.pairedEagerMs)} in the same rounds`;
-    parts.push(`${formatMs(m.medianMs)}/call${against}`);
-  }
-  if (digest.eagerKernelsPerStep !== null && m.kernelsPerStep !== null) {
-    parts.push(`kernels/step ${formatCount(digest.eagerKernelsPerStep)} → ${formatCount(m.kernelsPerStep)}`);
-  }
-  parts.push(
-    `${plural(m.graphCount ?? 0, 'graph')}, ${plural(m.graphBreaks, 'graph break')}, ${plural(m.recompiles, 'recompile')}`,
-  );
-  if (m.compileSeconds !== null) parts.push(`compile ${formatSeconds(m.compileSeconds)}`);
-  if (m.breakEvenCalls !== null) parts.push(`break-even after ${formatBreakEven(m.breakEvenCalls, 'call')}`);
-  return `  ${m.mode}: ${parts.join(', ')}`;
+/** A report before the runner's mode line (schema 1.25): the mode's number and times, label and value. */
+function modeFields(m: ModeDigest, digest: ReportDigest): string {
+  const fields = [`speedup ${speedupText(m)}`];
+  if (m.medianMs !== null) fields.push(`compiled ${formatMs(m.medianMs)}/call`);
+  if (m.pairedEagerMs !== null) fields.push(`eager ${formatMs(m.pairedEagerMs)}/call`);
+  if (digest.eagerKernelsPerStep !== null && m.kernelsPerStep !== null)
+    fields.push(`kernels/step ${formatCount(digest.eagerKernelsPerStep)} → ${formatCount(m.kernelsPerStep)}`);
+  if (m.compileSeconds !== null) fields.push(`compile ${formatSeconds(m.compileSeconds)}`);
+  return `${m.mode}: ${fields.join(' · ')}`;
 }
 
 export function formatDigest(digest: ReportDigest): string {
@@ -292,7 +281,7 @@ export function formatDigest(digest: ReportDigest): string {
     if (m.notMeasured) {
       out.push(`  ${m.mode}: not measured. ${m.notMeasured}`);
     } else {
-      out.push(measuredLine(m, digest));
+      out.push(`  ${m.measuredText ?? modeFields(m, digest)}`);
     }
     if (m.mismatch) out.push(`    numeric mismatch vs eager: ${m.mismatch}`);
     for (const note of m.notes) out.push(`    ${note}`);

@@ -1,4 +1,5 @@
 // Every message between the extension host and the timeline webview: one discriminated union per direction.
+import type { TextChange } from './movedLines.ts';
 import type { Report } from './report.ts';
 import type { DeflatedRows, PackedRows } from './trace/rowsWire.ts';
 import type { TimelineTarget } from './trace/timelineMarks.ts';
@@ -51,6 +52,9 @@ export type HostToWebview =
   | { type: 'rows'; index: number; from: number; count: number; rows: PackedRows | DeflatedRows }
   /** "Show in timeline" of a graph break or recompile: zoom to where it happened (applied once the full load is in) */
   | { type: 'focus'; target: TimelineTarget }
+  /** the user's edits of a file (a notebook's `cell`) since the panel opened that moved lines: every one so far, in
+   * order (movedLines.ts); the panel's links to its lines follow them */
+  | { type: 'edited'; file: string; cell: number | null; changes: TextChange[] }
   | { type: 'error'; message: string };
 
 export type WebviewToHost =

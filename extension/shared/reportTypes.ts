@@ -456,6 +456,10 @@ export interface ModeResult {
    */
   scriptExitCode?: number;
   /**
+   * schema 1.25, a target's measured mode: its measurement in one line, as the CLI shows it (report/mode_line.py): the answer's words for its number, compiled per call vs the eager it rests on, kernels per step, graphs, breaks, recompiles, compile time, break-even. Absent: a mode without a number, or a report before 1.25 (the CLI lists the fields)
+   */
+  measuredText?: string;
+  /**
    * schema 1.24: the runner's sentences beside this number, as every surface shows them (report/notes.py): outputs that differ from eager no more than eager differs from the reference, eager taken from another mode's pairs, a side that never ran at the host's fast state, a contended host. Absent: a surface lists the fields
    */
   notes?: string[];
@@ -464,6 +468,14 @@ export interface ModeResult {
 export interface CompilerInsight {
   graphCount: number;
   graphBreaks: GraphBreak[];
+  /**
+   * schema 1.25: the CUDA-graph outcome (cudaGraphs) in the runner's lines, as the CLI and the report panel show them (report/compiler_text.py): how many graphs were captured, each skip with its line and fix, the graphs a log cannot place, PyTorch's hints, the graphs with no reason recorded; the caller indents them. Absent: CUDA graphs not in use, or a report before 1.25
+   */
+  cudaGraphsLines?: string[];
+  /**
+   * schema 1.25, a report read from logs: where Dynamo compiled frames and made no graph of them, that no compiled code ran, in the runner's words (report/compiler_text.py). Absent: a graph was made, or a report before 1.25
+   */
+  noGraphText?: string;
   /**
    * schema 1.24: what its graph breaks cost, in the runner's words, as the hover says it (report/notes.py): the graphs the code is split into, the time outside them. Absent: no break, or a report before 1.24
    */
@@ -520,6 +532,10 @@ export interface CompilerInsight {
 }
 export interface GraphBreak {
   reason: string;
+  /**
+   * schema 1.25, count > 1: the count said as the hover's title says it ("3 graph breaks at this line", report/compiler_text.py)
+   */
+  countText?: string;
   hint?: string | null;
   /**
    * PyTorch graph-break registry id, e.g. GB0059
@@ -655,6 +671,10 @@ export interface RecompileSite {
    */
   reason: string;
   count: number;
+  /**
+   * schema 1.25, count > 1: the count said as the hover's title says it ("7 recompiles at this line", report/compiler_text.py)
+   */
+  countText?: string;
   compileIds?: (string | null)[];
   /**
    * the values a value guard saw, or the sizes a size guard saw (the one compiled first, then each that recompiled), in order (empty unless it recurred with several)
@@ -1141,6 +1161,14 @@ export interface Region {
     fromCall: number;
     medianMs: number;
     spreadPct?: number | null;
+    /**
+     * schema 1.25: the first-call chart's tooltip for it, in the runner's words (report/chart_text.py)
+     */
+    said?: string;
+    /**
+     * schema 1.25: its label on the first-call chart (report/chart_text.py)
+     */
+    label?: string;
     [k: string]: unknown;
   };
   replay: {
@@ -1167,6 +1195,10 @@ export interface Region {
    * schema 1.18: the region in one line, its verdict first ("compile it: 1.84× per call replayed with default (1.70–1.95×) · 2 graphs · 1 recompile", "no verdict: not replayable: mutates self.calls"), written by the runner (1.21: answer.headline): the CodeLens on its torch.compile line shows it as it is. Absent: older reports
    */
   headline?: string;
+  /**
+   * schema 1.25: what the report panel's first-call chart leaves out, in words, as its legend says it (report/chart_text.py): calls without a recorded duration, calls past the recorded ones. Absent: a report before 1.25
+   */
+  chartNotes?: string[];
   /**
    * schema 1.23: the region's first-call story in words (report/story.py): which call compiled, which recompiled and why, from which call on it ran at its steady speed, which calls ran eagerly; null: no calls to tell it from. Absent: older reports (the surfaces then list the calls' events)
    */
@@ -1240,7 +1272,14 @@ export interface RegionCall {
    * true: compiled graphs ran in this call; false: Dynamo fell back to eager (recompile limit, skipped frame, suppressed error); null: not known
    */
   ranCompiled?: boolean | null;
+  /**
+   * why Dynamo ran the call eagerly, in the runner's words (1.25: the recompile limit in plain words, report/sentences.recompile_limit_reached)
+   */
   fallbackReason?: string | null;
+  /**
+   * schema 1.25: torch._dynamo.config.recompile_limit where its function reached it and that is why the call ran eagerly (script/region_entry.py)
+   */
+  recompileLimit?: number;
   /**
    * a torchrun rank's call inside its profile window: its duration includes the profiler's overhead (left out of steadyState)
    */
@@ -1379,9 +1418,34 @@ export interface RegionInSitu {
    */
   stepsPerSecond?: null | Sides;
   /**
-   * why there is no step speedup
+   * why there is no step speedup (1.25, interleaved: noStep in the runner's words, report/in_situ_text.py)
    */
   reason?: string | null;
+  /**
+   * schema 1.25, interleaved: why there is no step speedup, as a code and its numbers (measure/interleaved.py; `reason` says it): eager-stance-only (called only at the eager stance: inlined in another region's compiled code), never-compiled (no call ran compiled code; fallback: why, the calls' fallback sentence), before-interleaving (calls: the region's calls, all before the interleaving began; quietCalls: the calls that compile nothing it waits for), no-steady-side (side: the side with no steady step), no-shared-signature. Null: a step speedup
+   */
+  noStep?: {
+    code: 'eager-stance-only' | 'never-compiled' | 'before-interleaving' | 'no-steady-side' | 'no-shared-signature';
+    fallback?: string | null;
+    calls?: number;
+    quietCalls?: number;
+    side?: 'eager' | 'compiled';
+  } | null;
+  /**
+   * schema 1.25, a step speedup: each side's steady median on the report panel's in-situ overlay, in the runner's words (report/chart_text.py)
+   */
+  medianText?: {
+    compiled: string;
+    eager: string;
+  };
+  /**
+   * schema 1.25: each step of the series that compiled, as its mark on the in-situ overlay says it (report/chart_text.py)
+   */
+  compileSteps?: {
+    side: 'compiled' | 'eager';
+    index: number;
+    text: string;
+  }[];
   /**
    * per call of each side: separate runs: of the first pair; interleaved (1.16): the first 2000
    */
@@ -1936,6 +2000,22 @@ export interface RankEntry {
    */
   rank: number;
   /**
+   * schema 1.25: its error with the line it failed at, in the runner's words (report/rank_text.py). Absent: no error, or a report before 1.25
+   */
+  errorText?: string;
+  /**
+   * schema 1.25: what it compiled and ran in words (graphs, breaks, recompiles, compile time, FX graph cache, collectives; report/rank_text.py). Absent: none recorded, or a report before 1.25
+   */
+  factsText?: string;
+  /**
+   * schema 1.25: each region's calls and steady time per call on this rank, in words (report/rank_text.py). Absent: a report before 1.25
+   */
+  regionsText?: string[];
+  /**
+   * schema 1.25: after a timeout, where it was: the collective it waited in and the line (report/rank_text.py). Absent: no stack, or a report before 1.25
+   */
+  waitingText?: string;
+  /**
    * path relative to the report directory
    */
   trace?: string | null;
@@ -2003,6 +2083,14 @@ export interface RankEntry {
       fromCall: number;
       medianMs: number;
       spreadPct?: number | null;
+      /**
+       * schema 1.25: the first-call chart's tooltip for it, in the runner's words (report/chart_text.py)
+       */
+      said?: string;
+      /**
+       * schema 1.25: its label on the first-call chart (report/chart_text.py)
+       */
+      label?: string;
       [k: string]: unknown;
     };
   }[];

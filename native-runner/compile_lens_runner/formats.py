@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import os
 
 _CONTEXT = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_UP)
 
@@ -95,3 +96,10 @@ def rate(value: float) -> str:
 def spread(value: float) -> str:
     """ "ratios varied 57% between rounds"."""
     return f"ratios varied {pct(value)} between rounds"
+
+
+def place(file: str, line: int, cell: int | None = None) -> str:
+    """ "train.py:41"; in a notebook "explore.ipynb cell 4, line 2" (cells counted from 1, as VS Code shows them):
+    shared/sourcePlace.ts placeLabel's."""
+    name = os.path.basename(file)
+    return f"{name}:{line}" if cell is None else f"{name} cell {cell + 1}, line {line}"

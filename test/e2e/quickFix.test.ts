@@ -5,14 +5,18 @@
 // offers "Let torch.compile print after the graph runs"; applying it edits the file (after the imports), and the next
 // profile of the script finds no graph break there. A script that recompiles when its input's size changes is offered
 // dynamic=True on its torch.compile call, and the next profile has no recompile; one whose warm-up call used another
-// shape than the real calls is offered the real calls' shape in the warm-up, and the next profile has no recompile.
+// shape than the real calls is offered the real calls' shape in the warm-up, and the next profile has no recompile;
+// before that, its profile's budget having left that fix unmeasured, the "Measure the shape fix" lens on its
+// torch.compile line runs the profile with --shape-fix on (its run recorded too), and the panel, the lens and the
+// Quick Fix then carry the measured fix.
 // The H100's findings (CUDA graphs skipped on a mutated KV cache, the transformer fast-path break: neither happens on
 // this CPU) come from runs recorded there (test/fixtures/recorded/, through the stub runner): their Quick Fixes are
 // applied to the same scripts and the edits checked; the rerun that would show the finding gone needs the H100.
 // After a Quick Fix inserted a line, the findings below it and the region's lens follow their lines.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -37,6 +41,9 @@ const RESIZED_NAME = 'resized_step.py';
 const RESIZED = readFileSync(path.join(RECORDED, RESIZED_NAME), 'utf8');
 const WARMUP_NAME = 'warmup_step.py';
 const WARMUP = readFileSync(path.join(WHY, WARMUP_NAME), 'utf8'); // a warm-up at batch 1, then the real calls at batch 4
+// the warm-up's profile whose budget left the fix unmeasured, and the profile that measured it (--shape-fix on)
+const WARMUP_RUN = path.join(RECORDED, 'warmup_step-cpu');
+const WARMUP_FIX_RUN = path.join(RECORDED, 'warmup_step-cpu-shape-fix-on');
 const PRINT_LINE = SCRIPT.split('\n').findIndex((l) => l.includes('print(')) + 1;
 const PYTHON = execFileSync(
   process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
@@ -47,6 +54,8 @@ const PYTHON = execFileSync(
 ).trim();
 
 let env: CodeServerEnv;
+/** The stub runner's launches, one JSON line of arguments each (set before the sessions: one server serves them all). */
+const STUB_ARGS = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-stub-')), 'args.jsonl');
 
 const STUB = path.join(REPO, 'test/fixtures/stub-runner/python');
 
@@ -54,16 +63,31 @@ before(() => {
   env = prepareCodeServer();
   mkdirSync(ARTIFACTS, { recursive: true });
   process.env['COMPILE_LENS_STUB_PYTHON'] = PYTHON;
+  process.env['COMPILE_LENS_STUB_ARGS'] = STUB_ARGS;
   process.env['COMPILE_LENS_STUB_REPORT'] = JSON.stringify({
     [SCRIPT_NAME]: path.join(RECORDED, 'print_step-cpu'),
     [RESIZED_NAME]: path.join(RECORDED, 'resized_step-cpu'),
-    [WARMUP_NAME]: path.join(RECORDED, 'warmup_step-cpu'),
+    [WARMUP_NAME]: WARMUP_RUN,
+    [`${WARMUP_NAME} --shape-fix on`]: WARMUP_FIX_RUN,
     'encoder_fastpath.py': path.join(RECORDED, 'encoder_fastpath-h100'),
   });
 });
 after(() => {
-  for (const name of ['COMPILE_LENS_STUB_PYTHON', 'COMPILE_LENS_STUB_REPORT']) delete process.env[name];
+  for (const name of ['COMPILE_LENS_STUB_PYTHON', 'COMPILE_LENS_STUB_REPORT', 'COMPILE_LENS_STUB_ARGS'])
+    delete process.env[name];
 });
+
+interface RecordedRegion {
+  headline: string;
+  shapes: { measure: { title: string } | null };
+  compiler: { recompiles: { explanation: { quickFix: { title: string } } }[] };
+}
+/** The one region of a recorded run. */
+function recordedRegion(folder: string): RecordedRegion {
+  const report = JSON.parse(readFileSync(path.join(folder, 'report.json'), 'utf8')) as { regions: RecordedRegion[] };
+  assert.equal(report.regions.length, 1);
+  return report.regions[0]!;
+}
 
 interface Site {
   location: { file: string; line: number } | null;
@@ -108,6 +132,11 @@ function newestCompiler(workspace: string, after: number): Compiler | null {
 async function profile(page: Page, workspace: string): Promise<Compiler> {
   const started = Date.now();
   await runCommand(page, 'Compile & Profile Model');
+  return reportAfter(page, workspace, started);
+}
+
+/** The graph breaks and recompiles of the report of a profile started at `started`, once it is written. */
+function reportAfter(page: Page, workspace: string, started: number): Promise<Compiler> {
   return waitFor(
     page,
     "the profile's report",
@@ -194,7 +223,7 @@ async function findingHover(page: Page, text: string): Promise<string> {
   throw new Error(`no finding hover on ${text}`);
 }
 
-/** The text of the editor line right below the CodeLens matching `title`. */
+/** The text of the editor line right below the CodeLens matching `title`, its spaces plain. */
 async function lensLine(page: Page, title: RegExp): Promise<string> {
   const lens = page.locator('.codelens-decoration', { hasText: title }).first();
   await lens.waitFor({ timeout: 30_000 });
@@ -203,7 +232,7 @@ async function lensLine(page: Page, title: RegExp): Promise<string> {
   for (const line of await lines.all()) {
     const box = await line.boundingBox();
     if (box && box.y >= lensBox.y + lensBox.height - 1 && box.y < lensBox.y + lensBox.height + 8)
-      return (await line.innerText()).trim();
+      return (await line.innerText()).replace(/\u00a0/g, ' ').trim(); // the editor draws spaces as no-break spaces
   }
   throw new Error(`no line under the lens ${title}`);
 }
@@ -279,6 +308,21 @@ test(
         .filter({ hasText: `[Ln ${movedPrint}, Col 1]` })
         .first()
         .waitFor({ timeout: 30_000 });
+      // so did the report panel's links: the break's and the region's name their new lines, and the break's opens its
+      const panel = await findWebviewFrame(page, 'section.report .breaks button.link', 60_000);
+      const breakLink = panel.locator('section.report .breaks button.link', {
+        hasText: new RegExp(`print_step\\.py:${movedPrint}$`),
+      });
+      await breakLink.waitFor({ timeout: 30_000 });
+      assert.equal(
+        await panel.locator('section.region[data-region="r0"] h3 button.link').innerText(),
+        `print_step.py:${fixed.findIndex((l) => l.startsWith('@torch.compile')) + 1}`,
+      );
+      await breakLink.click();
+      await page
+        .locator('.statusbar-item', { hasText: `Ln ${movedPrint}, Col 1` })
+        .first()
+        .waitFor({ timeout: 30_000 });
       // the finding's hover (its explanation, the provider's part) on the print's new line
       assert.match(await findingHover(page, 'print("step done")'), /(What happened|Reason):.*print/is);
       const lens = await lensLine(page, /\d\.\d+×/);
@@ -349,12 +393,53 @@ test(
       const before = await profile(page, workspace);
       assert.equal(before.recompiles.length, 1, 'the real calls recompile after the warm-up');
 
+      // the profile's budget left the warm-up fix unmeasured: its lens, the runner's title, measures it
+      const offer = recordedRegion(WARMUP_RUN).shapes.measure;
+      assert.ok(offer, 'the recorded profile left the fix out');
+      const lens = page.locator('.codelens-decoration a', { hasText: offer.title });
+      await lens.waitFor({ timeout: 30_000 });
+      assert.equal(
+        await lensLine(page, /Measure the shape fix/),
+        'step = torch.compile(f, backend="eager")  # the recompile is Dynamo\'s: no Inductor compile needed',
+      );
+      const clicked = Date.now();
+      await lens.click();
+      const measuredRun = await reportAfter(page, workspace, clicked);
+      assert.equal(measuredRun.recompiles.length, 1, 'measuring the fix leaves the script as written');
+      const launched = readFileSync(STUB_ARGS, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as string[])
+        .at(-1)!;
+      assert.equal(launched[launched.indexOf('--shape-fix') + 1], 'on', 'the profile measures the fix');
+      assert.equal(launched[launched.indexOf('--script') + 1], file);
+      // what the user reads then: the measured fix in the region's headline on the panel, the lens gone, and the
+      // Quick Fix saying what it measured
+      const measured = recordedRegion(WARMUP_FIX_RUN);
+      assert.equal(measured.shapes.measure, null, 'nothing left to measure');
+      assert.match(
+        measured.headline,
+        /with a warm-up at batch 4: 1 graph instead of 2, the first real call [\d.]+ ms instead of [\d.]+ ms/,
+      );
+      const frame = await findWebviewFrame(
+        page,
+        'section.region[data-region="r0"] p.headline:has-text("with a warm-up at batch 4:")',
+        120_000,
+      );
+      assert.equal(await frame.locator('section.region[data-region="r0"] p.headline').innerText(), measured.headline);
+      await lens.waitFor({ state: 'detached', timeout: 30_000 });
+      await scrollToLineStarts(page);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'shape-fix-measured.png') });
+
+      const measuredFix =
+        /Warm up at the shape the real calls use \(line 9\) \(measured: 1 graph instead of 2, the first real call [\d.]+ ms instead of [\d.]+ ms, compile [\d.]+ m?s instead of [\d.]+ m?s\)/;
+      assert.match(measured.compiler.recompiles[0]!.explanation.quickFix.title, measuredFix);
       const fixed = await applyQuickFix(
         page,
         file,
         'Recompile',
         'def f(x):',
-        /Warm up at the shape the real calls use \(line 9\)/,
+        measuredFix,
         'step(torch.ones(4, 8))  # warm-up',
       );
       assert.equal(

@@ -7,6 +7,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from forked_runner import ForkServer
 
 REPO = Path(__file__).resolve().parents[2]
 RUNNER_DIR = REPO / "native-runner"
@@ -93,16 +95,30 @@ def keep_for_surfaces(path: Path) -> None:
 
 
 def run_runner(*args: str, extra_path: str | None = None, timeout: float = 300, cwd: str | None = None) -> Run:
-    proc = subprocess.run(
-        runner_command(*args),
-        env=runner_env(extra_path),
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=cwd,
-    )
-    return finish(proc.returncode, proc.stdout, proc.stderr)
+    """The runner's `profile` as a process of its own would run it; forked from a server that imported torch once
+    (forked_runner.py) unless COMPILE_LENS_TEST_FORK=0 or the run's environment needs a new process."""
+    command, env = runner_command(*args), runner_env(extra_path)
+    if os.environ.get("COMPILE_LENS_TEST_FORK") == "0" or not _fork_server().can_run(env):
+        proc = subprocess.run(command, env=env, check=False, capture_output=True, text=True, timeout=timeout, cwd=cwd)
+        return finish(proc.returncode, proc.stdout, proc.stderr)
+    with tempfile.TemporaryDirectory() as folder:
+        code, stdout, stderr = _fork_server().run(command[3:], env, cwd, timeout, folder)
+    return finish(code, stdout, stderr)
+
+
+_FORK_SERVER: list[ForkServer] = []
+
+
+def _fork_server() -> ForkServer:
+    """This pytest process's runner fork server (forked_runner.py), started at its first run."""
+    if not _FORK_SERVER:
+        _FORK_SERVER.append(ForkServer(runner_env()))
+    return _FORK_SERVER[0]
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    for server in _FORK_SERVER:
+        server.close()
 
 
 def marker_line(path: Path, marker: str) -> int:
@@ -128,7 +144,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def _cpu_seconds() -> float:
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    forked = sum(server.cpu_seconds for server in _FORK_SERVER)  # reaped by the fork server, not by pytest
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + forked
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from compile_lens_runner.report import answer, document, sentences
+from compile_lens_runner.report import answer, document, in_situ_text, sentences
 from conftest import SCHEMA
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -354,10 +354,15 @@ def test_a_region_none_of_whose_calls_ran_compiled_code_gets_no_number() -> None
         "failure": None,
         "regionSeconds": {"compiled": 1.0, "eager": 0.03},
         "stepsMade": 60,
-        "reason": "no call of it ran compiled code (a graph break): every call ran eagerly, so there is nothing compiled to compare",
+        "noStep": {"code": "never-compiled", "fallback": "a graph break"},
     }
+    in_situ_text.attach_reason(region)  # the measurement's code in words, as answer.attach says it first
     a = region_answer(region)
     assert a["verdict"] == "none" and a["number"] is None and codes(a) == ["ran-eagerly"]
+    assert (
+        "no call of it ran compiled code (a graph break): every call ran eagerly, so there is nothing compiled"
+        in (a["sentence"])
+    )
     assert "compiled (compiles included)" not in a["headline"] and "1.0 s" not in a["headline"]
 
 

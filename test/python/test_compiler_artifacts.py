@@ -170,6 +170,29 @@ def test_a_graph_from_an_attempt_dynamo_restarted_is_not_counted() -> None:
     assert compiler_insight(torch_trace.parse(text + text), lambda record: None, cudagraphs=False)["graphCount"] == 2
 
 
+def test_a_restarted_compile_s_graph_code_and_kernel_lines_are_its_last_attempt_s(tmp_path: Path) -> None:
+    """restart_float.py under dynamic=True: Dynamo traced `scale` as a symbolic float (an input, `.item()`), AOT autograd
+    could not keep it symbolic and Dynamo restarted 0/0 with it specialised (`0.5 * 2`). The first attempt's graph was
+    logged, never compiled: the compile's FX graph, code and kernel are the second attempt's. The log twice over (the
+    id compiled again after a reset): each run's last attempt."""
+    text = (LOGS / "cpu-restart-float.log").read_text()
+    assert [r.attempt for r in torch_trace.parse(text) if r.kind == "dynamo_output_graph"] == [0, 1]
+    compiler = artifacts("cpu-restart-float.log", None, tmp_path)
+    assert compiler["graphCount"] == 1 and compiler["restarts"] == [
+        {"compileId": "0/0", "reason": "<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>"}
+    ]
+    [compile_] = compiler["compiles"]
+    graph = (tmp_path / compile_["fxGraph"]).read_text()
+    assert graph.count("class GraphModule") == 1 and "L_scale_" not in graph and "= 0.5 * 2" in graph
+    [fused] = compiler["kernels"]
+    assert line_of(tmp_path, compile_["outputCode"], fused["codeLine"]).startswith("cpp_fused_add_clamp_relu_sin_0 = ")
+    assert [loc["line"] for loc in fused["sourceLines"]] == [9, 11]
+    assert fused["atenOps"] == ["aten.add", "aten.clamp_max", "aten.relu", "aten.sin"]
+    saved = compiler_artifacts.save(torch_trace.parse(text + text), str(tmp_path), "twice")
+    graphs = (tmp_path / saved.compiles[0]["fxGraph"]).read_text()
+    assert graphs.count("class GraphModule") == 2 and "L_scale_" not in graphs
+
+
 def test_cache_hit_and_unattributed_work_in_phases() -> None:
     def event(name: str, ph: str, ts: float, compile_id: str | None, **args: Any) -> str:
         payload = json.dumps({"name": name, "ts": ts, "ph": ph, "args": {"compile_id": compile_id, **args}})

@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from compile_lens_runner.measure import interleaved
 from compile_lens_runner.report import in_situ_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
@@ -100,11 +99,37 @@ def test_separate_runs_have_no_lines_and_attach_writes_them_only_for_interleaved
 
 
 def test_the_steps_left_out_are_said_in_one_place_the_reason_too() -> None:
-    assert interleaved.left_out({"switch": 0}) is None
-    assert interleaved.left_out({"first on its signature": 1}) == (
+    assert in_situ_text.left_out({"switch": 0}) is None
+    assert in_situ_text.left_out({"first on its signature": 1}) == (
         "1 step left out: the first at its input shape (each side compiles or warms up there)"
     )
-    assert interleaved.left_out({"switch": 1200, "observer": 1}) == (
+    assert in_situ_text.left_out({"switch": 1200, "observer": 1}) == (
         "1,201 steps left out: 1,200 running across a switch between eager and compiled, 1 carrying Compile Lens's own "
         "bookkeeping"
     )
+
+
+def test_why_there_is_no_step_speedup_is_said_here_from_the_measurement_s_code() -> None:
+    """measure/interleaved.py records a code and its numbers (noStep); the sentence is written here, `reason`."""
+    said = {
+        "eager-stance-only": "it was called only with compiling off: with compiling on, its calls ran inside another "
+        "region's compiled code (inlined there), so they are measured as part of that region",
+        "never-compiled": "no call of it ran compiled code (Dynamo stopped compiling step after 8 compiles of it; "
+        "later calls run eagerly): every call ran eagerly, so there is nothing compiled to compare",
+        "before-interleaving": "the script's 3 calls of it all came before the interleaving began (it starts after 2 "
+        "top-level calls that compile nothing): no eager call to compare",
+        "no-steady-side": "no steady compiled step: 1 step left out: compiling",
+        "no-shared-signature": "no input signature had steady steps both ways",
+    }
+    numbers = {
+        "never-compiled": {"fallback": "Dynamo stopped compiling step after 8 compiles of it; later calls run eagerly"},
+        "before-interleaving": {"calls": 3, "quietCalls": 2},
+        "no-steady-side": {"side": "compiled"},
+    }
+    for code, sentence in said.items():
+        region = _region(noStep={"code": code, **numbers.get(code, {})}, dropped={"compiled": 1})
+        in_situ_text.attach_reason(region)  # type: ignore[arg-type]
+        assert region["inSitu"]["reason"] == sentence
+    with_step = _region(step=_step(1.2), noStep=None, reason=None)
+    in_situ_text.attach_reason(with_step)  # type: ignore[arg-type]
+    assert with_step["inSitu"]["reason"] is None

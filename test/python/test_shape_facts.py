@@ -10,7 +10,7 @@ from compile_lens_runner.report import sentences
 from compile_lens_runner.report.shape_reasons import shape_reasons, step_unit
 from compile_lens_runner.script import shape_facts
 
-LIMIT_REASON = "inner hit torch._dynamo.config.recompile_limit (8 compiles); Dynamo runs it eagerly from then on"
+LIMIT_REASON = "Dynamo stopped compiling inner after 8 compiles of it; later calls run eagerly"
 
 
 def call(index: int, signature: str, **extra: Any) -> dict[str, Any]:
@@ -102,7 +102,7 @@ def server_calls(sizes: int = 12, calls: int = 60, compiled: int = 8) -> list[di
             extra["compileIds"], extra["event"] = [f"0/{len(seen)}"], "recompiled" if seen else "compiled"
             seen.append(batch)
         elif batch not in seen:
-            extra.update(ranCompiled=False, fallbackReason=LIMIT_REASON)
+            extra.update(ranCompiled=False, fallbackReason=LIMIT_REASON, recompileLimit=8)
         out.append(call(i, f"float32[{batch}, 64]; no_grad", **extra))
     return out
 

@@ -1,6 +1,7 @@
 // `compile-lens inspect` and `check --logs` on logs made elsewhere: a plain TORCH_TRACE run of a script in another
 // folder (real torch.compile on CPU, no Compile Lens in it) read from the workspace, whose copy of the script gets the
-// findings; tlparse's messy rank folder; bad --source-map rules. The real runner runs `inspect` (no torch needed).
+// findings; tlparse's messy rank folder; a recorded compile Dynamo restarted; bad --source-map rules. The real runner
+// runs `inspect` (no torch needed).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,9 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { main } from '../../extension/cli/main.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
+import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
+import { kernelLenses } from '../../extension/present/kernelLinks.ts';
 
 const PYTHON = process.env['COMPILE_LENS_PYTHON'] ?? 'python3';
 const TLPARSE = path.resolve(__dirname, '..', 'fixtures', 'tlparse');
+const LOGS = path.resolve(__dirname, '..', 'fixtures', 'logs');
 const SCRIPT = `import torch
 
 
@@ -159,6 +164,39 @@ test('inspect of a messy rank folder gives the ranks, no divergence, and the fil
   );
   assert.deepEqual(result.divergence, []);
   assert.equal(result.warnings.length, 2);
+});
+
+test("a compile Dynamo restarted is one compile and one graph: the Compiler view opens its last attempt's graph and code", async () => {
+  // restart_float.py (fixtures/logs/README.md): attempt 0 logged a graph taking `scale` as a symbolic float, then
+  // Dynamo restarted the compile with it specialised; only attempt 1's graph was compiled and ran
+  const { code, out, err } = await cli(
+    'inspect',
+    path.join(LOGS, 'cpu-restart-float.log'),
+    '--json',
+    '--out',
+    path.join(dir, 'restart'),
+  );
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out) as { reportPath: string; counts: Record<string, number> };
+  assert.deepEqual([result.counts['compiles'], result.counts['graphs'], result.counts['restarts']], [1, 1, 1]);
+  const { report, dir: reportDir } = await loadReport(result.reportPath);
+  const child = (node: CompilerTreeNode, label: string | RegExp): CompilerTreeNode =>
+    node.children.find((c) => (typeof label === 'string' ? c.label === label : label.test(c.label)))!;
+  const [mode] = buildCompilerTree(report);
+  const [frame] = child(mode!, 'Compiled frames (1)').children;
+  assert.equal(frame!.description?.split(',')[0], '1 compile');
+  const compile = child(frame!, 'first compile');
+  const graph = readFileSync(path.join(reportDir, child(compile, 'FX graph').artifact!.path), 'utf8');
+  assert.equal(graph.match(/class GraphModule/g)?.length, 1);
+  assert.doesNotMatch(graph, /L_scale_/, "the restarted attempt's graph is not shown");
+  const compiler = report.modes[0]!.compiler!;
+  const [lens] = kernelLenses(compiler.kernels!, '0/0');
+  assert.equal(lens!.title, 'fuses lines 9, 11 (aten.add, aten.clamp_max, aten.relu, aten.sin)');
+  const outputCode = child(compile, 'Generated code').artifact!.path;
+  assert.match(
+    readFileSync(path.join(reportDir, outputCode), 'utf8').split('\n')[lens!.line - 1]!,
+    /^cpp_fused_add_clamp_relu_sin_0 = async_compile\./,
+  );
 });
 
 test('a bad --source-map and a missing path are usage errors with the fix', async () => {

@@ -294,9 +294,10 @@ test('the digest lists each mode, its failures and mismatches, and the findings'
   const text = formatDigest(digest);
   assert.match(text, /max-autotune: failed — Inductor failed — report it/);
   assert.match(text, /kernels\/step 59 → 32/);
+  // a report before the runner's mode line (schema 1.25): its fields listed, no line composed here
   assert.match(
     text,
-    /default: 3\.31× \(ratios varied 5% between rounds\), 4\.49 ms\/call vs eager 14\.9 ms in the same rounds, /,
+    /\n {2}default: speedup 3\.31× · compiled 4\.49 ms\/call · eager 14\.9 ms\/call · kernels\/step 59 → 32 · /,
   );
   assert.match(
     text,
@@ -383,7 +384,9 @@ test("recompiles recorded at one line are one Problems entry saying the sizes in
       'specialised to each size in turn, so every new one compiled again.',
   );
   const hover = findingHover(site!);
+  // the count as the runner says it (schema 1.25: the site's countText); a report before it: as Problems says it
   assert.match(hover, /^\*\*Compile Lens — 7 recompiles at this line\*\*/);
+  assert.match(findingHover({ ...site!, countText: null }), /^\*\*Compile Lens — Recompile ×7\*\*/);
   assert.match(hover, /\*\*What happened:\*\* Input 'x' changed size in dimension 1: 16 → 32/);
   assert.match(hover, /\*\*Fix:\*\* If that dimension varies in use, mark it dynamic/);
   assert.match(hover, /\*\*PyTorch's words:\*\*\n\n> tensor 'x' size mismatch at index 1\. expected 16, actual 32/);

@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { FindingStore } from '../../extension/editor/findingStore.ts';
-import { movedLine, movedLineAfter, movedLineKeys, type TextChange } from '../../extension/editor/movedLines.ts';
+import {
+  EditedLines,
+  movedLine,
+  movedLineAfter,
+  movedLineKeys,
+  type TextChange,
+} from '../../extension/shared/movedLines.ts';
 import { quickFixEdit } from '../../extension/editor/quickFixes.ts';
 import type { Report } from '../../extension/shared/report.ts';
 
@@ -66,7 +72,7 @@ test("an event's changes apply in order, each on the text the previous one left"
   assert.equal(movedLineAfter(PRINT, [first, change(1, 0, 2, 0, '')]), PRINT, 'added, then the old first line removed');
 });
 
-test("the Quick Fix's edit moves the findings on the line it moved, and only in the file it edited", () => {
+test("the Quick Fix's edit moves the findings on the line it moved, and only in the file it edited; the report panel's links follow it to the same lines", () => {
   const FIXTURES = path.resolve(__dirname, '../fixtures');
   const report = JSON.parse(
     readFileSync(path.join(FIXTURES, 'recorded/encoder_fastpath-h100/report.json'), 'utf8'),
@@ -94,6 +100,33 @@ test("the Quick Fix's edit moves the findings on the line it moved, and only in 
     );
     assert.equal(now.line, was.line + 1);
   }
+
+  // the host keeps the panel's edits; the webview moves its links with the list the host sends it
+  const place = { file: finding.file, cell: null };
+  const sent = new EditedLines().add(place, changes);
+  assert.ok(sent);
+  const panel = new EditedLines();
+  panel.set(place, JSON.parse(JSON.stringify(sent)) as TextChange[]);
+  for (const [was, now] of before.map((f, i) => [f, store.all()[i]!] as const))
+    assert.equal(panel.line(place, was.line), now.line, `${now.code}: the panel's link goes where Problems does`);
+  assert.equal(panel.line({ file: '/elsewhere.py', cell: null }, 13), 13, "another file's lines stay");
+  assert.equal(panel.line({ file: finding.file, cell: 0 }, 13), 13, "a notebook cell's lines are another place's");
+});
+
+test('a panel keeps only the edits that moved lines, in order, as plain data', () => {
+  const place = { file: '/w/step.py', cell: null };
+  const edited = new EditedLines();
+  assert.equal(edited.add(place, [change(PRINT, 4, PRINT, 9, 'log')]), null, 'typing within a line moves none');
+  // VS Code's Range says itself as [start, end] in JSON: what goes to the webview must be the plain shape
+  const range = { start: { line: 1, character: 0 }, end: { line: 1, character: 0 }, toJSON: () => [] };
+  const sent = edited.add(place, [{ range, text: 'import x\n' }, change(0, 0, 0, 0, '# a\n')]);
+  assert.deepEqual(JSON.parse(JSON.stringify(sent)), [change(1, 0, 1, 0, 'import x\n'), change(0, 0, 0, 0, '# a\n')]);
+  assert.equal(edited.line(place, PRINT + 1), PRINT + 3);
+  assert.deepEqual(
+    edited.places().map((p) => [p.place, p.changes.length]),
+    [[place, 2]],
+    'what a panel drawn again is sent',
+  );
 });
 
 test("a compiled line's hover entries follow their lines; lines an edit merged keep both", () => {

@@ -15,12 +15,17 @@ const RECORDED = path.join(FIXTURES, 'recorded', 'serve_script-cpu');
 function profile(
   script: string,
   env: Record<string, string> = {},
+  flags: string[] = [],
 ): { status: number | null; stdout: string; stderr: string; out: string } {
   const out = path.join(path.dirname(script), 'run');
-  const run = spawnSync('python3', [STUB, '-m', 'compile_lens_runner', 'profile', '--script', script, '--out', out], {
-    encoding: 'utf8',
-    env: { ...process.env, COMPILE_LENS_STUB_REPORT: RECORDED, ...env },
-  });
+  const run = spawnSync(
+    'python3',
+    [STUB, '-m', 'compile_lens_runner', 'profile', '--script', script, '--out', out, ...flags],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, COMPILE_LENS_STUB_REPORT: RECORDED, ...env },
+    },
+  );
   return { status: run.status, stdout: run.stdout, stderr: run.stderr, out };
 }
 
@@ -69,4 +74,22 @@ test('a file edited at a line the recording cites is profiled by the real runner
   assert.match(stderr, /serve_script\.py no longer has line \d+ as recorded: the real runner profiles it/);
   assert.equal(stdout.trim(), `-m compile_lens_runner profile --script ${script} --out ${out}`);
   assert.equal(existsSync(out), false, 'no recorded run copied');
+});
+
+test('a run made with --shape-fix is answered by the recording keyed with it, a run without by the plain name', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-stub-'));
+  const script = path.join(dir, 'serve_script.py');
+  copyFileSync(path.resolve(__dirname, '../e2e/workspace/serve_script.py'), script);
+  const env = {
+    COMPILE_LENS_STUB_REPORT: JSON.stringify({
+      'serve_script.py': path.join(dir, 'no-such-recording'),
+      'serve_script.py --shape-fix on': RECORDED,
+    }),
+  };
+  const measured = profile(script, env, ['--shape-fix', 'on']);
+  assert.equal(measured.status, 0, measured.stderr);
+  assert.ok(existsSync(path.join(measured.out, 'report.json')));
+  const plain = profile(script, env);
+  assert.notEqual(plain.status, 0);
+  assert.match(plain.stderr, /no-such-recording/);
 });

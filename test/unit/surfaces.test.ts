@@ -28,6 +28,7 @@ import {
   runSummary,
   type RegionDigest,
 } from '../../extension/present/regionDigest.ts';
+import { digestRank } from '../../extension/present/rankDigest.ts';
 import { digestReport, modeCells } from '../../extension/present/reportDigest.ts';
 import { runListEntry } from '../../extension/present/runList.ts';
 import { compareRuns } from '../../extension/present/runCompare.ts';
@@ -220,12 +221,18 @@ const JARGON: [RegExp, string][] = [
 
 /**
  * The sentences a TS surface shows that the runner words (schema 1.24: a region's in-situ lines, a mode's notes,
- * eager's launch-bound note, a graph break's cost; the story, 1.23; the headlines), where the report carries them:
+ * eager's launch-bound note, a graph break's cost; the story, 1.23; the headlines; 1.25: the CLI's mode line, the
+ * CUDA-graph lines, the hover's count of a finding seen more than once, a rank's words), where
+ * the report carries them:
  * each must be one of the report's own strings ([] when all are). A sentence composed here would not be.
  */
 function shownSentences(report: Report): { where: string; text: string }[] {
   const shown: { where: string; text: string }[] = [];
   const digest = digestReport(report);
+  // the CLI's line for each measured mode (schema 1.25)
+  const cli = reportText(report).split('\n');
+  for (const m of report.modes.filter((m) => m.measuredText !== undefined))
+    shown.push({ where: `${m.mode} line`, text: cli.find((l) => l.startsWith(`  ${m.mode}: `))?.slice(2) ?? '' });
   if (report.eager.launchBoundText !== undefined) shown.push({ where: 'eager', text: digest.launchBoundNote ?? '' });
   digest.modes.forEach((m, k) => {
     if (report.modes[k]!.notes) shown.push(...m.notes.map((text) => ({ where: m.mode, text })));
@@ -236,11 +243,28 @@ function shownSentences(report: Report): { where: string; text: string }[] {
     if (region.story !== undefined) shown.push({ where: `${region.id} story`, text: d.story ?? '' });
     if (region.inSitu?.lines)
       shown.push(...(d.inSitu?.lines ?? []).map((text) => ({ where: `${region.id} in situ`, text })));
+    if (region.compiler?.cudaGraphsLines)
+      shown.push(...d.cudaGraphs.map((text) => ({ where: `${region.id} CUDA graphs`, text })));
     d.measurements.forEach((m, j) => {
       if (report.regions![k]!.measurements[j]!.notes)
         shown.push(...m.notes.map((text) => ({ where: `${region.id} ${m.label}`, text })));
     });
   }
+  // a torchrun job's ranks: the CLI's ranks block and the panel's rank table (schema 1.25)
+  for (const entry of report.ranks ?? []) {
+    const d = digestRank(entry);
+    const where = `rank ${entry.rank}`;
+    if (entry.factsText !== undefined) shown.push({ where, text: d.facts ?? '' });
+    if (entry.regionsText !== undefined) shown.push(...d.regionLines.map((text) => ({ where, text })));
+    if (entry.errorText !== undefined) shown.push({ where, text: d.error ?? '' });
+    if (entry.waitingText !== undefined) shown.push({ where, text: d.waiting ?? '' });
+  }
+  // a finding seen more than once: the hover's title says its count (schema 1.25: countText)
+  for (const f of collectFindings(report).filter((f) => f.count > 1 && f.kind !== 'divergence'))
+    shown.push({
+      where: `${f.file}:${f.line} hover`,
+      text: /^\*\*Compile Lens — (.*?)\*\*/.exec(findingHover(f))?.[1] ?? '',
+    });
   const costs = [...report.modes, ...(report.regions ?? [])].some((m) => m.compiler?.breakCost !== undefined);
   if (costs)
     for (const f of collectFindings(report).filter((f) => f.kind === 'graph-break'))

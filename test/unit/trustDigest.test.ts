@@ -108,9 +108,10 @@ test('the hand-built CUDA report is valid against the schema', () => {
 
 test('CLI: interval, what was compared, correctness reference and TF32 settings; a report before the notes lists their fields', () => {
   const text = formatDigest(digestReport(cudaReport()));
+  // schema < 1.25: the mode's fields listed (report/mode_line.py writes its line: test_mode_line.py)
   assert.match(
     text,
-    /reduce-overhead: 2\.94× \(2\.76–3\.79×\), 0\.70 ms\/call vs eager 2\.06 ms, fastest rounds of 45 interleaved pairs, kernels\/step 60 → 60/,
+    /reduce-overhead: speedup 2\.94× \(2\.76–3\.79×\) · compiled 0\.70 ms\/call · eager 2\.06 ms\/call · kernels\/step 60 → 60/,
   );
   // schema < 1.24: no sentence made here, the fields listed (report/notes.py words them: test_notes.py)
   assert.match(text, /\n {2}eager launch-bound: GPU idle 62% between kernels\n/);

@@ -129,7 +129,7 @@ describe('script regions in the report panel', () => {
     );
     assert.match(
       r1[8]!.title,
-      /\nran eagerly \(Dynamo fell back to the original code\): step hit torch\._dynamo\.config\.recompile_limit \(8 compiles\)/,
+      /\nran eagerly \(Dynamo fell back to the original code\): Dynamo stopped compiling step after 8 compiles of it; later calls run eagerly\n/,
     );
     assert.deepEqual(
       r1.filter((m) => m.mark === 'recompiled').map((m) => m.call),
@@ -243,6 +243,11 @@ describe('script regions in the report panel', () => {
       r0.compiler!.cudaGraphs = [
         { compileId: '0/0', status: 'unknown', reason: 'This log cannot say whether CUDA graphs ran.' },
       ];
+      // the runner's lines for them (schema 1.25, report/compiler_text.py), shown as carried
+      r0.compiler!.cudaGraphsLines = [
+        'CUDA graphs: 0 of 1 graph captured',
+        '  1 graph unknown: This log cannot say whether CUDA graphs ran.',
+      ];
       return { ...report, regions: [r0] };
     });
     const box = page.locator('section.region[data-region="r0"]');
@@ -315,8 +320,17 @@ describe('in situ in the report panel', () => {
       /^steady state from call 1\nper step: 1\.22× per step in situ \(0\.87–1\.32×\) · eager 0\.86 ms · compiled 0\.70 ms$/,
     );
     assert.equal(await overlay.locator('line.steady-median').count(), 2);
+    // each median and the compile step say what the runner wrote for them (schema 1.25, report/chart_text.py)
+    assert.deepEqual(await overlay.locator('line.steady-median > title').allTextContents(), [
+      'as written (compiled): 0.70 ms per step, median of the steady state',
+      'compiling off (eager): 0.86 ms per step, median of the steady state',
+    ]);
     // the compile step: the compiled run's step 0 marked, far above the rest (log scale)
     assert.equal(await overlay.locator('circle.situ-mark.compiled').count(), 1);
+    assert.equal(
+      await overlay.locator('circle.situ-mark.compiled > title').textContent(),
+      'step 0: 3.1 s, compiled 1 time',
+    );
     assert.equal(await overlay.getAttribute('data-scale'), 'log');
     // a log axis labels whole decades only: d3's 2, 3, … 9 labels printed over each other in this short chart
     const labels = await overlay.locator('.y-axis .tick text').allTextContents();

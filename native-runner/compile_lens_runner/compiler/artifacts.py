@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..measure.profiling import kernel_us_per_step
 from ..shapes.compiler import CompileArtifacts, CompilePhase, CompilerInsight, KernelProvenance
 from .insight import MAX_KERNELS
+from .restarts import completed
 from .torch_trace import Record
 
 ARTIFACT_DIR = "compiler"
@@ -386,8 +387,9 @@ class Saved:
 
 
 def save(records: list[Record], workdir: str, label: str) -> Saved:
-    """Writes the mode's artifacts under <workdir>/compiler/<label>/<compile id>/."""
-    found, writer = _collect(records), _Writer(workdir, label)
+    """Writes the mode's artifacts under <workdir>/compiler/<label>/<compile id>/: each compile's graph, code and guards
+    as its last attempt made them (an attempt Dynamo restarted made a graph that never ran)."""
+    found, writer = _collect(completed(records)), _Writer(workdir, label)
     compiles = _write_compiles(found, writer)
     return Saved(compiles, phases(records), found.code_lines, writer.triton)
 

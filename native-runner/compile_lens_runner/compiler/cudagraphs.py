@@ -16,6 +16,7 @@ from typing import Any
 
 from ..shapes.common import SourceLocation
 from ..shapes.compiler import CudaGraphSkip, CudaGraphStatus
+from .restarts import completed
 from .torch_trace import CUDAGRAPH_SKIP, Record
 from .user_code import innermost_user, location
 
@@ -166,8 +167,9 @@ def explain(message: str) -> CudaGraphSkip:
 
 
 def _graph_lines(records: list[Record]) -> dict[str | None, set[tuple[str, int]]]:
+    """The user lines in each compile's graph, its last attempt's (an attempt Dynamo restarted made a graph never run)."""
     lines: dict[str | None, set[tuple[str, int]]] = {}
-    for r in records:
+    for r in completed(records):
         if r.kind == "dynamo_output_graph":
             lines.setdefault(r.compile_id, set()).update((m[1], int(m[2])) for m in _FILE_COMMENT.finditer(r.payload))
     return lines

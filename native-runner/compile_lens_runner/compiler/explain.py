@@ -326,8 +326,8 @@ _LIMIT = re.compile(
 
 def recompile_limit(text: str) -> int | None:
     """The limit a frame hit, from Dynamo's message (torch 2.6+: `recompile_limit cache size limit (currently set
-    to 8)`; older: `cache_size_limit (8)`) or the runner's fallback reason (`recompile_limit (8 compiles)`), or None
-    when the text is not about it."""
+    to 8)`; older: `cache_size_limit (8)`) or a runner's fallback reason before schema 1.25 (`recompile_limit (8
+    compiles)`: scripts/rederive_fixtures.py), or None when the text is not about it."""
     match = _LIMIT.search(text)
     return int(match[1]) if match else None
 

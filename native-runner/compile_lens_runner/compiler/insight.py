@@ -14,6 +14,7 @@ from ..shapes.common import SourceLocation
 from ..shapes.compiler import BrokeAt, CacheCounts, CompilerInsight, GraphBreak, KernelProvenance, Recompile
 from . import break_patterns, explain, perf_hints
 from .cudagraphs import cuda_graphs
+from .restarts import completed
 from .torch_trace import Record
 from .user_code import innermost_user, is_user_file, location, parse_frames
 
@@ -336,26 +337,6 @@ def kernels(records: list[Record]) -> list[KernelProvenance]:
     return out[:MAX_KERNELS]
 
 
-def graph_count(records: list[Record]) -> int:
-    """The graphs Dynamo made: a graph logged by an attempt at a compile that Dynamo then restarted (it traced the frame
-    again, e.g. after a graph break in a nested call or a specialisation) was dropped, only the last attempt's is
-    compiled. A compile's attempts rise while it runs: a lower one after them is its id compiled again (a log of
-    several runs), its earlier compile finished."""
-    attempts: dict[str | None, int] = {}  # each compile's attempt so far
-    pending: dict[str | None, int] = {}  # graphs that attempt logged
-    count = 0
-    for r in records:
-        last = attempts.get(r.compile_id, 0)
-        if r.attempt != last:
-            graphs = pending.pop(r.compile_id, 0)
-            if r.attempt < last:
-                count += graphs
-            attempts[r.compile_id] = r.attempt
-        if r.kind == "dynamo_output_graph":
-            pending[r.compile_id] = pending.get(r.compile_id, 0) + 1
-    return count + sum(pending.values())
-
-
 def compiler_insight(
     records: list[Record], trigger: Callable[[Record], str | None], cudagraphs: bool
 ) -> CompilerInsight:
@@ -392,8 +373,9 @@ def compiler_insight(
         for reason in r.meta.get("restart_reasons") or []
     ]
     recompiles = [recompile(r, starts, trigger) for r in records if r.artifact == "recompile_reasons"]
+    made = completed(records)  # a graph an attempt Dynamo restarted logged was never compiled: not counted, not read
     return {
-        "graphCount": graph_count(records),
+        "graphCount": sum(1 for r in made if r.kind == "dynamo_output_graph"),
         "graphBreaks": list(breaks.values()),
         "recompiles": recompiles,
         "recompileSites": explain.group_sites(recompiles),
@@ -417,7 +399,7 @@ def compiler_insight(
         ],
         "cache": cache_summary(records),
         "cudaGraphs": cuda_graphs(metrics, records) if cudagraphs else [],
-        "kernels": kernels(records),
+        "kernels": kernels(made),
         "compileFailures": failures,
         "restarts": restarts,
         "perfHints": perf_hints.hints(records),

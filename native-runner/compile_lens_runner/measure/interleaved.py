@@ -53,9 +53,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .. import formats
 from ..shapes.common import Sides
-from ..shapes.in_situ import EagerFallback, HostShare, InSituSpeedup, RegionInSitu, Series, SignatureSpeedup
+from ..shapes.in_situ import EagerFallback, HostShare, InSituSpeedup, NoStep, RegionInSitu, Series, SignatureSpeedup
 from ..shapes.region import RegionCall
 from . import estimator, ranges
 
@@ -423,51 +422,17 @@ def _compile_cost_ms(calls: list[Call], steady_eager: float) -> float:
     return cost
 
 
-def _why_no_speedup(s: Split, calls: list[Call], fallback: str | None) -> str:
+def _no_step(s: Split, calls: list[Call], fallback: str | None) -> NoStep:
+    """Why there is no step speedup, as a code and its numbers (report/in_situ_text.py says it)."""
     if calls and all(c.side == "eager" for c in calls):
-        return (
-            "it was called only at the eager stance: at the compiled stance its calls ran inside another region's "
-            "compiled code (inlined there), so they are measured as part of that region"
-        )
+        return {"code": "eager-stance-only"}
     if not s.compiled_ran:
-        why = f" ({fallback})" if fallback else ""
-        return f"no call of it ran compiled code{why}: every call ran eagerly, so there is nothing compiled to compare"
+        return {"code": "never-compiled", "fallback": fallback}
     if not any(c.block for c in calls):
-        return (
-            f"the script's {len(calls)} call(s) of it all came before the interleaving began (it starts after "
-            f"{WARM_QUIET_CALLS} top-level calls that compile nothing): no eager call to compare"
-        )
+        return {"code": "before-interleaving", "calls": len(calls), "quietCalls": WARM_QUIET_CALLS}
     if not s.steps["eager"] or not s.steps["compiled"]:
-        missing = "eager" if not s.steps["eager"] else "compiled"
-        return f"no steady {missing} step: {left_out(s.dropped) or 'none was recorded'}"
-    return "no input signature had steady steps both ways"
-
-
-# why a step was left out, in the user's words (the keys are the report's codes: `dropped`); the one place they are
-# said (the reason below, and the in-situ lines: report/in_situ_text.py)
-LEFT_OUT_WORDS = {
-    "warm-up": "the compiled warm-up",
-    "switch": "running across a switch between eager and compiled",
-    "first on its signature": "the first at its input shape (each side compiles or warms up there)",
-    "compiled": "compiling",
-    "observer": "carrying Compile Lens's own bookkeeping",
-    "ran eagerly": "compiled steps that ran no compiled code",
-    "never served compiled": "eager steps at a shape compiled code never served",
-}
-
-
-def left_out(dropped: dict[str, int]) -> str | None:
-    """ "1 step left out: the first at its input shape (…)", "45 steps left out: 29 running across a switch between
-    eager and compiled, 16 compiling"; None when none was."""
-    reasons = [(why, n) for why, n in dropped.items() if n > 0]
-    if not reasons:
-        return None
-    words = [LEFT_OUT_WORDS.get(why, why) for why, _ in reasons]
-    parts = (
-        words if len(reasons) == 1 else [f"{formats.whole(n)} {w}" for (_, n), w in zip(reasons, words, strict=True)]
-    )
-    total = sum(n for _, n in reasons)
-    return f"{formats.whole(total)} {'step' if total == 1 else 'steps'} left out: {', '.join(parts)}"
+        return {"code": "no-steady-side", "side": "eager" if not s.steps["eager"] else "compiled"}
+    return {"code": "no-shared-signature"}
 
 
 def series(calls: list[Call]) -> Series:
@@ -571,6 +536,6 @@ def compare(
         "stepsPerSecond": None
         if step is None
         else {"eager": round(1000 / step["eagerMs"], 3), "compiled": round(1000 / step["compiledMs"], 3)},
-        "reason": None if step is not None else _why_no_speedup(s, calls, fallback),
+        "noStep": None if step is not None else _no_step(s, calls, fallback),
         "series": series(calls),
     }

@@ -35,7 +35,7 @@ from ..shapes.in_situ import InSituSpeedup, RegionInSitu
 from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import in_situ_text, notes, sentences, story, verdict
+from . import chart_text, compiler_text, in_situ_text, mode_line, notes, rank_text, sentences, story, verdict
 from .shape_reasons import shape_reasons, step_unit
 
 # In-situ verdicts rest on at least this many steady steps, and (interleaved) this many pairs of adjacent
@@ -113,8 +113,8 @@ def _in_situ(region: Region) -> verdict.Decision | None:
     s = _in_situ_of(region)
     calls = [c for c in region.get("calls") or [] if c.get("side") != "eager"]
     if s.get("method") == "interleaved" and s.get("step") is None and s.get("call") is None:
-        reason = s.get("reason")
-        if reason and "ran compiled code" in reason:
+        no_step, reason = s.get("noStep"), s.get("reason")
+        if no_step is not None and no_step["code"] == "never-compiled" and reason:
             return verdict.Decision("none", reasons=[{"code": "ran-eagerly", "what": reason}])
         return None
     if not any(c.get("ranCompiled") is True for c in calls) and any(c.get("ranCompiled") is False for c in calls):
@@ -409,12 +409,16 @@ def attach(report: Report) -> None:
     """Each region's answer, then the run's, from what the report holds now; the recommendations and headlines are
     theirs; the notes beside each number (notes.py)."""
     notes.attach(report)
+    compiler_text.attach(report)
+    rank_text.attach(report)
     if report["target"].get("kind") != "script":
         answer = target_answer(report)
+        mode_line.attach(report, answer)
     else:
         failed, no_in_situ = verdict.failed_reason(report), _no_in_situ(report)
         for region in report.get("regions") or []:
             story.attach(region)
+            in_situ_text.attach_reason(region)
             region["answer"] = region_answer(region, failed, no_in_situ)
             nothing = region.get("noCompiledCode")
             if nothing:  # its sentence, as the answer says it
@@ -424,6 +428,7 @@ def attach(report: Report) -> None:
             region["recommendation"] = _recommendation(region["answer"])
             region["headline"] = region["answer"]["headline"]
             in_situ_text.attach(region)
+            chart_text.attach(region)
         answer = script_answer(report)
     report["answer"] = answer
     report["recommendation"] = _recommendation(answer)

@@ -1,18 +1,17 @@
 """A script region's in-situ numbers in lines (schema 1.24: region `inSitu.lines`), as the CLI block, the report panel
 and --json show them: the script's own steps both ways first (the answer's words for each number, then its times), the
-compile inside the script and its pay-back, why per step, what the number rests on, the steps left out, per signature.
+compile inside the script and its pay-back, why per step, what the number rests on, the steps left out, per signature;
+and why there is no step speedup (schema 1.25: `inSitu.reason`, from the measurement's code, `noStep`).
 Said from the interleaved measurement the report holds (measure/interleaved.py), with formats.py's numbers, once the
 region's answer is decided (its numbers' words are the answer's: sentences.number_text). A measurement of the separate
 runs (torch < 2.6, reports before 1.24) has no lines: a surface lists its fields."""
 
 from __future__ import annotations
 
-import os
-
 from .. import formats
 from ..measure import interleaved
 from ..shapes.answer import Answer, AnswerNumber
-from ..shapes.in_situ import CompileFailure, InSituSpeedup, RegionInSitu
+from ..shapes.in_situ import CompileFailure, InSituSpeedup, NoStep, RegionInSitu
 from ..shapes.region import Region
 
 _COMPARED = {
@@ -20,6 +19,55 @@ _COMPARED = {
     "matched-mix": "per signature, over the script's mix",
     "pooled": "signatures pooled (a new one almost every call)",
 }
+
+
+# why a step was left out, in the user's words (the keys are the report's codes: `dropped`)
+LEFT_OUT_WORDS = {
+    "warm-up": "the compiled warm-up",
+    "switch": "running across a switch between eager and compiled",
+    "first on its signature": "the first at its input shape (each side compiles or warms up there)",
+    "compiled": "compiling",
+    "observer": "carrying Compile Lens's own bookkeeping",
+    "ran eagerly": "compiled steps that ran no compiled code",
+    "never served compiled": "eager steps at a shape compiled code never served",
+}
+
+
+def left_out(dropped: dict[str, int]) -> str | None:
+    """ "1 step left out: the first at its input shape (…)", "45 steps left out: 29 running across a switch between
+    eager and compiled, 16 compiling"; None when none was."""
+    reasons = [(why, n) for why, n in dropped.items() if n > 0]
+    if not reasons:
+        return None
+    words = [LEFT_OUT_WORDS.get(why, why) for why, _ in reasons]
+    parts = (
+        words if len(reasons) == 1 else [f"{formats.whole(n)} {w}" for (_, n), w in zip(reasons, words, strict=True)]
+    )
+    total = sum(n for _, n in reasons)
+    return f"{formats.whole(total)} {'step' if total == 1 else 'steps'} left out: {', '.join(parts)}"
+
+
+def no_step_reason(no_step: NoStep, dropped: dict[str, int]) -> str:
+    """Why an interleaved measurement has no step speedup, in words, from its code and numbers."""
+    code = no_step["code"]
+    if code == "eager-stance-only":
+        return (
+            "it was called only with compiling off: with compiling on, its calls ran inside another region's compiled "
+            "code (inlined there), so they are measured as part of that region"
+        )
+    if code == "never-compiled":
+        fallback = no_step.get("fallback")
+        why = f" ({fallback})" if fallback else ""
+        return f"no call of it ran compiled code{why}: every call ran eagerly, so there is nothing compiled to compare"
+    if code == "before-interleaving":
+        calls, quiet = no_step.get("calls", 0), no_step.get("quietCalls", 0)
+        return (
+            f"the script's {formats.plural(calls, 'call')} of it all came before the interleaving began (it starts "
+            f"after {formats.plural(quiet, 'top-level call')} that compile nothing): no eager call to compare"
+        )
+    if code == "no-steady-side":
+        return f"no steady {no_step.get('side', 'eager')} step: {left_out(dropped) or 'none was recorded'}"
+    return "no input signature had steady steps both ways"
 
 
 def _number(answer: Answer | None, kind: str) -> AnswerNumber | None:
@@ -43,7 +91,7 @@ def _basis(s: RegionInSitu) -> str:
 
 def _failure(f: CompileFailure) -> str:
     loc = f.get("location")
-    where = f"{os.path.basename(loc['file'])}:{loc['line']}: " if loc else ""
+    where = f"{formats.place(loc['file'], loc['line'], loc.get('cell'))}: " if loc else ""
     return f"in situ: compiled call {f.get('index', '?')} failed at {where}{f['what'].rstrip('.')}. Fix: {f['fix']}"
 
 
@@ -95,7 +143,7 @@ def lines(region: Region) -> list[str]:
         return []
     steady = s.get("steadySteps")
     if steady and (step or call):
-        left = interleaved.left_out(s.get("dropped") or {})
+        left = left_out(s.get("dropped") or {})
         out.append(
             f"  steady steps: eager {formats.whole(steady['eager'])}, compiled {formats.whole(steady['compiled'])}"
             + (f"; {left}" if left else "")
@@ -108,6 +156,14 @@ def lines(region: Region) -> list[str]:
             for g in x.get("signatures") or []
         ]
     return out
+
+
+def attach_reason(region: Region) -> None:
+    """Why the region's interleaved measurement has no step speedup, in words (the answer quotes it)."""
+    s = region.get("inSitu")
+    no_step = s.get("noStep") if s is not None else None
+    if s is not None and no_step is not None:
+        s["reason"] = no_step_reason(no_step, s.get("dropped") or {})
 
 
 def attach(region: Region) -> None:

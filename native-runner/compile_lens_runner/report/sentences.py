@@ -241,6 +241,14 @@ def shape_fix_measure_title(runs: int, seconds: float) -> str:
     return f"Measure the shape fix (runs the script {_more_runs(runs)}, about {formats.seconds(seconds)})"
 
 
+def recompile_limit_reached(function: str | None, limit: int) -> str:
+    """Why a call ran eagerly past torch._dynamo.config.recompile_limit, in plain words (a call's fallbackReason)."""
+    return (
+        f"Dynamo stopped compiling {function or 'this function'} after {formats.plural(limit, 'compile')} of it; "
+        "later calls run eagerly"
+    )
+
+
 def _left_out(r: Reason) -> str:
     return (
         f"In situ, {formats.whole(r.get('count', 0))} of the script's {formats.whole(r.get('made', 0))} calls are left "

@@ -11,6 +11,7 @@ from ..compiler import torch_trace as tt
 from ..compiler.insight import compile_seconds, compiler_insight, recompile
 from ..compiler.no_compiled import no_compiled_code
 from ..measure import timing
+from ..report import sentences
 from ..shapes.region import Region as RegionEntry
 from ..shapes.region import RegionCall, RegionSignature, SteadyState
 from . import mark_dynamic_edit, shape_facts, warmup_shape
@@ -51,7 +52,9 @@ class RegionRecords:
                 return f"compiling {cid} failed: {m['fail_type']}" + (f" ({reason})" if reason else "")
         return None
 
-    def limit_hit(self) -> str | None:
+    def limit_hit(self) -> tuple[str | None, int] | None:
+        """The function (its name where a record has it) that reached torch._dynamo.config.recompile_limit, and the
+        limit; None when none did."""
         import torch
 
         limit = int(torch._dynamo.config.cache_size_limit)
@@ -62,19 +65,19 @@ class RegionRecords:
         for frame, count in per_frame.items():
             if count >= limit:
                 name = next((m.get("co_name") for cid, m in self.metrics.items() if _frame(cid)[0] == frame), None)
-                return (
-                    f"{name or 'a frame'} hit torch._dynamo.config.recompile_limit ({limit} compiles); "
-                    "Dynamo runs it eagerly from then on"
-                )
+                return name, limit
         return None
 
 
-def fallback_reason(records: RegionRecords) -> str:
-    return (
-        records.failure()
-        or records.limit_hit()
-        or "Dynamo found no compiled graph whose guards matched and compiled none (a skipped or run-only frame)"
-    )
+def fallback_reason(records: RegionRecords) -> tuple[str, int | None]:
+    """Why Dynamo ran a call eagerly, in words, and the recompile limit where that is why."""
+    failed = records.failure()
+    if failed:
+        return failed, None
+    hit = records.limit_hit()
+    if hit is not None:
+        return sentences.recompile_limit_reached(*hit), hit[1]
+    return "Dynamo found no compiled graph whose guards matched and compiled none (a skipped or run-only frame)", None
 
 
 def all_calls_eager(calls: list[RegionCall], records: RegionRecords, compiled_anything: bool) -> str | None:
@@ -89,15 +92,15 @@ def all_calls_eager(calls: list[RegionCall], records: RegionRecords, compiled_an
     return None if compiled_anything else "nothing was compiled: Dynamo skipped every frame of it"
 
 
-def _outcome(call: CallRecord, records: RegionRecords) -> tuple[bool | None, str | None]:
-    """Did the call run compiled code, and if not, why. A compile that failed (suppress_errors) ran eagerly even
-    though Dynamo counts it as a compile."""
+def _outcome(call: CallRecord, records: RegionRecords) -> tuple[bool | None, str | None, int | None]:
+    """Did the call run compiled code, and if not, why (and the recompile limit where that is why). A compile that
+    failed (suppress_errors) ran eagerly even though Dynamo counts it as a compile."""
     failed = records.failure(call.compile_ids)
     if failed:
-        return False, failed
+        return False, failed, None
     if call.ran_compiled is False:
-        return False, fallback_reason(records)
-    return call.ran_compiled, None
+        return False, *fallback_reason(records)
+    return call.ran_compiled, None, None
 
 
 def _event(ids: list[str], compiled_before: bool) -> str:
@@ -119,7 +122,7 @@ def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
     out: list[RegionCall] = []
     compiled_before = False
     for call in region.calls:
-        ran, fallback = _outcome(call, records)
+        ran, fallback, limit = _outcome(call, records)
         event = _event(call.compile_ids, compiled_before)
         compiled_before = compiled_before or bool(call.compile_ids)
         entry: RegionCall = {
@@ -135,6 +138,8 @@ def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
             "ranCompiled": ran,
             "fallbackReason": fallback,
         }
+        if limit is not None:
+            entry["recompileLimit"] = limit
         host = call.clock.host_ms
         if host is not None:
             entry["hostMs"] = round(host, 4)

@@ -170,9 +170,8 @@ def recompile_limit(calls: list[RegionCall], insight: CompilerInsight | None) ->
     it. Counted over every call the script made, at either stance of the in-situ switch: a signature whose compiled-side
     calls all ran eagerly runs eagerly as written."""
     failures = (insight.get("compileFailures") if insight else None) or []
-    texts = [str(f.get("reason") or "") for f in failures]
-    texts += [str(c.get("fallbackReason") or "") for c in calls if c.get("ranCompiled") is False]
-    limits = [explain.recompile_limit(text) for text in texts]
+    limits = [explain.recompile_limit(str(f.get("reason") or "")) for f in failures]  # Dynamo's words
+    limits += [c.get("recompileLimit") for c in calls if c.get("ranCompiled") is False]
     if not any(x is not None for x in limits):
         return None
     outcomes: dict[str, set[bool]] = {}

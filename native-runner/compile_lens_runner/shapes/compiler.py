@@ -64,6 +64,7 @@ class GraphBreak(_GraphBreak, total=False):
     docUrl: str | None
     compileId: str | None
     count: int
+    countText: str  # schema 1.25, count > 1: "3 graph breaks at this line" (report/compiler_text.py)
     ranks: list[int]
     brokeAt: BrokeAt | None
     explanation: BreakExplanation | None
@@ -93,6 +94,7 @@ class _RecompileSite(TypedDict):
 
 
 class RecompileSite(_RecompileSite, total=False):
+    countText: str  # schema 1.25, count > 1: "7 recompiles at this line" (report/compiler_text.py)
     compileIds: list[str | None]
     values: list[str]
     trigger: str | None
@@ -219,3 +221,5 @@ class CompilerInsight(_CompilerInsight, total=False):
     compiles: list[CompileArtifacts]
     phases: list[CompilePhase]
     breakCost: str  # schema 1.24: what its graph breaks cost, in words (report/notes.py)
+    cudaGraphsLines: list[str]  # schema 1.25: cudaGraphs in lines (report/compiler_text.py)
+    noGraphText: str  # schema 1.25: frames compiled and no graph made, in words (report/compiler_text.py)

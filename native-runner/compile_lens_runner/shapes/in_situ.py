@@ -146,6 +146,36 @@ class HostShare(TypedDict):
     floorPct: float | None
 
 
+class MedianText(TypedDict):
+    """schema 1.25: each side's steady median on the in-situ overlay, in words (report/chart_text.py)."""
+
+    compiled: str
+    eager: str
+
+
+class CompileStep(TypedDict):
+    """schema 1.25: a step that compiled, as its mark on the in-situ overlay says it (report/chart_text.py)."""
+
+    side: Literal["compiled", "eager"]
+    index: int
+    text: str
+
+
+class _NoStep(TypedDict):
+    code: Literal["eager-stance-only", "never-compiled", "before-interleaving", "no-steady-side", "no-shared-signature"]
+
+
+class NoStep(_NoStep, total=False):
+    """Why an interleaved measurement has no step speedup (measure/interleaved.py), with what its sentence needs:
+    never-compiled the compiled calls' fallback sentence; before-interleaving the region's calls and the quiet calls
+    the interleaving waits for; no-steady-side the side with no steady step."""
+
+    fallback: str | None
+    calls: int
+    quietCalls: int
+    side: Literal["eager", "compiled"]
+
+
 class _RegionInSitu(TypedDict):
     pairs: int
 
@@ -174,8 +204,11 @@ class RegionInSitu(_RegionInSitu, total=False):
     paysBack: bool | None
     regionSeconds: Sides | None
     stepsPerSecond: Sides | None
-    reason: str | None
+    reason: str | None  # noStep in words (report/in_situ_text.py)
+    noStep: NoStep | None
     series: Series
+    medianText: MedianText
+    compileSteps: list[CompileStep]
     work: StepWork | None
     lines: list[str]  # schema 1.24: these numbers in the runner's words (report/in_situ_text.py)
     failure: CompileFailure | None

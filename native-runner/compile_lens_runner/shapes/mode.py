@@ -98,6 +98,7 @@ class ModeResult(_ModeResult, total=False):
     compilerError: RunError | None
     scriptExitCode: int
     notes: list[str]  # schema 1.24: the sentences beside its number (report/notes.py)
+    measuredText: str  # schema 1.25: a target mode's measurement in one line (report/mode_line.py)
 
 
 class RegionMeasurement(ModeResult, total=False):

@@ -51,6 +51,11 @@ class RankEntry(_RankEntry, total=False):
     collectives: list[str] | None
     stack: RankStack | None
     stacks: str | None
+    # schema 1.25: the rank in words (report/rank_text.py)
+    errorText: str
+    factsText: str
+    regionsText: list[str]
+    waitingText: str
 
 
 class _Divergence(TypedDict):

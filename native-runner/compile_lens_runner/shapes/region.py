@@ -30,6 +30,7 @@ class RegionCall(_RegionCall, total=False):
     said: str  # schema 1.24: what happened at it (compiled, recompiled, ran eagerly), in words (report/story.py)
     ranCompiled: bool | None
     fallbackReason: str | None
+    recompileLimit: int  # schema 1.25: the limit its function reached, where that is why it ran eagerly
     profiled: bool
     observer: bool
     side: str
@@ -56,6 +57,8 @@ class _SteadyState(TypedDict):
 
 class SteadyState(_SteadyState, total=False):
     spreadPct: float | None
+    said: str  # schema 1.25: the first-call chart's tooltip for it (report/chart_text.py)
+    label: str  # schema 1.25: its label on the chart
 
 
 class _Replay(TypedDict):
@@ -196,6 +199,7 @@ class Region(_Region, total=False):
     stoppedAfterCalls: int | None
     headline: str
     story: str | None
+    chartNotes: list[str]  # schema 1.25: what the first-call chart leaves out, in words (report/chart_text.py)
     answer: Answer
     noCompiledCode: NoCompiledCode | None
     inSitu: RegionInSitu | None

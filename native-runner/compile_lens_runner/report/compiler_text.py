@@ -1,0 +1,96 @@
+"""What a compiler record says in lines (schema 1.25), as the CLI (`profile`, `inspect`) and the report panel show
+them: the CUDA-graph outcome (`cudaGraphsLines`: how many graphs were captured, each skip with its line and fix, what
+a log cannot say), a graph break's or recompile site's count (`countText`: the hover's title) and, in a report read
+from logs, where Dynamo compiled frames and made no graph of them, that no
+compiled code ran (`noGraphText`; a script's region says it as its answer: noCompiledCode). Said from the record with formats.py's numbers each time the report is written (answer.attach)."""
+
+from __future__ import annotations
+
+from .. import formats
+from ..shapes.compiler import CompilerInsight, CudaGraphSkip, CudaGraphStatus
+from ..shapes.report import Report
+
+
+def _skip_key(status: CudaGraphStatus) -> str:
+    skip = status.get("explanation")
+    if skip is None:
+        return status.get("reason") or ""
+    location = skip.get("location")
+    return f"{skip['kind']}\0{location['file'] if location else None}\0{location['line'] if location else None}"
+
+
+def cuda_graph_lines(statuses: list[CudaGraphStatus]) -> list[str]:
+    """ "CUDA graphs: 1 of 2 graphs captured", then each kind of skip (with its graphs, line and fix), the graphs a log
+    cannot place, PyTorch's hints, and the graphs with no reason recorded; [] where CUDA graphs were not in use."""
+    if not statuses:
+        return []
+    captured = sum(1 for s in statuses if s["status"] == "captured")
+    lines = [f"CUDA graphs: {captured} of {formats.plural(len(statuses), 'graph')} captured"]
+    skips: dict[str, tuple[CudaGraphStatus, int]] = {}
+    for status in (s for s in statuses if s["status"] == "skipped"):
+        key = _skip_key(status)
+        seen = skips.get(key)
+        skips[key] = (seen[0], seen[1] + 1) if seen else (status, 1)
+    for status, count in skips.values():
+        skip = status.get("explanation")
+        location = skip.get("location") if skip else None
+        where = f" at {formats.place(location['file'], location['line'], location.get('cell'))}" if location else ""
+        graphs = f" ({count} graphs)" if count > 1 else ""
+        what = skip["what"] if skip else status.get("reason") or "no reason given"
+        lines.append(f"  skipped{graphs}{where}: {what}")
+        if skip and skip.get("fix"):
+            lines.append(f"    fix: {skip.get('fix')}")
+    unknown = [s for s in statuses if s["status"] == "unknown"]
+    if unknown:
+        reason = unknown[0].get("reason") or "the log cannot say"
+        lines.append(f"  {formats.plural(len(unknown), 'graph')} unknown: {reason}")
+    hints: dict[str, CudaGraphSkip] = {}
+    for hint in (h for s in statuses for h in s.get("hints") or []):
+        hints[hint["kind"]] = hint
+    for hint in hints.values():
+        lines.append(f"  hint: {hint['what']}")
+        if hint.get("fix"):
+            lines.append(f"    fix: {hint.get('fix')}")
+    silent = sum(1 for s in statuses if s["status"] == "not-captured")
+    if silent:
+        lines.append(
+            f"  {formats.plural(silent, 'graph')} not captured, no reason recorded (never run after compiling, or "
+            "captured outside the log)"
+        )
+    return lines
+
+
+def no_graph(compiler: CompilerInsight) -> str | None:
+    """Frames compiled and no graph made: whatever called them ran eagerly (the first graph break says why)."""
+    frames = compiler.get("compiledFrames") or 0
+    breaks = sum(b.get("count") or 1 for b in compiler["graphBreaks"])
+    if frames == 0 or compiler["graphCount"] != 0 or breaks == 0:
+        return None
+    return (
+        f"No compiled code ran: Dynamo made no graph of the {formats.plural(frames, 'frame')} it compiled; every call "
+        f"of {'it' if frames == 1 else 'them'} ran eagerly (see the first graph break)"
+    )
+
+
+def count_texts(compiler: CompilerInsight) -> None:
+    """A graph break or recompile site seen more than once: its count, as the hover's title says it."""
+    for item in compiler["graphBreaks"]:
+        if (item.get("count") or 1) > 1:
+            item["countText"] = f"{formats.plural(item.get('count') or 1, 'graph break')} at this line"
+    for site in compiler.get("recompileSites") or []:
+        if site["count"] > 1:
+            site["countText"] = f"{formats.plural(site['count'], 'recompile')} at this line"
+
+
+def attach(report: Report) -> None:
+    """Each compiler record's lines and counts: the modes' and the regions'."""
+    records = [m.get("compiler") for m in report["modes"]]
+    records += [r.get("compiler") for r in report.get("regions") or []]
+    for compiler in (c for c in records if c is not None):
+        count_texts(compiler)
+        lines = cuda_graph_lines(compiler.get("cudaGraphs") or [])
+        if lines:
+            compiler["cudaGraphsLines"] = lines
+        text = no_graph(compiler) if report["target"]["kind"] == "logs" else None  # a region says it: noCompiledCode
+        if text is not None:
+            compiler["noGraphText"] = text

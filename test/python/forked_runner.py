@@ -1,0 +1,276 @@
+"""Starts the runner's processes from one interpreter that has already imported torch: what a runner test costs
+is its work, not torch's import.
+
+`python -m compile_lens_runner profile` (the supervisor) and the worker it starts each begin with `import torch`,
+Dynamo and Inductor: ~5 CPU-s a process, most of a runner test (docs/BENCHMARKS.md#test-time). Here one server per
+pytest process imports them once and forks a supervisor per run. The supervisor forks a spare of itself first, before
+anything of the run happens, and where it would execute `python -m compile_lens_runner _worker SPEC` the spare
+becomes that worker: the supervisor's child, with the worker's pipes, environment, folder, arguments and signals, and
+a normal interpreter exit. The runner's own code (supervisor, worker, timeouts, reports) runs unchanged.
+
+What torch reads only when imported cannot change in a fork: a worker whose environment sets such a variable (other
+than the ones set up again below), and a run whose import path shadows torch or adds a sitecustomize, start the usual
+way. The server's frames are compiled under a name in <angle brackets>, as `python -m` runs under <frozen runpy>, so
+the runner reads none of them as the user's. The node and end-to-end suites start the runner as users do;
+COMPILE_LENS_TEST_FORK=0 makes these tests do the same.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import io
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+# torch reads these at import; a forked worker sets them up again (_reset_imported_state). TORCHINDUCTOR_CACHE_DIR,
+# TRITON_CACHE_DIR and TEARDOWN_CUPTI are read when used.
+REREAD = {
+    "TORCH_TRACE",
+    "INDUCTOR_PROVENANCE",
+    "TORCH_LOGS",
+    "TORCHINDUCTOR_CACHE_DIR",
+    "TRITON_CACHE_DIR",
+    "TEARDOWN_CUPTI",
+}
+READ_AT_IMPORT = ("TORCH", "INDUCTOR", "TORCHINDUCTOR", "TORCHDYNAMO", "PYTORCH", "TRITON", "OMP", "MKL", "KMP", "CUDA")
+SHADOWS = ("torch", "torch.py", "sitecustomize.py", "usercustomize.py")
+SERVER_NAME = "<compile-lens test fork server>"
+
+
+def import_time_env(env: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in env.items() if k.startswith(READ_AT_IMPORT) and k not in REREAD}
+
+
+class ForkServer:
+    """The tests' side: one server per pytest process, started at its first run, one run at a time."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        boot = "import sys; exec(compile(open(sys.argv[1]).read(), sys.argv[2], 'exec'))"
+        self._server = subprocess.Popen(
+            [sys.executable, "-c", boot, os.path.abspath(__file__), SERVER_NAME],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
+        self._env = import_time_env(env)
+        self._pending = b""
+        self.cpu_seconds = 0.0  # the runs' processes' CPU time: the server reaps them, not pytest
+        if self._reply(None) != {"ready": True}:
+            raise RuntimeError("the runner's fork server did not start")
+
+    def can_run(self, env: dict[str, str]) -> bool:
+        """Whether a fork runs what a new process would: the same import-time settings, nothing shadowing torch."""
+        extra = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+        shadowed = any(os.path.exists(os.path.join(d, name)) for d in extra for name in SHADOWS)
+        return not shadowed and import_time_env(env) == self._env
+
+    def run(
+        self, args: list[str], env: dict[str, str], cwd: str | None, timeout: float, folder: str
+    ) -> tuple[int, str, str]:
+        """`python -m compile_lens_runner ARGS` as subprocess.run(capture_output=True, text=True, timeout=...)."""
+        out, err = os.path.join(folder, "stdout"), os.path.join(folder, "stderr")
+        request = {"args": args, "env": env, "cwd": cwd, "stdout": out, "stderr": err}
+        assert self._server.stdin is not None
+        self._server.stdin.write((json.dumps(request) + "\n").encode())
+        self._server.stdin.flush()
+        pid = self._reply(None)["pid"]
+        finished = self._reply(time.monotonic() + timeout)
+        timed_out = finished is None
+        if timed_out:  # as subprocess.run: the run is killed, then TimeoutExpired
+            from compile_lens_runner.process.supervisor import kill_tree
+
+            kill_tree(pid)
+            finished = self._reply(None)
+        self.cpu_seconds += finished["cpu"]
+        with open(out, encoding="utf-8") as o, open(err, encoding="utf-8") as e:
+            stdout, stderr = o.read(), e.read()
+        if timed_out:
+            raise subprocess.TimeoutExpired(args, timeout, stdout, stderr)
+        return finished["code"], stdout, stderr
+
+    def _reply(self, deadline: float | None) -> Any:
+        """The server's next line; None when the deadline passes first."""
+        assert self._server.stdout is not None
+        fd = self._server.stdout.fileno()
+        while b"\n" not in self._pending:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([fd], [], [], wait)[0]:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise RuntimeError("the runner's fork server exited")
+            self._pending += chunk
+        line, self._pending = self._pending.split(b"\n", 1)
+        return json.loads(line)
+
+    def close(self) -> None:
+        assert self._server.stdin is not None
+        self._server.stdin.close()
+        self._server.wait(timeout=30)
+
+
+# -- the server's side (run under SERVER_NAME) --
+
+
+def _serve(requests: Any, replies: Any) -> dict[str, Any] | None:
+    """One run at a time. Returns the request in the forked supervisor; None when the tests end."""
+    for line in requests:
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            return dict(request)
+        replies.write(json.dumps({"pid": pid}) + "\n")
+        replies.flush()
+        _, status, usage = os.wait4(pid, 0)
+        cpu = usage.ru_utime + usage.ru_stime
+        replies.write(json.dumps({"code": os.waitstatus_to_exitcode(status), "cpu": cpu}) + "\n")
+        replies.flush()
+    return None
+
+
+def _become(args: list[str], env: dict[str, str], cwd: str | None, fds: tuple[int, int, int], keep: int = -1) -> None:
+    """This forked process takes a new process's standard streams, environment, folder, arguments, signals and
+    import path, as `python -m compile_lens_runner ARGS` starts with them."""
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+    for fd in map(int, os.listdir("/proc/self/fd")):  # as Popen's close_fds
+        if fd > 2 and fd != keep:
+            with contextlib.suppress(OSError):  # the listing's own
+                os.close(fd)
+    os.environ.clear()
+    os.environ.update(env)
+    if cwd:
+        os.chdir(cwd)
+    for signum in (signal.SIGTERM, signal.SIGUSR1, signal.SIGCHLD):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # as Python sets them at start
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    extra = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    sys.path[:] = [os.getcwd(), *extra, *(p for p in _SERVER_PATH if p not in extra)]
+    sys.argv = [os.path.join(_PACKAGE, "__main__.py"), *args]
+    unbuffered = bool(env.get("PYTHONUNBUFFERED"))
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
+    for name, fd in (("stdout", 1), ("stderr", 2)):
+        raw = io.FileIO(fd, "w", closefd=False)
+        binary = raw if unbuffered else io.BufferedWriter(raw)
+        errors = "backslashreplace" if fd == 2 else "strict"
+        setattr(sys, name, io.TextIOWrapper(binary, errors=errors, write_through=unbuffered, line_buffering=fd == 2))  # type: ignore[arg-type]
+
+
+def _run_module() -> None:
+    import runpy
+
+    runpy.run_module("compile_lens_runner", run_name="__main__", alter_sys=True)
+
+
+def _supervise(request: dict[str, Any]) -> None:
+    """The forked supervisor: forks its spare worker, then runs `python -m compile_lens_runner ARGS`."""
+    spare, order = socket.socketpair()
+    pid = os.fork()
+    if pid == 0:
+        spare.close()
+        _wait_for_order(order)
+        return
+    order.close()
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    out = os.open(request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    _become(request["args"], request["env"], request["cwd"], (devnull, out, err), keep=spare.fileno())
+    _SpareWorkerPopen.spare = (pid, spare)
+    atexit.register(_release_spare)
+    subprocess.Popen = _SpareWorkerPopen  # type: ignore[misc]
+    _run_module()
+
+
+def _release_spare() -> None:
+    """At the supervisor's exit: an unused spare ends, and is reaped."""
+    if _SpareWorkerPopen.spare is None:
+        return
+    pid, channel = _SpareWorkerPopen.spare
+    channel.close()
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
+def _wait_for_order(order: socket.socket) -> None:
+    """The spare: waits until the supervisor starts its worker, then is that worker; ends if it never does."""
+    message, fds, _, _ = socket.recv_fds(order, 1 << 20, 3)
+    if not message:
+        os._exit(0)
+    command = json.loads(message)
+    _become(command["args"], command["env"], command["cwd"], (fds[0], fds[1], fds[2]))
+    _reset_imported_state(command["env"])
+    _run_module()
+
+
+def _reset_imported_state(env: dict[str, str]) -> None:
+    """What torch read from the environment when the server imported it, read again from the worker's."""
+    import torch._inductor.config as inductor_config
+    import torch._logging._internal as torch_logging
+
+    torch_logging.LOG_TRACE_HANDLER = None
+    torch_logging._init_logs()
+    inductor_config.trace.provenance_tracking_level = int(env.get("INDUCTOR_PROVENANCE", "0"))
+
+
+class _SpareWorkerPopen(subprocess.Popen):  # type: ignore[type-arg]
+    """subprocess.Popen whose `python -m compile_lens_runner _worker SPEC` is the spare (once); other commands, or a
+    worker whose import-time environment differs from the server's, start as usual."""
+
+    spare: tuple[int, socket.socket] | None = None
+
+    def _execute_child(self, args: Any, executable: Any, preexec_fn: Any, close_fds: Any, pass_fds: Any, cwd: Any,
+                       env: Any, startupinfo: Any, creationflags: Any, shell: Any, p2cread: int, p2cwrite: int,
+                       c2pread: int, c2pwrite: int, errread: int, errwrite: int, *rest: Any) -> None:  # fmt: skip
+        environment = dict(env if env is not None else os.environ)
+        command = list(args) if isinstance(args, (list, tuple)) else []
+        if (
+            self.spare is None
+            or command[:4] != [sys.executable, "-m", "compile_lens_runner", "_worker"]
+            or import_time_env(environment) != _SERVER_ENV
+        ):
+            super()._execute_child(  # type: ignore[misc]
+                args, executable, preexec_fn, close_fds, pass_fds, cwd, env, startupinfo, creationflags, shell,
+                p2cread, p2cwrite, c2pread, c2pwrite, errread, errwrite, *rest,
+            )  # fmt: skip
+            return
+        pid, channel = self.spare
+        _SpareWorkerPopen.spare = None
+        fds = [
+            given if given != -1 else inherited
+            for given, inherited in zip((p2cread, c2pwrite, errwrite), (0, 1, 2), strict=True)
+        ]
+        order = {"args": command[3:], "env": environment, "cwd": cwd}
+        socket.send_fds(channel, [json.dumps(order).encode()], fds)
+        channel.close()
+        self.pid = pid
+        self._child_created = True
+        self._close_pipe_fds(p2cread, p2cwrite, c2pread, c2pwrite, errread, errwrite)  # type: ignore[attr-defined]
+
+
+_SERVER_ENV = import_time_env(dict(os.environ))
+_SERVER_PATH = [p for p in sys.path if p]  # without -c's ''
+_PACKAGE = ""
+
+if __name__ == "__main__":
+    # the imports every runner process makes; nothing runs (no thread, no OpenMP pool) before the first fork
+    import compile_lens_runner
+    import compile_lens_runner.cli
+    import compile_lens_runner.worker
+    import torch
+    import torch._dynamo
+    import torch._inductor.compile_fx  # noqa: F401
+
+    _PACKAGE = os.path.dirname(compile_lens_runner.__file__)
+    print(json.dumps({"ready": True}), flush=True)
+    forked = _serve(sys.stdin, sys.stdout)
+    if forked is not None:
+        _supervise(forked)

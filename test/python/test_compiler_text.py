@@ -1,0 +1,69 @@
+"""A compiler record in lines (report/compiler_text.py, schema 1.25): the CUDA-graph outcome (`cudaGraphsLines`) and,
+read from logs, that no compiled code ran where Dynamo made no graph (`noGraphText`). On recorded reports: no torch."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from compile_lens_runner.report import compiler_text
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def test_the_cuda_graph_outcome_counts_the_graphs_then_each_kind_of_skip_at_its_line_with_its_fix() -> None:
+    skip = {"kind": "cpu-device", "what": "an input lives on the CPU", "cost": "", "fix": "Move it to the GPU.",
+            "location": {"file": "/w/model.py", "line": 12, "cell": None}}  # fmt: skip
+    hint = {"kind": "mutated-inputs", "what": "an input is mutated", "cost": ""}
+    statuses: list[Any] = [
+        {"compileId": "0/0", "status": "captured"},
+        {"compileId": "0/1", "status": "skipped", "explanation": skip},
+        {"compileId": "0/2", "status": "skipped", "explanation": skip, "hints": [hint]},
+        {"compileId": "1/0", "status": "unknown", "reason": "This log cannot say whether CUDA graphs ran."},
+        {"compileId": "2/0", "status": "not-captured"},
+    ]
+    assert compiler_text.cuda_graph_lines(statuses) == [
+        "CUDA graphs: 1 of 5 graphs captured",
+        "  skipped (2 graphs) at model.py:12: an input lives on the CPU",
+        "    fix: Move it to the GPU.",
+        "  1 graph unknown: This log cannot say whether CUDA graphs ran.",
+        "  hint: an input is mutated",
+        "  1 graph not captured, no reason recorded (never run after compiling, or captured outside the log)",
+    ]
+    assert compiler_text.cuda_graph_lines([]) == []
+    # a recorded report carries them (scripts/rederive_fixtures.py)
+    report = json.loads((FIXTURES / "why" / "decode_static.rederived.report.json").read_text())
+    for region in report["regions"]:
+        assert region["compiler"]["cudaGraphsLines"] == compiler_text.cuda_graph_lines(region["compiler"]["cudaGraphs"])
+
+
+def test_frames_compiled_into_no_graph_say_no_compiled_code_ran_in_a_report_read_from_logs() -> None:
+    compiler: dict[str, Any] = {"graphCount": 0, "compiledFrames": 2, "recompiles": [],
+                                "graphBreaks": [{"count": 3}]}  # fmt: skip
+    report: Any = {"target": {"kind": "logs"}, "modes": [{"compiler": compiler}]}
+    compiler_text.attach(report)
+    assert compiler["noGraphText"] == (
+        "No compiled code ran: Dynamo made no graph of the 2 frames it compiled; every call of them ran eagerly (see "
+        "the first graph break)"
+    )
+    graphed = copy.deepcopy(report)
+    del graphed["modes"][0]["compiler"]["noGraphText"]
+    graphed["modes"][0]["compiler"]["graphCount"] = 1
+    compiler_text.attach(graphed)
+    assert "noGraphText" not in graphed["modes"][0]["compiler"]
+    script = copy.deepcopy(report)  # a region says it as its answer (noCompiledCode)
+    del script["modes"][0]["compiler"]["noGraphText"]
+    script["target"]["kind"] = "script"
+    compiler_text.attach(script)
+    assert "noGraphText" not in script["modes"][0]["compiler"]
+
+
+def test_a_site_seen_more_than_once_says_its_count_as_the_hover_s_title() -> None:
+    compiler: dict[str, Any] = {"graphCount": 2, "recompiles": [],
+                                "graphBreaks": [{"reason": "print", "count": 3}, {"reason": "item", "count": 1}],
+                                "recompileSites": [{"pattern": "p", "count": 7}, {"pattern": "q", "count": 1}]}  # fmt: skip
+    compiler_text.count_texts(compiler)  # type: ignore[arg-type]
+    assert [b.get("countText") for b in compiler["graphBreaks"]] == ["3 graph breaks at this line", None]
+    assert [s.get("countText") for s in compiler["recompileSites"]] == ["7 recompiles at this line", None]

@@ -1,0 +1,35 @@
+"""A torchrun job's ranks in words (report/rank_text.py, schema 1.25): each rank's error at its line, what it compiled
+and ran, its regions' calls and steady time, where it waited. On recorded reports: no torch."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from compile_lens_runner.report import rank_text
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
+
+
+def test_each_rank_says_what_it_compiled_and_ran_and_its_regions_calls() -> None:
+    report = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
+    rank1 = report["ranks"][1]
+    assert rank1["factsText"] == (
+        "2 graphs, 2 graph breaks, 2 recompiles, 3.4 s compiling, FX graph cache 4 hits, 0 misses, 3 collectives in the "
+        "profiled steps"
+    )
+    assert rank1["regionsText"] == ["r0 DistributedDataParallel: 6 calls, 0.88 ms/call from call 4"]
+    for entry in report["ranks"]:  # the fixture carries them (scripts/rederive_fixtures.py)
+        assert entry["factsText"] == rank_text.facts(entry) and entry["regionsText"] == rank_text.regions(entry)
+
+
+def test_a_rank_that_failed_or_waited_says_where() -> None:
+    failed: Any = {"rank": 1, "error": {"message": "CUDA out of memory"}, "failedAt": {"file": "/w/train.py", "line": 88},
+                   "stack": {"waitingIn": "all_reduce", "location": {"file": "/w/train.py", "line": 42}}}  # fmt: skip
+    report: Any = {"ranks": [failed, {"rank": 0, "stack": {"waitingIn": None, "location": None}}]}
+    rank_text.attach(report)
+    assert failed["errorText"] == "CUDA out of memory (at train.py:88)"
+    assert failed["waitingText"] == "waiting in all_reduce at train.py:42"
+    assert "factsText" not in failed and failed["regionsText"] == []  # nothing recorded: nothing said
+    assert report["ranks"][1]["waitingText"] == "running" and "errorText" not in report["ranks"][1]

@@ -1,0 +1,43 @@
+// The report panel's links to the user's lines, and the line numbers it shows beside their code: each follows the
+// user's edits since the panel opened (the host's 'edited', shared/movedLines.ts), as Problems and hovers do, so a
+// Quick Fix that inserted a line above a finding leaves no link on the line it was on before.
+import { EditedLines, type TextChange } from '../extension/shared/movedLines.ts';
+import type { SourceLocation } from '../extension/shared/report.ts';
+import { placeOf, type SourcePlace } from '../extension/shared/sourcePlace.ts';
+
+export type Reveal = (file: string, line: number, cell: number | null) => void;
+type Located = Pick<SourceLocation, 'file' | 'line' | 'cell'>;
+
+const edits = new EditedLines();
+const FOLLOWS = 'follows-line';
+/** Each node that names a line: says it again for the line it is on now. */
+const sayers = new WeakMap<Element, () => void>();
+
+const lineNow = (at: Located): number => edits.line(placeOf(at), at.line);
+
+/** `node` with the text `text(line)` for the line `at` is on now, said again after each edit. */
+export function followLine<T extends HTMLElement>(node: T, at: Located, text: (line: number) => string): T {
+  const say = (): void => {
+    node.textContent = text(lineNow(at));
+  };
+  say();
+  node.classList.add(FOLLOWS);
+  sayers.set(node, say);
+  return node;
+}
+
+/** A link to the line `at`: labelled `label(line)` for the line it is on now, which a click opens. */
+export function sourceLink(at: Located, label: (line: number) => string, reveal: Reveal): HTMLButtonElement {
+  const link = document.createElement('button'); // not panels.el(): panels.ts makes its links here
+  link.className = 'link';
+  link.type = 'button';
+  link.title = at.file;
+  link.addEventListener('click', () => reveal(at.file, lineNow(at), at.cell ?? null));
+  return followLine(link, at, label);
+}
+
+/** The host's 'edited': every edit of `place` that moved lines so far; each node naming one of its lines follows. */
+export function linesEdited(place: SourcePlace, changes: readonly TextChange[]): void {
+  edits.set(place, changes);
+  for (const node of document.querySelectorAll(`.${FOLLOWS}`)) sayers.get(node)?.();
+}
