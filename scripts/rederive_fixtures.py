@@ -159,7 +159,8 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
             situ["noStep"] = _no_step(situ["reason"])
         # older runners wrote only the arguments given; the current one says each (mode "default" when none was given)
         region["options"] = _options(region.get("options") or {})
-        if situ and situ.get("work"):  # each side's work as recorded, set against its wall and said as the runner does now
+        # each side's work as recorded, set against its wall and said as the runner does now
+        if situ and situ.get("work"):
             sides = [
                 {k: situ["work"][side][k] for k in step_work.SideWork.__annotations__} for side in ("eager", "compiled")
             ]
