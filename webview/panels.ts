@@ -269,7 +269,7 @@ export function renderComparison(beforeLabel: string, afterLabel: string, compar
     section.append(el('h4', undefined, `${title} (${kernels.length})`));
     const list = el('ul', 'kernels');
     for (const k of kernels.slice(0, 15))
-      list.append(el('li', undefined, `${formatCount(k.countPer)}× ${k.family}: ${k.name} — ${formatUs(k.totalUs)}`));
+      list.append(el('li', undefined, `${formatCount(k.countPer)}× ${k.family}: ${k.name} — ${formatUs(k.usPer)}`));
     section.append(list);
   };
   kernelList(`kernels only in ${beforeLabel} (fused away or replaced)`, comparison.disappearedKernels);

@@ -37,7 +37,7 @@ canvas { display: block; }
 .facts th { color: var(--vscode-descriptionForeground); font-weight: normal; }
 .range-box section { margin-top: 12px; }
 /* scrolled to: below the sticky toolbar */
-.range-box section, .focus-note { scroll-margin-top: 56px; }
+.range-box section, .focus-note, .details-box { scroll-margin-top: 56px; }
 .range-table { margin: 6px 0 12px; }
 .range-table caption { text-align: left; font-weight: 600; padding: 2px 0; }
 .range-table td.name { word-break: break-all; max-width: 640px; }
@@ -90,6 +90,8 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .rank-steps-table tr.slowest td { font-weight: 600; }
 .region-measurements td, .region-measurements th { white-space: nowrap; }
 .region-measurements td.inputs { white-space: normal; min-width: 14em; max-width: 420px; }
+/* a failure or a note is a sentence: it wraps inside the table, not past the panel's edge */
+.region-measurements td.error, .region-measurements td.note { white-space: normal; }
 /* a narrow panel (beside the editor): each row becomes a block, its cells wrap with their column's name */
 @media (max-width: 760px) {
   table.stacks, table.stacks tbody, table.stacks tr { display: block; }

@@ -12,6 +12,7 @@ import {
   type TimelineMark,
 } from '../extension/shared/trace/timelineMarks.ts';
 import { compiledCallName, markLabel } from '../extension/present/compileNames.ts';
+import { formatTimeTicks } from '../extension/present/numbers.ts';
 import type { CompiledFrame } from '../extension/shared/report.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
@@ -62,7 +63,6 @@ export interface TimeScale {
   (t: number): number;
   invert(x: number): number;
   ticks(count: number): number[];
-  tickFormat(count: number): (t: number) => string;
 }
 
 export interface DrawStats {
@@ -392,11 +392,9 @@ export class TimelineCanvas {
   /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view. */
   private ticks(scale: TimeScale, width: number): Tick[] {
     const count = Math.max(2, Math.min(8, Math.floor((width - LABEL_WIDTH) / 90)));
-    const format = scale.tickFormat(count);
-    return scale
-      .ticks(count)
-      .map((t) => ({ x: scale(t), label: `${format(t)} µs` }))
-      .filter(({ x }) => x >= LABEL_WIDTH && x <= width);
+    const ticks = scale.ticks(count);
+    const labels = formatTimeTicks(ticks);
+    return ticks.map((t, k) => ({ x: scale(t), label: labels[k]! })).filter(({ x }) => x >= LABEL_WIDTH && x <= width);
   }
 
   /**

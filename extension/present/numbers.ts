@@ -27,6 +27,19 @@ export function formatMs(ms: number): string {
 /** "14.2 ms", "868.6 µs": a profiled step's time, from the trace's microseconds (from 1 ms on, as formatMs) */
 export const formatUs = (us: number): string => (us >= 1000 ? formatMs(us / 1000) : `${us.toFixed(1)} µs`);
 
+/** "−5 ms", "0 ms", "40 ms", "250 µs", "1.5 s": a time axis's tick labels (ticks in µs, evenly spaced), each in the
+ *  unit of their spacing, so that a 40 ms step reads "40 ms", not "40,000 µs" */
+export function formatTimeTicks(ticksUs: number[]): string[] {
+  const spacing = ticksUs.length > 1 ? Math.abs(ticksUs[1]! - ticksUs[0]!) : 0;
+  const [unit, perUnit] = spacing >= 1e6 ? ['s', 1e6] : spacing >= 1e3 ? ['ms', 1e3] : ['µs', 1];
+  const digits = spacing > 0 ? Math.max(0, Math.ceil(-Math.log10(spacing / perUnit) - 1e-9)) : 0;
+  const text = (t: number): string =>
+    (t / perUnit)
+      .toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+      .replace('-', '−');
+  return ticksUs.map((t) => `${text(t)} ${unit}`);
+}
+
 /** Two decimals, more under 0.1× so that a small speedup keeps two significant digits (0.0057×, not 0.01×) */
 const speedupDigits = (value: number): number => (value >= 0.1 ? 2 : value >= 0.01 ? 3 : 4);
 
@@ -48,8 +61,8 @@ export const formatBreakEven = (n: number, unit: 'call' | 'step'): string =>
 /** "3", "41.5": kernels per step, counts that may be averages */
 export const formatCount = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 
-/** "1160.6": steps per second */
-export const formatRate = (value: number): string => value.toFixed(1);
+/** "1,161", "35.2", "0.3": steps per second (whole from 100 on: "1160.6" read as a measured decimal) */
+export const formatRate = (value: number): string => (value >= 100 ? formatWhole(value) : value.toFixed(1));
 
 /** "ratios varied 57% between rounds": older reports' spread, where newer ones give the interval */
 export const formatSpread = (pct: number): string => `ratios varied ${formatPct(pct)} between rounds`;

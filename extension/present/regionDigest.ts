@@ -46,7 +46,10 @@ export interface RegionDigest {
   calls: number;
   /** calls in which the region compiled or recompiled */
   compiles: number;
+  /** rank 0's in a torchrun job, whose region this is (its calls, graphs, chart) */
   recompiles: number;
+  /** a torchrun job's recompiles that rank 0 did not have, and the ranks that did */
+  otherRanksRecompiles: { count: number; ranks: number[] } | null;
   graphs: number | null;
   graphBreaks: number;
   /** calls in which Dynamo ran the original code eagerly (recompile limit, skipped frame, suppressed error) */
@@ -123,6 +126,8 @@ export function digestRegion(region: Region): RegionDigest {
   const reported = compileCalls.filter((c) => c.compileSeconds != null);
   const measurements = region.measurements.map((m, k) => digestMeasurement(region, m, k));
   const inSitu = digestInSitu(region);
+  // a torchrun job's recompiles are every rank's, each with its ranks; the rest of the region is rank 0's
+  const elsewhere = (region.compiler?.recompiles ?? []).filter((r) => r.ranks && !r.ranks.includes(0));
   return {
     id: region.id,
     name: region.name,
@@ -135,8 +140,11 @@ export function digestRegion(region: Region): RegionDigest {
     compiles: compileCalls.length,
     // the compiler's own list counts past the recorded calls' cut-off; the calls say it when there is no such list
     recompiles: region.compiler
-      ? region.compiler.recompiles.length
+      ? region.compiler.recompiles.length - elsewhere.length
       : compileCalls.filter((c) => c.event === 'recompiled').length,
+    otherRanksRecompiles: elsewhere.length
+      ? { count: elsewhere.length, ranks: [...new Set(elsewhere.flatMap((r) => r.ranks!))].sort((a, b) => a - b) }
+      : null,
     graphs: region.compiler?.graphCount ?? null,
     graphBreaks: region.compiler?.graphBreaks.length ?? 0,
     eagerCalls: region.calls.filter((c) => c.ranCompiled === false).length,
@@ -228,6 +236,10 @@ export function regionFacts(d: RegionDigest): string[] {
   if (d.graphs !== null) facts.push(plural(d.graphs, 'graph'));
   if (d.graphBreaks) facts.push(plural(d.graphBreaks, 'graph break'));
   if (d.recompiles) facts.push(plural(d.recompiles, 'recompile'));
+  if (d.otherRanksRecompiles) {
+    const { count, ranks } = d.otherRanksRecompiles;
+    facts.push(`${plural(count, 'recompile')} on rank${ranks.length > 1 ? 's' : ''} ${ranks.join(', ')}`);
+  }
   if (d.eagerCalls) facts.push(`${plural(d.eagerCalls, 'call')} ran eagerly`);
   // with in-situ numbers, their compile cost is the script's; this one is the observed run's (compiler log on)
   if (d.compileSeconds !== null)

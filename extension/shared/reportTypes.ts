@@ -1664,7 +1664,7 @@ export interface StepWorkSide {
    */
   wallMs: number | null;
   /**
-   * steady steps: inSitu.step's; profiled steps: no steady step, the profiled steps' own
+   * steady steps: inSitu.step's (a GPU's kernels); profiled steps: on a CPU, or without a steady step, the profiled steps' own (a CPU op's time under the profiler carries its overhead)
    */
   wallFrom: 'steady steps' | 'profiled steps';
   /**

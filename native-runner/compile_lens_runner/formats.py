@@ -89,8 +89,8 @@ def count(value: float) -> str:
 
 
 def rate(value: float) -> str:
-    """ "1160.6": steps per second."""
-    return _fixed(value, 1)
+    """ "1,161", "35.2", "0.3": steps per second (whole from 100 on: "1160.6" read as a measured decimal)."""
+    return whole(value) if value >= 100 else _fixed(value, 1)
 
 
 def spread(value: float) -> str:

@@ -146,11 +146,12 @@ test(
         .locator('.monaco-editor-overlaymessage', { hasText: /read-only|Cannot edit/i })
         .waitFor({ timeout: 10_000 });
       assert.equal(await page.locator('.tabs-container .tab.active.dirty').count(), 0, 'the generated code was edited');
-      await page.screenshot({ path: path.join(ARTIFACTS, 'generated-code.png') });
       // the read-only message sits over the lenses until the cursor moves (on a busy host it outlives the click's wait)
       await page.keyboard.press('Escape');
       await page.keyboard.press('ArrowDown');
       await page.locator('.monaco-editor-overlaymessage').waitFor({ state: 'detached', timeout: 10_000 });
+      // the generated code with its kernel's lens, the message gone (it covered the lens in the picture)
+      await page.screenshot({ path: path.join(ARTIFACTS, 'generated-code.png') });
 
       // the lens lands on the user's first fused line
       await lens.click();

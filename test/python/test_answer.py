@@ -336,6 +336,14 @@ def test_below_torch_2_6_a_region_rests_on_its_replay_and_says_so_in_one_reason(
     assert [r["kind"] for r in reasons if r["code"] == "no-in-situ"] == ["turned-off"]
 
 
+def test_a_region_neither_replayed_nor_measured_in_situ_says_both_and_rests_on_neither() -> None:
+    rank = json.loads((FIXTURES / "attach-2x2" / "job" / "ranks" / "rank0" / "report.json").read_text())
+    a = answered(rank)["regions"][0]["answer"]
+    assert a["verdict"] == "none" and a["number"] is None
+    assert "Not replayed: a rank of a torchrun job" in a["sentence"]
+    assert "Not measured in situ (--no-in-situ)." in a["sentence"] and "replay." not in a["sentence"]
+
+
 def test_a_region_none_of_whose_calls_ran_compiled_code_gets_no_number() -> None:
     region = _region("TransformerEncoder", 9, [], reason="every call ran eagerly")
     region["inSitu"] = {

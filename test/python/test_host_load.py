@@ -46,7 +46,7 @@ def test_recorded_samples_decide_contention(
     assert evidence["contended"] is contended
     if contended:
         assert evidence["reason"].startswith("the host was contended while timing")
-        assert f"torch's {threads} thread" in evidence["reason"] and "load average 1.00 to 1.00" in evidence["reason"]
+        assert f"torch's {threads} thread" in evidence["reason"] and "load average 1.00)" in evidence["reason"]
         assert evidence["fix"].startswith(
             f"run with OMP_NUM_THREADS={fix_threads} (or torch.set_num_threads({fix_threads})"
             if fix_threads
@@ -68,6 +68,9 @@ def test_the_evidence_carries_the_samples_load_and_steal() -> None:
         "loadAverage": {"start": 3.5, "end": 4.25},
         "stealPct": 5.0,
     }
+    assert (
+        "load average 3.50 to 4.25)" in evidence["reason"]
+    )  # a load that moved is said as a range, one that did not as one
     assert load_evidence([], 2, 2)["othersRunning"] is None and load_evidence([], 2, 2)["contended"] is False
 
 

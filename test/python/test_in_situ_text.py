@@ -45,7 +45,7 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
     assert in_situ_text.lines(region) == [  # type: ignore[arg-type]
         "in situ (14 pairs of adjacent eager/compiled blocks in this run, per signature, over the script's mix): "
         "0.91× per step in situ, 1.82 ms → 2.00 ms per step",
-        "  compile inside the script 2.0 s; compiled steps are not faster: it never pays back; 549.5 → 500.0 steps/s",
+        "  compile inside the script 2.0 s; compiled steps are not faster: it never pays back; 549 → 500 steps/s",
         f"  why: {work}",
         "  steady steps: eager 70, compiled 69; 48 steps left out: 3 the compiled warm-up, 29 running across a switch "
         "between eager and compiled, 12 the first at its input shape (each side compiles or warms up there), 4 "

@@ -34,3 +34,12 @@ test('every quantity formats as the shared table says (the runner is held to the
       assert.equal(FORMAT[quantity]!(input as never), expected, `${quantity}(${JSON.stringify(input)})`);
   }
 });
+
+test("a time axis's ticks read in the unit of their spacing: 40 ms, not 40,000 µs", () => {
+  assert.deepEqual(numbers.formatTimeTicks([-20_000, 0, 20_000, 140_000]), ['−20 ms', '0 ms', '20 ms', '140 ms']);
+  assert.deepEqual(numbers.formatTimeTicks([0, 50, 100]), ['0 µs', '50 µs', '100 µs']);
+  assert.deepEqual(numbers.formatTimeTicks([0, 500, 1000]), ['0 µs', '500 µs', '1,000 µs']);
+  assert.deepEqual(numbers.formatTimeTicks([0, 0.5, 1]), ['0.0 µs', '0.5 µs', '1.0 µs']);
+  assert.deepEqual(numbers.formatTimeTicks([2_000_000, 2_500_000]), ['2,000 ms', '2,500 ms']);
+  assert.deepEqual(numbers.formatTimeTicks([0, 1_000_000, 2_000_000]), ['0 s', '1 s', '2 s']);
+});

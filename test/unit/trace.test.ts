@@ -9,7 +9,7 @@ import { scanTraceBytes, TraceScanner } from '../../extension/node/trace/byteSca
 import { compareTraces } from '../../webview/analysis/compare.ts';
 import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
 import { packRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
-import { formatTraceSummary, summarizeTrace } from '../../extension/shared/trace/summary.ts';
+import { formatTraceSummary, kernelStats, summarizeTrace } from '../../extension/shared/trace/summary.ts';
 import { previewOfModel, TraceReading } from '../../extension/node/trace/traceReading.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
@@ -354,6 +354,10 @@ describe('compare', () => {
     assert.ok(comparison.disappearedKernels.some((k) => k.family === 'aten' && k.name.includes('launch_clamp_scalar')));
     assert.ok(comparison.newKernels.some((k) => k.name === 'triton_poi_fused_addmm_relu_0' && k.countPer === 1));
     assert.equal(row('GPU busy')[0], comparison.before.gpuBusyPerStepUs);
+    // a kernel's time in the lists is per step, as the rows are: its total over the profiled steps, divided
+    const total = kernelStats(compiled).find((k) => k.name === 'triton_poi_fused_addmm_relu_0')!.totalUs;
+    const fused = comparison.newKernels.find((k) => k.name === 'triton_poi_fused_addmm_relu_0')!;
+    assert.ok(comparison.after.steps > 1 && fused.usPer === total / comparison.after.steps);
   });
 
   test('eager vs reduce-overhead: CUDA-graph replays appear, launches drop', async () => {

@@ -21,7 +21,8 @@ export interface KernelChange {
   family: KernelFamily;
   /** launches of this kernel per step (per trace when `per` is 'trace') */
   countPer: number;
-  totalUs: number;
+  /** its time per step (per trace when `per` is 'trace'), as the table's rows: a total over 3 steps read as 3x */
+  usPer: number;
 }
 
 export interface TraceComparison {
@@ -56,7 +57,12 @@ export function compareTraces(before: TraceModel, after: TraceModel): TraceCompa
     const otherNames = new Set(other.map((k) => k.name));
     return stats
       .filter((k) => !otherNames.has(k.name))
-      .map((k) => ({ name: k.name, family: k.family, countPer: k.count / divisor(s), totalUs: k.totalUs }));
+      .map((k) => ({
+        name: k.name,
+        family: k.family,
+        countPer: k.count / divisor(s),
+        usPer: k.totalUs / divisor(s),
+      }));
   };
   return {
     per,

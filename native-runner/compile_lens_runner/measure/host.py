@@ -207,7 +207,14 @@ def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> HostLoa
     }
     if evidence["contended"]:
         free = free_cpus(typical, cpus)
-        load_text = f", load average {load['start']:.2f} to {load['end']:.2f}" if load else ""
+        # one reading when it did not move ("7.87 to 7.87" read as a range)
+        load_text = (
+            ""
+            if not load
+            else f", load average {load['start']:.2f}"
+            if f"{load['start']:.2f}" == f"{load['end']:.2f}"
+            else f", load average {load['start']:.2f} to {load['end']:.2f}"
+        )
         evidence["reason"] = (
             f"the host was contended while timing: other processes had {typical} threads ready to run on its {cpus} "
             f"CPUs ({contended} of {len(others)} samples found fewer CPUs free than torch's {threads} "

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from .. import formats
 from ..shapes.answer import Answer, AnswerNumber, Reason
-from ..shapes.compiler import CompilerInsight
+from ..shapes.compiler import CompilerInsight, Recompile
 from ..shapes.region import Region
 
 VERDICT_WORDS = {
@@ -354,11 +354,13 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "no-in-situ": (
         lambda r: "replay only" if r.get("kind") == "no-set-stance" else "in situ off",
+        # what was not measured, only: a replay's number says itself ("per call replayed"), and a region that was
+        # not replayable has no verdict to rest on it (a rank of a torchrun job read "the verdict rests on the replay")
         lambda r: (
             f"Not measured in situ: torch {r.get('torch') or 'here'} has no torch.compiler.set_stance (PyTorch 2.6 and "
-            "later): the verdict rests on the replay."
+            "later)."
             if r.get("kind") == "no-set-stance"
-            else "Not measured in situ (--no-in-situ): the verdict rests on the replay."
+            else "Not measured in situ (--no-in-situ)."
         ),
     ),
     "replay-not-possible": (
@@ -563,12 +565,23 @@ def compiler_facts(compiler: CompilerInsight | None, compile_s: float | None) ->
     return out
 
 
+def _other_ranks(items: list[Recompile]) -> tuple[int, str]:
+    """Of a torchrun job's items (graph breaks, recompiles: every rank's, each with its `ranks`), how many rank 0,
+    whose region this is, did not have, and the ranks that did ("rank 1", "ranks 1, 3")."""
+    others = [item for item in items if "ranks" in item and 0 not in item["ranks"]]
+    ranks = sorted({k for item in others for k in item["ranks"]})
+    return len(others), f"rank{'s' if len(ranks) > 1 else ''} {', '.join(map(str, ranks))}"
+
+
 def counts(region: Region) -> list[str]:
-    """A region's compiler facts for its headline: graphs, breaks, recompiles, calls that ran eagerly."""
+    """A region's compiler facts for its headline: graphs, breaks, recompiles, calls that ran eagerly. In a torchrun
+    job the region, its graphs and calls are rank 0's: another rank's recompiles are said with its ranks."""
     compiler = region.get("compiler")
+    elsewhere, where = 0, ""
     if compiler is not None:
         graphs: int | None = compiler.get("graphCount")
-        breaks, recompiles = len(compiler.get("graphBreaks") or []), len(compiler.get("recompiles") or [])
+        elsewhere, where = _other_ranks(compiler.get("recompiles") or [])
+        breaks, recompiles = len(compiler.get("graphBreaks") or []), len(compiler.get("recompiles") or []) - elsewhere
     else:  # the calls say it when there is no compiler record
         graphs, breaks = None, 0
         recompiles = sum(1 for c in region["calls"] if c.get("event") == "recompiled")
@@ -584,6 +597,8 @@ def counts(region: Region) -> list[str]:
         out.append(formats.plural(breaks, "break"))
     if recompiles:
         out.append(formats.plural(recompiles, "recompile"))
+    if elsewhere:
+        out.append(f"{formats.plural(elsewhere, 'recompile')} on {where}")
     if eager_calls:
         out.append(f"{formats.plural(eager_calls, 'call')} ran eagerly")
     return out
