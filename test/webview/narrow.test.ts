@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { errorsOf, launchBrowser, openWebview, postTimeline } from './harness.ts';
+import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postTimeline } from './harness.ts';
 
 const ROOT = join(__dirname, '..', '..');
 const ARTIFACTS = join(ROOT, 'test-results');
@@ -15,11 +15,11 @@ const WIDTH = 560;
 let browser: Browser;
 let page: Page | null = null;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 // a failing test leaves its screenshot in test-results/ to look at
 afterEach(async (t) => {
