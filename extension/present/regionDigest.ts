@@ -95,8 +95,12 @@ export function scriptMode(region: Region): string {
 
 function digestMeasurement(region: Region, m: RegionMeasurement, index: number): RegionMeasurementDigest {
   const signature = m.signature ?? null;
+  const digest = digestMode(m, saidOf(region.answer, index));
   return {
-    ...digestMode(m, saidOf(region.answer, index)),
+    ...digest,
+    // the script's own callable: its compile is the script's, said once in the region's facts; a what-if mode's is
+    // the replay's own, on these inputs
+    compileSeconds: m.mode === 'as-written' ? null : digest.compileSeconds,
     label: m.mode === 'as-written' ? `${scriptMode(region)} (as written)` : m.mode,
     signature,
     why: m.why ?? null,
@@ -181,6 +185,9 @@ export function recommendationLine(recommendation: Recommendation): string {
 /** A measurement's numbers as the CLI line and the report panel's table cells both say them (null: not measured). */
 export function measurementCells(m: RegionMeasurementDigest): {
   speedup: string | null;
+  /** which way it points, where the runner says it backs one: the panel colours it and says the word */
+  direction: 'faster' | 'slower' | null;
+  directionText: string | null;
   nextRun: string | null;
   compiled: string | null;
   eager: string | null;
@@ -190,6 +197,8 @@ export function measurementCells(m: RegionMeasurementDigest): {
 } {
   return {
     speedup: m.speedup === null ? null : formatSpeedup(m.speedup),
+    direction: m.direction,
+    directionText: m.directionText,
     // where another run may land; reports before the interval have the rounds' spread, said as what it is
     nextRun:
       m.speedup === null
@@ -205,7 +214,7 @@ export function measurementCells(m: RegionMeasurementDigest): {
       m.kernelsPerStep === null
         ? null
         : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`,
-    // the replay's first call on these inputs: not the script's own compile time (regionFacts says that one)
+    // a what-if mode's first call on these inputs in the replay: not the script's compile (regionFacts says that one)
     compile: m.compileSeconds === null ? null : formatSeconds(m.compileSeconds),
     breakEven: m.breakEvenCalls === null ? null : formatBreakEven(m.breakEvenCalls, 'call'),
   };
@@ -225,7 +234,7 @@ function measurementLine(m: RegionMeasurementDigest): string {
   if (c.compiled !== null)
     facts.push(`${c.compiled}/call${c.eager !== null ? ` vs eager ${c.eager} in the same rounds` : ''}`);
   if (m.eagerKernelsPerStep !== null && c.kernels !== null) facts.push(`kernels/call ${c.kernels}`);
-  if (c.compile !== null) facts.push(`compile ${c.compile} on these inputs`);
+  if (c.compile !== null) facts.push(`the replay compiled these inputs with ${m.label} in ${c.compile}`);
   if (c.breakEven !== null) facts.push(`break-even after ${c.breakEven}`);
   return `${m.label}${inputs}: ${facts.join(', ') || 'no timing recorded'}`;
 }
@@ -241,10 +250,11 @@ export function regionFacts(d: RegionDigest): string[] {
     facts.push(`${plural(count, 'recompile')} on rank${ranks.length > 1 ? 's' : ''} ${ranks.join(', ')}`);
   }
   if (d.eagerCalls) facts.push(`${plural(d.eagerCalls, 'call')} ran eagerly`);
-  // with in-situ numbers, their compile cost is the script's; this one is the observed run's (compiler log on)
+  // the compiler's own count in the observed run (compiler log on); in situ, the warm-up's time is another measurement
+  // and says so. Compiles that made no graph are said as the attempt they were (no compiled code ran)
   if (d.compileSeconds !== null)
     facts.push(
-      `${formatSeconds(d.compileSeconds)} compiling in the ${d.inSitu ? "observed run's" : "script's"} own calls`,
+      `${formatSeconds(d.compileSeconds)} ${d.graphs === 0 ? 'trying to compile' : 'compiling'} in the ${d.inSitu ? "observed run's" : "script's"} own calls`,
     );
   return facts;
 }

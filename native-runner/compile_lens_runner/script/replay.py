@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .. import formats
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
 from ..errors import classify
@@ -284,7 +285,10 @@ class RegionReplay:
         self, entry: RegionMeasurement, eager: Any, compiled: Any, capture: Capture, device: str, marker: str
     ) -> None:
         def why_recompiled(_phase: str, compiles: int) -> str:
-            return f"{compiles} compile(s) ran inside the timed region: a replayed call took a path warmup had not compiled."
+            return (
+                f"{formats.plural(compiles, 'compile')} ran inside the timed region: a replayed call took a path warmup "
+                "had not compiled."
+            )
 
         paired.measure(
             _side(eager, capture),
@@ -355,6 +359,7 @@ class RegionReplay:
 class _RanEagerly(Exception):
     def __init__(self, frames: int) -> None:
         super().__init__(
-            f"Dynamo ran {frames} frame(s) of the compiled region eagerly during the replay (no compiled "
-            "graph matched and none was compiled: recompile limit or a skipped frame), so its timing is eager code"
+            f"During the replay Dynamo ran the region's original code eagerly {formats.plural(frames, 'time')} (no "
+            "compiled graph matched and none was compiled: the recompile limit, or a skipped frame), so its timing is "
+            "eager code"
         )
