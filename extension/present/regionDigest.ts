@@ -9,7 +9,7 @@ import { digestInSitu, wallLine, type InSituDigest } from './inSituDigest.ts';
 import { formatRanks } from './rankDigest.ts';
 import { regionStory } from './regionStory.ts';
 import { digestMode, digestReport, type ModeDigest } from './reportDigest.ts';
-import type { Recommendation, Region, RegionMeasurement, Report } from '../shared/report.ts';
+import type { AnswerNumber, Recommendation, Region, RegionMeasurement, Report } from '../shared/report.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
 import {
   formatBreakEven,
@@ -71,6 +71,8 @@ export interface RegionDigest {
   verdict: Recommendation['verdict'] | null;
   /** schema 1.21: the runner's words for the number the verdict rests on ("1.31× per step in situ (1.22–1.40×), …") */
   number: string | null;
+  /** the compiled time that number rests on ("0.67 ms", "0.70 ms/step"): the one a surface beside it shows (issue 44) */
+  numberCompiled: string | null;
   story: string | null;
   /** schema 1.14: the script's own steps and calls, as written against compiling off (null: no in-situ runs) */
   inSitu: InSituDigest | null;
@@ -125,6 +127,12 @@ function inSituNumber(region: Region): boolean {
   return Boolean(region.inSitu?.step ?? region.inSitu?.call);
 }
 
+/** The compiled time an answer's number rests on, per its unit: "0.67 ms" a call, "0.70 ms/step". */
+function compiledOf(n: AnswerNumber | null | undefined): string | null {
+  if (n?.compiledMs === undefined) return null;
+  return `${formatMs(n.compiledMs)}${n.unit === 'call' ? '' : `/${n.unit}`}`;
+}
+
 export function digestRegion(region: Region): RegionDigest {
   const compileCalls = region.calls.filter((c) => c.event !== 'cached');
   const reported = compileCalls.filter((c) => c.compileSeconds != null);
@@ -162,6 +170,7 @@ export function digestRegion(region: Region): RegionDigest {
     recommendation: region.recommendation ?? null,
     verdict: region.answer?.verdict ?? region.recommendation?.verdict ?? null,
     number: region.answer?.number?.text ?? null,
+    numberCompiled: compiledOf(region.answer?.number),
     story: regionStory(region),
     inSitu,
     noCompiledCode: region.noCompiledCode?.headline ?? null,

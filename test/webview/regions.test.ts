@@ -152,11 +152,12 @@ describe('script regions in the report panel', () => {
     );
 
     // the region timelines: r0's compiled trace beside r0's eager trace; r1's replay failed (its frames ran eagerly
-    // past the recompile limit), so it has none, and no other region's traces stand in for it
+    // past the recompile limit), so it has none, and no other region's traces stand in for it; then the script's own
+    // steps as the observed run profiled them (its compiled window: the script ended before it recorded a step)
     const d = await debug(page);
     assert.deepEqual(
       d.panes.map((p) => p.label),
-      ['r0 TinyTransformer eager', 'r0 TinyTransformer default'],
+      ['r0 TinyTransformer eager', 'r0 TinyTransformer default', 'in situ eager'],
     );
     assert.deepEqual(
       d.comparisons.map((c) => [c.before, c.after]),
