@@ -15,7 +15,7 @@ export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name
 export const formatUsPerStep = (us: number): string => `${formatUs(us)}/step`;
 
 /** The user lines of a kernel, said briefly: "lines 12, 13" in one file, "fused.py:12, model.py:3" across files. */
-export function linesText(lines: SourceLocation[]): string {
+export function linesText(lines: readonly SourceLocation[]): string {
   if (!lines.length) return 'no user line known';
   const files = new Set(lines.map((l) => l.file));
   if (files.size === 1) return `line${lines.length === 1 ? '' : 's'} ${lines.map((l) => l.line).join(', ')}`;

@@ -71,8 +71,14 @@ describe('timeline webview', () => {
     await details.waitFor();
     const text = await details.innerText();
     assert.match(text, /generated kernel/);
-    for (const fact of ['grid', 'block', 'registers per thread', 'shared memory', 'estimated occupancy', 'correlation'])
+    // named in words (a trace opened alone: the compiled call around its launch), Inductor's name under the toggle
+    assert.equal(await details.locator('h3').innerText(), 'fused kernel 1 of compiled graph 1');
+    for (const fact of ['grid', 'block', 'registers per thread', 'shared memory', 'estimated occupancy'])
       assert.ok(text.includes(fact), fact);
+    for (const raw of ['correlation', 'External id', 'depth', kernel]) assert.ok(!text.includes(raw), raw);
+    await details.locator('.raw-fields summary').click();
+    const raw = await details.locator('.raw-fields').innerText();
+    for (const field of ['correlation', 'External id', 'nesting depth', kernel]) assert.ok(raw.includes(field), field);
     assert.match(text, /launched by \(arrows on the timeline\): 1/);
     assert.match(text, /runtime launch: cuLaunchKernel|runtime launch: cudaLaunchKernel/);
     const d = await debug(page);

@@ -41,7 +41,7 @@ const CASES: Case[] = [
       tracePaths: ['rank0', 'rank1'].map((r) => path.join(TRACES, 'ranks', 'straggler', `${r}.trace.json`)),
     },
     roles: ['tick', 'step', 'slice', 'track'],
-    sliceLabel: /^ProfilerStep#/,
+    sliceLabel: /^step \d/,
   },
   {
     name: 'cpu-graphbreak',
