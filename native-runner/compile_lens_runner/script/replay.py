@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .. import formats
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
 from ..errors import classify
@@ -355,6 +356,7 @@ class RegionReplay:
 class _RanEagerly(Exception):
     def __init__(self, frames: int) -> None:
         super().__init__(
-            f"Dynamo ran {frames} frame(s) of the compiled region eagerly during the replay (no compiled "
-            "graph matched and none was compiled: recompile limit or a skipped frame), so its timing is eager code"
+            f"During the replay {formats.plural(frames, 'function call')} in the region ran without compiled code "
+            "(no compiled graph fit them and none was compiled: the recompile limit was reached, or Dynamo skips the "
+            "function), so its time is eager code's"
         )
