@@ -22,6 +22,18 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/** A speedup's cell: coloured, and its word ("faster", "slower") after it, only where the runner says the number points
+ *  that way; a number too noisy (or timed on a busy host) gets the runner's word for that and no colour. */
+export function speedupCell(
+  text: string,
+  cells: { direction: 'faster' | 'slower' | null; directionText: string | null },
+): HTMLTableCellElement {
+  const cell = el('td', cells.direction ?? undefined, text);
+  const word = cells.directionText ?? cells.direction;
+  if (text && word) cell.dataset['said'] = word;
+  return cell;
+}
+
 /** el() whose text marks each compiler term in it (glossary.ts) with its explanation as a tooltip. */
 export function termEl<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -135,7 +147,7 @@ function modesTable(digest: ReportDigest): HTMLElement {
     } else {
       const cells = modeCells(mode, digest);
       row.append(
-        el('td', mode.speedup !== null && mode.speedup < 1 ? 'slower' : 'faster', cells.speedup),
+        speedupCell(cells.speedup, cells),
         el('td', undefined, cells.nextRun),
         el('td', undefined, cells.perCall),
         el('td', undefined, cells.kernels),

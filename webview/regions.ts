@@ -12,7 +12,7 @@ import {
 import type { RegionCall, Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { plural } from '../extension/present/numbers.ts';
-import { el, termEl } from './panels.ts';
+import { el, speedupCell, termEl } from './panels.ts';
 import { renderInSituChart } from './inSituChart.ts';
 import { renderRegionChart } from './regionChart.ts';
 import { sourceLink, type Reveal } from './sourceLinks.ts';
@@ -25,7 +25,7 @@ const COLUMNS = [
   'compiled',
   'eager',
   'kernels / call',
-  'compile (these inputs)',
+  "the replay's own compile",
   'break-even',
 ];
 
@@ -52,10 +52,10 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
       row.append(error);
     } else {
       // an unmeasured cell stays empty: no placeholder number
-      const cell = (text: string | null, className?: string) => el('td', className, text ?? '');
+      const cell = (text: string | null) => el('td', undefined, text ?? '');
       const c = measurementCells(m);
       row.append(
-        cell(c.speedup, m.speedup === null ? undefined : m.speedup < 1 ? 'slower' : 'faster'),
+        speedupCell(c.speedup ?? '', c),
         cell(c.nextRun),
         cell(c.compiled),
         cell(c.eager),

@@ -10,6 +10,9 @@ export interface Said {
   number: AnswerNumber | null;
   /** why it holds no number */
   unmeasured: Reason | null;
+  /** the answer's pay-back (its pays-back-after reason) where this number is the answer's: one pay-back on every
+   *  surface, the answer's; evidence, and a number too noisy to back a verdict, have none */
+  paysBack: Reason | null;
 }
 
 /** THE number, then the evidence: every number the answer holds. */
@@ -19,13 +22,26 @@ export const answerNumbers = (answer: Answer | undefined): AnswerNumber[] =>
 /** What the answer says of modes[index] or measurements[index]; null for a report made before answers. */
 export function saidOf(answer: Answer | undefined, index: number): Said | null {
   if (!answer) return null;
+  const number =
+    answerNumbers(answer).find((n) => (n.kind === 'target-rounds' || n.kind === 'replay-call') && n.index === index) ??
+    null;
   return {
-    number:
-      answerNumbers(answer).find(
-        (n) => (n.kind === 'target-rounds' || n.kind === 'replay-call') && n.index === index,
-      ) ?? null,
+    number,
     unmeasured: (answer.unmeasured ?? []).find((r) => r.index === index) ?? null,
+    paysBack: number && number === answer.number ? paysBackOf(answer) : null,
   };
+}
+
+/** The answer's pay-back: after how many steps (calls) its compile pays back; null where it says none. */
+export const paysBackOf = (answer: Answer | undefined): Reason | null =>
+  answer?.reasons.find((r) => r.code === 'pays-back-after') ?? null;
+
+/** Which way a number may be said to point: faster or slower only where the runner says it backs one (schema 1.26:
+ *  its direction); null where it is too noisy or was timed on a busy host. A number of an answer before 1.26: by its
+ *  value unless it was too noisy for a range. */
+export function directionOf(n: AnswerNumber): 'faster' | 'slower' | null {
+  if (n.direction !== undefined) return n.direction === 'faster' || n.direction === 'slower' ? n.direction : null;
+  return n.tooNoisy ? null : n.value < 1 ? 'slower' : 'faster';
 }
 
 /** The script's own steps or calls in situ, as the answer holds them. */

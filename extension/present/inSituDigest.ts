@@ -2,7 +2,7 @@
 // Their lines are the runner's (schema 1.24, `inSitu.lines`: report/in_situ_text.py), shown as they are by the CLI
 // block, --json and the report panel. A report written before them (or measured by separate runs, torch < 2.6) gets
 // its recorded fields listed, label and value, never a sentence made up here.
-import { inSituNumber } from './answer.ts';
+import { inSituNumber, paysBackOf } from './answer.ts';
 import type { AnswerNumber, InSituSpeedup, Recommendation, Region, Report } from '../shared/report.ts';
 import {
   formatBreakEven,
@@ -71,8 +71,16 @@ function fieldLines(region: Region, s: NonNullable<Region['inSitu']>): string[] 
   const call = number(s.call);
   if (step) field('per step', numberField(inSituNumber(region.answer, 'step'), step));
   if (call) field('per call', numberField(inSituNumber(region.answer, 'call'), call));
-  if (s.compileSeconds != null) field('compile inside the script', formatSeconds(s.compileSeconds));
-  if (s.breakEvenSteps != null) field('break-even', formatBreakEven(s.breakEvenSteps, 'step'));
+  // the warm-up's time beyond eager steps, not the compiler's count (the region's facts); the pay-back only where
+  // the in-situ step is the answer's number (one pay-back, the answer's), or in a report before answers
+  if (s.compileSeconds != null) field('compiled warm-up beyond eager steps', formatSeconds(s.compileSeconds));
+  const stepNumber = inSituNumber(region.answer, 'step');
+  const pays = !region.answer
+    ? s.breakEvenSteps
+    : stepNumber && stepNumber === region.answer.number
+      ? paysBackOf(region.answer)?.steps
+      : null;
+  if (pays != null) field('break-even', formatBreakEven(pays, 'step'));
   if (s.stepsMade != null) field('steps made', formatWhole(s.stepsMade));
   if (s.stepsPerSecond)
     field('steps/s', `eager ${formatRate(s.stepsPerSecond.eager)} · compiled ${formatRate(s.stepsPerSecond.compiled)}`);
@@ -87,8 +95,9 @@ function fieldLines(region: Region, s: NonNullable<Region['inSitu']>): string[] 
       `mode=${w.mode}`,
       [
         w.failure ? `failed: ${w.failure.what}` : w.step ? `per step ${formatSpeedup(w.step.speedup)}` : null,
-        w.compileSeconds !== null ? `compile ${formatSeconds(w.compileSeconds)}` : null,
-        w.breakEvenSteps !== null ? `break-even ${formatBreakEven(w.breakEvenSteps, 'step')}` : null,
+        w.compileSeconds !== null ? `compiled warm-up beyond eager steps ${formatSeconds(w.compileSeconds)}` : null,
+        // a what-if mode is evidence: its pay-back is not the answer's, said only before answers
+        w.breakEvenSteps !== null && !region.answer ? `break-even ${formatBreakEven(w.breakEvenSteps, 'step')}` : null,
       ]
         .filter((p) => p !== null)
         .join(' · '),

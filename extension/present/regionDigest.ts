@@ -9,7 +9,7 @@ import { digestInSitu, wallLine, type InSituDigest } from './inSituDigest.ts';
 import { formatRanks } from './rankDigest.ts';
 import { regionStory } from './regionStory.ts';
 import { digestMode, digestReport, type ModeDigest } from './reportDigest.ts';
-import type { Recommendation, Region, RegionMeasurement, Report } from '../shared/report.ts';
+import type { AnswerNumber, Recommendation, Region, RegionMeasurement, Report } from '../shared/report.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
 import {
   formatBreakEven,
@@ -71,6 +71,8 @@ export interface RegionDigest {
   verdict: Recommendation['verdict'] | null;
   /** schema 1.21: the runner's words for the number the verdict rests on ("1.31× per step in situ (1.22–1.40×), …") */
   number: string | null;
+  /** the compiled time that number rests on ("0.67 ms", "0.70 ms/step"): the one a surface beside it shows (issue 44) */
+  numberCompiled: string | null;
   story: string | null;
   /** schema 1.14: the script's own steps and calls, as written against compiling off (null: no in-situ runs) */
   inSitu: InSituDigest | null;
@@ -95,8 +97,12 @@ export function scriptMode(region: Region): string {
 
 function digestMeasurement(region: Region, m: RegionMeasurement, index: number): RegionMeasurementDigest {
   const signature = m.signature ?? null;
+  const digest = digestMode(m, saidOf(region.answer, index));
   return {
-    ...digestMode(m, saidOf(region.answer, index)),
+    ...digest,
+    // the script's own callable: its compile is the script's, said once in the region's facts; a what-if mode's is
+    // the replay's own, on these inputs
+    compileSeconds: m.mode === 'as-written' ? null : digest.compileSeconds,
     label: m.mode === 'as-written' ? `${scriptMode(region)} (as written)` : m.mode,
     signature,
     why: m.why ?? null,
@@ -119,6 +125,12 @@ export function headlineMeasurement(digest: Pick<RegionDigest, 'measurements'>):
 /** The region has an in-situ number (a step or call speedup of the script's own calls). */
 function inSituNumber(region: Region): boolean {
   return Boolean(region.inSitu?.step ?? region.inSitu?.call);
+}
+
+/** The compiled time an answer's number rests on, per its unit: "0.67 ms" a call, "0.70 ms/step". */
+function compiledOf(n: AnswerNumber | null | undefined): string | null {
+  if (n?.compiledMs === undefined) return null;
+  return `${formatMs(n.compiledMs)}${n.unit === 'call' ? '' : `/${n.unit}`}`;
 }
 
 export function digestRegion(region: Region): RegionDigest {
@@ -158,6 +170,7 @@ export function digestRegion(region: Region): RegionDigest {
     recommendation: region.recommendation ?? null,
     verdict: region.answer?.verdict ?? region.recommendation?.verdict ?? null,
     number: region.answer?.number?.text ?? null,
+    numberCompiled: compiledOf(region.answer?.number),
     story: regionStory(region),
     inSitu,
     noCompiledCode: region.noCompiledCode?.headline ?? null,
@@ -181,6 +194,9 @@ export function recommendationLine(recommendation: Recommendation): string {
 /** A measurement's numbers as the CLI line and the report panel's table cells both say them (null: not measured). */
 export function measurementCells(m: RegionMeasurementDigest): {
   speedup: string | null;
+  /** which way it points, where the runner says it backs one: the panel colours it and says the word */
+  direction: 'faster' | 'slower' | null;
+  directionText: string | null;
   nextRun: string | null;
   compiled: string | null;
   eager: string | null;
@@ -190,6 +206,8 @@ export function measurementCells(m: RegionMeasurementDigest): {
 } {
   return {
     speedup: m.speedup === null ? null : formatSpeedup(m.speedup),
+    direction: m.direction,
+    directionText: m.directionText,
     // where another run may land; reports before the interval have the rounds' spread, said as what it is
     nextRun:
       m.speedup === null
@@ -205,7 +223,7 @@ export function measurementCells(m: RegionMeasurementDigest): {
       m.kernelsPerStep === null
         ? null
         : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`,
-    // the replay's first call on these inputs: not the script's own compile time (regionFacts says that one)
+    // a what-if mode's first call on these inputs in the replay: not the script's compile (regionFacts says that one)
     compile: m.compileSeconds === null ? null : formatSeconds(m.compileSeconds),
     breakEven: m.breakEvenCalls === null ? null : formatBreakEven(m.breakEvenCalls, 'call'),
   };
@@ -225,7 +243,7 @@ function measurementLine(m: RegionMeasurementDigest): string {
   if (c.compiled !== null)
     facts.push(`${c.compiled}/call${c.eager !== null ? ` vs eager ${c.eager} in the same rounds` : ''}`);
   if (m.eagerKernelsPerStep !== null && c.kernels !== null) facts.push(`kernels/call ${c.kernels}`);
-  if (c.compile !== null) facts.push(`compile ${c.compile} on these inputs`);
+  if (c.compile !== null) facts.push(`the replay compiled these inputs with ${m.label} in ${c.compile}`);
   if (c.breakEven !== null) facts.push(`break-even after ${c.breakEven}`);
   return `${m.label}${inputs}: ${facts.join(', ') || 'no timing recorded'}`;
 }
@@ -241,10 +259,11 @@ export function regionFacts(d: RegionDigest): string[] {
     facts.push(`${plural(count, 'recompile')} on rank${ranks.length > 1 ? 's' : ''} ${ranks.join(', ')}`);
   }
   if (d.eagerCalls) facts.push(`${plural(d.eagerCalls, 'call')} ran eagerly`);
-  // with in-situ numbers, their compile cost is the script's; this one is the observed run's (compiler log on)
+  // the compiler's own count in the observed run (compiler log on); in situ, the warm-up's time is another measurement
+  // and says so. Compiles that made no graph are said as the attempt they were (no compiled code ran)
   if (d.compileSeconds !== null)
     facts.push(
-      `${formatSeconds(d.compileSeconds)} compiling in the ${d.inSitu ? "observed run's" : "script's"} own calls`,
+      `${formatSeconds(d.compileSeconds)} ${d.graphs === 0 ? 'trying to compile' : 'compiling'} in the ${d.inSitu ? "observed run's" : "script's"} own calls`,
     );
   return facts;
 }

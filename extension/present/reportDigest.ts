@@ -1,6 +1,6 @@
 // The few numbers a user reads first, derived once from a report for the CLI and the panel (the one-line headline is the runner's: headline.ts).
 // Every number carries what it rests on; what was not measured is left out or said in words, never a placeholder.
-import { saidOf, type Said } from './answer.ts';
+import { directionOf, saidOf, type Said } from './answer.ts';
 import { collectFindings, findingText, type Finding } from './findings.ts';
 import {
   formatCount,
@@ -30,7 +30,14 @@ export interface ModeDigest {
   /** interleaved eager/compiled pairs the speedup rests on */
   pairs: number | null;
   compileSeconds: number | null;
+  /** calls until its compile pays back: the answer's pay-back where this is the answer's number (null otherwise);
+   *  a report before answers: as recorded */
   breakEvenCalls: number | null;
+  /** which way the speedup points, where it backs one (the runner's: answer.ts directionOf); null: too noisy, a busy
+   *  host, or no number */
+  direction: 'faster' | 'slower' | null;
+  /** the runner's word beside the speedup ("faster", "too noisy to say"); null in a report before 1.26 */
+  directionText: string | null;
   kernelsPerStep: number | null;
   graphCount: number | null;
   graphBreaks: number;
@@ -141,7 +148,15 @@ export function digestMode(m: ModeResult, said: Said | null): ModeDigest {
     pairedEagerMs: m.eagerTiming ? (m.eagerTiming.estimateMs ?? m.eagerTiming.medianMs) : null,
     pairs: m.eagerTiming?.rounds.length ?? null,
     compileSeconds: m.compileSeconds,
-    breakEvenCalls: m.breakEvenCalls ?? null,
+    breakEvenCalls: said ? (said.paysBack?.steps ?? null) : (m.breakEvenCalls ?? null),
+    direction: number
+      ? directionOf(number)
+      : !said && m.speedup !== null
+        ? m.speedup < 1
+          ? 'slower'
+          : 'faster'
+        : null,
+    directionText: number?.directionText ?? null,
     kernelsPerStep: m.kernelsPerStep,
     graphCount: m.compiler?.graphCount ?? null,
     graphBreaks: m.compiler?.graphBreaks.length ?? 0,
@@ -220,11 +235,22 @@ export function perCallText(m: ModeDigest): string | null {
 export function modeCells(
   m: ModeDigest | null,
   digest: ReportDigest,
-): { speedup: string; nextRun: string; perCall: string; kernels: string } {
+): {
+  speedup: string;
+  /** which way it points, where the runner says it backs one: the panel colours it and says the word */
+  direction: 'faster' | 'slower' | null;
+  /** the runner's word beside the speedup ("faster", "too noisy to say"); null: none, or a report before 1.26 */
+  directionText: string | null;
+  nextRun: string;
+  perCall: string;
+  kernels: string;
+} {
   if (!m) {
     // eager's time per call is the one each mode's speedup rests on, timed in that mode's pairs: said in its row
     return {
       speedup: formatSpeedup(1),
+      direction: null,
+      directionText: null,
       nextRun: '',
       perCall: 'timed with each mode',
       kernels: digest.eagerKernelsPerStep === null ? '' : formatCount(digest.eagerKernelsPerStep),
@@ -232,6 +258,8 @@ export function modeCells(
   }
   return {
     speedup: m.speedup === null ? '' : formatSpeedup(m.speedup),
+    direction: m.direction,
+    directionText: m.directionText,
     // the answer's range (schema 1.21: none where too noisy or not recorded); a report before answers: its spread
     nextRun: m.interval
       ? formatInterval(m.interval.low, m.interval.high)

@@ -44,7 +44,8 @@ function block(title: string, before: string[], after: string[]): string[] {
   ];
 }
 
-/** A region's cells, in MEASURES' order: its headline measurement, its steady time per call. */
+/** A region's cells, in MEASURES' order: its headline measurement, the compiled time that number rests on (else the
+ *  steady state's median of the script's calls). */
 function regionRows(d: RegionDigest | undefined): string[] {
   if (!d) return ['not in this run', '', '', '', '', '', ''];
   const m = headlineMeasurement(d);
@@ -52,7 +53,7 @@ function regionRows(d: RegionDigest | undefined): string[] {
   const speedup = d.number ?? d.headline;
   return [
     speedup,
-    text(d.steadyMs, formatMs),
+    d.numberCompiled ?? text(d.steadyMs, formatMs),
     m?.kernelsPerStep == null
       ? '—'
       : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`,

@@ -990,6 +990,14 @@ export interface AnswerNumber {
    * the number in words (report/sentences.py): its value, how it was made, its range or why none is said
    */
   text?: string;
+  /**
+   * schema 1.26: which way it may be said to point (report/verdict.directed): faster or slower only where it could support a verdict; too-noisy (tooNoisy, or a range wider than 2x high over low) and host-busy (timed on a contended host) point nowhere: no surface gives it a direction word, a colour or a pay-back. Absent: a report before 1.26
+   */
+  direction?: 'faster' | 'slower' | 'too-noisy' | 'host-busy';
+  /**
+   * schema 1.26: the word shown beside the number, by its direction (report/sentences.py): faster, slower, too noisy to say, host busy, not trusted
+   */
+  directionText?: string;
 }
 /**
  * one reason as a code and its parameters; report/sentences.py says each code in words (SENTENCES) and which lead the headline (LEADING: a failure, the shape story)
@@ -1017,6 +1025,10 @@ export interface Reason {
   made?: number;
   unit?: 'step' | 'call' | 'token';
   seconds?: number;
+  /**
+   * schema 1.26, pays-back-after in situ: seconds are the compiled warm-up's time beyond eager steps, not the compiler's own count
+   */
+  warmUp?: boolean;
   value?: number;
   low?: number;
   high?: number;

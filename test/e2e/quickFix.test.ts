@@ -9,9 +9,10 @@
 // before that, its profile's budget having left that fix unmeasured, the "Measure the shape fix" lens on its
 // torch.compile line runs the profile with --shape-fix on (its run recorded too), and the panel, the lens and the
 // Quick Fix then carry the measured fix.
-// The H100's findings (CUDA graphs skipped on a mutated KV cache, the transformer fast-path break: neither happens on
-// this CPU) come from runs recorded there (test/fixtures/recorded/, through the stub runner): their Quick Fixes are
-// applied to the same scripts and the edits checked; the rerun that would show the finding gone needs the H100.
+// The transformer fast-path break does not happen on this CPU (torch 2.13 traces the fast path): its finding comes from
+// a whole run recorded on an H200 (test/fixtures/recorded/, through the stub runner, its in-situ trace in the panel);
+// its Quick Fix is applied to the same script and the edit checked; the rerun that would show the finding gone needs
+// the GPU.
 // After a Quick Fix inserted a line, the findings below it and the region's lens follow their lines.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -69,7 +70,7 @@ before(() => {
     [RESIZED_NAME]: path.join(RECORDED, 'resized_step-cpu'),
     [WARMUP_NAME]: WARMUP_RUN,
     [`${WARMUP_NAME} --shape-fix on`]: WARMUP_FIX_RUN,
-    'encoder_fastpath.py': path.join(RECORDED, 'encoder_fastpath-h100'),
+    'encoder_fastpath.py': path.join(RECORDED, 'encoder_fastpath-h200'),
   });
 });
 after(() => {
@@ -462,7 +463,7 @@ test(
 );
 
 test(
-  'an H100 finding (its recorded run, through the stub runner): the fast-path Quick Fix edits the script; the finding moves with its line',
+  'a GPU finding (its run recorded on the H200, through the stub runner): the fast-path Quick Fix edits the script; the finding moves with its line',
   { timeout: 600_000 },
   async () => {
     const workspace = makeTestWorkspace(STUB);
@@ -506,8 +507,19 @@ test(
       assert.equal(await frame.locator('p.error').count(), 0, 'the report panel shows the report, no error');
       await scrollToLineStarts(page);
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off.png') });
+      // the recording's files are the panel's: the script's own steps as the observed run profiled them (eager: no
+      // compiled code ran), the trace read with no error
+      const window = frame.locator('.pane', { has: frame.locator('.pane-label', { hasText: /^in situ eager — / }) });
+      await window.waitFor({ timeout: 60_000 });
+      assert.equal(await frame.locator('.pane-label').count(), 1, 'no replay: the one pane');
+      assert.match(await window.locator('.pane-label').innerText(), /^in situ eager — [\d,]+ events, 2 steps$/);
+      assert.equal(await frame.locator('p.error').count(), 0, 'the trace is read with no error');
+      await window.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off-timeline.png') });
     } catch (error) {
-      await page.screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-h100.png') }).catch(() => undefined);
+      await page
+        .screenshot({ path: path.join(ARTIFACTS, 'failure-quick-fix-fastpath-off.png') })
+        .catch(() => undefined);
       throw error;
     } finally {
       await session.close();

@@ -156,6 +156,25 @@ def test_the_target_rules_wrong_results_contention_noise_and_a_slower_mode() -> 
     assert codes(answered(report)["answer"]) == ["may-be-no-faster"]
 
 
+def test_a_number_points_faster_or_slower_only_where_it_could_support_a_verdict() -> None:
+    """Its direction (schema 1.26): no surface gives a number too noisy to decide, or timed on a busy host, a
+    direction word, a colour or a pay-back."""
+    report = fixture("graphbreak-cpu")
+
+    def said(m: dict[str, Any]) -> tuple[str, str]:
+        report["modes"] = [m]
+        n = answered(report)["answer"]["number"]
+        return n["direction"], n["directionText"]
+
+    assert said(_measurement("default", 1.3, low=1.25, high=1.36)) == ("faster", "faster")
+    assert said(_measurement("default", 0.6, low=0.58, high=0.62)) == ("slower", "slower")
+    assert said(_measurement("default", 1.07, low=1.01, high=128.11)) == ("too-noisy", "too noisy to say")
+    assert said(_measurement("default", 1.5, low=0.8, high=2.0)) == ("too-noisy", "too noisy to say")  # > 2x wide
+    busy = _measurement("default", 1.3, low=1.25, high=1.36)
+    busy["timing"]["hostLoad"] = {"contended": True, "reason": "other processes ran", "fix": "profile later"}
+    assert said(busy) == ("host-busy", "host busy, not trusted")
+
+
 # --- regions ----------------------------------------------------------------------------------------------------
 
 
@@ -199,6 +218,8 @@ def test_the_in_situ_step_decides_weighed_by_the_steps_the_script_made() -> None
         a["headline"]
         == "compile it: 1.31× per step in situ (1.20–1.40×) · pays back after 212 steps, this run made 1,000"
     )
+    # the in-situ cost is the compiled warm-up's time beyond eager steps, not the compiler's count: said as what it is
+    assert "The 11.7 s its compiled warm-up took beyond eager steps pays back after 212 steps" in a["sentence"]
     region["inSitu"] = _in_situ(1.31, 1.2, 1.4, 212, 32)
     assert region_answer(region)["verdict"] == "compile-for-longer-runs"
     region["stoppedAfterCalls"] = 32  # --calls N cut the script short: its own length is not known

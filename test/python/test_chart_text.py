@@ -30,6 +30,18 @@ def test_the_steady_state_says_where_it_starts_its_median_and_how_much_calls_var
     ]
 
 
+def test_beside_an_in_situ_number_the_steady_state_is_said_as_the_chart_s_own_median() -> None:
+    region = _region("script-in-situ-cpu")  # the story says the in-situ median, 0.70 ms: another measurement
+    assert region["steadyState"]["said"] == (
+        "steady state from call 1: 0.66 ms per call, median of the calls drawn (calls varied 338%)"
+    )
+    assert region["steadyState"]["label"] == "steady state: 0.66 ms median of the calls drawn"
+    without = copy.deepcopy(region)
+    del without["inSitu"]
+    chart_text.attach(without)  # type: ignore[arg-type]
+    assert without["steadyState"]["label"] == "steady state: 0.66 ms median"
+
+
 def test_the_in_situ_overlay_says_each_side_s_median_and_each_step_that_compiled() -> None:
     situ = _region("script-in-situ-cpu")["inSitu"]
     assert situ["medianText"] == {

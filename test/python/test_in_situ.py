@@ -233,7 +233,11 @@ def test_a_two_call_warmup_script_says_one_thing_about_its_calls(tmp_path: Path)
     """Called twice, both before the interleaving could begin: no in-situ number, and no verdict quoting one."""
     region = _profiled(tmp_path, "warmup.py", WARMUP)
     situ = region["inSitu"]
-    assert situ["step"] is None and situ["regionSeconds"] is None and "before the interleaving began" in situ["reason"]
+    assert (
+        situ["step"] is None
+        and situ["regionSeconds"] is None
+        and "before its steps began to run eager and compiled" in situ["reason"]
+    )
     assert [c["side"] for c in region["calls"]] == ["compiled", "compiled"]
     assert region["recommendation"]["verdict"] == "none"
     assert "in situ its calls took" not in region["recommendation"]["reason"]

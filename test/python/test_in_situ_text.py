@@ -45,7 +45,7 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
     assert in_situ_text.lines(region) == [  # type: ignore[arg-type]
         "in situ (14 pairs of adjacent eager/compiled blocks in this run, per signature, over the script's mix): "
         "0.91× per step in situ, 1.82 ms → 2.00 ms per step",
-        "  compile inside the script 2.0 s; compiled steps are not faster: it never pays back; 549 → 500 steps/s",
+        "  the compiled warm-up took 2.0 s beyond eager steps; 549 → 500 steps/s",
         f"  why: {work}",
         "  steady steps: eager 70, compiled 69; 48 steps left out: 3 the compiled warm-up, 29 running across a switch "
         "between eager and compiled, 12 the first at its input shape (each side compiles or warms up there), 4 "
@@ -53,6 +53,31 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
         "  float32[1, 37, 512]; inference: 0.89×, 0.80 ms → 0.90 ms (41 calls)",
         "  float32[1, 512, 512]; inference: 0.92×, 1.20 ms → 1.30 ms (1 call)",
     ]
+
+
+def test_the_pay_back_is_said_only_where_the_step_number_is_the_answer_s_and_backs_a_verdict() -> None:
+    """One pay-back, the answer's: evidence beside a replay's verdict, and a number too noisy to point either way,
+    say the warm-up's time (not the compiler's count: said as what it is) and no pay-back."""
+    region = _region(step=_step(1.3), compileSeconds=2.0, breakEvenSteps=100, stepsMade=240)
+    step = {"kind": "in-situ-step", "unit": "step", "n": 60, "value": 1.3, "direction": "faster", "text": "1.30×"}
+    pays = {"code": "pays-back-after", "steps": 100, "made": 240, "unit": "step", "seconds": 2.0, "warmUp": True}
+    region["answer"] = {"verdict": "compile", "number": step, "reasons": [pays], "evidence": []}
+    said = "  the compiled warm-up took 2.0 s beyond eager steps; pays back after 100 steps; this run made 240"
+    assert in_situ_text.lines(region)[1] == said  # type: ignore[arg-type]
+    replayed = {"kind": "replay-call", "unit": "call", "n": 9, "value": 1.2, "direction": "faster", "text": "1.20×"}
+    region["answer"] = {"verdict": "compile", "number": replayed, "reasons": [pays], "evidence": [step]}
+    assert in_situ_text.lines(region)[1] == "  the compiled warm-up took 2.0 s beyond eager steps"  # type: ignore[arg-type]
+    noisy = {**step, "direction": "too-noisy"}
+    region["answer"] = {
+        "verdict": "none",
+        "number": noisy,
+        "reasons": [{"code": "too-noisy-to-decide"}],
+        "evidence": [],
+    }
+    assert in_situ_text.lines(region)[1] == "  the compiled warm-up took 2.0 s beyond eager steps"  # type: ignore[arg-type]
+    slower = {**step, "value": 0.8, "direction": "slower"}
+    region["answer"] = {"verdict": "stay-eager", "number": slower, "reasons": [{"code": "slower"}], "evidence": []}
+    assert in_situ_text.lines(region)[1].endswith("; compiled steps are slower: it never pays back")  # type: ignore[arg-type]
 
 
 def test_the_answer_s_words_for_its_numbers_are_the_lines_words() -> None:
@@ -75,7 +100,7 @@ def test_per_call_where_every_step_held_a_compile_and_no_number_where_no_step_wa
     assert lines[1] == "  steady steps: eager 9, compiled 9; 1 step left out: compiling"
     none = _region(pairs=0, reason="no call of it ran compiled code: every call ran eagerly", regionSeconds=None)
     assert in_situ_text.lines(none) == [  # type: ignore[arg-type]
-        "in situ: no steady step — no call of it ran compiled code: every call ran eagerly"
+        "in situ: no call of it ran compiled code: every call ran eagerly"  # the reason says which step: once
     ]
 
 
@@ -116,8 +141,8 @@ def test_why_there_is_no_step_speedup_is_said_here_from_the_measurement_s_code()
         "region's compiled code (inlined there), so they are measured as part of that region",
         "never-compiled": "no call of it ran compiled code (Dynamo stopped compiling step after 8 compiles of it; "
         "later calls run eagerly): every call ran eagerly, so there is nothing compiled to compare",
-        "before-interleaving": "the script's 3 calls of it all came before the interleaving began (it starts after 2 "
-        "top-level calls that compile nothing): no eager call to compare",
+        "before-interleaving": "the script's 3 calls of it all came before its steps began to run eager and compiled "
+        "by turns (that starts once 2 calls in a row compile nothing): no eager call to compare",
         "no-steady-side": "no steady compiled step: 1 step left out: compiling",
         "no-shared-signature": "no input signature had steady steps both ways",
     }

@@ -139,3 +139,24 @@ def test_each_call_that_compiled_or_ran_eagerly_says_what_happened_for_its_chart
     eager = {"index": 9, "event": "cached", "ranCompiled": False, "fallbackReason": "the recompile limit (8)"}
     assert story.call_said(eager) == "ran eagerly (Dynamo fell back to the original code): the recompile limit (8)"  # type: ignore[arg-type]
     assert story.call_said({"index": 3, "event": "cached", "ranCompiled": True}) is None  # type: ignore[arg-type]
+
+
+def test_a_compile_that_made_no_graph_is_said_as_the_attempt_it_was() -> None:
+    """A region whose compiles made no graph ran no compiled code: its first call tried to compile, and its in-situ
+    calls compare eager code with itself (no "compiled (median, in situ)")."""
+    report = json.loads((REPO / "test" / "fixtures" / "recorded" / "encoder_fastpath-h200" / "report.json").read_text())
+    nothing = report["regions"][0]
+    assert nothing["compiler"]["graphCount"] == 0 and nothing["noCompiledCode"]
+    fast_path = (
+        "`aten._transformer_encoder_layer_fwd` broke the graph at encoder_fastpath.py:13 inside transformer.py:921"
+        " before any op was compiled"
+    )
+    assert story.region_story(nothing) == (
+        f"Call 0 tried to compile (0.78 s) and made no graph. Calls 0–5 ran eagerly: {fast_path}."
+    )
+    assert story.call_said(nothing["calls"][0], no_graph=True) == (
+        "tried to compile and made no graph; the attempt took 0.78 s; ran eagerly (Dynamo fell back to the original"
+        f" code): {fast_path}"
+    )
+    compiled = region("script-in-situ-cpu", "r0")
+    assert story.region_story(compiled).startswith("Call 0 compiled (6.5 s). From call 1 on,")  # type: ignore[union-attr]

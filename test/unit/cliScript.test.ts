@@ -72,7 +72,7 @@ test('profile --script prints one block per region with real numbers, no placeho
   );
   assert.match(
     out,
-    /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× per call replayed, 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, compile 2\.4 s on these inputs, break-even after 3,173 calls$/m,
+    /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× per call replayed, 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, break-even after 3,173 calls$/m,
   );
   // each region's answer first, then its sentence as the runner wrote it (why there is no number where there is none)
   assert.match(

@@ -75,7 +75,7 @@ test("an event's changes apply in order, each on the text the previous one left"
 test("the Quick Fix's edit moves the findings on the line it moved, and only in the file it edited; the report panel's links follow it to the same lines", () => {
   const FIXTURES = path.resolve(__dirname, '../fixtures');
   const report = JSON.parse(
-    readFileSync(path.join(FIXTURES, 'recorded/encoder_fastpath-h100/report.json'), 'utf8'),
+    readFileSync(path.join(FIXTURES, 'recorded/encoder_fastpath-h200/report.json'), 'utf8'),
   ) as Report;
   const store = new FindingStore();
   store.add(report);

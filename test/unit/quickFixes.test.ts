@@ -19,9 +19,9 @@ function apply(source: string, edit: QuickFixEdit): string {
 
 const WHY = path.resolve(__dirname, '../fixtures/why');
 const ENCODER = readFileSync(path.join(WHY, 'encoder_fastpath.py'), 'utf8');
-// the runner's report of the H100 recording, its compiler insight re-derived with this runner (README there)
+// the runner's report of the script's run on the H200 (../fixtures/recorded/README.md)
 const ENCODER_REPORT = JSON.parse(
-  readFileSync(path.resolve(__dirname, '../fixtures/recorded/encoder_fastpath-h100/report.json'), 'utf8'),
+  readFileSync(path.resolve(__dirname, '../fixtures/recorded/encoder_fastpath-h200/report.json'), 'utf8'),
 ) as Report;
 const FASTPATH_OFF = ENCODER_REPORT.regions![0]!.compiler!.graphBreaks[0]!.explanation!.quickFix!;
 // as the runner's compiler/quick_fixes.py writes them

@@ -88,7 +88,7 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   assert.equal(lines[1], `    ${r0.headline}`);
   assert.equal(
     lines[2],
-    '    max-autotune on the most frequent inputs float32[8, 128, 64]; inference (9 calls): 1.84×, compile 2.4 s on these inputs',
+    '    max-autotune on the most frequent inputs float32[8, 128, 64]; inference (9 calls): 1.84×, the replay compiled these inputs with max-autotune in 2.4 s',
   );
   assert.equal(
     lines[3],

@@ -63,3 +63,28 @@ test('a region traced on two signatures names the inputs; what-if modes by name;
     ],
   );
 });
+
+test("the script's own steps as the observed run profiled them: a pane per side with a trace, compiled compared with eager", async () => {
+  const recorded = (name: string) => path.resolve(__dirname, '../fixtures/recorded', name, 'report.json');
+  // both windows recorded, after the replayed region's panes
+  const both = await readTimelineSource({ kind: 'report', reportPath: recorded('serve_script-cpu') });
+  const labels = both.panes.map((p) => p.label);
+  const eager = labels.indexOf('in situ eager');
+  assert.ok(eager > 0, labels.join(' | '));
+  assert.deepEqual(
+    both.panes.slice(eager).map((p) => [p.label, p.compareTo]),
+    [
+      ['in situ eager', null],
+      ['in situ compiled', eager],
+    ],
+  );
+  // a region that never ran compiled code (the fast-path break on the H200): no replay, the eager window alone
+  const fastpath = await readTimelineSource({ kind: 'report', reportPath: recorded('encoder_fastpath-h200') });
+  assert.deepEqual(
+    fastpath.panes.map((p) => [p.label, p.compareTo]),
+    [['in situ eager', null]],
+  );
+  const [sent] = await sentTraces(fastpath);
+  const window = fastpath.report!.inSitu!.windows!['eager']!;
+  assert.ok(sent!.events > 0 && sent!.pane.trace.steps.length === window.steps, 'the steps the window recorded');
+});

@@ -11,6 +11,7 @@ import { collectFindings, findingHover, findingMessage } from '../../extension/p
 import { runHeadline } from '../../extension/present/headline.ts';
 import { shortLine } from '../../extension/present/lensLine.ts';
 import {
+  formatBreakEven,
   formatCount,
   formatInterval,
   formatMs,
@@ -33,7 +34,7 @@ import { digestReport, modeCells } from '../../extension/present/reportDigest.ts
 import { runListEntry } from '../../extension/present/runList.ts';
 import { compareRuns } from '../../extension/present/runCompare.ts';
 import { answerNumbers, saidOf } from '../../extension/present/answer.ts';
-import type { Answer, Report } from '../../extension/shared/report.ts';
+import type { Answer, ModeResult, Region, Report } from '../../extension/shared/report.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
@@ -180,11 +181,19 @@ function inconsistencies(report: Report, said: Record<string, string>): string[]
       }
     }
   }
-  // the panel's and the CLI's cells are the answer's numbers
+  // the panel's and the CLI's cells are the answer's numbers; a direction (the word and colour beside a speedup) and
+  // a break-even only where the answer backs them: never on a number too noisy for a range, one whose range spans
+  // more than 2× (too noisy to decide), or one timed on a contended host
   const cells = (
     where: string,
     n: ReturnType<typeof saidOf>,
-    cell: { speedup: string | null; nextRun: string | null },
+    measured: ModeResult,
+    cell: {
+      speedup: string | null;
+      nextRun: string | null;
+      direction: 'faster' | 'slower' | null;
+      breakEven?: string | null;
+    },
   ) => {
     if (!n?.number) return;
     const { value, low, high } = n.number;
@@ -193,14 +202,177 @@ function inconsistencies(report: Report, said: Record<string, string>): string[]
     const range = low !== undefined && high !== undefined ? formatInterval(low, high) : '';
     if ((cell.nextRun ?? '') !== range)
       problems.push(`${where}: range cell ${cell.nextRun} for ${n.number.text ?? ''}`);
+    const noisy = n.number.tooNoisy !== undefined || (low !== undefined && high !== undefined && high > 2 * low);
+    const busy = measured.timing?.hostLoad?.contended === true;
+    if (cell.direction !== null && (noisy || busy))
+      problems.push(`${where}: "${cell.direction}" beside ${n.number.text ?? ''}, which backs no direction`);
+    if (cell.direction !== null && cell.direction !== (value < 1 ? 'slower' : 'faster'))
+      problems.push(`${where}: "${cell.direction}" beside ${formatSpeedup(value)}`);
+    const paysBack = n.number === answerOf(report, where)?.number ? paysBackText(answerOf(report, where)) : null;
+    if ((cell.breakEven ?? null) !== null && cell.breakEven !== paysBack)
+      problems.push(`${where}: break-even ${cell.breakEven} where the answer's pay-back is ${paysBack ?? 'none'}`);
   };
   const digest = digestReport(report);
-  digest.modes.forEach((m, k) => cells(m.mode, saidOf(report.answer, k), modeCells(m, digest)));
+  digest.modes.forEach((m, k) => cells(m.mode, saidOf(report.answer, k), report.modes[k]!, modeCells(m, digest)));
   for (const region of report.regions ?? [])
     digestRegion(region).measurements.forEach((m, k) =>
-      cells(`${region.id} ${m.label}`, saidOf(region.answer, k), measurementCells(m)),
+      cells(`${region.id} ${m.label}`, saidOf(region.answer, k), region.measurements[k]!, measurementCells(m)),
     );
+  // one pay-back, the answer's: a surface says "pays back after" or "break-even" only with an answer's value
+  const paysBack = new Set(answersOf(report).map(({ answer }) => paysBackText(answer)));
+  for (const [surface, text] of Object.entries(said))
+    for (const m of text.matchAll(PAYS_BACK))
+      if (!paysBack.has(m[1]!)) problems.push(`${surface}: "${m[0]}" where no answer pays back after ${m[1]}`);
+  // one compile time per label: a time said as compiling is the compiler's own count (a call's, the region's or the
+  // mode's, a what-if replay's own, a shape fix's); any other time (the in-situ warm-up's) is said as what it is
+  const compiled = compilerSeconds(report);
+  for (const [surface, text] of Object.entries(said))
+    for (const pattern of COMPILE_SECONDS)
+      for (const m of text.matchAll(pattern))
+        if (!compiled.has(m[1]!))
+          problems.push(`${surface}: "${m[0]}" is no compile time the compiler counted (${[...compiled].join(', ')})`);
+  // a region whose compiles made no graph ran no compiled code: no surface says a call of it compiled
+  for (const region of report.regions ?? []) {
+    if (region.compiler?.graphCount !== 0 && !region.noCompiledCode) continue;
+    const d = digestRegion(region);
+    for (const text of [d.story ?? '', regionFacts(d).join(' · '), ...region.calls.map((c) => c.said ?? '')])
+      if (/\b[Cc]all \d+ compiled\b|compiled \(median|^compiled\b|\d s compiling\b/.test(text))
+        problems.push(`${region.id}: "${text}" for a region whose compiles made no graph`);
+  }
   return problems;
+}
+
+const MS = String.raw`(\d[\d,]*(?:\.\d+)? ms)`;
+
+/** A compiled time or a speedup as a screen says it, keyed by its label: what it is, per what, and how it was
+ *  measured (in situ, replayed, a what-if's, the first-call chart's own median). */
+interface Said {
+  where: string;
+  label: string;
+  value: string;
+}
+
+/** The numbers a piece of text says of a region, each with its label; `how` where the piece's place says how it was
+ *  measured (a replay row, the in-situ overlay), else its own words do. A time said without how it was measured reads
+ *  as the script's own calls, in situ. */
+function saidIn(where: string, text: string, how = ''): Said[] {
+  const out: Said[] = [];
+  const add = (quantity: string, unit: string, measured: string, value: string, whatIf: string | undefined) =>
+    out.push({
+      where,
+      label: `${quantity} per ${unit} ${measured || 'in situ'}${whatIf ? ` with ${whatIf}` : ''}`,
+      value,
+    });
+  for (const clause of text.split(/ · |; |\. (?=[A-Z(])|\n/)) {
+    const whatIf = /^\(?with ([^:]+):/i.exec(clause)?.[1];
+    const measured = /\bin situ\b/i.test(clause) ? 'in situ' : /\breplayed\b/.test(clause) ? 'replayed' : how;
+    for (const m of clause.matchAll(/(\d[\d,]*\.\d+×) per (call|step|token)\b( replayed| in situ)?/g))
+      add('speedup', m[2]!, m[3]?.trim() ?? measured, m[1]!, whatIf);
+    for (const m of clause.matchAll(new RegExp(String.raw`${MS} → ${MS} per (call|step|token)\b`, 'g')))
+      add('compiled', m[3]!, measured, m[2]!, whatIf);
+    for (const m of clause.matchAll(new RegExp(String.raw`\(compiled\): ${MS} per (call|step|token)\b`, 'g')))
+      add('compiled', m[2]!, measured, m[1]!, whatIf);
+    for (const m of clause.matchAll(new RegExp(String.raw`calls took ${MS}(?: compiled)? \(median`, 'g')))
+      add('compiled', 'call', measured, m[1]!, whatIf);
+    for (const m of clause.matchAll(new RegExp(String.raw`${MS} (?:per call, )?median( of the calls drawn)?`, 'g')))
+      add('compiled', 'call', m[2] ? 'of the calls drawn' : measured, m[1]!, whatIf);
+  }
+  return out;
+}
+
+/** What the screens of one region say (the report panel's header, sentences, in-situ lines, replay rows and both
+ *  charts' tooltips, the CodeLens, the compare), as labelled numbers. */
+function regionSaid(report: Report, region: Region): Said[] {
+  const d = digestRegion(region);
+  const said = [d.headline, d.recommendation?.reason ?? '', regionFacts(d).join(' · '), d.story ?? '']
+    .concat(d.inSitu?.lines ?? [])
+    .flatMap((text) => saidIn('panel', text));
+  // the replay rows: the answer's own row is the "per call replayed" its headline says; any other by its label
+  const answered = region.answer?.number?.kind.startsWith('replay') ? region.answer.number.index : undefined;
+  d.measurements.forEach((m, k) => {
+    const how = k === answered ? 'replayed' : `replayed ${m.label}${m.signature ? ` on ${m.signature}` : ''}`;
+    const cells = measurementCells(m);
+    if (cells.speedup) said.push(...saidIn('replay row', `${cells.speedup} per call`, how));
+    if (cells.compiled) said.push(...saidIn('replay row', `0 ms → ${cells.compiled} per call`, how));
+    said.push(...m.notes.flatMap((note) => saidIn('replay row', note, how)));
+  });
+  const steady = region.steadyState;
+  if (steady) said.push(...saidIn('first-call chart', `${steady.said ?? ''}\n${steady.label ?? ''}`));
+  const situ = region.inSitu;
+  for (const text of [situ?.lines?.[0] ?? '', ...Object.values(situ?.medianText ?? {})])
+    said.push(...saidIn('in-situ chart', text, 'in situ'));
+  said.push(...saidIn('CodeLens', `${shortLine(d.headline)}\n${regionLine(d)}`));
+  // the compare's block: its per-call row is of the measurement its speedup row names
+  const block = compareRuns(report, report)
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1')
+    .split('### ')
+    .find((b) => b.startsWith(`${d.name}${d.line !== null ? ` (line ${d.line})` : ''}\n`));
+  const cell = (measure: string) => new RegExp(String.raw`^\| ${measure} \| (.*?) \|`, 'm').exec(block ?? '')?.[1];
+  const [speedup, perCall] = [cell('speedup') ?? '', cell('per call') ?? ''];
+  const compared = saidIn('compare', speedup);
+  said.push(...compared);
+  const time = /^(\d[\d,]*(?:\.\d+)? ms)(?:\/(step|token))?$/.exec(perCall);
+  if (time) {
+    const how = compared[0]?.label.split(' ').slice(3).join(' ') ?? '';
+    said.push(...saidIn('compare', `0 ms → ${time[1]!} per ${time[2] ?? 'call'}`, how));
+  }
+  return said;
+}
+
+/** Labels a region's screens say with two values: "compiled per call in situ: 0.70 ms (panel), 0.66 ms (first-call
+ *  chart)" ([] when each label has one value). */
+function twoValues(report: Report): string[] {
+  const problems: string[] = [];
+  for (const region of report.regions ?? []) {
+    const byLabel = new Map<string, Said[]>();
+    for (const s of regionSaid(report, region)) byLabel.set(s.label, [...(byLabel.get(s.label) ?? []), s]);
+    for (const [label, said] of byLabel)
+      if (new Set(said.map((s) => s.value)).size > 1)
+        problems.push(`${region.id} ${label}: ${[...new Set(said.map((s) => `${s.value} (${s.where})`))].join(', ')}`);
+  }
+  return problems;
+}
+
+/** The answer a cell is of: the run's for a target's mode, else the region's whose id leads `where`. */
+const answerOf = (report: Report, where: string): Answer | undefined =>
+  report.target.kind === 'script' ? report.regions?.find((r) => where.startsWith(`${r.id} `))?.answer : report.answer;
+
+/** "537 calls": the answer's pay-back as a surface writes it; null where it says none. */
+function paysBackText(answer: Answer | undefined): string | null {
+  const pays = answer?.reasons.find((r) => r.code === 'pays-back-after');
+  return pays?.steps === undefined ? null : formatBreakEven(pays.steps, pays.unit === 'call' ? 'call' : 'step');
+}
+
+const PAYS_BACK = /(?:pays back after|break-even(?: after)?:?) (\d[\d,]* (?:steps?|calls?|tokens?))\b/g;
+
+/** A time said as compiling: "6.5 s compiling", "Its 2.4 s compile", "compile 3.4 s", "compile inside the script: 3.1 s",
+ *  "Call 0 compiled (3.7 s)", "recompiled for batch 8 (0.34 s", "0.53 s went to compiling", "compiling took 1.2 s". */
+const COMPILE_SECONDS: RegExp[] = [
+  /(?<![\d.])(\d[\d,]*(?:\.\d+)? m?s) (?:compiling|compile|went to compiling)\b/g,
+  /\bcompile(?: inside the script)?:? (\d[\d,]*(?:\.\d+)? m?s)\b/g,
+  /\b(?:compiled|recompiled)(?: for [^()]*)? \((\d[\d,]*(?:\.\d+)? m?s)\b/g,
+  /\bcompiling took (\d[\d,]*(?:\.\d+)? m?s)\b/g,
+];
+
+/** Every compile time the compiler counted, as surfaces write it: each call's, each region's and mode's total, each
+ *  compiler record's, each rank's, a what-if replay's own, a shape fix's (as measured and as written). */
+function compilerSeconds(report: Report): Set<string> {
+  const seconds: (number | null | undefined)[] = [];
+  for (const m of [...report.modes, ...(report.regions ?? []).flatMap((r) => r.measurements)])
+    if (m.mode !== 'as-written' || !report.regions?.some((r) => r.answer)) seconds.push(m.compileSeconds);
+  for (const region of report.regions ?? []) {
+    const calls = region.calls.map((c) => c.compileSeconds).filter((s): s is number => s != null);
+    seconds.push(
+      ...calls,
+      calls.reduce((sum, s) => sum + s, 0),
+      region.compiler?.compileSeconds?.['total'],
+    );
+    for (const r of region.answer?.reasons ?? []) if (r.code === 'shape-fix') seconds.push(r.seconds, r.wasSeconds);
+  }
+  for (const m of report.modes) seconds.push(m.compiler?.compileSeconds?.['total']);
+  for (const rank of report.ranks ?? []) seconds.push(rank.compileSeconds);
+  for (const r of report.answer?.reasons ?? []) if (r.code === 'pays-back-after' && !r.warmUp) seconds.push(r.seconds);
+  return new Set(seconds.filter((s): s is number => s != null).map(formatSeconds));
 }
 
 /** Compiler terms no surface says as its own words (issue 44 point 4): each is said plainly, or quoted as PyTorch's
@@ -217,6 +389,9 @@ const JARGON: [RegExp, string][] = [
   [/in situ: no number/i, 'a verdict that is no verdict'],
   [/\d\.\d{3,} blocks per SM/, 'an unrounded count'],
   [/shared memory \d+(?! ?[KMG]?i?B)\b/, 'a size without its unit'],
+  [/no steady step — no steady/, 'the same reason said twice'],
+  [/\binterleaving\b/, "the in-situ schedule's word for switching eager and compiled"],
+  [/\bcall\(s\)/, 'a count whose noun does not agree with it'],
 ];
 
 /**
@@ -380,6 +555,10 @@ for (const file of FILES) {
     assert.deepEqual(inconsistencies(report, surfaces(report)), []);
   });
 
+  test(`${name}: a region's screens say one value per label (a compiled time, a speedup: in situ, replayed, a what-if's, the chart's own)`, () => {
+    assert.deepEqual(twoValues(report), []);
+  });
+
   test(`${name}: no surface says a compiler term as its own words (a guard as a sentence, a compile by its function)`, () => {
     const said = surfaces(report);
     // --json keeps each finding's guard as PyTorch wrote it, as data (`reason`), beside its words (`what`)
@@ -394,11 +573,15 @@ for (const file of FILES) {
 
   test(`${name}: a sentence the runner words is shown as the report carries it, on the CLI and the panel alike`, () => {
     assert.deepEqual(uncarried(report), []);
-    // the CLI's region block and the report panel show the in-situ lines and the notes whole, one a line
+    // the CLI's region block and the report panel show the in-situ lines and the notes whole, one a line; a region
+    // that ran no compiled code shows why in their place (its two sides ran the same eager code)
     const cli = reportText(report);
-    for (const region of report.regions ?? [])
-      for (const line of region.inSitu?.lines ?? [])
-        assert.ok(cli.includes(`    ${line}\n`) || cli.endsWith(`    ${line}`), line);
+    const shown = (line: string) => cli.includes(`    ${line}\n`) || cli.endsWith(`    ${line}`);
+    for (const region of report.regions ?? []) {
+      const instead = region.noCompiledCode?.headline;
+      if (instead) assert.ok(shown(instead), instead);
+      else for (const line of region.inSitu?.lines ?? []) assert.ok(shown(line), line);
+    }
     for (const note of report.modes.flatMap((m) => m.notes ?? [])) assert.ok(cli.includes(`    ${note}`), note);
   });
 
@@ -410,7 +593,7 @@ for (const file of FILES) {
   });
 }
 
-test('the consistency check fails on a contradicting verdict, an absurd or zero-width range, compile-inclusive totals and a second value', () => {
+test('the consistency check fails on a contradicting verdict, an absurd or zero-width range, compile-inclusive totals, a second value (or one label with two), a direction or pay-back the answer does not back', () => {
   const fixture = (dir: string): Report =>
     JSON.parse(readFileSync(path.join(FIXTURES, 'reports', dir, 'report.json'), 'utf8')) as Report;
   const problems = (report: Report): string[] => inconsistencies(report, surfaces(report));
@@ -439,6 +622,26 @@ test('the consistency check fails on a contradicting verdict, an absurd or zero-
   const said = surfaces(script);
   said['cli'] += `\n${step.text!.split(' (')[0]} (0.50–1.50×)`;
   assert.ok(inconsistencies(script, said).some((p) => p.startsWith('cli: ') && p.includes('where the answer says')));
+  // a direction beside a number too noisy to back one; a pay-back or a compile time that is not the answer's or the
+  // compiler's; a region whose compiles made no graph said to have compiled
+  const noisy = fixture('fused-cpu');
+  noisy.answer!.number!.direction = 'slower';
+  assert.ok(problems(noisy).some((p) => p.includes('which backs no direction')));
+  const again = surfaces(script);
+  again['panel'] += '\nbreak-even: 19,467 steps\ncompile inside the script: 3.1 s';
+  assert.ok(inconsistencies(script, again).some((p) => p.includes('where no answer pays back after 19,467 steps')));
+  assert.ok(inconsistencies(script, again).some((p) => p.includes('is no compile time the compiler counted')));
+  const noGraph = JSON.parse(
+    readFileSync(path.join(FIXTURES, 'recorded', 'encoder_fastpath-h200', 'report.json'), 'utf8'),
+  ) as Report;
+  noGraph.regions![0]!.story = 'Call 0 compiled (0.78 s).';
+  assert.ok(problems(noGraph).some((p) => p.includes('whose compiles made no graph')));
+  // the first-call chart's median said as the script's calls' own (issue 44: 0.70 ms in situ, 0.66 ms on the chart)
+  const unlabelled = fixture('script-in-situ-cpu');
+  unlabelled.regions![0]!.steadyState!.said = 'steady state from call 1: 0.66 ms per call, median (calls varied 338%)';
+  assert.deepEqual(twoValues(unlabelled), [
+    'r0 compiled per call in situ: 0.70 ms (panel), 0.66 ms (first-call chart)',
+  ]);
 });
 
 test('the carried-sentence check fails on a sentence the report does not carry', () => {

@@ -110,12 +110,17 @@ describe('script regions in the report panel', () => {
     );
 
     const r0Box = page.locator('section.region[data-region="r0"]');
-    const row = await r0Box.locator('table.region-measurements tr').nth(1).innerText();
-    // the replay on the most frequent inputs (6 calls each: the later ones), times as the runner measured them
+    const cells = await r0Box.locator('table.region-measurements tr').nth(1).locator('td').allInnerTexts();
+    // the replay on the most frequent inputs (6 calls each: the later ones), times as the runner measured them; its
+    // compile is the script's (the facts say it) and its number, timed on a busy host, backs no pay-back
     assert.match(
-      row,
-      /^float32\[8, 256, 64\]; inference \(most frequent, 6 calls\)\tdefault \(as written\)\t\d\.\d+×\t[^\t]*\t\d\.\d+ ms\t\d\.\d+ ms\t\d+ → \d+\t\d\.\d s\t[\d,]+ calls$/,
+      cells.join('\t'),
+      /^float32\[8, 256, 64\]; inference \(most frequent, 6 calls\)\tdefault \(as written\)\t\d\.\d+×\t[^\t]*\t\d\.\d+ ms\t\d\.\d+ ms\t\d+ → \d+\t\t$/,
     );
+    // no direction word or colour on a number the answer calls untrusted: the runner's word for it instead
+    const speedup = r0Box.locator('table.region-measurements tr').nth(1).locator('td').nth(2);
+    assert.equal(await speedup.getAttribute('class'), null);
+    assert.equal(await speedup.getAttribute('data-said'), 'host busy, not trusted');
     assert.match(
       await r0Box.locator('p.recommendation').innerText(),
       /^recommendation: No verdict: \d\.\d+× per call replayed \(too noisy to say: .*Not trusted: the host was contended/,
@@ -147,11 +152,12 @@ describe('script regions in the report panel', () => {
     );
 
     // the region timelines: r0's compiled trace beside r0's eager trace; r1's replay failed (its frames ran eagerly
-    // past the recompile limit), so it has none, and no other region's traces stand in for it
+    // past the recompile limit), so it has none, and no other region's traces stand in for it; then the script's own
+    // steps as the observed run profiled them (its compiled window: the script ended before it recorded a step)
     const d = await debug(page);
     assert.deepEqual(
       d.panes.map((p) => p.label),
-      ['r0 TinyTransformer eager', 'r0 TinyTransformer default'],
+      ['r0 TinyTransformer eager', 'r0 TinyTransformer default', 'in situ eager'],
     );
     assert.deepEqual(
       d.comparisons.map((c) => [c.before, c.after]),

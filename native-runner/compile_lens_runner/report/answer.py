@@ -105,7 +105,9 @@ def in_situ_number(s: RegionInSitu, unit: str, per: Unit = "step") -> AnswerNumb
     interleaved = s.get("method") == "interleaved"
     if interleaved:
         number["pairs"] = int(x.get("pairs") or 0)
-    return verdict.ranged(number, x["low"], x["high"], too_few_pairs=interleaved and number.get("pairs", 0) < MIN_PAIRS)
+    verdict.ranged(number, x["low"], x["high"], too_few_pairs=interleaved and number.get("pairs", 0) < MIN_PAIRS)
+    load = s.get("hostLoad")
+    return verdict.directed(number, bool(load and load["contended"]))
 
 
 def _in_situ(region: Region) -> verdict.Decision | None:
@@ -166,6 +168,7 @@ def _in_situ(region: Region) -> verdict.Decision | None:
                 "made": made,
                 "unit": number["unit"],
                 "seconds": cost,
+                "warmUp": True,
             }
         )
     if after is not None and math.ceil(after) > made and region.get("stoppedAfterCalls") is None:

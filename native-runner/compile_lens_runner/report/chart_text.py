@@ -22,10 +22,13 @@ def _steady(region: Region) -> None:
         return
     spread = steady.get("spreadPct")
     varied = f" (calls varied {formats.pct(spread)})" if spread is not None else ""
-    steady["said"] = (
-        f"steady state from call {steady['fromCall']}: {formats.ms(steady['medianMs'])} per call, median{varied}"
-    )
-    steady["label"] = f"steady state: {formats.ms(steady['medianMs'])} median"
+    # beside an in-situ number (the story's: the median of the steady steps it kept) this median is another
+    # measurement of the same calls, said as the chart's own: one label, one value (issue 44)
+    situ = region.get("inSitu")
+    drawn = " of the calls drawn" if situ and (situ.get("step") or situ.get("call")) else ""
+    ms = formats.ms(steady["medianMs"])
+    steady["said"] = f"steady state from call {steady['fromCall']}: {ms} per call, median{drawn}{varied}"
+    steady["label"] = f"steady state: {ms} median{drawn}"
 
 
 def chart_notes(region: Region) -> list[str]:

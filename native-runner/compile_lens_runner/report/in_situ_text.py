@@ -1,6 +1,6 @@
 """A script region's in-situ numbers in lines (schema 1.24: region `inSitu.lines`), as the CLI block, the report panel
 and --json show them: the script's own steps both ways first (the answer's words for each number, then its times), the
-compile inside the script and its pay-back, why per step, what the number rests on, the steps left out, per signature;
+compiled warm-up's time beyond eager steps and (where the number is the answer's) its pay-back, why per step, what the number rests on, the steps left out, per signature;
 and why there is no step speedup (schema 1.25: `inSitu.reason`, from the measurement's code, `noStep`).
 Said from the interleaved measurement the report holds (measure/interleaved.py), with formats.py's numbers, once the
 region's answer is decided (its numbers' words are the answer's: sentences.number_text). A measurement of the separate
@@ -62,8 +62,9 @@ def no_step_reason(no_step: NoStep, dropped: dict[str, int]) -> str:
     if code == "before-interleaving":
         calls, quiet = no_step.get("calls", 0), no_step.get("quietCalls", 0)
         return (
-            f"the script's {formats.plural(calls, 'call')} of it all came before the interleaving began (it starts "
-            f"after {formats.plural(quiet, 'top-level call')} that compile nothing): no eager call to compare"
+            f"the script's {formats.plural(calls, 'call')} of it all came before its steps began to run eager and "
+            f"compiled by turns (that starts once {formats.plural(quiet, 'call')} in a row compile nothing): no eager "
+            "call to compare"
         )
     if code == "no-steady-side":
         return f"no steady {no_step.get('side', 'eager')} step: {left_out(dropped) or 'none was recorded'}"
@@ -95,20 +96,29 @@ def _failure(f: CompileFailure) -> str:
     return f"in situ: compiled call {f.get('index', '?')} failed at {where}{f['what'].rstrip('.')}. Fix: {f['fix']}"
 
 
-def _payback(s: RegionInSitu, unit: str) -> str:
+def _payback(s: RegionInSitu, unit: str, answer: Answer | None, number: AnswerNumber | None) -> str | None:
+    """ "the compiled warm-up took 0.25 s beyond eager steps; pays back after 116 steps; this run made 72; 104 → 134
+    steps/s". The warm-up's time is not the compiler's own count (the region's facts say that one), so it is said as
+    what it is; the pay-back is said only where this number is the answer's (one pay-back, the answer's: a number too
+    noisy to point either way, or evidence beside a replay's verdict, has none)."""
+    said = []
     compile_s = s.get("compileSeconds")
-    said = f"compile inside the script {'unknown' if compile_s is None else formats.seconds(compile_s)}; "
-    after, made = s.get("breakEvenSteps"), s.get("stepsMade")
-    if after is None:
-        said += f"compiled {unit}s are not faster: it never pays back"
-    else:
-        said += f"pays back after {formats.break_even(after, unit)}"
-        if made is not None:
-            said += f"; this run made {formats.whole(made)}"
+    if compile_s is not None:
+        said.append(f"the compiled warm-up took {formats.seconds(compile_s)} beyond eager {unit}s")
+    ours = answer is not None and number is not None and answer["number"] is number
+    pays = next((r for r in answer["reasons"] if r["code"] == "pays-back-after"), None) if answer and ours else None
+    if pays is not None:
+        made = pays.get("made")
+        said.append(
+            f"pays back after {formats.break_even(pays['steps'], unit)}"
+            + (f"; this run made {formats.whole(made)}" if made is not None else "")
+        )
+    elif ours and number is not None and number.get("direction") == "slower":
+        said.append(f"compiled {unit}s are slower: it never pays back")
     rate = s.get("stepsPerSecond")
     if rate:
-        said += f"; {formats.rate(rate['eager'])} → {formats.rate(rate['compiled'])} {unit}s/s"
-    return said
+        said.append(f"{formats.rate(rate['eager'])} → {formats.rate(rate['compiled'])} {unit}s/s")
+    return "; ".join(said) or None
 
 
 def lines(region: Region) -> list[str]:
@@ -128,7 +138,9 @@ def lines(region: Region) -> list[str]:
     if step:
         also = f"; {_said(answer, call, 'in-situ-call', 'call')}" if call else ""
         out.append(f"in situ ({basis}): {_said(answer, step, 'in-situ-step', unit)}{also}")
-        out.append(f"  {_payback(s, unit)}")
+        payback = _payback(s, unit, answer, number)
+        if payback:
+            out.append(f"  {payback}")
         work = s.get("work")
         if work:
             out.append(f"  why: {work['text']}")
@@ -137,8 +149,8 @@ def lines(region: Region) -> list[str]:
             f"in situ ({basis}): {_said(answer, call, 'in-situ-call', 'call')}; no step speedup — "
             f"{reason or 'no steady step'}"
         )
-    elif s.get("pairs") or reason:
-        out.append(f"in situ: no steady step — {reason or 'none was matched'}")
+    elif s.get("pairs") or reason:  # the reason says which step there was none of
+        out.append(f"in situ: {reason or 'no steady step was matched'}")
     if not out:
         return []
     steady = s.get("steadySteps")

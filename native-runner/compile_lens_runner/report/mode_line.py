@@ -7,7 +7,7 @@ says why: its `unmeasured`)."""
 from __future__ import annotations
 
 from .. import formats
-from ..shapes.answer import Answer, AnswerNumber
+from ..shapes.answer import Answer, AnswerNumber, Reason
 from ..shapes.common import Timing
 from ..shapes.mode import ModeResult
 from ..shapes.report import Report
@@ -24,10 +24,11 @@ def _ms(timing: Timing | None) -> float | None:
     return None if timing is None else timing.get("estimateMs", timing["medianMs"])
 
 
-def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None) -> str:
+def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays: Reason | None = None) -> str:
     """ "default: 1.30× per call with default (1.25–1.36×), 0.90 ms/call vs eager 1.66 ms, fastest rounds of 12
     interleaved pairs, kernels/step 14 → 3, 1 graph, 0 graph breaks, 0 recompiles, compile 2.4 s, break-even after
-    1,234 calls"."""
+    1,234 calls". pays: the answer's pay-back, where this is the answer's number (one pay-back, the answer's: a
+    number that backs no verdict, too noisy or slower, has none)."""
     parts = [number.get("text") or formats.speedup(number["value"])]
     compiled_ms, eager_ms = _ms(m.get("timing")), _ms(m.get("eagerTiming"))
     if compiled_ms is not None:
@@ -56,16 +57,16 @@ def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None) -> st
     compile_s = m.get("compileSeconds")
     if compile_s is not None:
         parts.append(f"compile {formats.seconds(compile_s)}")
-    break_even = m.get("breakEvenCalls")
-    if break_even is not None:
-        parts.append(f"break-even after {formats.break_even(break_even, 'call')}")
+    if pays is not None:
+        parts.append(f"break-even after {formats.break_even(pays['steps'], pays.get('unit', 'call'))}")
     return f"{m['mode']}: {', '.join(parts)}"
 
 
 def attach(report: Report, answer: Answer) -> None:
     """Each measured mode's line, from the run's answer."""
     eager_kernels = (report.get("eager") or {}).get("kernelsPerStep")
+    pays = next((r for r in answer["reasons"] if r["code"] == "pays-back-after"), None)
     for index, m in enumerate(report["modes"]):
         number = _number(answer, index) if m["status"] == "ok" else None
         if number is not None:
-            m["measuredText"] = line(m, number, eager_kernels)
+            m["measuredText"] = line(m, number, eager_kernels, pays if number is answer["number"] else None)

@@ -66,6 +66,14 @@ def _fix(reason: Reason) -> str:
     return f" Fix: {fix.rstrip('.')}." if fix else ""
 
 
+def _paid(r: Reason) -> str:
+    """What a pay-back pays back: the compiler's time, or in situ the compiled warm-up's time beyond eager steps
+    (a different measurement from the compiler's own count beside it, so said as what it is)."""
+    if r.get("warmUp"):
+        return f"The {formats.seconds(r['seconds'])} its compiled warm-up took beyond eager {r.get('unit', 'step')}s"
+    return f"Its {formats.seconds(r['seconds'])} compile"
+
+
 def _pays_back(r: Reason) -> str:
     unit = r.get("unit", "step")
     return f"pays back after {formats.break_even(r['steps'], unit)}" + (
@@ -328,7 +336,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "pays-back-after": (
         _pays_back,
-        lambda r: f"Its {formats.seconds(r['seconds'])} compile {_pays_back(r)}.",
+        lambda r: f"{_paid(r)} {_pays_back(r)}.",
     ),
     "compile-cost-unknown": (
         lambda r: "compile cost unknown",
@@ -485,6 +493,20 @@ def number_text(n: AnswerNumber) -> str:
     if "low" in n and "high" in n:
         return f"{text} ({formats.interval(n['low'], n['high'])})"
     return text
+
+
+# the word beside a number (schema 1.26: its directionText), by its direction; too noisy: why no range is said
+_DIRECTION_WORDS = {"faster": "faster", "slower": "slower", "host-busy": "host busy, not trusted"}
+_NO_DIRECTION = {"range-too-wide": "too noisy to say", "too-few-pairs": "too few blocks to say"}
+
+
+def direction_text(n: AnswerNumber) -> str:
+    """ "faster", "slower"; "too noisy to say" or "host busy, not trusted" where the number points nowhere."""
+    direction = n["direction"]  # verdict.directed gives every number its direction
+    if direction != "too-noisy":
+        return _DIRECTION_WORDS[direction]
+    noisy = n.get("tooNoisy")
+    return _NO_DIRECTION[noisy["why"]] if noisy else "too noisy to say"
 
 
 def _verdict_part(answer: Answer) -> str:

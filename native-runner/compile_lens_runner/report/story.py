@@ -151,14 +151,18 @@ def _recompile_churn(calls: list[RegionCall], recompiles: list[RegionCall]) -> s
     )
 
 
-def _compile_events(compiles: list[RegionCall], calls: list[RegionCall]) -> str:
-    """One or two compiles: each with its cost and, for a recompile, the inputs and the guard that failed."""
+def _compile_events(compiles: list[RegionCall], calls: list[RegionCall], no_graph: bool) -> str:
+    """One or two compiles: each with its cost and, for a recompile, the inputs and the guard that failed. no_graph:
+    the region's compiles made no graph (no compiled code ran): a first compile is said as the attempt it was."""
     position = {id(c): k for k, c in enumerate(calls)}
     parts = []
     for c in compiles:
         cost = _compile_cost(c)
         if c["event"] == "compiled":
-            parts.append(f"call {c['index']} compiled" + (f" ({cost})" if cost else ""))
+            did = "tried to compile" if no_graph else "compiled"
+            parts.append(
+                f"call {c['index']} {did}" + (f" ({cost})" if cost else "") + (" and made no graph" if no_graph else "")
+            )
             continue
         k = position[id(c)]
         at = f" for {signature_change(calls[k - 1]['signature'], c['signature'])[1]}" if k > 0 else ""
@@ -216,6 +220,13 @@ def _steady_versus_timed(region: Region, steady_ms: float) -> str | None:
     )
 
 
+def _no_graph(region: Region) -> bool:
+    """The region's compiles made no graph: no compiled code ran (compiler/no_compiled.py), or its compiler record
+    counted none; its timings, in situ included, compare eager code with itself."""
+    compiler = region.get("compiler")
+    return region.get("noCompiledCode") is not None or (compiler is not None and compiler.get("graphCount") == 0)
+
+
 def region_story(region: Region) -> str | None:
     """The story as one to three sentences, or None when there are no calls to tell it from."""
     if region["callCount"] == 0:
@@ -224,12 +235,13 @@ def region_story(region: Region) -> str | None:
     if not calls:
         return None
     said: list[str] = []
+    no_graph = _no_graph(region)
     compiles = [c for c in calls if c["event"] != "cached"]
     recompiles = [c for c in compiles if c["event"] == "recompiled"]
     main = _unused_first_graph(calls) or (
         _recompile_churn(calls, recompiles)
         if len(recompiles) >= 2
-        else _compile_events(compiles, calls)
+        else _compile_events(compiles, calls, no_graph)
         if compiles
         else None
     )
@@ -245,7 +257,7 @@ def region_story(region: Region) -> str | None:
         )
     steady, situ = region.get("steadyState"), region.get("inSitu")
     situ_call = situ.get("call") if situ else None
-    if situ and situ_call and situ.get("steadyFromCall") is not None:
+    if situ and situ_call and situ.get("steadyFromCall") is not None and not no_graph:
         # the in-situ runs' calls carried none of the observer's work: the durations the story tells
         said.append(
             f"From call {situ['steadyFromCall']} on, the script's own calls took {formats.ms(situ_call['compiledMs'])} "
@@ -266,19 +278,21 @@ def region_story(region: Region) -> str | None:
     return " ".join(said) if said else None
 
 
-def call_said(call: RegionCall) -> str | None:
+def call_said(call: RegionCall, no_graph: bool = False) -> str | None:
     """What happened at a call that compiled, recompiled or ran eagerly, as its mark on the region's chart says it
     (schema 1.24, the call's `said`): "recompiled because x's batch changed from 8 to 16; compiling took 1.2 s", "ran
-    eagerly (Dynamo fell back to the original code): …"; None for a call that reused compiled code."""
+    eagerly (Dynamo fell back to the original code): …"; None for a call that reused compiled code. no_graph: the
+    region's compiles made no graph."""
     parts = []
     event = call.get("event")
     if event == "recompiled":
         why = _why(call)
         parts.append(f"recompiled because {why}" if why else "recompiled")
     elif event == "compiled":
-        parts.append("compiled")
+        parts.append("tried to compile and made no graph" if no_graph else "compiled")
     if event in ("compiled", "recompiled") and call.get("compileSeconds") is not None:
-        parts.append(f"compiling took {formats.seconds(call['compileSeconds'] or 0.0)}")
+        took = "the attempt" if no_graph and event == "compiled" else "compiling"
+        parts.append(f"{took} took {formats.seconds(call['compileSeconds'] or 0.0)}")
     if call.get("ranCompiled") is False:
         fallback = call.get("fallbackReason")
         parts.append("ran eagerly (Dynamo fell back to the original code)" + (f": {fallback}" if fallback else ""))
@@ -288,7 +302,8 @@ def call_said(call: RegionCall) -> str | None:
 def attach(region: Region) -> None:
     """The region's story, and what happened at each call that compiled or ran eagerly, into the region."""
     region["story"] = region_story(region)
+    no_graph = _no_graph(region)
     for call in region["calls"]:
-        said = call_said(call)
+        said = call_said(call, no_graph)
         if said is not None:
             call["said"] = said

@@ -98,6 +98,18 @@ def decisive(n: AnswerNumber) -> bool:
     return "tooNoisy" not in n and high <= DECISIVE_SPAN * low
 
 
+def directed(n: AnswerNumber, busy: bool) -> AnswerNumber:
+    """The number with the way it may be said to point: faster or slower only where it could support a verdict
+    (a range, or a value alone in a report before ranges, no wider than DECISIVE_SPAN, timed on a quiet host)."""
+    if busy:
+        n["direction"] = "host-busy"
+    elif not decisive(n):
+        n["direction"] = "too-noisy"
+    else:
+        n["direction"] = "slower" if n["value"] < 1.0 else "faster"
+    return n
+
+
 def measured_number(m: ModeResult, kind: NumberKind, mode: str, index: int) -> AnswerNumber:
     speedup = m["speedup"]
     assert speedup is not None  # measured
@@ -115,7 +127,8 @@ def measured_number(m: ModeResult, kind: NumberKind, mode: str, index: int) -> A
     if eager_ms and compiled_ms:
         number.update({"eagerMs": eager_ms, "compiledMs": compiled_ms})
     interval = m.get("speedupInterval")
-    return ranged(number, interval["low"] if interval else None, interval["high"] if interval else None)
+    ranged(number, interval["low"] if interval else None, interval["high"] if interval else None)
+    return directed(number, contended(m) is not None)
 
 
 def from_numbers(
@@ -209,6 +222,7 @@ def build(decision: Decision, evidence: list[AnswerNumber], facts: list[str], un
     }
     for n in [*([decision.number] if decision.number else []), *evidence]:
         n["text"] = sentences.number_text(n)
+        n["directionText"] = sentences.direction_text(n)
     for r in [*answer["reasons"], *unmeasured]:
         r["text"] = sentences.sentence(r)
     answer["headline"] = sentences.headline(answer, facts)

@@ -285,7 +285,10 @@ class RegionReplay:
         self, entry: RegionMeasurement, eager: Any, compiled: Any, capture: Capture, device: str, marker: str
     ) -> None:
         def why_recompiled(_phase: str, compiles: int) -> str:
-            return f"{compiles} compile(s) ran inside the timed region: a replayed call took a path warmup had not compiled."
+            return (
+                f"{formats.plural(compiles, 'compile')} ran inside the timed region: a replayed call took a path warmup "
+                "had not compiled."
+            )
 
         paired.measure(
             _side(eager, capture),
@@ -356,7 +359,7 @@ class RegionReplay:
 class _RanEagerly(Exception):
     def __init__(self, frames: int) -> None:
         super().__init__(
-            f"During the replay {formats.plural(frames, 'function call')} in the region ran without compiled code "
-            "(no compiled graph fit them and none was compiled: the recompile limit was reached, or Dynamo skips the "
-            "function), so its time is eager code's"
+            f"During the replay Dynamo ran the region's original code eagerly {formats.plural(frames, 'time')} (no "
+            "compiled graph matched and none was compiled: the recompile limit, or a skipped frame), so its timing is "
+            "eager code"
         )

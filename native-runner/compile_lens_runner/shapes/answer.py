@@ -25,6 +25,11 @@ class TooNoisy(_TooNoisy, total=False):
 
 Unit = Literal["step", "call", "token"]  # token: a decode loop's step (script/shape_facts.py)
 
+# which way a number may be said to point (schema 1.26): faster or slower only where it could support a verdict;
+# too-noisy (no range said, or one wider than verdict.DECISIVE_SPAN) and host-busy (timed on a contended host) point
+# nowhere: no surface gives such a number a direction word, a colour or a pay-back
+Direction = Literal["faster", "slower", "too-noisy", "host-busy"]
+
 
 class _AnswerNumber(TypedDict):
     kind: NumberKind
@@ -44,6 +49,8 @@ class AnswerNumber(_AnswerNumber, total=False):
     signature: str  # a replay: the captured inputs it ran on
     index: int  # a target's modes[] or a region's measurements[] index it is
     text: str  # rendered (sentences.py): the number, how it was made, its range (or why none is said)
+    direction: Direction  # schema 1.26: which way it points, where it may be said to
+    directionText: str  # rendered (sentences.py): the word shown beside the number ("faster", "too noisy to say")
 
 
 class _Reason(TypedDict):
@@ -67,6 +74,7 @@ class Reason(_Reason, total=False):
     made: int  # calls or steps this run made
     unit: Unit
     seconds: float  # the compile time paid back (shape-fix: the compile with the fix)
+    warmUp: bool  # pays-back-after in situ (schema 1.26): seconds are the compiled warm-up's beyond eager steps
     value: float  # another measurement's speedup (a replay beside the in-situ number, a contended one)
     low: float
     high: float
