@@ -87,3 +87,13 @@ test("a region's profiled copy is not a recompile: the timeline says none where 
   assert.equal(names.get('graph_1_cpp_fused_add_gelu_mul_sum_0'), 'fused kernel 1 of scale (lines 6, 7)');
   for (const words of names.values()) assert.doesNotMatch(words, /recompile/);
 });
+
+test("the observed run's compiled window is named by the script's own compiles (serve_script-cpu)", async () => {
+  const names = await said(
+    'recorded/serve_script-cpu/in-situ-compiled.trace.json',
+    'recorded/serve_script-cpu/report.json',
+    'in situ compiled',
+  );
+  assert.equal(names.get('Torch-Compiled Region: 0/0'), 'compiled forward');
+  assert.deepEqual(graphRun(names), ['graph of forward runs']);
+});
