@@ -13,7 +13,7 @@ import { paneOffsets } from '../extension/shared/trace/ranks.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
-import { paneFrames } from '../extension/present/kernelLinks.ts';
+import { paneFrames, paneKernels } from '../extension/present/kernelLinks.ts';
 import {
   isPartial,
   receiveRows,
@@ -223,7 +223,10 @@ function load(message: Opening): void {
     };
   });
   // marks name compiles by the function of the report entry each pane was profiled for
-  for (const pane of state.panes) pane.timeline.frames = paneFrames(state.report, pane.label);
+  for (const pane of state.panes) {
+    pane.timeline.frames = paneFrames(state.report, pane.label);
+    pane.timeline.kernels = state.report ? (paneKernels(state.report, pane.label)?.kernels ?? null) : null;
+  }
   state.ranks = rankView;
   // a preview has none: the full trace brings them
   for (const pane of state.panes)
@@ -298,7 +301,13 @@ function load(message: Opening): void {
         after: state.panes[p]!.label,
         rows: comparison.rows.map((r) => ({ metric: r.metric, before: r.before, after: r.after })),
       });
-      app.append(renderComparison(state.panes[base]!.label, state.panes[p]!.label, comparison));
+      const [before, after] = [state.panes[base]!.timeline, state.panes[p]!.timeline];
+      app.append(
+        renderComparison(state.panes[base]!.label, state.panes[p]!.label, comparison, {
+          before: (name) => before.sayName(name),
+          after: (name) => after.sayName(name),
+        }),
+      );
     }
   }
 
@@ -417,8 +426,14 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
     timeline.arrows = links.arrows;
     timeline.linked = linkedSlices(links, slice);
     details.append(
-      renderDetails(timeline.model, slice, timeline.linked, links.more, state.panes[pane]!.label, (j) =>
-        revealSlice(pane, j, details),
+      renderDetails(
+        timeline.model,
+        slice,
+        (nameId) => timeline.sliceName(nameId),
+        timeline.linked,
+        links.more,
+        state.panes[pane]!.label,
+        (j) => revealSlice(pane, j, details),
       ),
     );
     const source = renderKernelSource(

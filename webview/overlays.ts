@@ -74,7 +74,9 @@ export function drawMarks(
   return bands;
 }
 
-/** The marks' labels in their lane, above the bars: each where the one before has ended, cut at the edge. */
+/** The marks' labels in their lane, above the bars: each where the one before has ended; one that would run past the
+ *  right edge ends there instead, whole, where the lane left of its mark is free ("graph break in forward after
+ *  line 24", not "graph break in forward after …"), else cut at the edge. */
 export function markTexts(
   marks: readonly TimelineMark[],
   laneTop: number,
@@ -88,10 +90,14 @@ export function markTexts(
   const texts: TextBox[] = [];
   let free = -Infinity;
   for (const { mark, x0 } of inView(marks, left, width, xOf)) {
-    const text = x0 >= free ? fitEnd(mark.label, width - 3 - (x0 + 1), m) : null;
+    const whole = m.width(mark.label);
+    const shifted = Math.min(x0 + 1, width - 3 - whole);
+    const fits = shifted >= Math.max(free, left);
+    const at = fits ? shifted : x0 + 1;
+    const text = fits ? mark.label : x0 >= free ? fitEnd(mark.label, width - 3 - (x0 + 1), m) : null;
     if (!text) continue;
     // its middle 8 px into the lane: its box (11 px font) clear of the axis above and the bars below
-    const box = placeText(m, 'mark', text, x0 + 1, laneTop + 8, ink, under);
+    const box = placeText(m, 'mark', text, at, laneTop + 8, ink, under);
     texts.push(box);
     free = box.x + box.w + 8;
   }

@@ -165,29 +165,39 @@ function modesTable(digest: ReportDigest): HTMLElement {
   return table;
 }
 
+/** Kernel args said in the details' first table; the rest are the profiler's bookkeeping (its raw fields). */
+const RAW_ARGS = new Set<string>(['stream', 'device', 'External id']);
+
 /**
- * Name, kind, timing, correlation and kernel args of slice i, plus the slices its arrows link it to (`more`:
- * arrows past the drawn limit), each a link that follows the arrow.
+ * What slice i is, in words: its name as the timeline says it (`say`: a generated kernel by its graph and place),
+ * kind, where and when it ran and its launch's grid and resources; the profiler's own fields (the trace's name, the
+ * nesting depth, the launch's correlation and External id, stream and device numbers) under a toggle; then the
+ * slices its arrows link it to (`more`: arrows past the drawn limit), each a link that follows the arrow.
  */
 export function renderDetails(
   model: TraceModel,
   i: number,
+  say: (nameId: number) => string,
   linked: number[],
   more: number,
   paneLabel: string,
   follow: (slice: number) => void,
 ): HTMLElement {
   const box = el('section', 'details');
-  box.append(el('h3', undefined, model.names[model.name[i]!]));
+  const nameId = model.name[i]!;
+  box.append(el('h3', undefined, say(nameId)));
   const rows: [string, string][] = [
-    ['pane', paneLabel],
     ['kind', SLICE_KIND_NAMES[model.kind[i]!] ?? 'other'],
-    ['track', model.tracks[model.track[i]!]?.name ?? '?'],
+    ['profile', paneLabel],
+    ['ran on', model.tracks[model.track[i]!]?.name ?? '?'],
     ['start', formatMicros(model.start[i]!)],
-    ['duration', formatMicros(model.dur[i]!)],
-    ['depth', String(model.depth[i])],
+    ['this one took', formatMicros(model.dur[i]!)],
   ];
-  if (model.correlation[i]! >= 0) rows.push(['correlation', String(model.correlation[i])]);
+  const raw: [string, string][] = [
+    ['name in the trace', model.names[nameId] ?? '?'],
+    ['nesting depth (0: outermost)', String(model.depth[i])],
+  ];
+  if (model.correlation[i]! >= 0) raw.push(['correlation (launch ↔ kernel id)', String(model.correlation[i])]);
   const argRow = findArgsRow(model, i);
   if (argRow >= 0) {
     const values = model.kernelArgs.values.subarray(
@@ -196,18 +206,19 @@ export function renderDetails(
     );
     const triple = (at: number): string =>
       [values[at], values[at + 1], values[at + 2]].map((v) => (Number.isNaN(v) ? '?' : String(v))).join(' × ');
-    if (!Number.isNaN(values[0])) rows.push(['grid', triple(0)]);
-    if (!Number.isNaN(values[3])) rows.push(['block', triple(3)]);
-    for (let f = 6; f < KERNEL_ARG_FIELDS.length; f++)
-      if (!Number.isNaN(values[f])) rows.push(kernelArg(KERNEL_ARG_FIELDS[f]!, values[f]!)); // rounded, with units
+    if (!Number.isNaN(values[0])) rows.push(['grid (blocks)', triple(0)]);
+    if (!Number.isNaN(values[3])) rows.push(['block (threads)', triple(3)]);
+    for (let f = 6; f < KERNEL_ARG_FIELDS.length; f++) {
+      const field = KERNEL_ARG_FIELDS[f]!;
+      if (Number.isNaN(values[f])) continue;
+      if (RAW_ARGS.has(field)) raw.push([field, String(values[f])]);
+      else rows.push(kernelArg(field, values[f]!)); // rounded, with units
+    }
   }
-  const table = el('table', 'facts');
-  for (const [key, value] of rows) {
-    const row = el('tr');
-    row.append(el('th', undefined, key), el('td', undefined, value));
-    table.append(row);
-  }
-  box.append(table);
+  box.append(factsTable(rows));
+  const toggle = el('details', 'raw-fields');
+  toggle.append(el('summary', undefined, 'As the profiler recorded it'), factsTable(raw));
+  box.append(toggle);
   if (linked.length > 0) {
     const onGpu = model.tracks[model.track[i]!]?.gpu ?? false;
     box.append(
@@ -220,7 +231,7 @@ export function renderDetails(
     const list = el('ul', 'linked');
     for (const j of linked.slice(0, 50)) {
       const item = el('li');
-      const link = el('button', 'link follow', `${SLICE_KIND_NAMES[model.kind[j]!]}: ${model.names[model.name[j]!]}`);
+      const link = el('button', 'link follow', `${SLICE_KIND_NAMES[model.kind[j]!]}: ${say(model.name[j]!)}`);
       link.type = 'button';
       link.title = 'Select it and bring it into view';
       link.addEventListener('click', () => follow(j));
@@ -231,6 +242,16 @@ export function renderDetails(
     box.append(list);
   }
   return box;
+}
+
+function factsTable(rows: readonly [string, string][]): HTMLTableElement {
+  const table = el('table', 'facts');
+  for (const [key, value] of rows) {
+    const row = el('tr');
+    row.append(el('th', undefined, key), el('td', undefined, value));
+    table.append(row);
+  }
+  return table;
 }
 
 function findArgsRow(model: TraceModel, i: number): number {
@@ -245,8 +266,16 @@ function findArgsRow(model: TraceModel, i: number): number {
   return a < slices.length && slices[a] === i ? a : -1;
 }
 
-/** One table per compared pair; each number cell carries its raw value in data-value. */
-export function renderComparison(beforeLabel: string, afterLabel: string, comparison: TraceComparison): HTMLElement {
+/**
+ * One table per compared pair; each number cell carries its raw value in data-value. `say`: a kernel's name as each
+ * side's timeline says it (a generated kernel by its graph and place; the trace's name in its tooltip).
+ */
+export function renderComparison(
+  beforeLabel: string,
+  afterLabel: string,
+  comparison: TraceComparison,
+  say: Record<'before' | 'after', (name: string) => string>,
+): HTMLElement {
   const section = el('section', 'compare');
   section.append(el('h3', undefined, `${beforeLabel} → ${afterLabel} (per ${comparison.per})`));
   const table = el('table', 'compare-table');
@@ -276,16 +305,23 @@ export function renderComparison(beforeLabel: string, afterLabel: string, compar
       'Per profiled step, under the profiler (its overhead is in every time here): what changed, not how fast — the speedup above is timed without the profiler.',
     ),
   );
-  const kernelList = (title: string, kernels: TraceComparison['newKernels']): void => {
+  const kernelList = (title: string, kernels: TraceComparison['newKernels'], side: 'before' | 'after'): void => {
     if (kernels.length === 0) return;
     section.append(el('h4', undefined, `${title} (${kernels.length})`));
     const list = el('ul', 'kernels');
-    for (const k of kernels.slice(0, 15))
-      list.append(el('li', undefined, `${formatCount(k.countPer)}× ${k.family}: ${k.name} — ${formatUs(k.usPer)}`));
+    for (const k of kernels.slice(0, 15)) {
+      const item = el(
+        'li',
+        undefined,
+        `${formatCount(k.countPer)}× ${k.family}: ${say[side](k.name)} — ${formatUs(k.usPer)}`,
+      );
+      item.title = k.name;
+      list.append(item);
+    }
     section.append(list);
   };
-  kernelList(`kernels only in ${beforeLabel} (fused away or replaced)`, comparison.disappearedKernels);
-  kernelList(`kernels only in ${afterLabel}`, comparison.newKernels);
+  kernelList(`kernels only in ${beforeLabel} (fused away or replaced)`, comparison.disappearedKernels, 'before');
+  kernelList(`kernels only in ${afterLabel}`, comparison.newKernels, 'after');
   const spans = [
     ...comparison.compileSpans.before.map((s) => [beforeLabel, s] as const),
     ...comparison.compileSpans.after.map((s) => [afterLabel, s] as const),

@@ -91,12 +91,17 @@ export class RangeSelection {
       return {
         label: view.label,
         summary: summarizeRange(view.timeline.model, from + view.timeline.offset, to + view.timeline.offset),
+        say: (name: string) => view.timeline.sayName(name),
       };
     };
     const own = summaryOf(pane);
     const parts = [
-      renderRangeSummary(own.summary, own.label, panes[pane]!.timeline.offset, (name) =>
-        this.revealLongest(pane, name),
+      renderRangeSummary(
+        own.summary,
+        own.label,
+        panes[pane]!.timeline.offset,
+        (name) => this.revealLongest(pane, name),
+        own.say,
       ),
     ];
     const pair = this.pairOf(pane);

@@ -117,8 +117,11 @@ function sortableTable<T>(
   return table;
 }
 
-const ROW_COLUMNS: Column<RangeRow>[] = [
-  { title: 'name', key: 'name', value: (r) => r.name, text: (r) => r.name, numeric: false },
+/** A trace's name as its timeline says it (a generated kernel by its graph and place: TimelineCanvas.sayName). */
+type Say = (name: string) => string;
+
+const rowColumns = (say: Say): Column<RangeRow>[] => [
+  { title: 'name', key: 'name', value: (r) => r.name, text: (r) => say(r.name), numeric: false },
   { title: 'count', key: 'count', value: (r) => r.count, text: (r) => String(r.count), numeric: true },
   { title: 'total', key: 'totalUs', value: (r) => r.totalUs, text: (r) => formatMicros(r.totalUs), numeric: true },
   { title: 'self', key: 'selfUs', value: (r) => r.selfUs, text: (r) => formatMicros(r.selfUs), numeric: true },
@@ -129,13 +132,14 @@ const initialKey: RangeSortKey = 'totalUs';
 
 /**
  * One pane's range: its kernels, then its CPU ops. `offset`: the pane's time 0 (the axis shows summary times minus
- * it); `reveal`: a row's name, to select its longest slice in the range.
+ * it); `reveal`: a row's name, to select its longest slice in the range; `say`: a name as the pane's timeline says it.
  */
 export function renderRangeSummary(
   summary: RangeSummary,
   paneLabel: string,
   offset: number,
   reveal: (name: string) => void,
+  say: Say,
 ): HTMLElement {
   const section = el('section', 'range-summary');
   section.append(
@@ -161,7 +165,7 @@ export function renderRangeSummary(
       'range-kernels',
       `${kernels} (${summary.kernels.length} names)`,
       sortRangeRows(summary.kernels, initialKey, 'descending'),
-      ROW_COLUMNS,
+      rowColumns(say),
       initial,
       (row) => reveal(row.name),
     ),
@@ -171,7 +175,7 @@ export function renderRangeSummary(
       'range-cpu',
       `CPU ops (${summary.cpuOps.length} names)`,
       sortRangeRows(summary.cpuOps, initialKey, 'descending'),
-      ROW_COLUMNS,
+      rowColumns(say),
       initial,
       (row) => reveal(row.name),
     ),
@@ -186,10 +190,12 @@ const changeText = (row: RangePairRow): string => {
   return before > 0 ? `${row.deltaUs >= 0 ? '+' : ''}${((row.deltaUs / before) * 100).toFixed(0)}%` : '—';
 };
 
-function pairColumns(before: string, after: string): Column<RangePairRow>[] {
+function pairColumns(before: string, after: string, say: Record<'before' | 'after', Say>): Column<RangePairRow>[] {
   const side = (r: RangeRow | null, f: 'count' | 'totalUs'): number => (r ? r[f] : 0);
+  // a name both ran is said as the compiled (after) side says it
+  const name = (r: RangePairRow): string => (r.after ? say.after(r.name) : say.before(r.name));
   return [
-    { title: 'name', key: 'name', value: (r) => r.name, text: (r) => r.name, numeric: false },
+    { title: 'name', key: 'name', value: (r) => r.name, text: name, numeric: false },
     {
       title: `${before} count`,
       key: 'beforeCount',
@@ -224,8 +230,8 @@ function pairColumns(before: string, after: string): Column<RangePairRow>[] {
 
 /** A compared pair's ranges side by side: what fused away, what is new, what got slower. */
 export function renderRangePair(
-  before: { label: string; summary: RangeSummary },
-  after: { label: string; summary: RangeSummary },
+  before: { label: string; summary: RangeSummary; say: Say },
+  after: { label: string; summary: RangeSummary; say: Say },
 ): HTMLElement {
   const section = el('section', 'range-pair');
   const pair = compareRanges(before.summary, after.summary);
@@ -236,7 +242,7 @@ export function renderRangePair(
       `${before.label} → ${after.label}, the same range of each: ${formatMicros(before.summary.toUs - before.summary.fromUs)}`,
     ),
   );
-  const columns = pairColumns(before.label, after.label);
+  const columns = pairColumns(before.label, after.label, { before: before.say, after: after.say });
   const initial = { key: 'delta', direction: 'descending' as const };
   section.append(sortableTable('pair-kernels', 'Kernels', pair.kernels, columns, initial));
   section.append(sortableTable('pair-cpu', 'CPU ops', pair.cpuOps, columns, initial));

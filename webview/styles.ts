@@ -33,7 +33,8 @@ button.link:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 .pane-label { font-weight: 600; padding: 4px 0; }
 canvas { display: block; }
 .details-box { margin-top: 8px; }
-.details h3 { word-break: break-all; }
+.details h3, .raw-fields td { overflow-wrap: anywhere; }
+.raw-fields summary { cursor: pointer; color: var(--vscode-descriptionForeground); margin: 4px 0; }
 .facts th { color: var(--vscode-descriptionForeground); font-weight: normal; }
 .range-box section { margin-top: 12px; }
 /* scrolled to: below the sticky toolbar */
@@ -49,7 +50,7 @@ th[aria-sort="ascending"] button.sort::after { content: " ▲"; }
 th[aria-sort="descending"] button.sort::after { content: " ▼"; }
 .focus-note { margin: 6px 0; padding: 4px 8px; border-left: 3px solid var(--vscode-editorWarning-foreground, #cca700); background: var(--vscode-textBlockQuote-background, #80808014); }
 ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all; }
-.tooltip { position: fixed; z-index: 10; pointer-events: none; white-space: pre-wrap; max-width: 480px; word-break: break-all; padding: 4px 6px; background: var(--vscode-editorHoverWidget-background, #252526); color: var(--vscode-editorHoverWidget-foreground, inherit); border: 1px solid var(--vscode-editorHoverWidget-border, #454545); }
+.tooltip { position: fixed; z-index: 10; pointer-events: none; white-space: pre-wrap; max-width: min(480px, calc(100vw - 24px)); overflow-wrap: anywhere; left: 0; top: 0; padding: 4px 6px; background: var(--vscode-editorHoverWidget-background, #252526); color: var(--vscode-editorHoverWidget-foreground, inherit); border: 1px solid var(--vscode-editorHoverWidget-border, #454545); }
 .compare { margin-top: 12px; }
 .regions { margin: 8px 0 16px; }
 .region { border-top: 1px solid var(--vscode-panel-border, #80808059); padding: 6px 0 10px; }

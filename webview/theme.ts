@@ -36,6 +36,14 @@ function cssVariable(style: CSSStyleDeclaration, name: string, fallback: string)
   return style.getPropertyValue(name).trim() || fallback;
 }
 
+/** The colour behind the page's text: the body's, else the root's, else a browser's default white. */
+function pageBackground(body: CSSStyleDeclaration): string {
+  const opaque = (colour: string): boolean =>
+    colour !== '' && colour !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(colour);
+  const root = getComputedStyle(document.documentElement).backgroundColor;
+  return opaque(body.backgroundColor) ? body.backgroundColor : opaque(root) ? root : '#ffffff';
+}
+
 export function readTheme(): Theme {
   const style = getComputedStyle(document.body);
   const kind = KIND_VARIABLES.map(([name, fallback]) => cssVariable(style, name, fallback));
@@ -46,8 +54,9 @@ export function readTheme(): Theme {
   return {
     kind,
     communication: cssVariable(style, ...COMMUNICATION_VARIABLE),
-    foreground: cssVariable(style, '--vscode-editor-foreground', '#cccccc'),
-    background: cssVariable(style, '--vscode-editor-background', '#1e1e1e'),
+    // outside VS Code (a browser, a bare page: no --vscode-* variables) the page's own text and background colours
+    foreground: cssVariable(style, '--vscode-editor-foreground', style.color || '#000000'),
+    background: cssVariable(style, '--vscode-editor-background', pageBackground(style)),
     muted: cssVariable(style, '--vscode-descriptionForeground', '#8b8b8b'),
     selection: cssVariable(style, '--vscode-focusBorder', '#007fd4'),
     warning: cssVariable(style, '--vscode-editorWarning-foreground', '#cca700'),

@@ -118,9 +118,8 @@ export class TimelineInput {
           return;
         }
         tooltip.textContent = text;
-        tooltip.style.left = `${event.clientX + 12}px`;
-        tooltip.style.top = `${event.clientY + 12}px`;
         tooltip.hidden = false;
+        placeTooltip(tooltip, event.clientX, event.clientY);
       });
       canvas.addEventListener('mouseup', (event) => {
         if (dragging?.pane !== p) return;
@@ -199,4 +198,18 @@ export class TimelineInput {
     }
     event.preventDefault();
   }
+}
+
+/** The tooltip below right of the pointer, or left of it (above it) where it would run past the window's edge: at
+ *  the right edge it is moved, not squeezed into wrapping a word ("thread 16 / 61"). */
+function placeTooltip(tooltip: HTMLElement, x: number, y: number): void {
+  const GAP = 12;
+  // measured at the window's left edge: a fixed box's width shrinks to the room right of where it was last
+  tooltip.style.left = '0px';
+  tooltip.style.top = '0px';
+  const { width, height } = tooltip.getBoundingClientRect();
+  const left = x + GAP + width <= window.innerWidth ? x + GAP : Math.max(0, x - GAP - width);
+  const top = y + GAP + height <= window.innerHeight ? y + GAP : Math.max(0, y - GAP - height);
+  tooltip.style.left = `${left}px`;
+  tooltip.style.top = `${top}px`;
 }

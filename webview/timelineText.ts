@@ -109,17 +109,18 @@ export interface Tick {
   label: string;
 }
 
-/** A step boundary in view (one per pixel column): its line's x, where the step ends, its label. */
+/** A step boundary in view (one per pixel column): its line's x, its label ("step 2", "call 2") and the label's
+ *  short form where the room to the next step's line is too narrow for it ("2"). */
 export interface StepEdge {
   x: number;
-  end: number;
   label: string;
+  short: string | null;
 }
 
 /**
  * The axis over [left, width]: each tick label right of its tick in the first row (left of it at the right edge;
- * left out where it would touch the one before), each step label right of its line in the second row, cut to end
- * before the next step's line or its step's end; tick lines in the first row, step lines from the second row down.
+ * left out where it would touch the one before), each step label right of its line in the second row, whole or
+ * short, ending before the next step's line; tick lines in the first row, step lines from the second row down.
  */
 export function axisLayout(
   ticks: readonly Tick[],
@@ -141,10 +142,13 @@ export function axisLayout(
     texts.push(placeText(m, 'tick', label, at, AXIS_ROW / 2, ink, under));
     free = at + w + 2 * PAD;
   }
-  steps.forEach(({ x, end, label }, k) => {
+  steps.forEach(({ x, label, short }, k) => {
     lines.push({ role: 'step', x, w: 1, y0: AXIS_ROW, y1: height });
     const next = steps[k + 1]?.x ?? Infinity;
-    const text = fitEnd(label, Math.min(next, end, width) - PAD - (x + 1 + PAD), m);
+    // a label whole or its short form, never cut ("cal…" says less than "2"); past its step's end into the gap
+    // before the next one's line, where it still reads as its line's
+    const room = Math.min(next, width) - PAD - (x + 1 + PAD);
+    const text = [label, short].find((t) => t !== null && m.width(t) <= room);
     if (text) texts.push(placeText(m, 'step', text, x + 1 + PAD, AXIS_ROW + AXIS_ROW / 2, ink, under));
   });
   return { texts, lines };

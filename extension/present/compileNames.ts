@@ -47,11 +47,34 @@ export function compileName(
   return id.attempt ? `${base}, recompile ${id.attempt}` : base;
 }
 
+/**
+ * A compile a trace names ("Torch-Compiled Region: 0/1"): as compileName, but "recompile N" only where the report
+ * lists that compile. A script region's profile on a CPU runs a copy compiled for the profile (with per-kernel
+ * recording, script/replay._profiled_copy) from the script's own code: Dynamo counts it as the frame's next compile
+ * ("0/1") though the script never recompiled, and the report, which says 0 recompiles, does not list it.
+ */
+export function tracedCompileName(frames: readonly CompiledFrame[] | null | undefined, compileId: string): string {
+  const listed = !frames?.length || frames.some((f) => f.compileId === compileId);
+  return compileName(frames, listed ? compileId : compileId.replace(/\/\d+(?:_\d+)?$/, '/0'));
+}
+
+/** Whether the report names the function of the trace's compile `compileId`. */
+const functionNamed = (frames: readonly CompiledFrame[] | null | undefined, compileId: string): boolean =>
+  Boolean(named(frames, compileId)?.fn);
+
 /** A call of compiled code on a timeline (the profiler's "Torch-Compiled Region: 0/1"): "compiled forward",
  *  "compiled forward, recompile 1", "compiled graph 2" where the report names no function. */
 export function compiledCallName(frames: readonly CompiledFrame[] | null | undefined, compileId: string): string {
-  const name = compileName(frames, compileId);
-  return named(frames, compileId)?.fn ? `compiled ${name}` : name;
+  const name = tracedCompileName(frames, compileId);
+  return functionNamed(frames, compileId) ? `compiled ${name}` : name;
+}
+
+/** Inductor's call of a compiled graph's code on a timeline ("## Call CompiledFxGraph f73ycg… ##"), inside the
+ *  compiled call `compileId` where one encloses it: "graph of forward runs", "compiled graph 2 runs". */
+export function graphRunName(frames: readonly CompiledFrame[] | null | undefined, compileId: string | null): string {
+  if (!compileId) return 'a compiled graph runs';
+  const name = tracedCompileName(frames, compileId);
+  return functionNamed(frames, compileId) ? `graph of ${name} runs` : `${name} runs`;
 }
 
 /** Which compile of its function: "first compile", "recompile 2" (where the function is named already). */

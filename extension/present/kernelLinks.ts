@@ -5,7 +5,7 @@
 import { baseName } from '../shared/fileName.ts';
 import { escapeMarkdown } from './findings.ts';
 import type { CompileArtifacts, CompiledFrame, KernelProvenance, Report, SourceLocation } from '../shared/report.ts';
-import { regionTraces } from './regionTraces.ts';
+import { inSituTraces, regionTraces } from './regionTraces.ts';
 import { formatUs, plural } from './numbers.ts';
 import { compileName } from './compileNames.ts';
 
@@ -15,7 +15,7 @@ export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name
 export const formatUsPerStep = (us: number): string => `${formatUs(us)}/step`;
 
 /** The user lines of a kernel, said briefly: "lines 12, 13" in one file, "fused.py:12, model.py:3" across files. */
-export function linesText(lines: SourceLocation[]): string {
+export function linesText(lines: readonly SourceLocation[]): string {
   if (!lines.length) return 'no user line known';
   const files = new Set(lines.map((l) => l.file));
   if (files.size === 1) return `line${lines.length === 1 ? '' : 's'} ${lines.map((l) => l.line).join(', ')}`;
@@ -175,7 +175,7 @@ export interface PaneKernels {
  * Null for eager panes and traces without a report.
  */
 export function paneKernels(report: Report, paneLabel: string): PaneKernels | null {
-  const mode = report.modes.find((m) => m.mode === paneLabel);
+  const mode = report.modes.find((m) => m.mode === paneLabel) ?? inSituCompiled(report, paneLabel);
   if (mode) return { mode: mode.mode, kernels: mode.compiler?.kernels ?? [] };
   const traced = regionTraces(report).find((t) => t.label === paneLabel && t.measurement);
   if (!traced?.measurement) return null;
@@ -192,11 +192,18 @@ export function paneKernels(report: Report, paneLabel: string): PaneKernels | nu
  *  eager panes and traces without a report. */
 export function paneFrames(report: Report | null, paneLabel: string): CompiledFrame[] | null {
   if (!report) return null;
-  const mode = report.modes.find((m) => m.mode === paneLabel);
+  const mode = report.modes.find((m) => m.mode === paneLabel) ?? inSituCompiled(report, paneLabel);
   if (mode) return mode.compiler?.frames ?? null;
   const traced = regionTraces(report).find((t) => t.label === paneLabel && t.measurement);
   if (!traced?.measurement) return null;
   return (
     (traced.measurement.mode === 'as-written' ? traced.region.compiler : traced.measurement.compiler)?.frames ?? null
   );
+}
+
+/** The script's own entry where the pane is the observed run's compiled window ("in situ compiled"): the script's
+ *  compiled code is what ran there, by the script's compiles. */
+function inSituCompiled(report: Report, paneLabel: string): Report['modes'][number] | undefined {
+  const window = inSituTraces(report).find((t) => t.label === paneLabel);
+  return window?.side === 'compiled' ? report.modes.find((m) => m.mode === 'script') : undefined;
 }

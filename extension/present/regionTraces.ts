@@ -51,10 +51,16 @@ export function regionTraces(report: Report): RegionTrace[] {
  * The observed run's profiled windows of the script's own steps (schema 1.17 `inSitu.windows`), one per side that
  * recorded a trace: "in situ eager", "in situ compiled", the compiled one compared with the eager one.
  */
-export function inSituTraces(report: Report): { label: string; trace: string; compareWith: string | null }[] {
+export function inSituTraces(
+  report: Report,
+): { label: string; trace: string; compareWith: string | null; side: 'eager' | 'compiled' }[] {
   const windows = report.inSitu?.windows ?? {};
-  const eager = windows['eager']?.trace ? { label: 'in situ eager', trace: windows['eager'].trace } : null;
-  const compiled = windows['compiled']?.trace ? { label: 'in situ compiled', trace: windows['compiled'].trace } : null;
+  const eager = windows['eager']?.trace
+    ? { label: 'in situ eager', trace: windows['eager'].trace, side: 'eager' as const }
+    : null;
+  const compiled = windows['compiled']?.trace
+    ? { label: 'in situ compiled', trace: windows['compiled'].trace, side: 'compiled' as const }
+    : null;
   return [
     ...(eager ? [{ ...eager, compareWith: null }] : []),
     ...(compiled ? [{ ...compiled, compareWith: eager?.label ?? null }] : []),

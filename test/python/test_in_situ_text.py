@@ -49,7 +49,7 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
         f"  why: {work}",
         "  steady steps: eager 70, compiled 69; 48 steps left out: 3 the compiled warm-up, 29 running across a switch "
         "between eager and compiled, 12 the first at its input shape (each side compiles or warms up there), 4 "
-        "carrying Compile Lens's own bookkeeping",
+        "holding Compile Lens's own work (saving inputs to replay, checking for changes)",
         "  float32[1, 37, 512]; inference: 0.89×, 0.80 ms → 0.90 ms (41 calls)",
         "  float32[1, 512, 512]; inference: 0.92×, 1.20 ms → 1.30 ms (1 call)",
     ]
@@ -129,8 +129,8 @@ def test_the_steps_left_out_are_said_in_one_place_the_reason_too() -> None:
         "1 step left out: the first at its input shape (each side compiles or warms up there)"
     )
     assert in_situ_text.left_out({"switch": 1200, "observer": 1}) == (
-        "1,201 steps left out: 1,200 running across a switch between eager and compiled, 1 carrying Compile Lens's own "
-        "bookkeeping"
+        "1,201 steps left out: 1,200 running across a switch between eager and compiled, 1 holding Compile Lens's own "
+        "work (saving inputs to replay, checking for changes)"
     )
 
 

@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import type { FrameLayout } from '../../webview/frameLayout.ts';
+import { contrast, over } from '../../webview/ink.ts';
 import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postTimeline } from './harness.ts';
+
+interface Debug {
+  __timelineDebug: { layouts: FrameLayout[] };
+}
 
 const ROOT = join(__dirname, '..', '..');
 const ARTIFACTS = join(ROOT, 'test-results');
@@ -76,6 +82,45 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
         .map((r) => (r as HTMLElement).dataset['metric']),
     );
     assert.deepEqual(zeros, []);
+  });
+
+  test("the timelines' track names and axis read on the page it opens in, without VS Code's colours: 4.5:1", async () => {
+    const p = await openNarrow('script-kernels-cpu');
+    await p.waitForFunction(() => (window as unknown as Debug).__timelineDebug.layouts.length > 0);
+    const { texts, page } = await p.evaluate(() => {
+      const body = getComputedStyle(document.body).backgroundColor;
+      return {
+        texts: (window as unknown as Debug).__timelineDebug.layouts
+          .flatMap((f) => f.texts)
+          .filter((t) => t.role === 'track' || t.role === 'tick' || t.role === 'step')
+          .map((t) => ({ text: t.text, ink: t.ink.colour })),
+        // the canvas is transparent: under a track name is the page (the body's colour, else a browser's white)
+        page: /^rgba\(.*,\s*0\)$/.test(body) || body === 'transparent' ? '#ffffff' : body,
+      };
+    });
+    // each colour as the page's canvas paints it (sRGB bytes, alpha)
+    const painted = await p.evaluate(
+      (colours) =>
+        colours.map((colour) => {
+          const ctx = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })!;
+          ctx.fillStyle = colour;
+          ctx.fillRect(0, 0, 1, 1);
+          const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+          return [r!, g!, b!, a! / 255] as [number, number, number, number];
+        }),
+      [page, ...texts.map((t) => t.ink)],
+    );
+    const under = painted[0]!;
+    const inks = texts.map((t, k) => ({ text: t.text, ink: painted[k + 1]! }));
+    assert.ok(
+      inks.some((t) => /^thread \d+/.test(t.text)),
+      "draws the threads' names",
+    );
+    const faint = inks
+      .map(({ text, ink }) => ({ text, ratio: contrast(over(ink, under), under) }))
+      .filter((t) => t.ratio < 4.5)
+      .map((t) => `"${t.text}": ${t.ratio.toFixed(2)}`);
+    assert.deepEqual(faint, []);
   });
 
   test('compile-phase labels do not overlap each other', async () => {

@@ -58,6 +58,31 @@ describe('timeline webview', () => {
     await page.close();
   });
 
+  test("a tooltip at the window's right edge opens left of the pointer, no word of it broken", async () => {
+    const page = await openWebview(browser, { width: 700, height: 900 });
+    const model = await scanTraceFile(fixture('mlp-default.trace.json'));
+    await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
+    // the profiler's own span runs under the whole view: hovered at the canvas's right edge
+    const { y } = await slicePoint(page, 0, 'PyTorch Profiler (0)');
+    const canvas = (await page.locator('canvas').first().boundingBox())!;
+    const x = canvas.x + canvas.width - 4;
+    await page.mouse.move(x, y);
+    const tooltip = page.locator('.tooltip');
+    await tooltip.waitFor({ state: 'visible' });
+    const box = (await tooltip.boundingBox())!;
+    assert.ok(box.x + box.width <= x, `left of the pointer at ${x}: ${box.x} + ${box.width}`);
+    assert.ok(box.x >= 0);
+    // as many line boxes as the text has lines: "thread 1661 (python3)" is not broken inside a word
+    const { lines, boxes } = await tooltip.evaluate((node) => {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      return { lines: (node.textContent ?? '').split('\n').length, boxes: tops.size };
+    });
+    assert.equal(boxes, lines, await tooltip.innerText());
+    await page.close();
+  });
+
   test('hover shows a tooltip; clicking a kernel shows its args and highlights its launch', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
@@ -72,8 +97,14 @@ describe('timeline webview', () => {
     await details.waitFor();
     const text = await details.innerText();
     assert.match(text, /generated kernel/);
-    for (const fact of ['grid', 'block', 'registers per thread', 'shared memory', 'estimated occupancy', 'correlation'])
+    // named in words (a trace opened alone: the compiled call around its launch), Inductor's name under the toggle
+    assert.equal(await details.locator('h3').innerText(), 'fused kernel 1 of compiled graph 1');
+    for (const fact of ['grid', 'block', 'registers per thread', 'shared memory', 'estimated occupancy'])
       assert.ok(text.includes(fact), fact);
+    for (const raw of ['correlation', 'External id', 'depth', kernel]) assert.ok(!text.includes(raw), raw);
+    await details.locator('.raw-fields summary').click();
+    const raw = await details.locator('.raw-fields').innerText();
+    for (const field of ['correlation', 'External id', 'nesting depth', kernel]) assert.ok(raw.includes(field), field);
     assert.match(text, /launched by \(arrows on the timeline\): 1/);
     assert.match(text, /runtime launch: cuLaunchKernel|runtime launch: cudaLaunchKernel/);
     const d = await debug(page);

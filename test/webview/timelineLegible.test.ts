@@ -3,9 +3,11 @@
 // break (its marks' lane, ProfilerStep slices) and a GPU run. Checked from what each frame drew (the texts' boxes,
 // inks and what lies under them, and the lines: frameLayout.ts), not from pixels: no text over another, no step
 // or tick line through a text, nothing past the canvas or into the track names' column, the track names as drawn
-// all different and whole (no "…": a thread by its name and id, the profiler's span by what it is), every text at
-// WCAG 4.5:1 against what lies under it (a slice's label against its slice), and no compiler id as a label (a
-// compiled region by its graph, "compiled graph 1", never "Torch-Compiled Region: 0/0").
+// all different and whole (no "…": a thread by its name and id, the profiler's span by what it is), the step labels
+// whole or their number ("call 2", "2"; never "cal…"), every text at WCAG 4.5:1 against what lies under it (a
+// slice's label against its slice), and no compiler code as a label (a compiled region by its graph, "compiled
+// graph 1", never "Torch-Compiled Region: 0/0"; "compiled graph 1 runs", never "## Call CompiledFxGraph f73y…";
+// "fused kernel 1 of compiled graph 2", never "graph_1_cpp_fused_…").
 // Screenshots of the panes: test-results/timeline-legible-*.png.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -41,7 +43,7 @@ const CASES: Case[] = [
       tracePaths: ['rank0', 'rank1'].map((r) => path.join(TRACES, 'ranks', 'straggler', `${r}.trace.json`)),
     },
     roles: ['tick', 'step', 'slice', 'track'],
-    sliceLabel: /^ProfilerStep#/,
+    sliceLabel: /^step \d/,
   },
   {
     name: 'cpu-graphbreak',
@@ -128,8 +130,12 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
   }
   const names = texts.filter((t) => t.role === 'track').map((t) => t.text);
   for (const name of names) if (name.includes('…') || name.startsWith('process ')) found.push(`track name "${name}"`);
+  // a step label is whole or its number, never cut ("cal…")
   for (const t of texts)
-    if (/Torch-Compiled Region|\d+\/\d+$/.test(t.text)) found.push(`${describeText(t)}: a compile id as a name`);
+    if (t.role === 'step' && t.text.includes('…')) found.push(`${describeText(t)}: a step label cut`);
+  for (const t of texts)
+    if (/Torch-Compiled Region|CompiledFxGraph|^graph_\d+_|^triton_|\d+\/\d+$/.test(t.text))
+      found.push(`${describeText(t)}: a compiler code as a name`);
   const repeated = names.filter((n, i) => names.indexOf(n) !== i);
   if (repeated.length) found.push(`track names drawn alike: ${[...new Set(repeated)].join(', ')}`);
   const paint = (p: Paint): Rgba => {

@@ -27,6 +27,9 @@ const REGION = /^Torch-Compiled Region: (\d+\/\d+)$/;
 const COMPILE_ID = /compile_id=(\d+\/\d+)/;
 const CACHE_LOOKUP = 'TorchDynamo Cache Lookup';
 
+/** Inductor's span around a compiled graph's call: "## Call CompiledFxGraph f73ycg… ##". */
+export const isGraphRun = (name: string): boolean => name.startsWith('## Call CompiledFxGraph ');
+
 const isRecompile = (compileId: string | null): boolean => compileId !== null && !compileId.endsWith('/0');
 
 /** The compile id of each "Torch-Compiled Region: 0/1" name, by name id: slices are then matched by id, not by a regex each. */
@@ -100,7 +103,7 @@ function graphBreakMarks(model: TraceModel): TimelineMark[] {
   const lookup = model.names.indexOf(CACHE_LOOKUP);
   const graphCall = new Uint8Array(model.names.length);
   model.names.forEach((name, id) => {
-    if (name.startsWith('## Call CompiledFxGraph ')) graphCall[id] = 1;
+    if (isGraphRun(name)) graphCall[id] = 1;
   });
   const marks: TimelineMark[] = [];
   for (let i = 0; i < model.count; i++) {

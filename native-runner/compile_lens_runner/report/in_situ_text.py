@@ -27,7 +27,7 @@ LEFT_OUT_WORDS = {
     "switch": "running across a switch between eager and compiled",
     "first on its signature": "the first at its input shape (each side compiles or warms up there)",
     "compiled": "compiling",
-    "observer": "carrying Compile Lens's own bookkeeping",
+    "observer": "holding Compile Lens's own work (saving inputs to replay, checking for changes)",
     "ran eagerly": "compiled steps that ran no compiled code",
     "never served compiled": "eager steps at a shape compiled code never served",
 }

@@ -1,0 +1,55 @@
+// A kernel Inductor generated, said by its graph and its place in it ("fused kernel 1 of forward (lines 12, 13)")
+// instead of the name the profile gives it ("graph_1_cpp_fused_add_mul_relu_0" on a CPU,
+// "triton_poi_fused_addmm_relu_0" on a GPU): the timeline's labels, tooltips, slice details and kernel lists. The
+// profile's name stays beside it (a tooltip, the details' raw fields).
+import type { SourceLocation } from '../shared/report.ts';
+import { linesText } from './kernelLinks.ts';
+
+export interface GeneratedKernelName {
+  /** Inductor's count of the graphs it compiled in the process (its C++ kernels' prefix in a profile), 0 the first */
+  graph: number | null;
+  /** what the name's prefix says the kernel is */
+  kind: 'fused' | 'reduction' | 'template';
+  /** its place among its graph's kernels (the name's last number), 0 the first */
+  index: number;
+}
+
+const CPP = /^(?:graph_(\d+)_)?cpp_fused_(?:\w+_)?(\d+)$/;
+const TRITON = /^triton_(poi|red|per|tem|for)_(?:\w+_)?(\d+)$/;
+const TRITON_KIND: Record<string, GeneratedKernelName['kind']> = {
+  poi: 'fused',
+  for: 'fused',
+  red: 'reduction',
+  per: 'reduction',
+  tem: 'template',
+};
+const KIND_WORDS: Record<GeneratedKernelName['kind'], string> = {
+  fused: 'fused kernel',
+  reduction: 'fused reduction kernel',
+  template: 'generated matmul/convolution kernel',
+};
+
+/** The parts of a generated kernel's profile name; null for any other name. */
+export function readGeneratedName(name: string): GeneratedKernelName | null {
+  const cpp = CPP.exec(name);
+  if (cpp) return { graph: cpp[1] === undefined ? null : Number(cpp[1]), kind: 'fused', index: Number(cpp[2]) };
+  const triton = TRITON.exec(name);
+  return triton ? { graph: null, kind: TRITON_KIND[triton[1]!]!, index: Number(triton[2]) } : null;
+}
+
+/**
+ * A generated kernel in words, or null for a name Inductor did not generate. `compile`: the compile it ran in, by
+ * its function (compileNames.ts), null where no compiled call encloses it (Inductor's own graph count stands in,
+ * where the name has it); `lines`: the user's lines the report says it fused.
+ */
+export function generatedKernelWords(
+  name: string,
+  compile: string | null,
+  lines: readonly SourceLocation[] | null,
+): string | null {
+  const kernel = readGeneratedName(name);
+  if (!kernel) return null;
+  const graph = compile ?? (kernel.graph === null ? null : `Inductor graph ${kernel.graph + 1}`);
+  const words = `${KIND_WORDS[kernel.kind]} ${kernel.index + 1}${graph ? ` of ${graph}` : ''}`;
+  return lines?.length ? `${words} (${linesText(lines)})` : words;
+}

@@ -1,0 +1,99 @@
+// A trace's compiler codes said in words on the timeline (labels, tooltips, details, kernel lists), on recorded
+// traces: a generated kernel by the compiled call it ran in and its place there, with the user's lines where the
+// report has them; Inductor's run of a compiled graph; a profiler step; a compiled call the script never recompiled
+// (a region's profiled copy) without a "recompile" the report does not have.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { loadReport } from '../../extension/node/reportFile.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { paneFrames, paneKernels } from '../../extension/present/kernelLinks.ts';
+import { generatedKernelWords, readGeneratedName } from '../../extension/present/kernelNames.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { namesInWords } from '../../webview/analysis/sliceNames.ts';
+
+const FIXTURES = path.resolve(__dirname, '../fixtures');
+
+/** The trace's names in words, by the trace's own name: [trace's name, words] of each name said otherwise. */
+async function said(trace: string, reportPath: string | null, pane: string): Promise<Map<string, string>> {
+  const model: TraceModel = await scanTraceFile(path.join(FIXTURES, trace));
+  const report = reportPath ? (await loadReport(path.join(FIXTURES, reportPath))).report : null;
+  const words = namesInWords(
+    model,
+    report ? paneFrames(report, pane) : null,
+    report ? (paneKernels(report, pane)?.kernels ?? null) : null,
+  );
+  return new Map([...words].map(([id, w]) => [model.names[id]!, w]));
+}
+
+const graphRun = (names: Map<string, string>): string[] =>
+  [...names].filter(([raw]) => raw.startsWith('## Call CompiledFxGraph ')).map(([, w]) => w);
+
+test("Inductor's kernel names read: graph prefix, kind, place in the graph; other names are not kernels", () => {
+  assert.deepEqual(readGeneratedName('graph_12_cpp_fused_add_mul_relu_3'), { graph: 12, kind: 'fused', index: 3 });
+  assert.deepEqual(readGeneratedName('triton_red_fused_sum_1'), { graph: null, kind: 'reduction', index: 1 });
+  assert.deepEqual(readGeneratedName('triton_tem_fused_addmm_0'), { graph: null, kind: 'template', index: 0 });
+  for (const name of ['aten::addmm', 'extern_kernels.addmm', 'void cutlass::Kernel2<x>(y)', 'cpp_fused'])
+    assert.equal(readGeneratedName(name), null, name);
+  // no compiled call around it: Inductor's own graph count, counted from 1
+  assert.equal(generatedKernelWords('graph_4_cpp_fused_relu_1', null, null), 'fused kernel 2 of Inductor graph 5');
+});
+
+test("a target's CPU kernel: its compile by function, which recompile, the user's lines (fused-cpu)", async () => {
+  const names = await said('reports/fused-cpu/default.trace.json', 'reports/fused-cpu/report.json', 'default');
+  assert.equal(names.get('graph_1_cpp_fused_add_mul_relu_0'), 'fused kernel 1 of forward, recompile 1 (lines 12, 13)');
+  assert.equal(names.get('Torch-Compiled Region: 0/1'), 'compiled forward, recompile 1');
+  assert.deepEqual(graphRun(names), ['graph of forward, recompile 1 runs']);
+  assert.equal(names.get('ProfilerStep#2'), 'step 2');
+});
+
+test("a script region's kernels, each its place in the region's graph (script-kernels-cpu r1)", async () => {
+  const names = await said(
+    'reports/script-kernels-cpu/regions/r1-as-written.trace.json',
+    'reports/script-kernels-cpu/report.json',
+    'r1 TinyMLP default',
+  );
+  assert.equal(names.get('graph_1_cpp_fused_gelu_0'), 'fused kernel 1 of forward (line 13)');
+  assert.equal(names.get('graph_1_cpp_fused_add_1'), 'fused kernel 2 of forward (line 14)');
+});
+
+test('a trace opened alone: kernels and graph runs by the compiled call around them, graphs counted from 1', async () => {
+  const cpu = await said('traces/cpu-graphbreak-default.trace.json', null, '');
+  assert.equal(cpu.get('graph_1_cpp_fused_sum_view_0'), 'fused kernel 1 of compiled graph 2');
+  assert.equal(
+    cpu.get('graph_0_cpp_fused__adaptive_avg_pool2d__native_batch_norm_legit_no_training_relu_2'),
+    'fused kernel 3 of compiled graph 1',
+  );
+  assert.ok(graphRun(cpu).includes('compiled graph 2 runs'), graphRun(cpu).join(' | '));
+  // a Triton kernel runs on the GPU: the compiled call around its launch
+  const gpu = await said('traces/mlp-default.trace.json', null, '');
+  assert.equal(gpu.get('triton_poi_fused_addmm_relu_0'), 'fused kernel 1 of compiled graph 1');
+  // with the report: its user line
+  const named = await said('traces/mlp-default.trace.json', 'reports/h100-mlp/report.json', 'default');
+  assert.equal(named.get('triton_poi_fused_addmm_relu_0'), 'fused kernel 1 of compiled graph 1 (line 19)');
+  for (const words of [...cpu.values(), ...gpu.values()])
+    assert.doesNotMatch(words, /\d+\/\d+|CompiledFxGraph|graph_\d/);
+});
+
+test("a region's profiled copy is not a recompile: the timeline says none where the report says none", async () => {
+  const names = await said(
+    'traces/profiled-copy-cpu/regions/r0-as-written.trace.json',
+    'traces/profiled-copy-cpu/report.json',
+    'r0 scale default',
+  );
+  // the trace's compiled call is Dynamo's second compile of scale (the profile's copy); the report lists 0/0, 1/0
+  assert.equal(names.get('Torch-Compiled Region: 0/1'), 'compiled scale');
+  assert.deepEqual(graphRun(names), ['graph of scale runs']);
+  assert.equal(names.get('graph_1_cpp_fused_add_gelu_mul_sum_0'), 'fused kernel 1 of scale (lines 6, 7)');
+  for (const words of names.values()) assert.doesNotMatch(words, /recompile/);
+});
+
+test("the observed run's compiled window is named by the script's own compiles (serve_script-cpu)", async () => {
+  const names = await said(
+    'recorded/serve_script-cpu/in-situ-compiled.trace.json',
+    'recorded/serve_script-cpu/report.json',
+    'in situ compiled',
+  );
+  assert.equal(names.get('Torch-Compiled Region: 0/0'), 'compiled forward');
+  assert.deepEqual(graphRun(names), ['graph of forward runs']);
+});
