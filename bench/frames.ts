@@ -3,7 +3,7 @@
 // (Playwright's argument serialization is too slow for 70 MB of typed arrays) and posted as a load message.
 //   node scripts/build.mjs && node --import tsx bench/frames.ts [EVENTS]
 import { scanTraceFile } from '../extension/node/trace/scanner.ts';
-import { debug, launchBrowser, openWebview } from '../test/webview/harness.ts';
+import { debug, giveBackBrowser, openWebview, takeBrowser } from '../test/webview/harness.ts';
 import { DEFAULT_FIXTURE, tileModel } from './gen-trace.ts';
 
 const COLUMNS = ['start', 'dur', 'track', 'name', 'kind', 'depth', 'correlation'] as const;
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     stepSource: model.stepSource,
     warnings: [],
   };
-  const browser = await launchBrowser();
+  const browser = await takeBrowser();
   try {
     const page = await openWebview(browser, { width: 1600, height: 1000 });
     const loadStarted = performance.now();
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     );
     for (const pane of d.panes) console.log(`last frame drew ${pane.rects} rects for ${pane.slices} slices`);
   } finally {
-    await browser.close();
+    await giveBackBrowser();
   }
 }
 

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import type { TimelineContent } from '../extension/node/timelineContent.ts';
 import { readTimelineSource } from '../extension/node/timelineSource.ts';
 import { sentTraces } from '../test/sentTraces.ts';
-import { launchBrowser, openWebview, postTimeline } from '../test/webview/harness.ts';
+import { giveBackBrowser, openWebview, postTimeline, takeBrowser } from '../test/webview/harness.ts';
 
 const { values } = parseArgs({ options: { report: { type: 'string' }, repeat: { type: 'string', default: '3' } } });
 if (!values.report)
@@ -35,7 +35,7 @@ async function drawn(page: Page, content: TimelineContent): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const browser = await launchBrowser();
+  const browser = await takeBrowser();
   try {
     const host = await best(async () => {
       const content = await readTimelineSource({ kind: 'report', reportPath: REPORT });
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
       `  webview: post to drawn (rank table of ${rows} rows, ${panes} rank timelines)  ${first.toFixed(0)} ms; "Show all" to ${sent.length} drawn  ${all.toFixed(0)} ms`,
     );
   } finally {
-    await browser.close();
+    await giveBackBrowser();
   }
 }
 

@@ -39,8 +39,8 @@ suite() { # NAME COMMAND...: runs in the background, its output in $logs/NAME.lo
 # every e2e file in one process, one test at a time: their sessions share one code-server and one Chromium
 suite e2e node --import tsx --test test/e2e/suite.ts
 suite pytest python3 -m pytest -q -n 2 --dist loadfile -p no:cacheprovider --cpu-durations=25 test/python
-suite node bash -c 'node --import tsx --test test/unit/*.test.ts &&
-  node --import tsx --test --test-concurrency=1 test/webview/*.test.ts'
+# every unit file in one process (test/unit/suite.ts), then every webview file in another, with one Chromium
+suite node bash -c 'node --import tsx --test test/unit/suite.ts && node --import tsx --test test/webview/suite.ts'
 suite tsc npx tsc -p . --noEmit
 # prettier and eslint, ruff (lint and format), mypy --strict: `npm run format` fixes most
 suite lint npm run --silent lint

@@ -1,7 +1,8 @@
 // `compile-lens inspect` and `check --logs` on logs made elsewhere: a plain TORCH_TRACE run of a script in another
 // folder (real torch.compile on CPU, no Compile Lens in it) read from the workspace, whose copy of the script gets the
 // findings; tlparse's messy rank folder; a recorded compile Dynamo restarted; bad --source-map rules. The real runner
-// runs `inspect` (no torch needed).
+// runs `inspect` (no torch needed). The script compiles with Dynamo's eager backend: what is asserted of its logs (the
+// breaks, recompiles and their lines) is Dynamo's; Inductor's kernels are asserted on a recorded log below.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ const LOGS = path.resolve(__dirname, '..', 'fixtures', 'logs');
 const SCRIPT = `import torch
 
 
-@torch.compile(dynamic=False)  # MARK: decorator
+@torch.compile(dynamic=False, backend="eager")  # MARK: decorator
 def step(x):
     y = x * 2
     print("halfway")  # MARK: break

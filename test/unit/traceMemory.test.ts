@@ -33,13 +33,17 @@ describe('columns in resizable buffers', () => {
     assert.equal(column.data[49_999], 0);
   });
 
-  test('scratch arrays start zeroed and are empty after release; plain arrays are left alone', () => {
-    const scratch = scratchArray(Int32Array, 1000);
-    assert.equal(scratch.length, 1000);
+  test('scratch arrays start zeroed and are empty after release; small ones and plain arrays are left to the GC', () => {
+    const scratch = scratchArray(Int32Array, 100_000);
+    assert.equal(scratch.length, 100_000);
     assert.ok(scratch.every((v) => v === 0));
+    // up to 64 KiB a plain array: a resizable buffer's own mapping costs more than the array (memory.ts)
+    const small = scratchArray(Int32Array, 1000).fill(5);
+    assert.equal(small.buffer.resizable, false);
     const plain = new Uint32Array(10).fill(3);
-    release(scratch, plain);
+    release(scratch, small, plain);
     assert.equal(scratch.length, 0);
+    assert.deepEqual([...small], new Array(1000).fill(5));
     assert.deepEqual([...plain], new Array(10).fill(3));
   });
 });

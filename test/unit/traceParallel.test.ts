@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { generateTrace } from '../../bench/gen-trace.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { previewOfModel } from '../../extension/node/trace/traceReading.ts';
+import { previewOfModel, TraceReading } from '../../extension/node/trace/traceReading.ts';
 import { partsOf, postedPieces, type PostedPiece } from '../../extension/node/trace/postedPieces.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { readTraceFile, scanTraceFile, traceScanInternals } from '../../extension/node/trace/scanner.ts';
@@ -32,16 +32,20 @@ test('every plain fixture read in two halves equals the one-pass read', async ()
 });
 
 test('a tiled trace over the threshold goes parallel in scanTraceFile and equals the one-pass read', async () => {
+  // the product's threshold (PARALLEL_MIN_BYTES, 160 MB) lowered to 16 MB: the same reads of a tenth of the bytes
+  const threshold = 16 * 1024 * 1024;
   const path = join(dir, 'tiled-over-threshold.trace.json');
-  generateTrace(path, traceScanInternals.PARALLEL_MIN_BYTES + 8 * 1024 * 1024);
-  assert.ok(statSync(path).size >= traceScanInternals.PARALLEL_MIN_BYTES);
+  generateTrace(path, threshold + 1024 * 1024);
+  assert.ok(statSync(path).size >= threshold && statSync(path).size < traceScanInternals.PARALLEL_MIN_BYTES);
+  assert.ok((await readTraceFile(path)) instanceof TraceReading, 'under the default threshold: one pass');
   const onePass = await traceScanInternals.scanOnePass(path);
-  assert.deepStrictEqual(await scanTraceFile(path), onePass);
+  assert.deepStrictEqual(await scanTraceFile(path, threshold), onePass);
   const { parallel } = await traceScanInternals.scanParallel(path);
   assert.ok(parallel);
-  assert.ok(onePass.count > 300_000);
+  assert.ok(onePass.count > 50_000);
   // the preview of the first view, cut by the worker from the merged halves, is that view of the full model
-  const reading = await readTraceFile(path);
+  const reading = await readTraceFile(path, threshold);
+  assert.ok(!(reading instanceof TraceReading), 'over the threshold given: read in two halves');
   assert.equal(reading.events, onePass.count);
   const preview = await reading.preview(null);
   assert.ok(preview && preview.count > 0 && preview.count < 1000);

@@ -10,17 +10,17 @@ import type { TimelinePane } from '../../extension/shared/protocol.ts';
 import { TERMS } from '../../extension/present/glossary.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
-import { errorsOf, launchBrowser, openWebview, post, postPanes, record, slicePoint } from './harness.ts';
+import { errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postPanes, record, slicePoint } from './harness.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const ARTIFACTS = join(__dirname, '..', '..', 'test-results');
 let browser: Browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 
 /** Opens the panel of a report with the given panes (label, trace file under test/fixtures). */

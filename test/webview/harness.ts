@@ -12,7 +12,30 @@ const ROOT = join(__dirname, '..', '..');
 export const ORIGIN = 'https://webview.test';
 const NONCE = 'dGVzdC1ub25jZS0xMjM0NTY3OA==';
 
-export const launchBrowser = (): Promise<Browser> => chromium.launch(CHROMIUM);
+/** The process's one Chromium (launched by the first taker) and how many hold it. */
+let shared: Promise<Browser> | null = null;
+let holders = 0;
+
+/**
+ * The process's Chromium, launched on the first take: each file takes it in its before hook, and test/webview/suite.ts
+ * holds it across every file, so the directory launches one Chromium (~3 CPU-s), not one per file.
+ */
+export function takeBrowser(): Promise<Browser> {
+  holders++;
+  return (shared ??= chromium.launch(CHROMIUM));
+}
+
+/**
+ * Closes every page opened in the browser (each in its own context: no cookie, storage or cache reaches the next
+ * file), and Chromium itself once its last holder gives it back.
+ */
+export async function giveBackBrowser(): Promise<void> {
+  const browser = await shared!;
+  await Promise.all(browser.contexts().map((context) => context.close()));
+  if (--holders > 0) return;
+  shared = null;
+  await browser.close();
+}
 
 /** What the page recorded: messages posted to the host, CSP violations, state. */
 export interface PageRecord {

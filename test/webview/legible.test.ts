@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { TERMS } from '../../extension/present/glossary.ts';
 import type { Report } from '../../extension/shared/report.ts';
-import { launchBrowser, openWebview, post } from './harness.ts';
+import { giveBackBrowser, takeBrowser, openWebview, post } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
 const ROOT = join(__dirname, '..', '..');
@@ -18,11 +18,11 @@ const ARTIFACTS = join(ROOT, 'test-results');
 const REPORTS = ['script-in-situ-cpu', 'script-regions-cpu', 'fused-cpu', 'ddp-ranks-cpu'];
 let browser: Browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 
 /** The report alone (no traces): what is checked here is the panel's text and charts. */

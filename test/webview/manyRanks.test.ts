@@ -8,16 +8,16 @@ import type { Browser } from 'playwright-core';
 import type { RankEntry } from '../../extension/shared/report.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces } from '../sentTraces.ts';
-import { debug, errorsOf, launchBrowser, openWebview, postPanes, postTimeline } from './harness.ts';
+import { debug, errorsOf, giveBackBrowser, takeBrowser, openWebview, postPanes, postTimeline } from './harness.ts';
 
 const REPORT = path.resolve(__dirname, '../fixtures/reports/ddp-ranks-cpu/report.json');
 const STRAGGLER = path.resolve(__dirname, '../fixtures/traces/ranks/straggler');
 let browser: Browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 
 describe('many ranks', () => {

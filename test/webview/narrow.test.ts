@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { contrast, over } from '../../webview/ink.ts';
-import { errorsOf, launchBrowser, openWebview, postTimeline } from './harness.ts';
+import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postTimeline } from './harness.ts';
 
 interface Debug {
   __timelineDebug: { layouts: FrameLayout[] };
@@ -21,11 +21,11 @@ const WIDTH = 560;
 let browser: Browser;
 let page: Page | null = null;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 // a failing test leaves its screenshot in test-results/ to look at
 afterEach(async (t) => {

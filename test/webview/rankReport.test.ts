@@ -5,15 +5,15 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { errorsOf, launchBrowser, openWebview, postTimeline, record } from './harness.ts';
+import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postTimeline, record } from './harness.ts';
 
 const REPORT = path.resolve(__dirname, '../fixtures/reports/ddp-ranks-cpu/report.json');
 let browser: Browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 
 test('the report panel lists every rank in a table and where the ranks diverged, each sentence linked to its line', async () => {

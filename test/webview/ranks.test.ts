@@ -10,15 +10,15 @@ import { paneOffsets, rankAlignment } from '../../extension/shared/trace/ranks.t
 import { rankStepTable, type RankStepTable } from '../../webview/analysis/rankSteps.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces, type TraceMessage } from '../sentTraces.ts';
-import { errorsOf, launchBrowser, openWebview, postPanes, record, slicePoint } from './harness.ts';
+import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postPanes, record, slicePoint } from './harness.ts';
 
 const STRAGGLER = path.resolve(__dirname, '../fixtures/traces/ranks/straggler');
 let browser: Browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 
 interface Sent {

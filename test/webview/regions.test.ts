@@ -10,17 +10,17 @@ import type { Browser, Page } from 'playwright-core';
 import type { Report } from '../../extension/shared/report.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { debug, errorsOf, launchBrowser, openWebview, post, postTimeline, record } from './harness.ts';
+import { debug, errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postTimeline, record } from './harness.ts';
 
 const ROOT = join(__dirname, '..', '..');
 const reportPath = (name: string): string => join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json');
 const TRAIN_SMALL = '../recorded/train_small-cpu';
 let browser: Browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 
 /** The report as the host sends it: with the region traces read by the real scanner. */

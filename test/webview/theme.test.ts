@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
-import { launchBrowser, openWebview, postPanes, tracesSource } from './harness.ts';
+import { giveBackBrowser, takeBrowser, openWebview, postPanes, tracesSource } from './harness.ts';
 
 let browser: Browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 
 const KERNEL = 'triton_poi_fused_addmm_relu_0';

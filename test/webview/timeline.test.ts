@@ -10,7 +10,8 @@ import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import {
   debug,
   errorsOf,
-  launchBrowser,
+  giveBackBrowser,
+  takeBrowser,
   openWebview,
   post,
   postPanes,
@@ -23,10 +24,10 @@ import { sampleReport } from './sampleReport.ts';
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
 let browser: Browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 
 describe('timeline webview', () => {

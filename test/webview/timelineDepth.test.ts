@@ -15,7 +15,8 @@ import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import {
   debug,
   errorsOf,
-  launchBrowser,
+  giveBackBrowser,
+  takeBrowser,
   openWebview,
   post,
   postPanes,
@@ -28,10 +29,10 @@ const fixtures = join(__dirname, '..', 'fixtures');
 const fixture = (name: string): string => join(fixtures, 'traces', name);
 let browser: Browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 
 const LIGHT = {

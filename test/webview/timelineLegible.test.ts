@@ -19,7 +19,7 @@ import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import type { FrameLayout, Paint, TextBox, TextRole } from '../../webview/frameLayout.ts';
 import { contrast, over, type Rgba } from '../../webview/ink.ts';
 import { sentTraces, type TraceMessage } from '../sentTraces.ts';
-import { errorsOf, launchBrowser, openWebview, postPanes } from './harness.ts';
+import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postPanes } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -65,11 +65,11 @@ const WIDTHS = [700, 1400];
 
 let browser: Browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 
 async function open(c: Case, width: number): Promise<Page> {

@@ -15,7 +15,8 @@ import { sentMessages } from '../sentTraces.ts';
 import {
   debug,
   errorsOf,
-  launchBrowser,
+  giveBackBrowser,
+  takeBrowser,
   openWebview,
   post,
   postPanes,
@@ -28,10 +29,10 @@ import {
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
 let browser: Browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 
 async function postPreviews(

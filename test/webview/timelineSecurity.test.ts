@@ -4,15 +4,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
-import { errorsOf, launchBrowser, openWebview, post, postPanes, record, slicePoint } from './harness.ts';
+import { errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postPanes, record, slicePoint } from './harness.ts';
 import { sampleReport } from './sampleReport.ts';
 
 let browser: Browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await takeBrowser();
 });
 after(async () => {
-  await browser.close();
+  await giveBackBrowser();
 });
 
 describe('webview security', () => {

@@ -3,7 +3,9 @@
 // sort keys, permutations); V8 frees a dropped array's memory only at a GC, which it runs once external memory
 // has grown ~64 MB past the last one, so on a 100 MB trace they stacked up into the peak resident memory.
 // These arrays live in resizable ArrayBuffers: resize(0) gives the pages back at once, and a column grows in
-// place without a copy (pages reserved but never written cost no resident memory).
+// place without a copy (pages reserved but never written cost no resident memory). Not the small ones: each resizable
+// buffer is a mapping of its own, three system calls to make and give back, so a scan of a small trace (24 of them)
+// spent more time in the kernel than parsing; up to PLAIN_MAX_BYTES an array is a plain one, left to the GC.
 
 export type NumberArray = Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array;
 
@@ -23,12 +25,17 @@ function resizable<T extends NumberArray>(type: NumberArrayType<T>, length: numb
   return new type(buffer); // length-tracking: follows the buffer's resizes
 }
 
+/** Arrays up to this size are plain ones (see above): what the GC holds back of them stays small. */
+const PLAIN_MAX_BYTES = 64 * 1024;
+
 /** An array of `length` zeros to be given back with release() when the caller is done with it. */
 export function scratchArray<T extends NumberArray>(type: NumberArrayType<T>, length: number): T {
+  if (length * type.BYTES_PER_ELEMENT <= PLAIN_MAX_BYTES)
+    return new type(new ArrayBuffer(length * type.BYTES_PER_ELEMENT));
   return resizable(type, length, length);
 }
 
-/** Gives the memory of arrays from scratchArray or a Column back now; they are empty after. Others are left to the GC. */
+/** Gives the memory of the resizable arrays of scratchArray and Column back now; they are empty after. Others are left to the GC. */
 export function release(...arrays: NumberArray[]): void {
   for (const array of arrays) {
     const buffer = array.buffer;
@@ -50,7 +57,11 @@ export class Column<T extends NumberArray> {
     private readonly type: NumberArrayType<T>,
     initialLength = 1024,
   ) {
-    this.data = resizable(type, initialLength, initialLength * RESERVE_FACTOR);
+    // a plain array while it is small: its first growth past it moves it into a reservation (one copy of it)
+    this.data =
+      initialLength * type.BYTES_PER_ELEMENT <= PLAIN_MAX_BYTES
+        ? new type(new ArrayBuffer(initialLength * type.BYTES_PER_ELEMENT))
+        : resizable(type, initialLength, initialLength * RESERVE_FACTOR);
   }
 
   /** Sets data[index], growing the column first when index is past its end. */

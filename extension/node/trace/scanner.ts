@@ -21,13 +21,17 @@ import { deflatePiece } from './deflatedPieces.ts';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
-/** Reads a whole trace file; throws TraceError when nothing usable is in it. */
-export async function scanTraceFile(path: string): Promise<TraceModel> {
-  return (await readTraceFile(path)).model();
+/** Reads a whole trace file; throws TraceError when nothing usable is in it. `parallelFrom`: see readTraceFile. */
+export async function scanTraceFile(path: string, parallelFrom = PARALLEL_MIN_BYTES): Promise<TraceModel> {
+  return (await readTraceFile(path, parallelFrom)).model();
 }
 
-/** Reads a trace file for its preview and model; throws TraceError when nothing usable is in it. */
-export async function readTraceFile(path: string): Promise<TraceReader> {
+/**
+ * Reads a trace file for its preview and model; throws TraceError when nothing usable is in it. A plain file from
+ * `parallelFrom` bytes is read in two halves at once (tests pass a lower threshold than the product's to take that
+ * path on a small file).
+ */
+export async function readTraceFile(path: string, parallelFrom = PARALLEL_MIN_BYTES): Promise<TraceReader> {
   if (!(await isGzipFile(path))) {
     let size = 0;
     try {
@@ -35,7 +39,7 @@ export async function readTraceFile(path: string): Promise<TraceReader> {
     } catch {
       /* readRange reports it */
     }
-    const parallel = size >= PARALLEL_MIN_BYTES ? await readPlainParallel(path, size) : null;
+    const parallel = size >= parallelFrom ? await readPlainParallel(path, size) : null;
     return parallel ?? readOnePass(path);
   }
   return new TraceReading((await readGzip(path)).end());
