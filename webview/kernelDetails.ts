@@ -3,13 +3,8 @@
 // ATen op that launched it and, where the trace has Python stacks, the user's function. Strings go in as text only.
 import { baseName } from '../extension/shared/fileName.ts';
 import { compileName } from '../extension/present/compileNames.ts';
-import {
-  formatUsPerStep,
-  kernelForSlice,
-  linesText,
-  paneFrames,
-  paneKernels,
-} from '../extension/present/kernelLinks.ts';
+import { formatUsPerStep, kernelForSlice, paneFrames, paneKernels } from '../extension/present/kernelLinks.ts';
+import { linesText } from '../extension/present/kernelNames.ts';
 import type { Report, SourceLocation } from '../extension/shared/report.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { el } from './panels.ts';

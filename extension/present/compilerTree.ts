@@ -8,6 +8,7 @@ import { explanationsOf } from './glossary.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
 import { formatSeconds, plural } from './numbers.ts';
 import { formatUsPerStep, kernelLensTitle } from './kernelLinks.ts';
+import { generatedKernelWords } from './kernelNames.ts';
 import type {
   CompileArtifacts,
   CompilerInsight,
@@ -62,14 +63,15 @@ function kernelNodes(c: CompilerInsight, compileId: string | null): CompilerTree
   return (c.kernels ?? [])
     .filter((k) => (k.compileId ?? null) === compileId)
     .map((k) => ({
-      label: k.name,
+      // under its compile's node: the kernel by its place there, Inductor's name in the tooltip
+      label: generatedKernelWords(k.name, null, null) ?? k.name,
       description: [
         k.atenOps.join(', '),
         k.usPerStep !== null && k.usPerStep !== undefined ? formatUsPerStep(k.usPerStep) : null,
       ]
         .filter(Boolean)
         .join(' · '),
-      tooltip: kernelLensTitle(k),
+      tooltip: `${k.name}: ${kernelLensTitle(k)}`,
       ...(k.sourceLines[0] ? { location: k.sourceLines[0] } : {}),
       children: [
         ...(outputCode && k.codeLine

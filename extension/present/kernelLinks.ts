@@ -2,25 +2,17 @@
 // code ("fuses lines 12, 13 (aten.add, aten.relu)"), the hover on a compiled user line (which kernels it ended up
 // in, with what, how long per step), and which kernel of the report a timeline slice is. Pure, no Node or VS Code
 // imports: the host and the webview share it.
-import { baseName } from '../shared/fileName.ts';
 import { escapeMarkdown } from './findings.ts';
 import type { CompileArtifacts, CompiledFrame, KernelProvenance, Report, SourceLocation } from '../shared/report.ts';
 import { inSituTraces, regionTraces } from './regionTraces.ts';
 import { formatUs, plural } from './numbers.ts';
 import { compileName } from './compileNames.ts';
+import { generatedKernelWords, linesText } from './kernelNames.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
 
 /** "1.9 µs/step", "24.4 ms/step": from 1 ms on, as every other time in ms is written */
 export const formatUsPerStep = (us: number): string => `${formatUs(us)}/step`;
-
-/** The user lines of a kernel, said briefly: "lines 12, 13" in one file, "fused.py:12, model.py:3" across files. */
-export function linesText(lines: readonly SourceLocation[]): string {
-  if (!lines.length) return 'no user line known';
-  const files = new Set(lines.map((l) => l.file));
-  if (files.size === 1) return `line${lines.length === 1 ? '' : 's'} ${lines.map((l) => l.line).join(', ')}`;
-  return lines.map((l) => `${baseName(l.file)}:${l.line}`).join(', ');
-}
 
 /** The CodeLens title over a kernel in the generated code. */
 export function kernelLensTitle(kernel: KernelProvenance): string {
@@ -124,14 +116,18 @@ export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => s
     const k = use.kernel;
     const others = use.others.length ? `with ${escapeMarkdown(linesText(use.others))}` : 'alone';
     const time = k.usPerStep === null || k.usPerStep === undefined ? null : formatUsPerStep(k.usPerStep);
-    const what = isExternKernel(k) ? 'library call' : 'kernel';
+    // a generated kernel by its graph and place (the compile where one made it; "made by" names several), its
+    // name in the generated code beside it, as the file the link opens writes it
+    const said =
+      generatedKernelWords(k.name, same.length > 1 ? null : use.compile, null) ??
+      (isExternKernel(k) ? 'library call' : 'kernel');
     const compiles =
       same.length > 1
         ? `made by ${plural(same.length, 'compile')}: ${escapeMarkdown(same.map((u) => u.compile).join('; '))}`
         : null;
     const link = openLink(use);
     const parts = [
-      `${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${what} \`${k.name.replace(/`/g, "'")}\` ${others}`,
+      `${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${escapeMarkdown(said)} (\`${k.name.replace(/`/g, "'")}\`) ${others}`,
       time,
       compiles,
       k.atenOps.length ? escapeMarkdown(k.atenOps.join(', ')) : null,

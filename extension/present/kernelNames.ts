@@ -2,8 +2,8 @@
 // instead of the name the profile gives it ("graph_1_cpp_fused_add_mul_relu_0" on a CPU,
 // "triton_poi_fused_addmm_relu_0" on a GPU): the timeline's labels, tooltips, slice details and kernel lists. The
 // profile's name stays beside it (a tooltip, the details' raw fields).
+import { baseName } from '../shared/fileName.ts';
 import type { SourceLocation } from '../shared/report.ts';
-import { linesText } from './kernelLinks.ts';
 
 export interface GeneratedKernelName {
   /** Inductor's count of the graphs it compiled in the process (its C++ kernels' prefix in a profile), 0 the first */
@@ -52,4 +52,12 @@ export function generatedKernelWords(
   const graph = compile ?? (kernel.graph === null ? null : `Inductor graph ${kernel.graph + 1}`);
   const words = `${KIND_WORDS[kernel.kind]} ${kernel.index + 1}${graph ? ` of ${graph}` : ''}`;
   return lines?.length ? `${words} (${linesText(lines)})` : words;
+}
+
+/** The user lines of a kernel, said briefly: "lines 12, 13" in one file, "fused.py:12, model.py:3" across files. */
+export function linesText(lines: readonly SourceLocation[]): string {
+  if (!lines.length) return 'no user line known';
+  const files = new Set(lines.map((l) => l.file));
+  if (files.size === 1) return `line${lines.length === 1 ? '' : 's'} ${lines.map((l) => l.line).join(', ')}`;
+  return lines.map((l) => `${baseName(l.file)}:${l.line}`).join(', ');
 }

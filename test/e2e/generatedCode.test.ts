@@ -166,7 +166,8 @@ test(
 
       // the hover on that line names the kernel and links to its generated code
       const hover = await hoverLine(page, 'h = h * 2.0 + 1.0', 'compiled into');
-      assert.match(hover, /kernel cpp_fused_add_mul_relu_0 with line 13/);
+      // the kernel by its graph and place, Inductor's name for it beside that
+      assert.match(hover, /fused kernel 1\b[^\n]*\(cpp_fused_add_mul_relu_0\) with line 13/);
       await page.screenshot({ path: path.join(ARTIFACTS, 'compiled-line-hover.png') });
       await page.locator('.monaco-hover a', { hasText: 'Open generated code' }).first().click();
       await page.locator('.tabs-container .tab.active', { hasText: 'output_code.py' }).waitFor({ timeout: 30_000 });

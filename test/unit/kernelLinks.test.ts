@@ -13,8 +13,8 @@ import {
   kernelForSlice,
   kernelLenses,
   kernelLensTitle,
-  linesText,
 } from '../../extension/present/kernelLinks.ts';
+import { linesText } from '../../extension/present/kernelNames.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
 const REPORTS = path.resolve(__dirname, '../fixtures/reports');
@@ -84,12 +84,12 @@ test("a compiled user line's hover: its kernels, the other lines they fused, tim
   assert.equal(lines.length, 3);
   assert.match(
     lines[2]!,
-    /^- kernel `cpp_fused_add_mul_relu_0` with line 13 · [\d.]+ (µs|ms)\/step · made by 2 compiles: forward; forward, recompile 1 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/1\)$/,
+    /^- fused kernel 1 \(`cpp_fused_add_mul_relu_0`\) with line 13 · [\d.]+ (µs|ms)\/step · made by 2 compiles: forward; forward, recompile 1 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/1\)$/,
   );
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(
     twoModes,
-    /^- default: kernel .*\n- max\\-autotune: kernel /m,
+    /^- default: fused kernel 1 .*\n- max\\-autotune: fused kernel 1 /m,
     'the mode is named where the line was compiled in several',
   );
   assert.equal(
@@ -169,7 +169,9 @@ test("the Compiler view opens each compile's generated code, guards and FX graph
   assert.equal(guards, 'compiler/default/0_0/guards.txt');
   assert.match(codeLine(dir, guards, line!), /TENSOR_MATCH: check_tensor\(L\['x'\].*size=\[8, 64\]/);
   assert.equal(highlight, "tensor 'x' size mismatch at index 0. expected 8, actual 16");
-  const [kernelNode] = find([compile1!], /^cpp_fused_add_mul_relu_0$/);
+  // the kernel under its compile by its place there; Inductor's name in its tooltip
+  const [kernelNode] = find([compile1!], /^fused kernel 1$/);
+  assert.match(kernelNode!.tooltip!, /^cpp_fused_add_mul_relu_0: fuses lines 12, 13/);
   assert.deepEqual(kernelNode!.children[0]!.artifact, {
     kind: 'code',
     path: 'compiler/default/0_1/output_code.py',

@@ -265,7 +265,7 @@ describe('a big trace: preview first, then the full load', () => {
     await page.mouse.click(point.x, point.y);
     assert.equal((await debug(page)).selected?.name, kernel);
     const details = await page.locator('.details').innerText();
-    assert.match(details, /grid\s+\d+ × 1 × 1/);
+    assert.match(details, /grid \(blocks\)\s+\d+ × 1 × 1/);
     // the parts and the kernel args deflated (a webview across a network link): inflated in turn, the same trace drawn
     const deflated = await openWebview(browser);
     for (const message of await sentMessages(
