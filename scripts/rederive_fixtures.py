@@ -24,7 +24,7 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import explain  # noqa: E402
-from compile_lens_runner.measure import estimator, step_work  # noqa: E402
+from compile_lens_runner.measure import estimator, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, sentences  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
@@ -91,12 +91,7 @@ def _fastest_rounds(mode: dict[str, Any]) -> None:
         {
             "speedup": round(est.speedup, 4),
             "speedupEstimator": estimator.ESTIMATOR,
-            "speedupInterval": {
-                "low": round(est.low, 4),
-                "high": round(est.high, 4),
-                "floorPct": est.floor_pct,
-                "noisySides": list(est.noisy_sides),
-            },
+            "speedupInterval": timing.interval(est),
             "speedupMedianRatio": round(est.median_ratio, 4),
         }
     )
@@ -144,9 +139,9 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
     for mode in out["modes"]:
         _fastest_rounds(mode)
     for entry in [*out["modes"], *(out.get("regions") or [])]:
-        for timing in entry.get("discardedTimings") or []:
-            if timing.get("invalidReason"):
-                timing["invalidReason"] = _voided_timing(timing["invalidReason"])
+        for discarded in entry.get("discardedTimings") or []:
+            if discarded.get("invalidReason"):
+                discarded["invalidReason"] = _voided_timing(discarded["invalidReason"])
         if entry.get("compiler"):
             _recompile_sites(entry["compiler"])
     for region in out.get("regions") or []:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..shapes.common import Timing
-from ..shapes.mode import ModeResult
+from ..shapes.mode import ModeResult, SpeedupInterval
 from . import estimator, ranges
 from .host import HostSpeed, LoadWatch
 
@@ -379,12 +379,17 @@ def put_paired(entry: ModeResult, paired: PairedTiming) -> None:
             "speedupSpreadPct": paired.speedup_spread_pct,
             "speedupIqrPct": paired.speedup_iqr_pct,
             "speedupEstimator": estimator.ESTIMATOR,
-            "speedupInterval": {
-                "low": round(est.low, 4),
-                "high": round(est.high, 4),
-                "floorPct": est.floor_pct,
-                "noisySides": list(est.noisy_sides),
-            },
+            "speedupInterval": interval(est),
             "speedupMedianRatio": round(est.median_ratio, 4),
         }
     )
+
+
+def interval(est: estimator.Estimate) -> SpeedupInterval:
+    """The report's speedupInterval of an estimate (a recorded mode re-estimated says it the same way)."""
+    return {
+        "low": round(est.low, 4),
+        "high": round(est.high, 4),
+        "floorPct": est.floor_pct,
+        "noisySides": list(est.noisy_sides),
+    }
