@@ -119,6 +119,7 @@ test('profile --script --json lists the regions with the documented fields', asy
     'notMeasured',
     'notReplayed',
     'number',
+    'numberCompiled',
     'replayLeftOut',
     'measurements',
     'recommendation',

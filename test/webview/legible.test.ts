@@ -181,7 +181,7 @@ describe('the report panel at 560 px in light, dark and high-contrast themes', (
 
   test("the compiler's words carry their one-phrase explanation where they appear (glossary.ts)", async () => {
     const seen = new Map<string, string>();
-    for (const name of ['script-in-situ-cpu', 'fused-cpu', 'script-regions-cpu']) {
+    for (const name of ['script-in-situ-cpu', 'fused-cpu', 'script-regions-cpu', 'script-shapes-cpu']) {
       const page = await openReport(name);
       // a term as written in Dynamo's own text (recompile_limit) carries the same explanation as in ours (recompile limit)
       for (const [text, title] of await page
