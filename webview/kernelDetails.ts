@@ -2,7 +2,7 @@
 // the ATen ops it fused, the user lines they came from (links) and "Open generated code"; for an eager kernel the
 // ATen op that launched it and, where the trace has Python stacks, the user's function. Strings go in as text only.
 import { baseName } from '../extension/shared/fileName.ts';
-import { compileName } from '../extension/present/compileNames.ts';
+import { compileName, tracedCompileName } from '../extension/present/compileNames.ts';
 import { formatUsPerStep, kernelForSlice, paneFrames, paneKernels } from '../extension/present/kernelLinks.ts';
 import { linesText } from '../extension/present/kernelNames.ts';
 import type { Report, SourceLocation } from '../extension/shared/report.ts';
@@ -124,7 +124,9 @@ export function renderKernelSource(
     .map((j) => resolvePyFrame(model.names[model.name[j]!] ?? '', files))
     .filter((l): l is SourceLocation => l !== null);
   if (!aten.length && !frames.length) return null;
-  box.append(el('h4', undefined, region ? `Ran in the compiled code of ${compileName(compiled, region)}` : 'Eager'));
+  box.append(
+    el('h4', undefined, region ? `Ran in the compiled code of ${tracedCompileName(compiled, region)}` : 'Eager'),
+  );
   if (aten.length) {
     // innermost first in the chain; shown outermost → innermost, as the user called it
     box.append(el('p', 'aten-op', `ATen op: ${[...aten].reverse().join(' › ')}`));

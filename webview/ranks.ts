@@ -1,5 +1,6 @@
 // A distributed job's ranks in the timeline: how they are aligned (said above the panes), the communication
 // legend entry, and the per-step table under the panes (communication, overlap, step time, slowest rank).
+import { stepWords } from './analysis/sliceNames.ts';
 import type { TimelinePane } from '../extension/shared/protocol.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { meanWorkUs, RANKS_SHOWN_FIRST, slowestAndFastest } from './analysis/rankOrder.ts';
@@ -159,9 +160,9 @@ export function renderRankSteps(
       if (p === 0) {
         const step = el('th', 'step');
         step.rowSpan = row.ranks.length;
-        if (table.wholeTrace) step.textContent = row.label;
+        if (table.wholeTrace) step.textContent = stepWords(row.label);
         else {
-          const link = el('button', 'link', row.label);
+          const link = el('button', 'link', stepWords(row.label)); // "step 3", as the timeline's axis says it
           link.type = 'button';
           link.title = 'Show this step in the timeline';
           link.addEventListener('click', () => showStep(index));

@@ -151,7 +151,7 @@ describe('rank timeline', () => {
     assert.match(await page.locator('.rank-steps').innerText(), /CPU collective ops \(gloo/);
 
     // a step's name shows that step, on the same common axis
-    await page.locator('.rank-steps-table th.step button', { hasText: 'ProfilerStep#3' }).click();
+    await page.locator('.rank-steps-table th.step button', { hasText: 'step 3' }).click();
     const models = message.panes.map((p) => p.trace);
     const alignment = rankAlignment(message.panes.map((p) => ({ trace: p.trace, rank: p.rank! })));
     await page.waitForFunction(
