@@ -1,5 +1,5 @@
 """In situ, interleaved (measure/interleaved.py, script/interleave.py): the schedule's switch points and the
-steady-step rules, on recorded call sequences (no torch, no timing of this host)."""
+steady-step rules, on recorded call sequences (no timing of this host; torch only where a profiler runs)."""
 
 from __future__ import annotations
 
@@ -94,6 +94,37 @@ def test_the_interleaver_sets_the_stance_at_switches_only_and_replays_run_at_the
     assert len(stances) == switches + replay
     il.restore()
     assert current[0] == "default"
+
+
+def test_a_replay_inside_a_profiled_window_ends_the_window_first(monkeypatch: Any, tmp_path: Any) -> None:
+    """A stop at --calls N (or a drop) inside an in-situ window profiles the replay: two torch.profiler sessions, one
+    inside the other, ended the window's under it and killed the worker (SIGSEGV after "disableProfiler called but no
+    active profiling session found"). The window keeps what it recorded; the replay's profile is its own."""
+    import types
+
+    import compile_lens_runner.script.interleave as module
+    import torch
+    from compile_lens_runner.measure.profiling import profile_steps
+
+    clock = iter(itertools.count(step=0.004))
+    monkeypatch.setattr(module, "time", types.SimpleNamespace(perf_counter=lambda: next(clock)))
+    il = Interleaver(lambda name: None, trace_dir=str(tmp_path))
+    region = types.SimpleNamespace(id="r0", call_count=0)
+    for i in range(200):
+        il.before_call(region, SIG)
+        torch.relu(torch.ones(4))
+        il.after_call(i == 0)
+        region.call_count += 1
+        if il.profiled and il.side == "eager" and region.call_count > 5:
+            break
+    window = il.windows["eager"]
+    assert window.active and window.steps >= 1  # inside the window, past its warm-up step
+    with il.suspended():
+        assert not window.open
+        facts = profile_steps(lambda: torch.relu(torch.ones(4)), "cpu", str(tmp_path / "replay.json"), 2)
+    assert facts["kernelsPerStep"] > 0 and (tmp_path / "replay.json").exists()
+    il.end()
+    assert il.profile_json()["eager"]["trace"] == str(tmp_path / "in-situ-eager.trace.json")
 
 
 def test_a_signature_new_to_the_compiled_side_runs_compiled_even_in_an_eager_block(monkeypatch: Any) -> None:

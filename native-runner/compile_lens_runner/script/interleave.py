@@ -110,7 +110,11 @@ class Interleaver:
 
     @contextlib.contextmanager
     def suspended(self) -> Iterator[None]:
-        """The runner's own calls (replays) run compiled code as written: at the default stance."""
+        """The runner's own calls (replays) run compiled code as written, at the default stance and outside the profiled
+        windows (a second torch.profiler inside one would end the window's session under it)."""
+        for window in self.windows.values():  # its steps are the script's: a replay's own profile ends it
+            if window.open:
+                window.finish()
         was = self.side
         self.restore()
         try:
