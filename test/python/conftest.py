@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,9 @@ class Run:
     stderr: str
     report: dict[str, Any] | None
     report_dir: Path | None
+    # a forked run's processes still alive after it (forked_runner.py: a fork's command line is the server's, so a
+    # search by command line misses them)
+    left_running: list[int] = field(default_factory=list)
 
 
 def parse_protocol(stdout: str) -> list[dict[str, Any]]:
@@ -103,7 +106,9 @@ def run_runner(*args: str, extra_path: str | None = None, timeout: float = 300, 
         return finish(proc.returncode, proc.stdout, proc.stderr)
     with tempfile.TemporaryDirectory() as folder:
         code, stdout, stderr = _fork_server().run(command[3:], env, cwd, timeout, folder)
-    return finish(code, stdout, stderr)
+    run = finish(code, stdout, stderr)
+    run.left_running = _fork_server().left
+    return run
 
 
 _FORK_SERVER: list[ForkServer] = []

@@ -13,12 +13,19 @@ than the ones set up again below), and a run whose import path shadows torch or 
 way. The server's frames are compiled under a name in <angle brackets>, as `python -m` runs under <frozen runpy>, so
 the runner reads none of them as the user's. The node and end-to-end suites start the runner as users do;
 COMPILE_LENS_TEST_FORK=0 makes these tests do the same.
+
+A torchrun job (`--nproc-per-node N`) is forked the same way one level down: the supervisor's spare becomes
+`python -m torch.distributed.run`, which forks a spare per rank before anything of its own happens, and each rank's
+`python -u -m compile_lens_runner _rank SPEC` is one of them (in a session of its own, as torchrun starts it). The
+server is its runs' subreaper: a process of a run still alive after the run is said in the reply (`left`), then
+killed, so that a test can assert that nothing of a run outlived it (a fork's command line is the server's).
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import inspect
 import io
 import json
 import os
@@ -28,7 +35,7 @@ import socket
 import subprocess
 import sys
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 # torch reads these at import; a forked worker sets them up again (_reset_imported_state). TORCHINDUCTOR_CACHE_DIR,
 # TRITON_CACHE_DIR and TEARDOWN_CUPTI are read when used.
@@ -45,8 +52,16 @@ SHADOWS = ("torch", "torch.py", "sitecustomize.py", "usercustomize.py")
 SERVER_NAME = "<compile-lens test fork server>"
 
 
+# what torchrun sets for its ranks: read when the process group starts, not at import
+SET_BY_TORCHRUN = ("TORCHELASTIC_", "TORCH_NCCL_")
+
+
 def import_time_env(env: dict[str, str]) -> dict[str, str]:
-    return {k: v for k, v in env.items() if k.startswith(READ_AT_IMPORT) and k not in REREAD}
+    return {
+        k: v
+        for k, v in env.items()
+        if k.startswith(READ_AT_IMPORT) and k not in REREAD and not k.startswith(SET_BY_TORCHRUN)
+    }
 
 
 class ForkServer:
@@ -63,6 +78,7 @@ class ForkServer:
         self._env = import_time_env(env)
         self._pending = b""
         self.cpu_seconds = 0.0  # the runs' processes' CPU time: the server reaps them, not pytest
+        self.left: list[int] = []  # the last run's processes still alive after it (then killed)
         if self._reply(None) != {"ready": True}:
             raise RuntimeError("the runner's fork server did not start")
 
@@ -90,6 +106,7 @@ class ForkServer:
             kill_tree(pid)
             finished = self._reply(None)
         self.cpu_seconds += finished["cpu"]
+        self.left = finished["left"]
         with open(out, encoding="utf-8") as o, open(err, encoding="utf-8") as e:
             stdout, stderr = o.read(), e.read()
         if timed_out:
@@ -119,9 +136,15 @@ class ForkServer:
 
 # -- the server's side (run under SERVER_NAME) --
 
+PR_SET_CHILD_SUBREAPER = 36
+LEFT_GRACE_S = 2.0  # an orphan still exiting when its run ended (an unused spare told to go) is not left over
+
 
 def _serve(requests: Any, replies: Any) -> dict[str, Any] | None:
     """One run at a time. Returns the request in the forked supervisor; None when the tests end."""
+    import ctypes
+
+    ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # a run's orphans become this process's children
     for line in requests:
         request = json.loads(line)
         pid = os.fork()
@@ -130,15 +153,46 @@ def _serve(requests: Any, replies: Any) -> dict[str, Any] | None:
         replies.write(json.dumps({"pid": pid}) + "\n")
         replies.flush()
         _, status, usage = os.wait4(pid, 0)
-        cpu = usage.ru_utime + usage.ru_stime
-        replies.write(json.dumps({"code": os.waitstatus_to_exitcode(status), "cpu": cpu}) + "\n")
+        cpu, left = usage.ru_utime + usage.ru_stime, _reap_left_over()
+        reply = {"code": os.waitstatus_to_exitcode(status), "cpu": cpu + left[0], "left": left[1]}
+        replies.write(json.dumps(reply) + "\n")
         replies.flush()
     return None
 
 
-def _become(args: list[str], env: dict[str, str], cwd: str | None, fds: tuple[int, int, int], keep: int = -1) -> None:
+def _reap_left_over() -> tuple[float, list[int]]:
+    """The run's orphans (this process is their subreaper): waits LEFT_GRACE_S for them to end, kills the rest;
+    returns their CPU seconds and the pids that were still running."""
+    cpu, deadline, killed = 0.0, time.monotonic() + LEFT_GRACE_S, []
+    while True:
+        try:
+            pid, _, usage = os.wait4(-1, os.WNOHANG)
+        except ChildProcessError:
+            return cpu, killed
+        if pid:
+            cpu += usage.ru_utime + usage.ru_stime
+        elif time.monotonic() < deadline:
+            time.sleep(0.05)
+        elif not killed:
+            with open(f"/proc/{os.getpid()}/task/{os.getpid()}/children", encoding="utf-8") as f:
+                killed = [int(child) for child in f.read().split()]
+            for child in killed:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
+        else:
+            time.sleep(0.05)
+
+
+def _become(
+    args: list[str],
+    env: dict[str, str],
+    cwd: str | None,
+    fds: tuple[int, int, int],
+    keep: int = -1,
+    unbuffered: bool = False,
+) -> None:
     """This forked process takes a new process's standard streams, environment, folder, arguments, signals and
-    import path, as `python -m compile_lens_runner ARGS` starts with them."""
+    import path, as `python [-u] -m MODULE ARGS` starts with them."""
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
     for fd in map(int, os.listdir("/proc/self/fd")):  # as Popen's close_fds
@@ -155,8 +209,8 @@ def _become(args: list[str], env: dict[str, str], cwd: str | None, fds: tuple[in
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     extra = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     sys.path[:] = [os.getcwd(), *extra, *(p for p in _SERVER_PATH if p not in extra)]
-    sys.argv = [os.path.join(_PACKAGE, "__main__.py"), *args]
-    unbuffered = bool(env.get("PYTHONUNBUFFERED"))
+    sys.argv = ["-m", *args]  # runpy puts the module's file first
+    unbuffered = unbuffered or bool(env.get("PYTHONUNBUFFERED"))
     sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
     for name, fd in (("stdout", 1), ("stderr", 2)):
         raw = io.FileIO(fd, "w", closefd=False)
@@ -165,76 +219,139 @@ def _become(args: list[str], env: dict[str, str], cwd: str | None, fds: tuple[in
         setattr(sys, name, io.TextIOWrapper(binary, errors=errors, write_through=unbuffered, line_buffering=fd == 2))  # type: ignore[arg-type]
 
 
-def _run_module() -> None:
+def _run_module(module: str) -> None:
     import runpy
 
-    runpy.run_module("compile_lens_runner", run_name="__main__", alter_sys=True)
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 
 def _supervise(request: dict[str, Any]) -> None:
-    """The forked supervisor: forks its spare worker, then runs `python -m compile_lens_runner ARGS`."""
-    spare, order = socket.socketpair()
-    pid = os.fork()
-    if pid == 0:
-        spare.close()
-        _wait_for_order(order)
+    """The forked supervisor: forks its spare (its worker, or torchrun), then runs `python -m compile_lens_runner
+    ARGS`."""
+    spares = _fork_spares(1)
+    if spares is None:
         return
-    order.close()
     devnull = os.open(os.devnull, os.O_RDONLY)
     out = os.open(request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    _become(request["args"], request["env"], request["cwd"], (devnull, out, err), keep=spare.fileno())
-    _SpareWorkerPopen.spare = (pid, spare)
-    atexit.register(_release_spare)
-    subprocess.Popen = _SpareWorkerPopen  # type: ignore[misc]
-    _run_module()
+    _become(request["args"], request["env"], request["cwd"], (devnull, out, err), keep=spares[0][1].fileno())
+    _SparePopen.take(spares, (("compile_lens_runner", "_worker"), ("torch.distributed.run", None)))
+    _run_module("compile_lens_runner")
 
 
-def _release_spare() -> None:
-    """At the supervisor's exit: an unused spare ends, and is reaped."""
-    if _SpareWorkerPopen.spare is None:
-        return
-    pid, channel = _SpareWorkerPopen.spare
-    channel.close()
-    with contextlib.suppress(ChildProcessError):
-        os.waitpid(pid, 0)
+def _fork_spares(count: int) -> list[tuple[int, socket.socket]] | None:
+    """Forks `count` spares, each waiting for the command it becomes. Returns them; None in a spare, once it ran."""
+    spares: list[tuple[int, socket.socket]] = []
+    for _ in range(count):
+        mine, theirs = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:
+            mine.close()
+            for _, channel in spares:
+                channel.close()
+            _wait_for_order(theirs)
+            return None
+        theirs.close()
+        spares.append((pid, mine))
+    return spares
+
+
+def _release_spares() -> None:
+    """At its parent's exit: each unused spare ends, and is reaped."""
+    for pid, channel in _SparePopen.spares:
+        channel.close()
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+    _SparePopen.spares = []
 
 
 def _wait_for_order(order: socket.socket) -> None:
-    """The spare: waits until the supervisor starts its worker, then is that worker; ends if it never does."""
+    """A spare: waits until its parent starts the command it is for, then is that process; ends if it never does."""
     message, fds, _, _ = socket.recv_fds(order, 1 << 20, 3)
+    order.close()
     if not message:
         os._exit(0)
     command = json.loads(message)
-    _become(command["args"], command["env"], command["cwd"], (fds[0], fds[1], fds[2]))
-    _reset_imported_state(command["env"])
-    _run_module()
+    if command["newSession"]:
+        os.setsid()
+    args, module = command["args"], command["module"]
+    _become(args, command["env"], command["cwd"], (fds[0], fds[1], fds[2]), unbuffered=command["unbuffered"])
+    _reset_imported_state()
+    if module == "torch.distributed.run":  # a spare for each rank, forked before torchrun starts a thread
+        spares = _fork_spares(_ranks(args))
+        if spares is None:
+            return
+        _SparePopen.take(spares, (("compile_lens_runner", "_rank"), ("compile_lens_runner", "attach")))
+    elif args[:1] in (["_rank"], ["attach"]):
+        _reset_at_worker_start()
+    _run_module(module)
 
 
-def _reset_imported_state(env: dict[str, str]) -> None:
-    """What torch read from the environment when the server imported it, read again from the worker's."""
+def _ranks(torchrun_args: list[str]) -> int:
+    """How many ranks this torchrun starts on this host, restarts included."""
+
+    def option(name: str, default: int) -> int:
+        for i, arg in enumerate(torchrun_args):
+            if arg in (f"--{name}", f"--{name.replace('-', '_')}") and i + 1 < len(torchrun_args):
+                return int(torchrun_args[i + 1])
+        return default
+
+    return option("nproc-per-node", 1) * (1 + option("max-restarts", 0))
+
+
+def _reset_imported_state() -> None:
+    """What torch read from the environment when the server imported it, read again from this process's."""
     import torch._inductor.config as inductor_config
     import torch._logging._internal as torch_logging
 
     torch_logging.LOG_TRACE_HANDLER = None
     torch_logging._init_logs()
-    inductor_config.trace.provenance_tracking_level = int(env.get("INDUCTOR_PROVENANCE", "0"))
+    inductor_config.trace.provenance_tracking_level = int(os.environ.get("INDUCTOR_PROVENANCE", "0"))
 
 
-class _SpareWorkerPopen(subprocess.Popen):  # type: ignore[type-arg]
-    """subprocess.Popen whose `python -m compile_lens_runner _worker SPEC` is the spare (once); other commands, or a
-    worker whose import-time environment differs from the server's, start as usual."""
+def _reset_at_worker_start() -> None:
+    """A rank sets TORCH_TRACE (its own log) and INDUCTOR_PROVENANCE before its worker imports torch: read them
+    again when the worker starts."""
+    import compile_lens_runner.worker as worker
 
-    spare: tuple[int, socket.socket] | None = None
+    own = worker.main
+
+    def main(spec_path: str) -> int:
+        _reset_imported_state()
+        return own(spec_path)
+
+    worker.main = main
+
+
+_PARAMETERS = list(inspect.signature(subprocess.Popen._execute_child).parameters)
+_NEW_SESSION = _PARAMETERS.index("start_new_session") - _PARAMETERS.index("errwrite") - 1  # its place after errwrite
+
+
+class _SparePopen(subprocess.Popen):  # type: ignore[type-arg]
+    """subprocess.Popen whose `python [-u] -m MODULE ARGS` (one of `commands`) is a spare while one is left; other
+    commands, or a process whose import-time environment differs from the server's, start as usual."""
+
+    spares: ClassVar[list[tuple[int, socket.socket]]] = []
+    commands: ClassVar[tuple[tuple[str, str | None], ...]] = ()
+
+    @classmethod
+    def take(cls, spares: list[tuple[int, socket.socket]], commands: tuple[tuple[str, str | None], ...]) -> None:
+        cls.spares, cls.commands = spares, commands
+        atexit.register(_release_spares)
+        subprocess.Popen = cls  # type: ignore[misc]
 
     def _execute_child(self, args: Any, executable: Any, preexec_fn: Any, close_fds: Any, pass_fds: Any, cwd: Any,
                        env: Any, startupinfo: Any, creationflags: Any, shell: Any, p2cread: int, p2cwrite: int,
                        c2pread: int, c2pwrite: int, errread: int, errwrite: int, *rest: Any) -> None:  # fmt: skip
         environment = dict(env if env is not None else os.environ)
-        command = list(args) if isinstance(args, (list, tuple)) else []
+        command = [str(a) for a in args] if isinstance(args, (list, tuple)) else []
+        unbuffered = command[1:2] == ["-u"]
+        flag, module, *module_args = command[1 + unbuffered :] or [""]  # `-m MODULE ARGS`
         if (
-            self.spare is None
-            or command[:4] != [sys.executable, "-m", "compile_lens_runner", "_worker"]
+            not self.spares
+            or command[:1] != [sys.executable]
+            or flag != "-m"
+            or not any(module == m and (a is None or module_args[:1] == [a]) for m, a in self.commands)
             or import_time_env(environment) != _SERVER_ENV
         ):
             super()._execute_child(  # type: ignore[misc]
@@ -242,13 +359,19 @@ class _SpareWorkerPopen(subprocess.Popen):  # type: ignore[type-arg]
                 p2cread, p2cwrite, c2pread, c2pwrite, errread, errwrite, *rest,
             )  # fmt: skip
             return
-        pid, channel = self.spare
-        _SpareWorkerPopen.spare = None
+        pid, channel = self.spares.pop(0)
         fds = [
             given if given != -1 else inherited
             for given, inherited in zip((p2cread, c2pwrite, errwrite), (0, 1, 2), strict=True)
         ]
-        order = {"args": command[3:], "env": environment, "cwd": cwd}
+        order = {
+            "module": module,
+            "args": module_args,
+            "env": environment,
+            "cwd": cwd,
+            "unbuffered": unbuffered,
+            "newSession": bool(rest[_NEW_SESSION]),
+        }
         socket.send_fds(channel, [json.dumps(order).encode()], fds)
         channel.close()
         self.pid = pid
@@ -258,18 +381,15 @@ class _SpareWorkerPopen(subprocess.Popen):  # type: ignore[type-arg]
 
 _SERVER_ENV = import_time_env(dict(os.environ))
 _SERVER_PATH = [p for p in sys.path if p]  # without -c's ''
-_PACKAGE = ""
 
 if __name__ == "__main__":
     # the imports every runner process makes; nothing runs (no thread, no OpenMP pool) before the first fork
-    import compile_lens_runner
     import compile_lens_runner.cli
-    import compile_lens_runner.worker
+    import compile_lens_runner.worker  # noqa: F401
     import torch
     import torch._dynamo
     import torch._inductor.compile_fx  # noqa: F401
 
-    _PACKAGE = os.path.dirname(compile_lens_runner.__file__)
     print(json.dumps({"ready": True}), flush=True)
     forked = _serve(sys.stdin, sys.stdout)
     if forked is not None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from compile_lens_runner.measure import interleaved
-from conftest import REPO, marker_line, run_runner, validate
+from conftest import REPO, Run, marker_line, run_runner, validate
 
 DDP_TRAIN = REPO / "bench" / "scripts" / "ddp_train.py"
 HANG = REPO / "test" / "fixtures" / "ranks-hang" / "hang.py"
@@ -19,9 +19,9 @@ TRAIN_LINE_MARK = "loss = train_model(x).square().mean()"
 BACKEND = ("--backend", "aot_eager")
 
 
-def _left_over(folder: Path) -> list[str]:
-    """Processes still running from this run: any command line naming the test's folder."""
-    found = []
+def _left_over(folder: Path, run: Run) -> list[str]:
+    """Processes still running from this run: any command line naming the test's folder, and a forked run's."""
+    found = [f"forked pid {pid}" for pid in run.left_running]
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
@@ -124,7 +124,7 @@ def test_a_crashing_rank_is_named_and_the_others_keep_what_they_had(tmp_path: Pa
     assert rank0["status"] in ("error", "stopped")  # its all_reduce lost its peer, or torchrun stopped it first
     assert rank0["graphCount"] == rank1["graphCount"] == 1  # what each rank compiled is kept
     assert run.report["modes"][0]["compiler"]["graphCount"] == 1 and run.report["regions"][0]["callCount"] >= 3
-    assert _left_over(tmp_path) == []
+    assert _left_over(tmp_path, run) == []
 
 
 def test_a_rank_that_never_reaches_a_collective_is_named_on_timeout(tmp_path: Path) -> None:
@@ -157,7 +157,7 @@ def test_a_rank_that_never_reaches_a_collective_is_named_on_timeout(tmp_path: Pa
     }
     assert rank0["status"] == rank1["status"] == "stopped" and rank1["graphCount"] == 1  # each wrote what it had
     assert (run.report_dir / rank0["stacks"]).read_text().count("all_reduce") >= 1
-    assert _left_over(tmp_path) == []
+    assert _left_over(tmp_path, run) == []
 
 
 def test_torchrun_that_starts_no_rank_is_said_so(tmp_path: Path) -> None:
@@ -223,4 +223,4 @@ def test_in_situ_under_torchrun_switches_every_rank_on_the_same_call(tmp_path: P
     assert situ["step"] == job["step"] and situ["steadySteps"] == job["steadySteps"]
     assert situ["step"] is not None and situ["step"]["low"] <= situ["step"]["speedup"] <= situ["step"]["high"]
     assert situ["work"] is not None and situ["work"]["eager"]["device"] == "cpu"  # the headline rank's own windows
-    assert _left_over(tmp_path) == []
+    assert _left_over(tmp_path, run) == []
