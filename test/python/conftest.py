@@ -105,10 +105,33 @@ def run_runner(*args: str, extra_path: str | None = None, timeout: float = 300, 
         proc = subprocess.run(command, env=env, check=False, capture_output=True, text=True, timeout=timeout, cwd=cwd)
         return finish(proc.returncode, proc.stdout, proc.stderr)
     with tempfile.TemporaryDirectory() as folder:
-        code, stdout, stderr = _fork_server().run(command[3:], env, cwd, timeout, folder)
+        [(code, stdout, stderr)] = _fork_server().run([command[2:]], env, cwd, timeout, folder)
     run = finish(code, stdout, stderr)
     run.left_running = _fork_server().left
     return run
+
+
+def run_launchers(*launchers: list[str], timeout: float = 300) -> list[subprocess.CompletedProcess[str]]:
+    """`python -m torch.distributed.run ARGS` for each ARGS, all at once (the launchers of one job), as
+    subprocess.run(capture_output=True, text=True) would run each; forked as run_runner's runs are, their ranks too."""
+    commands = [[sys.executable, "-m", "torch.distributed.run", *args] for args in launchers]
+    env = runner_env()
+    if os.environ.get("COMPILE_LENS_TEST_FORK") == "0" or not _fork_server().can_run(env):
+        started = [
+            subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for command in commands
+        ]
+        outputs = [launcher.communicate(timeout=timeout) for launcher in started]
+        return [
+            subprocess.CompletedProcess(command, launcher.returncode, out, err)
+            for command, launcher, (out, err) in zip(commands, started, outputs, strict=True)
+        ]
+    with tempfile.TemporaryDirectory() as folder:
+        done = _fork_server().run([command[2:] for command in commands], env, None, timeout, folder)
+    return [
+        subprocess.CompletedProcess(command, code, out, err)
+        for command, (code, out, err) in zip(commands, done, strict=True)
+    ]
 
 
 _FORK_SERVER: list[ForkServer] = []

@@ -16,8 +16,9 @@ COMPILE_LENS_TEST_FORK=0 makes these tests do the same.
 
 A torchrun job (`--nproc-per-node N`) is forked the same way one level down: the supervisor's spare becomes
 `python -m torch.distributed.run`, which forks a spare per rank before anything of its own happens, and each rank's
-`python -u -m compile_lens_runner _rank SPEC` is one of them (in a session of its own, as torchrun starts it). The
-server is its runs' subreaper: a process of a run still alive after the run is said in the reply (`left`), then
+`python -u -m compile_lens_runner _rank SPEC` is one of them (in a session of its own, as torchrun starts it). A
+test's own torchrun launchers (conftest.run_launchers: `attach` under torchrun) are forked the same way, all of one
+job's at once, each rank's `attach` a spare. The server is its runs' subreaper: a process of a run still alive after the run is said in the reply (`left`), then
 killed, so that a test can assert that nothing of a run outlived it (a fork's command line is the server's).
 """
 
@@ -89,29 +90,41 @@ class ForkServer:
         return not shadowed and import_time_env(env) == self._env
 
     def run(
-        self, args: list[str], env: dict[str, str], cwd: str | None, timeout: float, folder: str
-    ) -> tuple[int, str, str]:
-        """`python -m compile_lens_runner ARGS` as subprocess.run(capture_output=True, text=True, timeout=...)."""
-        out, err = os.path.join(folder, "stdout"), os.path.join(folder, "stderr")
-        request = {"args": args, "env": env, "cwd": cwd, "stdout": out, "stderr": err}
+        self, commands: list[list[str]], env: dict[str, str], cwd: str | None, timeout: float, folder: str
+    ) -> list[tuple[int, str, str]]:
+        """`python -m MODULE ARGS` for each [MODULE, *ARGS] of `commands`, all at once (the launchers of one job), as
+        subprocess.run(capture_output=True, text=True, timeout=...) would run each. MODULE is compile_lens_runner or
+        torch.distributed.run."""
+        runs = [
+            {
+                "module": module,
+                "args": args,
+                "stdout": os.path.join(folder, f"{i}.out"),
+                "stderr": os.path.join(folder, f"{i}.err"),
+            }
+            for i, (module, *args) in enumerate(commands)
+        ]
         assert self._server.stdin is not None
-        self._server.stdin.write((json.dumps(request) + "\n").encode())
+        self._server.stdin.write((json.dumps({"runs": runs, "env": env, "cwd": cwd}) + "\n").encode())
         self._server.stdin.flush()
-        pid = self._reply(None)["pid"]
+        pids = self._reply(None)["pids"]
         finished = self._reply(time.monotonic() + timeout)
         timed_out = finished is None
         if timed_out:  # as subprocess.run: the run is killed, then TimeoutExpired
             from compile_lens_runner.process.supervisor import kill_tree
 
-            kill_tree(pid)
+            for pid in pids:
+                kill_tree(pid)
             finished = self._reply(None)
         self.cpu_seconds += finished["cpu"]
         self.left = finished["left"]
-        with open(out, encoding="utf-8") as o, open(err, encoding="utf-8") as e:
-            stdout, stderr = o.read(), e.read()
+        outputs = []
+        for run in runs:
+            with open(run["stdout"], encoding="utf-8") as o, open(run["stderr"], encoding="utf-8") as e:
+                outputs.append((o.read(), e.read()))
         if timed_out:
-            raise subprocess.TimeoutExpired(args, timeout, stdout, stderr)
-        return finished["code"], stdout, stderr
+            raise subprocess.TimeoutExpired(commands, timeout, *outputs[0])
+        return [(code, out, err) for code, (out, err) in zip(finished["codes"], outputs, strict=True)]
 
     def _reply(self, deadline: float | None) -> Any:
         """The server's next line; None when the deadline passes first."""
@@ -140,22 +153,29 @@ PR_SET_CHILD_SUBREAPER = 36
 LEFT_GRACE_S = 2.0  # an orphan still exiting when its run ended (an unused spare told to go) is not left over
 
 
-def _serve(requests: Any, replies: Any) -> dict[str, Any] | None:
-    """One run at a time. Returns the request in the forked supervisor; None when the tests end."""
+def _serve(requests: Any, replies: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """One request at a time, its runs at once. Returns (the request, its run) in a forked run; None when the tests
+    end."""
     import ctypes
 
     ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # a run's orphans become this process's children
     for line in requests:
         request = json.loads(line)
-        pid = os.fork()
-        if pid == 0:
-            return dict(request)
-        replies.write(json.dumps({"pid": pid}) + "\n")
+        pids = []
+        for run in request["runs"]:
+            pid = os.fork()
+            if pid == 0:
+                return request, run
+            pids.append(pid)
+        replies.write(json.dumps({"pids": pids}) + "\n")
         replies.flush()
-        _, status, usage = os.wait4(pid, 0)
-        cpu, left = usage.ru_utime + usage.ru_stime, _reap_left_over()
-        reply = {"code": os.waitstatus_to_exitcode(status), "cpu": cpu + left[0], "left": left[1]}
-        replies.write(json.dumps(reply) + "\n")
+        codes, cpu = [], 0.0
+        for pid in pids:
+            _, status, usage = os.wait4(pid, 0)
+            codes.append(os.waitstatus_to_exitcode(status))
+            cpu += usage.ru_utime + usage.ru_stime
+        orphans_cpu, left = _reap_left_over()
+        replies.write(json.dumps({"codes": codes, "cpu": cpu + orphans_cpu, "left": left}) + "\n")
         replies.flush()
     return None
 
@@ -225,18 +245,32 @@ def _run_module(module: str) -> None:
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 
-def _supervise(request: dict[str, Any]) -> None:
-    """The forked supervisor: forks its spare (its worker, or torchrun), then runs `python -m compile_lens_runner
-    ARGS`."""
+def _start(request: dict[str, Any], run: dict[str, Any]) -> None:
+    """A forked run: the runner's supervisor, which forks its spare (its worker, or torchrun) first, or a torchrun
+    launcher of the test's own."""
+    out = os.open(run["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    err = os.open(run["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fds = (os.open(os.devnull, os.O_RDONLY), out, err)
+    if run["module"] == "torch.distributed.run":
+        _become(run["args"], request["env"], request["cwd"], fds)
+        _reset_imported_state()
+        _launch(run["args"])
+        return
     spares = _fork_spares(1)
     if spares is None:
         return
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    out = os.open(request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    _become(request["args"], request["env"], request["cwd"], (devnull, out, err), keep=spares[0][1].fileno())
+    _become(run["args"], request["env"], request["cwd"], fds, keep=spares[0][1].fileno())
     _SparePopen.take(spares, (("compile_lens_runner", "_worker"), ("torch.distributed.run", None)))
     _run_module("compile_lens_runner")
+
+
+def _launch(torchrun_args: list[str]) -> None:
+    """torchrun, with a spare for each rank it starts, forked before it starts a thread."""
+    spares = _fork_spares(_ranks(torchrun_args))
+    if spares is None:
+        return
+    _SparePopen.take(spares, (("compile_lens_runner", "_rank"), ("compile_lens_runner", "attach")))
+    _run_module("torch.distributed.run")
 
 
 def _fork_spares(count: int) -> list[tuple[int, socket.socket]] | None:
@@ -277,12 +311,10 @@ def _wait_for_order(order: socket.socket) -> None:
     args, module = command["args"], command["module"]
     _become(args, command["env"], command["cwd"], (fds[0], fds[1], fds[2]), unbuffered=command["unbuffered"])
     _reset_imported_state()
-    if module == "torch.distributed.run":  # a spare for each rank, forked before torchrun starts a thread
-        spares = _fork_spares(_ranks(args))
-        if spares is None:
-            return
-        _SparePopen.take(spares, (("compile_lens_runner", "_rank"), ("compile_lens_runner", "attach")))
-    elif args[:1] in (["_rank"], ["attach"]):
+    if module == "torch.distributed.run":
+        _launch(args)
+        return
+    if args[:1] in (["_rank"], ["attach"]):
         _reset_at_worker_start()
     _run_module(module)
 
@@ -393,4 +425,4 @@ if __name__ == "__main__":
     print(json.dumps({"ready": True}), flush=True)
     forked = _serve(sys.stdin, sys.stdout)
     if forked is not None:
-        _supervise(forked)
+        _start(*forked)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, finish, marker_line, runner_env, validate
+from conftest import REPO, finish, marker_line, run_launchers, runner_env, validate
 
 DDP_TRAIN = REPO / "bench" / "scripts" / "ddp_train.py"
 TRAIN_LINE_MARK = "loss = train_model(x).square().mean()"
@@ -44,12 +44,9 @@ def _inspect(job: Path, out: Path) -> dict:
 def job(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[subprocess.CompletedProcess[str]]]:
     root = tmp_path_factory.mktemp("attach")
     port = _free_port()
-    launchers = [
-        subprocess.Popen(
+    done = run_launchers(
+        *(
             [
-                sys.executable,
-                "-m",
-                "torch.distributed.run",
                 "--nnodes",
                 "2",
                 "--nproc-per-node",
@@ -74,18 +71,10 @@ def job(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[subprocess
                 "6",
                 "--diverge-step",
                 "3",
-            ],
-            env=runner_env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+            ]
+            for node in (0, 1)
         )
-        for node in (0, 1)
-    ]
-    done = []
-    for launcher in launchers:
-        out, err = launcher.communicate(timeout=300)
-        done.append(subprocess.CompletedProcess(launcher.args, launcher.returncode, out, err))
+    )
     return root / "job", done
 
 

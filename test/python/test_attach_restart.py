@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import finish, runner_env, validate
+from conftest import finish, run_launchers, runner_env, validate
 from test_attach import _free_port
 
 # no process group: gloo's rendezvous across restarts (its store keys from the failed attempt) is torch's to get right,
@@ -40,11 +40,8 @@ def test_a_restarted_job_writes_its_next_attempt_and_inspect_says_the_first_fail
     script = tmp_path / "restart_train.py"
     script.write_text(SCRIPT)
     job = tmp_path / "job"
-    launcher = subprocess.run(
+    [launcher] = run_launchers(
         [
-            sys.executable,
-            "-m",
-            "torch.distributed.run",
             "--nproc-per-node",
             "2",
             "--master-port",
@@ -60,12 +57,7 @@ def test_a_restarted_job_writes_its_next_attempt_and_inspect_says_the_first_fail
             "cpu",
             str(script),
             str(tmp_path / "failed-once"),
-        ],
-        env=runner_env(),
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=300,
+        ]
     )
     assert launcher.returncode == 0 and "already holds a run" not in launcher.stderr, launcher.stderr[-3000:]
     # the first attempt's folders are kept as the attempt left them; the second attempt wrote beside them
