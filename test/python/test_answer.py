@@ -435,6 +435,18 @@ def test_a_script_is_answered_by_the_region_that_decides_it_and_says_every_regio
     assert none["headline"] == "no verdict: no torch.compile region ran"
 
 
+def test_the_story_that_decides_a_script_is_said_once_on_its_regions_line_first() -> None:
+    """The shape story (or failure) that decides the script is said in full with its fix, once: on its region's line,
+    which leads; the region's headline clause for it is not said again after it."""
+    report = answered(fixture("script-shapes-cpu"))
+    reason, decoder = report["recommendation"]["reason"], report["regions"][0]["answer"]
+    story = next(r["text"] for r in decoder["reasons"] if r["code"] in sentences.LEADING)
+    clause = sentences.clause(next(r for r in decoder["reasons"] if r["code"] in sentences.LEADING))
+    assert reason.startswith(f"Decoder (line 43): {story} No verdict: 0.72× per token in situ")
+    assert reason.count(clause) == 0 and reason.count(story) == 1 and reason.count("Decoder (line 43)") == 1
+    assert "; Server (line 52): dynamic=False with 6 batch sizes" in reason, "other regions keep their clauses"
+
+
 def test_a_notebook_region_is_named_by_its_cell_and_cell_line() -> None:
     report = fixture("script-notebook-cpu")
     assert answered(report)["recommendation"]["reason"].startswith("MLP (cell 4, line 2): ")

@@ -390,16 +390,17 @@ def script_answer(report: Report) -> Answer:
     )
     region = regions[lead]
     more = "" if len(regions) == 1 else f", +{formats.plural(len(regions) - 1, 'more region')}"
+    lines = [f"{_where(r)}: {a['headline']}" for r, a in zip(regions, answers, strict=True)]
+    # the failure (or shape story) that decides it leads, in full with its fix, on its region's line (the headline
+    # without the clauses it says in full); then every other region in one line each
+    story = " ".join(sentences.sentence(r) for r in answers[lead]["reasons"] if r["code"] in sentences.LEADING)
+    if story:
+        rest = sentences.headline_after_lead(answers[lead])
+        lines = [f"{_where(region)}: {story} {rest[:1].upper()}{rest[1:]}", *lines[:lead], *lines[lead + 1 :]]
     return {
         **answers[lead],
         "headline": f"{answers[lead]['headline']} — {region['id']} {region['name']}{more}",
-        # the failure (or shape story) that leads, in full with its fix; then every region in one line each
-        "sentence": " ".join(
-            [
-                *(sentences.sentence(r) for r in answers[lead]["reasons"] if r["code"] in sentences.LEADING),
-                "; ".join(f"{_where(r)}: {a['headline']}" for r, a in zip(regions, answers, strict=True)) + ".",
-            ]
-        ),
+        "sentence": "; ".join(lines) + ".",
         "region": region["id"],
     }
 

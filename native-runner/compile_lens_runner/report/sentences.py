@@ -554,6 +554,14 @@ def headline(answer: Answer, facts: list[str]) -> str:
     return " · ".join(dict.fromkeys(p for p in [*lead, _verdict_part(answer), *after, *fixes, *facts] if p))
 
 
+def headline_after_lead(answer: Answer) -> str:
+    """The headline without its leading clauses, for a line that follows their sentences in full (the script's
+    recommendation: the deciding region's shape story is said once, with its fix)."""
+    lead = " · ".join(dict.fromkeys(p for p in (clause(r) for r in answer["reasons"] if r["code"] in LEADING) if p))
+    said = answer["headline"]
+    return said[len(lead) + len(" · ") :] if lead and said.startswith(f"{lead} · ") else said
+
+
 def verdict_sentence(answer: Answer) -> str:
     """The verdict and its reasons in full: "Compile (default): 1.31× per step in situ (1.22–1.40×). Its 11.7 s
     compile pays back after 212 steps, this run made 400." ("Compile: 1.30× per call with default …" where the number
