@@ -23,7 +23,7 @@ import {
   withPackedRows,
   type Opening,
 } from './opening.ts';
-import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
+import { el, renderComparison, renderDetails, renderReportHeader, swatchEntry } from './panels.ts';
 import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps } from './ranks.ts';
 import { RangeSelection } from './rangeSelection.ts';
 import { renderRankReport } from './rankReport.ts';
@@ -363,11 +363,9 @@ function renderToolbar(): HTMLElement {
   next.setAttribute('secondary', '');
   next.addEventListener('click', () => changeStep(1));
   const legend = el('span', 'legend');
-  for (const [kind, label] of kindLegend(state.panes.map((p) => p.timeline.model))) {
-    const swatch = el('span', `swatch kind-${kind}`);
-    legend.append(swatch, el('span', 'legend-label', label));
-  }
-  if (state.panes.some((p) => p.communication)) legend.append(...communicationLegend());
+  for (const [kind, label] of kindLegend(state.panes.map((p) => p.timeline.model)))
+    legend.append(swatchEntry(kind, label));
+  if (state.panes.some((p) => p.communication)) legend.append(communicationLegend());
   bar.append(search, matches, fit, fitAll, prev, next, legend);
   return bar;
 }

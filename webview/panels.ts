@@ -22,6 +22,13 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/** A timeline legend's entry: a slice kind's swatch (its class kind-N) and its words, on one line when the legend wraps. */
+export function swatchEntry(kind: number | 'communication', label: string): HTMLElement {
+  const entry = el('span', 'legend-entry');
+  entry.append(el('span', `swatch kind-${kind}`), el('span', 'legend-label', label));
+  return entry;
+}
+
 /** A speedup's cell: coloured, and its word ("faster", "slower") after it, only where the runner says the number points
  *  that way; a number too noisy (or timed on a busy host) gets the runner's word for that and no colour. */
 export function speedupCell(
