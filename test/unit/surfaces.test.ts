@@ -379,7 +379,7 @@ function compilerSeconds(report: Report): Set<string> {
  *  behind a toggle the panel draws (not a surface here). */
 const JARGON: [RegExp, string][] = [
   [/TENSOR_MATCH|___check_obj_id|\bID_MATCH\b/, 'a raw guard'],
-  [/size mismatch at index \d+\. expected/, "PyTorch's guard text as our sentence"],
+  [/size mismatch at index \d+(\. | \()expected/, "PyTorch's guard text as our sentence"],
   [/Torch-Compiled Region/, "the profiler's name for a compiled region"],
   [/\(compile \d+\/\d+\)|\bcompile \d+\/\d+\b/, 'a compile id as a name'],
   [/\bprocess -1\b/, "Kineto's pid for its own work"],
