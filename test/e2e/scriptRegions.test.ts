@@ -155,10 +155,10 @@ test(
         .first()
         .waitFor({ timeout: 60_000 });
       await runCommand(page, 'Compile & Profile Model');
-      await page
+      const notebookLens = page
         .locator('.notebook-editor .codelens-decoration', { hasText: recordedLens('explore-cpu') })
-        .first()
-        .waitFor({ timeout: 120_000 });
+        .first();
+      await notebookLens.waitFor({ timeout: 120_000 });
       const runs = readFileSync(argsLog, 'utf8')
         .trim()
         .split('\n')
@@ -192,6 +192,8 @@ test(
         titles.every((t) => /^Compile Lens: (serve_script|explore)-\d{8}-\d{6}$/.test(t)),
         `named by their runs: ${titles.join(', ')}`,
       );
+      // the lens this picture is of, in view: the notebook opened at its first cell, the lens is on its fourth
+      await notebookLens.scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(ARTIFACTS, 'notebook-region-lens.png') });
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-script-stub.png') }).catch(() => undefined);
