@@ -417,6 +417,7 @@ def attach(report: Report) -> None:
     rank_text.attach(report)
     if report["target"].get("kind") != "script":
         answer = target_answer(report)
+        notes.said_by_answer(report["modes"], answer)
         mode_line.attach(report, answer)
     else:
         failed, no_in_situ = verdict.failed_reason(report), _no_in_situ(report)

@@ -10,6 +10,7 @@ contended host (its answer's words: sentences.py's host-contended)."""
 from __future__ import annotations
 
 from .. import formats
+from ..shapes.answer import Answer
 from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import Correctness, ModeResult
 from ..shapes.report import Report
@@ -82,6 +83,18 @@ def mode_notes(m: ModeResult) -> list[str]:
         notes += [run_eager(m), slow_host(m)]
     notes.append(contended(m))
     return [n for n in notes if n]
+
+
+def said_by_answer(modes: list[ModeResult], answer: Answer) -> None:
+    """A contended host the answer's sentence says (the recommendation) is not said again beside its mode's number:
+    one screen, one paragraph of it."""
+    number = answer["number"]
+    if number is None or not any(r["code"] == "host-contended" for r in answer["reasons"]):
+        return
+    for m in modes:
+        said = contended(m) if m["mode"] == number.get("mode") else None
+        if said is not None:
+            m["notes"] = [n for n in m.get("notes") or [] if n != said]
 
 
 def launch_bound(report: Report) -> str | None:
