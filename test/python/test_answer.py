@@ -447,6 +447,14 @@ def test_the_story_that_decides_a_script_is_said_once_on_its_regions_line_first(
     assert "; Server (line 52): dynamic=False with 6 batch sizes" in reason, "other regions keep their clauses"
 
 
+def test_a_number_too_noisy_to_say_is_not_followed_by_too_noisy_to_decide() -> None:
+    region = answered(fixture("script-kernels-cpu"))["regions"][1]
+    assert "too-noisy-to-decide" in codes(region["answer"]), "the reason stays, for the sentence"
+    assert region["headline"] == (
+        "no verdict: 1.07× per call replayed (too noisy to say: a next run could land more than 3× away) · 1 graph"
+    )
+
+
 def test_a_notebook_region_is_named_by_its_cell_and_cell_line() -> None:
     report = fixture("script-notebook-cpu")
     assert answered(report)["recommendation"]["reason"].startswith("MLP (cell 4, line 2): ")

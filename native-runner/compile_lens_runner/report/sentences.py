@@ -546,7 +546,14 @@ def headline(answer: Answer, facts: list[str]) -> str:
     the answer's own, only a fix that carries no speedup: the headline's first speedup is the answer's), then the
     facts ("2 graphs", "compile 3.4 s")."""
     lead = [clause(r) for r in answer["reasons"] if r["code"] in LEADING]
-    after = [clause(r) for r in answer["reasons"] if r["code"] in _AFTER_NUMBER] if answer["number"] else []
+    number = answer["number"]
+    # a number too noisy says so in its parentheses: "too noisy to decide" after it would say it twice
+    after = [
+        clause(r)
+        for r in answer["reasons"]
+        if r["code"] in _AFTER_NUMBER and not (r["code"] == "too-noisy-to-decide" and number and number.get("tooNoisy"))
+    ]
+    after = after if number else []
     fixes = [
         clause(r) for r in answer["reasons"] if r["code"] == "shape-fix" and (answer["number"] or "value" not in r)
     ]
