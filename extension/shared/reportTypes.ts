@@ -1000,7 +1000,7 @@ export interface AnswerNumber {
   directionText?: string;
 }
 /**
- * one reason as a code and its parameters; report/sentences.py says each code in words (SENTENCES) and which lead the headline (LEADING: a failure, the shape story)
+ * one reason as a code and its parameters; report/reason_text.py says each code in words (SENTENCES) and which lead the headline (LEADING: a failure, the shape story)
  */
 export interface Reason {
   code: string;
@@ -1052,7 +1052,7 @@ export interface Reason {
    */
   index?: number;
   /**
-   * the reason's sentence (report/sentences.py)
+   * the reason's sentence (report/reason_text.py)
    */
   text?: string;
   /**
@@ -1843,7 +1843,7 @@ export interface ShapeFixOffer {
    */
   seconds: number;
   /**
-   * the editor's CodeLens / Quick Fix that runs them (--shape-fix on): 'Measure the shape fix (runs the script once more, about 12 s)' (report/sentences.py)
+   * the editor's CodeLens / Quick Fix that runs them (--shape-fix on): 'Measure the shape fix (runs the script once more, about 12 s)' (report/shape_text.py)
    */
   title: string;
 }

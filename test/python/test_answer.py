@@ -11,7 +11,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from compile_lens_runner.report import answer, document, in_situ_text, sentences
+from compile_lens_runner.report import answer, document, in_situ_text, reason_text, sentences
 from conftest import SCHEMA
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -409,11 +409,11 @@ def test_a_cuda_graph_mode_recommended_on_cpu_says_its_cuda_graphs_did_nothing()
 
 
 def test_the_shape_hook_leads_the_headline_before_the_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 43's extension point: a shape code with its words in sentences.SENTENCES and in LEADING leads."""
+    """Issue 43's extension point: a shape code with its words in reason_text.SENTENCES and in LEADING leads."""
     monkeypatch.setitem(
-        sentences.SENTENCES, "recompile-limit", (lambda r: "hit the recompile limit", lambda r: "It hit the limit.")
+        reason_text.SENTENCES, "recompile-limit", (lambda r: "hit the recompile limit", lambda r: "It hit the limit.")
     )
-    monkeypatch.setattr(sentences, "LEADING", sentences.LEADING | {"recompile-limit"})
+    monkeypatch.setattr(reason_text, "LEADING", reason_text.LEADING | {"recompile-limit"})
     monkeypatch.setattr(answer, "shape_reasons", lambda region: [{"code": "recompile-limit"}])
     region = _region("Block", 12, [_measurement("as-written", 1.8, low=1.7, high=1.9)])
     assert region_answer(region)["headline"].startswith("hit the recompile limit · compile it: 1.80× per call replayed")
