@@ -2012,6 +2012,10 @@ export interface RankEntry {
    */
   rank: number;
   /**
+   * schema 1.27: the rank and how it ended, in the runner's words (report/rank_text.py): 'rank 1 (host-a, node 0): error — CUDA out of memory (at train.py:88)'; the CLI's rank line starts with it. Absent: a report before 1.27
+   */
+  labelText?: string;
+  /**
    * schema 1.25: its error with the line it failed at, in the runner's words (report/rank_text.py). Absent: no error, or a report before 1.25
    */
   errorText?: string;

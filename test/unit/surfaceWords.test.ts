@@ -33,7 +33,7 @@ const JARGON: [RegExp, string][] = [
 /**
  * The sentences a TS surface shows that the runner words (schema 1.24: a region's in-situ lines, a mode's notes,
  * eager's launch-bound note, a graph break's cost; the story, 1.23; the headlines; 1.25: the CLI's mode line, the
- * CUDA-graph lines, the hover's count of a finding seen more than once, a rank's words), where
+ * CUDA-graph lines, the hover's count of a finding seen more than once, a rank's words; 1.27: a rank's ending), where
  * the report carries them:
  * each must be one of the report's own strings ([] when all are). A sentence composed here would not be.
  */
@@ -65,6 +65,7 @@ function shownSentences(report: Report): { where: string; text: string }[] {
   for (const entry of report.ranks ?? []) {
     const d = digestRank(entry);
     const where = `rank ${entry.rank}`;
+    if (entry.labelText !== undefined) shown.push({ where, text: d.label });
     if (entry.factsText !== undefined) shown.push({ where, text: d.facts ?? '' });
     if (entry.regionsText !== undefined) shown.push(...d.regionLines.map((text) => ({ where, text })));
     if (entry.errorText !== undefined) shown.push({ where, text: d.error ?? '' });

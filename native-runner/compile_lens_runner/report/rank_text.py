@@ -1,5 +1,6 @@
 """A torchrun job's ranks in words (schema 1.25), as the CLI's ranks block and the report panel's rank table show them:
-per rank its error at the line it failed (`errorText`), what it compiled and ran (`factsText`), each region's calls and
+per rank the rank and how it ended (`labelText`, schema 1.27: "rank 1 (host-a, node 0): error — CUDA out of memory
+(at train.py:88)"), its error at the line it failed (`errorText`), what it compiled and ran (`factsText`), each region's calls and
 steady time (`regionsText`), and after a timeout the collective it was waiting in (`waitingText`). Said from the rank's
 entry with formats.py's numbers each time the report is written (answer.attach)."""
 
@@ -17,6 +18,21 @@ def error(entry: RankEntry) -> str | None:
         return None
     where = f" (at {formats.place(at['file'], at['line'], at.get('cell'))})" if at else ""
     return f"{err['message']}{where}"
+
+
+def label(entry: RankEntry) -> str:
+    """ "rank 1: ok", "rank 1 (host-a, node 0): error — CUDA out of memory (at train.py:88)"; a rank read from its log
+    alone ("rank 1"): how it ended is not in the log."""
+    where = ", ".join(
+        [
+            *([entry["host"]] if entry.get("host") else []),
+            *([f"node {entry['nodeRank']}"] if "nodeRank" in entry else []),
+        ]
+    )
+    status = entry.get("status")
+    failed = error(entry)
+    ended = f": {status}{f' — {failed}' if failed and status != 'ok' else ''}" if status else ""
+    return f"rank {entry['rank']}{f' ({where})' if where else ''}{ended}"
 
 
 def facts(entry: RankEntry) -> str | None:
@@ -63,6 +79,7 @@ def waiting(entry: RankEntry) -> str | None:
 def attach(report: Report) -> None:
     """Each rank's words."""
     for entry in report.get("ranks") or []:
+        entry["labelText"] = label(entry)
         failed, did, waited = error(entry), facts(entry), waiting(entry)
         if failed is not None:
             entry["errorText"] = failed
