@@ -477,6 +477,18 @@ export interface CompilerInsight {
    */
   noGraphText?: string;
   /**
+   * schema 1.27, a report read from logs: what the compiler did, counted, in the runner's words (report/compiler_text.py): '5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles, 0 failed compiles, 0 restarts'. Absent: a report before 1.27, or a profile's
+   */
+  countsText?: string;
+  /**
+   * schema 1.27, a report read from logs: the compile time by phase (report/compiler_text.py): '3.4 s (dynamo 1.2 s, aot 0.50 s, inductor 1.0 s, codegen 0.30 s)'. Absent: none counted, a report before 1.27, or a profile's
+   */
+  compileTimeText?: string;
+  /**
+   * schema 1.27, a report read from logs: the caches' lookups (report/compiler_text.py): 'FX graph 2 hits, 1 miss; AOT autograd 1 hit'. Absent: none recorded, a report before 1.27, or a profile's
+   */
+  cacheText?: string;
+  /**
    * schema 1.24: what its graph breaks cost, in the runner's words, as the hover says it (report/notes.py): the graphs the code is split into, the time outside them. Absent: no break, or a report before 1.24
    */
   breakCost?: string;
