@@ -65,19 +65,19 @@ export function logsCounts(insight: CompilerInsight | null | undefined): LogsCou
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-const TIMES = ['once', 'twice'];
-
-function attemptText(a: EarlierAttempt): string {
-  const rank = a.failedRank !== null ? ` on rank ${a.failedRank}` : '';
-  const at = a.failedAt ? ` at ${placeLabel(a.failedAt)}` : '';
-  return a.status === 'ok' ? `attempt ${a.attempt} ended` : `attempt ${a.attempt} failed${rank}${at}`;
-}
-
-/** The restarts of an attached job, in one sentence; its newest attempt is the run the report shows. */
-export function restartsText(attempts: readonly EarlierAttempt[] | undefined): string | null {
-  if (!attempts?.length) return null;
-  const times = TIMES[attempts.length - 1] ?? `${attempts.length} times`;
-  return `restarted ${times}: ${attempts.map(attemptText).join('; ')} (this report is attempt ${attempts.length}'s; the earlier attempts' folders are kept)`;
+/** An attached job's restarts: the runner's sentence (schema 1.27); before it, each earlier attempt's fields listed. */
+export function restartsText(logs: Report['logs']): string | null {
+  if (logs?.restartsText) return logs.restartsText;
+  const attempts = logs?.attempts ?? [];
+  if (!attempts.length) return null;
+  const fields = (a: EarlierAttempt): string =>
+    [
+      `attempt ${a.attempt}`,
+      `status ${a.status}`,
+      ...(a.failedRank !== null ? [`failed rank ${a.failedRank}`] : []),
+      ...(a.failedAt ? [`at ${placeLabel(a.failedAt)}`] : []),
+    ].join(' · ');
+  return `restarts: ${attempts.map(fields).join('; ')}`;
 }
 
 export function digestLogs(report: Report): LogsDigest {
@@ -98,7 +98,7 @@ export function digestLogs(report: Report): LogsDigest {
     ...(ranked
       ? { ranks: report.ranks!.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) }
       : {}),
-    jobRestarts: restartsText(report.logs?.attempts),
+    jobRestarts: restartsText(report.logs),
     unmapped: (report.logs?.sourceMap ?? []).map(mappingNote).filter((n): n is string => n !== null),
     warnings: report.logs?.warnings ?? [],
   };

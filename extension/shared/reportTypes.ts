@@ -2204,6 +2204,10 @@ export interface LogsRead {
    */
   attempts?: EarlierAttempt[];
   /**
+   * schema 1.27: the attempts torchrun restarted after, in one sentence (report/rank_text.py): 'restarted once: attempt 0 failed on rank 1 at train.py:88 (this report is attempt 1's; the earlier attempts' folders are kept)'. Absent: no restart, or a report before 1.27
+   */
+  restartsText?: string;
+  /**
    * written by the extension or CLI after the runner: how each user file the logs name was mapped onto the workspace (same: the path itself; rule: a FROM=TO rule; suffix: the longest matching path suffix; ambiguous or missing: left at the log's path)
    */
   sourceMap?: SourceMapping[];

@@ -38,3 +38,27 @@ def test_a_rank_that_failed_or_waited_says_where() -> None:
     assert failed["waitingText"] == "waiting in all_reduce at train.py:42"
     assert "factsText" not in failed and failed["regionsText"] == []  # nothing recorded: nothing said
     assert report["ranks"][1]["waitingText"] == "running" and "errorText" not in report["ranks"][1]
+
+
+def _failed(attempt: int, rank: int | None, line: int | None) -> Any:
+    at = None if line is None else {"file": "/cluster/proj/train.py", "line": line}
+    return {"attempt": attempt, "folder": "../job", "status": "partial", "failedRank": rank, "failedAt": at,
+            "message": f"Rank {rank} failed"}  # fmt: skip
+
+
+def test_an_attached_job_s_restarts_name_each_attempt_the_rank_that_failed_it_and_the_user_line() -> None:
+    """Schema 1.27: `inspect` and the editor say a restarted job's earlier attempts in the runner's sentence."""
+    report: Any = {"logs": {"files": [], "warnings": [], "attempts": [_failed(0, 1, 88)]}}
+    rank_text.attach(report)
+    assert report["logs"]["restartsText"] == (
+        "restarted once: attempt 0 failed on rank 1 at train.py:88 (this report is attempt 1's; the earlier attempts' "
+        "folders are kept)"
+    )
+    assert rank_text.restarts([_failed(0, 1, 88), _failed(1, None, None), _failed(2, 3, None)]) == (
+        "restarted 3 times: attempt 0 failed on rank 1 at train.py:88; attempt 1 failed; attempt 2 failed on rank 3 "
+        "(this report is attempt 3's; the earlier attempts' folders are kept)"
+    )
+    assert (rank_text.restarts([_failed(0, 1, 88), _failed(1, 0, 9)]) or "").startswith("restarted twice: ")
+    quiet: Any = {"logs": {"files": [], "warnings": []}}
+    rank_text.attach(quiet)
+    assert "restartsText" not in quiet["logs"] and rank_text.restarts([]) is None, "no restart: nothing said"

@@ -113,4 +113,5 @@ class _LogsRead(TypedDict):
 class LogsRead(_LogsRead, total=False):
     attached: str | None
     attempts: list[EarlierAttempt]
+    restartsText: str  # schema 1.27: the attempts in one sentence (report/rank_text.py)
     sourceMap: list[dict[str, Any]]  # written by the extension after the runner, never here
