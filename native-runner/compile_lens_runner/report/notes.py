@@ -5,7 +5,7 @@ gets the recorded fields listed.
 
 A mode's notes, in order: outputs that differ from eager no more than eager differs from the reference (no compiler
 error), eager taken from another mode's pairs (runEager), a side that never ran at the host's fast state (slowHost), a
-contended host (its answer's words: sentences.py's host-contended)."""
+contended host (its answer's words: reason_text.py's host-contended)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from ..shapes.answer import Answer
 from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import Correctness, ModeResult
 from ..shapes.report import Report
-from . import sentences, verdict
+from . import reason_text, verdict
 
 
 def accuracy(c: Correctness | None) -> str | None:
@@ -72,7 +72,7 @@ def contended(m: ModeResult) -> str | None:
     load = timing.get("hostLoad") if timing else None
     if not load or not load.get("contended") or not load.get("reason"):
         return None
-    return sentences.sentence({"code": "host-contended", "what": load["reason"] or "", "fix": load.get("fix")})
+    return reason_text.sentence({"code": "host-contended", "what": load["reason"] or "", "fix": load.get("fix")})
 
 
 def mode_notes(m: ModeResult) -> list[str]:
