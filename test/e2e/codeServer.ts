@@ -16,7 +16,15 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
-import { chromium, type BrowserContext, type CDPSession, type Frame, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Frame,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { CHROMIUM } from '../chromium.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -236,10 +244,10 @@ async function openWorkbench(page: Page, port: number, workspace: string): Promi
 
 /**
  * Under the test runner (`node --test` sets NODE_TEST_CONTEXT) the sessions of one process share one code-server per
- * trust setting and one Chromium profile, which end after the process's last test: each session is a page of its own
+ * trust setting and one Chromium context, which end after the process's last test: each session is a page of its own
  * on its own workspace folder, whose window gets its own extension host. Starting a server, installing the .vsix and
  * launching Chromium cost ~8 CPU-s a session (docs/BENCHMARKS.md#test-time). A session's page is closed and its origin's
- * storage cleared after it, so no test sees another's state; the profile's HTTP cache stays, with V8's compiled
+ * storage cleared after it, so no test sees another's state; the context's HTTP cache stays, with V8's compiled
  * workbench code in it from the second load on (~1.5 CPU-s less a load: fifth pass). A session's extension host
  * inherits the server's environment, so a test gives its runner settings through its workspace (`stubInterpreter`),
  * not through process.env. Elsewhere (the benches, which read one session's processes) each session has a server and
@@ -250,26 +258,21 @@ const sharedServers = new Map<boolean, { server: Promise<Server>; artifacts: str
 let sharedBrowser: Promise<SharedBrowser> | undefined;
 if (SHARED)
   after(async () => {
-    if (sharedBrowser) {
-      const { context, profile } = await sharedBrowser;
-      await context.close().catch(() => undefined);
-      rmSync(profile, { recursive: true, force: true });
-    }
+    if (sharedBrowser) await (await sharedBrowser).browser.close().catch(() => undefined);
     for (const { server, artifacts } of sharedServers.values()) stopServer(await server, artifacts);
   });
 
 interface SharedBrowser {
+  browser: Browser;
   context: BrowserContext;
-  /** a session on the profile's first page, which no test uses, to clear an origin's storage with */
+  /** a session on a blank page of the context, which no test uses, to clear an origin's storage with */
   cdp: CDPSession;
-  profile: string;
 }
 
 async function launchSharedBrowser(): Promise<SharedBrowser> {
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'cl-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { ...CHROMIUM, viewport: VIEWPORT });
-  const cdp = await context.newCDPSession(context.pages()[0] ?? (await context.newPage()));
-  return { context, cdp, profile };
+  const browser = await chromium.launch(CHROMIUM);
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  return { browser, context, cdp: await context.newCDPSession(await context.newPage()) };
 }
 
 export async function startSession(
