@@ -248,7 +248,7 @@ async function openWorkbench(page: Page, port: number, workspace: string): Promi
  * on its own workspace folder, whose window gets its own extension host. Starting a server, installing the .vsix and
  * launching Chromium cost ~8 CPU-s a session (docs/BENCHMARKS.md#test-time). A session's page is closed and its origin's
  * storage cleared after it, so no test sees another's state; the context's HTTP cache stays, with V8's compiled
- * workbench code in it from the second load on (~1.5 CPU-s less a load: fifth pass). A session's extension host
+ * workbench code in it from the second load on (~1 CPU-s less a load: fifth pass). A session's extension host
  * inherits the server's environment, so a test gives its runner settings through its workspace (`stubInterpreter`),
  * not through process.env. Elsewhere (the benches, which read one session's processes) each session has a server and
  * a browser of its own.
