@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import explain  # noqa: E402
 from compile_lens_runner.measure import estimator, step_work, timing  # noqa: E402
-from compile_lens_runner.report import answer, sentences  # noqa: E402
+from compile_lens_runner.report import answer, shape_text  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
@@ -69,7 +69,7 @@ _OLD_VOIDED = re.compile(
 
 
 def _voided_timing(text: str) -> str:
-    """A voided timing's reason as the runner says it now (sentences.recompiled_while_timing), from an older one's."""
+    """A voided timing's reason as the runner says it now (explain.recompiled_while_timing), from an older one's."""
     old = _OLD_VOIDED.match(text)
     if not old:
         return text
@@ -129,7 +129,7 @@ def _limit_fallback(call: dict[str, Any]) -> None:
     old = _OLD_LIMIT.match(call.get("fallbackReason") or "")
     limit = explain.recompile_limit(call.get("fallbackReason") or "")
     if old and limit is not None:
-        call["fallbackReason"] = sentences.recompile_limit_reached(old[1] or old[2], limit)
+        call["fallbackReason"] = shape_text.recompile_limit_reached(old[1] or old[2], limit)
         call["recompileLimit"] = limit
 
 

@@ -5,7 +5,7 @@ import { scaleLinear, select } from 'd3';
 import type { CompilePhase, ModeResult, Report } from '../extension/shared/report.ts';
 import { compileName } from '../extension/present/compileNames.ts';
 import { explanationsOf } from '../extension/present/glossary.ts';
-import { formatMs, plural } from '../extension/present/numbers.ts';
+import { formatMs, formatTimeTicks, plural } from '../extension/present/numbers.ts';
 import { el, termEl } from './panels.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -85,7 +85,20 @@ function compileRow(
   }
   row.append(labelEl, svg.node()!);
   new ResizeObserver(() => fitLabels(svg.node()!)).observe(svg.node()!);
+  watchTheme();
   return row;
+}
+
+// VS Code sets its font as variables on <html> and swaps the body's class with the theme: a label's width changes
+// with the font, not with the track's, so every track's labels are fitted again then.
+let refitOnThemeChange: MutationObserver | null = null;
+function watchTheme(): void {
+  if (refitOnThemeChange) return;
+  refitOnThemeChange = new MutationObserver(() => {
+    for (const track of document.querySelectorAll<SVGSVGElement>('.compile-phases svg.phase-track')) fitLabels(track);
+  });
+  refitOnThemeChange.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
+  refitOnThemeChange.observe(document.body, { attributes: true, attributeFilter: ['class'] });
 }
 
 /** Shows a bar's label only where it fits inside the bar at the drawn width. */
@@ -127,15 +140,17 @@ function modeSection(mode: ModeResult): HTMLElement | null {
     .attr('class', 'phase-track')
     .attr('width', '100%')
     .attr('height', ROW);
-  for (const tick of x.ticks(4)) {
-    // few: the panel is often narrow, and a label takes ~60 px
+  // few: the panel is often narrow, and a label takes ~60 px; all in one unit, their spacing's ("0 s", not "0 ms")
+  const tickMs = x.ticks(4);
+  const tickText = formatTimeTicks(tickMs.map((ms) => ms * 1000));
+  tickMs.forEach((tick, k) => {
     ticks
       .append('text')
       .attr('x', `${x(tick)}%`)
       .attr('y', ROW - 4)
       .attr('text-anchor', x(tick) > 95 ? 'end' : 'start')
-      .text(formatMs(tick));
-  }
+      .text(tickText[k]!);
+  });
   axis.append(el('div', 'phase-label', 'time since the first compile'), ticks.node()!);
   details.append(axis);
   for (const id of order.slice(0, MAX_COMPILES)) {

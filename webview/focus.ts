@@ -1,10 +1,10 @@
 // "Show in timeline" in the webview: a finding's places (shared/trace/timelineMarks.targetSpans) in the first pane
 // that has them (panes of the modes it was seen in first), zoomed to the first, outlined, and said in a line
-// above the panes; where the traces hold none, that is said.
-import { formatMicros } from '../extension/shared/trace/summary.ts';
+// above the panes (timelineWords.ts); where the traces hold none, that is said.
 import { targetSpans, type TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
 import { el } from './panels.ts';
 import type { TimelineCanvas } from './timeline.ts';
+import { focusFound, focusNotFound } from './timelineWords.ts';
 
 /** Where it was found: the pane and how many places; null when nowhere. `zoomTo` takes pane time. */
 export function showTarget(
@@ -26,12 +26,10 @@ export function showTarget(
     const start = first.startUs - timeline.offset;
     const pad = Math.max(first.durUs * 1.5, 20);
     zoomTo(start - pad, start + first.durUs + pad);
-    note.textContent = `${target.label} — in ${panes[p]!.label} at ${formatMicros(start)}${spans.length > 1 ? ` (the first of ${spans.length} places, all outlined)` : ''}.`;
+    note.textContent = focusFound(target.label, panes[p]!.label, start, spans.length);
     timeline.canvas.scrollIntoView({ block: 'center' });
     return { pane: p, places: spans.length };
   }
-  note.textContent = target.compileIds.length
-    ? `${target.label} — not in these traces: the profiled calls never ran the compiled code it happened in.`
-    : `${target.label} — the report does not say which compile it happened in, so it cannot be placed on the timeline.`;
+  note.textContent = focusNotFound(target.label, target.compileIds.length > 0);
   return null;
 }

@@ -23,7 +23,7 @@ import {
   withPackedRows,
   type Opening,
 } from './opening.ts';
-import { el, renderComparison, renderDetails, renderReportHeader } from './panels.ts';
+import { el, renderComparison, renderDetails, renderReportHeader, swatchEntry } from './panels.ts';
 import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps } from './ranks.ts';
 import { RangeSelection } from './rangeSelection.ts';
 import { renderRankReport } from './rankReport.ts';
@@ -37,6 +37,7 @@ import { LABEL_WIDTH, TimelineCanvas } from './timeline.ts';
 import { TimelineInput } from './timelineInput.ts';
 import { exposeDebugView } from './debugView.ts';
 import { state } from './viewState.ts';
+import { comparisonPending, matchingSlices, readingTraces } from './timelineWords.ts';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -144,7 +145,7 @@ function showReport(title: string, report: Report, traces: number): void {
   state.report = report;
   app.replaceChildren(el('h1', undefined, title));
   appendReport(report);
-  if (traces > 0) app.append(el('p', 'hint', `Reading the trace${traces === 1 ? '' : 's'}…`));
+  if (traces > 0) app.append(el('p', 'hint', readingTraces(traces)));
 }
 
 /** The report's parts above the timelines: header, regions, ranks, compile phases. */
@@ -259,7 +260,7 @@ function load(message: Opening): void {
   });
   app.append(panesBox);
   const toCome = message.count - message.panes.length;
-  if (toCome > 0) app.append(el('p', 'hint traces-pending', `Reading ${toCome} more trace${toCome === 1 ? '' : 's'}…`));
+  if (toCome > 0) app.append(el('p', 'hint traces-pending', readingTraces(toCome, true)));
   if (state.ranks?.table)
     app.append(
       renderRankSteps(
@@ -289,7 +290,7 @@ function load(message: Opening): void {
 
   state.comparisons = [];
   if (partial && state.panes.length > 1 && !state.ranks) {
-    app.append(el('p', 'hint compare-pending', 'The comparison of the traces appears when they have fully loaded.'));
+    app.append(el('p', 'hint compare-pending', comparisonPending));
   } else {
     for (let p = 1; p < state.panes.length; p++) {
       const { compareTo } = panes[p]!;
@@ -363,11 +364,9 @@ function renderToolbar(): HTMLElement {
   next.setAttribute('secondary', '');
   next.addEventListener('click', () => changeStep(1));
   const legend = el('span', 'legend');
-  for (const [kind, label] of kindLegend(state.panes.map((p) => p.timeline.model))) {
-    const swatch = el('span', `swatch kind-${kind}`);
-    legend.append(swatch, el('span', 'legend-label', label));
-  }
-  if (state.panes.some((p) => p.communication)) legend.append(...communicationLegend());
+  for (const [kind, label] of kindLegend(state.panes.map((p) => p.timeline.model)))
+    legend.append(swatchEntry(kind, label));
+  if (state.panes.some((p) => p.communication)) legend.append(communicationLegend());
   bar.append(search, matches, fit, fitAll, prev, next, legend);
   return bar;
 }
@@ -378,7 +377,7 @@ function applySearch(query: string): void {
   const matches = document.querySelector('.matches');
   if (matches)
     matches.textContent = state.search
-      ? `${state.panes.reduce((n, p) => n + p.timeline.matchingSlices().length, 0)} matching slices`
+      ? matchingSlices(state.panes.reduce((n, p) => n + p.timeline.matchingSlices().length, 0))
       : '';
   scheduleDraw();
   saveState();

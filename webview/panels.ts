@@ -9,7 +9,7 @@ import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { splitTerms } from '../extension/present/glossary.ts';
 import { kernelArg } from '../extension/present/kernelArgs.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
-import { sourceLink, type Reveal } from './sourceLinks.ts';
+import { followSaid, sourceLink, type Reveal } from './sourceLinks.ts';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -20,6 +20,13 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+/** A timeline legend's entry: a slice kind's swatch (its class kind-N) and its words, on one line when the legend wraps. */
+export function swatchEntry(kind: number | 'communication', label: string): HTMLElement {
+  const entry = el('span', 'legend-entry');
+  entry.append(el('span', `swatch kind-${kind}`), el('span', 'legend-label', label));
+  return entry;
 }
 
 /** A speedup's cell: coloured, and its word ("faster", "slower") after it, only where the runner says the number points
@@ -34,13 +41,8 @@ export function speedupCell(
   return cell;
 }
 
-/** el() whose text marks each compiler term in it (glossary.ts) with its explanation as a tooltip. */
-export function termEl<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className: string | undefined,
-  text: string,
-): HTMLElementTagNameMap[K] {
-  const node = el(tag, className);
+/** `text` into `node`, each compiler term in it (glossary.ts) marked with its explanation as a tooltip. */
+function appendTerms(node: HTMLElement, text: string): void {
   for (const part of splitTerms(text)) {
     if (!part.term) {
       node.append(part.text);
@@ -50,7 +52,28 @@ export function termEl<K extends keyof HTMLElementTagNameMap>(
     term.title = part.term.explanation;
     node.append(term);
   }
+}
+
+/** el() whose text marks each compiler term in it (glossary.ts) with its explanation as a tooltip. */
+export function termEl<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string | undefined,
+  text: string,
+): HTMLElementTagNameMap[K] {
+  const node = el(tag, className);
+  appendTerms(node, text);
   return node;
+}
+
+/** termEl() for the runner's sentence about `own` (the file or cell its bare "line 9" is in): the lines it names
+ *  follow the user's edits (sourceLinks.followSaid). */
+export function saidEl<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string | undefined,
+  text: string,
+  own: { file: string; cell?: number | null } | null,
+): HTMLElementTagNameMap[K] {
+  return followSaid(el(tag, className), own, text, appendTerms);
 }
 
 /** Speedup per mode with where the next run may land, kernels/step eager → compiled, what the numbers rest on
@@ -91,19 +114,20 @@ export function renderReportHeader(report: Report, reveal: Reveal): HTMLElement 
   for (const graphBreak of breaks) {
     const item = el('li');
     // the runner's words for it where it has them, PyTorch's otherwise; then the runner's fix
-    item.append(termEl('span', undefined, graphBreak.what ?? graphBreak.reason));
     // a notebook's break opens its cell in the notebook editor, named "explore.ipynb cell 3, line 2"
     const at = { file: graphBreak.file, line: graphBreak.line, cell: graphBreak.cell ?? null };
+    item.append(saidEl('span', undefined, graphBreak.what ?? graphBreak.reason, at));
     item.append(
       ' ',
       sourceLink(at, (line) => placeLabel({ ...at, line }, at.cell === null), reveal),
     );
-    if (graphBreak.fix) item.append(el('div', 'fix', `Fix: ${graphBreak.fix}`));
+    if (graphBreak.fix) item.append(saidEl('div', 'fix', `Fix: ${graphBreak.fix}`, at));
     list.append(item);
   }
   breakSection.append(list);
   header.append(breakSection);
-  header.append(termEl('p', 'recommendation', `Recommendation: ${digest.recommendation.reason}`));
+  const own = report.target.file ? { file: report.target.file } : null;
+  header.append(saidEl('p', 'recommendation', `Recommendation: ${digest.recommendation.reason}`, own));
   return header;
 }
 

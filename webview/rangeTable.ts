@@ -11,6 +11,7 @@ import {
   type SortDirection,
 } from './analysis/rangeSummary.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
+import { rangePairTitle, rangeTitle } from './timelineWords.ts';
 import { el } from './panels.ts';
 
 interface Column<T> {
@@ -142,13 +143,7 @@ export function renderRangeSummary(
   say: Say,
 ): HTMLElement {
   const section = el('section', 'range-summary');
-  section.append(
-    el(
-      'h3',
-      undefined,
-      `${paneLabel}: ${formatMicros(summary.fromUs - offset)} – ${formatMicros(summary.toUs - offset)} on its axis (${formatMicros(summary.toUs - summary.fromUs)})`,
-    ),
-  );
+  section.append(el('h3', undefined, rangeTitle(paneLabel, summary.fromUs - offset, summary.toUs - offset)));
   section.append(
     el(
       'p',
@@ -236,11 +231,7 @@ export function renderRangePair(
   const section = el('section', 'range-pair');
   const pair = compareRanges(before.summary, after.summary);
   section.append(
-    el(
-      'h3',
-      undefined,
-      `${before.label} → ${after.label}, the same range of each: ${formatMicros(before.summary.toUs - before.summary.fromUs)}`,
-    ),
+    el('h3', undefined, rangePairTitle(before.label, after.label, before.summary.toUs - before.summary.fromUs)),
   );
   const columns = pairColumns(before.label, after.label, { before: before.say, after: after.say });
   const initial = { key: 'delta', direction: 'descending' as const };

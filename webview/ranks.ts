@@ -8,7 +8,7 @@ import { rankStepTable, type RankStepStat, type RankStepTable } from './analysis
 import { hostsOf, rankAlignment, type RankAlignment } from '../extension/shared/trace/ranks.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 import type { TraceHead } from '../extension/shared/trace/traceHead.ts';
-import { el } from './panels.ts';
+import { el, swatchEntry } from './panels.ts';
 
 export interface RankView {
   heads: TraceHead[];
@@ -208,7 +208,7 @@ function slowestText(slowest: RankStepTable['rows'][number]['slowest'], labels: 
   return slowest.even ? `even (${labels[slowest.pane]} ${lead})` : `${labels[slowest.pane]}, ${lead} over the fastest`;
 }
 
-/** The legend's communication entry (swatch + label). */
-export function communicationLegend(): HTMLElement[] {
-  return [el('span', 'swatch kind-communication'), el('span', 'legend-label', 'communication (NCCL/gloo)')];
+/** The legend's communication entry. */
+export function communicationLegend(): HTMLElement {
+  return swatchEntry('communication', 'communication (NCCL/gloo)');
 }

@@ -12,7 +12,7 @@ import {
 import type { RegionCall, Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { plural } from '../extension/present/numbers.ts';
-import { el, speedupCell, termEl } from './panels.ts';
+import { el, saidEl, speedupCell, termEl } from './panels.ts';
 import { renderInSituChart } from './inSituChart.ts';
 import { renderRegionChart } from './regionChart.ts';
 import { sourceLink, type Reveal } from './sourceLinks.ts';
@@ -104,28 +104,31 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
       );
     box.append(title);
     // the runner's answer first: the verdict and the number it rests on, as the CodeLens says it
-    box.append(termEl('p', 'headline', digest.headline));
+    box.append(saidEl('p', 'headline', digest.headline, at ?? null));
     box.append(termEl('p', 'region-facts', `${regionFacts(digest).join(' · ')} · compiled with mode ${digest.mode}`));
-    if (digest.noCompiledCode) box.append(termEl('p', 'no-compiled-code', digest.noCompiledCode));
-    if (digest.story) box.append(termEl('p', 'story', digest.story));
+    if (digest.noCompiledCode) box.append(saidEl('p', 'no-compiled-code', digest.noCompiledCode, at ?? null));
+    if (digest.story) box.append(saidEl('p', 'story', digest.story, at ?? null));
     const guards = region.calls.filter((c) => c.event === 'recompiled' && c.recompileReason);
     if (guards.length) box.append(failedGuards(guards));
-    if (digest.cudaGraphs.length) box.append(termEl('p', 'cuda-graphs', digest.cudaGraphs.join('\n')));
+    if (digest.cudaGraphs.length) box.append(saidEl('p', 'cuda-graphs', digest.cudaGraphs.join('\n'), at ?? null));
     // a region that ran no compiled code has no speedup to show: its timings compare eager code with itself
     if (digest.noCompiledCode) {
-      if (digest.recommendation) box.append(termEl('p', 'recommendation', recommendationLine(digest.recommendation)));
+      if (digest.recommendation)
+        box.append(saidEl('p', 'recommendation', recommendationLine(digest.recommendation), at ?? null));
       section.append(box);
       continue;
     }
     if (digest.inSitu) {
       // the script's own steps both ways first; the observed run's calls and the replay below
-      box.append(termEl('p', 'in-situ-lines', digest.inSitu.lines.join('\n')));
+      box.append(saidEl('p', 'in-situ-lines', digest.inSitu.lines.join('\n'), at ?? null));
       const overlay = renderInSituChart(region);
       if (overlay) box.append(overlay);
     }
     box.append(renderRegionChart(region));
     if (digest.replayLeftOut)
-      box.append(termEl('p', 'not-measured', `${digest.inSitu ? 'replay ' : ''}left out: ${digest.replayLeftOut}`));
+      box.append(
+        saidEl('p', 'not-measured', `${digest.inSitu ? 'replay ' : ''}left out: ${digest.replayLeftOut}`, at ?? null),
+      );
     if (digest.measurements.length) {
       // the table's times are the replay's, not the script's own calls (the story and the chart): said, so that two
       // numbers for one region's call read as the two quantities they are
@@ -141,7 +144,8 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
       scroller.append(measurementTable(digest));
       box.append(scroller);
     }
-    if (digest.recommendation) box.append(termEl('p', 'recommendation', recommendationLine(digest.recommendation)));
+    if (digest.recommendation)
+      box.append(saidEl('p', 'recommendation', recommendationLine(digest.recommendation), at ?? null));
     section.append(box);
   }
   return section;

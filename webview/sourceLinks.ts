@@ -1,7 +1,8 @@
-// The report panel's links to the user's lines, and the line numbers it shows beside their code: each follows the
-// user's edits since the panel opened (the host's 'edited', shared/movedLines.ts), as Problems and hovers do, so a
-// Quick Fix that inserted a line above a finding leaves no link on the line it was on before.
-import { EditedLines, type TextChange } from '../extension/shared/movedLines.ts';
+// The report panel's links to the user's lines, the line numbers it shows beside their code, and the lines the
+// runner's sentences name: each follows the user's edits since the panel opened (the host's 'edited',
+// shared/movedLines.ts), as Problems and hovers do, so a Quick Fix that inserted a line above a finding leaves no link
+// or sentence on the line it was on before.
+import { EditedLines, saidAfterEdits, type TextChange } from '../extension/shared/movedLines.ts';
 import type { SourceLocation } from '../extension/shared/report.ts';
 import { placeOf, type SourcePlace } from '../extension/shared/sourcePlace.ts';
 
@@ -23,6 +24,25 @@ export function followLine<T extends HTMLElement>(node: T, at: Located, text: (l
   say();
   node.classList.add(FOLLOWS);
   sayers.set(node, say);
+  return node;
+}
+
+/** `node` saying the runner's `text`, a sentence about `own` (where its bare "line 9" is; null: none), with each line
+ *  it names on the line that line is on now, said again after each edit; `say` puts a text in the emptied node. */
+export function followSaid<T extends HTMLElement>(
+  node: T,
+  own: Pick<Located, 'file' | 'cell'> | null,
+  text: string,
+  say: (node: T, text: string) => void,
+): T {
+  const place = own ? placeOf(own) : null;
+  const again = (): void => {
+    node.replaceChildren();
+    say(node, saidAfterEdits(text, place, edits));
+  };
+  again();
+  node.classList.add(FOLLOWS);
+  sayers.set(node, again);
   return node;
 }
 

@@ -4,8 +4,9 @@
 // Pure, so the rule is tested without VS Code.
 import { collectFindings, type Finding } from '../present/findings.ts';
 import type { Report } from '../shared/report.ts';
-import { placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
-import { movedLineAfter, type TextChange } from '../shared/movedLines.ts';
+import type { SourcePlace } from '../shared/sourcePlace.ts';
+import type { TextChange } from '../shared/movedLines.ts';
+import { findingAfterEdit } from './followEdits.ts';
 
 /** What a report was a run of: a target function, a script (or notebook), or a sample. */
 export function runKey(target: Report['target']): string {
@@ -43,15 +44,15 @@ export class FindingStore {
     this.runs.clear();
   }
 
-  /** The user edited `place`: its findings follow their lines (movedLines.ts) until a newer run of it. Whether any moved. */
+  /** The user edited `place`: its findings follow their lines, and every finding's words the lines they name
+   *  (followEdits.ts), until a newer run of it. Whether any moved. */
   moveLines(place: SourcePlace, changes: readonly TextChange[]): boolean {
     let moved = false;
     for (const run of this.runs.values()) {
       run.findings = run.findings.map((f) => {
-        const line = samePlace(placeOf(f), place) ? movedLineAfter(f.line - 1, changes) + 1 : f.line;
-        if (line === f.line) return f;
-        moved = true;
-        return { ...f, line };
+        const after = findingAfterEdit(f, place, changes);
+        if (after !== f) moved = true;
+        return after;
       });
     }
     return moved;

@@ -3,22 +3,22 @@
 // Reads the newest report shown that compiled this file (a run of another file does not hide it); an edit moves its
 // lines as it moves the findings' (shared/movedLines.ts).
 import * as vscode from 'vscode';
-import { movedLineKeys } from '../shared/movedLines.ts';
-import { compiledLineHover, compiledLineIndex, type LineUse } from '../present/kernelLinks.ts';
+import { movesLines } from '../shared/movedLines.ts';
+import { compiledLineHover, compiledLineIndex, movedLineIndex, type LineUse } from '../present/kernelLinks.ts';
 import type { Report } from '../shared/report.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type GeneratedCode, type OpenGeneratedCodeArgs } from './generatedCode.ts';
 
 export class CompiledLineHover implements vscode.Disposable {
   private readonly indexes = new WeakMap<Report, ReturnType<typeof compiledLineIndex>>();
-  // every shown report's index is built at the first edit after it was shown, so it moves from the report's lines
+  // every shown report's index is built at the first edit after it was shown, so it moves from the report's lines;
+  // the lines its entries name besides their own ("with line 13") move alike
   private readonly edited = vscode.workspace.onDidChangeTextDocument((event) => {
-    if (event.document.uri.scheme !== 'file' || !event.contentChanges.length) return;
-    for (const shown of this.generated.newestFirst()) {
-      const index = this.indexOf(shown.report);
-      const byLine = index.get(event.document.uri.fsPath);
-      if (!byLine) continue;
-      index.set(event.document.uri.fsPath, movedLineKeys(byLine, event.contentChanges));
-    }
+    if (event.document.uri.scheme !== 'file' || !event.contentChanges.some(movesLines)) return;
+    for (const shown of this.generated.newestFirst())
+      this.indexes.set(
+        shown.report,
+        movedLineIndex(this.indexOf(shown.report), event.document.uri.fsPath, event.contentChanges),
+      );
   });
 
   constructor(private readonly generated: GeneratedCode) {}

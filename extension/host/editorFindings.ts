@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { findCompileSites, findCompileSitesInCells } from '../editor/compileSites.ts';
 import { FindingStore } from '../editor/findingStore.ts';
-import { movedLineAfter } from '../shared/movedLines.ts';
+import { regionAfterEdit } from '../editor/followEdits.ts';
 import { findingHover, findingMessage, type Finding } from '../present/findings.ts';
 import { digestRegion, regionLine, type RegionDigest } from '../present/regionDigest.ts';
 import { runHeadline } from '../present/headline.ts';
@@ -67,7 +67,8 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
     this.lensesChanged.fire();
   });
 
-  // an edit moves the lines below it: findings and region lenses follow their lines until the next profile
+  // an edit moves the lines below it: findings and region lenses follow their lines, and their words the lines they
+  // name, until the next profile
   private readonly edited = vscode.workspace.onDidChangeTextDocument((event) => {
     const place = placeOfDocument(event.document);
     if (!place || !event.contentChanges.length) return;
@@ -82,11 +83,10 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
       this.regionsByScript.set(
         script,
         results.map((r) => {
-          if (!samePlace(r.place, place) || r.region.line === null) return r;
-          const line = movedLineAfter(r.region.line - 1, changes) + 1;
-          if (line === r.region.line) return r;
+          const region = regionAfterEdit(r.region, r.place, place, changes);
+          if (region === r.region) return r;
           moved = true;
-          return { ...r, region: { ...r.region, line } };
+          return { ...r, region };
         }),
       );
     }

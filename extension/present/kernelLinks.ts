@@ -8,6 +8,7 @@ import { inSituTraces, regionTraces } from './regionTraces.ts';
 import { formatUs, plural } from './numbers.ts';
 import { compileName } from './compileNames.ts';
 import { generatedKernelWords, linesText } from './kernelNames.ts';
+import { movedLineAfter, movedLineKeys, type TextChange } from '../shared/movedLines.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
 
@@ -92,6 +93,30 @@ export function compiledLineIndex(report: Report): Map<string, Map<number, LineU
     }
   }
   return index;
+}
+
+/**
+ * The index after an edit of `file`: that file's lines on the lines they moved to (lines an edit merged keep every
+ * use), and the other lines each use names ("with line 13", in any file's entry) where they are now.
+ */
+export function movedLineIndex(
+  index: ReadonlyMap<string, ReadonlyMap<number, LineUse[]>>,
+  file: string,
+  changes: readonly TextChange[],
+): Map<string, Map<number, LineUse[]>> {
+  const moved = (l: SourceLocation): SourceLocation =>
+    l.file === file && (l.cell ?? null) === null ? { ...l, line: movedLineAfter(l.line - 1, changes) + 1 } : l;
+  const out = new Map<string, Map<number, LineUse[]>>();
+  for (const [name, byLine] of index) {
+    const keyed = name === file ? movedLineKeys(byLine, changes) : new Map(byLine);
+    for (const [line, uses] of keyed)
+      keyed.set(
+        line,
+        uses.map((use) => ({ ...use, others: use.others.map(moved) })),
+      );
+    out.set(name, keyed);
+  }
+  return out;
 }
 
 /**

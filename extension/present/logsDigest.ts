@@ -65,19 +65,19 @@ export function logsCounts(insight: CompilerInsight | null | undefined): LogsCou
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-const TIMES = ['once', 'twice'];
-
-function attemptText(a: EarlierAttempt): string {
-  const rank = a.failedRank !== null ? ` on rank ${a.failedRank}` : '';
-  const at = a.failedAt ? ` at ${placeLabel(a.failedAt)}` : '';
-  return a.status === 'ok' ? `attempt ${a.attempt} ended` : `attempt ${a.attempt} failed${rank}${at}`;
-}
-
-/** The restarts of an attached job, in one sentence; its newest attempt is the run the report shows. */
-export function restartsText(attempts: readonly EarlierAttempt[] | undefined): string | null {
-  if (!attempts?.length) return null;
-  const times = TIMES[attempts.length - 1] ?? `${attempts.length} times`;
-  return `restarted ${times}: ${attempts.map(attemptText).join('; ')} (this report is attempt ${attempts.length}'s; the earlier attempts' folders are kept)`;
+/** An attached job's restarts: the runner's sentence (schema 1.27); before it, each earlier attempt's fields listed. */
+export function restartsText(logs: Report['logs']): string | null {
+  if (logs?.restartsText) return logs.restartsText;
+  const attempts = logs?.attempts ?? [];
+  if (!attempts.length) return null;
+  const fields = (a: EarlierAttempt): string =>
+    [
+      `attempt ${a.attempt}`,
+      `status ${a.status}`,
+      ...(a.failedRank !== null ? [`failed rank ${a.failedRank}`] : []),
+      ...(a.failedAt ? [`at ${placeLabel(a.failedAt)}`] : []),
+    ].join(' · ');
+  return `restarts: ${attempts.map(fields).join('; ')}`;
 }
 
 export function digestLogs(report: Report): LogsDigest {
@@ -98,21 +98,29 @@ export function digestLogs(report: Report): LogsDigest {
     ...(ranked
       ? { ranks: report.ranks!.map(digestRank), divergence: (report.divergence ?? []).map(digestDivergence) }
       : {}),
-    jobRestarts: restartsText(report.logs?.attempts),
+    jobRestarts: restartsText(report.logs),
     unmapped: (report.logs?.sourceMap ?? []).map(mappingNote).filter((n): n is string => n !== null),
     warnings: report.logs?.warnings ?? [],
   };
 }
 
-function cacheText(name: string, { hit, miss, bypass }: Record<string, number>): string | null {
-  const parts = [
-    hit ? plural(hit, 'hit') : null,
-    miss ? plural(miss, 'miss', 'misses') : null,
-    bypass ? plural(bypass, 'bypass', 'bypasses') : null,
-  ];
-  const said = parts.filter((p) => p !== null);
-  return said.length ? `${name} ${said.join(', ')}` : null;
+/** A report before the runner's words for what the compiler did (schema 1.27): the counts listed, label and value. */
+function countFields(c: LogsCounts): string {
+  return [
+    `compiles ${c.compiles}`,
+    `graphs ${c.graphs}`,
+    `graph breaks ${c.graphBreaks} (sites ${c.graphBreakSites})`,
+    `recompiles ${c.recompiles} (sites ${c.recompileSites})`,
+    `failed compiles ${c.compileFailures}`,
+    `restarts ${c.restarts}`,
+  ].join(' · ');
 }
+
+/** A report before them: the compile time's phases and the caches' lookups, label and value. */
+const fields = (values: Record<string, number> | undefined, unit: (n: number) => string): string | null => {
+  const listed = Object.entries(values ?? {}).filter(([, n]) => n);
+  return listed.length ? listed.map(([k, n]) => `${k} ${unit(n)}`).join(' · ') : null;
+};
 
 /** The CLI's text for a report read from logs. */
 export function formatLogsDigest(report: Report): string {
@@ -123,30 +131,19 @@ export function formatLogsDigest(report: Report): string {
     `Compile Lens — compiler logs ${report.target.name}${ranks}: ${plural(digest.logs.length, 'log')} read, nothing timed`,
   ];
   if (report.error) out.push(`  error: ${report.error.message} — ${report.error.fix}`);
-  const breaks =
-    c.graphBreaks === c.graphBreakSites
-      ? plural(c.graphBreaks, 'graph break')
-      : `${plural(c.graphBreaks, 'graph break')} at ${plural(c.graphBreakSites, 'site')}`;
-  const recompiles =
-    c.recompiles === c.recompileSites
-      ? plural(c.recompiles, 'recompile')
-      : `${plural(c.recompiles, 'recompile')} at ${plural(c.recompileSites, 'site')}`;
+  // what the compiler did, its compile time and caches: the runner's words (schema 1.27), before them the fields
+  const compiler = report.modes[0]?.compiler;
   const head = ranks ? '  compiler (the lowest rank; breaks and recompiles of every rank)' : '  compiler';
-  out.push(
-    `${head}: ${plural(c.compiles, 'compile')}, ${plural(c.graphs, 'graph')}, ${breaks}, ${recompiles}, ${plural(c.compileFailures, 'failed compile')}, ${plural(c.restarts, 'restart')}`,
-  );
-  const phases = report.modes[0]?.compiler?.compileSeconds;
-  const total = phases?.['total'];
-  if (phases && total) {
-    const shares = ['dynamo', 'aot', 'inductor', 'codegen']
-      .filter((k) => phases[k])
-      .map((k) => `${k} ${formatSeconds(phases[k]!)}`);
-    out.push(`  compile time: ${formatSeconds(total)}${shares.length ? ` (${shares.join(', ')})` : ''}`);
-  }
-  const caches = [cacheText('FX graph', c.cache.fxGraph), cacheText('AOT autograd', c.cache.aotAutograd)].filter(
-    (t) => t !== null,
-  );
-  if (caches.length) out.push(`  cache: ${caches.join('; ')}`);
+  out.push(`${head}: ${compiler?.countsText ?? countFields(c)}`);
+  const time = compiler?.countsText ? compiler.compileTimeText : fields(compiler?.compileSeconds, formatSeconds);
+  if (time) out.push(`  compile time: ${time}`);
+  const cache = compiler?.countsText
+    ? compiler.cacheText
+    : Object.entries(c.cache)
+        .map(([name, lookups]) => fields(lookups, String) && `${name} ${fields(lookups, String)}`)
+        .filter(Boolean)
+        .join('; ');
+  if (cache) out.push(`  cache: ${cache}`);
   // frames compiled and no graph made: the runner's sentence (schema 1.25)
   const noGraph = report.modes[0]?.compiler?.noGraphText;
   if (noGraph) out.push(`  ${noGraph}`);

@@ -6,6 +6,9 @@ import { formatSeconds, plural } from './numbers.ts';
 
 export interface RankDigest {
   rank: number;
+  /** the rank and how it ended, the runner's words (schema 1.27: "rank 1 (host-a, node 0): error — CUDA out of
+   *  memory (at train.py:88)"); before them, the fields listed */
+  label: string;
   /** attach: the host and launcher node it ran on */
   host: string | null;
   nodeRank: number | null;
@@ -53,10 +56,22 @@ function factFields(entry: RankEntry): string | null {
   return fields.length ? fields.map(([label, value]) => `${label} ${value}`).join(' · ') : null;
 }
 
+/** A report before the runner's words for a rank's ending (schema 1.27): the rank, then its fields label and value. */
+function labelFields(entry: RankEntry): string {
+  const fields = [
+    ['host', entry.host],
+    ['node', entry.nodeRank],
+    ['status', entry.status],
+    ['error', entry.errorText ?? entry.error?.message],
+  ].filter(([, value]) => value != null);
+  return [`rank ${entry.rank}`, ...fields.map(([label, value]) => `${label} ${value}`)].join(' · ');
+}
+
 export function digestRank(entry: RankEntry): RankDigest {
   const fx = entry.cache?.['fxGraph'];
   return {
     rank: entry.rank,
+    label: entry.labelText ?? labelFields(entry),
     host: entry.host ?? null,
     nodeRank: entry.nodeRank ?? null,
     status: entry.status ?? 'unknown',
@@ -99,18 +114,12 @@ export function digestDivergence(d: Divergence): DivergenceDigest {
 export const failingDivergence = (report: Report): Divergence[] =>
   (report.divergence ?? []).filter((d) => (d.severity ?? 'error') === 'error');
 
-/** "rank 1: ok · 2 graphs, 2 graph breaks, … · r0 Model: 6 calls, 0.94 ms/call from call 4": the rank, how it
- * ended, then the runner's words for it. */
+/** "rank 1: ok · 2 graphs, 2 graph breaks, … · r0 Model: 6 calls, 0.94 ms/call from call 4": the runner's words for
+ * the rank and how it ended, what it compiled and ran, its regions, where it waited. */
 export function rankLine(d: RankDigest): string {
-  // a rank read from its log alone: how it ended is not in the log
-  const status =
-    d.status === 'ok' ? 'ok' : d.status === 'unknown' ? null : `${d.status}${d.error ? ` — ${d.error}` : ''}`;
-  const where = [d.host, d.nodeRank !== null ? `node ${d.nodeRank}` : null].filter((w) => w !== null).join(', ');
-  const parts = [`rank ${d.rank}${where ? ` (${where})` : ''}${status ? `: ${status}` : ''}`];
-  if (d.facts) parts.push(d.facts);
-  if (d.regionLines.length) parts.push(d.regionLines.join('; '));
-  if (d.waiting) parts.push(d.waiting);
-  return parts.join(' · ');
+  return [d.label, d.facts, d.regionLines.join('; '), d.waiting]
+    .filter((part) => part !== null && part !== '')
+    .join(' · ');
 }
 
 /** A placed sentence: "train.py:42  rank 1 recompiled …"; a warning says so. */

@@ -1,7 +1,8 @@
 // Where a report's line is after the user edited the file: until the next profile, a finding, a region's lens, a
 // compiled line's hover and the report panel's links follow the edit that moved their line (a Quick Fix that inserts
-// a line above them, typing). Pure, on the shape of VS Code's TextDocumentContentChangeEvent, so the rule is tested
+// a line above them, typing), and so do the lines the runner's sentences name ("the warm-up at batch 1 (line 9)"). Pure, on the shape of VS Code's TextDocumentContentChangeEvent, so the rule is tested
 // without VS Code; shared: the host keeps a panel's edits, the webview moves its links with them.
+import { baseName } from './fileName.ts';
 import type { SourcePlace } from './sourcePlace.ts';
 
 /** One edit of a document, as VS Code reports it: a range of the text before it (0-based) and the text put there. */
@@ -43,14 +44,52 @@ export function movedLineKeys<T>(
   return moved;
 }
 
+/** Where the lines a sentence names are now. */
+export interface LinesNow {
+  /** the 1-based `line` of `place` after the edits */
+  line(place: SourcePlace, line: number): number;
+  /** the edited file whose base name is `name` ("train.py" in "train.py:41"); null where none or several are */
+  named(name: string): string | null;
+}
+
+/**
+ * A user's line as the runner's sentences name it (formats.place, report/reason_text.place): "explore.ipynb cell 3,
+ * line 2", "train.py:41" (also at the end of a path PyTorch quoted), "cell 3, line 2" and "line 9" (of the sentence's
+ * own file); not a traceback's `File "…", line 9`, whose file is the quoted path.
+ */
+const SAID_LINE =
+  /(?<![\w.-])([\w.-]+\.(?:py|ipynb))(?: cell (\d+), line |:)(\d+)(?!\d)|(?<!", )\b(?:cell (\d+), )?line (\d+)(?!\d)/g;
+
+/**
+ * `text`, one of the runner's sentences about `own` (the file or cell its bare "line 9" is in; null: none), with each
+ * line it names on the line that line is on now: only the number changes, the words stay the runner's.
+ */
+export function saidAfterEdits(text: string, own: SourcePlace | null, now: LinesNow): string {
+  return text.replace(
+    SAID_LINE,
+    (said: string, name?: string, namedCell?: string, namedLine?: string, cell?: string, line?: string) => {
+      const file = name !== undefined ? now.named(name) : (own?.file ?? null);
+      if (file === null) return said;
+      const cellSaid = name !== undefined ? namedCell : cell;
+      const place = {
+        file,
+        cell: cellSaid !== undefined ? Number(cellSaid) - 1 : name !== undefined ? null : own!.cell,
+      };
+      const was = Number(name !== undefined ? namedLine : line);
+      const to = now.line(place, was);
+      return to === was ? said : `${said.slice(0, said.length - String(was).length)}${to}`;
+    },
+  );
+}
+
 /** Whether `change` adds or removes lines: one that does not (typing within lines) moves no line. */
-const movesLines = (change: TextChange): boolean =>
+export const movesLines = (change: TextChange): boolean =>
   newlines(change.text) !== change.range.end.line - change.range.start.line;
 
 const placeKey = (place: SourcePlace): string => JSON.stringify([place.file, place.cell]);
 
 /** The edits that moved lines, per file or notebook cell, since a report was drawn: its panel's lines follow them. */
-export class EditedLines {
+export class EditedLines implements LinesNow {
   private readonly byPlace = new Map<string, { place: SourcePlace; changes: TextChange[] }>();
 
   /** An edit of `place`: its changes that add or remove lines kept, in order; all of the place's so far, or null
@@ -82,6 +121,11 @@ export class EditedLines {
   line(place: SourcePlace, line: number): number {
     const changes = this.byPlace.get(placeKey(place))?.changes;
     return changes ? movedLineAfter(line - 1, changes) + 1 : line;
+  }
+
+  named(name: string): string | null {
+    const files = new Set([...this.byPlace.values()].map((e) => e.place.file).filter((f) => baseName(f) === name));
+    return files.size === 1 ? [...files][0]! : null;
   }
 
   /** Each edited place with its edits, to replay into a panel drawn again. */

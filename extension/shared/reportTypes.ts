@@ -477,6 +477,18 @@ export interface CompilerInsight {
    */
   noGraphText?: string;
   /**
+   * schema 1.27, a report read from logs: what the compiler did, counted, in the runner's words (report/compiler_text.py): '5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles, 0 failed compiles, 0 restarts'. Absent: a report before 1.27, or a profile's
+   */
+  countsText?: string;
+  /**
+   * schema 1.27, a report read from logs: the compile time by phase (report/compiler_text.py): '3.4 s (dynamo 1.2 s, aot 0.50 s, inductor 1.0 s, codegen 0.30 s)'. Absent: none counted, a report before 1.27, or a profile's
+   */
+  compileTimeText?: string;
+  /**
+   * schema 1.27, a report read from logs: the caches' lookups (report/compiler_text.py): 'FX graph 2 hits, 1 miss; AOT autograd 1 hit'. Absent: none recorded, a report before 1.27, or a profile's
+   */
+  cacheText?: string;
+  /**
    * schema 1.24: what its graph breaks cost, in the runner's words, as the hover says it (report/notes.py): the graphs the code is split into, the time outside them. Absent: no break, or a report before 1.24
    */
   breakCost?: string;
@@ -1000,7 +1012,7 @@ export interface AnswerNumber {
   directionText?: string;
 }
 /**
- * one reason as a code and its parameters; report/sentences.py says each code in words (SENTENCES) and which lead the headline (LEADING: a failure, the shape story)
+ * one reason as a code and its parameters; report/reason_text.py says each code in words (SENTENCES) and which lead the headline (LEADING: a failure, the shape story)
  */
 export interface Reason {
   code: string;
@@ -1052,7 +1064,7 @@ export interface Reason {
    */
   index?: number;
   /**
-   * the reason's sentence (report/sentences.py)
+   * the reason's sentence (report/reason_text.py)
    */
   text?: string;
   /**
@@ -1843,7 +1855,7 @@ export interface ShapeFixOffer {
    */
   seconds: number;
   /**
-   * the editor's CodeLens / Quick Fix that runs them (--shape-fix on): 'Measure the shape fix (runs the script once more, about 12 s)' (report/sentences.py)
+   * the editor's CodeLens / Quick Fix that runs them (--shape-fix on): 'Measure the shape fix (runs the script once more, about 12 s)' (report/shape_text.py)
    */
   title: string;
 }
@@ -2011,6 +2023,10 @@ export interface RankEntry {
    * the rank (torch.distributed.get_rank())
    */
   rank: number;
+  /**
+   * schema 1.27: the rank and how it ended, in the runner's words (report/rank_text.py): 'rank 1 (host-a, node 0): error — CUDA out of memory (at train.py:88)'; the CLI's rank line starts with it. Absent: a report before 1.27
+   */
+  labelText?: string;
   /**
    * schema 1.25: its error with the line it failed at, in the runner's words (report/rank_text.py). Absent: no error, or a report before 1.25
    */
@@ -2187,6 +2203,10 @@ export interface LogsRead {
    * schema 1.15: the attempts of an attached job that torchrun restarted after (--max-restarts), oldest first; their folders are kept as they are, the newest attempt is the run
    */
   attempts?: EarlierAttempt[];
+  /**
+   * schema 1.27: the attempts torchrun restarted after, in one sentence (report/rank_text.py): 'restarted once: attempt 0 failed on rank 1 at train.py:88 (this report is attempt 1's; the earlier attempts' folders are kept)'. Absent: no restart, or a report before 1.27
+   */
+  restartsText?: string;
   /**
    * written by the extension or CLI after the runner: how each user file the logs name was mapped onto the workspace (same: the path itself; rule: a FROM=TO rule; suffix: the longest matching path suffix; ambiguous or missing: left at the log's path)
    */

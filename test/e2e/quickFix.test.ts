@@ -461,7 +461,7 @@ test(
 );
 
 test(
-  'a GPU finding (its run recorded on the H200, through the stub runner): the fast-path Quick Fix edits the script; the finding moves with its line',
+  'a GPU finding (its run recorded on the H200, through the stub runner): the fast-path Quick Fix edits the script; the finding, and the line its sentence names, move with its line',
   { timeout: 600_000 },
   async () => {
     const workspace = makeTestWorkspace(STUB);
@@ -502,6 +502,18 @@ test(
         .nth(1)
         .waitFor({ timeout: 30_000 });
       assert.equal(await rows.filter({ hasText: `[Ln ${breakLine}, Col 1]` }).count(), 0);
+      // and the runner's sentences name the line where it is now: in Problems and in the report panel
+      assert.ok((await rows.filter({ hasText: `encoder_fastpath.py:${breakLine + 1} ` }).count()) > 0);
+      assert.equal(
+        await rows.filter({ hasText: `encoder_fastpath.py:${breakLine} ` }).count(),
+        0,
+        'no moved line named',
+      );
+      await frame
+        .locator('section.region[data-region="r0"] p.no-compiled-code', {
+          hasText: `broke the graph at encoder_fastpath.py:${breakLine + 1} `,
+        })
+        .waitFor({ timeout: 30_000 });
       assert.equal(await frame.locator('p.error').count(), 0, 'the report panel shows the report, no error');
       await scrollToLineStarts(page);
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off.png') });

@@ -144,10 +144,10 @@ test(
         .first()
         .waitFor({ timeout: 60_000 });
       await runCommand(page, 'Compile & Profile Model');
-      await page
+      const notebookLens = page
         .locator('.notebook-editor .codelens-decoration', { hasText: recordedLens('explore-cpu') })
-        .first()
-        .waitFor({ timeout: 120_000 });
+        .first();
+      await notebookLens.waitFor({ timeout: 120_000 });
       const runs = readFileSync(argsLog, 'utf8')
         .trim()
         .split('\n')
@@ -181,6 +181,18 @@ test(
         titles.every((t) => /^Compile Lens: (serve_script|explore)-\d{8}-\d{6}$/.test(t)),
         `named by their runs: ${titles.join(', ')}`,
       );
+      // the lens this picture is of, in view: the notebook opened at its first cell, the lens is on its fourth (the
+      // notebook scrolls itself: a wheel over it, as a user would)
+      const notebook = (await page.locator('.notebook-editor:visible').first().boundingBox())!;
+      await page.mouse.move(notebook.x + notebook.width / 2, notebook.y + notebook.height / 2);
+      for (let tries = 0; tries < 10; tries++) {
+        const lens = (await notebookLens.boundingBox())!;
+        if (lens.y >= notebook.y && lens.y + lens.height <= notebook.y + notebook.height) break;
+        await page.mouse.wheel(0, 150);
+        await page.waitForTimeout(200);
+      }
+      const lens = (await notebookLens.boundingBox())!;
+      assert.ok(lens.y >= notebook.y && lens.y + lens.height <= notebook.y + notebook.height, 'the lens in view');
       await page.screenshot({ path: path.join(ARTIFACTS, 'notebook-region-lens.png') });
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-script-stub.png') }).catch(() => undefined);

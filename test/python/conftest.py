@@ -86,7 +86,7 @@ def finish(code: int, stdout: str, stderr: str) -> Run:
 
 def keep_for_surfaces(path: Path) -> None:
     """With COMPILE_LENS_TEST_REPORTS set (a folder), each report a test's run wrote is kept there, for
-    test/unit/surfaces.test.ts to say through every surface (COMPILE_LENS_TEST_REPORTS=DIR, the same folder)."""
+    test/unit/surface*.test.ts (surfaces.ts) to say through every surface (COMPILE_LENS_TEST_REPORTS=DIR, the same folder)."""
     folder = os.environ.get("COMPILE_LENS_TEST_REPORTS")
     if folder:
         kept = Path(folder) / f"{path.parent.name}-{os.getpid()}-{len(list(Path(folder).glob('*')))}"

@@ -11,7 +11,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from compile_lens_runner.report import answer, document, in_situ_text, sentences
+from compile_lens_runner.report import answer, document, in_situ_text, reason_text, sentences
 from conftest import SCHEMA
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -409,11 +409,11 @@ def test_a_cuda_graph_mode_recommended_on_cpu_says_its_cuda_graphs_did_nothing()
 
 
 def test_the_shape_hook_leads_the_headline_before_the_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 43's extension point: a shape code with its words in sentences.SENTENCES and in LEADING leads."""
+    """Issue 43's extension point: a shape code with its words in reason_text.SENTENCES and in LEADING leads."""
     monkeypatch.setitem(
-        sentences.SENTENCES, "recompile-limit", (lambda r: "hit the recompile limit", lambda r: "It hit the limit.")
+        reason_text.SENTENCES, "recompile-limit", (lambda r: "hit the recompile limit", lambda r: "It hit the limit.")
     )
-    monkeypatch.setattr(sentences, "LEADING", sentences.LEADING | {"recompile-limit"})
+    monkeypatch.setattr(reason_text, "LEADING", reason_text.LEADING | {"recompile-limit"})
     monkeypatch.setattr(answer, "shape_reasons", lambda region: [{"code": "recompile-limit"}])
     region = _region("Block", 12, [_measurement("as-written", 1.8, low=1.7, high=1.9)])
     assert region_answer(region)["headline"].startswith("hit the recompile limit · compile it: 1.80× per call replayed")
@@ -433,6 +433,26 @@ def test_a_script_is_answered_by_the_region_that_decides_it_and_says_every_regio
     assert kernels["answer"]["verdict"] == "stay-eager" and kernels["answer"]["region"] == "r0"
     none = answered({**fixture("script-regions-cpu"), "regions": []})
     assert none["headline"] == "no verdict: no torch.compile region ran"
+
+
+def test_the_story_that_decides_a_script_is_said_once_on_its_regions_line_first() -> None:
+    """The shape story (or failure) that decides the script is said in full with its fix, once: on its region's line,
+    which leads; the region's headline clause for it is not said again after it."""
+    report = answered(fixture("script-shapes-cpu"))
+    reason, decoder = report["recommendation"]["reason"], report["regions"][0]["answer"]
+    story = next(r["text"] for r in decoder["reasons"] if r["code"] in reason_text.LEADING)
+    clause = reason_text.clause(next(r for r in decoder["reasons"] if r["code"] in reason_text.LEADING))
+    assert reason.startswith(f"Decoder (line 43): {story} No verdict: 0.72× per token in situ")
+    assert reason.count(clause) == 0 and reason.count(story) == 1 and reason.count("Decoder (line 43)") == 1
+    assert "; Server (line 52): dynamic=False with 6 batch sizes" in reason, "other regions keep their clauses"
+
+
+def test_a_number_too_noisy_to_say_is_not_followed_by_too_noisy_to_decide() -> None:
+    region = answered(fixture("script-kernels-cpu"))["regions"][1]
+    assert "too-noisy-to-decide" in codes(region["answer"]), "the reason stays, for the sentence"
+    assert region["headline"] == (
+        "no verdict: 1.07× per call replayed (too noisy to say: a next run could land more than 3× away) · 1 graph"
+    )
 
 
 def test_a_notebook_region_is_named_by_its_cell_and_cell_line() -> None:

@@ -96,6 +96,10 @@ def test_a_restarted_job_writes_its_next_attempt_and_inspect_says_the_first_fail
     assert attempt["failedAt"]["file"] == str(script) and attempt["message"].startswith(
         f"Rank 1 failed at restart_train.py:{RAISE_LINE}"
     )
+    # said in one sentence by the runner (schema 1.27), as `inspect` and the editor show it
+    assert report["logs"]["restartsText"].startswith(
+        f"restarted once: attempt 0 failed on rank 1 at restart_train.py:{RAISE_LINE} (this report is attempt 1's"
+    )
     # every path of the run is the newest attempt's, and there
     for entry in report["ranks"]:
         assert entry["report"].startswith("../job/attempt1/") and (tmp_path / "out" / entry["report"]).is_file()

@@ -1,5 +1,6 @@
 """A compiler record in lines (report/compiler_text.py, schema 1.25): the CUDA-graph outcome (`cudaGraphsLines`) and,
-read from logs, that no compiled code ran where Dynamo made no graph (`noGraphText`). On recorded reports: no torch."""
+read from logs, that no compiled code ran where Dynamo made no graph (`noGraphText`) and (1.27) what the compiler did,
+its compile time and caches. On recorded reports: no torch."""
 
 from __future__ import annotations
 
@@ -67,3 +68,29 @@ def test_a_site_seen_more_than_once_says_its_count_as_the_hover_s_title() -> Non
     compiler_text.count_texts(compiler)  # type: ignore[arg-type]
     assert [b.get("countText") for b in compiler["graphBreaks"]] == ["3 graph breaks at this line", None]
     assert [s.get("countText") for s in compiler["recompileSites"]] == ["7 recompiles at this line", None]
+
+
+def test_a_report_read_from_logs_says_what_the_compiler_did_its_compile_time_and_caches() -> None:
+    """Schema 1.27: the CLI's compiler, compile-time and cache lines for `inspect` are the runner's words."""
+    compiler: dict[str, Any] = {
+        "graphCount": 3, "compiledFrames": 5, "graphBreaks": [{"count": 3}, {"count": 1}],
+        "recompiles": [{}, {}], "recompileSites": [{"count": 2}], "compileFailures": [], "restarts": [{}],
+        "compileSeconds": {"total": 3.4, "dynamo": 1.2, "aot": 0.5, "inductor": 0, "codegen": 0.3},
+        "cache": {"fxGraph": {"hit": 2, "miss": 1, "bypass": 0}, "aotAutograd": {"hit": 1}},
+    }  # fmt: skip
+    profiled: dict[str, Any] = copy.deepcopy(compiler)
+    report: Any = {"target": {"kind": "logs"}, "modes": [{"compiler": compiler}]}
+    compiler_text.attach(report)
+    assert compiler["countsText"] == (
+        "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles at 1 site, 0 failed compiles, 1 restart"
+    )
+    assert compiler["compileTimeText"] == "3.4 s (dynamo 1.2 s, aot 0.50 s, codegen 0.30 s)"
+    assert compiler["cacheText"] == "FX graph 2 hits, 1 miss; AOT autograd 1 hit"
+    quiet: dict[str, Any] = {"graphCount": 1, "graphBreaks": [], "recompiles": []}
+    logs: Any = {"target": {"kind": "logs"}, "modes": [{"compiler": quiet}]}
+    compiler_text.attach(logs)
+    assert quiet["countsText"] == "0 compiles, 1 graph, 0 graph breaks, 0 recompiles, 0 failed compiles, 0 restarts"
+    assert "compileTimeText" not in quiet and "cacheText" not in quiet, "nothing counted: nothing said"
+    script: Any = {"target": {"kind": "script"}, "modes": [{"compiler": profiled}]}
+    compiler_text.attach(script)
+    assert "countsText" not in profiled, "a profile says its facts in its headlines"

@@ -49,8 +49,8 @@ def test_the_planted_recompile_is_one_sentence_at_the_users_line() -> None:
     assert recompile["kind"] == "recompile" and recompile["ranks"] == [1]
     assert recompile["location"]["line"] == TRAIN_LINE and recompile["location"]["file"].endswith("ddp_train.py")
     assert recompile["message"] == (
-        "rank 1 recompiled DistributedDataParallel at call 3 — tensor 'args[0]' size mismatch at index 0 (expected 16, "
-        "actual 8) (and 1 more frame in that call) — rank 0 did not: the ranks ran different graphs"
+        "rank 1 recompiled DistributedDataParallel at call 3 — input 0's batch changed from 16 to 8 (and 1 more frame "
+        "in that call) — rank 0 did not: the ranks ran different graphs"
     )
     assert recompile["details"]["call"] == 3 and recompile["details"]["counts"] == {"0": 0, "1": 1}
     # rank 1 also compiled one graph more: the recompile says why, so no second sentence says it again

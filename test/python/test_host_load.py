@@ -5,11 +5,14 @@ Nothing here asserts how fast a host is."""
 
 from __future__ import annotations
 
+import copy
 import itertools
+import json
 import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -123,6 +126,20 @@ def test_a_contended_number_gets_no_verdict_but_why_and_the_fix() -> None:
     assert recommend([_mode(1.31, None)])["verdict"] == "compile"  # CUDA runs and older reports: no hostLoad
     # a slower-looking contended number is no "stay eager" either
     assert recommend([_mode(0.5, CONTENDED)])["verdict"] == "none"
+
+
+def test_a_contended_host_is_said_once_on_a_screen_in_the_recommendation_not_again_beside_its_mode() -> None:
+    report = json.loads(
+        (Path(__file__).resolve().parents[1] / "fixtures/reports/graphbreak-cpu/report.json").read_text()
+    )
+    default = report["modes"][0]
+    default["timing"]["hostLoad"] = CONTENDED
+    other = dict(copy.deepcopy(default), mode="max-autotune", speedup=0.9)  # not the answer's: it keeps its note
+    report["modes"].append(other)
+    answer.attach(report)
+    said = next(r["text"] for r in report["answer"]["reasons"] if r["code"] == "host-contended")
+    assert said in report["recommendation"]["reason"] and said.startswith("Not trusted: the host was contended")
+    assert said not in default["notes"] and said in other["notes"]
 
 
 def test_a_contended_replay_gives_its_region_and_the_script_no_verdict() -> None:

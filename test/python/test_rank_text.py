@@ -20,16 +20,45 @@ def test_each_rank_says_what_it_compiled_and_ran_and_its_regions_calls() -> None
         "profiled steps"
     )
     assert rank1["regionsText"] == ["r0 DistributedDataParallel: 6 calls, 0.88 ms/call from call 4"]
+    assert rank1["labelText"] == "rank 1: ok"
     for entry in report["ranks"]:  # the fixture carries them (scripts/rederive_fixtures.py)
         assert entry["factsText"] == rank_text.facts(entry) and entry["regionsText"] == rank_text.regions(entry)
+        assert entry["labelText"] == rank_text.label(entry)
 
 
 def test_a_rank_that_failed_or_waited_says_where() -> None:
     failed: Any = {"rank": 1, "error": {"message": "CUDA out of memory"}, "failedAt": {"file": "/w/train.py", "line": 88},
-                   "stack": {"waitingIn": "all_reduce", "location": {"file": "/w/train.py", "line": 42}}}  # fmt: skip
+                   "stack": {"waitingIn": "all_reduce", "location": {"file": "/w/train.py", "line": 42}},
+                   "status": "error", "host": "host-a", "nodeRank": 0}  # fmt: skip
     report: Any = {"ranks": [failed, {"rank": 0, "stack": {"waitingIn": None, "location": None}}]}
     rank_text.attach(report)
     assert failed["errorText"] == "CUDA out of memory (at train.py:88)"
+    assert failed["labelText"] == "rank 1 (host-a, node 0): error — CUDA out of memory (at train.py:88)"
+    assert report["ranks"][1]["labelText"] == "rank 0", "read from its log alone: how it ended is not in the log"
     assert failed["waitingText"] == "waiting in all_reduce at train.py:42"
     assert "factsText" not in failed and failed["regionsText"] == []  # nothing recorded: nothing said
     assert report["ranks"][1]["waitingText"] == "running" and "errorText" not in report["ranks"][1]
+
+
+def _failed(attempt: int, rank: int | None, line: int | None) -> Any:
+    at = None if line is None else {"file": "/cluster/proj/train.py", "line": line}
+    return {"attempt": attempt, "folder": "../job", "status": "partial", "failedRank": rank, "failedAt": at,
+            "message": f"Rank {rank} failed"}  # fmt: skip
+
+
+def test_an_attached_job_s_restarts_name_each_attempt_the_rank_that_failed_it_and_the_user_line() -> None:
+    """Schema 1.27: `inspect` and the editor say a restarted job's earlier attempts in the runner's sentence."""
+    report: Any = {"logs": {"files": [], "warnings": [], "attempts": [_failed(0, 1, 88)]}}
+    rank_text.attach(report)
+    assert report["logs"]["restartsText"] == (
+        "restarted once: attempt 0 failed on rank 1 at train.py:88 (this report is attempt 1's; the earlier attempts' "
+        "folders are kept)"
+    )
+    assert rank_text.restarts([_failed(0, 1, 88), _failed(1, None, None), _failed(2, 3, None)]) == (
+        "restarted 3 times: attempt 0 failed on rank 1 at train.py:88; attempt 1 failed; attempt 2 failed on rank 3 "
+        "(this report is attempt 3's; the earlier attempts' folders are kept)"
+    )
+    assert (rank_text.restarts([_failed(0, 1, 88), _failed(1, 0, 9)]) or "").startswith("restarted twice: ")
+    quiet: Any = {"logs": {"files": [], "warnings": []}}
+    rank_text.attach(quiet)
+    assert "restartsText" not in quiet["logs"] and rank_text.restarts([]) is None, "no restart: nothing said"

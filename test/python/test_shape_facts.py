@@ -1,12 +1,12 @@
 """A region's shape story (script/shape_facts.py), as the answer's reason codes (report/shape_reasons.py) and their
-words (report/sentences.py), on recorded calls: no torch. The runs of each pattern through the runner are in
+words (report/reason_text.py, shape_text.py), on recorded calls: no torch. The runs of each pattern through the runner are in
 test_shapes_profiles.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from compile_lens_runner.report import sentences
+from compile_lens_runner.report import reason_text, shape_text
 from compile_lens_runner.report.shape_reasons import shape_reasons, step_unit
 from compile_lens_runner.script import shape_facts
 
@@ -55,8 +55,8 @@ def region(calls: list[dict[str, Any]], shapes: Any, in_situ: dict[str, Any] | N
 
 def lead(entry: dict[str, Any]) -> str | None:
     """The clause the region's headline leads with (the first LEADING shape code's)."""
-    first = next((r for r in shape_reasons(entry) if r["code"] in sentences.LEADING), None)  # type: ignore[arg-type]
-    return sentences.clause(first) if first else None
+    first = next((r for r in shape_reasons(entry) if r["code"] in reason_text.LEADING), None)  # type: ignore[arg-type]
+    return reason_text.clause(first) if first else None
 
 
 def test_a_growing_cache_is_a_decode_loop_read_per_token_and_its_second_compile_is_said() -> None:
@@ -81,9 +81,9 @@ def test_a_growing_cache_is_a_decode_loop_read_per_token_and_its_second_compile_
         "calls without compiling"
     )
     by_code = {r["code"]: r for r in shape_reasons(entry)}  # type: ignore[arg-type]
-    assert sentences.clause(by_code["decode-loop"]) == "per sequence of 10 tokens: 5.00 ms → 2.50 ms"
+    assert reason_text.clause(by_code["decode-loop"]) == "per sequence of 10 tokens: 5.00 ms → 2.50 ms"
     # the warm-up's 3 calls are left out of the number and said; a step across a switch is the measurement's own seam
-    assert by_code["in-situ-left-out"]["count"] == 3 and "3 of the script's 30 calls" in sentences.sentence(
+    assert by_code["in-situ-left-out"]["count"] == 3 and "3 of the script's 30 calls" in reason_text.sentence(
         by_code["in-situ-left-out"]
     )
 
@@ -172,7 +172,7 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
         }
     ]
     fix = shape_reasons(region(calls, shapes))[1]  # type: ignore[arg-type]
-    assert sentences.clause(fix) == (
+    assert reason_text.clause(fix) == (
         "with a warm-up at batch 5: 1 graph instead of 2, the first real call 0.50 ms instead of 1.00 ms, compile 2.0 s"
     )
     # the script's run compiled from a warm Inductor cache and the fix run from an empty one of its own: each said
@@ -182,9 +182,9 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     shapes["fixes"][0]["compileCache"] = cache
     fix = shape_reasons(entry)[1]  # type: ignore[arg-type]
     assert (fix["cacheHits"], fix["wasCacheHits"]) == (0, 2)
-    assert sentences.clause(fix).endswith(", compile 2.0 s from a cold cache instead of 0.40 s from a warm cache")
+    assert reason_text.clause(fix).endswith(", compile 2.0 s from a cold cache instead of 0.40 s from a warm cache")
     cache["script"]["hits"] = 0  # both cold: compared as they are
-    assert sentences.clause(shape_reasons(entry)[1]).endswith(", compile 2.0 s instead of 0.40 s")  # type: ignore[arg-type]
+    assert reason_text.clause(shape_reasons(entry)[1]).endswith(", compile 2.0 s instead of 0.40 s")  # type: ignore[arg-type]
 
 
 def test_cuda_graphs_recorded_per_size_are_counted_under_reduce_overhead_on_a_gpu_only() -> None:
@@ -210,7 +210,7 @@ def test_the_memory_the_cuda_graphs_took_leads_beside_their_count() -> None:
     entry = {**region(calls, shapes), "options": options}
     assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 batch sizes, holding 672 MiB"
     graphs = next(r for r in shape_reasons(entry) if r["code"] == "cuda-graphs-per-size")  # type: ignore[arg-type]
-    assert sentences.sentence(graphs).startswith(
+    assert reason_text.sentence(graphs).startswith(
         "reduce-overhead recorded a CUDA graph for each of 4 batch sizes, holding 672 MiB: each new size pauses"
     )
     calls[1]["cudaGraphBytes"] = -(10**12)  # a pool given back while recording (a re-recorded graph): never below 0
@@ -239,7 +239,7 @@ def test_the_fix_runs_by_default_only_while_the_profile_stays_within_its_budget(
     assert why["measured"] is False and why["fix"] == "dynamic=True" and "--shape-fix on" in (why["why"] or "")
     assert "runs the script 2 more times (about 26 s)" in (why["why"] or "")
     assert (
-        sentences.shape_fix_measure_title(1, 13.0) == "Measure the shape fix (runs the script once more, about 13.0 s)"
+        shape_text.shape_fix_measure_title(1, 13.0) == "Measure the shape fix (runs the script once more, about 13.0 s)"
     )
     # what the budget left out is one click away: the editor's title for it says the runs and their time
     title = "Measure the shape fix (runs the script 2 more times, about 26.0 s)"

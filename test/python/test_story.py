@@ -47,6 +47,10 @@ def test_a_failed_guard_as_a_sentence() -> None:
         "input 'x' arrived as float16 after the code was compiled for float32"
     )
     assert explain.guard_sentence("something Compile Lens has no words for") is None
+    # a wrapper's positional argument (DistributedDataParallel's forward) has no name: never a made-up one
+    assert explain.guard_sentence("tensor 'args[0]' size mismatch at index 0. expected 16, actual 8") == (
+        "input 0's batch changed from 16 to 8"
+    )
 
 
 def test_the_warmup_graph_no_later_call_used_and_the_recompile_that_paid_for_it() -> None:

@@ -112,6 +112,11 @@ test('inspect prints the findings and a --source-map rule that names no workspac
     out,
     /^ {2}compiler: \d+ compiles, \d+ graphs, 2 graph breaks at 1 site, 2 recompiles, 0 failed compiles, \d+ restarts?$/m,
   );
+  // the runner's words (schema 1.27, report/compiler_text.py), shown as the saved report carries them
+  const { report } = await loadReport(path.join(dir, 'report-rule', 'report.json'));
+  const compiler = report.modes[0]!.compiler!;
+  assert.ok(compiler.countsText && out.includes(`\n  compiler: ${compiler.countsText}\n`), out);
+  if (compiler.compileTimeText) assert.ok(out.includes(`\n  compile time: ${compiler.compileTimeText}\n`), out);
   assert.match(out, new RegExp(`train\\.py:${lineOf(SCRIPT, 'MARK: break')}  Graph break ×2: .*print`));
   assert.match(
     out,

@@ -79,7 +79,10 @@ test('a compiled call that failed: at its line with the fix, in the lens, the CL
     /^ {2}failed: compiled call 3 \(line 8\) · a branch .* · fix: Make it branchless with torch\.where/,
   );
   assert.notEqual(report.recommendation.verdict, 'compile');
-  assert.match(report.recommendation.reason, /^Fix first: compiled call 3 failed at fails_at_serving\.py:8/);
+  assert.match(
+    report.recommendation.reason,
+    /^serve \(line 4\): Fix first: compiled call 3 failed at fails_at_serving\.py:8/,
+  );
   assert.doesNotMatch(formatScriptDigest(report), /other modes|another mode/i);
 });
 

@@ -10,6 +10,7 @@ import {
   codeTarget,
   compiledLineHover,
   compiledLineIndex,
+  movedLineIndex,
   kernelForSlice,
   kernelLenses,
   kernelLensTitle,
@@ -96,6 +97,18 @@ test("a compiled user line's hover: its kernels, the other lines they fused, tim
     compiledLineIndex(report).get(file)!.get(11)!.length,
     2,
     'line 11 went into the addmm library call of each compile',
+  ); // a line inserted above (a Quick Fix after the imports): the hover is on line 13, naming the line it fused with
+  // where that line is now
+  const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const edited = movedLineIndex(compiledLineIndex(report), file, [{ range: top, text: 'import os\n' }]);
+  assert.equal(
+    edited.get(file)!.get(12)?.[0]?.kernel.name,
+    'extern_kernels.addmm',
+    "line 11's library call moved onto 12",
+  );
+  assert.match(
+    compiledLineHover(edited.get(file)!.get(13)!, () => null),
+    /\) with line 14 · /,
   );
 });
 

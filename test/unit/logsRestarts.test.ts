@@ -1,8 +1,9 @@
-// An attached job that torchrun restarted: the earlier attempts in one sentence, printed by `inspect` before the notes.
+// An attached job that torchrun restarted: the earlier attempts in the runner's sentence (report/rank_text.restarts,
+// test_rank_text.py), printed by `inspect` before the notes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatLogNotes, restartsText } from '../../extension/present/logsDigest.ts';
-import type { EarlierAttempt } from '../../extension/shared/report.ts';
+import type { EarlierAttempt, Report } from '../../extension/shared/report.ts';
 
 const failed = (attempt: number, rank: number | null, line: number | null): EarlierAttempt => ({
   attempt,
@@ -13,24 +14,20 @@ const failed = (attempt: number, rank: number | null, line: number | null): Earl
   message: `Rank ${rank} failed`,
 });
 
-test('one restart names the attempt, the rank that failed it and the user line', () => {
+test("an attached job's restarts: the runner's sentence (schema 1.27) as carried; before it, each attempt's fields", () => {
+  const said =
+    "restarted once: attempt 0 failed on rank 1 at train.py:88 (this report is attempt 1's; the earlier attempts' folders are kept)";
+  const files: NonNullable<Report['logs']>['files'] = [];
+  assert.equal(restartsText({ files, warnings: [], attempts: [failed(0, 1, 88)], restartsText: said }), said);
   assert.equal(
-    restartsText([failed(0, 1, 88)]),
-    "restarted once: attempt 0 failed on rank 1 at train.py:88 (this report is attempt 1's; the earlier attempts' folders are kept)",
+    restartsText({ files, warnings: [], attempts: [failed(0, 1, 88), failed(1, null, null)] }),
+    'restarts: attempt 0 · status partial · failed rank 1 · at train.py:88; attempt 1 · status partial',
   );
-});
-
-test('several restarts say each attempt; an attempt with no failed rank or line says what is known', () => {
-  assert.equal(
-    restartsText([failed(0, 1, 88), failed(1, null, null), failed(2, 3, null)]),
-    "restarted 3 times: attempt 0 failed on rank 1 at train.py:88; attempt 1 failed; attempt 2 failed on rank 3 (this report is attempt 3's; the earlier attempts' folders are kept)",
-  );
-  assert.match(restartsText([failed(0, 1, 88), failed(1, 0, 9)]) ?? '', /^restarted twice: /);
 });
 
 test('no restart: nothing said, and the notes start with what could not be placed', () => {
   assert.equal(restartsText(undefined), null);
-  assert.equal(restartsText([]), null);
+  assert.equal(restartsText({ files: [], warnings: [], attempts: [] }), null);
   assert.deepEqual(formatLogNotes({ jobRestarts: null, unmapped: [], warnings: ['x.log: empty, skipped'] }), [
     '  warnings:',
     '    x.log: empty, skipped',

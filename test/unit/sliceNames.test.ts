@@ -45,6 +45,7 @@ test("a target's CPU kernel: its compile by function, which recompile, the user'
   assert.equal(names.get('Torch-Compiled Region: 0/1'), 'compiled forward, recompile 1');
   assert.deepEqual(graphRun(names), ['graph of forward, recompile 1 runs']);
   assert.equal(names.get('ProfilerStep#2'), 'step 2');
+  assert.equal(names.get('PyTorch Profiler (0)'), 'profiling', "the profiler's own span, without its session number");
 });
 
 test("a script region's kernels, each its place in the region's graph (script-kernels-cpu r1)", async () => {

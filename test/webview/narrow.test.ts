@@ -10,6 +10,7 @@ import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { contrast, over } from '../../webview/ink.ts';
 import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postTimeline } from './harness.ts';
+import { applyTheme, THEMES } from './themes.ts';
 
 interface Debug {
   __timelineDebug: { layouts: FrameLayout[] };
@@ -84,6 +85,35 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     assert.deepEqual(zeros, []);
   });
 
+  test("a legend that wraps keeps each kind's swatch on its words' line (a GPU trace's five kinds)", async () => {
+    const p = await openWebview(browser, { width: WIDTH, height: 900 });
+    page = p;
+    const trace = join(ROOT, 'test', 'fixtures', 'traces', 'mlp-default.trace.json');
+    await postTimeline(p, await readTimelineSource({ kind: 'traces', tracePaths: [trace] }));
+    await p.locator('.legend .swatch').first().waitFor();
+    // each swatch's middle and its words' (the element after it), at widths a panel beside the editor has
+    const apart = new Set<string>();
+    let wrapped = false;
+    for (let width = 360; width <= 720; width += 20) {
+      await p.setViewportSize({ width, height: 900 });
+      await p.waitForTimeout(50);
+      const entries = await p.locator('.legend .swatch').evaluateAll((swatches) =>
+        swatches.map((s) => {
+          const [a, b] = [s.getBoundingClientRect(), s.nextElementSibling!.getBoundingClientRect()];
+          return {
+            words: s.nextElementSibling!.textContent,
+            swatch: (a.top + a.bottom) / 2,
+            label: (b.top + b.bottom) / 2,
+          };
+        }),
+      );
+      wrapped ||= new Set(entries.map((e) => Math.round(e.swatch))).size > 1;
+      for (const e of entries) if (Math.abs(e.swatch - e.label) > 2) apart.add(`${e.words} at ${width} px`);
+    }
+    assert.ok(wrapped, 'the legend wraps at these widths');
+    assert.deepEqual([...apart], []);
+  });
+
   test("the timelines' track names and axis read on the page it opens in, without VS Code's colours: 4.5:1", async () => {
     const p = await openNarrow('script-kernels-cpu');
     await p.waitForFunction(() => (window as unknown as Debug).__timelineDebug.layouts.length > 0);
@@ -149,5 +179,25 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     );
     // each label's contrast on its bar, in the three themes: legible.test.ts
     await p.locator('section.compile-timeline').screenshot({ path: join(ARTIFACTS, 'narrow-phases.png') });
+  });
+
+  test("a compile-phase label shown lies inside its bar, also after the theme's font changed; the axis in one unit", async () => {
+    const p = await openNarrow('fused-cpu', 'section.compile-timeline');
+    const spilled = async (): Promise<string[]> => {
+      await p.waitForTimeout(100); // the labels are fitted after layout
+      return p.locator('.compile-phases g.phase').evaluateAll((bars) =>
+        bars.flatMap((bar) => {
+          const text = bar.querySelector('text');
+          if (!text || text.style.display === 'none') return [];
+          const [t, r] = [text.getBoundingClientRect(), bar.querySelector('rect')!.getBoundingClientRect()];
+          return t.right <= r.right + 0.5 ? [] : [`${text.textContent}: ${Math.round(t.right - r.right)} px past`];
+        }),
+      );
+    };
+    assert.deepEqual(await spilled(), [], 'in the font it opened with');
+    const ticks = await p.locator('.compile-phases .phase-axis text').allTextContents();
+    assert.deepEqual(ticks, ['0 s', '5 s', '10 s'], 'the axis in one unit');
+    await applyTheme(p, THEMES[0]!); // VS Code's font variables: wider than the default font
+    assert.deepEqual(await spilled(), [], "in the theme's font");
   });
 });

@@ -232,7 +232,7 @@ describe('script regions in the report panel', () => {
     await page.close();
   });
 
-  test('a region that ran no compiled code: its sentence first, its CUDA-graph lines, no speedup table or chart', async () => {
+  test('a region that ran no compiled code: its sentence first (the line it names following an edit above it), its CUDA-graph lines, no speedup table or chart', async () => {
     const headline =
       'No compiled code ran: `aten._transformer_encoder_layer_fwd` broke the graph at model.py:13 before any op was compiled, so every call ran eagerly — the compiled and eager runs executed the same code, and there is no speedup to show.';
     const page = await openReport('script-regions-cpu', (report) => {
@@ -258,6 +258,17 @@ describe('script regions in the report panel', () => {
     });
     const box = page.locator('section.region[data-region="r0"]');
     assert.equal(await box.locator('p.no-compiled-code').innerText(), headline);
+    // a line inserted above line 13 of model.py (the host's 'edited'): the sentence names that line where it is now
+    const above = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    await post(page, {
+      type: 'edited',
+      file: '/home/dev/proj/model.py',
+      cell: null,
+      changes: [{ range: above, text: 'import os\n' }],
+    });
+    const moved = headline.replace('at model.py:13 ', 'at model.py:14 ');
+    await box.locator('p.no-compiled-code', { hasText: 'model.py:14' }).waitFor({ timeout: 10_000 });
+    assert.equal(await box.locator('p.no-compiled-code').innerText(), moved);
     assert.match(
       await box.locator('p.cuda-graphs').innerText(),
       /^CUDA graphs: 0 of 1 graph captured\n {2}1 graph unknown: This log cannot say/,

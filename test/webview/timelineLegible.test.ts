@@ -134,7 +134,7 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
   for (const t of texts)
     if (t.role === 'step' && t.text.includes('…')) found.push(`${describeText(t)}: a step label cut`);
   for (const t of texts)
-    if (/Torch-Compiled Region|CompiledFxGraph|^graph_\d+_|^triton_|\d+\/\d+$/.test(t.text))
+    if (/Torch-Compiled Region|CompiledFxGraph|^graph_\d+_|^triton_|\d+\/\d+$|^PyTorch Profiler \(/.test(t.text))
       found.push(`${describeText(t)}: a compiler code as a name`);
   const repeated = names.filter((n, i) => names.indexOf(n) !== i);
   if (repeated.length) found.push(`track names drawn alike: ${[...new Set(repeated)].join(', ')}`);

@@ -1,7 +1,7 @@
 // A trace's names as the timeline says them, where the profiler's are the compiler's codes: a compiled call
 // ("Torch-Compiled Region: 0/1") by its function, Inductor's run of a compiled graph ("## Call CompiledFxGraph
 // f73ycg… ##") and the kernels it generated ("graph_1_cpp_fused_add_mul_relu_0") by the compiled call they ran in
-// and their place in it, a profiler step ("ProfilerStep#2") as "step 2". The compiled call is the one enclosing
+// and their place in it, a profiler step ("ProfilerStep#2") as "step 2", the profiler's own span as "profiling". The compiled call is the one enclosing
 // the name's first slice on a CPU thread (for a kernel seen only on a GPU, its launch's): a graph's or kernel's name
 // is its graph's alone, so its first slice speaks for every one.
 import {
@@ -19,6 +19,8 @@ import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { isGraphRun, regionNames } from '../../extension/shared/trace/timelineMarks.ts';
 
 const PROFILER_STEP = /^ProfilerStep#(\d+)$/;
+// the profiler's own span on its track, numbered by its session ("PyTorch Profiler (0)"): the window it recorded
+const PROFILER_SESSION = /^PyTorch Profiler \(\d+\)$/;
 
 /** A profiler step's name in words: "ProfilerStep#2" is "step 2"; steps found otherwise ("call 2") as they are. */
 export function stepWords(name: string): string {
@@ -41,6 +43,7 @@ export function namesInWords(
   const wanted = new Uint8Array(model.names.length);
   model.names.forEach((name, id) => {
     if (PROFILER_STEP.test(name)) shown.set(id, stepWords(name));
+    else if (PROFILER_SESSION.test(name)) shown.set(id, 'profiling');
     else if (isGraphRun(name) || readGeneratedName(name)) wanted[id] = 1;
   });
   if (!wanted.includes(1)) return shown;

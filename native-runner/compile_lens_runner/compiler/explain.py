@@ -54,6 +54,16 @@ def _code_name(name: str) -> str:
     return match[1] if match and match[1].isidentifier() else name if name.isidentifier() else "x"
 
 
+def _said_name(name: str) -> str:
+    """A guarded tensor in a sentence: its own name (`x`, `L['x']`), a positional argument as `input 0` (`args[0]`: a
+    wrapper's, e.g. DistributedDataParallel's forward, whose argument has no name), else as Dynamo wrote it."""
+    match = re.fullmatch(r"L\['([^']+)'\]", name)
+    if match:
+        return match[1]
+    match = re.fullmatch(r"args\[(\d+)\]", name)
+    return f"input {match[1]}" if match else name
+
+
 def _keys(text: str) -> set[str]:
     return {k.strip() for k in text.split(",") if k.strip()}
 
@@ -215,7 +225,7 @@ def guard_sentence(reason: str) -> str | None:
     text = without_compile_id(reason)
     size = _SIZE.search(text)
     if size and size[2] == "size":
-        name, dim = _code_name(size[1]), int(size[3])
+        name, dim = _said_name(size[1]), int(size[3])
         which = "batch" if dim == 0 else f"dimension {dim}"
         return f"{name}'s {which} changed from {size[4]} to {size[5]}"
     found = explain(text)

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, TypedDict
 
-from ..compiler.explain import pattern
+from ..compiler.explain import guard_sentence, pattern
 from ..shapes.common import SourceLocation
 from ..shapes.compiler import CompilerInsight, GraphBreak, Recompile
 from ..shapes.ranks import Divergence
@@ -167,9 +167,10 @@ def _recompile_divergence(group: list[_Uneven]) -> Divergence:
     for r in others:
         by_count.setdefault(counts[r], []).append(r)
     fewer = "; ".join(f"{rank_list(ranks)} {'did not' if n == 0 else f'{n}×'}" for n, ranks in sorted(by_count.items()))
+    reason = str(item.get("reason", ""))  # PyTorch's words stay in details["reasons"]
     more = f" (and {len(group) - 1} more frame{'' if len(group) == 2 else 's'} in that call)" if len(group) > 1 else ""
     message = (
-        f"{rank_list(did)} recompiled {what}{times} — {_readable(str(item.get('reason', '')))}{more} — "
+        f"{rank_list(did)} recompiled {what}{times} — {guard_sentence(reason) or _readable(reason)}{more} — "
         f"{fewer}: {DIFFERENT_GRAPHS}"
     )
     location = item.get("location") or (found[0]["location"] if found else None)

@@ -35,7 +35,18 @@ from ..shapes.in_situ import InSituSpeedup, RegionInSitu
 from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import chart_text, compiler_text, in_situ_text, mode_line, notes, rank_text, sentences, story, verdict
+from . import (
+    chart_text,
+    compiler_text,
+    in_situ_text,
+    mode_line,
+    notes,
+    rank_text,
+    reason_text,
+    sentences,
+    story,
+    verdict,
+)
 from .shape_reasons import shape_reasons, step_unit
 
 # In-situ verdicts rest on at least this many steady steps, and (interleaved) this many pairs of adjacent
@@ -262,7 +273,7 @@ def _undecided(n: AnswerNumber, why: Reason) -> Reason:
     """The in-situ number that supported no verdict, and why, as a reason beside a replay's verdict."""
     reason: Reason = {
         "code": "in-situ-undecided",
-        "what": sentences.clause(why),
+        "what": reason_text.clause(why),
         "value": n["value"],
         "unit": n["unit"],
     }
@@ -359,12 +370,12 @@ def _where(region: Region) -> str:
     """ "Net (line 17)"; in a notebook "Net (cell 3, line 2)"."""
     location = region["location"]
     reason: Reason = {"code": "", "line": location["line"], "cell": location.get("cell")} if location else {"code": ""}
-    where = sentences.place({**reason, "file": None})
+    where = reason_text.place({**reason, "file": None})
     return f"{region['name']} ({where})" if where else str(region["name"])
 
 
 def _leads(answer: Answer) -> bool:
-    return any(r["code"] in sentences.LEADING for r in answer["reasons"])
+    return any(r["code"] in reason_text.LEADING for r in answer["reasons"])
 
 
 def script_answer(report: Report) -> Answer:
@@ -390,16 +401,17 @@ def script_answer(report: Report) -> Answer:
     )
     region = regions[lead]
     more = "" if len(regions) == 1 else f", +{formats.plural(len(regions) - 1, 'more region')}"
+    lines = [f"{_where(r)}: {a['headline']}" for r, a in zip(regions, answers, strict=True)]
+    # the failure (or shape story) that decides it leads, in full with its fix, on its region's line (the headline
+    # without the clauses it says in full); then every other region in one line each
+    story = " ".join(reason_text.sentence(r) for r in answers[lead]["reasons"] if r["code"] in reason_text.LEADING)
+    if story:
+        rest = sentences.headline_after_lead(answers[lead])
+        lines = [f"{_where(region)}: {story} {rest[:1].upper()}{rest[1:]}", *lines[:lead], *lines[lead + 1 :]]
     return {
         **answers[lead],
         "headline": f"{answers[lead]['headline']} — {region['id']} {region['name']}{more}",
-        # the failure (or shape story) that leads, in full with its fix; then every region in one line each
-        "sentence": " ".join(
-            [
-                *(sentences.sentence(r) for r in answers[lead]["reasons"] if r["code"] in sentences.LEADING),
-                "; ".join(f"{_where(r)}: {a['headline']}" for r, a in zip(regions, answers, strict=True)) + ".",
-            ]
-        ),
+        "sentence": "; ".join(lines) + ".",
         "region": region["id"],
     }
 
@@ -416,6 +428,7 @@ def attach(report: Report) -> None:
     rank_text.attach(report)
     if report["target"].get("kind") != "script":
         answer = target_answer(report)
+        notes.said_by_answer(report["modes"], answer)
         mode_line.attach(report, answer)
     else:
         failed, no_in_situ = verdict.failed_reason(report), _no_in_situ(report)

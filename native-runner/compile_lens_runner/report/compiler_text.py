@@ -2,7 +2,8 @@
 them: the CUDA-graph outcome (`cudaGraphsLines`: how many graphs were captured, each skip with its line and fix, what
 a log cannot say), a graph break's or recompile site's count (`countText`: the hover's title) and, in a report read
 from logs, where Dynamo compiled frames and made no graph of them, that no
-compiled code ran (`noGraphText`; a script's region says it as its answer: noCompiledCode). Said from the record with formats.py's numbers each time the report is written (answer.attach)."""
+compiled code ran (`noGraphText`; a script's region says it as its answer: noCompiledCode), and (schema 1.27) what the
+compiler did, counted (`countsText`), its compile time by phase (`compileTimeText`) and its caches (`cacheText`). Said from the record with formats.py's numbers each time the report is written (answer.attach)."""
 
 from __future__ import annotations
 
@@ -72,6 +73,63 @@ def no_graph(compiler: CompilerInsight) -> str | None:
     )
 
 
+def _at_sites(n: int, sites: int, word: str) -> str:
+    """ "4 graph breaks at 2 sites"; "2 recompiles" where each was a site of its own."""
+    return formats.plural(n, word) + ("" if n == sites else f" at {formats.plural(sites, 'site')}")
+
+
+def counts(compiler: CompilerInsight) -> str:
+    """ "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles, 0 failed compiles, 0 restarts"."""
+    breaks = compiler["graphBreaks"]
+    recompiles = compiler.get("recompiles") or []
+    sites = compiler.get("recompileSites")
+    return ", ".join(
+        [
+            formats.plural(compiler.get("compiledFrames") or 0, "compile"),
+            formats.plural(compiler["graphCount"] or 0, "graph"),
+            _at_sites(sum(b.get("count") or 1 for b in breaks), len(breaks), "graph break"),
+            _at_sites(len(recompiles), len(sites) if sites is not None else len(recompiles), "recompile"),
+            formats.plural(len(compiler.get("compileFailures") or []), "failed compile"),
+            formats.plural(len(compiler.get("restarts") or []), "restart"),
+        ]
+    )
+
+
+_PHASES = ("dynamo", "aot", "inductor", "codegen")
+
+
+def compile_time(compiler: CompilerInsight) -> str | None:
+    """ "3.4 s (dynamo 1.2 s, aot 0.50 s, inductor 1.0 s, codegen 0.30 s)"; None where none was counted."""
+    phases = compiler.get("compileSeconds") or {}
+    total = phases.get("total")
+    if not total:
+        return None
+    shares = [f"{k} {formats.seconds(phases[k])}" for k in _PHASES if phases.get(k)]
+    return formats.seconds(total) + (f" ({', '.join(shares)})" if shares else "")
+
+
+_CACHES = (("fxGraph", "FX graph"), ("aotAutograd", "AOT autograd"))
+
+
+def caches(compiler: CompilerInsight) -> str | None:
+    """ "FX graph 2 hits, 1 miss; AOT autograd 1 hit"; None where no lookup was recorded."""
+    said = []
+    for key, name in _CACHES:
+        looked = (compiler.get("cache") or {}).get(key) or {}
+        parts = [
+            formats.plural(n, word, words)
+            for n, word, words in (
+                (looked.get("hit", 0), "hit", "hits"),
+                (looked.get("miss", 0), "miss", "misses"),
+                (looked.get("bypass", 0), "bypass", "bypasses"),
+            )
+            if n
+        ]
+        if parts:
+            said.append(f"{name} {', '.join(parts)}")
+    return "; ".join(said) or None
+
+
 def count_texts(compiler: CompilerInsight) -> None:
     """A graph break or recompile site seen more than once: its count, as the hover's title says it."""
     for item in compiler["graphBreaks"]:
@@ -91,6 +149,13 @@ def attach(report: Report) -> None:
         lines = cuda_graph_lines(compiler.get("cudaGraphs") or [])
         if lines:
             compiler["cudaGraphsLines"] = lines
-        text = no_graph(compiler) if report["target"]["kind"] == "logs" else None  # a region says it: noCompiledCode
+        if report["target"]["kind"] != "logs":
+            continue  # a region says it as its answer (noCompiledCode), and its facts in its headline
+        text, seconds, cache = no_graph(compiler), compile_time(compiler), caches(compiler)
         if text is not None:
             compiler["noGraphText"] = text
+        compiler["countsText"] = counts(compiler)
+        if seconds is not None:
+            compiler["compileTimeText"] = seconds
+        if cache is not None:
+            compiler["cacheText"] = cache

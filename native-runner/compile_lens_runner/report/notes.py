@@ -5,15 +5,16 @@ gets the recorded fields listed.
 
 A mode's notes, in order: outputs that differ from eager no more than eager differs from the reference (no compiler
 error), eager taken from another mode's pairs (runEager), a side that never ran at the host's fast state (slowHost), a
-contended host (its answer's words: sentences.py's host-contended)."""
+contended host (its answer's words: reason_text.py's host-contended)."""
 
 from __future__ import annotations
 
 from .. import formats
+from ..shapes.answer import Answer
 from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import Correctness, ModeResult
 from ..shapes.report import Report
-from . import sentences, verdict
+from . import reason_text, verdict
 
 
 def accuracy(c: Correctness | None) -> str | None:
@@ -71,7 +72,7 @@ def contended(m: ModeResult) -> str | None:
     load = timing.get("hostLoad") if timing else None
     if not load or not load.get("contended") or not load.get("reason"):
         return None
-    return sentences.sentence({"code": "host-contended", "what": load["reason"] or "", "fix": load.get("fix")})
+    return reason_text.sentence({"code": "host-contended", "what": load["reason"] or "", "fix": load.get("fix")})
 
 
 def mode_notes(m: ModeResult) -> list[str]:
@@ -82,6 +83,18 @@ def mode_notes(m: ModeResult) -> list[str]:
         notes += [run_eager(m), slow_host(m)]
     notes.append(contended(m))
     return [n for n in notes if n]
+
+
+def said_by_answer(modes: list[ModeResult], answer: Answer) -> None:
+    """A contended host the answer's sentence says (the recommendation) is not said again beside its mode's number:
+    one screen, one paragraph of it."""
+    number = answer["number"]
+    if number is None or not any(r["code"] == "host-contended" for r in answer["reasons"]):
+        return
+    for m in modes:
+        said = contended(m) if m["mode"] == number.get("mode") else None
+        if said is not None:
+            m["notes"] = [n for n in m.get("notes") or [] if n != said]
 
 
 def launch_bound(report: Report) -> str | None:

@@ -1,12 +1,14 @@
 """A torchrun job's ranks in words (schema 1.25), as the CLI's ranks block and the report panel's rank table show them:
-per rank its error at the line it failed (`errorText`), what it compiled and ran (`factsText`), each region's calls and
-steady time (`regionsText`), and after a timeout the collective it was waiting in (`waitingText`). Said from the rank's
+per rank the rank and how it ended (`labelText`, schema 1.27: "rank 1 (host-a, node 0): error — CUDA out of memory
+(at train.py:88)"), its error at the line it failed (`errorText`), what it compiled and ran (`factsText`), each region's calls and
+steady time (`regionsText`), and after a timeout the collective it was waiting in (`waitingText`); an attached job
+torchrun restarted, its earlier attempts in one sentence (`logs.restartsText`, schema 1.27). Said from the rank's
 entry with formats.py's numbers each time the report is written (answer.attach)."""
 
 from __future__ import annotations
 
 from .. import formats
-from ..shapes.ranks import RankEntry
+from ..shapes.ranks import EarlierAttempt, RankEntry
 from ..shapes.report import Report
 
 
@@ -17,6 +19,21 @@ def error(entry: RankEntry) -> str | None:
         return None
     where = f" (at {formats.place(at['file'], at['line'], at.get('cell'))})" if at else ""
     return f"{err['message']}{where}"
+
+
+def label(entry: RankEntry) -> str:
+    """ "rank 1: ok", "rank 1 (host-a, node 0): error — CUDA out of memory (at train.py:88)"; a rank read from its log
+    alone ("rank 1"): how it ended is not in the log."""
+    where = ", ".join(
+        [
+            *([entry["host"]] if entry.get("host") else []),
+            *([f"node {entry['nodeRank']}"] if "nodeRank" in entry else []),
+        ]
+    )
+    status = entry.get("status")
+    failed = error(entry)
+    ended = f": {status}{f' — {failed}' if failed and status != 'ok' else ''}" if status else ""
+    return f"rank {entry['rank']}{f' ({where})' if where else ''}{ended}"
 
 
 def facts(entry: RankEntry) -> str | None:
@@ -60,9 +77,39 @@ def waiting(entry: RankEntry) -> str | None:
     return f"waiting in {stack['waitingIn']}{at}" if stack.get("waitingIn") else f"running{at}"
 
 
+_TIMES = ("once", "twice")
+
+
+def _attempt(a: EarlierAttempt) -> str:
+    if a["status"] == "ok":
+        return f"attempt {a['attempt']} ended"
+    rank = f" on rank {a['failedRank']}" if a["failedRank"] is not None else ""
+    at = a["failedAt"]
+    where = f" at {formats.place(at['file'], at['line'], at.get('cell'))}" if at else ""
+    return f"attempt {a['attempt']} failed{rank}{where}"
+
+
+def restarts(attempts: list[EarlierAttempt]) -> str | None:
+    """ "restarted once: attempt 0 failed on rank 1 at train.py:88 (this report is attempt 1's; the earlier attempts'
+    folders are kept)"; None where torchrun did not restart the job."""
+    if not attempts:
+        return None
+    n = len(attempts)
+    times = _TIMES[n - 1] if n <= len(_TIMES) else f"{n} times"
+    return (
+        f"restarted {times}: {'; '.join(map(_attempt, attempts))} (this report is attempt {n}'s; the earlier "
+        "attempts' folders are kept)"
+    )
+
+
 def attach(report: Report) -> None:
-    """Each rank's words."""
+    """Each rank's words, and an attached job's restarts."""
+    logs = report.get("logs")
+    said = restarts(logs.get("attempts") or []) if logs else None
+    if logs and said is not None:
+        logs["restartsText"] = said
     for entry in report.get("ranks") or []:
+        entry["labelText"] = label(entry)
         failed, did, waited = error(entry), facts(entry), waiting(entry)
         if failed is not None:
             entry["errorText"] = failed

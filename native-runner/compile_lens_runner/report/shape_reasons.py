@@ -1,5 +1,5 @@
 """A region's shape story as the answer's reason codes (issue 43), from its `shapes` facts (script/shape_facts.py) and
-its in-situ result; report/sentences.py says each in words. The finding that decided the outcome leads the headline
+its in-situ result; report/reason_text.py and shape_text.py say each in words. The finding that decided the outcome leads the headline
 (recompile-limit, else warmup-other-shape, else cuda-graphs-per-size, else automatic-dynamic), its fix as measured
 beside it (shape-fix, one per fix); a decode loop's step is a token (`step_unit`) and its sequence is said (decode-loop); calls the
 compiled side ran eagerly (eager-fallback) and the calls the in-situ number leaves out (in-situ-left-out) are

@@ -16,7 +16,7 @@ from ..shapes.answer import Answer, AnswerNumber, NumberKind, Reason
 from ..shapes.common import HostLoad, Verdict
 from ..shapes.mode import CUDAGRAPH_MODES, ModeResult
 from ..shapes.report import Report
-from . import sentences
+from . import reason_text, sentences
 
 MIN_USEFUL_SPEEDUP = 1.05
 DECISIVE_SPAN = 2.0
@@ -214,7 +214,7 @@ def build(decision: Decision, evidence: list[AnswerNumber], facts: list[str], un
         "verdict": decision.verdict,
         "mode": decision.mode if decision.verdict in ("compile", "compile-for-longer-runs") else None,
         "number": decision.number,
-        "reasons": sorted(decision.reasons, key=lambda r: r["code"] not in sentences.LEADING),
+        "reasons": sorted(decision.reasons, key=lambda r: r["code"] not in reason_text.LEADING),
         "headline": "",
         "sentence": "",
         "evidence": evidence,
@@ -224,7 +224,7 @@ def build(decision: Decision, evidence: list[AnswerNumber], facts: list[str], un
         n["text"] = sentences.number_text(n)
         n["directionText"] = sentences.direction_text(n)
     for r in [*answer["reasons"], *unmeasured]:
-        r["text"] = sentences.sentence(r)
+        r["text"] = reason_text.sentence(r)
     answer["headline"] = sentences.headline(answer, facts)
     answer["sentence"] = sentences.verdict_sentence(answer)
     return answer

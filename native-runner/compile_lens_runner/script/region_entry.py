@@ -11,7 +11,7 @@ from ..compiler import torch_trace as tt
 from ..compiler.insight import compile_seconds, compiler_insight, recompile
 from ..compiler.no_compiled import no_compiled_code
 from ..measure import timing
-from ..report import sentences
+from ..report import shape_text
 from ..shapes.region import Region as RegionEntry
 from ..shapes.region import RegionCall, RegionSignature, SteadyState
 from . import mark_dynamic_edit, shape_facts, warmup_shape
@@ -76,7 +76,7 @@ def fallback_reason(records: RegionRecords) -> tuple[str, int | None]:
         return failed, None
     hit = records.limit_hit()
     if hit is not None:
-        return sentences.recompile_limit_reached(*hit), hit[1]
+        return shape_text.recompile_limit_reached(*hit), hit[1]
     return "Dynamo found no compiled graph whose guards matched and compiled none (a skipped or run-only frame)", None
 
 

@@ -27,7 +27,7 @@ import sys
 import time
 from typing import Any
 
-from ..report import document, sentences
+from ..report import document, reason_text, shape_text
 from ..report.shape_reasons import shape_reasons
 from ..run import Run
 from ..shapes.compiler import CompilerInsight
@@ -106,7 +106,7 @@ def text(fix: ShapeFixPlan) -> str:
     if fix["kind"] == DYNAMIC:
         return "dynamic=True"
     if fix["kind"] == MARK:
-        return sentences.marked_dynamic(fix["names"], [d for _, d in fix["dims"]])
+        return shape_text.marked_dynamic(fix["names"], [d for _, d in fix["dims"]])
     if fix["kind"] == BUCKETS:
         return "buckets of " + ", ".join(str(b) for b in fix["buckets"])
     size = fix.get("realSize")
@@ -129,7 +129,7 @@ def within_budget(spent_s: float, plain_s: float) -> bool:
 
 
 def over_budget(runs: int, plain_s: float) -> str:
-    return sentences.shape_fix_over_budget(runs, FIX_RUN_COST * plain_s * runs, BUDGET)
+    return shape_text.shape_fix_over_budget(runs, FIX_RUN_COST * plain_s * runs, BUDGET)
 
 
 def run_with_fixes(spec: dict[str, Any], workdir: str, batch: list[ShapeFixPlan], round_: int) -> dict[str, Any] | None:
@@ -192,7 +192,7 @@ def merge(regions: list[Region], batch: list[ShapeFixPlan], child: dict[str, Any
     eagerly; buckets that changed the outputs are refused (not measured, with what differed)."""
     if child is None or (child.get("status") == "error" and not child.get("regions")):
         error = (child or {}).get("error") or {}
-        return {p["region"]: unmeasured(p, FAILED, sentences.shape_fix_failed(error.get("message"))) for p in batch}
+        return {p["region"]: unmeasured(p, FAILED, shape_text.shape_fix_failed(error.get("message"))) for p in batch}
     mine, theirs = _same_place(regions), _same_place(child.get("regions") or [])
     out: dict[str, ShapeFix] = {}
     for p in batch:
@@ -200,10 +200,10 @@ def merge(regions: list[Region], batch: list[ShapeFixPlan], child: dict[str, Any
         fixed = theirs.get(key) if key else None
         refused = ((child.get("_buckets") or {}).get(p["region"]) or {}).get("refused")
         if fixed is None:
-            out[p["region"]] = unmeasured(p, NO_CALL, sentences.shape_fix_no_call())
+            out[p["region"]] = unmeasured(p, NO_CALL, shape_text.shape_fix_no_call())
             continue
         if refused:
-            why = sentences.buckets_refused(refused["size"], refused["bucket"], refused["maxDiff"])
+            why = shape_text.buckets_refused(refused["size"], refused["bucket"], refused["maxDiff"])
             out[p["region"]] = unmeasured(p, REFUSED, why)
             continue
         compiler, situ = fixed.get("compiler"), fixed.get("inSitu")
@@ -260,7 +260,7 @@ def annotate(region: Region, script_insight: CompilerInsight | None) -> None:
         reason, kind = said.get(fix["fix"]), _QUICK_FIX_KIND.get(fix["kind"])
         if reason is None or kind is None:
             continue
-        measured = sentences.clause(reason).removeprefix(f"with {fix['fix']}: ")
+        measured = reason_text.clause(reason).removeprefix(f"with {fix['fix']}: ")
         for insight in (region.get("compiler"), script_insight):
             sites: list[Any] = [*insight.get("recompileSites", []), *insight["recompiles"]] if insight else []
             for item in sites:
@@ -284,7 +284,7 @@ def _measure_offer(fixes: list[ShapeFix], runs: int, plain_s: float) -> ShapeFix
     if not any(f.get("whyCode") == BUDGET_LEFT for f in fixes):
         return None
     seconds = round(FIX_RUN_COST * plain_s * runs, 1)
-    return {"runs": runs, "seconds": seconds, "title": sentences.shape_fix_measure_title(runs, seconds)}
+    return {"runs": runs, "seconds": seconds, "title": shape_text.shape_fix_measure_title(runs, seconds)}
 
 
 def measure(run: Run, plain_s: float) -> None:
@@ -306,7 +306,7 @@ def measure(run: Run, plain_s: float) -> None:
         spent, timeout = time.monotonic() - run.started, run.spec.get("timeout")
         if timeout is not None and spent + FIX_RUN_COST * plain_s > float(timeout):
             for p in later:
-                results[p["region"]].append(unmeasured(p, TIMEOUT_LEFT, sentences.shape_fix_timeout()))
+                results[p["region"]].append(unmeasured(p, TIMEOUT_LEFT, shape_text.shape_fix_timeout()))
             left_out = rounds - k
             break
         if when == "auto" and not within_budget(spent, plain_s):

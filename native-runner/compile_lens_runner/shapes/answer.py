@@ -58,8 +58,8 @@ class _Reason(TypedDict):
 
 
 class Reason(_Reason, total=False):
-    """One reason as a code and its parameters. Codes and their sentences: report/sentences.py (SENTENCES); those in
-    sentences.LEADING lead the headline (a failure, and issue 43's shape codes). A new code adds its parameters here
+    """One reason as a code and its parameters. Codes and their sentences: report/reason_text.py (SENTENCES); those in
+    reason_text.LEADING lead the headline (a failure, and issue 43's shape codes). A new code adds its parameters here
     and in report.schema.json ($defs/reason)."""
 
     file: str | None  # the user's file and line it happened at
@@ -84,7 +84,7 @@ class Reason(_Reason, total=False):
     hostPct: float  # launch-bound-range: eager's host time over its GPU time, in % (inSitu.hostShare)
     floorPct: float  # launch-bound-range: the least half-width of its range, in %
     index: int  # unmeasured: the modes[] or measurements[] index it is about
-    text: str  # rendered (sentences.py): the reason's sentence
+    text: str  # rendered (reason_text.py): the reason's sentence
     # the shape codes (issue 43; script/shape_facts.py's facts as report/shape_reasons.py gives them)
     input: str  # the input whose dimension changed
     dim: int

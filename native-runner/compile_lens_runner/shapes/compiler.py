@@ -223,3 +223,6 @@ class CompilerInsight(_CompilerInsight, total=False):
     breakCost: str  # schema 1.24: what its graph breaks cost, in words (report/notes.py)
     cudaGraphsLines: list[str]  # schema 1.25: cudaGraphs in lines (report/compiler_text.py)
     noGraphText: str  # schema 1.25: frames compiled and no graph made, in words (report/compiler_text.py)
+    countsText: str  # schema 1.27, a report read from logs: compiles, graphs, breaks, recompiles, failures, restarts
+    compileTimeText: str  # schema 1.27, logs: the compile time by phase
+    cacheText: str  # schema 1.27, logs: the FX graph and AOT autograd caches' lookups

@@ -51,7 +51,8 @@ class RankEntry(_RankEntry, total=False):
     collectives: list[str] | None
     stack: RankStack | None
     stacks: str | None
-    # schema 1.25: the rank in words (report/rank_text.py)
+    # schema 1.25: the rank in words (report/rank_text.py); 1.27: the rank and how it ended
+    labelText: str
     errorText: str
     factsText: str
     regionsText: list[str]
@@ -112,4 +113,5 @@ class _LogsRead(TypedDict):
 class LogsRead(_LogsRead, total=False):
     attached: str | None
     attempts: list[EarlierAttempt]
+    restartsText: str  # schema 1.27: the attempts in one sentence (report/rank_text.py)
     sourceMap: list[dict[str, Any]]  # written by the extension after the runner, never here

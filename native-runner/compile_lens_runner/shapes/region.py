@@ -168,7 +168,7 @@ class _RegionShapes(TypedDict):
 class ShapeFixOffer(TypedDict):
     runs: int  # the fix runs the budget left out
     seconds: float  # about how long they take
-    title: str  # the editor's CodeLens / Quick Fix that runs them (report/sentences.py)
+    title: str  # the editor's CodeLens / Quick Fix that runs them (report/shape_text.py)
 
 
 class RegionShapes(_RegionShapes, total=False):

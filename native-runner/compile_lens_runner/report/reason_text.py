@@ -1,0 +1,276 @@
+"""Each reason code's words (schema 1.21): its clause in the headline and its sentence, from the reason's parameters
+with formats.py's numbers; sentences.py puts them in the headline and the verdict's sentence.
+
+Extension point: a reason code's words are one entry of SENTENCES: (its clause in the headline, its sentence). A code
+in LEADING leads the headline, before the verdict and its number: a failure at the user's line, and the shape story
+of issue 43 (recompile-limit, warmup-other-shape, cuda-graphs-per-size, automatic-dynamic and the shape-fix beside
+it; report/shape_reasons.py gives them, shape_text.py words them, and what an in-situ number leaves out:
+eager-fallback, in-situ-left-out, and a decode loop's sequence).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from .. import formats
+from ..shapes.answer import Reason
+from . import shape_text
+
+
+def place(reason: Reason) -> str:
+    """ "train.py:41", "cell 3, line 2", or "" where the reason has no line."""
+    line, cell = reason.get("line"), reason.get("cell")
+    if not line:
+        return ""
+    if isinstance(cell, int):
+        return f"cell {cell + 1}, line {line}"
+    file = reason.get("file")
+    return f"{os.path.basename(file)}:{line}" if file else f"line {line}"
+
+
+def _at(reason: Reason) -> str:
+    where = place(reason)
+    return f" at {where}" if where else ""
+
+
+def _call(reason: Reason) -> str:
+    call = reason.get("call")
+    return f" (call {call})" if call is not None else ""
+
+
+def _fix(reason: Reason) -> str:
+    fix = reason.get("fix")
+    return f" Fix: {fix.rstrip('.')}." if fix else ""
+
+
+def _paid(r: Reason) -> str:
+    """What a pay-back pays back: the compiler's time, or in situ the compiled warm-up's time beyond eager steps
+    (a different measurement from the compiler's own count beside it, so said as what it is)."""
+    if r.get("warmUp"):
+        return f"The {formats.seconds(r['seconds'])} its compiled warm-up took beyond eager {r.get('unit', 'step')}s"
+    return f"Its {formats.seconds(r['seconds'])} compile"
+
+
+def _pays_back(r: Reason) -> str:
+    unit = r.get("unit", "step")
+    return f"pays back after {formats.break_even(r['steps'], unit)}" + (
+        f", this run made {formats.whole(r['made'])}" if r.get("made") is not None else ""
+    )
+
+
+_FAILED_WORDS = {"out-of-memory": "ran out of memory", "timeout": "timed out", "cancelled": "cancelled"}
+
+
+def _failed_clause(r: Reason) -> str:
+    kind = r.get("kind", "")
+    return f"{_FAILED_WORDS.get(kind, 'failed')}{_at(r)}{_call(r)}"
+
+
+Clause = Callable[[Reason], str]
+
+# code -> (its clause in the headline, its sentence); every reason a report carries has its words here
+SENTENCES: dict[str, tuple[Clause, Clause]] = {
+    "failed": (
+        _failed_clause,
+        lambda r: f"The script {_failed_clause(r)}: {r.get('what', '').rstrip('.')}.{_fix(r)}",
+    ),
+    "compiled-call-failed": (
+        lambda r: f"compiled call {r.get('call') or '?'} fails{_at(r)}",
+        lambda r: (
+            f"Fix first: compiled call {r.get('call') or '?'} failed{_at(r)}: {r.get('what', '').rstrip('.')}.{_fix(r)}"
+        ),
+    ),
+    "no-compiled-code": (
+        lambda r: f"no compiled code ran: {r.get('what')}",
+        lambda r: (
+            f"No compiled code ran: {r.get('what')}, so every call ran eagerly — the compiled and eager runs executed "
+            "the same code, and there is no speedup to show."
+        ),
+    ),
+    "ran-eagerly": (
+        lambda r: f"{r['mode'] + chr(39) + 's' if r.get('mode') else 'the'} compiled calls ran eagerly",
+        lambda r: (
+            f"The compiled calls{' of ' + r['mode'] if r.get('mode') else ''} ran eagerly, so nothing compiled was "
+            f"measured ({r.get('what') or 'Dynamo ran the original code'}).{_fix(r)}"
+        ),
+    ),
+    "wrong-results": (
+        lambda r: f"{r.get('mode')} gave wrong results",
+        lambda r: (
+            f"{r.get('mode')} gave wrong results (less accurate than eager against a higher-precision reference); see "
+            "the mismatch."
+        ),
+    ),
+    "host-contended": (
+        lambda r: "host busy",
+        lambda r: f"Not trusted: {r.get('what', '').rstrip('.')}.{_fix(r)}",
+    ),
+    "too-noisy-to-decide": (
+        lambda r: "too noisy to decide",
+        lambda r: "It varied too much to decide: profile again when the host is quieter, or with more --rounds.",
+    ),
+    "slower": (lambda r: "slower compiled", lambda r: "Compiled is slower than eager."),
+    "not-faster": (
+        lambda r: "not faster compiled",
+        lambda r: f"Compiled is not faster: the range stays under {formats.speedup(r['value'])}.",
+    ),
+    "may-be-no-faster": (
+        lambda r: "may be no faster",
+        lambda r: f"Compiled may be no faster: the range does not clear {formats.speedup(r['value'])}.",
+    ),
+    "not-clearly-faster": (
+        lambda r: "not clearly faster",
+        lambda r: f"Compiled may be faster, but not clearly: the range does not clear {formats.speedup(r['value'])}.",
+    ),
+    "pays-back-after": (
+        _pays_back,
+        lambda r: f"{_paid(r)} {_pays_back(r)}.",
+    ),
+    "compile-cost-unknown": (
+        lambda r: "compile cost unknown",
+        lambda r: "What the compile costs was not measured.",
+    ),
+    "cuda-graphs-idle-on-cpu": (
+        lambda r: f"{r.get('mode')}'s CUDA graphs idle on CPU",
+        lambda r: (
+            f"On CPU, {r.get('mode')}'s CUDA graphs do nothing: its difference from default here is Inductor's code, "
+            "not CUDA graphs; on a GPU it would differ."
+        ),
+    ),
+    "in-situ-too-few": (
+        lambda r: "too few steps in situ",
+        lambda r: (
+            f"In situ, {formats.plural(r.get('samples', 0), 'steady step')} in "
+            f"{formats.plural(r.get('pairs', 0), 'pair')} of blocks are too few to decide on."
+        ),
+    ),
+    "no-steady-steps": (
+        lambda r: "no steady step in situ",
+        lambda r: f"Not measured in situ: {r.get('what', '').rstrip('.')}.",
+    ),
+    "no-in-situ": (
+        lambda r: "replay only" if r.get("kind") == "no-set-stance" else "in situ off",
+        # what was not measured, only: a replay's number says itself ("per call replayed"), and a region that was
+        # not replayable has no verdict to rest on it (a rank of a torchrun job read "the verdict rests on the replay")
+        lambda r: (
+            f"Not measured in situ: torch {r.get('torch') or 'here'} has no torch.compiler.set_stance (PyTorch 2.6 and "
+            "later)."
+            if r.get("kind") == "no-set-stance"
+            else "Not measured in situ (--no-in-situ)."
+        ),
+    ),
+    "replay-not-possible": (
+        lambda r: f"not replayable: {r.get('what')}",
+        lambda r: f"Not replayed: {r.get('what', '').rstrip('.')}.",
+    ),
+    "not-measured": (
+        lambda r: f"not measured: {r.get('what')}",
+        lambda r: f"Not measured: {r.get('what', '').rstrip('.')}.",
+    ),
+    "never-called": (lambda r: "never called", lambda r: "The script never called it."),
+    "measurement-failed": (
+        lambda r: f"measuring {r.get('mode') or 'it'} failed: {r.get('what')}",
+        lambda r: f"Measuring {r.get('mode') or 'it'} failed: {r.get('what', '').rstrip('.')}.{_fix(r)}",
+    ),
+    "replay-disagrees": (
+        lambda r: "the replay disagrees",
+        lambda r: (
+            f"The replay gave {formats.speedup(r['value'])} per call ({formats.interval(r['low'], r['high'])}), apart "
+            "from the in-situ range: the verdict rests on the script's own steps."
+        ),
+    ),
+    "in-situ-undecided": (
+        lambda r: f"in situ {r.get('what')}",
+        lambda r: (
+            f"In situ, {formats.speedup(r['value'])} per {r.get('unit', 'step')}"
+            + (f" ({formats.interval(r['low'], r['high'])})" if "low" in r and "high" in r else "")
+            + f" supports no verdict: {r.get('what')}."
+        ),
+    ),
+    "replayed-forward-only": (
+        lambda r: "replayed",
+        lambda r: "The number is the replay's: the region's calls alone, on their captured inputs.",
+    ),
+    "nothing-measured": (lambda r: "nothing measured", lambda r: "Nothing was measured."),
+    "no-region": (
+        lambda r: "no torch.compile region ran",
+        lambda r: "The script made no torch.compile region (no torch.compile or nn.Module.compile call ran).",
+    ),
+    "logs-only": (
+        lambda r: "read from compiler logs",
+        lambda r: "Read from compiler logs: nothing was timed, so there is no verdict.",
+    ),
+    "recompile-limit": (
+        shape_text.limit_clause,
+        lambda r: (
+            f"{shape_text.limit_clause(r)[:1].upper()}{shape_text.limit_clause(r)[1:]}: Dynamo runs a frame eagerly for sizes it has no "
+            "graph for once it reached the limit, so those calls are never timed as compiled: the number compares "
+            "the calls compiled code served."
+        ),
+    ),
+    "warmup-other-shape": (
+        shape_text.warmup_clause,
+        lambda r: (
+            f"{shape_text.warmup_clause(r)[:1].upper()}{shape_text.warmup_clause(r)[1:]}: warm up at the shape the real calls use."
+        ),
+    ),
+    "cuda-graphs-per-size": (
+        shape_text.graphs_clause,
+        lambda r: (
+            f"{shape_text.graphs_clause(r)}: each new size pauses to record one and keeps GPU memory for it; pad inputs to a "
+            "few sizes."
+        ),
+    ),
+    "automatic-dynamic": (
+        shape_text.automatic_clause,
+        lambda r: (
+            f"{shape_text.automatic_clause(r)[:1].upper()}{shape_text.automatic_clause(r)[1:]} (automatic dynamic shapes)."
+        ),
+    ),
+    "shape-fix": (
+        shape_text.fix_clause,
+        lambda r: f"{shape_text.fix_clause(r)[:1].upper()}{shape_text.fix_clause(r)[1:]}.",
+    ),
+    "eager-fallback": (
+        lambda r: (
+            f"{formats.whole(r.get('count', 0))} of {formats.whole(r.get('made', 0))} compiled-side calls ran eagerly"
+        ),
+        lambda r: (
+            f"{formats.whole(r.get('count', 0))} of the {formats.whole(r.get('made', 0))} calls made with compiling "
+            "on ran eagerly (Dynamo ran the original code): the number leaves them out."
+        ),
+    ),
+    "in-situ-left-out": (
+        lambda r: f"{formats.whole(r.get('count', 0))} calls left out",
+        shape_text.left_out,
+    ),
+    "launch-bound-range": (lambda r: "launch-bound eager", shape_text.launch_bound),
+    "decode-loop": (
+        shape_text.per_sequence,
+        lambda r: (
+            f"A decode loop: {formats.plural(r.get('count', 0), 'sequence')} of about "
+            f"{formats.whole(r.get('made', 0))} tokens, one a call; {shape_text.per_sequence(r)}."
+        ),
+    ),
+}
+
+
+FAILURES: frozenset[str] = frozenset({"failed", "compiled-call-failed"})
+# codes that lead the headline, before the verdict: a failure at the user's line (issue 44), and the shape story
+# that decided the outcome (issue 43); its fix as measured follows the verdict and its number (the headline's first
+# speedup is always the answer's)
+LEADING: frozenset[str] = FAILURES | {
+    "recompile-limit",
+    "warmup-other-shape",
+    "cuda-graphs-per-size",
+    "automatic-dynamic",
+}
+
+
+def clause(reason: Reason) -> str:
+    return SENTENCES[reason["code"]][0](reason)
+
+
+def sentence(reason: Reason) -> str:
+    return SENTENCES[reason["code"]][1](reason)

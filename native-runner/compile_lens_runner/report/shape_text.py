@@ -1,0 +1,197 @@
+"""The shape story's words (issue 43): the clauses of the codes report/shape_reasons.py gives (the recompile limit, a
+warm-up at another shape, automatic dynamic, CUDA graphs per size, the shape fix as measured, what an in-situ number
+leaves out, a decode loop's sequence), and why a shape fix was not measured (script/shape_fix.py). reason_text.py
+puts the clauses in SENTENCES.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import formats
+from ..shapes.answer import Reason
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def _input(name: str) -> str:
+    """ "x", or a positional input ("input 0", script/shape_facts.py) as "the first input"."""
+    match = re.fullmatch(r"input (\d+)", name)
+    if match and int(match[1]) < len(_ORDINALS):
+        return f"the {_ORDINALS[int(match[1])]} input"
+    return name
+
+
+def _sizes(r: Reason) -> str:
+    """ "12 batch sizes", "96 lengths", "3 sizes of mask's dimension 2"."""
+    n = r.get("sizes", 0)
+    if r.get("growing"):
+        return formats.plural(n, "length")
+    if r.get("dim") == 0:
+        return formats.plural(n, "batch size")
+    return f"{formats.plural(n, 'size')} of {_input(str(r.get('input')))}'s dimension {r.get('dim')}"
+
+
+def _size(r: Reason, key: str) -> str:
+    return f"batch {r.get(key)}" if r.get("dim") == 0 else f"size {r.get(key)}"
+
+
+def limit_clause(r: Reason) -> str:
+    written = "dynamic=False with " if r.get("dynamic") is False else ""
+    graphs = r.get("graphs")
+    made = f"{formats.whole(graphs)} compiled" if graphs is not None else "one graph each"
+    cap = f" ({r['limit']})" if r.get("limit") is not None else ""
+    return (
+        f"{written}{_sizes(r)}: {made}, then the recompile limit{cap} ran {formats.whole(r.get('count', 0))} of "
+        f"{formats.whole(r.get('made', 0))} calls eagerly"
+    )
+
+
+def warmup_clause(r: Reason) -> str:
+    at = f" (line {r['line']})" if r.get("line") else ""
+    one = r.get("count") == 1
+    seconds = r.get("seconds")
+    paid = (
+        f"; {'that call' if one else 'the first'} paid {formats.seconds(seconds)} recompiling"
+        if seconds is not None
+        else "; the first recompiled"
+    )
+    return (
+        f"the warm-up at {_size(r, 'size')}{at} compiled a graph the {'real call' if one else 'real calls'} at "
+        f"{_size(r, 'realSize')} never used{paid}"
+    )
+
+
+def automatic_clause(r: Reason) -> str:
+    seconds = r.get("seconds")
+    took = f" ({formats.seconds(seconds)})" if seconds is not None else ""
+    return (
+        f"sizes changed at call {r.get('call')}: a second compile{took} made one size-generic graph, which served the "
+        f"next {formats.whole(r.get('count', 0))} calls without compiling"
+    )
+
+
+def graphs_clause(r: Reason) -> str:
+    """ "reduce-overhead recorded a CUDA graph for each of 6 batch sizes, holding 1.2 GiB"."""
+    n = r.get("count", 0)
+    sizes = (
+        formats.plural(n, "length")
+        if r.get("growing")
+        else formats.plural(n, "batch size")
+        if r.get("dim") == 0
+        else formats.plural(n, "input size")
+    )
+    held = f", holding {formats.memory(r['bytes'])}" if "bytes" in r else ""
+    return f"{r.get('mode')} recorded a CUDA graph for each of {sizes}{held}"
+
+
+_CACHE = {True: " from a warm cache", False: " from a cold cache"}
+
+
+def fix_clause(r: Reason) -> str:
+    """ "with dynamic=True: 1 graph instead of 8, 1.31× per step in situ (1.22–1.40×), compile 3.1 s instead of 33 s"."""
+    if not r.get("measured"):
+        return f"{r.get('what')} not measured: {r.get('why')}"
+    parts = []
+    graphs, was = r.get("graphs"), r.get("wasGraphs")
+    if graphs is not None:
+        parts.append(
+            f"the same {formats.plural(graphs, 'graph')}"
+            if graphs == was
+            else formats.plural(graphs, "graph") + (f" instead of {formats.whole(was)}" if was is not None else "")
+        )
+    ms, was_ms = r.get("ms"), r.get("wasMs")
+    if ms is not None:
+        parts.append(f"the first real call {formats.ms(ms)}" + (f" instead of {formats.ms(was_ms)}" if was_ms else ""))
+    if "value" in r:
+        said = formats.interval(r["low"], r["high"]) if "low" in r and "high" in r else "too noisy to say a range"
+        parts.append(f"{formats.speedup(r['value'])} per {r.get('unit', 'step')} in situ ({said})")
+    if r.get("count"):
+        parts.append(f"{formats.whole(r['count'])} calls still ran eagerly")
+    seconds, was_s = r.get("seconds"), r.get("wasSeconds")
+    if seconds is not None:
+        # a side whose compiles hit Inductor's cache compiled less than a cold run does: each side's cache is said
+        warm, was_warm = bool(r.get("cacheHits")), bool(r.get("wasCacheHits"))
+        cache, was_cache = (_CACHE[warm], _CACHE[was_warm]) if warm or was_warm else ("", "")
+        same = was_s is not None and formats.seconds(seconds) == formats.seconds(was_s) and cache == was_cache
+        before = "" if was_s is None else " as written" if same else f" instead of {formats.seconds(was_s)}{was_cache}"
+        parts.append(f"compile {formats.seconds(seconds)}{cache}{before}")
+    return f"with {r.get('what')}: {', '.join(parts) or 'no number'}"
+
+
+def _more_runs(runs: int) -> str:
+    return "once more" if runs == 1 else f"{runs} more times"
+
+
+def shape_fix_over_budget(runs: int, seconds: float, budget: float) -> str:
+    """Why a shape fix was not measured by default (script/shape_fix.py)."""
+    return (
+        f"measuring it runs the script {_more_runs(runs)} (about {seconds:.0f} s), which would take the profile past "
+        f"{budget:g}× the script's own time; profile again with --shape-fix on to measure it"
+    )
+
+
+def marked_dynamic(names: list[str], dims: list[int]) -> str:
+    """The mark_dynamic fix in words: "the first input's dimension 0 marked dynamic (mark_dynamic)"; the Quick Fix's
+    edit stays code (compiler/quick_fixes.py)."""
+    marked = " and ".join(f"{_input(n)}'s dimension {d}" for n, d in zip(names, dims, strict=True))
+    return f"{marked} marked dynamic (mark_dynamic)"
+
+
+def shape_fix_timeout() -> str:
+    return "--timeout leaves no time to run the script once more with it"
+
+
+def shape_fix_failed(message: str | None) -> str:
+    return f"the run with the fix failed: {message or 'it wrote no report'}"
+
+
+def shape_fix_no_call() -> str:
+    return "the run with the fix made no call of it"
+
+
+def buckets_refused(size: int, bucket: int, max_diff: float | None) -> str:
+    """Buckets not offered: padding changed what the call returns (a call that mixes rows)."""
+    what = (
+        "its outputs' shapes differ"
+        if max_diff is None
+        else f"its outputs cut back differ from the call's own by up to {max_diff:.3g}"
+    )
+    return (
+        f"padding a call of size {size} to {bucket} changes what it returns ({what}): the call mixes rows (a mean over "
+        "the batch, attention over padding), so its calls cannot be padded"
+    )
+
+
+def shape_fix_measure_title(runs: int, seconds: float) -> str:
+    """The editor's CodeLens / Quick Fix that measures the fixes the budget left out (--shape-fix on)."""
+    return f"Measure the shape fix (runs the script {_more_runs(runs)}, about {formats.seconds(seconds)})"
+
+
+def recompile_limit_reached(function: str | None, limit: int) -> str:
+    """Why a call ran eagerly past torch._dynamo.config.recompile_limit, in plain words (a call's fallbackReason)."""
+    return (
+        f"Dynamo stopped compiling {function or 'this function'} after {formats.plural(limit, 'compile')} of it; "
+        "later calls run eagerly"
+    )
+
+
+def left_out(r: Reason) -> str:
+    return (
+        f"In situ, {formats.whole(r.get('count', 0))} of the script's {formats.whole(r.get('made', 0))} calls are left "
+        "out of the number: compiles, the warm-up, first calls at a size, and calls that ran eagerly."
+    )
+
+
+def launch_bound(r: Reason) -> str:
+    return (
+        f"A launch-bound eager (its host time {formats.pct(r.get('hostPct', 0.0))} of its GPU time): the range holds a "
+        f"host that moves ±{formats.pct(r.get('floorPct', 0.0))} between runs."
+    )
+
+
+def per_sequence(r: Reason) -> str:
+    return (
+        f"per sequence of {formats.plural(r.get('made', 0), 'token')}: {formats.ms(r.get('wasMs') or 0.0)} → "
+        f"{formats.ms(r.get('ms') or 0.0)}"
+    )

@@ -1,0 +1,33 @@
+// The webview's own words: what the timeline's state is (what is loading, what the user selected or searched, where
+// a finding was placed), written here and nowhere else in the webview. Words about the report's data are the
+// runner's (native-runner/compile_lens_runner/report/), shown as carried; these are only the timeline's state, from
+// its panes, times and counts.
+import { plural } from '../extension/present/numbers.ts';
+import { formatMicros } from '../extension/shared/trace/summary.ts';
+
+/** While the traces are read: "Reading the trace…", "Reading 2 more traces…". */
+export const readingTraces = (count: number, more = false): string =>
+  more ? `Reading ${plural(count, 'more trace')}…` : `Reading the trace${count === 1 ? '' : 's'}…`;
+
+export const comparisonPending = 'The comparison of the traces appears when they have fully loaded.';
+
+/** The search box's count: "12 matching slices". */
+export const matchingSlices = (count: number): string => `${count} matching slices`;
+
+/** A selected range of a pane: "default: 1.2 ms – 3.4 ms on its axis (2.2 ms)" (times on the pane's axis). */
+export const rangeTitle = (pane: string, fromUs: number, toUs: number): string =>
+  `${pane}: ${formatMicros(fromUs)} – ${formatMicros(toUs)} on its axis (${formatMicros(toUs - fromUs)})`;
+
+/** The same range of two panes compared: "eager → default, the same range of each: 2.2 ms". */
+export const rangePairTitle = (before: string, after: string, durUs: number): string =>
+  `${before} → ${after}, the same range of each: ${formatMicros(durUs)}`;
+
+/** A finding "Show in timeline" placed: where, when on the pane's axis, and how many places are outlined. */
+export const focusFound = (label: string, pane: string, atUs: number, places: number): string =>
+  `${label} — in ${pane} at ${formatMicros(atUs)}${places > 1 ? ` (the first of ${places} places, all outlined)` : ''}.`;
+
+/** A finding not placed: its compiles are not in these traces, or the report names none for it. */
+export const focusNotFound = (label: string, compiles: boolean): string =>
+  compiles
+    ? `${label} — not in these traces: the profiled calls never ran the compiled code it happened in.`
+    : `${label} — the report does not say which compile it happened in, so it cannot be placed on the timeline.`;
