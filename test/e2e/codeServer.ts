@@ -9,13 +9,22 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Frame,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { CHROMIUM } from '../chromium.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -90,6 +99,33 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/**
+ * The built-in extensions a session has: the languages, notebook support and looks the tests' files and screenshots
+ * need, and the markdown preview the Runs view's comparison opens. The rest (git, GitHub, emmet, merge-conflict, the
+ * TypeScript and JSON language servers, debug auto-attach, …) activated in every window and kept its extension host,
+ * server and renderer busy while a test waited (docs/BENCHMARKS.md#test-time, fifth pass).
+ */
+const BUILTIN_EXTENSIONS = [
+  'python',
+  'json',
+  'log',
+  'ipynb',
+  'notebook-renderers',
+  'markdown-basics',
+  'markdown-language-features',
+  'theme-defaults',
+  'theme-seti',
+];
+
+/** A folder of links to the built-in extensions a session keeps (code-server's --builtin-extensions-dir). */
+function builtinExtensions(env: CodeServerEnv, home: string): string {
+  const folder = path.join(home, 'builtin-extensions');
+  mkdirSync(folder);
+  const all = path.join(env.root, 'node_modules/code-server/lib/vscode/extensions');
+  for (const name of BUILTIN_EXTENSIONS) symlinkSync(path.join(all, name), path.join(folder, name));
+  return folder;
+}
+
 /** A running code-server with the .vsix installed: its HOME (user data, extensions) is its own temporary folder. */
 interface Server {
   port: number;
@@ -150,6 +186,8 @@ async function startServer(
     userData,
     '--extensions-dir',
     exts,
+    '--builtin-extensions-dir',
+    builtinExtensions(env, home),
     ...(trusted ? ['--disable-workspace-trust'] : []),
     ...(workspace ? [workspace] : []),
   ];
@@ -198,8 +236,7 @@ function stopServer(server: Server, artifacts: string): void {
 
 const VIEWPORT = { width: 1500, height: 950 };
 
-async function openWorkbench(context: BrowserContext, port: number, workspace: string): Promise<Page> {
-  const page = context.pages()[0] ?? (await context.newPage());
+async function openWorkbench(page: Page, port: number, workspace: string): Promise<Page> {
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 90_000 });
   return page;
@@ -207,20 +244,36 @@ async function openWorkbench(context: BrowserContext, port: number, workspace: s
 
 /**
  * Under the test runner (`node --test` sets NODE_TEST_CONTEXT) the sessions of one process share one code-server per
- * trust setting and environment (a stub-runner test sets COMPILE_LENS_STUB_* for the extension host to inherit) and one
- * Chromium, which end after the process's last test: each session is a fresh browser context (its own storage) on its
- * own workspace folder, whose window gets its own extension host. Starting a server, installing the .vsix and launching
- * Chromium cost ~8 CPU-s a session (docs/BENCHMARKS.md#test-time). Elsewhere (the benches, which read one session's
- * processes) each session has a server and a browser of its own.
+ * trust setting and one Chromium context, which end after the process's last test: each session is a page of its own
+ * on its own workspace folder, whose window gets its own extension host. Starting a server, installing the .vsix and
+ * launching Chromium cost ~8 CPU-s a session (docs/BENCHMARKS.md#test-time). A session's page is closed and its origin's
+ * storage cleared after it, so no test sees another's state; the context's HTTP cache stays, with V8's compiled
+ * workbench code in it from the second load on (~1 CPU-s less a load: fifth pass). A session's extension host
+ * inherits the server's environment, so a test gives its runner settings through its workspace (`stubInterpreter`),
+ * not through process.env. Elsewhere (the benches, which read one session's processes) each session has a server and
+ * a browser of its own.
  */
 const SHARED = process.env['NODE_TEST_CONTEXT'] !== undefined;
-const sharedServers = new Map<string, { server: Promise<Server>; artifacts: string }>();
-let sharedBrowser: Promise<Browser> | undefined;
+const sharedServers = new Map<boolean, { server: Promise<Server>; artifacts: string }>();
+let sharedBrowser: Promise<SharedBrowser> | undefined;
 if (SHARED)
   after(async () => {
-    if (sharedBrowser) await (await sharedBrowser).close().catch(() => undefined);
+    if (sharedBrowser) await (await sharedBrowser).browser.close().catch(() => undefined);
     for (const { server, artifacts } of sharedServers.values()) stopServer(await server, artifacts);
   });
+
+interface SharedBrowser {
+  browser: Browser;
+  context: BrowserContext;
+  /** a session on a blank page of the context, which no test uses, to clear an origin's storage with */
+  cdp: CDPSession;
+}
+
+async function launchSharedBrowser(): Promise<SharedBrowser> {
+  const browser = await chromium.launch(CHROMIUM);
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  return { browser, context, cdp: await context.newCDPSession(await context.newPage()) };
+}
 
 export async function startSession(
   env: CodeServerEnv,
@@ -234,7 +287,7 @@ export async function startSession(
       viewport: VIEWPORT,
     });
     return {
-      page: await openWorkbench(context, server.port, workspace),
+      page: await openWorkbench(context.pages()[0] ?? (await context.newPage()), server.port, workspace),
       home: server.home,
       async close() {
         await context.close().catch(() => undefined);
@@ -242,27 +295,53 @@ export async function startSession(
       },
     };
   }
-  const key = JSON.stringify([opts.trusted, Object.entries(process.env).sort(([a], [b]) => a.localeCompare(b))]);
-  let shared = sharedServers.get(key);
+  let shared = sharedServers.get(opts.trusted);
   if (!shared) {
     shared = { server: startServer(env, opts.trusted, opts.artifacts), artifacts: opts.artifacts };
-    sharedServers.set(key, shared);
+    sharedServers.set(opts.trusted, shared);
   }
   const server = await shared.server;
-  sharedBrowser ??= chromium.launch(CHROMIUM);
-  const context = await (await sharedBrowser).newContext({ viewport: VIEWPORT });
-  const page = await openWorkbench(context, server.port, workspace).catch(async (error: unknown) => {
-    await context.close().catch(() => undefined);
+  sharedBrowser ??= launchSharedBrowser();
+  const browser = await sharedBrowser;
+  const page = await browser.context.newPage();
+  const forget = async () => {
+    await page.close().catch(() => undefined);
+    await browser.cdp
+      .send('Storage.clearDataForOrigin', { origin: `http://127.0.0.1:${server.port}`, storageTypes: 'all' })
+      .catch(() => undefined);
+  };
+  await openWorkbench(page, server.port, workspace).catch(async (error: unknown) => {
+    await forget();
     throw error;
   });
   return {
     page,
     home: server.home,
     async close() {
-      await context.close().catch(() => undefined);
+      await forget();
       keepLogs(server, opts.artifacts);
     },
   };
+}
+
+/**
+ * A stand-in for the user's interpreter (test/fixtures/stub-runner/python, which says what `env` sets) with `env` set
+ * for it alone: a shell script in a folder of its own, to give a workspace as `compileLens.pythonPath`.
+ */
+export function stubInterpreter(env: Record<string, string>): string {
+  const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-stub-python-')), 'python');
+  writeFileSync(
+    file,
+    [
+      '#!/bin/sh',
+      ...Object.entries(env).map(([name, value]) => `export ${name}=${quote(value)}`),
+      `exec ${quote(path.join(REPO, 'test/fixtures/stub-runner/python'))} "$@"`,
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  return file;
 }
 
 /**
@@ -343,6 +422,21 @@ export async function openFile(page: Page, name: string): Promise<void> {
     return;
   }
   throw new Error(`Quick Open did not open to find ${name}`);
+}
+
+/** The editor line showing `text`, and the CodeLens matching `title` drawn right above it (none between). */
+export async function lensAbove(
+  page: Page,
+  text: string,
+  title: RegExp,
+  timeout: number,
+): Promise<{ lens: Locator; gap: number }> {
+  const lens = page.locator('.codelens-decoration', { hasText: title }).first();
+  await lens.waitFor({ timeout });
+  const line = page.locator('.monaco-editor .view-line', { hasText: text }).first();
+  const [lensBox, lineBox] = [await lens.boundingBox(), await line.boundingBox()];
+  if (!lensBox || !lineBox) throw new Error(`the lens ${title} or the line ${text} is not on screen`);
+  return { lens, gap: lineBox.y - (lensBox.y + lensBox.height) };
 }
 
 /** Runs the explorer's context-menu entry `item` on the row named `name` (a file or folder at the workspace's top). */

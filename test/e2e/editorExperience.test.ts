@@ -1,8 +1,9 @@
-// The editor across runs, in a real VS Code with the real runner on CPU: two scripts profiled one after another keep
-// both files' findings (Problems), a second run of a script reuses its report tab, a script's kernel in the timeline
-// opens its generated code, a notebook's finding opens its cell in the notebook editor (from Problems and from the
-// report), the Runs view lists the runs with their headlines and compares the two runs of one script, and Clear
-// Findings clears them. Every step leaves a screenshot in test-results/; a failure names its screenshot in the error.
+// The editor across runs, in a real VS Code with the real runner on CPU: a script region's speedup in the panel and
+// its verdict on the torch.compile line's lens, two scripts profiled one after another keep both files' findings
+// (Problems), a second run of a script reuses its report tab, a script's kernel in the timeline opens its generated
+// code, a notebook's finding opens its cell in the notebook editor (from Problems and from the report), the Runs view
+// lists the runs with their headlines and compares the two runs of one script, and Clear Findings clears them. Every
+// step leaves a screenshot in test-results/; a failure names its screenshot in the error.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import type { Report } from '../../extension/shared/report.ts';
 import {
   findWebviewFrame,
   focusWorkbench,
+  lensAbove,
   makeTestWorkspace,
   openFile,
   prepareCodeServer,
@@ -180,7 +182,21 @@ test(
     let step = 'start';
     try {
       step = 'profile a_print.py';
-      await profileScript(page, workspace, 'a_print.py');
+      const aFrame = await profileScript(page, workspace, 'a_print.py');
+      // the real runner's region: its speedup in the panel, and its lens on the torch.compile line leading with the
+      // verdict and the number it rests on (scriptRegions.test.ts asserts the lens's place on a recorded run)
+      const region = await aFrame.locator('section.region').first().innerText();
+      assert.match(region, /r0 Net/);
+      assert.match(region, /\d+\.\d+×/, `a measured speedup in the panel: ${region}`);
+      await showFile(page, 'a_print.py');
+      const { lens, gap } = await lensAbove(page, 'model = torch.compile(Net()', /\d+\.\d+×/, 60_000);
+      assert.match(
+        await lens.innerText(),
+        /^(?:compile it|stay eager|no verdict|compile for longer runs): \d+\.\d+× per (?:step in situ|call in situ|call replayed)/m,
+        'the lens leads with the verdict and the number it rests on (the in-situ steps, else the replay)',
+      );
+      assert.ok(gap >= -1 && gap < 8, `the region lens sits above the torch.compile line (gap ${gap}px)`);
+      await shot(page, 'script-region-lens-real.png');
       await waitForProblem(page, /Graph break/);
       step = 'profile b_item.py';
       const frame = await profileScript(page, workspace, 'b_item.py');

@@ -1,11 +1,11 @@
-// The packaged extension in a real VS Code: profile a model whose two lines Inductor fuses into one C++ kernel, open
-// that compile's generated code from the Compiler view (read-only), see the kernel's CodeLens "fuses lines 12, 13
-// (...)", follow it back to the user's line; the hover on that line links to the generated code again; the
-// recompile's failed guard opens highlighted in the first compile's guards; the kernel selected in the timeline
-// opens its generated code at its line.
+// The packaged extension in a real VS Code, on a recorded CPU profile of a model whose two lines Inductor fuses into one
+// C++ kernel (test/fixtures/reports/fused-cpu, placed in the workspace's runs: editorExperience.test.ts opens the
+// generated code of a real run's kernel): open that compile's generated code from the Compiler view (read-only), see
+// the kernel's CodeLens "fuses lines 12, 13 (...)", follow it back to the user's line; the hover on that line links to
+// the generated code again; the recompile's failed guard opens highlighted in the first compile's guards; the kernel
+// selected in the timeline opens its generated code at its line.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
@@ -24,13 +24,9 @@ import {
 
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(REPO, 'test-results');
-const PYTHON = execFileSync(
-  process.env['COMPILE_LENS_PYTHON'] ?? 'python3',
-  ['-c', 'import sys; print(sys.executable)'],
-  {
-    encoding: 'utf8',
-  },
-).trim();
+const FUSED_RUN = path.join(REPO, 'test/fixtures/reports/fused-cpu');
+/** where the recorded run's files say its script was */
+const RUN_SCRIPT = '/tmp/fusedsrc/fused.py';
 let env: CodeServerEnv;
 
 before(() => {
@@ -41,21 +37,26 @@ before(() => {
 function makeWorkspace(): string {
   const workspace = mkdtempSync(path.join(os.tmpdir(), 'cl-ws-code-'));
   // lines 12-13 fuse into one C++ kernel; warmup at batch 8, timed at 16 with dynamic=False: a recompile
-  copyFileSync(path.join(REPO, 'test/fixtures/reports/fused-cpu/fused.py'), path.join(workspace, 'fused.py'));
+  const script = path.join(workspace, 'fused.py');
+  copyFileSync(path.join(FUSED_RUN, 'fused.py'), script);
+  // the recorded run's folder, its files naming the workspace's script
+  const run = path.join(workspace, '.compile-lens', 'runs', 'fused-cpu');
+  for (const file of readdirSync(FUSED_RUN, { recursive: true, encoding: 'utf8' })) {
+    const from = path.join(FUSED_RUN, file);
+    if (file === 'fused.py' || statSync(from).isDirectory()) continue;
+    mkdirSync(path.dirname(path.join(run, file)), { recursive: true });
+    writeFileSync(path.join(run, file), readFileSync(from, 'utf8').replaceAll(RUN_SCRIPT, script));
+  }
   mkdirSync(path.join(workspace, '.vscode'));
   writeFileSync(
     path.join(workspace, '.vscode/settings.json'),
-    JSON.stringify({
-      'compileLens.pythonPath': PYTHON,
-      'compileLens.device': 'cpu',
-      'compileLens.modes': ['default'],
-      'compileLens.quick': true,
-    }),
+    // no code runs: the interpreter is never asked for
+    JSON.stringify({ 'compileLens.pythonPath': 'python3', 'compileLens.device': 'cpu' }),
   );
   return workspace;
 }
 
-/** The report the run wrote into the workspace. */
+/** The recorded run's report, as placed in the workspace. */
 function runReport(workspace: string): Report {
   const runs = path.join(workspace, '.compile-lens', 'runs');
   const [run] = readdirSync(runs);
@@ -117,9 +118,11 @@ test(
     const { page } = session;
     try {
       await openFile(page, 'fused.py');
-      await page.locator('.codelens-decoration', { hasText: 'Compile & Profile' }).first().waitFor({ timeout: 60_000 });
-      await runCommand(page, 'Compile & Profile Model');
-      const frame = await findWebviewFrame(page, 'section.report', 300_000);
+      // the run's report
+      await runCommand(page, 'Open Report');
+      await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Enter');
+      const frame = await findWebviewFrame(page, 'section.report', 120_000);
       // the report panel shows where compile time went
       await frame.locator('details.compile-phases[data-mode="default"]').waitFor({ timeout: 30_000 });
 

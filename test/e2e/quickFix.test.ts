@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { shortLine } from '../../extension/present/lensLine.ts';
 import {
@@ -29,6 +29,7 @@ import {
   prepareCodeServer,
   runCommand,
   startSession,
+  stubInterpreter,
   type CodeServerEnv,
 } from './codeServer.ts';
 
@@ -55,27 +56,24 @@ const PYTHON = execFileSync(
 ).trim();
 
 let env: CodeServerEnv;
-/** The stub runner's launches, one JSON line of arguments each (set before the sessions: one server serves them all). */
+/** The stub runner's launches, one JSON line of arguments each. */
 const STUB_ARGS = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-stub-')), 'args.jsonl');
-
-const STUB = path.join(REPO, 'test/fixtures/stub-runner/python');
-
-before(() => {
-  env = prepareCodeServer();
-  mkdirSync(ARTIFACTS, { recursive: true });
-  process.env['COMPILE_LENS_STUB_PYTHON'] = PYTHON;
-  process.env['COMPILE_LENS_STUB_ARGS'] = STUB_ARGS;
-  process.env['COMPILE_LENS_STUB_REPORT'] = JSON.stringify({
+/** The workspaces' interpreter: the stub runner, answering each script's first profile with its recorded run. */
+const STUB = stubInterpreter({
+  COMPILE_LENS_STUB_PYTHON: PYTHON,
+  COMPILE_LENS_STUB_ARGS: STUB_ARGS,
+  COMPILE_LENS_STUB_REPORT: JSON.stringify({
     [SCRIPT_NAME]: path.join(RECORDED, 'print_step-cpu'),
     [RESIZED_NAME]: path.join(RECORDED, 'resized_step-cpu'),
     [WARMUP_NAME]: WARMUP_RUN,
     [`${WARMUP_NAME} --shape-fix on`]: WARMUP_FIX_RUN,
     'encoder_fastpath.py': path.join(RECORDED, 'encoder_fastpath-h200'),
-  });
+  }),
 });
-after(() => {
-  for (const name of ['COMPILE_LENS_STUB_PYTHON', 'COMPILE_LENS_STUB_REPORT', 'COMPILE_LENS_STUB_ARGS'])
-    delete process.env[name];
+
+before(() => {
+  env = prepareCodeServer();
+  mkdirSync(ARTIFACTS, { recursive: true });
 });
 
 interface RecordedRegion {

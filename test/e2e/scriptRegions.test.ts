@@ -2,22 +2,24 @@
 // target runs it as a script, and each region's result lands as a CodeLens on its torch.compile line.
 // - With a stub interpreter that answers with a run of the same file recorded on this CPU (test/fixtures/recorded/,
 //   through test/fixtures/stub-runner/python): the editor side, for scripts, notebooks and a file with neither.
-// - With the real runner: the whole path (it needs a runner that observes regions; skipped while it has no --calls).
+// The real runner's region lens, on a script's torch.compile line: editorExperience.test.ts (a_print.py).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { shortLine } from '../../extension/present/lensLine.ts';
 import {
   findWebviewFrame,
+  lensAbove,
   makeTestWorkspace,
   openFile,
   prepareCodeServer,
   runCommand,
   startSession,
+  stubInterpreter,
   type CodeServerEnv,
 } from './codeServer.ts';
 
@@ -62,34 +64,21 @@ function makeWorkspace(pythonPath: string): string {
   return workspace;
 }
 
-/** The editor line showing `text`, and the CodeLens matching `title` drawn right above it (none between). */
-async function lensAbove(
-  page: Page,
-  text: string,
-  title: RegExp,
-  timeout: number,
-): Promise<{ lens: Locator; gap: number }> {
-  const lens = page.locator('.codelens-decoration', { hasText: title }).first();
-  await lens.waitFor({ timeout });
-  const line = page.locator('.monaco-editor .view-line', { hasText: text }).first();
-  const [lensBox, lineBox] = [await lens.boundingBox(), await line.boundingBox()];
-  assert.ok(lensBox && lineBox, 'lens and line are on screen');
-  return { lens, gap: lineBox.y - (lensBox.y + lensBox.height) };
-}
-
 test(
   "recorded run: a script with torch.compile and no target runs as a script; its region's result sits on the torch.compile line",
   { timeout: 600_000 },
   async () => {
     const argsLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-stub-')), 'args.jsonl');
     writeFileSync(argsLog, '');
-    process.env['COMPILE_LENS_STUB_ARGS'] = argsLog;
-    process.env['COMPILE_LENS_STUB_PYTHON'] = PYTHON;
-    process.env['COMPILE_LENS_STUB_REPORT'] = JSON.stringify({
-      [SCRIPT]: path.join(RECORDED, 'serve_script-cpu'),
-      [NOTEBOOK]: path.join(RECORDED, 'explore-cpu'),
+    const stub = stubInterpreter({
+      COMPILE_LENS_STUB_ARGS: argsLog,
+      COMPILE_LENS_STUB_PYTHON: PYTHON,
+      COMPILE_LENS_STUB_REPORT: JSON.stringify({
+        [SCRIPT]: path.join(RECORDED, 'serve_script-cpu'),
+        [NOTEBOOK]: path.join(RECORDED, 'explore-cpu'),
+      }),
     });
-    const workspace = makeWorkspace(path.join(FIXTURES, 'stub-runner/python'));
+    const workspace = makeWorkspace(stub);
     const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
     const { page } = session;
     try {
@@ -207,55 +196,6 @@ test(
       await page.screenshot({ path: path.join(ARTIFACTS, 'notebook-region-lens.png') });
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-script-stub.png') }).catch(() => undefined);
-      throw error;
-    } finally {
-      await session.close();
-      for (const name of ['COMPILE_LENS_STUB_ARGS', 'COMPILE_LENS_STUB_PYTHON', 'COMPILE_LENS_STUB_REPORT'])
-        delete process.env[name];
-    }
-  },
-);
-
-const runnerHelp = execFileSync(PYTHON, ['-m', 'compile_lens_runner', 'profile', '--help'], {
-  encoding: 'utf8',
-  cwd: path.join(REPO, 'native-runner'),
-});
-const observesRegions = runnerHelp.includes('--calls');
-
-test(
-  "real runner: Compile & Profile Model on the script shows the region's speedup at its torch.compile line",
-  {
-    timeout: 600_000,
-    skip: observesRegions
-      ? false
-      : 'this runner does not observe regions yet (no --calls): needs the runner side of issue 11',
-  },
-  async () => {
-    const workspace = makeWorkspace(PYTHON);
-    const session = await startSession(env, workspace, { trusted: true, artifacts: ARTIFACTS });
-    const { page } = session;
-    try {
-      await openFile(page, SCRIPT);
-      await page
-        .locator('.codelens-decoration', { hasText: 'Compile & Profile Script' })
-        .first()
-        .waitFor({ timeout: 60_000 });
-      await runCommand(page, 'Compile & Profile Model');
-      const frame = await findWebviewFrame(page, 'section.regions', 480_000);
-      const region = await frame.locator('section.region').first().innerText();
-      assert.match(region, /r0 TinyTransformer/);
-      assert.match(region, /\d+\.\d+×/, `a measured speedup in the panel: ${region}`);
-      await openFile(page, SCRIPT);
-      const { lens, gap } = await lensAbove(page, COMPILE_LINE, SPEEDUP_LENS, 60_000);
-      assert.match(
-        await lens.innerText(),
-        /^(?:compile it|stay eager|no verdict|compile for longer runs): \d+\.\d+× per (?:step in situ|call in situ|call replayed)/m,
-        'the lens leads with the verdict and the number it rests on (the in-situ steps, else the replay)',
-      );
-      assert.ok(gap >= -1 && gap < 8, `the region lens sits above the torch.compile line (gap ${gap}px)`);
-      await page.screenshot({ path: path.join(ARTIFACTS, 'script-region-lens-real.png') });
-    } catch (error) {
-      await page.screenshot({ path: path.join(ARTIFACTS, 'failure-script-real.png') }).catch(() => undefined);
       throw error;
     } finally {
       await session.close();
