@@ -61,20 +61,8 @@ with torch.inference_mode():
         model(torch.randn(4, 32))
 `;
 
-const SCRIPT_B = `import torch
-
-
-@torch.compile
-def scale(x: torch.Tensor) -> torch.Tensor:
-    y = torch.nn.functional.gelu(x) * 2 + 1
-    if y.sum().item() > 0:
-        return y
-    return -y
-
-
-for _ in range(6):
-    scale(torch.randn(8, 32))
-`;
+/** b_item.py: the script whose run test/fixtures/traces/profiled-copy-cpu recorded (its timeline's kernel names). */
+const SCRIPT_B = readFileSync(path.join(REPO, 'test/fixtures/traces/profiled-copy-cpu/b_item.py'), 'utf8');
 
 function makeWorkspace(): string {
   const workspace = makeTestWorkspace(PYTHON);
