@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import inspect
 import io
 import json
@@ -422,6 +423,9 @@ if __name__ == "__main__":
     import torch._dynamo
     import torch._inductor.compile_fx  # noqa: F401
 
+    # The imports' objects out of the collector's reach: a fork's garbage collections and its interpreter exit would
+    # otherwise touch (and so copy) every page of them, ~1.1 CPU-s a process (docs/BENCHMARKS.md#test-time)
+    gc.freeze()
     print(json.dumps({"ready": True}), flush=True)
     forked = _serve(sys.stdin, sys.stdout)
     if forked is not None:
