@@ -26,7 +26,8 @@ const JARGON: [RegExp, string][] = [
   [/\d\.\d{3,} blocks per SM/, 'an unrounded count'],
   [/shared memory \d+(?! ?[KMG]?i?B)\b/, 'a size without its unit'],
   [/no steady step — no steady/, 'the same reason said twice'],
-  [/too noisy to say: [^·]*· too noisy to decide/, 'the same reason said twice'],
+  [/too noisy to say[^·]*· too noisy to decide/, 'the same reason said twice'],
+  [/host busy, not trusted[^·]*· host busy/, 'the same reason said twice'],
   [/\binterleaving\b/, "the in-situ schedule's word for switching eager and compiled"],
   [/\bcall\(s\)/, 'a count whose noun does not agree with it'],
 ];
