@@ -85,7 +85,7 @@ test("a compiled user line's hover: its kernels, the other lines they fused, tim
   assert.equal(lines.length, 3);
   assert.match(
     lines[2]!,
-    /^- fused kernel 1 \(`cpp_fused_add_mul_relu_0`\) with line 13 · [\d.]+ (µs|ms)\/step · made by 2 compiles: forward; forward, recompile 1 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/1\)$/,
+    /^- fused kernel 1 \(`cpp_fused_add_mul_relu_0`\) with line 13 · [\d.]+ (µs|ms)\/step under the profiler · made by 2 compiles: forward; forward, recompile 1 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/1\)$/,
   );
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(
