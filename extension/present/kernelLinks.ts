@@ -19,6 +19,7 @@ export const formatUsPerStep = (us: number): string => `${formatUs(us)}/step und
 
 /** The CodeLens title over a kernel in the generated code. */
 export function kernelLensTitle(kernel: KernelProvenance): string {
+  if (kernel.lensText) return kernel.lensText; // the runner's words (schema 1.28); a report before them: made here
   const ops = kernel.atenOps.length ? ` (${kernel.atenOps.join(', ')})` : '';
   const verb = isExternKernel(kernel) ? 'library call for' : 'fuses';
   return `${verb} ${linesText(kernel.sourceLines)}${ops}`;

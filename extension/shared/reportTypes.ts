@@ -704,6 +704,10 @@ export interface CompiledFrame {
   function?: string | null;
   location?: null | SourceLocation;
   seconds: number;
+  /**
+   * schema 1.28: the compile by its function and which compile of it it was, in the runner's words (report/compile_names.py): 'forward', 'forward, recompile 1', 'forward after line 24'; every surface names the compile so. Absent: a report before 1.28
+   */
+  nameText?: string;
 }
 /**
  * cache lookups by cache (fxGraph, aotAutograd) and outcome (hit, miss, bypass)
@@ -769,6 +773,14 @@ export interface CudaGraphSkip {
 }
 export interface KernelProvenance {
   name: string;
+  /**
+   * schema 1.28: a kernel Inductor generated, in the runner's words (report/compile_names.py): 'fused kernel 1 of forward (lines 12, 13)'. Absent: a library call, or a report before 1.28
+   */
+  nameText?: string;
+  /**
+   * schema 1.28: the CodeLens over it in the generated code (report/compile_names.py): 'fuses lines 12, 13 (aten.add, aten.relu)', 'library call for line 11 (aten.addmm)'. Absent: a report before 1.28
+   */
+  lensText?: string;
   compileId?: string | null;
   /**
    * post-grad ATen ops fused into this kernel

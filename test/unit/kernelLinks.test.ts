@@ -182,8 +182,8 @@ test("the Compiler view opens each compile's generated code, guards and FX graph
   assert.equal(guards, 'compiler/default/0_0/guards.txt');
   assert.match(codeLine(dir, guards, line!), /TENSOR_MATCH: check_tensor\(L\['x'\].*size=\[8, 64\]/);
   assert.equal(highlight, "tensor 'x' size mismatch at index 0. expected 8, actual 16");
-  // the kernel under its compile by its place there; Inductor's name in its tooltip
-  const [kernelNode] = find([compile1!], /^fused kernel 1$/);
+  // the kernel in the runner's words (schema 1.28), as the timeline names it; Inductor's name in its tooltip
+  const [kernelNode] = find([compile1!], /^fused kernel 1 of forward, recompile 1 \(lines 12, 13\)$/);
   assert.match(kernelNode!.tooltip!, /^cpp_fused_add_mul_relu_0: fuses lines 12, 13/);
   assert.deepEqual(kernelNode!.children[0]!.artifact, {
     kind: 'code',
