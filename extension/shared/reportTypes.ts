@@ -456,7 +456,7 @@ export interface ModeResult {
    */
   scriptExitCode?: number;
   /**
-   * schema 1.25, a target's measured mode: its measurement in one line, as the CLI shows it (report/mode_line.py): the answer's words for its number, compiled per call vs the eager it rests on, kernels per step, graphs, breaks, recompiles, compile time, break-even. Absent: a mode without a number, or a report before 1.25 (the CLI lists the fields)
+   * schema 1.25, a target's measured mode: its measurement in one line, as the CLI shows it (report/mode_line.py): the answer's words for its number, compiled per call vs the eager it rests on, kernels per step, graphs, breaks, recompiles, compile time, break-even; schema 1.28, a region's replay: which callable on which inputs, the answer's words for its number, its times and kernels, a what-if mode's own compile, the break-even where it is the answer's. Absent: a measurement without a number, or a report before 1.25 (1.28 for a replay: the CLI lists the fields)
    */
   measuredText?: string;
   /**

@@ -447,6 +447,7 @@ def attach(report: Report) -> None:
             region["headline"] = region["answer"]["headline"]
             in_situ_text.attach(region)
             chart_text.attach(region)
+            mode_line.attach_region(region)
         answer = script_answer(report)
     report["answer"] = answer
     report["recommendation"] = _recommendation(answer)
