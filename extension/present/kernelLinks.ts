@@ -142,14 +142,11 @@ export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => s
     const use =
       same.find((u) => u.kernel.usPerStep !== null && u.kernel.usPerStep !== undefined) ?? same[same.length - 1]!;
     const k = use.kernel;
-    // one compile's kernel in the runner's words (schema 1.28: its compile and every line it fused); a kernel several
-    // compiles made by its place ("made by" names them), with the lines besides this one it fused
-    const own = same.length === 1 ? (k.nameText ?? null) : null;
-    const others = own ? '' : use.others.length ? ` with ${escapeMarkdown(linesText(use.others))}` : ' alone';
+    const others = use.others.length ? `with ${escapeMarkdown(linesText(use.others))}` : 'alone';
     const time = k.usPerStep === null || k.usPerStep === undefined ? null : formatUsPerStep(k.usPerStep);
-    // its name in the generated code beside it, as the file the link opens writes it
+    // a generated kernel by its graph and place (the compile where one made it; "made by" names several), its
+    // name in the generated code beside it, as the file the link opens writes it
     const said =
-      own ??
       generatedKernelWords(k.name, same.length > 1 ? null : use.compile, null) ??
       (isExternKernel(k) ? 'library call' : 'kernel');
     const compiles =
@@ -158,7 +155,7 @@ export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => s
         : null;
     const link = openLink(use);
     const parts = [
-      `${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${escapeMarkdown(said)} (\`${k.name.replace(/`/g, "'")}\`)${others}`,
+      `${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${escapeMarkdown(said)} (\`${k.name.replace(/`/g, "'")}\`) ${others}`,
       time,
       compiles,
       k.atenOps.length ? escapeMarkdown(k.atenOps.join(', ')) : null,
