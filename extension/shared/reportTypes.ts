@@ -177,6 +177,10 @@ export interface Report {
    * schema 1.18: the run in one line, its verdict first ("compile it: 3.31× per call with default (2.77–3.79×) · 1 graph · 0 breaks · compile 9.5 s"; a script: the headline of the region that decides it, which region, how many more), written by the runner each time it writes the report (1.21: answer.headline): the Runs view, --json and a target's CodeLens show it as it is. Absent: older reports
    */
   headline?: string;
+  /**
+   * schema 1.29: which run, on which device, how it ended (report/sentences.header_text): 'fused.py on cpu (Intel Xeon …): ok', the CLI's first line after 'Compile Lens — ', written each time the report is written. Absent: a report before 1.29 (the CLI says it from the fields)
+   */
+  headerText?: string;
   answer?: Answer;
   /**
    * script mode: every callable that torch.compile (or nn.Module.compile) returned while the script ran, in the order they were created

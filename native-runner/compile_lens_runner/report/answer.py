@@ -452,3 +452,4 @@ def attach(report: Report) -> None:
     report["answer"] = answer
     report["recommendation"] = _recommendation(answer)
     report["headline"] = answer["headline"]
+    report["headerText"] = sentences.header_text(report)
