@@ -1499,7 +1499,7 @@ export interface RegionInSitu {
     [k: string]: unknown;
   };
   /**
-   * schema 1.24, interleaved: these numbers in the runner's words, one line each, as every surface shows them (report/in_situ_text.py): the number with its times, the compile inside the script and its pay-back, why per step, what the number rests on, the steps left out, per signature; the caller indents them. Absent: a surface lists the fields
+   * schema 1.24, interleaved (1.29: separate runs too, in the same words, resting on whole runs of the script): these numbers in the runner's words, one line each, as every surface shows them (report/in_situ_text.py): the number with its times, the compile inside the script and its pay-back, why per step, what the number rests on, the steps left out, per signature; the caller indents them. Absent: a surface lists the fields
    */
   lines?: string[];
   /**
@@ -1983,6 +1983,10 @@ export interface ReportInSitu {
     eager: number[];
     [k: string]: unknown;
   };
+  /**
+   * schema 1.29, separate runs: the whole script's time both ways in the runner's words (report/in_situ_text.wall_text): 'whole script, fastest of 2 runs each: as written 5.5 s · compiling off 0.69 s'. Absent: no wall time recorded, or a report before 1.29 (the CLI says it from wallSeconds)
+   */
+  wallText?: string;
   /**
    * why no in-situ run was made (--no-in-situ), or null
    */

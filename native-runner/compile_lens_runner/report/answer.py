@@ -448,6 +448,7 @@ def attach(report: Report) -> None:
             in_situ_text.attach(region)
             chart_text.attach(region)
             mode_line.attach_region(region)
+        in_situ_text.attach_wall(report)
         answer = script_answer(report)
     report["answer"] = answer
     report["recommendation"] = _recommendation(answer)
