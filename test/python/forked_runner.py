@@ -98,7 +98,8 @@ class ForkServer:
     ) -> list[tuple[int, str, str]]:
         """`python -m MODULE ARGS` for each [MODULE, *ARGS] of `commands`, all at once (the launchers of one job), as
         subprocess.run(capture_output=True, text=True, timeout=...) would run each. MODULE is compile_lens_runner or
-        torch.distributed.run."""
+        torch.distributed.run; ["-c", CODE, *ARGS] and [SCRIPT.py, *ARGS] are `python -c CODE ARGS` and `python
+        SCRIPT.py ARGS`."""
         runs = [
             {
                 "module": module,
@@ -249,12 +250,31 @@ def _run_module(module: str) -> None:
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 
+def _run_python(first: str, args: list[str]) -> None:
+    """`python -c CODE ARGS` (first "-c", args [CODE, *ARGS]) or `python SCRIPT ARGS` (first SCRIPT, args ARGS), with
+    the argv and first import path Python gives them."""
+    import builtins
+    import runpy
+
+    if first == "-c":
+        sys.argv, sys.path[0] = ["-c", *args[1:]], ""
+        exec(compile(args[0], "<string>", "exec"), {"__name__": "__main__", "__builtins__": builtins})
+    else:
+        sys.argv, sys.path[0] = [first, *args], os.path.dirname(os.path.abspath(first))
+        runpy.run_path(first, run_name="__main__")
+
+
 def _start(request: dict[str, Any], run: dict[str, Any]) -> None:
-    """A forked run: the runner's supervisor, which forks its spare (its worker, or torchrun) first, or a torchrun
-    launcher of the test's own."""
+    """A forked run: the runner's supervisor, which forks its spare (its worker, or torchrun) first, a torchrun
+    launcher of the test's own, or a test's own `python -c CODE` or `python SCRIPT`."""
     out = os.open(run["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     err = os.open(run["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     fds = (os.open(os.devnull, os.O_RDONLY), out, err)
+    if run["module"] == "-c" or run["module"].endswith(".py"):
+        _become(run["args"], request["env"], request["cwd"], fds)
+        _reset_imported_state()
+        _run_python(run["module"], run["args"])
+        return
     if run["module"] == "torch.distributed.run":
         _become(run["args"], request["env"], request["cwd"], fds)
         _reset_imported_state()

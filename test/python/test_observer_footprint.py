@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, run_runner, runner_env
+from conftest import REPO, run_python, run_runner, runner_env
 
 SWEEP = textwrap.dedent("""
     import json, os, sys
@@ -71,7 +71,8 @@ def _plain_and_observed(tmp_path: Path, source: str) -> tuple[dict[str, Any], di
     script = tmp_path / "script.py"
     script.write_text(textwrap.dedent(source))
     plain_out, observed_out = tmp_path / "plain.json", tmp_path / "observed.json"
-    subprocess.run([sys.executable, str(script), str(plain_out)], check=True, env=runner_env(), timeout=300)
+    plain = run_python(str(script), str(plain_out))
+    assert plain.returncode == 0, plain.stderr[-2000:]
     run = run_runner(
         "--script", str(script), "--quick", "--no-in-situ", "--out", str(tmp_path / "out"), "--", str(observed_out)
     )
