@@ -11,14 +11,17 @@ a normal interpreter exit. The runner's own code (supervisor, worker, timeouts, 
 What torch reads only when imported cannot change in a fork: a worker whose environment sets such a variable (other
 than the ones set up again below), and a run whose import path shadows torch or adds a sitecustomize, start the usual
 way. The server's frames are compiled under a name in <angle brackets>, as `python -m` runs under <frozen runpy>, so
-the runner reads none of them as the user's. The node and end-to-end suites start the runner as users do;
-COMPILE_LENS_TEST_FORK=0 makes these tests do the same.
+the runner reads none of them as the user's. A test's own `python SCRIPT` or `python -c CODE`
+(conftest.run_python) is forked the same way. The server's imported objects are frozen out of the garbage collector
+(gc.freeze) before the first fork, so a fork's collections and its exit copy none of their pages. The node and
+end-to-end suites start the runner as users do; COMPILE_LENS_TEST_FORK=0 makes these tests do the same.
 
 A torchrun job (`--nproc-per-node N`) is forked the same way one level down: the supervisor's spare becomes
 `python -m torch.distributed.run`, which forks a spare per rank before anything of its own happens, and each rank's
 `python -u -m compile_lens_runner _rank SPEC` is one of them (in a session of its own, as torchrun starts it). A
 test's own torchrun launchers (conftest.run_launchers: `attach` under torchrun) are forked the same way, all of one
-job's at once, each rank's `attach` a spare. The server is its runs' subreaper: a process of a run still alive after the run is said in the reply (`left`), then
+job's at once, each rank's `attach` a spare. A `--shape-fix on` worker forks spares at its start, one for each fix
+run's worker it may start (script/shape_fix.py). The server is its runs' subreaper: a process of a run still alive after the run is said in the reply (`left`), then
 killed, so that a test can assert that nothing of a run outlived it (a fork's command line is the server's).
 """
 
