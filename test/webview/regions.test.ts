@@ -334,7 +334,7 @@ describe('in situ in the report panel', () => {
     ]);
     assert.match(
       (await overlay.locator('rect.steady > title').textContent()) ?? '',
-      /^steady state from call 1\nper step: 1\.22× per step in situ \(0\.87–1\.32×\) · eager 0\.86 ms · compiled 0\.70 ms$/,
+      /^steady state from call 1\nin situ \(2 pairs of whole runs of the script, eager and compiled\): 1\.22× per step in situ \(0\.87–1\.32×\), 0\.86 ms → 0\.70 ms per step;/,
     );
     assert.equal(await overlay.locator('line.steady-median').count(), 2);
     // each median and the compile step say what the runner wrote for them (schema 1.25, report/chart_text.py)
