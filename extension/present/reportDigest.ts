@@ -59,6 +59,10 @@ export interface ModeDigest {
 }
 
 export interface ReportDigest {
+  // target, device and status: documented fields of `--json`
+  target: string;
+  device: string;
+  status: Report['status'];
   /** schema 1.29: which run, on which device, how it ended, the runner's: "fused.py on cpu (Intel Xeon …): ok"; a
    *  report before it: the same words from its fields (headerWords) */
   header: string;
@@ -201,6 +205,9 @@ export function digestReport(report: Report): ReportDigest {
       ? report.modes.find((m) => m.correctness?.precision)?.correctness?.precision
       : undefined;
   return {
+    target: report.target.name,
+    device: `${report.environment.device} (${report.environment.deviceName})`,
+    status: report.status,
     header: report.headerText ?? headerWords(report),
     error: report.error ? `${report.error.message} — ${report.error.fix}` : null,
     eagerKernelsPerStep: eager.kernelsPerStep,
