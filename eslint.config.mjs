@@ -21,9 +21,10 @@ export default defineConfig(
   tseslint.configs.stylisticTypeChecked,
   {
     languageOptions: {
-      // one TypeScript program for every file (tsconfig.json; this file is outside it)
+      // one TypeScript program for every file (tsconfig.json includes each; `npm run lint` passes it the program its
+      // type check built: scripts/typecheckAndLint.mjs)
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.mjs'] },
+        projectService: true,
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -41,14 +41,14 @@ suite e2e node --import tsx --test test/e2e/suite.ts
 suite pytest python3 -m pytest -q -n 2 --dist loadfile -p no:cacheprovider --cpu-durations=25 test/python
 # every unit file in one process (test/unit/suite.ts), then every webview file in another, with one Chromium
 suite node bash -c 'node --import tsx --test test/unit/suite.ts && node --import tsx --test test/webview/suite.ts'
-suite tsc npx tsc -p . --noEmit
-# prettier and eslint, ruff (lint and format), mypy --strict: `npm run format` fixes most
+# prettier, tsc and eslint (one type check for both: scripts/typecheckAndLint.mjs), ruff (lint and format), mypy
+# --strict: `npm run format` fixes most
 suite lint npm run --silent lint
 failed=()
 for i in "${!pids[@]}"; do
   wait "${pids[$i]}" || failed+=("${names[$i]}")
 done
-for name in tsc lint node e2e pytest; do
+for name in lint node e2e pytest; do
   echo "== $name"
   cat "$logs/$name.log"
 done

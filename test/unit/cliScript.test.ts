@@ -1,5 +1,6 @@
-// `profile --script` and `check --script` as users script them, with a stub in place of the interpreter that
-// answers with a fixture report (test/fixtures/stub-runner/python): what the CLI passes and prints.
+// `profile --script` and `check --script` as users script them (and a target's `profile --json`), with a stub in place
+// of the interpreter that answers with a fixture report (test/fixtures/stub-runner/python): what the CLI passes and
+// prints. cliRunner.test.ts runs the real runner.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -87,6 +88,33 @@ test('profile --script prints one block per region with real numbers, no placeho
     /^ {2}recommendation: TinyTransformer \(line 24\): compile for longer runs: 1\.84× per call replayed · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile; /m,
   );
   assert.match(out, /report: .*report\.json$/m);
+});
+
+test('profile --target --json prints the documented digest with the report path', async () => {
+  const { code, out, err, launched } = await run(
+    'fused-cpu',
+    'profile',
+    '--target',
+    `${script}:compile_target`,
+    '--json',
+  );
+  assert.equal(code, 0, err);
+  assert.equal(launched[launched.indexOf('--target') + 1], `${script}:compile_target`);
+  const digest = JSON.parse(out) as Record<string, unknown> & { modes: { mode: string; speedup: number }[] };
+  for (const key of [
+    'reportPath',
+    'target',
+    'device',
+    'status',
+    'eagerKernelsPerStep',
+    'modes',
+    'recommendation',
+    'findings',
+  ])
+    assert.ok(key in digest, key);
+  assert.equal(digest['reportPath'], path.join(dir, 'run', 'report.json'));
+  assert.equal(digest.modes[0]!.mode, 'default');
+  assert.ok(digest.modes[0]!.speedup > 0);
 });
 
 test('profile --script --json lists the regions with the documented fields', async () => {
