@@ -212,6 +212,13 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
     shortLine('no verdict: 0.32× (default, next run 0.01–5.32×), host contended · 2 graphs · 1 break · compile 2.8 s'),
     'no verdict: 0.32×, host contended · 2 graphs · 1 break',
   );
+  // still too long: the number and its last ','-asides that fit (whether to trust it), never the number cut away
+  assert.equal(
+    shortLine(
+      'no verdict: 0.94× per step in situ, too noisy to say (a next run could land more than 3× away), host busy, not trusted · 1 graph',
+    ),
+    'no verdict: 0.94× per step in situ, host busy, not trusted',
+  );
 });
 
 test('a region with an in-situ number carries no notMeasured label: a replay that could not run is said as that', async () => {
