@@ -127,9 +127,11 @@ export function formatLogsDigest(report: Report): string {
   const digest = digestLogs(report);
   const c = digest.counts;
   const ranks = digest.ranks ? ` (${plural(digest.ranks.length, 'rank')})` : '';
-  const out = [
-    `Compile Lens — compiler logs ${report.target.name}${ranks}: ${plural(digest.logs.length, 'log')} read, nothing timed`,
-  ];
+  // the runner's words (schema 1.29's headerText), before them the same from the fields
+  const header =
+    report.headerText ??
+    `compiler logs ${report.target.name}${ranks}: ${plural(digest.logs.length, 'log')} read, nothing timed`;
+  const out = [`Compile Lens — ${header}`];
   if (report.error) out.push(`  error: ${report.error.message} — ${report.error.fix}`);
   // what the compiler did, its compile time and caches: the runner's words (schema 1.27), before them the fields
   const compiler = report.modes[0]?.compiler;

@@ -13,6 +13,7 @@ import { main } from '../../extension/cli/main.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
 import { kernelLenses } from '../../extension/present/kernelLinks.ts';
+import { formatLogsDigest } from '../../extension/present/logsDigest.ts';
 
 const PYTHON = process.env['COMPILE_LENS_PYTHON'] ?? 'python3';
 const TLPARSE = path.resolve(__dirname, '..', 'fixtures', 'tlparse');
@@ -114,6 +115,10 @@ test('inspect prints the findings and a --source-map rule that names no workspac
   );
   // the runner's words (schema 1.27, report/compiler_text.py), shown as the saved report carries them
   const { report } = await loadReport(path.join(dir, 'report-rule', 'report.json'));
+  // the header too (schema 1.29's headerText): the CLI's fallback for a report before it says the same
+  assert.equal(report.headerText, 'compiler logs trace: 1 log read, nothing timed');
+  const { headerText: _said, ...before } = report;
+  assert.equal(formatLogsDigest(before).split('\n')[0], `Compile Lens — ${report.headerText}`);
   const compiler = report.modes[0]!.compiler!;
   assert.ok(compiler.countsText && out.includes(`\n  compiler: ${compiler.countsText}\n`), out);
   if (compiler.compileTimeText) assert.ok(out.includes(`\n  compile time: ${compiler.compileTimeText}\n`), out);
@@ -163,7 +168,14 @@ test('inspect of a messy rank folder gives the ranks, no divergence, and the fil
     path.join(dir, 'messy'),
   );
   assert.equal(code, 0, err);
-  const result = JSON.parse(out) as { ranks: { rank: number }[]; divergence: unknown[]; warnings: string[] };
+  const result = JSON.parse(out) as {
+    ranks: { rank: number }[];
+    divergence: unknown[];
+    warnings: string[];
+    reportPath: string;
+  };
+  const { report } = await loadReport(result.reportPath);
+  assert.equal(report.headerText, 'compiler logs multi_rank_messy_input (2 ranks): 2 logs read, nothing timed');
   assert.deepEqual(
     result.ranks.map((r) => r.rank),
     [0, 1],

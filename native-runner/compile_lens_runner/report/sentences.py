@@ -214,6 +214,13 @@ def counts(region: Region) -> list[str]:
 
 def header_text(report: Report) -> str:
     """ "fused.py on cpu (Intel Xeon …): ok" (schema 1.29): which run, on which device, how it ended; the CLI's first
-    line after the product's name."""
+    line after the product's name. A report read from logs says what it read: "compiler logs train (2 ranks): 2 logs
+    read, nothing timed"."""
+    if report["target"]["kind"] == "logs":
+        logs = report.get("logs")
+        ranks = len(report.get("ranks") or [])
+        across = f" ({formats.plural(ranks, 'rank')})" if ranks else ""
+        read = formats.plural(len(logs["files"]) if logs else 0, "log")
+        return f"compiler logs {report['target']['name']}{across}: {read} read, nothing timed"
     env = report["environment"]
     return f"{report['target']['name']} on {env['device']} ({env['deviceName']}): {report['status']}"
