@@ -102,8 +102,7 @@ export function renderKernelSource(
     row('fuses', kernel.atenOps.join(', ') || '—');
     row('your lines', kernel.sourceLines.length ? kernel.sourceLines.map((l) => lineButton(l, reveal)) : 'none known');
     // the report's average over the profiled steps, not this slice's own duration above it
-    if (kernel.usPerStep !== null && kernel.usPerStep !== undefined)
-      row('average per step', formatUsPerStep(kernel.usPerStep));
+    if (kernel.usPerStep !== null && kernel.usPerStep !== undefined) row('average', formatUsPerStep(kernel.usPerStep));
     box.append(facts);
     for (const line of kernel.sourceLines.slice(0, 8))
       if (line.code) box.append(followLine(el('pre', 'source-line'), line, (now) => `${now}  ${line.code}`));

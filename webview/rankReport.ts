@@ -5,7 +5,7 @@ import { digestDivergence, type RankDigest } from '../extension/present/rankDige
 import { rankTable, type RankTableRow } from '../extension/present/rankTable.ts';
 import type { Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
-import { formatMs, formatSeconds, plural } from '../extension/present/numbers.ts';
+import { formatMs, formatPct, formatSeconds, plural } from '../extension/present/numbers.ts';
 import { el, termEl } from './panels.ts';
 import { sourceLink, type Reveal } from './sourceLinks.ts';
 
@@ -46,7 +46,7 @@ const COLUMNS = [
   'recompiles',
   'compiling',
   'steady step',
-  'vs fastest',
+  'slower than the fastest',
   'notes',
 ];
 
@@ -83,10 +83,8 @@ function rankRow({ digest: d, stepMs, overFastest, diverged }: RankTableRow): HT
     count(d.recompiles),
     number(d.compileSeconds, d.compileSeconds === null ? '' : formatSeconds(d.compileSeconds)),
     number(stepMs, stepMs === null ? '' : formatMs(stepMs)),
-    number(
-      overFastest,
-      overFastest === null ? '' : overFastest < 0.005 ? 'fastest' : `+${Math.round(overFastest * 100)}%`,
-    ),
+    // "slower than the fastest: 16%", the fastest "0%" (its header and a word in its cell read "vs fastest fastest")
+    number(overFastest, overFastest === null ? '' : formatPct(overFastest * 100)),
     el('td', 'inputs', notes(d, diverged)),
   );
   tr.querySelectorAll('td').forEach((td, k) => {

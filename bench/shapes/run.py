@@ -11,6 +11,8 @@ measured fix beside the plain run with the fix, and each profile's wall over the
     python3 bench/shapes/run.py --out /tmp/shapes --quick         # CPU: small sizes, 1 profile each, --quick rounds
     python3 bench/shapes/run.py --out /tmp/shapes --only server --shape-fix on   # every fix measured, beside the plain
                                                                   # script with dynamic=True ("fix") and mark_dynamic
+    python3 bench/shapes/run.py --out /tmp/more --only generate --profiles 2 --no-plain   # more profiles of a script
+                                                                  # whose plain runs and profiles outgrow one call
 
 Writes DIR/<script>-<run>/ (the runner's reports), DIR/summary.json, and prints the summary as text. Needs no
 network: the models are made from configs.
@@ -123,19 +125,25 @@ def summarize(script: str, runs: dict[str, Any]) -> dict[str, Any]:
         for p in profiles
         for q in profiles
     )
-    plain_wall = runs["plain"]["as-written"]["wallSeconds"]
+    plain_wall = runs["plain"]["as-written"]["wallSeconds"] if runs["plain"] else None
     return {
         "script": script,
-        "plainSpeedup": _ratio(runs["plain"]["eager"], runs["plain"]["as-written"]),
-        "plainFixSpeedup": _ratio(runs["plain"]["eager"], runs["plain"]["fix"]),
-        "plainMarkSpeedup": _ratio(runs["plain"]["eager"], runs["plain"]["mark"]),
+        **{
+            key: _ratio(runs["plain"]["eager"], runs["plain"][variant]) if runs["plain"] else None
+            for key, variant in (
+                ("plainSpeedup", "as-written"),
+                ("plainFixSpeedup", "fix"),
+                ("plainMarkSpeedup", "mark"),
+            )
+        },
         "profileValues": values,
         "spreadPct": None if spread is None else round(spread, 2),
         "withinAgreePct": spread is not None and spread <= AGREE_PCT,
         "insideEachOthersRange": bool(profiles) and inside,
         "verdicts": sorted({str(p.get("verdict")) for p in runs["profiles"]}),
-        "wallOverPlain": [round(p["wallSeconds"] / plain_wall, 2) for p in runs["profiles"]],
-        "withinWallBudget": all(p["wallSeconds"] <= WALL_BUDGET * plain_wall for p in runs["profiles"]),
+        "wallOverPlain": [round(p["wallSeconds"] / plain_wall, 2) for p in runs["profiles"]] if plain_wall else None,
+        "withinWallBudget": plain_wall is not None
+        and all(p["wallSeconds"] <= WALL_BUDGET * plain_wall for p in runs["profiles"]),
         "fixes": [p.get("fixes") for p in runs["profiles"]],
     }
 
@@ -175,6 +183,7 @@ def main() -> int:
     parser.add_argument("--only", default=",".join(SCRIPTS), help=f"comma-separated of {', '.join(SCRIPTS)}")
     parser.add_argument("--profiles", type=int, default=None, help="profiles per script (default 3, --quick 1)")
     parser.add_argument("--quick", action="store_true", help="small sizes and --quick rounds (CPU)")
+    parser.add_argument("--no-plain", action="store_true", help="profiles only (the plain runs from another call)")
     parser.add_argument(
         "--shape-fix", default="auto", choices=("auto", "on", "off"), help="the profiles' --shape-fix (on: every fix)"
     )
@@ -184,12 +193,15 @@ def main() -> int:
     summaries, texts = [], []
     for script in [s for s in args.only.split(",") if s]:
         runs: dict[str, Any] = {"plain": {}, "profiles": []}
-        for variant in ("as-written", "eager", "fix", "mark"):
+        for variant in () if args.no_plain else ("as-written", "eager", "fix", "mark"):
             runs["plain"][variant] = plain(script, variant, args.quick)
+            print(f"{script} plain {variant}: {json.dumps(runs['plain'][variant])}", flush=True)
         for k in range(1, count + 1):
             runs["profiles"].append(
                 profile(script, os.path.join(args.out, f"{script}-{k}"), args.quick, args.shape_fix)
             )
+            # as it lands: a call that runs out of time keeps the profiles it finished
+            print(f"{script} profile {k}: {json.dumps(runs['profiles'][-1])}", flush=True)
         summary = summarize(script, runs)
         summaries.append({**summary, "runs": runs})
         texts.append(text(summary, runs))

@@ -41,6 +41,10 @@ export function compileName(
   compileId: string | null | undefined,
 ): string {
   if (!compileId) return 'an unknown compile';
+  // the runner's name for a compile the report lists (schema 1.28, report/compile_names.py); a report before it, or
+  // a compile only a trace names: made here, the same way
+  const said = frames?.find((f) => f.compileId === compileId)?.nameText;
+  if (said) return said;
   const id = named(frames, compileId);
   if (!id) return `compile ${compileId}`;
   const base = id.fn ?? `compiled graph ${id.frame + 1}`;

@@ -63,8 +63,9 @@ function kernelNodes(c: CompilerInsight, compileId: string | null): CompilerTree
   return (c.kernels ?? [])
     .filter((k) => (k.compileId ?? null) === compileId)
     .map((k) => ({
-      // under its compile's node: the kernel by its place there, Inductor's name in the tooltip
-      label: generatedKernelWords(k.name, null, null) ?? k.name,
+      // the kernel in the runner's words (schema 1.28), as the timeline and its details say it; Inductor's name in
+      // the tooltip. A report before them: by its place under its compile's node
+      label: k.nameText ?? generatedKernelWords(k.name, null, null) ?? k.name,
       description: [
         k.atenOps.join(', '),
         k.usPerStep !== null && k.usPerStep !== undefined ? formatUsPerStep(k.usPerStep) : null,

@@ -71,15 +71,17 @@ function fieldLines(region: Region, s: NonNullable<Region['inSitu']>): string[] 
   const call = number(s.call);
   if (step) field('per step', numberField(inSituNumber(region.answer, 'step'), step));
   if (call) field('per call', numberField(inSituNumber(region.answer, 'call'), call));
-  // the warm-up's time beyond eager steps, not the compiler's count (the region's facts); the pay-back only where
-  // the in-situ step is the answer's number (one pay-back, the answer's), or in a report before answers
-  if (s.compileSeconds != null) field('compiled warm-up beyond eager steps', formatSeconds(s.compileSeconds));
+  // the pay-back only where the in-situ step is the answer's number (one pay-back, the answer's), or in a report
+  // before answers; with it the warm-up's time beyond eager steps it pays back (not the compiler's count: the
+  // region's facts), never alone, where it read as a second compile time (issue 44)
   const stepNumber = inSituNumber(region.answer, 'step');
   const pays = !region.answer
     ? s.breakEvenSteps
     : stepNumber && stepNumber === region.answer.number
       ? paysBackOf(region.answer)?.steps
       : null;
+  if (pays != null && s.compileSeconds != null)
+    field('compiled warm-up beyond eager steps', formatSeconds(s.compileSeconds));
   if (pays != null) field('break-even', formatBreakEven(pays, 'step'));
   if (s.stepsMade != null) field('steps made', formatWhole(s.stepsMade));
   if (s.stepsPerSecond)

@@ -235,6 +235,8 @@ function measurementLine(m: RegionMeasurementDigest): string {
     : '';
   if (m.status === 'error') return `${m.label}${inputs}: failed — ${m.error ?? 'unknown error'}`;
   if (m.notMeasured) return `${m.label}${inputs}: not measured. ${m.notMeasured}`;
+  // the runner's line (schema 1.28: report/mode_line.py); a report before it: its fields, said the same way
+  if (m.measuredText) return m.measuredText;
   const c = measurementCells(m);
   const facts: string[] = [];
   // the runner's words for its number (schema 1.21); a report before them: its recorded speedup and spread

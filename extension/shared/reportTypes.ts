@@ -456,7 +456,7 @@ export interface ModeResult {
    */
   scriptExitCode?: number;
   /**
-   * schema 1.25, a target's measured mode: its measurement in one line, as the CLI shows it (report/mode_line.py): the answer's words for its number, compiled per call vs the eager it rests on, kernels per step, graphs, breaks, recompiles, compile time, break-even. Absent: a mode without a number, or a report before 1.25 (the CLI lists the fields)
+   * schema 1.25, a target's measured mode: its measurement in one line, as the CLI shows it (report/mode_line.py): the answer's words for its number, compiled per call vs the eager it rests on, kernels per step, graphs, breaks, recompiles, compile time, break-even; schema 1.28, a region's replay: which callable on which inputs, the answer's words for its number, its times and kernels, a what-if mode's own compile, the break-even where it is the answer's. Absent: a measurement without a number, or a report before 1.25 (1.28 for a replay: the CLI lists the fields)
    */
   measuredText?: string;
   /**
@@ -704,6 +704,10 @@ export interface CompiledFrame {
   function?: string | null;
   location?: null | SourceLocation;
   seconds: number;
+  /**
+   * schema 1.28: the compile by its function and which compile of it it was, in the runner's words (report/compile_names.py): 'forward', 'forward, recompile 1', 'forward after line 24'; every surface names the compile so. Absent: a report before 1.28
+   */
+  nameText?: string;
 }
 /**
  * cache lookups by cache (fxGraph, aotAutograd) and outcome (hit, miss, bypass)
@@ -769,6 +773,14 @@ export interface CudaGraphSkip {
 }
 export interface KernelProvenance {
   name: string;
+  /**
+   * schema 1.28: a kernel Inductor generated, in the runner's words (report/compile_names.py): 'fused kernel 1 of forward (lines 12, 13)'. Absent: a library call, or a report before 1.28
+   */
+  nameText?: string;
+  /**
+   * schema 1.28: the CodeLens over it in the generated code (report/compile_names.py): 'fuses lines 12, 13 (aten.add, aten.relu)', 'library call for line 11 (aten.addmm)'. Absent: a report before 1.28
+   */
+  lensText?: string;
   compileId?: string | null;
   /**
    * post-grad ATen ops fused into this kernel

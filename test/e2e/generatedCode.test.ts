@@ -171,6 +171,8 @@ test(
       const hover = await hoverLine(page, 'h = h * 2.0 + 1.0', 'compiled into');
       // the kernel by its graph and place, Inductor's name for it beside that
       assert.match(hover, /fused kernel 1\b[^\n]*\(cpp_fused_add_mul_relu_0\) with line 13/);
+      // its time is the profiled steps', said so: beside a timed call far shorter it is no second time for the call
+      assert.match(hover, /\d (µs|ms)\/step under the profiler/);
       await page.screenshot({ path: path.join(ARTIFACTS, 'compiled-line-hover.png') });
       await page.locator('.monaco-hover a', { hasText: 'Open generated code' }).first().click();
       await page.locator('.tabs-container .tab.active', { hasText: 'output_code.py' }).waitFor({ timeout: 30_000 });

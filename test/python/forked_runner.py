@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import inspect
 import io
 import json
@@ -51,6 +52,9 @@ REREAD = {
 READ_AT_IMPORT = ("TORCH", "INDUCTOR", "TORCHINDUCTOR", "TORCHDYNAMO", "PYTORCH", "TRITON", "OMP", "MKL", "KMP", "CUDA")
 SHADOWS = ("torch", "torch.py", "sitecustomize.py", "usercustomize.py")
 SERVER_NAME = "<compile-lens test fork server>"
+# the most fix runs a --shape-fix on profile makes: one per fix of the region with the most (mark_dynamic, dynamic=True,
+# buckets); a later one starts as a process
+SHAPE_FIX_RUNS = 3
 
 
 # what torchrun sets for its ranks: read when the process group starts, not at import
@@ -316,7 +320,19 @@ def _wait_for_order(order: socket.socket) -> None:
         return
     if args[:1] in (["_rank"], ["attach"]):
         _reset_at_worker_start()
+    if module == "compile_lens_runner" and args[:1] == ["_worker"] and _measures_shape_fixes(args[1]):
+        spares = _fork_spares(SHAPE_FIX_RUNS)  # each fix run's `_worker` is one (script/shape_fix.py)
+        if spares is None:
+            return
+        _SparePopen.take(spares, (("compile_lens_runner", "_worker"),))
     _run_module(module)
+
+
+def _measures_shape_fixes(spec_path: str) -> bool:
+    """A script's worker that may run the script again with a shape fix (--shape-fix on), not a fix run itself."""
+    with open(spec_path, encoding="utf-8") as f:
+        spec = json.load(f)
+    return spec.get("shapeFixRun") == "on" and not spec.get("shapeFix")
 
 
 def _ranks(torchrun_args: list[str]) -> int:
@@ -422,6 +438,9 @@ if __name__ == "__main__":
     import torch._dynamo
     import torch._inductor.compile_fx  # noqa: F401
 
+    # The imports' objects out of the collector's reach: a fork's garbage collections and its interpreter exit would
+    # otherwise touch (and so copy) every page of them, ~1.1 CPU-s a process (docs/BENCHMARKS.md#test-time)
+    gc.freeze()
     print(json.dumps({"ready": True}), flush=True)
     forked = _serve(sys.stdin, sys.stdout)
     if forked is not None:

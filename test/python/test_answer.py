@@ -293,7 +293,7 @@ def test_one_pair_of_blocks_gives_no_range_and_no_verdict_yet_the_number_leads()
     region["inSitu"] = _in_situ(1.8, 1.7, 1.9, 10, 1000, pairs=1)
     a = region_answer(region)
     assert a["verdict"] == "none" and a["number"]["tooNoisy"] == {"why": "too-few-pairs"} and "low" not in a["number"]
-    assert a["headline"].startswith("no verdict: 1.80× per step in situ (too few blocks each way to say a range)")
+    assert a["headline"].startswith("no verdict: 1.80× per step in situ, too few blocks to say (1 block each way)")
     region["inSitu"] = _in_situ(1.8, 1.7, 1.9, 10, 1000, pairs=2)
     assert region_answer(region)["verdict"] == "compile"
 
@@ -450,8 +450,23 @@ def test_the_story_that_decides_a_script_is_said_once_on_its_regions_line_first(
 def test_a_number_too_noisy_to_say_is_not_followed_by_too_noisy_to_decide() -> None:
     region = answered(fixture("script-kernels-cpu"))["regions"][1]
     assert "too-noisy-to-decide" in codes(region["answer"]), "the reason stays, for the sentence"
+    # the words outside the parentheses, which a shortened line (the CodeLens title) drops
     assert region["headline"] == (
-        "no verdict: 1.07× per call replayed (too noisy to say: a next run could land more than 3× away) · 1 graph"
+        "no verdict: 1.07× per call replayed, too noisy to say (a next run could land more than 3× away) · 1 graph"
+    )
+
+
+def test_a_number_that_points_nowhere_says_so_in_its_own_words() -> None:
+    """The number's text is what every surface shows of it (the compare's cell, an in-situ line, the CLI's mode
+    line): a too-noisy or host-busy number reads as such there too, not only in a headline's reasons (issue 44)."""
+    said = sentences.number_text
+    base: Any = {"kind": "in-situ-step", "unit": "step", "value": 0.42, "low": 0.25, "high": 0.61}
+    assert said({**base, "direction": "slower", "low": 0.40, "high": 0.44}) == "0.42× per step in situ (0.40–0.44×)"
+    assert said({**base, "direction": "too-noisy"}) == "0.42× per step in situ (0.25–0.61×), too noisy to say"
+    assert said({**base, "direction": "host-busy"}) == "0.42× per step in situ (0.25–0.61×), host busy, not trusted"
+    few: Any = {"kind": "in-situ-step", "unit": "step", "value": 1.8, "pairs": 1, "direction": "too-noisy"}
+    assert said({**few, "tooNoisy": {"why": "too-few-pairs"}}) == (
+        "1.80× per step in situ, too few blocks to say (1 block each way)"
     )
 
 

@@ -116,7 +116,7 @@ def test_a_contended_number_gets_no_verdict_but_why_and_the_fix() -> None:
     rec = recommend([_mode(704.5, CONTENDED)])
     assert rec["verdict"] == "none" and rec["mode"] is None
     assert rec["reason"].startswith(
-        "No verdict: 704.50× per call with default (669.27–739.73×). Not trusted: the host was contended while timing"
+        "No verdict: 704.50× per call with default (669.27–739.73×), host busy, not trusted. The host was contended while timing"
     )
     assert rec["reason"].endswith(
         "Fix: run with OMP_NUM_THREADS=1 (or torch.set_num_threads(1) in the script) so torch's "
@@ -138,7 +138,7 @@ def test_a_contended_host_is_said_once_on_a_screen_in_the_recommendation_not_aga
     report["modes"].append(other)
     answer.attach(report)
     said = next(r["text"] for r in report["answer"]["reasons"] if r["code"] == "host-contended")
-    assert said in report["recommendation"]["reason"] and said.startswith("Not trusted: the host was contended")
+    assert said in report["recommendation"]["reason"] and said.startswith("The host was contended")
     assert said not in default["notes"] and said in other["notes"]
 
 
@@ -154,12 +154,12 @@ def test_a_contended_replay_gives_its_region_and_the_script_no_verdict() -> None
     }
     a = region_answer(region)
     assert a["verdict"] == "none" and [r["code"] for r in a["reasons"]] == ["host-contended"]
-    assert "the host was contended while timing" in a["sentence"]
+    assert "The host was contended while timing" in a["sentence"]
     region["answer"] = a
     script = answer.script_answer({"regions": [region]})  # type: ignore[typeddict-item]
     assert script["verdict"] == "none"
     assert script["sentence"].startswith(
-        "scale (line 4): no verdict: 704.50× per call replayed (669.27–739.73×) · host busy"
+        "scale (line 4): no verdict: 704.50× per call replayed (669.27–739.73×), host busy, not trusted"
     )
 
 
@@ -297,21 +297,22 @@ def _in_situ_region(load: dict[str, Any], replayed: float | None, replay_load: d
 def test_contended_steps_in_situ_give_no_verdict_and_a_quiet_replay_decides() -> None:
     alone = region_answer(_in_situ_region(CONTENDED, None, None))
     assert alone["verdict"] == "none" and alone["sentence"].startswith(
-        "No verdict: 3.20× per step in situ (3.00–3.40×). Not trusted: the host was contended while timing"
+        "No verdict: 3.20× per step in situ (3.00–3.40×), host busy, not trusted. The host was contended while timing"
     )
     assert "Fix: run with OMP_NUM_THREADS=1" in alone["sentence"]
     replayed = region_answer(_in_situ_region(CONTENDED, 1.4, QUIET))
     assert replayed["verdict"] == "compile" and replayed["number"]["kind"] == "replay-call"
     assert "In situ, 3.20× per step (3.00–3.40×) supports no verdict: host busy." in replayed["sentence"]
     both = region_answer(_in_situ_region(CONTENDED, 1.4, CONTENDED))
-    assert both["verdict"] == "none" and "the host was contended while timing" in both["sentence"]
+    assert both["verdict"] == "none" and "The host was contended while timing" in both["sentence"]
     quiet = region_answer(_in_situ_region(QUIET, None, None))
     assert quiet["verdict"] == "compile" and "3.20× per step in situ" in quiet["sentence"]
 
 
 def test_the_headline_says_a_contended_number_is_so() -> None:
+    # in the number's own words (every surface that shows the number says it), and not again as a reason after it
     assert region_answer(_in_situ_region(CONTENDED, None, None))["headline"] == (
-        "no verdict: 3.20× per step in situ (3.00–3.40×) · host busy"
+        "no verdict: 3.20× per step in situ (3.00–3.40×), host busy, not trusted"
     )
     assert region_answer(_in_situ_region(CONTENDED, 1.4, QUIET))["headline"].startswith(
         "compile it: 1.40× per call replayed (1.33–1.47×)"
@@ -319,9 +320,10 @@ def test_the_headline_says_a_contended_number_is_so() -> None:
     replay_only = _in_situ_region(QUIET, 704.5, CONTENDED)
     replay_only["inSitu"] = None
     assert (
-        region_answer(replay_only)["headline"] == "no verdict: 704.50× per call replayed (669.27–739.73×) · host busy"
+        region_answer(replay_only)["headline"]
+        == "no verdict: 704.50× per call replayed (669.27–739.73×), host busy, not trusted"
     )
     mode = dict(_mode(704.5, CONTENDED), compiler={"graphCount": 1, "graphBreaks": [], "recompiles": []})
     assert answer.target_answer(_target([mode]))["headline"].startswith(
-        "no verdict: 704.50× per call with default (669.27–739.73×) · host busy · 1 graph"
+        "no verdict: 704.50× per call with default (669.27–739.73×), host busy, not trusted · 1 graph"
     )

@@ -509,6 +509,58 @@ def test_a_cuda_call_keeps_its_gpu_time_and_its_host_time_and_a_cpu_call_only_th
     assert cpu.host_ms is None and record.ms == cpu.cpu_ms is not None
 
 
+def test_a_cuda_step_leaves_out_the_observer_s_work_where_the_device_sat_idle_through_it(monkeypatch: Any) -> None:
+    """script/calls.py: on CUDA the observer's own work between two calls (after one, before the next) is bracketed by
+    events; where the device was idle through it (a launch-bound server: the step is the host's) the gap it leaves on
+    the device's timeline is taken out of the step, and where the device was still busy with the script's kernels the
+    events land back to back and nothing is taken out."""
+    import torch
+    from compile_lens_runner.script import calls as region_calls
+
+    class Event:  # stamped where the device's timeline stands when the host records it
+        def __init__(self, enable_timing: bool) -> None:
+            self.at = 0.0
+
+        def record(self, stream: Any) -> None:
+            self.at = stream.gpu_ms
+
+        def query(self) -> bool:
+            return True
+
+        def synchronize(self) -> None:
+            pass
+
+        def elapsed_time(self, end: Event) -> float:
+            return end.at - self.at
+
+    class Stream:
+        gpu_ms = 0.0
+
+    monkeypatch.setattr(torch.cuda, "Event", Event)
+
+    def steps(device_idle: bool) -> list[float | None]:
+        """Three calls of 7 ms with 3 ms of the script's own work between them; the observer's 1 ms before and 2 ms
+        after each call shows on the device's timeline only while it is idle."""
+        stream, records, shown = Stream(), [], 1.0 if device_idle else 0.0
+        for index in range(3):
+            entered = region_calls.own_mark(stream)
+            stream.gpu_ms += 1.0 * shown
+            clock = region_calls.CallClock(stream, entered if index else None)
+            clock.start()
+            stream.gpu_ms += 7.0
+            clock.stop()
+            stream.gpu_ms += 2.0 * shown
+            clock.handed_back()
+            stream.gpu_ms += 3.0  # the script's own work before its next call
+            records.append(region_calls.CallRecord(index, SIG, "grad", clock))
+        region_calls.resolve_all(records)
+        assert all(r.ms == 7.0 and r.clock.entered is None and r.clock.left is None for r in records)
+        return [r.step_ms for r in records]
+
+    assert steps(device_idle=True) == [10.0, 10.0, None]  # 13 ms apart on the device, 3 of them the observer's
+    assert steps(device_idle=False) == [10.0, 10.0, None]  # hidden behind the device's work: nothing taken out
+
+
 def test_the_cuda_graphs_memory_is_what_the_allocator_holds_in_private_pools_on_the_call_s_device(
     monkeypatch: Any,
 ) -> None:

@@ -52,7 +52,7 @@ def test_a_contended_host_is_said_in_the_answer_s_words() -> None:
     load = {"contended": True, "reason": "the host was contended while timing", "fix": "run with OMP_NUM_THREADS=1"}
     mode = _mode(timing={"valid": True, "medianMs": 0.7, "hostLoad": load})
     assert notes.mode_notes(mode) == [  # type: ignore[arg-type]
-        "Not trusted: the host was contended while timing. Fix: run with OMP_NUM_THREADS=1."
+        "The host was contended while timing. Fix: run with OMP_NUM_THREADS=1."
     ]
 
 

@@ -10,9 +10,12 @@ import {
   functionName,
   markLabel,
 } from '../../extension/present/compileNames.ts';
+import { generatedKernelWords } from '../../extension/present/kernelNames.ts';
+import { kernelLensTitle } from '../../extension/present/kernelLinks.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { timelineMarks } from '../../extension/shared/trace/timelineMarks.ts';
+import { FIXTURE_REPORTS } from './surfaces.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
@@ -52,4 +55,39 @@ test("the timeline's marks name the compile by function, with the report, and wi
   );
   const [mark] = timelineMarks(recompile).filter((m) => m.kind === 'recompile');
   assert.equal(markLabel(mark!, null), 'compiled graph 1, recompile 2');
+});
+
+test("a report's compiles and kernels are named in the runner's words (schema 1.28), and a trace without a report gets the same words", () => {
+  let named = 0;
+  for (const { name, report } of FIXTURE_REPORTS) {
+    const records = [...report.modes, ...(report.regions ?? [])].map((r) => r.compiler).filter((c) => c != null);
+    for (const compiler of records) {
+      const frames = compiler.frames ?? [];
+      // the timeline's own naming (a trace opened without a report: no nameText) says what the runner says
+      const bare = frames.map(({ nameText: _said, ...f }) => f);
+      for (const frame of frames.filter((f) => f.compileId !== null && f.nameText !== undefined)) {
+        assert.equal(compileName(frames, frame.compileId), frame.nameText, `${name}: ${frame.compileId}`);
+        assert.equal(
+          compileName(bare, frame.compileId),
+          frame.nameText,
+          `${name}: ${frame.compileId}, no report words`,
+        );
+        named++;
+      }
+      for (const kernel of compiler.kernels ?? []) {
+        const compile = kernel.compileId ? compileName(bare, kernel.compileId) : null;
+        assert.equal(
+          generatedKernelWords(kernel.name, compile, kernel.sourceLines) ?? undefined,
+          kernel.nameText,
+          `${name}: ${kernel.name}`,
+        );
+        assert.equal(
+          kernelLensTitle((({ lensText: _said, ...k }) => k)(kernel)),
+          kernel.lensText,
+          `${name}: ${kernel.name}`,
+        );
+      }
+    }
+  }
+  assert.ok(named > 10, `${named} compiles named`);
 });

@@ -85,7 +85,7 @@ test("a compiled user line's hover: its kernels, the other lines they fused, tim
   assert.equal(lines.length, 3);
   assert.match(
     lines[2]!,
-    /^- fused kernel 1 \(`cpp_fused_add_mul_relu_0`\) with line 13 · [\d.]+ (µs|ms)\/step · made by 2 compiles: forward; forward, recompile 1 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/1\)$/,
+    /^- fused kernel 1 \(`cpp_fused_add_mul_relu_0`\) with line 13 · [\d.]+ (µs|ms)\/step under the profiler · made by 2 compiles: forward; forward, recompile 1 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/1\)$/,
   );
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(
@@ -182,8 +182,8 @@ test("the Compiler view opens each compile's generated code, guards and FX graph
   assert.equal(guards, 'compiler/default/0_0/guards.txt');
   assert.match(codeLine(dir, guards, line!), /TENSOR_MATCH: check_tensor\(L\['x'\].*size=\[8, 64\]/);
   assert.equal(highlight, "tensor 'x' size mismatch at index 0. expected 8, actual 16");
-  // the kernel under its compile by its place there; Inductor's name in its tooltip
-  const [kernelNode] = find([compile1!], /^fused kernel 1$/);
+  // the kernel in the runner's words (schema 1.28), as the timeline names it; Inductor's name in its tooltip
+  const [kernelNode] = find([compile1!], /^fused kernel 1 of forward, recompile 1 \(lines 12, 13\)$/);
   assert.match(kernelNode!.tooltip!, /^cpp_fused_add_mul_relu_0: fuses lines 12, 13/);
   assert.deepEqual(kernelNode!.children[0]!.artifact, {
     kind: 'code',

@@ -67,8 +67,10 @@ test("a region's verdict, its sentence and its number are the runner's answer as
 
 test('CLI block: what-if modes by name, a failed measurement in words, numbers omitted when unknown (no dashes)', async () => {
   const r0 = await region('script-regions-cpu', 'r0');
+  // the as-written replay's fields, without its line (the runner's, schema 1.28: of that measurement, not these)
+  const { measuredText: _said, ...asWritten } = r0.measurements[0]!;
   const whatIf = {
-    ...r0.measurements[0]!,
+    ...asWritten,
     mode: 'max-autotune',
     speedupIqrPct: null,
     speedupSpreadPct: null,
@@ -78,7 +80,7 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
     breakEvenCalls: null,
   };
   const failed = {
-    ...r0.measurements[0]!,
+    ...asWritten,
     mode: 'reduce-overhead',
     status: 'error' as const,
     error: { kind: 'compile' as const, message: 'CUDA graphs need a GPU', fix: 'Run on CUDA.' },
@@ -236,4 +238,21 @@ test("shape fixes the budget left out: the torch.compile line's lens to measure 
   const title = 'Measure the shape fix (runs the script 2 more times, about 26.0 s)';
   const left: Region = { ...server, shapes: { ...server.shapes!, measure: { runs: 2, seconds: 26, title } } };
   assert.equal(digestRegion(left).measureShapeFix, title);
+});
+
+test("a replay's CLI line is the runner's (schema 1.28), and a report before it gets the same words from its fields", async () => {
+  let said = 0;
+  for (const name of ['script-in-situ-cpu', 'script-regions-cpu', 'script-kernels-cpu', 'script-shapes-cpu']) {
+    const report = await fixture(name);
+    for (const r of report.regions!) {
+      const lines = formatRegion(digestRegion(r));
+      const before = formatRegion(
+        digestRegion({ ...r, measurements: r.measurements.map(({ measuredText: _said, ...m }) => m) }),
+      );
+      assert.deepEqual(before, lines, `${name} ${r.id}`);
+      for (const m of r.measurements.filter((x) => x.measuredText))
+        assert.ok(lines.some((l) => l.endsWith(m.measuredText!)) && ++said, `${name} ${r.id}: ${m.measuredText!}`);
+    }
+  }
+  assert.ok(said >= 5, `${said} replay lines`);
 });

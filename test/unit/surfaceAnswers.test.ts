@@ -74,6 +74,15 @@ function inconsistencies(report: Report, said: Record<string, string>): string[]
       }
     }
   }
+  // a number that points nowhere (too noisy, timed on a busy host) reads as such wherever it is shown: every line
+  // that says it ("0.90× per call replayed") says the runner's word for it, not only the headline's reasons
+  for (const n of numbers.filter((x) => x.direction === 'too-noisy' || x.direction === 'host-busy')) {
+    const head = (n.text ?? '').split(/ \(|, /)[0]!;
+    for (const [surface, text] of Object.entries(said))
+      for (const line of text.split('\n'))
+        if (head && line.includes(head) && !line.includes(n.directionText ?? '\u0000'))
+          problems.push(`${surface}: "${line.slice(0, 80)}…" says ${head} without "${n.directionText ?? ''}"`);
+  }
   // the panel's and the CLI's cells are the answer's numbers; a direction (the word and colour beside a speedup) and
   // a break-even only where the answer backs them: never on a number too noisy for a range, one whose range spans
   // more than 2× (too noisy to decide), or one timed on a contended host
@@ -185,7 +194,7 @@ for (const { name, report } of FIXTURE_REPORTS) {
   });
 }
 
-test('the consistency check fails on a contradicting verdict, an absurd or zero-width range, compile-inclusive totals, a second value, a direction or pay-back the answer does not back', () => {
+test('the consistency check fails on a contradicting verdict, an absurd or zero-width range, compile-inclusive totals, a second value, a number too noisy said bare, a direction or pay-back the answer does not back', () => {
   const problems = (report: Report): string[] => inconsistencies(report, surfaces(report));
   const target = fixture('graphbreak-cpu');
   assert.deepEqual(problems(target), []);
@@ -214,6 +223,11 @@ test('the consistency check fails on a contradicting verdict, an absurd or zero-
   assert.ok(inconsistencies(script, said).some((p) => p.startsWith('cli: ') && p.includes('where the answer says')));
   // a direction beside a number too noisy to back one; a pay-back or a compile time that is not the answer's or the
   // compiler's; a region whose compiles made no graph said to have compiled
+  const bare = fixture('fused-cpu');
+  const noisyText = bare.answer!.number!.text!;
+  bare.regions = [];
+  bare.modes[0]!.measuredText = bare.modes[0]!.measuredText!.replace(noisyText, noisyText.split(',')[0]!);
+  assert.ok(problems(bare).some((p) => p.startsWith('cli: ') && p.includes('without "too noisy to say"')));
   const noisy = fixture('fused-cpu');
   noisy.answer!.number!.direction = 'slower';
   assert.ok(problems(noisy).some((p) => p.includes('which backs no direction')));

@@ -1,5 +1,5 @@
-// One label, one value per region: a compiled time or a speedup (in situ, replayed, a what-if's, the first-call chart's
-// own median) said on a region's screens — the report panel's header, sentences, in-situ lines, replay rows, both
+// One label, one value per region: a compiled time or a speedup (in situ — the first-call chart's median of the same
+// calls included —, replayed, a what-if's) said on a region's screens — the report panel's header, sentences, in-situ lines, replay rows, both
 // charts' tooltips, the CodeLens, the compare — reads the same on each, on every fixture.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -40,8 +40,10 @@ function saidIn(where: string, text: string, how = ''): Said[] {
       add('compiled', m[2]!, measured, m[1]!, whatIf);
     for (const m of clause.matchAll(new RegExp(String.raw`calls took ${MS}(?: compiled)? \(median`, 'g')))
       add('compiled', 'call', measured, m[1]!, whatIf);
-    for (const m of clause.matchAll(new RegExp(String.raw`${MS} (?:per call, )?median( of the calls drawn)?`, 'g')))
-      add('compiled', 'call', m[2] ? 'of the calls drawn' : measured, m[1]!, whatIf);
+    // the first-call chart's median is of the script's own calls: in situ, however it is labelled (issue 44: 0.66 ms
+    // "median of the calls drawn" beside the in-situ 0.70 ms was one quantity with two values)
+    for (const m of clause.matchAll(new RegExp(String.raw`${MS} (?:per call, )?median(?: of the calls drawn)?`, 'g')))
+      add('compiled', 'call', measured, m[1]!, whatIf);
   }
   return out;
 }
@@ -106,9 +108,12 @@ for (const { name, report } of FIXTURE_REPORTS) {
 
 test('the one-value check fails on one label with two values', () => {
   // the first-call chart's median said as the script's calls' own (issue 44: 0.70 ms in situ, 0.66 ms on the chart)
-  const unlabelled = fixture('script-in-situ-cpu');
-  unlabelled.regions![0]!.steadyState!.said = 'steady state from call 1: 0.66 ms per call, median (calls varied 338%)';
-  assert.deepEqual(twoValues(unlabelled), [
-    'r0 compiled per call in situ: 0.70 ms (panel), 0.66 ms (first-call chart)',
-  ]);
+  for (const said of [
+    'steady state from call 1: 0.66 ms per call, median (calls varied 338%)',
+    'steady state from call 1: 0.66 ms per call, median of the calls drawn (calls varied 338%)',
+  ]) {
+    const chart = fixture('script-in-situ-cpu');
+    chart.regions![0]!.steadyState!.said = said;
+    assert.deepEqual(twoValues(chart), ['r0 compiled per call in situ: 0.70 ms (panel), 0.66 ms (first-call chart)']);
+  }
 });

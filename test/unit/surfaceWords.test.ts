@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { reportJson, reportText } from '../../extension/cli/main.ts';
 import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
 import { digestRank } from '../../extension/present/rankDigest.ts';
-import { digestRegion } from '../../extension/present/regionDigest.ts';
+import { digestRegion, formatRegion } from '../../extension/present/regionDigest.ts';
 import { digestReport } from '../../extension/present/reportDigest.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { fixture, FIXTURE_REPORTS, runnerStrings, surfaces } from './surfaces.ts';
@@ -26,7 +26,8 @@ const JARGON: [RegExp, string][] = [
   [/\d\.\d{3,} blocks per SM/, 'an unrounded count'],
   [/shared memory \d+(?! ?[KMG]?i?B)\b/, 'a size without its unit'],
   [/no steady step — no steady/, 'the same reason said twice'],
-  [/too noisy to say: [^·]*· too noisy to decide/, 'the same reason said twice'],
+  [/too noisy to say[^·]*· too noisy to decide/, 'the same reason said twice'],
+  [/host busy, not trusted[^·]*· host busy/, 'the same reason said twice'],
   [/\binterleaving\b/, "the in-situ schedule's word for switching eager and compiled"],
   [/\bcall\(s\)/, 'a count whose noun does not agree with it'],
 ];
@@ -61,6 +62,10 @@ function shownSentences(report: Report): { where: string; text: string }[] {
       if (report.regions![k]!.measurements[j]!.notes)
         shown.push(...m.notes.map((text) => ({ where: `${region.id} ${m.label}`, text })));
     });
+    // the CLI's line for each replay with a number (schema 1.28), after its "replay: " where in situ leads
+    const block = formatRegion(d).map((l) => l.trim().replace(/^replay: /, ''));
+    for (const m of region.measurements.filter((x) => x.measuredText !== undefined))
+      shown.push({ where: `${region.id} replay`, text: block.find((l) => l === m.measuredText) ?? '' });
   }
   // a torchrun job's ranks: the CLI's ranks block and the panel's rank table (schema 1.25)
   for (const entry of report.ranks ?? []) {

@@ -32,6 +32,9 @@ test('the report panel lists every rank in a table and where the ranks diverged,
     '2',
   ]);
   assert.equal(await rank1.getAttribute('class'), 'diverged');
+  // each rank's steady step over the fastest's as a number: the fastest reads 0%, not "vs fastest fastest"
+  const over = await ranks.locator('td[data-label="slower than the fastest"]').allInnerTexts();
+  assert.ok(over.includes('0%') && over.every((c) => /^\d+%$/.test(c)), over.join(' | '));
   const [sentence] = await section.locator('ul.divergence li').allInnerTexts();
   assert.match(
     sentence!,

@@ -59,7 +59,8 @@ export function namesInWords(
       : kernel?.compileId
         ? compileName(frames, kernel.compileId)
         : null;
-    shown.set(id, generatedKernelWords(name, compile, kernel?.sourceLines ?? null) ?? name);
+    // the report's kernel in the runner's words (schema 1.28); a trace without a report, or a report before them
+    shown.set(id, kernel?.nameText ?? generatedKernelWords(name, compile, kernel?.sourceLines ?? null) ?? name);
   }
   return shown;
 }

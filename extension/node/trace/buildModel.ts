@@ -178,7 +178,9 @@ function trackName(
   const thread = (threadName ?? (isId(t.tid) ? `${t.gpu ? 'stream' : 'thread'} ${t.tid}` : String(t.tid))).trim();
   if (processName === 'CPU' && threadName) return thread;
   if (!processName && Number(t.pid) === -1) return "the profiler's own work";
-  return `${processName ?? (t.pid === 'Spans' ? 'profiler' : `process ${t.pid}`)} · ${thread}`;
+  // Kineto's span of the profiled window (pid "Spans", tid "PyTorch Profiler"): said once, plainly
+  if (!processName && t.pid === 'Spans') return 'profiler';
+  return `${processName ?? `process ${t.pid}`} · ${thread}`;
 }
 
 /** A pid or tid that is a number (Kineto also files spans under words: pid "Spans", tid "PyTorch Profiler"). */

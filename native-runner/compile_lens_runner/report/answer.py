@@ -37,6 +37,7 @@ from ..shapes.region import Region
 from ..shapes.report import Report
 from . import (
     chart_text,
+    compile_names,
     compiler_text,
     in_situ_text,
     mode_line,
@@ -425,6 +426,7 @@ def attach(report: Report) -> None:
     theirs; the notes beside each number (notes.py)."""
     notes.attach(report)
     compiler_text.attach(report)
+    compile_names.attach(report)
     rank_text.attach(report)
     if report["target"].get("kind") != "script":
         answer = target_answer(report)
@@ -445,6 +447,7 @@ def attach(report: Report) -> None:
             region["headline"] = region["answer"]["headline"]
             in_situ_text.attach(region)
             chart_text.attach(region)
+            mode_line.attach_region(region)
         answer = script_answer(report)
     report["answer"] = answer
     report["recommendation"] = _recommendation(answer)

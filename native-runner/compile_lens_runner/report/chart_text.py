@@ -22,13 +22,17 @@ def _steady(region: Region) -> None:
         return
     spread = steady.get("spreadPct")
     varied = f" (calls varied {formats.pct(spread)})" if spread is not None else ""
-    # beside an in-situ number (the story's: the median of the steady steps it kept) this median is another
-    # measurement of the same calls, said as the chart's own: one label, one value (issue 44)
+    # beside an in-situ number (the story's and the in-situ lines': the steady steps it kept) the chart's median of
+    # the same calls would be a second value of one quantity (0.70 ms in situ, 0.66 ms here): the shading says where
+    # the steady state is, the in-situ number what it took (issue 44)
     situ = region.get("inSitu")
-    drawn = " of the calls drawn" if situ and (situ.get("step") or situ.get("call")) else ""
+    if situ and (situ.get("step") or situ.get("call")):
+        steady["said"] = f"steady state from call {steady['fromCall']}{varied}"
+        steady["label"] = "steady state"
+        return
     ms = formats.ms(steady["medianMs"])
-    steady["said"] = f"steady state from call {steady['fromCall']}: {ms} per call, median{drawn}{varied}"
-    steady["label"] = f"steady state: {ms} median{drawn}"
+    steady["said"] = f"steady state from call {steady['fromCall']}: {ms} per call, median{varied}"
+    steady["label"] = f"steady state: {ms} median"
 
 
 def chart_notes(region: Region) -> list[str]:

@@ -1,6 +1,6 @@
 """A script region's in-situ numbers in lines (schema 1.24: region `inSitu.lines`), as the CLI block, the report panel
-and --json show them: the script's own steps both ways first (the answer's words for each number, then its times), the
-compiled warm-up's time beyond eager steps and (where the number is the answer's) its pay-back, why per step, what the number rests on, the steps left out, per signature;
+and --json show them: the script's own steps both ways first (the answer's words for each number, then its times), where
+the number is the answer's its pay-back and the compiled warm-up's time beyond eager steps it pays back, why per step, what the number rests on, the steps left out, per signature;
 and why there is no step speedup (schema 1.25: `inSitu.reason`, from the measurement's code, `noStep`).
 Said from the interleaved measurement the report holds (measure/interleaved.py), with formats.py's numbers, once the
 region's answer is decided (its numbers' words are the answer's: sentences.number_text). A measurement of the separate
@@ -98,15 +98,16 @@ def _failure(f: CompileFailure) -> str:
 
 def _payback(s: RegionInSitu, unit: str, answer: Answer | None, number: AnswerNumber | None) -> str | None:
     """ "the compiled warm-up took 0.25 s beyond eager steps; pays back after 116 steps; this run made 72; 104 → 134
-    steps/s". The warm-up's time is not the compiler's own count (the region's facts say that one), so it is said as
-    what it is; the pay-back is said only where this number is the answer's (one pay-back, the answer's: a number too
-    noisy to point either way, or evidence beside a replay's verdict, has none)."""
+    steps/s". The pay-back is said only where this number is the answer's (one pay-back, the answer's: a number too
+    noisy to point either way, or evidence beside a replay's verdict, has none), and the warm-up's time only as what
+    that pay-back pays back: alone, beside the compiler's own count in the region's facts ("6.5 s compiling"), it read
+    as a second compile time (issue 44)."""
     said = []
-    compile_s = s.get("compileSeconds")
-    if compile_s is not None:
-        said.append(f"the compiled warm-up took {formats.seconds(compile_s)} beyond eager {unit}s")
     ours = answer is not None and number is not None and answer["number"] is number
     pays = next((r for r in answer["reasons"] if r["code"] == "pays-back-after"), None) if answer and ours else None
+    compile_s = s.get("compileSeconds")
+    if compile_s is not None and pays is not None:
+        said.append(f"the compiled warm-up took {formats.seconds(compile_s)} beyond eager {unit}s")
     if pays is not None:
         made = pays.get("made")
         said.append(

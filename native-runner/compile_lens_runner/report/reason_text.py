@@ -104,7 +104,8 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "host-contended": (
         lambda r: "host busy",
-        lambda r: f"Not trusted: {r.get('what', '').rstrip('.')}.{_fix(r)}",
+        # the number says "host busy, not trusted" (sentences.number_text): this says why
+        lambda r: f"{r.get('what', '')[:1].upper()}{r.get('what', '')[1:].rstrip('.')}.{_fix(r)}",
     ),
     "too-noisy-to-decide": (
         lambda r: "too noisy to decide",

@@ -26,24 +26,32 @@ _HOW = {  # in-situ-step: per its unit (a step, a decode loop's token)
     "target-rounds": "per call",
 }
 
-_TOO_NOISY = {
-    "range-too-wide": "too noisy to say: a next run could land more than 3× away",
-    "too-few-pairs": "too few blocks each way to say a range",
-}
+
+def _why_no_range(n: AnswerNumber) -> str:
+    """Why a number too noisy has no range, after the word for it (direction_text)."""
+    if n["tooNoisy"]["why"] == "too-few-pairs":
+        return f"{formats.plural(n.get('pairs', 0), 'block')} each way"
+    return "a next run could land more than 3× away"
 
 
 def number_text(n: AnswerNumber) -> str:
     """ "1.31× per step in situ (1.22–1.40×)", "1.52× per token in situ (1.40–1.61×)" (a decode loop's step),
-    "1.84× per call replayed with default (1.70–1.95×)", "3.31× per call with reduce-overhead (2.77–3.79×)", "1.07× per
-    call in situ (too noisy to say: ...)": the one wording of a speedup and its range."""
+    "1.84× per call replayed with default (1.70–1.95×)", "3.31× per call with reduce-overhead (2.77–3.79×)": the one
+    wording of a speedup and its range. A number that points nowhere says so after it, outside the parentheses a
+    shortened line drops (issue 44: on every surface): "1.07× per call in situ, too noisy to say (a next run could
+    land more than 3× away)", "0.42× per step in situ (0.25–0.61×), too noisy to say", "0.90× per call replayed
+    (0.85–0.96×), host busy, not trusted"."""
     mode = f" with {n['mode']}" if n.get("mode") and n["kind"] in ("replay-call", "target-rounds") else ""
     how = f"per {n['unit']} in situ" if n["kind"] == "in-situ-step" else _HOW[n["kind"]]
     text = f"{formats.speedup(n['value'])} {how}{mode}"
     noisy = n.get("tooNoisy")
     if noisy:
-        return f"{text} ({_TOO_NOISY[noisy['why']]})"
-    if "low" in n and "high" in n:
-        return f"{text} ({formats.interval(n['low'], n['high'])})"
+        text = f"{text}, {_NO_DIRECTION[noisy['why']]} ({_why_no_range(n)})"
+    elif "low" in n and "high" in n:
+        text = f"{text} ({formats.interval(n['low'], n['high'])})"
+    direction = n.get("direction")  # absent in a number said before verdict.directed (a report before 1.26)
+    if direction == "host-busy" or (direction == "too-noisy" and not noisy):
+        text = f"{text}, {direction_text(n)}"
     return text
 
 
@@ -95,6 +103,8 @@ _AFTER_NUMBER = frozenset(
         "decode-loop",
     }
 )
+# the reason a number's own words say (number_text), by its direction
+_SAID_BY_NUMBER = {"too-noisy": "too-noisy-to-decide", "host-busy": "host-contended"}
 # said beside the verdict (what an in-situ number leaves out, the shape fix as measured): never the reason in its place
 _BESIDE_NUMBER = frozenset({"eager-fallback", "in-situ-left-out", "decode-loop", "shape-fix"})
 
@@ -105,11 +115,10 @@ def headline(answer: Answer, facts: list[str]) -> str:
     facts ("2 graphs", "compile 3.4 s")."""
     lead = [reason_text.clause(r) for r in answer["reasons"] if r["code"] in reason_text.LEADING]
     number = answer["number"]
-    # a number too noisy says so in its parentheses: "too noisy to decide" after it would say it twice
+    # a number that points nowhere says why (number_text): "too noisy to decide" or "host busy" after it says it twice
+    said_by_number = _SAID_BY_NUMBER.get(number.get("direction", "")) if number else None
     after = [
-        reason_text.clause(r)
-        for r in answer["reasons"]
-        if r["code"] in _AFTER_NUMBER and not (r["code"] == "too-noisy-to-decide" and number and number.get("tooNoisy"))
+        reason_text.clause(r) for r in answer["reasons"] if r["code"] in _AFTER_NUMBER and r["code"] != said_by_number
     ]
     after = after if number else []
     fixes = [

@@ -128,11 +128,16 @@ def graph_pool_bytes(device: Any) -> int | None:
 
 class CallClock:
     """Brackets one call: CUDA events on the call's stream (no synchronisation) and perf_counter (on CPU the call's
-    time, on CUDA its host time)."""
+    time, on CUDA its host time). On CUDA two more events bracket the observer's own work around the call (`entered`
+    when the observer took the call, `left` when it handed the result back): where the device sat idle through that
+    work it shows as a gap between them on the device's timeline, which the step leaves out (and where the device was
+    still busy with the script's work the gap is zero: the observer's time was hidden, nothing is taken out)."""
 
-    def __init__(self, stream: Any | None) -> None:
+    def __init__(self, stream: Any | None, entered: Any | None = None) -> None:
         self.stream = stream
         self.events: tuple[Any, Any] | None = None
+        self.entered = entered  # recorded when the observer took the call (own_mark), on the region's last stream
+        self.left: Any | None = None
         self.t0 = 0.0
         self.cpu_ms: float | None = None
 
@@ -151,6 +156,11 @@ class CallClock:
             self.events[1].record(self.stream)
         self.cpu_ms = (time.perf_counter() - self.t0) * 1000.0
 
+    def handed_back(self) -> None:
+        """The observer's work after the call is done: the script runs again from here."""
+        if self.events is not None:
+            self.left = own_mark(self.stream)
+
     @property
     def host_ms(self) -> float | None:
         """A CUDA call's host time (its launches, and any wait on the device inside it); None on CPU, where the call's
@@ -160,6 +170,17 @@ class CallClock:
     @property
     def name(self) -> str:
         return "cuda-events" if self.stream is not None else "perf-counter"
+
+
+def own_mark(stream: Any | None) -> Any | None:
+    """A timing event recorded now on `stream` (None: no CUDA stream, nothing recorded)."""
+    if stream is None:
+        return None
+    import torch
+
+    event = torch.cuda.Event(enable_timing=True)
+    event.record(stream)
+    return event
 
 
 @dataclass
@@ -177,7 +198,8 @@ class CallRecord:
     block: int | None = None  # its block of the interleaving (0: the compiled warm-up)
     compiles_at_start: int = 0  # compiles started in the process before the call: a step's compiles are the difference
     own_before_s: float = 0.0  # the observer's own time before the clock started and after it stopped (CPU clock:
-    own_after_s: float = 0.0  # taken out of the step, which runs from this call's start to the next call's start)
+    own_after_s: float = 0.0  # taken out of the step, which runs from this call's start to the next call's start;
+    # on CUDA the clock's own events say it: CallClock)
     step_ms: float | None = None
     step_compiles: int | None = None
     graph_bytes: int | None = None  # what the CUDA graphs' memory pools grew by over the call (read at few calls only)
@@ -193,7 +215,13 @@ class CallRecord:
                 if not wait and not theirs[0].query():
                     return
                 theirs[0].synchronize()
-                self.step_ms = float(mine[0].elapsed_time(theirs[0]))
+                step = float(mine[0].elapsed_time(theirs[0]))
+                # the device's idle time while the observer worked, after this call and before the next one
+                if self.clock.left is not None:
+                    step -= float(mine[1].elapsed_time(self.clock.left))
+                if following.clock.entered is not None:
+                    step -= float(following.clock.entered.elapsed_time(theirs[0]))
+                self.step_ms = max(0.0, step)
             except RuntimeError:
                 self.step_ms = None
         elif (
@@ -222,6 +250,7 @@ class CallRecord:
         except RuntimeError:  # an event never recorded (the call raised before it) or a failed device
             self.ms = None
         self.clock.events = None
+        self.clock.entered = self.clock.left = None
 
 
 def resolve_all(calls: list[CallRecord], wait: bool = True) -> None:

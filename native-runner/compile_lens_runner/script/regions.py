@@ -100,6 +100,7 @@ class Region:
     # a compiled-side call at a signature new to it ran compiled code without compiling: a dynamic graph serves new sizes
     serves_new_sizes: bool = False
     graph_setup: Counter[str] = field(default_factory=Counter)  # compiled-side calls per signature, under CUDA graphs
+    stream: Any = None  # the CUDA stream its last call ran on (None: not CUDA), where the next call's observer marks in
 
     @property
     def compiled(self) -> Any:
@@ -390,6 +391,7 @@ class RegionRecorder:
 
     def _record(self, region: Region, call: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         entered = time.perf_counter()
+        entered_mark = region_calls.own_mark(region.stream)  # on the stream its last call ran on: CallClock
         settled = bool(self._dropped)  # a replay ran before this call: its step is the runner's work too
         if settled:  # a top-level call is a safe point for a drop that came at an unsafe one
             self.settle()
@@ -436,7 +438,9 @@ class RegionRecorder:
         profiled = self.interleaver is not None and self.interleaver.profiled  # a nested call: its caller's
         if self.window is not None:  # the window opens and steps only at the script's own (top-level) calls
             profiled = (self.window.before_call(region) if not self._thread.claimed else self.window.active) or profiled
-        clock = CallClock(cuda_stream(device))
+        stream = cuda_stream(device)
+        clock = CallClock(stream, entered_mark if stream is not None and stream == region.stream else None)
+        region.stream = stream
         # a size's first calls under CUDA graphs warm up and record its graph: what the graphs' pools grow by is read
         # around them, once inside the clock and once after it, so that only this call's own step (never a steady
         # step: interleaved.split) holds the reads
@@ -510,9 +514,10 @@ class RegionRecorder:
             region.replay.note(region.signatures, signature)
             if held is not None:
                 region.replay.keep(held)
+            self._maybe_stop(region)
             if record is not None and clock.events is None:
                 record.own_after_s = time.perf_counter() - left
-            self._maybe_stop(region)
+            clock.handed_back()
 
     def _maybe_stop(self, region: Region) -> None:
         if self.stop_after_calls is None or self.stopped_by is not None or region.call_count < self.stop_after_calls:

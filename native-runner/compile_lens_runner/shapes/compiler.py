@@ -112,6 +112,7 @@ class _CompiledFrame(TypedDict):
 class CompiledFrame(_CompiledFrame, total=False):
     function: str | None
     location: SourceLocation | None
+    nameText: str  # schema 1.28 (report/compile_names.py): "forward, recompile 1"
 
 
 class _PerfHint(TypedDict):
@@ -160,6 +161,8 @@ class KernelProvenance(_KernelProvenance, total=False):
     compileId: str | None
     codeLine: int | None
     usPerStep: float | None
+    nameText: str  # schema 1.28 (report/compile_names.py): "fused kernel 1 of forward (lines 12, 13)"
+    lensText: str  # schema 1.28: "fuses lines 12, 13 (aten.add, aten.relu)"
 
 
 class FailedGuard(TypedDict):

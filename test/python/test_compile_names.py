@@ -1,0 +1,39 @@
+"""Compiles and generated kernels by name in the runner's words (report/compile_names.py, schema 1.28), on recorded
+reports (no torch): a compile by its function and which compile of it, a kernel by its kind, place, compile and lines,
+the CodeLens over it in the generated code. test/unit/compileNames.test.ts holds the TypeScript naming of a trace
+opened without a report to the same words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from compile_lens_runner.report import compile_names
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
+
+
+def _compiler(name: str) -> dict:  # type: ignore[type-arg]
+    return json.loads((FIXTURES / name / "report.json").read_text())["modes"][0]["compiler"]  # type: ignore[no-any-return]
+
+
+def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> None:
+    frames = _compiler("graphbreak-cpu")["frames"]  # forward broke at lines 20, 22, 24; after 24 it recompiled
+    said = {f["compileId"]: f["nameText"] for f in frames}  # the fixture carries them (scripts/rederive_fixtures.py)
+    assert said["0/0"] == "forward" and said["1/0"] == "forward after line 20"
+    assert said["3/2"] == "forward after line 24, recompile 2"
+    assert compile_names.compile_name([], "1/1") == "compiled graph 2, recompile 1"  # no function recorded
+    assert compile_names.compile_name(frames, None) == "an unknown compile"
+
+
+def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> None:
+    kernels = _compiler("fused-cpu")["kernels"]
+    fused = next(k for k in kernels if k["name"] == "cpp_fused_add_mul_relu_0" and k["compileId"] == "0/1")
+    assert fused["nameText"] == "fused kernel 1 of forward, recompile 1 (lines 12, 13)"
+    assert fused["lensText"] == "fuses lines 12, 13 (aten.add, aten.mul, aten.relu)"
+    library = next(k for k in kernels if k["name"].startswith("extern_kernels."))
+    assert "nameText" not in library and library["lensText"] == "library call for line 11 (aten.addmm)"
+    triton = {"name": "triton_red_fused_sum_3", "atenOps": [], "sourceLines": []}
+    assert compile_names.kernel_name(triton, None) == "fused reduction kernel 4"  # type: ignore[arg-type]
+    across = [{"file": "/a/model.py", "line": 3}, {"file": "/a/fused.py", "line": 12}]
+    assert compile_names.lines_text(across) == "model.py:3, fused.py:12"  # type: ignore[arg-type]
