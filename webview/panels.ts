@@ -6,7 +6,7 @@ import { formatCount, formatUs, plural } from '../extension/present/numbers.ts';
 import type { TraceComparison } from './analysis/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
-import { splitTerms } from '../extension/present/glossary.ts';
+import { explanation, splitTerms } from '../extension/present/glossary.ts';
 import { kernelArg } from '../extension/present/kernelArgs.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 import { followSaid, sourceLink, type Reveal } from './sourceLinks.ts';
@@ -94,16 +94,8 @@ export function renderReportHeader(report: Report, reveal: Reveal): HTMLElement 
   // a script's numbers are its regions' (rendered below the header): its single 'script' entry times nothing
   if (report.target.kind !== 'script' && !fromLogs) header.append(modesTable(digest));
 
-  // what the columns mean (each mode's pairs are in its line): no number of the report's in it
-  if (digest.modes.some((m) => m.interval && m.pairs))
-    header.append(
-      el(
-        'p',
-        'note',
-        "Speedup = eager's fastest round / compiled's fastest round over interleaved pairs (host noise only adds " +
-          "time); 'next run' is where another run may land.",
-      ),
-    );
+  // what the columns mean (each mode's pairs are in its line): no number of the report's in it, the glossary's words
+  if (digest.modes.some((m) => m.interval && m.pairs)) header.append(el('p', 'note', explanation('next run')));
   if (digest.launchBoundNote) header.append(el('p', 'note', digest.launchBoundNote));
   if (digest.precision) header.append(el('p', 'note', `Outputs compared under ${digest.precision}.`));
 

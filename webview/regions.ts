@@ -11,6 +11,7 @@ import {
 } from '../extension/present/regionDigest.ts';
 import type { RegionCall, Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
+import { explanation } from '../extension/present/glossary.ts';
 import { plural } from '../extension/present/numbers.ts';
 import { el, saidEl, speedupCell, termEl } from './panels.ts';
 import { renderInSituChart } from './inSituChart.ts';
@@ -131,14 +132,8 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
       );
     if (digest.measurements.length) {
       // the table's times are the replay's, not the script's own calls (the story and the chart): said, so that two
-      // numbers for one region's call read as the two quantities they are
-      box.append(
-        el(
-          'p',
-          'hint',
-          "Replayed: back-to-back calls on the script's captured inputs, fastest round (the story and the chart time the script's own calls).",
-        ),
-      );
+      // numbers for one region's call read as the two quantities they are (the glossary's words)
+      box.append(el('p', 'hint', explanation('replayed')));
       // a narrow panel scrolls the table sideways rather than breaking its numbers over lines
       const scroller = el('div', 'table-scroll');
       scroller.append(measurementTable(digest));

@@ -1,7 +1,8 @@
 // What the editor shows of a report after the user edited a file, until the next profile: a finding and a region's
 // lens on the line their line moved to, and the lines the runner's words name ("the warm-up at batch 1 (line 9)",
 // "broke the graph at encoder_fastpath.py:13") said where those lines are now (shared/movedLines.ts): Problems, the
-// hover, Quick Fix titles and the CodeLens never name a line an edit moved. Pure, so the rule is tested without VS Code.
+// hover, Quick Fix titles, the CodeLens and the Compiler view never name a line an edit moved. Pure, so the rule is tested without VS Code.
+import type { CompilerTreeNode } from '../present/compilerTree.ts';
 import type { Finding } from '../present/findings.ts';
 import type { RegionDigest } from '../present/regionDigest.ts';
 import { EditedLines, movedLineAfter, movesLines, saidAfterEdits, type TextChange } from '../shared/movedLines.ts';
@@ -58,4 +59,33 @@ export function regionAfterEdit(
   const moved = saidNow(region, at, afterEdit(place, changes));
   if (samePlace(at, place) && region.line !== null) moved.line = movedLineAfter(region.line - 1, changes) + 1;
   return JSON.stringify(moved) === JSON.stringify(region) ? region : moved;
+}
+
+/** The Compiler view after an edit of `place`: each node's source line where it is now, and the lines its words name
+ *  (a kernel's "fused kernel 1 of forward (lines 12, 13)", a compile's "model.py:12") said there; a node showing a
+ *  user's line of code keeps that code as written. The same nodes where nothing moved. */
+export function compilerTreeAfterEdit(
+  nodes: CompilerTreeNode[],
+  place: SourcePlace,
+  changes: readonly TextChange[],
+): CompilerTreeNode[] {
+  if (!changes.some(movesLines)) return nodes;
+  const now = afterEdit(place, changes);
+  const moved = (node: CompilerTreeNode): CompilerTreeNode => {
+    const own = node.location ? placeOf(node.location) : null;
+    const say = (text: string): string => saidAfterEdits(text, own, now);
+    return {
+      ...node,
+      label: say(node.label),
+      ...(node.description !== undefined && node.description !== node.location?.code
+        ? { description: say(node.description) }
+        : {}),
+      ...(node.tooltip !== undefined ? { tooltip: say(node.tooltip) } : {}),
+      ...(node.location && own && samePlace(own, place)
+        ? { location: { ...node.location, line: movedLineAfter(node.location.line - 1, changes) + 1 } }
+        : {}),
+      children: node.children.map(moved),
+    };
+  };
+  return nodes.map(moved);
 }

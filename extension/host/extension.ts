@@ -288,6 +288,7 @@ export function activate(context: vscode.ExtensionContext): void {
     log,
     findings,
     compiledLines,
+    compilerTree,
     runsView,
     reportTabs,
     vscode.window.registerTreeDataProvider('compileLens.compiler', compilerTree),

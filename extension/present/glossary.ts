@@ -1,5 +1,6 @@
-// The compiler's words a user meets in a report, each explained in one short phrase: the one place these
-// explanations live (the panel shows them as tooltips where the words appear).
+// The compiler's words a user meets in a report, and the product's own terms for how it measures, each explained in
+// one short phrase: the one place these explanations live (the panel shows them as tooltips where the words appear,
+// and as the note beside a table of such numbers).
 
 export interface Term {
   /** what the panel calls it */
@@ -55,7 +56,26 @@ export const TERMS: readonly Term[] = [
     explanation:
       "the host's fast state: the CPU as fast as a 1 ms probe saw it run in this run; steps timed while it ran slower (other jobs, a lower clock) are not counted",
   },
+  {
+    name: 'replayed',
+    pattern: /\breplayed\b/i,
+    explanation:
+      "replayed: the region's calls made again back to back on the script's captured inputs, fastest round (the story and the chart time the script's own calls)",
+  },
+  {
+    name: 'next run',
+    pattern: /\bnext run\b/i,
+    explanation:
+      "next run: where another run's speedup may land; speedup = eager's fastest round / compiled's fastest round over interleaved pairs (host noise only adds time)",
+  },
 ];
+
+/** The explanation of the term named `name`, said alone (a note beside the numbers it explains). */
+export function explanation(name: string): string {
+  const term = TERMS.find((t) => t.name === name);
+  if (!term) throw new Error(`no term ${name} in the glossary`);
+  return term.explanation;
+}
 
 /** `text` cut into plain runs and the terms in it (each term's first occurrence only: one tooltip is enough). */
 export function splitTerms(text: string): ({ text: string; term?: undefined } | { text: string; term: Term })[] {

@@ -12,6 +12,7 @@ import {
   formatSeconds,
   formatSpeedup,
   formatWhole,
+  plural,
 } from './numbers.ts';
 
 export interface InSituNumber {
@@ -129,13 +130,16 @@ export function digestInSitu(region: Region): InSituDigest | null {
   };
 }
 
-/** The whole script both ways, as recorded by the separate runs (torch < 2.6): label and value, or null. */
+/** The whole script both ways, as recorded by the separate runs (torch < 2.6), in the runner's words (schema 1.29:
+ *  report/in_situ_text.wall_text); a report before them gets the same words here (inSituDigest.test holds the two
+ *  equal on the fixtures); null without both sides. */
 export function wallLine(report: Report): string | null {
+  if (report.inSitu?.wallText) return report.inSitu.wallText;
   const wall = report.inSitu?.wallSeconds;
   if (!wall?.compiled.length || !wall.eager.length) return null;
   const n = Math.min(wall.compiled.length, wall.eager.length);
   return (
-    `whole script, fastest of ${n} run${n === 1 ? '' : 's'} each: as written ${formatSeconds(Math.min(...wall.compiled))}` +
+    `whole script, fastest of ${plural(n, 'run')} each: as written ${formatSeconds(Math.min(...wall.compiled))}` +
     ` · compiling off ${formatSeconds(Math.min(...wall.eager))}`
   );
 }

@@ -3,12 +3,13 @@
 // in, with what, how long per step), and which kernel of the report a timeline slice is. Pure, no Node or VS Code
 // imports: the host and the webview share it.
 import { escapeMarkdown } from './findings.ts';
-import type { CompileArtifacts, CompiledFrame, KernelProvenance, Report, SourceLocation } from '../shared/report.ts';
+import type { CompileArtifacts, CompiledFrame, KernelProvenance, Report } from '../shared/report.ts';
 import { inSituTraces, regionTraces } from './regionTraces.ts';
 import { formatUs, plural } from './numbers.ts';
 import { compileName } from './compileNames.ts';
-import { generatedKernelWords, linesText } from './kernelNames.ts';
-import { movedLineAfter, movedLineKeys, type TextChange } from '../shared/movedLines.ts';
+import { generatedKernelWords, linesText, readGeneratedName } from './kernelNames.ts';
+import { EditedLines, movedLineKeys, saidAfterEdits, type TextChange } from '../shared/movedLines.ts';
+import { placeOf } from '../shared/sourcePlace.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
 
@@ -63,14 +64,27 @@ export function compileOf(report: Report, mode: string, compileId: string | null
   return report.modes.find((m) => m.mode === mode)?.compiler?.compiles?.find((c) => c.compileId === compileId);
 }
 
+/** A kernel in the runner's words (schema 1.28): by its kind, place, compile and lines, a library call by its CodeLens
+ *  words; a report before them gets the same words here (compileNames.test holds the two equal). */
+export const kernelWords = (kernel: KernelProvenance, compile: string | null): string =>
+  kernel.nameText ??
+  (kernel.lensText === undefined ? generatedKernelWords(kernel.name, compile, kernel.sourceLines) : null) ??
+  kernelLensTitle(kernel);
+
+/** A kernel several compiles made alike, once, in the runner's words (schema 1.29): "fused kernel 1 (lines 12, 13),
+ *  made by 2 compiles: forward; forward, recompile 1"; a report before them gets the same words here (kernelLinks.test
+ *  holds the two equal). */
+export const sharedKernelWords = (kernel: KernelProvenance, compiles: readonly string[]): string =>
+  kernel.sharedText ??
+  `${generatedKernelWords(kernel.name, null, kernel.sourceLines) ?? kernelLensTitle(kernel)}, made by ${plural(compiles.length, 'compile')}: ${compiles.join('; ')}`;
+
 /** A kernel a user line ended up in. */
 export interface LineUse {
   mode: string;
   kernel: KernelProvenance;
-  /** the kernel's other user lines */
-  others: SourceLocation[];
-  /** the compile that made it, by its function: "forward, recompile 1" (compileNames.ts) */
-  compile: string;
+  /** the kernel in the runner's words, once for the compiles that made it alike (the lines it names where they are
+   *  now, after the user's edits: movedLineIndex) */
+  said: string;
   target: CodeTarget | null;
 }
 
@@ -78,20 +92,21 @@ export interface LineUse {
 export function compiledLineIndex(report: Report): Map<string, Map<number, LineUse[]>> {
   const index = new Map<string, Map<number, LineUse[]>>();
   for (const mode of report.modes) {
-    for (const kernel of mode.compiler?.kernels ?? []) {
+    const kernels = mode.compiler?.kernels ?? [];
+    const compile = (k: KernelProvenance): string => compileName(mode.compiler?.frames, k.compileId);
+    // the kernels a recompile made again: the same name and lines (report/compile_names.name_all)
+    const alike = (k: KernelProvenance): KernelProvenance[] =>
+      kernels.filter((o) => o.name === k.name && linesText(o.sourceLines) === linesText(k.sourceLines));
+    for (const kernel of kernels) {
+      const same = alike(kernel);
+      const said =
+        same.length > 1 ? sharedKernelWords(kernel, same.map(compile)) : kernelWords(kernel, compile(kernel));
       for (const line of kernel.sourceLines) {
         const byLine = index.get(line.file) ?? new Map<number, LineUse[]>();
         index.set(line.file, byLine);
         const uses = byLine.get(line.line) ?? [];
         byLine.set(line.line, uses);
-        const others = kernel.sourceLines.filter((l) => l.file !== line.file || l.line !== line.line);
-        uses.push({
-          mode: mode.mode,
-          kernel,
-          others,
-          compile: compileName(mode.compiler?.frames, kernel.compileId),
-          target: codeTarget(report, mode.mode, kernel),
-        });
+        uses.push({ mode: mode.mode, kernel, said, target: codeTarget(report, mode.mode, kernel) });
       }
     }
   }
@@ -100,22 +115,26 @@ export function compiledLineIndex(report: Report): Map<string, Map<number, LineU
 
 /**
  * The index after an edit of `file`: that file's lines on the lines they moved to (lines an edit merged keep every
- * use), and the other lines each use names ("with line 13", in any file's entry) where they are now.
+ * use), and the lines each use's words name ("(lines 12, 13)", in any file's entry) where they are now, as the
+ * runner's other sentences follow edits (shared/movedLines.ts).
  */
 export function movedLineIndex(
   index: ReadonlyMap<string, ReadonlyMap<number, LineUse[]>>,
   file: string,
   changes: readonly TextChange[],
 ): Map<string, Map<number, LineUse[]>> {
-  const moved = (l: SourceLocation): SourceLocation =>
-    l.file === file && (l.cell ?? null) === null ? { ...l, line: movedLineAfter(l.line - 1, changes) + 1 } : l;
+  const now = new EditedLines();
+  now.set({ file, cell: null }, changes);
   const out = new Map<string, Map<number, LineUse[]>>();
   for (const [name, byLine] of index) {
     const keyed = name === file ? movedLineKeys(byLine, changes) : new Map(byLine);
     for (const [line, uses] of keyed)
       keyed.set(
         line,
-        uses.map((use) => ({ ...use, others: use.others.map(moved) })),
+        uses.map((use) => {
+          const own = use.kernel.sourceLines[0];
+          return { ...use, said: saidAfterEdits(use.said, own ? placeOf(own) : null, now) };
+        }),
       );
     out.set(name, keyed);
   }
@@ -123,15 +142,15 @@ export function movedLineIndex(
 }
 
 /**
- * The hover over a compiled user line: each kernel it ended up in, once (a kernel of the same name that a recompile
- * made again is one entry naming its compiles), what else that kernel fused and its time per step; the mode only where
- * the line was compiled in several. `openLink` makes the command link that opens the kernel's generated code (the
- * host's command URI).
+ * The hover over a compiled user line: each kernel it ended up in, once (a kernel a recompile made again is one entry
+ * naming its compiles), in the runner's words, with its time per step and, for a kernel Inductor generated, the ATen
+ * ops it fused (a library call's words name them); the mode only where the line was compiled in several. `openLink`
+ * makes the command link that opens the kernel's generated code (the host's command URI).
  */
 export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => string | null, maxKernels = 8): string {
   const groups = new Map<string, LineUse[]>();
   for (const use of uses) {
-    const key = `${use.mode}\0${use.kernel.name}\0${linesText(use.others)}`;
+    const key = `${use.mode}\0${use.kernel.name}\0${use.said}`;
     groups.set(key, [...(groups.get(key) ?? []), use]);
   }
   const manyModes = new Set(uses.map((u) => u.mode)).size > 1;
@@ -142,23 +161,14 @@ export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => s
     const use =
       same.find((u) => u.kernel.usPerStep !== null && u.kernel.usPerStep !== undefined) ?? same[same.length - 1]!;
     const k = use.kernel;
-    const others = use.others.length ? `with ${escapeMarkdown(linesText(use.others))}` : 'alone';
     const time = k.usPerStep === null || k.usPerStep === undefined ? null : formatUsPerStep(k.usPerStep);
-    // a generated kernel by its graph and place (the compile where one made it; "made by" names several), its
-    // name in the generated code beside it, as the file the link opens writes it
-    const said =
-      generatedKernelWords(k.name, same.length > 1 ? null : use.compile, null) ??
-      (isExternKernel(k) ? 'library call' : 'kernel');
-    const compiles =
-      same.length > 1
-        ? `made by ${plural(same.length, 'compile')}: ${escapeMarkdown(same.map((u) => u.compile).join('; '))}`
-        : null;
     const link = openLink(use);
     const parts = [
-      `${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${escapeMarkdown(said)} (\`${k.name.replace(/`/g, "'")}\`) ${others}`,
+      `${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${escapeMarkdown(use.said)}`,
       time,
-      compiles,
-      k.atenOps.length ? escapeMarkdown(k.atenOps.join(', ')) : null,
+      readGeneratedName(k.name) && k.atenOps.length ? escapeMarkdown(k.atenOps.join(', ')) : null,
+      // its name in the generated code, as the file the link opens writes it
+      `\`${k.name.replace(/`/g, "'")}\``,
     ]
       .filter(Boolean)
       .join(' · ');

@@ -303,7 +303,7 @@ export function formatRegion(d: RegionDigest): string[] {
 export function formatScriptDigest(report: Report): string {
   const digest = digestReport(report);
   const regions = (report.regions ?? []).map(digestRegion);
-  const out = [`Compile Lens — ${digest.target} on ${digest.device}: ${digest.status}`];
+  const out = [`Compile Lens — ${digest.header}`];
   if (digest.error) out.push(`  error: ${digest.error}`);
   if (!regions.length && report.status !== 'error')
     out.push('  no region: torch.compile returned no callable while the script ran');

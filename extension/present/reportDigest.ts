@@ -59,9 +59,13 @@ export interface ModeDigest {
 }
 
 export interface ReportDigest {
+  // target, device and status: documented fields of `--json`
   target: string;
   device: string;
   status: Report['status'];
+  /** schema 1.29: which run, on which device, how it ended, the runner's: "fused.py on cpu (Intel Xeon …): ok"; a
+   *  report before it: the same words from its fields (headerWords) */
+  header: string;
   error: string | null;
   eagerKernelsPerStep: number | null;
   /** CUDA: share of eager's profiled step the GPU sat idle between kernels */
@@ -189,6 +193,11 @@ export function digestFinding(f: Finding): ReportDigest['findings'][number] {
   };
 }
 
+/** A report before the runner's header (schema 1.29): its words from the fields, as report/sentences.header_text says
+ *  them (regionDigest.test holds the two equal on the fixtures). */
+export const headerWords = (report: Report): string =>
+  `${report.target.name} on ${report.environment.device} (${report.environment.deviceName}): ${report.status}`;
+
 export function digestReport(report: Report): ReportDigest {
   const eager = report.eager;
   const precision =
@@ -199,6 +208,7 @@ export function digestReport(report: Report): ReportDigest {
     target: report.target.name,
     device: `${report.environment.device} (${report.environment.deviceName})`,
     status: report.status,
+    header: report.headerText ?? headerWords(report),
     error: report.error ? `${report.error.message} — ${report.error.fix}` : null,
     eagerKernelsPerStep: eager.kernelsPerStep,
     eagerGpuIdlePct: eager.gpuIdlePct ?? null,
@@ -296,7 +306,7 @@ function modeFields(m: ModeDigest, digest: ReportDigest): string {
 
 export function formatDigest(digest: ReportDigest): string {
   const out: string[] = [];
-  out.push(`Compile Lens — ${digest.target} on ${digest.device}: ${digest.status}`);
+  out.push(`Compile Lens — ${digest.header}`);
   if (digest.error) out.push(`  error: ${digest.error}`);
   const eager = eagerLine(digest);
   if (eager) out.push(eager);

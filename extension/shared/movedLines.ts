@@ -54,20 +54,29 @@ export interface LinesNow {
 
 /**
  * A user's line as the runner's sentences name it (formats.place, report/reason_text.place): "explore.ipynb cell 3,
- * line 2", "train.py:41" (also at the end of a path PyTorch quoted), "cell 3, line 2" and "line 9" (of the sentence's
- * own file); not a traceback's `File "…", line 9`, whose file is the quoted path.
+ * line 2", "train.py:41" (also at the end of a path PyTorch quoted), "cell 3, line 2", "line 9" and a kernel's "lines
+ * 12, 13" (report/compile_names.lines_text) of the sentence's own file; not a traceback's `File "…", line 9`, whose
+ * file is the quoted path.
  */
 const SAID_LINE =
-  /(?<![\w.-])([\w.-]+\.(?:py|ipynb))(?: cell (\d+), line |:)(\d+)(?!\d)|(?<!", )\b(?:cell (\d+), )?line (\d+)(?!\d)/g;
+  /(?<![\w.-])([\w.-]+\.(?:py|ipynb))(?: cell (\d+), line |:)(\d+)(?!\d)|(?<!", )\b(?:cell (\d+), )?(?:line (\d+)|lines (\d+(?:, \d+)+))(?!\d)/g;
 
 /**
  * `text`, one of the runner's sentences about `own` (the file or cell its bare "line 9" is in; null: none), with each
- * line it names on the line that line is on now: only the number changes, the words stay the runner's.
+ * line it names on the line that line is on now: only the numbers change, the words stay the runner's.
  */
 export function saidAfterEdits(text: string, own: SourcePlace | null, now: LinesNow): string {
   return text.replace(
     SAID_LINE,
-    (said: string, name?: string, namedCell?: string, namedLine?: string, cell?: string, line?: string) => {
+    (
+      said: string,
+      name?: string,
+      namedCell?: string,
+      namedLine?: string,
+      cell?: string,
+      line?: string,
+      lines?: string,
+    ) => {
       const file = name !== undefined ? now.named(name) : (own?.file ?? null);
       if (file === null) return said;
       const cellSaid = name !== undefined ? namedCell : cell;
@@ -75,9 +84,9 @@ export function saidAfterEdits(text: string, own: SourcePlace | null, now: Lines
         file,
         cell: cellSaid !== undefined ? Number(cellSaid) - 1 : name !== undefined ? null : own!.cell,
       };
-      const was = Number(name !== undefined ? namedLine : line);
-      const to = now.line(place, was);
-      return to === was ? said : `${said.slice(0, said.length - String(was).length)}${to}`;
+      const was = name !== undefined ? namedLine! : (line ?? lines!);
+      const to = was.replace(/\d+/g, (n) => String(now.line(place, Number(n))));
+      return to === was ? said : `${said.slice(0, said.length - was.length)}${to}`;
     },
   );
 }

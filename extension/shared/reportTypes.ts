@@ -177,6 +177,10 @@ export interface Report {
    * schema 1.18: the run in one line, its verdict first ("compile it: 3.31× per call with default (2.77–3.79×) · 1 graph · 0 breaks · compile 9.5 s"; a script: the headline of the region that decides it, which region, how many more), written by the runner each time it writes the report (1.21: answer.headline): the Runs view, --json and a target's CodeLens show it as it is. Absent: older reports
    */
   headline?: string;
+  /**
+   * schema 1.29: which run, on which device, how it ended (report/sentences.header_text): 'fused.py on cpu (Intel Xeon …): ok', the CLI's first line after 'Compile Lens — ', written each time the report is written. Absent: a report before 1.29 (the CLI says it from the fields)
+   */
+  headerText?: string;
   answer?: Answer;
   /**
    * script mode: every callable that torch.compile (or nn.Module.compile) returned while the script ran, in the order they were created
@@ -781,6 +785,10 @@ export interface KernelProvenance {
    * schema 1.28: the CodeLens over it in the generated code (report/compile_names.py): 'fuses lines 12, 13 (aten.add, aten.relu)', 'library call for line 11 (aten.addmm)'. Absent: a report before 1.28
    */
   lensText?: string;
+  /**
+   * schema 1.29: a kernel several compiles of this record made alike (the same name and lines), said once with the compiles that made it (report/compile_names.py), as the hover on a compiled line lists it: 'fused kernel 1 (lines 12, 13), made by 2 compiles: forward; forward, recompile 1'. Absent: a kernel one compile made, or a report before 1.29
+   */
+  sharedText?: string;
   compileId?: string | null;
   /**
    * post-grad ATen ops fused into this kernel
@@ -1491,7 +1499,7 @@ export interface RegionInSitu {
     [k: string]: unknown;
   };
   /**
-   * schema 1.24, interleaved: these numbers in the runner's words, one line each, as every surface shows them (report/in_situ_text.py): the number with its times, the compile inside the script and its pay-back, why per step, what the number rests on, the steps left out, per signature; the caller indents them. Absent: a surface lists the fields
+   * schema 1.24, interleaved (1.29: separate runs too, in the same words, resting on whole runs of the script): these numbers in the runner's words, one line each, as every surface shows them (report/in_situ_text.py): the number with its times, the compile inside the script and its pay-back, why per step, what the number rests on, the steps left out, per signature; the caller indents them. Absent: a surface lists the fields
    */
   lines?: string[];
   /**
@@ -1975,6 +1983,10 @@ export interface ReportInSitu {
     eager: number[];
     [k: string]: unknown;
   };
+  /**
+   * schema 1.29, separate runs: the whole script's time both ways in the runner's words (report/in_situ_text.wall_text): 'whole script, fastest of 2 runs each: as written 5.5 s · compiling off 0.69 s'. Absent: no wall time recorded, or a report before 1.29 (the CLI says it from wallSeconds)
+   */
+  wallText?: string;
   /**
    * why no in-situ run was made (--no-in-situ), or null
    */

@@ -61,6 +61,12 @@ with torch.inference_mode():
         model(torch.randn(4, 32))
 `;
 
+const NOTEBOOK = 'explore.ipynb';
+const NOTEBOOK_COMPILE = 'torch.compile(MLP())';
+const NOTEBOOK_COMPILE_EAGER = 'torch.compile(MLP(), backend="eager")';
+/** the same line as the .ipynb's JSON string holds it */
+const NOTEBOOK_COMPILE_EAGER_JSON = JSON.stringify(NOTEBOOK_COMPILE_EAGER).slice(1, -1);
+
 /** b_item.py: the script whose run test/fixtures/traces/profiled-copy-cpu recorded (its timeline's kernel names). */
 const SCRIPT_B = readFileSync(path.join(REPO, 'test/fixtures/traces/profiled-copy-cpu/b_item.py'), 'utf8');
 
@@ -68,6 +74,10 @@ function makeWorkspace(): string {
   const workspace = makeTestWorkspace(PYTHON);
   writeFileSync(path.join(workspace, 'a_print.py'), SCRIPT_A);
   writeFileSync(path.join(workspace, 'b_item.py'), SCRIPT_B);
+  // the notebook's break, its cell and line are Dynamo's: its model compiles with the eager backend (no Inductor
+  // compile), the workspace's own copy left as scriptRegions.test.ts's recorded run of it has it
+  const notebook = path.join(workspace, NOTEBOOK);
+  writeFileSync(notebook, readFileSync(notebook, 'utf8').replace(NOTEBOOK_COMPILE, NOTEBOOK_COMPILE_EAGER_JSON));
   // scripts are measured in the mode they compile with: no what-if modes (the shared settings set modes)
   writeFileSync(
     path.join(workspace, '.vscode/settings.json'),
@@ -286,7 +296,7 @@ test(
       step = 'notebook';
       await openFile(page, 'explore.ipynb');
       await page
-        .locator('.notebook-editor .monaco-editor .view-line', { hasText: 'model = torch.compile(MLP())' })
+        .locator('.notebook-editor .monaco-editor .view-line', { hasText: `model = ${NOTEBOOK_COMPILE_EAGER}` })
         .first()
         .waitFor({ timeout: 60_000 });
       await profileScript(page, workspace, 'explore.ipynb', 'Compile & Profile Model');

@@ -169,8 +169,8 @@ test(
 
       // the hover on that line names the kernel and links to its generated code
       const hover = await hoverLine(page, 'h = h * 2.0 + 1.0', 'compiled into');
-      // the kernel by its graph and place, Inductor's name for it beside that
-      assert.match(hover, /fused kernel 1\b[^\n]*\(cpp_fused_add_mul_relu_0\) with line 13/);
+      // the kernel in the runner's words, by its graph, place and lines, Inductor's name for it beside that
+      assert.match(hover, /fused kernel 1\b[^\n]*\(lines 12, 13\)[^\n]*cpp_fused_add_mul_relu_0/);
       // its time is the profiled steps', said so: beside a timed call far shorter it is no second time for the call
       assert.match(hover, /\d (µs|ms)\/step under the profiler/);
       await page.screenshot({ path: path.join(ARTIFACTS, 'compiled-line-hover.png') });

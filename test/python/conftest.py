@@ -111,6 +111,18 @@ def run_runner(*args: str, extra_path: str | None = None, timeout: float = 300, 
     return run
 
 
+def run_python(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """`python ARGS` (`-c CODE ...` or `SCRIPT.py ...`) as subprocess.run(capture_output=True, text=True) runs it;
+    forked as run_runner's runs are (a script's plain run costs its work, not torch's import) where a fork can run it."""
+    env = runner_env() if env is None else env
+    command = [sys.executable, *args]
+    if os.environ.get("COMPILE_LENS_TEST_FORK") == "0" or not _fork_server().can_run(env):
+        return subprocess.run(command, env=env, check=False, capture_output=True, text=True, timeout=timeout)
+    with tempfile.TemporaryDirectory() as folder:
+        [(code, out, err)] = _fork_server().run([list(args)], env, None, timeout, folder)
+    return subprocess.CompletedProcess(command, code, out, err)
+
+
 def run_launchers(*launchers: list[str], timeout: float = 300) -> list[subprocess.CompletedProcess[str]]:
     """`python -m torch.distributed.run ARGS` for each ARGS, all at once (the launchers of one job), as
     subprocess.run(capture_output=True, text=True) would run each; forked as run_runner's runs are, their ranks too."""

@@ -11,14 +11,17 @@ a normal interpreter exit. The runner's own code (supervisor, worker, timeouts, 
 What torch reads only when imported cannot change in a fork: a worker whose environment sets such a variable (other
 than the ones set up again below), and a run whose import path shadows torch or adds a sitecustomize, start the usual
 way. The server's frames are compiled under a name in <angle brackets>, as `python -m` runs under <frozen runpy>, so
-the runner reads none of them as the user's. The node and end-to-end suites start the runner as users do;
-COMPILE_LENS_TEST_FORK=0 makes these tests do the same.
+the runner reads none of them as the user's. A test's own `python SCRIPT` or `python -c CODE`
+(conftest.run_python) is forked the same way. The server's imported objects are frozen out of the garbage collector
+(gc.freeze) before the first fork, so a fork's collections and its exit copy none of their pages. The node and
+end-to-end suites start the runner as users do; COMPILE_LENS_TEST_FORK=0 makes these tests do the same.
 
 A torchrun job (`--nproc-per-node N`) is forked the same way one level down: the supervisor's spare becomes
 `python -m torch.distributed.run`, which forks a spare per rank before anything of its own happens, and each rank's
 `python -u -m compile_lens_runner _rank SPEC` is one of them (in a session of its own, as torchrun starts it). A
 test's own torchrun launchers (conftest.run_launchers: `attach` under torchrun) are forked the same way, all of one
-job's at once, each rank's `attach` a spare. The server is its runs' subreaper: a process of a run still alive after the run is said in the reply (`left`), then
+job's at once, each rank's `attach` a spare. A `--shape-fix on` worker forks spares at its start, one for each fix
+run's worker it may start (script/shape_fix.py). The server is its runs' subreaper: a process of a run still alive after the run is said in the reply (`left`), then
 killed, so that a test can assert that nothing of a run outlived it (a fork's command line is the server's).
 """
 
@@ -98,7 +101,8 @@ class ForkServer:
     ) -> list[tuple[int, str, str]]:
         """`python -m MODULE ARGS` for each [MODULE, *ARGS] of `commands`, all at once (the launchers of one job), as
         subprocess.run(capture_output=True, text=True, timeout=...) would run each. MODULE is compile_lens_runner or
-        torch.distributed.run."""
+        torch.distributed.run; ["-c", CODE, *ARGS] and [SCRIPT.py, *ARGS] are `python -c CODE ARGS` and `python
+        SCRIPT.py ARGS`."""
         runs = [
             {
                 "module": module,
@@ -249,12 +253,31 @@ def _run_module(module: str) -> None:
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 
+def _run_python(first: str, args: list[str]) -> None:
+    """`python -c CODE ARGS` (first "-c", args [CODE, *ARGS]) or `python SCRIPT ARGS` (first SCRIPT, args ARGS), with
+    the argv and first import path Python gives them."""
+    import builtins
+    import runpy
+
+    if first == "-c":
+        sys.argv, sys.path[0] = ["-c", *args[1:]], ""
+        exec(compile(args[0], "<string>", "exec"), {"__name__": "__main__", "__builtins__": builtins})
+    else:
+        sys.argv, sys.path[0] = [first, *args], os.path.dirname(os.path.abspath(first))
+        runpy.run_path(first, run_name="__main__")
+
+
 def _start(request: dict[str, Any], run: dict[str, Any]) -> None:
-    """A forked run: the runner's supervisor, which forks its spare (its worker, or torchrun) first, or a torchrun
-    launcher of the test's own."""
+    """A forked run: the runner's supervisor, which forks its spare (its worker, or torchrun) first, a torchrun
+    launcher of the test's own, or a test's own `python -c CODE` or `python SCRIPT`."""
     out = os.open(run["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     err = os.open(run["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     fds = (os.open(os.devnull, os.O_RDONLY), out, err)
+    if run["module"] == "-c" or run["module"].endswith(".py"):
+        _become(run["args"], request["env"], request["cwd"], fds)
+        _reset_imported_state()
+        _run_python(run["module"], run["args"])
+        return
     if run["module"] == "torch.distributed.run":
         _become(run["args"], request["env"], request["cwd"], fds)
         _reset_imported_state()

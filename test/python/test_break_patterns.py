@@ -9,13 +9,12 @@ import glob
 import gzip
 import importlib.util
 import os
-import subprocess
-import sys
 
 import pytest
 from compile_lens_runner.compiler import break_patterns
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler.insight import compiler_insight, graph_break
+from conftest import run_python
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPTS = os.path.join(ROOT, "test", "fixtures", "break_patterns")
@@ -61,7 +60,8 @@ def breaks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict]]:
     pytest.importorskip("torch")
     trace = tmp_path_factory.mktemp("trace")
     env = dict(os.environ, TORCH_TRACE=str(trace), PYTHONPATH=os.path.join(ROOT, "native-runner"))
-    subprocess.run([sys.executable, "-c", _DRIVER, SCRIPTS], env=env, check=True, capture_output=True, timeout=300)
+    driver = run_python("-c", _DRIVER, SCRIPTS, env=env)
+    assert driver.returncode == 0, driver.stderr[-3000:]
     (log,) = glob.glob(str(trace / "*.log"))
     with open(log) as f:
         records = tt.parse(f.read())

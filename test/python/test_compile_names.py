@@ -33,6 +33,16 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     assert fused["lensText"] == "fuses lines 12, 13 (aten.add, aten.mul, aten.relu)"
     library = next(k for k in kernels if k["name"].startswith("extern_kernels."))
     assert "nameText" not in library and library["lensText"] == "library call for line 11 (aten.addmm)"
+    # schema 1.29: the kernel both compiles made alike (the recompile made it again), once, with the compiles
+    assert fused["sharedText"] == "fused kernel 1 (lines 12, 13), made by 2 compiles: forward; forward, recompile 1"
+    assert (
+        library["sharedText"]
+        == "library call for line 11 (aten.addmm), made by 2 compiles: forward; forward, recompile 1"
+    )
+    bare = {key: value for key, value in fused.items() if key != "sharedText"}
+    alone = {"frames": [], "kernels": [dict(bare, compileId="0/0"), dict(bare, compileId="0/1", sourceLines=[])]}
+    compile_names.name_all(alone)  # type: ignore[arg-type]
+    assert all("sharedText" not in k for k in alone["kernels"]), "other lines: another kernel, each said alone"
     triton = {"name": "triton_red_fused_sum_3", "atenOps": [], "sourceLines": []}
     assert compile_names.kernel_name(triton, None) == "fused reduction kernel 4"  # type: ignore[arg-type]
     across = [{"file": "/a/model.py", "line": 3}, {"file": "/a/fused.py", "line": 12}]

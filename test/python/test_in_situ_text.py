@@ -115,13 +115,21 @@ def test_a_failed_compiled_call_is_said_at_the_user_s_line_with_its_fix() -> Non
     )
 
 
-def test_separate_runs_have_no_lines_and_attach_writes_them_only_for_interleaved() -> None:
-    old = _region(method="separate-runs", step=_step(1.2))
+def test_separate_runs_read_in_the_words_of_an_interleaved_run_resting_on_whole_runs() -> None:
+    old = _region(method="separate-runs", pairs=2, step=_step(1.2))
     in_situ_text.attach(old)  # type: ignore[arg-type]
-    assert "lines" not in old["inSitu"] and in_situ_text.lines(old) == []  # type: ignore[arg-type]
+    assert old["inSitu"]["lines"][0].startswith("in situ (2 pairs of whole runs of the script, eager and compiled): ")
     new = copy.deepcopy(_region(step=_step(1.2)))
     in_situ_text.attach(new)  # type: ignore[arg-type]
     assert new["inSitu"]["lines"][0].startswith("in situ (14 pairs")
+    assert old["inSitu"]["lines"][0].split("): ")[1] == new["inSitu"]["lines"][0].split("): ")[1]
+
+
+def test_the_whole_script_both_ways_as_the_separate_runs_recorded_it() -> None:
+    wall = {"compiled": [5.4501, 22.9706], "eager": [0.6941, 1.1654]}
+    said = in_situ_text.wall_text(wall)
+    assert said == "whole script, fastest of 2 runs each: as written 5.5 s · compiling off 0.69 s"
+    assert in_situ_text.wall_text({"compiled": [5.0], "eager": []}) is None and in_situ_text.wall_text(None) is None
 
 
 def test_the_steps_left_out_are_said_in_one_place_the_reason_too() -> None:

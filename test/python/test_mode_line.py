@@ -77,3 +77,13 @@ def test_a_region_s_replay_says_its_callable_inputs_number_times_and_the_answer_
     assert mode_line.script_mode({"options": {"mode": "max-autotune", "backend": "aot_eager"}}) == (  # type: ignore[typeddict-item]
         "max-autotune, backend aot_eager"
     )
+
+
+def test_the_cli_header_says_which_run_on_which_device_and_how_it_ended_each_time_the_report_is_written() -> None:
+    """Schema 1.29: the CLI's first line after 'Compile Lens — ' (test/unit/regionDigest.test.ts: shown as carried)."""
+    report = json.loads((FIXTURES / "graphbreak-cpu" / "report.json").read_text())
+    device = report["environment"]["deviceName"]
+    assert report["headerText"] == f"graphbreak on cpu ({device}): ok"
+    report["status"] = "error"  # a run that ended otherwise, written again
+    answer.attach(report)
+    assert report["headerText"] == f"graphbreak on cpu ({device}): error"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler.insight import compiler_insight
-from conftest import REPO, runner_env
+from conftest import REPO, run_python, runner_env
 
 SCRIPT = REPO / "test" / "fixtures" / "why" / "fallback_ops.py"
 _DRIVER = """
@@ -51,3 +51,24 @@ def test_fallback_kernels_are_hints_at_the_users_lines_and_the_console_is_unchan
     assert any(op.startswith("aten.linalg_inv") for op in by_op)
     assert len([h for h in hints if h["op"] == "aten.sort"]) == 1  # recorded once, not once per install
     assert not [h for h in hints if "padding" in h["message"]]  # Inductor's own choices are not the user's to act on
+
+
+def test_a_warning_on_the_channel_still_prints_when_inductor_was_imported_first() -> None:
+    """Importing Inductor closes its artifact loggers' propagation and gives them no handler: their warnings reach the
+    console through logging's last resort. A recorder installed then (a script that imported Inductor before the
+    observer) must hand them on there, not swallow them."""
+    pytest.importorskip("torch")
+    driver = (
+        "import logging, torch._inductor.graph\n"
+        "from compile_lens_runner.compiler import perf_hints\n"
+        "log = logging.getLogger('torch._inductor.graph.__perf_hints')\n"
+        "assert not log.propagate and not log.handlers  # as torch leaves it\n"
+        "perf_hints.install()\n"
+        "log.info('Using FallbackKernel: aten.sort.stable')\n"
+        "log.warning('a warning the user sees as before')\n"
+    )
+    env = runner_env()
+    env.pop("TORCH_LOGS", None)
+    proc = run_python("-c", driver, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "a warning the user sees as before" in proc.stderr and "FallbackKernel" not in proc.stderr

@@ -43,6 +43,12 @@ test("each way the runner names a line moves with the edit above it, only the nu
     "a quoted path's file by its name",
   );
   assert.equal(say('line 90 and line 9', script), 'line 92 and line 11', 'each number whole, each moved once');
+  assert.equal(
+    say('fused kernel 1 of forward (lines 3, 5, 9)'),
+    'fused kernel 1 of forward (lines 3, 7, 11)',
+    "a kernel's lines, each where it is now",
+  );
+  assert.equal(say('at line 9, 3 recompiles'), 'at line 11, 3 recompiles', 'one line is no list');
   assert.equal(say('at line 3, above the edit'), 'at line 3, above the edit');
   assert.equal(
     say('File "/w/train.py", line 9, in step'),

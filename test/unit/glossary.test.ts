@@ -5,10 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
 import { collectFindings, escapeMarkdown, findingHover } from '../../extension/present/findings.ts';
-import { explanationsOf, splitTerms, TERMS } from '../../extension/present/glossary.ts';
+import { explanation, explanationsOf, splitTerms } from '../../extension/present/glossary.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
-
-const explanation = (name: string): string => TERMS.find((t) => t.name === name)!.explanation;
 
 test('report text is cut into plain runs and terms, each term once, the text unchanged', () => {
   const text =
@@ -49,4 +47,20 @@ test("a finding's hover explains the compiler's words it uses, once each", async
   assert.equal(graphBreak.split(escapeMarkdown(explanation('graph break'))).length, 2);
   const recompile = findingHover(found.find((f) => f.kind === 'recompile' && f.reason.includes('guard'))!);
   assert.ok(recompile.includes(`- *${escapeMarkdown(explanation('guard'))}*`));
+});
+
+test("how the numbers were made is said once, in the glossary: the panel's notes beside them, and a tooltip where the words appear", () => {
+  assert.deepEqual(explanationsOf('stay eager: 0.71× per call replayed (0.69–0.72×)'), [explanation('replayed')]);
+  assert.deepEqual(
+    explanationsOf('the observer saves inputs to replay; a CUDA-graph replay'),
+    [],
+    "another kind of replay is not the region's",
+  );
+  assert.match(
+    explanation('replayed'),
+    /^replayed: the region's calls made again back to back on the script's captured inputs/,
+  );
+  assert.deepEqual(explanationsOf('next run'), [explanation('next run')]);
+  assert.match(explanation('next run'), /speedup = eager's fastest round \/ compiled's fastest round/);
+  assert.throws(() => explanation('no such term'));
 });

@@ -14,13 +14,20 @@ import {
   kernelForSlice,
   kernelLenses,
   kernelLensTitle,
+  kernelWords,
 } from '../../extension/present/kernelLinks.ts';
+import { compilerTreeAfterEdit } from '../../extension/editor/followEdits.ts';
+import type { Report } from '../../extension/shared/report.ts';
+import { FIXTURE_REPORTS } from './surfaces.ts';
 import { linesText } from '../../extension/present/kernelNames.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
 const REPORTS = path.resolve(__dirname, '../fixtures/reports');
 const cpu = () => loadReport(path.join(REPORTS, 'fused-cpu/report.json'));
 const h100 = () => loadReport(path.join(REPORTS, 'h100-mlp/report.json'));
+const find = (nodes: CompilerTreeNode[], label: RegExp): CompilerTreeNode[] =>
+  nodes.flatMap((n) => [...(label.test(n.label) ? [n] : []), ...find(n.children, label)]);
+const treeLabels = (nodes: CompilerTreeNode[]): string[] => nodes.flatMap((n) => [n.label, ...treeLabels(n.children)]);
 const codeLine = (dir: string, relative: string, line: number): string =>
   readFileSync(path.join(dir, relative), 'utf8').split('\n')[line - 1]!;
 
@@ -65,27 +72,27 @@ test("H100: the Triton kernel's lens sits on its definition", async () => {
   });
 });
 
-test("a compiled user line's hover: its kernels, the other lines they fused, time per step, a link to the code", async () => {
+test("a compiled user line's hover: its kernels in the runner's words, time per step, a link to the code", async () => {
   const { report } = await cpu();
   const file = report.modes[0]!.compiler!.kernels![1]!.sourceLines[0]!.file;
   const uses = compiledLineIndex(report).get(file)!.get(12)!;
   assert.deepEqual(
-    uses.map((u) => [u.kernel.name, u.kernel.compileId, u.others.map((l) => l.line)]),
+    uses.map((u) => [u.kernel.name, u.kernel.compileId]),
     [
-      ['cpp_fused_add_mul_relu_0', '0/0', [13]],
-      ['cpp_fused_add_mul_relu_0', '0/1', [13]],
+      ['cpp_fused_add_mul_relu_0', '0/0'],
+      ['cpp_fused_add_mul_relu_0', '0/1'],
     ],
   );
   const hover = compiledLineHover(uses, (u) => `command:open?${u.target!.compileId}`);
   const lines = hover.split('\n');
   assert.equal(lines[0], '**Compile Lens — compiled into**');
-  // one entry for the kernel both compiles made (listed once, the compiles named by their function, not by Dynamo's
-  // ids), spoken for by the recompile, the one that ran in the profile (the timed inputs recompiled it); no mode
-  // prefix where the line was compiled in one mode
+  // one entry for the kernel both compiles made, as the runner says it (schema 1.29: the compiles by their function,
+  // not by Dynamo's ids), spoken for by the recompile, the one that ran in the profile (the timed inputs recompiled
+  // it); no mode prefix where the line was compiled in one mode
   assert.equal(lines.length, 3);
   assert.match(
     lines[2]!,
-    /^- fused kernel 1 \(`cpp_fused_add_mul_relu_0`\) with line 13 · [\d.]+ (µs|ms)\/step under the profiler · made by 2 compiles: forward; forward, recompile 1 · aten\.add, aten\.mul, aten\.relu — \[Open generated code\]\(command:open\?0\/1\)$/,
+    /^- fused kernel 1 \\\(lines 12, 13\\\), made by 2 compiles: forward; forward, recompile 1 · [\d.]+ (µs|ms)\/step under the profiler · aten\.add, aten\.mul, aten\.relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
   );
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(
@@ -93,23 +100,78 @@ test("a compiled user line's hover: its kernels, the other lines they fused, tim
     /^- default: fused kernel 1 .*\n- max\\-autotune: fused kernel 1 /m,
     'the mode is named where the line was compiled in several',
   );
-  assert.equal(
-    compiledLineIndex(report).get(file)!.get(11)!.length,
-    2,
-    'line 11 went into the addmm library call of each compile',
-  ); // a line inserted above (a Quick Fix after the imports): the hover is on line 13, naming the line it fused with
-  // where that line is now
-  const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const edited = movedLineIndex(compiledLineIndex(report), file, [{ range: top, text: 'import os\n' }]);
+  assert.match(
+    compiledLineHover(compiledLineIndex(report).get(file)!.get(11)!, () => null),
+    /^- library call for line 11 \\\(aten\.addmm\\\), made by 2 compiles: forward; forward, recompile 1 · `extern_kernels\.addmm`$/m,
+    "line 11 went into the addmm library call of each compile, its ops said once, in the runner's words",
+  );
+});
+
+test("a line inserted above a kernel's lines: the hover and the Compiler view name the lines where they are now", async () => {
+  const { report } = await cpu();
+  const file = report.modes[0]!.compiler!.kernels![1]!.sourceLines[0]!.file;
+  const top = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'import os\n' };
+  const edited = movedLineIndex(compiledLineIndex(report), file, [top]);
   assert.equal(
     edited.get(file)!.get(12)?.[0]?.kernel.name,
     'extern_kernels.addmm',
     "line 11's library call moved onto 12",
   );
+  // the runner's words, only their line numbers moved
   assert.match(
     compiledLineHover(edited.get(file)!.get(13)!, () => null),
-    /\) with line 14 · /,
+    /^- fused kernel 1 \\\(lines 13, 14\\\), made by 2 compiles: forward; forward, recompile 1 · /m,
   );
+  assert.match(
+    compiledLineHover(edited.get(file)!.get(12)!, () => null),
+    /^- library call for line 12 /m,
+  );
+  const below = { range: { start: { line: 40, character: 0 }, end: { line: 40, character: 0 } }, text: '\n' };
+  assert.match(
+    compiledLineHover(movedLineIndex(edited, file, [below]).get(file)!.get(13)!, () => null),
+    /\(lines 13, 14\\\)/,
+    'an edit below moves nothing',
+  );
+
+  const tree = compilerTreeAfterEdit(buildCompilerTree(report), { file, cell: null }, [top]);
+  const [kernelNode] = find(tree, /^fused kernel 1 of forward, recompile 1 \(lines 13, 14\)$/);
+  assert.ok(kernelNode, treeLabels(tree).join(' | '));
+  assert.equal(kernelNode.location?.line, 13, 'it opens the line where it is now');
+  assert.match(kernelNode.tooltip!, /^cpp_fused_add_mul_relu_0: fuses lines 13, 14 /);
+  assert.deepEqual(
+    kernelNode.children.slice(1).map((n) => [n.label, n.description, n.location?.line]),
+    [
+      ['fused.py:13', 'h = h * 2.0 + 1.0', 13],
+      ['fused.py:14', 'return torch.relu(h)', 14],
+    ],
+    "each line where it is now, its code as written; the generated code's line stays",
+  );
+  assert.equal(kernelNode.children[0]!.description, 'line 34');
+  assert.equal(
+    compilerTreeAfterEdit(tree, { file: '/elsewhere/other.py', cell: null }, [top])
+      .map((n) => treeLabels([n]).join())
+      .join(),
+    tree.map((n) => treeLabels([n]).join()).join(),
+    'an edit of another file moves nothing',
+  );
+});
+
+test("a report before the runner's kernel words (schema 1.28/1.29) gets the same words in the hover", () => {
+  let said = 0;
+  for (const { name, report } of FIXTURE_REPORTS) {
+    // the report without the runner's names of compiles and kernels
+    const bare = JSON.parse(
+      JSON.stringify(report, (key, value: unknown) =>
+        ['nameText', 'lensText', 'sharedText'].includes(key) ? undefined : value,
+      ),
+    ) as Report;
+    const words = (r: Report): string[] =>
+      [...compiledLineIndex(r).values()].flatMap((byLine) => [...byLine.values()].flat().map((u) => u.said));
+    const runner = words(report);
+    assert.deepEqual(words(bare), runner, name);
+    said += runner.length;
+  }
+  assert.ok(said > 20, `${said} kernel uses said`);
 });
 
 test('report strings in the hover are escaped: a hostile mode name or file cannot make a link', () => {
@@ -122,7 +184,7 @@ test('report strings in the hover are escaped: a hostile mode name or file canno
     ],
   };
   const hover = compiledLineHover(
-    [{ mode: 'm](command:evil)', kernel, others: kernel.sourceLines, compile: 'forward', target: null }],
+    [{ mode: 'm](command:evil)', kernel, said: kernelWords(kernel, 'forward'), target: null }],
     () => null,
   );
   // the kernel name is a code span (no backtick can end it early); everything else is escaped
@@ -154,8 +216,6 @@ test('a timeline slice finds its kernel: C++ kernels by graph_<n>_ name and comp
 
 test("the Compiler view opens each compile's generated code, guards and FX graph, and the guard a recompile failed", async () => {
   const { report, dir } = await cpu();
-  const find = (nodes: CompilerTreeNode[], label: RegExp): CompilerTreeNode[] =>
-    nodes.flatMap((n) => [...(label.test(n.label) ? [n] : []), ...find(n.children, label)]);
   const tree = buildCompilerTree(report);
   // named by which compile of forward they are, not by Dynamo's compile ids 0/0 and 0/1
   const [compile0, compile1] = find(tree, /^(first compile|recompile 1)$/);

@@ -10,6 +10,9 @@ import { shortLine } from '../../extension/present/lensLine.ts';
 import type { Region, Report } from '../../extension/shared/report.ts';
 import { cellPosition, placeLabel } from '../../extension/shared/sourcePlace.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
+import { headerWords } from '../../extension/present/reportDigest.ts';
+import { reportText } from '../../extension/cli/main.ts';
+import { FIXTURE_REPORTS } from './surfaces.ts';
 
 const fixture = async (name: string): Promise<Report> =>
   (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;
@@ -122,6 +125,7 @@ test('script digest: error and the regions seen before it; no script-level verdi
     status: 'error',
     error: { kind: 'user-code', message: 'ValueError: bad batch (train_small.py:70)', fix: 'Fix the script.' },
     regions: report.regions!.slice(0, 1),
+    headerText: report.headerText!.replace(/: ok$/, ': error'), // as the runner says the run's end each time it writes
   };
   const text = formatScriptDigest(failed);
   assert.match(
@@ -208,6 +212,13 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
     shortLine('no verdict: 0.32× (default, next run 0.01–5.32×), host contended · 2 graphs · 1 break · compile 2.8 s'),
     'no verdict: 0.32×, host contended · 2 graphs · 1 break',
   );
+  // still too long: the number and its last ','-asides that fit (whether to trust it), never the number cut away
+  assert.equal(
+    shortLine(
+      'no verdict: 0.94× per step in situ, too noisy to say (a next run could land more than 3× away), host busy, not trusted · 1 graph',
+    ),
+    'no verdict: 0.94× per step in situ, host busy, not trusted',
+  );
 });
 
 test('a region with an in-situ number carries no notMeasured label: a replay that could not run is said as that', async () => {
@@ -255,4 +266,16 @@ test("a replay's CLI line is the runner's (schema 1.28), and a report before it 
     }
   }
   assert.ok(said >= 5, `${said} replay lines`);
+});
+
+test("the CLI's header is the runner's (schema 1.29: 'fused.py on cpu (…): ok'), and a report before it gets the same words from its fields", () => {
+  let said = 0;
+  for (const { name, report } of FIXTURE_REPORTS) {
+    if (report.target.kind === 'logs' || !report.headerText) continue; // a logs report says what it read instead
+    const { headerText, ...before } = report;
+    assert.equal(headerWords(before), headerText, name);
+    assert.equal(reportText(report).split('\n')[0], `Compile Lens — ${headerText}`, name);
+    said++;
+  }
+  assert.ok(said > 10, `${said} headers`);
 });

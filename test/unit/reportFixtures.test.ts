@@ -62,10 +62,10 @@ test('compiler tree of a real run: frame → first compile and recompile with it
   const kernels = buildCompilerTree(broken)[0]!.children[0]!.children.flatMap((f) =>
     f.children.flatMap((c) => c.children),
   );
-  // a kernel by its place in its compile (Inductor's name in its tooltip)
+  // a kernel by its place in its compile, in the runner's words (Inductor's name in its tooltip)
   const fused = kernels.find(
     (k) =>
-      /^fused kernel \d+$/.test(k.label) &&
+      /^fused kernel \d+ of /.test(k.label) &&
       (k.tooltip ?? '').startsWith('cpp_fused') &&
       (k.description ?? '').includes('aten.relu'),
   );

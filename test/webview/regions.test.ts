@@ -313,10 +313,10 @@ describe('in situ in the report panel', () => {
   test("both runs' steps overlaid per region, the steady state shaded with both medians, the numbers above it", async () => {
     const page = await openReport('script-in-situ-cpu');
     const box = page.locator('section.region[data-region="r0"]');
-    // a report before the runner's in-situ lines (schema 1.24): its fields listed, the number in the answer's words
+    // the separate runs in the runner's words, as an interleaved run's (re-derived, schema 1.29), the answer's number
     assert.match(
       await box.locator('p.in-situ-lines').innerText(),
-      /^in situ \(separate-runs\): pairs 2\n {2}per step: 1\.22× per step in situ \(0\.87–1\.32×\) · eager 0\.86 ms · compiled 0\.70 ms/,
+      /^in situ \(2 pairs of whole runs of the script, eager and compiled\): 1\.22× per step in situ \(0\.87–1\.32×\), 0\.86 ms → 0\.70 ms per step;/,
     );
     const overlay = box.locator('svg.in-situ');
     const runs = await overlay
@@ -334,7 +334,7 @@ describe('in situ in the report panel', () => {
     ]);
     assert.match(
       (await overlay.locator('rect.steady > title').textContent()) ?? '',
-      /^steady state from call 1\nper step: 1\.22× per step in situ \(0\.87–1\.32×\) · eager 0\.86 ms · compiled 0\.70 ms$/,
+      /^steady state from call 1\nin situ \(2 pairs of whole runs of the script, eager and compiled\): 1\.22× per step in situ \(0\.87–1\.32×\), 0\.86 ms → 0\.70 ms per step;/,
     );
     assert.equal(await overlay.locator('line.steady-median').count(), 2);
     // each median and the compile step say what the runner wrote for them (schema 1.25, report/chart_text.py)

@@ -45,8 +45,9 @@ def _node_stack() -> str | None:
 
 
 class PerfHintRecorder(logging.Handler):
-    """Copies each hint into the structured log; passes records at or above `passes_from` on to the logger's parent,
-    as propagation did before the recorder opened the logger."""
+    """Copies each hint into the structured log; passes records at or above `passes_from` on to where they went before
+    the recorder opened the logger: its parent where it propagated, else (torch closes an artifact logger's propagation
+    once Inductor is imported, and gives it no handler) logging's last resort, which printed its warnings."""
 
     def __init__(self, parent: logging.Logger | None, passes_from: int | None) -> None:
         super().__init__(logging.DEBUG)
@@ -66,8 +67,12 @@ class PerfHintRecorder(logging.Handler):
                     "stack": _node_stack(),
                 },
             )
-        if self._parent is not None and self._passes_from is not None and record.levelno >= self._passes_from:
+        if self._passes_from is None or record.levelno < self._passes_from:
+            return
+        if self._parent is not None:
             self._parent.handle(record)
+        elif logging.lastResort is not None and record.levelno >= logging.lastResort.level:
+            logging.lastResort.handle(record)
 
 
 def install() -> None:
@@ -83,8 +88,10 @@ def install() -> None:
         if enabled:
             log.addHandler(PerfHintRecorder(None, None))
             continue
-        passes_from = log.getEffectiveLevel() if log.propagate else None
-        log.addHandler(PerfHintRecorder(log.parent, passes_from))
+        # a logger with handlers of its own keeps them (they see what it logs); one without them printed its warnings
+        # through its parent, or through the last resort where it did not propagate
+        passes_from = log.getEffectiveLevel() if log.propagate or not log.handlers else None
+        log.addHandler(PerfHintRecorder(log.parent if log.propagate else None, passes_from))
         log.setLevel(logging.INFO)
         log.propagate = False
 

@@ -448,7 +448,9 @@ def attach(report: Report) -> None:
             in_situ_text.attach(region)
             chart_text.attach(region)
             mode_line.attach_region(region)
+        in_situ_text.attach_wall(report)
         answer = script_answer(report)
     report["answer"] = answer
     report["recommendation"] = _recommendation(answer)
     report["headline"] = answer["headline"]
+    report["headerText"] = sentences.header_text(report)

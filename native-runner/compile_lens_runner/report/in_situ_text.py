@@ -4,7 +4,8 @@ the number is the answer's its pay-back and the compiled warm-up's time beyond e
 and why there is no step speedup (schema 1.25: `inSitu.reason`, from the measurement's code, `noStep`).
 Said from the interleaved measurement the report holds (measure/interleaved.py), with formats.py's numbers, once the
 region's answer is decided (its numbers' words are the answer's: sentences.number_text). A measurement of the separate
-runs (torch < 2.6, reports before 1.24) has no lines: a surface lists its fields."""
+runs (the runner before 1.16, torch < 2.6) re-read now is said in the same words, resting on whole runs of the script
+each way; and the whole script's time both ways those runs recorded (`wallText`, schema 1.29)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ..measure import interleaved
 from ..shapes.answer import Answer, AnswerNumber
 from ..shapes.in_situ import CompileFailure, InSituSpeedup, NoStep, RegionInSitu
 from ..shapes.region import Region
+from ..shapes.report import Report
 
 _COMPARED = {
     "signature": "one signature",
@@ -84,7 +86,10 @@ def _said(answer: Answer | None, x: InSituSpeedup, kind: str, unit: str) -> str:
 
 
 def _basis(s: RegionInSitu) -> str:
-    """ "6 pairs of adjacent eager/compiled blocks in this run, one signature"."""
+    """ "6 pairs of adjacent eager/compiled blocks in this run, one signature"; the separate runs' "2 pairs of whole
+    runs of the script, eager and compiled"."""
+    if s.get("method") != interleaved.METHOD:
+        return f"{formats.plural(s.get('pairs') or 0, 'pair')} of whole runs of the script, eager and compiled"
     x = s.get("step") or s.get("call")
     by = f", {_COMPARED[x['comparedBy']]}" if x and x.get("comparedBy") in _COMPARED else ""
     return f"{formats.plural(int(x.get('pairs') or 0) if x else 0, 'pair')} of adjacent eager/compiled blocks in this run{by}"
@@ -123,9 +128,9 @@ def _payback(s: RegionInSitu, unit: str, answer: Answer | None, number: AnswerNu
 
 
 def lines(region: Region) -> list[str]:
-    """The region's in-situ lines (the caller indents them); [] where it has no interleaved measurement."""
+    """The region's in-situ lines (the caller indents them); [] where it has no in-situ measurement."""
     s = region.get("inSitu")
-    if not s or s.get("method") != interleaved.METHOD:
+    if not s:
         return []
     answer = region.get("answer")
     number = _number(answer, "in-situ-step")
@@ -182,5 +187,25 @@ def attach_reason(region: Region) -> None:
 def attach(region: Region) -> None:
     """The region's in-situ lines, from its answer (answer.attach calls this once the answer is decided)."""
     s = region.get("inSitu")
-    if s is not None and s.get("method") == interleaved.METHOD:
+    if s is not None:
         s["lines"] = lines(region)
+
+
+def wall_text(wall: dict[str, list[float]] | None) -> str | None:
+    """ "whole script, fastest of 2 runs each: as written 5.5 s · compiling off 0.69 s": what the separate runs (the
+    runner before 1.16) recorded of the whole script; None without both sides."""
+    if not wall or not wall.get("compiled") or not wall.get("eager"):
+        return None
+    n = min(len(wall["compiled"]), len(wall["eager"]))
+    return (
+        f"whole script, fastest of {formats.plural(n, 'run')} each: as written {formats.seconds(min(wall['compiled']))}"
+        f" · compiling off {formats.seconds(min(wall['eager']))}"
+    )
+
+
+def attach_wall(report: Report) -> None:
+    """The report's whole-script line, where its separate runs recorded the script's wall time both ways."""
+    situ = report.get("inSitu")
+    said = wall_text(situ.get("wallSeconds")) if situ else None
+    if situ is not None and said is not None:
+        situ["wallText"] = said

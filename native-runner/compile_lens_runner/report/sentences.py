@@ -11,6 +11,7 @@ from .. import formats
 from ..shapes.answer import Answer, AnswerNumber
 from ..shapes.compiler import CompilerInsight, Recompile
 from ..shapes.region import Region
+from ..shapes.report import Report
 from . import reason_text
 
 VERDICT_WORDS = {
@@ -209,3 +210,10 @@ def counts(region: Region) -> list[str]:
     if eager_calls:
         out.append(f"{formats.plural(eager_calls, 'call')} ran eagerly")
     return out
+
+
+def header_text(report: Report) -> str:
+    """ "fused.py on cpu (Intel Xeon …): ok" (schema 1.29): which run, on which device, how it ended; the CLI's first
+    line after the product's name."""
+    env = report["environment"]
+    return f"{report['target']['name']} on {env['device']} ({env['deviceName']}): {report['status']}"

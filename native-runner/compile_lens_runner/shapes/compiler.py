@@ -163,6 +163,7 @@ class KernelProvenance(_KernelProvenance, total=False):
     usPerStep: float | None
     nameText: str  # schema 1.28 (report/compile_names.py): "fused kernel 1 of forward (lines 12, 13)"
     lensText: str  # schema 1.28: "fuses lines 12, 13 (aten.add, aten.relu)"
+    sharedText: str  # schema 1.29: "fused kernel 1 (lines 12, 13), made by 2 compiles: forward; forward, recompile 1"
 
 
 class FailedGuard(TypedDict):

@@ -228,6 +228,7 @@ class _ReportInSitu(TypedDict):
 
 class ReportInSitu(_ReportInSitu, total=False):
     method: Method
+    wallText: str  # schema 1.29 (report/in_situ_text.wall_text): "whole script, fastest of 2 runs each: as written …"
     schedule: dict[str, Any]  # the schema leaves its keys open (described in words)
     windows: dict[str, InSituWindow] | None  # by side
     repeatedBecause: str | None

@@ -69,6 +69,7 @@ class _Report(TypedDict):
 
 class Report(_Report, total=False):
     headline: str
+    headerText: str  # schema 1.29 (report/sentences.header_text): "fused.py on cpu (Intel Xeon …): ok"
     answer: Answer
     regions: list[Region]
     inSitu: ReportInSitu
