@@ -24,6 +24,19 @@ describe('columns in resizable buffers', () => {
     assert.equal(column.data.buffer.byteLength, 0);
   });
 
+  test('a column is a plain array up to 64 KiB, doubling as it grows, then moves into a reservation', () => {
+    const column = new Column(Float64Array);
+    assert.equal(column.data.buffer.resizable, false);
+    const plainMax = (64 * 1024) / Float64Array.BYTES_PER_ELEMENT;
+    for (let i = 0; i < plainMax; i++) column.push(i, i + 0.5);
+    assert.equal(column.data.buffer.resizable, false, 'no mapping of its own while small');
+    assert.equal(column.data.length, plainMax);
+    column.push(plainMax, -1);
+    assert.equal(column.data.buffer.resizable, true);
+    for (let i = 0; i < plainMax; i++) assert.equal(column.data[i], i + 0.5);
+    assert.equal(column.data[plainMax], -1);
+  });
+
   test('reserve() makes room without changing what is held', () => {
     const column = new Column(Uint8Array);
     column.push(0, 7);

@@ -1,4 +1,4 @@
-// Runs the real webview bundle (dist/webview.js, build first) in headless Chromium behind the real CSP from
+// Runs the real webview bundle (dist/webview.js, build first) in Chromium's headless shell behind the real CSP from
 // renderWebviewHtml, with an acquireVsCodeApi stub. Models are built by the real scanner.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { HostToWebview, TimelinePane, TimelineSource, WebviewToHost } from '../../extension/shared/protocol.ts';
 import { reportMessage, sendTraces, type TimelineContent } from '../../extension/node/timelineContent.ts';
 import { renderWebviewHtml } from '../../extension/editor/webviewHtml.ts';
-import { CHROMIUM } from '../chromium.ts';
+import { HEADLESS_SHELL } from '../chromium.ts';
 
 const ROOT = join(__dirname, '..', '..');
 export const ORIGIN = 'https://webview.test';
@@ -22,7 +22,7 @@ let holders = 0;
  */
 export function takeBrowser(): Promise<Browser> {
   holders++;
-  return (shared ??= chromium.launch(CHROMIUM));
+  return (shared ??= chromium.launch(HEADLESS_SHELL));
 }
 
 /**

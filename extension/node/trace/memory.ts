@@ -55,9 +55,9 @@ export class Column<T extends NumberArray> {
 
   constructor(
     private readonly type: NumberArrayType<T>,
-    initialLength = 1024,
+    initialLength = 64,
   ) {
-    // a plain array while it is small: its first growth past it moves it into a reservation (one copy of it)
+    // a plain array while it is small (doubling, a copy each time), then a reservation (one copy into it)
     this.data =
       initialLength * type.BYTES_PER_ELEMENT <= PLAIN_MAX_BYTES
         ? new type(new ArrayBuffer(initialLength * type.BYTES_PER_ELEMENT))
@@ -73,7 +73,8 @@ export class Column<T extends NumberArray> {
   /**
    * Makes data at least `length` long, and a quarter longer than it was, so pushes stay amortised O(1). Not
    * more: release() writes zeros over every page the column was given, touched or not (V8 clears a shrinking
-   * buffer), so slack costs time when it is given back.
+   * buffer), so slack costs time when it is given back. A plain array (up to PLAIN_MAX_BYTES) doubles instead: it is
+   * left to the GC, and a small trace's columns start small (a scan of one allocates a few KiB, not a few hundred).
    */
   reserve(length: number): void {
     const current = this.data.length;
@@ -83,6 +84,13 @@ export class Column<T extends NumberArray> {
     const buffer = this.data.buffer as ArrayBuffer;
     if (wanted * bytes <= buffer.maxByteLength) {
       buffer.resize(wanted * bytes);
+      return;
+    }
+    const doubled = Math.max(length, current * 2);
+    if (!buffer.resizable && doubled * bytes <= PLAIN_MAX_BYTES) {
+      const grown = new this.type(new ArrayBuffer(doubled * bytes));
+      grown.set(this.data);
+      this.data = grown;
       return;
     }
     if (length * bytes > MAX_RESERVED_BYTES)

@@ -6,14 +6,15 @@
  * copied into one arena (never pinning a chunk). A Map keyed by the 32-bit hash boxed most keys as heap numbers.
  */
 export class RawNameTable {
-  private slots = new Int32Array(1024).fill(-1);
-  private mask = 1023;
+  // small at first, each doubling as it fills: a small trace's scan allocates little (the fuzz scans 10^5 of them)
+  private slots = new Int32Array(64).fill(-1);
+  private mask = 63;
   private count = 0;
-  private hashOf = new Int32Array(512);
-  private idOf = new Uint32Array(512);
-  private startOf = new Uint32Array(512);
-  private lengthOf = new Uint32Array(512);
-  private arena = new Uint8Array(64 * 1024);
+  private hashOf = new Int32Array(32);
+  private idOf = new Uint32Array(32);
+  private startOf = new Uint32Array(32);
+  private lengthOf = new Uint32Array(32);
+  private arena = new Uint8Array(4 * 1024);
   private arenaUsed = 0;
 
   /** The id stored for these bytes, or -1. */
