@@ -66,7 +66,15 @@ test(
       assert.match(await report.locator('.rank-table tr[data-rank="3"]').innerText(), /node 1/);
       assert.match(await report.locator('body').innerText(), /ranks 1, 3 recompiled DistributedDataParallel at call 3/);
 
-      await report.locator('.rank-table').scrollIntoViewIfNeeded();
+      // the panel draws again as the ranks' traces arrive: a table replaced under the scroll is scrolled again
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await report.locator('.rank-table').scrollIntoViewIfNeeded();
+          break;
+        } catch (err) {
+          if (attempt === 3 || !String(err).includes('not attached to the DOM')) throw err;
+        }
+      }
       await page.screenshot({ path: path.join(ARTIFACTS, 'attach-folder-ranks.png') });
 
       await runCommand(page, 'View: Focus Problems');
