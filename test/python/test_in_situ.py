@@ -91,7 +91,8 @@ def test_a_training_loop_is_its_own_in_situ_measurement(training: Any) -> None:
     assert (
         step["eagerMs"] > 0
         and step["compiledMs"] > 0
-        and step["speedup"] == pytest.approx(step["eagerMs"] / step["compiledMs"], rel=1e-3)
+        # the report rounds to 4 decimals: a small speedup (0.0362 against 0.036246) is within that, not 1e-3 of it
+        and step["speedup"] == pytest.approx(step["eagerMs"] / step["compiledMs"], rel=1e-3, abs=5e-5)
     )
     assert step["low"] <= step["speedup"] <= step["high"] and step["pairs"] == len(step["pairRatios"]) >= 1
     # the short last batch (8) came once per epoch: each side's first call of it is no steady step, so only 16 compares
