@@ -462,33 +462,38 @@ def test_a_server_s_pairs_of_blocks_count_though_they_share_no_batch_size() -> N
     assert all(1.8 < r < 2.2 for r in step["pairRatios"]) and 1.9 < step["speedup"] < 2.1
 
 
+class _Stream:  # a CUDA stream: where its device's timeline stands, in ms
+    gpu_ms = 0.0
+
+
+class _Event:
+    """A CUDA event that completed, stamped where its stream's timeline stood when the host recorded it:
+    elapsed_time is the device time between two of them."""
+
+    def __init__(self, enable_timing: bool) -> None:
+        self.at = 0.0
+
+    def record(self, stream: _Stream) -> None:
+        self.at = stream.gpu_ms
+
+    def query(self) -> bool:
+        return True
+
+    def synchronize(self) -> None:
+        pass
+
+    def elapsed_time(self, end: _Event) -> float:
+        return end.at - self.at
+
+
 def test_a_cuda_call_keeps_its_gpu_time_and_its_host_time_and_a_cpu_call_only_the_host_s(monkeypatch: Any) -> None:
     """script/calls.py: CUDA events time the call on its stream, perf_counter its host time beside them (no
     synchronisation in the call); on CPU perf_counter is the call's time and there is no host time of its own."""
     import torch
     from compile_lens_runner.script import calls as region_calls
 
-    class Event:  # a CUDA event that completed: elapsed_time is the GPU time between two of them
-        def __init__(self, enable_timing: bool) -> None:
-            self.at = 0.0
-
-        def record(self, stream: Any) -> None:
-            self.at = stream.gpu_ms
-
-        def query(self) -> bool:
-            return True
-
-        def synchronize(self) -> None:
-            pass
-
-        def elapsed_time(self, end: Event) -> float:
-            return end.at - self.at
-
-    class Stream:
-        gpu_ms = 0.0
-
-    monkeypatch.setattr(torch.cuda, "Event", Event)
-    stream = Stream()
+    monkeypatch.setattr(torch.cuda, "Event", _Event)
+    stream = _Stream()
     records = []
     for index in range(2):
         clock = region_calls.CallClock(stream)
@@ -517,31 +522,12 @@ def test_a_cuda_step_leaves_out_the_observer_s_work_where_the_device_sat_idle_th
     import torch
     from compile_lens_runner.script import calls as region_calls
 
-    class Event:  # stamped where the device's timeline stands when the host records it
-        def __init__(self, enable_timing: bool) -> None:
-            self.at = 0.0
-
-        def record(self, stream: Any) -> None:
-            self.at = stream.gpu_ms
-
-        def query(self) -> bool:
-            return True
-
-        def synchronize(self) -> None:
-            pass
-
-        def elapsed_time(self, end: Event) -> float:
-            return end.at - self.at
-
-    class Stream:
-        gpu_ms = 0.0
-
-    monkeypatch.setattr(torch.cuda, "Event", Event)
+    monkeypatch.setattr(torch.cuda, "Event", _Event)
 
     def steps(device_idle: bool) -> list[float | None]:
         """Three calls of 7 ms with 3 ms of the script's own work between them; the observer's 1 ms before and 2 ms
         after each call shows on the device's timeline only while it is idle."""
-        stream, records, shown = Stream(), [], 1.0 if device_idle else 0.0
+        stream, records, shown = _Stream(), [], 1.0 if device_idle else 0.0
         for index in range(3):
             entered = region_calls.own_mark(stream)
             stream.gpu_ms += 1.0 * shown
