@@ -391,7 +391,8 @@ class RegionRecorder:
 
     def _record(self, region: Region, call: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         entered = time.perf_counter()
-        entered_mark = region_calls.own_mark(region.stream)  # on the stream its last call ran on: CallClock
+        # on the stream its last call ran on (CallClock); past the recorded calls no step is read, so none is made
+        entered_mark = region_calls.own_mark(region.stream) if region.call_count <= MAX_RECORDED_CALLS else None
         settled = bool(self._dropped)  # a replay ran before this call: its step is the runner's work too
         if settled:  # a top-level call is a safe point for a drop that came at an unsafe one
             self.settle()
@@ -517,7 +518,8 @@ class RegionRecorder:
             self._maybe_stop(region)
             if record is not None and clock.events is None:
                 record.own_after_s = time.perf_counter() - left
-            clock.handed_back()
+            if record is not None:
+                clock.handed_back()
 
     def _maybe_stop(self, region: Region) -> None:
         if self.stop_after_calls is None or self.stopped_by is not None or region.call_count < self.stop_after_calls:
