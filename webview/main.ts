@@ -30,7 +30,7 @@ import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
 import { reviveModel } from './reviveModel.ts';
 import { restoredSelection, type SavedState } from './savedView.ts';
-import { linesEdited } from './sourceLinks.ts';
+import { linesEdited, linesNow } from './sourceLinks.ts';
 import { injectStyles } from './styles.ts';
 import { kindLegend, readTheme } from './theme.ts';
 import { LABEL_WIDTH, TimelineCanvas } from './timeline.ts';
@@ -122,6 +122,9 @@ async function handleMessage(message: HostToWebview): Promise<void> {
         break;
       case 'edited':
         linesEdited({ file: message.file, cell: message.cell }, message.changes);
+        for (const pane of state.panes) pane.timeline.linesMoved();
+        linesMovedInDetails();
+        scheduleDraw();
         break;
       case 'focus':
         state.focus = message.target;
@@ -215,7 +218,7 @@ function load(message: Opening): void {
     const compareTo = pane.compareTo === undefined ? (p > 0 && !rankView ? 0 : null) : pane.compareTo;
     return {
       label: pane.label,
-      timeline: new TimelineCanvas(models[p]!, communication),
+      timeline: new TimelineCanvas(models[p]!, communication, linesNow),
       stats: { rects: 0, slices: 0, rows: 0, labels: 0 },
       kernels: kernelIndices(models[p]!).length,
       communication: hasCommunication(models[p]!, communication),
@@ -448,6 +451,12 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
   }
   scheduleDraw();
   saveState();
+}
+
+/** The selected slice's details said again, its name citing the lines where the user's edits moved them. */
+function linesMovedInDetails(): void {
+  const details = document.querySelector<HTMLElement>('.details-box');
+  if (state.selected && details) selectSlice(state.selected.pane, state.selected.slice, details);
 }
 
 /** Selects a slice and brings it into view (an arrow followed, a range row chosen): the zoom is kept unless it is off screen. */

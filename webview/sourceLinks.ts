@@ -2,7 +2,7 @@
 // runner's sentences name: each follows the user's edits since the panel opened (the host's 'edited',
 // shared/movedLines.ts), as Problems and hovers do, so a Quick Fix that inserted a line above a finding leaves no link
 // or sentence on the line it was on before.
-import { EditedLines, saidAfterEdits, type TextChange } from '../extension/shared/movedLines.ts';
+import { EditedLines, saidAfterEdits, type LinesNow, type TextChange } from '../extension/shared/movedLines.ts';
 import type { SourceLocation } from '../extension/shared/report.ts';
 import { placeOf, type SourcePlace } from '../extension/shared/sourcePlace.ts';
 
@@ -10,6 +10,8 @@ export type Reveal = (file: string, line: number, cell: number | null) => void;
 type Located = Pick<SourceLocation, 'file' | 'line' | 'cell'>;
 
 const edits = new EditedLines();
+/** Where the report's lines are now: the timeline's names that cite lines say them so (analysis/sliceNames.ts). */
+export const linesNow: LinesNow = edits;
 const FOLLOWS = 'follows-line';
 /** Each node that names a line: says it again for the line it is on now. */
 const sayers = new WeakMap<Element, () => void>();

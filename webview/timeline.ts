@@ -6,10 +6,10 @@
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
-import { markLabel } from '../extension/present/compileNames.ts';
 import { formatTimeTicks } from '../extension/present/numbers.ts';
 import type { CompiledFrame, KernelProvenance } from '../extension/shared/report.ts';
-import { namesInWords, stepWords } from './analysis/sliceNames.ts';
+import type { LinesNow } from '../extension/shared/movedLines.ts';
+import { markSaid, nameNow, namesNow, namesSaid, stepWords, type SaidName } from './analysis/sliceNames.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE, markTexts, type MarkBand } from './overlays.ts';
@@ -89,9 +89,13 @@ export class TimelineCanvas {
   /** where the tracks begin: under the axis, and under the marks' lane when there may be marks */
   private readonly top: number;
   private foundMarks: TimelineMark[] | null = null;
+  /** each found mark's label as the report said it, before the user's edits moved the lines it names */
+  private marksSaid: SaidName[] = [];
   private paneFrames: readonly CompiledFrame[] | null = null;
   private paneKernels: KernelProvenance[] | null = null;
-  /** per name id, the names said otherwise than the trace says them (sliceName) */
+  /** per name id, the names said otherwise than the trace says them, as the report said them (sliceName) */
+  private saidNames: Map<number, SaidName> | null = null;
+  /** the same, with the lines they name where the user's edits moved them */
   private shownNames: Map<number, string> | null = null;
   private readonly rectBuckets: Float64Array[] = [];
   private readonly rectCounts = new Uint32Array(COLOURS * 2);
@@ -106,6 +110,8 @@ export class TimelineCanvas {
   constructor(
     readonly model: TraceModel,
     private readonly communication: Uint8Array = new Uint8Array(model.names.length),
+    /** where the lines the names cite are now (the user's edits since the report; sourceLinks.ts) */
+    private readonly linesNow: LinesNow = { line: (_place, line) => line, named: () => null },
   ) {
     this.nameMatches = new Uint8Array(model.names.length).fill(1);
     this.trackNames = distinctTrackNames(model.tracks);
@@ -130,7 +136,12 @@ export class TimelineCanvas {
    * main.ts runs after the first frame, so it never delays it. Until then none are drawn.
    */
   get marks(): readonly TimelineMark[] {
-    return (this.foundMarks ??= timelineMarks(this.model).map((m) => ({ ...m, label: markLabel(m, this.frames) })));
+    if (!this.foundMarks) {
+      const found = timelineMarks(this.model);
+      this.marksSaid = found.map((m) => markSaid(m, this.frames));
+      this.foundMarks = found.map((m, i) => ({ ...m, label: nameNow(this.marksSaid[i]!, this.linesNow) }));
+    }
+    return this.foundMarks;
   }
 
   /** The compiles of the report entry this trace was profiled for, to name its marks and compiled regions by
@@ -141,13 +152,20 @@ export class TimelineCanvas {
 
   set frames(frames: readonly CompiledFrame[] | null) {
     this.paneFrames = frames;
-    this.shownNames = null;
+    this.saidNames = this.shownNames = null;
   }
 
   /** The kernels of the report entry this trace was profiled for, to say a generated kernel's user lines. */
   set kernels(kernels: KernelProvenance[] | null) {
     this.paneKernels = kernels;
+    this.saidNames = this.shownNames = null;
+  }
+
+  /** The user moved lines of their code: the names and marks that cite lines say them where they are now. */
+  linesMoved(): void {
     this.shownNames = null;
+    if (this.foundMarks)
+      this.foundMarks = this.foundMarks.map((m, i) => ({ ...m, label: nameNow(this.marksSaid[i]!, this.linesNow) }));
   }
 
   /**
@@ -158,7 +176,8 @@ export class TimelineCanvas {
    * details keep the trace's own).
    */
   sliceName(nameId: number): string {
-    this.shownNames ??= namesInWords(this.model, this.frames, this.paneKernels);
+    this.saidNames ??= namesSaid(this.model, this.frames, this.paneKernels);
+    this.shownNames ??= namesNow(this.saidNames, this.linesNow);
     return this.shownNames.get(nameId) ?? this.model.names[nameId]!;
   }
 

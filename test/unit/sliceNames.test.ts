@@ -10,7 +10,7 @@ import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { paneFrames, paneKernels } from '../../extension/present/kernelLinks.ts';
 import { generatedKernelWords, readGeneratedName } from '../../extension/present/kernelNames.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { namesInWords } from '../../webview/analysis/sliceNames.ts';
+import { namesSaid } from '../../webview/analysis/sliceNames.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
@@ -18,12 +18,12 @@ const FIXTURES = path.resolve(__dirname, '../fixtures');
 async function said(trace: string, reportPath: string | null, pane: string): Promise<Map<string, string>> {
   const model: TraceModel = await scanTraceFile(path.join(FIXTURES, trace));
   const report = reportPath ? (await loadReport(path.join(FIXTURES, reportPath))).report : null;
-  const words = namesInWords(
+  const words = namesSaid(
     model,
     report ? paneFrames(report, pane) : null,
     report ? (paneKernels(report, pane)?.kernels ?? null) : null,
   );
-  return new Map([...words].map(([id, w]) => [model.names[id]!, w]));
+  return new Map([...words].map(([id, w]) => [model.names[id]!, w.text]));
 }
 
 const graphRun = (names: Map<string, string>): string[] =>

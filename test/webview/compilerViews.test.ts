@@ -117,6 +117,23 @@ describe('compiler views in the report panel', () => {
       { type: 'openGeneratedCode', mode: 'default', compileId: '0/1', codeLine: 34 },
     ]);
     await page.locator('.details-box').screenshot({ path: join(ARTIFACTS, 'kernel-source-cpu.png') });
+    // a line put above the kernel's (the host's 'edited'): its name on the timeline and in the details cites the
+    // lines where they are now, as the report's links do
+    const said = 'fused kernel 1 of forward, recompile 1 (lines 12, 13)';
+    assert.equal(await page.locator('.details h3').innerText(), said);
+    const above = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    await post(page, {
+      type: 'edited',
+      file: '/tmp/fusedsrc/fused.py',
+      cell: null,
+      changes: [{ range: above, text: 'import os\n' }],
+    });
+    const moved = 'fused kernel 1 of forward, recompile 1 (lines 13, 14)';
+    await page.locator('.details h3', { hasText: moved }).waitFor({ timeout: 10_000 });
+    const point = await slicePoint(page, 1, 'graph_1_cpp_fused_add_mul_relu_0');
+    await page.mouse.move(point.x, point.y);
+    await page.locator('.tooltip').waitFor({ state: 'visible' });
+    assert.equal((await page.locator('.tooltip').innerText()).split('\n')[0], moved);
     await page.close();
   });
 

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Report } from '../../extension/shared/report.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { summarizeRange } from '../../webview/analysis/rangeSummary.ts';
-import { namesInWords } from '../../webview/analysis/sliceNames.ts';
+import { namesSaid } from '../../webview/analysis/sliceNames.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import {
@@ -30,7 +30,7 @@ const fixtures = join(__dirname, '..', 'fixtures');
 const fixture = (name: string): string => join(fixtures, 'traces', name);
 /** A trace's name as the timeline says it, opened without its report (the profiler's span is 'profiling'). */
 const said = (model: TraceModel, name: string): string =>
-  namesInWords(model, null, null).get(model.names.indexOf(name)) ?? name;
+  namesSaid(model, null, null).get(model.names.indexOf(name))?.text ?? name;
 let browser: Browser;
 before(async () => {
   browser = await takeBrowser();

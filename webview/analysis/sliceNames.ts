@@ -3,20 +3,24 @@
 // f73ycg… ##") and the kernels it generated ("graph_1_cpp_fused_add_mul_relu_0") by the compiled call they ran in
 // and their place in it, a profiler step ("ProfilerStep#2") as "step 2", the profiler's own span as "profiling". The compiled call is the one enclosing
 // the name's first slice on a CPU thread (for a kernel seen only on a GPU, its launch's): a graph's or kernel's name
-// is its graph's alone, so its first slice speaks for every one.
+// is its graph's alone, so its first slice speaks for every one. The lines a name cites ("lines 12, 13", "forward
+// after line 24") follow the user's edits, as the report panel's do (shared/movedLines.ts).
 import {
   compiledCallName,
   compileName,
   graphRunName,
+  markLabel,
   tracedCompileName,
 } from '../../extension/present/compileNames.ts';
 import { kernelForSlice } from '../../extension/present/kernelLinks.ts';
 import { generatedKernelWords, readGeneratedName } from '../../extension/present/kernelNames.ts';
+import { saidAfterEdits, type LinesNow } from '../../extension/shared/movedLines.ts';
 import type { CompiledFrame, KernelProvenance } from '../../extension/shared/report.ts';
+import { placeOf, type SourcePlace } from '../../extension/shared/sourcePlace.ts';
 import { slicesByCorrelation } from '../../extension/shared/trace/flowLinks.ts';
 import { lastStartingBy, levelsOf } from '../../extension/shared/trace/levels.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { isGraphRun, regionNames } from '../../extension/shared/trace/timelineMarks.ts';
+import { isGraphRun, regionNames, type TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 
 const PROFILER_STEP = /^ProfilerStep#(\d+)$/;
 // the profiler's own span on its track, numbered by its session ("PyTorch Profiler (0)"): the window it recorded
@@ -28,29 +32,43 @@ export function stepWords(name: string): string {
   return step ? `step ${step[1]}` : name;
 }
 
+/** A name in words and the file (or cell) its bare "line 9" is in: null where it names no line of the user's. */
+export interface SaidName {
+  text: string;
+  own: SourcePlace | null;
+}
+
+/** Where the lines of a compile's name are: its function's file. */
+const compilePlace = (frames: readonly CompiledFrame[] | null, compileId: string | null): SourcePlace | null => {
+  const location = compileId ? frames?.find((f) => f.compileId === compileId)?.location : null;
+  return location ? placeOf(location) : null;
+};
+
 /**
- * Per name id, the name in words where the trace's is a compiler code (the rest: as the trace says them). `frames`
- * and `kernels`: the compiles and kernels of the report entry the trace was profiled for (null: a trace opened
- * without its report), which name a compile by its function and a kernel's user lines.
+ * Per name id, the name in words where the trace's is a compiler code (the rest: as the trace says them), as the
+ * report said it. `frames` and `kernels`: the compiles and kernels of the report entry the trace was profiled for
+ * (null: a trace opened without its report), which name a compile by its function and a kernel's user lines.
  */
-export function namesInWords(
+export function namesSaid(
   model: TraceModel,
   frames: readonly CompiledFrame[] | null,
   kernels: KernelProvenance[] | null,
-): Map<number, string> {
-  const shown = new Map<number, string>();
-  for (const [id, compileId] of regionNames(model)) shown.set(id, compiledCallName(frames, compileId));
+): Map<number, SaidName> {
+  const shown = new Map<number, SaidName>();
+  const plain = (text: string): SaidName => ({ text, own: null });
+  for (const [id, compileId] of regionNames(model))
+    shown.set(id, { text: compiledCallName(frames, compileId), own: compilePlace(frames, compileId) });
   const wanted = new Uint8Array(model.names.length);
   model.names.forEach((name, id) => {
-    if (PROFILER_STEP.test(name)) shown.set(id, stepWords(name));
-    else if (PROFILER_SESSION.test(name)) shown.set(id, 'profiling');
+    if (PROFILER_STEP.test(name)) shown.set(id, plain(stepWords(name)));
+    else if (PROFILER_SESSION.test(name)) shown.set(id, plain('profiling'));
     else if (isGraphRun(name) || readGeneratedName(name)) wanted[id] = 1;
   });
   if (!wanted.includes(1)) return shown;
   for (const [id, compileId] of enclosingCompiles(model, wanted)) {
     const name = model.names[id]!;
     if (isGraphRun(name)) {
-      shown.set(id, graphRunName(frames, compileId));
+      shown.set(id, { text: graphRunName(frames, compileId), own: compilePlace(frames, compileId) });
       continue;
     }
     const kernel = kernels ? kernelForSlice(name, kernels, compileId) : null;
@@ -59,11 +77,29 @@ export function namesInWords(
       : kernel?.compileId
         ? compileName(frames, kernel.compileId)
         : null;
+    const own = kernel?.sourceLines[0];
     // the report's kernel in the runner's words (schema 1.28); a trace without a report, or a report before them
-    shown.set(id, kernel?.nameText ?? generatedKernelWords(name, compile, kernel?.sourceLines ?? null) ?? name);
+    shown.set(id, {
+      text: kernel?.nameText ?? generatedKernelWords(name, compile, kernel?.sourceLines ?? null) ?? name,
+      own: own ? placeOf(own) : compilePlace(frames, compileId ?? kernel?.compileId ?? null),
+    });
   }
   return shown;
 }
+
+/** A name with the lines it cites where they are after the user's edits (`now`). */
+export const nameNow = ({ text, own }: SaidName, now: LinesNow): string =>
+  own ? saidAfterEdits(text, own, now) : text;
+
+/** The names of `namesSaid`, each as nameNow says it. */
+export const namesNow = (said: ReadonlyMap<number, SaidName>, now: LinesNow): Map<number, string> =>
+  new Map([...said].map(([id, name]) => [id, nameNow(name, now)]));
+
+/** A timeline mark's label (compileNames.markLabel) with the file its lines are in. */
+export const markSaid = (mark: TimelineMark, frames: readonly CompiledFrame[] | null): SaidName => ({
+  text: markLabel(mark, frames),
+  own: compilePlace(frames, mark.compileId ?? null),
+});
 
 /** Per name id of `wanted` (1: asked for), the compile id of the compiled call its first slice ran in, or null. */
 function enclosingCompiles(model: TraceModel, wanted: Uint8Array): Map<number, string | null> {
