@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..shapes.common import Timing
 from ..shapes.mode import ModeResult, SpeedupInterval
-from . import estimator, ranges
+from . import estimator
 from .host import HostSpeed, LoadWatch
 
 Block = Callable[[int, int], float]  # (n timed calls, untimed calls just before them) -> ms per timed call
@@ -88,17 +88,12 @@ def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
             else ""
         )
     )
+    # the speedup's definition in words is said once, where the user meets it: the glossary's "next run"
     if not paired:
         return f"{calls}; eager alone, at least {cfg.rounds} rounds, {until}"
     return (
-        f"{calls}; eager and compiled rounds interleaved in pairs, at least {cfg.rounds}, {until}; "
-        "speedup = eager's fastest round / compiled's fastest round (host noise only adds time, so the fastest rounds "
-        "are what each side costs on a quiet host); when only eager met host noise (a steady compiled side, e.g. a "
-        "CUDA-graph replay), eager's fastest round in any mode's pairs of the run; interval: resampled pairs, the two halves of "
-        f"the rounds, and a floor of {ranges.FLOOR_PCT:g} % ({estimator.FLOOR_NOISY_PCT:g} % when a side met host "
-        f"noise; when eager is launch-bound, {estimator.HOST_MOVE_PCT:g} % of eager's GPU idle share, at least "
-        f"{estimator.FLOOR_LAUNCH_BOUND_PCT:g} %: the host CPU's speed moves that much between runs), widened where a side never ran at the "
-        "host's fastest state"
+        f"{calls}; eager and compiled rounds interleaved in pairs, at least {cfg.rounds}, {until}; the speedup "
+        f"and its interval from these rounds: speedupEstimator ({estimator.ESTIMATOR}, measure/estimator.py)"
     )
 
 
