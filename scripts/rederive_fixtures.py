@@ -23,7 +23,7 @@ from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
-from compile_lens_runner.compiler import explain  # noqa: E402
+from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
 from compile_lens_runner.measure import estimator, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, shape_text  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
@@ -133,6 +133,20 @@ def _limit_fallback(call: dict[str, Any]) -> None:
         call["recompileLimit"] = limit
 
 
+def _break_explanation(graph_break: dict[str, Any]) -> None:
+    """A graph break an older runner recorded without the runner's plain sentence (`explanation`, schema 1.x before
+    compiler/insight.graph_break matched the break patterns): matched as the live runner matches it, on the GB id and
+    PyTorch's words with the user's code lines, so no surface shows PyTorch's message as ours. The frame Dynamo stopped
+    in (`brokeAt`) is read from the log's "Graph break in user code at" line, which such a report did not keep: null."""
+    if "explanation" in graph_break and "brokeAt" in graph_break:
+        return
+    said = [graph_break.get("reason") or "", graph_break.get("hint") or ""]
+    frames = [graph_break.get("location"), *(graph_break.get("userStack") or [])]
+    code = "\n".join(str(f.get("code") or "") for f in frames if f)
+    graph_break.setdefault("explanation", break_patterns.explain(graph_break.get("gbId"), "\n".join([*said, code])))
+    graph_break.setdefault("brokeAt", None)
+
+
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
@@ -144,6 +158,8 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
                 discarded["invalidReason"] = _voided_timing(discarded["invalidReason"])
         if entry.get("compiler"):
             _recompile_sites(entry["compiler"])
+            for graph_break in entry["compiler"].get("graphBreaks") or []:
+                _break_explanation(graph_break)
     for region in out.get("regions") or []:
         for call in region["calls"]:
             _limit_fallback(call)

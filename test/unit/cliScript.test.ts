@@ -11,6 +11,9 @@ import { optionsFromSettings, profileArgs } from '../../extension/shared/runnerP
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 const STUB = path.join(FIXTURES, 'stub-runner', 'python');
+// real runs' report folders (test/fixtures/recorded/README.md), named as run() names a reports/ fixture
+const TRAIN_SMALL = '../recorded/train_small-cpu';
+const EXPLORE = '../recorded/explore-cpu';
 let dir: string;
 let script: string;
 const saved = { report: process.env['COMPILE_LENS_STUB_REPORT'], args: process.env['COMPILE_LENS_STUB_ARGS'] };
@@ -223,29 +226,23 @@ test('profile --script --json carries the in-situ numbers per region and the run
 });
 
 test("check --script counts the script's graph breaks and recompiles at its lines", async () => {
-  const over = await run(
-    'script-regions-cpu',
-    'check',
-    '--script',
-    script,
-    '--max-graph-breaks',
-    '0',
-    '--max-recompiles',
-    '10',
-  );
+  // a real run of train_small.py (test/fixtures/recorded/README.md): one print break, 11 recompiles at three lines
+  const over = await run(TRAIN_SMALL, 'check', '--script', script, '--max-graph-breaks', '0', '--max-recompiles', '10');
   assert.equal(over.code, 1);
   assert.ok(over.launched.includes('--quick'), 'check runs quick');
-  assert.match(over.out, /train_small\.py:49 {2}Graph break: Unsupported: builtin print$/m);
-  assert.match(over.out, /^check failed: 1 graph breaks \(allowed 0\)$/m);
+  // the break in the runner's words, not PyTorch's message
+  assert.match(over.out, /train_small\.py:29 {2}Graph break ×4: A print\(\) call needs the real values/m);
+  assert.match(over.out, /train_small\.py:40 {2}Recompile ×7: Input 'x' changed size in dimension 1: /m);
+  assert.match(over.out, /^check failed: 1 graph breaks \(allowed 0\), 11 recompiles \(allowed 10\)$/m);
   const within = await run(
-    'script-regions-cpu',
+    TRAIN_SMALL,
     'check',
     '--script',
     script,
     '--max-graph-breaks',
     '1',
     '--max-recompiles',
-    '8',
+    '11',
     '--json',
   );
   assert.equal(within.code, 0);
@@ -253,14 +250,18 @@ test("check --script counts the script's graph breaks and recompiles at its line
 });
 
 test("a notebook's findings name their cell (counted from 1) in text, and its index in --json", async () => {
+  // a real run of test/e2e/workspace/explore.ipynb: its .item() break in the notebook's third cell
   const notebook = path.join(dir, 'explore.ipynb');
   writeFileSync(notebook, '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}');
-  const text = await run('script-notebook-cpu', 'check', '--script', notebook, '--max-graph-breaks', '0');
-  assert.match(text.out, /explore\.ipynb cell 3, line 6 {2}Graph break: Unsupported Tensor\.item\(\)/);
-  const json = await run('script-notebook-cpu', 'check', '--script', notebook, '--max-graph-breaks', '0', '--json');
+  const text = await run(EXPLORE, 'check', '--script', notebook, '--max-graph-breaks', '0');
+  assert.match(
+    text.out,
+    /explore\.ipynb cell 3, line 7 {2}Graph break: Tensor\.item\(\) turns a tensor into a Python number/,
+  );
+  const json = await run(EXPLORE, 'check', '--script', notebook, '--max-graph-breaks', '0', '--json');
   assert.deepEqual(
     (JSON.parse(json.out) as { findings: { cell: number; line: number }[] }).findings.map((f) => [f.cell, f.line]),
-    [[2, 6]],
+    [[2, 7]],
   );
 });
 
