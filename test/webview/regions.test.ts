@@ -268,7 +268,7 @@ describe('script regions in the report panel', () => {
     const above = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     await post(page, {
       type: 'edited',
-      file: region.location.file,
+      file: region.location!.file,
       cell: null,
       changes: [{ range: above, text: 'import os\n' }],
     });
