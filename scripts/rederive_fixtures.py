@@ -134,16 +134,10 @@ def _limit_fallback(call: dict[str, Any]) -> None:
 
 
 def _break_explanation(graph_break: dict[str, Any]) -> None:
-    """A graph break an older runner recorded without the runner's plain sentence (`explanation`, schema 1.x before
-    compiler/insight.graph_break matched the break patterns): matched as the live runner matches it, on the GB id and
-    PyTorch's words with the user's code lines, so no surface shows PyTorch's message as ours. The frame Dynamo stopped
-    in (`brokeAt`) is read from the log's "Graph break in user code at" line, which such a report did not keep: null."""
-    if "explanation" in graph_break and "brokeAt" in graph_break:
-        return
-    said = [graph_break.get("reason") or "", graph_break.get("hint") or ""]
-    frames = [graph_break.get("location"), *(graph_break.get("userStack") or [])]
-    code = "\n".join(str(f.get("code") or "") for f in frames if f)
-    graph_break.setdefault("explanation", break_patterns.explain(graph_break.get("gbId"), "\n".join([*said, code])))
+    """A graph break in the runner's sentence for it (break_patterns.explain_recorded), one an older runner recorded
+    without it included, so no surface shows PyTorch's message as ours. The frame Dynamo stopped in (`brokeAt`) is read
+    from the log's "Graph break in user code at" line, which such a report did not keep: null."""
+    graph_break["explanation"] = break_patterns.explain_recorded(graph_break)
     graph_break.setdefault("brokeAt", None)
 
 

@@ -78,6 +78,19 @@ def explain(reason: str, raw: str = "", library_frame: str | None = None) -> Exp
     return found
 
 
+# the library frame a recompile was compiled in, as explain() named it: a report keeps the sentence, not the frame
+_LIBRARY_SAID = re.compile(r"inside library code you called \((.+?)\) changed ")
+
+
+def explain_recorded(recompile: Recompile) -> Explanation | None:
+    """A recorded recompile said in today's words, for a report an older runner wrote (an attached job's folder read
+    by `inspect`): from its guard failure as recorded, in the frame the recorded sentence named."""
+    recorded = recompile.get("explanation")
+    library = _LIBRARY_SAID.search(recorded["what"]) if recorded else None
+    raw = (recompile.get("allReasons") or [""])[0]
+    return explain(recompile["reason"], raw, library[1] if library else None)
+
+
 def _explain(reason: str, raw: str, library_frame: str | None) -> Explanation | None:
     reason = without_compile_id(reason)
     text = f"{reason}\n{raw}"
