@@ -53,8 +53,9 @@ async function run(
 }
 
 test('profile --script prints one block per region with real numbers, no placeholder dashes, and passes --calls', async () => {
+  // a real run of train_small.py; its TinyTransformer line is line 3 of the script here (the stub moves it there)
   const { code, out, err, launched } = await run(
-    'script-regions-cpu',
+    TRAIN_SMALL,
     'profile',
     '--script',
     script,
@@ -72,24 +73,21 @@ test('profile --script prints one block per region with real numbers, no placeho
   assert.doesNotMatch(out, /eager: /, 'no target-style eager row');
   assert.match(
     out,
-    /^ {2}r0 TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode default\): 12 calls, 2 graphs, 1 recompile, 3\.5 s compiling in the script's own calls$/m,
+    /^ {2}r0 TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode default\): 12 calls, 2 graphs, 1 recompile, 2\.0 s compiling in the observed run's own calls$/m,
   );
   assert.match(
     out,
-    /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): 1\.84× per call replayed, 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12, break-even after 3,173 calls$/m,
+    /^ {4}replay: default \(as written\) on the most frequent inputs float32\[8, 256, 64\]; inference \(6 calls\): 2\.64× per call replayed, .*, 2\.35 ms\/call vs eager 6\.20 ms in the same rounds, kernels\/call 5 → 5$/m,
   );
   // each region's answer first, then its sentence as the runner wrote it (why there is no number where there is none)
   assert.match(
     out,
-    /^ {2}r2 Counter .*: 4 calls, 2 graphs, 1 graph break, 0\.88 s compiling in the script's own calls\n {4}no verdict: not replayable: mutates self\.calls · 2 graphs · 1 break$/m,
+    /^ {2}r2 Counter .*: 4 calls, 1 graph, 1 graph break, 3 recompiles, 0\.39 s compiling in the observed run's own calls\n {4}no verdict: not replayable: it changes the Python attribute Counter\.calls /m,
   );
-  assert.match(out, /^ {4}recommendation: No verdict\. Not measured: 2 calls \(needs 3\)\.$/m);
-  // every region's sentence, and the script's
+  assert.match(out, /^ {4}recommendation: No verdict\. Not measured: called 2 times: at least 3 calls are needed/m);
+  // every region's sentence, and the script's: the deciding region's first
   assert.equal(out.match(/recommendation:/g)?.length, 5);
-  assert.match(
-    out,
-    /^ {2}recommendation: TinyTransformer \(line 24\): compile for longer runs: 1\.84× per call replayed · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile; /m,
-  );
+  assert.match(out, /^ {2}recommendation: step \(line 40\): .*; TinyTransformer \(line \d+\): no verdict: 2\.64× /m);
   assert.match(out, /report: .*report\.json$/m);
 });
 
@@ -121,7 +119,7 @@ test('profile --target --json prints the documented digest with the report path'
 });
 
 test('profile --script --json lists the regions with the documented fields', async () => {
-  const { code, out } = await run('script-regions-cpu', 'profile', '--script', script, '--json');
+  const { code, out } = await run(TRAIN_SMALL, 'profile', '--script', script, '--json');
   assert.equal(code, 0);
   const json = JSON.parse(out) as { target: string; regions: Record<string, unknown>[] };
   assert.equal(json.target, 'train_small');
@@ -173,24 +171,20 @@ test('profile --script --json lists the regions with the documented fields', asy
   }[];
   assert.equal(r0!.file, script);
   assert.equal(r0!.line, 3);
-  assert.equal(
-    r0!.headline,
-    'compile for longer runs: 1.84× per call replayed · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile',
-  );
+  // the runner's headline, as the recording carries it
+  const recorded = JSON.parse(readFileSync(path.join(FIXTURES, TRAIN_SMALL.slice(3), 'report.json'), 'utf8')) as {
+    regions: { headline: string }[];
+  };
+  assert.equal(r0!.headline, recorded.regions[0]!.headline);
   assert.deepEqual(
-    r0!.measurements.map((m) => [m.speedup, m.why]),
-    [
-      [1.84, 'most-frequent'],
-      [1.62, 'last'],
-    ],
+    r0!.measurements.map((m) => [m.speedup, m.signature, m.why]),
+    [[2.6439, 'float32[8, 256, 64]; inference', 'most-frequent']],
   );
-  assert.equal(r2!.notMeasured, 'Not replayed: mutates self.calls.');
+  assert.match(r2!.notMeasured!, /^Not replayed: it changes the Python attribute Counter\.calls /);
   // no verdict, and why, in the runner's words
-  assert.deepEqual(r2!.recommendation, {
-    mode: null,
-    verdict: 'none',
-    reason: 'No verdict. Not replayed: mutates self.calls.',
-  });
+  const { mode, verdict, reason } = r2!.recommendation as { mode: null; verdict: string; reason: string };
+  assert.deepEqual([mode, verdict], [null, 'none']);
+  assert.ok(reason.startsWith(`No verdict. ${r2!.notMeasured} Not measured in situ: `), reason);
 });
 
 test('profile --script --json carries the in-situ numbers per region and the runs; --no-in-situ and --shape-fix reach the runner', async () => {
