@@ -5,7 +5,8 @@ Extension point: a reason code's words are one entry of SENTENCES: (its clause i
 in LEADING leads the headline, before the verdict and its number: a failure at the user's line, and the shape story
 of issue 43 (recompile-limit, warmup-other-shape, cuda-graphs-per-size, automatic-dynamic and the shape-fix beside
 it; report/shape_reasons.py gives them, shape_text.py words them, and what an in-situ number leaves out:
-eager-fallback, in-situ-left-out, and a decode loop's sequence).
+eager-fallback, in-situ-left-out (in in_situ_text.py's words, as the in-situ lines count them), and a decode loop's
+sequence).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 
 from .. import formats
 from ..shapes.answer import Reason
-from . import shape_text
+from . import in_situ_text, shape_text
 
 
 def place(reason: Reason) -> str:
@@ -243,8 +244,8 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         ),
     ),
     "in-situ-left-out": (
-        lambda r: f"{formats.whole(r.get('count', 0))} calls left out",
-        shape_text.left_out,
+        lambda r: f"{formats.whole(r.get('count', 0))} {r.get('unit', 'step')}s left out",
+        in_situ_text.left_out_sentence,
     ),
     "launch-bound-range": (lambda r: "launch-bound eager", shape_text.launch_bound),
     "decode-loop": (
