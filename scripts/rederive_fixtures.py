@@ -6,7 +6,8 @@ and said as the runner says them (compiler/explain.py) from the recompiles it re
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
 pairs of rounds as the runner estimates them now; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
-runner's words); a call past the recompile limit said in plain words, its limit recorded. A fixture recorded by an older runner otherwise keeps words the runner no
+runner's words); a call past the recompile limit said in plain words, its limit recorded; an attached rank's in-situ skip
+as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
 Run: python3 scripts/rederive_fixtures.py           (rewrites the fixtures that differ, names them)
@@ -133,9 +134,18 @@ def _limit_fallback(call: dict[str, Any]) -> None:
         call["recompileLimit"] = limit
 
 
+def _attached_skip(report: dict[str, Any]) -> None:
+    """A rank of an attached job (its rank facts name its host: ranks/script.py) recorded, before schema 1.30, no
+    in-situ run as if its user had passed --no-in-situ: said as the runner records it now (answer.ATTACHED)."""
+    situ = report.get("inSitu")
+    if "host" in (report.get("rank") or {}) and situ and "--no-in-situ" in (situ.get("skipped") or ""):
+        situ["skipped"] = answer.ATTACHED
+
+
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
+    _attached_skip(out)
     for mode in out["modes"]:
         _fastest_rounds(mode)
     for entry in [*out["modes"], *(out.get("regions") or [])]:

@@ -71,6 +71,25 @@ def _failed_clause(r: Reason) -> str:
 Clause = Callable[[Reason], str]
 
 # code -> (its clause in the headline, its sentence); every reason a report carries has its words here
+# why no in-situ measurement was made, by the no-in-situ reason's kind: its clause and its sentence
+_NO_IN_SITU: dict[str, tuple[str, Clause]] = {
+    "no-set-stance": (
+        "replay only",
+        lambda r: (
+            f"Not measured in situ: torch {r.get('torch') or 'here'} has no torch.compiler.set_stance (PyTorch 2.6 and "
+            "later)."
+        ),
+    ),
+    "turned-off": ("in situ off", lambda r: "Not measured in situ (--no-in-situ)."),
+    "attached": (
+        "not measured in situ under attach",
+        lambda r: (
+            "Not measured in situ: under attach, Compile Lens only watches a job its own launcher started; it does "
+            "not switch compiling off for some of the job's calls to time them eagerly."
+        ),
+    ),
+}
+
 SENTENCES: dict[str, tuple[Clause, Clause]] = {
     "failed": (
         _failed_clause,
@@ -152,15 +171,10 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: f"Not measured in situ: {r.get('what', '').rstrip('.')}.",
     ),
     "no-in-situ": (
-        lambda r: "replay only" if r.get("kind") == "no-set-stance" else "in situ off",
+        lambda r: _NO_IN_SITU[r.get("kind", "turned-off")][0],
         # what was not measured, only: a replay's number says itself ("per call replayed"), and a region that was
         # not replayable has no verdict to rest on it (a rank of a torchrun job read "the verdict rests on the replay")
-        lambda r: (
-            f"Not measured in situ: torch {r.get('torch') or 'here'} has no torch.compiler.set_stance (PyTorch 2.6 and "
-            "later)."
-            if r.get("kind") == "no-set-stance"
-            else "Not measured in situ (--no-in-situ)."
-        ),
+        lambda r: _NO_IN_SITU[r.get("kind", "turned-off")][1](r),
     ),
     "replay-not-possible": (
         lambda r: f"not replayable: {r.get('what')}",
