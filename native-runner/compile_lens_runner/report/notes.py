@@ -115,7 +115,8 @@ def graphs_per_call(compiler: CompilerInsight) -> int | None:
     instead, not beside it), at most the graphs made (a frame with no tensor work makes none); None when nothing was
     made or the frames were not recorded."""
     graphs = compiler.get("graphCount")
-    frames = {f["compileId"].rsplit("/", 1)[0] for f in compiler.get("frames") or [] if f.get("compileId")}
+    ids = [f.get("compileId") for f in compiler.get("frames") or []]
+    frames = {i.rsplit("/", 1)[0] for i in ids if i}
     return None if graphs is None else min(graphs, len(frames)) if frames else graphs
 
 
