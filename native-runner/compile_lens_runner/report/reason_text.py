@@ -12,6 +12,7 @@ sequence).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 
 from .. import formats
@@ -70,6 +71,16 @@ def _failed_clause(r: Reason) -> str:
 
 Clause = Callable[[Reason], str]
 
+# a plain word: a sentence that starts with one starts with it capitalised; code (dynamic=False, mark_dynamic(x, 1),
+# x's batch) keeps its case
+_PLAIN_WORD = re.compile(r"[a-z]+(?=[\s,:;]|$)")
+
+
+def _start(clause: str) -> str:
+    """The clause as a sentence's start: its first word capitalised unless it is code."""
+    return clause[:1].upper() + clause[1:] if _PLAIN_WORD.match(clause) else clause
+
+
 # code -> (its clause in the headline, its sentence); every reason a report carries has its words here
 # why no in-situ measurement was made, by the no-in-situ reason's kind: its clause and its sentence
 _NO_IN_SITU: dict[str, tuple[str, Clause]] = {
@@ -125,7 +136,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     "host-contended": (
         lambda r: "host busy",
         # the number says "host busy, not trusted" (sentences.number_text): this says why
-        lambda r: f"{r.get('what', '')[:1].upper()}{r.get('what', '')[1:].rstrip('.')}.{_fix(r)}",
+        lambda r: f"{_start(r.get('what', '')).rstrip('.')}.{_fix(r)}",
     ),
     "too-noisy-to-decide": (
         lambda r: "too noisy to decide",
@@ -220,16 +231,14 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     "recompile-limit": (
         shape_text.limit_clause,
         lambda r: (
-            f"{shape_text.limit_clause(r)[:1].upper()}{shape_text.limit_clause(r)[1:]}: Dynamo runs a frame eagerly for sizes it has no "
+            f"{_start(shape_text.limit_clause(r))}: Dynamo runs a frame eagerly for sizes it has no "
             "graph for once it reached the limit, so those calls are never timed as compiled: the number compares "
             "the calls compiled code served."
         ),
     ),
     "warmup-other-shape": (
         shape_text.warmup_clause,
-        lambda r: (
-            f"{shape_text.warmup_clause(r)[:1].upper()}{shape_text.warmup_clause(r)[1:]}: warm up at the shape the real calls use."
-        ),
+        lambda r: f"{_start(shape_text.warmup_clause(r))}: warm up at the shape the real calls use.",
     ),
     "cuda-graphs-per-size": (
         shape_text.graphs_clause,
@@ -240,13 +249,11 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "automatic-dynamic": (
         shape_text.automatic_clause,
-        lambda r: (
-            f"{shape_text.automatic_clause(r)[:1].upper()}{shape_text.automatic_clause(r)[1:]} (automatic dynamic shapes)."
-        ),
+        lambda r: f"{_start(shape_text.automatic_clause(r))} (automatic dynamic shapes).",
     ),
     "shape-fix": (
         shape_text.fix_clause,
-        lambda r: f"{shape_text.fix_clause(r)[:1].upper()}{shape_text.fix_clause(r)[1:]}.",
+        lambda r: f"{_start(shape_text.fix_clause(r))}.",
     ),
     "eager-fallback": (
         lambda r: (
