@@ -69,13 +69,36 @@ _OLD_VOIDED = re.compile(
 )
 
 
+# as runners from schema 1.22 to 1.29 said it: the failed guards as sentences in parentheses, the inputs nested in them
+_VOIDED_IN_PARENTHESES = re.compile(
+    r"^(\d+) compiles? ran while timing(?: \((.*)\))?: (the timed calls \(.*|a timed call took a path warmup .*)$",
+    re.S,
+)
+# their cause: the inputs each side ran on (the warm-up's end where a sentence or the end follows), or the path
+_OLD_CAUSE = re.compile(
+    r"^(?:the timed calls \((.*)\) did not match warmup \((.*?)\)(?=\.$|\. |$)|a timed call took a path warmup had "
+    r"not compiled)(.*)$",
+    re.S,
+)
+
+
+def _cause(text: str) -> str:
+    old = _OLD_CAUSE.match(text)
+    if not old:
+        return text
+    return (explain.timing_cause(old[1], old[2]) if old[1] is not None else explain.timing_cause("", "")) + old[3]
+
+
 def _voided_timing(text: str) -> str:
     """A voided timing's reason as the runner says it now (explain.recompiled_while_timing), from an older one's."""
     old = _OLD_VOIDED.match(text)
-    if not old:
+    if old:
+        guards = re.split(r"; (?=\d+/\d+: )", old[2]) if old[2] else []
+        return explain.recompiled_while_timing(int(old[1]), guards, _cause(old[3]))
+    said = _VOIDED_IN_PARENTHESES.match(text)
+    if not said:
         return text
-    guards = re.split(r"; (?=\d+/\d+: )", old[2]) if old[2] else []
-    return explain.recompiled_while_timing(int(old[1]), guards, old[3])
+    return explain.voided_timing(int(said[1]), said[2].split("; ") if said[2] else [], _cause(said[3]))
 
 
 def _fastest_rounds(mode: dict[str, Any]) -> None:
