@@ -111,7 +111,7 @@ def test_a_target_says_the_verdict_its_number_with_mode_and_range_then_its_facts
     assert a["verdict"] == "compile" and a["mode"] == "default" and a["number"]["kind"] == "target-rounds"
     assert report["headline"] == (
         "compile it: 1.30× per call with default (1.25–1.36×) · pays back after 537 calls · 6 graphs · 3 breaks · "
-        "2 recompiles · compile 3.4 s"
+        "2 recompiles · compile 3.4 s + 0.27 s recompiling"
     )
     assert report["recommendation"] == {"mode": "default", "verdict": "compile", "reason": a["sentence"]}
     assert (
