@@ -48,7 +48,7 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
         "  549 → 500 steps/s",
         f"  why: {work}",
         "  steady steps: eager 70, compiled 69; 48 steps left out: 3 in the compiled warm-up, 12 first at its input "
-        "shape, 29 spanning a switch between eager and compiled, 4 holding Compile Lens's own work",
+        "shape, 29 running across a switch between eager and compiled, 4 holding Compile Lens's own work",
         "  float32[1, 37, 512]; inference: 0.89×, 0.80 ms → 0.90 ms (41 calls)",
         "  float32[1, 512, 512]; inference: 0.92×, 1.20 ms → 1.30 ms (1 call)",
     ]
@@ -135,7 +135,7 @@ def test_the_steps_left_out_are_said_in_one_place_the_reason_too() -> None:
     assert in_situ_text.left_out({"switch": 0}) is None
     assert in_situ_text.left_out({"first on its signature": 1}) == "1 step left out: 1 first at its input shape"
     assert in_situ_text.left_out({"switch": 1200, "observer": 1}) == (
-        "1,201 steps left out: 1,200 spanning a switch between eager and compiled, 1 holding Compile Lens's own work"
+        "1,201 steps left out: 1,200 running across a switch between eager and compiled, 1 holding Compile Lens's own work"
     )
 
 
@@ -155,7 +155,7 @@ def test_the_answer_and_the_in_situ_lines_give_one_count_of_the_steps_a_per_step
     region = {"id": "r0", "calls": [], "callCount": 300, "shapes": None, "inSitu": copy.deepcopy(AMP_H200)}
     (left,) = [r for r in shape_reasons.shape_reasons(region) if r["code"] == "in-situ-left-out"]  # type: ignore[arg-type]
     whys = (
-        "3 in the compiled warm-up, 1 first at its input shape, 72 spanning a switch between eager and compiled, 13 "
+        "3 in the compiled warm-up, 1 first at its input shape, 72 running across a switch between eager and compiled, 13 "
         "holding Compile Lens's own work"
     )
     assert reason_text.sentence(left) == f"In situ, the number leaves out 89 steps: {whys}."

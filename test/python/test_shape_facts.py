@@ -87,8 +87,8 @@ def test_a_growing_cache_is_a_decode_loop_read_per_token_and_its_second_compile_
     # the warm-up's 3 calls are left out of the number: said, with the steps across a switch the per-token number
     # leaves out too, in its unit
     assert by_code["in-situ-left-out"]["count"] == 8 and reason_text.sentence(by_code["in-situ-left-out"]) == (
-        "In situ, the number leaves out 8 tokens: 3 in the compiled warm-up, 5 spanning a switch between eager and "
-        "compiled."
+        "In situ, the number leaves out 8 tokens: 3 in the compiled warm-up, 5 running across a switch between eager "
+        "and compiled."
     )
 
 

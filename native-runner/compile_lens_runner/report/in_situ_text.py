@@ -31,7 +31,7 @@ LEFT_OUT_WORDS = {
     "compiled": "compiling",
     "ran eagerly": "on the compiled side that ran no compiled code",
     "never served compiled": "eager at a shape compiled code never served",
-    "switch": "spanning a switch between eager and compiled",
+    "switch": "running across a switch between eager and compiled",
     "observer": "holding Compile Lens's own work",
 }
 
@@ -50,7 +50,7 @@ def _steps(n: int, unit: str) -> str:
 
 
 def left_out(dropped: dict[str, int], unit: str = "step") -> str | None:
-    """ "89 steps left out: 3 in the compiled warm-up, 1 first at its input shape, 72 spanning a switch between
+    """ "89 steps left out: 3 in the compiled warm-up, 1 first at its input shape, 72 running across a switch between
     eager and compiled, 13 holding Compile Lens's own work"; None when none was."""
     total, parts = _left_out_parts(dropped)
     if not total:
