@@ -239,11 +239,9 @@ def guard_sentence(reason: str) -> str | None:
 
 def timing_cause(timed: str, warm: str) -> str:
     """Why the timed calls compiled: they ran on other inputs than warm-up did, else took a path it had not."""
-    return (
-        f"warm-up ran on {warm}, the timed calls on {timed}"
-        if timed != warm
-        else ("a timed call took a path warm-up had not compiled")
-    )
+    if timed != warm:
+        return f"warm-up ran on {warm}, the timed calls on {timed}"
+    return "a timed call took a path warm-up had not compiled"
 
 
 def voided_timing(compiles: int, said: list[str], cause: str) -> str:

@@ -58,12 +58,17 @@ def left_out(dropped: dict[str, int], unit: str = "step") -> str | None:
     return f"{_steps(total, unit)} left out: {', '.join(parts)}"
 
 
+def left_out_clause(r: Reason) -> str:
+    """The in-situ-left-out reason's clause: "89 steps left out"."""
+    return f"{_steps(r.get('count', 0), r.get('unit', 'step'))} left out"
+
+
 def left_out_sentence(r: Reason) -> str:
     """The in-situ-left-out reason's sentence: what the answer's number leaves out, in its unit and with the counts
     the in-situ lines give (one count of the steps left out, issue 44)."""
-    total, parts = _left_out_parts(r.get("dropped") or {})
-    unit = r.get("unit", "step")
-    return f"In situ, the number leaves out {_steps(total, unit)}: {', '.join(parts)}."
+    _, parts = _left_out_parts(r.get("dropped") or {})
+    whys = f": {', '.join(parts)}" if parts else ""
+    return f"In situ, the number leaves out {_steps(r.get('count', 0), r.get('unit', 'step'))}{whys}."
 
 
 def no_step_reason(no_step: NoStep, dropped: dict[str, int]) -> str:

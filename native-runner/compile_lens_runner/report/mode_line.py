@@ -1,8 +1,8 @@
 """A target mode's measurement in one line (schema 1.25: a mode's `measuredText`), as the CLI shows it under the
 headline: the answer's words for its number, compiled per call against the eager it rests on, kernels per step both
-ways, the compiler's graphs, breaks and recompiles, the compile time (its recompiles' beside it) and the break-even. Written once the run's answer
-is decided (answer.attach), with formats.py's numbers; a mode with no number of the answer's has no line (the answer
-says why: its `unmeasured`). Schema 1.28: a script region's replay in one line the same way (its measurement's
+ways, the compiler's graphs, breaks and recompiles, the compile time (its recompiles' beside it) and the break-even.
+Written once the run's answer is decided (answer.attach), with formats.py's numbers; a mode with no number of the
+answer's has no line (the answer says why: its `unmeasured`). Schema 1.28: a script region's replay in one line the same way (its measurement's
 `measuredText`): which callable, on which inputs, the answer's words for its number, its times and kernels, a what-if
 mode's own compile on those inputs, the break-even where the number is the answer's."""
 

@@ -265,7 +265,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         ),
     ),
     "in-situ-left-out": (
-        lambda r: f"{formats.whole(r.get('count', 0))} {r.get('unit', 'step')}s left out",
+        in_situ_text.left_out_clause,
         in_situ_text.left_out_sentence,
     ),
     "launch-bound-range": (lambda r: "launch-bound eager", shape_text.launch_bound),
