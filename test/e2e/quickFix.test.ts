@@ -495,13 +495,15 @@ test(
         .findIndex((l) => l.startsWith('torch.backends.mha.set_fastpath_enabled(False)  # Compile Lens quick fix'));
       assert.equal(encoder.split('\n')[at - 1], 'from torch import nn', 'after the imports');
       assert.ok(at < encoder.split('\n').findIndex((l) => l.includes('torch.compile(')), 'before torch.compile');
-      // both findings on the call's line followed it one line down
+      // the finding on the call's line (one: the break that stopped the region is its "No compiled code ran")
+      // followed it one line down
       const rows = page.locator('.markers-panel .monaco-list-row', { hasText: 'Compile Lens' });
       await rows
         .filter({ hasText: `[Ln ${breakLine + 1}, Col 1]` })
-        .nth(1)
+        .first()
         .waitFor({ timeout: 30_000 });
       assert.equal(await rows.filter({ hasText: `[Ln ${breakLine}, Col 1]` }).count(), 0);
+      assert.equal(await rows.filter({ hasText: `[Ln ${breakLine + 1}, Col 1]` }).count(), 1, 'one row for one cause');
       // and the runner's sentences name the line where it is now: in Problems and in the report panel
       assert.ok((await rows.filter({ hasText: `encoder_fastpath.py:${breakLine + 1} ` }).count()) > 0);
       assert.equal(
