@@ -156,6 +156,7 @@ test('profile --script --json lists the regions with the documented fields', asy
     'story',
     'inSitu',
     'headline',
+    'sentence',
     'noCompiledCode',
     'cudaGraphs',
     'measureShapeFix',
