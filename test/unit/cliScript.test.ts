@@ -156,7 +156,6 @@ test('profile --script --json lists the regions with the documented fields', asy
     'story',
     'inSitu',
     'headline',
-    'sentence',
     'noCompiledCode',
     'cudaGraphs',
     'measureShapeFix',
