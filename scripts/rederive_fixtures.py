@@ -41,14 +41,13 @@ def fixture_reports() -> list[str]:
 
 
 def _recompile_sites(compiler: dict[str, Any]) -> None:
-    """The recorded recompiles said in the user's terms where an older runner had no words for them, and grouped per
-    site (a report before schema 1.4 has none), each site's ranks kept."""
+    """The recorded recompiles said in the user's terms as the runner says them now (an older runner's words, or none,
+    are not kept), and grouped per site (a report before schema 1.4 has none), each site's ranks kept."""
     recompiles = compiler.get("recompiles") or []
     if not recompiles:
         return
     for recompile in recompiles:
-        if recompile.get("explanation") is None:
-            recompile["explanation"] = explain.explain(recompile["reason"])
+        recompile["explanation"] = explain.explain_recorded(recompile)
     ranks = {
         (json.dumps(s.get("location"), sort_keys=True), s["pattern"]): s["ranks"]
         for s in compiler.get("recompileSites") or []

@@ -150,13 +150,15 @@ def _states() -> dict[int, dict[str, Any] | None]:
 
 
 def test_an_older_runners_rank_reports_merge_in_todays_words() -> None:
-    # an attached job's folder written by the runner of schema 1.15 (test/fixtures/attach-2x2): its recompiles said
-    # "(16 -> 8)", which inspect showed beside today's "from 16 to 8"; merged, each finding is said from its guard
-    # failure and break pattern as the runner says them now, in the library frame the old sentence named
+    # an attached job's folder (test/fixtures/attach-2x2) as the runner of schema 1.15 wrote it: its recompiles said
+    # "(16 -> 8)", which inspect showed beside today's "from 16 to 8" (the fixture's words are re-derived: put back);
+    # merged, each finding is said from its guard failure and break pattern as the runner says them now, in the
+    # library frame the old sentence named
     ranks = REPO / "test" / "fixtures" / "attach-2x2" / "job" / "ranks"
-    reports = [json.loads((ranks / f"rank{r}" / "report.json").read_text()) for r in range(4)]
+    text = [(ranks / f"rank{r}" / "report.json").read_text().replace("from 16 to 8;", "(16 -> 8);") for r in range(4)]
+    reports = [json.loads(t) for t in text]
     recorded = reports[1]["regions"][0]["compiler"]
-    assert any("(16 -> 8)" in r["explanation"]["what"] for r in recorded["recompiles"])
+    assert all("(16 -> 8)" in r["explanation"]["what"] for r in recorded["recompiles"])
     merged = merge_insights([(r, report["regions"][0]["compiler"]) for r, report in enumerate(reports)])
     assert [r["explanation"]["what"] for r in merged["recompiles"]] == [
         "A tensor made inside library code you called (PyTorch code) changed size in dimension 0 from 16 to 8; the "
