@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ def _measurement(
         "error": None,
         "speedup": speedup,
         "compileSeconds": 4.0,
-        "breakEvenCalls": 1200.0,
+        "breakEvenCalls": 4000.0 / (2.0 - 2.0 / speedup) if speedup > 1 else None,  # compile over the time saved
         "why": why,
         "correctness": {"ok": True, "maxAbsError": 0.0},
         "eagerTiming": {"rounds": [1.0] * 12, "medianMs": 2.0, "estimateMs": 2.0},
@@ -110,14 +111,36 @@ def test_a_target_says_the_verdict_its_number_with_mode_and_range_then_its_facts
     a = answered(report)["answer"]
     assert a["verdict"] == "compile" and a["mode"] == "default" and a["number"]["kind"] == "target-rounds"
     assert report["headline"] == (
-        "compile it: 1.30× per call with default (1.25–1.36×) · pays back after 537 calls · 6 graphs · 3 breaks · "
+        "compile it: 1.30× per call with default (1.25–1.36×) · pays back after 1,835 calls · 6 graphs · 3 breaks · "
         "2 recompiles · compile 3.4 s"
     )
     assert report["recommendation"] == {"mode": "default", "verdict": "compile", "reason": a["sentence"]}
     assert (
         a["sentence"]
-        == "Compile: 1.30× per call with default (1.25–1.36×). Its 3.4 s compile pays back after 537 calls."
+        == "Compile: 1.30× per call with default (1.25–1.36×). Its 3.4 s compile pays back after 1,835 calls."
     )
+
+
+def test_a_pay_back_is_the_one_the_times_beside_it_give_never_a_recorded_one() -> None:
+    """reportA D1: "pays back after 537 calls" beside 8.25 vs 6.37 ms/call, whose 3.4 s compile pays back after 1,835:
+    the 537 was an older estimator's breakEvenCalls (its medians' 27.13 vs 20.70 ms)."""
+    report = fixture("graphbreak-cpu")
+    report["modes"][0]["breakEvenCalls"] = 536.6
+    a = answered(report)["answer"]
+    number, pays = a["number"], next(r for r in a["reasons"] if r["code"] == "pays-back-after")
+    assert (number["eagerMs"], number["compiledMs"]) == (8.245887, 6.366572)
+    assert pays["steps"] == math.ceil(3447.6 / (8.245887 - 6.366572)) == 1835
+
+
+@pytest.mark.parametrize("name", ["graphbreak-cpu", "script-in-situ-cpu", "script-regions-cpu", "script-warmup-gpu"])
+def test_every_pay_back_a_fixture_says_is_its_numbers_compile_over_the_time_it_saves(name: str) -> None:
+    report = answered(fixture(name))
+    answers = [report["answer"], *(r["answer"] for r in report.get("regions") or [])]
+    said = [(a["number"], r) for a in answers for r in a["reasons"] if r["code"] == "pays-back-after"]
+    assert said
+    for number, pays in said:
+        saved_ms = number["eagerMs"] - number["compiledMs"]
+        assert pays["steps"] == math.ceil(pays["seconds"] * 1000 / saved_ms), (number, pays)
 
 
 def test_a_target_with_nothing_measured_says_why_and_a_failed_run_its_error_first() -> None:
@@ -183,7 +206,7 @@ def test_a_replayed_region_recommends_the_mode_it_was_measured_in_weighed_by_the
     assert a["verdict"] == "compile" and a["mode"] == "default" and a["number"]["kind"] == "replay-call"
     assert (
         a["headline"]
-        == "compile it: 1.80× per call replayed (1.70–1.90×) · pays back after 1,200 calls, this run made 5,000"
+        == "compile it: 1.80× per call replayed (1.70–1.90×) · pays back after 4,500 calls, this run made 5,000"
     )
     what_if = region_answer(
         _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])
@@ -192,7 +215,7 @@ def test_a_replayed_region_recommends_the_mode_it_was_measured_in_weighed_by_the
     short = region_answer(_region("act", 3, [_measurement("as-written", 1.8)], calls=40))
     assert (
         short["verdict"] == "compile-for-longer-runs"
-        and "pays back after 1,200 calls, this run made 40" in short["headline"]
+        and "pays back after 4,500 calls, this run made 40" in short["headline"]
     )
 
 

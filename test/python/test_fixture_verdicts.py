@@ -42,6 +42,14 @@ def test_a_verdict_an_older_runner_wrote_fails_the_check() -> None:
     assert "/regions/0/headline" in [where for where, _, _ in _differences(old, rederive_fixtures.rederive(old))]
 
 
+def test_a_break_even_an_older_estimator_left_is_rederived_from_the_times_beside_it() -> None:
+    """graphbreak-cpu kept the median estimator's 536.6 calls beside 8.25 vs 6.37 ms/call (3.4 s: 1,834.5 calls)."""
+    path = next(p for p in FILES if "graphbreak-cpu" in p)
+    old = json.loads(Path(path).read_text())
+    old["modes"][0]["breakEvenCalls"] = 536.6
+    assert rederive_fixtures.rederive(old)["modes"][0]["breakEvenCalls"] == 1834.5
+
+
 def _differences(old: Any, new: Any, where: str = "") -> list[tuple[str, Any, Any]]:
     """Where two JSON values differ, as JSON pointers: a recommendation is one value."""
     if isinstance(old, dict) and isinstance(new, dict) and not where.endswith("recommendation"):

@@ -17,7 +17,7 @@ def test_a_measured_mode_says_its_number_in_the_answer_s_words_then_its_times_co
     line = (
         "default: 1.30× per call with default (1.22–1.37×), 6.37 ms/call vs eager 8.25 ms, fastest rounds of 3 "
         "interleaved pairs, kernels/step 15 → 12, 6 graphs, 3 graph breaks, 2 recompiles, compile 3.4 s, break-even "
-        "after 537 calls"
+        "after 1,835 calls"
     )
     assert report["modes"][0]["measuredText"] == line  # the fixture carries it (scripts/rederive_fixtures.py)
     del report["modes"][0]["measuredText"]

@@ -122,11 +122,13 @@ def measured_number(m: ModeResult, kind: NumberKind, mode: str, index: int) -> A
         "mode": mode,
         "index": index,
     }
-    eager_ms = eager and (eager.get("estimateMs") or eager.get("medianMs"))
+    interval = m.get("speedupInterval")
+    # the times the speedup is the ratio of: eager's fastest round of the run where the speedup took it (runEager)
+    shift = interval.get("runEager") if interval else None
+    eager_ms = shift["bestEagerMs"] if shift else eager and (eager.get("estimateMs") or eager.get("medianMs"))
     compiled_ms = compiled and (compiled.get("estimateMs") or compiled.get("medianMs"))
     if eager_ms and compiled_ms:
         number.update({"eagerMs": eager_ms, "compiledMs": compiled_ms})
-    interval = m.get("speedupInterval")
     ranged(number, interval["low"] if interval else None, interval["high"] if interval else None)
     return directed(number, contended(m) is not None)
 
@@ -160,13 +162,24 @@ def from_numbers(
     if low < MIN_USEFUL_SPEEDUP:
         return Decision("stay-eager", number, [{"code": "may-be-no-faster", "value": MIN_USEFUL_SPEEDUP}])
     reasons: list[Reason] = []
-    calls, compile_s = best.get("breakEvenCalls"), best.get("compileSeconds")
+    compile_s = best.get("compileSeconds")
+    calls = pays_back_after(compile_s, number)
     if calls is not None and compile_s is not None:
-        reasons.append({"code": "pays-back-after", "steps": math.ceil(calls), "unit": "call", "seconds": compile_s})
+        reasons.append({"code": "pays-back-after", "steps": calls, "unit": "call", "seconds": compile_s})
     mode = mode_of(best)
     if mode in idle_cuda_graph_modes:
         reasons.append({"code": "cuda-graphs-idle-on-cpu", "mode": mode})
     return Decision("compile", number, reasons, mode=mode)
+
+
+def pays_back_after(compile_s: float | None, number: AnswerNumber) -> int | None:
+    """Calls until compile_s is paid back at the per-call times the number is the ratio of, so a pay-back never
+    disagrees with the times shown beside it (a recorded breakEvenCalls may be an older estimator's); None when compiled
+    is not faster or the number carries no times."""
+    eager_ms, compiled_ms = number.get("eagerMs"), number.get("compiledMs")
+    if compile_s is None or eager_ms is None or compiled_ms is None or compiled_ms >= eager_ms:
+        return None
+    return math.ceil(compile_s * 1000.0 / (eager_ms - compiled_ms))
 
 
 def _names(modes: Sequence[ModeResult]) -> list[str]:
