@@ -4,7 +4,7 @@ and headline (report/answer.py; a region's options as the runner records them no
 and said as the runner says them (compiler/explain.py) from the recompiles it recorded; a region's story
 (report/story.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
-pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of; a region's in-situ step work set against its wall step and said (measure/step_work.py,
+pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, and a range from fewer pairs than can be resampled reaching each pair's own ratio; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
@@ -24,7 +24,7 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import explain  # noqa: E402
-from compile_lens_runner.measure import estimator, speedups, step_work, timing  # noqa: E402
+from compile_lens_runner.measure import estimator, ranges, speedups, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, shape_text  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
@@ -109,6 +109,18 @@ def _break_even(entry: dict[str, Any]) -> None:
     entry["breakEvenCalls"] = speedups.break_even_calls(entry.get("compileSeconds"), eager_ms, compiled["estimateMs"])
 
 
+def _few_pairs(entry: dict[str, Any]) -> None:
+    """A range from fewer than ranges.MIN_RESAMPLED pairs of rounds reaching every pair's own ratio, as the runner's
+    does now (ranges.of_pairs): an older one was the floor alone and left out a pair (graphbreak-cpu: 1.22–1.37× of
+    pairs at 1.35, 1.30 and 1.05×)."""
+    interval, eager, compiled = entry.get("speedupInterval"), entry.get("eagerTiming") or {}, entry.get("timing") or {}
+    rounds = list(zip(eager.get("rounds") or [], compiled.get("rounds") or [], strict=True))
+    if not interval or not rounds or len(rounds) >= ranges.MIN_RESAMPLED:
+        return
+    ratios = [e / c for e, c in rounds]
+    interval.update({"low": round(min(interval["low"], *ratios), 4), "high": round(max(interval["high"], *ratios), 4)})
+
+
 # why an interleaved measurement had no step speedup, as runners before schema 1.25 said it (no code beside it)
 _OLD_NO_STEP: list[tuple[re.Pattern[str], Any]] = [
     (re.compile(r"^no steady (eager|compiled) step\b"), lambda m: {"code": "no-steady-side", "side": m[1]}),
@@ -152,6 +164,7 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
         _fastest_rounds(mode)
     for entry in [*out["modes"], *(m for region in out.get("regions") or [] for m in region["measurements"])]:
         _break_even(entry)
+        _few_pairs(entry)
     for entry in [*out["modes"], *(out.get("regions") or [])]:
         for discarded in entry.get("discardedTimings") or []:
             if discarded.get("invalidReason"):
