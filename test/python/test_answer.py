@@ -132,7 +132,7 @@ def test_a_pay_back_is_the_one_the_times_beside_it_give_never_a_recorded_one() -
     assert pays["steps"] == math.ceil(3447.6 / (8.245887 - 6.366572)) == 1835
 
 
-@pytest.mark.parametrize("name", ["graphbreak-cpu", "script-in-situ-cpu", "script-regions-cpu", "script-warmup-gpu"])
+@pytest.mark.parametrize("name", ["graphbreak-cpu", "script-in-situ-cpu"])
 def test_every_pay_back_a_fixture_says_is_its_numbers_compile_over_the_time_it_saves(name: str) -> None:
     report = answered(fixture(name))
     answers = [report["answer"], *(r["answer"] for r in report.get("regions") or [])]
@@ -209,14 +209,37 @@ def test_a_replayed_region_recommends_the_mode_it_was_measured_in_weighed_by_the
         == "compile it: 1.80× per call replayed (1.70–1.90×) · pays back after 4,500 calls, this run made 5,000"
     )
     what_if = region_answer(
-        _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])
+        _region(
+            "Block",
+            12,
+            [
+                _measurement("as-written", 1.2, low=1.1, high=1.3),
+                _measurement("reduce-overhead", 2.5, low=2.3, high=2.7),
+            ],
+        )
     )
     assert what_if["mode"] == "reduce-overhead"
-    short = region_answer(_region("act", 3, [_measurement("as-written", 1.8)], calls=40))
+    short = region_answer(_region("act", 3, [_measurement("as-written", 1.8, low=1.7, high=1.9)], calls=40))
     assert (
         short["verdict"] == "compile-for-longer-runs"
         and "pays back after 4,500 calls, this run made 40" in short["headline"]
     )
+
+
+def test_a_number_without_a_range_gets_no_verdict_and_no_direction() -> None:
+    """reportC D3: "compile for longer runs: 1.84× per call replayed" and "0.97× slower" from reports before ranges: a
+    value alone is a zero-width range, and says nothing of where a next run lands."""
+    for speedup in (1.84, 0.97, 3.0):
+        a = region_answer(_region("Block", 12, [_measurement("as-written", speedup)]))
+        assert a["verdict"] == "none" and a["mode"] is None and codes(a) == ["no-range"]
+        assert a["number"]["direction"] == "too-noisy" and a["number"]["directionText"] == "no range measured"
+        assert a["headline"] == f"no verdict: {speedup:.2f}× per call replayed, no range measured"
+        assert "pays back" not in a["sentence"] and "faster" not in a["sentence"] and "slower" not in a["sentence"]
+    target = fixture("graphbreak-cpu")
+    del target["modes"][0]["speedupInterval"]
+    t = answered(target)["answer"]
+    assert t["verdict"] == "none" and codes(t) == ["no-range"] and t["number"]["direction"] == "too-noisy"
+    assert t["headline"].startswith("no verdict: 1.30× per call with default, no range measured · 6 graphs")
 
 
 def test_unmeasured_regions_get_no_verdict_and_say_why() -> None:
@@ -424,7 +447,11 @@ def test_in_situ_and_replay_apart_beyond_their_ranges_are_said() -> None:
 
 
 def test_a_cuda_graph_mode_recommended_on_cpu_says_its_cuda_graphs_did_nothing() -> None:
-    region = _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])
+    region = _region(
+        "Block",
+        12,
+        [_measurement("as-written", 1.2, low=1.1, high=1.3), _measurement("reduce-overhead", 2.5, low=2.3, high=2.7)],
+    )
     assert "cuda-graphs-idle-on-cpu" not in codes(region_answer(region)), "no device known: nothing said"
     region["device"] = "cpu"
     a = region_answer(region)

@@ -43,7 +43,7 @@ test("region headline: the runner's line as it wrote it; a report before schema 
   assert.deepEqual(
     report.regions!.map((r) => digestRegion(r).headline),
     [
-      'compile for longer runs: 1.84× per call replayed · pays back after 3,173 calls, this run made 12 · 2 graphs · 1 recompile',
+      'no verdict: 1.84× per call replayed, no range measured · 2 graphs · 1 recompile',
       'no verdict: not measured: its most frequent inputs were not replayed, only its last ones · 8 graphs · 7 recompiles · 2 calls ran eagerly',
       'no verdict: not replayable: mutates self.calls · 2 graphs · 1 break',
       'no verdict: not measured: 2 calls (needs 3) · 1 graph',
@@ -182,7 +182,7 @@ test('notebook places: labels count cells from 1; a location lands on its cell u
 test("the extension log's summary of a run: one line per region of a script, the headline of a target", async () => {
   assert.equal(
     runSummary(await fixture('script-warmup-gpu')),
-    'r0 FluxTransformer2DModel (serve.py:21): compile for longer runs: 1.41× per call replayed · pays back after 49 calls, this run made 30 · 2 graphs · 1 recompile',
+    'r0 FluxTransformer2DModel (serve.py:21): no verdict: 1.41× per call replayed, no range measured · 2 graphs · 1 recompile',
   );
   const script = await fixture('script-regions-cpu');
   assert.equal(runSummary({ ...script, regions: [] }), 'torch.compile returned no callable while the script ran.');

@@ -148,9 +148,10 @@ def _in_situ(region: Region) -> verdict.Decision | None:
             [{"code": "host-contended", "what": load["reason"] or "", "fix": load["fix"]}],
             undecided=True,
         )
-    low, high = verdict.bounds(number)
-    if not verdict.decisive(number):
-        return verdict.Decision("none", number, [{"code": "too-noisy-to-decide"}], undecided=True)
+    said = verdict.bounds(number)
+    if said is None or not verdict.decisive(number):
+        return verdict.Decision("none", number, [verdict.undecided(number)], undecided=True)
+    low, high = said
     if high < verdict.MIN_USEFUL_SPEEDUP:  # even the range's upper end is no useful speedup
         return verdict.Decision(
             "stay-eager",
@@ -247,9 +248,10 @@ def _disagreement(region: Region, decision: verdict.Decision) -> verdict.Decisio
     if call is None or replayed is None or "low" not in call:
         return decision
     number = replay_number(region, replayed)
-    r_low, r_high = verdict.bounds(number)
-    if call["low"] <= r_high and r_low <= call["high"]:
+    said = verdict.bounds(number)
+    if said is None or (call["low"] <= said[1] and said[0] <= call["high"]):  # no range: no disagreement to say
         return decision
+    r_low, r_high = said
     disagree: Reason = {"code": "replay-disagrees", "value": number["value"], "low": r_low, "high": r_high}
     decision.reasons.append(disagree)
     return decision

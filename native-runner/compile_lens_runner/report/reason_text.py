@@ -111,6 +111,10 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: "too noisy to decide",
         lambda r: "It varied too much to decide: profile again when the host is quieter, or with more --rounds.",
     ),
+    "no-range": (
+        lambda r: "no range measured",
+        lambda r: "A report from before ranges: where a next run lands is unknown, so no verdict rests on it.",
+    ),
     "slower": (lambda r: "slower compiled", lambda r: "Compiled is slower than eager."),
     "not-faster": (
         lambda r: "not faster compiled",

@@ -62,12 +62,15 @@ _NO_DIRECTION = {"range-too-wide": "too noisy to say", "too-few-pairs": "too few
 
 
 def direction_text(n: AnswerNumber) -> str:
-    """ "faster", "slower"; "too noisy to say" or "host busy, not trusted" where the number points nowhere."""
+    """ "faster", "slower"; "too noisy to say", "no range measured" or "host busy, not trusted" where the number
+    points nowhere."""
     direction = n["direction"]  # verdict.directed gives every number its direction
     if direction != "too-noisy":
         return _DIRECTION_WORDS[direction]
     noisy = n.get("tooNoisy")
-    return _NO_DIRECTION[noisy["why"]] if noisy else "too noisy to say"
+    if noisy:
+        return _NO_DIRECTION[noisy["why"]]
+    return "too noisy to say" if "low" in n and "high" in n else "no range measured"  # a report before ranges
 
 
 def _verdict_part(answer: Answer) -> str:
@@ -98,6 +101,7 @@ _AFTER_NUMBER = frozenset(
         "pays-back-after",
         "not-clearly-faster",
         "too-noisy-to-decide",
+        "no-range",
         "host-contended",
         "in-situ-too-few",
         "eager-fallback",
@@ -118,6 +122,8 @@ def headline(answer: Answer, facts: list[str]) -> str:
     number = answer["number"]
     # a number that points nowhere says why (number_text): "too noisy to decide" or "host busy" after it says it twice
     said_by_number = _SAID_BY_NUMBER.get(number.get("direction", "")) if number else None
+    if number and said_by_number == "too-noisy-to-decide" and "low" not in number and "tooNoisy" not in number:
+        said_by_number = "no-range"
     after = [
         reason_text.clause(r) for r in answer["reasons"] if r["code"] in _AFTER_NUMBER and r["code"] != said_by_number
     ]

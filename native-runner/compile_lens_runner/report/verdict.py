@@ -87,20 +87,26 @@ def ranged(number: AnswerNumber, low: float | None, high: float | None, too_few_
     return number
 
 
-def bounds(n: AnswerNumber) -> tuple[float, float]:
-    """A number's range for deciding; a number without one (older reports, too noisy) decides on its value alone."""
-    return (n["low"], n["high"]) if "low" in n and "high" in n else (n["value"], n["value"])
+def bounds(n: AnswerNumber) -> tuple[float, float] | None:
+    """A number's range for deciding; None without one (too noisy, or a report from before ranges): a value alone is a
+    zero-width range, and says nothing of where a next run lands."""
+    return (n["low"], n["high"]) if "low" in n and "high" in n else None
 
 
 def decisive(n: AnswerNumber) -> bool:
-    """Its range spans less than DECISIVE_SPAN: a number that can support a verdict."""
-    low, high = bounds(n)
-    return "tooNoisy" not in n and high <= DECISIVE_SPAN * low
+    """It has a range, spanning less than DECISIVE_SPAN: a number that can support a verdict."""
+    said = bounds(n)
+    return said is not None and "tooNoisy" not in n and said[1] <= DECISIVE_SPAN * said[0]
+
+
+def undecided(n: AnswerNumber) -> Reason:
+    """Why a number that is not decisive supports no verdict: it has no range at all, or one too wide."""
+    return {"code": "no-range"} if bounds(n) is None and "tooNoisy" not in n else {"code": "too-noisy-to-decide"}
 
 
 def directed(n: AnswerNumber, busy: bool) -> AnswerNumber:
     """The number with the way it may be said to point: faster or slower only where it could support a verdict
-    (a range, or a value alone in a report before ranges, no wider than DECISIVE_SPAN, timed on a quiet host)."""
+    (a range no wider than DECISIVE_SPAN, timed on a quiet host; a number without a range points nowhere)."""
     if busy:
         n["direction"] = "host-busy"
     elif not decisive(n):
@@ -154,9 +160,11 @@ def from_numbers(
     usable = [(m, n) for m, n in trusted if decisive(n)]
     if not usable:
         _, noisy = max(trusted, key=lambda mn: mn[1]["value"])
-        return Decision("none", noisy, [{"code": "too-noisy-to-decide"}])
+        return Decision("none", noisy, [undecided(noisy)])
     best, number = max(usable, key=lambda mn: mn[1]["value"])
-    low, high = bounds(number)
+    said = bounds(number)
+    assert said is not None  # decisive
+    low, high = said
     if high < 1.0:
         return Decision("stay-eager", number, [{"code": "slower"}])
     if low < MIN_USEFUL_SPEEDUP:
