@@ -233,13 +233,13 @@ def test_a_number_without_a_range_gets_no_verdict_and_no_direction() -> None:
         a = region_answer(_region("Block", 12, [_measurement("as-written", speedup)]))
         assert a["verdict"] == "none" and a["mode"] is None and codes(a) == ["no-range"]
         assert a["number"]["direction"] == "too-noisy" and a["number"]["directionText"] == "no range measured"
-        assert a["headline"] == f"no verdict: {speedup:.2f}× per call replayed, no range measured"
+        assert a["headline"] == f"no verdict: no range measured, {speedup:.2f}× per call replayed"
         assert "pays back" not in a["sentence"] and "faster" not in a["sentence"] and "slower" not in a["sentence"]
     target = fixture("graphbreak-cpu")
     del target["modes"][0]["speedupInterval"]
     t = answered(target)["answer"]
     assert t["verdict"] == "none" and codes(t) == ["no-range"] and t["number"]["direction"] == "too-noisy"
-    assert t["headline"].startswith("no verdict: 1.30× per call with default, no range measured · 6 graphs")
+    assert t["headline"].startswith("no verdict: no range measured, 1.30× per call with default · 6 graphs")
 
 
 def test_unmeasured_regions_get_no_verdict_and_say_why() -> None:
@@ -311,7 +311,8 @@ def test_the_in_situ_verdict_rules(
     region["inSitu"] = _in_situ(*numbers)
     a = region_answer(region)
     assert a["verdict"] == verdict and codes(a)[0] == code, a
-    assert a["headline"].startswith(f"{sentences.VERDICT_WORDS[verdict]}: {numbers[0]:.2f}× per step in situ")
+    noisy = "too noisy to say, " if code == "too-noisy-to-decide" else ""  # said before a number too noisy to stand by
+    assert a["headline"].startswith(f"{sentences.VERDICT_WORDS[verdict]}: {noisy}{numbers[0]:.2f}× per step in situ")
     assert (a["mode"] == "default") == (verdict in ("compile", "compile-for-longer-runs"))
 
 
@@ -334,12 +335,12 @@ def test_in_situ_steps_that_decide_nothing_leave_the_verdict_to_the_replay_and_s
     )
 
 
-def test_one_pair_of_blocks_gives_no_range_and_no_verdict_yet_the_number_leads() -> None:
+def test_one_pair_of_blocks_gives_no_range_and_no_verdict_and_says_so_before_its_number() -> None:
     region = _region("Net", 5, [], reason="it runs an optimizer step")
     region["inSitu"] = _in_situ(1.8, 1.7, 1.9, 10, 1000, pairs=1)
     a = region_answer(region)
     assert a["verdict"] == "none" and a["number"]["tooNoisy"] == {"why": "too-few-pairs"} and "low" not in a["number"]
-    assert a["headline"].startswith("no verdict: 1.80× per step in situ, too few blocks to say (1 block each way)")
+    assert a["headline"].startswith("no verdict: too few blocks to say, 1.80× per step in situ (1 block each way)")
     region["inSitu"] = _in_situ(1.8, 1.7, 1.9, 10, 1000, pairs=2)
     assert region_answer(region)["verdict"] == "compile"
 
@@ -500,23 +501,30 @@ def test_the_story_that_decides_a_script_is_said_once_on_its_regions_line_first(
 def test_a_number_too_noisy_to_say_is_not_followed_by_too_noisy_to_decide() -> None:
     region = answered(fixture("script-kernels-cpu"))["regions"][1]
     assert "too-noisy-to-decide" in codes(region["answer"]), "the reason stays, for the sentence"
-    # the words outside the parentheses, which a shortened line (the CodeLens title) drops
+    # the words first, outside the parentheses a shortened line (the CodeLens title) drops
     assert region["headline"] == (
-        "no verdict: 1.07× per call replayed, too noisy to say (a next run could land more than 3× away) · 1 graph"
+        "no verdict: too noisy to say, 1.07× per call replayed (a next run could land more than 3× away) · 1 graph"
     )
 
 
 def test_a_number_that_points_nowhere_says_so_in_its_own_words() -> None:
     """The number's text is what every surface shows of it (the compare's cell, an in-situ line, the CLI's mode
-    line): a too-noisy or host-busy number reads as such there too, not only in a headline's reasons (issue 44)."""
+    line): a too-noisy or host-busy number reads as such there too, not only in a headline's reasons (issue 44). One
+    the runner does not stand by for its noise says so before it (reportC D2: "no verdict: 10.33× per call replayed,
+    host busy, not" led the CodeLens)."""
     said = sentences.number_text
     base: Any = {"kind": "in-situ-step", "unit": "step", "value": 0.42, "low": 0.25, "high": 0.61}
     assert said({**base, "direction": "slower", "low": 0.40, "high": 0.44}) == "0.42× per step in situ (0.40–0.44×)"
-    assert said({**base, "direction": "too-noisy"}) == "0.42× per step in situ (0.25–0.61×), too noisy to say"
+    assert said({**base, "direction": "too-noisy"}) == "too noisy to say, 0.42× per step in situ (0.25–0.61×)"
     assert said({**base, "direction": "host-busy"}) == "0.42× per step in situ (0.25–0.61×), host busy, not trusted"
     few: Any = {"kind": "in-situ-step", "unit": "step", "value": 1.8, "pairs": 1, "direction": "too-noisy"}
     assert said({**few, "tooNoisy": {"why": "too-few-pairs"}}) == (
-        "1.80× per step in situ, too few blocks to say (1 block each way)"
+        "too few blocks to say, 1.80× per step in situ (1 block each way)"
+    )
+    explore = json.loads((FIXTURES / "recorded" / "explore-cpu" / "report.json").read_text())
+    assert answered(explore)["regions"][0]["headline"].startswith(
+        "no verdict: too noisy to say, 10.33× per call replayed (a next run could land more than 3× away), host busy, "
+        "not trusted · "
     )
 
 

@@ -62,8 +62,8 @@ def test_a_region_s_replay_says_its_callable_inputs_number_times_and_the_answer_
     report = json.loads((FIXTURES / "script-regions-cpu" / "report.json").read_text())
     r0 = report["regions"][0]
     line = (
-        "default (as written) on the most frequent inputs float32[8, 128, 64]; inference (9 calls): 1.84× per call "
-        "replayed, no range measured, 0.90 ms/call vs eager 1.66 ms in the same rounds, kernels/call 41 → 12"
+        "default (as written) on the most frequent inputs float32[8, 128, 64]; inference (9 calls): no range measured, "
+        "1.84× per call replayed, 0.90 ms/call vs eager 1.66 ms in the same rounds, kernels/call 41 → 12"
     )
     assert r0["measurements"][0]["measuredText"] == line  # the fixture carries it (scripts/rederive_fixtures.py)
     # a stub from before ranges backs no verdict, so no pay-back; with a range, the answer's pay-back ends the line
@@ -72,7 +72,8 @@ def test_a_region_s_replay_says_its_callable_inputs_number_times_and_the_answer_
     answer.attach(ranged)
     assert (
         ranged["regions"][0]["measurements"][0]["measuredText"]
-        == line.replace("replayed, no range measured,", "replayed (1.70–1.95×),") + ", break-even after 3,173 calls"
+        == line.replace("no range measured, 1.84× per call replayed,", "1.84× per call replayed (1.70–1.95×),")
+        + ", break-even after 3,173 calls"
     )
     # the last inputs' replay is evidence: no break-even of its own (one pay-back, the answer's)
     assert r0["measurements"][1]["measuredText"].endswith("3.01 ms in the same rounds, kernels/call 41 → 12")

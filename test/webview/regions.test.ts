@@ -123,7 +123,7 @@ describe('script regions in the report panel', () => {
     assert.equal(await speedup.getAttribute('data-said'), 'host busy, not trusted');
     assert.match(
       await r0Box.locator('p.recommendation').innerText(),
-      /^recommendation: No verdict: \d\.\d+× per call replayed, too noisy to say \(.*host busy, not trusted\. The host was contended/,
+      /^recommendation: No verdict: too noisy to say, \d\.\d+× per call replayed \(.*host busy, not trusted\. The host was contended/,
       'no verdict from a replay on a busy host, and why',
     );
 
