@@ -528,6 +528,23 @@ def test_a_number_that_points_nowhere_says_so_in_its_own_words() -> None:
     )
 
 
+def test_the_recompile_limit_says_what_the_number_compares_only_where_there_is_a_number() -> None:
+    """reportC D10: "the number compares the calls compiled code served" beside "No verdict: measuring default failed"
+    (train_small-cpu's r1 has no number)."""
+    recorded = json.loads((FIXTURES / "recorded" / "train_small-cpu" / "report.json").read_text())
+    shapes = fixture("script-shapes-cpu")
+    said = [
+        (region["answer"]["number"] is not None, r["text"])
+        for report in (answered(recorded), answered(shapes))
+        for region in report["regions"]
+        for r in region["answer"]["reasons"]
+        if r["code"] == "recompile-limit"
+    ]
+    assert {has for has, _ in said} == {True, False}, said
+    for has_number, text in said:
+        assert ("the number compares the calls compiled code served" in text) == has_number, text
+
+
 def test_a_notebook_region_is_named_by_its_cell_and_cell_line() -> None:
     report = fixture("script-notebook-cpu")
     assert answered(report)["recommendation"]["reason"].startswith("MLP (cell 4, line 2): ")

@@ -339,6 +339,9 @@ def region_answer(region: Region, failed: Reason | None = None, no_in_situ: Reas
     if failed is not None and not (failed.get("kind") == "compile" and _in_situ_of(region).get("failure")):
         decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
     number = decision.number
+    for r in decision.reasons:
+        if r["code"] == "recompile-limit":  # its sentence says what the number compares only where there is one
+            r["measured"] = number is not None
     evidence = [
         n
         for n in (

@@ -210,8 +210,8 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         shape_text.limit_clause,
         lambda r: (
             f"{shape_text.limit_clause(r)[:1].upper()}{shape_text.limit_clause(r)[1:]}: Dynamo runs a frame eagerly for sizes it has no "
-            "graph for once it reached the limit, so those calls are never timed as compiled: the number compares "
-            "the calls compiled code served."
+            "graph for once it reached the limit, so those calls are never timed as compiled"
+            + (": the number compares the calls compiled code served." if r.get("measured", True) else ".")
         ),
     ),
     "warmup-other-shape": (
