@@ -6,7 +6,8 @@ and said as the runner says them (compiler/explain.py) from the recompiles it re
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
 pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
-runner's words); a call past the recompile limit said in plain words, its limit recorded. A fixture recorded by an older runner otherwise keeps words the runner no
+runner's words); a call past the recompile limit said in plain words, its limit recorded; an attached rank's in-situ skip
+as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
 Run: python3 scripts/rederive_fixtures.py           (rewrites the fixtures that differ, names them)
@@ -68,13 +69,36 @@ _OLD_VOIDED = re.compile(
 )
 
 
+# as runners from schema 1.22 to 1.29 said it: the failed guards as sentences in parentheses, the inputs nested in them
+_VOIDED_IN_PARENTHESES = re.compile(
+    r"^(\d+) compiles? ran while timing(?: \((.*)\))?: (the timed calls \(.*|a timed call took a path warmup .*)$",
+    re.S,
+)
+# their cause: the inputs each side ran on (the warm-up's end where a sentence or the end follows), or the path
+_OLD_CAUSE = re.compile(
+    r"^(?:the timed calls \((.*)\) did not match warmup \((.*?)\)(?=\.$|\. |$)|a timed call took a path warmup had "
+    r"not compiled)(.*)$",
+    re.S,
+)
+
+
+def _cause(text: str) -> str:
+    old = _OLD_CAUSE.match(text)
+    if not old:
+        return text
+    return (explain.timing_cause(old[1], old[2]) if old[1] is not None else explain.timing_cause("", "")) + old[3]
+
+
 def _voided_timing(text: str) -> str:
     """A voided timing's reason as the runner says it now (explain.recompiled_while_timing), from an older one's."""
     old = _OLD_VOIDED.match(text)
-    if not old:
+    if old:
+        guards = re.split(r"; (?=\d+/\d+: )", old[2]) if old[2] else []
+        return explain.recompiled_while_timing(int(old[1]), guards, _cause(old[3]))
+    said = _VOIDED_IN_PARENTHESES.match(text)
+    if not said:
         return text
-    guards = re.split(r"; (?=\d+/\d+: )", old[2]) if old[2] else []
-    return explain.recompiled_while_timing(int(old[1]), guards, old[3])
+    return explain.voided_timing(int(said[1]), said[2].split("; ") if said[2] else [], _cause(said[3]))
 
 
 def _fastest_rounds(mode: dict[str, Any]) -> None:
@@ -180,9 +204,18 @@ def _limit_fallback(call: dict[str, Any]) -> None:
         call["recompileLimit"] = limit
 
 
+def _attached_skip(report: dict[str, Any]) -> None:
+    """A rank of an attached job (its rank facts name its host: ranks/script.py) recorded, before schema 1.30, no
+    in-situ run as if its user had passed --no-in-situ: said as the runner records it now (answer.ATTACHED)."""
+    situ = report.get("inSitu")
+    if "host" in (report.get("rank") or {}) and situ and "--no-in-situ" in (situ.get("skipped") or ""):
+        situ["skipped"] = answer.ATTACHED
+
+
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
+    _attached_skip(out)
     for mode in out["modes"]:
         _fastest_rounds(mode)
     for entry in [*out["modes"], *(m for region in out.get("regions") or [] for m in region["measurements"])]:

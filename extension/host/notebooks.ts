@@ -39,6 +39,15 @@ export const notebookCellTexts = (notebook: vscode.NotebookDocument): string[] =
 export const workspaceFolderPaths = (): string[] =>
   (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 
+/** The editor group that has `uri` open already, in a tab shown or not (a second editor of it would split the user's
+ *  view); else the first group. */
+function columnHolding(uri: vscode.Uri): vscode.ViewColumn {
+  const holds = (tab: vscode.Tab): boolean =>
+    (tab.input instanceof vscode.TabInputNotebook || tab.input instanceof vscode.TabInputText) &&
+    tab.input.uri.toString() === uri.toString();
+  return vscode.window.tabGroups.all.find((group) => group.tabs.some(holds))?.viewColumn ?? vscode.ViewColumn.One;
+}
+
 /** Opens a location: a line of a file, or (cell given) a line of a notebook cell; only inside the workspace (the
  * location comes from a report or a trace: PathRefused otherwise). */
 export async function revealLocation(file: string, line: number, cell: number | null = null): Promise<void> {
@@ -46,15 +55,16 @@ export async function revealLocation(file: string, line: number, cell: number | 
   if (cell !== null) {
     const notebook = openNotebook(file) ?? (await vscode.workspace.openNotebookDocument(vscode.Uri.file(file)));
     const position = cellPosition({ cell, line }, cellInfo(notebook));
+    const column = columnHolding(notebook.uri);
     await vscode.window.showNotebookDocument(notebook, {
-      viewColumn: vscode.ViewColumn.One,
+      viewColumn: column,
       ...(position ? { selections: [new vscode.NotebookRange(position.cell, position.cell + 1)] } : {}),
     });
     if (!position) return;
     const at = new vscode.Position(position.line, 0);
     await vscode.window.showTextDocument(notebook.cellAt(position.cell).document, {
       selection: new vscode.Range(at, at),
-      viewColumn: vscode.ViewColumn.One,
+      viewColumn: column,
     });
     return;
   }
@@ -62,6 +72,7 @@ export async function revealLocation(file: string, line: number, cell: number | 
   const at = new vscode.Position(Math.max(0, line - 1), 0);
   await vscode.window.showTextDocument(document, {
     selection: new vscode.Range(at, at),
-    viewColumn: vscode.ViewColumn.One,
+    viewColumn:
+      vscode.window.visibleTextEditors.find((e) => e.document === document)?.viewColumn ?? vscode.ViewColumn.One,
   });
 }

@@ -301,7 +301,7 @@ export function collectFindings(report: Report): Finding[] {
     if (finding) addFinding(found, finding, 'ranks', worldSize);
   }
   // a region that ran no compiled code is said first; then by place
-  return [...found.values()].sort(
+  return withoutRestatedBreaks([...found.values()]).sort(
     (a, b) =>
       Number(b.kind === 'no-compiled-code') - Number(a.kind === 'no-compiled-code') ||
       a.file.localeCompare(b.file) ||
@@ -309,6 +309,26 @@ export function collectFindings(report: Report): Finding[] {
       a.line - b.line ||
       KIND_ORDER[a.kind] - KIND_ORDER[b.kind],
   );
+}
+
+/**
+ * The graph break that stopped a region from running any compiled code is that region's finding: said once, at its
+ * line, as "No compiled code ran" with the break's fix, PyTorch's words and its Quick Fixes (one Problems row, one
+ * hover for one cause).
+ */
+function withoutRestatedBreaks(findings: Finding[]): Finding[] {
+  const stopped = findings.filter((f) => f.kind === 'no-compiled-code' && f.code !== 'no-compiled-code');
+  const sameCause = (f: Finding, by: Finding): boolean =>
+    f.kind === 'graph-break' && f.code === by.code && f.file === by.file && f.cell === by.cell && f.line === by.line;
+  return findings.filter((f) => {
+    const by = stopped.find((s) => sameCause(f, s));
+    if (!by) return true;
+    by.fix ??= f.fix;
+    by.hint ??= f.hint;
+    by.quote ??= f.quote;
+    by.quickFixes = [...by.quickFixes, ...f.quickFixes.filter((q) => !by.quickFixes.some((k) => k.title === q.title))];
+    return false;
+  });
 }
 
 /** "0, 1", "0-2, 4, 6-9": three or more consecutive ranks as a range (a job of 64 ranks stays one line). */

@@ -342,6 +342,8 @@ test(
         undefined,
         { timeout: 10_000 },
       );
+      // in the group that has it open: no second editor of the notebook
+      assert.equal(await page.locator('.tabs-container .tab', { hasText: 'explore.ipynb' }).count(), 1);
 
       // point 8: the Runs view lists the runs with their headlines
       step = 'Runs view';

@@ -78,6 +78,7 @@ before(() => {
 
 interface RecordedRegion {
   headline: string;
+  answer: { sentence: string };
   shapes: { measure: { title: string } | null };
   compiler: { recompiles: { explanation: { quickFix: { title: string } } }[] };
 }
@@ -412,7 +413,7 @@ test(
         .at(-1)!;
       assert.equal(launched[launched.indexOf('--shape-fix') + 1], 'on', 'the profile measures the fix');
       assert.equal(launched[launched.indexOf('--script') + 1], file);
-      // what the user reads then: the measured fix in the region's headline on the panel, the lens gone, and the
+      // what the user reads then: the measured fix in the region's answer on the panel, the lens gone, and the
       // Quick Fix saying what it measured
       const measured = recordedRegion(WARMUP_FIX_RUN);
       assert.equal(measured.shapes.measure, null, 'nothing left to measure');
@@ -422,10 +423,13 @@ test(
       );
       const frame = await findWebviewFrame(
         page,
-        'section.region[data-region="r0"] p.headline:has-text("with a warm-up at batch 4:")',
+        'section.region[data-region="r0"] p.answer:has-text("with a warm-up at batch 4:")',
         120_000,
       );
-      assert.equal(await frame.locator('section.region[data-region="r0"] p.headline').innerText(), measured.headline);
+      assert.equal(
+        await frame.locator('section.region[data-region="r0"] p.answer').innerText(),
+        measured.answer.sentence,
+      );
       await lens.waitFor({ state: 'detached', timeout: 30_000 });
       await scrollToLineStarts(page);
       await page.screenshot({ path: path.join(ARTIFACTS, 'shape-fix-measured.png') });
@@ -495,13 +499,15 @@ test(
         .findIndex((l) => l.startsWith('torch.backends.mha.set_fastpath_enabled(False)  # Compile Lens quick fix'));
       assert.equal(encoder.split('\n')[at - 1], 'from torch import nn', 'after the imports');
       assert.ok(at < encoder.split('\n').findIndex((l) => l.includes('torch.compile(')), 'before torch.compile');
-      // both findings on the call's line followed it one line down
+      // the finding on the call's line (one: the break that stopped the region is its "No compiled code ran")
+      // followed it one line down
       const rows = page.locator('.markers-panel .monaco-list-row', { hasText: 'Compile Lens' });
       await rows
         .filter({ hasText: `[Ln ${breakLine + 1}, Col 1]` })
-        .nth(1)
+        .first()
         .waitFor({ timeout: 30_000 });
       assert.equal(await rows.filter({ hasText: `[Ln ${breakLine}, Col 1]` }).count(), 0);
+      assert.equal(await rows.filter({ hasText: `[Ln ${breakLine + 1}, Col 1]` }).count(), 1, 'one row for one cause');
       // and the runner's sentences name the line where it is now: in Problems and in the report panel
       assert.ok((await rows.filter({ hasText: `encoder_fastpath.py:${breakLine + 1} ` }).count()) > 0);
       assert.equal(

@@ -112,7 +112,7 @@ def test_a_target_says_the_verdict_its_number_with_mode_and_range_then_its_facts
     assert a["verdict"] == "compile" and a["mode"] == "default" and a["number"]["kind"] == "target-rounds"
     assert report["headline"] == (
         "compile it: 1.30× per call with default (1.25–1.36×) · pays back after 1,835 calls · 6 graphs · 3 breaks · "
-        "2 recompiles · compile 3.4 s"
+        "2 recompiles · compile 3.4 s + 0.27 s recompiling"
     )
     assert report["recommendation"] == {"mode": "default", "verdict": "compile", "reason": a["sentence"]}
     assert (
@@ -409,7 +409,10 @@ def test_a_region_neither_replayed_nor_measured_in_situ_says_both_and_rests_on_n
     a = answered(rank)["regions"][0]["answer"]
     assert a["verdict"] == "none" and a["number"] is None
     assert "Not replayed: a rank of a torchrun job" in a["sentence"]
-    assert "Not measured in situ (--no-in-situ)." in a["sentence"] and "replay." not in a["sentence"]
+    # recorded under attach: no in-situ run, and no --no-in-situ passed (the fixture's older words re-derived)
+    assert [r["kind"] for r in a["reasons"] if r["code"] == "no-in-situ"] == ["attached"]
+    assert "Not measured in situ: under attach" in a["sentence"] and "--no-in-situ" not in a["sentence"]
+    assert "replay." not in a["sentence"]
 
 
 def test_a_region_none_of_whose_calls_ran_compiled_code_gets_no_number() -> None:

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
-import { checkReport, type ModeResult, type Report } from '../../extension/shared/report.ts';
+import { checkReport, type GraphBreak, type ModeResult, type Report } from '../../extension/shared/report.ts';
 import { digestReport, formatDigest } from '../../extension/present/reportDigest.ts';
 import { findTargetFunctions } from '../../extension/editor/targets.ts';
 import { buildCompilerTree } from '../../extension/present/compilerTree.ts';
@@ -287,6 +287,36 @@ test('a region that ran no compiled code is the first finding, at the line that 
     /^No compiled code ran: `aten\._transformer_encoder_layer_fwd` broke the graph/,
   );
   assert.doesNotMatch(findingMessage(findings[0]!), /ran: No compiled/);
+  // the break that stopped it, in the region's compiler findings too: one finding for one cause, the break's Quick
+  // Fix and PyTorch's words kept in it
+  const fastPathOff = { kind: 'fastpath-off' as const, title: 'Turn the transformer fast path off before compiling' };
+  const region = script.regions[0]!;
+  region.compiler = {
+    ...report.modes[0]!.compiler!,
+    graphBreaks: [
+      {
+        reason: 'Unsupported: aten._transformer_encoder_layer_fwd',
+        location: { file: MODEL, line: 44 },
+        userStack: [],
+        gbId: 'GB0090',
+        explanation: {
+          pattern: 'transformer-fast-path',
+          what: 'the fast path',
+          fix: 'torch.backends.mha.set_fastpath_enabled(False)',
+          quickFix: fastPathOff,
+        },
+      } satisfies GraphBreak,
+    ],
+    recompiles: [],
+    recompileSites: [],
+  };
+  const once = collectFindings(script).filter((f) => f.line === 44);
+  assert.deepEqual(
+    once.map((f) => f.kind),
+    ['no-compiled-code'],
+  );
+  assert.deepEqual(once[0]!.quickFixes, [fastPathOff]);
+  assert.equal(once[0]!.quote, 'Unsupported: aten._transformer_encoder_layer_fwd');
 });
 
 test('the digest lists each mode, its failures and mismatches, and the findings', () => {

@@ -257,14 +257,24 @@ def _disagreement(region: Region, decision: verdict.Decision) -> verdict.Decisio
     return decision
 
 
+# inSitu.skipped on a rank of a job its own launcher started (script/mode.py): the user passed no --no-in-situ
+ATTACHED = "a rank of a job its own launcher started (attach): no in-situ schedule runs there"
+
+
 def _no_in_situ(report: Report) -> Reason | None:
-    """Why the report has no in-situ measurement at all (torch without set_stance, --no-in-situ)."""
+    """Why the report has no in-situ measurement at all (attach, torch without set_stance, --no-in-situ)."""
     situ = report.get("inSitu")
     if not situ or not situ.get("skipped"):
         return None
     torch = report["environment"].get("torch")
     version = tuple(int(p) for p in re.findall(r"\d+", torch or "")[:2])
-    kind = "no-set-stance" if len(version) == 2 and version < STANCE_TORCH else "turned-off"
+    kind = (
+        "attached"
+        if situ["skipped"] == ATTACHED
+        else "no-set-stance"
+        if len(version) == 2 and version < STANCE_TORCH
+        else "turned-off"
+    )
     return {"code": "no-in-situ", "kind": kind, "torch": torch}
 
 

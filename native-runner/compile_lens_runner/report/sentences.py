@@ -12,7 +12,7 @@ from ..shapes.answer import Answer, AnswerNumber
 from ..shapes.compiler import CompilerInsight, Recompile
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import reason_text
+from . import mode_line, reason_text
 
 VERDICT_WORDS = {
     "compile": "compile it",
@@ -178,7 +178,7 @@ def compiler_facts(compiler: CompilerInsight | None, compile_s: float | None) ->
     if recompiles:
         out.append(formats.plural(recompiles, "recompile"))
     if compile_s is not None:
-        out.append(f"compile {formats.seconds(compile_s)}")
+        out.append(mode_line.compile_text(compile_s, compiler))
     return out
 
 

@@ -98,6 +98,7 @@ class Reason(_Reason, total=False):
     wasCacheHits: int  # shape-fix: in the script's run (a hit: its compile was from a warm cache)
     limit: int | None  # the recompile limit
     count: int  # calls (or sizes, sequences) the code counts: see the schema
+    dropped: dict[str, int]  # in-situ-left-out (schema 1.30): the steps (or calls) left out, by why (inSitu.dropped)
     size: int  # warmup-other-shape: the warm-up's size
     realSize: int  # and the real calls'
     ms: float | None  # shape-fix: the first real call with a warm-up fix; decode-loop: a sequence compiled
