@@ -14,9 +14,8 @@ export function shortLine(text: string, max = 60): string {
   if (out.length > max) out = out.replace(/\s*\([^()]*\)/g, '');
   const commas = out.split(', ');
   if (out.length > max && commas[0]!.length <= max) {
-    // its first ','-clause and its last ','-asides that fit, which say whether to trust the number: the runner says a
-    // number too noisy to stand by after the words that say so ("no verdict: too noisy to say, 10.33× per call replayed,
-    // host busy, not trusted" → "no verdict: too noisy to say, host busy, not trusted"), so neither is dropped for it
+    // the number's clause and its last ','-asides that fit, which say whether to trust it: "no verdict: 0.94× per step
+    // in situ, too noisy to say, host busy, not trusted" → "no verdict: 0.94× per step in situ, host busy, not trusted"
     const kept: string[] = [];
     for (const aside of commas.slice(1).reverse()) {
       if ([commas[0], aside, ...kept].join(', ').length > max) break;

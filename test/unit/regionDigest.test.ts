@@ -212,14 +212,15 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
     shortLine('no verdict: 0.32× (default, next run 0.01–5.32×), host contended · 2 graphs · 1 break · compile 2.8 s'),
     'no verdict: 0.32×, host contended · 2 graphs · 1 break',
   );
-  // still too long: its first ','-clause and its last ','-asides that fit, which say whether to trust the number; the
-  // number itself goes before them (reportC D2: "no verdict: 10.33× per call replayed, host busy, not" led the lens)
+  // a number too noisy to say comes after the words (reportC D2: "no verdict: 10.33× per call replayed, host busy,
+  // not" led the lens without them)
   const explore = await fixture(path.join('..', 'recorded', 'explore-cpu'));
   assert.equal(
     shortLine(explore.regions![0]!.headline!),
-    'no verdict: too noisy to say, host busy, not trusted',
+    'no verdict: too noisy to say, 10.33× per call replayed',
     explore.regions![0]!.headline,
   );
+  // still too long: the number and its last ','-asides that fit (whether to trust it), never the number cut away
   assert.equal(
     shortLine(
       'no verdict: 0.94× per step in situ, too noisy to say (a next run could land more than 3× away), host busy, not trusted · 1 graph',

@@ -106,8 +106,12 @@ def undecided(n: AnswerNumber) -> Reason:
 
 def directed(n: AnswerNumber, busy: bool) -> AnswerNumber:
     """The number with the way it may be said to point: faster or slower only where it could support a verdict
-    (a range no wider than DECISIVE_SPAN, timed on a quiet host; a number without a range points nowhere)."""
-    if busy:
+    (a range no wider than DECISIVE_SPAN, timed on a quiet host). One without a range (too noisy, or a report before
+    ranges) is too noisy first, a busy host or not: its words lead it (sentences.number_text), and the host's load is
+    its reason (host-contended)."""
+    if bounds(n) is None:
+        n["direction"] = "too-noisy"
+    elif busy:
         n["direction"] = "host-busy"
     elif not decisive(n):
         n["direction"] = "too-noisy"
