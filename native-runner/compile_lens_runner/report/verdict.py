@@ -2,7 +2,9 @@
 decided here only (unmeasured): a mode or replayed measurement whose status is ok, whose timing is valid, whose
 compiled calls ran compiled code, and that has a speedup. A measurement the host's load voided (hostLoad contended) is
 measured, but no verdict rests on it. A number's range is measure/ranges.py's: never zero-width, and beyond ÷3…×3 it
-is not said ("too noisy to say"). `build` makes an answer of a decision and has report/sentences.py word it.
+is not said ("too noisy to say"); a number without a range (too noisy, or a report before ranges) supports no verdict
+and no direction. A pay-back is the compile time over the time per call the number's own times save
+(pays_back_after). `build` makes an answer of a decision and has report/sentences.py word it.
 """
 
 from __future__ import annotations
