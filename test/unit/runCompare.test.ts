@@ -11,7 +11,7 @@ const fixture = async (name: string): Promise<Report> =>
 
 test("two target runs: each mode's speedup, time per call and kernels per step side by side; breaks and recompiles gone and added", async () => {
   const text = compareRuns(await fixture('graphbreak-cpu'), await fixture('recompile-cpu'));
-  assert.match(text, /^# mlp\.py: 2026-11-22 \d\d:21 → 2026-11-22 \d\d:17$/m);
+  assert.match(text, /^# mlp\.py: 2026-11-22 \d\d:21:00 → 2026-11-22 \d\d:17:26$/m);
   // the runner's words for each mode's number (report/sentences.py)
   assert.match(
     text,
