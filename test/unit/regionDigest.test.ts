@@ -201,7 +201,7 @@ test("the extension log's summary of a run: one line per region of a script, the
   );
 });
 
-test('a CodeLens line stays short (≤ 60 characters), whole parts first; the full text is for the tooltip', () => {
+test('a CodeLens line stays short (≤ 60 characters), whole parts first; the full text is for the tooltip', async () => {
   const long =
     "r0 Net: not replayable: it changes its buffer bn.running_mean in place, so running it again would change the script's state · 2 graphs · 1 recompile";
   const short = shortLine(long);
@@ -216,6 +216,14 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
   assert.equal(
     shortLine('no verdict: 0.32× (default, next run 0.01–5.32×), host contended · 2 graphs · 1 break · compile 2.8 s'),
     'no verdict: 0.32×, host contended · 2 graphs · 1 break',
+  );
+  // a number too noisy to say comes after the words (reportC D2: "no verdict: 10.33× per call replayed, host busy,
+  // not" led the lens without them)
+  const explore = await fixture(NOTEBOOK);
+  assert.equal(
+    shortLine(explore.regions![0]!.headline!),
+    'no verdict: too noisy to say, 10.33× per call replayed',
+    explore.regions![0]!.headline,
   );
   // still too long: the number and its last ','-asides that fit (whether to trust it), never the number cut away
   assert.equal(
