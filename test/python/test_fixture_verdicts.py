@@ -52,8 +52,9 @@ def test_a_break_even_an_older_estimator_left_is_rederived_from_the_times_beside
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(Path(p).relative_to(ROOT / "test" / "fixtures")))
 def test_no_fixture_carries_a_range_reaching_zero_or_below(path: str) -> None:
-    """reportC D2: explore-cpu's replay carried 10.33× with a low of −3.99, serve_script-cpu's steps 0.94× with −0.35
-    (an older runner widened them as a difference; scripts/rederive_fixtures.py widens them as the runner does now)."""
+    """reportC D2: explore-cpu's first recording carried 10.33× with a low of −3.99, serve_script-cpu's steps 0.94× with
+    −0.35 (an older runner widened them as a difference; scripts/rederive_fixtures.py widens them as the runner does
+    now)."""
     lows = [(where, low) for where, low in _lows(json.loads(Path(path).read_text())) if low <= 0]
     assert not lows, lows
 

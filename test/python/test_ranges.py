@@ -19,7 +19,8 @@ def test_where_a_next_run_may_land_is_the_resampled_spread_as_a_factor_to_the_po
 
 
 def test_a_low_never_reaches_zero_or_below() -> None:
-    """reportC D2: explore-cpu's replay said 10.33× with a low of −3.99 (its resampled 0.21 widened as a difference)."""
+    """reportC D2: explore-cpu's first recording (2 cores at load 11.45) said 10.33× with a low of −3.99 (its resampled
+    0.21 widened as a difference)."""
     low, high = ranges.next_run(10.3264, (0.2065, 14.0))
     assert 0 < low < 0.2065 and high > 14.0
     assert ranges.interval(10.3264, 6.0, (0.2065, 14.0))[0] > 0

@@ -46,7 +46,7 @@ test("every fixture report: a mode's per-call times, compiled and eager, give th
     const { report } = await loadReport(path.join(FIXTURES, name, 'report.json'));
     for (const m of digestReport(report).modes) {
       if (m.speedup === null || m.medianMs === null || m.pairedEagerMs === null) continue;
-      // fused-cpu's older estimator read 0.53× beside 9.34 ms against eager's 6.88 ms (0.74×)
+      // fused-cpu's first recording, by an older estimator, read 0.53× beside 9.34 ms against eager's 6.88 ms (0.74×)
       const shown = m.pairedEagerMs / m.medianMs;
       assert.ok(Math.abs(shown / m.speedup - 1) < 0.01, `${name} ${m.mode}: ${m.speedup}× beside ${shown.toFixed(3)}×`);
       checked++;

@@ -41,7 +41,7 @@ test("Inductor's kernel names read: graph prefix, kind, place in the graph; othe
 
 test("a target's CPU kernel: its compile by function, which recompile, the user's lines (fused-cpu)", async () => {
   const names = await said('reports/fused-cpu/default.trace.json', 'reports/fused-cpu/report.json', 'default');
-  assert.equal(names.get('graph_1_cpp_fused_add_mul_relu_0'), 'fused kernel 1 of forward, recompile 1 (lines 12, 13)');
+  assert.equal(names.get('graph_3_cpp_fused_add_mul_relu_0'), 'fused kernel 1 of forward, recompile 1 (lines 12, 13)');
   assert.equal(names.get('Torch-Compiled Region: 0/1'), 'compiled forward, recompile 1');
   assert.deepEqual(graphRun(names), ['graph of forward, recompile 1 runs']);
   assert.equal(names.get('ProfilerStep#2'), 'step 2');
