@@ -119,6 +119,9 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .phase rect { fill: rgb(from var(--bar) r g b / 1); }
 .phase text { fill: lch(from var(--bar) calc((49.4 - l) * infinity) 0 0 / 1); }
 .phase-axis .phase-track text { fill: var(--vscode-descriptionForeground); }
+.phase.beside text { fill: var(--vscode-editor-foreground, currentColor); } /* beside its bar: on the page */
+.phase-legend { margin-top: 6px; }
+.phase-legend .swatch { background: rgb(from var(--bar) r g b / 1); }
 .phase rect { stroke: var(--vscode-editor-background); stroke-width: 0.5; }
 .phase-dynamo { --bar: var(--vscode-charts-blue, #3794ff); }
 .phase-backend { --bar: var(--vscode-charts-lines, #8b8b8b); }

@@ -56,8 +56,9 @@ describe('compiler views in the report panel', () => {
     const labels = await section.locator('.phase-row:not(.phase-axis) .phase-label').allInnerTexts();
     assert.equal(labels.length, 2);
     // each compile named by its function, not by Dynamo's compile id
-    assert.match(labels[0]!, /^forward · [\d.]+ s$/);
-    assert.match(labels[1]!, /^forward, recompile 1 · [\d.]+ (s|ms)$/);
+    // the time held to its "·" and its unit by no-break spaces: the label column wraps before "·" or not at all
+    assert.match(labels[0]!, /^forward ·\u00a0[\d.]+\u00a0s$/);
+    assert.match(labels[1]!, /^forward, recompile 1 ·\u00a0[\d.]+\u00a0(s|ms)$/);
     // why it recompiled in the user's terms, PyTorch's words after, then the id, explained (glossary.ts)
     assert.deepEqual((await section.locator('.phase-label').nth(2).getAttribute('title'))?.split('\n'), [
       "Input 'x' changed size in dimension 0 from 8 to 16; the compiled code was specialised to 8.",
