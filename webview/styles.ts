@@ -2,7 +2,7 @@
 import { kindSwatchCss } from './theme.ts';
 
 const STYLES = `
-body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size, 13px); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 0 12px 24px; }
+body { font-family: var(--vscode-font-family, system-ui, sans-serif); font-size: var(--vscode-font-size, 13px); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 0 12px 24px; }
 h1 { font-size: 1.3em; font-weight: 600; margin: 12px 0 8px; }
 h2 { font-size: 1.15em; margin: 8px 0; }
 h3 { font-size: 1.05em; margin: 10px 0 6px; }

@@ -11,6 +11,7 @@ import { TERMS } from '../../extension/present/glossary.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postPanes, record, slicePoint } from './harness.ts';
+import { applyTheme, THEMES } from './themes.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const ARTIFACTS = join(__dirname, '..', '..', 'test-results');
@@ -23,7 +24,8 @@ after(async () => {
   await giveBackBrowser();
 });
 
-/** Opens the panel of a report with the given panes (label, trace file under test/fixtures). */
+/** Opens the panel of a report with the given panes (label, trace file under test/fixtures), in Light Modern: the
+ *  screenshots show what a user sees (VS Code's font and colours, not a bare page's serif). */
 async function openReport(reportDir: string, panes: [string, string][]): Promise<Page> {
   const { report } = await loadReport(join(FIXTURES, 'reports', reportDir, 'report.json'));
   const models: TimelinePane[] = await Promise.all(
@@ -33,6 +35,7 @@ async function openReport(reportDir: string, panes: [string, string][]): Promise
   const source = { kind: 'report' as const, reportPath: `/r/${reportDir}/report.json` };
   await post(page, { type: 'report', title: reportDir, source, report, traces: models.length });
   await postPanes(page, reportDir, source, models);
+  await applyTheme(page, THEMES[0]!);
   return page;
 }
 

@@ -36,7 +36,9 @@ afterEach(async (t) => {
   page = null;
 });
 
-async function openNarrow(name: string, ready = 'section.regions'): Promise<Page> {
+/** The panel of a report at WIDTH, in Light Modern (what a user sees: VS Code's font and colours) unless `bare`:
+ *  the page as it opens outside VS Code, with none of its variables. */
+async function openNarrow(name: string, ready = 'section.regions', bare = false): Promise<Page> {
   const opened = await openWebview(browser, { width: WIDTH, height: 900 });
   const source = {
     kind: 'report' as const,
@@ -44,6 +46,7 @@ async function openNarrow(name: string, ready = 'section.regions'): Promise<Page
   };
   await postTimeline(opened, await readTimelineSource(source));
   await opened.locator(ready).waitFor();
+  if (!bare) await applyTheme(opened, THEMES[0]!);
   page = opened;
   return opened;
 }
@@ -114,8 +117,10 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     assert.deepEqual([...apart], []);
   });
 
-  test("the timelines' track names and axis read on the page it opens in, without VS Code's colours: 4.5:1", async () => {
-    const p = await openNarrow('script-kernels-cpu');
+  test("the timelines' track names and axis read on the page it opens in, without VS Code's colours: 4.5:1, sans-serif", async () => {
+    const p = await openNarrow('script-kernels-cpu', 'section.regions', true);
+    // no --vscode-font-family: the system's sans-serif, not a browser's default serif
+    assert.match(await p.evaluate(() => getComputedStyle(document.body).fontFamily), /^system-ui, sans-serif$/);
     await p.waitForFunction(() => (window as unknown as Debug).__timelineDebug.layouts.length > 0);
     const { texts, page } = await p.evaluate(() => {
       const body = getComputedStyle(document.body).backgroundColor;
@@ -234,7 +239,7 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
   });
 
   test("a compile-phase label shown lies inside its bar or beside it, also after the theme's font changed; the axis in one unit", async () => {
-    const p = await openNarrow('fused-cpu', 'section.compile-timeline');
+    const p = await openNarrow('fused-cpu', 'section.compile-timeline', true);
     // inside its bar, or beside it: right of it before the next bar at its depth (or the track's edge), or left of it
     // after the one before (or the track's start)
     const spilled = async (): Promise<string[]> => {
