@@ -371,6 +371,10 @@ function renderToolbar(): HTMLElement {
     legend.append(swatchEntry(kind, label));
   if (state.panes.some((p) => p.communication)) legend.append(communicationLegend());
   bar.append(search, matches, fit, fitAll, prev, next, legend);
+  // what the panel scrolls to stops below the toolbar however many lines it wraps to (styles.ts scroll-margin-top)
+  new ResizeObserver(() =>
+    document.documentElement.style.setProperty('--toolbar-height', `${bar.offsetHeight + 4}px`),
+  ).observe(bar);
   return bar;
 }
 

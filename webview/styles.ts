@@ -37,8 +37,9 @@ canvas { display: block; }
 .raw-fields summary { cursor: pointer; color: var(--vscode-descriptionForeground); margin: 4px 0; }
 .facts th { color: var(--vscode-descriptionForeground); font-weight: normal; }
 .range-box section { margin-top: 12px; }
-/* scrolled to: below the sticky toolbar */
-.range-box section, .focus-note, .details-box { scroll-margin-top: 56px; }
+/* scrolled to: below the sticky toolbar, as tall as it wraps (main.ts sets --toolbar-height); a pane's canvas too,
+   so that its axis is never under the toolbar */
+.range-box section, .focus-note, .details-box, .pane canvas { scroll-margin-top: var(--toolbar-height, 56px); }
 .range-table { margin: 6px 0 12px; }
 .range-table caption { text-align: left; font-weight: 600; padding: 2px 0; }
 .range-table td.name { word-break: break-all; max-width: 640px; }
