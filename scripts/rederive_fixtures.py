@@ -4,9 +4,10 @@ and headline (report/answer.py; a region's options as the runner records them no
 and said as the runner says them (compiler/explain.py) from the recompiles it recorded; a region's story
 (report/story.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
-pairs of rounds as the runner estimates them now; a region's in-situ step work set against its wall step and said (measure/step_work.py,
+pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
-runner's words); a call past the recompile limit said in plain words, its limit recorded. A fixture recorded by an older runner otherwise keeps words the runner no
+runner's words); a call past the recompile limit said in plain words, its limit recorded; an attached rank's in-situ skip
+as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
 Run: python3 scripts/rederive_fixtures.py           (rewrites the fixtures that differ, names them)
@@ -24,7 +25,7 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import explain  # noqa: E402
-from compile_lens_runner.measure import estimator, step_work, timing  # noqa: E402
+from compile_lens_runner.measure import estimator, interleaved, ranges, speedups, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, shape_text  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
@@ -68,13 +69,36 @@ _OLD_VOIDED = re.compile(
 )
 
 
+# as runners from schema 1.22 to 1.29 said it: the failed guards as sentences in parentheses, the inputs nested in them
+_VOIDED_IN_PARENTHESES = re.compile(
+    r"^(\d+) compiles? ran while timing(?: \((.*)\))?: (the timed calls \(.*|a timed call took a path warmup .*)$",
+    re.S,
+)
+# their cause: the inputs each side ran on (the warm-up's end where a sentence or the end follows), or the path
+_OLD_CAUSE = re.compile(
+    r"^(?:the timed calls \((.*)\) did not match warmup \((.*?)\)(?=\.$|\. |$)|a timed call took a path warmup had "
+    r"not compiled)(.*)$",
+    re.S,
+)
+
+
+def _cause(text: str) -> str:
+    old = _OLD_CAUSE.match(text)
+    if not old:
+        return text
+    return (explain.timing_cause(old[1], old[2]) if old[1] is not None else explain.timing_cause("", "")) + old[3]
+
+
 def _voided_timing(text: str) -> str:
     """A voided timing's reason as the runner says it now (explain.recompiled_while_timing), from an older one's."""
     old = _OLD_VOIDED.match(text)
-    if not old:
+    if old:
+        guards = re.split(r"; (?=\d+/\d+: )", old[2]) if old[2] else []
+        return explain.recompiled_while_timing(int(old[1]), guards, _cause(old[3]))
+    said = _VOIDED_IN_PARENTHESES.match(text)
+    if not said:
         return text
-    guards = re.split(r"; (?=\d+/\d+: )", old[2]) if old[2] else []
-    return explain.recompiled_while_timing(int(old[1]), guards, old[3])
+    return explain.voided_timing(int(said[1]), said[2].split("; ") if said[2] else [], _cause(said[3]))
 
 
 def _fastest_rounds(mode: dict[str, Any]) -> None:
@@ -95,6 +119,53 @@ def _fastest_rounds(mode: dict[str, Any]) -> None:
             "speedupMedianRatio": round(est.median_ratio, 4),
         }
     )
+
+
+def _break_even(entry: dict[str, Any]) -> None:
+    """A measurement's break-even calls at the per-call times its speedup is the ratio of (eager's fastest round of the
+    run where the speedup took it: runEager), as the runner records it: one left from an older estimator disagreed
+    with them (graphbreak-cpu: 537 calls beside 8.25 vs 6.37 ms/call, which give 1,835)."""
+    eager, compiled = entry.get("eagerTiming") or {}, entry.get("timing") or {}
+    if entry.get("speedup") is None or "estimateMs" not in eager or "estimateMs" not in compiled:
+        return
+    shift = (entry.get("speedupInterval") or {}).get("runEager")
+    eager_ms = shift["bestEagerMs"] if shift else eager["estimateMs"]
+    entry["breakEvenCalls"] = speedups.break_even_calls(entry.get("compileSeconds"), eager_ms, compiled["estimateMs"])
+
+
+def _few_pairs(entry: dict[str, Any]) -> None:
+    """A range from fewer than ranges.MIN_RESAMPLED pairs of rounds reaching every pair's own ratio, as the runner's
+    does now (ranges.of_pairs): an older one was the floor alone and left out a pair (graphbreak-cpu: 1.22–1.37× of
+    pairs at 1.35, 1.30 and 1.05×)."""
+    interval, eager, compiled = entry.get("speedupInterval"), entry.get("eagerTiming") or {}, entry.get("timing") or {}
+    rounds = list(zip(eager.get("rounds") or [], compiled.get("rounds") or [], strict=True))
+    if not interval or not rounds or len(rounds) >= ranges.MIN_RESAMPLED:
+        return
+    ratios = [e / c for e, c in rounds]
+    interval.update({"low": round(min(interval["low"], *ratios), 4), "high": round(max(interval["high"], *ratios), 4)})
+
+
+def _below_zero(entry: dict[str, Any]) -> None:
+    """A range an older runner widened as a difference, to a low at or below zero (explore-cpu: 10.33× with a low of
+    −3.99), from its pairs of rounds as the runner widens it now (ranges.next_run: as a factor)."""
+    interval, eager, compiled = entry.get("speedupInterval"), entry.get("eagerTiming") or {}, entry.get("timing") or {}
+    if not interval or interval["low"] > 0 or not eager.get("rounds"):
+        return
+    est = estimator.estimate(list(zip(eager["rounds"], compiled["rounds"], strict=True)))
+    interval.update({k: v for k, v in timing.interval(est).items() if k in ("low", "high")})
+
+
+def _below_zero_in_situ(region: dict[str, Any]) -> None:
+    """The same for an interleaved in-situ step or call speedup (serve_script-cpu: 0.94× with a low of −0.35), from
+    the region's recorded calls as the runner compares them now, where that gives the recorded speedup."""
+    situ = region.get("inSitu") or {}
+    said = [k for k in ("step", "call") if situ.get(k) and situ[k]["low"] <= 0]
+    if not said or situ.get("method") != interleaved.METHOD:
+        return
+    fresh = interleaved.compare(region["calls"], situ["stepsMade"])
+    for k in said:
+        if fresh.get(k) and fresh[k]["speedup"] == situ[k]["speedup"]:
+            situ[k].update({"low": fresh[k]["low"], "high": fresh[k]["high"]})
 
 
 # why an interleaved measurement had no step speedup, as runners before schema 1.25 said it (no code beside it)
@@ -133,11 +204,24 @@ def _limit_fallback(call: dict[str, Any]) -> None:
         call["recompileLimit"] = limit
 
 
+def _attached_skip(report: dict[str, Any]) -> None:
+    """A rank of an attached job (its rank facts name its host: ranks/script.py) recorded, before schema 1.30, no
+    in-situ run as if its user had passed --no-in-situ: said as the runner records it now (answer.ATTACHED)."""
+    situ = report.get("inSitu")
+    if "host" in (report.get("rank") or {}) and situ and "--no-in-situ" in (situ.get("skipped") or ""):
+        situ["skipped"] = answer.ATTACHED
+
+
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
+    _attached_skip(out)
     for mode in out["modes"]:
         _fastest_rounds(mode)
+    for entry in [*out["modes"], *(m for region in out.get("regions") or [] for m in region["measurements"])]:
+        _break_even(entry)
+        _few_pairs(entry)
+        _below_zero(entry)
     for entry in [*out["modes"], *(out.get("regions") or [])]:
         for discarded in entry.get("discardedTimings") or []:
             if discarded.get("invalidReason"):
@@ -145,6 +229,7 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
         if entry.get("compiler"):
             _recompile_sites(entry["compiler"])
     for region in out.get("regions") or []:
+        _below_zero_in_situ(region)
         for call in region["calls"]:
             _limit_fallback(call)
             if call.get("recompileReason"):

@@ -1132,9 +1132,15 @@ export interface Reason {
    */
   limit?: number | null;
   /**
-   * calls: run eagerly (recompile-limit, eager-fallback), served without compiling (automatic-dynamic), real (warmup-other-shape), sizes recorded (cuda-graphs-per-size), still eager (shape-fix), left out (in-situ-left-out), sequences (decode-loop)
+   * calls: run eagerly (recompile-limit, eager-fallback), served without compiling (automatic-dynamic), real (warmup-other-shape), sizes recorded (cuda-graphs-per-size), still eager (shape-fix), steps or calls left out (in-situ-left-out, in its unit), sequences (decode-loop)
    */
   count?: number;
+  /**
+   * schema 1.30, in-situ-left-out: the steps (a per-call number: calls) the number leaves out, by why (inSitu.dropped's codes); count is their sum, unit the number's
+   */
+  dropped?: {
+    [k: string]: number;
+  };
   /**
    * warmup-other-shape: the warm-up's size
    */
@@ -1152,7 +1158,7 @@ export interface Reason {
    */
   wasMs?: number | null;
   /**
-   * shape-fix: measured (else why)
+   * shape-fix: measured (else why); recompile-limit: the answer has a number (which compares the calls compiled code served)
    */
   measured?: boolean;
   /**

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from compile_lens_runner.report import answer
 from conftest import REPO, finish, marker_line, run_launchers, runner_env, validate
 
 DDP_TRAIN = REPO / "bench" / "scripts" / "ddp_train.py"
@@ -102,6 +103,9 @@ def test_two_launchers_under_attach_give_the_ranks_and_the_divergence_at_its_lin
     assert guards and all(
         g.startswith("attached/ranks/rank0/compiler/") and (tmp_path / "out" / g).is_file() for g in guards
     )
+    # no in-situ run under attach, and the user passed no --no-in-situ: said as attach's own
+    assert report["inSitu"]["skipped"] == answer.ATTACHED
+    assert [r["kind"] for r in report["answer"]["reasons"] if r["code"] == "no-in-situ"] == ["attached"]
     assert ranks[0]["collectives"] and ranks[0]["collectives"] == ranks[1]["collectives"]
     assert ranks[0]["recompiles"] == 0 and ranks[1]["recompiles"] >= 1
     [recompile] = [d for d in report["divergence"] if d["severity"] == "error"]

@@ -221,3 +221,22 @@ def test_library_frame_names_the_compiled_library_function_only_when_user_code_c
     assert library_frame(start(user, lib)) == "forward in modeling_llama.py"
     assert library_frame(start(user, ("/ws/model.py", "forward"))) is None
     assert library_frame(start(user, ("/venv/site-packages/torch/_dynamo/eval_frame.py", "inner"))) == "PyTorch code"
+
+
+def test_a_voided_timing_says_the_guard_then_the_inputs_each_side_ran_on_without_nested_parentheses() -> None:
+    """fused-cpu (recorded; its older words re-derived): was "1 compile ran while timing (x's batch changed from 8 to
+    16): the timed calls (float32[16, 64] (inference)) did not match warmup (float32[8, 64] (inference))." (review 25,
+    B D19)."""
+    report = json.loads((FIXTURES / "reports" / "fused-cpu" / "report.json").read_text())
+    [discarded] = report["modes"][0]["discardedTimings"]
+    said = (
+        "x's batch changed from 8 to 16, so 1 compile ran while timing: warm-up ran on float32[8, 64] (inference), "
+        "the timed calls on float32[16, 64] (inference)."
+    )
+    assert discarded["invalidReason"] == said
+    guard = "tensor 'x' size mismatch at index 0. expected 8, actual 16"
+    cause = explain.timing_cause("float32[16, 64] (inference)", "float32[8, 64] (inference)")
+    assert explain.recompiled_while_timing(1, [guard, guard], cause) == said
+    assert explain.recompiled_while_timing(2, [], explain.timing_cause("a", "a")) == (
+        "2 compiles ran while timing: a timed call took a path warm-up had not compiled."
+    )

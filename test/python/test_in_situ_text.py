@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from compile_lens_runner.report import in_situ_text
+from compile_lens_runner.report import in_situ_text, reason_text, shape_reasons
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
 
@@ -47,9 +47,8 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
         "0.91× per step in situ, 1.82 ms → 2.00 ms per step",
         "  549 → 500 steps/s",
         f"  why: {work}",
-        "  steady steps: eager 70, compiled 69; 48 steps left out: 3 the compiled warm-up, 29 running across a switch "
-        "between eager and compiled, 12 the first at its input shape (each side compiles or warms up there), 4 "
-        "holding Compile Lens's own work (saving inputs to replay, checking for changes)",
+        "  steady steps: eager 70, compiled 69; 48 steps left out: 3 in the compiled warm-up, 12 first at its input "
+        "shape, 29 running across a switch between eager and compiled, 4 holding Compile Lens's own work",
         "  float32[1, 37, 512]; inference: 0.89×, 0.80 ms → 0.90 ms (41 calls)",
         "  float32[1, 512, 512]; inference: 0.92×, 1.20 ms → 1.30 ms (1 call)",
     ]
@@ -98,7 +97,7 @@ def test_per_call_where_every_step_held_a_compile_and_no_number_where_no_step_wa
     call_only = _region(call=_step(1.22), reason=why, steadySteps={"eager": 9, "compiled": 9}, dropped={"compiled": 1})
     lines = in_situ_text.lines(call_only)  # type: ignore[arg-type]
     assert lines[0].endswith(f": 1.22× per call in situ, 2.44 ms → 2.00 ms per call; no step speedup — {why}")
-    assert lines[1] == "  steady steps: eager 9, compiled 9; 1 step left out: compiling"
+    assert lines[1] == "  steady steps: eager 9, compiled 9; 1 step left out: 1 compiling"
     none = _region(pairs=0, reason="no call of it ran compiled code: every call ran eagerly", regionSeconds=None)
     assert in_situ_text.lines(none) == [  # type: ignore[arg-type]
         "in situ: no call of it ran compiled code: every call ran eagerly"  # the reason says which step: once
@@ -134,12 +133,40 @@ def test_the_whole_script_both_ways_as_the_separate_runs_recorded_it() -> None:
 
 def test_the_steps_left_out_are_said_in_one_place_the_reason_too() -> None:
     assert in_situ_text.left_out({"switch": 0}) is None
-    assert in_situ_text.left_out({"first on its signature": 1}) == (
-        "1 step left out: the first at its input shape (each side compiles or warms up there)"
-    )
+    assert in_situ_text.left_out({"first on its signature": 1}) == "1 step left out: 1 first at its input shape"
     assert in_situ_text.left_out({"switch": 1200, "observer": 1}) == (
-        "1,201 steps left out: 1,200 running across a switch between eager and compiled, 1 holding Compile Lens's own "
-        "work (saving inputs to replay, checking for changes)"
+        "1,201 steps left out: 1,200 running across a switch between eager and compiled, 1 holding Compile Lens's own work"
+    )
+
+
+# an H200 run of a bf16-autocast training loop (gpu/amp_train.py, 300 calls): its in-situ numbers as recorded
+AMP_H200 = {
+    "pairs": 36, "method": "interleaved", "failure": None, "reason": None, "compileSeconds": 2.65,
+    "steadySteps": {"eager": 107, "compiled": 103}, "stepsMade": 300,
+    "dropped": {"warm-up": 3, "switch": 72, "first on its signature": 1, "observer": 13},
+    "step": {"eagerMs": 12.0903, "compiledMs": 8.1415, "speedup": 1.485, "low": 1.2623, "high": 1.7078, "pairs": 36,
+             "samples": 103, "comparedBy": "signature"},
+}  # fmt: skip
+
+
+def test_the_answer_and_the_in_situ_lines_give_one_count_of_the_steps_a_per_step_number_leaves_out() -> None:
+    """The H200 run said "4 of the script's 300 calls are left out of the number" in its answer beside "89 steps left
+    out" in its in-situ lines: the number is per step, so both say its 89 steps, with the same whys."""
+    region = {"id": "r0", "calls": [], "callCount": 300, "shapes": None, "inSitu": copy.deepcopy(AMP_H200)}
+    (left,) = [r for r in shape_reasons.shape_reasons(region) if r["code"] == "in-situ-left-out"]  # type: ignore[arg-type]
+    whys = (
+        "3 in the compiled warm-up, 1 first at its input shape, 72 running across a switch between eager and compiled, 13 "
+        "holding Compile Lens's own work"
+    )
+    assert reason_text.sentence(left) == f"In situ, the number leaves out 89 steps: {whys}."
+    assert reason_text.clause(left) == "89 steps left out"
+    assert in_situ_text.lines(region)[-1] == f"  steady steps: eager 107, compiled 103; 89 steps left out: {whys}"  # type: ignore[arg-type]
+    # a per-call number (every step held a compile) leaves out calls: only the calls its costs took
+    per_call = {**copy.deepcopy(AMP_H200), "step": None, "call": AMP_H200["step"]}
+    region["inSitu"] = per_call
+    (left,) = [r for r in shape_reasons.shape_reasons(region) if r["code"] == "in-situ-left-out"]  # type: ignore[arg-type]
+    assert reason_text.sentence(left) == (
+        "In situ, the number leaves out 4 calls: 3 in the compiled warm-up, 1 first at its input shape."
     )
 
 
@@ -152,7 +179,7 @@ def test_why_there_is_no_step_speedup_is_said_here_from_the_measurement_s_code()
         "later calls run eagerly): every call ran eagerly, so there is nothing compiled to compare",
         "before-interleaving": "the script's 3 calls of it all came before its steps began to run eager and compiled "
         "by turns (that starts once 2 calls in a row compile nothing): no eager call to compare",
-        "no-steady-side": "no steady compiled step: 1 step left out: compiling",
+        "no-steady-side": "no steady compiled step: 1 step left out: 1 compiling",
         "no-shared-signature": "no input signature had steady steps both ways",
     }
     numbers = {

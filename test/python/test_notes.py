@@ -4,9 +4,13 @@ only where there is one. On hand-made measurements: no torch."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from compile_lens_runner.report import notes
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
 
 
 def _mode(**more: Any) -> dict[str, Any]:
@@ -79,9 +83,29 @@ def test_what_graph_breaks_cost_is_said_per_compiler_record_with_the_time_outsid
         "the graphs: eager code, guards, Python)."
     )
     assert notes.break_cost({"graphCount": 1, "graphBreaks": brk, "recompiles": []}, None) == (  # type: ignore[typeddict-item]
-        "one graph was compiled; the code the break left out of it runs eagerly."
+        "one graph holds the compiled code; the code the break left out of it runs eagerly."
     )
     assert notes.break_cost({"graphCount": 0, "graphBreaks": brk, "recompiles": []}, None) == (  # type: ignore[typeddict-item]
         "nothing of it was compiled: every call ran eagerly."
     )
     assert notes.break_cost({"graphCount": 2, "graphBreaks": [], "recompiles": []}, None) is None
+
+
+def test_graph_breaks_cost_the_graphs_one_call_runs_and_recompiles_are_said_apart() -> None:
+    """graphbreak-cpu: 3 breaks in forward make 4 frames; the last one recompiled twice, 6 graphs in all. A call runs
+    4 of them: "split into 6 graphs" counted the recompiled versions as graphs a call runs (review 25, A D3)."""
+    report = json.loads((FIXTURES / "graphbreak-cpu" / "report.json").read_text())
+    compiler = report["modes"][0]["compiler"]
+    assert compiler["graphCount"] == 6 and len(compiler["recompiles"]) == 2 and len(compiler["graphBreaks"]) == 3
+    assert notes.graphs_per_call(compiler) == 4
+    assert notes.break_cost(compiler, None) == (
+        "the compiled code is split into 4 graphs; code between them runs eagerly; 2 recompiles compiled 2 more "
+        "versions of them (6 graphs in all)."
+    )
+    assert compiler["breakCost"] == notes.break_cost(compiler, report["modes"][0].get("outsideGraphsMsPerStep"))
+    # a frame recompiled with no tensor work made no graph: one graph a call
+    frames = [{"compileId": "0/0"}, {"compileId": "0/1"}, {"compileId": "1/0"}]
+    one = {"graphCount": 1, "graphBreaks": [{"reason": "print"}], "recompiles": [{}], "frames": frames}
+    assert notes.break_cost(one, None) == (  # type: ignore[arg-type]
+        "one graph holds the compiled code; the code the break left out of it runs eagerly."
+    )

@@ -114,3 +114,23 @@ def test_a_replay_restores_module_training_per_submodule(recorder: RegionRecorde
         assert region.eager(*args, **kwargs).tolist() == [3.0, 3.0]  # x * 2 + 1: as the script's calls computed
     assert not model.training and model.inner.training  # the script's own modes again
     assert region.eager(*args, **kwargs).tolist() == [4.0, 4.0]
+
+
+def test_a_tie_of_one_call_signatures_replays_one_that_ran_compiled() -> None:
+    """Every call at its own size, the first ones compiled and the rest past the recompile limit (eagerly): the replay
+    takes inputs the script's compiled code ran on, never ones Dynamo ran eagerly (that replay times eager twice)."""
+    from collections import Counter as Counts
+    from types import SimpleNamespace
+
+    from compile_lens_runner.script.replay import chosen_signatures
+
+    sizes = [f"float32[{n}, 8]" for n in (1, 2, 3, 4)]
+    calls = [SimpleNamespace(signature=s, ran_compiled=i < 2) for i, s in enumerate(sizes)]
+    region = SimpleNamespace(
+        signatures=Counts(sizes),
+        calls=calls,
+        replay=SimpleNamespace(captures=dict.fromkeys(sizes)),
+        last_call={s: i for i, s in enumerate(sizes)},
+        last_signature=sizes[-1],
+    )
+    assert chosen_signatures(region)[0] == ("float32[2, 8]", "most-frequent")  # type: ignore[arg-type]

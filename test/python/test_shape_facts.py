@@ -4,11 +4,13 @@ test_shapes_profiles.py."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from compile_lens_runner.report import reason_text, shape_text
 from compile_lens_runner.report.shape_reasons import shape_reasons, step_unit
 from compile_lens_runner.script import shape_facts
+from conftest import REPO
 
 LIMIT_REASON = "Dynamo stopped compiling inner after 8 compiles of it; later calls run eagerly"
 
@@ -82,9 +84,11 @@ def test_a_growing_cache_is_a_decode_loop_read_per_token_and_its_second_compile_
     )
     by_code = {r["code"]: r for r in shape_reasons(entry)}  # type: ignore[arg-type]
     assert reason_text.clause(by_code["decode-loop"]) == "per sequence of 10 tokens: 5.00 ms → 2.50 ms"
-    # the warm-up's 3 calls are left out of the number and said; a step across a switch is the measurement's own seam
-    assert by_code["in-situ-left-out"]["count"] == 3 and "3 of the script's 30 calls" in reason_text.sentence(
-        by_code["in-situ-left-out"]
+    # the warm-up's 3 calls are left out of the number: said, with the steps across a switch the per-token number
+    # leaves out too, in its unit
+    assert by_code["in-situ-left-out"]["count"] == 8 and reason_text.sentence(by_code["in-situ-left-out"]) == (
+        "In situ, the number leaves out 8 tokens: 3 in the compiled warm-up, 5 running across a switch between eager "
+        "and compiled."
     )
 
 
@@ -273,3 +277,18 @@ def test_the_fixes_worth_a_run_follow_the_facts_mark_dynamic_first_buckets_only_
     with_grad = [{**c, "signature": c["signature"].replace("no_grad", "grad")} for c in calls]
     entry = {**entry, "calls": with_grad}
     assert [p["kind"] for p in shape_fix.plans(entry)] == ["mark-dynamic", "dynamic"]  # type: ignore[arg-type]
+
+
+def test_a_sentence_that_starts_with_code_keeps_the_code_s_case() -> None:
+    """train_small's r1 (recorded): its shape reasons start with dynamic=False and mark_dynamic(x, 1), which read
+    "Dynamic=False …" and "Mark_dynamic(x, 1) …" capitalised as plain words (review 25, C J3)."""
+    report = json.loads((REPO / "test" / "fixtures" / "recorded" / "train_small-cpu" / "report.json").read_text())
+    r1 = next(r for r in report["regions"] if r["id"] == "r1")
+    said = {r["code"]: reason_text.sentence(r) for r in r1["answer"]["reasons"]}
+    assert said["recompile-limit"].startswith("dynamic=False with 10 lengths: 8 compiled, then the recompile limit")
+    assert said["shape-fix"].startswith("mark_dynamic(x, 1) and dynamic=True and buckets of 16, 32, 64")
+    assert "Dynamic=False" not in r1["answer"]["sentence"] and "Mark_dynamic" not in r1["answer"]["sentence"]
+    # a plain word still starts its sentence capitalised
+    assert reason_text.sentence({"code": "automatic-dynamic", "call": 1, "count": 28}).startswith(
+        "Sizes changed at call 1"
+    )

@@ -69,6 +69,22 @@ def test_a_region_that_recompiles_every_call_and_the_calls_dynamo_ran_eagerly() 
     )
 
 
+def test_recompiles_with_the_same_inputs_say_what_changed_instead() -> None:
+    """train_small's Counter recompiled on calls 1-3 at the same inputs: the failed guard (self.calls changed) is
+    why, not the inputs listed three times (review 25, C D8)."""
+    report = json.loads((REPO / "test" / "fixtures" / "recorded" / "train_small-cpu" / "report.json").read_text())
+    counter = next(r for r in report["regions"] if r["name"] == "Counter")
+    assert story.region_story(counter) == (
+        "3 of 4 calls recompiled with the same inputs (float32[8, 32]; inference), each time because the Python "
+        "value self.calls changed; 0.39 s went to compiling."
+    )
+    # one of them at new inputs: each recompile says its own change
+    counter["calls"][2]["signature"] = "float32[16, 32]; inference"
+    assert story.region_story(counter) == (
+        "3 of 4 calls recompiled (the Python value self.calls changed, batch 16, batch 8); 0.39 s went to compiling."
+    )
+
+
 def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_a_sentence() -> None:
     r0 = region("script-regions-cpu", "r0")
     said = story.region_story(r0)
@@ -110,6 +126,11 @@ def test_the_story_says_only_what_the_calls_show() -> None:
 
 
 def test_numbers_side_by_side_agree_or_say_why() -> None:
+    # the measured time is the answer's (the fastest rounds' estimate), not the rounds' median (review 25, C D6)
+    r1 = region("script-kernels-cpu", "r1")
+    replay = next(n for n in [r1["answer"]["number"], *r1["answer"]["evidence"]] if n["kind"] == "replay-call")
+    assert round(replay["compiledMs"], 3) != round(r1["measurements"][0]["timing"]["medianMs"], 3)
+    assert f"and {replay['compiledMs']:.3f} ms measured.)" in (story.region_story(r1) or "")
     r0 = region("script-kernels-cpu", "r0")
     said = story.region_story(r0) or ""
     # the script's calls took 0.032 ms (median), the measurement 0.014 ms: one line says why

@@ -237,14 +237,28 @@ def guard_sentence(reason: str) -> str | None:
     return first[:1].lower() + first[1:]
 
 
-def recompiled_while_timing(compiles: int, guards: list[str], cause: str) -> str:
-    """A target mode's timing voided by compiles inside it, and why: "1 compile ran while timing (x's batch changed
-    from 8 to 16): the timed calls (…) did not match warmup (…)." Each failed guard as a sentence (PyTorch's words
-    quoted where Compile Lens has none), never with its compile id."""
-    said = [guard_sentence(g) or f'the guard "{without_compile_id(g)}" failed' for g in guards]
-    why = f" ({'; '.join(dict.fromkeys(said))})" if said else ""
-    text = f"{compiles} compile{'' if compiles == 1 else 's'} ran while timing{why}: {cause}"
+def timing_cause(timed: str, warm: str) -> str:
+    """Why the timed calls compiled: they ran on other inputs than warm-up did, else took a path it had not."""
+    if timed != warm:
+        return f"warm-up ran on {warm}, the timed calls on {timed}"
+    return "a timed call took a path warm-up had not compiled"
+
+
+def voided_timing(compiles: int, said: list[str], cause: str) -> str:
+    """A timing voided by compiles inside it, from each failed guard as a sentence: "x's batch changed from 8 to 16,
+    so 1 compile ran while timing: warm-up ran on float32[8, 64] (inference), the timed calls on float32[16, 64]
+    (inference)." """
+    ran = f"{compiles} compile{'' if compiles == 1 else 's'} ran while timing: {cause}"
+    why = "; ".join(dict.fromkeys(said))
+    text = f"{why}, so {ran}" if why else ran
     return text if text.endswith(".") else text + "."
+
+
+def recompiled_while_timing(compiles: int, guards: list[str], cause: str) -> str:
+    """A target mode's timing voided by compiles inside it, and why (voided_timing). Each failed guard as a sentence
+    (PyTorch's words quoted where Compile Lens has none), never with its compile id."""
+    said = [guard_sentence(g) or f'the guard "{without_compile_id(g)}" failed' for g in guards]
+    return voided_timing(compiles, said, cause)
 
 
 def _values(reasons: list[str]) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .. import formats
 from ..measure import interleaved
-from ..shapes.answer import Answer, AnswerNumber
+from ..shapes.answer import Answer, AnswerNumber, Reason
 from ..shapes.in_situ import CompileFailure, InSituSpeedup, NoStep, RegionInSitu
 from ..shapes.region import Region
 from ..shapes.report import Report
@@ -23,30 +23,52 @@ _COMPARED = {
 }
 
 
-# why a step was left out, in the user's words (the keys are the report's codes: `dropped`)
+# why a step was left out, in words that follow its count ("3 in the compiled warm-up"), the number's own costs first
+# and the measurement's seams last (the keys are the report's codes: `dropped`)
 LEFT_OUT_WORDS = {
-    "warm-up": "the compiled warm-up",
-    "switch": "running across a switch between eager and compiled",
-    "first on its signature": "the first at its input shape (each side compiles or warms up there)",
+    "warm-up": "in the compiled warm-up",
+    "first on its signature": "first at its input shape",
     "compiled": "compiling",
-    "observer": "holding Compile Lens's own work (saving inputs to replay, checking for changes)",
-    "ran eagerly": "compiled steps that ran no compiled code",
-    "never served compiled": "eager steps at a shape compiled code never served",
+    "ran eagerly": "on the compiled side that ran no compiled code",
+    "never served compiled": "eager at a shape compiled code never served",
+    "switch": "running across a switch between eager and compiled",
+    "observer": "holding Compile Lens's own work",
 }
 
 
-def left_out(dropped: dict[str, int]) -> str | None:
-    """ "1 step left out: the first at its input shape (…)", "45 steps left out: 29 running across a switch between
-    eager and compiled, 16 compiling"; None when none was."""
-    reasons = [(why, n) for why, n in dropped.items() if n > 0]
-    if not reasons:
-        return None
-    words = [LEFT_OUT_WORDS.get(why, why) for why, _ in reasons]
-    parts = (
-        words if len(reasons) == 1 else [f"{formats.whole(n)} {w}" for (_, n), w in zip(reasons, words, strict=True)]
+def _left_out_parts(dropped: dict[str, int]) -> tuple[int, list[str]]:
+    """The steps left out and each why with its count, in LEFT_OUT_WORDS' order."""
+    reasons = sorted(
+        ((why, n) for why, n in dropped.items() if n > 0),
+        key=lambda r: list(LEFT_OUT_WORDS).index(r[0]) if r[0] in LEFT_OUT_WORDS else len(LEFT_OUT_WORDS),
     )
-    total = sum(n for _, n in reasons)
-    return f"{formats.whole(total)} {'step' if total == 1 else 'steps'} left out: {', '.join(parts)}"
+    return sum(n for _, n in reasons), [f"{formats.whole(n)} {LEFT_OUT_WORDS.get(why, why)}" for why, n in reasons]
+
+
+def _steps(n: int, unit: str) -> str:
+    return f"{formats.whole(n)} {unit if n == 1 else unit + 's'}"
+
+
+def left_out(dropped: dict[str, int], unit: str = "step") -> str | None:
+    """ "89 steps left out: 3 in the compiled warm-up, 1 first at its input shape, 72 running across a switch between
+    eager and compiled, 13 holding Compile Lens's own work"; None when none was."""
+    total, parts = _left_out_parts(dropped)
+    if not total:
+        return None
+    return f"{_steps(total, unit)} left out: {', '.join(parts)}"
+
+
+def left_out_clause(r: Reason) -> str:
+    """The in-situ-left-out reason's clause: "89 steps left out"."""
+    return f"{_steps(r.get('count', 0), r.get('unit', 'step'))} left out"
+
+
+def left_out_sentence(r: Reason) -> str:
+    """The in-situ-left-out reason's sentence: what the answer's number leaves out, in its unit and with the counts
+    the in-situ lines give (one count of the steps left out, issue 44)."""
+    _, parts = _left_out_parts(r.get("dropped") or {})
+    whys = f": {', '.join(parts)}" if parts else ""
+    return f"In situ, the number leaves out {_steps(r.get('count', 0), r.get('unit', 'step'))}{whys}."
 
 
 def no_step_reason(no_step: NoStep, dropped: dict[str, int]) -> str:

@@ -1,8 +1,8 @@
 """A target mode's measurement in one line (schema 1.25: a mode's `measuredText`), as the CLI shows it under the
 headline: the answer's words for its number, compiled per call against the eager it rests on, kernels per step both
-ways, the compiler's graphs, breaks and recompiles, the compile time and the break-even. Written once the run's answer
-is decided (answer.attach), with formats.py's numbers; a mode with no number of the answer's has no line (the answer
-says why: its `unmeasured`). Schema 1.28: a script region's replay in one line the same way (its measurement's
+ways, the compiler's graphs, breaks and recompiles, the compile time (its recompiles' beside it) and the break-even.
+Written once the run's answer is decided (answer.attach), with formats.py's numbers; a mode with no number of the
+answer's has no line (the answer says why: its `unmeasured`). Schema 1.28: a script region's replay in one line the same way (its measurement's
 `measuredText`): which callable, on which inputs, the answer's words for its number, its times and kernels, a what-if
 mode's own compile on those inputs, the break-even where the number is the answer's."""
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 from .. import formats
 from ..shapes.answer import Answer, AnswerNumber, Reason
 from ..shapes.common import Timing
+from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region
 from ..shapes.report import Report
@@ -25,6 +26,14 @@ def _number(answer: Answer, index: int) -> AnswerNumber | None:
 def _ms(timing: Timing | None) -> float | None:
     """The time per call a speedup uses: the fastest rounds' estimate (the median before schema 1.4)."""
     return None if timing is None else timing.get("estimateMs", timing["medianMs"])
+
+
+def compile_text(compile_s: float, compiler: CompilerInsight | None) -> str:
+    """ "compile 10.2 s + 2.8 s recompiling": the first call's compile, then the recompiles' (each frame compiled again
+    after its first compile), so one compile time is said, whole, wherever the runner says it."""
+    frames = (compiler.get("frames") or []) if compiler else []
+    again = [f["seconds"] for f in frames if (f.get("compileId") or "0").rsplit("/", 1)[-1] != "0"]
+    return f"compile {formats.seconds(compile_s)}" + (f" + {formats.seconds(sum(again))} recompiling" if again else "")
 
 
 def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays: Reason | None = None) -> str:
@@ -59,7 +68,7 @@ def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays:
     )
     compile_s = m.get("compileSeconds")
     if compile_s is not None:
-        parts.append(f"compile {formats.seconds(compile_s)}")
+        parts.append(compile_text(compile_s, compiler))
     if pays is not None:
         parts.append(f"break-even after {formats.break_even(pays['steps'], pays.get('unit', 'call'))}")
     return f"{m['mode']}: {', '.join(parts)}"

@@ -110,10 +110,21 @@ def launch_bound(report: Report) -> str | None:
     )
 
 
-def break_cost(compiler: CompilerInsight, outside_ms: float | None) -> str | None:
-    """What the graph breaks of one compiler record cost: the graphs the code is split into, the time outside them."""
+def graphs_per_call(compiler: CompilerInsight) -> int | None:
+    """The graphs one call runs: one per compiled frame (a recompile compiles another version of a frame a call runs
+    instead, not beside it), at most the graphs made (a frame with no tensor work makes none); None when nothing was
+    made or the frames were not recorded."""
     graphs = compiler.get("graphCount")
-    if not compiler.get("graphBreaks") or graphs is None:
+    ids = [f.get("compileId") for f in compiler.get("frames") or []]
+    frames = {i.rsplit("/", 1)[0] for i in ids if i}
+    return None if graphs is None else min(graphs, len(frames)) if frames else graphs
+
+
+def break_cost(compiler: CompilerInsight, outside_ms: float | None) -> str | None:
+    """What the graph breaks of one compiler record cost: the graphs one call runs, the time outside them; the
+    graphs recompiles added said apart (a call runs one version of each)."""
+    graphs, per_call = compiler.get("graphCount"), graphs_per_call(compiler)
+    if not compiler.get("graphBreaks") or graphs is None or per_call is None:
         return None
     if graphs == 0:
         return "nothing of it was compiled: every call ran eagerly."
@@ -122,11 +133,20 @@ def break_cost(compiler: CompilerInsight, outside_ms: float | None) -> str | Non
         if outside_ms is None
         else f" ({formats.ms(outside_ms)} per call is spent outside the graphs: eager code, guards, Python)"
     )
-    if graphs == 1:
-        return f"one graph was compiled; the code the break left out of it runs eagerly{outside}."
-    return (
-        f"the compiled code is split into {formats.plural(graphs, 'graph')}; code between them runs eagerly{outside}."
+    recompiles = len(compiler.get("recompiles") or [])
+    versions = formats.plural(graphs - per_call, "more version")
+    them = "it" if per_call == 1 else "them"
+    more = (
+        ""
+        if per_call == graphs
+        else f"; {formats.plural(recompiles, 'recompile')} compiled {versions} of {them} ({graphs} graphs in all)"
+        if recompiles
+        else f"; {versions} of {them} were compiled ({graphs} graphs in all)"
     )
+    if per_call == 1:
+        return f"one graph holds the compiled code; the code the break left out of it runs eagerly{outside}{more}."
+    split = f"the compiled code is split into {formats.plural(per_call, 'graph')}"
+    return f"{split}; code between them runs eagerly{outside}{more}."
 
 
 def attach(report: Report) -> None:

@@ -5,17 +5,19 @@ Extension point: a reason code's words are one entry of SENTENCES: (its clause i
 in LEADING leads the headline, before the verdict and its number: a failure at the user's line, and the shape story
 of issue 43 (recompile-limit, warmup-other-shape, cuda-graphs-per-size, automatic-dynamic and the shape-fix beside
 it; report/shape_reasons.py gives them, shape_text.py words them, and what an in-situ number leaves out:
-eager-fallback, in-situ-left-out, and a decode loop's sequence).
+eager-fallback, in-situ-left-out (in in_situ_text.py's words, as the in-situ lines count them), and a decode loop's
+sequence).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 
 from .. import formats
 from ..shapes.answer import Reason
-from . import shape_text
+from . import in_situ_text, shape_text
 
 
 def place(reason: Reason) -> str:
@@ -69,7 +71,36 @@ def _failed_clause(r: Reason) -> str:
 
 Clause = Callable[[Reason], str]
 
+# a plain word: a sentence that starts with one starts with it capitalised; code (dynamic=False, mark_dynamic(x, 1),
+# x's batch) keeps its case
+_PLAIN_WORD = re.compile(r"[a-z]+(?=[\s,:;]|$)")
+
+
+def _start(clause: str) -> str:
+    """The clause as a sentence's start: its first word capitalised unless it is code."""
+    return clause[:1].upper() + clause[1:] if _PLAIN_WORD.match(clause) else clause
+
+
 # code -> (its clause in the headline, its sentence); every reason a report carries has its words here
+# why no in-situ measurement was made, by the no-in-situ reason's kind: its clause and its sentence
+_NO_IN_SITU: dict[str, tuple[str, Clause]] = {
+    "no-set-stance": (
+        "replay only",
+        lambda r: (
+            f"Not measured in situ: torch {r.get('torch') or 'here'} has no torch.compiler.set_stance (PyTorch 2.6 and "
+            "later)."
+        ),
+    ),
+    "turned-off": ("in situ off", lambda r: "Not measured in situ (--no-in-situ)."),
+    "attached": (
+        "not measured in situ under attach",
+        lambda r: (
+            "Not measured in situ: under attach, Compile Lens only watches a job its own launcher started; it does "
+            "not switch compiling off for some of the job's calls to time them eagerly."
+        ),
+    ),
+}
+
 SENTENCES: dict[str, tuple[Clause, Clause]] = {
     "failed": (
         _failed_clause,
@@ -105,11 +136,15 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     "host-contended": (
         lambda r: "host busy",
         # the number says "host busy, not trusted" (sentences.number_text): this says why
-        lambda r: f"{r.get('what', '')[:1].upper()}{r.get('what', '')[1:].rstrip('.')}.{_fix(r)}",
+        lambda r: f"{_start(r.get('what', '')).rstrip('.')}.{_fix(r)}",
     ),
     "too-noisy-to-decide": (
         lambda r: "too noisy to decide",
         lambda r: "It varied too much to decide: profile again when the host is quieter, or with more --rounds.",
+    ),
+    "no-range": (
+        lambda r: "no range measured",
+        lambda r: "A report from before ranges: where a next run lands is unknown, so no verdict rests on it.",
     ),
     "slower": (lambda r: "slower compiled", lambda r: "Compiled is slower than eager."),
     "not-faster": (
@@ -151,15 +186,10 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: f"Not measured in situ: {r.get('what', '').rstrip('.')}.",
     ),
     "no-in-situ": (
-        lambda r: "replay only" if r.get("kind") == "no-set-stance" else "in situ off",
+        lambda r: _NO_IN_SITU[r.get("kind", "turned-off")][0],
         # what was not measured, only: a replay's number says itself ("per call replayed"), and a region that was
         # not replayable has no verdict to rest on it (a rank of a torchrun job read "the verdict rests on the replay")
-        lambda r: (
-            f"Not measured in situ: torch {r.get('torch') or 'here'} has no torch.compiler.set_stance (PyTorch 2.6 and "
-            "later)."
-            if r.get("kind") == "no-set-stance"
-            else "Not measured in situ (--no-in-situ)."
-        ),
+        lambda r: _NO_IN_SITU[r.get("kind", "turned-off")][1](r),
     ),
     "replay-not-possible": (
         lambda r: f"not replayable: {r.get('what')}",
@@ -205,16 +235,14 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     "recompile-limit": (
         shape_text.limit_clause,
         lambda r: (
-            f"{shape_text.limit_clause(r)[:1].upper()}{shape_text.limit_clause(r)[1:]}: Dynamo runs a frame eagerly for sizes it has no "
-            "graph for once it reached the limit, so those calls are never timed as compiled: the number compares "
-            "the calls compiled code served."
+            f"{_start(shape_text.limit_clause(r))}: Dynamo runs a frame eagerly for sizes it has no "
+            "graph for once it reached the limit, so those calls are never timed as compiled"
+            + (": the number compares the calls compiled code served." if r.get("measured", True) else ".")
         ),
     ),
     "warmup-other-shape": (
         shape_text.warmup_clause,
-        lambda r: (
-            f"{shape_text.warmup_clause(r)[:1].upper()}{shape_text.warmup_clause(r)[1:]}: warm up at the shape the real calls use."
-        ),
+        lambda r: f"{_start(shape_text.warmup_clause(r))}: warm up at the shape the real calls use.",
     ),
     "cuda-graphs-per-size": (
         shape_text.graphs_clause,
@@ -225,13 +253,11 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "automatic-dynamic": (
         shape_text.automatic_clause,
-        lambda r: (
-            f"{shape_text.automatic_clause(r)[:1].upper()}{shape_text.automatic_clause(r)[1:]} (automatic dynamic shapes)."
-        ),
+        lambda r: f"{_start(shape_text.automatic_clause(r))} (automatic dynamic shapes).",
     ),
     "shape-fix": (
         shape_text.fix_clause,
-        lambda r: f"{shape_text.fix_clause(r)[:1].upper()}{shape_text.fix_clause(r)[1:]}.",
+        lambda r: f"{_start(shape_text.fix_clause(r))}.",
     ),
     "eager-fallback": (
         lambda r: (
@@ -243,8 +269,8 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         ),
     ),
     "in-situ-left-out": (
-        lambda r: f"{formats.whole(r.get('count', 0))} calls left out",
-        shape_text.left_out,
+        in_situ_text.left_out_clause,
+        in_situ_text.left_out_sentence,
     ),
     "launch-bound-range": (lambda r: "launch-bound eager", shape_text.launch_bound),
     "decode-loop": (

@@ -12,8 +12,9 @@ from ..shapes.answer import Reason, Unit
 from ..shapes.in_situ import RegionInSitu
 from ..shapes.region import Region, RegionShapes, ShapeChange, ShapeFix
 
-# the in-situ drops that are calls the number leaves out (compiles, warm-up, first-call costs, eager code), not the
-# measurement's own seams (a step across a switch, the observer's or the profiler's work)
+# the in-situ drops that are calls the number leaves out (compiles, warm-up, first-call costs, eager code): said beside
+# it where any was; a per-step number leaves out the measurement's own seams too (a step across a switch, the
+# observer's or the profiler's work), a per-call one only these calls
 _LEFT_OUT = ("warm-up", "compiled", "first on its signature", "ran eagerly", "never served compiled")
 
 
@@ -145,9 +146,10 @@ def _counted(region: Region, s: RegionInSitu, shapes: RegionShapes | None, led_b
     if ran and not led_by_limit:
         out.append({"code": "eager-fallback", "count": ran["calls"], "made": ran["of"]})
     dropped = s.get("dropped") or {}
-    left = sum(dropped.get(why, 0) for why in _LEFT_OUT)
-    if left:
-        out.append({"code": "in-situ-left-out", "count": left, "made": int(s.get("stepsMade") or region["callCount"])})
+    if any(dropped.get(why, 0) for why in _LEFT_OUT):  # said in the number's unit, as the in-situ lines count them
+        unit: Unit = step_unit(region) if s.get("step") else "call"
+        left = dropped if s.get("step") else {why: n for why, n in dropped.items() if why in _LEFT_OUT}
+        out.append({"code": "in-situ-left-out", "count": sum(left.values()), "unit": unit, "dropped": left})
     loop = shapes.get("loop") if shapes else None
     if loop and loop["growsBy"] == 1 and s.get("step"):
         n = loop["callsPerRepetition"]

@@ -176,13 +176,6 @@ def recompile_limit_reached(function: str | None, limit: int) -> str:
     )
 
 
-def left_out(r: Reason) -> str:
-    return (
-        f"In situ, {formats.whole(r.get('count', 0))} of the script's {formats.whole(r.get('made', 0))} calls are left "
-        "out of the number: compiles, the warm-up, first calls at a size, and calls that ran eagerly."
-    )
-
-
 def launch_bound(r: Reason) -> str:
     return (
         f"A launch-bound eager (its host time {formats.pct(r.get('hostPct', 0.0))} of its GPU time): the range holds a "

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .. import formats
 from ..shapes.mode import RegionMeasurement
 from ..shapes.region import Region, RegionCall
+from . import verdict
 
 _TENSOR = re.compile(r"([A-Za-z_]\w*)\[([\d,\s]*)\]")
 
@@ -131,24 +132,27 @@ def _recompile_churn(calls: list[RegionCall], recompiles: list[RegionCall]) -> s
     known = [c for c in compiles if c.get("compileSeconds") is not None]
     total = sum(c["compileSeconds"] or 0.0 for c in known)
     position = {id(c): k for k, c in enumerate(calls)}
+    before = [calls[position[id(r)] - 1]["signature"] if position[id(r)] > 0 else None for r in recompiles]
+    # what changed: the inputs where they did, else the failed guard in words (a Python value the graph held)
     changes = [
-        signature_change(calls[position[id(r)] - 1]["signature"], r["signature"])[1]
-        if position[id(r)] > 0
-        else r["signature"]
-        for r in recompiles
+        r["signature"]
+        if was is None
+        else signature_change(was, r["signature"])[1]
+        if was != r["signature"]
+        else r.get("recompileWhy") or "the same inputs"
+        for r, was in zip(recompiles, before, strict=True)
     ]
-    shown = [*changes[:3], "…", changes[-1]] if len(changes) > 4 else changes
     cost = (
         f"; {formats.seconds(total)} went to compiling"
         + (" (in the calls that reported it)" if len(known) < len(compiles) else "")
         if known
         else ""
     )
-    return (
-        f"{len(recompiles)} of {formats.plural(len(calls), 'call')} recompiled"
-        + (", each for inputs not seen before" if all_new else "")
-        + f" ({', '.join(shown)}){cost}."
-    )
+    count = f"{len(recompiles)} of {formats.plural(len(calls), 'call')} recompiled"
+    if all(was == r["signature"] for r, was in zip(recompiles, before, strict=True)) and len(set(changes)) == 1:
+        return f"{count} with the same inputs ({recompiles[0]['signature']}), each time because {changes[0]}{cost}."
+    shown = [*changes[:3], "…", changes[-1]] if len(changes) > 4 else changes
+    return f"{count}" + (", each for inputs not seen before" if all_new else "") + f" ({', '.join(shown)}){cost}."
 
 
 def _compile_events(compiles: list[RegionCall], calls: list[RegionCall], no_graph: bool) -> str:
@@ -195,9 +199,11 @@ def _fallbacks(calls: list[RegionCall]) -> str | None:
     return f"{which} eagerly: {reason or 'Dynamo did not run compiled code'}."
 
 
-def _median_ms(measurement: RegionMeasurement) -> float | None:
-    timing = measurement.get("timing")
-    return timing.get("medianMs") if timing else None
+def _timed_ms(measurement: RegionMeasurement) -> float | None:
+    """The measured compiled call's time as the answer gives it (the replay's number: verdict.measured_number)."""
+    if measurement.get("speedup") is None:
+        return None
+    return verdict.measured_number(measurement, "replay-call", measurement["mode"], 0).get("compiledMs")
 
 
 def _steady_versus_timed(region: Region, steady_ms: float) -> str | None:
@@ -206,9 +212,9 @@ def _steady_versus_timed(region: Region, steady_ms: float) -> str | None:
     back-to-back calls."""
     timed = next(
         (
-            median
+            ms
             for m in region["measurements"]
-            if m.get("mode") == "as-written" and m.get("status") == "ok" and (median := _median_ms(m))
+            if m.get("mode") == "as-written" and m.get("status") == "ok" and (ms := _timed_ms(m))
         ),
         None,
     )

@@ -28,6 +28,7 @@ from ..compiler.user_code import innermost_user, parse_frames
 from ..errors import RunnerError, classify
 from ..measure import interleaved, paired, speedups
 from ..measure.profiling import LAUNCH_BOUND_IDLE_PCT, PROFILED_STEPS
+from ..report import answer
 from ..run import Run
 from ..shapes.common import RunError
 from ..shapes.mode import CUDAGRAPH_MODES, ModeResult, RegionMeasurement
@@ -372,6 +373,8 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         )
     elif run.spec.get("inSituMethod") == interleaved.METHOD:  # torch < 2.6: the replay alone (report/answer.py)
         in_situ_report.skipped(run.report, "this torch has no torch.compiler.set_stance to switch compiling off with")
+    elif (run.spec.get("rank") or {}).get("attached"):  # attach runs no supervisor to schedule in situ: not a flag
+        in_situ_report.skipped(run.report, answer.ATTACHED)
     else:
         in_situ_report.skipped(run.report, "--no-in-situ")
     warmup_shape.share(entry.get("compiler"), run.report["regions"])

@@ -75,11 +75,17 @@ def left_out_unisolated(region: Region, what_if: list[str]) -> str | None:
 
 
 def chosen_signatures(region: Region) -> list[tuple[str, str]]:
-    """(signature, why): the most frequent signature, then the last one when it differs."""
+    """(signature, why): the most frequent signature, then the last one when it differs. Among equally frequent ones
+    (a script whose every call had its own size), one the script's calls ran compiled code at: a signature past the
+    recompile limit runs eagerly, and its replay would time eager code on both sides."""
     if not region.signatures:
         return []
     captured = region.replay.captures
-    frequent = max(region.signatures, key=lambda s: (region.signatures[s], s in captured, region.last_call[s]))
+    ran_compiled = {call.signature for call in region.calls if call.ran_compiled}
+    frequent = max(
+        region.signatures,
+        key=lambda s: (region.signatures[s], s in ran_compiled, s in captured, region.last_call[s]),
+    )
     last = region.last_signature
     return [(frequent, "most-frequent")] + ([(last, "last")] if last and last != frequent else [])
 

@@ -272,11 +272,7 @@ class TargetRun:
                 f"{describe_inputs(target.inputs)} ({target.grad_mode})",
                 f"{describe_inputs(self.warm_inputs)} ({self.warm_grad})",
             )
-            cause = (
-                f"the timed calls ({timed}) did not match warmup ({warm})"
-                if timed != warm
-                else "a timed call took a path warmup had not compiled"
-            )
+            cause = explain.timing_cause(timed, warm)
             explained = explain.explain(reasons[0].split("\n", 1)[0], reasons[0]) if reasons else None
             if explained:
                 cause += f". {explained['what']} {explained['fix']}"
