@@ -55,6 +55,7 @@ const ranges = new RangeSelection({
   panes: () => state.panes,
   partial: () => state.panes.some((p) => p.preview),
   view: () => state.current.domain() as [number, number],
+  axisTime: onAxis,
   selected: () => state.selected,
   redraw: () => scheduleDraw(),
   reveal: (pane, slice) => {
@@ -477,15 +478,15 @@ function revealSlice(pane: number, slice: number, details: HTMLElement): void {
   timeline.canvas.scrollIntoView({ block: 'nearest' });
 }
 
+/** A pane time as the panes' axis says it now. */
+function onAxis(us: number): string {
+  return axisTime(us, state.current, state.current.range()[1]!);
+}
+
 /** "Show in timeline" of a finding, once the full load is in (focus.ts). */
 function applyFocus(target: TimelineTarget): void {
   state.focus = null;
-  state.focusFound = showTarget(
-    target,
-    state.panes,
-    (from, to) => input.zoomTo(from, to),
-    (us) => axisTime(us, state.current, state.current.range()[1]!),
-  );
+  state.focusFound = showTarget(target, state.panes, (from, to) => input.zoomTo(from, to), onAxis);
   scheduleDraw();
 }
 

@@ -367,6 +367,14 @@ describe('timeline depth', () => {
       ticks.every((t) => unit(t) === unit(at)),
       `"at ${at}" over ticks ${ticks.join(', ')}`,
     );
+    // and a range dragged there, its heading's times as the axis says them
+    await dragRange(page, 0, 0.4, 0.7);
+    const title = await page.locator('.range-summary h3').innerText();
+    const units = [...title.matchAll(/\d (µs|ms|s)\b/g)].map((m) => m[1]);
+    assert.ok(
+      units.length === 3 && units.every((u) => u === unit(ticks[0]!)),
+      `"${title}" over ticks ${ticks.join(', ')}`,
+    );
     await screenshot(page, 'focus');
     // a compile id the trace never ran: said, nothing zoomed
     await page.evaluate((m) => window.postMessage(m, '*'), {
