@@ -175,9 +175,13 @@ test(
       assert.match(hover, /\d (µs|ms)\/step under the profiler/);
       // the hover fades in: shot once it and what holds it are opaque, not with the code showing through its text
       await page.waitForFunction(() => {
-        const hover = document.querySelector('.monaco-hover');
-        for (let e = hover; e; e = e.parentElement) if (Number(getComputedStyle(e).opacity) < 1) return false;
-        return hover !== null;
+        const hover = [...document.querySelectorAll('.monaco-hover')].find((h) =>
+          (h.textContent ?? '').includes('compiled into'),
+        );
+        for (let e: Element | null | undefined = hover; e; e = e.parentElement)
+          if (Number(getComputedStyle(e).opacity) < 1 || e.getAnimations().some((a) => a.playState !== 'finished'))
+            return false;
+        return hover !== undefined;
       });
       await page.screenshot({ path: path.join(ARTIFACTS, 'compiled-line-hover.png') });
       await page.locator('.monaco-hover a', { hasText: 'Open generated code' }).first().click();
