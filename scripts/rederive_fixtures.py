@@ -24,7 +24,7 @@ from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
-from compile_lens_runner.compiler import explain  # noqa: E402
+from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
 from compile_lens_runner.measure import estimator, interleaved, ranges, speedups, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, shape_text  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
@@ -41,14 +41,13 @@ def fixture_reports() -> list[str]:
 
 
 def _recompile_sites(compiler: dict[str, Any]) -> None:
-    """The recorded recompiles said in the user's terms where an older runner had no words for them, and grouped per
-    site (a report before schema 1.4 has none), each site's ranks kept."""
+    """The recorded recompiles said in the user's terms as the runner says them now (an older runner's words, or none,
+    are not kept), and grouped per site (a report before schema 1.4 has none), each site's ranks kept."""
     recompiles = compiler.get("recompiles") or []
     if not recompiles:
         return
     for recompile in recompiles:
-        if recompile.get("explanation") is None:
-            recompile["explanation"] = explain.explain(recompile["reason"])
+        recompile["explanation"] = explain.explain_recorded(recompile)
     ranks = {
         (json.dumps(s.get("location"), sort_keys=True), s["pattern"]): s["ranks"]
         for s in compiler.get("recompileSites") or []
@@ -204,6 +203,14 @@ def _limit_fallback(call: dict[str, Any]) -> None:
         call["recompileLimit"] = limit
 
 
+def _break_explanation(graph_break: dict[str, Any]) -> None:
+    """A graph break in the runner's sentence for it (break_patterns.explain_recorded), one an older runner recorded
+    without it included, so no surface shows PyTorch's message as ours. The frame Dynamo stopped in (`brokeAt`) is read
+    from the log's "Graph break in user code at" line, which such a report did not keep: null."""
+    graph_break["explanation"] = break_patterns.explain_recorded(graph_break)
+    graph_break.setdefault("brokeAt", None)
+
+
 def _attached_skip(report: dict[str, Any]) -> None:
     """A rank of an attached job (its rank facts name its host: ranks/script.py) recorded, before schema 1.30, no
     in-situ run as if its user had passed --no-in-situ: said as the runner records it now (answer.ATTACHED)."""
@@ -228,6 +235,8 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
                 discarded["invalidReason"] = _voided_timing(discarded["invalidReason"])
         if entry.get("compiler"):
             _recompile_sites(entry["compiler"])
+            for graph_break in entry["compiler"].get("graphBreaks") or []:
+                _break_explanation(graph_break)
     for region in out.get("regions") or []:
         _below_zero_in_situ(region)
         for call in region["calls"]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..shapes.compiler import BreakExplanation
+from ..shapes.compiler import BreakExplanation, GraphBreak
 from . import quick_fixes
 
 
@@ -299,7 +299,10 @@ def explain(gb_id: str | None, text: str) -> BreakExplanation | None:
     pattern = find(gb_id, text)
     if pattern is None:
         return None
-    broke = _broke(text)
+    return _said(pattern, _broke(text))
+
+
+def _said(pattern: Pattern, broke: str | None) -> BreakExplanation:
     what = pattern.what.format(broke=f"`{broke}`" if broke else "the call", _eager=_EAGER)
     return {
         "pattern": pattern.id,
@@ -309,3 +312,16 @@ def explain(gb_id: str | None, text: str) -> BreakExplanation | None:
         "fix": pattern.fix,
         "quickFix": quick_fixes.setting(pattern.quick_fix) if pattern.quick_fix else None,
     }
+
+
+def explain_recorded(graph_break: GraphBreak) -> BreakExplanation | None:
+    """A recorded graph break said in today's words, for a report an older runner wrote: from the pattern and the
+    call it matched then; a break recorded before breaks were matched (no `explanation`), matched now on what the
+    report kept of PyTorch's message (its reason and hint, the user's code lines) — less than the log's whole message,
+    so a break the runner matched stays matched as it was."""
+    if "explanation" in graph_break:
+        known = graph_break["explanation"]
+        return _said(_BY_ID[known["pattern"]], known.get("broke")) if known and known["pattern"] in _BY_ID else known
+    frames = [graph_break.get("location"), *(graph_break.get("userStack") or [])]
+    code = "\n".join(str(f.get("code") or "") for f in frames if f)
+    return explain(graph_break.get("gbId"), "\n".join([graph_break["reason"], graph_break.get("hint") or "", code]))
