@@ -88,6 +88,7 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .rank-steps { margin-top: 10px; }
 .rank-steps .hint { max-width: 960px; }
 .rank-steps-table td, .rank-steps-table th { white-space: nowrap; }
+.rank-steps-table td.slowest-rank { white-space: normal; min-width: 16em; } /* a sentence: wrapped, not scrolled */
 .rank-steps-table tr[data-pane="0"] > * { border-top: 1px solid var(--vscode-panel-border, #80808059); }
 .rank-steps-table tr.slowest td { font-weight: 600; }
 .region-measurements td, .region-measurements th { white-space: nowrap; }

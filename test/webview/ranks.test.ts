@@ -122,7 +122,8 @@ describe('rank timeline', () => {
   });
 
   test('the per-step table: the numbers of rankStepTable, rank 1 the slowest of each step', async () => {
-    const page = await openWebview(browser);
+    // as wide as a panel beside the editor in a 1500 px window: the table wraps its sentences, never scrolls sideways
+    const page = await openWebview(browser, { width: 1050, height: 900 });
     const message = await rankLoad();
     await post(page, message);
     const expected = rankStepTable(message.panes.map((p) => p.trace));
@@ -162,6 +163,10 @@ describe('rank timeline', () => {
       );
     for (const row of expected.rows) assert.ok(row.ranks[1]!.unrecordedUs > 35_000, `${row.label}: rank 1's sleep`);
     assert.match(await page.locator('.rank-steps').innerText(), /CPU collective ops \(gloo; these traces have no GPU/);
+    const scroll = await page
+      .locator('.rank-steps .table-scroll')
+      .evaluate((box) => [box.scrollWidth, box.clientWidth] as const);
+    assert.ok(scroll[0] <= scroll[1], `the table is ${scroll[0]} px in ${scroll[1]} px`);
 
     // a step's name shows that step, on the same common axis
     await page.locator('.rank-steps-table th.step button', { hasText: 'step 3' }).click();
