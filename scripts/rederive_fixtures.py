@@ -6,7 +6,8 @@ and said as the runner says them (compiler/explain.py) from the recompiles it re
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
 pairs of rounds as the runner estimates them now; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
-runner's words); a call past the recompile limit said in plain words, its limit recorded; an attached rank's in-situ skip
+runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
+replay in the words the runner writes now; an attached rank's in-situ skip
 as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
@@ -26,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import explain  # noqa: E402
 from compile_lens_runner.measure import estimator, step_work, timing  # noqa: E402
-from compile_lens_runner.report import answer, shape_text  # noqa: E402
+from compile_lens_runner.report import answer, reason_text, shape_text  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
@@ -165,6 +166,13 @@ def _attached_skip(report: dict[str, Any]) -> None:
         situ["skipped"] = answer.ATTACHED
 
 
+# a torchrun rank's reason for no replay, as runners of schema 1.30 and before said it (four clauses, no action)
+_OLD_RANK_NO_REPLAY = (
+    "a rank of a torchrun job: replayed alone, its collectives would wait for the other ranks (the script's own calls "
+    "are profiled instead)"
+)
+
+
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
@@ -178,6 +186,8 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
         if entry.get("compiler"):
             _recompile_sites(entry["compiler"])
     for region in out.get("regions") or []:
+        if region["replay"].get("reason") == _OLD_RANK_NO_REPLAY:
+            region["replay"]["reason"] = reason_text.TORCHRUN_RANK
         for call in region["calls"]:
             _limit_fallback(call)
             if call.get("recompileReason"):

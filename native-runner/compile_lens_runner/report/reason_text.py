@@ -81,6 +81,16 @@ def _start(clause: str) -> str:
     return clause[:1].upper() + clause[1:] if _PLAIN_WORD.match(clause) else clause
 
 
+# a torchrun rank's region.replay.reason (ranks/script.py): the replay-not-possible reason a rank's answer carries is
+# said as what the user can do, not as why a replay would hang
+TORCHRUN_RANK = "a rank of a torchrun job waits in its collectives for the other ranks, so it is not replayed alone"
+_TORCHRUN_RANK = (
+    "torchrun ranks are not timed against eager (profile the model in one process to time it)",
+    "A rank of a torchrun job is not timed against eager on its own: replayed alone, it would wait in its collectives "
+    "for the other ranks. Each rank's time per call after compiling is listed under it; to time the model against eager, "
+    "profile it in one process, without torchrun.",
+)
+
 # code -> (its clause in the headline, its sentence); every reason a report carries has its words here
 # why no in-situ measurement was made, by the no-in-situ reason's kind: its clause and its sentence
 _NO_IN_SITU: dict[str, tuple[str, Clause]] = {
@@ -188,8 +198,10 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: _NO_IN_SITU[r.get("kind", "turned-off")][1](r),
     ),
     "replay-not-possible": (
-        lambda r: f"not replayable: {r.get('what')}",
-        lambda r: f"Not replayed: {r.get('what', '').rstrip('.')}.",
+        lambda r: _TORCHRUN_RANK[0] if r.get("what") == TORCHRUN_RANK else f"not replayable: {r.get('what')}",
+        lambda r: (
+            _TORCHRUN_RANK[1] if r.get("what") == TORCHRUN_RANK else f"Not replayed: {r.get('what', '').rstrip('.')}."
+        ),
     ),
     "not-measured": (
         lambda r: f"not measured: {r.get('what')}",
