@@ -7,7 +7,7 @@ and said as the runner says them (compiler/explain.py) from the recompiles it re
 pairs of rounds as the runner estimates them now; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
-replay in the words the runner writes now; an attached rank's in-situ skip
+replay in the words the runner writes now; a graph break recorded before the pattern table, explained; an attached rank's in-situ skip
 as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
@@ -25,7 +25,7 @@ from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
-from compile_lens_runner.compiler import explain  # noqa: E402
+from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
 from compile_lens_runner.measure import estimator, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, reason_text, shape_text  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
@@ -61,6 +61,18 @@ def _recompile_sites(compiler: dict[str, Any]) -> None:
         if known is not None:
             site["ranks"] = known
     compiler["recompileSites"] = sites
+
+
+def _break_explanations(compiler: dict[str, Any]) -> None:
+    """A graph break recorded before the pattern table (schema 1.16) explained as the runner explains it now
+    (compiler/insight.graph_break: PyTorch's text and the user's line matched on break_patterns.py), where it has a
+    pattern: a surface otherwise shows PyTorch's words with no fix (the DDP breaks of a torchrun job)."""
+    for gb in compiler.get("graphBreaks") or []:
+        if "explanation" not in gb:
+            code = (gb.get("location") or {}).get("code") or ""
+            gb["explanation"] = break_patterns.explain(
+                gb.get("gbId"), f"{gb['reason']}\n{gb.get('hint') or ''}\n{code}"
+            )
 
 
 # a timing voided by a recompile, as runners before schema 1.22 said it: with Dynamo's guard text and compile id
@@ -185,6 +197,7 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
                 discarded["invalidReason"] = _voided_timing(discarded["invalidReason"])
         if entry.get("compiler"):
             _recompile_sites(entry["compiler"])
+            _break_explanations(entry["compiler"])
     for region in out.get("regions") or []:
         if region["replay"].get("reason") == _OLD_RANK_NO_REPLAY:
             region["replay"]["reason"] = reason_text.TORCHRUN_RANK

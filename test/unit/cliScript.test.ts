@@ -235,7 +235,11 @@ test("check --script counts the script's graph breaks and recompiles at its line
   );
   assert.equal(over.code, 1);
   assert.ok(over.launched.includes('--quick'), 'check runs quick');
-  assert.match(over.out, /train_small\.py:49 {2}Graph break: Unsupported: builtin print$/m);
+  // the runner's explanation of the break (the fixture's break re-derived), not PyTorch's words
+  assert.match(
+    over.out,
+    /train_small\.py:49 {2}Graph break: A print\(\) call needs the real values while the graph is traced, /m,
+  );
   assert.match(over.out, /^check failed: 1 graph breaks \(allowed 0\)$/m);
   const within = await run(
     'script-regions-cpu',
@@ -256,7 +260,10 @@ test("a notebook's findings name their cell (counted from 1) in text, and its in
   const notebook = path.join(dir, 'explore.ipynb');
   writeFileSync(notebook, '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}');
   const text = await run('script-notebook-cpu', 'check', '--script', notebook, '--max-graph-breaks', '0');
-  assert.match(text.out, /explore\.ipynb cell 3, line 6 {2}Graph break: Unsupported Tensor\.item\(\)/);
+  assert.match(
+    text.out,
+    /explore\.ipynb cell 3, line 6 {2}Graph break: Tensor\.item\(\) turns a tensor into a Python number/,
+  );
   const json = await run('script-notebook-cpu', 'check', '--script', notebook, '--max-graph-breaks', '0', '--json');
   assert.deepEqual(
     (JSON.parse(json.out) as { findings: { cell: number; line: number }[] }).findings.map((f) => [f.cell, f.line]),

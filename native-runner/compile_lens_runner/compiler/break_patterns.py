@@ -142,10 +142,13 @@ PATTERNS: tuple[Pattern, ...] = (
         ("GB0156", "GB0007"),
         _re(r"set_runtime_stats_and_log|DistributedDataParallel|_DDPSink|reducer"),
         "DistributedDataParallel internals traced",
-        "Dynamo traced into DistributedDataParallel's own bookkeeping ({broke}), which it cannot compile",
-        "Compile the DDP-wrapped module itself (model = torch.compile(DDP(module))) and call it directly, with "
-        "torch._dynamo.config.optimize_ddp left on: Dynamo then splits graphs at DDP's buckets instead of breaking "
-        "inside DDP.",
+        "the compiled code calls the DistributedDataParallel wrapper, and Dynamo cannot trace DDP's own bookkeeping "
+        "({broke}), so {_eager}",
+        # PyTorch's docs (compile/programming_model.where_to_apply_compile): torch.compile does not handle wrappers
+        # like DDP or FSDP well, apply it to the module passed to the wrapper
+        "Compile the model inside DDP, not DDP itself: model.compile() (or model = torch.compile(model)), then "
+        "DistributedDataParallel(model, ...), as PyTorch's docs advise. DDP's bookkeeping then runs outside the "
+        "compiled graphs, and Dynamo still splits them at DDP's gradient buckets (torch._dynamo.config.optimize_ddp).",
     ),
     Pattern(
         "host-timing",
