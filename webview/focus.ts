@@ -6,11 +6,13 @@ import { el } from './panels.ts';
 import type { TimelineCanvas } from './timeline.ts';
 import { focusFound, focusNotFound } from './timelineWords.ts';
 
-/** Where it was found: the pane and how many places; null when nowhere. `zoomTo` takes pane time. */
+/** Where it was found: the pane and how many places; null when nowhere. `zoomTo` takes pane time; `axisTime` says
+ *  a pane time as the zoomed axis does. */
 export function showTarget(
   target: TimelineTarget,
   panes: readonly { label: string; timeline: TimelineCanvas }[],
   zoomTo: (from: number, to: number) => void,
+  axisTime: (us: number) => string,
 ): { pane: number; places: number } | null {
   const rank = (p: number): number => (target.modes.some((m) => panes[p]!.label.startsWith(m)) ? 0 : 1);
   const order = panes.map((_, p) => p).sort((a, b) => rank(a) - rank(b));
@@ -26,7 +28,7 @@ export function showTarget(
     const start = first.startUs - timeline.offset;
     const pad = Math.max(first.durUs * 1.5, 20);
     zoomTo(start - pad, start + first.durUs + pad);
-    note.textContent = focusFound(target.label, panes[p]!.label, start, spans.length);
+    note.textContent = focusFound(target.label, panes[p]!.label, axisTime(start), spans.length);
     timeline.canvas.scrollIntoView({ block: 'center' });
     return { pane: p, places: spans.length };
   }

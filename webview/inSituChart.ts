@@ -22,11 +22,33 @@ import {
 type Side = 'compiled' | 'eager';
 const SIDE_TEXT: Record<Side, string> = { compiled: 'as written (compiled)', eager: 'compiling off (eager)' };
 
-function steps(points: InSituPoint[]): { index: number; ms: number; compiles: number }[] {
+interface Step {
+  index: number;
+  ms: number;
+  compiles: number;
+}
+
+function steps(points: InSituPoint[]): Step[] {
   // interleaved runs (schema 1.16) carry each call's index: the two sides take turns in one run
   return points.flatMap((p, position) =>
     p[1] !== null && p[1] > 0 ? [{ index: p[3] ?? position, ms: p[1], compiles: p[2] }] : [],
   );
+}
+
+/** `own` steps in call order with a null wherever a step of `other` ran between two of them: the line's gaps. */
+function withGaps(own: Step[], other: Step[]): (Step | null)[] {
+  const between = other.map((p) => p.index).sort((a, b) => a - b);
+  const sorted = [...own].sort((a, b) => a.index - b.index);
+  const out: (Step | null)[] = [];
+  let k = 0; // the first of `between` past the previous step
+  sorted.forEach((p, n) => {
+    if (n > 0) {
+      while (k < between.length && between[k]! <= sorted[n - 1]!.index) k++;
+      if (k < between.length && between[k]! < p.index) out.push(null);
+    }
+    out.push(p);
+  });
+  return out;
 }
 
 /** A side's line, as a legend mark. */
@@ -73,7 +95,9 @@ export function renderInSituChart(region: Region): HTMLElement | null {
   chart.setAttribute('role', 'img');
   chart.setAttribute('aria-label', `${region.id} ${region.name}: each step as written and with compiling off`);
   chart.dataset['scale'] = logScale ? 'log' : 'linear';
-  const from = situ.steadyFromCall;
+  // the steady state is shaded only where the runner found steady steps both ways (its step speedup): a report
+  // saying "no steady eager step" has a first quiet call, but no steady state to shade
+  const from = situ.step ? situ.steadyFromCall : null;
   if (from != null && from <= last) {
     const shade = svg('rect', 'steady');
     shade.setAttribute('x', String(x(from - 0.5)));
@@ -100,12 +124,14 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     }
   }
   drawAxes(chart, x, y, logScale, 'step (from call N to call N+1)', 'step time');
-  const path = line<{ index: number; ms: number }>()
-    .x((p) => x(p.index))
-    .y((p) => y(p.ms));
+  // a gap where the other side ran: each side's line joins only its own adjacent steps, never across the other's block
+  const path = line<Step | null>()
+    .defined((p) => p !== null)
+    .x((p) => x(p!.index))
+    .y((p) => y(p!.ms));
   for (const side of ['eager', 'compiled'] as const) {
     const trace = svg('path', `run ${side}`);
-    trace.setAttribute('d', path(sides[side]) ?? '');
+    trace.setAttribute('d', path(withGaps(sides[side], sides[side === 'eager' ? 'compiled' : 'eager'])) ?? '');
     trace.dataset['side'] = side;
     trace.dataset['steps'] = String(sides[side].length);
     chart.append(withTitle(trace, SIDE_TEXT[side]));
@@ -117,12 +143,12 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     }
   }
   const legend = el('div', 'chart-legend');
-  legend.append(
-    legendEntry(runMark('compiled'), SIDE_TEXT.compiled),
-    legendEntry(runMark('eager'), SIDE_TEXT.eager),
-    legendEntry(stepMark('compiled', 0, 0), 'a step that compiled'),
-  );
-  if (from != null) legend.append(legendEntry(steadyMark(), 'steady state'));
+  // an entry only for what the chart draws: a side with no step (the script's calls all came before the interleaving
+  // began) has no line to name
+  for (const side of ['compiled', 'eager'] as const)
+    if (sides[side].length) legend.append(legendEntry(runMark(side), SIDE_TEXT[side]));
+  legend.append(legendEntry(stepMark('compiled', 0, 0), 'a step that compiled'));
+  if (from != null && from <= last) legend.append(legendEntry(steadyMark(), 'steady state'));
   box.append(chart, legend);
   return box;
 }

@@ -33,7 +33,7 @@ import { restoredSelection, type SavedState } from './savedView.ts';
 import { linesEdited, linesNow } from './sourceLinks.ts';
 import { injectStyles } from './styles.ts';
 import { kindLegend, readTheme } from './theme.ts';
-import { LABEL_WIDTH, TimelineCanvas } from './timeline.ts';
+import { axisTime, LABEL_WIDTH, TimelineCanvas } from './timeline.ts';
 import { TimelineInput } from './timelineInput.ts';
 import { exposeDebugView } from './debugView.ts';
 import { state } from './viewState.ts';
@@ -476,7 +476,12 @@ function revealSlice(pane: number, slice: number, details: HTMLElement): void {
 /** "Show in timeline" of a finding, once the full load is in (focus.ts). */
 function applyFocus(target: TimelineTarget): void {
   state.focus = null;
-  state.focusFound = showTarget(target, state.panes, (from, to) => input.zoomTo(from, to));
+  state.focusFound = showTarget(
+    target,
+    state.panes,
+    (from, to) => input.zoomTo(from, to),
+    (us) => axisTime(us, state.current, state.current.range()[1]!),
+  );
   scheduleDraw();
 }
 

@@ -22,6 +22,12 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/** A change as a signed share: "+84%", "−93%" (a minus sign, not a hyphen), "0%" where it rounds to none. */
+export function formatChange(ratio: number): string {
+  const pct = Math.round(ratio * 100);
+  return pct === 0 ? '0%' : `${pct > 0 ? '+' : '−'}${Math.abs(pct)}%`;
+}
+
 /** A timeline legend's entry: a slice kind's swatch (its class kind-N) and its words, on one line when the legend wraps. */
 export function swatchEntry(kind: number | 'communication', label: string): HTMLElement {
   const entry = el('span', 'legend-entry');
@@ -37,7 +43,8 @@ export function speedupCell(
 ): HTMLTableCellElement {
   const cell = el('td', cells.direction ?? undefined, text);
   const word = cells.directionText ?? cells.direction;
-  if (text && word) cell.dataset['said'] = word;
+  // the runner's words for a number say "too noisy to say" themselves: not twice
+  if (text && word && !text.includes(word)) cell.dataset['said'] = word;
   return cell;
 }
 
@@ -100,73 +107,85 @@ export function renderReportHeader(report: Report, reveal: Reveal): HTMLElement 
   if (digest.precision) header.append(el('p', 'note', `Outputs compared under ${digest.precision}.`));
 
   const breaks = digest.findings.filter((f) => f.kind === 'graph-break');
+  // no heading over an empty list: a report without graph breaks says nothing of them here
+  if (breaks.length) header.append(breakList(breaks, reveal));
+  // a script's answer is its regions' (each says its own below, once); the run's stands where there is no region
+  if (report.target.kind !== 'script' || !report.regions?.length) {
+    const own = report.target.file ? { file: report.target.file } : null;
+    header.append(saidEl('p', 'recommendation', `Recommendation: ${digest.recommendation.reason}`, own));
+  }
+  return header;
+}
+
+/** The graph breaks, each in the runner's words where it has them (PyTorch's otherwise), then its fix and a link to
+ *  its line, named by the file's base name (the full path in the link's title); a notebook's by its cell
+ *  ("explore.ipynb cell 3, line 2"), which it opens in the notebook editor. */
+function breakList(breaks: ReportDigest['findings'], reveal: Reveal): HTMLElement {
   const breakSection = el('div', 'breaks');
   breakSection.append(termEl('h3', undefined, plural(breaks.length, 'graph break')));
   const list = el('ul');
   for (const graphBreak of breaks) {
     const item = el('li');
-    // the runner's words for it where it has them, PyTorch's otherwise; then the runner's fix
-    // a notebook's break opens its cell in the notebook editor, named "explore.ipynb cell 3, line 2"
     const at = { file: graphBreak.file, line: graphBreak.line, cell: graphBreak.cell ?? null };
     item.append(saidEl('span', undefined, graphBreak.what ?? graphBreak.reason, at));
     item.append(
       ' ',
-      sourceLink(at, (line) => placeLabel({ ...at, line }, at.cell === null), reveal),
+      sourceLink(at, (line) => placeLabel({ ...at, line }), reveal),
     );
     if (graphBreak.fix) item.append(saidEl('div', 'fix', `Fix: ${graphBreak.fix}`, at));
     list.append(item);
   }
   breakSection.append(list);
-  header.append(breakSection);
-  const own = report.target.file ? { file: report.target.file } : null;
-  header.append(saidEl('p', 'recommendation', `Recommendation: ${digest.recommendation.reason}`, own));
-  return header;
+  return breakSection;
 }
 
-/** Eager and each mode: speedup, where the next run may land, per-call time, kernels per step, and notes. */
+/** The modes table's value columns, by the cell each fills. */
+const MODE_COLUMNS = [
+  ['speedup', 'speedup'],
+  ['nextRun', 'next run'],
+  ['perCall', 'per call'],
+  ['kernels', 'kernels / step'],
+] as const;
+
+/** Eager and each mode: speedup, where the next run may land, per-call time, kernels per step, and notes; a column
+ *  no row has a value for is left out. */
 function modesTable(digest: ReportDigest): HTMLElement {
   const table = el('table', 'modes');
+  const failed = (mode: ReportDigest['modes'][number]): string | null =>
+    mode.status === 'error'
+      ? `failed: ${mode.error ?? 'unknown error'}`
+      : mode.notMeasured
+        ? `not measured. ${mode.notMeasured}`
+        : null;
+  const eager = modeCells(null, digest);
+  const rows = digest.modes.map((mode) => ({ mode, whole: failed(mode), cells: modeCells(mode, digest) }));
+  const measured = [eager, ...rows.filter((r) => r.whole === null).map((r) => r.cells)];
+  const columns = MODE_COLUMNS.filter(([key]) => measured.some((cells) => cells[key]));
   const head = el('tr');
-  for (const title of ['mode', 'speedup', 'next run', 'per call', 'kernels / step'])
-    head.append(el('th', undefined, title));
+  for (const title of ['mode', ...columns.map(([, title]) => title)]) head.append(el('th', undefined, title));
   table.append(head);
   const eagerRow = el('tr');
-  const eager = modeCells(null, digest);
-  eagerRow.append(
-    el('td', undefined, 'eager'),
-    el('td', undefined, eager.speedup),
-    el('td'),
-    el('td', undefined, eager.perCall),
-    el('td', undefined, eager.kernels),
-  );
+  eagerRow.append(el('td', undefined, 'eager'), ...columns.map(([key]) => el('td', undefined, eager[key])));
   table.append(eagerRow);
   const note = (text: string): void => {
     const noteRow = el('tr');
     const cell = termEl('td', 'note', text);
-    cell.colSpan = 5;
+    cell.colSpan = columns.length + 1;
     noteRow.append(cell);
     table.append(noteRow);
   };
-  for (const mode of digest.modes) {
+  for (const { mode, whole, cells } of rows) {
     const row = el('tr');
     row.append(el('td', undefined, mode.mode));
-    const whole =
-      mode.status === 'error'
-        ? `failed: ${mode.error ?? 'unknown error'}`
-        : mode.notMeasured
-          ? `not measured. ${mode.notMeasured}`
-          : null;
     if (whole !== null) {
       const cell = el('td', 'error', whole);
-      cell.colSpan = 4;
+      cell.colSpan = columns.length;
       row.append(cell);
     } else {
-      const cells = modeCells(mode, digest);
       row.append(
-        speedupCell(cells.speedup, cells),
-        el('td', undefined, cells.nextRun),
-        el('td', undefined, cells.perCall),
-        el('td', undefined, cells.kernels),
+        ...columns.map(([key]) =>
+          key === 'speedup' ? speedupCell(cells.speedup, cells) : el('td', undefined, cells[key]),
+        ),
       );
     }
     table.append(row);
@@ -307,8 +326,7 @@ export function renderComparison(
       td.dataset['value'] = String(value);
       return td;
     };
-    const change =
-      row.before === 0 ? (row.after === 0 ? '—' : 'new') : `${((row.after / row.before - 1) * 100).toFixed(0)}%`;
+    const change = row.before === 0 ? (row.after === 0 ? '—' : 'new') : formatChange(row.after / row.before - 1);
     tr.append(el('th', undefined, row.metric), cell(row.before), cell(row.after), el('td', 'num', change));
     table.append(tr);
   }
@@ -326,11 +344,10 @@ export function renderComparison(
     section.append(el('h4', undefined, `${title} (${kernels.length})`));
     const list = el('ul', 'kernels');
     for (const k of kernels.slice(0, 15)) {
-      const item = el(
-        'li',
-        undefined,
-        `${formatCount(k.countPer)}× ${k.family}: ${say[side](k.name)} — ${formatUs(k.usPer)}`,
-      );
+      // its family only where its name does not say it already ("aten::conv2d", not "aten: aten::conv2d")
+      const name = say[side](k.name);
+      const said = name.toLowerCase().includes(k.family) ? name : `${k.family}: ${name}`;
+      const item = el('li', undefined, `${formatCount(k.countPer)}× ${said} — ${formatUs(k.usPer)}`);
       item.title = k.name;
       list.append(item);
     }

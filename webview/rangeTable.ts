@@ -12,7 +12,7 @@ import {
 } from './analysis/rangeSummary.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 import { rangePairTitle, rangeTitle } from './timelineWords.ts';
-import { el } from './panels.ts';
+import { el, formatChange } from './panels.ts';
 
 interface Column<T> {
   title: string;
@@ -182,7 +182,7 @@ const changeText = (row: RangePairRow): string => {
   if (row.change === 'only before') return 'gone (fused away or replaced)';
   if (row.change === 'only after') return 'new';
   const before = row.before!.totalUs;
-  return before > 0 ? `${row.deltaUs >= 0 ? '+' : ''}${((row.deltaUs / before) * 100).toFixed(0)}%` : '—';
+  return before > 0 ? formatChange(row.deltaUs / before) : '—';
 };
 
 function pairColumns(before: string, after: string, say: Record<'before' | 'after', Say>): Column<RangePairRow>[] {

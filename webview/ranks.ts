@@ -114,8 +114,9 @@ function renderRankOrder(order: NonNullable<RankView['order']>, shown: number, s
 const percent = (part: number, whole: number): string => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '—');
 
 /**
- * One row per step and rank: step time, communication, the part overlapped with computation, work (the step
- * less its exposed communication); per step the slowest rank and its lead. Number cells carry data-value (µs).
+ * One row per step and rank: step time, communication, the part overlapped with computation, the rest of the step
+ * (its work) split into the time that ran recorded ops and the time with none (Python, sleep, I/O); per step the
+ * slowest rank and its lead. Number cells carry data-value (µs).
  */
 export function renderRankSteps(
   table: RankStepTable,
@@ -127,16 +128,18 @@ export function renderRankSteps(
   const sides = new Set(table.sides);
   const measured =
     sides.size === 1 && sides.has('gpu')
-      ? 'GPU collective kernels (NCCL)'
+      ? 'the time in GPU collective kernels (NCCL)'
       : sides.size === 1
-        ? 'CPU collective ops (gloo, or no GPU collective kernels in these traces)'
-        : 'GPU collective kernels where a rank has them, else its CPU collective ops';
+        ? 'the time in CPU collective ops (gloo; these traces have no GPU collective kernels)'
+        : "the time in a rank's GPU collective kernels where it has them, else in its CPU collective ops";
   section.append(
     el(
       'p',
       'hint',
-      `Communication: the union of ${measured}; overlapped: the part during which the same rank computed. ` +
-        'Work is the step less its exposed (not overlapped) communication: in a synchronous job the rank with the most work is the one the others waited for.',
+      `Communication: ${measured}; overlapped: the part of it during which the same rank computed. ` +
+        'The rest of the step splits into time running ops the profiler recorded and time with no op recorded ' +
+        '(Python between ops, a sleep, I/O, waiting for data): in a synchronous job the rank with the most of both ' +
+        'is the one the others waited for; where it is time with no op recorded, look there, not at its ops.',
     ),
   );
   if (table.wholeTrace)
@@ -149,7 +152,16 @@ export function renderRankSteps(
     );
   const grid = el('table', 'rank-steps-table');
   const head = el('tr');
-  for (const title of ['step', 'rank', 'step time', 'communication', 'overlapped', 'work', 'slowest rank'])
+  for (const title of [
+    'step',
+    'rank',
+    'step time',
+    'communication',
+    'overlapped',
+    'ops recorded',
+    'no op recorded',
+    'slowest rank',
+  ])
     head.append(el('th', undefined, title));
   grid.append(head);
   table.rows.forEach((row, index) => {
@@ -188,7 +200,7 @@ export function renderRankSteps(
 }
 
 function statCells(stat: RankStepStat | null): HTMLElement[] {
-  if (!stat) return [0, 1, 2, 3].map(() => el('td', 'num', '—'));
+  if (!stat) return [0, 1, 2, 3, 4].map(() => el('td', 'num', '—'));
   const cell = (us: number, text = formatMicros(us)): HTMLElement => {
     const td = el('td', 'num', text);
     td.dataset['value'] = String(us);
@@ -198,14 +210,20 @@ function statCells(stat: RankStepStat | null): HTMLElement[] {
     cell(stat.stepUs),
     cell(stat.commUs, `${formatMicros(stat.commUs)} (${percent(stat.commUs, stat.stepUs)} of step)`),
     cell(stat.overlappedUs, `${formatMicros(stat.overlappedUs)} (${percent(stat.overlappedUs, stat.commUs)})`),
-    cell(stat.workUs),
+    cell(stat.workUs - stat.unrecordedUs),
+    cell(stat.unrecordedUs),
   ];
 }
 
 function slowestText(slowest: RankStepTable['rows'][number]['slowest'], labels: readonly string[]): string {
   if (!slowest) return '—';
-  const lead = `+${formatMicros(slowest.leadUs)} of work`;
-  return slowest.even ? `even (${labels[slowest.pane]} ${lead})` : `${labels[slowest.pane]}, ${lead} over the fastest`;
+  const rank = labels[slowest.pane];
+  const lead = `+${formatMicros(slowest.leadUs)}`;
+  if (slowest.even) return `even (${rank} ${lead})`;
+  // where most of the lead ran no recorded op, its ops are not what to speed up
+  return slowest.unrecordedLeadUs >= slowest.leadUs / 2
+    ? `${rank}, ${lead} over the fastest: ${formatMicros(slowest.unrecordedLeadUs)} more with no op recorded (Python, sleep, I/O)`
+    : `${rank}, ${lead} over the fastest, running recorded ops`;
 }
 
 /** The legend's communication entry. */

@@ -5,9 +5,9 @@
 import {
   digestRegion,
   measurementCells,
-  recommendationLine,
   regionFacts,
   type RegionDigest,
+  type RegionMeasurementDigest,
 } from '../extension/present/regionDigest.ts';
 import type { RegionCall, Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
@@ -18,24 +18,39 @@ import { renderInSituChart } from './inSituChart.ts';
 import { renderRegionChart } from './regionChart.ts';
 import { sourceLink, type Reveal } from './sourceLinks.ts';
 
+/** The file (or notebook cell) whose bare "line 9" a region's sentences name; null: none. */
+type Said = Parameters<typeof saidEl>[3];
+
+/** The table's columns, by the cell each fills. */
 const COLUMNS = [
-  'inputs',
-  'mode',
-  'speedup',
-  'next run',
-  'compiled',
-  'eager',
-  'kernels / call',
-  "the replay's own compile",
-  'break-even',
-];
+  ['speedup', 'speedup'],
+  ['nextRun', 'next run'],
+  ['compiled', 'compiled'],
+  ['eager', 'eager'],
+  ['kernels', 'kernels / call'],
+  ['compile', "the replay's own compile"],
+  ['breakEven', 'break-even'],
+] as const;
+
+type Cells = ReturnType<typeof measurementCells>;
+
+/** A row's cells: the speedup in the runner's words where its answer has them ("1.19× per call replayed
+ *  (1.12–1.26×)": the row says how it was measured, beside the in-situ numbers above it, and its range with it). */
+function rowCells(m: RegionMeasurementDigest): Cells {
+  const cells = measurementCells(m);
+  return m.numberText ? { ...cells, speedup: m.numberText, nextRun: null } : cells;
+}
 
 function measurementTable(digest: RegionDigest): HTMLTableElement {
   const table = el('table', 'region-measurements stacks');
+  const rows = digest.measurements.map((m) => ({ m, cells: m.status === 'error' ? null : rowCells(m) }));
+  // a column no row has a value for says nothing: left out
+  const columns = COLUMNS.filter(([key]) => rows.some((r) => r.cells?.[key]));
+  const titles = ['inputs', 'mode', ...columns.map(([, title]) => title)];
   const head = el('tr');
-  for (const title of COLUMNS) head.append(el('th', undefined, title));
+  for (const title of titles) head.append(el('th', undefined, title));
   table.append(head);
-  for (const m of digest.measurements) {
+  for (const { m, cells } of rows) {
     const row = el('tr');
     const inputs = el('td', 'inputs', m.signature ?? '');
     if (m.why)
@@ -47,27 +62,25 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
         ),
       );
     row.append(inputs, el('td', undefined, m.label));
-    if (m.status === 'error') {
+    if (cells === null) {
       const error = el('td', 'error', `failed: ${m.error ?? 'unknown error'}`);
-      error.colSpan = COLUMNS.length - 2;
+      error.colSpan = titles.length - 2;
       row.append(error);
     } else {
       // an unmeasured cell stays empty: no placeholder number
-      const cell = (text: string | null) => el('td', undefined, text ?? '');
-      const c = measurementCells(m);
-      row.append(
-        speedupCell(c.speedup ?? '', c),
-        cell(c.nextRun),
-        cell(c.compiled),
-        cell(c.eager),
-        cell(c.kernels),
-        cell(c.compile),
-        cell(c.breakEven),
-      );
+      for (const [key] of columns) {
+        if (key !== 'speedup') {
+          row.append(el('td', undefined, cells[key] ?? ''));
+          continue;
+        }
+        const speedup = speedupCell(cells.speedup ?? '', cells);
+        if (m.numberText) speedup.classList.add('said-number');
+        row.append(speedup);
+      }
     }
     // each cell names its column: a narrow panel stacks the rows (styles.ts) instead of scrolling sideways
     row.querySelectorAll('td').forEach((td, k) => {
-      if (td.colSpan === 1) td.dataset['label'] = COLUMNS[k]!;
+      if (td.colSpan === 1) td.dataset['label'] = titles[k]!;
     });
     table.append(row);
     for (const note of [
@@ -77,12 +90,44 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
       if (!note) continue;
       const noteRow = el('tr');
       const text = termEl('td', 'note', note);
-      text.colSpan = COLUMNS.length;
+      text.colSpan = titles.length;
       noteRow.append(text);
       table.append(noteRow);
     }
   }
   return table;
+}
+
+/** The runner's lines as it wrote them, each naming the user's lines where they are now; a line it indents (two
+ *  spaces a level: "  why: …" under the in-situ number) is an item of a list under the line above it, not a line
+ *  drawn with a stray indent. */
+function saidLines(className: string, lines: readonly string[], own: Said): HTMLElement {
+  const box = el('div', `${className} said-lines`);
+  // the last line said at each depth, and the list under it that deeper lines go in
+  const items: HTMLElement[] = [];
+  const lists: (HTMLElement | null)[] = [];
+  for (const line of lines) {
+    const text = line.trimStart();
+    const depth = Math.min(Math.floor((line.length - text.length) / 2), items.length);
+    const item = el(depth === 0 ? 'div' : 'li');
+    // the words in a span of their own: following an edit says them again without the list under them
+    item.append(saidEl('span', undefined, text, own));
+    if (depth === 0) box.append(item);
+    else {
+      let list = lists[depth - 1];
+      if (!list) {
+        list = el('ul');
+        items[depth - 1]!.append(list);
+        lists[depth - 1] = list;
+      }
+      list.append(item);
+    }
+    items.length = depth;
+    lists.length = depth;
+    items.push(item);
+    lists.push(null);
+  }
+  return box;
 }
 
 /** The regions section of a script report; null for other reports. */
@@ -104,24 +149,26 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
         sourceLink(at, (line) => placeLabel({ ...at, line }), reveal),
       );
     box.append(title);
-    // the runner's answer first: the verdict and the number it rests on, as the CodeLens says it
-    box.append(saidEl('p', 'headline', digest.headline, at ?? null));
+    // the runner's answer first, once (the CodeLens says its one line): a region that ran no compiled code leads with
+    // that sentence, all its answer says; any other with its verdict, number and reasons in full
+    box.append(
+      digest.noCompiledCode
+        ? saidEl('p', 'no-compiled-code', digest.noCompiledCode, at ?? null)
+        : saidEl('p', 'answer', digest.sentence, at ?? null),
+    );
     box.append(termEl('p', 'region-facts', `${regionFacts(digest).join(' · ')} · compiled with mode ${digest.mode}`));
-    if (digest.noCompiledCode) box.append(saidEl('p', 'no-compiled-code', digest.noCompiledCode, at ?? null));
     if (digest.story) box.append(saidEl('p', 'story', digest.story, at ?? null));
     const guards = region.calls.filter((c) => c.event === 'recompiled' && c.recompileReason);
     if (guards.length) box.append(failedGuards(guards));
-    if (digest.cudaGraphs.length) box.append(saidEl('p', 'cuda-graphs', digest.cudaGraphs.join('\n'), at ?? null));
+    if (digest.cudaGraphs.length) box.append(saidLines('cuda-graphs', digest.cudaGraphs, at ?? null));
     // a region that ran no compiled code has no speedup to show: its timings compare eager code with itself
     if (digest.noCompiledCode) {
-      if (digest.recommendation)
-        box.append(saidEl('p', 'recommendation', recommendationLine(digest.recommendation), at ?? null));
       section.append(box);
       continue;
     }
     if (digest.inSitu) {
       // the script's own steps both ways first; the observed run's calls and the replay below
-      box.append(saidEl('p', 'in-situ-lines', digest.inSitu.lines.join('\n'), at ?? null));
+      box.append(saidLines('in-situ-lines', digest.inSitu.lines, at ?? null));
       const overlay = renderInSituChart(region);
       if (overlay) box.append(overlay);
     }
@@ -139,8 +186,6 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
       scroller.append(measurementTable(digest));
       box.append(scroller);
     }
-    if (digest.recommendation)
-      box.append(saidEl('p', 'recommendation', recommendationLine(digest.recommendation), at ?? null));
     section.append(box);
   }
   return section;

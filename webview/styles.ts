@@ -131,6 +131,12 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .cache-marker path { stroke: var(--vscode-terminal-ansiCyan, #11a8cd); stroke-width: 1.5; }
 .cache-hit path { fill: var(--vscode-terminal-ansiCyan, #11a8cd); }
 .cache-miss path { fill: var(--vscode-editor-background, #1e1e1e); }
+/* a speedup in the runner's words is a phrase ("1.19× per call replayed (1.12–1.26×)"): it wraps, wide or stacked */
+.region-measurements td.said-number { white-space: normal; min-width: 12em; }
+@media (max-width: 760px) { table.stacks td.said-number { display: block; white-space: normal; } }
+/* the runner's indented lines under a line (in situ: why, the steady steps) as a list under it, not a stray indent */
+.said-lines { margin: 4px 0; }
+.said-lines ul { margin: 2px 0; padding-left: 1.4em; }
 `;
 
 /** Styles go in a <style> carrying the bundle's own nonce: the CSP allows no other inline style. */

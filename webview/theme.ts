@@ -4,7 +4,8 @@ import { SLICE_KIND_COUNT, SliceKind, type TraceModel } from '../extension/share
 /** CSS variable and a fallback (for a page outside VS Code) per SliceKind. */
 const KIND_VARIABLES: [string, string][] = [
   ['--vscode-charts-blue', '#3794ff'], // CpuOp
-  ['--vscode-charts-yellow', '#cca700'], // RuntimeLaunch
+  // not charts-yellow: beside charts-orange (ATen native) the two read as one colour in every default theme
+  ['--vscode-terminal-ansiBrightYellow', '#f5f543'], // RuntimeLaunch
   ['--vscode-charts-green', '#388a34'], // KernelGenerated
   ['--vscode-charts-purple', '#b180d7'], // KernelExtern
   ['--vscode-charts-orange', '#d18616'], // KernelAten
@@ -66,7 +67,7 @@ export function readTheme(): Theme {
 }
 
 /** Legend entries: kind, label on a GPU run, label on a CPU-only run. */
-const KIND_LEGEND: [SliceKind, string, string][] = [
+export const KIND_LEGEND: [SliceKind, string, string][] = [
   [SliceKind.KernelGenerated, 'generated (Triton/Inductor)', 'generated (Inductor C++)'],
   [SliceKind.KernelExtern, 'library (cuBLAS/cuDNN/CUTLASS)', 'library (oneDNN/MKL)'],
   [SliceKind.KernelAten, 'ATen native', 'ATen native'],

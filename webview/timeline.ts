@@ -6,7 +6,7 @@
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
-import { formatTimeTicks } from '../extension/present/numbers.ts';
+import { formatTimeTicks, timeOnTicks } from '../extension/present/numbers.ts';
 import type { CompiledFrame, KernelProvenance } from '../extension/shared/report.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { markSaid, nameNow, namesNow, namesSaid, stepWords, type SaidName } from './analysis/sliceNames.ts';
@@ -419,8 +419,7 @@ export class TimelineCanvas {
 
   /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view. */
   private ticks(scale: TimeScale, width: number): Tick[] {
-    const count = Math.max(2, Math.min(8, Math.floor((width - LABEL_WIDTH) / 90)));
-    const ticks = scale.ticks(count);
+    const ticks = scale.ticks(tickCount(width));
     const labels = formatTimeTicks(ticks);
     return ticks.map((t, k) => ({ x: scale(t), label: labels[k]! })).filter(({ x }) => x >= LABEL_WIDTH && x <= width);
   }
@@ -511,6 +510,14 @@ export class TimelineCanvas {
     if (i >= row.first && model.start[i]! + model.dur[i]! >= t - slack) return i;
     return -1;
   }
+}
+
+/** How many ticks the axis asks its scale for at this width: as many as their labels fit. */
+const tickCount = (width: number): number => Math.max(2, Math.min(8, Math.floor((width - LABEL_WIDTH) / 90)));
+
+/** A time on the panes' axis in the axis's unit and digits ("7,870 µs" beside ticks "7,800 µs", never "7.87 ms"). */
+export function axisTime(us: number, scale: TimeScale, width: number): string {
+  return timeOnTicks(scale.ticks(tickCount(width)))(us);
 }
 
 function drawText(ctx: CanvasRenderingContext2D, text: TextBox): void {

@@ -118,9 +118,11 @@ export interface StepEdge {
 }
 
 /**
- * The axis over [left, width]: each tick label right of its tick in the first row (left of it at the right edge;
- * left out where it would touch the one before), each step label right of its line in the second row, whole or
- * short, ending before the next step's line; tick lines in the first row, step lines from the second row down.
+ * The axis over [left, width]: each tick label right of its tick in the first row (left out where it would touch the
+ * one before or run past the right edge: one turned to the tick's left reads as the tick before's), each step label
+ * right of its line in the second row, ending before the next step's line: whole, or its number ("2") once a whole
+ * label has said what the numbers count and from then on ("step 1 │ 2 │ 3", never "step 1 │ 2 │ step 3" nor a lone
+ * "3"); tick lines in the first row, step lines from the second row down.
  */
 export function axisLayout(
   ticks: readonly Tick[],
@@ -137,19 +139,23 @@ export function axisLayout(
   for (const { x, label } of ticks) {
     lines.push({ role: 'tick', x, w: 1, y0: 0, y1: AXIS_ROW });
     const w = m.width(label);
-    const at = x + 1 + PAD + w <= width ? x + 1 + PAD : x - PAD - w;
-    if (at < free) continue;
+    const at = x + 1 + PAD;
+    if (at < free || at + w > width) continue;
     texts.push(placeText(m, 'tick', label, at, AXIS_ROW / 2, ink, under));
     free = at + w + 2 * PAD;
   }
+  let said: 'none' | 'whole' | 'short' = 'none';
   steps.forEach(({ x, label, short }, k) => {
     lines.push({ role: 'step', x, w: 1, y0: AXIS_ROW, y1: height });
     const next = steps[k + 1]?.x ?? Infinity;
     // a label whole or its short form, never cut ("cal…" says less than "2"); past its step's end into the gap
     // before the next one's line, where it still reads as its line's
     const room = Math.min(next, width) - PAD - (x + 1 + PAD);
-    const text = [label, short].find((t) => t !== null && m.width(t) <= room);
-    if (text) texts.push(placeText(m, 'step', text, x + 1 + PAD, AXIS_ROW + AXIS_ROW / 2, ink, under));
+    const forms = said === 'none' ? [label] : said === 'whole' ? [label, short] : [short];
+    const text = forms.find((t) => t !== null && m.width(t) <= room);
+    if (!text) return;
+    said = text === label && said !== 'short' ? 'whole' : 'short';
+    texts.push(placeText(m, 'step', text, x + 1 + PAD, AXIS_ROW + AXIS_ROW / 2, ink, under));
   });
   return { texts, lines };
 }

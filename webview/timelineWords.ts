@@ -22,9 +22,10 @@ export const rangeTitle = (pane: string, fromUs: number, toUs: number): string =
 export const rangePairTitle = (before: string, after: string, durUs: number): string =>
   `${before} → ${after}, the same range of each: ${formatMicros(durUs)}`;
 
-/** A finding "Show in timeline" placed: where, when on the pane's axis, and how many places are outlined. */
-export const focusFound = (label: string, pane: string, atUs: number, places: number): string =>
-  `${label} — in ${pane} at ${formatMicros(atUs)}${places > 1 ? ` (the first of ${places} places, all outlined)` : ''}.`;
+/** A finding "Show in timeline" placed: where, when on the pane's axis (in the axis's unit: `at`), and how many
+ *  places are outlined. */
+export const focusFound = (label: string, pane: string, at: string, places: number): string =>
+  `${label} — in ${pane} at ${at}${places > 1 ? ` (the first of ${places} places, all outlined)` : ''}.`;
 
 /** A finding not placed: its compiles are not in these traces, or the report names none for it. */
 export const focusNotFound = (label: string, compiles: boolean): string =>

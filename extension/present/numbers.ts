@@ -30,14 +30,18 @@ export const formatUs = (us: number): string => (us >= 1000 ? formatMs(us / 1000
 /** "−5 ms", "0 ms", "40 ms", "250 µs", "1.5 s": a time axis's tick labels (ticks in µs, evenly spaced), each in the
  *  unit of their spacing, so that a 40 ms step reads "40 ms", not "40,000 µs" */
 export function formatTimeTicks(ticksUs: number[]): string[] {
+  return ticksUs.map(timeOnTicks(ticksUs));
+}
+
+/** A time said as these ticks say theirs (their unit and digits): a time over the axis in the axis's words */
+export function timeOnTicks(ticksUs: number[]): (us: number) => string {
   const spacing = ticksUs.length > 1 ? Math.abs(ticksUs[1]! - ticksUs[0]!) : 0;
   const [unit, perUnit] = spacing >= 1e6 ? ['s', 1e6] : spacing >= 1e3 ? ['ms', 1e3] : ['µs', 1];
   const digits = spacing > 0 ? Math.max(0, Math.ceil(-Math.log10(spacing / perUnit) - 1e-9)) : 0;
-  const text = (t: number): string =>
-    (t / perUnit)
+  return (t) =>
+    `${(t / perUnit)
       .toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-      .replace('-', '−');
-  return ticksUs.map((t) => `${text(t)} ${unit}`);
+      .replace('-', '−')} ${unit}`;
 }
 
 /** Two decimals, more under 0.1× so that a small speedup keeps two significant digits (0.0057×, not 0.01×) */

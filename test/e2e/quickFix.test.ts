@@ -78,6 +78,7 @@ before(() => {
 
 interface RecordedRegion {
   headline: string;
+  answer: { sentence: string };
   shapes: { measure: { title: string } | null };
   compiler: { recompiles: { explanation: { quickFix: { title: string } } }[] };
 }
@@ -412,7 +413,7 @@ test(
         .at(-1)!;
       assert.equal(launched[launched.indexOf('--shape-fix') + 1], 'on', 'the profile measures the fix');
       assert.equal(launched[launched.indexOf('--script') + 1], file);
-      // what the user reads then: the measured fix in the region's headline on the panel, the lens gone, and the
+      // what the user reads then: the measured fix in the region's answer on the panel, the lens gone, and the
       // Quick Fix saying what it measured
       const measured = recordedRegion(WARMUP_FIX_RUN);
       assert.equal(measured.shapes.measure, null, 'nothing left to measure');
@@ -422,10 +423,13 @@ test(
       );
       const frame = await findWebviewFrame(
         page,
-        'section.region[data-region="r0"] p.headline:has-text("with a warm-up at batch 4:")',
+        'section.region[data-region="r0"] p.answer:has-text("with a warm-up at batch 4:")',
         120_000,
       );
-      assert.equal(await frame.locator('section.region[data-region="r0"] p.headline').innerText(), measured.headline);
+      assert.equal(
+        await frame.locator('section.region[data-region="r0"] p.answer').innerText(),
+        measured.answer.sentence,
+      );
       await lens.waitFor({ state: 'detached', timeout: 30_000 });
       await scrollToLineStarts(page);
       await page.screenshot({ path: path.join(ARTIFACTS, 'shape-fix-measured.png') });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
 import { compareRanges, sortRangeRows, summarizeRange, type RangeRow } from '../../webview/analysis/rangeSummary.ts';
 import { kernelIndices, kernelStats } from '../../extension/shared/trace/summary.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
@@ -40,7 +40,9 @@ function bruteForce(
       rows.set(name, row);
     };
     if (kernels.has(i)) add(out.kernels);
-    if (!model.tracks[model.track[i]!]!.gpu) add(out.cpuOps);
+    // the profiler's steps and its session span hold the ops: no op of their own
+    const held = model.kind[i] === SliceKind.Step || model.kind[i] === SliceKind.Other;
+    if (!model.tracks[model.track[i]!]!.gpu && !held) add(out.cpuOps);
   }
   return out;
 }
@@ -95,6 +97,16 @@ describe('range summary on real traces', () => {
     // largest total first
     for (let r = 1; r < summary.kernels.length; r++)
       assert.ok(summary.kernels[r - 1]!.totalUs >= summary.kernels[r]!.totalUs);
+  });
+
+  test("CPU ops: the profiler's step spans and its session span are not listed as ops (they hold the ops)", async () => {
+    const model = await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json'));
+    const names = summarizeRange(model, -1, 1e12).cpuOps.map((r) => r.name);
+    assert.ok(names.includes('aten::conv2d'), 'the ops are');
+    assert.deepEqual(
+      names.filter((n) => /^ProfilerStep#|^PyTorch Profiler/.test(n)),
+      [],
+    );
   });
 
   test('a range with nothing in it has empty tables', async () => {

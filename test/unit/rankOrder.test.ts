@@ -29,7 +29,7 @@ describe('slowestAndFastest', () => {
 });
 
 test("meanWorkUs: each pane's mean work over the steps it has", () => {
-  const stat = (workUs: number) => ({ stepUs: 100, commUs: 0, overlappedUs: 0, workUs });
+  const stat = (workUs: number) => ({ stepUs: 100, commUs: 0, overlappedUs: 0, workUs, unrecordedUs: 0 });
   const table: RankStepTable = {
     sides: ['gpu', 'gpu', 'cpu'],
     wholeTrace: false,

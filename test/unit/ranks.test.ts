@@ -171,7 +171,8 @@ describe('per-step communication', () => {
     const { side, steps } = rankStepStats(model, model.steps);
     assert.equal(side, 'gpu');
     // comm [30, 80) = 50; computing meanwhile: [30, 40) and [60, 70) = 20
-    assert.deepEqual(steps, [{ stepUs: 100, commUs: 50, overlappedUs: 20, workUs: 70 }]);
+    // an op recorded all but [95, 100): the host's nccl:all_reduce spans [0, 95)
+    assert.deepEqual(steps, [{ stepUs: 100, commUs: 50, overlappedUs: 20, workUs: 70, unrecordedUs: 5 }]);
   });
 
   test('CPU (gloo): collective ops on any thread; ATen ops inside a collective are part of it', () => {
@@ -186,7 +187,8 @@ describe('per-step communication', () => {
     const { side, steps } = rankStepStats(model, model.steps);
     assert.equal(side, 'cpu');
     // comm [30, 55) = 25; compute [0, 30) and [50, 60): overlap [50, 55) = 5 (aten::empty would add 1)
-    assert.deepEqual(steps, [{ stepUs: 100, commUs: 25, overlappedUs: 5, workUs: 80 }]);
+    // no op recorded in [60, 100)
+    assert.deepEqual(steps, [{ stepUs: 100, commUs: 25, overlappedUs: 5, workUs: 80, unrecordedUs: 40 }]);
   });
 
   test('the straggler is the rank with the most work: the others wait for it in the collective', () => {
@@ -215,10 +217,10 @@ describe('per-step communication', () => {
       table.rows[0]!.ranks.map((s) => s?.workUs),
       [40, 90],
     );
-    assert.deepEqual(table.rows[0]!.slowest, { pane: 1, leadUs: 50, even: false });
+    assert.deepEqual(table.rows[0]!.slowest, { pane: 1, leadUs: 50, unrecordedLeadUs: 0, even: false });
     // 45 vs 44 of work in a 50 µs step: within EVEN_SHARE, no straggler named
     assert.ok(1 < EVEN_SHARE * 50);
-    assert.deepEqual(table.rows[1]!.slowest, { pane: 0, leadUs: 1, even: true });
+    assert.deepEqual(table.rows[1]!.slowest, { pane: 0, leadUs: 1, unrecordedLeadUs: 0, even: true });
   });
 
   test('steps matched by index; a rank without that step shows none; no rank with steps: one whole-trace row', () => {

@@ -1,11 +1,15 @@
 // Slice colours follow the VS Code theme: the canvas paints with the --vscode-* variables VS Code sets on
-// <body>, and repaints when the theme class changes (light → dark → high contrast).
+// <body>, and repaints when the theme class changes (light → dark → high contrast); in each default theme the legend's
+// kinds are colours a reader tells apart.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { KIND_LEGEND } from '../../webview/theme.ts';
+import { deltaE2000 } from './colourDifference.ts';
 import { giveBackBrowser, takeBrowser, openWebview, postPanes, tracesSource } from './harness.ts';
+import { applyTheme, THEMES } from './themes.ts';
 
 let browser: Browser;
 before(async () => {
@@ -60,5 +64,44 @@ test("generated kernels are painted in the theme's colour and repainted when the
   assertColour(await kernelPixel(page, 'vscode-light', 'rgb(10, 120, 30)'), [10, 120, 30]);
   assertColour(await kernelPixel(page, 'vscode-dark', 'rgb(60, 200, 90)'), [60, 200, 90]);
   assertColour(await kernelPixel(page, 'vscode-high-contrast', 'rgb(0, 255, 0)'), [0, 255, 0]);
+  await page.close();
+});
+
+/** VS Code's own closest chart pair (charts-purple and terminal magenta: library kernels and communication) is
+ *  ΔE 15.2 in Dark Modern; charts-orange and charts-yellow were 6.1 in Light Modern and 14.7 in Dark Modern. */
+const DISTINCT = 15;
+
+test("the legend's kinds are colours told apart at a glance in light, dark and high contrast", async () => {
+  const page = await openWebview(browser);
+  const swatches = [...KIND_LEGEND.map(([kind]) => kind), 'communication'];
+  const names = new Map<number | string, string>([
+    ...KIND_LEGEND.map(([kind, label]) => [kind, label] as [number, string]),
+    ['communication', 'communication'],
+  ]);
+  for (const theme of THEMES) {
+    await applyTheme(page, theme);
+    // the swatches as the legend draws them (the canvas reads the same variables: theme.ts)
+    const colours = await page.evaluate((kinds) => {
+      const ctx = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })!;
+      return kinds.map((kind) => {
+        const swatch = document.createElement('span');
+        swatch.className = `swatch kind-${kind}`;
+        document.body.append(swatch);
+        ctx.fillStyle = getComputedStyle(swatch).backgroundColor;
+        swatch.remove();
+        ctx.fillRect(0, 0, 1, 1);
+        const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+        return [r!, g!, b!, 1] as const;
+      });
+    }, swatches);
+    const close: string[] = [];
+    for (let i = 0; i < swatches.length; i++)
+      for (let j = i + 1; j < swatches.length; j++) {
+        const difference = deltaE2000(colours[i]!, colours[j]!);
+        if (difference < DISTINCT)
+          close.push(`${names.get(swatches[i]!)} and ${names.get(swatches[j]!)}: ΔE ${difference.toFixed(1)}`);
+      }
+    assert.deepEqual(close, [], theme.name);
+  }
   await page.close();
 });

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Report } from '../../extension/shared/report.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { summarizeRange } from '../../webview/analysis/rangeSummary.ts';
 import { namesSaid } from '../../webview/analysis/sliceNames.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
@@ -325,6 +326,20 @@ describe('timeline depth', () => {
     // the view is around the break: narrower than the step it is in
     const step = model.steps[0]!;
     assert.ok(d.domain[1] - d.domain[0] < (step.end - step.start) / 2, `zoomed in: ${d.domain.join(' to ')}`);
+    // the note says its time in the unit of the axis under it (one unit per screen: not "7.87 ms" over "7,800 µs")
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const ticks = await page.evaluate(() =>
+      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[0]!.texts.filter(
+        (t) => t.role === 'tick',
+      ).map((t) => t.text),
+    );
+    const unit = (text: string): string | undefined => / (µs|ms|s)\b/.exec(text)?.[1];
+    const at = / in default at (\S+ \S+?)[ .]/.exec(await page.locator('.focus-note').innerText())![1]!;
+    assert.ok(ticks.length > 1, `ticks drawn: ${ticks.join(', ')}`);
+    assert.ok(
+      ticks.every((t) => unit(t) === unit(at)),
+      `"at ${at}" over ticks ${ticks.join(', ')}`,
+    );
     await screenshot(page, 'focus');
     // a compile id the trace never ran: said, nothing zoomed
     await page.evaluate((m) => window.postMessage(m, '*'), {

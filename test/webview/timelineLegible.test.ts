@@ -3,11 +3,12 @@
 // break (its marks' lane, ProfilerStep slices) and a GPU run. Checked from what each frame drew (the texts' boxes,
 // inks and what lies under them, and the lines: frameLayout.ts), not from pixels: no text over another, no step
 // or tick line through a text, nothing past the canvas or into the track names' column, the track names as drawn
-// all different and whole (no "…": a thread by its name and id, the profiler's span by what it is), the step labels
-// whole or their number ("call 2", "2"; never "cal…"), every text at WCAG 4.5:1 against what lies under it (a
-// slice's label against its slice), and no compiler code as a label (a compiled region by its graph, "compiled
-// graph 1", never "Torch-Compiled Region: 0/0"; "compiled graph 1 runs", never "## Call CompiledFxGraph f73y…";
-// "fused kernel 1 of compiled graph 2", never "graph_1_cpp_fused_…").
+// all different and whole (no "…": a thread by its name and id, the profiler's span by what it is; each saying what
+// it holds), the step labels whole or their number after a whole one ("call 1 │ 2 │ 3"; never "cal…"), each tick
+// label right of its tick, every text at WCAG 4.5:1 against what lies under it (a slice's label against its
+// slice), and no compiler code as a label (a compiled region by its graph, "compiled graph 1", never
+// "Torch-Compiled Region: 0/0"; "compiled graph 1 runs", never "## Call CompiledFxGraph f73y…"; "fused kernel 1 of
+// compiled graph 2", never "graph_1_cpp_fused_…").
 // Screenshots of the panes: test-results/timeline-legible-*.png.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -33,6 +34,8 @@ interface Case {
   roles: TextRole[];
   /** a slice label the step's view draws (ProfilerStep's: the one the e2e screenshots showed unreadable) */
   sliceLabel: RegExp;
+  /** the track names, where a trace files work under names that said nothing of it ("CPU · thread 0") */
+  tracks?: string[];
 }
 
 const CASES: Case[] = [
@@ -59,6 +62,14 @@ const CASES: Case[] = [
     source: { kind: 'traces', tracePaths: [path.join(TRACES, 'mlp-default.trace.json')] },
     roles: ['tick', 'step', 'slice', 'track'],
     sliceLabel: /^aten::/,
+    // Kineto's thread 0 holds other threads' Python stacks; its two tracks of its own: its overhead and its window
+    tracks: [
+      'profiler overhead',
+      'other Python threads',
+      'thread 1661 (python3)',
+      'profiled window',
+      'GPU 0 · stream 7',
+    ],
   },
 ];
 const WIDTHS = [700, 1400];
@@ -130,9 +141,18 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
   }
   const names = texts.filter((t) => t.role === 'track').map((t) => t.text);
   for (const name of names) if (name.includes('…') || name.startsWith('process ')) found.push(`track name "${name}"`);
-  // a step label is whole or its number, never cut ("cal…")
+  // a step label is whole or its number, never cut ("cal…"); a number only after a whole label has said what it
+  // counts, and from then on ("step 1 │ 2 │ 3": not a lone "3", nor "step 1 │ 2 │ step 3")
+  const steps = texts.filter((t) => t.role === 'step').sort((a, b) => a.x - b.x);
+  for (const t of steps) if (t.text.includes('…')) found.push(`${describeText(t)}: a step label cut`);
+  const short = steps.map((t) => /^\d+$/.test(t.text));
+  if (short[0]) found.push(`${describeText(steps[0]!)}: a step's number before any whole step label`);
+  const whole = short.findIndex((s, k) => !s && short.slice(0, k).includes(true));
+  if (whole >= 0) found.push(`${describeText(steps[whole]!)}: a whole step label after a number alone`);
+  // a tick label starts right of its tick: one turned to the tick's left reads as the tick before's ("50 ms│")
   for (const t of texts)
-    if (t.role === 'step' && t.text.includes('…')) found.push(`${describeText(t)}: a step label cut`);
+    if (t.role === 'tick' && !lines.some((l) => l.role === 'tick' && l.x + l.w <= t.x && t.x - l.x <= 6))
+      found.push(`${describeText(t)}: not right of its tick`);
   for (const t of texts)
     if (/Torch-Compiled Region|CompiledFxGraph|^graph_\d+_|^triton_|\d+\/\d+$|^PyTorch Profiler \(/.test(t.text))
       found.push(`${describeText(t)}: a compiler code as a name`);
@@ -183,6 +203,11 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               );
               assert.deepEqual(problems(frame, colours), [], where);
             });
+            if (c.tracks)
+              assert.deepEqual(
+                frames.flatMap((f) => f.texts.filter((t) => t.role === 'track').map((t) => t.text)),
+                c.tracks,
+              );
             for (const role of c.roles)
               assert.ok(
                 frames.some((f) => f.texts.some((t) => t.role === role)),

@@ -3,7 +3,7 @@
 // compiled: what fused away, what got slower). Times are the parts of slices inside the range (a slice cut by an
 // edge counts only its inside), so a table never claims more time than the range holds.
 import { forEachOverlapping, levelsOf } from '../../extension/shared/trace/levels.ts';
-import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
 import { kernelIndices } from '../../extension/shared/trace/summary.ts';
 
 export interface RangeRow {
@@ -26,9 +26,15 @@ export interface RangeSummary {
   kernels: RangeRow[];
   /** the trace has no GPU track: `kernels` are CPU kernels (outermost ATen ops, Inductor C++ kernels), also among `cpuOps` */
   kernelsOnCpu: boolean;
-  /** slices on CPU threads (ops, Python functions, runtime calls, annotations) */
+  /** slices on CPU threads (ops, Python functions, runtime calls, annotations); not the profiler's step spans or its
+   *  own session span, which hold the ops rather than being one */
   cpuOps: RangeRow[];
 }
+
+/** A CPU slice that is work of the script's: the profiler's steps (ProfilerStep#N) and its own spans (its session,
+ *  of no category it names: SliceKind.Other) hold the ops, and are no op of their own. */
+export const isOp = (kind: number): boolean =>
+  kind !== (SliceKind.Step as number) && kind !== (SliceKind.Other as number);
 
 const kernelSets = new WeakMap<TraceModel, Uint8Array>();
 
@@ -80,7 +86,7 @@ export function summarizeRange(model: TraceModel, fromUs: number, toUs: number):
           if (parent >= 0) parentTime.set(parent, (parentTime.get(parent) ?? 0) + total);
         }
         if (kernels[i]) add(kernelRows, i, total, self);
-        if (!gpu) add(cpuRows, i, total, self);
+        if (!gpu && isOp(model.kind[i]!)) add(cpuRows, i, total, self);
       });
       childTime = parentTime;
     }

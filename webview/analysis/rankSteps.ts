@@ -24,6 +24,11 @@ export interface RankStepStat {
    * one the others waited for.
    */
   workUs: number;
+  /**
+   * the part of workUs with no op recorded on this rank (no ATen or Inductor op, CUDA runtime call, kernel or
+   * collective): Python between ops, a sleep, I/O, a data loader's wait. The rest of workUs ran recorded ops.
+   */
+  unrecordedUs: number;
 }
 
 export interface StepRow {
@@ -34,9 +39,10 @@ export interface StepRow {
   /**
    * the pane with the most work in the step, and its lead over the pane with the least (about how long the
    * others waited for it); null with fewer than two ranks in the row, or for whole traces. `even`: the lead is under EVEN_SHARE of
-   * the slowest rank's step: no straggler worth naming.
+   * the slowest rank's step: no straggler worth naming. `unrecordedLeadUs`: how much of the lead is time with no op
+   * recorded (the slowest's unrecordedUs less the fastest's).
    */
-  slowest: { pane: number; leadUs: number; even: boolean } | null;
+  slowest: { pane: number; leadUs: number; unrecordedLeadUs: number; even: boolean } | null;
 }
 
 export interface RankStepTable {
@@ -70,17 +76,23 @@ export function rankStepTable(models: readonly TraceModel[]): RankStepTable {
 
 function slowestOf(ranks: (RankStepStat | null)[]): StepRow['slowest'] {
   let slowest = -1;
-  let least = Infinity;
+  let fastest = -1;
   let present = 0;
   ranks.forEach((stat, p) => {
     if (!stat) return;
     present++;
     if (slowest < 0 || stat.workUs > ranks[slowest]!.workUs) slowest = p;
-    least = Math.min(least, stat.workUs);
+    if (fastest < 0 || stat.workUs < ranks[fastest]!.workUs) fastest = p;
   });
   if (present < 2) return null;
-  const leadUs = ranks[slowest]!.workUs - least;
-  return { pane: slowest, leadUs, even: leadUs < EVEN_SHARE * ranks[slowest]!.stepUs };
+  const [slow, fast] = [ranks[slowest]!, ranks[fastest]!];
+  const leadUs = slow.workUs - fast.workUs;
+  return {
+    pane: slowest,
+    leadUs,
+    unrecordedLeadUs: slow.unrecordedUs - fast.unrecordedUs,
+    even: leadUs < EVEN_SHARE * slow.stepUs,
+  };
 }
 
 /** One rank's statistics for each window (its steps, µs relative to its origin). */
@@ -90,13 +102,34 @@ export function rankStepStats(
 ): { side: CommunicationSide; steps: RankStepStat[] } {
   const { side, comm, compute } = communicationAndCompute(model);
   const overlapped = intersectionOf(comm, compute);
+  const recorded = recordedOps(model);
   const steps = windows.map(({ start, end }) => {
     const commUs = lengthWithin(comm, start, end);
     const overlappedUs = lengthWithin(overlapped, start, end);
     const stepUs = end - start;
-    return { stepUs, commUs, overlappedUs, workUs: stepUs - (commUs - overlappedUs) };
+    const unrecordedUs = stepUs - lengthWithin(recorded, start, end);
+    return { stepUs, commUs, overlappedUs, workUs: stepUs - (commUs - overlappedUs), unrecordedUs };
   });
   return { side, steps };
+}
+
+/** When the rank ran an op the profiler recorded, on either side: host ATen/Inductor ops, CUDA runtime calls,
+ *  collectives, device kernels and copies. Python frames and user annotations are not ops: a sleep runs inside one. */
+function recordedOps(model: TraceModel): Float64Array {
+  const isComm = communicationNames(model.names);
+  const pairs: number[] = [];
+  const add = (i: number): void => {
+    pairs.push(model.start[i]!, model.start[i]! + model.dur[i]!);
+  };
+  for (const i of cpuKernelIndices(model)) add(i);
+  for (let i = 0; i < model.count; i++)
+    if (
+      isDeviceKernel(model, i) ||
+      model.kind[i] === SliceKind.RuntimeLaunch ||
+      (isComm[model.name[i]!] === 1 && !model.tracks[model.track[i]!]!.gpu)
+    )
+      add(i);
+  return unionOf(pairs);
 }
 
 /** The rank's communication and computation as interval sets, on the side its communication is measured. */

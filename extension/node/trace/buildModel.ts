@@ -165,10 +165,11 @@ function orderTracks(raw: RawTrace): { trackOrder: Uint32Array; trackInfos: Trac
 }
 
 /**
- * A track's name in the label column's room: "thread 1661 (python3)" for a thread of the host process Kineto labels
- * "CPU" (a thread is on the CPU: the label would only push its id and name out of the column), "GPU 0 · stream 7";
- * Kineto's own work (CUPTI buffer requests, pid -1) and its span of the profiled window (pid "Spans") by what they
- * are, never "process -1".
+ * A track's name in the label column's room, saying what it holds: "thread 1661 (python3)" for a thread of the host
+ * process Kineto labels "CPU" (a thread is on the CPU: the label would only push its id and name out of the column),
+ * "other Python threads" for its thread 0 (where Kineto files the Python stacks of threads it has no id for: a tqdm
+ * monitor, Inductor's compile-worker reader), "GPU 0 · stream 7"; Kineto's own work (CUPTI buffer requests, pid -1)
+ * and its span of the profiled window (pid "Spans") by what they are, never "process -1", and unlike each other.
  */
 function trackName(
   t: { pid: string | number; tid: string | number; gpu: boolean },
@@ -176,10 +177,10 @@ function trackName(
   threadName: string | null,
 ): string {
   const thread = (threadName ?? (isId(t.tid) ? `${t.gpu ? 'stream' : 'thread'} ${t.tid}` : String(t.tid))).trim();
-  if (processName === 'CPU' && threadName) return thread;
-  if (!processName && Number(t.pid) === -1) return "the profiler's own work";
+  if (processName === 'CPU') return threadName || String(t.tid) !== '0' ? thread : 'other Python threads';
+  if (!processName && Number(t.pid) === -1) return 'profiler overhead';
   // Kineto's span of the profiled window (pid "Spans", tid "PyTorch Profiler"): said once, plainly
-  if (!processName && t.pid === 'Spans') return 'profiler';
+  if (!processName && t.pid === 'Spans') return 'profiled window';
   return `${processName ?? `process ${t.pid}`} · ${thread}`;
 }
 

@@ -1,0 +1,247 @@
+// The report panel says each answer once, in the runner's words, and draws only what a report holds (issue 44): a
+// region's answer once (not again as the run's recommendation or as an older reason); a table column no row fills
+// left out; the replay's row labelled as the replay beside the in-situ numbers; the in-situ chart's steady state
+// only where the runner found one, each side's line broken where the other side ran; signed changes; the runner's
+// indented lines as a list. On the fixture reports and real recordings, in headless Chromium (real CSP).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { Report } from '../../extension/shared/report.ts';
+import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import { errorsOf, giveBackBrowser, openWebview, post, postTimeline, takeBrowser } from './harness.ts';
+
+const ROOT = join(__dirname, '..', '..');
+/** A fixture report: `reports/NAME` or `recorded/NAME` under test/fixtures. */
+const reportPath = (name: string): string => join(ROOT, 'test', 'fixtures', name, 'report.json');
+const readReport = (name: string): Report => JSON.parse(readFileSync(reportPath(name), 'utf8')) as Report;
+
+let browser: Browser;
+before(async () => {
+  browser = await takeBrowser();
+});
+after(async () => {
+  await giveBackBrowser();
+});
+
+/** The report alone (no traces), at the panel's width. */
+async function openReport(name: string, width = 1400): Promise<Page> {
+  const page = await openWebview(browser, { width, height: 900 });
+  await post(page, {
+    type: 'report',
+    title: name,
+    source: { kind: 'report', reportPath: reportPath(name) },
+    report: readReport(name),
+    traces: 0,
+  });
+  await page.locator('section.report').waitFor();
+  return page;
+}
+
+const occurrences = (text: string, phrase: string): number => text.split(phrase).length - 1;
+
+describe('one answer per region, in the runner’s words', () => {
+  test('a torchrun job: the region’s answer said once, not again as the run’s recommendation or an older reason', async () => {
+    const page = await openReport('reports/ddp-ranks-cpu');
+    const region = readReport('reports/ddp-ranks-cpu').regions![0]!;
+    assert.equal(await page.locator('section.region[data-region="r0"] p.answer').innerText(), region.answer!.sentence);
+    // the answer's reason, in any of its wordings (headline, sentence, the run's recommendation), once on the panel
+    assert.equal(occurrences(await page.locator('body').innerText(), 'a rank of a torchrun job'), 1);
+    assert.equal(await page.locator('p.recommendation').count(), 0, "a script's answer is its regions'");
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  test('a target report keeps its one recommendation', async () => {
+    const page = await openReport('reports/graphbreak-cpu');
+    assert.equal(
+      await page.locator('section.report p.recommendation').innerText(),
+      `Recommendation: ${readReport('reports/graphbreak-cpu').recommendation.reason}`,
+    );
+    await page.close();
+  });
+});
+
+describe('tables say what their rows hold', () => {
+  test('the in-situ screen: the replay’s row says it is the replay, in the runner’s words; no column left empty', async () => {
+    const page = await openReport('reports/script-in-situ-cpu', 560);
+    const region = readReport('reports/script-in-situ-cpu').regions![0]!;
+    const table = page.locator('section.region[data-region="r0"] table.region-measurements');
+    assert.deepEqual(await table.locator('th').allTextContents(), [
+      'inputs',
+      'mode',
+      'speedup',
+      'compiled',
+      'eager',
+      'kernels / call',
+      'break-even',
+    ]);
+    const replayed = [region.answer!.number, ...(region.answer!.evidence ?? [])].find((n) => n?.kind === 'replay-call');
+    const said = replayed?.text ?? '';
+    assert.match(said, /per call replayed/, 'the runner says the replay as such');
+    // stacked at 560 px: the cell names its column, then the runner's words for the number and its range
+    const speedup = table.locator('td[data-label="speedup"]');
+    assert.equal(await speedup.innerText(), said);
+    // in the view, beside the in-situ 0.70 ms / 0.86 ms said above it
+    assert.match(
+      await page.locator('section.region[data-region="r0"] .in-situ-lines').innerText(),
+      /0\.86 ms → 0\.70 ms/,
+    );
+    await page.close();
+  });
+
+  test('the modes table: a column no row fills is left out, and eager has no per-call cell of its own', async () => {
+    // fused-cpu: too noisy for a range, so no "next run" in any row
+    const fused = await openReport('reports/fused-cpu');
+    assert.deepEqual(await fused.locator('table.modes th').allTextContents(), [
+      'mode',
+      'speedup',
+      'per call',
+      'kernels / step',
+    ]);
+    assert.doesNotMatch(await fused.locator('table.modes').innerText(), /timed with each mode/);
+    assert.match(
+      await fused.locator('table.modes').innerText(),
+      /\(eager \d+\.\d+ ms\)/,
+      "eager's time in its mode's row",
+    );
+    await fused.close();
+    // graphbreak-cpu has a range: its column stays
+    const ranged = await openReport('reports/graphbreak-cpu');
+    assert.deepEqual(await ranged.locator('table.modes th').allTextContents(), [
+      'mode',
+      'speedup',
+      'next run',
+      'per call',
+      'kernels / step',
+    ]);
+    await ranged.close();
+  });
+
+  test('graph breaks: no heading over an empty list; a link names the file’s base name, its full path in the title', async () => {
+    const fused = await openReport('reports/fused-cpu');
+    assert.equal(readReport('reports/fused-cpu').modes[0]!.compiler!.graphBreaks.length, 0);
+    assert.equal(await fused.locator('section.report .breaks').count(), 0);
+    assert.doesNotMatch(await fused.locator('section.report').innerText(), /graph break/);
+    await fused.close();
+    const page = await openReport('reports/script-regions-cpu');
+    const link = page.locator('section.report .breaks button.link').first();
+    assert.match(await link.innerText(), /^train_small\.py:\d+$/);
+    assert.equal(await link.getAttribute('title'), '/home/dev/proj/train_small.py');
+    await page.close();
+  });
+});
+
+describe('the in-situ chart draws what the runner found', () => {
+  /** Each in-situ chart's legend entries and whether it shades a steady state, by region. */
+  const charts = (page: Page): Promise<Record<string, { legend: string[]; steady: number }>> =>
+    page.locator('section.region').evaluateAll((boxes): Record<string, { legend: string[]; steady: number }> =>
+      Object.fromEntries(
+        boxes.flatMap((box): [string, { legend: string[]; steady: number }][] => {
+          const chart = box.querySelector('.in-situ-chart');
+          if (!chart) return [];
+          const legend = [...chart.querySelectorAll('.legend-entry')].map((e) => e.textContent ?? '');
+          return [
+            [
+              (box as HTMLElement).dataset['region'] ?? '',
+              { legend, steady: chart.querySelectorAll('svg.in-situ rect.steady').length },
+            ],
+          ];
+        }),
+      ),
+    );
+
+  test('no steady state shaded where the runner found no steady step; no legend entry for a side with no step', async () => {
+    const name = 'recorded/train_small-cpu';
+    const page = await openReport(name);
+    const report = readReport(name);
+    const drawn = await charts(page);
+    assert.deepEqual(Object.keys(drawn).sort(), ['r0', 'r1', 'r2', 'r3']);
+    for (const region of report.regions!) {
+      const { legend, steady } = drawn[region.id]!;
+      assert.equal(region.inSitu!.step ?? null, null, `${region.id}: the runner found no steady step`);
+      assert.equal(steady, 0, `${region.id}: nothing shaded`);
+      assert.ok(!legend.includes('steady state'), `${region.id}: ${legend.join(', ')}`);
+      const eagerSteps = region.inSitu!.series!.eager.filter((p) => p[1] !== null && p[1] > 0).length;
+      assert.equal(legend.includes('compiling off (eager)'), eagerSteps > 0, `${region.id}: ${legend.join(', ')}`);
+    }
+    assert.ok(drawn['r0']!.legend.includes('compiling off (eager)'), 'r0 has eager steps');
+    await page.close();
+    // a region with steady steps both ways shades them, and names the shading
+    const steady = await openReport('recorded/serve_script-cpu');
+    const [chart] = Object.values(await charts(steady));
+    assert.equal(chart!.steady, 1);
+    assert.ok(chart!.legend.includes('steady state'));
+    await steady.close();
+  });
+
+  test("each side's line is broken where the other side ran: one piece per block of its steps", async () => {
+    const name = 'recorded/serve_script-cpu';
+    const page = await openReport(name);
+    const series = readReport(name).regions![0]!.inSitu!.series!;
+    // the blocks of each side in call order, from the recorded series (the interleaved run takes turns)
+    const steps = (['compiled', 'eager'] as const).flatMap((side) =>
+      series[side].flatMap((p, k) => (p[1] !== null && p[1] > 0 ? [{ side, index: p[3] ?? k }] : [])),
+    );
+    steps.sort((a, b) => a.index - b.index);
+    const blocks = { compiled: 0, eager: 0 };
+    steps.forEach((s, k) => {
+      if (k === 0 || steps[k - 1]!.side !== s.side) blocks[s.side]++;
+    });
+    assert.ok(blocks.compiled > 1 && blocks.eager > 1, `the sides took turns: ${JSON.stringify(blocks)}`);
+    const pieces = await page
+      .locator('svg.in-situ path.run[data-side]')
+      .evaluateAll((paths): Record<string, number> =>
+        Object.fromEntries(
+          paths.map((p): [string, number] => [
+            (p as SVGElement).dataset['side'] ?? '',
+            (p.getAttribute('d') ?? '').split('M').length - 1,
+          ]),
+        ),
+      );
+    assert.deepEqual(pieces, blocks);
+    await page.close();
+  });
+});
+
+describe('the runner’s words as it wrote them', () => {
+  test('a line the runner indents is an item under the line above it, drawn with no stray indent', async () => {
+    const name = 'recorded/serve_script-cpu';
+    const page = await openReport(name, 560);
+    const lines = readReport(name).regions![0]!.inSitu!.lines!;
+    const indented = lines.filter((l) => l.startsWith('  '));
+    assert.ok(indented.length > 0);
+    const said = page.locator('section.region[data-region="r0"] .in-situ-lines');
+    assert.deepEqual(
+      await said.locator('li').allInnerTexts(),
+      indented.map((l) => l.trimStart()),
+    );
+    for (const line of (await said.innerText()).split('\n')) assert.doesNotMatch(line, /^\s/, line);
+    await page.close();
+  });
+
+  test('the compare table: changes signed ("+534%", "−50%"), a kernel named without the family its name says', async () => {
+    const page = await openWebview(browser);
+    await postTimeline(page, await readTimelineSource({ kind: 'report', reportPath: reportPath('reports/fused-cpu') }));
+    const table = page.locator('.compare-table');
+    await table.waitFor();
+    const changes = await table.locator('tr[data-metric] td:last-child').allTextContents();
+    const percents = changes.filter((c) => c.endsWith('%'));
+    assert.ok(percents.length > 0, changes.join(' | '));
+    for (const change of percents) assert.match(change, /^([+−]\d+|0)%$/, change);
+    assert.ok(
+      percents.some((c) => c.startsWith('+')),
+      `an increase is signed: ${percents.join(' | ')}`,
+    );
+    const kernels = await page.locator('.compare ul.kernels li').allTextContents();
+    assert.ok(kernels.length > 0);
+    for (const kernel of kernels) assert.doesNotMatch(kernel, /× aten: aten::/, kernel);
+    assert.ok(
+      kernels.some((k) => k.includes('× aten::')),
+      kernels.join(' | '),
+    );
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+});
