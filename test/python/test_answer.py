@@ -120,6 +120,21 @@ def test_a_target_says_the_verdict_its_number_with_mode_and_range_then_its_facts
     )
 
 
+def test_a_number_a_backend_without_kernels_measured_says_it_is_dynamos_cost() -> None:
+    """backend="eager" (recorded: print_step-cpu's region) compiles nothing to kernels: its speedup says so beside it,
+    in the headline and the sentence; the same region as Inductor, and a target given --backend eager, likewise."""
+    recorded = json.loads((FIXTURES / "recorded" / "print_step-cpu" / "report.json").read_text())
+    region = recorded["regions"][0]
+    assert region["options"]["backend"] == "eager" and region["answer"]["number"] is not None
+    assert " · backend eager: no kernels compiled · " in region["answer"]["headline"]
+    assert "Backend eager compiles nothing to kernels: " in region["answer"]["sentence"]
+    region["options"]["backend"] = "inductor"
+    assert "backend-no-kernels" not in [r["code"] for r in answered(recorded)["regions"][0]["answer"]["reasons"]]
+    target = fixture("graphbreak-cpu")
+    target["settings"]["backend"] = "aot_eager"
+    assert "backend aot_eager: no kernels compiled" in answered(target)["headline"]
+
+
 def test_a_target_with_nothing_measured_says_why_and_a_failed_run_its_error_first() -> None:
     counter = answered(fixture("counter-cpu"))
     assert counter["answer"]["verdict"] == "none" and codes(counter["answer"]) == ["ran-eagerly"]

@@ -276,6 +276,14 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
             "on ran eagerly (Dynamo ran the original code): the number leaves them out."
         ),
     ),
+    "backend-no-kernels": (
+        lambda r: f"backend {r.get('kind')}: no kernels compiled",
+        lambda r: (
+            f"Backend {r.get('kind')} compiles nothing to kernels: Dynamo captures graphs and checks their guards, and "
+            "the graphs run op by op as eager does, so the number is Dynamo's own cost, not what compiled code gains; "
+            "Inductor (the default backend) generates kernels."
+        ),
+    ),
     "in-situ-left-out": (
         in_situ_text.left_out_clause,
         in_situ_text.left_out_sentence,
@@ -292,6 +300,8 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
 
 
 FAILURES: frozenset[str] = frozenset({"failed", "compiled-call-failed"})
+# torch.compile backends that generate no kernels: their speedup is Dynamo's cost (the answer says so beside it)
+NO_KERNELS: frozenset[str] = frozenset({"eager", "aot_eager", "aot_eager_decomp_partition"})
 # codes that lead the headline, before the verdict: a failure at the user's line (issue 44), and the shape story
 # that decided the outcome (issue 43); its fix as measured follows the verdict and its number (the headline's first
 # speedup is always the answer's)
