@@ -7,7 +7,8 @@ and said as the runner says them (compiler/explain.py) from the recompiles it re
 pairs of rounds as the runner estimates them now; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
-replay in the words the runner writes now; a graph break recorded before the pattern table, explained; an attached rank's in-situ skip
+replay in the words the runner writes now; a steady state pooled over several input signatures, of its most
+frequent one's calls; a graph break recorded before the pattern table, explained; an attached rank's in-situ skip
 as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
@@ -28,6 +29,7 @@ sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
 from compile_lens_runner.measure import estimator, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, reason_text, shape_text  # noqa: E402
+from compile_lens_runner.script import region_entry  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
@@ -199,6 +201,11 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
             _recompile_sites(entry["compiler"])
             _break_explanations(entry["compiler"])
     for region in out.get("regions") or []:
+        # a steady state pooled over several input signatures (before schema 1.31): its most frequent one's calls
+        steady = region_entry.steady_state(region["calls"])
+        recorded = region.get("steadyState")
+        if steady and steady.get("signatures", 1) > 1 and recorded and "signature" not in recorded:
+            region["steadyState"] = steady
         if region["replay"].get("reason") == _OLD_RANK_NO_REPLAY:
             region["replay"]["reason"] = reason_text.TORCHRUN_RANK
         for call in region["calls"]:

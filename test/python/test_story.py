@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import copy
 import json
+import statistics
 from typing import Any
 
 from compile_lens_runner.compiler import explain
-from compile_lens_runner.report import story
+from compile_lens_runner.report import chart_text, story
+from compile_lens_runner.script import region_entry
 from conftest import REPO
 
 FIXTURES = REPO / "test" / "fixtures" / "reports"
@@ -85,12 +87,36 @@ def test_recompiles_with_the_same_inputs_say_what_changed_instead() -> None:
     )
 
 
+def test_the_steady_state_is_the_median_of_one_signatures_calls_and_says_which() -> None:
+    """After the last compile the script ran 128-long and 256-long inputs: a median pooled over both (0.91 ms) is
+    neither's time; the steady state is the most frequent signature's (the 128-long calls), said so."""
+    r0 = region("script-regions-cpu", "r0")
+    steady = region_entry.steady_state(r0["calls"])
+    assert steady is not None
+    after = [c for c in r0["calls"] if c["index"] >= steady["fromCall"]]
+    assert {c["signature"] for c in after} == {"float32[8, 128, 64]; inference", "float32[8, 256, 64]; inference"}
+    short = [c["ms"] for c in after if c["signature"] == "float32[8, 128, 64]; inference"]
+    assert (
+        steady["medianMs"] == round(statistics.median(short), 4) != round(statistics.median(c["ms"] for c in after), 4)
+    )
+    assert (steady["signature"], steady["signatures"], steady["calls"]) == ("float32[8, 128, 64]; inference", 2, 3)
+    assert r0["steadyState"] == {**steady, "said": r0["steadyState"]["said"], "label": r0["steadyState"]["label"]}
+    assert r0["steadyState"]["said"] == (
+        "steady state from call 7: 0.88 ms per call, median of the 3 calls on float32[8, 128, 64] (inference), the most "
+        "frequent of 2 input shapes (calls varied 6%)"
+    )
+    one = [c for c in r0["calls"] if c["signature"] == "float32[8, 128, 64]; inference"]
+    assert "signatures" in (region_entry.steady_state(one) or {})
+    assert chart_text.signature_words(region_entry.steady_state(one)) is None  # type: ignore[arg-type]
+
+
 def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_a_sentence() -> None:
     r0 = region("script-regions-cpu", "r0")
     said = story.region_story(r0)
     assert said == (
         "Call 0 compiled (2.4 s); call 6 recompiled for float32[8, 256, 64] (1.1 s; x's dimension 1 changed from 128 "
-        "to 256). From call 7 on, calls took 0.91 ms (median) without compiling."
+        "to 256). From call 7 on, the 3 calls on float32[8, 128, 64] (inference), the most frequent of 2 input shapes, "
+        "took 0.88 ms (median) without compiling."
     )
     # the fixture says what region_entry writes: the guard as a sentence beside PyTorch's words
     assert [(c["recompileReason"], c["recompileWhy"]) for c in r0["calls"] if c["event"] == "recompiled"] == [

@@ -26,7 +26,7 @@ test("a region's first-call story is the runner's as written (report/story.py: t
   const r0 = await region('script-regions-cpu', 'r0');
   assert.equal(
     regionStory(r0),
-    "Call 0 compiled (2.4 s); call 6 recompiled for float32[8, 256, 64] (1.1 s; x's dimension 1 changed from 128 to 256). From call 7 on, calls took 0.91 ms (median) without compiling.",
+    "Call 0 compiled (2.4 s); call 6 recompiled for float32[8, 256, 64] (1.1 s; x's dimension 1 changed from 128 to 256). From call 7 on, the 3 calls on float32[8, 128, 64] (inference), the most frequent of 2 input shapes, took 0.88 ms (median) without compiling.",
   );
   assert.equal(digestRegion(r0).story, r0.story);
   // an older report: no sentence made up, the compiles and eager calls listed
