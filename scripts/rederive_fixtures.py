@@ -7,7 +7,7 @@ and said as the runner says them (compiler/explain.py) from the recompiles it re
 pairs of rounds as the runner estimates them now; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
-replay in the words the runner writes now; a steady state pooled over several input signatures, of its most
+replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
 frequent one's calls; a graph break recorded before the pattern table, explained; an attached rank's in-situ skip
 as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
 from compile_lens_runner.measure import estimator, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, reason_text, shape_text  # noqa: E402
-from compile_lens_runner.script import region_entry  # noqa: E402
+from compile_lens_runner.script import region_entry, replay  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
@@ -66,11 +66,15 @@ def _recompile_sites(compiler: dict[str, Any]) -> None:
 
 
 def _break_explanations(compiler: dict[str, Any]) -> None:
-    """A graph break recorded before the pattern table (schema 1.16) explained as the runner explains it now
+    """A graph break explained in the table's words now (its pattern and what broke as recorded); one recorded before
+    the pattern table (schema 1.16) explained as the runner explains it now
     (compiler/insight.graph_break: PyTorch's text and the user's line matched on break_patterns.py), where it has a
     pattern: a surface otherwise shows PyTorch's words with no fix (the DDP breaks of a torchrun job)."""
     for gb in compiler.get("graphBreaks") or []:
-        if "explanation" not in gb:
+        known = gb.get("explanation")
+        if known and known["pattern"] in {p.id for p in break_patterns.PATTERNS}:  # in the table's words now
+            gb["explanation"] = break_patterns.said(break_patterns.get(known["pattern"]), known.get("broke"))
+        elif "explanation" not in gb:
             code = (gb.get("location") or {}).get("code") or ""
             gb["explanation"] = break_patterns.explain(
                 gb.get("gbId"), f"{gb['reason']}\n{gb.get('hint') or ''}\n{code}"
@@ -187,6 +191,31 @@ _OLD_RANK_NO_REPLAY = (
 )
 
 
+# a Python attribute a call changed, as runners of schema 1.30 and before said its values (script/capture.py)
+_OLD_ATTRIBUTE = re.compile(r"^(it changes the Python attribute \S+ \(.*?) -> ")
+
+
+def _replay_reason(reason: str | None) -> str | None:
+    """Why a region was not replayed, in the words the runner writes now."""
+    if reason == _OLD_RANK_NO_REPLAY:
+        return reason_text.TORCHRUN_RANK
+    return _OLD_ATTRIBUTE.sub(r"\1 → ", reason) if reason else reason
+
+
+# a replay that ran no compiled code, as runners of schema 1.30 and before said it (Dynamo's terms, no action)
+_OLD_RAN_EAGERLY = re.compile(
+    r"^During the replay Dynamo ran the region's original code eagerly (\d+) times? \(no compiled graph matched and "
+    r"none was compiled: the recompile limit, or a skipped frame\), so its timing is eager code$"
+)
+
+
+def _ran_eagerly(measurement: dict[str, Any]) -> None:
+    error = measurement.get("error") or {}
+    old = _OLD_RAN_EAGERLY.match(error.get("message") or "")
+    if old:
+        error.update({"message": replay.ran_eagerly(int(old[1])), "fix": replay.RAN_EAGERLY_FIX})
+
+
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
@@ -206,8 +235,9 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
         recorded = region.get("steadyState")
         if steady and steady.get("signatures", 1) > 1 and recorded and "signature" not in recorded:
             region["steadyState"] = steady
-        if region["replay"].get("reason") == _OLD_RANK_NO_REPLAY:
-            region["replay"]["reason"] = reason_text.TORCHRUN_RANK
+        for measurement in region["measurements"]:
+            _ran_eagerly(measurement)
+        region["replay"]["reason"] = _replay_reason(region["replay"].get("reason"))
         for call in region["calls"]:
             _limit_fallback(call)
             if call.get("recompileReason"):

@@ -39,8 +39,8 @@ PATTERNS: tuple[Pattern, ...] = (
         _re(r"_transformer_encoder_layer_fwd|_native_multi_head_attention|_masked_softmax"),
         "nn.TransformerEncoder / MultiheadAttention inference fast path",
         "{broke} is the fused inference fast path nn.TransformerEncoderLayer and nn.MultiheadAttention take in eval "
-        "mode without gradients (inference_mode or no_grad); Dynamo cannot run it on fake tensors here, so "
-        "nothing of the layer is compiled and it runs eagerly",
+        "mode without gradients (inference_mode or no_grad); Dynamo cannot trace through it, so nothing of the "
+        "layer is compiled and it runs eagerly",
         "Turn the fast path off before compiling: call torch.backends.mha.set_fastpath_enabled(False) once, before "
         "torch.compile; the layer then runs its ordinary ops, which Inductor compiles and fuses.",
         "fastpath-off",
@@ -300,9 +300,11 @@ def get(pattern_id: str) -> Pattern:
 def explain(gb_id: str | None, text: str) -> BreakExplanation | None:
     """{pattern, title, what, broke, fix, quickFix} for a graph break's text, or None when it is none of the table's."""
     pattern = find(gb_id, text)
-    if pattern is None:
-        return None
-    broke = _broke(text)
+    return None if pattern is None else said(pattern, _broke(text))
+
+
+def said(pattern: Pattern, broke: str | None) -> BreakExplanation:
+    """A break's explanation in the table's words, `broke` being what PyTorch's text names as what broke."""
     what = pattern.what.format(broke=f"`{broke}`" if broke else "the call", _eager=_EAGER)
     return {
         "pattern": pattern.id,
