@@ -4,7 +4,7 @@ and headline (report/answer.py; a region's options as the runner records them no
 and said as the runner says them (compiler/explain.py) from the recompiles it recorded; a region's story
 (report/story.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
-pairs of rounds as the runner estimates them now; a region's in-situ step work set against its wall step and said (measure/step_work.py,
+pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
 replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
@@ -27,7 +27,7 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
-from compile_lens_runner.measure import estimator, step_work, timing  # noqa: E402
+from compile_lens_runner.measure import estimator, interleaved, ranges, speedups, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, reason_text, shape_text  # noqa: E402
 from compile_lens_runner.script import region_entry, replay  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
@@ -140,6 +140,53 @@ def _fastest_rounds(mode: dict[str, Any]) -> None:
     )
 
 
+def _break_even(entry: dict[str, Any]) -> None:
+    """A measurement's break-even calls at the per-call times its speedup is the ratio of (eager's fastest round of the
+    run where the speedup took it: runEager), as the runner records it: one left from an older estimator disagreed
+    with them (graphbreak-cpu: 537 calls beside 8.25 vs 6.37 ms/call, which give 1,835)."""
+    eager, compiled = entry.get("eagerTiming") or {}, entry.get("timing") or {}
+    if entry.get("speedup") is None or "estimateMs" not in eager or "estimateMs" not in compiled:
+        return
+    shift = (entry.get("speedupInterval") or {}).get("runEager")
+    eager_ms = shift["bestEagerMs"] if shift else eager["estimateMs"]
+    entry["breakEvenCalls"] = speedups.break_even_calls(entry.get("compileSeconds"), eager_ms, compiled["estimateMs"])
+
+
+def _few_pairs(entry: dict[str, Any]) -> None:
+    """A range from fewer than ranges.MIN_RESAMPLED pairs of rounds reaching every pair's own ratio, as the runner's
+    does now (ranges.of_pairs): an older one was the floor alone and left out a pair (graphbreak-cpu: 1.22–1.37× of
+    pairs at 1.35, 1.30 and 1.05×)."""
+    interval, eager, compiled = entry.get("speedupInterval"), entry.get("eagerTiming") or {}, entry.get("timing") or {}
+    rounds = list(zip(eager.get("rounds") or [], compiled.get("rounds") or [], strict=True))
+    if not interval or not rounds or len(rounds) >= ranges.MIN_RESAMPLED:
+        return
+    ratios = [e / c for e, c in rounds]
+    interval.update({"low": round(min(interval["low"], *ratios), 4), "high": round(max(interval["high"], *ratios), 4)})
+
+
+def _below_zero(entry: dict[str, Any]) -> None:
+    """A range an older runner widened as a difference, to a low at or below zero (explore-cpu: 10.33× with a low of
+    −3.99), from its pairs of rounds as the runner widens it now (ranges.next_run: as a factor)."""
+    interval, eager, compiled = entry.get("speedupInterval"), entry.get("eagerTiming") or {}, entry.get("timing") or {}
+    if not interval or interval["low"] > 0 or not eager.get("rounds"):
+        return
+    est = estimator.estimate(list(zip(eager["rounds"], compiled["rounds"], strict=True)))
+    interval.update({k: v for k, v in timing.interval(est).items() if k in ("low", "high")})
+
+
+def _below_zero_in_situ(region: dict[str, Any]) -> None:
+    """The same for an interleaved in-situ step or call speedup (serve_script-cpu: 0.94× with a low of −0.35), from
+    the region's recorded calls as the runner compares them now, where that gives the recorded speedup."""
+    situ = region.get("inSitu") or {}
+    said = [k for k in ("step", "call") if situ.get(k) and situ[k]["low"] <= 0]
+    if not said or situ.get("method") != interleaved.METHOD:
+        return
+    fresh = interleaved.compare(region["calls"], situ["stepsMade"])
+    for k in said:
+        if fresh.get(k) and fresh[k]["speedup"] == situ[k]["speedup"]:
+            situ[k].update({"low": fresh[k]["low"], "high": fresh[k]["high"]})
+
+
 # why an interleaved measurement had no step speedup, as runners before schema 1.25 said it (no code beside it)
 _OLD_NO_STEP: list[tuple[re.Pattern[str], Any]] = [
     (re.compile(r"^no steady (eager|compiled) step\b"), lambda m: {"code": "no-steady-side", "side": m[1]}),
@@ -222,6 +269,10 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
     _attached_skip(out)
     for mode in out["modes"]:
         _fastest_rounds(mode)
+    for entry in [*out["modes"], *(m for region in out.get("regions") or [] for m in region["measurements"])]:
+        _break_even(entry)
+        _few_pairs(entry)
+        _below_zero(entry)
     for entry in [*out["modes"], *(out.get("regions") or [])]:
         for discarded in entry.get("discardedTimings") or []:
             if discarded.get("invalidReason"):
@@ -238,6 +289,7 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
         for measurement in region["measurements"]:
             _ran_eagerly(measurement)
         region["replay"]["reason"] = _replay_reason(region["replay"].get("reason"))
+        _below_zero_in_situ(region)
         for call in region["calls"]:
             _limit_fallback(call)
             if call.get("recompileReason"):

@@ -84,8 +84,9 @@ export function saidEl<K extends keyof HTMLElementTagNameMap>(
 }
 
 /** Speedup per mode with where the next run may land, kernels/step eager → compiled, what the numbers rest on
- *  (launch-bound eager, correctness reference, TF32 settings), graph breaks, recommendation: the same digest the CLI
- *  prints and the CodeLens shows, so the three never disagree. What was not measured is said in words. */
+ *  (launch-bound eager, correctness reference, TF32 settings), graph breaks, recommendation (a script's: its regions'
+ *  answers, below): the same digest the CLI prints and the CodeLens shows, so the three never disagree. What was not
+ *  measured is said in words. */
 export function renderReportHeader(report: Report, reveal: Reveal): HTMLElement {
   const digest = digestReport(report);
   const header = el('section', 'report');

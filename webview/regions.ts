@@ -9,7 +9,7 @@ import {
   type RegionDigest,
   type RegionMeasurementDigest,
 } from '../extension/present/regionDigest.ts';
-import type { RegionCall, Report } from '../extension/shared/report.ts';
+import type { Region, RegionCall, Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { explanation } from '../extension/present/glossary.ts';
 import { plural } from '../extension/present/numbers.ts';
@@ -130,6 +130,11 @@ function saidLines(className: string, lines: readonly string[], own: Said): HTML
   return box;
 }
 
+/** The region's answer in full, the runner's: its verdict, number and reasons with their fixes (answer.sentence); a
+ *  report before answers: its recommendation's reason, else its headline. */
+const answerSentence = (region: Region, digest: RegionDigest): string =>
+  region.answer?.sentence ?? region.recommendation?.reason ?? digest.headline;
+
 /** The regions section of a script report; null for other reports. */
 export function renderRegions(report: Report, reveal: Reveal): HTMLElement | null {
   if (report.target.kind !== 'script' || !report.regions) return null;
@@ -154,7 +159,7 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
     box.append(
       digest.noCompiledCode
         ? saidEl('p', 'no-compiled-code', digest.noCompiledCode, at ?? null)
-        : saidEl('p', 'answer', digest.sentence, at ?? null),
+        : saidEl('p', 'answer', answerSentence(region, digest), at ?? null),
     );
     box.append(termEl('p', 'region-facts', `${regionFacts(digest).join(' · ')} · compiled with mode ${digest.mode}`));
     if (digest.story) box.append(saidEl('p', 'story', digest.story, at ?? null));

@@ -313,8 +313,7 @@ export function collectFindings(report: Report): Finding[] {
 
 /**
  * The graph break that stopped a region from running any compiled code is that region's finding: said once, at its
- * line, as "No compiled code ran" with the break's fix, PyTorch's words and its Quick Fixes (one Problems row, one
- * hover for one cause).
+ * line, as "No compiled code ran" with the break's fix and Quick Fixes (one Problems row, one hover for one cause).
  */
 function withoutRestatedBreaks(findings: Finding[]): Finding[] {
   const stopped = findings.filter((f) => f.kind === 'no-compiled-code' && f.code !== 'no-compiled-code');
@@ -323,9 +322,7 @@ function withoutRestatedBreaks(findings: Finding[]): Finding[] {
   return findings.filter((f) => {
     const by = stopped.find((s) => sameCause(f, s));
     if (!by) return true;
-    by.fix ??= f.fix;
-    by.hint ??= f.hint;
-    by.quote ??= f.quote;
+    by.fix ??= f.fix; // its reason stays the runner's sentence (no quote: an edit says its lines again)
     by.quickFixes = [...by.quickFixes, ...f.quickFixes.filter((q) => !by.quickFixes.some((k) => k.title === q.title))];
     return false;
   });

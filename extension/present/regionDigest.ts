@@ -82,9 +82,6 @@ export interface RegionDigest {
   noCompiledCode: string | null;
   /** the runner's one line for the torch.compile line: "compile it: 1.84× (default) · 2 graphs · 1 recompile" (headline.ts) */
   headline: string;
-  /** the region's answer in full, the runner's: its verdict, number and reasons with their fixes (answer.sentence; a
-   *  report before answers: its recommendation's reason, else the headline): the report panel says it once */
-  sentence: string;
   /** schema 1.22: shape fixes the profile's budget left out: the runner's title for measuring them ("Measure the shape
    * fix (runs the script once more, about 12 s)"); null where none was */
   measureShapeFix: string | null;
@@ -179,7 +176,6 @@ export function digestRegion(region: Region): RegionDigest {
     noCompiledCode: region.noCompiledCode?.headline ?? null,
     cudaGraphs: cudaGraphLines(region.compiler),
     headline: regionHeadline(region),
-    sentence: region.answer?.sentence ?? region.recommendation?.reason ?? regionHeadline(region),
     measureShapeFix: region.shapes?.measure?.title ?? null,
   };
 }

@@ -9,7 +9,7 @@ export interface RunListEntry {
   reportPath: string;
   /** "serve_script.py", "mlp" */
   label: string;
-  /** "stay eager: 0.82× per call replayed (0.77–0.88×) · 1 graph — r0 TinyTransformer · 2026-11-23 14:02": the answer first */
+  /** "stay eager: 0.82× per call replayed (0.77–0.88×) · 1 graph — r0 TinyTransformer · 2026-11-23 14:02:07": the answer first */
   description: string;
   /** every region's or mode's line, the status and the report's path */
   tooltip: string;
@@ -18,12 +18,13 @@ export interface RunListEntry {
   target: Report['target'];
 }
 
-/** When a run was made, to the minute, in the viewer's time zone ('' when the report's time is unreadable). */
+/** When a run was made, to the second (two runs of one file a minute apart read apart: the Runs view, the compare's
+ *  title), in the viewer's time zone ('' when the report's time is unreadable). */
 export const timeOf = (iso: string): string => {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return '';
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
 };
 
 export function runListEntry(report: Report, reportPath: string): RunListEntry {

@@ -1158,7 +1158,7 @@ export interface Reason {
    */
   wasMs?: number | null;
   /**
-   * shape-fix: measured (else why)
+   * shape-fix: measured (else why); recompile-limit: the answer has a number (which compares the calls compiled code served)
    */
   measured?: boolean;
   /**

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ def _measurement(
         "error": None,
         "speedup": speedup,
         "compileSeconds": 4.0,
-        "breakEvenCalls": 1200.0,
+        "breakEvenCalls": 4000.0 / (2.0 - 2.0 / speedup) if speedup > 1 else None,  # compile over the time saved
         "why": why,
         "correctness": {"ok": True, "maxAbsError": 0.0},
         "eagerTiming": {"rounds": [1.0] * 12, "medianMs": 2.0, "estimateMs": 2.0},
@@ -110,13 +111,13 @@ def test_a_target_says_the_verdict_its_number_with_mode_and_range_then_its_facts
     a = answered(report)["answer"]
     assert a["verdict"] == "compile" and a["mode"] == "default" and a["number"]["kind"] == "target-rounds"
     assert report["headline"] == (
-        "compile it: 1.30× per call with default (1.25–1.36×) · pays back after 537 calls · 6 graphs · 3 breaks · "
+        "compile it: 1.30× per call with default (1.25–1.36×) · pays back after 1,835 calls · 6 graphs · 3 breaks · "
         "2 recompiles · compile 3.4 s + 0.27 s recompiling"
     )
     assert report["recommendation"] == {"mode": "default", "verdict": "compile", "reason": a["sentence"]}
     assert (
         a["sentence"]
-        == "Compile: 1.30× per call with default (1.25–1.36×). Its 3.4 s compile pays back after 537 calls."
+        == "Compile: 1.30× per call with default (1.25–1.36×). Its 3.4 s compile pays back after 1,835 calls."
     )
 
 
@@ -133,6 +134,28 @@ def test_a_number_a_backend_without_kernels_measured_says_it_is_dynamos_cost() -
     target = fixture("graphbreak-cpu")
     target["settings"]["backend"] = "aot_eager"
     assert "backend aot_eager: no kernels compiled" in answered(target)["headline"]
+
+
+def test_a_pay_back_is_the_one_the_times_beside_it_give_never_a_recorded_one() -> None:
+    """reportA D1: "pays back after 537 calls" beside 8.25 vs 6.37 ms/call, whose 3.4 s compile pays back after 1,835:
+    the 537 was an older estimator's breakEvenCalls (its medians' 27.13 vs 20.70 ms)."""
+    report = fixture("graphbreak-cpu")
+    report["modes"][0]["breakEvenCalls"] = 536.6
+    a = answered(report)["answer"]
+    number, pays = a["number"], next(r for r in a["reasons"] if r["code"] == "pays-back-after")
+    assert (number["eagerMs"], number["compiledMs"]) == (8.245887, 6.366572)
+    assert pays["steps"] == math.ceil(3447.6 / (8.245887 - 6.366572)) == 1835
+
+
+@pytest.mark.parametrize("name", ["graphbreak-cpu", "script-in-situ-cpu"])
+def test_every_pay_back_a_fixture_says_is_its_numbers_compile_over_the_time_it_saves(name: str) -> None:
+    report = answered(fixture(name))
+    answers = [report["answer"], *(r["answer"] for r in report.get("regions") or [])]
+    said = [(a["number"], r) for a in answers for r in a["reasons"] if r["code"] == "pays-back-after"]
+    assert said
+    for number, pays in said:
+        saved_ms = number["eagerMs"] - number["compiledMs"]
+        assert pays["steps"] == math.ceil(pays["seconds"] * 1000 / saved_ms), (number, pays)
 
 
 def test_a_target_with_nothing_measured_says_why_and_a_failed_run_its_error_first() -> None:
@@ -198,17 +221,40 @@ def test_a_replayed_region_recommends_the_mode_it_was_measured_in_weighed_by_the
     assert a["verdict"] == "compile" and a["mode"] == "default" and a["number"]["kind"] == "replay-call"
     assert (
         a["headline"]
-        == "compile it: 1.80× per call replayed (1.70–1.90×) · pays back after 1,200 calls, this run made 5,000"
+        == "compile it: 1.80× per call replayed (1.70–1.90×) · pays back after 4,500 calls, this run made 5,000"
     )
     what_if = region_answer(
-        _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])
+        _region(
+            "Block",
+            12,
+            [
+                _measurement("as-written", 1.2, low=1.1, high=1.3),
+                _measurement("reduce-overhead", 2.5, low=2.3, high=2.7),
+            ],
+        )
     )
     assert what_if["mode"] == "reduce-overhead"
-    short = region_answer(_region("act", 3, [_measurement("as-written", 1.8)], calls=40))
+    short = region_answer(_region("act", 3, [_measurement("as-written", 1.8, low=1.7, high=1.9)], calls=40))
     assert (
         short["verdict"] == "compile-for-longer-runs"
-        and "pays back after 1,200 calls, this run made 40" in short["headline"]
+        and "pays back after 4,500 calls, this run made 40" in short["headline"]
     )
+
+
+def test_a_number_without_a_range_gets_no_verdict_and_no_direction() -> None:
+    """reportC D3: "compile for longer runs: 1.84× per call replayed" and "0.97× slower" from reports before ranges: a
+    value alone is a zero-width range, and says nothing of where a next run lands."""
+    for speedup in (1.84, 0.97, 3.0):
+        a = region_answer(_region("Block", 12, [_measurement("as-written", speedup)]))
+        assert a["verdict"] == "none" and a["mode"] is None and codes(a) == ["no-range"]
+        assert a["number"]["direction"] == "too-noisy" and a["number"]["directionText"] == "no range measured"
+        assert a["headline"] == f"no verdict: no range measured, {speedup:.2f}× per call replayed"
+        assert "pays back" not in a["sentence"] and "faster" not in a["sentence"] and "slower" not in a["sentence"]
+    target = fixture("graphbreak-cpu")
+    del target["modes"][0]["speedupInterval"]
+    t = answered(target)["answer"]
+    assert t["verdict"] == "none" and codes(t) == ["no-range"] and t["number"]["direction"] == "too-noisy"
+    assert t["headline"].startswith("no verdict: no range measured, 1.30× per call with default · 6 graphs")
 
 
 def test_unmeasured_regions_get_no_verdict_and_say_why() -> None:
@@ -280,7 +326,8 @@ def test_the_in_situ_verdict_rules(
     region["inSitu"] = _in_situ(*numbers)
     a = region_answer(region)
     assert a["verdict"] == verdict and codes(a)[0] == code, a
-    assert a["headline"].startswith(f"{sentences.VERDICT_WORDS[verdict]}: {numbers[0]:.2f}× per step in situ")
+    noisy = "too noisy to say, " if code == "too-noisy-to-decide" else ""  # said before a number too noisy to stand by
+    assert a["headline"].startswith(f"{sentences.VERDICT_WORDS[verdict]}: {noisy}{numbers[0]:.2f}× per step in situ")
     assert (a["mode"] == "default") == (verdict in ("compile", "compile-for-longer-runs"))
 
 
@@ -303,12 +350,12 @@ def test_in_situ_steps_that_decide_nothing_leave_the_verdict_to_the_replay_and_s
     )
 
 
-def test_one_pair_of_blocks_gives_no_range_and_no_verdict_yet_the_number_leads() -> None:
+def test_one_pair_of_blocks_gives_no_range_and_no_verdict_and_says_so_before_its_number() -> None:
     region = _region("Net", 5, [], reason="it runs an optimizer step")
     region["inSitu"] = _in_situ(1.8, 1.7, 1.9, 10, 1000, pairs=1)
     a = region_answer(region)
     assert a["verdict"] == "none" and a["number"]["tooNoisy"] == {"why": "too-few-pairs"} and "low" not in a["number"]
-    assert a["headline"].startswith("no verdict: 1.80× per step in situ, too few blocks to say (1 block each way)")
+    assert a["headline"].startswith("no verdict: too few blocks to say, 1.80× per step in situ (1 block each way)")
     region["inSitu"] = _in_situ(1.8, 1.7, 1.9, 10, 1000, pairs=2)
     assert region_answer(region)["verdict"] == "compile"
 
@@ -423,7 +470,11 @@ def test_in_situ_and_replay_apart_beyond_their_ranges_are_said() -> None:
 
 
 def test_a_cuda_graph_mode_recommended_on_cpu_says_its_cuda_graphs_did_nothing() -> None:
-    region = _region("Block", 12, [_measurement("as-written", 1.2), _measurement("reduce-overhead", 2.5)])
+    region = _region(
+        "Block",
+        12,
+        [_measurement("as-written", 1.2, low=1.1, high=1.3), _measurement("reduce-overhead", 2.5, low=2.3, high=2.7)],
+    )
     assert "cuda-graphs-idle-on-cpu" not in codes(region_answer(region)), "no device known: nothing said"
     region["device"] = "cpu"
     a = region_answer(region)
@@ -472,24 +523,51 @@ def test_the_story_that_decides_a_script_is_said_once_on_its_regions_line_first(
 def test_a_number_too_noisy_to_say_is_not_followed_by_too_noisy_to_decide() -> None:
     region = answered(fixture("script-kernels-cpu"))["regions"][1]
     assert "too-noisy-to-decide" in codes(region["answer"]), "the reason stays, for the sentence"
-    # the words outside the parentheses, which a shortened line (the CodeLens title) drops
+    # the words first, outside the parentheses a shortened line (the CodeLens title) drops
     assert region["headline"] == (
-        "no verdict: 1.07× per call replayed, too noisy to say (a next run could land more than 3× away) · 1 graph"
+        "no verdict: too noisy to say, 1.07× per call replayed (a next run could land more than 3× away) · 1 graph"
     )
 
 
 def test_a_number_that_points_nowhere_says_so_in_its_own_words() -> None:
     """The number's text is what every surface shows of it (the compare's cell, an in-situ line, the CLI's mode
-    line): a too-noisy or host-busy number reads as such there too, not only in a headline's reasons (issue 44)."""
+    line): a too-noisy or host-busy number reads as such there too, not only in a headline's reasons (issue 44). One
+    the runner does not stand by for its noise says so before it (reportC D2: "no verdict: 10.33× per call replayed,
+    host busy, not" led the CodeLens)."""
     said = sentences.number_text
     base: Any = {"kind": "in-situ-step", "unit": "step", "value": 0.42, "low": 0.25, "high": 0.61}
     assert said({**base, "direction": "slower", "low": 0.40, "high": 0.44}) == "0.42× per step in situ (0.40–0.44×)"
-    assert said({**base, "direction": "too-noisy"}) == "0.42× per step in situ (0.25–0.61×), too noisy to say"
+    assert said({**base, "direction": "too-noisy"}) == "too noisy to say, 0.42× per step in situ (0.25–0.61×)"
     assert said({**base, "direction": "host-busy"}) == "0.42× per step in situ (0.25–0.61×), host busy, not trusted"
     few: Any = {"kind": "in-situ-step", "unit": "step", "value": 1.8, "pairs": 1, "direction": "too-noisy"}
     assert said({**few, "tooNoisy": {"why": "too-few-pairs"}}) == (
-        "1.80× per step in situ, too few blocks to say (1 block each way)"
+        "too few blocks to say, 1.80× per step in situ (1 block each way)"
     )
+    explore = json.loads((FIXTURES / "recorded" / "explore-cpu" / "report.json").read_text())
+    # too noisy on a busy host: too noisy first (no range is said), the host's load its reason after it
+    region = answered(explore)["regions"][0]
+    assert region["answer"]["number"]["direction"] == "too-noisy" and codes(region["answer"])[0] == "host-contended"
+    assert region["headline"] == (
+        "no verdict: too noisy to say, 10.33× per call replayed (a next run could land more than 3× away) · host busy "
+        "· 2 graphs · 1 break"
+    )
+
+
+def test_the_recompile_limit_says_what_the_number_compares_only_where_there_is_a_number() -> None:
+    """reportC D10: "the number compares the calls compiled code served" beside "No verdict: measuring default failed"
+    (train_small-cpu's r1 has no number)."""
+    recorded = json.loads((FIXTURES / "recorded" / "train_small-cpu" / "report.json").read_text())
+    shapes = fixture("script-shapes-cpu")
+    said = [
+        (region["answer"]["number"] is not None, r["text"])
+        for report in (answered(recorded), answered(shapes))
+        for region in report["regions"]
+        for r in region["answer"]["reasons"]
+        if r["code"] == "recompile-limit"
+    ]
+    assert {has for has, _ in said} == {True, False}, said
+    for has_number, text in said:
+        assert ("the number compares the calls compiled code served" in text) == has_number, text
 
 
 def test_a_notebook_region_is_named_by_its_cell_and_cell_line() -> None:

@@ -300,3 +300,17 @@ def test_a_launch_bound_eager_widens_the_interval_by_its_share_of_the_hosts_spee
     gpu_bound = _mode("default", [14.7] * 9, [4.2] * 9, [0.9] * 9, [], 1.0)
     run_speedups.adjust([gpu_bound], {"launchBound": False, "timing": None})
     assert gpu_bound["speedupInterval"]["floorPct"] == ranges.FLOOR_PCT  # localopt: 0.2-0.8 % apart
+
+
+def test_a_range_from_too_few_pairs_to_resample_holds_every_pair_s_own_ratio() -> None:
+    """reportA D2: graphbreak-cpu's 3 pairs of rounds (ratios 1.35, 1.30 and 1.05x) were said "1.22–1.37×", the ±6 %
+    floor alone, leaving out the 1.05x pair; from MIN_RESAMPLED pairs the resampled rule holds."""
+    pairs = [(27.865729, 20.704721), (8.245887, 6.366572), (27.129559, 25.744601)]
+    est = estimator.estimate(pairs)
+    ratios = [e / c for e, c in pairs]
+    assert est.low <= min(ratios) and est.high >= max(ratios)
+    assert round(est.low, 2) == 1.05 and round(est.high, 2) == 1.37
+    for few in (pairs[:1], pairs[:2]):
+        one = estimator.estimate(few)
+        assert all(one.low <= e / c <= one.high for e, c in few) and one.low < one.speedup < one.high
+    assert len(pairs_of("localopt1", "default")) >= ranges.MIN_RESAMPLED  # resampled, as before

@@ -42,6 +42,32 @@ def test_a_verdict_an_older_runner_wrote_fails_the_check() -> None:
     assert "/regions/0/headline" in [where for where, _, _ in _differences(old, rederive_fixtures.rederive(old))]
 
 
+def test_a_break_even_an_older_estimator_left_is_rederived_from_the_times_beside_it() -> None:
+    """graphbreak-cpu kept the median estimator's 536.6 calls beside 8.25 vs 6.37 ms/call (3.4 s: 1,834.5 calls)."""
+    path = next(p for p in FILES if "graphbreak-cpu" in p)
+    old = json.loads(Path(path).read_text())
+    old["modes"][0]["breakEvenCalls"] = 536.6
+    assert rederive_fixtures.rederive(old)["modes"][0]["breakEvenCalls"] == 1834.5
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(Path(p).relative_to(ROOT / "test" / "fixtures")))
+def test_no_fixture_carries_a_range_reaching_zero_or_below(path: str) -> None:
+    """reportC D2: explore-cpu's replay carried 10.33× with a low of −3.99, serve_script-cpu's steps 0.94× with −0.35
+    (an older runner widened them as a difference; scripts/rederive_fixtures.py widens them as the runner does now)."""
+    lows = [(where, low) for where, low in _lows(json.loads(Path(path).read_text())) if low <= 0]
+    assert not lows, lows
+
+
+def _lows(value: Any, where: str = "") -> list[tuple[str, float]]:
+    """Every range's low in a report, with its JSON pointer."""
+    if isinstance(value, dict):
+        own = [(where, value["low"])] if isinstance(value.get("low"), (int, float)) else []
+        return own + [low for key, v in value.items() for low in _lows(v, f"{where}/{key}")]
+    if isinstance(value, list):
+        return [low for i, v in enumerate(value) for low in _lows(v, f"{where}/{i}")]
+    return []
+
+
 def _differences(old: Any, new: Any, where: str = "") -> list[tuple[str, Any, Any]]:
     """Where two JSON values differ, as JSON pointers: a recommendation is one value."""
     if isinstance(old, dict) and isinstance(new, dict) and not where.endswith("recommendation"):

@@ -8,11 +8,22 @@ import math
 from compile_lens_runner.measure import ranges
 
 
-def test_where_a_next_run_may_land_is_the_resampled_spread_times_sqrt2() -> None:
-    """A next run's estimate has its own error too: the range a report says is a prediction interval."""
+def test_where_a_next_run_may_land_is_the_resampled_spread_as_a_factor_to_the_power_sqrt2() -> None:
+    """A next run's estimate has its own error too: the range a report says is a prediction interval. A speedup is a
+    ratio: its spread is a factor (÷1.09 and ×1.04 here), widened as one."""
     low, high = ranges.next_run(1.2, (1.1, 1.25))
-    assert math.isclose(low, 1.2 - 0.1 * math.sqrt(2)) and math.isclose(high, 1.2 + 0.05 * math.sqrt(2))
+    assert math.isclose(low, 1.2 / (1.2 / 1.1) ** math.sqrt(2)) and math.isclose(
+        high, 1.2 * (1.25 / 1.2) ** math.sqrt(2)
+    )
     assert ranges.next_run(1.2, (1.21, 1.3))[0] == 1.2  # bounds on one side of the value never cross it
+
+
+def test_a_low_never_reaches_zero_or_below() -> None:
+    """reportC D2: explore-cpu's replay said 10.33× with a low of −3.99 (its resampled 0.21 widened as a difference)."""
+    low, high = ranges.next_run(10.3264, (0.2065, 14.0))
+    assert 0 < low < 0.2065 and high > 14.0
+    assert ranges.interval(10.3264, 6.0, (0.2065, 14.0))[0] > 0
+    assert ranges.too_noisy(10.3264, low, high) is not None  # and it is still too wide to say
 
 
 def test_a_range_is_never_zero_width_and_reaches_what_a_next_run_may_give() -> None:
@@ -20,7 +31,7 @@ def test_a_range_is_never_zero_width_and_reaches_what_a_next_run_may_give() -> N
     assert ranges.floored(0.53, 0.53, 0.53) == (0.53 * 0.98, 0.53 * 1.02)  # an older report's point: the floor
     assert ranges.interval(1.5, 6.0) == (1.5 * 0.94, 1.5 * 1.06)  # a caller's larger floor (a noisy side)
     low, high = ranges.interval(1.5, resampled=(1.4, 1.55), reach=[1.7])
-    assert math.isclose(low, 1.5 - 0.1 * math.sqrt(2)) and high == 1.7
+    assert math.isclose(low, 1.5 / (1.5 / 1.4) ** math.sqrt(2)) and high == 1.7
 
 
 def test_a_range_beyond_three_times_either_way_is_too_noisy_to_say() -> None:

@@ -71,8 +71,11 @@ test('the Runs view lists a run by its file, time and headline, newest first', (
   // the answer first (a narrow view cuts the end): the verdict and number, then which region, then when
   assert.match(
     entry.description,
-    /^compile for longer runs: 1\.84× .* — r0 TinyTransformer, \+3 more regions · \d{4}-\d\d-\d\d \d\d:\d\d$/,
+    /^no verdict: no range measured, 1\.84× per call replayed .* — r0 TinyTransformer, \+3 more regions · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/,
   );
+  // two runs of one file within a minute read apart (the compare's title, the Runs view)
+  const at = (iso: string) => runListEntry({ ...script, createdAt: iso }, '/ws/c/report.json').description;
+  assert.notEqual(at('2026-11-29T20:25:03Z'), at('2026-11-29T20:25:41Z'));
   assert.ok(entry.description.startsWith(`${script.headline!} · `), "the runner's headline, as it wrote it");
   assert.match(entry.tooltip, / — r3 normalize$/m);
   // a report before schema 1.18 has no headline: the runner's verdict sentence stands in, nothing composed

@@ -77,7 +77,7 @@ function inconsistencies(report: Report, said: Record<string, string>): string[]
   // a number that points nowhere (too noisy, timed on a busy host) reads as such wherever it is shown: every line
   // that says it ("0.90× per call replayed") says the runner's word for it, not only the headline's reasons
   for (const n of numbers.filter((x) => x.direction === 'too-noisy' || x.direction === 'host-busy')) {
-    const head = (n.text ?? '').split(/ \(|, /)[0]!;
+    const head = bareNumber(n.text ?? '');
     for (const [surface, text] of Object.entries(said))
       for (const line of text.split('\n'))
         if (head && line.includes(head) && !line.includes(n.directionText ?? '\u0000'))
@@ -143,6 +143,10 @@ function inconsistencies(report: Report, said: Record<string, string>): string[]
   }
   return problems;
 }
+
+/** "10.33× per call replayed": a number's own words, without the words that say whether to trust it (before it, for
+ *  one too noisy: "too noisy to say, 10.33× per call replayed (…)") or its range. */
+const bareNumber = (text: string): string => /\d[\d,]*(?:\.\d+)?× [^,(]*[^,( ]/.exec(text)?.[0] ?? '';
 
 /** The answer a cell is of: the run's for a target's mode, else the region's whose id leads `where`. */
 const answerOf = (report: Report, where: string): Answer | undefined =>
@@ -226,7 +230,7 @@ test('the consistency check fails on a contradicting verdict, an absurd or zero-
   const bare = fixture('fused-cpu');
   const noisyText = bare.answer!.number!.text!;
   bare.regions = [];
-  bare.modes[0]!.measuredText = bare.modes[0]!.measuredText!.replace(noisyText, noisyText.split(',')[0]!);
+  bare.modes[0]!.measuredText = bare.modes[0]!.measuredText!.replace(noisyText, bareNumber(noisyText));
   assert.ok(problems(bare).some((p) => p.startsWith('cli: ') && p.includes('without "too noisy to say"')));
   const noisy = fixture('fused-cpu');
   noisy.answer!.number!.direction = 'slower';

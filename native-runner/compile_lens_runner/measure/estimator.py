@@ -8,10 +8,11 @@ fastest round / compiled's fastest round, taken once each side's fastest time ha
 (timing.py adds pairs until then). It is the quiet-host speedup: a busier host makes a launch-bound eager slower
 and the speedup larger.
 
-The interval covers what the next run may show, not only the spread inside this one (ranges.interval, the one
+The interval covers what the next run may show, not only the spread inside this one (ranges.of_pairs, the one
 rule of targets, replays and in-situ steps): the 5th-95th percentiles of the estimate over resampled pairs (how much
-it depends on which rounds happened to be fast) widened for the next run's own error, the estimates of the two halves
-of the rounds (whether the fastest state was still improving), and a floor for what differs between processes and
+it depends on which rounds happened to be fast) widened for the next run's own error, or with fewer than
+ranges.MIN_RESAMPLED pairs every pair's own ratio, the estimates of the two halves of the rounds (whether the fastest
+state was still improving), and a floor for what differs between processes and
 that no single run shows: ranges.FLOOR_PCT, or 6 % when a side met host noise (its median round is more than 5 %
 above its fastest), or for a launch-bound eager HOST_MOVE_PCT % of its GPU idle share (launch_bound_floor_pct; in situ
 the same rule on eager's host time over its GPU time: in_situ_floor_pct).
@@ -115,11 +116,6 @@ def noisy(values: list[float]) -> bool:
     return statistics.median(values) > min(values) * (1 + NOISY_SIDE_PCT / 100)
 
 
-def resampled(pairs: list[Pair], resamples: int = ranges.RESAMPLES, seed: int = 0) -> tuple[float, float]:
-    """5th and 95th percentiles of the estimate over pairs drawn with replacement."""
-    return ranges.bootstrap(pairs, fastest_ratio, resamples, seed)
-
-
 def estimate(pairs: list[Pair]) -> Estimate:
     if not pairs:
         raise ValueError("no pairs to estimate from")
@@ -128,11 +124,8 @@ def estimate(pairs: list[Pair]) -> Estimate:
     sides = tuple(name for name, values in (("eager", eager), ("compiled", compiled)) if noisy(values))
     floor = FLOOR_NOISY_PCT if sides else ranges.FLOOR_PCT
     half = len(pairs) // 2
-    low, high = (
-        ranges.interval(speedup, floor, resampled(pairs), [fastest_ratio(pairs[:half]), fastest_ratio(pairs[half:])])
-        if len(pairs) >= 4
-        else ranges.interval(speedup, floor)
-    )
+    halves = [fastest_ratio(pairs[:half]), fastest_ratio(pairs[half:])] if half else []
+    low, high = ranges.of_pairs(speedup, floor, pairs, fastest_ratio, [e / c for e, c in pairs], halves)
     return Estimate(
         speedup=speedup,
         eager_ms=min(eager),

@@ -37,8 +37,8 @@ cancels a work that grows linearly with the call, so the number reads per step (
 script ran. Pairs: blocks 2j-1 and 2j (one eager, one compiled, adjacent); a pair's own ratio is over its steps each
 divided by its signature's eager median (a server's pair of blocks seldom shares a batch size); the interval is where
 a next run may land: the 5th-95th percentiles of the estimate over pairs resampled with replacement, widened by
-sqrt(2) for the next run's own error, with the floor (ranges.interval: the one rule of every range), and with fewer
-than MIN_PAIRS_RESAMPLED pairs it reaches every pair's own ratio. The floor is ranges.FLOOR_PCT, or on CUDA where eager
+sqrt(2) for the next run's own error, with the floor, and with fewer than ranges.MIN_RESAMPLED pairs it reaches every
+pair's own ratio instead (ranges.of_pairs: the one rule of every range). The floor is ranges.FLOOR_PCT, or on CUDA where eager
 is launch-bound (its host time close to its GPU time: host_share) the floor targets take for a launch-bound eager: the
 pairs share one process and its host, and a next process may meet a host that moved.
 """
@@ -67,7 +67,6 @@ MIN_BLOCK = 4
 MAX_BLOCK = 12
 RANKS_START_CALL = 8
 RANKS_BLOCK = 6
-MIN_PAIRS_RESAMPLED = 4
 MAX_SERIES = 2000
 # Why, per step: one torch.profiler window of the script's own steps per side (script/window.py), opened at the first
 # call of that side's first block (eager's first calls on its signature fall in the window's unrecorded warmup
@@ -352,20 +351,17 @@ def estimate(
         if own is not None:
             pair_ratios.append(own)
             pair_samples.append(sample)
-    if len(pair_samples) >= MIN_PAIRS_RESAMPLED:
 
-        def of(chosen: list[Sample]) -> float:
-            merged: Sample = {"eager": {}, "compiled": {}}
-            for sample in chosen:
-                for side in merged:
-                    for sig, values in sample[side].items():
-                        merged[side].setdefault(sig, []).extend(values)
-            got = _mix(merged, weights)
-            return speedup if got is None else got[0] / got[1]
+    def of(chosen: list[Sample]) -> float:
+        merged: Sample = {"eager": {}, "compiled": {}}
+        for sample in chosen:
+            for side in merged:
+                for sig, values in sample[side].items():
+                    merged[side].setdefault(sig, []).extend(values)
+        got = _mix(merged, weights)
+        return speedup if got is None else got[0] / got[1]
 
-        low, high = ranges.interval(speedup, floor, ranges.bootstrap(pair_samples, of))
-    else:  # too few pairs to resample: every pair's own ratio bounds what a next run may give
-        low, high = ranges.interval(speedup, floor, reach=pair_ratios)
+    low, high = ranges.of_pairs(speedup, floor, pair_samples, of, pair_ratios)
     per_signature: list[SignatureSpeedup] = [
         {
             "signature": s,

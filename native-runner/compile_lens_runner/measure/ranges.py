@@ -3,12 +3,12 @@ range is too wide to say. Targets' rounds (estimator.py), a script's replayed ca
 steps in situ (interleaved.py) all take their range here, so one rule says where a next run may land.
 
 A range is where a next run's estimate may land: the 5th-95th percentiles of the estimate over resampled samples
-(pairs of rounds, pairs of blocks), widened by sqrt(2) for the next run's own sampling error (next_run), reaching
-whatever else the estimator knows a next run may give (the halves of the rounds, each pair of blocks' own ratio when
-too few to resample), and never narrower than a floor around the estimate (FLOOR_PCT, or the caller's larger one:
-what differs between processes and no single run shows). So no range is zero-width. A range reaching further than
-NOISY_FACTOR times either way from its estimate says nothing about the next run: it is not printed as a range, the
-answer says "too noisy to say" (too_noisy).
+(pairs of rounds, pairs of blocks), widened for the next run's own sampling error (next_run: as a factor, so never at
+or below zero), reaching whatever else the estimator knows a next run may give (the halves of the rounds; each pair's
+own ratio when fewer than MIN_RESAMPLED pairs are too few to resample: of_pairs), and never narrower than a floor
+around the estimate (FLOOR_PCT, or the caller's larger one: what differs between processes and no single run shows).
+So no range is zero-width. A range reaching further than NOISY_FACTOR times either way from its estimate says nothing
+about the next run: it is not printed as a range, the answer says "too noisy to say" (too_noisy).
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ FLOOR_PCT = 2.0
 # estimates has twice the variance, so where the next run may land is this run's resampled spread times sqrt(2)
 # (a prediction interval; the bare 5th-95th percentiles missed the next H100 profile on amp_train, BENCHMARKS.md).
 NEXT_RUN_SCALE = math.sqrt(2)
+# Fewer pairs than this are too few to resample (a resample of 3 draws the same pair three times in 1 of 9): every
+# pair's own ratio bounds what a next run may give instead (of_pairs).
+MIN_RESAMPLED = 4
 # a range beyond ÷3…×3 around its estimate: "too noisy to say", never printed as where a next run lands
 NOISY_FACTOR = 3.0
 
@@ -50,9 +53,11 @@ def bootstrap(
 
 
 def next_run(value: float, resampled_bounds: tuple[float, float]) -> tuple[float, float]:
-    """Where a next run's estimate may land, from the 5th-95th percentiles of this run's resampled estimate."""
+    """Where a next run's estimate may land, from the 5th-95th percentiles of this run's resampled estimate. A speedup
+    is a ratio, so its spread widens as a factor: low = value·(low/value)^√2, never at or below zero (a difference
+    widened 10.33× at 5.07 to −3.99). Bounds on one side of the value never cross it."""
     low, high = resampled_bounds
-    return value - NEXT_RUN_SCALE * max(0.0, value - low), value + NEXT_RUN_SCALE * max(0.0, high - value)
+    return value * min(1.0, low / value) ** NEXT_RUN_SCALE, value * max(1.0, high / value) ** NEXT_RUN_SCALE
 
 
 def floored(value: float, low: float, high: float, floor_pct: float = FLOOR_PCT) -> tuple[float, float]:
@@ -71,6 +76,22 @@ def interval(
     value in `reach` (estimates a next run may give: the rounds' halves, each pair's own ratio), and the floor."""
     bounds = [value, *reach, *(next_run(value, resampled) if resampled is not None else ())]
     return floored(value, min(bounds), max(bounds), floor_pct)
+
+
+def of_pairs(
+    value: float,
+    floor_pct: float,
+    pairs: Sequence[T],
+    statistic: Callable[[list[T]], float],
+    ratios: Sequence[float],
+    reach: Iterable[float] = (),
+) -> tuple[float, float]:
+    """The range of a speedup `value` estimated by statistic() from pairs (of rounds, of blocks) whose own ratios are
+    `ratios`: resampled (interval) from MIN_RESAMPLED pairs, else reaching every pair's own ratio, so a range from
+    few pairs never leaves out one of them (the ±floor alone said 1.22–1.37× of pairs at 1.35, 1.30 and 1.05×)."""
+    if len(pairs) >= MIN_RESAMPLED:
+        return interval(value, floor_pct, bootstrap(pairs, statistic), reach)
+    return interval(value, floor_pct, reach=[*reach, *ratios])
 
 
 def too_noisy(value: float, low: float, high: float) -> float | None:

@@ -25,7 +25,6 @@ compiled code has no number. Nothing measured: no verdict, never "stay eager".
 
 from __future__ import annotations
 
-import math
 import re
 
 from .. import formats
@@ -137,8 +136,8 @@ def _in_situ(region: Region) -> verdict.Decision | None:
         return verdict.Decision("none", reasons=[{"code": "ran-eagerly", "what": why}])
     # per step (what the script's loop costs); per call where every step held another region's compile
     unit = "step" if s.get("step") is not None else "call"
-    number, raw = in_situ_number(s, unit, step_unit(region)), s.get("step") or s.get("call")
-    if number is None or raw is None:
+    number = in_situ_number(s, unit, step_unit(region))
+    if number is None:
         return None
     if number["n"] < MIN_STEADY_STEPS or number.get("pairs", MIN_PAIRS) < MIN_PAIRS:
         return None  # too few of the script's own steps (or blocks) to rest a verdict on: the replay decides
@@ -150,9 +149,10 @@ def _in_situ(region: Region) -> verdict.Decision | None:
             [{"code": "host-contended", "what": load["reason"] or "", "fix": load["fix"]}],
             undecided=True,
         )
-    low, high = verdict.bounds(number)
-    if not verdict.decisive(number):
-        return verdict.Decision("none", number, [{"code": "too-noisy-to-decide"}], undecided=True)
+    said = verdict.bounds(number)
+    if said is None or not verdict.decisive(number):
+        return verdict.Decision("none", number, [verdict.undecided(number)], undecided=True)
+    low, high = said
     if high < verdict.MIN_USEFUL_SPEEDUP:  # even the range's upper end is no useful speedup
         return verdict.Decision(
             "stay-eager",
@@ -169,28 +169,25 @@ def _in_situ(region: Region) -> verdict.Decision | None:
         return verdict.Decision(
             "stay-eager", number, [{"code": "may-be-no-faster", "value": verdict.MIN_USEFUL_SPEEDUP}]
         )
-    cost, made = s.get("compileSeconds") or 0.0, int(s.get("stepsMade") or region.get("callCount") or 0)
-    after = s.get("breakEvenSteps") if unit == "step" else _break_even_calls(cost, raw["eagerMs"], raw["compiledMs"])
+    cost, made = s.get("compileSeconds"), int(s.get("stepsMade") or region.get("callCount") or 0)
+    # at the times shown beside it: a step's from the same times, unrounded (measure/interleaved.py)
+    after = s.get("breakEvenSteps") if unit == "step" else verdict.pays_back_after(cost, number)
     mode = str((region.get("options") or {}).get("mode") or "default")
     reasons: list[Reason] = []
-    if after is not None:
+    if after is not None and cost is not None:
         reasons.append(
             {
                 "code": "pays-back-after",
-                "steps": math.ceil(after),
+                "steps": after,
                 "made": made,
                 "unit": number["unit"],
                 "seconds": cost,
                 "warmUp": True,
             }
         )
-    if after is not None and math.ceil(after) > made and region.get("stoppedAfterCalls") is None:
+    if after is not None and after > made and region.get("stoppedAfterCalls") is None:
         return verdict.Decision("compile-for-longer-runs", number, reasons, mode=mode)
     return verdict.Decision("compile", number, reasons, mode=mode)
-
-
-def _break_even_calls(compile_s: float, eager_ms: float, compiled_ms: float) -> float | None:
-    return compile_s * 1000.0 / (eager_ms - compiled_ms) if compiled_ms < eager_ms else None
 
 
 def _primary(region: Region) -> list[RegionMeasurement]:
@@ -252,9 +249,10 @@ def _disagreement(region: Region, decision: verdict.Decision) -> verdict.Decisio
     if call is None or replayed is None or "low" not in call:
         return decision
     number = replay_number(region, replayed)
-    r_low, r_high = verdict.bounds(number)
-    if call["low"] <= r_high and r_low <= call["high"]:
+    said = verdict.bounds(number)
+    if said is None or (call["low"] <= said[1] and said[0] <= call["high"]):  # no range: no disagreement to say
         return decision
+    r_low, r_high = said
     disagree: Reason = {"code": "replay-disagrees", "value": number["value"], "low": r_low, "high": r_high}
     decision.reasons.append(disagree)
     return decision
@@ -357,6 +355,9 @@ def region_answer(region: Region, failed: Reason | None = None, no_in_situ: Reas
     if failed is not None and not (failed.get("kind") == "compile" and _in_situ_of(region).get("failure")):
         decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
     number = decision.number
+    for r in decision.reasons:
+        if r["code"] == "recompile-limit":  # its sentence says what the number compares only where there is one
+            r["measured"] = number is not None
     evidence = [
         n
         for n in (

@@ -152,6 +152,10 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: "too noisy to decide",
         lambda r: "It varied too much to decide: profile again when the host is quieter, or with more --rounds.",
     ),
+    "no-range": (
+        lambda r: "no range measured",
+        lambda r: "A report from before ranges: where a next run lands is unknown, so no verdict rests on it.",
+    ),
     "slower": (lambda r: "slower compiled", lambda r: "Compiled is slower than eager."),
     "not-faster": (
         lambda r: "not faster compiled",
@@ -244,8 +248,8 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         shape_text.limit_clause,
         lambda r: (
             f"{_start(shape_text.limit_clause(r))}: Dynamo runs a frame eagerly for sizes it has no "
-            "graph for once it reached the limit, so those calls are never timed as compiled: the number compares "
-            "the calls compiled code served."
+            "graph for once it reached the limit, so those calls are never timed as compiled"
+            + (": the number compares the calls compiled code served." if r.get("measured", True) else ".")
         ),
     ),
     "warmup-other-shape": (

@@ -38,20 +38,23 @@ def _why_no_range(n: AnswerNumber) -> str:
 def number_text(n: AnswerNumber) -> str:
     """ "1.31× per step in situ (1.22–1.40×)", "1.52× per token in situ (1.40–1.61×)" (a decode loop's step),
     "1.84× per call replayed with default (1.70–1.95×)", "3.31× per call with reduce-overhead (2.77–3.79×)": the one
-    wording of a speedup and its range. A number that points nowhere says so after it, outside the parentheses a
-    shortened line drops (issue 44: on every surface): "1.07× per call in situ, too noisy to say (a next run could
-    land more than 3× away)", "0.42× per step in situ (0.25–0.61×), too noisy to say", "0.90× per call replayed
-    (0.85–0.96×), host busy, not trusted"."""
+    wording of a speedup and its range. A number that points nowhere for its noise (or for want of a range) says so
+    first, so that no surface, shortened or not, leads with a number the runner does not stand by (issue 44): "too
+    noisy to say, 1.07× per call in situ (a next run could land more than 3× away)", "too noisy to say, 0.42× per step
+    in situ (0.25–0.61×)", "no range measured, 1.84× per call replayed"; one timed on a busy host says it after:
+    "0.90× per call replayed (0.85–0.96×), host busy, not trusted"."""
     mode = f" with {n['mode']}" if n.get("mode") and n["kind"] in ("replay-call", "target-rounds") else ""
     how = f"per {n['unit']} in situ" if n["kind"] == "in-situ-step" else _HOW[n["kind"]]
     text = f"{formats.speedup(n['value'])} {how}{mode}"
     noisy = n.get("tooNoisy")
     if noisy:
-        text = f"{text}, {_NO_DIRECTION[noisy['why']]} ({_why_no_range(n)})"
+        text = f"{_NO_DIRECTION[noisy['why']]}, {text} ({_why_no_range(n)})"
     elif "low" in n and "high" in n:
         text = f"{text} ({formats.interval(n['low'], n['high'])})"
     direction = n.get("direction")  # absent in a number said before verdict.directed (a report before 1.26)
-    if direction == "host-busy" or (direction == "too-noisy" and not noisy):
+    if direction == "too-noisy" and not noisy:
+        text = f"{direction_text(n)}, {text}"
+    elif direction == "host-busy":
         text = f"{text}, {direction_text(n)}"
     return text
 
@@ -62,12 +65,15 @@ _NO_DIRECTION = {"range-too-wide": "too noisy to say", "too-few-pairs": "too few
 
 
 def direction_text(n: AnswerNumber) -> str:
-    """ "faster", "slower"; "too noisy to say" or "host busy, not trusted" where the number points nowhere."""
+    """ "faster", "slower"; "too noisy to say", "no range measured" or "host busy, not trusted" where the number
+    points nowhere."""
     direction = n["direction"]  # verdict.directed gives every number its direction
     if direction != "too-noisy":
         return _DIRECTION_WORDS[direction]
     noisy = n.get("tooNoisy")
-    return _NO_DIRECTION[noisy["why"]] if noisy else "too noisy to say"
+    if noisy:
+        return _NO_DIRECTION[noisy["why"]]
+    return "too noisy to say" if "low" in n and "high" in n else "no range measured"  # a report before ranges
 
 
 def _verdict_part(answer: Answer) -> str:
@@ -98,6 +104,7 @@ _AFTER_NUMBER = frozenset(
         "pays-back-after",
         "not-clearly-faster",
         "too-noisy-to-decide",
+        "no-range",
         "host-contended",
         "in-situ-too-few",
         "eager-fallback",
@@ -119,6 +126,8 @@ def headline(answer: Answer, facts: list[str]) -> str:
     number = answer["number"]
     # a number that points nowhere says why (number_text): "too noisy to decide" or "host busy" after it says it twice
     said_by_number = _SAID_BY_NUMBER.get(number.get("direction", "")) if number else None
+    if number and said_by_number == "too-noisy-to-decide" and "low" not in number and "tooNoisy" not in number:
+        said_by_number = "no-range"
     after = [
         reason_text.clause(r) for r in answer["reasons"] if r["code"] in _AFTER_NUMBER and r["code"] != said_by_number
     ]

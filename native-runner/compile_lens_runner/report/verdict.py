@@ -2,7 +2,9 @@
 decided here only (unmeasured): a mode or replayed measurement whose status is ok, whose timing is valid, whose
 compiled calls ran compiled code, and that has a speedup. A measurement the host's load voided (hostLoad contended) is
 measured, but no verdict rests on it. A number's range is measure/ranges.py's: never zero-width, and beyond ÷3…×3 it
-is not said ("too noisy to say"). `build` makes an answer of a decision and has report/sentences.py word it.
+is not said ("too noisy to say"); a number without a range (too noisy, or a report before ranges) supports no verdict
+and no direction. A pay-back is the compile time over the time per call the number's own times save
+(pays_back_after). `build` makes an answer of a decision and has report/sentences.py word it.
 """
 
 from __future__ import annotations
@@ -87,21 +89,31 @@ def ranged(number: AnswerNumber, low: float | None, high: float | None, too_few_
     return number
 
 
-def bounds(n: AnswerNumber) -> tuple[float, float]:
-    """A number's range for deciding; a number without one (older reports, too noisy) decides on its value alone."""
-    return (n["low"], n["high"]) if "low" in n and "high" in n else (n["value"], n["value"])
+def bounds(n: AnswerNumber) -> tuple[float, float] | None:
+    """A number's range for deciding; None without one (too noisy, or a report from before ranges): a value alone is a
+    zero-width range, and says nothing of where a next run lands."""
+    return (n["low"], n["high"]) if "low" in n and "high" in n else None
 
 
 def decisive(n: AnswerNumber) -> bool:
-    """Its range spans less than DECISIVE_SPAN: a number that can support a verdict."""
-    low, high = bounds(n)
-    return "tooNoisy" not in n and high <= DECISIVE_SPAN * low
+    """It has a range, spanning less than DECISIVE_SPAN: a number that can support a verdict."""
+    said = bounds(n)
+    return said is not None and "tooNoisy" not in n and said[1] <= DECISIVE_SPAN * said[0]
+
+
+def undecided(n: AnswerNumber) -> Reason:
+    """Why a number that is not decisive supports no verdict: it has no range at all, or one too wide."""
+    return {"code": "no-range"} if bounds(n) is None and "tooNoisy" not in n else {"code": "too-noisy-to-decide"}
 
 
 def directed(n: AnswerNumber, busy: bool) -> AnswerNumber:
     """The number with the way it may be said to point: faster or slower only where it could support a verdict
-    (a range, or a value alone in a report before ranges, no wider than DECISIVE_SPAN, timed on a quiet host)."""
-    if busy:
+    (a range no wider than DECISIVE_SPAN, timed on a quiet host). One without a range (too noisy, or a report before
+    ranges) is too noisy first, a busy host or not: its words lead it (sentences.number_text), and the host's load is
+    its reason (host-contended)."""
+    if bounds(n) is None:
+        n["direction"] = "too-noisy"
+    elif busy:
         n["direction"] = "host-busy"
     elif not decisive(n):
         n["direction"] = "too-noisy"
@@ -122,11 +134,13 @@ def measured_number(m: ModeResult, kind: NumberKind, mode: str, index: int) -> A
         "mode": mode,
         "index": index,
     }
-    eager_ms = eager and (eager.get("estimateMs") or eager.get("medianMs"))
+    interval = m.get("speedupInterval")
+    # the times the speedup is the ratio of: eager's fastest round of the run where the speedup took it (runEager)
+    shift = interval.get("runEager") if interval else None
+    eager_ms = shift["bestEagerMs"] if shift else eager and (eager.get("estimateMs") or eager.get("medianMs"))
     compiled_ms = compiled and (compiled.get("estimateMs") or compiled.get("medianMs"))
     if eager_ms and compiled_ms:
         number.update({"eagerMs": eager_ms, "compiledMs": compiled_ms})
-    interval = m.get("speedupInterval")
     ranged(number, interval["low"] if interval else None, interval["high"] if interval else None)
     return directed(number, contended(m) is not None)
 
@@ -152,21 +166,34 @@ def from_numbers(
     usable = [(m, n) for m, n in trusted if decisive(n)]
     if not usable:
         _, noisy = max(trusted, key=lambda mn: mn[1]["value"])
-        return Decision("none", noisy, [{"code": "too-noisy-to-decide"}])
+        return Decision("none", noisy, [undecided(noisy)])
     best, number = max(usable, key=lambda mn: mn[1]["value"])
-    low, high = bounds(number)
+    said = bounds(number)
+    assert said is not None  # decisive
+    low, high = said
     if high < 1.0:
         return Decision("stay-eager", number, [{"code": "slower"}])
     if low < MIN_USEFUL_SPEEDUP:
         return Decision("stay-eager", number, [{"code": "may-be-no-faster", "value": MIN_USEFUL_SPEEDUP}])
     reasons: list[Reason] = []
-    calls, compile_s = best.get("breakEvenCalls"), best.get("compileSeconds")
+    compile_s = best.get("compileSeconds")
+    calls = pays_back_after(compile_s, number)
     if calls is not None and compile_s is not None:
-        reasons.append({"code": "pays-back-after", "steps": math.ceil(calls), "unit": "call", "seconds": compile_s})
+        reasons.append({"code": "pays-back-after", "steps": calls, "unit": "call", "seconds": compile_s})
     mode = mode_of(best)
     if mode in idle_cuda_graph_modes:
         reasons.append({"code": "cuda-graphs-idle-on-cpu", "mode": mode})
     return Decision("compile", number, reasons, mode=mode)
+
+
+def pays_back_after(compile_s: float | None, number: AnswerNumber) -> int | None:
+    """Calls until compile_s is paid back at the per-call times the number is the ratio of, so a pay-back never
+    disagrees with the times shown beside it (a recorded breakEvenCalls may be an older estimator's); None when compiled
+    is not faster or the number carries no times."""
+    eager_ms, compiled_ms = number.get("eagerMs"), number.get("compiledMs")
+    if compile_s is None or eager_ms is None or compiled_ms is None or compiled_ms >= eager_ms:
+        return None
+    return math.ceil(compile_s * 1000.0 / (eager_ms - compiled_ms))
 
 
 def _names(modes: Sequence[ModeResult]) -> list[str]:

@@ -103,7 +103,7 @@ class Reason(_Reason, total=False):
     realSize: int  # and the real calls'
     ms: float | None  # shape-fix: the first real call with a warm-up fix; decode-loop: a sequence compiled
     wasMs: float | None  # shape-fix: that call as written; decode-loop: a sequence eager
-    measured: bool  # shape-fix: measured
+    measured: bool  # shape-fix: measured; recompile-limit: the answer has a number
     bytes: int  # cuda-graphs-per-size: the device memory the CUDA graphs hold
     why: str  # shape-fix: why not measured
 
