@@ -281,10 +281,11 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
             _recompile_sites(entry["compiler"])
             _break_explanations(entry["compiler"])
     for region in out.get("regions") or []:
-        # a steady state pooled over several input signatures (before schema 1.31): its most frequent one's calls
+        # a steady state pooled over several input signatures (before schema 1.31): its most frequent one's calls,
+        # those that ran compiled code
         steady = region_entry.steady_state(region["calls"])
         recorded = region.get("steadyState")
-        if steady and steady.get("signatures", 1) > 1 and recorded and "signature" not in recorded:
+        if recorded and ("signature" in recorded or (steady and steady.get("signatures", 1) > 1)):
             region["steadyState"] = steady
         for measurement in region["measurements"]:
             _ran_eagerly(measurement)

@@ -110,6 +110,16 @@ def test_the_steady_state_is_the_median_of_one_signatures_calls_and_says_which()
     assert chart_text.signature_words(region_entry.steady_state(one)) is None  # type: ignore[arg-type]
 
 
+def test_the_steady_state_leaves_out_calls_dynamo_ran_eagerly() -> None:
+    """Server (script-shapes-cpu) ran calls 3, 4, 5, 27, 28 eagerly past the recompile limit: no compiled code ran in
+    them, so the steady state of its compiled code holds none of them (nor their input shapes)."""
+    r1 = region("script-shapes-cpu", "r1")
+    steady = region_entry.steady_state(r1["calls"])
+    assert steady is not None and steady["signatures"] == 3 and r1["steadyState"]["signatures"] == 3
+    as_if_compiled = [{**c, "ranCompiled": True} for c in r1["calls"]]
+    assert (region_entry.steady_state(as_if_compiled) or {}).get("signatures") == 6
+
+
 def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_a_sentence() -> None:
     r0 = region("script-regions-cpu", "r0")
     said = story.region_story(r0)

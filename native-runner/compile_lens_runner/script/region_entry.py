@@ -167,13 +167,18 @@ def steady_state(calls: list[RegionCall]) -> SteadyState | None:
     frequent input signature's calls (a median pooled over signatures mixes their times: 0.85 ms at 128 long beside
     1.34 ms at 256, served by one dynamic graph), and how many signatures they had. Calls timed under the profile
     window, and calls that carried the observer's state check or capture, are left out: the profiler's or the
-    observer's work is in them or around them; and calls made at the eager stance in situ."""
+    observer's work is in them or around them; calls made at the eager stance in situ; and calls Dynamo ran eagerly
+    (past the recompile limit, a region with no graph): no compiled code ran in them."""
     calls = [c for c in calls if c.get("side") != "eager"]
     last_compile = max((c["index"] for c in calls if c.get("compileIds")), default=-1)
     steady = [
         c
         for c in calls
-        if c["index"] > last_compile and c["ms"] is not None and not c.get("profiled") and not c.get("observer")
+        if c["index"] > last_compile
+        and c["ms"] is not None
+        and not c.get("profiled")
+        and not c.get("observer")
+        and c.get("ranCompiled") is not False
     ]
     if not steady:
         return None
