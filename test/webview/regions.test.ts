@@ -317,7 +317,7 @@ describe('in situ in the report panel', () => {
     // the separate runs in the runner's words, as an interleaved run's (re-derived, schema 1.29), the answer's number
     assert.match(
       await box.locator('.in-situ-lines').innerText(),
-      /^in situ \(2 pairs of whole runs of the script, eager and compiled\): 1\.22× per step in situ \(0\.87–1\.32×\), 0\.86 ms → 0\.70 ms per step;/,
+      /^in situ \(2 pairs of whole runs of the script, eager and compiled\): 1\.22× per step in situ \(0\.87–1\.32×\), 0\.86 ms → 0\.70 ms per step\n/,
     );
     const overlay = box.locator('svg.in-situ');
     const runs = await overlay
@@ -335,7 +335,7 @@ describe('in situ in the report panel', () => {
     ]);
     assert.match(
       (await overlay.locator('rect.steady > title').textContent()) ?? '',
-      /^steady state from call 1\nin situ \(2 pairs of whole runs of the script, eager and compiled\): 1\.22× per step in situ \(0\.87–1\.32×\), 0\.86 ms → 0\.70 ms per step;/,
+      /^steady state from call 1\nin situ \(2 pairs of whole runs of the script, eager and compiled\): 1\.22× per step in situ \(0\.87–1\.32×\), 0\.86 ms → 0\.70 ms per step$/,
     );
     assert.equal(await overlay.locator('line.steady-median').count(), 2);
     // each median and the compile step say what the runner wrote for them (schema 1.25, report/chart_text.py)
