@@ -8,7 +8,7 @@ pairs of rounds as the runner estimates them now, and each measurement's break-e
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
 replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
-frequent one's calls; a graph break recorded before the pattern table, explained; an attached rank's in-situ skip
+frequent one's calls; an attached rank's in-situ skip
 as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
@@ -44,14 +44,13 @@ def fixture_reports() -> list[str]:
 
 
 def _recompile_sites(compiler: dict[str, Any]) -> None:
-    """The recorded recompiles said in the user's terms where an older runner had no words for them, and grouped per
-    site (a report before schema 1.4 has none), each site's ranks kept."""
+    """The recorded recompiles said in the user's terms as the runner says them now (an older runner's words, or none,
+    are not kept), and grouped per site (a report before schema 1.4 has none), each site's ranks kept."""
     recompiles = compiler.get("recompiles") or []
     if not recompiles:
         return
     for recompile in recompiles:
-        if recompile.get("explanation") is None:
-            recompile["explanation"] = explain.explain(recompile["reason"])
+        recompile["explanation"] = explain.explain_recorded(recompile)
     ranks = {
         (json.dumps(s.get("location"), sort_keys=True), s["pattern"]): s["ranks"]
         for s in compiler.get("recompileSites") or []
@@ -63,22 +62,6 @@ def _recompile_sites(compiler: dict[str, Any]) -> None:
         if known is not None:
             site["ranks"] = known
     compiler["recompileSites"] = sites
-
-
-def _break_explanations(compiler: dict[str, Any]) -> None:
-    """A graph break explained in the table's words now (its pattern and what broke as recorded); one recorded before
-    the pattern table (schema 1.16) explained as the runner explains it now
-    (compiler/insight.graph_break: PyTorch's text and the user's line matched on break_patterns.py), where it has a
-    pattern: a surface otherwise shows PyTorch's words with no fix (the DDP breaks of a torchrun job)."""
-    for gb in compiler.get("graphBreaks") or []:
-        known = gb.get("explanation")
-        if known and known["pattern"] in {p.id for p in break_patterns.PATTERNS}:  # in the table's words now
-            gb["explanation"] = break_patterns.said(break_patterns.get(known["pattern"]), known.get("broke"))
-        elif "explanation" not in gb:
-            code = (gb.get("location") or {}).get("code") or ""
-            gb["explanation"] = break_patterns.explain(
-                gb.get("gbId"), f"{gb['reason']}\n{gb.get('hint') or ''}\n{code}"
-            )
 
 
 # a timing voided by a recompile, as runners before schema 1.22 said it: with Dynamo's guard text and compile id
@@ -223,6 +206,14 @@ def _limit_fallback(call: dict[str, Any]) -> None:
         call["recompileLimit"] = limit
 
 
+def _break_explanation(graph_break: dict[str, Any]) -> None:
+    """A graph break in the runner's sentence for it (break_patterns.explain_recorded), one an older runner recorded
+    without it included, so no surface shows PyTorch's message as ours. The frame Dynamo stopped in (`brokeAt`) is read
+    from the log's "Graph break in user code at" line, which such a report did not keep: null."""
+    graph_break["explanation"] = break_patterns.explain_recorded(graph_break)
+    graph_break.setdefault("brokeAt", None)
+
+
 def _attached_skip(report: dict[str, Any]) -> None:
     """A rank of an attached job (its rank facts name its host: ranks/script.py) recorded, before schema 1.30, no
     in-situ run as if its user had passed --no-in-situ: said as the runner records it now (answer.ATTACHED)."""
@@ -279,7 +270,8 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
                 discarded["invalidReason"] = _voided_timing(discarded["invalidReason"])
         if entry.get("compiler"):
             _recompile_sites(entry["compiler"])
-            _break_explanations(entry["compiler"])
+            for graph_break in entry["compiler"].get("graphBreaks") or []:
+                _break_explanation(graph_break)
     for region in out.get("regions") or []:
         # a steady state pooled over several input signatures (before schema 1.31): its most frequent one's calls,
         # those that ran compiled code

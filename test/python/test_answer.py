@@ -7,6 +7,7 @@ import copy
 import json
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,11 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def fixture(name: str) -> dict[str, Any]:
-    return json.loads((FIXTURES / "reports" / name / "report.json").read_text())
+    return json.loads((FIXTURES / (name if "/" in name else f"reports/{name}") / "report.json").read_text())
+
+
+# real runs (test/fixtures/recorded/README.md): train_small.py's four regions; the e2e workspace's notebook
+TRAIN_SMALL, NOTEBOOK = "recorded/train_small-cpu", "recorded/explore-cpu"
 
 
 def answered(report: dict[str, Any]) -> dict[str, Any]:
@@ -398,7 +403,8 @@ def test_a_run_that_ran_out_of_memory_leads_every_region_with_it_at_the_users_li
 
 def test_below_torch_2_6_a_region_rests_on_its_replay_and_says_so_in_one_reason() -> None:
     """No torch.compiler.set_stance before torch 2.6: no in-situ measurement (script/mode.py), one reason code."""
-    report = fixture("script-notebook-cpu")
+    report = fixture(NOTEBOOK)
+    del report["regions"][0]["inSitu"]  # what a run without set_stance records: no region measured in situ
     report["inSitu"] = {
         "pairs": 0,
         "runs": [],
@@ -496,15 +502,15 @@ def test_the_shape_hook_leads_the_headline_before_the_verdict(monkeypatch: pytes
 
 
 def test_a_script_is_answered_by_the_region_that_decides_it_and_says_every_region() -> None:
-    report = answered(fixture("script-regions-cpu"))
-    assert report["answer"]["region"] == "r0" and report["headline"].endswith(" — r0 TinyTransformer, +3 more regions")
-    assert report["headline"].startswith(report["regions"][0]["headline"])
-    assert report["recommendation"]["reason"].startswith(
-        f"TinyTransformer (line 24): {report['regions'][0]['headline']}; step (line 40): "
-    )
+    report = answered(fixture(TRAIN_SMALL))
+    assert report["answer"]["region"] == "r1" and report["headline"].endswith(" — r1 step, +3 more regions")
+    assert report["headline"].startswith(report["regions"][1]["headline"])
+    # the deciding region's line first, then every other region's
+    said = re.findall(r"(?:^|; )(\w+ \(line \d+\)): ", report["recommendation"]["reason"])
+    assert said == ["step (line 40)", "TinyTransformer (line 37)", "Counter (line 45)", "normalize (line 46)"]
     kernels = answered(fixture("script-kernels-cpu"))
     assert kernels["answer"]["verdict"] == "stay-eager" and kernels["answer"]["region"] == "r0"
-    none = answered({**fixture("script-regions-cpu"), "regions": []})
+    none = answered({**fixture(TRAIN_SMALL), "regions": []})
     assert none["headline"] == "no verdict: no torch.compile region ran"
 
 
@@ -571,12 +577,12 @@ def test_the_recompile_limit_says_what_the_number_compares_only_where_there_is_a
 
 
 def test_a_notebook_region_is_named_by_its_cell_and_cell_line() -> None:
-    report = fixture("script-notebook-cpu")
+    report = fixture(NOTEBOOK)
     assert answered(report)["recommendation"]["reason"].startswith("MLP (cell 4, line 2): ")
 
 
 def test_a_cancelled_run_says_so_first_on_every_surface() -> None:
-    for name in ("graphbreak-cpu", "script-regions-cpu"):
+    for name in ("graphbreak-cpu", TRAIN_SMALL):
         report = fixture(name)
         report.update(
             status="partial", error={"kind": "cancelled", "message": "The run was cancelled; …", "fix": "Run again."}
@@ -597,7 +603,7 @@ def test_recompiles_are_the_compilers_count_or_the_calls_where_there_is_no_compi
 
 
 def test_every_report_written_carries_its_answers(tmp_path: Path) -> None:
-    report = fixture("script-regions-cpu")
+    report = fixture(TRAIN_SMALL)
     for region in report["regions"]:
         del region["headline"], region["answer"]
     del report["headline"], report["answer"]

@@ -149,6 +149,28 @@ def _states() -> dict[int, dict[str, Any] | None]:
     return {rank: state(main_thread((HANG / f"rank{rank}.stacks.txt").read_text())) for rank in (0, 1)}
 
 
+def test_an_older_runners_rank_reports_merge_in_todays_words() -> None:
+    # an attached job's folder (test/fixtures/attach-2x2) as the runner of schema 1.15 wrote it: its recompiles said
+    # "(16 -> 8)", which inspect showed beside today's "from 16 to 8" (the fixture's words are re-derived: put back);
+    # merged, each finding is said from its guard failure and break pattern as the runner says them now, in the
+    # library frame the old sentence named
+    ranks = REPO / "test" / "fixtures" / "attach-2x2" / "job" / "ranks"
+    text = [(ranks / f"rank{r}" / "report.json").read_text().replace("from 16 to 8;", "(16 -> 8);") for r in range(4)]
+    reports = [json.loads(t) for t in text]
+    recorded = reports[1]["regions"][0]["compiler"]
+    assert all("(16 -> 8)" in r["explanation"]["what"] for r in recorded["recompiles"])
+    merged = merge_insights([(r, report["regions"][0]["compiler"]) for r, report in enumerate(reports)])
+    assert [r["explanation"]["what"] for r in merged["recompiles"]] == [
+        "A tensor made inside library code you called (PyTorch code) changed size in dimension 0 from 16 to 8; the "
+        "compiled code was specialised to 16. You do not hold this tensor, so marking it dynamic is not yours to do.",
+        "Input 'x' changed size in dimension 0 from 16 to 8; the compiled code was specialised to 16.",
+    ]
+    assert [r["ranks"] for r in merged["recompiles"]] == [[1, 3], [1, 3]]
+    assert [s["explanation"] for s in merged["recompileSites"]] == [r["explanation"] for r in merged["recompiles"]]
+    # DDP's breaks in the runner's sentence for their pattern
+    assert [b["explanation"]["pattern"] for b in merged["graphBreaks"]] == ["ddp-internals", "ddp-internals"]
+
+
 def test_a_hang_is_named_from_the_ranks_stacks() -> None:
     """Recorded from fixtures/ranks-hang/hang.py: rank 1 sleeps before the all_reduce rank 0 waits in."""
     states = _states()

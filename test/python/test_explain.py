@@ -103,8 +103,9 @@ def test_recurring_recompiles_are_one_site() -> None:
 
 
 def test_recompiles_recorded_at_one_line_are_one_site_saying_the_sizes_in_order() -> None:
-    """script-regions-cpu (a real run): `step` recompiled 7 times at line 41 as x's dimension 1 grew by 16 each call."""
-    report = json.loads((FIXTURES / "reports" / "script-regions-cpu" / "report.json").read_text())
+    """train_small.py (a real run, recorded/README.md): `step` recompiled 7 times at line 40 as x's dimension 1 grew
+    by 16 each call."""
+    report = json.loads((FIXTURES / "recorded" / "train_small-cpu" / "report.json").read_text())
     recompiles = next(r for r in report["regions"] if r["name"] == "step")["compiler"]["recompiles"]
     [site] = explain.group_sites(recompiles)
     assert site["count"] == 7 and site["values"] == ["16", "32", "48", "64", "80", "96", "112", "128"]

@@ -71,29 +71,31 @@ def test_a_mode_without_a_number_of_the_answer_s_has_no_line() -> None:
 
 def test_a_region_s_replay_says_its_callable_inputs_number_times_and_the_answer_s_break_even() -> None:
     """Schema 1.28: the CLI's replay line is the runner's, as a target mode's is (the replay's words, not TS's)."""
-    report = json.loads((FIXTURES / "script-regions-cpu" / "report.json").read_text())
+    # act40.py's region (a real CPU run): its replay is the answer's number, with the pay-back
+    report = json.loads((FIXTURES / "script-in-situ-cpu" / "report.json").read_text())
     r0 = report["regions"][0]
     line = (
-        "default (as written) on the most frequent inputs float32[8, 128, 64]; inference (9 calls): no range measured, "
-        "1.84× per call replayed, 0.90 ms/call vs eager 1.66 ms in the same rounds, kernels/call 41 → 12"
+        "default (as written) on the most frequent inputs float32[256, 1024]; grad (40 calls): 1.19× per call replayed "
+        "(1.12–1.26×), 0.67 ms/call vs eager 0.80 ms in the same rounds, kernels/call 9 → 1, break-even after 51,204 "
+        "calls"
     )
     assert r0["measurements"][0]["measuredText"] == line  # the fixture carries it (scripts/rederive_fixtures.py)
-    # a stub from before ranges backs no verdict, so no pay-back; with a range, the answer's pay-back ends the line
-    ranged = copy.deepcopy(report)
-    ranged["regions"][0]["measurements"][0]["speedupInterval"] = {"low": 1.7, "high": 1.95, "floorPct": 2.0}
-    answer.attach(ranged)
-    assert (
-        ranged["regions"][0]["measurements"][0]["measuredText"]
-        == line.replace("no range measured, 1.84× per call replayed,", "1.84× per call replayed (1.70–1.95×),")
-        + ", break-even after 3,173 calls"
-    )
-    # the last inputs' replay is evidence: no break-even of its own (one pay-back, the answer's)
-    assert r0["measurements"][1]["measuredText"].endswith("3.01 ms in the same rounds, kernels/call 41 → 12")
+    # a replay that is evidence, not the answer's number: no break-even of its own (one pay-back, the answer's)
+    number = {"kind": "replay-call", "value": 1.1883, "text": "1.19× per call replayed (1.12–1.26×)"}
+    evidence = mode_line.replay_line(r0, r0["measurements"][0], number)  # type: ignore[arg-type]
+    assert evidence == line.removesuffix(", break-even after 51,204 calls")
+    # a replay from before ranges backs no verdict, so no pay-back
+    rangeless = copy.deepcopy(report)
+    rangeless["regions"][0]["measurements"][0]["speedupInterval"] = None
+    answer.attach(rangeless)
+    assert rangeless["regions"][0]["measurements"][0]["measuredText"] == line.replace(
+        "1.19× per call replayed (1.12–1.26×),", "no range measured, 1.19× per call replayed,"
+    ).removesuffix(", break-even after 51,204 calls")
     # a what-if mode compiles afresh on these inputs: its own compile, said as the replay's
     what_if = dict(copy.deepcopy(r0["measurements"][0]), mode="max-autotune", compileSeconds=12.5)
     number = {"kind": "replay-call", "value": 1.5, "text": "1.50× per call replayed with max-autotune"}
     said = mode_line.replay_line({**r0, "options": {"backend": "inductor"}}, what_if, number)  # type: ignore[arg-type,typeddict-item]
-    assert said.startswith("max-autotune on the most frequent inputs float32[8, 128, 64]; inference (9 calls): 1.50×")
+    assert said.startswith("max-autotune on the most frequent inputs float32[256, 1024]; grad (40 calls): 1.50×")
     assert said.endswith(", the replay compiled these inputs with max-autotune in 12.5 s")
     assert mode_line.script_mode({"options": {"mode": "max-autotune", "backend": "aot_eager"}}) == (  # type: ignore[typeddict-item]
         "max-autotune, backend aot_eager"

@@ -14,11 +14,13 @@ from compile_lens_runner.report import chart_text, story
 from compile_lens_runner.script import region_entry
 from conftest import REPO
 
-FIXTURES = REPO / "test" / "fixtures" / "reports"
+FIXTURES = REPO / "test" / "fixtures"
+# real runs (test/fixtures/recorded/README.md): train_small.py's four regions, warmup_step.py's warm-up at batch 1
+TRAIN_SMALL, WARMUP = "recorded/train_small-cpu", "recorded/warmup_step-cpu"
 
 
 def region(name: str, rid: str) -> Any:
-    report = json.loads((FIXTURES / name / "report.json").read_text())
+    report = json.loads((FIXTURES / (name if "/" in name else f"reports/{name}") / "report.json").read_text())
     return copy.deepcopy(next(r for r in report["regions"] if r["id"] == rid))
 
 
@@ -56,17 +58,16 @@ def test_a_failed_guard_as_a_sentence() -> None:
 
 
 def test_the_warmup_graph_no_later_call_used_and_the_recompile_that_paid_for_it() -> None:
-    assert story.region_story(region("script-warmup-gpu", "r0")) == (
-        "Call 0 (batch 1) compiled a graph that none of the 29 later calls used (all at batch 5); call 1, the first at "
-        "batch 5, paid 8.2 s recompiling (hidden_states's batch changed from 1 to 5). From call 2 on, calls took 412 ms "
-        "(median) without compiling."
+    assert story.region_story(region(WARMUP, "r0")) == (
+        "Call 0 (batch 1) compiled a graph that none of the 6 later calls used (all at batch 4); call 1, the first at "
+        "batch 4, paid 0.17 s recompiling (x's batch changed from 1 to 4)."
     )
 
 
 def test_a_region_that_recompiles_every_call_and_the_calls_dynamo_ran_eagerly() -> None:
-    assert story.region_story(region("script-regions-cpu", "r1")) == (
+    assert story.region_story(region(TRAIN_SMALL, "r1")) == (
         "7 of 10 calls recompiled, each for inputs not seen before (float32[4, 32], float32[4, 48], float32[4, 64], …, "
-        "float32[4, 128]); 3.1 s went to compiling. Calls 8–9 ran eagerly: Dynamo stopped compiling step after 8 "
+        "float32[4, 128]); 0.53 s went to compiling. Calls 8–9 ran eagerly: Dynamo stopped compiling step after 8 "
         "compiles of it; later calls run eagerly."
     )
 
@@ -88,45 +89,44 @@ def test_recompiles_with_the_same_inputs_say_what_changed_instead() -> None:
 
 
 def test_the_steady_state_is_the_median_of_one_signatures_calls_and_says_which() -> None:
-    """After the last compile the script ran 128-long and 256-long inputs: a median pooled over both (0.91 ms) is
-    neither's time; the steady state is the most frequent signature's (the 128-long calls), said so."""
-    r0 = region("script-regions-cpu", "r0")
-    steady = region_entry.steady_state(r0["calls"])
-    assert steady is not None
-    after = [c for c in r0["calls"] if c["index"] >= steady["fromCall"]]
-    assert {c["signature"] for c in after} == {"float32[8, 128, 64]; inference", "float32[8, 256, 64]; inference"}
-    short = [c["ms"] for c in after if c["signature"] == "float32[8, 128, 64]; inference"]
+    """Server (script-shapes-cpu) ran batches of 5, 3 and more after its last compile: a median pooled over them is
+    no batch's time; the steady state is the most frequent signature's, said so. Calls Dynamo ran eagerly past the
+    recompile limit (3, 4, 5, 27, 28) ran no compiled code: left out, their input shapes too."""
+    r1 = region("reports/script-shapes-cpu", "r1")
+    steady = region_entry.steady_state(r1["calls"])
+    assert steady is not None and (steady["signature"], steady["signatures"]) == ("float32[5, 32]; no_grad", 3)
+    after = [
+        c
+        for c in r1["calls"]
+        if c["index"] >= steady["fromCall"] and c.get("ranCompiled") is not False and c.get("side") != "eager"
+        and not c.get("profiled") and not c.get("observer")
+    ]  # fmt: skip
+    mine = [c["ms"] for c in after if c["signature"] == steady["signature"]]
+    assert steady["calls"] == len(mine) and steady["medianMs"] == round(statistics.median(mine), 4)
+    assert steady["medianMs"] != round(statistics.median(c["ms"] for c in after), 4)
+    assert r1["steadyState"] == {**steady, "said": r1["steadyState"]["said"], "label": r1["steadyState"]["label"]}
+    as_if_compiled = [{**c, "ranCompiled": True} for c in r1["calls"]]
+    assert (region_entry.steady_state(as_if_compiled) or {}).get("signatures") == 6
+    # without an in-situ number beside it, the chart and the story say the median and whose it is
+    alone = copy.deepcopy(r1)
+    del alone["inSitu"]
+    chart_text.attach(alone)
+    whose = "the 4 calls on float32[5, 32] (no_grad), the most frequent of 3 input shapes"
     assert (
-        steady["medianMs"] == round(statistics.median(short), 4) != round(statistics.median(c["ms"] for c in after), 4)
+        alone["steadyState"]["said"]
+        == f"steady state from call 3: 10.8 ms per call, median of {whose} (calls varied 92%)"
     )
-    assert (steady["signature"], steady["signatures"], steady["calls"]) == ("float32[8, 128, 64]; inference", 2, 3)
-    assert r0["steadyState"] == {**steady, "said": r0["steadyState"]["said"], "label": r0["steadyState"]["label"]}
-    assert r0["steadyState"]["said"] == (
-        "steady state from call 7: 0.88 ms per call, median of the 3 calls on float32[8, 128, 64] (inference), the most "
-        "frequent of 2 input shapes (calls varied 6%)"
-    )
-    one = [c for c in r0["calls"] if c["signature"] == "float32[8, 128, 64]; inference"]
-    assert "signatures" in (region_entry.steady_state(one) or {})
+    assert f"From call 3 on, {whose}, took 10.8 ms (median) without compiling." in story.region_story(alone)
+    one = [c for c in r1["calls"] if c["signature"] == steady["signature"]]
     assert chart_text.signature_words(region_entry.steady_state(one)) is None  # type: ignore[arg-type]
 
 
-def test_the_steady_state_leaves_out_calls_dynamo_ran_eagerly() -> None:
-    """Server (script-shapes-cpu) ran calls 3, 4, 5, 27, 28 eagerly past the recompile limit: no compiled code ran in
-    them, so the steady state of its compiled code holds none of them (nor their input shapes)."""
-    r1 = region("script-shapes-cpu", "r1")
-    steady = region_entry.steady_state(r1["calls"])
-    assert steady is not None and steady["signatures"] == 3 and r1["steadyState"]["signatures"] == 3
-    as_if_compiled = [{**c, "ranCompiled": True} for c in r1["calls"]]
-    assert (region_entry.steady_state(as_if_compiled) or {}).get("signatures") == 6
-
-
 def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_a_sentence() -> None:
-    r0 = region("script-regions-cpu", "r0")
+    r0 = region(TRAIN_SMALL, "r0")
     said = story.region_story(r0)
     assert said == (
-        "Call 0 compiled (2.4 s); call 6 recompiled for float32[8, 256, 64] (1.1 s; x's dimension 1 changed from 128 "
-        "to 256). From call 7 on, the 3 calls on float32[8, 128, 64] (inference), the most frequent of 2 input shapes, "
-        "took 0.88 ms (median) without compiling."
+        "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (0.45 s; x's dimension 1 changed from 128 "
+        "to 256)."
     )
     # the fixture says what region_entry writes: the guard as a sentence beside PyTorch's words
     assert [(c["recompileReason"], c["recompileWhy"]) for c in r0["calls"] if c["event"] == "recompiled"] == [
@@ -134,31 +134,35 @@ def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_
     ]
     story.attach(r0)
     assert r0["story"] == said
+    # rank 1 of a torchrun job under attach (test/fixtures/attach-2x2): the calls after its recompile, its steady state
+    assert story.region_story(region("attach-2x2/job/ranks/rank1", "r0")) == (
+        "Call 0 compiled (4.6 s); call 3 recompiled for batch 8 (0.34 s; input 0's batch changed from 16 to 8). "
+        "(2 recompiles in all in 1 call: one call recompiles each of its graphs whose guard failed, e.g. the parts "
+        "around a graph break.) From call 4 on, calls took 0.50 ms (median) without compiling."
+    )
 
 
 def test_the_story_says_only_what_the_calls_show() -> None:
-    base = region("script-warmup-gpu", "r0")
+    base = region(WARMUP, "r0")
     unknown = copy.deepcopy(base)
     for c in unknown["calls"]:
         c["compileSeconds"] = None
         if c["index"] == 1:
             c["ms"] = None
-    unknown["steadyState"] = None
-    assert "; call 1, the first at batch 5, recompiled (hidden_states's batch" in (story.region_story(unknown) or "")
+    assert "; call 1, the first at batch 4, recompiled (x's batch" in (story.region_story(unknown) or "")
     timed = copy.deepcopy(base)
     for c in timed["calls"]:
         c["compileSeconds"] = None
-    timed["steadyState"] = None
-    assert "recompiled (the call took 8.6 s) (hidden_states's" in (story.region_story(timed) or "")
+    assert "recompiled (the call took 176 ms) (x's" in (story.region_story(timed) or "")
     assert story.region_story({**base, "callCount": 0, "calls": [], "steadyState": None}) == (
-        "torch.compile returned FluxTransformer2DModel, but the script never called it."
+        "torch.compile returned f, but the script never called it."
     )
     said = story.region_story({**base, "callCount": 5000, "callsTruncated": True}) or ""
-    assert said.endswith("(The first 30 of 5000 calls were recorded.)")
+    assert said.endswith("(The first 7 of 5000 calls were recorded.)")
     # a guard with no words of ours: PyTorch's own, quoted as theirs
-    odd = copy.deepcopy(region("script-regions-cpu", "r0"))
+    odd = copy.deepcopy(region(TRAIN_SMALL, "r0"))
     odd["calls"][6].update(recompileReason="___odd_guard(L['x'])", recompileWhy=None)
-    assert "(1.1 s; the guard \"___odd_guard(L['x'])\" failed)" in (story.region_story(odd) or "")
+    assert "(0.45 s; the guard \"___odd_guard(L['x'])\" failed)" in (story.region_story(odd) or "")
 
 
 def test_numbers_side_by_side_agree_or_say_why() -> None:

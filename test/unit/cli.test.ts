@@ -91,7 +91,7 @@ test('summarize of a missing file fails with a readable message, not a stack', a
 });
 
 test('summarize of a report (its folder, as profile prints it, or report.json) prints what profile printed', async () => {
-  const folder = path.resolve(__dirname, '..', 'fixtures', 'reports', 'script-regions-cpu');
+  const folder = path.resolve(__dirname, '..', 'fixtures', 'recorded', 'train_small-cpu');
   const byFolder = await run(['summarize', folder]);
   assert.equal(byFolder.code, 0, byFolder.err);
   assert.match(byFolder.out, /^Compile Lens — train_small on cpu .*\n {2}r0 TinyTransformer/);

@@ -11,6 +11,9 @@ import { optionsFromSettings, profileArgs } from '../../extension/shared/runnerP
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 const STUB = path.join(FIXTURES, 'stub-runner', 'python');
+// real runs' report folders (test/fixtures/recorded/README.md), named as run() names a reports/ fixture
+const TRAIN_SMALL = '../recorded/train_small-cpu';
+const EXPLORE = '../recorded/explore-cpu';
 let dir: string;
 let script: string;
 const saved = { report: process.env['COMPILE_LENS_STUB_REPORT'], args: process.env['COMPILE_LENS_STUB_ARGS'] };
@@ -50,8 +53,9 @@ async function run(
 }
 
 test('profile --script prints one block per region with real numbers, no placeholder dashes, and passes --calls', async () => {
+  // a real run of train_small.py; its TinyTransformer line is line 3 of the script here (the stub moves it there)
   const { code, out, err, launched } = await run(
-    'script-regions-cpu',
+    TRAIN_SMALL,
     'profile',
     '--script',
     script,
@@ -69,23 +73,23 @@ test('profile --script prints one block per region with real numbers, no placeho
   assert.doesNotMatch(out, /eager: /, 'no target-style eager row');
   assert.match(
     out,
-    /^ {2}r0 TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode default\): 12 calls, 2 graphs, 1 recompile, 3\.5 s compiling in the script's own calls$/m,
+    /^ {2}r0 TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode default\): 12 calls, 2 graphs, 1 recompile, 2\.0 s compiling in the observed run's own calls$/m,
   );
   assert.match(
     out,
-    /^ {4}default \(as written\) on the most frequent inputs float32\[8, 128, 64\]; inference \(9 calls\): no range measured, 1\.84× per call replayed, 0\.90 ms\/call vs eager 1\.66 ms in the same rounds, kernels\/call 41 → 12$/m,
+    /^ {4}replay: default \(as written\) on the most frequent inputs float32\[8, 256, 64\]; inference \(6 calls\): too noisy to say, 2\.64× per call replayed .*, 2\.35 ms\/call vs eager 6\.20 ms in the same rounds, kernels\/call 5 → 5$/m,
   );
   // each region's answer first, then its sentence as the runner wrote it (why there is no number where there is none)
   assert.match(
     out,
-    /^ {2}r2 Counter .*: 4 calls, 2 graphs, 1 graph break, 0\.88 s compiling in the script's own calls\n {4}no verdict: not replayable: mutates self\.calls · 2 graphs · 1 break$/m,
+    /^ {2}r2 Counter .*: 4 calls, 1 graph, 1 graph break, 3 recompiles, 0\.39 s compiling in the observed run's own calls\n {4}no verdict: not replayable: it changes the Python attribute Counter\.calls /m,
   );
-  assert.match(out, /^ {4}recommendation: No verdict\. Not measured: 2 calls \(needs 3\)\.$/m);
-  // every region's sentence, and the script's
+  assert.match(out, /^ {4}recommendation: No verdict\. Not measured: called 2 times: at least 3 calls are needed/m);
+  // every region's sentence, and the script's: the deciding region's first
   assert.equal(out.match(/recommendation:/g)?.length, 5);
   assert.match(
     out,
-    /^ {2}recommendation: TinyTransformer \(line 24\): no verdict: no range measured, 1\.84× per call replayed · 2 graphs · 1 recompile; /m,
+    /^ {2}recommendation: step \(line 40\): .*; TinyTransformer \(line \d+\): no verdict: too noisy to say, 2\.64× /m,
   );
   assert.match(out, /report: .*report\.json$/m);
 });
@@ -118,7 +122,7 @@ test('profile --target --json prints the documented digest with the report path'
 });
 
 test('profile --script --json lists the regions with the documented fields', async () => {
-  const { code, out } = await run('script-regions-cpu', 'profile', '--script', script, '--json');
+  const { code, out } = await run(TRAIN_SMALL, 'profile', '--script', script, '--json');
   assert.equal(code, 0);
   const json = JSON.parse(out) as { target: string; regions: Record<string, unknown>[] };
   assert.equal(json.target, 'train_small');
@@ -170,21 +174,20 @@ test('profile --script --json lists the regions with the documented fields', asy
   }[];
   assert.equal(r0!.file, script);
   assert.equal(r0!.line, 3);
-  assert.equal(r0!.headline, 'no verdict: no range measured, 1.84× per call replayed · 2 graphs · 1 recompile');
+  // the runner's headline, as the recording carries it
+  const recorded = JSON.parse(readFileSync(path.join(FIXTURES, TRAIN_SMALL.slice(3), 'report.json'), 'utf8')) as {
+    regions: { headline: string }[];
+  };
+  assert.equal(r0!.headline, recorded.regions[0]!.headline);
   assert.deepEqual(
-    r0!.measurements.map((m) => [m.speedup, m.why]),
-    [
-      [1.84, 'most-frequent'],
-      [1.62, 'last'],
-    ],
+    r0!.measurements.map((m) => [m.speedup, m.signature, m.why]),
+    [[2.6439, 'float32[8, 256, 64]; inference', 'most-frequent']],
   );
-  assert.equal(r2!.notMeasured, 'Not replayed: mutates self.calls.');
+  assert.match(r2!.notMeasured!, /^Not replayed: it changes the Python attribute Counter\.calls /);
   // no verdict, and why, in the runner's words
-  assert.deepEqual(r2!.recommendation, {
-    mode: null,
-    verdict: 'none',
-    reason: 'No verdict. Not replayed: mutates self.calls.',
-  });
+  const { mode, verdict, reason } = r2!.recommendation as { mode: null; verdict: string; reason: string };
+  assert.deepEqual([mode, verdict], [null, 'none']);
+  assert.ok(reason.startsWith(`No verdict. ${r2!.notMeasured} Not measured in situ: `), reason);
 });
 
 test('profile --script --json carries the in-situ numbers per region and the runs; --no-in-situ and --shape-fix reach the runner', async () => {
@@ -220,33 +223,23 @@ test('profile --script --json carries the in-situ numbers per region and the run
 });
 
 test("check --script counts the script's graph breaks and recompiles at its lines", async () => {
-  const over = await run(
-    'script-regions-cpu',
-    'check',
-    '--script',
-    script,
-    '--max-graph-breaks',
-    '0',
-    '--max-recompiles',
-    '10',
-  );
+  // a real run of train_small.py (test/fixtures/recorded/README.md): one print break, 11 recompiles at three lines
+  const over = await run(TRAIN_SMALL, 'check', '--script', script, '--max-graph-breaks', '0', '--max-recompiles', '10');
   assert.equal(over.code, 1);
   assert.ok(over.launched.includes('--quick'), 'check runs quick');
-  // the runner's explanation of the break (the fixture's break re-derived), not PyTorch's words
-  assert.match(
-    over.out,
-    /train_small\.py:49 {2}Graph break: A print\(\) call needs the real values while the graph is traced, /m,
-  );
-  assert.match(over.out, /^check failed: 1 graph breaks \(allowed 0\)$/m);
+  // the break in the runner's words, not PyTorch's message
+  assert.match(over.out, /train_small\.py:29 {2}Graph break ×4: A print\(\) call needs the real values/m);
+  assert.match(over.out, /train_small\.py:40 {2}Recompile ×7: Input 'x' changed size in dimension 1: /m);
+  assert.match(over.out, /^check failed: 1 graph breaks \(allowed 0\), 11 recompiles \(allowed 10\)$/m);
   const within = await run(
-    'script-regions-cpu',
+    TRAIN_SMALL,
     'check',
     '--script',
     script,
     '--max-graph-breaks',
     '1',
     '--max-recompiles',
-    '8',
+    '11',
     '--json',
   );
   assert.equal(within.code, 0);
@@ -254,17 +247,18 @@ test("check --script counts the script's graph breaks and recompiles at its line
 });
 
 test("a notebook's findings name their cell (counted from 1) in text, and its index in --json", async () => {
+  // a real run of test/e2e/workspace/explore.ipynb: its .item() break in the notebook's third cell
   const notebook = path.join(dir, 'explore.ipynb');
   writeFileSync(notebook, '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}');
-  const text = await run('script-notebook-cpu', 'check', '--script', notebook, '--max-graph-breaks', '0');
+  const text = await run(EXPLORE, 'check', '--script', notebook, '--max-graph-breaks', '0');
   assert.match(
     text.out,
-    /explore\.ipynb cell 3, line 6 {2}Graph break: Tensor\.item\(\) turns a tensor into a Python number/,
+    /explore\.ipynb cell 3, line 7 {2}Graph break: Tensor\.item\(\) turns a tensor into a Python number/,
   );
-  const json = await run('script-notebook-cpu', 'check', '--script', notebook, '--max-graph-breaks', '0', '--json');
+  const json = await run(EXPLORE, 'check', '--script', notebook, '--max-graph-breaks', '0', '--json');
   assert.deepEqual(
     (JSON.parse(json.out) as { findings: { cell: number; line: number }[] }).findings.map((f) => [f.cell, f.line]),
-    [[2, 6]],
+    [[2, 7]],
   );
 });
 

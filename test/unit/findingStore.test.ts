@@ -8,9 +8,12 @@ import type { Report } from '../../extension/shared/report.ts';
 import { runHeadline } from '../../extension/present/headline.ts';
 import { runListEntry, sortRuns } from '../../extension/present/runList.ts';
 
-const FIXTURES = path.resolve(__dirname, '../fixtures/reports');
+const FIXTURES = path.resolve(__dirname, '../fixtures');
 const fixture = (name: string): Report =>
   JSON.parse(readFileSync(path.join(FIXTURES, name, 'report.json'), 'utf8')) as Report;
+
+// a real run of train_small.py (test/fixtures/recorded/README.md): four regions, recompiles and a graph break
+const TRAIN_SMALL = 'recorded/train_small-cpu';
 
 /** A fixture report moved to `file`: its target and every location in it. */
 function movedTo(report: Report, file: string): Report {
@@ -20,8 +23,8 @@ function movedTo(report: Report, file: string): Report {
 
 test("a run of another file never clears a file's findings; a newer run of the same file replaces them", () => {
   const store = new FindingStore();
-  const first = movedTo(fixture('script-regions-cpu'), '/ws/a.py');
-  const second = movedTo(fixture('graphbreak-cpu'), '/ws/b.py');
+  const first = movedTo(fixture(TRAIN_SMALL), '/ws/a.py');
+  const second = movedTo(fixture('reports/graphbreak-cpu'), '/ws/b.py');
   store.add(first);
   const ofA = store.all().filter((f) => f.file === '/ws/a.py');
   assert.ok(ofA.length > 0, 'a.py has findings');
@@ -48,9 +51,9 @@ test("a run of another file never clears a file's findings; a newer run of the s
 
 test("a file two runs covered shows the latest run's findings only, not both", () => {
   const store = new FindingStore();
-  const older = movedTo(fixture('script-regions-cpu'), '/ws/lib.py');
+  const older = movedTo(fixture(TRAIN_SMALL), '/ws/lib.py');
   const newer = {
-    ...movedTo(fixture('graphbreak-cpu'), '/ws/lib.py'),
+    ...movedTo(fixture('reports/graphbreak-cpu'), '/ws/lib.py'),
     target: { kind: 'function' as const, name: 'x', file: '/ws/lib.py', function: 'compile_target' },
   };
   assert.notEqual(runKey(older.target), runKey(newer.target));
@@ -65,13 +68,13 @@ test("a file two runs covered shows the latest run's findings only, not both", (
 });
 
 test('the Runs view lists a run by its file, time and headline, newest first', () => {
-  const script = fixture('script-regions-cpu');
+  const script = fixture(TRAIN_SMALL);
   const entry = runListEntry(script, '/ws/.compile-lens/runs/a/report.json');
   assert.equal(entry.label, 'train_small.py');
   // the answer first (a narrow view cuts the end): the verdict and number, then which region, then when
   assert.match(
     entry.description,
-    /^no verdict: no range measured, 1\.84× per call replayed .* — r0 TinyTransformer, \+3 more regions · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/,
+    /^dynamic=False with 10 lengths: .* — r1 step, \+3 more regions · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/,
   );
   // two runs of one file within a minute read apart (the compare's title, the Runs view)
   const at = (iso: string) => runListEntry({ ...script, createdAt: iso }, '/ws/c/report.json').description;
@@ -81,7 +84,10 @@ test('the Runs view lists a run by its file, time and headline, newest first', (
   // a report before schema 1.18 has no headline: the runner's verdict sentence stands in, nothing composed
   const { headline: _, ...older } = script;
   assert.equal(runHeadline(older), script.recommendation.reason);
-  const later = runListEntry({ ...fixture('graphbreak-cpu'), createdAt: '2099-01-01T00:00:00Z' }, '/ws/b/report.json');
+  const later = runListEntry(
+    { ...fixture('reports/graphbreak-cpu'), createdAt: '2099-01-01T00:00:00Z' },
+    '/ws/b/report.json',
+  );
   assert.deepEqual(
     sortRuns([entry, later]).map((e) => e.reportPath),
     ['/ws/b/report.json', entry.reportPath],

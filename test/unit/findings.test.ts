@@ -402,9 +402,9 @@ test('a performance hint with a user line is an information finding there; one w
 });
 
 test("recompiles recorded at one line are one Problems entry saying the sizes in order, PyTorch's words in the hover", async () => {
-  // script-regions-cpu, a real run: `step` recompiled on each of its calls 1-7 as x's dimension 1 grew by 16
-  const { report } = await loadReport(path.resolve(__dirname, '../fixtures/reports/script-regions-cpu/report.json'));
-  const atStep = collectFindings(report).filter((f) => f.kind === 'recompile' && f.line === 41);
+  // train_small.py, a real run (recorded/README.md): `step` recompiled on each of its calls 1-7 as x's dimension 1 grew by 16
+  const { report } = await loadReport(path.resolve(__dirname, '../fixtures/recorded/train_small-cpu/report.json'));
+  const atStep = collectFindings(report).filter((f) => f.kind === 'recompile' && f.line === 40);
   assert.equal(atStep.length, 1, atStep.map(findingMessage).join('\n'));
   const [site] = atStep;
   assert.equal(

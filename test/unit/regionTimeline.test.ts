@@ -8,17 +8,18 @@ import { loadReport } from '../../extension/node/reportFile.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces } from '../sentTraces.ts';
 
-const REPORT = path.resolve(__dirname, '../fixtures/reports/script-regions-cpu/report.json');
+// two_regions.py, a real run (test/fixtures/reports/script-kernels-cpu/README.md): both regions replayed and profiled
+const REPORT = path.resolve(__dirname, '../fixtures/reports/script-kernels-cpu/report.json');
 
 test('each measured region gets its eager and compiled panes, compared pairwise', async () => {
   const content = await readTimelineSource({ kind: 'report', reportPath: REPORT });
   assert.deepEqual(
     content.panes.map((p) => [p.label, p.compareTo]),
     [
-      ['r0 TinyTransformer eager', null],
-      ['r0 TinyTransformer default', 0],
-      ['r1 step eager', null],
-      ['r1 step default', 2],
+      ['r0 normalize eager', null],
+      ['r0 normalize default', 0],
+      ['r1 TinyMLP eager', null],
+      ['r1 TinyMLP default', 2],
     ],
   );
   const sent = await sentTraces(content);
@@ -37,7 +38,9 @@ test('each measured region gets its eager and compiled panes, compared pairwise'
 test('a region traced on two signatures names the inputs; what-if modes by name; one eager pane per eager trace', async () => {
   const { report } = await loadReport(REPORT);
   const r0 = report.regions![0]!;
-  const [frequent, last] = r0.measurements;
+  // a replay on the last inputs too, its traces named apart
+  const [frequent] = r0.measurements;
+  const last = { ...frequent!, why: 'last' as const, signature: 'float32[2, 32]; inference' };
   const traced = {
     ...report,
     regions: [
@@ -46,7 +49,7 @@ test('a region traced on two signatures names the inputs; what-if modes by name;
         options: { mode: 'reduce-overhead' },
         measurements: [
           frequent!,
-          { ...last!, trace: 'last-default.trace.json', eagerTrace: 'last-eager.trace.json' },
+          { ...last, trace: 'last-default.trace.json', eagerTrace: 'last-eager.trace.json' },
           { ...frequent!, mode: 'max-autotune', trace: 'ma.trace.json' },
         ],
       },
@@ -55,11 +58,11 @@ test('a region traced on two signatures names the inputs; what-if modes by name;
   assert.deepEqual(
     regionTraces(traced).map((t) => [t.label, t.compareWith]),
     [
-      ['r0 TinyTransformer eager · most frequent inputs', null],
-      ['r0 TinyTransformer reduce-overhead · most frequent inputs', 'r0 TinyTransformer eager · most frequent inputs'],
-      ['r0 TinyTransformer eager · last inputs', null],
-      ['r0 TinyTransformer reduce-overhead · last inputs', 'r0 TinyTransformer eager · last inputs'],
-      ['r0 TinyTransformer max-autotune · most frequent inputs', 'r0 TinyTransformer eager · most frequent inputs'],
+      ['r0 normalize eager · most frequent inputs', null],
+      ['r0 normalize reduce-overhead · most frequent inputs', 'r0 normalize eager · most frequent inputs'],
+      ['r0 normalize eager · last inputs', null],
+      ['r0 normalize reduce-overhead · last inputs', 'r0 normalize eager · last inputs'],
+      ['r0 normalize max-autotune · most frequent inputs', 'r0 normalize eager · most frequent inputs'],
     ],
   );
 });

@@ -27,20 +27,21 @@ test("two target runs: each mode's speedup, time per call and kernels per step s
 });
 
 test('two script runs: regions matched by name and line, one only in the earlier run; the same sites said once', async () => {
-  const before = await fixture('script-regions-cpu');
+  // a real run of train_small.py (test/fixtures/recorded/README.md), and the same run without its step region
+  const before = (await loadReport(path.resolve(__dirname, '../fixtures/recorded/train_small-cpu/report.json'))).report;
   const after: Report = {
     ...before,
-    createdAt: '2026-11-23T11:00:00+00:00',
+    createdAt: '2026-11-29T11:00:00+00:00',
     regions: before.regions!.filter((r) => r.name !== 'step'),
   };
   const text = compareRuns(before, after);
   assert.match(
     text,
-    /### TinyTransformer \\\(line 24\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| no range measured, 1\.84× per call replayed \| no range measured, 1\.84× per call replayed \|/,
+    /### TinyTransformer \\\(line 37\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| too noisy to say, 2\.64× per call replayed .* \| too noisy to say, 2\.64× per call replayed .* \|\n/,
   );
   assert.match(
     text,
-    /### step \\\(line 40\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| no verdict: not measured: its most frequent inputs were not replayed, only its last ones · 8 graphs · 7 recompiles · 2 calls ran eagerly \| not in this run \|/,
+    /### step \\\(line 40\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| dynamic=False with 10 lengths: .* · 8 graphs · 7 recompiles \| not in this run \|/,
   );
   assert.match(text, /The same \d+ sites in both runs\./);
 });

@@ -5,7 +5,7 @@
 // (test-results/legible-*.png) are for a person to look at.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { TERMS } from '../../extension/present/glossary.ts';
@@ -15,7 +15,9 @@ import { applyTheme, THEMES } from './themes.ts';
 
 const ROOT = join(__dirname, '..', '..');
 const ARTIFACTS = join(ROOT, 'test-results');
-const REPORTS = ['script-in-situ-cpu', 'script-regions-cpu', 'fused-cpu', 'ddp-ranks-cpu'];
+// real runs' reports (test/fixtures/recorded/README.md, test/fixtures/logs/README.md): a script whose region was measured
+// in situ, a script of four regions, a function's target report, a torchrun job
+const REPORTS = ['recorded/serve_script-cpu', 'recorded/train_small-cpu', 'reports/fused-cpu', 'reports/ddp-ranks-cpu'];
 let browser: Browser;
 before(async () => {
   browser = await takeBrowser();
@@ -28,11 +30,11 @@ after(async () => {
 /** The report alone (no traces): what is checked here is the panel's text and charts. */
 async function openReport(name: string): Promise<Page> {
   const page = await openWebview(browser, { width: 560, height: 900 });
-  const reportPath = join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json');
+  const reportPath = join(ROOT, 'test', 'fixtures', name, 'report.json');
   const source = { kind: 'report' as const, reportPath };
   await post(page, {
     type: 'report',
-    title: name,
+    title: basename(name),
     source,
     report: JSON.parse(readFileSync(reportPath, 'utf8')) as Report,
     traces: 0,
@@ -173,7 +175,7 @@ describe('the report panel at 560 px in light, dark and high-contrast themes', (
         const contrast = await legible(page, 'contrast');
         assert.ok(contrast.checked > 10, `${theme.name}: numbers found (${contrast.checked})`);
         assert.deepEqual(contrast.low, [], `${theme.name}: text under 4.5:1`);
-        await page.screenshot({ path: join(ARTIFACTS, `legible-${name}-${theme.name}.png`), fullPage: true });
+        await page.screenshot({ path: join(ARTIFACTS, `legible-${basename(name)}-${theme.name}.png`), fullPage: true });
       }
       await page.close();
     });
@@ -181,7 +183,12 @@ describe('the report panel at 560 px in light, dark and high-contrast themes', (
 
   test("the compiler's words carry their one-phrase explanation where they appear (glossary.ts)", async () => {
     const seen = new Map<string, string>();
-    for (const name of ['script-in-situ-cpu', 'fused-cpu', 'script-regions-cpu', 'script-shapes-cpu']) {
+    for (const name of [
+      'recorded/serve_script-cpu',
+      'reports/fused-cpu',
+      'recorded/train_small-cpu',
+      'reports/script-shapes-cpu',
+    ]) {
       const page = await openReport(name);
       // a term as written in Dynamo's own text (recompile_limit) carries the same explanation as in ours (recompile limit)
       for (const [text, title] of await page

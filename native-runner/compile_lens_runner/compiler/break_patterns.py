@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..shapes.compiler import BreakExplanation
+from ..shapes.compiler import BreakExplanation, GraphBreak
 from . import quick_fixes
 
 
@@ -300,11 +300,12 @@ def get(pattern_id: str) -> Pattern:
 def explain(gb_id: str | None, text: str) -> BreakExplanation | None:
     """{pattern, title, what, broke, fix, quickFix} for a graph break's text, or None when it is none of the table's."""
     pattern = find(gb_id, text)
-    return None if pattern is None else said(pattern, _broke(text))
+    if pattern is None:
+        return None
+    return _said(pattern, _broke(text))
 
 
-def said(pattern: Pattern, broke: str | None) -> BreakExplanation:
-    """A break's explanation in the table's words, `broke` being what PyTorch's text names as what broke."""
+def _said(pattern: Pattern, broke: str | None) -> BreakExplanation:
     what = pattern.what.format(broke=f"`{broke}`" if broke else "the call", _eager=_EAGER)
     return {
         "pattern": pattern.id,
@@ -314,3 +315,16 @@ def said(pattern: Pattern, broke: str | None) -> BreakExplanation:
         "fix": pattern.fix,
         "quickFix": quick_fixes.setting(pattern.quick_fix) if pattern.quick_fix else None,
     }
+
+
+def explain_recorded(graph_break: GraphBreak) -> BreakExplanation | None:
+    """A recorded graph break said in today's words, for a report an older runner wrote: from the pattern and the
+    call it matched then; a break recorded before breaks were matched (no `explanation`), matched now on what the
+    report kept of PyTorch's message (its reason and hint, the user's code lines) — less than the log's whole message,
+    so a break the runner matched stays matched as it was."""
+    if "explanation" in graph_break:
+        known = graph_break["explanation"]
+        return _said(_BY_ID[known["pattern"]], known.get("broke")) if known and known["pattern"] in _BY_ID else known
+    frames = [graph_break.get("location"), *(graph_break.get("userStack") or [])]
+    code = "\n".join(str(f.get("code") or "") for f in frames if f)
+    return explain(graph_break.get("gbId"), "\n".join([graph_break["reason"], graph_break.get("hint") or "", code]))

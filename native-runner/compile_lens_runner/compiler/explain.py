@@ -78,6 +78,24 @@ def explain(reason: str, raw: str = "", library_frame: str | None = None) -> Exp
     return found
 
 
+# the library frame a recompile was compiled in, as explain() named it: a report keeps the sentence, not the frame
+_LIBRARY_SAID = re.compile(r"inside library code you called \((.+?)\) changed ")
+
+
+def explain_recorded(recompile: Recompile) -> Explanation | None:
+    """A recorded recompile said in today's words, for a report an older runner wrote (an attached job's folder read
+    by `inspect`): from its guard failure as recorded, in the frame the recorded sentence named. A warm-up's sentence
+    (script/warmup_shape.py) was said from the script's source, which a report does not keep: kept as recorded."""
+    recorded = recompile.get("explanation")
+    if recorded and (fix := recorded.get("quickFix")) and fix["kind"] == "warmup-shape":
+        return recorded
+    library = _LIBRARY_SAID.search(recorded["what"]) if recorded else None
+    # PyTorch's hint decides some sentences (an nn.Module's integer attribute): recorded apart from the first line
+    hint = recompile.get("hint")
+    raw = (recompile.get("allReasons") or [""])[0] + (f"\n(HINT: {hint})" if hint else "")
+    return explain(recompile["reason"], raw, library[1] if library else None)
+
+
 def _explain(reason: str, raw: str, library_frame: str | None) -> Explanation | None:
     reason = without_compile_id(reason)
     text = f"{reason}\n{raw}"

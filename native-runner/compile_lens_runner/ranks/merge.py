@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ..compiler import explain
+from ..compiler import break_patterns, explain
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
 from ..compiler.user_code import innermost_user, parse_frames
@@ -254,10 +254,22 @@ def _tag(items_by_rank: list[tuple[int, list[Finding]]], headline_rank: int) -> 
     return list(merged.values())
 
 
+def _said_today(insight: CompilerInsight) -> CompilerInsight:
+    """A rank's graph breaks and recompiles in today's words, from what it recorded of them: an attached job's folder
+    may hold reports an older runner wrote, which `inspect` would otherwise show beside sentences said now."""
+    breaks: list[GraphBreak] = [
+        {**b, "explanation": break_patterns.explain_recorded(b)} for b in insight.get("graphBreaks") or []
+    ]
+    recompiles: list[Recompile] = [
+        {**r, "explanation": explain.explain_recorded(r)} for r in insight.get("recompiles") or []
+    ]
+    return {**insight, "graphBreaks": breaks, "recompiles": recompiles}
+
+
 def merge_insights(insights: list[tuple[int, CompilerInsight]]) -> CompilerInsight:
     """The lowest rank's insight (rank 0's: the headline), its graph breaks, recompiles and recompile sites the
     union over the ranks."""
-    insights = sorted(insights, key=lambda pair: pair[0])
+    insights = sorted(((rank, _said_today(insight)) for rank, insight in insights), key=lambda pair: pair[0])
     merged: CompilerInsight = {**insights[0][1]}
     merged["graphBreaks"] = _tag([(r, i.get("graphBreaks") or []) for r, i in insights], 0)
     merged["recompiles"] = _tag([(r, i.get("recompiles") or []) for r, i in insights], 0)
