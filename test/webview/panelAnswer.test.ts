@@ -47,7 +47,7 @@ describe('one answer per region, in the runner’s words', () => {
     const region = readReport('reports/ddp-ranks-cpu').regions![0]!;
     assert.equal(await page.locator('section.region[data-region="r0"] p.answer').innerText(), region.answer!.sentence);
     // the answer's reason, in any of its wordings (headline, sentence, the run's recommendation), once on the panel
-    assert.equal(occurrences(await page.locator('body').innerText(), 'a rank of a torchrun job'), 1);
+    assert.equal(occurrences(await page.locator('body').innerText(), 'it would wait in its collectives'), 1);
     assert.equal(await page.locator('p.recommendation').count(), 0, "a script's answer is its regions'");
     assert.deepEqual(errorsOf(page), []);
     await page.close();
