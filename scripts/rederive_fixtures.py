@@ -6,7 +6,9 @@ and said as the runner says them (compiler/explain.py) from the recompiles it re
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
 pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
-runner's words); a call past the recompile limit said in plain words, its limit recorded; an attached rank's in-situ skip
+runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
+replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
+frequent one's calls; an attached rank's in-situ skip
 as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
@@ -26,7 +28,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
 from compile_lens_runner.measure import estimator, interleaved, ranges, speedups, step_work, timing  # noqa: E402
-from compile_lens_runner.report import answer, shape_text  # noqa: E402
+from compile_lens_runner.report import answer, reason_text, shape_text  # noqa: E402
+from compile_lens_runner.script import region_entry, replay  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
@@ -219,6 +222,38 @@ def _attached_skip(report: dict[str, Any]) -> None:
         situ["skipped"] = answer.ATTACHED
 
 
+# a torchrun rank's reason for no replay, as runners of schema 1.30 and before said it (four clauses, no action)
+_OLD_RANK_NO_REPLAY = (
+    "a rank of a torchrun job: replayed alone, its collectives would wait for the other ranks (the script's own calls "
+    "are profiled instead)"
+)
+
+
+# a Python attribute a call changed, as runners of schema 1.30 and before said its values (script/capture.py)
+_OLD_ATTRIBUTE = re.compile(r"^(it changes the Python attribute \S+ \(.*?) -> ")
+
+
+def _replay_reason(reason: str | None) -> str | None:
+    """Why a region was not replayed, in the words the runner writes now."""
+    if reason == _OLD_RANK_NO_REPLAY:
+        return reason_text.TORCHRUN_RANK
+    return _OLD_ATTRIBUTE.sub(r"\1 → ", reason) if reason else reason
+
+
+# a replay that ran no compiled code, as runners of schema 1.30 and before said it (Dynamo's terms, no action)
+_OLD_RAN_EAGERLY = re.compile(
+    r"^During the replay Dynamo ran the region's original code eagerly (\d+) times? \(no compiled graph matched and "
+    r"none was compiled: the recompile limit, or a skipped frame\), so its timing is eager code$"
+)
+
+
+def _ran_eagerly(measurement: dict[str, Any]) -> None:
+    error = measurement.get("error") or {}
+    old = _OLD_RAN_EAGERLY.match(error.get("message") or "")
+    if old:
+        error.update({"message": replay.ran_eagerly(int(old[1])), "fix": replay.RAN_EAGERLY_FIX})
+
+
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
@@ -238,6 +273,15 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
             for graph_break in entry["compiler"].get("graphBreaks") or []:
                 _break_explanation(graph_break)
     for region in out.get("regions") or []:
+        # a steady state pooled over several input signatures (before schema 1.31): its most frequent one's calls,
+        # those that ran compiled code
+        steady = region_entry.steady_state(region["calls"])
+        recorded = region.get("steadyState")
+        if recorded and ("signature" in recorded or (steady and steady.get("signatures", 1) > 1)):
+            region["steadyState"] = steady
+        for measurement in region["measurements"]:
+            _ran_eagerly(measurement)
+        region["replay"]["reason"] = _replay_reason(region["replay"].get("reason"))
         _below_zero_in_situ(region)
         for call in region["calls"]:
             _limit_fallback(call)

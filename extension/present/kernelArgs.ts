@@ -15,10 +15,17 @@ export function kernelArg(field: KernelArgField, value: number): [string, string
     case 'registers per thread':
       return [field, formatWhole(value)];
     case 'blocks per SM':
+      // under one: the grid is smaller than the GPU, so some SMs got no block at all
+      return [
+        field,
+        value < 1
+          ? `${formatAverage(value)} (fewer blocks than SMs: about ${formatPct(value * 100)} of the SMs busy)`
+          : formatAverage(value),
+      ];
     case 'warps per SM':
       return [field, formatAverage(value)];
     case 'est. achieved occupancy %':
-      return ['estimated occupancy', formatPct(value)];
+      return ['estimated occupancy', `${formatPct(value)} of an SM's warp slots (the profiler's estimate)`];
     default:
       return [field, String(value)];
   }

@@ -71,12 +71,37 @@ export const kernelWords = (kernel: KernelProvenance, compile: string | null): s
   (kernel.lensText === undefined ? generatedKernelWords(kernel.name, compile, kernel.sourceLines) : null) ??
   kernelLensTitle(kernel);
 
+const and = (items: readonly string[]): string =>
+  items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
+
+/** The compiles that made a kernel alike, grouped by their function: "forward (first compile and recompile 1)"; a
+ *  function compiled once is its name alone. */
+function compilesByFunction(compiles: readonly string[]): string {
+  const which = new Map<string, string[]>();
+  for (const name of compiles) {
+    const recompile = /^(.*), recompile (\d+)$/.exec(name);
+    const [base, item] = recompile ? [recompile[1]!, `recompile ${recompile[2]}`] : [name, 'first compile'];
+    which.set(base, [...(which.get(base) ?? []), item]);
+  }
+  return and(
+    [...which].map(([base, items]) =>
+      items.length === 1 && items[0] === 'first compile' ? base : `${base} (${and(items)})`,
+    ),
+  );
+}
+
 /** A kernel several compiles made alike, once, in the runner's words (schema 1.29): "fused kernel 1 (lines 12, 13),
- *  made by 2 compiles: forward; forward, recompile 1"; a report before them gets the same words here (kernelLinks.test
- *  holds the two equal). */
-export const sharedKernelWords = (kernel: KernelProvenance, compiles: readonly string[]): string =>
-  kernel.sharedText ??
-  `${generatedKernelWords(kernel.name, null, kernel.sourceLines) ?? kernelLensTitle(kernel)}, made by ${plural(compiles.length, 'compile')}: ${compiles.join('; ')}`;
+ *  made by 2 compiles: forward (first compile and recompile 1)"; made alike within one compile only (its forward and
+ *  backward graphs), the kernel's own words; a report before them gets the same words here (kernelLinks.test holds
+ *  the two equal). */
+export function sharedKernelWords(kernel: KernelProvenance, compiles: readonly string[]): string {
+  if (kernel.sharedText !== undefined) return kernel.sharedText;
+  const distinct = [...new Set(compiles)];
+  const said = (compile: string | null): string =>
+    generatedKernelWords(kernel.name, compile, kernel.sourceLines) ?? kernelLensTitle(kernel);
+  if (distinct.length === 1) return said(distinct[0]!);
+  return `${said(null)}, made by ${plural(distinct.length, 'compile')}: ${compilesByFunction(distinct)}`;
+}
 
 /** A kernel a user line ended up in. */
 export interface LineUse {

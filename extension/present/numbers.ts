@@ -50,10 +50,10 @@ const speedupDigits = (value: number): number => (value >= 0.1 ? 2 : value >= 0.
 /** "1.84×", "0.052×", "0.0057×" */
 export const formatSpeedup = (speedup: number): string => `${speedup.toFixed(speedupDigits(speedup))}×`;
 
-/** "0.87–1.32×", "0.0054–0.0061×": where the next run's speedup may land (the one interval form of every surface;
- *  both ends to its low end's digits) */
+/** "0.87–1.32×", "0.0054–0.0061×", "0.099–0.16×": where the next run's speedup may land (the one interval form of
+ *  every surface; each end to its own digits, as its speedup would be said) */
 export const formatInterval = (low: number, high: number): string =>
-  `${low.toFixed(speedupDigits(low))}–${high.toFixed(speedupDigits(low))}×`;
+  `${low.toFixed(speedupDigits(low))}–${high.toFixed(speedupDigits(high))}×`;
 
 /** "57%": a share or a spread (GPU idle, how much the rounds' ratios varied) */
 export const formatPct = (pct: number): string => `${pct.toFixed(0)}%`;
@@ -62,8 +62,9 @@ export const formatPct = (pct: number): string => `${pct.toFixed(0)}%`;
 export const formatBreakEven = (n: number, unit: 'call' | 'step'): string =>
   plural(Math.ceil(n), unit).replace(/^\d+/, formatWhole(Math.ceil(n)));
 
-/** "3", "41.5": kernels per step, counts that may be averages */
-export const formatCount = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(1));
+/** "3", "41.5", "4,120": kernels per step, counts that may be averages (thousands grouped) */
+export const formatCount = (value: number): string =>
+  Number.isInteger(value) ? formatWhole(value) : value.toFixed(1).replace(/^\d+/, (w) => formatWhole(Number(w)));
 
 /** "1,161", "35.2", "0.3": steps per second (whole from 100 on: "1160.6" read as a measured decimal) */
 export const formatRate = (value: number): string => (value >= 100 ? formatWhole(value) : value.toFixed(1));

@@ -1205,12 +1205,24 @@ export interface Region {
    */
   compiler?: null | CompilerInsight;
   /**
-   * the script's own calls after the last compile: from which call, their median duration
+   * the script's own calls after the last compile: from which call, the median duration of its most frequent signature's calls (before schema 1.31: of every signature's)
    */
   steadyState?: null | {
     fromCall: number;
     medianMs: number;
     spreadPct?: number | null;
+    /**
+     * schema 1.31: the input signature whose calls the median is of, the most frequent among the steady calls (a median pooled over signatures mixes their times). Absent: older reports (pooled), calls without a signature
+     */
+    signature?: string;
+    /**
+     * schema 1.31: how many input signatures the steady calls had
+     */
+    signatures?: number;
+    /**
+     * schema 1.31: how many calls the median is of
+     */
+    calls?: number;
     /**
      * schema 1.25: the first-call chart's tooltip for it, in the runner's words (report/chart_text.py)
      */
@@ -2135,12 +2147,24 @@ export interface RankEntry {
     name: string;
     callCount: number;
     /**
-     * the script's own calls after the last compile: from which call, their median duration
+     * the script's own calls after the last compile: from which call, the median duration of its most frequent signature's calls (before schema 1.31: of every signature's)
      */
     steadyState?: null | {
       fromCall: number;
       medianMs: number;
       spreadPct?: number | null;
+      /**
+       * schema 1.31: the input signature whose calls the median is of, the most frequent among the steady calls (a median pooled over signatures mixes their times). Absent: older reports (pooled), calls without a signature
+       */
+      signature?: string;
+      /**
+       * schema 1.31: how many input signatures the steady calls had
+       */
+      signatures?: number;
+      /**
+       * schema 1.31: how many calls the median is of
+       */
+      calls?: number;
       /**
        * schema 1.25: the first-call chart's tooltip for it, in the runner's words (report/chart_text.py)
        */

@@ -40,6 +40,15 @@ def ms(value: float) -> str:
     return f"{_fixed(value, 2 if value >= 0.1 else 3)} ms"
 
 
+def ms_as(value: float, said: str) -> str:
+    """`value` (ms) in the unit `said` is in, for "A instead of B" with A said as ms() or seconds() say it: "501 ms"
+    beside "74.3 ms" (not "0.50 s"), "0.074 s" beside "3.4 s", "3,400 ms" beside "0.17 ms"."""
+    if said.endswith(" ms"):
+        return ms(value) if value < 1000 else f"{whole(value)} ms"
+    s = value / 1000
+    return f"{_fixed(s, 1 if s >= 1 else 2 if s >= 0.1 else 3 if s >= 0.01 else 4)} s"
+
+
 def seconds(value: float) -> str:
     """ "61.3 s", "0.62 s"; under 0.1 s in ms, where "0.00 s" would hide it."""
     if value < 0.1:
@@ -58,9 +67,9 @@ def speedup(value: float) -> str:
 
 
 def interval(low: float, high: float) -> str:
-    """ "0.87–1.32×", "0.0054–0.0061×": where the next run's speedup may land (both ends to its low end's digits)."""
-    digits = _speedup_digits(low)
-    return f"{_fixed(low, digits)}–{_fixed(high, digits)}×"
+    """ "0.87–1.32×", "0.0054–0.0061×", "0.099–0.16×": where the next run's speedup may land (each end to its own
+    digits, as its speedup would be said)."""
+    return f"{_fixed(low, _speedup_digits(low))}–{_fixed(high, _speedup_digits(high))}×"
 
 
 def pct(value: float) -> str:
@@ -84,8 +93,11 @@ def break_even(n: float, unit: str) -> str:
 
 
 def count(value: float) -> str:
-    """ "3", "41.5": kernels per step."""
-    return str(int(value)) if float(value).is_integer() else _fixed(value, 1)
+    """ "3", "41.5", "4,120": kernels per step (thousands grouped)."""
+    if float(value).is_integer():
+        return whole(value)
+    whole_part, _, decimals = _fixed(value, 1).partition(".")
+    return f"{int(whole_part):,}.{decimals}"
 
 
 def rate(value: float) -> str:

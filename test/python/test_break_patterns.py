@@ -8,6 +8,7 @@ from __future__ import annotations
 import glob
 import gzip
 import importlib.util
+import json
 import os
 
 import pytest
@@ -105,6 +106,22 @@ def test_a_break_inside_a_library_names_the_library_frame(breaks: dict[str, list
 def test_a_break_outside_the_table_has_no_explanation_rather_than_a_guess() -> None:
     assert break_patterns.explain("GB0092", "Reconstruction failure: Dynamo has no bytecode reconstruction") is None
     assert break_patterns.explain(None, "something entirely new") is None
+
+
+def test_the_ddp_breaks_of_a_torchrun_job_say_to_compile_the_model_inside_ddp() -> None:
+    """torch.compile(DDP(model)) breaks inside DDP's forward (recorded under torchrun, before the table existed; the
+    fixture re-derived): the fix is PyTorch's documented one, compiling the module DDP wraps, not the wrapper the
+    script already compiled."""
+    with open(os.path.join(ROOT, "test", "fixtures", "reports", "ddp-ranks-cpu", "report.json")) as f:
+        region = json.load(f)["regions"][0]
+    assert "torch.compile(DDP(" in region["location"]["code"]
+    explained = [gb["explanation"] for gb in region["compiler"]["graphBreaks"]]
+    assert {e["pattern"] for e in explained} == {"ddp-internals"}
+    assert {e["broke"] for e in explained} == {
+        "Logger.set_runtime_stats_and_log",
+        "DistributedDataParallel._inside_ddp_forward",
+    }
+    assert all(e["fix"].startswith("Compile the model inside DDP, not DDP itself: model.compile()") for e in explained)
 
 
 def _h100(name: str) -> list[tt.Record]:

@@ -26,6 +26,20 @@ def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> Non
     assert compile_names.compile_name(frames, None) == "an unknown compile"
 
 
+def test_a_compile_outside_the_users_files_says_so() -> None:
+    """A torch.compile(DDP(model)) compiles PyTorch's own wrappers first ("inner", "helper", "__init__"): recorded with
+    no location (not the user's files), they are named as not the user's code, the user's forward as itself."""
+    report = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
+    said = [f["nameText"] for f in report["regions"][0]["compiler"]["frames"]]
+    assert said == [
+        "inner (in PyTorch or a library)",
+        "helper (in PyTorch or a library)",
+        "__init__ (in PyTorch or a library)",
+        "__init__ after line 105 (in PyTorch or a library)",
+        "forward",
+    ]
+
+
 def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> None:
     kernels = _compiler("fused-cpu")["kernels"]
     fused = next(k for k in kernels if k["name"] == "cpp_fused_add_mul_relu_0" and k["compileId"] == "0/1")
@@ -34,11 +48,19 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     library = next(k for k in kernels if k["name"].startswith("extern_kernels."))
     assert "nameText" not in library and library["lensText"] == "library call for line 11 (aten.addmm)"
     # schema 1.29: the kernel both compiles made alike (the recompile made it again), once, with the compiles
-    assert fused["sharedText"] == "fused kernel 1 (lines 12, 13), made by 2 compiles: forward; forward, recompile 1"
+    # the compiles grouped by their function, one separator each (was "forward; forward, recompile 1")
+    assert (
+        fused["sharedText"]
+        == "fused kernel 1 (lines 12, 13), made by 2 compiles: forward (first compile and recompile 1)"
+    )
     assert (
         library["sharedText"]
-        == "library call for line 11 (aten.addmm), made by 2 compiles: forward; forward, recompile 1"
+        == "library call for line 11 (aten.addmm), made by 2 compiles: forward (first compile and recompile 1)"
     )
+    grouped = compile_names.shared_text(
+        fused, ["forward", "forward after line 24", "forward after line 24, recompile 2"]
+    )  # type: ignore[arg-type]
+    assert grouped.endswith("made by 3 compiles: forward and forward after line 24 (first compile and recompile 2)")
     bare = {key: value for key, value in fused.items() if key != "sharedText"}
     alone = {"frames": [], "kernels": [dict(bare, compileId="0/0"), dict(bare, compileId="0/1", sourceLines=[])]}
     compile_names.name_all(alone)  # type: ignore[arg-type]

@@ -34,3 +34,12 @@ def test_every_quantity_formats_as_the_extension_does() -> None:
     for quantity in quantities:
         for value, expected in TABLE[quantity]:
             assert FORMAT[quantity](value) == expected, (quantity, value)
+
+
+def test_a_comparison_says_both_sides_in_one_unit() -> None:
+    """ "compile 74.3 ms instead of 0.50 s" read as two units for one comparison (a runner-only form: the extension
+    shows the runner's sentences): the other side in the unit the first is said in."""
+    assert formats.ms_as(500.6, formats.seconds(0.0743)) == "501 ms"
+    assert formats.ms_as(74.3, formats.seconds(3.4)) == "0.074 s"
+    assert formats.ms_as(3400, formats.ms(0.17)) == "3,400 ms"
+    assert formats.ms_as(400, formats.seconds(2.0)) == "0.40 s"

@@ -48,7 +48,8 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
         "  549 → 500 steps/s",
         f"  why: {work}",
         "  steady steps: eager 70, compiled 69; 48 steps left out: 3 in the compiled warm-up, 12 first at its input "
-        "shape, 29 running across a switch between eager and compiled, 4 holding Compile Lens's own work",
+        "shape, 29 during which compiling was switched on or off, 4 in which Compile Lens saved inputs or checked for "
+        "changes",
         "  float32[1, 37, 512]; inference: 0.89×, 0.80 ms → 0.90 ms (41 calls)",
         "  float32[1, 512, 512]; inference: 0.92×, 1.20 ms → 1.30 ms (1 call)",
     ]
@@ -135,7 +136,8 @@ def test_the_steps_left_out_are_said_in_one_place_the_reason_too() -> None:
     assert in_situ_text.left_out({"switch": 0}) is None
     assert in_situ_text.left_out({"first on its signature": 1}) == "1 step left out: 1 first at its input shape"
     assert in_situ_text.left_out({"switch": 1200, "observer": 1}) == (
-        "1,201 steps left out: 1,200 running across a switch between eager and compiled, 1 holding Compile Lens's own work"
+        "1,201 steps left out: 1,200 during which compiling was switched on or off, 1 in which Compile Lens saved inputs "
+        "or checked for changes"
     )
 
 
@@ -155,8 +157,8 @@ def test_the_answer_and_the_in_situ_lines_give_one_count_of_the_steps_a_per_step
     region = {"id": "r0", "calls": [], "callCount": 300, "shapes": None, "inSitu": copy.deepcopy(AMP_H200)}
     (left,) = [r for r in shape_reasons.shape_reasons(region) if r["code"] == "in-situ-left-out"]  # type: ignore[arg-type]
     whys = (
-        "3 in the compiled warm-up, 1 first at its input shape, 72 running across a switch between eager and compiled, 13 "
-        "holding Compile Lens's own work"
+        "3 in the compiled warm-up, 1 first at its input shape, 72 during which compiling was switched on or off, 13 in "
+        "which Compile Lens saved inputs or checked for changes"
     )
     assert reason_text.sentence(left) == f"In situ, the number leaves out 89 steps: {whys}."
     assert reason_text.clause(left) == "89 steps left out"
@@ -194,3 +196,13 @@ def test_why_there_is_no_step_speedup_is_said_here_from_the_measurement_s_code()
     with_step = _region(step=_step(1.2), noStep=None, reason=None)
     in_situ_text.attach_reason(with_step)  # type: ignore[arg-type]
     assert with_step["inSitu"]["reason"] is None
+
+
+def test_the_per_call_numbers_are_said_beside_the_per_step_ones_only_where_they_differ() -> None:
+    """One call a step (script-in-situ-cpu) gives per call what per step said, its range a hair apart: said once."""
+    region = json.loads((FIXTURES / "script-in-situ-cpu" / "report.json").read_text())["regions"][0]
+    (line,) = [x for x in in_situ_text.lines(region) if x.startswith("in situ (")]
+    assert line.endswith(": 1.22× per step in situ (0.87–1.32×), 0.86 ms → 0.70 ms per step")
+    region["inSitu"]["call"]["compiledMs"] = 0.60  # per call, other times: said
+    (line,) = [x for x in in_situ_text.lines(region) if x.startswith("in situ (")]
+    assert "0.86 ms → 0.60 ms per call" in line

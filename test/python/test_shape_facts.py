@@ -87,8 +87,8 @@ def test_a_growing_cache_is_a_decode_loop_read_per_token_and_its_second_compile_
     # the warm-up's 3 calls are left out of the number: said, with the steps across a switch the per-token number
     # leaves out too, in its unit
     assert by_code["in-situ-left-out"]["count"] == 8 and reason_text.sentence(by_code["in-situ-left-out"]) == (
-        "In situ, the number leaves out 8 tokens: 3 in the compiled warm-up, 5 running across a switch between eager "
-        "and compiled."
+        "In situ, the number leaves out 8 tokens: 3 in the compiled warm-up, 5 during which compiling was switched on "
+        "or off."
     )
 
 
@@ -186,6 +186,7 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     shapes["fixes"][0]["compileCache"] = cache
     fix = shape_reasons(entry)[1]  # type: ignore[arg-type]
     assert (fix["cacheHits"], fix["wasCacheHits"]) == (0, 2)
+    # one unit for both sides of a comparison: "0.40 s" beside "2.0 s", not "400 ms"
     assert reason_text.clause(fix).endswith(", compile 2.0 s from a cold cache instead of 0.40 s from a warm cache")
     cache["script"]["hits"] = 0  # both cold: compared as they are
     assert reason_text.clause(shape_reasons(entry)[1]).endswith(", compile 2.0 s instead of 0.40 s")  # type: ignore[arg-type]
@@ -292,3 +293,16 @@ def test_a_sentence_that_starts_with_code_keeps_the_code_s_case() -> None:
     assert reason_text.sentence({"code": "automatic-dynamic", "call": 1, "count": 28}).startswith(
         "Sizes changed at call 1"
     )
+
+
+def test_a_measured_fix_compares_each_quantity_in_one_unit() -> None:
+    """Recorded (warmup_step-cpu-shape-fix-on): the fix's compile was 74.3 ms against the script's 0.50 s, said in one
+    unit; the first real call likewise."""
+    report = json.loads(
+        (REPO / "test" / "fixtures" / "recorded" / "warmup_step-cpu-shape-fix-on" / "report.json").read_text()
+    )
+    (fix,) = [r for r in report["regions"][0]["answer"]["reasons"] if r["code"] == "shape-fix"]
+    assert reason_text.clause(fix).endswith(
+        "the first real call 0.17 ms instead of 359 ms, compile 74.3 ms instead of 501 ms"
+    )
+    assert reason_text.clause(fix) in report["regions"][0]["headline"]

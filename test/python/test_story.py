@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import copy
 import json
+import statistics
 from typing import Any
 
 from compile_lens_runner.compiler import explain
-from compile_lens_runner.report import story
+from compile_lens_runner.report import chart_text, story
+from compile_lens_runner.script import region_entry
 from conftest import REPO
 
 FIXTURES = REPO / "test" / "fixtures"
@@ -84,6 +86,39 @@ def test_recompiles_with_the_same_inputs_say_what_changed_instead() -> None:
     assert story.region_story(counter) == (
         "3 of 4 calls recompiled (the Python value self.calls changed, batch 16, batch 8); 0.39 s went to compiling."
     )
+
+
+def test_the_steady_state_is_the_median_of_one_signatures_calls_and_says_which() -> None:
+    """Server (script-shapes-cpu) ran batches of 5, 3 and more after its last compile: a median pooled over them is
+    no batch's time; the steady state is the most frequent signature's, said so. Calls Dynamo ran eagerly past the
+    recompile limit (3, 4, 5, 27, 28) ran no compiled code: left out, their input shapes too."""
+    r1 = region("reports/script-shapes-cpu", "r1")
+    steady = region_entry.steady_state(r1["calls"])
+    assert steady is not None and (steady["signature"], steady["signatures"]) == ("float32[5, 32]; no_grad", 3)
+    after = [
+        c
+        for c in r1["calls"]
+        if c["index"] >= steady["fromCall"] and c.get("ranCompiled") is not False and c.get("side") != "eager"
+        and not c.get("profiled") and not c.get("observer")
+    ]  # fmt: skip
+    mine = [c["ms"] for c in after if c["signature"] == steady["signature"]]
+    assert steady["calls"] == len(mine) and steady["medianMs"] == round(statistics.median(mine), 4)
+    assert steady["medianMs"] != round(statistics.median(c["ms"] for c in after), 4)
+    assert r1["steadyState"] == {**steady, "said": r1["steadyState"]["said"], "label": r1["steadyState"]["label"]}
+    as_if_compiled = [{**c, "ranCompiled": True} for c in r1["calls"]]
+    assert (region_entry.steady_state(as_if_compiled) or {}).get("signatures") == 6
+    # without an in-situ number beside it, the chart and the story say the median and whose it is
+    alone = copy.deepcopy(r1)
+    del alone["inSitu"]
+    chart_text.attach(alone)
+    whose = "the 4 calls on float32[5, 32] (no_grad), the most frequent of 3 input shapes"
+    assert (
+        alone["steadyState"]["said"]
+        == f"steady state from call 3: 10.8 ms per call, median of {whose} (calls varied 92%)"
+    )
+    assert f"From call 3 on, {whose}, took 10.8 ms (median) without compiling." in story.region_story(alone)
+    one = [c for c in r1["calls"] if c["signature"] == steady["signature"]]
+    assert chart_text.signature_words(region_entry.steady_state(one)) is None  # type: ignore[arg-type]
 
 
 def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_a_sentence() -> None:

@@ -20,11 +20,16 @@ test("a recorded GEMM's arguments read rounded and with units: blocks per SM to 
       return Number.isNaN(value) ? [] : [kernelArg(field, value)];
     }),
   );
-  assert.equal(shown['blocks per SM'], '0.97');
+  // in words where the number alone says nothing to most users: a grid smaller than the GPU, a share of warp slots
+  assert.equal(shown['blocks per SM'], '0.97 (fewer blocks than SMs: about 97% of the SMs busy)');
   assert.equal(shown['warps per SM'], '1.9');
   assert.equal(shown['shared memory per block'], '6.8 KiB');
-  assert.equal(shown['estimated occupancy'], '3%');
+  assert.equal(shown['estimated occupancy'], "3% of an SM's warp slots (the profiler's estimate)");
   assert.equal(shown['registers per thread'], '80');
   assert.deepEqual([512, 20480, 1.5 * 1024 * 1024].map(formatBytes), ['512 B', '20 KiB', '1.5 MiB']);
-  assert.deepEqual(kernelArg('blocks per SM', 0.363636), ['blocks per SM', '0.36']);
+  assert.deepEqual(kernelArg('blocks per SM', 0.363636), [
+    'blocks per SM',
+    '0.36 (fewer blocks than SMs: about 36% of the SMs busy)',
+  ]);
+  assert.deepEqual(kernelArg('blocks per SM', 4), ['blocks per SM', '4.0']);
 });

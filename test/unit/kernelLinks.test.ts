@@ -92,7 +92,7 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
   assert.equal(lines.length, 3);
   assert.match(
     lines[2]!,
-    /^- fused kernel 1 \\\(lines 12, 13\\\), made by 2 compiles: forward; forward, recompile 1 · [\d.]+ (µs|ms)\/step under the profiler · aten\.add, aten\.mul, aten\.relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
+    /^- fused kernel 1 \\\(lines 12, 13\\\), made by 2 compiles: forward \\\(first compile and recompile 1\\\) · [\d.]+ (µs|ms)\/step under the profiler · aten\.add, aten\.mul, aten\.relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
   );
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(
@@ -102,7 +102,7 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
   );
   assert.match(
     compiledLineHover(compiledLineIndex(report).get(file)!.get(11)!, () => null),
-    /^- library call for line 11 \\\(aten\.addmm\\\), made by 2 compiles: forward; forward, recompile 1 · `extern_kernels\.addmm`$/m,
+    /^- library call for line 11 \\\(aten\.addmm\\\), made by 2 compiles: forward \\\(first compile and recompile 1\\\) · `extern_kernels\.addmm`$/m,
     "line 11 went into the addmm library call of each compile, its ops said once, in the runner's words",
   );
 });
@@ -120,7 +120,7 @@ test("a line inserted above a kernel's lines: the hover and the Compiler view na
   // the runner's words, only their line numbers moved
   assert.match(
     compiledLineHover(edited.get(file)!.get(13)!, () => null),
-    /^- fused kernel 1 \\\(lines 13, 14\\\), made by 2 compiles: forward; forward, recompile 1 · /m,
+    /^- fused kernel 1 \\\(lines 13, 14\\\), made by 2 compiles: forward \\\(first compile and recompile 1\\\) · /m,
   );
   assert.match(
     compiledLineHover(edited.get(file)!.get(12)!, () => null),

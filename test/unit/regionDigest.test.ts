@@ -61,7 +61,7 @@ test("region headline: the runner's line as it wrote it; a report before schema 
   const { headline: __, recommendation: ___, ...unjudged } = report.regions![2]!;
   assert.equal(
     digestRegion(unjudged).headline,
-    "it changes the Python attribute Counter.calls (0 -> 1), so running it again would change the script's state",
+    "it changes the Python attribute Counter.calls (0 → 1), so running it again would change the script's state",
   );
 });
 

@@ -47,9 +47,20 @@ describe('one answer per region, in the runner’s words', () => {
     const region = readReport('reports/ddp-ranks-cpu').regions![0]!;
     assert.equal(await page.locator('section.region[data-region="r0"] p.answer').innerText(), region.answer!.sentence);
     // the answer's reason, in any of its wordings (headline, sentence, the run's recommendation), once on the panel
-    assert.equal(occurrences(await page.locator('body').innerText(), 'a rank of a torchrun job'), 1);
+    assert.equal(occurrences(await page.locator('body').innerText(), 'it would wait in its collectives'), 1);
     assert.equal(await page.locator('p.recommendation').count(), 0, "a script's answer is its regions'");
     assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  test('graph breaks counted once per quantity: the breaks and the lines they are at, a line that broke twice ×2 as in Problems', async () => {
+    // rank 0 of the attach job: at line 78, one break once and another twice
+    const page = await openReport('attach-2x2/job/ranks/rank0');
+    const breaks = page.locator('section.report .breaks');
+    assert.equal(await breaks.locator('h3').innerText(), '3 graph breaks at 1 line');
+    const items = await breaks.locator('li').allInnerTexts();
+    assert.equal(items.length, 2);
+    assert.equal(items.filter((t) => t.includes(' ×2 ')).length, 1, items.join(' | '));
     await page.close();
   });
 

@@ -39,8 +39,8 @@ PATTERNS: tuple[Pattern, ...] = (
         _re(r"_transformer_encoder_layer_fwd|_native_multi_head_attention|_masked_softmax"),
         "nn.TransformerEncoder / MultiheadAttention inference fast path",
         "{broke} is the fused inference fast path nn.TransformerEncoderLayer and nn.MultiheadAttention take in eval "
-        "mode without gradients (inference_mode or no_grad); Dynamo cannot run it on fake tensors here, so "
-        "nothing of the layer is compiled and it runs eagerly",
+        "mode without gradients (inference_mode or no_grad); Dynamo cannot trace through it, so nothing of the "
+        "layer is compiled and it runs eagerly",
         "Turn the fast path off before compiling: call torch.backends.mha.set_fastpath_enabled(False) once, before "
         "torch.compile; the layer then runs its ordinary ops, which Inductor compiles and fuses.",
         "fastpath-off",
@@ -142,10 +142,13 @@ PATTERNS: tuple[Pattern, ...] = (
         ("GB0156", "GB0007"),
         _re(r"set_runtime_stats_and_log|DistributedDataParallel|_DDPSink|reducer"),
         "DistributedDataParallel internals traced",
-        "Dynamo traced into DistributedDataParallel's own bookkeeping ({broke}), which it cannot compile",
-        "Compile the DDP-wrapped module itself (model = torch.compile(DDP(module))) and call it directly, with "
-        "torch._dynamo.config.optimize_ddp left on: Dynamo then splits graphs at DDP's buckets instead of breaking "
-        "inside DDP.",
+        "the compiled code calls the DistributedDataParallel wrapper, and Dynamo cannot trace DDP's own bookkeeping "
+        "({broke}), so {_eager}",
+        # PyTorch's docs (compile/programming_model.where_to_apply_compile): torch.compile does not handle wrappers
+        # like DDP or FSDP well, apply it to the module passed to the wrapper
+        "Compile the model inside DDP, not DDP itself: model.compile() (or model = torch.compile(model)), then "
+        "DistributedDataParallel(model, ...), as PyTorch's docs advise. DDP's bookkeeping then runs outside the "
+        "compiled graphs, and Dynamo still splits them at DDP's gradient buckets (torch._dynamo.config.optimize_ddp).",
     ),
     Pattern(
         "host-timing",

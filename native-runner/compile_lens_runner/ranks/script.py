@@ -8,6 +8,7 @@ import os
 
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
+from ..report import reason_text
 from ..run import Run
 from ..script import region_entry
 from ..script.calls import resolve_all
@@ -25,10 +26,7 @@ class RankScript:
         self.info = info
         self.trace_path = os.path.join(info.dir, trace_name(info.rank))
         self.window = ProfileWindow(self.trace_path)
-        self.no_replay = (
-            "a rank of a torchrun job: replayed alone, its collectives would wait for the other ranks "
-            "(the script's own calls are profiled instead)"
-        )
+        self.no_replay = reason_text.TORCHRUN_RANK
         self.script_ended = False
 
     @property

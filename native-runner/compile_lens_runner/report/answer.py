@@ -75,6 +75,7 @@ def target_answer(report: Report) -> Answer:
         failed = verdict.failed_reason(report)
         if failed:  # cancelled, timed out, every mode failed: said first, then what was measured before it
             decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
+        decision.reasons += _no_kernels((report.get("settings") or {}).get("backend"), decision.number)
         evidence = [n for _, n in measured if n is not decision.number]
     if report["target"].get("kind") == "logs":
         return verdict.build(decision, [], [], [])
@@ -345,7 +346,12 @@ def region_answer(region: Region, failed: Reason | None = None, no_in_situ: Reas
     """failed: the run's failure, said first (a compiled call's own failure says itself); no_in_situ: why the whole
     run has no in-situ number."""
     decision = _region_decision(region, no_in_situ)
-    decision.reasons = [*shape_reasons(region), *decision.reasons, *_launch_bound(region, decision.number)]
+    decision.reasons = [
+        *shape_reasons(region),
+        *decision.reasons,
+        *_launch_bound(region, decision.number),
+        *_no_kernels((region.get("options") or {}).get("backend"), decision.number),
+    ]
     if failed is not None and not (failed.get("kind") == "compile" and _in_situ_of(region).get("failure")):
         decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
     number = decision.number
@@ -366,6 +372,13 @@ def region_answer(region: Region, failed: Reason | None = None, no_in_situ: Reas
         evidence,
         sentences.counts(region),
         verdict.each_unmeasured(region["measurements"], lambda m: _mode_of(region, m)),
+    )
+
+
+def _no_kernels(backend: object, number: AnswerNumber | None) -> list[Reason]:
+    """Beside a number measured with a backend that generates no kernels (backend="eager"): that it is Dynamo's cost."""
+    return (
+        [{"code": "backend-no-kernels", "kind": str(backend)}] if number and backend in reason_text.NO_KERNELS else []
     )
 
 

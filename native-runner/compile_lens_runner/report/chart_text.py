@@ -10,7 +10,7 @@ from typing import Literal
 
 from .. import formats
 from ..shapes.in_situ import CompileStep, InSituPoint, RegionInSitu
-from ..shapes.region import Region
+from ..shapes.region import Region, SteadyState
 
 # the overlay's sides, as its legend names them
 SIDE_WORDS = {"compiled": "as written (compiled)", "eager": "compiling off (eager)"}
@@ -31,8 +31,21 @@ def _steady(region: Region) -> None:
         steady["label"] = "steady state"
         return
     ms = formats.ms(steady["medianMs"])
-    steady["said"] = f"steady state from call {steady['fromCall']}: {ms} per call, median{varied}"
+    shapes = signature_words(steady)
+    of = f" of {shapes}" if shapes else ""
+    steady["said"] = f"steady state from call {steady['fromCall']}: {ms} per call, median{of}{varied}"
     steady["label"] = f"steady state: {ms} median"
+
+
+def signature_words(steady: SteadyState) -> str | None:
+    """ "the 12 calls on float32[8, 128], the most frequent of 2 input shapes" where the steady calls ran several
+    signatures (the median is of one's calls); None where they ran one."""
+    if steady.get("signatures", 1) < 2:
+        return None
+    calls = formats.plural(steady.get("calls", 0), "call")
+    args, _, grad = str(steady.get("signature")).rpartition(";")  # "float32[8, 128]; inference"
+    inputs = f"{args} ({grad.strip()})" if args else grad
+    return f"the {calls} on {inputs}, the most frequent of {steady.get('signatures')} input shapes"
 
 
 def chart_notes(region: Region) -> list[str]:

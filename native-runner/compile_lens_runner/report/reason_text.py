@@ -81,6 +81,16 @@ def _start(clause: str) -> str:
     return clause[:1].upper() + clause[1:] if _PLAIN_WORD.match(clause) else clause
 
 
+# a torchrun rank's region.replay.reason (ranks/script.py): the replay-not-possible reason a rank's answer carries is
+# said as what the user can do, not as why a replay would hang
+TORCHRUN_RANK = "a rank of a torchrun job waits in its collectives for the other ranks, so it is not replayed alone"
+_TORCHRUN_RANK = (
+    "torchrun ranks are not timed against eager (profile the model in one process to time it)",
+    "A rank of a torchrun job is not timed against eager on its own: replayed alone, it would wait in its collectives "
+    "for the other ranks. Each rank's time per call after compiling is listed under it; to time the model against eager, "
+    "profile it in one process, without torchrun.",
+)
+
 # code -> (its clause in the headline, its sentence); every reason a report carries has its words here
 # why no in-situ measurement was made, by the no-in-situ reason's kind: its clause and its sentence
 _NO_IN_SITU: dict[str, tuple[str, Clause]] = {
@@ -192,8 +202,10 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: _NO_IN_SITU[r.get("kind", "turned-off")][1](r),
     ),
     "replay-not-possible": (
-        lambda r: f"not replayable: {r.get('what')}",
-        lambda r: f"Not replayed: {r.get('what', '').rstrip('.')}.",
+        lambda r: _TORCHRUN_RANK[0] if r.get("what") == TORCHRUN_RANK else f"not replayable: {r.get('what')}",
+        lambda r: (
+            _TORCHRUN_RANK[1] if r.get("what") == TORCHRUN_RANK else f"Not replayed: {r.get('what', '').rstrip('.')}."
+        ),
     ),
     "not-measured": (
         lambda r: f"not measured: {r.get('what')}",
@@ -268,6 +280,14 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
             "on ran eagerly (Dynamo ran the original code): the number leaves them out."
         ),
     ),
+    "backend-no-kernels": (
+        lambda r: f"backend {r.get('kind')}: no kernels compiled",
+        lambda r: (
+            f"Backend {r.get('kind')} compiles nothing to kernels: Dynamo captures graphs and checks their guards, and "
+            "the graphs run op by op as eager does, so the number is Dynamo's own cost, not what compiled code gains; "
+            "Inductor (the default backend) generates kernels."
+        ),
+    ),
     "in-situ-left-out": (
         in_situ_text.left_out_clause,
         in_situ_text.left_out_sentence,
@@ -284,6 +304,8 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
 
 
 FAILURES: frozenset[str] = frozenset({"failed", "compiled-call-failed"})
+# torch.compile backends that generate no kernels: their speedup is Dynamo's cost (the answer says so beside it)
+NO_KERNELS: frozenset[str] = frozenset({"eager", "aot_eager", "aot_eager_decomp_partition"})
 # codes that lead the headline, before the verdict: a failure at the user's line (issue 44), and the shape story
 # that decided the outcome (issue 43); its fix as measured follows the verdict and its number (the headline's first
 # speedup is always the answer's)

@@ -109,6 +109,7 @@ _AFTER_NUMBER = frozenset(
         "in-situ-too-few",
         "eager-fallback",
         "decode-loop",
+        "backend-no-kernels",
     }
 )
 # the reason a number's own words say (number_text), by its direction

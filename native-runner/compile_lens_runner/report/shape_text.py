@@ -102,7 +102,9 @@ def fix_clause(r: Reason) -> str:
         )
     ms, was_ms = r.get("ms"), r.get("wasMs")
     if ms is not None:
-        parts.append(f"the first real call {formats.ms(ms)}" + (f" instead of {formats.ms(was_ms)}" if was_ms else ""))
+        # one unit for both sides of a comparison ("74.3 ms instead of 501 ms", not "… instead of 0.50 s")
+        said = formats.ms(ms)
+        parts.append(f"the first real call {said}" + (f" instead of {formats.ms_as(was_ms, said)}" if was_ms else ""))
     if "value" in r:
         said = formats.interval(r["low"], r["high"]) if "low" in r and "high" in r else "too noisy to say a range"
         parts.append(f"{formats.speedup(r['value'])} per {r.get('unit', 'step')} in situ ({said})")
@@ -113,9 +115,11 @@ def fix_clause(r: Reason) -> str:
         # a side whose compiles hit Inductor's cache compiled less than a cold run does: each side's cache is said
         warm, was_warm = bool(r.get("cacheHits")), bool(r.get("wasCacheHits"))
         cache, was_cache = (_CACHE[warm], _CACHE[was_warm]) if warm or was_warm else ("", "")
-        same = was_s is not None and formats.seconds(seconds) == formats.seconds(was_s) and cache == was_cache
-        before = "" if was_s is None else " as written" if same else f" instead of {formats.seconds(was_s)}{was_cache}"
-        parts.append(f"compile {formats.seconds(seconds)}{cache}{before}")
+        said = formats.seconds(seconds)
+        then = None if was_s is None else formats.ms_as(was_s * 1000, said)
+        same = then == said and cache == was_cache
+        before = "" if then is None else " as written" if same else f" instead of {then}{was_cache}"
+        parts.append(f"compile {said}{cache}{before}")
     return f"with {r.get('what')}: {', '.join(parts) or 'no number'}"
 
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from .. import formats
 from ..shapes.mode import RegionMeasurement
-from ..shapes.region import Region, RegionCall
-from . import verdict
+from ..shapes.region import Region, RegionCall, SteadyState
+from . import chart_text, verdict
 
 _TENSOR = re.compile(r"([A-Za-z_]\w*)\[([\d,\s]*)\]")
 
@@ -271,7 +271,8 @@ def region_story(region: Region) -> str | None:
         )
     elif steady and compiles and steady["fromCall"] < region["callCount"]:
         said.append(
-            f"From call {steady['fromCall']} on, calls took {formats.ms(steady['medianMs'])} (median) without compiling."
+            f"From call {steady['fromCall']} on, {_steady_calls(steady)} took {formats.ms(steady['medianMs'])} (median) "
+            "without compiling."
         )
         timed = _steady_versus_timed(region, steady["medianMs"])
         if timed:
@@ -282,6 +283,11 @@ def region_story(region: Region) -> str | None:
     if region.get("callsTruncated"):
         said.append(f"(The first {len(calls)} of {region['callCount']} calls were recorded.)")
     return " ".join(said) if said else None
+
+
+def _steady_calls(steady: SteadyState) -> str:
+    shapes = chart_text.signature_words(steady)
+    return f"{shapes}," if shapes else "calls"
 
 
 def call_said(call: RegionCall, no_graph: bool = False) -> str | None:

@@ -331,7 +331,7 @@ class StateCheck:
         after = _python_attributes(self.owner)
         for (module, key), value in self.attributes.items():
             if after.get((module, key), value) != value:
-                return f"it changes the Python attribute {module}.{key} ({value!r} -> {after[(module, key)]!r})"
+                return f"it changes the Python attribute {module}.{key} ({value!r} → {after[(module, key)]!r})"
         return None
 
 

@@ -253,7 +253,7 @@ class RegionReplay:
                         "kind": "compile",
                         "message": str(exc),
                         "traceback": None,
-                        "fix": "See the region's fallback reason: raise torch._dynamo.config.recompile_limit or remove what recompiles.",
+                        "fix": RAN_EAGERLY_FIX,
                     },
                 }
             )
@@ -362,10 +362,23 @@ class RegionReplay:
         return copy
 
 
+# a replay whose compiled side ran no compiled code: why, and what to do (the region's story names the script's calls
+# that ran eagerly and why; past the recompile limit, the shape fix)
+RAN_EAGERLY_FIX = (
+    "The region's story says which of the script's calls ran eagerly and why; past the recompile limit, mark the "
+    "dimension that changes dynamic (torch._dynamo.mark_dynamic) or raise torch._dynamo.config.recompile_limit."
+)
+
+
+def ran_eagerly(frames: int) -> str:
+    """ "no compiled code ran in the replay (Dynamo ran the region as written 916 times), so it timed eager against
+    eager": said after "measuring default failed: " in the headline."""
+    return (
+        f"no compiled code ran in the replay (Dynamo ran the region as written {formats.plural(frames, 'time')}), so "
+        "it timed eager against eager"
+    )
+
+
 class _RanEagerly(Exception):
     def __init__(self, frames: int) -> None:
-        super().__init__(
-            f"During the replay Dynamo ran the region's original code eagerly {formats.plural(frames, 'time')} (no "
-            "compiled graph matched and none was compiled: the recompile limit, or a skipped frame), so its timing is "
-            "eager code"
-        )
+        super().__init__(ran_eagerly(frames))

@@ -57,6 +57,11 @@ class _SteadyState(TypedDict):
 
 class SteadyState(_SteadyState, total=False):
     spreadPct: float | None
+    # schema 1.31: the median is of one input signature's calls, the most frequent among the steady calls; how many
+    # signatures those had, and how many calls the median is of
+    signature: str
+    signatures: int
+    calls: int
     said: str  # schema 1.25: the first-call chart's tooltip for it (report/chart_text.py)
     label: str  # schema 1.25: its label on the chart
 
