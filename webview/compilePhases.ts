@@ -1,6 +1,7 @@
 // Compile time on a timeline: per mode, one row per compile (named by its function: compileNames.ts), its phases as nested bars (Dynamo,
-// AOT Autograd, Inductor, codegen, kernel compile, autotune) and its cache lookups as markers (filled: a hit), so a
-// slow compile shows which graph and which phase it was. Bars are SVG placed by a d3 scale in % of the row.
+// AOT Autograd, Inductor, codegen, kernel compile, autotune) and its cache lookups as markers over them (filled: a
+// hit), so a slow compile shows which graph and which phase it was; a legend under them says what each colour and
+// marker is. Bars are SVG placed by a d3 scale in % of the row.
 import { scaleLinear, select } from 'd3';
 import type { CompilePhase, ModeResult, Report } from '../extension/shared/report.ts';
 import { compileName } from '../extension/present/compileNames.ts';
@@ -11,7 +12,25 @@ import { el, termEl } from './panels.ts';
 const SVG = 'http://www.w3.org/2000/svg';
 const ROW = 16;
 const MAX_COMPILES = 40;
-const MIN_LABEL_PCT = 12;
+
+/** What each bar colour (phaseClass) is, in the legend's order. */
+const PHASE_LEGEND: [string, string][] = [
+  ['phase-dynamo', 'Dynamo (tracing, guards)'],
+  ['phase-backend', 'backend compile'],
+  ['phase-aot', 'AOT Autograd'],
+  ['phase-inductor', 'Inductor'],
+  ['phase-codegen', 'code generation'],
+  ['phase-kernel', 'kernel compile (C++ or Triton)'],
+  ['phase-autotune', 'autotuning'],
+  ['phase-cache', 'cache'],
+];
+const CACHE_LEGEND: [string, string][] = [
+  ['cache-hit', 'cache hit'],
+  ['cache-miss', 'cache miss'],
+];
+
+/** The cache marker's diamond, centred on its phase's start. */
+const DIAMOND = `M0,2 L5,${ROW / 2} L0,${ROW - 2} L-5,${ROW / 2} Z`;
 
 /** CSS class of a phase's bar, by what part of the compiler it is. */
 function phaseClass(phase: CompilePhase): string {
@@ -48,7 +67,8 @@ function compileRow(
     .attr('class', 'phase-track')
     .attr('width', '100%')
     .attr('height', depth * ROW);
-  for (const phase of phases) {
+  // markers last: drawn over the bars, never under the next one
+  for (const phase of [...phases.filter((p) => !p.cache), ...phases.filter((p) => p.cache)]) {
     const y = phase.depth * ROW;
     const tip = `${phase.name}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (${name}, at ${formatMs(phase.startMs)})`;
     if (phase.cache) {
@@ -60,7 +80,7 @@ function compileRow(
         .attr('height', ROW)
         .attr('overflow', 'visible')
         .attr('class', `cache-marker ${phaseClass(phase)}`);
-      marker.append('path').attr('d', `M0,2 L5,${ROW / 2} L0,${ROW - 2} L-5,${ROW / 2} Z`);
+      marker.append('path').attr('d', DIAMOND);
       marker.append('title').text(tip);
       continue;
     }
@@ -72,15 +92,14 @@ function compileRow(
       .attr('y', y + 1)
       .attr('width', `${Math.max(0.15, width)}%`)
       .attr('height', ROW - 2);
-    // a label only where the bar is wide enough to hold it (the title says it for every bar): fitLabels() hides
-    // those that do not fit at the panel's width, so a label never runs over the next bar's
-    if (width >= MIN_LABEL_PCT)
-      bar
-        .append('text')
-        .attr('x', `${x(phase.startMs)}%`)
-        .attr('dx', 3)
-        .attr('y', y + ROW - 4)
-        .text(`${phase.name} ${formatMs(phase.durMs)}`);
+    // a label in the bar or beside it (the title says it for every bar): fitLabels() places it at the panel's
+    // width, or hides it where neither has room, so a label never runs over the next bar
+    bar
+      .append('text')
+      .attr('x', `${x(phase.startMs)}%`)
+      .attr('dx', 3)
+      .attr('y', y + ROW - 4)
+      .text(`${phase.name} ${formatMs(phase.durMs)}`);
     bar.append('title').text(tip);
   }
   row.append(labelEl, svg.node()!);
@@ -101,15 +120,68 @@ function watchTheme(): void {
   refitOnThemeChange.observe(document.body, { attributes: true, attributeFilter: ['class'] });
 }
 
-/** Shows a bar's label only where it fits inside the bar at the drawn width. */
+/**
+ * Each bar's label inside the bar where it fits at the drawn width, else just right of it, else just left of it,
+ * where that room at its depth is free of bars and of the labels placed before it (a recompile's bars are narrow
+ * on an axis that spans every compile, and the last compile ends at the axis's end), else hidden.
+ */
 function fitLabels(track: SVGSVGElement): void {
-  for (const bar of track.querySelectorAll<SVGGElement>('g.phase')) {
-    const text = bar.querySelector('text');
-    const rect = bar.querySelector('rect');
-    if (!text || !rect) continue;
+  const bars = [...track.querySelectorAll<SVGGElement>('g.phase')].map((bar) => ({
+    bar,
+    text: bar.querySelector('text'),
+    box: bar.querySelector('rect')!.getBBox(),
+  }));
+  const trackWidth = track.getBoundingClientRect().width;
+  // per depth (a bar's y): what is drawn there, as [from, to) in px
+  const taken = new Map<number, [number, number][]>();
+  for (const { box } of bars) taken.set(box.y, [...(taken.get(box.y) ?? []), [box.x, box.x + box.width]]);
+  for (const { bar, text, box } of bars) {
+    if (!text) continue;
     text.style.display = '';
-    text.style.display = text.getComputedTextLength() + 6 <= rect.getBBox().width ? '' : 'none';
+    bar.classList.remove('beside');
+    text.setAttribute('dx', '3');
+    const length = text.getComputedTextLength();
+    if (length + 6 <= box.width) continue;
+    const row = taken.get(box.y)!;
+    const free = (from: number, to: number): boolean =>
+      from >= 0 &&
+      to <= trackWidth &&
+      row.every(([a, b]) => (a === box.x && b === box.x + box.width) || b <= from || a >= to);
+    const right = box.x + box.width + 3;
+    const left = box.x - 3 - length;
+    const at = free(right - 1, right + length + 3) ? right : free(left - 3, box.x + 1) ? left : null;
+    if (at === null) {
+      text.style.display = 'none';
+      continue;
+    }
+    bar.classList.add('beside');
+    text.setAttribute('dx', String(at - box.x));
+    row.push([at, at + length]);
   }
+}
+
+/** What the bars' colours and the cache markers drawn in `box` are. */
+function phaseLegend(box: HTMLElement): HTMLElement {
+  const legend = el('div', 'chart-legend phase-legend');
+  for (const [cls, label] of PHASE_LEGEND) {
+    if (!box.querySelector(`g.phase.${cls}`)) continue;
+    const entry = el('span', 'legend-entry');
+    entry.append(el('span', `swatch ${cls}`), el('span', 'legend-label', label));
+    legend.append(entry);
+  }
+  for (const [cls, label] of CACHE_LEGEND) {
+    if (!box.querySelector(`svg.cache-marker.${cls}`)) continue;
+    const icon = select(document.createElementNS(SVG, 'svg'))
+      .attr('class', `legend-icon cache-marker ${cls}`)
+      .attr('width', 12)
+      .attr('height', ROW)
+      .attr('viewBox', `-6 0 12 ${ROW}`);
+    icon.append('path').attr('d', DIAMOND);
+    const entry = el('span', 'legend-entry');
+    entry.append(icon.node()!, el('span', 'legend-label', label));
+    legend.append(entry);
+  }
+  return legend;
 }
 
 function modeSection(mode: ModeResult): HTMLElement | null {
@@ -156,7 +228,8 @@ function modeSection(mode: ModeResult): HTMLElement | null {
   for (const id of order.slice(0, MAX_COMPILES)) {
     const name = compileName(mode.compiler?.frames, id);
     const recompile = mode.compiler?.recompiles.find((r) => r.compileId === id);
-    const label = `${name} · ${formatMs(outermost(id))}`;
+    // a time never split from its unit, nor from its "·", where the label column wraps ("2.8 / s")
+    const label = `${name} ·\u00a0${formatMs(outermost(id)).replace(/ /g, '\u00a0')}`;
     // why it recompiled, in the user's terms, PyTorch's words after; the compile id only here, explained
     const why = recompile
       ? [recompile.explanation?.what, `PyTorch's words: ${recompile.reason}`].filter(Boolean).join('\n')
@@ -182,5 +255,6 @@ export function renderCompilePhases(report: Report | null): HTMLElement | null {
   if (!sections.length) return null;
   const box = el('section', 'compile-timeline');
   box.append(el('h3', undefined, 'Where compile time went'), ...sections);
+  box.append(phaseLegend(box));
   return box;
 }

@@ -55,6 +55,7 @@ const ranges = new RangeSelection({
   panes: () => state.panes,
   partial: () => state.panes.some((p) => p.preview),
   view: () => state.current.domain() as [number, number],
+  axisTime: onAxis,
   selected: () => state.selected,
   redraw: () => scheduleDraw(),
   reveal: (pane, slice) => {
@@ -371,6 +372,10 @@ function renderToolbar(): HTMLElement {
     legend.append(swatchEntry(kind, label));
   if (state.panes.some((p) => p.communication)) legend.append(communicationLegend());
   bar.append(search, matches, fit, fitAll, prev, next, legend);
+  // what the panel scrolls to stops below the toolbar however many lines it wraps to (styles.ts scroll-margin-top)
+  new ResizeObserver(() =>
+    document.documentElement.style.setProperty('--toolbar-height', `${bar.offsetHeight + 4}px`),
+  ).observe(bar);
   return bar;
 }
 
@@ -473,15 +478,15 @@ function revealSlice(pane: number, slice: number, details: HTMLElement): void {
   timeline.canvas.scrollIntoView({ block: 'nearest' });
 }
 
+/** A pane time as the panes' axis says it now. */
+function onAxis(us: number): string {
+  return axisTime(us, state.current, state.current.range()[1]!);
+}
+
 /** "Show in timeline" of a finding, once the full load is in (focus.ts). */
 function applyFocus(target: TimelineTarget): void {
   state.focus = null;
-  state.focusFound = showTarget(
-    target,
-    state.panes,
-    (from, to) => input.zoomTo(from, to),
-    (us) => axisTime(us, state.current, state.current.range()[1]!),
-  );
+  state.focusFound = showTarget(target, state.panes, (from, to) => input.zoomTo(from, to), onAxis);
   scheduleDraw();
 }
 

@@ -18,6 +18,8 @@ export interface RangeHost {
   partial(): boolean;
   /** the view, pane time (µs since the aligned step) */
   view(): [number, number];
+  /** a pane time as the axis says it (its unit and digits) */
+  axisTime(us: number): string;
   selected(): { pane: number; slice: number } | null;
   redraw(): void;
   /** selects a slice and brings it into view */
@@ -100,6 +102,7 @@ export class RangeSelection {
         own.summary,
         own.label,
         panes[pane]!.timeline.offset,
+        (us) => this.host.axisTime(us),
         (name) => this.revealLongest(pane, name),
         own.say,
       ),

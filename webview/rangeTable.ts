@@ -139,11 +139,13 @@ export function renderRangeSummary(
   summary: RangeSummary,
   paneLabel: string,
   offset: number,
+  axisTime: (us: number) => string,
   reveal: (name: string) => void,
   say: Say,
 ): HTMLElement {
   const section = el('section', 'range-summary');
-  section.append(el('h3', undefined, rangeTitle(paneLabel, summary.fromUs - offset, summary.toUs - offset)));
+  const [from, to] = [summary.fromUs - offset, summary.toUs - offset];
+  section.append(el('h3', undefined, rangeTitle(paneLabel, axisTime(from), axisTime(to), axisTime(to - from))));
   section.append(
     el(
       'p',

@@ -6,6 +6,7 @@ import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { meanWorkUs, RANKS_SHOWN_FIRST, slowestAndFastest } from './analysis/rankOrder.ts';
 import { rankStepTable, type RankStepStat, type RankStepTable } from './analysis/rankSteps.ts';
 import { hostsOf, rankAlignment, type RankAlignment } from '../extension/shared/trace/ranks.ts';
+import { formatMs } from '../extension/present/numbers.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 import type { TraceHead } from '../extension/shared/trace/traceHead.ts';
 import { el, swatchEntry } from './panels.ts';
@@ -150,6 +151,9 @@ export function renderRankSteps(
         'No ProfilerStep spans in these traces: one row per rank covers its whole trace, and no slowest rank is named (whole traces differ by when each profiler started). Profile with a schedule and prof.step() for steps.',
       ),
     );
+  // one unit in the table: ms where a step takes one or more (no "0.0 µs" beside "43.58 ms")
+  const longest = Math.max(0, ...table.rows.flatMap((row) => row.ranks.map((stat) => stat?.stepUs ?? 0)));
+  const time = longest >= 1000 ? (us: number): string => formatMs(us / 1000) : formatMicros;
   const grid = el('table', 'rank-steps-table');
   const head = el('tr');
   for (const title of [
@@ -183,9 +187,9 @@ export function renderRankSteps(
         tr.append(step);
       }
       tr.append(el('td', undefined, labels[p]));
-      tr.append(...statCells(stat));
+      tr.append(...statCells(stat, time));
       if (p === 0) {
-        const slowest = el('td', 'slowest-rank', slowestText(row.slowest, labels));
+        const slowest = el('td', 'slowest-rank', slowestText(row.slowest, labels, time));
         slowest.rowSpan = row.ranks.length;
         if (row.slowest) slowest.dataset['pane'] = String(row.slowest.pane);
         tr.append(slowest);
@@ -199,30 +203,34 @@ export function renderRankSteps(
   return section;
 }
 
-function statCells(stat: RankStepStat | null): HTMLElement[] {
+function statCells(stat: RankStepStat | null, time: (us: number) => string): HTMLElement[] {
   if (!stat) return [0, 1, 2, 3, 4].map(() => el('td', 'num', '—'));
-  const cell = (us: number, text = formatMicros(us)): HTMLElement => {
+  const cell = (us: number, text = time(us)): HTMLElement => {
     const td = el('td', 'num', text);
     td.dataset['value'] = String(us);
     return td;
   };
   return [
     cell(stat.stepUs),
-    cell(stat.commUs, `${formatMicros(stat.commUs)} (${percent(stat.commUs, stat.stepUs)} of step)`),
-    cell(stat.overlappedUs, `${formatMicros(stat.overlappedUs)} (${percent(stat.overlappedUs, stat.commUs)})`),
+    cell(stat.commUs, `${time(stat.commUs)} (${percent(stat.commUs, stat.stepUs)} of step)`),
+    cell(stat.overlappedUs, `${time(stat.overlappedUs)} (${percent(stat.overlappedUs, stat.commUs)})`),
     cell(stat.workUs - stat.unrecordedUs),
     cell(stat.unrecordedUs),
   ];
 }
 
-function slowestText(slowest: RankStepTable['rows'][number]['slowest'], labels: readonly string[]): string {
+function slowestText(
+  slowest: RankStepTable['rows'][number]['slowest'],
+  labels: readonly string[],
+  time: (us: number) => string,
+): string {
   if (!slowest) return '—';
   const rank = labels[slowest.pane];
-  const lead = `+${formatMicros(slowest.leadUs)}`;
+  const lead = `+${time(slowest.leadUs)}`;
   if (slowest.even) return `even (${rank} ${lead})`;
   // where most of the lead ran no recorded op, its ops are not what to speed up
   return slowest.unrecordedLeadUs >= slowest.leadUs / 2
-    ? `${rank}, ${lead} over the fastest: ${formatMicros(slowest.unrecordedLeadUs)} more with no op recorded (Python, sleep, I/O)`
+    ? `${rank}, ${lead} over the fastest: ${time(slowest.unrecordedLeadUs)} more with no op recorded (Python, sleep, I/O)`
     : `${rank}, ${lead} over the fastest, running recorded ops`;
 }
 

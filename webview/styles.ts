@@ -2,7 +2,7 @@
 import { kindSwatchCss } from './theme.ts';
 
 const STYLES = `
-body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size, 13px); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 0 12px 24px; }
+body { font-family: var(--vscode-font-family, system-ui, sans-serif); font-size: var(--vscode-font-size, 13px); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 0 12px 24px; }
 h1 { font-size: 1.3em; font-weight: 600; margin: 12px 0 8px; }
 h2 { font-size: 1.15em; margin: 8px 0; }
 h3 { font-size: 1.05em; margin: 10px 0 6px; }
@@ -37,8 +37,9 @@ canvas { display: block; }
 .raw-fields summary { cursor: pointer; color: var(--vscode-descriptionForeground); margin: 4px 0; }
 .facts th { color: var(--vscode-descriptionForeground); font-weight: normal; }
 .range-box section { margin-top: 12px; }
-/* scrolled to: below the sticky toolbar */
-.range-box section, .focus-note, .details-box { scroll-margin-top: 56px; }
+/* scrolled to: below the sticky toolbar, as tall as it wraps (main.ts sets --toolbar-height); a pane's canvas too,
+   so that its axis is never under the toolbar */
+.range-box section, .focus-note, .details-box, .pane canvas { scroll-margin-top: var(--toolbar-height, 56px); }
 .range-table { margin: 6px 0 12px; }
 .range-table caption { text-align: left; font-weight: 600; padding: 2px 0; }
 .range-table td.name { word-break: break-all; max-width: 640px; }
@@ -87,6 +88,7 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .rank-steps { margin-top: 10px; }
 .rank-steps .hint { max-width: 960px; }
 .rank-steps-table td, .rank-steps-table th { white-space: nowrap; }
+.rank-steps-table td.slowest-rank { white-space: normal; min-width: 16em; } /* a sentence: wrapped, not scrolled */
 .rank-steps-table tr[data-pane="0"] > * { border-top: 1px solid var(--vscode-panel-border, #80808059); }
 .rank-steps-table tr.slowest td { font-weight: 600; }
 .region-measurements td, .region-measurements th { white-space: nowrap; }
@@ -119,6 +121,9 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .phase rect { fill: rgb(from var(--bar) r g b / 1); }
 .phase text { fill: lch(from var(--bar) calc((49.4 - l) * infinity) 0 0 / 1); }
 .phase-axis .phase-track text { fill: var(--vscode-descriptionForeground); }
+.phase.beside text { fill: var(--vscode-editor-foreground, currentColor); } /* beside its bar: on the page */
+.phase-legend { margin-top: 6px; }
+.phase-legend .swatch { background: rgb(from var(--bar) r g b / 1); }
 .phase rect { stroke: var(--vscode-editor-background); stroke-width: 0.5; }
 .phase-dynamo { --bar: var(--vscode-charts-blue, #3794ff); }
 .phase-backend { --bar: var(--vscode-charts-lines, #8b8b8b); }

@@ -397,7 +397,7 @@ export class TimelineCanvas {
     for (const i of labels) {
       const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]!));
       const x1 = Math.min(width, xOf(model.start[i]! + model.dur[i]!));
-      const text = fitEnd(this.sliceName(model.name[i]!), x1 - x0 - 6, m, 3); // "st…" says nothing
+      const text = sliceLabel(this.sliceName(model.name[i]!), x1 - x0 - 6, m);
       if (!text) continue;
       const name = model.name[i]!;
       const fill = this.communication[name] ? theme.communication : theme.kind[model.kind[i]!]!;
@@ -510,6 +510,17 @@ export class TimelineCanvas {
     if (i >= row.first && model.start[i]! + model.dur[i]! >= t - slack) return i;
     return -1;
   }
+}
+
+/**
+ * A slice's label in `room` px: its name, or where that does not fit, the name less its namespace ("all_reduce" of
+ * "gloo:all_reduce", "addmm" of "aten::addmm": the op says more than "gloo:all_…"; the colour, the tooltip and the
+ * details say the rest), cut with "…" where that does not fit either; null where under 3 characters would show.
+ */
+function sliceLabel(name: string, room: number, m: Measure): string | null {
+  if (m.width(name) <= room) return name;
+  const namespace = /^[A-Za-z_][\w.]*::?(?=\S)/.exec(name)?.[0] ?? '';
+  return fitEnd(name.slice(namespace.length), room, m, 3); // "st…" says nothing
 }
 
 /** How many ticks the axis asks its scale for at this width: as many as their labels fit. */

@@ -14,9 +14,10 @@ export const comparisonPending = 'The comparison of the traces appears when they
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;
 
-/** A selected range of a pane: "default: 1.2 ms – 3.4 ms on its axis (2.2 ms)" (times on the pane's axis). */
-export const rangeTitle = (pane: string, fromUs: number, toUs: number): string =>
-  `${pane}: ${formatMicros(fromUs)} – ${formatMicros(toUs)} on its axis (${formatMicros(toUs - fromUs)})`;
+/** A selected range of a pane: "default: 1.2 ms – 3.4 ms on its axis (2.2 ms)" (times on the pane's axis, said
+ *  as its ticks are). */
+export const rangeTitle = (pane: string, from: string, to: string, length: string): string =>
+  `${pane}: ${from} – ${to} on its axis (${length})`;
 
 /** The same range of two panes compared: "eager → default, the same range of each: 2.2 ms". */
 export const rangePairTitle = (before: string, after: string, durUs: number): string =>

@@ -173,6 +173,16 @@ test(
       assert.match(hover, /fused kernel 1\b[^\n]*\(lines 12, 13\)[^\n]*cpp_fused_add_mul_relu_0/);
       // its time is the profiled steps', said so: beside a timed call far shorter it is no second time for the call
       assert.match(hover, /\d (µs|ms)\/step under the profiler/);
+      // the hover fades in: shot once it and what holds it are opaque, not with the code showing through its text
+      await page.waitForFunction(() => {
+        const hover = [...document.querySelectorAll('.monaco-hover')].find((h) =>
+          (h.textContent ?? '').includes('compiled into'),
+        );
+        for (let e: Element | null | undefined = hover; e; e = e.parentElement)
+          if (Number(getComputedStyle(e).opacity) < 1 || e.getAnimations().some((a) => a.playState !== 'finished'))
+            return false;
+        return hover !== undefined;
+      });
       await page.screenshot({ path: path.join(ARTIFACTS, 'compiled-line-hover.png') });
       await page.locator('.monaco-hover a', { hasText: 'Open generated code' }).first().click();
       await page.locator('.tabs-container .tab.active', { hasText: 'output_code.py' }).waitFor({ timeout: 30_000 });

@@ -118,8 +118,11 @@ test(
       const pair = await frame.locator('.range-pair').innerText();
       assert.match(pair, /eager → default/);
       assert.match(pair, /gone \(fused away or replaced\)|new/);
-      await frame.locator('.range-summary').scrollIntoViewIfNeeded();
+      // each table the test read, its heading at the top below the sticky toolbar (the panel's scroll margin)
+      await frame.locator('.range-summary').evaluate((e) => e.scrollIntoView({ block: 'start' }));
       await shot(page, 'range');
+      await frame.locator('.range-pair').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+      await shot(page, 'range-pair');
 
       // a graph break's hover: "Show this graph break in the timeline"
       await openFile(page, 'graphbreak.py');
@@ -184,6 +187,14 @@ test(
         undefined,
         { timeout: 10_000 },
       );
+      // the arrows' ends in view: the GPU stream's kernels at the canvas's bottom, with the launch above them, and no
+      // tooltip over them (the pointer off the canvas)
+      await page.mouse.move(5, 5);
+      await frame.locator('.tooltip').waitFor({ state: 'hidden' });
+      await frame
+        .locator('canvas')
+        .first()
+        .evaluate((e) => e.scrollIntoView({ block: 'end' }));
       await shot(page, 'flow');
       await frame.locator('.details button.follow', { hasText: 'CUDA-graph replay' }).first().click();
       await frame.waitForFunction(

@@ -11,6 +11,7 @@ import { TERMS } from '../../extension/present/glossary.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postPanes, record, slicePoint } from './harness.ts';
+import { applyTheme, THEMES } from './themes.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const ARTIFACTS = join(__dirname, '..', '..', 'test-results');
@@ -23,7 +24,8 @@ after(async () => {
   await giveBackBrowser();
 });
 
-/** Opens the panel of a report with the given panes (label, trace file under test/fixtures). */
+/** Opens the panel of a report with the given panes (label, trace file under test/fixtures), in Light Modern: the
+ *  screenshots show what a user sees (VS Code's font and colours, not a bare page's serif). */
 async function openReport(reportDir: string, panes: [string, string][]): Promise<Page> {
   const { report } = await loadReport(join(FIXTURES, 'reports', reportDir, 'report.json'));
   const models: TimelinePane[] = await Promise.all(
@@ -33,6 +35,7 @@ async function openReport(reportDir: string, panes: [string, string][]): Promise
   const source = { kind: 'report' as const, reportPath: `/r/${reportDir}/report.json` };
   await post(page, { type: 'report', title: reportDir, source, report, traces: models.length });
   await postPanes(page, reportDir, source, models);
+  await applyTheme(page, THEMES[0]!);
   return page;
 }
 
@@ -56,8 +59,9 @@ describe('compiler views in the report panel', () => {
     const labels = await section.locator('.phase-row:not(.phase-axis) .phase-label').allInnerTexts();
     assert.equal(labels.length, 2);
     // each compile named by its function, not by Dynamo's compile id
-    assert.match(labels[0]!, /^forward · [\d.]+ s$/);
-    assert.match(labels[1]!, /^forward, recompile 1 · [\d.]+ (s|ms)$/);
+    // the time held to its "·" and its unit by no-break spaces: the label column wraps before "·" or not at all
+    assert.match(labels[0]!, /^forward ·\u00a0[\d.]+\u00a0s$/);
+    assert.match(labels[1]!, /^forward, recompile 1 ·\u00a0[\d.]+\u00a0(s|ms)$/);
     // why it recompiled in the user's terms, PyTorch's words after, then the id, explained (glossary.ts)
     assert.deepEqual((await section.locator('.phase-label').nth(2).getAttribute('title'))?.split('\n'), [
       "Input 'x' changed size in dimension 0 from 8 to 16; the compiled code was specialised to 8.",

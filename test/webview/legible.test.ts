@@ -138,7 +138,7 @@ const LEGIBLE = `window.__legible = (() => {
       for (const text of document.querySelectorAll('svg text')) {
         if (!/\\d/.test(text.textContent) || text.style.display === 'none') continue;
         const bar = text.closest('g.phase')?.querySelector('rect');
-        check('svg "' + text.textContent + '"', getComputedStyle(text).fill, bar ? parse(getComputedStyle(bar).fill) : page);
+        check('svg "' + text.textContent + '"', getComputedStyle(text).fill, bar && !text.closest('g.phase.beside') ? parse(getComputedStyle(bar).fill) : page);
       }
       return { checked, low };
     },

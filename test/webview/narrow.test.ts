@@ -36,7 +36,9 @@ afterEach(async (t) => {
   page = null;
 });
 
-async function openNarrow(name: string, ready = 'section.regions'): Promise<Page> {
+/** The panel of a report at WIDTH, in Light Modern (what a user sees: VS Code's font and colours) unless `bare`:
+ *  the page as it opens outside VS Code, with none of its variables. */
+async function openNarrow(name: string, ready = 'section.regions', bare = false): Promise<Page> {
   const opened = await openWebview(browser, { width: WIDTH, height: 900 });
   const source = {
     kind: 'report' as const,
@@ -44,6 +46,7 @@ async function openNarrow(name: string, ready = 'section.regions'): Promise<Page
   };
   await postTimeline(opened, await readTimelineSource(source));
   await opened.locator(ready).waitFor();
+  if (!bare) await applyTheme(opened, THEMES[0]!);
   page = opened;
   return opened;
 }
@@ -114,8 +117,10 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     assert.deepEqual([...apart], []);
   });
 
-  test("the timelines' track names and axis read on the page it opens in, without VS Code's colours: 4.5:1", async () => {
-    const p = await openNarrow('script-kernels-cpu');
+  test("the timelines' track names and axis read on the page it opens in, without VS Code's colours: 4.5:1, sans-serif", async () => {
+    const p = await openNarrow('script-kernels-cpu', 'section.regions', true);
+    // no --vscode-font-family: the system's sans-serif, not a browser's default serif
+    assert.match(await p.evaluate(() => getComputedStyle(document.body).fontFamily), /^system-ui, sans-serif$/);
     await p.waitForFunction(() => (window as unknown as Debug).__timelineDebug.layouts.length > 0);
     const { texts, page } = await p.evaluate(() => {
       const body = getComputedStyle(document.body).backgroundColor;
@@ -181,20 +186,98 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     await p.locator('section.compile-timeline').screenshot({ path: join(ARTIFACTS, 'narrow-phases.png') });
   });
 
-  test("a compile-phase label shown lies inside its bar, also after the theme's font changed; the axis in one unit", async () => {
+  test("compile phases: a legend of the bars' colours and the cache markers drawn, the markers over the bars, a time never wrapped from its unit", async () => {
     const p = await openNarrow('fused-cpu', 'section.compile-timeline');
+    const seen = await p.locator('section.compile-timeline').evaluate((box) => {
+      // no named function in here: tsx would wrap it in a helper the page lacks
+      const drawn = [
+        ...new Set([...box.querySelectorAll('.phase-track g.phase rect')].map((e) => getComputedStyle(e).fill)),
+      ];
+      const markers = [...box.querySelectorAll('.phase-track svg.cache-marker path')];
+      const legend = box.querySelector('.phase-legend');
+      const swatches = [...(legend?.querySelectorAll('.swatch') ?? [])].map((s) => getComputedStyle(s).backgroundColor);
+      const legendMarkers = [...(legend?.querySelectorAll('svg.cache-marker path') ?? [])].map(
+        (e) => getComputedStyle(e).fill,
+      );
+      // what lies on top in each marker's right half (where the bar it marks begins): the marker, not that bar
+      const hidden = markers
+        .map((m) => {
+          const r = m.getBoundingClientRect();
+          const top = document.elementFromPoint(r.left + r.width * 0.7, r.top + r.height / 2);
+          return top === m ? null : `${m.parentElement!.querySelector('title')?.textContent} under ${top?.tagName}`;
+        })
+        .filter((h) => h !== null);
+      // a row label's time ("· 2.8 s") on one line
+      const split = [...box.querySelectorAll('.phase-row:not(.phase-axis) .phase-label')].flatMap((label) => {
+        const range = document.createRange();
+        const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+        let last: Text | null = null;
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.textContent!.includes('·')) last = n as Text;
+        if (!last) return [`${label.textContent}: no "·"`];
+        range.setStart(last, last.textContent.lastIndexOf('·'));
+        range.setEndAfter(label.lastChild!);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        return tops.size === 1 ? [] : [`${label.textContent}: its time on ${tops.size} lines`];
+      });
+      const markerFills = [...new Set(markers.map((e) => getComputedStyle(e).fill))];
+      return { drawn, swatches, markers: markerFills, legendMarkers, hidden, split };
+    });
+    assert.ok(seen.drawn.length > 3, `bars in ${seen.drawn.length} colours`);
+    assert.deepEqual(
+      seen.drawn.filter((c) => !seen.swatches.includes(c)),
+      [],
+      `each bar colour in the legend (${seen.swatches.join(', ')})`,
+    );
+    assert.ok(seen.markers.length > 0, 'cache markers drawn');
+    assert.deepEqual(
+      seen.markers.filter((c) => !seen.legendMarkers.includes(c)),
+      [],
+      'each cache marker in the legend',
+    );
+    assert.deepEqual(seen.hidden, [], 'the cache markers lie over the bars');
+    assert.deepEqual(seen.split, []);
+  });
+
+  test("a compile-phase label shown lies inside its bar or beside it, also after the theme's font changed; the axis in one unit", async () => {
+    const p = await openNarrow('fused-cpu', 'section.compile-timeline', true);
+    // inside its bar, or beside it: right of it before the next bar at its depth (or the track's edge), or left of it
+    // after the one before (or the track's start)
     const spilled = async (): Promise<string[]> => {
       await p.waitForTimeout(100); // the labels are fitted after layout
-      return p.locator('.compile-phases g.phase').evaluateAll((bars) =>
-        bars.flatMap((bar) => {
-          const text = bar.querySelector('text');
-          if (!text || text.style.display === 'none') return [];
-          const [t, r] = [text.getBoundingClientRect(), bar.querySelector('rect')!.getBoundingClientRect()];
-          return t.right <= r.right + 0.5 ? [] : [`${text.textContent}: ${Math.round(t.right - r.right)} px past`];
+      return p.locator('.compile-phases svg.phase-track').evaluateAll((tracks) =>
+        tracks.flatMap((track) => {
+          const bars = [...track.querySelectorAll('g.phase')].map((bar) => ({
+            text: bar.querySelector('text'),
+            r: bar.querySelector('rect')!.getBoundingClientRect(),
+          }));
+          const { left: start, right: edge } = track.getBoundingClientRect();
+          return bars.flatMap(({ text, r }) => {
+            if (!text || text.style.display === 'none') return [];
+            const t = text.getBoundingClientRect();
+            if (t.left >= r.left - 0.5 && t.right <= r.right + 0.5) return [];
+            const row = bars.filter((b) => b.r.top === r.top);
+            const next = Math.min(edge, ...row.filter((b) => b.r.left >= r.right).map((b) => b.r.left));
+            const before = Math.max(start, ...row.filter((b) => b.r.right <= r.left).map((b) => b.r.right));
+            return (t.left >= r.right && t.right <= next + 0.5) || (t.right <= r.left && t.left >= before - 0.5)
+              ? []
+              : [`${text.textContent}: ${Math.round(t.right - r.right)} px past its bar, not in the room beside it`];
+          });
         }),
       );
     };
     assert.deepEqual(await spilled(), [], 'in the font it opened with');
+    // each compile's outermost bar says what it is: a recompile's too, on an axis spanning every compile
+    const outermost = await p.locator('.compile-phases .phase-row:not(.phase-axis)').evaluateAll((rows) =>
+      rows.map((row) => {
+        const text = row.querySelector<SVGTextElement>('g.phase text');
+        return text && text.style.display !== 'none' ? text.textContent : `${row.textContent}: no label`;
+      }),
+    );
+    assert.deepEqual(
+      outermost.filter((t) => !(t ?? '').startsWith('Dynamo: whole frame ')),
+      [],
+    );
+    assert.ok(outermost.length > 1, 'a recompile drawn');
     const ticks = await p.locator('.compile-phases .phase-axis text').allTextContents();
     assert.deepEqual(ticks, ['0 s', '5 s', '10 s'], 'the axis in one unit');
     await applyTheme(p, THEMES[0]!); // VS Code's font variables: wider than the default font

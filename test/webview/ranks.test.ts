@@ -122,7 +122,8 @@ describe('rank timeline', () => {
   });
 
   test('the per-step table: the numbers of rankStepTable, rank 1 the slowest of each step', async () => {
-    const page = await openWebview(browser);
+    // as wide as a panel beside the editor in a 1500 px window: the table wraps its sentences, never scrolls sideways
+    const page = await openWebview(browser, { width: 1050, height: 900 });
     const message = await rankLoad();
     await post(page, message);
     const expected = rankStepTable(message.panes.map((p) => p.trace));
@@ -147,14 +148,25 @@ describe('rank timeline', () => {
     });
     const slowest = await page.locator('.rank-steps-table td.slowest-rank').allInnerTexts();
     assert.equal(slowest.length, 3);
+    // one unit in the table (its steps take tens of ms): no "0.0 µs" beside "43.58 ms"
+    const units = await page
+      .locator('.rank-steps-table td.num, .rank-steps-table td.slowest-rank')
+      .evaluateAll((cells) =>
+        cells.flatMap((c) => [...(c.textContent ?? '').matchAll(/\d ?(µs|ms|s)\b/g)].map((m) => m[1])),
+      );
+    assert.deepEqual([...new Set(units)], ['ms']);
     // rank 1 sleeps 40 ms before each forward: its lead is said as time with no op recorded, not as work
     for (const text of slowest)
       assert.match(
         text,
-        /^rank 1, \+\d+\.\d\d ms over the fastest: (3\d|4\d)\.\d\d ms more with no op recorded \(Python, sleep, I\/O\)$/,
+        /^rank 1, \+\d+(\.\d)? ms over the fastest: (3\d|4\d)(\.\d)? ms more with no op recorded \(Python, sleep, I\/O\)$/,
       );
     for (const row of expected.rows) assert.ok(row.ranks[1]!.unrecordedUs > 35_000, `${row.label}: rank 1's sleep`);
     assert.match(await page.locator('.rank-steps').innerText(), /CPU collective ops \(gloo; these traces have no GPU/);
+    const scroll = await page
+      .locator('.rank-steps .table-scroll')
+      .evaluate((box) => [box.scrollWidth, box.clientWidth] as const);
+    assert.ok(scroll[0] <= scroll[1], `the table is ${scroll[0]} px in ${scroll[1]} px`);
 
     // a step's name shows that step, on the same common axis
     await page.locator('.rank-steps-table th.step button', { hasText: 'step 3' }).click();

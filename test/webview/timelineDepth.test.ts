@@ -120,6 +120,33 @@ async function dragRange(page: Page, pane: number, from: number, to: number): Pr
 }
 
 describe('timeline depth', () => {
+  test('what the panel scrolls to (a range table, a pane and its axis) lies below the sticky toolbar, however tall it wraps', async () => {
+    // at 700 px the toolbar (search, fits, steps and a GPU trace's legend) wraps to several lines
+    const page = await openWebview(browser, { width: 700, height: 600 });
+    const [eager, compiled] = await Promise.all([
+      scanTraceFile(fixture('mlp-eager.trace.json')),
+      scanTraceFile(fixture('mlp-default.trace.json')),
+    ]);
+    await postPanes(page, 'mlp', tracesSource('e', 'd'), [
+      { label: 'eager', trace: eager },
+      { label: 'default', trace: compiled },
+    ]);
+    await dragRange(page, 0, 0.3, 0.9);
+    await page.locator('.range-pair').waitFor();
+    const toolbar = await page.locator('.toolbar').evaluate((bar) => bar.getBoundingClientRect().height);
+    assert.ok(toolbar > 56, `the toolbar wraps: ${toolbar} px`);
+    for (const target of ['.range-summary', '.range-pair', '.pane:nth-child(2) canvas']) {
+      const [top, toolbarBottom] = await page.locator(target).evaluate(async (e) => {
+        window.scrollTo(0, document.documentElement.scrollHeight);
+        e.scrollIntoView({ block: 'start' });
+        await new Promise((r) => requestAnimationFrame(r));
+        return [e.getBoundingClientRect().top, document.querySelector('.toolbar')!.getBoundingClientRect().bottom];
+      });
+      assert.ok(top >= toolbarBottom - 0.5, `${target} at ${top} px, under the toolbar (to ${toolbarBottom} px)`);
+    }
+    await page.close();
+  });
+
   test("shift+drag across the eager pane: its table is rangeSummary's, and eager vs compiled side by side; sortable by keyboard", async () => {
     const page = await openWebview(browser);
     const [eager, compiled] = await Promise.all([
@@ -339,6 +366,14 @@ describe('timeline depth', () => {
     assert.ok(
       ticks.every((t) => unit(t) === unit(at)),
       `"at ${at}" over ticks ${ticks.join(', ')}`,
+    );
+    // and a range dragged there, its heading's times as the axis says them
+    await dragRange(page, 0, 0.4, 0.7);
+    const title = await page.locator('.range-summary h3').innerText();
+    const units = [...title.matchAll(/\d (µs|ms|s)\b/g)].map((m) => m[1]);
+    assert.ok(
+      units.length === 3 && units.every((u) => u === unit(ticks[0]!)),
+      `"${title}" over ticks ${ticks.join(', ')}`,
     );
     await screenshot(page, 'focus');
     // a compile id the trace never ran: said, nothing zoomed

@@ -149,6 +149,10 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
   if (short[0]) found.push(`${describeText(steps[0]!)}: a step's number before any whole step label`);
   const whole = short.findIndex((s, k) => !s && short.slice(0, k).includes(true));
   if (whole >= 0) found.push(`${describeText(steps[whole]!)}: a whole step label after a number alone`);
+  // a name cut keeps its op, not its namespace: "all_re…" before "gloo:all_…"
+  for (const t of texts)
+    if (t.role === 'slice' && /^[A-Za-z_][\w.]*::?\S.*…$/.test(t.text))
+      found.push(`${describeText(t)}: cut with its namespace kept`);
   // a tick label starts right of its tick: one turned to the tick's left reads as the tick before's ("50 ms│")
   for (const t of texts)
     if (t.role === 'tick' && !lines.some((l) => l.role === 'tick' && l.x + l.w <= t.x && t.x - l.x <= 6))
