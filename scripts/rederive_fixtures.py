@@ -8,7 +8,7 @@ pairs of rounds as the runner estimates them now, and each measurement's break-e
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
 replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
-frequent one's calls; an attached rank's in-situ skip
+frequent one's calls; a measured shape fix beside the recompiles it answers, in the answer's words; an attached rank's in-situ skip
 as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
 from compile_lens_runner.measure import estimator, interleaved, ranges, speedups, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, reason_text, shape_text  # noqa: E402
-from compile_lens_runner.script import region_entry, replay  # noqa: E402
+from compile_lens_runner.script import region_entry, replay, shape_fix  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
@@ -254,6 +254,27 @@ def _ran_eagerly(measurement: dict[str, Any]) -> None:
         error.update({"message": replay.ran_eagerly(int(old[1])), "fix": replay.RAN_EAGERLY_FIX})
 
 
+def _measured_fixes(report: dict[str, Any]) -> None:
+    """A measured shape fix beside the recompiles it answers (the Problems entry's fix, the Quick Fix's title), in the
+    words of the region's answer now (shape_fix.annotate, from its shape-fix reason): the recorded words dropped. A
+    report whose explanations carry none (a runner before the annotation) is left as recorded."""
+    insights = [e.get("compiler") for e in [*report["modes"], *(report.get("regions") or [])]]
+    if " Measured on this script's own calls with " not in json.dumps(insights):
+        return
+    for insight in (i for i in insights if i):
+        for item in [*(insight.get("recompileSites") or []), *(insight.get("recompiles") or [])]:
+            explanation = item.get("explanation")
+            if not explanation:
+                continue
+            explanation["fix"] = explanation["fix"].split(" Measured on this script's own calls with ")[0]
+            for quick in [explanation.get("quickFix"), *(explanation.get("quickFixes") or [])]:
+                if quick:
+                    quick["title"] = re.sub(r" \(measured: .*\)$", "", quick["title"])
+    script = report["modes"][0].get("compiler") if report["target"].get("kind") == "script" else None
+    for region in report.get("regions") or []:
+        shape_fix.annotate(region, script)
+
+
 def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
@@ -299,6 +320,7 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
             ]
             situ["work"] = step_work.compare(sides[0], sides[1], situ.get("step"))
     answer.attach(out)
+    _measured_fixes(out)
     return out
 
 

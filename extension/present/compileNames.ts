@@ -31,14 +31,14 @@ function named(
   );
   // a recorded frame with no location is not the user's code (the runner keeps user files' only)
   const elsewhere = frame !== undefined && 'location' in frame && frame.location === null;
-  const fn = frame?.function ? `${functionName(frame.function)}${elsewhere ? ' (in PyTorch or a library)' : ''}` : null;
+  const fn = frame?.function ? `${functionName(frame.function)}${elsewhere ? ' (not in your files)' : ''}` : null;
   return { fn, frame: Number(id.frame), attempt: id.attempt };
 }
 
 /**
  * A compile by its function: "forward" (its first compile), "forward, recompile 2"; where the report knows no
  * function for the frame, "compiled graph 2, recompile 1" (graphs counted from 1); a frame not in the user's files,
- * "inner (in PyTorch or a library)"; "an unknown compile" for no id.
+ * "inner (not in your files)" (the runner names where it is, schema 1.31); "an unknown compile" for no id.
  */
 export function compileName(
   frames: readonly CompiledFrame[] | null | undefined,

@@ -707,6 +707,10 @@ export interface CompiledFrame {
   compileId: string | null;
   function?: string | null;
   location?: null | SourceLocation;
+  /**
+   * schema 1.31: a frame outside the user's files (location null), where it is, in words: "PyTorch's _dynamo/external_utils.py", "Python's contextlib.py", "transformers/models/llama/modeling_llama.py" (the path below site-packages). Absent: a user frame, older reports
+   */
+  library?: string;
   seconds: number;
   /**
    * schema 1.28: the compile by its function and which compile of it it was, in the runner's words (report/compile_names.py): 'forward', 'forward, recompile 1', 'forward after line 24'; every surface names the compile so. Absent: a report before 1.28

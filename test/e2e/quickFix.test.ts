@@ -419,7 +419,7 @@ test(
       assert.equal(measured.shapes.measure, null, 'nothing left to measure');
       assert.match(
         measured.headline,
-        /with a warm-up at batch 4: 1 graph instead of 2, the first real call [\d.]+ ms instead of [\d.]+ ms/,
+        /with a warm-up at batch 4: 1 graph instead of 2, the first real call [\d.]+ ms instead of [\d.,]+ ms/,
       );
       const frame = await findWebviewFrame(
         page,
@@ -435,7 +435,7 @@ test(
       await page.screenshot({ path: path.join(ARTIFACTS, 'shape-fix-measured.png') });
 
       const measuredFix =
-        /Warm up at the shape the real calls use \(line 9\) \(measured: 1 graph instead of 2, the first real call [\d.]+ ms instead of [\d.]+ ms, compile [\d.]+ m?s instead of [\d.]+ m?s\)/;
+        /Warm up at the shape the real calls use \(line 9\) \(measured: 1 graph instead of 2, the first real call [\d.]+ ms instead of [\d.,]+ ms, compile [\d.]+ m?s instead of [\d.,]+ m?s\)/;
       assert.match(measured.compiler.recompiles[0]!.explanation.quickFix.title, measuredFix);
       const fixed = await applyQuickFix(
         page,

@@ -8,6 +8,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from compile_lens_runner.compiler import torch_trace as tt
+from compile_lens_runner.compiler import user_code
+from compile_lens_runner.compiler.insight import compiler_insight
 from compile_lens_runner.report import compile_names
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
@@ -26,18 +29,31 @@ def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> Non
     assert compile_names.compile_name(frames, None) == "an unknown compile"
 
 
-def test_a_compile_outside_the_users_files_says_so() -> None:
-    """A torch.compile(DDP(model)) compiles PyTorch's own wrappers first ("inner", "helper", "__init__"): recorded with
-    no location (not the user's files), they are named as not the user's code, the user's forward as itself."""
-    report = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
-    said = [f["nameText"] for f in report["regions"][0]["compiler"]["frames"]]
-    assert said == [
-        "inner (in PyTorch or a library)",
-        "helper (in PyTorch or a library)",
-        "__init__ (in PyTorch or a library)",
-        "__init__ after line 105 (in PyTorch or a library)",
+def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
+    """A torch.compile(DDP(model)) compiles PyTorch's own wrappers and contextlib's helpers before the user's forward:
+    each named by where it is (schema 1.31, from the rank's recorded compiler log), not as a bare "inner"; a report
+    recorded before says only that they are not the user's (ddp-ranks-cpu)."""
+    (log,) = (FIXTURES.parent / "attach-2x2" / "job" / "ranks" / "rank0" / "torch_trace").glob("*.log")
+    insight = compiler_insight(tt.parse(log.read_text()), lambda record: None, cudagraphs=False)
+    compile_names.name_all(insight)
+    assert [f["nameText"] for f in insight["frames"]] == [
+        "inner (in PyTorch's _dynamo/external_utils.py)",
+        "helper (in Python's contextlib.py)",
+        "__init__ (in Python's contextlib.py)",
+        "__init__ after line 105 (in Python's contextlib.py)",
         "forward",
     ]
+    recorded = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
+    said = [f["nameText"] for f in recorded["regions"][0]["compiler"]["frames"]]
+    assert said == [
+        "inner (not in your files)",
+        "helper (not in your files)",
+        "__init__ (not in your files)",
+        "__init__ after line 105 (not in your files)",
+        "forward",
+    ]
+    library = "/usr/lib/python3.12/site-packages/transformers/models/llama/modeling_llama.py"
+    assert user_code.library_place(library) == "transformers/models/llama/modeling_llama.py"
 
 
 def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> None:

@@ -11,12 +11,20 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..shapes.common import SourceLocation
-from ..shapes.compiler import BrokeAt, CacheCounts, CompilerInsight, GraphBreak, KernelProvenance, Recompile
+from ..shapes.compiler import (
+    BrokeAt,
+    CacheCounts,
+    CompiledFrame,
+    CompilerInsight,
+    GraphBreak,
+    KernelProvenance,
+    Recompile,
+)
 from . import break_patterns, explain, perf_hints
 from .cudagraphs import cuda_graphs
 from .restarts import completed
 from .torch_trace import Record
-from .user_code import innermost_user, is_user_file, location, parse_frames
+from .user_code import innermost_user, is_user_file, library_place, location, parse_frames
 
 _GB_ID = re.compile(r"/gb/(gb\d+)\.html", re.I)
 _URL = re.compile(r"https?://\S+?\.html")
@@ -99,6 +107,22 @@ def _start_frames(record: Record) -> list[SourceLocation]:
         file = record.strings.get(frame.get("filename"), str(frame.get("filename")))
         frames.append(location(file, int(frame.get("line") or 1), frame.get("name")))
     return frames
+
+
+def _frame(m: dict[str, Any]) -> CompiledFrame:
+    """A compiled frame: its user location, or for a frame outside the user's files (PyTorch's wrappers a module's
+    call goes through, a library's forward) where it is, in words (schema 1.31: `library`)."""
+    file = str(m.get("co_filename") or "")
+    user = is_user_file(file)
+    frame: CompiledFrame = {
+        "compileId": m.get("compile_id"),
+        "function": m.get("co_name"),
+        "location": location(file, int(m.get("co_firstlineno") or 1), m.get("co_name")) if user else None,
+        "seconds": round(float(m.get("entire_frame_compile_time_s") or 0.0), 4),
+    }
+    if file and not user:
+        frame["library"] = library_place(file)
+    return frame
 
 
 def library_frame(frames: list[SourceLocation]) -> str | None:
@@ -386,17 +410,7 @@ def compiler_insight(
             [r.meta for r in records if r.kind == "bwd_compilation_metrics"],
         ),
         "compiledFrames": len(starts),
-        "frames": [
-            {
-                "compileId": m.get("compile_id"),
-                "function": m.get("co_name"),
-                "location": location(m["co_filename"], int(m.get("co_firstlineno") or 1), m.get("co_name"))
-                if m.get("co_filename") and is_user_file(m["co_filename"])
-                else None,
-                "seconds": round(float(m.get("entire_frame_compile_time_s") or 0.0), 4),
-            }
-            for m in metrics
-        ],
+        "frames": [_frame(m) for m in metrics],
         "cache": cache_summary(records),
         "cudaGraphs": cuda_graphs(metrics, records) if cudagraphs else [],
         "kernels": kernels(made),

@@ -95,6 +95,23 @@ def _is_library(real: str) -> bool:
     )
 
 
+_PLACES = (
+    (re.compile(r"[\\/]torch[\\/](.+)$"), "PyTorch's {}"),
+    (re.compile(r"[\\/](?:site-packages|dist-packages)[\\/](.+)$"), "{}"),
+    (re.compile(r"[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/](.+)$"), "Python's {}"),
+)
+
+
+def library_place(path: str) -> str:
+    """Where a file outside the user's files is, in words: "PyTorch's _dynamo/external_utils.py", "Python's
+    contextlib.py", "transformers/models/llama/modeling_llama.py" (the path below site-packages), else its name."""
+    for pattern, said in _PLACES:
+        match = pattern.search(path)
+        if match:
+            return said.format(match[1].replace("\\", "/"))
+    return os.path.basename(path.replace("\\", "/"))
+
+
 @functools.lru_cache(maxsize=65536)
 def is_user_file(path: str) -> bool:
     """False for torch's own frames, the runner's machinery, installed packages (site-packages, dist-packages, in a

@@ -40,8 +40,9 @@ def function_name(name: str) -> str:
 def compile_name(frames: list[CompiledFrame], compile_id: str | None) -> str:
     """ "forward" (a function's first compile), "forward, recompile 2"; where the record names no function for the
     frame, "compiled graph 2, recompile 1" (frames counted from 1); a frame not in the user's files (PyTorch's own
-    wrappers a module's call goes through, a library's forward), "inner (in PyTorch or a library)"; "an unknown
-    compile" for no id."""
+    wrappers a module's call goes through, a library's forward) by where it is, "inner (in PyTorch's
+    _dynamo/external_utils.py)", "helper (not in your files)" where the report does not say; "an unknown compile"
+    for no id."""
     if not compile_id:
         return "an unknown compile"
     parts = _COMPILE_ID.match(compile_id)
@@ -58,9 +59,11 @@ def compile_name(frames: list[CompiledFrame], compile_id: str | None) -> str:
     )
     base = f"compiled graph {int(frame) + 1}"
     if named is not None:
-        # a recorded frame with no location is not the user's code (compiler/insight.py keeps user files' only)
-        elsewhere = "location" in named and named["location"] is None
-        base = function_name(str(named["function"])) + (" (in PyTorch or a library)" if elsewhere else "")
+        # a recorded frame with no location is not the user's code (compiler/insight.py keeps user files' only); where
+        # it is, where recorded (schema 1.31)
+        library, unknown = named.get("library"), "location" in named and named["location"] is None
+        elsewhere = f" (in {library})" if library else " (not in your files)" if unknown else ""
+        base = function_name(str(named["function"])) + elsewhere
     return f"{base}, recompile {attempt}" if attempt else base
 
 

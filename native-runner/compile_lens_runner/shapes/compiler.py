@@ -112,6 +112,8 @@ class _CompiledFrame(TypedDict):
 class CompiledFrame(_CompiledFrame, total=False):
     function: str | None
     location: SourceLocation | None
+    # schema 1.31: a frame outside the user's files, where it is in words ("PyTorch's _dynamo/external_utils.py")
+    library: str
     nameText: str  # schema 1.28 (report/compile_names.py): "forward, recompile 1"
 
 
