@@ -1,7 +1,7 @@
 // A torchrun job in the report panel: a table of the ranks (how each ended, what it compiled, its steady step time;
 // slowest first, the ranks that diverged marked) and where the ranks diverged, each sentence linked to its line.
 // The same digest as the CLI's ranks block. Text only (el()).
-import { digestDivergence, type RankDigest } from '../extension/present/rankDigest.ts';
+import { digestDivergence, noDivergenceText, type RankDigest } from '../extension/present/rankDigest.ts';
 import { rankTable, type RankTableRow } from '../extension/present/rankTable.ts';
 import type { Report } from '../extension/shared/report.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
@@ -17,7 +17,7 @@ export function renderRankReport(report: Report, reveal: Reveal): HTMLElement | 
   section.append(renderRankTable(report));
   const divergence = (report.divergence ?? []).map(digestDivergence);
   if (!divergence.length) {
-    section.append(el('p', 'region-facts', 'No divergence: the ranks compiled and ran the same graphs.'));
+    section.append(el('p', 'region-facts', `Divergence: ${noDivergenceText(report)}.`));
     return section;
   }
   section.append(el('h3', undefined, `Divergence between ranks (${divergence.length})`));

@@ -129,6 +129,14 @@ export function divergenceLine(d: DivergenceDigest, fullPath = false): string {
   return `${where}${d.severity === 'warning' ? '(warning) ' : ''}${d.message}`;
 }
 
+/** What the ranks' lack of divergence says: that they compiled the same graphs only where some rank compiled one
+ *  (ranks stopped before any compile diverged in nothing, and agreed on nothing either). */
+export function noDivergenceText(report: Report): string {
+  return (report.ranks ?? []).some((r) => (r.graphCount ?? 0) > 0)
+    ? 'none: the ranks compiled and ran the same graphs'
+    : 'none found: no rank compiled a graph, so there was nothing to compare';
+}
+
 /** The CLI's block for a torchrun job: one line per rank, then the divergences (or that there were none). */
 export function formatRanks(report: Report): string[] {
   if (!report.ranks?.length) return [];
@@ -139,7 +147,7 @@ export function formatRanks(report: Report): string[] {
   ];
   for (const entry of report.ranks) lines.push(`    ${rankLine(digestRank(entry))}`);
   const divergence = (report.divergence ?? []).map(digestDivergence);
-  if (!divergence.length) lines.push('  divergence: none — the ranks compiled and ran the same graphs');
+  if (!divergence.length) lines.push(`  divergence: ${noDivergenceText(report)}`);
   else {
     lines.push('  divergence:');
     for (const d of divergence) lines.push(`    ${divergenceLine(d)}`);

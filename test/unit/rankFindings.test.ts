@@ -74,7 +74,14 @@ test("the CLI's ranks block: one line per rank, then the divergence", async () =
   assert.equal(lines[3], '  divergence:');
   assert.match(lines[4]!, /^ {4}ddp_train\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — /);
   const agreeing = formatRanks({ ...report, divergence: [] });
-  assert.equal(agreeing.at(-1), '  divergence: none — the ranks compiled and ran the same graphs');
+  assert.equal(agreeing.at(-1), '  divergence: none: the ranks compiled and ran the same graphs');
+  // ranks stopped before they compiled anything (a job cancelled in its start-up) agreed on nothing
+  const stopped = formatRanks({
+    ...report,
+    divergence: [],
+    ranks: report.ranks!.map((r) => ({ ...r, graphCount: 0 })),
+  });
+  assert.equal(stopped.at(-1), '  divergence: none found: no rank compiled a graph, so there was nothing to compare');
 });
 
 test("a report's rank traces open as one rank set on the timeline", async () => {
