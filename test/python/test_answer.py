@@ -629,3 +629,12 @@ def test_a_reason_two_measurements_share_is_said_once_in_the_headline() -> None:
     assert (
         sentences.headline(said, ["1 graph"]) == "no verdict: 1.06× per step in situ (0.98–1.09×) · host busy · 1 graph"
     )
+
+
+def test_a_host_busy_for_both_measurements_is_said_once() -> None:
+    """serve_script on the busy 2-core VM: its in-situ blocks and its replay each met a contended host; the answer
+    says the contention (and its fix) once, not once per measurement."""
+    region = answered(fixture("recorded/serve_script-cpu"))["regions"][0]
+    codes = [r["code"] for r in region["answer"]["reasons"]]
+    assert codes.count("host-contended") == 1, codes
+    assert region["answer"]["sentence"].count("The host was contended") == 1

@@ -338,7 +338,13 @@ def _region_decision(region: Region, no_in_situ: Reason | None) -> verdict.Decis
         assert situ.number is not None  # undecided: on a number
         replayed.reasons.append(_undecided(situ.number, situ.reasons[0]))
         return replayed
-    situ.reasons.extend(r for r in replayed.reasons if r["code"] != "replayed-forward-only")
+    # the host said busy once: the replay's own contention (another moment, the same fix) adds no second sentence
+    said = {r["code"] for r in situ.reasons}
+    situ.reasons.extend(
+        r
+        for r in replayed.reasons
+        if r["code"] != "replayed-forward-only" and not (r["code"] == "host-contended" and r["code"] in said)
+    )
     return situ
 
 
