@@ -123,18 +123,9 @@ export function renderReportHeader(report: Report, reveal: Reveal): HTMLElement 
  *  ("explore.ipynb cell 3, line 2"), which it opens in the notebook editor. */
 function breakList(breaks: ReportDigest['findings'], reveal: Reveal): HTMLElement {
   const breakSection = el('div', 'breaks');
-  // one count per quantity: the breaks, and the lines they are at where some line broke more than once
-  const times = breaks.reduce((sum, b) => sum + b.count, 0);
-  const lines = new Set(breaks.map((b) => `${b.file}\0${b.cell ?? ''}\0${b.line}`)).size;
-  breakSection.append(
-    termEl(
-      'h3',
-      undefined,
-      times > lines
-        ? `${plural(times, 'graph break')} at ${plural(lines, 'line')}`
-        : plural(breaks.length, 'graph break'),
-    ),
-  );
+  // the breaks as the region's facts and the rank table count them (one per place and reason); one that broke again
+  // there says ×N, as Problems does
+  breakSection.append(termEl('h3', undefined, plural(breaks.length, 'graph break')));
   const list = el('ul');
   for (const graphBreak of breaks) {
     const item = el('li');

@@ -53,11 +53,11 @@ describe('one answer per region, in the runner’s words', () => {
     await page.close();
   });
 
-  test('graph breaks counted once per quantity: the breaks and the lines they are at, a line that broke twice ×2 as in Problems', async () => {
+  test('graph breaks counted as the region and rank table count them, one that broke twice ×2 as in Problems', async () => {
     // rank 0 of the attach job: at line 78, one break once and another twice
     const page = await openReport('attach-2x2/job/ranks/rank0');
     const breaks = page.locator('section.report .breaks');
-    assert.equal(await breaks.locator('h3').innerText(), '3 graph breaks at 1 line');
+    assert.equal(await breaks.locator('h3').innerText(), '2 graph breaks');
     const items = await breaks.locator('li').allInnerTexts();
     assert.equal(items.length, 2);
     assert.equal(items.filter((t) => t.includes(' ×2 ')).length, 1, items.join(' | '));
