@@ -13,7 +13,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 /* Text stays in the theme's foreground (theme colours such as errorForeground fall below 4.5:1 on a light editor);
    colour marks the edge, and words say what it means: the runner's word after a speedup ("faster", "too noisy to
    say": data-said, panels.ts speedupCell), "failed:" in an error. */
-td[data-said]::after { content: " " attr(data-said); color: var(--vscode-descriptionForeground); }
+td[data-said]::after { content: " (" attr(data-said) ")"; color: var(--vscode-descriptionForeground); }
 .faster { border-left: 3px solid var(--vscode-charts-green, #388a34); padding-left: 4px; }
 .slower, .error { border-left: 3px solid var(--vscode-errorForeground, #f48771); padding-left: 4px; }
 .warning, .compile-warning { border-left: 3px solid var(--vscode-editorWarning-foreground, #cca700); padding-left: 4px; margin: 4px 0; }
