@@ -64,7 +64,7 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
     row.append(inputs, el('td', undefined, m.label));
     if (cells === null) {
       const error = el('td', 'error', `failed: ${m.error ?? 'unknown error'}`);
-      error.colSpan = titles.length - 2;
+      error.colSpan = Math.max(1, titles.length - 2); // every row failed: no value column, the error its own cell
       row.append(error);
     } else {
       // an unmeasured cell stays empty: no placeholder number
@@ -80,7 +80,7 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
     }
     // each cell names its column: a narrow panel stacks the rows (styles.ts) instead of scrolling sideways
     row.querySelectorAll('td').forEach((td, k) => {
-      if (td.colSpan === 1) td.dataset['label'] = titles[k]!;
+      if (td.colSpan === 1 && !td.classList.contains('error') && titles[k]) td.dataset['label'] = titles[k];
     });
     table.append(row);
     for (const note of [

@@ -152,6 +152,13 @@ describe('the report panel at 560 px in light, dark and high-contrast themes', (
   for (const name of REPORTS) {
     test(`${name}: ticks apart and readable, legends of the chart's own marks clear of headings, numbers at 4.5:1`, async () => {
       const page = await openReport(name);
+      // a stacked cell is labelled by its column (styles.ts: attr(data-label)); a row's error spans them, unlabelled
+      const labels = await page.locator('td[data-label]').evaluateAll((tds) => tds.map((td) => td.dataset['label']));
+      assert.deepEqual(
+        labels.filter((l) => !l || l === 'undefined'),
+        [],
+      );
+      assert.equal(await page.locator('td.error[data-label]').count(), 0);
       for (const theme of THEMES) {
         await applyTheme(page, theme);
         const ticks = await legible(page, 'ticks');
