@@ -29,9 +29,10 @@ const LOG_RATIO = 20;
 
 export type CallMark = 'compiled' | 'recompiled' | 'eager' | 'cached';
 
-/** How a call is drawn: Dynamo running it eagerly outranks the compile event (its compile, if any, is in the title). */
+/** How a call is drawn: Dynamo running it eagerly outranks the compile event (its compile, if any, is in the title);
+ *  so does in situ's compiling-off side (no compiled code ran in it: not "compiled code reused"). */
 export function markOf(call: RegionCall): CallMark {
-  if (call.ranCompiled === false) return 'eager';
+  if (call.ranCompiled === false || call.side === 'eager') return 'eager';
   return call.event === 'cached' ? 'cached' : call.event;
 }
 

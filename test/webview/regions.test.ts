@@ -86,7 +86,14 @@ describe('script regions in the report panel', () => {
       r0.filter((m) => m.mark !== 'cached').map((m) => [m.call, m.mark]),
       [
         [0, 'compiled'],
+        [3, 'eager'], // in situ's compiling-off blocks: calls 3-5 and 7-10
+        [4, 'eager'],
+        [5, 'eager'],
         [6, 'recompiled'],
+        [7, 'eager'],
+        [8, 'eager'],
+        [9, 'eager'],
+        [10, 'eager'],
       ],
     );
     assert.match(
@@ -334,6 +341,19 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 describe('in situ in the report panel', () => {
+  test("the calls chart draws in situ's compiling-off calls as run eagerly, never as compiled code reused", async () => {
+    const calls = readReport(SERVE).regions![0]!.calls;
+    const eagerSide = calls.filter((c) => c.side === 'eager').map((c) => c.index);
+    assert.ok(eagerSide.length > 10, 'the recording has compiling-off blocks');
+    const page = await openReport(SERVE);
+    const drawn = await marks(page, 'r0');
+    assert.deepEqual(
+      drawn.filter((m) => eagerSide.includes(m.call) && m.mark !== 'eager').map((m) => [m.call, m.mark]),
+      [],
+    );
+    await page.close();
+  });
+
   test("both sides' steps overlaid per region, the steady state shaded with both medians, the numbers above it", async () => {
     // serve_script.py measured in situ by turns (eager and compiled blocks in one run)
     const situ = readReport(SERVE).regions![0]!.inSitu!;
