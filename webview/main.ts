@@ -13,7 +13,7 @@ import { paneOffsets } from '../extension/shared/trace/ranks.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
-import { paneFrames, paneKernels } from '../extension/present/kernelLinks.ts';
+import { paneBreaks, paneFrames, paneKernels } from '../extension/present/kernelLinks.ts';
 import {
   isPartial,
   receiveRows,
@@ -231,6 +231,7 @@ function load(message: Opening): void {
   for (const pane of state.panes) {
     pane.timeline.frames = paneFrames(state.report, pane.label);
     pane.timeline.kernels = state.report ? (paneKernels(state.report, pane.label)?.kernels ?? null) : null;
+    pane.timeline.breaks = paneBreaks(state.report, pane.label);
   }
   state.ranks = rankView;
   // a preview has none: the full trace brings them

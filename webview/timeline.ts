@@ -7,7 +7,7 @@ import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import { formatTimeTicks, timeOnTicks } from '../extension/present/numbers.ts';
-import type { CompiledFrame, KernelProvenance } from '../extension/shared/report.ts';
+import type { CompiledFrame, GraphBreak, KernelProvenance } from '../extension/shared/report.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { markSaid, nameNow, namesNow, namesSaid, stepWords, type SaidName } from './analysis/sliceNames.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
@@ -93,6 +93,7 @@ export class TimelineCanvas {
   private marksSaid: SaidName[] = [];
   private paneFrames: readonly CompiledFrame[] | null = null;
   private paneKernels: KernelProvenance[] | null = null;
+  private paneBreaks: GraphBreak[] | null = null;
   /** per name id, the names said otherwise than the trace says them, as the report said them (sliceName) */
   private saidNames: Map<number, SaidName> | null = null;
   /** the same, with the lines they name where the user's edits moved them */
@@ -138,7 +139,7 @@ export class TimelineCanvas {
   get marks(): readonly TimelineMark[] {
     if (!this.foundMarks) {
       const found = timelineMarks(this.model);
-      this.marksSaid = found.map((m) => markSaid(m, this.frames));
+      this.marksSaid = found.map((m) => markSaid(m, this.frames, this.paneBreaks));
       this.foundMarks = found.map((m, i) => ({ ...m, label: nameNow(this.marksSaid[i]!, this.linesNow) }));
     }
     return this.foundMarks;
@@ -159,6 +160,12 @@ export class TimelineCanvas {
   set kernels(kernels: KernelProvenance[] | null) {
     this.paneKernels = kernels;
     this.saidNames = this.shownNames = null;
+  }
+
+  /** The graph breaks of the report entry this trace was profiled for, to say a break mark's line. */
+  set breaks(breaks: GraphBreak[] | null) {
+    this.paneBreaks = breaks;
+    this.foundMarks = null;
   }
 
   /** The user moved lines of their code: the names and marks that cite lines say them where they are now. */

@@ -3,7 +3,14 @@
 // in, with what, how long per step), and which kernel of the report a timeline slice is. Pure, no Node or VS Code
 // imports: the host and the webview share it.
 import { escapeMarkdown } from './findings.ts';
-import type { CompileArtifacts, CompiledFrame, KernelProvenance, Report } from '../shared/report.ts';
+import type {
+  CompileArtifacts,
+  CompiledFrame,
+  CompilerInsight,
+  GraphBreak,
+  KernelProvenance,
+  Report,
+} from '../shared/report.ts';
 import { inSituTraces, regionTraces } from './regionTraces.ts';
 import { formatUs, plural } from './numbers.ts';
 import { compileName } from './compileNames.ts';
@@ -250,14 +257,22 @@ export function paneKernels(report: Report, paneLabel: string): PaneKernels | nu
 /** The compiles behind the pane labelled `paneLabel` (as paneKernels picks them), to name them by function; null for
  *  eager panes and traces without a report. */
 export function paneFrames(report: Report | null, paneLabel: string): CompiledFrame[] | null {
+  return paneCompiler(report, paneLabel)?.frames ?? null;
+}
+
+/** The graph breaks of the report entry a pane was profiled for (a timeline's break marks say their line). */
+export function paneBreaks(report: Report | null, paneLabel: string): GraphBreak[] | null {
+  return paneCompiler(report, paneLabel)?.graphBreaks ?? null;
+}
+
+/** What the compiler did for the report entry a pane was profiled for: a mode's, or a region's measurement's. */
+function paneCompiler(report: Report | null, paneLabel: string): CompilerInsight | null {
   if (!report) return null;
   const mode = report.modes.find((m) => m.mode === paneLabel) ?? inSituCompiled(report, paneLabel);
-  if (mode) return mode.compiler?.frames ?? null;
+  if (mode) return mode.compiler ?? null;
   const traced = regionTraces(report).find((t) => t.label === paneLabel && t.measurement);
   if (!traced?.measurement) return null;
-  return (
-    (traced.measurement.mode === 'as-written' ? traced.region.compiler : traced.measurement.compiler)?.frames ?? null
-  );
+  return (traced.measurement.mode === 'as-written' ? traced.region.compiler : traced.measurement.compiler) ?? null;
 }
 
 /** The script's own entry where the pane is the observed run's compiled window ("in situ compiled"): the script's

@@ -15,6 +15,7 @@ import { kernelLensTitle } from '../../extension/present/kernelLinks.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { timelineMarks } from '../../extension/shared/trace/timelineMarks.ts';
+import { markSaid } from '../../webview/analysis/sliceNames.ts';
 import { FIXTURE_REPORTS } from './surfaces.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
@@ -50,6 +51,21 @@ test("the timeline's marks name the compile by function, with the report, and wi
     [...named].every((label) => !/\b\d+\/\d+\b/.test(label)),
     [...named].join(' | '),
   );
+  // with the report's graph breaks: each break by the line that broke, in the frame it broke (the frame alone,
+  // "forward after line 20", named the line of the break before it)
+  const breaks = report.modes[0]!.compiler!.graphBreaks;
+  const said = marks
+    .filter((m) => m.kind === 'graph-break')
+    .map((m) => markSaid(m, report.modes[0]!.compiler!.frames ?? null, breaks));
+  assert.deepEqual(
+    [...new Set(said.map((s) => s.text))], // each step's breaks
+    [
+      'graph break at line 20, in forward',
+      'graph break at line 22, in forward after line 20',
+      'graph break at line 24, in forward after line 22',
+    ],
+  );
+  assert.ok(said.every((s) => s.own?.file === breaks[0]!.location!.file));
   const recompile = await scanTraceFile(
     path.join(FIXTURES, 'traces/recompile_batch-default-recompile-in-region.trimmed.trace.json'),
   );

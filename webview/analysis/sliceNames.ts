@@ -15,8 +15,8 @@ import {
 import { kernelForSlice } from '../../extension/present/kernelLinks.ts';
 import { generatedKernelWords, readGeneratedName } from '../../extension/present/kernelNames.ts';
 import { saidAfterEdits, type LinesNow } from '../../extension/shared/movedLines.ts';
-import type { CompiledFrame, KernelProvenance } from '../../extension/shared/report.ts';
-import { placeOf, type SourcePlace } from '../../extension/shared/sourcePlace.ts';
+import type { CompiledFrame, GraphBreak, KernelProvenance } from '../../extension/shared/report.ts';
+import { cellLineLabel, placeOf, type SourcePlace } from '../../extension/shared/sourcePlace.ts';
 import { slicesByCorrelation } from '../../extension/shared/trace/flowLinks.ts';
 import { lastStartingBy, levelsOf } from '../../extension/shared/trace/levels.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
@@ -95,11 +95,29 @@ export const nameNow = ({ text, own }: SaidName, now: LinesNow): string =>
 export const namesNow = (said: ReadonlyMap<number, SaidName>, now: LinesNow): Map<number, string> =>
   new Map([...said].map(([id, name]) => [id, nameNow(name, now)]));
 
-/** A timeline mark's label (compileNames.markLabel) with the file its lines are in. */
-export const markSaid = (mark: TimelineMark, frames: readonly CompiledFrame[] | null): SaidName => ({
-  text: markLabel(mark, frames),
-  own: compilePlace(frames, mark.compileId ?? null),
-});
+/** "line 22", or in a notebook "cell 3, line 7". */
+const lineWords = (at: { line: number; cell?: number | null }): string =>
+  at.cell == null ? `line ${at.line}` : cellLineLabel({ cell: at.cell, line: at.line });
+
+/**
+ * A timeline mark's label (compileNames.markLabel) with the file its lines are in; a graph break by the line that
+ * broke where the report has it ("graph break at line 22, in forward after line 20": the frame alone named the line
+ * of the break before it). `breaks`: the graph breaks of the pane's report entry.
+ */
+export function markSaid(
+  mark: TimelineMark,
+  frames: readonly CompiledFrame[] | null,
+  breaks: readonly GraphBreak[] | null = null,
+): SaidName {
+  const broke =
+    mark.kind === 'graph-break' && mark.compileId ? breaks?.find((b) => b.compileId === mark.compileId) : undefined;
+  if (broke?.location)
+    return {
+      text: `graph break at ${lineWords(broke.location)}, in ${compileName(frames, mark.compileId)}`,
+      own: placeOf(broke.location),
+    };
+  return { text: markLabel(mark, frames), own: compilePlace(frames, mark.compileId ?? null) };
+}
 
 /** Per name id of `wanted` (1: asked for), the compile id of the compiled call its first slice ran in, or null. */
 function enclosingCompiles(model: TraceModel, wanted: Uint8Array): Map<number, string | null> {
