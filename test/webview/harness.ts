@@ -6,6 +6,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { HostToWebview, TimelinePane, TimelineSource, WebviewToHost } from '../../extension/shared/protocol.ts';
 import { reportMessage, sendTraces, type TimelineContent } from '../../extension/node/timelineContent.ts';
 import { renderWebviewHtml } from '../../extension/editor/webviewHtml.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { HEADLESS_SHELL } from '../chromium.ts';
 
 const ROOT = join(__dirname, '..', '..');
@@ -200,4 +202,15 @@ export async function slicePoint(
   const box = await page.locator('canvas').nth(pane).boundingBox();
   if (!box) throw new Error('canvas not laid out');
   return { x: box.x + local.x, y: box.y + local.y };
+}
+
+/** The recorded H100 MLP's eager and default traces as two panes ("eager", "default"): most timeline tests' pair. */
+export async function postMlpPair(page: Page): Promise<{ eager: TraceModel; compiled: TraceModel }> {
+  const trace = (name: string) => scanTraceFile(join(ROOT, 'test', 'fixtures', 'traces', name));
+  const [eager, compiled] = await Promise.all([trace('mlp-eager.trace.json'), trace('mlp-default.trace.json')]);
+  await postPanes(page, 'mlp', tracesSource('e', 'd'), [
+    { label: 'eager', trace: eager },
+    { label: 'default', trace: compiled },
+  ]);
+  return { eager, compiled };
 }

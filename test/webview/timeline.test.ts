@@ -18,6 +18,7 @@ import {
   record,
   slicePoint,
   tracesSource,
+  postMlpPair,
 } from './harness.ts';
 import { sampleReport } from './sampleReport.ts';
 
@@ -33,14 +34,7 @@ after(async () => {
 describe('timeline webview', () => {
   test("says ready, draws every pane's tracks, no CSP violation, no page error", async () => {
     const page = await openWebview(browser);
-    const [eager, compiled] = await Promise.all([
-      scanTraceFile(fixture('mlp-eager.trace.json')),
-      scanTraceFile(fixture('mlp-default.trace.json')),
-    ]);
-    await postPanes(page, 'mlp', tracesSource('e', 'd'), [
-      { label: 'eager', trace: eager },
-      { label: 'default', trace: compiled },
-    ]);
+    const { eager, compiled } = await postMlpPair(page);
     const d = await debug(page);
     assert.deepEqual(
       d.panes.map((p) => [p.label, p.events, p.tracks]),

@@ -25,6 +25,7 @@ import {
   record,
   slicePoint,
   tracesSource,
+  postMlpPair,
 } from './harness.ts';
 
 const fixtures = join(__dirname, '..', 'fixtures');
@@ -123,14 +124,7 @@ describe('timeline depth', () => {
   test('what the panel scrolls to (a range table, a pane and its axis) lies below the sticky toolbar, however tall it wraps', async () => {
     // at 700 px the toolbar (search, fits, steps and a GPU trace's legend) wraps to several lines
     const page = await openWebview(browser, { width: 700, height: 600 });
-    const [eager, compiled] = await Promise.all([
-      scanTraceFile(fixture('mlp-eager.trace.json')),
-      scanTraceFile(fixture('mlp-default.trace.json')),
-    ]);
-    await postPanes(page, 'mlp', tracesSource('e', 'd'), [
-      { label: 'eager', trace: eager },
-      { label: 'default', trace: compiled },
-    ]);
+    await postMlpPair(page);
     await dragRange(page, 0, 0.3, 0.9);
     await page.locator('.range-pair').waitFor();
     const toolbar = await page.locator('.toolbar').evaluate((bar) => bar.getBoundingClientRect().height);
@@ -149,14 +143,7 @@ describe('timeline depth', () => {
 
   test("shift+drag across the eager pane: its table is rangeSummary's, and eager vs compiled side by side; sortable by keyboard", async () => {
     const page = await openWebview(browser);
-    const [eager, compiled] = await Promise.all([
-      scanTraceFile(fixture('mlp-eager.trace.json')),
-      scanTraceFile(fixture('mlp-default.trace.json')),
-    ]);
-    await postPanes(page, 'mlp', tracesSource('e', 'd'), [
-      { label: 'eager', trace: eager },
-      { label: 'default', trace: compiled },
-    ]);
+    const { eager } = await postMlpPair(page);
     // across most of the step the view opens at
     await dragRange(page, 0, 0.16, 0.98);
     const d = await debug(page);
