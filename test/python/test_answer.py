@@ -3,18 +3,13 @@ verdict, the one number it rests on, its reasons as codes; the headline and the 
 
 from __future__ import annotations
 
-import copy
 import json
 import math
-import os
-import re
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
-from compile_lens_runner.report import answer, document, in_situ_text, reason_text, sentences
-from conftest import SCHEMA
+from compile_lens_runner.report import answer, in_situ_text, reason_text, sentences
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -496,145 +491,3 @@ def test_the_shape_hook_leads_the_headline_before_the_verdict(monkeypatch: pytes
     monkeypatch.setattr(answer, "shape_reasons", lambda region: [{"code": "recompile-limit"}])
     region = _region("Block", 12, [_measurement("as-written", 1.8, low=1.7, high=1.9)])
     assert region_answer(region)["headline"].startswith("hit the recompile limit · compile it: 1.80× per call replayed")
-
-
-# --- the script and the report --------------------------------------------------------------------------------
-
-
-def test_a_script_is_answered_by_the_region_that_decides_it_and_says_every_region() -> None:
-    report = answered(fixture(TRAIN_SMALL))
-    assert report["answer"]["region"] == "r1" and report["headline"].endswith(" — r1 step, +3 more regions")
-    assert report["headline"].startswith(report["regions"][1]["headline"])
-    # the deciding region's line first, then every other region's
-    said = re.findall(r"(?:^|; )(\w+ \(line \d+\)): ", report["recommendation"]["reason"])
-    assert said == ["step (line 40)", "TinyTransformer (line 37)", "Counter (line 45)", "normalize (line 46)"]
-    kernels = answered(fixture("script-kernels-cpu"))
-    assert kernels["answer"]["verdict"] == "stay-eager" and kernels["answer"]["region"] == "r0"
-    none = answered({**fixture(TRAIN_SMALL), "regions": []})
-    assert none["headline"] == "no verdict: no torch.compile region ran"
-
-
-def test_the_story_that_decides_a_script_is_said_once_on_its_regions_line_first() -> None:
-    """The shape story (or failure) that decides the script is said in full with its fix, once: on its region's line,
-    which leads; the region's headline clause for it is not said again after it."""
-    report = answered(fixture("script-shapes-cpu"))
-    reason, decoder = report["recommendation"]["reason"], report["regions"][0]["answer"]
-    story = next(r["text"] for r in decoder["reasons"] if r["code"] in reason_text.LEADING)
-    clause = reason_text.clause(next(r for r in decoder["reasons"] if r["code"] in reason_text.LEADING))
-    assert reason.startswith(f"Decoder (line 43): {story} No verdict: 0.72× per token in situ")
-    assert reason.count(clause) == 0 and reason.count(story) == 1 and reason.count("Decoder (line 43)") == 1
-    assert "; Server (line 52): dynamic=False with 6 batch sizes" in reason, "other regions keep their clauses"
-
-
-def test_a_number_too_noisy_to_say_is_not_followed_by_too_noisy_to_decide() -> None:
-    region = answered(fixture("script-kernels-cpu"))["regions"][1]
-    assert "too-noisy-to-decide" in codes(region["answer"]), "the reason stays, for the sentence"
-    # the words first, outside the parentheses a shortened line (the CodeLens title) drops
-    assert region["headline"] == (
-        "no verdict: too noisy to say, 1.07× per call replayed (a next run could land more than 3× away) · 1 graph"
-    )
-
-
-def test_a_number_that_points_nowhere_says_so_in_its_own_words() -> None:
-    """The number's text is what every surface shows of it (the compare's cell, an in-situ line, the CLI's mode
-    line): a too-noisy or host-busy number reads as such there too, not only in a headline's reasons (issue 44). One
-    the runner does not stand by for its noise says so before it (reportC D2: "no verdict: 10.33× per call replayed,
-    host busy, not" led the CodeLens)."""
-    said = sentences.number_text
-    base: Any = {"kind": "in-situ-step", "unit": "step", "value": 0.42, "low": 0.25, "high": 0.61}
-    assert said({**base, "direction": "slower", "low": 0.40, "high": 0.44}) == "0.42× per step in situ (0.40–0.44×)"
-    assert said({**base, "direction": "too-noisy"}) == "too noisy to say, 0.42× per step in situ (0.25–0.61×)"
-    assert said({**base, "direction": "host-busy"}) == "0.42× per step in situ (0.25–0.61×), host busy, not trusted"
-    few: Any = {"kind": "in-situ-step", "unit": "step", "value": 1.8, "pairs": 1, "direction": "too-noisy"}
-    assert said({**few, "tooNoisy": {"why": "too-few-pairs"}}) == (
-        "too few blocks to say, 1.80× per step in situ (1 block each way)"
-    )
-    # too noisy on a busy host (train_small-cpu's r0, recorded at load 10.6): too noisy first (no range is said), the
-    # host's load its reason after it
-    region = answered(fixture(TRAIN_SMALL))["regions"][0]
-    assert region["answer"]["number"]["direction"] == "too-noisy" and codes(region["answer"])[0] == "host-contended"
-    assert region["headline"] == (
-        "no verdict: too noisy to say, 2.64× per call replayed (a next run could land more than 3× away) · host busy "
-        "· 2 graphs · 1 recompile"
-    )
-
-
-def test_the_recompile_limit_says_what_the_number_compares_only_where_there_is_a_number() -> None:
-    """reportC D10: "the number compares the calls compiled code served" beside "No verdict: measuring default failed"
-    (train_small-cpu's r1 has no number)."""
-    recorded = json.loads((FIXTURES / "recorded" / "train_small-cpu" / "report.json").read_text())
-    shapes = fixture("script-shapes-cpu")
-    said = [
-        (region["answer"]["number"] is not None, r["text"])
-        for report in (answered(recorded), answered(shapes))
-        for region in report["regions"]
-        for r in region["answer"]["reasons"]
-        if r["code"] == "recompile-limit"
-    ]
-    assert {has for has, _ in said} == {True, False}, said
-    for has_number, text in said:
-        assert ("the number compares the calls compiled code served" in text) == has_number, text
-
-
-def test_a_notebook_region_is_named_by_its_cell_and_cell_line() -> None:
-    report = fixture(NOTEBOOK)
-    assert answered(report)["recommendation"]["reason"].startswith("MLP (cell 4, line 2): ")
-
-
-def test_a_cancelled_run_says_so_first_on_every_surface() -> None:
-    for name in ("graphbreak-cpu", TRAIN_SMALL):
-        report = fixture(name)
-        report.update(
-            status="partial", error={"kind": "cancelled", "message": "The run was cancelled; …", "fix": "Run again."}
-        )
-        if report["target"]["kind"] != "script":
-            report["modes"] = []
-        assert answered(report)["headline"].startswith("cancelled")
-
-
-def test_recompiles_are_the_compilers_count_or_the_calls_where_there_is_no_compiler_record() -> None:
-    report = fixture("script-kernels-cpu")
-    r0 = report["regions"][0]
-    r0["compiler"]["recompiles"] = [{"reason": f"r{n}", "compileId": f"0/{n}", "location": None} for n in (1, 2, 3)]
-    assert "3 recompiles" in answered(copy.deepcopy(report))["regions"][0]["headline"]
-    r0["compiler"] = None
-    r0["calls"] = [dict(c, event="recompiled") for c in r0["calls"][:2]] + r0["calls"][2:]
-    assert "2 recompiles" in answered(report)["regions"][0]["headline"]
-
-
-def test_every_report_written_carries_its_answers(tmp_path: Path) -> None:
-    report = fixture(TRAIN_SMALL)
-    for region in report["regions"]:
-        del region["headline"], region["answer"]
-    del report["headline"], report["answer"]
-    path = os.path.join(tmp_path, "report.json")
-    document.write(path, copy.deepcopy(report))
-    written = document.read(path)
-    assert written is not None
-    jsonschema.validate(written, SCHEMA)
-    expected = answered(report)
-    assert written["answer"] == expected["answer"] and written["headline"] == expected["headline"]
-    assert [r["answer"] for r in written["regions"]] == [r["answer"] for r in expected["regions"]]
-
-
-def test_a_reason_two_measurements_share_is_said_once_in_the_headline() -> None:
-    # the host busy while in situ ran and while the replay ran: "host busy · host busy" was on a screen (issue 44)
-    busy = {"code": "host-contended", "what": "other processes kept every CPU busy"}
-    said: Any = {
-        "verdict": "none",
-        "mode": "default",
-        "number": {"kind": "in-situ-step", "unit": "step", "value": 1.06, "low": 0.98, "high": 1.09},
-        "reasons": [busy, dict(busy)],
-    }
-    assert (
-        sentences.headline(said, ["1 graph"]) == "no verdict: 1.06× per step in situ (0.98–1.09×) · host busy · 1 graph"
-    )
-
-
-def test_a_host_busy_for_both_measurements_is_said_once() -> None:
-    """serve_script on the busy 2-core VM: its in-situ blocks and its replay each met a contended host; the answer
-    says the contention (and its fix) once, not once per measurement."""
-    region = answered(fixture("recorded/serve_script-cpu"))["regions"][0]
-    codes = [r["code"] for r in region["answer"]["reasons"]]
-    assert codes.count("host-contended") == 1, codes
-    assert region["answer"]["sentence"].count("The host was contended") == 1
