@@ -2,7 +2,7 @@
 and headline (report/answer.py; a region's options as the runner records them now), from the numbers the fixture holds
 (its measurements, in-situ steps, compiler records: as recorded); each compiler record's recompile sites, grouped
 and said as the runner says them (compiler/explain.py) from the recompiles it recorded; a region's story
-(report/story.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
+(report/story.py); its compiled frames' and kernels' names (report/compile_names.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
 pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
@@ -28,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
 from compile_lens_runner.measure import estimator, interleaved, ranges, speedups, step_work, timing  # noqa: E402
-from compile_lens_runner.report import answer, reason_text, shape_text  # noqa: E402
+from compile_lens_runner.report import answer, compile_names, reason_text, shape_text  # noqa: E402
 from compile_lens_runner.script import region_entry, replay, shape_fix  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
@@ -293,6 +293,8 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
             _recompile_sites(entry["compiler"])
             for graph_break in entry["compiler"].get("graphBreaks") or []:
                 _break_explanation(graph_break)
+            if any("nameText" in f for f in entry["compiler"].get("frames") or []):  # named since schema 1.28
+                compile_names.name_all(entry["compiler"])
     for region in out.get("regions") or []:
         # a steady state pooled over several input signatures (before schema 1.31): its most frequent one's calls,
         # those that ran compiled code
