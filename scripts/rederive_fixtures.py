@@ -50,7 +50,7 @@ def _recompile_sites(compiler: dict[str, Any]) -> None:
     if not recompiles:
         return
     for recompile in recompiles:
-        recompile["explanation"] = explain.explain_recorded(recompile)
+        recompile["explanation"] = explain.explain_recorded(recompile, bool(compiler.get("cudaGraphs")))
     ranks = {
         (json.dumps(s.get("location"), sort_keys=True), s["pattern"]): s["ranks"]
         for s in compiler.get("recompileSites") or []
@@ -91,8 +91,27 @@ def _cause(text: str) -> str:
     return (explain.timing_cause(old[1], old[2]) if old[1] is not None else explain.timing_cause("", "")) + old[3]
 
 
-def _voided_timing(text: str) -> str:
-    """A voided timing's reason as the runner says it now (explain.recompiled_while_timing), from an older one's."""
+# as the runner says it from schema 1.30: the failed guards, the inputs each side ran on, then what changed and its fix
+_VOIDED = re.compile(
+    r"^(.*), so (\d+) compiles? ran while timing: warm-up ran on (.*?), the timed calls on (.*?)(?:\. (.*)|\.)$", re.S
+)
+
+
+def _voided_timing(text: str, compiler: dict[str, Any] | None) -> str:
+    """A voided timing's reason as the runner says it now (explain.recompiled_while_timing), from an older one's; what
+    changed, from the first recompile that ran while timing (target/mode.py), where the reason said it."""
+    said = _VOIDED.match(text)
+    if said:
+        cause = explain.timing_cause(said[4], said[3])
+        timed = [r for r in (compiler or {}).get("recompiles") or [] if r.get("inTimedRegion")]
+        cuda_graphs = bool((compiler or {}).get("cudaGraphs"))
+        if (
+            said[5]
+            and timed
+            and (found := explain.explain(timed[0]["reason"], timed[0]["allReasons"][0], None, cuda_graphs))
+        ):
+            cause += f". {found['what']} {found['fix']}"
+        return explain.voided_timing(int(said[2]), said[1].split("; "), cause)
     old = _OLD_VOIDED.match(text)
     if old:
         guards = re.split(r"; (?=\d+/\d+: )", old[2]) if old[2] else []
@@ -288,7 +307,7 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
     for entry in [*out["modes"], *(out.get("regions") or [])]:
         for discarded in entry.get("discardedTimings") or []:
             if discarded.get("invalidReason"):
-                discarded["invalidReason"] = _voided_timing(discarded["invalidReason"])
+                discarded["invalidReason"] = _voided_timing(discarded["invalidReason"], entry.get("compiler"))
         if entry.get("compiler"):
             _recompile_sites(entry["compiler"])
             for graph_break in entry["compiler"].get("graphBreaks") or []:
