@@ -27,7 +27,7 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
-from compile_lens_runner.measure import estimator, interleaved, ranges, speedups, step_work, timing  # noqa: E402
+from compile_lens_runner.measure import estimator, host, interleaved, ranges, speedups, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, compile_names, reason_text, shape_text  # noqa: E402
 from compile_lens_runner.script import region_entry, replay, shape_fix  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
@@ -233,6 +233,25 @@ def _break_explanation(graph_break: dict[str, Any]) -> None:
     graph_break.setdefault("brokeAt", None)
 
 
+# a contended host's samples, as older runners said them
+_OLD_SHORT_OF_CPUS = re.compile(r"\((\d+) of (\d+) samples found fewer CPUs free than torch's (\d+) threads?")
+
+
+def _host_loads(value: Any) -> None:
+    """Each contended measurement's host load (`hostLoad`, wherever it is kept) said as measure/host.py says it now."""
+    if isinstance(value, list):
+        for item in value:
+            _host_loads(item)
+    elif isinstance(value, dict):
+        load = value.get("hostLoad")
+        if isinstance(load, dict) and load.get("reason"):
+            load["reason"] = _OLD_SHORT_OF_CPUS.sub(
+                lambda m: "(" + host.short_of_cpus(int(m[3]), int(m[1]), int(m[2])), load["reason"]
+            )
+        for item in value.values():
+            _host_loads(item)
+
+
 def _attached_skip(report: dict[str, Any]) -> None:
     """A rank of an attached job (its rank facts name its host: ranks/script.py) recorded, before schema 1.30, no
     in-situ run as if its user had passed --no-in-situ: said as the runner records it now (answer.ATTACHED)."""
@@ -298,6 +317,7 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
     _attached_skip(out)
+    _host_loads(out)
     for mode in out["modes"]:
         _fastest_rounds(mode)
     for entry in [*out["modes"], *(m for region in out.get("regions") or [] for m in region["measurements"])]:
