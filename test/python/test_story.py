@@ -60,7 +60,7 @@ def test_a_failed_guard_as_a_sentence() -> None:
 def test_the_warmup_graph_no_later_call_used_and_the_recompile_that_paid_for_it() -> None:
     assert story.region_story(region(WARMUP, "r0")) == (
         "Call 0 (batch 1) compiled a graph that none of the 6 later calls used (all at batch 4); call 1, the first at "
-        "batch 4, paid 0.17 s recompiling (x's batch changed from 1 to 4)."
+        "batch 4, paid 166 ms recompiling (x's batch changed from 1 to 4)."
     )
 
 
