@@ -55,6 +55,9 @@ def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
     ]
     library = "/usr/lib/python3.12/site-packages/transformers/models/llama/modeling_llama.py"
     assert user_code.library_place(library) == "transformers/models/llama/modeling_llama.py"
+    venv = "/opt/torch/.venv/lib/python3.12/site-packages/torch/_dynamo/external_utils.py"
+    assert user_code.library_place(venv) == "PyTorch's _dynamo/external_utils.py"
+    assert user_code.library_place("/src/pytorch/torch/_dynamo/eval_frame.py") == "PyTorch's _dynamo/eval_frame.py"
 
 
 def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> None:

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { regionAfterEdit } from '../../extension/editor/followEdits.ts';
 import { FindingStore } from '../../extension/editor/findingStore.ts';
 import { findingHover, findingMessage } from '../../extension/present/findings.ts';
-import { shortLine } from '../../extension/present/lensLine.ts';
+import { lensTitle } from '../../extension/present/lensLine.ts';
 import { digestRegion, regionLine } from '../../extension/present/regionDigest.ts';
 import { EditedLines, saidAfterEdits, type TextChange } from '../../extension/shared/movedLines.ts';
 import type { Report } from '../../extension/shared/report.ts';
@@ -115,7 +115,7 @@ test('a line inserted above the warm-up: Problems, the hover, the Quick Fix, the
   assert.equal(lens.line, region.line! + 1);
   for (const text of [lens.headline, regionLine(lens), lens.recommendation?.reason ?? ''])
     assert.ok(text.includes('(line 10)') && !text.includes('(line 9)'), text);
-  assert.doesNotMatch(shortLine(lens.headline), /\bline 9\b/, "the lens's title, cut to fit");
+  assert.doesNotMatch(lensTitle(lens.headline, lens.number), /\bline 9\b/, "the lens's title, cut to fit");
   assert.equal(
     regionAfterEdit(region, place, place, [inserted(12, 'x = 1\n')]),
     region,
