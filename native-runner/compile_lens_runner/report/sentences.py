@@ -52,7 +52,9 @@ def number_text(n: AnswerNumber) -> str:
     elif "low" in n and "high" in n:
         text = f"{text} ({formats.interval(n['low'], n['high'])})"
     direction = n.get("direction")  # absent in a number said before verdict.directed (a report before 1.26)
-    if direction == "too-noisy" and not noisy:
+    if direction == "too-noisy" and not noisy and _one_way(n):  # it points one way: the number first, as it does
+        text = f"{text}, {direction_text(n)}"
+    elif direction == "too-noisy" and not noisy:
         text = f"{direction_text(n)}, {text}"
     elif direction == "host-busy":
         text = f"{text}, {direction_text(n)}"
@@ -64,15 +66,26 @@ _DIRECTION_WORDS = {"faster": "faster", "slower": "slower", "host-busy": "host b
 _NO_DIRECTION = {"range-too-wide": "too noisy to say", "too-few-pairs": "too few blocks to say"}
 
 
+def _one_way(n: AnswerNumber) -> str | None:
+    """ "faster" or "slower" for a range wholly on one side of 1×, though too wide to decide on (3.36–7.32×: compiled
+    is faster, by how much a next run cannot say); None for one that reaches both ways, or none."""
+    if "low" not in n or "high" not in n:
+        return None
+    return "faster" if n["low"] > 1.0 else "slower" if n["high"] < 1.0 else None
+
+
 def direction_text(n: AnswerNumber) -> str:
-    """ "faster", "slower"; "too noisy to say", "no range measured" or "host busy, not trusted" where the number
-    points nowhere."""
+    """ "faster", "slower"; "faster, by a range too wide to decide" where the range points one way but spans too much
+    to stand by; "too noisy to say", "no range measured" or "host busy, not trusted" where the number points
+    nowhere."""
     direction = n["direction"]  # verdict.directed gives every number its direction
     if direction != "too-noisy":
         return _DIRECTION_WORDS[direction]
     noisy = n.get("tooNoisy")
     if noisy:
         return _NO_DIRECTION[noisy["why"]]
+    if way := _one_way(n):
+        return f"{way}, by a range too wide to decide"
     return "too noisy to say" if "low" in n and "high" in n else "no range measured"  # a report before ranges
 
 
