@@ -204,9 +204,10 @@ def _other_ranks(items: list[Recompile]) -> tuple[int, str]:
     return len(others), f"rank{'s' if len(ranks) > 1 else ''} {', '.join(map(str, ranks))}"
 
 
-def counts(region: Region) -> list[str]:
+def counts(region: Region, rank: int | None = None) -> list[str]:
     """A region's compiler facts for its headline: graphs, breaks, recompiles, calls that ran eagerly. In a torchrun
-    job the region, its graphs and calls are rank 0's: another rank's recompiles are said with its ranks."""
+    job (rank: the rank whose region it is) the region, its graphs and calls are that rank's, and its graphs said so
+    (another rank may have more: review 25, D7); another rank's recompiles are said with its ranks."""
     compiler = region.get("compiler")
     elsewhere, where = 0, ""
     if compiler is not None:
@@ -223,7 +224,8 @@ def counts(region: Region) -> list[str]:
     beside = situ is not None and situ.get("eagerFallback") and (situ.get("step") or situ.get("call"))
     said = bool(limit and limit["eagerCalls"]) or bool(beside)
     eager_calls = 0 if said else sum(1 for c in region["calls"] if c.get("ranCompiled") is False)
-    out = [formats.plural(graphs, "graph")] if graphs is not None else []
+    on = f" on rank {rank}" if rank is not None else ""
+    out = [formats.plural(graphs, "graph") + on] if graphs is not None else []
     if breaks:
         out.append(formats.plural(breaks, "break"))
     if recompiles:
