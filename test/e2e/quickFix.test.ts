@@ -200,8 +200,8 @@ async function scrollToLineStarts(page: Page): Promise<void> {
   assert.fail(`the lines start ${offset} px off the text area's left`);
 }
 
-/** Hovers the token `print` of the editor line holding `text` until Compile Lens's part of the hover shows (the
- * finding's explanation: "What happened:", else "Reason:"); its text. */
+/** Hovers the token `print` of the editor line holding `text` until Compile Lens's part of the hover shows (below the
+ * Problems message, headed "Compile Lens — "); the whole hover's text. */
 async function findingHover(page: Page, text: string): Promise<string> {
   const token = page
     .locator('.monaco-editor .view-line', { hasText: text })
@@ -210,7 +210,7 @@ async function findingHover(page: Page, text: string): Promise<string> {
   for (let attempt = 0; attempt < 10; attempt++) {
     await page.mouse.move(5, 5);
     await token.hover();
-    const hover = page.locator('.monaco-hover', { hasText: /What happened:|Reason:/ }).first();
+    const hover = page.locator('.monaco-hover', { hasText: /Compile Lens — / }).first();
     try {
       await hover.waitFor({ state: 'visible', timeout: 5000 });
       const said = await hover.innerText();
@@ -323,8 +323,10 @@ test(
         .locator('.statusbar-item', { hasText: `Ln ${movedPrint}, Col 1` })
         .first()
         .waitFor({ timeout: 30_000 });
-      // the finding's hover (its explanation, the provider's part) on the print's new line
-      assert.match(await findingHover(page, 'print("step done")'), /(What happened|Reason):.*print/is);
+      // the finding's hover on the print's new line: Problems' sentence once, then the provider's part (reportA N4)
+      const hover = await findingHover(page, 'print("step done")');
+      assert.match(hover, /Graph break: .*print.*Compile Lens — /is);
+      assert.doesNotMatch(hover, /What happened:/);
       const lens = await lensLine(page, /\d\.\d+×/);
       assert.equal(lens, '@torch.compile(backend="eager")', "the region's lens sits above its torch.compile line");
       await scrollToLineStarts(page);
