@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { shortLine } from '../../extension/present/lensLine.ts';
+import { lensTitle } from '../../extension/present/lensLine.ts';
 import {
   findWebviewFrame,
   lensAbove,
@@ -35,10 +35,10 @@ const RECORDED = path.join(FIXTURES, 'recorded');
 /** The recorded run's one region's headline, as its CodeLens says it (cut to fit). */
 function recordedLens(folder: string): string {
   const report = JSON.parse(readFileSync(path.join(RECORDED, folder, 'report.json'), 'utf8')) as {
-    regions: { headline: string }[];
+    regions: { headline: string; answer?: { number: { text?: string } | null } }[];
   };
   assert.equal(report.regions.length, 1, 'the recorded script has one torch.compile region');
-  return shortLine(report.regions[0]!.headline);
+  return lensTitle(report.regions[0]!.headline, report.regions[0]!.answer?.number?.text);
 }
 
 /** The titles of the editor tabs. */
