@@ -8,7 +8,7 @@ pairs of rounds as the runner estimates them now, and each measurement's break-e
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
 replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
-frequent one's calls; a measured shape fix beside the recompiles it answers, in the answer's words; an attached rank's in-situ skip
+frequent one's calls, and one begun at a call still warming up, from where the calls settle; a measured shape fix beside the recompiles it answers, in the answer's words; an attached rank's in-situ skip
 as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
@@ -336,10 +336,11 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
                 compile_names.name_all(entry["compiler"])
     for region in out.get("regions") or []:
         # a steady state pooled over several input signatures (before schema 1.31): its most frequent one's calls,
-        # those that ran compiled code
+        # those that ran compiled code; one that began at a call still warming up: from where the calls settle
         steady = region_entry.steady_state(region["calls"])
         recorded = region.get("steadyState")
-        if recorded and ("signature" in recorded or (steady and steady.get("signatures", 1) > 1)):
+        settled = steady and recorded and steady["fromCall"] != recorded["fromCall"]
+        if recorded and ("signature" in recorded or settled or (steady and steady.get("signatures", 1) > 1)):
             region["steadyState"] = steady
         for measurement in region["measurements"]:
             _ran_eagerly(measurement)
