@@ -38,8 +38,8 @@ function toDiagnostic(finding: Finding, line: number): vscode.Diagnostic {
       ? vscode.DiagnosticSeverity.Information
       : vscode.DiagnosticSeverity.Warning,
   );
+  // no code: Problems showed ours bare ("Compile Lens(GB0124)", "(recompile)"); the hover links PyTorch's, labelled
   diagnostic.source = 'Compile Lens';
-  diagnostic.code = finding.docUrl ? { value: finding.code, target: vscode.Uri.parse(finding.docUrl) } : finding.code;
   return diagnostic;
 }
 
