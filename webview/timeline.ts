@@ -9,7 +9,15 @@ import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/sha
 import { formatTimeTicks, timeOnTicks } from '../extension/present/numbers.ts';
 import type { CompiledFrame, GraphBreak, KernelProvenance } from '../extension/shared/report.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
-import { markSaid, nameNow, namesNow, namesSaid, stepWords, type SaidName } from './analysis/sliceNames.ts';
+import {
+  markSaid,
+  nameNow,
+  namesNow,
+  namesSaid,
+  stepWords,
+  tracedFrames,
+  type SaidName,
+} from './analysis/sliceNames.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE, markTexts, type MarkBand } from './overlays.ts';
@@ -101,6 +109,8 @@ export class TimelineCanvas {
   /** each found mark's label as the report said it, before the user's edits moved the lines it names */
   private marksSaid: SaidName[] = [];
   private paneFrames: readonly CompiledFrame[] | null = null;
+  /** the compiles as the trace's own Python stacks name them (tracedFrames), found once */
+  private tracedCompiles: CompiledFrame[] | null = null;
   private paneKernels: KernelProvenance[] | null = null;
   private paneBreaks: GraphBreak[] | null = null;
   /** per name id, the names said otherwise than the trace says them, as the report said them (sliceName) */
@@ -199,7 +209,9 @@ export class TimelineCanvas {
   /** The compiles of the report entry this trace was profiled for, to name its marks and compiled regions by
    *  function (compileNames.ts). */
   get frames(): readonly CompiledFrame[] | null {
-    return this.paneFrames;
+    // a trace opened without its report: its compiles by the code they ran, where its Python stacks say
+    if (!this.paneFrames?.length) this.paneFrames = this.tracedCompiles ??= tracedFrames(this.model);
+    return this.paneFrames.length ? this.paneFrames : null;
   }
 
   set frames(frames: readonly CompiledFrame[] | null) {
