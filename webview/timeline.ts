@@ -495,11 +495,15 @@ export class TimelineCanvas {
     return this.trackTop[track]! + (this.isFolded(track) ? 0 : this.model.depth[i]! * ROW_HEIGHT);
   }
 
-  /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view. */
+  /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view from time 0 on. */
   private ticks(scale: TimeScale, width: number): Tick[] {
     const ticks = scale.ticks(tickCount(width));
     const labels = formatTimeTicks(ticks);
-    return ticks.map((t, k) => ({ x: scale(t), label: labels[k]! })).filter(({ x }) => x >= LABEL_WIDTH && x <= width);
+    // none before the aligned step's start: a time there would read negative ("−5 ms"); the step ruler says what
+    // lies there ("before step 1")
+    return ticks
+      .map((t, k) => ({ t, x: scale(t), label: labels[k]! }))
+      .filter(({ t, x }) => t >= 0 && x >= LABEL_WIDTH && x <= width);
   }
 
   /**
@@ -513,7 +517,8 @@ export class TimelineCanvas {
       const x = xOf(step.start);
       if (x < LABEL_WIDTH || x > width || x - lastLineX < 1) continue;
       const label = stepWords(step.label);
-      edges.push({ x, label, short: /(\d+)$/.exec(label)?.[1] ?? null });
+      const first = step === this.model.steps[0];
+      edges.push({ x, label, short: /(\d+)$/.exec(label)?.[1] ?? null, before: first ? `before ${label}` : null });
       lastLineX = x;
     }
     return edges;
