@@ -2,7 +2,7 @@
 // a finding was placed), written here and nowhere else in the webview. Words about the report's data are the
 // runner's (native-runner/compile_lens_runner/report/), shown as carried; these are only the timeline's state, from
 // its panes, times and counts.
-import { plural } from '../extension/present/numbers.ts';
+import { formatWhole, plural } from '../extension/present/numbers.ts';
 import type { StepsCompared } from './analysis/compare.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 
@@ -11,6 +11,22 @@ export const readingTraces = (count: number, more = false): string =>
   more ? `Reading ${plural(count, 'more trace')}…` : `Reading the trace${count === 1 ? '' : 's'}…`;
 
 export const comparisonPending = 'The comparison of the traces appears when they have fully loaded.';
+
+/**
+ * A pane's title: "eager — 70 events, 3 steps", its steps counted by what its markers call them ("3 calls" where
+ * they were found as repeated calls), and the threads it does not show: "· 2 threads with no events not shown".
+ */
+export const paneTitle = (
+  pane: string,
+  events: number,
+  steps: { label: string }[],
+  hiddenThreads: number,
+  loading: boolean,
+): string => {
+  const unit = steps[0]?.label.startsWith('call ') ? 'call' : 'step';
+  const hidden = hiddenThreads ? ` · ${plural(hiddenThreads, 'thread')} with no events not shown` : '';
+  return `${pane} — ${formatWhole(events)} ${events === 1 ? 'event' : 'events'}, ${plural(steps.length, unit)}${hidden}${loading ? ' — loading all slices…' : ''}`;
+};
 
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;

@@ -100,6 +100,32 @@ describe('scanner on real H100 traces', () => {
     assert.ok(model.tracks.findIndex((t) => t.gpu) > model.tracks.findIndex((t) => !t.gpu), 'CPU threads first');
   });
 
+  test("a thread's Python frames on a stack track of their own, after the kernels; its ops nest among themselves", async () => {
+    const model = await scanTraceFile(fixture('mlp-default.trace.json'));
+    const framesOn = (t: number): string[] => {
+      const names: string[] = [];
+      for (let i = 0; i < model.count; i++) if (model.track[i] === t) names.push(model.names[model.name[i]!]!);
+      return names;
+    };
+    const main = model.tracks.findIndex((t) => t.name === 'thread 1661 (python3)');
+    const stack = model.tracks.findIndex((t) => t.name === 'Python · thread 1661');
+    assert.ok(main >= 0 && stack >= 0, model.tracks.map((t) => t.name).join(', '));
+    assert.equal(model.tracks[stack]!.stack, true);
+    const pythonFrame = /\(\d+\): |^<built-in /;
+    assert.ok(framesOn(stack).includes('anchors.py(18): forward'));
+    assert.deepEqual(
+      framesOn(main).filter((n) => pythonFrame.test(n)),
+      [],
+    );
+    assert.ok(framesOn(main).includes('aten::addmm'));
+    // the ATen ops under the module's call were 25 frames deep; among the ops alone, a few levels
+    assert.ok(model.tracks[main]!.maxDepth < 8, `ops ${model.tracks[main]!.maxDepth} levels deep`);
+    assert.ok(model.tracks[stack]!.maxDepth > 15);
+    const firstStack = model.tracks.findIndex((t) => t.stack);
+    assert.ok(model.tracks.findIndex((t) => t.gpu) < firstStack, 'GPU streams before the Python stacks');
+    assert.ok(model.tracks.slice(firstStack).every((t) => t.stack));
+  });
+
   test('kernel kinds: eager library + ATen, compiled generated (triton_), memset as memory', async () => {
     const kinds = (model: TraceModel): Map<string, SliceKind> => {
       const out = new Map<string, SliceKind>();

@@ -210,7 +210,7 @@ export function summarizeTrace(model: TraceModel, window?: TraceWindow): TraceSu
   const spans = compileSpans(model);
   return {
     events: model.count,
-    cpuThreads: model.tracks.filter((t) => !t.gpu).length,
+    cpuThreads: model.tracks.filter((t) => !t.gpu && !t.stack).length,
     gpuStreams: model.tracks.filter((t) => t.gpu).length,
     spanUs: model.count > 0 ? spanEnd - spanStart : 0,
     steps,
