@@ -179,6 +179,14 @@ describe('script regions in the report panel', () => {
       [['r0 TinyTransformer eager', 'r0 TinyTransformer default']],
     );
 
+    // the compile rows name their region: TinyTransformer's and Counter's "forward" told apart
+    const rows = await page.locator('.compile-phases .phase-row:not(.phase-axis) .phase-label').allInnerTexts();
+    assert.ok(
+      rows.some((r) => r.startsWith('TinyTransformer: forward ·')) &&
+        rows.some((r) => r.startsWith('Counter: forward ·')),
+      rows.join(' | '),
+    );
+
     const { cspViolations } = await record(page);
     assert.deepEqual(cspViolations, []);
     assert.deepEqual(errorsOf(page), []);
