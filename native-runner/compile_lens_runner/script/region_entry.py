@@ -115,7 +115,9 @@ def _event(ids: list[str], compiled_before: bool) -> str:
 def _recompile_reason(ids: list[str], records: RegionRecords) -> str | None:
     for cid in ids:
         if cid in records.recompiles:
-            return str(recompile(records.recompiles[cid], records.starts, lambda r: None)["reason"])
+            return str(
+                recompile(records.recompiles[cid], records.starts, lambda r: None, False)["reason"]
+            )  # reason only
     return None
 
 
