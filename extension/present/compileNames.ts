@@ -29,16 +29,19 @@ function named(
   const frame = (frames ?? []).find(
     (f) => f.compileId !== null && parts(f.compileId)?.frame === id.frame && f.function,
   );
-  // a recorded frame with no location is not the user's code (the runner keeps user files' only)
+  // a recorded frame with no location is not the user's code (the runner keeps user files' only); where it is, where
+  // the report says (schema 1.31), as the runner says it
   const elsewhere = frame !== undefined && 'location' in frame && frame.location === null;
-  const fn = frame?.function ? `${functionName(frame.function)}${elsewhere ? ' (not in your files)' : ''}` : null;
+  const where = frame?.library ? ` (in ${frame.library})` : elsewhere ? ' (not in your files)' : '';
+  const fn = frame?.function ? `${functionName(frame.function)}${where}` : null;
   return { fn, frame: Number(id.frame), attempt: id.attempt };
 }
 
 /**
  * A compile by its function: "forward" (its first compile), "forward, recompile 2"; where the report knows no
  * function for the frame, "compiled graph 2, recompile 1" (graphs counted from 1); a frame not in the user's files,
- * "inner (not in your files)" (the runner names where it is, schema 1.31); "an unknown compile" for no id.
+ * "inner (in PyTorch's _dynamo/external_utils.py)" where the report says where it is (schema 1.31), else "inner (not in
+ * your files)"; "an unknown compile" for no id.
  */
 export function compileName(
   frames: readonly CompiledFrame[] | null | undefined,
