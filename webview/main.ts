@@ -37,7 +37,7 @@ import { axisTime, LABEL_WIDTH, TimelineCanvas } from './timeline.ts';
 import { TimelineInput } from './timelineInput.ts';
 import { exposeDebugView } from './debugView.ts';
 import { state } from './viewState.ts';
-import { comparisonPending, matchingSlices, readingTraces } from './timelineWords.ts';
+import { comparisonPending, matchingSlices, paneTitle, readingTraces } from './timelineWords.ts';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -250,17 +250,9 @@ function load(message: Opening): void {
   panesBox.tabIndex = 0;
   state.panes.forEach((pane, p) => {
     const box = el('div', 'pane');
-    const { steps } = pane.timeline.model;
     const { events, preview } = panes[p]!;
-    const loading = preview ? ' — loading all slices…' : '';
-    box.append(
-      el(
-        'div',
-        'pane-label',
-        `${pane.label} — ${events.toLocaleString('en-US')} events, ${steps.length} steps${loading}`,
-      ),
-      pane.timeline.canvas,
-    );
+    const title = paneTitle(pane.label, events, pane.timeline.model.steps, pane.timeline.hiddenTracks, preview);
+    box.append(el('div', 'pane-label', title), pane.timeline.canvas);
     panesBox.append(box);
   });
   app.append(panesBox);

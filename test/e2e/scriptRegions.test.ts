@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { shortLine } from '../../extension/present/lensLine.ts';
+import { lensTitle } from '../../extension/present/lensLine.ts';
 import {
   findWebviewFrame,
   lensAbove,
@@ -37,16 +37,22 @@ const SPEEDUP_LENS = /\d+\.\d+×/;
 const RECORDED = path.join(FIXTURES, 'recorded');
 
 /** The recorded run's one region: its headline and its answer in full. */
-function recordedRegion(folder: string): { headline: string; answer: { sentence: string } } {
+function recordedRegion(folder: string): {
+  headline: string;
+  answer: { sentence: string; number?: { text?: string } | null };
+} {
   const report = JSON.parse(readFileSync(path.join(RECORDED, folder, 'report.json'), 'utf8')) as {
-    regions: { headline: string; answer: { sentence: string } }[];
+    regions: { headline: string; answer: { sentence: string; number?: { text?: string } | null } }[];
   };
   assert.equal(report.regions.length, 1, 'the recorded script has one torch.compile region');
   return report.regions[0]!;
 }
 
 /** The recorded run's one region's headline, as its CodeLens says it (cut to fit). */
-const recordedLens = (folder: string): string => shortLine(recordedRegion(folder).headline);
+const recordedLens = (folder: string): string => {
+  const region = recordedRegion(folder);
+  return lensTitle(region.headline, region.answer.number?.text);
+};
 
 /** The titles of the editor tabs. */
 const tabTitles = (page: Page): Promise<string[]> => page.locator('.tab .label-name').allInnerTexts();

@@ -49,9 +49,11 @@ def test_the_planted_recompile_is_one_sentence_at_the_users_line() -> None:
     assert recompile["kind"] == "recompile" and recompile["ranks"] == [1]
     assert recompile["location"]["line"] == TRAIN_LINE and recompile["location"]["file"].endswith("ddp_train.py")
     assert recompile["message"] == (
-        "rank 1 recompiled DistributedDataParallel at call 3 — input 0's batch changed from 16 to 8 (and 1 more frame "
-        "in that call) — rank 0 did not: the ranks ran different graphs"
+        "rank 1 recompiled DistributedDataParallel at call 3 — input 'x' changed size in dimension 0 from 16 to 8 — "
+        "rank 0 did not: the ranks ran different graphs"
     )
+    # DDP's frame saw the same change on its args[0]: said once, in the user's forward's words, with its fix
+    assert "mark_dynamic(x, 0)" in recompile["details"]["fix"]
     assert recompile["details"]["call"] == 3 and recompile["details"]["counts"] == {"0": 0, "1": 1}
     # rank 1 also compiled one graph more: the recompile says why, so no second sentence says it again
     assert not any(d["kind"] == "graph-count" for d in found)
@@ -142,7 +144,8 @@ def test_merged_insight_names_the_ranks_of_each_finding() -> None:
     assert [r["ranks"] for r in merged["recompiles"]] == [[1], [1]]
     # compile ids are each rank's own numbering: rank 1's, seen on no other rank, are not passed off as rank 0's
     assert [r["compileId"] for r in merged["recompiles"]] == [None, None]
-    assert [s["ranks"] for s in merged["recompileSites"]] == [[1], [1]]
+    # DDP's frame and the user's forward recompiled on one change of x: one finding, at the user's forward
+    assert [(s["ranks"], s["location"]["function"]) for s in merged["recompileSites"]] == [([1], "forward")]
 
 
 def _states() -> dict[int, dict[str, Any] | None]:
@@ -166,7 +169,7 @@ def test_an_older_runners_rank_reports_merge_in_todays_words() -> None:
         "Input 'x' changed size in dimension 0 from 16 to 8; the compiled code was specialised to 16.",
     ]
     assert [r["ranks"] for r in merged["recompiles"]] == [[1, 3], [1, 3]]
-    assert [s["explanation"] for s in merged["recompileSites"]] == [r["explanation"] for r in merged["recompiles"]]
+    assert [s["explanation"] for s in merged["recompileSites"]] == [merged["recompiles"][1]["explanation"]]
     # DDP's breaks in the runner's sentence for their pattern
     assert [b["explanation"]["pattern"] for b in merged["graphBreaks"]] == ["ddp-internals", "ddp-internals"]
 

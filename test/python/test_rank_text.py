@@ -3,11 +3,12 @@ and ran, its regions' calls and steady time, where it waited. On recorded report
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
 
-from compile_lens_runner.report import rank_text
+from compile_lens_runner.report import answer, rank_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
 
@@ -63,3 +64,18 @@ def test_an_attached_job_s_restarts_name_each_attempt_the_rank_that_failed_it_an
     quiet: Any = {"logs": {"files": [], "warnings": []}}
     rank_text.attach(quiet)
     assert "restartsText" not in quiet["logs"] and rank_text.restarts([]) is None, "no restart: nothing said"
+
+
+def test_a_torchrun_region_s_graphs_and_story_say_whose_they_are() -> None:
+    """Review 25 D7: the region of a torchrun job is its lowest rank's (ranks/merge.py); "1 graph" and "Call 0
+    compiled" read as the job's while rank 1 had 2 graphs. They say the rank they are from."""
+    report = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
+    alone = copy.deepcopy({**report, "ranks": []})  # one process: no rank to name
+    report["ranks"][0]["report"] = None  # rank 0 wrote none: the regions shown are rank 1's
+    answer.attach(report)
+    [region] = report["regions"]
+    assert region["story"].startswith("Rank 1: Call 0 compiled (")
+    assert " · 1 graph on rank 1 · " in region["headline"]
+    answer.attach(alone)
+    assert alone["regions"][0]["story"].startswith("Call 0 compiled (")
+    assert " · 1 graph · " in alone["regions"][0]["headline"]

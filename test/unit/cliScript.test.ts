@@ -293,7 +293,7 @@ test('profile --script --nproc-per-node 2 runs under torchrun and prints every r
   assert.match(out, /^ {4}rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, /m);
   // the region is rank 0's (its graph, its calls): rank 1's recompiles are said as rank 1's, on both of its lines
   assert.match(out, /DistributedDataParallel .*: 6 calls, 1 graph, 2 graph breaks, 2 recompiles on rank 1, /);
-  assert.match(out, /· 1 graph · 2 breaks · 2 recompiles on rank 1/);
+  assert.match(out, /· 1 graph on rank 0 · 2 breaks · 2 recompiles on rank 1/);
   assert.match(
     out,
     /^ {4}train_small\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — .* — rank 0 did not: the ranks ran different graphs$/m,

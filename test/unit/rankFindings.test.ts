@@ -56,7 +56,7 @@ test('the divergence is a finding at the line that made the call, in one sentenc
   assert.deepEqual(divergence!.ranks, [1]);
   assert.match(
     findingMessage(divergence!),
-    /^Ranks diverged: rank 1 recompiled DistributedDataParallel at call 3 — input 0's batch changed from 16 to 8.* — rank 0 did not: the ranks ran different graphs$/,
+    /^Ranks diverged: rank 1 recompiled DistributedDataParallel at call 3 — input 'x' changed size in dimension 0 from 16 to 8 — rank 0 did not: the ranks ran different graphs$/,
   );
   const hover = findingHover(divergence!);
   assert.match(hover, /^\*\*Compile Lens — Ranks diverged\*\*$/m);
