@@ -71,11 +71,14 @@ test("the CLI's ranks block: one line per rank, then the divergence", async () =
   const { report } = await loadReport(FIXTURE);
   const lines = formatRanks(report);
   assert.equal(lines[0], '  ranks (torchrun, 2 processes):');
+  // each rank's calls from where they settled: rank 0's call 1 still warming up (its region's steady state), rank 1's
+  // after its recompile at call 3
   assert.match(
     lines[1]!,
-    /^ {4}rank 0: ok · 1 graph, 2 graph breaks, 0 recompiles, [\d.]+ s compiling, .*\d+ collectives in the profiled steps · r0 DistributedDataParallel: 6 calls, [\d.]+ ms\/call from call 1$/,
+    /^ {4}rank 0: ok · 1 graph, 2 graph breaks, 0 recompiles, [\d.]+ s compiling, .*\d+ collectives in the profiled steps · r0 DistributedDataParallel: 6 calls, [\d.]+ ms\/call from call 2$/,
   );
-  assert.match(lines[2]!, /^ {4}rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, /);
+  assert.equal(report.regions![0]!.steadyState!.fromCall, 2);
+  assert.match(lines[2]!, /^ {4}rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, .* from call 4$/);
   assert.equal(lines[3], '  divergence:');
   assert.match(lines[4]!, /^ {4}ddp_train\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — /);
   const agreeing = formatRanks({ ...report, divergence: [] });
