@@ -110,7 +110,9 @@ def _voided_timing(text: str, compiler: dict[str, Any] | None) -> str:
             and timed
             and (found := explain.explain(timed[0]["reason"], timed[0]["allReasons"][0], None, cuda_graphs))
         ):
-            cause += f". {found['what']} {found['fix']}"
+            cause += f". {explain.voided_tail(timed[0]['reason'], found)}"
+        if timed:  # each guard that failed while timing, in today's words
+            return explain.recompiled_while_timing(int(said[2]), [r["reason"] for r in timed], cause)
         return explain.voided_timing(int(said[2]), said[1].split("; "), cause)
     old = _OLD_VOIDED.match(text)
     if old:
