@@ -314,7 +314,8 @@ test('profile --script --nproc-per-node 2 runs under torchrun and prints every r
       [1, 'ok', 2, 6],
     ],
   );
-  // rank 1 recompiled on its own; and rank 0's cache served a compile rank 1 made afresh: a warning, at no line
+  // rank 1 recompiled on its own; and rank 0's FX graph cache served compile 4/0's backward graph, which rank 1 made
+  // afresh: a warning, at no line
   assert.deepEqual(
     json.divergence.map((d) => [d.kind, d.severity, d.file, d.ranks]),
     [
