@@ -463,4 +463,54 @@ describe('timeline depth', () => {
     await screenshot(page, 'range-pair-by-step');
     await page.close();
   });
+
+  test('a graph break shown beside the eager pane: the eager pane shows the same code (its aten::item), not the same time of its own step', async () => {
+    const page = await openWebview(browser, { width: 1400, height: 900 });
+    const report = JSON.parse(
+      readFileSync(join(fixtures, 'reports', 'graphbreak-cpu', 'report.json'), 'utf8'),
+    ) as Report;
+    const [eager, compiled] = await Promise.all(
+      ['eager', 'default'].map((m) => scanTraceFile(fixture(`cpu-graphbreak-${m}.trace.json`))),
+    );
+    const source = { kind: 'report' as const, reportPath: '/r/graphbreak/report.json' };
+    await post(page, { type: 'report', title: 'graphbreak', source, report, traces: 2 });
+    await postPanes(page, 'graphbreak', source, [
+      { label: 'eager', trace: eager! },
+      { label: 'default', trace: compiled! },
+    ]);
+    await page.waitForFunction(
+      () => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks !== null,
+    );
+    await page.evaluate((m) => window.postMessage(m, '*'), {
+      type: 'focus',
+      target: { kind: 'graph-break', compileIds: ['1/0'], label: 'Graph break: Tensor.item()', modes: ['default'] },
+    });
+    await page.locator('.focus-note').waitFor();
+    assert.deepEqual((await debug(page)).focus, { pane: 1, places: 3 });
+    // its axis reads default's time: the note says where that code is on eager's own step
+    assert.match(
+      await page.locator('.focus-note').innerText(),
+      /\. eager is shown at the same code: its aten::(item|_local_scalar_dense), [\d,.]+ (µs|ms) into its step 1\.$/,
+    );
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // at 7.9 ms into eager's 39 ms step 1 runs a conv2d; the break's .item() runs later in that step: in view
+    const width = (await page.locator('canvas').nth(0).boundingBox())!.width;
+    const item = await page.evaluate(() =>
+      (
+        window as unknown as { __timelineDebug: { locate(p: number, n: string): { x: number } | null } }
+      ).__timelineDebug.locate(0, 'aten::item'),
+    );
+    assert.ok(item && item.x > LABEL_WIDTH && item.x < width, `eager's aten::item at ${JSON.stringify(item)}`);
+    assert.equal(
+      await page.evaluate(() =>
+        (
+          window as unknown as { __timelineDebug: { locate(p: number, n: string): { x: number } | null } }
+        ).__timelineDebug.locate(0, 'aten::conv2d'),
+      ),
+      null,
+      'no conv2d in view',
+    );
+    await screenshot(page, 'focus-beside-eager');
+    await page.close();
+  });
 });
