@@ -53,7 +53,7 @@ export function sameCode(
 ): { here: number; there: number; name: string } | null {
   const k = model.steps.findIndex((s) => s.start <= span.startUs && span.startUs < s.end);
   const windowOf = (m: TraceModel): StepSpan =>
-    k >= 0 && m.steps[k] ? m.steps[k]! : { start: -Infinity, end: Infinity };
+    k >= 0 && m.steps[k] ? m.steps[k] : { start: -Infinity, end: Infinity };
   const starts = (m: TraceModel, name: string): number[] => {
     const id = m.names.indexOf(name);
     const { start, end } = windowOf(m);
