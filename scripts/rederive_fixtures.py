@@ -110,7 +110,9 @@ def _voided_timing(text: str, compiler: dict[str, Any] | None) -> str:
             and timed
             and (found := explain.explain(timed[0]["reason"], timed[0]["allReasons"][0], None, cuda_graphs))
         ):
-            cause += f". {found['what']} {found['fix']}"
+            cause += f". {explain.voided_tail(timed[0]['reason'], found)}"
+        if timed:  # each guard that failed while timing, in today's words
+            return explain.recompiled_while_timing(int(said[2]), [r["reason"] for r in timed], cause)
         return explain.voided_timing(int(said[2]), said[1].split("; "), cause)
     old = _OLD_VOIDED.match(text)
     if old:
@@ -361,6 +363,12 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
                 {k: situ["work"][side][k] for k in step_work.SideWork.__annotations__} for side in ("eager", "compiled")
             ]
             situ["work"] = step_work.compare(sides[0], sides[1], situ.get("step"))
+    # a torchrun job's rank 0 row is of the merged report's own regions (ranks/merge.py): their steady state as above
+    regions = {region["id"]: region for region in out.get("regions") or []}
+    for rank in out.get("ranks") or []:
+        for entry in rank.get("regions") or [] if rank.get("report") == "report.json" else []:
+            if entry["id"] in regions:
+                entry["steadyState"] = regions[entry["id"]].get("steadyState")
     answer.attach(out)
     _measured_fixes(out)
     return out

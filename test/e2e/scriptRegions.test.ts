@@ -39,10 +39,10 @@ const RECORDED = path.join(FIXTURES, 'recorded');
 /** The recorded run's one region: its headline and its answer in full. */
 function recordedRegion(folder: string): {
   headline: string;
-  answer: { sentence: string; number?: { text?: string } | null };
+  answer: { sentence: string; number: { text?: string } | null };
 } {
   const report = JSON.parse(readFileSync(path.join(RECORDED, folder, 'report.json'), 'utf8')) as {
-    regions: { headline: string; answer: { sentence: string; number?: { text?: string } | null } }[];
+    regions: { headline: string; answer: { sentence: string; number: { text?: string } | null } }[];
   };
   assert.equal(report.regions.length, 1, 'the recorded script has one torch.compile region');
   return report.regions[0]!;
@@ -50,8 +50,8 @@ function recordedRegion(folder: string): {
 
 /** The recorded run's one region's headline, as its CodeLens says it (cut to fit). */
 const recordedLens = (folder: string): string => {
-  const region = recordedRegion(folder);
-  return lensTitle(region.headline, region.answer.number?.text);
+  const { headline, answer } = recordedRegion(folder);
+  return lensTitle(headline, answer.number?.text);
 };
 
 /** The titles of the editor tabs. */
@@ -146,8 +146,8 @@ test(
       assert.equal(tabs.length, 1, `one report tab: ${tabs.join(', ')}`);
       assert.match(
         tabs[0]!,
-        /^Compile Lens: serve_script-\d{8}-\d{6}$/,
-        "named by the run's folder, as the runner names it",
+        /^Compile Lens: serve_script\.py \d\d:\d\d:\d\d$/,
+        'named as the Runs view names the run: its file and when it finished',
       );
       await page.screenshot({ path: path.join(ARTIFACTS, 'script-region-lens.png') });
 

@@ -75,7 +75,7 @@ def _one_way(n: AnswerNumber) -> str | None:
 
 
 def direction_text(n: AnswerNumber) -> str:
-    """ "faster", "slower"; "faster, by a range too wide to decide" where the range points one way but spans too much
+    """ "faster", "slower"; "faster but too wide to decide" where the range points one way but spans too much
     to stand by; "too noisy to say", "no range measured" or "host busy, not trusted" where the number points
     nowhere."""
     direction = n["direction"]  # verdict.directed gives every number its direction
@@ -85,7 +85,7 @@ def direction_text(n: AnswerNumber) -> str:
     if noisy:
         return _NO_DIRECTION[noisy["why"]]
     if way := _one_way(n):
-        return f"{way}, by a range too wide to decide"
+        return f"{way} but too wide to decide"  # no comma: a CodeLens cut at commas keeps the words whole
     return "too noisy to say" if "low" in n and "high" in n else "no range measured"  # a report before ranges
 
 

@@ -292,9 +292,9 @@ def _steady_calls(steady: SteadyState) -> str:
 
 def call_said(call: RegionCall, no_graph: bool = False) -> str | None:
     """What happened at a call that compiled, recompiled or ran eagerly, as its mark on the region's chart says it
-    (schema 1.24, the call's `said`): "recompiled because x's batch changed from 8 to 16; compiling took 1.2 s", "ran
-    eagerly (Dynamo fell back to the original code): …"; None for a call that reused compiled code. no_graph: the
-    region's compiles made no graph."""
+    (schema 1.24, the call's `said`): "recompiled because input 'x' changed size in dimension 0 from 8 to 16;
+    compiling took 1.2 s", "ran eagerly (Dynamo fell back to the original code): …"; None for a call that reused
+    compiled code. no_graph: the region's compiles made no graph."""
     parts = []
     event = call.get("event")
     if event == "recompiled":

@@ -113,12 +113,15 @@ def _event(ids: list[str], compiled_before: bool) -> str:
 
 
 def _recompile_reason(ids: list[str], records: RegionRecords) -> str | None:
-    for cid in ids:
-        if cid in records.recompiles:
-            return str(
-                recompile(records.recompiles[cid], records.starts, lambda r: None, False)["reason"]
-            )  # reason only
-    return None
+    """The call's failed guard: its first recompiled frame's, but the user's own frame's where a library frame (DDP's
+    forward, on its args[0]) saw the same change (explain.seen_through_library): the change the user's finding says."""
+    found = [
+        recompile(records.recompiles[cid], records.starts, lambda r: None, False)
+        for cid in ids
+        if cid in records.recompiles
+    ]
+    said = [r for r in found if not explain.seen_through_library(r, found)]
+    return str(said[0]["reason"]) if said else None
 
 
 def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
