@@ -1,5 +1,5 @@
 // Depth where a user looks, in headless Chromium on the real bundle: a range dragged across a pane gives the
-// table of what ran in it (equal to webview/analysis/rangeSummary.ts), the same range eager vs compiled side by side,
+// table of what ran in it (equal to webview/analysis/rangeSummary.ts), the same steps eager vs compiled side by side,
 // sorted by mouse and keyboard; launch → kernel arrows followed by their links; a graph break shown in the
 // timeline ("focus"). Screenshots in light and dark themes under $SCREENSHOTS (when set) to look at.
 import assert from 'node:assert/strict';
