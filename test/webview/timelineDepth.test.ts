@@ -392,12 +392,24 @@ describe('timeline depth', () => {
     ]);
     const compare = page.locator('section.compare');
     await compare.waitFor();
-    // the heading says which steps, and why step 1 is not among them; the caveat is the table's caption
+    // the heading says which steps, and why step 1 is not among them; the caveat comes before the table's numbers
     assert.match(
       await compare.locator('h3').innerText(),
       /per step \(steps 2–3 of each; step 1 left out: the profiler's start-up/,
     );
-    assert.match(await compare.locator('caption').innerText(), /under the profiler.*verdict above is timed without/is);
+    assert.match(
+      await compare.locator('.compare-caveat').innerText(),
+      /under the profiler.*verdict above is timed without/is,
+    );
+    assert.ok(
+      await compare.evaluate(
+        (s) =>
+          (s.querySelector('.compare-caveat')!.compareDocumentPosition(s.querySelector('table.compare-table')!) &
+            Node.DOCUMENT_POSITION_FOLLOWING) !==
+          0,
+      ),
+      'the caveat is read before the table',
+    );
     // one unit per row
     for (const cells of await compare
       .locator('tr[data-metric]')
