@@ -2,13 +2,13 @@
 and headline (report/answer.py; a region's options as the runner records them now), from the numbers the fixture holds
 (its measurements, in-situ steps, compiler records: as recorded); each compiler record's recompile sites, grouped
 and said as the runner says them (compiler/explain.py) from the recompiles it recorded; a region's story
-(report/story.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
+(report/story.py); its compiled frames' and kernels' names (report/compile_names.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
 pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
 replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
-frequent one's calls; a measured shape fix beside the recompiles it answers, in the answer's words; an attached rank's in-situ skip
+frequent one's calls, and one begun at a call still warming up, from where the calls settle; a measured shape fix beside the recompiles it answers, in the answer's words; an attached rank's in-situ skip
 as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
@@ -27,8 +27,8 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
-from compile_lens_runner.measure import estimator, interleaved, ranges, speedups, step_work, timing  # noqa: E402
-from compile_lens_runner.report import answer, reason_text, shape_text  # noqa: E402
+from compile_lens_runner.measure import estimator, host, interleaved, ranges, speedups, step_work, timing  # noqa: E402
+from compile_lens_runner.report import answer, compile_names, reason_text, shape_text  # noqa: E402
 from compile_lens_runner.script import region_entry, replay, shape_fix  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
@@ -50,7 +50,7 @@ def _recompile_sites(compiler: dict[str, Any]) -> None:
     if not recompiles:
         return
     for recompile in recompiles:
-        recompile["explanation"] = explain.explain_recorded(recompile)
+        recompile["explanation"] = explain.explain_recorded(recompile, bool(compiler.get("cudaGraphs")))
     ranks = {
         (json.dumps(s.get("location"), sort_keys=True), s["pattern"]): s["ranks"]
         for s in compiler.get("recompileSites") or []
@@ -91,8 +91,29 @@ def _cause(text: str) -> str:
     return (explain.timing_cause(old[1], old[2]) if old[1] is not None else explain.timing_cause("", "")) + old[3]
 
 
-def _voided_timing(text: str) -> str:
-    """A voided timing's reason as the runner says it now (explain.recompiled_while_timing), from an older one's."""
+# as the runner says it from schema 1.30: the failed guards, the inputs each side ran on, then what changed and its fix
+_VOIDED = re.compile(
+    r"^(.*), so (\d+) compiles? ran while timing: warm-up ran on (.*?), the timed calls on (.*?)(?:\. (.*)|\.)$", re.S
+)
+
+
+def _voided_timing(text: str, compiler: dict[str, Any] | None) -> str:
+    """A voided timing's reason as the runner says it now (explain.recompiled_while_timing), from an older one's; what
+    changed, from the first recompile that ran while timing (target/mode.py), where the reason said it."""
+    said = _VOIDED.match(text)
+    if said:
+        cause = explain.timing_cause(said[4], said[3])
+        timed = [r for r in (compiler or {}).get("recompiles") or [] if r.get("inTimedRegion")]
+        cuda_graphs = bool((compiler or {}).get("cudaGraphs"))
+        if (
+            said[5]
+            and timed
+            and (found := explain.explain(timed[0]["reason"], timed[0]["allReasons"][0], None, cuda_graphs))
+        ):
+            cause += f". {explain.voided_tail(timed[0]['reason'], found)}"
+        if timed:  # each guard that failed while timing, in today's words
+            return explain.recompiled_while_timing(int(said[2]), [r["reason"] for r in timed], cause)
+        return explain.voided_timing(int(said[2]), said[1].split("; "), cause)
     old = _OLD_VOIDED.match(text)
     if old:
         guards = re.split(r"; (?=\d+/\d+: )", old[2]) if old[2] else []
@@ -214,6 +235,25 @@ def _break_explanation(graph_break: dict[str, Any]) -> None:
     graph_break.setdefault("brokeAt", None)
 
 
+# a contended host's samples, as older runners said them
+_OLD_SHORT_OF_CPUS = re.compile(r"\((\d+) of (\d+) samples found fewer CPUs free than torch's (\d+) threads?")
+
+
+def _host_loads(value: Any) -> None:
+    """Each contended measurement's host load (`hostLoad`, wherever it is kept) said as measure/host.py says it now."""
+    if isinstance(value, list):
+        for item in value:
+            _host_loads(item)
+    elif isinstance(value, dict):
+        load = value.get("hostLoad")
+        if isinstance(load, dict) and load.get("reason"):
+            load["reason"] = _OLD_SHORT_OF_CPUS.sub(
+                lambda m: "(" + host.short_of_cpus(int(m[3]), int(m[1]), int(m[2])), load["reason"]
+            )
+        for item in value.values():
+            _host_loads(item)
+
+
 def _attached_skip(report: dict[str, Any]) -> None:
     """A rank of an attached job (its rank facts name its host: ranks/script.py) recorded, before schema 1.30, no
     in-situ run as if its user had passed --no-in-situ: said as the runner records it now (answer.ATTACHED)."""
@@ -279,6 +319,7 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write)."""
     out = copy.deepcopy(report)
     _attached_skip(out)
+    _host_loads(out)
     for mode in out["modes"]:
         _fastest_rounds(mode)
     for entry in [*out["modes"], *(m for region in out.get("regions") or [] for m in region["measurements"])]:
@@ -288,17 +329,20 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
     for entry in [*out["modes"], *(out.get("regions") or [])]:
         for discarded in entry.get("discardedTimings") or []:
             if discarded.get("invalidReason"):
-                discarded["invalidReason"] = _voided_timing(discarded["invalidReason"])
+                discarded["invalidReason"] = _voided_timing(discarded["invalidReason"], entry.get("compiler"))
         if entry.get("compiler"):
             _recompile_sites(entry["compiler"])
             for graph_break in entry["compiler"].get("graphBreaks") or []:
                 _break_explanation(graph_break)
+            if any("nameText" in f for f in entry["compiler"].get("frames") or []):  # named since schema 1.28
+                compile_names.name_all(entry["compiler"])
     for region in out.get("regions") or []:
         # a steady state pooled over several input signatures (before schema 1.31): its most frequent one's calls,
-        # those that ran compiled code
+        # those that ran compiled code; one that began at a call still warming up: from where the calls settle
         steady = region_entry.steady_state(region["calls"])
         recorded = region.get("steadyState")
-        if recorded and ("signature" in recorded or (steady and steady.get("signatures", 1) > 1)):
+        settled = steady and recorded and steady["fromCall"] != recorded["fromCall"]
+        if recorded and ("signature" in recorded or settled or (steady and steady.get("signatures", 1) > 1)):
             region["steadyState"] = steady
         for measurement in region["measurements"]:
             _ran_eagerly(measurement)
@@ -319,6 +363,12 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
                 {k: situ["work"][side][k] for k in step_work.SideWork.__annotations__} for side in ("eager", "compiled")
             ]
             situ["work"] = step_work.compare(sides[0], sides[1], situ.get("step"))
+    # a torchrun job's rank 0 row is of the merged report's own regions (ranks/merge.py): their steady state as above
+    regions = {region["id"]: region for region in out.get("regions") or []}
+    for rank in out.get("ranks") or []:
+        for entry in rank.get("regions") or [] if rank.get("report") == "report.json" else []:
+            if entry["id"] in regions:
+                entry["steadyState"] = regions[entry["id"]].get("steadyState")
     answer.attach(out)
     _measured_fixes(out)
     return out

@@ -2,7 +2,7 @@
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/shared/report.ts';
 import { digestReport, modeCells, type ReportDigest } from '../extension/present/reportDigest.ts';
-import { formatCount, formatUs, plural } from '../extension/present/numbers.ts';
+import { formatCount, formatUs, formatUsLike, plural } from '../extension/present/numbers.ts';
 import type { TraceComparison } from './analysis/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
@@ -10,6 +10,7 @@ import { explanation, splitTerms } from '../extension/present/glossary.ts';
 import { kernelArg } from '../extension/present/kernelArgs.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 import { followSaid, sourceLink, type Reveal } from './sourceLinks.ts';
+import { calledAsHeading, calledAsName, comparisonCaveat, comparisonTitle } from './timelineWords.ts';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -316,8 +317,10 @@ export function renderComparison(
   say: Record<'before' | 'after', (name: string) => string>,
 ): HTMLElement {
   const section = el('section', 'compare');
-  section.append(el('h3', undefined, `${beforeLabel} → ${afterLabel} (per ${comparison.per})`));
+  section.append(el('h3', undefined, comparisonTitle(beforeLabel, afterLabel, comparison.steps)));
   const table = el('table', 'compare-table');
+  // in its caption, not under it: a "−99%" read before the caveat reads as a win the verdict may deny
+  table.append(el('caption', undefined, comparisonCaveat));
   const head = el('tr');
   for (const title of ['', beforeLabel, afterLabel, 'change']) head.append(el('th', undefined, title));
   table.append(head);
@@ -325,8 +328,10 @@ export function renderComparison(
   for (const row of comparison.rows.filter((r) => r.before !== 0 || r.after !== 0)) {
     const tr = el('tr');
     tr.dataset['metric'] = row.metric;
+    // one unit per row (the larger side's): "13.0 ms → 0.87 ms", not "13.0 ms → 868.6 µs"
+    const largest = Math.max(row.before, row.after);
     const cell = (value: number): HTMLElement => {
-      const td = el('td', 'num', row.unit === 'us' ? formatUs(value) : formatCount(value));
+      const td = el('td', 'num', row.unit === 'us' ? formatUsLike(value, largest) : formatCount(value));
       td.dataset['value'] = String(value);
       return td;
     };
@@ -335,14 +340,6 @@ export function renderComparison(
     table.append(tr);
   }
   section.append(table);
-  // these are profiled steps, the profiler's own cost in them: they say what changed, not how fast (the speedup does)
-  section.append(
-    el(
-      'p',
-      'hint',
-      'Per profiled step, under the profiler (its overhead is in every time here): what changed, not how fast — the speedup above is timed without the profiler.',
-    ),
-  );
   const kernelList = (title: string, kernels: TraceComparison['newKernels'], side: 'before' | 'after'): void => {
     if (kernels.length === 0) return;
     section.append(el('h4', undefined, `${title} (${kernels.length})`));
@@ -359,6 +356,16 @@ export function renderComparison(
   };
   kernelList(`kernels only in ${beforeLabel} (fused away or replaced)`, comparison.disappearedKernels, 'before');
   kernelList(`kernels only in ${afterLabel}`, comparison.newKernels, 'after');
+  if (comparison.calledAs.length) {
+    section.append(el('h4', undefined, calledAsHeading(afterLabel, comparison.calledAs.length)));
+    const list = el('ul', 'kernels called-as');
+    for (const { before, after } of comparison.calledAs) {
+      const times = `${formatUsLike(before.usPer, Math.max(before.usPer, after.usPer))} → ${formatUsLike(after.usPer, Math.max(before.usPer, after.usPer))}`;
+      const said = calledAsName(say.before(before.name), say.after(after.name), afterLabel);
+      list.append(el('li', undefined, `${formatCount(before.countPer)}× ${said} — ${times}`));
+    }
+    section.append(list);
+  }
   const spans = [
     ...comparison.compileSpans.before.map((s) => [beforeLabel, s] as const),
     ...comparison.compileSpans.after.map((s) => [afterLabel, s] as const),

@@ -1,6 +1,7 @@
 // The range selection across a pane (Shift+drag, Shift+←/→): the overlay on the pane (and on its compared
-// pair's other side, the same range of its own axis), and its tables under the panes (rangeTable.ts).
+// pair's other side, the same part of the same steps), and its tables under the panes (rangeTable.ts).
 import { summarizeRange } from './analysis/rangeSummary.ts';
+import { sameStepTime, stepsOverlapped } from './analysis/stepMap.ts';
 import { el } from './panels.ts';
 import { renderRangePair, renderRangeSummary } from './rangeTable.ts';
 import type { TimelineCanvas } from './timeline.ts';
@@ -44,8 +45,7 @@ export class RangeSelection {
     this.range = range;
     const pair = this.pairOf(pane);
     this.host.panes().forEach((view, p) => {
-      view.timeline.range =
-        p === pane || pair?.includes(p) ? [range.from + view.timeline.offset, range.to + view.timeline.offset] : null;
+      view.timeline.range = p === pane || pair?.includes(p) ? this.rangeOn(p) : null;
     });
     this.host.redraw();
     if (done) this.render();
@@ -74,6 +74,22 @@ export class RangeSelection {
     this.set(pane, from, Math.max(from + stepUs / 4, to + direction * stepUs), true);
   }
 
+  /**
+   * The range on pane `p`, in its model's time: on the pane dragged across as dragged; on its pair's other side the
+   * same steps (sameStepTime), so a count compares a step with the same step, not eager's step 1 with three
+   * shorter compiled steps; by the panes' common axis where either has no steps.
+   */
+  private rangeOn(p: number): [number, number] {
+    const { pane, from, to } = this.range!;
+    const panes = this.host.panes();
+    const own = panes[pane]!.timeline;
+    const other = panes[p]!.timeline;
+    const [a, b] = [from + own.offset, to + own.offset];
+    if (p === pane || !own.model.steps.length || !other.model.steps.length)
+      return [from + other.offset, to + other.offset];
+    return [sameStepTime(own.model.steps, other.model.steps, a), sameStepTime(own.model.steps, other.model.steps, b)];
+  }
+
   /** The compared pair a pane belongs to: [eager side, compiled side], or null. */
   private pairOf(pane: number): [number, number] | null {
     const panes = this.host.panes();
@@ -86,13 +102,15 @@ export class RangeSelection {
   private render(): void {
     const box = document.querySelector('.range-box');
     if (!box || !this.range) return;
-    const { pane, from, to } = this.range;
+    const { pane } = this.range;
     const panes = this.host.panes();
     const summaryOf = (p: number) => {
       const view = panes[p]!;
+      const [from, to] = this.rangeOn(p);
       return {
         label: view.label,
-        summary: summarizeRange(view.timeline.model, from + view.timeline.offset, to + view.timeline.offset),
+        summary: summarizeRange(view.timeline.model, from, to),
+        steps: stepsOverlapped(view.timeline.model.steps, from, to),
         say: (name: string) => view.timeline.sayName(name),
       };
     };

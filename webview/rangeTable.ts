@@ -11,7 +11,9 @@ import {
   type SortDirection,
 } from './analysis/rangeSummary.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
-import { rangePairTitle, rangeTitle } from './timelineWords.ts';
+import { formatRangeEnds, formatUsLike } from '../extension/present/numbers.ts';
+import type { StepsCompared } from './analysis/compare.ts';
+import { calledAsName, notCalledText, rangePairTitle, rangeTitle } from './timelineWords.ts';
 import { el, formatChange } from './panels.ts';
 
 interface Column<T> {
@@ -118,6 +120,9 @@ function sortableTable<T>(
   return table;
 }
 
+/** The steps a side's range overlaps (stepMap.stepsOverlapped), null where it overlaps none. */
+type StepsCovered = StepsCompared | null;
+
 /** A trace's name as its timeline says it (a generated kernel by its graph and place: TimelineCanvas.sayName). */
 type Say = (name: string) => string;
 
@@ -145,7 +150,9 @@ export function renderRangeSummary(
 ): HTMLElement {
   const section = el('section', 'range-summary');
   const [from, to] = [summary.fromUs - offset, summary.toUs - offset];
-  section.append(el('h3', undefined, rangeTitle(paneLabel, axisTime(from), axisTime(to), axisTime(to - from))));
+  // in the axis's unit, with the digits its length needs: ends that add up
+  const unit = (/ (µs|ms|s)$/.exec(axisTime(to))?.[1] ?? 'µs') as 'µs' | 'ms' | 's';
+  section.append(el('h3', undefined, rangeTitle(paneLabel, ...formatRangeEnds(from, to, unit))));
   section.append(
     el(
       'p',
@@ -180,17 +187,24 @@ export function renderRangeSummary(
   return section;
 }
 
-const changeText = (row: RangePairRow): string => {
-  if (row.change === 'only before') return 'gone (fused away or replaced)';
-  if (row.change === 'only after') return 'new';
-  const before = row.before!.totalUs;
-  return before > 0 ? formatChange(row.deltaUs / before) : '—';
-};
-
 function pairColumns(before: string, after: string, say: Record<'before' | 'after', Say>): Column<RangePairRow>[] {
-  const side = (r: RangeRow | null, f: 'count' | 'totalUs'): number => (r ? r[f] : 0);
+  const side = (r: RangePairRow['before'], f: 'count' | 'totalUs'): number => (r ? r[f] : 0);
+  // one unit per row, the larger side's: "11.72 ms → 0.11 ms", not "11.72 ms → 106.1 µs"
+  const rowLargest = (r: RangePairRow): number => Math.max(side(r.before, 'totalUs'), side(r.after, 'totalUs'));
   // a name both ran is said as the compiled (after) side says it
-  const name = (r: RangePairRow): string => (r.after ? say.after(r.name) : say.before(r.name));
+  const name = (r: RangePairRow): string =>
+    r.change === 'called as'
+      ? calledAsName(say.before(r.name), say.after(r.calledAs!), after)
+      : r.after
+        ? say.after(r.name)
+        : say.before(r.name);
+  const changeText = (row: RangePairRow): string => {
+    if (row.change === 'only before')
+      return row.calledAs ? notCalledText(say.after(row.calledAs), after) : 'gone (fused away or replaced)';
+    if (row.change === 'only after') return 'new';
+    const total = row.before!.totalUs;
+    return total > 0 ? formatChange(row.deltaUs / total) : '—';
+  };
   return [
     { title: 'name', key: 'name', value: (r) => r.name, text: name, numeric: false },
     {
@@ -204,7 +218,7 @@ function pairColumns(before: string, after: string, say: Record<'before' | 'afte
       title: `${before} total`,
       key: 'beforeTotal',
       value: (r) => side(r.before, 'totalUs'),
-      text: (r) => (r.before ? formatMicros(r.before.totalUs) : '—'),
+      text: (r) => (r.before ? formatUsLike(r.before.totalUs, rowLargest(r)) : '—'),
       numeric: true,
     },
     {
@@ -218,7 +232,7 @@ function pairColumns(before: string, after: string, say: Record<'before' | 'afte
       title: `${after} total`,
       key: 'afterTotal',
       value: (r) => side(r.after, 'totalUs'),
-      text: (r) => (r.after ? formatMicros(r.after.totalUs) : '—'),
+      text: (r) => (r.after ? formatUsLike(r.after.totalUs, rowLargest(r)) : '—'),
       numeric: true,
     },
     { title: 'change', key: 'delta', value: (r) => r.deltaUs, text: changeText, numeric: true },
@@ -227,13 +241,21 @@ function pairColumns(before: string, after: string, say: Record<'before' | 'afte
 
 /** A compared pair's ranges side by side: what fused away, what is new, what got slower. */
 export function renderRangePair(
-  before: { label: string; summary: RangeSummary; say: Say },
-  after: { label: string; summary: RangeSummary; say: Say },
+  before: { label: string; summary: RangeSummary; steps: StepsCovered; say: Say },
+  after: { label: string; summary: RangeSummary; steps: StepsCovered; say: Say },
 ): HTMLElement {
   const section = el('section', 'range-pair');
   const pair = compareRanges(before.summary, after.summary);
+  const length = (s: RangeSummary): number => s.toUs - s.fromUs;
   section.append(
-    el('h3', undefined, rangePairTitle(before.label, after.label, before.summary.toUs - before.summary.fromUs)),
+    el(
+      'h3',
+      undefined,
+      rangePairTitle(
+        { label: before.label, steps: before.steps, us: length(before.summary) },
+        { label: after.label, steps: after.steps, us: length(after.summary) },
+      ),
+    ),
   );
   const columns = pairColumns(before.label, after.label, { before: before.say, after: after.say });
   const initial = { key: 'delta', direction: 'descending' as const };

@@ -4,12 +4,20 @@
 // pixel are merged by jumping straight to the first slice that starts in the next pixel. A frame therefore
 // costs O(rows × pixels × log n), not O(events).
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
-import { SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
+import { SliceKind, SLICE_KIND_COUNT, type TraceModel, type TrackInfo } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import { formatTimeTicks, timeOnTicks } from '../extension/present/numbers.ts';
 import type { CompiledFrame, GraphBreak, KernelProvenance } from '../extension/shared/report.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
-import { markSaid, nameNow, namesNow, namesSaid, stepWords, type SaidName } from './analysis/sliceNames.ts';
+import {
+  markSaid,
+  nameNow,
+  namesNow,
+  namesSaid,
+  stepWords,
+  tracedFrames,
+  type SaidName,
+} from './analysis/sliceNames.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE, markTexts, type MarkBand } from './overlays.ts';
@@ -52,6 +60,8 @@ interface Row {
   first: number;
   end: number;
   y: number;
+  /** a level of a folded Python stack, drawn in its track's one row */
+  folded: boolean;
 }
 
 /** Maps pane time (µs since the aligned step's start) to canvas x and back. */
@@ -71,8 +81,15 @@ export interface DrawStats {
 export class TimelineCanvas {
   readonly canvas = document.createElement('canvas');
   private readonly rows: Row[] = [];
-  private readonly trackTop: number[] = [];
-  readonly height: number;
+  /** per track, its first row's y; -1 for a track not shown */
+  private readonly trackTop: number[];
+  height = 0;
+  /** the tracks drawn: those with a slice (a thread that only ever waited holds none) */
+  private readonly shownTracks: number[];
+  /** how many threads and streams have no slice and are not drawn */
+  readonly hiddenTracks: number;
+  /** the Python stacks the user unfolded (each starts folded) */
+  private readonly unfolded = new Set<number>();
   /** per name id: 1 when it matches the search (all 1 without a search) */
   private nameMatches: Uint8Array;
   private searching = false;
@@ -92,6 +109,8 @@ export class TimelineCanvas {
   /** each found mark's label as the report said it, before the user's edits moved the lines it names */
   private marksSaid: SaidName[] = [];
   private paneFrames: readonly CompiledFrame[] | null = null;
+  /** the compiles as the trace's own Python stacks name them (tracedFrames), found once */
+  private tracedCompiles: CompiledFrame[] | null = null;
   private paneKernels: KernelProvenance[] | null = null;
   private paneBreaks: GraphBreak[] | null = null;
   /** per name id, the names said otherwise than the trace says them, as the report said them (sliceName) */
@@ -115,21 +134,63 @@ export class TimelineCanvas {
     private readonly linesNow: LinesNow = { line: (_place, line) => line, named: () => null },
   ) {
     this.nameMatches = new Uint8Array(model.names.length).fill(1);
-    this.trackNames = distinctTrackNames(model.tracks);
+    this.trackTop = new Array<number>(model.tracks.length).fill(-1);
     this.top = AXIS_HEIGHT + (mayHaveMarks(model) ? MARK_LANE : 0);
+    const slices = new Uint32Array(model.tracks.length);
+    for (let i = 0; i < model.count; i++) slices[model.track[i]!]!++;
+    this.shownTracks = model.tracks.flatMap((_, t) => (slices[t]! > 0 ? [t] : []));
+    // told apart from the shown ones only: a hidden track's name is never drawn
+    const distinct = distinctTrackNames(this.shownTracks.map((t) => model.tracks[t]!));
+    const names = model.tracks.map((t) => t.name);
+    this.shownTracks.forEach((t, k) => (names[t] = distinct[k]!));
+    this.trackNames = names;
+    // a thread is hidden when neither its ops' track nor its Python stack's holds a slice
+    const thread = (t: TrackInfo): string => `${t.gpu}\u0000${t.pid}\u0000${t.tid}`;
+    const shown = new Set(this.shownTracks.map((t) => thread(model.tracks[t]!)));
+    this.hiddenTracks = new Set(model.tracks.map(thread).filter((key) => !shown.has(key))).size;
+    this.layOut();
+    for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
+  }
+
+  /**
+   * Each shown track's rows from `top` down: a folded Python stack's levels all in its one row (the deepest frame
+   * drawn over the ones it ran in), every other track a row per level.
+   */
+  private layOut(): void {
+    const model = this.model;
+    this.rows.length = 0;
+    this.trackTop.fill(-1);
     let y = this.top;
     let i = 0;
-    for (let track = 0; track < model.tracks.length; track++) {
-      this.trackTop.push(y);
+    for (const track of this.shownTracks) {
+      while (i < model.count && model.track[i]! < track) i++;
+      this.trackTop[track] = y;
+      const folded = this.isFolded(track);
       for (let depth = 0; depth <= model.tracks[track]!.maxDepth; depth++) {
         const first = i;
         while (i < model.count && model.track[i] === track && model.depth[i] === depth) i++;
-        this.rows.push({ track, depth, first, end: i, y: y + depth * ROW_HEIGHT });
+        this.rows.push({ track, depth, first, end: i, y: y + (folded ? 0 : depth) * ROW_HEIGHT, folded });
       }
-      y += (model.tracks[track]!.maxDepth + 1) * ROW_HEIGHT + TRACK_GAP;
+      y += (folded ? 1 : model.tracks[track]!.maxDepth + 1) * ROW_HEIGHT + TRACK_GAP;
     }
     this.height = y;
-    for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
+    this.fittedNames = null;
+  }
+
+  private isFolded(track: number): boolean {
+    return this.model.tracks[track]!.stack === true && !this.unfolded.has(track);
+  }
+
+  /**
+   * Folds or unfolds the Python stack whose name is at canvas height y (a click on its name); false where no
+   * stack's name is there. The canvas's height changes: the caller redraws.
+   */
+  toggleStackAt(y: number): boolean {
+    const track = this.trackAt(y);
+    if (track < 0 || !this.model.tracks[track]!.stack || y > this.trackTop[track]! + ROW_HEIGHT) return false;
+    if (!this.unfolded.delete(track)) this.unfolded.add(track);
+    this.layOut();
+    return true;
   }
 
   /**
@@ -148,7 +209,9 @@ export class TimelineCanvas {
   /** The compiles of the report entry this trace was profiled for, to name its marks and compiled regions by
    *  function (compileNames.ts). */
   get frames(): readonly CompiledFrame[] | null {
-    return this.paneFrames;
+    // a trace opened without its report: its compiles by the code they ran, where its Python stacks say
+    if (!this.paneFrames?.length) this.paneFrames = this.tracedCompiles ??= tracedFrames(this.model);
+    return this.paneFrames.length ? this.paneFrames : null;
   }
 
   set frames(frames: readonly CompiledFrame[] | null) {
@@ -258,6 +321,8 @@ export class TimelineCanvas {
     const stats: DrawStats = { rects: 0, slices: 0, rows: 0, labels: 0 };
     this.rectCounts.fill(0);
     const labels: number[] = [];
+    /** labels a folded stack may draw: only the deepest frame at a place, the one drawn over the others */
+    const foldedLabels: { i: number; x0: number; x1: number }[] = [];
 
     for (const row of this.rows) {
       if (row.first === row.end) continue;
@@ -294,8 +359,10 @@ export class TimelineCanvas {
             next = lowerBoundStart(model, lo + 1, Math.min(hi, rowEnd), pixelEnd);
           }
           x1 = Math.max(Math.floor(x0) + 1, Math.min(width, toX(start[next - 1]! + dur[next - 1]!)));
-        } else if (x1 - x0 >= MIN_LABEL_PX) {
-          labels.push(i);
+        } else if (x1 - x0 >= MIN_LABEL_PX && model.kind[i] !== SliceKind.Step) {
+          // (a profiler step's slice is the step the axis's ruler names: said once, there)
+          if (row.folded) foldedLabels.push({ i, x0, x1 });
+          else labels.push(i);
         }
         stats.slices += next - i;
         const bucket =
@@ -313,6 +380,9 @@ export class TimelineCanvas {
       }
       flush();
     }
+    const deeper = (a: { i: number; x0: number; x1: number }, b: { i: number; x0: number; x1: number }): boolean =>
+      model.track[b.i] === model.track[a.i] && model.depth[b.i]! > model.depth[a.i]! && b.x0 < a.x1 && a.x0 < b.x1;
+    for (const label of foldedLabels) if (!foldedLabels.some((other) => deeper(label, other))) labels.push(label.i);
     this.fillBuckets(ctx, theme);
     stats.labels = labels.length;
     const m = canvasMeasure(ctx);
@@ -421,14 +491,19 @@ export class TimelineCanvas {
   }
 
   private rowY(i: number): number {
-    return this.trackTop[this.model.track[i]!]! + this.model.depth[i]! * ROW_HEIGHT;
+    const track = this.model.track[i]!;
+    return this.trackTop[track]! + (this.isFolded(track) ? 0 : this.model.depth[i]! * ROW_HEIGHT);
   }
 
-  /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view. */
+  /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view from time 0 on. */
   private ticks(scale: TimeScale, width: number): Tick[] {
     const ticks = scale.ticks(tickCount(width));
     const labels = formatTimeTicks(ticks);
-    return ticks.map((t, k) => ({ x: scale(t), label: labels[k]! })).filter(({ x }) => x >= LABEL_WIDTH && x <= width);
+    // none before the aligned step's start: a time there would read negative ("−5 ms"); the step ruler says what
+    // lies there ("before step 1")
+    return ticks
+      .map((t, k) => ({ t, x: scale(t), label: labels[k]! }))
+      .filter(({ t, x }) => t >= 0 && x >= LABEL_WIDTH && x <= width);
   }
 
   /**
@@ -442,7 +517,8 @@ export class TimelineCanvas {
       const x = xOf(step.start);
       if (x < LABEL_WIDTH || x > width || x - lastLineX < 1) continue;
       const label = stepWords(step.label);
-      edges.push({ x, label, short: /(\d+)$/.exec(label)?.[1] ?? null });
+      const first = step === this.model.steps[0];
+      edges.push({ x, label, short: /(\d+)$/.exec(label)?.[1] ?? null, before: first ? `before ${label}` : null });
       lastLineX = x;
     }
     return edges;
@@ -482,10 +558,15 @@ export class TimelineCanvas {
     ctx.clearRect(0, AXIS_HEIGHT, LABEL_WIDTH, this.height);
     const page: Paint = { colour: theme.background, alpha: 1 };
     const ink: Paint = { colour: readableInk(composite([page]), [theme.foreground]), alpha: 1 };
-    if (this.fittedNames?.font !== ctx.font)
-      this.fittedNames = { font: ctx.font, names: fitNames(this.trackNames, LABEL_WIDTH - 2 * NAME_INSET, m) };
-    const texts = this.fittedNames.names.map((name, t) =>
-      placeText(m, 'track', name, NAME_INSET, this.trackTop[t]! + ROW_HEIGHT / 2, ink, [page]),
+    if (this.fittedNames?.font !== ctx.font) {
+      // a Python stack's name says whether a click unfolds it (▸) or folds it (▾)
+      const names = this.shownTracks.map(
+        (t) => `${this.model.tracks[t]!.stack ? (this.isFolded(t) ? '▸ ' : '▾ ') : ''}${this.trackNames[t]!}`,
+      );
+      this.fittedNames = { font: ctx.font, names: fitNames(names, LABEL_WIDTH - 2 * NAME_INSET, m) };
+    }
+    const texts = this.fittedNames.names.map((name, k) =>
+      placeText(m, 'track', name, NAME_INSET, this.trackTop[this.shownTracks[k]!]! + ROW_HEIGHT / 2, ink, [page]),
     );
     for (const text of texts) drawText(ctx, text);
     return texts;
@@ -493,8 +574,18 @@ export class TimelineCanvas {
 
   /** The whole name of the track at canvas height y (the label column cuts long ones), or null. */
   trackNameAt(y: number): string | null {
-    for (let t = this.model.tracks.length - 1; t >= 0; t--) if (y >= this.trackTop[t]!) return this.trackNames[t]!;
-    return null;
+    const track = this.trackAt(y);
+    if (track < 0) return null;
+    const stack = this.model.tracks[track]!.stack;
+    const fold = this.isFolded(track) ? 'click its name to unfold it' : 'click its name to fold it';
+    return stack ? `${this.trackNames[track]!}\n(Python frames: ${fold})` : this.trackNames[track]!;
+  }
+
+  /** The shown track at canvas height y, or -1 above the first. */
+  private trackAt(y: number): number {
+    for (let k = this.shownTracks.length - 1; k >= 0; k--)
+      if (y >= this.trackTop[this.shownTracks[k]!]!) return this.shownTracks[k]!;
+    return -1;
   }
 
   /** Canvas point at the middle of slice i's visible part under `scale`, or null when it is off screen. */
@@ -508,13 +599,17 @@ export class TimelineCanvas {
   /** The slice under canvas point (x, y), allowing 2 px of slack for tiny slices; -1 when none. */
   hitTest(x: number, y: number, scale: TimeScale): number {
     if (x < LABEL_WIDTH) return -1;
-    const row = this.rows.find((r) => y >= r.y && y < r.y + ROW_HEIGHT);
-    if (!row || row.first === row.end) return -1;
     const model = this.model;
     const t = scale.invert(x) + this.offset;
     const slack = Math.abs(scale.invert(x + 2) - scale.invert(x));
-    const i = lowerBoundStart(model, row.first, row.end, t + slack) - 1;
-    if (i >= row.first && model.start[i]! + model.dur[i]! >= t - slack) return i;
+    // a folded stack's levels share a row: the deepest frame there, the one drawn on top
+    for (let r = this.rows.length - 1; r >= 0; r--) {
+      const row = this.rows[r]!;
+      if (y < row.y || y >= row.y + ROW_HEIGHT || row.first === row.end) continue;
+      const i = lowerBoundStart(model, row.first, row.end, t + slack) - 1;
+      if (i >= row.first && model.start[i]! + model.dur[i]! >= t - slack) return i;
+      if (!row.folded) return -1;
+    }
     return -1;
   }
 }

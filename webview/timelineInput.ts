@@ -135,6 +135,10 @@ export class TimelineInput {
           return;
         }
         if (event.shiftKey) return;
+        if (event.offsetX < LABEL_WIDTH) {
+          if (pane.timeline.toggleStackAt(event.offsetY)) this.host.redraw();
+          return;
+        }
         const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
         this.host.select(p, i, details);
       });

@@ -115,6 +115,8 @@ export interface StepEdge {
   x: number;
   label: string;
   short: string | null;
+  /** the trace's first step: what the stretch before its line is ("before step 1"); null for the others */
+  before: string | null;
 }
 
 /**
@@ -122,7 +124,8 @@ export interface StepEdge {
  * one before or run past the right edge: one turned to the tick's left reads as the tick before's), each step label
  * right of its line in the second row, ending before the next step's line: whole, or its number ("2") once a whole
  * label has said what the numbers count and from then on ("step 1 │ 2 │ 3", never "step 1 │ 2 │ step 3" nor a lone
- * "3"); tick lines in the first row, step lines from the second row down.
+ * "3"), the last one in view after whole labels whole or not at all; tick lines in the first row, step lines from the second row
+ * down.
  */
 export function axisLayout(
   ticks: readonly Tick[],
@@ -144,6 +147,10 @@ export function axisLayout(
     texts.push(placeText(m, 'tick', label, at, AXIS_ROW / 2, ink, under));
     free = at + w + 2 * PAD;
   }
+  const lead = steps[0]?.before;
+  // the trace's first step in view: the stretch before it named, where the axis has no time (its ticks start at 0)
+  if (lead && steps[0]!.x - PAD - m.width(lead) >= left + PAD)
+    texts.push(placeText(m, 'step', lead, steps[0]!.x - PAD - m.width(lead), AXIS_ROW + AXIS_ROW / 2, ink, under));
   let said: 'none' | 'whole' | 'short' = 'none';
   steps.forEach(({ x, label, short }, k) => {
     lines.push({ role: 'step', x, w: 1, y0: AXIS_ROW, y1: height });
@@ -151,9 +158,18 @@ export function axisLayout(
     // a label whole or its short form, never cut ("cal…" says less than "2"); past its step's end into the gap
     // before the next one's line, where it still reads as its line's
     const room = Math.min(next, width) - PAD - (x + 1 + PAD);
-    const forms = said === 'none' ? [label] : said === 'whole' ? [label, short] : [short];
+    // where the pane's edge, not the next step, leaves no room for the whole label after whole ones, none: a
+    // number there would read as a stray digit ("step 2 │ 3" at the edge)
+    const atEdge = next > width;
+    const forms =
+      said === 'none' || (atEdge && said === 'whole') ? [label] : said === 'whole' ? [label, short] : [short];
     const text = forms.find((t) => t !== null && m.width(t) <= room);
-    if (!text) return;
+    // a step with no room even for its number: the ones after it say theirs as numbers too ("step 1 │ │ 3", never
+    // "step 1 │ │ step 3", which reads as if a step were missing)
+    if (!text) {
+      if (said === 'whole') said = 'short';
+      return;
+    }
     said = text === label && said !== 'short' ? 'whole' : 'short';
     texts.push(placeText(m, 'step', text, x + 1 + PAD, AXIS_ROW + AXIS_ROW / 2, ink, under));
   });

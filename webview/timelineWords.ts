@@ -2,7 +2,8 @@
 // a finding was placed), written here and nowhere else in the webview. Words about the report's data are the
 // runner's (native-runner/compile_lens_runner/report/), shown as carried; these are only the timeline's state, from
 // its panes, times and counts.
-import { plural } from '../extension/present/numbers.ts';
+import { formatWhole, plural } from '../extension/present/numbers.ts';
+import type { StepsCompared } from './analysis/compare.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 
 /** While the traces are read: "Reading the trace…", "Reading 2 more traces…". */
@@ -11,17 +12,101 @@ export const readingTraces = (count: number, more = false): string =>
 
 export const comparisonPending = 'The comparison of the traces appears when they have fully loaded.';
 
+/**
+ * A pane's title: "eager — 70 events, 3 steps", its steps counted by what its markers call them ("3 calls" where
+ * they were found as repeated calls), and the threads it does not show: "· 2 threads with no events not shown".
+ */
+export const paneTitle = (
+  pane: string,
+  events: number,
+  steps: { label: string }[],
+  hiddenThreads: number,
+  loading: boolean,
+): string => {
+  const unit = steps[0]?.label.startsWith('call ') ? 'call' : 'step';
+  const hidden = hiddenThreads ? ` · ${plural(hiddenThreads, 'thread')} with no events not shown` : '';
+  return `${pane} — ${formatWhole(events)} ${events === 1 ? 'event' : 'events'}, ${plural(steps.length, unit)}${hidden}${loading ? ' — loading all slices…' : ''}`;
+};
+
+/**
+ * The line under a pane's title: which of its steps are in view (the title counts them all), and that they ran
+ * under the profiler, so they are not the timed numbers: "steps 1–2 of 3 in view · run under the profiler (its
+ * overhead included): the answer's times are timed without it".
+ */
+export function paneStepsNote(
+  inView: StepsCompared | null,
+  steps: { label: string }[],
+  timedElsewhere: boolean,
+): string {
+  const unit = steps[0]?.label.startsWith('call ') ? 'call' : 'step';
+  const shown = !steps.length
+    ? ''
+    : inView
+      ? `${inView.first === inView.last ? `${unit} ${inView.first}` : `${unit}s ${inView.first}–${inView.last}`} of ${steps.length} in view · `
+      : `none of its ${plural(steps.length, unit)} in view · `;
+  const timed = timedElsewhere ? ": the answer's times are timed without it" : '';
+  return `${shown}run under the profiler (its overhead included)${timed}`;
+}
+
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;
+
+const stepsText = (s: StepsCompared): string => (s.first === s.last ? `step ${s.first}` : `steps ${s.first}–${s.last}`);
+
+/** The compare table's heading: "eager → default, per step (steps 2–3 of each; step 1 left out: …)". */
+export function comparisonTitle(
+  before: string,
+  after: string,
+  steps: { before: StepsCompared | null; after: StepsCompared | null },
+): string {
+  if (!steps.before || !steps.after) return `${before} → ${after}, whole trace`;
+  const which =
+    stepsText(steps.before) === stepsText(steps.after)
+      ? `${stepsText(steps.before)} of each`
+      : `${before} ${stepsText(steps.before)}, ${after} ${stepsText(steps.after)}`;
+  const leftOut =
+    steps.before.first > 1 || steps.after.first > 1
+      ? "; step 1 left out: the profiler's start-up and the first call's own costs are in it"
+      : '';
+  return `${before} → ${after}, mean per step (${which}${leftOut})`;
+}
+
+/** The compare table's caption: its steps ran under the profiler, so they say what changed, not how fast. */
+export const comparisonCaveat =
+  'Under the profiler (its overhead is in every time here): what ran, not how fast. The verdict above is timed without the profiler.';
 
 /** A selected range of a pane: "default: 1.2 ms – 3.4 ms on its axis (2.2 ms)" (times on the pane's axis, said
  *  as its ticks are). */
 export const rangeTitle = (pane: string, from: string, to: string, length: string): string =>
   `${pane}: ${from} – ${to} on its axis (${length})`;
 
-/** The same range of two panes compared: "eager → default, the same range of each: 2.2 ms". */
-export const rangePairTitle = (before: string, after: string, durUs: number): string =>
-  `${before} → ${after}, the same range of each: ${formatMicros(durUs)}`;
+/** A compared pair's ranges: the same steps of each, "eager → default, step 1 of each (the same share of it):
+ *  eager 37.23 ms, default 8.38 ms"; where either side has no steps, "the same range of each: 2.2 ms". */
+export function rangePairTitle(
+  before: { label: string; steps: StepsCompared | null; us: number },
+  after: { label: string; steps: StepsCompared | null; us: number },
+): string {
+  if (!before.steps || !after.steps)
+    return `${before.label} → ${after.label}, the same range of each: ${formatMicros(before.us)}`;
+  const steps = stepsText(before.steps);
+  const which =
+    steps === stepsText(after.steps)
+      ? `${steps} of each (the same share of ${before.steps.first === before.steps.last ? 'it' : 'them'})`
+      : `${before.label} ${steps}, ${after.label} ${stepsText(after.steps)}`;
+  return `${before.label} → ${after.label}, ${which}: ${before.label} ${formatMicros(before.us)}, ${after.label} ${formatMicros(after.us)}`;
+}
+
+/** A range pair's row for an op the compiled side calls under another name, nested in it on the eager side:
+ *  "aten::conv2d, called as aten::convolution in default". */
+export const calledAsName = (before: string, inner: string, after: string): string =>
+  `${before}, called as ${inner} in ${after}`;
+
+/** The compare's list of such ops: "kernels default calls under another name (2)". */
+export const calledAsHeading = (after: string, count: number): string =>
+  `kernels ${after} calls under another name, not fused away (${count})`;
+
+/** A range pair's change for an op the other side does not call, where it calls one nested in it directly. */
+export const notCalledText = (inner: string, after: string): string => `not called: ${after} calls ${inner} directly`;
 
 /** A finding "Show in timeline" placed: where, when on the pane's axis (in the axis's unit: `at`), and how many
  *  places are outlined. */

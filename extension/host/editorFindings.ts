@@ -10,7 +10,7 @@ import { digestRegion, regionLine, type RegionDigest } from '../present/regionDi
 import { runHeadline } from '../present/headline.ts';
 import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
 import { findTargetFunctions } from '../editor/targets.ts';
-import { shortLine } from '../present/lensLine.ts';
+import { lensTitle } from '../present/lensLine.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { cellLocation, notebookCellTexts, placeOfDocument } from './notebooks.ts';
 
@@ -38,8 +38,8 @@ function toDiagnostic(finding: Finding, line: number): vscode.Diagnostic {
       ? vscode.DiagnosticSeverity.Information
       : vscode.DiagnosticSeverity.Warning,
   );
+  // no code: Problems showed ours bare ("Compile Lens(GB0124)", "(recompile)"); the hover links PyTorch's, labelled
   diagnostic.source = 'Compile Lens';
-  diagnostic.code = finding.docUrl ? { value: finding.code, target: vscode.Uri.parse(finding.docUrl) } : finding.code;
   return diagnostic;
 }
 
@@ -178,7 +178,7 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
           const full = runHeadline(last.report);
           lenses.push(
             new vscode.CodeLens(range, {
-              title: shortLine(full),
+              title: lensTitle(full, last.report.answer?.number?.text),
               tooltip: full,
               command: OPEN_REPORT_COMMAND,
               arguments: [last.reportPath],
@@ -206,7 +206,7 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         // on its own torch.compile line the answer needs no region name: short, the answer first; the whole line, named, in the tooltip
         lenses.push(
           new vscode.CodeLens(range, {
-            title: shortLine(region.headline),
+            title: lensTitle(region.headline, region.number),
             tooltip: regionLine(region),
             command: OPEN_REPORT_COMMAND,
             arguments: [reportPath],

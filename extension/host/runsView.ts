@@ -72,12 +72,12 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
         (r) => r.reportPath !== node.run.reportPath && runKey(r.target) === runKey(node.run.target),
       );
       if (!same.length) {
-        void vscode.window.showInformationMessage(`No other run of ${node.run.label} to compare with.`);
+        void vscode.window.showInformationMessage(`No other run of ${node.run.name} to compare with.`);
         return;
       }
       pair = (
         await vscode.window.showQuickPick(
-          same.map((run) => ({ label: run.description, detail: run.reportPath, run })),
+          same.map((run) => ({ label: run.label, description: run.description, detail: run.reportPath, run })),
           { placeHolder: `Compare ${node.run.label} (${node.run.description}) with…`, matchOnDetail: true },
         )
       )?.run;

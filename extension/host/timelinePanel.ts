@@ -8,6 +8,7 @@ import { isTimelineSource, reportMessage, sendTraces, type TimelineContent } fro
 import { renderWebviewHtml } from '../editor/webviewHtml.ts';
 import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../node/timelineSelection.ts';
 import { loadReport, type LoadedReport } from '../node/reportFile.ts';
+import { runTabTitle } from '../present/runList.ts';
 import { commonFolder, readTimelineSource } from '../node/timelineSource.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type OpenGeneratedCodeArgs } from './generatedCode.ts';
 import { EditedLines } from '../shared/movedLines.ts';
@@ -168,12 +169,24 @@ function attachPanel(
   log: vscode.OutputChannel,
   opening: Opening = {},
 ): vscode.Disposable {
-  const listener = attach(panel.webview, extensionUri, source, titleOf(source), log, opening);
+  const report = reportOf(source, opening);
+  const listener = attach(panel.webview, extensionUri, source, titleOf(source), log, {
+    ...opening,
+    ...(report ? { report } : {}),
+  });
+  // a report's tab is named as the Runs view names the run, once its report is read
+  let attached = true;
+  void report?.then(
+    (loaded) => attached && (panel.title = runTabTitle(loaded.report)),
+    () => {},
+  );
   const disposed = panel.onDidDispose(() => {
+    attached = false;
     listener.dispose();
   });
   return {
     dispose: () => {
+      attached = false;
       listener.dispose();
       disposed.dispose();
     },
@@ -251,7 +264,6 @@ export class ReportTabs implements vscode.Disposable {
     tab.attached.dispose();
     tab.attached = attachPanel(tab.panel, this.extensionUri, source, this.log, { ...opening, report });
     tab.report = report;
-    tab.panel.title = titleOf(source);
     tab.panel.reveal(tab.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
     return tab.panel;
   }

@@ -378,7 +378,11 @@ export function findingMessage(finding: Finding): string {
   return `${kind}: ${findingText(finding)}${ranks ? ` (${ranks})` : ''}`;
 }
 
-/** Markdown for the hover over the finding's line. Strings from the report are escaped: they are data. */
+/**
+ * Markdown for the hover over the finding's line: what Problems does not say. VS Code shows the line's diagnostic
+ * (findingMessage: the finding's sentence) above this hover, so the hover leads with the fix and never says the
+ * sentence again (reportA N4). Strings from the report are escaped: they are data.
+ */
 export function findingHover(finding: Finding): string {
   const esc = escapeMarkdown;
   const lines: string[] = [];
@@ -387,20 +391,19 @@ export function findingHover(finding: Finding): string {
     finding.kind !== 'divergence' && finding.count > 1
       ? (finding.countText ?? `${KIND_TITLE[finding.kind]} ×${finding.count}`)
       : KIND_TITLE[finding.kind];
-  // a divergence's sentence names its ranks itself
-  const tags =
-    finding.kind === 'divergence' ? [] : [...finding.modes, rankText(finding)].filter((t): t is string => t !== null);
-  lines.push(`**Compile Lens — ${title}**${tags.length ? ` (${tags.map(esc).join(', ')})` : ''}`, '');
+  // a divergence's sentence names its ranks itself; modes named as modes ("mode default": "Graph break (default)"
+  // read as a kind of break), a script's own compile ("script") as none
+  const modes = finding.modes.filter((m) => m !== 'script');
+  const modeTag = modes.length ? `${modes.length > 1 ? 'modes' : 'mode'} ${modes.join(', ')}` : null;
+  const tags = finding.kind === 'divergence' ? [] : [modeTag, rankText(finding)].filter((t): t is string => t !== null);
+  lines.push(`**Compile Lens — ${title}**${tags.length ? ` (${tags.map(esc).join(', ')})` : ''}`);
   // said in the user's terms where the runner could (PyTorch's words then close the hover, quoted), else PyTorch's
   const said = findingText(finding);
   const quoted = said !== finding.reason && finding.quote !== null;
-  lines.push(
-    `**${finding.kind === 'divergence' ? 'What differed' : quoted ? 'What happened' : 'Reason'}:** ${esc(said)}`,
-  );
   // the answer first: what to do, then why and what it cost
   if (finding.fix) lines.push('', `**Fix:** ${esc(finding.fix)}`);
   // a CUDA-graph skip's `what` is its cost; PyTorch's own message is its hint
-  if (finding.what && !quoted)
+  if (finding.what && !quoted && finding.what !== said)
     lines.push('', `**${finding.kind === 'cuda-graphs' ? 'Cost' : 'What happened'}:** ${esc(finding.what)}`);
   if (finding.trigger) lines.push('', `**Triggered by:** ${esc(finding.trigger)}`);
   // a break the runner explained needs no hint into PyTorch's internals (a Google doc, a config flag): its fix is above
@@ -412,14 +415,19 @@ export function findingHover(finding: Finding): string {
     );
   if (finding.kind === 'graph-break' && finding.cost) lines.push('', `**Cost:** ${esc(finding.cost)}`);
   if (quoted) lines.push('', "**PyTorch's words:**", '', `> ${esc(finding.quote!)}`);
-  // the compiler's words used above, each in one phrase (glossary.ts)
+  // the compiler's words used here and in the message above, each in one phrase (glossary.ts)
   const terms = explanationsOf(
-    [title, quoted ? finding.quote : finding.reason, finding.what, finding.trigger, finding.hint]
+    [title, said, quoted ? finding.quote : finding.reason, finding.what, finding.trigger, finding.hint]
       .filter(Boolean)
       .join('\n'),
   );
   if (terms.length) lines.push('', ...terms.map((t) => `- *${esc(t)}*`));
-  if (finding.docUrl) lines.push('', `[${esc(finding.code)} — PyTorch docs](${finding.docUrl})`);
+  // PyTorch's code for a graph break (GB0124) said as what it is, as a link to its page
+  if (finding.docUrl)
+    lines.push(
+      '',
+      `[${/^GB\d+$/.test(finding.code) ? `PyTorch's graph-break code ${esc(finding.code)}` : `PyTorch's docs on this ${title.toLowerCase()}`}](${finding.docUrl})`,
+    );
   return lines.join('\n');
 }
 

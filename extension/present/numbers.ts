@@ -27,6 +27,26 @@ export function formatMs(ms: number): string {
 /** "14.2 ms", "868.6 µs": a profiled step's time, from the trace's microseconds (from 1 ms on, as formatMs) */
 export const formatUs = (us: number): string => (us >= 1000 ? formatMs(us / 1000) : `${us.toFixed(1)} µs`);
 
+/** A time in the unit formatUs gives `largestUs`, so the times of one row read alike: "0.87 ms" beside "13.0 ms" */
+export function formatUsLike(us: number, largestUs: number): string {
+  if (largestUs < 1000) return `${us.toFixed(1)} µs`;
+  if (largestUs >= 1e6) return `${(us / 1e6).toFixed(us >= 1e6 ? 1 : 2)} s`;
+  const ms = us / 1000;
+  return `${ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms >= 0.1 || ms === 0 ? ms.toFixed(2) : ms.toFixed(3)} ms`;
+}
+
+/** A range's ends and length in one unit (`unit`: the axis's), with digits enough for 3 significant ones in its
+ *  length, which is the rounded ends' difference: "1.4 ms – 38.6 ms (37.2 ms)", never "1 ms – 39 ms (37 ms)" */
+export function formatRangeEnds(fromUs: number, toUs: number, unit: 'µs' | 'ms' | 's'): [string, string, string] {
+  const perUnit = unit === 's' ? 1e6 : unit === 'ms' ? 1e3 : 1;
+  const length = (toUs - fromUs) / perUnit;
+  const digits = length > 0 ? Math.min(6, Math.max(0, 2 - Math.floor(Math.log10(length)))) : 0;
+  const [from, to] = [fromUs / perUnit, toUs / perUnit].map((v) => Number(v.toFixed(digits)));
+  const say = (v: number): string =>
+    `${v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).replace('-', '−')} ${unit}`;
+  return [say(from!), say(to!), say(to! - from!)];
+}
+
 /** "−5 ms", "0 ms", "40 ms", "250 µs", "1.5 s": a time axis's tick labels (ticks in µs, evenly spaced), each in the
  *  unit of their spacing, so that a 40 ms step reads "40 ms", not "40,000 µs" */
 export function formatTimeTicks(ticksUs: number[]): string[] {

@@ -79,7 +79,7 @@ export function compareRuns(before: Report, after: Report): string {
   const [was, now] = [runListEntry(before, ''), runListEntry(after, '')];
   const when = (r: Report) => timeOf(r.createdAt) || r.createdAt;
   const out = [
-    `# ${escapeMarkdown(now.label)}: ${when(before)} → ${when(after)}`,
+    `# ${escapeMarkdown(now.name)}: ${when(before)} → ${when(after)}`,
     '',
     `before: ${escapeMarkdown(was.description)}  `,
     `after: ${escapeMarkdown(now.description)}`,

@@ -7,11 +7,14 @@ import type { Report } from '../shared/report.ts';
 
 export interface RunListEntry {
   reportPath: string;
-  /** "serve_script.py", "mlp" */
+  /** what ran: "serve_script.py", "mlp" */
+  name: string;
+  /** the row's label: what ran and when it finished, "serve_script.py 14:02:07" (reportC J10: at the row's end, the
+   *  time was cut away, and two runs of one file read alike); the run's tab says the same (runTabTitle) */
   label: string;
-  /** "stay eager: 0.82× per call replayed (0.77–0.88×) · 1 graph — r0 TinyTransformer · 2026-11-23 14:02:07": the answer first */
+  /** the runner's headline: "stay eager: 0.82× per call replayed (0.77–0.88×) · 1 graph — r0 TinyTransformer" */
   description: string;
-  /** every region's or mode's line, the status and the report's path */
+  /** when, with its date; every region's or mode's line, the status and the report's path */
   tooltip: string;
   createdAt: string;
   /** what ran: runs of the same target compare (editor/findingStore.ts runKey) */
@@ -27,6 +30,13 @@ export const timeOf = (iso: string): string => {
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
 };
 
+/** The time of day of timeOf ("14:02:07"): where a run is named beside its file (the Runs view's row, its tab). */
+const clockOf = (iso: string): string => timeOf(iso).slice('2026-11-23 '.length);
+
+/** A run's report tab: named as the Runs view's row names it, "Compile Lens: serve_script.py 14:02:07" (reportC N9:
+ *  the tab said the run folder's start time, the compare the report's). */
+export const runTabTitle = (report: Report): string => `Compile Lens: ${runListEntry(report, '').label}`;
+
 export function runListEntry(report: Report, reportPath: string): RunListEntry {
   const lines =
     report.target.kind === 'script'
@@ -40,10 +50,11 @@ export function runListEntry(report: Report, reportPath: string): RunListEntry {
         : report.target.name;
   return {
     reportPath,
-    label: name,
-    description: [runHeadline(report), timeOf(report.createdAt)].filter(Boolean).join(' · '),
+    name,
+    label: [name, clockOf(report.createdAt)].filter(Boolean).join(' '),
+    description: runHeadline(report),
     tooltip: [
-      `${name} — ${report.status}${report.error ? `: ${report.error.message}` : ''}`,
+      `${name} — ${[timeOf(report.createdAt), report.status].filter(Boolean).join(', ')}${report.error ? `: ${report.error.message}` : ''}`,
       ...lines,
       reportPath,
     ].join('\n'),

@@ -197,9 +197,12 @@ test(
       );
       assert.ok(line > 1, `opened at the kernel's line, not the top (line ${line})`);
 
-      // the recompile's failed guard: the first compile's guards, at the TENSOR_MATCH on x, highlighted
+      // the recompile's failed guard: the runner's sentence leads its row; its child opens the first compile's guards
+      // at the TENSOR_MATCH on x, highlighted
       await focusWorkbench(page);
-      await (await compilerRow(page, 'Why forward was not reused')).click();
+      const why = await compilerRow(page, 'Why forward was not reused');
+      assert.match(await why.innerText(), /\bx\b.*\b8\b.*\b16\b/s, 'the sentence says what changed, before the dump');
+      await (await compilerRow(page, "raw guard (PyTorch's words)")).click();
       await page.locator('.tabs-container .tab.active', { hasText: 'guards.txt' }).waitFor({ timeout: 30_000 });
       const guard = page.locator('.monaco-editor .view-line', { hasText: "TENSOR_MATCH: check_tensor(L['x']" }).first();
       await guard.waitFor({ timeout: 10_000 });

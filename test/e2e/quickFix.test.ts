@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { shortLine } from '../../extension/present/lensLine.ts';
+import { lensTitle } from '../../extension/present/lensLine.ts';
 import {
   findWebviewFrame,
   makeTestWorkspace,
@@ -95,8 +95,8 @@ interface Site {
 interface Compiler {
   graphBreaks: Site[];
   recompiles: Site[];
-  /** each region's headline, the line its CodeLens shows */
-  headlines: string[];
+  /** each region's CodeLens title: its headline cut to fit */
+  lenses: string[];
 }
 
 /** The graph breaks and recompiles of the newest report the extension wrote, once there is one newer than `after`. */
@@ -117,14 +117,18 @@ function newestCompiler(workspace: string, after: number): Compiler | null {
   if (!newest) return null;
   const report = JSON.parse(readFileSync(newest.file, 'utf8')) as {
     status: string;
-    regions?: { compiler?: Omit<Compiler, 'headlines'> | null; headline?: string | null }[];
+    regions?: {
+      compiler?: Omit<Compiler, 'lenses'> | null;
+      headline?: string | null;
+      answer?: { number: { text?: string } | null };
+    }[];
   };
   assert.equal(report.status, 'ok');
   const compilers = (report.regions ?? []).map((r) => r.compiler ?? { graphBreaks: [], recompiles: [] });
   return {
     graphBreaks: compilers.flatMap((c) => c.graphBreaks),
     recompiles: compilers.flatMap((c) => c.recompiles),
-    headlines: (report.regions ?? []).flatMap((r) => (r.headline ? [r.headline] : [])),
+    lenses: (report.regions ?? []).flatMap((r) => (r.headline ? [lensTitle(r.headline, r.answer?.number?.text)] : [])),
   };
 }
 
@@ -171,10 +175,10 @@ async function rerunShown(page: Page, problem: string, workspace: string): Promi
     .waitFor({ state: 'detached', timeout: 400_000 });
   assert.equal(await page.locator('.markers-panel .monaco-list-row', { hasText: 'Compile Lens' }).count(), 0);
   // the report as shown, read now: the runner rewrites it as it goes (profile() returns at its first version)
-  const [headline] = newestCompiler(workspace, 0)!.headlines;
-  assert.ok(headline, 'the rerun has a region to head');
+  const [lens] = newestCompiler(workspace, 0)!.lenses;
+  assert.ok(lens, 'the rerun has a region to head');
   await page
-    .locator('.codelens-decoration', { hasText: shortLine(headline) })
+    .locator('.codelens-decoration', { hasText: lens })
     .first()
     .waitFor();
   await scrollToLineStarts(page);
@@ -200,8 +204,8 @@ async function scrollToLineStarts(page: Page): Promise<void> {
   assert.fail(`the lines start ${offset} px off the text area's left`);
 }
 
-/** Hovers the token `print` of the editor line holding `text` until Compile Lens's part of the hover shows (the
- * finding's explanation: "What happened:", else "Reason:"); its text. */
+/** Hovers the token `print` of the editor line holding `text` until Compile Lens's part of the hover shows (below the
+ * Problems message, headed "Compile Lens — "); the whole hover's text. */
 async function findingHover(page: Page, text: string): Promise<string> {
   const token = page
     .locator('.monaco-editor .view-line', { hasText: text })
@@ -210,7 +214,7 @@ async function findingHover(page: Page, text: string): Promise<string> {
   for (let attempt = 0; attempt < 10; attempt++) {
     await page.mouse.move(5, 5);
     await token.hover();
-    const hover = page.locator('.monaco-hover', { hasText: /What happened:|Reason:/ }).first();
+    const hover = page.locator('.monaco-hover', { hasText: /Compile Lens — / }).first();
     try {
       await hover.waitFor({ state: 'visible', timeout: 5000 });
       const said = await hover.innerText();
@@ -323,8 +327,10 @@ test(
         .locator('.statusbar-item', { hasText: `Ln ${movedPrint}, Col 1` })
         .first()
         .waitFor({ timeout: 30_000 });
-      // the finding's hover (its explanation, the provider's part) on the print's new line
-      assert.match(await findingHover(page, 'print("step done")'), /(What happened|Reason):.*print/is);
+      // the finding's hover on the print's new line: Problems' sentence once, then the provider's part (reportA N4)
+      const hover = await findingHover(page, 'print("step done")');
+      assert.match(hover, /Graph break: .*print.*Compile Lens — /is);
+      assert.doesNotMatch(hover, /What happened:/);
       const lens = await lensLine(page, /\d\.\d+×/);
       assert.equal(lens, '@torch.compile(backend="eager")', "the region's lens sits above its torch.compile line");
       await scrollToLineStarts(page);

@@ -1,7 +1,8 @@
 // Scripts and notebooks in a real VS Code: "Compile & Profile Model" on a file with torch.compile and no compile
 // target runs it as a script, and each region's result lands as a CodeLens on its torch.compile line.
-// - With a stub interpreter that answers with a run of the same file recorded on this CPU (test/fixtures/recorded/,
-//   through test/fixtures/stub-runner/python): the editor side, for scripts, notebooks and a file with neither.
+// - With a stub interpreter that answers with a run of the same file recorded on a CPU (test/fixtures/recorded/,
+//   through test/fixtures/stub-runner/python): the editor side, for scripts, notebooks and a file with neither, and a
+//   verdict to compile (gated_service.py, recorded on a quiet host: this contended one's runs end in no verdict).
 // The real runner's region lens, on a script's torch.compile line: editorExperience.test.ts (a_print.py).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { shortLine } from '../../extension/present/lensLine.ts';
+import { lensTitle } from '../../extension/present/lensLine.ts';
 import {
   findWebviewFrame,
   lensAbove,
@@ -28,18 +29,30 @@ const ARTIFACTS = path.join(REPO, 'test-results');
 const FIXTURES = path.join(REPO, 'test/fixtures');
 const SCRIPT = 'serve_script.py';
 const NOTEBOOK = 'explore.ipynb';
+// a run recorded on a quiet host where compiling pays: the verdict as a user sees it (CPU runs here are too contended)
+const SERVICE = 'gated_service.py';
+const SERVICE_LINE = 'model = torch.compile(nn.Sequential(GatedBlock(1024), GatedBlock(1024)))';
 const COMPILE_LINE = 'model = torch.compile(TinyTransformer())';
 const SPEEDUP_LENS = /\d+\.\d+×/;
 const RECORDED = path.join(FIXTURES, 'recorded');
 
-/** The recorded run's one region's headline, as its CodeLens says it (cut to fit). */
-function recordedLens(folder: string): string {
+/** The recorded run's one region: its headline and its answer in full. */
+function recordedRegion(folder: string): {
+  headline: string;
+  answer: { sentence: string; number: { text?: string } | null };
+} {
   const report = JSON.parse(readFileSync(path.join(RECORDED, folder, 'report.json'), 'utf8')) as {
-    regions: { headline: string }[];
+    regions: { headline: string; answer: { sentence: string; number: { text?: string } | null } }[];
   };
   assert.equal(report.regions.length, 1, 'the recorded script has one torch.compile region');
-  return shortLine(report.regions[0]!.headline);
+  return report.regions[0]!;
 }
+
+/** The recorded run's one region's headline, as its CodeLens says it (cut to fit). */
+const recordedLens = (folder: string): string => {
+  const { headline, answer } = recordedRegion(folder);
+  return lensTitle(headline, answer.number?.text);
+};
 
 /** The titles of the editor tabs. */
 const tabTitles = (page: Page): Promise<string[]> => page.locator('.tab .label-name').allInnerTexts();
@@ -76,6 +89,7 @@ test(
       COMPILE_LENS_STUB_REPORT: JSON.stringify({
         [SCRIPT]: path.join(RECORDED, 'serve_script-cpu'),
         [NOTEBOOK]: path.join(RECORDED, 'explore-cpu'),
+        [SERVICE]: path.join(RECORDED, 'gated_service-cpu'),
       }),
     });
     const workspace = makeWorkspace(stub);
@@ -132,8 +146,8 @@ test(
       assert.equal(tabs.length, 1, `one report tab: ${tabs.join(', ')}`);
       assert.match(
         tabs[0]!,
-        /^Compile Lens: serve_script-\d{8}-\d{6}$/,
-        "named by the run's folder, as the runner names it",
+        /^Compile Lens: serve_script\.py \d\d:\d\d:\d\d$/,
+        'named as the Runs view names the run: its file and when it finished',
       );
       await page.screenshot({ path: path.join(ARTIFACTS, 'script-region-lens.png') });
 
@@ -194,6 +208,36 @@ test(
       const lens = (await notebookLens.boundingBox())!;
       assert.ok(lens.y >= notebook.y && lens.y + lens.height <= notebook.y + notebook.height, 'the lens in view');
       await page.screenshot({ path: path.join(ARTIFACTS, 'notebook-region-lens.png') });
+
+      // a verdict: the recorded run of a script where compiling pays, its answer on the lens and leading the panel
+      await openFile(page, SERVICE);
+      await lensAbove(page, SERVICE_LINE, /Compile & Profile Script/, 60_000);
+      await runCommand(page, 'Compile & Profile Model');
+      const serviceFrame = await findWebviewFrame(
+        page,
+        'section.region[data-region="r0"] h3:has-text("r0 Sequential")',
+        120_000,
+      );
+      const service = recordedRegion('gated_service-cpu');
+      assert.match(service.answer.sentence, /^Compile \(default\)/, 'the recording is a verdict to compile');
+      const serviceRegion = serviceFrame.locator('section.region[data-region="r0"]');
+      assert.equal(await serviceRegion.locator('h3').innerText(), 'r0 Sequential — gated_service.py:22');
+      // the region's first line is the runner's answer in full
+      assert.equal(
+        await serviceRegion.locator('h3 + p.answer').innerText(),
+        service.answer.sentence,
+        "the panel leads with the recording's answer",
+      );
+      await openFile(page, SERVICE);
+      const verdict = await lensAbove(page, SERVICE_LINE, SPEEDUP_LENS, 30_000);
+      const verdictLens = (await verdict.lens.innerText())
+        .split('|')
+        .find((t) => SPEEDUP_LENS.test(t))
+        ?.trim();
+      assert.equal(verdictLens, recordedLens('gated_service-cpu'));
+      assert.match(verdictLens, /^compile /, 'the lens says the verdict first');
+      await runCommand(page, 'View: Hide Panel'); // the notebook's Problems, out of this picture
+      await page.screenshot({ path: path.join(ARTIFACTS, 'script-verdict-lens.png') });
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-script-stub.png') }).catch(() => undefined);
       throw error;

@@ -431,7 +431,11 @@ def test_a_region_neither_replayed_nor_measured_in_situ_says_both_and_rests_on_n
     assert "to time the model against eager, profile it in one process, without torchrun." in a["sentence"]
     # recorded under attach: no in-situ run, and no --no-in-situ passed (the fixture's older words re-derived)
     assert [r["kind"] for r in a["reasons"] if r["code"] == "no-in-situ"] == ["attached"]
-    assert "Not measured in situ: under attach" in a["sentence"] and "--no-in-situ" not in a["sentence"]
+    # whose launcher: the user's, which Compile Lens only watched (review 25, B N11)
+    assert (
+        "Not measured in situ: the job was started by your own launcher; Compile Lens only watched it" in a["sentence"]
+    )
+    assert "--no-in-situ" not in a["sentence"]
     assert "replay." not in a["sentence"]
 
 

@@ -73,6 +73,10 @@ def test_size_mismatch_names_the_dimension_and_mark_dynamic_with_its_cost() -> N
         "torch._dynamo.mark_dynamic(x, 1)" in found["fix"] and "dynamic=True" in found["fix"] and "cost" in found["fix"]
     )
     assert found["quickFix"]["kind"] == "compile-dynamic"  # the editor offers dynamic=True on the torch.compile call
+    # CUDA graphs record one graph per size even so: said where the run recorded them, not on a CPU (review 25, B N7)
+    assert "CUDA graphs" not in found["fix"]
+    on_cuda = explain.explain("tensor 'x' size mismatch at index 1. expected 128, actual 256", cuda_graphs=True)
+    assert on_cuda and "CUDA graphs still record one graph per size" in on_cuda["fix"]
     assert explain.explain("something no one has seen before") is None
 
 
@@ -231,15 +235,21 @@ def test_a_voided_timing_says_the_guard_then_the_inputs_each_side_ran_on_without
     report = json.loads((FIXTURES / "reports" / "fused-cpu" / "report.json").read_text())
     [discarded] = report["modes"][0]["discardedTimings"]
     said = (
-        "x's batch changed from 8 to 16, so 1 compile ran while timing: warm-up ran on float32[8, 64] (inference), "
-        "the timed calls on float32[16, 64] (inference). Input 'x' changed size in dimension 0 from 8 to 16; "
-    )
+        "input 'x' changed size in dimension 0 from 8 to 16, so 1 compile ran while timing: warm-up ran on "
+        "float32[8, 64], the timed calls on float32[16, 64]. The compiled code was specialised to 8. If that "
+    )  # the change said once, in its finding's words (review 25 D6)
     assert discarded["invalidReason"].startswith(said)
+    # a CPU run records no CUDA graphs: the fix does not speak of them (review 25, B N7); the runner's grad modes are
+    # said only where the two sides' differ, in PyTorch's terms (B D19)
+    assert "CUDA graphs" not in discarded["invalidReason"] and "(inference)" not in discarded["invalidReason"]
+    assert explain.timing_cause("float32[16, 64] (grad)", "float32[16, 64] (inference)") == (
+        "warm-up ran on float32[16, 64] under torch.inference_mode(), the timed calls on float32[16, 64] with grad"
+    )
     guard = "tensor 'x' size mismatch at index 0. expected 8, actual 16"
     explained = explain.explain(guard, guard)
     assert explained is not None
     cause = explain.timing_cause("float32[16, 64] (inference)", "float32[8, 64] (inference)")
-    cause += f". {explained['what']} {explained['fix']}"
+    cause += f". {explain.voided_tail(guard, explained)}"
     assert explain.recompiled_while_timing(1, [guard, guard], cause) == discarded["invalidReason"]
     assert explain.recompiled_while_timing(2, [], explain.timing_cause("a", "a")) == (
         "2 compiles ran while timing: a timed call took a path warm-up had not compiled."

@@ -196,7 +196,7 @@ def test_one_log_per_rank_gives_the_ranks_and_their_divergence_at_the_line(tmp_p
     assert [(d["ranks"], d["location"]["line"]) for d in recompiles] == [([1], TRAIN_LINE), ([1], FORWARD_LINE)]
     assert all(d["location"]["file"] == RECORDED_AT for d in recompiles)  # the machine's paths: the CLI maps them
     assert recompiles[1]["message"] == (
-        "rank 1 recompiled forward — x's batch changed from 16 to 8 — rank 0 did not: the ranks ran different graphs"
+        "rank 1 recompiled forward — input 'x' changed size in dimension 0 from 16 to 8 — rank 0 did not: the ranks ran different graphs"
     )
     compiler = report["modes"][0]["compiler"]
     assert compiler["recompiles"] and all(r["ranks"] == [1] for r in compiler["recompiles"])
@@ -245,6 +245,6 @@ def test_64_ranks_read_with_the_divergence_grouped(tmp_path: Path) -> None:
     recompiles = [d for d in report["divergence"] if d["kind"] == "recompile"]
     assert [d["location"]["line"] for d in recompiles] == [TRAIN_LINE, FORWARD_LINE]
     assert recompiles[1]["message"] == (
-        "ranks 3, 17, 41 recompiled forward — x's batch changed from 16 to 8 — ranks 0-2, 4-16, 18-40, 42-63 did "
-        "not: the ranks ran different graphs"
+        "ranks 3, 17, 41 recompiled forward — input 'x' changed size in dimension 0 from 16 to 8 — ranks 0-2, "
+        "4-16, 18-40, 42-63 did not: the ranks ran different graphs"
     )

@@ -76,7 +76,7 @@ def test_a_rank_that_recompiles_alone_is_named_at_the_users_line(tmp_path: Path)
     [recompile] = [d for d in report["divergence"] if d["severity"] == "error"]
     assert recompile["kind"] == "recompile" and recompile["ranks"] == [1] and recompile["location"]["line"] == line
     assert recompile["message"].startswith(
-        "rank 1 recompiled DistributedDataParallel at call 3 — input 0's batch changed from 16 to 8"
+        "rank 1 recompiled DistributedDataParallel at call 3 — input 'x' changed size in dimension 0 from 16 to 8 — "
     )
     assert recompile["message"].endswith("— rank 0 did not: the ranks ran different graphs")
     compiler = report["modes"][0]["compiler"]

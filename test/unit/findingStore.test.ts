@@ -6,7 +6,8 @@ import { FindingStore, runKey } from '../../extension/editor/findingStore.ts';
 import { collectFindings } from '../../extension/present/findings.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { runHeadline } from '../../extension/present/headline.ts';
-import { runListEntry, sortRuns } from '../../extension/present/runList.ts';
+import { runListEntry, runTabTitle, sortRuns } from '../../extension/present/runList.ts';
+import { compareRuns } from '../../extension/present/runCompare.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const fixture = (name: string): Report =>
@@ -70,16 +71,19 @@ test("a file two runs covered shows the latest run's findings only, not both", (
 test('the Runs view lists a run by its file, time and headline, newest first', () => {
   const script = fixture(TRAIN_SMALL);
   const entry = runListEntry(script, '/ws/.compile-lens/runs/a/report.json');
-  assert.equal(entry.label, 'train_small.py');
-  // the answer first (a narrow view cuts the end): the verdict and number, then which region, then when
-  assert.match(
-    entry.description,
-    /^dynamic=False with 10 lengths: .* — r1 step, \+3 more regions · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/,
-  );
-  // two runs of one file within a minute read apart (the compare's title, the Runs view)
-  const at = (iso: string) => runListEntry({ ...script, createdAt: iso }, '/ws/c/report.json').description;
+  // what ran and when, in the label, which a narrow view keeps (reportC J10: at the row's end the time was cut away)
+  assert.equal(entry.name, 'train_small.py');
+  assert.match(entry.label, /^train_small\.py \d\d:\d\d:\d\d$/);
+  assert.equal(entry.description, script.headline!, "the runner's headline, as it wrote it");
+  assert.match(entry.tooltip, /^train_small\.py — \d{4}-\d\d-\d\d \d\d:\d\d:\d\d, ok$/m);
+  // two runs of one file within a minute read apart, and their tabs say the time their rows and the compare say
+  // (reportC N9: the tab said the run folder's start time)
+  const at = (iso: string) => runListEntry({ ...script, createdAt: iso }, '/ws/c/report.json').label;
   assert.notEqual(at('2026-11-29T20:25:03Z'), at('2026-11-29T20:25:41Z'));
-  assert.ok(entry.description.startsWith(`${script.headline!} · `), "the runner's headline, as it wrote it");
+  const rerun = { ...script, createdAt: '2026-11-29T20:25:41Z' };
+  const clock = at(rerun.createdAt).split(' ').pop()!;
+  assert.equal(runTabTitle(rerun), `Compile Lens: train_small.py ${clock}`);
+  assert.ok(compareRuns(script, rerun).split('\n')[0]!.endsWith(` ${clock}`), compareRuns(script, rerun));
   assert.match(entry.tooltip, / — r3 normalize$/m);
   // a report before schema 1.18 has no headline: the runner's verdict sentence stands in, nothing composed
   const { headline: _, ...older } = script;

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
+import {
+  collectFindings,
+  escapeMarkdown,
+  findingHover,
+  findingMessage,
+  findingText,
+} from '../../extension/present/findings.ts';
 import { checkReport, type GraphBreak, type ModeResult, type Report } from '../../extension/shared/report.ts';
 import { digestReport, formatDigest } from '../../extension/present/reportDigest.ts';
 import { findTargetFunctions } from '../../extension/editor/targets.ts';
@@ -173,14 +179,18 @@ test('findings: one per site and reason, merged across modes, innermost user fra
   assert.equal(findings[0]!.docUrl, 'https://example.invalid/gb0059');
 });
 
-test("hover leads with the answer (what happened, then fix), then cost and trigger, PyTorch's words quoted last, and escapes report text", () => {
+test("hover adds to Problems' sentence, never says it again: the fix, then cost and trigger, PyTorch's words quoted last, PyTorch's code labelled; and escapes report text", () => {
   const [print, item, recompile] = collectFindings(report);
+  // VS Code shows the diagnostic's message above the hover (reportA N4: the sentence was said twice)
   assert.match(
     findingHover(print!),
-    /^\*\*What happened:\*\* print\\\(\\\) needs the real values[^\n]*\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*\*\*Cost:\*\* graphs 3 · outside the graphs 0\.24 ms per call\n[\s\S]*\*\*PyTorch's words:\*\*\n\n> Unsupported builtin print/m,
+    /^\*\*Compile Lens — Graph break\*\* \(modes default, reduce\\-overhead\)\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*\*\*Cost:\*\* graphs 3 · outside the graphs 0\.24 ms per call\n[\s\S]*\*\*PyTorch's words:\*\*\n\n> Unsupported builtin print/,
   );
+  for (const finding of [print!, item!, recompile!])
+    assert.ok(!findingHover(finding).includes(escapeMarkdown(findingText(finding))), findingHover(finding));
+  assert.match(findingHover(print!), /\n\[PyTorch's graph-break code GB0059\]\(https:\/\/example\.invalid\/gb0059\)$/);
   assert.equal(findingMessage(print!), 'Graph break: print() needs the real values while the graph is traced.');
-  assert.match(findingHover(item!), /capture\\_scalar\\_outputs/);
+  assert.match(findingMessage(item!), /capture_scalar_outputs/);
   assert.match(
     findingHover(recompile!),
     /\*\*Fix:\*\*[^\n]*mark\\_dynamic[\s\S]*Triggered by:\*\* batch 64 after warmup at 32/,
@@ -416,7 +426,7 @@ test("recompiles recorded at one line are one Problems entry saying the sizes in
   // the count as the runner says it (schema 1.25: the site's countText); a report before it: as Problems says it
   assert.match(hover, /^\*\*Compile Lens — 7 recompiles at this line\*\*/);
   assert.match(findingHover({ ...site!, countText: null }), /^\*\*Compile Lens — Recompile ×7\*\*/);
-  assert.match(hover, /\*\*What happened:\*\* Input 'x' changed size in dimension 1: 16 → 32/);
+  assert.doesNotMatch(hover, /Input 'x' changed size/, 'said once, by the Problems message above the hover');
   assert.match(hover, /\*\*Fix:\*\* If that dimension varies in use, mark it dynamic/);
   assert.match(hover, /\*\*PyTorch's words:\*\*\n\n> tensor 'x' size mismatch at index 1\. expected 16, actual 32/);
   assert.match(formatDigest(digestReport(report)), / {2}recompile ×7: Input 'x' changed size in dimension 1: 16 → 32/);

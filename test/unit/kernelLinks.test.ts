@@ -231,14 +231,15 @@ test("the Compiler view opens each compile's generated code, guards and FX graph
       ['FX graph', 'fxGraph', 'compiler/default/0_0/fx_graph.py'],
     ],
   );
-  const [failed] = find([compile1!], /^Why forward was not reused$/);
-  // the guard said as the runner's sentence; PyTorch's guard itself in the tooltip and the guards file it opens
-  assert.equal(
-    failed!.description,
-    "Input 'x' changed size in dimension 0 from 8 to 16; the compiled code was specialised to 8.",
-  );
-  assert.match(failed!.tooltip!, /PyTorch's guard that failed \(Dynamo's compile id 0\/0\): TENSOR_MATCH/);
-  const { path: guards, line, highlight } = failed!.artifact!;
+  // the guard said as the runner's sentence, leading (reportB D10: the dump's sizes sat off-screen); PyTorch's guard
+  // behind a child that opens the guards file at it
+  const [failed] = find([compile1!], /^Input 'x' changed size in dimension 0 from 8 to 16; the compiled code was/);
+  assert.equal(failed!.description, 'Why forward was not reused');
+  assert.equal(failed!.artifact, undefined, 'the sentence opens no dump');
+  const [raw] = failed!.children;
+  assert.equal(raw!.label, "raw guard (PyTorch's words)");
+  assert.match(raw!.tooltip!, /PyTorch's guard that failed \(Dynamo's compile id 0\/0\): TENSOR_MATCH/);
+  const { path: guards, line, highlight } = raw!.artifact!;
   assert.equal(guards, 'compiler/default/0_0/guards.txt');
   assert.match(codeLine(dir, guards, line!), /TENSOR_MATCH: check_tensor\(L\['x'\].*size=\[8, 64\]/);
   assert.equal(highlight, "tensor 'x' size mismatch at index 0. expected 8, actual 16");
@@ -254,4 +255,16 @@ test("the Compiler view opens each compile's generated code, guards and FX graph
     kernelNode!.children.slice(1).map((n) => n.location?.line),
     [12, 13],
   );
+});
+
+test("a frame's compile that a call shared with another frame says the call's sum beside its own (reportB D30)", async () => {
+  // print_step.py: call 0 compiled step and, after the print's graph break, its resume frame: 0.18 s + 0.06 s
+  const { report } = await loadReport(path.resolve(__dirname, '../fixtures/recorded/print_step-cpu/report.json'));
+  const story = report.regions![0]!.story!;
+  const callSeconds = /^Call 0 compiled \(([\d.]+ s)\)/.exec(story)?.[1];
+  assert.ok(callSeconds, story);
+  const compiles = find(buildCompilerTree(report), /^first compile$/);
+  assert.equal(compiles.length, 2);
+  for (const compile of compiles)
+    assert.match(compile.description!, new RegExp(`^[\\d.]+ m?s of call 0's ${callSeconds}`));
 });

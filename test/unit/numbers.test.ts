@@ -43,3 +43,12 @@ test("a time axis's ticks read in the unit of their spacing: 40 ms, not 40,000 �
   assert.deepEqual(numbers.formatTimeTicks([2_000_000, 2_500_000]), ['2,000 ms', '2,500 ms']);
   assert.deepEqual(numbers.formatTimeTicks([0, 1_000_000, 2_000_000]), ['0 s', '1 s', '2 s']);
 });
+
+test("a range's ends and length in one unit, with the digits that make them add up; a row's times in one unit", () => {
+  // the review's "1 ms – 39 ms … (37 ms)": 38 by eye
+  assert.deepEqual(numbers.formatRangeEnds(1_420, 38_660, 'ms'), ['1.4 ms', '38.7 ms', '37.3 ms']);
+  assert.deepEqual(numbers.formatRangeEnds(0, 420, 'µs'), ['0 µs', '420 µs', '420 µs']);
+  assert.deepEqual(numbers.formatRangeEnds(7_800, 8_050, 'ms'), ['7.800 ms', '8.050 ms', '0.250 ms']);
+  assert.deepEqual([numbers.formatUsLike(13_000, 13_000), numbers.formatUsLike(868.6, 13_000)], ['13.0 ms', '0.87 ms']);
+  assert.equal(numbers.formatUsLike(868.6, 900), '868.6 µs');
+});

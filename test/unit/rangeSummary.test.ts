@@ -173,4 +173,30 @@ describe('range summary on real traces', () => {
     for (let r = 1; r < pair.kernels.length; r++)
       assert.ok(Math.abs(pair.kernels[r - 1]!.deltaUs) >= Math.abs(pair.kernels[r]!.deltaUs));
   });
+
+  test('an op compiled code calls by its inner name (conv2d as convolution, linear as addmm) is one compared row, not gone and new', async () => {
+    const eager = await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json'));
+    const compiled = await scanTraceFile(fixture('cpu-graphbreak-default.trace.json'));
+    const pair = compareRanges(
+      summarizeRange(eager, eager.steps[0]!.start, eager.steps[0]!.end),
+      summarizeRange(compiled, compiled.steps[0]!.start, compiled.steps[0]!.end),
+    );
+    const kernel = (name: string) => pair.kernels.find((r) => r.name === name);
+    for (const [outer, inner] of [
+      ['aten::conv2d', 'aten::convolution'],
+      ['aten::linear', 'aten::addmm'],
+    ] as const) {
+      const row = kernel(outer)!;
+      assert.equal(row.change, 'called as', outer);
+      assert.equal(row.calledAs, inner);
+      assert.equal(row.before!.count, row.after!.count, `${outer}: as many calls on each side`);
+      assert.equal(kernel(inner), undefined, `${inner} is not also new`);
+      // in the CPU ops, where both sides ran the inner op, the outer one says what it is called as
+      const op = pair.cpuOps.find((r) => r.name === outer)!;
+      assert.deepEqual([op.change, op.calledAs], ['only before', inner]);
+    }
+    // a fused op has no such inner kernel: still gone
+    assert.deepEqual([kernel('aten::gelu')!.change, kernel('aten::gelu')!.calledAs], ['only before', null]);
+    assert.equal(pair.cpuOps.find((r) => r.name === 'aten::batch_norm')!.calledAs, null);
+  });
 });

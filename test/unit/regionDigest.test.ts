@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import { collectFindings } from '../../extension/present/findings.ts';
 import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/present/regionDigest.ts';
 import { regionStory } from '../../extension/present/regionStory.ts';
-import { shortLine } from '../../extension/present/lensLine.ts';
+import { regionHeadline, runHeadline } from '../../extension/present/headline.ts';
+import { formatSpeedup } from '../../extension/present/numbers.ts';
+import { lensTitle, shortLine } from '../../extension/present/lensLine.ts';
 import type { Region, Report } from '../../extension/shared/report.ts';
 import { cellPosition, placeLabel } from '../../extension/shared/sourcePlace.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
@@ -34,7 +36,7 @@ test("a region's first-call story is the runner's as written (report/story.py: t
   const r0 = await region(TRAIN_SMALL, 'r0');
   assert.equal(
     regionStory(r0),
-    "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (0.45 s; x's dimension 1 changed from 128 to 256).",
+    "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (0.45 s; input 'x' changed size in dimension 1 from 128 to 256).",
   );
   assert.equal(digestRegion(r0).story, r0.story);
   // an older report: no sentence made up, the compiles and eager calls listed
@@ -234,6 +236,43 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
       'no verdict: 0.94× per step in situ, too noisy to say (a next run could land more than 3× away), host busy, not trusted · 1 graph',
     ),
     'no verdict: 0.94× per step in situ, host busy, not trusted',
+  );
+});
+
+test("a CodeLens title fits a half-width editor (about 40 characters): the verdict's words, then its number", () => {
+  // reportC L6: at 60 characters every lens was cut by the editor ("…host bus", "no verdict: too n…")
+  for (const { name, report } of FIXTURE_REPORTS) {
+    const lines = [
+      [runHeadline(report), report.answer?.number],
+      ...(report.regions ?? []).map((r) => [regionHeadline(r), r.answer?.number] as const),
+    ] as const;
+    for (const [headline, number] of lines) {
+      const title = lensTitle(headline, number?.text);
+      assert.ok(title.length <= 44, `${name}: ${title}`);
+      if (number?.text) {
+        // the speedup the verdict rests on, after the verdict's words that lead its part of the headline
+        const part = headline.split(' · ').find((p) => p.includes(number.text!))!;
+        const words = part.slice(0, part.indexOf(number.text));
+        assert.ok(title.startsWith(words) && title.includes(formatSpeedup(number.value)), `${name}: ${title}`);
+        // and whether to trust it: a number timed on a busy host is never shown bare
+        if (number.direction === 'host-busy') assert.ok(title.includes(number.directionText!), `${name}: ${title}`);
+      }
+    }
+  }
+  assert.equal(
+    lensTitle(
+      'no verdict: too noisy to say, 1.07× per call replayed (a next run could land more than 3× away) · 1 graph',
+      'too noisy to say, 1.07× per call replayed (a next run could land more than 3× away)',
+    ),
+    'no verdict: too noisy to say, 1.07×',
+  );
+  // a leading shape story goes to the tooltip: the lens says the verdict
+  assert.equal(
+    lensTitle(
+      'the warm-up at batch 1 (line 9) compiled a graph the real calls at batch 4 never used; the first paid 0.35 s recompiling · no verdict: 0.15× per call replayed (0.099–0.16×), host busy, not trusted · 2 graphs',
+      '0.15× per call replayed (0.099–0.16×), host busy, not trusted',
+    ),
+    'no verdict: 0.15×, host busy, not trusted',
   );
 });
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { reportJson } from '../../extension/cli/main.ts';
-import { shortLine } from '../../extension/present/lensLine.ts';
+import { lensTitle } from '../../extension/present/lensLine.ts';
 import {
   formatCount,
   formatInterval,
@@ -73,7 +73,7 @@ for (const { name, report } of FIXTURE_REPORTS) {
       assert.ok(
         all['lensTooltip'] === lens &&
           // the title is the headline cut to fit: its asides in parentheses may go first (lensLine.ts)
-          [lens, lens.replace(/\s*\([^()]*\)/g, '')].some((l) => l.startsWith(all['lensTitle']!.replace(/…$/, ''))) &&
+          [lens, lens.replace(/\s*\([^()]*\)/g, '')].some((l) => l.includes(all['lensTitle']!.replace(/…$/, ''))) &&
           all['log'] === lens,
         'the CodeLens, its tooltip and the log: one headline',
       );
@@ -106,7 +106,7 @@ for (const { name, report } of FIXTURE_REPORTS) {
         `${region.id}: the lens's and the Runs view's line are one`,
       );
       assert.ok(
-        all['lensTitle']!.split('\n')[index] === shortLine(region.headline) &&
+        all['lensTitle']!.split('\n')[index] === lensTitle(region.headline, region.number) &&
           all['log']!.includes(`: ${region.headline}`),
         `${region.id}: the lens and the log say it`,
       );

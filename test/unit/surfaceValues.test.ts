@@ -3,7 +3,7 @@
 // charts' tooltips, the CodeLens, the compare — reads the same on each, on every fixture.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { shortLine } from '../../extension/present/lensLine.ts';
+import { lensTitle } from '../../extension/present/lensLine.ts';
 import { digestRegion, measurementCells, regionFacts, regionLine } from '../../extension/present/regionDigest.ts';
 import type { Region, Report } from '../../extension/shared/report.ts';
 import { compareText, fixture, FIXTURE_REPORTS } from './surfaces.ts';
@@ -69,7 +69,7 @@ function regionSaid(report: Report, region: Region): Said[] {
   const situ = region.inSitu;
   for (const text of [situ?.lines?.[0] ?? '', ...Object.values(situ?.medianText ?? {})])
     said.push(...saidIn('in-situ chart', text, 'in situ'));
-  said.push(...saidIn('CodeLens', `${shortLine(d.headline)}\n${regionLine(d)}`));
+  said.push(...saidIn('CodeLens', `${lensTitle(d.headline, d.number)}\n${regionLine(d)}`));
   // the compare's block: its per-call row is of the measurement its speedup row names
   const block = compareText(report)
     .split('### ')

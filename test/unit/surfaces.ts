@@ -8,7 +8,7 @@ import { reportJson, reportText } from '../../extension/cli/main.ts';
 import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
 import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
 import { runHeadline } from '../../extension/present/headline.ts';
-import { shortLine } from '../../extension/present/lensLine.ts';
+import { lensTitle } from '../../extension/present/lensLine.ts';
 import {
   digestRegion,
   measurementCells,
@@ -65,8 +65,11 @@ export function surfaces(report: Report): Record<string, string> {
   const regions = (report.regions ?? []).map(digestRegion);
   const findings = collectFindings(report);
   const run = runListEntry(report, '/ws/.compile-lens/runs/x/report.json');
-  const lens = report.target.kind === 'script' ? regions.map((r) => r.headline) : [runHeadline(report)];
-  const lensTooltip = report.target.kind === 'script' ? regions.map(regionLine) : lens;
+  const lens =
+    report.target.kind === 'script'
+      ? regions.map((r) => lensTitle(r.headline, r.number))
+      : [lensTitle(runHeadline(report), report.answer?.number?.text)];
+  const lensTooltip = report.target.kind === 'script' ? regions.map(regionLine) : [runHeadline(report)];
   const panel =
     report.target.kind === 'script'
       ? regions.flatMap((r) => [
@@ -86,7 +89,7 @@ export function surfaces(report: Report): Record<string, string> {
     cli: reportText(report),
     json: JSON.stringify(reportJson(report)),
     panel: panel.join('\n'),
-    lensTitle: lens.map((l) => shortLine(l)).join('\n'),
+    lensTitle: lens.join('\n'),
     lensTooltip: lensTooltip.join('\n'),
     hover: findings.map(findingHover).join('\n'),
     problems: findings.map(findingMessage).join('\n'),

@@ -102,7 +102,8 @@ describe('the model orders rows as a comparator sort does', () => {
       const model = scanTraceBytes(traceBytes(file));
       assert.equal(model.count, file.length);
       assert.deepEqual(modelRows(model), expectedRows(file, model));
-      for (const t of model.tracks) assert.equal(t.maxDepth, 2); // an equal child nests in its twin
+      // an equal child nests in its twin (each thread's Python stack track holds none of these ops)
+      for (const t of model.tracks) assert.equal(t.maxDepth, t.stack ? 0 : 2);
     });
   }
 });

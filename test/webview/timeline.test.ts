@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { compareTraces } from '../../webview/analysis/compare.ts';
+import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import {
   debug,
@@ -91,8 +92,9 @@ describe('timeline webview', () => {
     await details.waitFor();
     const text = await details.innerText();
     assert.match(text, /generated kernel/);
-    // named in words (a trace opened alone: the compiled call around its launch), Inductor's name under the toggle
-    assert.equal(await details.locator('h3').innerText(), 'fused kernel 1 of compiled graph 1');
+    // named in words (a trace opened alone: the compiled call around its launch, by the function its Python stack
+    // shows it ran), Inductor's name under the toggle
+    assert.equal(await details.locator('h3').innerText(), 'fused kernel 1 of forward');
     for (const fact of ['grid', 'block', 'registers per thread', 'shared memory', 'estimated occupancy'])
       assert.ok(text.includes(fact), fact);
     for (const raw of ['correlation', 'External id', 'depth', kernel]) assert.ok(!text.includes(raw), raw);
@@ -198,6 +200,39 @@ describe('timeline webview', () => {
     await page.locator('.report button.link').click();
     const { posted } = await record(page);
     assert.deepEqual(posted.at(-1), { type: 'reveal', file: '/work/demo.py', line: 57 });
+    await page.close();
+  });
+  test("a thread's Python frames: one folded row under the kernels, unfolded by a click on its name", async () => {
+    const page = await openWebview(browser, { width: 1000, height: 900 });
+    const model = await scanTraceFile(fixture('mlp-default.trace.json'));
+    await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
+    const layout = (): Promise<FrameLayout> =>
+      page.evaluate(
+        () => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[0]!,
+      );
+    const tracks = async (): Promise<{ text: string; y: number }[]> =>
+      (await layout()).texts.filter((t) => t.role === 'track').map(({ text, y }) => ({ text, y }));
+    const folded = await tracks();
+    const stack = folded.find((t) => t.text === '▸ Python · thread 1661');
+    const gpu = folded.find((t) => t.text === 'GPU 0 · stream 7');
+    assert.ok(stack && gpu && gpu.y < stack.y, JSON.stringify(folded));
+    // folded: the Python track is the last and one row tall
+    const { height } = await layout();
+    assert.ok(height - stack.y < 30, `the folded stack at ${stack.y} of ${height}`);
+    // the kernels' launch is near the top, not under 25 frames
+    const launch = await slicePoint(page, 0, 'cudaLaunchKernel');
+    const canvas = (await page.locator('canvas').first().boundingBox())!;
+    assert.ok(launch.y - canvas.y < gpu.y, 'the launches above the GPU stream');
+    await page.mouse.click(canvas.x + 20, canvas.y + stack.y + 5);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const unfolded = await tracks();
+    assert.ok(
+      unfolded.some((t) => t.text === '▾ Python · thread 1661'),
+      JSON.stringify(unfolded),
+    );
+    const taller = (await layout()).height;
+    assert.ok(taller > height + 15 * 15, `${height} px folded, ${taller} px unfolded`);
+    assert.deepEqual(errorsOf(page), []);
     await page.close();
   });
 });

@@ -11,6 +11,7 @@ import type { Report } from '../../extension/shared/report.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { summarizeRange } from '../../webview/analysis/rangeSummary.ts';
+import { LABEL_WIDTH } from '../../webview/timeline.ts';
 import { namesSaid } from '../../webview/analysis/sliceNames.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
@@ -333,6 +334,11 @@ describe('timeline depth', () => {
     await page.locator('.focus-note').waitFor();
     const d = await debug(page);
     assert.deepEqual(d.focus, { pane: 0, places: 3 });
+    // with a report, the pane's note says where the timed numbers are
+    assert.match(
+      await page.locator('.pane-note').innerText(),
+      /^step 1 of 3 in view · run under the profiler \(its overhead included\): the answer's times are timed without it$/,
+    );
     assert.match(
       await page.locator('.focus-note').innerText(),
       /Graph break: Unsupported Tensor\.item\(\) call — in default at .* \(the first of 3 places/,
@@ -372,6 +378,89 @@ describe('timeline depth', () => {
       (document.querySelector('.focus-note')?.textContent ?? '').includes('not in these traces'),
     );
     assert.equal((await debug(page)).focus, null);
+    await page.close();
+  });
+
+  test("eager's cold step 1 beside compiled steps: the compare is per step past step 1, a range pairs the same step, renamed ops are not gone", async () => {
+    const page = await openWebview(browser, { width: 1400, height: 900 });
+    const [eager, compiled] = await Promise.all(
+      ['eager', 'default'].map((m) => scanTraceFile(fixture(`cpu-graphbreak-${m}.trace.json`))),
+    );
+    await postPanes(page, 'graphbreak', tracesSource('e', 'd'), [
+      { label: 'eager', trace: eager! },
+      { label: 'default', trace: compiled! },
+    ]);
+    const compare = page.locator('section.compare');
+    await compare.waitFor();
+    // the heading says which steps, and why step 1 is not among them; the caveat is the table's caption
+    assert.match(
+      await compare.locator('h3').innerText(),
+      /per step \(steps 2–3 of each; step 1 left out: the profiler's start-up/,
+    );
+    assert.match(await compare.locator('caption').innerText(), /under the profiler.*verdict above is timed without/is);
+    // one unit per row
+    for (const cells of await compare
+      .locator('tr[data-metric]')
+      .evaluateAll((rows) =>
+        rows.map((row) => [...row.querySelectorAll('td[data-value]')].map((td) => td.textContent ?? '')),
+      )) {
+      const units = cells.map((c) => / (µs|ms|s)$/.exec(c)?.[1] ?? '');
+      assert.equal(new Set(units).size, 1, cells.join(' → '));
+    }
+    assert.match(await compare.innerText(), /aten::conv2d, called as aten::convolution in default/);
+    assert.doesNotMatch(
+      await compare
+        .locator('ul.kernels:not(.called-as)')
+        .allInnerTexts()
+        .then((t) => t.join('\n')),
+      /aten::conv2d|aten::convolution/,
+    );
+    // a range over most of eager's step 1 (39 ms) pairs with default's step 1 (8 ms), not its three steps
+    // each pane says which of its steps the view shows (its title counts all 3), and that they ran under the profiler
+    await page.waitForFunction(() => document.querySelector('.pane-note')?.textContent);
+    assert.deepEqual(await page.locator('.pane-note').allInnerTexts(), [
+      'step 1 of 3 in view · run under the profiler (its overhead included)',
+      'steps 1–3 of 3 in view · run under the profiler (its overhead included)',
+    ]);
+    // the view opens on eager's step 1: dragged from the axis's start to the canvas's right edge, all of it
+    const width = (await page.locator('canvas').nth(0).boundingBox())!.width;
+    const d0 = await debug(page);
+    assert.ok(
+      Math.abs(d0.domain[1] - d0.domain[0] - (eager!.steps[0]!.end - eager!.steps[0]!.start)) < 1,
+      'fitted to step 1',
+    );
+    await dragRange(page, 0, (LABEL_WIDTH + 1) / width, (width - 1) / width);
+    await page.locator('.range-pair').waitFor();
+    const title = await page.locator('.range-pair h3').innerText();
+    assert.match(
+      title,
+      /^eager → default, step 1 of each \(the same share of it\): eager 3\d\.\d\d ms, default [78]\.\d\d ms$/,
+    );
+    const pair = await tableRows(page, '.range-pair .pair-kernels');
+    const counts = (name: string): [number, number] => {
+      const row = pair.find((r) => r.name === name);
+      assert.ok(row, `${name} in ${pair.map((r) => r.name).join(', ')}`);
+      return [row.values['beforeCount']!, row.values['afterCount']!];
+    };
+    // step 1 calls .item() once on each side (the whole trace's default side, three times)
+    assert.deepEqual(counts('aten::item'), [1, 1]);
+    assert.deepEqual(counts('aten::conv2d, called as aten::convolution in default'), [2, 2]);
+    assert.ok(!pair.some((r) => r.name === 'aten::convolution'));
+    // the pane's range heading: ends and length that add up, in one unit
+    const [, a, b, length] = /: ([\d.]+) ms – ([\d.]+) ms on its axis \(([\d.]+) ms\)/.exec(
+      await page.locator('.range-summary h3').innerText(),
+    )!;
+    assert.ok(Math.abs(Number(b) - Number(a) - Number(length)) < 1e-9, `${a} – ${b} (${length})`);
+    // and each row of the pair in one unit
+    for (const cells of await page
+      .locator('.range-pair .pair-kernels tbody tr')
+      .evaluateAll((rows) =>
+        rows.map((row) => [...row.querySelectorAll('td[data-col$="Total"]')].map((td) => td.textContent ?? '')),
+      )) {
+      const units = cells.filter((c) => c !== '—').map((c) => / (µs|ms|s)$/.exec(c)?.[1]);
+      assert.ok(new Set(units).size <= 1, cells.join(' | '));
+    }
+    await screenshot(page, 'range-pair-by-step');
     await page.close();
   });
 });

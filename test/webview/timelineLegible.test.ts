@@ -46,7 +46,7 @@ const CASES: Case[] = [
       tracePaths: ['rank0', 'rank1'].map((r) => path.join(TRACES, 'ranks', 'straggler', `${r}.trace.json`)),
     },
     roles: ['tick', 'step', 'slice', 'track'],
-    sliceLabel: /^step \d/,
+    sliceLabel: /all_reduce/,
   },
   {
     name: 'cpu-graphbreak',
@@ -63,12 +63,14 @@ const CASES: Case[] = [
     roles: ['tick', 'step', 'slice', 'track'],
     sliceLabel: /^aten::/,
     // Kineto's thread 0 holds other threads' Python stacks; its two tracks of its own: its overhead and its window
+    // the Python frames last, each thread's stack folded to a row: the launches and kernels come first
     tracks: [
       'profiler overhead',
-      'other Python threads',
       'thread 1661 (python3)',
       'profiled window',
       'GPU 0 · stream 7',
+      '▸ other Python threads',
+      '▸ Python · thread 1661',
     ],
   },
 ];
@@ -139,6 +141,12 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
     if (t.x < left - 0.5 || t.x + t.w > right + 0.5 || t.y < -0.5 || t.y + t.h > frame.height + 0.5)
       found.push(`${describeText(t)} runs past [${left}, ${right}] × [0, ${frame.height}] (width ${t.w.toFixed(1)})`);
   }
+  // no time before the aligned step reads negative ("−5 ms"): the ruler names that stretch instead
+  for (const t of texts)
+    if (t.role === 'tick' && /^[−-]/.test(t.text)) found.push(`${describeText(t)}: a negative time`);
+  // a step is named once, by the axis's ruler: its ProfilerStep slice is not labelled again
+  const stepNames = new Set(texts.filter((t) => t.role === 'step').map((t) => t.text));
+  for (const t of texts) if (t.role === 'slice' && stepNames.has(t.text)) found.push(`${describeText(t)}: said twice`);
   const names = texts.filter((t) => t.role === 'track').map((t) => t.text);
   for (const name of names) if (name.includes('…') || name.startsWith('process ')) found.push(`track name "${name}"`);
   // a step label is whole or its number, never cut ("cal…"); a number only after a whole label has said what it

@@ -110,8 +110,8 @@ describe('a big trace: preview first, then the full load', () => {
     });
     const labels = await page.locator('.pane-label').allInnerTexts();
     assert.deepEqual(labels, [
-      `eager — ${eager.count.toLocaleString('en-US')} events, ${eager.steps.length} steps — loading all slices…`,
-      `default — ${compiled.count.toLocaleString('en-US')} events, ${compiled.steps.length} steps — loading all slices…`,
+      `eager — ${eager.count.toLocaleString('en-US')} events, ${eager.steps.length} calls — loading all slices…`,
+      `default — ${compiled.count.toLocaleString('en-US')} events, ${compiled.steps.length} calls — loading all slices…`,
     ]);
     assert.equal(await page.locator('.compare-table').count(), 0);
     assert.deepEqual(d.comparisons, []);
@@ -242,7 +242,7 @@ describe('a big trace: preview first, then the full load', () => {
     assert.equal(d.timings.complete, d.timings.built);
     assert.equal(
       await page.locator('.pane-label').innerText(),
-      `default — ${model.count.toLocaleString('en-US')} events, ${model.steps.length} steps`,
+      `default — ${model.count.toLocaleString('en-US')} events, ${model.steps.length} calls`,
     );
     await page.close();
   });

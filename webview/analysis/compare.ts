@@ -1,5 +1,6 @@
 // Before/after comparison of two traces (eager vs compiled, or any two): the numbers of the compare table.
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { summarizeRange } from './rangeSummary.ts';
 import {
   kernelStats,
   summarizeTrace,
@@ -7,6 +8,7 @@ import {
   type KernelFamily,
   type KernelStat,
   type TraceSummary,
+  type TraceWindow,
 } from '../../extension/shared/trace/summary.ts';
 
 export interface ComparisonRow {
@@ -25,9 +27,19 @@ export interface KernelChange {
   usPer: number;
 }
 
+/** The profiled steps a side's per-step numbers are over: 1-based step numbers, first to last. */
+export interface StepsCompared {
+  first: number;
+  last: number;
+}
+
 export interface TraceComparison {
   /** 'step' when both traces have steps; otherwise rows are whole-trace totals */
   per: 'step' | 'trace';
+  /** per side, the steps the rows are a mean over (null per trace): every step but the first where there are two
+   *  or more, as the first carries the profiler's start-up and the first call's own costs (a 39 ms step beside
+   *  1.7 ms ones), which a mean over every step would read as the side's per-step time */
+  steps: { before: StepsCompared | null; after: StepsCompared | null };
   before: TraceSummary;
   after: TraceSummary;
   rows: ComparisonRow[];
@@ -35,37 +47,63 @@ export interface TraceComparison {
   disappearedKernels: KernelChange[];
   /** kernels that only ran after (e.g. the fused triton_ kernels) */
   newKernels: KernelChange[];
+  /** a kernel that ran before and one nested in it that ran after under its own name (eager's aten::conv2d holds
+   *  aten::convolution, which compiled code calls directly): the same work, in neither list above */
+  calledAs: { before: KernelChange; after: KernelChange }[];
   compileSpans: { before: CompileSpan[]; after: CompileSpan[] };
 }
 
+/** The steps compared of a trace (every one but the first where it has two or more) and their window. */
+function stepsCompared(model: TraceModel): { steps: StepsCompared; window: TraceWindow } | null {
+  const { steps } = model;
+  if (!steps.length) return null;
+  const first = steps.length > 1 ? 1 : 0;
+  return {
+    steps: { first: first + 1, last: steps.length },
+    window: { fromUs: steps[first]!.start, toUs: steps[steps.length - 1]!.end },
+  };
+}
+
 export function compareTraces(before: TraceModel, after: TraceModel): TraceComparison {
-  const b = summarizeTrace(before);
-  const a = summarizeTrace(after);
-  const per = b.steps > 0 && a.steps > 0 ? 'step' : 'trace';
-  const divisor = (s: TraceSummary): number => (per === 'step' ? s.steps : 1);
+  const per = before.steps.length > 0 && after.steps.length > 0 ? 'step' : 'trace';
+  const [beforeSteps, afterSteps] = per === 'step' ? [stepsCompared(before), stepsCompared(after)] : [null, null];
+  const b = summarizeTrace(before, beforeSteps?.window);
+  const a = summarizeTrace(after, afterSteps?.window);
+  const divisor = (s: StepsCompared | null | undefined): number => (s ? s.last - s.first + 1 : 1);
+  const [bDivisor, aDivisor] = [divisor(beforeSteps?.steps), divisor(afterSteps?.steps)];
   const row = (metric: string, unit: ComparisonRow['unit'], value: (s: TraceSummary) => number): ComparisonRow => ({
     metric,
     unit,
-    before: value(b) / divisor(b),
-    after: value(a) / divisor(a),
+    before: value(b) / bDivisor,
+    after: value(a) / aDivisor,
   });
   // CPU-only traces count CPU kernels (summary.ts): their busy time is the CPU's, not a GPU's
   const device = b.gpuStreams > 0 || a.gpuStreams > 0 ? 'GPU' : 'CPU kernels';
-  const beforeStats = kernelStats(before);
-  const afterStats = kernelStats(after);
-  const only = (stats: KernelStat[], other: KernelStat[], s: TraceSummary): KernelChange[] => {
+  const beforeStats = kernelStats(before, beforeSteps?.window);
+  const afterStats = kernelStats(after, afterSteps?.window);
+  const only = (stats: KernelStat[], other: KernelStat[], by: number): KernelChange[] => {
     const otherNames = new Set(other.map((k) => k.name));
     return stats
       .filter((k) => !otherNames.has(k.name))
-      .map((k) => ({
-        name: k.name,
-        family: k.family,
-        countPer: k.count / divisor(s),
-        usPer: k.totalUs / divisor(s),
-      }));
+      .map((k) => ({ name: k.name, family: k.family, countPer: k.count / by, usPer: k.totalUs / by }));
   };
+  const gone = only(beforeStats, afterStats, bDivisor);
+  const added = only(afterStats, beforeStats, aDivisor);
+  // nesting as the summed steps hold it (the whole trace where there are no steps)
+  const whole = { fromUs: -Infinity, toUs: Infinity };
+  const { fromUs, toUs } = beforeSteps?.window ?? whole;
+  const nested = summarizeRange(before, fromUs, toUs).nested;
+  const calledAs: TraceComparison['calledAs'] = [];
+  for (const k of [...gone]) {
+    const inner = added.find((n) => nested.get(k.name)?.has(n.name));
+    if (!inner) continue;
+    gone.splice(gone.indexOf(k), 1);
+    added.splice(added.indexOf(inner), 1);
+    calledAs.push({ before: k, after: inner });
+  }
   return {
     per,
+    steps: { before: beforeSteps?.steps ?? null, after: afterSteps?.steps ?? null },
     before: b,
     after: a,
     rows: [
@@ -77,11 +115,12 @@ export function compareTraces(before: TraceModel, after: TraceModel): TraceCompa
       row('memcpy/memset', 'count', (s) => s.kernelsByFamily.memory),
       row('CUDA-graph replay kernels', 'count', (s) => s.kernelsByFamily['graph-replay']),
       row(`${device} busy`, 'us', (s) => s.gpuBusyUs),
-      row(`${device} idle`, 'us', (s) => s.gpuIdleUs),
+      row(`${device} idle between kernels`, 'us', (s) => s.gpuIdleUs),
       { metric: 'compile in profiled region (whole trace)', unit: 'us', before: b.compileUs, after: a.compileUs },
     ],
-    disappearedKernels: only(beforeStats, afterStats, b),
-    newKernels: only(afterStats, beforeStats, a),
+    disappearedKernels: gone,
+    newKernels: added,
+    calledAs,
     compileSpans: { before: b.compileSpans, after: a.compileSpans },
   };
 }

@@ -29,6 +29,8 @@ export interface RangeSummary {
   /** slices on CPU threads (ops, Python functions, runtime calls, annotations); not the profiler's step spans or its
    *  own session span, which hold the ops rather than being one */
   cpuOps: RangeRow[];
+  /** per name, the names of the slices nested in its slices in the range (aten::conv2d: aten::convolution, …) */
+  nested: Map<string, Set<string>>;
 }
 
 /** A CPU slice that is work of the script's: the profiler's steps (ProfilerStep#N) and its own spans (its session,
@@ -57,6 +59,7 @@ export function summarizeRange(model: TraceModel, fromUs: number, toUs: number):
   const kernels = kernelFlags(model);
   const inside = (i: number): number =>
     Math.max(0, Math.min(to, model.start[i]! + model.dur[i]!) - Math.max(from, model.start[i]!));
+  const nestedIds = new Map<number, Set<number>>();
   const kernelRows = new Map<number, RangeRow>();
   const cpuRows = new Map<number, RangeRow>();
   const add = (rows: Map<number, RangeRow>, i: number, total: number, self: number): void => {
@@ -74,21 +77,37 @@ export function summarizeRange(model: TraceModel, fromUs: number, toUs: number):
     const end = levels.trackLevels[track + 1]!;
     // deepest level first: each slice's children (the level below) have given it their time already
     let childTime = new Map<number, number>();
+    // the name ids nested in each slice of the level below's parents, handed up as the time is
+    let childNames = new Map<number, Set<number>>();
     for (let level = end - 1; level >= first; level--) {
       const parentTime = new Map<number, number>();
+      const parentNames = new Map<number, Set<number>>();
       const parentStart = level > first ? levels.levelStart[level - 1]! : 0;
       const parentEnd = levels.levelStart[level]!;
       forEachOverlapping(model, levels, level, from, to, (i) => {
         const total = inside(i);
         const self = Math.max(0, total - (childTime.get(i) ?? 0));
+        const nestedInI = childNames.get(i);
         if (level > first) {
           const parent = parentOf(model, parentStart, parentEnd, i);
-          if (parent >= 0) parentTime.set(parent, (parentTime.get(parent) ?? 0) + total);
+          if (parent >= 0) {
+            parentTime.set(parent, (parentTime.get(parent) ?? 0) + total);
+            const names = parentNames.get(parent) ?? new Set<number>();
+            names.add(model.name[i]!);
+            for (const id of nestedInI ?? []) names.add(id);
+            parentNames.set(parent, names);
+          }
+        }
+        if (nestedInI?.size) {
+          const names = nestedIds.get(model.name[i]!) ?? new Set<number>();
+          for (const id of nestedInI) names.add(id);
+          nestedIds.set(model.name[i]!, names);
         }
         if (kernels[i]) add(kernelRows, i, total, self);
         if (!gpu && isOp(model.kind[i]!)) add(cpuRows, i, total, self);
       });
       childTime = parentTime;
+      childNames = parentNames;
     }
   }
   const sorted = (rows: Map<number, RangeRow>): RangeRow[] => {
@@ -101,6 +120,9 @@ export function summarizeRange(model: TraceModel, fromUs: number, toUs: number):
     toUs: to,
     kernels: sorted(kernelRows),
     cpuOps: sorted(cpuRows),
+    nested: new Map(
+      [...nestedIds].map(([id, inside]) => [model.names[id]!, new Set([...inside].map((n) => model.names[n]!))]),
+    ),
     kernelsOnCpu: !model.tracks.some((t) => t.gpu),
   };
 }
@@ -139,8 +161,15 @@ export interface RangePairRow {
   name: string;
   before: RangeRow | null;
   after: RangeRow | null;
-  /** ran only before (fused away or replaced), only after (new), or on both sides */
-  change: 'only before' | 'only after' | 'both';
+  /**
+   * ran only before (fused away or replaced), only after (new), on both sides, or before as `name` and after as
+   * `calledAs`, an op nested in it before (eager's aten::conv2d runs aten::convolution, which compiled code calls
+   * directly): the same op under another nesting, compared, not said gone and new
+   */
+  change: 'only before' | 'only after' | 'both' | 'called as';
+  /** 'called as': the after side's name; 'only before' in the CPU ops: the kernel it is called as after (the
+   *  kernels' 'called as'), which ran on both sides there; else null */
+  calledAs: string | null;
   /** after's total - before's total, µs (a side that did not run it counts 0) */
   deltaUs: number;
 }
@@ -150,25 +179,64 @@ export interface RangePair {
   cpuOps: RangePairRow[];
 }
 
-/** Two ranges' rows matched by name, largest change in time first. */
+/** Two ranges' rows matched by name (and by nesting: RangePairRow.change), largest change in time first. */
 export function compareRanges(before: RangeSummary, after: RangeSummary): RangePair {
-  const pair = (b: RangeRow[], a: RangeRow[]): RangePairRow[] => {
+  // calledAs: kernels' 'called as' pairs, for the CPU ops' only-before rows (their nested ops are many: allocations
+  // and views too, so only the kernel an op is called as says what it became)
+  const pair = (b: RangeRow[], a: RangeRow[], calledAs: Map<string, string>): RangePairRow[] => {
     const afterByName = new Map(a.map((row) => [row.name, row]));
+    const beforeNames = new Set(b.map((row) => row.name));
+    // only-after rows, largest first: an only-before op takes the largest one nested in it
+    const onlyAfter = a.filter((row) => !beforeNames.has(row.name));
     const rows: RangePairRow[] = [];
     for (const row of b) {
       const other = afterByName.get(row.name) ?? null;
-      afterByName.delete(row.name);
+      if (other) {
+        rows.push({
+          name: row.name,
+          before: row,
+          after: other,
+          change: 'both',
+          calledAs: null,
+          deltaUs: other.totalUs - row.totalUs,
+        });
+        continue;
+      }
+      const nested = before.nested.get(row.name);
+      const inner = nested ? onlyAfter.find((r) => nested.has(r.name)) : undefined;
+      if (inner) {
+        onlyAfter.splice(onlyAfter.indexOf(inner), 1);
+        rows.push({
+          name: row.name,
+          before: row,
+          after: inner,
+          change: 'called as',
+          calledAs: inner.name,
+          deltaUs: inner.totalUs - row.totalUs,
+        });
+        continue;
+      }
       rows.push({
         name: row.name,
         before: row,
-        after: other,
-        change: other ? 'both' : 'only before',
-        deltaUs: (other?.totalUs ?? 0) - row.totalUs,
+        after: null,
+        change: 'only before',
+        calledAs: calledAs.get(row.name) ?? null,
+        deltaUs: -row.totalUs,
       });
     }
-    for (const row of afterByName.values())
-      rows.push({ name: row.name, before: null, after: row, change: 'only after', deltaUs: row.totalUs });
+    for (const row of onlyAfter)
+      rows.push({
+        name: row.name,
+        before: null,
+        after: row,
+        change: 'only after',
+        calledAs: null,
+        deltaUs: row.totalUs,
+      });
     return rows.sort((x, y) => Math.abs(y.deltaUs) - Math.abs(x.deltaUs) || x.name.localeCompare(y.name));
   };
-  return { kernels: pair(before.kernels, after.kernels), cpuOps: pair(before.cpuOps, after.cpuOps) };
+  const kernels = pair(before.kernels, after.kernels, new Map());
+  const renamed = new Map(kernels.flatMap((r) => (r.change === 'called as' ? [[r.name, r.calledAs!] as const] : [])));
+  return { kernels, cpuOps: pair(before.cpuOps, after.cpuOps, renamed) };
 }

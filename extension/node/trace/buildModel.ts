@@ -3,7 +3,7 @@
 // marked, steps found. Also the preview: the same build over only the slices around the first view.
 import { isKernelKind, SliceKind, usSince, type TraceModel, type TrackInfo } from '../../shared/trace/model.ts';
 import { release, scratchArray } from './memory.ts';
-import { ARG_FIELD_COUNT, type RawTrace, type RawTrack } from './rawTrace.ts';
+import { ARG_FIELD_COUNT, type RawTrace } from './rawTrace.ts';
 import type { TraceColumns } from '../../shared/trace/rowParts.ts';
 import { RowsByKey } from './rowsByKey.ts';
 import { MAX_DEPTH, orderRows } from './modelOrder.ts';
@@ -51,9 +51,12 @@ export function* buildModelInParts(
   sinceOrigin(raw.start.data, n, origin);
   const warnings = [...raw.notes, ...raw.problems.messages()];
 
-  const { trackOrder, trackInfos } = orderTracks(raw);
+  const { trackOrder, stackOrder, trackInfos } = orderTracks(raw);
+  const inStack = pythonFrameNames(raw.names);
   const trackKey = raw.track.data; // file-order track ids become the model's, in place
-  for (let i = 0; i < n; i++) trackKey[i] = trackOrder[trackKey[i]!]!;
+  const kind = raw.kind.data;
+  for (let i = 0; i < n; i++)
+    trackKey[i] = (kind[i] === SliceKind.CpuOp && inStack[raw.name.data[i]!] ? stackOrder : trackOrder)[trackKey[i]!]!;
   const ordered = orderRows(raw, trackKey, trackInfos);
   if (ordered.clamped) warnings.push('timestamps span more than 78 hours; order of far-away events is approximate');
   if (ordered.depthClamped)
@@ -134,14 +137,27 @@ export function windowModel(raw: RawTrace, whole: WholeTrace, [from, to]: [numbe
   return buildModel(raw.rows(Uint32Array.from(rows), from + whole.origin, to + whole.origin), whole);
 }
 
-/** Tracks ordered CPU threads first, then GPU streams, each by the trace's sort_index metadata. */
-function orderTracks(raw: RawTrace): { trackOrder: Uint32Array; trackInfos: TrackInfo[] } {
-  const sortKeyOf = (t: RawTrack): [number, number, number, string, string] => {
+/**
+ * Tracks ordered CPU threads first, then GPU streams, then each CPU thread's Python stack (its python_function
+ * frames: a stack 25 frames deep, idle threads' among them, would push the ops, launches and kernels off screen),
+ * each by the trace's sort_index metadata. Every CPU thread gets its stack track whether or not these rows have
+ * frames, so that a preview's tracks are the full model's; the timeline leaves out tracks with no slice.
+ */
+interface KeyedTrack {
+  raw: number;
+  stack: boolean;
+  key: [number, number, number, string, string];
+}
+
+function orderTracks(raw: RawTrace): { trackOrder: Uint32Array; stackOrder: Uint32Array; trackInfos: TrackInfo[] } {
+  const keyed: KeyedTrack[] = [];
+  raw.tracks.forEach((t, index) => {
     const process = raw.processMeta.get(t.pid);
     const thread = raw.threadMeta.get(`${t.pid}\u0000${t.tid}`);
-    return [t.gpu ? 1 : 0, process?.sortIndex ?? Number(t.pid), thread?.sortIndex ?? Number(t.tid), t.pid, t.tid];
-  };
-  const keyed = raw.tracks.map((t, index) => ({ raw: index, key: sortKeyOf(t) }));
+    const sort = [process?.sortIndex ?? Number(t.pid), thread?.sortIndex ?? Number(t.tid), t.pid, t.tid] as const;
+    keyed.push({ raw: index, stack: false, key: [t.gpu ? 1 : 0, ...sort] });
+    if (!t.gpu) keyed.push({ raw: index, stack: true, key: [2, ...sort] });
+  });
   keyed.sort((a, b) => {
     for (let i = 0; i < a.key.length; i++) {
       const x = a.key[i];
@@ -153,15 +169,36 @@ function orderTracks(raw: RawTrace): { trackOrder: Uint32Array; trackInfos: Trac
     return 0;
   });
   const trackOrder = new Uint32Array(raw.tracks.length);
-  const trackInfos = keyed.map(({ raw: rawIndex }, index): TrackInfo => {
-    trackOrder[rawIndex] = index;
+  const stackOrder = new Uint32Array(raw.tracks.length);
+  const trackInfos = keyed.map(({ raw: rawIndex, stack }, index): TrackInfo => {
+    (stack ? stackOrder : trackOrder)[rawIndex] = index;
     const t = raw.tracks[rawIndex]!;
     const process = raw.processMeta.get(t.pid);
     const thread = raw.threadMeta.get(`${t.pid}\u0000${t.tid}`);
     const name = trackName(t, process?.labels ?? process?.name ?? null, thread?.name ?? null);
-    return { pid: t.pid, tid: t.tid, name, gpu: t.gpu, maxDepth: 0 };
+    const info: TrackInfo = { pid: t.pid, tid: t.tid, name, gpu: t.gpu, maxDepth: 0 };
+    return stack ? { ...info, name: stackName(name, t.tid), stack: true } : info;
   });
-  return { trackOrder, trackInfos };
+  // a GPU stream keeps no stack: its rows never go there
+  for (let t = 0; t < raw.tracks.length; t++) if (raw.tracks[t]!.gpu) stackOrder[t] = trackOrder[t]!;
+  return { trackOrder, stackOrder, trackInfos };
+}
+
+/**
+ * A Python stack track's name: "Python · thread 1661", by the id its ops' track names ("thread 1661 (python3)": the
+ * name too would not fit the label column); Kineto's thread 0 already says it is Python's.
+ */
+const stackName = (thread: string, tid: string): string =>
+  thread === OTHER_PYTHON_THREADS ? thread : `Python · ${isId(tid) ? `thread ${tid}` : thread}`;
+
+/**
+ * Per name id, 1 for a Python frame as the profiler's Python tracer names them ("torch/nn/modules/module.py(1783):
+ * _call_impl", "<built-in method addmm of …>", "nn.Module: SimpleNet_0"): the raw trace keeps no category, and
+ * no ATen op or record_function of torch's is named so.
+ */
+function pythonFrameNames(names: readonly string[]): Uint8Array {
+  const frame = /^\S.*\(\d+\): \S|^<built-in (method|function) |^nn\.Module: /;
+  return Uint8Array.from(names, (name) => (frame.test(name) ? 1 : 0));
 }
 
 /**
@@ -177,12 +214,14 @@ function trackName(
   threadName: string | null,
 ): string {
   const thread = (threadName ?? (isId(t.tid) ? `${t.gpu ? 'stream' : 'thread'} ${t.tid}` : String(t.tid))).trim();
-  if (processName === 'CPU') return threadName || String(t.tid) !== '0' ? thread : 'other Python threads';
+  if (processName === 'CPU') return threadName || String(t.tid) !== '0' ? thread : OTHER_PYTHON_THREADS;
   if (!processName && Number(t.pid) === -1) return 'profiler overhead';
   // Kineto's span of the profiled window (pid "Spans", tid "PyTorch Profiler"): said once, plainly
   if (!processName && t.pid === 'Spans') return 'profiled window';
   return `${processName ?? `process ${t.pid}`} · ${thread}`;
 }
+
+const OTHER_PYTHON_THREADS = 'other Python threads';
 
 /** A pid or tid that is a number (Kineto also files spans under words: pid "Spans", tid "PyTorch Profiler"). */
 const isId = (id: string | number): boolean => /^-?\d+$/.test(String(id));

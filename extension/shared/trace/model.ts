@@ -65,6 +65,8 @@ export interface TrackInfo {
   /** true for GPU streams (device activity), false for CPU threads */
   gpu: boolean;
   maxDepth: number;
+  /** the Python frames (python_function events) of a CPU thread: a track of their own, folded in the timeline */
+  stack?: boolean;
 }
 
 /** Per-kernel launch facts from the trace's args, one row per GPU slice that had any. */

@@ -109,10 +109,10 @@ export function kernelIndices(model: TraceModel): number[] {
 const familyOf = (model: TraceModel, i: number): KernelFamily =>
   FAMILY_OF_KIND[model.kind[i] as SliceKind] ?? (model.tracks[model.track[i]!]!.gpu ? 'library' : 'aten');
 
-/** Every kernel name with its count and time, sorted by total time (largest first). */
-export function kernelStats(model: TraceModel): KernelStat[] {
+/** Every kernel name with its count and time, sorted by total time (largest first); with `window`, that stretch's. */
+export function kernelStats(model: TraceModel, window?: TraceWindow): KernelStat[] {
   const byName = new Map<number, KernelStat>();
-  for (const i of kernelIndices(model)) {
+  for (const i of kernelsIn(model, window)) {
     const nameId = model.name[i]!;
     let stat = byName.get(nameId);
     if (!stat) {
@@ -145,7 +145,31 @@ export function compileSpans(model: TraceModel): CompileSpan[] {
   return outermost;
 }
 
-export function summarizeTrace(model: TraceModel): TraceSummary {
+/** A stretch of a trace's time, µs: [fromUs, toUs) */
+export interface TraceWindow {
+  fromUs: number;
+  toUs: number;
+}
+
+/**
+ * The kernels (kernelIndices) of a window, all without one: a device kernel by its launch's start (a GPU runs a
+ * step's kernels after its CPU step has moved on), any other by its own start.
+ */
+function kernelsIn(model: TraceModel, window?: TraceWindow): number[] {
+  const kernels = kernelIndices(model);
+  if (!window) return kernels;
+  const launchStart = new Map<number, number>();
+  for (let i = 0; i < model.count; i++)
+    if (model.kind[i] === SliceKind.RuntimeLaunch && model.correlation[i]! >= 0 && !model.tracks[model.track[i]!]!.gpu)
+      launchStart.set(model.correlation[i]!, model.start[i]!);
+  return kernels.filter((i) => {
+    const at = launchStart.get(model.correlation[i]!) ?? model.start[i]!;
+    return at >= window.fromUs && at < window.toUs;
+  });
+}
+
+/** The trace's facts; with `window`, its kernels (and their launches) only those of that stretch (kernelsIn). */
+export function summarizeTrace(model: TraceModel, window?: TraceWindow): TraceSummary {
   const kernelsByFamily: Record<KernelFamily, number> = {
     generated: 0,
     library: 0,
@@ -165,7 +189,7 @@ export function summarizeTrace(model: TraceModel): TraceSummary {
     if (end > spanEnd) spanEnd = end;
     if (model.tracks[model.track[i]!]!.gpu) gpuEvents++;
   }
-  for (const i of kernelIndices(model)) {
+  for (const i of kernelsIn(model, window)) {
     kernelsByFamily[familyOf(model, i)]++;
     intervals.push([model.start[i]!, model.start[i]! + model.dur[i]!]);
     if (model.correlation[i]! >= 0) kernelCorrelations.add(model.correlation[i]!);
@@ -186,7 +210,7 @@ export function summarizeTrace(model: TraceModel): TraceSummary {
   const spans = compileSpans(model);
   return {
     events: model.count,
-    cpuThreads: model.tracks.filter((t) => !t.gpu).length,
+    cpuThreads: model.tracks.filter((t) => !t.gpu && !t.stack).length,
     gpuStreams: model.tracks.filter((t) => t.gpu).length,
     spanUs: model.count > 0 ? spanEnd - spanStart : 0,
     steps,
@@ -201,7 +225,7 @@ export function summarizeTrace(model: TraceModel): TraceSummary {
     gpuIdleUs: windowUs - busyUs,
     gpuBusyPerStepUs: perStep(busyUs),
     gpuIdlePerStepUs: perStep(windowUs - busyUs),
-    topKernels: kernelStats(model).slice(0, TOP_KERNELS),
+    topKernels: kernelStats(model, window).slice(0, TOP_KERNELS),
     compileSpans: spans,
     compileUs: spans.reduce((sum, span) => sum + span.durUs, 0),
     warnings: model.warnings,

@@ -54,25 +54,18 @@ def _code_name(name: str) -> str:
     return match[1] if match and match[1].isidentifier() else name if name.isidentifier() else "x"
 
 
-def _said_name(name: str) -> str:
-    """A guarded tensor in a sentence: its own name (`x`, `L['x']`), a positional argument as `input 0` (`args[0]`: a
-    wrapper's, e.g. DistributedDataParallel's forward, whose argument has no name), else as Dynamo wrote it."""
-    match = re.fullmatch(r"L\['([^']+)'\]", name)
-    if match:
-        return match[1]
-    match = re.fullmatch(r"args\[(\d+)\]", name)
-    return f"input {match[1]}" if match else name
-
-
 def _keys(text: str) -> set[str]:
     return {k.strip() for k in text.split(",") if k.strip()}
 
 
-def explain(reason: str, raw: str = "", library_frame: str | None = None) -> Explanation | None:
+def explain(
+    reason: str, raw: str = "", library_frame: str | None = None, cuda_graphs: bool = False
+) -> Explanation | None:
     """{what, fix} for a guard failure, or None when it is not one Compile Lens knows how to put in words.
     library_frame: the compiled frame is library code the user called (e.g. "forward in modeling_llama.py", reached
-    from the user's `model.generate(...)`), so its tensors are not ones the user holds: the fix is at the user's level."""
-    found = _explain(reason, raw, library_frame)
+    from the user's `model.generate(...)`), so its tensors are not ones the user holds: the fix is at the user's level.
+    cuda_graphs: the run recorded CUDA graphs, whose one graph per size a fix by dynamic shapes does not spare."""
+    found = _explain(reason, raw, library_frame, cuda_graphs)
     if found:
         found["what"] = found["what"][:1].upper() + found["what"][1:]
     return found
@@ -82,7 +75,7 @@ def explain(reason: str, raw: str = "", library_frame: str | None = None) -> Exp
 _LIBRARY_SAID = re.compile(r"inside library code you called \((.+?)\) changed ")
 
 
-def explain_recorded(recompile: Recompile) -> Explanation | None:
+def explain_recorded(recompile: Recompile, cuda_graphs: bool) -> Explanation | None:
     """A recorded recompile said in today's words, for a report an older runner wrote (an attached job's folder read
     by `inspect`): from its guard failure as recorded, in the frame the recorded sentence named. A warm-up's sentence
     (script/warmup_shape.py) was said from the script's source, which a report does not keep: kept as recorded."""
@@ -93,10 +86,10 @@ def explain_recorded(recompile: Recompile) -> Explanation | None:
     # PyTorch's hint decides some sentences (an nn.Module's integer attribute): recorded apart from the first line
     hint = recompile.get("hint")
     raw = (recompile.get("allReasons") or [""])[0] + (f"\n(HINT: {hint})" if hint else "")
-    return explain(recompile["reason"], raw, library[1] if library else None)
+    return explain(recompile["reason"], raw, library[1] if library else None, cuda_graphs)
 
 
-def _explain(reason: str, raw: str, library_frame: str | None) -> Explanation | None:
+def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool) -> Explanation | None:
     reason = without_compile_id(reason)
     text = f"{reason}\n{raw}"
     hint = pytorch_hint(text)
@@ -160,13 +153,15 @@ def _explain(reason: str, raw: str, library_frame: str | None) -> Explanation | 
                 "e.g. a transposed or sliced tensor.",
                 "fix": f"Pass a contiguous tensor ({code}.contiguous()), or warm up with the layout you will use.",
             }
+        cost = "shape arithmetic, kernels not tuned to one size" + (
+            "; CUDA graphs still record one graph per size" if cuda_graphs else ""
+        )
         return {
             "what": f"{name} changed size in dimension {dim} from {was} to {now}; the compiled code was specialised to {was}.",
             "fix": (
                 f"If that dimension varies in use, mark it dynamic before the first call: torch._dynamo.mark_dynamic({code}, "
-                f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost (shape "
-                "arithmetic, kernels not tuned to one size; CUDA graphs still record one graph per size). If only a "
-                "few sizes occur, warm up with each of them instead."
+                f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost ({cost}). "
+                "If only a few sizes occur, warm up with each of them instead."
             ),
             "quickFix": quick_fixes.compile_dynamic(),
         }
@@ -237,15 +232,11 @@ def without_compile_id(reason: str) -> str:
 
 
 def guard_sentence(reason: str) -> str | None:
-    """A failed guard in a few words of the user's: "x's batch changed from 8 to 16", "x's dimension 1 changed from
-    128 to 256", else the first clause of its explanation ("input 'x' arrived as float16 after the code was compiled
-    for float32"); None where Compile Lens has no words for it (the guard as PyTorch says it stays beside it)."""
+    """A failed guard in a few words of the user's: the first clause of its explanation, as its finding says it
+    ("input 'x' changed size in dimension 0 from 8 to 16", "input 'x' arrived as float16 after the code was compiled
+    for float32": one wording of one change, review 25 D6); None where Compile Lens has no words for it (the guard as
+    PyTorch says it stays beside it)."""
     text = without_compile_id(reason)
-    size = _SIZE.search(text)
-    if size and size[2] == "size":
-        name, dim = _said_name(size[1]), int(size[3])
-        which = "batch" if dim == 0 else f"dimension {dim}"
-        return f"{name}'s {which} changed from {size[4]} to {size[5]}"
     found = explain(text)
     if not found:
         return None
@@ -255,17 +246,37 @@ def guard_sentence(reason: str) -> str | None:
     return first[:1].lower() + first[1:]
 
 
+_GRAD_SAID = {"inference": "under torch.inference_mode()", "no_grad": "under torch.no_grad()", "grad": "with grad"}
+_WITH_GRAD_MODE = re.compile(r"^(.*) \((inference|no_grad|grad)\)$")
+
+
+def voided_tail(guard: str, explained: Explanation) -> str:
+    """What a voided timing's cause adds of its first failed guard's explanation: what the guard's sentence before it
+    (guard_sentence) has not said, then the fix."""
+    what = explained["what"]
+    first, _, rest = what.partition("; ")
+    if rest and first.lower() == (guard_sentence(guard) or "").lower():
+        what = rest[:1].upper() + rest[1:]
+    return f"{what} {explained['fix']}"
+
+
 def timing_cause(timed: str, warm: str) -> str:
-    """Why the timed calls compiled: they ran on other inputs than warm-up did, else took a path it had not."""
-    if timed != warm:
-        return f"warm-up ran on {warm}, the timed calls on {timed}"
-    return "a timed call took a path warm-up had not compiled"
+    """Why the timed calls compiled: they ran on other inputs than warm-up did, else took a path it had not. Each side
+    as the runner names it, "float32[8, 64] (inference)": its grad mode said in PyTorch's terms where the sides' differ,
+    else left out (the same on both sides, it is not why)."""
+    if timed == warm:
+        return "a timed call took a path warm-up had not compiled"
+    w, t = _WITH_GRAD_MODE.match(warm), _WITH_GRAD_MODE.match(timed)
+    if w and t:
+        same = w[2] == t[2]
+        warm, timed = (w[1], t[1]) if same else (f"{w[1]} {_GRAD_SAID[w[2]]}", f"{t[1]} {_GRAD_SAID[t[2]]}")
+    return f"warm-up ran on {warm}, the timed calls on {timed}"
 
 
 def voided_timing(compiles: int, said: list[str], cause: str) -> str:
-    """A timing voided by compiles inside it, from each failed guard as a sentence: "x's batch changed from 8 to 16,
-    so 1 compile ran while timing: warm-up ran on float32[8, 64] (inference), the timed calls on float32[16, 64]
-    (inference)." """
+    """A timing voided by compiles inside it, from each failed guard as a sentence: "input 'x' changed size in
+    dimension 0 from 8 to 16, so 1 compile ran while timing: warm-up ran on float32[8, 64], the timed calls on
+    float32[16, 64]." """
     ran = f"{compiles} compile{'' if compiles == 1 else 's'} ran while timing: {cause}"
     why = "; ".join(dict.fromkeys(said))
     text = f"{why}, so {ran}" if why else ran
@@ -324,10 +335,33 @@ def site_explanation(site: RecompileSite, reasons: list[str]) -> Explanation | N
     return words
 
 
+def _size_change(recompile: Recompile) -> tuple[str, ...] | None:
+    """What a size guard saw change (dimension, old and new size, and the call that made it), for telling one change
+    seen by two compiled frames; None for any other guard."""
+    size = _SIZE.search(without_compile_id(recompile["reason"]))
+    return (size[3], size[4], size[5], str(recompile.get("trigger"))) if size and size[2] == "size" else None
+
+
+def seen_through_library(recompile: Recompile, recompiles: list[Recompile]) -> bool:
+    """A library frame's recompile (e.g. DistributedDataParallel's forward, on its `args[0]`) on the same size change,
+    in the same call, as a frame of the user's code: one change of the user's input, said once, at the user's frame."""
+    explanation = recompile.get("explanation")
+    change = _size_change(recompile)
+    if not explanation or change is None or not _LIBRARY_SAID.search(explanation["what"]):
+        return False
+    return any(
+        _size_change(other) == change
+        and (said := other.get("explanation")) is not None
+        and not _LIBRARY_SAID.search(said["what"])
+        for other in recompiles
+    )
+
+
 def group_sites(recompiles: list[Recompile]) -> list[RecompileSite]:
-    """One entry per (source line, guard pattern): recompiles that recur at one site are one finding with a count."""
+    """One entry per (source line, guard pattern): recompiles that recur at one site are one finding with a count. A
+    library frame's recompile on a change the user's own frame recompiled on too is that one (seen_through_library)."""
     sites: dict[tuple[str | None, int | None, str], tuple[RecompileSite, list[str]]] = {}  # with each site's reasons
-    for r in recompiles:
+    for r in (r for r in recompiles if not seen_through_library(r, recompiles)):
         loc = r.get("location")
         key = (loc["file"] if loc else None, loc["line"] if loc else None, pattern(r["reason"]))
         found = sites.get(key)

@@ -137,7 +137,9 @@ def library_frame(frames: list[SourceLocation]) -> str | None:
     return f"{frames[-1].get('function') or 'a function'} in {os.path.basename(file)}"
 
 
-def recompile(record: Record, starts: dict[str, Record], trigger: Callable[[Record], str | None]) -> Recompile:
+def recompile(
+    record: Record, starts: dict[str, Record], trigger: Callable[[Record], str | None], cudagraphs: bool
+) -> Recompile:
     reasons = record.payload_json(keep=False) or [record.payload_once()]
     first = str(reasons[0]) if reasons else ""
     head = re.sub(r"^\d+/\d+: ", "", first.split("\n", 1)[0])
@@ -158,7 +160,7 @@ def recompile(record: Record, starts: dict[str, Record], trigger: Callable[[Reco
         "inTimedRegion": record.phase in TIMED_PHASES,
         "pattern": explain.pattern(reason),
         "hint": explain.pytorch_hint(first),
-        "explanation": explain.explain(reason, first, library_frame(start_frames)),
+        "explanation": explain.explain(reason, first, library_frame(start_frames), cudagraphs),
     }
 
 
@@ -396,7 +398,7 @@ def compiler_insight(
         if r.kind == "compilation_metrics"
         for reason in r.meta.get("restart_reasons") or []
     ]
-    recompiles = [recompile(r, starts, trigger) for r in records if r.artifact == "recompile_reasons"]
+    recompiles = [recompile(r, starts, trigger, cudagraphs) for r in records if r.artifact == "recompile_reasons"]
     made = completed(records)  # a graph an attempt Dynamo restarted logged was never compiled: not counted, not read
     return {
         "graphCount": sum(1 for r in made if r.kind == "dynamo_output_graph"),

@@ -95,10 +95,14 @@ def _is_library(real: str) -> bool:
     )
 
 
+# an installed package by the folder below site-packages, wherever the environment is (a torch inside
+# /opt/torch/.venv is PyTorch's from its package folder on, not from /opt/torch); a PyTorch built from source by the
+# folder below its last torch/
 _PLACES = (
-    (re.compile(r"[\\/]torch[\\/](.+)$"), "PyTorch's {}"),
+    (re.compile(r"[\\/](?:site-packages|dist-packages)[\\/]torch[\\/](.+)$"), "PyTorch's {}"),
     (re.compile(r"[\\/](?:site-packages|dist-packages)[\\/](.+)$"), "{}"),
     (re.compile(r"[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/](.+)$"), "Python's {}"),
+    (re.compile(r"^.*[\\/]torch[\\/](.+)$"), "PyTorch's {}"),
 )
 
 

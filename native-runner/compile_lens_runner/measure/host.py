@@ -185,6 +185,13 @@ class LoadWatch:
         return load_evidence(self.samples, self.cpus, self.threads)
 
 
+def short_of_cpus(threads: int, contended: int, samples: int) -> str:
+    """How often torch's threads found too few CPUs free: "no CPU was free in 10 of 10 samples" (one thread), "fewer
+    CPUs were free than torch's 4 threads in 9 of 10 samples"."""
+    short = "no CPU was free" if threads == 1 else f"fewer CPUs were free than torch's {threads} threads"
+    return f"{short} in {contended} of {samples} samples"
+
+
 def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> HostLoad:
     """The report's `hostLoad` from a measurement's samples: the numbers, whether contention made the measurement
     unreliable (at least CONTENDED_SHARE of its samples contended), and if so why and the fix (runner-owned text)."""
@@ -217,8 +224,7 @@ def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> HostLoa
         )
         evidence["reason"] = (
             f"the host was contended while timing: other processes had {typical} threads ready to run on its {cpus} "
-            f"CPUs ({contended} of {len(others)} samples found fewer CPUs free than torch's {threads} "
-            f"thread{'s' if threads > 1 else ''}{load_text}), so "
+            f"CPUs ({short_of_cpus(threads, contended, len(others))}{load_text}), so "
             + (
                 "multi-threaded ops waited on descheduled threads"
                 if threads > 1

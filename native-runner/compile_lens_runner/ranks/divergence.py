@@ -23,7 +23,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, TypedDict
 
-from ..compiler.explain import guard_sentence, pattern
+from ..compiler.explain import guard_sentence, pattern, seen_through_library
+from ..report import compile_names
 from ..shapes.common import SourceLocation
 from ..shapes.compiler import CompilerInsight, GraphBreak, Recompile
 from ..shapes.ranks import Divergence
@@ -167,14 +168,13 @@ def _recompile_divergence(group: list[_Uneven]) -> Divergence:
     for r in others:
         by_count.setdefault(counts[r], []).append(r)
     fewer = "; ".join(f"{rank_list(ranks)} {'did not' if n == 0 else f'{n}×'}" for n, ranks in sorted(by_count.items()))
-    reason = str(item.get("reason", ""))  # PyTorch's words stay in details["reasons"]
-    more = f" (and {len(group) - 1} more frame{'' if len(group) == 2 else 's'} in that call)" if len(group) > 1 else ""
-    message = (
-        f"{rank_list(did)} recompiled {what}{times} — {guard_sentence(reason) or _readable(reason)}{more} — "
-        f"{fewer}: {DIFFERENT_GRAPHS}"
-    )
+    # each frame's change as its finding says it (explain.group_sites), a wrapper's view of the user's change left out
+    items = [other for _, other, _, _ in group]
+    said = [other for other in items if not seen_through_library(other, items)]
+    changes = "; ".join(dict.fromkeys(_change(other) for other in said))
+    message = f"{rank_list(did)} recompiled {what}{times} — {changes} — {fewer}: {DIFFERENT_GRAPHS}"
     location = item.get("location") or (found[0]["location"] if found else None)
-    explanation = item.get("explanation")
+    explanation = said[0].get("explanation")
     return _entry(
         "recompile",
         message,
@@ -188,6 +188,17 @@ def _recompile_divergence(group: list[_Uneven]) -> Divergence:
             "fix": explanation["fix"] if explanation else None,
         },
     )
+
+
+def _change(item: Recompile) -> str:
+    """A recompile's failed guard in its finding's words (its explanation's first clause), else a short sentence for
+    it, else PyTorch's words."""
+    explanation = item.get("explanation")
+    if explanation:
+        first = explanation["what"].split("; ", 1)[0].rstrip(".")
+        return first[:1].lower() + first[1:]
+    reason = str(item.get("reason", ""))  # PyTorch's words stay in details["reasons"]
+    return guard_sentence(reason) or _readable(reason)
 
 
 def _graph_breaks(ranks: list[RankFacts]) -> list[Divergence]:
@@ -264,8 +275,8 @@ def _caches(ranks: list[RankFacts]) -> list[Divergence]:
             differing.setdefault(compile_id, {})[cache] = seen
     out: list[Divergence] = []
     for compile_id, caches in differing.items():
-        function = _frame_name(_insight(ranks[0]), compile_id)
-        what = f"compile {compile_id}" + (f" ({function})" if function else "")
+        # by its function, as every surface names a compile (the id stays in details)
+        what = compile_names.compile_name(_insight(ranks[0]).get("frames") or [], compile_id)
         names = " and the ".join(sorted(caches))
         seen = next(iter(caches.values()))
         hit = [r for r, s in seen.items() if s == "hit"]

@@ -261,7 +261,8 @@ def _said_today(insight: CompilerInsight) -> CompilerInsight:
         {**b, "explanation": break_patterns.explain_recorded(b)} for b in insight.get("graphBreaks") or []
     ]
     recompiles: list[Recompile] = [
-        {**r, "explanation": explain.explain_recorded(r)} for r in insight.get("recompiles") or []
+        {**r, "explanation": explain.explain_recorded(r, bool(insight.get("cudaGraphs")))}
+        for r in insight.get("recompiles") or []
     ]
     return {**insight, "graphBreaks": breaks, "recompiles": recompiles}
 

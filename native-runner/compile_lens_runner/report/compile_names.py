@@ -41,7 +41,8 @@ def compile_name(frames: list[CompiledFrame], compile_id: str | None) -> str:
     """ "forward" (a function's first compile), "forward, recompile 2"; where the record names no function for the
     frame, "compiled graph 2, recompile 1" (frames counted from 1); a frame not in the user's files (PyTorch's own
     wrappers a module's call goes through, a library's forward) by where it is, "inner (in PyTorch's
-    _dynamo/external_utils.py)", "helper (not in your files)" where the report does not say; "an unknown compile"
+    _dynamo/external_utils.py)", "__init__ after line 105 of Python's contextlib.py", "helper (not in your files)" and
+    "__init__ after a graph break (not in your files)" where the report does not say; "an unknown compile"
     for no id."""
     if not compile_id:
         return "an unknown compile"
@@ -62,8 +63,19 @@ def compile_name(frames: list[CompiledFrame], compile_id: str | None) -> str:
         # a recorded frame with no location is not the user's code (compiler/insight.py keeps user files' only); where
         # it is, where recorded (schema 1.31)
         library, unknown = named.get("library"), "location" in named and named["location"] is None
-        elsewhere = f" (in {library})" if library else " (not in your files)" if unknown else ""
-        base = function_name(str(named["function"])) + elsewhere
+        function = str(named["function"])
+        resume = _RESUME.match(function)
+        if library:  # a resumed part's line is the library file's: said as that file's
+            base = (
+                f"{resume.group(1)} after line {resume.group(2)} of {library}"
+                if resume
+                else f"{function} (in {library})"
+            )
+        elif unknown:  # a line of a file the report does not name would mean nothing
+            base = f"{resume.group(1)} after a graph break" if resume else function
+            base += " (not in your files)"
+        else:
+            base = function_name(function)
     return f"{base}, recompile {attempt}" if attempt else base
 
 

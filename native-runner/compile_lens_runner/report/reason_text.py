@@ -105,7 +105,7 @@ _NO_IN_SITU: dict[str, tuple[str, Clause]] = {
     "attached": (
         "not measured in situ under attach",
         lambda r: (
-            "Not measured in situ: under attach, Compile Lens only watches a job its own launcher started; it does "
+            "Not measured in situ: the job was started by your own launcher; Compile Lens only watched it, and does "
             "not switch compiling off for some of the job's calls to time them eagerly."
         ),
     ),

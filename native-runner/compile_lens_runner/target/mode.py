@@ -273,9 +273,12 @@ class TargetRun:
                 f"{describe_inputs(self.warm_inputs)} ({self.warm_grad})",
             )
             cause = explain.timing_cause(timed, warm)
-            explained = explain.explain(reasons[0].split("\n", 1)[0], reasons[0]) if reasons else None
+            cuda_graphs = self.device == "cuda" and mode in CUDAGRAPH_MODES
+            explained = (
+                explain.explain(reasons[0].split("\n", 1)[0], reasons[0], None, cuda_graphs) if reasons else None
+            )
             if explained:
-                cause += f". {explained['what']} {explained['fix']}"
+                cause += f". {explain.voided_tail(guards[0], explained)}"
             return explain.recompiled_while_timing(compiles, guards, cause)
 
         def rewarm() -> None:

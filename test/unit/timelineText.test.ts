@@ -1,0 +1,44 @@
+// The axis's step labels (webview/timelineText.ts axisLayout): whole, or their number once a whole label has said
+// what the numbers count, the same form from then on, and none past the pane's edge; the stretch before the trace's
+// first step named, not a negative time.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { axisLayout, type Measure, type StepEdge } from '../../webview/timelineText.ts';
+
+/** 6 px a character. */
+const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
+const ink = { colour: '#000', alpha: 1 };
+
+const stepLabels = (xs: number[], width: number, left = 0): string[] => {
+  const steps: StepEdge[] = xs.map((x, k) => ({
+    x,
+    label: `step ${k + 1}`,
+    short: String(k + 1),
+    before: k === 0 ? 'before step 1' : null,
+  }));
+  const { texts } = axisLayout([], steps, { left, width, height: 100 }, m, ink, []);
+  return texts.map((t) => t.text);
+};
+
+test('room for every whole label: each whole', () => {
+  assert.deepEqual(stepLabels([0, 100, 200], 400), ['step 1', 'step 2', 'step 3']);
+});
+
+test('a step too narrow for its whole label: numbers from there on', () => {
+  assert.deepEqual(stepLabels([0, 100, 120, 300], 500), ['step 1', '2', '3', '4']);
+});
+
+test('a step with no room even for its number: the steps after it say numbers, not "step 3"', () => {
+  assert.deepEqual(stepLabels([0, 100, 104, 300], 500), ['step 1', '3', '4']);
+});
+
+test("the last step at the pane's edge: its whole label or none, never a lone number", () => {
+  assert.deepEqual(stepLabels([0, 480], 500), ['step 1']);
+  assert.deepEqual(stepLabels([0, 440], 500), ['step 1', 'step 2']);
+  assert.deepEqual(stepLabels([0, 100, 120, 480], 500), ['step 1', '2', '3', '4']);
+});
+
+test('the stretch before the first step: "before step 1" left of its line where it fits', () => {
+  assert.deepEqual(stepLabels([200, 400], 600, 0), ['before step 1', 'step 1', 'step 2']);
+  assert.deepEqual(stepLabels([50, 400], 600, 0), ['step 1', 'step 2']);
+});
