@@ -502,6 +502,7 @@ function paneNotes(): void {
       stepsOverlapped(model.steps, t0 + offset, t1 + offset),
       model.steps,
       state.report !== null,
+      pane.timeline.callsNamedByPlace,
     );
     const note = notes[p];
     if (note && note.textContent !== text) note.textContent = text;

@@ -15,7 +15,7 @@ import {
   namesNow,
   namesSaid,
   stepWords,
-  tracedFrames,
+  compilesOfTrace,
   type SaidName,
 } from './analysis/sliceNames.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
@@ -34,6 +34,7 @@ import {
   type Tick,
 } from './timelineText.ts';
 import { distinctTrackNames, fitNames } from './trackNames.ts';
+import { traceNamed } from './timelineWords.ts';
 
 export const LABEL_WIDTH = 190;
 const ROW_HEIGHT = 15;
@@ -109,8 +110,9 @@ export class TimelineCanvas {
   /** each found mark's label as the report said it, before the user's edits moved the lines it names */
   private marksSaid: SaidName[] = [];
   private paneFrames: readonly CompiledFrame[] | null = null;
-  /** the compiles as the trace's own Python stacks name them (tracedFrames), found once */
-  private tracedCompiles: CompiledFrame[] | null = null;
+  /** the compiles as the trace names them, found once: by the code they ran where it has Python stacks
+   *  (tracedFrames), else by their place in the step (callsByPlace): compilesOfTrace */
+  private tracedCompiles: { frames: CompiledFrame[]; byPlace: boolean } | null = null;
   private paneKernels: KernelProvenance[] | null = null;
   private paneBreaks: GraphBreak[] | null = null;
   /** per name id, the names said otherwise than the trace says them, as the report said them (sliceName) */
@@ -209,14 +211,24 @@ export class TimelineCanvas {
   /** The compiles of the report entry this trace was profiled for, to name its marks and compiled regions by
    *  function (compileNames.ts). */
   get frames(): readonly CompiledFrame[] | null {
-    // a trace opened without its report: its compiles by the code they ran, where its Python stacks say
-    if (!this.paneFrames?.length) this.paneFrames = this.tracedCompiles ??= tracedFrames(this.model);
+    // a trace opened without its report: its compiles as the trace names them (compilesOfTrace)
+    if (!this.paneFrames?.length) this.paneFrames = this.traced.frames;
     return this.paneFrames.length ? this.paneFrames : null;
   }
 
   set frames(frames: readonly CompiledFrame[] | null) {
     this.paneFrames = frames;
     this.saidNames = this.shownNames = null;
+  }
+
+  private get traced(): { frames: CompiledFrame[]; byPlace: boolean } {
+    return (this.tracedCompiles ??= compilesOfTrace(this.model));
+  }
+
+  /** Whether its compiled calls are named by their place in the step: no report names their code, nor does the
+   *  trace (no Python stacks). */
+  get callsNamedByPlace(): boolean {
+    return this.traced.byPlace && this.frames !== null && this.frames === this.traced.frames;
   }
 
   /** The kernels of the report entry this trace was profiled for, to say a generated kernel's user lines. */
@@ -261,7 +273,7 @@ export class TimelineCanvas {
   sliceTitle(nameId: number): string {
     const raw = this.model.names[nameId]!;
     const shown = this.sliceName(nameId);
-    return shown === raw ? raw : `${shown}\n(the trace's "${raw}")`;
+    return shown === raw ? raw : `${shown}\n(${traceNamed(raw)})`;
   }
 
   get marksFound(): boolean {
