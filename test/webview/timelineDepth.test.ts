@@ -176,6 +176,10 @@ describe('timeline depth', () => {
     assert.match(pairText, /eager → default/);
     assert.match(pairText, /new/);
     assert.match(pairText, /gone \(fused away or replaced\)/);
+    // a compiled call by its code, PyTorch's name for it in the cell's tooltip (its wrappers' words: sliceNames.test)
+    const call = pair.locator('.pair-cpu td.name', { hasText: /^compiled forward$/ });
+    assert.equal(await call.getAttribute('title'), 'the trace\'s "Torch-Compiled Region: 0/0"');
+    assert.doesNotMatch(pairText, /TorchDynamo|Pregraph|AOTDispatcher|Torch-Compiled Region/);
     // sort the kernels by count with the keyboard: focus the header button, Enter; again reverses
     const countButton = page.locator('.range-summary .range-kernels button.sort[data-key="count"]');
     await countButton.focus();
