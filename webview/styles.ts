@@ -136,6 +136,7 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .phase-kernel { --bar: var(--vscode-charts-green, #388a34); }
 .phase-autotune { --bar: var(--vscode-charts-red, #f14c4c); }
 .phase-cache { --bar: var(--vscode-terminal-ansiCyan, #11a8cd); }
+.phase-load { --bar: var(--vscode-terminal-ansiMagenta, #bc3fbc); }
 .cache-marker path { stroke: var(--vscode-terminal-ansiCyan, #11a8cd); stroke-width: 1.5; }
 .cache-hit path { fill: var(--vscode-terminal-ansiCyan, #11a8cd); }
 .cache-miss path { fill: var(--vscode-editor-background, #1e1e1e); }

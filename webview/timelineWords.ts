@@ -62,6 +62,29 @@ const CALLS_BY_PLACE =
 /** A name said in words, PyTorch's name for it in a tooltip: 'the trace's "TorchDynamo Cache Lookup"'. */
 export const traceNamed = (raw: string): string => `the trace's "${raw}"`;
 
+/**
+ * A compile phase's hover: what the compiler's log names inside it, and the time it names no step of ("Inside it
+ * the log names 10 × C++ compile: 11.8 s of 54.6 s; it names no step of the other 42.8 s (…)"). `inductor`: a phase
+ * of Inductor's, whose unnamed time is work the log does not time step by step.
+ */
+export function phaseInsideWords(
+  steps: { step: string; count: number }[],
+  named: string,
+  whole: string,
+  rest: string,
+  inductor: boolean,
+): string {
+  const why = inductor
+    ? " (work the log does not time step by step, e.g. generating code in Python or waiting on Inductor's compile workers)"
+    : '';
+  if (!steps.length) return `The log names no step inside its ${whole}${why}.`;
+  const listed = steps.map(({ step, count }) => (count > 1 ? `${count} × ${step}` : step)).join(', ');
+  return `Inside it the log names ${listed}: ${named} of ${whole}; it names no step of the other ${rest}${why}.`;
+}
+
+/** A compile row's hover, after what it says: its phases too narrow to label at the chart's width. */
+export const phasesUnlabelled = (phases: string[]): string => `Too narrow to label here: ${phases.join('; ')}`;
+
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;
 
