@@ -335,7 +335,8 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
             for graph_break in entry["compiler"].get("graphBreaks") or []:
                 _break_explanation(graph_break)
             if any("nameText" in f for f in entry["compiler"].get("frames") or []):  # named since schema 1.28
-                compile_names.name_all(entry["compiler"])
+                region = compile_names.region_name(entry) if "calls" in entry else None  # a region, not a mode
+                compile_names.name_all(entry["compiler"], region)
     for region in out.get("regions") or []:
         # a steady state pooled over several input signatures (before schema 1.31): its most frequent one's calls,
         # those that ran compiled code; one that began at a call still warming up: from where the calls settle
