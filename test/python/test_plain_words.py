@@ -68,3 +68,18 @@ def test_the_fast_path_cause_is_said_once_beside_the_verdict() -> None:
     assert headline.startswith("no verdict: no compiled code ran · 0 graphs")
     assert "before any op was compiled" not in headline
     assert sentence.count("`aten._transformer_encoder_layer_fwd` broke the graph at encoder_fastpath.py:13") == 1
+
+
+def test_recompiles_one_call_set_off_are_said_as_that_one_event_by_rank() -> None:
+    """ddp-ranks-cpu (torchrun, 2 ranks): rank 1's call 3 (batch 16 → 8) recompiled two frames, DDP's forward and the
+    model's; "2 recompiles on rank 1" read as two events. The region's graphs are rank 0's, and said so."""
+    from compile_lens_runner.report import sentences
+
+    region = json.loads((FIXTURES / "reports" / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
+    said = sentences.counts(region, 0)
+    assert said[0].endswith(" on rank 0") and "recompiled at call 3 on rank 1: 2 frames" in said
+    recompiles = region["compiler"]["recompiles"]
+    assert sentences.recompiles_text(recompiles) == "recompiled at call 3: 2 frames"
+    assert sentences.recompiles_text(recompiles[:1]) == "1 recompile"
+    other = [recompiles[0], {**recompiles[1], "trigger": "call 5 of DistributedDataParallel with float32[4, 64]; grad"}]
+    assert sentences.recompiles_text(other, " on rank 1") == "2 recompiles on rank 1"  # two calls: two events
