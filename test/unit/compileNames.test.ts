@@ -60,9 +60,9 @@ test("the timeline's marks name the compile by function, with the report, and wi
   assert.deepEqual(
     [...new Set(said.map((s) => s.text))], // each step's breaks
     [
-      'graph break at line 20, in forward',
-      'graph break at line 22, in forward after line 20',
-      'graph break at line 24, in forward after line 22',
+      'eager code between graphs: graph break at line 20, in forward',
+      'eager code between graphs: graph break at line 22, in forward after line 20',
+      'eager code between graphs: graph break at line 24, in forward after line 22',
     ],
   );
   assert.ok(said.every((s) => s.own?.file === breaks[0]!.location!.file));
