@@ -31,6 +31,10 @@ button.link:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 .panes:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 .pane { border-top: 1px solid var(--vscode-panel-border, #80808059); margin-bottom: 6px; }
 .pane-label { font-weight: 600; padding: 4px 0; }
+/* a Python stack's fold button lies over its name, which the canvas draws: only its focus ring shows */
+.pane-canvas { position: relative; }
+.stack-toggle { position: absolute; left: 0; margin: 0; padding: 0; border: 0; background: transparent; cursor: pointer; }
+.stack-toggle:focus-visible { outline: 1px solid var(--vscode-focusBorder, #007fd4); outline-offset: -1px; }
 canvas { display: block; }
 .details-box { margin-top: 8px; }
 .details h3, .raw-fields td { overflow-wrap: anywhere; }

@@ -183,16 +183,25 @@ export class TimelineCanvas {
     return this.model.tracks[track]!.stack === true && !this.unfolded.has(track);
   }
 
-  /**
-   * Folds or unfolds the Python stack whose name is at canvas height y (a click on its name); false where no
-   * stack's name is there. The canvas's height changes: the caller redraws.
-   */
-  toggleStackAt(y: number): boolean {
-    const track = this.trackAt(y);
-    if (track < 0 || !this.model.tracks[track]!.stack || y > this.trackTop[track]! + ROW_HEIGHT) return false;
+  /** The shown tracks that hold a thread's Python stack (each folds). */
+  stackTracks(): number[] {
+    return this.shownTracks.filter((t) => this.model.tracks[t]!.stack);
+  }
+
+  /** Folds or unfolds a Python stack track. The canvas's height changes: the caller redraws. */
+  toggleStack(track: number): void {
     if (!this.unfolded.delete(track)) this.unfolded.add(track);
     this.layOut();
-    return true;
+  }
+
+  /** Where a stack track's name is drawn (canvas px), whether it is folded, and its hover. */
+  stackName(track: number): { top: number; height: number; folded: boolean; title: string } {
+    return {
+      top: this.trackTop[track]!,
+      height: ROW_HEIGHT,
+      folded: this.isFolded(track),
+      title: this.trackNameAt(this.trackTop[track]!)!,
+    };
   }
 
   /**
@@ -589,7 +598,7 @@ export class TimelineCanvas {
     const track = this.trackAt(y);
     if (track < 0) return null;
     const stack = this.model.tracks[track]!.stack;
-    const fold = this.isFolded(track) ? 'click its name to unfold it' : 'click its name to fold it';
+    const fold = `click its name, or Tab to it and press Enter, to ${this.isFolded(track) ? 'unfold' : 'fold'} it`;
     return stack ? `${this.trackNames[track]!}\n(Python frames: ${fold})` : this.trackNames[track]!;
   }
 
