@@ -436,7 +436,8 @@ describe('timeline depth', () => {
     await page.waitForFunction(() => document.querySelector('.pane-note')?.textContent);
     assert.deepEqual(await page.locator('.pane-note').allInnerTexts(), [
       'step 1 of 3 in view · run under the profiler (its overhead included)',
-      'steps 1–3 of 3 in view · run under the profiler (its overhead included)',
+      // the trace has no Python stacks, and no report names its compiled calls' code
+      'steps 1–3 of 3 in view · run under the profiler (its overhead included) · compiled calls named by their order and ops: the trace has no Python stacks to name their code (opened with its report, they are named by your functions)',
     ]);
     // the view opens on eager's step 1: dragged from the axis's start to the canvas's right edge, all of it
     const width = (await page.locator('canvas').nth(0).boundingBox())!.width;
