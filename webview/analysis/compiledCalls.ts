@@ -4,6 +4,7 @@
 // Dynamo's frame number ("compiled graph 2"), which means nothing to the user.
 import type { CompiledFrame } from '../../extension/shared/report.ts';
 import { readGeneratedName } from '../../extension/present/kernelNames.ts';
+import { forEachOverlapping, levelsOf } from '../../extension/shared/trace/levels.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { isGraphRun, regionNames } from '../../extension/shared/trace/timelineMarks.ts';
 
@@ -37,19 +38,22 @@ function opWords(name: string): string | null {
 
 /** The outermost ops run in slice `at` (on its track, not in a compiled call nested in it), in time order: those its
  *  compiled graphs ran where it ran one, not the eager code after a graph break. */
-function opsIn(model: TraceModel, rows: readonly [number, number], at: number, regions: ReadonlyMap<number, string>) {
+function opsIn(model: TraceModel, at: number, regions: ReadonlyMap<number, string>): string[] {
+  const levels = levelsOf(model);
+  const track = model.track[at]!;
   const from = model.start[at]!;
   const to = from + model.dur[at]!;
   const inside: number[] = [];
   const nested: [number, number][] = [];
   const graphs: [number, number][] = [];
-  for (let j = rows[0]; j < rows[1]; j++) {
-    if (model.depth[j]! <= model.depth[at]! || model.start[j]! < from || model.start[j]! > to) continue;
-    const span: [number, number] = [model.start[j]!, model.start[j]! + model.dur[j]!];
-    if (regions.has(model.name[j]!)) nested.push(span);
-    else if (isGraphRun(model.names[model.name[j]!]!)) graphs.push(span);
-    else if (opWords(model.names[model.name[j]!]!)) inside.push(j);
-  }
+  for (let level = levels.trackLevels[track]! + model.depth[at]! + 1; level < levels.trackLevels[track + 1]!; level++)
+    forEachOverlapping(model, levels, level, from, to, (j) => {
+      if (model.start[j]! < from) return;
+      const span: [number, number] = [model.start[j]!, model.start[j]! + model.dur[j]!];
+      if (regions.has(model.name[j]!)) nested.push(span);
+      else if (isGraphRun(model.names[model.name[j]!]!)) graphs.push(span);
+      else if (opWords(model.names[model.name[j]!]!)) inside.push(j);
+    });
   inside.sort((a, b) => model.start[a]! - model.start[b]! || model.depth[a]! - model.depth[b]!);
   const ops: string[] = [];
   let end = -Infinity;
@@ -73,12 +77,6 @@ function opsIn(model: TraceModel, rows: readonly [number, number], at: number, r
 export function callsByPlace(model: TraceModel): CompiledFrame[] {
   const regions = regionNames(model);
   if (!regions.size) return [];
-  const trackRows = new Map<number, [number, number]>();
-  for (let i = 0; i < model.count; i++) {
-    const rows = trackRows.get(model.track[i]!);
-    if (rows) rows[1] = i + 1;
-    else trackRows.set(model.track[i]!, [i, i + 1]);
-  }
   // every call, by start: the first of each compile id is the one named
   const calls: number[] = [];
   for (let i = 0; i < model.count; i++)
@@ -88,14 +86,25 @@ export function callsByPlace(model: TraceModel): CompiledFrame[] {
   const stepOf = (t: number): number => steps.findIndex((s) => t >= s.start && t < s.end);
   // Dynamo's frame ("1" of "1/0"): a recompile runs the same code, so takes its first compile's place
   const frameOf = (i: number): string => regions.get(model.name[i]!)!.split('/')[0]!;
+  // per step (-1: none), its calls' frames in the order they first run in it
+  const stepFrames = new Map<number, string[]>();
+  const callStep = new Map<number, number>();
+  for (const i of calls) {
+    const step = stepOf(model.start[i]!);
+    callStep.set(i, step);
+    const frames = stepFrames.get(step) ?? [];
+    if (!frames.includes(frameOf(i))) frames.push(frameOf(i));
+    stepFrames.set(step, frames);
+  }
+  const within = (step: number): string =>
+    step >= 0 ? 'in the step' : steps.length ? 'outside the steps' : 'in the trace';
   const named = new Map<string, { base: string; attempt: number }>();
   for (const i of calls) {
     const compileId = regions.get(model.name[i]!)!;
     if (named.has(compileId)) continue;
-    const step = stepOf(model.start[i]!);
-    const order = [...new Set(calls.filter((j) => stepOf(model.start[j]!) === step).map(frameOf))];
-    const place = `${ordinal(order.indexOf(frameOf(i)) + 1)} compiled call in the ${step < 0 ? 'trace' : 'step'}`;
-    const ops = opsIn(model, trackRows.get(model.track[i]!)!, i, regions);
+    const step = callStep.get(i)!;
+    const place = `${ordinal(stepFrames.get(step)!.indexOf(frameOf(i)) + 1)} compiled call ${within(step)}`;
+    const ops = opsIn(model, i, regions);
     const shown = ops.slice(0, MAX_OPS).join(', ') + (ops.length > MAX_OPS ? ', …' : '');
     named.set(compileId, {
       base: ops.length ? `${place} (${shown})` : place,
