@@ -177,10 +177,7 @@ async function rerunShown(page: Page, problem: string, workspace: string): Promi
   // the report as shown, read now: the runner rewrites it as it goes (profile() returns at its first version)
   const [lens] = newestCompiler(workspace, 0)!.lenses;
   assert.ok(lens, 'the rerun has a region to head');
-  await page
-    .locator('.codelens-decoration', { hasText: lens })
-    .first()
-    .waitFor();
+  await page.locator('.codelens-decoration', { hasText: lens }).first().waitFor();
   await scrollToLineStarts(page);
 }
 
