@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { findCompileSites, findCompileSitesInCells } from '../editor/compileSites.ts';
 import { FindingStore } from '../editor/findingStore.ts';
 import { regionAfterEdit } from '../editor/followEdits.ts';
-import { findingHover, findingMessage, type Finding } from '../present/findings.ts';
+import { BEFORE_EDIT, findingHover, findingMessage, type Finding } from '../present/findings.ts';
 import { digestRegion, regionLine, type RegionDigest } from '../present/regionDigest.ts';
 import { runHeadline } from '../present/headline.ts';
 import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
@@ -48,6 +48,8 @@ interface RegionResult {
   place: SourcePlace;
   reportPath: string;
   script: string;
+  /** the user edited the script or the region's file since its run (BEFORE_EDIT) */
+  beforeEdit: boolean;
 }
 
 /** Holds the findings per file, the latest report per target and per script, and shows them in every editor surface. */
@@ -56,7 +58,7 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
   private readonly store = new FindingStore();
   private findings: Finding[] = [];
   /** latest report per target function, keyed "file\0function" */
-  private readonly reportsByTarget = new Map<string, LoadedReport & { reportPath: string }>();
+  private readonly reportsByTarget = new Map<string, LoadedReport & { reportPath: string; beforeEdit: boolean }>();
   /** latest script run's regions, keyed by the script (a region's torch.compile line may be in another file) */
   private readonly regionsByScript = new Map<string, RegionResult[]>();
   private readonly lensesChanged = new vscode.EventEmitter<void>();
@@ -78,15 +80,23 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
   constructor(private readonly lineHover: LineHoverPart = () => undefined) {}
 
   private moveLines(place: SourcePlace, changes: readonly vscode.TextDocumentContentChangeEvent[]): void {
-    let moved = this.store.moveLines(place, changes);
+    // every run of the edited file is from before the edit (reportC N8), whether or not a line moved
+    let moved = this.store.edited(place.file);
+    for (const [key, last] of this.reportsByTarget)
+      if (!last.beforeEdit && last.report.target.file === place.file) {
+        this.reportsByTarget.set(key, { ...last, beforeEdit: true });
+        moved = true;
+      }
+    moved = this.store.moveLines(place, changes) || moved;
     for (const [script, results] of this.regionsByScript) {
+      const edited = script === place.file || results.some((r) => r.place.file === place.file);
       this.regionsByScript.set(
         script,
         results.map((r) => {
           const region = regionAfterEdit(r.region, r.place, place, changes);
-          if (region === r.region) return r;
+          if (region === r.region && (r.beforeEdit || !edited)) return r;
           moved = true;
-          return { ...r, region };
+          return { ...r, region, beforeEdit: r.beforeEdit || edited };
         }),
       );
     }
@@ -99,11 +109,17 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
   show(loaded: LoadedReport, reportPath: string): void {
     const target = loaded.report.target;
     if (target.file && target.function)
-      this.reportsByTarget.set(`${target.file}\0${target.function}`, { ...loaded, reportPath });
+      this.reportsByTarget.set(`${target.file}\0${target.function}`, { ...loaded, reportPath, beforeEdit: false });
     if (target.kind === 'script' && target.file) {
       const regions = (loaded.report.regions ?? [])
         .filter((r) => r.location)
-        .map((r) => ({ region: digestRegion(r), place: placeOf(r.location!), reportPath, script: target.file! }));
+        .map((r) => ({
+          region: digestRegion(r),
+          place: placeOf(r.location!),
+          reportPath,
+          script: target.file!,
+          beforeEdit: false,
+        }));
       this.regionsByScript.set(target.file, regions);
     }
     this.store.add(loaded.report);
@@ -184,6 +200,14 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
               arguments: [last.reportPath],
             }),
           );
+          if (last.beforeEdit)
+            lenses.push(
+              new vscode.CodeLens(range, {
+                title: BEFORE_EDIT,
+                command: PROFILE_TARGET_COMMAND,
+                arguments: [document.uri.fsPath, target.name],
+              }),
+            );
         }
       }
     }
@@ -199,7 +223,7 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
       );
     }
     for (const results of this.regionsByScript.values()) {
-      for (const { region, place: at, reportPath, script } of results) {
+      for (const { region, place: at, reportPath, script, beforeEdit } of results) {
         const line = (region.line ?? 0) - 1;
         if (!samePlace(at, place) || line < 0 || line >= document.lineCount) continue;
         const range = new vscode.Range(line, 0, line, 0);
@@ -212,6 +236,14 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
             arguments: [reportPath],
           }),
         );
+        if (beforeEdit)
+          lenses.push(
+            new vscode.CodeLens(range, {
+              title: BEFORE_EDIT,
+              command: PROFILE_SCRIPT_COMMAND,
+              arguments: [vscode.Uri.file(script)],
+            }),
+          );
         // the shape fixes the profile's budget left out: one click measures them (the runner's title says the cost)
         if (region.measureShapeFix)
           lenses.push(
