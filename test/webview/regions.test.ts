@@ -173,11 +173,11 @@ describe('script regions in the report panel', () => {
     const d = await debug(page);
     assert.deepEqual(
       d.panes.map((p) => p.label),
-      ['r0 TinyTransformer eager', 'r0 TinyTransformer default', 'in situ eager'],
+      ['TinyTransformer (r0), eager', 'TinyTransformer (r0), mode default', 'in situ eager'],
     );
     assert.deepEqual(
       d.comparisons.map((c) => [c.before, c.after]),
-      [['r0 TinyTransformer eager', 'r0 TinyTransformer default']],
+      [['TinyTransformer (r0), eager', 'TinyTransformer (r0), mode default']],
     );
 
     const { cspViolations } = await record(page);
