@@ -8,7 +8,7 @@ pairs of rounds as the runner estimates them now, and each measurement's break-e
 from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
 replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
-frequent one's calls; a measured shape fix beside the recompiles it answers, in the answer's words; an attached rank's in-situ skip
+frequent one's calls, and one begun at a call still warming up, from where the calls settle; a measured shape fix beside the recompiles it answers, in the answer's words; an attached rank's in-situ skip
 as attach's, not --no-in-situ. A fixture recorded by an older runner otherwise keeps words the runner no
 longer writes (a verdict issue 29 forbade), and every surface test would read them as the runner's.
 test/python/test_fixture_verdicts.py fails when a fixture's text is not what this gives.
@@ -110,7 +110,9 @@ def _voided_timing(text: str, compiler: dict[str, Any] | None) -> str:
             and timed
             and (found := explain.explain(timed[0]["reason"], timed[0]["allReasons"][0], None, cuda_graphs))
         ):
-            cause += f". {found['what']} {found['fix']}"
+            cause += f". {explain.voided_tail(timed[0]['reason'], found)}"
+        if timed:  # each guard that failed while timing, in today's words
+            return explain.recompiled_while_timing(int(said[2]), [r["reason"] for r in timed], cause)
         return explain.voided_timing(int(said[2]), said[1].split("; "), cause)
     old = _OLD_VOIDED.match(text)
     if old:
@@ -336,10 +338,11 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
                 compile_names.name_all(entry["compiler"])
     for region in out.get("regions") or []:
         # a steady state pooled over several input signatures (before schema 1.31): its most frequent one's calls,
-        # those that ran compiled code
+        # those that ran compiled code; one that began at a call still warming up: from where the calls settle
         steady = region_entry.steady_state(region["calls"])
         recorded = region.get("steadyState")
-        if recorded and ("signature" in recorded or (steady and steady.get("signatures", 1) > 1)):
+        settled = steady and recorded and steady["fromCall"] != recorded["fromCall"]
+        if recorded and ("signature" in recorded or settled or (steady and steady.get("signatures", 1) > 1)):
             region["steadyState"] = steady
         for measurement in region["measurements"]:
             _ran_eagerly(measurement)
@@ -360,6 +363,12 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
                 {k: situ["work"][side][k] for k in step_work.SideWork.__annotations__} for side in ("eager", "compiled")
             ]
             situ["work"] = step_work.compare(sides[0], sides[1], situ.get("step"))
+    # a torchrun job's rank 0 row is of the merged report's own regions (ranks/merge.py): their steady state as above
+    regions = {region["id"]: region for region in out.get("regions") or []}
+    for rank in out.get("ranks") or []:
+        for entry in rank.get("regions") or [] if rank.get("report") == "report.json" else []:
+            if entry["id"] in regions:
+                entry["steadyState"] = regions[entry["id"]].get("steadyState")
     answer.attach(out)
     _measured_fixes(out)
     return out

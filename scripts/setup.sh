@@ -7,8 +7,7 @@ cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 
 need_apt=()
-command -v chromium >/dev/null || need_apt+=(chromium)
-# the webview tests' browser (test/chromium.ts: HEADLESS_SHELL)
+# the browser of the webview and e2e tests (test/chromium.ts: HEADLESS_SHELL)
 command -v chromium-headless-shell >/dev/null || need_apt+=(chromium-headless-shell)
 command -v rg >/dev/null || need_apt+=(ripgrep)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)

@@ -38,7 +38,10 @@ suite() { # NAME COMMAND...: runs in the background, its output in $logs/NAME.lo
 }
 # every e2e file in one process, one test at a time: their sessions share one code-server and one Chromium
 suite e2e node --import tsx --test test/e2e/suite.ts
-suite pytest python3 -m pytest -q -n 2 --dist loadfile -p no:cacheprovider --cpu-durations=25 test/python
+# xdist alone of the pytest plugins installed: the others a Python environment may hold (hypothesis, anyio, trio,
+# pytest-benchmark; no test uses them) cost ~3 CPU-s of imports in each of pytest's three processes
+suite pytest env PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 python3 -m pytest -p xdist -q -n 2 --dist loadfile -p no:cacheprovider \
+  --cpu-durations=25 test/python
 # every unit file in one process (test/unit/suite.ts), then every webview file in another, with one Chromium
 suite node bash -c 'node --import tsx --test test/unit/suite.ts && node --import tsx --test test/webview/suite.ts'
 # prettier, tsc and eslint (one type check for both: scripts/typecheckAndLint.mjs), ruff (lint and format), mypy

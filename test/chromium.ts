@@ -1,6 +1,11 @@
-// Debian's Chromium as every browser test launches it (webview harness and code-server e2e): headless, offline.
-export const CHROMIUM = {
-  executablePath: '/usr/bin/chromium',
+/**
+ * Debian's chromium-headless-shell as every browser test launches it (webview harness and code-server e2e): Chromium's
+ * old headless mode, the same Blink and V8 as the full browser without the browser around them; headless, offline. A
+ * webview page costs ~0.2 CPU-s there against ~0.7 in the full browser, and the e2e suite's workbench loads less too
+ * (docs/BENCHMARKS.md#test-time, sixth and seventh passes).
+ */
+export const HEADLESS_SHELL = {
+  executablePath: '/usr/bin/chromium-headless-shell',
   headless: true,
   args: [
     '--no-sandbox',
@@ -12,10 +17,3 @@ export const CHROMIUM = {
     '--disable-sync',
   ],
 };
-
-/**
- * The webview harness's browser: Debian's chromium-headless-shell, Chromium's old headless mode (the same Blink and V8
- * as CHROMIUM without the full browser around them). A page costs ~0.2 CPU-s there against ~0.7, the webview suite
- * ~50 CPU-s against ~135 (docs/BENCHMARKS.md#test-time).
- */
-export const HEADLESS_SHELL = { ...CHROMIUM, executablePath: '/usr/bin/chromium-headless-shell' };

@@ -1,4 +1,5 @@
-// Compile time on a timeline: per mode, one row per compile (named by its function: compileNames.ts), its phases as nested bars (Dynamo,
+// Compile time on a timeline: per mode, one row per compile (named by its function: compileNames.ts, and by its
+// region in a script's report), its phases as nested bars (Dynamo,
 // AOT Autograd, Inductor, codegen, kernel compile, autotune) and its cache lookups as markers over them (filled: a
 // hit), so a slow compile shows which graph and which phase it was; a legend under them says what each colour and
 // marker is. Bars are SVG placed by a d3 scale in % of the row.
@@ -25,7 +26,8 @@ const PHASE_LEGEND: [string, string][] = [
   ['phase-cache', 'cache'],
 ];
 const CACHE_LEGEND: [string, string][] = [
-  ['cache-hit', 'cache hit'],
+  // a hit still loads the cached code (and may build it): that time is the "load from cache" bar, not a compile
+  ['cache-hit', "cache hit (loading what it found takes the 'load from cache' bar's time)"],
   ['cache-miss', 'cache miss'],
 ];
 
@@ -131,17 +133,36 @@ function fitLabels(track: SVGSVGElement): void {
     text: bar.querySelector('text'),
     box: bar.querySelector('rect')!.getBBox(),
   }));
-  const trackWidth = track.getBoundingClientRect().width;
+  const trackBox = track.getBoundingClientRect();
+  const trackWidth = trackBox.width;
   // per depth (a bar's y): what is drawn there, as [from, to) in px
   const taken = new Map<number, [number, number][]>();
   for (const { box } of bars) taken.set(box.y, [...(taken.get(box.y) ?? []), [box.x, box.x + box.width]]);
+  // the cache markers' diamonds too (drawn over the bars, centred on a phase's start): a label under one loses
+  // letters ("oad from cache", "lowering 60.4◇s")
+  const markers = new Map<number, [number, number][]>();
+  for (const diamond of track.querySelectorAll('svg.cache-marker path')) {
+    const r = diamond.getBoundingClientRect();
+    // keyed as a bar of its depth is (its rect's y: depth × ROW + 1)
+    const y = Math.floor(((r.top + r.bottom) / 2 - trackBox.top) / ROW) * ROW + 1;
+    const span: [number, number] = [r.left - trackBox.left - 1, r.right - trackBox.left + 1];
+    markers.set(y, [...(markers.get(y) ?? []), span]);
+    taken.set(y, [...(taken.get(y) ?? []), span]);
+  }
   for (const { bar, text, box } of bars) {
     if (!text) continue;
     text.style.display = '';
     bar.classList.remove('beside');
     text.setAttribute('dx', '3');
     const length = text.getComputedTextLength();
-    if (length + 6 <= box.width) continue;
+    // inside the bar, after any diamond at its start
+    const inside = (markers.get(box.y) ?? [])
+      .filter(([a, b]) => a < box.x + 3 + length && b > box.x)
+      .reduce((start, [, b]) => Math.max(start, b + 1), box.x + 3);
+    if (inside + length + 3 <= box.x + box.width) {
+      text.setAttribute('dx', String(inside - box.x));
+      continue;
+    }
     const row = taken.get(box.y)!;
     const free = (from: number, to: number): boolean =>
       from >= 0 &&
@@ -184,7 +205,16 @@ function phaseLegend(box: HTMLElement): HTMLElement {
   return legend;
 }
 
-function modeSection(mode: ModeResult): HTMLElement | null {
+/** A script report's compile ids by the region (its name) whose code they compiled: two regions' "forward"s
+ *  told apart. */
+function regionsByCompile(report: Report | null): Map<string, string> {
+  const regions = new Map<string, string>();
+  for (const region of report?.regions ?? [])
+    for (const frame of region.compiler?.frames ?? []) if (frame.compileId) regions.set(frame.compileId, region.name);
+  return regions;
+}
+
+function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElement | null {
   const phases = mode.compiler?.phases ?? [];
   if (!phases.length) return null;
   const order = [...new Set(phases.map((p) => p.compileId))];
@@ -226,7 +256,10 @@ function modeSection(mode: ModeResult): HTMLElement | null {
   axis.append(el('div', 'phase-label', 'time since the first compile'), ticks.node()!);
   details.append(axis);
   for (const id of order.slice(0, MAX_COMPILES)) {
-    const name = compileName(mode.compiler?.frames, id);
+    const compile = compileName(mode.compiler?.frames, id);
+    // by its region where the report has regions ("Counter: forward after line 29"), unless the name says it
+    const region = regions.get(id);
+    const name = region && !compile.startsWith(region) ? `${region}: ${compile}` : compile;
     const recompile = mode.compiler?.recompiles.find((r) => r.compileId === id);
     // a time never split from its unit, nor from its "·", where the label column wraps ("2.8 / s")
     const label = `${name} ·\u00a0${formatMs(outermost(id)).replace(/ /g, '\u00a0')}`;
@@ -251,7 +284,10 @@ function modeSection(mode: ModeResult): HTMLElement | null {
 
 /** The compile timelines of every mode with compile phases in the report, or null when none has any. */
 export function renderCompilePhases(report: Report | null): HTMLElement | null {
-  const sections = (report?.modes ?? []).map(modeSection).filter((s): s is HTMLElement => s !== null);
+  const regions = regionsByCompile(report);
+  const sections = (report?.modes ?? [])
+    .map((mode) => modeSection(mode, regions))
+    .filter((s): s is HTMLElement => s !== null);
   if (!sections.length) return null;
   const box = el('section', 'compile-timeline');
   box.append(el('h3', undefined, 'Where compile time went'), ...sections);

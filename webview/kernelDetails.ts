@@ -14,22 +14,25 @@ type OpenCode = (mode: string, compileId: string | null, codeLine: number | null
 const REGION = 'Torch-Compiled Region: ';
 const PY_FRAME = /^(.+\.py)\((\d+)\): (.+)$/;
 
-/** Slices enclosing slice i on its track, innermost first. */
+/**
+ * Slices enclosing slice i on its track, innermost first, then the Python frames around it on its thread's stack
+ * track (buildModel.ts files them there), innermost first.
+ */
 export function ancestors(model: TraceModel, i: number): number[] {
-  const out: number[] = [];
-  const track = model.track[i];
+  const track = model.track[i]!;
+  const { pid, tid, stack } = model.tracks[track]!;
+  const frames = stack ? -1 : model.tracks.findIndex((t) => t.stack && t.pid === pid && t.tid === tid);
   const start = model.start[i]!;
   const end = start + model.dur[i]!;
+  const own: number[] = [];
+  const python: number[] = [];
   for (let j = 0; j < model.count; j++) {
-    if (
-      model.track[j] === track &&
-      model.depth[j]! < model.depth[i]! &&
-      model.start[j]! <= start &&
-      model.start[j]! + model.dur[j]! >= end
-    )
-      out.push(j);
+    if (model.start[j]! > start || model.start[j]! + model.dur[j]! < end) continue;
+    if (model.track[j] === track && model.depth[j]! < model.depth[i]!) own.push(j);
+    else if (model.track[j] === frames) python.push(j);
   }
-  return out.sort((a, b) => model.depth[b]! - model.depth[a]!);
+  const innermostFirst = (a: number, b: number): number => model.depth[b]! - model.depth[a]!;
+  return [...own.sort(innermostFirst), ...python.sort(innermostFirst)];
 }
 
 /** Where a slice ran from on the CPU: itself if on a CPU track, else its launch (linked by correlation). */

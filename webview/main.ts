@@ -37,7 +37,8 @@ import { axisTime, LABEL_WIDTH, TimelineCanvas } from './timeline.ts';
 import { TimelineInput } from './timelineInput.ts';
 import { exposeDebugView } from './debugView.ts';
 import { state } from './viewState.ts';
-import { comparisonPending, matchingSlices, paneTitle, readingTraces } from './timelineWords.ts';
+import { comparisonPending, matchingSlices, paneStepsNote, paneTitle, readingTraces } from './timelineWords.ts';
+import { stepsOverlapped } from './analysis/stepMap.ts';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -257,7 +258,7 @@ function load(message: Opening): void {
     const box = el('div', 'pane');
     const { events, preview } = panes[p]!;
     const title = paneTitle(pane.label, events, pane.timeline.model.steps, pane.timeline.hiddenTracks, preview);
-    box.append(el('div', 'pane-label', title), pane.timeline.canvas);
+    box.append(el('div', 'pane-label', title), el('div', 'pane-note hint'), pane.timeline.canvas);
     panesBox.append(box);
   });
   app.append(panesBox);
@@ -496,6 +497,22 @@ function scheduleDraw(): void {
   });
 }
 
+/** Each pane's steps in view and its profiler caveat (timelineWords.paneStepsNote), said again as the view moves. */
+function paneNotes(): void {
+  const [t0, t1] = state.current.domain() as [number, number];
+  const notes = document.querySelectorAll<HTMLElement>('.pane .pane-note');
+  state.panes.forEach((pane, p) => {
+    const { model, offset } = pane.timeline;
+    const text = paneStepsNote(
+      stepsOverlapped(model.steps, t0 + offset, t1 + offset),
+      model.steps,
+      state.report !== null,
+    );
+    const note = notes[p];
+    if (note && note.textContent !== text) note.textContent = text;
+  });
+}
+
 function drawAll(): void {
   const panesBox = document.querySelector('.panes');
   if (!panesBox || !state.theme) return;
@@ -504,6 +521,7 @@ function drawAll(): void {
   state.current.range([LABEL_WIDTH, width]);
   const began = performance.now();
   for (const pane of state.panes) pane.stats = pane.timeline.draw(state.current, width, state.theme);
+  paneNotes();
   state.frameTimes.push(performance.now() - began);
   if (!state.timings.firstDraw) state.timings.firstDraw = performance.timeOrigin + performance.now();
   if (state.partial && !state.drawnSaid) {

@@ -9,7 +9,15 @@ import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/sha
 import { formatTimeTicks, timeOnTicks } from '../extension/present/numbers.ts';
 import type { CompiledFrame, GraphBreak, KernelProvenance } from '../extension/shared/report.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
-import { markSaid, nameNow, namesNow, namesSaid, stepWords, type SaidName } from './analysis/sliceNames.ts';
+import {
+  markSaid,
+  nameNow,
+  namesNow,
+  namesSaid,
+  stepWords,
+  tracedFrames,
+  type SaidName,
+} from './analysis/sliceNames.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE, markTexts, type MarkBand } from './overlays.ts';
@@ -101,6 +109,8 @@ export class TimelineCanvas {
   /** each found mark's label as the report said it, before the user's edits moved the lines it names */
   private marksSaid: SaidName[] = [];
   private paneFrames: readonly CompiledFrame[] | null = null;
+  /** the compiles as the trace's own Python stacks name them (tracedFrames), found once */
+  private tracedCompiles: CompiledFrame[] | null = null;
   private paneKernels: KernelProvenance[] | null = null;
   private paneBreaks: GraphBreak[] | null = null;
   /** per name id, the names said otherwise than the trace says them, as the report said them (sliceName) */
@@ -199,7 +209,9 @@ export class TimelineCanvas {
   /** The compiles of the report entry this trace was profiled for, to name its marks and compiled regions by
    *  function (compileNames.ts). */
   get frames(): readonly CompiledFrame[] | null {
-    return this.paneFrames;
+    // a trace opened without its report: its compiles by the code they ran, where its Python stacks say
+    if (!this.paneFrames?.length) this.paneFrames = this.tracedCompiles ??= tracedFrames(this.model);
+    return this.paneFrames.length ? this.paneFrames : null;
   }
 
   set frames(frames: readonly CompiledFrame[] | null) {
@@ -483,11 +495,15 @@ export class TimelineCanvas {
     return this.trackTop[track]! + (this.isFolded(track) ? 0 : this.model.depth[i]! * ROW_HEIGHT);
   }
 
-  /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view. */
+  /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view from time 0 on. */
   private ticks(scale: TimeScale, width: number): Tick[] {
     const ticks = scale.ticks(tickCount(width));
     const labels = formatTimeTicks(ticks);
-    return ticks.map((t, k) => ({ x: scale(t), label: labels[k]! })).filter(({ x }) => x >= LABEL_WIDTH && x <= width);
+    // none before the aligned step's start: a time there would read negative ("−5 ms"); the step ruler says what
+    // lies there ("before step 1")
+    return ticks
+      .map((t, k) => ({ t, x: scale(t), label: labels[k]! }))
+      .filter(({ t, x }) => t >= 0 && x >= LABEL_WIDTH && x <= width);
   }
 
   /**
@@ -501,7 +517,8 @@ export class TimelineCanvas {
       const x = xOf(step.start);
       if (x < LABEL_WIDTH || x > width || x - lastLineX < 1) continue;
       const label = stepWords(step.label);
-      edges.push({ x, label, short: /(\d+)$/.exec(label)?.[1] ?? null });
+      const first = step === this.model.steps[0];
+      edges.push({ x, label, short: /(\d+)$/.exec(label)?.[1] ?? null, before: first ? `before ${label}` : null });
       lastLineX = x;
     }
     return edges;

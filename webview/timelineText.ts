@@ -115,6 +115,8 @@ export interface StepEdge {
   x: number;
   label: string;
   short: string | null;
+  /** the trace's first step: what the stretch before its line is ("before step 1"); null for the others */
+  before: string | null;
 }
 
 /**
@@ -145,6 +147,10 @@ export function axisLayout(
     texts.push(placeText(m, 'tick', label, at, AXIS_ROW / 2, ink, under));
     free = at + w + 2 * PAD;
   }
+  const lead = steps[0]?.before;
+  // the trace's first step in view: the stretch before it named, where the axis has no time (its ticks start at 0)
+  if (lead && steps[0]!.x - PAD - m.width(lead) >= left + PAD)
+    texts.push(placeText(m, 'step', lead, steps[0]!.x - PAD - m.width(lead), AXIS_ROW + AXIS_ROW / 2, ink, under));
   let said: 'none' | 'whole' | 'short' = 'none';
   steps.forEach(({ x, label, short }, k) => {
     lines.push({ role: 'step', x, w: 1, y0: AXIS_ROW, y1: height });

@@ -28,6 +28,26 @@ export const paneTitle = (
   return `${pane} — ${formatWhole(events)} ${events === 1 ? 'event' : 'events'}, ${plural(steps.length, unit)}${hidden}${loading ? ' — loading all slices…' : ''}`;
 };
 
+/**
+ * The line under a pane's title: which of its steps are in view (the title counts them all), and that they ran
+ * under the profiler, so they are not the timed numbers: "steps 1–2 of 3 in view · run under the profiler (its
+ * overhead included): the answer's times are timed without it".
+ */
+export function paneStepsNote(
+  inView: StepsCompared | null,
+  steps: { label: string }[],
+  timedElsewhere: boolean,
+): string {
+  const unit = steps[0]?.label.startsWith('call ') ? 'call' : 'step';
+  const shown = !steps.length
+    ? ''
+    : inView
+      ? `${inView.first === inView.last ? `${unit} ${inView.first}` : `${unit}s ${inView.first}–${inView.last}`} of ${steps.length} in view · `
+      : `none of its ${plural(steps.length, unit)} in view · `;
+  const timed = timedElsewhere ? ": the answer's times are timed without it" : '';
+  return `${shown}run under the profiler (its overhead included)${timed}`;
+}
+
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;
 

@@ -29,16 +29,27 @@ function named(
   const frame = (frames ?? []).find(
     (f) => f.compileId !== null && parts(f.compileId)?.frame === id.frame && f.function,
   );
-  // a recorded frame with no location is not the user's code (the runner keeps user files' only)
-  const elsewhere = frame !== undefined && 'location' in frame && frame.location === null;
-  const fn = frame?.function ? `${functionName(frame.function)}${elsewhere ? ' (not in your files)' : ''}` : null;
-  return { fn, frame: Number(id.frame), attempt: id.attempt };
+  return { fn: frame?.function ? frameName(frame) : null, frame: Number(id.frame), attempt: id.attempt };
+}
+
+/** A frame by its function, as report/compile_names.py names it: a recorded frame with no location is not the user's
+ *  code (the runner keeps user files' only), named where the report says it is (schema 1.31); a part resumed after a
+ *  graph break is at a line of that file, which means nothing where the file is not named. */
+function frameName(frame: CompiledFrame): string {
+  const fn = frame.function!;
+  const resume = RESUME.exec(fn);
+  if (frame.library)
+    return resume ? `${resume[1]} after line ${resume[2]} of ${frame.library}` : `${fn} (in ${frame.library})`;
+  if ('location' in frame && frame.location === null)
+    return `${resume ? `${resume[1]} after a graph break` : fn} (not in your files)`;
+  return functionName(fn);
 }
 
 /**
  * A compile by its function: "forward" (its first compile), "forward, recompile 2"; where the report knows no
  * function for the frame, "compiled graph 2, recompile 1" (graphs counted from 1); a frame not in the user's files,
- * "inner (not in your files)" (the runner names where it is, schema 1.31); "an unknown compile" for no id.
+ * "inner (in PyTorch's _dynamo/external_utils.py)", "__init__ after line 105 of Python's contextlib.py" where the report
+ * says where it is (schema 1.31), else "inner (not in your files)"; "an unknown compile" for no id.
  */
 export function compileName(
   frames: readonly CompiledFrame[] | null | undefined,

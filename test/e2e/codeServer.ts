@@ -1,4 +1,4 @@
-// Drives a real VS Code (code-server 4.100.3) in headless Chromium: install the packaged .vsix, open a
+// Drives a real VS Code (code-server 4.100.3) in Chromium's headless shell: install the packaged .vsix, open a
 // workspace, run palette commands, find webviews. Recipe: ../shared/recipes/code-server.md.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -25,7 +25,7 @@ import {
   type Locator,
   type Page,
 } from 'playwright-core';
-import { CHROMIUM } from '../chromium.ts';
+import { HEADLESS_SHELL } from '../chromium.ts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -270,7 +270,7 @@ interface SharedBrowser {
 }
 
 async function launchSharedBrowser(): Promise<SharedBrowser> {
-  const browser = await chromium.launch(CHROMIUM);
+  const browser = await chromium.launch(HEADLESS_SHELL);
   const context = await browser.newContext({ viewport: VIEWPORT });
   return { browser, context, cdp: await context.newCDPSession(await context.newPage()) };
 }
@@ -283,7 +283,7 @@ export async function startSession(
   if (!SHARED) {
     const server = await startServer(env, opts.trusted, opts.artifacts, workspace);
     const context = await chromium.launchPersistentContext(path.join(server.home, 'chromium'), {
-      ...CHROMIUM,
+      ...HEADLESS_SHELL,
       viewport: VIEWPORT,
     });
     return {

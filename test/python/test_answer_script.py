@@ -58,7 +58,16 @@ def test_a_number_that_points_nowhere_says_so_in_its_own_words() -> None:
     said = sentences.number_text
     base: Any = {"kind": "in-situ-step", "unit": "step", "value": 0.42, "low": 0.25, "high": 0.61}
     assert said({**base, "direction": "slower", "low": 0.40, "high": 0.44}) == "0.42× per step in situ (0.40–0.44×)"
-    assert said({**base, "direction": "too-noisy"}) == "too noisy to say, 0.42× per step in situ (0.25–0.61×)"
+    reaching_both_ways = {**base, "direction": "too-noisy", "low": 0.6, "high": 1.3}
+    assert said(reaching_both_ways) == "too noisy to say, 0.42× per step in situ (0.60–1.30×)"
+    # a range too wide to decide on that lies on one side of 1× points that way: not "too noisy to say" of a range
+    # well inside ÷3…×3 (gated_service's replay, 5.08× (3.36–7.32×), review 26 item 9)
+    assert said({**base, "direction": "too-noisy"}) == (
+        "0.42× per step in situ (0.25–0.61×), slower but too wide to decide"
+    )
+    gated = answered(fixture("recorded/gated_service-cpu"))["regions"][0]
+    [replay] = [n for n in gated["answer"]["evidence"] if n["kind"] == "replay-call"]
+    assert replay["text"] == "5.08× per call replayed (3.36–7.32×), faster but too wide to decide"
     assert said({**base, "direction": "host-busy"}) == "0.42× per step in situ (0.25–0.61×), host busy, not trusted"
     few: Any = {"kind": "in-situ-step", "unit": "step", "value": 1.8, "pairs": 1, "direction": "too-noisy"}
     assert said({**few, "tooNoisy": {"why": "too-few-pairs"}}) == (

@@ -109,13 +109,19 @@ def test_a_break_outside_the_table_has_no_explanation_rather_than_a_guess() -> N
 
 
 def test_the_ddp_breaks_of_a_torchrun_job_say_to_compile_the_model_inside_ddp() -> None:
-    """torch.compile(DDP(model)) breaks inside DDP's forward (recorded under torchrun, before the table existed; the
-    fixture re-derived): the fix is PyTorch's documented one, compiling the module DDP wraps, not the wrapper the
-    script already compiled."""
+    """torch.compile(DDP(model)) breaks inside DDP's forward, on both ranks of a torchrun job (bench/scripts/ddp_train.py
+    recorded, its paths named from the repository): the fix is PyTorch's documented one, compiling the module DDP
+    wraps, not the wrapper the script already compiled. The lines the report quotes are the script's as it is."""
     with open(os.path.join(ROOT, "test", "fixtures", "reports", "ddp-ranks-cpu", "report.json")) as f:
         region = json.load(f)["regions"][0]
+    with open(os.path.join(ROOT, region["location"]["file"])) as f:
+        script = f.read().splitlines()
     assert "torch.compile(DDP(" in region["location"]["code"]
-    explained = [gb["explanation"] for gb in region["compiler"]["graphBreaks"]]
+    assert region["location"]["code"] == script[region["location"]["line"] - 1].strip()
+    breaks = region["compiler"]["graphBreaks"]
+    assert [gb["ranks"] for gb in breaks] == [[0, 1], [0, 1]]
+    assert {script[gb["location"]["line"] - 1].strip() for gb in breaks} == {"loss = train_model(x).square().mean()"}
+    explained = [gb["explanation"] for gb in breaks]
     assert {e["pattern"] for e in explained} == {"ddp-internals"}
     assert {e["broke"] for e in explained} == {
         "Logger.set_runtime_stats_and_log",

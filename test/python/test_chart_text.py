@@ -36,7 +36,7 @@ def test_beside_an_in_situ_number_the_steady_state_says_no_second_value_of_the_s
     calls (0.66 ms) was a second value of one quantity on the screen (issue 44): beside an in-situ number the chart
     says where the steady state is, not another time for it."""
     region = _region("script-in-situ-cpu")
-    assert region["steadyState"]["said"] == "steady state from call 1 (calls varied 338%)"
+    assert region["steadyState"]["said"] == "steady state from call 3 (calls varied 312%)"
     assert region["steadyState"]["label"] == "steady state"
     without = copy.deepcopy(region)
     del without["inSitu"]

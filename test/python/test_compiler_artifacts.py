@@ -213,11 +213,27 @@ def test_cache_hit_and_unattributed_work_in_phases() -> None:
     phases = compiler_artifacts.phases(torch_trace.parse(log))
     assert [(p["compileId"], p["name"], p["startMs"], p["durMs"], p["depth"]) for p in phases] == [
         ("0/0", "Dynamo: whole frame", 0.0, 4.0, 0),
-        ("0/0", "load from cache", 1.0, 2.0, 1),
+        ("0/0", "cache hit: load", 1.0, 2.0, 1),
         ("0/0", "C++ compile", 1.5, 1.0, 2),
         ("0/0", "AOT autograd cache", 3.1, 0.0, 1),
     ]  # the span the log never closed is not shown
     assert phases[-1]["cacheHit"] is True and phases[-1]["cache"] == "hit"
+
+
+def test_a_cold_cpu_compile_s_codegen_adds_up_to_named_parts() -> None:
+    """Review 25 N1: a cold first compile on CPU (gated_service-cpu, recorded) spent 58.7 s in Inductor's codegen, of
+    which the C++ compiles drawn in it were 15 s: the rest was drawn as nothing. Codegen's parts are named (the
+    kernels' code, each C++ compile inside it; loading the module) and add up to it."""
+    (log,) = (LOGS.parent / "recorded" / "gated_service-cpu" / "torch_trace").glob("*.log")
+    first = [p for p in compiler_artifacts.phases(torch_trace.parse(log.read_text())) if p["compileId"] == "0/0"]
+    [codegen] = [p for p in first if p["name"] == "Inductor: codegen"]
+    parts = [p for p in first if p["depth"] == codegen["depth"] + 1 and not p.get("cache")]
+    inside = [p for p in parts if codegen["startMs"] <= p["startMs"] <= codegen["startMs"] + codegen["durMs"]]
+    assert [p["name"] for p in inside] == ["Inductor: kernel codegen", "Inductor: load module"]
+    assert sum(p["durMs"] for p in inside) >= 0.99 * codegen["durMs"]
+    [kernels] = [p for p in inside if p["name"] == "Inductor: kernel codegen"]
+    cpp = [p for p in first if p["name"] == "C++ compile" and p["startMs"] < kernels["startMs"] + kernels["durMs"]]
+    assert cpp and all(p["depth"] == kernels["depth"] + 1 for p in cpp)
 
 
 def test_guards_logged_again_for_a_compile_are_its_last(tmp_path: Path) -> None:

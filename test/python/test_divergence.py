@@ -4,15 +4,18 @@ hang sentence from recorded stack dumps."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from typing import Any
 
 from compile_lens_runner.compiler import artifacts as compiler_artifacts
+from compile_lens_runner.compiler import explain
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler.insight import compiler_insight
 from compile_lens_runner.ranks import divergence
 from compile_lens_runner.ranks.collectives import sequence
 from compile_lens_runner.ranks.merge import merge_insights
 from compile_lens_runner.ranks.stacks import hang_sentence, main_thread, state
+from compile_lens_runner.script import region_entry
 from conftest import REPO
 
 LOGS = REPO / "test" / "fixtures" / "logs"
@@ -57,6 +60,18 @@ def test_the_planted_recompile_is_one_sentence_at_the_users_line() -> None:
     assert recompile["details"]["call"] == 3 and recompile["details"]["counts"] == {"0": 0, "1": 1}
     # rank 1 also compiled one graph more: the recompile says why, so no second sentence says it again
     assert not any(d["kind"] == "graph-count" for d in found)
+
+
+def test_the_call_that_recompiled_says_the_users_change_not_ddps_view_of_it() -> None:
+    """Review 25 D6: rank 1's call 3 recompiled DDP's forward (its args[0]) and the user's forward (x) on one change;
+    the call's failed guard (the story's, the chart's) is the user's frame's, as its finding says it."""
+    records = [r for r in tt.parse((LOGS / "ddp-diverge-rank1.log").read_text()) if r.mode == "script"]
+    ids = sorted({r.compile_id for r in records if r.compile_id})
+    own = region_entry.RegionRecords(SimpleNamespace(compile_ids=ids), records)  # type: ignore[arg-type]
+    assert sorted(own.recompiles) == ["0/1", "4/1"]  # DDP's frame first, then the user's forward
+    reason = region_entry._recompile_reason(["0/1", "4/1"], own)
+    assert reason == "tensor 'x' size mismatch at index 0. expected 16, actual 8"
+    assert explain.guard_sentence(reason) == "input 'x' changed size in dimension 0 from 16 to 8"
 
 
 def test_without_region_calls_each_recompiled_frame_is_named_at_its_line() -> None:
@@ -106,8 +121,8 @@ def test_a_cache_hit_on_one_rank_and_a_miss_on_another_is_a_warning() -> None:
         found
     ) == len({p["compileId"] for p in hit})
     assert found[0]["message"] == (
-        "compile 4/0 (forward) was loaded from the AOT autograd cache on rank 0 and compiled afresh "
-        "on rank 1 (miss): the same graph, more compile time on rank 1"
+        "forward was loaded from the AOT autograd cache on rank 0 and compiled afresh on rank 1 (miss): the same "
+        "graph, more compile time on rank 1"
     )
 
 

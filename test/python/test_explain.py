@@ -235,9 +235,9 @@ def test_a_voided_timing_says_the_guard_then_the_inputs_each_side_ran_on_without
     report = json.loads((FIXTURES / "reports" / "fused-cpu" / "report.json").read_text())
     [discarded] = report["modes"][0]["discardedTimings"]
     said = (
-        "x's batch changed from 8 to 16, so 1 compile ran while timing: warm-up ran on float32[8, 64], "
-        "the timed calls on float32[16, 64]. Input 'x' changed size in dimension 0 from 8 to 16; "
-    )
+        "input 'x' changed size in dimension 0 from 8 to 16, so 1 compile ran while timing: warm-up ran on "
+        "float32[8, 64], the timed calls on float32[16, 64]. The compiled code was specialised to 8. If that "
+    )  # the change said once, in its finding's words (review 25 D6)
     assert discarded["invalidReason"].startswith(said)
     # a CPU run records no CUDA graphs: the fix does not speak of them (review 25, B N7); the runner's grad modes are
     # said only where the two sides' differ, in PyTorch's terms (B D19)
@@ -249,7 +249,7 @@ def test_a_voided_timing_says_the_guard_then_the_inputs_each_side_ran_on_without
     explained = explain.explain(guard, guard)
     assert explained is not None
     cause = explain.timing_cause("float32[16, 64] (inference)", "float32[8, 64] (inference)")
-    cause += f". {explained['what']} {explained['fix']}"
+    cause += f". {explain.voided_tail(guard, explained)}"
     assert explain.recompiled_while_timing(1, [guard, guard], cause) == discarded["invalidReason"]
     assert explain.recompiled_while_timing(2, [], explain.timing_cause("a", "a")) == (
         "2 compiles ran while timing: a timed call took a path warm-up had not compiled."

@@ -78,3 +78,14 @@ def _differences(old: Any, new: Any, where: str = "") -> list[tuple[str, Any, An
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         return [d for i, (a, b) in enumerate(zip(old, new, strict=True)) for d in _differences(a, b, f"{where}/{i}")]
     return [] if old == new else [(where, old, new)]
+
+
+def test_a_torchrun_jobs_rank_0_row_says_its_regions_steady_state_as_rederived() -> None:
+    """ddp-ranks-cpu's rank 0 row is of the merged report's own regions (ranks/merge.py): re-derived, its region's steady
+    state starts after call 1, still warming up (region_entry.steady_state), and so does the row's."""
+    path = next(p for p in FILES if "ddp-ranks-cpu" in p)
+    old = json.loads(Path(path).read_text())
+    old["ranks"][0]["regions"][0]["steadyState"]["fromCall"] = 1
+    fresh = rederive_fixtures.rederive(old)
+    assert fresh["ranks"][0]["regions"][0]["steadyState"] == fresh["regions"][0]["steadyState"]
+    assert fresh["ranks"][0]["regionsText"] == ["r0 DistributedDataParallel: 6 calls, 0.65 ms/call from call 2"]

@@ -24,7 +24,7 @@ SWEEP = textwrap.dedent("""
             fields = dict(line.split(":", 1) for line in f)
         return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
-    x = torch.randn(8, 4096)
+    x = torch.randn(1, 4096)
     after_drop = []
     for size in range(4):  # four 256 MB models, each dropped before the next is built
         model = torch.nn.Sequential(*[torch.nn.Linear(4096, 4096) for _ in range(4)])

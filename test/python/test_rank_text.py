@@ -3,11 +3,12 @@ and ran, its regions' calls and steady time, where it waited. On recorded report
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
 
-from compile_lens_runner.report import rank_text
+from compile_lens_runner.report import answer, rank_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
 
@@ -15,11 +16,12 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
 def test_each_rank_says_what_it_compiled_and_ran_and_its_regions_calls() -> None:
     report = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
     rank1 = report["ranks"][1]
+    # rank 1 alone recompiled at call 3 (batch 16 → 8): its 2 graphs, its steady calls from call 4
     assert rank1["factsText"] == (
-        "2 graphs, 2 graph breaks, 2 recompiles, 3.4 s compiling, FX graph cache 4 hits, 0 misses, 3 collectives in the "
-        "profiled steps"
+        "2 graphs, 2 graph breaks, 2 recompiles, 54.1 s compiling, FX graph cache 1 hit, 3 misses, 3 collectives in "
+        "the profiled steps"
     )
-    assert rank1["regionsText"] == ["r0 DistributedDataParallel: 6 calls, 0.88 ms/call from call 4"]
+    assert rank1["regionsText"] == ["r0 DistributedDataParallel: 6 calls, 0.72 ms/call from call 4"]
     assert rank1["labelText"] == "rank 1: ok"
     for entry in report["ranks"]:  # the fixture carries them (scripts/rederive_fixtures.py)
         assert entry["factsText"] == rank_text.facts(entry) and entry["regionsText"] == rank_text.regions(entry)
@@ -62,3 +64,18 @@ def test_an_attached_job_s_restarts_name_each_attempt_the_rank_that_failed_it_an
     quiet: Any = {"logs": {"files": [], "warnings": []}}
     rank_text.attach(quiet)
     assert "restartsText" not in quiet["logs"] and rank_text.restarts([]) is None, "no restart: nothing said"
+
+
+def test_a_torchrun_region_s_graphs_and_story_say_whose_they_are() -> None:
+    """Review 25 D7: the region of a torchrun job is its lowest rank's (ranks/merge.py); "1 graph" and "Call 0
+    compiled" read as the job's while rank 1 had 2 graphs. They say the rank they are from."""
+    report = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
+    alone = copy.deepcopy({**report, "ranks": []})  # one process: no rank to name
+    report["ranks"][0]["report"] = None  # rank 0 wrote none: the regions shown are rank 1's
+    answer.attach(report)
+    [region] = report["regions"]
+    assert region["story"].startswith("Rank 1: Call 0 compiled (")
+    assert " · 1 graph on rank 1 · " in region["headline"]
+    answer.attach(alone)
+    assert alone["regions"][0]["story"].startswith("Call 0 compiled (")
+    assert " · 1 graph · " in alone["regions"][0]["headline"]

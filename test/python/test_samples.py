@@ -151,8 +151,8 @@ def test_recompile_in_timed_region_is_flagged_and_remeasured(recompile: Run) -> 
     assert recompile.report["settings"]["dynamic"] is False
     [discarded] = mode["discardedTimings"]
     assert discarded["valid"] is False and discarded["invalidReason"].startswith(
-        "x's batch changed from 32 to 64, so 1 compile ran while timing: warm-up ran on float32[32, 512], "
-        "the timed calls on float32[64, 512]. "
+        "input 'x' changed size in dimension 0 from 32 to 64, so 1 compile ran while timing: warm-up ran on "
+        "float32[32, 512], the timed calls on float32[64, 512]. "
     )
     assert mode["timing"]["valid"] is True
     timed = [r for r in mode["compiler"]["recompiles"] if r["inTimedRegion"]]

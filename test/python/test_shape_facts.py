@@ -306,6 +306,8 @@ def test_a_measured_fix_compares_each_quantity_in_one_unit() -> None:
         "the first real call 0.17 ms instead of 359 ms, compile 74.3 ms instead of 501 ms"
     )
     assert reason_text.clause(fix) in report["regions"][0]["headline"]
+    # the recompile that call paid, said beside it in the same unit, not as "0.35 s" (review 25, C J9)
+    assert "the first paid 355 ms recompiling" in report["regions"][0]["headline"]
     # the Quick Fix that makes the edit says the same words (re-derived from the recorded '… instead of 0.50 s')
     titles = [r["explanation"]["quickFix"]["title"] for r in report["regions"][0]["compiler"]["recompiles"]]
     assert titles and all(t.endswith("compile 74.3 ms instead of 501 ms)") for t in titles)

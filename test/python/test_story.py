@@ -42,10 +42,10 @@ def test_signatures_a_batch_change_named_as_such_other_changes_by_the_tensor() -
 
 def test_a_failed_guard_as_a_sentence() -> None:
     assert explain.guard_sentence("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16") == (
-        "x's batch changed from 8 to 16"
+        "input 'x' changed size in dimension 0 from 8 to 16"
     )
     assert explain.guard_sentence("tensor 'x' size mismatch at index 1. expected 128, actual 256") == (
-        "x's dimension 1 changed from 128 to 256"
+        "input 'x' changed size in dimension 1 from 128 to 256"
     )
     assert explain.guard_sentence("tensor 'x' dtype mismatch. expected float32, actual float16") == (
         "input 'x' arrived as float16 after the code was compiled for float32"
@@ -53,14 +53,17 @@ def test_a_failed_guard_as_a_sentence() -> None:
     assert explain.guard_sentence("something Compile Lens has no words for") is None
     # a wrapper's positional argument (DistributedDataParallel's forward) has no name: never a made-up one
     assert explain.guard_sentence("tensor 'args[0]' size mismatch at index 0. expected 16, actual 8") == (
-        "input 0's batch changed from 16 to 8"
+        "input 0 (args[0]) changed size in dimension 0 from 16 to 8"
     )
+    # one wording of one change: the finding's, whose first clause it is (review 25 D6)
+    found = explain.explain("tensor 'x' size mismatch at index 0. expected 8, actual 16")
+    assert found and found["what"].startswith("Input 'x' changed size in dimension 0 from 8 to 16; ")
 
 
 def test_the_warmup_graph_no_later_call_used_and_the_recompile_that_paid_for_it() -> None:
     assert story.region_story(region(WARMUP, "r0")) == (
         "Call 0 (batch 1) compiled a graph that none of the 6 later calls used (all at batch 4); call 1, the first at "
-        "batch 4, paid 0.17 s recompiling (x's batch changed from 1 to 4)."
+        "batch 4, paid 166 ms recompiling (input 'x' changed size in dimension 0 from 1 to 4)."
     )
 
 
@@ -125,18 +128,22 @@ def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_
     r0 = region(TRAIN_SMALL, "r0")
     said = story.region_story(r0)
     assert said == (
-        "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (0.45 s; x's dimension 1 changed from 128 "
-        "to 256)."
+        "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (0.45 s; input 'x' changed size in "
+        "dimension 1 from 128 to 256)."
     )
     # the fixture says what region_entry writes: the guard as a sentence beside PyTorch's words
     assert [(c["recompileReason"], c["recompileWhy"]) for c in r0["calls"] if c["event"] == "recompiled"] == [
-        ("tensor 'x' size mismatch at index 1. expected 128, actual 256", "x's dimension 1 changed from 128 to 256")
+        (
+            "tensor 'x' size mismatch at index 1. expected 128, actual 256",
+            "input 'x' changed size in dimension 1 from 128 to 256",
+        )
     ]
     story.attach(r0)
     assert r0["story"] == said
     # rank 1 of a torchrun job under attach (test/fixtures/attach-2x2): the calls after its recompile, its steady state
     assert story.region_story(region("attach-2x2/job/ranks/rank1", "r0")) == (
-        "Call 0 compiled (4.6 s); call 3 recompiled for batch 8 (0.34 s; input 0's batch changed from 16 to 8). "
+        "Call 0 compiled (4.6 s); call 3 recompiled for batch 8 (0.34 s; input 0 (args[0]) changed size in dimension 0 "
+        "from 16 to 8). "
         "(2 recompiles in all in 1 call: one call recompiles each of its graphs whose guard failed, e.g. the parts "
         "around a graph break.) From call 4 on, calls took 0.50 ms (median) without compiling."
     )
@@ -149,11 +156,11 @@ def test_the_story_says_only_what_the_calls_show() -> None:
         c["compileSeconds"] = None
         if c["index"] == 1:
             c["ms"] = None
-    assert "; call 1, the first at batch 4, recompiled (x's batch" in (story.region_story(unknown) or "")
+    assert "; call 1, the first at batch 4, recompiled (input 'x' changed size" in (story.region_story(unknown) or "")
     timed = copy.deepcopy(base)
     for c in timed["calls"]:
         c["compileSeconds"] = None
-    assert "recompiled (the call took 176 ms) (x's" in (story.region_story(timed) or "")
+    assert "recompiled (the call took 176 ms) (input 'x'" in (story.region_story(timed) or "")
     assert story.region_story({**base, "callCount": 0, "calls": [], "steadyState": None}) == (
         "torch.compile returned f, but the script never called it."
     )
@@ -165,6 +172,21 @@ def test_the_story_says_only_what_the_calls_show() -> None:
     assert "(0.45 s; the guard \"___odd_guard(L['x'])\" failed)" in (story.region_story(odd) or "")
 
 
+def test_the_steady_state_starts_where_the_calls_settle() -> None:
+    """Review 25 N10: call 1, the first after call 0 compiled, took 0.11 ms, 3.6× the 0.030 ms the later calls took,
+    and the steady state began at it; it starts at call 2, where the calls settle, and its median is of those."""
+    r0 = region("script-kernels-cpu", "r0")
+    steady = region_entry.steady_state(r0["calls"])
+    assert steady is not None and steady["fromCall"] == 2 and steady["medianMs"] == 0.0302
+    assert r0["calls"][1]["ms"] > region_entry.SETTLED_FACTOR * steady["medianMs"]
+    # a profiled call still warming up (ddp-ranks-cpu's call 1: 8.0 ms against about 0.8 ms) is no steady call either
+    calls = [{**c, "profiled": c["index"] in (1, 2, 3, 4)} for c in r0["calls"]]
+    assert (region_entry.steady_state(calls) or {}).get("fromCall") == 2
+    # a decode loop's first pass over each cache length is compared only with later calls at that length
+    decode = region("script-shapes-cpu", "r0")
+    assert region_entry.steady_state(decode["calls"])["fromCall"] > 3  # type: ignore[index]
+
+
 def test_numbers_side_by_side_agree_or_say_why() -> None:
     # the measured time is the answer's (the fastest rounds' estimate), not the rounds' median (review 25, C D6)
     r1 = region("script-kernels-cpu", "r1")
@@ -173,10 +195,10 @@ def test_numbers_side_by_side_agree_or_say_why() -> None:
     assert f"and {replay['compiledMs']:.3f} ms measured.)" in (story.region_story(r1) or "")
     r0 = region("script-kernels-cpu", "r0")
     said = story.region_story(r0) or ""
-    # the script's calls took 0.032 ms (median), the measurement 0.014 ms: one line says why
+    # the script's calls took 0.030 ms (median), the measurement 0.014 ms: one line says why
     assert said.endswith(
-        "calls took 0.032 ms (median) without compiling. (The script's calls are timed one at a time as it ran them, "
-        "with its own work between them; the measurement times back-to-back calls on one input: hence 0.032 ms here "
+        "calls took 0.030 ms (median) without compiling. (The script's calls are timed one at a time as it ran them, "
+        "with its own work between them; the measurement times back-to-back calls on one input: hence 0.030 ms here "
         "and 0.014 ms measured.)"
     )
     # three compiler recompiles in two calls: said with the reason (the headline's count: test_headline.py)

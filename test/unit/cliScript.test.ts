@@ -293,7 +293,7 @@ test('profile --script --nproc-per-node 2 runs under torchrun and prints every r
   assert.match(out, /^ {4}rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, /m);
   // the region is rank 0's (its graph, its calls): rank 1's recompiles are said as rank 1's, on both of its lines
   assert.match(out, /DistributedDataParallel .*: 6 calls, 1 graph, 2 graph breaks, 2 recompiles on rank 1, /);
-  assert.match(out, /· 1 graph · 2 breaks · 2 recompiles on rank 1/);
+  assert.match(out, /· 1 graph on rank 0 · 2 breaks · 2 recompiles on rank 1/);
   assert.match(
     out,
     /^ {4}train_small\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — .* — rank 0 did not: the ranks ran different graphs$/m,
@@ -314,9 +314,13 @@ test('profile --script --nproc-per-node 2 runs under torchrun and prints every r
       [1, 'ok', 2, 6],
     ],
   );
+  // rank 1 recompiled on its own; and its cache served a compile rank 0 made afresh: a warning, at no line
   assert.deepEqual(
     json.divergence.map((d) => [d.kind, d.severity, d.file, d.ranks]),
-    [['recompile', 'error', script, [1]]],
+    [
+      ['recompile', 'error', script, [1]],
+      ['cache', 'warning', null, [0]],
+    ],
   );
   assert.ok(json.findings.filter((f) => f.kind === 'recompile').every((f) => f.ranks?.join() === '1'));
 });
@@ -349,7 +353,7 @@ test('check --nproc-per-node fails on a divergence between ranks, within the bre
         {
           kind: 'cache',
           severity: 'warning',
-          message: 'compile 0/0 was loaded from the FX graph cache on rank 0 and compiled afresh on rank 1 (miss)',
+          message: 'forward was loaded from the FX graph cache on rank 0 and compiled afresh on rank 1 (miss)',
           location: null,
           ranks: [1],
         },

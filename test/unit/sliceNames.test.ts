@@ -10,7 +10,7 @@ import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { paneFrames, paneKernels } from '../../extension/present/kernelLinks.ts';
 import { generatedKernelWords, readGeneratedName } from '../../extension/present/kernelNames.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { namesSaid } from '../../webview/analysis/sliceNames.ts';
+import { namesSaid, pythonFrameWords, tracedFrames } from '../../webview/analysis/sliceNames.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
@@ -97,4 +97,44 @@ test("the observed run's compiled window is named by the script's own compiles (
   );
   assert.equal(names.get('Torch-Compiled Region: 0/0'), 'compiled forward');
   assert.deepEqual(graphRun(names), ['graph of forward runs']);
+});
+
+test("Python frames: Inductor's generated module by what it is, no memory address, this tool's frames as its", async () => {
+  const names = await said('traces/mlp-reduce-overhead.trace.json', null, 'reduce-overhead');
+  assert.equal(
+    names.get('/tmp/inductor_mlp/o2/co2zx5luqjtdlcjhma4bme5yze2xy4c34knwdd4hw6gt5n7ybvyo.py(127): call'),
+    "Inductor's generated code (co2zx5….py:127, call)",
+  );
+  const addresses = [...names].filter(([raw, words]) => / at 0x[0-9a-f]+>$/.test(raw) && words.includes(' at 0x'));
+  assert.deepEqual(addresses, []);
+  assert.ok(
+    [...names.values()].includes('<built-in method _foreach_copy_ of type object>'),
+    [...names.values()].filter((w) => w.startsWith('<built-in')).join('\n'),
+  );
+  assert.equal(
+    pythonFrameWords('/work/.venv/lib/python3.12/site-packages/compile_lens_runner/measure/profiling.py(163): profile'),
+    'Compile Lens: profiling.py:163, profile',
+  );
+  assert.equal(
+    pythonFrameWords('torch/nn/modules/module.py(1783): _call_impl'),
+    'torch/nn/modules/module.py(1783): _call_impl',
+  );
+});
+
+test('a trace without its report: a compiled call by the code it ran, from its Python stacks, not "compiled graph 1"', async () => {
+  const model = await scanTraceFile(path.join(FIXTURES, 'traces/mlp-default.trace.json'));
+  const frames = tracedFrames(model);
+  assert.deepEqual(frames, [{ compileId: '0/0', function: 'forward', seconds: 0 }]);
+  const words = namesSaid(model, frames, null);
+  const byRaw = new Map([...words].map(([id, w]) => [model.names[id]!, w.text]));
+  assert.equal(byRaw.get('Torch-Compiled Region: 0/0'), 'compiled forward');
+  assert.deepEqual(
+    [...byRaw].filter(([raw]) => raw.startsWith('## Call CompiledFxGraph ')).map(([, w]) => w),
+    ['graph of forward runs'],
+  );
+  // no Python stacks (profiled without with_stack): nothing to name them by
+  assert.deepEqual(
+    tracedFrames(await scanTraceFile(path.join(FIXTURES, 'traces/cpu-graphbreak-default.trace.json'))),
+    [],
+  );
 });

@@ -1,5 +1,6 @@
 // The axis's step labels (webview/timelineText.ts axisLayout): whole, or their number once a whole label has said
-// what the numbers count, the same form from then on, and none past the pane's edge.
+// what the numbers count, the same form from then on, and none past the pane's edge; the stretch before the trace's
+// first step named, not a negative time.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { axisLayout, type Measure, type StepEdge } from '../../webview/timelineText.ts';
@@ -8,9 +9,14 @@ import { axisLayout, type Measure, type StepEdge } from '../../webview/timelineT
 const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
 const ink = { colour: '#000', alpha: 1 };
 
-const stepLabels = (xs: number[], width: number): string[] => {
-  const steps: StepEdge[] = xs.map((x, k) => ({ x, label: `step ${k + 1}`, short: String(k + 1) }));
-  const { texts } = axisLayout([], steps, { left: 0, width, height: 100 }, m, ink, []);
+const stepLabels = (xs: number[], width: number, left = 0): string[] => {
+  const steps: StepEdge[] = xs.map((x, k) => ({
+    x,
+    label: `step ${k + 1}`,
+    short: String(k + 1),
+    before: k === 0 ? 'before step 1' : null,
+  }));
+  const { texts } = axisLayout([], steps, { left, width, height: 100 }, m, ink, []);
   return texts.map((t) => t.text);
 };
 
@@ -30,4 +36,9 @@ test("the last step at the pane's edge: its whole label or none, never a lone nu
   assert.deepEqual(stepLabels([0, 480], 500), ['step 1']);
   assert.deepEqual(stepLabels([0, 440], 500), ['step 1', 'step 2']);
   assert.deepEqual(stepLabels([0, 100, 120, 480], 500), ['step 1', '2', '3', '4']);
+});
+
+test('the stretch before the first step: "before step 1" left of its line where it fits', () => {
+  assert.deepEqual(stepLabels([200, 400], 600, 0), ['before step 1', 'step 1', 'step 2']);
+  assert.deepEqual(stepLabels([50, 400], 600, 0), ['step 1', 'step 2']);
 });

@@ -177,6 +177,17 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
           overlaps.push(`${a.text} × ${b.text}`);
       }
     }
+    // nor a cache marker's diamond (the review's "oad from cache", "AOT ◇utograd")
+    const diamonds = await p
+      .locator('.compile-phases svg.cache-marker path')
+      .evaluateAll((nodes) =>
+        nodes.map((n) => n.getBoundingClientRect()).map((b) => ({ x: b.x, y: b.y, w: b.width, h: b.height })),
+      );
+    assert.ok(diamonds.length > 0, 'the fixture has cache markers');
+    for (const a of boxes)
+      for (const b of diamonds)
+        if (a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1)
+          overlaps.push(`${a.text} × a cache marker`);
     assert.deepEqual(overlaps, []);
     assert.ok(
       boxes.some((b) => b.text.startsWith('Dynamo')),

@@ -99,7 +99,7 @@ describe('script regions in the report panel', () => {
     );
     assert.match(
       r0[6]!.title,
-      /^call 6: \d+ ms\nrecompiled because x's dimension 1 changed from 128 to 256; compiling took \d\.\d+ s\ninputs: float32\[8, 256, 64\]; inference$/,
+      /^call 6: \d+ ms\nrecompiled because input 'x' changed size in dimension 1 from 128 to 256; compiling took \d\.\d+ s\ninputs: float32\[8, 256, 64\]; inference$/,
     );
     // PyTorch's guard behind a toggle, as PyTorch wrote it
     const guards = page.locator('section.region[data-region="r0"] details.failed-guards');
@@ -180,6 +180,14 @@ describe('script regions in the report panel', () => {
       [['TinyTransformer (r0), eager', 'TinyTransformer (r0), mode default']],
     );
 
+    // the compile rows name their region: TinyTransformer's and Counter's "forward" told apart
+    const rows = await page.locator('.compile-phases .phase-row:not(.phase-axis) .phase-label').allInnerTexts();
+    assert.ok(
+      rows.some((r) => r.startsWith('TinyTransformer: forward ·')) &&
+        rows.some((r) => r.startsWith('Counter: forward ·')),
+      rows.join(' | '),
+    );
+
     const { cspViolations } = await record(page);
     assert.deepEqual(cspViolations, []);
     assert.deepEqual(errorsOf(page), []);
@@ -191,7 +199,7 @@ describe('script regions in the report panel', () => {
     const warmup = await openReport(WARMUP);
     assert.match(
       await warmup.locator('section.region[data-region="r0"] p.story').innerText(),
-      /^Call 0 \(batch 1\) compiled a graph that none of the 6 later calls used \(all at batch 4\); call 1, the first at batch 4, paid \d\.\d+ s recompiling/,
+      /^Call 0 \(batch 1\) compiled a graph that none of the 6 later calls used \(all at batch 4\); call 1, the first at batch 4, paid \d+ ms recompiling/,
     );
     const storyBelowChart = await warmup.evaluate(() => {
       const story = document.querySelector('section.region p.story')!;

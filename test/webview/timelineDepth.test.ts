@@ -334,6 +334,11 @@ describe('timeline depth', () => {
     await page.locator('.focus-note').waitFor();
     const d = await debug(page);
     assert.deepEqual(d.focus, { pane: 0, places: 3 });
+    // with a report, the pane's note says where the timed numbers are
+    assert.match(
+      await page.locator('.pane-note').innerText(),
+      /^step 1 of 3 in view · run under the profiler \(its overhead included\): the answer's times are timed without it$/,
+    );
     assert.match(
       await page.locator('.focus-note').innerText(),
       /Graph break: Unsupported Tensor\.item\(\) call — in default at .* \(the first of 3 places/,
@@ -411,6 +416,12 @@ describe('timeline depth', () => {
       /aten::conv2d|aten::convolution/,
     );
     // a range over most of eager's step 1 (39 ms) pairs with default's step 1 (8 ms), not its three steps
+    // each pane says which of its steps the view shows (its title counts all 3), and that they ran under the profiler
+    await page.waitForFunction(() => document.querySelector('.pane-note')?.textContent);
+    assert.deepEqual(await page.locator('.pane-note').allInnerTexts(), [
+      'step 1 of 3 in view · run under the profiler (its overhead included)',
+      'steps 1–3 of 3 in view · run under the profiler (its overhead included)',
+    ]);
     // the view opens on eager's step 1: dragged from the axis's start to the canvas's right edge, all of it
     const width = (await page.locator('canvas').nth(0).boundingBox())!.width;
     const d0 = await debug(page);

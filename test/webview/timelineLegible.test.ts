@@ -141,6 +141,9 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
     if (t.x < left - 0.5 || t.x + t.w > right + 0.5 || t.y < -0.5 || t.y + t.h > frame.height + 0.5)
       found.push(`${describeText(t)} runs past [${left}, ${right}] × [0, ${frame.height}] (width ${t.w.toFixed(1)})`);
   }
+  // no time before the aligned step reads negative ("−5 ms"): the ruler names that stretch instead
+  for (const t of texts)
+    if (t.role === 'tick' && /^[−-]/.test(t.text)) found.push(`${describeText(t)}: a negative time`);
   // a step is named once, by the axis's ruler: its ProfilerStep slice is not labelled again
   const stepNames = new Set(texts.filter((t) => t.role === 'step').map((t) => t.text));
   for (const t of texts) if (t.role === 'slice' && stepNames.has(t.text)) found.push(`${describeText(t)}: said twice`);

@@ -63,6 +63,10 @@ export function namesSaid(
     if (PROFILER_STEP.test(name)) shown.set(id, plain(stepWords(name)));
     else if (PROFILER_SESSION.test(name)) shown.set(id, plain('profiling'));
     else if (isGraphRun(name) || readGeneratedName(name)) wanted[id] = 1;
+    else {
+      const frame = pythonFrameWords(name);
+      if (frame !== name) shown.set(id, plain(frame));
+    }
   });
   if (!wanted.includes(1)) return shown;
   for (const [id, compileId] of enclosingCompiles(model, wanted)) {
@@ -85,6 +89,72 @@ export function namesSaid(
     });
   }
   return shown;
+}
+
+// Inductor's generated module: a hash-named file in its cache ("/tmp/torchinductor_me/o2/co2zx5luqj….py(127): call")
+const GENERATED_MODULE = /^(?:.*\/)?(c[a-z0-9]{40,})\.py\((\d+)\): (.+)$/;
+// this tool's own frames, around the user's calls it profiles
+const RUNNER_FRAME = /^(?:.*\/)?compile_lens_runner\/(?:.*\/)?([^/]+\.py)\((\d+)\): (.+)$/;
+
+/**
+ * A Python frame's name as the timeline says it: Inductor's generated module by what it is ("Inductor's generated
+ * code (co2zx5….py:127, call)"), this tool's own frames as its ("Compile Lens: profiling.py:163, profile"), and a
+ * built-in's without the memory address or pybind11's type ("<built-in method addmm of type object>"); any other
+ * name as it is.
+ */
+export function pythonFrameWords(name: string): string {
+  const generated = GENERATED_MODULE.exec(name);
+  if (generated) return `Inductor's generated code (${generated[1]!.slice(0, 6)}….py:${generated[2]}, ${generated[3]})`;
+  const runner = RUNNER_FRAME.exec(name);
+  if (runner) return `Compile Lens: ${runner[1]}:${runner[2]}, ${runner[3]}`;
+  if (!name.startsWith('<built-in ')) return name;
+  return name.replace(/ of pybind11_builtins\.\S+ object/, '').replace(/ at 0x[0-9a-f]+>$/, '>');
+}
+
+// a frame of code the user (or a library outside torch) wrote: not torch's, not a built-in, not Python's <string>
+const CODE_FRAME = /^(?!torch\/|<)(?:.*\/)?[^/<>]+\.py\(\d+\): ([A-Za-z_]\w*)$/;
+
+/**
+ * The compiles of a trace opened without its report, by the code they ran: each compiled call ("Torch-Compiled
+ * Region: 0/1") by the first frame of code outside torch that starts inside it on its thread's Python stack (its
+ * function: Dynamo runs the frame it compiled there; a resumed one after a graph break is
+ * "torch_dynamo_resume_in_forward_at_24"). Empty where the trace has no Python stacks (the profile was taken
+ * without with_stack); compileNames.ts then counts graphs.
+ */
+export function tracedFrames(model: TraceModel): CompiledFrame[] {
+  const regions = regionNames(model);
+  const stackOf = new Map<string, number>();
+  model.tracks.forEach((t, k) => {
+    if (t.stack) stackOf.set(`${t.pid}\u0000${t.tid}`, k);
+  });
+  if (!regions.size || !stackOf.size) return [];
+  const code = new Map<number, string>();
+  model.names.forEach((name, id) => {
+    const fn = CODE_FRAME.exec(name)?.[1];
+    if (fn && !GENERATED_MODULE.test(name) && !RUNNER_FRAME.test(name)) code.set(id, fn);
+  });
+  const trackRows = new Map<number, [number, number]>();
+  for (let i = 0; i < model.count; i++) {
+    const rows = trackRows.get(model.track[i]!);
+    if (rows) rows[1] = i + 1;
+    else trackRows.set(model.track[i]!, [i, i + 1]);
+  }
+  const found = new Map<string, string>();
+  for (let i = 0; i < model.count; i++) {
+    const compileId = regions.get(model.name[i]!);
+    if (!compileId || found.has(compileId)) continue;
+    const t = model.tracks[model.track[i]!]!;
+    const rows = trackRows.get(stackOf.get(`${t.pid}\u0000${t.tid}`) ?? -1);
+    if (!rows) continue;
+    const from = model.start[i]!;
+    const to = from + model.dur[i]!;
+    let first = -1;
+    for (let j = rows[0]; j < rows[1]; j++)
+      if (code.has(model.name[j]!) && model.start[j]! >= from && model.start[j]! <= to)
+        if (first < 0 || model.start[j]! < model.start[first]!) first = j;
+    if (first >= 0) found.set(compileId, code.get(model.name[first]!)!);
+  }
+  return [...found].map(([compileId, fn]) => ({ compileId, function: fn, seconds: 0 }));
 }
 
 /** A name with the lines it cites where they are after the user's edits (`now`). */

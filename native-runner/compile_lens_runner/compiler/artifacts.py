@@ -41,11 +41,17 @@ PHASE_LABELS = {
     "build_guards": "Dynamo: build guards",
     "backend_compile": "backend compile",
     "create_aot_dispatcher_function": "AOT Autograd",
-    "AOTAutogradCache.inductor_load": "load from cache",
+    # a hit still loads, and may compile the cached kernels' C++ again (the span holds those compiles)
+    "AOTAutogradCache.inductor_load": "cache hit: load",
     "compile_fx.<locals>.bw_compiler": "backward compile",
     "inductor_compile": "Inductor",
     "GraphLowering.run": "Inductor: lowering",
     "code_gen": "Inductor: codegen",
+    # codegen's two parts: the kernels' code, with each C++ compile inside it (its time between them is generating
+    # code, which a cold first compile on CPU spends seconds on: review 25 N1, drawn as nothing before), then loading
+    # the generated module, which waits for the compiles still running
+    "Scheduler.codegen": "Inductor: kernel codegen",
+    "PyCodeCache.load_by_key_path": "Inductor: load module",
     "async_compile.precompile": "kernel compile",
     "compile_file": "C++ compile",
 }

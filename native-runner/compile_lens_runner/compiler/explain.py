@@ -54,16 +54,6 @@ def _code_name(name: str) -> str:
     return match[1] if match and match[1].isidentifier() else name if name.isidentifier() else "x"
 
 
-def _said_name(name: str) -> str:
-    """A guarded tensor in a sentence: its own name (`x`, `L['x']`), a positional argument as `input 0` (`args[0]`: a
-    wrapper's, e.g. DistributedDataParallel's forward, whose argument has no name), else as Dynamo wrote it."""
-    match = re.fullmatch(r"L\['([^']+)'\]", name)
-    if match:
-        return match[1]
-    match = re.fullmatch(r"args\[(\d+)\]", name)
-    return f"input {match[1]}" if match else name
-
-
 def _keys(text: str) -> set[str]:
     return {k.strip() for k in text.split(",") if k.strip()}
 
@@ -242,15 +232,11 @@ def without_compile_id(reason: str) -> str:
 
 
 def guard_sentence(reason: str) -> str | None:
-    """A failed guard in a few words of the user's: "x's batch changed from 8 to 16", "x's dimension 1 changed from
-    128 to 256", else the first clause of its explanation ("input 'x' arrived as float16 after the code was compiled
-    for float32"); None where Compile Lens has no words for it (the guard as PyTorch says it stays beside it)."""
+    """A failed guard in a few words of the user's: the first clause of its explanation, as its finding says it
+    ("input 'x' changed size in dimension 0 from 8 to 16", "input 'x' arrived as float16 after the code was compiled
+    for float32": one wording of one change, review 25 D6); None where Compile Lens has no words for it (the guard as
+    PyTorch says it stays beside it)."""
     text = without_compile_id(reason)
-    size = _SIZE.search(text)
-    if size and size[2] == "size":
-        name, dim = _said_name(size[1]), int(size[3])
-        which = "batch" if dim == 0 else f"dimension {dim}"
-        return f"{name}'s {which} changed from {size[4]} to {size[5]}"
     found = explain(text)
     if not found:
         return None
@@ -262,6 +248,16 @@ def guard_sentence(reason: str) -> str | None:
 
 _GRAD_SAID = {"inference": "under torch.inference_mode()", "no_grad": "under torch.no_grad()", "grad": "with grad"}
 _WITH_GRAD_MODE = re.compile(r"^(.*) \((inference|no_grad|grad)\)$")
+
+
+def voided_tail(guard: str, explained: Explanation) -> str:
+    """What a voided timing's cause adds of its first failed guard's explanation: what the guard's sentence before it
+    (guard_sentence) has not said, then the fix."""
+    what = explained["what"]
+    first, _, rest = what.partition("; ")
+    if rest and first.lower() == (guard_sentence(guard) or "").lower():
+        what = rest[:1].upper() + rest[1:]
+    return f"{what} {explained['fix']}"
 
 
 def timing_cause(timed: str, warm: str) -> str:
@@ -278,8 +274,9 @@ def timing_cause(timed: str, warm: str) -> str:
 
 
 def voided_timing(compiles: int, said: list[str], cause: str) -> str:
-    """A timing voided by compiles inside it, from each failed guard as a sentence: "x's batch changed from 8 to 16,
-    so 1 compile ran while timing: warm-up ran on float32[8, 64], the timed calls on float32[16, 64]." """
+    """A timing voided by compiles inside it, from each failed guard as a sentence: "input 'x' changed size in
+    dimension 0 from 8 to 16, so 1 compile ran while timing: warm-up ran on float32[8, 64], the timed calls on
+    float32[16, 64]." """
     ran = f"{compiles} compile{'' if compiles == 1 else 's'} ran while timing: {cause}"
     why = "; ".join(dict.fromkeys(said))
     text = f"{why}, so {ran}" if why else ran

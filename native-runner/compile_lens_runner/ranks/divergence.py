@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import Any, TypedDict
 
 from ..compiler.explain import guard_sentence, pattern, seen_through_library
+from ..report import compile_names
 from ..shapes.common import SourceLocation
 from ..shapes.compiler import CompilerInsight, GraphBreak, Recompile
 from ..shapes.ranks import Divergence
@@ -274,8 +275,8 @@ def _caches(ranks: list[RankFacts]) -> list[Divergence]:
             differing.setdefault(compile_id, {})[cache] = seen
     out: list[Divergence] = []
     for compile_id, caches in differing.items():
-        function = _frame_name(_insight(ranks[0]), compile_id)
-        what = f"compile {compile_id}" + (f" ({function})" if function else "")
+        # by its function, as every surface names a compile (the id stays in details)
+        what = compile_names.compile_name(_insight(ranks[0]).get("frames") or [], compile_id)
         names = " and the ".join(sorted(caches))
         seen = next(iter(caches.values()))
         hit = [r for r, s in seen.items() if s == "hit"]

@@ -348,9 +348,11 @@ def _region_decision(region: Region, no_in_situ: Reason | None) -> verdict.Decis
     return situ
 
 
-def region_answer(region: Region, failed: Reason | None = None, no_in_situ: Reason | None = None) -> Answer:
+def region_answer(
+    region: Region, failed: Reason | None = None, no_in_situ: Reason | None = None, rank: int | None = None
+) -> Answer:
     """failed: the run's failure, said first (a compiled call's own failure says itself); no_in_situ: why the whole
-    run has no in-situ number."""
+    run has no in-situ number; rank: in a torchrun job, the rank whose region this is (view_rank)."""
     decision = _region_decision(region, no_in_situ)
     decision.reasons = [
         *shape_reasons(region),
@@ -376,7 +378,7 @@ def region_answer(region: Region, failed: Reason | None = None, no_in_situ: Reas
     return verdict.build(
         decision,
         evidence,
-        sentences.counts(region),
+        sentences.counts(region, rank),
         verdict.each_unmeasured(region["measurements"], lambda m: _mode_of(region, m)),
     )
 
@@ -451,6 +453,12 @@ def _recommendation(answer: Answer) -> Recommendation:
     return {"mode": answer["mode"], "verdict": answer["verdict"], "reason": answer["sentence"]}
 
 
+def view_rank(report: Report) -> int | None:
+    """In a torchrun job's report, the rank whose regions it shows (ranks/merge.py: the lowest that wrote a report):
+    their graphs, calls and times are that rank's, and said as its; None for one process."""
+    return next((entry["rank"] for entry in report.get("ranks") or [] if entry.get("report")), None)
+
+
 def attach(report: Report) -> None:
     """Each region's answer, then the run's, from what the report holds now; the recommendations and headlines are
     theirs; the notes beside each number (notes.py)."""
@@ -463,11 +471,11 @@ def attach(report: Report) -> None:
         notes.said_by_answer(report["modes"], answer)
         mode_line.attach(report, answer)
     else:
-        failed, no_in_situ = verdict.failed_reason(report), _no_in_situ(report)
+        failed, no_in_situ, rank = verdict.failed_reason(report), _no_in_situ(report), view_rank(report)
         for region in report.get("regions") or []:
-            story.attach(region)
+            story.attach(region, rank)
             in_situ_text.attach_reason(region)
-            region["answer"] = region_answer(region, failed, no_in_situ)
+            region["answer"] = region_answer(region, failed, no_in_situ, rank)
             nothing = region.get("noCompiledCode")
             if nothing:  # its sentence, as the answer says it
                 nothing["headline"] = next(

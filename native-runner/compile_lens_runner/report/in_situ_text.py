@@ -128,10 +128,10 @@ def _failure(f: CompileFailure) -> str:
 
 
 def _payback(s: RegionInSitu, unit: str, answer: Answer | None, number: AnswerNumber | None) -> str | None:
-    """ "the compiled warm-up took 0.25 s beyond eager steps; pays back after 116 steps; this run made 72; 104 → 134
-    steps/s". The pay-back is said only where this number is the answer's (one pay-back, the answer's: a number too
-    noisy to point either way, or evidence beside a replay's verdict, has none), and the warm-up's time only as what
-    that pay-back pays back: alone, beside the compiler's own count in the region's facts ("6.5 s compiling"), it read
+    """ "the compiled warm-up took 0.25 s beyond eager steps; pays back after 116 steps; this run made 72; eager 104
+    steps/s → compiled 134". The pay-back is said only where this number is the answer's (one pay-back, the answer's:
+    a number too noisy to point either way, or evidence beside a replay's verdict, has none), and the warm-up's time
+    only as what that pay-back pays back: alone, beside the compiler's own count in the region's facts ("6.5 s compiling"), it read
     as a second compile time (issue 44)."""
     said = []
     ours = answer is not None and number is not None and answer["number"] is number
@@ -149,7 +149,8 @@ def _payback(s: RegionInSitu, unit: str, answer: Answer | None, number: AnswerNu
         said.append(f"compiled {unit}s are slower: it never pays back")
     rate = s.get("stepsPerSecond")
     if rate:
-        said.append(f"{formats.rate(rate['eager'])} → {formats.rate(rate['compiled'])} {unit}s/s")
+        # each side named: alone on its line, a bare "549 → 500 steps/s" read as a number with no subject
+        said.append(f"eager {formats.rate(rate['eager'])} {unit}s/s → compiled {formats.rate(rate['compiled'])}")
     return "; ".join(said) or None
 
 

@@ -52,7 +52,9 @@ def number_text(n: AnswerNumber) -> str:
     elif "low" in n and "high" in n:
         text = f"{text} ({formats.interval(n['low'], n['high'])})"
     direction = n.get("direction")  # absent in a number said before verdict.directed (a report before 1.26)
-    if direction == "too-noisy" and not noisy:
+    if direction == "too-noisy" and not noisy and _one_way(n):  # it points one way: the number first, as it does
+        text = f"{text}, {direction_text(n)}"
+    elif direction == "too-noisy" and not noisy:
         text = f"{direction_text(n)}, {text}"
     elif direction == "host-busy":
         text = f"{text}, {direction_text(n)}"
@@ -64,15 +66,26 @@ _DIRECTION_WORDS = {"faster": "faster", "slower": "slower", "host-busy": "host b
 _NO_DIRECTION = {"range-too-wide": "too noisy to say", "too-few-pairs": "too few blocks to say"}
 
 
+def _one_way(n: AnswerNumber) -> str | None:
+    """ "faster" or "slower" for a range wholly on one side of 1×, though too wide to decide on (3.36–7.32×: compiled
+    is faster, by how much a next run cannot say); None for one that reaches both ways, or none."""
+    if "low" not in n or "high" not in n:
+        return None
+    return "faster" if n["low"] > 1.0 else "slower" if n["high"] < 1.0 else None
+
+
 def direction_text(n: AnswerNumber) -> str:
-    """ "faster", "slower"; "too noisy to say", "no range measured" or "host busy, not trusted" where the number
-    points nowhere."""
+    """ "faster", "slower"; "faster but too wide to decide" where the range points one way but spans too much
+    to stand by; "too noisy to say", "no range measured" or "host busy, not trusted" where the number points
+    nowhere."""
     direction = n["direction"]  # verdict.directed gives every number its direction
     if direction != "too-noisy":
         return _DIRECTION_WORDS[direction]
     noisy = n.get("tooNoisy")
     if noisy:
         return _NO_DIRECTION[noisy["why"]]
+    if way := _one_way(n):
+        return f"{way} but too wide to decide"  # no comma: a CodeLens cut at commas keeps the words whole
     return "too noisy to say" if "low" in n and "high" in n else "no range measured"  # a report before ranges
 
 
@@ -191,9 +204,10 @@ def _other_ranks(items: list[Recompile]) -> tuple[int, str]:
     return len(others), f"rank{'s' if len(ranks) > 1 else ''} {', '.join(map(str, ranks))}"
 
 
-def counts(region: Region) -> list[str]:
+def counts(region: Region, rank: int | None = None) -> list[str]:
     """A region's compiler facts for its headline: graphs, breaks, recompiles, calls that ran eagerly. In a torchrun
-    job the region, its graphs and calls are rank 0's: another rank's recompiles are said with its ranks."""
+    job (rank: the rank whose region it is) the region, its graphs and calls are that rank's, and its graphs said so
+    (another rank may have more: review 25, D7); another rank's recompiles are said with its ranks."""
     compiler = region.get("compiler")
     elsewhere, where = 0, ""
     if compiler is not None:
@@ -210,7 +224,8 @@ def counts(region: Region) -> list[str]:
     beside = situ is not None and situ.get("eagerFallback") and (situ.get("step") or situ.get("call"))
     said = bool(limit and limit["eagerCalls"]) or bool(beside)
     eager_calls = 0 if said else sum(1 for c in region["calls"] if c.get("ranCompiled") is False)
-    out = [formats.plural(graphs, "graph")] if graphs is not None else []
+    on = f" on rank {rank}" if rank is not None else ""
+    out = [formats.plural(graphs, "graph") + on] if graphs is not None else []
     if breaks:
         out.append(formats.plural(breaks, "break"))
     if recompiles:

@@ -113,12 +113,15 @@ def _event(ids: list[str], compiled_before: bool) -> str:
 
 
 def _recompile_reason(ids: list[str], records: RegionRecords) -> str | None:
-    for cid in ids:
-        if cid in records.recompiles:
-            return str(
-                recompile(records.recompiles[cid], records.starts, lambda r: None, False)["reason"]
-            )  # reason only
-    return None
+    """The call's failed guard: its first recompiled frame's, but the user's own frame's where a library frame (DDP's
+    forward, on its args[0]) saw the same change (explain.seen_through_library): the change the user's finding says."""
+    found = [
+        recompile(records.recompiles[cid], records.starts, lambda r: None, False)
+        for cid in ids
+        if cid in records.recompiles
+    ]
+    said = [r for r in found if not explain.seen_through_library(r, found)]
+    return str(said[0]["reason"]) if said else None
 
 
 def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
@@ -164,24 +167,31 @@ def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
     return out
 
 
+SETTLED_FACTOR = 2.0
+
+
 def steady_state(calls: list[RegionCall]) -> SteadyState | None:
-    """The script's own calls after the region's last compile: from which call, the median duration of its most
-    frequent input signature's calls (a median pooled over signatures mixes their times: 0.85 ms at 128 long beside
-    1.34 ms at 256, served by one dynamic graph), and how many signatures they had. Calls timed under the profile
+    """The script's own calls after the region's last compile, once they settle: from which call, the median duration
+    of its most frequent input signature's calls (a median pooled over signatures mixes their times: 0.85 ms at 128
+    long beside 1.34 ms at 256, served by one dynamic graph), and how many signatures they had. Calls timed under the profile
     window, and calls that carried the observer's state check or capture, are left out: the profiler's or the
     observer's work is in them or around them; calls made at the eager stance in situ; and calls Dynamo ran eagerly
     (past the recompile limit, a region with no graph): no compiled code ran in them."""
     calls = [c for c in calls if c.get("side") != "eager"]
     last_compile = max((c["index"] for c in calls if c.get("compileIds")), default=-1)
-    steady = [
-        c
-        for c in calls
-        if c["index"] > last_compile
-        and c["ms"] is not None
-        and not c.get("profiled")
-        and not c.get("observer")
-        and c.get("ranCompiled") is not False
+    timed = [
+        c for c in calls if c["index"] > last_compile and c["ms"] is not None and c.get("ranCompiled") is not False
     ]
+    # the first calls after the last compile may still warm up (caches, the allocator, lazy set-up): 3-10x the median
+    # in recorded runs, profiled or not; a call over SETTLED_FACTOR times the median of the later calls on its inputs
+    # is not steady yet (one on inputs no later call had is not compared: a decode loop's growing cache)
+    from_call = last_compile + 1
+    while len(timed) > 1:
+        alike = [float(c["ms"] or 0.0) for c in timed[1:] if c.get("signature") == timed[0].get("signature")]
+        if not alike or float(timed[0]["ms"] or 0.0) <= SETTLED_FACTOR * statistics.median(alike):
+            break
+        timed, from_call = timed[1:], timed[1]["index"]
+    steady = [c for c in timed if not c.get("profiled") and not c.get("observer")]
     if not steady:
         return None
     # among equally frequent signatures, the first the steady calls ran (Counter keeps first-seen order on ties)
@@ -189,7 +199,7 @@ def steady_state(calls: list[RegionCall]) -> SteadyState | None:
     signature = counts.most_common(1)[0][0]
     after = [float(c["ms"] or 0.0) for c in steady if c.get("signature") == signature]
     out: SteadyState = {
-        "fromCall": last_compile + 1,
+        "fromCall": from_call,
         "medianMs": round(statistics.median(after), 4),
         "spreadPct": round(timing.iqr_pct(after), 2) if len(after) > 1 else None,
     }

@@ -278,7 +278,7 @@ class TargetRun:
                 explain.explain(reasons[0].split("\n", 1)[0], reasons[0], None, cuda_graphs) if reasons else None
             )
             if explained:
-                cause += f". {explained['what']} {explained['fix']}"
+                cause += f". {explain.voided_tail(guards[0], explained)}"
             return explain.recompiled_while_timing(compiles, guards, cause)
 
         def rewarm() -> None:
