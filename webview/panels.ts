@@ -241,7 +241,8 @@ export function renderDetails(
     ['kind', SLICE_KIND_NAMES[model.kind[i]!] ?? 'other'],
     ['profile', paneLabel],
     ['ran on', model.tracks[model.track[i]!]?.name ?? '?'],
-    ['start', formatMicros(model.start[i]!)],
+    // from the profile's start: a bare "start 582.1 µs" read as a duration (reportB D22)
+    ['started', `${formatMicros(model.start[i]!)} into the profile`],
     ['this one took', formatMicros(model.dur[i]!)],
   ];
   const raw: [string, string][] = [
