@@ -192,14 +192,6 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         const last = this.reportsByTarget.get(`${document.uri.fsPath}\0${target.name}`);
         if (last) {
           const full = runHeadline(last.report);
-          lenses.push(
-            new vscode.CodeLens(range, {
-              title: lensTitle(full, last.report.answer?.number?.text),
-              tooltip: full,
-              command: OPEN_REPORT_COMMAND,
-              arguments: [last.reportPath],
-            }),
-          );
           if (last.beforeEdit)
             lenses.push(
               new vscode.CodeLens(range, {
@@ -208,6 +200,14 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
                 arguments: [document.uri.fsPath, target.name],
               }),
             );
+          lenses.push(
+            new vscode.CodeLens(range, {
+              title: lensTitle(full, last.report.answer?.number?.text),
+              tooltip: full,
+              command: OPEN_REPORT_COMMAND,
+              arguments: [last.reportPath],
+            }),
+          );
         }
       }
     }
@@ -228,14 +228,7 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         if (!samePlace(at, place) || line < 0 || line >= document.lineCount) continue;
         const range = new vscode.Range(line, 0, line, 0);
         // on its own torch.compile line the answer needs no region name: short, the answer first; the whole line, named, in the tooltip
-        lenses.push(
-          new vscode.CodeLens(range, {
-            title: lensTitle(region.headline, region.number),
-            tooltip: regionLine(region),
-            command: OPEN_REPORT_COMMAND,
-            arguments: [reportPath],
-          }),
-        );
+        // a run older than the user's edit says so first: its answer is the run's before the edit
         if (beforeEdit)
           lenses.push(
             new vscode.CodeLens(range, {
@@ -244,6 +237,14 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
               arguments: [vscode.Uri.file(script)],
             }),
           );
+        lenses.push(
+          new vscode.CodeLens(range, {
+            title: lensTitle(region.headline, region.number),
+            tooltip: regionLine(region),
+            command: OPEN_REPORT_COMMAND,
+            arguments: [reportPath],
+          }),
+        );
         // the shape fixes the profile's budget left out: one click measures them (the runner's title says the cost)
         if (region.measureShapeFix)
           lenses.push(

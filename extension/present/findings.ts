@@ -376,15 +376,18 @@ export function findingText(finding: { kind: FindingKind; what?: string | null; 
 }
 
 /** One line for the Problems panel and `compile-lens check`: a site's recompiles are one line with their count. */
+/** A Problems row shows its message's start: the note of a report older than the edit leads it. */
+const beforeEdit = (finding: Finding): string => (finding.beforeEdit ? `${BEFORE_EDIT} — ` : '');
+
 export function findingMessage(finding: Finding): string {
   // the runner's sentence begins "No compiled code ran:"
-  if (finding.kind === 'no-compiled-code') return `${finding.reason}${finding.beforeEdit ? ` (${BEFORE_EDIT})` : ''}`;
+  if (finding.kind === 'no-compiled-code') return `${beforeEdit(finding)}${finding.reason}`;
   const kind =
     finding.kind !== 'divergence' && finding.count > 1
       ? `${KIND_TITLE[finding.kind]} ×${finding.count}`
       : KIND_TITLE[finding.kind];
   const ranks = finding.kind === 'divergence' ? null : rankText(finding);
-  return `${kind}: ${findingText(finding)}${ranks ? ` (${ranks})` : ''}${finding.beforeEdit ? ` (${BEFORE_EDIT})` : ''}`;
+  return `${beforeEdit(finding)}${kind}: ${findingText(finding)}${ranks ? ` (${ranks})` : ''}`;
 }
 
 /**

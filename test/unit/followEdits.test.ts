@@ -158,8 +158,8 @@ test('an edit of a file a run speaks for: its findings say they are from the run
   assert.equal(store.edited(report.target.file!), false, 'said once');
   assert.deepEqual(
     store.all().map(findingMessage),
-    before.map((f) => `${findingMessage(f)} (${BEFORE_EDIT})`),
-    'Problems says it',
+    before.map((f) => `${BEFORE_EDIT} — ${findingMessage(f)}`),
+    'Problems says it first, where its row is not cut',
   );
   // the next run of the script is after the edit
   store.add(read('recorded/print_step-cpu/report.json'));
