@@ -219,6 +219,12 @@ function statCells(stat: RankStepStat | null, time: (us: number) => string): HTM
   ];
 }
 
+/**
+ * The slowest rank of a step said as what was compared: its time outside communication against the fastest
+ * rank's ("rank 1: 37.7 ms more outside communication than rank 0"; the others waited about that long for it), and
+ * how much of that ran no recorded op, never more than the whole (the fastest may have run more recorded ops than
+ * the slowest: the slowest's extra unrecorded time then covers all of the lead).
+ */
 function slowestText(
   slowest: RankStepTable['rows'][number]['slowest'],
   labels: readonly string[],
@@ -226,12 +232,15 @@ function slowestText(
 ): string {
   if (!slowest) return '—';
   const rank = labels[slowest.pane];
-  const lead = `+${time(slowest.leadUs)}`;
-  if (slowest.even) return `even (${rank} ${lead})`;
+  const compared = `${time(slowest.leadUs)} more outside communication than ${labels[slowest.fastest]}`;
+  if (slowest.even) return `even: ${rank} only ${compared}`;
+  const waited = `${rank}: ${compared} (the time the others waited for it)`;
   // where most of the lead ran no recorded op, its ops are not what to speed up
+  if (slowest.unrecordedLeadUs >= slowest.leadUs)
+    return `${waited}, all of it with no op recorded (Python, sleep, I/O)`;
   return slowest.unrecordedLeadUs >= slowest.leadUs / 2
-    ? `${rank}, ${lead} over the fastest: ${time(slowest.unrecordedLeadUs)} more with no op recorded (Python, sleep, I/O)`
-    : `${rank}, ${lead} over the fastest, running recorded ops`;
+    ? `${waited}, ${time(slowest.unrecordedLeadUs)} of it with no op recorded (Python, sleep, I/O)`
+    : `${waited}, running recorded ops`;
 }
 
 /** The legend's communication entry. */

@@ -82,7 +82,8 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .rank-note p { margin: 2px 0; }
 .rank-table td, .rank-table th { white-space: nowrap; }
 .rank-table td.inputs { white-space: normal; min-width: 14em; max-width: 420px; }
-.rank-table tr.diverged td { background: var(--vscode-inputValidation-warningBackground, #cca70026); }
+/* the row, not each cell: stacked cells leave gaps between them; in high contrast (no warning background) its border */
+.rank-table tr.diverged { background: var(--vscode-inputValidation-warningBackground, #cca70026); outline: 1px dashed var(--vscode-contrastBorder, transparent); }
 .rank-table tr.diverged td.rank { font-weight: 600; border-left: 3px solid var(--vscode-editorWarning-foreground, #cca700); }
 .rank-table tr.error td.rank { border-left: 3px solid var(--vscode-errorForeground, #f48771); }
 .rank-steps { margin-top: 10px; }
@@ -102,7 +103,9 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
   table.stacks tr { border-top: 1px solid var(--vscode-panel-border, #80808059); padding: 4px 0; }
   table.stacks td { display: inline-block; white-space: nowrap; margin-right: 1.2em; padding: 1px 0; }
   table.stacks td.inputs { display: block; min-width: 0; max-width: none; white-space: normal; }
-  table.stacks td[data-label]::before { content: attr(data-label) " "; color: var(--vscode-descriptionForeground); }
+  /* "graphs 1 · graph breaks 2": each value bold after its column's name, so pairs do not run together */
+  table.stacks td[data-label] { font-weight: 600; }
+  table.stacks td[data-label]::before { content: attr(data-label) " "; color: var(--vscode-descriptionForeground); font-weight: normal; }
   table.stacks td.rank::before { content: none; } /* "rank 1" names itself: no "rank rank 1" */
   table.stacks td:empty { display: none; }
 }

@@ -12,6 +12,10 @@ export const readingTraces = (count: number, more = false): string =>
 
 export const comparisonPending = 'The comparison of the traces appears when they have fully loaded.';
 
+/** What a trace's steps are called: "call" where they were found as repeated calls ("call 1"), else "step". */
+const stepUnit = (steps: readonly { label: string }[]): string =>
+  steps[0]?.label.startsWith('call ') ? 'call' : 'step';
+
 /**
  * A pane's title: "eager — 70 events, 3 steps", its steps counted by what its markers call them ("3 calls" where
  * they were found as repeated calls), and the threads it does not show: "· 2 threads with no events not shown".
@@ -23,7 +27,7 @@ export const paneTitle = (
   hiddenThreads: number,
   loading: boolean,
 ): string => {
-  const unit = steps[0]?.label.startsWith('call ') ? 'call' : 'step';
+  const unit = stepUnit(steps);
   const hidden = hiddenThreads ? ` · ${plural(hiddenThreads, 'thread')} with no events not shown` : '';
   return `${pane} — ${formatWhole(events)} ${events === 1 ? 'event' : 'events'}, ${plural(steps.length, unit)}${hidden}${loading ? ' — loading all slices…' : ''}`;
 };
@@ -38,7 +42,7 @@ export function paneStepsNote(
   steps: { label: string }[],
   timedElsewhere: boolean,
 ): string {
-  const unit = steps[0]?.label.startsWith('call ') ? 'call' : 'step';
+  const unit = stepUnit(steps);
   const shown = !steps.length
     ? ''
     : inView

@@ -187,14 +187,20 @@ test(
         undefined,
         { timeout: 10_000 },
       );
-      // the arrows' ends in view: the GPU stream's kernels at the canvas's bottom, with the launch above them, and no
-      // tooltip over them (the pointer off the canvas)
+      // the arrows' ends in view: the launch and the GPU stream's kernels under it (the Python frames folded below
+      // them), the axis below the sticky toolbar, and no tooltip over them (the pointer off the canvas)
       await page.mouse.move(5, 5);
       await frame.locator('.tooltip').waitFor({ state: 'hidden' });
-      await frame
-        .locator('canvas')
-        .first()
-        .evaluate((e) => e.scrollIntoView({ block: 'end' }));
+      const canvas = frame.locator('canvas').first();
+      await canvas.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+      const [top, bottom, toolbar, height] = await canvas.evaluate((e) => {
+        const box = e.getBoundingClientRect();
+        return [box.top, box.bottom, document.querySelector('.toolbar')!.getBoundingClientRect().bottom, innerHeight];
+      });
+      assert.ok(
+        top >= toolbar - 1 && bottom <= height + 1,
+        `canvas ${top}–${bottom}, toolbar to ${toolbar}, window ${height}`,
+      );
       await shot(page, 'flow');
       await frame.locator('.details button.follow', { hasText: 'CUDA-graph replay' }).first().click();
       await frame.waitForFunction(

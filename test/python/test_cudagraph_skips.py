@@ -145,3 +145,16 @@ def test_a_warning_that_is_not_a_skip_is_a_hint_on_its_graph() -> None:
     statuses = compiler_insight(records, lambda record: None, cudagraphs=True)["cudaGraphs"]
     assert {s["status"] for s in statuses} == {"not-captured"}
     assert statuses[0]["hints"][0]["kind"] == "many-sizes" and "9 sizes" in statuses[0]["hints"][0]["what"]
+
+
+def test_a_region_sees_the_graphs_recorded_at_its_calls() -> None:
+    """reduce-overhead over 6 batch sizes, profiled as a script on an H200 (bench/shapes/cudagraphs.py, 2026-11-30):
+    each graph is recorded at a call, outside any compile, so its CUDAGraphNode.record event has no compile id in
+    its log line, only in its args. The region's own records dropped them, and its report said "0 of 6 graphs
+    captured" beside "reduce-overhead recorded a CUDA graph for each of 6 batch sizes, holding 156 MiB"."""
+    records = _records("cudagraphs_sizes.runner.log.gz")
+    compiled = _compile_ids(records)
+    assert len(compiled) == 6
+    own = RegionRecords(SimpleNamespace(compile_ids=compiled), records)  # type: ignore[arg-type]
+    statuses = compiler_insight(own.records, lambda record: None, cudagraphs=True)["cudaGraphs"]
+    assert [s["status"] for s in statuses] == ["captured"] * 6

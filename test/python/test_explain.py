@@ -226,6 +226,13 @@ def test_library_frame_names_the_compiled_library_function_only_when_user_code_c
     assert library_frame(start(user, lib)) == "forward in modeling_llama.py"
     assert library_frame(start(user, ("/ws/model.py", "forward"))) is None
     assert library_frame(start(user, ("/venv/site-packages/torch/_dynamo/eval_frame.py", "inner"))) == "PyTorch code"
+    # torch.compile(nn.Sequential(...)) or of DDP compiles torch's wrapper `inner`, whose args are the user's call's
+    # (bench/shapes/cudagraphs.py on the H200 was told "a tensor made inside library code … not yours to do")
+    wrapper = start(user, ("/venv/site-packages/torch/_dynamo/external_utils.py", "inner"))
+    assert library_frame(wrapper) is None
+    said = explain.explain("tensor 'args[0]' size mismatch at index 0. expected 8, actual 256", library_frame=None)
+    assert said and said["what"].startswith("Input 0 (args[0]) changed size in dimension 0 from 8 to 256")
+    assert "torch._dynamo.mark_dynamic(x, 0)" in said["fix"]
 
 
 def test_a_voided_timing_says_the_guard_then_the_inputs_each_side_ran_on_without_nested_parentheses() -> None:

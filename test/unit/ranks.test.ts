@@ -217,10 +217,10 @@ describe('per-step communication', () => {
       table.rows[0]!.ranks.map((s) => s?.workUs),
       [40, 90],
     );
-    assert.deepEqual(table.rows[0]!.slowest, { pane: 1, leadUs: 50, unrecordedLeadUs: 0, even: false });
+    assert.deepEqual(table.rows[0]!.slowest, { pane: 1, fastest: 0, leadUs: 50, unrecordedLeadUs: 0, even: false });
     // 45 vs 44 of work in a 50 µs step: within EVEN_SHARE, no straggler named
     assert.ok(1 < EVEN_SHARE * 50);
-    assert.deepEqual(table.rows[1]!.slowest, { pane: 0, leadUs: 1, unrecordedLeadUs: 0, even: true });
+    assert.deepEqual(table.rows[1]!.slowest, { pane: 0, fastest: 1, leadUs: 1, unrecordedLeadUs: 0, even: true });
   });
 
   test('steps matched by index; a rank without that step shows none; no rank with steps: one whole-trace row', () => {

@@ -66,6 +66,18 @@ describe('many ranks', () => {
       'none',
     );
     assert.equal(await rows.first().locator('td[data-label="recompiles"]').innerText(), String(template!.recompiles));
+    // each value bolder than its column's name before it, so "graphs 1 graph breaks 2" does not run together
+    const weights = await rows
+      .first()
+      .locator('td[data-label="recompiles"]')
+      .evaluate((td) => [getComputedStyle(td, '::before').fontWeight, getComputedStyle(td).fontWeight].map(Number));
+    assert.ok(weights[1]! > weights[0]!, `name ${weights[0]}, value ${weights[1]}`);
+    // a diverged row is filled as a whole (its stacked cells leave gaps between them): the row's background
+    const fill = await page
+      .locator('table.rank-table tr.diverged')
+      .first()
+      .evaluate((tr) => getComputedStyle(tr).backgroundColor);
+    assert.notEqual(fill, 'rgba(0, 0, 0, 0)');
     assert.ok(
       await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1),
       'no sideways scroll',

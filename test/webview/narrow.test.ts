@@ -290,7 +290,7 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     );
     assert.ok(outermost.length > 1, 'a recompile drawn');
     const ticks = await p.locator('.compile-phases .phase-axis text').allTextContents();
-    assert.deepEqual(ticks, ['0 s', '20 s', '40 s'], 'the axis in one unit');
+    assert.deepEqual(ticks, ['0 s', '20 s', '40 s', '60 s'], 'the axis in one unit'); // fused-cpu's 64.6 s of compiles
     await applyTheme(p, THEMES[0]!); // VS Code's font variables: wider than the default font
     assert.deepEqual(await spilled(), [], "in the theme's font");
   });

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { compareTraces } from '../../webview/analysis/compare.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
+import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import {
   debug,
@@ -234,6 +235,27 @@ describe('timeline webview', () => {
     const taller = (await layout()).height;
     assert.ok(taller > height + 15 * 15, `${height} px folded, ${taller} px unfolded`);
     assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+  test('a thread with no slice (only a flow event) is not drawn, and the pane says so', async () => {
+    const page = await openWebview(browser, { width: 800, height: 600 });
+    const events = [
+      { ph: 'X', cat: 'cpu_op', name: 'aten::add', pid: 1, tid: 1, ts: 0, dur: 10 },
+      { ph: 's', cat: 'ac2g', name: 'ac2g', id: 7, pid: 1, tid: 2, ts: 5 },
+    ];
+    const model = scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
+    assert.ok(model.tracks.some((t) => t.tid === '2' && !t.stack));
+    await postPanes(page, 'synthetic', tracesSource('t'), [{ label: 't', trace: model }]);
+    assert.equal(
+      await page.locator('.pane-label').innerText(),
+      't — 1 event, 0 steps · 1 thread with no events not shown',
+    );
+    const drawn = await page.evaluate(() =>
+      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[0]!.texts.filter(
+        (t) => t.role === 'track',
+      ).map((t) => t.text),
+    );
+    assert.deepEqual(drawn, ['process 1 · thread 1']);
     await page.close();
   });
 });

@@ -37,12 +37,12 @@ export interface StepRow {
   /** per pane; null where that rank has no step of this index */
   ranks: (RankStepStat | null)[];
   /**
-   * the pane with the most work in the step, and its lead over the pane with the least (about how long the
+   * the pane with the most work in the step, and its lead over the pane with the least, `fastest` (about how long the
    * others waited for it); null with fewer than two ranks in the row, or for whole traces. `even`: the lead is under EVEN_SHARE of
    * the slowest rank's step: no straggler worth naming. `unrecordedLeadUs`: how much of the lead is time with no op
    * recorded (the slowest's unrecordedUs less the fastest's).
    */
-  slowest: { pane: number; leadUs: number; unrecordedLeadUs: number; even: boolean } | null;
+  slowest: { pane: number; fastest: number; leadUs: number; unrecordedLeadUs: number; even: boolean } | null;
 }
 
 export interface RankStepTable {
@@ -89,6 +89,7 @@ function slowestOf(ranks: (RankStepStat | null)[]): StepRow['slowest'] {
   const leadUs = slow.workUs - fast.workUs;
   return {
     pane: slowest,
+    fastest,
     leadUs,
     unrecordedLeadUs: slow.unrecordedUs - fast.unrecordedUs,
     even: leadUs < EVEN_SHARE * slow.stepUs,

@@ -177,13 +177,18 @@ def _graph_lines(records: list[Record]) -> dict[str | None, set[tuple[str, int]]
 
 def attribute(records: list[Record]) -> list[Record]:
     """Gives each skip the runner recorded without a compile id (decided at a graph's first run) the compile it
-    belongs to: the latest compile before it whose graph holds the line it names, else the latest compile before it.
-    Returns `records`, those records updated."""
+    belongs to: the latest compile before it whose graph holds the line it names, else the latest compile before it;
+    and each graph's recording (CUDAGraphNode.record) the compile its event names. Returns `records`, updated."""
     lines = _graph_lines(records)
     seen: list[str] = []
     for r in records:
         if r.kind in ("dynamo_start", "compilation_metrics") and r.compile_id and r.compile_id not in seen:
             seen.append(r.compile_id)
+        elif r.kind == "chromium_event" and r.compile_id is None:
+            # a graph's recording runs at its call, outside any compile: only the event's args name the compile
+            event = r.event()
+            if event is not None and event.name == "CUDAGraphNode.record":
+                r.compile_id = event.compile_id
         elif r.artifact == CUDAGRAPH_SKIP and r.compile_id is None:
             skip = r.payload_json() or {}
             cid = skip.get("compileId")

@@ -343,17 +343,27 @@ def _size_change(recompile: Recompile) -> tuple[str, ...] | None:
 
 
 def seen_through_library(recompile: Recompile, recompiles: list[Recompile]) -> bool:
-    """A library frame's recompile (e.g. DistributedDataParallel's forward, on its `args[0]`) on the same size change,
-    in the same call, as a frame of the user's code: one change of the user's input, said once, at the user's frame."""
-    explanation = recompile.get("explanation")
+    """A library frame's recompile (or torch.compile's wrapper's, around DistributedDataParallel, on its `args[0]`) on
+    the same size change, in the same call, as a frame of the user's code: one change of the user's input, said once,
+    at the user's frame."""
     change = _size_change(recompile)
-    if not explanation or change is None or not _LIBRARY_SAID.search(explanation["what"]):
+    if change is None or not _through_library(recompile):
         return False
     return any(
-        _size_change(other) == change
-        and (said := other.get("explanation")) is not None
-        and not _LIBRARY_SAID.search(said["what"])
+        _size_change(other) == change and other.get("explanation") is not None and not _through_library(other)
         for other in recompiles
+    )
+
+
+_UNNAMED_INPUT = re.compile(r"tensor 'args\[\d+\]'")
+
+
+def _through_library(recompile: Recompile) -> bool:
+    """Seen by a library frame, or by torch.compile's wrapper around a torch.nn module, which knows the user's input
+    only as `args[0]`."""
+    said = recompile.get("explanation")
+    return said is not None and (
+        bool(_LIBRARY_SAID.search(said["what"])) or bool(_UNNAMED_INPUT.search(recompile["reason"]))
     )
 
 

@@ -132,6 +132,10 @@ def library_frame(frames: list[SourceLocation]) -> str | None:
     if not frames or is_user_file(frames[-1]["file"]) or innermost_user(frames) is None:
         return None
     file = frames[-1]["file"].replace("\\", "/")
+    if file.endswith("/_dynamo/external_utils.py") and frames[-1].get("function") == "inner":
+        # torch.compile's wrapper around a torch.nn module (nn.Sequential, DDP): it passes the user's call on as is,
+        # so its `args` are the user's own inputs
+        return None
     if "/torch/" in file:  # PyTorch's own wrappers (`inner`, `_fn`): their names mean nothing to the user
         return "PyTorch code"
     return f"{frames[-1].get('function') or 'a function'} in {os.path.basename(file)}"
