@@ -146,7 +146,7 @@ test(
       assert.equal(tabs.length, 1, `one report tab: ${tabs.join(', ')}`);
       assert.match(
         tabs[0]!,
-        /^Compile Lens: serve_script\.py \d\d:\d\d:\d\d$/,
+        /^Compile Lens: serve_script \d\d:\d\d:\d\d$/,
         'named as the Runs view names the run: its file and when it finished',
       );
       await page.screenshot({ path: path.join(ARTIFACTS, 'script-region-lens.png') });
