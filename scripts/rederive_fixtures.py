@@ -284,14 +284,27 @@ def _replay_reason(reason: str | None) -> str | None:
 _OLD_RAN_EAGERLY = re.compile(
     r"^During the replay Dynamo ran the region's original code eagerly (\d+) times? \(no compiled graph matched and "
     r"none was compiled: the recompile limit, or a skipped frame\), so its timing is eager code$"
+    r"|^no compiled code ran in the replay \(Dynamo ran the region (?:as written|'s original code eagerly) (\d+) "
+    r"times?\), so it timed eager against eager$"
 )
+# a shape fix the profile's budget left out, as runners before s26 said how to measure it (a CLI flag, in an editor)
+_OLD_OVER_BUDGET = re.compile(
+    r"^measuring it runs the script (?:once|(\d+)) more(?: times)? \(about (\d+) s\), which would take the profile "
+    r"past ([\d.]+)× the script's own time; profile again with --shape-fix on to measure it$"
+)
+
+
+def _over_budget(region: dict[str, Any]) -> None:
+    for fix in (region.get("shapes") or {}).get("fixes") or []:
+        if old := _OLD_OVER_BUDGET.match(fix.get("why") or ""):
+            fix["why"] = shape_text.shape_fix_over_budget(int(old[1] or 1), float(old[2]), float(old[3]))
 
 
 def _ran_eagerly(measurement: dict[str, Any]) -> None:
     error = measurement.get("error") or {}
     old = _OLD_RAN_EAGERLY.match(error.get("message") or "")
     if old:
-        error.update({"message": replay.ran_eagerly(int(old[1])), "fix": replay.RAN_EAGERLY_FIX})
+        error.update({"message": replay.ran_eagerly(int(old[1] or old[2])), "fix": replay.RAN_EAGERLY_FIX})
 
 
 def _measured_fixes(report: dict[str, Any]) -> None:
@@ -335,7 +348,8 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
             for graph_break in entry["compiler"].get("graphBreaks") or []:
                 _break_explanation(graph_break)
             if any("nameText" in f for f in entry["compiler"].get("frames") or []):  # named since schema 1.28
-                compile_names.name_all(entry["compiler"])
+                region = compile_names.region_name(entry) if "calls" in entry else None  # a region, not a mode
+                compile_names.name_all(entry["compiler"], region)
     for region in out.get("regions") or []:
         # a steady state pooled over several input signatures (before schema 1.31): its most frequent one's calls,
         # those that ran compiled code; one that began at a call still warming up: from where the calls settle
@@ -346,6 +360,7 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
             region["steadyState"] = steady
         for measurement in region["measurements"]:
             _ran_eagerly(measurement)
+        _over_budget(region)
         region["replay"]["reason"] = _replay_reason(region["replay"].get("reason"))
         _below_zero_in_situ(region)
         for call in region["calls"]:

@@ -30,9 +30,11 @@ fi
 # The runner needs torch >= 2.4 in the interpreter it runs with; tests also need pytest (xdist runs its files two at a
 # time), jsonschema, numpy, transformers (a real generate() with its DynamicCache), and the linters mypy and ruff.
 # (One pip after the other: they share site-packages.)
+# Whether a package is there is asked without importing it (importing torch and transformers: ~4 CPU-s).
+has() { "$PYTHON" -c 'import importlib.util as u, sys; sys.exit(any(u.find_spec(m) is None for m in sys.argv[1:]))' "$@"; }
 {
-  "$PYTHON" -c 'import torch' 2>/dev/null || "$PYTHON" -m pip install -q torch==2.13.0
-  "$PYTHON" -c 'import pytest, xdist, jsonschema, numpy, mypy, transformers' 2>/dev/null ||
+  has torch || "$PYTHON" -m pip install -q torch==2.13.0
+  has pytest xdist jsonschema numpy mypy transformers ||
     "$PYTHON" -m pip install -q pytest pytest-xdist jsonschema numpy mypy transformers
   "$PYTHON" -m ruff --version >/dev/null 2>&1 || "$PYTHON" -m pip install -q ruff
 } &

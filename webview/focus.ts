@@ -1,10 +1,11 @@
 // "Show in timeline" in the webview: a finding's places (shared/trace/timelineMarks.targetSpans) in the first pane
 // that has them (panes of the modes it was seen in first), zoomed to the first, outlined, and said in a line
-// above the panes (timelineWords.ts); where the traces hold none, that is said.
+// above the panes (timelineWords.ts), the other panes showing the same code; where the traces hold none, that is said.
 import { targetSpans, type TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
 import { el } from './panels.ts';
 import type { TimelineCanvas } from './timeline.ts';
-import { focusFound, focusNotFound } from './timelineWords.ts';
+import { focusFound, focusNotFound, paneMovedToCode } from './timelineWords.ts';
+import { sameCode, sameStepTime } from './analysis/stepMap.ts';
 
 /** Where it was found: the pane and how many places; null when nowhere. `zoomTo` takes pane time; `axisTime` says
  *  a pane time as the zoomed axis does. */
@@ -27,11 +28,45 @@ export function showTarget(
     const first = spans[0]!;
     const start = first.startUs - timeline.offset;
     const pad = Math.max(first.durUs * 1.5, 20);
+    const moved = alignOthers(panes, p, first);
     zoomTo(start - pad, start + first.durUs + pad);
-    note.textContent = focusFound(target.label, panes[p]!.label, axisTime(start), spans.length);
+    note.textContent = [
+      focusFound(target.label, panes[p]!.label, axisTime(start), spans.length),
+      ...moved.map((m) => paneMovedToCode(panes[m.pane]!.label, m.name, axisTime(m.intoStepUs), m.step)),
+    ].join(' ');
     timeline.canvas.scrollIntoView({ block: 'center' });
     return { pane: p, places: spans.length };
   }
   note.textContent = focusNotFound(target.label, target.compileIds.length > 0);
   return null;
+}
+
+/**
+ * The other panes moved so the view shows them at the same code (stepMap.sameCode: eager's aten::item under the
+ * break's eager code), else at the same share of the same step; not at the same time of their own axis, an
+ * unrelated stretch of another step's work. The next step change or fit aligns them by step start again.
+ */
+function alignOthers(
+  panes: readonly { timeline: TimelineCanvas }[],
+  found: number,
+  span: { startUs: number; durUs: number },
+): { pane: number; name: string; intoStepUs: number; step: number }[] {
+  const here = panes[found]!.timeline;
+  const moved: { pane: number; name: string; intoStepUs: number; step: number }[] = [];
+  for (const [q, { timeline }] of panes.entries()) {
+    if (q === found) continue;
+    const code = sameCode(here.model, span, timeline.model);
+    const [at, there] = code
+      ? [code.here, code.there]
+      : here.model.steps.length && timeline.model.steps.length
+        ? [span.startUs, sameStepTime(here.model.steps, timeline.model.steps, span.startUs)]
+        : [null, null];
+    if (at === null || there === null) continue;
+    timeline.offset = there - (at - here.offset);
+    // its axis now reads the found pane's time: where the code is on its own step is said in the note
+    const step = timeline.model.steps.findIndex((s) => s.start <= there && there < s.end);
+    if (code && step >= 0)
+      moved.push({ pane: q, name: code.name, intoStepUs: there - timeline.model.steps[step]!.start, step: step + 1 });
+  }
+  return moved;
 }

@@ -78,3 +78,14 @@ export function readableInk(under: Rgba, candidates: readonly string[]): string 
   }
   return ink;
 }
+
+/** How far a band laid over the page stands out from it, at the least (WCAG 2 contrast of the band against the page):
+ *  a graph break's band at 0.12 alpha was dark olive on high contrast's black, 1.2:1, and read as nothing. */
+export const BAND_VISIBLE = 1.3;
+
+/** The least alpha, from `least`, at which `colour` laid over the opaque `page` reaches BAND_VISIBLE against it. */
+export function visibleAlpha(colour: Rgba, page: Rgba, least: number): number {
+  for (let alpha = least; alpha < 0.6; alpha += 0.02)
+    if (contrast(over([colour[0], colour[1], colour[2], alpha], page), page) >= BAND_VISIBLE) return alpha;
+  return 0.6;
+}

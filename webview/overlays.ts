@@ -5,11 +5,13 @@ import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SliceKind } from '../extension/shared/trace/model.ts';
 import type { MarkKind, TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import type { Paint, TextBox } from './frameLayout.ts';
+import { rgbaOf, visibleAlpha } from './ink.ts';
 import type { Theme } from './theme.ts';
 import { fitEnd, placeText, type Measure } from './timelineText.ts';
 
 /** Height of the marks' lane under the axis (only a pane with marks has it). */
 export const MARK_LANE = 20;
+/** a band's alpha where that shows it (ink.visibleAlpha raises it where the page is too like it) */
 const BAND_ALPHA = 0.12;
 
 function markColour(kind: MarkKind, theme: Theme): string {
@@ -64,9 +66,11 @@ export function drawMarks(
     const colour = markColour(mark.kind, theme);
     ctx.fillStyle = colour;
     if (mark.kind !== 'cudagraph-replay') {
-      ctx.globalAlpha = BAND_ALPHA;
+      // faint, so the slices under it read, but told from the page in every theme
+      const alpha = visibleAlpha(rgbaOf(colour), rgbaOf(theme.background), BAND_ALPHA);
+      ctx.globalAlpha = alpha;
       ctx.fillRect(x0, laneTop + MARK_LANE, x1 - x0, height - laneTop - MARK_LANE);
-      bands.push({ x0, x1, paint: { colour, alpha: BAND_ALPHA } });
+      bands.push({ x0, x1, paint: { colour, alpha } });
     }
     ctx.globalAlpha = 1;
     ctx.fillRect(x0, laneTop + MARK_LANE - 5, x1 - x0, 4);

@@ -330,9 +330,9 @@ export function renderComparison(
 ): HTMLElement {
   const section = el('section', 'compare');
   section.append(el('h3', undefined, comparisonTitle(beforeLabel, afterLabel, comparison.steps)));
+  // above the table, not under it: a "−99%" read before the caveat reads as a win the verdict may deny
+  section.append(el('p', 'hint compare-caveat', comparisonCaveat));
   const table = el('table', 'compare-table');
-  // in its caption, not under it: a "−99%" read before the caveat reads as a win the verdict may deny
-  table.append(el('caption', undefined, comparisonCaveat));
   const head = el('tr');
   for (const title of ['', beforeLabel, afterLabel, 'change']) head.append(el('th', undefined, title));
   table.append(head);

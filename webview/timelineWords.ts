@@ -117,6 +117,11 @@ export const notCalledText = (inner: string, after: string): string => `not call
 export const focusFound = (label: string, pane: string, at: string, places: number): string =>
   `${label} — in ${pane} at ${at}${places > 1 ? ` (the first of ${places} places, all outlined)` : ''}.`;
 
+/** Another pane moved to show the same code as the found one (its axis then reads the found pane's time):
+ *  "eager is shown at the same code: its aten::item, 36,120 µs into its step 1." */
+export const paneMovedToCode = (pane: string, name: string, intoStep: string, step: number): string =>
+  `${pane} is shown at the same code: its ${name}, ${intoStep} into its step ${step}.`;
+
 /** A finding not placed: its compiles are not in these traces, or the report names none for it. */
 export const focusNotFound = (label: string, compiles: boolean): string =>
   compiles

@@ -70,10 +70,12 @@ const speedupDigits = (value: number): number => (value >= 0.1 ? 2 : value >= 0.
 /** "1.84×", "0.052×", "0.0057×" */
 export const formatSpeedup = (speedup: number): string => `${speedup.toFixed(speedupDigits(speedup))}×`;
 
-/** "0.87–1.32×", "0.0054–0.0061×", "0.099–0.16×": where the next run's speedup may land (the one interval form of
- *  every surface; each end to its own digits, as its speedup would be said) */
-export const formatInterval = (low: number, high: number): string =>
-  `${low.toFixed(speedupDigits(low))}–${high.toFixed(speedupDigits(high))}×`;
+/** "0.87–1.32×", "0.0054–0.0061×", "0.068–0.180×": where the next run's speedup may land (the one interval form of
+ *  every surface), both ends to one precision, the finer end's: "0.068–0.18×" read as two */
+export const formatInterval = (low: number, high: number): string => {
+  const digits = Math.max(speedupDigits(low), speedupDigits(high));
+  return `${low.toFixed(digits)}–${high.toFixed(digits)}×`;
+};
 
 /** "57%": a share or a spread (GPU idle, how much the rounds' ratios varied) */
 export const formatPct = (pct: number): string => `${pct.toFixed(0)}%`;

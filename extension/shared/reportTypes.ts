@@ -1136,7 +1136,7 @@ export interface Reason {
    */
   limit?: number | null;
   /**
-   * calls: run eagerly (recompile-limit, eager-fallback), served without compiling (automatic-dynamic), real (warmup-other-shape), sizes recorded (cuda-graphs-per-size), still eager (shape-fix), steps or calls left out (in-situ-left-out, in its unit), sequences (decode-loop)
+   * calls: run eagerly (recompile-limit, eager-fallback), served without compiling (automatic-dynamic), real (warmup-other-shape), sizes recorded (cuda-graphs-per-size), still eager (shape-fix measured), fixes left unmeasured (shape-fix not measured), steps or calls left out (in-situ-left-out, in its unit), sequences (decode-loop)
    */
   count?: number;
   /**
@@ -1327,7 +1327,7 @@ export interface RegionCall {
    */
   recompileReason?: string | null;
   /**
-   * schema 1.23: the failed guard as a sentence ("x's batch changed from 8 to 16"; report/story.py, compiler/explain.guard_sentence); null: no words for it. Absent: older reports
+   * schema 1.23: the failed guard as a sentence ("input 'x' changed size in dimension 0 from 8 to 16"; report/story.py, compiler/explain.guard_sentence); null: no words for it. Absent: older reports
    */
   recompileWhy?: string | null;
   /**

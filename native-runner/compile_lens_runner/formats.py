@@ -67,9 +67,10 @@ def speedup(value: float) -> str:
 
 
 def interval(low: float, high: float) -> str:
-    """ "0.87–1.32×", "0.0054–0.0061×", "0.099–0.16×": where the next run's speedup may land (each end to its own
-    digits, as its speedup would be said)."""
-    return f"{_fixed(low, _speedup_digits(low))}–{_fixed(high, _speedup_digits(high))}×"
+    """ "0.87–1.32×", "0.0054–0.0061×", "0.068–0.180×": where the next run's speedup may land, both ends to one
+    precision, the finer end's (two decimals, more where an end is under 0.1×): "0.068–0.18×" read as two."""
+    digits = max(_speedup_digits(low), _speedup_digits(high))
+    return f"{_fixed(low, digits)}–{_fixed(high, digits)}×"
 
 
 def pct(value: float) -> str:

@@ -9,8 +9,10 @@ becomes that worker: the supervisor's child, with the worker's pipes, environmen
 a normal interpreter exit. The runner's own code (supervisor, worker, timeouts, reports) runs unchanged.
 
 What torch reads only when imported cannot change in a fork: a worker whose environment sets such a variable (other
-than the ones set up again below), and a run whose import path shadows torch or adds a sitecustomize, start the usual
-way. The server's frames are compiled under a name in <angle brackets>, as `python -m` runs under <frozen runpy>, so
+than the ones set up again below), and a run whose import path shadows torch or adds a usercustomize, start the usual
+way. A sitecustomize on a run's import path runs in its forks as at a process's start, but after torch's import (the
+server's): a shim that patches torch (test_observer_footprint's older torch.compile) runs as it would; one that must
+run before torch is imported has no place here. The server's frames are compiled under a name in <angle brackets>, as `python -m` runs under <frozen runpy>, so
 the runner reads none of them as the user's. A test's own `python SCRIPT` or `python -c CODE`
 (conftest.run_python) is forked the same way. The server's imported objects are frozen out of the garbage collector
 (gc.freeze) before the first fork, so a fork's collections and its exit copy none of their pages. The node and
@@ -53,7 +55,7 @@ REREAD = {
     "TEARDOWN_CUPTI",
 }
 READ_AT_IMPORT = ("TORCH", "INDUCTOR", "TORCHINDUCTOR", "TORCHDYNAMO", "PYTORCH", "TRITON", "OMP", "MKL", "KMP", "CUDA")
-SHADOWS = ("torch", "torch.py", "sitecustomize.py", "usercustomize.py")
+SHADOWS = ("torch", "torch.py", "usercustomize.py")
 SERVER_NAME = "<compile-lens test fork server>"
 # the most fix runs a --shape-fix on profile makes: one per fix of the region with the most (mark_dynamic, dynamic=True,
 # buckets); a later one starts as a process
@@ -237,6 +239,7 @@ def _become(
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     extra = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     sys.path[:] = [os.getcwd(), *extra, *(p for p in _SERVER_PATH if p not in extra)]
+    _run_sitecustomize(extra)
     sys.argv = ["-m", *args]  # runpy puts the module's file first
     unbuffered = unbuffered or bool(env.get("PYTHONUNBUFFERED"))
     sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
@@ -245,6 +248,22 @@ def _become(
         binary = raw if unbuffered else io.BufferedWriter(raw)
         errors = "backslashreplace" if fd == 2 else "strict"
         setattr(sys, name, io.TextIOWrapper(binary, errors=errors, write_through=unbuffered, line_buffering=fd == 2))  # type: ignore[arg-type]
+
+
+_SITECUSTOMIZED = [False]  # a fork of a process that ran it has its effects already
+
+
+def _run_sitecustomize(extra: list[str]) -> None:
+    """The first sitecustomize.py on the run's own import path, as Python's start imports it."""
+    if _SITECUSTOMIZED[0]:
+        return
+    import runpy
+
+    for folder in extra:
+        if os.path.exists(os.path.join(folder, "sitecustomize.py")):
+            _SITECUSTOMIZED[0] = True
+            runpy.run_path(os.path.join(folder, "sitecustomize.py"), run_name="sitecustomize")
+            return
 
 
 def _run_module(module: str) -> None:

@@ -46,8 +46,13 @@ def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
         "forward",
     ]
     assert [f["nameText"] for f in insight["frames"]] == named
-    recorded = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]["compiler"]["frames"]
-    assert [f["nameText"] for f in recorded] == named
+    region = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
+    recorded = region["compiler"]["frames"]
+    # in a report, PyTorch's wrapper is the region the user compiled: its code is the user's module
+    assert [f["nameText"] for f in recorded] == [
+        f"DistributedDataParallel at ddp_train.py:{region['location']['line']}",
+        *named[1:],
+    ]
     older = [{key: value for key, value in f.items() if key != "library"} for f in recorded]
     said = [compile_names.compile_name(older, f["compileId"]) for f in older]
     assert said == [
@@ -62,6 +67,25 @@ def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
     venv = "/opt/torch/.venv/lib/python3.12/site-packages/torch/_dynamo/external_utils.py"
     assert user_code.library_place(venv) == "PyTorch's _dynamo/external_utils.py"
     assert user_code.library_place("/src/pytorch/torch/_dynamo/eval_frame.py") == "PyTorch's _dynamo/eval_frame.py"
+
+
+def test_a_compiled_modules_kernel_is_named_by_the_users_module_not_torchs_wrapper() -> None:
+    """torch.compile(nn.Sequential(...)) compiles PyTorch's `inner` (_dynamo/external_utils.py), the wrapper it calls
+    the module through: its graph and kernels are the user's Sequential at gated_service.py:22, and named so (review
+    s26, issue 44 point 4); a report's modes and a region's record alike (answer.attach names them)."""
+    report = json.loads((FIXTURES.parent / "recorded" / "gated_service-cpu" / "report.json").read_text())
+    compiler = report["regions"][0]["compiler"]
+    assert [f["nameText"] for f in compiler["frames"]] == ["Sequential at gated_service.py:22"]
+    named = [k["nameText"] for k in compiler["kernels"] if "nameText" in k]
+    assert named and all(n.startswith("fused kernel") and " of Sequential at gated_service.py:22 (" in n for n in named)
+    assert not any("external_utils" in n or "inner" in n for n in named)
+    for frame in compiler["frames"]:
+        del frame["nameText"]
+    compile_names.attach(report)
+    assert compiler["frames"][0]["nameText"] == "Sequential at gated_service.py:22"
+    # without its region (a trace's compiler log read alone), where it is: it is not the user's file
+    compile_names.name_all(compiler)
+    assert compiler["frames"][0]["nameText"] == "inner (in PyTorch's _dynamo/external_utils.py)"
 
 
 def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> None:

@@ -126,6 +126,23 @@ def test_a_cache_hit_on_one_rank_and_a_miss_on_another_is_a_warning() -> None:
     )
 
 
+def test_a_backwards_cache_hit_is_no_hit_for_the_forward_compiled_afresh() -> None:
+    """ddp-ranks-cpu (H200 host's CPU, 2026-11-30): rank 0's compile 4/0 missed the FX graph cache for its forward
+    (47 s of codegen) and hit it for its backward; rank 1 missed both. Its last lookup alone said "forward was loaded
+    from the FX graph cache on rank 0 and compiled afresh on rank 1"."""
+    phase = {"compileId": "4/0", "name": "FX graph cache", "startMs": 0.0, "durMs": 0.0, "depth": 0}
+    rank0 = {"phases": [dict(phase, cache="miss"), dict(phase, cache="hit")]}
+    rank1 = {"phases": [dict(phase, cache="miss"), dict(phase, cache="miss")]}
+    [found] = divergence.find(
+        [
+            {"rank": r, "compiler": insight, "regions": [], "collectives": None}
+            for r, insight in ((0, rank0), (1, rank1))
+        ]  # type: ignore[misc]
+    )
+    assert "loaded from" not in found["message"]
+    assert found["message"].endswith("the FX graph cache hit for 1 of 2 graphs on rank 0, miss on rank 1")
+
+
 def test_collective_sequences_from_rank_traces() -> None:
     rank0 = sequence(str(STRAGGLER / "rank0.trace.json"))
     rank1 = sequence(str(STRAGGLER / "rank1.trace.json"))

@@ -179,8 +179,9 @@ def test_why_there_is_no_step_speedup_is_said_here_from_the_measurement_s_code()
         "region's compiled code (inlined there), so they are measured as part of that region",
         "never-compiled": "no call of it ran compiled code (Dynamo stopped compiling step after 8 compiles of it; "
         "later calls run eagerly): every call ran eagerly, so there is nothing compiled to compare",
-        "before-interleaving": "the script's 3 calls of it all came before its steps began to run eager and compiled "
-        "by turns (that starts once 2 calls in a row compile nothing): no eager call to compare",
+        "before-interleaving": "the script's 3 calls of it all came before Compile Lens began switching compiling off "
+        "and on between its calls (it waits for 2 calls in a row that compile nothing): none ran with compiling off "
+        "to compare with",
         "no-steady-side": "no steady compiled step: 1 step left out: 1 compiling",
         "no-shared-signature": "no input signature had steady steps both ways",
     }

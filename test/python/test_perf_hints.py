@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import glob
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -32,9 +30,7 @@ def test_fallback_kernels_are_hints_at_the_users_lines_and_the_console_is_unchan
     pytest.importorskip("torch")
     env = dict(runner_env(), TORCH_TRACE=str(tmp_path))
     env.pop("TORCH_LOGS", None)
-    proc = subprocess.run(
-        [sys.executable, "-c", _DRIVER, str(SCRIPT)], env=env, check=False, capture_output=True, text=True, timeout=300
-    )
+    proc = run_python("-c", _DRIVER, str(SCRIPT), env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "FallbackKernel" not in proc.stderr and "a warning the user sees as before" in proc.stderr
     log = max(glob.glob(os.path.join(tmp_path, "*.log")), key=os.path.getsize)

@@ -101,13 +101,42 @@ def _still_alive(pids: list[int]) -> list[int]:
     return left
 
 
+# A target whose backend stalls compiling the second mode: the run is cancelled there however fast the host is, and
+# nothing compiles with Inductor (a disabled cache made the mlp sample's compile last, ~16 CPU-s of C++ kernels).
+STALLS_IN_THE_SECOND_MODE = textwrap.dedent("""
+    import time
+    import torch
+
+
+    def stalls_in_reduce_overhead(gm, example_inputs, mode=None):
+        if mode == "reduce-overhead":
+            time.sleep(120)  # the test cancels the run here
+        return gm.forward
+
+
+    def build():
+        model = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.ReLU())
+        return {"model": model, "inputs": (torch.randn(4, 16),), "backend": stalls_in_reduce_overhead}
+""")
+
+
 def test_sigterm_mid_run_keeps_finished_modes(tmp_path: Path) -> None:
     out = tmp_path / "cancelled"
+    target = tmp_path / "stalls.py"
+    target.write_text(STALLS_IN_THE_SECOND_MODE)
     proc = subprocess.Popen(
         runner_command(
-            "--sample", "mlp", "--quick", "--device", "cpu", "--out", str(out), "--modes", "default,reduce-overhead"
+            "--target",
+            f"{target}:build",
+            "--quick",
+            "--device",
+            "cpu",
+            "--out",
+            str(out),
+            "--modes",
+            "default,reduce-overhead",
         ),
-        env=dict(runner_env(), TORCHINDUCTOR_FORCE_DISABLE_CACHES="1"),  # so compiling takes a while
+        env=runner_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

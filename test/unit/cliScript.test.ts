@@ -73,7 +73,7 @@ test('profile --script prints one block per region with real numbers, no placeho
   assert.doesNotMatch(out, /eager: /, 'no target-style eager row');
   assert.match(
     out,
-    /^ {2}r0 TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode default\): 12 calls, 2 graphs, 1 recompile, 2\.0 s compiling in the observed run's own calls$/m,
+    /^ {2}r0 TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode default\): 12 calls, 2 graphs, 1 recompile, 2\.0 s compiling in the script's own calls$/m,
   );
   assert.match(
     out,
@@ -82,7 +82,7 @@ test('profile --script prints one block per region with real numbers, no placeho
   // each region's answer first, then its sentence as the runner wrote it (why there is no number where there is none)
   assert.match(
     out,
-    /^ {2}r2 Counter .*: 4 calls, 1 graph, 1 graph break, 3 recompiles, 0\.39 s compiling in the observed run's own calls\n {4}no verdict: not replayable: it changes the Python attribute Counter\.calls /m,
+    /^ {2}r2 Counter .*: 4 calls, 1 graph, 1 graph break, 3 recompiles, 0\.39 s compiling in the script's own calls\n {4}no verdict: not replayable: it changes the Python attribute Counter\.calls /m,
   );
   assert.match(out, /^ {4}recommendation: No verdict\. Not measured: called 2 times: at least 3 calls are needed/m);
   // every region's sentence, and the script's: the deciding region's first
@@ -141,7 +141,9 @@ test('profile --script --json lists the regions with the documented fields', asy
     'calls',
     'compiles',
     'recompiles',
+    'recompileCall',
     'otherRanksRecompiles',
+    'rank',
     'graphs',
     'graphBreaks',
     'eagerCalls',
@@ -291,9 +293,13 @@ test('profile --script --nproc-per-node 2 runs under torchrun and prints every r
   assert.deepEqual(launched.slice(launched.indexOf('--') + 1), ['--diverge-step', '3']);
   assert.match(out, /^ {2}ranks \(torchrun, 2 processes\):$/m);
   assert.match(out, /^ {4}rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, /m);
-  // the region is rank 0's (its graph, its calls): rank 1's recompiles are said as rank 1's, on both of its lines
-  assert.match(out, /DistributedDataParallel .*: 6 calls, 1 graph, 2 graph breaks, 2 recompiles on rank 1, /);
-  assert.match(out, /· 1 graph on rank 0 · 2 breaks · 2 recompiles on rank 1/);
+  // the region is rank 0's (its graph, its calls): its graphs said as rank 0's, rank 1's recompiles as rank 1's, on
+  // both of its lines, and as the one event they were: call 3 recompiled two frames (DDP's forward and the model's)
+  assert.match(
+    out,
+    /DistributedDataParallel .*: 6 calls, 1 graph on rank 0, 2 graph breaks, recompiled at call 3 on rank 1: 2 frames, /,
+  );
+  assert.match(out, /· 1 graph on rank 0 · 2 breaks · recompiled at call 3 on rank 1: 2 frames/);
   assert.match(
     out,
     /^ {4}train_small\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — .* — rank 0 did not: the ranks ran different graphs$/m,
@@ -314,13 +320,13 @@ test('profile --script --nproc-per-node 2 runs under torchrun and prints every r
       [1, 'ok', 2, 6],
     ],
   );
-  // rank 1 recompiled on its own; and rank 0's FX graph cache served compile 4/0's backward graph, which rank 1 made
-  // afresh: a warning, at no line
+  // rank 1 recompiled on its own; and rank 0's FX graph cache served compile 4/0's backward graph (not its forward),
+  // which rank 1 made afresh: a warning on both ranks' lookups, at no line
   assert.deepEqual(
     json.divergence.map((d) => [d.kind, d.severity, d.file, d.ranks]),
     [
       ['recompile', 'error', script, [1]],
-      ['cache', 'warning', null, [1]],
+      ['cache', 'warning', null, [0, 1]],
     ],
   );
   assert.ok(json.findings.filter((f) => f.kind === 'recompile').every((f) => f.ranks?.join() === '1'));

@@ -277,8 +277,8 @@ test("a CodeLens title fits a half-width editor (about 40 characters): the verdi
   // a leading shape story goes to the tooltip: the lens says the verdict
   assert.equal(
     lensTitle(
-      'the warm-up at batch 1 (line 9) compiled a graph the real calls at batch 4 never used; the first paid 0.35 s recompiling · no verdict: 0.15× per call replayed (0.099–0.16×), host busy, not trusted · 2 graphs',
-      '0.15× per call replayed (0.099–0.16×), host busy, not trusted',
+      'the warm-up at batch 1 (line 9) compiled a graph the real calls at batch 4 never used; the first paid 0.35 s recompiling · no verdict: 0.15× per call replayed (0.099–0.162×), host busy, not trusted · 2 graphs',
+      '0.15× per call replayed (0.099–0.162×), host busy, not trusted',
     ),
     'no verdict: 0.15×, host busy, not trusted',
   );

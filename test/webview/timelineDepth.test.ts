@@ -1,5 +1,5 @@
 // Depth where a user looks, in headless Chromium on the real bundle: a range dragged across a pane gives the
-// table of what ran in it (equal to webview/analysis/rangeSummary.ts), the same range eager vs compiled side by side,
+// table of what ran in it (equal to webview/analysis/rangeSummary.ts), the same steps eager vs compiled side by side,
 // sorted by mouse and keyboard; launch → kernel arrows followed by their links; a graph break shown in the
 // timeline ("focus"). Screenshots in light and dark themes under $SCREENSHOTS (when set) to look at.
 import assert from 'node:assert/strict';
@@ -392,12 +392,24 @@ describe('timeline depth', () => {
     ]);
     const compare = page.locator('section.compare');
     await compare.waitFor();
-    // the heading says which steps, and why step 1 is not among them; the caveat is the table's caption
+    // the heading says which steps, and why step 1 is not among them; the caveat comes before the table's numbers
     assert.match(
       await compare.locator('h3').innerText(),
       /per step \(steps 2–3 of each; step 1 left out: the profiler's start-up/,
     );
-    assert.match(await compare.locator('caption').innerText(), /under the profiler.*verdict above is timed without/is);
+    assert.match(
+      await compare.locator('.compare-caveat').innerText(),
+      /under the profiler.*verdict above is timed without/is,
+    );
+    assert.ok(
+      await compare.evaluate(
+        (s) =>
+          (s.querySelector('.compare-caveat')!.compareDocumentPosition(s.querySelector('table.compare-table')!) &
+            Node.DOCUMENT_POSITION_FOLLOWING) !==
+          0,
+      ),
+      'the caveat is read before the table',
+    );
     // one unit per row
     for (const cells of await compare
       .locator('tr[data-metric]')
@@ -461,6 +473,56 @@ describe('timeline depth', () => {
       assert.ok(new Set(units).size <= 1, cells.join(' | '));
     }
     await screenshot(page, 'range-pair-by-step');
+    await page.close();
+  });
+
+  test('a graph break shown beside the eager pane: the eager pane shows the same code (its aten::item), not the same time of its own step', async () => {
+    const page = await openWebview(browser, { width: 1400, height: 900 });
+    const report = JSON.parse(
+      readFileSync(join(fixtures, 'reports', 'graphbreak-cpu', 'report.json'), 'utf8'),
+    ) as Report;
+    const [eager, compiled] = await Promise.all(
+      ['eager', 'default'].map((m) => scanTraceFile(fixture(`cpu-graphbreak-${m}.trace.json`))),
+    );
+    const source = { kind: 'report' as const, reportPath: '/r/graphbreak/report.json' };
+    await post(page, { type: 'report', title: 'graphbreak', source, report, traces: 2 });
+    await postPanes(page, 'graphbreak', source, [
+      { label: 'eager', trace: eager! },
+      { label: 'default', trace: compiled! },
+    ]);
+    await page.waitForFunction(
+      () => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks !== null,
+    );
+    await page.evaluate((m) => window.postMessage(m, '*'), {
+      type: 'focus',
+      target: { kind: 'graph-break', compileIds: ['1/0'], label: 'Graph break: Tensor.item()', modes: ['default'] },
+    });
+    await page.locator('.focus-note').waitFor();
+    assert.deepEqual((await debug(page)).focus, { pane: 1, places: 3 });
+    // its axis reads default's time: the note says where that code is on eager's own step
+    assert.match(
+      await page.locator('.focus-note').innerText(),
+      /\. eager is shown at the same code: its aten::(item|_local_scalar_dense), [\d,.]+ (µs|ms) into its step 1\.$/,
+    );
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // at 7.9 ms into eager's 39 ms step 1 runs a conv2d; the break's .item() runs later in that step: in view
+    const width = (await page.locator('canvas').nth(0).boundingBox())!.width;
+    const item = await page.evaluate(() =>
+      (
+        window as unknown as { __timelineDebug: { locate(p: number, n: string): { x: number } | null } }
+      ).__timelineDebug.locate(0, 'aten::item'),
+    );
+    assert.ok(item && item.x > LABEL_WIDTH && item.x < width, `eager's aten::item at ${JSON.stringify(item)}`);
+    assert.equal(
+      await page.evaluate(() =>
+        (
+          window as unknown as { __timelineDebug: { locate(p: number, n: string): { x: number } | null } }
+        ).__timelineDebug.locate(0, 'aten::conv2d'),
+      ),
+      null,
+      'no conv2d in view',
+    );
+    await screenshot(page, 'focus-beside-eager');
     await page.close();
   });
 });

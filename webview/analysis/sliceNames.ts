@@ -169,6 +169,10 @@ export const namesNow = (said: ReadonlyMap<number, SaidName>, now: LinesNow): Ma
 const lineWords = (at: { line: number; cell?: number | null }): string =>
   at.cell == null ? `line ${at.line}` : cellLineLabel({ cell: at.cell, line: at.line });
 
+/** What a graph break's band spans: the eager code run between the graph before the break and the one resuming
+ *  after it (not the break's cost, which it read as). */
+const BETWEEN_GRAPHS = 'eager code between graphs';
+
 /**
  * A timeline mark's label (compileNames.markLabel) with the file its lines are in; a graph break by the line that
  * broke where the report has it ("graph break at line 22, in forward after line 20": the frame alone named the line
@@ -183,10 +187,14 @@ export function markSaid(
     mark.kind === 'graph-break' && mark.compileId ? breaks?.find((b) => b.compileId === mark.compileId) : undefined;
   if (broke?.location)
     return {
-      text: `graph break at ${lineWords(broke.location)}, in ${compileName(frames, mark.compileId)}`,
+      text: `${BETWEEN_GRAPHS}: graph break at ${lineWords(broke.location)}, in ${compileName(frames, mark.compileId)}`,
       own: placeOf(broke.location),
     };
-  return { text: markLabel(mark, frames), own: compilePlace(frames, mark.compileId ?? null) };
+  const text = markLabel(mark, frames);
+  return {
+    text: mark.kind === 'graph-break' ? `${BETWEEN_GRAPHS}: ${text}` : text,
+    own: compilePlace(frames, mark.compileId ?? null),
+  };
 }
 
 /** Per name id of `wanted` (1: asked for), the compile id of the compiled call its first slice ran in, or null. */

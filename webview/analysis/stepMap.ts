@@ -1,6 +1,8 @@
 // Two traces' times matched by step: the same place of the same step number on each side (step k's start plus the
 // same share of its length), so a range dragged across one pane covers the same steps of the other however long
-// each side's steps ran (eager's cold 39 ms step 1 beside compiled's 8 ms one).
+// each side's steps ran (eager's cold 39 ms step 1 beside compiled's 8 ms one); and the same code found in each.
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { isOp } from './rangeSummary.ts';
 
 /** A profiled step's span, µs (TraceModel.steps). */
 export interface StepSpan {
@@ -35,4 +37,63 @@ export function stepsOverlapped(
 ): { first: number; last: number } | null {
   const hit = steps.flatMap((s, k) => (s.start < to && s.end > from ? [k + 1] : []));
   return hit.length ? { first: hit[0]!, last: hit[hit.length - 1]! } : null;
+}
+
+/**
+ * The same code in another trace: of the ops that start in `span` of `model`, one the other trace runs as many
+ * times in the same step, else the one it runs fewest times (at least once) there, matched by its occurrence in that step (its 2nd there to the other's
+ * 2nd). Returns it and where it starts on each side (µs, each model's time), or null where the other never runs any of
+ * them in that step: a graph break's eager code (aten::item) found in the eager trace, not whatever ran at the same
+ * time there.
+ */
+export function sameCode(
+  model: TraceModel,
+  span: { startUs: number; durUs: number },
+  other: TraceModel,
+): { here: number; there: number; name: string } | null {
+  const k = model.steps.findIndex((s) => s.start <= span.startUs && span.startUs < s.end);
+  const windowOf = (m: TraceModel): StepSpan =>
+    k >= 0 && m.steps[k] ? m.steps[k] : { start: -Infinity, end: Infinity };
+  const starts = (m: TraceModel, name: string): number[] => {
+    const id = m.names.indexOf(name);
+    const { start, end } = windowOf(m);
+    const out: number[] = [];
+    for (let i = 0; i < m.count; i++)
+      if (m.name[i] === id && isOp(m.kind[i]!) && m.start[i]! >= start && m.start[i]! < end) out.push(m.start[i]!);
+    return out.sort((a, b) => a - b);
+  };
+  const inSpan = new Set<string>();
+  for (let i = 0; i < model.count; i++)
+    if (isOp(model.kind[i]!) && model.start[i]! >= span.startUs && model.start[i]! <= span.startUs + span.durUs)
+      inSpan.add(model.names[model.name[i]!]!);
+  // the op rarest in its own step (the most telling: aten::item, not aten::view), then one run as many times on
+  // each side (its occurrences then pair one to one), then the rarest there
+  let best: { here: number; there: number; name: string; rank: number[] } | null = null;
+  for (const name of inSpan) {
+    const there = starts(other, name);
+    if (!there.length) continue;
+    const here = starts(model, name);
+    const n = here.findIndex((t) => t >= span.startUs);
+    const [at, match] = [here[n]!, there[Math.min(n, there.length - 1)]!];
+    // last, the one at the nearer share of its step on each side
+    const share = (m: TraceModel, t: number): number => {
+      const { start, end } = windowOf(m);
+      return Number.isFinite(start) ? (t - start) / (end - start) : 0;
+    };
+    const rank = [
+      here.length,
+      here.length === there.length ? 0 : 1,
+      there.length,
+      Math.abs(share(model, at) - share(other, match)),
+    ];
+    if (best && !ranksBefore(rank, best.rank)) continue;
+    best = { here: at, there: match, name, rank };
+  }
+  return best && { here: best.here, there: best.there, name: best.name };
+}
+
+/** Whether rank `a` comes before `b`, the first place they differ deciding. */
+function ranksBefore(a: readonly number[], b: readonly number[]): boolean {
+  const k = a.findIndex((x, i) => x !== b[i]);
+  return k >= 0 && a[k]! < b[k]!;
 }

@@ -6,7 +6,7 @@ On a GPU the work is the GPU's: the time it was busy (the union of its kernels, 
 per step. The rest of the wall step is the GPU waiting on the CPU, which launches the kernels: a step whose GPU sat
 idle LAUNCH_BOUND_IDLE_PCT of it or more is launch-bound. On a CPU there is no separate device: the work is the time
 in the step's outermost compute ops (ATen ops, and a compiled graph's call, which counts as one op: Inductor's C++
-kernels are not named in a trace unless compiled to record themselves), the rest Python, dispatch and glue.
+kernels are not named in a trace unless compiled to record themselves), the rest is Python and PyTorch's own work between ops.
 """
 
 from __future__ import annotations
@@ -150,7 +150,8 @@ def compare(eager: SideWork | None, compiled: SideWork | None, step: InSituSpeed
             "text": f"{formats.count(e['kernelsPerStep'])} → {formats.count(c['kernelsPerStep'])} ops per step; "
             f"under the profiler (steps of {formats.ms(e['profiledStepMs'])} → {formats.ms(c['profiledStepMs'])}, "
             f"its overhead included){f' ops took {busy}' if busy else ''}: on CPU there is no separate GPU, the ops "
-            "are the step's own CPU work (a compiled graph counts as one op), the rest Python, dispatch and glue",
+            "are the step's own CPU work (a compiled graph counts as one op), the rest is Python and PyTorch's own work "
+            "between ops",
         }
     text = (
         f"GPU work {formats.ms(e['workMsPerStep'])} → {formats.ms(c['workMsPerStep'])} per step, "

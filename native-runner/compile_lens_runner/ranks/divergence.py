@@ -256,12 +256,23 @@ def _graph_counts(ranks: list[RankFacts]) -> list[Divergence]:
 
 
 def _cache_outcomes(insight: CompilerInsight) -> dict[tuple[str, str], str]:
-    """(compile id, cache name) -> hit | miss | bypass, from the compile phases' cache lookups."""
-    return {
-        (str(p["compileId"]), str(p["name"])): str(cache)
-        for p in insight.get("phases") or []
-        if (cache := p.get("cache"))
-    }
+    """(compile id, cache name) -> the outcome of all that compile's lookups in that cache, from the compile phases:
+    a compile looks the FX graph cache up once per graph (forward, then backward), and a backward's hit is no hit for
+    the forward compiled afresh: "hit" when every lookup hit, "hit for 1 of 2 graphs" when some did, else miss/bypass."""
+    lookups: dict[tuple[str, str], list[str]] = {}
+    for p in insight.get("phases") or []:
+        if cache := p.get("cache"):
+            lookups.setdefault((str(p["compileId"]), str(p["name"])), []).append(str(cache))
+    return {key: _outcome(seen) for key, seen in lookups.items()}
+
+
+def _outcome(seen: list[str]) -> str:
+    hits = seen.count("hit")
+    if hits == len(seen):
+        return "hit"
+    if hits:
+        return f"hit for {hits} of {len(seen)} graphs"
+    return "miss" if "miss" in seen else seen[0]
 
 
 def _caches(ranks: list[RankFacts]) -> list[Divergence]:

@@ -86,9 +86,9 @@ def no_step_reason(no_step: NoStep, dropped: dict[str, int]) -> str:
     if code == "before-interleaving":
         calls, quiet = no_step.get("calls", 0), no_step.get("quietCalls", 0)
         return (
-            f"the script's {formats.plural(calls, 'call')} of it all came before its steps began to run eager and "
-            f"compiled by turns (that starts once {formats.plural(quiet, 'call')} in a row compile nothing): no eager "
-            "call to compare"
+            f"the script's {formats.plural(calls, 'call')} of it all came before Compile Lens began switching compiling "
+            f"off and on between its calls (it waits for {formats.plural(quiet, 'call')} in a row that compile "
+            "nothing): none ran with compiling off to compare with"
         )
     if code == "no-steady-side":
         return f"no steady {no_step.get('side', 'eager')} step: {left_out(dropped) or 'none was recorded'}"

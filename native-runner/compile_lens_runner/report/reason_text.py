@@ -41,6 +41,17 @@ def _call(reason: Reason) -> str:
     return f" (call {call})" if call is not None else ""
 
 
+# a cause longer than this is said in the verdict's sentence, not in the headline: a headline is the verdict and its
+# number, about 200 characters at most (review 25, J8: one ran to 900)
+_HEADLINE_CAUSE = 60
+
+
+def _cause(said: str, what: object) -> str:
+    """ "measuring default failed: CUDA out of memory"; a long cause left to the sentence: "measuring default
+    failed"."""
+    return f"{said}: {what}" if what and len(str(what)) <= _HEADLINE_CAUSE else said
+
+
 def _fix(reason: Reason) -> str:
     fix = reason.get("fix")
     return f" Fix: {fix.rstrip('.')}." if fix else ""
@@ -123,7 +134,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         ),
     ),
     "no-compiled-code": (
-        lambda r: f"no compiled code ran: {r.get('what')}",
+        lambda r: _cause("no compiled code ran", r.get("what")),
         lambda r: (
             f"No compiled code ran: {r.get('what')}, so every call ran eagerly — the compiled and eager runs executed "
             "the same code, and there is no speedup to show."
@@ -213,7 +224,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "never-called": (lambda r: "never called", lambda r: "The script never called it."),
     "measurement-failed": (
-        lambda r: f"measuring {r.get('mode') or 'it'} failed: {r.get('what')}",
+        lambda r: _cause(f"measuring {r.get('mode') or 'it'} failed", r.get("what")),
         lambda r: f"Measuring {r.get('mode') or 'it'} failed: {r.get('what', '').rstrip('.')}.{_fix(r)}",
     ),
     "replay-disagrees": (
@@ -269,7 +280,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "shape-fix": (
         shape_text.fix_clause,
-        lambda r: f"{_start(shape_text.fix_clause(r))}.",
+        lambda r: f"{_start(shape_text.fix_in_full(r))}.",
     ),
     "eager-fallback": (
         lambda r: (

@@ -7,6 +7,8 @@ are.
 
 from __future__ import annotations
 
+import re
+
 from .. import formats
 from ..shapes.answer import Answer, AnswerNumber
 from ..shapes.compiler import CompilerInsight, Recompile
@@ -196,12 +198,26 @@ def compiler_facts(compiler: CompilerInsight | None, compile_s: float | None) ->
     return out
 
 
-def _other_ranks(items: list[Recompile]) -> tuple[int, str]:
-    """Of a torchrun job's items (graph breaks, recompiles: every rank's, each with its `ranks`), how many rank 0,
+def _other_ranks(items: list[Recompile]) -> tuple[list[Recompile], str]:
+    """Of a torchrun job's items (graph breaks, recompiles: every rank's, each with its `ranks`), those rank 0,
     whose region this is, did not have, and the ranks that did ("rank 1", "ranks 1, 3")."""
     others = [item for item in items if "ranks" in item and 0 not in item["ranks"]]
     ranks = sorted({k for item in others for k in item["ranks"]})
-    return len(others), f"rank{'s' if len(ranks) > 1 else ''} {', '.join(map(str, ranks))}"
+    return others, f"rank{'s' if len(ranks) > 1 else ''} {', '.join(map(str, ranks))}"
+
+
+# the call that set a recompile off, as script/region_entry.trigger_text says it: "call 3 of DistributedDataParallel …"
+_TRIGGER_CALL = re.compile(r"^call (\d+) of ")
+
+
+def recompiles_text(items: list[Recompile], on: str = "") -> str:
+    """ "2 recompiles"; several frames recompiled by one call (DDP's forward and the model's, set off by one new
+    batch size) said as the one event it was: "recompiled at call 3: 2 frames" (on: " on rank 1", after the call)."""
+    triggers = {item.get("trigger") for item in items}
+    call = _TRIGGER_CALL.match(next(iter(triggers)) or "") if len(items) > 1 and len(triggers) == 1 else None
+    if call:
+        return f"recompiled at call {call[1]}{on}: {len(items)} frames"
+    return formats.plural(len(items), "recompile") + on
 
 
 def counts(region: Region, rank: int | None = None) -> list[str]:
@@ -209,14 +225,18 @@ def counts(region: Region, rank: int | None = None) -> list[str]:
     job (rank: the rank whose region it is) the region, its graphs and calls are that rank's, and its graphs said so
     (another rank may have more: review 25, D7); another rank's recompiles are said with its ranks."""
     compiler = region.get("compiler")
-    elsewhere, where = 0, ""
+    elsewhere: list[Recompile] = []
+    where, recompiled = "", ""
     if compiler is not None:
         graphs: int | None = compiler.get("graphCount")
         elsewhere, where = _other_ranks(compiler.get("recompiles") or [])
-        breaks, recompiles = len(compiler.get("graphBreaks") or []), len(compiler.get("recompiles") or []) - elsewhere
+        breaks = len(compiler.get("graphBreaks") or [])
+        own = [r for r in compiler.get("recompiles") or [] if not any(r is other for other in elsewhere)]
+        recompiled = recompiles_text(own) if own else ""
     else:  # the calls say it when there is no compiler record
         graphs, breaks = None, 0
-        recompiles = sum(1 for c in region["calls"] if c.get("event") == "recompiled")
+        count = sum(1 for c in region["calls"] if c.get("event") == "recompiled")
+        recompiled = formats.plural(count, "recompile") if count else ""
     # calls Dynamo ran eagerly: said here unless the shape story says them (the recompile limit's, over the script's
     # calls as written; or beside an in-situ number, the compiled side's): one quantity, one value
     shapes, situ = region.get("shapes"), region.get("inSitu")
@@ -228,10 +248,10 @@ def counts(region: Region, rank: int | None = None) -> list[str]:
     out = [formats.plural(graphs, "graph") + on] if graphs is not None else []
     if breaks:
         out.append(formats.plural(breaks, "break"))
-    if recompiles:
-        out.append(formats.plural(recompiles, "recompile"))
+    if recompiled:
+        out.append(recompiled)
     if elsewhere:
-        out.append(f"{formats.plural(elsewhere, 'recompile')} on {where}")
+        out.append(recompiles_text(elsewhere, f" on {where}"))
     if eager_calls:
         out.append(f"{formats.plural(eager_calls, 'call')} ran eagerly")
     return out

@@ -99,7 +99,7 @@ def _fixes(region: Region, shapes: RegionShapes) -> list[Reason]:
         else:
             unmeasured.setdefault(fix["why"] or "", []).append(fix["fix"])
     for why, what in unmeasured.items():
-        out.append({"code": "shape-fix", "what": " and ".join(what), "measured": False, "why": why})
+        out.append({"code": "shape-fix", "what": " and ".join(what), "count": len(what), "measured": False, "why": why})
     return out
 
 

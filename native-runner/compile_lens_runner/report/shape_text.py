@@ -92,8 +92,9 @@ _CACHE = {True: " from a warm cache", False: " from a cold cache"}
 
 def fix_clause(r: Reason) -> str:
     """ "with dynamic=True: 1 graph instead of 8, 1.31× per step in situ (1.22–1.40×), compile 3.1 s instead of 33 s"."""
-    if not r.get("measured"):
-        return f"{r.get('what')} not measured: {r.get('why')}"
+    if not r.get("measured"):  # the headline's clause: why, and how to measure them, in the sentence (fix_sentence)
+        fixes = r.get("count") or 1
+        return f"{fixes} shape fixes not measured" if fixes > 1 else f"{r.get('what')} not measured"
     parts = []
     graphs, was = r.get("graphs"), r.get("wasGraphs")
     if graphs is not None:
@@ -125,6 +126,11 @@ def fix_clause(r: Reason) -> str:
     return f"with {r.get('what')}: {', '.join(parts) or 'no number'}"
 
 
+def fix_in_full(r: Reason) -> str:
+    """A shape-fix reason in the verdict's sentence: a fix not measured with why, and how to measure it."""
+    return f"{r.get('what')} not measured: {r.get('why')}" if not r.get("measured") else fix_clause(r)
+
+
 def _more_runs(runs: int) -> str:
     return "once more" if runs == 1 else f"{runs} more times"
 
@@ -133,7 +139,8 @@ def shape_fix_over_budget(runs: int, seconds: float, budget: float) -> str:
     """Why a shape fix was not measured by default (script/shape_fix.py)."""
     return (
         f"measuring it runs the script {_more_runs(runs)} (about {seconds:.0f} s), which would take the profile past "
-        f"{budget:g}× the script's own time; profile again with --shape-fix on to measure it"
+        f"{budget:g}× the script's own time; to measure it, profile again with shape fixes measured (the editor's "
+        "Measure the shape fix, or the command line's --shape-fix on)"
     )
 
 

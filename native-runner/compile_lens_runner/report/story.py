@@ -188,7 +188,9 @@ def _call_ranges(indices: list[int]) -> str:
     return f"{', '.join(ranges[:3])}, …" if len(ranges) > 4 else ", ".join(ranges)
 
 
-def _fallbacks(calls: list[RegionCall]) -> str | None:
+def _fallbacks(calls: list[RegionCall], said: bool) -> str | None:
+    """ "Calls 8–9 ran eagerly: <why>."; said: the region's no-compiled-code sentence says why, beside the story on
+    every surface that shows it (review 25, J8: the fast path's cause was said twice)."""
     eager = [c for c in calls if c.get("ranCompiled") is False]
     if not eager:
         return None
@@ -196,7 +198,7 @@ def _fallbacks(calls: list[RegionCall]) -> str | None:
     which = (
         f"Call {eager[0]['index']} ran" if len(eager) == 1 else f"Calls {_call_ranges([c['index'] for c in eager])} ran"
     )
-    return f"{which} eagerly: {reason or 'Dynamo did not run compiled code'}."
+    return f"{which} eagerly." if said else f"{which} eagerly: {reason or 'Dynamo did not run compiled code'}."
 
 
 def _timed_ms(measurement: RegionMeasurement) -> float | None:
@@ -277,7 +279,7 @@ def region_story(region: Region) -> str | None:
         timed = _steady_versus_timed(region, steady["medianMs"])
         if timed:
             said.append(timed)
-    eager = _fallbacks(calls)
+    eager = _fallbacks(calls, region.get("noCompiledCode") is not None)
     if eager:
         said.append(eager)
     if region.get("callsTruncated"):

@@ -371,11 +371,11 @@ RAN_EAGERLY_FIX = (
 
 
 def ran_eagerly(frames: int) -> str:
-    """ "no compiled code ran in the replay (Dynamo ran the region as written 916 times), so it timed eager against
-    eager": said after "measuring default failed: " in the headline."""
+    """ "no compiled code ran in the replay: torch.compile ran the region's code uncompiled, 916 times, so both sides
+    timed the same eager code": said after "Measuring default failed: " in the region's sentence."""
     return (
-        f"no compiled code ran in the replay (Dynamo ran the region as written {formats.plural(frames, 'time')}), so "
-        "it timed eager against eager"
+        "no compiled code ran in the replay: torch.compile ran the region's code uncompiled, "
+        f"{formats.plural(frames, 'time')}, so both sides timed the same eager code"
     )
 
 
