@@ -192,8 +192,8 @@ test(
       const titles = (await tabTitles(page)).filter((t) => t.startsWith('Compile Lens'));
       assert.equal(titles.length, 2, `a report tab per run: ${titles.join(', ')}`);
       assert.ok(
-        titles.every((t) => /^Compile Lens: (serve_script|explore)-\d{8}-\d{6}$/.test(t)),
-        `named by their runs: ${titles.join(', ')}`,
+        titles.every((t) => /^Compile Lens: (serve_script|explore) \d\d:\d\d:\d\d$/.test(t)),
+        `named by their runs, at the time the Runs view says: ${titles.join(', ')}`,
       );
       // the lens this picture is of, in view: the notebook opened at its first cell, the lens is on its fourth (the
       // notebook scrolls itself: a wheel over it, as a user would)
