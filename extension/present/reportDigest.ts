@@ -195,8 +195,15 @@ export function digestFinding(f: Finding): ReportDigest['findings'][number] {
 
 /** A report before the runner's header (schema 1.29): its words from the fields, as report/sentences.header_text says
  *  them (regionDigest.test holds the two equal on the fixtures). */
-export const headerWords = (report: Report): string =>
-  `${report.target.name} on ${report.environment.device} (${report.environment.deviceName}): ${report.status}`;
+export function headerWords(report: Report): string {
+  const { target, environment } = report;
+  // a function target's name ("fused-compile_target") is for folders: said as its user wrote it
+  const named =
+    target.kind === 'function' && target.function && target.file
+      ? `${target.function} in ${target.file.split(/[\\/]/).pop()!}`
+      : target.name;
+  return `${named} on ${environment.device} (${environment.deviceName}): ${report.status}`;
+}
 
 export function digestReport(report: Report): ReportDigest {
   const eager = report.eager;

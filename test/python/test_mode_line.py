@@ -110,3 +110,6 @@ def test_the_cli_header_says_which_run_on_which_device_and_how_it_ended_each_tim
     report["status"] = "error"  # a run that ended otherwise, written again
     answer.attach(report)
     assert report["headerText"] == f"graphbreak on cpu ({device}): error"
+    # a function target, as its user wrote it, not the folder name "fused-compile_target"
+    fused = json.loads((FIXTURES / "fused-cpu" / "report.json").read_text())
+    assert fused["headerText"].startswith("compile_target in fused.py on cpu (")

@@ -7,6 +7,7 @@ are.
 
 from __future__ import annotations
 
+import os
 import re
 
 from .. import formats
@@ -268,4 +269,11 @@ def header_text(report: Report) -> str:
         read = formats.plural(len(logs["files"]) if logs else 0, "log")
         return f"compiler logs {report['target']['name']}{across}: {read} read, nothing timed"
     env = report["environment"]
-    return f"{report['target']['name']} on {env['device']} ({env['deviceName']}): {report['status']}"
+    target = report["target"]
+    # a function target's name ("fused-compile_target") is for folders: said as the user wrote it
+    named = (
+        f"{target['function']} in {os.path.basename(target['file'])}"
+        if target["kind"] == "function" and target.get("function") and target.get("file")
+        else target["name"]
+    )
+    return f"{named} on {env['device']} ({env['deviceName']}): {report['status']}"
