@@ -1258,6 +1258,10 @@ export interface Region {
    */
   stoppedAfterCalls?: number | null;
   /**
+   * schema 1.32: what the script did with the region, counted, in the runner's words (report/sentences.region_facts): '6 calls', '1 graph on rank 0', '2 graph breaks', 'recompiled at call 3 on rank 1: 2 frames', '3.5 s compiling in the script's own calls'; the CLI's region line and the report panel show them as they are. Absent: older reports
+   */
+  facts?: string[];
+  /**
    * schema 1.18: the region in one line, its verdict first ("compile it: 1.84× per call replayed with default (1.70–1.95×) · 2 graphs · 1 recompile", "no verdict: not replayable: mutates self.calls"), written by the runner (1.21: answer.headline): the CodeLens on its torch.compile line shows it as it is. Absent: older reports
    */
   headline?: string;

@@ -29,6 +29,20 @@ const NOTEBOOK = 'recorded/explore-cpu';
 const region = async (name: string, id: string): Promise<Region> =>
   (await fixture(name)).regions!.find((r) => r.id === id)!;
 
+test("a region's facts are the runner's (schema 1.32: sentences.region_facts); no recompile's trigger text is read for its call", async () => {
+  const ddp = (await fixture('ddp-ranks-cpu')).regions![0]!;
+  const recompiles = ddp.compiler!.recompiles.map(({ trigger: _, ...r }) => r);
+  const d = digestRegion({ ...ddp, compiler: { ...ddp.compiler!, recompiles } });
+  assert.deepEqual(d.facts, ddp.facts);
+  assert.match(
+    formatRegion(d)[0]!,
+    /: 6 calls, 1 graph on rank 0, 2 graph breaks, recompiled at call 3 on rank 1: 2 frames, /,
+  );
+  // a report before 1.32: its counts, with no words of the runner's to show
+  const { facts: _, ...older } = ddp;
+  assert.deepEqual(digestRegion(older).facts.slice(0, 3), ['6 calls', '1 graph', '2 graph breaks']);
+});
+
 /** A region without its answer: read as a report made before answers. */
 const unanswered = ({ answer: _, ...region }: Region): Region => region;
 
