@@ -171,8 +171,11 @@ def test_calls_past_the_recompile_limit_are_left_out_of_the_compiled_side_and_co
     limit = region["shapes"]["recompileLimit"]
     assert limit["limit"] == 3 and limit["graphs"] == 3 and limit["sizes"] == 6 and limit["eagerSizes"] == 3
     assert region["headline"].startswith(
+        f"6 batch sizes hit the recompile limit (3): {limit['eagerCalls']} of 72 calls ran eagerly · "
+    )
+    assert region["answer"]["sentence"].startswith(
         f"dynamic=False with 6 batch sizes: 3 compiled, then the recompile limit (3) ran {limit['eagerCalls']} of 72 "
-        "calls eagerly · "
+        "calls eagerly: "
     )
 
 
@@ -260,7 +263,10 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_i
     assert warm["warmupLine"] == marker_line(script, "MARK: warm-up")
     assert warm["recompileSeconds"] is not None
     assert region["headline"].startswith(
-        f"the warm-up at batch 1 (line {warm['warmupLine']}) compiled a graph the real call at batch 5 never used; "
+        f"the warm-up at batch 1 (line {warm['warmupLine']}) compiled a graph batch 5 never used · "
+    )
+    assert region["answer"]["sentence"].startswith(
+        f"The warm-up at batch 1 (line {warm['warmupLine']}) compiled a graph the real call at batch 5 never used; "
         "that call paid "
     )
     (fix,) = region["shapes"]["fixes"]

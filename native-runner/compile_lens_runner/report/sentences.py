@@ -123,7 +123,6 @@ _AFTER_NUMBER = frozenset(
         "host-contended",
         "in-situ-too-few",
         "eager-fallback",
-        "decode-loop",
         "backend-no-kernels",
     }
 )
@@ -134,9 +133,9 @@ _BESIDE_NUMBER = frozenset({"eager-fallback", "in-situ-left-out", "decode-loop",
 
 
 def headline(answer: Answer, facts: list[str]) -> str:
-    """The one line: leading reasons, the verdict and its number, why, the shape fix as measured (without a number of
-    the answer's own, only a fix that carries no speedup: the headline's first speedup is the answer's), then the
-    facts ("2 graphs", "compile 3.4 s")."""
+    """The one line: leading reasons (the shape story in its one fact), the verdict and its number, why, then the facts
+    ("2 graphs", "compile 3.4 s"). The shape fixes, measured or not, and a decode loop's per-sequence times are said
+    in the sentence: a headline over ~200 characters is cut on every surface that shows it (issue 44)."""
     lead = [reason_text.clause(r) for r in answer["reasons"] if r["code"] in reason_text.LEADING]
     number = answer["number"]
     # a number that points nowhere says why (number_text): "too noisy to decide" or "host busy" after it says it twice
@@ -147,13 +146,8 @@ def headline(answer: Answer, facts: list[str]) -> str:
         reason_text.clause(r) for r in answer["reasons"] if r["code"] in _AFTER_NUMBER and r["code"] != said_by_number
     ]
     after = after if number else []
-    fixes = [
-        reason_text.clause(r)
-        for r in answer["reasons"]
-        if r["code"] == "shape-fix" and (answer["number"] or "value" not in r)
-    ]
     # a reason two measurements share (the host busy for in situ and for the replay) is said once
-    return " · ".join(dict.fromkeys(p for p in [*lead, _verdict_part(answer), *after, *fixes, *facts] if p))
+    return " · ".join(dict.fromkeys(p for p in [*lead, _verdict_part(answer), *after, *facts] if p))
 
 
 def headline_after_lead(answer: Answer) -> str:
