@@ -527,6 +527,9 @@ export interface CompilerInsight {
    * generated kernels (first 200), from INDUCTOR_PROVENANCE
    */
   kernels?: KernelProvenance[];
+  /**
+   * each failed compile: compileId, failType, reason (PyTorch's words); schema 1.32: recompileLimitHit true where it was the recompile limit (no graph made: its frame is named 'step: recompile limit hit, no graph')
+   */
   compileFailures?: {
     [k: string]: unknown;
   }[];

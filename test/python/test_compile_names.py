@@ -10,7 +10,7 @@ from pathlib import Path
 
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler import user_code
-from compile_lens_runner.compiler.insight import compiler_insight
+from compile_lens_runner.compiler.insight import compiler_insight, limit_hits
 from compile_lens_runner.report import compile_names
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
@@ -27,6 +27,20 @@ def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> Non
     assert said["3/2"] == "forward after line 24, recompile 2"
     assert compile_names.compile_name([], "1/1") == "compiled graph 2, recompile 1"  # no function recorded
     assert compile_names.compile_name(frames, None) == "an unknown compile"
+
+
+def test_a_compile_that_hit_the_recompile_limit_is_named_as_that_not_as_one_more_recompile() -> None:
+    """counter-cpu: forward's ninth compile (0/8) failed at the recompile limit and made no graph; it was drawn as
+    "forward, recompile 8" beside "8 graphs · 7 recompiles". Marked from Dynamo's words where the log is read."""
+    compiler = _compiler("counter-cpu")
+    (failure,) = compiler["compileFailures"]
+    del failure["recompileLimitHit"]
+    compile_names.name_all(compiler)
+    assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}["0/8"] == "forward, recompile 8"
+    limit_hits([failure])
+    compile_names.name_all(compiler)
+    said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+    assert said["0/8"] == "forward: recompile limit hit, no graph" and said["0/7"] == "forward, recompile 7"
 
 
 def test_a_compile_outside_the_users_files_says_where_it_is() -> None:

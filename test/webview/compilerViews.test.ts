@@ -27,7 +27,8 @@ after(async () => {
 /** Opens the panel of a report with the given panes (label, trace file under test/fixtures), in Light Modern: the
  *  screenshots show what a user sees (VS Code's font and colours, not a bare page's serif). */
 async function openReport(reportDir: string, panes: [string, string][]): Promise<Page> {
-  const { report } = await loadReport(join(FIXTURES, 'reports', reportDir, 'report.json'));
+  const folder = reportDir.includes('/') ? reportDir : `reports/${reportDir}`; // else a recorded run's, by its folder
+  const { report } = await loadReport(join(FIXTURES, folder, 'report.json'));
   const models: TimelinePane[] = await Promise.all(
     panes.map(async ([label, file]) => ({ label, trace: await scanTraceFile(join(FIXTURES, file)) })),
   );
@@ -100,6 +101,26 @@ describe('compiler views in the report panel', () => {
     assert.equal(await section.locator('.cache-marker.cache-miss').count(), 4);
     await section.screenshot({ path: join(ARTIFACTS, 'compile-phases.png') });
     assert.deepEqual((await record(page)).cspViolations, []);
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  test("a compile that hit the recompile limit is drawn as that, not as one more recompile (the runner's name)", async () => {
+    // train_small.py (recorded): step's ninth compile (1/8) failed at the recompile limit and made no graph
+    const { report } = await loadReport(join(FIXTURES, 'recorded/train_small-cpu/report.json'));
+    const limited = report.modes[0]!.compiler!.frames!.find((f) => f.compileId === '1/8')!;
+    assert.equal(limited.nameText, 'step: recompile limit hit, no graph');
+    const page = await openReport('recorded/train_small-cpu', []);
+    const section = page.locator('details.compile-phases[data-mode="script"]');
+    await section.waitFor();
+    await section.evaluate((d) => ((d as HTMLDetailsElement).open = true));
+    const labels = await section.locator('.phase-row:not(.phase-axis) .phase-label').allInnerTexts();
+    assert.ok(
+      labels.some((l) => l.startsWith(`${limited.nameText} ·`)),
+      labels.join('\n'),
+    );
+    assert.ok(!labels.some((l) => l.includes('recompile 8')), labels.join('\n'));
+    await section.screenshot({ path: join(ARTIFACTS, 'compile-phases-recompile-limit.png') });
     assert.deepEqual(errorsOf(page), []);
     await page.close();
   });

@@ -7,7 +7,8 @@ it, with the user's lines it fused (a kernel's `nameText`: "fused kernel 1 of fo
 CodeLens over it in the generated code says (`lensText`: "fuses lines 12, 13 (aten.add, aten.relu)"); a kernel
 several compiles made alike, once, with the compiles that made it (`sharedText`, schema 1.29: "fused kernel 1 (lines
 12, 13), made by 2 compiles: forward (first compile and recompile 1)"), as the hover on a compiled line lists it. Said from the
-compiler record each time the report is written (answer.attach). A trace opened without a report has no names from
+compiler record each time the report is written (answer.attach). A compile that hit the recompile limit made no
+graph: "step: recompile limit hit, no graph". A trace opened without a report has no names from
 here: the timeline names what it can from the trace alone (webview/timelineWords.ts)."""
 
 from __future__ import annotations
@@ -153,8 +154,12 @@ def name_all(compiler: CompilerInsight, region: str | None = None) -> None:
     """Each compiled frame's name, each kernel's name and CodeLens words, and a kernel several compiles made alike
     (the same name and lines) said once; region: the region the record is of (region_name), a script's."""
     frames = compiler.get("frames") or []
+    limited = {f.get("compileId") for f in compiler.get("compileFailures") or [] if f.get("recompileLimitHit")}
     for frame in frames:
         frame["nameText"] = compile_name(frames, frame["compileId"], region)
+        if frame["compileId"] in limited:  # the compile Dynamo gave up on: no graph, no "recompile 8" of it
+            first = compile_name(frames, re.sub(r"/.*", "/0", frame["compileId"] or ""), region)
+            frame["nameText"] = f"{first}: recompile limit hit, no graph"
     alike: dict[tuple[str, str], list[KernelProvenance]] = {}
     for kernel in compiler.get("kernels") or []:
         of = compile_name(frames, kernel.get("compileId"), region) if kernel.get("compileId") else None
