@@ -789,9 +789,13 @@ export interface KernelProvenance {
    */
   nameText?: string;
   /**
-   * schema 1.28: the CodeLens over it in the generated code (report/compile_names.py): 'fuses lines 12, 13 (aten.add, aten.relu)', 'library call for line 11 (aten.addmm)'. Absent: a report before 1.28
+   * schema 1.28: the CodeLens over it in the generated code (report/compile_names.py): 'fuses lines 12, 13 (add, relu)', 'library call for line 11 (addmm)' (before 1.32: 'aten.add, aten.relu'). Absent: a report before 1.28
    */
   lensText?: string;
+  /**
+   * schema 1.32: its ops (atenOps) as PyTorch users know them, each once, for every surface that lists them (report/compile_names.ops_text): 'erf, mul, add' for aten.erf, aten.mul.Tensor, aten.add. Absent: no ops recorded, or a report before 1.32
+   */
+  opsText?: string;
   /**
    * schema 1.29: a kernel several compiles of this record made alike (the same name and lines), said once with the compiles that made it (report/compile_names.py), as the hover on a compiled line lists it: 'fused kernel 1 (lines 12, 13), made by 2 compiles: forward; forward, recompile 1'. Absent: a kernel one compile made, or a report before 1.29
    */

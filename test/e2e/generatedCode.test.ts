@@ -137,7 +137,7 @@ test(
 
       // the kernel's CodeLens in the generated code, and the code is read-only
       const lens = page
-        .locator('.codelens-decoration a', { hasText: 'fuses lines 12, 13 (aten.add, aten.mul, aten.relu)' })
+        .locator('.codelens-decoration a', { hasText: 'fuses lines 12, 13 (add, mul, relu)' })
         .first();
       await lens.waitFor({ timeout: 30_000 });
       await page

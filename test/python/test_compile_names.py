@@ -106,9 +106,9 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     kernels = _compiler("fused-cpu")["kernels"]
     fused = next(k for k in kernels if k["name"] == "cpp_fused_add_mul_relu_0" and k["compileId"] == "0/1")
     assert fused["nameText"] == "fused kernel 1 of forward, recompile 1 (lines 12, 13)"
-    assert fused["lensText"] == "fuses lines 12, 13 (aten.add, aten.mul, aten.relu)"
+    assert fused["lensText"] == "fuses lines 12, 13 (add, mul, relu)"
     library = next(k for k in kernels if k["name"].startswith("extern_kernels."))
-    assert "nameText" not in library and library["lensText"] == "library call for line 11 (aten.addmm)"
+    assert "nameText" not in library and library["lensText"] == "library call for line 11 (addmm)"
     # schema 1.29: the kernel both compiles made alike (the recompile made it again), once, with the compiles
     # the compiles grouped by their function, one separator each (was "forward; forward, recompile 1")
     assert (
@@ -117,7 +117,7 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     )
     assert (
         library["sharedText"]
-        == "library call for line 11 (aten.addmm), made by 2 compiles: forward (first compile and recompile 1)"
+        == "library call for line 11 (addmm), made by 2 compiles: forward (first compile and recompile 1)"
     )
     grouped = compile_names.shared_text(
         fused, ["forward", "forward after line 24", "forward after line 24, recompile 2"]
