@@ -43,6 +43,13 @@ def test_a_compile_that_hit_the_recompile_limit_is_named_as_that_not_as_one_more
     assert said["0/8"] == "forward: recompile limit hit, no graph" and said["0/7"] == "forward, recompile 7"
 
 
+def test_a_kernels_ops_are_said_as_pytorch_users_know_them_each_once() -> None:
+    ops = ["aten.erf", "aten.mul.Tensor", "aten.sum.dim_IntList", "aten.sum", "aten._adaptive_avg_pool2d"]
+    assert compile_names.ops_text(ops) == "erf, mul, sum, adaptive_avg_pool2d"
+    fused = next(k for k in _compiler("fused-cpu")["kernels"] if k["name"] == "cpp_fused_add_mul_relu_0")
+    assert fused["opsText"] == "add, mul, relu" and fused["lensText"] == "fuses lines 12, 13 (add, mul, relu)"
+
+
 def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
     """A torch.compile(DDP(model)) compiles PyTorch's own wrappers and contextlib's helpers before the user's forward:
     each named by where it is (schema 1.31, from the rank's recorded compiler log), not as a bare "inner", and a part
