@@ -23,7 +23,7 @@ import {
   withPackedRows,
   type Opening,
 } from './opening.ts';
-import { el, renderComparison, renderDetails, renderReportHeader, swatchEntry } from './panels.ts';
+import { el, renderComparison, renderDetails, renderReportHeader, showBeforeEdit, swatchEntry } from './panels.ts';
 import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps } from './ranks.ts';
 import { RangeSelection } from './rangeSelection.ts';
 import { renderRankReport } from './rankReport.ts';
@@ -128,6 +128,10 @@ async function handleMessage(message: HostToWebview): Promise<void> {
         linesMovedInDetails();
         scheduleDraw();
         break;
+      case 'beforeEdit':
+        state.beforeEdit = message.note;
+        showBeforeEdit(app, message.note);
+        break;
       case 'focus':
         state.focus = message.target;
         if (state.shown && !state.partial) applyFocus(message.target);
@@ -158,6 +162,7 @@ function appendReport(report: Report | null): void {
   const reveal = (file: string, line: number, cell: number | null) =>
     post({ type: 'reveal', file, line, ...(cell === null ? {} : { cell }) });
   if (report) app.append(renderReportHeader(report, reveal));
+  if (report && state.beforeEdit) showBeforeEdit(app, state.beforeEdit);
   const regions = report && renderRegions(report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));
   if (regions) app.append(regions);
   const ranks = report && renderRankReport(report, (file, line, cell) => post({ type: 'reveal', file, line, cell }));

@@ -84,6 +84,17 @@ export function saidEl<K extends keyof HTMLElementTagNameMap>(
   return followSaid(el(tag, className), own, text, appendTerms);
 }
 
+/** The host's 'beforeEdit': a banner under the panel's title that the report is older than the user's edit (its note,
+ *  BEFORE_EDIT), once; the next run's report replaces the panel, and the banner with it. */
+export function showBeforeEdit(app: HTMLElement, note: string): void {
+  if (app.querySelector('.before-edit')) return;
+  const banner = el('p', 'warning before-edit', note);
+  banner.setAttribute('role', 'status');
+  const title = app.querySelector('h1');
+  if (title) title.after(banner);
+  else app.prepend(banner);
+}
+
 /** Speedup per mode with where the next run may land, kernels/step eager → compiled, what the numbers rest on
  *  (launch-bound eager, correctness reference, TF32 settings), graph breaks, recommendation (a script's: its regions'
  *  answers, below): the same digest the CLI prints and the CodeLens shows, so the three never disagree. What was not
@@ -230,7 +241,8 @@ export function renderDetails(
     ['kind', SLICE_KIND_NAMES[model.kind[i]!] ?? 'other'],
     ['profile', paneLabel],
     ['ran on', model.tracks[model.track[i]!]?.name ?? '?'],
-    ['start', formatMicros(model.start[i]!)],
+    // from the profile's start: a bare "start 582.1 µs" read as a duration (reportB D22)
+    ['started', `${formatMicros(model.start[i]!)} into the profile`],
     ['this one took', formatMicros(model.dur[i]!)],
   ];
   const raw: [string, string][] = [

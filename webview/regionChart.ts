@@ -97,6 +97,26 @@ export function durationTicks(y: ScaleContinuousNumeric<number, number>, logScal
   return decades.length >= 2 ? decades : y.ticks(5);
 }
 
+/** Decimals `v` needs, up to 3: 0.5 → 1, 10 → 0. */
+const decimalsOf = (v: number): number => {
+  for (let d = 0; d < 3; d++) if (Math.abs(v - Number(v.toFixed(d))) < 1e-9) return d;
+  return 3;
+};
+
+/**
+ * The y ticks' labels, in one format (reportB D25: formatMs wrote "10.0 ms", "1.00 ms", "0.10 ms" on one axis): a log
+ * axis's decades as short as they go ("0.1 ms", "1 ms", "10 ms", "1 s"); a linear axis's in one unit with the
+ * decimals its step needs ("0.5 ms", "1.0 ms", "1.5 ms"; "0.5 s", "1.0 s" where a tick reaches a second).
+ */
+export function durationTickLabels(ticks: readonly number[], logScale: boolean): string[] {
+  if (logScale)
+    return ticks.map((ms) => (ms >= 1000 ? `${Number((ms / 1000).toFixed(3))} s` : `${Number(ms.toFixed(3))} ms`));
+  const seconds = ticks.some((ms) => ms >= 1000);
+  const values = ticks.map((ms) => (seconds ? ms / 1000 : ms));
+  const decimals = Math.max(0, ...values.map(decimalsOf));
+  return values.map((v) => `${v.toFixed(decimals)} ${seconds ? 's' : 'ms'}`);
+}
+
 const SYMBOLS = { recompiled: symbol(symbolDiamond, 90)(), eager: symbol(symbolX, 70)() };
 
 /** Both axes with their ticks and what they measure (the y axis in its unit: each tick says ms or s). */
@@ -118,10 +138,12 @@ export function drawAxes(
   );
   const yAxis = svg('g', 'axis y-axis');
   yAxis.setAttribute('transform', `translate(${MARGIN.left},0)`);
+  const ticks = durationTicks(y, logScale);
+  const labels = durationTickLabels(ticks, logScale);
   select(yAxis).call(
     axisLeft(y)
-      .tickValues(durationTicks(y, logScale))
-      .tickFormat((v) => formatMs(Number(v))),
+      .tickValues(ticks)
+      .tickFormat((_, k) => labels[k]!),
   );
   const xLabel = svg('text', 'axis-label');
   xLabel.setAttribute('x', String((MARGIN.left + WIDTH - MARGIN.right) / 2));

@@ -24,6 +24,8 @@ export interface PaneView {
 export const state = {
   source: null as TimelineSource | null,
   report: null as Report | null,
+  /** the host's 'beforeEdit' note: the report is older than the user's edit (drawn again with the report) */
+  beforeEdit: null as string | null,
   panes: [] as PaneView[],
   /** the panes are a distributed job's ranks: their alignment and per-step table */
   ranks: null as RankView | null,

@@ -28,6 +28,8 @@ interface StoredRun {
   files: Set<string>;
   /** order of arrival: the larger, the newer */
   seq: number;
+  /** the user edited a file it covers since (its findings say BEFORE_EDIT) */
+  beforeEdit: boolean;
 }
 
 export class FindingStore {
@@ -37,7 +39,12 @@ export class FindingStore {
   /** Keeps `report`'s findings; a run of the same target or script replaces its earlier one. */
   add(report: Report): void {
     const findings = collectFindings(report);
-    this.runs.set(runKey(report.target), { findings, files: coveredFiles(report, findings), seq: ++this.seq });
+    this.runs.set(runKey(report.target), {
+      findings,
+      files: coveredFiles(report, findings),
+      seq: ++this.seq,
+      beforeEdit: false,
+    });
   }
 
   clear(): void {
@@ -58,6 +65,17 @@ export class FindingStore {
     return moved;
   }
 
+  /** The user edited `file`: every run that covers it is from before the edit, until a newer run of it. Whether one
+   *  became so. */
+  edited(file: string): boolean {
+    let marked = false;
+    for (const run of this.runs.values()) {
+      if (run.beforeEdit || !run.files.has(file)) continue;
+      run.beforeEdit = marked = true;
+    }
+    return marked;
+  }
+
   /** Every finding shown now: per file, those of the latest run that covered the file. */
   all(): Finding[] {
     const owner = new Map<string, StoredRun>();
@@ -67,6 +85,10 @@ export class FindingStore {
         if (!current || current.seq < run.seq) owner.set(file, run);
       }
     }
-    return [...this.runs.values()].flatMap((run) => run.findings.filter((f) => owner.get(f.file) === run));
+    return [...this.runs.values()].flatMap((run) =>
+      run.findings
+        .filter((f) => owner.get(f.file) === run)
+        .map((f): Finding => (run.beforeEdit ? { ...f, beforeEdit: true } : f)),
+    );
   }
 }

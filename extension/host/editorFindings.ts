@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { findCompileSites, findCompileSitesInCells } from '../editor/compileSites.ts';
 import { FindingStore } from '../editor/findingStore.ts';
 import { regionAfterEdit } from '../editor/followEdits.ts';
-import { findingHover, findingMessage, type Finding } from '../present/findings.ts';
+import { BEFORE_EDIT, findingHover, findingMessage, type Finding } from '../present/findings.ts';
 import { digestRegion, regionLine, type RegionDigest } from '../present/regionDigest.ts';
 import { runHeadline } from '../present/headline.ts';
 import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
@@ -48,6 +48,8 @@ interface RegionResult {
   place: SourcePlace;
   reportPath: string;
   script: string;
+  /** the user edited the script or the region's file since its run (BEFORE_EDIT) */
+  beforeEdit: boolean;
 }
 
 /** Holds the findings per file, the latest report per target and per script, and shows them in every editor surface. */
@@ -56,7 +58,7 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
   private readonly store = new FindingStore();
   private findings: Finding[] = [];
   /** latest report per target function, keyed "file\0function" */
-  private readonly reportsByTarget = new Map<string, LoadedReport & { reportPath: string }>();
+  private readonly reportsByTarget = new Map<string, LoadedReport & { reportPath: string; beforeEdit: boolean }>();
   /** latest script run's regions, keyed by the script (a region's torch.compile line may be in another file) */
   private readonly regionsByScript = new Map<string, RegionResult[]>();
   private readonly lensesChanged = new vscode.EventEmitter<void>();
@@ -78,15 +80,23 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
   constructor(private readonly lineHover: LineHoverPart = () => undefined) {}
 
   private moveLines(place: SourcePlace, changes: readonly vscode.TextDocumentContentChangeEvent[]): void {
-    let moved = this.store.moveLines(place, changes);
+    // every run of the edited file is from before the edit (reportC N8), whether or not a line moved
+    let moved = this.store.edited(place.file);
+    for (const [key, last] of this.reportsByTarget)
+      if (!last.beforeEdit && last.report.target.file === place.file) {
+        this.reportsByTarget.set(key, { ...last, beforeEdit: true });
+        moved = true;
+      }
+    moved = this.store.moveLines(place, changes) || moved;
     for (const [script, results] of this.regionsByScript) {
+      const edited = script === place.file || results.some((r) => r.place.file === place.file);
       this.regionsByScript.set(
         script,
         results.map((r) => {
           const region = regionAfterEdit(r.region, r.place, place, changes);
-          if (region === r.region) return r;
+          if (region === r.region && (r.beforeEdit || !edited)) return r;
           moved = true;
-          return { ...r, region };
+          return { ...r, region, beforeEdit: r.beforeEdit || edited };
         }),
       );
     }
@@ -99,11 +109,17 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
   show(loaded: LoadedReport, reportPath: string): void {
     const target = loaded.report.target;
     if (target.file && target.function)
-      this.reportsByTarget.set(`${target.file}\0${target.function}`, { ...loaded, reportPath });
+      this.reportsByTarget.set(`${target.file}\0${target.function}`, { ...loaded, reportPath, beforeEdit: false });
     if (target.kind === 'script' && target.file) {
       const regions = (loaded.report.regions ?? [])
         .filter((r) => r.location)
-        .map((r) => ({ region: digestRegion(r), place: placeOf(r.location!), reportPath, script: target.file! }));
+        .map((r) => ({
+          region: digestRegion(r),
+          place: placeOf(r.location!),
+          reportPath,
+          script: target.file!,
+          beforeEdit: false,
+        }));
       this.regionsByScript.set(target.file, regions);
     }
     this.store.add(loaded.report);
@@ -176,6 +192,14 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         const last = this.reportsByTarget.get(`${document.uri.fsPath}\0${target.name}`);
         if (last) {
           const full = runHeadline(last.report);
+          if (last.beforeEdit)
+            lenses.push(
+              new vscode.CodeLens(range, {
+                title: BEFORE_EDIT,
+                command: PROFILE_TARGET_COMMAND,
+                arguments: [document.uri.fsPath, target.name],
+              }),
+            );
           lenses.push(
             new vscode.CodeLens(range, {
               title: lensTitle(full, last.report.answer?.number?.text),
@@ -199,11 +223,20 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
       );
     }
     for (const results of this.regionsByScript.values()) {
-      for (const { region, place: at, reportPath, script } of results) {
+      for (const { region, place: at, reportPath, script, beforeEdit } of results) {
         const line = (region.line ?? 0) - 1;
         if (!samePlace(at, place) || line < 0 || line >= document.lineCount) continue;
         const range = new vscode.Range(line, 0, line, 0);
         // on its own torch.compile line the answer needs no region name: short, the answer first; the whole line, named, in the tooltip
+        // a run older than the user's edit says so first: its answer is the run's before the edit
+        if (beforeEdit)
+          lenses.push(
+            new vscode.CodeLens(range, {
+              title: BEFORE_EDIT,
+              command: PROFILE_SCRIPT_COMMAND,
+              arguments: [vscode.Uri.file(script)],
+            }),
+          );
         lenses.push(
           new vscode.CodeLens(range, {
             title: lensTitle(region.headline, region.number),

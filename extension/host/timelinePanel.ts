@@ -9,6 +9,8 @@ import { renderWebviewHtml } from '../editor/webviewHtml.ts';
 import { MAX_COMPARE_PANES, MAX_RANK_PANES, resolveTimelineSelection } from '../node/timelineSelection.ts';
 import { loadReport, type LoadedReport } from '../node/reportFile.ts';
 import { runTabTitle } from '../present/runList.ts';
+import { BEFORE_EDIT, collectFindings } from '../present/findings.ts';
+import { coveredFiles } from '../editor/findingStore.ts';
 import { commonFolder, readTimelineSource } from '../node/timelineSource.ts';
 import { OPEN_GENERATED_CODE_COMMAND, type OpenGeneratedCodeArgs } from './generatedCode.ts';
 import { EditedLines } from '../shared/movedLines.ts';
@@ -63,10 +65,21 @@ function attach(
   let drawn = firstFrame();
   // the user's edits since the panel opened: its links to the lines they moved follow them, as Problems does
   const edited = new EditedLines();
+  // an edit of a file the report speaks for: the panel says it is from the run before the edit (reportC N8)
+  const beforeEdit: HostToWebview = { type: 'beforeEdit', note: BEFORE_EDIT };
+  let reportEdited = false;
+  const covered = report?.then(({ report: r }) => coveredFiles(r, collectFindings(r)));
+  covered?.catch(() => {}); // reported when the webview asks for the report
   const editing = vscode.workspace.onDidChangeTextDocument((event) => {
     const place = placeOfDocument(event.document);
     const changes = place && edited.add(place, event.contentChanges);
     if (place && changes) void webview.postMessage({ type: 'edited', ...place, changes } satisfies HostToWebview);
+    if (place && event.contentChanges.length && !reportEdited)
+      void covered?.then((files) => {
+        if (reportEdited || !files.has(place.file)) return;
+        reportEdited = true;
+        void webview.postMessage(beforeEdit);
+      });
   });
   const messages = webview.onDidReceiveMessage(async (message: WebviewToHost) => {
     switch (message.type) {
@@ -79,6 +92,7 @@ function attach(
           // a panel drawn again (hidden and shown) starts from the report: the edits since, again
           for (const { place, changes } of edited.places())
             await webview.postMessage({ type: 'edited', ...place, changes } satisfies HostToWebview);
+          if (reportEdited) await webview.postMessage(beforeEdit);
           // each trace as it is read; each post awaited: a preview is on its way before the full models are built (a small or gzip trace on this thread)
           const frame = drawn;
           await sendTraces(

@@ -58,7 +58,15 @@ export interface Finding {
   /** the mechanical edits the editor offers as Quick Fixes (the runner's: editor/quickFixes.ts applies them): the
    * explanation's quickFix, then its quickFixes (schema 1.22: mark_dynamic beside dynamic=True) */
   quickFixes: QuickFix[];
+  /** the user edited a file its run speaks for since that run (editor/findingStore.ts): said with BEFORE_EDIT until
+   *  the next run */
+  beforeEdit?: true;
 }
+
+/** What the editor says of a report older than the user's edit (reportC N8: a finding the Quick Fix had fixed stayed,
+ *  unmarked): the Problems message's end, the CodeLens beside the answer, the report panel's banner. An editor state,
+ *  not the report's: the runner cannot know of the edit. */
+export const BEFORE_EDIT = 'from the run before your edit: re-run to check';
 
 const GRAPH_BREAK_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_troubleshooting.html#graph-breaks';
 const RECOMPILE_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_troubleshooting.html#recompilations';
@@ -368,14 +376,18 @@ export function findingText(finding: { kind: FindingKind; what?: string | null; 
 }
 
 /** One line for the Problems panel and `compile-lens check`: a site's recompiles are one line with their count. */
+/** A Problems row shows its message's start: the note of a report older than the edit leads it. */
+const beforeEdit = (finding: Finding): string => (finding.beforeEdit ? `${BEFORE_EDIT} — ` : '');
+
 export function findingMessage(finding: Finding): string {
-  if (finding.kind === 'no-compiled-code') return finding.reason; // the runner's sentence begins "No compiled code ran:"
+  // the runner's sentence begins "No compiled code ran:"
+  if (finding.kind === 'no-compiled-code') return `${beforeEdit(finding)}${finding.reason}`;
   const kind =
     finding.kind !== 'divergence' && finding.count > 1
       ? `${KIND_TITLE[finding.kind]} ×${finding.count}`
       : KIND_TITLE[finding.kind];
   const ranks = finding.kind === 'divergence' ? null : rankText(finding);
-  return `${kind}: ${findingText(finding)}${ranks ? ` (${ranks})` : ''}`;
+  return `${beforeEdit(finding)}${kind}: ${findingText(finding)}${ranks ? ` (${ranks})` : ''}`;
 }
 
 /**

@@ -23,7 +23,8 @@ export function kernelArg(field: KernelArgField, value: number): [string, string
           : formatAverage(value),
       ];
     case 'warps per SM':
-      return [field, formatAverage(value)];
+      // what a warp is and how many an SM holds, so the number has a scale (reportB D23: "1.5" said nothing)
+      return [field, `${formatAverage(value)} (a warp: 32 threads run together; an SM holds 48–64 warps, by GPU)`];
     case 'est. achieved occupancy %':
       return ['estimated occupancy', `${formatPct(value)} of an SM's warp slots (the profiler's estimate)`];
     default:

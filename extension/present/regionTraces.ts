@@ -5,7 +5,8 @@ import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
 
 /**
  * A script report's traces: per measured region its eager trace (once per file) and each measurement's compiled
- * trace, compared with the eager trace of the same inputs. Labels name the region: "r0 Model eager", "r0 Model default".
+ * trace, compared with the eager trace of the same inputs. Labels name the region and the mode in words (reportB D22:
+ * "r1 TinyMLP default" read as three names): "Model (r0), eager", "Model (r0), mode default".
  */
 export interface RegionTrace {
   label: string;
@@ -15,6 +16,8 @@ export interface RegionTrace {
   /** the compiled side's measurement; null for an eager trace */
   measurement: RegionMeasurement | null;
 }
+
+const regionName = (region: Region): string => `${region.name} (${region.id})`;
 
 export function regionTraces(report: Report): RegionTrace[] {
   const out: RegionTrace[] = [];
@@ -28,7 +31,7 @@ export function regionTraces(report: Report): RegionTrace[] {
     for (const m of traced) {
       let compareWith: string | null = null;
       if (m.eagerTrace) {
-        compareWith = eagerLabels.get(m.eagerTrace) ?? `${region.id} ${region.name} eager${inputs(m)}`;
+        compareWith = eagerLabels.get(m.eagerTrace) ?? `${regionName(region)}, eager${inputs(m)}`;
         if (!eagerLabels.has(m.eagerTrace)) {
           eagerLabels.set(m.eagerTrace, compareWith);
           out.push({ label: compareWith, trace: m.eagerTrace, compareWith: null, region, measurement: null });
@@ -36,7 +39,7 @@ export function regionTraces(report: Report): RegionTrace[] {
       }
       const mode = m.mode === 'as-written' ? scriptMode(region) : m.mode;
       out.push({
-        label: `${region.id} ${region.name} ${mode}${inputs(m)}`,
+        label: `${regionName(region)}, mode ${mode}${inputs(m)}`,
         trace: m.trace!,
         compareWith,
         region,

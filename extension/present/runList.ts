@@ -10,7 +10,7 @@ export interface RunListEntry {
   /** what ran: "serve_script.py", "mlp" */
   name: string;
   /** the row's label: what ran and when it finished, "serve_script.py 14:02:07" (reportC J10: at the row's end, the
-   *  time was cut away, and two runs of one file read alike); the run's tab says the same (runTabTitle) */
+   *  time was cut away, and two runs of one file read alike); the run's tab says the same time (runTabTitle) */
   label: string;
   /** the runner's headline: "stay eager: 0.82× per call replayed (0.77–0.88×) · 1 graph — r0 TinyTransformer" */
   description: string;
@@ -33,9 +33,13 @@ export const timeOf = (iso: string): string => {
 /** The time of day of timeOf ("14:02:07"): where a run is named beside its file (the Runs view's row, its tab). */
 const clockOf = (iso: string): string => timeOf(iso).slice('2026-11-23 '.length);
 
-/** A run's report tab: named as the Runs view's row names it, "Compile Lens: serve_script.py 14:02:07" (reportC N9:
- *  the tab said the run folder's start time, the compare the report's). */
-export const runTabTitle = (report: Report): string => `Compile Lens: ${runListEntry(report, '').label}`;
+/** A run's report tab: at the time the Runs view's row and the compare say, "Compile Lens: serve_script 14:02:07"
+ *  (reportC N9: the tab said the run folder's start time, the compare the report's); the file without its extension,
+ *  so that the tab does not read as the file's own editor tab. */
+export const runTabTitle = (report: Report): string => {
+  const { name } = runListEntry(report, '');
+  return ['Compile Lens:', name.replace(/\.(py|ipynb)$/, ''), clockOf(report.createdAt)].filter(Boolean).join(' ');
+};
 
 export function runListEntry(report: Report, reportPath: string): RunListEntry {
   const lines =

@@ -55,6 +55,8 @@ export type HostToWebview =
   /** the user's edits of a file (a notebook's `cell`) since the panel opened that moved lines: every one so far, in
    * order (movedLines.ts); the panel's links to its lines follow them */
   | { type: 'edited'; file: string; cell: number | null; changes: TextChange[] }
+  /** the user edited a file the report speaks for since its run: the panel's banner says `note` (BEFORE_EDIT) */
+  | { type: 'beforeEdit'; note: string }
   | { type: 'error'; message: string };
 
 export type WebviewToHost =

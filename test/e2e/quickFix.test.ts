@@ -22,6 +22,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { lensTitle } from '../../extension/present/lensLine.ts';
+import { BEFORE_EDIT } from '../../extension/present/findings.ts';
 import {
   findWebviewFrame,
   makeTestWorkspace,
@@ -304,13 +305,17 @@ test(
       // the inserted line moved the code below it: the finding and the region's lens moved with it
       const movedPrint = fixed.findIndex((l) => l.includes('print("step done")')) + 1;
       assert.equal(movedPrint, PRINT_LINE + 1);
+      // said as from the run before the edit (reportC N8): in Problems, beside the region's answer, in the panel
       await page
         .locator('.markers-panel .monaco-list-row', { hasText: 'Graph break' })
         .filter({ hasText: `[Ln ${movedPrint}, Col 1]` })
+        .filter({ hasText: BEFORE_EDIT })
         .first()
         .waitFor({ timeout: 30_000 });
+      await page.locator('.codelens-decoration', { hasText: BEFORE_EDIT }).first().waitFor({ timeout: 30_000 });
       // so did the report panel's links: the break's and the region's name their new lines, and the break's opens its
       const panel = await findWebviewFrame(page, 'section.report .breaks button.link', 60_000);
+      await panel.locator('h1 + p.before-edit', { hasText: BEFORE_EDIT }).waitFor({ timeout: 30_000 });
       const breakLink = panel.locator('section.report .breaks button.link', {
         hasText: new RegExp(`print_step\\.py:${movedPrint}$`),
       });
@@ -525,6 +530,9 @@ test(
         })
         .waitFor({ timeout: 30_000 });
       assert.equal(await frame.locator('p.error').count(), 0, 'the report panel shows the report, no error');
+      // "No compiled code ran" is from the run before the fix (reportC N8): Problems and the panel say so
+      assert.equal(await rows.filter({ hasText: BEFORE_EDIT }).count(), 1);
+      await frame.locator('p.before-edit', { hasText: BEFORE_EDIT }).waitFor({ timeout: 30_000 });
       await scrollToLineStarts(page);
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off.png') });
       // the recording's files are the panel's: the script's own steps as the observed run profiled them (eager: no

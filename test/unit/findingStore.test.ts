@@ -82,7 +82,7 @@ test('the Runs view lists a run by its file, time and headline, newest first', (
   assert.notEqual(at('2026-11-29T20:25:03Z'), at('2026-11-29T20:25:41Z'));
   const rerun = { ...script, createdAt: '2026-11-29T20:25:41Z' };
   const clock = at(rerun.createdAt).split(' ').pop()!;
-  assert.equal(runTabTitle(rerun), `Compile Lens: train_small.py ${clock}`);
+  assert.equal(runTabTitle(rerun), `Compile Lens: train_small ${clock}`);
   assert.ok(compareRuns(script, rerun).split('\n')[0]!.endsWith(` ${clock}`), compareRuns(script, rerun));
   assert.match(entry.tooltip, / — r3 normalize$/m);
   // a report before schema 1.18 has no headline: the runner's verdict sentence stands in, nothing composed

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { regionAfterEdit } from '../../extension/editor/followEdits.ts';
 import { FindingStore } from '../../extension/editor/findingStore.ts';
-import { findingHover, findingMessage } from '../../extension/present/findings.ts';
+import { BEFORE_EDIT, findingHover, findingMessage } from '../../extension/present/findings.ts';
 import { lensTitle } from '../../extension/present/lensLine.ts';
 import { digestRegion, regionLine } from '../../extension/present/regionDigest.ts';
 import { EditedLines, saidAfterEdits, type TextChange } from '../../extension/shared/movedLines.ts';
@@ -143,4 +143,25 @@ test("the fast-path Quick Fix's inserted line: the no-compiled-code sentence nam
   const moved = store.all().find((f) => f.kind === 'no-compiled-code')!;
   assert.equal(moved.line, finding.line + 1);
   assert.match(findingMessage(moved), /at encoder_fastpath\.py:14 inside transformer\.py:921 /);
+});
+
+test('an edit of a file a run speaks for: its findings say they are from the run before it, until its next run (reportC N8)', () => {
+  // the print fix applied in line 2 of print_step.py: "1 graph break … print_step.py:8" stood unmarked
+  const report = read('recorded/print_step-cpu/report.json');
+  const store = new FindingStore();
+  store.add(report);
+  const before = store.all();
+  assert.ok(before.length, 'the recorded run has a finding');
+  assert.equal(store.edited('/elsewhere.py'), false, "another file's edit");
+  assert.ok(!findingMessage(store.all()[0]!).includes(BEFORE_EDIT));
+  assert.equal(store.edited(report.target.file!), true);
+  assert.equal(store.edited(report.target.file!), false, 'said once');
+  assert.deepEqual(
+    store.all().map(findingMessage),
+    before.map((f) => `${BEFORE_EDIT} — ${findingMessage(f)}`),
+    'Problems says it first, where its row is not cut',
+  );
+  // the next run of the script is after the edit
+  store.add(read('recorded/print_step-cpu/report.json'));
+  assert.ok(store.all().every((f) => !findingMessage(f).includes(BEFORE_EDIT)));
 });

@@ -22,7 +22,7 @@ test("a recorded GEMM's arguments read rounded and with units: blocks per SM to 
   );
   // in words where the number alone says nothing to most users: a grid smaller than the GPU, a share of warp slots
   assert.equal(shown['blocks per SM'], '0.97 (fewer blocks than SMs: about 97% of the SMs busy)');
-  assert.equal(shown['warps per SM'], '1.9');
+  assert.equal(shown['warps per SM'], '1.9 (a warp: 32 threads run together; an SM holds 48–64 warps, by GPU)');
   assert.equal(shown['shared memory per block'], '6.8 KiB');
   assert.equal(shown['estimated occupancy'], "3% of an SM's warp slots (the profiler's estimate)");
   assert.equal(shown['registers per thread'], '80');

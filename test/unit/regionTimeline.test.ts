@@ -16,10 +16,10 @@ test('each measured region gets its eager and compiled panes, compared pairwise'
   assert.deepEqual(
     content.panes.map((p) => [p.label, p.compareTo]),
     [
-      ['r0 normalize eager', null],
-      ['r0 normalize default', 0],
-      ['r1 TinyMLP eager', null],
-      ['r1 TinyMLP default', 2],
+      ['normalize (r0), eager', null],
+      ['normalize (r0), mode default', 0],
+      ['TinyMLP (r1), eager', null],
+      ['TinyMLP (r1), mode default', 2],
     ],
   );
   const sent = await sentTraces(content);
@@ -58,11 +58,11 @@ test('a region traced on two signatures names the inputs; what-if modes by name;
   assert.deepEqual(
     regionTraces(traced).map((t) => [t.label, t.compareWith]),
     [
-      ['r0 normalize eager · most frequent inputs', null],
-      ['r0 normalize reduce-overhead · most frequent inputs', 'r0 normalize eager · most frequent inputs'],
-      ['r0 normalize eager · last inputs', null],
-      ['r0 normalize reduce-overhead · last inputs', 'r0 normalize eager · last inputs'],
-      ['r0 normalize max-autotune · most frequent inputs', 'r0 normalize eager · most frequent inputs'],
+      ['normalize (r0), eager · most frequent inputs', null],
+      ['normalize (r0), mode reduce-overhead · most frequent inputs', 'normalize (r0), eager · most frequent inputs'],
+      ['normalize (r0), eager · last inputs', null],
+      ['normalize (r0), mode reduce-overhead · last inputs', 'normalize (r0), eager · last inputs'],
+      ['normalize (r0), mode max-autotune · most frequent inputs', 'normalize (r0), eager · most frequent inputs'],
     ],
   );
 });

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Report } from '../../extension/shared/report.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
+import { BEFORE_EDIT } from '../../extension/present/findings.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { debug, errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postTimeline, record } from './harness.ts';
 
@@ -172,11 +173,11 @@ describe('script regions in the report panel', () => {
     const d = await debug(page);
     assert.deepEqual(
       d.panes.map((p) => p.label),
-      ['r0 TinyTransformer eager', 'r0 TinyTransformer default', 'in situ eager'],
+      ['TinyTransformer (r0), eager', 'TinyTransformer (r0), mode default', 'in situ eager'],
     );
     assert.deepEqual(
       d.comparisons.map((c) => [c.before, c.after]),
-      [['r0 TinyTransformer eager', 'r0 TinyTransformer default']],
+      [['TinyTransformer (r0), eager', 'TinyTransformer (r0), mode default']],
     );
 
     // the compile rows name their region: TinyTransformer's and Counter's "forward" told apart
@@ -291,6 +292,12 @@ describe('script regions in the report panel', () => {
     const moved = headline.replace('at encoder_fastpath.py:13 ', 'at encoder_fastpath.py:14 ');
     await box.locator('p.no-compiled-code', { hasText: 'encoder_fastpath.py:14' }).waitFor({ timeout: 10_000 });
     assert.equal(await box.locator('p.no-compiled-code').innerText(), moved);
+    // the edit was in a file the report speaks for (the host's 'beforeEdit'): the panel says, under its title, that it
+    // is from the run before it (reportC N8: the fast-path Quick Fix applied, "No compiled code ran" stood unmarked)
+    await post(page, { type: 'beforeEdit', note: BEFORE_EDIT });
+    await post(page, { type: 'beforeEdit', note: BEFORE_EDIT });
+    assert.deepEqual(await page.locator('.before-edit').allInnerTexts(), [BEFORE_EDIT], 'said once');
+    assert.equal(await page.locator('h1 + p.before-edit').count(), 1, 'under the title');
     assert.equal(await box.locator('table').count(), 0);
     assert.equal(await box.locator('svg').count(), 0);
     assert.deepEqual(errorsOf(page), []);

@@ -98,6 +98,7 @@ describe('timeline webview', () => {
     assert.equal(await details.locator('h3').innerText(), 'fused kernel 1 of forward');
     for (const fact of ['grid', 'block', 'registers per thread', 'shared memory', 'estimated occupancy'])
       assert.ok(text.includes(fact), fact);
+    assert.match(text, /\d (µs|ms|s) into the profile/, "when it started, said as from the profile's start");
     for (const raw of ['correlation', 'External id', 'depth', kernel]) assert.ok(!text.includes(raw), raw);
     await details.locator('.raw-fields summary').click();
     const raw = await details.locator('.raw-fields').innerText();

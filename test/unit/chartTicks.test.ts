@@ -1,0 +1,12 @@
+// The region and in-situ charts' y-axis ticks: one format on an axis (reportB D25: "10.0 ms / 1.00 ms / 0.10 ms").
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { durationTickLabels } from '../../webview/regionChart.ts';
+
+test("a chart's duration ticks read in one format: a log axis's decades as short as they go, a linear axis's in one unit and precision", () => {
+  assert.deepEqual(durationTickLabels([0.1, 1, 10], true), ['0.1 ms', '1 ms', '10 ms']);
+  assert.deepEqual(durationTickLabels([10, 100, 1000, 10000], true), ['10 ms', '100 ms', '1 s', '10 s']);
+  assert.deepEqual(durationTickLabels([0, 0.5, 1, 1.5], false), ['0.0 ms', '0.5 ms', '1.0 ms', '1.5 ms']);
+  assert.deepEqual(durationTickLabels([0, 500, 1000, 1500], false), ['0.0 s', '0.5 s', '1.0 s', '1.5 s']);
+  assert.deepEqual(durationTickLabels([0, 20, 40], false), ['0 ms', '20 ms', '40 ms']);
+});
