@@ -144,7 +144,7 @@ def test_a_growing_cache_has_a_number_per_token_over_the_lengths_one_dynamic_gra
     assert shapes["changed"][0]["input"] == "k_cache" and shapes["changed"][0]["count"] == 32
     auto = shapes["automaticDynamic"]
     assert auto is not None and auto["servedCalls"] >= 90  # one size-generic graph served the rest
-    assert region["headline"].startswith(f"sizes changed at call {auto['call']}: a second compile")
+    assert region["headline"].startswith(f"sizes changed at call {auto['call']}: one size-generic recompile")
     assert "per token in situ" in region["headline"]
     assert "compiles included" not in region["headline"]
 
@@ -199,15 +199,17 @@ def test_past_the_recompile_limit_mark_dynamic_on_the_batch_dimension_is_measure
     buckets = fixes["buckets"]
     assert buckets["measured"] and buckets["fix"] == "buckets of 2, 4, 8" and buckets["eagerFallback"] is None
     assert buckets["graphs"] == 3  # one per bucket, every size served compiled
-    # the headline says each beside the answer's own number, in the order measured
-    headline = region["headline"]
+    # the sentence says each after the answer's own number, in the order measured (the headline is the verdict and
+    # its number)
+    sentence = region["answer"]["sentence"]
     said = [
-        headline.index(f" · with {f}: ")
+        sentence.index(f" With {f}: ")
         for f in ("x's dimension 0 marked dynamic (mark_dynamic)", "dynamic=True", "buckets of 2, 4, 8")
     ]
     assert (
         said == sorted(said)
-        and " · with x's dimension 0 marked dynamic (mark_dynamic): 1 graph instead of 3, " in headline
+        and " With x's dimension 0 marked dynamic (mark_dynamic): 1 graph instead of 3, " in sentence
+        and " · with " not in region["headline"]
     )
     assert region["shapes"].get("measure") is None  # --shape-fix on: nothing left out
     # where the editor offers the edits (Problems, the Quick Fix), the measurements are said too
@@ -250,7 +252,7 @@ def test_buckets_are_refused_for_a_call_that_mixes_rows_and_say_what_padding_cha
     refused = fixes["buckets"]
     assert refused["measured"] is False and refused["whyCode"] == "refused"
     assert "changes what it returns (its outputs cut back differ from the call's own by up to " in refused["why"]
-    assert "buckets of 2, 4, 8 not measured: padding a call of size " in region["headline"]
+    assert "Buckets of 2, 4, 8 not measured: padding a call of size " in region["answer"]["sentence"]
 
 
 def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_its_fix_is_measured(
