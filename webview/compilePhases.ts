@@ -9,6 +9,7 @@ import { compileName } from '../extension/present/compileNames.ts';
 import { explanationsOf } from '../extension/present/glossary.ts';
 import { formatMs, formatTimeTicks, plural } from '../extension/present/numbers.ts';
 import { el, termEl } from './panels.ts';
+import { phaseInsideWords, phasesUnlabelled } from './timelineWords.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const ROW = 16;
@@ -21,6 +22,7 @@ const PHASE_LEGEND: [string, string][] = [
   ['phase-aot', 'AOT Autograd'],
   ['phase-inductor', 'Inductor'],
   ['phase-codegen', 'code generation'],
+  ['phase-load', 'loading the generated code (building its C++ where it is not built yet)'],
   ['phase-kernel', 'kernel compile (C++ or Triton)'],
   ['phase-autotune', 'autotuning'],
   ['phase-cache', 'cache'],
@@ -42,6 +44,7 @@ function phaseClass(phase: CompilePhase): string {
     ['autotune', 'autotune'],
     ['kernel compile', 'kernel'],
     ['c++ compile', 'kernel'],
+    ['load module', 'load'],
     ['codegen', 'codegen'],
     ['inductor', 'inductor'],
     ['aot', 'aot'],
@@ -54,6 +57,27 @@ function phaseClass(phase: CompilePhase): string {
   return 'phase-dynamo';
 }
 
+/**
+ * What the log names inside a phase and what it does not: "Inside it the log names 10 × C++ compile: 11.8 s of
+ * 54.6 s; …" (the rest of a long codegen bar is work the log times no step of). `phases`: its compile's.
+ */
+function stepsInside(phase: CompilePhase, phases: readonly CompilePhase[]): string {
+  const end = phase.startMs + phase.durMs;
+  const nested = phases.filter(
+    (p) => !p.cache && p.depth === phase.depth + 1 && p.startMs >= phase.startMs && p.startMs < end,
+  );
+  const counts = new Map<string, number>();
+  for (const p of nested) counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
+  const namedMs = nested.reduce((sum, p) => sum + Math.min(p.durMs, end - p.startMs), 0);
+  return phaseInsideWords(
+    [...counts].map(([step, count]) => ({ step, count })),
+    formatMs(namedMs),
+    formatMs(phase.durMs),
+    formatMs(Math.max(0, phase.durMs - namedMs)),
+    phase.name.startsWith('Inductor'),
+  );
+}
+
 function compileRow(
   phases: CompilePhase[],
   x: (ms: number) => number,
@@ -64,6 +88,8 @@ function compileRow(
   const row = el('div', 'phase-row');
   const labelEl = termEl('div', 'phase-label', label);
   labelEl.title = [title, ...explanationsOf(`${label}\n${title}`)].join('\n');
+  // fitLabels adds the phases it could not label
+  labelEl.dataset['said'] = labelEl.title;
   const depth = Math.max(0, ...phases.map((p) => p.depth)) + 1;
   const svg = select(document.createElementNS(SVG, 'svg'))
     .attr('class', 'phase-track')
@@ -72,7 +98,9 @@ function compileRow(
   // markers last: drawn over the bars, never under the next one
   for (const phase of [...phases.filter((p) => !p.cache), ...phases.filter((p) => p.cache)]) {
     const y = phase.depth * ROW;
-    const tip = `${phase.name}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (${name}, at ${formatMs(phase.startMs)})`;
+    const said = `${phase.name}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (${name}, at ${formatMs(phase.startMs)})`;
+    const inside = phase.cache || phase.depth >= depth - 1 ? null : stepsInside(phase, phases);
+    const tip = inside ? `${said}\n${inside}` : said;
     if (phase.cache) {
       const marker = svg
         .append('svg')
@@ -125,7 +153,8 @@ function watchTheme(): void {
 /**
  * Each bar's label inside the bar where it fits at the drawn width, else just right of it, else just left of it,
  * where that room at its depth is free of bars and of the labels placed before it (a recompile's bars are narrow
- * on an axis that spans every compile, and the last compile ends at the axis's end), else hidden.
+ * on an axis that spans every compile, and the last compile ends at the axis's end), else hidden, and said in its
+ * row's hover.
  */
 function fitLabels(track: SVGSVGElement): void {
   const bars = [...track.querySelectorAll<SVGGElement>('g.phase')].map((bar) => ({
@@ -149,6 +178,7 @@ function fitLabels(track: SVGSVGElement): void {
     markers.set(y, [...(markers.get(y) ?? []), span]);
     taken.set(y, [...(taken.get(y) ?? []), span]);
   }
+  const unlabelled: string[] = [];
   for (const { bar, text, box } of bars) {
     if (!text) continue;
     text.style.display = '';
@@ -173,12 +203,17 @@ function fitLabels(track: SVGSVGElement): void {
     const at = free(right - 1, right + length + 3) ? right : free(left - 3, box.x + 1) ? left : null;
     if (at === null) {
       text.style.display = 'none';
+      unlabelled.push(text.textContent ?? '');
       continue;
     }
     bar.classList.add('beside');
     text.setAttribute('dx', String(at - box.x));
     row.push([at, at + length]);
   }
+  // the row's hover names them: a narrow recompile's phases are read there, not found by hovering 1 px bars
+  const label = track.parentElement?.querySelector<HTMLElement>('.phase-label');
+  if (label)
+    label.title = [label.dataset['said'], ...(unlabelled.length ? [phasesUnlabelled(unlabelled)] : [])].join('\n');
 }
 
 /** What the bars' colours and the cache markers drawn in `box` are. */

@@ -35,6 +35,7 @@ import { injectStyles } from './styles.ts';
 import { kindLegend, readTheme } from './theme.ts';
 import { axisTime, LABEL_WIDTH, TimelineCanvas } from './timeline.ts';
 import { TimelineInput } from './timelineInput.ts';
+import { stackToggles } from './timelineStacks.ts';
 import { exposeDebugView } from './debugView.ts';
 import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneStepsNote, paneTitle, readingTraces } from './timelineWords.ts';
@@ -258,7 +259,13 @@ function load(message: Opening): void {
     const box = el('div', 'pane');
     const { events, preview } = panes[p]!;
     const title = paneTitle(pane.label, events, pane.timeline.model.steps, pane.timeline.hiddenTracks, preview);
-    box.append(el('div', 'pane-label', title), el('div', 'pane-note hint'), pane.timeline.canvas);
+    // the canvas under its Python stacks' fold buttons (timelineStacks.ts)
+    const drawn = el('div', 'pane-canvas');
+    drawn.append(
+      pane.timeline.canvas,
+      stackToggles(pane.timeline, () => scheduleDraw()),
+    );
+    box.append(el('div', 'pane-label', title), el('div', 'pane-note hint'), drawn);
     panesBox.append(box);
   });
   app.append(panesBox);
@@ -507,6 +514,7 @@ function paneNotes(): void {
       stepsOverlapped(model.steps, t0 + offset, t1 + offset),
       model.steps,
       state.report !== null,
+      pane.timeline.callsNamedByPlace,
     );
     const note = notes[p];
     if (note && note.textContent !== text) note.textContent = text;

@@ -13,7 +13,7 @@ import {
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 import { formatRangeEnds, formatUsLike } from '../extension/present/numbers.ts';
 import type { StepsCompared } from './analysis/compare.ts';
-import { calledAsName, notCalledText, rangePairTitle, rangeTitle } from './timelineWords.ts';
+import { calledAsName, notCalledText, rangePairTitle, rangeTitle, traceNamed } from './timelineWords.ts';
 import { el, formatChange } from './panels.ts';
 
 interface Column<T> {
@@ -61,9 +61,12 @@ function sortableTable<T>(
         });
       }
       for (const c of columns) {
-        const td = el('td', c.numeric ? 'num' : 'name', c.text(row));
+        const text = c.text(row);
+        const td = el('td', c.numeric ? 'num' : 'name', text);
         td.dataset['col'] = c.key;
         const value = c.value(row);
+        // a name said in words: PyTorch's own in its tooltip
+        if (typeof value === 'string' && value !== text) td.title = traceNamed(value);
         if (typeof value === 'number') td.dataset['value'] = String(value);
         tr.append(td);
       }

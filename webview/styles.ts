@@ -31,6 +31,10 @@ button.link:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 .panes:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 .pane { border-top: 1px solid var(--vscode-panel-border, #80808059); margin-bottom: 6px; }
 .pane-label { font-weight: 600; padding: 4px 0; }
+/* a Python stack's fold button lies over its name, which the canvas draws: only its focus ring shows */
+.pane-canvas { position: relative; }
+.stack-toggle { position: absolute; left: 0; margin: 0; padding: 0; border: 0; background: transparent; cursor: pointer; }
+.stack-toggle:focus-visible { outline: 1px solid var(--vscode-focusBorder, #007fd4); outline-offset: -1px; }
 canvas { display: block; }
 .details-box { margin-top: 8px; }
 .details h3, .raw-fields td { overflow-wrap: anywhere; }
@@ -136,6 +140,7 @@ ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; word-break: break-all
 .phase-kernel { --bar: var(--vscode-charts-green, #388a34); }
 .phase-autotune { --bar: var(--vscode-charts-red, #f14c4c); }
 .phase-cache { --bar: var(--vscode-terminal-ansiCyan, #11a8cd); }
+.phase-load { --bar: var(--vscode-terminal-ansiMagenta, #bc3fbc); }
 .cache-marker path { stroke: var(--vscode-terminal-ansiCyan, #11a8cd); stroke-width: 1.5; }
 .cache-hit path { fill: var(--vscode-terminal-ansiCyan, #11a8cd); }
 .cache-miss path { fill: var(--vscode-editor-background, #1e1e1e); }

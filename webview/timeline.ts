@@ -5,19 +5,10 @@
 // costs O(rows × pixels × log n), not O(events).
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SliceKind, SLICE_KIND_COUNT, type TraceModel, type TrackInfo } from '../extension/shared/trace/model.ts';
-import { mayHaveMarks, timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
+import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
 import { formatTimeTicks, timeOnTicks } from '../extension/present/numbers.ts';
-import type { CompiledFrame, GraphBreak, KernelProvenance } from '../extension/shared/report.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
-import {
-  markSaid,
-  nameNow,
-  namesNow,
-  namesSaid,
-  stepWords,
-  tracedFrames,
-  type SaidName,
-} from './analysis/sliceNames.ts';
+import { stepWords } from './analysis/sliceNames.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE, markTexts, type MarkBand } from './overlays.ts';
@@ -34,6 +25,7 @@ import {
   type Tick,
 } from './timelineText.ts';
 import { distinctTrackNames, fitNames } from './trackNames.ts';
+import { TimelineNames } from './timelineNames.ts';
 
 export const LABEL_WIDTH = 190;
 const ROW_HEIGHT = 15;
@@ -78,7 +70,7 @@ export interface DrawStats {
   labels: number;
 }
 
-export class TimelineCanvas {
+export class TimelineCanvas extends TimelineNames {
   readonly canvas = document.createElement('canvas');
   private readonly rows: Row[] = [];
   /** per track, its first row's y; -1 for a track not shown */
@@ -105,18 +97,6 @@ export class TimelineCanvas {
   focused: { startUs: number; durUs: number }[] = [];
   /** where the tracks begin: under the axis, and under the marks' lane when there may be marks */
   private readonly top: number;
-  private foundMarks: TimelineMark[] | null = null;
-  /** each found mark's label as the report said it, before the user's edits moved the lines it names */
-  private marksSaid: SaidName[] = [];
-  private paneFrames: readonly CompiledFrame[] | null = null;
-  /** the compiles as the trace's own Python stacks name them (tracedFrames), found once */
-  private tracedCompiles: CompiledFrame[] | null = null;
-  private paneKernels: KernelProvenance[] | null = null;
-  private paneBreaks: GraphBreak[] | null = null;
-  /** per name id, the names said otherwise than the trace says them, as the report said them (sliceName) */
-  private saidNames: Map<number, SaidName> | null = null;
-  /** the same, with the lines they name where the user's edits moved them */
-  private shownNames: Map<number, string> | null = null;
   private readonly rectBuckets: Float64Array[] = [];
   private readonly rectCounts = new Uint32Array(COLOURS * 2);
   /** what the last frame drew: its texts and lines (for tests) */
@@ -128,11 +108,12 @@ export class TimelineCanvas {
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
   constructor(
-    readonly model: TraceModel,
+    model: TraceModel,
     private readonly communication: Uint8Array = new Uint8Array(model.names.length),
     /** where the lines the names cite are now (the user's edits since the report; sourceLinks.ts) */
-    private readonly linesNow: LinesNow = { line: (_place, line) => line, named: () => null },
+    linesNow: LinesNow = { line: (_place, line) => line, named: () => null },
   ) {
+    super(model, linesNow);
     this.nameMatches = new Uint8Array(model.names.length).fill(1);
     this.trackTop = new Array<number>(model.tracks.length).fill(-1);
     this.top = AXIS_HEIGHT + (mayHaveMarks(model) ? MARK_LANE : 0);
@@ -181,91 +162,25 @@ export class TimelineCanvas {
     return this.model.tracks[track]!.stack === true && !this.unfolded.has(track);
   }
 
-  /**
-   * Folds or unfolds the Python stack whose name is at canvas height y (a click on its name); false where no
-   * stack's name is there. The canvas's height changes: the caller redraws.
-   */
-  toggleStackAt(y: number): boolean {
-    const track = this.trackAt(y);
-    if (track < 0 || !this.model.tracks[track]!.stack || y > this.trackTop[track]! + ROW_HEIGHT) return false;
+  /** The shown tracks that hold a thread's Python stack (each folds). */
+  stackTracks(): number[] {
+    return this.shownTracks.filter((t) => this.model.tracks[t]!.stack);
+  }
+
+  /** Folds or unfolds a Python stack track. The canvas's height changes: the caller redraws. */
+  toggleStack(track: number): void {
     if (!this.unfolded.delete(track)) this.unfolded.add(track);
     this.layOut();
-    return true;
   }
 
-  /**
-   * The compiler's marks (compiles, graph breaks, replays), found on first use: a pass over the slices that
-   * main.ts runs after the first frame, so it never delays it. Until then none are drawn.
-   */
-  get marks(): readonly TimelineMark[] {
-    if (!this.foundMarks) {
-      const found = timelineMarks(this.model);
-      this.marksSaid = found.map((m) => markSaid(m, this.frames, this.paneBreaks));
-      this.foundMarks = found.map((m, i) => ({ ...m, label: nameNow(this.marksSaid[i]!, this.linesNow) }));
-    }
-    return this.foundMarks;
-  }
-
-  /** The compiles of the report entry this trace was profiled for, to name its marks and compiled regions by
-   *  function (compileNames.ts). */
-  get frames(): readonly CompiledFrame[] | null {
-    // a trace opened without its report: its compiles by the code they ran, where its Python stacks say
-    if (!this.paneFrames?.length) this.paneFrames = this.tracedCompiles ??= tracedFrames(this.model);
-    return this.paneFrames.length ? this.paneFrames : null;
-  }
-
-  set frames(frames: readonly CompiledFrame[] | null) {
-    this.paneFrames = frames;
-    this.saidNames = this.shownNames = null;
-  }
-
-  /** The kernels of the report entry this trace was profiled for, to say a generated kernel's user lines. */
-  set kernels(kernels: KernelProvenance[] | null) {
-    this.paneKernels = kernels;
-    this.saidNames = this.shownNames = null;
-  }
-
-  /** The graph breaks of the report entry this trace was profiled for, to say a break mark's line. */
-  set breaks(breaks: GraphBreak[] | null) {
-    this.paneBreaks = breaks;
-    this.foundMarks = null;
-  }
-
-  /** The user moved lines of their code: the names and marks that cite lines say them where they are now. */
-  linesMoved(): void {
-    this.shownNames = null;
-    if (this.foundMarks)
-      this.foundMarks = this.foundMarks.map((m, i) => ({ ...m, label: nameNow(this.marksSaid[i]!, this.linesNow) }));
-  }
-
-  /**
-   * A slice's name as the timeline says it: the profiler's span of a compiled frame's call ("Torch-Compiled Region:
-   * 0/1") by the function it compiled ("compiled forward, recompile 1"), Inductor's run of its graph ("## Call
-   * CompiledFxGraph f73ycg… ##") as "graph of forward runs", a kernel Inductor generated by its graph and place
-   * ("fused kernel 1 of forward (lines 12, 13)"), a profiler step as "step 2"; every other name as the trace gives it (the tooltip and the
-   * details keep the trace's own).
-   */
-  sliceName(nameId: number): string {
-    this.saidNames ??= namesSaid(this.model, this.frames, this.paneKernels);
-    this.shownNames ??= namesNow(this.saidNames, this.linesNow);
-    return this.shownNames.get(nameId) ?? this.model.names[nameId]!;
-  }
-
-  /** A name of this trace as the timeline says it (sliceName), found by the trace's own name. */
-  sayName(name: string): string {
-    const id = this.model.names.indexOf(name);
-    return id < 0 ? name : this.sliceName(id);
-  }
-
-  /** The name for a tooltip: as said, with the trace's own beside it where it is said otherwise. */
-  sliceTitle(nameId: number): string {
-    const raw = this.model.names[nameId]!;
-    const shown = this.sliceName(nameId);
-    return shown === raw ? raw : `${shown}\n(the trace's "${raw}")`;
-  }
-
-  get marksFound(): boolean {
-    return this.foundMarks !== null;
+  /** Where a stack track's name is drawn (canvas px), whether it is folded, and its hover. */
+  stackName(track: number): { top: number; height: number; folded: boolean; title: string } {
+    return {
+      top: this.trackTop[track]!,
+      height: ROW_HEIGHT,
+      folded: this.isFolded(track),
+      title: this.trackNameAt(this.trackTop[track]!)!,
+    };
   }
 
   /** Case-insensitive substring search over names; returns the number of matching slices' names. */
@@ -577,7 +492,7 @@ export class TimelineCanvas {
     const track = this.trackAt(y);
     if (track < 0) return null;
     const stack = this.model.tracks[track]!.stack;
-    const fold = this.isFolded(track) ? 'click its name to unfold it' : 'click its name to fold it';
+    const fold = `click its name, or Tab to it and press Enter, to ${this.isFolded(track) ? 'unfold' : 'fold'} it`;
     return stack ? `${this.trackNames[track]!}\n(Python frames: ${fold})` : this.trackNames[track]!;
   }
 

@@ -135,10 +135,8 @@ export class TimelineInput {
           return;
         }
         if (event.shiftKey) return;
-        if (event.offsetX < LABEL_WIDTH) {
-          if (pane.timeline.toggleStackAt(event.offsetY)) this.host.redraw();
-          return;
-        }
+        // a click on a track's name: a Python stack's lands on its fold button (timelineStacks.ts)
+        if (event.offsetX < LABEL_WIDTH) return;
         const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
         this.host.select(p, i, details);
       });

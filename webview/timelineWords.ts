@@ -35,12 +35,14 @@ export const paneTitle = (
 /**
  * The line under a pane's title: which of its steps are in view (the title counts them all), and that they ran
  * under the profiler, so they are not the timed numbers: "steps 1–2 of 3 in view · run under the profiler (its
- * overhead included): the answer's times are timed without it".
+ * overhead included): the answer's times are timed without it"; and where its compiled calls are named by their
+ * place (`callsByPlace`: no report and no Python stacks name their code), that the trace cannot name the code.
  */
 export function paneStepsNote(
   inView: StepsCompared | null,
   steps: { label: string }[],
   timedElsewhere: boolean,
+  callsByPlace = false,
 ): string {
   const unit = stepUnit(steps);
   const shown = !steps.length
@@ -49,8 +51,39 @@ export function paneStepsNote(
       ? `${inView.first === inView.last ? `${unit} ${inView.first}` : `${unit}s ${inView.first}–${inView.last}`} of ${steps.length} in view · `
       : `none of its ${plural(steps.length, unit)} in view · `;
   const timed = timedElsewhere ? ": the answer's times are timed without it" : '';
-  return `${shown}run under the profiler (its overhead included)${timed}`;
+  const unnamed = callsByPlace ? ` · ${CALLS_BY_PLACE}` : '';
+  return `${shown}run under the profiler (its overhead included)${timed}${unnamed}`;
 }
+
+/** Why a trace's compiled calls are named "2nd compiled call in the step (sum_view)": said once, in its pane. */
+const CALLS_BY_PLACE =
+  'compiled calls named by their order and ops: the trace has no Python stacks to name their code (opened with its report, they are named by your functions)';
+
+/** A name said in words, PyTorch's name for it in a tooltip: 'the trace's "TorchDynamo Cache Lookup"'. */
+export const traceNamed = (raw: string): string => `the trace's "${raw}"`;
+
+/**
+ * A compile phase's hover: what the compiler's log names inside it, and the time it names no step of ("Inside it
+ * the log names 10 × C++ compile: 11.8 s of 54.6 s; it names no step of the other 42.8 s (…)"). `inductor`: a phase
+ * of Inductor's, whose unnamed time is work the log does not time step by step.
+ */
+export function phaseInsideWords(
+  steps: { step: string; count: number }[],
+  named: string,
+  whole: string,
+  rest: string,
+  inductor: boolean,
+): string {
+  const why = inductor
+    ? " (work the log does not time step by step, e.g. generating code in Python or waiting on Inductor's compile workers)"
+    : '';
+  if (!steps.length) return `The log names no step inside its ${whole}${why}.`;
+  const listed = steps.map(({ step, count }) => (count > 1 ? `${count} × ${step}` : step)).join(', ');
+  return `Inside it the log names ${listed}: ${named} of ${whole}; it names no step of the other ${rest}${why}.`;
+}
+
+/** A compile row's hover, after what it says: its phases too narrow to label at the chart's width. */
+export const phasesUnlabelled = (phases: string[]): string => `Too narrow to label here: ${phases.join('; ')}`;
 
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;

@@ -10,7 +10,8 @@ import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { paneFrames, paneKernels } from '../../extension/present/kernelLinks.ts';
 import { generatedKernelWords, readGeneratedName } from '../../extension/present/kernelNames.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { namesSaid, pythonFrameWords, tracedFrames } from '../../webview/analysis/sliceNames.ts';
+import { ordinal } from '../../webview/analysis/compiledCalls.ts';
+import { compilesOfTrace, namesSaid, pythonFrameWords, tracedFrames } from '../../webview/analysis/sliceNames.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
@@ -20,7 +21,7 @@ async function said(trace: string, reportPath: string | null, pane: string): Pro
   const report = reportPath ? (await loadReport(path.join(FIXTURES, reportPath))).report : null;
   const words = namesSaid(
     model,
-    report ? paneFrames(report, pane) : null,
+    report ? paneFrames(report, pane) : compilesOfTrace(model).frames,
     report ? (paneKernels(report, pane)?.kernels ?? null) : null,
   );
   return new Map([...words].map(([id, w]) => [model.names[id]!, w.text]));
@@ -58,22 +59,43 @@ test("a script region's kernels, each its place in the region's graph (script-ke
   assert.equal(names.get('graph_1_cpp_fused_add_1'), 'fused kernel 2 of forward (line 14)');
 });
 
-test('a trace opened alone: kernels and graph runs by the compiled call around them, graphs counted from 1', async () => {
+test('a trace opened alone: kernels and graph runs by the compiled call around them, each call by the code it ran', async () => {
+  // no Python stacks (profiled without with_stack): a compiled call by its place in the step and the ops it runs
   const cpu = await said('traces/cpu-graphbreak-default.trace.json', null, '');
-  assert.equal(cpu.get('graph_1_cpp_fused_sum_view_0'), 'fused kernel 1 of compiled graph 2');
-  assert.equal(
-    cpu.get('graph_0_cpp_fused__adaptive_avg_pool2d__native_batch_norm_legit_no_training_relu_2'),
-    'fused kernel 3 of compiled graph 1',
-  );
-  assert.ok(graphRun(cpu).includes('compiled graph 2 runs'), graphRun(cpu).join(' | '));
-  // a Triton kernel runs on the GPU: the compiled call around its launch
+  assert.equal(cpu.get('Torch-Compiled Region: 1/0'), '2nd compiled call in the step (sum_view)');
+  assert.equal(cpu.get('graph_1_cpp_fused_sum_view_0'), 'fused kernel 1 of 2nd compiled call in the step (sum_view)');
+  assert.ok(graphRun(cpu).includes('2nd compiled call in the step (sum_view) runs'), graphRun(cpu).join(' | '));
+  // Dynamo's second compile of the 4th call's code: the same place, said a recompile
+  assert.equal(cpu.get('Torch-Compiled Region: 3/0'), '4th compiled call in the step (addmm, gelu)');
+  assert.equal(cpu.get('Torch-Compiled Region: 3/1'), '4th compiled call in the step (addmm, gelu), recompile 1');
+  // a Triton kernel runs on the GPU: the compiled call around its launch, named by the Python stacks' forward
   const gpu = await said('traces/mlp-default.trace.json', null, '');
-  assert.equal(gpu.get('triton_poi_fused_addmm_relu_0'), 'fused kernel 1 of compiled graph 1');
+  assert.equal(gpu.get('triton_poi_fused_addmm_relu_0'), 'fused kernel 1 of forward');
   // with the report: its user line
   const named = await said('traces/mlp-default.trace.json', 'reports/h100-mlp/report.json', 'default');
   assert.equal(named.get('triton_poi_fused_addmm_relu_0'), 'fused kernel 1 of compiled graph 1 (line 19)');
   for (const words of [...cpu.values(), ...gpu.values()])
-    assert.doesNotMatch(words, /\d+\/\d+|CompiledFxGraph|graph_\d/);
+    assert.doesNotMatch(words, /\d+\/\d+|CompiledFxGraph|graph_\d|compiled graph \d/);
+  assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(ordinal), [
+    '1st',
+    '2nd',
+    '3rd',
+    '4th',
+    '11th',
+    '12th',
+    '13th',
+    '21st',
+    '22nd',
+    '101st',
+    '111th',
+  ]);
+});
+
+test("PyTorch's wrappers around a compiled graph by what they do", async () => {
+  const cpu = await said('traces/cpu-graphbreak-default.trace.json', null, '');
+  assert.equal(cpu.get('TorchDynamo Cache Lookup'), "checking the compiled code's guards");
+  assert.equal(cpu.get('Pregraph bytecode'), "compiled code's set-up before its graph");
+  assert.equal(cpu.get('AOTDispatcher Runtime Wrapper Prologue'), "compiled code's wrapper, before its graph");
 });
 
 test("a region's profiled copy is not a recompile: the timeline says none where the report says none", async () => {

@@ -249,6 +249,47 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     assert.deepEqual(seen.split, []);
   });
 
+  test("compile phases: the generated code's loading in a colour of its own, in the legend; what the log names inside a bar and what is too narrow to label, in the hovers", async () => {
+    const p = await openNarrow('fused-cpu', 'section.compile-timeline');
+    await p.waitForTimeout(100); // the labels are fitted after layout
+    const seen = await p.locator('section.compile-timeline').evaluate((box) => {
+      const bars = [...box.querySelectorAll('.phase-track g.phase')].map((g) => ({
+        tip: g.querySelector('title')?.textContent ?? '',
+        fill: getComputedStyle(g.querySelector('rect')!).fill,
+        hidden: g.querySelector('text')?.style.display === 'none' ? g.querySelector('text')!.textContent : null,
+        row: [...box.querySelectorAll('.phase-row')].findIndex((r) => r.contains(g)),
+      }));
+      const legend = [...box.querySelectorAll('.phase-legend .legend-entry')].map((e) => ({
+        text: e.textContent ?? '',
+        fill: getComputedStyle(e.querySelector('.swatch') ?? e).backgroundColor,
+      }));
+      const rowTips = [...box.querySelectorAll('.phase-row')].map(
+        (r) => r.querySelector<HTMLElement>('.phase-label')?.title ?? '',
+      );
+      return { bars, legend, rowTips };
+    });
+    const fillOf = (name: string): string => seen.bars.find((b) => b.tip.startsWith(`${name}:`))!.fill;
+    const load = fillOf('Inductor: load module');
+    assert.notEqual(load, fillOf('Inductor'), 'loading the generated code is not drawn as Inductor');
+    assert.notEqual(load, fillOf('Inductor: kernel codegen'));
+    assert.deepEqual(
+      seen.legend.filter((e) => e.fill === load).map((e) => e.text),
+      ['loading the generated code (building its C++ where it is not built yet)'],
+    );
+    // fused-cpu's first compile: 10 C++ compiles take 11.8 s of kernel codegen's 54.6 s
+    const codegen = seen.bars.find((b) => b.tip.startsWith('Inductor: kernel codegen: 54.6 s'))!.tip;
+    assert.match(
+      codegen,
+      /Inside it the log names 10 × C\+\+ compile: 11\.8 s of 54\.6 s; it names no step of the other 42\.8 s \(/,
+    );
+    // a label too narrow to show is read in its row's hover
+    const hidden = seen.bars.filter((b) => b.hidden !== null);
+    assert.ok(hidden.length > 0, 'the recompile has phases too narrow to label');
+    for (const b of hidden) assert.ok(seen.rowTips[b.row]!.includes(b.hidden!), `${b.hidden} in its row's hover`);
+    for (const [k, tip] of seen.rowTips.entries())
+      if (!hidden.some((b) => b.row === k)) assert.doesNotMatch(tip, /Too narrow to label/);
+  });
+
   test("a compile-phase label shown lies inside its bar or beside it, also after the theme's font changed; the axis in one unit", async () => {
     const p = await openNarrow('fused-cpu', 'section.compile-timeline', true);
     // inside its bar, or beside it: right of it before the next bar at its depth (or the track's edge), or left of it

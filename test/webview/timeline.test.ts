@@ -24,6 +24,7 @@ import {
 } from './harness.ts';
 import { sampleReport } from './sampleReport.ts';
 
+const ARTIFACTS = join(__dirname, '..', '..', 'test-results');
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
 let browser: Browser;
 before(async () => {
@@ -204,7 +205,7 @@ describe('timeline webview', () => {
     assert.deepEqual(posted.at(-1), { type: 'reveal', file: '/work/demo.py', line: 57 });
     await page.close();
   });
-  test("a thread's Python frames: one folded row under the kernels, unfolded by a click on its name", async () => {
+  test("a thread's Python frames: one folded row under the kernels, unfolded by a click on its name, folded again from the keyboard", async () => {
     const page = await openWebview(browser, { width: 1000, height: 900 });
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
     await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
@@ -234,6 +235,36 @@ describe('timeline webview', () => {
     );
     const taller = (await layout()).height;
     assert.ok(taller > height + 15 * 15, `${height} px folded, ${taller} px unfolded`);
+    // the name is a button a screen reader hears as expanded or not; Tab reaches it, Enter and Space fold it
+    const toggle = page.getByRole('button', { name: 'Python · thread 1661', exact: true });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    const others = page.getByRole('button', { name: 'other Python threads', exact: true });
+    await others.focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await toggle.evaluate((b) => b === document.activeElement), true, 'Tab order: the stacks in order');
+    await page.keyboard.press('Enter');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    assert.equal((await layout()).height, height, 'folded again');
+    assert.ok((await tracks()).some((t) => t.text === '▸ Python · thread 1661'));
+    await page.keyboard.press(' ');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    assert.equal((await layout()).height, taller, 'unfolded by Space');
+    // the other stack, above it, unfolded: this one's button moved with the name the canvas draws
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.equal(await others.getAttribute('aria-expanded'), 'true');
+    const drawn = (await tracks()).find((t) => t.text === '▾ Python · thread 1661')!;
+    const button = (await toggle.boundingBox())!;
+    const top = button.y - canvas.y;
+    assert.ok(drawn.y > stack.y + 15, 'the name moved down');
+    assert.ok(drawn.y >= top - 1 && drawn.y < top + button.height, `button at ${top}, its name at ${drawn.y}`);
+    await page
+      .locator('.pane')
+      .first()
+      .screenshot({ path: join(ARTIFACTS, 'timeline-stack-unfolded.png') });
     assert.deepEqual(errorsOf(page), []);
     await page.close();
   });

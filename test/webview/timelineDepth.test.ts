@@ -176,6 +176,10 @@ describe('timeline depth', () => {
     assert.match(pairText, /eager → default/);
     assert.match(pairText, /new/);
     assert.match(pairText, /gone \(fused away or replaced\)/);
+    // a compiled call by its code, PyTorch's name for it in the cell's tooltip (its wrappers' words: sliceNames.test)
+    const call = pair.locator('.pair-cpu td.name', { hasText: /^compiled forward$/ });
+    assert.equal(await call.getAttribute('title'), 'the trace\'s "Torch-Compiled Region: 0/0"');
+    assert.doesNotMatch(pairText, /TorchDynamo|Pregraph|AOTDispatcher|Torch-Compiled Region/);
     // sort the kernels by count with the keyboard: focus the header button, Enter; again reverses
     const countButton = page.locator('.range-summary .range-kernels button.sort[data-key="count"]');
     await countButton.focus();
@@ -432,7 +436,8 @@ describe('timeline depth', () => {
     await page.waitForFunction(() => document.querySelector('.pane-note')?.textContent);
     assert.deepEqual(await page.locator('.pane-note').allInnerTexts(), [
       'step 1 of 3 in view · run under the profiler (its overhead included)',
-      'steps 1–3 of 3 in view · run under the profiler (its overhead included)',
+      // the trace has no Python stacks, and no report names its compiled calls' code
+      'steps 1–3 of 3 in view · run under the profiler (its overhead included) · compiled calls named by their order and ops: the trace has no Python stacks to name their code (opened with its report, they are named by your functions)',
     ]);
     // the view opens on eager's step 1: dragged from the axis's start to the canvas's right edge, all of it
     const width = (await page.locator('canvas').nth(0).boundingBox())!.width;

@@ -6,9 +6,11 @@
 // all different and whole (no "…": a thread by its name and id, the profiler's span by what it is; each saying what
 // it holds), the step labels whole or their number after a whole one ("call 1 │ 2 │ 3"; never "cal…"), each tick
 // label right of its tick, every text at WCAG 4.5:1 against what lies under it (a slice's label against its
-// slice), and no compiler code as a label (a compiled region by its graph, "compiled graph 1", never
-// "Torch-Compiled Region: 0/0"; "compiled graph 1 runs", never "## Call CompiledFxGraph f73y…"; "fused kernel 1 of
-// compiled graph 2", never "graph_1_cpp_fused_…").
+// slice), and no compiler code as a label (a compiled region by its code, or without Python stacks by its place,
+// "1st compiled call in the step (convolution, …)", never "Torch-Compiled Region: 0/0" nor "compiled graph 1";
+// "… runs", never "## Call CompiledFxGraph f73y…"; "fused kernel 1 of …", never "graph_1_cpp_fused_…"; PyTorch's
+// wrappers by what they do, never "TorchDynamo Cache Lookup"), and a pane whose calls are named by their place
+// says once that the trace has no Python stacks to name their code.
 // Screenshots of the panes: test-results/timeline-legible-*.png.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -36,6 +38,8 @@ interface Case {
   sliceLabel: RegExp;
   /** the track names, where a trace files work under names that said nothing of it ("CPU · thread 0") */
   tracks?: string[];
+  /** per pane, whether its note says the trace has no Python stacks to name its compiled calls' code */
+  noStacks: boolean[];
 }
 
 const CASES: Case[] = [
@@ -47,6 +51,7 @@ const CASES: Case[] = [
     },
     roles: ['tick', 'step', 'slice', 'track'],
     sliceLabel: /all_reduce/,
+    noStacks: [false, false],
   },
   {
     name: 'cpu-graphbreak',
@@ -55,7 +60,9 @@ const CASES: Case[] = [
       tracePaths: ['eager', 'default'].map((m) => path.join(TRACES, `cpu-graphbreak-${m}.trace.json`)),
     },
     roles: ['tick', 'step', 'mark', 'slice', 'track'],
-    sliceLabel: /^compiled gr/,
+    // no Python stacks: a compiled call by its place and what it runs
+    sliceLabel: /^1st compiled/,
+    noStacks: [false, true],
   },
   {
     name: 'gpu-mlp',
@@ -72,6 +79,7 @@ const CASES: Case[] = [
       '▸ other Python threads',
       '▸ Python · thread 1661',
     ],
+    noStacks: [false],
   },
 ];
 const WIDTHS = [700, 1400];
@@ -166,7 +174,11 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
     if (t.role === 'tick' && !lines.some((l) => l.role === 'tick' && l.x + l.w <= t.x && t.x - l.x <= 6))
       found.push(`${describeText(t)}: not right of its tick`);
   for (const t of texts)
-    if (/Torch-Compiled Region|CompiledFxGraph|^graph_\d+_|^triton_|\d+\/\d+$|^PyTorch Profiler \(/.test(t.text))
+    if (
+      /Torch-Compiled Region|CompiledFxGraph|^graph_\d+_|^triton_|\d+\/\d+$|^PyTorch Profiler \(|compiled graph \d|TorchDynamo|^Pregraph|^AOTDispatcher|^CompiledFunction/.test(
+        t.text,
+      )
+    )
       found.push(`${describeText(t)}: a compiler code as a name`);
   const repeated = names.filter((n, i) => names.indexOf(n) !== i);
   if (repeated.length) found.push(`track names drawn alike: ${[...new Set(repeated)].join(', ')}`);
@@ -198,6 +210,12 @@ describe('the timeline in light, dark and high-contrast themes', () => {
     for (const width of WIDTHS)
       test(`${c.name} at ${width} px: no text over another or crossed by a line, none clipped, track names distinct, 4.5:1`, async () => {
         const page = await open(c, width);
+        const notes = await page.locator('.pane .pane-note').allTextContents();
+        assert.deepEqual(
+          notes.map((n) => n.includes('the trace has no Python stacks to name their code')),
+          c.noStacks,
+          notes.join('\n'),
+        );
         for (const theme of THEMES) {
           await applyTheme(page, theme);
           for (const view of ['step', 'all'] as const) {

@@ -1,7 +1,9 @@
 // A trace's names as the timeline says them, where the profiler's are the compiler's codes: a compiled call
 // ("Torch-Compiled Region: 0/1") by its function, Inductor's run of a compiled graph ("## Call CompiledFxGraph
 // f73ycg… ##") and the kernels it generated ("graph_1_cpp_fused_add_mul_relu_0") by the compiled call they ran in
-// and their place in it, a profiler step ("ProfilerStep#2") as "step 2", the profiler's own span as "profiling". The compiled call is the one enclosing
+// and their place in it, a profiler step ("ProfilerStep#2") as "step 2", the profiler's own span as "profiling",
+// PyTorch's wrappers around a graph by what they do ("TorchDynamo Cache Lookup": "checking the compiled code's
+// guards"). The compiled call is the one enclosing
 // the name's first slice on a CPU thread (for a kernel seen only on a GPU, its launch's): a graph's or kernel's name
 // is its graph's alone, so its first slice speaks for every one. The lines a name cites ("lines 12, 13", "forward
 // after line 24") follow the user's edits, as the report panel's do (shared/movedLines.ts).
@@ -20,11 +22,22 @@ import { cellLineLabel, placeOf, type SourcePlace } from '../../extension/shared
 import { slicesByCorrelation } from '../../extension/shared/trace/flowLinks.ts';
 import { lastStartingBy, levelsOf } from '../../extension/shared/trace/levels.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { callsByPlace } from './compiledCalls.ts';
 import { isGraphRun, regionNames, type TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 
 const PROFILER_STEP = /^ProfilerStep#(\d+)$/;
 // the profiler's own span on its track, numbered by its session ("PyTorch Profiler (0)"): the window it recorded
 const PROFILER_SESSION = /^PyTorch Profiler \(\d+\)$/;
+
+// PyTorch's spans around a compiled call's graph, by what they do: they hold the call's time outside its graph
+const WRAPPER_WORDS = new Map([
+  ['TorchDynamo Cache Lookup', "checking the compiled code's guards"],
+  ['Pregraph bytecode', "compiled code's set-up before its graph"],
+  ['AOTDispatcher Runtime Wrapper Prologue', "compiled code's wrapper, before its graph"],
+  ['AOTDispatcher Runtime Wrapper Epilogue', "compiled code's wrapper, after its graph"],
+  ['CompiledFunction', "compiled graph's autograd function (forward)"],
+  ['CompiledFunctionBackward', "compiled graph's backward"],
+]);
 
 /** A profiler step's name in words: "ProfilerStep#2" is "step 2"; steps found otherwise ("call 2") as they are. */
 export function stepWords(name: string): string {
@@ -62,6 +75,7 @@ export function namesSaid(
   model.names.forEach((name, id) => {
     if (PROFILER_STEP.test(name)) shown.set(id, plain(stepWords(name)));
     else if (PROFILER_SESSION.test(name)) shown.set(id, plain('profiling'));
+    else if (WRAPPER_WORDS.has(name)) shown.set(id, plain(WRAPPER_WORDS.get(name)!));
     else if (isGraphRun(name) || readGeneratedName(name)) wanted[id] = 1;
     else {
       const frame = pythonFrameWords(name);
@@ -119,7 +133,7 @@ const CODE_FRAME = /^(?!torch\/|<)(?:.*\/)?[^/<>]+\.py\(\d+\): ([A-Za-z_]\w*)$/;
  * Region: 0/1") by the first frame of code outside torch that starts inside it on its thread's Python stack (its
  * function: Dynamo runs the frame it compiled there; a resumed one after a graph break is
  * "torch_dynamo_resume_in_forward_at_24"). Empty where the trace has no Python stacks (the profile was taken
- * without with_stack); compileNames.ts then counts graphs.
+ * without with_stack): compilesOfTrace then names them by their place.
  */
 export function tracedFrames(model: TraceModel): CompiledFrame[] {
   const regions = regionNames(model);
@@ -155,6 +169,15 @@ export function tracedFrames(model: TraceModel): CompiledFrame[] {
     if (first >= 0) found.set(compileId, code.get(model.name[first]!)!);
   }
   return [...found].map(([compileId, fn]) => ({ compileId, function: fn, seconds: 0 }));
+}
+
+/**
+ * The compiles of a trace opened without its report, as the trace names them: by the code they ran where it has
+ * Python stacks (tracedFrames), else by their place in the step and the ops they run (callsByPlace, `byPlace`).
+ */
+export function compilesOfTrace(model: TraceModel): { frames: CompiledFrame[]; byPlace: boolean } {
+  const byCode = tracedFrames(model);
+  return byCode.length ? { frames: byCode, byPlace: false } : { frames: callsByPlace(model), byPlace: true };
 }
 
 /** A name with the lines it cites where they are after the user's edits (`now`). */

@@ -1,0 +1,122 @@
+// The compiled calls of a trace opened without its report and without Python stacks (profiled without
+// with_stack): nothing in it names the code a call ran, so each is named by what the trace does know, its place
+// among its step's compiled calls and the ops it runs ("2nd compiled call in the step (sum, view)"), never by
+// Dynamo's frame number ("compiled graph 2"), which means nothing to the user.
+import type { CompiledFrame } from '../../extension/shared/report.ts';
+import { readGeneratedName } from '../../extension/present/kernelNames.ts';
+import { forEachOverlapping, levelsOf } from '../../extension/shared/trace/levels.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { isGraphRun, regionNames } from '../../extension/shared/trace/timelineMarks.ts';
+
+/** ops named in a call's name, at most: the name stays a label, not a listing */
+const MAX_OPS = 2;
+/** an op's words, at most (Inductor's fused names run long: "_native_batch_norm_legit_no_training_convolution…") */
+const MAX_OP_CHARS = 20;
+const CPP_OPS = /^(?:graph_\d+_)?cpp_fused_(\w+?)_\d+$/;
+const TRITON_OPS = /^triton_(?:poi|red|per|tem|for)_fused_(\w+?)_\d+$/;
+
+/** "1st", "2nd", "3rd", "4th", "11th", "22nd". */
+export function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** What an op slice runs, in words: "addmm" for aten::addmm, "sum_view" for graph_1_cpp_fused_sum_view_0; null
+ *  for a slice that is no op (a wrapper, a launch). */
+function opWords(name: string): string | null {
+  let op = name.startsWith('aten::')
+    ? name.slice('aten::'.length)
+    : readGeneratedName(name)
+      ? (CPP_OPS.exec(name)?.[1] ?? TRITON_OPS.exec(name)?.[1] ?? null)
+      : null;
+  if (!op) return null;
+  // ATen's private ops ("_native_batch_norm_legit") by their name, not the underscore first
+  op = op.replace(/^_+/, '');
+  return op.length > MAX_OP_CHARS ? `${op.slice(0, MAX_OP_CHARS - 1)}…` : op;
+}
+
+/** The outermost ops run in slice `at` (on its track, not in a compiled call nested in it), in time order: those its
+ *  compiled graphs ran where it ran one, not the eager code after a graph break. */
+function opsIn(model: TraceModel, at: number, regions: ReadonlyMap<number, string>): string[] {
+  const levels = levelsOf(model);
+  const track = model.track[at]!;
+  const from = model.start[at]!;
+  const to = from + model.dur[at]!;
+  const inside: number[] = [];
+  const nested: [number, number][] = [];
+  const graphs: [number, number][] = [];
+  for (let level = levels.trackLevels[track]! + model.depth[at]! + 1; level < levels.trackLevels[track + 1]!; level++)
+    forEachOverlapping(model, levels, level, from, to, (j) => {
+      if (model.start[j]! < from) return;
+      const span: [number, number] = [model.start[j]!, model.start[j]! + model.dur[j]!];
+      if (regions.has(model.name[j]!)) nested.push(span);
+      else if (isGraphRun(model.names[model.name[j]!]!)) graphs.push(span);
+      else if (opWords(model.names[model.name[j]!]!)) inside.push(j);
+    });
+  inside.sort((a, b) => model.start[a]! - model.start[b]! || model.depth[a]! - model.depth[b]!);
+  const ops: string[] = [];
+  let end = -Infinity;
+  for (const j of inside) {
+    const start = model.start[j]!;
+    const within = ([a, b]: [number, number]): boolean => start >= a && start < b;
+    if (start < end || nested.some(within) || (graphs.length && !graphs.some(within))) continue;
+    end = start + model.dur[j]!;
+    const op = opWords(model.names[model.name[j]!]!)!;
+    if (!ops.includes(op)) ops.push(op);
+  }
+  return ops;
+}
+
+/**
+ * Each compiled call ("Torch-Compiled Region: 1/0") of the model named by its place among the compiled calls of
+ * the step it first runs in (of the trace where it has no steps) and the ops it runs: "2nd compiled call in the
+ * step (sum_view)", with ", recompile 1" for Dynamo's second compile of the same code. As report frames with
+ * only a name (compileNames.ts says a frame's nameText as it is). Empty where the model has no compiled call.
+ */
+export function callsByPlace(model: TraceModel): CompiledFrame[] {
+  const regions = regionNames(model);
+  if (!regions.size) return [];
+  // every call, by start: the first of each compile id is the one named
+  const calls: number[] = [];
+  for (let i = 0; i < model.count; i++)
+    if (regions.has(model.name[i]!) && !model.tracks[model.track[i]!]!.gpu) calls.push(i);
+  calls.sort((a, b) => model.start[a]! - model.start[b]!);
+  const steps = model.stepSource === 'profiler' ? model.steps : [];
+  const stepOf = (t: number): number => steps.findIndex((s) => t >= s.start && t < s.end);
+  // Dynamo's frame ("1" of "1/0"): a recompile runs the same code, so takes its first compile's place
+  const frameOf = (i: number): string => regions.get(model.name[i]!)!.split('/')[0]!;
+  // per step (-1: none), its calls' frames in the order they first run in it
+  const stepFrames = new Map<number, string[]>();
+  const callStep = new Map<number, number>();
+  for (const i of calls) {
+    const step = stepOf(model.start[i]!);
+    callStep.set(i, step);
+    const frames = stepFrames.get(step) ?? [];
+    if (!frames.includes(frameOf(i))) frames.push(frameOf(i));
+    stepFrames.set(step, frames);
+  }
+  const within = (step: number): string =>
+    step >= 0 ? 'in the step' : steps.length ? 'outside the steps' : 'in the trace';
+  const named = new Map<string, { base: string; attempt: number }>();
+  for (const i of calls) {
+    const compileId = regions.get(model.name[i]!)!;
+    if (named.has(compileId)) continue;
+    const step = callStep.get(i)!;
+    const place = `${ordinal(stepFrames.get(step)!.indexOf(frameOf(i)) + 1)} compiled call ${within(step)}`;
+    const ops = opsIn(model, i, regions);
+    const shown = ops.slice(0, MAX_OPS).join(', ') + (ops.length > MAX_OPS ? ', …' : '');
+    named.set(compileId, {
+      base: ops.length ? `${place} (${shown})` : place,
+      attempt: Number(compileId.split('/')[1]?.split('_')[0] ?? 0),
+    });
+  }
+  // two frames at the same place running the same ops (steps that call different code): told apart by frame
+  const framesOf = new Map<string, Set<string>>();
+  for (const [compileId, { base }] of named)
+    framesOf.set(base, (framesOf.get(base) ?? new Set()).add(compileId.split('/')[0]!));
+  return [...named].map(([compileId, { base, attempt }]) => {
+    const told = framesOf.get(base)!.size > 1 ? `${base}, code ${Number(compileId.split('/')[0]) + 1}` : base;
+    return { compileId, function: null, seconds: 0, nameText: attempt ? `${told}, recompile ${attempt}` : told };
+  });
+}
