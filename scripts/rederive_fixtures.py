@@ -1,7 +1,8 @@
 """The fixture reports' derived answers, said by the current runner: each region's and the run's answer, recommendation
 and headline (report/answer.py; a region's options as the runner records them now), from the numbers the fixture holds
 (its measurements, in-situ steps, compiler records: as recorded); each compiler record's recompile sites, grouped
-and said as the runner says them (compiler/explain.py) from the recompiles it recorded; a region's story
+and said as the runner says them (compiler/explain.py) from the recompiles it recorded, and its failed compiles that
+were the recompile limit marked (compiler/insight.limit_hits); a region's story
 (report/story.py); its compiled frames' and kernels' names (report/compile_names.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
 pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
@@ -27,6 +28,7 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
+from compile_lens_runner.compiler.insight import limit_hits  # noqa: E402
 from compile_lens_runner.measure import estimator, host, interleaved, ranges, speedups, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, compile_names, reason_text, shape_text  # noqa: E402
 from compile_lens_runner.script import region_entry, replay, shape_fix  # noqa: E402
@@ -345,6 +347,7 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
                 discarded["invalidReason"] = _voided_timing(discarded["invalidReason"], entry.get("compiler"))
         if entry.get("compiler"):
             _recompile_sites(entry["compiler"])
+            limit_hits(entry["compiler"].get("compileFailures") or [])  # marked since schema 1.32
             for graph_break in entry["compiler"].get("graphBreaks") or []:
                 _break_explanation(graph_break)
             if any("nameText" in f for f in entry["compiler"].get("frames") or []):  # named since schema 1.28

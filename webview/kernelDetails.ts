@@ -4,7 +4,7 @@
 import { baseName } from '../extension/shared/fileName.ts';
 import { compileName, tracedCompileName } from '../extension/present/compileNames.ts';
 import { formatUsPerStep, kernelForSlice, paneFrames, paneKernels } from '../extension/present/kernelLinks.ts';
-import { linesText } from '../extension/present/kernelNames.ts';
+import { kernelOps, linesText } from '../extension/present/kernelNames.ts';
 import type { Report, SourceLocation } from '../extension/shared/report.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { el } from './panels.ts';
@@ -102,7 +102,7 @@ export function renderKernelSource(
       tr.append(el('th', undefined, key), td);
       facts.append(tr);
     };
-    row('fuses', kernel.atenOps.join(', ') || '—');
+    row('fuses', kernelOps(kernel) || '—');
     row('your lines', kernel.sourceLines.length ? kernel.sourceLines.map((l) => lineButton(l, reveal)) : 'none known');
     // the report's average over the profiled steps, not this slice's own duration above it
     if (kernel.usPerStep !== null && kernel.usPerStep !== undefined) row('average', formatUsPerStep(kernel.usPerStep));

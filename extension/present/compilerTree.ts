@@ -8,7 +8,7 @@ import { explanationsOf } from './glossary.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
 import { formatSeconds, plural } from './numbers.ts';
 import { formatUsPerStep, kernelLensTitle } from './kernelLinks.ts';
-import { generatedKernelWords } from './kernelNames.ts';
+import { generatedKernelWords, kernelOps } from './kernelNames.ts';
 import type {
   CompileArtifacts,
   CompilerInsight,
@@ -68,7 +68,7 @@ function kernelNodes(c: CompilerInsight, compileId: string | null): CompilerTree
       // the tooltip. A report before them: by its place under its compile's node
       label: k.nameText ?? generatedKernelWords(k.name, null, null) ?? k.name,
       description: [
-        k.atenOps.join(', '),
+        kernelOps(k),
         k.usPerStep !== null && k.usPerStep !== undefined ? formatUsPerStep(k.usPerStep) : null,
       ]
         .filter(Boolean)

@@ -60,7 +60,7 @@ export const TERMS: readonly Term[] = [
     name: 'replayed',
     pattern: /\breplayed\b/i,
     explanation:
-      "replayed: the region's calls made again back to back on the script's captured inputs, fastest round (the story and the chart time the script's own calls)",
+      "replayed: the region's calls made again, back to back, on inputs saved from the script's own calls (its fastest round); in situ numbers time the calls as the script made them",
   },
   {
     name: 'next run',

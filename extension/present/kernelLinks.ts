@@ -1,5 +1,5 @@
 // Links between generated kernels and the user's lines, both ways: the CodeLens on a kernel in Inductor's output
-// code ("fuses lines 12, 13 (aten.add, aten.relu)"), the hover on a compiled user line (which kernels it ended up
+// code ("fuses lines 12, 13 (add, relu)"), the hover on a compiled user line (which kernels it ended up
 // in, with what, how long per step), and which kernel of the report a timeline slice is. Pure, no Node or VS Code
 // imports: the host and the webview share it.
 import { escapeMarkdown } from './findings.ts';
@@ -14,7 +14,7 @@ import type {
 import { inSituTraces, regionTraces } from './regionTraces.ts';
 import { formatUs, plural } from './numbers.ts';
 import { compileName } from './compileNames.ts';
-import { generatedKernelWords, linesText, readGeneratedName } from './kernelNames.ts';
+import { generatedKernelWords, kernelOps, linesText, readGeneratedName } from './kernelNames.ts';
 import { EditedLines, movedLineKeys, saidAfterEdits, type TextChange } from '../shared/movedLines.ts';
 import { placeOf } from '../shared/sourcePlace.ts';
 
@@ -28,7 +28,7 @@ export const formatUsPerStep = (us: number): string => `${formatUs(us)}/step und
 /** The CodeLens title over a kernel in the generated code. */
 export function kernelLensTitle(kernel: KernelProvenance): string {
   if (kernel.lensText) return kernel.lensText; // the runner's words (schema 1.28); a report before them: made here
-  const ops = kernel.atenOps.length ? ` (${kernel.atenOps.join(', ')})` : '';
+  const ops = kernel.atenOps.length ? ` (${kernelOps(kernel)})` : '';
   const verb = isExternKernel(kernel) ? 'library call for' : 'fuses';
   return `${verb} ${linesText(kernel.sourceLines)}${ops}`;
 }
@@ -198,7 +198,7 @@ export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => s
     const parts = [
       `${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${escapeMarkdown(use.said)}`,
       time,
-      readGeneratedName(k.name) && k.atenOps.length ? escapeMarkdown(k.atenOps.join(', ')) : null,
+      readGeneratedName(k.name) && k.atenOps.length ? escapeMarkdown(kernelOps(k)) : null,
       // its name in the generated code, as the file the link opens writes it
       `\`${k.name.replace(/`/g, "'")}\``,
     ]

@@ -3,7 +3,12 @@
 // "triton_poi_fused_addmm_relu_0" on a GPU): the timeline's labels, tooltips, slice details and kernel lists. The
 // profile's name stays beside it (a tooltip, the details' raw fields).
 import { baseName } from '../shared/fileName.ts';
-import type { SourceLocation } from '../shared/report.ts';
+import type { KernelProvenance, SourceLocation } from '../shared/report.ts';
+
+/** A kernel's ops as every surface lists them: the runner's words, "erf, mul, add" (schema 1.32:
+ *  report/compile_names.ops_text); a report before them, as Inductor recorded them ("aten.erf, aten.mul.Tensor"). */
+export const kernelOps = (kernel: Pick<KernelProvenance, 'atenOps' | 'opsText'>): string =>
+  kernel.opsText ?? kernel.atenOps.join(', ');
 
 export interface GeneratedKernelName {
   /** Inductor's count of the graphs it compiled in the process (its C++ kernels' prefix in a profile), 0 the first */

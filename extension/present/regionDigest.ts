@@ -9,7 +9,7 @@ import { digestInSitu, wallLine, type InSituDigest } from './inSituDigest.ts';
 import { formatRanks } from './rankDigest.ts';
 import { regionStory } from './regionStory.ts';
 import { digestMode, digestReport, type ModeDigest } from './reportDigest.ts';
-import type { AnswerNumber, Recommendation, Recompile, Region, RegionMeasurement, Report } from '../shared/report.ts';
+import type { AnswerNumber, Recommendation, Region, RegionMeasurement, Report } from '../shared/report.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
 import {
   formatBreakEven,
@@ -48,19 +48,15 @@ export interface RegionDigest {
   compiles: number;
   /** rank 0's in a torchrun job, whose region this is (its calls, graphs, chart) */
   recompiles: number;
-  /** the one call those recompiles all came from, where it recompiled several frames (a DDP forward and the model's):
-   *  one event; null otherwise */
-  recompileCall: number | null;
-  /** a torchrun job's recompiles that rank 0 did not have, the ranks that did, and the one call they came from */
-  otherRanksRecompiles: { count: number; ranks: number[]; call: number | null } | null;
-  /** in a torchrun job, the rank whose region this is (0: its graphs and calls); null for one process */
-  rank: number | null;
   graphs: number | null;
   graphBreaks: number;
   /** calls in which Dynamo ran the original code eagerly (recompile limit, skipped frame, suppressed error) */
   eagerCalls: number;
   /** compile time inside the script's own calls (those that reported it) */
   compileSeconds: number | null;
+  /** schema 1.32: what the script did with it, counted, in the runner's words ("6 calls", "1 graph on rank 0",
+   * "recompiled at call 3 on rank 1: 2 frames"); a report before 1.32: its counts, said here */
+  facts: string[];
   steadyFromCall: number | null;
   steadyMs: number | null;
   /** schema 1.21: why the region has no number, in the runner's words ("Not replayed: mutates self.calls."); null
@@ -127,22 +123,6 @@ export function headlineMeasurement(digest: Pick<RegionDigest, 'measurements'>):
   return asWritten.find((m) => m.why === 'most-frequent') ?? asWritten[0] ?? digest.measurements[0] ?? null;
 }
 
-// the call that set a recompile off, as the runner says it (script/region_entry.trigger_text): "call 3 of …"
-const TRIGGER_CALL = /^call (\d+) of /;
-
-/** The one call several recompiles all came from (several frames recompiled by one call: one event), as the runner's
- *  headline says them (report/sentences.recompiles_text); null for one recompile, several calls, or none known. */
-function oneCall(items: Recompile[]): number | null {
-  const triggers = new Set(items.map((r) => r.trigger ?? null));
-  const [trigger] = triggers;
-  const call = items.length > 1 && triggers.size === 1 ? TRIGGER_CALL.exec(trigger ?? '') : null;
-  return call ? Number(call[1]) : null;
-}
-
-/** "2 recompiles on rank 1"; one call's, "recompiled at call 3 on rank 1: 2 frames". */
-const recompilesText = (count: number, call: number | null, on = ''): string =>
-  call !== null ? `recompiled at call ${call}${on}: ${count} frames` : `${plural(count, 'recompile')}${on}`;
-
 /** The region has an in-situ number (a step or call speedup of the script's own calls). */
 function inSituNumber(region: Region): boolean {
   return Boolean(region.inSitu?.step ?? region.inSitu?.call);
@@ -160,10 +140,8 @@ export function digestRegion(region: Region): RegionDigest {
   const measurements = region.measurements.map((m, k) => digestMeasurement(region, m, k));
   const inSitu = digestInSitu(region);
   // a torchrun job's recompiles are every rank's, each with its ranks; the rest of the region is rank 0's
-  const recompiles = region.compiler?.recompiles ?? [];
-  const elsewhere = recompiles.filter((r) => r.ranks && !r.ranks.includes(0));
-  const torchrun = [...recompiles, ...(region.compiler?.graphBreaks ?? [])].some((item) => item.ranks);
-  return {
+  const elsewhere = (region.compiler?.recompiles ?? []).filter((r) => r.ranks && !r.ranks.includes(0));
+  const digest: Omit<RegionDigest, 'facts'> = {
     id: region.id,
     name: region.name,
     kind: region.kind,
@@ -177,15 +155,6 @@ export function digestRegion(region: Region): RegionDigest {
     recompiles: region.compiler
       ? region.compiler.recompiles.length - elsewhere.length
       : compileCalls.filter((c) => c.event === 'recompiled').length,
-    recompileCall: oneCall(recompiles.filter((r) => !elsewhere.includes(r))),
-    otherRanksRecompiles: elsewhere.length
-      ? {
-          count: elsewhere.length,
-          ranks: [...new Set(elsewhere.flatMap((r) => r.ranks!))].sort((a, b) => a - b),
-          call: oneCall(elsewhere),
-        }
-      : null,
-    rank: torchrun ? 0 : null,
     graphs: region.compiler?.graphCount ?? null,
     graphBreaks: region.compiler?.graphBreaks.length ?? 0,
     eagerCalls: region.calls.filter((c) => c.ranCompiled === false).length,
@@ -207,6 +176,7 @@ export function digestRegion(region: Region): RegionDigest {
     headline: regionHeadline(region),
     measureShapeFix: region.shapes?.measure?.title ?? null,
   };
+  return { ...digest, facts: region.facts ?? olderFacts(digest) };
 }
 
 const KIND_TEXT: Record<Region['kind'], string> = {
@@ -252,7 +222,7 @@ export function measurementCells(m: RegionMeasurementDigest): {
       m.kernelsPerStep === null
         ? null
         : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`,
-    // a what-if mode's first call on these inputs in the replay: not the script's compile (regionFacts says that one)
+    // a what-if mode's first call on these inputs in the replay: not the script's compile (its facts say that one)
     compile: m.compileSeconds === null ? null : formatSeconds(m.compileSeconds),
     breakEven: m.breakEvenCalls === null ? null : formatBreakEven(m.breakEvenCalls, 'call'),
   };
@@ -279,20 +249,14 @@ function measurementLine(m: RegionMeasurementDigest): string {
   return `${m.label}${inputs}: ${facts.join(', ') || 'no timing recorded'}`;
 }
 
-/** What the script did with a region, counted: "12 calls", "2 graphs", "1 recompile", "3.5 s compiling in the script". */
-export function regionFacts(d: RegionDigest): string[] {
+/** A report before schema 1.32 (no region.facts): its counts, said without the runner's words for a torchrun job's
+ * ranks or a call that recompiled several frames. */
+function olderFacts(d: Omit<RegionDigest, 'facts'>): string[] {
   const facts = [plural(d.calls, 'call')];
-  // in a torchrun job the graphs are rank 0's: another rank may have more (as the runner's headline says them)
-  if (d.graphs !== null) facts.push(`${plural(d.graphs, 'graph')}${d.rank === null ? '' : ` on rank ${d.rank}`}`);
+  if (d.graphs !== null) facts.push(plural(d.graphs, 'graph'));
   if (d.graphBreaks) facts.push(plural(d.graphBreaks, 'graph break'));
-  if (d.recompiles) facts.push(recompilesText(d.recompiles, d.recompileCall));
-  if (d.otherRanksRecompiles) {
-    const { count, ranks, call } = d.otherRanksRecompiles;
-    facts.push(recompilesText(count, call, ` on rank${ranks.length > 1 ? 's' : ''} ${ranks.join(', ')}`));
-  }
+  if (d.recompiles) facts.push(plural(d.recompiles, 'recompile'));
   if (d.eagerCalls) facts.push(`${plural(d.eagerCalls, 'call')} ran eagerly`);
-  // the compiler's own count in the script's run (compiler log on; in situ, the warm-up's time beyond eager steps is
-  // another measurement, said as that). Compiles that made no graph are said as the attempt they were
   if (d.compileSeconds !== null)
     facts.push(
       `${formatSeconds(d.compileSeconds)} ${d.graphs === 0 ? 'trying to compile' : 'compiling'} in the script's own calls`,
@@ -307,7 +271,7 @@ export function formatRegion(d: RegionDigest): string[] {
   // in situ first (the script's own steps); the replay's numbers after it, labelled as what they measured
   const replay = d.inSitu ? 'replay: ' : '';
   const lines = [
-    `  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${regionFacts(d).join(', ')}`,
+    `  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${d.facts.join(', ')}`,
     `    ${d.headline}`,
   ];
   lines.push(...d.cudaGraphs.map((line) => `    ${line}`));

@@ -527,6 +527,9 @@ export interface CompilerInsight {
    * generated kernels (first 200), from INDUCTOR_PROVENANCE
    */
   kernels?: KernelProvenance[];
+  /**
+   * each failed compile: compileId, failType, reason (PyTorch's words); schema 1.32: recompileLimitHit true where it was the recompile limit (no graph made: its frame is named 'step: recompile limit hit, no graph')
+   */
   compileFailures?: {
     [k: string]: unknown;
   }[];
@@ -786,9 +789,13 @@ export interface KernelProvenance {
    */
   nameText?: string;
   /**
-   * schema 1.28: the CodeLens over it in the generated code (report/compile_names.py): 'fuses lines 12, 13 (aten.add, aten.relu)', 'library call for line 11 (aten.addmm)'. Absent: a report before 1.28
+   * schema 1.28: the CodeLens over it in the generated code (report/compile_names.py): 'fuses lines 12, 13 (add, relu)', 'library call for line 11 (addmm)' (before 1.32: 'aten.add, aten.relu'). Absent: a report before 1.28
    */
   lensText?: string;
+  /**
+   * schema 1.32: its ops (atenOps) as PyTorch users know them, each once, for every surface that lists them (report/compile_names.ops_text): 'erf, mul, add' for aten.erf, aten.mul.Tensor, aten.add. Absent: no ops recorded, or a report before 1.32
+   */
+  opsText?: string;
   /**
    * schema 1.29: a kernel several compiles of this record made alike (the same name and lines), said once with the compiles that made it (report/compile_names.py), as the hover on a compiled line lists it: 'fused kernel 1 (lines 12, 13), made by 2 compiles: forward; forward, recompile 1'. Absent: a kernel one compile made, or a report before 1.29
    */
@@ -1257,6 +1264,10 @@ export interface Region {
    * --calls N: the script was stopped after this region's Nth call
    */
   stoppedAfterCalls?: number | null;
+  /**
+   * schema 1.32: what the script did with the region, counted, in the runner's words (report/sentences.region_facts): '6 calls', '1 graph on rank 0', '2 graph breaks', 'recompiled at call 3 on rank 1: 2 frames', '3.5 s compiling in the script's own calls'; the CLI's region line and the report panel show them as they are. Absent: older reports
+   */
+  facts?: string[];
   /**
    * schema 1.18: the region in one line, its verdict first ("compile it: 1.84× per call replayed with default (1.70–1.95×) · 2 graphs · 1 recompile", "no verdict: not replayable: mutates self.calls"), written by the runner (1.21: answer.headline): the CodeLens on its torch.compile line shows it as it is. Absent: older reports
    */

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler import user_code
-from compile_lens_runner.compiler.insight import compiler_insight
+from compile_lens_runner.compiler.insight import compiler_insight, limit_hits
 from compile_lens_runner.report import compile_names
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
@@ -27,6 +27,27 @@ def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> Non
     assert said["3/2"] == "forward after line 24, recompile 2"
     assert compile_names.compile_name([], "1/1") == "compiled graph 2, recompile 1"  # no function recorded
     assert compile_names.compile_name(frames, None) == "an unknown compile"
+
+
+def test_a_compile_that_hit_the_recompile_limit_is_named_as_that_not_as_one_more_recompile() -> None:
+    """counter-cpu: forward's ninth compile (0/8) failed at the recompile limit and made no graph; it was drawn as
+    "forward, recompile 8" beside "8 graphs · 7 recompiles". Marked from Dynamo's words where the log is read."""
+    compiler = _compiler("counter-cpu")
+    (failure,) = compiler["compileFailures"]
+    del failure["recompileLimitHit"]
+    compile_names.name_all(compiler)
+    assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}["0/8"] == "forward, recompile 8"
+    limit_hits([failure])
+    compile_names.name_all(compiler)
+    said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+    assert said["0/8"] == "forward: recompile limit hit, no graph" and said["0/7"] == "forward, recompile 7"
+
+
+def test_a_kernels_ops_are_said_as_pytorch_users_know_them_each_once() -> None:
+    ops = ["aten.erf", "aten.mul.Tensor", "aten.sum.dim_IntList", "aten.sum", "aten._adaptive_avg_pool2d"]
+    assert compile_names.ops_text(ops) == "erf, mul, sum, adaptive_avg_pool2d"
+    fused = next(k for k in _compiler("fused-cpu")["kernels"] if k["name"] == "cpp_fused_add_mul_relu_0")
+    assert fused["opsText"] == "add, mul, relu" and fused["lensText"] == "fuses lines 12, 13 (add, mul, relu)"
 
 
 def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
@@ -92,9 +113,9 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     kernels = _compiler("fused-cpu")["kernels"]
     fused = next(k for k in kernels if k["name"] == "cpp_fused_add_mul_relu_0" and k["compileId"] == "0/1")
     assert fused["nameText"] == "fused kernel 1 of forward, recompile 1 (lines 12, 13)"
-    assert fused["lensText"] == "fuses lines 12, 13 (aten.add, aten.mul, aten.relu)"
+    assert fused["lensText"] == "fuses lines 12, 13 (add, mul, relu)"
     library = next(k for k in kernels if k["name"].startswith("extern_kernels."))
-    assert "nameText" not in library and library["lensText"] == "library call for line 11 (aten.addmm)"
+    assert "nameText" not in library and library["lensText"] == "library call for line 11 (addmm)"
     # schema 1.29: the kernel both compiles made alike (the recompile made it again), once, with the compiles
     # the compiles grouped by their function, one separator each (was "forward; forward, recompile 1")
     assert (
@@ -103,7 +124,7 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     )
     assert (
         library["sharedText"]
-        == "library call for line 11 (aten.addmm), made by 2 compiles: forward (first compile and recompile 1)"
+        == "library call for line 11 (addmm), made by 2 compiles: forward (first compile and recompile 1)"
     )
     grouped = compile_names.shared_text(
         fused, ["forward", "forward after line 24", "forward after line 24, recompile 2"]

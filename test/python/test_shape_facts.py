@@ -78,7 +78,9 @@ def test_a_growing_cache_is_a_decode_loop_read_per_token_and_its_second_compile_
     step = {"eagerMs": 0.5, "compiledMs": 0.25, "speedup": 2.0, "low": 1.9, "high": 2.1}
     entry = region(calls, shapes, {"pairs": 4, "step": step, "dropped": {"warm-up": 3, "switch": 5}, "stepsMade": 30})
     assert step_unit(entry) == "token"  # type: ignore[arg-type]
-    assert lead(entry) == (
+    # the headline's one fact; the sentence says it in full
+    assert lead(entry) == "sizes changed at call 1: one size-generic recompile (1.5 s)"
+    assert shape_text.automatic_in_full(shape_reasons(entry)[0]) == (  # type: ignore[arg-type]
         "sizes changed at call 1: a second compile (1.5 s) made one size-generic graph, which served the next 28 "
         "calls without compiling"
     )
@@ -133,7 +135,8 @@ def test_calls_past_the_recompile_limit_are_counted_over_the_script_s_calls_and_
         shapes,
         {"pairs": 4, "step": {"eagerMs": 1.0, "compiledMs": 0.5}, "eagerFallback": {"calls": 9, "of": 48}},
     )
-    assert lead(entry) == (
+    assert lead(entry) == f"12 batch sizes hit the recompile limit (8): {limit['eagerCalls']} of 60 calls ran eagerly"
+    assert shape_text.limit_in_full(shape_reasons(entry)[0]) == (  # type: ignore[arg-type]
         f"dynamic=False with 12 batch sizes: 8 compiled, then the recompile limit (8) ran {limit['eagerCalls']} of 60 "
         "calls eagerly"
     )
@@ -160,7 +163,8 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     }
     shapes = shape_facts.region_shapes(calls, insight([], 2), {"dynamic": False}, "cpu", warm)  # type: ignore[arg-type]
     assert shapes is not None
-    assert lead(region(calls, shapes)) == (
+    assert lead(region(calls, shapes)) == "the warm-up at batch 1 (line 7) compiled a graph batch 5 never used"
+    assert shape_text.warmup_in_full(shape_reasons(region(calls, shapes))[0]) == (  # type: ignore[arg-type]
         "the warm-up at batch 1 (line 7) compiled a graph the real call at batch 5 never used; that call paid 4.6 s "
         "recompiling"
     )
@@ -305,9 +309,12 @@ def test_a_measured_fix_compares_each_quantity_in_one_unit() -> None:
     assert reason_text.clause(fix).endswith(
         "the first real call 0.17 ms instead of 359 ms, compile 74.3 ms instead of 501 ms"
     )
-    assert reason_text.clause(fix) in report["regions"][0]["headline"]
+    # the measured fix is said in the sentence (the headline is the verdict and its number: issue 44)
+    sentence = report["regions"][0]["answer"]["sentence"]
+    assert reason_text.clause(fix) not in report["regions"][0]["headline"]
+    assert f"{reason_text.clause(fix)[0].upper()}{reason_text.clause(fix)[1:]}." in sentence
     # the recompile that call paid, said beside it in the same unit, not as "0.35 s" (review 25, C J9)
-    assert "the first paid 355 ms recompiling" in report["regions"][0]["headline"]
+    assert "the first paid 355 ms recompiling" in sentence
     # the Quick Fix that makes the edit says the same words (re-derived from the recorded '… instead of 0.50 s')
     titles = [r["explanation"]["quickFix"]["title"] for r in report["regions"][0]["compiler"]["recompiles"]]
     assert titles and all(t.endswith("compile 74.3 ms instead of 501 ms)") for t in titles)

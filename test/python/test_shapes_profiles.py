@@ -144,7 +144,7 @@ def test_a_growing_cache_has_a_number_per_token_over_the_lengths_one_dynamic_gra
     assert shapes["changed"][0]["input"] == "k_cache" and shapes["changed"][0]["count"] == 32
     auto = shapes["automaticDynamic"]
     assert auto is not None and auto["servedCalls"] >= 90  # one size-generic graph served the rest
-    assert region["headline"].startswith(f"sizes changed at call {auto['call']}: a second compile")
+    assert region["headline"].startswith(f"sizes changed at call {auto['call']}: one size-generic recompile")
     assert "per token in situ" in region["headline"]
     assert "compiles included" not in region["headline"]
 
@@ -171,8 +171,11 @@ def test_calls_past_the_recompile_limit_are_left_out_of_the_compiled_side_and_co
     limit = region["shapes"]["recompileLimit"]
     assert limit["limit"] == 3 and limit["graphs"] == 3 and limit["sizes"] == 6 and limit["eagerSizes"] == 3
     assert region["headline"].startswith(
+        f"6 batch sizes hit the recompile limit (3): {limit['eagerCalls']} of 72 calls ran eagerly · "
+    )
+    assert region["answer"]["sentence"].startswith(
         f"dynamic=False with 6 batch sizes: 3 compiled, then the recompile limit (3) ran {limit['eagerCalls']} of 72 "
-        "calls eagerly · "
+        "calls eagerly: "
     )
 
 
@@ -196,15 +199,17 @@ def test_past_the_recompile_limit_mark_dynamic_on_the_batch_dimension_is_measure
     buckets = fixes["buckets"]
     assert buckets["measured"] and buckets["fix"] == "buckets of 2, 4, 8" and buckets["eagerFallback"] is None
     assert buckets["graphs"] == 3  # one per bucket, every size served compiled
-    # the headline says each beside the answer's own number, in the order measured
-    headline = region["headline"]
+    # the sentence says each after the answer's own number, in the order measured (the headline is the verdict and
+    # its number)
+    sentence = region["answer"]["sentence"]
     said = [
-        headline.index(f" · with {f}: ")
+        sentence.index(f" With {f}: ")
         for f in ("x's dimension 0 marked dynamic (mark_dynamic)", "dynamic=True", "buckets of 2, 4, 8")
     ]
     assert (
         said == sorted(said)
-        and " · with x's dimension 0 marked dynamic (mark_dynamic): 1 graph instead of 3, " in headline
+        and " With x's dimension 0 marked dynamic (mark_dynamic): 1 graph instead of 3, " in sentence
+        and " · with " not in region["headline"]
     )
     assert region["shapes"].get("measure") is None  # --shape-fix on: nothing left out
     # where the editor offers the edits (Problems, the Quick Fix), the measurements are said too
@@ -247,7 +252,7 @@ def test_buckets_are_refused_for_a_call_that_mixes_rows_and_say_what_padding_cha
     refused = fixes["buckets"]
     assert refused["measured"] is False and refused["whyCode"] == "refused"
     assert "changes what it returns (its outputs cut back differ from the call's own by up to " in refused["why"]
-    assert "buckets of 2, 4, 8 not measured: padding a call of size " in region["headline"]
+    assert "Buckets of 2, 4, 8 not measured: padding a call of size " in region["answer"]["sentence"]
 
 
 def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_its_fix_is_measured(
@@ -260,7 +265,10 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_i
     assert warm["warmupLine"] == marker_line(script, "MARK: warm-up")
     assert warm["recompileSeconds"] is not None
     assert region["headline"].startswith(
-        f"the warm-up at batch 1 (line {warm['warmupLine']}) compiled a graph the real call at batch 5 never used; "
+        f"the warm-up at batch 1 (line {warm['warmupLine']}) compiled a graph batch 5 never used · "
+    )
+    assert region["answer"]["sentence"].startswith(
+        f"The warm-up at batch 1 (line {warm['warmupLine']}) compiled a graph the real call at batch 5 never used; "
         "that call paid "
     )
     (fix,) = region["shapes"]["fixes"]
@@ -272,8 +280,10 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_i
     assert fix["compileCache"]["fix"]["lookups"] >= 1 and fix["compileSeconds"] > 0
     fix_run = script.parent / "out" / "shape_fix"
     assert (fix_run / "report.json").exists() and not (fix_run / "compile-cache").exists()
-    assert "cache" not in region["headline"]  # both cold: the seconds are compared as they are
-    assert fix["realCallMs"] is not None and "with a warm-up at batch 5: 1 graph instead of 2" in region["headline"]
+    # the measured fix is the sentence's; both cold: the seconds are compared as they are
+    sentence = region["answer"]["sentence"]
+    assert "from a warm cache" not in sentence and "from a cold cache" not in sentence
+    assert fix["realCallMs"] is not None and "With a warm-up at batch 5: 1 graph instead of 2" in sentence
     quick = region["compiler"]["recompileSites"][0]["explanation"]["quickFix"]
     assert quick["kind"] == "warmup-shape" and "(measured: 1 graph instead of 2, the first real call " in quick["title"]
 

@@ -209,7 +209,7 @@ test("a compile Dynamo restarted is one compile and one graph: the Compiler view
   assert.doesNotMatch(graph, /L_scale_/, "the restarted attempt's graph is not shown");
   const compiler = report.modes[0]!.compiler!;
   const [lens] = kernelLenses(compiler.kernels!, '0/0');
-  assert.equal(lens!.title, 'fuses lines 9, 11 (aten.add, aten.clamp_max, aten.relu, aten.sin)');
+  assert.equal(lens!.title, 'fuses lines 9, 11 (add, clamp_max, relu, sin)');
   const outputCode = child(compile, 'Generated code').artifact!.path;
   assert.match(
     readFileSync(path.join(reportDir, outputCode), 'utf8').split('\n')[lens!.line - 1]!,

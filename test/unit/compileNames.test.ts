@@ -95,8 +95,14 @@ test("a report's compiles and kernels are named in the runner's words (schema 1.
       const alone = (said: string | undefined): string | undefined =>
         wrapper && regionWords ? said?.replace(regionWords, `${wrapper.function} (in ${wrapper.library})`) : said;
       const bare = frames.map(({ nameText: _said, ...f }) => f);
+      // a compile that hit the recompile limit: the runner knows it from the compile's failure (schema 1.32), which
+      // neither a trace alone nor a report before 1.28 (no names) carries to the naming here
+      const limited = new Set(
+        (compiler.compileFailures ?? []).filter((f) => f['recompileLimitHit']).map((f) => f['compileId']),
+      );
       for (const frame of frames.filter((f) => f.compileId !== null && f.nameText !== undefined)) {
         assert.equal(compileName(frames, frame.compileId), frame.nameText, `${name}: ${frame.compileId}`);
+        if (limited.has(frame.compileId)) continue;
         assert.equal(
           compileName(bare, frame.compileId),
           alone(frame.nameText),

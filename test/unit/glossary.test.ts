@@ -58,7 +58,7 @@ test("how the numbers were made is said once, in the glossary: the panel's notes
   );
   assert.match(
     explanation('replayed'),
-    /^replayed: the region's calls made again back to back on the script's captured inputs/,
+    /^replayed: the region's calls made again, back to back, on inputs saved from the script's own calls/,
   );
   assert.deepEqual(explanationsOf('next run'), [explanation('next run')]);
   assert.match(explanation('next run'), /speedup = eager's fastest round \/ compiled's fastest round/);

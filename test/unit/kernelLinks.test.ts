@@ -38,7 +38,7 @@ test('CPU: a lens per kernel on its line of the saved output code, saying which 
     const lenses = kernelLenses(compiler.kernels!, compile.compileId);
     assert.deepEqual(
       lenses.map((l) => l.title),
-      ['fuses lines 12, 13 (aten.add, aten.mul, aten.relu)', 'library call for line 11 (aten.addmm)'],
+      ['fuses lines 12, 13 (add, mul, relu)', 'library call for line 11 (addmm)'],
     );
     assert.match(
       codeLine(dir, compile.outputCode!, lenses[0]!.line),
@@ -59,7 +59,7 @@ test("H100: the Triton kernel's lens sits on its definition", async () => {
   const triton = kernelLenses(compiler.kernels!, first!.compileId).find(
     (l) => l.kernel.name === 'triton_poi_fused_addmm_relu_0',
   )!;
-  assert.equal(triton.title, 'fuses line 19 (aten.add, aten.relu)');
+  assert.equal(triton.title, 'fuses line 19 (add, relu)');
   assert.equal(
     codeLine(dir, first!.outputCode!, triton.line),
     "triton_poi_fused_addmm_relu_0 = async_compile.triton('triton_poi_fused_addmm_relu_0', '''",
@@ -92,7 +92,7 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
   assert.equal(lines.length, 3);
   assert.match(
     lines[2]!,
-    /^- fused kernel 1 \\\(lines 12, 13\\\), made by 2 compiles: forward \\\(first compile and recompile 1\\\) · [\d.]+ (µs|ms)\/step under the profiler · aten\.add, aten\.mul, aten\.relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
+    /^- fused kernel 1 \\\(lines 12, 13\\\), made by 2 compiles: forward \\\(first compile and recompile 1\\\) · [\d.]+ (µs|ms)\/step under the profiler · add, mul, relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
   );
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(
@@ -102,7 +102,7 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
   );
   assert.match(
     compiledLineHover(compiledLineIndex(report).get(file)!.get(11)!, () => null),
-    /^- library call for line 11 \\\(aten\.addmm\\\), made by 2 compiles: forward \\\(first compile and recompile 1\\\) · `extern_kernels\.addmm`$/m,
+    /^- library call for line 11 \\\(addmm\\\), made by 2 compiles: forward \\\(first compile and recompile 1\\\) · `extern_kernels\.addmm`$/m,
     "line 11 went into the addmm library call of each compile, its ops said once, in the runner's words",
   );
 });
@@ -268,3 +268,33 @@ test("a frame's compile that a call shared with another frame says the call's su
   for (const compile of compiles)
     assert.match(compile.description!, new RegExp(`^[\\d.]+ m?s of call 0's ${callSeconds}`));
 });
+
+test("a kernel's ops are said as PyTorch users know them on every surface that lists them (the runner's opsText)", () => {
+  // issue 44: 'aten.erf, aten.mul.Tensor' in the lens, the hover, the Compiler view; now 'erf, mul' everywhere
+  let said = 0;
+  for (const { name, report } of FIXTURE_REPORTS) {
+    const kernels = [...report.modes, ...(report.regions ?? [])].flatMap((e) => e.compiler?.kernels ?? []);
+    if (!kernels.some((k) => k.opsText)) continue; // a report before schema 1.32: Inductor's names, as recorded
+    const hovers = [...compiledLineIndex(report).values()].flatMap((lines) =>
+      [...lines.values()].map((uses) => compiledLineHover(uses, () => null)),
+    );
+    // the Compiler view's kernel nodes (Inductor's name in the tooltip); a graph break's node quotes PyTorch
+    const names = new Set(kernels.map((k) => k.name));
+    const descriptions = kernelDescriptions(buildCompilerTree(report), names);
+    for (const text of [...kernels.map(kernelLensTitle), ...hovers, ...descriptions]) {
+      assert.doesNotMatch(text, /\baten\./, `${name}: ${text}`);
+      said++;
+    }
+    assert.ok(
+      !descriptions.length || descriptions.some((d) => kernels.some((k) => k.opsText && d.startsWith(k.opsText))),
+      `${name}: the Compiler view lists the runner's words`,
+    );
+  }
+  assert.ok(said > 0);
+});
+
+const kernelDescriptions = (nodes: CompilerTreeNode[], names: Set<string>): string[] =>
+  nodes.flatMap((n) => [
+    ...(names.has((n.tooltip ?? '').split(':')[0]!) ? [n.description ?? ''] : []),
+    ...kernelDescriptions(n.children, names),
+  ]);

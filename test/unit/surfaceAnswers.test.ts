@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { answerNumbers, saidOf } from '../../extension/present/answer.ts';
 import { formatBreakEven, formatInterval, formatSeconds, formatSpeedup } from '../../extension/present/numbers.ts';
-import { digestRegion, measurementCells, regionFacts } from '../../extension/present/regionDigest.ts';
+import { digestRegion, measurementCells } from '../../extension/present/regionDigest.ts';
 import { digestReport, modeCells } from '../../extension/present/reportDigest.ts';
 import type { Answer, AnswerNumber, ModeResult, Report } from '../../extension/shared/report.ts';
 import { fixture, FIXTURE_REPORTS, number, surfaces } from './surfaces.ts';
@@ -137,7 +137,7 @@ function inconsistencies(report: Report, said: Record<string, string>): string[]
   for (const region of report.regions ?? []) {
     if (region.compiler?.graphCount !== 0 && !region.noCompiledCode) continue;
     const d = digestRegion(region);
-    for (const text of [d.story ?? '', regionFacts(d).join(' · '), ...region.calls.map((c) => c.said ?? '')])
+    for (const text of [d.story ?? '', d.facts.join(' · '), ...region.calls.map((c) => c.said ?? '')])
       if (/\b[Cc]all \d+ compiled\b|compiled \(median|^compiled\b|\d s compiling\b/.test(text))
         problems.push(`${region.id}: "${text}" for a region whose compiles made no graph`);
   }

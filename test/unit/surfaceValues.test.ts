@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { lensTitle } from '../../extension/present/lensLine.ts';
-import { digestRegion, measurementCells, regionFacts, regionLine } from '../../extension/present/regionDigest.ts';
+import { digestRegion, measurementCells, regionLine } from '../../extension/present/regionDigest.ts';
 import type { Region, Report } from '../../extension/shared/report.ts';
 import { compareText, fixture, FIXTURE_REPORTS } from './surfaces.ts';
 
@@ -52,7 +52,7 @@ function saidIn(where: string, text: string, how = ''): Said[] {
  *  charts' tooltips, the CodeLens, the compare), as labelled numbers. */
 function regionSaid(report: Report, region: Region): Said[] {
   const d = digestRegion(region);
-  const said = [d.headline, d.recommendation?.reason ?? '', regionFacts(d).join(' · '), d.story ?? '']
+  const said = [d.headline, d.recommendation?.reason ?? '', d.facts.join(' · '), d.story ?? '']
     .concat(d.inSitu?.lines ?? [])
     .flatMap((text) => saidIn('panel', text));
   // the replay rows: the answer's own row is the "per call replayed" its headline says; any other by its label

@@ -9,13 +9,7 @@ import { buildCompilerTree, type CompilerTreeNode } from '../../extension/presen
 import { collectFindings, findingHover, findingMessage } from '../../extension/present/findings.ts';
 import { runHeadline } from '../../extension/present/headline.ts';
 import { lensTitle } from '../../extension/present/lensLine.ts';
-import {
-  digestRegion,
-  measurementCells,
-  regionFacts,
-  regionLine,
-  runSummary,
-} from '../../extension/present/regionDigest.ts';
+import { digestRegion, measurementCells, regionLine, runSummary } from '../../extension/present/regionDigest.ts';
 import { digestReport, modeCells } from '../../extension/present/reportDigest.ts';
 import { runListEntry } from '../../extension/present/runList.ts';
 import { compareRuns } from '../../extension/present/runCompare.ts';
@@ -75,7 +69,7 @@ export function surfaces(report: Report): Record<string, string> {
       ? regions.flatMap((r) => [
           r.headline,
           r.recommendation?.reason ?? '',
-          regionFacts(r).join(' · '),
+          r.facts.join(' · '),
           r.story ?? '',
           ...(r.inSitu?.lines ?? []),
           ...r.measurements.map((m) => Object.values(measurementCells(m)).join(' | ')),

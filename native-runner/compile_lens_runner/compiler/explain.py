@@ -418,7 +418,8 @@ def recompile_limit(text: str) -> int | None:
     return int(match[1]) if match else None
 
 
-def _is_limit(text: str) -> bool:
+def is_recompile_limit(text: str) -> bool:
+    """Whether Dynamo's (or an older runner's) text says a frame hit torch._dynamo.config.recompile_limit."""
     return recompile_limit(text) is not None or bool(
         re.search(r"recompile limit|cache_size_limit|recompile_limit", text, re.I)
     )
@@ -438,7 +439,7 @@ def fallback_cause(insight: CompilerInsight | None, ran_compiled: bool | None, e
     sites = (insight.get("recompileSites") if insight else None) or []
     for failure in failures:
         reason = str(failure.get("reason") or "")
-        if not _is_limit(reason):
+        if not is_recompile_limit(reason):
             continue
         limit = recompile_limit(reason)
         frame = str(failure.get("compileId") or "").split("/")[0]

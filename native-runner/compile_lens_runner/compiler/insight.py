@@ -36,6 +36,14 @@ _AUTOTUNE = re.compile(r"autotun|benchmark_all_configs", re.I)
 TIMED_PHASES = ("timed", "retimed")
 
 
+def limit_hits(failures: list[dict[str, Any]]) -> None:
+    """A failed compile that was the recompile limit, marked (schema 1.32: `recompileLimitHit`): it made no graph,
+    and report/compile_names.py names it as that, never as one more recompile."""
+    for failure in failures:
+        if explain.is_recompile_limit(str(failure.get("reason") or "")):
+            failure["recompileLimitHit"] = True
+
+
 def _section(text: str, start: str) -> str:
     """The block after a heading line, up to the first blank line or the compiler's own traceback."""
     if start not in text:
@@ -395,6 +403,7 @@ def compiler_insight(
         for r in records
         if r.kind == "compilation_metrics" and r.meta.get("fail_type")
     ]
+    limit_hits(failures)
     # Dynamo restarted the analysis of a frame (a graph break found mid-trace): the frame is traced again up to it
     restarts = [
         {"compileId": r.meta.get("compile_id") or r.compile_id, "reason": str(reason)}

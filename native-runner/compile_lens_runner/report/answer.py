@@ -483,6 +483,7 @@ def attach(report: Report) -> None:
                 )
             region["recommendation"] = _recommendation(region["answer"])
             region["headline"] = region["answer"]["headline"]
+            region["facts"] = sentences.region_facts(region, rank)
             in_situ_text.attach(region)
             chart_text.attach(region)
             mode_line.attach_region(region)

@@ -96,7 +96,7 @@ def _start(clause: str) -> str:
 # said as what the user can do, not as why a replay would hang
 TORCHRUN_RANK = "a rank of a torchrun job waits in its collectives for the other ranks, so it is not replayed alone"
 _TORCHRUN_RANK = (
-    "torchrun ranks are not timed against eager (profile the model in one process to time it)",
+    "torchrun ranks are not timed against eager",
     "A rank of a torchrun job is not timed against eager on its own: replayed alone, it would wait in its collectives "
     "for the other ranks. Each rank's time per call after compiling is listed under it; to time the model against eager, "
     "profile it in one process, without torchrun.",
@@ -258,14 +258,14 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     "recompile-limit": (
         shape_text.limit_clause,
         lambda r: (
-            f"{_start(shape_text.limit_clause(r))}: Dynamo runs a frame eagerly for sizes it has no "
+            f"{_start(shape_text.limit_in_full(r))}: Dynamo runs a frame eagerly for sizes it has no "
             "graph for once it reached the limit, so those calls are never timed as compiled"
             + (": the number compares the calls compiled code served." if r.get("measured", True) else ".")
         ),
     ),
     "warmup-other-shape": (
         shape_text.warmup_clause,
-        lambda r: f"{_start(shape_text.warmup_clause(r))}: warm up at the shape the real calls use.",
+        lambda r: f"{_start(shape_text.warmup_in_full(r))}: warm up at the shape the real calls use.",
     ),
     "cuda-graphs-per-size": (
         shape_text.graphs_clause,
@@ -276,7 +276,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "automatic-dynamic": (
         shape_text.automatic_clause,
-        lambda r: f"{_start(shape_text.automatic_clause(r))} (automatic dynamic shapes).",
+        lambda r: f"{_start(shape_text.automatic_in_full(r))} (automatic dynamic shapes).",
     ),
     "shape-fix": (
         shape_text.fix_clause,
@@ -292,7 +292,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         ),
     ),
     "backend-no-kernels": (
-        lambda r: f"backend {r.get('kind')}: no kernels compiled",
+        lambda r: f"backend {r.get('kind')}: no kernels",
         lambda r: (
             f"Backend {r.get('kind')} compiles nothing to kernels: Dynamo captures graphs and checks their guards, and "
             "the graphs run op by op as eager does, so the number is Dynamo's own cost, not what compiled code gains; "

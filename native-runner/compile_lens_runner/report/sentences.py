@@ -124,7 +124,6 @@ _AFTER_NUMBER = frozenset(
         "host-contended",
         "in-situ-too-few",
         "eager-fallback",
-        "decode-loop",
         "backend-no-kernels",
     }
 )
@@ -135,9 +134,9 @@ _BESIDE_NUMBER = frozenset({"eager-fallback", "in-situ-left-out", "decode-loop",
 
 
 def headline(answer: Answer, facts: list[str]) -> str:
-    """The one line: leading reasons, the verdict and its number, why, the shape fix as measured (without a number of
-    the answer's own, only a fix that carries no speedup: the headline's first speedup is the answer's), then the
-    facts ("2 graphs", "compile 3.4 s")."""
+    """The one line: leading reasons (the shape story in its one fact), the verdict and its number, why, then the facts
+    ("2 graphs", "compile 3.4 s"). The shape fixes, measured or not, and a decode loop's per-sequence times are said
+    in the sentence: a headline over ~200 characters is cut on every surface that shows it (issue 44)."""
     lead = [reason_text.clause(r) for r in answer["reasons"] if r["code"] in reason_text.LEADING]
     number = answer["number"]
     # a number that points nowhere says why (number_text): "too noisy to decide" or "host busy" after it says it twice
@@ -148,13 +147,8 @@ def headline(answer: Answer, facts: list[str]) -> str:
         reason_text.clause(r) for r in answer["reasons"] if r["code"] in _AFTER_NUMBER and r["code"] != said_by_number
     ]
     after = after if number else []
-    fixes = [
-        reason_text.clause(r)
-        for r in answer["reasons"]
-        if r["code"] == "shape-fix" and (answer["number"] or "value" not in r)
-    ]
     # a reason two measurements share (the host busy for in situ and for the replay) is said once
-    return " · ".join(dict.fromkeys(p for p in [*lead, _verdict_part(answer), *after, *fixes, *facts] if p))
+    return " · ".join(dict.fromkeys(p for p in [*lead, _verdict_part(answer), *after, *facts] if p))
 
 
 def headline_after_lead(answer: Answer) -> str:
@@ -221,23 +215,30 @@ def recompiles_text(items: list[Recompile], on: str = "") -> str:
     return formats.plural(len(items), "recompile") + on
 
 
-def counts(region: Region, rank: int | None = None) -> list[str]:
-    """A region's compiler facts for its headline: graphs, breaks, recompiles, calls that ran eagerly. In a torchrun
-    job (rank: the rank whose region it is) the region, its graphs and calls are that rank's, and its graphs said so
-    (another rank may have more: review 25, D7); another rank's recompiles are said with its ranks."""
+def _recompiled(region: Region, rank: int | None) -> tuple[int | None, int, list[str]]:
+    """A region's graphs, graph breaks and recompiles said ("recompiled at call 3 on rank 1: 2 frames"): in a
+    torchrun job (rank: the rank whose region it is) its graphs are that rank's, and said so (another rank may have
+    more: review 25, D7); another rank's recompiles are said with its ranks."""
     compiler = region.get("compiler")
-    elsewhere: list[Recompile] = []
-    where, recompiled = "", ""
-    if compiler is not None:
-        graphs: int | None = compiler.get("graphCount")
-        elsewhere, where = _other_ranks(compiler.get("recompiles") or [])
-        breaks = len(compiler.get("graphBreaks") or [])
-        own = [r for r in compiler.get("recompiles") or [] if not any(r is other for other in elsewhere)]
-        recompiled = recompiles_text(own) if own else ""
-    else:  # the calls say it when there is no compiler record
-        graphs, breaks = None, 0
+    if compiler is None:  # the calls say it when there is no compiler record
         count = sum(1 for c in region["calls"] if c.get("event") == "recompiled")
-        recompiled = formats.plural(count, "recompile") if count else ""
+        return None, 0, [formats.plural(count, "recompile")] if count else []
+    elsewhere, where = _other_ranks(compiler.get("recompiles") or [])
+    own = [r for r in compiler.get("recompiles") or [] if not any(r is other for other in elsewhere)]
+    said = [recompiles_text(own)] if own else []
+    if elsewhere:
+        said.append(recompiles_text(elsewhere, f" on {where}"))
+    return compiler.get("graphCount"), len(compiler.get("graphBreaks") or []), said
+
+
+def _graphs(graphs: int | None, rank: int | None) -> list[str]:
+    on = f" on rank {rank}" if rank is not None else ""
+    return [formats.plural(graphs, "graph") + on] if graphs is not None else []
+
+
+def counts(region: Region, rank: int | None = None) -> list[str]:
+    """A region's compiler facts for its headline: graphs, breaks, recompiles (_recompiled), calls that ran eagerly."""
+    graphs, breaks, recompiled = _recompiled(region, rank)
     # calls Dynamo ran eagerly: said here unless the shape story says them (the recompile limit's, over the script's
     # calls as written; or beside an in-situ number, the compiled side's): one quantity, one value
     shapes, situ = region.get("shapes"), region.get("inSitu")
@@ -245,16 +246,34 @@ def counts(region: Region, rank: int | None = None) -> list[str]:
     beside = situ is not None and situ.get("eagerFallback") and (situ.get("step") or situ.get("call"))
     said = bool(limit and limit["eagerCalls"]) or bool(beside)
     eager_calls = 0 if said else sum(1 for c in region["calls"] if c.get("ranCompiled") is False)
-    on = f" on rank {rank}" if rank is not None else ""
-    out = [formats.plural(graphs, "graph") + on] if graphs is not None else []
-    if breaks:
-        out.append(formats.plural(breaks, "break"))
-    if recompiled:
-        out.append(recompiled)
-    if elsewhere:
-        out.append(recompiles_text(elsewhere, f" on {where}"))
+    out = [*_graphs(graphs, rank), *([formats.plural(breaks, "break")] if breaks else []), *recompiled]
     if eager_calls:
         out.append(f"{formats.plural(eager_calls, 'call')} ran eagerly")
+    return out
+
+
+def region_facts(region: Region, rank: int | None = None) -> list[str]:
+    """What the script did with a region, counted (schema 1.32: region.facts, the CLI's region line and the report
+    panel's): "12 calls", "1 graph on rank 0", "2 graph breaks", "recompiled at call 3 on rank 1: 2 frames", "3 calls
+    ran eagerly", "3.5 s compiling in the script's own calls"."""
+    graphs, breaks, recompiled = _recompiled(region, rank)
+    out = [formats.plural(region["callCount"], "call"), *_graphs(graphs, rank)]
+    if breaks:
+        out.append(formats.plural(breaks, "graph break"))
+    out += recompiled
+    eager_calls = sum(1 for c in region["calls"] if c.get("ranCompiled") is False)
+    if eager_calls:
+        out.append(f"{formats.plural(eager_calls, 'call')} ran eagerly")
+    # the compiler's own count in the script's run (in situ, the warm-up's time beyond eager steps is another
+    # measurement, said as that); compiles that made no graph are said as the attempt they were
+    reported = [
+        seconds
+        for c in region["calls"]
+        if c.get("event") != "cached" and (seconds := c.get("compileSeconds")) is not None
+    ]
+    if reported:
+        doing = "trying to compile" if graphs == 0 else "compiling"
+        out.append(f"{formats.seconds(sum(reported))} {doing} in the script's own calls")
     return out
 
 

@@ -36,7 +36,20 @@ def _size(r: Reason, key: str) -> str:
     return f"batch {r.get(key)}" if r.get("dim") == 0 else f"size {r.get(key)}"
 
 
+# Each shape story in two lengths: the headline's clause, the one fact that explains the verdict (a headline is the
+# verdict and its number: issue 44), and the sentence's, in full.
+
+
 def limit_clause(r: Reason) -> str:
+    """ "10 lengths hit the recompile limit (8): 2 of 10 calls ran eagerly"."""
+    cap = f" ({r['limit']})" if r.get("limit") is not None else ""
+    return (
+        f"{_sizes(r)} hit the recompile limit{cap}: {formats.whole(r.get('count', 0))} of "
+        f"{formats.whole(r.get('made', 0))} calls ran eagerly"
+    )
+
+
+def limit_in_full(r: Reason) -> str:
     written = "dynamic=False with " if r.get("dynamic") is False else ""
     graphs = r.get("graphs")
     made = f"{formats.whole(graphs)} compiled" if graphs is not None else "one graph each"
@@ -48,6 +61,12 @@ def limit_clause(r: Reason) -> str:
 
 
 def warmup_clause(r: Reason) -> str:
+    """ "the warm-up at batch 1 (line 9) compiled a graph batch 4 never used"."""
+    at = f" (line {r['line']})" if r.get("line") else ""
+    return f"the warm-up at {_size(r, 'size')}{at} compiled a graph {_size(r, 'realSize')} never used"
+
+
+def warmup_in_full(r: Reason) -> str:
     at = f" (line {r['line']})" if r.get("line") else ""
     one = r.get("count") == 1
     seconds = r.get("seconds")
@@ -65,6 +84,13 @@ def warmup_clause(r: Reason) -> str:
 
 
 def automatic_clause(r: Reason) -> str:
+    """ "sizes changed at call 2: one size-generic recompile (0.45 s)"."""
+    seconds = r.get("seconds")
+    took = f" ({formats.seconds(seconds)})" if seconds is not None else ""
+    return f"sizes changed at call {r.get('call')}: one size-generic recompile{took}"
+
+
+def automatic_in_full(r: Reason) -> str:
     seconds = r.get("seconds")
     took = f" ({formats.seconds(seconds)})" if seconds is not None else ""
     return (

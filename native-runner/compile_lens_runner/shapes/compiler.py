@@ -164,7 +164,8 @@ class KernelProvenance(_KernelProvenance, total=False):
     codeLine: int | None
     usPerStep: float | None
     nameText: str  # schema 1.28 (report/compile_names.py): "fused kernel 1 of forward (lines 12, 13)"
-    lensText: str  # schema 1.28: "fuses lines 12, 13 (aten.add, aten.relu)"
+    lensText: str  # schema 1.28: "fuses lines 12, 13 (add, relu)"
+    opsText: str  # schema 1.32: its ops as PyTorch users know them, "add, relu" (report/compile_names.ops_text)
     sharedText: str  # schema 1.29: "fused kernel 1 (lines 12, 13), made by 2 compiles: forward; forward, recompile 1"
 
 

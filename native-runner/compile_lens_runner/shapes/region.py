@@ -203,6 +203,7 @@ class Region(_Region, total=False):
     recommendation: Recommendation | None
     stoppedAfterCalls: int | None
     headline: str
+    facts: list[str]  # schema 1.32: what the script did with it, counted, in words (report/sentences.region_facts)
     story: str | None
     chartNotes: list[str]  # schema 1.25: what the first-call chart leaves out, in words (report/chart_text.py)
     answer: Answer
