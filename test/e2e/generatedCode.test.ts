@@ -200,7 +200,11 @@ test(
       await focusWorkbench(page);
       const why = await compilerRow(page, 'Why forward was not reused');
       assert.match(await why.innerText(), /\bx\b.*\b8\b.*\b16\b/s, 'the sentence says what changed, before the dump');
-      await (await compilerRow(page, "raw guard (PyTorch's words)")).click();
+      // the sentence's tooltip can cover the child row below it: move the mouse off and bring the row into view
+      await page.mouse.move(5, 5);
+      const raw = await compilerRow(page, "raw guard (PyTorch's words)");
+      await raw.scrollIntoViewIfNeeded();
+      await raw.click();
       await page.locator('.tabs-container .tab.active', { hasText: 'guards.txt' }).waitFor({ timeout: 30_000 });
       const guard = page.locator('.monaco-editor .view-line', { hasText: "TENSOR_MATCH: check_tensor(L['x']" }).first();
       await guard.waitFor({ timeout: 10_000 });
