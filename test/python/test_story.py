@@ -9,6 +9,7 @@ import json
 import statistics
 from typing import Any
 
+from compile_lens_runner import formats
 from compile_lens_runner.compiler import explain
 from compile_lens_runner.report import chart_text, story
 from compile_lens_runner.script import region_entry
@@ -145,7 +146,7 @@ def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_
         "Call 0 compiled (4.6 s); call 3 recompiled for batch 8 (0.34 s; input 0 (args[0]) changed size in dimension 0 "
         "from 16 to 8). "
         "(2 recompiles in all in 1 call: one call recompiles each of its graphs whose guard failed, e.g. the parts "
-        "around a graph break.) From call 4 on, calls took 0.50 ms (median) without compiling."
+        "around a graph break.) From call 4 on, calls took 0.497 ms (median) without compiling."
     )
 
 
@@ -192,14 +193,14 @@ def test_numbers_side_by_side_agree_or_say_why() -> None:
     r1 = region("script-kernels-cpu", "r1")
     replay = next(n for n in [r1["answer"]["number"], *r1["answer"]["evidence"]] if n["kind"] == "replay-call")
     assert round(replay["compiledMs"], 3) != round(r1["measurements"][0]["timing"]["medianMs"], 3)
-    assert f"and {replay['compiledMs']:.3f} ms measured.)" in (story.region_story(r1) or "")
+    assert f"and {formats.ms(replay['compiledMs'])} measured.)" in (story.region_story(r1) or "")
     r0 = region("script-kernels-cpu", "r0")
     said = story.region_story(r0) or ""
     # the script's calls took 0.030 ms (median), the measurement 0.014 ms: one line says why
     assert said.endswith(
-        "calls took 0.030 ms (median) without compiling. (The script's calls are timed one at a time as it ran them, "
-        "with its own work between them; the measurement times back-to-back calls on one input: hence 0.030 ms here "
-        "and 0.014 ms measured.)"
+        "calls took 0.0302 ms (median) without compiling. (The script's calls are timed one at a time as it ran them, "
+        "with its own work between them; the measurement times back-to-back calls on one input: hence 0.0302 ms here "
+        "and 0.0137 ms measured.)"
     )
     # three compiler recompiles in two calls: said with the reason (the headline's count: test_headline.py)
     for i in (2, 4):
@@ -212,8 +213,8 @@ def test_numbers_side_by_side_agree_or_say_why() -> None:
 
 def test_in_situ_the_story_tells_the_script_own_calls() -> None:
     assert story.region_story(region("script-in-situ-cpu", "r0")) == (
-        "Call 0 compiled (6.5 s). From call 1 on, the script's own calls took 0.70 ms compiled (median, in situ) against "
-        "0.86 ms with compiling off."
+        "Call 0 compiled (6.5 s). From call 1 on, the script's own calls took 0.701 ms compiled (median, in situ) against "
+        "0.856 ms with compiling off."
     )
 
 
