@@ -51,3 +51,9 @@ def test_times_beside_a_ratio_divide_to_it() -> None:
     eager, compiled = 0.5421, 0.1359
     said = [float(formats.ms(t).removesuffix(" ms")) for t in (eager, compiled)]
     assert formats.speedup(said[0] / said[1]) == formats.speedup(eager / compiled)
+
+
+def test_a_compile_time_reads_as_the_compile_rows_say_it() -> None:
+    """encoder_fastpath: "0.78 s trying to compile" beside the compile row's "783 ms" (numbers.ts formatMs)."""
+    assert formats.compile_time(0.7834) == formats.ms(783.4) == "783 ms"
+    assert formats.compile_time(68.94) == "68.9 s"

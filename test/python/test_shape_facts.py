@@ -313,8 +313,9 @@ def test_a_measured_fix_compares_each_quantity_in_one_unit() -> None:
     sentence = report["regions"][0]["answer"]["sentence"]
     assert reason_text.clause(fix) not in report["regions"][0]["headline"]
     assert f"{reason_text.clause(fix)[0].upper()}{reason_text.clause(fix)[1:]}." in sentence
-    # the recompile that call paid, said beside it in the same unit, not as "0.35 s" (review 25, C J9)
-    assert "the first paid 355 ms recompiling" in sentence
+    # the call that paid the recompile, said as the fix says it: one value (review 3C R14: "paid 355 ms recompiling"
+    # beside "instead of 359 ms")
+    assert "the first took 359 ms, recompiling" in sentence and "355 ms" not in sentence
     # the Quick Fix that makes the edit says the same words (re-derived from the recorded '… instead of 0.50 s')
     titles = [r["explanation"]["quickFix"]["title"] for r in report["regions"][0]["compiler"]["recompiles"]]
     assert titles and all(t.endswith("compile 74.3 ms instead of 501 ms)") for t in titles)
