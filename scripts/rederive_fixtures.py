@@ -237,8 +237,10 @@ def _break_explanation(graph_break: dict[str, Any]) -> None:
     graph_break.setdefault("brokeAt", None)
 
 
-# a contended host's samples, as older runners said them
+# a contended host's samples, its load average and its fix, as older runners said them
 _OLD_SHORT_OF_CPUS = re.compile(r"\((\d+) of (\d+) samples found fewer CPUs free than torch's (\d+) threads?")
+_LOAD_AVERAGE = re.compile(r", load average \d+\.\d+(?: to \d+\.\d+)?")
+_OLD_QUIETER = "profile when the host is quieter: other processes kept every CPU busy"
 
 
 def _host_loads(value: Any) -> None:
@@ -249,9 +251,12 @@ def _host_loads(value: Any) -> None:
     elif isinstance(value, dict):
         load = value.get("hostLoad")
         if isinstance(load, dict) and load.get("reason"):
-            load["reason"] = _OLD_SHORT_OF_CPUS.sub(
+            reason = _OLD_SHORT_OF_CPUS.sub(
                 lambda m: "(" + host.short_of_cpus(int(m[3]), int(m[1]), int(m[2])), load["reason"]
             )
+            load["reason"] = _LOAD_AVERAGE.sub(lambda _: host.load_words(load.get("loadAverage")), reason)
+            if load.get("fix") == _OLD_QUIETER:
+                load["fix"] = host.QUIETER
         for item in value.values():
             _host_loads(item)
 

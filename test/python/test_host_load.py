@@ -9,6 +9,7 @@ import copy
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -55,7 +56,7 @@ def test_recorded_samples_decide_contention(
         assert evidence["fix"].startswith(
             f"run with OMP_NUM_THREADS={fix_threads} (or torch.set_num_threads({fix_threads})"
             if fix_threads
-            else "profile when the host is quieter: other processes kept every CPU busy"
+            else host.QUIETER
         )
     else:
         assert evidence["reason"] is None and evidence["fix"] is None
@@ -329,3 +330,16 @@ def test_the_headline_says_a_contended_number_is_so() -> None:
     assert answer.target_answer(_target([mode]))["headline"].startswith(
         "no verdict: 704.50× per call with default (669.27–739.73×), host busy, not trusted · 1 graph"
     )
+
+
+def test_a_load_average_that_did_not_move_is_one_reading_in_fresh_and_recorded_words() -> None:
+    """Review 3C R1: "load average 9.72 to 9.72" (a recorded report keeps its runner's words unless re-derived)."""
+    assert host.load_words({"start": 9.72, "end": 9.721}) == ", load average 9.72"
+    assert host.load_words({"start": 12.13, "end": 12.36}) == ", load average 12.13 to 12.36"
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    said = [p for p in fixtures.rglob("report.json") if " to " in p.read_text() and _same_ends(p.read_text())]
+    assert said == []
+
+
+def _same_ends(text: str) -> bool:
+    return any(a == b for a, b in re.findall(r"load average (\d+\.\d+) to (\d+\.\d+)", text))

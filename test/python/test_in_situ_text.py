@@ -209,3 +209,17 @@ def test_the_per_call_numbers_are_said_beside_the_per_step_ones_only_where_they_
     call["compiledMs"] = 0.60  # per call, other times: said
     (line,) = [x for x in in_situ_text.lines(region) if x.startswith("in situ (")]
     assert "0.862 ms → 0.600 ms per call" in line
+
+
+def test_what_the_answer_s_sentence_says_the_lines_do_not_say_again() -> None:
+    """Review 3C R3: serve_script said "too noisy to say … (a next run could land more than 3× away)" three times
+    (the sentence, the step's and the call's words) and its steps left out twice; resized_step its in-situ reason
+    twice ("Not measured in situ: the script's 4 calls …", then "in situ: the script's 4 calls …")."""
+    recorded = FIXTURES.parent / "recorded"
+    serve = json.loads((recorded / "serve_script-cpu" / "report.json").read_text())["regions"][0]
+    said = "\n".join(in_situ_text.lines(serve))
+    assert "too noisy to say" in serve["answer"]["sentence"] and said.count("too noisy to say") == 1
+    assert "could land" not in said and "left out" not in said and "steady steps: eager 20, compiled 16" in said
+    resized = json.loads((recorded / "resized_step-cpu" / "report.json").read_text())["regions"][0]
+    assert "before Compile Lens began switching" in resized["answer"]["sentence"]
+    assert in_situ_text.lines(resized) == []

@@ -73,9 +73,10 @@ test("the whole script's line is the runner's (schema 1.29), and a report before
 test("the runner's lines (schema 1.24) are the CLI block's, word for word, indented", async () => {
   const report = await fixture('script-shapes-cpu');
   const text = formatScriptDigest(report);
+  // a region whose only in-situ words are the reason its answer's sentence says (r2) has no lines: said once
+  assert.ok(report.regions!.filter((r) => r.inSitu!.lines!.length).length >= 2);
   for (const region of report.regions!) {
     const lines = region.inSitu!.lines!;
-    assert.ok(lines.length, region.id);
     assert.deepEqual(digestInSitu(region)!.lines, lines);
     assert.ok(text.includes(lines.map((l) => `    ${l}`).join('\n')), `${region.id}:\n${text}`);
   }

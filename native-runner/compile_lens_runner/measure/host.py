@@ -192,6 +192,18 @@ def short_of_cpus(threads: int, contended: int, samples: int) -> str:
     return f"{short} in {contended} of {samples} samples"
 
 
+def load_words(load: LoadAverage | None) -> str:
+    """ ", load average 12.13 to 12.36"; one reading where it did not move ("9.72 to 9.72" read as a range)."""
+    if not load:
+        return ""
+    start, end = f"{load['start']:.2f}", f"{load['end']:.2f}"
+    return f", load average {start}" if start == end else f", load average {start} to {end}"
+
+
+# the fix where no thread count fits the CPUs left free (one clause: "Fix: profile …: other …" stacked two colons)
+QUIETER = "profile when the host is quieter (other processes kept every CPU busy)"
+
+
 def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> HostLoad:
     """The report's `hostLoad` from a measurement's samples: the numbers, whether contention made the measurement
     unreliable (at least CONTENDED_SHARE of its samples contended), and if so why and the fix (runner-owned text)."""
@@ -214,17 +226,9 @@ def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> HostLoa
     }
     if evidence["contended"]:
         free = free_cpus(typical, cpus)
-        # one reading when it did not move ("7.87 to 7.87" read as a range)
-        load_text = (
-            ""
-            if not load
-            else f", load average {load['start']:.2f}"
-            if f"{load['start']:.2f}" == f"{load['end']:.2f}"
-            else f", load average {load['start']:.2f} to {load['end']:.2f}"
-        )
         evidence["reason"] = (
             f"the host was contended while timing: other processes had {typical} threads ready to run on its {cpus} "
-            f"CPUs ({short_of_cpus(threads, contended, len(others))}{load_text}), so "
+            f"CPUs ({short_of_cpus(threads, contended, len(others))}{load_words(load)}), so "
             + (
                 "multi-threaded ops waited on descheduled threads"
                 if threads > 1
@@ -236,6 +240,6 @@ def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> HostLoa
             f"run with OMP_NUM_THREADS={free} (or torch.set_num_threads({free}) in the script) so torch's "
             "threads fit the CPUs other processes leave free, or profile when the host is quieter"
             if 0 < free < threads
-            else "profile when the host is quieter: other processes kept every CPU busy"
+            else QUIETER
         )
     return evidence

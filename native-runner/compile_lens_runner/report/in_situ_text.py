@@ -100,11 +100,35 @@ def _number(answer: Answer | None, kind: str) -> AnswerNumber | None:
     return next((n for n in numbers if n["kind"] == kind), None)
 
 
+_TOO_NOISY = "too noisy to say"
+
+
 def _said(answer: Answer | None, x: InSituSpeedup, kind: str, unit: str) -> str:
-    """ "1.22× per step in situ (0.87–1.32×), 0.86 ms → 0.70 ms per step": the answer's words, then the times."""
+    """ "1.22× per step in situ (0.87–1.32×), 0.86 ms → 0.70 ms per step": the answer's words, then the times. A
+    number too noisy to say, where the answer's sentence already says why ("a next run could land more than 3×
+    away"), is its ratio: the line says "too noisy to say" once before it (_noisy_once)."""
     n = _number(answer, kind)
-    text = n["text"] if n and "text" in n else f"{formats.speedup(x['speedup'])} per {unit} in situ"
+    bare = f"{formats.speedup(x['speedup'])} per {unit} in situ"
+    text = n["text"] if n and "text" in n else bare
+    if _TOO_NOISY in text and _TOO_NOISY in _sentence(answer):
+        text = bare
     return f"{text}, {formats.ms(x['eagerMs'])} → {formats.ms(x['compiledMs'])} per {unit}"
+
+
+def _noisy_once(answer: Answer | None, said: str, *kinds: str) -> str:
+    """`said` (its numbers bare, _said) led by "too noisy to say" once, where one of its numbers is too noisy and the
+    answer's sentence says so (review 3C R3: the sentence, the step's and the call's words said it three times)."""
+    noisy = any(n and _TOO_NOISY in n.get("text", "") for n in (_number(answer, k) for k in kinds))
+    return f"{_TOO_NOISY}, {said}" if noisy and _TOO_NOISY in _sentence(answer) else said
+
+
+def _sentence(answer: Answer | None) -> str:
+    return (answer.get("sentence") or "") if answer else ""
+
+
+def _unsaid(answer: Answer | None, said: str | None) -> str | None:
+    """`said`, unless the answer's sentence already says it (its in-situ reason, the steps it leaves out): once."""
+    return said if said and said not in _sentence(answer) else None
 
 
 def _shown(x: InSituSpeedup) -> tuple[str, str, str]:
@@ -195,7 +219,8 @@ def lines(region: Region) -> list[str]:
         # per call beside per step only where its speedup or times differ as said (one call a step gives the same
         # numbers twice, their ranges a hair apart)
         also = f"; {_said(answer, call, 'in-situ-call', 'call')}" if call and _shown(call) != _shown(step) else ""
-        out.append(f"in situ ({basis}): {_said(answer, step, 'in-situ-step', unit)}{also}")
+        said = _noisy_once(answer, f"{_said(answer, step, 'in-situ-step', unit)}{also}", "in-situ-step", "in-situ-call")
+        out.append(f"in situ ({basis}): {said}")
         payback = _payback(region, unit, answer, number)
         if payback:
             out.append(f"  {payback}")
@@ -203,17 +228,20 @@ def lines(region: Region) -> list[str]:
         if work:
             out.append(f"  why: {work['text']}")
     elif call:  # steady calls, but every step held a compile (another region's)
+        why = _unsaid(answer, reason or "no steady step")
         out.append(
-            f"in situ ({basis}): {_said(answer, call, 'in-situ-call', 'call')}; no step speedup — "
-            f"{reason or 'no steady step'}"
+            f"in situ ({basis}): {_noisy_once(answer, _said(answer, call, 'in-situ-call', 'call'), 'in-situ-call')}"
+            "; no step speedup" + (f" — {why}" if why else "")
         )
-    elif s.get("pairs") or reason:  # the reason says which step there was none of
+    elif (s.get("pairs") or reason) and _unsaid(answer, reason or "no steady step was matched"):
+        # the reason says which step there was none of (where the answer's sentence has not said it)
         out.append(f"in situ: {reason or 'no steady step was matched'}")
     if not out:
         return []
     steady = s.get("steadySteps")
     if steady and (step or call):
-        left = left_out(s.get("dropped") or {})
+        _, parts = _left_out_parts(s.get("dropped") or {})
+        left = left_out(s.get("dropped") or {}) if _unsaid(answer, ", ".join(parts)) else None
         out.append(
             f"  steady steps: eager {formats.whole(steady['eager'])}, compiled {formats.whole(steady['compiled'])}"
             + (f"; {left}" if left else "")
