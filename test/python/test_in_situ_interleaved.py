@@ -566,3 +566,15 @@ def test_the_cuda_graphs_memory_is_what_the_allocator_holds_in_private_pools_on_
     assert region_calls.graph_pool_bytes(torch.device("cuda", 1)) == 8 << 20
     monkeypatch.setattr(torch.cuda, "memory_snapshot", lambda: [{"device": 0, "total_size": 1}])
     assert region_calls.graph_pool_bytes(torch.device("cuda", 0)) is None
+
+
+def test_the_last_call_begins_no_step_so_no_step_of_it_is_left_out() -> None:
+    """Review 3C R9 (resized_step): "4 calls" beside "4 steps left out: 3 in the compiled warm-up, 1 first at its
+    input shape": 4 calls make 3 steps, and every step said is left out or counted, never more."""
+    spec = [("compiled", 0)] * 4  # all before interleaving began
+    result = interleaved.split([interleaved.Call.from_json(c) for c in calls(spec, {"eager": 2.0, "compiled": 1.0})])
+    assert result.dropped == {"warm-up": 3}
+    spec = layout()
+    result = interleaved.split([interleaved.Call.from_json(c) for c in calls(spec, {"eager": 2.0, "compiled": 1.0})])
+    steady = sum(len(s) for s in result.steps.values())
+    assert steady + sum(result.dropped.values()) == len(spec) - 1

@@ -224,6 +224,9 @@ def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -
         if c.side is None:
             continue
         nxt = calls[i + 1] if i + 1 < len(calls) else None
+        # a step is a call and the next: the last call begins none, so it is no step left out (review 3C R9: "4
+        # calls" beside "4 steps left out"); its own time still counts per call
+        drop = dropped if nxt is not None else dict.fromkeys(dropped, 0)
         first = not seen[c.side] if pool else c.signature not in seen[c.side]
         seen[c.side].add(c.signature)
         size = c.size or c.signature
@@ -231,19 +234,19 @@ def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -
             compiled_at[size] = compiled_at.get(size, 0) + 1
         graph_setup = new_size_costs and c.side == "compiled" and compiled_at[size] <= CUDA_GRAPH_SETUP_CALLS
         if c.side == "compiled" and c.ran_compiled is not True:
-            dropped["ran eagerly"] += 1
+            drop["ran eagerly"] += 1
             continue
         if c.signature in unserved:  # eager at a size Dynamo runs eagerly as written too (past the recompile limit)
-            dropped["never served compiled"] += 1
+            drop["never served compiled"] += 1
             continue
         if not c.block:
-            dropped["warm-up"] += 1
+            drop["warm-up"] += 1
             continue
         if c.compiles:
-            dropped["compiled"] += 1
+            drop["compiled"] += 1
             continue
         if (first and (c.side == "eager" or pool)) or graph_setup:
-            dropped["first on its signature"] += 1
+            drop["first on its signature"] += 1
             continue
         if _plain(c):
             plain_calls[c.side].append(i)
