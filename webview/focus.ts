@@ -5,7 +5,7 @@ import { targetSpans, type TimelineTarget } from '../extension/shared/trace/time
 import { el } from './panels.ts';
 import type { TimelineCanvas } from './timeline.ts';
 import { focusFound, focusNotFound, paneMovedToCode } from './timelineWords.ts';
-import { sameCode, sameStepTime } from './analysis/stepMap.ts';
+import { sameCode, sameStepTime, stepNumber } from './analysis/stepMap.ts';
 
 /** Where it was found: the pane and how many places; null when nowhere. `zoomTo` takes pane time; `axisTime` says
  *  a pane time as the zoomed axis does. */
@@ -66,7 +66,12 @@ function alignOthers(
     // its axis now reads the found pane's time: where the code is on its own step is said in the note
     const step = timeline.model.steps.findIndex((s) => s.start <= there && there < s.end);
     if (code && step >= 0)
-      moved.push({ pane: q, name: code.name, intoStepUs: there - timeline.model.steps[step]!.start, step: step + 1 });
+      moved.push({
+        pane: q,
+        name: code.name,
+        intoStepUs: there - timeline.model.steps[step]!.start,
+        step: stepNumber(timeline.model.steps[step]!.label, step + 1),
+      });
   }
   return moved;
 }
