@@ -128,8 +128,10 @@ export const comparisonCaveat =
 export const rangeTitle = (pane: string, from: string, to: string, length: string): string =>
   `${pane}: ${from} – ${to} on its axis (${length})`;
 
-/** A compared pair's ranges: the same steps of each, "eager → default, step 1 of each (the same share of it):
- *  eager 37.23 ms, default 8.38 ms"; where either side has no steps, "the same range of each: 2.2 ms". */
+/** A compared pair's ranges: the same steps of each, "eager → default, step 2 of each (the same share of it):
+ *  eager 1.93 ms, default 0.91 ms"; where either side has no steps, "the same range of each: 2.2 ms". Where the
+ *  pair covers a trace's first step (with later ones after it), that its one-time work is in it, as the compare
+ *  leaves it out for that (comparisonTitle). */
 export function rangePairTitle(
   before: { label: string; steps: StepsCompared | null; us: number },
   after: { label: string; steps: StepsCompared | null; us: number },
@@ -141,7 +143,12 @@ export function rangePairTitle(
     steps === stepsText(after.steps)
       ? `${steps} of each (the same share of ${before.steps.first === before.steps.last ? 'it' : 'them'})`
       : `${before.label} ${steps}, ${after.label} ${stepsText(after.steps)}`;
-  return `${before.label} → ${after.label}, ${which}: ${before.label} ${formatMicros(before.us)}, ${after.label} ${formatMicros(after.us)}`;
+  const cold = [before.steps, after.steps].find((s) => s.coldStep !== null && s.first === s.coldStep)?.coldStep;
+  const caveat =
+    cold === undefined
+      ? ''
+      : ` — step ${cold} is the first, with one-time work in it (the profiler's start-up, the first call's own costs): later steps compare like with like`;
+  return `${before.label} → ${after.label}, ${which}: ${before.label} ${formatMicros(before.us)}, ${after.label} ${formatMicros(after.us)}${caveat}`;
 }
 
 /** A range pair's row for an op the compiled side calls under another name, nested in it on the eager side:

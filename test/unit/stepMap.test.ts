@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sameStepTime, stepsOverlapped } from '../../webview/analysis/stepMap.ts';
-import { paneStepsNote } from '../../webview/timelineWords.ts';
+import { paneStepsNote, rangePairTitle } from '../../webview/timelineWords.ts';
 
 // eager: a 39 ms step 1, then 2 ms steps; compiled: an 8 ms step 1, then 1 ms steps (the review's traces, rounded)
 const eager = [
@@ -53,4 +53,22 @@ test("steps said by their markers' numbers: a rank profiled from ProfilerStep#2 
     { start: 10, end: 20, label: 'call 2' },
   ];
   assert.match(paneStepsNote(stepsOverlapped(calls, 12, 15), calls, false), /^call 2 in view \(of calls 1–2\) · /);
+});
+
+test('a range pair over the first step says its one-time work is in it; one over a later step does not', () => {
+  const pair = (from: number, to: number): string =>
+    rangePairTitle(
+      { label: 'eager', steps: stepsOverlapped(eager, from, to), us: to - from },
+      {
+        label: 'default',
+        steps: stepsOverlapped(compiled, sameStepTime(eager, compiled, from), sameStepTime(eager, compiled, to)),
+        us: 1,
+      },
+    );
+  assert.match(
+    pair(3500, 41000),
+    /^eager → default, step 1 of each .* — step 1 is the first, with one-time work in it/,
+  );
+  assert.doesNotMatch(pair(43200, 44800), /one-time work/);
+  assert.match(pair(43200, 44800), /^eager → default, step 2 of each \(the same share of it\): /);
 });
