@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sameStepTime, stepsOverlapped } from '../../webview/analysis/stepMap.ts';
-import { paneStepsNote, rangePairTitle } from '../../webview/timelineWords.ts';
+import { paneMovedToCode, paneStepsNote, rangePairTitle } from '../../webview/timelineWords.ts';
 
 // eager: a 39 ms step 1, then 2 ms steps; compiled: an 8 ms step 1, then 1 ms steps (the review's traces, rounded)
 const eager = [
@@ -71,4 +71,14 @@ test('a range pair over the first step says its one-time work is in it; one over
   );
   assert.doesNotMatch(pair(43200, 44800), /one-time work/);
   assert.match(pair(43200, 44800), /^eager → default, step 2 of each \(the same share of it\): /);
+});
+
+test("a pane moved to the found code says that code's time as its borrowed axis reads it, and whose axis that is", () => {
+  const note = paneMovedToCode(
+    { pane: 'eager', name: 'aten::item', at: '7,869 µs', intoStep: '19,643 µs' },
+    'default',
+    1,
+  );
+  assert.match(note, /its axis reading default's time: its aten::item at 7,869 µs/);
+  assert.match(note, /19,643 µs into eager's own step 1\.$/);
 });

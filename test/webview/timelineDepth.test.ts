@@ -504,10 +504,10 @@ describe('timeline depth', () => {
     });
     await page.locator('.focus-note').waitFor();
     assert.deepEqual((await debug(page)).focus, { pane: 1, places: 3 });
-    // its axis reads default's time: the note says where that code is on eager's own step
+    // its axis reads default's time, and the note says so: the code's time on that axis, then on eager's own step
     assert.match(
       await page.locator('.focus-note').innerText(),
-      /\. eager is shown at the same code: its aten::(item|_local_scalar_dense), [\d,.]+ (µs|ms) into its step 1\.$/,
+      /\. eager is shown at the same code, its axis reading default's time: its aten::(item|_local_scalar_dense) at [\d,.]+ (µs|ms), [\d,.]+ (µs|ms) into eager's own step 1\.$/,
     );
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     // at 7.9 ms into eager's 39 ms step 1 runs a conv2d; the break's .item() runs later in that step: in view
