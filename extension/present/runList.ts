@@ -3,6 +3,7 @@
 import { baseName } from '../shared/fileName.ts';
 import { runHeadline } from './headline.ts';
 import { digestRegion, regionLine } from './regionDigest.ts';
+import { targetWords } from './reportDigest.ts';
 import type { Report } from '../shared/report.ts';
 
 export interface RunListEntry {
@@ -33,13 +34,12 @@ export const timeOf = (iso: string): string => {
 /** The time of day of timeOf ("14:02:07"): where a run is named beside its file (the Runs view's row, its tab). */
 const clockOf = (iso: string): string => timeOf(iso).slice('2026-11-23 '.length);
 
-/** A run's report tab: at the time the Runs view's row and the compare say, "Compile Lens: serve_script 14:02:07"
- *  (reportC N9: the tab said the run folder's start time, the compare the report's); the file without its extension,
- *  so that the tab does not read as the file's own editor tab. */
-export const runTabTitle = (report: Report): string => {
-  const { name } = runListEntry(report, '');
-  return ['Compile Lens:', name.replace(/\.(py|ipynb)$/, ''), clockOf(report.createdAt)].filter(Boolean).join(' ');
-};
+/** A run's report tab: what ran as the report's heading says it (reportDigest.targetWords: "compile_target in
+ *  fused.py"; a script by its name, without the extension, so the tab does not read as the file's own editor tab),
+ *  at the time the Runs view's row and the compare say, "Compile Lens: serve_script 14:02:07" (reportC N9: the tab
+ *  said the run folder's start time, the compare the report's). */
+export const runTabTitle = (report: Report): string =>
+  ['Compile Lens:', targetWords(report), clockOf(report.createdAt)].filter(Boolean).join(' ');
 
 export function runListEntry(report: Report, reportPath: string): RunListEntry {
   const lines =
