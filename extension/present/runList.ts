@@ -35,7 +35,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /** When a run was made where it is named beside its file (the Runs view's row, its tab): the time of day of timeOf
  *  ("14:02:07") for a run of today, with its day before it for one of another ("Nov 29 21:31:04": report3C R6, a
  *  recording from yesterday read as made today). */
-const clockOf = (iso: string, now: Date): string => {
+export const clockOf = (iso: string, now: Date): string => {
   const at = new Date(iso);
   const clock = timeOf(iso).slice('2026-11-23 '.length);
   if (!clock || at.toDateString() === now.toDateString()) return clock;
@@ -45,10 +45,11 @@ const clockOf = (iso: string, now: Date): string => {
 /** A run's report tab: at the time the Runs view's row and the compare say, "Compile Lens: serve_script 14:02:07"
  *  (reportC N9: the tab said the run folder's start time, the compare the report's); the file without its extension,
  *  so that the tab does not read as the file's own editor tab. */
-export const runTabTitle = (report: Report, now = new Date()): string => {
-  const { name } = runListEntry(report, '');
-  return ['Compile Lens:', name.replace(/\.(py|ipynb)$/, ''), clockOf(report.createdAt, now)].filter(Boolean).join(' ');
-};
+export const runTabTitle = (report: Report, now = new Date()): string =>
+  ['Compile Lens:', runTabName(report), clockOf(report.createdAt, now)].filter(Boolean).join(' ');
+
+/** What ran, as a tab names it: the file without its extension ("serve_script"), the function ("mlp"). */
+export const runTabName = (report: Report): string => runListEntry(report, '').name.replace(/\.(py|ipynb)$/, '');
 
 export function runListEntry(report: Report, reportPath: string, now = new Date()): RunListEntry {
   const lines =

@@ -7,7 +7,7 @@ import { collectFindings } from '../../extension/present/findings.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { runHeadline } from '../../extension/present/headline.ts';
 import { runListEntry, runTabTitle, sortRuns } from '../../extension/present/runList.ts';
-import { compareRuns } from '../../extension/present/runCompare.ts';
+import { compareRuns, compareTitle } from '../../extension/present/runCompare.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const fixture = (name: string): Report =>
@@ -90,7 +90,8 @@ test('the Runs view lists a run by its file, time and headline, newest first', (
   assert.equal(runTabTitle(rerun, nextWeek), `Compile Lens: train_small ${day} ${clock}`);
   assert.equal(at(rerun.createdAt, nextWeek), `train_small.py ${day} ${clock}`);
   assert.match(runTabTitle(rerun, new Date('2028-06-01T12:00:00Z')), / 2026 \d\d:\d\d:\d\d$/);
-  assert.ok(compareRuns(script, rerun).split('\n')[0]!.endsWith(` ${clock}`), compareRuns(script, rerun));
+  assert.ok(compareTitle(script, rerun, today).endsWith(` ${clock}`), compareTitle(script, rerun, today));
+  assert.match(compareRuns(script, rerun), new RegExp(`^after, \\d{4}-\\d\\d-\\d\\d ${clock}: `, 'm'));
   assert.match(entry.tooltip, / — r3 normalize$/m);
   // a report before schema 1.18 has no headline: the runner's verdict sentence stands in, nothing composed
   const { headline: _, ...older } = script;
