@@ -290,9 +290,10 @@ def header_text(report: Report) -> str:
     env = report["environment"]
     target = report["target"]
     # a function target's name ("fused-compile_target") is for folders: said as the user wrote it
+    function, file = target.get("function"), target.get("file")
     named = (
-        f"{target['function']} in {os.path.basename(target['file'])}"
-        if target["kind"] == "function" and target.get("function") and target.get("file")
+        f"{function} in {os.path.basename(file)}"
+        if target["kind"] == "function" and function and file
         else target["name"]
     )
     return f"{named} on {env['device']} ({env['deviceName']}): {report['status']}"
