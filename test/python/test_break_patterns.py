@@ -30,6 +30,7 @@ EXPECTED = {
     "ddp_forward": ("ddp-internals", "Logger.set_runtime_stats_and_log"),
     "deepcopy_tensor": ("deepcopy-tensor", "copy.deepcopy"),
     "explicit_break": ("explicit-break", None),
+    "item_branch": ("item-branch", "Tensor.item"),
     "item_call": ("item", "Tensor.item"),
     "logging_call": ("logging", "Logger.warning"),
     "no_fake_op": ("no-fake-kernel", "compile_lens_patterns.scale"),
@@ -173,3 +174,17 @@ def test_the_docs_page_is_the_runners_table() -> None:
         "data-dependent-scalar",
         "skipped-function",
     }
+
+
+def test_an_item_in_an_if_gets_the_branch_fix_also_where_an_older_runner_matched_it() -> None:
+    """Review 3A M11: `if x.sum().item() > 0:` was told "x / x.max() instead of x / x.max().item()" (the item
+    pattern's arithmetic fix); graphbreak-cpu recorded it so."""
+    with open(os.path.join(ROOT, "test", "fixtures", "reports", "graphbreak-cpu", "report.json")) as f:
+        (gb,) = [b for b in json.load(f)["modes"][0]["compiler"]["graphBreaks"] if b.get("gbId") == "GB0124"]
+    recorded = {**gb, "explanation": {**gb["explanation"], "pattern": "item"}}
+    said = break_patterns.explain_recorded(recorded)
+    assert said is not None and said["pattern"] == "item-branch" and "torch.where" in said["fix"]
+    assert "x.max()" not in said["fix"]
+    assert (break_patterns.explain("GB0124", "Tensor.item()\n    scale = x.max().item()") or {}).get(
+        "pattern"
+    ) == "item"

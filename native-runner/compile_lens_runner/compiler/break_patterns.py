@@ -76,6 +76,17 @@ PATTERNS: tuple[Pattern, ...] = (
         "torch._dynamo.config.ignore_logging_functions to drop it from compiled code.",
     ),
     Pattern(
+        # before "item": a branch on the number wants the branch's fix, not x / x.max() (review 3A M11)
+        "item-branch",
+        ("GB0124",),
+        re.compile(r"^\s*(?:if|elif|while)\b[^\n]*\.item\(\)", re.M),
+        "Tensor.item() in an if's condition",
+        "Tensor.item() turns a tensor into a Python number for the branch to test, which exists only when the call "
+        "runs, so {_eager}",
+        "Make it branchless: keep the condition a tensor (x.sum() > 0, without .item()) and pick with "
+        "torch.where(cond, a, b), or express it with torch.cond(cond, true_fn, false_fn, (x,)).",
+    ),
+    Pattern(
         "item",
         ("GB0124",),
         None,
@@ -322,9 +333,15 @@ def explain_recorded(graph_break: GraphBreak) -> BreakExplanation | None:
     call it matched then; a break recorded before breaks were matched (no `explanation`), matched now on what the
     report kept of PyTorch's message (its reason and hint, the user's code lines) — less than the log's whole message,
     so a break the runner matched stays matched as it was."""
-    if "explanation" in graph_break:
-        known = graph_break["explanation"]
-        return _said(_BY_ID[known["pattern"]], known.get("broke")) if known and known["pattern"] in _BY_ID else known
     frames = [graph_break.get("location"), *(graph_break.get("userStack") or [])]
     code = "\n".join(str(f.get("code") or "") for f in frames if f)
-    return explain(graph_break.get("gbId"), "\n".join([graph_break["reason"], graph_break.get("hint") or "", code]))
+    kept = "\n".join([graph_break["reason"], graph_break.get("hint") or "", code])
+    if "explanation" in graph_break:
+        known = graph_break["explanation"]
+        if not known or known["pattern"] not in _BY_ID:
+            return known
+        pattern = _BY_ID[known["pattern"]]
+        # one matched on its id alone may have a finer pattern of that id now (item-branch on an `if`, before item)
+        finer = find(graph_break.get("gbId"), kept) if pattern.text is None else None
+        return _said(finer if finer is not None and finer.text is not None else pattern, known.get("broke"))
+    return explain(graph_break.get("gbId"), kept)
