@@ -7,7 +7,8 @@ import copy
 import json
 from pathlib import Path
 
-from compile_lens_runner.report import answer, mode_line
+from compile_lens_runner.report import answer, mode_line, sentences
+from conftest import REPO
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
 
@@ -113,3 +114,18 @@ def test_the_cli_header_says_which_run_on_which_device_and_how_it_ended_each_tim
     # a function target, as its user wrote it, not the folder name "fused-compile_target"
     fused = json.loads((FIXTURES / "fused-cpu" / "report.json").read_text())
     assert fused["headerText"].startswith("compile_target in fused.py on cpu (")
+
+
+def test_a_compile_whose_fx_graph_cache_lookups_all_missed_says_the_cache_was_cold() -> None:
+    """Review 3C R10: explore's 52.5 s, fused's 63.4 s and gated_service's 68.9 s compiles of one small model, with
+    nothing on screen saying Inductor built its code afresh (every FX graph cache lookup missed)."""
+    cold = {"cache": {"fxGraph": {"hit": 0, "miss": 2, "bypass": 0}}}
+    assert mode_line.cold_cache(cold) == " (a cold compile cache: later runs load it)"  # type: ignore[arg-type]
+    assert mode_line.cold_cache({"cache": {"fxGraph": {"hit": 1, "miss": 1, "bypass": 0}}}) == ""  # type: ignore[arg-type]
+    assert mode_line.cold_cache({"cache": {"fxGraph": {"hit": 0, "miss": 0, "bypass": 0}}}) == ""  # type: ignore[arg-type]
+    region = json.loads((REPO / "test" / "fixtures" / "recorded" / "explore-cpu" / "report.json").read_text())[
+        "regions"
+    ][0]
+    assert sentences.region_facts(region)[-1] == (
+        "52.5 s compiling in the script's own calls (a cold compile cache: later runs load it)"
+    )

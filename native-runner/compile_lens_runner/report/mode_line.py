@@ -28,6 +28,17 @@ def _ms(timing: Timing | None) -> float | None:
     return None if timing is None else timing.get("estimateMs", timing["medianMs"])
 
 
+COLD_CACHE = "a cold compile cache: later runs load it"
+
+
+def cold_cache(compiler: CompilerInsight | None) -> str:
+    """ " (a cold compile cache: later runs load it)" where every FX graph cache lookup missed, so Inductor generated
+    and built its code afresh (review 3C R10: a 52–69 s compile of one small Linear, unexplained on screen); ""
+    otherwise, and where nothing was looked up (backend eager)."""
+    fx = ((compiler.get("cache") if compiler else None) or {}).get("fxGraph") or {}
+    return f" ({COLD_CACHE})" if fx.get("miss") and not fx.get("hit") else ""
+
+
 def compile_text(compile_s: float, compiler: CompilerInsight | None) -> str:
     """ "compile 10.2 s + 2.8 s recompiling": the first call's compile, then the recompiles' (each frame compiled again
     after its first compile), so one compile time is said, whole, wherever the runner says it."""
@@ -68,7 +79,7 @@ def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays:
     )
     compile_s = m.get("compileSeconds")
     if compile_s is not None:
-        parts.append(compile_text(compile_s, compiler))
+        parts.append(compile_text(compile_s, compiler) + cold_cache(compiler))
     if pays is not None:
         parts.append(f"break-even after {formats.break_even(pays['steps'], pays.get('unit', 'call'))}")
     return f"{m['mode']}: {', '.join(parts)}"

@@ -269,7 +269,8 @@ def region_facts(region: Region, rank: int | None = None) -> list[str]:
     reported = in_situ_text.compile_seconds_reported(region)
     if reported is not None:
         doing = "trying to compile" if graphs == 0 else "compiling"
-        out.append(f"{formats.compile_time(reported)} {doing} in the script's own calls")
+        cold = mode_line.cold_cache(region.get("compiler")) if graphs else ""
+        out.append(f"{formats.compile_time(reported)} {doing} in the script's own calls{cold}")
     return out
 
 
