@@ -6,7 +6,7 @@
 import { attemptName, compileName, functionName } from './compileNames.ts';
 import { explanationsOf } from './glossary.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
-import { formatSeconds, plural } from './numbers.ts';
+import { formatCompileTime, plural } from './numbers.ts';
 import { formatUsPerStep, kernelLensTitle } from './kernelLinks.ts';
 import { generatedKernelWords, kernelOps } from './kernelNames.ts';
 import type {
@@ -186,22 +186,22 @@ function framesNode(c: CompilerInsight, callOf: Map<string, RegionCall>): Compil
         : {
             tooltip: `Dynamo compiled a function that is not in your files (${first.function ?? 'unnamed'}): library or PyTorch code your call reached.`,
           }),
-      description: `${plural(compiles.length, 'compile')}, ${formatSeconds(compiles.reduce((sum, f) => sum + f.seconds, 0))}`,
+      description: `${plural(compiles.length, 'compile')}, ${formatCompileTime(compiles.reduce((sum, f) => sum + f.seconds, 0))}`,
       ...(first.location ? { location: first.location } : {}),
       children: compiles.map((compile) => {
         const recompile = c.recompiles.find((r) => r.compileId === compile.compileId);
         const graph = c.cudaGraphs?.find((g) => g.compileId === compile.compileId);
         const words = recompile ? recompileWords(recompile) : null;
         // a call that compiled several frames (a graph break splits it) says their sum: this frame's share of it, so
-        // that "0.18 s" here and the panel's "Call 0 compiled (0.24 s)" read as the two quantities they are (D30)
+        // that "178 ms" here and the panel's "Call 0 compiled (239 ms)" read as the two quantities they are (D30)
         const call = callOf.get(compile.compileId ?? '');
         const shared = call && (call.compileIds?.length ?? 0) > 1 && call.compileSeconds;
         return {
           label: attemptName(compile.compileId),
           description: [
             shared
-              ? `${formatSeconds(compile.seconds)} of call ${call.index}'s ${formatSeconds(shared)}`
-              : formatSeconds(compile.seconds),
+              ? `${formatCompileTime(compile.seconds)} of call ${call.index}'s ${formatCompileTime(shared)}`
+              : formatCompileTime(compile.seconds),
             words ? `recompiled: ${words.said}` : null,
             graph ? `CUDA graph ${graph.status}` : null,
           ]
@@ -268,8 +268,8 @@ function modeNode(mode: ModeResult, callOf: Map<string, RegionCall>): CompilerTr
   if (phases.length) {
     children.push({
       label: 'Compile time',
-      ...(mode.compileSeconds !== null ? { description: `${formatSeconds(mode.compileSeconds)} first call` } : {}),
-      children: phases.sort((a, b) => b[1] - a[1]).map(([phase, s]) => leaf(phase, formatSeconds(s))),
+      ...(mode.compileSeconds !== null ? { description: `${formatCompileTime(mode.compileSeconds)} first call` } : {}),
+      children: phases.sort((a, b) => b[1] - a[1]).map(([phase, s]) => leaf(phase, formatCompileTime(s))),
     });
   }
   const summary = `${plural(c.graphCount, 'graph')}, ${plural(c.graphBreaks.length, 'break')}, ${plural(c.recompiles.length, 'recompile')}`;

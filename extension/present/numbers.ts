@@ -14,6 +14,10 @@ export function formatSeconds(seconds: number): string {
   return `${seconds >= 1 ? seconds.toFixed(1) : seconds.toFixed(2)} s`;
 }
 
+/** "783 ms", "68.9 s": a compile's seconds as the compile phases' rows say them (formatMs), and as the runner's
+ *  formats.compile_time says them in its sentences: "0.78 s" beside a row's "783 ms" read as another value */
+export const formatCompileTime = (seconds: number): string => formatMs(seconds * 1000);
+
 /** "61.7 s", "412 ms", "14.2 ms", "5.42 ms", "0.542 ms", "0.0523 ms", "0 ms": time per call or step, to three
  *  significant digits, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×) */
 export function formatMs(ms: number): string {

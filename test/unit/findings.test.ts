@@ -184,7 +184,7 @@ test("hover adds to Problems' sentence, never says it again: the fix, then cost 
   // VS Code shows the diagnostic's message above the hover (reportA N4: the sentence was said twice)
   assert.match(
     findingHover(print!),
-    /^\*\*Compile Lens — Graph break\*\* \(modes default, reduce\\-overhead\)\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*\*\*Cost:\*\* graphs 3 · outside the graphs 0\.24 ms per call\n[\s\S]*> \*\*PyTorch's words:\*\* Unsupported builtin print/,
+    /^\*\*Compile Lens — Graph break\*\* \(modes default, reduce\\-overhead\)\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*\*\*Cost:\*\* graphs 3 · outside the graphs 0\.242 ms per call\n[\s\S]*> \*\*PyTorch's words:\*\* Unsupported builtin print/,
   );
   for (const finding of [print!, item!, recompile!])
     assert.ok(!findingHover(finding).includes(escapeMarkdown(findingText(finding))), findingHover(finding));

@@ -258,10 +258,10 @@ test("the Compiler view opens each compile's generated code, guards and FX graph
 });
 
 test("a frame's compile that a call shared with another frame says the call's sum beside its own (reportB D30)", async () => {
-  // print_step.py: call 0 compiled step and, after the print's graph break, its resume frame: 0.18 s + 0.06 s
+  // print_step.py: call 0 compiled step and, after the print's graph break, its resume frame: 178 ms + 61 ms
   const { report } = await loadReport(path.resolve(__dirname, '../fixtures/recorded/print_step-cpu/report.json'));
   const story = report.regions![0]!.story!;
-  const callSeconds = /^Call 0 compiled \(([\d.]+ s)\)/.exec(story)?.[1];
+  const callSeconds = /^Call 0 compiled \(([\d.]+ m?s)\)/.exec(story)?.[1];
   assert.ok(callSeconds, story);
   const compiles = find(buildCompilerTree(report), /^first compile$/);
   assert.equal(compiles.length, 2);

@@ -111,7 +111,7 @@ test('CLI: interval, what was compared, correctness reference and TF32 settings;
   // schema < 1.25: the mode's fields listed (report/mode_line.py writes its line: test_mode_line.py)
   assert.match(
     text,
-    /reduce-overhead: speedup 2\.94× \(2\.76–3\.79×\) · compiled 0\.70 ms\/call · eager 2\.06 ms\/call · kernels\/step 60 → 60/,
+    /reduce-overhead: speedup 2\.94× \(2\.76–3\.79×\) · compiled 0\.702 ms\/call · eager 2\.06 ms\/call · kernels\/step 60 → 60/,
   );
   // schema < 1.24: no sentence made here, the fields listed (report/notes.py words them: test_notes.py)
   assert.match(text, /\n {2}eager launch-bound: GPU idle 62% between kernels\n/);

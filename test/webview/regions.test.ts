@@ -401,8 +401,8 @@ describe('in situ in the report panel', () => {
     );
     // each median and the compile step say what the runner wrote for them (schema 1.25, report/chart_text.py)
     assert.deepEqual(await overlay.locator('line.steady-median > title').allTextContents(), [
-      'as written (compiled): 0.68 ms per step, median of the steady state',
-      'compiling off (eager): 0.64 ms per step, median of the steady state',
+      'as written (compiled): 0.678 ms per step, median of the steady state',
+      'compiling off (eager): 0.639 ms per step, median of the steady state',
     ]);
     // the compile step: the compiled side's step 0 marked, far above the rest (log scale)
     assert.equal(await overlay.locator('circle.situ-mark.compiled').count(), 1);
