@@ -267,9 +267,10 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_i
     assert region["headline"].startswith(
         f"the warm-up at batch 1 (line {warm['warmupLine']}) compiled a graph batch 5 never used · "
     )
+    # the call's whole time where it holds its recompile, as the measured fix says that call (review 3C R14)
     assert region["answer"]["sentence"].startswith(
         f"The warm-up at batch 1 (line {warm['warmupLine']}) compiled a graph the real call at batch 5 never used; "
-        "that call paid "
+        "that call took "
     )
     (fix,) = region["shapes"]["fixes"]
     assert fix["measured"] and fix["fix"] == "a warm-up at batch 5" and fix["graphs"] == 1
