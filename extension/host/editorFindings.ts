@@ -10,7 +10,7 @@ import { digestRegion, regionLine, type RegionDigest } from '../present/regionDi
 import { runHeadline } from '../present/headline.ts';
 import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
 import { findTargetFunctions } from '../editor/targets.ts';
-import { answerLensTitles } from '../present/lensLine.ts';
+import { answerLensTitles, LENS_CHARACTERS, shortLine } from '../present/lensLine.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { cellLocation, notebookCellTexts, placeOfDocument } from './notebooks.ts';
 
@@ -213,17 +213,6 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         }
       }
     }
-    const firstSite = this.firstCompileLine(document, place);
-    if (firstSite !== null) {
-      const range = new vscode.Range(firstSite, 0, firstSite, 0);
-      lenses.push(
-        new vscode.CodeLens(range, {
-          title: '▶ Compile & Profile Script',
-          command: PROFILE_SCRIPT_COMMAND,
-          arguments: [vscode.Uri.file(place.file)],
-        }),
-      );
-    }
     for (const results of this.regionsByScript.values()) {
       for (const { region, place: at, reportPath, script, beforeEdit } of results) {
         const line = (region.line ?? 0) - 1;
@@ -249,16 +238,31 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
             arguments: [reportPath],
           }),
         );
-        // the shape fixes the profile's budget left out: one click measures them (the runner's title says the cost)
+        // the shape fixes the profile's budget left out: one click measures them (the runner's title, with the cost, in
+        // the tooltip where the lens's width cuts it)
         if (region.measureShapeFix)
           lenses.push(
             new vscode.CodeLens(range, {
-              title: region.measureShapeFix,
+              title: shortLine(region.measureShapeFix, LENS_CHARACTERS),
+              tooltip: region.measureShapeFix,
               command: MEASURE_SHAPE_FIX_COMMAND,
               arguments: [script],
             }),
           );
       }
+    }
+    // after the answers on its line: an editor too narrow for the line cuts the action, which the command palette
+    // (and a notebook's toolbar) also offer, not the answer (report3C L6: "▶ Compile & Profile Script | no verdict: 0.45")
+    const firstSite = this.firstCompileLine(document, place);
+    if (firstSite !== null) {
+      const range = new vscode.Range(firstSite, 0, firstSite, 0);
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: '▶ Compile & Profile Script',
+          command: PROFILE_SCRIPT_COMMAND,
+          arguments: [vscode.Uri.file(place.file)],
+        }),
+      );
     }
     return lenses;
   }

@@ -47,7 +47,7 @@ export function shortLine(text: string, max = 60): string {
 
 /** What a CodeLens shows of its line before a half-width editor cuts it, after "▶ Compile & Profile Script | " (reportC
  *  L6: 60 was cut at "…host bus"); "no verdict: 111.79×, host busy, not trusted" fits. */
-const LENS_CHARACTERS = 44;
+export const LENS_CHARACTERS = 44;
 
 /**
  * A CodeLens title: the headline's verdict and its number, the leading story (a shape fix, a failure) and the asides
