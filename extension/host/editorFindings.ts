@@ -10,7 +10,7 @@ import { digestRegion, regionLine, type RegionDigest } from '../present/regionDi
 import { runHeadline } from '../present/headline.ts';
 import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
 import { findTargetFunctions } from '../editor/targets.ts';
-import { answerLensTitles, LENS_CHARACTERS, shortLine } from '../present/lensLine.ts';
+import { BEFORE_EDIT_LENS, LENS_CHARACTERS, lensTitle, shortLine } from '../present/lensLine.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { cellLocation, notebookCellTexts, placeOfDocument } from './notebooks.ts';
 
@@ -192,11 +192,10 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         const last = this.reportsByTarget.get(`${document.uri.fsPath}\0${target.name}`);
         if (last) {
           const full = runHeadline(last.report);
-          const titles = answerLensTitles(full, last.report.answer?.number?.text, !!last.beforeEdit);
           if (last.beforeEdit)
             lenses.push(
               new vscode.CodeLens(range, {
-                title: titles[0]!,
+                title: BEFORE_EDIT_LENS,
                 tooltip: BEFORE_EDIT,
                 command: PROFILE_TARGET_COMMAND,
                 arguments: [document.uri.fsPath, target.name],
@@ -204,7 +203,7 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
             );
           lenses.push(
             new vscode.CodeLens(range, {
-              title: titles[titles.length - 1]!,
+              title: lensTitle(full, last.report.answer?.number?.text),
               tooltip: full,
               command: OPEN_REPORT_COMMAND,
               arguments: [last.reportPath],
@@ -220,11 +219,10 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         const range = new vscode.Range(line, 0, line, 0);
         // on its own torch.compile line the answer needs no region name: short, the answer first; the whole line, named, in the tooltip
         // a run older than the user's edit says so first: its answer is the run's before the edit
-        const titles = answerLensTitles(region.headline, region.number, !!beforeEdit);
         if (beforeEdit)
           lenses.push(
             new vscode.CodeLens(range, {
-              title: titles[0]!,
+              title: BEFORE_EDIT_LENS,
               tooltip: BEFORE_EDIT,
               command: PROFILE_SCRIPT_COMMAND,
               arguments: [vscode.Uri.file(script)],
@@ -232,7 +230,7 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
           );
         lenses.push(
           new vscode.CodeLens(range, {
-            title: titles[titles.length - 1]!,
+            title: lensTitle(region.headline, region.number),
             tooltip: regionLine(region),
             command: OPEN_REPORT_COMMAND,
             arguments: [reportPath],
