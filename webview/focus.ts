@@ -5,7 +5,7 @@ import { targetSpans, type TimelineTarget } from '../extension/shared/trace/time
 import { el } from './panels.ts';
 import type { TimelineCanvas } from './timeline.ts';
 import { focusFound, focusNotFound, paneMovedToCode } from './timelineWords.ts';
-import { sameCode, sameStepTime } from './analysis/stepMap.ts';
+import { sameCode, sameStepTime, stepNumber } from './analysis/stepMap.ts';
 
 /** Where it was found: the pane and how many places; null when nowhere. `zoomTo` takes pane time; `axisTime` says
  *  a pane time as the zoomed axis does. */
@@ -32,7 +32,13 @@ export function showTarget(
     zoomTo(start - pad, start + first.durUs + pad);
     note.textContent = [
       focusFound(target.label, panes[p]!.label, axisTime(start), spans.length),
-      ...moved.map((m) => paneMovedToCode(panes[m.pane]!.label, m.name, axisTime(m.intoStepUs), m.step)),
+      ...moved.map((m) =>
+        paneMovedToCode(
+          { pane: panes[m.pane]!.label, name: m.name, at: axisTime(m.atUs), intoStep: axisTime(m.intoStepUs) },
+          panes[p]!.label,
+          m.step,
+        ),
+      ),
     ].join(' ');
     timeline.canvas.scrollIntoView({ block: 'center' });
     return { pane: p, places: spans.length };
@@ -50,9 +56,9 @@ function alignOthers(
   panes: readonly { timeline: TimelineCanvas }[],
   found: number,
   span: { startUs: number; durUs: number },
-): { pane: number; name: string; intoStepUs: number; step: number }[] {
+): { pane: number; name: string; atUs: number; intoStepUs: number; step: number }[] {
   const here = panes[found]!.timeline;
-  const moved: { pane: number; name: string; intoStepUs: number; step: number }[] = [];
+  const moved: { pane: number; name: string; atUs: number; intoStepUs: number; step: number }[] = [];
   for (const [q, { timeline }] of panes.entries()) {
     if (q === found) continue;
     const code = sameCode(here.model, span, timeline.model);
@@ -63,10 +69,26 @@ function alignOthers(
         : [null, null];
     if (at === null || there === null) continue;
     timeline.offset = there - (at - here.offset);
-    // its axis now reads the found pane's time: where the code is on its own step is said in the note
+    // its axis now reads the found pane's time: the note says its code at that time (and where it is on its own
+    // step), and it is outlined as the found places are, so the eye finds a 3 px op
     const step = timeline.model.steps.findIndex((s) => s.start <= there && there < s.end);
+    if (code) timeline.focused = [{ startUs: there, durUs: opDuration(timeline, code.name, there) }];
     if (code && step >= 0)
-      moved.push({ pane: q, name: code.name, intoStepUs: there - timeline.model.steps[step]!.start, step: step + 1 });
+      moved.push({
+        pane: q,
+        name: code.name,
+        atUs: at - here.offset,
+        intoStepUs: there - timeline.model.steps[step]!.start,
+        step: stepNumber(timeline.model.steps[step]!.label, step + 1),
+      });
   }
   return moved;
+}
+
+/** How long the op `name` that starts at `startUs` ran (0 where none does: the outline is then its least width). */
+function opDuration(timeline: TimelineCanvas, name: string, startUs: number): number {
+  const { model } = timeline;
+  const id = model.names.indexOf(name);
+  for (let i = 0; i < model.count; i++) if (model.name[i] === id && model.start[i] === startUs) return model.dur[i]!;
+  return 0;
 }

@@ -78,9 +78,11 @@ export function drawMarks(
   return bands;
 }
 
-/** The marks' labels in their lane, above the bars: each where the one before has ended; one that would run past the
- *  right edge ends there instead, whole, where the lane left of its mark is free ("graph break in forward after
- *  line 24", not "graph break in forward after …"), else cut at the edge. */
+/** The marks' labels in their lane, above the bars, none over another: first a finding's marks (those that begin in
+ *  a `focused` span: the break the user asked to see keeps its label), then the marks that begin in view, then those
+ *  that begin left of it (their label at the edge names a band mostly off-screen). Each label whole where it fits:
+ *  one that would run past the right edge ends there instead where the lane left of its mark is free ("graph break
+ *  in forward after line 24", not "graph break in forward after …"); else cut before the next label or the edge. */
 export function markTexts(
   marks: readonly TimelineMark[],
   laneTop: number,
@@ -90,20 +92,30 @@ export function markTexts(
   m: Measure,
   ink: Paint,
   under: Paint[],
+  focused: readonly { startUs: number; durUs: number }[] = [],
 ): TextBox[] {
   const texts: TextBox[] = [];
-  let free = -Infinity;
-  for (const { mark, x0 } of inView(marks, left, width, xOf)) {
+  const taken: [number, number][] = [];
+  const clear = (a: number, b: number): boolean => taken.every(([p, q]) => b <= p || a >= q);
+  const rank = (mark: TimelineMark): number =>
+    focused.some((f) => f.startUs <= mark.startUs && mark.startUs <= f.startUs + f.durUs)
+      ? 0
+      : xOf(mark.startUs) >= left
+        ? 1
+        : 2;
+  const order = inView(marks, left, width, xOf).sort((a, b) => rank(a.mark) - rank(b.mark) || a.x0 - b.x0);
+  for (const { mark, x0 } of order) {
     const whole = m.width(mark.label);
     const shifted = Math.min(x0 + 1, width - 3 - whole);
-    const fits = shifted >= Math.max(free, left);
+    const fits = shifted >= left && clear(shifted, shifted + whole + 8);
     const at = fits ? shifted : x0 + 1;
-    const text = fits ? mark.label : x0 >= free ? fitEnd(mark.label, width - 3 - (x0 + 1), m) : null;
+    const next = Math.min(width - 3, ...taken.map(([p]) => p - 8).filter((p) => p > at));
+    const text = fits ? mark.label : clear(at, at + 1) ? fitEnd(mark.label, next - at, m) : null;
     if (!text) continue;
     // its middle 8 px into the lane: its box (11 px font) clear of the axis above and the bars below
     const box = placeText(m, 'mark', text, at, laneTop + 8, ink, under);
     texts.push(box);
-    free = box.x + box.w + 8;
+    taken.push([box.x, box.x + box.w + 8]);
   }
   return texts;
 }

@@ -12,7 +12,7 @@ import {
 } from './analysis/rangeSummary.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 import { formatRangeEnds, formatUsLike } from '../extension/present/numbers.ts';
-import type { StepsCompared } from './analysis/compare.ts';
+import type { StepsCompared } from './analysis/stepMap.ts';
 import { calledAsName, notCalledText, rangePairTitle, rangeTitle, traceNamed } from './timelineWords.ts';
 import { el, formatChange } from './panels.ts';
 

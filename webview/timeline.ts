@@ -318,7 +318,7 @@ export class TimelineCanvas extends TimelineNames {
     const texts = [...axis.texts, ...this.sliceTexts(labels, xOf, width, m, theme, bands)];
     if (this.foundMarks?.length) {
       const ink = onPage([theme.foreground]);
-      texts.push(...markTexts(this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, xOf, m, ink, [page]));
+      texts.push(...markTexts(this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, xOf, m, ink, [page], this.focused));
     }
     const lines = cutLines(axis.lines, texts);
     drawLines(ctx, lines, theme);

@@ -3,7 +3,7 @@
 // runner's (native-runner/compile_lens_runner/report/), shown as carried; these are only the timeline's state, from
 // its panes, times and counts.
 import { formatWhole, plural } from '../extension/present/numbers.ts';
-import type { StepsCompared } from './analysis/compare.ts';
+import { stepNumber, type StepsCompared } from './analysis/stepMap.ts';
 import { formatMicros } from '../extension/shared/trace/summary.ts';
 
 /** While the traces are read: "Reading the trace…", "Reading 2 more traces…". */
@@ -33,10 +33,11 @@ export const paneTitle = (
 };
 
 /**
- * The line under a pane's title: which of its steps are in view (the title counts them all), and that they ran
- * under the profiler, so they are not the timed numbers: "steps 1–2 of 3 in view · run under the profiler (its
- * overhead included): the answer's times are timed without it"; and where its compiled calls are named by their
- * place (`callsByPlace`: no report and no Python stacks name their code), that the trace cannot name the code.
+ * The line under a pane's title: which of its steps are in view, by the numbers its markers say (the title counts
+ * them all), and that they ran under the profiler, so they are not the timed numbers: "steps 2–3 in view (of steps
+ * 2–4) · run under the profiler (its overhead included): the answer's times are timed without it"; and where its
+ * compiled calls are named by their place (`callsByPlace`: no report and no Python stacks name their code), that the
+ * trace cannot name the code.
  */
 export function paneStepsNote(
   inView: StepsCompared | null,
@@ -45,10 +46,16 @@ export function paneStepsNote(
   callsByPlace = false,
 ): string {
   const unit = stepUnit(steps);
+  const all = steps.length
+    ? stepsText(
+        { first: stepNumber(steps[0]!.label, 1), last: stepNumber(steps[steps.length - 1]!.label, steps.length) },
+        unit,
+      )
+    : '';
   const shown = !steps.length
     ? ''
     : inView
-      ? `${inView.first === inView.last ? `${unit} ${inView.first}` : `${unit}s ${inView.first}–${inView.last}`} of ${steps.length} in view · `
+      ? `${stepsText(inView, unit)} in view${stepsText(inView, unit) === all ? ` (all ${steps.length})` : ` (of ${all})`} · `
       : `none of its ${plural(steps.length, unit)} in view · `;
   const timed = timedElsewhere ? ": the answer's times are timed without it" : '';
   const unnamed = callsByPlace ? ` · ${CALLS_BY_PLACE}` : '';
@@ -88,7 +95,9 @@ export const phasesUnlabelled = (phases: string[]): string => `Too narrow to lab
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;
 
-const stepsText = (s: StepsCompared): string => (s.first === s.last ? `step ${s.first}` : `steps ${s.first}–${s.last}`);
+/** Steps by their numbers: "step 2", "steps 2–4" ("calls 1–3" where they were found as repeated calls). */
+const stepsText = (s: { first: number; last: number }, unit = 'step'): string =>
+  s.first === s.last ? `${unit} ${s.first}` : `${unit}s ${s.first}–${s.last}`;
 
 /** The compare table's heading: "eager → default, per step (steps 2–3 of each; step 1 left out: …)". */
 export function comparisonTitle(
@@ -101,10 +110,12 @@ export function comparisonTitle(
     stepsText(steps.before) === stepsText(steps.after)
       ? `${stepsText(steps.before)} of each`
       : `${before} ${stepsText(steps.before)}, ${after} ${stepsText(steps.after)}`;
-  const leftOut =
-    steps.before.first > 1 || steps.after.first > 1
-      ? "; step 1 left out: the profiler's start-up and the first call's own costs are in it"
-      : '';
+  const cold = [steps.before, steps.after].flatMap((s) =>
+    s.coldStep !== null && s.first > s.coldStep ? [s.coldStep] : [],
+  );
+  const leftOut = cold.length
+    ? `; ${cold.length === 2 && cold[0] !== cold[1] ? `${before} step ${cold[0]}, ${after} step ${cold[1]}` : `step ${cold[0]}`} left out: the profiler's start-up and the first call's own costs are in it`
+    : '';
   return `${before} → ${after}, mean per step (${which}${leftOut})`;
 }
 
@@ -117,8 +128,10 @@ export const comparisonCaveat =
 export const rangeTitle = (pane: string, from: string, to: string, length: string): string =>
   `${pane}: ${from} – ${to} on its axis (${length})`;
 
-/** A compared pair's ranges: the same steps of each, "eager → default, step 1 of each (the same share of it):
- *  eager 37.23 ms, default 8.38 ms"; where either side has no steps, "the same range of each: 2.2 ms". */
+/** A compared pair's ranges: the same steps of each, "eager → default, step 2 of each (the same share of it):
+ *  eager 1.93 ms, default 0.91 ms"; where either side has no steps, "the same range of each: 2.2 ms". Where the
+ *  pair covers a trace's first step (with later ones after it), that its one-time work is in it, as the compare
+ *  leaves it out for that (comparisonTitle). */
 export function rangePairTitle(
   before: { label: string; steps: StepsCompared | null; us: number },
   after: { label: string; steps: StepsCompared | null; us: number },
@@ -130,7 +143,12 @@ export function rangePairTitle(
     steps === stepsText(after.steps)
       ? `${steps} of each (the same share of ${before.steps.first === before.steps.last ? 'it' : 'them'})`
       : `${before.label} ${steps}, ${after.label} ${stepsText(after.steps)}`;
-  return `${before.label} → ${after.label}, ${which}: ${before.label} ${formatMicros(before.us)}, ${after.label} ${formatMicros(after.us)}`;
+  const cold = [before.steps, after.steps].find((s) => s.coldStep !== null && s.first === s.coldStep)?.coldStep;
+  const caveat =
+    cold === undefined
+      ? ''
+      : ` — step ${cold} is the first, with one-time work in it (the profiler's start-up, the first call's own costs): later steps compare like with like`;
+  return `${before.label} → ${after.label}, ${which}: ${before.label} ${formatMicros(before.us)}, ${after.label} ${formatMicros(after.us)}${caveat}`;
 }
 
 /** A range pair's row for an op the compiled side calls under another name, nested in it on the eager side:
@@ -150,10 +168,15 @@ export const notCalledText = (inner: string, after: string): string => `not call
 export const focusFound = (label: string, pane: string, at: string, places: number): string =>
   `${label} — in ${pane} at ${at}${places > 1 ? ` (the first of ${places} places, all outlined)` : ''}.`;
 
-/** Another pane moved to show the same code as the found one (its axis then reads the found pane's time):
- *  "eager is shown at the same code: its aten::item, 36,120 µs into its step 1." */
-export const paneMovedToCode = (pane: string, name: string, intoStep: string, step: number): string =>
-  `${pane} is shown at the same code: its ${name}, ${intoStep} into its step ${step}.`;
+/** Another pane moved to show the same code as the found one, its axis then reading the found pane's time: the
+ *  code at that time, as the axis says it, and where it runs on its own step: "eager is shown at the same code, its
+ *  axis reading default's time: its aten::item at 7,869 µs, 19,643 µs into eager's own step 1." */
+export const paneMovedToCode = (
+  moved: { pane: string; name: string; at: string; intoStep: string },
+  found: string,
+  step: number,
+): string =>
+  `${moved.pane} is shown at the same code, its axis reading ${found}'s time: its ${moved.name} at ${moved.at}, ${moved.intoStep} into ${moved.pane}'s own step ${step}.`;
 
 /** A finding not placed: its compiles are not in these traces, or the report names none for it. */
 export const focusNotFound = (label: string, compiles: boolean): string =>

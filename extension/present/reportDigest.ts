@@ -196,13 +196,17 @@ export function digestFinding(f: Finding): ReportDigest['findings'][number] {
 /** A report before the runner's header (schema 1.29): its words from the fields, as report/sentences.header_text says
  *  them (regionDigest.test holds the two equal on the fixtures). */
 export function headerWords(report: Report): string {
-  const { target, environment } = report;
-  // a function target's name ("fused-compile_target") is for folders: said as its user wrote it
-  const named =
-    target.kind === 'function' && target.function && target.file
-      ? `${target.function} in ${target.file.split(/[\\/]/).pop()!}`
-      : target.name;
-  return `${named} on ${environment.device} (${environment.deviceName}): ${report.status}`;
+  const { environment } = report;
+  return `${targetWords(report)} on ${environment.device} (${environment.deviceName}): ${report.status}`;
+}
+
+/** What ran, as its user wrote it, for every title of the report (its heading, its timeline's, its tab): a function
+ *  target "compile_target in fused.py", not its name "fused-compile_target", which is for folders; else its name. */
+export function targetWords(report: Report): string {
+  const { target } = report;
+  return target.kind === 'function' && target.function && target.file
+    ? `${target.function} in ${target.file.split(/[\\/]/).pop()!}`
+    : target.name;
 }
 
 export function digestReport(report: Report): ReportDigest {

@@ -3,6 +3,7 @@
 import { baseName } from '../shared/fileName.ts';
 import { runHeadline } from './headline.ts';
 import { digestRegion, regionLine } from './regionDigest.ts';
+import { targetWords } from './reportDigest.ts';
 import type { Report } from '../shared/report.ts';
 
 export interface RunListEntry {
@@ -42,14 +43,12 @@ export const clockOf = (iso: string, now: Date): string => {
   return `${MONTHS[at.getMonth()]} ${at.getDate()}${at.getFullYear() === now.getFullYear() ? '' : ` ${at.getFullYear()}`} ${clock}`;
 };
 
-/** A run's report tab: at the time the Runs view's row and the compare say, "Compile Lens: serve_script 14:02:07"
- *  (reportC N9: the tab said the run folder's start time, the compare the report's); the file without its extension,
- *  so that the tab does not read as the file's own editor tab. */
+/** A run's report tab: what ran as the report's heading says it (reportDigest.targetWords: "compile_target in
+ *  fused.py"; a script by its name, without the extension, so the tab does not read as the file's own editor tab),
+ *  at the time the Runs view's row and the compare say, "Compile Lens: serve_script 14:02:07" (reportC N9: the tab
+ *  said the run folder's start time, the compare the report's). */
 export const runTabTitle = (report: Report, now = new Date()): string =>
-  ['Compile Lens:', runTabName(report), clockOf(report.createdAt, now)].filter(Boolean).join(' ');
-
-/** What ran, as a tab names it: the file without its extension ("serve_script"), the function ("mlp"). */
-export const runTabName = (report: Report): string => runListEntry(report, '').name.replace(/\.(py|ipynb)$/, '');
+  ['Compile Lens:', targetWords(report), clockOf(report.createdAt, now)].filter(Boolean).join(' ');
 
 export function runListEntry(report: Report, reportPath: string, now = new Date()): RunListEntry {
   const lines =

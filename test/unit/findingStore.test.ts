@@ -8,6 +8,8 @@ import type { Report } from '../../extension/shared/report.ts';
 import { runHeadline } from '../../extension/present/headline.ts';
 import { runListEntry, runTabTitle, sortRuns } from '../../extension/present/runList.ts';
 import { compareRuns, compareTitle } from '../../extension/present/runCompare.ts';
+import { headerWords } from '../../extension/present/reportDigest.ts';
+import { reportTitle } from '../../extension/node/timelineSource.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const fixture = (name: string): Report =>
@@ -104,4 +106,12 @@ test('the Runs view lists a run by its file, time and headline, newest first', (
     sortRuns([entry, later]).map((e) => e.reportPath),
     ['/ws/b/report.json', entry.reportPath],
   );
+});
+
+test('a function target is named one way in every title: its tab, its timeline and its header say it as written', () => {
+  const fused = fixture('reports/fused-cpu');
+  assert.equal(fused.target.name, 'fused-compile_target', 'the folder name, which no title says');
+  assert.match(runTabTitle(fused), /^Compile Lens: compile_target in fused\.py \d\d:\d\d:\d\d$/);
+  assert.equal(reportTitle(fused), 'Compile Lens — compile_target in fused.py');
+  assert.match(headerWords(fused), /^compile_target in fused\.py on cpu /);
 });

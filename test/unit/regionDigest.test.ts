@@ -50,7 +50,7 @@ test("a region's first-call story is the runner's as written (report/story.py: t
   const r0 = await region(TRAIN_SMALL, 'r0');
   assert.equal(
     regionStory(r0),
-    "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (0.45 s; input 'x' changed size in dimension 1 from 128 to 256).",
+    "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (452 ms; input 'x' changed size in dimension 1 from 128 to 256).",
   );
   assert.equal(digestRegion(r0).story, r0.story);
   // an older report: no sentence made up, the compiles and eager calls listed

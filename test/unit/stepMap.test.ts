@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sameStepTime, stepsOverlapped } from '../../webview/analysis/stepMap.ts';
+import { paneMovedToCode, paneStepsNote, rangePairTitle } from '../../webview/timelineWords.ts';
 
 // eager: a 39 ms step 1, then 2 ms steps; compiled: an 8 ms step 1, then 1 ms steps (the review's traces, rounded)
 const eager = [
@@ -23,8 +24,8 @@ test('the same share of the same step on the other side', () => {
   assert.equal(sameStepTime(eager, compiled, 22500), 13000);
   // a range over eager's step 1 covers compiled's step 1 only, not its three steps
   const [from, to] = [sameStepTime(eager, compiled, 3500), sameStepTime(eager, compiled, 41000)];
-  assert.deepEqual(stepsOverlapped(compiled, from, to), { first: 1, last: 1 });
-  assert.deepEqual(stepsOverlapped(eager, 3500, 41000), { first: 1, last: 1 });
+  assert.deepEqual(stepsOverlapped(compiled, from, to), { first: 1, last: 1, coldStep: 1 });
+  assert.deepEqual(stepsOverlapped(eager, 3500, 41000), { first: 1, last: 1, coldStep: 1 });
 });
 
 test('between steps at the same share of the gap; before the first and after the last as far from it', () => {
@@ -34,4 +35,50 @@ test('between steps at the same share of the gap; before the first and after the
   // a step the other side lacks: its last step's end
   assert.equal(sameStepTime([...eager, { start: 48000, end: 50000 }], compiled, 49000), 20000);
   assert.equal(stepsOverlapped(eager, 0, 2000), null);
+});
+
+test("steps said by their markers' numbers: a rank profiled from ProfilerStep#2 has no step 1", () => {
+  const rank = [
+    { start: 0, end: 50000, label: 'ProfilerStep#2' },
+    { start: 50000, end: 60000, label: 'ProfilerStep#3' },
+    { start: 60000, end: 70000, label: 'ProfilerStep#4' },
+  ];
+  const inView = stepsOverlapped(rank, 1000, 49000);
+  assert.deepEqual(inView, { first: 2, last: 2, coldStep: 2 });
+  assert.match(paneStepsNote(inView, rank, false), /^step 2 in view \(of steps 2–4\) · /);
+  assert.match(paneStepsNote(stepsOverlapped(rank, 0, 70000), rank, false), /^steps 2–4 in view \(all 3\) · /);
+  // steps found as repeated calls keep their word
+  const calls = [
+    { start: 0, end: 10, label: 'call 1' },
+    { start: 10, end: 20, label: 'call 2' },
+  ];
+  assert.match(paneStepsNote(stepsOverlapped(calls, 12, 15), calls, false), /^call 2 in view \(of calls 1–2\) · /);
+});
+
+test('a range pair over the first step says its one-time work is in it; one over a later step does not', () => {
+  const pair = (from: number, to: number): string =>
+    rangePairTitle(
+      { label: 'eager', steps: stepsOverlapped(eager, from, to), us: to - from },
+      {
+        label: 'default',
+        steps: stepsOverlapped(compiled, sameStepTime(eager, compiled, from), sameStepTime(eager, compiled, to)),
+        us: 1,
+      },
+    );
+  assert.match(
+    pair(3500, 41000),
+    /^eager → default, step 1 of each .* — step 1 is the first, with one-time work in it/,
+  );
+  assert.doesNotMatch(pair(43200, 44800), /one-time work/);
+  assert.match(pair(43200, 44800), /^eager → default, step 2 of each \(the same share of it\): /);
+});
+
+test("a pane moved to the found code says that code's time as its borrowed axis reads it, and whose axis that is", () => {
+  const note = paneMovedToCode(
+    { pane: 'eager', name: 'aten::item', at: '7,869 µs', intoStep: '19,643 µs' },
+    'default',
+    1,
+  );
+  assert.match(note, /its axis reading default's time: its aten::item at 7,869 µs/);
+  assert.match(note, /19,643 µs into eager's own step 1\.$/);
 });

@@ -1,8 +1,10 @@
 // The axis's step labels (webview/timelineText.ts axisLayout): whole, or their number once a whole label has said
 // what the numbers count, the same form from then on, and none past the pane's edge; the stretch before the trace's
-// first step named, not a negative time.
+// first step named, not a negative time; and the marks' lane (webview/overlays.ts markTexts): the focused mark labelled.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
+import { markTexts } from '../../webview/overlays.ts';
 import { axisLayout, type Measure, type StepEdge } from '../../webview/timelineText.ts';
 
 /** 6 px a character. */
@@ -41,4 +43,28 @@ test("the last step at the pane's edge: its whole label or none, never a lone nu
 test('the stretch before the first step: "before step 1" left of its line where it fits', () => {
   assert.deepEqual(stepLabels([200, 400], 600, 0), ['before step 1', 'step 1', 'step 2']);
   assert.deepEqual(stepLabels([50, 400], 600, 0), ['step 1', 'step 2']);
+});
+
+test("the marks' lane: the focused break keeps its label; a band begun off-screen does not take the lane from it", () => {
+  const ink = { colour: '#000', alpha: 1 };
+  const mark = (startUs: number, durUs: number, label: string): TimelineMark => ({
+    kind: 'graph-break',
+    startUs,
+    durUs,
+    label,
+    compileId: null,
+    track: 0,
+  });
+  // the view is 100–600 µs at 1 px/µs, its lane from x = 100: line 20's band began at 0, line 22's at 130
+  const marks = [
+    mark(0, 400, 'eager code between graphs: graph break at line 20, in forward'),
+    mark(130, 5, 'graph break at line 22'),
+  ];
+  const said = (focused: { startUs: number; durUs: number }[]): string[] =>
+    markTexts(marks, 30, 100, 600, (t) => t, m, ink, [ink], focused).map((t) => t.text);
+  assert.ok(said([{ startUs: 130, durUs: 5 }]).includes('graph break at line 22'), said([]).join(' | '));
+  // unfocused, the mark that begins in view is labelled whole, the one begun off-screen only where room is left
+  assert.ok(said([]).includes('graph break at line 22'), said([]).join(' | '));
+  for (const box of markTexts(marks, 30, 100, 600, (t) => t, m, ink, [ink]))
+    assert.ok(box.x >= 100 && box.x + box.w <= 600, `${box.text} at ${box.x}`);
 });

@@ -380,7 +380,10 @@ describe('compare', () => {
     assert.ok(comparison.disappearedKernels.some((k) => k.family === 'aten' && k.name.includes('launch_clamp_scalar')));
     assert.ok(comparison.newKernels.some((k) => k.name === 'triton_poi_fused_addmm_relu_0' && k.countPer === 1));
     // per step over steps 2 to the last: step 1 carries the profiler's start-up
-    assert.deepEqual(comparison.steps, { before: { first: 2, last: 3 }, after: { first: 2, last: 3 } });
+    assert.deepEqual(comparison.steps, {
+      before: { first: 2, last: 3, coldStep: 1 },
+      after: { first: 2, last: 3, coldStep: 1 },
+    });
     assert.equal(row('GPU busy')[0], comparison.before.gpuBusyUs / 2);
     // a kernel's time in the lists is per step, as the rows are: its total over the compared steps, divided
     const window = { fromUs: compiled.steps[1]!.start, toUs: compiled.steps[2]!.end };

@@ -341,7 +341,7 @@ describe('timeline depth', () => {
     // with a report, the pane's note says where the timed numbers are
     assert.match(
       await page.locator('.pane-note').innerText(),
-      /^step 1 of 3 in view · run under the profiler \(its overhead included\): the answer's times are timed without it$/,
+      /^step 1 in view \(of steps 1–3\) · run under the profiler \(its overhead included\): the answer's times are timed without it$/,
     );
     assert.match(
       await page.locator('.focus-note').innerText(),
@@ -435,9 +435,9 @@ describe('timeline depth', () => {
     // each pane says which of its steps the view shows (its title counts all 3), and that they ran under the profiler
     await page.waitForFunction(() => document.querySelector('.pane-note')?.textContent);
     assert.deepEqual(await page.locator('.pane-note').allInnerTexts(), [
-      'step 1 of 3 in view · run under the profiler (its overhead included)',
+      'step 1 in view (of steps 1–3) · run under the profiler (its overhead included)',
       // the trace has no Python stacks, and no report names its compiled calls' code
-      'steps 1–3 of 3 in view · run under the profiler (its overhead included) · compiled calls named by their order and ops: the trace has no Python stacks to name their code (opened with its report, they are named by your functions)',
+      'steps 1–3 in view (all 3) · run under the profiler (its overhead included) · compiled calls named by their order and ops: the trace has no Python stacks to name their code (opened with its report, they are named by your functions)',
     ]);
     // the view opens on eager's step 1: dragged from the axis's start to the canvas's right edge, all of it
     const width = (await page.locator('canvas').nth(0).boundingBox())!.width;
@@ -451,7 +451,7 @@ describe('timeline depth', () => {
     const title = await page.locator('.range-pair h3').innerText();
     assert.match(
       title,
-      /^eager → default, step 1 of each \(the same share of it\): eager 3\d\.\d\d ms, default [78]\.\d\d ms$/,
+      /^eager → default, step 1 of each \(the same share of it\): eager 3\d\.\d\d ms, default [78]\.\d\d ms — step 1 is the first, with one-time work in it \(the profiler's start-up, the first call's own costs\): later steps compare like with like$/,
     );
     const pair = await tableRows(page, '.range-pair .pair-kernels');
     const counts = (name: string): [number, number] => {
@@ -504,10 +504,10 @@ describe('timeline depth', () => {
     });
     await page.locator('.focus-note').waitFor();
     assert.deepEqual((await debug(page)).focus, { pane: 1, places: 3 });
-    // its axis reads default's time: the note says where that code is on eager's own step
+    // its axis reads default's time, and the note says so: the code's time on that axis, then on eager's own step
     assert.match(
       await page.locator('.focus-note').innerText(),
-      /\. eager is shown at the same code: its aten::(item|_local_scalar_dense), [\d,.]+ (µs|ms) into its step 1\.$/,
+      /\. eager is shown at the same code, its axis reading default's time: its aten::(item|_local_scalar_dense) at [\d,.]+ (µs|ms), [\d,.]+ (µs|ms) into eager's own step 1\.$/,
     );
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     // at 7.9 ms into eager's 39 ms step 1 runs a conv2d; the break's .item() runs later in that step: in view

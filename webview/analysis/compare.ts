@@ -1,6 +1,7 @@
 // Before/after comparison of two traces (eager vs compiled, or any two): the numbers of the compare table.
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { summarizeRange } from './rangeSummary.ts';
+import { coldStep, stepNumber, type StepsCompared } from './stepMap.ts';
 import {
   kernelStats,
   summarizeTrace,
@@ -27,12 +28,6 @@ export interface KernelChange {
   usPer: number;
 }
 
-/** The profiled steps a side's per-step numbers are over: 1-based step numbers, first to last. */
-export interface StepsCompared {
-  first: number;
-  last: number;
-}
-
 export interface TraceComparison {
   /** 'step' when both traces have steps; otherwise rows are whole-trace totals */
   per: 'step' | 'trace';
@@ -54,12 +49,18 @@ export interface TraceComparison {
 }
 
 /** The steps compared of a trace (every one but the first where it has two or more) and their window. */
-function stepsCompared(model: TraceModel): { steps: StepsCompared; window: TraceWindow } | null {
+function stepsCompared(model: TraceModel): { steps: StepsCompared; count: number; window: TraceWindow } | null {
   const { steps } = model;
   if (!steps.length) return null;
   const first = steps.length > 1 ? 1 : 0;
+  const last = steps.length - 1;
   return {
-    steps: { first: first + 1, last: steps.length },
+    steps: {
+      first: stepNumber(steps[first]!.label, first + 1),
+      last: stepNumber(steps[last]!.label, last + 1),
+      coldStep: coldStep(steps),
+    },
+    count: steps.length - first,
     window: { fromUs: steps[first]!.start, toUs: steps[steps.length - 1]!.end },
   };
 }
@@ -69,8 +70,7 @@ export function compareTraces(before: TraceModel, after: TraceModel): TraceCompa
   const [beforeSteps, afterSteps] = per === 'step' ? [stepsCompared(before), stepsCompared(after)] : [null, null];
   const b = summarizeTrace(before, beforeSteps?.window);
   const a = summarizeTrace(after, afterSteps?.window);
-  const divisor = (s: StepsCompared | null | undefined): number => (s ? s.last - s.first + 1 : 1);
-  const [bDivisor, aDivisor] = [divisor(beforeSteps?.steps), divisor(afterSteps?.steps)];
+  const [bDivisor, aDivisor] = [beforeSteps?.count ?? 1, afterSteps?.count ?? 1];
   const row = (metric: string, unit: ComparisonRow['unit'], value: (s: TraceSummary) => number): ComparisonRow => ({
     metric,
     unit,

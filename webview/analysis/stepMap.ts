@@ -29,15 +29,37 @@ export function sameStepTime(from: readonly StepSpan[], to: readonly StepSpan[],
   return other.end + (t - step.end);
 }
 
-/** The steps [from, to] overlaps, 1-based first and last; null when it overlaps none. */
+/** The profiled steps a side's per-step numbers are over, first to last, by the numbers their markers say
+ *  (stepMap.stepNumber: a rank's ProfilerStep#2 is step 2, even as its first). */
+export interface StepsCompared {
+  first: number;
+  last: number;
+  /** the trace's first step where later ones follow it: the profiler's start-up and the first call's one-time work
+   *  are in it (null: a trace of one step) */
+  coldStep: number | null;
+}
+
+/** A step's number as its marker says it: ProfilerStep#2 and "call 2" are step 2 (a rank's profile may start at 2);
+ *  `ordinal` (1-based) where its label carries none. */
+export function stepNumber(label: string | undefined, ordinal: number): number {
+  const n = label === undefined ? null : /(\d+)$/.exec(label);
+  return n ? Number(n[1]) : ordinal;
+}
+
+/** The steps [from, to] overlaps, first and last by their own numbers (stepNumber), and the trace's first step's
+ *  where it has later ones (its one-time work: StepsCompared.coldStep); null when it overlaps none. */
 export function stepsOverlapped(
-  steps: readonly StepSpan[],
+  steps: readonly (StepSpan & { label?: string })[],
   from: number,
   to: number,
-): { first: number; last: number } | null {
-  const hit = steps.flatMap((s, k) => (s.start < to && s.end > from ? [k + 1] : []));
-  return hit.length ? { first: hit[0]!, last: hit[hit.length - 1]! } : null;
+): StepsCompared | null {
+  const hit = steps.flatMap((s, k) => (s.start < to && s.end > from ? [stepNumber(s.label, k + 1)] : []));
+  return hit.length ? { first: hit[0]!, last: hit[hit.length - 1]!, coldStep: coldStep(steps) } : null;
 }
+
+/** The number of a trace's first step where later steps follow it (StepsCompared.coldStep), else null. */
+export const coldStep = (steps: readonly { label?: string }[]): number | null =>
+  steps.length > 1 ? stepNumber(steps[0]!.label, 1) : null;
 
 /**
  * The same code in another trace: of the ops that start in `span` of `model`, one the other trace runs as many
