@@ -517,7 +517,8 @@ function paneNotes(): void {
       pane.timeline.callsNamedByPlace,
     );
     const note = notes[p];
-    if (note && note.textContent !== text) note.textContent = text;
+    if (note && note.textContent !== text.text) note.textContent = text.text;
+    if (note && note.title !== text.tooltip) note.title = text.tooltip;
   });
 }
 
