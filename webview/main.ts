@@ -446,6 +446,7 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
         timeline.linked,
         links.more,
         state.panes[pane]!.label,
+        onAxis(timeline.model.start[slice]! - timeline.offset),
         (j) => revealSlice(pane, j, details),
       ),
     );

@@ -202,7 +202,7 @@ test(
         `canvas ${top}–${bottom}, toolbar to ${toolbar}, window ${height}`,
       );
       await shot(page, 'flow');
-      await frame.locator('.details button.follow', { hasText: 'CUDA-graph replay' }).first().click();
+      await frame.locator('.details a.follow', { hasText: 'CUDA-graph replay' }).first().click();
       await frame.waitForFunction(
         () => (window as unknown as Debug).__timelineDebug?.selected?.arrows === 1,
         undefined,

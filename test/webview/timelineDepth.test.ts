@@ -295,7 +295,7 @@ describe('timeline depth', () => {
     await page.mouse.move(point.x, 5);
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await screenshot(page, 'flow');
-    const follow = page.locator('.details button.follow').filter({ hasText: 'CUDA-graph replay' }).first();
+    const follow = page.locator('.details a.follow').filter({ hasText: 'CUDA-graph replay' }).first();
     const followed = (await follow.innerText()).replace(/^CUDA-graph replay: /, '');
     await follow.click();
     d = await debug(page);
