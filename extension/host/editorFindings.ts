@@ -10,7 +10,7 @@ import { digestRegion, regionLine, type RegionDigest } from '../present/regionDi
 import { runHeadline } from '../present/headline.ts';
 import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
 import { findTargetFunctions } from '../editor/targets.ts';
-import { lensTitle } from '../present/lensLine.ts';
+import { answerLensTitles } from '../present/lensLine.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { cellLocation, notebookCellTexts, placeOfDocument } from './notebooks.ts';
 
@@ -192,17 +192,19 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         const last = this.reportsByTarget.get(`${document.uri.fsPath}\0${target.name}`);
         if (last) {
           const full = runHeadline(last.report);
+          const titles = answerLensTitles(full, last.report.answer?.number?.text, !!last.beforeEdit);
           if (last.beforeEdit)
             lenses.push(
               new vscode.CodeLens(range, {
-                title: BEFORE_EDIT,
+                title: titles[0]!,
+                tooltip: BEFORE_EDIT,
                 command: PROFILE_TARGET_COMMAND,
                 arguments: [document.uri.fsPath, target.name],
               }),
             );
           lenses.push(
             new vscode.CodeLens(range, {
-              title: lensTitle(full, last.report.answer?.number?.text),
+              title: titles[titles.length - 1]!,
               tooltip: full,
               command: OPEN_REPORT_COMMAND,
               arguments: [last.reportPath],
@@ -229,17 +231,19 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
         const range = new vscode.Range(line, 0, line, 0);
         // on its own torch.compile line the answer needs no region name: short, the answer first; the whole line, named, in the tooltip
         // a run older than the user's edit says so first: its answer is the run's before the edit
+        const titles = answerLensTitles(region.headline, region.number, !!beforeEdit);
         if (beforeEdit)
           lenses.push(
             new vscode.CodeLens(range, {
-              title: BEFORE_EDIT,
+              title: titles[0]!,
+              tooltip: BEFORE_EDIT,
               command: PROFILE_SCRIPT_COMMAND,
               arguments: [vscode.Uri.file(script)],
             }),
           );
         lenses.push(
           new vscode.CodeLens(range, {
-            title: lensTitle(region.headline, region.number),
+            title: titles[titles.length - 1]!,
             tooltip: regionLine(region),
             command: OPEN_REPORT_COMMAND,
             arguments: [reportPath],

@@ -4,13 +4,16 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { runKey } from '../editor/findingStore.ts';
-import { compareRuns } from '../present/runCompare.ts';
+import { compareRuns, compareTitle } from '../present/runCompare.ts';
 import type { RunListEntry } from '../present/runList.ts';
 import { loadReport } from '../node/reportFile.ts';
 import { listRuns, RUNS_FOLDER } from '../node/runList.ts';
 import { OPEN_REPORT_COMMAND } from './editorFindings.ts';
 
 export const COMPARE_RUNS_COMMAND = 'compileLens.compareRuns';
+/** A compare's document: named by what it compares, so that its preview's tab says so (report3B M13: "Preview
+ *  Untitled-1"); its text lives here while the session does. */
+const COMPARE_SCHEME = 'compile-lens-compare';
 
 export type RunsNode = { kind: 'folder'; folder: vscode.WorkspaceFolder } | { kind: 'run'; run: RunListEntry };
 
@@ -19,10 +22,14 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
   readonly onDidChangeTreeData = this.changed.event;
   private readonly watcher = vscode.workspace.createFileSystemWatcher('**/.compile-lens/runs/*/report.json');
   private readonly subscriptions: vscode.Disposable[];
+  private readonly compares = new Map<string, string>();
 
   constructor() {
     const refresh = () => this.refresh();
     this.subscriptions = [
+      vscode.workspace.registerTextDocumentContentProvider(COMPARE_SCHEME, {
+        provideTextDocumentContent: (uri) => this.compares.get(uri.toString()) ?? '',
+      }),
       this.watcher.onDidCreate(refresh),
       this.watcher.onDidChange(refresh),
       this.watcher.onDidDelete(refresh),
@@ -85,11 +92,9 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     }
     const [older, newer] = [node.run, pair].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     const [before, after] = await Promise.all([loadReport(older!.reportPath), loadReport(newer!.reportPath)]);
-    const document = await vscode.workspace.openTextDocument({
-      language: 'markdown',
-      content: compareRuns(before.report, after.report),
-    });
-    await vscode.commands.executeCommand('markdown.showPreview', document.uri);
+    const uri = vscode.Uri.from({ scheme: COMPARE_SCHEME, path: `/${compareTitle(before.report, after.report)}` });
+    this.compares.set(uri.toString(), compareRuns(before.report, after.report));
+    await vscode.commands.executeCommand('markdown.showPreview', uri);
   }
 
   dispose(): void {

@@ -426,7 +426,8 @@ export function findingHover(finding: Finding): string {
       `**${finding.kind === 'cuda-graphs' || finding.kind === 'perf-hint' ? "PyTorch's message" : "PyTorch's hint"}:** ${esc(finding.hint)}`,
     );
   if (finding.kind === 'graph-break' && finding.cost) lines.push('', `**Cost:** ${esc(finding.cost)}`);
-  if (quoted) lines.push('', "**PyTorch's words:**", '', `> ${esc(finding.quote!)}`);
+  // heading and quote in one block: a heading alone at the hover's fold read as empty (report3A M10)
+  if (quoted) lines.push('', `> **PyTorch's words:** ${esc(finding.quote!)}`);
   // the compiler's words used here and in the message above, each in one phrase (glossary.ts)
   const terms = explanationsOf(
     [title, said, quoted ? finding.quote : finding.reason, finding.what, finding.trigger, finding.hint]

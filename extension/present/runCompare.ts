@@ -4,8 +4,8 @@
 // those it added. Pure: the host reads the two reports and shows the text.
 import { collectFindings, escapeMarkdown, type Finding } from './findings.ts';
 import { digestRegion, headlineMeasurement, type RegionDigest } from './regionDigest.ts';
-import { digestReport, perCallText, speedupText, type ModeDigest } from './reportDigest.ts';
-import { runListEntry, timeOf } from './runList.ts';
+import { digestReport, perCallText, speedupText, targetWords, type ModeDigest } from './reportDigest.ts';
+import { clockOf, runListEntry, timeOf } from './runList.ts';
 import type { Report } from '../shared/report.ts';
 import { baseName } from '../shared/fileName.ts';
 import { formatCount, formatMs, formatSeconds } from './numbers.ts';
@@ -74,15 +74,22 @@ function findingLine(f: Finding): string {
   return `- ${f.kind === 'graph-break' ? 'graph break' : 'recompile'} at ${escapeMarkdown(where)}: ${escapeMarkdown(f.what ?? f.reason)}`;
 }
 
+/** The compare's tab: "Compile Lens: compare b_item 22:15:03 → 22:18:41", the times as the runs' tabs say them
+ *  (report3B M13: it opened as "Preview Untitled-1"). */
+export const compareTitle = (before: Report, after: Report, now = new Date()): string =>
+  `Compile Lens: compare ${targetWords(after)} ${clockOf(before.createdAt, now)} → ${clockOf(after.createdAt, now)}`;
+
 /** The comparison of `before` with `after` (older first), as markdown. */
 export function compareRuns(before: Report, after: Report): string {
   const [was, now] = [runListEntry(before, ''), runListEntry(after, '')];
   const when = (r: Report) => timeOf(r.createdAt) || r.createdAt;
+  // the heading names the file alone (report3B M13: with both times it took 4 lines of a third-width column); each
+  // run's time leads its own line
   const out = [
-    `# ${escapeMarkdown(now.name)}: ${when(before)} → ${when(after)}`,
+    `# ${escapeMarkdown(now.name)}`,
     '',
-    `before: ${escapeMarkdown(was.description)}  `,
-    `after: ${escapeMarkdown(now.description)}`,
+    `before, ${when(before)}: ${escapeMarkdown(was.description)}  `,
+    `after, ${when(after)}: ${escapeMarkdown(now.description)}`,
     '',
   ];
   if (before.target.kind === 'script' || after.target.kind === 'script') {

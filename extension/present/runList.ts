@@ -31,17 +31,26 @@ export const timeOf = (iso: string): string => {
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
 };
 
-/** The time of day of timeOf ("14:02:07"): where a run is named beside its file (the Runs view's row, its tab). */
-const clockOf = (iso: string): string => timeOf(iso).slice('2026-11-23 '.length);
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** When a run was made where it is named beside its file (the Runs view's row, its tab): the time of day of timeOf
+ *  ("14:02:07") for a run of today, with its day before it for one of another ("Nov 29 21:31:04": report3C R6, a
+ *  recording from yesterday read as made today). */
+export const clockOf = (iso: string, now: Date): string => {
+  const at = new Date(iso);
+  const clock = timeOf(iso).slice('2026-11-23 '.length);
+  if (!clock || at.toDateString() === now.toDateString()) return clock;
+  return `${MONTHS[at.getMonth()]} ${at.getDate()}${at.getFullYear() === now.getFullYear() ? '' : ` ${at.getFullYear()}`} ${clock}`;
+};
 
 /** A run's report tab: what ran as the report's heading says it (reportDigest.targetWords: "compile_target in
  *  fused.py"; a script by its name, without the extension, so the tab does not read as the file's own editor tab),
  *  at the time the Runs view's row and the compare say, "Compile Lens: serve_script 14:02:07" (reportC N9: the tab
  *  said the run folder's start time, the compare the report's). */
-export const runTabTitle = (report: Report): string =>
-  ['Compile Lens:', targetWords(report), clockOf(report.createdAt)].filter(Boolean).join(' ');
+export const runTabTitle = (report: Report, now = new Date()): string =>
+  ['Compile Lens:', targetWords(report), clockOf(report.createdAt, now)].filter(Boolean).join(' ');
 
-export function runListEntry(report: Report, reportPath: string): RunListEntry {
+export function runListEntry(report: Report, reportPath: string, now = new Date()): RunListEntry {
   const lines =
     report.target.kind === 'script'
       ? (report.regions ?? []).map((r) => regionLine(digestRegion(r)))
@@ -55,7 +64,7 @@ export function runListEntry(report: Report, reportPath: string): RunListEntry {
   return {
     reportPath,
     name,
-    label: [name, clockOf(report.createdAt)].filter(Boolean).join(' '),
+    label: [name, clockOf(report.createdAt, now)].filter(Boolean).join(' '),
     description: runHeadline(report),
     tooltip: [
       `${name} — ${[timeOf(report.createdAt), report.status].filter(Boolean).join(', ')}${report.error ? `: ${report.error.message}` : ''}`,

@@ -28,7 +28,8 @@ def whole(n: float) -> str:
 
 
 def ms(value: float) -> str:
-    """ "412 ms", "14.2 ms", "0.91 ms", "0.052 ms", "0 ms"; from 1000 ms on, seconds."""
+    """ "412 ms", "14.2 ms", "5.42 ms", "0.542 ms", "0.0523 ms", "0 ms": three significant digits, so that times
+    beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×); from 1000 ms on, seconds."""
     if value == 0:
         return "0 ms"
     if value >= 1000:
@@ -37,7 +38,7 @@ def ms(value: float) -> str:
         return f"{_fixed(value, 0)} ms"
     if value >= 10:
         return f"{_fixed(value, 1)} ms"
-    return f"{_fixed(value, 2 if value >= 0.1 else 3)} ms"
+    return f"{_fixed(value, 2 if value >= 1 else 3 if value >= 0.1 else 4 if value >= 0.01 else 5)} ms"
 
 
 def ms_as(value: float, said: str) -> str:
@@ -47,6 +48,12 @@ def ms_as(value: float, said: str) -> str:
         return ms(value) if value < 1000 else f"{whole(value)} ms"
     s = value / 1000
     return f"{_fixed(s, 1 if s >= 1 else 2 if s >= 0.1 else 3 if s >= 0.01 else 4)} s"
+
+
+def compile_time(value: float) -> str:
+    """A compile's seconds as the compile phases' rows say them (numbers.ts formatMs): "783 ms", "68.9 s"; "0.78 s"
+    beside the row's "783 ms" read as another value."""
+    return ms(value * 1000)
 
 
 def seconds(value: float) -> str:

@@ -396,6 +396,11 @@ test(
       assert.match(compared, /scale \(line \d+\)/, 'the region, matched across the runs');
       assert.match(compared, /speedup/);
       assert.match(compared, /Graph breaks and recompiles/);
+      // its tab says what it compares (report3B M13: "Preview Untitled-1")
+      await page
+        .locator('.tabs-container .tab', { hasText: /Compile Lens: compare b_item \d\d:\d\d:\d\d → \d\d:\d\d:\d\d/ })
+        .first()
+        .waitFor({ timeout: 10_000 });
       await shot(page, 'runs-compare.png');
 
       // Clear Findings

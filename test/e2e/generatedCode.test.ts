@@ -200,11 +200,14 @@ test(
       await focusWorkbench(page);
       const why = await compilerRow(page, 'Why forward was not reused');
       assert.match(await why.innerText(), /\bx\b.*\b8\b.*\b16\b/s, 'the sentence says what changed, before the dump');
-      // the sentence's tooltip can cover the child row below it: move the mouse off and bring the row into view
-      await page.mouse.move(5, 5);
-      const raw = await compilerRow(page, "raw guard (PyTorch's words)");
-      await raw.scrollIntoViewIfNeeded();
-      await raw.click();
+      // its child, by keyboard: in a short Compiler view the child row lies below the pane's edge (the list scrolls
+      // itself to a focused row, not to a DOM scroll), under the sentence's tooltip
+      await why.click();
+      if ((await why.getAttribute('aria-expanded')) === 'false') await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowDown');
+      const focused = page.locator('.pane .monaco-list-row.focused', { hasText: "raw guard (PyTorch's words)" });
+      await focused.waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
       await page.locator('.tabs-container .tab.active', { hasText: 'guards.txt' }).waitFor({ timeout: 30_000 });
       const guard = page.locator('.monaco-editor .view-line', { hasText: "TENSOR_MATCH: check_tensor(L['x']" }).first();
       await guard.waitFor({ timeout: 10_000 });

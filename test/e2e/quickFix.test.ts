@@ -23,6 +23,7 @@ import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { lensTitle } from '../../extension/present/lensLine.ts';
 import { BEFORE_EDIT } from '../../extension/present/findings.ts';
+import { BEFORE_EDIT_LENS } from '../../extension/present/lensLine.ts';
 import {
   findWebviewFrame,
   makeTestWorkspace,
@@ -312,7 +313,7 @@ test(
         .filter({ hasText: BEFORE_EDIT })
         .first()
         .waitFor({ timeout: 30_000 });
-      await page.locator('.codelens-decoration', { hasText: BEFORE_EDIT }).first().waitFor({ timeout: 30_000 });
+      await page.locator('.codelens-decoration', { hasText: BEFORE_EDIT_LENS }).first().waitFor({ timeout: 30_000 });
       // so did the report panel's links: the break's and the region's name their new lines, and the break's opens its
       const panel = await findWebviewFrame(page, 'section.report .breaks button.link', 60_000);
       await panel.locator('h1 + p.before-edit', { hasText: BEFORE_EDIT }).waitFor({ timeout: 30_000 });

@@ -146,8 +146,8 @@ test(
       assert.equal(tabs.length, 1, `one report tab: ${tabs.join(', ')}`);
       assert.match(
         tabs[0]!,
-        /^Compile Lens: serve_script \d\d:\d\d:\d\d$/,
-        'named as the Runs view names the run: its file and when it finished',
+        /^Compile Lens: serve_script (?:[A-Z][a-z]{2} \d{1,2} (?:\d{4} )?)?\d\d:\d\d:\d\d$/,
+        'named as the Runs view names the run: its file and when it finished (its day, recorded on another)',
       );
       await page.screenshot({ path: path.join(ARTIFACTS, 'script-region-lens.png') });
 
@@ -192,7 +192,9 @@ test(
       const titles = (await tabTitles(page)).filter((t) => t.startsWith('Compile Lens'));
       assert.equal(titles.length, 2, `a report tab per run: ${titles.join(', ')}`);
       assert.ok(
-        titles.every((t) => /^Compile Lens: (serve_script|explore) \d\d:\d\d:\d\d$/.test(t)),
+        titles.every((t) =>
+          /^Compile Lens: (serve_script|explore) (?:[A-Z][a-z]{2} \d{1,2} (?:\d{4} )?)?\d\d:\d\d:\d\d$/.test(t),
+        ),
         `named by their runs, at the time the Runs view says: ${titles.join(', ')}`,
       );
       // the lens this picture is of, in view: the notebook opened at its first cell, the lens is on its fourth (the

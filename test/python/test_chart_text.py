@@ -19,8 +19,8 @@ def _region(name: str) -> dict:  # type: ignore[type-arg]
 def test_the_steady_state_says_where_it_starts_its_median_and_how_much_calls_varied() -> None:
     # the shape fix's run of warmup_step.py (test/fixtures/recorded/README.md): no in-situ number, so the chart's median
     region = _region("../recorded/warmup_step-cpu-shape-fix-on/shape_fix")  # rederive_fixtures.py writes them
-    assert region["steadyState"]["said"] == "steady state from call 1: 0.15 ms per call, median (calls varied 33%)"
-    assert region["steadyState"]["label"] == "steady state: 0.15 ms median"
+    assert region["steadyState"]["said"] == "steady state from call 1: 0.147 ms per call, median (calls varied 33%)"
+    assert region["steadyState"]["label"] == "steady state: 0.147 ms median"
     assert region["chartNotes"] == []
     cut = copy.deepcopy(region)
     cut["calls"][3]["ms"] = None
@@ -41,13 +41,13 @@ def test_beside_an_in_situ_number_the_steady_state_says_no_second_value_of_the_s
     without = copy.deepcopy(region)
     del without["inSitu"]
     chart_text.attach(without)  # type: ignore[arg-type]
-    assert without["steadyState"]["label"] == "steady state: 0.66 ms median"
+    assert without["steadyState"]["label"] == "steady state: 0.662 ms median"
 
 
 def test_the_in_situ_overlay_says_each_side_s_median_and_each_step_that_compiled() -> None:
     situ = _region("script-in-situ-cpu")["inSitu"]
     assert situ["medianText"] == {
-        "compiled": "as written (compiled): 0.70 ms per step, median of the steady state",
-        "eager": "compiling off (eager): 0.86 ms per step, median of the steady state",
+        "compiled": "as written (compiled): 0.704 ms per step, median of the steady state",
+        "eager": "compiling off (eager): 0.862 ms per step, median of the steady state",
     }
     assert situ["compileSteps"] == [{"side": "compiled", "index": 0, "text": "step 0: 3.1 s, compiled 1 time"}]

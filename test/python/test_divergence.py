@@ -140,7 +140,7 @@ def test_a_backwards_cache_hit_is_no_hit_for_the_forward_compiled_afresh() -> No
         ]  # type: ignore[misc]
     )
     assert "loaded from" not in found["message"]
-    assert found["message"].endswith("the FX graph cache hit for 1 of 2 graphs on rank 0, miss on rank 1")
+    assert found["message"].endswith("the FX graph cache hit for 1 of its 2 lookups on rank 0, miss on rank 1")
 
 
 def test_collective_sequences_from_rank_traces() -> None:

@@ -88,4 +88,34 @@ def test_a_torchrun_jobs_rank_0_row_says_its_regions_steady_state_as_rederived()
     old["ranks"][0]["regions"][0]["steadyState"]["fromCall"] = 1
     fresh = rederive_fixtures.rederive(old)
     assert fresh["ranks"][0]["regions"][0]["steadyState"] == fresh["regions"][0]["steadyState"]
-    assert fresh["ranks"][0]["regionsText"] == ["r0 DistributedDataParallel: 6 calls, 0.81 ms/call from call 2"]
+    assert fresh["ranks"][0]["regionsText"] == ["r0 DistributedDataParallel: 6 calls, 0.808 ms/call from call 2"]
+
+
+def _prose(o: Any) -> list[str]:
+    """Every sentence but a call's or step's own on a chart ("compiling took 355 ms", the compile inside the call;
+    "step 0: 69.0 s", the whole step)."""
+    if isinstance(o, dict):
+        return [s for k, v in o.items() if k not in ("calls", "compileSteps") for s in _prose(v)]
+    if isinstance(o, list):
+        return [s for v in o for s in _prose(v)]
+    return [o] if isinstance(o, str) else []
+
+
+def test_one_cost_is_said_with_one_value_in_one_unit() -> None:
+    """Review 3C R14/J9: "the first paid 355 ms recompiling" beside "the first real call … instead of 359 ms";
+    "0.50 s compiling" beside "compile … instead of 501 ms"; "The 69.0 s its compiled warm-up took" beside "68.9 s
+    compiling"; "0.78 s" beside "783 ms"."""
+    said = {
+        name: "\n".join(_prose(rederive_fixtures.rederive(json.loads(Path(path).read_text()))))
+        for name in ("warmup_step-cpu-shape-fix-on", "gated_service-cpu", "encoder_fastpath-h200")
+        for path in FILES
+        if f"/{name}/report.json" in path
+    }
+    assert len(said) == 3, sorted(said)
+    shape = said["warmup_step-cpu-shape-fix-on"]
+    assert "the first took 359 ms, recompiling" in shape and "355 ms" not in shape
+    assert "501 ms compiling in the script's own calls" in shape and "0.50 s" not in shape
+    gated = said["gated_service-cpu"]
+    assert "Its 68.9 s compile pays back after 168,037 steps" in gated and "69.0 s" not in gated
+    fastpath = said["encoder_fastpath-h200"]
+    assert "783 ms trying to compile" in fastpath and "0.78 s" not in fastpath

@@ -43,3 +43,17 @@ def test_a_comparison_says_both_sides_in_one_unit() -> None:
     assert formats.ms_as(74.3, formats.seconds(3.4)) == "0.074 s"
     assert formats.ms_as(3400, formats.ms(0.17)) == "3,400 ms"
     assert formats.ms_as(400, formats.seconds(2.0)) == "0.40 s"
+
+
+def test_times_beside_a_ratio_divide_to_it() -> None:
+    """gated_service's "3.99× per call in situ, 0.54 ms → 0.14 ms" (those give 3.86×): each time to three significant
+    digits, so that the two times read beside a ratio give it."""
+    eager, compiled = 0.5421, 0.1359
+    said = [float(formats.ms(t).removesuffix(" ms")) for t in (eager, compiled)]
+    assert formats.speedup(said[0] / said[1]) == formats.speedup(eager / compiled)
+
+
+def test_a_compile_time_reads_as_the_compile_rows_say_it() -> None:
+    """encoder_fastpath: "0.78 s trying to compile" beside the compile row's "783 ms" (numbers.ts formatMs)."""
+    assert formats.compile_time(0.7834) == formats.ms(783.4) == "783 ms"
+    assert formats.compile_time(68.94) == "68.9 s"

@@ -76,7 +76,7 @@ def test_a_region_s_replay_says_its_callable_inputs_number_times_and_the_answer_
     r0 = report["regions"][0]
     line = (
         "default (as written) on the most frequent inputs float32[256, 1024]; grad (40 calls): 1.19× per call replayed "
-        "(1.12–1.26×), 0.67 ms/call vs eager 0.80 ms in the same rounds, kernels/call 9 → 1, break-even after 51,204 "
+        "(1.12–1.26×), 0.674 ms/call vs eager 0.801 ms in the same rounds, kernels/call 9 → 1, break-even after 51,204 "
         "calls"
     )
     assert r0["measurements"][0]["measuredText"] == line  # the fixture carries it (scripts/rederive_fixtures.py)

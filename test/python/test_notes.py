@@ -80,7 +80,7 @@ def test_launch_bound_eager_and_attach_writes_every_mode_s_notes() -> None:
 def test_what_graph_breaks_cost_is_said_per_compiler_record_with_the_time_outside_the_graphs() -> None:
     brk = [{"reason": "print"}]
     assert notes.break_cost({"graphCount": 3, "graphBreaks": brk, "recompiles": []}, 0.242) == (  # type: ignore[typeddict-item]
-        "the compiled code is split into 3 graphs; code between them runs eagerly (0.24 ms per call is spent outside "
+        "the compiled code is split into 3 graphs; code between them runs eagerly (0.242 ms per call is spent outside "
         "the graphs: eager code, guards, Python)."
     )
     assert notes.break_cost({"graphCount": 1, "graphBreaks": brk, "recompiles": []}, None) == (  # type: ignore[typeddict-item]

@@ -181,7 +181,7 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     ]
     fix = shape_reasons(region(calls, shapes))[1]  # type: ignore[arg-type]
     assert reason_text.clause(fix) == (
-        "with a warm-up at batch 5: 1 graph instead of 2, the first real call 0.50 ms instead of 1.00 ms, compile 2.0 s"
+        "with a warm-up at batch 5: 1 graph instead of 2, the first real call 0.500 ms instead of 1.00 ms, compile 2.0 s"
     )
     # the script's run compiled from a warm Inductor cache and the fix run from an empty one of its own: each said
     entry = region(calls, shapes)
@@ -307,14 +307,15 @@ def test_a_measured_fix_compares_each_quantity_in_one_unit() -> None:
     )
     (fix,) = [r for r in report["regions"][0]["answer"]["reasons"] if r["code"] == "shape-fix"]
     assert reason_text.clause(fix).endswith(
-        "the first real call 0.17 ms instead of 359 ms, compile 74.3 ms instead of 501 ms"
+        "the first real call 0.171 ms instead of 359 ms, compile 74.3 ms instead of 501 ms"
     )
     # the measured fix is said in the sentence (the headline is the verdict and its number: issue 44)
     sentence = report["regions"][0]["answer"]["sentence"]
     assert reason_text.clause(fix) not in report["regions"][0]["headline"]
     assert f"{reason_text.clause(fix)[0].upper()}{reason_text.clause(fix)[1:]}." in sentence
-    # the recompile that call paid, said beside it in the same unit, not as "0.35 s" (review 25, C J9)
-    assert "the first paid 355 ms recompiling" in sentence
+    # the call that paid the recompile, said as the fix says it: one value (review 3C R14: "paid 355 ms recompiling"
+    # beside "instead of 359 ms")
+    assert "the first took 359 ms, recompiling" in sentence and "355 ms" not in sentence
     # the Quick Fix that makes the edit says the same words (re-derived from the recorded '… instead of 0.50 s')
     titles = [r["explanation"]["quickFix"]["title"] for r in report["regions"][0]["compiler"]["recompiles"]]
     assert titles and all(t.endswith("compile 74.3 ms instead of 501 ms)") for t in titles)

@@ -9,6 +9,7 @@ import json
 import statistics
 from typing import Any
 
+from compile_lens_runner import formats
 from compile_lens_runner.compiler import explain
 from compile_lens_runner.report import chart_text, story
 from compile_lens_runner.script import region_entry
@@ -63,14 +64,14 @@ def test_a_failed_guard_as_a_sentence() -> None:
 def test_the_warmup_graph_no_later_call_used_and_the_recompile_that_paid_for_it() -> None:
     assert story.region_story(region(WARMUP, "r0")) == (
         "Call 0 (batch 1) compiled a graph that none of the 6 later calls used (all at batch 4); call 1, the first at "
-        "batch 4, paid 166 ms recompiling (input 'x' changed size in dimension 0 from 1 to 4)."
+        "batch 4, took 176 ms, recompiling (input 'x' changed size in dimension 0 from 1 to 4)."
     )
 
 
 def test_a_region_that_recompiles_every_call_and_the_calls_dynamo_ran_eagerly() -> None:
     assert story.region_story(region(TRAIN_SMALL, "r1")) == (
         "7 of 10 calls recompiled, each for inputs not seen before (float32[4, 32], float32[4, 48], float32[4, 64], …, "
-        "float32[4, 128]); 0.53 s went to compiling. Calls 8–9 ran eagerly: Dynamo stopped compiling step after 8 "
+        "float32[4, 128]); 530 ms went to compiling. Calls 8–9 ran eagerly: Dynamo stopped compiling step after 8 "
         "compiles of it; later calls run eagerly."
     )
 
@@ -82,12 +83,12 @@ def test_recompiles_with_the_same_inputs_say_what_changed_instead() -> None:
     counter = next(r for r in report["regions"] if r["name"] == "Counter")
     assert story.region_story(counter) == (
         "3 of 4 calls recompiled with the same inputs (float32[8, 32]; inference), each time because the Python "
-        "value self.calls changed; 0.39 s went to compiling."
+        "value self.calls changed; 395 ms went to compiling."
     )
     # one of them at new inputs: each recompile says its own change
     counter["calls"][2]["signature"] = "float32[16, 32]; inference"
     assert story.region_story(counter) == (
-        "3 of 4 calls recompiled (the Python value self.calls changed, batch 16, batch 8); 0.39 s went to compiling."
+        "3 of 4 calls recompiled (the Python value self.calls changed, batch 16, batch 8); 395 ms went to compiling."
     )
 
 
@@ -128,7 +129,7 @@ def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_
     r0 = region(TRAIN_SMALL, "r0")
     said = story.region_story(r0)
     assert said == (
-        "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (0.45 s; input 'x' changed size in "
+        "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (452 ms; input 'x' changed size in "
         "dimension 1 from 128 to 256)."
     )
     # the fixture says what region_entry writes: the guard as a sentence beside PyTorch's words
@@ -142,10 +143,10 @@ def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_
     assert r0["story"] == said
     # rank 1 of a torchrun job under attach (test/fixtures/attach-2x2): the calls after its recompile, its steady state
     assert story.region_story(region("attach-2x2/job/ranks/rank1", "r0")) == (
-        "Call 0 compiled (4.6 s); call 3 recompiled for batch 8 (0.34 s; input 0 (args[0]) changed size in dimension 0 "
+        "Call 0 compiled (4.6 s); call 3 recompiled for batch 8 (343 ms; input 0 (args[0]) changed size in dimension 0 "
         "from 16 to 8). "
         "(2 recompiles in all in 1 call: one call recompiles each of its graphs whose guard failed, e.g. the parts "
-        "around a graph break.) From call 4 on, calls took 0.50 ms (median) without compiling."
+        "around a graph break.) From call 4 on, calls took 0.497 ms (median) without compiling."
     )
 
 
@@ -160,7 +161,7 @@ def test_the_story_says_only_what_the_calls_show() -> None:
     timed = copy.deepcopy(base)
     for c in timed["calls"]:
         c["compileSeconds"] = None
-    assert "recompiled (the call took 176 ms) (input 'x'" in (story.region_story(timed) or "")
+    assert "took 176 ms, recompiling (input 'x'" in (story.region_story(timed) or "")
     assert story.region_story({**base, "callCount": 0, "calls": [], "steadyState": None}) == (
         "torch.compile returned f, but the script never called it."
     )
@@ -169,7 +170,7 @@ def test_the_story_says_only_what_the_calls_show() -> None:
     # a guard with no words of ours: PyTorch's own, quoted as theirs
     odd = copy.deepcopy(region(TRAIN_SMALL, "r0"))
     odd["calls"][6].update(recompileReason="___odd_guard(L['x'])", recompileWhy=None)
-    assert "(0.45 s; the guard \"___odd_guard(L['x'])\" failed)" in (story.region_story(odd) or "")
+    assert "(452 ms; the guard \"___odd_guard(L['x'])\" failed)" in (story.region_story(odd) or "")
 
 
 def test_the_steady_state_starts_where_the_calls_settle() -> None:
@@ -192,14 +193,14 @@ def test_numbers_side_by_side_agree_or_say_why() -> None:
     r1 = region("script-kernels-cpu", "r1")
     replay = next(n for n in [r1["answer"]["number"], *r1["answer"]["evidence"]] if n["kind"] == "replay-call")
     assert round(replay["compiledMs"], 3) != round(r1["measurements"][0]["timing"]["medianMs"], 3)
-    assert f"and {replay['compiledMs']:.3f} ms measured.)" in (story.region_story(r1) or "")
+    assert f"and {formats.ms(replay['compiledMs'])} measured.)" in (story.region_story(r1) or "")
     r0 = region("script-kernels-cpu", "r0")
     said = story.region_story(r0) or ""
     # the script's calls took 0.030 ms (median), the measurement 0.014 ms: one line says why
     assert said.endswith(
-        "calls took 0.030 ms (median) without compiling. (The script's calls are timed one at a time as it ran them, "
-        "with its own work between them; the measurement times back-to-back calls on one input: hence 0.030 ms here "
-        "and 0.014 ms measured.)"
+        "calls took 0.0302 ms (median) without compiling. (The script's calls are timed one at a time as it ran them, "
+        "with its own work between them; the measurement times back-to-back calls on one input: hence 0.0302 ms here "
+        "and 0.0137 ms measured.)"
     )
     # three compiler recompiles in two calls: said with the reason (the headline's count: test_headline.py)
     for i in (2, 4):
@@ -212,8 +213,8 @@ def test_numbers_side_by_side_agree_or_say_why() -> None:
 
 def test_in_situ_the_story_tells_the_script_own_calls() -> None:
     assert story.region_story(region("script-in-situ-cpu", "r0")) == (
-        "Call 0 compiled (6.5 s). From call 1 on, the script's own calls took 0.70 ms compiled (median, in situ) against "
-        "0.86 ms with compiling off."
+        "Call 0 compiled (6.5 s). From call 1 on, the script's own calls took 0.701 ms compiled (median, in situ) against "
+        "0.856 ms with compiling off."
     )
 
 
@@ -221,7 +222,7 @@ def test_each_call_that_compiled_or_ran_eagerly_says_what_happened_for_its_chart
     recompiled = {"index": 6, "event": "recompiled", "compileSeconds": 0.45, "recompileReason": "tensor 'x' …",
                   "recompileWhy": "x's dimension 1 changed from 128 to 256"}  # fmt: skip
     assert story.call_said(recompiled) == (  # type: ignore[arg-type]
-        "recompiled because x's dimension 1 changed from 128 to 256; compiling took 0.45 s"
+        "recompiled because x's dimension 1 changed from 128 to 256; compiling took 450 ms"
     )
     eager = {"index": 9, "event": "cached", "ranCompiled": False, "fallbackReason": "the recompile limit (8)"}
     assert story.call_said(eager) == "ran eagerly (Dynamo fell back to the original code): the recompile limit (8)"  # type: ignore[arg-type]
@@ -240,9 +241,9 @@ def test_a_compile_that_made_no_graph_is_said_as_the_attempt_it_was() -> None:
     )
     # why they ran eagerly is the no-compiled-code sentence's, shown beside the story: said once (review 25, J8)
     assert nothing["noCompiledCode"]["headline"].startswith(f"No compiled code ran: {fast_path}, ")
-    assert story.region_story(nothing) == "Call 0 tried to compile (0.78 s) and made no graph. Calls 0–5 ran eagerly."
+    assert story.region_story(nothing) == "Call 0 tried to compile (783 ms) and made no graph. Calls 0–5 ran eagerly."
     assert story.call_said(nothing["calls"][0], no_graph=True) == (
-        "tried to compile and made no graph; the attempt took 0.78 s; ran eagerly (Dynamo fell back to the original"
+        "tried to compile and made no graph; the attempt took 783 ms; ran eagerly (Dynamo fell back to the original"
         f" code): {fast_path}"
     )
     compiled = region("script-in-situ-cpu", "r0")

@@ -7,7 +7,7 @@ import { collectFindings } from '../../extension/present/findings.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { runHeadline } from '../../extension/present/headline.ts';
 import { runListEntry, runTabTitle, sortRuns } from '../../extension/present/runList.ts';
-import { compareRuns } from '../../extension/present/runCompare.ts';
+import { compareRuns, compareTitle } from '../../extension/present/runCompare.ts';
 import { headerWords } from '../../extension/present/reportDigest.ts';
 import { reportTitle } from '../../extension/node/timelineSource.ts';
 
@@ -72,7 +72,7 @@ test("a file two runs covered shows the latest run's findings only, not both", (
 
 test('the Runs view lists a run by its file, time and headline, newest first', () => {
   const script = fixture(TRAIN_SMALL);
-  const entry = runListEntry(script, '/ws/.compile-lens/runs/a/report.json');
+  const entry = runListEntry(script, '/ws/.compile-lens/runs/a/report.json', new Date(script.createdAt));
   // what ran and when, in the label, which a narrow view keeps (reportC J10: at the row's end the time was cut away)
   assert.equal(entry.name, 'train_small.py');
   assert.match(entry.label, /^train_small\.py \d\d:\d\d:\d\d$/);
@@ -80,12 +80,20 @@ test('the Runs view lists a run by its file, time and headline, newest first', (
   assert.match(entry.tooltip, /^train_small\.py — \d{4}-\d\d-\d\d \d\d:\d\d:\d\d, ok$/m);
   // two runs of one file within a minute read apart, and their tabs say the time their rows and the compare say
   // (reportC N9: the tab said the run folder's start time)
-  const at = (iso: string) => runListEntry({ ...script, createdAt: iso }, '/ws/c/report.json').label;
+  const today = new Date('2026-11-29T20:30:00Z');
+  const at = (iso: string, now = today) => runListEntry({ ...script, createdAt: iso }, '/ws/c/report.json', now).label;
   assert.notEqual(at('2026-11-29T20:25:03Z'), at('2026-11-29T20:25:41Z'));
   const rerun = { ...script, createdAt: '2026-11-29T20:25:41Z' };
   const clock = at(rerun.createdAt).split(' ').pop()!;
-  assert.equal(runTabTitle(rerun), `Compile Lens: train_small ${clock}`);
-  assert.ok(compareRuns(script, rerun).split('\n')[0]!.endsWith(` ${clock}`), compareRuns(script, rerun));
+  assert.equal(runTabTitle(rerun, today), `Compile Lens: train_small ${clock}`);
+  // a run of another day says its day (report3C R6: a recording of yesterday read as made today), of another year its year
+  const nextWeek = new Date(today.getTime() + 7 * 24 * 3600_000);
+  const day = `${new Date(rerun.createdAt).toDateString().slice(4, 10).replace(/ 0/, ' ')}`;
+  assert.equal(runTabTitle(rerun, nextWeek), `Compile Lens: train_small ${day} ${clock}`);
+  assert.equal(at(rerun.createdAt, nextWeek), `train_small.py ${day} ${clock}`);
+  assert.match(runTabTitle(rerun, new Date('2028-06-01T12:00:00Z')), / 2026 \d\d:\d\d:\d\d$/);
+  assert.ok(compareTitle(script, rerun, today).endsWith(` ${clock}`), compareTitle(script, rerun, today));
+  assert.match(compareRuns(script, rerun), new RegExp(`^after, \\d{4}-\\d\\d-\\d\\d ${clock}: `, 'm'));
   assert.match(entry.tooltip, / — r3 normalize$/m);
   // a report before schema 1.18 has no headline: the runner's verdict sentence stands in, nothing composed
   const { headline: _, ...older } = script;

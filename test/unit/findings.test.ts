@@ -184,7 +184,7 @@ test("hover adds to Problems' sentence, never says it again: the fix, then cost 
   // VS Code shows the diagnostic's message above the hover (reportA N4: the sentence was said twice)
   assert.match(
     findingHover(print!),
-    /^\*\*Compile Lens — Graph break\*\* \(modes default, reduce\\-overhead\)\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*\*\*Cost:\*\* graphs 3 · outside the graphs 0\.24 ms per call\n[\s\S]*\*\*PyTorch's words:\*\*\n\n> Unsupported builtin print/,
+    /^\*\*Compile Lens — Graph break\*\* \(modes default, reduce\\-overhead\)\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*\*\*Cost:\*\* graphs 3 · outside the graphs 0\.24 ms per call\n[\s\S]*> \*\*PyTorch's words:\*\* Unsupported builtin print/,
   );
   for (const finding of [print!, item!, recompile!])
     assert.ok(!findingHover(finding).includes(escapeMarkdown(findingText(finding))), findingHover(finding));
@@ -428,6 +428,6 @@ test("recompiles recorded at one line are one Problems entry saying the sizes in
   assert.match(findingHover({ ...site!, countText: null }), /^\*\*Compile Lens — Recompile ×7\*\*/);
   assert.doesNotMatch(hover, /Input 'x' changed size/, 'said once, by the Problems message above the hover');
   assert.match(hover, /\*\*Fix:\*\* If that dimension varies in use, mark it dynamic/);
-  assert.match(hover, /\*\*PyTorch's words:\*\*\n\n> tensor 'x' size mismatch at index 1\. expected 16, actual 32/);
+  assert.match(hover, /> \*\*PyTorch's words:\*\* tensor 'x' size mismatch at index 1\. expected 16, actual 32/);
   assert.match(formatDigest(digestReport(report)), / {2}recompile ×7: Input 'x' changed size in dimension 1: 16 → 32/);
 });

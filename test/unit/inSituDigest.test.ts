@@ -33,7 +33,7 @@ test("a report of the separate runs reads in the words of an interleaved one (th
   const report = await fixture('script-in-situ-cpu');
   const lines = formatScriptDigest(report).split('\n');
   const first = lines.indexOf(
-    '    in situ (2 pairs of whole runs of the script, eager and compiled): 1.22× per step in situ (0.87–1.32×), 0.86 ms → 0.70 ms per step',
+    '    in situ (2 pairs of whole runs of the script, eager and compiled): 1.22× per step in situ (0.87–1.32×), 0.862 ms → 0.704 ms per step; 1.22× per call in situ (0.88–1.33×), 0.856 ms → 0.701 ms per call',
   );
   const replay = lines.findIndex((l) => l.trimStart().startsWith('replay: default (as written)'));
   assert.ok(first > 0 && replay > first, lines.join('\n'));
@@ -47,13 +47,13 @@ test("a report of the separate runs reads in the words of an interleaved one (th
   assert.ok(lines.includes('  whole script, fastest of 2 runs each: as written 5.5 s · compiling off 0.69 s'));
   assert.match(
     regionStory(report.regions![0]!)!,
-    /From call 1 on, the script's own calls took 0\.70 ms compiled \(median, in situ\) against 0\.86 ms with compiling off\./,
+    /From call 1 on, the script's own calls took 0\.701 ms compiled \(median, in situ\) against 0\.856 ms with compiling off\./,
   );
   // a report before the lines (not re-derived): its in-situ fields listed, the number in the answer's words
   const { lines: _said, ...fields } = report.regions![0]!.inSitu!;
   assert.equal(
     digestInSitu({ ...report.regions![0]!, inSitu: fields })!.lines[1],
-    '  per step: 1.22× per step in situ (0.87–1.32×) · eager 0.86 ms · compiled 0.70 ms',
+    '  per step: 1.22× per step in situ (0.87–1.32×) · eager 0.862 ms · compiled 0.704 ms',
   );
 });
 
@@ -142,7 +142,7 @@ test('steady calls but no steady step (another region compiles in every step): t
   };
   const digest = digestInSitu(callOnly)!;
   assert.ok(
-    digest.lines.includes('  per call: 1.22× (0.88–1.33×) · eager 0.86 ms · compiled 0.70 ms'),
+    digest.lines.includes('  per call: 1.22× (0.88–1.33×) · eager 0.856 ms · compiled 0.701 ms'),
     digest.lines.join('\n'),
   );
   assert.ok(digest.lines.every((l) => !l.startsWith('  per step')));

@@ -8,7 +8,7 @@ import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../.
 import { regionStory } from '../../extension/present/regionStory.ts';
 import { regionHeadline, runHeadline } from '../../extension/present/headline.ts';
 import { formatSpeedup } from '../../extension/present/numbers.ts';
-import { lensTitle, shortLine } from '../../extension/present/lensLine.ts';
+import { answerLensTitles, lensTitle, shortLine } from '../../extension/present/lensLine.ts';
 import type { Region, Report } from '../../extension/shared/report.ts';
 import { cellPosition, placeLabel } from '../../extension/shared/sourcePlace.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
@@ -50,7 +50,7 @@ test("a region's first-call story is the runner's as written (report/story.py: t
   const r0 = await region(TRAIN_SMALL, 'r0');
   assert.equal(
     regionStory(r0),
-    "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (0.45 s; input 'x' changed size in dimension 1 from 128 to 256).",
+    "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (452 ms; input 'x' changed size in dimension 1 from 128 to 256).",
   );
   assert.equal(digestRegion(r0).story, r0.story);
   // an older report: no sentence made up, the compiles and eager calls listed
@@ -292,6 +292,37 @@ test("a CodeLens title fits a half-width editor (about 40 characters): the verdi
   const warm = await region(`${WARMUP}-shape-fix-on`, 'r0');
   assert.ok(warm.headline!.startsWith('the warm-up at batch 1 (line 9) compiled a graph '), warm.headline);
   assert.equal(lensTitle(warm.headline!, warm.answer!.number!.text), 'no verdict: 0.15×, host busy, not trusted');
+});
+
+test("an answer from before the user's edit: its lenses fit the width together, and the verdict's number is still there", () => {
+  // reportC R5: the before-edit lens "from the run before your edit: re-run to chec" pushed the verdict out of view
+  for (const { name, report } of FIXTURE_REPORTS) {
+    const lines = [
+      [runHeadline(report), report.answer?.number],
+      ...(report.regions ?? []).map((r) => [regionHeadline(r), r.answer?.number] as const),
+    ] as const;
+    for (const [headline, number] of lines) {
+      const titles = answerLensTitles(headline, number?.text, true);
+      assert.equal(titles.length, 2);
+      const line = titles.join(' | ');
+      if (!number?.text) continue;
+      assert.ok(line.includes(formatSpeedup(number.value)), `${name}: ${line}`);
+      // a verdict of few words fits whole beside the note; a longer one keeps its number
+      if (/^no verdict: \d/.test(titles[1]!)) assert.ok(line.length <= 46, `${name}: ${line}`);
+    }
+  }
+  assert.deepEqual(
+    answerLensTitles(
+      'no verdict: 0.45× per call replayed (0.31–0.75×), host busy, not trusted · 1 graph',
+      '0.45× per call replayed (0.31–0.75×), host busy, not trusted',
+      true,
+    ),
+    ['before your edit: re-run', 'no verdict: 0.45×'],
+  );
+  assert.deepEqual(
+    answerLensTitles('stay eager: 0.49× per call replayed (0.46–0.52×)', '0.49× per call replayed (0.46–0.52×)', false),
+    ['stay eager: 0.49× per call replayed'],
+  );
 });
 
 test('a region with an in-situ number carries no notMeasured label: a replay that could not run is said as that', async () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { compareRuns } from '../../extension/present/runCompare.ts';
+import { compareRuns, compareTitle } from '../../extension/present/runCompare.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
@@ -10,8 +10,16 @@ const fixture = async (name: string): Promise<Report> =>
   (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;
 
 test("two target runs: each mode's speedup, time per call and kernels per step side by side; breaks and recompiles gone and added", async () => {
-  const text = compareRuns(await fixture('graphbreak-cpu'), await fixture('recompile-cpu'));
-  assert.match(text, /^# mlp\.py: 2026-11-22 \d\d:21:00 → 2026-11-22 \d\d:17:26$/m);
+  const [graphbreak, recompile] = [await fixture('graphbreak-cpu'), await fixture('recompile-cpu')];
+  const text = compareRuns(graphbreak, recompile);
+  // a heading of the file alone, each run's time on its own line (report3B M13: a 4-line heading in a narrow column)
+  assert.match(text, /^# mlp\.py\n\nbefore, 2026-11-22 \d\d:21:00: .*\nafter, 2026-11-22 \d\d:17:26: /);
+  // the tab says what it compares, named as the runs' tabs name them (targetWords), at the times they say (report3B
+  // M13: "Preview Untitled-1")
+  assert.match(
+    compareTitle(graphbreak, recompile, new Date(recompile.createdAt)),
+    /^Compile Lens: compare recompile \d\d:21:00 → \d\d:17:26$/,
+  );
   // the runner's words for each mode's number (report/sentences.py)
   assert.match(
     text,

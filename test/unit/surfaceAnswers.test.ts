@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { answerNumbers, saidOf } from '../../extension/present/answer.ts';
-import { formatBreakEven, formatInterval, formatSeconds, formatSpeedup } from '../../extension/present/numbers.ts';
+import {
+  formatBreakEven,
+  formatInterval,
+  formatMs,
+  formatSeconds,
+  formatSpeedup,
+} from '../../extension/present/numbers.ts';
 import { digestRegion, measurementCells } from '../../extension/present/regionDigest.ts';
 import { digestReport, modeCells } from '../../extension/present/reportDigest.ts';
 import type { Answer, AnswerNumber, ModeResult, Report } from '../../extension/shared/report.ts';
@@ -161,7 +167,7 @@ function paysBackText(answer: Answer | undefined): string | null {
 const PAYS_BACK = /(?:pays back after|break-even(?: after)?:?) (\d[\d,]* (?:steps?|calls?|tokens?))\b/g;
 
 /** A time said as compiling: "6.5 s compiling", "Its 2.4 s compile", "compile 3.4 s", "compile inside the script: 3.1 s",
- *  "Call 0 compiled (3.7 s)", "recompiled for batch 8 (0.34 s", "0.53 s went to compiling", "compiling took 1.2 s". */
+ *  "Call 0 compiled (3.7 s)", "recompiled for batch 8 (343 ms", "530 ms went to compiling", "compiling took 1.2 s". */
 const COMPILE_SECONDS: RegExp[] = [
   /(?<![\d.])(\d[\d,]*(?:\.\d+)? m?s) (?:compiling|compile|went to compiling)\b/g,
   /\bcompile(?: inside the script)?:? (\d[\d,]*(?:\.\d+)? m?s)\b/g,
@@ -187,7 +193,9 @@ function compilerSeconds(report: Report): Set<string> {
   for (const m of report.modes) seconds.push(m.compiler?.compileSeconds?.['total']);
   for (const rank of report.ranks ?? []) seconds.push(rank.compileSeconds);
   for (const r of report.answer?.reasons ?? []) if (r.code === 'pays-back-after' && !r.warmUp) seconds.push(r.seconds);
-  return new Set(seconds.filter((s): s is number => s != null).map(formatSeconds));
+  // a region's compile said as its compile rows say it ("783 ms"), a mode's total in seconds ("0.27 s recompiling")
+  const known = seconds.filter((s): s is number => s != null);
+  return new Set([...known.map(formatSeconds), ...known.map((s) => formatMs(s * 1000))]);
 }
 
 for (const { name, report } of FIXTURE_REPORTS) {
@@ -247,6 +255,6 @@ test('the consistency check fails on a contradicting verdict, an absurd or zero-
   assert.ok(inconsistencies(script, again).some((p) => p.includes('where no answer pays back after 19,467 steps')));
   assert.ok(inconsistencies(script, again).some((p) => p.includes('is no compile time the compiler counted')));
   const noGraph = fixture('', path.join('recorded', 'encoder_fastpath-h200', 'report.json'));
-  noGraph.regions![0]!.story = 'Call 0 compiled (0.78 s).';
+  noGraph.regions![0]!.story = 'Call 0 compiled (783 ms).';
   assert.ok(problems(noGraph).some((p) => p.includes('whose compiles made no graph')));
 });

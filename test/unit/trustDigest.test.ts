@@ -207,7 +207,7 @@ test("counter model: eight recompiles at one line are one finding with a count, 
   const hover = findingHover(site!);
   assert.match(hover, /8 recompiles at this line/);
   assert.doesNotMatch(hover, /The integer attribute self\.calls/, 'said once, by the Problems message above the hover');
-  assert.match(hover, /\*\*PyTorch's words:\*\*\n\n> self\.calls == 16 \\\(guard from: self\.calls \\\+= 1\\\)/);
+  assert.match(hover, /> \*\*PyTorch's words:\*\* self\.calls == 16 \\\(guard from: self\.calls \\\+= 1\\\)/);
   assert.match(
     hover,
     /\*\*PyTorch's hint:\*\* torch\.compile considers integer attributes of the nn\.Module to be static/,

@@ -72,6 +72,28 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
       assert.deepEqual(errorsOf(p), []);
     });
 
+  test('a kernel list wraps between words: a word or number that fits a line is never broken inside it', async () => {
+    // report3B M8: "— 20. / 9 µs" (word-break: break-all broke the number wherever the line ended)
+    const p = await openNarrow('script-kernels-cpu');
+    const broken = await p.evaluate(() =>
+      [...document.querySelectorAll('ul.kernels li, ul.linked li')].flatMap((li) => {
+        const node = li.firstChild;
+        if (node?.nodeType !== Node.TEXT_NODE) return [];
+        return [...(node.textContent ?? '').matchAll(/\S+/g)].flatMap((word) => {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const pieces = [...range.getClientRects()].filter((r) => r.width > 0);
+          const lines = new Set(pieces.map((r) => Math.round(r.top)));
+          const width = pieces.reduce((sum, r) => sum + r.width, 0);
+          return lines.size > 1 && width <= li.clientWidth ? [`${word[0]} in "${node.textContent}"`] : [];
+        });
+      }),
+    );
+    assert.ok(await p.locator('ul.kernels li').count(), 'the report has a kernel list to look at');
+    assert.deepEqual(broken, []);
+  });
+
   test('CPU words only: the legend lists what the traces hold, the compare tables have no rows of zeros', async () => {
     const p = await openNarrow('script-kernels-cpu');
     const legend = await p.locator('.legend').innerText();

@@ -258,7 +258,8 @@ def _graph_counts(ranks: list[RankFacts]) -> list[Divergence]:
 def _cache_outcomes(insight: CompilerInsight) -> dict[tuple[str, str], str]:
     """(compile id, cache name) -> the outcome of all that compile's lookups in that cache, from the compile phases:
     a compile looks the FX graph cache up once per graph (forward, then backward), and a backward's hit is no hit for
-    the forward compiled afresh: "hit" when every lookup hit, "hit for 1 of 2 graphs" when some did, else miss/bypass."""
+    the forward compiled afresh: "hit" when every lookup hit, "hit for 1 of its 2 lookups" when some did, else miss or
+    bypass (not "of 2 graphs": the rank table counts Dynamo's graphs)."""
     lookups: dict[tuple[str, str], list[str]] = {}
     for p in insight.get("phases") or []:
         if cache := p.get("cache"):
@@ -271,7 +272,7 @@ def _outcome(seen: list[str]) -> str:
     if hits == len(seen):
         return "hit"
     if hits:
-        return f"hit for {hits} of {len(seen)} graphs"
+        return f"hit for {hits} of its {len(seen)} lookups"
     return "miss" if "miss" in seen else seen[0]
 
 

@@ -175,14 +175,15 @@ def _in_situ(region: Region) -> verdict.Decision | None:
     mode = str((region.get("options") or {}).get("mode") or "default")
     reasons: list[Reason] = []
     if after is not None and cost is not None:
+        paid, counted = in_situ_text.warm_up_cost(region)
         reasons.append(
             {
                 "code": "pays-back-after",
                 "steps": after,
                 "made": made,
                 "unit": number["unit"],
-                "seconds": cost,
-                "warmUp": True,
+                "seconds": paid or cost,
+                "warmUp": not counted,
             }
         )
     if after is not None and after > made and region.get("stoppedAfterCalls") is None:

@@ -15,7 +15,7 @@ from ..shapes.answer import Answer, AnswerNumber
 from ..shapes.compiler import CompilerInsight, Recompile
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import mode_line, reason_text
+from . import in_situ_text, mode_line, reason_text
 
 VERDICT_WORDS = {
     "compile": "compile it",
@@ -266,14 +266,10 @@ def region_facts(region: Region, rank: int | None = None) -> list[str]:
         out.append(f"{formats.plural(eager_calls, 'call')} ran eagerly")
     # the compiler's own count in the script's run (in situ, the warm-up's time beyond eager steps is another
     # measurement, said as that); compiles that made no graph are said as the attempt they were
-    reported = [
-        seconds
-        for c in region["calls"]
-        if c.get("event") != "cached" and (seconds := c.get("compileSeconds")) is not None
-    ]
-    if reported:
+    reported = in_situ_text.compile_seconds_reported(region)
+    if reported is not None:
         doing = "trying to compile" if graphs == 0 else "compiling"
-        out.append(f"{formats.seconds(sum(reported))} {doing} in the script's own calls")
+        out.append(f"{formats.compile_time(reported)} {doing} in the script's own calls")
     return out
 
 
@@ -290,9 +286,10 @@ def header_text(report: Report) -> str:
     env = report["environment"]
     target = report["target"]
     # a function target's name ("fused-compile_target") is for folders: said as the user wrote it
+    function, file = target.get("function"), target.get("file")
     named = (
-        f"{target['function']} in {os.path.basename(target['file'])}"
-        if target["kind"] == "function" and target.get("function") and target.get("file")
+        f"{function} in {os.path.basename(file)}"
+        if target["kind"] == "function" and function and file
         else target["name"]
     )
     return f"{named} on {env['device']} ({env['deviceName']}): {report['status']}"

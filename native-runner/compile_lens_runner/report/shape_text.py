@@ -69,11 +69,14 @@ def warmup_clause(r: Reason) -> str:
 def warmup_in_full(r: Reason) -> str:
     at = f" (line {r['line']})" if r.get("line") else ""
     one = r.get("count") == 1
-    seconds = r.get("seconds")
+    seconds, ms = r.get("seconds"), r.get("ms")
+    first = "that call" if one else "the first"
     paid = (
-        # in ms under a second, as the measured fix says the call that paid it ("the first real call … instead of
-        # 359 ms"): "0.35 s" beside it read as another number
-        f"; {'that call' if one else 'the first'} paid {formats.ms(seconds * 1000)} recompiling"
+        # the call's whole time, as the measured fix says it ("the first real call … instead of 359 ms"): its
+        # recompile's 355 ms beside it read as a second value of one cost
+        f"; {first} took {formats.ms(ms)}, recompiling"
+        if ms is not None
+        else f"; {first} paid {formats.compile_time(seconds)} recompiling"
         if seconds is not None
         else "; the first recompiled"
     )

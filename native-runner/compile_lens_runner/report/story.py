@@ -76,10 +76,17 @@ def _capitalize(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def holds_its_compile(call: RegionCall) -> bool:
+    """Whether the call's timed duration includes its compile (and so says its cost in one value: "took 359 ms,
+    recompiling", not "paid 355 ms recompiling" beside the call's 359 ms)."""
+    ms, seconds = call.get("ms"), call.get("compileSeconds")
+    return ms is not None and (seconds is None or ms >= seconds * 1000)
+
+
 def _compile_cost(call: RegionCall) -> str | None:
     """ "8.2 s" of compiling, or "the call took 8.6 s" when only the call's duration is known; None when neither is."""
     if call.get("compileSeconds") is not None:
-        return formats.seconds(call["compileSeconds"])  # type: ignore[arg-type]
+        return formats.compile_time(call["compileSeconds"])  # type: ignore[arg-type]
     if call.get("ms") is not None:
         return f"the call took {formats.ms(call['ms'])}"  # type: ignore[arg-type]
     return None
@@ -105,9 +112,12 @@ def _unused_first_graph(calls: list[RegionCall]) -> str | None:
     frm, to = signature_change(compiled_for, recompile["signature"])
     seconds, ms = recompile.get("compileSeconds"), recompile.get("ms")
     cost = (
-        f"paid {formats.ms(seconds * 1000)} recompiling"  # as the measured fix says the call that paid it: "359 ms"
+        # the call's whole time, as the measured fix and the shape reason say it ("359 ms"), not its recompile's 355
+        f"took {formats.ms(ms)}, recompiling"
+        if ms is not None and holds_its_compile(recompile)
+        else f"paid {formats.compile_time(seconds)} recompiling"
         if seconds is not None
-        else "recompiled" + (f" (the call took {formats.ms(ms)})" if ms is not None else "")
+        else "recompiled"
     )
     why = _why(recompile)
     return (
@@ -143,7 +153,7 @@ def _recompile_churn(calls: list[RegionCall], recompiles: list[RegionCall]) -> s
         for r, was in zip(recompiles, before, strict=True)
     ]
     cost = (
-        f"; {formats.seconds(total)} went to compiling"
+        f"; {formats.compile_time(total)} went to compiling"
         + (" (in the calls that reported it)" if len(known) < len(compiles) else "")
         if known
         else ""
@@ -306,7 +316,7 @@ def call_said(call: RegionCall, no_graph: bool = False) -> str | None:
         parts.append("tried to compile and made no graph" if no_graph else "compiled")
     if event in ("compiled", "recompiled") and call.get("compileSeconds") is not None:
         took = "the attempt" if no_graph and event == "compiled" else "compiling"
-        parts.append(f"{took} took {formats.seconds(call['compileSeconds'] or 0.0)}")
+        parts.append(f"{took} took {formats.compile_time(call['compileSeconds'] or 0.0)}")
     if call.get("ranCompiled") is False:
         fallback = call.get("fallbackReason")
         parts.append("ran eagerly (Dynamo fell back to the original code)" + (f": {fallback}" if fallback else ""))

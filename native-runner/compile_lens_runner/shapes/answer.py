@@ -101,7 +101,9 @@ class Reason(_Reason, total=False):
     dropped: dict[str, int]  # in-situ-left-out (schema 1.30): the steps (or calls) left out, by why (inSitu.dropped)
     size: int  # warmup-other-shape: the warm-up's size
     realSize: int  # and the real calls'
-    ms: float | None  # shape-fix: the first real call with a warm-up fix; decode-loop: a sequence compiled
+    ms: (
+        float | None
+    )  # shape-fix: the first real call with a warm-up fix; warmup-other-shape: that call as written; decode-loop: a sequence compiled
     wasMs: float | None  # shape-fix: that call as written; decode-loop: a sequence eager
     measured: bool  # shape-fix: measured; recompile-limit: the answer has a number
     bytes: int  # cuda-graphs-per-size: the device memory the CUDA graphs hold
