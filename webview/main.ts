@@ -7,7 +7,7 @@ import type { Report } from '../extension/shared/report.ts';
 import { communicationNames, hasCommunication } from './analysis/communication.ts';
 import { compareTraces } from './analysis/compare.ts';
 import { flowLinks, linkedSlices } from '../extension/shared/trace/flowLinks.ts';
-import { kernelIndices } from '../extension/shared/trace/summary.ts';
+import { formatMicros, kernelIndices } from '../extension/shared/trace/summary.ts';
 import type { TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
 import { paneOffsets } from '../extension/shared/trace/ranks.ts';
 import { renderCompilePhases } from './compilePhases.ts';
@@ -446,6 +446,8 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
         timeline.linked,
         links.more,
         state.panes[pane]!.label,
+        // to the axis's 0, at a detail's precision (the axis's own rounding, set by the zoom when clicked, reads "1 ms")
+        formatMicros(timeline.model.start[slice]! - timeline.offset),
         (j) => revealSlice(pane, j, details),
       ),
     );
@@ -517,7 +519,8 @@ function paneNotes(): void {
       pane.timeline.callsNamedByPlace,
     );
     const note = notes[p];
-    if (note && note.textContent !== text) note.textContent = text;
+    if (note && note.textContent !== text.text) note.textContent = text.text;
+    if (note && note.title !== text.tooltip) note.title = text.tooltip;
   });
 }
 

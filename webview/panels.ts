@@ -232,6 +232,7 @@ export function renderDetails(
   linked: number[],
   more: number,
   paneLabel: string,
+  startedOnAxis: string,
   follow: (slice: number) => void,
 ): HTMLElement {
   const box = el('section', 'details');
@@ -241,13 +242,15 @@ export function renderDetails(
     ['kind', SLICE_KIND_NAMES[model.kind[i]!] ?? 'other'],
     ['profile', paneLabel],
     ['ran on', model.tracks[model.track[i]!]?.name ?? '?'],
-    // from the profile's start: a bare "start 582.1 µs" read as a duration (reportB D22)
-    ['started', `${formatMicros(model.start[i]!)} into the profile`],
+    // as the axis under it says it (its 0 is a step's start, not the profile's); "at …": a bare "582.1 µs" read as a
+    // duration (reportB D22)
+    ['started', `at ${startedOnAxis} on the axis`],
     ['this one took', formatMicros(model.dur[i]!)],
   ];
   const raw: [string, string][] = [
     ['name in the trace', model.names[nameId] ?? '?'],
     ['nesting depth (0: outermost)', String(model.depth[i])],
+    ["started, from the profile's start", formatMicros(model.start[i]!)],
   ];
   if (model.correlation[i]! >= 0) raw.push(['correlation (launch ↔ kernel id)', String(model.correlation[i])]);
   const argRow = findArgsRow(model, i);
@@ -283,11 +286,18 @@ export function renderDetails(
     const list = el('ul', 'linked');
     for (const j of linked.slice(0, 50)) {
       const item = el('li');
-      const link = el('button', 'link follow', `${SLICE_KIND_NAMES[model.kind[j]!]}: ${say(model.name[j]!)}`);
-      link.type = 'button';
+      // inline text, not a button (a block): a long kernel name wraps after its bullet, its time after its last
+      // word; no href, which the VS Code webview would follow itself
+      const link = el('a', 'follow', `${SLICE_KIND_NAMES[model.kind[j]!]}: ${say(model.name[j]!)}`);
+      link.tabIndex = 0;
+      link.setAttribute('role', 'link');
       link.title = 'Select it and bring it into view';
       link.addEventListener('click', () => follow(j));
-      item.append(link, ` (${formatMicros(model.dur[j]!)})`);
+      link.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter') follow(j);
+      });
+      // no line break inside "(3.2 µs)"
+      item.append(link, `\u00a0(${formatMicros(model.dur[j]!).replace(' ', '\u00a0')})`);
       list.append(item);
     }
     if (linked.length > 50) list.append(el('li', undefined, `… ${linked.length - 50} more`));

@@ -55,6 +55,8 @@ th[aria-sort="ascending"] button.sort::after { content: " ▲"; }
 th[aria-sort="descending"] button.sort::after { content: " ▼"; }
 .focus-note { margin: 6px 0; padding: 4px 8px; border-left: 3px solid var(--vscode-editorWarning-foreground, #cca700); background: var(--vscode-textBlockQuote-background, #80808014); }
 ul.linked, ul.kernels { margin: 4px 0; padding-left: 18px; overflow-wrap: anywhere; } /* between words; inside one only where it is wider than the line (report3B M8: "20. / 9 µs") */
+ul.linked a.follow { color: var(--vscode-textLink-foreground); text-decoration: underline; cursor: pointer; }
+ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 .tooltip { position: fixed; z-index: 10; pointer-events: none; white-space: pre-wrap; max-width: min(480px, calc(100vw - 24px)); overflow-wrap: anywhere; left: 0; top: 0; padding: 4px 6px; background: var(--vscode-editorHoverWidget-background, #252526); color: var(--vscode-editorHoverWidget-foreground, inherit); border: 1px solid var(--vscode-editorHoverWidget-border, #454545); }
 .compare { margin-top: 12px; }
 .regions { margin: 8px 0 16px; }

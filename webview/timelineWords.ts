@@ -33,18 +33,17 @@ export const paneTitle = (
 };
 
 /**
- * The line under a pane's title: which of its steps are in view, by the numbers its markers say (the title counts
- * them all), and that they ran under the profiler, so they are not the timed numbers: "steps 2–3 in view (of steps
- * 2–4) · run under the profiler (its overhead included): the answer's times are timed without it"; and where its
- * compiled calls are named by their place (`callsByPlace`: no report and no Python stacks name their code), that the
- * trace cannot name the code.
+ * The line under a pane's title, one short line: which of its steps are in view, by the numbers its markers say
+ * (the title counts them all), and that they ran under the profiler, so they are not the timed numbers: "steps 2–3
+ * in view (of steps 2–4) · under the profiler (slower than timed)"; where its compiled calls are named
+ * by their place (`callsByPlace`: no report and no Python stacks name their code), a word of it. `tooltip` says why.
  */
 export function paneStepsNote(
   inView: StepsCompared | null,
   steps: { label: string }[],
   timedElsewhere: boolean,
   callsByPlace = false,
-): string {
+): { text: string; tooltip: string } {
   const unit = stepUnit(steps);
   const all = steps.length
     ? stepsText(
@@ -57,14 +56,19 @@ export function paneStepsNote(
     : inView
       ? `${stepsText(inView, unit)} in view${stepsText(inView, unit) === all ? ` (all ${steps.length})` : ` (of ${all})`} · `
       : `none of its ${plural(steps.length, unit)} in view · `;
-  const timed = timedElsewhere ? ": the answer's times are timed without it" : '';
-  const unnamed = callsByPlace ? ` · ${CALLS_BY_PLACE}` : '';
-  return `${shown}run under the profiler (its overhead included)${timed}${unnamed}`;
+  const timed = timedElsewhere ? 'slower than timed' : 'its overhead included';
+  return {
+    text: `${shown}under the profiler (${timed})${callsByPlace ? ' · calls named by order' : ''}`,
+    tooltip: [
+      `This trace ran under the profiler: its overhead is in every time here${timedElsewhere ? ", and the verdict's times are timed without it" : ''}.`,
+      ...(callsByPlace ? [CALLS_BY_PLACE] : []),
+    ].join(' '),
+  };
 }
 
-/** Why a trace's compiled calls are named "2nd compiled call in the step (sum_view)": said once, in its pane. */
+/** Why a trace's compiled calls are named "2nd compiled call in the step (sum_view)": said in its pane's tooltip. */
 const CALLS_BY_PLACE =
-  'compiled calls named by their order and ops: the trace has no Python stacks to name their code (opened with its report, they are named by your functions)';
+  'Its compiled calls are named by their order and ops ("2nd compiled call in the step"): the trace has no Python stacks to name their code; opened with its report, they are named by your functions.';
 
 /** A name said in words, PyTorch's name for it in a tooltip: 'the trace's "TorchDynamo Cache Lookup"'. */
 export const traceNamed = (raw: string): string => `the trace's "${raw}"`;

@@ -45,9 +45,9 @@ export function shortLine(text: string, max = 60): string {
   return out;
 }
 
-/** What a CodeLens shows of its line before a half-width editor cuts it, after "▶ Compile & Profile Script | " (reportC
- *  L6: 60 was cut at "…host bus"); "no verdict: 111.79×, host busy, not trusted" fits. */
-const LENS_CHARACTERS = 44;
+/** What a CodeLens shows of its line before a half-width editor cuts it, after a note as long as "▶ Compile & Profile
+ *  Script | " (reportC L6: 60 was cut at "…host bus"); "no verdict: 111.79×, host busy, not trusted" fits. */
+export const LENS_CHARACTERS = 44;
 
 /**
  * A CodeLens title: the headline's verdict and its number, the leading story (a shape fix, a failure) and the asides
@@ -56,23 +56,23 @@ const LENS_CHARACTERS = 44;
  * 0.17× per call replayed (…), host busy, not trusted" → "no verdict: 0.17×, host busy, not trusted"; "no verdict: too
  * noisy to say, 1.07× per call replayed (…)" → "no verdict: too noisy to say, 1.07×". Without a number, shortLine's cut.
  */
-export function lensTitle(headline: string, numberText: string | null | undefined, max = LENS_CHARACTERS): string {
+export function lensTitle(headline: string, numberText: string | null | undefined): string {
   const parts = headline.split(' · ');
   const at = numberText ? parts.findIndex((part) => part.includes(numberText)) : -1;
-  if (at < 0) return shortLine(headline, max);
+  if (at < 0) return shortLine(headline, LENS_CHARACTERS);
   const [verdict, ...facts] = parts.slice(at);
-  let out = verdict!.length <= max ? verdict! : numberClauseCut(withoutAsides(verdict!), max);
+  let out = verdict!.length <= LENS_CHARACTERS ? verdict! : numberClauseCut(withoutAsides(verdict!));
   for (const fact of facts) {
-    if (out.length + 3 + fact.length > max) break;
+    if (out.length + 3 + fact.length > LENS_CHARACTERS) break;
     out += ` · ${fact}`;
   }
   return out;
 }
 
-/** "no verdict: 0.17× per call replayed, host busy, not trusted" in max characters: the clauses up to the number's,
+/** "no verdict: 0.17× per call replayed, host busy, not trusted" in LENS_CHARACTERS: the clauses up to the number's,
  * that one cut after the speedup where the rest does not fit, then its last asides (the trust words) that fit. */
-function numberClauseCut(verdict: string, max: number): string {
-  if (verdict.length <= max) return verdict;
+function numberClauseCut(verdict: string): string {
+  if (verdict.length <= LENS_CHARACTERS) return verdict;
   const clauses = verdict.split(', ');
   const numberAt = clauses.findIndex((clause) => SPEEDUP.test(clause));
   const upTo = clauses.slice(0, numberAt + 1).join(', ');
@@ -80,24 +80,13 @@ function numberClauseCut(verdict: string, max: number): string {
   const asides = clauses.slice(numberAt + 1);
   for (const head of [upTo, speedup]) {
     const whole = [head, ...asides].join(', ');
-    if (whole.length <= max) return whole;
+    if (whole.length <= LENS_CHARACTERS) return whole;
   }
-  while (asides.length && [speedup, ...asides].join(', ').length > max) asides.shift();
+  while (asides.length && [speedup, ...asides].join(', ').length > LENS_CHARACTERS) asides.shift();
   return [speedup, ...asides].join(', ');
 }
 
-/** The lens before an answer the user has edited since (its tooltip: BEFORE_EDIT in full): short, so that it and the
- *  answer fit LENS_CHARACTERS together (reportC R5: "from the run before your edit: re-run to chec" pushed the verdict
- *  out of view). */
+/** The lens before an answer the user has edited since (its tooltip: BEFORE_EDIT in full): short (reportC R5: "from
+ *  the run before your edit: re-run to chec" pushed the verdict out of view). With the answer after it, the line is no
+ *  longer than the answer after "▶ Compile & Profile Script | " was, which now comes last. */
 export const BEFORE_EDIT_LENS = 'before your edit: re-run';
-
-/** The titles of an answer's lenses on one line, in LENS_CHARACTERS together: the before-edit lens first where the
- *  user edited since the run, then the answer's verdict and number in what is left ("no verdict: 0.45×"). */
-export function answerLensTitles(
-  headline: string,
-  numberText: string | null | undefined,
-  beforeEdit: boolean,
-): string[] {
-  if (!beforeEdit) return [lensTitle(headline, numberText)];
-  return [BEFORE_EDIT_LENS, lensTitle(headline, numberText, LENS_CHARACTERS - BEFORE_EDIT_LENS.length - ' | '.length)];
-}

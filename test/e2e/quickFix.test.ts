@@ -23,7 +23,7 @@ import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { lensTitle } from '../../extension/present/lensLine.ts';
 import { BEFORE_EDIT } from '../../extension/present/findings.ts';
-import { BEFORE_EDIT_LENS } from '../../extension/present/lensLine.ts';
+import { BEFORE_EDIT_LENS, LENS_CHARACTERS, shortLine } from '../../extension/present/lensLine.ts';
 import {
   findWebviewFrame,
   makeTestWorkspace,
@@ -402,10 +402,11 @@ test(
       const before = await profile(page, workspace);
       assert.equal(before.recompiles.length, 1, 'the real calls recompile after the warm-up');
 
-      // the profile's budget left the warm-up fix unmeasured: its lens, the runner's title, measures it
+      // the profile's budget left the warm-up fix unmeasured: its lens, the runner's title (in the lens's width, the
+      // whole in its tooltip), measures it
       const offer = recordedRegion(WARMUP_RUN).shapes.measure;
       assert.ok(offer, 'the recorded profile left the fix out');
-      const lens = page.locator('.codelens-decoration a', { hasText: offer.title });
+      const lens = page.locator('.codelens-decoration a', { hasText: shortLine(offer.title, LENS_CHARACTERS) });
       await lens.waitFor({ timeout: 30_000 });
       assert.equal(
         await lensLine(page, /Measure the shape fix/),

@@ -111,7 +111,10 @@ test('the Runs view lists a run by its file, time and headline, newest first', (
 test('a function target is named one way in every title: its tab, its timeline and its header say it as written', () => {
   const fused = fixture('reports/fused-cpu');
   assert.equal(fused.target.name, 'fused-compile_target', 'the folder name, which no title says');
-  assert.match(runTabTitle(fused), /^Compile Lens: compile_target in fused\.py \d\d:\d\d:\d\d$/);
+  assert.match(
+    runTabTitle(fused, new Date(fused.createdAt)),
+    /^Compile Lens: compile_target in fused\.py \d\d:\d\d:\d\d$/,
+  );
   assert.equal(reportTitle(fused), 'Compile Lens — compile_target in fused.py');
   assert.match(headerWords(fused), /^compile_target in fused\.py on cpu /);
 });

@@ -45,14 +45,14 @@ test("steps said by their markers' numbers: a rank profiled from ProfilerStep#2 
   ];
   const inView = stepsOverlapped(rank, 1000, 49000);
   assert.deepEqual(inView, { first: 2, last: 2, coldStep: 2 });
-  assert.match(paneStepsNote(inView, rank, false), /^step 2 in view \(of steps 2–4\) · /);
-  assert.match(paneStepsNote(stepsOverlapped(rank, 0, 70000), rank, false), /^steps 2–4 in view \(all 3\) · /);
+  assert.match(paneStepsNote(inView, rank, false).text, /^step 2 in view \(of steps 2–4\) · /);
+  assert.match(paneStepsNote(stepsOverlapped(rank, 0, 70000), rank, false).text, /^steps 2–4 in view \(all 3\) · /);
   // steps found as repeated calls keep their word
   const calls = [
     { start: 0, end: 10, label: 'call 1' },
     { start: 10, end: 20, label: 'call 2' },
   ];
-  assert.match(paneStepsNote(stepsOverlapped(calls, 12, 15), calls, false), /^call 2 in view \(of calls 1–2\) · /);
+  assert.match(paneStepsNote(stepsOverlapped(calls, 12, 15), calls, false).text, /^call 2 in view \(of calls 1–2\) · /);
 });
 
 test('a range pair over the first step says its one-time work is in it; one over a later step does not', () => {
@@ -81,4 +81,13 @@ test("a pane moved to the found code says that code's time as its borrowed axis 
   );
   assert.match(note, /its axis reading default's time: its aten::item at 7,869 µs/);
   assert.match(note, /19,643 µs into eager's own step 1\.$/);
+});
+
+test("a pane's note is one short line; why its times are not the timed ones, and how its calls are named, in its tooltip", () => {
+  const steps = [1, 2, 3].map((k) => ({ start: k * 10, end: k * 10 + 10, label: `ProfilerStep#${k}` }));
+  const note = paneStepsNote(stepsOverlapped(steps, 0, 40), steps, true, true);
+  assert.equal(note.text, 'steps 1–3 in view (all 3) · under the profiler (slower than timed) · calls named by order');
+  assert.ok(note.text.length <= 100, note.text);
+  assert.match(note.tooltip, /overhead is in every time here, and the verdict's times are timed without it\./);
+  assert.match(note.tooltip, /the trace has no Python stacks to name their code/);
 });

@@ -99,13 +99,43 @@ describe('timeline webview', () => {
     assert.equal(await details.locator('h3').innerText(), 'fused kernel 1 of forward');
     for (const fact of ['grid', 'block', 'registers per thread', 'shared memory', 'estimated occupancy'])
       assert.ok(text.includes(fact), fact);
-    assert.match(text, /\d (µs|ms|s) into the profile/, "when it started, said as from the profile's start");
+    // when it started, as the axis under it says it (its 0 is step 1's start), the profile's own time under the toggle
+    const [, onAxis] = /started\s+at (\S+ (?:µs|ms|s)) on the axis/.exec(text) ?? [];
+    assert.ok(onAxis, text);
+    const ticks = await page.evaluate(() =>
+      (
+        window as unknown as { __timelineDebug: { layouts: { texts: { role: string; text: string }[] }[] } }
+      ).__timelineDebug.layouts[0]!.texts.filter((t) => t.role === 'tick').map((t) => t.text),
+    );
+    const scale: Record<string, number> = { µs: 1, ms: 1e3, s: 1e6 };
+    const number = (t: string): number =>
+      Number(t.replace(/[^\d.-]/g, '')) * scale[/ (µs|ms|s)$/.exec(t)?.[1] ?? 'µs']!;
+    // clicked in view: within a tick's spacing of the ticks drawn (the profile's own time lies far right of them)
+    const [first, last] = [number(ticks[0]!), number(ticks[ticks.length - 1]!)];
+    const spacing = number(ticks[1]!) - first;
+    assert.ok(
+      number(onAxis) >= first - spacing && number(onAxis) <= last + spacing,
+      `${onAxis} within the axis's ticks ${ticks.join(', ')}`,
+    );
     for (const raw of ['correlation', 'External id', 'depth', kernel]) assert.ok(!text.includes(raw), raw);
     await details.locator('.raw-fields summary').click();
     const raw = await details.locator('.raw-fields').innerText();
-    for (const field of ['correlation', 'External id', 'nesting depth', kernel]) assert.ok(raw.includes(field), field);
+    for (const field of ['correlation', 'External id', 'nesting depth', "from the profile's start", kernel])
+      assert.ok(raw.includes(field), field);
     assert.match(text, /launched by \(arrows on the timeline\): 1/);
     assert.match(text, /runtime launch: cuLaunchKernel|runtime launch: cudaLaunchKernel/);
+    // its time joined to the name and inside itself by no-break spaces: "(3.2 µs)" never split across lines
+    assert.match(
+      (await details.locator('ul.linked li').first().textContent()) ?? '',
+      /\u00a0\(\d[\d.,]*\u00a0(µs|ms|s)\)$/,
+    );
+    assert.equal(
+      await details
+        .locator('ul.linked a.follow')
+        .first()
+        .evaluate((a) => getComputedStyle(a).display),
+      'inline',
+    );
     const d = await debug(page);
     assert.equal(d.selected?.name, kernel);
     assert.equal(d.selected?.linked, 1);

@@ -295,7 +295,7 @@ describe('timeline depth', () => {
     await page.mouse.move(point.x, 5);
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await screenshot(page, 'flow');
-    const follow = page.locator('.details button.follow').filter({ hasText: 'CUDA-graph replay' }).first();
+    const follow = page.locator('.details a.follow').filter({ hasText: 'CUDA-graph replay' }).first();
     const followed = (await follow.innerText()).replace(/^CUDA-graph replay: /, '');
     await follow.click();
     d = await debug(page);
@@ -341,7 +341,7 @@ describe('timeline depth', () => {
     // with a report, the pane's note says where the timed numbers are
     assert.match(
       await page.locator('.pane-note').innerText(),
-      /^step 1 in view \(of steps 1–3\) · run under the profiler \(its overhead included\): the answer's times are timed without it$/,
+      /^step 1 in view \(of steps 1–3\) · under the profiler \(slower than timed\)$/,
     );
     assert.match(
       await page.locator('.focus-note').innerText(),
@@ -435,10 +435,14 @@ describe('timeline depth', () => {
     // each pane says which of its steps the view shows (its title counts all 3), and that they ran under the profiler
     await page.waitForFunction(() => document.querySelector('.pane-note')?.textContent);
     assert.deepEqual(await page.locator('.pane-note').allInnerTexts(), [
-      'step 1 in view (of steps 1–3) · run under the profiler (its overhead included)',
-      // the trace has no Python stacks, and no report names its compiled calls' code
-      'steps 1–3 in view (all 3) · run under the profiler (its overhead included) · compiled calls named by their order and ops: the trace has no Python stacks to name their code (opened with its report, they are named by your functions)',
+      'step 1 in view (of steps 1–3) · under the profiler (its overhead included)',
+      // the trace has no Python stacks, and no report names its compiled calls' code: a word of it, why in its tooltip
+      'steps 1–3 in view (all 3) · under the profiler (its overhead included) · calls named by order',
     ]);
+    assert.match(
+      (await page.locator('.pane-note').nth(1).getAttribute('title'))!,
+      /no Python stacks to name their code/,
+    );
     // the view opens on eager's step 1: dragged from the axis's start to the canvas's right edge, all of it
     const width = (await page.locator('canvas').nth(0).boundingBox())!.width;
     const d0 = await debug(page);
