@@ -1161,7 +1161,7 @@ export interface Reason {
    */
   realSize?: number;
   /**
-   * shape-fix: the first real call with a warm-up fix; decode-loop: a sequence compiled
+   * shape-fix: the first real call with a warm-up fix; warmup-other-shape: that call as written; decode-loop: a sequence compiled
    */
   ms?: number | null;
   /**
