@@ -91,7 +91,7 @@ test(
       assert.match(await fileRow.innerText(), /^ddp_train\.py\s*train\b/); // the file, and its folder in the workspace
       await page.screenshot({ path: path.join(ARTIFACTS, 'attach-folder.png') });
       await diverged.dblclick();
-      await page.locator('.tabs-container .tab.active', { hasText: 'ddp_train.py' }).waitFor({ timeout: 30_000 });
+      await page.locator('.tabs-container .tab.active[data-resource-name="ddp_train.py"]').waitFor({ timeout: 30_000 });
       await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-attach-folder.png') }).catch(() => undefined);

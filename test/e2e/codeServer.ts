@@ -418,7 +418,7 @@ export async function openFile(page: Page, name: string): Promise<void> {
     if (!(await quickInput(page, 'Control+P', name))) continue;
     await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
     await page.keyboard.press('Enter');
-    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30_000 });
+    await page.locator(`.tabs-container .tab.active[data-resource-name="${name}"]`).waitFor({ timeout: 30_000 });
     return;
   }
   throw new Error(`Quick Open did not open to find ${name}`);

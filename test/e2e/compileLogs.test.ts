@@ -88,7 +88,9 @@ test(
 
       // the entry opens the workspace's copy at the line, with the break's squiggle
       await row.dblclick();
-      await page.locator('.tabs-container .tab.active', { hasText: SCRIPT_NAME }).waitFor({ timeout: 30_000 });
+      await page
+        .locator(`.tabs-container .tab.active[data-resource-name="${SCRIPT_NAME}"]`)
+        .waitFor({ timeout: 30_000 });
       await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
       await page.screenshot({ path: path.join(ARTIFACTS, 'compile-logs.png') });
     } catch (error) {

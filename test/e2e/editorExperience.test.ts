@@ -131,7 +131,10 @@ async function showFile(page: Page, name: string): Promise<void> {
     .first();
   if (await tab.count()) {
     await tab.click();
-    await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator(`.tabs-container .tab.active[data-resource-name="${name}"]`)
+      .first()
+      .waitFor({ timeout: 30_000 });
     return;
   }
   await openFile(page, name);
@@ -252,7 +255,9 @@ test(
       assert.match(await source.innerText(), /your lines\s+b_item\.py:\d+/);
       await shot(page, 'script-kernel-source.png');
       await frame.locator('.kernel-source vscode-button.open-code').click();
-      await page.locator('.tabs-container .tab.active', { hasText: 'output_code.py' }).waitFor({ timeout: 30_000 });
+      await page
+        .locator('.tabs-container .tab.active[data-resource-name="output_code.py"]')
+        .waitFor({ timeout: 30_000 });
       await page
         .locator('.codelens-decoration', { hasText: /fuses line/ })
         .first()
@@ -307,7 +312,7 @@ test(
       await runCommand(page, 'View: Focus Problems');
       await notebookRow.dblclick();
       await page
-        .locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' })
+        .locator('.tabs-container .tab.active[data-resource-name="explore.ipynb"]')
         .first()
         .waitFor({ timeout: 30_000 });
       // the notebook editor, at the cell (the status bar counts cells from 1) and its line, selected
@@ -334,7 +339,7 @@ test(
       await showFile(page, 'a_print.py');
       await breakLink.click();
       await page
-        .locator('.tabs-container .tab.active', { hasText: 'explore.ipynb' })
+        .locator('.tabs-container .tab.active[data-resource-name="explore.ipynb"]')
         .first()
         .waitFor({ timeout: 30_000 });
       await page.waitForFunction(
