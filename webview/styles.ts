@@ -76,6 +76,10 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .in-situ-lines, .cuda-graphs { margin: 4px 0; white-space: pre-wrap; }
 .no-compiled-code { margin: 4px 0; font-weight: 600; }
 .situ-mark { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
+.situ-point.counted.compiled { fill: var(--vscode-charts-orange, #d18616); }
+.situ-point.counted.eager { fill: var(--vscode-charts-blue, #75beff); }
+.situ-point.left-out { fill: var(--vscode-editor-background, #fff); stroke: var(--vscode-descriptionForeground, #717171); stroke-width: 1.2; }
+.chart-whose { margin: 4px 0; color: var(--vscode-descriptionForeground); }
 .mark.cached { fill: var(--vscode-charts-blue, #75beff); }
 .mark.compiled { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
 .mark.recompiled { fill: var(--vscode-charts-red, #f14c4c); stroke: var(--vscode-editor-background); }

@@ -1242,6 +1242,10 @@ export interface Region {
      * schema 1.25: its label on the first-call chart (report/chart_text.py)
      */
     label?: string;
+    /**
+     * s27: the in-situ number's steady state, as the story says it: from inSitu.steadyFromCall, the median of the compiled calls it counted (inSitu.call.compiledMs); one steady state per region (report/chart_text.py)
+     */
+    inSitu?: boolean;
     [k: string]: unknown;
   };
   replay: {
@@ -1523,6 +1527,21 @@ export interface RegionInSitu {
     index: number;
     text: string;
   }[];
+  /**
+   * s27, interleaved: each step the series draws (a call with a step time), whether the step number counted it and, if not, why (leftOut: its key in `dropped`); the overlay shades the counted ones only. rank: under torchrun (slowestRank), the rank whose step time it is (the slowest), compiledOn: the ranks that compiled in it; text: the point's mark in the runner's words (report/chart_text.py)
+   */
+  stepPoints?: {
+    index: number;
+    counted: boolean;
+    leftOut: string | null;
+    rank?: number;
+    compiledOn?: number[];
+    text?: string;
+  }[];
+  /**
+   * s27, slowestRank: whose steps the overlay draws, in the runner's words (report/chart_text.py)
+   */
+  ranksText?: string;
   /**
    * per call of each side: separate runs: of the first pair; interleaved (1.16): the first 2000
    */
@@ -2188,6 +2207,10 @@ export interface RankEntry {
        * schema 1.25: its label on the first-call chart (report/chart_text.py)
        */
       label?: string;
+      /**
+       * s27: the in-situ number's steady state, as the story says it: from inSitu.steadyFromCall, the median of the compiled calls it counted (inSitu.call.compiledMs); one steady state per region (report/chart_text.py)
+       */
+      inSitu?: boolean;
       [k: string]: unknown;
     };
   }[];

@@ -95,7 +95,7 @@ def _prose(o: Any) -> list[str]:
     """Every sentence but a call's or step's own on a chart ("compiling took 355 ms", the compile inside the call;
     "step 0: 69.0 s", the whole step)."""
     if isinstance(o, dict):
-        return [s for k, v in o.items() if k not in ("calls", "compileSteps") for s in _prose(v)]
+        return [s for k, v in o.items() if k not in ("calls", "compileSteps", "stepPoints") for s in _prose(v)]
     if isinstance(o, list):
         return [s for v in o for s in _prose(v)]
     return [o] if isinstance(o, str) else []

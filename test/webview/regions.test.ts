@@ -395,10 +395,8 @@ describe('in situ in the report panel', () => {
       ['eager', 32, true],
       ['compiled', 31, true],
     ]);
-    assert.equal(
-      await overlay.locator('rect.steady > title').textContent(),
-      `steady state from call ${situ.steadyFromCall}\n${situ.lines![0]}`,
-    );
+    for (const title of await overlay.locator('rect.steady > title').allTextContents())
+      assert.equal(title, `steady state from call ${situ.steadyFromCall}\n${situ.lines![0]}`);
     // each median and the compile step say what the runner wrote for them (schema 1.25, report/chart_text.py)
     assert.deepEqual(await overlay.locator('line.steady-median > title').allTextContents(), [
       'as written (compiled): 0.678 ms per step, median of the steady state',
@@ -408,7 +406,7 @@ describe('in situ in the report panel', () => {
     assert.equal(await overlay.locator('circle.situ-mark.compiled').count(), 1);
     assert.equal(
       await overlay.locator('circle.situ-mark.compiled > title').textContent(),
-      'step 0: 3.8 s, compiled 1 time',
+      'step 0: 3.8 s, compiled 1 time; left out of the steady state: a step in the compiled warm-up',
     );
     assert.equal(await overlay.getAttribute('data-scale'), 'log');
     // a log axis labels whole decades only: d3's 2, 3, … 9 labels printed over each other in this short chart
@@ -419,6 +417,56 @@ describe('in situ in the report panel', () => {
       `y labels are decades: ${labels.join(' | ')}`,
     );
     assert.deepEqual(errorsOf(page), []);
+  });
+
+  test('one steady state per region: the steps shaded are the ones the number counted, one median in words and lines', async () => {
+    // review 3C N2: the overlay shaded every step from call 3, the 100-200 ms steps the lines leave out among them;
+    // review 3B M1: the story's "from call 3 … 0.536 ms" beside the call chart's band from call 20 at 0.48 ms
+    const region = readReport(SERVE).regions![0]!;
+    const situ = region.inSitu!;
+    const page = await openReport(SERVE);
+    const box = page.locator('section.region[data-region="r0"]');
+    const shaded = await box
+      .locator('svg.in-situ rect.steady')
+      .evaluateAll((nodes) =>
+        nodes.map((n) => [Number((n as SVGElement).dataset['from']), Number((n as SVGElement).dataset['to'])]),
+      );
+    const left = situ.stepPoints!.filter((p) => !p.counted);
+    assert.ok(left.length > 10 && shaded.length > 1, 'the recording has steps left out inside its steady state');
+    for (const p of left)
+      assert.ok(!shaded.some(([from, to]) => from! <= p.index && p.index <= to!), `step ${p.index} is shaded`);
+    for (const p of situ.stepPoints!.filter((p) => p.counted))
+      assert.ok(
+        shaded.some(([from, to]) => from! <= p.index && p.index <= to!),
+        `step ${p.index} is not shaded`,
+      );
+    // each left-out step drawn hollow, its reason in the runner's words (the compile step's under its compile mark)
+    const hollow = (
+      await box
+        .locator('svg.in-situ circle.situ-point.left-out')
+        .evaluateAll((nodes) =>
+          nodes.map((n) => [Number((n as SVGElement).dataset['call']), n.querySelector('title')?.textContent]),
+        )
+    ).sort((a, b) => (a[0] as number) - (b[0] as number));
+    const compiled = new Set(
+      [...situ.series!.compiled, ...situ.series!.eager].filter((p) => p[2] > 0).map((p) => p[3]!),
+    );
+    assert.deepEqual(
+      hollow,
+      left
+        .filter((p) => !compiled.has(p.index))
+        .sort((a, b) => a.index - b.index)
+        .map((p) => [p.index, p.text]),
+    );
+    // the call chart's steady state is the story's: its start, and its median line at the story's median
+    const steady = region.steadyState!;
+    assert.equal(steady.fromCall, situ.steadyFromCall);
+    const median = Number(await box.locator('svg.first-calls line.steady-median').getAttribute('data-ms'));
+    assert.equal(median, situ.call!.compiledMs);
+    const story = await box.locator('.story').innerText();
+    assert.ok(story.includes(`From call ${steady.fromCall} on, the script's own calls took 0.536 ms compiled`), story);
+    assert.equal(median.toFixed(3), '0.536');
+    await page.close();
   });
 
   test("the runner's in-situ lines (schema 1.24) are the panel's paragraph, word for word", async () => {
@@ -439,7 +487,8 @@ describe('in situ in the report panel', () => {
       // the overlay's steady state says the runner's line for the steps
       const shade = page.locator(`section.region[data-region="${region.id}"] svg.in-situ rect.steady > title`);
       if ((await shade.count()) && region.inSitu!.step) {
-        assert.equal(await shade.textContent(), `steady state from call ${region.inSitu!.steadyFromCall}\n${lines[0]}`);
+        for (const title of await shade.allTextContents())
+          assert.equal(title, `steady state from call ${region.inSitu!.steadyFromCall}\n${lines[0]}`);
         shades++;
       }
     }
