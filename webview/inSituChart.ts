@@ -155,7 +155,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
       } else if (point?.text) {
         // each step says in the runner's words whether it counted (and whose it is under torchrun); a left-out one
         // is drawn hollow, apart from the counted
-        const mark = svg('circle', `situ-point ${side} ${point.counted ? 'counted' : 'left-out'}`);
+        const mark = svg('circle', point.counted ? `situ-point ${side} counted` : 'situ-point left-out');
         mark.setAttribute('cx', String(x(p.index)));
         mark.setAttribute('cy', String(y(p.ms)));
         mark.setAttribute('r', point.counted ? '1.5' : '2.5');

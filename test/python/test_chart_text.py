@@ -79,7 +79,7 @@ def test_a_torchrun_job_s_step_chart_says_whose_steps_it_draws() -> None:
     situ = region["inSitu"]
     assert {p["rank"] for p in situ["stepPoints"]} == {0, 1}
     assert situ["ranksText"].startswith(
-        "each step is the slowest rank's at it (a synchronous job waits for it): rank 0"
+        "each step drawn is the slowest rank's (a synchronous job waits for it): rank 0"
     )
     assert {
         "side": "compiled",

@@ -49,6 +49,19 @@ describe('one answer per region, in the runner’s words', () => {
     // the answer's reason, in any of its wordings (headline, sentence, the run's recommendation), once on the panel
     assert.equal(occurrences(await page.locator('body').innerText(), 'it would wait in its collectives'), 1);
     assert.equal(await page.locator('p.recommendation').count(), 0, "a script's answer is its regions'");
+    // review 3B M2: the step chart is the slowest rank's at each step, the call chart rank 0's; each says whose, and
+    // step 3's compile mark says which rank compiled (rank 1; rank 0 waited on it)
+    const box = page.locator('section.region[data-region="r0"]');
+    assert.equal(await box.locator('.in-situ-chart p.chart-whose').innerText(), region.inSitu!.ranksText);
+    assert.equal(
+      await box.locator('svg.in-situ circle.situ-mark[data-call="3"] > title').textContent(),
+      region.inSitu!.compileSteps!.find((c) => c.index === 3)!.text,
+    );
+    assert.match(region.inSitu!.compileSteps!.find((c) => c.index === 3)!.text, /compiled 2 times on rank 1,/);
+    assert.match(
+      await box.locator('svg.first-calls').locator('..').locator('.chart-legend').innerText(),
+      /rank 0's calls/,
+    );
     assert.deepEqual(errorsOf(page), []);
     await page.close();
   });

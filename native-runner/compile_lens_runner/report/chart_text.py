@@ -101,7 +101,7 @@ def _point_text(said: str, point: StepPoint | None) -> str:
 
 
 def ranks_text(points: list[StepPoint]) -> str | None:
-    """Whose steps a torchrun job's overlay draws: "each step is the slowest rank's at it (a synchronous job waits for
+    """Whose steps a torchrun job's overlay draws: "each step drawn is the slowest rank's (a synchronous job waits for
     it): rank 1 at 40 steps, rank 0 at 3"; None where no point names its rank."""
     counts = Counter(p["rank"] for p in points if "rank" in p)
     if not counts:
@@ -109,7 +109,7 @@ def ranks_text(points: list[StepPoint]) -> str | None:
     each = ", ".join(f"rank {r} at {formats.plural(n, 'step')}" for r, n in sorted(counts.items()))
     if len(counts) == 1:
         each = f"all rank {next(iter(counts))}'s"
-    return f"each step is the slowest rank's at it (a synchronous job waits for it): {each}"
+    return f"each step drawn is the slowest rank's (a synchronous job waits for it): {each}"
 
 
 def _in_situ(s: RegionInSitu) -> None:
