@@ -1,7 +1,9 @@
 """A script region's charts in words (schema 1.25), as the report panel's first-call chart and in-situ overlay show
 them: the steady state's tooltip and label (`steadyState.said`, `.label`), the calls the chart leaves out
-(`chartNotes`), and on the in-situ overlay each side's steady median (`inSitu.medianText`) and each step that compiled
-(`inSitu.compileSteps`). Said from the region's calls and in-situ series with formats.py's numbers each time the report
+(`chartNotes`), and on the in-situ overlay each side's steady median (`inSitu.medianText`), each step that compiled
+(`inSitu.compileSteps`), each step's mark (`inSitu.stepPoints[].text`: counted, or left out and why; under torchrun
+whose step) and whose steps a torchrun job's overlay draws (`inSitu.ranksText`). Beside an in-situ number of the calls
+the region's steady state is that number's (in_situ_steady): one start and one median per region. Said from the region's calls and in-situ series with formats.py's numbers each time the report
 is written (answer.attach). A tick of an axis is a number: the panel writes it."""
 
 from __future__ import annotations
