@@ -6,7 +6,9 @@ were the recompile limit marked (compiler/insight.limit_hits); a region's story
 (report/story.py); its compiled frames' and kernels' names (report/compile_names.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
 pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
-from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
+from each side's recorded work); an interleaved region's in-situ result from its recorded calls by today's rules
+(measure/interleaved.py: the steps left out and why, per drawn step too; a torchrun job's from its ranks' calls); a
+region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
 replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
 frequent one's calls, and one begun at a call still warming up, from where the calls settle; a measured shape fix beside the recompiles it answers, in the answer's words; an attached rank's in-situ skip
