@@ -7,6 +7,7 @@ import copy
 import json
 from pathlib import Path
 
+from compile_lens_runner import formats
 from compile_lens_runner.report import chart_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
@@ -35,10 +36,16 @@ def test_beside_an_in_situ_number_the_steady_state_is_the_one_the_story_tells() 
     """The story says "From call 3 on, the script's own calls took 0.54 ms compiled (median, in situ)"; the call chart's
     band from call 20 and its line at 0.48 ms were a second steady state (review 3B M1): beside an in-situ number the
     chart's steady state is the story's, its start and its median."""
-    for name in ("script-in-situ-cpu", "../recorded/serve_script-cpu"):
-        region = _region(name)
+    told = [
+        region
+        for path in sorted(FIXTURES.parent.glob("**/*report.json"))
+        for region in json.loads(path.read_text()).get("regions") or []
+        if (region.get("inSitu") or {}).get("call") and not region["inSitu"].get("slowestRank")
+    ]
+    assert len(told) >= 5  # serve_script-cpu, script-in-situ-cpu, …: every fixture with an in-situ number of calls
+    for region in told:
         situ, steady = region["inSitu"], region["steadyState"]
-        ms = f"{steady['medianMs']:.3f} ms"
+        ms = formats.ms(steady["medianMs"])
         assert (steady["fromCall"], steady["medianMs"]) == (situ["steadyFromCall"], situ["call"]["compiledMs"])
         assert f"From call {steady['fromCall']} on, the script's own calls took {ms} compiled" in region["story"]
         assert steady["said"].startswith(f"steady state from call {steady['fromCall']}: {ms} per compiled call")
