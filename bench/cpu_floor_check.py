@@ -4,8 +4,9 @@ and whether each pair of profiles lands inside each other's range, both ways.
     python3 bench/cpu_floor_check.py REPORT_OR_DIR [REPORT_OR_DIR ...]
 
 The number is the answer's: a script's first region's step in situ (its calls compared again as the runner compares
-them, with and without the floor), else a target's first measured mode (its recorded range, then floored as
-speedups.adjust floors it). Reports read as they are; nothing is written."""
+them, without the floor and with it), else a target's first measured mode (its range as recorded, which a runner
+with the floor already floored, then floored as speedups.adjust floors it). Reports read as they are; nothing is
+written."""
 
 from __future__ import annotations
 
@@ -31,14 +32,16 @@ def numbers(report: dict[str, Any]) -> tuple[str, Number, Number] | None:
         old, new = (interleaved.compare(region["calls"], made, on_cpu=cpu)["step"] for cpu in (False, True))
         if old is None or new is None:
             continue
-        return "per step in situ", (old["speedup"], old["low"], old["high"]), (new["speedup"], new["low"], new["high"])
+        said = (new["speedup"], new["low"], new["high"])
+        return "per step in situ, unfloored", (old["speedup"], old["low"], old["high"]), said
     for mode in report.get("modes") or []:
         interval = mode.get("speedupInterval")
         if mode.get("speedup") is None or not interval:
             continue
         speedup = float(mode["speedup"])
         low, high = ranges.floored(speedup, interval["low"], interval["high"], estimator.cpu_floor_pct())
-        return f"per call, {mode['mode']}", (speedup, interval["low"], interval["high"]), (speedup, low, high)
+        what = f"per call, {mode['mode']}, recorded with a {interval['floorPct']} % floor"
+        return what, (speedup, interval["low"], interval["high"]), (speedup, low, high)
     return None
 
 
@@ -51,6 +54,9 @@ def main(paths: list[str]) -> int:
     runs: list[tuple[str, Number, Number]] = []
     for path in paths:
         file = os.path.join(path, "report.json") if os.path.isdir(path) else path
+        if not os.path.exists(file):
+            print(f"{file}: no report")
+            continue
         with open(file) as f:
             report = json.load(f)
         got = numbers(report)
@@ -61,9 +67,9 @@ def main(paths: list[str]) -> int:
         runs.append((file, old, new))
         print(
             f"{len(runs)}. {file} ({report.get('environment', {}).get('device')}, {report.get('createdAt')}): {what} "
-            f"{old[0]:.2f}× recorded {old[1]:.2f}–{old[2]:.2f}×, floored {new[1]:.2f}–{new[2]:.2f}×"
+            f"{old[0]:.2f}× ({old[1]:.2f}–{old[2]:.2f}×), floored {new[1]:.2f}–{new[2]:.2f}×"
         )
-    for label, k in (("recorded", 1), ("floored", 2)):
+    for label, k in (("before the floor", 1), ("floored", 2)):
         pairs = list(itertools.combinations(range(len(runs)), 2))
         held = [(i, j) for i, j in pairs if inside(runs[i][k], runs[j][k])]
         missed = ", ".join(f"{i + 1}–{j + 1}" for i, j in pairs if (i, j) not in held)

@@ -19,12 +19,12 @@ the same rule on eager's host time over its GPU time: in_situ_floor_pct), or on 
 the host sets all of both sides, for targets and in-situ steps alike). Recorded runs differed by up to 5.5 % in a
 noisy side's fastest round (docs/BENCHMARKS.md §constants).
 
-On a CPU a host that moves does not move eager and compiled alike: in one process of a CPU script, the host's slow
-stretches took eager's step 1.47x and compiled's 1.75x slower, and five processes of it on one quiet 16-core Xeon
-moved eager's step 0.84-1.87 ms and the speedup 1.38-1.56x (13 % apart) with each interval holding only its own
-process; two processes of the default sample on a 2-core VM hours apart gave 2.83x and 2.50x (13 %). Nothing inside
-one process said how far the next would land (quiet pairs of blocks, 1.49-1.63x, in the run 13 % above another whose
-pairs read 1.32-1.42x), so the floor is the measured move (docs/BENCHMARKS.md §constants: CPU host move).
+On a CPU a host that moves does not move eager and compiled alike: in one process of a CPU script the host's slow
+stretches took eager's step 1.47x and compiled's 1.75x slower, and processes of it on 16-core Xeons met hosts whose
+eager step took 0.84-1.87 ms and gave 1.35-1.56x (14 % apart), each range holding only its own process; the default
+sample's target gave 4.84-5.49x in four processes, and 2.83x then 2.50x on a 2-core VM. Nothing inside one process
+said how far the next would land (quiet pairs of blocks, 1.49-1.63x, in a run 13 % above another whose pairs read
+1.32-1.42x), so the floor is the measured move (docs/BENCHMARKS.md §constants: CPU host move).
 
 Which rounds are fast is known, not guessed: a CPU probe (host.cpu_probe, 1 ms of fixed pure-Python work) runs
 before every round of either side, and the pairs go on until each side has rounds taken while the probe read the host
