@@ -209,8 +209,8 @@ def _cpu_floor(report: dict[str, Any]) -> None:
             if m.get("speedupInterval") and m.get("speedup") is not None:
                 speedups.widen_to_floor(m, floor)
         situ = region.get("inSitu") or {}
-        for number in (situ.get(k) for k in ("step", "call") if situ.get("method") == interleaved.METHOD):
-            if number and number.get("floorPct", 0.0) < floor:
+        for number in (situ.get("step"), situ.get("call")):  # an older method's (separate runs) too
+            if number and "low" in number and number.get("floorPct", 0.0) < floor:
                 low, high = ranges.floored(number["speedup"], number["low"], number["high"], floor)
                 number.update({"low": round(low, 4), "high": round(high, 4), "floorPct": floor})
 
