@@ -311,6 +311,19 @@ def test_a_launch_bound_eager_s_in_situ_range_says_the_host_move_it_holds_after_
     assert "launch-bound-range" not in codes(region_answer(region))
 
 
+def test_a_number_timed_on_a_cpu_says_its_range_holds_a_next_process_once_beside_the_verdict() -> None:
+    """The floor itself is measure/estimator.cpu_floor_pct's (test_estimator_cpu.py)."""
+    region = _region("Net", 5, [], reason="its inputs cannot be replayed safely")
+    region["inSitu"] = _in_situ(1.38, 1.18, 1.59, 212, 1000)
+    region["device"] = "cpu"
+    a = region_answer(region)
+    said = "Timed on a CPU, whose speed moves between processes: the range holds a next process that lands ±15% away."
+    assert codes(a).count("cpu-host-range") == 1 and a["sentence"].endswith(said)
+    assert "CPU" not in a["headline"]
+    region["device"] = "cuda"
+    assert "cpu-host-range" not in codes(region_answer(region))
+
+
 # (speedup, low, high, break-even steps, steps made) -> verdict, its reason code. A verdict never contradicts its number.
 VERDICTS = [
     ((1.43, 1.34, 1.51, 212, 1000), "compile", "pays-back-after"),
