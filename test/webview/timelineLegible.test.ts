@@ -36,10 +36,11 @@ interface Case {
   roles: TextRole[];
   /** a slice label the step's view draws (ProfilerStep's: the one the e2e screenshots showed unreadable) */
   sliceLabel: RegExp;
-  /** the track names, where a trace files work under names that said nothing of it ("CPU · thread 0") */
-  tracks?: string[];
   /** per pane, whether its note says the trace has no Python stacks to name its compiled calls' code */
   noStacks: boolean[];
+  /** per view, per pane, the track names drawn (saying what each holds, never "CPU · thread 0") and the count of the
+   *  idle ones: a track with no event in view is counted, not drawn as an empty row */
+  inView?: Record<'step' | 'all', string[][]>;
 }
 
 const CASES: Case[] = [
@@ -52,6 +53,22 @@ const CASES: Case[] = [
     roles: ['tick', 'step', 'slice', 'track'],
     sliceLabel: /all_reduce/,
     noStacks: [false, false],
+    // step 2: each rank's all_reduce on one of its two gloo threads, the other idle
+    inView: {
+      step: [
+        ['thread 28223 (python3)', 'thread 28229 (python3)', 'profiled window', '1 thread idle here'],
+        ['thread 28224 (python3)', 'thread 28230 (pt_gloo_runloop)', 'profiled window', '1 thread idle here'],
+      ],
+      all: [
+        ['thread 28223 (python3)', 'thread 28228 (pt_gloo_runloop)', 'thread 28229 (python3)', 'profiled window'],
+        [
+          'thread 28224 (python3)',
+          'thread 28230 (pt_gloo_runloop)',
+          'thread 28231 (pt_gloo_runloop)',
+          'profiled window',
+        ],
+      ],
+    },
   },
   {
     name: 'cpu-graphbreak',
@@ -71,14 +88,29 @@ const CASES: Case[] = [
     sliceLabel: /^aten::/,
     // Kineto's thread 0 holds other threads' Python stacks; its two tracks of its own: its overhead and its window
     // the Python frames last, each thread's stack folded to a row: the launches and kernels come first
-    tracks: [
-      'profiler overhead',
-      'thread 1661 (python3)',
-      'profiled window',
-      'GPU 0 · stream 7',
-      '▸ other Python threads',
-      '▸ Python · thread 1661',
-    ],
+    inView: {
+      // call 1: the profiler's own work (CUPTI's buffer requests) is elsewhere
+      step: [
+        [
+          'thread 1661 (python3)',
+          'profiled window',
+          'GPU 0 · stream 7',
+          '▸ other Python threads',
+          '▸ Python · thread 1661',
+          '1 track idle here',
+        ],
+      ],
+      all: [
+        [
+          'profiler overhead',
+          'thread 1661 (python3)',
+          'profiled window',
+          'GPU 0 · stream 7',
+          '▸ other Python threads',
+          '▸ Python · thread 1661',
+        ],
+      ],
+    },
     noStacks: [false],
   },
 ];
@@ -145,7 +177,7 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
       if (line.x < t.x + t.w - 0.5 && t.x + 0.5 < line.x + line.w && line.y0 < t.y + t.h - 0.5 && t.y + 0.5 < line.y1)
         found.push(`a ${line.role} line at x ${line.x.toFixed(1)} crosses ${describeText(t)}`);
   for (const t of texts) {
-    const [left, right] = t.role === 'track' ? [0, frame.left] : [frame.left, frame.width];
+    const [left, right] = t.role === 'track' || t.role === 'idle' ? [0, frame.left] : [frame.left, frame.width];
     if (t.x < left - 0.5 || t.x + t.w > right + 0.5 || t.y < -0.5 || t.y + t.h > frame.height + 0.5)
       found.push(`${describeText(t)} runs past [${left}, ${right}] × [0, ${frame.height}] (width ${t.w.toFixed(1)})`);
   }
@@ -236,10 +268,11 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               );
               assert.deepEqual(problems(frame, colours), [], where);
             });
-            if (c.tracks)
+            if (c.inView)
               assert.deepEqual(
-                frames.flatMap((f) => f.texts.filter((t) => t.role === 'track').map((t) => t.text)),
-                c.tracks,
+                frames.map((f) => f.texts.filter((t) => t.role === 'track' || t.role === 'idle').map((t) => t.text)),
+                c.inView[view],
+                view,
               );
             for (const role of c.roles)
               assert.ok(
