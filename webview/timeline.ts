@@ -472,11 +472,15 @@ export class TimelineCanvas extends TimelineNames {
     let lastLineX = -Infinity;
     for (const step of this.model.steps) {
       const x = xOf(step.start);
-      if (x < LABEL_WIDTH || x > width || x - lastLineX < 1) continue;
+      // the step the view begins inside: the pane's note counts it in view, so the ruler names it at the left
+      const begun = x < LABEL_WIDTH && xOf(step.end) > LABEL_WIDTH;
+      if ((x < LABEL_WIDTH && !begun) || x > width || x - lastLineX < 1) continue;
       const label = stepWords(step.label);
       const first = step === this.model.steps[0];
-      edges.push({ x, label, short: /(\d+)$/.exec(label)?.[1] ?? null, before: first ? `before ${label}` : null });
-      lastLineX = x;
+      const short = /(\d+)$/.exec(label)?.[1] ?? null;
+      if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun });
+      else edges.push({ x, label, short, before: first ? `before ${label}` : null });
+      lastLineX = Math.max(x, LABEL_WIDTH);
     }
     return edges;
   }
