@@ -202,7 +202,15 @@ describe('compiler views in the report panel', () => {
     const gemm =
       'void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_tn_align1>(cutlass_80_simt_sgemm_64x64_8x5_tn_align1::Params)';
     const eager = await select(page, 0, gemm, true);
-    assert.match(eager, /^Eager\s+ATen op: aten::linear › aten::addmm\s+In your function forward: anchors\.py:18$/);
+    // the ops as the user knows them, the profiler's names in the hover
+    assert.match(
+      eager,
+      /^Eager\s+ATen op: linear: nn\.Linear › addmm: Linear's matrix multiply with bias\s+In your function forward: anchors\.py:18$/,
+    );
+    assert.equal(await page.locator('.kernel-source .aten-op').getAttribute('title'), 'aten::linear › aten::addmm');
+    // the kernel by what it does; its mangled name kept in what the profiler recorded
+    assert.equal(await page.locator('.details h3').first().innerText(), 'matrix multiply (CUTLASS)');
+    assert.ok((await page.locator('.details .raw-fields').textContent())!.includes(gemm));
     const before = (await record(page)).posted.length;
     await page.locator('.kernel-source button.link', { hasText: 'anchors.py:18' }).click();
     assert.deepEqual((await record(page)).posted.slice(before), [
