@@ -9,7 +9,8 @@ export interface Paint {
   alpha: number;
 }
 
-export type TextRole = 'tick' | 'step' | 'mark' | 'slice' | 'track';
+/** 'idle': the label column's count of the tracks with nothing in view */
+export type TextRole = 'tick' | 'step' | 'mark' | 'slice' | 'track' | 'idle';
 
 export interface TextBox {
   role: TextRole;

@@ -291,7 +291,9 @@ export function renderDetails(
       const link = el('a', 'follow', `${SLICE_KIND_NAMES[model.kind[j]!]}: ${say(model.name[j]!)}`);
       link.tabIndex = 0;
       link.setAttribute('role', 'link');
-      link.title = 'Select it and bring it into view';
+      // the trace's own name where it is said otherwise ("matrix multiply (cuBLAS)" for "sm80_xmma_gemm_…")
+      const raw = model.names[model.name[j]!]!;
+      link.title = `${raw === say(model.name[j]!) ? '' : `${raw}\n`}Select it and bring it into view`;
       link.addEventListener('click', () => follow(j));
       link.addEventListener('keydown', (event) => {
         if (event.key === 'Enter') follow(j);

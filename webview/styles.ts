@@ -124,8 +124,10 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .kernel-source .open-code { margin-top: 6px; }
 .compile-timeline { margin: 8px 0; }
 .compile-phases summary { cursor: pointer; font-weight: 600; margin: 4px 0; }
-.phase-row { display: grid; grid-template-columns: minmax(80px, 28%) 1fr; align-items: start; border-top: 1px solid var(--vscode-panel-border, #80808033); }
-.phase-label { padding: 1px 6px 1px 0; overflow-wrap: anywhere; color: var(--vscode-descriptionForeground); } /* wraps: "· recompile" is never cut */
+.phase-rows { display: grid; grid-template-columns: fit-content(40%) 1fr; }
+.phase-row { display: grid; grid-column: 1 / -1; grid-template-columns: subgrid; align-items: start; border-top: 1px solid var(--vscode-panel-border, #80808033); }
+/* wraps between words ("· recompile" is never cut); a word longer than the column ends in "…", whole in the hover */
+.phase-label { padding: 1px 6px 1px 0; min-width: 0; overflow: hidden; text-overflow: ellipsis; color: var(--vscode-descriptionForeground); }
 .phase-track { display: block; overflow: visible; }
 .phase-track text { font-size: 10px; fill: var(--vscode-editor-foreground, #ccc); pointer-events: none; }
 /* A bar's colour is --bar, drawn opaque (charts-lines has alpha: its text would sit on whatever lies under it); its

@@ -349,6 +349,8 @@ describe('summary', () => {
     const text = formatTraceSummary(summary);
     assert.match(text, /kernels \/ step {4}7 /);
     assert.match(text, /profiled steps {4}3/);
+    // a library's kernel by what it does, its mangled name after (traceWords.ts)
+    assert.match(text, /library +matrix multiply \(CUTLASS\): void cutlass::Kernel2</);
   });
 
   test('compile spans inside the profiled region (recompile in region)', async () => {

@@ -271,6 +271,38 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     assert.deepEqual(seen.split, []);
   });
 
+  test('compile-phase row labels: one column for every row, wrapped between words, never inside one', async () => {
+    const p = await openNarrow('ddp-ranks-cpu', 'section.compile-timeline');
+    const seen = await p.locator('section.compile-timeline').evaluate((box) => {
+      // the row labels in one column, every word on one line ("DistributedDataParall / el" broke one)
+      const labels = [...box.querySelectorAll('.phase-row .phase-label')];
+      const columns = [
+        ...new Set(
+          labels.map((l) => {
+            const r = l.getBoundingClientRect();
+            const track = l.parentElement!.querySelector('svg.phase-track')!.getBoundingClientRect();
+            return `${Math.round(r.left)}–${Math.round(r.right)} | ${Math.round(track.left)}`;
+          }),
+        ),
+      ];
+      const broken = labels.flatMap((label) => {
+        const words: string[] = [];
+        const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode())
+          for (const word of n.textContent!.matchAll(/[^\s\u00a0]+/g)) {
+            const range = document.createRange();
+            range.setStart(n, word.index);
+            range.setEnd(n, word.index + word[0].length);
+            if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) words.push(word[0]);
+          }
+        return words;
+      });
+      return { columns, broken };
+    });
+    assert.equal(seen.columns.length, 1, `one label column: ${seen.columns.join(', ')}`);
+    assert.deepEqual(seen.broken, [], 'words broken across lines');
+  });
+
   test("compile phases: the generated code's loading in a colour of its own, in the legend; what the log names inside a bar and what is too narrow to label, in the hovers", async () => {
     const p = await openNarrow('fused-cpu', 'section.compile-timeline');
     await p.waitForTimeout(100); // the labels are fitted after layout
@@ -279,6 +311,7 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
         tip: g.querySelector('title')?.textContent ?? '',
         fill: getComputedStyle(g.querySelector('rect')!).fill,
         hidden: g.querySelector('text')?.style.display === 'none' ? g.querySelector('text')!.textContent : null,
+        shown: g.querySelector('text')?.style.display === 'none' ? null : g.querySelector('text')!.textContent,
         row: [...box.querySelectorAll('.phase-row')].findIndex((r) => r.contains(g)),
       }));
       const legend = [...box.querySelectorAll('.phase-legend .legend-entry')].map((e) => ({
@@ -303,6 +336,16 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     assert.match(
       codegen,
       /Inside it the log names 10 × C\+\+ compile: 11\.8 s of 54\.6 s; it names no step of the other 42\.8 s \(/,
+    );
+    // a bar too narrow for its whole label, with room for its time: labelled by its time (its colour says the rest)
+    assert.deepEqual(
+      seen.bars.filter((b) => b.tip.startsWith('Inductor: load module: 6.8 s')).map((b) => b.shown),
+      ['6.8 s'],
+    );
+    // a label left of a recompile's bar, though a thinner bar begins where it does (the wider one's, not that one's)
+    assert.ok(
+      seen.bars.some((b) => b.row === 2 && b.shown?.startsWith('backend compile')),
+      JSON.stringify(seen.bars.filter((b) => b.row === 2)),
     );
     // a label too narrow to show is read in its row's hover
     const hidden = seen.bars.filter((b) => b.hidden !== null);
