@@ -384,10 +384,11 @@ function widenToCompiledCalls(
   steps: TraceModel['steps'],
   launched: readonly { first: number; last: number }[],
 ): void {
+  // by name id: a name is tested once, not once per row
+  const isRegion = c.names.map((name) => name.startsWith(COMPILED_REGION));
   for (let i = 0; i < c.count; i++) {
     const kind = c.kind[i]!;
-    if (kind !== SliceKind.CpuOp && kind !== SliceKind.Other) continue;
-    if (c.onGpu(i) || !c.names[c.name[i]!]!.startsWith(COMPILED_REGION)) continue;
+    if ((kind !== SliceKind.CpuOp && kind !== SliceKind.Other) || !isRegion[c.name[i]!] || c.onGpu(i)) continue;
     const [from, to] = [c.start[i]!, c.start[i]! + c.dur[i]!];
     // the last call whose first launch is at or after the region's start
     let j = 0;
