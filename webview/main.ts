@@ -494,7 +494,16 @@ function onAxis(us: number): string {
 /** "Show in timeline" of a finding, once the full load is in (focus.ts). */
 function applyFocus(target: TimelineTarget): void {
   state.focus = null;
-  state.focusFound = showTarget(target, state.panes, (from, to) => input.zoomTo(from, to), onAxis);
+  state.focusFound = showTarget(
+    target,
+    state.panes,
+    (step) => {
+      state.step = step;
+      alignPanes();
+    },
+    (from, to) => input.zoomTo(from, to),
+    onAxis,
+  );
   scheduleDraw();
 }
 

@@ -46,7 +46,8 @@ canvas { display: block; }
 .range-box section, .focus-note, .details-box, .pane canvas { scroll-margin-top: var(--toolbar-height, 56px); }
 .range-table { margin: 6px 0 12px; }
 .range-table caption { text-align: left; font-weight: 600; padding: 2px 0; }
-.range-table td.name { word-break: break-all; max-width: 640px; }
+.range-table td.name { overflow-wrap: anywhere; max-width: 640px; } /* between words; inside one only where it is wider than the line */
+.nowrap { white-space: nowrap; }
 .range-table tbody tr:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
 .range-table tbody tr:hover { background: var(--vscode-list-hoverBackground, #80808020); }
 button.sort { background: none; border: none; padding: 0; color: var(--vscode-foreground); font: inherit; font-weight: 600; cursor: pointer; }

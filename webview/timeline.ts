@@ -11,7 +11,16 @@ import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { stepWords } from './analysis/sliceNames.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
-import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE, markTexts, type MarkBand } from './overlays.ts';
+import {
+  bandEdges,
+  drawArrows,
+  drawFocus,
+  drawMarks,
+  drawRange,
+  MARK_LANE,
+  markTexts,
+  type MarkBand,
+} from './overlays.ts';
 import type { Theme } from './theme.ts';
 import {
   axisLayout,
@@ -362,7 +371,7 @@ export class TimelineCanvas extends TimelineNames {
       const ink = onPage([theme.foreground]);
       texts.push(...markTexts(this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, xOf, m, ink, [page], this.focused));
     }
-    const lines = cutLines(axis.lines, texts);
+    const lines = cutLines([...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, LABEL_WIDTH, width, this.height)], texts);
     drawLines(ctx, lines, theme);
     for (const text of texts) drawText(ctx, text);
     this.drawOverlays(ctx, xOf, width, theme);
@@ -625,6 +634,11 @@ function drawLines(ctx: CanvasRenderingContext2D, lines: readonly LineSegment[],
     ctx.fill();
   }
   ctx.globalAlpha = 1;
+  for (const l of lines)
+    if (l.role === 'band') {
+      ctx.fillStyle = l.colour!;
+      ctx.fillRect(l.x, l.y0, l.w, l.y1 - l.y0);
+    }
 }
 
 /** First index in [from, to) whose start is ≥ t. */

@@ -338,6 +338,9 @@ describe('timeline depth', () => {
         .sort(),
       ['0/0', '0/0', '0/0', '1/0', '1/0', '1/0', '2/0', '2/0', '2/0'],
     );
+    // aligned on step 2 first (as a user who stepped on): the break's first place is in step 1, so the view
+    // re-aligns on step 1, its axis and note reading times into that step, not negative ones with no ticks
+    await page.locator('vscode-button', { hasText: 'step ▶' }).click();
     await page.evaluate((m) => window.postMessage(m, '*'), {
       type: 'focus',
       target: {
@@ -372,6 +375,7 @@ describe('timeline depth', () => {
     const unit = (text: string): string | undefined => / (µs|ms|s)\b/.exec(text)?.[1];
     const at = / in default at (\S+ \S+?)[ .]/.exec(await page.locator('.focus-note').innerText())![1]!;
     assert.ok(ticks.length > 1, `ticks drawn: ${ticks.join(', ')}`);
+    assert.doesNotMatch(at, /[−-]/, `"at ${at}" reads against the axis`);
     assert.ok(
       ticks.every((t) => unit(t) === unit(at)),
       `"at ${at}" over ticks ${ticks.join(', ')}`,
