@@ -1072,6 +1072,10 @@ export interface Reason {
    * schema 1.26, pays-back-after in situ: seconds are the compiled warm-up's time beyond eager steps, not the compiler's own count
    */
   warmUp?: boolean;
+  /**
+   * pays-back-after: the compile it pays back missed every FX graph cache lookup (a cold cache: later runs load it, so they pay back sooner)
+   */
+  coldCache?: boolean;
   value?: number;
   low?: number;
   high?: number;

@@ -63,7 +63,7 @@ def test_the_pay_back_is_said_only_where_the_step_number_is_the_answer_s_and_bac
     step = {"kind": "in-situ-step", "unit": "step", "n": 60, "value": 1.3, "direction": "faster", "text": "1.30×"}
     pays = {"code": "pays-back-after", "steps": 100, "made": 240, "unit": "step", "seconds": 2.0, "warmUp": True}
     region["answer"] = {"verdict": "compile", "number": step, "reasons": [pays], "evidence": []}
-    said = "  the compiled warm-up took 2.0 s beyond eager steps; pays back after 100 steps; this run made 240"
+    said = "  the compiled warm-up took 2.0 s beyond eager steps; pays back after about 100 steps; this run made 240"
     assert in_situ_text.lines(region)[1] == said  # type: ignore[arg-type]
     replayed = {"kind": "replay-call", "unit": "call", "n": 9, "value": 1.2, "direction": "faster", "text": "1.20×"}
     region["answer"] = {"verdict": "compile", "number": replayed, "reasons": [pays], "evidence": [step]}

@@ -31,12 +31,17 @@ def _ms(timing: Timing | None) -> float | None:
 COLD_CACHE = "a cold compile cache: later runs load it"
 
 
-def cold_cache(compiler: CompilerInsight | None) -> str:
-    """ " (a cold compile cache: later runs load it)" where every FX graph cache lookup missed, so Inductor generated
-    and built its code afresh (review 3C R10: a 52–69 s compile of one small Linear, unexplained on screen); ""
-    otherwise, and where nothing was looked up (backend eager)."""
+def is_cold(compiler: CompilerInsight | None) -> bool:
+    """Every FX graph cache lookup missed, so Inductor generated and built its code afresh (False where nothing was
+    looked up: backend eager)."""
     fx = ((compiler.get("cache") if compiler else None) or {}).get("fxGraph") or {}
-    return f" ({COLD_CACHE})" if fx.get("miss") and not fx.get("hit") else ""
+    return bool(fx.get("miss") and not fx.get("hit"))
+
+
+def cold_cache(compiler: CompilerInsight | None) -> str:
+    """ " (a cold compile cache: later runs load it)" where is_cold (review 3C R10: a 52–69 s compile of one small
+    Linear, unexplained on screen); "" otherwise."""
+    return f" ({COLD_CACHE})" if is_cold(compiler) else ""
 
 
 def compile_text(compile_s: float, compiler: CompilerInsight | None) -> str:
