@@ -157,6 +157,10 @@ describe('script regions in the report panel', () => {
       [1, 2, 3, 4, 5, 6, 7],
     );
 
+    // review 4B P3: r1's failed replay said once, in its sentence; the row says it failed
+    const r1Box = page.locator('section.region[data-region="r1"]');
+    assert.match(await r1Box.locator('p.answer').innerText(), /Measuring default failed: no compiled code ran/);
+    assert.equal(await r1Box.locator('table.region-measurements td.error').innerText(), 'failed');
     assert.match(
       await page.locator('section.region[data-region="r2"] p.answer').innerText(),
       /^No verdict\b.*Counter\.calls/,
