@@ -178,6 +178,10 @@ export interface Report {
    */
   headline?: string;
   /**
+   * what the report is about, as the user wrote it (report/sentences.title_text): 'compile_target in fused.py', 'ddp_train, rank 1 of 4' (a rank's own report says which rank it is); the panel's heading, its tab and headerText start with it. Absent: an older report (a surface says the target's name)
+   */
+  titleText?: string;
+  /**
    * schema 1.29: which run, on which device, how it ended (report/sentences.header_text): 'fused.py on cpu (Intel Xeon …): ok', the CLI's first line after 'Compile Lens — ', written each time the report is written. Absent: a report before 1.29 (the CLI says it from the fields)
    */
   headerText?: string;

@@ -120,6 +120,11 @@ def test_the_cli_header_says_which_run_on_which_device_and_how_it_ended_each_tim
     # a function target, as its user wrote it, not the folder name "fused-compile_target"
     fused = json.loads((FIXTURES / "fused-cpu" / "report.json").read_text())
     assert fused["headerText"].startswith("compile_target in fused.py on cpu (")
+    # review 4B P5: a rank's own report says which rank it is, in every title of it (report.titleText)
+    report["rank"] = {"rank": 1, "worldSize": 4}
+    answer.attach(report)
+    assert report["titleText"] == "graphbreak, rank 1 of 4"
+    assert report["headerText"] == f"graphbreak, rank 1 of 4 on cpu ({device}): error"
 
 
 def test_a_compile_whose_fx_graph_cache_lookups_all_missed_says_the_cache_was_cold() -> None:

@@ -220,6 +220,8 @@ describe('script regions in the report panel', () => {
     const steady = readReport(rank).regions![0]!.steadyState!;
     assert.equal(steady.fromCall, 4);
     const page = await openReport(rank);
+    // review 4B P5: the heading says which rank's report this is (the runner's titleText)
+    assert.match(await page.locator('section.report h2').innerText(), /^ddp_train, rank 1 of 4 — /);
     const box = page.locator('section.region[data-region="r0"]');
     const shade = box.locator('svg.first-calls rect.steady');
     assert.equal(await shade.locator('title').textContent(), steady.said);

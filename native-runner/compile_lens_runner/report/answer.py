@@ -505,4 +505,5 @@ def attach(report: Report) -> None:
     report["answer"] = answer
     report["recommendation"] = _recommendation(answer)
     report["headline"] = answer["headline"]
+    report["titleText"] = sentences.title_text(report)
     report["headerText"] = sentences.header_text(report)
