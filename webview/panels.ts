@@ -115,7 +115,10 @@ export function renderReportHeader(report: Report, reveal: Reveal): HTMLElement 
   if (report.target.kind !== 'script' && !fromLogs) header.append(modesTable(digest));
 
   // what the columns mean (each mode's pairs are in its line): no number of the report's in it, the glossary's words
-  if (digest.modes.some((m) => m.interval && m.pairs)) header.append(el('p', 'note', explanation('next run')));
+  // the runner's legend (report.speedupNote); a report before it: the glossary's words
+  const legend =
+    report.speedupNote ?? (digest.modes.some((m) => m.interval && m.pairs) ? explanation('next run') : null);
+  if (legend) header.append(el('p', 'note', legend));
   if (digest.launchBoundNote) header.append(el('p', 'note', digest.launchBoundNote));
   if (digest.precision) header.append(el('p', 'note', `Outputs compared under ${digest.precision}.`));
 

@@ -178,6 +178,10 @@ export interface Report {
    */
   headline?: string;
   /**
+   * a target's modes table legend (report/mode_line.speedup_note): what its speedup and range are, in plain words ('Speedup: eager's time ÷ compiled time, each side's fastest of 12 runs, the two taking turns …'); absent where no mode has paired runs and a range, and in an older report
+   */
+  speedupNote?: string;
+  /**
    * what the report is about, as the user wrote it (report/sentences.title_text): 'compile_target in fused.py', 'ddp_train, rank 1 of 4' (a rank's own report says which rank it is); the panel's heading, its tab and headerText start with it. Absent: an older report (a surface says the target's name)
    */
   titleText?: string;

@@ -140,3 +140,18 @@ def test_a_compile_whose_fx_graph_cache_lookups_all_missed_says_the_cache_was_co
     assert sentences.region_facts(region)[-1] == (
         "52.5 s compiling in the script's own calls (a cold compile cache: later runs load it)"
     )
+
+
+def test_the_modes_table_legend_is_the_runner_s_plain_sentence() -> None:
+    """Review 4A F11: "speedup = eager's fastest round / compiled's fastest round over interleaved pairs" (the code's
+    words, composed in TS): the runner says it plainly, with the runs it took (report.speedupNote)."""
+    report = json.loads((FIXTURES / "graphbreak-cpu" / "report.json").read_text())
+    runs = len(report["modes"][0]["eagerTiming"]["rounds"])
+    assert report["speedupNote"] == (
+        f"Speedup: eager's time ÷ compiled time, each side's fastest of {runs} runs, the two taking turns (a busy host "
+        "only adds time). Next run: where another run's speedup may land."
+    )
+    for m in report["modes"]:
+        m["speedupInterval"] = None  # no range: no legend for one
+    answer.attach(report)
+    assert "speedupNote" not in report

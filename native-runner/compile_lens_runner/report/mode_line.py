@@ -90,8 +90,34 @@ def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays:
     return f"{m['mode']}: {', '.join(parts)}"
 
 
+def speedup_note(modes: list[ModeResult]) -> str | None:
+    """ "Speedup: eager's time ÷ compiled time, each side's fastest of 12 runs, the two taking turns (a busy host only
+    adds time). Next run: where another run's speedup may land." — the modes table's legend (report.speedupNote;
+    review 4A F11: "eager's fastest round / compiled's fastest round over interleaved pairs" was the code's words,
+    composed in TS); None where no mode has paired runs and a range."""
+    pairs = sorted(
+        {
+            len(t["rounds"])
+            for m in modes
+            if m["status"] == "ok" and m.get("speedupInterval") and (t := m.get("eagerTiming"))
+        }
+    )
+    if not pairs:
+        return None
+    runs = f"{formats.whole(pairs[0])} runs" if len(pairs) == 1 else "its runs"
+    return (
+        f"Speedup: eager's time ÷ compiled time, each side's fastest of {runs}, the two taking turns (a busy host only "
+        "adds time). Next run: where another run's speedup may land."
+    )
+
+
 def attach(report: Report, answer: Answer) -> None:
-    """Each measured mode's line, from the run's answer."""
+    """Each measured mode's line, from the run's answer, and the table's legend."""
+    note = speedup_note(report["modes"])
+    if note:
+        report["speedupNote"] = note
+    else:
+        report.pop("speedupNote", None)
     eager_kernels = (report.get("eager") or {}).get("kernelsPerStep")
     pays = next((r for r in answer["reasons"] if r["code"] == "pays-back-after"), None)
     for index, m in enumerate(report["modes"]):
