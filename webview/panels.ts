@@ -1,7 +1,7 @@
 // DOM parts around the timelines: report header, details of the selected slice, compare tables.
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/shared/report.ts';
-import { digestReport, modeCells, targetWords, type ReportDigest } from '../extension/present/reportDigest.ts';
+import { digestReport, modeCells, titleWords, type ReportDigest } from '../extension/present/reportDigest.ts';
 import { formatCount, formatUs, formatUsLike, plural } from '../extension/present/numbers.ts';
 import type { TraceComparison } from './analysis/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
@@ -108,14 +108,17 @@ export function renderReportHeader(report: Report, reveal: Reveal): HTMLElement 
     el(
       'h2',
       undefined,
-      fromLogs ? `${targetWords(report)} — compiler logs` : `${targetWords(report)} — ${report.environment.deviceName}`,
+      fromLogs ? `${titleWords(report)} — compiler logs` : `${titleWords(report)} — ${report.environment.deviceName}`,
     ),
   );
   // a script's numbers are its regions' (rendered below the header): its single 'script' entry times nothing
   if (report.target.kind !== 'script' && !fromLogs) header.append(modesTable(digest));
 
   // what the columns mean (each mode's pairs are in its line): no number of the report's in it, the glossary's words
-  if (digest.modes.some((m) => m.interval && m.pairs)) header.append(el('p', 'note', explanation('next run')));
+  // the runner's legend (report.speedupNote); a report before it: the glossary's words
+  const legend =
+    report.speedupNote ?? (digest.modes.some((m) => m.interval && m.pairs) ? explanation('next run') : null);
+  if (legend) header.append(el('p', 'note', legend));
   if (digest.launchBoundNote) header.append(el('p', 'note', digest.launchBoundNote));
   if (digest.precision) header.append(el('p', 'note', `Outputs compared under ${digest.precision}.`));
 

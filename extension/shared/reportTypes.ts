@@ -178,6 +178,14 @@ export interface Report {
    */
   headline?: string;
   /**
+   * a target's modes table legend (report/mode_line.speedup_note): what its speedup and range are, in plain words ('Speedup: eager's time ÷ compiled time, each side's fastest of 12 runs, the two taking turns …'); absent where no mode has paired runs and a range, and in an older report
+   */
+  speedupNote?: string;
+  /**
+   * what the report is about, as the user wrote it (report/sentences.title_text): 'compile_target in fused.py', 'ddp_train, rank 1 of 4' (a rank's own report says which rank it is); the panel's heading, its tab and headerText start with it. Absent: an older report (a surface says the target's name)
+   */
+  titleText?: string;
+  /**
    * schema 1.29: which run, on which device, how it ended (report/sentences.header_text): 'fused.py on cpu (Intel Xeon …): ok', the CLI's first line after 'Compile Lens — ', written each time the report is written. Absent: a report before 1.29 (the CLI says it from the fields)
    */
   headerText?: string;
@@ -1072,6 +1080,10 @@ export interface Reason {
    * schema 1.26, pays-back-after in situ: seconds are the compiled warm-up's time beyond eager steps, not the compiler's own count
    */
   warmUp?: boolean;
+  /**
+   * pays-back-after: the compile it pays back missed every FX graph cache lookup (a cold cache: later runs load it, so they pay back sooner)
+   */
+  coldCache?: boolean;
   value?: number;
   low?: number;
   high?: number;

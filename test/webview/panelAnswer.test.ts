@@ -134,6 +134,13 @@ describe('tables say what their rows hold', () => {
       /\(eager \d+\.\d+ ms\)/,
       "eager's time in its mode's row",
     );
+    // review 4A F11: the legend is the runner's plain sentence (report.speedupNote), not the code's words
+    const legend = readReport('reports/fused-cpu').speedupNote!;
+    assert.match(
+      legend,
+      /^Speedup: eager's time ÷ compiled time, each side's fastest of \d+ runs, the two taking turns/,
+    );
+    assert.equal(await fused.locator('section.report > p.note').first().innerText(), legend);
     await fused.close();
   });
 

@@ -157,6 +157,10 @@ describe('script regions in the report panel', () => {
       [1, 2, 3, 4, 5, 6, 7],
     );
 
+    // review 4B P3: r1's failed replay said once, in its sentence; the row says it failed
+    const r1Box = page.locator('section.region[data-region="r1"]');
+    assert.match(await r1Box.locator('p.answer').innerText(), /Measuring default failed: no compiled code ran/);
+    assert.equal(await r1Box.locator('table.region-measurements td.error').innerText(), 'failed');
     assert.match(
       await page.locator('section.region[data-region="r2"] p.answer').innerText(),
       /^No verdict\b.*Counter\.calls/,
@@ -216,6 +220,8 @@ describe('script regions in the report panel', () => {
     const steady = readReport(rank).regions![0]!.steadyState!;
     assert.equal(steady.fromCall, 4);
     const page = await openReport(rank);
+    // review 4B P5: the heading says which rank's report this is (the runner's titleText)
+    assert.match(await page.locator('section.report h2').innerText(), /^ddp_train, rank 1 of 4 — /);
     const box = page.locator('section.region[data-region="r0"]');
     const shade = box.locator('svg.first-calls rect.steady');
     assert.equal(await shade.locator('title').textContent(), steady.said);
@@ -376,7 +382,8 @@ describe('in situ in the report panel', () => {
     const box = page.locator('section.region[data-region="r0"]');
     assert.match(
       situ.lines![0]!,
-      /^in situ \(6 pairs of adjacent eager\/compiled blocks in this run, one signature\): too noisy to say, 0\.94× per step in situ/,
+      // its number and "too noisy to say" are the answer's sentence's, said once there (review 4C X3): times here
+      /^in situ \(6 pairs of adjacent eager\/compiled blocks in this run, one signature\): 0\.639 ms → 0\.678 ms per step/,
     );
     // an indented line is an item under the line above it (its indent the list's)
     assert.equal(await box.locator('.in-situ-lines').innerText(), situ.lines!.map((l) => l.trimStart()).join('\n'));

@@ -285,12 +285,19 @@ def header_text(report: Report) -> str:
         read = formats.plural(len(logs["files"]) if logs else 0, "log")
         return f"compiler logs {report['target']['name']}{across}: {read} read, nothing timed"
     env = report["environment"]
+    return f"{title_text(report)} on {env['device']} ({env['deviceName']}): {report['status']}"
+
+
+def title_text(report: Report) -> str:
+    """ "compile_target in fused.py", "ddp_train, rank 1 of 4" (report.titleText): what the report is about, as the
+    user wrote it, for every title of it (the panel's heading, its tab, the CLI's header). A function target's name
+    ("fused-compile_target") is for folders; a rank's own report says which rank it is (review 4B P5)."""
     target = report["target"]
-    # a function target's name ("fused-compile_target") is for folders: said as the user wrote it
     function, file = target.get("function"), target.get("file")
     named = (
         f"{function} in {os.path.basename(file)}"
         if target["kind"] == "function" and function and file
         else target["name"]
     )
-    return f"{named} on {env['device']} ({env['deviceName']}): {report['status']}"
+    rank = report.get("rank")
+    return f"{named}, rank {rank['rank']} of {rank['worldSize']}" if rank else named

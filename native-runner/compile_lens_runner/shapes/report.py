@@ -69,6 +69,8 @@ class _Report(TypedDict):
 
 class Report(_Report, total=False):
     headline: str
+    speedupNote: str  # report/mode_line.speedup_note: the modes table's legend, in plain words
+    titleText: str  # report/sentences.title_text: "compile_target in fused.py", "ddp_train, rank 1 of 4"
     headerText: str  # schema 1.29 (report/sentences.header_text): "fused.py on cpu (Intel Xeon …): ok"
     answer: Answer
     regions: list[Region]
