@@ -11,8 +11,13 @@ const WHOLE = new RegExp(
   'g',
 );
 
-/** `text` as nodes, each number with its unit, and each range, in a span that does not wrap. */
-export function wholeNumbers(text: string): Node[] {
+/** The runner's text as nodes: `code` (a finding quotes the user's source so) as code, each number with its unit, and
+ *  each range, in a span that does not wrap. */
+function saidNodes(text: string): Node[] {
+  return text.split(/`([^`]+)`/).flatMap((part, k) => (k % 2 ? [el('code', undefined, part)] : wholeNumbers(part)));
+}
+
+function wholeNumbers(text: string): Node[] {
   const nodes: Node[] = [];
   let at = 0;
   for (const match of text.matchAll(WHOLE)) {
@@ -26,7 +31,7 @@ export function wholeNumbers(text: string): Node[] {
 
 const said = (className: string, text: string): HTMLElement => {
   const node = el('span', className);
-  node.append(...wholeNumbers(text));
+  node.append(...saidNodes(text));
   return node;
 };
 
@@ -48,7 +53,9 @@ function renderBlock(block: ComparedBlock): HTMLElement {
   head.append(el('th'), el('th', undefined, 'before'), el('th', undefined, 'after'));
   table.append(head);
   for (const row of block.rows) {
-    const tr = el('tr', row.values[0] === row.values[1] ? undefined : 'compare-changed');
+    // a value that changed stands out, where the region is in both runs
+    const changed = row.values.every(Boolean) && row.values[0] !== row.values[1];
+    const tr = el('tr', changed ? 'compare-changed' : undefined);
     tr.append(el('th', undefined, row.measure));
     for (const value of row.values) {
       const td = el('td');
@@ -69,7 +76,7 @@ function siteList(title: string, sites: readonly string[]): HTMLElement[] {
   const list = el('ul');
   for (const site of sites) {
     const item = el('li');
-    item.append(...wholeNumbers(site));
+    item.append(...saidNodes(site));
     list.append(item);
   }
   return [el('h3', undefined, `${title} (${sites.length})`), list];
@@ -88,10 +95,7 @@ export function renderRunComparison(app: HTMLElement, comparison: RunComparison)
   app.append(...comparison.blocks.map(renderBlock));
   const sites = el('section', 'compare-block');
   sites.append(el('h2', undefined, 'Graph breaks and recompiles'));
-  if (comparison.sameSites !== null)
-    sites.append(
-      el('p', undefined, `The same ${comparison.sameSites} site${comparison.sameSites === 1 ? '' : 's'} in both runs.`),
-    );
+  if (comparison.sameSites !== null) sites.append(el('p', undefined, comparison.sameSites));
   sites.append(...siteList('Gone', comparison.gone), ...siteList('Added', comparison.added));
   app.append(sites);
 }

@@ -12,7 +12,7 @@ import type { ComparedBlock, ComparedRun, RunComparison } from '../shared/protoc
 import type { Report } from '../shared/report.ts';
 import { baseName } from '../shared/fileName.ts';
 import { cellLineLabel } from '../shared/sourcePlace.ts';
-import { formatCount, formatMs, formatSeconds } from './numbers.ts';
+import { formatCount, formatMs, formatSeconds, plural } from './numbers.ts';
 
 const text = (value: number | null, format: (v: number) => string): string => (value === null ? '—' : format(value));
 
@@ -152,6 +152,6 @@ export function compareRuns(before: Report, after: Report, now = new Date()): Ru
     blocks,
     gone,
     added,
-    sameSites: gone.length || added.length ? null : a.size,
+    sameSites: gone.length || added.length ? null : `The same ${plural(a.size, 'site')} in both runs.`,
   };
 }

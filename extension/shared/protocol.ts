@@ -36,8 +36,8 @@ export interface RunComparison {
   /** the graph breaks and recompiles the newer run no longer has, and those it added, each with where and what */
   gone: string[];
   added: string[];
-  /** both runs' graph breaks and recompiles are the same sites: how many */
-  sameSites: number | null;
+  /** where both runs' graph breaks and recompiles are the same sites: "The same 4 sites in both runs." */
+  sameSites: string | null;
 }
 
 export interface ComparedRun {

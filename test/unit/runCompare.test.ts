@@ -90,5 +90,5 @@ test("two script runs: regions by function and line, each run's answer in the ru
   assert.deepEqual(step!.changed, [[], []]);
   // the runner's facts that differ, each run's own
   assert.deepEqual(norm!.changed, [['2 calls'], ['1 call']]);
-  assert.deepEqual([compared.gone, compared.added, compared.sameSites], [[], [], 4]);
+  assert.deepEqual([compared.gone, compared.added, compared.sameSites], [[], [], 'The same 4 sites in both runs.']);
 });
