@@ -418,9 +418,14 @@ test(
         .locator('.tabs-container .tab', { hasText: /Compare b_item \d\d:\d\d:\d\d → \d\d:\d\d:\d\d/ })
         .first();
       await compareTab.waitFor({ timeout: 10_000 });
-      // the mouse off the Runs view's row it opened from, whose hover would cover the view in the shot
-      const tabBox = await compareTab.boundingBox();
-      if (tabBox) await page.mouse.move(tabBox.x + tabBox.width / 2, tabBox.y + 300);
+      // the mouse off the Runs view's row it opened from, whose hover would cover the view in the shot: onto the title
+      // bar (a move into the panel's frame leaves the workbench's hover up)
+      await page.mouse.move(200, 12);
+      await page
+        .locator('.monaco-hover, .workbench-hover')
+        .first()
+        .waitFor({ state: 'hidden', timeout: 5000 })
+        .catch(() => {});
       await shot(page, 'runs-compare.png');
 
       // Clear Findings
