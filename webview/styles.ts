@@ -159,6 +159,13 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 /* the runner's indented lines under a line (in situ: why, the steady steps) as a list under it, not a stray indent */
 .said-lines { margin: 4px 0; }
 .said-lines ul { margin: 2px 0; padding-left: 1.4em; }
+/* the compare of two runs (runCompare.ts): "before"/"after" beside what each run says, wrapping between words only */
+.whole { white-space: nowrap; }
+.compare-block { border-top: 1px solid var(--vscode-panel-border, #80808059); margin-top: 12px; }
+.compare-sides { display: grid; grid-template-columns: max-content 1fr; gap: 2px 8px; margin: 4px 0; }
+.compare-side { color: var(--vscode-descriptionForeground); }
+.compare-rows th { font-weight: normal; color: var(--vscode-descriptionForeground); white-space: nowrap; }
+.compare-rows tr.compare-changed td { font-weight: 600; }
 `;
 
 /** Styles go in a <style> carrying the bundle's own nonce: the CSP allows no other inline style. */
