@@ -219,6 +219,7 @@ describe('timeline webview', () => {
           `the rest of its step — dispatch, Python — grew ${time('12')} → ${time('54')}, and that is where default lost\\.$`,
       ),
     );
+    await page.locator('section.compare').screenshot({ path: join(ARTIFACTS, 'compare-step-leads.png') });
     await page.close();
   });
 
