@@ -8,7 +8,7 @@
 // label right of its tick, every text at WCAG 4.5:1 against what lies under it (a slice's label against its
 // slice), and no compiler code as a label (a compiled region by its code, or without Python stacks by its place,
 // "1st compiled call in the step (convolution, …)", never "Torch-Compiled Region: 0/0" nor "compiled graph 1";
-// "… runs", never "## Call CompiledFxGraph f73y…"; "fused kernel 1 of …", never "graph_1_cpp_fused_…"; PyTorch's
+// "Inductor's code of …", never "## Call CompiledFxGraph f73y…"; "fused kernel 1 of …", never "graph_1_cpp_fused_…"; PyTorch's
 // wrappers by what they do, never "TorchDynamo Cache Lookup"), and a pane whose calls are named by their place
 // says once that the trace has no Python stacks to name their code.
 // Screenshots of the panes: test-results/timeline-legible-*.png.
