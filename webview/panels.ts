@@ -1,7 +1,7 @@
 // DOM parts around the timelines: report header, details of the selected slice, compare tables.
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/shared/report.ts';
-import { digestReport, modeCells, targetWords, type ReportDigest } from '../extension/present/reportDigest.ts';
+import { digestReport, modeCells, targetTitle, type ReportDigest } from '../extension/present/reportDigest.ts';
 import { formatCount, formatUs, formatUsLike, plural } from '../extension/present/numbers.ts';
 import type { TraceComparison } from './analysis/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
@@ -108,7 +108,7 @@ export function renderReportHeader(report: Report, reveal: Reveal): HTMLElement 
     el(
       'h2',
       undefined,
-      fromLogs ? `${targetWords(report)} — compiler logs` : `${targetWords(report)} — ${report.environment.deviceName}`,
+      fromLogs ? `${targetTitle(report)} — compiler logs` : `${targetTitle(report)} — ${report.environment.deviceName}`,
     ),
   );
   // a script's numbers are its regions' (rendered below the header): its single 'script' entry times nothing

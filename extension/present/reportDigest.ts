@@ -197,17 +197,12 @@ export function digestFinding(f: Finding): ReportDigest['findings'][number] {
  *  them (regionDigest.test holds the two equal on the fixtures). */
 export function headerWords(report: Report): string {
   const { environment } = report;
-  return `${targetWords(report)} on ${environment.device} (${environment.deviceName}): ${report.status}`;
+  return `${targetTitle(report)} on ${environment.device} (${environment.deviceName}): ${report.status}`;
 }
 
-/** What ran, as its user wrote it, for every title of the report (its heading, its timeline's, its tab): a function
- *  target "compile_target in fused.py", not its name "fused-compile_target", which is for folders; else its name. */
-export function targetWords(report: Report): string {
-  const { target } = report;
-  return target.kind === 'function' && target.function && target.file
-    ? `${target.function} in ${target.file.split(/[\\/]/).pop()!}`
-    : target.name;
-}
+/** What ran, as the runner names it for every title of the report (its heading, its timeline's, its tab: schema 1.33's
+ *  target.displayName, "compile_target in fused.py"); a report before it: its name. */
+export const targetTitle = (report: Report): string => report.target.displayName ?? report.target.name;
 
 export function digestReport(report: Report): ReportDigest {
   const eager = report.eager;

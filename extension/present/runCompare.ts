@@ -4,7 +4,7 @@
 // those it added. Pure: the host reads the two reports and shows the text.
 import { collectFindings, escapeMarkdown, type Finding } from './findings.ts';
 import { digestRegion, headlineMeasurement, type RegionDigest } from './regionDigest.ts';
-import { digestReport, perCallText, speedupText, targetWords, type ModeDigest } from './reportDigest.ts';
+import { digestReport, perCallText, speedupText, targetTitle, type ModeDigest } from './reportDigest.ts';
 import { clockOf, runListEntry, timeOf } from './runList.ts';
 import type { Report } from '../shared/report.ts';
 import { baseName } from '../shared/fileName.ts';
@@ -77,7 +77,7 @@ function findingLine(f: Finding): string {
 /** The compare's tab: "Compile Lens: compare b_item 22:15:03 → 22:18:41", the times as the runs' tabs say them
  *  (report3B M13: it opened as "Preview Untitled-1"). */
 export const compareTitle = (before: Report, after: Report, now = new Date()): string =>
-  `Compile Lens: compare ${targetWords(after)} ${clockOf(before.createdAt, now)} → ${clockOf(after.createdAt, now)}`;
+  `Compile Lens: compare ${targetTitle(after)} ${clockOf(before.createdAt, now)} → ${clockOf(after.createdAt, now)}`;
 
 /** The comparison of `before` with `after` (older first), as markdown. */
 export function compareRuns(before: Report, after: Report): string {

@@ -142,6 +142,10 @@ export interface Report {
      * 1-based line of the target function's def
      */
     line?: number | null;
+    /**
+     * schema 1.33: what ran, as its user wrote it, for every title of the report (report/sentences.display_name): a function target 'compile_target in fused.py' (its name 'fused-compile_target' is for folders), else its name. Absent: older reports
+     */
+    displayName?: string;
   };
   /**
    * the options the run was made with (modes, dynamic, fullgraph, backend, warmup, rounds, ...)

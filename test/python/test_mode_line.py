@@ -114,6 +114,9 @@ def test_the_cli_header_says_which_run_on_which_device_and_how_it_ended_each_tim
     # a function target, as its user wrote it, not the folder name "fused-compile_target"
     fused = json.loads((FIXTURES / "fused-cpu" / "report.json").read_text())
     assert fused["headerText"].startswith("compile_target in fused.py on cpu (")
+    # schema 1.33: the name written once, for every title (its tab, its timeline, the panel's heading, the header)
+    assert fused["target"]["displayName"] == "compile_target in fused.py"
+    assert report["target"]["displayName"] == "graphbreak"
 
 
 def test_a_compile_whose_fx_graph_cache_lookups_all_missed_says_the_cache_was_cold() -> None:

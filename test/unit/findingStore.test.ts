@@ -117,4 +117,9 @@ test('a function target is named one way in every title: its tab, its timeline a
   );
   assert.equal(reportTitle(fused), 'Compile Lens — compile_target in fused.py');
   assert.match(headerWords(fused), /^compile_target in fused\.py on cpu /);
+  // the runner's name for it (schema 1.33's target.displayName), not one worked out again here
+  const named = { ...fused, target: { ...fused.target, displayName: 'the name the runner gave' } };
+  assert.equal(reportTitle(named), 'Compile Lens — the name the runner gave');
+  assert.match(runTabTitle(named), /^Compile Lens: the name the runner gave /);
+  assert.match(compareTitle(fused, named), /^Compile Lens: compare the name the runner gave /);
 });

@@ -14,7 +14,7 @@ test("two target runs: each mode's speedup, time per call and kernels per step s
   const text = compareRuns(graphbreak, recompile);
   // a heading of the file alone, each run's time on its own line (report3B M13: a 4-line heading in a narrow column)
   assert.match(text, /^# mlp\.py\n\nbefore, 2026-11-22 \d\d:21:00: .*\nafter, 2026-11-22 \d\d:17:26: /);
-  // the tab says what it compares, named as the runs' tabs name them (targetWords), at the times they say (report3B
+  // the tab says what it compares, named as the runs' tabs name them (the runner's target.displayName), at the times they say (report3B
   // M13: "Preview Untitled-1")
   assert.match(
     compareTitle(graphbreak, recompile, new Date(recompile.createdAt)),

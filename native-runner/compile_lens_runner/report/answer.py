@@ -493,4 +493,5 @@ def attach(report: Report) -> None:
     report["answer"] = answer
     report["recommendation"] = _recommendation(answer)
     report["headline"] = answer["headline"]
+    report["target"]["displayName"] = sentences.display_name(report)
     report["headerText"] = sentences.header_text(report)

@@ -274,23 +274,29 @@ def region_facts(region: Region, rank: int | None = None) -> list[str]:
     return out
 
 
+def display_name(report: Report) -> str:
+    """What ran, as its user wrote it (schema 1.33: target.displayName), for every title of the report (its heading,
+    its timeline's, its tab, the CLI's header): a function target "compile_target in fused.py", not its name
+    "fused-compile_target", which is for folders; else its name."""
+    target = report["target"]
+    function, file = target.get("function"), target.get("file")
+    return (
+        f"{function} in {os.path.basename(file)}"
+        if target["kind"] == "function" and function and file
+        else target["name"]
+    )
+
+
 def header_text(report: Report) -> str:
     """ "fused.py on cpu (Intel Xeon …): ok" (schema 1.29): which run, on which device, how it ended; the CLI's first
     line after the product's name. A report read from logs says what it read: "compiler logs train (2 ranks): 2 logs
     read, nothing timed"."""
+    named = report["target"].get("displayName") or display_name(report)
     if report["target"]["kind"] == "logs":
         logs = report.get("logs")
         ranks = len(report.get("ranks") or [])
         across = f" ({formats.plural(ranks, 'rank')})" if ranks else ""
         read = formats.plural(len(logs["files"]) if logs else 0, "log")
-        return f"compiler logs {report['target']['name']}{across}: {read} read, nothing timed"
+        return f"compiler logs {named}{across}: {read} read, nothing timed"
     env = report["environment"]
-    target = report["target"]
-    # a function target's name ("fused-compile_target") is for folders: said as the user wrote it
-    function, file = target.get("function"), target.get("file")
-    named = (
-        f"{function} in {os.path.basename(file)}"
-        if target["kind"] == "function" and function and file
-        else target["name"]
-    )
     return f"{named} on {env['device']} ({env['deviceName']}): {report['status']}"

@@ -38,6 +38,7 @@ class Target(_Target, total=False):
     file: str | None
     function: str | None
     line: int | None
+    displayName: str  # schema 1.33 (report/sentences.display_name): "compile_target in fused.py"
 
 
 class _Eager(TypedDict):
