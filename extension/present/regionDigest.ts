@@ -204,7 +204,8 @@ export function measurementCells(m: RegionMeasurementDigest): {
   breakEven: string | null;
 } {
   return {
-    speedup: m.speedup === null ? null : formatSpeedup(m.speedup),
+    speedup:
+      m.speedup === null ? null : formatSpeedup(m.speedup, ...(m.interval ? [m.interval.low, m.interval.high] : [])),
     direction: m.direction,
     directionText: m.directionText,
     // where another run may land; reports before the interval have the rounds' spread, said as what it is
@@ -212,7 +213,7 @@ export function measurementCells(m: RegionMeasurementDigest): {
       m.speedup === null
         ? null
         : m.interval
-          ? formatInterval(m.interval.low, m.interval.high)
+          ? formatInterval(m.interval.low, m.interval.high, m.speedup)
           : m.spreadPct === null || m.numberText
             ? null
             : formatSpread(m.spreadPct),

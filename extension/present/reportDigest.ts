@@ -9,6 +9,7 @@ import {
   formatPct,
   formatSeconds,
   formatSpeedup,
+  formatSpeedupRange,
   formatSpread,
 } from './numbers.ts';
 import type { ModeResult, PrecisionSettings, Report } from '../shared/report.ts';
@@ -230,7 +231,7 @@ export function digestReport(report: Report): ReportDigest {
 /** The runner's words for a measured mode's number; a report made before answers: its recorded speedup and range. */
 export const speedupText = (m: ModeDigest): string =>
   m.numberText ??
-  `${formatSpeedup(m.speedup ?? 0)}${m.interval ? ` (${formatInterval(m.interval.low, m.interval.high)})` : ''}`;
+  (m.interval ? formatSpeedupRange(m.speedup ?? 0, m.interval.low, m.interval.high) : formatSpeedup(m.speedup ?? 0));
 
 /** Eager's launch-bound note, the runner's (schema 1.24); before it, the field listed. */
 function launchBoundNote(report: Report): string | null {
@@ -274,12 +275,13 @@ export function modeCells(
     };
   }
   return {
-    speedup: m.speedup === null ? '' : formatSpeedup(m.speedup),
+    speedup:
+      m.speedup === null ? '' : formatSpeedup(m.speedup, ...(m.interval ? [m.interval.low, m.interval.high] : [])),
     direction: m.direction,
     directionText: m.directionText,
     // the answer's range (schema 1.21: none where too noisy or not recorded); a report before answers: its spread
     nextRun: m.interval
-      ? formatInterval(m.interval.low, m.interval.high)
+      ? formatInterval(m.interval.low, m.interval.high, m.speedup ?? undefined)
       : m.spreadPct !== null && !m.numberText
         ? formatSpread(m.spreadPct)
         : '',

@@ -15,6 +15,7 @@ TABLE = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "numbers.
 FORMAT: dict[str, Callable[[Any], str]] = {
     "speedup": formats.speedup,
     "interval": lambda v: formats.interval(*v),
+    "speedupRange": lambda v: formats.speedup_range(*v),
     "ms": formats.ms,
     "seconds": formats.seconds,
     "pct": formats.pct,
@@ -42,7 +43,7 @@ def test_a_comparison_says_both_sides_in_one_unit() -> None:
     assert formats.ms_as(500.6, formats.seconds(0.0743)) == "501 ms"
     assert formats.ms_as(74.3, formats.seconds(3.4)) == "0.074 s"
     assert formats.ms_as(3400, formats.ms(0.17)) == "3,400 ms"
-    assert formats.ms_as(400, formats.seconds(2.0)) == "0.40 s"
+    assert formats.ms_as(400, formats.seconds(2.0)) == "0.4 s"
 
 
 def test_times_beside_a_ratio_divide_to_it() -> None:

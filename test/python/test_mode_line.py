@@ -31,15 +31,15 @@ def test_a_measured_mode_says_its_number_in_the_answer_s_words_then_its_times_co
 
 
 def test_the_compile_time_is_said_whole_the_recompile_beside_the_first_call_s() -> None:
-    """fused-cpu: its first call compiled in 63.4 s (a cold Inductor cache) and a recompile while timing took 0.90 s
+    """fused-cpu: its first call compiled in 63.4 s (a cold Inductor cache) and a recompile while timing took 0.9 s
     more; the line and the headline said only the first call's compile beside the phases' total (review 25, B D2)."""
     report = json.loads((FIXTURES / "fused-cpu" / "report.json").read_text())
     mode = report["modes"][0]
     assert mode["compileSeconds"] == 63.4432 and mode["compiler"]["compileSeconds"]["total"] == 64.3222
     said = mode_line.compile_text(mode["compileSeconds"], mode["compiler"])
-    assert said == "compile 63.4 s + 0.90 s recompiling"
+    assert said == "compile 63.4 s + 0.9 s recompiling"
     assert f", {said}" in mode["measuredText"] and report["headline"].endswith(f" · {said}")
-    assert mode_line.compile_text(3.0, None) == "compile 3.0 s"
+    assert mode_line.compile_text(3.0, None) == "compile 3 s"
 
 
 def test_the_break_even_is_the_answer_s_pay_back_only() -> None:

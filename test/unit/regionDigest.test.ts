@@ -119,7 +119,7 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   assert.equal(lines[1], `    ${r0.headline}`);
   const replays = lines.filter((l) => l.startsWith('    replay: '));
   assert.deepEqual(replays, [
-    '    replay: max-autotune on the most frequent inputs float32[8, 256, 64]; inference (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with max-autotune in 2.0 s',
+    '    replay: max-autotune on the most frequent inputs float32[8, 256, 64]; inference (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with max-autotune in 2 s',
     '    replay: reduce-overhead on the most frequent inputs float32[8, 256, 64]; inference (6 calls): failed — CUDA graphs need a GPU — Run on CUDA.',
   ]);
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
@@ -253,6 +253,10 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
   );
 });
 
+/** A number's range ends, to whose precision the number is said */
+const ends = (n: { low?: number; high?: number }): number[] =>
+  n.low !== undefined && n.high !== undefined ? [n.low, n.high] : [];
+
 test("a CodeLens title fits a half-width editor (about 40 characters): the verdict's words, then its number", async () => {
   // reportC L6: at 60 characters every lens was cut by the editor ("…host bus", "no verdict: too n…")
   for (const { name, report } of FIXTURE_REPORTS) {
@@ -267,7 +271,10 @@ test("a CodeLens title fits a half-width editor (about 40 characters): the verdi
         // the speedup the verdict rests on, after the verdict's words that lead its part of the headline
         const part = headline.split(' · ').find((p) => p.includes(number.text!))!;
         const words = part.slice(0, part.indexOf(number.text));
-        assert.ok(title.startsWith(words) && title.includes(formatSpeedup(number.value)), `${name}: ${title}`);
+        assert.ok(
+          title.startsWith(words) && title.includes(formatSpeedup(number.value, ...ends(number))),
+          `${name}: ${title}`,
+        );
         // and whether to trust it: a number timed on a busy host is never shown bare
         if (number.direction === 'host-busy') assert.ok(title.includes(number.directionText!), `${name}: ${title}`);
       }
@@ -291,7 +298,7 @@ test("a CodeLens title fits a half-width editor (about 40 characters): the verdi
   // a leading shape story goes to the tooltip: the lens says the verdict
   const warm = await region(`${WARMUP}-shape-fix-on`, 'r0');
   assert.ok(warm.headline!.startsWith('the warm-up at batch 1 (line 9) compiled a graph '), warm.headline);
-  assert.equal(lensTitle(warm.headline!, warm.answer!.number!.text), 'no verdict: 0.15×, host busy, not trusted');
+  assert.equal(lensTitle(warm.headline!, warm.answer!.number!.text), 'no verdict: 0.152×, host busy, not trusted');
 });
 
 test("an answer from before the user's edit: the note and the answer fit the line the action and the answer had", () => {
@@ -325,7 +332,7 @@ test('a region with an in-situ number carries no notMeasured label: a replay tha
 test("shape fixes the budget left out: the torch.compile line's lens to measure them carries the runner's title", async () => {
   const server = (await fixture('script-shapes-cpu')).regions!.find((r) => r.name === 'Server')!;
   assert.equal(digestRegion(server).measureShapeFix, null); // its fix was measured
-  const title = 'Measure the shape fix (runs the script 2 more times, about 26.0 s)';
+  const title = 'Measure the shape fix (runs the script 2 more times, about 26 s)';
   const left: Region = { ...server, shapes: { ...server.shapes!, measure: { runs: 2, seconds: 26, title } } };
   assert.equal(digestRegion(left).measureShapeFix, title);
 });

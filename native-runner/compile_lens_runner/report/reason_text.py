@@ -232,15 +232,16 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     "replay-disagrees": (
         lambda r: "the replay disagrees",
         lambda r: (
-            f"The replay gave {formats.speedup(r['value'])} per call ({formats.interval(r['low'], r['high'])}), apart "
+            f"The replay gave {formats.speedup(r['value'], r['low'], r['high'])} per call "
+            f"({formats.interval(r['low'], r['high'], r['value'])}), apart "
             "from the in-situ range: the verdict rests on the script's own steps."
         ),
     ),
     "in-situ-undecided": (
         lambda r: f"in situ {r.get('what')}",
         lambda r: (
-            f"In situ, {formats.speedup(r['value'])} per {r.get('unit', 'step')}"
-            + (f" ({formats.interval(r['low'], r['high'])})" if "low" in r and "high" in r else "")
+            f"In situ, {formats.speedup(r['value'], *(r[e] for e in ('low', 'high') if e in r))} per {r.get('unit', 'step')}"
+            + (f" ({formats.interval(r['low'], r['high'], r['value'])})" if "low" in r and "high" in r else "")
             + f" supports no verdict: {r.get('what')}."
         ),
     ),

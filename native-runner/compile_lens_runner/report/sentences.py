@@ -48,12 +48,13 @@ def number_text(n: AnswerNumber) -> str:
     "0.90× per call replayed (0.85–0.96×), host busy, not trusted"."""
     mode = f" with {n['mode']}" if n.get("mode") and n["kind"] in ("replay-call", "target-rounds") else ""
     how = f"per {n['unit']} in situ" if n["kind"] == "in-situ-step" else _HOW[n["kind"]]
-    text = f"{formats.speedup(n['value'])} {how}{mode}"
+    ends = (n["low"], n["high"]) if "low" in n and "high" in n else ()
+    text = f"{formats.speedup(n['value'], *ends)} {how}{mode}"
     noisy = n.get("tooNoisy")
     if noisy:
         text = f"{_NO_DIRECTION[noisy['why']]}, {text} ({_why_no_range(n)})"
-    elif "low" in n and "high" in n:
-        text = f"{text} ({formats.interval(n['low'], n['high'])})"
+    elif ends:
+        text = f"{text} ({formats.interval(*ends, n['value'])})"
     direction = n.get("direction")  # absent in a number said before verdict.directed (a report before 1.26)
     if direction == "too-noisy" and not noisy and _one_way(n):  # it points one way: the number first, as it does
         text = f"{text}, {direction_text(n)}"
