@@ -157,7 +157,11 @@ def _in_situ(region: Region) -> verdict.Decision | None:
         return verdict.Decision(
             "stay-eager",
             number,
-            [{"code": "slower"} if high < 1.0 else {"code": "not-faster", "value": verdict.MIN_USEFUL_SPEEDUP}],
+            [
+                {"code": "slower", "value": number["value"]}
+                if high < 1.0
+                else {"code": "not-faster", "value": verdict.MIN_USEFUL_SPEEDUP}
+            ],
         )
     if (
         low < verdict.MIN_USEFUL_SPEEDUP <= number["value"]
