@@ -185,6 +185,19 @@ export interface Report {
    * schema 1.29: which run, on which device, how it ended (report/sentences.header_text): 'fused.py on cpu (Intel Xeon …): ok', the CLI's first line after 'Compile Lens — ', written each time the report is written. Absent: a report before 1.29 (the CLI says it from the fields)
    */
   headerText?: string;
+  /**
+   * schema 1.33: what the report's traces are, beside each timeline pane (report/sentences.profiler_note): its note 'under the profiler (slower than timed)', its tooltip. Absent: a report read from logs (no trace), older reports
+   */
+  profilerNote?: {
+    /**
+     * 'slower than timed'
+     */
+    label: string;
+    /**
+     * 'This trace ran under the profiler: its overhead is in every time here. The answer's numbers come from runs without it.'
+     */
+    text: string;
+  };
   answer?: Answer;
   /**
    * script mode: every callable that torch.compile (or nn.Module.compile) returned while the script ran, in the order they were created

@@ -117,6 +117,11 @@ def test_the_cli_header_says_which_run_on_which_device_and_how_it_ended_each_tim
     # schema 1.33: the name written once, for every title (its tab, its timeline, the panel's heading, the header)
     assert fused["target"]["displayName"] == "compile_target in fused.py"
     assert report["target"]["displayName"] == "graphbreak"
+    # schema 1.33: what its traces are, beside each timeline pane (review 3C R7: composed in TypeScript); a report
+    # read from logs has no trace
+    assert report["profilerNote"]["label"] == "slower than timed"
+    assert report["profilerNote"]["text"].endswith("The answer's numbers come from runs without it.")
+    assert sentences.profiler_note({**report, "target": {"kind": "logs", "name": "train"}}) is None
 
 
 def test_a_compile_whose_fx_graph_cache_lookups_all_missed_says_the_cache_was_cold() -> None:

@@ -499,3 +499,6 @@ def attach(report: Report) -> None:
     report["headline"] = answer["headline"]
     report["target"]["displayName"] = sentences.display_name(report)
     report["headerText"] = sentences.header_text(report)
+    note = sentences.profiler_note(report)
+    if note:
+        report["profilerNote"] = note

@@ -14,7 +14,7 @@ from .. import formats
 from ..shapes.answer import Answer, AnswerNumber
 from ..shapes.compiler import CompilerInsight, Recompile
 from ..shapes.region import Region
-from ..shapes.report import Report
+from ..shapes.report import ProfilerNote, Report
 from . import in_situ_text, mode_line, reason_text
 
 VERDICT_WORDS = {
@@ -288,6 +288,18 @@ def display_name(report: Report) -> str:
         if target["kind"] == "function" and function and file
         else target["name"]
     )
+
+
+def profiler_note(report: Report) -> ProfilerNote | None:
+    """What a report's traces are, beside each timeline pane (schema 1.33, review 3C R7): they ran under the profiler,
+    the answer's numbers did not. None for a report read from logs: it has no trace."""
+    if report["target"]["kind"] == "logs":
+        return None
+    return {
+        "label": "slower than timed",
+        "text": "This trace ran under the profiler: its overhead is in every time here. The answer's numbers come "
+        "from runs without it.",
+    }
 
 
 def header_text(report: Report) -> str:

@@ -68,9 +68,15 @@ class _Report(TypedDict):
     recommendation: Recommendation
 
 
+class ProfilerNote(TypedDict):
+    label: str
+    text: str
+
+
 class Report(_Report, total=False):
     headline: str
     headerText: str  # schema 1.29 (report/sentences.header_text): "fused.py on cpu (Intel Xeon …): ok"
+    profilerNote: ProfilerNote  # schema 1.33 (report/sentences.profiler_note): beside each timeline pane
     answer: Answer
     regions: list[Region]
     inSitu: ReportInSitu
