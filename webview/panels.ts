@@ -208,7 +208,7 @@ function modesTable(digest: ReportDigest): HTMLElement {
     for (const text of [
       mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`,
       ...mode.notes,
-      mode.remeasured && `re-measured: ${mode.remeasured}`,
+      mode.remeasured,
     ]) {
       if (text) note(text);
     }

@@ -285,7 +285,7 @@ export function formatRegion(d: RegionDigest): string[] {
   for (const m of d.measurements) {
     lines.push(`    ${replay}${measurementLine(m)}`);
     if (m.mismatch) lines.push(`      numeric mismatch vs eager: ${m.mismatch}`);
-    if (m.remeasured) lines.push(`      re-measured: ${m.remeasured}`);
+    if (m.remeasured) lines.push(`      ${m.remeasured}`);
     for (const note of m.notes) lines.push(`      ${note}`);
   }
   if (d.replayLeftOut) lines.push(`    ${replay}left out: ${d.replayLeftOut}`);

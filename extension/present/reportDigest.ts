@@ -46,7 +46,8 @@ export interface ModeDigest {
   error: string | null;
   /** compiled output is less accurate than eager (against a higher-precision reference when one was needed) */
   mismatch: string | null;
-  /** why a first measurement was thrown away and re-taken (e.g. a recompile inside the timed region) */
+  /** why a first measurement was thrown away and re-taken (e.g. a recompile inside the timed region): the runner's
+   *  sentence, schema 1.33's remeasuredText */
   remeasured: string | null;
   /** schema 1.24: the runner's notes beside the number (outputs that differ no more than eager's, eager from another
    * mode's pairs, a host slow through the pairs, a contended host); before them, those fields listed */
@@ -171,7 +172,8 @@ export function digestMode(m: ModeResult, said: Said | null): ModeDigest {
       m.correctness && !m.correctness.ok
         ? (m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`)
         : null,
-    remeasured: m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
+    // the runner's sentence (schema 1.33); a report before it: the discarded timing's reason as the runner wrote it
+    remeasured: m.remeasuredText ?? m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
     notes: m.notes ?? noteFields(m, !invalid),
     measuredText: m.measuredText ?? null,
     notMeasured: invalid,
@@ -332,7 +334,7 @@ export function formatDigest(digest: ReportDigest): string {
     }
     if (m.mismatch) out.push(`    numeric mismatch vs eager: ${m.mismatch}`);
     for (const note of m.notes) out.push(`    ${note}`);
-    if (m.remeasured) out.push(`    re-measured: ${m.remeasured}`);
+    if (m.remeasured) out.push(`    ${m.remeasured}`);
   }
   if (digest.precision) out.push(`  precision: ${digest.precision}`);
   if (digest.findings.length) {

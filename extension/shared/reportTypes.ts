@@ -481,6 +481,10 @@ export interface ModeResult {
    */
   measuredText?: string;
   /**
+   * schema 1.33: why its first timing was discarded and it was timed again, in words (report/mode_line.remeasured_text): 'Timed again, its first timing discarded: a recompile ran while timing …'; every surface shows it as it is. Absent: timed once, older reports
+   */
+  remeasuredText?: string;
+  /**
    * schema 1.24: the runner's sentences beside this number, as every surface shows them (report/notes.py): outputs that differ from eager no more than eager differs from the reference, eager taken from another mode's pairs, a side that never ran at the host's fast state, a contended host. Absent: a surface lists the fields
    */
   notes?: string[];

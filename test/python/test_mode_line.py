@@ -137,3 +137,12 @@ def test_a_compile_whose_fx_graph_cache_lookups_all_missed_says_the_cache_was_co
     assert sentences.region_facts(region)[-1] == (
         "52.5 s compiling in the script's own calls (a cold compile cache: later runs load it)"
     )
+
+
+def test_a_measurement_timed_again_says_why_in_one_sentence() -> None:
+    """Schema 1.33 (review 3C R8: the surfaces led the discarded timing's reason with a bare "re-measured:")."""
+    fused = json.loads((FIXTURES / "fused-cpu" / "report.json").read_text())
+    said = fused["modes"][0]["remeasuredText"]
+    assert said.startswith("Timed again, its first timing discarded: input 'x' changed size in dimension 0")
+    graphbreak = json.loads((FIXTURES / "graphbreak-cpu" / "report.json").read_text())
+    assert not any("remeasuredText" in m for m in graphbreak["modes"] if not m.get("discardedTimings"))

@@ -85,11 +85,25 @@ def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays:
     return f"{m['mode']}: {', '.join(parts)}"
 
 
+def remeasured_text(m: ModeResult) -> str | None:
+    """ "Timed again, its first timing discarded: input 'x' changed size …" (schema 1.33, review 3C R8: the surfaces
+    led it with a bare "re-measured:"); None for a measurement timed once."""
+    why = next((t.get("invalidReason") for t in m.get("discardedTimings") or [] if t.get("valid") is False), None)
+    return f"Timed again, its first timing discarded: {why}" if why else None
+
+
+def _remeasured(m: ModeResult) -> None:
+    said = remeasured_text(m)
+    if said:
+        m["remeasuredText"] = said
+
+
 def attach(report: Report, answer: Answer) -> None:
     """Each measured mode's line, from the run's answer."""
     eager_kernels = (report.get("eager") or {}).get("kernelsPerStep")
     pays = next((r for r in answer["reasons"] if r["code"] == "pays-back-after"), None)
     for index, m in enumerate(report["modes"]):
+        _remeasured(m)
         number = _number(answer, index) if m["status"] == "ok" else None
         if number is not None:
             m["measuredText"] = line(m, number, eager_kernels, pays if number is answer["number"] else None)
@@ -141,6 +155,7 @@ def attach_region(region: Region) -> None:
         return
     pays = next((r for r in answer["reasons"] if r["code"] == "pays-back-after"), None)
     for index, m in enumerate(region["measurements"]):
+        _remeasured(m)
         number = _number(answer, index) if m["status"] == "ok" else None
         if number is not None:
             m["measuredText"] = replay_line(region, m, number, pays if number is answer["number"] else None)
