@@ -1108,7 +1108,7 @@ export interface Reason {
    */
   hostPct?: number;
   /**
-   * schema 1.23, launch-bound-range: the least half-width of the in-situ range, in % (inSitu.hostShare.floorPct)
+   * schema 1.23, launch-bound-range: the least half-width of the in-situ range, in % (inSitu.hostShare.floorPct); cpu-host-range: of a range measured on a CPU (measure/estimator.cpu_floor_pct)
    */
   floorPct?: number;
   /**

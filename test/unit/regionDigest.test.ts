@@ -241,7 +241,7 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
   const explore = await region(NOTEBOOK, 'r0');
   assert.equal(
     shortLine(explore.headline!),
-    'stay eager: 0.49× per call replayed (0.46–0.52×) · 2 graphs',
+    'stay eager: 0.49× per call replayed (0.42–0.56×) · 2 graphs',
     explore.headline,
   );
   // still too long: the number and its last ','-asides that fit (whether to trust it), never the number cut away

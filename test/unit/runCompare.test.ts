@@ -23,7 +23,7 @@ test("two target runs: each mode's speedup, time per call and kernels per step s
   // the runner's words for each mode's number (report/sentences.py)
   assert.match(
     text,
-    /^\| speedup \| 1\.30× per call with default \\\(1\.05–1\.37×\\\) \| 0\.78× per call with default \\\(0\.76–0\.80×\\\) \|$/m,
+    /^\| speedup \| 1\.30× per call with default \\\(1\.05–1\.49×\\\) \| 0\.78× per call with default \\\(0\.66–0\.90×\\\) \|$/m,
   );
   assert.match(text, /^\| kernels \/ step \| 15 → 12 \| 3 → 3 \|$/m);
   assert.match(text, /^\| graph breaks \| 3 \| 0 \|$/m);

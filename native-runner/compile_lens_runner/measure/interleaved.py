@@ -39,8 +39,9 @@ divided by its signature's eager median (a server's pair of blocks seldom shares
 a next run may land: the 5th-95th percentiles of the estimate over pairs resampled with replacement, widened by
 sqrt(2) for the next run's own error, with the floor, and with fewer than ranges.MIN_RESAMPLED pairs it reaches every
 pair's own ratio instead (ranges.of_pairs: the one rule of every range). The floor is ranges.FLOOR_PCT, or on CUDA where eager
-is launch-bound (its host time close to its GPU time: host_share) the floor targets take for a launch-bound eager: the
-pairs share one process and its host, and a next process may meet a host that moved.
+is launch-bound (its host time close to its GPU time: host_share) the floor targets take for a launch-bound eager, or
+on a CPU the floor targets take there (estimator.cpu_floor_pct): the pairs share one process and its host, and a next
+process may meet a host that moved.
 """
 
 from __future__ import annotations
@@ -488,10 +489,14 @@ def eager_fallback(calls: list[Call]) -> EagerFallback | None:
 
 
 def compare(
-    calls_json: list[RegionCall], calls_made: int, fallback: str | None = None, new_size_costs: bool = False
+    calls_json: list[RegionCall],
+    calls_made: int,
+    fallback: str | None = None,
+    new_size_costs: bool = False,
+    on_cpu: bool = False,
 ) -> RegionInSitu:
     """A region's in-situ result (schema `$defs/inSitu`) from its calls in the observed run. new_size_costs: a new size
-    records a CUDA graph (split)."""
+    records a CUDA graph (split); on_cpu: the script ran on a CPU (estimator.cpu_floor_pct)."""
     recorded = [Call.from_json(c) for c in calls_json]
     calls, s, pool = compared(recorded, new_size_costs)
     weights: dict[str, int] = {}
@@ -499,6 +504,8 @@ def compare(
         weights[c.signature] = weights.get(c.signature, 0) + 1
     host = host_share(calls, s.calls["eager"])
     floor = host["floorPct"] if host and host["floorPct"] is not None else ranges.FLOOR_PCT
+    if on_cpu:
+        floor = estimator.cpu_floor_pct()
     step = estimate(calls, s.steps, lambda c: c.step_ms, weights, floor) if s.compiled_ran else None
     call = estimate(calls, s.calls, lambda c: c.ms, weights, floor) if s.compiled_ran else None
     for result in (step, call):

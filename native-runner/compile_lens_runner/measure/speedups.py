@@ -51,12 +51,15 @@ def _paired(mode: ModeResult) -> bool:
     )
 
 
-def adjust(entries: Sequence[ModeResult], eager: Eager, fastest_probe: float | None = None) -> None:
+def adjust(
+    entries: Sequence[ModeResult], eager: Eager, fastest_probe: float | None = None, on_cpu: bool = False
+) -> None:
     """Rewrites each measured entry's speedup, interval (runEager and slowHost say how) and break-even calls in place.
 
     entries: measurements that share one eager: a target's modes, or a script region's measurements on one signature;
     eager: what is known of that eager alone ("timing" when it was timed alone, "launchBound", "gpuIdlePct");
-    fastest_probe: the host's fastest state of the run (default: the fastest CPU probe among these timings)."""
+    fastest_probe: the host's fastest state of the run (default: the fastest CPU probe among these timings);
+    on_cpu: measured on a CPU, whose host moves between processes (estimator.cpu_floor_pct)."""
     # Eager from the entries' pairs only: eager alone ran before anything was compiled or profiled, and a process that has
     # not loaded the compiler yet ran eager faster (docs/BENCHMARKS.md), so taking it would mix two process states.
     timings = [t for t in (m.get("eagerTiming") for m in entries) if t and "estimateMs" in t]
@@ -92,6 +95,8 @@ def adjust(entries: Sequence[ModeResult], eager: Eager, fastest_probe: float | N
             )
         if eager.get("launchBound"):
             widen_to_floor(entry, estimator.launch_bound_floor_pct(eager.get("gpuIdlePct") or 0.0))
+        if on_cpu:
+            widen_to_floor(entry, estimator.cpu_floor_pct())
         widen_for_slow_host(entry, fastest_probe, pooled_probes if shift else None, free)
 
 

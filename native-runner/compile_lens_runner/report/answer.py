@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from .. import formats
+from ..measure import estimator
 from ..shapes.answer import Answer, AnswerNumber, Reason, Unit
 from ..shapes.common import Recommendation
 from ..shapes.in_situ import InSituSpeedup, RegionInSitu
@@ -76,6 +77,7 @@ def target_answer(report: Report) -> Answer:
         if failed:  # cancelled, timed out, every mode failed: said first, then what was measured before it
             decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
         decision.reasons += _no_kernels((report.get("settings") or {}).get("backend"), decision.number)
+        decision.reasons += _cpu_host(report["environment"].get("device"), decision.number)
         evidence = [n for _, n in measured if n is not decision.number]
     if report["target"].get("kind") == "logs":
         return verdict.build(decision, [], [], [])
@@ -363,6 +365,7 @@ def region_answer(
         *shape_reasons(region),
         *decision.reasons,
         *_launch_bound(region, decision.number),
+        *_cpu_host(region.get("device"), decision.number),
         *_no_kernels((region.get("options") or {}).get("backend"), decision.number),
     ]
     if failed is not None and not (failed.get("kind") == "compile" and _in_situ_of(region).get("failure")):
@@ -393,6 +396,14 @@ def _no_kernels(backend: object, number: AnswerNumber | None) -> list[Reason]:
     return (
         [{"code": "backend-no-kernels", "kind": str(backend)}] if number and backend in reason_text.NO_KERNELS else []
     )
+
+
+def _cpu_host(device: str | None, number: AnswerNumber | None) -> list[Reason]:
+    """Beside a number measured on a CPU with a range said, on a host that was not busy (a busy one's number is not
+    trusted: its fix is said last): the host's move between processes its range holds (estimator.cpu_floor_pct)."""
+    if device != "cpu" or number is None or "low" not in number or number.get("direction") == "host-busy":
+        return []
+    return [{"code": "cpu-host-range", "floorPct": estimator.cpu_floor_pct()}]
 
 
 def _launch_bound(region: Region, number: AnswerNumber | None) -> list[Reason]:

@@ -315,6 +315,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         in_situ_text.left_out_sentence,
     ),
     "launch-bound-range": (lambda r: "launch-bound eager", shape_text.launch_bound),
+    "cpu-host-range": (lambda r: "a CPU's next process", shape_text.cpu_host),
     "decode-loop": (
         shape_text.per_sequence,
         lambda r: (

@@ -227,6 +227,13 @@ def launch_bound(r: Reason) -> str:
     )
 
 
+def cpu_host(r: Reason) -> str:
+    return (
+        "Timed on a CPU, whose speed moves between processes: the range holds a next process that lands "
+        f"±{formats.pct(r.get('floorPct', 0.0))} away."
+    )
+
+
 def per_sequence(r: Reason) -> str:
     return (
         f"per sequence of {formats.plural(r.get('made', 0), 'token')}: {formats.ms(r.get('wasMs') or 0.0)} → "

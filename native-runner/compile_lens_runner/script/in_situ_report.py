@@ -46,7 +46,8 @@ def _compared(entry: Region, calls: list[RegionCall]) -> RegionInSitu:
     # under CUDA graphs each new size records a graph of its own: a compiled call's first at a size is no steady step
     options = entry.get("options") or {}
     records_per_size = entry.get("device") == "cuda" and options.get("mode") in CUDAGRAPH_MODES
-    return interleaved.compare(calls, int(entry.get("callCount") or len(calls)), fallback, records_per_size)
+    made = int(entry.get("callCount") or len(calls))
+    return interleaved.compare(calls, made, fallback, records_per_size, entry.get("device") == "cpu")
 
 
 def slowest_rank(entry: Region, ranks: list[tuple[int, Region]]) -> None:

@@ -128,7 +128,7 @@ class RegionMeasurements:
             self._measure(entry, region, reason, ctx, self._what_if(region))
         # once every region is timed, the run knows the host's fastest state: the adjustments targets get, per signature
         for entry in run.report["regions"]:
-            adjust_speedups(entry.get("measurements") or [], run.cfg.host.fastest_ms)
+            adjust_speedups(entry.get("measurements") or [], run.cfg.host.fastest_ms, run.device == "cpu")
         self.run.checkpoint()
 
     def _what_if(self, region: Region) -> list[str]:
@@ -184,9 +184,9 @@ class RegionMeasurements:
         return entry, not_measured_reason(region, eager)
 
 
-def adjust_speedups(measurements: list[RegionMeasurement], fastest_probe: float) -> None:
+def adjust_speedups(measurements: list[RegionMeasurement], fastest_probe: float, on_cpu: bool = False) -> None:
     """A region's speedups get the adjustments a target's modes get (measure/speedups.py), per group of measurements
-    that share one eager: those on one captured signature (as written and what-if modes)."""
+    that share one eager: those on one captured signature (as written and what-if modes); on_cpu: measured on a CPU."""
     groups: dict[str, list[RegionMeasurement]] = {}
     for measurement in measurements:
         groups.setdefault(measurement["signature"], []).append(measurement)
@@ -199,7 +199,7 @@ def adjust_speedups(measurements: list[RegionMeasurement], fastest_probe: float)
             "gpuIdlePct": idle,
             "launchBound": idle is not None and idle >= LAUNCH_BOUND_IDLE_PCT,
         }
-        speedups.adjust(group, eager, fastest_probe)
+        speedups.adjust(group, eager, fastest_probe, on_cpu)
 
 
 @contextlib.contextmanager

@@ -82,7 +82,7 @@ class Reason(_Reason, total=False):
     samples: int
     torch: str | None  # the torch version (no set_stance before 2.6)
     hostPct: float  # launch-bound-range: eager's host time over its GPU time, in % (inSitu.hostShare)
-    floorPct: float  # launch-bound-range: the least half-width of its range, in %
+    floorPct: float  # launch-bound-range, cpu-host-range: the least half-width of its range, in %
     index: int  # unmeasured: the modes[] or measurements[] index it is about
     text: str  # rendered (reason_text.py): the reason's sentence
     # the shape codes (issue 43; script/shape_facts.py's facts as report/shape_reasons.py gives them)

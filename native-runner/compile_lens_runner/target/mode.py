@@ -92,7 +92,7 @@ class TargetRun:
             span = 0.85 / len(modes)
             self.report["modes"].append(self.run_mode(mode, 0.12 + index * span, span))
             self.checkpoint()
-        speedups.adjust(self.report["modes"], self.report["eager"])
+        speedups.adjust(self.report["modes"], self.report["eager"], on_cpu=self.device == "cpu")
         failed = [m for m in self.report["modes"] if m["status"] != "ok"]
         if failed and len(failed) == len(self.report["modes"]):
             first = failed[0]["error"]
