@@ -88,12 +88,14 @@ export interface RegionDigest {
   measureShapeFix: string | null;
 }
 
-/** The mode the script itself asked for, as written in its torch.compile call. */
+/** The mode the script itself asked for, as written in its torch.compile call: the runner's (schema 1.33's modeText,
+ *  "mode='default', backend='eager'"); a report before it: the names from its options. */
 export function scriptMode(region: Region): string {
+  if (region.modeText) return region.modeText;
   const { mode, backend } = region.options ?? {};
   const modeText = typeof mode === 'string' ? mode : 'default';
-  const backendText = typeof backend === 'string' && backend !== 'inductor' ? `, backend ${backend}` : '';
-  return `${modeText}${backendText}`;
+  const backendText = typeof backend === 'string' && backend !== 'inductor' ? `, backend='${backend}'` : '';
+  return `mode='${modeText}'${backendText}`;
 }
 
 function digestMeasurement(region: Region, m: RegionMeasurement, index: number): RegionMeasurementDigest {
@@ -104,7 +106,8 @@ function digestMeasurement(region: Region, m: RegionMeasurement, index: number):
     // the script's own callable: its compile is the script's, said once in the region's facts; a what-if mode's is
     // the replay's own, on these inputs
     compileSeconds: m.mode === 'as-written' ? null : digest.compileSeconds,
-    label: m.mode === 'as-written' ? `${scriptMode(region)} (as written)` : m.mode,
+    // the runner's (schema 1.33: "mode='default' (as written)"); a report before it: the mode's name
+    label: m.modeText ?? (m.mode === 'as-written' ? `${scriptMode(region)} (as written)` : m.mode),
     signature,
     why: m.why ?? null,
     signatureCalls:
@@ -272,7 +275,7 @@ export function formatRegion(d: RegionDigest): string[] {
   // in situ first (the script's own steps); the replay's numbers after it, labelled as what they measured
   const replay = d.inSitu ? 'replay: ' : '';
   const lines = [
-    `  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${d.facts.join(', ')}`,
+    `  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, ${d.mode}): ${d.facts.join(', ')}`,
     `    ${d.headline}`,
   ];
   lines.push(...d.cudaGraphs.map((line) => `    ${line}`));

@@ -485,6 +485,10 @@ export interface ModeResult {
    */
   remeasuredText?: string;
   /**
+   * schema 1.33: its mode as written in torch.compile (report/mode_line.mode_code): "mode='max-autotune'"; a script's own call "mode='default', backend='eager' (as written)". Absent: older reports
+   */
+  modeText?: string;
+  /**
    * schema 1.24: the runner's sentences beside this number, as every surface shows them (report/notes.py): outputs that differ from eager no more than eager differs from the reference, eager taken from another mode's pairs, a side that never ran at the host's fast state, a contended host. Absent: a surface lists the fields
    */
   notes?: string[];
@@ -1289,6 +1293,10 @@ export interface Region {
    * schema 1.32: what the script did with the region, counted, in the runner's words (report/sentences.region_facts): '6 calls', '1 graph on rank 0', '2 graph breaks', 'recompiled at call 3 on rank 1: 2 frames', '3.5 s compiling in the script's own calls'; the CLI's region line and the report panel show them as they are. Absent: older reports
    */
   facts?: string[];
+  /**
+   * schema 1.33: the mode the script compiled it with, as written in torch.compile (report/mode_line.script_mode): "mode='default'", "mode='default', backend='eager'". Absent: older reports
+   */
+  modeText?: string;
   /**
    * schema 1.18: the region in one line, its verdict first ("compile it: 1.84× per call replayed with default (1.70–1.95×) · 2 graphs · 1 recompile", "no verdict: not replayable: mutates self.calls"), written by the runner (1.21: answer.headline): the CodeLens on its torch.compile line shows it as it is. Absent: older reports
    */

@@ -101,6 +101,7 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   const whatIf = {
     ...asWritten,
     mode: 'max-autotune',
+    modeText: "mode='max-autotune'", // as the runner writes it (schema 1.33)
     speedupIqrPct: null,
     speedupSpreadPct: null,
     timing: null,
@@ -111,6 +112,7 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   const failed = {
     ...asWritten,
     mode: 'reduce-overhead',
+    modeText: "mode='reduce-overhead'",
     status: 'error' as const,
     error: { kind: 'compile' as const, message: 'CUDA graphs need a GPU', fix: 'Run on CUDA.' },
   };
@@ -119,8 +121,8 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   assert.equal(lines[1], `    ${r0.headline}`);
   const replays = lines.filter((l) => l.startsWith('    replay: '));
   assert.deepEqual(replays, [
-    '    replay: max-autotune on the most frequent inputs float32[8, 256, 64]; inference (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with max-autotune in 2 s',
-    '    replay: reduce-overhead on the most frequent inputs float32[8, 256, 64]; inference (6 calls): failed — CUDA graphs need a GPU — Run on CUDA.',
+    "    replay: mode='max-autotune' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with mode='max-autotune' in 2 s",
+    "    replay: mode='reduce-overhead' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): failed — CUDA graphs need a GPU — Run on CUDA.",
   ]);
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
 });

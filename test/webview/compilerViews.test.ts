@@ -56,7 +56,10 @@ describe('compiler views in the report panel', () => {
     ]);
     const section = page.locator('details.compile-phases[data-mode="default"]');
     await section.waitFor();
-    assert.match(await section.locator('summary').innerText(), /^Compile phases — default: 2 compiles, [\d.]+ s$/);
+    assert.match(
+      await section.locator('summary').innerText(),
+      /^Compile phases — mode='default': 2 compiles, [\d.]+ s$/,
+    );
     const labels = await section.locator('.phase-row:not(.phase-axis) .phase-label').allInnerTexts();
     assert.equal(labels.length, 2);
     // each compile named by its function, not by Dynamo's compile id

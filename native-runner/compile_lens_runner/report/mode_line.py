@@ -104,6 +104,7 @@ def attach(report: Report, answer: Answer) -> None:
     pays = next((r for r in answer["reasons"] if r["code"] == "pays-back-after"), None)
     for index, m in enumerate(report["modes"]):
         _remeasured(m)
+        m["modeText"] = mode_code(m["mode"])
         number = _number(answer, index) if m["status"] == "ok" else None
         if number is not None:
             m["measuredText"] = line(m, number, eager_kernels, pays if number is answer["number"] else None)
@@ -112,12 +113,24 @@ def attach(report: Report, answer: Answer) -> None:
 _WHY_INPUTS = {"last": "the last", "most-frequent": "the most frequent"}
 
 
+def mode_code(mode: str) -> str:
+    """ "mode='max-autotune'": a mode as the user writes it in torch.compile (review 3B D22: "mode default", "compiled
+    with mode default" read the name as a word)."""
+    return f"mode='{mode}'"
+
+
 def script_mode(region: Region) -> str:
-    """The mode the script asked for in its torch.compile call: "default", "max-autotune, backend eager"."""
+    """The mode the script asked for in its torch.compile call, as written there: "mode='default'",
+    "mode='max-autotune', backend='eager'"."""
     options = region.get("options") or {}
     mode, backend = options.get("mode"), options.get("backend")
-    said = mode if isinstance(mode, str) else "default"
-    return f"{said}, backend {backend}" if isinstance(backend, str) and backend != "inductor" else said
+    said = mode_code(mode if isinstance(mode, str) else "default")
+    return f"{said}, backend='{backend}'" if isinstance(backend, str) and backend != "inductor" else said
+
+
+def replay_mode(region: Region, m: RegionMeasurement) -> str:
+    """ "mode='default', backend='eager' (as written)": the script's own call; "mode='max-autotune'": a what-if."""
+    return f"{script_mode(region)} (as written)" if m["mode"] == "as-written" else mode_code(m["mode"])
 
 
 def replay_line(region: Region, m: RegionMeasurement, number: AnswerNumber, pays: Reason | None = None) -> str:
@@ -125,7 +138,7 @@ def replay_line(region: Region, m: RegionMeasurement, number: AnswerNumber, pays
     (1.12–1.26×), 0.67 ms/call vs eager 0.80 ms in the same rounds, kernels/call 9 → 1, break-even after 51,204
     calls". The script's own callable's compile is the script's (the region's facts say it); a what-if mode's is the
     replay's own, on these inputs. pays: the answer's pay-back, where this is the answer's number."""
-    label = f"{script_mode(region)} (as written)" if m["mode"] == "as-written" else m["mode"]
+    label = replay_mode(region, m)
     signature = m.get("signature")
     inputs = ""
     if signature is not None:
@@ -149,13 +162,16 @@ def replay_line(region: Region, m: RegionMeasurement, number: AnswerNumber, pays
 
 
 def attach_region(region: Region) -> None:
-    """Each replay of the region with a number of its answer's, in one line."""
+    """The region's mode as written, each replay's, and each replay with a number of its answer's in one line."""
+    region["modeText"] = script_mode(region)
+    for m in region["measurements"]:
+        _remeasured(m)
+        m["modeText"] = replay_mode(region, m)
     answer = region.get("answer")
     if answer is None:
         return
     pays = next((r for r in answer["reasons"] if r["code"] == "pays-back-after"), None)
     for index, m in enumerate(region["measurements"]):
-        _remeasured(m)
         number = _number(answer, index) if m["status"] == "ok" else None
         if number is not None:
             m["measuredText"] = replay_line(region, m, number, pays if number is answer["number"] else None)
