@@ -1294,6 +1294,10 @@ export interface Region {
    */
   facts?: string[];
   /**
+   * schema 1.33: the region as its headings and timeline panes say it (report/sentences.region_labels): its name, 'TinyTransformer'; its id after it only where another region has the same name, 'forward (r1)'. Absent: older reports
+   */
+  label?: string;
+  /**
    * schema 1.33: the mode the script compiled it with, as written in torch.compile (report/mode_line.script_mode): "mode='default'", "mode='default', backend='eager'". Absent: older reports
    */
   modeText?: string;

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 from compile_lens_runner.report import answer, mode_line, sentences
 from conftest import REPO
@@ -155,3 +156,11 @@ def test_a_measurement_timed_again_says_why_in_one_sentence() -> None:
     assert said.startswith("Timed again, its first timing discarded: input 'x' changed size in dimension 0")
     graphbreak = json.loads((FIXTURES / "graphbreak-cpu" / "report.json").read_text())
     assert not any("remeasuredText" in m for m in graphbreak["modes"] if not m.get("discardedTimings"))
+
+
+def test_a_region_is_said_by_its_name_its_id_only_where_another_region_shares_it() -> None:
+    """Schema 1.33 (review 3B D22: "r0"/"r1" led every region heading and pane)."""
+    regions: Any = [{"id": "r0", "name": "forward"}, {"id": "r1", "name": "Net"}, {"id": "r2", "name": "forward"}]
+    assert sentences.region_labels(regions) == {"r0": "forward (r0)", "r1": "Net", "r2": "forward (r2)"}
+    report = json.loads((FIXTURES / "script-kernels-cpu" / "report.json").read_text())
+    assert [r["label"] for r in report["regions"]] == ["normalize", "TinyMLP"]

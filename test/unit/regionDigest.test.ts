@@ -155,7 +155,7 @@ test('script digest: error and the regions seen before it; no script-level verdi
   const text = formatScriptDigest(failed);
   assert.match(
     text,
-    /^Compile Lens — train_small on cpu \(.*\): error\n {2}error: ValueError: bad batch \(train_small\.py:70\) — Fix the script\.\n {2}r0 TinyTransformer/,
+    /^Compile Lens — train_small on cpu \(.*\): error\n {2}error: ValueError: bad batch \(train_small\.py:70\) — Fix the script\.\n {2}TinyTransformer — /,
   );
   assert.doesNotMatch(text, /no region/);
   const none = formatScriptDigest({ ...report, regions: [], modes: [] });
@@ -206,7 +206,7 @@ test('notebook places: labels count cells from 1; a location lands on its cell u
 
 test("the extension log's summary of a run: one line per region of a script, the headline of a target", async () => {
   const warmup = await fixture(WARMUP);
-  assert.equal(runSummary(warmup), `r0 f (warmup_step.py:8): ${warmup.regions![0]!.headline!}`);
+  assert.equal(runSummary(warmup), `f (warmup_step.py:8): ${warmup.regions![0]!.headline!}`);
   const script = await fixture(TRAIN_SMALL);
   assert.equal(runSummary({ ...script, regions: [] }), 'torch.compile returned no callable while the script ran.');
   assert.equal(

@@ -173,11 +173,11 @@ describe('script regions in the report panel', () => {
     const d = await debug(page);
     assert.deepEqual(
       d.panes.map((p) => p.label),
-      ['TinyTransformer (r0), eager', 'TinyTransformer (r0), mode default', 'in situ eager'],
+      ['TinyTransformer, eager', "TinyTransformer, mode='default'", 'in situ eager'],
     );
     assert.deepEqual(
       d.comparisons.map((c) => [c.before, c.after]),
-      [['TinyTransformer (r0), eager', 'TinyTransformer (r0), mode default']],
+      [['TinyTransformer, eager', "TinyTransformer, mode='default'"]],
     );
 
     // the compile rows name their region: TinyTransformer's and Counter's "forward" told apart

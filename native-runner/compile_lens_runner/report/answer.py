@@ -488,7 +488,9 @@ def attach(report: Report) -> None:
         mode_line.attach(report, answer)
     else:
         failed, no_in_situ, rank = verdict.failed_reason(report), _no_in_situ(report), view_rank(report)
+        labels = sentences.region_labels(report.get("regions") or [])
         for region in report.get("regions") or []:
+            region["label"] = labels[region["id"]]
             story.attach(region, rank)
             in_situ_text.attach_reason(region)
             region["answer"] = region_answer(region, failed, no_in_situ, rank)

@@ -277,6 +277,13 @@ def region_facts(region: Region, rank: int | None = None) -> list[str]:
     return out
 
 
+def region_labels(regions: list[Region]) -> dict[str, str]:
+    """Each region as its headings and panes say it (schema 1.33: region.label, review 3B D22: "r0"/"r1" before every
+    name): its name, "TinyTransformer"; its id after it only where another region has the same name, "forward (r1)"."""
+    names = [r["name"] for r in regions]
+    return {r["id"]: f"{r['name']} ({r['id']})" if names.count(r["name"]) > 1 else r["name"] for r in regions}
+
+
 def display_name(report: Report) -> str:
     """What ran, as its user wrote it (schema 1.33: target.displayName), for every title of the report (its heading,
     its timeline's, its tab, the CLI's header): a function target "compile_target in fused.py", not its name
