@@ -85,8 +85,3 @@ function numberClauseCut(verdict: string): string {
   while (asides.length && [speedup, ...asides].join(', ').length > LENS_CHARACTERS) asides.shift();
   return [speedup, ...asides].join(', ');
 }
-
-/** The lens before an answer the user has edited since (its tooltip: BEFORE_EDIT in full): short (reportC R5: "from
- *  the run before your edit: re-run to chec" pushed the verdict out of view). With the answer after it, the line is no
- *  longer than the answer after "▶ Compile & Profile Script | " was, which now comes last. */
-export const BEFORE_EDIT_LENS = 'before your edit: re-run';

@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { collectFindings } from '../../extension/present/findings.ts';
+import { BEFORE_EDIT_LENS, collectFindings } from '../../extension/present/findings.ts';
 import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/present/regionDigest.ts';
 import { regionStory } from '../../extension/present/regionStory.ts';
 import { regionHeadline, runHeadline } from '../../extension/present/headline.ts';
 import { formatSpeedup } from '../../extension/present/numbers.ts';
-import { BEFORE_EDIT_LENS, lensTitle, shortLine } from '../../extension/present/lensLine.ts';
+import { lensTitle, shortLine } from '../../extension/present/lensLine.ts';
 import type { Region, Report } from '../../extension/shared/report.ts';
 import { cellPosition, placeLabel } from '../../extension/shared/sourcePlace.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
