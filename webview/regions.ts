@@ -82,7 +82,7 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
       if (td.colSpan === 1 && !td.classList.contains('error') && titles[k]) td.dataset['label'] = titles[k];
     });
     table.append(row);
-    for (const note of [m.mismatch && `numeric mismatch vs eager: ${m.mismatch}`, m.remeasured]) {
+    for (const note of [m.mismatch, m.remeasured]) {
       if (!note) continue;
       const noteRow = el('tr');
       const text = termEl('td', 'note', note);

@@ -300,7 +300,7 @@ export function formatRegion(d: RegionDigest): string[] {
   if (d.inSitu) lines.push(...d.inSitu.lines.map((line) => `    ${line}`));
   for (const m of d.measurements) {
     lines.push(`    ${replay}${measurementLine(m)}`);
-    if (m.mismatch) lines.push(`      numeric mismatch vs eager: ${m.mismatch}`);
+    if (m.mismatch) lines.push(`      ${m.mismatch}`);
     if (m.remeasured) lines.push(`      ${m.remeasured}`);
     for (const note of m.notes) lines.push(`      ${note}`);
   }

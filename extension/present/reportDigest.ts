@@ -44,7 +44,8 @@ export interface ModeDigest {
   graphBreaks: number;
   recompiles: number;
   error: string | null;
-  /** compiled output is less accurate than eager (against a higher-precision reference when one was needed) */
+  /** compiled output is less accurate than eager (against a higher-precision reference when one was needed): the
+   *  runner's sentence, schema 1.33's mismatchText */
   mismatch: string | null;
   /** why a first measurement was thrown away and re-taken (e.g. a recompile inside the timed region): the runner's
    *  sentence, schema 1.33's remeasuredText */
@@ -168,10 +169,12 @@ export function digestMode(m: ModeResult, said: Said | null): ModeDigest {
     graphBreaks: m.compiler?.graphBreaks.length ?? 0,
     recompiles: m.compiler?.recompiles.length ?? 0,
     error: m.status === 'error' && m.error ? `${m.error.message} — ${m.error.fix}` : null,
+    // the runner's sentence (schema 1.33); a report before it: the comparison's message, said as the runner says it
     mismatch:
-      m.correctness && !m.correctness.ok
-        ? (m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`)
-        : null,
+      m.mismatchText ??
+      (m.correctness && !m.correctness.ok
+        ? `Compiled outputs differ from eager's: ${m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`}`
+        : null),
     // the runner's sentence (schema 1.33); a report before it: the discarded timing's reason as the runner wrote it
     remeasured: m.remeasuredText ?? m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
     notes: m.notes ?? noteFields(m, !invalid),
@@ -332,7 +335,7 @@ export function formatDigest(digest: ReportDigest): string {
     } else {
       out.push(`  ${m.measuredText ?? modeFields(m, digest)}`);
     }
-    if (m.mismatch) out.push(`    numeric mismatch vs eager: ${m.mismatch}`);
+    if (m.mismatch) out.push(`    ${m.mismatch}`);
     for (const note of m.notes) out.push(`    ${note}`);
     if (m.remeasured) out.push(`    ${m.remeasured}`);
   }

@@ -485,6 +485,10 @@ export interface ModeResult {
    */
   remeasuredText?: string;
   /**
+   * schema 1.33: compiled outputs that differ from eager's, in words (report/mode_line.mismatch_text): 'Compiled outputs differ from eager's: max abs error 0.5 > atol 1e-4'; every surface shows it as it is. Absent: outputs that agree or were not compared, older reports
+   */
+  mismatchText?: string;
+  /**
    * schema 1.33: its mode as written in torch.compile (report/mode_line.mode_code): "mode='max-autotune'"; a script's own call "mode='default', backend='eager' (as written)". Absent: older reports
    */
   modeText?: string;

@@ -164,3 +164,14 @@ def test_a_region_is_said_by_its_name_its_id_only_where_another_region_shares_it
     assert sentences.region_labels(regions) == {"r0": "forward (r0)", "r1": "Net", "r2": "forward (r2)"}
     report = json.loads((FIXTURES / "script-kernels-cpu" / "report.json").read_text())
     assert [r["label"] for r in report["regions"]] == ["normalize", "TinyMLP"]
+
+
+def test_outputs_that_differ_from_eager_s_are_the_runner_s_sentence() -> None:
+    """Schema 1.33: every surface composed "numeric mismatch vs eager: …" on its own."""
+    report = json.loads((FIXTURES / "graphbreak-cpu" / "report.json").read_text())
+    mode = report["modes"][0]
+    mode["correctness"] = {"ok": False, "maxAbsError": 0.5, "message": "max abs error 0.5 > atol 1e-4"}
+    answer.attach(report)
+    assert mode["mismatchText"] == "Compiled outputs differ from eager's: max abs error 0.5 > atol 1e-4"
+    mode["correctness"] = {"ok": True, "maxAbsError": 0.0}
+    assert mode_line.mismatch_text(mode) is None

@@ -340,7 +340,7 @@ test('the digest lists each mode, its failures and mismatches, and the findings'
   );
   assert.match(
     text,
-    /reduce-overhead: [\s\S]*numeric mismatch vs eager: max abs error 0\.5 > atol 1e-4\n {4}a recompile ran inside the timed region\n/,
+    /reduce-overhead: [\s\S]*Compiled outputs differ from eager's: max abs error 0\.5 > atol 1e-4\n {4}a recompile ran inside the timed region\n/,
   );
   // why it was timed again is the runner's sentence (schema 1.33; review 3C R8: a bare "re-measured:" led it here)
   const said = 'Timed again, its first timing discarded: a recompile ran inside the timed region';

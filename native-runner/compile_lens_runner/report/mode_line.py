@@ -92,10 +92,22 @@ def remeasured_text(m: ModeResult) -> str | None:
     return f"Timed again, its first timing discarded: {why}" if why else None
 
 
+def mismatch_text(m: ModeResult) -> str | None:
+    """ "Compiled outputs differ from eager's: max abs error 0.5 > atol 1e-4" (schema 1.33: the surfaces composed
+    "numeric mismatch vs eager: …" each); None where they agree, or were not compared."""
+    c = m.get("correctness")
+    if not c or c["ok"]:
+        return None
+    said = c.get("message") or f"max abs error {c['maxAbsError']}"
+    return f"Compiled outputs differ from eager's: {said}"
+
+
 def _remeasured(m: ModeResult) -> None:
-    said = remeasured_text(m)
-    if said:
-        m["remeasuredText"] = said
+    """The sentences beside a measurement that are the runner's, not the surfaces': why it was timed again, outputs
+    that differ from eager's."""
+    for key, said in (("remeasuredText", remeasured_text(m)), ("mismatchText", mismatch_text(m))):
+        if said:
+            m[key] = said  # type: ignore[literal-required]
 
 
 def attach(report: Report, answer: Answer) -> None:
